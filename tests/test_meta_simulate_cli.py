@@ -87,6 +87,25 @@ def test_copula_model_output_equals_the_api_frame(capsys, scores):
         assert json.loads(out) == expected.to_dict("records")
 
 
+def test_vine_copula_on_p10_output_equals_the_api_frame(capsys, tmp_path):
+    """``--copula vine`` end to end on a small P@10 matrix (discrete margins in the vine)."""
+    pytest.importorskip("pyvinecopulib")
+    rng = np.random.default_rng(5)
+    base = rng.binomial(10, 0.4, (20, 1))
+    tenths = np.clip(base + rng.integers(-2, 3, (20, 3)) + np.array([0, 1, 2]), 0, 10) / 10
+    path = tmp_path / "p10.csv"
+    pd.DataFrame(tenths, columns=["a", "b", "c"]).to_csv(path, index=False)
+    argv = ["--model", "copula", "--scores", str(path), "--copula", "vine", "--repetitions",
+            "30", "--test", "t", "--seed", "3", "--format", "json"]
+    out = cli(capsys, *argv)
+    model = CopulaModel.fit(pd.read_csv(path, **EXACT_FLOATS), copula="vine")
+    assert {m.family for m in model.margins} <= {"bbinom", "dks"}
+    study = simulation_study(model, ["t"], repetitions=30, rng=3)
+    expected = study.to_frame().astype(object).where(study.to_frame().notna(), None)
+    assert json.loads(out) == expected.to_dict("records")
+    assert cli(capsys, *argv) == out
+
+
 def test_the_text_table_is_the_api_table(capsys):
     out = cli(capsys, "--model", "normal", "--repetitions", "30", "--seed", "4")
     study = simulation_study(NormalModel(), repetitions=30, rng=4)

@@ -3,7 +3,9 @@
 AIC picking the family the data came from, the copulas keeping the input's rank
 correlations and recovering a t copula's degrees of freedom, the simulated means equal to
 the declared true means (law of large numbers, fixed seeds, tolerances of 4 standard
-errors), the t test's Type I rate at α on equal-mean simulations, determinism with seeds;
+errors), the discrete margins (beta-binomial against scipy.stats.betabinom, the discrete
+kernel by hand, AIC picking discrete for P@10 and continuous for AP, draws exactly on the
+grid k/10), the t test's Type I rate at α on equal-mean simulations, determinism with seeds;
 the simulated runs against their stated score model and AP computed by hand."""
 
 from __future__ import annotations
@@ -23,7 +25,15 @@ from irscale.meta import (
     simulate_scores,
     simulation_study,
 )
-from irscale.meta.margins import BetaKernel, BetaMargin, TruncatedNormal, fit_margin
+from irscale.meta.margins import (
+    BetaKernel,
+    BetaMargin,
+    TruncatedNormal,
+    discrete_support,
+    fit_beta_binomial,
+    fit_discrete_kernel,
+    fit_margin,
+)
 
 from .conftest import URBANO, require
 
@@ -131,6 +141,128 @@ def test_margins_refuse_scores_they_cannot_fit(scores, message):
         fit_margin(np.array([0.2, 0.5, 0.7]), ["gamma"])
 
 
+# ------------------------------------------------------------------------- discrete margins
+def p10_scores(n: int, corr: np.ndarray, seed: int) -> np.ndarray:
+    """n topics of P@10-like scores (tenths) with a Gaussian dependence: the number of
+    relevant documents in ten, binomial with a per-system beta-distributed chance."""
+    rng = np.random.default_rng(seed)
+    u = sps.norm.cdf(rng.multivariate_normal(np.zeros(len(corr)), corr, size=n))
+    chance = np.column_stack([sps.beta(2 + s, 4).ppf(u[:, s]) for s in range(len(corr))])
+    return sps.binom(10, chance).ppf(np.clip(u, 1e-12, 1 - 1e-12)) / 10
+
+
+def test_discrete_support_rule():
+    assert np.array_equal(discrete_support(np.array([0.0, 0.3, 0.3, 1.0])),
+                          np.arange(11) / 10)
+    assert np.array_equal(discrete_support(np.array([0.25, 0.5, 0.5])), np.arange(5) / 4)
+    reciprocal = np.array([1, 1 / 2, 1 / 3, 1 / 7, 1 / 2, 1, 1 / 3, 1 / 7])  # RR: m = 42
+    assert np.array_equal(discrete_support(reciprocal), [1 / 7, 1 / 3, 1 / 2, 1])
+    ap = sps.beta(2, 5).rvs(50, random_state=np.random.default_rng(1))
+    assert discrete_support(ap) is None
+    assert discrete_support(np.r_[reciprocal, 0.123]) is None  # 5 values in 9 topics
+
+
+def test_beta_binomial_is_scipys_maximum_likelihood():
+    """The oracle: scipy.stats.betabinom's log-likelihood maximised by scipy.optimize from
+    another start; the pmf is scipy's."""
+    k = sps.betabinom(10, 2.0, 3.5).rvs(800, random_state=np.random.default_rng(2))
+    fitted = fit_beta_binomial(k / 10, np.arange(11) / 10)
+    a, b = fitted.params["a"], fitted.params["b"]
+    np.testing.assert_allclose(fitted.pmf, sps.betabinom(10, a, b).pmf(np.arange(11)),
+                               rtol=1e-10)
+
+    def nll(theta):
+        return -sps.betabinom(10, *np.exp(theta)).logpmf(k).sum()
+
+    oracle = optimize.minimize(nll, [0.0, 0.0], method="Powell",
+                               options={"xtol": 1e-10, "ftol": 1e-13})
+    assert a == pytest.approx(np.exp(oracle.x[0]), rel=1e-4)
+    assert b == pytest.approx(np.exp(oracle.x[1]), rel=1e-4)
+    assert fitted.loglik == pytest.approx(-oracle.fun, abs=1e-6)
+    assert fitted.moment(1) == pytest.approx(a / (a + b), rel=1e-12)
+    assert fit_beta_binomial(np.array([0.5, 1 / 3]), np.array([1 / 3, 0.5])) is None
+
+
+def test_discrete_kernel_by_hand():
+    """p(s_j) = (1/n) Σ_i φ((s_j − x_i)/h) / Σ_l φ((s_l − x_i)/h), computed by loops with
+    scipy's normal density; its degrees of freedom Σ_i w_ii / (n p(x_i))."""
+    x = np.array([0.0, 0.1, 0.1, 0.5, 0.6])
+    support = np.arange(11) / 10
+    fitted = fit_discrete_kernel(x, support)
+    h = fitted.params["h"]
+    assert h == pytest.approx(0.9 * min(x.std(ddof=1), sps.iqr(x) / 1.34) * 5 ** -0.2)
+    pmf = np.zeros(11)
+    own = []
+    for xi in x:
+        kernel = sps.norm.pdf((support - xi) / h)
+        pmf += kernel / kernel.sum() / len(x)
+        own.append(kernel[round(xi * 10)] / kernel.sum())
+    np.testing.assert_allclose(fitted.pmf, pmf, rtol=1e-12)
+    at = np.rint(x * 10).astype(int)
+    assert fitted.loglik == pytest.approx(np.log(pmf[at]).sum(), rel=1e-12)
+    assert fitted.n_params == pytest.approx(sum(o / (5 * pmf[a])
+                                                for o, a in zip(own, at, strict=True)))
+    assert fitted.moment(2) == pytest.approx(np.sum(support ** 2 * pmf), rel=1e-12)
+    np.testing.assert_array_equal(fitted.ppf(np.array([1e-9, pmf[0] + 1e-9, 1 - 1e-12])),
+                                  [0.0, 0.1, 1.0])
+
+
+def test_aic_picks_discrete_for_p10_and_continuous_for_ap():
+    rng = np.random.default_rng(3)
+    p10 = sps.betabinom(10, 2, 3).rvs(3000, random_state=rng) / 10
+    assert fit_margin(p10).family == "bbinom"
+    # a pmf of tenths far from any beta-binomial (spikes at 0, 0.5 and 1): the smoother
+    lumpy = rng.choice([0.0, 0.1, 0.5, 1.0], p=[0.3, 0.05, 0.45, 0.2], size=3000)
+    assert fit_margin(lumpy).family == "dks"
+    ap = sps.beta(0.8, 3).rvs(200, random_state=rng)
+    assert fit_margin(ap).family in ("truncnorm", "beta", "bks")
+    # the continuous families only: P@10 fitted as before
+    assert fit_margin(p10[:100], ["truncnorm", "bks"]).family in ("truncnorm", "bks")
+    with pytest.raises(InputError, match=r"continuous .* add truncnorm, beta or bks"):
+        fit_margin(ap, ["bbinom", "dks"])
+    with pytest.raises(InputError, match=r"off a grid .* add dks"):
+        fit_margin(np.array([1, 1 / 2, 1 / 3, 1 / 7] * 3), ["bbinom"])
+
+
+def test_simulated_p10_is_on_its_grid_with_the_declared_means():
+    """500,000 simulated topics: every P@10 score is one of the floats k/10 exactly, the
+    means are the declared ones (sums over the support) within 4 standard errors."""
+    data = p10_scores(80, CORR, seed=4)
+    model = CopulaModel.fit(data, topics=500_000)
+    assert set(model.summary()["family"]) <= {"bbinom", "dks"}
+    for margin, mean in zip(model.margins, model.means(), strict=True):
+        assert mean == pytest.approx(sum(s * p for s, p in zip(margin.support, margin.pmf,
+                                                                strict=True)), rel=1e-12)
+    drawn = model.draw(np.random.default_rng(5))
+    assert set(np.unique(drawn)) <= {k / 10 for k in range(11)}
+    _lln(model, seed=6)
+    reciprocal = np.column_stack([np.r_[[1, 1 / 2, 1 / 3, 1 / 7] * 10],
+                                  np.r_[[1 / 2, 1, 1 / 7, 1 / 3] * 10]])
+    rr = CopulaModel.fit(reciprocal, topics=1000).draw(np.random.default_rng(7))
+    assert set(np.unique(rr)) <= {1, 1 / 2, 1 / 3, 1 / 7}
+
+
+def test_null_tilts_discrete_margins_to_the_mean_of_the_means_on_their_grid():
+    """The tilt by hand: p_j e^(θ s_j) / Σ_l p_l e^(θ s_l) with the θ stated, of the
+    declared mean; the draws stay on the grid and keep their ranks (same uniforms)."""
+    data = p10_scores(80, CORR, seed=8)
+    null = CopulaModel.fit(data, topics=500_000, null=True)
+    fitted = CopulaModel.fit(data, topics=500_000)
+    target = fitted.means().mean()
+    assert np.all(null.means() == target) and np.all(null.powers == 1)
+    for before, after in zip(fitted.margins, null.margins, strict=True):
+        weights = before.pmf * np.exp(after.params["tilt"] * before.support)
+        np.testing.assert_allclose(after.pmf, weights / weights.sum(), rtol=1e-9)
+        assert np.dot(after.support, after.pmf) == pytest.approx(target, rel=1e-12)
+    _lln(null, seed=9)
+    a, b = fitted.draw(np.random.default_rng(10)), null.draw(np.random.default_rng(10))
+    assert set(np.unique(b)) <= {k / 10 for k in range(11)}
+    for s in range(3):  # an increasing map of the same uniforms: no pair of topics swaps
+        assert np.all((a[:-1, s] - a[1:, s]) * (b[:-1, s] - b[1:, s]) >= 0)
+    with pytest.raises(InputError, match="cannot be moved to the mean 1"):
+        fitted.margins[0].tilted(1.0)
+
+
 # ------------------------------------------------------------------------- copulas
 @pytest.mark.parametrize("copula", ["gaussian", "t"])
 def test_the_copula_keeps_the_input_rank_correlations(copula):
@@ -182,7 +314,7 @@ def test_simulated_means_are_the_declared_true_means():
 def test_null_and_equal_make_the_true_means_equal_keeping_the_ranks():
     data = gaussian_scores(60, CORR, seed=12)
     fitted = CopulaModel.fit(data, topics=200_000)
-    null = CopulaModel.fit(data, topics=200_000, null=True)
+    null = CopulaModel.fit(data, topics=500_000, null=True)
     assert len(set(null.means())) == 1
     assert null.means()[0] == pytest.approx(fitted.means().mean(), rel=1e-12)
     _lln(null, seed=13)

@@ -125,6 +125,9 @@ NOT_RESULTS = {
     "Candidates": "the ranked documents of runs, what pooling and interleaving read",
     "Copula": "a fitted copula, a part of the CopulaModel a simulation draws from",
     "Margin": "a fitted margin, a part of the CopulaModel a simulation draws from",
+    "DiscreteMargin": "a fitted discrete margin, a part of the CopulaModel a simulation "
+                      "draws from",
+    "VineCopula": "a fitted vine copula, a part of the CopulaModel a simulation draws from",
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -186,6 +187,25 @@ CASES = [
         [*with_option(COP, "--scores", "zero.csv"), "--margins", "beta"],
         "add truncnorm or bks",
         files={"zero.csv": "sysA,sysB\n0.0,0.5\n0.4,0.2\n0.1,0.3\n"}),
+    ok("simulate-copula-vine", [*COP, "--copula", "vine"], output_contains("copula model")),
+    ok("simulate-copula-vine-p10", [*with_option(COP, "--scores", "p10.csv"), "--copula",
+                                    "vine"], output_contains("copula model")),
+    ok("simulate-copula-discrete-p10", [*with_option(COP, "--scores", "p10.csv"),
+                                        "--margins", "bbinom,dks"],
+       same_output_as(*with_option(COP, "--scores", "p10.csv"))),
+    ok("simulate-copula-p10-null", [*with_option(COP, "--scores", "p10.csv"), "--null"],
+       output_contains("type_I")),
+    ok("simulate-copula-p10-vine-equal", [*with_option(COP, "--scores", "p10.csv"),
+                                          "--copula", "vine", "--equal", "sysA,sysB"],
+       output_contains("type_I")),
+    err("simulate-copula-vines-typo", [*COP, "--copula", "vines"], opt("--copula"), "vines"),
+    err("simulate-copula-vine-empty", [*COP, "--copula", ""], opt("--copula")),
+    err("simulate-copula-discrete-margins-on-ap", [*COP, "--margins", "bbinom,dks"],
+        "continuous", "add truncnorm, beta or bks"),
+    err("simulate-copula-bbinom-off-grid",
+        [*with_option(COP, "--scores", "rr.csv"), "--margins", "bbinom"], "sysA", "add dks",
+        files={"rr.csv": "sysA,sysB\n" + "1,0.5\n0.5,1\n0.3333333333333333,0.25\n"
+               "0.14285714285714285,0.3333333333333333\n" * 2}),
     err("simulate-margins-with-normal", [*NORMAL, "--margins", "beta"], "--margins",
         "--model copula"),
     err("simulate-copula-with-bootstrap", [*BOOT, "--copula", "t"], "--copula",
@@ -276,6 +296,16 @@ CASES = [
         "ck/rates.txt", "--checkpoint", files={"ck": "<dir>"}),
     err("simulate-output-is-input", [*BOOT, "-o", "ap.csv", "--force"], "ap.csv"),
 ]
+
+
+def test_vine_without_pyvinecopulib_is_one_error_line(ws, run_cli, monkeypatch):
+    """pyvinecopulib missing (its import blocked): one line naming the extra, nothing
+    written; ``--copula auto`` needs no optional package."""
+    monkeypatch.setitem(sys.modules, "pyvinecopulib", None)
+    run_case(err("simulate-copula-vine-missing", [*COP, "--copula", "vine", *CK],
+                 opt("--copula"), "pip install 'irscale[vines]'").values[0], ws, run_cli)
+    run_case(ok("simulate-copula-auto-without-vines", [*COP, "--copula", "auto"],
+                output_contains("copula model")).values[0], ws, run_cli)
 
 
 def _damaged_task_cases():

@@ -690,15 +690,17 @@ NORMAL_ERROR_SD = Param("error_sd", ERROR_SD, 0.1, "normal model: standard devia
                         "errors e_ts, > 0", ("--error-sd",), "SD")
 #: The margin families and copulas of the copula model (:mod:`irscale.meta.stochastic`;
 #: Urbano & Nagler 2018).
-MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks")
+MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks", "bbinom", "dks")
 MARGIN_FAMILY = Names("margin family", MARGIN_FAMILIES)
-COPULA_FAMILIES: tuple[str, ...] = ("gaussian", "t", "independent", "auto")
+COPULA_FAMILIES: tuple[str, ...] = ("gaussian", "t", "independent", "auto", "vine")
 COPULA_FAMILY = Names("copula", COPULA_FAMILIES)
 COPULA_MARGINS = Param("margins", MARGIN_FAMILY, MARGIN_FAMILIES, "copula model: "
                        "comma-separated margin families fitted to every system, the one of "
-                       "the smallest AIC kept", ("--margins",), "F,F,...")
+                       "the smallest AIC kept (bbinom, dks: for discrete scores, P@10)",
+                       ("--margins",), "F,F,...")
 COPULA = Param("copula", COPULA_FAMILY, "gaussian", "copula model: the copula of the "
-               "dependence between systems (auto: gaussian or t, the smaller AIC)",
+               "dependence between systems (auto: gaussian or t, the smaller AIC; "
+               "vine: an R-vine, needs irscale[vines])",
                ("--copula",))
 #: Measures and run lengths N of :func:`irscale.meta.scale_report` (Ferrante, Ferro & Fuhr
 #: 2021), and a run length.

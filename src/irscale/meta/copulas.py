@@ -3,8 +3,10 @@
 Urbano & Nagler (SIGIR 2018) model the per-topic scores of the systems as
 X_s = F_s⁻¹(U_s), where the F_s are the margins (:mod:`irscale.meta.margins`) and
 U = (U_1..U_d) follows a copula C, a distribution on [0, 1]^d with uniform margins. They fit
-R-vine copulas (pair-copulas of many families, selected by AIC); irscale fits the two
-elliptical copulas, whose correlation matrix R gives every pair the same kind of dependence:
+R-vine copulas (pair-copulas of many families, selected by AIC): ``vine``
+(:mod:`irscale.meta.vines`, the optional extra ``irscale[vines]``). irscale also fits the
+two elliptical copulas, whose correlation matrix R gives every pair the same kind of
+dependence:
 
 * ``gaussian`` — U_s = Φ(Z_s), Z ~ N(0, R);
 * ``t`` — U_s = t_ν(Z_s / √(W/ν)), Z ~ N(0, R), W ~ χ²_ν: symmetric tail dependence,
@@ -13,12 +15,14 @@ elliptical copulas, whose correlation matrix R gives every pair the same kind of
 
 Fit (on the topics × systems scores): R_ij = sin(π τ_ij / 2) from Kendall's τ_b of
 systems i and j, the relation that holds for every elliptical copula (Lindskog, McNeil &
-Schmock 2003), so that the draws keep the scores' Kendall τ (for continuous margins); a
+Schmock 2003), so that the draws keep the scores' Kendall τ (for continuous margins; τ_b
+counts the ties of discrete margins, whose draws keep τ only approximately); a
 matrix that is not positive definite (more systems than topics) is moved to the nearest
 one with eigenvalues ≥ :data:`MIN_EIGENVALUE` and unit diagonal (Rousseeuw & Molenberghs
 1993). The t copula's ν maximises the copula pseudo-likelihood of the rank-transformed
 scores u_ts = rank/(n + 1) given R (Genest, Ghoudi & Rivest 1995). ``auto`` keeps the
-Gaussian or t copula of the smaller AIC (d(d − 1)/2 parameters, one more for t).
+Gaussian or t copula of the smaller AIC (d(d − 1)/2 parameters, one more for t); it
+never picks the vine, so it needs no optional package.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from scipy import optimize, special
 from scipy import stats as sps
 
 from ..core.params import COPULA_FAMILIES, COPULA_FAMILY
+from ..errors import ParameterError
 
 #: The copula families.
 COPULAS = COPULA_FAMILIES
@@ -124,9 +129,12 @@ def _t_loglik(u: np.ndarray, corr: np.ndarray, df: float) -> float:
 
 
 def fit_copula(values: np.ndarray, family: str = "gaussian") -> Copula:
-    """The copula ``family`` fitted to the topics × systems ``values`` (module
-    documentation)."""
+    """The elliptical copula ``family`` fitted to the topics × systems ``values`` (module
+    documentation; the vine is :func:`irscale.meta.vines.fit_vine`)."""
     family = COPULA_FAMILY.check(family, "copula")
+    if family == "vine":
+        raise ParameterError("copula 'vine' is fitted by irscale.meta.vines.fit_vine",
+                             param="copula")
     d = values.shape[1]
     if family == "independent":
         return Copula("independent", np.eye(d))

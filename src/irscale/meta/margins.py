@@ -22,14 +22,34 @@ scores x_1..x_n (all in [0, 1]):
   Σ_i K_h(x_i; x_i) / (n f(x_i)) (the trace of its hat matrix; Loader 1999, *Local
   Regression and Likelihood*).
 
-AIC = 2 k − 2 log L (Akaike 1974); :func:`fit_margin` fits every family asked and keeps
-the one with the smallest AIC, as Urbano & Nagler do. Their discrete families (for measures
-of few values, e.g. P@10) are not implemented: such scores are fitted by the continuous
-families, whose draws are then not restricted to the measure's values.
+Discrete families, for measures of few values (P@10, RR, success): Urbano & Nagler fit
+a beta-binomial and a discrete kernel smoothing ("dks") to such scores. A system's scores
+are **discrete** (:func:`discrete_support`) when every score is k/m for one m ≤
+:data:`MAX_GRID` (P@5..P@30, success: the support is the whole grid {0, 1/m, .., 1}), or
+when they take at most :data:`MAX_VALUES` distinct values, each seen twice on average
+(RR and other measures of few values off a grid: the support is the values observed).
+Each discrete family is a probability mass function p on the support s_1 < .. < s_J:
 
-Every margin also gives the moment E[X^k] (exact for beta and bks, by quadrature for the
-truncated normal), so that a margin transformed by x ↦ x^k (:mod:`irscale.meta.stochastic`)
-keeps a known mean.
+* ``bbinom`` — the beta-binomial on the grid: P(X = k/m) = C(m, k) B(k + a, m − k + b) /
+  B(a, b), maximum likelihood; 2 parameters; only for a grid support.
+* ``dks`` — discrete kernel smoothing: p(s_j) = (1/n) Σ_i w_ij, with
+  w_ij = φ((s_j − x_i)/h) / Σ_l φ((s_l − x_i)/h) (every score's normal kernel restricted
+  to the support and normalised), h Silverman's width as for ``bks``; its parameters in the
+  AIC are the smoother's effective degrees of freedom Σ_i w_i,i / (n p(x_i)) (the number of
+  distinct values when h → 0, the empirical pmf).
+
+The discrete families compete by AIC among themselves (two probability mass functions),
+the continuous ones among themselves (densities, whose likelihoods are not comparable with
+a pmf's): whether a system is discrete is the rule above, which families compete is its
+answer. A discrete margin's inverse distribution function returns the support's values
+themselves (s_j = k/m computed as the float k/m), so the draws of P@10 are multiples of 0.1
+exactly, and its moments are exact sums over the support.
+
+Every margin also gives the moment E[X^k] (exact for beta, bks and the discrete families,
+by quadrature for the truncated normal), so that a margin transformed by x ↦ x^k
+(:mod:`irscale.meta.stochastic`) keeps a known mean; a discrete margin is moved to a
+prescribed mean by exponential tilting instead (:meth:`DiscreteMargin.tilted`), which keeps
+its support.
 """
 
 from __future__ import annotations
@@ -45,8 +65,19 @@ from scipy import stats as sps
 from ..core.params import MARGIN_FAMILIES, MARGIN_FAMILY
 from ..errors import InputError
 
-#: The continuous families, in the order they are tried.
+#: The families, in the order they are tried: continuous, then discrete.
 FAMILIES = MARGIN_FAMILIES
+#: The discrete families (module documentation).
+DISCRETE_FAMILIES: tuple[str, ...] = ("bbinom", "dks")
+#: The largest m of a grid {0, 1/m, .., 1} of discrete scores (P@30).
+MAX_GRID = 30
+#: The most distinct values of discrete scores off a grid (each seen twice on average).
+MAX_VALUES = 20
+#: The largest |θ (s_J − s_1)| of the exponential tilt of a discrete margin searched
+#: (e^700 is near the largest double).
+MAX_TILT = 700.0
+#: How far from k/m a score on the grid may be (scores written with 15 digits and more).
+GRID_TOLERANCE = 1e-9
 #: The smallest and largest bandwidth of the beta kernel.
 BANDWIDTHS = (1e-4, 1.0)
 #: The range of the truncated normal's μ and σ searched (a μ far outside [0, 1] is the
@@ -59,7 +90,9 @@ PPF_GRID = 2**14 + 1
 #: The smallest step of the cdf between two points of that grid kept.
 CDF_STEP = 1e-12
 
-__all__ = ["FAMILIES", "BetaKernel", "BetaMargin", "Margin", "TruncatedNormal", "fit_margin"]
+__all__ = ["DISCRETE_FAMILIES", "FAMILIES", "BetaKernel", "BetaMargin", "DiscreteMargin",
+           "Margin", "TruncatedNormal", "discrete_support", "fit_beta_binomial",
+           "fit_discrete_kernel", "fit_margin"]
 
 
 class Margin(Protocol):
@@ -200,6 +233,14 @@ class BetaMargin:
         return {"a": self.a, "b": self.b}
 
 
+def _silverman(x: np.ndarray) -> float:
+    """Silverman's (1986, eq. 3.31) normal-reference width 0.9 min(s, IQR/1.34) n^(−1/5)
+    (s alone when the IQR is 0)."""
+    spread = min(float(x.std(ddof=1)), float(np.subtract(*np.percentile(x, [75, 25])))
+                 / 1.34) or float(x.std(ddof=1))
+    return 0.9 * spread * len(x) ** -0.2
+
+
 def _beta_logpdf_grid(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """log Beta(x_j; a_i, b_i) for every (j, i)."""
     xs = x[:, None]
@@ -229,10 +270,7 @@ class BetaKernel:
     def fit(cls, x: np.ndarray) -> BetaKernel:
         n = len(x)
         mean = float(x.mean())
-        spread = min(float(x.std(ddof=1)), float(np.subtract(*np.percentile(x, [75, 25])))
-                     / 1.34) or float(x.std(ddof=1))
-        width = 0.9 * spread * n ** -0.2  # Silverman's (1986, eq. 3.31) normal reference
-        h = float(np.clip(width ** 2 / (mean * (1 - mean)), *BANDWIDTHS))
+        h = float(np.clip(_silverman(x) ** 2 / (mean * (1 - mean)), *BANDWIDTHS))
         kernels = np.exp(_beta_logpdf_grid(x, x / h + 1.0, (1.0 - x) / h + 1.0))
         density = kernels.mean(axis=1)
         df = float((np.diag(kernels) / (n * density)).sum())
@@ -269,8 +307,138 @@ class BetaKernel:
         return {"h": self.h, "df": self.df}
 
 
+@dataclass(frozen=True, eq=False)
+class DiscreteMargin:
+    """A probability mass function ``pmf`` on the increasing ``support`` (module
+    documentation): the ``family`` fitted, its parameters and its number of parameters
+    in the AIC."""
+
+    family: str
+    support: np.ndarray
+    pmf: np.ndarray
+    loglik: float
+    n_params: float
+    params: dict[str, float]
+
+    def _index(self, x: np.ndarray) -> np.ndarray:
+        """The position of every x in the support (−1 off it)."""
+        x = np.atleast_1d(np.asarray(x, dtype=np.float64))
+        at = np.clip(np.searchsorted(self.support, x), 0, len(self.support) - 1)
+        return np.where(np.abs(self.support[at] - x) <= GRID_TOLERANCE, at, -1)
+
+    def logpdf(self, x: np.ndarray) -> np.ndarray:
+        """log p(x) (−inf off the support): the log-likelihood of a pmf."""
+        at = self._index(x)
+        with np.errstate(divide="ignore"):
+            return np.where(at >= 0, np.log(self.pmf[at]), -np.inf)
+
+    def cdf(self, x: np.ndarray) -> np.ndarray:
+        """P(X ≤ x)."""
+        cumulative = np.r_[0.0, np.cumsum(self.pmf)]
+        return cumulative[np.searchsorted(self.support, np.asarray(x, np.float64)
+                                          + GRID_TOLERANCE, side="right")]
+
+    def ppf(self, u: np.ndarray) -> np.ndarray:
+        """The smallest support value s_j with P(X ≤ s_j) ≥ u: the values themselves."""
+        at = np.searchsorted(np.cumsum(self.pmf), np.asarray(u, np.float64), side="left")
+        return self.support[np.minimum(at, len(self.support) - 1)]
+
+    def moment(self, k: float) -> float:
+        """E[X^k] = Σ_j s_j^k p_j."""
+        return float(np.sum(self.support ** k * self.pmf))
+
+    def parameters(self) -> dict[str, float]:
+        return dict(self.params)
+
+    def tilted(self, target: float, name: str = "the scores") -> DiscreteMargin:
+        """The exponential tilt p_j(θ) = p_j e^(θ s_j) / Σ_l p_l e^(θ s_l) of mean
+        ``target``: the mean increases with θ from s_1 to s_J, one root for a target
+        strictly between (searched within |θ (s_J − s_1)| ≤ :data:`MAX_TILT`)."""
+        low, high = float(self.support[0]), float(self.support[-1])
+        if not low < target < high:
+            raise InputError(f"{name}: its discrete margin on [{low:g}, {high:g}] cannot "
+                             f"be moved to the mean {target:.6g}")
+        log_p = np.log(self.pmf)
+        scaled = self.support - low
+
+        def pmf(theta: float) -> np.ndarray:
+            logits = log_p + theta * scaled
+            return np.exp(logits - special.logsumexp(logits))
+
+        bound = MAX_TILT / (high - low)
+        theta = optimize.brentq(lambda t: float(self.support @ pmf(t)) - target, -bound,
+                                bound, xtol=1e-14, rtol=1e-14)
+        return DiscreteMargin(self.family, self.support, pmf(theta), self.loglik,
+                              self.n_params, {**self.params, "tilt": float(theta)})
+
+
+def discrete_support(x: np.ndarray) -> np.ndarray | None:
+    """The support of discrete scores ``x`` (module documentation), None for continuous
+    scores: the grid {0, 1/m, .., 1} of the smallest m ≤ :data:`MAX_GRID` with every score
+    k/m, else the distinct values when at most :data:`MAX_VALUES` and at most n/2."""
+    for m in range(1, MAX_GRID + 1):
+        if np.all(np.abs(x * m - np.rint(x * m)) <= GRID_TOLERANCE * m):
+            return np.arange(m + 1) / m
+    values = np.unique(x)
+    if len(values) <= MAX_VALUES and 2 * len(values) <= len(x):
+        return values
+    return None
+
+
+def _grid_size(support: np.ndarray) -> int | None:
+    """m when ``support`` is the grid {0, 1/m, .., 1}, None otherwise."""
+    m = len(support) - 1
+    return m if m >= 1 and np.array_equal(support, np.arange(m + 1) / m) else None
+
+
+def fit_beta_binomial(x: np.ndarray, support: np.ndarray) -> DiscreteMargin | None:
+    """The maximum-likelihood beta-binomial of scores on the grid ``support`` (None off
+    a grid): P(X = k/m) = C(m, k) B(k + a, m − k + b) / B(a, b)."""
+    m = _grid_size(support)
+    if m is None:
+        return None
+    k = np.rint(x * m)
+    grid = np.arange(m + 1)
+    log_choose = special.gammaln(m + 1) - special.gammaln(grid + 1) \
+        - special.gammaln(m - grid + 1)
+
+    def log_pmf(a: float, b: float) -> np.ndarray:
+        return log_choose + special.betaln(grid + a, m - grid + b) - special.betaln(a, b)
+
+    counts = np.bincount(k.astype(np.int64), minlength=m + 1)
+
+    def nll(theta: np.ndarray) -> float:
+        return -float(counts @ log_pmf(*np.exp(theta)))
+
+    mean, var = float(x.mean()), max(float(x.var()), 1e-8)
+    common = max(mean * (1 - mean) / var - 1, 1e-2)  # the beta's method of moments
+    best = optimize.minimize(nll, np.log([mean * common, (1 - mean) * common]),
+                             method="Nelder-Mead", bounds=[(-10.0, 10.0)] * 2,
+                             options={"xatol": 1e-9, "fatol": 1e-12, "maxiter": 4000})
+    a, b = np.exp(best.x)
+    return DiscreteMargin("bbinom", support, np.exp(log_pmf(a, b)), -float(best.fun), 2.0,
+                          {"m": float(m), "a": float(a), "b": float(b)})
+
+
+def fit_discrete_kernel(x: np.ndarray, support: np.ndarray) -> DiscreteMargin:
+    """Discrete kernel smoothing of ``x`` on ``support`` (module documentation)."""
+    h = max(_silverman(x), BANDWIDTHS[0])
+    z = (support[None, :] - x[:, None]) / h
+    at = np.abs(z).argmin(axis=1)  # the support value of every score
+    squares = z ** 2  # φ's exponent, shifted by every row's smallest: no underflow at 0
+    weights = np.exp(-0.5 * (squares - squares[np.arange(len(x)), at][:, None]))
+    weights /= weights.sum(axis=1, keepdims=True)
+    pmf = weights.mean(axis=0)
+    own = weights[np.arange(len(x)), at]
+    df = float((own / (len(x) * pmf[at])).sum())
+    return DiscreteMargin("dks", support, pmf, float(np.log(pmf[at]).sum()), df,
+                          {"h": h, "df": df})
+
+
 FITTERS: dict[str, Callable[[np.ndarray], Margin | None]] = {
     "truncnorm": TruncatedNormal.fit, "beta": BetaMargin.fit, "bks": BetaKernel.fit}
+DISCRETE_FITTERS: dict[str, Callable[[np.ndarray, np.ndarray], DiscreteMargin | None]] = {
+    "bbinom": fit_beta_binomial, "dks": fit_discrete_kernel}
 
 
 def fit_margin(scores: np.ndarray, families: Sequence[str] = FAMILIES, *,
@@ -285,7 +453,22 @@ def fit_margin(scores: np.ndarray, families: Sequence[str] = FAMILIES, *,
         raise InputError(f"{name}: every topic has the score {x[0]:g}: no distribution "
                          "to fit (leave this system out)")
     chosen = [MARGIN_FAMILY.check(f, "margins") for f in families]
-    fitted: list[Margin] = [m for m in (FITTERS[f](x) for f in chosen) if m is not None]
+    support = discrete_support(x)
+    discrete = [f for f in chosen if f in DISCRETE_FITTERS]
+    continuous = [f for f in chosen if f in FITTERS]
+    if support is not None and discrete:
+        pmfs = [m for m in (DISCRETE_FITTERS[f](x, support) for f in discrete)
+                if m is not None]
+        if not pmfs:
+            raise InputError(f"{name}: the scores take {len(support)} values off a grid "
+                             f"k/m (m ≤ {MAX_GRID}), where bbinom has no support: add dks "
+                             "to the margins")
+        return min(pmfs, key=aic)
+    if not continuous:
+        raise InputError(f"{name}: the scores are continuous (not all k/m with m ≤ "
+                         f"{MAX_GRID}, nor at most {MAX_VALUES} values seen twice on "
+                         "average): add truncnorm, beta or bks to the margins")
+    fitted: list[Margin] = [m for m in (FITTERS[f](x) for f in continuous) if m is not None]
     if not fitted:
         raise InputError(f"{name}: a score is 0 or 1, outside the support of the beta "
                          "family: add truncnorm or bks to the margins")

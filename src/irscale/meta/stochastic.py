@@ -3,11 +3,12 @@
 Urbano & Nagler (SIGIR 2018, "Stochastic Simulation of Test Collections: Evaluation
 Scores") model the score of system s on a random topic as X_s = F_s⁻¹(U_s): a margin F_s
 per system (:mod:`irscale.meta.margins`: truncated normal, beta or beta-kernel smoothing,
-chosen by AIC) and a copula for U (:mod:`irscale.meta.copulas`: Gaussian or Student t; they
-use R-vines). Fitted to an existing topics × systems matrix, the model draws matrices of
-new topics whose **true system means** are known: μ_s = E[X_s], the margins' expected
-values. Urbano, Lima & Hanjalic (SIGIR 2019) use it to measure the Type I, II and III errors
-of significance tests (:func:`irscale.meta.simulation_study` takes a :class:`CopulaModel`).
+or for scores of few values beta-binomial or discrete kernel smoothing, chosen by AIC) and
+a copula for U (:mod:`irscale.meta.copulas`: Gaussian, Student t or an R-vine). Fitted
+to an existing topics × systems matrix, the model draws matrices of new topics whose
+**true system means** are known: μ_s = E[X_s], the margins' expected values. Urbano,
+Lima & Hanjalic (SIGIR 2019) use it to measure the Type I, II and III errors of
+significance tests (:func:`irscale.meta.simulation_study` takes a :class:`CopulaModel`).
 
 Null hypotheses made true. For Type I errors, some systems must have exactly equal means.
 Each chosen margin is transformed by x ↦ x^k (k > 0: a monotone map of [0, 1] onto itself,
@@ -18,9 +19,14 @@ so the copula, and every Kendall τ, is unchanged), with k the root of E[X^k] = 
 * ``null=True``: every system's margin is transformed to the mean of the fitted means.
 
 Urbano, Lima & Hanjalic (2019) likewise modify fitted margins to set their expected
-values; the power transform is irscale's choice and may differ from theirs. Their vine
-copulas and discrete margins are not implemented (Gaussian and t copulas; continuous
-margins only).
+values; the power transform is irscale's choice and may differ from theirs. A discrete
+margin (P@10) is moved instead by exponential tilting, p_j ∝ p_j e^(θ s_j) with θ the root
+of Σ_j s_j p_j(θ) = target (:meth:`~irscale.meta.margins.DiscreteMargin.tilted`): its
+support, and so its grid, is kept, and x ↦ F⁻¹(u) stays increasing, so the copula is kept.
+
+Copulas: Gaussian, t and R-vines (``copula="vine"``, :mod:`irscale.meta.vines`, the
+optional extra ``irscale[vines]``; the systems of discrete margins enter the vine with the
+continuous extension).
 """
 
 from __future__ import annotations
@@ -35,13 +41,14 @@ import pandas as pd
 from scipy import optimize
 
 from ..core.notebook import HtmlRepr
-from ..core.params import MATRIX_SIZE
+from ..core.params import COPULA_FAMILY, MATRIX_SIZE
 from ..errors import ParameterError
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
 from .common import format_frame, generator, score_table, seed_sequence
 from .copulas import Copula, fit_copula
-from .margins import FAMILIES, Margin, aic, fit_margin
+from .margins import FAMILIES, DiscreteMargin, Margin, aic, fit_margin
+from .vines import VineCopula, fit_vine
 
 __all__ = ["CopulaModel", "SimulatedScores", "simulate_scores"]
 
@@ -75,7 +82,7 @@ class CopulaModel:
 
     names: tuple[str, ...]
     margins: tuple[Margin, ...]
-    copula: Copula
+    copula: Copula | VineCopula
     topics: int
     powers: np.ndarray
     null: bool = False
@@ -113,17 +120,24 @@ class CopulaModel:
                                      "two systems", param="equal")
         fitted = tuple(fit_margin(values[:, s], margins, name=f"system {systems[s]!r}")
                        for s in range(len(systems)))
-        cop = fit_copula(values, copula)
+        discrete = np.array([isinstance(m, DiscreteMargin) for m in fitted])
+        cop = (fit_vine(values, discrete) if COPULA_FAMILY.check(copula, "copula") == "vine"
+               else fit_copula(values, copula))
         fitted_means = np.array([m.moment(1.0) for m in fitted])
         targets = fitted_means.copy()
         if null:
             targets[:] = fitted_means.mean()
         elif pair is not None:
             targets[pair[1]] = fitted_means[pair[0]]
-        powers = np.array([_power_for_mean(m, t) if t != mu else 1.0
-                           for m, t, mu in zip(fitted, targets, fitted_means, strict=True)])
+        moved = tuple(m.tilted(t, f"system {name!r}")
+                      if isinstance(m, DiscreteMargin) and t != mu else m
+                      for m, t, mu, name in zip(fitted, targets, fitted_means, systems,
+                                                strict=True))
+        powers = np.array([_power_for_mean(m, t) if t != mu and not flag else 1.0
+                           for m, t, mu, flag in zip(fitted, targets, fitted_means, discrete,
+                                                     strict=True)])
         digest = hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
-        return cls(systems, fitted, cop, topics, powers, null, pair, digest, targets)
+        return cls(systems, moved, cop, topics, powers, null, pair, digest, targets)
 
     @property
     def systems(self) -> int:
