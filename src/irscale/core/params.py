@@ -434,7 +434,8 @@ DOCUMENT_SHARDS = Integers(1, 1_000_000)
 #: Aggregation methods of :func:`irscale.collections.aggregate_labels` (majority vote,
 #: weighted, Dawid & Skene 1979, GLAD of Whitehill et al. 2009, MACE of Hovy et al. 2013,
 #: one-coin Dawid & Skene, Zero-Based Skill, KOS of Karger, Oh & Shah 2011, M-MSR of Ma &
-#: Olshevsky 2020, the Gaussian process of Rodrigues, Pereira & Ribeiro 2014) and AWARE's assessor weightings (Ferrante, Ferro & Pontarollo 2017).
+#: Olshevsky 2020, the Gaussian process of Rodrigues, Pereira & Ribeiro 2014) and AWARE's
+#: assessor weightings (Ferrante, Ferro & Pontarollo 2017).
 AGGREGATION_METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace", "onecoin", "zbs",
                                         "kos", "mmsr", "gp")
 #: crowd-kit's names of the same methods where irscale's differ.
