@@ -65,11 +65,15 @@ NEWTON_TOL = 1e-10
 
 
 def rbf_kernel(x: np.ndarray, length_scale: float, jitter: float = JITTER) -> np.ndarray:
-    """``K[i, i'] = exp(−‖x_i − x_i'‖² / (2ℓ²)) + δ_ii' jitter`` of the rows of ``x``."""
+    """``K[i, i'] = exp(−‖x_i − x_i'‖² / (2ℓ²)) + δ_ii' jitter`` of the rows of ``x``
+    (centred first: ``‖x‖² + ‖x'‖² − 2 x·x'`` loses fewer digits near the origin)."""
+    x = x - x.mean(axis=0)
     sq = (x * x).sum(axis=1)
     d2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * (x @ x.T), 0.0)
     np.fill_diagonal(d2, 0.0)
-    return np.exp(-0.5 * d2 / length_scale ** 2) + jitter * np.eye(len(x))
+    with np.errstate(over="ignore"):      # a tiny ℓ: d²/ℓ² = inf, exp(−inf) = 0 exactly
+        scaled = d2 / length_scale / length_scale
+    return np.exp(-0.5 * scaled) + jitter * np.eye(len(x))
 
 
 def median_length_scale(x: np.ndarray) -> float:
@@ -207,6 +211,12 @@ def topic_kernels(data: CrowdLabels, features: Any, length_scale: float | None
     kernels = []
     for items in groups:
         x = table.values[row[items]]
-        scale = median_length_scale(x) if length_scale is None else length_scale
-        kernels.append((items, rbf_kernel(x, scale)))
+        with np.errstate(over="ignore", invalid="ignore"):
+            scale = median_length_scale(x) if length_scale is None else length_scale
+            k = rbf_kernel(x, scale)
+        if not np.isfinite(k).all():
+            raise InputError(f"the distances between the documents of topic "
+                             f"{data.items['topic'].iloc[items[0]]} overflow a double: scale "
+                             "the features down", source=table.source)
+        kernels.append((items, k))
     return kernels
