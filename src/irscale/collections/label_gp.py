@@ -54,6 +54,11 @@ from ..errors import InputError
 from ..io.crowd import CrowdLabels
 from ..io.features import read_features
 
+#: The kernel helpers; the Laplace fit and EM (:func:`laplace_mode`, :func:`fit_gp`) are the
+#: machinery of :func:`irscale.collections.aggregate_labels` (``method="gp"``), whose
+#: :class:`~irscale.collections.labels.Aggregation` is the result.
+__all__ = ["JITTER", "median_length_scale", "rbf_kernel", "topic_kernels"]
+
 #: The jitter added to the kernel's diagonal.
 JITTER = 1e-6
 #: Smallest worker probability (as :data:`irscale.collections.labels.EPS`).
