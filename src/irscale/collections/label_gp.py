@@ -113,13 +113,15 @@ def laplace_mode(k: np.ndarray, targets: np.ndarray, f0: np.ndarray | None = Non
                  ) -> LaplaceFit:
     """The Laplace approximation of a GP classifier with soft ``targets`` in [0, 1]
     (module doc; Rasmussen & Williams 2006, Algorithm 3.1): at the mode
-    ``f = K (targets − σ(f))``."""
+    ``f = K (targets − σ(f))``. The variance is taken with the last step's ``W`` and
+    Cholesky factor (at an ``f`` that the step moved by less than :data:`NEWTON_TOL`)."""
     f = np.zeros(len(targets)) if f0 is None else f0.copy()
+    eye = np.eye(len(f))
     for _ in range(NEWTON_STEPS):
         p = expit(f)
         w = p * (1 - p)
         sw = np.sqrt(w)
-        chol = np.linalg.cholesky(np.eye(len(f)) + sw[:, None] * k * sw[None, :])
+        chol = np.linalg.cholesky(eye + sw[:, None] * k * sw[None, :])
         b = w * f + (targets - p)
         inner = solve_triangular(chol, sw * (k @ b), lower=True)
         a = b - sw * solve_triangular(chol.T, inner, lower=False)
@@ -128,9 +130,6 @@ def laplace_mode(k: np.ndarray, targets: np.ndarray, f0: np.ndarray | None = Non
         f = new
         if moved < NEWTON_TOL:
             break
-    p = expit(f)
-    sw = np.sqrt(p * (1 - p))
-    chol = np.linalg.cholesky(np.eye(len(f)) + sw[:, None] * k * sw[None, :])
     v = solve_triangular(chol, sw[:, None] * k, lower=True)
     return LaplaceFit(f, np.maximum(np.diag(k) - (v * v).sum(axis=0), 0.0))
 
