@@ -228,6 +228,12 @@ CASES = [
         files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 d1 0 1")}),
     bad("agg-gp-features-overflow", GP, "feat.txt", "topic 1", "overflow",
         files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 d3 1e300 1")}),
+    good("agg-gp-features-gzip-crlf-bom", GP, same_output_as(*GP), files={
+        **GP_FILES, "feat.txt": gz(b"\xef\xbb\xbf" + text(FEATURE_LINES).replace(b"\n",
+                                                                                b"\r\n"))}),
+    bad("agg-gp-features-non-utf8", GP, any_of("feat.txt, line 3", "feat.txt:3"),
+        files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 dQQ 1 1").replace(
+            b"QQ", b"\xe9")}),
     bad("agg-gp-features-empty", GP, "feat.txt", files={**GP_FILES, "feat.txt": b""}),
     bad("agg-gp-length-scale-0", [*GP, "--length-scale", "0"], opt("--length-scale"),
         files=GP_FILES),
