@@ -48,6 +48,10 @@ BINARY_FILES = {"crowd2.txt": text([" ".join([*line.split()[:3], str(min(int(lin
                                                                           1))])
                                     for line in CROWD])}
 BINARY = ["labels", "aggregate", "crowd2.txt", "--method", "mv"]
+#: Two features of d1..d6 of every topic (line 3: '1 d3 ...'), for gp.
+FEATURE_LINES = [f"{t} d{i} {i / 2} {int(t) % 3}" for t in TOPICS for i in range(1, 7)]
+GP_FILES = {**BINARY_FILES, "feat.txt": text(FEATURE_LINES)}
+GP = [*with_option(BINARY, "--method", "gp"), "--features", "feat.txt"]
 AGREE = ["labels", "agree", "crowd.txt"]
 ALLOCATE = ["labels", "allocate", "crowd.txt"]
 QAGREE = ["labels", "agree-qrels", "qrels.txt", "q2.txt", *RUNS]
@@ -204,6 +208,47 @@ CASES = [
     bad("agg-n-iter-huge-mmsr", [*with_option(AGG, "--method", "mmsr"), "--n-iter",
                                  str(2**63 - 1)], opt("--n-iter"), "100,000"),
     bad("agg-two-files", [*AGG, "qrels.txt"], any_of("labels file", "qrels.txt")),
+    # the Gaussian process of Rodrigues, Pereira & Ribeiro 2014 (two labels, features)
+    good("agg-gp", GP, files=GP_FILES),
+    good("agg-gp-length-scale", [*GP, "--length-scale", "0.5", "--n-iter", "20"],
+         files=GP_FILES),
+    bad("agg-gp-no-features", with_option(BINARY, "--method", "gp"), opt("--features"),
+        files=GP_FILES),
+    bad("agg-gp-features-missing-file", with_option(GP, "--features", "nope.txt"),
+        "nope.txt", files=GP_FILES),
+    bad("agg-gp-document-without-features", GP, "crowd2.txt", "line 7", "feat.txt",
+        files={**GP_FILES, "feat.txt": text(FEATURE_LINES[:2])}),
+    bad("agg-gp-features-bad-line", GP, any_of("feat.txt, line 3", "feat.txt:3"),
+        "1 d3 1.5", files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 d3 1.5")}),
+    bad("agg-gp-feature-not-a-number", GP, any_of("feat.txt, line 3", "feat.txt:3"), "abc",
+        files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 d3 abc 1")}),
+    bad("agg-gp-feature-inf", GP, any_of("feat.txt, line 3", "feat.txt:3"), "inf",
+        files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 d3 inf 1")}),
+    bad("agg-gp-document-twice", GP, any_of("feat.txt, line 3", "feat.txt:3"), "1 d1 0 1",
+        files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 d1 0 1")}),
+    bad("agg-gp-features-overflow", GP, "feat.txt", "topic 1", "overflow",
+        files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 d3 1e300 1")}),
+    good("agg-gp-features-gzip-crlf-bom", GP, same_output_as(*GP), files={
+        **GP_FILES, "feat.txt": gz(b"\xef\xbb\xbf" + text(FEATURE_LINES).replace(b"\n",
+                                                                                b"\r\n"))}),
+    bad("agg-gp-features-non-utf8", GP, any_of("feat.txt, line 3", "feat.txt:3"),
+        files={**GP_FILES, "feat.txt": replace_line(FEATURE_LINES, 3, "1 dQQ 1 1").replace(
+            b"QQ", b"\xe9")}),
+    bad("agg-gp-features-empty", GP, "feat.txt", files={**GP_FILES, "feat.txt": b""}),
+    bad("agg-gp-length-scale-0", [*GP, "--length-scale", "0"], opt("--length-scale"),
+        files=GP_FILES),
+    bad("agg-gp-length-scale-negative", [*GP, "--length-scale", "-1"],
+        opt("--length-scale"), files=GP_FILES),
+    bad("agg-gp-length-scale-nan", [*GP, "--length-scale", "nan"], opt("--length-scale"),
+        files=GP_FILES),
+    bad("agg-gp-three-labels", [*with_option(AGG, "--method", "gp"), "--features",
+                                "feat.txt"], "crowd.txt", "gp", "binary", files=GP_FILES),
+    bad("agg-features-not-gp", [*AGG, "--features", "feat.txt"], opt("--features"), "gp",
+        files=GP_FILES),
+    bad("agg-length-scale-not-gp", [*AGG, "--length-scale", "1"], opt("--length-scale"),
+        "gp"),
+    bad("agg-gp-output-is-features", [*GP, "-o", "feat.txt", "--force"], "feat.txt",
+        files=GP_FILES),
     *crowd_faults("agg", AGG),
     # ================================================================ agree
     good("agree", AGREE, output_contains("fleiss_kappa", "all")),

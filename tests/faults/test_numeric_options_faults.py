@@ -27,7 +27,7 @@ from irscale.cli.options import ListAction
 from ..cli_parsers import parsers
 from .conftest import Result, assert_ok, error_line, text
 from .test_collections_faults import SAMPLED
-from .test_labels_faults import CROWD
+from .test_labels_faults import CROWD, GP, GP_FILES
 from .test_meta_gtheory_faults import FILES as GTHEORY_FILES
 from .test_online_calibrate_faults import FILES as CALIBRATE_FILES
 from .test_online_clicks_faults import FILES as CLICK_FILES
@@ -48,7 +48,7 @@ RUNS = ("qrels.txt", "a.run", "b.run", "c.run")
 #: Files besides the collection of :func:`conftest.populate`.
 FILES: dict[str, str | bytes] = {
     **SESSION_FILES, **{k: v for k, v in AFILES.items() if k != "len.txt"},
-    "crowd.txt": text(CROWD), **SAMPLED,
+    "crowd.txt": text(CROWD), **GP_FILES, **SAMPLED,
     "pbm-model.json": MODEL["pbm.json"], **TABLE, "ab.log": LOGS["log.txt"],
     "su.txt": LOGS["su.txt"], "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n",
     "train.log": CLICK_FILES["train.log"], "test.log": CLICK_FILES["test.log"],
@@ -191,6 +191,7 @@ USING: dict[tuple[str, str], list[str]] = {
     ("online ab measures", "--session-gap"): ["online", "ab", "measures", "ab.log",
                                               "--users", "sut.txt", "--salt", "s"],
     ("labels allocate", "--seed"): ["labels", "allocate", "crowd.txt"],
+    ("labels aggregate", "--length-scale"): GP,
     ("online qrels", "--iterations"): ["online", "qrels", "train.log", "--model", "dbn"],
     ("online qrels", "--tol"): ["online", "qrels", "train.log", "--model", "dbn"],
     ("online score", "--tau"): ["online", "score", "prob.log", "--method", "probabilistic",
@@ -223,7 +224,7 @@ USUAL: dict[str, str] = {
     "--gamma": "0.5", "--tol": "1e-3", "--smoothing": "1", "--threshold": "0.5",
     "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1", "--qualities": "0.5,1",
     "--relevance-level": "1", "--level-for-rel": "1", "--facet-levels": "2",
-    "--bins": "0,0.1,1",
+    "--bins": "0,0.1,1", "--length-scale": "1",
 }
 
 #: Words that are NaN or infinity where a number is printed.

@@ -13,6 +13,7 @@ from ..core.params import (
     ALLOCATION_RULE,
     AWARE_RANDOM,
     AWARE_WEIGHTS,
+    GP_LENGTH_SCALE,
     LABEL_BUDGET,
     LABEL_ITERATIONS,
     LABEL_METHOD,
@@ -62,7 +63,8 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines): aggregation into qrels "
-        "(MV, WMV, Dawid-Skene, GLAD, MACE, one-coin Dawid-Skene, ZBS, KOS, M-MSR), "
+        "(MV, WMV, Dawid-Skene, GLAD, MACE, one-coin Dawid-Skene, ZBS, KOS, M-MSR, "
+        "Gaussian process), "
         "inter-assessor agreement, and AWARE (Ferrante, Ferro & Maistro 2017).")
     parser.set_defaults(func=_no_action)
     sub = parser.add_subparsers(dest="labels_command", metavar="ACTION")
@@ -78,6 +80,11 @@ def add_parser(subparsers) -> None:
     add_param(p, LABEL_RESTARTS)
     for param in (ZBS_LR, ZBS_LR_STEPS, ZBS_LR_DECAY):
         add_param(p, param)
+    p.add_argument("--features", metavar="FILE",
+                   help="gp: 'topic docno f1 f2 ...' lines, the features of every labelled "
+                   "document (required with --method gp)")
+    declare_inputs(p, "--features")
+    add_param(p, GP_LENGTH_SCALE)
     p.add_argument("--confidence", metavar="FILE",
                    help="also write 'topic docno label confidence' lines to FILE (default: "
                    "none; not for kos and mmsr, which give no probability)")
@@ -87,9 +94,12 @@ def add_parser(subparsers) -> None:
     add_output(p, what="qrels")
     declare_outputs(p, "--confidence", "--workers")
     add_rules(p, _one_input,
+              _gp_features,
               Rule(("n_iter",), lambda args: args.method not in ("mv", "wmv"),
-                   "--n-iter applies to ds, glad, mace, onecoin, zbs, kos and mmsr, not to "
-                   "--method {method}"),
+                   "--n-iter applies to ds, glad, mace, onecoin, zbs, kos, mmsr and gp, not "
+                   "to --method {method}"),
+              *each(("features", "length_scale"), lambda args: args.method == "gp",
+                    "{options} applies to gp, not to --method {method}"),
               Rule(("seed",), lambda args: args.method in RANDOM_AGGREGATIONS,
                    "--seed applies to mace, kos and mmsr, not to --method {method} "
                    "(deterministic)"),
@@ -191,6 +201,12 @@ def _one_input(args: argparse.Namespace) -> None:
         raise ParameterError(f"give a crowd labels file (got {len(args.inputs)} files)")
 
 
+def _gp_features(args: argparse.Namespace) -> None:
+    """``--method gp`` reads the documents' features."""
+    if args.method == "gp" and args.features is None:
+        raise ParameterError("--method gp needs the documents' features (--features FILE)")
+
+
 def _qrels_pair(args: argparse.Namespace) -> None:
     """``agree-qrels`` reads two qrels files, then no run file or two at least."""
     if len(args.inputs) < 2:
@@ -251,7 +267,8 @@ def run_aggregate(args: argparse.Namespace) -> int:
 
     result = aggregate_labels(path, args.method, scale=args.scale, n_iter=args.n_iter,
                               restarts=args.restarts, rng=args.seed, lr=args.lr,
-                              lr_steps=args.lr_steps, lr_decay=args.lr_decay)
+                              lr_steps=args.lr_steps, lr_decay=args.lr_decay,
+                              features=args.features, length_scale=args.length_scale)
     if not result.converged:
         import warnings
 

@@ -29,6 +29,10 @@ is the number of workers who gave item ``i`` class ``k``.
     ``(1 − s_w)/(K − 1)`` (clipped to [1e-10, 1 − 1e-10]). M-step: ``s_w`` = the mean over
     ``w``'s labels ``(i, l)`` of ``T[i, l]``; initialisation, E-step, bound and stopping as
     ``ds``. Worker quality: ``s_w``.
+``gp``: Gaussian-process aggregation of binary labels (Rodrigues, Pereira & Ribeiro
+    2014): :mod:`irscale.collections.label_gp`; the documents' features from ``features``.
+    Worker quality: ``π α_w + (1 − π) β_w`` (``π``: the mean posterior of the label 1; as
+    ``ds``); ``workers`` also holds ``sensitivity`` α and ``specificity`` β.
 ``zbs``, ``kos``, ``mmsr``: Zero-Based Skill, Karger, Oh & Shah (2011) and M-MSR (Ma &
     Olshevsky 2020): :mod:`irscale.collections.label_votes`. ``kos`` and ``mmsr`` have no
     probability model: their result holds ``scores`` (no ``probabilities``, confidence
@@ -70,6 +74,7 @@ import pandas as pd
 
 from ..core.params import (
     AGGREGATION_METHODS,
+    GP_LENGTH_SCALE,
     LABEL_ITERATIONS,
     LABEL_METHOD,
     LABEL_N_ITER,
@@ -80,14 +85,15 @@ from ..core.params import (
     ZBS_LR_DECAY,
     ZBS_LR_STEPS,
 )
-from ..errors import InputError
+from ..errors import InputError, ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
 from . import label_votes
 from .label_votes import accuracy, shares, vote_shares
 
-Method = Literal["mv", "wmv", "wawa", "ds", "glad", "mace", "onecoin", "zbs", "kos", "mmsr"]
+Method = Literal["mv", "wmv", "wawa", "ds", "glad", "mace", "onecoin", "zbs", "kos", "mmsr",
+                 "gp"]
 #: Aggregation methods (see the module documentation).
 METHODS: tuple[str, ...] = AGGREGATION_METHODS
 #: Default EM iterations of every iterative method (crowd-kit's defaults).
@@ -322,11 +328,27 @@ def _mace(labels: CrowdLabels, n_iter: int, starts: Sequence[MaceStart]
 
 
 def _binary(data: CrowdLabels, method: str) -> None:
-    """``kos`` needs exactly two classes."""
+    """``kos`` and ``gp`` need exactly two classes."""
     if len(data.classes) != 2:
         raise InputError(f"{method} applies to binary labels (two values), the labels hold "
                          f"{len(data.classes)}: {','.join(map(str, data.classes))}",
                          source=data.source)
+
+
+def _gp(data: CrowdLabels, features: Any, length_scale: float | None, n_iter: int,
+        tol: float) -> tuple[np.ndarray, np.ndarray, int, bool, dict[str, np.ndarray]]:
+    """Posteriors, worker quality, iterations, converged and the workers' sensitivity and
+    specificity of ``gp`` (module doc)."""
+    from .label_gp import fit_gp, topic_kernels
+
+    _binary(data, "gp")
+    kernels = topic_kernels(data, features, length_scale)
+    fit = fit_gp(data.item, data.worker, data.label, kernels, len(data.items),
+                 len(data.workers), n_iter, tol)
+    prior = fit.posterior.mean()
+    quality = prior * fit.sensitivity + (1 - prior) * fit.specificity
+    return (np.stack([1 - fit.posterior, fit.posterior], axis=1), quality, fit.iterations,
+            fit.converged, {"sensitivity": fit.sensitivity, "specificity": fit.specificity})
 
 
 def _scored(data: CrowdLabels, method: str, rng: object, n_iter: int, tol: float
@@ -351,18 +373,21 @@ def _scored(data: CrowdLabels, method: str, rng: object, n_iter: int, tol: float
 def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int] | None = None,
                      n_iter: int | None = None, tol: float | None = None, restarts: int = 10,
                      rng: object = None, lr: float = 1.0, lr_steps: int = 20,
-                     lr_decay: float = 0.5) -> Aggregation:
+                     lr_decay: float = 0.5, features: Any = None,
+                     length_scale: float | None = None) -> Aggregation:
     """Aggregate crowd labels into qrels with one method of :data:`METHODS` (module doc).
 
     ``labels``: a file, bytes, a ``topic docno worker label`` DataFrame or
     :class:`CrowdLabels`; ``method``: a name of :data:`METHODS` (``wawa``, crowd-kit's name,
     is ``wmv``); ``scale``: the declared label values (a label outside is an error);
     ``n_iter`` (default :data:`N_ITER`) and ``tol`` (default 1e-5, 1e-10 for ``mmsr``):
-    the stopping rule of ``ds``, ``onecoin``, ``glad`` and ``mmsr`` (``mace``, ``zbs`` and
+    the stopping rule of ``ds``, ``onecoin``, ``glad``, ``mmsr`` and ``gp`` (``mace``, ``zbs`` and
     ``kos`` run ``n_iter`` iterations); ``restarts``: MACE's random restarts; ``rng`` (a
     seed or a numpy Generator): the random starts of ``mace``, ``kos`` and ``mmsr`` (the
     other methods are deterministic; these are reproducible with a seed); ``lr``,
-    ``lr_steps``, ``lr_decay``: the learning rate of ``zbs``.
+    ``lr_steps``, ``lr_decay``: the learning rate of ``zbs``; ``features`` (a ``topic docno
+    f1 f2 ...`` file, bytes or DataFrame: :func:`irscale.io.features.read_features`) and
+    ``length_scale`` (default: the median heuristic): the kernel of ``gp``.
 
     >>> agg = aggregate_labels(b"1 a w1 1\\n1 a w2 1\\n1 a w3 0\\n1 b w1 0\\n1 b w2 1\\n",
     ...                        "mv")
@@ -376,8 +401,15 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     tol = TOLERANCE.check(LABEL_TOL.get(method, 0.0) if tol is None else tol, "tol")
     lr, lr_steps, lr_decay = ZBS_LR.check(lr), ZBS_LR_STEPS.check(lr_steps), \
         ZBS_LR_DECAY.check(lr_decay)
+    if length_scale is not None:
+        length_scale = GP_LENGTH_SCALE.check(length_scale)
+    if method == "gp" and features is None:
+        raise ParameterError("gp needs the documents' features (features)")
+    if method != "gp" and (features is not None or length_scale is not None):
+        raise ParameterError(f"features and length_scale apply to gp, not to {method}")
     data = read_crowd_labels(labels, scale)
     iterations, converged = 0, True
+    extra: dict[str, np.ndarray] = {}
     mv = shares(data.counts)
     probabilities: np.ndarray | None = None
     scores: np.ndarray | None = None
@@ -397,6 +429,9 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
         iterations = n_iter
     elif method in ("kos", "mmsr"):
         scores, quality, iterations, converged = _scored(data, method, rng, n_iter, tol)
+    elif method == "gp":
+        probabilities, quality, iterations, converged, extra = _gp(
+            data, features, length_scale, n_iter, tol)
     else:
         generator = np.random.default_rng(check_rng(rng))
         shape = (len(data.workers), len(data.classes))
@@ -415,7 +450,7 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     qrels = data.items.assign(label=data.classes[chosen], confidence=confidence)
     workers = pd.DataFrame({"worker": data.workers,
                             "labels": np.bincount(data.worker, minlength=len(data.workers)),
-                            "quality": quality})
+                            "quality": quality, **extra})
 
     def table(values: np.ndarray | None) -> pd.DataFrame | None:
         return None if values is None else pd.DataFrame(values, columns=columns, index=index)

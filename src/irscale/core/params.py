@@ -434,9 +434,10 @@ DOCUMENT_SHARDS = Integers(1, 1_000_000)
 #: Aggregation methods of :func:`irscale.collections.aggregate_labels` (majority vote,
 #: weighted, Dawid & Skene 1979, GLAD of Whitehill et al. 2009, MACE of Hovy et al. 2013,
 #: one-coin Dawid & Skene, Zero-Based Skill, KOS of Karger, Oh & Shah 2011, M-MSR of Ma &
-#: Olshevsky 2020) and AWARE's assessor weightings (Ferrante, Ferro & Pontarollo 2017).
+#: Olshevsky 2020, the Gaussian process of Rodrigues, Pereira & Ribeiro 2014) and AWARE's
+#: assessor weightings (Ferrante, Ferro & Pontarollo 2017).
 AGGREGATION_METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace", "onecoin", "zbs",
-                                        "kos", "mmsr")
+                                        "kos", "mmsr", "gp")
 #: crowd-kit's names of the same methods where irscale's differ.
 AGGREGATION_ALIASES: dict[str, str] = {"wawa": "wmv", "Wawa": "wmv"}
 #: The methods that draw random starting values (``rng``).
@@ -746,20 +747,22 @@ SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "
 #: EM iterations of the aggregation methods (:func:`irscale.collections.aggregate_labels`;
 #: crowd-kit's defaults) and MACE's random restarts.
 LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50, "onecoin": 100,
-                                "zbs": 100, "kos": 100, "mmsr": 10_000}
-LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations of ds, glad, onecoin, mmsr "
-                         "(at most), mace, zbs and kos", ("--n-iter",), "N", unset=", ".join(
+                                "zbs": 100, "kos": 100, "mmsr": 10_000, "gp": 1000}
+LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations of ds, glad, onecoin, mmsr, "
+                         "gp (at most), mace, zbs and kos", ("--n-iter",), "N", unset=", ".join(
                              f"{n} for {method}" for method, n in LABEL_N_ITER.items())
                          + ", as crowd-kit")
 #: The stopping tolerance of every method that has one (crowd-kit's defaults).
-LABEL_TOL: dict[str, float] = {"ds": 1e-5, "glad": 1e-5, "onecoin": 1e-5, "mmsr": 1e-10}
+LABEL_TOL: dict[str, float] = {"ds": 1e-5, "glad": 1e-5, "onecoin": 1e-5, "mmsr": 1e-10,
+                               "gp": 1e-6}
 LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
                                      AGGREGATION_ALIASES), "ds",
                      "mv (majority vote, ties to the lower label), wmv (weighted by agreement "
                      "with MV; alias wawa), ds (Dawid & Skene 1979), glad (Whitehill et al. "
                      "2009), mace (Hovy et al. 2013), onecoin (one-coin Dawid & Skene), zbs "
                      "(Zero-Based Skill), kos (Karger, Oh & Shah 2011; two labels), mmsr (Ma & "
-                     "Olshevsky 2020)", ("--method",), "METHOD")
+                     "Olshevsky 2020), gp (Rodrigues, Pereira & Ribeiro 2014; two labels, "
+                     "--features)", ("--method",), "METHOD")
 #: Zero-Based Skill's learning rate, the iterations between its reductions, and the factor
 #: of a reduction (crowd-kit's ``lr_init``, ``lr_steps_to_reduce``, ``lr_reduce_factor``).
 ZBS_LR = Param("lr", Reals(0.0, math.inf, "()"), 1.0, "zbs: initial learning rate",
@@ -768,6 +771,10 @@ ZBS_LR_STEPS = Param("lr_steps", ITERATIONS, 20, "zbs: iterations between two re
                      "of the learning rate", ("--lr-steps",), "N")
 ZBS_LR_DECAY = Param("lr_decay", Reals(0.0, 1.0, "(]"), 0.5, "zbs: factor of a reduction "
                      "of the learning rate", ("--lr-decay",), "F")
+#: The RBF length-scale of the ``gp`` aggregation (:mod:`irscale.collections.label_gp`).
+GP_LENGTH_SCALE = Param("length_scale", Reals(0.0, math.inf, "()"), None, "gp: length-scale "
+                        "of the RBF kernel over the features", ("--length-scale",), "L",
+                        unset="the median distance between the documents of the topic")
 #: AWARE's assessor weighting (:func:`irscale.collections.aware`).
 AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uniform (the mean "
                       "over assessors), msd, msd-topic (mean squared distance from random "
