@@ -149,4 +149,6 @@ def test_values_near_the_lowest_ap_are_solved():
                               n_retrieved_relevant=2)
     assert np.sum(p) == pytest.approx(2)
     assert expected_measure("AP", 0, p, 16) == pytest.approx(value, abs=1e-9)
-    assert np.all(np.diff(p) >= -1e-12)
+    # non-decreasing down the ranking, up to the optimiser's tolerance near its bound 1e-12
+    # (scipy's SLSQP before 1.16 leaves noise of 1e-12 there)
+    assert np.all(np.diff(p) >= -1e-9)

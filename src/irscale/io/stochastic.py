@@ -132,10 +132,11 @@ def judge_samples(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
     rows = np.flatnonzero((q_t >= 0) & (qrels.rel >= 0))
     q_t, q_rel = q_t[rows], qrels.rel[rows].astype(np.float64)
     q_doc = pc.take(qrels.docno, arrow.array(rows))
+    if isinstance(q_doc, pa.ChunkedArray):  # an Array, as concat_arrays takes (pyarrow 14)
+        q_doc = q_doc.combine_chunks()
     r_doc = arrow.take(run.docno, keep)
     # the universe: (topic, docno) pairs of the qrels and of the samples, coded together
-    all_docs = pa.concat_arrays([*(c.cast(pa.string()) for c in pa.chunked_array(
-        q_doc).chunks), r_doc.cast(pa.string())])
+    all_docs = pa.concat_arrays([q_doc.cast(pa.string()), r_doc.cast(pa.string())])
     doc_codes = arrow.to_numpy(pc.dictionary_encode(all_docs).indices).astype(np.int64)
     n_codes = max(int(doc_codes.max(initial=-1)) + 1, 1)
     pair = np.r_[q_t, t_run] * n_codes + doc_codes

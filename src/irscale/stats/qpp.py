@@ -202,7 +202,10 @@ def qpp_anova(predictions: object, observed: object, *, model: str | None = None
         raise InputError(f"{labels[0]}: no prediction for {_cell(pd.Series(cell), factors)}: "
                          "every predictor needs one for every topic (system, variant)")
     obs_index = pd.MultiIndex.from_product([levels[f] for f in obs_keys], names=obs_keys)
-    effect = obs.set_index(obs_keys)["value"].reindex(obs_index)
+    effect = obs.set_index(obs_keys)["value"]
+    if len(obs_keys) == 1:  # pandas 2.1 matches a one-level MultiIndex with no plain Index
+        effect.index = pd.MultiIndex.from_arrays([effect.index], names=obs_keys)
+    effect = effect.reindex(obs_index)
     if effect.isna().any():
         cell = dict(zip(obs_keys, effect.index[effect.isna().to_numpy()][0], strict=True))
         raise InputError(f"{labels[1]}: no effectiveness score for "

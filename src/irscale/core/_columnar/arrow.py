@@ -168,7 +168,8 @@ def short_keys(values: pa.Array | pa.ChunkedArray, offset: int = 0
         data = np.frombuffer(buffer, np.uint8) if buffer is not None else np.zeros(0, np.uint8)
         if len(data) < 8:
             data = np.concatenate([data, np.zeros(8 - len(data), np.uint8)])
-        words = np.ndarray(shape=(len(data) - 7,), dtype=">u8", buffer=data, strides=(1,))
+        words: np.ndarray = np.ndarray(shape=(len(data) - 7,), dtype=">u8", buffer=data,
+                                       strides=(1,))
         for first in range(0, len(chunk), _KEY_PIECE):
             offsets = all_offsets[first: first + _KEY_PIECE + 1]
             piece = slice(done + first, done + first + len(offsets) - 1)
