@@ -85,15 +85,15 @@ def misplaced_penalties(jr: JudgedRankings, gain: GainMap, maxrel: int | None,
 
 
 def _rpref(jr: JudgedRankings, params: Params, family: str, divisor: str) -> np.ndarray:
-    gain, maxrel = params["gain"], params["maxrel"]
-    gmax = max_gain(jr, gain, maxrel, family)
-    if gmax <= 0:
-        return np.zeros(jr.n_rankings)
+    gain, maxrel = params["gain"], params.get("maxrel")
     condensed, gains, penalty = misplaced_penalties(jr, gain, maxrel, family)
     column_gains = degree_gains(jr, gain, jr.column_degrees, family)  # of each judged degree
     total = jr.rel_levels @ column_gains  # CG: the gains of the topic's judged documents
     rank = condensed.rank.astype(np.float64)
     if divisor == "N":
+        gmax = max_gain(jr, gain, maxrel, family)
+        if gmax <= 0:  # no degree gains anything
+            return np.zeros(jr.n_rankings)
         most = jr.rel_levels @ (1.0 - column_gains / gmax)  # J − CG/gmax, each term ≥ 0
         ratio = 1.0 - safe_divide(penalty, np.repeat(most, condensed.lengths))
     elif divisor == "relative":
@@ -103,7 +103,9 @@ def _rpref(jr: JudgedRankings, params: Params, family: str, divisor: str) -> np.
     return safe_divide(condensed.segment_sum(gains * ratio), total)
 
 
-_PARAMS = Keywords(gain=gain_keyword("linear"), maxrel=MAXREL).checked(MAXREL_CHECK)
+#: rpref_N depends on gmax (``maxrel``); the relative forms do not.
+_PARAMS_N = Keywords(gain=gain_keyword("linear"), maxrel=MAXREL).checked(MAXREL_CHECK)
+_PARAMS_RELATIVE = Keywords(gain=gain_keyword("linear"))
 _SOURCE = "De Beer & Moens 2006; Sakai 2007; NTCIREVAL"
 
 
@@ -112,7 +114,7 @@ _SOURCE = "De Beer & Moens 2006; Sakai 2007; NTCIREVAL"
     doc="rpref_N: bpref_N with graded relevance: each relevant document of the condensed "
     "list gains g(r)·(1 − penalty/(J − CG/gmax)), the penalty weighting every less relevant "
     "document above by (g(r) − g(i))/g(r) (De Beer & Moens 2006; NTCIREVAL).",
-    params=_PARAMS,
+    params=_PARAMS_N,
     missing_value=0.0,
     formula="(1/CG) Σ_r g(r) (1 − penalty(r)/(J − CG/gmax)), penalty(r) = Σ_{i<r, g(i)<g(r)} "
             "(g(r) − g(i))/g(r), on the condensed list",
@@ -127,7 +129,7 @@ def rpref_n(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, n
     doc="rpref_relative: the penalty of each relevant document of the condensed list "
     "relative to the r − 1 documents above it; a relevant document at rank 1 adds nothing "
     "(the flaw Sakai 2007 fixes: rpref_relative2) (De Beer & Moens 2006; NTCIREVAL).",
-    params=_PARAMS,
+    params=_PARAMS_RELATIVE,
     missing_value=0.0,
     formula="(1/CG) Σ_{r>1} g(r) (1 − penalty(r)/(r − 1)), on the condensed list",
     source=_SOURCE,
@@ -142,7 +144,7 @@ def rpref_relative(jr: JudgedRankings, params: Params,
     doc="rpref_relative2: rpref_relative fixed (Sakai 2007): the penalty divided by the rank "
     "r, so a relevant document at rank 1 counts in full; AP′ with binary relevance "
     "(NTCIREVAL).",
-    params=_PARAMS,
+    params=_PARAMS_RELATIVE,
     missing_value=0.0,
     formula="(1/CG) Σ_r g(r) (1 − penalty(r)/r), on the condensed list",
     source=_SOURCE,
