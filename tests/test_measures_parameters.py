@@ -55,6 +55,9 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                   "cutoff": ("2", "5")}),
     "RBP": ("", {"p": ("0.5", "0.9"), "gain": ("linear", "exp"), "maxrel": ("3", "5")}),
     "RBPres": ("", {"p": ("0.5", "0.9")}),
+    "rpref_N": ("", {"gain": ("linear", "exp"), "maxrel": ("3", "5")}),
+    "rpref_relative": ("", {"gain": ("linear", "exp")}),
+    "rpref_relative2": ("", {"gain": ("linear", "exp")}),
     # scale acts with u=linear (threshold with u=binary), maxrel with a graded gain
     "uRBP": ("u=linear,gain=linear", {
         "p": ("0.5", "0.9"), "aspect": ("under", "trust"), "u": ("binary", "linear"),
@@ -212,7 +215,8 @@ TREC_CASES: dict[str, tuple[str, ...]] = {
 #: documented to change nothing without a cut-off: unjudged documents count neither as
 #: relevant nor as judged non-relevant there, so removing them (condensed) changes a
 #: value only when a cut-off lets other documents move up into the top k.
-CONDENSED_NEEDS_CUTOFF = {"Bpref", "bpref_R", "bpref_N", "SetR", "NumRelRet", "gR"}
+CONDENSED_NEEDS_CUTOFF = {"Bpref", "bpref_R", "bpref_N", "rpref_N", "rpref_relative",
+                          "rpref_relative2", "SetR", "NumRelRet", "gR"}
 #: ... and those on which they are refused (the family's ``ignores``).
 REFUSED = {("NumQ", "rel"), ("NumQ", "condensed"), ("NumRel", "condensed"),
            ("nDCG", "rel"), ("NDCG", "rel"), ("Judged", "rel"), ("Judged", "condensed"),
@@ -224,6 +228,9 @@ NEEDS_CUTOFF = {"P": "@5", "R": "@5", "Recall": "@5", "Success": "@3", "IPrec": 
 NEEDS_CUTOFF.update({family: "@5" for family, own in CWL_CASES.items() if "cutoff" in own})
 #: ... where condensed needs another cut-off to act on this data.
 CONDENSED_CUTOFF = {"Success": "@2", "NSR": "@2"}
+#: ... and the cut-off at which condensed acts on those of CONDENSED_NEEDS_CUTOFF (@2 if
+#: not named: rpref_relative ignores a relevant document at condensed rank 1).
+CONDENSED_ACTS_AT = {"rpref_relative": "@4"}
 
 
 def values(name: str, **options) -> dict[str, np.ndarray]:
@@ -331,8 +338,9 @@ def test_rel_and_condensed_change_the_values_or_are_refused(name, generic):
     b = single(_ir_name(name, given, cutoff))
     if generic == "condensed" and name in CONDENSED_NEEDS_CUTOFF:
         assert not differ(a, b), name  # documented: no effect without a cut-off
-        a = single(_ir_name(name, default, "@2"))
-        b = single(_ir_name(name, given, "@2"))
+        at = CONDENSED_ACTS_AT.get(name, "@2")
+        a = single(_ir_name(name, default, at))
+        b = single(_ir_name(name, given, at))
     assert differ(a, b), (name, generic, a, b)
 
 

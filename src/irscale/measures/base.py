@@ -392,8 +392,8 @@ class Family:
 #: package). The others are imported the first time a name or a listing needs the whole
 #: catalogue (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none.
 FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_models",
-                  "condensed", "coverage", "dcg", "generalized", "trec", "graded", "graded_ap",
-                  "markov", "ncu",
+                  "condensed", "rpref", "coverage", "dcg", "generalized", "trec", "graded",
+                  "graded_ap", "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "sliding_ratio", "tbg",
                   "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "bleu", "pyramid",
                   "sessions", "prefs", "adm")

@@ -164,6 +164,9 @@ NTCIR_NAMES: dict[str, str] = {
     "bpref": "Bpref(condensed=1)",
     "bpref_R": "bpref_R",
     "bpref_N": "bpref_N",
+    "rpref_N": "rpref_N",
+    "rpref_relative": "rpref_relative",
+    "rpref_relative2": "rpref_relative2",
 }
 NTCIR_PREFIX = "ntcir:"
 
