@@ -281,5 +281,5 @@ def test_bad_parameters(name, match):
 
 
 def test_a_chain_too_long_is_refused_before_any_work():
-    with pytest.raises(ParameterError, match="Markov chain of .* positions per query"):
+    with pytest.raises(ParameterError, match=r"Markov chain of .* positions per query"):
         evaluate_sessions(QRELS, RUN, [f"MsM@{2**61}"])

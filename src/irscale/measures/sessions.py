@@ -6,8 +6,8 @@ Kanoulas 2019).
 Declared here, in the one catalogue under the context ``sessions``; computed by
 :func:`irscale.text.sessions.evaluate_sessions`, whose module documentation states each
 definition in full (esnDCG and esAP: :mod:`irscale.text.session_paths`; tsCG and
-tsCGrate: :mod:`irscale.text.session_cost`; MsM: :mod:`irscale.text.session_markov`). The cut-off ``@k`` of a session measure is
-the number of documents read in every query's list.
+tsCGrate: :mod:`irscale.text.session_cost`; MsM: :mod:`irscale.text.session_markov`). The
+cut-off ``@k`` of a session measure is the number of documents read in every query's list.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ definitions above follow the authors' public implementation (the MATLAB function
 ``msm_lin`` and ``msm_log`` of the repository ekanou/Markovian-Session-Measures that
 accompanies the paper), re-derived here: e_i there is solved as the expected time to leave
 positions 1..i, which for ±1 moves is the time to reach i + 1 (the recurrence above), and
-the probability of reaching query j there, 1 − Σ_(l<j) (1 − h)^(l−1)(1 − h), is h^(j−1).
+the probability of reaching query j there, 1 − Σ_(l<j) h^(l−1)(1 − h), is h^(j−1).
 That implementation pads every session to a fixed N × K matrix (10 × 10 in its scripts)
 and uses the natural logarithm; irscale's N is ``@k`` (or the longest list of the
 session), and K, which does not change the value, is the session's queries.
