@@ -105,7 +105,14 @@ def _solve(forward: np.ndarray, back: np.ndarray, rhs: np.ndarray) -> np.ndarray
 def session_chain(depth: int, p: float, q: float, r: float, s: float,
                   positions: int | None = None) -> SessionChain:
     """The chain of lists of ``depth`` positions (module documentation), with the average
-    times to reach its first ``positions`` positions (default: all of them)."""
+    times to reach its first ``positions`` positions (default: all of them).
+
+    Examples
+    --------
+    >>> chain = session_chain(2, p=0.6, q=0.2, r=0.1, s=0.1)
+    >>> chain.reach_time.tolist(), round(chain.query_time, 6), round(chain.next_query, 6)
+    ([0.0, 1.0], 4.333333, 0.5)
+    """
     forward, back, jump, stop = moves(depth, p, q, r, s)
     kept = 1.0 - stop  # the chain without F: rows rescaled by what is left of them
     query_time = float(_solve(forward / kept, back / kept, np.ones(depth))[0])
