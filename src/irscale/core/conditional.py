@@ -1,11 +1,13 @@
 """Conditional relevance in ranked lists: documents relevant only together.
 
-Cooper (1973, "On selecting a measure of retrieval effectiveness. Part II") calls a
-document *conditionally relevant* when it is relevant only in the presence of others. In
-patent invalidation search, Patent 1 and Patent 2 may invalidate an application only when
-used together; Sakai (2006, IPSJ Magazine; Sakai 2014, §2.3, "Further Reading") proposes to
-handle this much as the condensed list does: when Patent 1 is at rank 1 and Patent 2 at
-rank 10, a measure treats only Patent 2 as relevant.
+Cooper ("On selecting a measure of retrieval effectiveness: Part II. Implementation of the
+philosophy", JASIS 24(6), 1973) calls a document *conditionally relevant* when it is
+relevant only in the presence of others. In patent invalidation search, Patent 1 and Patent
+2 may invalidate an application only when used together; Sakai (IPSJ Magazine 47(2), 2006;
+Sakai 2014, §2.3, "Further Reading") proposes to handle this much as the condensed list
+does: when Patent 1 is at rank 1 and Patent 2 at rank 10, a measure treats only Patent 2 as
+relevant. Sakai states the idea only: the group's degree and its place in the recall base
+below are irscale's choices.
 
 The *conditional groups* are the label set ``conditional`` (``--labels conditional=FILE``,
 ``labels={"conditional": ...}``), in the label-set format ``topic iter docno group``: the
@@ -21,6 +23,9 @@ relevance (the generic parameter ``conditional=1`` of every measure of judged ra
   document of degree g and its other members judged non-relevant ones;
 * documents in no group are unchanged, and no document moves: cut-offs apply to the
   original ranks.
+
+The views of a measure are made in this order (:func:`irscale.measures.compute.view_of`):
+the relevance level, conditional relevance, the condensed list, the cut-off.
 
 These are the rankings' judgments rewritten per ranking (the completing member, or for a
 group not completed a member not retrieved, takes degree g; every other member degree 0),
