@@ -297,3 +297,39 @@ def test_the_interval_scales_refuse_it():
 
     with pytest.raises(MeasureError, match="conditional=1 cannot apply to interval scales"):
         scale_measure("AP(conditional=1)")
+
+
+# ====================================================================== batches in pieces
+PIECES_QRELS = {"t1": {"a": 2, "b": 1, "c": 0, "d": 1}, "t2": {"a": 1, "b": 3, "e": 0},
+                "t3": {"x": 1, "y": 2}}
+PIECES_RANKINGS = {"t1": ["a", "z", "b", "d", "c"], "t2": ["e", "b", "q", "a"],
+                   "t3": ["y", "x"]}
+PIECES_GROUPS = {"t1": {"a": 1, "d": 1, "b": 2, "c": 2}, "t2": {"a": 5, "e": 5},
+                 "t3": {"x": 1, "y": 1}}
+
+
+def test_views_and_pieces_keep_the_conditional_judgments_aligned(monkeypatch):
+    from irscale.measures import compute
+    from irscale.parallel import threads
+
+    names = ["AP(conditional=1)", "nDCG(conditional=1)@3", "P(conditional=1,condensed=1)@2",
+             "Bpref(conditional=1)"]
+    whole = values(PIECES_QRELS, PIECES_RANKINGS, names, PIECES_GROUPS)
+    # t1: group 1 {a, d} completed at rank 4 (degree 2), group 2 {b, c} at rank 5 (degree
+    # 1); R = 2: AP = (1/4 + 2/5) / 2
+    assert whole["AP(conditional=1)"]["t1"] == pytest.approx((1 / 4 + 2 / 5) / 2)
+    monkeypatch.setattr(compute, "_SHARED_ROWS", 1)
+    monkeypatch.setattr(compute, "usable_cores", lambda: 3)
+    monkeypatch.setattr(threads, "usable_cores", lambda: 3)
+    assert values(PIECES_QRELS, PIECES_RANKINGS, names, PIECES_GROUPS) == whole
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        jr = evaluate(PIECES_QRELS, run_of(PIECES_RANKINGS), names,
+                      labels={"conditional": PIECES_GROUPS}).rankings
+    judged = jr.conditional()
+    for first, stop in ((0, 1), (1, 3)):
+        piece, expected = jr.rankings(first, stop).conditional(), judged.rankings(first, stop)
+        assert piece.rel.tolist() == expected.rel.tolist()
+        assert piece.rel_levels.tolist() == expected.rel_levels.tolist()
+    assert jr.truncate(2).conditional().rel.tolist() == judged.truncate(2).rel.tolist()
+    assert jr.condensed().conditional().rel.tolist() == judged.condensed().rel.tolist()
