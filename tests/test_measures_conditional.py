@@ -333,3 +333,10 @@ def test_views_and_pieces_keep_the_conditional_judgments_aligned(monkeypatch):
         assert piece.rel_levels.tolist() == expected.rel_levels.tolist()
     assert jr.truncate(2).conditional().rel.tolist() == judged.truncate(2).rel.tolist()
     assert jr.condensed().conditional().rel.tolist() == judged.condensed().rel.tolist()
+
+
+def test_the_group_degree_is_exact_however_large():
+    big = 2**60 + 1  # not a double: a degree read through a float would be 2**60
+    qrels = {"q": {"p1": 1, "p2": big, "a": 1, "n": 0}}
+    got = values(qrels, PATENT_RANKING, [f"P(conditional=1,rel={big})@10"], PATENT_GROUPS)
+    assert got[f"P(conditional=1,rel={big})@10"]["q"] == pytest.approx(1 / 10)

@@ -63,16 +63,20 @@ def with_conditional(jr: JudgedRankings, qrels: Qrels, table: LabelTable) -> Jud
     if len(wildcard):
         _refuse(table, int(wildcard[0]), "a conditional group belongs to one topic: topic "
                                          f"{ANY_TOPIC} is not allowed")
-    degree = lookup(LabelTable(qrels.topic, qrels.docno, qrels.rel.astype(np.float64)),
-                    table.topic, table.docno)
+    # every row's qrels row (looked up as a label: exact up to 2⁵³ rows), then its degree
+    found = lookup(LabelTable(qrels.topic, qrels.docno, np.arange(len(qrels), dtype=float)),
+                   table.topic, table.docno)
+    in_qrels = ~np.isnan(found)
+    degree = np.full(len(found), -1, dtype=np.int64)
+    degree[in_qrels] = np.asarray(qrels.rel, dtype=np.int64)[found[in_qrels].astype(np.int64)]
     judged_topic = arrow.index_in(table.topic, pc.unique(qrels.topic)) >= 0
-    unjudged = np.flatnonzero(judged_topic & ~(degree >= 0))
+    unjudged = np.flatnonzero(judged_topic & (degree < 0))
     if len(unjudged):
         _refuse(table, int(unjudged[0]), f"the qrels ({qrels.source}) do not judge this "
                 "document; every member of a conditional group must be judged")
     topic_code = arrow.index_in(table.topic, pa.array(jr.topics, pa.string()))
     keep = judged_topic & (topic_code >= 0)
-    groups = _Groups.of(topic_code[keep], table.value[keep], degree[keep].astype(np.int64))
+    groups = _Groups.of(topic_code[keep], table.value[keep], degree[keep])
     degrees = np.union1d(np.union1d(jr.column_degrees, groups.degree), [0]).astype(np.int64)
     rel_levels = np.zeros((jr.n_rankings, len(degrees)), dtype=np.int64)
     rel_levels[:, np.searchsorted(degrees, jr.column_degrees)] = jr.rel_levels
