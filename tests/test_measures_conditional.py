@@ -337,6 +337,9 @@ def test_views_and_pieces_keep_the_conditional_judgments_aligned(monkeypatch):
 
 def test_the_group_degree_is_exact_however_large():
     big = 2**60 + 1  # not a double: a degree read through a float would be 2**60
-    qrels = {"q": {"p1": 1, "p2": big, "a": 1, "n": 0}}
-    got = values(qrels, PATENT_RANKING, [f"P(conditional=1,rel={big})@10"], PATENT_GROUPS)
-    assert got[f"P(conditional=1,rel={big})@10"]["q"] == pytest.approx(1 / 10)
+    qrels = f"q 0 p1 1\nq 0 p2 {big}\nq 0 a 1\nq 0 n 0\n".encode()
+    run = "".join(f"q Q0 {d} {i} {11 - i} r\n"
+                  for i, d in enumerate(PATENT_RANKING["q"], 1)).encode()
+    name = f"P(conditional=1,rel={big})@10"
+    ev = evaluate(qrels, run, [name], labels={"conditional": PATENT_GROUPS})
+    assert ev.values[name].tolist() == [1 / 10]  # the group, degree 2**60 + 1, at rank 10
