@@ -21,8 +21,8 @@ of the label set's topic and docno codes, searched in sorted order).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -48,6 +48,9 @@ class LabelTable:
     docno: pa.ChunkedArray
     value: np.ndarray
     source: str = "<labels>"
+    #: The line number (``None``: not from a file) and text of row ``i``, for messages.
+    describe: Callable[[int], tuple[int | None, str]] | None = field(default=None,
+                                                                     repr=False)
 
     def __len__(self) -> int:
         return len(self.value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -108,7 +108,7 @@ def _is_number(value: Any) -> bool:
 
 
 def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
-             source: str, describe) -> LabelTable:
+             source: str, describe: Callable[[int], tuple[int | None, str]]) -> LabelTable:
     if len(value) == 0:
         raise InputError("empty label set", source=source)
     value = np.asarray(value, dtype=np.float64)
@@ -118,7 +118,7 @@ def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
         raise InputFormatError("label value is not a finite number", source=source, line=line,
                                text=text)
     resolve_duplicates(topic, docno, value, "error", source, describe)
-    return LabelTable(topic=topic, docno=docno, value=value, source=source)
+    return LabelTable(topic=topic, docno=docno, value=value, source=source, describe=describe)
 
 
 __all__ = ["read_labels"]
