@@ -234,9 +234,10 @@ def _records(rows: Any, value_names: Sequence[str], what: str, source: str
                     for k in (t, d))
     if topic.null_count or docno.null_count:
         raise InputError(f"{what} list: a topic or document id is None", source=source)
-    values: np.ndarray | list = list(map(itemgetter(v), rows))
+    given = list(map(itemgetter(v), rows))
+    values: np.ndarray | list = given
     try:  # one conversion; _numbers names the first row that is not a number otherwise
-        values = _exact_beyond_floats(np.array(values, dtype=np.float64), lambda: values)
+        values = _exact_beyond_floats(np.array(given, dtype=np.float64), lambda: given)
     except (TypeError, ValueError):
         pass
     return pa.chunked_array([topic]), pa.chunked_array([docno]), values
