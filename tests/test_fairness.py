@@ -322,17 +322,20 @@ def test_hand_example_of_a_document_in_two_groups():
 
 # TREC Fair Ranking's own evaluation code run on a small generated example (TRACK_*: 10
 # pages, 6 of them in one to three of groups 1-4, 4 unlabelled; 4 topics with binary
-# qrels, one ranking each): values printed by
-#   * 2022: fair-trec/trec2022-fair-public at 6fd105f2 (wptrec/metrics/awrf.py, AWRFMetric
-#     with one dimension: the page alignments of PageAlignments.py, a one-hot pivot with
-#     an @UNKNOWN column normalised per page, norm_align_matrix; the target the mean over
-#     a topic's relevant pages, as Task1Alignment.py's groupby('topic_id').mean(), without
-#     the world-population background), called as metric(pd.Series(ranking), name=topic);
-#   * 2021: fair-trec/trec2021-fair-public at 5e2b1d0e (metrics.py, Task1Metric with the
-#     one-hot alignments of Alignments.py, pivot x=1, the @UNKNOWN column kept, and the
-#     target the relevant pages' summed alignments normalised per topic),
-# with Python 3.11, numpy 2, pandas, scipy and xarray 2026.9. The tracks' discount is
-# float32 (1/log2(max(i, 2)) as 'f4'): values agree to about 1e-7.
+# qrels, one ranking each), with Python 3.11, numpy, pandas, scipy and xarray 2026.9:
+#   * 2022: fair-trec/trec2022-fair-public at commit 6fd105f2, wptrec/metrics/awrf.py:
+#     AWRFMetric(qrels.set_index("topic_id"), [FairDim(align, xr.DataArray(align, dims=
+#     ["page", "grp"]))], targets)(pd.Series(ranking), name=topic), with ``align`` the
+#     pages' alignments as PageAlignments.py builds them (one-hot pivot, x = 1, an
+#     @UNKNOWN column for unlabelled pages, each row normalised to sum 1,
+#     norm_align_matrix) and ``targets`` the mean over a topic's relevant pages, as
+#     Task1Alignment.py's groupby("topic_id").mean() (without the world-population
+#     background): "AWRF" and "Score" (nDCG × AWRF) of the result;
+#   * 2021: fair-trec/trec2021-fair-public at commit 5e2b1d0e, metrics.py:
+#     Task1Metric(qrels.set_index("topic_id"), onehot, targets)(ranking series named by
+#     its topic), with ``onehot`` Alignments.py's one-hot pivot (x = 1, the @UNKNOWN
+#     column kept) and ``targets`` the relevant pages' summed rows normalised per topic.
+# The tracks' discount is float32 (1/log2(max(i, 2)) as 'f4'): values agree to ~1e-7.
 TRACK_GROUPS = {"p0": [1, 4], "p1": [1, 4], "p5": [2], "p6": [1, 4], "p8": [1, 3],
                 "p9": [1, 2, 4]}
 TRACK_DOCS = [f"p{j}" for j in range(10)]

@@ -140,7 +140,12 @@ def evaluate(
         trec_eval's (``map``, ``P.5,10``, ``ndcg_cut_10``, nicknames such as
         ``all_trec``) or ir_measures' (``AP@100``, ``P(rel=2)@5``, ``nDCG@10``), or
         ir_measures' measure objects (``ir_measures.AP@10``: the irscale measure that is
-        the same, :mod:`irscale.measures.ir_measures_names`).
+        the same, :mod:`irscale.measures.ir_measures_names`). Fairness and exposure
+        measures (``EE-L``, ``AWRF@10``, ``nDCG-AWRF`` ...) are evaluated in a call of their
+        own: every run is then a stochastic run (a run file's second column numbers the
+        sample; a dict or DataFrame run is one sample per topic), the document groups the
+        label set ``labels={"groups": ...}``, and the options other than ``labels`` and
+        ``allow_empty`` are refused (:mod:`irscale.measures.fairness`, docs/measures.md).
     relevance_level : int, default 1
         trec_eval ``-l``: the lowest degree counted as relevant (an integer ≥ 1).
     max_docs : int, optional

@@ -84,8 +84,8 @@ def read_stochastic_run(source: str | os.PathLike | bytes, name: str | None = No
 
 def deterministic(run: Run, name: str | None = None) -> StochasticRun:
     """A run read by :func:`irscale.read_run` (a dict, a DataFrame ...) as a stochastic run
-    of one sample (``Q0``) per topic, ranked as trec_eval ranks it (score descending, then
-    docno descending), named ``name`` or as the run is.
+    of one sample (``Q0``) per topic, ranked by score descending (compared as doubles, as
+    trec_eval 10 compares them), then docno descending, named ``name`` or as the run is.
 
     >>> from irscale import read_run
     >>> one = deterministic(read_run({"1": {"a": 1.0, "b": 2.0, "c": 2.0}}, name="r"))
