@@ -422,6 +422,19 @@ def test_through_irscale_evaluate():
             from_file.values[name].tolist(), abs=1e-15)
 
 
+def test_runs_of_one_run_id_are_named_after_their_files(tmp_path):
+    import irscale
+
+    run = run_text({"1": [["a", "b"], ["b", "a"]]})
+    (tmp_path / "one.run").write_bytes(run)
+    (tmp_path / "two.run").write_bytes(run)
+    with pytest.warns(UserWarning, match="share the run id 'sys'"):
+        ev = irscale.evaluate(b"1 0 a 1\n", [tmp_path / "one.run", tmp_path / "two.run"],
+                              "EE-D")
+    assert ev.runs == ("one", "two")
+    assert ev.values["EE-D"].tolist() == [1.125, 1.125]  # ε_a = ε_b = (1 + ½)/2: 2 · ¾²
+
+
 @pytest.mark.parametrize("call, error, message", [
     (lambda e: e(b"1 0 a 1\n", b"1 0 a 1 1 r\n", ["EE-L", "P@5"]), MeasureError, "mixed"),
     (lambda e: e(b"1 0 a 1\n", b"1 0 a 1 1 r\n", "EE-L", complete=True), ParameterError,

@@ -43,13 +43,20 @@ FAIRNESS_RULES = (
 
 def run_fairness(args: argparse.Namespace) -> int:
     """``eval`` with fairness measures (its options checked: :data:`FAIRNESS_RULES`): what
-    :func:`irscale.evaluate` does with them, every run file a stochastic run."""
+    :func:`irscale.evaluate` does with them, every run file (a folder or a glob pattern:
+    its run files) a stochastic run named as ``--names`` says."""
     from ..evaluation import evaluate
+    from ..io.naming import name_runs
+    from ..io.sources import expands, run_files
+    from ..measures.fairness.evaluate import read_runs
     from .outputs import open_output
-    from .runargs import label_files
+    from .runargs import distinct_runs, label_files
 
-    evaluation = evaluate(args.qrels, list(args.runs), args.measures,
-                          labels=label_files(args.labels), allow_empty=args.allow_empty)
+    paths = distinct_runs([file for path in args.runs
+                           for file in (run_files(path) if expands(path) else [path])])
+    runs = name_runs(read_runs(paths), args.names or "runid")
+    evaluation = evaluate(args.qrels, runs, args.measures, labels=label_files(args.labels),
+                          allow_empty=args.allow_empty)
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
                          summary=not args.no_summary)

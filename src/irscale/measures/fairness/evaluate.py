@@ -62,8 +62,9 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     runs : StochasticRun, path, bytes, or a list / mapping of those; or runs as
         :func:`irscale.evaluate` takes them
         Run files whose second column numbers the sample (:func:`read_stochastic_run`); a
-        mapping names them. A run given otherwise (a dict, a DataFrame, a ``Run``) is
-        one sample per topic.
+        mapping names them, otherwise their run ids do (runs of one run id: their files,
+        with a warning, :func:`irscale.io.naming.name_runs`). A run given otherwise (a
+        dict, a DataFrame, a ``Run``) is one sample per topic.
     measures : str or iterable of str
         ``EE-L(gamma=0.5)``, ``EE-R(level=group)``, ``EE-D``, ``AWRF@10``,
         ``nDCG-AWRF(target=uniform)@20`` ...
@@ -86,6 +87,7 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     {'EE-L': 0.0, 'EE-R': 1.1875, 'EE-D': 1.1875}
     """
     from ...io.labels import read_labels
+    from ...io.naming import name_runs
     from ...io.sources import as_qrels
     from ..names import parse_name
 
@@ -104,7 +106,7 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
                              "AWRF, nDCG-AWRF and EE-*(level=group))")
     tables = {name: read_labels(source, several=True) for name, source in given.items()}
     qrels_obj = as_qrels(qrels)
-    run_list = read_runs(runs)
+    run_list = name_runs(read_runs(runs), "runid")
     values: dict[str, list[np.ndarray]] = {name: [] for name in dict.fromkeys(names)}
     rows_run: list[np.ndarray] = []
     rows_topic: list[str] = []
