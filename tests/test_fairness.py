@@ -422,6 +422,28 @@ def test_through_irscale_evaluate():
             from_file.values[name].tolist(), abs=1e-15)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_memberships_of_one_value_a_document_are_the_lookup(seed):
+    # a label set of one value a document: memberships finds what lookup finds (topic rows
+    # before * rows), by a separate path; a document with no row has no membership
+    import pyarrow as pa
+
+    from irscale.core.labels import lookup, memberships
+    from irscale.io.labels import read_labels
+
+    rng = np.random.default_rng(seed)
+    lines = {(t, f"d{j}"): int(rng.integers(0, 5)) for t in ("*", "1", "2")
+             for j in range(8) if rng.random() < 0.6}
+    table = read_labels("".join(f"{t} 0 {d} {v}\n" for (t, d), v in lines.items()).encode())
+    topics = pa.array(["1", "2", "3"])
+    code = rng.integers(0, 3, 40)
+    docs = pa.array([f"d{j}" for j in rng.integers(0, 10, 40)])
+    want = lookup(table, topics, docs, topic_code=code)
+    pair, value = memberships(table, topics, docs, code)
+    assert pair.tolist() == np.flatnonzero(~np.isnan(want)).tolist()
+    assert value.tolist() == want[~np.isnan(want)].tolist()
+
+
 def test_runs_of_one_run_id_are_named_after_their_files(tmp_path):
     import irscale
 
