@@ -35,6 +35,7 @@ from .inputs import Qrels, Run
 from .judge import judge_with_rows
 from .judged import JudgedRankings
 from .options import RankingOptions
+from .segments import ranges
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"
@@ -136,10 +137,7 @@ def memberships(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     w_low, w_high = (np.searchsorted(label_key, any_topic, side=s) for s in ("left", "right"))
     low = np.where(use_own, low, np.where(any_topic >= 0, w_low, 0))
     count = np.where(use_own, high - low, np.where(any_topic >= 0, w_high - w_low, 0))
-    pair = np.repeat(np.arange(len(count)), count)
-    row = np.repeat(low, count) + np.arange(len(pair)) - np.repeat(np.cumsum(count) - count,
-                                                                     count)
-    return pair, values[row]
+    return np.repeat(np.arange(len(count)), count), values[ranges(low, count)]
 
 
 def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],

@@ -72,9 +72,7 @@ def read_stochastic_run(source: str | os.PathLike | bytes, name: str | None = No
     key_change = np.r_[True, arrow.to_numpy(pc.not_equal(topic[1:], topic[:-1]))
                        | arrow.to_numpy(pc.not_equal(sample[1:], sample[:-1]))] \
         if len(row) else np.empty(0, bool)
-    starts = np.flatnonzero(key_change)
-    block = np.cumsum(key_change) - 1
-    position = np.arange(len(row)) - starts[block] + 1
+    block, position = _positions(key_change)
     _refuse_repeats(table, row, block, label, raw)
     runid = table["runid"].combine_chunks()
     first = int(np.argmin(row)) if len(row) else 0
@@ -98,10 +96,16 @@ def deterministic(run: Run, name: str | None = None) -> StochasticRun:
     topic, docno = (table[c].combine_chunks() for c in ("qid", "docno"))
     change = np.r_[True, arrow.to_numpy(pc.not_equal(topic[1:], topic[:-1]))] \
         if len(topic) else np.empty(0, bool)
-    starts = np.flatnonzero(change)
-    position = np.arange(len(topic)) - starts[np.cumsum(change) - 1] + 1
+    _, position = _positions(change)
     return StochasticRun(name or run.name, topic, pa.array(["Q0"] * len(topic), pa.string()),
                          docno, position.astype(np.int64), run.source)
+
+
+def _positions(change: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ranking (0, 1, ...) and 1-based position of every row of rows sorted by ranking,
+    ``change`` true at each ranking's first row."""
+    block = np.cumsum(change) - 1
+    return block, np.arange(len(change)) - np.flatnonzero(change)[block] + 1
 
 
 def _refuse_repeats(table: pa.Table, row: np.ndarray, block: np.ndarray, label: str,

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.segments import ranges
 from .context import FairnessContext
 
 
@@ -80,7 +81,7 @@ def awrf(ctx: FairnessContext, k: int | None, params, family: str) -> np.ndarray
     starts = np.searchsorted(ctx.ranking_topic[ranking_of_topic], np.arange(ctx.n_topics))
     per_topic = np.bincount(ctx.ranking_topic, minlength=ctx.n_topics)
     repeat = per_topic[t_topic]
-    t_rank = ranking_of_topic[np.repeat(starts[t_topic], repeat) + _ramp(repeat)]
+    t_rank = ranking_of_topic[ranges(starts[t_topic], repeat)]
     e_key = rank_of * width + groups.group[row]
     keys = np.r_[e_key, t_rank * width + np.repeat(t_keys % width, repeat)]
     pairs, inverse = np.unique(keys, return_inverse=True)
@@ -118,9 +119,3 @@ def ndcg(ctx: FairnessContext, k: int | None, discount: str, p: float) -> np.nda
     ideal = np.bincount(topic, weights=ideal_terms, minlength=ctx.n_topics)[ctx.ranking_topic]
     return np.divide(dcg, ideal, out=np.zeros_like(dcg), where=ideal > 0)
 
-
-def _ramp(counts: np.ndarray) -> np.ndarray:
-    """0, 1, .., c − 1 for every count c, concatenated."""
-    total = int(counts.sum())
-    starts = np.repeat(np.cumsum(counts) - counts, counts)
-    return np.arange(total) - starts

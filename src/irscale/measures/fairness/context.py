@@ -35,11 +35,12 @@ import numpy as np
 
 from ...core.inputs import Qrels
 from ...core.labels import LabelTable
+from ...core.segments import ranges
 from ...errors import MeasureError
 from ...io.stochastic import StochasticRun, judge_samples
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Memberships:
     """Rows ``(doc, group, weight)`` of the universe documents' groups, sorted by document:
     ``start[d]:start[d + 1]`` are document d's rows; groups are coded ``0 .. width − 1``."""
@@ -54,8 +55,7 @@ class Memberships:
         """Every (i, row) with row a membership of ``docs[i]``: two index arrays."""
         count = self.start[docs + 1] - self.start[docs]
         which = np.repeat(np.arange(len(docs)), count)
-        offset = np.arange(len(which)) - np.repeat(np.cumsum(count) - count, count)
-        return which, self.start[docs][which] + offset
+        return which, ranges(self.start[docs], count)
 
 
 @dataclass(frozen=True, eq=False)
