@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from .core.conditional import CONDITIONAL, with_conditional
 from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
@@ -388,6 +389,8 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     if labels or scores:
         tables = {str(name): read_labels(source) for name, source in (labels or {}).items()}
         jr = attach_labels(jr, qrels, runs, options, tables, scores=scores)
+        if CONDITIONAL in tables and any(r.conditional for r in setup.requests):
+            jr = with_conditional(jr, qrels, tables[CONDITIONAL])
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
     rel = qrels.rel

@@ -21,8 +21,8 @@ of the label set's topic and docno codes, searched in sorted order).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -43,12 +43,17 @@ ANY_TOPIC = "*"
 
 @dataclass(frozen=True, eq=False)
 class LabelTable:
-    """One label set: a value per (topic, document); topic ``*`` = every topic."""
+    """One label set: a value per (topic, document), or several
+    (:func:`irscale.io.labels.read_labels` with ``several``: :func:`memberships` reads
+    them); topic ``*`` = every topic."""
 
     topic: pa.ChunkedArray
     docno: pa.ChunkedArray
     value: np.ndarray
     source: str = "<labels>"
+    #: The line number (``None``: not from a file) and text of row ``i``, for messages.
+    describe: Callable[[int], tuple[int | None, str]] | None = field(default=None,
+                                                                     repr=False)
 
     def __len__(self) -> int:
         return len(self.value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -120,7 +120,8 @@ def _is_number(value: Any) -> bool:
 
 
 def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
-             source: str, describe, several: bool = False) -> LabelTable:
+             source: str, describe: Callable[[int], tuple[int | None, str]],
+             several: bool = False) -> LabelTable:
     if len(value) == 0:
         raise InputError("empty label set", source=source)
     value = np.asarray(value, dtype=np.float64)
@@ -133,11 +134,12 @@ def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
         _refuse_repeated_values(topic, docno, value, source, describe)
     else:
         resolve_duplicates(topic, docno, value, "error", source, describe)
-    return LabelTable(topic=topic, docno=docno, value=value, source=source)
+    return LabelTable(topic=topic, docno=docno, value=value, source=source, describe=describe)
 
 
 def _refuse_repeated_values(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
-                            source: str, describe) -> None:
+                            source: str, describe: Callable[[int], tuple[int | None, str]]
+                            ) -> None:
     """The same (topic, docno, value) twice: an error naming its second line."""
     codes = [arrow.to_numpy(pc.dictionary_encode(column.combine_chunks()).indices)
              .astype(np.int64) for column in (topic, docno)]

@@ -87,6 +87,11 @@ Measures (names as in :func:`irscale.evaluate`, parameters in the name):
 * ``tsCG(qcost,scan,read,budget,gain)@k``, ``tsCGrate(qcost,scan,read,gain)@k`` — gain
   within a session-time budget, and per second, with query, snippet and reading costs
   (Baskaya et al. 2012, 2013, as irscale reads them): :mod:`irscale.text.session_cost`.
+* ``MsM(p,q,r,s,discount,gain)@k`` — van Dijk et al.'s (ECIR 2019) Markovian session
+  measures: a random walk over the lists' positions with moves to the next and previous
+  document, the next query and the end of the session; the gain of a document discounted
+  by the average time to reach it and weighed by the probability of reaching its query:
+  :mod:`irscale.text.session_markov`.
 
 A one-query session's ``sDCG`` equals the catalogue's ``DCG`` (gain linear, discount
 log2) of the same ranked list, its ``nsDCG@k`` the catalogue's ``nDCG@k``, its ``sERR``
@@ -143,6 +148,7 @@ from ..measures.params import Params
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
 from .session_cost import cost_values
+from .session_markov import msm_values
 from .session_paths import SessionLists, expected_session_measures
 
 #: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
@@ -817,7 +823,8 @@ def _reads(request: NamedMeasure, clicks: bool) -> list[tuple[int | None, ViewKi
         return [(request.cutoff, "no-gain")]
     if request.family in ("esnDCG", "esAP"):
         return []
-    if request.family in ("sDCG", "nsDCG") and request.params["form"] == "jarvelin":
+    if request.family == "MsM" or (request.family in ("sDCG", "nsDCG")
+                                   and request.params["form"] == "jarvelin"):
         return [(request.cutoff, "cut")]
     reads: list[tuple[int | None, ViewKind]] = [(request.cutoff, "remove")]
     return [*reads, (request.cutoff, "cut")] if request.family == "nsDCG" else reads
@@ -852,6 +859,10 @@ def _compute(jr: JudgedRankings, request: NamedMeasure, views: _Views,
         queries = segment_cumsum(_starts(view.attribute("qnum"), view.offsets)
                                  .astype(np.int64), view.offsets)
         return cost_values(view, queries, params, request.family)
+    if request.family == "MsM":
+        view = views.get(request.cutoff, "cut")
+        return msm_values(view, _query_positions(view.attribute("qnum"), view.offsets),
+                          params, request.cutoff, request.label)
     discount = SessionDiscount.of(params)
     cut = views.get(request.cutoff, "cut")
     if discount.form == "jarvelin":
