@@ -35,6 +35,7 @@ from .inputs import Qrels, Run
 from .judge import judge_with_rows
 from .judged import JudgedRankings
 from .options import RankingOptions
+from .segments import ranges
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"
@@ -42,7 +43,9 @@ ANY_TOPIC = "*"
 
 @dataclass(frozen=True, eq=False)
 class LabelTable:
-    """One label set: a value per (topic, document); topic ``*`` = every topic."""
+    """One label set: a value per (topic, document), or several
+    (:func:`irscale.io.labels.read_labels` with ``several``: :func:`memberships` reads
+    them); topic ``*`` = every topic."""
 
     topic: pa.ChunkedArray
     docno: pa.ChunkedArray
@@ -101,6 +104,45 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
         known = ~np.isnan(own)
         out[asked[found][known]] = own[known]
     return out
+
+
+def memberships(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
+                docno: pa.Array | pa.ChunkedArray, topic_code: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Every value of a label set that may hold several values per document
+    (:func:`irscale.io.labels.read_labels` with ``several``) for pairs ``i`` of topic
+    ``topic[topic_code[i]]`` and docno ``docno[i]``: rows ``(pair, value)``, sorted by pair.
+    A pair takes its topic's own rows where there are some, else the rows of topic ``*``;
+    a pair with neither has no row.
+
+    >>> from irscale.io.labels import read_labels
+    >>> t = read_labels(b"* 0 a 1\\n* 0 a 2\\n7 0 a 3\\n* 0 b 4\\n", several=True)
+    >>> pair, value = memberships(t, pa.array(["7", "8"]), pa.array(["a", "a", "b", "c"]),
+    ...                           np.array([0, 1, 0, 1]))
+    >>> pair.tolist(), value.tolist()
+    ([0, 1, 1, 2], [3.0, 1.0, 2.0, 4.0])
+    """
+    docs = pc.unique(table.docno)
+    n_docs = max(len(docs), 1)
+    label_doc = arrow.index_in(table.docno, docs).astype(np.int64)
+    query_doc = arrow.index_in(docno, docs).astype(np.int64)
+    topics = pc.unique(table.topic)
+    label_topic = arrow.index_in(table.topic, topics).astype(np.int64)
+    query_topic = arrow.index_in(topic, topics).astype(np.int64)[topic_code]
+    wildcard_code = arrow.index_in(pa.array([ANY_TOPIC]), topics)[0]
+    # rows keyed by (topic code, doc code); a pair's own key, then its topic * key
+    label_key = label_topic * n_docs + label_doc
+    order = np.argsort(label_key, kind="stable")
+    label_key, values = label_key[order], table.value[order]
+    known = query_doc >= 0
+    own = np.where(known & (query_topic >= 0), query_topic * n_docs + query_doc, -1)
+    any_topic = np.where(known & (wildcard_code >= 0), wildcard_code * n_docs + query_doc, -1)
+    low, high = (np.searchsorted(label_key, own, side=s) for s in ("left", "right"))
+    use_own = (own >= 0) & (high > low)
+    w_low, w_high = (np.searchsorted(label_key, any_topic, side=s) for s in ("left", "right"))
+    low = np.where(use_own, low, np.where(any_topic >= 0, w_low, 0))
+    count = np.where(use_own, high - low, np.where(any_topic >= 0, w_high - w_low, 0))
+    return np.repeat(np.arange(len(count)), count), values[ranges(low, count)]
 
 
 def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],
