@@ -123,11 +123,14 @@ def stop_probabilities(length: int, p_down: float) -> np.ndarray:
 
 
 def _shift(values: np.ndarray, by: np.ndarray) -> np.ndarray:
-    """Row j of ``values`` moved right by ``by[j]`` columns (zeros coming in)."""
-    columns = np.arange(values.shape[1]) - by[:, None]
-    out = np.take_along_axis(values, np.maximum(columns, 0), axis=1)
-    out[columns < 0] = 0.0
-    return out
+    """Row j of ``values`` moved right by ``by[j]`` columns (zeros coming in; 0 ≤ by[j] ≤
+    the width): row j of the windows of the row padded on the left, starting at its
+    width − by[j]."""
+    rows, width = values.shape
+    padded = np.zeros((rows, 2 * width))
+    padded[:, width:] = values
+    windows = np.lib.stride_tricks.sliding_window_view(padded, width, axis=1)
+    return windows[np.arange(rows), width - by]
 
 
 def _capped_lengths(caps: np.ndarray, target: np.ndarray, lengths: np.ndarray,
