@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from irscale.text import session_paths
 from irscale.text.session_paths import SessionLists, expected_ap, expected_ndcg
 from irscale.text.sessions import evaluate_sessions
 
@@ -213,9 +214,13 @@ def test_evaluate_sessions_against_every_path(lists, degrees, gain, cutoff, p_re
     assert float(values[names[1]][0]) == pytest.approx(ap, rel=1e-12, abs=1e-14)
 
 
-def test_long_lists_with_many_repeats_against_the_forward_pass():
+@pytest.mark.parametrize("block", [None, 40])
+def test_long_lists_with_many_repeats_against_the_forward_pass(block, monkeypatch):
     """Lists of 12 from 16 documents (many shown again): the forward pass's 2^d states are
-    still few enough to compare."""
+    still few enough to compare. p_down near 1 and near 0; in one block and in blocks of
+    a few rows."""
+    if block is not None:
+        monkeypatch.setattr(session_paths, "_BLOCK", block)
     rng = np.random.default_rng(5)
     grades = rng.integers(0, 4, 16).astype(np.float64)
     docs = [rng.permutation(16)[:12] for _ in range(4)]
@@ -223,7 +228,7 @@ def test_long_lists_with_many_repeats_against_the_forward_pass():
     ideal = np.sort(grades)[::-1]
     ideal_dcg = np.cumsum(ideal / np.log2(np.arange(2, len(ideal) + 2)))
     num_rel = int((grades >= 2).sum())
-    for p_reform, p_down in ((0.5, 0.8), (0.9, 0.95)):
+    for p_reform, p_down in ((0.5, 0.8), (0.9, 0.95), (0.99, 0.999), (0.3, 0.02)):
         want = expected_session_measures(lists, p_reform, p_down, ideal_dcg, num_rel)
         got = (expected_ndcg(lists, p_reform, p_down, ideal_dcg),
                expected_ap(lists, p_reform, p_down, num_rel))

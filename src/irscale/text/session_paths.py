@@ -53,10 +53,12 @@ with α_(t,d) the length distribution with both documents' caps (the smaller on 
 list) and c_t counting t, the documents before r and the d's. (The pairs where d's caps
 are nowhere below t's own cancel and are left out.)
 
-Each α is a forward pass over the earlier lists, the length a as its state, all the rows
-(capped distributions) at once as one array: the truncated geometric s_l capped at c
-convolves as W − p_down^c · W(· − c) (+ p_down^(n_l − 1) · α(· − n_l) when uncapped),
-W = α filtered by the geometric kernel (one first-order recursion along a, ``lfilter``).
+Each α is a forward pass over the earlier lists, the length a as its state, the rows
+(capped distributions) as one array (in blocks of rows, to bound the memory): the
+truncated geometric s_l capped at c convolves as W − p_down^c · W(· − c)
+(+ p_down^(n_l − 1) · α(· − n_l) when uncapped), W = α filtered by the geometric kernel
+(one first-order recursion along a, ``lfilter``); H_(i,r) is likewise a difference of one
+backward geometric filter of G_i, read at a + r and a + n_i.
 With N = Σ n_i positions, a pass costs O(m · rows · N): esnDCG has at most N rows
 (O(m N²)), esAP at most N more per relevant document shown before (O(m N³) at worst).
 The test checks the values against the sum over every path and against the exponential
@@ -65,7 +67,7 @@ forward pass over the sets of duplicates read that irscale used before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +75,9 @@ from scipy.signal import lfilter
 
 #: A position deeper than any list: "not shown" in :attr:`_Layout.first`.
 _ABSENT = np.iinfo(np.int64).max
+#: Array elements (capped distributions × path lengths) computed at once: bounds the
+#: temporaries of :func:`_expectation`.
+_BLOCK = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -143,18 +148,37 @@ def _capped_lengths(caps: np.ndarray, target: np.ndarray, lengths: np.ndarray,
     caps, target = unique[:, 1:], -unique[:, 0]  # latest target list first
     alpha = np.zeros((len(target), width))
     alpha[:, 0] = 1.0
+    reach = np.cumsum(lengths) + 1  # lengths after list lst: below reach[lst]
     for lst in range(len(lengths) - 1):
         rows = int(np.searchsorted(-target, -lst))  # the rows whose target list is after lst
         if rows == 0:
             break
-        n, cap, before = int(lengths[lst]), caps[:rows, lst], alpha[:rows]
+        upto = min(width, int(reach[lst]))
+        n, cap, before = int(lengths[lst]), caps[:rows, lst], alpha[:rows, :upto]
         geometric = lfilter([0.0, 1.0 - p_down], [1.0, -p_down], before, axis=1)
         terms = np.minimum(cap, n - 1)  # depths k ≤ terms of the geometric part
         after = geometric - np.power(p_down, terms)[:, None] * _shift(geometric, terms)
         whole = cap >= n  # uncapped: the last position's mass
-        after[whole, n:] += p_down ** (n - 1) * before[whole, :width - n]
-        alpha[:rows] = after
+        after[whole, n:] += p_down ** (n - 1) * before[whole, :upto - n]
+        alpha[:rows, :upto] = after
     return alpha[inverse.ravel()]
+
+
+def _expectation(caps: np.ndarray, target: np.ndarray, lengths: np.ndarray, p_down: float,
+                 weights: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> float:
+    """Σ_j Σ_a α[j, a] · weights(j, a) (α of :func:`_capped_lengths`; ``weights`` takes row
+    indices and the lengths a, and gives the matrix), in blocks of rows of at most
+    :data:`_BLOCK` elements."""
+    before = np.cumsum(lengths) - lengths  # the longest path before list i, plus 1: widths
+    order = np.argsort(-target, kind="stable")
+    total, start = 0.0, 0
+    while start < len(order):
+        width = int(before[target[order[start]]]) + 1
+        block = order[start:start + max(1, _BLOCK // width)]
+        alpha = _capped_lengths(caps[block], target[block], lengths, p_down, width)
+        total += float((alpha * weights(block, np.arange(width))).sum())
+        start += len(block)
+    return total
 
 
 def _tail_means(inverse_ideal: np.ndarray, lengths: np.ndarray, p_reform: float,
@@ -181,25 +205,27 @@ def expected_ndcg(lists: SessionLists, p_reform: float, p_down: float,
     rows = np.flatnonzero(layout.is_first & (relevant | (gains > 0)) & (gains != 0))
     if not len(ideal_dcg) or not len(rows):
         return 0.0
-    total, longest = int(lengths.sum()), int(lengths.max())
-    width = total - int(lengths[-1]) + 1  # path lengths before the last list: 0 .. width − 1
-    ideal = ideal_dcg[np.clip(np.arange(width + longest), 1, len(ideal_dcg)) - 1]
+    longest = int(lengths.max())
+    size = int(lengths.sum()) - int(lengths[-1]) + 1 + longest  # y = a + k below size
+    ideal = ideal_dcg[np.clip(np.arange(size), 1, len(ideal_dcg)) - 1]
     ideal[0] = 0.0
-    inverse_ideal = np.divide(1.0, ideal, out=np.zeros(len(ideal)), where=ideal > 0)
-    tails = _tail_means(inverse_ideal, lengths, p_reform, p_down)
+    inverse_ideal = np.divide(1.0, ideal, out=np.zeros(size), where=ideal > 0)
+    tails = np.array(_tail_means(inverse_ideal, lengths, p_reform, p_down))
+    # H_(i,r)(a) = (1 − p) p^(r−1) [B_i(a + r) − p^(n−r) B_i(a + n)] + p^(n−1) G_i(a + n),
+    # B_i(y) = Σ_(j≥0) p^j G_i(y + j): the geometric part of Σ_(k≥r) s_i(k) G_i(a + k)
+    backward = lfilter([1.0], [1.0, -p_down], tails[:, ::-1], axis=1)[:, ::-1]
     lst, rank = layout.list_of[rows], layout.rank[rows]
-    alpha = _capped_lengths(layout.caps[layout.doc[rows]], lst, lengths, p_down, width)
-    # H_(i,r)(a) of every list: reverse cumulative sums over its depths k ≥ r
-    a = np.arange(width)
-    reach = np.zeros((len(rows), width))
-    for i, n in enumerate(lengths):
-        k = np.arange(1, int(n) + 1)
-        terms = stop_probabilities(int(n), p_down)[:, None] * tails[i][a[None, :] + k[:, None]]
-        mine = np.flatnonzero(lst == i)
-        reach[mine] = np.cumsum(terms[::-1], axis=0)[::-1][rank[mine] - 1]
-    discount = 1.0 / np.log2(a[None, :] + rank[:, None] + 1.0)
-    weight = gains[rows] * np.power(p_reform, lst)
-    return float(weight @ (alpha * discount * reach).sum(axis=1))
+    n = lengths[lst]
+    gain = gains[rows] * np.power(p_reform, lst)
+
+    def weights(block: np.ndarray, a: np.ndarray) -> np.ndarray:
+        i, r, end = lst[block, None], rank[block, None], n[block, None]
+        reach = (1.0 - p_down) * np.power(p_down, r - 1.0) \
+            * (backward[i, a + r] - np.power(p_down, end - r) * backward[i, a + end]) \
+            + np.power(p_down, end - 1.0) * tails[i, a + end]
+        return gain[block, None] * reach / np.log2(a + r + 1.0)
+
+    return _expectation(layout.caps[layout.doc[rows]], lst, lengths, p_down, weights)
 
 
 def expected_ap(lists: SessionLists, p_reform: float, p_down: float, num_rel: int) -> float:
@@ -235,8 +261,9 @@ def expected_ap(lists: SessionLists, p_reform: float, p_down: float, num_rel: in
     weight = np.concatenate([count, -np.ones(paired)])
     caps = np.minimum(layout.caps[doc[target]], layout.caps[other])
     row_lst, row_r = lst[target], rank[target]
-    width = int(lengths.sum()) - int(lengths[-1]) + 1
-    alpha = _capped_lengths(caps, row_lst, lengths, p_down, width)
-    reach = np.power(p_reform, row_lst) * np.power(p_down, row_r - 1.0)
-    precision = alpha / (np.arange(width)[None, :] + row_r[:, None])
-    return float((weight * reach) @ precision.sum(axis=1)) / num_rel
+    weight *= np.power(p_reform, row_lst) * np.power(p_down, row_r - 1.0)
+
+    def weights(block: np.ndarray, a: np.ndarray) -> np.ndarray:
+        return weight[block, None] / (a + row_r[block, None])
+
+    return _expectation(caps, row_lst, lengths, p_down, weights) / num_rel
