@@ -16,7 +16,8 @@ Case ``--paths``: the expected session measures over browsing paths (esnDCG, esA
 Kanoulas et al. 2011) of 100 sessions × 5 queries × 50 documents drawn from 120 documents
 per session (a document is shown again in later queries often), 40 judged documents per
 session topic (degrees 0–3), at ``@10``, ``@20`` and ``@50``: each measure is evaluated by
-``evaluate_sessions`` in a fresh process (reading and judging included) under a time limit.
+``evaluate_sessions`` in a fresh process (reading and judging included; wall and CPU time of
+the call) under a time limit.
 
     python benchmarks/bench_sessions.py --paths [--path-sessions 100] [--limit 600]
 """
@@ -112,8 +113,9 @@ def bench_paths(sessions: int, limit: float) -> None:
     """Seconds of each measure of the ``--paths`` case in a fresh process (or the limit)."""
     qrels, run = generate_paths(HERE / "data" / f"session_paths_{sessions}", sessions)
     code = ("import sys, time; from irscale.text.sessions import evaluate_sessions; "
-            "t = time.perf_counter(); e = evaluate_sessions(sys.argv[1], sys.argv[2], "
-            "[sys.argv[3]]); print(f'{time.perf_counter() - t:.3f} '"
+            "t, c = time.perf_counter(), time.process_time(); "
+            "e = evaluate_sessions(sys.argv[1], sys.argv[2], [sys.argv[3]]); "
+            "print(f'{time.perf_counter() - t:.3f} {time.process_time() - c:.3f} '"
             "f'{float(e.values[sys.argv[3]].mean()):.12f}')")
     for measure in PATH_MEASURES:
         load = os.getloadavg()[0]
@@ -123,9 +125,10 @@ def bench_paths(sessions: int, limit: float) -> None:
         except subprocess.TimeoutExpired:
             print(f"{measure}: over {limit:.0f} s (load average {load:.2f})", flush=True)
             continue
-        seconds, mean = done.stdout.split()
-        print(f"{measure}: {float(seconds):.3f} s in process, mean {mean} over {sessions} "
-              f"sessions (load average {load:.2f} before)", flush=True)
+        seconds, cpu, mean = done.stdout.split()
+        print(f"{measure}: {float(seconds):.3f} s wall, {float(cpu):.3f} s CPU in process, "
+              f"mean {mean} over {sessions} sessions (load average {load:.2f} before)",
+              flush=True)
 
 
 def main() -> None:
