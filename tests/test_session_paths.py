@@ -198,18 +198,21 @@ def test_random_sessions_against_every_path_and_the_forward_pass(session, cutoff
                          max_size=4, unique=True), min_size=1, max_size=4),
        st.dictionaries(st.sampled_from(["a", "b", "c", "d", "g"]), st.integers(0, 2)),
        st.sampled_from(sorted(GAINS)), st.none() | st.integers(1, 3), PROBABILITIES,
-       PROBABILITIES)
+       PROBABILITIES, st.sampled_from([1, 2]))
 def test_evaluate_sessions_against_every_path(lists, degrees, gain, cutoff, p_reform,
-                                              p_down):
-    """End to end: the measure names' options and cut-off, qrels degrees to gains."""
-    qrels = {"s": {"z": 1, **degrees}}  # one relevant document at least: the topic is judged
+                                              p_down, level):
+    """End to end: the measure names' options and cut-off, qrels degrees to gains, the
+    relevance level (a degree below it judged non-relevant: degree 0)."""
+    qrels = {"s": {"z": 2, **degrees}}  # one relevant document at least: the topic is judged
     at = "" if cutoff is None else f"@{cutoff}"
     names = [f"esnDCG(p_reform={p_reform!r},p_down={p_down!r},gain={gain}){at}",
              f"esAP(p_reform={p_reform!r},p_down={p_down!r}){at}"]
-    values = evaluate_sessions(qrels, run_bytes({"s": lists}), names).values
+    values = evaluate_sessions(qrels, run_bytes({"s": lists}), names,
+                               relevance_level=level).values
     cut = [q[:cutoff] for q in lists]
-    ndcg, _ = brute_force(cut, qrels["s"], p_reform, p_down, GAINS[gain])
-    _, ap = brute_force(cut, qrels["s"], p_reform, p_down)
+    judged = {d: g if g >= level else 0 for d, g in qrels["s"].items()}
+    ndcg, _ = brute_force(cut, judged, p_reform, p_down, GAINS[gain])
+    _, ap = brute_force(cut, judged, p_reform, p_down)
     assert float(values[names[0]][0]) == pytest.approx(ndcg, rel=1e-12, abs=1e-14)
     assert float(values[names[1]][0]) == pytest.approx(ap, rel=1e-12, abs=1e-14)
 
