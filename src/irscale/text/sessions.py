@@ -149,7 +149,7 @@ from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
 from .session_cost import cost_values
 from .session_markov import msm_values
-from .session_paths import SessionLists, expected_session_measures
+from .session_paths import SessionLists, expected_ap, expected_ndcg
 
 #: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
 _CHUNK_ROWS = 1 << 20
@@ -568,12 +568,13 @@ def path_model_values(jr: JudgedRankings, request: NamedMeasure) -> np.ndarray:
         cuts = np.flatnonzero(np.diff(q)) + 1
         lists = SessionLists(np.split(docs[lo:hi], cuts), np.split(gains[lo:hi], cuts),
                              np.split(relevant[lo:hi], cuts))
+        if family == "esAP":
+            out[ranking] = expected_ap(lists, params["p_reform"], params["p_down"],
+                                       int(jr.num_rel[ranking]))
+            continue
         row = int(ideal.row[ranking])
         ideal_dcg = ideal_cum[batch.offsets[row]:batch.offsets[row + 1]]
-        ndcg, ap = expected_session_measures(lists, params["p_reform"], params["p_down"],
-                                             ideal_dcg, int(jr.num_rel[ranking]),
-                                             ap=family == "esAP")
-        out[ranking] = ndcg if family == "esnDCG" else ap
+        out[ranking] = expected_ndcg(lists, params["p_reform"], params["p_down"], ideal_dcg)
     return out
 
 
