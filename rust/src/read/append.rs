@@ -46,7 +46,10 @@ fn fill<T>(share: &mut [MaybeUninit<T>], mut values: impl Iterator<Item = T>) {
             None => panic!("a part gave fewer values than its share"),
         }
     }
-    assert!(values.next().is_none(), "a part gave more values than its share");
+    assert!(
+        values.next().is_none(),
+        "a part gave more values than its share"
+    );
 }
 
 #[cfg(test)]

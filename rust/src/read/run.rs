@@ -73,7 +73,10 @@ impl Starts {
     /// `bases[i] + ends[i][r]` of the text (ascending). Written side by side
     /// ([`append_parts`]), 8 bytes each once the text passes 4 GiB.
     fn append(&mut self, bases: &[usize], ends: &[&[usize]]) {
-        let last = bases.iter().zip(ends).filter_map(|(b, e)| e.last().map(|end| b + end));
+        let last = bases
+            .iter()
+            .zip(ends)
+            .filter_map(|(b, e)| e.last().map(|end| b + end));
         if let (Starts::Narrow(starts), Some(end)) = (&*self, last.max()) {
             if u32::try_from(end).is_err() {
                 *self = Starts::Wide(starts.iter().map(|&s| u64::from(s)).collect());
@@ -161,9 +164,14 @@ pub type Open<'a> = dyn Fn() -> Result<Stream<'a>, ReadError> + Sync + 'a;
 /// Bytes of a block of the text, parsed as one task. (A few lines in the unit tests, so
 /// that they read every text in several blocks.)
 #[cfg(not(test))]
-const BLOCK: usize = 1 << 22;
+const BLOCK: usize = 1 << 21;
 #[cfg(test)]
 const BLOCK: usize = 16;
+
+/// Blocks of a wave per thread: small tasks, so that the threads end each wave together
+/// (the wave is a barrier); 4 × 2 MiB shares two cores better than 2 × 4 MiB for the same
+/// memory (docs/benchmarks.md, *Both cores: the run's blocks joined side by side*).
+const WAVE_BLOCKS_PER_THREAD: usize = 4;
 
 /// What the fast pass over one block of a run's text found: its rows' columns (each docno
 /// ending at `ends[r]` of `docnos`), the topics of its rows in runs of equal topics
@@ -306,7 +314,9 @@ impl Joined {
         let ends: Vec<&[usize]> = parts.iter().map(|part| &part.ends[..]).collect();
         self.starts.append(&bases, &ends);
         let bytes: Vec<usize> = parts.iter().map(|part| part.docnos.len()).collect();
-        append_parts(&mut texts.docnos, &bytes, |i| parts[i].docnos.iter().copied());
+        append_parts(&mut texts.docnos, &bytes, |i| {
+            parts[i].docnos.iter().copied()
+        });
         let counts: Vec<usize> = parts.iter().map(|part| part.score.len()).collect();
         append_parts(&mut self.score, &counts, |i| parts[i].score.iter().copied());
         let ranks: Vec<usize> = parts.iter().map(|part| part.rank.len()).collect();
@@ -368,7 +378,7 @@ fn read_blocks(
 
 /// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
 /// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
-/// wave of blocks (two per thread) parsed side by side while the next wave is read and
+/// wave of blocks ([`WAVE_BLOCKS_PER_THREAD`]) parsed side by side while the next wave is read and
 /// the last wave's columns are appended: the text itself is not kept, its parsed fields
 /// are (the docnos end to end). A line that does not fit, a NUL byte or no data line: the
 /// whole text is read again and diagnosed, as one text is.
@@ -378,7 +388,7 @@ pub fn read_from(
     keep_rank: bool,
 ) -> Result<(Texts, Columns), ReadError> {
     let mut blocks = Blocks::new(open()?, BLOCK);
-    let count = 2 * rayon::current_num_threads();
+    let count = WAVE_BLOCKS_PER_THREAD * rayon::current_num_threads();
     let mut spare = Vec::new();
     let mut joined = Joined {
         texts: Texts::default(),
@@ -679,7 +689,10 @@ mod tests {
         starts.append(&[3, u32::MAX as usize], &[&[], &[5, 9]]);
         assert_eq!(starts.bounds(0), (0, 3));
         assert_eq!(starts.bounds(1), (3, u32::MAX as usize + 5));
-        assert_eq!(starts.bounds(2), (u32::MAX as usize + 5, u32::MAX as usize + 9));
+        assert_eq!(
+            starts.bounds(2),
+            (u32::MAX as usize + 5, u32::MAX as usize + 9)
+        );
         assert!(matches!(starts, Starts::Wide(_)));
     }
 }
