@@ -204,6 +204,8 @@ def test_errors(replicated):
         stats.bootstrap_anova(ShardScores.from_array(holed), empty="missing", samples=10)
     with pytest.raises(ParameterError, match="resample"):
         stats.bootstrap_anova(ShardScores.from_array(replicated), resample="shards")  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="samples"):  # an interval needs two samples
+        stats.bootstrap_anova(ShardScores.from_array(replicated), samples=1)
 
 
 def test_command_line_is_the_api(replicated, tmp_path):

@@ -505,6 +505,10 @@ CASES = [
     err("document-sampling-missing-run", [*DOCS[:9], "nosuch.run", *DOCS[10:]], "nosuch.run"),
     err("document-sampling-bad-qrels-line", DOCS, "qrels.txt", "line 2",
         files={"qrels.txt": b"1 0 d1 1\n1 0 d2\n"}),
+    # a bootstrap of one sample has no variance: its intervals and standard errors are
+    # refused up front, naming the option (not numpy's warnings, nor an unnamed NaN)
+    err("bootstrap-anova-one-sample", with_option(BOOT_ANOVA, "--samples", "1"),
+        opt("--samples", "-B"), "2", files={"sh.csv": SHARDS}),
     err("mixed-random-unknown", [*MIXED, "--random", "nope"], opt("--random"), "nope"),
     err("mixed-random-empty", [*MIXED, "--random", ""], opt("--random")),
     err("mixed-family-unknown", [*MIXED, "--family", "poisson"], opt("--family"), "poisson"),

@@ -61,6 +61,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
+from ..core.params import INTERVAL_SAMPLES
 from ..errors import InputError
 from .corrections import Correction, adjust_pvalues, correction_name
 from .names import RESAMPLE
@@ -277,10 +278,12 @@ def bootstrap_anova(
     ``alpha``: level of the intervals and decisions; ``correction``: of the pairwise
     p-values (default Benjamini–Hochberg); ``rescale``: residuals scaled to variance MS_E;
     ``empty``: the empty-shard policy of :func:`~irscale.stats.shard_anova`, which must
-    leave complete data; ``rng``: seed or generator.
+    leave complete data; ``rng``: seed or generator. The intervals and standard errors
+    need two samples at least (``samples`` ≥ 2).
     """
     alpha = check_alpha(alpha)
     check_resampling("two-sided", samples, "plus-one")
+    INTERVAL_SAMPLES.check(samples, "samples")
     check_choice(resample, RESAMPLE_UNITS, "resample")
     correction_name(correction)
     if len(scores.shards) < 2 and (interaction or resample == "replicates"):
