@@ -71,6 +71,7 @@ MEASURES = ["online", "ab", "measures", "log.txt", "--users", "su.txt", "--salt"
 TIMED = with_option(MEASURES, "--users", "sut.txt")
 
 SRM = ["online", "ab", "srm", "t.csv"]
+SUMMARY = ["online", "ab", "summary", "t.csv"]
 ASSIGN = ["online", "ab", "assign", "users.txt", "--salt", "s1"]
 USERS = {"users.txt": "u1\nu2\nu3\n"}
 SIZE = ["online", "ab", "size", "--min-diff", "0.1", "--sd", "1"]
@@ -285,6 +286,26 @@ CASES = [
     err("summary-missing", ["online", "ab", "summary", "nope.csv"], "nope.csv", files=TABLE),
     err("summary-output-is-input", ["online", "ab", "summary", "t.csv", "-o", "t.csv",
                                     "--force"], "t.csv", files=TABLE),
+    # a row of fewer or more fields than the header, a word among a column's numbers, a
+    # table without a numeric column: refused naming the file and line (they were read as
+    # missing values, shifted into the wrong columns, or the column left out in silence)
+    err("summary-short-row", SUMMARY, "t.csv", "line 3", "u2,control",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control\nu3,treatment,2\n"}),
+    err("summary-long-first-row", SUMMARY, "t.csv", "line 2", "u1,control,1,9",
+        files={"t.csv": "user,variant,clicks\nu1,control,1,9\nu2,control,3\n"}),
+    err("summary-word-among-numbers", SUMMARY, "t.csv", "line 3", "clicks", "abc",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,abc\n"
+                        "u3,treatment,2\nu4,treatment,5\n"}),
+    err("summary-infinite-value", SUMMARY, "clicks", "u2", "inf",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,inf\n"
+                        "u3,treatment,2\nu4,treatment,5\n"}),
+    err("summary-no-numeric-column", SUMMARY, "t.csv", "numeric",
+        files={"t.csv": "user,variant,name\nu1,control,x\nu2,treatment,y\n"}),
+    err("summary-metric-of-words", [*SUMMARY, "--metrics", "variant"], "variant", "numbers",
+        files=TABLE),
+    err("analyze-drop-word-among-numbers", [*ANALYZE, "--missing", "drop"], "t.csv", "line 3",
+        "abc", files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,abc\n"
+                               "u3,treatment,2\nu4,treatment,5\nu5,control,2\n"}),
     # ================================================================ ab analyze
     ok("analyze-welch", ANALYZE, output_contains("Welch"), files=TABLE),
     # ---- an OEC: weighted columns and ratios, by the delta method

@@ -252,7 +252,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     check_options(args)
     from ..online.abtest import ab_test, read_user_table
 
-    table = read_user_table(args.inputs)
+    table = read_user_table(args.inputs, labels=(args.variant_column,))
     if args.oec is not None:
         from ..online.oec import oec_test
 
@@ -277,7 +277,7 @@ def run_summary(args: argparse.Namespace) -> int:
     from ..online.abtest import read_user_table
     from ..online.engagement import engagement_summary
 
-    table = read_user_table(args.inputs)
+    table = read_user_table(args.inputs, labels=(args.variant_column,))
     metrics = None if args.metrics is None else [m.strip() for m in args.metrics.split(",")]
     variant = args.variant_column if args.variant_column in table.columns else None
     result = engagement_summary(table, metrics, variant=variant, alpha=args.alpha,
@@ -291,7 +291,7 @@ def run_srm(args: argparse.Namespace) -> int:
     splits = _splits(args.splits)
     from ..online.abtest import read_user_table, sample_ratio_mismatch
 
-    table = read_user_table(args.inputs)
+    table = read_user_table(args.inputs, labels=(args.variant_column,))
     if args.variant_column not in table.columns:
         raise InputError(f"no variant column {args.variant_column!r} (columns: "
                          f"{list(table.columns)})", source=args.inputs)
