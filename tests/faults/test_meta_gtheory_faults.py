@@ -7,7 +7,16 @@ import json
 
 import pytest
 
-from .conftest import SYSTEMS, err, ok, opt, output_contains, run_case, with_option
+from .conftest import (
+    SYSTEMS,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    warnings_of,
+    with_option,
+)
 
 
 def facet_csv(*, skip: int | None = None, extra: str = "", value: str | None = None,
@@ -61,6 +70,14 @@ def facet_case(id: str, body: str, *needles):
 def qpp_case(id: str, option: str, body: str, *needles):
     return err(id, with_option(QPP, option, "bad.csv"), "bad.csv", *needles,
                files={**FILES, "bad.csv": body})
+
+
+def warns_of(*needles: str):
+    def check(result, ws, run) -> None:
+        assert any(all(n in line for n in needles) for line in warnings_of(result)), \
+            f"no warning naming {needles}" + result.describe()
+
+    return check
 
 
 def json_ok(result, ws, run):
@@ -143,6 +160,11 @@ CASES = [
     qpp_case("qpp-observed-no-system", "--observed", "topic,value\n1,0.5\n", "system"),
     qpp_case("qpp-predictions-empty-key", "--predictions",
              predictions_csv(extra=",bm25,nqc,0.3\n"), "empty topic"),
+    # scores of queries no predictor predicts are left out of the ranks, with a warning
+    # that names them (they were left out in silence)
+    ok("qpp-observed-unpredicted-query", QPP, warns_of("obs.csv", "1 effectiveness",
+                                                      "topic '99'"),
+       files={**FILES, "obs.csv": observed_csv() + "99,bm25,0.3\n"}),
 ]
 
 
