@@ -14,7 +14,7 @@ from .conftest import (
     opt,
     output_contains,
     run_case,
-    warnings_of,
+    warns_of,
     with_option,
 )
 
@@ -70,14 +70,6 @@ def facet_case(id: str, body: str, *needles):
 def qpp_case(id: str, option: str, body: str, *needles):
     return err(id, with_option(QPP, option, "bad.csv"), "bad.csv", *needles,
                files={**FILES, "bad.csv": body})
-
-
-def warns_of(*needles: str):
-    def check(result, ws, run) -> None:
-        assert any(all(n in line for n in needles) for line in warnings_of(result)), \
-            f"no warning naming {needles}" + result.describe()
-
-    return check
 
 
 def json_ok(result, ws, run):
