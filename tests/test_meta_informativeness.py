@@ -142,6 +142,13 @@ def test_refusals():
         meta.informativeness([[0, 0, 0]])
 
 
+def test_a_list_without_a_relevant_document_is_left_out_with_a_warning():
+    lists = {"a": [1, 0, 1, 0], "b": [0, 0, 0, 0]}
+    with pytest.warns(UserWarning, match="1 of 2 ranked lists .* e.g. 'b'"):
+        result = meta.informativeness(lists, measures=["AP"])
+    assert result.to_frame()["list"].tolist() == ["a"]
+
+
 def test_values_near_the_lowest_ap_are_solved():
     """Relevant documents at the very bottom: μ → −∞, where Newton's steps stall."""
     value = 0.0023543773979769794  # two relevant documents near rank 100, R = 16

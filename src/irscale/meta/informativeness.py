@@ -35,6 +35,7 @@ irscale's reading (stated here because the method leaves choices open):
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -303,7 +304,8 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
 
     ``rankings``: 0/1 relevance vectors in rank order (a sequence, or a mapping id →
     vector); ``recall_base``: R of each list (default: its relevant documents); a list
-    without a relevant document is skipped (its curve is undefined) and counted in no row.
+    without a relevant document is skipped (its curve is undefined) and counted in no row,
+    with a warning that counts the lists skipped.
 
     Examples
     --------
@@ -325,6 +327,7 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
             raise InputError(f"{len(recall_base)} recall bases for {len(keys)} lists")
         bases = {key: int(r) for key, r in zip(keys, recall_base, strict=True)}
     rows = []
+    empty = []
     for key in keys:
         x, big_r = lists[key], bases[key]
         rho = int(x.sum())
@@ -332,6 +335,7 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
             raise InputError(f"list {key!r} holds {rho} relevant documents, more than its "
                              f"recall base {big_r}")
         if rho == 0:
+            empty.append(key)
             continue
         actual = interpolated_curve(np.cumsum(x), big_r)
         for name in measures:
@@ -344,6 +348,9 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
                          "rms_error": float(np.sqrt(np.mean((inferred - actual) ** 2)))})
     if not rows:
         raise InputError("no list holds a relevant document: no curve to infer")
+    if empty:
+        warnings.warn(f"{len(empty)} of {len(keys)} ranked lists hold no relevant document "
+                      f"and are left out (no curve to infer), e.g. {empty[0]!r}", stacklevel=2)
     return Informativeness(table=pd.DataFrame(rows))
 
 
