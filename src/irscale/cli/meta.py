@@ -520,9 +520,8 @@ def _add_simulate(sub) -> None:
     p.add_argument("--effects", action=ListAction, kind="float", domain=EFFECT,
                    item="a system mean",
                    metavar="E,E,...",
-                   help="normal model: the true system means mu_s, one per system; write "
-                   "--effects=-0.1,0 when the first is negative (default: all 0, every pair "
-                   "null)")
+                   help="normal model: the true system means mu_s, one per system, e.g. "
+                   "-0.1,0 (default: all 0, every pair null)")
     add_param(p, NORMAL_TOPIC_SD)
     add_param(p, NORMAL_ERROR_SD)
     p.add_argument("--null", action="store_true",
