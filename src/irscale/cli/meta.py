@@ -1038,7 +1038,8 @@ def run_informativeness(args: argparse.Namespace) -> int:
                              "lists judged for relevance: not of diversity qrels")
     qrels, runs = qrels_and_runs(args)
     lists, bases = meta.judged_lists(qrels, runs, depth=args.depth)
-    result = meta.informativeness(lists, measures=args.measures, recall_base=bases)
+    result = meta.informativeness(lists, measures=args.measures, recall_base=bases,
+                                  progress=wants_progress(args))
     if args.per_list:
         return write_text(args, _render(result.to_frame(), args, repr(result)))
     return write_text(args, result.format(args.fmt, digits=args.digits))
