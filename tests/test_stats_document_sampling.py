@@ -96,6 +96,13 @@ def test_documents_only_model_by_hand():
         0.2 / (np.sqrt(0.06) / 3) / np.sqrt(2)))))
 
 
+def test_progress_counts_the_topics():
+    calls = []
+    stats.document_variance(QRELS, RUN_X, RUN_Y, "AP", samples=20, rng=3,
+                            progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (len(QRELS), len(QRELS)) and calls[0] == (0, len(QRELS))
+
+
 def test_end_to_end_and_errors():
     frame = stats.document_variance(QRELS, RUN_X, RUN_Y, "AP", samples=200, rng=3)
     result = stats.document_sampling_test(frame["d"], frame["v"], topics=frame["topic"])

@@ -195,6 +195,13 @@ def test_result_protocol_and_formats(replicated):
     assert '"bootstrap_anova"' in result.format("json")
 
 
+def test_progress_counts_the_samples(replicated):
+    calls = []
+    stats.bootstrap_anova(ShardScores.from_array(replicated), samples=30, rng=1,
+                          progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (30, 30) and all(total == 30 for _, total in calls)
+
+
 def test_errors(replicated):
     with pytest.raises(InputError, match="two replicates"):
         stats.bootstrap_anova(ShardScores.from_array(replicated[:, :, :1]), samples=10)

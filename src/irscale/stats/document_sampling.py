@@ -49,6 +49,7 @@ from scipy import stats as sps
 
 from ..core.notebook import HtmlRepr
 from ..core.params import INTERVAL_SAMPLES
+from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from .names import DOCUMENT_MODELS
 from .protocol import ConfidenceInterval, check_confidence_level, format_table
@@ -98,16 +99,21 @@ def _scores(weights: np.ndarray, relevant: np.ndarray, n_relevant: np.ndarray,
 
 
 def document_variance(qrels: Judgments, run_x: Ranked, run_y: Ranked, measure: str = "AP",
-                      *, samples: int = 1000, rng: RngArg = None) -> pd.DataFrame:
+                      *, samples: int = 1000, rng: RngArg = None,
+                      progress: ProgressArg = False) -> pd.DataFrame:
     """Per topic (of ``qrels`` that both runs retrieve for): the scores x_t, y_t, the
     difference d_t and its document-bootstrap variance v_t (module docstring). ``qrels``
-    ``{topic: {docno: degree}}``, runs ``{topic: {docno: score}}``."""
-    check_resampling("two-sided", samples, "plus-one")
+    ``{topic: {docno: degree}}``, runs ``{topic: {docno: score}}``; a variance needs
+    ``samples`` ≥ 2. ``progress``: the topics done, shown on standard error (``True``) or
+    given to a callable ``(done, total)``."""
+    check_resampling("two-sided", samples, "plus-one", progress=progress)
     samples = INTERVAL_SAMPLES.check(samples, "samples")
     k = _measure(measure)
     gen = np.random.Generator(np.random.PCG64(seed_sequence(rng=rng)))
     rows = []
-    for topic in qrels:
+    report = progress_reporter(progress, len(qrels), "document bootstrap")
+    for done, topic in enumerate(qrels):
+        report(done)
         if topic not in run_x or topic not in run_y:
             continue
         judged = qrels[topic]
@@ -126,6 +132,7 @@ def document_variance(qrels: Judgments, run_x: Ranked, run_y: Ranked, measure: s
         (x, xs), (y, ys) = scores
         rows.append({"topic": topic, "x": x, "y": y, "d": x - y,
                      "v": float(np.var(xs - ys, ddof=1))})
+    report(len(qrels))
     if not rows:
         raise InputError("no topic of the qrels is retrieved by both runs")
     return pd.DataFrame(rows)
