@@ -276,6 +276,9 @@ CASES = [
     # ================================================================ concordance
     ok("concordance-valid", CONC, output_contains("gold")),
     err("concordance-gold-missing", CONC[:-2], opt("--gold")),
+    # a gold standard named twice was read as a second one ('gold+gold')
+    err("concordance-gold-twice", with_option(CONC, "--gold", "gold,gold"), opt("--gold"),
+        "twice"),
     err("concordance-gold-unknown", [*CONC[:-1], "nosuch"], "nosuch"),
     err("concordance-gold-empty", [*CONC[:-1], ","], opt("--gold")),
     err("concordance-one-candidate", ["meta", "concordance", "--scores", "ap.csv",

@@ -303,6 +303,9 @@ CASES = [
         files={"t.csv": "user,variant,name\nu1,control,x\nu2,treatment,y\n"}),
     err("summary-metric-of-words", [*SUMMARY, "--metrics", "variant"], "variant", "numbers",
         files=TABLE),
+    # a metric named twice was summarised twice
+    err("summary-metric-twice", [*SUMMARY, "--metrics", "clicks,clicks"], opt("--metrics"),
+        "twice", files=TABLE),
     err("analyze-drop-word-among-numbers", [*ANALYZE, "--missing", "drop"], "t.csv", "line 3",
         "abc", files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,abc\n"
                                "u3,treatment,2\nu4,treatment,5\nu5,control,2\n"}),

@@ -337,7 +337,8 @@ def _add_concordance(sub) -> None:
     p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
     _common(p)
     add_standardise(p)
-    p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
+    p.add_argument("--gold", action=ListAction, kind="str", unique=True, required=True,
+                   metavar="M,...",
                    help="comma-separated gold-standard measure(s); the other measures are the "
                    "candidates")
     add_param(p, SIGNIFICANCE)
