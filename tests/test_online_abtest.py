@@ -23,7 +23,9 @@ from irscale.online.abtest import (
     ab_sample_size,
     ab_test,
     assign,
+    read_pairs,
     read_user_table,
+    read_users,
     sample_ratio_mismatch,
     session_measures,
     user_measures,
@@ -372,3 +374,13 @@ def test_user_table_takes_names_in_the_label_columns(tmp_path):
     table = read_user_table(str(path), labels=("arm",))
     assert table["arm"].tolist() == ["1", "b", "b"]
     assert table["x"].isna().tolist() == [False, True, True]
+
+
+def test_id_files_ignore_a_byte_order_mark(tmp_path):
+    """A UTF-8 BOM (Windows editors) is not part of the first id (it hashed as one)."""
+    users, pairs = tmp_path / "u.txt", tmp_path / "p.txt"
+    users.write_bytes(b"\xef\xbb\xbfu1\r\nu2\r\n")
+    pairs.write_bytes(b"\xef\xbb\xbfu1 control\nu2 treatment\n")
+    assert read_users(str(users)) == ["u1", "u2"]
+    assert read_pairs(str(pairs), "user", "variant").to_dict() == {"u1": "control",
+                                                                   "u2": "treatment"}

@@ -54,6 +54,8 @@ def test_read_session_users(tmp_path):
     assert frame["time"].tolist() == [10.0, -3.5]
     path.write_text("s1 u1\ns2 u2\n")
     assert "time" not in read_session_users(str(path)).columns
+    path.write_bytes(b"\xef\xbb\xbfs1 u1\r\ns2 u2\r\n")  # a byte order mark: not the id's
+    assert read_session_users(str(path))["user"].to_dict() == {"s1": "u1", "s2": "u2"}
     for content, error, needle in (
             ("s1 u1 10\ns2 u2\n", InputFormatError, "3 fields, as the first line"),
             ("s1 u1 10\ns2 u2 soon\n", InputFormatError, "finite"),

@@ -257,6 +257,15 @@ CASES = [
         "--session-gap", "no time", files=LOGS),
     err("measures-session-gap-0", [*TIMED, "--session-gap", "0"],
         "session_gap", files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n"}),
+    # a UTF-8 byte order mark (as Windows editors write) is not part of the first id
+    ok("measures-answered-bom", [*MEASURES, "--answered", "ans.txt"],
+       same_output_as(*MEASURES, "--answered", "plain.txt"),
+       files={**LOGS, "ans.txt": b"\xef\xbb\xbfs2\r\n", "plain.txt": "s2\n"}),
+    ok("measures-users-bom", [*MEASURES[:4], "--users", "bom.txt", *MEASURES[6:]],
+       same_output_as(*MEASURES), files={**LOGS, "bom.txt": b"\xef\xbb\xbf"
+                                         + LOGS["su.txt"].encode()}),
+    ok("assign-users-bom", ["online", "ab", "assign", "bom.txt", "--salt", "s1"],
+       same_output_as(*ASSIGN), files={**USERS, "bom.txt": b"\xef\xbb\xbfu1\nu2\nu3\n"}),
     err("measures-answered-unknown-session", [*MEASURES, "--answered", "ans.txt"],
         "ans.txt", "line 2", "s9", files={**LOGS, "ans.txt": "s2\ns9\n"}),
     err("measures-answered-twice", [*MEASURES, "--answered", "ans.txt"], "ans.txt",

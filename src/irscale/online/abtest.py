@@ -309,13 +309,11 @@ def read_users(source: str, *, what: str = "user") -> list[str]:
     variant`` and ``session user`` files that ``ab assign`` writes and ``ab measures``
     reads split their lines there) or an id listed twice is an error naming the line."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, read_input
+    from ..io.files import read_lines
 
-    data = read_input(source)
-    check_utf8(data, source)
     users: list[str] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+    for number, line in enumerate(read_lines(source), 1):
         user = line.strip()
         if not user:
             raise InputFormatError(f"a blank line (one {what} id per line)", source=source,
@@ -340,13 +338,11 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
     values indexed by key. A line without two fields or a key given twice is an error
     naming the line."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, read_input
+    from ..io.files import read_lines
 
-    data = read_input(source)
-    check_utf8(data, source)
     found: dict[str, str] = {}
     lines: dict[str, int] = {}
-    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+    for number, line in enumerate(read_lines(source), 1):
         fields = line.split()
         if len(fields) != 2:
             raise InputFormatError(f"expected 2 fields ({key} {value}), got {len(fields)}",
@@ -425,7 +421,7 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
         raise EmptyInputError("no header line (the first line names the columns)",
                               source=source)
     sep = "\t" if b"\t" in header else ","
-    names = [n.strip() for n in header.decode("utf-8").rstrip("\r").split(sep)]
+    names = [n.strip() for n in header.decode("utf-8-sig").rstrip("\r").split(sep)]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice or "" in names:
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",

@@ -42,7 +42,7 @@ from scipy import stats
 
 from ..core.params import SESSION_GAP, check_alpha
 from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError, shown
-from ..io.files import check_utf8, read_input
+from ..io.files import read_lines
 from ..stats.protocol import TableResult
 
 __all__ = ["EngagementSummary", "engagement_summary", "loyalty_measures",
@@ -59,14 +59,12 @@ def read_session_users(source: str) -> pd.DataFrame:
     frame indexed by session with a ``user`` column and, given times, a ``time`` column.
     Errors name the file, the line and its text: a line of another field count, a time
     that is not a finite number, a session given twice, no line."""
-    data = read_input(source)
-    check_utf8(data, source)
     sessions: list[str] = []
     users: list[str] = []
     times: list[float] = []
     lines: dict[str, int] = {}
     width = 0
-    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+    for number, line in enumerate(read_lines(source), 1):
         fields = line.split()
         if not width and fields:
             width = len(fields)
