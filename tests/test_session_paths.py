@@ -294,7 +294,7 @@ def test_evaluate_sessions_together_equal_each_alone(cutoff, level):
         qrels[f"s{s}"] = {d: int(rng.integers(0, 3)) if s else 0 for d in pool}
         if s:
             qrels[f"s{s}"]["z"] = 2
-        lists[f"s{s}"] = [list(rng.choice(pool + ["x", "y"], int(rng.integers(1, 10)),
+        lists[f"s{s}"] = [list(rng.choice([*pool, "x", "y"], int(rng.integers(1, 10)),
                                           replace=False))
                           for _ in range(int(rng.integers(1, 6)))]
     names = [f"esnDCG(p_reform=0.7,p_down=0.85,gain=exp){cutoff}",

@@ -113,7 +113,8 @@ class Sessions:
 
         def flat(part: Callable[[SessionLists], Sequence[np.ndarray]],
                  dtype: type) -> np.ndarray:
-            arrays = [np.asarray(a, dtype=dtype) for one in sessions for a in part(one)]
+            arrays: list[np.ndarray] = [np.asarray(a, dtype=dtype) for one in sessions
+                                        for a in part(one)]
             return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
 
         return cls(len(sessions), np.repeat(owner, sizes),
@@ -205,8 +206,9 @@ def _capped_lengths(caps: np.ndarray, target: np.ndarray, lengths: np.ndarray,
     lists): the forward pass over the lists (module documentation), the rows of equal
     caps and lengths before their target list computed once, a = 0 .. width − 1."""
     lists = caps.shape[1]
-    before = np.arange(lists)[None, :] < target[:, None]
-    key = np.column_stack([-target, np.where(before, lengths, 0), np.where(before, caps, -1)])
+    earlier = np.arange(lists)[None, :] < target[:, None]
+    key = np.column_stack([-target, np.where(earlier, lengths, 0),
+                           np.where(earlier, caps, -1)])
     unique, inverse = np.unique(key, axis=0, return_inverse=True)
     target = -unique[:, 0]  # latest target list first
     lengths, caps = unique[:, 1:lists + 1], unique[:, lists + 1:]
