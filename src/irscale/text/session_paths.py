@@ -209,26 +209,32 @@ def _capped_lengths(caps: np.ndarray, target: np.ndarray, lengths: np.ndarray,
     earlier = np.arange(lists)[None, :] < target[:, None]
     key = np.column_stack([-target, np.where(earlier, lengths, 0),
                            np.where(earlier, caps, -1)])
-    unique, inverse = np.unique(key, axis=0, return_inverse=True)
-    target = -unique[:, 0]  # latest target list first
-    lengths, caps = unique[:, 1:lists + 1], unique[:, lists + 1:]
+    order = np.lexsort(key.T[::-1])  # by decreasing target list, then lengths and caps
+    key = key[order]
+    distinct = np.ones(len(key), dtype=bool)
+    distinct[1:] = (key[1:] != key[:-1]).any(axis=1)
+    inverse = np.empty(len(key), dtype=np.int64)
+    inverse[order] = np.cumsum(distinct) - 1
+    target, lengths, caps = -key[distinct, 0], key[distinct, 1:lists + 1], \
+        key[distinct, lists + 1:]
     reach = np.cumsum(lengths, axis=1) + 1  # lengths after list lst: below reach[:, lst]
     alpha = np.zeros((len(target), width))
     alpha[:, 0] = 1.0
-    column = np.arange(width)
     for lst in range(lists - 1):
         rows = int(np.searchsorted(-target, -lst))  # the rows whose target list is after lst
         if rows == 0:
             break
-        n, cap, before = lengths[:rows, lst], caps[:rows, lst], alpha[:rows]
+        upto = min(width, int(reach[:rows, lst].max()))
+        n, cap, before = lengths[:rows, lst], caps[:rows, lst], alpha[:rows, :upto]
         geometric = lfilter([0.0, 1.0 - p_down], [1.0, -p_down], before, axis=1)
         terms = np.minimum(cap, n - 1)  # depths k ≤ terms of the geometric part
         after = geometric \
-            - np.power(p_down, terms)[:, None] * _shift(geometric, np.minimum(terms, width))
-        last = np.where(cap >= n, np.power(p_down, n - 1), 0.0)  # uncapped: the last
-        after += last[:, None] * _shift(before, np.minimum(n, width))  # position's mass
-        after[column[None, :] >= reach[:rows, lst, None]] = 0.0
-        alpha[:rows] = after
+            - np.power(p_down, terms)[:, None] * _shift(geometric, np.minimum(terms, upto))
+        whole = np.flatnonzero(cap >= n)  # uncapped: the last position's mass
+        after[whole] += np.power(p_down, n[whole] - 1)[:, None] \
+            * _shift(before[whole], np.minimum(n[whole], upto))
+        after[np.arange(upto)[None, :] >= reach[:rows, lst, None]] = 0.0
+        alpha[:rows, :upto] = after
     return alpha[inverse.ravel()]
 
 
