@@ -307,3 +307,22 @@ def test_evaluate_sessions_together_equal_each_alone(cutoff, level):
         for name in names:
             assert rows[(session, name)] == pytest.approx(float(alone.values[name][0]),
                                                           rel=1e-13, abs=1e-15)
+
+
+def test_sessions_without_positions_are_zero_among_others():
+    """Sessions without lists, before, between and after one with lists: 0, and the other
+    session's values those of the hand-worked example above (lists [d1 (1)] and
+    [d1, d2 (2)], p_reform = p_down = 0.5, ideal list d2, d1, R = 2)."""
+    empty = SessionLists([], [], [])
+    lists = SessionLists([np.array([1]), np.array([1, 2])],
+                         [np.array([1.0]), np.array([1.0, 2.0])],
+                         [np.array([True]), np.array([True, True])])
+    together = Sessions.of([empty, lists, empty, empty])
+    ideal_dcg = np.array([2.0, 2.0 + 1.0 / math.log2(3)])
+    ndcg = expected_ndcg_many(together, 0.5, 0.5, ideal_dcg, np.array([[0, 2]] * 4))
+    ap = expected_ap_many(together, 0.5, 0.5, np.array([2, 2, 2, 2]))
+    l3 = math.log2(3)
+    want_ndcg = 0.5 * 0.5 + 0.25 * 1 / (2 + 1 / l3) + 0.25 * (1 + 2 / 2) / (2 + 1 / l3)
+    want_ap = 0.5 * 0.5 + 0.25 * 0.5 + 0.25 * (1 + 2 / 3) / 2
+    assert ndcg.tolist() == pytest.approx([0.0, want_ndcg, 0.0, 0.0], rel=1e-14)
+    assert ap.tolist() == pytest.approx([0.0, want_ap, 0.0, 0.0], rel=1e-14)

@@ -58,7 +58,11 @@ Each α is a forward pass over the earlier lists, the length a as its state, the
 truncated geometric s_l capped at c convolves as W − p_down^c · W(· − c)
 (+ p_down^(n_l − 1) · α(· − n_l) when uncapped), W = α filtered by the geometric kernel
 (one first-order recursion along a, ``lfilter``); H_(i,r) is likewise a difference of one
-backward geometric filter of G_i, read at a + r and a + n_i.
+backward geometric filter of G_i, read at a + r and a + n_i. Many sessions go through
+the same array operations: sessions of similar numbers of positions are taken together
+(each row carrying its session's list lengths and caps, the path lengths of a block padded
+to its widest row, each session's values zero past those it reads), and the rows of equal
+earlier lengths and caps, of one session or several, are computed once.
 With N = Σ n_i positions, a pass costs O(m · rows · N): esnDCG has at most N rows
 (O(m N²)), esAP at most N more per relevant document shown before (O(m N³) at worst).
 The test checks the values against the sum over every path and against the exponential
@@ -258,9 +262,9 @@ def _expectation(caps: np.ndarray, target: np.ndarray, lengths: np.ndarray, p_do
 
 
 def _chunks(sessions: Sessions) -> Iterator[tuple[np.ndarray, Sessions]]:
-    """The sessions in groups of similar sizes (by number of positions), each group's
-    sessions × lists × (positions + 1) at most :data:`_BLOCK` (or one session): the
-    group's session indices and the group."""
+    """The sessions that have positions in groups of similar sizes (by number of
+    positions), each group's sessions × lists × (positions + 1) at most :data:`_BLOCK` (or
+    one session): the group's session indices and the group."""
     if not len(sessions.session):
         return
     bounds = np.searchsorted(sessions.session, np.arange(sessions.count + 1))
@@ -270,6 +274,7 @@ def _chunks(sessions: Sessions) -> Iterator[tuple[np.ndarray, Sessions]]:
         | (sessions.query[1:] != sessions.query[:-1])
     lists = int(np.bincount(sessions.session[new]).max())
     order = np.argsort(sizes, kind="stable")
+    order = order[sizes[order] > 0]  # a session without positions: 0
     start = 0
     while start < len(order):
         cost = np.arange(1, len(order) - start + 1) * (sizes[order[start:]] + 1) * lists
@@ -389,7 +394,9 @@ def _ap_group(sessions: Sessions, p_reform: float, p_down: float,
     # before t's list, not t's, not in t's list before t, capped below t's somewhere
     shown = layout.first < _ABSENT
     earliest = np.where(shown.any(axis=1), shown.argmax(axis=1), lengths.shape[1])
-    candidates = np.flatnonzero(np.isin(np.arange(len(layout.owner)), layout.doc[relevant]))
+    relevant_doc = np.zeros(len(layout.owner), dtype=bool)
+    relevant_doc[layout.doc[relevant]] = True
+    candidates = np.flatnonzero(relevant_doc)  # those of a session consecutive
     lo, hi = (np.searchsorted(layout.owner[candidates], np.arange(count), side=side)
               for side in ("left", "right"))
     many = np.where(lst > 0, hi[session] - lo[session], 0)
