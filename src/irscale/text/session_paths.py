@@ -295,15 +295,16 @@ def _tail_means(inverse_ideal: np.ndarray, lengths: np.ndarray, sizes: np.ndarra
     inside = np.arange(size)[None, :] < sizes[:, None]
     tails = np.zeros((count, lengths.shape[1], size))
     tails[np.arange(count), np.maximum(lists - 1, 0)] = inverse_ideal * inside
+    stops = np.zeros((longest + 1, longest + 1))  # stops[n, k] = s(k) of a list of n
+    for n in np.unique(lengths[lengths > 0]).tolist():
+        stops[n, 1:n + 1] = stop_probabilities(n, p_down)
     for lst in range(lengths.shape[1] - 2, -1, -1):
         mine = np.flatnonzero(lists > lst + 1)  # the sessions with a list after lst
         padded = np.concatenate([tails[mine, lst + 1], np.zeros((len(mine), longest))], axis=1)
         n = lengths[mine, lst + 1]
         ahead = np.zeros((len(mine), size))
         for k in range(1, longest + 1):  # Σ_k s_(lst+1)(k) G_(lst+1)(y + k)
-            stop = np.where(k < n, p_down ** (k - 1) * (1.0 - p_down),
-                            np.where(k == n, np.power(p_down, n - 1), 0.0))
-            ahead += stop[:, None] * padded[:, k:k + size]
+            ahead += stops[n, k][:, None] * padded[:, k:k + size]
         tails[mine, lst] = ((1.0 - p_reform) * inverse_ideal[mine] + p_reform * ahead) \
             * inside[mine]
     return tails
