@@ -15,7 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscale.text import session_paths
-from irscale.text.session_paths import SessionLists, expected_ap, expected_ndcg
+from irscale.text.session_paths import (
+    SessionLists,
+    Sessions,
+    expected_ap,
+    expected_ap_many,
+    expected_ndcg,
+    expected_ndcg_many,
+)
 from irscale.text.sessions import evaluate_sessions
 
 from .oracles.session_paths_states import expected_session_measures
@@ -236,3 +243,86 @@ def test_long_lists_with_many_repeats_against_the_forward_pass(block, monkeypatc
         got = (expected_ndcg(lists, p_reform, p_down, ideal_dcg),
                expected_ap(lists, p_reform, p_down, num_rel))
         assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=120)
+@given(st.lists(sessions(), min_size=1, max_size=6), st.none() | st.integers(1, 4),
+       PROBABILITIES, PROBABILITIES, st.sampled_from([None, 60, 4000]))
+def test_sessions_together_equal_each_alone(drawn, cutoff, p_reform, p_down, block):
+    """Sessions of mixed sizes (lists, lengths, repeats), gains, relevance and R evaluated
+    together equal each evaluated alone and the forward pass over the sets of duplicates
+    read; with small blocks, the sessions go in several groups and the rows in several
+    blocks."""
+    with pytest.MonkeyPatch.context() as patch:
+        if block is not None:
+            patch.setattr(session_paths, "_BLOCK", block)
+        alone, ideals, num_rels, oracle = [], [], [], []
+        for docs, gains, relevant, num_rel, ideal in drawn:
+            cut = [d[:cutoff] for d in docs]
+            lists = SessionLists([np.array(d, dtype=np.int64) for d in cut],
+                                 [np.array([gains[i] for i in d]) for d in cut],
+                                 [np.array([relevant[i] for i in d]) for d in cut])
+            ideal_dcg = np.cumsum(np.array(ideal) / np.log2(np.arange(2, len(ideal) + 2)))
+            alone.append(lists)
+            ideals.append(ideal_dcg)
+            num_rels.append(num_rel)
+            oracle.append(expected_session_measures(lists, p_reform, p_down, ideal_dcg,
+                                                    num_rel))
+        stops = np.cumsum([len(i) for i in ideals])
+        bounds = np.column_stack([stops - [len(i) for i in ideals], stops])
+        together = Sessions.of(alone)
+        ndcg = expected_ndcg_many(together, p_reform, p_down,
+                                  np.concatenate([np.zeros(0), *ideals]), bounds)
+        ap = expected_ap_many(together, p_reform, p_down, np.array(num_rels))
+        for j, lists in enumerate(alone):
+            one = (expected_ndcg(lists, p_reform, p_down, ideals[j]),
+                   expected_ap(lists, p_reform, p_down, num_rels[j]))
+            assert (ndcg[j], ap[j]) == pytest.approx(one, rel=1e-13, abs=1e-15)
+            assert (ndcg[j], ap[j]) == pytest.approx(oracle[j], rel=1e-12, abs=1e-14)
+
+
+@pytest.mark.parametrize("cutoff", ["", "@2", "@6"])
+@pytest.mark.parametrize("level", [1, 2])
+def test_evaluate_sessions_together_equal_each_alone(cutoff, level):
+    """End to end: a run of sessions of 1 to 5 lists of 1 to 9 documents (repeats across
+    and within sessions' lists, one session without relevant documents) against each
+    session's run alone, at relevance levels 1 and 2 and with and without cut-offs."""
+    rng = np.random.default_rng(11)
+    qrels, lists = {}, {}
+    for s in range(12):
+        pool = [f"d{d}" for d in rng.permutation(15)[:8]]
+        qrels[f"s{s}"] = {d: int(rng.integers(0, 3)) if s else 0 for d in pool}
+        if s:
+            qrels[f"s{s}"]["z"] = 2
+        lists[f"s{s}"] = [list(rng.choice([*pool, "x", "y"], int(rng.integers(1, 10)),
+                                          replace=False))
+                          for _ in range(int(rng.integers(1, 6)))]
+    names = [f"esnDCG(p_reform=0.7,p_down=0.85,gain=exp){cutoff}",
+             f"esAP(p_reform=0.7,p_down=0.85){cutoff}"]
+    together = evaluate_sessions(qrels, run_bytes(lists), names, relevance_level=level)
+    rows = together.per_topic().set_index(["topic", "measure"]).value
+    for session, queries in lists.items():
+        alone = evaluate_sessions({session: qrels[session]}, run_bytes({session: queries}),
+                                  names, relevance_level=level)
+        for name in names:
+            assert rows[(session, name)] == pytest.approx(float(alone.values[name][0]),
+                                                          rel=1e-13, abs=1e-15)
+
+
+def test_sessions_without_positions_are_zero_among_others():
+    """Sessions without lists, before, between and after one with lists: 0, and the other
+    session's values those of the hand-worked example above (lists [d1 (1)] and
+    [d1, d2 (2)], p_reform = p_down = 0.5, ideal list d2, d1, R = 2)."""
+    empty = SessionLists([], [], [])
+    lists = SessionLists([np.array([1]), np.array([1, 2])],
+                         [np.array([1.0]), np.array([1.0, 2.0])],
+                         [np.array([True]), np.array([True, True])])
+    together = Sessions.of([empty, lists, empty, empty])
+    ideal_dcg = np.array([2.0, 2.0 + 1.0 / math.log2(3)])
+    ndcg = expected_ndcg_many(together, 0.5, 0.5, ideal_dcg, np.array([[0, 2]] * 4))
+    ap = expected_ap_many(together, 0.5, 0.5, np.array([2, 2, 2, 2]))
+    l3 = math.log2(3)
+    want_ndcg = 0.5 * 0.5 + 0.25 * 1 / (2 + 1 / l3) + 0.25 * (1 + 2 / 2) / (2 + 1 / l3)
+    want_ap = 0.5 * 0.5 + 0.25 * 0.5 + 0.25 * (1 + 2 / 3) / 2
+    assert ndcg.tolist() == pytest.approx([0.0, want_ndcg, 0.0, 0.0], rel=1e-14)
+    assert ap.tolist() == pytest.approx([0.0, want_ap, 0.0, 0.0], rel=1e-14)

@@ -149,7 +149,7 @@ from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
 from .session_cost import cost_values
 from .session_markov import msm_values
-from .session_paths import SessionLists, expected_ap, expected_ndcg
+from .session_paths import Sessions, expected_ap_many, expected_ndcg_many
 
 #: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
 _CHUNK_ROWS = 1 << 20
@@ -550,32 +550,19 @@ def path_model_values(jr: JudgedRankings, request: NamedMeasure) -> np.ndarray:
     rows = np.arange(len(jr.rel)) if keep is None else np.flatnonzero(keep)
     gain = params["gain"] if family == "esnDCG" else parse_gain("linear")
     gains = element_gains(jr, gain, None, family)[rows]
-    relevant = jr.is_relevant[rows]
-    docs = jr.attribute("doc")[rows].astype(np.int64)
-    qnum = jr.attribute("qnum")[rows]
-    segment = jr.segment[rows]
+    sessions = Sessions(jr.n_rankings, jr.segment[rows], jr.attribute("qnum")[rows],
+                        jr.attribute("doc")[rows].astype(np.int64), gains,
+                        jr.is_relevant[rows])
+    if family == "esAP":
+        return expected_ap_many(sessions, params["p_reform"], params["p_down"],
+                                np.asarray(jr.num_rel, dtype=np.int64))
     ideal = ideal_rankings(jr, gain, None, family)
     batch = ideal.batch
     ideal_cum = segment_cumsum(element_gains(batch, gain, None, family) / _LOG2(batch.rank),
                                batch.offsets)
-    bounds = np.searchsorted(segment, np.arange(jr.n_rankings + 1))
-    out = np.zeros(jr.n_rankings)
-    for ranking in range(jr.n_rankings):
-        lo, hi = int(bounds[ranking]), int(bounds[ranking + 1])
-        if lo == hi:
-            continue
-        q = qnum[lo:hi]
-        cuts = np.flatnonzero(np.diff(q)) + 1
-        lists = SessionLists(np.split(docs[lo:hi], cuts), np.split(gains[lo:hi], cuts),
-                             np.split(relevant[lo:hi], cuts))
-        if family == "esAP":
-            out[ranking] = expected_ap(lists, params["p_reform"], params["p_down"],
-                                       int(jr.num_rel[ranking]))
-            continue
-        row = int(ideal.row[ranking])
-        ideal_dcg = ideal_cum[batch.offsets[row]:batch.offsets[row + 1]]
-        out[ranking] = expected_ndcg(lists, params["p_reform"], params["p_down"], ideal_dcg)
-    return out
+    bounds = np.column_stack([batch.offsets[ideal.row], batch.offsets[ideal.row + 1]])
+    return expected_ndcg_many(sessions, params["p_reform"], params["p_down"], ideal_cum,
+                              bounds)
 
 
 # ----------------------------------------------------------------------------- U
