@@ -110,7 +110,7 @@ def test_end_to_end_and_errors():
     assert "document sampling (mixed)" in result.format()
     with pytest.raises(ParameterError, match="AP and P@k"):
         stats.document_variance(QRELS, RUN_X, RUN_Y, "ndcg")
-    with pytest.raises(InputError, match="variance of 0.*topic 'b'.*model='documents'"):
+    with pytest.raises(InputError, match=r"variance of 0.*topic 'b'.*model='documents'"):
         stats.document_sampling_test([0.1, 0.2], [0.01, 0.0], topics=["a", "b"])
     with pytest.raises(InputError, match="two topics at least, got 1"):
         stats.document_sampling_test([0.1], [0.01])
