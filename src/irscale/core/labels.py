@@ -26,15 +26,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from ..errors import AlignmentError
-from ._columnar import arrow
-from ._columnar import arrow_compute as pc
+from ._columnar.blocks import as_string_array
 from .inputs import Qrels, Run
 from .judge import judge_with_rows
 from .judged import JudgedRankings
 from .options import RankingOptions
+from .strings import Strings
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"
@@ -42,12 +41,18 @@ ANY_TOPIC = "*"
 
 @dataclass(frozen=True, eq=False)
 class LabelTable:
-    """One label set: a value per (topic, document); topic ``*`` = every topic."""
+    """One label set: a value per (topic, document); topic ``*`` = every topic. The topic
+    and docno columns are held as :class:`Strings` (given as any column
+    :func:`~irscale.core._columnar.blocks.as_string_array` converts)."""
 
-    topic: pa.ChunkedArray
-    docno: pa.ChunkedArray
+    topic: Strings
+    docno: Strings
     value: np.ndarray
     source: str = "<labels>"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "topic", as_string_array(self.topic))
+        object.__setattr__(self, "docno", as_string_array(self.docno))
 
     def __len__(self) -> int:
         return len(self.value)
@@ -57,8 +62,7 @@ class LabelTable:
 
 
 # ---------------------------------------------------------------- alignment
-def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
-           docno: pa.Array | pa.ChunkedArray, *, topic_code: np.ndarray | None = None,
+def lookup(table: LabelTable, topic: Strings | object, docno: Strings | object, *, topic_code: np.ndarray | None = None,
            doc_code: np.ndarray | None = None) -> np.ndarray:
     """The label of every (topic, docno) pair (topic ``*`` rows as fallback; NaN if none).
 
@@ -69,12 +73,13 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     holds distinct values and pair ``i`` has topic ``topic[topic_code[i]]`` (docno
     ``docno[doc_code[i]]``), so that every distinct string is looked up once.
     """
-    n = len(docno) if doc_code is None else len(doc_code)
+    n = len(docno) if doc_code is None else len(doc_code)  # type: ignore[arg-type]
     if n == 0:
         return np.full(0, np.nan)
-    wildcard = arrow.to_numpy(pc.equal(table.topic, arrow.scalar(ANY_TOPIC)))
-    docs = pc.unique(table.docno)
-    label_doc, query_doc = arrow.index_in(table.docno, docs), arrow.index_in(docno, docs)
+    topic, docno = as_string_array(topic), as_string_array(docno)
+    wildcard = table.topic.equal(ANY_TOPIC)
+    label_doc, docs = table.docno.encode()
+    query_doc = docno.index_in(docs)
     # every document's value for every topic (topic *); the last entry (code -1): none
     by_doc = np.full(len(docs) + 1, np.nan)
     by_doc[label_doc[wildcard]] = table.value[wildcard]
@@ -83,11 +88,11 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
         out, query_doc = out[doc_code], query_doc[doc_code]
     specific = ~wildcard
     if specific.any():  # a topic's own value, where it has one (not NaN)
-        topics = pc.unique(pc.filter(table.topic, arrow.array(specific)))
-        label_keys = arrow.index_in(table.topic, topics)[specific] * len(docs) + label_doc[specific]
+        topics = table.topic.filter(specific).unique()
+        label_keys = table.topic.index_in(topics)[specific] * len(docs) + label_doc[specific]
         order = np.argsort(label_keys)
         label_keys, values = label_keys[order], table.value[specific][order]
-        query_topic = arrow.index_in(topic, topics)
+        query_topic = topic.index_in(topics)
         if topic_code is not None:
             query_topic = query_topic[topic_code]
         asked = np.flatnonzero((query_topic >= 0) & (query_doc >= 0))
@@ -118,8 +123,8 @@ def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],
             score_parts.append(np.asarray(run.score)[np.asarray(run_rows, dtype=np.int64)])
         if not tables:
             continue
-        take = arrow.array(run_rows)
-        topic, docno = pc.take(run.topic, take), pc.take(run.docno, take)
+        take = np.asarray(run_rows, dtype=np.int64)
+        topic, docno = run.topic.take(take), run.docno.take(take)
         for name, table in tables.items():
             parts[name].append(lookup(table, topic, docno))
     real = np.ones(len(jr.rel), dtype=bool)
@@ -144,7 +149,7 @@ def _no_label_found(name: str, table: LabelTable, topics: tuple[str, ...]) -> No
     topic with the runs (the wrong file), else a warning."""
     import warnings
 
-    own = set(pc.unique(table.topic).to_pylist())
+    own = set(table.topic.unique().to_pylist())
     if ANY_TOPIC not in own and not own & set(topics):
         shown = ", ".join(sorted(own)[:5]) + (", ..." if len(own) > 5 else "")
         raise AlignmentError(
