@@ -79,17 +79,8 @@ _SCRIPT = textwrap.dedent("""
     print(json.dumps(values))
 """)
 
-#: The cases run; those not yet free of pyarrow fail (strictly expected: the mark goes when
-#: the path is ported).
-CASES = [
-    "cli",
-    pytest.param("files", marks=pytest.mark.xfail(
-        strict=True, reason="irscale.evaluate still builds Qrels/Run of pyarrow arrays")),
-    pytest.param("dicts", marks=pytest.mark.xfail(
-        strict=True, reason="dict inputs still build Qrels/Run of pyarrow arrays")),
-    pytest.param("frames", marks=pytest.mark.xfail(
-        strict=True, reason="DataFrame inputs still build Qrels/Run of pyarrow arrays")),
-]
+#: The cases run.
+CASES = ["cli", "files", "dicts", "frames"]
 
 
 @pytest.fixture(scope="module")

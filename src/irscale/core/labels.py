@@ -62,8 +62,8 @@ class LabelTable:
 
 
 # ---------------------------------------------------------------- alignment
-def lookup(table: LabelTable, topic: Strings | object, docno: Strings | object, *, topic_code: np.ndarray | None = None,
-           doc_code: np.ndarray | None = None) -> np.ndarray:
+def lookup(table: LabelTable, topic: Strings | object, docno: Strings | object, *,
+           topic_code: np.ndarray | None = None, doc_code: np.ndarray | None = None) -> np.ndarray:
     """The label of every (topic, docno) pair (topic ``*`` rows as fallback; NaN if none).
 
     Pairs are looked up as integer keys (topic code × documents + docno code, codes in the

@@ -2,8 +2,9 @@
 objects as the native engine reads them in place (``rust/src/bind/columns.rs``).
 
 A string column (:class:`~irscale.core.strings.Strings`) is given as its offsets (int64)
-and its data (uint8): no string is copied. Numbers are given as contiguous NumPy arrays (int64 degrees
-and ranks, float64 scores: a copy only when the array is of another type or strided).
+and its data (uint8): no string is copied. Numbers are given as contiguous NumPy arrays
+(int64 degrees and ranks, float64 scores: a copy only when the array is of another type or
+strided).
 """
 
 from __future__ import annotations

@@ -9,14 +9,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
-from ..core._columnar import arrow
 from ..core._columnar.duplicates import resolve_duplicates
 from ..core.inputs import Qrels
 from ..core.labels import ANY_TOPIC, LabelTable
+from ..core.strings import Strings
 from ..errors import InputError, InputFormatError
-from ._text import is_float, line_of_record, parse_columns, source_name
 from .memory import _DOC, _TOPIC, _column
 
 
@@ -46,6 +44,13 @@ def read_labels(source: Any) -> LabelTable:
 
 
 def _read_file(source: Any) -> LabelTable:
+    """A label file read by the Python text reader (:mod:`irscale.io._text`: pyarrow's CSV
+    reader, imported here)."""
+    import pyarrow as pa
+
+    from ..core._columnar import arrow
+    from ._text import is_float, line_of_record, parse_columns, source_name
+
     name = source_name(source)
     table, raw = parse_columns(
         source,
@@ -72,8 +77,7 @@ def _from_mapping(data: Mapping[Any, Any]) -> LabelTable:
             topics.append(ANY_TOPIC)
             docs.append(str(key))
             values.append(entry)
-    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
-                    pa.chunked_array([pa.array(docs, pa.string())]),
+    return _checked(Strings.of(topics), Strings.of(docs),
                     _numbers(values, "<labels dict>"), "<labels dict>",
                     lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
 
@@ -85,8 +89,7 @@ def _from_frame(frame: Any) -> LabelTable:
     v = _column(frame.columns, ("value", "label", "relevance", "rel", "score"), "value", source)
     topics, docs = frame[t].astype(str).tolist(), frame[d].astype(str).tolist()
     values = frame[v].tolist()
-    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
-                    pa.chunked_array([pa.array(docs, pa.string())]),
+    return _checked(Strings.of(topics), Strings.of(docs),
                     _numbers(values, source), source,
                     lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
 
@@ -107,7 +110,7 @@ def _is_number(value: Any) -> bool:
     return True
 
 
-def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
+def _checked(topic: object, docno: object, value: np.ndarray,
              source: str, describe) -> LabelTable:
     if len(value) == 0:
         raise InputError("empty label set", source=source)

@@ -59,9 +59,9 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
 
     The work is per topic, not per document: documents and values are gathered by
     ``itertools.chain`` and converted in one call each (:meth:`Strings.of` for the ids; ids
-    that are not strings, such as ints, become their ``str``). The values come as a float64 array when
-    every one converts (the list otherwise, for the error naming the first that does not).
-    The rows of a topic are together, so its blocks follow from the entry sizes (``None``
+    that are not strings, such as ints, become their ``str``). The values come as a float64
+    array when every one converts (the list otherwise, for the error naming the first that
+    does not). The rows of a topic are together, so its blocks follow from the entry sizes (``None``
     when two topic keys have the same ``str``). The pairs are distinct, and need no
     duplicate check, when the topics' ``str`` are and every document key is a ``str``: the
     keys of one dict then differ as text."""
