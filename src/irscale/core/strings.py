@@ -58,12 +58,12 @@ class Strings:
                              "offset")
         if data.ndim != 1 or (len(data) and data.dtype != np.uint8):
             raise ValueError("string data must be a 1-d uint8 array")
-        offsets = offsets.astype(np.int64, copy=False)
+        offsets = np.ascontiguousarray(offsets, dtype=np.int64)
         if (int(offsets[0]) < 0 or int(offsets[-1]) > len(data)
                 or bool((offsets[1:] < offsets[:-1]).any())):
             raise ValueError("string offsets out of order or beyond the data")
         self._offsets = _frozen(offsets)
-        self._data = _frozen(data.astype(np.uint8, copy=False))
+        self._data = _frozen(np.ascontiguousarray(data, dtype=np.uint8))
 
     @classmethod
     def _of_arrays(cls, offsets: np.ndarray, data: np.ndarray) -> Strings:
