@@ -11,6 +11,10 @@ use super::guard::detached;
 use crate::columns::Strings;
 use crate::strings;
 
+/// Two arrays handed to Python: `(codes, first)` of an encoding, or `(offsets, data)` of a
+/// new column.
+type Pair<'py, A, B> = PyResult<(Bound<'py, PyArray1<A>>, Bound<'py, PyArray1<B>>)>;
+
 /// The column's view, checked (offsets in order and within the data).
 fn checked<'a>(given: &'a GivenStrings<'_>) -> PyResult<Strings<'a>> {
     let view = given.view()?;
@@ -24,7 +28,7 @@ fn strings_encode<'py>(
     py: Python<'py>,
     offsets: Bound<'py, PyAny>,
     data: Bound<'py, PyAny>,
-) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+) -> Pair<'py, i64, i64> {
     let given = GivenStrings::of(&offsets, &data)?;
     let view = checked(&given)?;
     let (codes, first) = detached(py, "encoding strings", || strings::encode(&view))?;
@@ -70,7 +74,7 @@ fn strings_take<'py>(
     offsets: Bound<'py, PyAny>,
     data: Bound<'py, PyAny>,
     rows: PyReadonlyArray1<'py, i64>,
-) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u8>>)> {
+) -> Pair<'py, i64, u8> {
     let given = GivenStrings::of(&offsets, &data)?;
     let view = checked(&given)?;
     let rows = rows.as_slice()?;
