@@ -119,6 +119,28 @@ def expected(files) -> dict[str, dict[str, float]]:
     return {topic: {m: values[m] for m in MEASURES} for topic, values in found.items()}
 
 
+def test_a_parquet_run_names_the_extra_without_pyarrow(tmp_path):
+    """A Parquet run read without pyarrow: an :class:`~irscale.errors.InputError` naming
+    the file and the extra to install."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run = tmp_path / "run.parquet"
+    pq.write_table(pa.table({"query_id": ["1"], "doc_id": ["d"], "score": [1.0]}), run)
+    script = _SCRIPT.split("import contextlib")[0] + textwrap.dedent(f"""
+        import irscale
+        try:
+            irscale.evaluate({{"1": {{"d": 1}}}}, {str(run)!r}, ["map"])
+        except irscale.errors.InputError as error:
+            print(type(error).__name__, error)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == (f"InputError {run}, reading a Parquet run needs pyarrow: "
+                                   "pip install 'irscale[parquet]'")
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_evaluates_as_trec_eval_without_pyarrow(case, files, expected):
     qrels_path, run_path = files

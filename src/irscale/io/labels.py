@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core._columnar.blocks import as_string_array
 from ..core._columnar.duplicates import resolve_duplicates
 from ..core.inputs import Qrels
 from ..core.labels import ANY_TOPIC, LabelTable
@@ -112,6 +113,9 @@ def _is_number(value: Any) -> bool:
 
 def _checked(topic: object, docno: object, value: np.ndarray,
              source: str, describe) -> LabelTable:
+    """The label table of the columns (topic and docno: any column
+    :func:`~irscale.core._columnar.blocks.as_string_array` converts), checked."""
+    topic_column, docno_column = as_string_array(topic), as_string_array(docno)
     if len(value) == 0:
         raise InputError("empty label set", source=source)
     value = np.asarray(value, dtype=np.float64)
@@ -120,8 +124,8 @@ def _checked(topic: object, docno: object, value: np.ndarray,
         line, text = describe(int(bad[0]))
         raise InputFormatError("label value is not a finite number", source=source, line=line,
                                text=text)
-    resolve_duplicates(topic, docno, value, "error", source, describe)
-    return LabelTable(topic=topic, docno=docno, value=value, source=source)
+    resolve_duplicates(topic_column, docno_column, value, "error", source, describe)
+    return LabelTable(topic=topic_column, docno=docno_column, value=value, source=source)
 
 
 __all__ = ["read_labels"]
