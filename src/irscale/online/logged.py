@@ -178,7 +178,7 @@ def _topics(log: InterleavingLog, candidates: Candidates) -> np.ndarray:
 def _pairs(log: InterleavingLog, candidates: Candidates, topic: np.ndarray) -> np.ndarray:
     """The pair id of every document shown (impressions × ranks; -1 past the end)."""
     known = pd.MultiIndex.from_arrays([candidates.pair_topic,
-                                       candidates.pair_docno.to_numpy(zero_copy_only=False)])
+                                       candidates.pair_docno.to_numpy()])
     shown = log.valid
     n, r = np.nonzero(shown)
     pair = known.get_indexer(pd.MultiIndex.from_arrays(

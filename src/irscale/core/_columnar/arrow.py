@@ -244,21 +244,6 @@ def value_offsets(chunk: pa.Array) -> np.ndarray:
                          offset=chunk.offset * width.itemsize)
 
 
-def string_bytes(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(chars, starts, lengths)`` of a string or large-string array: its characters
-    followed by 8 zero bytes (an 8-byte read from any string's start stays inside), and
-    every string's start in them and length (int64)."""
-    if len(chunk) == 0:
-        return np.zeros(8, dtype=np.uint8), np.empty(0, np.int64), np.empty(0, np.int64)
-    offsets = value_offsets(chunk).astype(np.int64)
-    low, high = int(offsets[0]), int(offsets[-1])
-    chars = np.zeros(high - low + 8, dtype=np.uint8)
-    if high > low:
-        chars[:-8] = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=high - low,
-                                   offset=low)
-    return chars, offsets[:-1] - low, np.diff(offsets)
-
-
 def owned_reader(data: bytes) -> pa.BufferReader:
     """A reader over a copy of ``data`` in memory Arrow allocated, for pyarrow's threaded
     readers (CSV, Parquet).

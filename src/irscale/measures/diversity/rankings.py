@@ -206,7 +206,7 @@ def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: Strings,
         row = int(order[dup[0] + 1])
         raise InputFormatError(
             f"duplicate rank ({int(rank[row])}) for topic "
-            f"{topic_dict[int(topic_codes[row])].as_py()} (ndeval ranks by the rank "
+            f"{topic_dict[int(topic_codes[row])]} (ndeval ranks by the rank "
             "column: give distinct ranks, or traditional=1 to rank by score)",
             source=run.source, line=_file_line(run, row))
     return order
