@@ -43,6 +43,18 @@ def test_parse_list_refuses(text, kind, message):
     assert str(raised.value).startswith(message), str(raised.value)
 
 
+@pytest.mark.parametrize(("value", "expected"), [
+    ("-0.1,0", [-0.1, 0.0]), ("-1e-2, .5", [-0.01, 0.5]), ("-.5,-1,2E1", [-0.5, -1.0, 20.0]),
+])
+def test_a_list_of_numbers_whose_first_is_negative_is_a_value(value, expected):
+    """argparse reads ``-1`` and ``-0.5`` as values, and took ``-0.1,0`` for an option."""
+    from irscale.cli.main import build_parser
+
+    args = build_parser("meta").parse_args(["meta", "simulate", "--model", "normal",
+                                            "--effects", value])
+    assert args.effects == pytest.approx(expected)
+
+
 def test_parse_list_unique():
     assert parse_list("a,b", "--x", "str", unique=True) == ["a", "b"]
     with pytest.raises(ParameterError, match=r"--x names \['a'\] twice in 'a,b,a'"):

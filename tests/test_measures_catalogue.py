@@ -27,7 +27,7 @@ EXPECTED = {
                 "P-IA", "strec", "I-rec", "D-nDCG", "D#-nDCG", "DIN-nDCG", "DIN#-nDCG",
                 "D-Q", "D#-Q", "D-nERR", "D#-nERR", "D-P+", "D#-P+", "P+Q", "P+Q#", "PMP", "EP",
                 "IA", "D-U", "U-IA"},
-    "sessions": {"sDCG", "nsDCG", "sRBP", "sERR", "U"},
+    "sessions": {"sDCG", "nsDCG", "sRBP", "sERR", "U", "MsM"},
     "texts": {"ROUGE-N", "ROUGE-L", "ROUGE-S", "ROUGE-SU", "BLEU"},
     "nuggets": {"W-Rec", "Prec_allow", "F_QA", "S", "T", "Ssharp"},
     "pyramids": {"pyramid", "pyramid_modified"},

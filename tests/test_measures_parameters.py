@@ -2,10 +2,11 @@
 
 For every registered family and every parameter it declares — keyword parameters
 (``Q(beta=...)``), trec_eval parameters (``P.5``, ``ndcg.1=3``, ``utility.a,b,c,d``) and the
-generic ``rel`` / ``condensed`` of ir_measures-style names — two valid values are evaluated
-on small data and the values must differ. A parameter that has no effect in some case says
-so in its documentation; the data (or the base name) is then chosen where it must act. The
-tables below must name every declared parameter: a new parameter needs a row here.
+generic ``rel`` / ``condensed`` / ``conditional`` of ir_measures-style names — two valid
+values are evaluated on small data and the values must differ. A parameter that has no
+effect in some case says so in its documentation; the data (or the base name) is then chosen
+where it must act. The tables below must name every declared parameter: a new parameter
+needs a row here.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ LABELS = {
     "partial": {d: 100.0 + 50 * i for i, d in enumerate(_DOCS) if i % 3},
     "clk": {t: {d: ((i * 13) % 10) / 10 for i, d in enumerate(_DOCS)} for t in RUN},
     "clk2": {t: {d: ((i * 7) % 10) / 10 for i, d in enumerate(_DOCS)} for t in RUN},
+    # conditional groups: t1's a (rank 2) + d (rank 7) and b + h (rank 11) completed, c + i
+    # never; t2's c + a completed at rank 3, z + b never
+    "conditional": {"t1": {"a": 1, "d": 1, "c": 2, "i": 2, "b": 3, "h": 3},
+                    "t2": {"z": 1, "b": 1, "c": 2, "a": 2}},
 }
 CLICKS = "0.9:0.8:0.7:0.6:0.5:0.4:0.3:0.2:0.1:0.1:0.1"
 CLICKS2 = "0.5:0.5:0.4:0.4:0.3:0.3:0.2:0.2:0.1:0.1:0.1"
@@ -55,6 +60,9 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                   "cutoff": ("2", "5")}),
     "RBP": ("", {"p": ("0.5", "0.9"), "gain": ("linear", "exp"), "maxrel": ("3", "5")}),
     "RBPres": ("", {"p": ("0.5", "0.9")}),
+    "rpref_N": ("", {"gain": ("linear", "exp"), "maxrel": ("3", "5")}),
+    "rpref_relative": ("", {"gain": ("linear", "exp")}),
+    "rpref_relative2": ("", {"gain": ("linear", "exp")}),
     # scale acts with u=linear (threshold with u=binary), maxrel with a graded gain
     "uRBP": ("u=linear,gain=linear", {
         "p": ("0.5", "0.9"), "aspect": ("under", "trust"), "u": ("binary", "linear"),
@@ -212,11 +220,13 @@ TREC_CASES: dict[str, tuple[str, ...]] = {
 #: documented to change nothing without a cut-off: unjudged documents count neither as
 #: relevant nor as judged non-relevant there, so removing them (condensed) changes a
 #: value only when a cut-off lets other documents move up into the top k.
-CONDENSED_NEEDS_CUTOFF = {"Bpref", "bpref_R", "bpref_N", "SetR", "NumRelRet", "gR"}
+CONDENSED_NEEDS_CUTOFF = {"Bpref", "bpref_R", "bpref_N", "rpref_N", "rpref_relative",
+                          "rpref_relative2", "SetR", "NumRelRet", "gR"}
 #: ... and those on which they are refused (the family's ``ignores``).
 REFUSED = {("NumQ", "rel"), ("NumQ", "condensed"), ("NumRel", "condensed"),
            ("nDCG", "rel"), ("NDCG", "rel"), ("Judged", "rel"), ("Judged", "condensed"),
-           ("RBPres", "rel")}
+           ("RBPres", "rel"), ("NumQ", "conditional"), ("NumRet", "conditional"),
+           ("Judged", "conditional"), ("RBPres", "conditional")}
 #: Extra parameters some names need to be evaluated at all.
 NEEDS = {"uM": PCLICK, "rrM": PCLICK, "CAM": "aspects=under", "MM": "aspects=under"}
 #: ir-style names that need a cut-off (or a recall level) to be evaluated.
@@ -224,6 +234,9 @@ NEEDS_CUTOFF = {"P": "@5", "R": "@5", "Recall": "@5", "Success": "@3", "IPrec": 
 NEEDS_CUTOFF.update({family: "@5" for family, own in CWL_CASES.items() if "cutoff" in own})
 #: ... where condensed needs another cut-off to act on this data.
 CONDENSED_CUTOFF = {"Success": "@2", "NSR": "@2"}
+#: ... and the cut-off at which condensed acts on those of CONDENSED_NEEDS_CUTOFF (@2 if
+#: not named: rpref_relative ignores a relevant document at condensed rank 1).
+CONDENSED_ACTS_AT = {"rpref_relative": "@4"}
 
 
 def values(name: str, **options) -> dict[str, np.ndarray]:
@@ -308,9 +321,10 @@ def test_every_trec_parameter_changes_the_values(family, first, second):
     assert differ(np.asarray(x, float), np.asarray(y, float)), (first, second)
 
 
-# ====================================================================== rel and condensed
+# ====================================================================== rel, condensed, conditional
 IR_STYLE = sorted(set(IR_NAMES) | set(KEYWORD_CASES))
-GENERIC = [(name, generic) for name in IR_STYLE for generic in ("rel", "condensed")]
+GENERIC = [(name, generic) for name in IR_STYLE
+           for generic in ("rel", "condensed", "conditional")]
 
 
 def _ir_name(name: str, generic_item: str, cutoff: str | None = None) -> str:
@@ -320,8 +334,9 @@ def _ir_name(name: str, generic_item: str, cutoff: str | None = None) -> str:
 
 
 @pytest.mark.parametrize(("name", "generic"), GENERIC, ids=[f"{n}-{g}" for n, g in GENERIC])
-def test_rel_and_condensed_change_the_values_or_are_refused(name, generic):
-    given, default = ("rel=2", "rel=1") if generic == "rel" else ("condensed=1", "condensed=0")
+def test_rel_condensed_and_conditional_change_the_values_or_are_refused(name, generic):
+    given, default = ("rel=2", "rel=1") if generic == "rel" else (f"{generic}=1",
+                                                                   f"{generic}=0")
     if (name, generic) in REFUSED:
         with pytest.raises(MeasureError, match=f"{generic} cannot apply to"):
             parse_measure(_ir_name(name, given))
@@ -331,8 +346,9 @@ def test_rel_and_condensed_change_the_values_or_are_refused(name, generic):
     b = single(_ir_name(name, given, cutoff))
     if generic == "condensed" and name in CONDENSED_NEEDS_CUTOFF:
         assert not differ(a, b), name  # documented: no effect without a cut-off
-        a = single(_ir_name(name, default, "@2"))
-        b = single(_ir_name(name, given, "@2"))
+        at = CONDENSED_ACTS_AT.get(name, "@2")
+        a = single(_ir_name(name, default, at))
+        b = single(_ir_name(name, given, at))
     assert differ(a, b), (name, generic, a, b)
 
 
@@ -372,6 +388,8 @@ def test_numret_with_rel_counts_retrieved_documents_of_that_degree_like_ir_measu
     "CAM(w=1:1:1)", "Compat(p=1)", "AP(norm=min)", "Q(norm=R)", "rrM(sat=clk,psat=0.5)",
     "rrM(sat=clk,gain=exp)", "rrM(psat=0.5,maxrel=3)", "nDCG(rel=2)@10", "NumQ(rel=2)",
     "NumQ(condensed=1)", "NumRel(condensed=1)", "Judged(condensed=1)@10", "RBPres(rel=2)",
+    "NumQ(conditional=1)", "NumRet(conditional=1)", "Judged(conditional=1)@10",
+    "RBPres(conditional=1)", "AP(conditional=2)", "P(conditional=maybe)@5",
     "P(rel=0)@5", "NumRet(rel=-1)", "AP(rel=1.5)", "set_F.0.5,2", "set_F.-1",
     "Rprec_mult.0", "Rprec_mult.-0.5", "iprec_at_recall.1.5", "iprec_at_recall.-0.1",
     "11pt_avg.0.5,1.2", "relstring.0", "rbp.p=1", "rbp.p=0.5,p=0.9", "rbp_resid.p=0",

@@ -160,3 +160,32 @@ def test_a_frame_id_that_is_not_valid_text_names_its_row():
     with pytest.raises(InputError, match=r"document id is not valid text \(a lone "
                                          r"surrogate\) in row 1: 'd\\ud800'"):
         run_from_frame(frame)
+
+
+@pytest.mark.parametrize("degree", [2**53 + 1, 2**60 + 1, 2**63 - 1, -(2**63 - 1),
+                                    "1152921504606846977", np.int64(2**62 + 3)])
+def test_degrees_beyond_float_integers_are_read_exactly(degree):
+    """float64 holds integers exactly only up to 2^53: a degree such as 2^60 + 1 read
+    through a float would silently become 2^60 (dicts, namedtuples and frames alike)."""
+    import collections
+
+    import pandas as pd
+
+    from irscale.io.memory import qrels_from_frame, qrels_from_records
+
+    want = [int(degree), 0]
+    assert qrels_from_dict({"1": {"a": degree, "b": 0}}).rel.tolist() == want
+    row = collections.namedtuple("TrecQrel", "query_id doc_id relevance iteration")
+    rows = [row("1", "a", degree, "0"), row("1", "b", 0, "0")]
+    assert qrels_from_records(rows).rel.tolist() == want
+    if not isinstance(degree, str):
+        frame = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"],
+                              "relevance": np.array(want, dtype=np.int64)})
+        assert qrels_from_frame(frame).rel.tolist() == want
+
+
+@pytest.mark.parametrize(("degree", "problem"), [
+    (2**63, "too large"), (1e300, "too large"), ("1152921504606846977.5", "not an integer")])
+def test_degrees_beyond_int64_or_not_integers_are_refused(degree, problem):
+    with pytest.raises(InputError, match=problem):
+        qrels_from_dict({"1": {"a": degree}})

@@ -142,6 +142,22 @@ def test_refusals():
         meta.informativeness([[0, 0, 0]])
 
 
+def test_a_list_without_a_relevant_document_is_left_out_with_a_warning():
+    lists = {"a": [1, 0, 1, 0], "b": [0, 0, 0, 0]}
+    with pytest.warns(UserWarning, match="1 of 2 ranked lists .* e.g. 'b'"):
+        result = meta.informativeness(lists, measures=["AP"])
+    assert result.to_frame()["list"].tolist() == ["a"]
+
+
+def test_progress_counts_the_lists_done():
+    calls = []
+    with pytest.warns(UserWarning, match="1 of 3"):  # b: no relevant document
+        meta.informativeness({"a": [1, 0, 1], "b": [0, 0, 0], "c": [0, 1, 0]},
+                             measures=["AP"],
+                             progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
 def test_values_near_the_lowest_ap_are_solved():
     """Relevant documents at the very bottom: μ → −∞, where Newton's steps stall."""
     value = 0.0023543773979769794  # two relevant documents near rank 100, R = 16

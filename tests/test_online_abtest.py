@@ -23,6 +23,9 @@ from irscale.online.abtest import (
     ab_sample_size,
     ab_test,
     assign,
+    read_pairs,
+    read_user_table,
+    read_users,
     sample_ratio_mismatch,
     session_measures,
     user_measures,
@@ -349,3 +352,35 @@ def test_with_variants_puts_each_users_variant_first():
     assert "variant" not in table.columns
     with pytest.raises(InputError, match="no variant for user 'u2'"):
         with_variants(table, pd.Series({"u1": "control"}), source="variants.tsv")
+
+
+@pytest.mark.parametrize(("content", "needle"), [
+    ("user,variant,x\nu1,a,1\nu2,a\n", "line 3: expected 3 fields, as the header, got 2"),
+    ("user,variant,x\nu1,a,1,9\nu2,a,2\n", "line 2: expected 3 fields, as the header, got 4"),
+    ("user,variant,x\nu1,a,1\n\nu2,a,two\n", "line 4: column 'x' holds numbers, and 'two'"),
+    ("user,variant,x\nu1,a,1\n\nu1,b,2\n", "line 4: user listed twice"),
+])
+def test_user_table_refuses_ragged_rows_and_words_among_numbers(tmp_path, content, needle):
+    path = tmp_path / "t.csv"
+    path.write_text(content)
+    with pytest.raises(InputError, match=re.escape(needle)):
+        read_user_table(str(path))
+
+
+def test_user_table_takes_names_in_the_label_columns(tmp_path):
+    """Variants named by numbers and words, missing values among numbers: read."""
+    path = tmp_path / "t.csv"
+    path.write_text("user,arm,x\nu1,1,1\nu2,b,\nu3,b,nan\n")
+    table = read_user_table(str(path), labels=("arm",))
+    assert table["arm"].tolist() == ["1", "b", "b"]
+    assert table["x"].isna().tolist() == [False, True, True]
+
+
+def test_id_files_ignore_a_byte_order_mark(tmp_path):
+    """A UTF-8 BOM (Windows editors) is not part of the first id (it hashed as one)."""
+    users, pairs = tmp_path / "u.txt", tmp_path / "p.txt"
+    users.write_bytes(b"\xef\xbb\xbfu1\r\nu2\r\n")
+    pairs.write_bytes(b"\xef\xbb\xbfu1 control\nu2 treatment\n")
+    assert read_users(str(users)) == ["u1", "u2"]
+    assert read_pairs(str(pairs), "user", "variant").to_dict() == {"u1": "control",
+                                                                   "u2": "treatment"}

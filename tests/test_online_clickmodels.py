@@ -72,6 +72,7 @@ def test_serp_size_declared():
     ("s1 q1 2 d2 x", 2, InputFormatError, "clicked is not an integer"),
     ("s1 q1 0 d2 0", 2, InputFormatError, "rank must be 1 or more"),
     ("s1 q1 1 d2 0", 2, DuplicateError, "rank given twice"),
+    ("s1 q1 2 d1 0", 2, DuplicateError, "document 'd1' shown twice in session 's1'"),
     ("s1 q9 2 d2 0", 2, InputFormatError, "one query"),
     ("s1 q1 2 d2", 2, InputFormatError, "expected 5 fields"),
     ("s1 q1 4 d2 0", 4, InputFormatError, "not 1..n"),

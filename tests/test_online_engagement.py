@@ -10,7 +10,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irscale.errors import DuplicateError, EmptyInputError, InputFormatError, ParameterError
+from irscale.errors import (
+    DuplicateError,
+    EmptyInputError,
+    InputError,
+    InputFormatError,
+    ParameterError,
+)
 from irscale.online.engagement import (
     engagement_summary,
     loyalty_measures,
@@ -48,6 +54,8 @@ def test_read_session_users(tmp_path):
     assert frame["time"].tolist() == [10.0, -3.5]
     path.write_text("s1 u1\ns2 u2\n")
     assert "time" not in read_session_users(str(path)).columns
+    path.write_bytes(b"\xef\xbb\xbfs1 u1\r\ns2 u2\r\n")  # a byte order mark: not the id's
+    assert read_session_users(str(path))["user"].to_dict() == {"s1": "u1", "s2": "u2"}
     for content, error, needle in (
             ("s1 u1 10\ns2 u2\n", InputFormatError, "3 fields, as the first line"),
             ("s1 u1 10\ns2 u2 soon\n", InputFormatError, "finite"),
@@ -73,6 +81,16 @@ def test_summary_is_the_t_interval_per_variant():
     # one user with a value (NaN left out): a mean, no interval
     assert frame.loc[("b", "x"), "users"] == 1 and np.isnan(frame.loc[("b", "x"), "ci_low"])
     assert frame.loc[("b", "y"), "mean"] == 2.5
+
+
+def test_summary_refuses_words_infinities_and_tables_without_numbers():
+    words = pd.DataFrame({"variant": ["a", "b"], "x": [1.0, 2.0]})
+    with pytest.raises(InputError, match="'variant' is not a column of numbers"):
+        engagement_summary(words, ["variant"])
+    with pytest.raises(InputError, match="'x': user 1 has no finite value \\(inf\\)"):
+        engagement_summary(pd.DataFrame({"x": [1.0, np.inf]}), variant=None)
+    with pytest.raises(InputError, match="no numeric column"):
+        engagement_summary(pd.DataFrame({"variant": ["a"], "name": ["n"]}))
 
 
 def test_intervals_cover_the_mean_absence_at_the_nominal_rate():
@@ -141,7 +159,6 @@ def test_cli_measures_with_times_equal_the_api(tmp_path):
 
 
 def test_ab_test_leaves_out_users_without_a_value_when_asked():
-    from irscale.errors import InputError
     from irscale.online.abtest import ab_test
 
     rng = np.random.default_rng(2)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from irscale import evaluate
-from irscale.errors import ParameterError
+from irscale.errors import InputError, ParameterError
 from irscale.online import ClickModel, calibrate, qrels_click_model, simulate_click_log
 
 N = 10
@@ -154,3 +154,9 @@ def test_err_with_stopping_probabilities_by_hand():
 def test_refusals(log, kwargs, message):
     with pytest.raises(ParameterError, match=message):
         calibrate(log, **kwargs)
+
+
+def test_err_refuses_qrels_that_judge_no_logged_document():
+    """Qrels of another topic: every shown document would be degree 0, a fit of nothing."""
+    with pytest.raises(InputError, match="judge none of the documents"):
+        calibrate(b"s1 q 1 a 1\ns1 q 2 b 0\n", "err", qrels={"other": {"a": 2, "b": 0}})

@@ -122,6 +122,8 @@ def _is_value(cls: type) -> bool:
 NOT_RESULTS = {
     "EvaluationSetup": "the checked options of an evaluation (evaluation_setup)",
     "SessionRankings": "judged session rankings, what the session measures read",
+    "SessionChain": "the average times and probability of one list length's Markov chain, "
+                    "what MsM reads",
     "Candidates": "the ranked documents of runs, what pooling and interleaving read",
     "Copula": "a fitted copula, a part of the CopulaModel a simulation draws from",
     "Margin": "a fitted margin, a part of the CopulaModel a simulation draws from",

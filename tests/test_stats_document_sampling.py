@@ -96,6 +96,13 @@ def test_documents_only_model_by_hand():
         0.2 / (np.sqrt(0.06) / 3) / np.sqrt(2)))))
 
 
+def test_progress_counts_the_topics():
+    calls = []
+    stats.document_variance(QRELS, RUN_X, RUN_Y, "AP", samples=20, rng=3,
+                            progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (len(QRELS), len(QRELS)) and calls[0] == (0, len(QRELS))
+
+
 def test_end_to_end_and_errors():
     frame = stats.document_variance(QRELS, RUN_X, RUN_Y, "AP", samples=200, rng=3)
     result = stats.document_sampling_test(frame["d"], frame["v"], topics=frame["topic"])
@@ -103,8 +110,12 @@ def test_end_to_end_and_errors():
     assert "document sampling (mixed)" in result.format()
     with pytest.raises(ParameterError, match="AP and P@k"):
         stats.document_variance(QRELS, RUN_X, RUN_Y, "ndcg")
-    with pytest.raises(InputError, match="variance of 0"):
-        stats.document_sampling_test([0.1, 0.2], [0.0, 0.01])
+    with pytest.raises(InputError, match="variance of 0.*topic 'b'.*model='documents'"):
+        stats.document_sampling_test([0.1, 0.2], [0.01, 0.0], topics=["a", "b"])
+    with pytest.raises(InputError, match="two topics at least, got 1"):
+        stats.document_sampling_test([0.1], [0.01])
+    with pytest.raises(ParameterError, match="samples"):  # a variance needs two samples
+        stats.document_variance(QRELS, RUN_X, RUN_Y, "AP", samples=1)
     with pytest.raises(ParameterError, match="model"):
         stats.document_sampling_test([0.1, 0.2], [0.01, 0.01], model="topics")
     with pytest.raises(InputError, match="no topic"):

@@ -121,6 +121,16 @@ def test_one_system_and_a_score_matrix_of_effectiveness():
         by_frame.to_frame()["smare"].tolist())
 
 
+def test_scores_of_unpredicted_queries_are_left_out_with_a_warning():
+    predictions, observed = frames(3, systems=("bm25",), variants=("v1",))
+    extra = pd.concat([observed, pd.DataFrame([{"topic": "t99", "system": "bm25",
+                                                "variant": "v1", "value": 0.9}])])
+    with pytest.warns(UserWarning, match="1 effectiveness score.*topic 't99'"):
+        result = qpp_anova(predictions, extra)
+    pd.testing.assert_frame_equal(result.to_frame(),
+                                  qpp_anova(predictions, observed).to_frame())
+
+
 def test_bad_inputs():
     predictions, observed = frames(4)
     with pytest.raises(InputError, match="no prediction for topic 't3'"):

@@ -195,6 +195,13 @@ def test_result_protocol_and_formats(replicated):
     assert '"bootstrap_anova"' in result.format("json")
 
 
+def test_progress_counts_the_samples(replicated):
+    calls = []
+    stats.bootstrap_anova(ShardScores.from_array(replicated), samples=30, rng=1,
+                          progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (30, 30) and all(total == 30 for _, total in calls)
+
+
 def test_errors(replicated):
     with pytest.raises(InputError, match="two replicates"):
         stats.bootstrap_anova(ShardScores.from_array(replicated[:, :, :1]), samples=10)
@@ -204,6 +211,8 @@ def test_errors(replicated):
         stats.bootstrap_anova(ShardScores.from_array(holed), empty="missing", samples=10)
     with pytest.raises(ParameterError, match="resample"):
         stats.bootstrap_anova(ShardScores.from_array(replicated), resample="shards")  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="samples"):  # an interval needs two samples
+        stats.bootstrap_anova(ShardScores.from_array(replicated), samples=1)
 
 
 def test_command_line_is_the_api(replicated, tmp_path):

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from .core.conditional import CONDITIONAL, with_conditional
 from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
@@ -140,7 +141,12 @@ def evaluate(
         trec_eval's (``map``, ``P.5,10``, ``ndcg_cut_10``, nicknames such as
         ``all_trec``) or ir_measures' (``AP@100``, ``P(rel=2)@5``, ``nDCG@10``), or
         ir_measures' measure objects (``ir_measures.AP@10``: the irscale measure that is
-        the same, :mod:`irscale.measures.ir_measures_names`).
+        the same, :mod:`irscale.measures.ir_measures_names`). Fairness and exposure
+        measures (``EE-L``, ``AWRF@10``, ``nDCG-AWRF`` ...) are evaluated in a call of their
+        own: every run is then a stochastic run (a run file's second column numbers the
+        sample; a dict or DataFrame run is one sample per topic), the document groups the
+        label set ``labels={"groups": ...}``, and the options other than ``labels`` and
+        ``allow_empty`` are refused (:mod:`irscale.measures.fairness`, docs/measures.md).
     relevance_level : int, default 1
         trec_eval ``-l``: the lowest degree counted as relevant (an integer ≥ 1).
     max_docs : int, optional
@@ -257,6 +263,17 @@ def evaluate(
                             "intent_probabilities": intent_probabilities is not None,
                             "intent_types": intent_types is not None,
                             "zscores": zscores is not None, "cache": cache is not None})
+    fairness = _fairness_evaluation(
+        qrels, runs, measures, labels=labels, allow_empty=allow_empty,
+        not_applicable={"relevance_level": relevance_level != 1, "max_docs": max_docs is not None,
+                        "judged_only": judged_only, "complete": complete,
+                        "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
+                        "ties": ties != "trec_eval",
+                        "intent_probabilities": intent_probabilities is not None,
+                        "intent_types": intent_types is not None,
+                        "zscores": zscores is not None, "cache": cache is not None})
+    if fairness is not None:
+        return fairness
     reference = None
     if zscores is not None:
         if compat != 9 or labels:
@@ -372,6 +389,8 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     if labels or scores:
         tables = {str(name): read_labels(source) for name, source in (labels or {}).items()}
         jr = attach_labels(jr, qrels, runs, options, tables, scores=scores)
+        if CONDITIONAL in tables and any(r.conditional for r in setup.requests):
+            jr = with_conditional(jr, qrels, tables[CONDITIONAL])
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
     rel = qrels.rel
@@ -440,6 +459,35 @@ def _prefs_evaluation(prefs: Any, runs: Any, measures: Any, form: str, *,
     from .evaluation_prefs import evaluate_prefs
 
     return evaluate_prefs(prefs, runs, measures, form=form, **options)  # type: ignore[arg-type]
+
+
+def _fairness_evaluation(qrels: Any, runs: Any, measures: Any, *,
+                         not_applicable: Mapping[str, bool], **options: Any
+                         ) -> Evaluation | None:
+    """The :class:`Evaluation` of fairness and exposure measures (``EE-L``, ``AWRF@10`` ...:
+    :func:`irscale.measures.fairness.evaluate.evaluate_fairness`, every run a stochastic
+    run) when every measure is one; ``None`` otherwise. Names that trec_eval or the
+    catalogue's rankings read never load the fairness modules. An option of
+    :func:`evaluate` that they do not read (``not_applicable``: name → given with a value
+    other than its default) is a :class:`ParameterError`, never ignored."""
+    if isinstance(measures, str):
+        names = measures.split()
+    elif isinstance(measures, (list, tuple)):
+        names = [n for m in measures if isinstance(m, str) for n in m.split()]
+    else:
+        return None
+    if not names or all(map(is_measure_name, names)):
+        return None
+    from .measures.fairness.evaluate import evaluate_fairness, fairness_requested
+
+    if not fairness_requested(names):
+        return None
+    given = [name for name, differs in not_applicable.items() if differs]
+    if given:
+        raise ParameterError(f"{given[0]}= does not apply to fairness measures (they read "
+                             "stochastic runs: the sampled rankings of each topic, ranked by "
+                             "score, and the document groups, labels={'groups': ...})")
+    return evaluate_fairness(qrels, runs, names, **options)
 
 
 def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,

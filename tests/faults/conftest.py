@@ -487,6 +487,16 @@ def output_contains(*needles: str) -> Check:
     return check
 
 
+def warns_of(*needles: str) -> Check:
+    """A check: one ``irscale: warning:`` line names every needle."""
+
+    def check(result: Result, ws: Workspace, run: Callable[..., Result]) -> None:
+        assert any(all(n in line for n in needles) for line in warnings_of(result)), \
+            f"no warning naming {needles}" + result.describe()
+
+    return check
+
+
 def all_checks(*checks: Check | None) -> Check:
     def check(result: Result, ws: Workspace, run: Callable[..., Result]) -> None:
         for c in checks:

@@ -621,6 +621,20 @@ ROWS = [
         "memory limit"),
     bad("read_click_log-serp-size-huge", lambda a: irscale.online.read_click_log(
         b"s1 q1 1 d1 1\n", serp_size=2**63 - 1), "serp_size", "2,147,483,647"),
+    # ================================================================ fairness measures
+    bad("evaluate-fairness-mixed", lambda a: _ev(measures=["AWRF@5", "map"],
+                                                 labels={"groups": {"d1": 1}}), "mixed", "'map'"),
+    bad("evaluate-fairness-complete", lambda a: _ev(measures="EE-L", complete=True),
+        "complete=", "fairness"),
+    bad("evaluate-fairness-membership", lambda a: _ev(
+        measures="AWRF(membership=half)", labels={"groups": {"d1": 1}}), "membership", "half"),
+    bad("evaluate-fairness-base", lambda a: _ev(
+        measures="AWRF(base=10)", labels={"groups": {"d1": 1}}), "base", "10"),
+    bad("evaluate-fairness-groups-same-twice", lambda a: _ev(measures="AWRF", labels={
+        "groups": a.write("g.txt", b"* 0 d1 1\n* 0 d1 2\n* 0 d1 1\n")}), "g.txt", "line 3",
+        "* 0 d1 1"),
+    bad("evaluate-fairness-groups-list-not-numbers", lambda a: _ev(
+        measures="AWRF", labels={"groups": {"d1": [1, "x"]}}), "'x'"),
     # diversity qrels read as plain qrels: the duplicate says what they are
     bad("read_qrels-diversity-qrels", lambda a: irscale.read_qrels(
         b"1 1 d1 1\n1 2 d1 0\n"), "line 2", "diversity", "read_diversity_qrels"),

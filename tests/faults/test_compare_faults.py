@@ -505,6 +505,19 @@ CASES = [
     err("document-sampling-missing-run", [*DOCS[:9], "nosuch.run", *DOCS[10:]], "nosuch.run"),
     err("document-sampling-bad-qrels-line", DOCS, "qrels.txt", "line 2",
         files={"qrels.txt": b"1 0 d1 1\n1 0 d2\n"}),
+    # a bootstrap of one sample has no variance: its intervals and standard errors are
+    # refused up front, naming the option (not numpy's warnings, nor an unnamed NaN)
+    err("bootstrap-anova-one-sample", with_option(BOOT_ANOVA, "--samples", "1"),
+        opt("--samples", "-B"), "2", files={"sh.csv": SHARDS}),
+    err("document-sampling-one-sample", with_option(DOCS, "--samples", "1"),
+        opt("--samples", "-B"), "2"),
+    # one topic in common: the test's own words, not the API's vectors
+    err("document-sampling-one-topic", DOCS, "two topics", "1",
+        files={"a.run": b"1 Q0 d1 1 0.9 teamA_r1\n", "b.run": b"1 Q0 d2 1 0.9 teamB_r1\n"}),
+    # a topic whose scores no sample changes: named, with the model that takes it
+    err("document-sampling-zero-variance", DOCS, "topic '1'", "--model documents",
+        files={"b.run": text([line.replace("teamA_r1", "teamB_r1")
+                              for line in run_lines("a")])}),
     err("mixed-random-unknown", [*MIXED, "--random", "nope"], opt("--random"), "nope"),
     err("mixed-random-empty", [*MIXED, "--random", ""], opt("--random")),
     err("mixed-family-unknown", [*MIXED, "--family", "poisson"], opt("--family"), "poisson"),

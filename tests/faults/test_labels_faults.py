@@ -20,6 +20,7 @@ from .conftest import (
     run_case,
     same_output_as,
     text,
+    warns_of,
     with_option,
 )
 
@@ -318,6 +319,10 @@ CASES = [
          allowed_new=("t.txt", "q.txt")),
     good("allocate-options", [*ALLOCATE, "--c", "2", "--epsilon", "0.2", "--min-labels",
                               "3", "--max-labels", "2", "--scale", "0,1,2"]),
+    # a budget short of one answer per document: the documents left without an answer
+    # (and without a qrels line) are counted in a warning, not dropped in silence
+    good("allocate-budget-short-of-documents", [*ALLOCATE, "--budget", "5"],
+         warns_of("--budget 5", "31 of 36 documents", "no qrels line")),
     *crowd_faults("allocate", ALLOCATE),
     bad("allocate-c-0", [*ALLOCATE, "--c", "0"], "--c"),
     bad("allocate-epsilon-above-1", [*ALLOCATE, "--epsilon", "2"], "--epsilon"),

@@ -1,6 +1,6 @@
 """``irscale measures``: the listing of the measure catalogue, and its usage errors; and
 the bad parameters of the catalogue's families in ``irscale eval -m`` (NCU, WRR, NSR, GAP,
-gAP, AUCPR, cRBP). Table-driven: every row is one call checked against the contract of
+gAP, AUCPR, cRBP, rpref). Table-driven: every row is one call checked against the contract of
 ``docs/errors.md`` (see ``conftest.py``)."""
 
 from __future__ import annotations
@@ -72,6 +72,16 @@ CASES += [
     err("gap-kishida-maxrel", _eval("gAP(maxrel=3)"), "gAP", "maxrel"),
     err("aucpr-interp-unknown", _eval("AUCPR(interp=linear)"), "linear", "trapezoid"),
     err("crbp-aspect-given", _eval("cRBP(aspect=under)"), "cRBP", "aspect=trust"),
+    # rpref (De Beer & Moens 2006; Sakai 2007): gmax acts in rpref_N only
+    ok("rpref", [*_eval("rpref_N(maxrel=3)"), "-m", "rpref_relative", "-m",
+                 "ntcir:rpref_relative2"],
+       output_contains("rpref_N(maxrel=3)", "rpref_relative", "ntcir:rpref_relative2")),
+    err("rpref-relative-maxrel", _eval("rpref_relative(maxrel=3)"), "rpref_relative",
+        "maxrel"),
+    err("rpref-n-maxrel-zero", _eval("rpref_N(maxrel=0)"), "maxrel", "0"),
+    err("rpref-n-maxrel-binary", _eval("rpref_N(gain=binary,maxrel=2)"), "maxrel",
+        "gain=linear"),
+    err("rpref-n-gain-unknown", _eval("rpref_N(gain=foo)"), "rpref_N", "foo"),
     err("crbp-without-trust-labels", _eval("cRBP"), "trust", "--labels"),
     # ADM reads the run's scores
     ok("adm-scores", _eval("ADM"), output_contains("ADM", "all")),

@@ -24,6 +24,7 @@ from .conftest import (
     score_text,
     text,
     warnings_of,
+    warns_of,
     with_option,
 )
 from .test_diversity_faults import QRELS as DIV_QRELS
@@ -275,6 +276,9 @@ CASES = [
     # ================================================================ concordance
     ok("concordance-valid", CONC, output_contains("gold")),
     err("concordance-gold-missing", CONC[:-2], opt("--gold")),
+    # a gold standard named twice was read as a second one ('gold+gold')
+    err("concordance-gold-twice", with_option(CONC, "--gold", "gold,gold"), opt("--gold"),
+        "twice"),
     err("concordance-gold-unknown", [*CONC[:-1], "nosuch"], "nosuch"),
     err("concordance-gold-empty", [*CONC[:-1], ","], opt("--gold")),
     err("concordance-one-candidate", ["meta", "concordance", "--scores", "ap.csv",
@@ -346,6 +350,10 @@ CASES = [
     ok("informativeness-one-run", ["meta", "informativeness", "qrels.txt", "a.run", "-m",
                                    "AP", "--per-list", "--format", "json"], json_ok),
     ok("informativeness-depth", [*INFO, "--depth", "3", "-m", "P@2"]),
+    # lists without a relevant document (no curve) are counted in a warning, not left out
+    # in silence (teamA_r1 retrieves none of topic 4's)
+    ok("informativeness-list-without-relevant", INFO,
+       warns_of("1 of 18 ranked lists", "no relevant document", "teamA_r1 4")),
     err("informativeness-measure-unknown", [*INFO, "-m", "nosuch"], "nosuch"),
     err("informativeness-depth-0", [*INFO, "--depth", "0"], opt("--depth")),
     err("informativeness-depth-text", [*INFO, "--depth", "deep"], opt("--depth")),

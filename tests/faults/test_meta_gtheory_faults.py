@@ -7,7 +7,16 @@ import json
 
 import pytest
 
-from .conftest import SYSTEMS, err, ok, opt, output_contains, run_case, with_option
+from .conftest import (
+    SYSTEMS,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    warns_of,
+    with_option,
+)
 
 
 def facet_csv(*, skip: int | None = None, extra: str = "", value: str | None = None,
@@ -143,6 +152,11 @@ CASES = [
     qpp_case("qpp-observed-no-system", "--observed", "topic,value\n1,0.5\n", "system"),
     qpp_case("qpp-predictions-empty-key", "--predictions",
              predictions_csv(extra=",bm25,nqc,0.3\n"), "empty topic"),
+    # scores of queries no predictor predicts are left out of the ranks, with a warning
+    # that names them (they were left out in silence)
+    ok("qpp-observed-unpredicted-query", QPP, warns_of("obs.csv", "1 effectiveness",
+                                                      "topic '99'"),
+       files={**FILES, "obs.csv": observed_csv() + "99,bm25,0.3\n"}),
 ]
 
 

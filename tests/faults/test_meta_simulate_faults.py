@@ -67,6 +67,12 @@ CASES = [
     ok("simulate-systems-from-effects", [*NORMAL, "--effects", "0,0,0.1"],
        same_output_as(*NORMAL, "--effects", "0,0,0.1", "--systems", "3")),
     ok("simulate-negative-effect", [*NORMAL, "--effects=-0.1,0"], output_contains("power")),
+    # a list of numbers whose first is negative is the option's value, as '-0.1' alone is
+    # (argparse took '-0.1,0' for an option, and said the option expected one argument)
+    ok("simulate-negative-effect-apart", [*NORMAL, "--effects", "-0.1,0"],
+       same_output_as(*NORMAL, "--effects=-0.1,0")),
+    ok("simulate-runs-negative-quality-apart", with_option(RUNSIM, "--qualities", "-1,1"),
+       same_output_as(*with_option(RUNSIM, "--qualities", "-1,1")[:-2], "--qualities=-1,1")),
     ok("simulate-test-default-is-t", [*NORMAL, "--test", "t"], same_output_as(*NORMAL)),
     ok("simulate-correction-default-is-none", [*NORMAL, "--correction", "none"],
        same_output_as(*NORMAL)),

@@ -48,6 +48,10 @@ CASES = [
         files=FILES),
     err("err-missing-degree", calibrate("ERR", "--qrels", "q.txt"), "degree 1",
         files={**FILES, "q.txt": text(["1 0 d1 2", "1 0 d2 0", "1 0 d3 0"])}),
+    # qrels of another collection (or query ids written otherwise): every logged document
+    # would count as not judged (degree 0), and the fit would be of nothing
+    err("err-qrels-judge-no-logged-document", calibrate("ERR", "--qrels", "q.txt"), "q.txt",
+        "judge none", files={**FILES, "q.txt": text(["9 0 d1 2", "9 0 d2 0", "9 0 d3 1"])}),
     # ---- options
     err("err-no-qrels", calibrate("ERR"), "--qrels", files=FILES),
     err("rbp-qrels", calibrate("RBP", "--qrels", "qrels.txt"), "--qrels", files=FILES),

@@ -71,6 +71,7 @@ MEASURES = ["online", "ab", "measures", "log.txt", "--users", "su.txt", "--salt"
 TIMED = with_option(MEASURES, "--users", "sut.txt")
 
 SRM = ["online", "ab", "srm", "t.csv"]
+SUMMARY = ["online", "ab", "summary", "t.csv"]
 ASSIGN = ["online", "ab", "assign", "users.txt", "--salt", "s1"]
 USERS = {"users.txt": "u1\nu2\nu3\n"}
 SIZE = ["online", "ab", "size", "--min-diff", "0.1", "--sd", "1"]
@@ -256,6 +257,15 @@ CASES = [
         "--session-gap", "no time", files=LOGS),
     err("measures-session-gap-0", [*TIMED, "--session-gap", "0"],
         "session_gap", files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n"}),
+    # a UTF-8 byte order mark (as Windows editors write) is not part of the first id
+    ok("measures-answered-bom", [*MEASURES, "--answered", "ans.txt"],
+       same_output_as(*MEASURES, "--answered", "plain.txt"),
+       files={**LOGS, "ans.txt": b"\xef\xbb\xbfs2\r\n", "plain.txt": "s2\n"}),
+    ok("measures-users-bom", [*MEASURES[:4], "--users", "bom.txt", *MEASURES[6:]],
+       same_output_as(*MEASURES), files={**LOGS, "bom.txt": b"\xef\xbb\xbf"
+                                         + LOGS["su.txt"].encode()}),
+    ok("assign-users-bom", ["online", "ab", "assign", "bom.txt", "--salt", "s1"],
+       same_output_as(*ASSIGN), files={**USERS, "bom.txt": b"\xef\xbb\xbfu1\nu2\nu3\n"}),
     err("measures-answered-unknown-session", [*MEASURES, "--answered", "ans.txt"],
         "ans.txt", "line 2", "s9", files={**LOGS, "ans.txt": "s2\ns9\n"}),
     err("measures-answered-twice", [*MEASURES, "--answered", "ans.txt"], "ans.txt",
@@ -285,6 +295,29 @@ CASES = [
     err("summary-missing", ["online", "ab", "summary", "nope.csv"], "nope.csv", files=TABLE),
     err("summary-output-is-input", ["online", "ab", "summary", "t.csv", "-o", "t.csv",
                                     "--force"], "t.csv", files=TABLE),
+    # a row of fewer or more fields than the header, a word among a column's numbers, a
+    # table without a numeric column: refused naming the file and line (they were read as
+    # missing values, shifted into the wrong columns, or the column left out in silence)
+    err("summary-short-row", SUMMARY, "t.csv", "line 3", "u2,control",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control\nu3,treatment,2\n"}),
+    err("summary-long-first-row", SUMMARY, "t.csv", "line 2", "u1,control,1,9",
+        files={"t.csv": "user,variant,clicks\nu1,control,1,9\nu2,control,3\n"}),
+    err("summary-word-among-numbers", SUMMARY, "t.csv", "line 3", "clicks", "abc",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,abc\n"
+                        "u3,treatment,2\nu4,treatment,5\n"}),
+    err("summary-infinite-value", SUMMARY, "clicks", "u2", "inf",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,inf\n"
+                        "u3,treatment,2\nu4,treatment,5\n"}),
+    err("summary-no-numeric-column", SUMMARY, "t.csv", "numeric",
+        files={"t.csv": "user,variant,name\nu1,control,x\nu2,treatment,y\n"}),
+    err("summary-metric-of-words", [*SUMMARY, "--metrics", "variant"], "variant", "numbers",
+        files=TABLE),
+    # a metric named twice was summarised twice
+    err("summary-metric-twice", [*SUMMARY, "--metrics", "clicks,clicks"], opt("--metrics"),
+        "twice", files=TABLE),
+    err("analyze-drop-word-among-numbers", [*ANALYZE, "--missing", "drop"], "t.csv", "line 3",
+        "abc", files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,abc\n"
+                               "u3,treatment,2\nu4,treatment,5\nu5,control,2\n"}),
     # ================================================================ ab analyze
     ok("analyze-welch", ANALYZE, output_contains("Welch"), files=TABLE),
     # ---- an OEC: weighted columns and ratios, by the delta method

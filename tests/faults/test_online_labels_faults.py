@@ -38,6 +38,12 @@ CASES = [
     err("prefs-log-rank-gap", prefs(log="bad.log"), "bad.log", "line 2", "not 1..n",
         files={**FILES, "bad.log": text([LOG[0], LOG[2], *LOG[3:]])}),
     err("prefs-log-missing", prefs(log="nope.log"), "nope.log", files=FILES),
+    # a document shown twice in a session counted as two sessions showing it (--min-sessions)
+    # and was both skipped and clicked: refused, as in interleaving logs
+    err("qrels-log-document-twice", qrels(log="bad.log"), "bad.log", "line 2", "'d1'",
+        "shown twice", files={**FILES, "bad.log": with_line(LOG, 2, "s1 1 2 d1 0")}),
+    err("prefs-log-document-twice", prefs(log="bad.log"), "bad.log", "line 3", "'d2'",
+        "shown twice", files={**FILES, "bad.log": with_line(LOG, 3, "s1 1 3 d2 1")}),
     err("qrels-log-empty", qrels(log="empty.log"), "empty.log", "empty",
         files={**FILES, "empty.log": b""}),
     # the time order of clicks without timestamps was guessed from the ranks

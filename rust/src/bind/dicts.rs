@@ -89,10 +89,12 @@ fn number(value: *mut ffi::PyObject) -> Option<f64> {
     None
 }
 
-/// A degree the Python reader takes: finite, integral, within ±2⁶³.
+/// A degree the engine reads exactly: finite, integral, below 2⁵³ in magnitude (a double
+/// holds every such integer; a larger `int`, such as 2⁶⁰ + 1, would be rounded, so the
+/// dict is left to the Python reader, which reads it exactly).
 fn degree(value: *mut ffi::PyObject) -> Option<f64> {
     let v = number(value)?;
-    (v.is_finite() && v.fract() == 0.0 && v.abs() < 2f64.powi(63)).then_some(v)
+    (v.is_finite() && v.fract() == 0.0 && v.abs() < 2f64.powi(53)).then_some(v)
 }
 
 /// A score the Python reader takes without an error (finite); scores a C float cannot

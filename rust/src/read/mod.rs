@@ -8,6 +8,7 @@
 //! blocks of whole lines ([`blocks`], [`run`]): their parsed fields are kept, not their
 //! text, which is read again only to name a line.
 
+pub mod append;
 pub mod blocks;
 pub mod diagnose;
 pub mod diversity;

@@ -3,6 +3,7 @@
 //! for a topic is refused ([`refuse_duplicates`], after the run's warnings, as the Python
 //! reader warns before it refuses).
 
+use super::append::append_parts;
 use super::blocks::{Blocks, row_line};
 use super::diagnose::Check;
 use super::duplicates::first_duplicate;
@@ -68,18 +69,27 @@ impl Starts {
         Starts::Narrow(vec![0])
     }
 
-    /// The next docno ends at `end` of the text.
-    fn push(&mut self, end: usize) {
+    /// The starts of the next docnos, those of each part in turn: part `i`'s end at
+    /// `bases[i] + ends[i][r]` of the text (ascending). Written side by side
+    /// ([`append_parts`]), 8 bytes each once the text passes 4 GiB.
+    fn append(&mut self, bases: &[usize], ends: &[&[usize]]) {
+        let last = bases
+            .iter()
+            .zip(ends)
+            .filter_map(|(b, e)| e.last().map(|end| b + end));
+        if let (Starts::Narrow(starts), Some(end)) = (&*self, last.max()) {
+            if u32::try_from(end).is_err() {
+                *self = Starts::Wide(starts.iter().map(|&s| u64::from(s)).collect());
+            }
+        }
+        let lengths: Vec<usize> = ends.iter().map(|e| e.len()).collect();
         match self {
-            Starts::Narrow(starts) => match u32::try_from(end) {
-                Ok(end) => starts.push(end),
-                Err(_) => {
-                    let mut wide: Vec<u64> = starts.iter().map(|&s| u64::from(s)).collect();
-                    wide.push(end as u64);
-                    *self = Starts::Wide(wide);
-                }
-            },
-            Starts::Wide(starts) => starts.push(end as u64),
+            Starts::Narrow(starts) => append_parts(starts, &lengths, |i| {
+                ends[i].iter().map(move |&end| (bases[i] + end) as u32)
+            }),
+            Starts::Wide(starts) => append_parts(starts, &lengths, |i| {
+                ends[i].iter().map(move |&end| (bases[i] + end) as u64)
+            }),
         }
     }
 
@@ -154,9 +164,14 @@ pub type Open<'a> = dyn Fn() -> Result<Stream<'a>, ReadError> + Sync + 'a;
 /// Bytes of a block of the text, parsed as one task. (A few lines in the unit tests, so
 /// that they read every text in several blocks.)
 #[cfg(not(test))]
-const BLOCK: usize = 1 << 22;
+const BLOCK: usize = 1 << 21;
 #[cfg(test)]
 const BLOCK: usize = 16;
+
+/// Blocks of a wave per thread: small tasks, so that the threads end each wave together
+/// (the wave is a barrier); 4 × 2 MiB shares two cores better than 2 × 4 MiB for the same
+/// memory (docs/benchmarks.md, *Both cores: the run's blocks joined side by side*).
+const WAVE_BLOCKS_PER_THREAD: usize = 4;
 
 /// What the fast pass over one block of a run's text found: its rows' columns (each docno
 /// ending at `ends[r]` of `docnos`), the topics of its rows in runs of equal topics
@@ -243,24 +258,75 @@ struct Joined {
 }
 
 impl Joined {
-    /// The next block's part appended (nothing after a line that does not fit: the text
-    /// is then diagnosed whole).
-    fn add(&mut self, part: &Part, source: &str) -> Result<(), ReadError> {
-        self.scan.merge(&part.scan);
-        if self.scan.misfit {
-            return Ok(());
+    /// The next wave's parts appended, in order (none from a line that does not fit on:
+    /// the text is then diagnosed whole). Their topics and run ids are taken in turn,
+    /// their scores checked and their columns copied side by side.
+    fn add(&mut self, parts: &[Part], source: &str) -> Result<(), ReadError> {
+        let mut taken = 0;
+        for part in parts {
+            self.scan.merge(&part.scan);
+            if self.scan.misfit {
+                continue;
+            }
+            if self.scan.rows > u32::MAX as usize {
+                return Err(ReadError::whole(
+                    Kind::Format,
+                    format!(
+                        "{} of more than {} lines: too many for one file",
+                        FORMAT.what,
+                        u32::MAX
+                    ),
+                    source,
+                ));
+            }
+            self.name(part);
+            taken += 1;
         }
-        if self.scan.rows > u32::MAX as usize {
-            return Err(ReadError::whole(
-                Kind::Format,
-                format!(
-                    "{} of more than {} lines: too many for one file",
-                    FORMAT.what,
-                    u32::MAX
-                ),
-                source,
-            ));
+        let parts = &parts[..taken];
+        // the scores' checks, made here while the next wave is parsed
+        let checks: Vec<_> = parts
+            .par_iter()
+            .map(|part| {
+                (
+                    part.score.iter().position(|s| !s.is_finite()),
+                    c_float_losses(&part.score),
+                )
+            })
+            .collect();
+        let mut rows = self.score.len();
+        for (part, (infinite, losses)) in parts.iter().zip(checks) {
+            if self.infinite.is_none() {
+                self.infinite = infinite.map(|r| rows + r);
+            }
+            if let Some((count, first)) = losses {
+                let (before, at) = self.beyond_c_float.unwrap_or((0, rows + first));
+                self.beyond_c_float = Some((before + count, at));
+            }
+            rows += part.score.len();
         }
+        let texts = &mut self.texts;
+        let mut bases = Vec::with_capacity(parts.len());
+        let mut base = texts.docnos.len();
+        for part in parts {
+            bases.push(base);
+            base += part.docnos.len();
+        }
+        let ends: Vec<&[usize]> = parts.iter().map(|part| &part.ends[..]).collect();
+        self.starts.append(&bases, &ends);
+        let bytes: Vec<usize> = parts.iter().map(|part| part.docnos.len()).collect();
+        append_parts(&mut texts.docnos, &bytes, |i| {
+            parts[i].docnos.iter().copied()
+        });
+        let counts: Vec<usize> = parts.iter().map(|part| part.score.len()).collect();
+        append_parts(&mut self.score, &counts, |i| parts[i].score.iter().copied());
+        let ranks: Vec<usize> = parts.iter().map(|part| part.rank.len()).collect();
+        append_parts(&mut self.rank, &ranks, |i| parts[i].rank.iter().copied());
+        Ok(())
+    }
+
+    /// The topics (numbered in order of first appearance), topic segments and run ids of
+    /// the next part.
+    fn name(&mut self, part: &Part) {
         let texts = &mut self.texts;
         let ids: Vec<u32> = part
             .topics
@@ -282,26 +348,6 @@ impl Joined {
                 _ => self.segments.push((topic, rows)),
             }
         }
-        let base = texts.docnos.len();
-        texts.docnos.extend_from_slice(&part.docnos);
-        for &end in &part.ends {
-            self.starts.push(base + end);
-        }
-        // the scores' checks, made here while the next wave is parsed
-        let rows = self.score.len();
-        if self.infinite.is_none() {
-            self.infinite = part
-                .score
-                .iter()
-                .position(|s| !s.is_finite())
-                .map(|r| rows + r);
-        }
-        if let Some((count, first)) = c_float_losses(&part.score) {
-            let (before, at) = self.beyond_c_float.unwrap_or((0, rows + first));
-            self.beyond_c_float = Some((before + count, at));
-        }
-        self.score.extend_from_slice(&part.score);
-        self.rank.extend_from_slice(&part.rank);
         for runid in &part.runids {
             if !self.seen_runids.contains(runid) {
                 self.seen_runids.insert(runid.clone());
@@ -311,7 +357,6 @@ impl Joined {
         if part.scan.rows > 0 {
             texts.last_runid.clone_from(&part.last_runid);
         }
-        Ok(())
     }
 }
 
@@ -333,7 +378,7 @@ fn read_blocks(
 
 /// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
 /// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
-/// wave of blocks (two per thread) parsed side by side while the next wave is read and
+/// wave of blocks ([`WAVE_BLOCKS_PER_THREAD`]) parsed side by side while the next wave is read and
 /// the last wave's columns are appended: the text itself is not kept, its parsed fields
 /// are (the docnos end to end). A line that does not fit, a NUL byte or no data line: the
 /// whole text is read again and diagnosed, as one text is.
@@ -343,7 +388,7 @@ pub fn read_from(
     keep_rank: bool,
 ) -> Result<(Texts, Columns), ReadError> {
     let mut blocks = Blocks::new(open()?, BLOCK);
-    let count = 2 * rayon::current_num_threads();
+    let count = WAVE_BLOCKS_PER_THREAD * rayon::current_num_threads();
     let mut spare = Vec::new();
     let mut joined = Joined {
         texts: Texts::default(),
@@ -382,11 +427,9 @@ pub fn read_from(
                 )
             },
             || {
-                parts.drain(..).try_for_each(|part| {
-                    joined.add(&part, source)?;
-                    spent.push(part);
-                    Ok(())
-                })
+                let added = joined.add(&parts, source);
+                spent.append(&mut parts);
+                added
             },
         );
         joining?;
@@ -641,10 +684,15 @@ mod tests {
     #[test]
     fn docno_starts_widen_beyond_four_gigabytes() {
         let mut starts = Starts::new();
-        starts.push(3);
-        starts.push(u32::MAX as usize + 5);
+        starts.append(&[0], &[&[3]]);
+        assert!(matches!(starts, Starts::Narrow(_)));
+        starts.append(&[3, u32::MAX as usize], &[&[], &[5, 9]]);
         assert_eq!(starts.bounds(0), (0, 3));
         assert_eq!(starts.bounds(1), (3, u32::MAX as usize + 5));
+        assert_eq!(
+            starts.bounds(2),
+            (u32::MAX as usize + 5, u32::MAX as usize + 9)
+        );
         assert!(matches!(starts, Starts::Wide(_)));
     }
 }

@@ -303,7 +303,7 @@ def _bootstrap_of_shards(args: argparse.Namespace):
                              interaction=model == "replicates", resample=args.resample,
                              samples=args.samples or 1000, alpha=args.alpha,
                              correction=args.correction if given(args, "correction") else "bh",
-                             empty=args.empty, rng=args.seed)
+                             empty=args.empty, rng=args.seed, progress=wants_progress(args))
     return result, result.pairs
 
 
@@ -325,7 +325,8 @@ def _document_sampling(args: argparse.Namespace):
         runs.append({t: dict(zip(g["doc_id"], g["score"].astype(float), strict=True))
                      for t, g in frame.groupby("query_id", sort=False)})
     table = document_variance(qrels, runs[0], runs[1], args.measures[0],
-                              samples=args.samples or 1000, rng=args.seed)
+                              samples=args.samples or 1000, rng=args.seed,
+                              progress=wants_progress(args))
     model = args.model if given(args, "model") else DOCUMENT_MODELS[0]
     return document_sampling_test(table["d"].to_numpy(), table["v"].to_numpy(), model=model,
                                   alpha=args.alpha, topics=table["topic"].tolist())

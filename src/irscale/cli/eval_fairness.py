@@ -7,26 +7,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import MeasureError
 from .rules import Rule, each
 
 
 def wants_fairness(args: argparse.Namespace) -> bool:
     """True when every ``-m`` measure is a fairness measure; a mix with other measures is a
-    :class:`MeasureError`."""
+    :class:`~irscale.errors.MeasureError`."""
     from ..measures.names import is_measure_name
 
     names = [n for spec in (args.measures or []) for n in spec.split()]
     if not names or all(map(is_measure_name, names)):
         return False
-    from ..measures.fairness.evaluate import is_fairness_name
+    from ..measures.fairness.evaluate import fairness_requested
 
-    flags = [is_fairness_name(n) for n in names]
-    if any(flags) and not all(flags):
-        mixed = next(n for n, f in zip(names, flags, strict=True) if not f)
-        raise MeasureError(f"fairness measures read stochastic runs and cannot be mixed with "
-                           f"other measures ({mixed!r}): run irscale eval once for each")
-    return all(flags)
+    return fairness_requested(names)
 
 
 #: The options of ``eval`` that fairness measures do not read.
@@ -48,14 +42,21 @@ FAIRNESS_RULES = (
 
 
 def run_fairness(args: argparse.Namespace) -> int:
-    """``eval`` with fairness measures (its options checked: :data:`FAIRNESS_RULES`)."""
-    from ..measures.fairness.evaluate import evaluate_fairness, read_runs
+    """``eval`` with fairness measures (its options checked: :data:`FAIRNESS_RULES`): what
+    :func:`irscale.evaluate` does with them, every run file (a folder or a glob pattern:
+    its run files) a stochastic run named as ``--names`` says."""
+    from ..evaluation import evaluate
+    from ..io.naming import name_runs
+    from ..io.sources import expands, run_files
+    from ..measures.fairness.evaluate import read_runs
     from .outputs import open_output
-    from .runargs import label_files
+    from .runargs import distinct_runs, label_files
 
-    evaluation = evaluate_fairness(args.qrels, read_runs(args.runs), args.measures,
-                                   labels=label_files(args.labels),
-                                   allow_empty=args.allow_empty)
+    paths = distinct_runs([file for path in args.runs
+                           for file in (run_files(path) if expands(path) else [path])])
+    runs = name_runs(read_runs(paths), args.names or "runid")
+    evaluation = evaluate(args.qrels, runs, args.measures, labels=label_files(args.labels),
+                          allow_empty=args.allow_empty)
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
                          summary=not args.no_summary)

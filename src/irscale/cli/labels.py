@@ -247,11 +247,19 @@ def run_allocate(args: argparse.Namespace) -> int:
     result = allocate_labels(args.inputs[0], args.rule, budget=args.budget, c=args.c,
                              epsilon=args.epsilon, min_labels=args.min_labels,
                              max_labels=args.max_labels, rng=args.seed, scale=args.scale)
+    table = result.to_frame()
+    none = table[table["labels"] == 0]
+    if len(none):
+        import warnings
+
+        warnings.warn(f"--budget {result.budget} bought no answer for {len(none)} of "
+                      f"{len(table)} documents: they have no qrels line (e.g. topic "
+                      f"{none['topic'].iloc[0]!r}, document {none['docno'].iloc[0]!r})",
+                      stacklevel=1)
     with contextlib.ExitStack() as stack:
         if args.table is not None:
             stack.enter_context(atomic_output(args.table, "w", force=args.force)).write(
-                result.to_frame().to_csv(sep=" ", index=False, header=False,
-                                         na_rep="-"))
+                table.to_csv(sep=" ", index=False, header=False, na_rep="-"))
         stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
             "".join(line + "\n" for line in result.lines()))
     return 0

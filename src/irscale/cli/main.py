@@ -101,12 +101,21 @@ def named(error: Exception, args: argparse.Namespace | None) -> Exception:
     return ParameterError(f"{record.flags[param]} ({param}){text[len(param):]}")
 
 
+#: A negative number, or a comma-separated list of numbers whose first is negative: what
+#: :class:`Parser` reads as a value rather than an option (``--effects -0.1,0``).
+_NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NEGATIVE_NUMBERS_TEXT = rf"^-{_NUMBER}(?:,\s*[-+]?{_NUMBER})*$"
+
+
 def _define_classes() -> None:
     """Define :class:`UsageError`, :class:`Parser` and its ``store`` action, whose bases
     come from argparse and :mod:`irscale.errors` (imported here, inside :func:`main`)."""
     import argparse
+    import re
 
     from ..errors import IrscaleError
+
+    negative_numbers = re.compile(_NEGATIVE_NUMBERS_TEXT)
 
     class UsageError(IrscaleError, ValueError):
         """A command line argparse cannot parse (unknown option, missing argument, bad
@@ -147,10 +156,14 @@ def _define_classes() -> None:
     class Parser(argparse.ArgumentParser):
         """An argument parser whose errors are :class:`UsageError` (one line, exit status
         2) instead of argparse's usage text and ``SystemExit``, and that refuses an option
-        of one value given twice (its sub-parsers are ``Parser`` too)."""
+        of one value given twice (its sub-parsers are ``Parser`` too). A negative number
+        (``-1e-3``) or comma-separated list of numbers whose first is negative
+        (``-0.1,0``) is a value, as argparse takes ``-1`` and ``-0.5``: it took the others
+        for an option, and said the option before expected an argument."""
 
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
+            self._negative_number_matcher = negative_numbers
             self.register("action", None, StoreOnce)
             self.register("action", "store", StoreOnce)
             self.register("action", "append", AppendNoted)

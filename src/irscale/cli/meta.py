@@ -337,7 +337,8 @@ def _add_concordance(sub) -> None:
     p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
     _common(p)
     add_standardise(p)
-    p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
+    p.add_argument("--gold", action=ListAction, kind="str", unique=True, required=True,
+                   metavar="M,...",
                    help="comma-separated gold-standard measure(s); the other measures are the "
                    "candidates")
     add_param(p, SIGNIFICANCE)
@@ -520,9 +521,8 @@ def _add_simulate(sub) -> None:
     p.add_argument("--effects", action=ListAction, kind="float", domain=EFFECT,
                    item="a system mean",
                    metavar="E,E,...",
-                   help="normal model: the true system means mu_s, one per system; write "
-                   "--effects=-0.1,0 when the first is negative (default: all 0, every pair "
-                   "null)")
+                   help="normal model: the true system means mu_s, one per system, e.g. "
+                   "-0.1,0 (default: all 0, every pair null)")
     add_param(p, NORMAL_TOPIC_SD)
     add_param(p, NORMAL_ERROR_SD)
     p.add_argument("--null", action="store_true",
@@ -1039,7 +1039,8 @@ def run_informativeness(args: argparse.Namespace) -> int:
                              "lists judged for relevance: not of diversity qrels")
     qrels, runs = qrels_and_runs(args)
     lists, bases = meta.judged_lists(qrels, runs, depth=args.depth)
-    result = meta.informativeness(lists, measures=args.measures, recall_base=bases)
+    result = meta.informativeness(lists, measures=args.measures, recall_base=bases,
+                                  progress=wants_progress(args))
     if args.per_list:
         return write_text(args, _render(result.to_frame(), args, repr(result)))
     return write_text(args, result.format(args.fmt, digits=args.digits))

@@ -19,7 +19,7 @@ from ..core.params import (
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from .main import given
-from .options import add_format, add_param
+from .options import ListAction, add_format, add_param
 from .outputs import add_output, declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
 
@@ -105,7 +105,8 @@ def add_parser(subparsers) -> None:
                            "table over its users, with its Student t interval, per variant "
                            "(users are the units).")
     p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
-    p.add_argument("--metrics", metavar="COLUMN,...",
+    p.add_argument("--metrics", action=ListAction, kind="str", unique=True,
+                   metavar="COLUMN,...",
                    help="the columns to summarise (default: every numeric column)")
     _variant_options(p)
     add_param(p, SIGNIFICANCE)
@@ -252,7 +253,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     check_options(args)
     from ..online.abtest import ab_test, read_user_table
 
-    table = read_user_table(args.inputs)
+    table = read_user_table(args.inputs, labels=(args.variant_column,))
     if args.oec is not None:
         from ..online.oec import oec_test
 
@@ -277,10 +278,9 @@ def run_summary(args: argparse.Namespace) -> int:
     from ..online.abtest import read_user_table
     from ..online.engagement import engagement_summary
 
-    table = read_user_table(args.inputs)
-    metrics = None if args.metrics is None else [m.strip() for m in args.metrics.split(",")]
+    table = read_user_table(args.inputs, labels=(args.variant_column,))
     variant = args.variant_column if args.variant_column in table.columns else None
-    result = engagement_summary(table, metrics, variant=variant, alpha=args.alpha,
+    result = engagement_summary(table, args.metrics, variant=variant, alpha=args.alpha,
                                 source=args.inputs)
     return write_text(args, result.format(args.fmt) + "\n")
 
@@ -291,7 +291,7 @@ def run_srm(args: argparse.Namespace) -> int:
     splits = _splits(args.splits)
     from ..online.abtest import read_user_table, sample_ratio_mismatch
 
-    table = read_user_table(args.inputs)
+    table = read_user_table(args.inputs, labels=(args.variant_column,))
     if args.variant_column not in table.columns:
         raise InputError(f"no variant column {args.variant_column!r} (columns: "
                          f"{list(table.columns)})", source=args.inputs)

@@ -25,7 +25,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "session",
         help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, esnDCG, esAP, "
-        "tsCG, session U-measure)",
+        "tsCG, MsM, session U-measure)",
         description="Evaluate session runs ('session query_no docno rank score runid' "
         "lines; the rank column orders each query's list) against TREC qrels. A session "
         "is judged with the qrels of the topic of the same id (or of --topics). Output as "
@@ -39,6 +39,7 @@ def add_parser(subparsers) -> None:
                         help="session measure (repeatable): sDCG@10, 'sDCG(bq=4)@10', "
                         "'nsDCG(norm=jarvelin)@10', 'sRBP(p=0.8,b=0.5)', sERR@10, "
                         "'esnDCG(p_reform=0.5,p_down=0.8)@10', 'tsCG(budget=300)', "
+                        "'MsM(p=0.7,q=0.1,r=0.1,s=0.1)@10', "
                         "'U(L=132000)' ... (default: "
                         f"{','.join(DEFAULT_MEASURES)})")
     add_values_options(parser, "session")

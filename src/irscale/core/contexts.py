@@ -68,7 +68,7 @@ CONTEXTS: dict[str, ContextInfo] = {
         "stochastic rankings: sampled rankings per topic (a run's second column numbers the "
         "sample) judged against qrels, documents in groups (a label set)",
         "fairness", ("EE-L(gamma=0.5)", "EE-R(level=group)", "AWRF@10", "nDCG-AWRF@20"),
-        "irscale eval with fairness measures; irscale.measures.fairness.evaluate_fairness"),
+        "irscale eval with fairness measures; irscale.evaluate"),
 }
 
 __all__ = ["CONTEXTS", "Context", "ContextInfo"]

@@ -31,12 +31,23 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import InputError, ParameterError
+from ..errors import InputError, MeasureError, ParameterError
 from .rows import TopicRows
 from .segments import ScanLayout, segment_cumsum, segment_sum
 
 NONPOOL = -1
 UNJUDGED = -2
+
+@dataclass(frozen=True, eq=False)
+class Rejudged:
+    """Other judgments of the same rankings (:attr:`JudgedRankings.rejudged`): a degree per
+    retrieved document (aligned with ``rel``, trec_eval's sentinels kept), and the recall
+    base per degree of each ranking's topic with the degree of each column."""
+
+    rel: np.ndarray
+    rel_levels: np.ndarray
+    degrees: np.ndarray
+
 
 #: The cached properties of a batch that depend on its offsets only.
 _LAYOUT_CACHES = ("lengths", "segment", "rank", "scan_layout")
@@ -66,6 +77,9 @@ class JudgedRankings:
     #: The relevance degree counted by each column of ``rel_levels`` (ascending, all ≥ 0);
     #: ``None``: column ``g`` counts degree ``g``. Use :attr:`column_degrees`.
     degrees: np.ndarray | None = None
+    #: The judgments under conditional relevance (:mod:`irscale.core.conditional`), when
+    #: conditional groups were given: see :meth:`conditional`.
+    rejudged: Rejudged | None = None
 
     def __post_init__(self) -> None:
         n = len(self.offsets) - 1
@@ -174,14 +188,31 @@ class JudgedRankings:
         judged = self.is_judged
         return self if judged.all() else self._subset(judged)
 
+    def conditional(self) -> JudgedRankings:
+        """The rankings judged under conditional relevance (:attr:`rejudged`, built by
+        :func:`irscale.core.conditional.with_conditional`): the same documents at the same
+        ranks, each conditional group relevant once, at the rank of its last member.
+        :class:`MeasureError` when no conditional groups were given."""
+        if self.rejudged is None:
+            raise MeasureError("no conditional groups were given: give them with --labels "
+                               "conditional=FILE (in Python labels={'conditional': path})")
+        out = replace(self, rel=self.rejudged.rel, rel_levels=self.rejudged.rel_levels,
+                      degrees=self.rejudged.degrees, rejudged=None)
+        for name in _LAYOUT_CACHES:
+            if name in self.__dict__:
+                out.__dict__[name] = self.__dict__[name]
+        return out
+
     def _subset(self, keep: np.ndarray) -> JudgedRankings:
         """The rankings reduced to the documents flagged in ``keep`` (order kept)."""
         lengths = np.bincount(self.segment[keep], minlength=self.n_rankings)
+        rejudged = self.rejudged
         return replace(
             self,
             rel=self.rel[keep],
             offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
             attributes=tuple((name, values[keep]) for name, values in self.attributes),
+            rejudged=None if rejudged is None else replace(rejudged, rel=rejudged.rel[keep]),
         )
 
     def rankings(self, first: int, stop: int) -> JudgedRankings:
@@ -190,6 +221,10 @@ class JudgedRankings:
         if not 0 <= first <= stop <= self.n_rankings:
             raise ParameterError(f"rankings {first}..{stop} out of 0..{self.n_rankings}")
         begin, end = int(self.offsets[first]), int(self.offsets[stop])
+        rejudged = self.rejudged
+        if rejudged is not None:
+            rejudged = replace(rejudged, rel=rejudged.rel[begin:end],
+                               rel_levels=rejudged.rel_levels[first:stop])
         return replace(
             self,
             rel=self.rel[begin:end],
@@ -199,6 +234,7 @@ class JudgedRankings:
             ranking_run=self.ranking_run[first:stop],
             placeholder=None if self.placeholder is None else self.placeholder[first:stop],
             attributes=tuple((name, values[begin:end]) for name, values in self.attributes),
+            rejudged=rejudged,
         )
 
     def attribute(self, name: str) -> np.ndarray:
@@ -218,7 +254,8 @@ class JudgedRankings:
         attributes = self.attributes if attributes is None else attributes
         if any(len(v) != len(self.rel) for _, v in attributes):
             raise InputError("attributes and relevance values differ in length")
-        out = replace(self, rel=self.rel if rel is None else rel, attributes=attributes)
+        out = replace(self, rel=self.rel if rel is None else rel, attributes=attributes,
+                      rejudged=self.rejudged if rel is None else None)
         for name in _LAYOUT_CACHES:
             if name in self.__dict__:
                 out.__dict__[name] = self.__dict__[name]

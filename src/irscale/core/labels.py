@@ -21,8 +21,8 @@ of the label set's topic and docno codes, searched in sorted order).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from .inputs import Qrels, Run
 from .judge import judge_with_rows
 from .judged import JudgedRankings
 from .options import RankingOptions
+from .segments import ranges
 from .strings import Strings
 
 #: Topic of a label row that holds for every topic.
@@ -41,14 +42,19 @@ ANY_TOPIC = "*"
 
 @dataclass(frozen=True, eq=False)
 class LabelTable:
-    """One label set: a value per (topic, document); topic ``*`` = every topic. The topic
-    and docno columns are held as :class:`Strings` (given as any column
+    """One label set: a value per (topic, document), or several
+    (:func:`irscale.io.labels.read_labels` with ``several``: :func:`memberships` reads
+    them); topic ``*`` = every topic. The topic and docno columns are held as
+    :class:`Strings` (given as any column
     :func:`~irscale.core._columnar.blocks.as_string_array` converts)."""
 
     topic: Strings
     docno: Strings
     value: np.ndarray
     source: str = "<labels>"
+    #: The line number (``None``: not from a file) and text of row ``i``, for messages.
+    describe: Callable[[int], tuple[int | None, str]] | None = field(default=None,
+                                                                     repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "topic", as_string_array(self.topic))
@@ -103,6 +109,42 @@ def lookup(table: LabelTable, topic: Strings | object, docno: Strings | object, 
         known = ~np.isnan(own)
         out[asked[found][known]] = own[known]
     return out
+
+
+def memberships(table: LabelTable, topic: Strings | object, docno: Strings | object,
+                topic_code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every value of a label set that may hold several values per document
+    (:func:`irscale.io.labels.read_labels` with ``several``) for pairs ``i`` of topic
+    ``topic[topic_code[i]]`` and docno ``docno[i]``: rows ``(pair, value)``, sorted by pair.
+    A pair takes its topic's own rows where there are some, else the rows of topic ``*``;
+    a pair with neither has no row.
+
+    >>> from irscale.io.labels import read_labels
+    >>> t = read_labels(b"* 0 a 1\\n* 0 a 2\\n7 0 a 3\\n* 0 b 4\\n", several=True)
+    >>> pair, value = memberships(t, ["7", "8"], ["a", "a", "b", "c"], np.array([0, 1, 0, 1]))
+    >>> pair.tolist(), value.tolist()
+    ([0, 1, 1, 2], [3.0, 1.0, 2.0, 4.0])
+    """
+    topic, docno = as_string_array(topic), as_string_array(docno)
+    label_doc, docs = table.docno.encode()
+    n_docs = max(len(docs), 1)
+    query_doc = docno.index_in(docs)
+    label_topic, topics = table.topic.encode()
+    query_topic = topic.index_in(topics)[topic_code]
+    wildcard_code = int(Strings.of([ANY_TOPIC]).index_in(topics)[0])
+    # rows keyed by (topic code, doc code); a pair's own key, then its topic * key
+    label_key = label_topic * n_docs + label_doc
+    order = np.argsort(label_key, kind="stable")
+    label_key, values = label_key[order], table.value[order]
+    known = query_doc >= 0
+    own = np.where(known & (query_topic >= 0), query_topic * n_docs + query_doc, -1)
+    any_topic = np.where(known & (wildcard_code >= 0), wildcard_code * n_docs + query_doc, -1)
+    low, high = (np.searchsorted(label_key, own, side=s) for s in ("left", "right"))
+    use_own = (own >= 0) & (high > low)
+    w_low, w_high = (np.searchsorted(label_key, any_topic, side=s) for s in ("left", "right"))
+    low = np.where(use_own, low, np.where(any_topic >= 0, w_low, 0))
+    count = np.where(use_own, high - low, np.where(any_topic >= 0, w_high - w_low, 0))
+    return np.repeat(np.arange(len(count)), count), values[ranges(low, count)]
 
 
 def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],

@@ -6,11 +6,12 @@ optionally a timestamp of the click (any number; kept, not used by the click mod
 Fields are separated by tabs or blanks; a Parquet file (``.parquet``, or any file starting
 with Parquet's magic bytes) holds the same columns by name.
 
-The ranks of a session run 1..n without gaps or repeats, its lines share one query, and n
-is at most the page size, the *SERP size*: given (``serp_size=``, ``--serp-size``) or by
-default the largest rank in the log. Lines may come in any order. Errors name the file, the
-line (a Parquet file: its 1-based row) and its text. Used by :mod:`irscale.online`
-(:mod:`irscale.online.clicklog` re-exports it).
+The ranks of a session run 1..n without gaps or repeats, its lines share one query, no
+document is shown twice in it (the click models and the session counts take a document
+once per page), and n is at most the page size, the *SERP size*: given (``serp_size=``,
+``--serp-size``) or by default the largest rank in the log. Lines may come in any order.
+Errors name the file, the line (a Parquet file: its 1-based row) and its text. Used by
+:mod:`irscale.online` (:mod:`irscale.online.clicklog` re-exports it).
 
 >>> log = read_click_log(b"s1 q1 1 d1 1\\ns1 q1 2 d2 0\\ns2 q1 1 d2 0\\n")
 >>> log
@@ -123,7 +124,7 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
         A malformed line, a rank beyond ``serp_size`` or below 1, a click other than
         0/1, a session with two queries or with a gap in its ranks.
     DuplicateError
-        A rank given twice in a session.
+        A rank given twice in a session, or a document shown twice in it.
     EmptyInputError
         No line at all.
     """
@@ -307,6 +308,12 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
     if twice.any():
         raise fail(DuplicateError, f"rank given twice in this {unit}",
                    int(np.flatnonzero(twice)[0]))
+    doc_of_row, docs = coded["docno"]
+    again = pd.DataFrame({"s": session, "d": doc_of_row}).duplicated().to_numpy()
+    if again.any():
+        row = int(np.flatnonzero(again)[0])
+        raise fail(DuplicateError, f"document {docs[doc_of_row[row]]!r} shown twice in "
+                   f"{unit} {sessions[session[row]]!r}", row)
     lengths = np.zeros(n, dtype=np.int64)
     np.maximum.at(lengths, session, rank)
     count = np.bincount(session, minlength=n)
@@ -319,7 +326,6 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
                    f"{lengths[s] - count[s]} rank(s) below {lengths[s]} missing",
                    int(rows_of[0]))
     _check_size(n, size, unit, serp_size is not None)
-    doc_of_row, docs = coded["docno"]
     doc = np.full((n, size), -1, dtype=np.int64)
     doc.reshape(-1)[cell] = doc_of_row
     clicks = np.zeros((n, size), dtype=bool)

@@ -241,6 +241,15 @@ def check_utf8(data: bytes, source: str) -> None:
         ) from None
 
 
+def read_lines(source: str) -> list[str]:
+    """The lines of the UTF-8 text file ``source`` (:func:`read_input`: gzip or not, ``-``
+    standard input): not UTF-8 is an error naming the line (:func:`check_utf8`); a byte
+    order mark at the start is not text, and a line ends at LF, CRLF or CR."""
+    data = read_input(source)
+    check_utf8(data, source)
+    return data.decode("utf-8-sig").splitlines()
+
+
 def raise_nul_line(data: bytes, source: str) -> None:
     """Raise :class:`InputFormatError` naming the first line of ``data`` that holds a NUL
     byte (``data`` must hold one)."""

@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ..core._columnar import arrow
-from ..errors import DuplicateError, InputError, InputFormatError
+from ..errors import InputError, InputFormatError
 from ._text import check_int64, line_of_record, parse_columns, source_name
 from .clicklog import ClickLog, _encoded
 
@@ -164,14 +164,6 @@ def _read_text(source: Any, name: str) -> InterleavingLog:
     size = shown.serp_size
     cell = coded["session"][0] * size + (np.asarray(numbers["rank"], dtype=np.int64) - 1)
     rows = np.arange(len(cell))
-    doc_of_row = coded["docno"][0]
-    twice = pd.DataFrame({"i": coded["session"][0], "d": doc_of_row}).duplicated().to_numpy()
-    if twice.any():
-        row = int(np.flatnonzero(twice)[0])
-        number, text = locate(row)
-        raise DuplicateError(f"document {shown.docs[doc_of_row[row]]!r} shown twice in "
-                             f"impression {shown.sessions[coded['session'][0][row]]!r}",
-                             source=name, line=number, text=text)
     # teams without "-", their codes renumbered (first-appearance order)
     keep = names != NO_TEAM
     renumber = np.full(len(names), -1, dtype=np.int64)

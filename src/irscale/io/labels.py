@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,8 +19,14 @@ from ..errors import InputError, InputFormatError
 from .memory import _DOC, _TOPIC, _column
 
 
-def read_labels(source: Any) -> LabelTable:
+def read_labels(source: Any, *, several: bool = False) -> LabelTable:
     """A :class:`LabelTable` from a file path, bytes, mapping, DataFrame or :class:`Qrels`.
+
+    A (topic, docno) pair listed twice is an error naming the second line, unless
+    ``several``: then a pair may hold several values, one a line (a mapping gives them as a
+    list: ``{"d1": [1, 3]}``), and only the same value twice for a pair is refused (the
+    document groups of the fairness measures: a document in several groups,
+    :func:`irscale.core.labels.memberships`).
 
     >>> t = read_labels(b"101 0 d1 95\\n101 0 d2 7\\n")
     >>> t
@@ -36,15 +42,15 @@ def read_labels(source: Any) -> LabelTable:
         return LabelTable(source.topic, source.docno, source.rel.astype(np.float64),
                           source.source)
     if isinstance(source, (str, os.PathLike, bytes, io.IOBase)):
-        return _read_file(source)
+        return _read_file(source, several)
     if isinstance(source, Mapping):
-        return _from_mapping(source)
+        return _from_mapping(source, several)
     if hasattr(source, "columns"):
-        return _from_frame(source)
+        return _from_frame(source, several)
     raise InputError(f"cannot use a {type(source).__name__} as a label set")
 
 
-def _read_file(source: Any) -> LabelTable:
+def _read_file(source: Any, several: bool) -> LabelTable:
     """A label file read by the Python text reader (:mod:`irscale.io._text`: pyarrow's CSV
     reader, imported here)."""
     import pyarrow as pa
@@ -62,28 +68,33 @@ def _read_file(source: Any) -> LabelTable:
         "labels",
     )
     return _checked(table["qid"], table["docno"], arrow.to_numpy(table["value"]), name,
-                    lambda row: line_of_record(raw(), row))
+                    lambda row: line_of_record(raw(), row), several)
 
 
-def _from_mapping(data: Mapping[Any, Any]) -> LabelTable:
+def _from_mapping(data: Mapping[Any, Any], several: bool) -> LabelTable:
     topics: list[str] = []
     docs: list[str] = []
     values: list[Any] = []
+
+    def add(topic: str, doc: Any, value: Any) -> None:
+        listed = several and isinstance(value, (list, tuple))
+        for one in value if listed else [value]:
+            topics.append(topic)
+            docs.append(str(doc))
+            values.append(one)
+
     for key, entry in data.items():
         if isinstance(entry, Mapping):
-            topics.extend([str(key)] * len(entry))
-            docs.extend(str(d) for d in entry)
-            values.extend(entry.values())
+            for doc, value in entry.items():
+                add(str(key), doc, value)
         else:  # {docno: value}: the same value for every topic
-            topics.append(ANY_TOPIC)
-            docs.append(str(key))
-            values.append(entry)
+            add(ANY_TOPIC, key, entry)
     return _checked(Strings.of(topics), Strings.of(docs),
                     _numbers(values, "<labels dict>"), "<labels dict>",
-                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
+                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"), several)
 
 
-def _from_frame(frame: Any) -> LabelTable:
+def _from_frame(frame: Any, several: bool) -> LabelTable:
     source = "<labels DataFrame>"
     t = _column(frame.columns, _TOPIC, "topic", source)
     d = _column(frame.columns, _DOC, "document", source)
@@ -92,7 +103,7 @@ def _from_frame(frame: Any) -> LabelTable:
     values = frame[v].tolist()
     return _checked(Strings.of(topics), Strings.of(docs),
                     _numbers(values, source), source,
-                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
+                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"), several)
 
 
 def _numbers(values: list[Any], source: str) -> np.ndarray:
@@ -112,7 +123,8 @@ def _is_number(value: Any) -> bool:
 
 
 def _checked(topic: object, docno: object, value: np.ndarray,
-             source: str, describe) -> LabelTable:
+             source: str, describe: Callable[[int], tuple[int | None, str]],
+             several: bool = False) -> LabelTable:
     """The label table of the columns (topic and docno: any column
     :func:`~irscale.core._columnar.blocks.as_string_array` converts), checked."""
     topic_column, docno_column = as_string_array(topic), as_string_array(docno)
@@ -124,8 +136,27 @@ def _checked(topic: object, docno: object, value: np.ndarray,
         line, text = describe(int(bad[0]))
         raise InputFormatError("label value is not a finite number", source=source, line=line,
                                text=text)
-    resolve_duplicates(topic_column, docno_column, value, "error", source, describe)
-    return LabelTable(topic=topic_column, docno=docno_column, value=value, source=source)
+    if several:
+        _refuse_repeated_values(topic_column, docno_column, value, source, describe)
+    else:
+        resolve_duplicates(topic_column, docno_column, value, "error", source, describe)
+    return LabelTable(topic=topic_column, docno=docno_column, value=value, source=source,
+                      describe=describe)
+
+
+def _refuse_repeated_values(topic: Strings, docno: Strings, value: np.ndarray,
+                            source: str, describe: Callable[[int], tuple[int | None, str]]
+                            ) -> None:
+    """The same (topic, docno, value) twice: an error naming its second line."""
+    codes = [column.encode()[0] for column in (topic, docno)]
+    _, value_code = np.unique(value, return_inverse=True)
+    order = np.lexsort((np.arange(len(value)), value_code.ravel(), codes[1], codes[0]))
+    key = np.c_[codes[0], codes[1], value_code.ravel()][order]
+    again = np.flatnonzero((key[1:] == key[:-1]).all(axis=1))
+    if len(again):
+        line, text = describe(int(order[again + 1].min()))
+        raise InputFormatError("the same document is listed twice with the same value (for "
+                               "the same topic)", source=source, line=line, text=text)
 
 
 __all__ = ["read_labels"]

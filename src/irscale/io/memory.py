@@ -15,6 +15,7 @@ are read column by column (:func:`qrels_from_records`, :func:`run_from_records`)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -51,6 +52,20 @@ def _column(columns: Sequence[str], names: Sequence[str], what: str, source: str
     )
 
 
+#: Integers of at least this magnitude are not all exact in float64 (2^53).
+_FLOAT_INTEGERS = 2.0**53
+
+
+def _exact_beyond_floats(values: np.ndarray, originals: Callable[[], list]
+                         ) -> np.ndarray | list:
+    """``values`` (the float64 conversion of ``originals()``), or the original values when
+    one of them lies beyond float64's exact integers (|v| ≥ 2^53), so that relevance
+    degrees such as 2^60 + 1 are read as the input holds them, not rounded."""
+    if len(values) and np.abs(values).max() >= _FLOAT_INTEGERS:
+        return originals()
+    return values
+
+
 def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
              ) -> tuple[Strings, Strings, list | np.ndarray, TopicBlocks | None,
                         bool]:
@@ -81,6 +96,9 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
                              dtype=np.float64, count=len(docs))
     except (TypeError, ValueError):
         values = list(chain.from_iterable(entry.values() for entry in entries))
+    else:
+        values = _exact_beyond_floats(values, lambda: list(
+            chain.from_iterable(entry.values() for entry in entries)))
     return _grouped(topics, counts, docs, values, f"{what} dict")
 
 
@@ -207,9 +225,10 @@ def _records(rows: Any, value_names: Sequence[str], what: str, source: str
                     for k in (t, d))
     if topic is None or docno is None:
         raise InputError(f"{what} list: a topic or document id is None", source=source)
-    values: np.ndarray | list = list(map(itemgetter(v), rows))
+    given = list(map(itemgetter(v), rows))
+    values: np.ndarray | list = given
     try:  # one conversion; _numbers names the first row that is not a number otherwise
-        values = np.array(values, dtype=np.float64)
+        values = _exact_beyond_floats(np.array(given, dtype=np.float64), lambda: given)
     except (TypeError, ValueError):
         pass
     return topic, docno, values
@@ -308,12 +327,19 @@ def _make_qrels(topic: Strings, docno: Strings, values, duplicates,
     if len(bad):
         raise InputFormatError("relevance is not an integer", source=source,
                                text=_row_describer(topic, docno, values)(int(bad[0]))[1])
-    bad = np.flatnonzero(np.abs(numeric) >= 2.0**63)
-    if len(bad):
-        raise InputFormatError("relevance is too large (integers must lie within "
-                               "±9,223,372,036,854,775,807)", source=source,
-                               text=_row_describer(topic, docno, values)(int(bad[0]))[1])
-    rel = numeric.astype(np.int64)
+    big = np.abs(numeric) >= _FLOAT_INTEGERS
+    rel = np.where(big, 0.0, numeric).astype(np.int64)
+    if big.any():  # beyond float64's integers: the exact integers the input holds
+        originals = values if isinstance(values, list) else np.asarray(values)
+        for row in np.flatnonzero(big).tolist():
+            exact = Fraction(originals[row].item() if isinstance(originals[row], np.generic)
+                             else originals[row])
+            if exact.denominator != 1 or not -2**63 < exact.numerator < 2**63:
+                problem = ("is not an integer" if exact.denominator != 1 else
+                           "is too large (integers must lie within ±9,223,372,036,854,775,807)")
+                raise InputFormatError(f"relevance {problem}", source=source,
+                                       text=_row_describer(topic, docno, values)(row)[1])
+            rel[row] = exact.numerator
     keep = None if distinct else resolve_duplicates(topic, docno, rel, duplicates, source,
                                                     _row_describer(topic, docno, rel))
     if keep is not None:

@@ -22,7 +22,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from ..errors import AlignmentError, ParameterError
 
@@ -113,7 +113,23 @@ def _names_by_files(sources: Sequence[str], chosen: list[str], selected: list[in
             depth[i] += 1
 
 
-def name_runs(runs: Sequence[Run], names: NameSpec = "runid") -> list[Run]:
+class NamedRun(Protocol):
+    """What :func:`name_runs` reads of a run (a ``Run``, or a stochastic run of
+    :mod:`irscale.io.stochastic`): its name and source, a dataclass field ``name``."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
+
+
+R = TypeVar("R", bound=NamedRun)
+
+
+def name_runs(runs: Sequence[R], names: NameSpec = "runid") -> list[R]:
     """The runs named as ``names`` says (module documentation), every name distinct.
 
     Renaming keeps everything the readers computed (fingerprints, topic blocks). A warning

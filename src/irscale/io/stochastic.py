@@ -20,8 +20,8 @@ import pyarrow as pa
 
 from ..core._columnar import arrow
 from ..core._columnar import arrow_compute as pc
-from ..core.inputs import Qrels
-from ..core.labels import LabelTable, lookup
+from ..core.inputs import Qrels, Run
+from ..core.labels import LabelTable, memberships
 from ..core.strings import Strings
 from ..errors import InputFormatError
 from ._text import is_float, line_of_record, parse_columns, source_name
@@ -73,14 +73,41 @@ def read_stochastic_run(source: str | os.PathLike | bytes, name: str | None = No
     key_change = np.r_[True, arrow.to_numpy(pc.not_equal(topic[1:], topic[:-1]))
                        | arrow.to_numpy(pc.not_equal(sample[1:], sample[:-1]))] \
         if len(row) else np.empty(0, bool)
-    starts = np.flatnonzero(key_change)
-    block = np.cumsum(key_change) - 1
-    position = np.arange(len(row)) - starts[block] + 1
+    block, position = _positions(key_change)
     _refuse_repeats(table, row, block, label, raw)
     runid = table["runid"].combine_chunks()
     first = int(np.argmin(row)) if len(row) else 0
     return StochasticRun(name or (runid[first].as_py() if len(row) else label), topic, sample,
                          docno, position.astype(np.int64), label)
+
+
+def deterministic(run: Run, name: str | None = None) -> StochasticRun:
+    """A run read by :func:`irscale.read_run` (a dict, a DataFrame ...) as a stochastic run
+    of one sample (``Q0``) per topic, ranked by score descending (compared as doubles, as
+    trec_eval 10 compares them), then docno descending, named ``name`` or as the run is.
+
+    >>> from irscale import read_run
+    >>> one = deterministic(read_run({"1": {"a": 1.0, "b": 2.0, "c": 2.0}}, name="r"))
+    >>> one.name, one.docno.to_pylist(), one.position.tolist()
+    ('r', ['c', 'b', 'a'], [1, 2, 3])
+    """
+    table = pa.table({"qid": run.topic.to_arrow(), "docno": run.docno.to_arrow(),
+                      "score": pa.array(run.score)})
+    table = table.take(pc.sort_indices(table, [("qid", "ascending"), ("score", "descending"),
+                                               ("docno", "descending")]))
+    topic, docno = (table[c].combine_chunks() for c in ("qid", "docno"))
+    change = np.r_[True, arrow.to_numpy(pc.not_equal(topic[1:], topic[:-1]))] \
+        if len(topic) else np.empty(0, bool)
+    _, position = _positions(change)
+    return StochasticRun(name or run.name, topic, pa.array(["Q0"] * len(topic), pa.string()),
+                         docno, position.astype(np.int64), run.source)
+
+
+def _positions(change: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ranking (0, 1, ...) and 1-based position of every row of rows sorted by ranking,
+    ``change`` true at each ranking's first row."""
+    block = np.cumsum(change) - 1
+    return block, np.arange(len(change)) - np.flatnonzero(change)[block] + 1
 
 
 def _refuse_repeats(table: pa.Table, row: np.ndarray, block: np.ndarray, label: str,
@@ -103,15 +130,17 @@ def _refuse_repeats(table: pa.Table, row: np.ndarray, block: np.ndarray, label: 
 class JudgedSamples:
     """A stochastic run joined with the qrels, per topic of the run the qrels have
     (``topics``, sorted): the *universe* of each topic (its judged documents, degree ≥ 0,
-    and every document a sample retrieves) with its grade (the degree; 0 when unjudged)
-    and group code (``None`` without groups); the (topic, sample) rankings
-    (``ranking_topic``); and every placement of a document (``place_ranking``,
-    1-based ``place_position``, ``place_doc`` indexing the universe)."""
+    and every document a sample retrieves) with its grade (the degree; 0 when unjudged);
+    its documents' groups (``None`` without groups): rows ``(member_doc, member_group)``
+    sorted by document, one a group of the document, at least one a document; the
+    (topic, sample) rankings (``ranking_topic``); and every placement of a document
+    (``place_ranking``, 1-based ``place_position``, ``place_doc`` indexing the universe)."""
 
     topics: tuple[str, ...]
     universe_topic: np.ndarray
     universe_grade: np.ndarray
-    universe_group: np.ndarray | None
+    member_doc: np.ndarray | None
+    member_group: np.ndarray | None
     ranking_topic: np.ndarray
     place_ranking: np.ndarray
     place_position: np.ndarray
@@ -120,9 +149,10 @@ class JudgedSamples:
 
 def judge_samples(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
                   ) -> JudgedSamples:
-    """The :class:`JudgedSamples` of ``run`` against ``qrels`` with the group of every
-    document from ``groups`` (NaN → one group of its own); run topics the qrels do not have
-    are left out."""
+    """The :class:`JudgedSamples` of ``run`` against ``qrels`` with the groups of every
+    document from ``groups`` (a label set of several values per document,
+    :func:`~irscale.core.labels.memberships`; the documents it does not label form one
+    group of their own, coded last); run topics the qrels do not have are left out."""
     run_topic = Strings.of(run.topic)
     in_qrels = run_topic.isin(qrels.topic.unique())
     keep = np.flatnonzero(in_qrels)
@@ -143,19 +173,24 @@ def judge_samples(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
     universe_topic = keys // n_codes
     grade = np.zeros(len(keys))
     grade[inverse[:len(q_t)]] = np.maximum(q_rel, 0.0)
-    group = None
+    member_doc = member_group = None
     if groups is not None:
         first = np.zeros(len(keys), dtype=np.int64)
         first[inverse[::-1]] = np.arange(len(inverse))[::-1]
-        values = lookup(groups, topic_table, all_docs.take(first),
-                        topic_code=universe_topic)
-        _, group = np.unique(np.where(np.isnan(values), np.inf, values), return_inverse=True)
-        group = group.ravel().astype(np.int64)
+        member_doc, values = memberships(groups, topic_table, all_docs.take(first),
+                                         universe_topic)
+        unlabelled = np.setdiff1d(np.arange(len(keys)), member_doc)
+        member_doc = np.r_[member_doc, unlabelled]
+        values = np.r_[values, np.full(len(unlabelled), np.inf)]
+        order = np.argsort(member_doc, kind="stable")
+        member_doc = member_doc[order]
+        _, member_group = np.unique(values[order], return_inverse=True)
+        member_group = member_group.ravel().astype(np.int64)
     # rankings: (topic, sample) blocks of the run's sorted rows
     s_codes = Strings.of(run.sample).take(keep).encode()[0]
     block_key = t_run * (int(s_codes.max(initial=0)) + 1) + s_codes
     blocks, place_ranking = np.unique(block_key, return_inverse=True)
     place_ranking = place_ranking.ravel()
     ranking_topic = blocks // (int(s_codes.max(initial=0)) + 1)
-    return JudgedSamples(topics, universe_topic, grade, group, ranking_topic, place_ranking,
-                         run.position[keep], inverse[len(q_t):])
+    return JudgedSamples(topics, universe_topic, grade, member_doc, member_group, ranking_topic,
+                         place_ranking, run.position[keep], inverse[len(q_t):])

@@ -5,7 +5,7 @@ context it needs (:data:`irscale.core.contexts.CONTEXTS`): judged rankings, per-
 judgments, sessions, texts and nuggets. Importing this package registers trec_eval's
 families (:mod:`irscale.measures.trec`, computed by the engine, numpy-free until they
 compute); those of judged rankings from the literature (one module per family group: dcg,
-graded, cascade, rbp, precision_recall, generalized, condensed, coverage, tbg, umeasure,
+graded, cascade, rbp, precision_recall, generalized, condensed, rpref, coverage, tbg, umeasure,
 markov, click_models, order_measures, multi_aspect, ncu, wrr, sliding_ratio, graded_ap,
 pr_curve, adm) and the families of sessions, texts
 and nuggets (sessions, rouge, nuggets: declared here, computed by :mod:`irscale.text`) are

@@ -358,8 +358,8 @@ class Family:
     #: placeholder ranking's value is replaced by this); ``None`` keeps the computed value.
     missing_value: float | str | None = None
     aliases: tuple[str, ...] = field(default=())
-    #: The generic parameters of measure names (``rel``, ``condensed``) that cannot change
-    #: this family's values, each with the reason: names giving them are refused.
+    #: The generic parameters of measure names (``rel``, ``condensed``, ``conditional``) that
+    #: cannot change this family's values, each with the reason: names giving them are refused.
     ignores: tuple[tuple[str, str], ...] = field(default=())
     context: str = "rankings"
     cutoff: CutoffRule = "optional"
@@ -392,8 +392,8 @@ class Family:
 #: package). The others are imported the first time a name or a listing needs the whole
 #: catalogue (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none.
 FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_models",
-                  "condensed", "coverage", "dcg", "generalized", "trec", "graded", "graded_ap",
-                  "markov", "ncu",
+                  "condensed", "rpref", "coverage", "dcg", "generalized", "trec", "graded",
+                  "graded_ap", "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "sliding_ratio", "tbg",
                   "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "bleu", "pyramid",
                   "sessions", "prefs", "adm")
@@ -501,7 +501,8 @@ def register(
     """Class the decorated kernel as measure family ``name`` of ``context`` (see the module
     docstring and :class:`Family`).
 
-    ``ignores``: the generic parameters of measure names (``rel``, ``condensed``) that have
+    ``ignores``: the generic parameters of measure names (``rel``, ``condensed``,
+    ``conditional``) that have
     no effect on the family, each with the reason shown when a name gives it.
     ``needs_scores``: the kernel reads the run's scores (:attr:`Family.needs_scores`).
     """
@@ -573,6 +574,9 @@ class MeasureRequest:
     requested: str = ""
     #: Evaluate on the condensed rankings (unjudged documents removed; Sakai 2014, §2.2).
     condensed: bool = False
+    #: Evaluate under conditional relevance (the label set ``conditional``:
+    #: :mod:`irscale.core.conditional`).
+    conditional: bool = False
 
     def with_labels(self, labels: Mapping[str, str]) -> MeasureRequest:
         return replace(self, labels=tuple(labels.items()))
@@ -582,9 +586,12 @@ def label_sets_named(requests: Iterable[MeasureRequest]) -> set[str]:
     """The label sets the requests name: every text value of their keyword parameters, the
     family's defaults included (``TBG`` and ``U`` read ``lengths=doclen`` unless told
     otherwise; ``uRBP(aspect=under)`` names ``under``), and the names of their lists of
-    label sets (``CAM(aspects=cred:correct)``)."""
+    label sets (``CAM(aspects=cred:correct)``); ``conditional`` for a request with
+    ``conditional=1``."""
     named: set[str] = set()
     for request in requests:
+        if request.conditional:
+            named.add("conditional")
         params = request.params
         if params is None:
             params = get_family(request.family).params.default

@@ -3,7 +3,8 @@ families, shared by :func:`irscale.evaluate`, the intent-aware measures and the 
 
 Requests spelled the trec_eval way come first, in trec_eval's table order (``-m all_trec``
 prints them so); the others follow in the order asked. Rankings are viewed once per
-(relevance level, cut-off, condensed) and every family computes on its view. A large batch
+(relevance level, conditional relevance, condensed, cut-off) and every family computes on
+its view, made in that order (:func:`view_of`). A large batch
 of real runs is shared out between the cores by whole rankings (:func:`compute_shared`).
 """
 
@@ -53,16 +54,13 @@ def compute_requests(
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     seen: set[str] = set()
-    views: dict[tuple[int, int | None, bool], JudgedRankings] = {}
+    views: dict[tuple[int, int | None, bool, bool], JudgedRankings] = {}
     for request in ordered_requests(requests, context.compat):
         family = get_family(request.family)
         level = jr.relevance_level if request.relevance_level is None else request.relevance_level
-        key = (level, request.cutoff, request.condensed)
+        key = (level, request.cutoff, request.condensed, request.conditional)
         if key not in views:
-            view = jr.with_level(level)
-            if request.condensed:
-                view = view.condensed()
-            views[key] = view if request.cutoff is None else view.truncate(request.cutoff)
+            views[key] = view_of(jr, request, level)
         # trec_eval's families compute as its C code does: overflow to inf, 0/0 to -nan,
         # silently (printed "inf", "-nan"); the other families must give numbers
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -77,6 +75,22 @@ def compute_requests(
             values[label] = array
             columns.append(column_of(label, family))
     return tuple(columns), values
+
+
+def view_of(jr: JudgedRankings, request: MeasureRequest, level: int) -> JudgedRankings:
+    """The rankings ``request`` is computed on: judged at ``level``, under conditional
+    relevance (``conditional=1``: the groups' relevance moved to their completing members,
+    no document moved), condensed (``condensed=1``: unjudged documents removed), then cut
+    after ``request.cutoff`` documents (of the condensed list when condensed)."""
+    view = jr.with_level(level)
+    if request.conditional:
+        try:
+            view = view.conditional()
+        except MeasureError as error:
+            raise MeasureError(f"measure {request.requested!r}: {error}") from None
+    if request.condensed:
+        view = view.condensed()
+    return view if request.cutoff is None else view.truncate(request.cutoff)
 
 
 def compute_shared(

@@ -29,7 +29,8 @@ from .params import CUTOFF, Keywords, Params
     "judgment in the qrels, of any degree (ir_measures' Judged@k).",
     params=Keywords(cutoff=CUTOFF),
     ignores={"rel": "it counts the documents in the qrels, of any degree",
-             "condensed": "the condensed list holds judged documents only"},
+             "condensed": "the condensed list holds judged documents only",
+             "conditional": "the members of a conditional group are judged either way"},
     formula="|judged in top k| / k",
     source="ir_measures (MacAvaney et al. 2022)",
 )

@@ -21,9 +21,11 @@ spellings (each yields one or more :class:`MeasureRequest`):
   selects the keyword family of that name). Generic parameters, accepted by every name:
   ``rel`` (minimum relevance degree counted as relevant for that measure only) and
   ``condensed=1`` (alias ``judged_only=1``: evaluate the condensed list, unjudged documents
-  removed; Sakai 2014, §2.2). A cut-off on a measure that has no native cut-off (``RR@10``)
-  evaluates the ranking truncated to its first k documents; a keyword family that declares
-  ``cutoff`` receives k as a parameter;
+  removed; Sakai 2014, §2.2) and ``conditional=1`` (conditional relevance: each group of
+  the label set ``conditional`` relevant once, at the rank of its last member; Sakai 2014,
+  §2.3; :mod:`irscale.core.conditional`). A cut-off on a measure that has no native
+  cut-off (``RR@10``) evaluates the ranking truncated to its first k documents; a keyword
+  family that declares ``cutoff`` receives k as a parameter;
 * NTCIREVAL's output names with the prefix ``ntcir:`` (``ntcir:Q-measure``,
   ``ntcir:nDCG@0010``, ``ntcir:MSnDCG@10``, ``ntcir:nERR@10``, ``ntcir:P-plus`` ...), each
   standing for the irscale measure with NTCIREVAL's definition and defaults
@@ -130,7 +132,8 @@ IR_NAMES: dict[str, tuple[str | None, str | None]] = {
 }
 
 #: ir-style names of the trec_eval route whose keyword parameters (beyond the generic
-#: ``rel`` and ``condensed``) select a keyword family: ``AP(norm=min)@10``, ``nDCG(gain=exp)``.
+#: ``rel``, ``condensed`` and ``conditional``) select a keyword family: ``AP(norm=min)@10``,
+#: ``nDCG(gain=exp)``.
 IR_KEYWORD_FAMILIES: dict[str, str] = {"AP": "AP", "MAP": "AP", "nDCG": "nDCG", "NDCG": "nDCG"}
 
 #: Other names of keyword families.
@@ -164,6 +167,9 @@ NTCIR_NAMES: dict[str, str] = {
     "bpref": "Bpref(condensed=1)",
     "bpref_R": "bpref_R",
     "bpref_N": "bpref_N",
+    "rpref_N": "rpref_N",
+    "rpref_relative": "rpref_relative",
+    "rpref_relative2": "rpref_relative2",
 }
 NTCIR_PREFIX = "ntcir:"
 
@@ -372,6 +378,7 @@ def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) ->
     level = options.pop("rel", None)
     condensed = _generic_flag(text, options, "condensed") | _generic_flag(
         text, options, "judged_only")
+    conditional = _generic_flag(text, options, "conditional")
     keyword_family = IR_KEYWORD_FAMILIES.get(name) if name in IR_NAMES else _keyword_family(name)
     if name in PRESETS:
         options = _preset_options(text, name, options)
@@ -379,14 +386,14 @@ def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) ->
         request = _keyword_request(text, keyword_family, options, cutoff)
     else:
         request = _trec_route_request(text, name, options, cutoff)
-    if condensed:
-        request = replace(request, condensed=True)
+    if condensed or conditional:
+        request = replace(request, condensed=condensed, conditional=conditional)
     if level is not None:
         request = replace(request, relevance_level=parse_relevance_level(text, level))
         if request.family == "num_ret":
             # ir_measures: NumRet(rel=k) counts the retrieved documents of degree ≥ k
             request = replace(request, family="num_rel_ret")
-    _check_generic(text, request, level is not None, condensed)
+    _check_generic(text, request, level is not None, condensed, conditional)
     return request
 
 
@@ -413,12 +420,14 @@ def parse_relevance_level(text: str, level: str) -> int:
     return value
 
 
-def _check_generic(text: str, request: MeasureRequest, level: bool, condensed: bool) -> None:
-    """Refuse ``rel`` / ``condensed`` where they would change nothing (the family declares
-    it, :attr:`~irscale.measures.base.Family.ignores`): a parameter is accepted only when it
-    changes the result as documented."""
+def _check_generic(text: str, request: MeasureRequest, level: bool, condensed: bool,
+                   conditional: bool) -> None:
+    """Refuse ``rel`` / ``condensed`` / ``conditional`` where they would change nothing (the
+    family declares it, :attr:`~irscale.measures.base.Family.ignores`): a parameter is
+    accepted only when it changes the result as documented."""
     ignored = dict(get_family(request.family).ignores)
-    for name, given in (("rel", level), ("condensed", condensed)):
+    for name, given in (("rel", level), ("condensed", condensed),
+                        ("conditional", conditional)):
         if given and name in ignored:
             raise MeasureError(f"measure {text!r}: {name} cannot apply to "
                                f"{request.family}: {ignored[name]}")

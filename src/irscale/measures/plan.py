@@ -49,7 +49,7 @@ class TrecPlan:
 def plan_trec(requests: Sequence[MeasureRequest], context: EvalContext) -> TrecPlan | None:
     """The plan of ``requests``, or ``None`` when one is not a trec_eval family computed by
     the engine alone, or needs a view of the rankings other than the evaluation's own (its
-    own relevance level, a cut-off or the condensed rankings).
+    own relevance level, a cut-off, the condensed rankings or conditional relevance).
 
     >>> from irscale.measures.names import parse_measures
     >>> plan = plan_trec(parse_measures("P.5,10 P@10 runid"), EvalContext())
@@ -60,7 +60,7 @@ def plan_trec(requests: Sequence[MeasureRequest], context: EvalContext) -> TrecP
     """
     for request in requests:
         if (request.family not in TREC_FAMILIES or request.relevance_level is not None
-                or request.cutoff is not None or request.condensed):
+                or request.cutoff is not None or request.condensed or request.conditional):
             return None
     calls: dict[EngineCall, int] = {}
     columns: list[PlannedColumn] = []

@@ -78,7 +78,8 @@ def rbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     "the unjudged and unretrieved documents were relevant (Moffat & Zobel 2008).",
     params=Keywords(p=PERSISTENCE),
     missing_value=1.0,
-    ignores={"rel": "the residual depends on the unjudged documents only"},
+    ignores={"rel": "the residual depends on the unjudged documents only",
+             "conditional": "the residual depends on the unjudged documents only"},
     formula="p^n + (1 − p) Σ_{unjudged i ≤ n} p^(i−1)",
     source="Moffat & Zobel 2008",
 )

@@ -1,16 +1,18 @@
 """The families of multi-query sessions: names, parameters, formulas (Järvelin et al.
 2008; Lipani, Carterette & Yilmaz 2019; Sakai & Dou 2013; Kanoulas, Carterette, Clough &
-Sanderson 2011; Baskaya, Keskustalo & Järvelin 2012, 2013).
+Sanderson 2011; Baskaya, Keskustalo & Järvelin 2012, 2013; van Dijk, Ferrante, Ferro &
+Kanoulas 2019).
 
 Declared here, in the one catalogue under the context ``sessions``; computed by
 :func:`irscale.text.sessions.evaluate_sessions`, whose module documentation states each
 definition in full (esnDCG and esAP: :mod:`irscale.text.session_paths`; tsCG and
-tsCGrate: :mod:`irscale.text.session_cost`). The cut-off ``@k`` of a session measure is
-the number of documents read in every query's list.
+tsCGrate: :mod:`irscale.text.session_cost`; MsM: :mod:`irscale.text.session_markov`). The
+cut-off ``@k`` of a session measure is the number of documents read in every query's list.
 """
 
 from __future__ import annotations
 
+from ..errors import MeasureError
 from . import umeasure  # noqa: F401  (registers U, whose parameters the session U takes)
 from .base import REGISTRY, Family, ParamSpec, declare
 from .cascade import PROB
@@ -22,7 +24,7 @@ from .gain_discount import (
     check_discount,
     gain_keyword,
 )
-from .params import Keyword, Keywords, choice, number, only_with, optional
+from .params import Keyword, Keywords, Params, choice, number, only_with, optional
 from .rbp import PERSISTENCE
 
 #: The largest cut-off of a session measure (documents per query: k times the number of
@@ -115,3 +117,39 @@ _session("tsCGrate", Keywords(**_COSTS, gain=gain_keyword("linear")),
          "queries, snippets and documents read take.",
          "Σ_d g(d) / (qcost·m + scan·scanned + read·read)",
          "Baskaya, Keskustalo & Järvelin 2012, 2013")
+
+#: How far p + q + r + s of MsM may differ from 1 (rounding in the decimal values given).
+SUM_TOLERANCE = 1e-9
+
+
+def check_probabilities(params: Params, family: str) -> None:
+    """MsM's p + q + r + s must be 1: they are the probabilities of the four moves."""
+    total = params["p"] + params["q"] + params["r"] + params["s"]
+    if abs(total - 1.0) > SUM_TOLERANCE:
+        raise MeasureError(
+            f"measure {family!r}: p + q + r + s must be 1 (the probabilities of moving to "
+            f"the next or previous document, to the next query, and of ending the session), "
+            f"got {params['p']:g} + {params['q']:g} + {params['r']:g} + {params['s']:g} = "
+            f"{total:g}")
+
+
+_MOVE = "probability of moving from a document of a list to "
+_session("MsM", Keywords(p=Keyword(number(low=0.0, high=1.0, open_low=True), 0.7,
+                                   _MOVE + "the next document of the list"),
+                         q=Keyword(number(low=0.0, high=1.0), 0.1,
+                                   _MOVE + "the previous document of the list"),
+                         r=Keyword(number(low=0.0, high=1.0, open_low=True), 0.1,
+                                   _MOVE + "the first document of the next query's list"),
+                         s=Keyword(number(low=0.0, high=1.0, open_low=True), 0.1,
+                                   "probability of ending the session from a document "
+                                   "(p + q + r + s = 1)"),
+                         discount=Keyword(choice("lin", "log"), "lin",
+                                          "lin: 1/(1 + t), log: 1/(1 + ln(1 + t)), t the "
+                                          "average time to reach the document"),
+                         gain=gain_keyword("linear")).checked(check_probabilities),
+         "Markovian session measure: the user moves to the next or previous document, to "
+         "the next query or ends the session; a document's gain is discounted by the "
+         "average time to reach it and weighed by the probability of reaching its query.",
+         "Σ_j h^(j−1) Σ_i g(j,i) / (1 + e_i + (j−1)·e_Q) (discount=lin; log: 1 + ln(...)), "
+         "e_i, e_Q average times to reach position i and the next query, h the probability "
+         "of reaching the next query", "van Dijk, Ferrante, Ferro & Kanoulas 2019")

@@ -35,6 +35,7 @@ irscale's reading (stated here because the method leaves choices open):
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -45,6 +46,7 @@ from numpy.typing import ArrayLike
 
 from ..core.notebook import HtmlRepr
 from ..core.params import DEPTH, INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
+from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.tables import Format
 from .common import format_frame
@@ -294,16 +296,35 @@ def _lists(rankings: object) -> dict[str, np.ndarray]:
     return lists
 
 
+def _list_rows(key: str, x: np.ndarray, big_r: int, rho: int,
+               measures: Sequence[str]) -> list[dict]:
+    """The value and RMS error of the inferred curve of every measure on one list."""
+    actual = interpolated_curve(np.cumsum(x), big_r)
+    rows = []
+    for name in measures:
+        kind, k = _measure(name, len(x), big_r)
+        value = expected_measure(kind, k, x, big_r)
+        p = maxent_relevance(name, value, n_docs=len(x), n_relevant=big_r,
+                             n_retrieved_relevant=rho)
+        inferred = interpolated_curve(np.cumsum(p), big_r)
+        rows.append({"list": key, "measure": name, "value": value,
+                     "rms_error": float(np.sqrt(np.mean((inferred - actual) ** 2)))})
+    return rows
+
+
 def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
                     measures: Sequence[str] = INFORMATIVENESS_MEASURES,
                     recall_base: Mapping[str, int] | Sequence[int] | None = None,
-                    ) -> Informativeness:
+                    progress: ProgressArg = False) -> Informativeness:
     """How well each measure's value lets one infer a list's precision–recall curve by
     maximum entropy (Aslam, Yilmaz & Pavlu 2005; module documentation).
 
     ``rankings``: 0/1 relevance vectors in rank order (a sequence, or a mapping id →
     vector); ``recall_base``: R of each list (default: its relevant documents); a list
-    without a relevant document is skipped (its curve is undefined) and counted in no row.
+    without a relevant document is skipped (its curve is undefined) and counted in no row,
+    with a warning that counts the lists skipped. ``progress``: ``True`` shows the lists
+    done on standard error, a callable gets ``(done, total)`` (:mod:`irscale.core.progress`;
+    the maximum entropy of AP costs O(N³) a list of N documents).
 
     Examples
     --------
@@ -325,25 +346,24 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
             raise InputError(f"{len(recall_base)} recall bases for {len(keys)} lists")
         bases = {key: int(r) for key, r in zip(keys, recall_base, strict=True)}
     rows = []
-    for key in keys:
+    empty = []
+    report = progress_reporter(progress, len(keys), "informativeness")
+    for done, key in enumerate(keys, 1):
         x, big_r = lists[key], bases[key]
         rho = int(x.sum())
         if big_r < rho:
             raise InputError(f"list {key!r} holds {rho} relevant documents, more than its "
                              f"recall base {big_r}")
         if rho == 0:
-            continue
-        actual = interpolated_curve(np.cumsum(x), big_r)
-        for name in measures:
-            kind, k = _measure(name, len(x), big_r)
-            value = expected_measure(kind, k, x, big_r)
-            p = maxent_relevance(name, value, n_docs=len(x), n_relevant=big_r,
-                                 n_retrieved_relevant=rho)
-            inferred = interpolated_curve(np.cumsum(p), big_r)
-            rows.append({"list": key, "measure": name, "value": value,
-                         "rms_error": float(np.sqrt(np.mean((inferred - actual) ** 2)))})
+            empty.append(key)
+        else:
+            rows += _list_rows(key, x, big_r, rho, measures)
+        report(done)
     if not rows:
         raise InputError("no list holds a relevant document: no curve to infer")
+    if empty:
+        warnings.warn(f"{len(empty)} of {len(keys)} ranked lists hold no relevant document "
+                      f"and are left out (no curve to infer), e.g. {empty[0]!r}", stacklevel=2)
     return Informativeness(table=pd.DataFrame(rows))
 
 

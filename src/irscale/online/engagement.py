@@ -41,8 +41,8 @@ import pandas as pd
 from scipy import stats
 
 from ..core.params import SESSION_GAP, check_alpha
-from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
-from ..io.files import check_utf8, read_input
+from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError, shown
+from ..io.files import read_lines
 from ..stats.protocol import TableResult
 
 __all__ = ["EngagementSummary", "engagement_summary", "loyalty_measures",
@@ -59,14 +59,12 @@ def read_session_users(source: str) -> pd.DataFrame:
     frame indexed by session with a ``user`` column and, given times, a ``time`` column.
     Errors name the file, the line and its text: a line of another field count, a time
     that is not a finite number, a session given twice, no line."""
-    data = read_input(source)
-    check_utf8(data, source)
     sessions: list[str] = []
     users: list[str] = []
     times: list[float] = []
     lines: dict[str, int] = {}
     width = 0
-    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+    for number, line in enumerate(read_lines(source), 1):
         fields = line.split()
         if not width and fields:
             width = len(fields)
@@ -172,7 +170,8 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
     """The mean of every measure (column) of a per-user ``table`` over its users, with
     the Student t interval (module documentation), per value of the ``variant`` column
     when the table has it (``variant=None``: all users together). ``measures``: the
-    numeric columns by default; ``source``: the table's file, for messages.
+    numeric columns by default (their values numbers, NaN for a missing one: a word or an
+    infinity is an error); ``source``: the table's file, for messages.
 
     >>> table = pd.DataFrame({"clicks": [1.0, 2.0, 3.0, 6.0]})
     >>> print(engagement_summary(table).to_frame().round(3).to_string(index=False))
@@ -190,14 +189,28 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
         measures = [c for c in table.columns if c != variant
                     and pd.api.types.is_numeric_dtype(table[c])
                     and not pd.api.types.is_bool_dtype(table[c])]
+        if not measures:
+            raise InputError(f"no numeric column to summarise (columns: "
+                             f"{list(table.columns)})", source=source)
     missing = [m for m in measures if m not in table.columns]
     if missing:
         raise InputError(f"no column {missing[0]!r} in the table (columns: "
                          f"{list(table.columns)})", source=source)
+    for measure in measures:
+        given = table[measure].dropna()
+        numbers = pd.to_numeric(given, errors="coerce")
+        if numbers.isna().any():
+            raise InputError(f"column {measure!r} is not a column of numbers (user "
+                             f"{given.index[numbers.isna().to_numpy()][0]!r}: "
+                             f"{given[numbers.isna()].iloc[0]!r})", source=source)
+        infinite = ~np.isfinite(numbers.to_numpy(np.float64))
+        if infinite.any():
+            raise InputError(f"column {measure!r}: user {given.index[infinite][0]!r} has no "
+                             f"finite value ({shown(given[infinite].iloc[0])})", source=source)
     rows = []
     for name, group in groups:
         for measure in measures:
-            values = pd.to_numeric(group[measure], errors="coerce").to_numpy(np.float64)
+            values = pd.to_numeric(group[measure]).to_numpy(np.float64)
             values = values[~np.isnan(values)]
             n = len(values)
             mean = float(values.mean()) if n else math.nan

@@ -51,7 +51,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
 from .clicklog import ClickLog, read_click_log
@@ -196,7 +196,8 @@ def _rbp(log: ClickLog) -> UserModelFit:
 def by_degree(log: ClickLog, qrels: Any) -> ClickLog:
     """``log`` with every shown document replaced by its degree in the qrels (a document
     not judged: degree 0) and every query by one, ``*``: a click model fitted on it has one
-    attractiveness and one satisfaction per degree, shared by all queries."""
+    attractiveness and one satisfaction per degree, shared by all queries. Qrels that judge
+    no shown document at all are an error (another collection's)."""
     judged = as_qrels(qrels)
     degrees = pd.Series(np.maximum(np.asarray(judged.rel, dtype=np.int64), 0),
                         index=pd.MultiIndex.from_arrays(
@@ -207,7 +208,12 @@ def by_degree(log: ClickLog, qrels: Any) -> ClickLog:
     pairs, inverse = np.unique(code[valid], return_inverse=True)
     keys = pd.MultiIndex.from_arrays([log.queries[pairs // len(log.docs)],
                                       log.docs[pairs % len(log.docs)]])
-    degree = degrees.reindex(keys).fillna(0).astype(np.int64).to_numpy()
+    found = degrees.reindex(keys)
+    if found.isna().all():
+        raise InputError("the qrels judge none of the documents the click log shows (qrels "
+                         "of another collection, or query ids written otherwise?)",
+                         source=judged.source)
+    degree = found.fillna(0).astype(np.int64).to_numpy()
     cells = np.full(code.shape, -1, dtype=np.int64)
     cells[valid] = degree[inverse]
     names = np.array([str(g) for g in range(int(degree.max(initial=0)) + 1)], dtype=object)

@@ -256,7 +256,11 @@ def _paper_measure(text: str, match: re.Match) -> ScaleMeasure:
 
 
 def _from_request(text: str, request: MeasureRequest) -> ScaleMeasure:
-    """Recognise the catalogue families that have an exact algorithm."""
+    """Recognise the catalogue families that have an exact algorithm (conditional
+    relevance refused: the enumerated rankings hold no conditional groups)."""
+    if request.conditional:
+        raise MeasureError(f"measure {text!r}: conditional=1 cannot apply to interval "
+                           "scales: their rankings are enumerated, without conditional groups")
     family, params = request.family, request.params
     level = 1 if request.relevance_level is None else request.relevance_level
     generic = ScaleMeasure(text, "generic", text=text, relevance_level=level)

@@ -48,6 +48,8 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..core.notebook import HtmlRepr
+from ..core.params import INTERVAL_SAMPLES
+from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from .names import DOCUMENT_MODELS
 from .protocol import ConfidenceInterval, check_confidence_level, format_table
@@ -97,15 +99,21 @@ def _scores(weights: np.ndarray, relevant: np.ndarray, n_relevant: np.ndarray,
 
 
 def document_variance(qrels: Judgments, run_x: Ranked, run_y: Ranked, measure: str = "AP",
-                      *, samples: int = 1000, rng: RngArg = None) -> pd.DataFrame:
+                      *, samples: int = 1000, rng: RngArg = None,
+                      progress: ProgressArg = False) -> pd.DataFrame:
     """Per topic (of ``qrels`` that both runs retrieve for): the scores x_t, y_t, the
     difference d_t and its document-bootstrap variance v_t (module docstring). ``qrels``
-    ``{topic: {docno: degree}}``, runs ``{topic: {docno: score}}``."""
-    check_resampling("two-sided", samples, "plus-one")
+    ``{topic: {docno: degree}}``, runs ``{topic: {docno: score}}``; a variance needs
+    ``samples`` ≥ 2. ``progress``: the topics done, shown on standard error (``True``) or
+    given to a callable ``(done, total)``."""
+    check_resampling("two-sided", samples, "plus-one", progress=progress)
+    samples = INTERVAL_SAMPLES.check(samples, "samples")
     k = _measure(measure)
     gen = np.random.Generator(np.random.PCG64(seed_sequence(rng=rng)))
     rows = []
-    for topic in qrels:
+    report = progress_reporter(progress, len(qrels), "document bootstrap")
+    for done, topic in enumerate(qrels):
+        report(done)
         if topic not in run_x or topic not in run_y:
             continue
         judged = qrels[topic]
@@ -123,7 +131,8 @@ def document_variance(qrels: Judgments, run_x: Ranked, run_y: Ranked, measure: s
                            _scores(weights[:, at], rel[at], n_rel, k)))
         (x, xs), (y, ys) = scores
         rows.append({"topic": topic, "x": x, "y": y, "d": x - y,
-                     "v": float(np.var(xs - ys, ddof=1)) if samples > 1 else np.nan})
+                     "v": float(np.var(xs - ys, ddof=1))})
+    report(len(qrels))
     if not rows:
         raise InputError("no topic of the qrels is retrieved by both runs")
     return pd.DataFrame(rows)
@@ -180,19 +189,29 @@ def document_sampling_test(d: Sequence[float] | np.ndarray, v: Sequence[float] |
         raise ParameterError(f"model must be one of {list(MODELS)}, got {model!r}")
     diffs = np.asarray(d, dtype=np.float64)
     var = np.maximum(np.asarray(v, dtype=np.float64), float(min_variance))
-    if diffs.ndim != 1 or diffs.shape != var.shape or len(diffs) < 2:
-        raise ParameterError("d and v: two equal-length vectors of two topics at least")
+    if diffs.ndim != 1 or diffs.shape != var.shape:
+        raise ParameterError("d and v must be two vectors of the same length (one value "
+                             "per topic)")
+    if len(diffs) < 2:
+        raise InputError(f"the document-sampling test needs two topics at least, got "
+                         f"{len(diffs)}")
     if not (np.all(np.isfinite(diffs)) and np.all(np.isfinite(var)) and np.all(var >= 0)):
         raise InputError("the differences and variances must be finite, the variances ≥ 0")
     n = len(diffs)
+    names = [str(t) for t in topics] if topics is not None else [str(i + 1) for i in range(n)]
+    if len(names) != n:
+        raise ParameterError(f"topics names {len(names)} topics for {n} differences")
     if model == "documents":
         tau2, weight = 0.0, np.full(n, 1.0 / n)
         diff, se = float(diffs.mean()), float(np.sqrt(var.sum()) / n)
     else:
         if np.any(var <= 0):
-            raise InputError("a topic has a document-sampling variance of 0 (its scores do "
-                             "not change in any sample): the mixed model would weigh it "
-                             "infinitely; set min_variance")
+            flat = [names[i] for i in np.flatnonzero(var <= 0)]
+            raise InputError(f"{len(flat)} topic(s) with a document-sampling variance of 0 "
+                             f"(their scores change in no sample), e.g. topic {flat[0]!r}: "
+                             "the mixed model would weigh them infinitely; use the topics-"
+                             "fixed model (--model documents, model='documents') or a "
+                             "floor (min_variance=)")
         w = 1.0 / var
         mean_w = float(np.sum(w * diffs) / w.sum())
         q = float(np.sum(w * (diffs - mean_w) ** 2))
@@ -203,8 +222,6 @@ def document_sampling_test(d: Sequence[float] | np.ndarray, v: Sequence[float] |
     if se <= 0:
         raise InputError("the standard error is 0: no document-sampling variance on any topic")
     z = diff / se
-    frame = pd.DataFrame({"topic": list(topics) if topics is not None else
-                          [str(i + 1) for i in range(n)], "d": diffs, "v": var,
-                          "weight": weight})
+    frame = pd.DataFrame({"topic": names, "d": diffs, "v": var, "weight": weight})
     return DocumentSamplingResult(model, diff, se, float(z),
                                   float(2.0 * sps.norm.sf(abs(z))), float(tau2), alpha, frame)

@@ -32,6 +32,7 @@ Query variants
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -205,6 +206,12 @@ def qpp_anova(predictions: object, observed: object, *, model: str | None = None
     effect = obs.set_index(obs_keys)["value"]
     if len(obs_keys) == 1:  # pandas 2.1 matches a one-level MultiIndex with no plain Index
         effect.index = pd.MultiIndex.from_arrays([effect.index], names=obs_keys)
+    unpredicted = ~effect.index.isin(obs_index)
+    if unpredicted.any():
+        cell = dict(zip(obs_keys, effect.index[unpredicted][0], strict=True))
+        warnings.warn(f"{labels[1]}: {int(unpredicted.sum())} effectiveness score(s) of "
+                      f"queries no prediction covers left out, e.g. "
+                      f"{_cell(pd.Series(cell), obs_keys)}", stacklevel=2)
     effect = effect.reindex(obs_index)
     if effect.isna().any():
         cell = dict(zip(obs_keys, effect.index[effect.isna().to_numpy()][0], strict=True))

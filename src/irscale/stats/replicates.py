@@ -61,6 +61,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
+from ..core.params import INTERVAL_SAMPLES
+from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError
 from .corrections import Correction, adjust_pvalues, correction_name
 from .names import RESAMPLE
@@ -269,6 +271,7 @@ def bootstrap_anova(
     rescale: bool = True,
     empty: EmptyPolicy = "error",
     rng: RngArg = None,
+    progress: ProgressArg = False,
 ) -> BootstrapAnovaResult:
     """Bootstrap ANOVA of replicated scores (Voorhees et al. 2017; module docstring).
 
@@ -277,10 +280,13 @@ def bootstrap_anova(
     ``alpha``: level of the intervals and decisions; ``correction``: of the pairwise
     p-values (default Benjamini–Hochberg); ``rescale``: residuals scaled to variance MS_E;
     ``empty``: the empty-shard policy of :func:`~irscale.stats.shard_anova`, which must
-    leave complete data; ``rng``: seed or generator.
+    leave complete data; ``rng``: seed or generator. The intervals and standard errors
+    need two samples at least (``samples`` ≥ 2). ``progress``: the samples drawn, shown
+    on standard error (``True``) or given to a callable ``(done, total)``.
     """
     alpha = check_alpha(alpha)
-    check_resampling("two-sided", samples, "plus-one")
+    check_resampling("two-sided", samples, "plus-one", progress=progress)
+    INTERVAL_SAMPLES.check(samples, "samples")
     check_choice(resample, RESAMPLE_UNITS, "resample")
     correction_name(correction)
     if len(scores.shards) < 2 and (interaction or resample == "replicates"):
@@ -307,12 +313,14 @@ def bootstrap_anova(
     gen = np.random.Generator(np.random.PCG64(seed_sequence(rng=rng)))
     block = max(1, BLOCK_VALUES // values.size)
     effect_parts, f_parts = [], []
+    report = progress_reporter(progress, samples, "bootstrap ANOVA")
     for start in range(0, samples, block):
         index = _draw(gen, resample, min(block, samples - start), (t, j, k))
         effect_parts.append(_effects_and_f(
             _apply(values, fitted, residuals, resample, index), interaction)[0])
         f_parts.append(_effects_and_f(
             _apply(null_values, null_fitted, residuals, resample, index), interaction)[1])
+        report(min(start + block, samples))
     effect_samples = np.concatenate(effect_parts)
     f_samples = np.concatenate(f_parts)
     exceed = int(np.count_nonzero(f_samples >= observed_f - TIE_RTOL * abs(observed_f)))

@@ -87,6 +87,11 @@ Measures (names as in :func:`irscale.evaluate`, parameters in the name):
 * ``tsCG(qcost,scan,read,budget,gain)@k``, ``tsCGrate(qcost,scan,read,gain)@k`` — gain
   within a session-time budget, and per second, with query, snippet and reading costs
   (Baskaya et al. 2012, 2013, as irscale reads them): :mod:`irscale.text.session_cost`.
+* ``MsM(p,q,r,s,discount,gain)@k`` — van Dijk et al.'s (ECIR 2019) Markovian session
+  measures: a random walk over the lists' positions with moves to the next and previous
+  document, the next query and the end of the session; the gain of a document discounted
+  by the average time to reach it and weighed by the probability of reaching its query:
+  :mod:`irscale.text.session_markov`.
 
 A one-query session's ``sDCG`` equals the catalogue's ``DCG`` (gain linear, discount
 log2) of the same ranked list, its ``nsDCG@k`` the catalogue's ``nDCG@k``, its ``sERR``
@@ -143,7 +148,8 @@ from ..measures.params import Params
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
 from .session_cost import cost_values
-from .session_paths import SessionLists, expected_session_measures
+from .session_markov import msm_values
+from .session_paths import Sessions, expected_ap_many, expected_ndcg_many
 
 #: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
 _CHUNK_ROWS = 1 << 20
@@ -544,31 +550,19 @@ def path_model_values(jr: JudgedRankings, request: NamedMeasure) -> np.ndarray:
     rows = np.arange(len(jr.rel)) if keep is None else np.flatnonzero(keep)
     gain = params["gain"] if family == "esnDCG" else parse_gain("linear")
     gains = element_gains(jr, gain, None, family)[rows]
-    relevant = jr.is_relevant[rows]
-    docs = jr.attribute("doc")[rows].astype(np.int64)
-    qnum = jr.attribute("qnum")[rows]
-    segment = jr.segment[rows]
+    sessions = Sessions(jr.n_rankings, jr.segment[rows], jr.attribute("qnum")[rows],
+                        jr.attribute("doc")[rows].astype(np.int64), gains,
+                        jr.is_relevant[rows])
+    if family == "esAP":
+        return expected_ap_many(sessions, params["p_reform"], params["p_down"],
+                                np.asarray(jr.num_rel, dtype=np.int64))
     ideal = ideal_rankings(jr, gain, None, family)
     batch = ideal.batch
     ideal_cum = segment_cumsum(element_gains(batch, gain, None, family) / _LOG2(batch.rank),
                                batch.offsets)
-    bounds = np.searchsorted(segment, np.arange(jr.n_rankings + 1))
-    out = np.zeros(jr.n_rankings)
-    for ranking in range(jr.n_rankings):
-        lo, hi = int(bounds[ranking]), int(bounds[ranking + 1])
-        if lo == hi:
-            continue
-        q = qnum[lo:hi]
-        cuts = np.flatnonzero(np.diff(q)) + 1
-        lists = SessionLists(np.split(docs[lo:hi], cuts), np.split(gains[lo:hi], cuts),
-                             np.split(relevant[lo:hi], cuts))
-        row = int(ideal.row[ranking])
-        ideal_dcg = ideal_cum[batch.offsets[row]:batch.offsets[row + 1]]
-        ndcg, ap = expected_session_measures(lists, params["p_reform"], params["p_down"],
-                                             ideal_dcg, int(jr.num_rel[ranking]),
-                                             ap=family == "esAP")
-        out[ranking] = ndcg if family == "esnDCG" else ap
-    return out
+    bounds = np.column_stack([batch.offsets[ideal.row], batch.offsets[ideal.row + 1]])
+    return expected_ndcg_many(sessions, params["p_reform"], params["p_down"], ideal_cum,
+                              bounds)
 
 
 # ----------------------------------------------------------------------------- U
@@ -817,7 +811,8 @@ def _reads(request: NamedMeasure, clicks: bool) -> list[tuple[int | None, ViewKi
         return [(request.cutoff, "no-gain")]
     if request.family in ("esnDCG", "esAP"):
         return []
-    if request.family in ("sDCG", "nsDCG") and request.params["form"] == "jarvelin":
+    if request.family == "MsM" or (request.family in ("sDCG", "nsDCG")
+                                   and request.params["form"] == "jarvelin"):
         return [(request.cutoff, "cut")]
     reads: list[tuple[int | None, ViewKind]] = [(request.cutoff, "remove")]
     return [*reads, (request.cutoff, "cut")] if request.family == "nsDCG" else reads
@@ -852,6 +847,10 @@ def _compute(jr: JudgedRankings, request: NamedMeasure, views: _Views,
         queries = segment_cumsum(_starts(view.attribute("qnum"), view.offsets)
                                  .astype(np.int64), view.offsets)
         return cost_values(view, queries, params, request.family)
+    if request.family == "MsM":
+        view = views.get(request.cutoff, "cut")
+        return msm_values(view, _query_positions(view.attribute("qnum"), view.offsets),
+                          params, request.cutoff, request.label)
     discount = SessionDiscount.of(params)
     cut = views.get(request.cutoff, "cut")
     if discount.form == "jarvelin":

@@ -308,6 +308,9 @@ class InnerMeasure(ParamSpec):
         except MeasureError as error:
             raise MeasureError(f"{label}: {error}") from None
         request = requests[0]
+        if request.conditional:
+            raise MeasureError(f"{label}: conditional=1 cannot apply per intent: the "
+                               "conditional groups judge the documents of a topic")
         count = len(requests)
         if count == 1 and isinstance(request.params, tuple):  # P.5,10: columns
             count = len(request.params)

@@ -1,23 +1,26 @@
 """Evaluating stochastic runs with fairness and exposure measures.
 
-:func:`evaluate_fairness` reads each run as a stochastic run (several sampled rankings per
-topic, the second column numbering the sample: :mod:`irscale.io.stochastic`), joins it
-with the qrels and the group label set (:mod:`.context`) and computes every requested
-family per topic. The result is the :class:`~irscale.measures.results.Evaluation` of every
-evaluation: one row per run topic the qrels have (others are left out, as trec_eval leaves
-them out), means over those topics.
+:func:`irscale.evaluate` (and ``irscale eval``) hand the fairness names to
+:func:`evaluate_fairness`, as they hand diversity names to ndeval's evaluation: it reads
+each run as a stochastic run (several sampled rankings per topic, the second column
+numbering the sample: :mod:`irscale.io.stochastic`; a run given as a dict, a DataFrame or a
+``Run`` is one sample per topic), joins it with the qrels and the group label set
+(:mod:`.context`) and computes every requested family per topic. The result is the
+:class:`~irscale.measures.results.Evaluation` of every evaluation: one row per run topic the
+qrels have (others are left out, as trec_eval leaves them out), means over those topics.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from ...core.rows import TopicRows
 from ...errors import AlignmentError, MeasureError, ParameterError
-from ...io.stochastic import StochasticRun, read_stochastic_run
+from ...io.stochastic import StochasticRun, deterministic, read_stochastic_run
 from ...io.table import Column
 from ..results import Averaging, Evaluation
 from . import FAIRNESS_REGISTRY
@@ -35,24 +38,40 @@ def is_fairness_name(name: str) -> bool:
     return parts is not None and parts.name in FAIRNESS_REGISTRY
 
 
+def fairness_requested(names: Sequence[str]) -> bool:
+    """True when every name is a fairness measure's; fairness measures mixed with others
+    are a :class:`MeasureError` (they read stochastic runs, the others rankings)."""
+    flags = [is_fairness_name(n) for n in names]
+    if any(flags) and not all(flags):
+        mixed = next(n for n, f in zip(names, flags, strict=True) if not f)
+        raise MeasureError(f"fairness measures read stochastic runs and cannot be mixed with "
+                           f"other measures ({mixed!r}): evaluate them in a call of their own")
+    return bool(flags) and all(flags)
+
+
 def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
                       labels: Mapping[str, Any] | None = None,
                       allow_empty: bool = False) -> Evaluation:
-    """Evaluate stochastic runs with fairness and exposure measures.
+    """Evaluate stochastic runs with fairness and exposure measures: what
+    :func:`irscale.evaluate` does with these measures (the same parameters).
 
     Parameters
     ----------
     qrels : Qrels or path
         TREC qrels ``topic iter docno rel``.
-    runs : StochasticRun, path, or a list / mapping of those
-        Runs whose second column numbers the sample (:func:`read_stochastic_run`); a
-        mapping names them.
+    runs : StochasticRun, path, bytes, or a list / mapping of those; or runs as
+        :func:`irscale.evaluate` takes them
+        Run files whose second column numbers the sample (:func:`read_stochastic_run`); a
+        mapping names them, otherwise their run ids do (runs of one run id: their files,
+        with a warning, :func:`irscale.io.naming.name_runs`). A run given otherwise (a
+        dict, a DataFrame, a ``Run``) is one sample per topic.
     measures : str or iterable of str
         ``EE-L(gamma=0.5)``, ``EE-R(level=group)``, ``EE-D``, ``AWRF@10``,
         ``nDCG-AWRF(target=uniform)@20`` ...
     labels : mapping, optional
-        Label sets by name (``{"groups": path}``): the document groups, one group number
-        per document (:mod:`.context`).
+        Label sets by name (``{"groups": path}``): the document groups, a group number per
+        document and line, a document in several groups on several lines (in a mapping,
+        a list: ``{"d1": [1, 3]}``) (:mod:`.context`).
     allow_empty : bool, default False
         A run with no topic of the qrels (qrels of another collection, topic ids written
         differently) raises :class:`~irscale.errors.AlignmentError` naming it, unless
@@ -68,7 +87,8 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     {'EE-L': 0.0, 'EE-R': 1.1875, 'EE-D': 1.1875}
     """
     from ...io.labels import read_labels
-    from ...io.trec import read_qrels
+    from ...io.naming import name_runs
+    from ...io.sources import as_qrels
     from ..names import parse_name
 
     names = [part for m in ([measures] if isinstance(measures, str) else measures)
@@ -84,9 +104,9 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
         raise ParameterError(f"label set {unused[0]!r} is read by no measure requested: "
                              "fairness measures read the document groups (groups=NAME of "
                              "AWRF, nDCG-AWRF and EE-*(level=group))")
-    tables = {name: read_labels(source) for name, source in given.items()}
-    qrels_obj = qrels if hasattr(qrels, "rel") else read_qrels(qrels)
-    run_list = read_runs(runs)
+    tables = {name: read_labels(source, several=True) for name, source in given.items()}
+    qrels_obj = as_qrels(qrels)
+    run_list = name_runs(read_runs(runs), "runid")
     values: dict[str, list[np.ndarray]] = {name: [] for name in dict.fromkeys(names)}
     rows_run: list[np.ndarray] = []
     rows_topic: list[str] = []
@@ -114,7 +134,7 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
                 continue
             grouped = request.family in GROUP_FAMILIES or request.params["level"] == "group"
             ctx = context(str(request.params["groups"]) if grouped else None)
-            if grouped and ctx.universe_group is None:
+            if grouped and ctx.member_doc is None:
                 group_set = request.params["groups"]
                 raise MeasureError(f"measure {name!r} needs the document groups: give them "
                                    f"with --labels {group_set}=FILE (in Python labels="
@@ -134,14 +154,23 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
 
 
 def read_runs(runs: Any) -> list[StochasticRun]:
-    """The stochastic runs of ``runs``: one, a path, or a list / mapping (name → run) of
-    those."""
-    if isinstance(runs, StochasticRun):
-        return [runs]
-    if isinstance(runs, (str, bytes)) or hasattr(runs, "__fspath__"):
-        return [read_stochastic_run(runs)]
-    if isinstance(runs, Mapping):
-        return [run if isinstance(run, StochasticRun) else read_stochastic_run(run, name)
-                for name, run in runs.items()]
-    return [run if isinstance(run, StochasticRun) else read_stochastic_run(run)
-            for run in runs]
+    """The stochastic runs of ``runs``: one, a path or bytes (:func:`read_stochastic_run`),
+    or a list / mapping (name → run) of those; runs given as :func:`irscale.read_runs`
+    takes them (dicts, DataFrames, ``Run`` objects) are one sample per topic
+    (:func:`~irscale.io.stochastic.deterministic`)."""
+    from ...io.sources import _is_single_run, as_runs, read_run
+
+    def one(spec: Any, name: str | None = None) -> StochasticRun:
+        if isinstance(spec, StochasticRun):
+            return spec
+        if isinstance(spec, (str, bytes)) or hasattr(spec, "__fspath__"):
+            return read_stochastic_run(spec, name)
+        return deterministic(read_run(spec, name=name), name)
+
+    if isinstance(runs, (StochasticRun, str, bytes, os.PathLike)):
+        return [one(runs)]
+    if isinstance(runs, Mapping) and not _is_single_run(runs):
+        return [one(run, str(name)) for name, run in runs.items()]
+    if isinstance(runs, (list, tuple)):
+        return [one(run) for run in runs]
+    return [deterministic(run) for run in as_runs(runs)]

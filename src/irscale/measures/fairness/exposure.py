@@ -21,10 +21,15 @@ a sample retrieves (:mod:`.context`; unjudged ones have grade 0). Per topic:
     EE-L = ‖ε − ε*‖²      (loss = EE-D − 2 EE-R + ‖ε*‖²: lower is better)
 
 With ``level=group`` the vectors are those of the groups (TREC Fair Ranking 2019–2020's
-group exposure against the exposure groups deserve by relevance): ε_g = Σ_{d∈g} ε_d and
-ε*_g = Σ_{d∈g} ε*_d. Differences from the paper: sampled rankings may be truncated
+group exposure against the exposure groups deserve by relevance): ε_g = Σ_d w_dg ε_d and
+ε*_g = Σ_d w_dg ε*_d, w_dg the weight of document d in group g (1 for its one group; for a
+document of m groups 1/m each with ``membership=split``, 1 each with ``membership=full``:
+:mod:`.context`). Differences from the paper: sampled rankings may be truncated
 (positions after a sample's last document expose nothing), while the ideal policy ranks
-the whole universe; the values are not normalised.
+the whole universe; the values are not normalised. TREC Fair Ranking 2021–2022's Task 2
+scored expected exposure otherwise (the log discount of nDCG over 20- or 50-document
+rankings, an ideal ordering relevant documents by the work they need, only relevant
+documents exposed in 2022, targets mixed with population shares): not computed here.
 """
 
 from __future__ import annotations
@@ -66,17 +71,21 @@ def target_exposure(ctx: FairnessContext, gamma: float) -> np.ndarray:
     return ctx.memo(f"target:{gamma!r}", compute)
 
 
-def ee_values(ctx: FairnessContext, which: str, gamma: float, level: str) -> np.ndarray:
-    """Per topic: ``EE-L``, ``EE-R`` or ``EE-D`` at ``level`` ``document`` or ``group``."""
+def ee_values(ctx: FairnessContext, which: str, gamma: float, level: str,
+              membership: str) -> np.ndarray:
+    """Per topic: ``EE-L``, ``EE-R`` or ``EE-D`` at ``level`` ``document`` or ``group``
+    (documents of several groups weighted as ``membership`` says)."""
     eps, star = exposure(ctx, gamma), target_exposure(ctx, gamma)
     owner = ctx.universe_topic
     if level == "group":
-        groups = ctx.groups(which)
-        width = int(groups.max(initial=-1)) + 1
-        key = owner * width + groups
+        groups = ctx.groups(which, membership)
+        width = max(groups.width, 1)
+        key = owner[groups.doc] * width + groups.group
         keys, inverse = np.unique(key, return_inverse=True)
-        eps = np.bincount(inverse.ravel(), weights=eps, minlength=len(keys))
-        star = np.bincount(inverse.ravel(), weights=star, minlength=len(keys))
-        owner = keys // max(width, 1)
+        eps = np.bincount(inverse.ravel(), weights=eps[groups.doc] * groups.weight,
+                          minlength=len(keys))
+        star = np.bincount(inverse.ravel(), weights=star[groups.doc] * groups.weight,
+                           minlength=len(keys))
+        owner = keys // width
     terms = {"EE-D": eps * eps, "EE-R": eps * star, "EE-L": (eps - star) ** 2}[which]
     return np.bincount(owner, weights=terms, minlength=ctx.n_topics)

@@ -32,7 +32,8 @@ declare_native(
     aggregate="count",
     value_type="int",
     per_query=False,
-    ignores={"rel": "it counts topics", "condensed": "it counts topics"},
+    ignores={"rel": "it counts topics", "condensed": "it counts topics",
+             "conditional": "it counts topics"},
     formula="number of topics averaged over",
     source="trec_eval 9.0.8 (m_num_q.c)",
 )
@@ -45,6 +46,7 @@ declare_native(
     aggregate="sum",
     value_type="int",
     missing_value=0,
+    ignores={"conditional": "it counts the retrieved documents, relevant or not"},
     formula="|retrieved|",
     source="trec_eval 9.0.8 (m_num_ret.c)",
 )
