@@ -391,8 +391,8 @@ def tied_topics(run) -> set[str]:
     """The topics of an irscale ``Run`` where two documents' scores are equal as C floats
     (the ties trec_eval breaks by docno): its scores, sorted within each topic, repeat."""
     blocks = run.topic_blocks
-    labels = pc.unique(blocks.heads)
-    code = blocks.expand(pc.index_in(blocks.heads, value_set=labels).to_numpy())
+    labels = pc.unique(blocks.heads.to_arrow())
+    code = blocks.expand(pc.index_in(blocks.heads.to_arrow(), value_set=labels).to_numpy())
     score = run.score.astype(np.float32)
     order = np.lexsort((score, code))
     code, score = code[order], score[order]

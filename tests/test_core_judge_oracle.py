@@ -21,6 +21,7 @@ from irscale.core.options import RankingOptions
 from irscale.errors import InputFormatError, ParameterError
 from irscale.io.memory import qrels_from_frame, run_from_frame
 
+from .oracles.arrow_columns import arrow_column
 from .oracles.columnar_judge import build_judged_rankings as oracle_judged_rankings
 from .oracles.columnar_judge import judged_rows as oracle_rows
 
@@ -58,7 +59,7 @@ def _rechunked(run: Run, pieces: int, large: bool) -> Run:
     ``large``, slices of longer arrays: the layouts the engine reads in place or combines
     first."""
     def cut(column: pa.ChunkedArray) -> pa.ChunkedArray:
-        whole = column.combine_chunks()
+        whole = arrow_column(column).combine_chunks()
         if large:
             whole = whole.cast(pa.large_string())
         # a slice of a longer array: its offsets start past 0 (read in place all the same)

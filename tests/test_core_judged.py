@@ -522,7 +522,7 @@ def test_tables_on_the_run_side_only_for_a_run_much_smaller_than_the_qrels():
     shared = QrelsIndex.build(qrels)
 
     def pairs(index, fingerprints=run.docno_fingerprints):
-        block_topic = arrow_module.index_in(run.topic_blocks.heads, index.topic_array)
+        block_topic = arrow_module.index_in(run.topic_blocks.heads.to_arrow(), index.topic_array)
         found = index.hits(fingerprints, run.topic_blocks, block_topic)
         return sorted(zip(*found, strict=True)) if found is not None else None
 
@@ -556,7 +556,7 @@ def test_tables_dropped_once_the_runs_served_are_looked_up():
     qrels = _qrels_of()
     rows = [("1", d, 1.0, 1) for d in ("d1", "d3", "zz")] + [("2", "d2", 0.5, 1)]
     run = _run_of(rows)
-    block_topic = arrow_module.index_in(run.topic_blocks.heads,
+    block_topic = arrow_module.index_in(run.topic_blocks.heads.to_arrow(),
                                          QrelsIndex.build(qrels).topic_array)
 
     def pairs(index):

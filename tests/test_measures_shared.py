@@ -140,7 +140,7 @@ def test_fingerprint_lookups_in_chunks_equal_one_lookup(monkeypatch, rows):
     (the string check that follows would hide wrong candidates)."""
     index = QrelsIndex.build(qrels_from_dict(QRELS))
     run = run_from_dict(RUNS["a"], name="a")
-    block_topic = arrow.index_in(run.topic_blocks.heads, index.topic_array)
+    block_topic = arrow.index_in(run.topic_blocks.heads.to_arrow(), index.topic_array)
     tables = index.tables
     assert tables is not None
     whole = tables.hits(run.docno_fingerprints, run.topic_blocks, block_topic)

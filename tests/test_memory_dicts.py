@@ -92,7 +92,7 @@ def test_the_blocks_a_dict_gives_are_those_found_by_a_scan(data):
     grouped_rows, scanned = TopicBlocks.grouped(run.topic)
     assert grouped_rows is None
     np.testing.assert_array_equal(run.topic_blocks.bounds, scanned.bounds)
-    assert run.topic_blocks.heads.equals(scanned.heads)
+    assert run.topic_blocks.heads == scanned.heads
     np.testing.assert_array_equal(run.topic_blocks.first_codes, scanned.first_codes)
     assert run.topic_blocks.contiguous
     rows = [(str(t), d, float(s)) for t, docs in data.items() for d, s in docs.items()]

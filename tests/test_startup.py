@@ -6,7 +6,7 @@ load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light module
 lazily). ``irscale eval`` must not load scipy, pandas or matplotlib: pyarrow imports pandas
 on its first ``pa.array`` / ``to_numpy`` / Python-scalar conversion, which the evaluation
 path avoids with :mod:`irscale.core._columnar.arrow`. Nor ``numpy.ma`` (numpy 2 imports it on the
-first ``np.unique``: :func:`irscale.core._columnar.arrow.unique_integers`), nor
+first ``np.unique``: :func:`irscale.core.identifiers.unique_integers`), nor
 :mod:`pyarrow.compute`, whose import builds a wrapper for each of pyarrow's compute
 functions (:mod:`irscale.core._columnar.arrow_compute`), nor, for trec_eval's measures, the
 diversity modules.

@@ -13,6 +13,7 @@ pub mod measures;
 pub mod output;
 pub mod read;
 pub mod scales;
+pub mod strings;
 pub mod ties;
 pub mod trec;
 
@@ -35,5 +36,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bind::columns::register(m)?;
     bind::output::register(m)?;
     bind::scales::register(m)?;
+    bind::strings::register(m)?;
     Ok(())
 }

@@ -208,3 +208,16 @@ def pair_window(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """``(below, query, group, a index, b index)``: the pairs with ``lo_q ≤ a + b ≤ hi_q``
     and the pairs (runs when ``weighted``) below each window."""
+
+# string columns (rust/src/strings.rs): (offsets, data) as irscale.core.strings.Strings holds them
+def strings_encode(offsets: Any, data: Any) -> tuple[Any, Any]:
+    """Every string's code (distinct values numbered in order of first appearance) and
+    the first row of every distinct value, int64."""
+def strings_order(offsets: Any, data: Any) -> Any:
+    """The rows in the byte order of their strings, stable (int64)."""
+def strings_index_in(offsets: Any, data: Any, set_offsets: Any, set_data: Any) -> Any:
+    """The first row of every string in the other column, -1 when absent (int64)."""
+def strings_take(offsets: Any, data: Any, rows: Any) -> tuple[Any, Any]:
+    """The strings at ``rows``: new int64 offsets from 0 and uint8 data."""
+def strings_equal(offsets: Any, data: Any, other_offsets: Any, other_data: Any) -> Any:
+    """Whether the strings of two columns of one length are equal, row by row (bool)."""

@@ -19,13 +19,13 @@ import pyarrow as pa
 
 from irscale.core._columnar import arrow
 from irscale.core._columnar import arrow_compute as pc
-from irscale.core._columnar.blocks import take_rows
 from irscale.core.inputs import Qrels, Run
 from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from irscale.core.options import RankingOptions
 from irscale.errors import InputError
 from irscale.parallel.threads import map_threads
 
+from .arrow_columns import arrow_column
 from .columnar_ranking import rank_order
 from .qrels_index import QrelsIndex
 
@@ -76,12 +76,13 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
     if found is not None:
         rows, qrels_rows = found
         # equal fingerprints are only candidates: the docno strings must be equal too
-        if _same_docnos(run.docno, rows, index.qrels.docno, qrels_rows):
+        if _same_docnos(arrow_column(run.docno), rows, arrow_column(index.qrels.docno),
+                        qrels_rows):
             rel[rows] = index.degree[qrels_rows]
             return rel
     exact = index.exact  # fingerprints cannot decide: the exact dictionary lookup
     topic_code = blocks.expand(block_topic)
-    doc_code = arrow.index_in(run.docno, exact.docs)
+    doc_code = arrow.index_in(arrow_column(run.docno), exact.docs)
     in_pool = (doc_code >= 0) & (topic_code >= 0)
     if in_pool.any() and len(exact.keys):
         keys = topic_code[in_pool] * exact.n_docs + doc_code[in_pool]
@@ -99,8 +100,8 @@ def _same_docnos(docno: pa.ChunkedArray, rows: np.ndarray, other: pa.ChunkedArra
     pairs: 0.05 -> 0.03 s on 2 cores)."""
     def same(start: int) -> bool:
         piece = slice(start, start + _PAIRS)
-        return bool(pc.all(pc.equal(take_rows(docno, rows[piece]),
-                                    take_rows(other, other_rows[piece]))).as_py())
+        return bool(pc.all(pc.equal(docno.take(arrow.array(rows[piece])),
+                                    other.take(arrow.array(other_rows[piece])))).as_py())
 
     return all(map_threads(same, range(0, len(rows), _PAIRS)))
 
@@ -142,11 +143,12 @@ def judge_run_rows(
     trec_eval's order, unless ``every_row`` is false (tied rows of one judgment may then be
     in file order; the judgments are the same)."""
     blocks = run.topic_blocks
-    block_topic = index_in_sorted(blocks.heads, index.topic_array)
+    heads = arrow_column(blocks.heads)
+    block_topic = index_in_sorted(heads, index.topic_array)
     absent = block_topic < 0
     unjudged: tuple[str, ...] = ()
     if absent.any():
-        absent_topics = pc.filter(blocks.heads, arrow.array(absent))
+        absent_topics = pc.filter(heads, arrow.array(absent))
         unjudged = tuple(sorted(pc.unique(absent_topics).to_pylist()))
     judgments = _judgments(index, run, block_topic)
     order = rank_order(run, block_topic, options.ties, single=options.compat == 9,

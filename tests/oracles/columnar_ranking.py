@@ -16,13 +16,14 @@ import pyarrow as pa
 
 from irscale.core._columnar import arrow
 from irscale.core._columnar import arrow_compute as pc
-from irscale.core._columnar.blocks import TopicBlocks, take_rows_by_chunk
+from irscale.core._columnar.blocks import TopicBlocks
 from irscale.core.inputs import Run, as_c_float
 from irscale.core.options import TiePolicy
 from irscale.core.segments import chunks, ranges
 from irscale.errors import ParameterError
 from irscale.parallel.threads import map_threads
 
+from .arrow_columns import arrow_column
 from .segment_sorts import segment_argsort, segment_sort_keys
 
 #: :func:`_by_docno_keys` sorts the rows tied on their keys again as strings when they are
@@ -95,14 +96,15 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy, *,
         if pairs is not None:
             if labels is not None:
                 pairs = _told_apart(pairs, labels, within)
-            return _presorted_order(blocks, block_topic, pairs, run.docno, within)
+            return _presorted_order(blocks, block_topic, pairs, arrow_column(run.docno),
+                                    within)
     topic_code = blocks.expand(block_topic)
     if ties == "trec_eval":
         # trec_eval 9.0.8 stores scores as C floats (TEXT_RESULTS.sim is a float): scores
         # equal in single precision tie, and the tie is broken by docno.
         table = pa.table({"t": arrow.array(topic_code),
                           "s": arrow.array(as_c_float(key) if single else key),
-                          "d": run.docno})
+                          "d": arrow_column(run.docno)})
         order = arrow.to_numpy(pc.sort_indices(
             table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
         ))
@@ -302,15 +304,10 @@ def _by_docno_keys(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray,
 def _by_docno_strings(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray
                       ) -> np.ndarray:
     """:func:`_by_docno_keys`'s order (``rows`` by ``group``, then docno descending) by
-    pyarrow's sort of the strings. The docnos are taken in the order their chunks give them
-    (no concatenation and second take to put them back), and the sort's result mapped
-    through that order."""
-    docnos, grouped = take_rows_by_chunk(docno, rows)
-    table = pa.table({"g": arrow.array(group if grouped is None else group[grouped]),
-                      "d": docnos})
-    order = arrow.to_numpy(
+    pyarrow's sort of the strings."""
+    table = pa.table({"g": arrow.array(group), "d": docno.take(arrow.array(rows))})
+    return arrow.to_numpy(
         pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]))
-    return order if grouped is None else grouped[order]
 
 
 def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy, single: bool

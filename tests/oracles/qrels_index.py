@@ -44,18 +44,15 @@ def sorted_codes(blocks: TopicBlocks) -> tuple[pa.Array, np.ndarray]:
     """``(values, codes)``: the distinct values of the blocks in byte order (as
     ``pc.unique(heads).sort()``) and the index (int64) of every block's value in them.
 
-    Values of at most 8 bytes are sorted as integer keys (the blocks' short-key sort);
-    others take one dictionary encoding of the blocks' values and a sort of the distinct
+    One dictionary encoding of the blocks' values by pyarrow, and a sort of the distinct
     values."""
-    by_keys = blocks._by_short_keys()
-    if by_keys is not None:
-        rows, codes = by_keys
-        return arrow.take(blocks.heads, rows), codes
-    distinct = blocks._encoded.dictionary
+    encoded = pc.dictionary_encode(blocks.heads.to_arrow())
+    distinct = encoded.dictionary
+    first_codes = arrow.to_numpy(encoded.indices).astype(np.int64)
     order = arrow.to_numpy(pc.sort_indices(distinct))
     position = np.empty(len(order), dtype=np.int64)
     position[order] = np.arange(len(order))
-    return arrow.take(distinct, order), position[blocks.first_codes]
+    return arrow.take(distinct, order), position[first_codes]
 
 
 def dense_layout(degrees: np.ndarray) -> bool:
@@ -109,7 +106,7 @@ class QrelsIndex:
             # degrees (top alone), hence for any that occur, which need not be found first
             n_levels, column = top + 1, rel
         else:
-            degrees = arrow.unique_integers(judged_rel)
+            degrees = np.unique(judged_rel)
             if dense_layout(degrees):  # column g counts degree g
                 n_levels, column = top + 1, judged_rel
             else:  # one column per distinct degree: a label of 10^7 costs one column
@@ -213,7 +210,7 @@ class QrelsIndex:
         """The dictionary-encoded index (docno codes), for when fingerprints cannot decide."""
         qrels = self.qrels
         topic_code = self._row_topic()
-        encoded = pc.dictionary_encode(qrels.docno).combine_chunks()
+        encoded = pc.dictionary_encode(qrels.docno.to_arrow())
         docs = encoded.dictionary
         doc_code = arrow.to_numpy(encoded.indices).astype(np.int64)
         n_docs = max(len(docs), 1)

@@ -15,7 +15,7 @@ use crate::judge::{Index, Options};
 use crate::ties::Ties;
 
 /// The arrays of a string column, held while the engine reads them.
-struct GivenStrings<'py> {
+pub(super) struct GivenStrings<'py> {
     offsets: GivenOffsets<'py>,
     data: PyReadonlyArray1<'py, u8>,
 }
@@ -26,7 +26,7 @@ enum GivenOffsets<'py> {
 }
 
 impl<'py> GivenStrings<'py> {
-    fn of(offsets: &Bound<'py, PyAny>, data: &Bound<'py, PyAny>) -> PyResult<Self> {
+    pub(super) fn of(offsets: &Bound<'py, PyAny>, data: &Bound<'py, PyAny>) -> PyResult<Self> {
         let offsets = match offsets.extract::<PyReadonlyArray1<'py, i32>>() {
             Ok(narrow) => GivenOffsets::Narrow(narrow),
             Err(_) => GivenOffsets::Wide(offsets.extract()?),
@@ -37,7 +37,7 @@ impl<'py> GivenStrings<'py> {
         })
     }
 
-    fn view(&self) -> PyResult<Strings<'_>> {
+    pub(super) fn view(&self) -> PyResult<Strings<'_>> {
         let offsets = match &self.offsets {
             GivenOffsets::Narrow(o) => Offsets::Narrow(o.as_slice()?),
             GivenOffsets::Wide(o) => Offsets::Wide(o.as_slice()?),

@@ -9,4 +9,5 @@ pub mod guard;
 pub mod measures;
 pub mod output;
 pub mod scales;
+pub mod strings;
 pub mod trec;

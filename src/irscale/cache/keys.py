@@ -197,9 +197,12 @@ class KeyWriter:
             self.value(getattr(value, item.name))
 
     def _columnar(self, value: Any) -> None:
-        """numpy arrays and scalars, Arrow arrays and pandas frames and series; anything
-        else is :class:`Unkeyable`."""
+        """numpy arrays and scalars, string columns (:class:`~irscale.core.strings.Strings`),
+        Arrow arrays and pandas frames and series; anything else is :class:`Unkeyable`."""
         module = type(value).__module__.split(".")[0]
+        if type(value).__module__ == "irscale.core.strings":
+            self._text_column(value.lengths, value.data[value.offsets[0]:value.offsets[-1]])
+            return
         if module == "numpy":
             import numpy as np
 
@@ -248,9 +251,15 @@ class KeyWriter:
         width = np.int32 if pa.types.is_string(array.type) else np.int64
         ends = np.frombuffer(offsets, dtype=width)[array.offset:array.offset + len(array) + 1]
         first, last = (int(ends[0]), int(ends[-1])) if len(ends) else (0, 0)
+        self._text_column(np.diff(ends).astype(np.int64),
+                          b"" if data is None else memoryview(data)[first:last])
+
+    def _text_column(self, lengths: Any, data: Any) -> None:
+        """A column of strings as their lengths in bytes (int64) and their bytes: the same
+        key whether it is held as a :class:`~irscale.core.strings.Strings` or by Arrow."""
         self._raw(b"R", b"text")
-        self.value(np.diff(ends).astype(np.int64))
-        self._raw(b"r", b"" if data is None else memoryview(data)[first:last].tobytes())
+        self.value(lengths)
+        self._raw(b"r", bytes(data))
 
 
 #: Fields of ``Qrels`` and ``Run`` that cache values derived from the others.

@@ -23,11 +23,12 @@ from ..core.inputs import Qrels, Run
 from ..core.judge import PairJudge, rank_rows
 from ..core.options import RankingOptions, TiePolicy
 from ..core.params import DEPTH
+from ..core.strings import Strings
 from ..errors import InputError
 from ..io.sources import as_runs
 
 if TYPE_CHECKING:
-    import pyarrow as pa
+    pass
 
 __all__ = ["Candidates", "ranked_candidates"]
 
@@ -47,7 +48,7 @@ class Candidates:
     runs: tuple[str, ...]
     pairs: np.ndarray
     pair_topic: np.ndarray
-    pair_docno: pa.Array
+    pair_docno: Strings
     topic_start: np.ndarray
     depth: int | None
 

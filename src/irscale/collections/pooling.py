@@ -409,7 +409,7 @@ def pool(
                          + ("" if topics is None else " for the topics asked"))
     frame = pd.DataFrame({
         "query_id": np.asarray(cand.topics, dtype=object)[cand.pair_topic[order]],
-        "doc_id": cand.pair_docno.take(order).to_numpy(zero_copy_only=False),
+        "doc_id": cand.pair_docno.take(order).to_numpy(),
         "order": position.astype(np.int64),
     })
     if labels is not None:

@@ -360,7 +360,7 @@ def estimate_sampled(
     weight_of_row = np.ldexp(weight_of_row, -exponent[topic_of_row])
     r_hat = np.bincount(topic_of_row, weights=weight_of_row, minlength=len(topics))
     mine = pd.DataFrame({"topic": np.asarray(cand.topics, dtype=object)[cand.pair_topic],
-                         "docno": cand.pair_docno.to_numpy(zero_copy_only=False)})
+                         "docno": cand.pair_docno.to_numpy()})
     hit = mine.reset_index().merge(frame.assign(w=weight_of_row), on=["topic", "docno"])
     pair_weight = np.zeros(cand.n_pairs + 1)  # the last entry: past a ranking's end
     pair_weight[hit["index"].to_numpy()] = hit["w"].to_numpy()

@@ -55,7 +55,6 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
@@ -63,6 +62,7 @@ from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
 from ..core.params import SHARD_METHODS as SHARD_METHODS
+from ..core.strings import Strings
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
@@ -76,7 +76,7 @@ __all__ = ["SHARD_METHODS", "ShardedEvaluation", "evaluate_shards", "shard_docum
 ShardMethod = Literal["random", "hash"]
 
 
-def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, *,
+def shard_documents(docnos: Iterable[str] | Strings, k: int, *,
                     method: ShardMethod = "random", rng: object = None) -> pd.Series:
     """Split the distinct ``docnos`` into ``k`` shards (module documentation).
 
@@ -93,8 +93,8 @@ def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, 
         raise ParameterError("rng (a seed) applies to random shards; hash shards depend on "
                              "the docno only")
     check_rng(rng)
-    values = docnos if isinstance(docnos, (pa.Array, pa.ChunkedArray)) else \
-        identifiers.strings([str(d) for d in docnos])
+    values = docnos if isinstance(docnos, Strings) or type(docnos).__module__.startswith(
+        "pyarrow") else identifiers.strings([str(d) for d in docnos])
     _, distinct = identifiers.encode(identifiers.as_strings(values))
     distinct = identifiers.take(distinct, identifiers.byte_order(distinct))
     n = len(distinct)
@@ -167,7 +167,7 @@ def _restricted_run(run: Run, keep: np.ndarray) -> Run:
         file_row=None if run.file_row is None else run.file_row[keep])
 
 
-def _shard_of(docno: pa.ChunkedArray, shards: pd.Series) -> np.ndarray:
+def _shard_of(docno: Strings, shards: pd.Series) -> np.ndarray:
     """The shard of every docno (all are in ``shards``' index)."""
     where = identifiers.index_in(identifiers.as_strings(docno),
                                  identifiers.strings(shards.index.tolist()))

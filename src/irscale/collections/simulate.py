@@ -214,7 +214,7 @@ def simulate_pooling(
             chosen = order[position <= budget]
             frame = pd.DataFrame({
                 "query_id": topic_names[cand.pair_topic[chosen]],
-                "doc_id": cand.pair_docno.take(chosen).to_numpy(zero_copy_only=False),
+                "doc_id": cand.pair_docno.take(chosen).to_numpy(),
                 "relevance": np.maximum(degree[chosen], 0),
             })
             induced_qrels[(strategy, budget)] = frame

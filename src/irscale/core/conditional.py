@@ -40,11 +40,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-import pyarrow as pa
 
 from ..errors import InputFormatError
-from ._columnar import arrow
-from ._columnar import arrow_compute as pc
 from .inputs import Qrels
 from .judged import JudgedRankings, Rejudged
 from .labels import ANY_TOPIC, LabelTable, lookup
@@ -59,7 +56,7 @@ def with_conditional(jr: JudgedRankings, qrels: Qrels, table: LabelTable) -> Jud
     under conditional relevance (:attr:`JudgedRankings.rejudged`; module documentation).
     An :class:`InputFormatError` naming the row of ``table`` of topic ``*`` or whose
     document the qrels do not judge."""
-    wildcard = np.flatnonzero(arrow.to_numpy(pc.equal(table.topic, arrow.scalar(ANY_TOPIC))))
+    wildcard = np.flatnonzero(table.topic.equal(ANY_TOPIC))
     if len(wildcard):
         _refuse(table, int(wildcard[0]), "a conditional group belongs to one topic: topic "
                                          f"{ANY_TOPIC} is not allowed")
@@ -69,12 +66,12 @@ def with_conditional(jr: JudgedRankings, qrels: Qrels, table: LabelTable) -> Jud
     in_qrels = ~np.isnan(found)
     degree = np.full(len(found), -1, dtype=np.int64)
     degree[in_qrels] = np.asarray(qrels.rel, dtype=np.int64)[found[in_qrels].astype(np.int64)]
-    judged_topic = arrow.index_in(table.topic, pc.unique(qrels.topic)) >= 0
+    judged_topic = table.topic.isin(qrels.topic.unique())
     unjudged = np.flatnonzero(judged_topic & (degree < 0))
     if len(unjudged):
         _refuse(table, int(unjudged[0]), f"the qrels ({qrels.source}) do not judge this "
                 "document; every member of a conditional group must be judged")
-    topic_code = arrow.index_in(table.topic, pa.array(jr.topics, pa.string()))
+    topic_code = table.topic.index_in(jr.topics)
     keep = judged_topic & (topic_code >= 0)
     groups = _Groups.of(topic_code[keep], table.value[keep], degree[keep])
     degrees = np.union1d(np.union1d(jr.column_degrees, groups.degree), [0]).astype(np.int64)
@@ -153,7 +150,7 @@ def _refuse(table: LabelTable, row: int, reason: str) -> None:
     if table.describe is not None:
         line, text = table.describe(row)
     else:
-        line, text = None, (f"{table.topic[row].as_py()} {table.docno[row].as_py()} "
+        line, text = None, (f"{table.topic[row]} {table.docno[row]} "
                             f"{table.value[row]:g}")
     raise InputFormatError(f"label set {CONDITIONAL!r}: {reason}", source=table.source,
                            line=line, text=text)

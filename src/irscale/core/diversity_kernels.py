@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
-import pyarrow as pa
 
 from .. import _engine
 from . import identifiers
@@ -93,17 +92,11 @@ def ntcir_family(family: str, batch: PerIntentBatch, *, cutoff: int | None, beta
         _int64(batch.nrel_sub))
 
 
-def _string_buffers(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
-    """Arrow's layout of a column of strings: ``(offsets as int64, bytes)``, read in place
-    (a column of several chunks is joined first)."""
-    strings = identifiers.as_strings(values)
-    array = strings.combine_chunks() if strings.num_chunks != 1 else strings.chunk(0)
-    _, offsets, data = array.buffers()
-    start = array.offset
-    offsets = np.frombuffer(offsets, dtype=np.int32)[start:start + len(array) + 1] \
-        if offsets is not None else np.zeros(1, dtype=np.int32)
-    data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.empty(0, np.uint8)
-    return offsets.astype(np.int64), data
+def _string_buffers(values: object) -> tuple[np.ndarray, np.ndarray]:
+    """A column of strings as the engine reads it: ``(offsets as int64, bytes)`` of its
+    :class:`~irscale.core.strings.Strings` (:func:`identifiers.as_strings`)."""
+    column = identifiers.as_strings(values)
+    return column.offsets, column.data
 
 
 class IntentJudge:
@@ -112,14 +105,14 @@ class IntentJudge:
     ``docno[d]`` of every relevant document ``d``, ``mask[d, j]`` when it is relevant to
     intent ``j``, at level ``level[d, j]``."""
 
-    def __init__(self, topic: np.ndarray, docno: pa.Array | pa.ChunkedArray,
+    def __init__(self, topic: np.ndarray, docno: object,
                  mask: np.ndarray, level: np.ndarray) -> None:
         offsets, data = _string_buffers(docno)
         self._engine = _engine.IntentJudge(_int64(topic), offsets, data,
                                            np.ascontiguousarray(mask, dtype=bool),
                                            _int64(level))
 
-    def judge(self, docno: pa.Array | pa.ChunkedArray, order: np.ndarray | None,
+    def judge(self, docno: object, order: np.ndarray | None,
               start: np.ndarray, length: np.ndarray, topic: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The relevant entries ``(ranking, rank, intent, level)`` of a run whose documents

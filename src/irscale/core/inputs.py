@@ -1,7 +1,8 @@
 """Relevance judgments (:class:`Qrels`) and retrieval results (:class:`Run`).
 
-Both hold columnar data: topic and document identifiers as pyarrow string arrays, numbers
-as numpy arrays. They are validated on construction (no duplicate (topic, docno) pair, no
+Both hold columnar data: topic and document identifiers as
+:class:`~irscale.core.strings.Strings` columns (numpy arrays of offsets and UTF-8 bytes),
+numbers as numpy arrays. They are validated on construction (no duplicate (topic, docno) pair, no
 NaN score) so that every later stage can rely on them.
 """
 
@@ -13,15 +14,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-import pyarrow as pa
 
 from ..errors import InputFormatError
-from ._columnar import arrow
-from ._columnar import arrow_compute as pc
-from ._columnar.blocks import TopicBlocks
+from ._columnar.blocks import TopicBlocks, as_string_array
 from ._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ._columnar.fingerprints import string_fingerprints
 from .input_messages import c_float_warning
+from .strings import Strings
 
 
 def _fits(fingerprints: np.ndarray | None, blocks: TopicBlocks | None, n: int) -> bool:
@@ -30,14 +29,35 @@ def _fits(fingerprints: np.ndarray | None, blocks: TopicBlocks | None, n: int) -
         blocks is None or int(blocks.bounds[-1]) == n)
 
 
+def identifier_column(values: object, what: str, source: str) -> Strings:
+    """An identifier column as a :class:`Strings` (:func:`as_string_array`: Python
+    strings, numpy, pandas or Arrow columns); a missing value or one that is not a string is
+    an :class:`InputFormatError` naming ``what`` and ``source``."""
+    nulls = getattr(values, "null_count", 0)
+    if nulls:  # an Arrow column
+        raise InputFormatError(f"{nulls} missing {what}(s)", source=source)
+    try:
+        return as_string_array(values)
+    except TypeError as error:
+        raise InputFormatError(f"{what}s: {error}", source=source) from None
+
+
 class _IdentifierColumns:
     """What :class:`Qrels` and :class:`Run` derive from their topic and docno columns (and
     take from the reader when it computed them already)."""
 
-    topic: pa.ChunkedArray
-    docno: pa.ChunkedArray
+    topic: Strings
+    docno: Strings
+    source: str
     fingerprints: np.ndarray | None
     blocks: TopicBlocks | None
+
+    def _hold_identifiers(self) -> None:
+        """The topic and docno columns as :class:`Strings` (whatever they were given as)."""
+        for name, what in (("topic", "topic id"), ("docno", "docno")):
+            values = getattr(self, name)
+            if not isinstance(values, Strings):
+                object.__setattr__(self, name, identifier_column(values, what, self.source))
 
     @cached_property
     def docno_fingerprints(self) -> np.ndarray:
@@ -54,7 +74,7 @@ class _IdentifierColumns:
     @property
     def topics(self) -> list[str]:
         """Distinct topic ids, sorted by byte order (trec_eval's order)."""
-        return sorted(pc.unique(self.topic).to_pylist())
+        return self.topic.unique(sort=True).to_pylist()
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,8 +86,8 @@ class Qrels(_IdentifierColumns):
     such a document is neither relevant nor judged non-relevant.
     """
 
-    topic: pa.ChunkedArray
-    docno: pa.ChunkedArray
+    topic: Strings
+    docno: Strings
     rel: np.ndarray
     source: str = "<qrels>"
     #: The docnos' :func:`string_fingerprints` when the reader computed them already.
@@ -76,6 +96,7 @@ class Qrels(_IdentifierColumns):
     blocks: TopicBlocks | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        self._hold_identifiers()
         n = len(self.rel)
         if not (len(self.topic) == len(self.docno) == n) or not _fits(
             self.fingerprints, self.blocks, n
@@ -117,8 +138,8 @@ class Run(_IdentifierColumns):
     """
 
     name: str
-    topic: pa.ChunkedArray
-    docno: pa.ChunkedArray
+    topic: Strings
+    docno: Strings
     score: np.ndarray
     rank: np.ndarray | None = None
     source: str = "<run>"
@@ -132,6 +153,7 @@ class Run(_IdentifierColumns):
     file_row: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        self._hold_identifiers()
         n = len(self.score)
         if not (len(self.topic) == len(self.docno) == n) or any(
             column is not None and len(column) != n for column in (self.rank, self.file_row)
@@ -200,11 +222,9 @@ def warn_single_precision(score: np.ndarray, source: str,
     warnings.warn(c_float_warning(where, len(rows), text), stacklevel=3)
 
 
-
-
 def assemble_run(
-    topic: pa.ChunkedArray,
-    docno: pa.ChunkedArray,
+    topic: Strings,
+    docno: Strings,
     score: np.ndarray,
     rank: np.ndarray | None,
     *,
@@ -227,13 +247,15 @@ def assemble_run(
     ``str``), so that the duplicate check is skipped.
     """
     warn_single_precision(score, source, describe_row)
+    topic = identifier_column(topic, "topic id", source)
+    docno = identifier_column(docno, "docno", source)
     fingerprints = string_fingerprints(docno)
     file_row, grouped = (None, blocks) if blocks is not None else TopicBlocks.grouped(topic)
     blocks = grouped
     if file_row is not None:
         # a topic's rows are not together: store the rows grouped by topic (see Run)
         topic = grouped.column()
-        docno = arrow.take_column(docno.combine_chunks(), file_row)
+        docno = docno.take(file_row)
         score, fingerprints = score[file_row], fingerprints[file_row]
         rank = None if rank is None else rank[file_row]
     keep = None if distinct else resolve_duplicates(
@@ -242,8 +264,7 @@ def assemble_run(
         fingerprints, blocks, file_row,
     )
     if keep is not None:
-        take = arrow.array(keep)
-        topic, docno, score = pc.take(topic, take), pc.take(docno, take), score[keep]
+        topic, docno, score = topic.take(keep), docno.take(keep), score[keep]
         rank = None if rank is None else rank[keep]
         file_row = None if file_row is None else file_row[keep]
         fingerprints, blocks = fingerprints[keep], None

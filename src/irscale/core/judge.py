@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pyarrow as pa
 
 from .. import _engine
 from ..errors import InputError
@@ -117,11 +116,13 @@ class PairJudge:
         """The code (int64) of every topic id, -1 for a topic without judgments."""
         return np.array([self._codes.get(topic, -1) for topic in topics], dtype=np.int64)
 
-    def degrees_of(self, topic_code: np.ndarray, docnos: pa.Array | pa.ChunkedArray,
+    def degrees_of(self, topic_code: np.ndarray, docnos: object,
                    doc: np.ndarray | None = None) -> np.ndarray:
         """The relevance degree (int64) of every pair (``topic_code[i]``, ``docnos[doc[i]]``)
         (``doc`` ``None``: ``docnos[i]``): the qrels' degree, ``UNJUDGED`` for a negative
-        one, ``NONPOOL`` for a pair not in the qrels (or a topic code -1)."""
+        one, ``NONPOOL`` for a pair not in the qrels (or a topic code -1). ``docnos``: a
+        :class:`~irscale.core.strings.Strings` column, or what
+        :func:`~irscale.core.native_columns.string_column` takes."""
         offsets, data = string_column(docnos, "docno", "<pairs>")
         return _engine.pair_degrees(
             self._columns, np.ascontiguousarray(topic_code, dtype=np.int64), offsets, data,

@@ -26,16 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from ..errors import AlignmentError
-from ._columnar import arrow
-from ._columnar import arrow_compute as pc
+from ._columnar.blocks import as_string_array
 from .inputs import Qrels, Run
 from .judge import judge_with_rows
 from .judged import JudgedRankings
 from .options import RankingOptions
 from .segments import ranges
+from .strings import Strings
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"
@@ -45,15 +44,21 @@ ANY_TOPIC = "*"
 class LabelTable:
     """One label set: a value per (topic, document), or several
     (:func:`irscale.io.labels.read_labels` with ``several``: :func:`memberships` reads
-    them); topic ``*`` = every topic."""
+    them); topic ``*`` = every topic. The topic and docno columns are held as
+    :class:`Strings` (given as any column
+    :func:`~irscale.core._columnar.blocks.as_string_array` converts)."""
 
-    topic: pa.ChunkedArray
-    docno: pa.ChunkedArray
+    topic: Strings
+    docno: Strings
     value: np.ndarray
     source: str = "<labels>"
     #: The line number (``None``: not from a file) and text of row ``i``, for messages.
     describe: Callable[[int], tuple[int | None, str]] | None = field(default=None,
                                                                      repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "topic", as_string_array(self.topic))
+        object.__setattr__(self, "docno", as_string_array(self.docno))
 
     def __len__(self) -> int:
         return len(self.value)
@@ -63,9 +68,8 @@ class LabelTable:
 
 
 # ---------------------------------------------------------------- alignment
-def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
-           docno: pa.Array | pa.ChunkedArray, *, topic_code: np.ndarray | None = None,
-           doc_code: np.ndarray | None = None) -> np.ndarray:
+def lookup(table: LabelTable, topic: Strings | object, docno: Strings | object, *,
+           topic_code: np.ndarray | None = None, doc_code: np.ndarray | None = None) -> np.ndarray:
     """The label of every (topic, docno) pair (topic ``*`` rows as fallback; NaN if none).
 
     Pairs are looked up as integer keys (topic code × documents + docno code, codes in the
@@ -75,12 +79,13 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     holds distinct values and pair ``i`` has topic ``topic[topic_code[i]]`` (docno
     ``docno[doc_code[i]]``), so that every distinct string is looked up once.
     """
-    n = len(docno) if doc_code is None else len(doc_code)
+    n = len(docno) if doc_code is None else len(doc_code)  # type: ignore[arg-type]
     if n == 0:
         return np.full(0, np.nan)
-    wildcard = arrow.to_numpy(pc.equal(table.topic, arrow.scalar(ANY_TOPIC)))
-    docs = pc.unique(table.docno)
-    label_doc, query_doc = arrow.index_in(table.docno, docs), arrow.index_in(docno, docs)
+    topic, docno = as_string_array(topic), as_string_array(docno)
+    wildcard = table.topic.equal(ANY_TOPIC)
+    label_doc, docs = table.docno.encode()
+    query_doc = docno.index_in(docs)
     # every document's value for every topic (topic *); the last entry (code -1): none
     by_doc = np.full(len(docs) + 1, np.nan)
     by_doc[label_doc[wildcard]] = table.value[wildcard]
@@ -89,11 +94,11 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
         out, query_doc = out[doc_code], query_doc[doc_code]
     specific = ~wildcard
     if specific.any():  # a topic's own value, where it has one (not NaN)
-        topics = pc.unique(pc.filter(table.topic, arrow.array(specific)))
-        label_keys = arrow.index_in(table.topic, topics)[specific] * len(docs) + label_doc[specific]
+        topics = table.topic.filter(specific).unique()
+        label_keys = table.topic.index_in(topics)[specific] * len(docs) + label_doc[specific]
         order = np.argsort(label_keys)
         label_keys, values = label_keys[order], table.value[specific][order]
-        query_topic = arrow.index_in(topic, topics)
+        query_topic = topic.index_in(topics)
         if topic_code is not None:
             query_topic = query_topic[topic_code]
         asked = np.flatnonzero((query_topic >= 0) & (query_doc >= 0))
@@ -106,9 +111,8 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     return out
 
 
-def memberships(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
-                docno: pa.Array | pa.ChunkedArray, topic_code: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray]:
+def memberships(table: LabelTable, topic: Strings | object, docno: Strings | object,
+                topic_code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every value of a label set that may hold several values per document
     (:func:`irscale.io.labels.read_labels` with ``several``) for pairs ``i`` of topic
     ``topic[topic_code[i]]`` and docno ``docno[i]``: rows ``(pair, value)``, sorted by pair.
@@ -117,19 +121,17 @@ def memberships(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
 
     >>> from irscale.io.labels import read_labels
     >>> t = read_labels(b"* 0 a 1\\n* 0 a 2\\n7 0 a 3\\n* 0 b 4\\n", several=True)
-    >>> pair, value = memberships(t, pa.array(["7", "8"]), pa.array(["a", "a", "b", "c"]),
-    ...                           np.array([0, 1, 0, 1]))
+    >>> pair, value = memberships(t, ["7", "8"], ["a", "a", "b", "c"], np.array([0, 1, 0, 1]))
     >>> pair.tolist(), value.tolist()
     ([0, 1, 1, 2], [3.0, 1.0, 2.0, 4.0])
     """
-    docs = pc.unique(table.docno)
+    topic, docno = as_string_array(topic), as_string_array(docno)
+    label_doc, docs = table.docno.encode()
     n_docs = max(len(docs), 1)
-    label_doc = arrow.index_in(table.docno, docs).astype(np.int64)
-    query_doc = arrow.index_in(docno, docs).astype(np.int64)
-    topics = pc.unique(table.topic)
-    label_topic = arrow.index_in(table.topic, topics).astype(np.int64)
-    query_topic = arrow.index_in(topic, topics).astype(np.int64)[topic_code]
-    wildcard_code = arrow.index_in(pa.array([ANY_TOPIC]), topics)[0]
+    query_doc = docno.index_in(docs)
+    label_topic, topics = table.topic.encode()
+    query_topic = topic.index_in(topics)[topic_code]
+    wildcard_code = int(Strings.of([ANY_TOPIC]).index_in(topics)[0])
     # rows keyed by (topic code, doc code); a pair's own key, then its topic * key
     label_key = label_topic * n_docs + label_doc
     order = np.argsort(label_key, kind="stable")
@@ -163,8 +165,8 @@ def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],
             score_parts.append(np.asarray(run.score)[np.asarray(run_rows, dtype=np.int64)])
         if not tables:
             continue
-        take = arrow.array(run_rows)
-        topic, docno = pc.take(run.topic, take), pc.take(run.docno, take)
+        take = np.asarray(run_rows, dtype=np.int64)
+        topic, docno = run.topic.take(take), run.docno.take(take)
         for name, table in tables.items():
             parts[name].append(lookup(table, topic, docno))
     real = np.ones(len(jr.rel), dtype=bool)
@@ -189,7 +191,7 @@ def _no_label_found(name: str, table: LabelTable, topics: tuple[str, ...]) -> No
     topic with the runs (the wrong file), else a warning."""
     import warnings
 
-    own = set(pc.unique(table.topic).to_pylist())
+    own = set(table.topic.unique().to_pylist())
     if ANY_TOPIC not in own and not own & set(topics):
         shown = ", ".join(sorted(own)[:5]) + (", ..." if len(own) > 5 else "")
         raise AlignmentError(

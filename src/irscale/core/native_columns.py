@@ -1,11 +1,10 @@
 """The columns of :class:`~irscale.core.inputs.Qrels` and :class:`~irscale.core.inputs.Run`
 objects as the native engine reads them in place (``rust/src/bind/columns.rs``).
 
-A string column (pyarrow) is given as its offsets (a view of int32, or int64 for
-``large_string``) and its data buffer (a view of uint8): no string is copied. A column of
-several chunks is combined first (one copy); dictionary-encoded or other string types are
-cast to plain strings first. Numbers are given as contiguous NumPy arrays (int64 degrees
-and ranks, float64 scores: a copy only when the array is of another type or strided).
+A string column (:class:`~irscale.core.strings.Strings`) is given as its offsets (int64)
+and its data (uint8): no string is copied. Numbers are given as contiguous NumPy arrays
+(int64 degrees and ranks, float64 scores: a copy only when the array is of another type or
+strided).
 """
 
 from __future__ import annotations
@@ -13,11 +12,9 @@ from __future__ import annotations
 from typing import TypeAlias
 
 import numpy as np
-import pyarrow as pa
 
 from ..errors import InputFormatError, ParameterError
-from ._columnar import arrow
-from .inputs import Qrels, Run
+from .inputs import Qrels, Run, identifier_column
 from .options import TiePolicy
 
 #: A string column as the engine takes it: ``(offsets, data)``.
@@ -29,22 +26,12 @@ RunColumns: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np
                               np.ndarray | None]
 
 
-def string_column(values: pa.Array | pa.ChunkedArray, what: str, source: str) -> StringColumn:
-    """``values``' offsets and data, read in place (module documentation); a missing
-    value (null) is refused, naming ``what`` and ``source``."""
-    if isinstance(values, pa.ChunkedArray):
-        values = values.chunk(0) if values.num_chunks == 1 else values.combine_chunks()
-    if pa.types.is_dictionary(values.type):
-        values = values.dictionary_decode()
-    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
-        values = values.cast(pa.large_string())
-    if values.null_count:
-        raise InputFormatError(f"{values.null_count} missing {what}(s)", source=source)
-    if len(values) == 0:
-        return np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.uint8)
-    data = values.buffers()[2]
-    chars = np.zeros(0, dtype=np.uint8) if data is None else np.frombuffer(data, np.uint8)
-    return arrow.value_offsets(values), chars
+def string_column(values: object, what: str, source: str) -> StringColumn:
+    """``values``' offsets and data (a :class:`~irscale.core.strings.Strings`, or a column
+    :func:`~irscale.core.inputs.identifier_column` converts: a missing value is refused,
+    naming ``what`` and ``source``)."""
+    column = identifier_column(values, what, source)
+    return column.offsets, column.data
 
 
 def qrels_columns(qrels: Qrels) -> QrelsColumns:

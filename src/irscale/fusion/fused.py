@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from ..core.inputs import Run
 from ..core.params import check_fusion, check_weight_count
+from ..core.strings import Strings
 from .methods import combine
 from .normalize import normalize
 from .table import FusionTable, fusion_table
@@ -76,8 +76,6 @@ def fused_run(table: FusionTable, fused: np.ndarray, name: str) -> Run:
     """The run of the fused scores of ``table``'s pairs: topics in byte order, a topic's
     documents by score descending, ties by docno descending."""
     order = np.lexsort((-table.doc_order[table.pair_doc], -fused, table.pair_topic))
-    topics = pa.array(table.topics, type=pa.string())
-    return Run(name=name,
-               topic=pa.chunked_array([topics.take(pa.array(table.pair_topic[order]))]),
-               docno=pa.chunked_array([table.docnos.take(pa.array(table.pair_doc[order]))]),
+    return Run(name=name, topic=Strings.of(table.topics).take(table.pair_topic[order]),
+               docno=table.docnos.take(table.pair_doc[order]),
                score=fused[order], source=f"<{name}: fused>")

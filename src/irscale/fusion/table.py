@@ -14,11 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..core.inputs import Run
 from ..core.judge import rank_rows
+from ..core.strings import Strings
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,7 @@ class FusionTable:
     in byte order; ``size[t, r]``: documents of run ``r`` for topic ``t``."""
 
     topics: list[str]
-    docnos: pa.Array
+    docnos: Strings
     doc_order: np.ndarray
     pair_topic: np.ndarray
     pair_doc: np.ndarray
@@ -65,14 +64,10 @@ def fusion_table(runs: Sequence[Run]) -> FusionTable:
         lengths = np.diff(np.r_[starts, len(code)])
         ranks.append(np.arange(len(code)) - np.repeat(starts, lengths) + 1)
         codes.append(code)
-        docs.append(run.docno.take(pa.array(rows)))
+        docs.append(run.docno.take(rows))
         scores.append(np.asarray(run.score, dtype=np.float64)[rows])
         runs_of.append(np.full(len(code), index))
-    encoded = pa.chunked_array([pc.cast(chunk, pa.large_string()) for part in docs
-                                for chunk in part.chunks],
-                               type=pa.large_string()).combine_chunks().dictionary_encode()
-    docnos = encoded.dictionary
-    doc = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    doc, docnos = Strings.concat(docs).encode()
     code = np.concatenate(codes).astype(np.int64)
     key = code * max(len(docnos), 1) + doc
     unique, pair = np.unique(key, return_inverse=True)
@@ -85,7 +80,7 @@ def fusion_table(runs: Sequence[Run]) -> FusionTable:
     size = np.zeros((len(topics), n_runs), dtype=np.int64)
     np.add.at(size, (code, run_of), 1)
     doc_order = np.empty(len(docnos), dtype=np.int64)
-    doc_order[pc.sort_indices(docnos).to_numpy()] = np.arange(len(docnos))
+    doc_order[docnos.argsort()] = np.arange(len(docnos))
     width = max(len(docnos), 1)
     return FusionTable(topics=topics, docnos=docnos, doc_order=doc_order,
                        pair_topic=unique // width, pair_doc=unique % width, score=score,

@@ -38,6 +38,7 @@ import pyarrow as pa
 from .. import _engine
 from ..core._columnar import arrow
 from ..core._columnar import arrow_compute as pc
+from ..core.strings import Strings
 from ..errors import DuplicateError, InputError, InputFormatError
 from ._text import (
     PathLike,
@@ -65,6 +66,8 @@ def ndeval_ids(column: pa.ChunkedArray, run_topics: bool = False
     strings (so ``07`` and ``7`` are one topic, as in ndeval, and print as ``7``): the
     mapped column and the first row whose id ndeval refuses (``None`` if none). One parse
     per distinct id."""
+    if not isinstance(column, (pa.Array, pa.ChunkedArray)):  # a Run's Strings column
+        column = pa.chunked_array([Strings.of(column).to_arrow()])
     distinct = pc.unique(column)
     values = _engine.ndeval_numbers(distinct.to_pylist(), run_topics)
     bad = [i for i, v in enumerate(values) if v is None]
@@ -447,12 +450,12 @@ def ndeval_run(run):
 
     topic, bad = ndeval_ids(run.topic, run_topics=True)
     if bad is not None:
-        raise InputFormatError(f"{NOT_TOPIC}: {run.topic[bad].as_py()!r}", source=run.source)
+        raise InputFormatError(f"{NOT_TOPIC}: {run.topic[bad]!r}", source=run.source)
     dup = duplicate_rows(topic, run.docno)
     if len(dup):
         row = int(dup[1]) if len(dup) > 1 else int(dup[0])
-        raise DuplicateError(f"duplicate docno ({run.docno[row].as_py()}) for topic "
-                             f"{topic[row].as_py()}", source=run.source)
+        raise DuplicateError(f"duplicate docno ({run.docno[row]}) for topic "
+                             f"{Strings.of(topic)[row]}", source=run.source)
     return replace(run, topic=topic, blocks=None)
 
 

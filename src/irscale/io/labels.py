@@ -9,15 +9,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
-from ..core._columnar import arrow
-from ..core._columnar import arrow_compute as pc
+from ..core._columnar.blocks import as_string_array
 from ..core._columnar.duplicates import resolve_duplicates
 from ..core.inputs import Qrels
 from ..core.labels import ANY_TOPIC, LabelTable
+from ..core.strings import Strings
 from ..errors import InputError, InputFormatError
-from ._text import is_float, line_of_record, parse_columns, source_name
 from .memory import _DOC, _TOPIC, _column
 
 
@@ -53,6 +51,13 @@ def read_labels(source: Any, *, several: bool = False) -> LabelTable:
 
 
 def _read_file(source: Any, several: bool) -> LabelTable:
+    """A label file read by the Python text reader (:mod:`irscale.io._text`: pyarrow's CSV
+    reader, imported here)."""
+    import pyarrow as pa
+
+    from ..core._columnar import arrow
+    from ._text import is_float, line_of_record, parse_columns, source_name
+
     name = source_name(source)
     table, raw = parse_columns(
         source,
@@ -84,8 +89,7 @@ def _from_mapping(data: Mapping[Any, Any], several: bool) -> LabelTable:
                 add(str(key), doc, value)
         else:  # {docno: value}: the same value for every topic
             add(ANY_TOPIC, key, entry)
-    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
-                    pa.chunked_array([pa.array(docs, pa.string())]),
+    return _checked(Strings.of(topics), Strings.of(docs),
                     _numbers(values, "<labels dict>"), "<labels dict>",
                     lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"), several)
 
@@ -97,8 +101,7 @@ def _from_frame(frame: Any, several: bool) -> LabelTable:
     v = _column(frame.columns, ("value", "label", "relevance", "rel", "score"), "value", source)
     topics, docs = frame[t].astype(str).tolist(), frame[d].astype(str).tolist()
     values = frame[v].tolist()
-    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
-                    pa.chunked_array([pa.array(docs, pa.string())]),
+    return _checked(Strings.of(topics), Strings.of(docs),
                     _numbers(values, source), source,
                     lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"), several)
 
@@ -119,9 +122,12 @@ def _is_number(value: Any) -> bool:
     return True
 
 
-def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
+def _checked(topic: object, docno: object, value: np.ndarray,
              source: str, describe: Callable[[int], tuple[int | None, str]],
              several: bool = False) -> LabelTable:
+    """The label table of the columns (topic and docno: any column
+    :func:`~irscale.core._columnar.blocks.as_string_array` converts), checked."""
+    topic_column, docno_column = as_string_array(topic), as_string_array(docno)
     if len(value) == 0:
         raise InputError("empty label set", source=source)
     value = np.asarray(value, dtype=np.float64)
@@ -131,18 +137,18 @@ def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
         raise InputFormatError("label value is not a finite number", source=source, line=line,
                                text=text)
     if several:
-        _refuse_repeated_values(topic, docno, value, source, describe)
+        _refuse_repeated_values(topic_column, docno_column, value, source, describe)
     else:
-        resolve_duplicates(topic, docno, value, "error", source, describe)
-    return LabelTable(topic=topic, docno=docno, value=value, source=source, describe=describe)
+        resolve_duplicates(topic_column, docno_column, value, "error", source, describe)
+    return LabelTable(topic=topic_column, docno=docno_column, value=value, source=source,
+                      describe=describe)
 
 
-def _refuse_repeated_values(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
+def _refuse_repeated_values(topic: Strings, docno: Strings, value: np.ndarray,
                             source: str, describe: Callable[[int], tuple[int | None, str]]
                             ) -> None:
     """The same (topic, docno, value) twice: an error naming its second line."""
-    codes = [arrow.to_numpy(pc.dictionary_encode(column.combine_chunks()).indices)
-             .astype(np.int64) for column in (topic, docno)]
+    codes = [column.encode()[0] for column in (topic, docno)]
     _, value_code = np.unique(value, return_inverse=True)
     order = np.lexsort((np.arange(len(value)), value_code.ravel(), codes[1], codes[0]))
     key = np.c_[codes[0], codes[1], value_code.ravel()][order]

@@ -21,13 +21,11 @@ from operator import itemgetter
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
-from ..core._columnar import arrow
-from ..core._columnar import arrow_compute as pc
 from ..core._columnar.blocks import TopicBlocks
 from ..core._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ..core.inputs import Qrels, Run, assemble_run
+from ..core.strings import Strings
 from ..errors import EmptyInputError, InputError, InputFormatError
 
 _TOPIC = ("query_id", "qid", "q_id", "topic", "topic_id")
@@ -69,16 +67,16 @@ def _exact_beyond_floats(values: np.ndarray, originals: Callable[[], list]
 
 
 def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
-             ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list | np.ndarray, TopicBlocks | None,
+             ) -> tuple[Strings, Strings, list | np.ndarray, TopicBlocks | None,
                         bool]:
     """``{topic: {docno: value}}`` as topic and document columns, the values, the topics'
     blocks and whether the (topic, docno) pairs are known to be distinct.
 
     The work is per topic, not per document: documents and values are gathered by
-    ``itertools.chain`` and converted in one call each (pyarrow for the ids; ids that are not
-    strings, such as ints, become their ``str``). The values come as a float64 array when
-    every one converts (the list otherwise, for the error naming the first that does not).
-    The rows of a topic are together, so its blocks follow from the entry sizes (``None``
+    ``itertools.chain`` and converted in one call each (:meth:`Strings.of` for the ids; ids
+    that are not strings, such as ints, become their ``str``). The values come as a float64
+    array when every one converts (the list otherwise, for the error naming the first that
+    does not). The rows of a topic are together, so its blocks follow from the entry sizes (``None``
     when two topic keys have the same ``str``). The pairs are distinct, and need no
     duplicate check, when the topics' ``str`` are and every document key is a ``str``: the
     keys of one dict then differ as text."""
@@ -105,26 +103,25 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
 
 
 def _grouped(topics: list[str], counts: np.ndarray, docs: list, values: list | np.ndarray,
-             what: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list | np.ndarray,
+             what: str) -> tuple[Strings, Strings, list | np.ndarray,
                                  TopicBlocks | None, bool]:
     """The columns of rows grouped by topic (``counts[k]`` rows of ``topics[k]``, the
     documents ``docs`` and ``values`` in row order), the topics' blocks and whether the
     pairs are known to be distinct, as :func:`_flatten` says."""
     docno, all_str = _identifiers(docs, what)
-    if docno.null_count:
-        raise InputError(f"{what}: a topic or document id is None")
     heads = _identifiers(topics, what)[0]
-    topic = pc.take(heads, pa.array(np.repeat(np.arange(len(topics), dtype=np.int64), counts)))
+    if docno is None or heads is None:
+        raise InputError(f"{what}: a topic or document id is None")
+    topic = heads.take(np.repeat(np.arange(len(topics), dtype=np.int64), counts))
     blocks = None
     if len(set(topics)) == len(topics):
         filled = counts > 0
         blocks = TopicBlocks.distinct(np.concatenate(([0], np.cumsum(counts[filled]))),
-                                      pc.filter(heads, pa.array(filled)))
-    return (pa.chunked_array([topic]), pa.chunked_array([docno]), values, blocks,
-            blocks is not None and all_str)
+                                      heads.filter(filled))
+    return topic, docno, values, blocks, blocks is not None and all_str
 
 
-def _ranx_columns(obj: Any, kind: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray,
+def _ranx_columns(obj: Any, kind: str) -> tuple[Strings, Strings,
                                                  list | np.ndarray, TopicBlocks | None, bool]:
     """The rows of a ranx ``Qrels`` or ``Run`` as :func:`_flatten` gives a dict's.
 
@@ -152,35 +149,29 @@ def _ranx_columns(obj: Any, kind: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray
                     f"ranx {kind.capitalize()}")
 
 
-def _identifiers(ids: list, what: str) -> tuple[pa.Array, bool]:
-    """A list of ids as a pyarrow string array, and whether every id was a ``str``.
+def _identifiers(ids: list, what: str) -> tuple[Strings | None, bool]:
+    """A list of ids as a :class:`Strings` column (``None`` when an id is ``None``), and
+    whether every id was a ``str``.
 
-    Strings of one length are converted at once
-    (:func:`~irscale.core._columnar.arrow.one_width_strings`), other strings by one
-    ``pa.array``; ids that are not (ints ...) become their ``str``
-    (bytes are decoded as UTF-8); ``None`` stays null. Text that cannot be encoded (a lone
-    surrogate, from a file name decoded with ``surrogateescape``) raises
-    :class:`InputError`."""
+    Strings are joined and encoded at once (:meth:`Strings.of`); when some ids are not
+    strings, ``bytes`` that are all UTF-8 text (beside strings) are decoded, and otherwise
+    every id becomes its ``str`` (ints ...). Text that cannot be encoded (a lone surrogate,
+    from a file name decoded with ``surrogateescape``) raises :class:`InputError`."""
     try:
-        fixed = arrow.one_width_strings(ids)
-        if fixed is not None:
-            return fixed, True
-        try:
-            array = pa.array(ids)
-        except (pa.ArrowTypeError, pa.ArrowInvalid):  # mixed types
-            array = None
+        return Strings.of(ids), True
+    except TypeError:
+        pass
     except UnicodeEncodeError:
         bad = next(i for i in ids if isinstance(i, str) and not _encodes(i))
         raise InputError(f"{what}: an id is not valid text (a lone surrogate): {bad!r}"
                          ) from None
-    if array is not None and len(array) == 0:
-        return pa.array([], pa.string()), True
-    if array is not None and pa.types.is_string(array.type):
-        return array, True
+    if any(i is None for i in ids):
+        return None, False
     try:
-        return pa.array(ids, pa.string()), False
-    except (pa.ArrowTypeError, pa.ArrowInvalid):
-        return pa.array([None if i is None else str(i) for i in ids], pa.string()), False
+        texts = [i.decode() if isinstance(i, bytes) else i for i in ids]
+        return Strings.of(texts), False
+    except (TypeError, UnicodeDecodeError):
+        return Strings.of(list(map(str, ids))), False
 
 
 def _encodes(text: str) -> bool:
@@ -203,7 +194,7 @@ def is_records(obj: Any) -> bool:
 
 
 def _records(rows: Any, value_names: Sequence[str], what: str, source: str
-             ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, np.ndarray | list]:
+             ) -> tuple[Strings, Strings, np.ndarray | list]:
     """Topic, document and value columns of namedtuples ``rows`` of one type.
 
     Each column is gathered by ``map(itemgetter(k), rows)`` (a C loop, no Python code per
@@ -232,7 +223,7 @@ def _records(rows: Any, value_names: Sequence[str], what: str, source: str
     t, d, v = field(_TOPIC, "topic"), field(_DOC, "document"), field(value_names, "value")
     topic, docno = (_identifiers(list(map(itemgetter(k), rows)), f"{what} list")[0]
                     for k in (t, d))
-    if topic.null_count or docno.null_count:
+    if topic is None or docno is None:
         raise InputError(f"{what} list: a topic or document id is None", source=source)
     given = list(map(itemgetter(v), rows))
     values: np.ndarray | list = given
@@ -240,7 +231,7 @@ def _records(rows: Any, value_names: Sequence[str], what: str, source: str
         values = _exact_beyond_floats(np.array(given, dtype=np.float64), lambda: given)
     except (TypeError, ValueError):
         pass
-    return pa.chunked_array([topic]), pa.chunked_array([docno]), values
+    return topic, docno, values
 
 
 def qrels_from_records(rows: Any, *, duplicates: DuplicatePolicy = "error",
@@ -259,39 +250,39 @@ def run_from_records(rows: Any, *, name: str = "run", duplicates: DuplicatePolic
     return _make_run(topic, docno, values, name, duplicates, source)
 
 
-def _frame_identifiers(frame, column: str, what: str, source: str) -> pa.ChunkedArray:
-    """A DataFrame column of identifiers as a pyarrow string column, without a Python list
-    when the column holds strings (numbers become their decimal text, as ``str``). A missing
-    value is an error naming its row."""
+def _frame_identifiers(frame, column: str, what: str, source: str) -> Strings:
+    """A DataFrame column of identifiers as a :class:`Strings` column, without a Python
+    list of new strings when the column holds strings (integers become their decimal text,
+    other values their ``str``). A missing value is an error naming its row."""
+    import pandas as pd
+
     series = frame[column]
+    missing = series.isna().to_numpy()
+    if missing.any():
+        row = int(np.flatnonzero(missing)[0])
+        raise InputFormatError(f"missing {what} id in row {row}", source=source,
+                               text=" ".join(map(str, frame.iloc[row].tolist())))
+    if pd.api.types.is_integer_dtype(series.dtype):
+        return Strings.of(series.to_numpy(np.int64).astype(str))
+    values = series.to_numpy(dtype=object)
     try:
-        array = pa.array(series, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):  # e.g. an object column of mixed types
-        array = None
+        return Strings.of(values)
+    except TypeError:  # not all of them strings
+        return Strings.of(series.astype(str).to_numpy(dtype=object))
     except UnicodeEncodeError:
-        row, bad = next((k, v) for k, v in enumerate(series)
+        row, bad = next((k, v) for k, v in enumerate(values)
                         if isinstance(v, str) and not _encodes(v))
         raise InputFormatError(f"{what} id is not valid text (a lone surrogate) in row {row}: "
                                f"{bad!r}", source=source) from None
-    if array is not None and array.null_count:
-        row = int(np.flatnonzero(series.isna().to_numpy())[0])
-        raise InputFormatError(f"missing {what} id in row {row}", source=source,
-                               text=" ".join(map(str, frame.iloc[row].tolist())))
-    if array is not None and pa.types.is_integer(array.type):
-        array = pc.cast(array, pa.string())
-    if array is None or not (pa.types.is_string(array.type)
-                             or pa.types.is_large_string(array.type)):
-        array = pa.array(series.astype(str).tolist(), pa.string())
-    return pa.chunked_array([array])
 
 
 def _row_describer(
-    topic: pa.ChunkedArray, docno: pa.ChunkedArray, values: Sequence | np.ndarray
+    topic: Strings, docno: Strings, values: Sequence | np.ndarray
 ) -> Callable[[int], tuple[None, str]]:
     """``(None, text)`` of a row, for error messages (in-memory rows have no line number)."""
 
     def describe(row: int) -> tuple[None, str]:
-        return None, f"{topic[row].as_py()} {docno[row].as_py()} {values[row]}"
+        return None, f"{topic[row]} {docno[row]} {values[row]}"
 
     return describe
 
@@ -327,7 +318,7 @@ def qrels_from_ranx(obj: Any, *, duplicates: DuplicatePolicy = "error") -> Qrels
     return _make_qrels(topic, docno, values, duplicates, "<ranx Qrels>", blocks, distinct)
 
 
-def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicates,
+def _make_qrels(topic: Strings, docno: Strings, values, duplicates,
                 source, blocks: TopicBlocks | None = None, distinct: bool = False) -> Qrels:
     """Qrels of the columns; ``blocks``: the topics' blocks when the caller knows them;
     ``distinct``: no (topic, docno) pair occurs twice (no duplicate check)."""
@@ -352,8 +343,7 @@ def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicat
     keep = None if distinct else resolve_duplicates(topic, docno, rel, duplicates, source,
                                                     _row_describer(topic, docno, rel))
     if keep is not None:
-        take = pa.array(keep)
-        topic, docno, rel, blocks = pc.take(topic, take), pc.take(docno, take), rel[keep], None
+        topic, docno, rel, blocks = topic.take(keep), docno.take(keep), rel[keep], None
     return Qrels(topic=topic, docno=docno, rel=rel, source=source, blocks=blocks)
 
 
@@ -409,7 +399,7 @@ def run_from_ranx(obj: Any, *, name: str | None = None,
                      blocks=blocks, distinct=distinct)
 
 
-def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, duplicates,
+def _make_run(topic: Strings, docno: Strings, values, name, duplicates,
               source, rank=None, blocks: TopicBlocks | None = None, distinct: bool = False
               ) -> Run:
     score = _numbers(topic, docno, values, "score", source)
@@ -423,7 +413,7 @@ def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, dupl
                         describe_row=_row_describer(topic, docno, score))
 
 
-def _numbers(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, what: str,
+def _numbers(topic: Strings, docno: Strings, values, what: str,
              source: str) -> np.ndarray:
     """``values`` as float64; :class:`InputFormatError` naming the first non-number."""
     try:

@@ -154,7 +154,7 @@ class SessionLayout:
            rank: np.ndarray) -> SessionLayout:
         blocks = TopicBlocks.of(session)
         contiguous = blocks.contiguous
-        sessions = (blocks.heads if contiguous else pc.unique(blocks.heads)).to_pylist()
+        sessions = (blocks.heads if contiguous else blocks.heads.unique()).to_pylist()
         grouped = contiguous and bool(_ascending(query_no, rank, blocks.bounds).all())
         doc_code, docs = codes(docno)
         return cls(blocks=blocks, block_session=blocks.first_codes, sessions=sessions,

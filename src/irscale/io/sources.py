@@ -364,8 +364,11 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
     or gzip (:func:`irscale.io.trec.read_run`); ``name``, ``duplicates`` and ``keep_rank``
     as :func:`read_run` says."""
     if is_parquet(path):
-        from .run_parquet import read_run_parquet
-
+        try:
+            from .run_parquet import read_run_parquet
+        except ImportError as missing:  # pyarrow, an optional dependency
+            raise InputError("reading a Parquet run needs pyarrow: "
+                             "pip install 'irscale[parquet]'", source=str(path)) from missing
         return read_run_parquet(path, name=name, duplicates=duplicates, keep_rank=keep_rank)
     from .trec import read_run as read_trec_run
 

@@ -22,6 +22,7 @@ from ..core._columnar import arrow
 from ..core._columnar import arrow_compute as pc
 from ..core.inputs import Qrels, Run
 from ..core.labels import LabelTable, memberships
+from ..core.strings import Strings
 from ..errors import InputFormatError
 from ._text import is_float, line_of_record, parse_columns, source_name
 
@@ -90,7 +91,8 @@ def deterministic(run: Run, name: str | None = None) -> StochasticRun:
     >>> one.name, one.docno.to_pylist(), one.position.tolist()
     ('r', ['c', 'b', 'a'], [1, 2, 3])
     """
-    table = pa.table({"qid": run.topic, "docno": run.docno, "score": pa.array(run.score)})
+    table = pa.table({"qid": run.topic.to_arrow(), "docno": run.docno.to_arrow(),
+                      "score": pa.array(run.score)})
     table = table.take(pc.sort_indices(table, [("qid", "ascending"), ("score", "descending"),
                                                ("docno", "descending")]))
     topic, docno = (table[c].combine_chunks() for c in ("qid", "docno"))
@@ -151,22 +153,19 @@ def judge_samples(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
     document from ``groups`` (a label set of several values per document,
     :func:`~irscale.core.labels.memberships`; the documents it does not label form one
     group of their own, coded last); run topics the qrels do not have are left out."""
-    in_qrels = arrow.index_in(run.topic, pc.unique(qrels.topic)) >= 0
+    run_topic = Strings.of(run.topic)
+    in_qrels = run_topic.isin(qrels.topic.unique())
     keep = np.flatnonzero(in_qrels)
-    r_topic = arrow.take(run.topic, keep)
-    topics = tuple(sorted(set(r_topic.to_pylist())))
-    topic_table = pa.array(topics, pa.string())
-    t_run = arrow.index_in(r_topic, topic_table).astype(np.int64)
-    q_t = arrow.index_in(qrels.topic, topic_table).astype(np.int64)
+    r_topic = run_topic.take(keep)
+    topic_table = r_topic.unique(sort=True)
+    topics = tuple(topic_table.to_pylist())
+    t_run = r_topic.index_in(topic_table)
+    q_t = qrels.topic.index_in(topic_table)
     rows = np.flatnonzero((q_t >= 0) & (qrels.rel >= 0))
     q_t, q_rel = q_t[rows], qrels.rel[rows].astype(np.float64)
-    q_doc = pc.take(qrels.docno, arrow.array(rows))
-    if isinstance(q_doc, pa.ChunkedArray):  # an Array, as concat_arrays takes (pyarrow 14)
-        q_doc = q_doc.combine_chunks()
-    r_doc = arrow.take(run.docno, keep)
     # the universe: (topic, docno) pairs of the qrels and of the samples, coded together
-    all_docs = pa.concat_arrays([q_doc.cast(pa.string()), r_doc.cast(pa.string())])
-    doc_codes = arrow.to_numpy(pc.dictionary_encode(all_docs).indices).astype(np.int64)
+    all_docs = Strings.concat([qrels.docno.take(rows), Strings.of(run.docno).take(keep)])
+    doc_codes = all_docs.encode()[0]
     n_codes = max(int(doc_codes.max(initial=-1)) + 1, 1)
     pair = np.r_[q_t, t_run] * n_codes + doc_codes
     keys, inverse = np.unique(pair, return_inverse=True)
@@ -178,8 +177,8 @@ def judge_samples(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
     if groups is not None:
         first = np.zeros(len(keys), dtype=np.int64)
         first[inverse[::-1]] = np.arange(len(inverse))[::-1]
-        member_doc, values = memberships(groups, topic_table,
-                                         all_docs.take(arrow.array(first)), universe_topic)
+        member_doc, values = memberships(groups, topic_table, all_docs.take(first),
+                                         universe_topic)
         unlabelled = np.setdiff1d(np.arange(len(keys)), member_doc)
         member_doc = np.r_[member_doc, unlabelled]
         values = np.r_[values, np.full(len(unlabelled), np.inf)]
@@ -188,9 +187,7 @@ def judge_samples(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
         _, member_group = np.unique(values[order], return_inverse=True)
         member_group = member_group.ravel().astype(np.int64)
     # rankings: (topic, sample) blocks of the run's sorted rows
-    sample = arrow.take(run.sample, keep)
-    s_codes = arrow.to_numpy(pc.dictionary_encode(sample).indices).astype(np.int64) \
-        if len(keep) else np.empty(0, np.int64)
+    s_codes = Strings.of(run.sample).take(keep).encode()[0]
     block_key = t_run * (int(s_codes.max(initial=0)) + 1) + s_codes
     blocks, place_ranking = np.unique(block_key, return_inverse=True)
     place_ranking = place_ranking.ravel()

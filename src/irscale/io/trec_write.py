@@ -23,9 +23,9 @@ def write_qrels(qrels: Qrels, path: str | os.PathLike) -> None:
     """Write ``qid 0 docno rel`` lines."""
     n = len(qrels)
     _write_lines(path, [
-        qrels.topic.combine_chunks(),
+        qrels.topic.to_arrow(),
         pa.array(["0"] * n),
-        qrels.docno.combine_chunks(),
+        qrels.docno.to_arrow(),
         pc.cast(pa.array(qrels.rel), pa.string()),
     ])
 
@@ -33,7 +33,7 @@ def write_qrels(qrels: Qrels, path: str | os.PathLike) -> None:
 def write_run(run: Run, path: str | os.PathLike) -> None:
     """Write ``qid Q0 docno rank score runid`` lines, ranked by score within each topic."""
     n = len(run)
-    topics = run.topic.combine_chunks()
+    topics = run.topic.to_arrow()
     order = pc.sort_indices(
         pa.table({"t": topics, "s": run.score}), sort_keys=[("t", "ascending"),
                                                             ("s", "descending")]
@@ -46,7 +46,7 @@ def write_run(run: Run, path: str | os.PathLike) -> None:
     _write_lines(path, [
         sorted_topics,
         pa.array(["Q0"] * n),
-        run.docno.combine_chunks().take(pa.array(order)),
+        run.docno.to_arrow().take(pa.array(order)),
         pc.cast(pa.array(ranks), pa.string()),
         pa.array([repr(float(s)) for s in run.score[order]]),
         pa.array([run.name] * n),
@@ -61,7 +61,7 @@ def ranked_run_text(run: Run, tag: str) -> bytes:
     n = len(run)
     if n == 0:
         return b""
-    topics = run.topic.combine_chunks()
+    topics = run.topic.to_arrow()
     codes = pc.dictionary_encode(topics).indices.to_numpy(zero_copy_only=False)
     starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
     counts = np.diff(np.concatenate((starts, [n])))
@@ -69,6 +69,6 @@ def ranked_run_text(run: Run, tag: str) -> bytes:
     text = pa.large_string()
     lines = pc.binary_join_element_wise(
         pc.cast(topics, text), pa.array(["Q0"] * n, text),
-        pc.cast(run.docno.combine_chunks(), text), pc.cast(pa.array(ranks), text),
+        pc.cast(run.docno.to_arrow(), text), pc.cast(pa.array(ranks), text),
         pc.cast(pa.array(run.score), text), pa.array([tag] * n, text), pa.scalar(" ", text))
     return ("\n".join(lines.to_pylist()) + "\n").encode()

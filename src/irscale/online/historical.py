@@ -118,7 +118,7 @@ def _target_pairs(log: Any, candidates: Any, topic: np.ndarray) -> np.ndarray:
     import pandas as pd
 
     known = pd.MultiIndex.from_arrays([candidates.pair_topic,
-                                       candidates.pair_docno.to_numpy(zero_copy_only=False)])
+                                       candidates.pair_docno.to_numpy()])
     n, r = np.nonzero(log.valid)
     out = np.full(log.valid.shape, -1, dtype=np.int64)
     out[n, r] = known.get_indexer(pd.MultiIndex.from_arrays(

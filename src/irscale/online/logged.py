@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from ..collections.candidates import Candidates
 from ..core.params import TAU as TAU_DOMAIN
 from ..core.params import needs_rankings as needs_rankings
+from ..core.strings import Strings
 from ..errors import InputError, InputFormatError, ParameterError
 from ..io.interleaving_log import InterleavingLog, read_interleaving_log
 from ..stats.resampling import RngArg
@@ -150,8 +150,8 @@ def _log_candidates(log: InterleavingLog) -> Candidates:
     return Candidates(
         topics=tuple(map(str, log.topics)), runs=tuple(sorted(map(str, log.teams))),
         pairs=np.full((len(log.topics), len(log.teams), 1), -1, dtype=np.int32),
-        pair_topic=pair_topic, pair_docno=pa.array(log.shown.docs[key % n_docs].tolist(),
-                                                   pa.string()),
+        pair_topic=pair_topic,
+        pair_docno=Strings.of([str(d) for d in log.shown.docs[key % n_docs].tolist()]),
         topic_start=np.searchsorted(pair_topic, np.arange(len(log.topics) + 1)), depth=None)
 
 
@@ -178,7 +178,7 @@ def _topics(log: InterleavingLog, candidates: Candidates) -> np.ndarray:
 def _pairs(log: InterleavingLog, candidates: Candidates, topic: np.ndarray) -> np.ndarray:
     """The pair id of every document shown (impressions × ranks; -1 past the end)."""
     known = pd.MultiIndex.from_arrays([candidates.pair_topic,
-                                       candidates.pair_docno.to_numpy(zero_copy_only=False)])
+                                       candidates.pair_docno.to_numpy()])
     shown = log.valid
     n, r = np.nonzero(shown)
     pair = known.get_indexer(pd.MultiIndex.from_arrays(

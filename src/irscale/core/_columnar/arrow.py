@@ -8,9 +8,6 @@ themselves then. The evaluation path converts with these helpers instead, which 
 build arrays from their buffers: zero-copy where pyarrow's own conversions are, with no
 Python work per value (except :func:`strings`, which takes the lengths of Python strings).
 
-:func:`unique_integers` replaces ``np.unique(values)`` for the same reason: numpy 2
-imports ``numpy.ma`` (about 25 ms) on its first call.
-
 Compute functions given arrays or :class:`pyarrow.Scalar` arguments (:func:`scalar`) do not
 initialise the shim; ``Array.to_pylist()``, ``Scalar.as_py()`` and ``Table`` building from
 arrays do not either.
@@ -247,21 +244,6 @@ def value_offsets(chunk: pa.Array) -> np.ndarray:
                          offset=chunk.offset * width.itemsize)
 
 
-def string_bytes(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(chars, starts, lengths)`` of a string or large-string array: its characters
-    followed by 8 zero bytes (an 8-byte read from any string's start stays inside), and
-    every string's start in them and length (int64)."""
-    if len(chunk) == 0:
-        return np.zeros(8, dtype=np.uint8), np.empty(0, np.int64), np.empty(0, np.int64)
-    offsets = value_offsets(chunk).astype(np.int64)
-    low, high = int(offsets[0]), int(offsets[-1])
-    chars = np.zeros(high - low + 8, dtype=np.uint8)
-    if high > low:
-        chars[:-8] = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=high - low,
-                                   offset=low)
-    return chars, offsets[:-1] - low, np.diff(offsets)
-
-
 def owned_reader(data: bytes) -> pa.BufferReader:
     """A reader over a copy of ``data`` in memory Arrow allocated, for pyarrow's threaded
     readers (CSV, Parquet).
@@ -441,22 +423,3 @@ def scalar(value: str | bool | int | float, type: pa.DataType | None = None) -> 
     if isinstance(value, bool) or type is not None:
         return array(np.array([bool(value)]))[0]
     return array(np.array([value], dtype=np.int64 if isinstance(value, int) else np.float64))[0]
-
-
-def unique_integers(values: np.ndarray) -> np.ndarray:
-    """The sorted distinct values of an integer (or boolean) array, as ``np.unique(values)``
-    (without numpy's first-call import of ``numpy.ma``): counted per value when their
-    range is at most the array's length (relevance degrees: 5M labels in 17 ms against
-    29 ms hashed), hashed by arrow otherwise."""
-    values = np.asarray(values)
-    if values.dtype.kind not in "iub":
-        return np.unique(values)
-    if values.dtype.kind in "iu" and len(values):
-        low, high = int(values.min()), int(values.max())
-        if high - low < max(len(values), 1 << 16):
-            wide = values if values.dtype == np.uint64 else values.astype(np.int64, copy=False)
-            offsets = wide - wide.dtype.type(low) if low else wide  # 0 .. high - low
-            offsets = offsets.astype(np.intp, copy=False)
-            present = np.flatnonzero(np.bincount(offsets)).astype(wide.dtype)
-            return (present + wide.dtype.type(low)).astype(values.dtype)
-    return np.sort(to_numpy(pc.unique(array(values))))

@@ -8,19 +8,18 @@ highest-valued occurrence instead. Duplicates are found on docno fingerprints
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
-import pyarrow as pa
 
 from ...errors import DuplicateError, ParameterError
 from ...parallel.threads import map_threads
 from ..input_messages import duplicate_reason
 from ..segments import chunks, padded_slots, ranges
-from . import arrow
-from . import arrow_compute as pc
-from .blocks import TopicBlocks, take_rows
+from ..strings import Strings
+from .blocks import TopicBlocks, as_string_array
 from .fingerprints import string_fingerprints
 
 #: What to do with a (topic, docno) pair that occurs more than once.
@@ -30,8 +29,8 @@ DuplicatePolicy = Literal["error", "first", "last", "max"]
 
 
 def duplicate_rows(
-    topic: pa.ChunkedArray,
-    docno: pa.ChunkedArray,
+    topic: Strings,
+    docno: Strings,
     fingerprints: np.ndarray | None = None,
     blocks: TopicBlocks | None = None,
 ) -> np.ndarray:
@@ -46,6 +45,7 @@ def duplicate_rows(
     by (topic code, fingerprint) and sorted. ``fingerprints`` and ``blocks`` may pass the
     docnos' :func:`string_fingerprints` and the topics' blocks already computed.
     """
+    topic, docno = as_string_array(topic), as_string_array(docno)
     n = len(docno)
     if n < 2:
         return np.empty(0, dtype=np.int64)
@@ -59,7 +59,7 @@ def duplicate_rows(
             if len(suspects) == 0:
                 return np.empty(0, dtype=np.int64)
             rows = ranges(blocks.bounds[suspects], blocks.lengths[suspects])
-            return rows[_duplicate_rows_exact(take_rows(topic, rows), take_rows(docno, rows))]
+            return rows[_duplicate_rows_exact(topic.take(rows), docno.take(rows))]
     keys = blocks.expand(blocks.value_codes()).astype(np.uint64)
     if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path
         return _duplicate_rows_exact(topic, docno)
@@ -76,7 +76,7 @@ def duplicate_rows(
     flag[1:] |= same
     flag[:-1] |= same
     candidates = np.sort(order[flag])
-    exact = _duplicate_rows_exact(take_rows(topic, candidates), take_rows(docno, candidates))
+    exact = _duplicate_rows_exact(topic.take(candidates), docno.take(candidates))
     return candidates[exact]
 
 
@@ -145,7 +145,7 @@ def _colliding_in(fingerprints: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.flatnonzero(equal.any(axis=1))
 
 
-def _duplicate_rows_exact(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
+def _duplicate_rows_exact(topic: Strings, docno: Strings) -> np.ndarray:
     keys = _pair_keys(topic, docno)
     order = np.argsort(keys, kind="stable")
     same = keys[order][1:] == keys[order][:-1]
@@ -157,16 +157,11 @@ def _duplicate_rows_exact(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.
     return np.sort(order[flag])
 
 
-def _pair_keys(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
+def _pair_keys(topic: Strings, docno: Strings) -> np.ndarray:
     """One int64 key per row, equal exactly when (topic, docno) are equal."""
-    topic_codes = _codes(topic).astype(np.int64)
-    doc_codes = _codes(docno).astype(np.int64)
+    topic_codes = topic.encode()[0]
+    doc_codes = docno.encode()[0]
     return topic_codes * (int(doc_codes.max(initial=-1)) + 1) + doc_codes
-
-
-def _codes(values: pa.ChunkedArray) -> np.ndarray:
-    encoded = pc.dictionary_encode(values).combine_chunks()
-    return arrow.to_numpy(encoded.indices)
 
 
 #: The duplicate policies of the readers (``duplicates=``).
@@ -185,8 +180,8 @@ def check_duplicate_policy(policy: object) -> None:
 
 
 def resolve_duplicates(
-    topic: pa.ChunkedArray,
-    docno: pa.ChunkedArray,
+    topic: Strings,
+    docno: Strings,
     value: np.ndarray,
     policy: DuplicatePolicy,
     source: str,
@@ -209,17 +204,19 @@ def resolve_duplicates(
     occurrence).
     """
     check_duplicate_policy(policy)
+    topic, docno = as_string_array(topic), as_string_array(docno)
     rows = duplicate_rows(topic, docno, fingerprints, blocks)
-    # parsing and checking leave hundreds of MB of freed Arrow memory on a large file: give
-    # it back now, before the next stages allocate their own
-    pa.default_memory_pool().release_unused()
+    if "pyarrow" in sys.modules:
+        # parsing and checking leave hundreds of MB of freed Arrow memory on a large file
+        # (the Python readers): give it back now, before the next stages allocate their own
+        sys.modules["pyarrow"].default_memory_pool().release_unused()
     if len(rows) == 0:
         return None
     if policy == "error":
         if file_row is not None:
             rows = rows[np.argsort(file_row[rows])]
-        topics = take_rows(topic, rows).to_pylist()
-        docs = take_rows(docno, rows).to_pylist()
+        topics = topic.take(rows).to_pylist()
+        docs = docno.take(rows).to_pylist()
         first_pair = (topics[0], docs[0])
         second = next(
             r for r, t, d in zip(rows[1:], topics[1:], docs[1:], strict=True)
@@ -235,7 +232,7 @@ def resolve_duplicates(
         )
     # only the rows of duplicated pairs compete (every other row is kept): their pairs are
     # keyed and sorted, not the whole file's (that took 0.35-0.55 s on 1M lines)
-    keys = _pair_keys(take_rows(topic, rows), take_rows(docno, rows))
+    keys = _pair_keys(topic.take(rows), docno.take(rows))
     position = np.arange(len(rows))  # rows ascend: file order (or a topic's order)
     if policy == "first":
         order = np.lexsort((position, keys))

@@ -10,11 +10,9 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-import pyarrow as pa
 
 from ...parallel.threads import map_threads
-from .arrow import string_bytes
-from .blocks import as_string_array
+from ..strings import Strings
 
 _LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -35,46 +33,56 @@ def _mix64(h: np.ndarray) -> np.ndarray:
     return h
 
 
-def string_fingerprints(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
+def string_fingerprints(values: object) -> np.ndarray:
     """A 64-bit hash (uint64) of every string, computed 8 bytes at a time with numpy.
 
     Equal strings get equal fingerprints; different strings almost always get different
     ones, but callers must treat equal fingerprints only as candidates for equality.
     Cost: one vectorised pass per 8 bytes of the longest string of up to
     :data:`LONG_STRING` bytes, and a digest of each longer one, so linear in the bytes
-    whatever the longest docno; the chunks of a chunked
-    array are shared out between the usable cores (:func:`~irscale.parallel.threads.map_threads`;
-    10M docnos of a parsed run on 2 cores: 0.071 -> 0.04 s).
+    whatever the longest docno; pieces of :data:`_PIECE` strings are shared out between
+    the usable cores (:func:`~irscale.parallel.threads.map_threads`; 10M docnos of a
+    parsed run on 2 cores: 0.071 -> 0.04 s). ``values``: a :class:`Strings` or anything
+    :meth:`Strings.of` takes.
     """
-    if isinstance(values, pa.Array):
-        values = pa.chunked_array([values])
-    if pa.types.is_dictionary(values.type) or not (
-        pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
-    ):
-        values = as_string_array(values)
+    values = Strings.of(values)
     out = np.empty(len(values), dtype=np.uint64)
-    ends = np.cumsum([len(chunk) for chunk in values.chunks], dtype=np.int64)
 
-    def fill(k: int) -> None:
+    def fill(first: int) -> None:
         with np.errstate(over="ignore"):  # (numpy's error state is per thread)
-            _chunk_fingerprints(values.chunk(k), out[ends[k] - len(values.chunk(k)): ends[k]])
+            _piece_fingerprints(values[first: first + _PIECE], out[first: first + _PIECE])
 
-    map_threads(fill, range(values.num_chunks))
+    map_threads(fill, range(0, len(values), _PIECE))
     return out
 
 
-def _chunk_fingerprints(chunk: pa.Array, h: np.ndarray) -> None:
-    """:func:`string_fingerprints` of one string array, written into ``h``, :data:`_BLOCK`
+#: Strings whose fingerprints one thread computes (:func:`string_fingerprints`).
+_PIECE = 1 << 20
+
+
+def _piece_fingerprints(strings: Strings, h: np.ndarray) -> None:
+    """:func:`string_fingerprints` of some strings, written into ``h``, :data:`_BLOCK`
     strings at a time: a block's characters are copied (with the padding that keeps 8-byte
     reads inside) and its words and hashes stay in the cache. Copying the characters of a
     whole chunk at once made each chunk's copy, offsets and lengths (about 30 MB per 700,000
     docnos) fresh memory: 5M qrels docnos took 53 ms warm (22 ms so), and the process's
     resident memory grew by 90 MB over the loop."""
-    for first in range(0, len(chunk), _BLOCK):
-        _block_fingerprints(chunk.slice(first, _BLOCK), h[first: first + _BLOCK])
+    for first in range(0, len(strings), _BLOCK):
+        _block_fingerprints(strings[first: first + _BLOCK], h[first: first + _BLOCK])
 
 
-def _block_fingerprints(strings: pa.Array, h: np.ndarray) -> None:
+def _padded(strings: Strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(chars, starts, lengths)``: the strings' bytes followed by 8 zero bytes (an 8-byte
+    read from any string's start stays inside), and every string's start in them and
+    length (int64)."""
+    offsets = strings.offsets
+    low, high = int(offsets[0]), int(offsets[-1])
+    chars = np.zeros(high - low + 8, dtype=np.uint8)
+    chars[:-8] = strings.data[low:high]
+    return chars, offsets[:-1] - low, np.diff(offsets)
+
+
+def _block_fingerprints(strings: Strings, h: np.ndarray) -> None:
     """The fingerprints of a few strings, written into ``h``.
 
     The hash of a string of length ``L`` starts from ``L * golden`` and mixes in its bytes
@@ -82,7 +90,7 @@ def _block_fingerprints(strings: pa.Array, h: np.ndarray) -> None:
     string only. When all strings have the same length (fixed-width docnos), word ``k`` of
     every string lies at a fixed stride in the data and is read without gathering.
     """
-    padded, starts, lengths = string_bytes(strings)  # 8-byte reads stay inside
+    padded, starts, lengths = _padded(strings)  # 8-byte reads stay inside
     size = len(padded) - 8
     longest = int(lengths.max())
     if longest > LONG_STRING:

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -50,15 +49,13 @@ from ...core.inputs import Qrels, Run
 from ...core.judge import build_judged_rankings
 from ...core.labels import ANY_TOPIC, LabelTable, attach_labels
 from ...core.options import RankingOptions
+from ...core.strings import Strings
 from ...errors import MeasureError
 from ...io.diversity import DiversityQrels
 from ..base import EvalContext, MeasureRequest
 from ..names import parse_name
 from .context import DiversityContext, IntentRankings
 from .rankings import DiversityIndex
-
-if TYPE_CHECKING:
-    import pyarrow as pa
 
 #: Between a topic id and an intent id in a pseudo-topic id (ids never hold blanks).
 SEPARATOR = " "
@@ -89,7 +86,7 @@ class PseudoTopics:
     ``t`` (intents with a relevant document, in index order) and ``count[t]`` their
     number."""
 
-    ids: pa.Array
+    ids: Strings
     width: int
     order: np.ndarray
     count: np.ndarray
@@ -140,7 +137,7 @@ def _counted_codes(pseudo: PseudoTopics, index: DiversityIndex) -> np.ndarray:
     return t * pseudo.width + j
 
 
-def expand_run(run: Run, pseudo: PseudoTopics, topics: pa.Array) -> Run:
+def expand_run(run: Run, pseudo: PseudoTopics, topics: Strings) -> Run:
     """``run`` with each topic's rows repeated once per counted intent of the topic, under
     the pseudo-topic ids (topic blocks stay contiguous; scores and ranks kept)."""
     blocks = run.topic_blocks
@@ -156,7 +153,7 @@ def expand_run(run: Run, pseudo: PseudoTopics, topics: pa.Array) -> Run:
                runids=run.runids)
 
 
-def expand_labels(table: LabelTable, pseudo: PseudoTopics, topics: pa.Array) -> LabelTable:
+def expand_labels(table: LabelTable, pseudo: PseudoTopics, topics: Strings) -> LabelTable:
     """A label set keyed by the pseudo-topics: rows of topic ``*`` as they are, a topic's
     rows repeated for each of its counted intents."""
     any_topic = np.flatnonzero(identifiers.index_in(table.topic,

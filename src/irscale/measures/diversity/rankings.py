@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from ...core import identifiers
 from ...core.diversity_kernels import IntentJudge
 from ...core.inputs import Run
 from ...core.judge import rank_rows
+from ...core.strings import Strings
 from ...errors import InputError, InputFormatError
 from ...io.diversity import DiversityQrels
 
@@ -111,7 +111,7 @@ class DiversityIndex:
     topics: tuple[str, ...]
     subtopics: tuple[tuple[str, ...], ...]
     rel_topic: np.ndarray
-    rel_docno: pa.Array
+    rel_docno: Strings
     rel_mask: np.ndarray
     n_intents: np.ndarray
     nrel_sub: np.ndarray
@@ -167,9 +167,9 @@ class DiversityIndex:
                    qrels.source, rel_level, degrees.astype(np.int64), level_counts)
 
 
-def _index_in(values: pa.ChunkedArray | pa.Array, universe) -> np.ndarray:
+def _index_in(values: object, universe: Strings | Sequence[str]) -> np.ndarray:
     """Index of every value in ``universe`` (−1 when absent)."""
-    if not isinstance(universe, pa.Array):  # a few ids: mapped through their dictionary
+    if not isinstance(universe, Strings):  # a few ids: mapped through their dictionary
         codes, dictionary = identifiers.encode(values)
         where = {value: k for k, value in enumerate(universe)}
         table = np.array([where.get(v, -1) for v in dictionary.to_pylist()] or [-1],
@@ -178,7 +178,7 @@ def _index_in(values: pa.ChunkedArray | pa.Array, universe) -> np.ndarray:
     return identifiers.index_in(values, universe)
 
 
-def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
+def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: Strings,
                 traditional: bool) -> np.ndarray | None:
     """The rows of ``run`` in ndeval's order, grouped by topic (``None``: already so).
 
@@ -206,7 +206,7 @@ def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
         row = int(order[dup[0] + 1])
         raise InputFormatError(
             f"duplicate rank ({int(rank[row])}) for topic "
-            f"{topic_dict[int(topic_codes[row])].as_py()} (ndeval ranks by the rank "
+            f"{topic_dict[int(topic_codes[row])]} (ndeval ranks by the rank "
             "column: give distinct ranks, or traditional=1 to rank by score)",
             source=run.source, line=_file_line(run, row))
     return order
@@ -381,7 +381,7 @@ def _judge_files(index: DiversityIndex, judge: IntentJudge, paths: Sequence[Any]
     return (name_runs(runs), *_merge(index, parts))
 
 
-_NO_STRINGS = pa.chunked_array([], type=pa.string())
+_NO_STRINGS = Strings.of([])
 _NO_SCORES = np.empty(0)
 
 

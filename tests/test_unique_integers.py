@@ -1,5 +1,5 @@
-"""irscale.core._columnar.arrow.unique_integers: np.unique's values and dtype, whether counted per
-value (a range at most the array's length) or hashed (wider ranges), at the edges of every
+"""irscale.core.identifiers.unique_integers: np.unique's values and dtype, whether counted per
+value (a range at most the array's length) or sorted (wider ranges), at the edges of every
 integer type."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscale.core._columnar import arrow
+from irscale.core.identifiers import unique_integers
 
 TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 
@@ -21,7 +21,7 @@ def test_same_as_numpy_unique(dtype, data):
     span = data.draw(st.sampled_from([0, 1, 5, 300, 1 << 20, int(info.max) - int(info.min)]))
     high = min(int(info.max), low + span)
     values = np.array(data.draw(st.lists(st.integers(low, high), max_size=60)), dtype=dtype)
-    got, expected = arrow.unique_integers(values), np.unique(values)
+    got, expected = unique_integers(values), np.unique(values)
     assert got.dtype == expected.dtype
     assert np.array_equal(got, expected)
 
@@ -35,5 +35,5 @@ def test_same_as_numpy_unique(dtype, data):
     np.array([], dtype=np.int16),
 ])
 def test_edges(values):
-    got, expected = arrow.unique_integers(values), np.unique(values)
+    got, expected = unique_integers(values), np.unique(values)
     assert got.dtype == expected.dtype and np.array_equal(got, expected)
