@@ -20,6 +20,7 @@ import os
 import re
 import zlib
 from collections.abc import Callable, Iterator, Sequence
+from typing import Literal
 
 import numpy as np
 import pyarrow as pa
@@ -27,6 +28,7 @@ import pyarrow.csv as pcsv
 
 from ..core._columnar import arrow_compute as pc
 from ..core._columnar.arrow import compress, owned_reader, value_offsets
+from ..core.strings import Strings
 from ..errors import EmptyInputError, InputFormatError
 from ..parallel import threads as parallel_threads
 from ..parallel.threads import in_background, map_threads
@@ -372,6 +374,73 @@ def parse_columns(
     if table.nbytes >= _RELEASE_BYTES:
         pa.default_memory_pool().release_unused()
     return table, raw
+
+
+#: What a field is read as (:func:`read_fields`): ``"str"`` UTF-8 text (a
+#: :class:`~irscale.core.strings.Strings` column), ``"float"`` a float64 (:func:`is_float`'s
+#: grammar), ``"int"`` an int64 (:func:`check_int64`'s grammar: ``+2`` and ``2.0`` are 2).
+FieldKind = Literal["str", "float", "int"]
+
+
+class Fields:
+    """The fields read of every data line of a whitespace-separated file, in file order:
+    text as :class:`~irscale.core.strings.Strings`, numbers as numpy arrays."""
+
+    def __init__(self, columns: dict[str, Strings | np.ndarray], num_rows: int) -> None:
+        self._columns = columns
+        self.num_rows = num_rows
+
+    @property
+    def column_names(self) -> list[str]:
+        """The names of the fields read, in the order asked."""
+        return list(self._columns)
+
+    def __len__(self) -> int:
+        return self.num_rows
+
+    def __getitem__(self, name: str) -> Strings | np.ndarray:
+        return self._columns[name]
+
+    def strings(self, name: str) -> Strings:
+        """The text field ``name``."""
+        column = self._columns[name]
+        if not isinstance(column, Strings):
+            raise TypeError(f"field {name!r} was not read as text")
+        return column
+
+    def numbers(self, name: str) -> np.ndarray:
+        """The number field ``name`` (float64 or int64)."""
+        column = self._columns[name]
+        if isinstance(column, Strings):
+            raise TypeError(f"field {name!r} was read as text")
+        return column
+
+
+def read_fields(
+    source: PathLike | io.IOBase | bytes,
+    field_names: Sequence[str],
+    kinds: dict[str, FieldKind],
+    checks: dict[int, FieldCheck],
+    what: str,
+) -> tuple[Fields, Callable[[], bytes]]:
+    """The fields ``kinds`` names (read as it says) of every data line of a file whose lines
+    hold the ``field_names`` separated by runs of blanks and tabs (blank lines skipped),
+    and a function giving the file's bytes (for later errors naming a line).
+
+    Raises :class:`EmptyInputError` when no line holds data, and :class:`InputFormatError`
+    naming the file, line and text of the first line that :func:`diagnose` refuses (field
+    count, ``checks``, UTF-8, NUL bytes).
+    """
+    types = {"str": pa.string(), "float": pa.float64(), "int": pa.int64()}
+    table, raw = parse_columns(source, field_names,
+                               {name: types[kind] for name, kind in kinds.items()},
+                               list(kinds), checks, what)
+    columns: dict[str, Strings | np.ndarray] = {
+        name: (Strings.of(table[name]) if kind == "str"
+               else np.ascontiguousarray(table[name].to_numpy(),
+                                         dtype=np.float64 if kind == "float" else np.int64))
+        for name, kind in kinds.items()}
+    return Fields(columns, table.num_rows), raw
 
 
 #: Bytes normalised at once by :func:`single_blanks` (whole lines): the masks of a piece
