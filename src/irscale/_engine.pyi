@@ -223,7 +223,7 @@ def strings_equal(offsets: Any, data: Any, other_offsets: Any, other_data: Any) 
     """Whether the strings of two columns of one length are equal, row by row (bool)."""
 def read_fields(
     source: bytes | str | os.PathLike[str], name: str, count: int,
-    asked: list[tuple[int, str]], decompress: bool = True,
+    asked: Sequence[tuple[int, str]], decompress: bool = True,
 ) -> tuple[str | None, int, list[Any]]:
     """The fields asked (``(index, kind)``, kind ``"str"``, ``"float"`` or ``"int"``) of
     every data line of a file of ``count`` fields separated by blanks and tabs:

@@ -38,7 +38,11 @@ fn read_fields<'py>(
                 "str" => FieldKind::Text,
                 "float" => FieldKind::Float,
                 "int" => FieldKind::Int,
-                _ => return Err(PyValueError::new_err(format!("unknown field kind {kind:?}"))),
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "unknown field kind {kind:?}"
+                    )));
+                }
             };
             if index >= count {
                 return Err(PyValueError::new_err(format!(

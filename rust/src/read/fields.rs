@@ -35,11 +35,7 @@ fn next_low(data: &[u8], mut at: usize) -> usize {
 /// or the text's end) split on runs of blanks and tabs: as many as `out` holds in `out`;
 /// the number of fields (which may be larger) and where the next record starts.
 #[inline]
-pub fn record_fields<'a>(
-    data: &'a [u8],
-    mut at: usize,
-    out: &mut [&'a [u8]],
-) -> (usize, usize) {
+pub fn record_fields<'a>(data: &'a [u8], mut at: usize, out: &mut [&'a [u8]]) -> (usize, usize) {
     let mut count = 0;
     loop {
         while at < data.len() && separates(data[at]) {

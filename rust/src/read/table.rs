@@ -27,19 +27,27 @@ pub enum FieldKind {
 pub enum Column {
     /// Strings: string `i` is `data[offsets[i]..offsets[i + 1]]` (one more offset than
     /// strings, the first 0).
-    Text { offsets: Vec<i64>, data: Vec<u8> },
+    Text {
+        offsets: Vec<i64>,
+        data: Vec<u8>,
+    },
     Float(Vec<f64>),
     Int(Vec<i64>),
 }
 
 impl Column {
-    /// An empty column of `kind`, with room for `rows` numbers.
-    fn new(kind: FieldKind, rows: usize) -> Column {
+    /// An empty column of `kind`, with room for `rows` rows and, for text, `bytes` bytes
+    /// (bounds of what a piece holds: the pages not written are never touched).
+    fn new(kind: FieldKind, rows: usize, bytes: usize) -> Column {
         match kind {
-            FieldKind::Text => Column::Text {
-                offsets: vec![0],
-                data: Vec::new(),
-            },
+            FieldKind::Text => {
+                let mut offsets = Vec::with_capacity(rows + 1);
+                offsets.push(0);
+                Column::Text {
+                    offsets,
+                    data: Vec::with_capacity(bytes),
+                }
+            }
             FieldKind::Float => Column::Float(Vec::with_capacity(rows)),
             FieldKind::Int => Column::Int(Vec::with_capacity(rows)),
         }
@@ -89,7 +97,7 @@ fn read_piece(
 ) -> (Vec<Column>, Scan) {
     let mut columns: Vec<Column> = asked
         .iter()
-        .map(|&(_, kind)| Column::new(kind, bound))
+        .map(|&(_, kind)| Column::new(kind, bound, piece.len()))
         .collect();
     let mut fields = vec![&b""[..]; count];
     let found = scan_into(piece, first, texts, fields.as_mut_slice(), |line| {
@@ -182,20 +190,21 @@ fn join(pieces: Vec<Column>, rows: usize) -> Column {
                 jobs.push((o1, d1, base, piece_offsets, piece_data));
                 base += piece_data.len() as i64;
             }
-            jobs.into_par_iter().for_each(|(o, d, base, from_o, from_d)| {
-                for (to, from) in o.iter_mut().zip(&from_o[1..]) {
-                    *to = base + from;
-                }
-                d.copy_from_slice(from_d);
-            });
+            jobs.into_par_iter()
+                .for_each(|(o, d, base, from_o, from_d)| {
+                    for (to, from) in o.iter_mut().zip(&from_o[1..]) {
+                        *to = base + from;
+                    }
+                    d.copy_from_slice(from_d);
+                });
             Column::Text { offsets, data }
         }
-        Some(Column::Float(_)) => Column::Float(join_numbers(pieces, rows, |column| {
-            match column {
+        Some(Column::Float(_)) => {
+            Column::Float(join_numbers(pieces, rows, |column| match column {
                 Column::Float(values) => values,
                 _ => unreachable!("the pieces of a column are of one kind"),
-            }
-        })),
+            }))
+        }
         Some(Column::Int(_)) => Column::Int(join_numbers(pieces, rows, |column| match column {
             Column::Int(values) => values,
             _ => unreachable!("the pieces of a column are of one kind"),
@@ -245,15 +254,22 @@ mod tests {
     #[test]
     fn fields_of_every_line_in_file_order() {
         // several pieces (a few bytes each in the tests), blank lines, CRLF, a BOM, tabs
-        let data = "\u{feff}q1 0 d1 +2.0 1.5\r\n\n \t\nq2\t0  dé -3 nan\rq3 x d3 7 -1e2\n"
-            .repeat(5);
-        let table = read(data.as_bytes(), 5, &[(2, Text), (4, Float), (3, Int), (0, Text)])
-            .unwrap();
+        let data =
+            "\u{feff}q1 0 d1 +2.0 1.5\r\n\n \t\nq2\t0  dé -3 nan\rq3 x d3 7 -1e2\n".repeat(5);
+        let table = read(
+            data.as_bytes(),
+            5,
+            &[(2, Text), (4, Float), (3, Int), (0, Text)],
+        )
+        .unwrap();
         assert_eq!(table.rows, 15);
         let docnos = texts(&table.columns[0]);
         assert_eq!(docnos[..3], ["d1", "dé", "d3"]);
         // a byte order mark starts the text only
-        assert_eq!(texts(&table.columns[3])[..4], ["q1", "q2", "q3", "\u{feff}q1"]);
+        assert_eq!(
+            texts(&table.columns[3])[..4],
+            ["q1", "q2", "q3", "\u{feff}q1"]
+        );
         match &table.columns[1] {
             Column::Float(v) => {
                 assert_eq!((v[0], v[2]), (1.5, -100.0));
@@ -269,7 +285,10 @@ mod tests {
         let asked = [(0, Text), (1, Int)];
         assert_eq!(read(b"a 1\nb 2 3\n", 2, &asked), Err(Fault::Misfit));
         assert_eq!(read(b"a 1\nb 1.5\n", 2, &asked), Err(Fault::Misfit));
-        assert_eq!(read(b"a 1\nb 9223372036854775808\n", 2, &asked), Err(Fault::Misfit));
+        assert_eq!(
+            read(b"a 1\nb 9223372036854775808\n", 2, &asked),
+            Err(Fault::Misfit)
+        );
         assert_eq!(read(b"a 1\n\xff 2\n", 2, &asked), Err(Fault::Misfit));
         assert_eq!(read(b"a 1\nb x\n", 2, &[(1, Float)]), Err(Fault::Misfit));
         // only the fields asked for are read: not UTF-8 elsewhere is let through
