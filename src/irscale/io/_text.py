@@ -10,6 +10,12 @@ invalid after parsing (NaN score, ...), a line-by-line *diagnostic* pass over th
 file finds the first offending line so that the error names file, line number and text.
 The diagnostic pass is the specification of validity; the fast path only accelerates the
 common case.
+
+:func:`read_fields` does the same without pyarrow: the native engine's fast pass (the TREC
+readers', ``rust/src/read/table.rs``) splits every line and converts the fields asked for
+(text as :class:`~irscale.core.strings.Strings`, numbers as numpy arrays), and a file that
+does not fit is diagnosed here. The readers move to it from :func:`parse_columns`, whose
+pyarrow is imported only when it is called.
 """
 
 from __future__ import annotations
