@@ -111,9 +111,21 @@ fn read_piece(
 
 /// The asked fields of every data line of `data` (a file's text), whose lines hold
 /// `count` fields separated by runs of blanks and tabs: `asked` gives each field's index
-/// (below `count`) and kind. Pieces of whole lines are read side by side, and their
-/// columns joined in file order.
+/// (below `count`) and kind. Pieces of whole lines are read side by side ([`parse`]), and
+/// their columns joined in file order ([`Parts::join`]).
 pub fn read(data: &[u8], count: usize, asked: &[(usize, FieldKind)]) -> Result<Table, Fault> {
+    parse(data, count, asked).map(Parts::join)
+}
+
+/// The columns of the pieces of a text, in file order, which own their bytes: the text
+/// need not be held while they are joined.
+pub struct Parts {
+    rows: usize,
+    pieces: Vec<Vec<Column>>,
+}
+
+/// The columns of every piece of `data` ([`read`]), or the fault of the text.
+pub fn parse(data: &[u8], count: usize, asked: &[(usize, FieldKind)]) -> Result<Parts, Fault> {
     assert!(
         count > 0 && asked.iter().all(|&(index, _)| index < count),
         "fields asked beyond the {count} of a line"
@@ -124,7 +136,7 @@ pub fn read(data: &[u8], count: usize, asked: &[(usize, FieldKind)]) -> Result<T
         .map(|&(index, _)| index)
         .collect();
     let cut = pieces(data);
-    let mut parts: Vec<(Vec<Column>, Scan)> = cut
+    let parts: Vec<(Vec<Column>, Scan)> = cut
         .par_iter()
         .enumerate()
         .map(|(number, &(piece, bound))| {
@@ -144,20 +156,32 @@ pub fn read(data: &[u8], count: usize, asked: &[(usize, FieldKind)]) -> Result<T
     if found.nul {
         return Err(Fault::Nul);
     }
-    let columns = (0..asked.len())
-        .map(|j| {
-            // each piece's column is dropped once joined
-            let pieces: Vec<Column> = parts
-                .iter_mut()
-                .map(|(columns, _)| std::mem::replace(&mut columns[j], Column::Int(Vec::new())))
-                .collect();
-            join(pieces, found.rows)
-        })
-        .collect();
-    Ok(Table {
+    Ok(Parts {
         rows: found.rows,
-        columns,
+        pieces: parts.into_iter().map(|(columns, _)| columns).collect(),
     })
+}
+
+impl Parts {
+    /// The pieces' columns joined, column by column (each piece's column dropped once
+    /// joined).
+    pub fn join(mut self) -> Table {
+        let width = self.pieces.first().map_or(0, Vec::len);
+        let columns = (0..width)
+            .map(|j| {
+                let pieces: Vec<Column> = self
+                    .pieces
+                    .iter_mut()
+                    .map(|columns| std::mem::replace(&mut columns[j], Column::Int(Vec::new())))
+                    .collect();
+                join(pieces, self.rows)
+            })
+            .collect();
+        Table {
+            rows: self.rows,
+            columns,
+        }
+    }
 }
 
 /// The columns of consecutive pieces (all of one kind) as one, of `rows` rows, copied
