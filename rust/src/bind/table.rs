@@ -57,14 +57,9 @@ fn read_fields<'py>(
         data: given.data(),
         name,
     };
-    // the text is dropped before the pieces' columns are joined
     let read = detached(py, "reading fields", || match file.data {
         Data::Bytes(text) if !decompress => Ok(table::read(text, count, &asked)),
-        _ => trec::text(&file).map(|text| {
-            let parts = table::parse(&text, count, &asked);
-            drop(text);
-            parts.map(table::Parts::join)
-        }),
+        _ => trec::text(&file).map(|text| table::read(&text, count, &asked)),
     })?
     .map_err(|error| read_error(error.into()))?;
     let table = match read {

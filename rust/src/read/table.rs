@@ -6,9 +6,15 @@
 //! not parse, a text field that is not UTF-8) is reported as a [`Fault`], and Python
 //! diagnoses the file (`irscale.io._text.diagnose`, the specification of validity and of
 //! the messages).
+//!
+//! Pieces of whole lines are read side by side, each into its own share of the columns
+//! (as many rows as the piece has line ends, as many text bytes as the piece has bytes:
+//! bounds that the rows read never pass), and the shares are then moved up behind each
+//! other in file order: the columns are the only memory written besides the text, and the
+//! pages of a bound that no row reaches are never touched.
 
 use super::fields::{parse_float, parse_integer};
-use super::scan::{Scan, pieces, scan_into};
+use super::scan::{pieces, scan_into};
 use rayon::prelude::*;
 
 /// What a field is read as.
@@ -36,34 +42,138 @@ pub enum Column {
 }
 
 impl Column {
-    /// An empty column of `kind`, with room for `rows` rows and, for text, `bytes` bytes
-    /// (bounds of what a piece holds: the pages not written are never touched).
-    fn new(kind: FieldKind, rows: usize, bytes: usize) -> Column {
+    /// A column of `kind` with room for `rows` rows and, for text, `bytes` bytes (zeroed
+    /// lazily: pages not written are not touched).
+    fn room(kind: FieldKind, rows: usize, bytes: usize) -> Column {
         match kind {
-            FieldKind::Text => {
-                let mut offsets = Vec::with_capacity(rows + 1);
-                offsets.push(0);
-                Column::Text {
-                    offsets,
-                    data: Vec::with_capacity(bytes),
-                }
-            }
-            FieldKind::Float => Column::Float(Vec::with_capacity(rows)),
-            FieldKind::Int => Column::Int(Vec::with_capacity(rows)),
+            FieldKind::Text => Column::Text {
+                offsets: vec![0; rows + 1],
+                data: vec![0; bytes],
+            },
+            FieldKind::Float => Column::Float(vec![0.0; rows]),
+            FieldKind::Int => Column::Int(vec![0; rows]),
         }
     }
 
-    /// Appends `field`; false when it does not parse as the column's kind.
-    #[inline]
-    fn push(&mut self, field: &[u8]) -> bool {
+    /// The column cut into consecutive shares of `(rows, bytes)` each (text offsets: the
+    /// offsets after each row, from the share's first byte).
+    fn shares<'a>(&'a mut self, sizes: &[(usize, usize)]) -> Vec<Share<'a>> {
+        let mut out = Vec::with_capacity(sizes.len());
         match self {
             Column::Text { offsets, data } => {
-                data.extend_from_slice(field);
-                offsets.push(data.len() as i64);
+                let (mut o, mut d) = (&mut offsets[1..], &mut data[..]);
+                for &(rows, bytes) in sizes {
+                    let (o1, rest) = std::mem::take(&mut o).split_at_mut(rows);
+                    o = rest;
+                    let (d1, rest) = std::mem::take(&mut d).split_at_mut(bytes);
+                    d = rest;
+                    out.push(Share::Text {
+                        offsets: o1,
+                        data: d1,
+                        at: 0,
+                    });
+                }
+            }
+            Column::Float(values) => {
+                let mut v = &mut values[..];
+                for &(rows, _) in sizes {
+                    let (v1, rest) = std::mem::take(&mut v).split_at_mut(rows);
+                    v = rest;
+                    out.push(Share::Float(v1));
+                }
+            }
+            Column::Int(values) => {
+                let mut v = &mut values[..];
+                for &(rows, _) in sizes {
+                    let (v1, rest) = std::mem::take(&mut v).split_at_mut(rows);
+                    v = rest;
+                    out.push(Share::Int(v1));
+                }
+            }
+        }
+        out
+    }
+
+    /// The shares of `sizes` ([`Column::shares`]), of which `filled` hold `(rows, bytes)`
+    /// each, moved up behind each other: the column of the rows read, and its bounds'
+    /// pages beyond them handed back.
+    fn compact(&mut self, sizes: &[(usize, usize)], filled: &[(usize, usize)]) {
+        let (mut row, mut byte, mut from_row, mut from_byte) = (0, 0, 0, 0);
+        for (&(rows, bytes), &(bound_rows, bound_bytes)) in filled.iter().zip(sizes) {
+            // the first share is in its place already
+            match self {
+                Column::Text { offsets, data } if from_byte > 0 => {
+                    data.copy_within(from_byte..from_byte + bytes, byte);
+                    let base = byte as i64;
+                    for k in 0..rows {
+                        offsets[row + 1 + k] = offsets[from_row + 1 + k] + base;
+                    }
+                }
+                Column::Float(values) if from_row > 0 => {
+                    values.copy_within(from_row..from_row + rows, row);
+                }
+                Column::Int(values) if from_row > 0 => {
+                    values.copy_within(from_row..from_row + rows, row);
+                }
+                _ => {}
+            }
+            (row, byte) = (row + rows, byte + bytes);
+            (from_row, from_byte) = (from_row + bound_rows, from_byte + bound_bytes);
+        }
+        match self {
+            Column::Text { offsets, data } => {
+                offsets.truncate(row + 1);
+                offsets.shrink_to_fit();
+                data.truncate(byte);
+                data.shrink_to_fit();
+            }
+            Column::Float(values) => {
+                values.truncate(row);
+                values.shrink_to_fit();
+            }
+            Column::Int(values) => {
+                values.truncate(row);
+                values.shrink_to_fit();
+            }
+        }
+    }
+}
+
+/// A piece's share of a column, written row by row.
+enum Share<'a> {
+    /// `offsets[i]`: the end of row `i`'s string from the share's first byte; `at`: the
+    /// bytes written.
+    Text {
+        offsets: &'a mut [i64],
+        data: &'a mut [u8],
+        at: usize,
+    },
+    Float(&'a mut [f64]),
+    Int(&'a mut [i64]),
+}
+
+impl Share<'_> {
+    /// Writes `field` as row `row`; false when it does not parse as the column's kind.
+    #[inline]
+    fn put(&mut self, row: usize, field: &[u8]) -> bool {
+        match self {
+            Share::Text { offsets, data, at } => {
+                let end = *at + field.len();
+                data[*at..end].copy_from_slice(field);
+                *at = end;
+                offsets[row] = end as i64;
                 true
             }
-            Column::Float(values) => parse_float(field).map(|x| values.push(x)).is_ok(),
-            Column::Int(values) => parse_integer(field).map(|x| values.push(x)).is_ok(),
+            Share::Float(values) => parse_float(field).map(|x| values[row] = x).is_ok(),
+            Share::Int(values) => parse_integer(field).map(|x| values[row] = x).is_ok(),
+        }
+    }
+
+    /// The bytes written (text), 0 for numbers.
+    fn bytes(&self) -> usize {
+        match self {
+            Share::Text { at, .. } => *at,
+            _ => 0,
         }
     }
 }
@@ -86,46 +196,47 @@ pub struct Table {
     pub columns: Vec<Column>,
 }
 
-/// The columns of one piece of a text and its fast pass.
+/// What reading a piece found: its rows, the text bytes of each asked field, whether a
+/// line did not fit and whether a text field holds a NUL byte.
+struct Piece {
+    rows: usize,
+    bytes: Vec<usize>,
+    misfit: bool,
+    nul: bool,
+}
+
+/// The rows of one piece of a text written to its shares of the columns.
 fn read_piece(
     piece: &[u8],
     first: bool,
     count: usize,
     asked: &[(usize, FieldKind)],
     texts: &[usize],
-    bound: usize,
-) -> (Vec<Column>, Scan) {
-    let mut columns: Vec<Column> = asked
-        .iter()
-        .map(|&(_, kind)| Column::new(kind, bound, piece.len()))
-        .collect();
+    mut shares: Vec<Share<'_>>,
+) -> Piece {
     let mut fields = vec![&b""[..]; count];
+    let mut row = 0;
     let found = scan_into(piece, first, texts, fields.as_mut_slice(), |line| {
-        columns
+        let fits = shares
             .iter_mut()
             .zip(asked)
-            .all(|(column, &(index, _))| column.push(line[index]))
+            .all(|(share, &(index, _))| share.put(row, line[index]));
+        row += usize::from(fits);
+        fits
     });
-    (columns, found)
+    Piece {
+        rows: found.rows,
+        bytes: shares.iter().map(Share::bytes).collect(),
+        misfit: found.misfit,
+        nul: found.nul,
+    }
 }
 
 /// The asked fields of every data line of `data` (a file's text), whose lines hold
 /// `count` fields separated by runs of blanks and tabs: `asked` gives each field's index
-/// (below `count`) and kind. Pieces of whole lines are read side by side ([`parse`]), and
-/// their columns joined in file order ([`Parts::join`]).
+/// (below `count`) and kind. Pieces of whole lines are read side by side, each into its
+/// share of the columns, then moved up in file order.
 pub fn read(data: &[u8], count: usize, asked: &[(usize, FieldKind)]) -> Result<Table, Fault> {
-    parse(data, count, asked).map(Parts::join)
-}
-
-/// The columns of the pieces of a text, in file order, which own their bytes: the text
-/// need not be held while they are joined.
-pub struct Parts {
-    rows: usize,
-    pieces: Vec<Vec<Column>>,
-}
-
-/// The columns of every piece of `data` ([`read`]), or the fault of the text.
-pub fn parse(data: &[u8], count: usize, asked: &[(usize, FieldKind)]) -> Result<Parts, Fault> {
     assert!(
         count > 0 && asked.iter().all(|&(index, _)| index < count),
         "fields asked beyond the {count} of a line"
@@ -136,128 +247,45 @@ pub fn parse(data: &[u8], count: usize, asked: &[(usize, FieldKind)]) -> Result<
         .map(|&(index, _)| index)
         .collect();
     let cut = pieces(data);
-    let parts: Vec<(Vec<Column>, Scan)> = cut
+    let sizes: Vec<(usize, usize)> = cut.iter().map(|&(piece, n)| (n, piece.len())).collect();
+    let rows: usize = sizes.iter().map(|&(n, _)| n).sum();
+    let mut columns: Vec<Column> = asked
+        .iter()
+        .map(|&(_, kind)| Column::room(kind, rows, data.len()))
+        .collect();
+    // per piece, its share of every column
+    let mut shares: Vec<Vec<Share>> = (0..cut.len()).map(|_| Vec::new()).collect();
+    for column in &mut columns {
+        for (piece, share) in shares.iter_mut().zip(column.shares(&sizes)) {
+            piece.push(share);
+        }
+    }
+    let found: Vec<Piece> = cut
         .par_iter()
+        .zip(shares)
         .enumerate()
-        .map(|(number, &(piece, bound))| {
-            read_piece(piece, number == 0, count, asked, &texts, bound)
+        .map(|(number, (&(piece, _), shares))| {
+            read_piece(piece, number == 0, count, asked, &texts, shares)
         })
         .collect();
-    let mut found = Scan::default();
-    for (_, part) in &parts {
-        found.merge(part);
-    }
-    if found.misfit {
+    if found.iter().any(|piece| piece.misfit) {
         return Err(Fault::Misfit);
     }
-    if found.rows == 0 {
+    let rows: usize = found.iter().map(|piece| piece.rows).sum();
+    if rows == 0 {
         return Err(Fault::Empty);
     }
-    if found.nul {
+    if found.iter().any(|piece| piece.nul) {
         return Err(Fault::Nul);
     }
-    Ok(Parts {
-        rows: found.rows,
-        pieces: parts.into_iter().map(|(columns, _)| columns).collect(),
-    })
-}
-
-impl Parts {
-    /// The pieces' columns joined, column by column (each piece's column dropped once
-    /// joined).
-    pub fn join(mut self) -> Table {
-        let width = self.pieces.first().map_or(0, Vec::len);
-        let columns = (0..width)
-            .map(|j| {
-                let pieces: Vec<Column> = self
-                    .pieces
-                    .iter_mut()
-                    .map(|columns| std::mem::replace(&mut columns[j], Column::Int(Vec::new())))
-                    .collect();
-                join(pieces, self.rows)
-            })
+    for (j, column) in columns.iter_mut().enumerate() {
+        let filled: Vec<(usize, usize)> = found
+            .iter()
+            .map(|piece| (piece.rows, piece.bytes[j]))
             .collect();
-        Table {
-            rows: self.rows,
-            columns,
-        }
+        column.compact(&sizes, &filled);
     }
-}
-
-/// The columns of consecutive pieces (all of one kind) as one, of `rows` rows, copied
-/// side by side.
-fn join(pieces: Vec<Column>, rows: usize) -> Column {
-    match pieces.first() {
-        Some(Column::Text { .. }) => {
-            let mut texts: Vec<(Vec<i64>, Vec<u8>)> = pieces
-                .into_iter()
-                .map(|column| match column {
-                    Column::Text { offsets, data } => (offsets, data),
-                    _ => unreachable!("the pieces of a column are of one kind"),
-                })
-                .collect();
-            if texts.len() == 1 {
-                let (offsets, data) = texts.remove(0);
-                return Column::Text { offsets, data };
-            }
-            let bytes: usize = texts.iter().map(|(_, data)| data.len()).sum();
-            let mut offsets = vec![0i64; rows + 1];
-            let mut data = vec![0u8; bytes];
-            let mut jobs = Vec::with_capacity(texts.len());
-            let (mut o, mut d) = (&mut offsets[1..], &mut data[..]);
-            let mut base = 0i64;
-            for (piece_offsets, piece_data) in &texts {
-                let (o1, rest) = std::mem::take(&mut o).split_at_mut(piece_offsets.len() - 1);
-                o = rest;
-                let (d1, rest) = std::mem::take(&mut d).split_at_mut(piece_data.len());
-                d = rest;
-                jobs.push((o1, d1, base, piece_offsets, piece_data));
-                base += piece_data.len() as i64;
-            }
-            jobs.into_par_iter()
-                .for_each(|(o, d, base, from_o, from_d)| {
-                    for (to, from) in o.iter_mut().zip(&from_o[1..]) {
-                        *to = base + from;
-                    }
-                    d.copy_from_slice(from_d);
-                });
-            Column::Text { offsets, data }
-        }
-        Some(Column::Float(_)) => {
-            Column::Float(join_numbers(pieces, rows, |column| match column {
-                Column::Float(values) => values,
-                _ => unreachable!("the pieces of a column are of one kind"),
-            }))
-        }
-        Some(Column::Int(_)) => Column::Int(join_numbers(pieces, rows, |column| match column {
-            Column::Int(values) => values,
-            _ => unreachable!("the pieces of a column are of one kind"),
-        })),
-        None => unreachable!("a text has one piece or more"),
-    }
-}
-
-/// The numbers of consecutive pieces as one vector of `rows` numbers.
-fn join_numbers<T: Copy + Default + Send + Sync>(
-    pieces: Vec<Column>,
-    rows: usize,
-    values: impl Fn(Column) -> Vec<T>,
-) -> Vec<T> {
-    let pieces: Vec<Vec<T>> = pieces.into_iter().map(values).collect();
-    if pieces.len() == 1 {
-        return pieces.into_iter().next().unwrap_or_default();
-    }
-    let mut out = vec![T::default(); rows];
-    let mut jobs = Vec::with_capacity(pieces.len());
-    let mut rest = &mut out[..];
-    for piece in &pieces {
-        let (to, after) = std::mem::take(&mut rest).split_at_mut(piece.len());
-        rest = after;
-        jobs.push((to, piece));
-    }
-    jobs.into_par_iter()
-        .for_each(|(to, from)| to.copy_from_slice(from));
-    out
+    Ok(Table { rows, columns })
 }
 
 #[cfg(test)]
