@@ -86,7 +86,12 @@ def run_child(argv: list[str], cpus: set[int] | None, env: dict[str, str]
 
 def bench_case(name: str, repeat: int, scratch: Path, env: dict[str, str]) -> dict:
     case = datagen.CASES[name]
-    qrels, run = datagen.ensure_case(case, HERE / "data")
+    # generated (when missing) by a child process: vfork shares this process's memory with
+    # each child until its exec, which records the memory's high-water mark as the child's
+    # own, so a parent that peaked generating 10M lines lent its peak (1.2 GB) to every child
+    subprocess.run([sys.executable, str(HERE / "datagen.py"), name, "--data-dir",
+                    str(HERE / "data")], check=True)
+    qrels, run = datagen.paths(case, HERE / "data")
     with run.open("rb") as handle:  # warm page cache for every variant, a piece at a time:
         while handle.read(1 << 24):  # a child started by vfork reports its parent's peak
             pass
