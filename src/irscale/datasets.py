@@ -23,7 +23,6 @@ from .core.options import integer_option
 from .core.params import MAX_TOPICS
 from .core.scorematrix import ScoreMatrix
 from .core.strings import Strings
-from .io.trec_write import write_qrels, write_run
 
 #: Most judged documents per topic.
 MAX_POOL = 1_000
@@ -50,6 +49,8 @@ class SyntheticCollection:
 
     def write(self, directory: str | os.PathLike) -> tuple[str, list[str]]:
         """Write ``qrels.txt`` and ``<run>.run`` files; returns their paths."""
+        from .io.trec_write import write_qrels, write_run  # only where files are written
+
         os.makedirs(directory, exist_ok=True)
         qrels_path = os.path.join(directory, "qrels.txt")
         write_qrels(self.qrels, qrels_path)
