@@ -30,7 +30,7 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,17 +38,16 @@ from .. import _engine
 from ..core.inputs import identifier_column
 from ..core.strings import Strings
 from ..errors import DuplicateError, InputError, InputFormatError
-from ._text import (
-    PathLike,
-    is_float,
-    iter_lines,
-    line_of_record,
-    read_fields,
-    source_name,
-)
-from .files import check_file_source, check_readable, is_stdio, read_input
+from .files import check_file_source, check_readable, display_name, is_stdio, read_input
 from .irds import is_irds
 from .native_files import raise_read_error
+
+if TYPE_CHECKING:
+    from ._text import PathLike
+
+# The text reader (:mod:`irscale.io._text`) is imported by the readers of the small text
+# files (intent probabilities and types, topic alphas) when called: the engine's readers
+# of diversity qrels and runs, and the diversity measures, do without it and its imports.
 
 IPROB_FIELDS = ("topic", "subtopic", "probability")
 ITYPE_FIELDS = ("topic", "subtopic", "type")
@@ -84,19 +83,21 @@ def engine_file(source: PathLike | io.IOBase | bytes, where: str, *, checked: bo
     """``source`` as the engine reads it, and its name in messages: a path (``checked``:
     found readable, :class:`~irscale.errors.FileAccessError` otherwise; else the engine
     says why it cannot read it), or the bytes of standard input (``-``), of an open file
-    or given."""
+    or given (named as :func:`irscale.io._text.source_name` names them, without
+    importing the text reader)."""
     source = check_file_source(source, where)
-    name = source_name(source)
-    if isinstance(source, (str, os.PathLike)) and not is_stdio(source):
+    if isinstance(source, bytes):
+        return source, "<bytes>"
+    if isinstance(source, (str, os.PathLike)):
+        name = display_name(source)
+        if is_stdio(source):
+            return read_input(source), name
         if checked:
             check_readable(source)
         return source, name
-    if isinstance(source, bytes):
-        return source, name
-    if isinstance(source, (str, os.PathLike)):
-        return read_input(source), name
     data = source.read()
-    return (data.encode() if isinstance(data, str) else data), name
+    return (data.encode() if isinstance(data, str) else data), getattr(source, "name",
+                                                                       "<stream>")
 
 
 def engine_read(read: Callable[[], Any], files: Sequence[tuple[bytes | PathLike, str]]) -> Any:
@@ -241,6 +242,8 @@ class IntentProbabilities:
 
 
 def _check_probability(text: str) -> str | None:
+    from ._text import is_float
+
     if not is_float(text):
         return "is not a number"
     value = float(text)
@@ -258,6 +261,8 @@ def read_intent_probabilities(source: PathLike | io.IOBase | bytes) -> IntentPro
     >>> {t: dict(ps) for t, ps in p.probabilities.items()}
     {'1': {'1': 0.7, '2': 0.3}}
     """
+    from ._text import line_of_record, read_fields, source_name
+
     source = check_file_source(source, "read_intent_probabilities")
     name = source_name(source)
     table, raw = read_fields(
@@ -298,6 +303,8 @@ def read_topic_alphas(source: PathLike | io.IOBase | bytes) -> TopicAlphas:
     >>> read_topic_alphas(b"201 0.5\\n202 0.8\\n").alphas
     {'201': 0.5, '202': 0.8}
     """
+    from ._text import iter_lines, line_of_record, read_fields, source_name
+
     source = check_file_source(source, "read_topic_alphas")
     name = source_name(source)
     table, raw = read_fields(source, ("topic", "alpha"), {"topic": "str", "alpha": "float"},
@@ -318,6 +325,8 @@ def read_topic_alphas(source: PathLike | io.IOBase | bytes) -> TopicAlphas:
 def _line_index(data: bytes, topic: Strings, subtopic: Strings
                 ) -> dict[tuple[str, str], tuple[int, str]]:
     """``(topic, subtopic)`` → (line number, text) of every record (small files only)."""
+    from ._text import iter_lines
+
     lines = [(number, text) for number, text in iter_lines(data) if text.strip()]
     return {(t, s): lines[row] for row, (t, s) in enumerate(zip(
         topic.to_pylist(), subtopic.to_pylist(), strict=True))}
@@ -358,6 +367,8 @@ def read_intent_types(source: PathLike | io.IOBase | bytes) -> IntentTypes:
     >>> t.navigational("1", ["1", "2", "3"]).tolist()
     [True, False, False]
     """
+    from ._text import line_of_record, read_fields, source_name
+
     source = check_file_source(source, "read_intent_types")
     name = source_name(source)
     table, raw = read_fields(source, ITYPE_FIELDS,
