@@ -3,7 +3,7 @@ lines, for the writers of TREC files (:mod:`irscale.io.trec_write`).
 
 Every function works on whole columns (numpy arrays and
 :class:`~irscale.core.strings.Strings`): numbers are spelled by C loops (``map`` of
-``int.__str__`` / ``float.__repr__``), respelled by numpy operations on a matrix of their
+``str`` / ``float.__repr__``), respelled by numpy operations on a matrix of their
 bytes, and lines are assembled by one :meth:`Strings.take` of their pieces; no Python
 statement runs per row.
 
@@ -27,21 +27,33 @@ from ..core.strings import Strings
 #: and column).
 _LINES = 1 << 18
 
-#: Bytes of the longest shortest-round-trip spelling of a double, either way
-#: (``-2.2250738585072014e-308``: 24; Arrow's decimal form reaches 1 + 17 + 9 + 1).
+#: Bytes of a row of :func:`_respelled`'s matrices: more than the longest spelling of a
+#: double either way (``repr``'s ``-2.2250738585072014e-308``: 24; Arrow's decimal
+#: ``-0.00000`` and 17 digits: 25).
 _WIDTH = 32
 
-#: Arrow's spelling is decimal for a decimal exponent in ``[_LOW, _HIGH)`` (and scientific
-#: otherwise): the bounds Arrow's ``FloatToStringFormatter`` gives double-conversion's
-#: ``ToShortest`` (``decimal_in_shortest_low`` / ``_high``).
+#: Arrow's spelling is decimal for a decimal exponent in ``[_LOW, _HIGH)`` and scientific
+#: otherwise (double-conversion's ``decimal_in_shortest_low`` / ``_high`` as Arrow's cast
+#: sets them; observed with pyarrow 26: ``1e-6`` is ``0.000001``, ``1e-7`` is ``1e-7``,
+#: ``9999999999.5`` is decimal, ``1e10`` is ``1e+10``; tests/test_trec_write.py compares
+#: the two on generated numbers).
 _LOW, _HIGH = -6, 10
 
 _ZERO, _DOT, _MINUS, _PLUS, _E = (ord(c) for c in "0.-+e")
 
 
 def integer_text(values: np.ndarray) -> Strings:
-    """Integers in decimal, as ``str`` spells them (``-12``)."""
-    return Strings.of(list(map(str, np.asarray(values).tolist())))
+    """Integers (an integer array) in decimal, as ``str`` spells them (``-12``). Where
+    they span a range no longer than the column (ranks, relevance degrees), the range is
+    spelled once and every value takes its spelling (:meth:`Strings.take`)."""
+    values = np.asarray(values)
+    if len(values) == 0:
+        return Strings.of([])
+    low, high = int(values.min()), int(values.max())
+    if high - low >= len(values):
+        return Strings.of(list(map(str, values.tolist())))
+    return Strings.of(list(map(str, range(low, high + 1)))).take(
+        (values - values.min()).astype(np.int64))
 
 
 def repr_text(values: np.ndarray) -> Strings:
