@@ -205,23 +205,36 @@ def _of_matrix(chars: np.ndarray) -> Strings:
 
 def join_lines(columns: Sequence[Strings | str], separator: str = " ") -> bytes:
     """The lines of the ``columns`` (of one length; a ``str`` is the same text on every
-    line), their fields separated by ``separator``, each line ending with ``\\n``:
-    the pieces of :data:`_LINES` lines at a time taken at once (:meth:`Strings.take`)."""
+    line), their fields separated by ``separator``, each line ending with ``\\n``.
+
+    The text between two column fields (separators and ``str`` fields: `` Q0 ``) is one
+    piece; the pieces of :data:`_LINES` lines at a time are taken at once
+    (:meth:`Strings.take`)."""
     given = [column for column in columns if not isinstance(column, str)]
     n = len(given[0]) if given else 1
     if any(len(column) != n for column in given):
         raise ValueError("columns of different lengths")
-    pieces = [Strings.of([column]) if isinstance(column, str) else column
-              for column in columns]
-    pieces.append(Strings.of([separator, "\n"]))
-    starts = np.cumsum([0] + [len(piece) for piece in pieces])
-    table = Strings.concat(pieces)
+    texts: list[str] = []  # the constant pieces, and a placeholder before each column
+    fields: list[Strings] = []
+    pending = ""
+    for k, column in enumerate(columns):
+        if isinstance(column, str):
+            pending += column
+        else:
+            texts.append(pending)
+            fields.append(column)
+            pending = ""
+        pending += "\n" if k == len(columns) - 1 else separator
+    texts.append(pending)
+    table = Strings.concat([Strings.of(texts), *fields])
+    starts = len(texts) + np.cumsum([0] + [len(field) for field in fields])
     parts = []
     for low in range(0, n, _LINES):
         lines = np.arange(low, min(low + _LINES, n))
-        index = np.empty((len(lines), 2 * len(columns)), dtype=np.int64)
-        for k, column in enumerate(columns):
-            index[:, 2 * k] = starts[k] + (0 if isinstance(column, str) else lines)
-            index[:, 2 * k + 1] = starts[-2] + (k == len(columns) - 1)
+        index = np.empty((len(lines), 2 * len(fields) + 1), dtype=np.int64)
+        for k in range(len(fields)):
+            index[:, 2 * k] = k
+            index[:, 2 * k + 1] = starts[k] + lines
+        index[:, -1] = len(texts) - 1
         parts.append(table.take(index.reshape(-1)).data.tobytes())
     return b"".join(parts)
