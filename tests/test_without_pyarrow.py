@@ -381,3 +381,102 @@ def test_cache_keys_without_pyarrow():
     assert got == [key(pa.chunked_array([["d1"], ["dé", ""]])), key(np.arange(5.0)),
                    key(pd.DataFrame({"topic": ["1", "2"], "score": [0.5, 1.5]}))]
     assert got[0] == key(Strings.of(["d1", "dé", ""]))
+
+
+#: Writes a run and qrels with pyarrow blocked and reads them back; prints the files'
+#: text and what was read.
+_WRITE_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
+    import numpy as np
+    from irscale.core.inputs import Qrels, Run
+    from irscale.core.strings import Strings
+    import irscale
+    from irscale.io.diversity import read_diversity_qrels, read_ndeval_run
+    from irscale.io.trec_write import ranked_run_text, write_qrels, write_run
+
+    root = sys.argv[1]
+    run = Run(name="sys", topic=Strings.of(["q2", "q1", "q2", "q1", "q1"]),
+              docno=Strings.of(["d1", "dé", "d2", "d3", "d4"]),
+              score=np.array([1.5, 1e-7, 2.0, 3.0, -0.0]))
+    qrels = Qrels(topic=Strings.of(["q1", "q2"]), docno=Strings.of(["dé", "d2"]),
+                  rel=np.array([2, 0]))
+    write_run(run, root + "/run")
+    write_qrels(qrels, root + "/qrels")
+    # read back by the engine's readers: the run as ndeval reads one (ranks kept), the
+    # qrels' four fields as diversity qrels (the 0 as a subtopic), and both as trec_eval
+    back, judged = read_ndeval_run(root + "/run"), read_diversity_qrels(root + "/qrels")
+    evaluation = irscale.evaluate(root + "/qrels", root + "/run", ["num_rel_ret", "P_2"])
+    values = {(row.topic, row.measure): row.value
+              for row in evaluation.per_topic().itertuples()}
+    assert "pyarrow" not in sys.modules
+    print(json.dumps({
+        "run": open(root + "/run", encoding="utf-8").read(),
+        "qrels": open(root + "/qrels", encoding="utf-8").read(),
+        "ranked": ranked_run_text(run, "tag").decode(),
+        "back": [back.name, back.topic.to_pylist(), back.docno.to_pylist(),
+                 back.rank.tolist(), back.score.tolist()],
+        "judged": [judged.topic.to_pylist(), judged.subtopic.to_pylist(),
+                   judged.docno.to_pylist(), judged.judgment.tolist()],
+        "values": [values[("q1", "num_rel_ret")], values[("q1", "P_2")]],
+    }))
+""")
+
+
+def test_writes_and_reads_back_a_run_and_qrels_without_pyarrow(tmp_path):
+    """``write_run`` (topics in byte order, scores descending, ``repr``'s spelling),
+    ``write_qrels`` and ``ranked_run_text`` (rows' order, Arrow's spelling of the scores)
+    with pyarrow blocked: the lines written out by hand, and the files read back."""
+    done = subprocess.run([sys.executable, "-c", _WRITE_SCRIPT, str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout)
+    assert out["run"] == ("q1 Q0 d3 1 3.0 sys\nq1 Q0 dé 2 1e-07 sys\nq1 Q0 d4 3 -0.0 sys\n"
+                          "q2 Q0 d2 1 2.0 sys\nq2 Q0 d1 2 1.5 sys\n")
+    assert out["qrels"] == "q1 0 dé 2\nq2 0 d2 0\n"
+    assert out["ranked"] == ("q2 Q0 d1 1 1.5 tag\nq1 Q0 dé 1 1e-7 tag\nq2 Q0 d2 1 2 tag\n"
+                             "q1 Q0 d3 1 3 tag\nq1 Q0 d4 2 -0 tag\n")
+    assert out["back"] == ["sys", ["q1"] * 3 + ["q2"] * 2, ["d3", "dé", "d4", "d2", "d1"],
+                           [1, 2, 3, 1, 2], [3.0, 1e-07, -0.0, 2.0, 1.5]]
+    assert out["judged"] == [["q1", "q2"], ["0", "0"], ["dé", "d2"], [2, 0]]
+    assert out["values"] == [1, 0.5]  # q1: dé, relevant, ranked second
+
+
+#: ``irscale eval --format ndeval`` of a diversity measure with pyarrow blocked: the lines
+#: it prints.
+_NDEVAL_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
+    import contextlib, io
+    from irscale.cli.main import main
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    with contextlib.redirect_stdout(out):
+        status = main(["eval", "-m", "alpha-nDCG@10", "--format", "ndeval", *sys.argv[1:]])
+    out.flush()
+    assert status == 0, status
+    assert "pyarrow" not in sys.modules
+    print(out.buffer.getvalue().decode(), end="")
+""")
+
+
+def test_evaluates_alpha_ndcg_as_ndeval_without_pyarrow(tmp_path):
+    """``irscale eval -m alpha-nDCG@10 --format ndeval`` on diversity qrels (ndeval's
+    format: graded subtopics, a document judged for two intents, one judged 0, one
+    unjudged retrieved) with pyarrow blocked gives pyndeval's values (ndeval 4.5's code),
+    to ndeval's six digits."""
+    pyndeval = pytest.importorskip("pyndeval")
+    qrels = [("1", "1", "d1", 1), ("1", "1", "d3", 1), ("1", "2", "d2", 1),
+             ("1", "2", "d3", 0), ("1", "3", "d4", 2), ("2", "1", "e1", 1),
+             ("2", "2", "e2", 1), ("2", "2", "e3", 1)]
+    run = [("1", "d3", 9.5), ("1", "d9", 8.25), ("1", "d2", 7.0), ("1", "d1", 6.0),
+           ("1", "d4", 5.0), ("2", "e2", 3.0), ("2", "e3", 2.0), ("2", "e1", 1.0)]
+    (tmp_path / "qrels").write_text("".join(f"{t} {s} {d} {j}\n" for t, s, d, j in qrels))
+    (tmp_path / "run").write_text("".join(
+        f"{t} Q0 {d} {rank} {s} sys\n"
+        for rank, (t, d, s) in enumerate(run, 1)))  # ranks in score order, as pyndeval
+    done = subprocess.run([sys.executable, "-c", _NDEVAL_SCRIPT, str(tmp_path / "qrels"),
+                           str(tmp_path / "run")], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    expected = pyndeval.ndeval(qrels, run, measures=["alpha-nDCG@10"])
+    assert 0 < expected["1"]["alpha-nDCG@10"] < expected["2"]["alpha-nDCG@10"] < 1
+    values = {t: expected[t]["alpha-nDCG@10"] for t in ("1", "2")}
+    assert done.stdout.splitlines() == [
+        "runid,topic,alpha-nDCG@10", *(f"sys,{t},{v:.6f}" for t, v in values.items()),
+        f"sys,amean,{sum(values.values()) / 2:.6f}"]
