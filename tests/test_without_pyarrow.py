@@ -16,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -160,3 +161,328 @@ def test_evaluates_as_trec_eval_without_pyarrow(case, files, expected):
         for measure, value in measures.items():
             assert values[topic][measure] == pytest.approx(value, abs=1e-4 if case == "cli"
                                                            else 1e-12), (topic, measure)
+
+
+# ------------------------------------------------- sessions, datasets, online, scales, cache
+#: The start of every script below: pyarrow blocked (the lines of ``_SCRIPT`` before its
+#: case code).
+_BLOCKED = _SCRIPT.split("import contextlib")[0]
+
+#: Runs a case's code (which sets ``result``, a JSON value) with pyarrow blocked; prints
+#: ``{"result": ...}``, or ``{"blocked": FILE}`` when an irscale module failed to import
+#: pyarrow (FILE: the module that imports it).
+_CASE = _BLOCKED + textwrap.dedent("""
+    import json, traceback
+    try:
+        exec(CODE)
+    except ImportError as error:
+        if not str(error).endswith(" is blocked"):
+            raise
+        where = [frame.filename for frame in traceback.extract_tb(error.__traceback__)
+                 if "irscale" in frame.filename]
+        print(json.dumps({"blocked": where[-1]}))
+    else:
+        assert "pyarrow" not in sys.modules, "pyarrow imported"
+        print(json.dumps({"result": result}))
+""")
+
+#: The modules these cases go through that hold no pyarrow import (their own, lazy ones
+#: aside): a pyarrow import from one of them fails the case.
+CONVERTED = {"io/sessions.py", "text/sessions.py", "datasets.py", "online/calibrated.py",
+             "scales/stream.py", "cache/keys.py"}
+
+
+def without_pyarrow(code: str, *args: str) -> Any:
+    """``result`` of ``code`` run with pyarrow blocked (``args``: its ``sys.argv[1:]``).
+
+    A case that goes through a module still importing pyarrow that is not one of
+    :data:`CONVERTED` (a reader converted separately) is an expected failure naming it;
+    one of :data:`CONVERTED` importing it fails the test."""
+    import irscale
+
+    script = _CASE.replace("CODE", repr(textwrap.dedent(code)))
+    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    answer = json.loads(done.stdout.splitlines()[-1])
+    if "blocked" in answer:
+        module = Path(answer["blocked"]).relative_to(Path(irscale.__file__).parent)
+        assert module.as_posix() not in CONVERTED, f"{module} imports pyarrow"
+        pytest.xfail(f"{module} still imports pyarrow")
+    return answer["result"]
+
+
+@pytest.fixture(scope="module")
+def session_files(tmp_path_factory) -> dict[str, Path]:
+    """A session run (three sessions, one listed apart, blanks and tabs between fields, a
+    non-ASCII session id), its click log, a session map, qrels and document lengths."""
+    root = tmp_path_factory.mktemp("sessions")
+    run = ["s1 1 d1 1 3.5 sys", "s1 1 d2 2 2.5 sys", "s1\t2 d3 1 1.0 sys",
+           "s1 2  d1 2 0.5 sys", "sé 1 d4 1 9 sys", "sé 1 d2 2 8 sys", "s3 1 d5 1 1 sys",
+           "s3 2 d1 1 1 sys", "sé 2 d6 1 7 sys"]
+    files = {"run": run, "clicks": ["s1 1 2 10", "s1 2 1 20.5", "sé 1 1 3", "sé 2 1 4",
+                                    "s3 2 1 1"],
+             "map": ["s1 101", "sé 102", "s3 101"],
+             "qrels": ["101 0 d1 1", "101 0 d2 2", "101 0 d3 0", "101 0 d5 1",
+                       "102 0 d4 2", "102 0 d6 1", "102 0 d2 1"],
+             "lengths": ["* 0 d1 100", "* 0 d2 300", "* 0 d3 50", "* 0 d4 200",
+                         "* 0 d5 80", "* 0 d6 120"]}
+    for name, lines in files.items():
+        (root / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return {name: root / name for name in files}
+
+
+#: Reads the session files (``sys.argv[1:]``: run, clicks, map) and evaluates the run.
+_SESSIONS = """
+    from irscale.io.sessions import read_clicks, read_session_map, read_session_run
+    from irscale.text.sessions import evaluate_sessions
+
+    run_path, clicks_path, map_path, qrels_path, lengths_path = sys.argv[1:]
+    run, clicks = read_session_run(run_path), read_clicks(clicks_path)
+    values = evaluate_sessions(qrels_path, run_path, MEASURES, topics=map_path,
+                               clicks=[clicks_path], labels={"doclen": lengths_path})
+    result = {
+        "run": [run.name, run.session.to_pylist(), run.query_no.tolist(),
+                run.docno.to_pylist(), run.rank.tolist(), run.score.tolist()],
+        "clicks": [clicks.session.to_pylist(), clicks.query_no.tolist(),
+                   clicks.rank.tolist(), clicks.timestamp.tolist()],
+        "map": read_session_map(map_path),
+        "values": values.per_topic()[["topic", "measure", "value"]].values.tolist()}
+"""
+
+#: Session measures evaluated, U with the click log and the document lengths.
+SESSION_MEASURES = ["sDCG@10", "nsDCG", "sRBP(p=0.8,b=0.5)", "U(deflen=100)"]
+
+
+def test_session_files_without_pyarrow(session_files):
+    """The session readers give the fields of the files as split by Python, and
+    ``evaluate_sessions`` the values it gives with pyarrow installed."""
+    from irscale.text.sessions import evaluate_sessions
+
+    paths = [str(session_files[name]) for name in ("run", "clicks", "map", "qrels",
+                                                   "lengths")]
+    got = without_pyarrow(_SESSIONS.replace("MEASURES", repr(SESSION_MEASURES)), *paths)
+
+    def fields(name: str) -> list[list[str]]:
+        return [line.split() for line in
+                session_files[name].read_text(encoding="utf-8").splitlines()]
+
+    run = fields("run")
+    assert got["run"] == ["sys", [r[0] for r in run], [int(r[1]) for r in run],
+                          [r[2] for r in run], [int(r[3]) for r in run],
+                          [float(r[4]) for r in run]]
+    clicks = fields("clicks")
+    assert got["clicks"] == [[c[0] for c in clicks], [int(c[1]) for c in clicks],
+                             [int(c[2]) for c in clicks], [float(c[3]) for c in clicks]]
+    assert got["map"] == dict(fields("map"))
+    expected = evaluate_sessions(paths[3], paths[0], SESSION_MEASURES, topics=paths[2],
+                                 clicks=[paths[1]], labels={"doclen": paths[4]})
+    rows = expected.per_topic()[["topic", "measure", "value"]].values.tolist()
+    assert [row[:2] for row in got["values"]] == [row[:2] for row in rows]
+    assert [row[2] for row in got["values"]] == pytest.approx([row[2] for row in rows],
+                                                             abs=1e-12)
+
+
+def test_synthetic_collection_without_pyarrow():
+    """The synthetic collection and its AP and P@10 scores: as with pyarrow installed."""
+    from irscale.datasets import synthetic_collection
+
+    got = without_pyarrow("""
+        from irscale.datasets import synthetic_collection
+
+        demo = synthetic_collection(n_topics=4, pool_size=30, depth=20, seed=3)
+        matrix = demo.scores(["AP", "P@10"])
+        result = [demo.qrels.topic.to_pylist(), demo.qrels.docno.to_pylist(),
+                  demo.qrels.rel.tolist(), [run.docno.to_pylist() for run in demo.runs],
+                  list(matrix.systems), matrix.values.tolist()]
+    """)
+    demo = synthetic_collection(n_topics=4, pool_size=30, depth=20, seed=3)
+    matrix = demo.scores(["AP", "P@10"])
+    assert got[:5] == [demo.qrels.topic.to_pylist(), demo.qrels.docno.to_pylist(),
+                       demo.qrels.rel.tolist(), [run.docno.to_pylist() for run in demo.runs],
+                       list(matrix.systems)]
+    assert got[1][:2] == ["D000-00000", "D000-00001"]  # D<topic>-<document>
+    np.testing.assert_allclose(got[5], matrix.values, rtol=0, atol=1e-12)
+
+
+#: The click model and data of the click-calibrated case: two topics, a non-ASCII docno.
+_CALIBRATED = """
+    import pandas as pd
+    from irscale.online.calibrated import click_calibrated
+    from irscale.online.clickmodels import ClickModel
+
+    model = ClickModel("pbm", pd.Series({("t", "a"): 0.8, ("t", "b"): 0.4,
+                                         ("u", "é"): 0.5, ("u", "c"): 0.9}),
+                       examination=[1.0, 0.5])
+    frame = click_calibrated({"t": {"a": 2, "b": 1}, "u": {"é": 1, "c": 3}},
+                             {"t": {"a": 2.0, "b": 1.0}, "u": {"é": 3.0, "c": 1.0}},
+                             model, ["uM"])
+"""
+
+
+def test_click_calibrated_without_pyarrow():
+    """uM with a position-based click model, worked out: the sum over ranks of the
+    attractiveness × examination × gain (the example of
+    :func:`~irscale.online.calibrated.click_calibrated`)."""
+    got = without_pyarrow(_CALIBRATED + """
+    result = frame[["topic", "value"]].values.tolist()
+    """)
+    assert got == [["t", pytest.approx(0.8 * 1.0 * 2 + 0.4 * 0.5 * 1)],
+                   ["u", pytest.approx(0.5 * 1.0 * 1 + 0.9 * 0.5 * 3)]]
+
+
+def test_scale_images_without_pyarrow(tmp_path):
+    """A CSV image is written as with pyarrow installed; a Parquet image is an
+    ``InputError`` naming the extra, and no file is left behind."""
+    from irscale.scales import scale
+    from irscale.scales.stream import write_image
+
+    got = without_pyarrow("""
+        from irscale.errors import InputError
+        from irscale.scales import scale
+        from irscale.scales.stream import write_image
+
+        csv_path, parquet_path = sys.argv[1:]
+        write_image(scale("DCG_b02", 4), csv_path, progress=False)
+        try:
+            write_image(scale("DCG_b02", 4), parquet_path, progress=False)
+        except InputError as error:
+            result = f"{type(error).__name__} {error}"
+    """, str(tmp_path / "blocked.csv"), str(tmp_path / "blocked.parquet"))
+    assert got == (f"InputError {tmp_path / 'blocked.parquet'}, writing a Parquet image "
+                   "needs pyarrow: pip install 'irscale[parquet]'")
+    assert not (tmp_path / "blocked.parquet").exists()
+    write_image(scale("DCG_b02", 4), tmp_path / "expected.csv", progress=False)
+    assert (tmp_path / "blocked.csv").read_text() == (tmp_path / "expected.csv").read_text()
+
+
+def test_cache_keys_without_pyarrow():
+    """Cache keys of string columns, arrays and frames without pyarrow: those computed
+    with it, where a pyarrow string array keys as the :class:`Strings` of its strings."""
+    import pandas as pd
+    import pyarrow as pa
+
+    from irscale.cache.keys import KeyWriter
+    from irscale.core.strings import Strings
+
+    got = without_pyarrow("""
+        import numpy as np
+        import pandas as pd
+        from irscale.cache.keys import KeyWriter
+        from irscale.core.strings import Strings
+
+        result = []
+        for value in (Strings.of(["d1", "dé", ""]), np.arange(5.0),
+                      pd.DataFrame({"topic": ["1", "2"], "score": [0.5, 1.5]})):
+            writer = KeyWriter()
+            writer.value(value)
+            result.append(writer.hexdigest())
+    """)
+
+    def key(value: object) -> str:
+        writer = KeyWriter()
+        writer.value(value)
+        return writer.hexdigest()
+
+    assert got == [key(pa.chunked_array([["d1"], ["dé", ""]])), key(np.arange(5.0)),
+                   key(pd.DataFrame({"topic": ["1", "2"], "score": [0.5, 1.5]}))]
+    assert got[0] == key(Strings.of(["d1", "dé", ""]))
+
+
+#: Writes a run and qrels with pyarrow blocked and reads them back; prints the files'
+#: text and what was read.
+_WRITE_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
+    import numpy as np
+    from irscale.core.inputs import Qrels, Run
+    from irscale.core.strings import Strings
+    import irscale
+    from irscale.io.diversity import read_diversity_qrels, read_ndeval_run
+    from irscale.io.trec_write import ranked_run_text, write_qrels, write_run
+
+    root = sys.argv[1]
+    run = Run(name="sys", topic=Strings.of(["q2", "q1", "q2", "q1", "q1"]),
+              docno=Strings.of(["d1", "dé", "d2", "d3", "d4"]),
+              score=np.array([1.5, 1e-7, 2.0, 3.0, -0.0]))
+    qrels = Qrels(topic=Strings.of(["q1", "q2"]), docno=Strings.of(["dé", "d2"]),
+                  rel=np.array([2, 0]))
+    write_run(run, root + "/run")
+    write_qrels(qrels, root + "/qrels")
+    # read back by the engine's readers: the run as ndeval reads one (ranks kept), the
+    # qrels' four fields as diversity qrels (the 0 as a subtopic), and both as trec_eval
+    back, judged = read_ndeval_run(root + "/run"), read_diversity_qrels(root + "/qrels")
+    evaluation = irscale.evaluate(root + "/qrels", root + "/run", ["num_rel_ret", "P_2"])
+    values = {(row.topic, row.measure): row.value
+              for row in evaluation.per_topic().itertuples()}
+    assert "pyarrow" not in sys.modules
+    print(json.dumps({
+        "run": open(root + "/run", encoding="utf-8").read(),
+        "qrels": open(root + "/qrels", encoding="utf-8").read(),
+        "ranked": ranked_run_text(run, "tag").decode(),
+        "back": [back.name, back.topic.to_pylist(), back.docno.to_pylist(),
+                 back.rank.tolist(), back.score.tolist()],
+        "judged": [judged.topic.to_pylist(), judged.subtopic.to_pylist(),
+                   judged.docno.to_pylist(), judged.judgment.tolist()],
+        "values": [values[("q1", "num_rel_ret")], values[("q1", "P_2")]],
+    }))
+""")
+
+
+def test_writes_and_reads_back_a_run_and_qrels_without_pyarrow(tmp_path):
+    """``write_run`` (topics in byte order, scores descending, ``repr``'s spelling),
+    ``write_qrels`` and ``ranked_run_text`` (rows' order, Arrow's spelling of the scores)
+    with pyarrow blocked: the lines written out by hand, and the files read back."""
+    done = subprocess.run([sys.executable, "-c", _WRITE_SCRIPT, str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout)
+    assert out["run"] == ("q1 Q0 d3 1 3.0 sys\nq1 Q0 dé 2 1e-07 sys\nq1 Q0 d4 3 -0.0 sys\n"
+                          "q2 Q0 d2 1 2.0 sys\nq2 Q0 d1 2 1.5 sys\n")
+    assert out["qrels"] == "q1 0 dé 2\nq2 0 d2 0\n"
+    assert out["ranked"] == ("q2 Q0 d1 1 1.5 tag\nq1 Q0 dé 1 1e-7 tag\nq2 Q0 d2 1 2 tag\n"
+                             "q1 Q0 d3 1 3 tag\nq1 Q0 d4 2 -0 tag\n")
+    assert out["back"] == ["sys", ["q1"] * 3 + ["q2"] * 2, ["d3", "dé", "d4", "d2", "d1"],
+                           [1, 2, 3, 1, 2], [3.0, 1e-07, -0.0, 2.0, 1.5]]
+    assert out["judged"] == [["q1", "q2"], ["0", "0"], ["dé", "d2"], [2, 0]]
+    assert out["values"] == [1, 0.5]  # q1: dé, relevant, ranked second
+
+
+#: ``irscale eval --format ndeval`` of a diversity measure with pyarrow blocked: the lines
+#: it prints.
+_NDEVAL_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
+    import contextlib, io
+    from irscale.cli.main import main
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    with contextlib.redirect_stdout(out):
+        status = main(["eval", "-m", "alpha-nDCG@10", "--format", "ndeval", *sys.argv[1:]])
+    out.flush()
+    assert status == 0, status
+    assert "pyarrow" not in sys.modules
+    print(out.buffer.getvalue().decode(), end="")
+""")
+
+
+def test_evaluates_alpha_ndcg_as_ndeval_without_pyarrow(tmp_path):
+    """``irscale eval -m alpha-nDCG@10 --format ndeval`` on diversity qrels (ndeval's
+    format: graded subtopics, a document judged for two intents, one judged 0, one
+    unjudged retrieved) with pyarrow blocked gives pyndeval's values (ndeval 4.5's code),
+    to ndeval's six digits."""
+    pyndeval = pytest.importorskip("pyndeval")
+    qrels = [("1", "1", "d1", 1), ("1", "1", "d3", 1), ("1", "2", "d2", 1),
+             ("1", "2", "d3", 0), ("1", "3", "d4", 2), ("2", "1", "e1", 1),
+             ("2", "2", "e2", 1), ("2", "2", "e3", 1)]
+    run = [("1", "d3", 9.5), ("1", "d9", 8.25), ("1", "d2", 7.0), ("1", "d1", 6.0),
+           ("1", "d4", 5.0), ("2", "e2", 3.0), ("2", "e3", 2.0), ("2", "e1", 1.0)]
+    (tmp_path / "qrels").write_text("".join(f"{t} {s} {d} {j}\n" for t, s, d, j in qrels))
+    (tmp_path / "run").write_text("".join(
+        f"{t} Q0 {d} {rank} {s} sys\n"
+        for rank, (t, d, s) in enumerate(run, 1)))  # ranks in score order, as pyndeval
+    done = subprocess.run([sys.executable, "-c", _NDEVAL_SCRIPT, str(tmp_path / "qrels"),
+                           str(tmp_path / "run")], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    expected = pyndeval.ndeval(qrels, run, measures=["alpha-nDCG@10"])
+    assert 0 < expected["1"]["alpha-nDCG@10"] < expected["2"]["alpha-nDCG@10"] < 1
+    values = {t: expected[t]["alpha-nDCG@10"] for t in ("1", "2")}
+    assert done.stdout.splitlines() == [
+        "runid,topic,alpha-nDCG@10", *(f"sys,{t},{v:.6f}" for t, v in values.items()),
+        f"sys,amean,{sum(values.values()) / 2:.6f}"]

@@ -17,13 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 
 from .core.inputs import Qrels, Run
 from .core.options import integer_option
 from .core.params import MAX_TOPICS
 from .core.scorematrix import ScoreMatrix
-from .io.trec_write import write_qrels, write_run
+from .core.strings import Strings
 
 #: Most judged documents per topic.
 MAX_POOL = 1_000
@@ -50,6 +49,8 @@ class SyntheticCollection:
 
     def write(self, directory: str | os.PathLike) -> tuple[str, list[str]]:
         """Write ``qrels.txt`` and ``<run>.run`` files; returns their paths."""
+        from .io.trec_write import write_qrels, write_run  # only where files are written
+
         os.makedirs(directory, exist_ok=True)
         qrels_path = os.path.join(directory, "qrels.txt")
         write_qrels(self.qrels, qrels_path)
@@ -122,11 +123,11 @@ def synthetic_collection(
     return SyntheticCollection(qrels=qrels, runs=tuple(runs))
 
 
-def _strings(values: np.ndarray) -> pa.ChunkedArray:
-    return pa.chunked_array([pa.array(values.ravel().tolist(), type=pa.string())])
+def _strings(values: np.ndarray) -> Strings:
+    return Strings.of(values.ravel())
 
 
-def _docnos(doc_ids: np.ndarray) -> pa.ChunkedArray:
+def _docnos(doc_ids: np.ndarray) -> Strings:
     """``D<topic>-<document>`` (``D003-00017``) for a topics × documents array of indices."""
     topic = np.broadcast_to(np.arange(doc_ids.shape[0])[:, None], doc_ids.shape)
     names = np.char.add(np.char.add("D", np.char.zfill(topic.ravel().astype(str), 3)),

@@ -30,54 +30,45 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
 
 from .. import _engine
-from ..core._columnar import arrow
-from ..core._columnar import arrow_compute as pc
+from ..core.inputs import identifier_column
 from ..core.strings import Strings
 from ..errors import DuplicateError, InputError, InputFormatError
-from ._text import (
-    PathLike,
-    is_float,
-    iter_lines,
-    line_of_record,
-    parse_columns,
-    source_name,
-)
-from .files import check_file_source, check_readable, is_stdio, read_input
+from .files import check_file_source, check_readable, display_name, is_stdio, read_input
 from .irds import is_irds
 from .native_files import raise_read_error
+
+if TYPE_CHECKING:
+    from ._text import PathLike
+
+# The text reader (:mod:`irscale.io._text`) is imported by the readers of the small text
+# files (intent probabilities and types, topic alphas) when called: the engine's readers
+# of diversity qrels and runs, and the diversity measures, do without it and its imports.
 
 IPROB_FIELDS = ("topic", "subtopic", "probability")
 ITYPE_FIELDS = ("topic", "subtopic", "type")
 INTENT_TYPES = ("inf", "nav")
 
 
-def ndeval_ids(column: pa.ChunkedArray, run_topics: bool = False
-               ) -> tuple[pa.ChunkedArray, int | None]:
+def ndeval_ids(column: Strings, run_topics: bool = False) -> tuple[Strings, int | None]:
     """``column``'s ids as ndeval 4.5 reads them (ndeval.c's ``naturalNumber``: ASCII
     digits, a value above 100000 refusing its next digit; with ``run_topics`` its
     ``parseTopic``: a run's topic possibly after a task prefix ending in ``-``, ``wt09-1``
     is 1), read by the engine (``rust/src/read/diversity.rs``) and written back as decimal
     strings (so ``07`` and ``7`` are one topic, as in ndeval, and print as ``7``): the
     mapped column and the first row whose id ndeval refuses (``None`` if none). One parse
-    per distinct id."""
-    if not isinstance(column, (pa.Array, pa.ChunkedArray)):  # a Run's Strings column
-        column = pa.chunked_array([Strings.of(column).to_arrow()])
-    distinct = pc.unique(column)
+    per distinct id; the rows take their id's number by its code (:meth:`Strings.take`)."""
+    column = Strings.of(column)
+    codes, distinct = column.encode()
     values = _engine.ndeval_numbers(distinct.to_pylist(), run_topics)
-    bad = [i for i, v in enumerate(values) if v is None]
-    if bad:
-        return column, int(pc.index(column, distinct[bad[0]]).as_py())
-    mapped = pa.array([str(v) for v in values], type=pa.string())
-    taken = pc.take(mapped, pc.index_in(column, value_set=distinct))
-    # a chunked column gives chunked indices and a chunked result; wrapping that in
-    # pa.chunked_array([...]) would read it as a sequence of scalars, one by one
-    return (taken if isinstance(taken, pa.ChunkedArray) else pa.chunked_array([taken])), None
+    bad = next((code for code, value in enumerate(values) if value is None), None)
+    if bad is not None:  # distinct ids in order of first appearance: its first row
+        return column, int(np.argmax(codes == bad))
+    return Strings.of(list(map(str, values))).take(codes), None
 
 
 #: Why an id is refused where qrels ids are read as ndeval reads them.
@@ -92,19 +83,21 @@ def engine_file(source: PathLike | io.IOBase | bytes, where: str, *, checked: bo
     """``source`` as the engine reads it, and its name in messages: a path (``checked``:
     found readable, :class:`~irscale.errors.FileAccessError` otherwise; else the engine
     says why it cannot read it), or the bytes of standard input (``-``), of an open file
-    or given."""
+    or given (named as :func:`irscale.io._text.source_name` names them, without
+    importing the text reader)."""
     source = check_file_source(source, where)
-    name = source_name(source)
-    if isinstance(source, (str, os.PathLike)) and not is_stdio(source):
+    if isinstance(source, bytes):
+        return source, "<bytes>"
+    if isinstance(source, (str, os.PathLike)):
+        name = display_name(source)
+        if is_stdio(source):
+            return read_input(source), name
         if checked:
             check_readable(source)
         return source, name
-    if isinstance(source, bytes):
-        return source, name
-    if isinstance(source, (str, os.PathLike)):
-        return read_input(source), name
     data = source.read()
-    return (data.encode() if isinstance(data, str) else data), name
+    return (data.encode() if isinstance(data, str) else data), getattr(source, "name",
+                                                                       "<stream>")
 
 
 def engine_read(read: Callable[[], Any], files: Sequence[tuple[bytes | PathLike, str]]) -> Any:
@@ -119,44 +112,29 @@ def engine_read(read: Callable[[], Any], files: Sequence[tuple[bytes | PathLike,
         raise_read_error(error, files)
 
 
-def strings_column(offsets: np.ndarray, data: np.ndarray) -> pa.ChunkedArray:
-    """Strings stored end to end (the engine's ``offsets`` and bytes ``data``) as a column
-    of pyarrow strings (32-bit offsets: chunks of less than 2 GiB of text each)."""
-    buffer = pa.py_buffer(data)
-    chunks: list[pa.StringArray] = []
-    first, n = 0, len(offsets) - 1
-    while first < n or not chunks:
-        base = int(offsets[first])
-        last = max(int(np.searchsorted(offsets, base + _CHUNK_TEXT, side="right")) - 1,
-                   min(first + 1, n))
-        chunks.append(pa.StringArray.from_buffers(
-            last - first, pa.py_buffer((offsets[first:last + 1] - base).astype(np.int32)),
-            buffer.slice(base, int(offsets[last]) - base)))
-        first = last
-    return pa.chunked_array(chunks, type=pa.string())
-
-
-#: The most bytes of text in one chunk of a column of pyarrow strings (32-bit offsets).
-_CHUNK_TEXT = 2**31 - 1
-
-
 @dataclass(frozen=True, eq=False)
 class DiversityQrels:
     """Per-intent relevance judgments: one row per (topic, subtopic, document) judgment.
 
     ``judgment`` holds the integer levels as read (0: judged not relevant to that
-    subtopic). Topic, subtopic and document ids are strings.
+    subtopic). Topic, subtopic and document ids are :class:`~irscale.core.strings.Strings`
+    columns (given as Python strings, numpy, pandas or Arrow columns, they are converted).
     """
 
-    topic: pa.ChunkedArray
-    subtopic: pa.ChunkedArray
-    docno: pa.ChunkedArray
+    topic: Strings
+    subtopic: Strings
+    docno: Strings
     judgment: np.ndarray
     source: str = "<diversity qrels>"
     #: The file row (0-based, among non-blank lines) of every row, for error messages.
     file_row: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        for name, what in (("topic", "topic id"), ("subtopic", "subtopic id"),
+                           ("docno", "docno")):
+            values = getattr(self, name)
+            if not isinstance(values, Strings):
+                object.__setattr__(self, name, identifier_column(values, what, self.source))
         n = len(self.judgment)
         if not (len(self.topic) == len(self.subtopic) == len(self.docno) == n):
             raise InputFormatError("diversity qrels columns have different lengths",
@@ -168,7 +146,7 @@ class DiversityQrels:
     @property
     def topics(self) -> list[str]:
         """Distinct topic ids, sorted by byte order."""
-        return sorted(pc.unique(self.topic).to_pylist())
+        return sorted(self.topic.unique().to_pylist())
 
     def to_frame(self):
         """The judgments as a DataFrame ``query_id, subtopic_id, doc_id, relevance``."""
@@ -228,23 +206,17 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes, *, ndeval: bool =
     file = engine_file(source, "read_diversity_qrels")
     topic, subtopic, docno, judgment = engine_read(
         lambda: _engine.read_diversity_qrels(*file, ndeval), [file])
-    return DiversityQrels(topic=strings_column(*topic), subtopic=strings_column(*subtopic),
-                          docno=strings_column(*docno), judgment=judgment, source=file[1])
+    return DiversityQrels(topic=Strings(*topic), subtopic=Strings(*subtopic),
+                          docno=Strings(*docno), judgment=judgment, source=file[1])
 
 
-def _codes(values: pa.ChunkedArray) -> tuple[np.ndarray, int]:
-    flat = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-    encoded = pc.dictionary_encode(flat)
-    return (arrow.to_numpy(encoded.indices).astype(np.int64),
-            len(encoded.dictionary))
-
-
-def _check_duplicates(columns, source: str, describe, what: str) -> None:
+def _check_duplicates(columns: Sequence[Strings], source: str,
+                      describe: Callable[[int], tuple[int, str]], what: str) -> None:
     """DuplicateError naming the second line of the first key (tuple of columns) repeated."""
     key = np.zeros(len(columns[0]), dtype=np.int64)
     for column in columns:
-        codes, size = _codes(column)
-        key = key * size + codes
+        codes, distinct = column.encode()
+        key = key * len(distinct) + codes
     order = np.argsort(key, kind="stable")
     same = np.flatnonzero(key[order][1:] == key[order][:-1])
     if len(same):
@@ -270,6 +242,8 @@ class IntentProbabilities:
 
 
 def _check_probability(text: str) -> str | None:
+    from ._text import is_float
+
     if not is_float(text):
         return "is not a number"
     value = float(text)
@@ -287,25 +261,27 @@ def read_intent_probabilities(source: PathLike | io.IOBase | bytes) -> IntentPro
     >>> {t: dict(ps) for t, ps in p.probabilities.items()}
     {'1': {'1': 0.7, '2': 0.3}}
     """
+    from ._text import line_of_record, read_fields, source_name
+
     source = check_file_source(source, "read_intent_probabilities")
     name = source_name(source)
-    table, raw = parse_columns(
-        source, IPROB_FIELDS,
-        {"topic": pa.string(), "subtopic": pa.string(), "probability": pa.float64()},
-        IPROB_FIELDS, {2: _check_probability}, "intent probabilities")
-    probability = arrow.to_numpy(table["probability"])
+    table, raw = read_fields(
+        source, IPROB_FIELDS, {"topic": "str", "subtopic": "str", "probability": "float"},
+        {2: _check_probability}, "intent probabilities")
+    topic, subtopic = table.strings("topic"), table.strings("subtopic")
+    probability = table.numbers("probability")
     bad = np.flatnonzero(~((probability >= 0.0) & (probability <= 1.0)))
     if len(bad):
         line, text = line_of_record(raw(), int(bad[0]))
         raise InputFormatError("probability must be a probability in [0, 1]", source=name,
                                line=line, text=text)
-    _check_duplicates((table["topic"], table["subtopic"]), name,
-                      lambda row: line_of_record(raw(), row), "given twice")
+    _check_duplicates((topic, subtopic), name, lambda row: line_of_record(raw(), row),
+                      "given twice")
     out: dict[str, dict[str, float]] = {}
-    for t, s, p in zip(table["topic"].to_pylist(), table["subtopic"].to_pylist(),
-                       probability.tolist(), strict=True):
+    for t, s, p in zip(topic.to_pylist(), subtopic.to_pylist(), probability.tolist(),
+                       strict=True):
         out.setdefault(t, {})[s] = p
-    return IntentProbabilities(out, name, _line_index(raw(), table))
+    return IntentProbabilities(out, name, _line_index(raw(), topic, subtopic))
 
 
 @dataclass(frozen=True)
@@ -327,29 +303,33 @@ def read_topic_alphas(source: PathLike | io.IOBase | bytes) -> TopicAlphas:
     >>> read_topic_alphas(b"201 0.5\\n202 0.8\\n").alphas
     {'201': 0.5, '202': 0.8}
     """
+    from ._text import iter_lines, line_of_record, read_fields, source_name
+
     source = check_file_source(source, "read_topic_alphas")
     name = source_name(source)
-    table, raw = parse_columns(source, ("topic", "alpha"),
-                               {"topic": pa.string(), "alpha": pa.float64()},
-                               ("topic", "alpha"), {1: _check_probability}, "topic alphas")
-    alpha = arrow.to_numpy(table["alpha"])
+    table, raw = read_fields(source, ("topic", "alpha"), {"topic": "str", "alpha": "float"},
+                             {1: _check_probability}, "topic alphas")
+    alpha = table.numbers("alpha")
     bad = np.flatnonzero(~((alpha >= 0.0) & (alpha <= 1.0)))
     if len(bad):
         line, text = line_of_record(raw(), int(bad[0]))
         raise InputFormatError("alpha must be in [0, 1]", source=name, line=line, text=text)
-    _check_duplicates((table["topic"],), name, lambda row: line_of_record(raw(), row),
-                      "given twice")
-    topics = table["topic"].to_pylist()
+    _check_duplicates((table.strings("topic"),), name,
+                      lambda row: line_of_record(raw(), row), "given twice")
+    topics = table.strings("topic").to_pylist()
     lines = [(number, text) for number, text in iter_lines(raw()) if text.strip()]
     return TopicAlphas(dict(zip(topics, alpha.tolist(), strict=True)), name,
                        dict(zip(topics, lines, strict=True)))
 
 
-def _line_index(data: bytes, table: pa.Table) -> dict[tuple[str, str], tuple[int, str]]:
+def _line_index(data: bytes, topic: Strings, subtopic: Strings
+                ) -> dict[tuple[str, str], tuple[int, str]]:
     """``(topic, subtopic)`` → (line number, text) of every record (small files only)."""
+    from ._text import iter_lines
+
     lines = [(number, text) for number, text in iter_lines(data) if text.strip()]
     return {(t, s): lines[row] for row, (t, s) in enumerate(zip(
-        table["topic"].to_pylist(), table["subtopic"].to_pylist(), strict=True))}
+        topic.to_pylist(), subtopic.to_pylist(), strict=True))}
 
 
 @dataclass(frozen=True)
@@ -387,24 +367,25 @@ def read_intent_types(source: PathLike | io.IOBase | bytes) -> IntentTypes:
     >>> t.navigational("1", ["1", "2", "3"]).tolist()
     [True, False, False]
     """
+    from ._text import line_of_record, read_fields, source_name
+
     source = check_file_source(source, "read_intent_types")
     name = source_name(source)
-    table, raw = parse_columns(
-        source, ITYPE_FIELDS,
-        {"topic": pa.string(), "subtopic": pa.string(), "type": pa.string()},
-        ITYPE_FIELDS, {2: _check_type}, "intent types")
-    kinds = table["type"].to_pylist()
+    table, raw = read_fields(source, ITYPE_FIELDS,
+                             {"topic": "str", "subtopic": "str", "type": "str"},
+                             {2: _check_type}, "intent types")
+    topic, subtopic = table.strings("topic"), table.strings("subtopic")
+    kinds = table.strings("type").to_pylist()
     bad = [row for row, kind in enumerate(kinds) if kind not in INTENT_TYPES]
     if bad:
         line, text = line_of_record(raw(), bad[0])
         raise InputFormatError("type must be inf or nav", source=name, line=line, text=text)
-    _check_duplicates((table["topic"], table["subtopic"]), name,
-                      lambda row: line_of_record(raw(), row), "given twice")
+    _check_duplicates((topic, subtopic), name, lambda row: line_of_record(raw(), row),
+                      "given twice")
     out: dict[str, dict[str, str]] = {}
-    for t, s, kind in zip(table["topic"].to_pylist(), table["subtopic"].to_pylist(), kinds,
-                          strict=True):
+    for t, s, kind in zip(topic.to_pylist(), subtopic.to_pylist(), kinds, strict=True):
         out.setdefault(t, {})[s] = kind
-    return IntentTypes(out, name, _line_index(raw(), table))
+    return IntentTypes(out, name, _line_index(raw(), topic, subtopic))
 
 
 def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = None,
@@ -433,9 +414,8 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
     file = engine_file(source, "read_ndeval_run")
     topics, topic, docno, score, rank, runids = engine_read(
         lambda: _engine.read_ndeval_run(*file, ndeval_topics), [file])
-    topic_column = pc.take(pa.array(topics, type=pa.string()), pa.array(topic))
     return Run(name=name if name is not None else runids[0],
-               topic=pa.chunked_array([topic_column]), docno=strings_column(*docno),
+               topic=Strings.of(topics).take(topic), docno=Strings(*docno),
                score=score, rank=rank, source=file[1], runids=tuple(runids))
 
 
@@ -455,7 +435,7 @@ def ndeval_run(run):
     if len(dup):
         row = int(dup[1]) if len(dup) > 1 else int(dup[0])
         raise DuplicateError(f"duplicate docno ({run.docno[row]}) for topic "
-                             f"{Strings.of(topic)[row]}", source=run.source)
+                             f"{topic[row]}", source=run.source)
     return replace(run, topic=topic, blocks=None)
 
 
@@ -464,12 +444,12 @@ def ndeval_qrels(qrels: DiversityQrels) -> DiversityQrels:
     (see :func:`read_diversity_qrels`'s ``ndeval``)."""
     from dataclasses import replace
 
-    columns = {}
+    columns = []
     for field_name in ("topic", "subtopic"):
         column, bad = ndeval_ids(getattr(qrels, field_name))
         if bad is not None:
             raise InputFormatError(f"{field_name} {NOT_NATURAL}: "
-                                   f"{getattr(qrels, field_name)[bad].as_py()!r}",
+                                   f"{getattr(qrels, field_name)[bad]!r}",
                                    source=qrels.source)
-        columns[field_name] = column
-    return replace(qrels, **columns)
+        columns.append(column)
+    return replace(qrels, topic=columns[0], subtopic=columns[1])

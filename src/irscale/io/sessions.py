@@ -27,13 +27,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from ..core._columnar import arrow
-from ..core._columnar.blocks import TopicBlocks
+from ..core._columnar.blocks import TopicBlocks, as_string_array
+from ..core.strings import Strings
 from ..errors import DuplicateError, InputFormatError
-from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
+from ._text import Fields, PathLike, is_float, is_int, line_of_record, read_fields, source_name
 from .files import check_file_source
 
 SESSION_RUN_FIELDS = ("session", "query_no", "docno", "rank", "score", "runid")
@@ -51,18 +49,6 @@ def _check_finite(text: str) -> str | None:
     if not is_float(text) or not math.isfinite(float(text)):
         return "is not a finite number"
     return None
-
-
-def codes(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Integer code of every string (the dictionary's int32 indices, no copy of the
-    strings) and the distinct strings, in order of first appearance."""
-    encoded = pc.dictionary_encode(values)  # chunks share one dictionary
-    if isinstance(encoded, pa.ChunkedArray):
-        if encoded.num_chunks == 0:
-            return np.zeros(0, dtype=np.int32), pa.array([], pa.string())
-        return (arrow.to_numpy(pa.chunked_array([c.indices for c in encoded.chunks])),
-                encoded.chunk(encoded.num_chunks - 1).dictionary)
-    return arrow.to_numpy(encoded.indices), encoded.dictionary
 
 
 def composite(*columns: tuple[np.ndarray, int]) -> np.ndarray:
@@ -94,18 +80,14 @@ def _first_repeat(key: np.ndarray) -> tuple[int, int] | None:
     return int(np.flatnonzero(key == key[row])[0]), row
 
 
-def _numbers(table: pa.Table, column: str) -> np.ndarray:
-    return arrow.to_numpy(table[column])
-
-
-def _whole_numbers(table: pa.Table, raw: Callable[[], bytes], name: str,
+def _whole_numbers(fields: Fields, raw: Callable[[], bytes], name: str,
                    *columns: str) -> list[np.ndarray]:
     """The ``columns`` as integer arrays (int32 when every value fits, else int64), each
     value a whole number from 1 to 2^53 − 1 (an :class:`InputFormatError` naming the
     first line with another otherwise: numbers are read as doubles, exact below 2^53)."""
     out = []
     for column in columns:
-        values = _numbers(table, column)
+        values = fields.numbers(column)
         whole = (values >= 1) & (values == np.floor(values))
         small = values < 2**53
         if not (whole & small).all():
@@ -144,19 +126,19 @@ class SessionLayout:
     sessions: list[str]
     #: Every session fills one block, its rows in ascending (query_no, rank) order.
     grouped: bool
-    #: Code (int32) of every row's docno in :attr:`docs`.
+    #: Code (int64) of every row's docno in :attr:`docs`.
     doc_code: np.ndarray
     #: The distinct docnos, in order of first appearance.
-    docs: pa.Array
+    docs: Strings
 
     @classmethod
-    def of(cls, session: pa.ChunkedArray, docno: pa.ChunkedArray, query_no: np.ndarray,
+    def of(cls, session: Strings, docno: Strings, query_no: np.ndarray,
            rank: np.ndarray) -> SessionLayout:
         blocks = TopicBlocks.of(session)
         contiguous = blocks.contiguous
         sessions = (blocks.heads if contiguous else blocks.heads.unique()).to_pylist()
         grouped = contiguous and bool(_ascending(query_no, rank, blocks.bounds).all())
-        doc_code, docs = codes(docno)
+        doc_code, docs = docno.encode()
         return cls(blocks=blocks, block_session=blocks.first_codes, sessions=sessions,
                    grouped=grouped, doc_code=doc_code, docs=docs)
 
@@ -188,15 +170,21 @@ def _ascending(query_no: np.ndarray, rank: np.ndarray, bounds: np.ndarray) -> np
 @dataclass(frozen=True, eq=False)
 class SessionRun:
     """One run over multi-query sessions: a row per (session, query, shown document), in
-    file order (see the module documentation)."""
+    file order (see the module documentation). The session ids and docnos are
+    :class:`~irscale.core.strings.Strings` columns (given as any column
+    :func:`~irscale.core._columnar.blocks.as_string_array` converts)."""
 
     name: str
-    session: pa.ChunkedArray
+    session: Strings
     query_no: np.ndarray
-    docno: pa.ChunkedArray
+    docno: Strings
     rank: np.ndarray
     score: np.ndarray
     source: str = "<session run>"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "session", as_string_array(self.session))
+        object.__setattr__(self, "docno", as_string_array(self.docno))
 
     def __len__(self) -> int:
         return len(self.rank)
@@ -247,25 +235,22 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
     """
     source = check_file_source(source, "read_session_run")
     name = source_name(source)
-    table, raw = parse_columns(
+    fields, raw = read_fields(
         source, SESSION_RUN_FIELDS,
-        {"session": pa.string(), "query_no": pa.float64(), "docno": pa.string(),
-         "rank": pa.float64(), "score": pa.float64(), "runid": pa.string()},
-        SESSION_RUN_FIELDS, {1: _check_positive, 3: _check_positive, 4: _check_finite},
-        "session run")
-    query_no, rank = _whole_numbers(table, raw, name, "query_no", "rank")
-    score = _numbers(table, "score")
+        {"session": "str", "query_no": "float", "docno": "str", "rank": "float",
+         "score": "float", "runid": "str"},
+        {1: _check_positive, 3: _check_positive, 4: _check_finite}, "session run")
+    query_no, rank = _whole_numbers(fields, raw, name, "query_no", "rank")
+    score = fields.numbers("score")
     _check_values(np.isfinite(score), raw, name, "score is not a finite number")
-    runid = table["runid"]
-    first = runid[0].as_py()
-    other = arrow.to_numpy(pc.not_equal(runid, arrow.scalar(first)))
-    _check_values(~other, raw, name,
+    runid = fields.strings("runid")
+    first = runid[0]
+    _check_values(runid.equal(first), raw, name,
                   f"a session run holds one run: run id {first!r} on its first line, "
                   "another here")
-    session, docno = table["session"], table["docno"]
+    session, docno = fields.strings("session"), fields.strings("docno")
     # the columns kept are referenced: the others (run ids, numbers as read) go now
-    del table, runid, other
-    pa.default_memory_pool().release_unused()
+    del fields, runid
     run = SessionRun(name=first, session=session, query_no=query_no, docno=docno,
                      rank=rank, score=score, source=name)
     repeat = _repeated_rank_or_document(run)
@@ -275,7 +260,7 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
         line, text = line_of_record(raw(), row)
         raise DuplicateError(
             f"{what} given twice for query {query_no[row]} of session "
-            f"{session[row].as_py()} (first on line {first_line})",
+            f"{session[row]} (first on line {first_line})",
             source=name, line=line, text=text)
     return run
 
@@ -304,15 +289,20 @@ def _repeated_rank_or_document(run: SessionRun) -> tuple[str, tuple[int, int]] |
 
 @dataclass(frozen=True, eq=False)
 class ClickLog:
-    """Clicks ``session query_no rank timestamp``, in file order."""
+    """Clicks ``session query_no rank timestamp``, in file order (the session ids a
+    :class:`~irscale.core.strings.Strings` column, given as any column
+    :func:`~irscale.core._columnar.blocks.as_string_array` converts)."""
 
-    session: pa.ChunkedArray
+    session: Strings
     query_no: np.ndarray
     rank: np.ndarray
     timestamp: np.ndarray
     source: str = "<click log>"
     #: The bytes read (for the line of a click named in an error), when read from a file.
     raw: Callable[[], bytes] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "session", as_string_array(self.session))
 
     def __len__(self) -> int:
         return len(self.rank)
@@ -339,18 +329,16 @@ def read_clicks(source: PathLike | io.IOBase | bytes) -> ClickLog:
     """
     source = check_file_source(source, "read_clicks")
     name = source_name(source)
-    table, raw = parse_columns(
+    fields, raw = read_fields(
         source, CLICK_FIELDS,
-        {"session": pa.string(), "query_no": pa.float64(), "rank": pa.float64(),
-         "timestamp": pa.float64()},
-        CLICK_FIELDS, {1: _check_positive, 2: _check_positive, 3: _check_finite},
-        "click log")
-    query_no, rank = _whole_numbers(table, raw, name, "query_no", "rank")
-    timestamp = _numbers(table, "timestamp")
+        {"session": "str", "query_no": "float", "rank": "float", "timestamp": "float"},
+        {1: _check_positive, 2: _check_positive, 3: _check_finite}, "click log")
+    query_no, rank = _whole_numbers(fields, raw, name, "query_no", "rank")
+    timestamp = fields.numbers("timestamp")
     _check_values(np.isfinite(timestamp), raw, name,
                   "timestamp is not a finite number")
-    session = table["session"]
-    session_code, session_ids = codes(session)
+    session = fields.strings("session")
+    session_code, session_ids = session.encode()
     _, moments = np.unique(timestamp, return_inverse=True)
     repeat = _first_repeat(composite(
         (session_code, len(session_ids)), (query_no, int(query_no.max()) + 1),
@@ -372,14 +360,14 @@ def read_session_map(source: PathLike | io.IOBase | bytes) -> dict[str, str]:
     """
     source = check_file_source(source, "read_session_map")
     name = source_name(source)
-    table, raw = parse_columns(source, SESSION_MAP_FIELDS,
-                               {"session": pa.string(), "topic": pa.string()},
-                               SESSION_MAP_FIELDS, {}, "session map")
-    session_code, _ = codes(table["session"])
+    fields, raw = read_fields(source, SESSION_MAP_FIELDS,
+                              {"session": "str", "topic": "str"}, {}, "session map")
+    session, topic = fields.strings("session"), fields.strings("topic")
+    session_code, _ = session.encode()
     repeat = _first_repeat(session_code)
     if repeat is not None:
         line, text = line_of_record(raw(), repeat[1])
         raise DuplicateError(f"session mapped twice (first on line "
                              f"{line_of_record(raw(), repeat[0])[0]})",
                              source=name, line=line, text=text)
-    return dict(zip(table["session"].to_pylist(), table["topic"].to_pylist(), strict=True))
+    return dict(zip(session.to_pylist(), topic.to_pylist(), strict=True))

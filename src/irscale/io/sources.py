@@ -70,6 +70,13 @@ RUN_KINDS = ("a file path (TREC or Parquet), '-' (standard input), 'irds:DATASET
              "(ScoredDoc), ranx Run or irscale Run")
 
 
+def needs_pyarrow(doing: str, path: PathLike) -> InputError:
+    """The error for ``doing`` (``"reading a Parquet run"``) with ``path`` where pyarrow,
+    an optional dependency (the ``parquet`` extra), is not installed."""
+    return InputError(f"{doing} needs pyarrow: pip install 'irscale[parquet]'",
+                      source=str(path))
+
+
 def is_data(obj: object) -> bool:
     """A file's content held in memory (bytes-like) or an open file, binary or text: read
     as the file would be (:mod:`irscale.io.trec`), never iterated item by item."""
@@ -367,8 +374,7 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
         try:
             from .run_parquet import read_run_parquet
         except ImportError as missing:  # pyarrow, an optional dependency
-            raise InputError("reading a Parquet run needs pyarrow: "
-                             "pip install 'irscale[parquet]'", source=str(path)) from missing
+            raise needs_pyarrow("reading a Parquet run", path) from missing
         return read_run_parquet(path, name=name, duplicates=duplicates, keep_rank=keep_rank)
     from .trec import read_run as read_trec_run
 

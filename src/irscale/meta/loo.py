@@ -41,6 +41,7 @@ import pandas as pd
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.params import CONTRIBUTOR_PATTERN, DEFAULT_CONTRIBUTOR_PATTERN, DEPTH
+from ..core.strings import Strings
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
@@ -120,10 +121,9 @@ def _without(qrels: object, kept: pd.DataFrame, source: str) -> object:
     """The qrels of the rows of ``kept`` (a frame of ``qrels.to_frame()``'s columns)."""
     if not isinstance(qrels, DiversityQrels):
         return qrels_from_frame(kept, source=source)
-    import pyarrow as pa
 
-    def column(name: str) -> pa.ChunkedArray:
-        return pa.chunked_array([pa.array(kept[name].astype(str).tolist(), pa.string())])
+    def column(name: str) -> Strings:
+        return Strings.of(kept[name].astype(str).tolist())
 
     return DiversityQrels(topic=column("query_id"), subtopic=column("subtopic_id"),
                           docno=column("doc_id"),

@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from ..collections.candidates import ranked_candidates
 from ..core.labels import LabelTable
 from ..core.options import TiePolicy
 from ..core.params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH
+from ..core.strings import Strings
 from ..errors import ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
@@ -93,8 +93,7 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
     judged = as_qrels(qrels)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")
     cube = ranked_candidates(run_list, depth=depth, ties=ties)
-    docnos = np.asarray(cube.pair_docno.to_pylist(), dtype=object)
-    docs, doc_of_pair = np.unique(docnos, return_inverse=True)
+    doc_of_pair, docs = cube.pair_docno.encode(sort=True)
     topics = np.asarray(cube.topics, dtype=object)
     frames = []
     for r, run in enumerate(run_list):
@@ -103,13 +102,13 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
         shown = np.flatnonzero(lengths > 0)
         pages, lengths = pages[shown], lengths[shown]
         page_docs = np.where(pages >= 0, doc_of_pair[np.maximum(pages, 0)], -1)
-        log = ClickLog(topics[shown], topics[shown], docs.astype(object),
+        log = ClickLog(topics[shown], topics[shown], docs.to_numpy(),
                        np.arange(len(shown)), page_docs,
                        np.zeros(page_docs.shape, dtype=bool), lengths, None, run.name)
         valid = log.valid
         session, rank = np.nonzero(valid)
-        topic_col = pa.chunked_array([pa.array(topics[shown][session], pa.string())])
-        doc_col = pa.chunked_array([pa.array(docs[page_docs[session, rank]], pa.string())])
+        topic_col = Strings.of(topics[shown][session])
+        doc_col = docs.take(page_docs[session, rank])
         labels = {CLICK: LabelTable(topic_col, doc_col,
                                     model.click_probabilities(log)[valid], "click model")}
         sigma = model.satisfaction_probabilities(log)

@@ -159,8 +159,7 @@ def _qrels(counts: tuple[int, ...], intents: int) -> DiversityIndex:
     to exactly the intents of ``code`` (judgment 1), document ``i`` of ``code`` named
     ``code:i`` with ``code`` zero-padded, so that ndeval's tie rule in the greedy ideal (the
     larger docno first) prefers the larger code among documents of equal gain."""
-    import pyarrow as pa
-
+    from ..core.strings import Strings
     from ..io.diversity import DiversityQrels
 
     if sum(counts) > MAX_IDEAL_DOCS:
@@ -176,7 +175,7 @@ def _qrels(counts: tuple[int, ...], intents: int) -> DiversityIndex:
             if code >> j & 1:
                 docnos += names
                 subtopics += [str(j + 1)] * len(names)
-    topic, subtopic, docno = (pa.chunked_array([pa.array(values, pa.string())])
+    topic, subtopic, docno = (Strings.of(values)
                               for values in (["1"] * len(docnos), subtopics, docnos))
     qrels = DiversityQrels(topic=topic, subtopic=subtopic, docno=docno,
                            judgment=np.ones(len(docnos), np.int64),

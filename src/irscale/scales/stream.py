@@ -61,6 +61,7 @@ from ..io.files import access_error, atomic_path, check_output, is_stdio, output
 from ..io.formats import SUFFIXES as SUFFIXES
 from ..io.formats import ImageFormat as ImageFormat
 from ..io.formats import image_format as image_format
+from ..io.sources import needs_pyarrow
 from .cost import notice
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
@@ -180,6 +181,7 @@ def write_image(sc: Scale, path: str | os.PathLike[str], *, fmt: ImageFormat | N
     if is_stdio(path) and fmt != "csv":
         raise ParameterError("a Parquet image is written to a file, not to standard output")
     check_output(path, force=force, option="path")
+    arrow = _parquet_writer(path) if fmt == "parquet" else None
     pairs = slice_pairs(sc, max_memory)
     n = sc.n_distinct
     if not is_stdio(path):
@@ -212,8 +214,8 @@ def write_image(sc: Scale, path: str | os.PathLike[str], *, fmt: ImageFormat | N
         else:
             with atomic_path(path, force=force) as temporary:
                 try:
-                    rows(_ParquetRows(temporary, sc) if fmt == "parquet" else
-                         _CsvRows(temporary))
+                    rows(_CsvRows(temporary) if arrow is None else
+                         _ParquetRows(temporary, sc, arrow))
                 except OSError as error:
                     raise access_error(error, path, "write") from None
     finally:
@@ -261,14 +263,25 @@ def write_csv(sc: Scale, stream: IO[str]) -> None:
             first += len(values)
 
 
+def _parquet_writer(path: str | os.PathLike[str]) -> Any:
+    """pyarrow, its Parquet writer loaded (an optional dependency: the ``parquet`` extra),
+    or the :class:`~irscale.errors.InputError` naming the extra when it is not
+    installed."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet  # loads pa.parquet
+    except ImportError as missing:
+        raise needs_pyarrow("writing a Parquet image", path) from missing
+    return pa
+
+
 class _ParquetRows:
     """Row groups of ``value`` (float64, byte-stream-split), ``phi`` (int64,
     delta-encoded) and ``n_runs`` (int64; decimal digits as text when the space holds
-    2^63 runs or more), zstd-compressed, with the scale in the file's metadata."""
+    2^63 runs or more), zstd-compressed, with the scale in the file's metadata; ``pa``:
+    pyarrow (:func:`_parquet_writer`)."""
 
-    def __init__(self, path: str, sc: Scale) -> None:
-        import pyarrow as pa
-
+    def __init__(self, path: str, sc: Scale, pa: Any) -> None:
         self.path, self.pa = path, pa
         self.huge = sc.n_runs >= 1 << 63
         self.schema = pa.schema(
@@ -282,12 +295,10 @@ class _ParquetRows:
         self.writer: Any = None
 
     def __enter__(self) -> _ParquetRows:
-        import pyarrow.parquet as pq
-
         encodings = {"value": "BYTE_STREAM_SPLIT", "phi": "DELTA_BINARY_PACKED"}
         if not self.huge:
             encodings["n_runs"] = "DELTA_BINARY_PACKED"
-        self.writer = pq.ParquetWriter(self.path, self.schema, compression="zstd",
+        self.writer = self.pa.parquet.ParquetWriter(self.path, self.schema, compression="zstd",
                                        use_dictionary=["n_runs"] if self.huge else False,
                                        column_encoding=encodings)
         return self

@@ -106,7 +106,6 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
-import pyarrow as pa
 
 from ..core import identifiers
 from ..core.inputs import Qrels
@@ -587,8 +586,7 @@ def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params
     ranking_of[jr.ranking_topic[mine]] = mine
     session = identifiers.index_in(clicks.session, identifiers.strings(jr.topics))
     ranking = np.where(session >= 0, ranking_of[np.maximum(session, 0)], -1)
-    skipped = np.isin(np.asarray(clicks.session.to_pylist(), dtype=object),
-                      np.asarray(list(unjudged), dtype=object)) if unjudged else \
+    skipped = clicks.session.isin(list(unjudged)) if unjudged else \
         np.zeros(len(ranking), dtype=bool)
     qnum, qrank = jr.attribute("qnum"), jr.attribute("qrank")
     element = np.full(len(ranking), -1, dtype=np.int64)
@@ -611,7 +609,7 @@ def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params
         line, text = clicks.line_of(row)
         raise InputError(
             f"click on rank {clicks.rank[row]} of query {clicks.query_no[row]} of session "
-            f"{clicks.session[row].as_py()}: run {jr.runs[run_index]!r} shows no document "
+            f"{clicks.session[row]}: run {jr.runs[run_index]!r} shows no document "
             "there", source=clicks.source, line=line, text=text)
     used = np.flatnonzero(element >= 0)
     element, ranking = element[used], ranking[used]
@@ -739,7 +737,6 @@ def evaluate_sessions(
     jr = build_session_rankings(qrels_obj, run_list, topic_map,
                                 relevance_level=relevance_level, labels=tables).jr
     del run_list  # the runs read here: their rows are no longer needed (nor their memory)
-    pa.default_memory_pool().release_unused()
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels_obj.source,
                  gold_topics=qrels_obj.topics,
                  why=None if topics is not None else "a session is judged with the qrels "
