@@ -104,13 +104,18 @@ _LINES = {
 }
 
 
-def _outcome(read, path):
-    """What reading gives: the columns, or the error's class, line and message."""
+def _outcome(path):
+    """What ``parse_columns`` (the readers not on ``read_fields`` yet) gives of a run file:
+    the columns, or the error's class, line and message."""
     try:
-        got = read(path)
+        table, _ = _text.parse_columns(
+            path, ("qid", "Q0", "docno", "rank", "score", "runid"),
+            {"qid": pa.string(), "docno": pa.string(), "score": pa.float64()},
+            ["qid", "docno", "score"],
+            {4: lambda text: None if _text.is_float(text) else "is not a number"}, "run")
     except Exception as error:  # compared, not raised
         return type(error).__name__, getattr(error, "line", None), str(error)
-    return got.topic.to_pylist(), got.docno.to_pylist(), got.score.tolist()
+    return [table[name].to_pylist() for name in ("qid", "docno", "score")]
 
 
 @settings(max_examples=150, deadline=None,
@@ -123,18 +128,16 @@ def test_files_checked_beside_their_parse_read_as_checked_before(
     bytes are checked in another thread: whatever lines it holds, and wherever the first
     line that is not clean lies, the run read (or the error raised, with its line) is the
     one the check made first gives."""
-    import irscale
-
     monkeypatch.setattr(_text, "_CHECK_PIECE", scan)
     path = tmp_path / "r.run"
     path.write_text("".join(_LINES[kind].format(t=1 + k // 4, k=k, s=20 - k)
                             for k, kind in enumerate(kinds)))
     monkeypatch.setattr(threads, "usable_cores", lambda: 1)
-    first = _outcome(irscale.read_run, path)
+    first = _outcome(path)
     monkeypatch.setattr(threads, "usable_cores", lambda: 2)
     parses = []
     parse = _text._parse_checking_aside
     monkeypatch.setattr(_text, "_parse_checking_aside",
                         lambda *args: parses.append(args) or parse(*args))
-    assert _outcome(irscale.read_run, path) == first
+    assert _outcome(path) == first
     assert parses  # the plain file went that way

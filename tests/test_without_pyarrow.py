@@ -1,7 +1,8 @@
 """irscale evaluates without pyarrow installed: ``irscale.evaluate`` and ``irscale eval`` on
-TREC files, dicts of dicts and pandas DataFrames, in an interpreter in which importing
-pyarrow raises (a meta path finder, as in ``tests/test_startup.py``), give pytrec_eval's
-values (trec_eval 9.0.8's code: the independent oracle).
+TREC files (through the engine, and through the Python readers), dicts of dicts and pandas
+DataFrames, in an interpreter in which importing pyarrow raises (a meta path finder, as in
+``tests/test_startup.py``), give pytrec_eval's values (trec_eval 9.0.8's code: the
+independent oracle).
 
 The inputs have graded and negative judgments, tied scores, topics on one side only and
 a run that lists a topic's lines apart (the readers group them).
@@ -9,6 +10,7 @@ a run that lists a topic's lines apart (the readers group them).
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -65,6 +67,9 @@ _SCRIPT = textwrap.dedent("""
         import irscale
         if case == "files":
             qrels, run = qrels_path, run_path
+        elif case == "python readers":  # io.trec's readers (a policy other than "error")
+            qrels = irscale.read_qrels(qrels_path, duplicates="first")
+            run = irscale.read_run(run_path + ".gz", duplicates="max")
         elif case == "dicts":
             qrels, run = as_dicts(qrels_rows, int), as_dicts(run_rows, float)
         elif case == "frames":
@@ -81,7 +86,7 @@ _SCRIPT = textwrap.dedent("""
 """)
 
 #: The cases run.
-CASES = ["cli", "files", "dicts", "frames"]
+CASES = ["cli", "files", "python readers", "dicts", "frames"]
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +109,7 @@ def files(tmp_path_factory) -> tuple[Path, Path]:
     run[3], run[40] = run[40], run[3]  # topics 1 and 2 apart
     (root / "qrels").write_text("\n".join(qrels) + "\n")
     (root / "run").write_text("\n".join(run) + "\n")
+    (root / "run.gz").write_bytes(gzip.compress((root / "run").read_bytes()))
     return root / "qrels", root / "run"
 
 

@@ -37,5 +37,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bind::output::register(m)?;
     bind::scales::register(m)?;
     bind::strings::register(m)?;
+    bind::table::register(m)?;
     Ok(())
 }

@@ -221,3 +221,12 @@ def strings_take(offsets: Any, data: Any, rows: Any) -> tuple[Any, Any]:
     """The strings at ``rows``: new int64 offsets from 0 and uint8 data."""
 def strings_equal(offsets: Any, data: Any, other_offsets: Any, other_data: Any) -> Any:
     """Whether the strings of two columns of one length are equal, row by row (bool)."""
+def read_fields(
+    source: bytes | str | os.PathLike[str], name: str, count: int,
+    asked: Sequence[tuple[int, str]], decompress: bool = True,
+) -> tuple[str | None, int, list[Any]]:
+    """The fields asked (``(index, kind)``, kind ``"str"``, ``"float"`` or ``"int"``) of
+    every data line of a file of ``count`` fields separated by blanks and tabs:
+    ``(fault, rows, columns)``, ``fault`` ``None``, ``"misfit"``, ``"nul"`` or
+    ``"empty"``; a text column is ``(int64 offsets, uint8 data)``. ``TrecReadError`` when
+    the file cannot be read or decompressed."""

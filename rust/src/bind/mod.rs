@@ -10,4 +10,5 @@ pub mod measures;
 pub mod output;
 pub mod scales;
 pub mod strings;
+pub mod table;
 pub mod trec;

@@ -32,14 +32,10 @@ fn next_low(data: &[u8], mut at: usize) -> usize {
 }
 
 /// The fields of the record that starts at `at` of `data` (a line ended by `\n`, `\r`
-/// or the text's end) split on runs of blanks and tabs: the first `N` in `out`; the
-/// number of fields (which may be larger than `N`) and where the next record starts.
+/// or the text's end) split on runs of blanks and tabs: as many as `out` holds in `out`;
+/// the number of fields (which may be larger) and where the next record starts.
 #[inline]
-pub fn record_fields<'a, const N: usize>(
-    data: &'a [u8],
-    mut at: usize,
-    out: &mut [&'a [u8]; N],
-) -> (usize, usize) {
+pub fn record_fields<'a>(data: &'a [u8], mut at: usize, out: &mut [&'a [u8]]) -> (usize, usize) {
     let mut count = 0;
     loop {
         while at < data.len() && separates(data[at]) {

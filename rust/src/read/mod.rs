@@ -6,7 +6,8 @@
 //! diagnosed line by line ([`diagnose`]: the specification of validity, Python's rules of
 //! whitespace and UTF-8), and the first bad line is named in the error. Runs are read in
 //! blocks of whole lines ([`blocks`], [`run`]): their parsed fields are kept, not their
-//! text, which is read again only to name a line.
+//! text, which is read again only to name a line. Files of other fields, as many as the
+//! caller says, are read by the same fast pass into typed columns ([`table`]).
 
 pub mod append;
 pub mod blocks;
@@ -20,4 +21,5 @@ pub mod qrels;
 pub mod run;
 pub mod scan;
 pub mod source;
+pub mod table;
 pub mod topics;

@@ -101,11 +101,25 @@ pub fn scan<'a, const N: usize>(
     data: &'a [u8],
     first: bool,
     format: &Format,
-    mut row: impl FnMut(&[&'a [u8]; N]) -> bool,
+    row: impl FnMut(&[&'a [u8]; N]) -> bool,
+) -> Scan {
+    scan_into(data, first, format.texts, &mut [&b""[..]; N], row)
+}
+
+/// [`scan`] with the fields of a line held by `fields` (an array of `N` fields, or a
+/// vector of as many as a file's lines hold, known when it is read): a line must hold as
+/// many fields as `fields` has room for; `texts` are the fields read as text (UTF-8, NUL
+/// bytes noted).
+pub fn scan_into<'a, F: AsRef<[&'a [u8]]> + AsMut<[&'a [u8]]> + ?Sized>(
+    data: &'a [u8],
+    first: bool,
+    texts: &[usize],
+    fields: &mut F,
+    mut row: impl FnMut(&F) -> bool,
 ) -> Scan {
     let utf8 = std::str::from_utf8(data).is_ok();
     let nul = memchr::memchr(0, data).is_some();
-    let mut fields = [&b""[..]; N];
+    let n = fields.as_ref().len();
     let mut scan = Scan::default();
     // the records of the columnar parse of the Python readers: lines ended by `\n`,
     // `\r\n` or a lone `\r` (pyarrow's CSV reader)
@@ -115,17 +129,19 @@ pub fn scan<'a, const N: usize>(
         0
     };
     while at < data.len() {
-        let (count, next) = record_fields(data, at, &mut fields);
+        let (count, next) = record_fields(data, at, fields.as_mut());
         at = next;
         if count == 0 {
             continue;
         }
-        let texts_fit = format.texts.iter().all(|&i| {
-            let field = fields[i];
-            scan.nul |= nul && memchr::memchr(0, field).is_some();
-            utf8 || std::str::from_utf8(field).is_ok()
-        });
-        if count != N || !texts_fit || !row(&fields) {
+        let line = fields.as_ref();
+        let texts_fit = count == n
+            && texts.iter().all(|&i| {
+                let field = line[i];
+                scan.nul |= nul && memchr::memchr(0, field).is_some();
+                utf8 || std::str::from_utf8(field).is_ok()
+            });
+        if !texts_fit || !row(fields) {
             scan.misfit = true;
             return scan;
         }

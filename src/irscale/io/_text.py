@@ -10,6 +10,12 @@ invalid after parsing (NaN score, ...), a line-by-line *diagnostic* pass over th
 file finds the first offending line so that the error names file, line number and text.
 The diagnostic pass is the specification of validity; the fast path only accelerates the
 common case.
+
+:func:`read_fields` does the same without pyarrow: the native engine's fast pass (the TREC
+readers', ``rust/src/read/table.rs``) splits every line and converts the fields asked for
+(text as :class:`~irscale.core.strings.Strings`, numbers as numpy arrays), and a file that
+does not fit is diagnosed here. The readers move to it from :func:`parse_columns`, whose
+pyarrow is imported only when it is called.
 """
 
 from __future__ import annotations
@@ -18,21 +24,20 @@ import contextlib
 import io
 import os
 import re
+import stat
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.csv as pcsv
 
-from ..core._columnar import arrow_compute as pc
-from ..core._columnar.arrow import compress, owned_reader, value_offsets
+from .. import _engine
 from ..core.strings import Strings
 from ..errors import EmptyInputError, InputFormatError
 from ..parallel import threads as parallel_threads
 from ..parallel.threads import in_background, map_threads
 from .files import (
+    check_readable,
     check_utf8,
     display_name,
     is_stdio,
@@ -41,7 +46,11 @@ from .files import (
     read_input,
     regular_file_kind,
 )
-from .spool import spool_input
+from .native_files import raise_read_error
+from .spool import SpooledInput, spool_input
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 PathLike = str | os.PathLike
 
@@ -236,6 +245,11 @@ def parse_columns(
     :class:`EmptyInputError` when the input holds no non-blank line and
     :class:`InputFormatError` (with line number) when a line is malformed.
     """
+    import pyarrow as pa  # imported here: read_fields needs no pyarrow
+    import pyarrow.csv as pcsv
+
+    from ..core._columnar.arrow import owned_reader
+
     name = source_name(source)
     read_options = pcsv.ReadOptions(column_names=list(field_names), block_size=_BLOCK_BYTES,
                                     use_threads=True)
@@ -430,17 +444,78 @@ def read_fields(
     Raises :class:`EmptyInputError` when no line holds data, and :class:`InputFormatError`
     naming the file, line and text of the first line that :func:`diagnose` refuses (field
     count, ``checks``, UTF-8, NUL bytes).
+
+    The native engine reads the text (``irscale._engine.read_fields``: gzip data
+    decompressed, pieces of whole lines parsed side by side) by the grammar of the fields'
+    kinds; ``checks`` are the diagnosis', used when a line does not fit: a field of a kind
+    that ``checks`` leaves unchecked is then checked by its kind's grammar
+    (:data:`_KIND_CHECKS`), after ``checks`` found nothing. Standard input, a FIFO or a
+    device is moved to a re-readable file first (:mod:`irscale.io.spool`), or read whole
+    where the system cannot.
     """
-    types = {"str": pa.string(), "float": pa.float64(), "int": pa.int64()}
-    table, raw = parse_columns(source, field_names,
-                               {name: types[kind] for name, kind in kinds.items()},
-                               list(kinds), checks, what)
+    name = source_name(source)
+    given, spooled, decompress = _engine_input(source)
+    cache: dict[str, bytes] = {}
+
+    def raw() -> bytes:  # the spooled file stays open while this function lives
+        if "data" not in cache:
+            cache["data"] = (given if isinstance(given, bytes) and not decompress
+                             else read_input(given, name=name) if spooled is not None
+                             else read_bytes(given))
+        return cache["data"]
+
+    asked = [(field_names.index(field), kind) for field, kind in kinds.items()]
+    try:
+        fault, rows, arrays = _engine.read_fields(given, name, len(field_names), asked,
+                                                  decompress)
+    except _engine.TrecReadError as error:
+        raise_read_error(error, [(given, name)])
+    if fault == "nul":
+        raise_nul_line(raw(), name)
+    if fault == "misfit" and raw().strip():
+        diagnose(raw(), name, field_names, checks, what)
+        diagnose(raw(), name, field_names,
+                 {index: _KIND_CHECKS[kind] for index, kind in asked
+                  if kind in _KIND_CHECKS and index not in checks}, what)
+        raise InputFormatError(f"cannot parse {what}: a line does not split into its fields",
+                               source=name)
+    if fault is not None:
+        raise EmptyInputError(f"empty {what}: no data line", source=name)
     columns: dict[str, Strings | np.ndarray] = {
-        name: (Strings.of(table[name]) if kind == "str"
-               else np.ascontiguousarray(table[name].to_numpy(),
-                                         dtype=np.float64 if kind == "float" else np.int64))
-        for name, kind in kinds.items()}
-    return Fields(columns, table.num_rows), raw
+        field: Strings._of_arrays(*array) if kind == "str" else array
+        for (field, kind), array in zip(kinds.items(), arrays, strict=True)}
+    return Fields(columns, rows), raw
+
+
+def _check_number(text: str) -> str | None:
+    """A field check: ``None`` for a number of :func:`is_float`'s grammar."""
+    return None if is_float(text) else "is not a number"
+
+
+#: The check of a number field's grammar, for the diagnosis of :func:`read_fields`.
+_KIND_CHECKS: dict[str, FieldCheck] = {"float": _check_number, "int": check_int64}
+
+
+def _engine_input(source: PathLike | io.IOBase | bytes
+                  ) -> tuple[bytes | PathLike, SpooledInput | None, bool]:
+    """What the engine reads of ``source``: ``(bytes or path, the spooled input that holds
+    the path open, whether gzip data are still to be decompressed)``.
+
+    A regular file is read by its path, standard input, a FIFO or a device from the
+    re-readable file it is spooled to; where it cannot be spooled, and for a stream, the
+    bytes are read here whole (decompressed: :func:`read_bytes`). Raises
+    :class:`~irscale.errors.FileAccessError` for a path that cannot be read.
+    """
+    if isinstance(source, bytes):
+        return source, None, True
+    if isinstance(source, (str, os.PathLike)):
+        info = check_readable(source)
+        if info is not None and stat.S_ISREG(info.st_mode):
+            return source, None, True
+        spooled = spool_input(source)
+        if spooled is not None:
+            return spooled.path, spooled, True
+    return read_bytes(source), None, False
 
 
 #: Bytes normalised at once by :func:`single_blanks` (whole lines): the masks of a piece
@@ -460,6 +535,8 @@ def single_blanks(data: bytes) -> pa.Buffer:
     behind the share before it. The result is in memory Arrow allocated, as its threaded
     readers need (:func:`~irscale.core._columnar.arrow.owned_reader`).
     """
+    import pyarrow as pa
+
     tabs = b"\t" in data
     out = pa.allocate_buffer(len(data))  # at most as long: each share written in its place
     written = np.frombuffer(out, np.uint8)
@@ -515,6 +592,8 @@ def _single_blanks_of(chars: np.ndarray, tabs: bool, returns: bool,
     for the work. Two rules, each a few byte comparisons and one compaction: a blank after
     a blank or at a line's start goes (a run keeps its first byte, none is left at a line's
     start); then a blank at a line's end goes."""
+    from ..core._columnar.arrow import compress
+
     n = len(chars)
     if n == 0:
         return chars
@@ -647,6 +726,8 @@ def _pieces(source: PathLike | bytes | pa.Buffer
     """``(data, start, size)``: the bytes of a file, of bytes or of an Arrow buffer,
     :data:`_CHECK_PIECE` at a time (a file's pieces are read into one buffer, reused for the next;
     an Arrow buffer's are copied, as it has no ``find``)."""
+    import pyarrow as pa
+
     if isinstance(source, (bytes, pa.Buffer)):
         for start in range(0, len(source), _CHECK_PIECE):
             size = min(_CHECK_PIECE, len(source) - start)
@@ -663,6 +744,8 @@ def _pieces(source: PathLike | bytes | pa.Buffer
 
 def _holds_empty(column: pa.ChunkedArray) -> bool:
     """True when a string or binary column holds an empty value."""
+    from ..core._columnar.arrow import value_offsets
+
     for chunk in column.chunks:
         offsets = value_offsets(chunk)
         for first in range(0, len(offsets) - 1, _SCAN):
@@ -675,6 +758,8 @@ def _holds_empty(column: pa.ChunkedArray) -> bool:
 def _holds_byte(column: pa.ChunkedArray, values: bytes) -> bool:
     """True when a string column holds one of the bytes ``values`` (one pass over its
     character buffers)."""
+    from ..core._columnar.arrow import value_offsets
+
     for chunk in column.chunks:
         offsets = value_offsets(chunk)
         first, last = int(offsets[0]), int(offsets[-1])
@@ -694,6 +779,10 @@ def _integers(column: pa.ChunkedArray, target: pa.DataType) -> pa.ChunkedArray:
     (5M relevance labels: 6 chunks, about half the time on 2 cores). A chunk holding a sign
     ``+`` or a decimal point, which the cast refuses, goes through one regular expression
     first (5M labels ``1.0``: 0.4 s on one core)."""
+    import pyarrow as pa
+
+    from ..core._columnar import arrow_compute as pc
+
 
     def cast(chunk: pa.Array) -> pa.Array:
         try:

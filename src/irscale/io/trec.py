@@ -20,23 +20,22 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
-import pyarrow as pa
 
-from ..core._columnar import arrow
-from ..core._columnar import arrow_compute as pc
 from ..core._columnar.blocks import TopicBlocks
 from ..core._columnar.duplicates import DuplicatePolicy, check_duplicate_policy, resolve_duplicates
 from ..core._columnar.fingerprints import string_fingerprints
 from ..core.input_messages import diversity_hint, several_runids
 from ..core.inputs import Qrels, Run, assemble_run
+from ..core.strings import Strings
 from ..errors import InputFormatError
 from ._text import (
     FieldCheck,
+    FieldKind,
     PathLike,
     check_int64,
     is_float,
     line_of_record,
-    parse_columns,
+    read_fields,
     source_name,
 )
 from .files import check_file_source
@@ -70,17 +69,15 @@ def read_qrels(
     check_duplicate_policy(duplicates)
     source = check_file_source(source, "read_qrels")
     name = source_name(source)
-    table, raw = parse_columns(
+    fields, raw = read_fields(
         source,
         QRELS_FIELDS,
-        {"qid": pa.string(), "docno": pa.string(), "rel": pa.int64()},
-        ("qid", "docno", "rel"),
+        {"qid": "str", "docno": "str", "rel": "int"},
         {3: check_int64},
         "qrels",
     )
-    topic = table["qid"]
-    docno = table["docno"]
-    rel = arrow.to_numpy(table["rel"])
+    topic, docno, rel = fields.strings("qid"), fields.strings("docno"), fields.numbers("rel")
+    del fields
     fingerprints = string_fingerprints(docno)
     blocks: TopicBlocks | None = TopicBlocks.of(topic)
     keep = resolve_duplicates(
@@ -88,8 +85,7 @@ def read_qrels(
         fingerprints, blocks, explain=_diversity_hint(raw),
     )
     if keep is not None:
-        take = arrow.array(keep)
-        topic, docno, rel = pc.take(topic, take), pc.take(docno, take), rel[keep]
+        topic, docno, rel = topic.take(keep), docno.take(keep), rel[keep]
         fingerprints, blocks = fingerprints[keep], None
     return Qrels(
         topic=topic, docno=docno, rel=rel, source=name, fingerprints=fingerprints, blocks=blocks
@@ -106,10 +102,6 @@ def _diversity_hint(raw: Callable[[], bytes]) -> Callable[[int, int], str]:
         return diversity_hint(fields[0][1], fields[1][1])
 
     return explain
-
-
-
-
 
 
 def read_run(
@@ -135,25 +127,14 @@ def read_run(
     check_duplicate_policy(duplicates)
     source = check_file_source(source, "read_run")
     source_label = source_name(source)
-    include = ["qid", "docno", "score", "runid"] + (["rank"] if keep_rank else [])
+    kinds: dict[str, FieldKind] = {"qid": "str", "docno": "str", "score": "float",
+                                   "runid": "str"}
     checks: dict[int, FieldCheck] = {4: _check_score}
     if keep_rank:
+        kinds["rank"] = "int"
         checks[3] = check_int64
-    table, raw = parse_columns(
-        source,
-        RUN_FIELDS,
-        {
-            "qid": pa.string(),
-            "docno": pa.string(),
-            "rank": pa.int64(),
-            "score": pa.float64(),
-            "runid": pa.string(),
-        },
-        include,
-        checks,
-        "run",
-    )
-    score = arrow.to_numpy(table["score"])
+    fields, raw = read_fields(source, RUN_FIELDS, kinds, checks, "run")
+    score = fields.numbers("score")
     bad = np.flatnonzero(~np.isfinite(score))
     if len(bad):
         line, text = line_of_record(raw(), int(bad[0]))
@@ -163,11 +144,10 @@ def read_run(
             line=line,
             text=text,
         )
-    topic = table["qid"]
-    docno = table["docno"]
-    rank = arrow.to_numpy(table["rank"]) if keep_rank else None
-    last_runid, runids = _run_ids(table["runid"])
-    del table  # the run id and score columns are not needed any more: free them
+    topic, docno = fields.strings("qid"), fields.strings("docno")
+    rank = fields.numbers("rank") if keep_rank else None
+    last_runid, runids = _run_ids(fields.strings("runid"))
+    del fields  # the run id column is not needed any more: free it
     if len(runids) > 1:
         warnings.warn(several_runids(source_label, len(runids), last_runid), stacklevel=2)
     return assemble_run(
@@ -180,13 +160,15 @@ def read_run(
     )
 
 
-def _run_ids(column: pa.ChunkedArray) -> tuple[str, tuple[str, ...]]:
+def _run_ids(column: Strings) -> tuple[str, tuple[str, ...]]:
     """The run id of the last line and the distinct run ids (in order of first appearance).
 
-    A run file almost always names one run on every line: comparing every id with the first
-    one is much cheaper than hashing them all (or dictionary-encoding them while parsing).
+    A run file almost always names one run on every line: comparing every id's bytes with
+    the first one's is much cheaper than hashing them all.
     """
     first = column[0]
-    if pc.all(pc.elementwise_shared(pc.equal, column, first)).as_py():
-        return first.as_py(), (first.as_py(),)
-    return column[-1].as_py(), tuple(pc.unique(column).to_pylist())
+    size = len(first.encode())
+    lengths, data = column.lengths, column.data[column.offsets[0]: column.offsets[-1]]
+    if (lengths == size).all() and (data.reshape(-1, size) == data[:size]).all():
+        return first, (first,)
+    return column[-1], tuple(column.unique().to_pylist())
