@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError
+from .extras import needs_pyarrow
 from .files import (
     PathLike,
     access_error,
@@ -367,8 +368,7 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
         try:
             from .run_parquet import read_run_parquet
         except ImportError as missing:  # pyarrow, an optional dependency
-            raise InputError("reading a Parquet run needs pyarrow: "
-                             "pip install 'irscale[parquet]'", source=str(path)) from missing
+            raise needs_pyarrow("reading a Parquet run", str(path)) from missing
         return read_run_parquet(path, name=name, duplicates=duplicates, keep_rank=keep_rank)
     from .trec import read_run as read_trec_run
 
