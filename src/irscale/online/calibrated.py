@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from ..collections.candidates import ranked_candidates
 from ..core.labels import LabelTable
 from ..core.options import TiePolicy
 from ..core.params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH
+from ..core.strings import Strings
 from ..errors import ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
@@ -108,8 +108,8 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
                        np.zeros(page_docs.shape, dtype=bool), lengths, None, run.name)
         valid = log.valid
         session, rank = np.nonzero(valid)
-        topic_col = pa.chunked_array([pa.array(topics[shown][session], pa.string())])
-        doc_col = pa.chunked_array([pa.array(docs[page_docs[session, rank]], pa.string())])
+        topic_col = Strings.of(topics[shown][session])
+        doc_col = Strings.of(docs[page_docs[session, rank]])
         labels = {CLICK: LabelTable(topic_col, doc_col,
                                     model.click_probabilities(log)[valid], "click model")}
         sigma = model.satisfaction_probabilities(log)
