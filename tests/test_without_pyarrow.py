@@ -220,6 +220,13 @@ _READ_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
         if kind == "clicks":
             from irscale.io.clicklog import read_click_log
             return rows(read_click_log(path).to_frame())
+        if kind == "parquet-clicks":
+            from irscale.errors import InputError
+            from irscale.io.clicklog import read_click_log
+            try:
+                read_click_log(path)
+            except InputError as error:
+                return f"{type(error).__name__} {error}"
         if kind == "stochastic":
             from irscale.io.stochastic import read_stochastic_run
             run = read_stochastic_run(path)
@@ -318,6 +325,20 @@ def _expected(kind: str) -> object:
 @pytest.mark.parametrize("kind", list(FILES))
 def test_reads_every_format_without_pyarrow(kind, format_files):
     assert _without_pyarrow(kind, str(format_files[kind])) == _expected(kind)
+
+
+def test_a_parquet_click_log_names_the_extra_without_pyarrow(tmp_path):
+    """A Parquet click log read without pyarrow: the error of a Parquet run, naming the
+    file and the extra to install."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    log = tmp_path / "clicks.parquet"
+    pq.write_table(pa.table({"session": ["s"], "query": ["q"], "rank": [1], "docno": ["d"],
+                             "clicked": [1]}), log)
+    assert _without_pyarrow("parquet-clicks", str(log)) == (
+        f"InputError {log}, reading a Parquet click log needs pyarrow: "
+        "pip install 'irscale[parquet]'")
 
 
 def test_labels_aggregate_without_pyarrow(format_files):
