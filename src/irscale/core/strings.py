@@ -28,7 +28,6 @@ import numpy as np
 
 from .. import _engine
 
-
 #: The byte that joins the strings of :meth:`Strings.to_pylist`.
 _NEWLINE = ord("\n")
 
