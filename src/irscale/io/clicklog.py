@@ -32,7 +32,6 @@ import pandas as pd
 
 from ..core.budget import check_memory, format_size
 from ..core.params import LOG_SERP
-from ..core.strings import Strings
 from ..errors import (
     DuplicateError,
     EmptyInputError,
@@ -50,6 +49,7 @@ from ._text import (
 )
 from .extras import needs_pyarrow
 from .files import is_stdio
+from .text_columns import codes_of
 
 #: The columns of a click log, in order (``timestamp`` optional).
 COLUMNS = ("session", "query", "rank", "docno", "clicked", "timestamp")
@@ -219,14 +219,6 @@ def _read_text(source: Any, serp_size: int | None) -> ClickLog:
     numbers = {c: read.numbers(c) for c in fields if kinds[c] != "str"}
     del read
     return _encoded(coded, numbers, name, serp_size, lambda row: line_of_record(raw(), row))
-
-
-def codes_of(column: Strings) -> tuple[np.ndarray, np.ndarray]:
-    """A text column as codes (int64, one per line) into its distinct values (a numpy
-    array of ``str``, first-appearance order): hashed by the engine, a Python string per
-    distinct value only."""
-    codes, uniques = column.encode()
-    return codes, uniques.to_numpy()
 
 
 def _from_frame(frame: pd.DataFrame, name: str, serp_size: int | None,

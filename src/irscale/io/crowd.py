@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError
 from ._text import check_int64, line_of_record, read_fields, source_name
+from .text_columns import objects_of
 
 #: The columns of a crowd-labels file, in order.
 COLUMNS = ("topic", "docno", "worker", "label")
@@ -110,7 +111,7 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
         source, COLUMNS, {"topic": "str", "docno": "str", "worker": "str", "label": "int"},
         {3: check_int64}, "crowd labels")
     frame = pd.DataFrame({c: (fields.numbers(c) if c == "label"
-                              else fields.strings(c).to_numpy()) for c in COLUMNS})
+                              else objects_of(fields.strings(c))) for c in COLUMNS})
     return _encoded(frame, name, classes, lambda row: line_of_record(raw(), row))
 
 

@@ -33,7 +33,8 @@ import pandas as pd
 
 from ..errors import InputError, InputFormatError
 from ._text import FieldKind, check_int64, line_of_record, read_fields, source_name
-from .clicklog import ClickLog, _encoded, codes_of
+from .clicklog import ClickLog, _encoded
+from .text_columns import codes_of
 
 #: The columns of an interleaving log, in order.
 COLUMNS = ("impression", "topic", "rank", "docno", "team", "clicked")

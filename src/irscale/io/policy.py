@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..errors import InputFormatError
 from ._text import FieldKind, check_int64, is_float, line_of_record, read_fields, source_name
+from .text_columns import objects_of
 
 __all__ = ["POLICY_COLUMNS", "REWARD_COLUMNS", "read_probability_table"]
 
@@ -42,7 +43,7 @@ def read_probability_table(source: Any, *, ranked: bool = True) -> pd.DataFrame:
         {2: check_int64, 3: _number} if ranked else {2: _number})
     fields, raw = read_fields(source, columns, {c: kinds[c] for c in columns}, checks,
                               "probability table")
-    frame = pd.DataFrame({c: fields.strings(c).to_numpy() if kinds[c] == "str"
+    frame = pd.DataFrame({c: objects_of(fields.strings(c)) if kinds[c] == "str"
                           else fields.numbers(c) for c in columns})
     value = frame[columns[-1]].to_numpy(np.float64)
     bad = ~np.isfinite(value) | (value < 0) | (value > 1)

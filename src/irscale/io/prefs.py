@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import InputError, InputFormatError
 from ._text import FieldKind, is_float, line_of_record, read_fields, source_name
+from .text_columns import objects_of
 
 #: The forms of preference judgments trec_eval reads (its ``-R`` values besides ``qrels``).
 PrefsForm = Literal["prefs", "qrels_prefs"]
@@ -95,7 +96,7 @@ def read_prefs(source: Any, form: PrefsForm = "prefs") -> PrefsJudgments:
         line, text = line_of_record(raw(), int(bad[0]))
         raise InputFormatError("rel is not a finite number", source=name, line=line,
                                text=text)
-    columns = {f: read.strings(f).to_numpy() for f in fields if f != "rel"}
+    columns = {f: objects_of(read.strings(f)) for f in fields if f != "rel"}
     jsg = columns["jsg"] if form == "prefs" else np.full(len(level), "0", dtype=object)
     return PrefsJudgments(columns["qid"], columns["jg"], jsg, columns["docno"],
                           level.astype(np.float32), name, form,

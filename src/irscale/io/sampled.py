@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..errors import DuplicateError, InputError
 from ._text import check_int64, is_float, line_of_record, read_fields, source_name
+from .text_columns import objects_of
 
 #: The columns of a sampled-judgments file, in order.
 COLUMNS = ("topic", "iter", "docno", "rel", "prob")
@@ -45,8 +46,8 @@ def read_sampled_qrels(source: Any) -> pd.DataFrame:
         {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
         "sampled judgments")
     frame = pd.DataFrame({
-        "topic": fields.strings("topic").to_numpy(),
-        "docno": fields.strings("docno").to_numpy(),
+        "topic": objects_of(fields.strings("topic")),
+        "docno": objects_of(fields.strings("docno")),
         "rel": fields.numbers("rel"),
         "prob": fields.numbers("prob"),
     })
