@@ -29,9 +29,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from ..core._columnar import arrow
 from ..core.budget import check_memory, format_size
 from ..core.params import LOG_SERP
 from ..errors import (
@@ -40,8 +38,18 @@ from ..errors import (
     InputError,
     InputFormatError,
 )
-from ._text import check_int64, is_float, line_of_record, parse_columns, read_bytes, source_name
+from ._text import (
+    FieldKind,
+    check_int64,
+    is_float,
+    line_of_record,
+    read_bytes,
+    read_fields,
+    source_name,
+)
+from .extras import needs_pyarrow
 from .files import is_stdio
+from .text_codes import codes_of
 
 #: The columns of a click log, in order (``timestamp`` optional).
 COLUMNS = ("session", "query", "rank", "docno", "clicked", "timestamp")
@@ -136,17 +144,26 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
     if isinstance(source, pd.DataFrame):
         return _from_frame(source, "<DataFrame>", serp_size)
     if _is_parquet(source):
-        import pyarrow.parquet as pq
-
-        name = source_name(source)
-        try:
-            table = pq.read_table(source if not isinstance(source, bytes)
-                                  else arrow.owned_reader(source))
-        except (pa.ArrowInvalid, OSError) as error:
-            raise InputFormatError(f"cannot read the Parquet file: {error}",
-                                   source=name) from None
-        return _from_frame(table.to_pandas(), name, serp_size, rows="row")
+        return _read_parquet(source, serp_size)
     return _read_text(source, serp_size)
+
+
+def _read_parquet(source: Any, serp_size: int | None) -> ClickLog:
+    """A Parquet click log (a path or its bytes), read by pyarrow (the ``parquet`` extra:
+    without it, an error naming the extra)."""
+    name = source_name(source)
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as missing:
+        raise needs_pyarrow("reading a Parquet click log", name) from missing
+    try:
+        table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes)
+                              else source)
+    except (pa.ArrowInvalid, OSError) as error:
+        raise InputFormatError(f"cannot read the Parquet file: {error}",
+                               source=name) from None
+    return _from_frame(table.to_pandas(), name, serp_size, rows="row")
 
 
 def _is_parquet(source: Any) -> bool:
@@ -190,23 +207,17 @@ def _read_text(source: Any, serp_size: int | None) -> ClickLog:
     name = source_name(source)
     first, data = _first_fields(source, name)
     fields = COLUMNS if len(first) == 6 else COLUMNS[:5]
-    types = {"session": pa.string(), "query": pa.string(), "rank": pa.int64(),
-             "docno": pa.string(), "clicked": pa.int64(), "timestamp": pa.float64()}
+    kinds: dict[str, FieldKind] = {"session": "str", "query": "str", "rank": "int",
+                                   "docno": "str", "clicked": "int", "timestamp": "float"}
     checks = {2: check_int64, 4: check_int64,
               5: lambda t: None if is_float(t) else "is not a number"}
-    table, raw = parse_columns(source if data is None else data, fields,
-                               {c: types[c] for c in fields}, fields,
-                               {i: c for i, c in checks.items() if i < len(fields)},
-                               "click log")
-    # text columns as codes in first-appearance order (arrow's dictionary encoding): no
-    # Python string per line
-    coded = {}
-    for column in ("session", "query", "docno"):
-        encoded = table[column].combine_chunks().dictionary_encode()
-        coded[column] = (encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64),
-                         np.asarray(encoded.dictionary.to_pylist(), dtype=object))
-    numbers = {c: arrow.to_numpy(table[c]) for c in fields if types[c] != pa.string()}
-    del table
+    read, raw = read_fields(source if data is None else data, fields,
+                            {c: kinds[c] for c in fields},
+                            {i: c for i, c in checks.items() if i < len(fields)},
+                            "click log")
+    coded = {c: codes_of(read.strings(c)) for c in ("session", "query", "docno")}
+    numbers = {c: read.numbers(c) for c in fields if kinds[c] != "str"}
+    del read
     return _encoded(coded, numbers, name, serp_size, lambda row: line_of_record(raw(), row))
 
 

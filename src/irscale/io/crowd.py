@@ -12,11 +12,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from ..core._columnar import arrow
 from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError
-from ._text import check_int64, line_of_record, parse_columns, source_name
+from ._text import check_int64, line_of_record, read_fields, source_name
+from .text_codes import objects_of
 
 #: The columns of a crowd-labels file, in order.
 COLUMNS = ("topic", "docno", "worker", "label")
@@ -108,14 +107,11 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
             frame[c] = frame[c].astype(str)
         return _encoded(frame, "<DataFrame>", classes, None)
     name = source_name(source)
-    table, raw = parse_columns(
-        source, COLUMNS,
-        {"topic": pa.string(), "docno": pa.string(), "worker": pa.string(),
-         "label": pa.int64()}, COLUMNS,
+    fields, raw = read_fields(
+        source, COLUMNS, {"topic": "str", "docno": "str", "worker": "str", "label": "int"},
         {3: check_int64}, "crowd labels")
-    frame = pd.DataFrame({c: (arrow.to_numpy(table[c]) if c == "label"
-                              else np.asarray(table[c].to_pylist(), dtype=object))
-                          for c in COLUMNS})
+    frame = pd.DataFrame({c: (fields.numbers(c) if c == "label"
+                              else objects_of(fields.strings(c))) for c in COLUMNS})
     return _encoded(frame, name, classes, lambda row: line_of_record(raw(), row))
 
 

@@ -30,12 +30,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from ..core._columnar import arrow
 from ..errors import InputError, InputFormatError
-from ._text import check_int64, line_of_record, parse_columns, source_name
+from ._text import FieldKind, check_int64, line_of_record, read_fields, source_name
 from .clicklog import ClickLog, _encoded
+from .text_codes import codes_of
 
 #: The columns of an interleaving log, in order.
 COLUMNS = ("impression", "topic", "rank", "docno", "team", "clicked")
@@ -144,17 +143,15 @@ def _frame_text(frame: pd.DataFrame) -> bytes:
 
 
 def _read_text(source: Any, name: str) -> InterleavingLog:
-    types = {c: pa.int64() if c in ("rank", "clicked") else pa.string() for c in COLUMNS}
-    table, raw = parse_columns(source, COLUMNS, types, COLUMNS,
-                               {2: check_int64, 5: check_int64}, "interleaving log")
-    coded = {}
-    for column, key in (("impression", "session"), ("topic", "query"), ("docno", "docno"),
-                        ("team", "team")):
-        encoded = table[column].combine_chunks().dictionary_encode()
-        coded[key] = (encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64),
-                      np.asarray(encoded.dictionary.to_pylist(), dtype=object))
-    numbers = {c: arrow.to_numpy(table[c]) for c in ("rank", "clicked")}
-    del table
+    kinds: dict[str, FieldKind] = {c: "int" if c in ("rank", "clicked") else "str"
+                                   for c in COLUMNS}
+    read, raw = read_fields(source, COLUMNS, kinds, {2: check_int64, 5: check_int64},
+                            "interleaving log")
+    coded = {key: codes_of(read.strings(column))
+             for column, key in (("impression", "session"), ("topic", "query"),
+                                 ("docno", "docno"), ("team", "team"))}
+    numbers = {c: read.numbers(c) for c in ("rank", "clicked")}
+    del read
 
     def locate(record: int) -> tuple[int, str]:
         return line_of_record(raw(), record)

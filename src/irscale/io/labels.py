@@ -51,24 +51,20 @@ def read_labels(source: Any, *, several: bool = False) -> LabelTable:
 
 
 def _read_file(source: Any, several: bool) -> LabelTable:
-    """A label file read by the Python text reader (:mod:`irscale.io._text`: pyarrow's CSV
-    reader, imported here)."""
-    import pyarrow as pa
-
-    from ..core._columnar import arrow
-    from ._text import is_float, line_of_record, parse_columns, source_name
+    """A label file read by the text reader (:func:`irscale.io._text.read_fields`, imported
+    here: evaluations without label sets need not load it)."""
+    from ._text import is_float, line_of_record, read_fields, source_name
 
     name = source_name(source)
-    table, raw = parse_columns(
+    fields, raw = read_fields(
         source,
         ("qid", "iter", "docno", "value"),
-        {"qid": pa.string(), "docno": pa.string(), "value": pa.float64()},
-        ("qid", "docno", "value"),
+        {"qid": "str", "docno": "str", "value": "float"},
         {3: lambda text: None if is_float(text) else "is not a number"},
         "labels",
     )
-    return _checked(table["qid"], table["docno"], arrow.to_numpy(table["value"]), name,
-                    lambda row: line_of_record(raw(), row), several)
+    return _checked(fields.strings("qid"), fields.strings("docno"), fields.numbers("value"),
+                    name, lambda row: line_of_record(raw(), row), several)
 
 
 def _from_mapping(data: Mapping[Any, Any], several: bool) -> LabelTable:

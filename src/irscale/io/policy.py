@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from ..errors import InputFormatError
-from ._text import check_int64, is_float, line_of_record, parse_columns, source_name
+from ._text import FieldKind, check_int64, is_float, line_of_record, read_fields, source_name
+from .text_codes import objects_of
 
 __all__ = ["POLICY_COLUMNS", "REWARD_COLUMNS", "read_probability_table"]
 
@@ -37,13 +37,14 @@ def read_probability_table(source: Any, *, ranked: bool = True) -> pd.DataFrame:
     """Read ``query docno rank probability`` rows (``ranked``) or ``query docno value``
     rows; every probability or value must lie in [0, 1]."""
     columns = POLICY_COLUMNS if ranked else REWARD_COLUMNS
-    types = {"query": pa.string(), "docno": pa.string(), "rank": pa.int64(),
-             "probability": pa.float64(), "value": pa.float64()}
+    kinds: dict[str, FieldKind] = {"query": "str", "docno": "str", "rank": "int",
+                                   "probability": "float", "value": "float"}
     checks: dict[int, Callable[[str], str | None]] = (
         {2: check_int64, 3: _number} if ranked else {2: _number})
-    table, raw = parse_columns(source, columns, {c: types[c] for c in columns}, columns,
-                               checks, "probability table")
-    frame = table.to_pandas()
+    fields, raw = read_fields(source, columns, {c: kinds[c] for c in columns}, checks,
+                              "probability table")
+    frame = pd.DataFrame({c: objects_of(fields.strings(c)) if kinds[c] == "str"
+                          else fields.numbers(c) for c in columns})
     value = frame[columns[-1]].to_numpy(np.float64)
     bad = ~np.isfinite(value) | (value < 0) | (value > 1)
     if ranked:

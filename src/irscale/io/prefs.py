@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-import pyarrow as pa
 
-from ..core._columnar import arrow
 from ..errors import InputError, InputFormatError
-from ._text import is_float, line_of_record, parse_columns, source_name
+from ._text import FieldKind, is_float, line_of_record, read_fields, source_name
+from .text_codes import objects_of
 
 #: The forms of preference judgments trec_eval reads (its ``-R`` values besides ``qrels``).
 PrefsForm = Literal["prefs", "qrels_prefs"]
@@ -85,19 +84,19 @@ def read_prefs(source: Any, form: PrefsForm = "prefs") -> PrefsJudgments:
                          "give a path, a binary stream or bytes")
     fields = _FIELDS[form]
     name = source_name(source)
-    text_fields = {f: pa.string() for f in fields if f != "rel"}
-    table, raw = parse_columns(
-        source, fields, {**text_fields, "rel": pa.float64()}, fields,
+    kinds: dict[str, FieldKind] = {f: "float" if f == "rel" else "str" for f in fields}
+    read, raw = read_fields(
+        source, fields, kinds,
         {len(fields) - 1: lambda text: None if is_float(text) else "is not a number"},
         form,
     )
-    level = arrow.to_numpy(table["rel"]).astype(np.float64, copy=False)
+    level = read.numbers("rel")
     bad = np.flatnonzero(~np.isfinite(level))
     if len(bad):
         line, text = line_of_record(raw(), int(bad[0]))
         raise InputFormatError("rel is not a finite number", source=name, line=line,
                                text=text)
-    columns = {f: np.asarray(table[f].to_pylist(), dtype=object) for f in text_fields}
+    columns = {f: objects_of(read.strings(f)) for f in fields if f != "rel"}
     jsg = columns["jsg"] if form == "prefs" else np.full(len(level), "0", dtype=object)
     return PrefsJudgments(columns["qid"], columns["jg"], jsg, columns["docno"],
                           level.astype(np.float32), name, form,

@@ -15,11 +15,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from ..core._columnar import arrow
 from ..errors import DuplicateError, InputError
-from ._text import check_int64, is_float, line_of_record, parse_columns, source_name
+from ._text import check_int64, is_float, line_of_record, read_fields, source_name
+from .text_codes import objects_of
 
 #: The columns of a sampled-judgments file, in order.
 COLUMNS = ("topic", "iter", "docno", "rel", "prob")
@@ -42,17 +41,15 @@ def read_sampled_qrels(source: Any) -> pd.DataFrame:
     if hasattr(source, "columns"):
         return _checked_frame(source)
     name = source_name(source)
-    table, raw = parse_columns(
-        source, COLUMNS,
-        {"topic": pa.string(), "docno": pa.string(), "rel": pa.int64(), "prob": pa.float64()},
-        ("topic", "docno", "rel", "prob"),
+    fields, raw = read_fields(
+        source, COLUMNS, {"topic": "str", "docno": "str", "rel": "int", "prob": "float"},
         {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
         "sampled judgments")
     frame = pd.DataFrame({
-        "topic": np.asarray(table["topic"].to_pylist(), dtype=object),
-        "docno": np.asarray(table["docno"].to_pylist(), dtype=object),
-        "rel": arrow.to_numpy(table["rel"]),
-        "prob": arrow.to_numpy(table["prob"]),
+        "topic": objects_of(fields.strings("topic")),
+        "docno": objects_of(fields.strings("docno")),
+        "rel": fields.numbers("rel"),
+        "prob": fields.numbers("prob"),
     })
     _check_values(frame, name, lambda row: line_of_record(raw(), row))
     return frame

@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError
+from .extras import needs_pyarrow
 from .files import (
     PathLike,
     access_error,
@@ -68,13 +69,6 @@ QRELS_KINDS = ("a file path, '-' (standard input), 'irds:DATASET_ID', bytes, an 
 RUN_KINDS = ("a file path (TREC or Parquet), '-' (standard input), 'irds:DATASET_ID', bytes, "
              "an open file, a DataFrame, a dict {topic: {docno: score}}, namedtuples "
              "(ScoredDoc), ranx Run or irscale Run")
-
-
-def needs_pyarrow(doing: str, path: PathLike) -> InputError:
-    """The error for ``doing`` (``"reading a Parquet run"``) with ``path`` where pyarrow,
-    an optional dependency (the ``parquet`` extra), is not installed."""
-    return InputError(f"{doing} needs pyarrow: pip install 'irscale[parquet]'",
-                      source=str(path))
 
 
 def is_data(obj: object) -> bool:
@@ -374,7 +368,7 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
         try:
             from .run_parquet import read_run_parquet
         except ImportError as missing:  # pyarrow, an optional dependency
-            raise needs_pyarrow("reading a Parquet run", path) from missing
+            raise needs_pyarrow("reading a Parquet run", str(path)) from missing
         return read_run_parquet(path, name=name, duplicates=duplicates, keep_rank=keep_rank)
     from .trec import read_run as read_trec_run
 

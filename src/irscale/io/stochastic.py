@@ -13,18 +13,16 @@ stochastic run with the qrels and the documents' groups (the fairness measures' 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 
-from ..core._columnar import arrow
-from ..core._columnar import arrow_compute as pc
 from ..core.inputs import Qrels, Run
 from ..core.labels import LabelTable, memberships
 from ..core.strings import Strings
 from ..errors import InputFormatError
-from ._text import is_float, line_of_record, parse_columns, source_name
+from ._text import is_float, line_of_record, read_fields, source_name
 
 #: The fields of a line of a stochastic run.
 FIELDS = ("qid", "sample", "docno", "rank", "score", "runid")
@@ -37,9 +35,9 @@ class StochasticRun:
     position."""
 
     name: str
-    topic: pa.Array
-    sample: pa.Array
-    docno: pa.Array
+    topic: Strings
+    sample: Strings
+    docno: Strings
     position: np.ndarray
     source: str = "<run>"
 
@@ -57,28 +55,19 @@ def read_stochastic_run(source: str | os.PathLike | bytes, name: str | None = No
     (['a', 'b', 'b', 'a'], [1, 2, 1, 2])
     """
     label = source_name(source)
-    table, raw = parse_columns(
+    fields, raw = read_fields(
         source, FIELDS,
-        {"qid": pa.string(), "sample": pa.string(), "docno": pa.string(),
-         "score": pa.float64(), "runid": pa.string()},
-        ("qid", "sample", "docno", "score", "runid"),
+        {"qid": "str", "sample": "str", "docno": "str", "score": "float", "runid": "str"},
         {4: lambda text: None if is_float(text) else "is not a number"},
         "stochastic run")
-    table = table.append_column("row", pa.array(np.arange(table.num_rows)))
-    order = pc.sort_indices(table, [("qid", "ascending"), ("sample", "ascending"),
-                                    ("score", "descending"), ("docno", "descending")])
-    table = table.take(order)
-    row = arrow.to_numpy(table["row"]).astype(np.int64)
-    topic, sample, docno = (table[c].combine_chunks() for c in ("qid", "sample", "docno"))
-    key_change = np.r_[True, arrow.to_numpy(pc.not_equal(topic[1:], topic[:-1]))
-                       | arrow.to_numpy(pc.not_equal(sample[1:], sample[:-1]))] \
-        if len(row) else np.empty(0, bool)
-    block, position = _positions(key_change)
-    _refuse_repeats(table, row, block, label, raw)
-    runid = table["runid"].combine_chunks()
-    first = int(np.argmin(row)) if len(row) else 0
-    return StochasticRun(name or (runid[first].as_py() if len(row) else label), topic, sample,
-                         docno, position.astype(np.int64), label)
+    topic, sample, docno = (fields.strings(c) for c in ("qid", "sample", "docno"))
+    topic_code, sample_code, docno_code = (_sorted_codes(c) for c in (topic, sample, docno))
+    row = _ranking_order((topic_code, sample_code), fields.numbers("score"), docno_code)
+    topic_code, sample_code, docno_code = topic_code[row], sample_code[row], docno_code[row]
+    block, position = _positions(_changes(topic_code, sample_code))
+    _refuse_repeats(docno_code, row, block, label, raw)
+    return StochasticRun(name or fields.strings("runid")[0], topic.take(row),
+                         sample.take(row), docno.take(row), position.astype(np.int64), label)
 
 
 def deterministic(run: Run, name: str | None = None) -> StochasticRun:
@@ -91,16 +80,44 @@ def deterministic(run: Run, name: str | None = None) -> StochasticRun:
     >>> one.name, one.docno.to_pylist(), one.position.tolist()
     ('r', ['c', 'b', 'a'], [1, 2, 3])
     """
-    table = pa.table({"qid": run.topic.to_arrow(), "docno": run.docno.to_arrow(),
-                      "score": pa.array(run.score)})
-    table = table.take(pc.sort_indices(table, [("qid", "ascending"), ("score", "descending"),
-                                               ("docno", "descending")]))
-    topic, docno = (table[c].combine_chunks() for c in ("qid", "docno"))
-    change = np.r_[True, arrow.to_numpy(pc.not_equal(topic[1:], topic[:-1]))] \
-        if len(topic) else np.empty(0, bool)
-    _, position = _positions(change)
-    return StochasticRun(name or run.name, topic, pa.array(["Q0"] * len(topic), pa.string()),
-                         docno, position.astype(np.int64), run.source)
+    topic_code, docno_code = _sorted_codes(run.topic), _sorted_codes(run.docno)
+    row = _ranking_order((topic_code,), np.asarray(run.score, dtype=np.float64), docno_code)
+    topic_code = topic_code[row]
+    _, position = _positions(_changes(topic_code))
+    n = len(row)
+    q0 = Strings(np.arange(n + 1, dtype=np.int64) * 2,
+                 np.tile(np.frombuffer(b"Q0", np.uint8), n))
+    return StochasticRun(name or run.name, run.topic.take(row), q0, run.docno.take(row),
+                         position.astype(np.int64), run.source)
+
+
+def _sorted_codes(column: Strings) -> np.ndarray:
+    """Every string's rank among the column's distinct strings in byte order (int64): the
+    strings' order as numbers (equal strings, equal codes)."""
+    return column.encode(sort=True)[0]
+
+
+def _ranking_order(ranking: tuple[np.ndarray, ...], score: np.ndarray, docno: np.ndarray
+                   ) -> np.ndarray:
+    """The rows by the codes of ``ranking`` (topic[, sample]), then score descending (NaN
+    last, as Arrow sorts it), then docno code descending, rows that tie in file order: one
+    stable sort per key, from the last key to the first (numpy's stable sort, a timsort,
+    runs fast over the ordered runs of a file's lines: 1M lines, 0.33 s where ``lexsort``
+    took 0.49 s)."""
+    order = np.argsort(-docno, kind="stable")
+    for key in (-score, *reversed(ranking)):
+        order = order[np.argsort(key[order], kind="stable")]
+    return order
+
+
+def _changes(*codes: np.ndarray) -> np.ndarray:
+    """True at the first row and wherever one of the sorted rows' ``codes`` differs from the
+    row before."""
+    change = np.zeros(len(codes[0]), dtype=bool)
+    change[:1] = True
+    for code in codes:
+        change[1:] |= code[1:] != code[:-1]
+    return change
 
 
 def _positions(change: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -110,13 +127,12 @@ def _positions(change: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return block, np.arange(len(change)) - np.flatnonzero(change)[block] + 1
 
 
-def _refuse_repeats(table: pa.Table, row: np.ndarray, block: np.ndarray, label: str,
-                    raw) -> None:
-    """A document twice in one (topic, sample) ranking: an error naming its second line."""
-    if not len(row):
-        return
-    codes = arrow.to_numpy(pc.dictionary_encode(table["docno"].combine_chunks()).indices)
-    key = block.astype(np.int64) * (int(codes.max()) + 1) + codes
+def _refuse_repeats(docno: np.ndarray, row: np.ndarray, block: np.ndarray, label: str,
+                    raw: Callable[[], bytes]) -> None:
+    """A document twice in one (topic, sample) ranking: an error naming its second line
+    (``docno``: the documents' codes, ``block``: their rankings, ``row``: their lines, all in
+    the rankings' order)."""
+    key = block.astype(np.int64) * (int(docno.max()) + 1) + docno
     order = np.lexsort((row, key))
     repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
     if len(repeated):

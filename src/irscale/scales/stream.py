@@ -57,11 +57,11 @@ import numpy as np
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.progress import Progress
 from ..errors import ParameterError
+from ..io.extras import needs_pyarrow
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
 from ..io.formats import SUFFIXES as SUFFIXES
 from ..io.formats import ImageFormat as ImageFormat
 from ..io.formats import image_format as image_format
-from ..io.sources import needs_pyarrow
 from .cost import notice
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
@@ -271,7 +271,7 @@ def _parquet_writer(path: str | os.PathLike[str]) -> Any:
         import pyarrow as pa
         import pyarrow.parquet  # loads pa.parquet
     except ImportError as missing:
-        raise needs_pyarrow("writing a Parquet image", path) from missing
+        raise needs_pyarrow("writing a Parquet image", str(path)) from missing
     return pa
 
 
