@@ -283,15 +283,14 @@ fn trec_summary_lines<'py>(
 }
 
 /// Adds this module's functions to the engine's Python module.
+/// A string column handed to Python: its offsets and data.
+type Column<'py> = PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u8>>)>;
+
 /// Floating-point numbers (a float64 or float32 array) spelled in their shortest form in
 /// `style` (`"python"`: `repr`'s; `"arrow"`: Arrow's cast to strings), as a string
 /// column's `(offsets, data)` (int64, uint8): `crate::output::spelled`.
 #[pyfunction]
-fn spell_floats<'py>(
-    py: Python<'py>,
-    values: Bound<'py, PyAny>,
-    style: &str,
-) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u8>>)> {
+fn spell_floats<'py>(py: Python<'py>, values: Bound<'py, PyAny>, style: &str) -> Column<'py> {
     let style = Style::named(style)
         .ok_or_else(|| PyValueError::new_err(format!("unknown spelling {style:?}")))?;
     let (offsets, data) = if let Ok(array) = values.extract::<PyReadonlyArray1<'py, f32>>() {

@@ -232,11 +232,11 @@ mod tests {
         // a tie between two shortest strings goes to the even digit, as Gay's and
         // double-conversion's
         assert_eq!(
-            spelled(3950396829.83203125, Style::Arrow),
+            spelled(3950396829.8320312, Style::Arrow),
             "3950396829.8320312"
         );
         assert_eq!(
-            spelled(3950396829.83203125, Style::Python),
+            spelled(3950396829.8320312, Style::Python),
             "3950396829.8320312"
         );
         assert_eq!(spelled(16777217.0f32, Style::Arrow), "16777216");
