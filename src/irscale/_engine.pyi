@@ -73,6 +73,8 @@ class JudgedTrec:
         """trec_eval's text of the planned columns computed on the batch."""
 
 # an evaluation's output (rust/src/bind/output.rs, rust/src/output/)
+def spell_floats(values: Any, style: str) -> tuple[Any, Any]: ...
+
 def summaries(
     columns: Sequence[tuple[str, str]], values: list[object | None], ranking_run: object,
     evaluated: object | None, placeholders: bool, runs: list[str], rule: str,

@@ -2,12 +2,13 @@
 //! trec_eval's text, from the columns of `irscale.measures.results.Evaluation` (numpy
 //! arrays read in place, text as lists of strings).
 
-use numpy::PyReadonlyArray1;
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::guard::detached;
+use crate::output::spelled::{self, Style};
 use crate::output::summary::{self, Averaging, Rule, RunRows, Summary};
 use crate::output::trec_text::{self, LineColumn, SummaryColumn};
 use crate::output::{Aggregate, Cells, ValueType};
@@ -282,7 +283,29 @@ fn trec_summary_lines<'py>(
 }
 
 /// Adds this module's functions to the engine's Python module.
+/// A string column handed to Python: its offsets and data.
+type Column<'py> = PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u8>>)>;
+
+/// Floating-point numbers (a float64 or float32 array) spelled in their shortest form in
+/// `style` (`"python"`: `repr`'s; `"arrow"`: Arrow's cast to strings), as a string
+/// column's `(offsets, data)` (int64, uint8): `crate::output::spelled`.
+#[pyfunction]
+fn spell_floats<'py>(py: Python<'py>, values: Bound<'py, PyAny>, style: &str) -> Column<'py> {
+    let style = Style::named(style)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown spelling {style:?}")))?;
+    let (offsets, data) = if let Ok(array) = values.extract::<PyReadonlyArray1<'py, f32>>() {
+        let values = array.as_slice()?;
+        detached(py, "spelling numbers", || spelled::spell_all(values, style))?
+    } else {
+        let array = values.extract::<PyReadonlyArray1<'py, f64>>()?;
+        let values = array.as_slice()?;
+        detached(py, "spelling numbers", || spelled::spell_all(values, style))?
+    };
+    Ok((offsets.into_pyarray(py), data.into_pyarray(py)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(spell_floats, m)?)?;
     m.add_function(wrap_pyfunction!(summaries, m)?)?;
     m.add_function(wrap_pyfunction!(summary_mean, m)?)?;
     m.add_function(wrap_pyfunction!(trec_lines, m)?)?;

@@ -4,6 +4,7 @@
 
 pub mod evaluate;
 pub mod printf;
+pub mod spelled;
 pub mod summary;
 pub mod trec_text;
 
