@@ -14,8 +14,6 @@ use super::source::Stream;
 use super::topics::{Groups, Interner};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::{BTreeMap, VecDeque};
-use std::sync::Mutex;
 
 /// The run format.
 pub const FORMAT: Format = Format {
@@ -170,9 +168,10 @@ const BLOCK: usize = 1 << 21;
 #[cfg(test)]
 const BLOCK: usize = 16;
 
-/// Blocks in flight per thread (read, being parsed, or parsed and waiting for their turn
-/// to be joined): what bounds the memory of a read besides its columns.
-const IN_FLIGHT_PER_THREAD: usize = 8;
+/// Blocks of a wave per thread: small tasks, so that the threads end each wave together
+/// (the wave is a barrier); 4 × 2 MiB shares two cores better than 2 × 4 MiB for the same
+/// memory (docs/benchmarks.md, *Both cores: the run's blocks joined side by side*).
+const WAVE_BLOCKS_PER_THREAD: usize = 4;
 
 /// What the fast pass over one block of a run's text found: its rows' columns (each docno
 /// ending at `ends[r]` of `docnos`), the topics of its rows in runs of equal topics
@@ -361,78 +360,20 @@ impl Joined {
     }
 }
 
-/// The blocks of `blocks` parsed side by side, as many as `limit` at once, and their
-/// parts handed to `join` in the text's order as soon as each one's turn comes; `join`
-/// returns whether to go on (`false`: the rest is not read).
-///
-/// This thread reads the blocks and joins the parts; a task of the pool's is spawned for
-/// each block read, and takes the next block waiting to be parsed (if any is left). While
-/// the next part in order is not there, this thread parses the waiting blocks itself, and
-/// waits only when every block read is taken. No block waits for a slower one, as a
-/// barrier of waves of blocks makes it (the threads idle at every wave's end), and this
-/// thread runs no other task of the pool's (a wait that ran another run's whole read
-/// would hold this run's blocks in memory the while).
-fn pipeline(
-    mut blocks: Blocks,
-    limit: usize,
-    keep_rank: bool,
-    mut join: impl FnMut(&Part) -> Result<bool, ReadError> + Send,
-) -> Result<(), ReadError> {
-    type Parsed = (usize, Part, Vec<u8>);
-    let queue: Mutex<VecDeque<(usize, Vec<u8>, Part)>> = Mutex::new(VecDeque::new());
-    let (done, parsed) = std::sync::mpsc::channel::<Parsed>();
-    let parse = |(at, block, part): (usize, Vec<u8>, Part)| -> Parsed {
-        (at, read_block(&block, at == 0, keep_rank, part), block)
-    };
-    let next =
-        |queue: &Mutex<VecDeque<_>>| queue.lock().expect("no task panics holding it").pop_front();
-    let (queue, parse) = (&queue, &parse);
-    rayon::scope(move |scope| {
-        let mut waiting: BTreeMap<usize, (Part, Vec<u8>)> = BTreeMap::new();
-        let (mut spare, mut spent): (Vec<Vec<u8>>, Vec<Part>) = (Vec::new(), Vec::new());
-        let (mut read, mut joined, mut ended) = (0, 0, false);
-        loop {
-            while !ended && read - joined < limit.max(1) {
-                match blocks.next(spare.pop().unwrap_or_default())? {
-                    Some(block) => {
-                        let part = spent.pop().unwrap_or_default();
-                        queue
-                            .lock()
-                            .expect("no task panics holding it")
-                            .push_back((read, block, part));
-                        let done = done.clone();
-                        scope.spawn(move |_| {
-                            if let Some(block) = next(queue) {
-                                // no receiver after an error ends the read: the part
-                                // is not needed
-                                let _ = done.send(parse(block));
-                            }
-                        });
-                        read += 1;
-                    }
-                    None => ended = true,
-                }
-            }
-            if joined == read {
-                return Ok(());
-            }
-            while !waiting.contains_key(&joined) {
-                let (at, part, block) = match next(queue) {
-                    Some(block) => parse(block),
-                    None => parsed.recv().expect("a taken block's task sends its part"),
-                };
-                waiting.insert(at, (part, block));
-            }
-            let (part, block) = waiting.remove(&joined).expect("the next part is there");
-            joined += 1;
-            let go_on = join(&part)?;
-            spare.push(block);
-            spent.push(part);
-            if !go_on {
-                ended = true;
-            }
+/// Up to `count` blocks of `blocks`, in the buffers of `spare` while it has some.
+fn read_blocks(
+    blocks: &mut Blocks,
+    spare: &mut Vec<Vec<u8>>,
+    count: usize,
+) -> Result<Vec<Vec<u8>>, ReadError> {
+    let mut wave = Vec::with_capacity(count);
+    while wave.len() < count {
+        match blocks.next(spare.pop().unwrap_or_default())? {
+            Some(block) => wave.push(block),
+            None => break,
         }
-    })
+    }
+    Ok(wave)
 }
 
 /// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
@@ -446,6 +387,9 @@ pub fn read_from(
     source: &str,
     keep_rank: bool,
 ) -> Result<(Texts, Columns), ReadError> {
+    let mut blocks = Blocks::new(open()?, BLOCK);
+    let count = WAVE_BLOCKS_PER_THREAD * rayon::current_num_threads();
+    let mut spare = Vec::new();
     let mut joined = Joined {
         texts: Texts::default(),
         starts: Starts::new(),
@@ -458,16 +402,46 @@ pub fn read_from(
         infinite: None,
         beyond_c_float: None,
     };
-    pipeline(
-        Blocks::new(open()?, BLOCK),
-        IN_FLIGHT_PER_THREAD * rayon::current_num_threads(),
-        keep_rank,
-        |part| {
-            joined
-                .add(std::slice::from_ref(part), source)
-                .map(|()| !joined.scan.misfit)
-        },
-    )?;
+    // a wave of blocks parsed while the next one is read and the last one's parts joined
+    let mut wave = read_blocks(&mut blocks, &mut spare, count)?;
+    let mut parts: Vec<Part> = Vec::new();
+    let mut spent: Vec<Part> = Vec::new();
+    let mut first = true;
+    while !(wave.is_empty() && parts.is_empty()) {
+        let reused: Vec<Part> = (0..wave.len())
+            .map(|_| spent.pop().unwrap_or_default())
+            .collect();
+        let ((next, parsed), joining) = rayon::join(
+            || {
+                rayon::join(
+                    || read_blocks(&mut blocks, &mut spare, count),
+                    || {
+                        wave.par_iter()
+                            .zip(reused)
+                            .enumerate()
+                            .map(|(i, (block, part))| {
+                                read_block(block, first && i == 0, keep_rank, part)
+                            })
+                            .collect::<Vec<Part>>()
+                    },
+                )
+            },
+            || {
+                let added = joined.add(&parts, source);
+                spent.append(&mut parts);
+                added
+            },
+        );
+        joining?;
+        let next = next?;
+        if joined.scan.misfit {
+            break;
+        }
+        first = false;
+        spare.append(&mut wave);
+        wave = next;
+        parts = parsed;
+    }
     let Joined {
         texts,
         starts,
