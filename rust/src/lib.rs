@@ -3,6 +3,7 @@
 //! PyO3 is used at the boundary only (`bind`): the other modules work on bytes and slices
 //! and return `Result`s, converted there into Python values and the package's exceptions.
 
+pub mod aside;
 mod bind;
 pub mod columns;
 pub mod dicts;

@@ -10,6 +10,7 @@ use crate::ties::Ties;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Mutex;
 
 /// A file's bytes, or its path (read when its turn comes: a run's text is read in blocks,
 /// its parsed fields kept while the run is judged), and its name in messages.
@@ -106,44 +107,86 @@ impl<'a> File<'a> {
     }
 }
 
+/// A run refused: its fault, and its notes when it was read.
+type Refused = Box<(ReadError, Option<RunNotes>)>;
+
+/// A run file's parsed fields, and its bytes where it can be read once only.
+struct ReadRun {
+    held: Option<Vec<u8>>,
+    texts: run::Texts,
+    columns: run::Columns,
+}
+
+/// The fields of the run `file`, read in blocks (decompressed); its fault otherwise.
+fn read_run(file: &File, keep_rank: bool) -> Result<ReadRun, Refused> {
+    let refused = |e| Box::new((e, None));
+    let held = file.held().map_err(refused)?;
+    let open = || file.stream(&held);
+    let (texts, columns) = run::read_from(&open, file.name, keep_rank).map_err(refused)?;
+    Ok(ReadRun {
+        held,
+        texts,
+        columns,
+    })
+}
+
+/// The run `read` of `file` judged against `index`, with its notes; its fault otherwise
+/// (a document retrieved twice for a topic).
+fn judge_read(
+    file: &File,
+    read: ReadRun,
+    index: &Index,
+    options: &Options,
+) -> Result<(Judged, RunNotes), Refused> {
+    let refused = |e| Box::new((e, None));
+    let open = || file.stream(&read.held);
+    let run = read.columns.run(&read.texts);
+    let beyond_c_float = match run.beyond_c_float {
+        Some((count, row)) => {
+            let (line, text) = run::line_of(&open, row).map_err(refused)?;
+            Some((count, line, text))
+        }
+        None => None,
+    };
+    let notes = RunNotes {
+        runids: run.runids.iter().map(|r| lossy(r)).collect(),
+        last_runid: lossy(run.last_runid),
+        beyond_c_float,
+    };
+    if let Err(error) = run::refuse_duplicates(&run, &open, file.name) {
+        return Err(Box::new((error, Some(notes))));
+    }
+    Ok((judge_run(index, &run, options), notes))
+}
+
 /// The judged rankings of every run against the qrels; the first fault in reading order
-/// (the qrels, then the runs in turn) otherwise.
+/// (the qrels, then the runs in turn) otherwise. The qrels are parsed while the first run
+/// is read (parsed first, alone, they would leave every thread but one idle); the other
+/// runs are read and judged side by side, each run's parsed fields kept while it is judged
+/// only.
 pub fn judge(
     qrels_file: &File,
     run_files: &[File],
     options: &Options,
 ) -> Result<Judgment, Failure> {
+    let keep_rank = options.ties == Ties::RankColumn;
     let qrels_text = text(qrels_file)?;
     // the qrels' columns are not kept: the index holds what judging needs
-    let index = Index::build(&qrels::read(&qrels_text, qrels_file.name)?);
-    let keep_rank = options.ties == Ties::RankColumn;
-    // each run's text is read in blocks (decompressed), its parsed fields kept while its
-    // run is judged only
-    type Refused = Box<(ReadError, Option<RunNotes>)>;
+    let (index, first) = rayon::join(
+        || qrels::read(&qrels_text, qrels_file.name).map(|qrels| Index::build(&qrels)),
+        || run_files.first().map(|file| read_run(file, keep_rank)),
+    );
+    let index = index?;
+    let first = Mutex::new(first);
     let judged: Vec<Result<_, Refused>> = run_files
         .par_iter()
-        .map(|file| {
-            let refused = |e| Box::new((e, None));
-            let held = file.held().map_err(refused)?;
-            let open = || file.stream(&held);
-            let (texts, columns) = run::read_from(&open, file.name, keep_rank).map_err(refused)?;
-            let run = columns.run(&texts);
-            let beyond_c_float = match run.beyond_c_float {
-                Some((count, row)) => {
-                    let (line, text) = run::line_of(&open, row).map_err(refused)?;
-                    Some((count, line, text))
-                }
-                None => None,
-            };
-            let notes = RunNotes {
-                runids: run.runids.iter().map(|r| lossy(r)).collect(),
-                last_runid: lossy(run.last_runid),
-                beyond_c_float,
-            };
-            if let Err(error) = run::refuse_duplicates(&run, &open, file.name) {
-                return Err(Box::new((error, Some(notes))));
-            }
-            Ok((judge_run(&index, &run, options), notes))
+        .enumerate()
+        .map(|(at, file)| {
+            let read = match at {
+                0 => first.lock().expect("taken once").take().expect("read"),
+                _ => read_run(file, keep_rank),
+            }?;
+            judge_read(file, read, &index, options)
         })
         .collect();
     let mut runs = Vec::with_capacity(judged.len());
