@@ -150,6 +150,31 @@ def test_a_parquet_run_names_the_extra_without_pyarrow(tmp_path):
                                    "pip install 'irscale[parquet]'")
 
 
+@pytest.mark.parametrize("command,what", [
+    (["eval-many", "QRELS", "RUN", "--per-topic-out", "OUT"],
+     "writing per-topic Parquet files"),
+    (["online", "simulate-clicks", "QRELS", "RUN", "--format", "parquet", "-o",
+      "OUT"], "writing a Parquet click log"),
+])
+def test_parquet_outputs_name_the_extra_without_pyarrow(tmp_path, files, command, what):
+    """A command asked for a Parquet output without pyarrow: one ``irscale:`` line naming
+    the output and the extra, status 2, before any work, and no output left behind."""
+    qrels_path, run_path = files
+    out = tmp_path / "out"
+    argv = [{"QRELS": str(qrels_path), "RUN": str(run_path), "OUT": str(out)}.get(a, a)
+            for a in command]
+    script = _SCRIPT.split("import contextlib")[0] + textwrap.dedent(f"""
+        from irscale.cli.main import main
+        sys.exit(main({argv!r}))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert done.stderr.strip().splitlines() == [
+        f"irscale: {out}, {what} needs pyarrow: pip install 'irscale[parquet]'"]
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_evaluates_as_trec_eval_without_pyarrow(case, files, expected):
     qrels_path, run_path = files

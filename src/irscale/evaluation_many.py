@@ -63,6 +63,7 @@ from .core.progress import DELAY, ProgressArg, progress_reporter
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import evaluate_judged, evaluate_native
 from .evaluation_setup import EvaluationSetup, evaluation_setup
+from .io.extras import require_pyarrow
 from .io.files import access_error, current_umask, interrupts_held, output_target
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.native_files import RunNote
@@ -340,6 +341,8 @@ allow_empty
         raise ParameterError("allow_empty and force must be True or False")
     files = run_files(runs)
     chosen = _run_names(files, names)
+    if out is not None:
+        require_pyarrow("writing per-topic Parquet files", str(out))
     target = None if out is None else check_out(out, call_inputs([qrels, *files]),
                                                 force=force)
     cached = None if call is None else _cache(call, setup, files, executor)

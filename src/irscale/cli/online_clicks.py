@@ -22,6 +22,7 @@ from ..core.params import (
     USERS,
 )
 from ..errors import ParameterError
+from ..io.extras import require_pyarrow
 from .main import given
 from .options import add_param, add_ties
 from .outputs import add_output, declare_inputs, open_output, write_text
@@ -145,6 +146,8 @@ def _parquet_to_file(args: argparse.Namespace) -> None:
     """Parquet is written to a file, not to standard output."""
     if args.format == "parquet" and args.output == "-":
         raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
+    if args.format == "parquet":
+        require_pyarrow("writing a Parquet click log", args.output)
 
 
 def _read_model(path: str):

@@ -20,4 +20,13 @@ def needs_pyarrow(what: str, source: str) -> InputError:
     return InputError(f"{what} needs pyarrow: {PARQUET_EXTRA}", source=source)
 
 
-__all__ = ["PARQUET_EXTRA", "needs_pyarrow"]
+def require_pyarrow(what: str, source: str) -> None:
+    """Nothing where pyarrow is installed; :func:`needs_pyarrow`'s error otherwise, raised
+    before any work is done (``what``: ``"writing per-topic Parquet files"``)."""
+    try:
+        import pyarrow  # noqa: F401  # the writer imports it next
+    except ImportError as missing:
+        raise needs_pyarrow(what, source) from missing
+
+
+__all__ = ["PARQUET_EXTRA", "needs_pyarrow", "require_pyarrow"]
