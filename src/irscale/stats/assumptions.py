@@ -237,7 +237,10 @@ def levene(residuals: np.ndarray, codes: np.ndarray, factor: str, *,
             f"not computed: the absolute deviations of the residuals from their {factor} "
             f"{center}s are the same within every {factor} (up to rounding), so W is "
             "undefined")
-    if between <= TIE_RTOL * within:  # group means of Z equal up to rounding
+    # group means of Z equal up to rounding (each mean's error is a few units in the last
+    # place of the largest Z): W is 0. A comparison with ``within`` instead set real
+    # statistics of 2e-10 (p = 0.99999) to 0 (p = 1)
+    if np.all(np.abs(z_means - z.mean()) <= 8 * np.finfo(np.float64).eps * float(z.max())):
         between = 0.0
     statistic = df[1] / df[0] * between / within
     return AssumptionTest(name, "equal variances", factor, statistic, df,
