@@ -213,16 +213,21 @@ _CASE = _BLOCKED + textwrap.dedent("""
         print(json.dumps({"result": result}))
 """)
 
-def without_pyarrow(code: str, *args: str) -> Any:
-    """``result`` of ``code`` run with pyarrow blocked (``args``: its ``sys.argv[1:]``);
-    failed when any module on the way imports pyarrow."""
-    script = _CASE.replace("CODE", repr(textwrap.dedent(code)))
+def blocked_run(script: str, *args: str, **env: str) -> Any:
+    """``result`` of the last line ``script`` prints, run with pyarrow blocked (``args``: its
+    ``sys.argv[1:]``, ``env`` added to the environment); failed when any module on the way
+    imports pyarrow (the line is then ``{"blocked": module}``)."""
     done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, env={**os.environ, **env})
     assert done.returncode == 0, done.stderr[-3000:]
     answer = json.loads(done.stdout.splitlines()[-1])
     assert "blocked" not in answer, f"{answer['blocked']} imports pyarrow"
     return answer["result"]
+
+
+def without_pyarrow(code: str, *args: str) -> Any:
+    """``result`` of ``code`` run with pyarrow blocked (:func:`blocked_run`)."""
+    return blocked_run(_CASE.replace("CODE", repr(textwrap.dedent(code))), *args)
 
 
 @pytest.fixture(scope="module")
@@ -522,8 +527,8 @@ FILES = {
 PREFS_RUN = "q1 Q0 d2 1 3 r\nq1 Q0 d1 2 2 r\nq1 Q0 d3 3 1 r\n"
 
 #: Read ``sys.argv[2]`` (a file of format ``sys.argv[1]``) with pyarrow blocked, or run the
-#: command ``sys.argv[2:]`` (format ``cli``); print ``{"values": ...}``, or
-#: ``{"pyarrow_needed_by": module}`` when a module imported pyarrow.
+#: command ``sys.argv[2:]`` (format ``cli``); print ``{"result": ...}``, or
+#: ``{"blocked": module}`` when a module imported pyarrow.
 _READ_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
     import contextlib, io, json, traceback
 
@@ -587,22 +592,16 @@ _READ_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
     except ImportError as error:  # the irscale module whose import of pyarrow was refused
         frames = [frame.filename for frame in traceback.extract_tb(error.__traceback__)
                   if "/irscale/" in frame.filename]
-        print(json.dumps({"pyarrow_needed_by": "irscale/" + frames[-1].split("/irscale/")[-1]}))
+        print(json.dumps({"blocked": "irscale/" + frames[-1].split("/irscale/")[-1]}))
     else:
         assert "pyarrow" not in sys.modules
-        print(json.dumps({"values": values}))
+        print(json.dumps({"result": values}))
 """)
 
 
 def _without_pyarrow(*args: str):
-    """The values :data:`_READ_SCRIPT` prints for ``args``; failed when any module on the
-    way imports pyarrow."""
-    done = subprocess.run([sys.executable, "-c", _READ_SCRIPT, *args], capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "IRSCALE_DEBUG": "1"})
-    assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.splitlines()[-1])
-    assert "pyarrow_needed_by" not in found, f"{found['pyarrow_needed_by']} imports pyarrow"
-    return found["values"]
+    """The values :data:`_READ_SCRIPT` prints for ``args`` (:func:`blocked_run`)."""
+    return blocked_run(_READ_SCRIPT, *args, IRSCALE_DEBUG="1")
 
 
 @pytest.fixture(scope="module")
