@@ -52,31 +52,26 @@ pub trait Shortest: Copy + PartialEq + std::fmt::LowerExp + std::str::FromStr {
     fn is_negative(self) -> bool;
 }
 
-impl Shortest for f64 {
-    const AMBIGUOUS: usize = 16;
-    fn is_nan(self) -> bool {
-        f64::is_nan(self)
-    }
-    fn is_infinite(self) -> bool {
-        f64::is_infinite(self)
-    }
-    fn is_negative(self) -> bool {
-        self.is_sign_negative()
-    }
+/// [`Shortest`] for a float type, two strings of `$ambiguous` digits apart.
+macro_rules! shortest {
+    ($float:ty, $ambiguous:expr) => {
+        impl Shortest for $float {
+            const AMBIGUOUS: usize = $ambiguous;
+            fn is_nan(self) -> bool {
+                <$float>::is_nan(self)
+            }
+            fn is_infinite(self) -> bool {
+                <$float>::is_infinite(self)
+            }
+            fn is_negative(self) -> bool {
+                self.is_sign_negative()
+            }
+        }
+    };
 }
 
-impl Shortest for f32 {
-    const AMBIGUOUS: usize = 7;
-    fn is_nan(self) -> bool {
-        f32::is_nan(self)
-    }
-    fn is_infinite(self) -> bool {
-        f32::is_infinite(self)
-    }
-    fn is_negative(self) -> bool {
-        self.is_sign_negative()
-    }
-}
+shortest!(f64, 16);
+shortest!(f32, 7);
 
 /// `value` spelled in `style`, appended to `out`; `scratch` holds its digits meanwhile.
 pub fn spell<T: Shortest>(value: T, style: Style, out: &mut Vec<u8>, scratch: &mut String) {

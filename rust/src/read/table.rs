@@ -41,6 +41,18 @@ pub enum Column {
     Int(Vec<i64>),
 }
 
+/// `values` cut into consecutive slices of `lengths` each.
+fn split<'a: 'b, 'b, T>(
+    mut values: &'a mut [T],
+    lengths: impl Iterator<Item = usize> + 'b,
+) -> impl Iterator<Item = &'a mut [T]> + 'b {
+    lengths.map(move |length| {
+        let (share, rest) = std::mem::take(&mut values).split_at_mut(length);
+        values = rest;
+        share
+    })
+}
+
 impl Column {
     /// A column of `kind` with room for `rows` rows and, for text, `bytes` bytes (zeroed
     /// lazily: pages not written are not touched).
@@ -58,40 +70,22 @@ impl Column {
     /// The column cut into consecutive shares of `(rows, bytes)` each (text offsets: the
     /// offsets after each row, from the share's first byte).
     fn shares<'a>(&'a mut self, sizes: &[(usize, usize)]) -> Vec<Share<'a>> {
-        let mut out = Vec::with_capacity(sizes.len());
+        let rows = sizes.iter().map(|&(rows, _)| rows);
         match self {
             Column::Text { offsets, data } => {
-                let (mut o, mut d) = (&mut offsets[1..], &mut data[..]);
-                for &(rows, bytes) in sizes {
-                    let (o1, rest) = std::mem::take(&mut o).split_at_mut(rows);
-                    o = rest;
-                    let (d1, rest) = std::mem::take(&mut d).split_at_mut(bytes);
-                    d = rest;
-                    out.push(Share::Text {
-                        offsets: o1,
-                        data: d1,
+                let bytes = sizes.iter().map(|&(_, bytes)| bytes);
+                split(&mut offsets[1..], rows)
+                    .zip(split(data, bytes))
+                    .map(|(offsets, data)| Share::Text {
+                        offsets,
+                        data,
                         at: 0,
-                    });
-                }
+                    })
+                    .collect()
             }
-            Column::Float(values) => {
-                let mut v = &mut values[..];
-                for &(rows, _) in sizes {
-                    let (v1, rest) = std::mem::take(&mut v).split_at_mut(rows);
-                    v = rest;
-                    out.push(Share::Float(v1));
-                }
-            }
-            Column::Int(values) => {
-                let mut v = &mut values[..];
-                for &(rows, _) in sizes {
-                    let (v1, rest) = std::mem::take(&mut v).split_at_mut(rows);
-                    v = rest;
-                    out.push(Share::Int(v1));
-                }
-            }
+            Column::Float(values) => split(values, rows).map(Share::Float).collect(),
+            Column::Int(values) => split(values, rows).map(Share::Int).collect(),
         }
-        out
     }
 
     /// The shares of `sizes` ([`Column::shares`]), of which `filled` hold `(rows, bytes)`
