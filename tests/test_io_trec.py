@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core._columnar import duplicates, fingerprints
 from irscale.core._columnar import blocks as blocks_module
+from irscale.core._columnar import duplicates, fingerprints
 from irscale.core._columnar.blocks import TopicBlocks
 from irscale.core._columnar.duplicates import duplicate_rows
 from irscale.core._columnar.fingerprints import string_fingerprints
