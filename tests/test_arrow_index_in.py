@@ -61,4 +61,3 @@ def test_short_and_fallback_sets():
         value_set = pa.array(members, pa.string())
         np.testing.assert_array_equal(index_in_sorted(values, value_set),
                                       _expected(pa.chunked_array([values]), value_set))
-
