@@ -169,16 +169,15 @@ with open(sys.argv[3], "w") as out:
 #: The floor (``--tools floor``): the least a Python process pays that reads the files with
 #: pyarrow and evaluates them with numpy, whatever it evaluates. It takes the command line's
 #: memory settings (:mod:`irscale.cli.allocator`) where irscale's command does (with
-#: ``IRSCALE_TUNE_MEMORY=1``), imports numpy and ``pyarrow.csv``, as irscale does, and
-#: parses the fields irscale reads of each file named (topic and docno as strings, the
-#: run's score as a double or the qrels' label as an integer; blocks of 8 MiB, separated by
-#: the first line's tab or blank, as irscale's reader does), and nothing else. It writes
+#: ``IRSCALE_TUNE_MEMORY=1``), imports numpy and ``pyarrow.csv``, and parses the fields
+#: irscale reads of each file named (topic and docno as strings, the run's score as a
+#: double or the qrels' label as an integer; blocks of 8 MiB, separated by the first line's
+#: tab or blank), and nothing else. It writes
 #: (to the file named last) the memory of the process after its imports and the size of the
 #: parsed columns of every file: their sum is the interpreter and libraries plus a compact
 #: columnar copy of both files, the least memory an evaluation in this stack holds. A file
 #: of padded columns (``aligned``) fails it.
-#: The floor's CSV blocks: irscale's (``irscale.io._text._BLOCK_BYTES``; a test keeps them
-#: equal without the parent importing irscale's reader).
+#: The floor's CSV blocks (the size irscale's reader parsed in when it used pyarrow's).
 FLOOR_BLOCK_BYTES = 1 << 23
 FLOOR = (
     "import os\n"

@@ -4,17 +4,13 @@ strings equals pyarrow's ``index_in``."""
 
 from __future__ import annotations
 
-import os
 from itertools import pairwise
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from irscale.core._columnar import arrow
 
 from .oracles.columnar_judge import index_in_sorted
 
@@ -65,42 +61,3 @@ def test_short_and_fallback_sets():
         value_set = pa.array(members, pa.string())
         np.testing.assert_array_equal(index_in_sorted(values, value_set),
                                       _expected(pa.chunked_array([values]), value_set))
-
-
-@given(st.lists(_ids, max_size=40), st.integers(0, 3), _prefixes)
-def test_sorted_distinct_equals_unique_and_sort(values, pieces, prefix):
-    """``arrow.sorted_distinct``: the distinct values in byte order and every value's place
-    among them, as pyarrow's unique, sort and index_in give them; ``None`` for a value over
-    8 bytes past the prefix all share or two values one key apart (trailing NUL bytes)."""
-    values = [prefix + v for v in values]
-    whole = pa.array(values, pa.string())
-    cuts = sorted({0, len(whole), *np.linspace(0, len(whole), pieces + 1).astype(int)})
-    chunked = pa.chunked_array([whole.slice(a, b - a) for a, b in pairwise(cuts)],
-                               pa.string())
-    got = arrow.sorted_distinct(chunked)
-    distinct = sorted(set(values), key=str.encode)
-    longest = max((len(v.encode()) for v in values), default=0)
-    skip = len(os.path.commonprefix(values).encode()) if longest > 8 else 0  # noqa: RUF071
-    keys = {v.encode()[skip: skip + 8].ljust(8, b"\0") for v in distinct}
-    if not values or longest - skip > 8 or len(keys) < len(distinct):
-        assert got is None
-        return
-    rows, codes = got
-    assert [values[r] for r in rows] == distinct
-    assert codes.tolist() == [distinct.index(v) for v in values]
-
-
-def test_sorted_distinct_of_ids_that_differ_in_nul_bytes():
-    assert arrow.sorted_distinct(pa.array(["a", "a\x00", "b"])) is None
-    rows, codes = arrow.sorted_distinct(pa.array(["b", "a", "", "b"]))
-    assert rows.tolist()[0] == 2 and codes.tolist() == [2, 1, 0, 2]
-
-
-@pytest.mark.parametrize("kind", [pa.string(), pa.binary(), pa.large_string(),
-                                  pa.large_binary()])
-def test_value_offsets_of_slices(kind):
-    """The offsets of a slice's own values, in the offset width of the type."""
-    values = pa.array(["ab", "", "cde", "f"], kind).slice(1, 2)
-    offsets = arrow.value_offsets(values)
-    assert offsets.dtype == (np.int64 if "large" in str(kind) else np.int32)
-    assert offsets.tolist() == [2, 2, 5]

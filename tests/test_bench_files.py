@@ -160,12 +160,3 @@ def test_the_floor_is_measured_beside_the_tools(tmp_path):
                 else "**missed** (the floor alone misses it)" if wall["floor"] > target
                 else "**missed**")
     assert line.rsplit("|", 2)[1].strip() == expected
-
-
-def test_the_floor_parses_in_irscale_s_blocks():
-    """The floor parses the files in blocks of the size irscale's reader uses."""
-    import bench_eval
-    from irscale.io import _text
-
-    assert bench_eval.FLOOR_BLOCK_BYTES == _text._BLOCK_BYTES
-    assert f"block_size={_text._BLOCK_BYTES})" in bench_eval.FLOOR

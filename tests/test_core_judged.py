@@ -12,7 +12,6 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core._columnar import arrow as arrow_module
 from irscale.core._columnar.blocks import TopicBlocks, stable_order
 from irscale.core.inputs import Qrels, Run, as_c_float
 from irscale.core.judge import build_judged_rankings
@@ -22,8 +21,8 @@ from irscale.core.segments import segment_cumsum, segment_sum
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, qrels_from_frame, run_from_dict
 
+from .oracles import arrow_columns, qrels_index
 from .oracles import columnar_ranking as ranking_module
-from .oracles import qrels_index
 from .oracles import segment_sorts as segments_module
 from .oracles.columnar_judge import judge_run, judge_run_rows
 from .oracles.columnar_ranking import c_float_rank_keys
@@ -267,7 +266,7 @@ def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judge
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking_module, "_CHUNK_ROWS", chunk)
         patch.setattr(ranking_module, "_TIED_PIECE", chunk)
-        patch.setattr(arrow_module, "_KEY_PIECE", chunk)
+        patch.setattr(arrow_columns, "_KEY_PIECE", chunk)
         patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)
         patch.setattr(qrels_index, "_SCREENED_RATIO", 0 if screened else 1 << 62)
         _check_against_oracle(_qrels_of(), _run_of(rows, chunks=docno_chunks), rows,
@@ -313,7 +312,7 @@ def test_ties_sorted_in_pieces_match_a_plain_sort(presorted, piece):
     block_topic = np.array([judged.index(h) if h in judged else -1 for h in heads])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking_module, "_TIED_PIECE", piece)
-        patch.setattr(arrow_module, "_KEY_PIECE", piece)
+        patch.setattr(arrow_columns, "_KEY_PIECE", piece)
         order = ranking_module.rank_order(run, block_topic, "trec_eval")
     expected = sorted((i for i, t in enumerate(topic) if t in judged),
                       key=lambda i: docno[i].encode(), reverse=True)
@@ -522,7 +521,7 @@ def test_tables_on_the_run_side_only_for_a_run_much_smaller_than_the_qrels():
     shared = QrelsIndex.build(qrels)
 
     def pairs(index, fingerprints=run.docno_fingerprints):
-        block_topic = arrow_module.index_in(run.topic_blocks.heads.to_arrow(), index.topic_array)
+        block_topic = arrow_columns.index_in(run.topic_blocks.heads.to_arrow(), index.topic_array)
         found = index.hits(fingerprints, run.topic_blocks, block_topic)
         return sorted(zip(*found, strict=True)) if found is not None else None
 
@@ -556,7 +555,7 @@ def test_tables_dropped_once_the_runs_served_are_looked_up():
     qrels = _qrels_of()
     rows = [("1", d, 1.0, 1) for d in ("d1", "d3", "zz")] + [("2", "d2", 0.5, 1)]
     run = _run_of(rows)
-    block_topic = arrow_module.index_in(run.topic_blocks.heads.to_arrow(),
+    block_topic = arrow_columns.index_in(run.topic_blocks.heads.to_arrow(),
                                          QrelsIndex.build(qrels).topic_array)
 
     def pairs(index):
@@ -600,10 +599,10 @@ DOCNOS = st.builds(lambda prefix, rest: prefix + rest,
 
 
 def _sorted_as_pyarrow(docnos, group):
-    from irscale.core._columnar import arrow_compute
+    import pyarrow.compute as pc
 
     table = pa.table({"g": pa.array(group), "d": pa.array(docnos, pa.string())})
-    return arrow_compute.sort_indices(
+    return pc.sort_indices(
         table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy().tolist()
 
 

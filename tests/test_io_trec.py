@@ -4,31 +4,26 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import re
 from collections import Counter
-from itertools import pairwise
 from unittest import mock
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pcsv
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core._columnar import arrow, duplicates, fingerprints
 from irscale.core._columnar import blocks as blocks_module
-from irscale.core._columnar.arrow import owned_reader
+from irscale.core._columnar import duplicates, fingerprints
 from irscale.core._columnar.blocks import TopicBlocks
 from irscale.core._columnar.duplicates import duplicate_rows
 from irscale.core._columnar.fingerprints import string_fingerprints
 from irscale.errors import DuplicateError, EmptyInputError, InputError, InputFormatError
 from irscale.io.memory import qrels_from_dict, run_from_frame
 from irscale.io.sources import as_runs
-from irscale.io.trec import RUN_FIELDS
 from irscale.parallel import threads
 
 from .oracles.qrels_index import sorted_codes
@@ -52,9 +47,9 @@ def test_run_any_whitespace_and_gzip(tmp_path):
 
 
 def test_gzip_files_parsed_as_they_are_decompressed(tmp_path, monkeypatch):
-    """A gzip run or qrels file that parses cleanly is read through pyarrow's decompressing
-    stream: its whole text is never held in memory (read_input is not called); one that
-    needs the whitespace way (blank runs) is read whole, with the same result."""
+    """A gzip run or qrels file is decompressed as it is parsed: its whole text is never
+    read into memory (read_input is not called); with its columns aligned by runs of
+    blanks, it gives the same columns."""
     from irscale.io import _text
 
     run_text = "".join(f"{t} Q0 d{k} {k} {10 - k / 7:.4f} r\n" for t in (1, 2) for k in range(9))
@@ -235,47 +230,6 @@ def test_in_memory_inputs():
         run_from_frame(pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1, 2]}))
 
 
-@pytest.mark.parametrize("data", [b"", b"1 Q0 a 1 2.5 r\n", bytes(range(256)) * 300])
-def test_owned_reader_copies_into_arrow_memory(data):
-    whole = owned_reader(data).read_buffer()
-    assert whole.to_pybytes() == data
-    assert not data or whole.address != pa.py_buffer(data).address
-
-
-def test_bytes_reach_the_threaded_reader_in_arrow_memory(monkeypatch, tmp_path):
-    """Bytes (standard input, the API's bytes) go to pyarrow's CSV reader (the readers not
-    on ``read_fields`` yet: ``parse_columns``) as a copy Arrow owns, and a gzip file as
-    Arrow's own decompressing stream: its pool threads can drop the input after
-    ``read_csv`` returns, and dropping a buffer over a Python object takes the GIL, which a
-    thread cannot have while the interpreter exits (the process aborts with status 134)."""
-    from irscale.io import _text
-
-    def read_run(source):
-        table, _ = _text.parse_columns(source, RUN_FIELDS, {"docno": pa.string()}, ["docno"],
-                                       {}, "run")
-        return table["docno"].to_pylist()
-
-    data = b"1 Q0 a 1 2.5 r\n1 Q0 b 2 1.5 r\n"
-    given_to_arrow, streams = [], []
-    read_csv = pcsv.read_csv
-
-    def spy(source, **options):
-        if isinstance(source, pa.BufferReader):
-            given_to_arrow.append(source.read_buffer())
-            source.seek(0)
-        else:
-            streams.append(source)
-        return read_csv(source, **options)
-
-    monkeypatch.setattr(pcsv, "read_csv", spy)
-    runs = [read_run(data), read_run(write(tmp_path, "r.gz", data.decode(), True))]
-    assert runs == [["a", "b"]] * 2
-    assert len(given_to_arrow) == 1 and len(streams) == 1
-    whole = given_to_arrow[0]
-    assert whole.to_pybytes() == data and whole.address != pa.py_buffer(data).address
-    assert isinstance(streams[0], pa.CompressedInputStream)
-
-
 def test_real_runs_read(clef):
     run = irscale.read_run(clef / "runs" / "GUIR_EN_Run1.txt")
     assert len(run) == 50_000 and run.name == "GUIR_EN_RUN1"
@@ -353,15 +307,12 @@ def test_duplicate_error_names_the_second_line(tmp_path):
 
 @given(_pairs(), st.sampled_from(("error", "first", "last", "max")))
 def test_runs_not_grouped_by_topic_report_and_resolve_duplicates_by_file_line(pairs, policy):
-    """Shuffled or interleaved files are read grouped by topic (docnos of several widths
-    regrouped 2 rows at a time): a duplicate error names the file line of the earliest
-    duplicated pair's second occurrence, and ``first``, ``last`` and ``max`` keep the lines
-    they keep in file order."""
+    """Shuffled or interleaved files are read grouped by topic: a duplicate error names the
+    file line of the earliest duplicated pair's second occurrence, and ``first``, ``last``
+    and ``max`` keep the lines they keep in file order."""
     pairs = [(t, d) for t, d in pairs if d]  # an empty docno cannot be written to a file
     assume(pairs)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(arrow, "_TAKE_ROWS", 2)
-        _check_runs_not_grouped_by_topic(pairs, policy)
+    _check_runs_not_grouped_by_topic(pairs, policy)
 
 
 def _check_runs_not_grouped_by_topic(pairs: list[tuple[str, str]], policy: str) -> None:
@@ -560,15 +511,6 @@ def test_renamed_runs_keep_their_precomputed_columns(tmp_path):
         assert run.fingerprints is not None and run.blocks is not None
 
 
-@given(st.lists(st.lists(st.text(max_size=6), max_size=4), min_size=1, max_size=4))
-def test_length_range_of_strings(chunks):
-    """Shortest and longest length in bytes, from the offsets of every chunk."""
-    values = pa.chunked_array([pa.array(c, pa.string()) for c in chunks], pa.string())
-    lengths = [len(v.encode()) for c in chunks for v in c]
-    assume(lengths)
-    assert arrow.length_range(values) == (min(lengths), max(lengths))
-
-
 def test_dataframe_identifiers_of_any_dtype_and_order():
     # string, integer and object columns give the same identifiers as their str(); a
     # shuffled frame gives the same run (rows grouped by topic, file order kept per topic)
@@ -606,37 +548,6 @@ def test_dataframe_duplicates_name_the_row_after_grouping():
                       strict=True)) == [("1", "a", 1.0), ("1", "c", 3.0), ("2", "b", 4.0)]
 
 
-@pytest.mark.parametrize("scan", [1, 2, 3, 7])
-def test_scans_of_the_fast_parse_see_across_their_pieces(tmp_path, monkeypatch, scan):
-    """The parser's checks (a field holding the other separator, an empty field, a NUL, a
-    hexadecimal label) scan the bytes and the columns in pieces (``_CHECK_PIECE``,
-    ``_SCAN``): what a piece boundary splits is still found, wherever it lies."""
-    from irscale.io import _text
-
-    monkeypatch.setattr(_text, "_SCAN", scan)
-    monkeypatch.setattr(_text, "_CHECK_PIECE", scan)
-    lines = [f"1 Q0 d{k} {k} {10 - k} r\n" for k in range(6)]
-    run = irscale.read_run(write(tmp_path, "r", "".join(lines)))
-    assert run.docno.to_pylist() == [f"d{k}" for k in range(6)]
-    tabbed = [*lines[:4], "1\t d9 x 2 2.5 r\n", *lines[4:]]
-    assert irscale.read_run(write(tmp_path, "t", "".join(tabbed))).docno.to_pylist()[4] == "x"
-    with pytest.raises(InputFormatError) as info:  # the empty docno of line 6
-        irscale.read_run(write(tmp_path, "e", "".join([*lines[:5], "1 Q0  9 1 r\n"])))
-    assert info.value.line == 6
-    with pytest.raises(InputError) as info:  # a NUL in the docno of line 5
-        irscale.read_run(write(tmp_path, "n", "".join([*lines[:4], "1 Q0 d\x009 9 1 r\n"])))
-    assert info.value.line == 5
-    qrels = "".join(f"1 0 d{k} {k % 3}\n" for k in range(6))
-    assert irscale.read_qrels(write(tmp_path, "q", qrels)).rel.tolist() == [0, 1, 2, 0, 1, 2]
-    with pytest.raises(InputFormatError) as info:  # 0x10 of line 6 is no integer
-        irscale.read_qrels(write(tmp_path, "h", qrels[:-2] + "0x10\n"))
-    assert info.value.line == 6
-
-
-_RUNS_OF_BLANKS = re.compile(rb"[ \t]+")
-_BLANK_AT_EDGES = re.compile(rb"(?m)^ | (?=\r?$)")
-
-
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pieces=st.lists(st.sampled_from(
@@ -658,56 +569,6 @@ def test_line_of_record_is_the_records_line_by_line(monkeypatch, pieces, piece):
         assert _text.line_of_record(data, record) == expected
     with pytest.raises(IndexError):
         _text.line_of_record(data, len(records))
-
-
-@settings(max_examples=400, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.binary(max_size=60).map(
-           lambda raw: bytes(b" \t\n\rab"[byte % 6] for byte in raw)),
-       piece=st.sampled_from([1, 2, 3, 7, 1 << 23]), cores=st.sampled_from([1, 2, 3]))
-def test_single_blanks_is_whitespace_splitting(monkeypatch, data, piece, cores):
-    """The vectorised normalisation of the whitespace parse equals its definition by
-    regular expressions (runs of blanks and tabs made one blank, none at a line's start or
-    end), whatever lines its pieces and the cores' shares split the bytes into."""
-    from irscale.io import _text
-
-    monkeypatch.setattr(_text, "_PIECE", piece)
-    monkeypatch.setattr(_text.parallel_threads, "usable_cores", lambda: cores)
-    expected = _BLANK_AT_EDGES.sub(b"", _RUNS_OF_BLANKS.sub(b" ", data))
-    assert bytes(_text.single_blanks(data)) == expected
-
-
-@settings(max_examples=400, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.binary(max_size=60).map(
-           lambda raw: bytes(b" \t\n\rab\x00"[byte % 7] for byte in raw)),
-       separator=st.sampled_from([b" ", b"\t"]),
-       piece=st.sampled_from([1, 2, 3, 7, 1 << 22]),
-       kind=st.sampled_from(["bytes", "file", "arrow"]))
-def test_separated_cleanly_proves_every_field_non_empty(monkeypatch, tmp_path, data,
-                                                       separator, piece, kind):
-    """The gate that lets the CSV reader skip the fields not read equals its definition
-    (no byte of the other separator; no separator at the start, at the end or next to a
-    byte <= 32), whatever pieces the bytes are read in; and a file that passes splits into
-    the same fields by its separator as by whitespace (trec_eval's), line by line."""
-    from irscale.io import _text
-
-    monkeypatch.setattr(_text, "_CHECK_PIECE", piece)
-    other = b"\t" if separator == b" " else b" "
-    low = set(range(33))
-    expected = (other not in data and not data.startswith(separator)
-                and not data.endswith(separator)
-                and not any(a in low and b in low and separator[0] in (a, b)
-                            for a, b in pairwise(data)))
-    source = tmp_path / f"f{len(data)}"
-    source.write_bytes(data)
-    read = {"bytes": data, "file": source, "arrow": pa.py_buffer(data)}[kind]
-    clean = _text._separated_cleanly(read, separator)
-    assert clean == expected
-    if clean:
-        for line in re.split(rb"\r\n|\n|\r", data):
-            if line:
-                assert line.split(separator) == line.split(), line
 
 
 def test_runs_of_blanks_and_aligned_columns_read_as_single_blanks(tmp_path):

@@ -15,7 +15,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from irscale import evaluate
-from irscale.core._columnar import arrow
 from irscale.errors import MeasureError
 from irscale.io.memory import qrels_from_dict, run_from_dict
 from irscale.measures import compute
@@ -24,6 +23,7 @@ from irscale.measures.names import parse_measure
 from irscale.parallel import threads
 
 from .oracles import qrels_index
+from .oracles.arrow_columns import index_in
 from .oracles.qrels_index import QrelsIndex
 from .test_measures_parameters import (
     AT_CUTOFF,
@@ -140,7 +140,7 @@ def test_fingerprint_lookups_in_chunks_equal_one_lookup(monkeypatch, rows):
     (the string check that follows would hide wrong candidates)."""
     index = QrelsIndex.build(qrels_from_dict(QRELS))
     run = run_from_dict(RUNS["a"], name="a")
-    block_topic = arrow.index_in(run.topic_blocks.heads.to_arrow(), index.topic_array)
+    block_topic = index_in(run.topic_blocks.heads.to_arrow(), index.topic_array)
     tables = index.tables
     assert tables is not None
     whole = tables.hits(run.docno_fingerprints, run.topic_blocks, block_topic)

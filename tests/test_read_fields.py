@@ -263,21 +263,3 @@ def test_corrupt_gzip_data_named_as_before(tmp_path):
     path.write_bytes(gzip.compress(b"1 0 d1 2\n" * 100)[:-12])
     with pytest.raises(InputFormatError, match="truncated gzip file"):
         read_fields(path, NAMES, {"a": "str"}, {}, "table")
-
-
-def test_differs_from_parse_columns_in_nothing():
-    """The former reader (pyarrow's CSV reader) reads the same columns of the same file."""
-    pa = pytest.importorskip("pyarrow")
-    from irscale.io._text import parse_columns
-
-    text = b"".join(b"%d\t%s  d%d %d\r\n" % (k % 7, b"%.3f" % (k / 3), k, k - 9)
-                    for k in range(5000))
-    table, _ = parse_columns(text, NAMES, {"a": pa.string(), "c": pa.string(),
-                                           "b": pa.float64(), "d": pa.int64()},
-                             ["a", "c", "b", "d"], {}, "table")
-    fields, _ = read_fields(text, NAMES, {"a": "str", "c": "str", "b": "float", "d": "int"},
-                            {}, "table")
-    for name in ("a", "c"):
-        assert fields.strings(name).to_pylist() == table[name].to_pylist()
-    for name in ("b", "d"):
-        assert fields.numbers(name).tolist() == table[name].to_pylist()

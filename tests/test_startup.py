@@ -3,13 +3,10 @@
 ``irscale --help`` and every subcommand's ``--help`` build the whole parser: they must not
 load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light modules such as
 :mod:`irscale.stats.names` and :mod:`irscale.io.formats`; package ``__init__`` files import
-lazily). ``irscale eval`` must not load scipy, pandas or matplotlib: pyarrow imports pandas
-on its first ``pa.array`` / ``to_numpy`` / Python-scalar conversion, which the evaluation
-path avoids with :mod:`irscale.core._columnar.arrow`. Nor ``numpy.ma`` (numpy 2 imports it on the
-first ``np.unique``: :func:`irscale.core.identifiers.unique_integers`), nor
-:mod:`pyarrow.compute`, whose import builds a wrapper for each of pyarrow's compute
-functions (:mod:`irscale.core._columnar.arrow_compute`), nor, for trec_eval's measures, the
-diversity modules.
+lazily). ``irscale eval`` must not load pyarrow (the engine reads TREC files; pyarrow is
+for Parquet files only), scipy, pandas or matplotlib. Nor ``numpy.ma`` (numpy 2 imports it
+on the first ``np.unique``: :func:`irscale.core.identifiers.unique_integers`), nor, for
+trec_eval's measures, the diversity modules.
 Each case runs in a fresh interpreter and reads ``sys.modules``; times are measured by
 ``benchmarks/bench_eval.py`` and ``benchmarks/bench_startup.py``, not here.
 
@@ -32,12 +29,10 @@ import textwrap
 import warnings
 
 import numpy as np
-import pyarrow as pa
 import pytest
 
 import irscale
 from irscale.cli.main import build_parser
-from irscale.core._columnar import arrow
 
 from .cli_parsers import parsers
 
@@ -61,7 +56,6 @@ _SCRIPT = textwrap.dedent("""
         out.flush()
         loaded = sorted({m.split(".")[0] for m in sys.modules} & WATCHED)
         report.append({"argv": argv, "status": status, "loaded": loaded,
-                       "pyarrow_compute": "pyarrow.compute" in sys.modules,
                        "numpy_ma": "numpy.ma" in sys.modules,
                        "diversity": sorted(m for m in sys.modules if "diversity" in m
                                            and m != "irscale.cli.eval_diversity"),
@@ -271,9 +265,7 @@ def test_eval_loads_only_what_it_needs(tiny):
     for report in reports:
         assert report["status"] == 0, report
         assert report["output"].strip(), report
-        assert not {"scipy", "pandas", "matplotlib"} & set(report["loaded"]), report
-        # irscale.core._columnar.arrow_compute calls pyarrow's compute functions without it
-        assert not report["pyarrow_compute"], report
+        assert not {"pyarrow", "scipy", "pandas", "matplotlib"} & set(report["loaded"]), report
         # nor numpy.ma, which numpy 2 imports on the first np.unique (7-25 ms); numpy 1.x
         # imports it with numpy itself
         assert not report["numpy_ma"] or NUMPY_1, report
@@ -327,9 +319,10 @@ def test_measures_loads_only_what_it_needs():
     assert json.loads(reports[1]["output"])[0]["name"] == "ROUGE-N"
 
 
-def test_eval_output_unchanged_by_the_light_conversions(tiny):
-    """The pandas-free conversions give trec_eval's numbers (labels looked up with the
-    topic-specific row first, then the ``*`` row) and CSV integers stay integers."""
+def test_eval_output_of_the_light_path(tiny):
+    """The evaluation that loads neither pyarrow nor pandas gives trec_eval's numbers
+    (labels looked up with the topic-specific row first, then the ``*`` row) and CSV
+    integers stay integers."""
     first, labels, table = _run(
         ["eval", "-q", "-m", "map", "-m", "num_ret", "qrels", "run"],
         ["eval", "--labels", "under=under", "-q", "-m", "uRBP(p=0.5,u=linear,scale=1)",
@@ -385,61 +378,6 @@ def test_lazy_stats_package_keeps_the_anova_function():
     done = subprocess.run([sys.executable, "-c", "import sys;" + code], capture_output=True,
                           text=True, timeout=120, check=True)
     assert done.stdout.split() == ["True", "True", "module"]
-
-
-# ---------------------------------------------------------------- irscale.core._columnar.arrow
-def test_arrow_numbers_round_trip_without_copying():
-    values = np.arange(10, dtype=np.int64) * 3
-    array = arrow.array(values)
-    assert array.type == pa.int64() and array.to_pylist() == values.tolist()
-    np.testing.assert_array_equal(arrow.to_numpy(array.slice(3, 4)), values[3:7])
-    assert np.shares_memory(arrow.to_numpy(array), values)
-    chunked = pa.chunked_array([array.slice(0, 2), array.slice(5)])
-    np.testing.assert_array_equal(arrow.to_numpy(chunked), np.r_[values[:2], values[5:]])
-    single = arrow.to_numpy(pa.chunked_array([array]))  # one chunk: a view, as pyarrow's
-    assert np.shares_memory(single, values) and not single.flags.writeable
-    assert arrow.to_numpy(chunked).flags.writeable
-    floats = np.array([0.5, -1.0, np.nan], dtype=np.float32)
-    assert arrow.array(floats).type == pa.float32()
-    np.testing.assert_array_equal(arrow.to_numpy(arrow.array(floats)), floats)
-    assert arrow.to_numpy(pa.chunked_array([], pa.float64())).dtype == np.float64
-    assert arrow.to_numpy(arrow.array(np.array([], dtype=np.uint8))).dtype == np.uint8
-    assert arrow.array([1, 2]).type == pa.int64()
-
-
-def test_arrow_booleans_strings_scalars_and_fallback():
-    flags = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1], dtype=bool)
-    array = arrow.array(flags)
-    assert array.to_pylist() == flags.tolist()
-    for start in range(len(flags)):
-        np.testing.assert_array_equal(arrow.to_numpy(array.slice(start)), flags[start:])
-    texts = ["a", "", "é", "topic 12"]
-    assert arrow.strings(texts).equals(pa.array(texts, pa.string()))
-    assert arrow.strings([]).equals(pa.array([], pa.string()))
-    assert arrow.scalar("x").equals(pa.scalar("x"))
-    assert arrow.scalar(-1, pa.int32()).equals(pa.scalar(-1, pa.int32()))
-    assert arrow.scalar(2.5).equals(pa.scalar(2.5))
-    assert arrow.scalar(True).equals(pa.scalar(True))
-    with_nulls = pa.array([1, None, 3])
-    np.testing.assert_array_equal(arrow.to_numpy(with_nulls), [1.0, np.nan, 3.0])
-
-
-def test_arrow_helpers_do_not_import_pandas():
-    code = textwrap.dedent("""
-        import sys
-        import numpy as np, pyarrow as pa, pyarrow.compute as pc
-        from irscale.core._columnar import arrow
-        a = arrow.array(np.arange(5))
-        s = arrow.strings(["b", "a", "b"])
-        codes = pc.index_in(s, value_set=arrow.strings(["a"]))
-        arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type)))
-        arrow.to_numpy(pa.chunked_array([a, a]))
-        arrow.to_numpy(pc.equal(s, arrow.scalar("b")))
-        print("pandas" in sys.modules)
-    """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, check=True)
-    assert done.stdout.strip() == "False"
 
 
 def test_no_diversity_name_is_a_trec_eval_or_catalogue_name():

@@ -549,20 +549,6 @@ def test_pipe_paths_read_once(how, tmp_path):
     assert proc.stdout == reference.stdout
 
 
-def test_regular_file_is_opened_in_place(ws):
-    """A regular file keeps the fast paths (parsed in place, gzip data as decompressed);
-    a FIFO and ``-`` are read once into memory."""
-    from irscale.io.files import regular_file_kind
-
-    assert regular_file_kind("a.run") == "plain"
-    ws.write("a.run.gz", gz(ws.read("a.run")))
-    assert regular_file_kind("a.run.gz") == "gzip"
-    assert regular_file_kind("-") is None
-    if hasattr(os, "mkfifo"):
-        os.mkfifo(ws.root.parent / "pipe")
-        assert regular_file_kind(ws.root.parent / "pipe") is None  # and does not block
-
-
 # --------------------------------------------------------------- demo: all or nothing
 def _hidden_leftovers(root: Path, name: str) -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.name.startswith(f".{name}."))
@@ -693,9 +679,6 @@ def test_no_unclosed_file_when_interrupted_after_open(ws, monkeypatch):
     calls = [
         lambda: files.read_input("a.run"),
         lambda: files.read_input("a.run.gz"),
-        lambda: files.is_gzip_file("a.run"),
-        lambda: files.regular_file_kind("a.run"),
-        lambda: files.regular_file_kind("a.run.gz"),
         lambda: files.write_output("out.txt", "text\n"),
         lambda: files.write_output("out.bin", b"bytes\n"),
     ]

@@ -16,16 +16,15 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from irscale.core._columnar import arrow
-from irscale.core._columnar import arrow_compute as pc
 from irscale.core.inputs import Qrels, Run
 from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from irscale.core.options import RankingOptions
 from irscale.errors import InputError
 from irscale.parallel.threads import map_threads
 
-from .arrow_columns import arrow_column
+from .arrow_columns import arrow_column, index_in, key_prefix, short_keys
 from .columnar_ranking import rank_order
 from .qrels_index import QrelsIndex
 
@@ -46,18 +45,18 @@ def index_in_sorted(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> 
     value without the prefix is not in the set. A set with a longer string, or two with one
     key (ending in NUL bytes), or not in order is looked up by hash.
     """
-    prefix = arrow.key_prefix(value_set) if len(value_set) else None
+    prefix = key_prefix(value_set) if len(value_set) else None
     if prefix is None:
-        return arrow.index_in(values, value_set)
+        return index_in(values, value_set)
     skip = len(prefix.encode())
-    set_key, set_length = arrow.short_keys(value_set, skip)
+    set_key, set_length = short_keys(value_set, skip)
     if not bool(np.all(set_key[1:] > set_key[:-1])):
-        return arrow.index_in(values, value_set)
-    key, length = arrow.short_keys(values, skip)
+        return index_in(values, value_set)
+    key, length = short_keys(values, skip)
     place = np.minimum(np.searchsorted(set_key, key), len(set_key) - 1)
     found = (set_key[place] == key) & (set_length[place] == length)
     if prefix:
-        found &= arrow.to_numpy(pc.starts_with(values, prefix))
+        found &= np.asarray(pc.starts_with(values, prefix))
     return np.where(found, place, -1)
 
 
@@ -82,7 +81,7 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
             return rel
     exact = index.exact  # fingerprints cannot decide: the exact dictionary lookup
     topic_code = blocks.expand(block_topic)
-    doc_code = arrow.index_in(arrow_column(run.docno), exact.docs)
+    doc_code = index_in(arrow_column(run.docno), exact.docs)
     in_pool = (doc_code >= 0) & (topic_code >= 0)
     if in_pool.any() and len(exact.keys):
         keys = topic_code[in_pool] * exact.n_docs + doc_code[in_pool]
@@ -100,8 +99,8 @@ def _same_docnos(docno: pa.ChunkedArray, rows: np.ndarray, other: pa.ChunkedArra
     pairs: 0.05 -> 0.03 s on 2 cores)."""
     def same(start: int) -> bool:
         piece = slice(start, start + _PAIRS)
-        return bool(pc.all(pc.equal(docno.take(arrow.array(rows[piece])),
-                                    other.take(arrow.array(other_rows[piece])))).as_py())
+        return bool(pc.all(pc.equal(docno.take(pa.array(rows[piece])),
+                                    other.take(pa.array(other_rows[piece])))).as_py())
 
     return all(map_threads(same, range(0, len(rows), _PAIRS)))
 
@@ -148,7 +147,7 @@ def judge_run_rows(
     absent = block_topic < 0
     unjudged: tuple[str, ...] = ()
     if absent.any():
-        absent_topics = pc.filter(heads, arrow.array(absent))
+        absent_topics = pc.filter(heads, pa.array(absent))
         unjudged = tuple(sorted(pc.unique(absent_topics).to_pylist()))
     judgments = _judgments(index, run, block_topic)
     order = rank_order(run, block_topic, options.ties, single=options.compat == 9,

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from irscale.core._columnar import arrow
-from irscale.core._columnar import arrow_compute as pc
 from irscale.core._columnar.blocks import TopicBlocks
 from irscale.core.inputs import Run, as_c_float
 from irscale.core.options import TiePolicy
@@ -23,7 +22,7 @@ from irscale.core.segments import chunks, ranges
 from irscale.errors import ParameterError
 from irscale.parallel.threads import map_threads
 
-from .arrow_columns import arrow_column
+from .arrow_columns import arrow_column, length_range, shared_prefix, short_keys
 from .segment_sorts import segment_argsort, segment_sort_keys
 
 #: :func:`_by_docno_keys` sorts the rows tied on their keys again as strings when they are
@@ -102,10 +101,10 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy, *,
     if ties == "trec_eval":
         # trec_eval 9.0.8 stores scores as C floats (TEXT_RESULTS.sim is a float): scores
         # equal in single precision tie, and the tie is broken by docno.
-        table = pa.table({"t": arrow.array(topic_code),
-                          "s": arrow.array(as_c_float(key) if single else key),
+        table = pa.table({"t": pa.array(topic_code),
+                          "s": pa.array(as_c_float(key) if single else key),
                           "d": arrow_column(run.docno)})
-        order = arrow.to_numpy(pc.sort_indices(
+        order = np.asarray(pc.sort_indices(
             table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
         ))
     elif ties == "file-order":
@@ -241,19 +240,19 @@ def _tied_rows(pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _docno_keys(docno: pa.ChunkedArray, n_rows: int) -> np.ndarray | None:
     """The sort keys of every docno for :func:`_by_docno_keys`, to sort ``n_rows`` tied rows:
     past the bytes every docno begins with (``clueweb12-``,
-    :func:`~irscale.core._columnar.arrow.shared_prefix`), the docno's next 8 bytes as a
-    big-endian integer (:func:`~irscale.core._columnar.arrow.short_keys`: their order is the
+    :func:`~tests.oracles.arrow_columns.shared_prefix`), the docno's next 8 bytes as a
+    big-endian integer (:func:`~tests.oracles.arrow_columns.short_keys`: their order is the
     byte order of those bytes), complemented (descending docnos as ascending keys). ``None``
     when the rows are fewer than a quarter of the docnos (all of whose keys are read), or a
     docno has no byte past the prefix all share (or NULs only: the key 0)."""
     if 4 * n_rows < len(docno) or n_rows == 0:
         return None
-    shortest, longest = arrow.length_range(docno)
+    shortest, longest = length_range(docno)
     if shortest == 0:  # an empty docno's key is 0
         return None
     # a byte of every docno left past the prefix: a docno equal to it would have the key 0
-    skip = min(len(arrow.shared_prefix(docno).encode()), shortest - 1) if longest > 8 else 0
-    keys = arrow.short_keys(docno, skip)[0]
+    skip = min(len(shared_prefix(docno).encode()), shortest - 1) if longest > 8 else 0
+    keys = short_keys(docno, skip)[0]
     np.invert(keys, out=keys)
     if bool((keys == np.iinfo(np.uint64).max).any()):  # the key 0: no byte left, or NULs
         return None
@@ -305,8 +304,8 @@ def _by_docno_strings(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarra
                       ) -> np.ndarray:
     """:func:`_by_docno_keys`'s order (``rows`` by ``group``, then docno descending) by
     pyarrow's sort of the strings."""
-    table = pa.table({"g": arrow.array(group), "d": docno.take(arrow.array(rows))})
-    return arrow.to_numpy(
+    table = pa.table({"g": pa.array(group), "d": docno.take(pa.array(rows))})
+    return np.asarray(
         pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]))
 
 

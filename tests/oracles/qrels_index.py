@@ -15,9 +15,8 @@ from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from irscale.core._columnar import arrow
-from irscale.core._columnar import arrow_compute as pc
 from irscale.core._columnar.blocks import TopicBlocks, stable_order
 from irscale.core.inputs import Qrels
 from irscale.core.judged import UNJUDGED
@@ -48,11 +47,11 @@ def sorted_codes(blocks: TopicBlocks) -> tuple[pa.Array, np.ndarray]:
     values."""
     encoded = pc.dictionary_encode(blocks.heads.to_arrow())
     distinct = encoded.dictionary
-    first_codes = arrow.to_numpy(encoded.indices).astype(np.int64)
-    order = arrow.to_numpy(pc.sort_indices(distinct))
+    first_codes = np.asarray(encoded.indices).astype(np.int64)
+    order = np.asarray(pc.sort_indices(distinct))
     position = np.empty(len(order), dtype=np.int64)
     position[order] = np.arange(len(order))
-    return arrow.take(distinct, order), position[first_codes]
+    return distinct.take(pa.array(order)), position[first_codes]
 
 
 def dense_layout(degrees: np.ndarray) -> bool:
@@ -212,7 +211,7 @@ class QrelsIndex:
         topic_code = self._row_topic()
         encoded = pc.dictionary_encode(qrels.docno.to_arrow())
         docs = encoded.dictionary
-        doc_code = arrow.to_numpy(encoded.indices).astype(np.int64)
+        doc_code = np.asarray(encoded.indices).astype(np.int64)
         n_docs = max(len(docs), 1)
         keys = topic_code.astype(np.int64) * n_docs + doc_code
         order = np.argsort(keys, kind="stable")

@@ -6,9 +6,9 @@ Inputs
     unreadable file raise :class:`~irscale.errors.FileAccessError`; truncated or corrupt
     gzip data raise :class:`~irscale.errors.InputFormatError` naming the file. An input
     that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
-    read only once: :func:`regular_file_kind` is ``None`` for it, and the readers move its
-    bytes to a file that can be opened again (:mod:`irscale.io.spool`) or, where the
-    system has none, take them from :func:`read_input` (one open, one read).
+    read only once: the readers move its bytes to a file that can be opened again
+    (:mod:`irscale.io.spool`) or, where the system has none, take them from
+    :func:`read_input` (one open, one read).
 
 Outputs
     :func:`check_output` is called *before* the work starts, after the input owner has
@@ -260,34 +260,6 @@ def raise_nul_line(data: bytes, source: str) -> None:
     text = data[start:end if end >= 0 else len(data)].decode("utf-8", errors="replace")
     raise InputFormatError("a NUL byte in the line (trec_eval would cut the field there)",
                            source=source, line=number, text=text)
-
-
-def is_gzip_file(path: PathLike) -> bool:
-    """True when the file at ``path`` starts with gzip's magic number.
-
-    This opens the file: call it on regular files only (a FIFO would lose the bytes read).
-    """
-    try:
-        return read_file(path, 2) == b"\x1f\x8b"
-    except OSError as error:
-        raise access_error(error, path) from None
-
-
-def regular_file_kind(path: PathLike) -> str | None:
-    """``"plain"`` or ``"gzip"`` (it starts with gzip's magic number) when ``path`` is a
-    readable regular file: a file that a reader may open again and parse in place (gzip
-    data decompressed as they are read).
-
-    ``None`` for ``-`` and everything that is not a regular file (a FIFO, a pipe such as
-    ``<(cat run)`` or ``/dev/stdin``, a character device): those can be read only once, so
-    their bytes are spooled (:mod:`irscale.io.spool`) or taken from :func:`read_input`.
-    Only a regular file is opened here (to look for gzip's magic number). Raises
-    :class:`FileAccessError` for a missing, unreadable file or a directory.
-    """
-    info = check_readable(path)
-    if info is None or not stat.S_ISREG(info.st_mode):
-        return None
-    return "gzip" if is_gzip_file(path) else "plain"
 
 
 # ------------------------------------------------------------------------------ outputs

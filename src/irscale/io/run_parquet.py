@@ -19,9 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from ..core._columnar import arrow
-from ..core._columnar import arrow_compute as pc
 from ..errors import EmptyInputError, InputError, InputFormatError
 from .files import access_error, check_readable
 from .memory import _DOC, _SCORE, _TOPIC, _column, _make_run
@@ -31,11 +30,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core._columnar.duplicates import DuplicatePolicy
     from ..core.inputs import Run
 
+
+def _first_missing(column: pa.ChunkedArray) -> int:
+    """The row of the first missing value of a column that holds one."""
+    return int(pc.index(pc.is_null(column), True).as_py())
+
+
 def _identifiers(column: pa.ChunkedArray, what: str, source: str) -> pa.ChunkedArray:
     """A column of identifiers as strings; a missing one is an error naming its row."""
     if column.null_count:
-        row = int(np.flatnonzero(arrow.to_numpy(pc.is_null(column)))[0])
-        raise InputFormatError(f"missing {what} id in row {row}", source=source)
+        raise InputFormatError(f"missing {what} id in row {_first_missing(column)}",
+                               source=source)
     if pa.types.is_string(column.type):
         return column
     if not (pa.types.is_integer(column.type) or pa.types.is_large_string(column.type)
@@ -86,16 +91,16 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
         raise InputFormatError(f"the score column holds {score_column.type}, not numbers",
                                source=source)
     if score_column.null_count:
-        row = int(np.flatnonzero(arrow.to_numpy(pc.is_null(score_column)))[0])
-        raise InputFormatError(f"missing score in row {row}", source=source)
-    score = arrow.to_numpy(score_column).astype(np.float64)
+        raise InputFormatError(f"missing score in row {_first_missing(score_column)}",
+                               source=source)
+    score = score_column.to_numpy().astype(np.float64)
     rank = None
     if keep_rank:
         rank_column = table["rank"]
         if not pa.types.is_integer(rank_column.type) or rank_column.null_count:
             raise InputFormatError("the rank column must hold integers (no missing value)",
                                    source=source)
-        rank = arrow.to_numpy(rank_column).astype(np.int64)
+        rank = rank_column.to_numpy().astype(np.int64)
     if name is None:
         if "runid" in table.column_names and table["runid"][-1].is_valid:
             name = str(table["runid"][-1].as_py())

@@ -1,24 +1,23 @@
 """Inputs that can be read only once (standard input, a FIFO, a device), made re-readable.
 
-A regular file is parsed where it lies: pyarrow's reader opens it, a check reads it beside
-the parse in another thread, and a diagnosis reads it again for the text of a bad line
-(:mod:`irscale.io._text`). Standard input, a FIFO such as ``<(zcat run.gz)`` and a
-character device give their bytes once. Their bytes used to be read into a Python
-``bytes`` object and copied into Arrow's memory for the reader, two copies of the input
-in the process (10M run lines through ``-``: 1.5 GB against 0.84 GB from the file).
+A regular file is read where it lies: the native engine opens it, and a diagnosis reads it
+again for the text of a bad line (:func:`irscale.io._text.read_fields`). Standard input, a
+FIFO such as ``<(zcat run.gz)`` and a character device give their bytes once. Read into a
+Python ``bytes`` object, they would be held in the process beside the columns parsed of
+them.
 
 :func:`spool_input` moves them instead into an anonymous in-memory file (Linux's
 ``memfd_create``) and gives its path, ``/proc/self/fd/N``, which every reader opens like a
 regular file: the input's bytes are held once, by the kernel, as a file's are in its page
 cache (not in the process's resident memory), and every path of a regular file applies
-(gzip data decompressed as they are parsed, the check beside the parse, the re-reading
-diagnosis). A pipe is moved with ``splice`` (no copy through the process) after its
-buffer is enlarged to 1 MiB (``F_SETPIPE_SZ``: 348 MB through ``cat`` took 0.46 s with
-the default 64 KiB buffer, 0.21 s so). Standard input redirected from a regular file at
-its start is not copied at all: the path is that of a copy of descriptor 0.
+(gzip data decompressed as they are parsed, the re-reading diagnosis). A pipe is moved
+with ``splice`` (no copy through the process) after its buffer is enlarged to 1 MiB
+(``F_SETPIPE_SZ``: 348 MB through ``cat`` took 0.46 s with the default 64 KiB buffer,
+0.21 s so). Standard input redirected from a regular file at its start is not copied at
+all: the path is that of a copy of descriptor 0.
 
 Where ``memfd_create`` or ``/proc`` is missing (not Linux), :func:`spool_input` returns
-``None`` and the caller reads the bytes whole, as before.
+``None`` and the caller reads the bytes whole.
 """
 
 from __future__ import annotations

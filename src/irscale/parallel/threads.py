@@ -1,8 +1,8 @@
 """Independent pieces of work spread over the cores this process may use.
 
-numpy and pyarrow release the GIL inside their compiled loops, so pieces that spend their
-time there (casting the chunks of a parsed column, judging the runs of a batch...) run
-side by side in threads.
+numpy releases the GIL inside its compiled loops, so pieces that spend their time there
+(the fingerprints of a column's strings, the measures of a batch of runs...) run side by
+side in threads.
 """
 
 from __future__ import annotations
@@ -68,29 +68,3 @@ def map_threads(function: Callable[[Item], Result], items: Sequence[Item]) -> li
     if errors:
         raise errors[min(errors)]
     return results
-
-
-def in_background(function: Callable[[], Result]) -> Callable[[], Result]:
-    """Start ``function()`` in another thread; the callable returned waits for it and gives
-    its result, or raises its exception in the waiting thread.
-
-    For one long step of work beside another in the calling thread (checking a file's bytes
-    while pyarrow parses it); ``function`` must not warn (the warnings filters are global)."""
-    outcome: dict[str, object] = {}
-
-    def work() -> None:
-        try:
-            outcome["result"] = function()
-        except BaseException as error:  # raised in the waiting thread, below
-            outcome["error"] = error
-
-    helper = threading.Thread(target=work, daemon=True)
-    helper.start()
-
-    def wait() -> Result:
-        helper.join()
-        if "error" in outcome:
-            raise outcome["error"]  # type: ignore[misc]
-        return outcome["result"]  # type: ignore[return-value]
-
-    return wait

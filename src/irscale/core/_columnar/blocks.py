@@ -23,13 +23,11 @@ def as_string_array(values: object) -> Strings:
     if type(values).__module__.startswith("pyarrow"):
         import pyarrow as pa
 
-        from . import arrow_compute as pc
-
         column: Any = values
         if pa.types.is_dictionary(column.type):
-            column = pc.cast(column, column.type.value_type)
+            column = column.cast(column.type.value_type)
         if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
-            column = pc.cast(column, pa.string())
+            column = column.cast(pa.string())
         return Strings.of(column)
     return Strings.of(values)
 

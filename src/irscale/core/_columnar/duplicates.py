@@ -207,8 +207,8 @@ def resolve_duplicates(
     topic, docno = as_string_array(topic), as_string_array(docno)
     rows = duplicate_rows(topic, docno, fingerprints, blocks)
     if "pyarrow" in sys.modules:
-        # parsing and checking leave hundreds of MB of freed Arrow memory on a large file
-        # (the Python readers): give it back now, before the next stages allocate their own
+        # reading a large Parquet run leaves freed Arrow memory behind: give it back now,
+        # before the next stages allocate their own
         sys.modules["pyarrow"].default_memory_pool().release_unused()
     if len(rows) == 0:
         return None
