@@ -203,9 +203,8 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
             except OSError as error:
                 raise access_error(error, name or source) from None
     else:
-        data = source.read()
-        if isinstance(data, str):
-            data = data.encode()
+        read: bytes | str = source.read()  # a text stream where a binary one was promised
+        data = read.encode() if isinstance(read, str) else read
     if data[:2] == b"\x1f\x8b":
         if name is None:
             name = (display_name(source) if isinstance(source, (str, os.PathLike))

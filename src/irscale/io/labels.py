@@ -16,7 +16,7 @@ from ..core.inputs import Qrels
 from ..core.labels import ANY_TOPIC, LabelTable
 from ..core.strings import Strings
 from ..errors import InputError, InputFormatError
-from .memory import _DOC, _TOPIC, _column
+from .memory import DOC_COLUMNS, TOPIC_COLUMNS, find_column
 
 
 def read_labels(source: Any, *, several: bool = False) -> LabelTable:
@@ -92,9 +92,9 @@ def _from_mapping(data: Mapping[Any, Any], several: bool) -> LabelTable:
 
 def _from_frame(frame: Any, several: bool) -> LabelTable:
     source = "<labels DataFrame>"
-    t = _column(frame.columns, _TOPIC, "topic", source)
-    d = _column(frame.columns, _DOC, "document", source)
-    v = _column(frame.columns, ("value", "label", "relevance", "rel", "score"), "value", source)
+    t = find_column(frame.columns, TOPIC_COLUMNS, "topic", source)
+    d = find_column(frame.columns, DOC_COLUMNS, "document", source)
+    v = find_column(frame.columns, ("value", "label", "relevance", "rel", "score"), "value", source)
     topics, docs = frame[t].astype(str).tolist(), frame[d].astype(str).tolist()
     values = frame[v].tolist()
     return _checked(Strings.of(topics), Strings.of(docs),

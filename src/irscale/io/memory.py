@@ -28,15 +28,17 @@ from ..core.inputs import Qrels, Run, assemble_run
 from ..core.strings import Strings
 from ..errors import EmptyInputError, InputError, InputFormatError
 
-_TOPIC = ("query_id", "qid", "q_id", "topic", "topic_id")
-_DOC = ("doc_id", "docno", "doc", "document")
+#: The names a frame's or a table's topic, document and score columns may have (every reader
+#: of frames and tables: this module, :mod:`.run_parquet`, :mod:`.labels`).
+TOPIC_COLUMNS = ("query_id", "qid", "q_id", "topic", "topic_id")
+DOC_COLUMNS = ("doc_id", "docno", "doc", "document")
 _REL = ("relevance", "rel", "label", "judgment")
-_SCORE = ("score", "sim")
+SCORE_COLUMNS = ("score", "sim")
 #: The label column of ranx's qrels frames (``Qrels.to_dataframe()``, ``Qrels.from_df``).
 _RANX_LABEL = ("score",)
 
 
-def _column(columns: Sequence[str], names: Sequence[str], what: str, source: str) -> str:
+def find_column(columns: Sequence[str], names: Sequence[str], what: str, source: str) -> str:
     """The one of ``columns`` (a frame's or a table's) named as a ``what`` column may be
     (``names``); :class:`InputError` when none is, or when several are (which one holds the
     data would be a guess)."""
@@ -220,7 +222,8 @@ def _records(rows: Any, value_names: Sequence[str], what: str, source: str
                          f"expected one of {', '.join(names)}, got {', '.join(fields)}",
                          source=source)
 
-    t, d, v = field(_TOPIC, "topic"), field(_DOC, "document"), field(value_names, "value")
+    t, d = field(TOPIC_COLUMNS, "topic"), field(DOC_COLUMNS, "document")
+    v = field(value_names, "value")
     topic, docno = (_identifiers(list(map(itemgetter(k), rows)), f"{what} list")[0]
                     for k in (t, d))
     if topic is None or docno is None:
@@ -246,8 +249,8 @@ def run_from_records(rows: Any, *, name: str = "run", duplicates: DuplicatePolic
                      source: str = "<run list>") -> Run:
     """A run from namedtuples with ``query_id``, ``doc_id`` and ``score`` fields
     (ir_datasets' ``ScoredDoc``, ``GenericScoredDoc``; a list or any iterable)."""
-    topic, docno, values = _records(rows, _SCORE, "run", source)
-    return _make_run(topic, docno, values, name, duplicates, source)
+    topic, docno, values = _records(rows, SCORE_COLUMNS, "run", source)
+    return make_run(topic, docno, values, name, duplicates, source)
 
 
 def _frame_identifiers(frame, column: str, what: str, source: str) -> Strings:
@@ -292,10 +295,10 @@ def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
     """Qrels from a DataFrame with topic, document and relevance columns."""
     if len(frame) == 0:
         raise EmptyInputError("empty qrels table", source=source)
-    t = _column(frame.columns, _TOPIC, "topic", source)
-    d = _column(frame.columns, _DOC, "document", source)
+    t = find_column(frame.columns, TOPIC_COLUMNS, "topic", source)
+    d = find_column(frame.columns, DOC_COLUMNS, "document", source)
     # ranx's qrels frames (q_id, doc_id, score) hold the label in their score column
-    r = _column(frame.columns, _REL + (_RANX_LABEL if t == "q_id" else ()), "relevance",
+    r = find_column(frame.columns, _REL + (_RANX_LABEL if t == "q_id" else ()), "relevance",
                 source)
     return _make_qrels(_frame_identifiers(frame, t, "topic", source),
                        _frame_identifiers(frame, d, "document", source),
@@ -352,11 +355,11 @@ def run_from_frame(frame, *, name: str = "run", duplicates: DuplicatePolicy = "e
     """A run from a DataFrame with topic, document and score columns (``rank`` optional)."""
     if len(frame) == 0:
         raise EmptyInputError("empty run table", source=source)
-    t = _column(frame.columns, _TOPIC, "topic", source)
-    d = _column(frame.columns, _DOC, "document", source)
-    s = _column(frame.columns, _SCORE, "score", source)
+    t = find_column(frame.columns, TOPIC_COLUMNS, "topic", source)
+    d = find_column(frame.columns, DOC_COLUMNS, "document", source)
+    s = find_column(frame.columns, SCORE_COLUMNS, "score", source)
     rank = _rank_column(frame, source) if "rank" in frame.columns else None
-    return _make_run(_frame_identifiers(frame, t, "topic", source),
+    return make_run(_frame_identifiers(frame, t, "topic", source),
                      _frame_identifiers(frame, d, "document", source),
                      frame[s].to_numpy(), name, duplicates, source, rank)
 
@@ -385,7 +388,7 @@ def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
     topic, docno, values, blocks, distinct = _flatten(data, "run")
     if not len(values):
         raise EmptyInputError("empty run dict", source=source)
-    return _make_run(topic, docno, values, name, duplicates, source, blocks=blocks,
+    return make_run(topic, docno, values, name, duplicates, source, blocks=blocks,
                      distinct=distinct)
 
 
@@ -395,11 +398,11 @@ def run_from_ranx(obj: Any, *, name: str | None = None,
     ``Run`` is named (``.name``), else ``"run"``."""
     topic, docno, values, blocks, distinct = _ranx_columns(obj, "run")
     given = name or getattr(obj, "name", None) or "run"
-    return _make_run(topic, docno, values, str(given), duplicates, "<ranx Run>",
+    return make_run(topic, docno, values, str(given), duplicates, "<ranx Run>",
                      blocks=blocks, distinct=distinct)
 
 
-def _make_run(topic: Strings, docno: Strings, values, name, duplicates,
+def make_run(topic: Strings, docno: Strings, values, name, duplicates,
               source, rank=None, blocks: TopicBlocks | None = None, distinct: bool = False
               ) -> Run:
     score = _numbers(topic, docno, values, "score", source)

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from ..errors import EmptyInputError, InputError, InputFormatError
 from .files import access_error, check_readable
-from .memory import _DOC, _SCORE, _TOPIC, _column, _make_run
+from .memory import DOC_COLUMNS, SCORE_COLUMNS, TOPIC_COLUMNS, find_column, make_run
 from .naming import file_stem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -68,9 +68,9 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
     try:
         schema = pq.read_schema(source)
         names = list(schema.names)
-        topic_name = _column(names, _TOPIC, "topic", source)
-        doc_name = _column(names, _DOC, "document", source)
-        score_name = _column(names, _SCORE, "score", source)
+        topic_name = find_column(names, TOPIC_COLUMNS, "topic", source)
+        doc_name = find_column(names, DOC_COLUMNS, "document", source)
+        score_name = find_column(names, SCORE_COLUMNS, "score", source)
         wanted = [topic_name, doc_name, score_name]
         wanted += [extra for extra in ("rank", "runid") if extra in names and
                    (extra != "rank" or keep_rank)]
@@ -106,7 +106,7 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
             name = str(table["runid"][-1].as_py())
         else:
             name = file_stem(source)
-    return _make_run(topic, docno, score, name, duplicates, source, rank)
+    return make_run(topic, docno, score, name, duplicates, source, rank)
 
 
 __all__ = ["read_run_parquet"]

@@ -496,6 +496,11 @@ class CorrelationCI(HtmlRepr):
         """The interval as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         return format_table(self.to_frame(), fmt, digits=digits)
 
+    def __repr__(self) -> str:
+        return (f"CorrelationCI({self.method} {self.estimate:.4f}, {self.level:.0%} CI "
+                f"[{self.low:.4f}, {self.high:.4f}], bootstrap s.e. {self.se:.4f}, "
+                f"B={self.samples})")
+
 
 def _percentile(values: np.ndarray, level: float) -> tuple[float, float]:
     """The percentile interval at ``level`` of the finite ``values`` (NaN if none)."""
@@ -505,11 +510,6 @@ def _percentile(values: np.ndarray, level: float) -> tuple[float, float]:
         return float("nan"), float("nan")
     low, high = np.quantile(finite, [tail, 1.0 - tail])
     return float(low), float(high)
-
-    def __repr__(self) -> str:
-        return (f"CorrelationCI({self.method} {self.estimate:.4f}, {self.level:.0%} CI "
-                f"[{self.low:.4f}, {self.high:.4f}], bootstrap s.e. {self.se:.4f}, "
-                f"B={self.samples})")
 
 
 def correlation_ci(

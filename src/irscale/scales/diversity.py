@@ -221,7 +221,7 @@ def intent_context(recall_base: Iterable[int] | int | Context | None, space: Spa
             raise ParameterError(f"a recall base (--recall-base, recall_base) Context for "
                                  f"{intents} intents needs {sets} counts (codes 0..{sets - 1})"
                                  f", got {len(counts)}")
-    elif isinstance(recall_base, numbers.Integral) and not isinstance(recall_base, bool):
+    elif not isinstance(recall_base, bool) and isinstance(recall_base, numbers.Integral):
         counts = (0,) * (sets - 1) + (int(recall_base),)
     elif isinstance(recall_base, (str, bytes)) or not isinstance(recall_base, Iterable):
         raise ParameterError(f"recall base (--recall-base, recall_base) must be a sequence "

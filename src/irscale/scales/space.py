@@ -132,7 +132,7 @@ def to_context(recall_base: Sequence[int] | Context | int | None, space: Space) 
                 f"relevance degrees needs {space.levels} counts (degrees 0..{space.c}), got "
                 f"{len(counts)}")
         return Context(counts)
-    if isinstance(recall_base, numbers.Integral) and not isinstance(recall_base, bool):
+    if not isinstance(recall_base, bool) and isinstance(recall_base, numbers.Integral):
         given: tuple = (recall_base,)
         counts = (0,) * (space.c - 1) + given
     elif isinstance(recall_base, (str, bytes)) or not isinstance(recall_base, Iterable):

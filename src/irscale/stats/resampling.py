@@ -60,7 +60,7 @@ def check_seed(seed: object, name: str = "seed") -> SeedArg:
         return SEED.check(seed, name)
     items = list(np.asarray(seed, dtype=object).ravel()) if isinstance(seed, np.ndarray) \
         else list(seed)
-    if items and all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+    if items and all(not isinstance(v, (bool, np.bool_)) and isinstance(v, numbers.Integral)
                      and int(v) >= 0 for v in items):
         return [int(v) for v in items]
     raise ParameterError(f"{name} must be {SEED.text()} or a non-empty sequence of them, "

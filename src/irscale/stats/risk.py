@@ -32,8 +32,9 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.params import check_risk_alpha
 from ..errors import AlignmentError, ParameterError
-from ..measures.diversity.evaluate import check_risk_alpha, risk_based
+from ..measures.diversity.risk import risk_based
 from .effects import sample_sd
 from .validation import tie_tolerance, tied_differences
 
@@ -42,7 +43,7 @@ def risk_weighted_differences(run: np.ndarray, baseline: np.ndarray,
                               risk_alpha: float) -> np.ndarray:
     """``z = δ`` where ``δ = run − baseline ≥ 0``, else ``(1 + α)·δ`` (elementwise;
     differences within the tie tolerance are 0): ndeval's ``RiskBased``
-    (:func:`irscale.measures.diversity.evaluate.risk_based`) of the rounded differences."""
+    (:func:`irscale.measures.diversity.risk.risk_based`) of the rounded differences."""
     delta = tied_differences(run, baseline)
     return risk_based(delta, np.zeros_like(delta), risk_alpha)
 

@@ -11,7 +11,6 @@ evaluation, with ndeval's summaries.
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -19,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from ...core.params import check_risk_alpha as check_risk_alpha
 from ...core.rows import TopicRows
 from ...errors import AlignmentError, MeasureError, ParameterError, shown
 from ...io.diversity import (
@@ -40,31 +38,6 @@ from .condensed import judged_only, place
 from .context import diversity_context
 from .rankings import DiversityIndex, id_sort_key, read_and_judge
 from .umeasures import per_intent_measure
-
-
-def risk_based(run: np.ndarray, baseline: np.ndarray, alpha: float) -> np.ndarray:
-    """ndeval.c's ``RiskBased(r, b, a)`` elementwise: ``r − b`` when ``r ≥ b``, else
-    ``(1 + a)·(r − b)`` (Wang, Bennett & Collins-Thompson, SIGIR 2012; TREC Web 2013–14's
-    risk-sensitive per-topic value). A NaN stays itself with its sign, as C's arithmetic
-    keeps it: ``r``'s when ``r`` is NaN, else ``b``'s.
-
-    >>> risk_based(np.array([0.5, 0.25]), np.array([0.25, 0.5]), 1.0).tolist()
-    [0.25, -0.5]
-    """
-    r = np.asarray(run, dtype=np.float64)
-    b = np.asarray(baseline, dtype=np.float64)
-    delta = r - b
-    out = np.where(r >= b, delta, (1.0 + alpha) * delta)
-    return np.where(np.isnan(r), r, np.where(np.isnan(b), b, out))
-
-
-def c_format(value: float, decimals: int = 6) -> str:
-    """``printf("%.6f", value)`` (``decimals`` decimals) as glibc prints it (``-nan`` for a
-    NaN with its sign set)."""
-    value = float(value)
-    if math.isnan(value):
-        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
-    return f"{value:.{decimals}f}"
 
 
 def evaluate_diversity(

@@ -12,10 +12,11 @@ from typing import Literal
 
 import numpy as np
 
+from ...core.params import check_risk_alpha
 from ...errors import ParameterError
 from ..results import Evaluation
-from .evaluate import c_format, check_risk_alpha, risk_based
 from .rankings import id_sort_key
+from .risk import c_format, risk_based
 
 
 def ndeval_text(evaluation: Evaluation, fmt: Literal["ndeval", "trec", "csv"] = "ndeval", *,
@@ -28,7 +29,7 @@ def ndeval_text(evaluation: Evaluation, fmt: Literal["ndeval", "trec", "csv"] = 
     per run, values with six decimals (``-nan`` as C prints it). With ``baseline`` (the
     evaluation of one baseline run, same measures and options), what ``ndeval -baseline B
     -riskAlpha A`` prints (ndeval 4.5's ``outputMeasures``): every value is
-    :func:`~irscale.measures.diversity.evaluate.risk_based` (run, baseline, A); the run's
+    :func:`~irscale.measures.diversity.risk.risk_based` (run, baseline, A); the run's
     and the baseline's topics are walked together in topic order, a topic one of them
     lacks counting 0 for it; a baseline topic the run lacks is printed only with
     ``complete`` (``-c``); the mean divides by the number of printed rows when that is
