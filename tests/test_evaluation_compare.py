@@ -57,7 +57,7 @@ def per_topic(evaluation, measure: str, run: str) -> dict[str, float]:
 
 
 def test_t_test_against_scipy_holm_and_hand_counts(evaluation):
-    table = evaluation.compare(baseline="bm25", test="t", correction="holm")
+    table = evaluation.compare(baseline="bm25", test="t", correction="holm").to_frame()
     assert list(table.columns) == [
         "measure", "run", "baseline", "baseline_mean", "run_mean", "delta", "ci_low",
         "ci_high", "p", "p_adjusted", "significant", "wins", "ties", "losses"]
@@ -100,7 +100,7 @@ def test_several_baselines_one_family_each_pair_once(evaluation):
     against dense; p from scipy's paired t-test, Holm over the 2 x (3 + 2) comparisons by
     statsmodels; the CLI's --baseline bm25,dense prints the same rows."""
     table = evaluation.compare(["bm25", "dense"], test="t", correction="holm",
-                               measures=["map", "P@5"])
+                               measures=["map", "P@5"]).to_frame()
     expected = [(m, r, b) for m in ("map", "P@5")
                 for b, runs in (("bm25", ("ql", "dense", "rerank")), ("dense", ("ql", "rerank")))
                 for r in runs]
@@ -123,7 +123,7 @@ def test_several_baselines_one_family_each_pair_once(evaluation):
 def test_equals_pairwise_tests(evaluation, test):
     options = {"samples": 499, "rng": 7} if test == "randomization" else {}
     table = evaluation.compare("ql", test, correction="bonferroni", alpha=0.1,
-                               measures=MEASURES, **options)
+                               measures=MEASURES, **options).to_frame()
     direct = pairwise_tests(evaluation.to_matrix(measures=MEASURES), test,
                             correction="bonferroni", alpha=0.1, measures=MEASURES,
                             baseline="ql", **options).to_frame()
@@ -136,7 +136,7 @@ def test_equals_pairwise_tests(evaluation, test):
 
 
 def test_no_correction_and_measures(evaluation):
-    table = evaluation.compare("bm25", correction=None, measures=["P@5"])
+    table = evaluation.compare("bm25", correction=None, measures=["P@5"]).to_frame()
     assert table["measure"].tolist() == ["P@5"] * 3
     assert table["p_adjusted"].tolist() == table["p"].tolist()
 
@@ -144,9 +144,9 @@ def test_no_correction_and_measures(evaluation):
 def test_counts_are_not_compared_by_default():
     qrels, runs = collection(topics=6)
     ev = irscale.evaluate(qrels, runs, ["map", "num_ret", "num_rel_ret"])
-    assert ev.compare("bm25")["measure"].unique().tolist() == ["map"]
-    assert ev.compare("bm25", measures=["num_rel_ret"])["measure"].unique().tolist() == \
-        ["num_rel_ret"]
+    assert ev.compare("bm25").to_frame()["measure"].unique().tolist() == ["map"]
+    assert ev.compare("bm25", measures=["num_rel_ret"]).to_frame()["measure"].unique() \
+        .tolist() == ["num_rel_ret"]
 
 
 def test_ties_within_floating_point_noise():
@@ -154,7 +154,7 @@ def test_ties_within_floating_point_noise():
     risk-sensitive evaluation's wins/losses)."""
     matrix = ScoreMatrix.from_array(np.array([[0.2, 0.3 - 0.1], [0.5, 0.25], [0.1, 0.7]]),
                                     systems=["b", "r"])
-    row = baseline_comparison(matrix, "b").iloc[0]
+    row = baseline_comparison(matrix, "b").to_frame().iloc[0]
     assert (row["wins"], row["ties"], row["losses"]) == (1, 1, 1)
     risk = risk_table(matrix, "b")
     assert (risk["wins"][0], risk["ties"][0], risk["losses"][0]) == (1, 1, 1)
@@ -175,7 +175,7 @@ def test_cli_compare_baseline_prints_the_same_counts(tmp_path, evaluation):
     status, out, err = cli([*argv, "--format", "json"])
     assert status == 0, err
     pairs = pd.DataFrame(json.loads(out)["pairs"])
-    table = evaluation.compare("bm25")
+    table = evaluation.compare("bm25").to_frame()
     assert pairs["a"].tolist() == table["run"].tolist()
     for column in ("wins", "ties", "losses"):
         assert pairs[column].tolist() == table[column].tolist()

@@ -30,7 +30,7 @@ def check_comparison(evaluation: Evaluation, measure: str, baseline: list[float]
     """``compare`` of the evaluation's two runs ("a" the baseline, "b") against the hand
     values: means, delta, t-test p (scipy) and the topics won, tied and lost."""
     assert isinstance(evaluation, Evaluation)
-    table = evaluation.compare("a", correction=None)
+    table = evaluation.compare("a", correction=None).to_frame()
     row = table[table["measure"] == measure].iloc[0]
     assert row["run"] == "b" and row["baseline"] == "a"
     assert row["baseline_mean"] == pytest.approx(np.mean(baseline), abs=1e-12)

@@ -75,8 +75,9 @@ WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "Co
 WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "RankTestResult", "EffectSizes", "BootstrapAnovaResult"}
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
-REPORTS = {"TopicSetSize", "GStudy", "DStudy", "QppResult", "Decisions", "LeaveOneOut",
-           "ScaleEffects", "ScaleReport", "SplitStudy", "SwapRates", "TopicSplits",
+REPORTS = {"BaselineComparison", "TopicSetSize", "GStudy", "DStudy", "QppResult",
+           "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport", "SplitStudy",
+           "SwapRates", "TopicSplits",
            "SimulationStudy", "Reproducibility", "RankingAgreement", "Informativeness",
            "SimulatedScores", "SimulatedRuns"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
@@ -137,6 +138,7 @@ def instances() -> dict[str, list[object]]:
         "AssumptionChecks": [anova.assumptions, stats.anova(values, "system").assumptions],
         "AssumptionTest": list(anova.assumptions.tests),
         "RankTestResult": [stats.friedman(values), stats.kruskal_wallis(values)],
+        "BaselineComparison": [stats.baseline_comparison(m, m.systems[0])],
         "MixedModelResult": [stats.mixed_model(values), stats.mixed_model(values, method="ml"),
                              stats.mixed_model((values > np.median(values)).astype(float),
                                                family="binomial")],
@@ -602,3 +604,37 @@ def test_statistical_results_show_in_a_notebook(instances):
             assert html.escape(repr(result)) in page and "<table" in page, name
             for column in result.to_frame().columns:
                 assert html.escape(str(column)) in page, (name, column)
+
+
+# ------------------------------------------------------------ unpacking, notebook views
+def test_tests_unpack_as_scipy():
+    """``t, p = irscale.stats.paired_t(x, y)`` as ``t, p = scipy.stats.ttest_rel(x, y)``."""
+    import scipy.stats
+
+    import irscale.stats
+
+    rng = np.random.default_rng(3)
+    x, y = rng.random(20), rng.random(20)
+    t, p = irscale.stats.paired_t(x, y)
+    assert (t, p) == pytest.approx(tuple(scipy.stats.ttest_rel(x, y)), rel=1e-12)
+    h, p_kw = irscale.stats.kruskal_wallis(ScoreMatrix.from_array(
+        np.column_stack([x, y, x + 0.5])))
+    assert (h, p_kw) == pytest.approx(tuple(scipy.stats.kruskal(x, y, x + 0.5)), rel=1e-12)
+
+
+def test_inputs_show_their_first_and_last_rows_in_a_notebook():
+    from irscale.core.notebook import MAX_ROWS
+    from irscale.io import read_qrels, read_run
+
+    lines = "".join(f"q{i // 10} Q0 d{i} 1 {1000 - i} r\n" for i in range(100))
+    run = read_run(lines.encode())
+    html = run._repr_html_()
+    shown = [f"<td>d{i}</td>" in html for i in range(100)]
+    half = MAX_ROWS // 2
+    assert shown == [True] * half + [False] * (100 - 2 * half) + [True] * half
+    assert "<td>d99</td>" in html and "10 topics, 100 results" in html
+    qrels = read_qrels(b"q1 0 d1 1\nq1 0 d2 0\n")
+    assert "<td>d2</td>" in qrels._repr_html_()
+    matrix = ScoreMatrix.from_array(np.array([[0.2, 0.4], [0.6, 0.5]]),
+                                            systems=["a", "b"])
+    assert "<td>0.40</td>" in matrix._repr_html_() and "<td>0.45</td>" in matrix._repr_html_()

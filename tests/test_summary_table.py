@@ -142,3 +142,50 @@ def test_cli_compare_baseline(collection, capsys):
     pairs = [dict(zip(header, line.split(","), strict=True)) for line in lines[1:]]
     assert [(p["a"], p["b"]) for p in pairs] == [("good", "base"), ("bad", "base"),
                                                  ("same", "base")]
+
+
+# ------------------------------------------------- the comparison's paper table (Python)
+def test_compare_formats_the_cli_latex_table(collection, capsys):
+    """``Evaluation.compare(...).format("latex")`` is the table ``irscale eval --format
+    latex --baseline`` prints (one Python call), its marks the decisions of scipy's paired
+    t-test adjusted by statsmodels' Holm over every (run, measure)."""
+    argv = ["eval", str(collection / "qrels.txt"), *(str(collection / f"{n}.run") for n in RUNS),
+            "-m", "map", "-m", "P@5", "--format", "latex", "--baseline", "base"]
+    assert main(argv) == 0
+    ev = _evaluation(collection, ["map", "P@5"])
+    comparison = ev.compare("base")
+    assert comparison.format("latex") == capsys.readouterr().out
+    per_topic = ev.per_topic()
+    rows, keys = _cells(comparison.format("latex")), []
+    pvalues = []
+    for measure in ("map", "P@5"):
+        frame = per_topic[per_topic["measure"] == measure].pivot(index="topic", columns="run",
+                                                                 values="value")
+        for run in RUNS[1:]:
+            keys.append((run, measure, frame[run].mean() - frame["base"].mean()))
+            same = (frame[run] == frame["base"]).all()  # scipy: NaN; no evidence: p = 1
+            pvalues.append(1.0 if same else sps.ttest_rel(frame[run], frame["base"]).pvalue)
+    reject = multipletests(pvalues, method="holm", alpha=0.05)[0]
+    for (run, measure, delta), significant in zip(keys, reject, strict=True):
+        cell = rows[run][("map", "P@5").index(measure)]
+        mark = "uparrow" if delta > 0 else "downarrow"
+        assert (mark in cell) == bool(significant), (run, measure)
+    assert any(reject)
+
+
+def test_compare_markdown_and_html_mark_the_same_cells(collection):
+    comparison = _evaluation(collection, ["map"]).compare("base")
+    latex = _cells(comparison.format("latex"))
+    markdown = {line.split("|")[1].strip(): line.split("|")[2].strip()
+                for line in comparison.format("markdown").splitlines()
+                if line.startswith("| ") and not line.startswith("| Run")}
+    html = comparison._repr_html_()
+    for run in RUNS:
+        up, down = "uparrow" in latex[run][0], "downarrow" in latex[run][0]
+        assert markdown[run].endswith("↑") == up and markdown[run].endswith("↓") == down
+        row = next(line for line in html.splitlines() if f'<th scope="row">{run}</th>' in line)
+        assert ("↑" in row) == up and ("↓" in row) == down
+    assert "<table" in comparison._repr_html_() and repr(comparison) in \
+        comparison._repr_html_().replace("&#x27;", "'")
+    assert comparison.to_frame().equals(comparison.to_frame()) and len(comparison) == 3
+    assert comparison.format("csv").splitlines()[0].startswith("measure,run,baseline")

@@ -20,6 +20,7 @@ from ._columnar.blocks import TopicBlocks, as_string_array
 from ._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ._columnar.fingerprints import string_fingerprints
 from .input_messages import c_float_warning
+from .notebook import HtmlRepr, shown_rows
 from .strings import Strings
 
 
@@ -78,7 +79,7 @@ class _IdentifierColumns:
 
 
 @dataclass(frozen=True, eq=False)
-class Qrels(_IdentifierColumns):
+class Qrels(_IdentifierColumns, HtmlRepr):
     """Relevance judgments: one row per judged (topic, document) pair.
 
     ``rel`` holds integer relevance degrees. As in trec_eval, a negative degree marks a
@@ -108,22 +109,30 @@ class Qrels(_IdentifierColumns):
 
     def to_frame(self):
         """The judgments as a DataFrame with columns ``query_id, doc_id, relevance``."""
+        return self._rows(None)
+
+    def _rows(self, rows: np.ndarray | None):
         import pandas as pd
 
-        return pd.DataFrame(
-            {
-                "query_id": self.topic.to_numpy(),
-                "doc_id": self.docno.to_numpy(),
-                "relevance": self.rel,
-            }
-        )
+        def pick(column):
+            return column if rows is None else column.take(rows) \
+                if isinstance(column, Strings) else column[rows]
+
+        return pd.DataFrame({"query_id": pick(self.topic).to_numpy(),
+                             "doc_id": pick(self.docno).to_numpy(),
+                             "relevance": pick(self.rel)},
+                            index=None if rows is None else rows)
+
+    def _html_frame(self):
+        """A notebook shows the first and last rows (their row numbers as the index)."""
+        return self._rows(shown_rows(len(self)))
 
     def __repr__(self) -> str:
         return f"Qrels({len(self.topics)} topics, {len(self)} judgments, source={self.source!r})"
 
 
 @dataclass(frozen=True, eq=False)
-class Run(_IdentifierColumns):
+class Run(_IdentifierColumns, HtmlRepr):
     """Retrieval results of one system: one row per retrieved (topic, document) pair.
 
     ``rank`` (the file's rank column) is kept only when asked for, since trec_eval ignores
@@ -165,18 +174,26 @@ class Run(_IdentifierColumns):
 
     def to_frame(self):
         """The results as a DataFrame with columns ``query_id, doc_id, score`` (and ``rank``)."""
+        return self._rows(None)
+
+    def _rows(self, rows: np.ndarray | None):
         import pandas as pd
 
-        frame = pd.DataFrame(
-            {
-                "query_id": self.topic.to_numpy(),
-                "doc_id": self.docno.to_numpy(),
-                "score": self.score,
-            }
-        )
+        def pick(column):
+            return column if rows is None else column.take(rows) \
+                if isinstance(column, Strings) else column[rows]
+
+        frame = pd.DataFrame({"query_id": pick(self.topic).to_numpy(),
+                              "doc_id": pick(self.docno).to_numpy(),
+                              "score": pick(self.score)},
+                             index=None if rows is None else rows)
         if self.rank is not None:
-            frame["rank"] = self.rank
+            frame["rank"] = pick(self.rank)
         return frame
+
+    def _html_frame(self):
+        """A notebook shows the first and last rows (their row numbers as the index)."""
+        return self._rows(shown_rows(len(self)))
 
     def __repr__(self) -> str:
         return (

@@ -13,6 +13,7 @@ import html
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
     import pandas as pd
 
 #: Rows shown of a longer table (its first and last halves).
@@ -32,6 +33,18 @@ class HtmlRepr:
 
     def _repr_html_(self) -> str:
         return result_html(repr(self), self._html_frame())
+
+
+def shown_rows(n: int) -> np.ndarray:
+    """The rows of an ``n``-row input a notebook shows: all when at most :data:`MAX_ROWS`,
+    else the first and the last :data:`MAX_ROWS` / 2 (pandas' own shortening, without
+    building the whole table)."""
+    import numpy as np
+
+    if n <= MAX_ROWS:
+        return np.arange(n)
+    half = MAX_ROWS // 2
+    return np.concatenate([np.arange(half), np.arange(n - half, n)])
 
 
 def result_html(caption: str, frame: pd.DataFrame) -> str:

@@ -15,6 +15,7 @@ topic (the layout of the score matrices published with Urbano et al., SIGIR 2019
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,10 +23,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import AlignmentError, InputError, InputFormatError, shown
+from .notebook import HtmlRepr
 
 
 @dataclass(frozen=True, eq=False)
-class ScoreMatrix:
+class ScoreMatrix(HtmlRepr):
     """Scores of ``systems`` on ``topics`` for ``measures``: ``values[t, s, m]``.
 
     The input of every statistical and meta-evaluation routine. Build one with
@@ -355,6 +357,16 @@ class ScoreMatrix:
                              columns=list(self.systems))
         frame.index.name = "topic"
         frame.columns.name = "run"
+        return frame
+
+    def _html_frame(self) -> pd.DataFrame:
+        """A notebook shows each system's mean over topics on every measure (NaN: missing
+        values left out)."""
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a system missing everywhere
+            means = np.nanmean(self.values, axis=0)
+        frame = pd.DataFrame(means, index=list(self.systems), columns=list(self.measures))
+        frame.index.name = "system (mean over topics)"
         return frame
 
     def __repr__(self) -> str:

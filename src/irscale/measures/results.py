@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are b
     import pandas as pd
 
     from ..core.scorematrix import ScoreMatrix
+    from ..stats.baseline import BaselineComparison
 
 #: The tables :meth:`Evaluation.to_frame` gives.
 FrameShape = Literal["summary", "pyterrier"]
@@ -310,20 +311,26 @@ class Evaluation(RunSummaries):
     def compare(self, baseline: str | Sequence[str], test: str = "t", *,
                 correction: str | None = "holm",
                 alpha: float = 0.05, alternative: str = "two-sided",
-                measures: Sequence[str] | None = None, **options: object) -> pd.DataFrame:
+                measures: Sequence[str] | None = None, **options: object
+                ) -> BaselineComparison:
         """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
         (measure, run) the two means, the delta and its CI, p, adjusted p and the topics
         won, tied and lost (:func:`irscale.stats.baseline.baseline_comparison`, which
-        documents the arguments and the columns).
+        documents the arguments and the columns). The result's ``to_frame()`` is that
+        table; its ``format("latex")`` (or ``"markdown"``, ``"html"``) the paper's table
+        with ↑/↓ marks, as ``irscale eval --format latex --baseline`` prints it.
 
         >>> import irscale
         >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
         >>> runs = {"bm25": {"q1": {"d9": 2, "d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}},
         ...         "new": {"q1": {"d1": 2, "d9": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}}
-        >>> table = irscale.evaluate(qrels, runs, ["map"]).compare("bm25")
+        >>> comparison = irscale.evaluate(qrels, runs, ["map"]).compare("bm25")
+        >>> table = comparison.to_frame()
         >>> table[["run", "baseline_mean", "run_mean", "delta", "wins", "ties", "losses"]]
           run  baseline_mean  run_mean     delta  wins  ties  losses
         0  new       0.833333       1.0  0.166667     1     2       0
+        >>> print(comparison.format("latex").splitlines()[7:9])
+        ['bm25 & 0.8333 \\\\\\\\', 'new & \\\\textbf{1.0000} \\\\\\\\']
         """
         from ..stats.baseline import baseline_comparison
 

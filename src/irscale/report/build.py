@@ -386,7 +386,7 @@ def build_report(
     if baseline is not None:
         comparison = baseline_comparison(evaluation, baseline, test=test,
                                          correction=cast(Any, correction), alpha=alpha,
-                                         measures=list(labels))
+                                         measures=list(labels)).to_frame()
     anovas: dict[str, AnovaResult] = {}
     tukeys: dict[str, PairwiseComparisons] = {}
     letters: dict[str, dict[str, str]] = {}

@@ -13,14 +13,14 @@ The same tables are shown by the HTML page (:mod:`irscale.report.html`) and prin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
 
 from ..stats.registry import test_spec
-from ..stats.tables import check_digits, format_number, latex_escape, render
+from ..stats.summary_table import SummaryCell, render_summary
+from ..stats.tables import check_digits, format_number, render
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
     from .build import Report
@@ -29,18 +29,6 @@ __all__ = ["SummaryCell", "comparison_frame", "discriminative_frame", "format_ta
            "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
 
 TablesFormat = Literal["latex", "markdown"]
-
-
-@dataclass(frozen=True)
-class SummaryCell:
-    """One cell of the summary: the mean, its text, bold or not, the mark against the
-    baseline (``+1`` better, ``-1`` worse, ``0``) and the interval's text."""
-
-    value: float
-    text: str
-    bold: bool
-    mark: int
-    interval: str
 
 
 def _marks(report: Report) -> dict[tuple[str, str], int]:
@@ -137,35 +125,11 @@ def discriminative_frame(report: Report) -> pd.DataFrame:
                          "min. significant Δ": frame["min_significant_diff"]})
 
 
-def _summary_latex(report: Report, digits: int) -> str:
-    caption = latex_escape(summary_caption(report)).replace("↑", r"$\uparrow$") \
-        .replace("↓", r"$\downarrow$").replace("α", r"$\alpha$")
-    lines = ["\\begin{table}", "\\centering", f"\\caption{{{caption}}}",
-             f"\\begin{{tabular}}{{l{'r' * len(report.measures)}}}", "\\toprule",
-             " & ".join(["Run", *(latex_escape(m) for m in report.measures)]) + " \\\\",
-             "\\midrule"]
-    for run, cells in summary_cells(report, digits):
-        texts = [latex_escape(run) + (" (baseline)" if run == report.baseline else "")]
-        for cell in cells:
-            text = f"\\textbf{{{cell.text}}}" if cell.bold else cell.text
-            text += {1: r"$^{\uparrow}$", -1: r"$^{\downarrow}$", 0: ""}[cell.mark]
-            texts.append(f"{text} {{\\scriptsize {cell.interval}}}")
-        lines.append(" & ".join(texts) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
-    return "\n".join(lines) + "\n"
-
-
-def _summary_markdown(report: Report, digits: int) -> str:
-    lines = [f"**{summary_caption(report)}**", "",
-             "| Run | " + " | ".join(m.replace("|", "\\|") for m in report.measures) + " |",
-             "|:---|" + "---:|" * len(report.measures)]
-    for run, cells in summary_cells(report, digits):
-        texts = [run.replace("|", "\\|") + (" (baseline)" if run == report.baseline else "")]
-        for cell in cells:
-            text = f"**{cell.text}**" if cell.bold else cell.text
-            texts.append(text + {1: " ↑", -1: " ↓", 0: ""}[cell.mark] + f" {cell.interval}")
-        lines.append("| " + " | ".join(texts) + " |")
-    return "\n".join(lines) + "\n"
+def _summary(report: Report, digits: int, fmt: TablesFormat) -> str:
+    """The summary (:func:`summary_cells`, the baseline's row named so) as ``fmt``."""
+    rows = [(run + (" (baseline)" if run == report.baseline else ""), cells)
+            for run, cells in summary_cells(report, digits)]
+    return render_summary(report.measures, rows, summary_caption(report), fmt)
 
 
 #: LaTeX spellings (plain ASCII, as pdflatex reads without extra packages) of the Greek
@@ -195,7 +159,7 @@ def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 
 
         raise ParameterError(f"tables are written as latex or markdown, got {fmt!r}")
     digits = check_digits(digits)
-    parts = [(_summary_latex if fmt == "latex" else _summary_markdown)(report, digits)]
+    parts = [_summary(report, digits, fmt)]
     if report.comparison is not None:
         parts.append(render(_ascii(comparison_frame(report), fmt), fmt, digits=digits,
                             title=f"Runs against the baseline {report.baseline}"))

@@ -120,6 +120,8 @@ _EXPORTS: dict[str, str] = {
     "bootstrap_anova": ".replicates",
     "replicates_anova": ".replicates",
     "summary_table": ".summary_table",
+    "BaselineComparison": ".baseline",
+    "baseline_comparison": ".baseline",
     "render": ".tables",
     "tukey_hsd": ".tukey",
 }
@@ -135,6 +137,7 @@ __all__ = [
     "AnovaRow",
     "AssumptionChecks",
     "AssumptionTest",
+    "BaselineComparison",
     "BootstrapAnovaResult",
     "ConfidenceInterval",
     "DStudy",
@@ -153,6 +156,7 @@ __all__ = [
     "anova",
     "anova_oneway",
     "anova_twoway",
+    "baseline_comparison",
     "bootstrap_anova",
     "bootstrap_shift_test",
     "document_sampling_test",
@@ -227,6 +231,7 @@ sys.modules[__name__].__class__ = _Package
 if TYPE_CHECKING:  # pragma: no cover
     from .anova import MODELS, anova, anova_oneway, anova_twoway
     from .assumptions import AssumptionChecks, AssumptionTest
+    from .baseline import BaselineComparison, baseline_comparison
     from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
     from .corrections import adjust_pvalues
     from .document_sampling import (

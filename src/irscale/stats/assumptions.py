@@ -49,6 +49,7 @@ import pandas as pd
 from scipy import stats
 
 from ..core.notebook import HtmlRepr
+from .protocol import Unpacks
 from .tables import Format, check_digits, records, render
 from .validation import TIE_RTOL
 
@@ -63,7 +64,7 @@ _COLUMNS = ("test", "assumption", "groups", "statistic", "df1", "df2", "p", "n",
 
 
 @dataclass(frozen=True)
-class AssumptionTest(HtmlRepr):
+class AssumptionTest(Unpacks, HtmlRepr):
     """One check of an ANOVA assumption on the model's residuals.
 
     ``test`` is ``"Shapiro-Wilk"`` (``assumption`` normality; ``statistic`` W),

@@ -12,12 +12,25 @@ default: Ferro & Maistro (2024), §4.2.4) and the topics r wins, ties and loses 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
 from .corrections import Correction
 from .pairwise import baseline_names, pairwise_tests
+from .protocol import TableResult, format_table
+from .registry import test_spec
+from .summary_table import (
+    SummaryCell,
+    baseline_note,
+    best_rows,
+    number_text,
+    render_summary,
+)
+from .tables import Format
 from .validation import Alternative
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,6 +60,80 @@ def _matrix(data: Evaluation | ScoreMatrix, measures: Sequence[str] | None
     return data.to_matrix(measures=measures), list(measures)
 
 
+@dataclass(frozen=True)
+class BaselineComparison(TableResult):
+    """Every run against a baseline (:func:`baseline_comparison`): a table and the paper's
+    table of it.
+
+    :meth:`to_frame` is the comparison, one row per (measure, baseline, run) with the
+    columns :func:`baseline_comparison` documents; :meth:`format` prints it as ``text``,
+    ``csv`` or ``json``, and as ``latex`` or ``markdown`` prints the paper's runs × measures
+    table (:func:`irscale.stats.summary_table.render_summary`, the table
+    ``irscale eval --format latex --baseline`` prints): the means, the best of each measure
+    in bold, ↑/↓ where a run is significantly better/worse than the (first) baseline after
+    the correction. A notebook shows the paper's table (as HTML) above the comparison.
+    """
+
+    frame: pd.DataFrame = field(repr=False, compare=False)
+    #: The mean of every run (rows, in the runs' order) on every measure compared (columns)
+    #: over the topics of the comparison.
+    means: pd.DataFrame = field(repr=False, compare=False)
+    baselines: tuple[str, ...]
+    test: str
+    correction: str | None
+    alpha: float
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.frame.copy()
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def __repr__(self) -> str:
+        significant = int(self.frame["significant"].sum())
+        return (f"BaselineComparison({len(self.means) - len(self.baselines)} run(s) against "
+                f"{', '.join(self.baselines)} on {len(self.means.columns)} measure(s), "
+                f"{test_spec(self.test).name} test, {self.correction or 'no'} correction: "
+                f"{significant} of {len(self.frame)} significant at alpha = {self.alpha:g})")
+
+    def format(self, fmt: Format | str = "text", *, digits: int = 4) -> str:
+        """``latex``, ``markdown``: the paper's runs × measures table (class
+        documentation); ``text``, ``csv``, ``json``: :meth:`to_frame`'s rows
+        (``csv``/``json`` at full precision)."""
+        if fmt in ("latex", "markdown"):
+            return self._table(cast(Any, fmt), digits)
+        return format_table(self.frame, cast(Format, fmt), digits=digits)
+
+    def _table(self, fmt: str, digits: int) -> str:
+        from .tables import check_digits
+
+        digits = check_digits(digits)
+        values = self.means.to_numpy(np.float64)
+        runs, measures = [str(r) for r in self.means.index], [str(m) for m in self.means.columns]
+        marks = np.zeros(values.shape, dtype=np.int64)
+        first = self.frame[self.frame["baseline"] == self.baselines[0]]
+        for run, measure, delta, significant in zip(first["run"], first["measure"],
+                                                    first["delta"], first["significant"],
+                                                    strict=True):
+            if significant and delta != 0:
+                marks[runs.index(run), measures.index(measure)] = 1 if delta > 0 else -1
+        best = best_rows(values, digits)
+        rows = [(run, [SummaryCell(value=float(values[r, k]),
+                                   text=number_text(values[r, k], digits), bold=bool(best[r, k]),
+                                   mark=int(marks[r, k])) for k in range(len(measures))])
+                for r, run in enumerate(runs)]
+        caption = [f"Summary over topics of {len(runs)} run(s)",
+                   "the best value of each measure in bold",
+                   baseline_note(self.baselines[0], test_spec(self.test).name,
+                                 self.correction, len(self.frame), self.alpha)]
+        return render_summary(measures, rows, "; ".join(caption) + ".", cast(Any, fmt))
+
+    def _repr_html_(self) -> str:
+        from ..core.notebook import result_html
+
+        return self._table("html", 4) + result_html(repr(self), self.frame)
+
+
 def baseline_comparison(
     data: Evaluation | ScoreMatrix,
     baseline: str | Sequence[str],
@@ -57,7 +144,7 @@ def baseline_comparison(
     alternative: Alternative = "two-sided",
     measures: Sequence[str] | None = None,
     **options: object,
-) -> pd.DataFrame:
+) -> BaselineComparison:
     """Compare every run with ``baseline`` on every measure (PyTerrier's ``baseline=``),
     or with each of several baselines, corrected as one family.
 
@@ -88,9 +175,11 @@ def baseline_comparison(
 
     Returns
     -------
-    pandas.DataFrame
-        One row per (measure, baseline, run ≠ baseline), in the order of the measures, the
-        baselines, then the runs:
+    BaselineComparison
+        Its :meth:`~BaselineComparison.format` prints the paper's table (``latex``,
+        ``markdown``, ``html``); its :meth:`~BaselineComparison.to_frame` has one row per
+        (measure, baseline, run ≠ baseline), in the order of the measures, the baselines,
+        then the runs:
         ``measure, run, baseline, baseline_mean, run_mean, delta`` (run_mean −
         baseline_mean), ``ci_low, ci_high`` (the per-comparison 1 − α interval of delta),
         ``p`` (the test's), ``p_adjusted`` (after ``correction``; = ``p`` without one),
@@ -113,7 +202,7 @@ def baseline_comparison(
     >>> import numpy as np
     >>> m = ScoreMatrix.from_array(np.array([[0.2, 0.4], [0.5, 0.5], [0.1, 0.3]]),
     ...                            systems=["bm25", "new"])
-    >>> table = baseline_comparison(m, "bm25")
+    >>> table = baseline_comparison(m, "bm25").to_frame()
     >>> table[["run", "baseline_mean", "run_mean", "wins", "ties", "losses"]].round(4)
       run  baseline_mean  run_mean  wins  ties  losses
     0  new         0.2667       0.4     2     1       0
@@ -136,7 +225,14 @@ def baseline_comparison(
     frame = result.to_frame()
     if "p_raw" not in frame.columns:  # no correction: the raw p-values are the decisive ones
         frame["p_raw"] = frame["p"]
-    return frame[list(COLUMNS)].rename(columns=COLUMNS)
+    import pandas as pd
+
+    compared = matrix.subset(measures=measures)
+    means = pd.DataFrame(compared.values.mean(axis=0), index=list(compared.systems),
+                         columns=list(compared.measures))
+    return BaselineComparison(
+        frame=frame[list(COLUMNS)].rename(columns=COLUMNS), means=means,
+        baselines=tuple(baselines), test=test, correction=result.correction, alpha=alpha)
 
 
-__all__ = ["baseline_comparison"]
+__all__ = ["BaselineComparison", "baseline_comparison"]

@@ -52,7 +52,7 @@ from ..core.params import INTERVAL_SAMPLES
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from .names import DOCUMENT_MODELS
-from .protocol import ConfidenceInterval, check_confidence_level, format_table
+from .protocol import ConfidenceInterval, Unpacks, check_confidence_level, format_table
 from .resampling import RngArg, check_resampling, seed_sequence
 from .tables import Format
 from .validation import check_alpha
@@ -139,7 +139,7 @@ def document_variance(qrels: Judgments, run_x: Ranked, run_y: Ranked, measure: s
 
 
 @dataclass(frozen=True, eq=False)
-class DocumentSamplingResult(HtmlRepr):
+class DocumentSamplingResult(Unpacks, HtmlRepr):
     """The test of a difference with per-topic document-sampling variances.
 
     ``diff`` is δ̂, ``se`` its standard error, ``statistic`` z, ``pvalue`` two-sided;

@@ -20,6 +20,9 @@ Every statistical result speaks scipy's language (``scipy.stats.ttest_rel`` and
 ``format(fmt="text", *, digits=4)``
     the result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table.
 
+A test of one hypothesis (two systems, a rank test, an assumption check, document
+sampling) unpacks as scipy's does: ``statistic, pvalue = result`` (:class:`Unpacks`).
+
 Results that are reports rather than one inference (topic-splitting studies, leave-one-out,
 the Ferrante et al. (2021) tables...) have ``to_frame()`` and ``format(fmt)`` only. Older attribute
 names (``p``, ``f``, ``tau``, ``ext``, ``estimate``, ``ci_low``...) stay as aliases.
@@ -33,6 +36,7 @@ that also has ``statistic``, ``pvalue``, ``to_frame()`` and ``format()``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -42,8 +46,8 @@ from ..core.notebook import HtmlRepr
 from ..errors import ParameterError, shown
 from .tables import Format, check_digits, render
 
-__all__ = ["ConfidenceInterval", "Estimate", "TableResult", "check_confidence_level",
-           "format_table"]
+__all__ = ["ConfidenceInterval", "Estimate", "TableResult", "Unpacks",
+           "check_confidence_level", "format_table"]
 
 
 class ConfidenceInterval(NamedTuple):
@@ -74,6 +78,17 @@ def format_table(frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4,
     digits = check_digits(digits)
     return render(frame, fmt, digits=digits,
                   title=None if fmt in ("csv", "json") else title)
+
+
+class Unpacks:
+    """The unpacking of scipy's test results: ``statistic, pvalue = result``
+    (``t, p = irscale.stats.paired_t(x, y)`` as ``t, p = scipy.stats.ttest_rel(x, y)``)."""
+
+    statistic: Any
+    pvalue: Any
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.statistic, self.pvalue))
 
 
 class TableResult(HtmlRepr):

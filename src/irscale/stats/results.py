@@ -32,7 +32,7 @@ from ..errors import ParameterError
 from ._ptukey import tukey_critical, tukey_sf
 from .assumptions import AssumptionChecks, check_assumptions
 from .effects import EffectSize, EffectSizes, t_interval
-from .protocol import ConfidenceInterval, interval_or_default
+from .protocol import ConfidenceInterval, Unpacks, interval_or_default
 from .tables import (
     Format,
     alpha_text,
@@ -61,7 +61,7 @@ def _fmt_opt(value: float | None, digits: int = 4) -> str:
 
 # --------------------------------------------------------------------------- two systems
 @dataclass(frozen=True)
-class TestResult(HtmlRepr):
+class TestResult(Unpacks, HtmlRepr):
     """The outcome of a two-system significance test.
 
     ``diff`` is mean(x) − mean(y) (system ``systems[0]`` minus ``systems[1]``) and
@@ -639,7 +639,7 @@ class AnovaResult(HtmlRepr):
 
 
 @dataclass(frozen=True, eq=False)
-class RankTestResult(HtmlRepr):
+class RankTestResult(Unpacks, HtmlRepr):
     """A Kruskal–Wallis or Friedman test: χ² statistic, df, p and the systems' mean ranks.
 
     ``rank_variance`` is the variance of one rank (tie-corrected) and ``rank_counts`` the

@@ -15,6 +15,9 @@ the number of comparisons and α.
 
 from __future__ import annotations
 
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -27,10 +30,109 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation import Evaluation
     from .corrections import Correction
 
-TableFormat = Literal["latex"]
+TableFormat = Literal["latex", "markdown", "html"]
+#: The formats of the paper's table.
+TABLE_FORMATS: tuple[str, ...] = ("latex", "markdown", "html")
 #: Summaries that are not effectiveness values: no bold, no test.
 _COUNTS = ("sum", "count")
-_MARKS = {1: r"$^{\uparrow}$", -1: r"$^{\downarrow}$", 0: ""}
+_LATEX_MARKS = {1: r"$^{\uparrow}$", -1: r"$^{\downarrow}$", 0: ""}
+_TEXT_MARKS = {1: " ↑", -1: " ↓", 0: ""}
+
+
+@dataclass(frozen=True)
+class SummaryCell:
+    """One cell of a runs × measures table: the value, its text, bold or not (the best of
+    its column at the printed precision), the mark against the baseline (``+1``
+    significantly better, ``-1`` worse, ``0``) and the text of its interval, if any."""
+
+    value: float
+    text: str
+    bold: bool
+    mark: int
+    interval: str | None = None
+
+
+def render_summary(header: Sequence[str], rows: Sequence[tuple[str, Sequence[SummaryCell]]],
+                   caption: str, fmt: TableFormat) -> str:
+    """The runs × measures table of a paper: one row per ``(run, cells)`` under the column
+    labels ``header``, titled ``caption``, as a booktabs LaTeX ``table`` (↑/↓ as
+    superscript arrows), a Markdown table under its caption in bold, or an HTML table.
+    ``irscale eval --format latex --baseline``, the experiment report and
+    :meth:`BaselineComparison.format <irscale.stats.baseline.BaselineComparison.format>`
+    all print through it."""
+    if fmt == "latex":
+        title = latex_escape(caption).replace("↑", r"$\uparrow$") \
+            .replace("↓", r"$\downarrow$").replace("α", r"$\alpha$")
+        lines = ["\\begin{table}", "\\centering", f"\\caption{{{title}}}",
+                 f"\\begin{{tabular}}{{l{'r' * len(header)}}}", "\\toprule",
+                 " & ".join(["Run", *(latex_escape(c) for c in header)]) + " \\\\",
+                 "\\midrule"]
+        for run, cells in rows:
+            texts = [latex_escape(run)]
+            for cell in cells:
+                text = (f"\\textbf{{{cell.text}}}" if cell.bold else cell.text) \
+                    + _LATEX_MARKS[cell.mark]
+                if cell.interval is not None:
+                    text += f" {{\\scriptsize {cell.interval}}}"
+                texts.append(text)
+            lines.append(" & ".join(texts) + " \\\\")
+        lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    elif fmt == "markdown":
+        lines = [f"**{caption}**", "",
+                 "| Run | " + " | ".join(c.replace("|", "\\|") for c in header) + " |",
+                 "|:---|" + "---:|" * len(header)]
+        for run, cells in rows:
+            texts = [run.replace("|", "\\|")]
+            for cell in cells:
+                text = (f"**{cell.text}**" if cell.bold else cell.text) + _TEXT_MARKS[cell.mark]
+                texts.append(text + ("" if cell.interval is None else f" {cell.interval}"))
+            lines.append("| " + " | ".join(texts) + " |")
+    elif fmt == "html":
+        esc = html.escape
+        lines = ['<table class="irscale-summary">', f"<caption>{esc(caption)}</caption>",
+                 '<thead><tr><th scope="col">Run</th>'
+                 + "".join(f'<th scope="col">{esc(c)}</th>' for c in header)
+                 + "</tr></thead><tbody>"]
+        for run, cells in rows:
+            texts = [f'<th scope="row">{esc(run)}</th>']
+            for cell in cells:
+                text = f"<b>{esc(cell.text)}</b>" if cell.bold else esc(cell.text)
+                text += _TEXT_MARKS[cell.mark]
+                if cell.interval is not None:
+                    text += f" <small>{esc(cell.interval)}</small>"
+                texts.append(f"<td>{text}</td>")
+            lines.append("<tr>" + "".join(texts) + "</tr>")
+        lines.append("</tbody></table>")
+    else:
+        raise ParameterError(f"the paper's table is written as {', '.join(TABLE_FORMATS)}; "
+                             f"got format {fmt!r}")
+    return "\n".join(lines) + "\n"
+
+
+def number_text(value: float, digits: int, integer: bool = False) -> str:
+    """A table value: ``digits`` decimals (an integer column without), ``--`` for NaN."""
+    if np.isnan(value):
+        return "--"
+    return str(int(value)) if integer else f"{value:.{digits}f}"
+
+
+def best_rows(values: np.ndarray, digits: int) -> np.ndarray:
+    """Per column of ``values`` (rows × columns), which rows reach the column's best value
+    at the printed precision (every one that ties; none in an all-NaN column)."""
+    shown = np.round(values, digits)
+    with np.errstate(invalid="ignore"):
+        best = np.where(np.isnan(shown).all(axis=0), np.nan,
+                        np.where(np.isnan(shown), -np.inf, shown).max(axis=0))
+    return shown == best
+
+
+def baseline_note(baseline: str, test_name: str, correction: str | None, comparisons: int,
+                  alpha: float) -> str:
+    """The caption's words on the marks: the baseline, the test, the correction, α."""
+    how = (f"{correction.capitalize()} over {comparisons} comparisons" if correction
+           else f"{comparisons} comparisons, uncorrected")
+    return (f"↑/↓: significantly better/worse than {baseline} ({test_name} test, {how}, "
+            f"alpha = {alpha:g})")
 
 
 def summary_table(
@@ -43,7 +145,8 @@ def summary_table(
     digits: int = 4,
     fmt: TableFormat = "latex",
 ) -> str:
-    r"""The runs × measures table of ``evaluation`` as LaTeX (booktabs rules).
+    r"""The runs × measures table of ``evaluation`` as LaTeX (booktabs rules), Markdown or
+    HTML.
 
     Parameters
     ----------
@@ -56,13 +159,14 @@ def summary_table(
         comparison of the table, and the significance level (:func:`pairwise_tests`).
     digits : int
         Decimals shown (0 to 17).
-    fmt : "latex"
-        The only format so far.
+    fmt : {"latex", "markdown", "html"}
+        A booktabs LaTeX ``table`` environment, a Markdown table or an HTML table
+        (:func:`render_summary`).
 
     Returns
     -------
     str
-        A ``table`` environment with a caption.
+        The table with its caption.
 
     Raises
     ------
@@ -81,15 +185,12 @@ def summary_table(
     >>> print(summary_table(ev).splitlines()[5:8])
     ['Run & map & P@1 \\\\', '\\midrule', 'bm25 & \\textbf{0.6667} & \\textbf{0.6667} \\\\']
     """
-    if fmt != "latex":
-        raise ParameterError(f"summary tables are written as latex, got format {fmt!r}")
     digits = check_digits(digits)
     columns = [c for c in evaluation.columns if c.value_type != "str" and c.aggregate != "none"]
-    check_summary_columns(columns, evaluation.columns, "the latex table")
+    check_summary_columns(columns, evaluation.columns, f"the {fmt} table")
     runs = list(evaluation.runs)
     values = np.array([[dict((c.label, v) for c, v in evaluation.summary(r))[c.label]
                         for c in columns] for r in range(len(runs))], dtype=np.float64)
-    shown = np.round(values, digits)
     marks = np.zeros(values.shape, dtype=np.int64)
     caption = [f"Summary over topics of {len(runs)} run(s)",
                "the best value of each measure in bold"]
@@ -99,30 +200,14 @@ def summary_table(
         marks, note = _baseline_marks(evaluation, runs, [c.label for c in columns], tested,
                                       baseline, test, correction, alpha)
         caption.append(note)
-    lines = ["\\begin{table}", "\\centering",
-             f"\\caption{{{latex_escape('; '.join(caption))}.}}".replace("↑", "$\\uparrow$")
-             .replace("↓", "$\\downarrow$"),
-             f"\\begin{{tabular}}{{l{'r' * len(columns)}}}", "\\toprule",
-             " & ".join(["Run", *(latex_escape(c.label) for c in columns)]) + " \\\\",
-             "\\midrule"]
-    best = [None if c.aggregate in _COUNTS or np.isnan(shown[:, k]).all()
-            else np.nanmax(shown[:, k]) for k, c in enumerate(columns)]
-    for r, run in enumerate(runs):
-        cells = [latex_escape(run)]
-        for k, column in enumerate(columns):
-            text = _number(values[r, k], digits, column.value_type == "int")
-            if best[k] is not None and shown[r, k] == best[k]:
-                text = f"\\textbf{{{text}}}"
-            cells.append(text + _MARKS[int(marks[r, k])])
-        lines.append(" & ".join(cells) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
-    return "\n".join(lines) + "\n"
-
-
-def _number(value: float, digits: int, integer: bool) -> str:
-    if np.isnan(value):
-        return "--"
-    return str(int(value)) if integer else f"{value:.{digits}f}"
+    best = best_rows(values, digits)
+    rows = [(run, [SummaryCell(value=float(values[r, k]),
+                               text=number_text(values[r, k], digits, c.value_type == "int"),
+                               bold=bool(best[r, k]) and c.aggregate not in _COUNTS,
+                               mark=int(marks[r, k]))
+                   for k, c in enumerate(columns)])
+            for r, run in enumerate(runs)]
+    return render_summary([c.label for c in columns], rows, "; ".join(caption) + ".", fmt)
 
 
 def _baseline_marks(evaluation: Evaluation, runs: list[str], labels: list[str],
@@ -149,11 +234,9 @@ def _baseline_marks(evaluation: Evaluation, runs: list[str], labels: list[str],
                                              frame["significant"], strict=True):
         if significant and diff != 0:
             marks[runs.index(run), labels.index(label)] = 1 if diff > 0 else -1
-    spec = test_spec(test)
-    how = (f"{result.correction.capitalize()} over {len(frame)} comparisons"
-           if result.correction else f"{len(frame)} comparisons, uncorrected")
-    return marks, (f"↑/↓: significantly better/worse than {baseline} ({spec.name} test, "
-                   f"{how}, alpha = {alpha:g})")
+    return marks, baseline_note(baseline, test_spec(test).name, result.correction, len(frame),
+                                alpha)
 
 
-__all__ = ["summary_table"]
+__all__ = ["TABLE_FORMATS", "SummaryCell", "baseline_note", "best_rows", "number_text",
+           "render_summary", "summary_table"]
