@@ -41,11 +41,11 @@ def test_shared_run_id_names_runs_by_file_stem_with_a_warning(tmp_path):
     c = write(tmp_path / "c.txt", "1 Q0 d 1 1 other\n")
     with pytest.warns(UserWarning) as caught:
         runs = irscale.read_runs([a, b, c])
-    assert names_of(runs) == ["bm25", "ql", "other"]
+    assert names_of(runs) == ["bm25", "ql", "c"]  # every run by its file: never a mix
     assert len(caught) == 1
     message = str(caught[0].message)
-    assert "2 runs share the run id 'same'" in message
-    assert "'bm25'" in message and "'ql'" in message and a in message
+    assert "2 runs share the run id 'same'" in message and "every run" in message
+    assert "'bm25'" in message and "'ql'" in message and "'c'" in message and a in message
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # distinct ids: no warning, trec_eval's names
         assert names_of(irscale.read_runs([a, c])) == ["same", "other"]
@@ -65,7 +65,7 @@ def test_colliding_stems_fall_back_to_longer_forms(tmp_path):
     # a renamed run never takes the name of another run
     e = write(tmp_path / "z" / "other.txt", "1 Q0 d 1 1 k\n")
     with pytest.warns(UserWarning, match="share the run id"):
-        assert names_of(irscale.read_runs([e, c, d])) == ["k", "x/k.txt", "y/k.txt"]
+        assert names_of(irscale.read_runs([e, c, d])) == ["other", "x/k.txt", "y/k.txt"]
 
 
 def test_the_same_file_twice_is_an_error(tmp_path):
@@ -247,3 +247,26 @@ def test_find_run_refuses_a_name_of_several_runs(tmp_path):
     assert f"'a.run' is ambiguous: it names the runs 'b' ({a}), 'third' ({c});" in \
         str(caught.value)
     assert find_run(c, runs) == "third" and find_run(b, runs) == "other"
+
+
+def test_evaluate_takes_names(tmp_path):
+    a = write(tmp_path / "bm25.run", "1 Q0 d1 1 2 same\n1 Q0 d2 2 1 same\n")
+    b = write(tmp_path / "ql.run", "1 Q0 d2 1 2 other\n")
+    qrels = {"1": {"d1": 1, "d2": 0}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert irscale.evaluate(qrels, [a, b], "map").runs == ("same", "other")
+        assert irscale.evaluate(qrels, [a, b], "map", names="file").runs == ("bm25", "ql")
+        ev = irscale.evaluate(qrels, [a, b], "map", names=["x", "y"])
+    assert ev.runs == ("x", "y") and ev.mean()["map"].tolist() == [1.0, 0.0]
+    with pytest.raises(ParameterError, match="1 name given for 2 runs"):
+        irscale.evaluate(qrels, [a, b], "map", names=["x"])
+
+
+def test_clef_runs_are_all_named_by_file_never_a_mix(clef):
+    """Five of the 16 CLEF runs share run ids (KDEIR, WHUIRGroup) and two have ids unlike
+    their files (CUNI_EN_Run2 is 'Run3'): every run is named by its file."""
+    files = sorted((clef / "runs").iterdir())
+    with pytest.warns(UserWarning, match="every run is named after its file"):
+        ev = irscale.evaluate(clef / "task2.qrels", files, "P@10")
+    assert list(ev.runs) == [f.name.removesuffix(".txt") for f in files]

@@ -48,6 +48,7 @@ from .evaluation_setup import (
     evaluation_setup,
 )
 from .io.labels import read_labels
+from .io.naming import NameSpec
 from .io.native_files import RunNote
 from .io.native_inputs import NativeInputs, judge_native, native_inputs
 from .io.sources import as_qrels, as_runs
@@ -108,6 +109,7 @@ def evaluate(
     zscores: Any = None,
     cache: str | os.PathLike[str] | None = None,
     relevance_format: Literal["qrels", "prefs", "qrels_prefs"] = "qrels",
+    names: NameSpec | None = None,
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -199,6 +201,13 @@ def evaluate(
         evaluated by the preference measures (``all_prefs``, ``prefs_simp`` ...) with
         ``max_docs``, ``complete`` and ``allow_empty`` only
         (:func:`irscale.evaluation_prefs.evaluate_prefs`, docs/measures.md).
+    names : {"runid", "file"} or sequence of str, optional
+        How the runs are named, as ``--names`` says (:mod:`irscale.io.naming`, one rule for
+        every table): by default their run ids, or every run after its file when two share
+        a run id (a mapping ``{name: run}`` names them itself); ``"file"``: every run by
+        its file stem; or one name per run, in order (they replace the names of a mapping
+        ``{name: run}``). Evaluations of judged rankings (trec_eval's and the catalogue's
+        measures).
 
     Returns
     -------
@@ -262,7 +271,8 @@ def evaluate(
                             "ties": ties != "trec_eval", "labels": bool(labels),
                             "intent_probabilities": intent_probabilities is not None,
                             "intent_types": intent_types is not None,
-                            "zscores": zscores is not None, "cache": cache is not None})
+                            "zscores": zscores is not None, "cache": cache is not None,
+                            "names": names is not None})
     fairness = _fairness_evaluation(
         qrels, runs, measures, labels=labels, allow_empty=allow_empty,
         not_applicable={"relevance_level": relevance_level != 1, "max_docs": max_docs is not None,
@@ -271,7 +281,8 @@ def evaluate(
                         "ties": ties != "trec_eval",
                         "intent_probabilities": intent_probabilities is not None,
                         "intent_types": intent_types is not None,
-                        "zscores": zscores is not None, "cache": cache is not None})
+                        "zscores": zscores is not None, "cache": cache is not None,
+                        "names": names is not None})
     if fairness is not None:
         return fairness
     reference = None
@@ -292,7 +303,7 @@ def evaluate(
         label_sets=labels or None, allow_empty=allow_empty,
         not_applicable={"relevance_level": relevance_level != 1, "judged_only": judged_only,
                         "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
-                        "ties": ties != "trec_eval"})
+                        "ties": ties != "trec_eval", "names": names is not None})
     if diversity is not None:
         if reference is not None:
             raise ParameterError("zscores= (-Z) does not apply to diversity measures")
@@ -308,11 +319,11 @@ def evaluate(
         from .cache.evaluations import cached_evaluation
 
         evaluation = cached_evaluation(cache, evaluate, call, setup, lambda: _evaluate(
-            [call["qrels"], call["runs"]], setup, labels, allow_empty))
+            [call["qrels"], call["runs"]], setup, labels, allow_empty, names))
     else:
         held = [qrels, runs]  # handed over: this frame keeps no reference (below)
         del qrels, runs
-        evaluation = _evaluate(held, setup, labels, allow_empty)
+        evaluation = _evaluate(held, setup, labels, allow_empty, names)
     if reference is None:
         return evaluation
     from .measures.zscored import zscore_evaluation
@@ -321,12 +332,16 @@ def evaluate(
 
 
 def _evaluate(held: list[Any], setup: EvaluationSetup, labels: Mapping[str, Any] | None,
-              allow_empty: bool, *, stacklevel: int = 4) -> Evaluation:
+              allow_empty: bool, names: NameSpec | None = None, *, stacklevel: int = 4
+              ) -> Evaluation:
     """:func:`evaluate` of ``held`` (``[qrels, runs]``, emptied here) once its options are
-    checked (``setup``). ``stacklevel``: that of the warnings, seen from here."""
+    checked (``setup``), the runs named as ``names`` says (``None``: the default rule).
+    ``stacklevel``: that of the warnings, seen from here."""
     qrels, runs = held
     held.clear()
     ties = setup.options.ties
+    if names is not None:  # the runs read here, then named: the engine judges them after
+        runs = as_runs(runs, keep_rank=ties == "rank-column", names=names)
     inputs = native_inputs(qrels, runs, labels=labels, ties=ties,
                            scores=scores_needed(setup.requests))
     if isinstance(inputs, NativeInputs):  # TREC files or dicts: judged by the engine

@@ -276,6 +276,9 @@ CASES = [
     bad("qagree-disjoint", ["labels", "agree-qrels", "qrels.txt", "q3.txt"], "in common",
         files={"q3.txt": text(["9 0 d1 1"])}),
     bad("qagree-run-missing", [*QAGREE[:4], "a.run", "nope.run"], "nope.run"),
+    good("qagree-names", [*QAGREE, "--names", "file"], output_contains("tau_ap")),
+    bad("qagree-names-no-runs", [*QAGREE[:4], "--names", "a,b"], opt("--names")),
+    bad("qagree-names-count", [*QAGREE, "--names", "a"], "name given for"),
     # ================================================================ aware
     good("aware", AWARE, output_contains("topic,teamA_r1")),
     good("aware-msd", [*AWARE, "--weights", "msd", "--seed", "1", "--random", "2"]),

@@ -153,10 +153,13 @@ def add_parser(subparsers) -> None:
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
     add_param(p, RELEVANCE, doc="smallest relevant degree, with runs")
+    add_names(p)
     _table_options(p)
     add_rules(p, DIGITS_RULE, _qrels_pair,
               Rule(("measure", "relevance_level"), lambda args: len(args.inputs) > 2,
-                   "-m/--measure and -l/--relevance-level apply with run files"))
+                   "-m/--measure and -l/--relevance-level apply with run files"),
+              Rule(("names",), lambda args: len(args.inputs) > 2,
+                   "--names names run files: give two or more after the qrels"))
     p.set_defaults(func=run_agree_qrels)
 
     p = sub.add_parser("aware", help="AWARE: combine the runs' scores under every assessor",
@@ -307,10 +310,12 @@ def run_agree(args: argparse.Namespace) -> int:
 def run_agree_qrels(args: argparse.Namespace) -> int:
     """``labels agree-qrels``: the agreement of two qrels (and of the rankings)."""
     check_options(args)
-    runs = args.inputs[2:]
     from ..collections.agreement import qrels_agreement, with_ranking
     from ..stats.protocol import format_table
     from .outputs import write_text
+    from .runargs import named_runs
+
+    runs = named_runs(args.inputs[2:], args.names) if len(args.inputs) > 2 else []
 
     table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
                                      measure=args.measure,

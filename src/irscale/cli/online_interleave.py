@@ -24,7 +24,7 @@ from ..io.formats import TABLE_FORMATS
 from .options import add_format, add_param
 from .outputs import add_output, declare_inputs
 from .rules import Declared, Rule, add_rules, check_options, each
-from .runargs import distinct_runs
+from .runargs import add_names, named_runs
 
 CLICK_MODELS = ("perfect", "random")
 
@@ -52,6 +52,7 @@ def add_parser(subparsers) -> None:
     add_method_options(parser)
     add_param(parser, TOPIC_IMPRESSIONS)
     add_param(parser, SHOWN_LENGTH)
+    add_names(parser)
     add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap")
     declare_inputs(parser, "runs", "--qrels")
     declare_inputs(parser, "--clicks", keywords=CLICK_MODELS)
@@ -137,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
 
         model = read_click_model(args.clicks)
     seeds = np.random.SeedSequence(args.seed).spawn(3)
-    batch = interleave_runs(distinct_runs(args.runs), args.impressions, method=args.method,
+    batch = interleave_runs(named_runs(args.runs, args.names), args.impressions,
+                            method=args.method,
                             length=args.length, credit=args.credit,
                             tau=args.tau, rng=seeds[0])
     clicks = batch.simulate_clicks(

@@ -1,18 +1,24 @@
 """Naming runs: run ids, file names, or names given one per run.
 
-A run is named after the run id of its file (trec_eval's rule). Runs that share a run id
-(two CLEF eHealth 2016 teams reused one id across all their runs) are named after their
-files instead, with a warning saying so: by file stem (``bm25.run.gz`` → ``bm25``) or, where
-stems collide too, by the first unambiguous longer form, the whole file name and then the
-file name with as many parent folders as needed (``a/bm25.run``). Nothing is merged, and
-no run is named silently.
+One rule names the runs of every table, report and plot, in the API and on the command
+line alike: the runs are named after their run ids (trec_eval's rule, what ranx and
+PyTerrier users see) when every run's id is distinct; when two runs share a run id (two CLEF
+eHealth 2016 teams reused one id across all their runs), **every** run is named after its
+file instead, with a warning saying so, so that one table never mixes run ids and file
+names. A file's name is its stem (``bm25.run.gz`` → ``bm25``) or, where stems collide, the
+first unambiguous longer form: the whole file name, then the file name with as many parent
+folders as needed (``a/bm25.run``). Nothing is merged, and no run is named silently.
 
-The same vocabulary serves the Python API (``read_runs(paths, names=...)``) and the
-``--names`` option of the command line:
+The same vocabulary serves the Python API (``read_runs(paths, names=...)``,
+``evaluate(qrels, runs, names=...)``) and the ``--names`` option of the command line:
 
-* ``"runid"`` (default): run ids, file names for runs that share one (above);
+* ``"runid"`` (default): run ids, or file names for every run when two share one (above);
 * ``"file"``: every run by its file stem (longer forms where stems collide, with a warning);
 * a sequence of names, one per run in order (``--names a,b,c``).
+
+``irscale eval-many`` names runs by file by default (``--names runid`` asks for the rule
+above): it streams thousands of files and prints each batch before reading the next, so
+its names must be known before the run ids are.
 """
 
 from __future__ import annotations
@@ -165,18 +171,21 @@ def name_runs(runs: Sequence[R], names: NameSpec = "runid") -> list[R]:
 def runid_names(given: Sequence[str], sources: Sequence[str], *, stacklevel: int = 2
                 ) -> list[str]:
     """The names ``names="runid"`` gives runs named ``given`` (their run ids) read from
-    ``sources`` (module documentation): ``given``, except runs that share a run id, named
-    after their files with a warning (``stacklevel``: that of the warning, seen from the
-    caller)."""
+    ``sources`` (module documentation): ``given`` when they are distinct, else every run
+    named after its file, with a warning (``stacklevel``: that of the warning, seen from
+    the caller)."""
     counts = Counter(given)
-    selected = [i for i, name in enumerate(given) if counts[name] > 1]
-    if not selected:
+    shared = [runid for runid, count in counts.items() if count > 1]
+    if not shared:
         return list(given)
-    chosen = _by_files(given, sources, selected, "runs share its run id")
-    for runid in dict.fromkeys(given[i] for i in selected):
-        members = [i for i in selected if given[i] == runid]
-        _warn_named(f"{len(members)} runs share the run id {runid!r}: they are named after "
-                    "their files", sources, chosen, members, stacklevel + 1)
+    everyone = list(range(len(given)))
+    chosen = _by_files(given, sources, everyone,
+                       f"runs share the run id {shared[0]!r}, so every run is named after "
+                       "its file")
+    ids = ", ".join(f"{counts[runid]} runs share the run id {runid!r}"
+                    for runid in shared[:5]) + (", ..." if len(shared) > 5 else "")
+    _warn_named(f"{ids}: every run is named after its file, so that no table mixes run ids "
+                "and file names", sources, chosen, everyone, stacklevel + 1)
     return chosen
 
 
@@ -255,6 +264,8 @@ def _listed(runs: Sequence[Run], indices: Iterable[int], most: int = 10) -> str:
 
 def _warn_named(what: str, sources: Sequence[str], chosen: list[str], members: list[int],
                 stacklevel: int = 3) -> None:
-    listed = ", ".join(f"{chosen[i]!r} ({sources[i]})" for i in members)
+    listed = ", ".join(f"{chosen[i]!r} ({sources[i]})" for i in members[:10])
+    if len(members) > 10:
+        listed += f", ... ({len(members)} runs in all)"
     warnings.warn(f"{what}: {listed} (--names or names= chooses other names)",
                   stacklevel=stacklevel)

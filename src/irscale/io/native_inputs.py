@@ -73,9 +73,9 @@ Source = tuple[str, Any]
 @dataclass(frozen=True)
 class NativeInputs:
     """Inputs the engine judges: the qrels, the run files in order, and how the runs are
-    named: ``names`` given (a mapping), or run ids, runs that share one named after their
-    files, first among the runs of each folder or pattern (``folders``: ranges of runs),
-    then among all (``listed``: the runs were given as a list), as
+    named: ``names`` given (a mapping), or run ids, every run named after its file when
+    two share one (:mod:`irscale.io.naming`; ``folders``: the ranges of runs of each folder
+    or pattern, ``listed``: the runs were given as a list), as
     :func:`irscale.io.sources.as_runs` names them."""
 
     qrels: Source
@@ -104,15 +104,14 @@ class NativeInputs:
                 note.warn()
             if stop > len(notes) or notes[stop - 1].refused:
                 return []  # a file refused: its error follows
-            found = [note.last for note in notes[start:stop]]
-            if start in starts:
-                found = runid_names(found, sources[start:stop], stacklevel=5)
-            chosen.extend(found)
+            chosen.extend(note.last for note in notes[start:stop])
         if len(chosen) < len(self.runs):
             return []  # a file refused before it was read
         if self.names is not None:
             return list(self.names)
-        return runid_names(chosen, sources, stacklevel=5) if self.listed else chosen
+        # one rule over every run, whatever folder it came from (io.naming)
+        return runid_names(chosen, sources, stacklevel=5) if self.listed or self.folders \
+            else chosen
 
 
 def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = None,

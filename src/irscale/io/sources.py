@@ -291,10 +291,12 @@ def _one_run(source: Any, *, name: str | None, duplicates: DuplicatePolicy, keep
 
 
 def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "error",
-          keep_rank: bool = False, where: str = "") -> list[Run]:
+          keep_rank: bool = False, where: str = "", named: bool = True) -> list[Run]:
     """The runs of any run spec (module documentation), ``name`` naming a single run;
     ``where`` starts a refusal's message (the entry point). Each value of a mapping
-    ``{name: run}`` is one run (:func:`_one_run`)."""
+    ``{name: run}`` is one run (:func:`_one_run`). ``named``: the runs of a folder or a list
+    named by :func:`~irscale.io.naming.name_runs` (not when they are an item of a list,
+    whose runs are named together)."""
     from ..core.inputs import Run
 
     if isinstance(obj, Run):
@@ -320,8 +322,9 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
         if expands(obj):
             from .naming import name_runs
 
-            return name_runs([read_run_file(path, duplicates=duplicates, keep_rank=keep_rank)
-                              for path in run_files(obj)])
+            found = [read_run_file(path, duplicates=duplicates, keep_rank=keep_rank)
+                     for path in run_files(obj)]
+            return name_runs(found) if named else found
         return [read_run_file(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
     from . import memory
 
@@ -342,20 +345,28 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
     if isinstance(obj, Sequence):
         from .naming import name_runs
 
-        # runs sharing a run id are named after their files, with a warning (io.naming)
-        return name_runs([run for item in obj
-                          for run in _runs(item, duplicates=duplicates, keep_rank=keep_rank)])
+        # one naming rule over every run of the list, its folders' included (io.naming)
+        found = [run for item in obj
+                 for run in _runs(item, duplicates=duplicates, keep_rank=keep_rank,
+                                  named=False)]
+        return name_runs(found) if named else found
     raise InputError(f"{where}expected a run ({RUN_KINDS}), got {describe(obj)}")
 
 
-def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
+def as_runs(obj: Any, *, keep_rank: bool = False, names: NameSpec | None = None
+            ) -> list[Run]:
     """The runs of any run spec or collection of them (module documentation): a list of
     specs, a mapping ``{name: run spec}``, a folder or a glob pattern (its run files:
     :func:`run_files`), a DataFrame with a ``run`` column.
 
-    Runs of a list or folder that share a name (run files with one run id) are named after
-    their files, with a warning (:func:`irscale.io.naming.name_runs`)."""
-    return _runs(obj, keep_rank=keep_rank)
+    Runs of a list or folder are named by :func:`irscale.io.naming.name_runs`: run ids,
+    or every run after its file when two share one (with a warning); ``names`` names them
+    otherwise (``"file"``, or one name per run)."""
+    if names is None:
+        return _runs(obj, keep_rank=keep_rank)
+    from .naming import name_runs
+
+    return name_runs(_runs(obj, keep_rank=keep_rank, named=False), names)
 
 
 def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
