@@ -44,6 +44,7 @@ from ..core.params import SAMPLES, SCALE_DEPTH
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
+from ..evaluation_setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.naming import find_run
 from ..io.sources import as_qrels, as_runs
@@ -369,6 +370,7 @@ def build_report(
     paths = list(input_files) if input_files is not None else \
         [qrels, *(runs if isinstance(runs, list | tuple) else [runs])]
     check_progress(progress)
+    evaluation_setup([*requested, "iprec_at_recall"])  # unknown measures before any input
     qrels_obj, run_objs = as_qrels(qrels), as_runs(runs)
     if baseline is not None:  # before the evaluation: a name that matches no run fails fast
         baseline = find_run(baseline, run_objs)
