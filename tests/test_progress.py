@@ -96,6 +96,54 @@ def test_plain_lines_every_30_s_and_10_percent_whichever_is_rarer(capsys, monkey
     assert capsys.readouterr().err == ""
 
 
+def _wait_for(predicate, seconds: float = 20.0) -> bool:
+    """Poll ``predicate`` until it holds (never a timing assertion: only a bound on a hang)."""
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return predicate()
+
+
+def test_a_step_that_reports_nothing_still_prints_plain_lines(capsys, monkeypatch):
+    """Off a terminal, a long step with no update gets a ``still working`` line every
+    30 s (here the background thread wakes every 10 ms and reads the fake clock); the lines
+    stop when the work advances past them, ends, or is dropped."""
+    import gc
+    import threading
+
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    clock = FakeClock()
+    meter = Progress(10, "report", clock=clock, plain=True, delay=1.0, heartbeat=0.01)
+    meter.set(1)  # at 0 s: within the delay, nothing
+    clock.now = 45.0
+    seen = []
+    assert _wait_for(lambda: seen.append(capsys.readouterr().err) or "".join(seen))
+    assert "".join(seen) == "irscale: report: 10% done, 45 s elapsed, still working\n"
+    clock.now = 50.0
+    meter.set(2)  # 5 s after the last line: no line
+    assert capsys.readouterr().err == ""
+    clock.now = 80.0
+    seen.clear()
+    assert _wait_for(lambda: seen.append(capsys.readouterr().err) or "".join(seen))
+    assert "".join(seen) == "irscale: report: 20% done, 1 min 20 s elapsed, still working\n"
+    meter.set(10)
+    meter.close()
+    clock.now = 500.0
+    assert _wait_for(lambda: not any(t.name == "irscale progress report"
+                                     for t in threading.enumerate()))
+    assert "still working" not in capsys.readouterr().err
+    dropped = Progress(10, "dropped", clock=clock, plain=True, delay=0.0, heartbeat=0.01)
+    dropped.set(1)
+    del dropped
+    gc.collect()
+    assert _wait_for(lambda: not any(t.name == "irscale progress dropped"
+                                     for t in threading.enumerate()))
+
+
 def test_plain_work_shorter_than_the_interval_and_silenced_work_say_nothing(capsys,
                                                                            monkeypatch):
     monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)

@@ -19,7 +19,11 @@ the ``report(done)`` function the work calls; :class:`Progress` shows it in one 
   (10% of it) since: whichever of "every 30 s" and "every 10%" is rarer. The first line
   needs no step (it tells the time left early), and after :data:`PLAIN_QUIET` seconds (5
   min) without a line one is written whatever the step. When the work ends after a line
-  was written, a last one says so (``irscale: label: done in 2 min 5 s``).
+  was written, a last one says so (``irscale: label: done in 2 min 5 s``). A step that
+  reports nothing for :data:`PLAIN_INTERVAL` seconds (one long phase of a report) is not
+  silent either: a background thread writes the same line, with ``still working``, every
+  :data:`PLAIN_INTERVAL` seconds until the work advances, ends or is abandoned (for at most
+  :data:`HEARTBEAT_LIMIT` seconds without an advance).
 
 Work that ends within ``delay`` seconds (:data:`DELAY` by default) shows nothing either
 way. The environment variable ``IRSCALE_NO_PROGRESS=1`` silences all of it. On the command
@@ -32,7 +36,9 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -50,12 +56,16 @@ PLAIN_STEP = 0.1
 #: Most seconds without a plain line while the work reports progress.
 PLAIN_QUIET = 300.0
 
+#: Most seconds the background lines of a step that reports nothing go on (work abandoned by
+#: an exception whose traceback keeps it alive stops being announced).
+HEARTBEAT_LIMIT = 3600.0
+
 #: What every ``progress=`` argument takes.
 ProgressArg = bool | Callable[[int, int], None]
 
-__all__ = ["DELAY", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET", "PLAIN_STEP", "Progress",
-           "ProgressArg", "check_progress", "phase_progress", "progress_callback",
-           "progress_reporter"]
+__all__ = ["DELAY", "HEARTBEAT_LIMIT", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET",
+           "PLAIN_STEP", "Progress", "ProgressArg", "check_progress", "phase_progress",
+           "progress_callback", "progress_reporter"]
 
 
 class Progress:
@@ -66,7 +76,7 @@ class Progress:
 
     def __init__(self, total: int, label: str, *, enabled: bool = True,
                  delay: float = DELAY, clock: Callable[[], float] | None = None,
-                 plain: bool | None = None) -> None:
+                 plain: bool | None = None, heartbeat: float = PLAIN_INTERVAL) -> None:
         self.total, self.label, self.done = max(int(total), 1), label, 0
         self.enabled = enabled and not os.environ.get("IRSCALE_NO_PROGRESS")
         self.delay = delay
@@ -76,6 +86,10 @@ class Progress:
         self.last = -float("inf")  # the first draw (once ``delay`` is past) is not held back
         self.last_fraction = 0.0  # (plain lines) the share done at the last line
         self.shown = False
+        self.heartbeat = heartbeat  # (plain lines) seconds between two looks of the thread
+        self.advanced = self.start  # when set() was last called
+        self.lock = threading.Lock()
+        self.stop: threading.Event | None = None  # the background thread's, once started
 
     def update(self, n: int = 1) -> None:
         self.set(self.done + n)
@@ -86,10 +100,14 @@ class Progress:
         if not self.enabled:
             return
         now = self.clock()
+        self.advanced = now
+        if self.plain and self.stop is None and done < self.total:
+            self._start_heartbeat()
         if now - self.start < self.delay:
             return
         if self.plain:
-            self._line(now)
+            with self.lock:
+                self._line(now)
             return
         finished = done >= self.total
         if now - self.last < INTERVAL and not (finished and self.shown):
@@ -126,8 +144,46 @@ class Progress:
         sys.stderr.write(f"irscale: {self.label}: {text}\n")
         sys.stderr.flush()
 
+    def _start_heartbeat(self) -> None:
+        """The background thread of plain lines (module documentation). It holds the
+        progress weakly: work dropped unfinished stops it."""
+        stop = self.stop = threading.Event()
+        weakref.finalize(self, stop.set)
+        watched = weakref.ref(self)
+        period = self.heartbeat
+
+        def beat() -> None:
+            while not stop.wait(period):
+                progress = watched()
+                if progress is None or not progress._beat():
+                    return
+                del progress
+
+        threading.Thread(target=beat, name=f"irscale progress {self.label}",
+                         daemon=True).start()
+
+    def _beat(self) -> bool:
+        """One background line when none was written for :data:`PLAIN_INTERVAL` seconds;
+        ``False`` when the work ended or has not advanced for
+        :data:`HEARTBEAT_LIMIT` seconds."""
+        now = self.clock()
+        if self.done >= self.total or now - self.advanced > HEARTBEAT_LIMIT:
+            return False
+        with self.lock:
+            if now - self.start >= self.delay and \
+                    now - max(self.last, self.start) >= PLAIN_INTERVAL:
+                elapsed = now - self.start
+                fraction = min(self.done / self.total, 1.0)
+                self._write(f"{100 * fraction:.0f}% done, {_duration(elapsed)} elapsed, "
+                            "still working")
+                self.last, self.shown = now, True
+        return True
+
     def close(self) -> None:
-        """End the bar's line (plain lines are complete already)."""
+        """End the bar's line (plain lines are complete already) and the background
+        lines."""
+        if self.stop is not None:
+            self.stop.set()
         if self.shown and not self.plain:
             sys.stderr.write("\n")
             sys.stderr.flush()
