@@ -27,6 +27,7 @@ from irscale.errors import (
     EmptyInputError,
     FileAccessError,
     InputFormatError,
+    MeasureError,
     OutputExistsError,
     ParameterError,
 )
@@ -125,6 +126,36 @@ def test_equals_evaluate_whatever_the_batch_size(collection, reference, batch_si
     count = -(-9 // batch_size)
     assert parts == [part_name(k, count) for k in range(count)]
     assert not [p for p in tmp_path.iterdir() if p.name != "per-topic"]  # no temporary left
+
+
+def test_compare_and_matrix_equal_evaluate(tmp_path):
+    """``evaluate_many(...).compare(baseline)`` reads the per-topic values kept and gives
+    what ``evaluate(...).compare`` gives (the paper's LaTeX table included); without kept
+    values it says how to keep them."""
+    rng = np.random.default_rng(4)
+    (tmp_path / "qrels").write_text("".join(f"{t} 0 d{d} {int(rng.integers(0, 2))}\n"
+                                            for t in range(8) for d in range(6)))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name in ("bm25", "ql", "dense"):
+        (runs / f"{name}.run").write_text("".join(
+            f"{t} Q0 d{d} 0 {rng.random():.6f} {name}\n" for t in range(8) for d in range(6)))
+    measures = ["map", "P@5", "num_ret"]
+    many = evaluate_many(tmp_path / "qrels", runs, measures, out=tmp_path / "kept")
+    reference = irscale.evaluate(tmp_path / "qrels", runs, measures)
+    pd.testing.assert_frame_equal(many.compare("bm25").to_frame(),
+                                  reference.compare("bm25").to_frame(), check_exact=True)
+    assert many.compare("ql").format("latex") == reference.compare("ql").format("latex")
+    labels = ["map", "P@5", "num_ret"]
+    matrix, expected = many.to_matrix(measures=labels), reference.to_matrix(measures=labels)
+    assert (matrix.systems, matrix.topics, matrix.measures) == \
+        (expected.systems, expected.topics, expected.measures)
+    np.testing.assert_array_equal(matrix.values, expected.values)
+    with pytest.raises(MeasureError, match="nosuch: no per-topic values kept"):
+        many.to_matrix(measures=["nosuch"])
+    kept_nothing = evaluate_many(tmp_path / "qrels", runs, ["map"])
+    with pytest.raises(ParameterError, match="give out=FOLDER"):
+        kept_nothing.compare("bm25")
 
 
 @pytest.mark.parametrize("options", [

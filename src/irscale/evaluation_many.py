@@ -50,7 +50,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from .cache.evaluations import call_key, run_key, store
 from .cache.evaluations import version as cache_version
@@ -60,7 +60,7 @@ from .core.inputs import Qrels
 from .core.options import TiePolicy
 from .core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
-from .errors import FileAccessError, OutputExistsError, ParameterError
+from .errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
 from .evaluation import evaluate_judged, evaluate_native
 from .evaluation_setup import EvaluationSetup, evaluation_setup
 from .io.extras import require_pyarrow
@@ -87,6 +87,9 @@ from .parallel.threads import map_threads
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+    from .core.scorematrix import ScoreMatrix
+    from .stats.baseline import BaselineComparison
 
 #: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width
 #: :func:`part_name` gives).
@@ -131,6 +134,48 @@ class ManyEvaluation(RunSummaries):
         if not parts:
             return pd.DataFrame(columns=["run", "topic", "measure", "value"])
         return pd.concat([pd.read_parquet(part) for part in parts], ignore_index=True)
+
+    def to_matrix(self, *, measures: Sequence[str] | None = None,
+                  allow_missing: bool = False) -> ScoreMatrix:
+        """The topics × runs × measures :class:`~irscale.core.scorematrix.ScoreMatrix` of
+        the per-topic values kept in :attr:`per_topic_dir` (:meth:`per_topic`), as
+        :meth:`irscale.Evaluation.to_matrix` gives it: ``measures`` the labels (default:
+        every measure with per-topic values); a topic some run has no value for raises
+        unless ``allow_missing`` (NaN)."""
+        from .core.scorematrix import ScoreMatrix
+
+        frame = self.per_topic()
+        per_topic = [c.label for c in self.columns if c.per_query and c.value_type != "str"]
+        wanted = per_topic if measures is None else [str(m) for m in measures]
+        unknown = [m for m in wanted if m not in per_topic]
+        if unknown:
+            raise MeasureError(f"{', '.join(unknown)}: no per-topic values kept (measures "
+                               f"with per-topic values: {', '.join(per_topic)})")
+        frame = frame[frame["measure"].isin(wanted)]
+        matrix = ScoreMatrix.from_frame(frame, allow_missing=True)
+        order = [r for r in self.runs if r in matrix.systems]
+        matrix = matrix.subset(systems=order, measures=wanted)
+        if not allow_missing:
+            matrix.check_complete()
+        return matrix
+
+    def compare(self, baseline: str | Sequence[str], test: str = "t", *,
+                correction: str | None = "holm", alpha: float = 0.05,
+                alternative: str = "two-sided", measures: Sequence[str] | None = None,
+                **options: object) -> BaselineComparison:
+        """Every other run against ``baseline`` on the per-topic values kept in
+        :attr:`per_topic_dir`, as :meth:`irscale.Evaluation.compare` (which documents the
+        arguments): its ``to_frame()`` is the table, its ``format("latex")`` the paper's
+        table. ``measures`` default: the measures averaged over topics."""
+        from .stats.baseline import baseline_comparison
+
+        if measures is None:
+            measures = [c.label for c in self.columns
+                        if c.per_query and c.aggregate == "mean" and c.value_type != "str"]
+        return baseline_comparison(self.to_matrix(measures=measures), baseline, test=test,
+                                   correction=cast(Any, correction), alpha=alpha,
+                                   alternative=cast(Any, alternative), measures=measures,
+                                   **options)
 
     def __repr__(self) -> str:
         return (f"ManyEvaluation({len(self.runs)} runs, measures="
