@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from irscale import meta
@@ -168,3 +170,21 @@ def test_values_near_the_lowest_ap_are_solved():
     # non-decreasing down the ranking, up to the optimiser's tolerance near its bound 1e-12
     # (scipy's SLSQP before 1.16 leaves noise of 1e-12 there)
     assert np.all(np.diff(p) >= -1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 60), c=st.floats(-500, 500), seed=st.integers(0, 2**32 - 1))
+def test_the_stationary_solve_equals_a_dense_solve(n, c, seed):
+    """The O(N) solve of (I − c·K·W) x = b (K_mi = 1/max(m, i) off the diagonal) of each
+    Newton step equals numpy's dense solve."""
+    from irscale.meta.informativeness import _solve_stationary
+
+    rng = np.random.default_rng(seed)
+    w, b = rng.random(n) * 0.25, rng.standard_normal((n, 3))
+    ranks = np.arange(1, n + 1)
+    kernel = 1.0 / np.maximum.outer(ranks, ranks)
+    np.fill_diagonal(kernel, 0.0)
+    dense = np.eye(n) - c * kernel * w[None, :]
+    expected = np.linalg.solve(dense, b)
+    got = _solve_stationary(c, w, b)
+    assert np.allclose(got, expected, rtol=1e-8, atol=1e-8 * np.abs(expected).max())

@@ -134,8 +134,9 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
 
         y_m = λ + μ ∂E[AP]/∂p_m,   Σ_m p_m = ρ,   E[AP](p) = value,
 
-    with the exact Jacobian (∂²E[AP]/∂p_m∂p_i = 1/(R·max(m, i)) for m ≠ i, 0 for m = i)
-    and a backtracking line search on the residual, by continuation from the uniform
+    with the exact Jacobian (∂²E[AP]/∂p_m∂p_i = 1/(R·max(m, i)) for m ≠ i, 0 for m = i),
+    each Newton step solved in O(N) (:func:`_newton_step`), damped by the natural
+    monotonicity test, by continuation from the uniform
     distribution (the solution for its own E[AP], μ = 0) where one step does not
     converge, and by SLSQP where Newton's method stalls (values close to the lowest AP
     the list allows, where μ → −∞)."""
@@ -151,9 +152,6 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
     if value >= high - 1e-9 or value <= low + 1e-9:  # one list has it: nothing is uncertain
         top = np.concatenate([np.ones(rho), np.zeros(n - rho)])
         return top if value >= high - 1e-9 else top[::-1].copy()
-    ranks = np.arange(1, n + 1)
-    hessian = 1.0 / (big_r * np.maximum.outer(ranks, ranks))
-    np.fill_diagonal(hessian, 0.0)
     # the uniform distribution solves the problem for its own E[AP] (μ = 0): walk from it
     # to the value, in more and smaller steps until Newton's method converges on each
     start = np.log(rho / (n - rho))
@@ -162,7 +160,7 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
     for steps in (1, 10):
         z = z0
         for target in np.linspace(uniform, value, steps + 1)[1:]:
-            solved = _newton(z, float(target), n, big_r, rho, hessian)
+            solved = _newton(z, float(target), n, big_r, rho)
             if solved is None:
                 break
             z = solved
@@ -196,8 +194,7 @@ def _slsqp(value: float, n: int, big_r: int, rho: int) -> np.ndarray | None:
     return p
 
 
-def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
-            hessian: np.ndarray) -> np.ndarray | None:
+def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int) -> np.ndarray | None:
     """Newton's method for :func:`_maxent_ap` from ``z`` = (y, λ, μ); None when it does
     not converge."""
     from scipy.special import expit
@@ -208,27 +205,23 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
         return np.concatenate([y - lam - mu * _ap_gradient(p, big_r), [np.sum(p) - rho],
                                [expected_measure("AP", 0, p, big_r) - value]])
 
-    r = residual(z)
+    r, t = residual(z), 1.0
     for _ in range(100):
         if np.max(np.abs(r)) < 1e-11:
             break
-        y, mu = z[:n], z[n + 1]
-        p = expit(y)
-        w = p * (1.0 - p)
-        g = _ap_gradient(p, big_r)
-        jacobian = np.zeros((n + 2, n + 2))
-        jacobian[:n, :n] = np.eye(n) - mu * hessian * w[None, :]
-        jacobian[:n, n], jacobian[:n, n + 1] = -1.0, -g
-        jacobian[n, :n], jacobian[n + 1, :n] = w, g * w
-        try:
-            step = np.linalg.solve(jacobian, -r)
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(jacobian, -r, rcond=None)[0]
-        t, norm = 1.0, np.linalg.norm(r)
-        while t > 1e-8:
+        p, mu = expit(z[:n]), z[n + 1]
+        step = _newton_step(p, mu, r, big_r)
+        norm = np.linalg.norm(step)
+        # damping by the natural monotonicity test (Deuflhard 2004, "Newton Methods for
+        # Nonlinear Problems", §3.3): a step t is taken when the simplified Newton
+        # correction at z + t·step (the same Jacobian) shrinks by (1 − t/4); it needs a few
+        # steps where a test on the residual's norm took dozens of tiny ones
+        t = min(1.0, 2.0 * t)
+        while t > 1e-10:
             trial = z + t * step
             r_trial = residual(trial)
-            if np.all(np.isfinite(r_trial)) and np.linalg.norm(r_trial) < norm:
+            if np.all(np.isfinite(r_trial)) and \
+                    np.linalg.norm(_newton_step(p, mu, r_trial, big_r)) <= (1 - t / 4) * norm:
                 break
             t /= 2
         else:
@@ -237,7 +230,73 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
     p = expit(z[:n])
     if abs(np.sum(p) - rho) > 1e-7 or abs(expected_measure("AP", 0, p, big_r) - value) > 1e-7:
         return None
+    # the maximum is monotone down the ranking (∂E[AP]/∂p_m decreases with m there, so
+    # y = λ + μ·g is monotone in the direction of μ's sign): another stationary point of
+    # the constraints (near the lowest AP) is not it
+    if np.any(np.sign(z[n + 1]) * np.diff(p) > 1e-9):
+        return None
     return z
+
+
+def _newton_step(p: np.ndarray, mu: float, r: np.ndarray, big_r: int) -> np.ndarray:
+    """The Newton step ``d`` = (dy, dλ, dμ) of :func:`_newton`, ``J d = −r`` with
+
+        J = [[A, −1, −g], [wᵀ, 0, 0], [(g∘w)ᵀ, 0, 0]],   A = I − (μ/R)·K·W,
+
+    w = p(1 − p), g = ∂E[AP]/∂p, K_mi = 1/max(m, i) off the diagonal: A⁻¹ applied to −r_y,
+    1 and g (:func:`_solve_stationary`, O(N)), then the 2 × 2 system of the constraints for
+    (dλ, dμ) (a Schur complement)."""
+    n = len(p)
+    w = p * (1.0 - p)
+    g = _ap_gradient(p, big_r)
+    solved = _solve_stationary(mu / big_r, w, np.column_stack([-r[:n], np.ones(n), g]))
+    base, ones, grad = solved[:, 0], solved[:, 1], solved[:, 2]
+    gw = g * w
+    system = np.array([[w @ ones, w @ grad], [gw @ ones, gw @ grad]])
+    right = np.array([-r[n] - w @ base, -r[n + 1] - gw @ base])
+    try:
+        d_lam, d_mu = np.linalg.solve(system, right)
+    except np.linalg.LinAlgError:
+        d_lam, d_mu = np.linalg.lstsq(system, right, rcond=None)[0]
+    return np.concatenate([base + d_lam * ones + d_mu * grad, [d_lam, d_mu]])
+
+
+def _solve_stationary(c: float, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x with (I − c·K·W) x = b (b: N × k), K_mi = 1/max(m, i) for m ≠ i and 0 on the
+    diagonal, W = diag(w), in O(N·k).
+
+    K is the Green's function of a second difference: with s = K·z (z = W·x),
+    2(s₂ − s₁) = z₁ − z₂ and, for m = 1..N−2,
+
+        (m+1)(m+2)(s_{m+2} − s_{m+1}) − m(m+1)(s_{m+1} − s_m)
+            = −(m+1) z_m + (2m+1) z_{m+1} − (m+1) z_{m+2},
+
+    which fix s up to a constant, and s_N = σ/N with σ = Σ_{i<N} z_i. Since c·s = x − b, the
+    first N − 1 equations are a tridiagonal system in x; the last, x_N = b_N + c·σ/N, makes
+    x affine in σ, which one scalar equation then gives."""
+    n = len(w)
+    if n == 1 or c == 0.0:
+        return b.copy()
+    from scipy.linalg import solve_banded
+
+    bands = np.zeros((3, n))
+    rhs = np.zeros((n, b.shape[1] + 1))
+    bands[1, 0], bands[0, 1] = -2.0 - c * w[0], 2.0 + c * w[1]
+    rhs[0, :-1] = 2.0 * (b[1] - b[0])
+    if n > 2:  # row m (0-based 1..N−2): the second difference above, divided by m + 1
+        rows = np.arange(1, n - 1)
+        m = rows.astype(np.float64)
+        bands[2, rows - 1] = m + c * w[rows - 1]
+        bands[1, rows] = -2.0 * (m + 1.0) - c * (2.0 * m + 1.0) / (m + 1.0) * w[rows]
+        bands[0, rows + 1] = m + 2.0 + c * w[rows + 1]
+        rhs[rows, :-1] = (m[:, None] * b[rows - 1] - 2.0 * (m + 1.0)[:, None] * b[rows]
+                          + (m + 2.0)[:, None] * b[rows + 1])
+    bands[1, n - 1] = 1.0
+    rhs[n - 1, :-1], rhs[n - 1, -1] = b[n - 1], c / n
+    solved = solve_banded((1, 1), bands, rhs)
+    fixed, per_sigma = solved[:, :-1], solved[:, -1]
+    sigma = (w[:-1] @ fixed[:-1]) / (1.0 - w[:-1] @ per_sigma[:-1])
+    return fixed + np.outer(per_sigma, sigma)
 
 
 def interpolated_curve(counts: np.ndarray, n_relevant: int) -> np.ndarray:
@@ -324,7 +383,7 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
     without a relevant document is skipped (its curve is undefined) and counted in no row,
     with a warning that counts the lists skipped. ``progress``: ``True`` shows the lists
     done on standard error, a callable gets ``(done, total)`` (:mod:`irscale.core.progress`;
-    the maximum entropy of AP costs O(N³) a list of N documents).
+    the maximum entropy of AP costs O(N) a Newton step on a list of N documents).
 
     Examples
     --------
