@@ -17,9 +17,9 @@ For m p-values sorted increasingly p_(1) ≤ … ≤ p_(m) (adjusted values are 
 * ``none``        p̃_i = p_i.
 
 A hypothesis is rejected when p̃_i ≤ α. These are the adjusted p-values of statsmodels'
-``multipletests`` (methods bonferroni, sidak, holm, holm-sidak, hommel, fdr_bh, fdr_by). Ferro & Maistro
-(2024, §4.2.4) discuss FWER versus FDR for IR; Tukey's HSD is the FWER method of choice for all
-pairs of one model (:mod:`irscale.stats.tukey`).
+``multipletests`` (methods bonferroni, sidak, holm, holm-sidak, hommel, fdr_bh, fdr_by).
+Ferro & Maistro (2024, §4.2.4) discuss FWER versus FDR for IR; Tukey's HSD is the FWER method
+of choice for all pairs of one model (:mod:`irscale.stats.tukey`).
 """
 
 from __future__ import annotations
