@@ -45,7 +45,7 @@ from ..evaluation import evaluate
 from ..io.sources import as_qrels
 from ..stats.tables import Format, value_text
 from .common import format_frame
-from .loo import _runs, _without, pool_contributions
+from .loo import _runs, _without, pool_contributions, unique_judgments
 
 __all__ = ["PoolingBias", "pooling_bias"]
 
@@ -167,9 +167,7 @@ def pooling_bias(
     judged[["query_id", "doc_id"]] = judged[["query_id", "doc_id"]].astype(str)
     parts = []
     for team in dict.fromkeys(team_of[name] for name in names):
-        removed = pool[(pool["contributor"] == team) & pool["unique"]][["query_id", "doc_id"]]
-        kept = judged.merge(removed.assign(_drop=True), on=["query_id", "doc_id"], how="left")
-        kept = kept[kept["_drop"].isna()].drop(columns="_drop")
+        kept = judged[~unique_judgments(judged, pool, team)[1]]
         members = [run for run in run_list if team_of[run.name] == team]
         with warnings.catch_warnings():
             # topics that keep no judgment without this contributor have no LOO score:
