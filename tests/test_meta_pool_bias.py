@@ -113,3 +113,42 @@ def test_the_documented_example_prints_what_the_page_shows(capsys):
              if line.startswith("# ") and lines[i - 1].startswith("print(")]
     exec(compile(code, "meta.md", "exec"), {})
     assert capsys.readouterr().out.splitlines() == shown
+
+
+def test_documented_clef_errors(clef):
+    """docs/meta.md: each CLEF eHealth 2016 team in turn judged by the other teams'
+    depth-100 pool; mean absolute error of its runs' scores against the full qrels,
+    unadjusted and adjusted (the full-qrels scores are the oracle)."""
+    import glob
+    import warnings
+
+    from irscale import evaluate
+    from irscale.io.sources import as_qrels, read_runs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # runs share run ids: named after their files
+        runs = read_runs(sorted(glob.glob(str(clef / "runs" / "*.txt"))))
+    team = {run.name: run.name.split("_")[0] for run in runs}
+    qrels = as_qrels(clef / "task2.qrels")
+    judged = qrels.to_frame()
+    judged[["query_id", "doc_id"]] = judged[["query_id", "doc_id"]].astype(str)
+    pool = meta.pool_contributions(qrels, runs, team, depth=100)
+    measures = ["map", "P@10"]
+    truth = evaluate(qrels, runs, measures).mean()
+    errors: dict[str, list[tuple[float, float]]] = {m: [] for m in measures}
+    for left in sorted(set(team.values())):
+        kept = judged[~meta.loo.unique_judgments(judged, pool, left)[1]]
+        others = [run for run in runs if team[run.name] != left]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bias = meta.pooling_bias(kept, others, [r for r in runs if team[r.name] == left],
+                                     measures, contributors=team, depth=100)
+        for row in bias.runs.itertuples():
+            true = truth.loc[row.run, row.measure]
+            errors[row.measure].append((abs(row.score - true), abs(row.adjusted - true)))
+    stated = {"map": (0.0068, 0.0056, 9), "P@10": (0.0221, 0.0234, 9)}
+    for measure, (before, after, closer) in stated.items():
+        pairs = np.array(errors[measure])
+        assert len(pairs) == 16
+        assert pairs.mean(axis=0) == pytest.approx([before, after], abs=5e-5)
+        assert int(np.sum(pairs[:, 1] < pairs[:, 0])) == closer
