@@ -417,6 +417,10 @@ CASES = [
         "both as contributing and as new"),
     err("pool-bias-contributor-not-listed", [*BIAS, "--contributors", "c.txt"], "teamB_r1",
         files={"c.txt": text(CONTRIB[:1])}),
+    err("pool-bias-topic-without-contributor", BIAS, "'teamC_r2'", "topic '6'",
+        "leave-one-out", files={f"{w}.run": text([line for line in run_lines(w)
+                                                    if not line.startswith("6 ")])
+                                for w in ("a", "b")}),
     err("pool-bias-depth-0", with_option(BIAS, "--depth", "0"), opt("--depth")),
     err("pool-bias-measure-unknown", with_option(BIAS, "-m", "nosuch"), "nosuch"),
     err("loo-depth-0", with_option(LOO, "--depth", "0"), opt("--depth")),
