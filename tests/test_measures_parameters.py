@@ -96,6 +96,10 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                  "stops": ("exp", "1:1:1"), "gamma": ("0.2", "0.9"), "cutoff": ("2", "5")}),
     "WRR": ("", {"betas": ("-3:0:0", "0:-3:0")}),
     "NSR": ("", {"gain": ("linear", "exp"), "cutoff": ("2", "5")}),
+    # a ranking short of the k wanted needs the collection's size
+    "ESL": ("collection=1000", {"k": ("1", "3"), "collection": ("100", "1000")}),
+    "EST": ("collection=1000", {"k": ("1", "3"), "collection": ("100", "1000"),
+                                "t_rel": ("1", "5"), "t_nonrel": ("1", "5")}),
     "GAP": ("", {"thresholds": ("uniform", "0.1:0.1:0.8")}),
     "gAP": ("", {"gain": ("linear", "exp")}),
     "AUCPR": ("", {"interp": ("trapezoid", "step")}),
@@ -130,6 +134,8 @@ SPECIAL_BASES = {
     ("rrM", "click"): "", ("rrM", "pclick"): "", ("rrM", "sat"): PCLICK,
     ("rrM", "psat"): PCLICK, ("rrM", "gain"): PCLICK, ("rrM", "maxrel"): PCLICK,
     ("DCG", "discount"): "", ("nDCG", "discount"): "",
+    # the collection acts on rankings short of the k relevant documents wanted
+    ("ESL", "collection"): "k=3", ("EST", "collection"): "k=3",
     ("Q", "norm"): "", ("AP", "norm"): "", ("uRBP", "threshold"): "gain=linear",
     ("uRBP", "u"): "gain=linear", ("NCU", "gamma"): "stop=rb",
     # deflen: the length of documents missing from the label set

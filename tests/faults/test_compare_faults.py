@@ -110,6 +110,18 @@ def finite_output(result, ws, run):
         "non-finite numbers printed" + result.describe()
 
 
+def hommel_of_statsmodels(result, ws, run):
+    """``p_adjusted`` is statsmodels' Hommel adjustment of the printed raw ``p``."""
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    rows = [line.split(",") for line in result.out.splitlines()]
+    header, body = rows[0], rows[1:]
+    raw = [float(row[header.index("p")]) for row in body]
+    adjusted = [float(row[header.index("p_adjusted")]) for row in body]
+    assert len(raw) == 6, result.describe()  # the 6 pairs of sysA..sysD
+    expected = multitest.multipletests(raw, method="hommel")[1]
+    assert adjusted == pytest.approx(expected, abs=1e-12), result.describe()
+
+
 def _twin_columns() -> str:
     """sysA and sysB identical: their p-values are 1."""
     lines = score_text("ap").splitlines()
@@ -272,6 +284,10 @@ CASES = [
     ok("holm-sidak-p-equal-1-no-raw-warning",
        ["compare", "--scores", "twin.csv", "--test", "t", "--correction", "holm-sidak"],
        no_raw_warnings, files={"twin.csv": _twin_columns()}),
+    ok("correction-hommel", [*T, "--correction", "hommel", "--format", "csv"],
+       hommel_of_statsmodels),
+    err("correction-unknown-lists-hommel", [*T, "--correction", "hochberg"], "--correction",
+        "'hochberg'", "hommel"),
     # ---- irscale's long results (eval/session/text --format csv)
     ok("scores-long-results", ["compare", "--scores", "long.csv", "--test", "t"],
        same_output_as(*T), files={"long.csv": LONG}),

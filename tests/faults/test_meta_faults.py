@@ -42,6 +42,8 @@ CONC = ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv", "--s
         "gold.csv", "--gold", "gold"]
 RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
 LOO = ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"]
+BIAS = ["meta", "pool-bias", "qrels.txt", "a.run", "b.run", "--new", "c.run", "-m", "map",
+        "--depth", "3"]
 SCALES = ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"]
 PREFS = ["1 sysA sysB left", "2 sysC sysA right", "3 sysB sysD tie", "4 sysD sysA left",
          "5 sysA sysC right", "6 sysB sysC left"]
@@ -403,6 +405,24 @@ CASES = [
     # a run of other topics, kept by --allow-empty, has no mean to rank
     err("loo-run-of-other-topics", [*LOO, "--allow-empty"], "'teamC_r2'", "no topic",
         files={"c.run": text([f"9{line}" for line in run_lines("c")])}),
+    # ---- pool-bias (Webber & Park 2009): the new runs' scores adjusted
+    ok("pool-bias-valid", BIAS, output_contains("teamC_r2", "adjusted")),
+    ok("pool-bias-per-topic", [*BIAS, "--per-topic", "--format", "csv"],
+       output_contains("measure,topic,adjustment,runs")),
+    ok("pool-bias-contributors", [*BIAS, "--contributors", "c.txt"],
+       output_contains("teamC_r2"), files={"c.txt": text(CONTRIB[:2])}),
+    err("pool-bias-without-new", BIAS[:5] + BIAS[7:], "--new"),
+    err("pool-bias-new-missing", with_option(BIAS, "--new", "nope.run"), "nope.run"),
+    err("pool-bias-new-contributed", with_option(BIAS, "--new", "a.run"), "teamA_r1",
+        "both as contributing and as new"),
+    err("pool-bias-contributor-not-listed", [*BIAS, "--contributors", "c.txt"], "teamB_r1",
+        files={"c.txt": text(CONTRIB[:1])}),
+    err("pool-bias-topic-without-contributor", BIAS, "'teamC_r2'", "topic '6'",
+        "leave-one-out", files={f"{w}.run": text([line for line in run_lines(w)
+                                                    if not line.startswith("6 ")])
+                                for w in ("a", "b")}),
+    err("pool-bias-depth-0", with_option(BIAS, "--depth", "0"), opt("--depth")),
+    err("pool-bias-measure-unknown", with_option(BIAS, "-m", "nosuch"), "nosuch"),
     err("loo-depth-0", with_option(LOO, "--depth", "0"), opt("--depth")),
     err("loo-depth-negative", with_option(LOO, "--depth", "-1"), opt("--depth")),
     err("loo-depth-text", with_option(LOO, "--depth", "deep"), opt("--depth")),

@@ -101,7 +101,7 @@ from .options import (
 )
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .rules import Default, Rule, add_rules, check_options
-from .runargs import runs_rule
+from .runargs import named_runs, runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, CopulaModel, NormalModel, RunsModel
@@ -196,6 +196,7 @@ def add_parser(subparsers) -> None:
     _add_swap(sub)
     _add_concordance(sub)
     _add_loo(sub)
+    _add_pool_bias(sub)
     _add_reproduce(sub)
     _add_predict(sub)
     _add_informativeness(sub)
@@ -361,6 +362,26 @@ def _add_loo(sub) -> None:
                       "--contributor-pattern applies without --contributors (the file names "
                       "every run's contributor)"))
     p.set_defaults(func=run_loo)
+
+
+def _add_pool_bias(sub) -> None:
+    """``meta pool-bias``: the score adjustment of runs that did not contribute."""
+    p = sub.add_parser("pool-bias", help="adjust the scores of runs that did not contribute "
+                       "to the pool (Webber & Park 2009)",
+                       description="Leave every contributing run (or --contributors group) "
+                       "out of the depth-K pool, re-evaluate it, and add the mean per-topic "
+                       "error to the scores of the --new runs.")
+    _common(p, scores=False, systems=False, measure_help="measure (repeatable; at least one)")
+    p.add_argument("--new", action="append", required=True, metavar="RUN",
+                   help="a run that did not contribute to the pool (repeatable)")
+    add_param(p, LOO_DEPTH)
+    p.add_argument("--contributors", metavar="FILE",
+                   help="file of 'run contributor' lines: leave each contributor's runs out "
+                   "together (default: each run alone)")
+    p.add_argument("--per-topic", action="store_true",
+                   help="print every topic's adjustment instead of the new runs' scores")
+    declare_inputs(p, "--new", "--contributors")
+    p.set_defaults(func=run_pool_bias)
 
 
 def _runs_given(args: argparse.Namespace) -> bool:
@@ -955,6 +976,21 @@ def run_loo(args: argparse.Namespace) -> int:
     if not args.per_run and args.fmt not in ("csv", "json"):
         text += "\n" + _render(result.unique, args, "unique judged documents per contributor")
     return write_text(args, text)
+
+
+def run_pool_bias(args: argparse.Namespace) -> int:
+    """``meta pool-bias``: scores of the --new runs adjusted (Webber & Park 2009)."""
+    _check(args)
+
+    from .. import meta
+
+    qrels, runs = qrels_and_runs(args)
+    new_runs = named_runs(args.new, None)
+    result = meta.pooling_bias(qrels, runs, new_runs, args.measures,
+                               contributors=_contributors(args), depth=args.depth,
+                               allow_empty=args.allow_empty)
+    frame = result.topics if args.per_topic else result.runs
+    return write_text(args, _render(frame, args, repr(result)))
 
 
 def _pair(args: argparse.Namespace, option: str) -> list[str]:

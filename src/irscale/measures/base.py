@@ -394,9 +394,9 @@ class Family:
 FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_models",
                   "condensed", "rpref", "coverage", "dcg", "generalized", "trec", "graded",
                   "graded_ap", "markov", "ncu",
-                  "order_measures", "pr_curve", "precision_recall", "sliding_ratio", "tbg",
-                  "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "bleu", "pyramid",
-                  "sessions", "prefs", "adm")
+                  "order_measures", "pr_curve", "precision_recall", "search_length",
+                  "sliding_ratio", "tbg", "umeasure", "wrr", "cwl_models", "nuggets", "rouge",
+                  "bleu", "pyramid", "sessions", "prefs", "adm")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []

@@ -137,7 +137,7 @@ IR_NAMES: dict[str, tuple[str | None, str | None]] = {
 IR_KEYWORD_FAMILIES: dict[str, str] = {"AP": "AP", "MAP": "AP", "nDCG": "nDCG", "NDCG": "nDCG"}
 
 #: Other names of keyword families.
-ALIASES: dict[str, str] = {"gRBP": "RBP", "Qmeasure": "Q", "RankEff": "bpref_N"}
+ALIASES: dict[str, str] = {"gRBP": "RBP", "Qmeasure": "Q", "RankEff": "bpref_N", "NCG": "NSR"}
 
 #: Names that stand for a keyword family with parameters fixed (giving one of them is an
 #: error): ``cRBP`` is uRBP on the trustworthiness labels (CLEF eHealth 2016–2017).
@@ -457,6 +457,9 @@ def _keyword_request(text: str, family: str, options: dict[str, str],
                      cutoff: str | None) -> MeasureRequest:
     spec = get_family(family).params
     assert isinstance(spec, Keywords)
+    if cutoff is not None and get_family(family).cutoff == "none":
+        raise MeasureError(f"measure {family!r} takes no cut-off ({family} uses the whole "
+                           f"ranking), got {text!r}")
     depth = None if cutoff is None else _cutoff_depth(text, cutoff)
     if "cutoff" in options:
         raise MeasureError(f"measure {text!r}: give the cut-off as @k")

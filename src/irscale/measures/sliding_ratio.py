@@ -10,6 +10,10 @@ topic's relevant documents by decreasing gain) down to the same rank, with no di
 ``gain=`` (default linear; see :mod:`irscale.measures.gain_discount`); without a cut-off,
 l = n, the length of the ranking. 0 when the ideal sum is 0 (no relevant document, or an
 empty ranking). With binary gains, NSR@l = C(l)/min(l, R).
+
+``NCG`` is another name of NSR (:data:`irscale.measures.names.ALIASES`): the normalised
+cumulated gain nCG of Järvelin & Kekäläinen (TOIS 2002, §2.2: CG[i] over the ideal vector's
+CG[i]), reported as NCG@k by the TREC Deep Learning track.
 """
 
 from __future__ import annotations

@@ -30,7 +30,9 @@ Stochastic simulation of test collections — :mod:`irscale.meta.stochastic`,
     after Parapar et al. 2020, 2021); both models feed :func:`simulation_study`.
 Concordance and reusability (Sakai 2014, §5.3–5.4)
     :func:`concordance_test`, :func:`concordance_table` (Fig. 17 with the sign test on
-    wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate).
+    wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate);
+    :func:`pooling_bias` (Webber & Park 2009: the scores of runs that did not contribute to
+    the pool adjusted by the contributors' mean leave-one-out error, :mod:`.pool_bias`).
 Predictive power (Sanderson et al., SIGIR 2010; Sakai 2014, §5.3) —
 :mod:`irscale.meta.predictive`
     :func:`predictive_power`: the share of side-by-side user preferences a measure
@@ -79,6 +81,7 @@ from .informativeness import (
 )
 from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
 from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
+from .pool_bias import PoolingBias, pooling_bias
 from .predictive import PredictivePower, predictive_power
 from .procedures import SCALE_PAPER_TESTS, Decisions, decide
 from .rank_correlation import (
@@ -125,6 +128,7 @@ __all__ = [
     "KendallTau",
     "LeaveOneOut",
     "NormalModel",
+    "PoolingBias",
     "PredictivePower",
     "RankingAgreement",
     "Reproducibility",
@@ -158,6 +162,7 @@ __all__ = [
     "plot_measure_vs_ranked",
     "plot_split_metric",
     "pool_contributions",
+    "pooling_bias",
     "predictive_power",
     "rank_distance",
     "ranking_agreement",

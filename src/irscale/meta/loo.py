@@ -183,6 +183,17 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
     return np.searchsorted(np.sort(order), order, side="left") + 1
 
 
+def unique_judgments(judged: pd.DataFrame, pool: pd.DataFrame, team: str
+                     ) -> tuple[int, pd.Series]:
+    """The documents only ``team`` pooled (U_j): how many, and a flag per row of ``judged``
+    (``qrels.to_frame()`` with string ids) for the judgments of those documents, which
+    LOO_j leaves out."""
+    removed = pool[(pool["contributor"] == team) & pool["unique"]]
+    keys = pd.MultiIndex.from_frame(judged[["query_id", "doc_id"]])
+    flagged = keys.isin(pd.MultiIndex.from_frame(removed[["query_id", "doc_id"]]))
+    return len(removed), pd.Series(flagged, index=judged.index)
+
+
 def _leave_out(
     qrels: object, judged: pd.DataFrame, pool: pd.DataFrame, run_list: list,
     measures: Sequence[str], relevance_level: int, evaluate_options: dict[str, Any],
@@ -191,12 +202,11 @@ def _leave_out(
     """One contributor left out: its unique judged and relevant documents, the mean
     scores of its runs (``members``) with the qrels without them (runs × measures), and
     the topics on which those runs still have a score."""
-    removed = pool[(pool["contributor"] == team) & pool["unique"]][["query_id", "doc_id"]]
-    kept = judged.merge(removed.assign(_drop=True), on=["query_id", "doc_id"], how="left")
-    dropped = kept["_drop"].eq(True) & (kept["relevance"] >= relevance_level)
-    relevant = len(kept.loc[dropped, ["query_id", "doc_id"]].drop_duplicates())
-    row = {"contributor": team, "unique_judged": len(removed), "unique_relevant": relevant}
-    kept = kept[kept["_drop"].isna()].drop(columns="_drop")
+    removed, flagged = unique_judgments(judged, pool, team)
+    dropped = flagged & (judged["relevance"] >= relevance_level)
+    relevant = len(judged.loc[dropped, ["query_id", "doc_id"]].drop_duplicates())
+    row = {"contributor": team, "unique_judged": removed, "unique_relevant": relevant}
+    kept = judged[~flagged]
     names = [run_list[k].name for k in members]
     with warnings.catch_warnings():
         # the full evaluation checked and reported the runs' topics already; topics

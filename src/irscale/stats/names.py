@@ -114,7 +114,8 @@ PROCEDURE_PAIR = Pair(PROCEDURE)
 
 #: Multiple-comparison corrections of :func:`irscale.stats.adjust_pvalues`, and their
 #: other spellings (statsmodels' names; case does not matter).
-CORRECTIONS: tuple[str, ...] = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "bh", "by")
+CORRECTIONS: tuple[str, ...] = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "hommel",
+                                "bh", "by")
 CORRECTION_ALIASES: dict[str, str] = {
     "fdr_bh": "bh", "benjamini-hochberg": "bh", "fdr": "bh", "fdr_by": "by",
     "benjamini-yekutieli": "by", "hs": "holm-sidak", "holm_sidak": "holm-sidak",
