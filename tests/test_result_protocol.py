@@ -75,7 +75,7 @@ WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "Co
 WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "RankTestResult", "EffectSizes", "BootstrapAnovaResult"}
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
-REPORTS = {"BaselineComparison", "TopicSetSize", "GStudy", "DStudy", "QppResult",
+REPORTS = {"BaselineComparison", "PoolingBias", "TopicSetSize", "GStudy", "DStudy", "QppResult",
            "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport", "SplitStudy",
            "SwapRates", "TopicSplits",
            "SimulationStudy", "Reproducibility", "RankingAgreement", "Informativeness",
@@ -139,6 +139,11 @@ def instances() -> dict[str, list[object]]:
         "AssumptionTest": list(anova.assumptions.tests),
         "RankTestResult": [stats.friedman(values), stats.kruskal_wallis(values)],
         "BaselineComparison": [stats.baseline_comparison(m, m.systems[0])],
+        "PoolingBias": [meta.pooling_bias(
+            {"1": {"d1": 1, "d2": 0, "d3": 1}, "2": {"d1": 1, "d4": 1}},
+            {"a": {"1": {"d1": 3, "d2": 2}, "2": {"d1": 1, "d4": 2}},
+             "b": {"1": {"d3": 3, "d2": 2}, "2": {"d4": 1}}},
+            {"c": {"1": {"d3": 3, "d1": 2}, "2": {"d1": 1}}}, ["map"])],
         "MixedModelResult": [stats.mixed_model(values), stats.mixed_model(values, method="ml"),
                              stats.mixed_model((values > np.median(values)).astype(float),
                                                family="binomial")],
