@@ -10,7 +10,8 @@ trec_eval 9.0.8 (get_prefs.c, get_qrels_prefs.c) reads preferences from one of t
   field (qrels' ``iter``, usually ``0``) is the JG and every line has the one JSG ``0``.
 
 The levels are read as C floats (trec_eval's ``TEXT_PREFS.rel_level`` is a ``float``), so
-two levels equal in single precision are one level. Unlike trec_eval, which reads the level
+two levels equal in single precision are one level, and a level beyond a C float's range
+(about ±3.4e38) is ±infinity, above (below) every other. Unlike trec_eval, which reads the level
 with ``atof`` (``x`` is 0.0) and counts an empty file as unreadable, a field count other
 than the form's, a level that is not a finite decimal number and a file with no judgment are
 errors naming the file, the line and its text. A blank line is skipped, as in qrels.
@@ -98,8 +99,10 @@ def read_prefs(source: Any, form: PrefsForm = "prefs") -> PrefsJudgments:
                                text=text)
     columns = {f: objects_of(read.strings(f)) for f in fields if f != "rel"}
     jsg = columns["jsg"] if form == "prefs" else np.full(len(level), "0", dtype=object)
+    with np.errstate(over="ignore"):  # beyond a C float's range: ±inf, as C converts
+        single = level.astype(np.float32)
     return PrefsJudgments(columns["qid"], columns["jg"], jsg, columns["docno"],
-                          level.astype(np.float32), name, form,
+                          single, name, form,
                           lambda row: line_of_record(raw(), row))
 
 

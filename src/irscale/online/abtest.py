@@ -412,10 +412,10 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     import io
 
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, read_input
+    from ..io.files import check_text, read_input
 
     data = read_input(source)
-    check_utf8(data, source)
+    check_text(data, source)
     header = data.split(b"\n", 1)[0]
     if not header.strip():
         raise EmptyInputError("no header line (the first line names the columns)",
