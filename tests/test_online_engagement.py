@@ -72,13 +72,18 @@ def test_read_session_users(tmp_path):
 def test_summary_is_the_t_interval_per_variant():
     table = pd.DataFrame({"variant": ["a", "a", "a", "b", "b"],
                           "x": [1.0, 2.0, 6.0, 4.0, np.nan], "y": [1, 1, 1, 2, 3]})
-    frame = engagement_summary(table, alpha=0.1).to_frame().set_index(["variant", "measure"])
+    with pytest.raises(InputError, match="column 'x': user 4 has no value"):
+        engagement_summary(table, alpha=0.1)
+    with pytest.warns(UserWarning, match="1 user\\(s\\) without a value left out of the "
+                      "mean of 'x'"):
+        summary = engagement_summary(table, alpha=0.1, missing="drop")
+    frame = summary.to_frame().set_index(["variant", "measure"])
     values = np.array([1.0, 2.0, 6.0])
     low, high = stats.t.interval(0.9, 2, loc=values.mean(), scale=stats.sem(values))
     row = frame.loc[("a", "x")]
     assert row["users"] == 3 and row["mean"] == pytest.approx(3.0)
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high))
-    # one user with a value (NaN left out): a mean, no interval
+    # one user with a value (NaN left out, as asked): a mean, no interval
     assert frame.loc[("b", "x"), "users"] == 1 and np.isnan(frame.loc[("b", "x"), "ci_low"])
     assert frame.loc[("b", "y"), "mean"] == 2.5
 
