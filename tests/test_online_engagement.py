@@ -154,10 +154,14 @@ def test_cli_measures_with_times_equal_the_api(tmp_path):
                              {"s1": "u1", "s2": "u1", "s3": "u2", "s4": "u1"})
     pd.testing.assert_frame_equal(written[expected.columns], expected, check_dtype=False,
                                   check_names=False)
-    # the table feeds the A/B analysis and the summary
+    # the table feeds the A/B analysis and the summary; its measures undefined for some
+    # users (the absence time of a user who never came back) are refused, or left out
+    # when asked
     summary = tmp_path / "s.txt"
     assert main(["online", "ab", "summary", str(out), "--format", "csv", "-o",
-                 str(summary)]) == 0
+                 str(summary)]) == 2
+    assert main(["online", "ab", "summary", str(out), "--format", "csv", "--missing",
+                 "drop", "-o", str(summary)]) == 0
     frame = pd.read_csv(summary).set_index(["variant", "measure"])
     variant_of_u1 = written.loc["u1", "variant"]
     assert frame.loc[(variant_of_u1, "absence_time"), "mean"] == 8900.0
@@ -170,7 +174,7 @@ def test_ab_test_leaves_out_users_without_a_value_when_asked():
     table = pd.DataFrame({"variant": np.repeat(["control", "treatment"], 30),
                           "absence_time": rng.exponential(3.0, 60)})
     table.loc[[0, 5, 40], "absence_time"] = np.nan
-    with pytest.raises(InputError, match="no finite value"):
+    with pytest.raises(InputError, match="user 0 has no value"):
         ab_test(table, "absence_time")
     with pytest.warns(UserWarning, match="3 user"):
         result = ab_test(table, "absence_time", missing="drop")
