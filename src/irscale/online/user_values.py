@@ -40,7 +40,7 @@ class RowLines:
 
     def where(self, label: Hashable) -> dict[str, Any]:
         """``source``, ``line`` and ``text`` of the row of ``label``, for an error."""
-        line, text = self._rows[int(self._index.get_indexer([label])[0])]
+        line, text = self._rows[int(self._index.get_indexer(pd.Index([label]))[0])]
         return {"source": self.source, "line": line, "text": text}
 
 
