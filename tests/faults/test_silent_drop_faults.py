@@ -166,3 +166,17 @@ def test_api_optimize_fusion_names_the_runs_and_qrels():
         irscale.optimize_fusion({"x1": {"d1": 1}}, runs, "AP", step=0.1)
     message = str(info.value)
     assert "the runs and the qrels" in message and "'w0'" not in message, message
+
+
+def test_api_table_read_from_a_file_names_the_line_and_stays_a_frame(tmp_path):
+    from irscale.online.abtest import read_user_table
+
+    path = tmp_path / "t.csv"
+    path.write_text(USERS)
+    table = read_user_table(str(path))
+    with pytest.raises(InputError, match=r"t.csv, line 4: .*'u3,treatment,nan'"):
+        engagement_summary(table)
+    # the lines kept for messages neither reach a Parquet file nor stop it being written
+    pytest.importorskip("pyarrow")
+    table.to_parquet(tmp_path / "t.parquet")
+    assert pd.read_parquet(tmp_path / "t.parquet").equals(table)

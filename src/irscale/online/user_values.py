@@ -24,13 +24,15 @@ from ..errors import InputError, shown
 LINES = "lines"
 
 
-class RowLines:
+class RowLines(dict):
     """The line number and text of every row of a table read from ``source`` (the rows of
     its ``index``, in order). Kept in the ``attrs`` of the table and of every frame cut
     from it: pandas deep-copies ``attrs`` at every step, so this object copies as itself
-    (it is never changed)."""
+    (it is never changed), and writes them as JSON with a Parquet file, so it is a dict
+    without items (written ``{}``: the lines are for this session's messages only)."""
 
     def __init__(self, source: str, index: pd.Index, rows: Sequence[tuple[int, str]]) -> None:
+        super().__init__()
         self.source = source
         self._index = index
         self._rows = rows
