@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -171,7 +172,7 @@ class EngagementSummary(TableResult):
 def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = None, *,
                        variant: str | None = "variant", alpha: float = 0.05,
                        source: str | None = None,
-                       missing: str = "error") -> EngagementSummary:
+                       missing: Literal["error", "drop"] = "error") -> EngagementSummary:
     """The mean of every measure (column) of a per-user ``table`` over its users, with
     the Student t interval (module documentation), per value of the ``variant`` column
     when the table has it (``variant=None``: all users together). ``measures``: the
@@ -220,11 +221,13 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
             raise InputError(f"column {measure!r}: user {shown(user)} has no finite value "
                              f"({shown(given[infinite].iloc[0])})",
                              **{"source": source, **located(table, user)})
+    if missing == "error":  # the first user without a value, in the table's order
+        users_with_values(table, measures, missing, "measure")
     rows = []
     left_out = dict.fromkeys(measures, 0)
     for name, group in groups:
         for measure in measures:
-            kept, out = users_with_values(group, [measure], missing, "measure")
+            kept, out = users_with_values(group, [measure], "drop")
             left_out[measure] += out
             values = pd.to_numeric(kept[measure]).to_numpy(np.float64)
             n = len(values)
