@@ -116,7 +116,9 @@ CASES = [
         "lines: 1, 2, 3", files={"p.txt": b"q u s0 A 3\nq u s0 B 2\nq u s0 A 1\nq u s1 C 1\n",
                                  "pr.run": PREFS_RUN}),
     # a level beyond a C float's range printed numpy's 'overflow encountered in cast'
-    ok("prefs-level-beyond-float", PREFS, output_contains("prefs_simp", "\tall\t1.0000"),
+    ok("prefs-level-beyond-float", PREFS,
+       all_checks(output_contains("prefs_simp", "\tall\t1.0000"),
+                  warns_of("p.txt, line 1", "range of a C float")),
        files={"p.txt": b"q u s0 A 1e308\nq u s0 B 2\nq u s1 C 1\n", "pr.run": PREFS_RUN}),
     # ======================================= item 7: fusion weights on other topics
     # the message named the grid's internal runs ('11 runs ('w0', 'w1', ...)')
@@ -156,8 +158,14 @@ def test_api_prefs_contradiction_and_huge_levels():
     with pytest.raises(InputFormatError, match="lines: 1, 2, 3"):
         irscale.evaluate(b"q u s0 A 3\nq u s0 B 2\nq u s0 A 1\nq u s1 C 1\n", PREFS_RUN,
                          "prefs_simp", relevance_format="prefs")
-    # read without a numpy warning (the suite makes them errors): +inf, as C converts
-    assert read_prefs(b"q u s0 A 1e308\nq u s0 B 2\n").level.tolist() == [math.inf, 2.0]
+    # read without a numpy warning (the suite makes them errors): +inf, as C converts,
+    # with irscale's own warning; a level below a C float's smallest is 0
+    with pytest.warns(UserWarning, match="line 1: level outside the range of a C float"):
+        huge = read_prefs(b"q u s0 A 1e308\nq u s0 B 2\n")
+    assert huge.level.tolist() == [math.inf, 2.0]
+    with pytest.warns(UserWarning, match="line 2: level outside"):
+        tiny = read_prefs(b"q u s0 A 1\nq u s0 B 1e-50\n")
+    assert tiny.level.tolist() == [1.0, 0.0]
 
 
 def test_api_optimize_fusion_names_the_runs_and_qrels():
