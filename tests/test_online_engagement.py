@@ -72,13 +72,18 @@ def test_read_session_users(tmp_path):
 def test_summary_is_the_t_interval_per_variant():
     table = pd.DataFrame({"variant": ["a", "a", "a", "b", "b"],
                           "x": [1.0, 2.0, 6.0, 4.0, np.nan], "y": [1, 1, 1, 2, 3]})
-    frame = engagement_summary(table, alpha=0.1).to_frame().set_index(["variant", "measure"])
+    with pytest.raises(InputError, match="column 'x': user 4 has no value"):
+        engagement_summary(table, alpha=0.1)
+    with pytest.warns(UserWarning, match="1 user\\(s\\) without a value left out of the "
+                      "mean of 'x'"):
+        summary = engagement_summary(table, alpha=0.1, missing="drop")
+    frame = summary.to_frame().set_index(["variant", "measure"])
     values = np.array([1.0, 2.0, 6.0])
     low, high = stats.t.interval(0.9, 2, loc=values.mean(), scale=stats.sem(values))
     row = frame.loc[("a", "x")]
     assert row["users"] == 3 and row["mean"] == pytest.approx(3.0)
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high))
-    # one user with a value (NaN left out): a mean, no interval
+    # one user with a value (NaN left out, as asked): a mean, no interval
     assert frame.loc[("b", "x"), "users"] == 1 and np.isnan(frame.loc[("b", "x"), "ci_low"])
     assert frame.loc[("b", "y"), "mean"] == 2.5
 
@@ -149,10 +154,14 @@ def test_cli_measures_with_times_equal_the_api(tmp_path):
                              {"s1": "u1", "s2": "u1", "s3": "u2", "s4": "u1"})
     pd.testing.assert_frame_equal(written[expected.columns], expected, check_dtype=False,
                                   check_names=False)
-    # the table feeds the A/B analysis and the summary
+    # the table feeds the A/B analysis and the summary; its measures undefined for some
+    # users (the absence time of a user who never came back) are refused, or left out
+    # when asked
     summary = tmp_path / "s.txt"
     assert main(["online", "ab", "summary", str(out), "--format", "csv", "-o",
-                 str(summary)]) == 0
+                 str(summary)]) == 2
+    assert main(["online", "ab", "summary", str(out), "--format", "csv", "--missing",
+                 "drop", "-o", str(summary)]) == 0
     frame = pd.read_csv(summary).set_index(["variant", "measure"])
     variant_of_u1 = written.loc["u1", "variant"]
     assert frame.loc[(variant_of_u1, "absence_time"), "mean"] == 8900.0
@@ -165,7 +174,7 @@ def test_ab_test_leaves_out_users_without_a_value_when_asked():
     table = pd.DataFrame({"variant": np.repeat(["control", "treatment"], 30),
                           "absence_time": rng.exponential(3.0, 60)})
     table.loc[[0, 5, 40], "absence_time"] = np.nan
-    with pytest.raises(InputError, match="no finite value"):
+    with pytest.raises(InputError, match="user 0 has no value"):
         ab_test(table, "absence_time")
     with pytest.warns(UserWarning, match="3 user"):
         result = ab_test(table, "absence_time", missing="drop")

@@ -96,7 +96,7 @@ def test_refused_with_file_line_and_text(tmp_path, text, line, words):
 
 def test_non_utf8_bytes_name_the_line(tmp_path):
     path = write(tmp_path, b"a,b\n0.1,0.2\n0.3,\xe90.4\n")
-    with pytest.raises(InputFormatError, match=r"line 3: not UTF-8 text \(byte 0xe9"):
+    with pytest.raises(InputFormatError, match=r"line 3: not valid UTF-8 text \(byte 0xe9"):
         ScoreMatrix.read_csv(path)
 
 

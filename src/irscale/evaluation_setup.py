@@ -69,7 +69,7 @@ def check_run_topics(runs: Sequence[str], evaluated: Sequence[int],
         which = "the run" if len(empty) == 1 else repr(runs[first])
         raise AlignmentError(
             f"{named} no topic in common with the {gold}{where}: {which} has topics "
-            f"{_some(unjudged_topics[first])}, the {gold} {_some(gold_topics)} "
+            f"{some_topics(unjudged_topics[first])}, the {gold} {some_topics(gold_topics)} "
             f"({why or f'{gold} of another collection, or topic ids written differently?'}); "
             "--allow-empty (allow_empty=True) evaluates it anyway")
     for run, unjudged in zip(runs, unjudged_topics, strict=True):
@@ -82,7 +82,7 @@ def check_run_topics(runs: Sequence[str], evaluated: Sequence[int],
             )
 
 
-def _some(topics: Sequence[str], shown: int = 5) -> str:
+def some_topics(topics: Sequence[str], shown: int = 5) -> str:
     """``'101, 102, 103 ... (50 topics)'``: a few topic ids and their number."""
     listed = ", ".join(topics[:shown]) + (" ..." if len(topics) > shown else "")
     return f"{listed} ({len(topics)} topic{'s' if len(topics) != 1 else ''})"
@@ -129,4 +129,4 @@ def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureR
 
 
 __all__ = ["EvaluationSetup", "check_run_topics", "complete_num_rel", "complete_totals",
-           "evaluation_setup"]
+           "evaluation_setup", "some_topics"]

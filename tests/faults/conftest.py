@@ -23,6 +23,7 @@ import os
 import re
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -203,11 +204,29 @@ def _ours(category: type[Warning]) -> bool:
 
 def pytest_collection_modifyitems(config, items) -> None:
     """A numpy ``RuntimeWarning`` is an error in every test of the suite (the Python API
-    cases: ``docs/errors.md`` §6)."""
+    cases: ``docs/errors.md`` §6), raised where it arises."""
     here = Path(__file__).parent
     for item in items:
         if here in Path(item.path).parents:
             item.add_marker(pytest.mark.filterwarnings("error::RuntimeWarning"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Any other warning that is not irscale's own (numpy's, pandas' ``FutureWarning`` or
+    ``PerformanceWarning``, scipy's...) that a case lets reach its caller fails the case,
+    as :func:`foreign_warnings_fail` fails it on the command line: the suite runs with
+    numpy, pandas and scipy warnings as errors. (Warnings a case catches itself, with
+    ``pytest.warns``, are its own.)"""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.filterwarnings("always", append=True)  # after the marks' filters
+        result = yield
+    foreign = [w for w in caught if not _ours(w.category)]
+    if foreign:
+        pytest.fail("; ".join(f"{w.category.__name__} reached the caller: {w.message} "
+                              f"({w.filename}:{w.lineno})" for w in foreign),
+                    pytrace=False)
+    return result
 
 
 @pytest.fixture(autouse=True)

@@ -389,8 +389,9 @@ CASES = [
         "two different variants", files=TABLE),
     err("analyze-treatment-is-control", [*ANALYZE, "--treatment", "control"],
         "two different variants", files=TABLE),
-    # a cell that is no finite number is quoted as written in the file (not np.float64(nan))
-    err("analyze-nan-cell", ANALYZE, "u1", "(nan)",
+    # a cell that is no finite number is quoted as written in the file (not np.float64(nan)),
+    # its line named
+    err("analyze-nan-cell", ANALYZE, "u1", "t.csv", "line 3", "'u1,treatment,nan'",
         files={"t.csv": "user,variant,clicks\nu0,control,1\nu1,treatment,nan\n"
                         "u2,control,2\nu3,treatment,3\n"}),
     err("analyze-inf-cell", ANALYZE, "u3", "(inf)",

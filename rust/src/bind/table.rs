@@ -17,7 +17,7 @@ use crate::trec::{self, Data, File};
 /// tabs; `asked`: `(index, kind)` of each field read, kind `"str"`, `"float"` or
 /// `"int"`; `decompress`: gzip bytes are decompressed (false: the bytes are the text
 /// already, decompressed by the caller). Returns `(fault, rows, columns)`: `fault` is `None`, or `"misfit"` (a line
-/// does not fit: the caller diagnoses the text), `"nul"` (a NUL byte in a text field) or
+/// does not fit: the caller diagnoses the text), `"nul"` (a NUL byte in a line) or
 /// `"empty"` (no data line), with no columns; a column is a float64 or int64 array, or
 /// `(offsets, data)` for text. A file that cannot be read or decompressed raises
 /// `TrecReadError`.

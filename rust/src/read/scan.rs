@@ -8,8 +8,8 @@ use super::lines::{Lines, line_text};
 use rayon::prelude::*;
 
 /// A file format: what the file is called in messages, its fields, and the fields read
-/// as text (which must be UTF-8 and hold no NUL byte; the others are not looked at
-/// unless typed).
+/// as text (which must be UTF-8; the others are not looked at unless typed). No line of
+/// any format may hold a NUL byte, in whatever field (trec_eval would cut the line there).
 pub struct Format {
     pub what: &'static str,
     pub names: &'static [&'static str],
@@ -27,7 +27,7 @@ pub struct Scan {
     /// A line that the fast pass cannot take (field count, typed field, UTF-8 of a text
     /// field): the file is then diagnosed.
     pub misfit: bool,
-    /// A NUL byte in a text field.
+    /// A NUL byte anywhere in the text (the one rule of every text reader).
     pub nul: bool,
 }
 
@@ -108,8 +108,8 @@ pub fn scan<'a, const N: usize>(
 
 /// [`scan`] with the fields of a line held by `fields` (an array of `N` fields, or a
 /// vector of as many as a file's lines hold, known when it is read): a line must hold as
-/// many fields as `fields` has room for; `texts` are the fields read as text (UTF-8, NUL
-/// bytes noted).
+/// many fields as `fields` has room for; `texts` are the fields read as text (UTF-8). A
+/// NUL byte anywhere in `data` is noted, whether or not its field is read.
 pub fn scan_into<'a, F: AsRef<[&'a [u8]]> + AsMut<[&'a [u8]]> + ?Sized>(
     data: &'a [u8],
     first: bool,
@@ -118,9 +118,11 @@ pub fn scan_into<'a, F: AsRef<[&'a [u8]]> + AsMut<[&'a [u8]]> + ?Sized>(
     mut row: impl FnMut(&F) -> bool,
 ) -> Scan {
     let utf8 = std::str::from_utf8(data).is_ok();
-    let nul = memchr::memchr(0, data).is_some();
     let n = fields.as_ref().len();
-    let mut scan = Scan::default();
+    let mut scan = Scan {
+        nul: memchr::memchr(0, data).is_some(),
+        ..Scan::default()
+    };
     // the records of the columnar parse of the Python readers: lines ended by `\n`,
     // `\r\n` or a lone `\r` (pyarrow's CSV reader)
     let mut at = if first && data.starts_with(BOM) {
@@ -136,11 +138,9 @@ pub fn scan_into<'a, F: AsRef<[&'a [u8]]> + AsMut<[&'a [u8]]> + ?Sized>(
         }
         let line = fields.as_ref();
         let texts_fit = count == n
-            && texts.iter().all(|&i| {
-                let field = line[i];
-                scan.nul |= nul && memchr::memchr(0, field).is_some();
-                utf8 || std::str::from_utf8(field).is_ok()
-            });
+            && texts
+                .iter()
+                .all(|&i| utf8 || std::str::from_utf8(line[i]).is_ok());
         if !texts_fit || !row(fields) {
             scan.misfit = true;
             return scan;
@@ -268,6 +268,12 @@ mod tests {
         );
         let data = b"x 1\nx\x00y 2\n";
         let found = scan(data, true, &FORMAT, |_: &[&[u8]; 2]| true);
+        let error = verdict(data, "f", &FORMAT, &[], &found).unwrap_err();
+        assert_eq!(error.line, Some(2));
+        // a NUL byte in a field that is not read as text is refused alike
+        let data = b"x 1\ny 2\x00\n";
+        let found = scan(data, true, &FORMAT, |_: &[&[u8]; 2]| true);
+        assert!(found.nul);
         let error = verdict(data, "f", &FORMAT, &[], &found).unwrap_err();
         assert_eq!(error.line, Some(2));
     }

@@ -177,7 +177,7 @@ impl Share<'_> {
 pub enum Fault {
     /// A line that does not fit: diagnose the text.
     Misfit,
-    /// Every line fits, but a text field holds a NUL byte.
+    /// Every line fits, but a line holds a NUL byte (in whatever field).
     Nul,
     /// No data line.
     Empty,
@@ -191,7 +191,7 @@ pub struct Table {
 }
 
 /// What reading a piece found: its rows, the text bytes of each asked field, whether a
-/// line did not fit and whether a text field holds a NUL byte.
+/// line did not fit and whether a line holds a NUL byte.
 struct Piece {
     rows: usize,
     bytes: Vec<usize>,

@@ -108,6 +108,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--metrics", action=ListAction, kind="str", unique=True,
                    metavar="COLUMN,...",
                    help="the columns to summarise (default: every numeric column)")
+    add_param(p, AB_MISSING)
     _variant_options(p)
     add_param(p, SIGNIFICANCE)
     _table(p)
@@ -281,7 +282,7 @@ def run_summary(args: argparse.Namespace) -> int:
     table = read_user_table(args.inputs, labels=(args.variant_column,))
     variant = args.variant_column if args.variant_column in table.columns else None
     result = engagement_summary(table, args.metrics, variant=variant, alpha=args.alpha,
-                                source=args.inputs)
+                                source=args.inputs, missing=args.missing)
     return write_text(args, result.format(args.fmt) + "\n")
 
 

@@ -24,6 +24,16 @@ def c_float_warning(where: str, count: int, text: str) -> str:
             "--ties file-order, or --compat 10: 10.0 keeps doubles) if that is not meant")
 
 
+def c_float_level_warning(where: str, count: int, text: str) -> str:
+    """The warning for ``count`` preference levels that a C float cannot hold (beyond its
+    range: ±infinity; below its smallest: 0), the first on the line ``text`` (``where``:
+    the file and line)."""
+    return (f"{where}: level outside the range of a C float ({count} such level(s), e.g. "
+            f"{text!r}): trec_eval 9.0.8 reads preference levels as C floats, so these are "
+            "±infinity (or 0) and tie with every level that becomes the same; rescale the "
+            "levels if that is not meant")
+
+
 def diversity_hint(first: str, second: str) -> str:
     """What the qrels readers add to a duplicate's error for a pair whose lines hold
     ``first`` and ``second`` in their second field (nothing when they are equal)."""
@@ -41,4 +51,5 @@ def several_runids(source: str, count: int, last: str) -> str:
             f"({last!r}), as trec_eval 9.0.8 does")
 
 
-__all__ = ["c_float_warning", "diversity_hint", "duplicate_reason", "several_runids"]
+__all__ = ["c_float_level_warning", "c_float_warning", "diversity_hint", "duplicate_reason",
+           "several_runids"]

@@ -854,11 +854,12 @@ AB_ANALYSES: tuple[str, ...] = ("welch", "delta", "cuped")
 AB_ANALYSIS = Param("analysis", Names("analysis", AB_ANALYSES), "welch", "welch, delta (ratio "
                     "metric: needs --denominator), cuped (needs --covariate)", ("--analysis",),
                     "ANALYSIS")
-#: Users without a value of the metric (NaN: e.g. the absence time of a user who never
-#: came back) in an A/B test: an error, or left out.
+#: Users without a value of a metric (NaN: e.g. the absence time of a user who never
+#: came back) in an A/B test or a mean over users: an error, or left out.
 AB_MISSING = Param("missing", Names("missing-value policy", ("error", "drop")), "error",
-                   "users without a value of the metric, denominator or covariate: error, "
-                   "or drop them (the result says how many)", ("--missing",), "POLICY")
+                   "users without a value (an empty cell or nan) of a metric, denominator "
+                   "or covariate: error, or drop them (a warning says how many)",
+                   ("--missing",), "POLICY")
 #: The sample size of an A/B test (:func:`irscale.online.ab_sample_size`).
 MIN_DIFF = Param("min_diff", POSITIVE, None, "the smallest difference of means to detect",
                  ("--min-diff",), "D")

@@ -158,7 +158,10 @@ def _array_group(doc: np.ndarray, jsg: np.ndarray, level: np.ndarray, rows: np.n
     for group in np.unique(jsg):
         in_group = np.flatnonzero(jsg == group)
         higher = level[in_group][:, None] > level[in_group][None, :]
-        prefer[np.ix_(local[in_group], local[in_group])] |= higher
+        # or-ed in line by line: a document on two lines of a JSG (two levels) keeps the
+        # preferences of both, as trec_eval does (a plain |= keeps the last line's only)
+        np.logical_or.at(prefer, (local[in_group][:, None], local[in_group][None, :]),
+                         higher)
     closed = prefer | np.eye(len(docs), dtype=bool)
     while True:  # the reflexive transitive closure, as trec_eval's repeated products
         step = (closed.astype(np.int64) @ closed.astype(np.int64)) > 0
@@ -169,11 +172,13 @@ def _array_group(doc: np.ndarray, jsg: np.ndarray, level: np.ndarray, rows: np.n
     conflict = np.argwhere(closed & closed.T)
     if len(conflict):
         a, b = (str(docnos[docs[k]]) for k in conflict[0])
-        row = int(rows[np.flatnonzero(doc == docs[conflict[0][0]])[0]])
-        line, text = where(row)
+        involved = np.flatnonzero(np.isin(doc, docs[conflict[0]]))
+        lines = [where(int(rows[k]))[0] for k in involved]
+        line, text = where(int(rows[involved[0]]))
         raise InputFormatError(
             f"contradictory preferences in one judgment group: {a!r} and {b!r} are each "
-            "preferred to the other (directly or transitively; trec_eval aborts)",
+            "preferred to the other (directly or transitively; trec_eval aborts: 'Pref "
+            f"inconsistency found'); their lines: {', '.join(map(str, sorted(lines)))}",
             source=source, line=line, text=text)
     return JudgmentGroup(docs=docs, prefer=closed, level=kept)
 

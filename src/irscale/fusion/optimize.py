@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.inputs import Run
+from ..core.inputs import Qrels, Run
 from ..core.params import check_fusion, check_fusion_step, check_weight_count
-from ..errors import ParameterError
+from ..errors import AlignmentError, ParameterError
 from .fused import fused_run
 from .methods import combine
 from .normalize import normalize
@@ -55,6 +55,19 @@ class FusionWeights:
     def __repr__(self) -> str:
         return (f"FusionWeights(weights={self.weights}, {self.measure}={self.value:.4f}, "
                 f"{len(self.values)} vectors tried)")
+
+
+def _check_training_topics(topics: list[str], qrels: Qrels) -> None:
+    """Refuse runs none of whose topics the training ``qrels`` judge: every vector of the
+    grid would have no topic to be measured on."""
+    from ..evaluation_setup import some_topics
+
+    judged = set(qrels.topics)
+    if not judged.intersection(topics):
+        raise AlignmentError(
+            f"the runs and the qrels ({qrels.source}) have no topic in common: the runs have "
+            f"topics {some_topics(topics)}, the qrels {some_topics(sorted(judged))} (qrels "
+            "of another collection, or topic ids written differently?)")
 
 
 def weight_grid(n_runs: int, steps: int) -> np.ndarray:
@@ -104,7 +117,7 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
     ((0.0, 1.0), 1.0)
     """
     from ..evaluation import evaluate
-    from ..io.sources import as_runs
+    from ..io.sources import as_runs, read_qrels
 
     _, norm, _, _ = check_fusion("wsum", norm)
     steps = check_fusion_step(step)
@@ -112,6 +125,8 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
     check_weight_count(None, len(read))
     grid = weight_grid(len(read), steps)
     table = normalize(fusion_table(read), norm)
+    qrels = read_qrels(qrels)  # once, for every batch of the grid
+    _check_training_topics(table.topics, qrels)
     values = np.empty(len(grid))
     label = measure
     for begin in range(0, len(grid), BATCH):

@@ -31,6 +31,7 @@ from .files import (
     display_name,
     raise_nul_line,
     read_input,
+    refuse_parquet,
 )
 from .native_files import raise_read_error
 from .spool import SpooledInput, spool_input
@@ -119,6 +120,7 @@ def diagnose(
     """
     n = len(field_names)
     layout = " ".join(field_names)
+    refuse_parquet(data, source)
     check_utf8(data, source)
     for number, text in iter_lines(data):
         if "\x00" in text:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from ..errors import EmptyInputError, InputFormatError
-from .files import check_utf8, display_name, raise_nul_line, read_input
+from .files import check_text, display_name, read_input
 
 
 def read_contributors(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -16,9 +16,7 @@ def read_contributors(path: str | os.PathLike[str]) -> dict[str, str]:
     refused, naming the file and the line."""
     source = display_name(path)
     data = read_input(path)
-    check_utf8(data, source)
-    if b"\x00" in data:
-        raise_nul_line(data, source)
+    check_text(data, source)
     table: dict[str, str] = {}
     for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
         fields = line.split()

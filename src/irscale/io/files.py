@@ -224,6 +224,27 @@ def gunzip(data: bytes, name: str) -> bytes:
         raise InputFormatError(f"corrupt gzip data ({error})", source=name) from None
 
 
+def check_text(data: bytes, source: str) -> None:
+    """The rule every text input obeys, whatever its reader: not a Parquet file
+    (:func:`refuse_parquet`), valid UTF-8 (:func:`check_utf8`) and no NUL byte on any line
+    (:func:`raise_nul_line`). Raises :class:`InputFormatError` naming the file, and the
+    line and its text where there is one."""
+    refuse_parquet(data, source)
+    check_utf8(data, source)
+    if b"\x00" in data:
+        raise_nul_line(data, source)
+
+
+def refuse_parquet(data: bytes, source: str) -> None:
+    """Raise :class:`InputFormatError` when ``data`` (a file's first bytes at least) are a
+    Parquet file's (:data:`PARQUET_MAGIC`), given where a text file is expected."""
+    if data[:len(PARQUET_MAGIC)] == PARQUET_MAGIC:
+        raise InputFormatError(
+            "a Parquet file, where a text file is expected: qrels, labels and the other "
+            "judgment and table files are text (Parquet is read for runs and click logs)",
+            source=source)
+
+
 def check_utf8(data: bytes, source: str) -> None:
     """Raise :class:`InputFormatError` naming the first line that is not valid UTF-8."""
     try:
@@ -242,10 +263,10 @@ def check_utf8(data: bytes, source: str) -> None:
 
 def read_lines(source: str) -> list[str]:
     """The lines of the UTF-8 text file ``source`` (:func:`read_input`: gzip or not, ``-``
-    standard input): not UTF-8 is an error naming the line (:func:`check_utf8`); a byte
+    standard input): not text is an error naming the line (:func:`check_text`); a byte
     order mark at the start is not text, and a line ends at LF, CRLF or CR."""
     data = read_input(source)
-    check_utf8(data, source)
+    check_text(data, source)
     return data.decode("utf-8-sig").splitlines()
 
 

@@ -20,7 +20,15 @@ from .. import _engine
 from ..core.input_messages import c_float_warning, diversity_hint, duplicate_reason, several_runids
 from ..core.options import RankingOptions
 from ..errors import DuplicateError, EmptyInputError, InputFormatError
-from .files import PathLike, access_error, check_readable, display_name, gunzip, read_file
+from .files import (
+    PathLike,
+    access_error,
+    check_readable,
+    display_name,
+    gunzip,
+    read_file,
+    refuse_parquet,
+)
 
 
 def judge_batch(
@@ -130,6 +138,11 @@ def raise_read_error(error: Exception, files: Sequence[tuple[bytes | PathLike, s
             if raw[:2] == b"\x1f\x8b":
                 gunzip(raw, source)
         raise InputFormatError(f"corrupt gzip data ({reason})", source=source) from None
+    for data in given:  # a Parquet file read as text: say so, not its first odd byte
+        try:
+            refuse_parquet(data if isinstance(data, bytes) else read_file(data, 4), source)
+        except OSError:
+            pass  # gone since: the reason stands
     raise InputFormatError(reason, source=source, line=line, text=text) from None
 
 

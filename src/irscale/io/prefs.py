@@ -10,7 +10,9 @@ trec_eval 9.0.8 (get_prefs.c, get_qrels_prefs.c) reads preferences from one of t
   field (qrels' ``iter``, usually ``0``) is the JG and every line has the one JSG ``0``.
 
 The levels are read as C floats (trec_eval's ``TEXT_PREFS.rel_level`` is a ``float``), so
-two levels equal in single precision are one level. Unlike trec_eval, which reads the level
+two levels equal in single precision are one level; a level beyond a C float's range
+(about ±3.4e38) is ±infinity, one below its smallest (about 1.4e-45) is 0, with a warning
+naming the first such line. Unlike trec_eval, which reads the level
 with ``atof`` (``x`` is 0.0) and counts an empty file as unreadable, a field count other
 than the form's, a level that is not a finite decimal number and a file with no judgment are
 errors naming the file, the line and its text. A blank line is skipped, as in qrels.
@@ -20,12 +22,14 @@ from __future__ import annotations
 
 import io
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
+from ..core.input_messages import c_float_level_warning
 from ..errors import InputError, InputFormatError
 from ._text import FieldKind, is_float, line_of_record, read_fields, source_name
 from .text_codes import objects_of
@@ -98,8 +102,15 @@ def read_prefs(source: Any, form: PrefsForm = "prefs") -> PrefsJudgments:
                                text=text)
     columns = {f: objects_of(read.strings(f)) for f in fields if f != "rel"}
     jsg = columns["jsg"] if form == "prefs" else np.full(len(level), "0", dtype=object)
+    with np.errstate(over="ignore"):  # beyond a C float's range: ±inf, as C converts
+        single = level.astype(np.float32)
+    changed = np.flatnonzero(np.isinf(single) | ((single == 0) & (level != 0)))
+    if len(changed):
+        line, text = line_of_record(raw(), int(changed[0]))
+        warnings.warn(c_float_level_warning(f"{name}, line {line}", len(changed), text),
+                      stacklevel=2)
     return PrefsJudgments(columns["qid"], columns["jg"], jsg, columns["docno"],
-                          level.astype(np.float32), name, form,
+                          single, name, form,
                           lambda row: line_of_record(raw(), row))
 
 

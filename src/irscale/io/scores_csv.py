@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import AlignmentError, EmptyInputError, InputError, InputFormatError
-from .files import read_input
+from .files import check_text, read_input
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -79,20 +79,10 @@ def _source_and_measure(path: object) -> tuple[str, str]:
 
 
 def _decode(data: bytes, source: str) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        begin = data.rfind(b"\n", 0, error.start) + 1
-        stop = data.find(b"\n", error.start)
-        raw = data[begin: stop if stop >= 0 else len(data)].rstrip(b"\r")
-        raise InputFormatError(
-            f"not UTF-8 text (byte 0x{data[error.start]:02x} at column "
-            f"{error.start - begin + 1})", source=source, line=line,
-            text=raw.decode("utf-8", errors="backslashreplace"),
-        ) from None
+    """The text of a score file, checked by the rule of every text input
+    (:func:`~irscale.io.files.check_text`), without its byte order mark."""
+    check_text(data, source)
+    return data.decode("utf-8-sig")
 
 
 def _records(text: str, source: str) -> list[_Row]:

@@ -8,7 +8,7 @@ import os
 import pandas as pd
 
 from ..errors import EmptyInputError, InputFormatError
-from .files import check_utf8, display_name, raise_nul_line, read_input
+from .files import check_text, display_name, read_input
 
 #: The words of a preference (as :func:`irscale.meta.predictive.preference_frame` reads
 #: them): for the left system, the right one, or none.
@@ -23,9 +23,7 @@ def read_side_by_side(path: str | os.PathLike[str]) -> pd.DataFrame:
     not UTF-8 and a file without a judgment are refused, naming the file and the line."""
     source = display_name(path)
     data = read_input(path)
-    check_utf8(data, source)
-    if b"\x00" in data:
-        raise_nul_line(data, source)
+    check_text(data, source)
     rows = []
     for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
         fields = line.split()

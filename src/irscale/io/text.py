@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
 from ._text import PathLike, is_float, is_int, iter_lines, read_bytes, source_name
-from .files import check_file_source, check_utf8, raise_nul_line
+from .files import check_file_source, check_text
 
 NUGGET_FIELDS = ("topic", "nugget_id", "weight", "vital|okay", "[vital_string]")
 MATCH_FIELDS = ("topic", "run", "nugget_id", "offset")
@@ -47,9 +47,7 @@ def _lines(source: PathLike | io.IOBase | bytes, where: str) -> tuple[str, Itera
     source = check_file_source(source, where)
     name = source_name(source)
     data = read_bytes(source).removeprefix(b"\xef\xbb\xbf")
-    check_utf8(data, name)
-    if b"\x00" in data:
-        raise_nul_line(data, name)
+    check_text(data, name)
     return name, ((n, text) for n, text in iter_lines(data) if text.strip())
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..errors import InputError, InputFormatError
 from ._text import read_bytes, source_name
-from .files import check_utf8, raise_nul_line
+from .files import check_text
 
 #: A decimal number, as a Z file holds it (no ``nan``, ``inf`` or hexadecimal: ASCII only).
 _DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z", re.ASCII)
@@ -71,9 +71,7 @@ def read_zscores(source: Any) -> ZScores:
                          "or a binary stream)")
     name = source_name(source)
     data = read_bytes(source)
-    check_utf8(data, name)
-    if b"\x00" in data:
-        raise_nul_line(data, name)
+    check_text(data, name)
     if not data.strip():
         raise InputFormatError(f"empty Z file: expected lines '{FIELDS}'", source=name)
     lines = data.split(b"\n")

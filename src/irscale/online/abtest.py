@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -89,6 +88,14 @@ from ..stats.validation import (
     check_count,
     constant_columns,
     tie_tolerance,
+)
+from .user_values import (
+    LINES,
+    RowLines,
+    check_labels,
+    located,
+    users_with_values,
+    warn_left_out,
 )
 
 __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
@@ -412,10 +419,10 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     import io
 
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, read_input
+    from ..io.files import check_text, read_input
 
     data = read_input(source)
-    check_utf8(data, source)
+    check_text(data, source)
     header = data.split(b"\n", 1)[0]
     if not header.strip():
         raise EmptyInputError("no header line (the first line names the columns)",
@@ -442,6 +449,8 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
             raise DuplicateError("user listed twice", source=source, line=rows[row][0],
                                  text=str(table["user"].iloc[row]))
         table = table.set_index("user")
+    table.attrs["source"] = source
+    table.attrs[LINES] = RowLines(source, table.index, rows)
     return table
 
 
@@ -454,6 +463,7 @@ def _groups(table: pd.DataFrame, variant: str, control: str, treatment: str,
     if variant not in table.columns:
         raise InputError(f"no variant column {variant!r} in the table (columns: "
                          f"{list(table.columns)})")
+    check_labels(table[variant], f"variant ({variant!r})")
     if control == treatment:  # a Welch test of a variant against itself
         raise ParameterError(f"control and treatment are both {control!r}: an A/B test "
                              "compares two different variants")
@@ -472,8 +482,8 @@ def _column(frame: pd.DataFrame, name: str, what: str) -> np.ndarray:
     values = pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64)
     if not np.isfinite(values).all():
         bad = frame.index[int(np.argmax(~np.isfinite(values)))]
-        raise InputError(f"{what} column {name!r}: user {bad!r} has no finite value "
-                         f"({shown(frame.loc[bad, name])})")
+        raise InputError(f"{what} column {name!r}: user {shown(bad)} has no finite value "
+                         f"({shown(frame.loc[bad, name])})", **located(frame, bad))
     return values
 
 
@@ -533,33 +543,16 @@ def ab_test(
         raise ParameterError("a covariate goes with CUPED (analysis='cuped'), which needs "
                              "one")
     missing = AB_MISSING.check(missing)
-    ctrl, treat = _groups(table, variant, control, treatment)
-    dropped = 0
-    if missing == "drop":
-        (ctrl, treat), dropped = _complete(
-            (ctrl, treat), [c for c in (metric, denominator, covariate) if c is not None])
+    groups = _groups(table, variant, control, treatment)
+    used = [c for c in (metric, denominator, covariate) if c is not None]
+    (ctrl, ctrl_out), (treat, treat_out) = (users_with_values(g, used, missing)
+                                            for g in groups)
     result = _ab_test(ctrl, treat, metric, analysis, denominator, covariate, control,
                       treatment, alpha)
-    if not dropped:
+    if not ctrl_out + treat_out:
         return result
-    note = f"{dropped} user(s) without a value left out"
-    warnings.warn(f"{note} of the test of {metric!r}", stacklevel=2)
+    note = warn_left_out(ctrl_out + treat_out, f"the test of {metric!r}")
     return replace(result, method=f"{result.method}; {note}" if result.method else note)
-
-
-def _complete(groups: tuple[pd.DataFrame, pd.DataFrame], columns: list[str]
-              ) -> tuple[tuple[pd.DataFrame, pd.DataFrame], int]:
-    """The users of ``groups`` with a value (not NaN) in every one of ``columns`` that
-    the table has (a missing column is reported by the test), and how many were left
-    out."""
-    kept = []
-    dropped = 0
-    for frame in groups:
-        present = [c for c in columns if c in frame.columns]
-        keep = ~frame[present].isna().any(axis=1)
-        dropped += int((~keep).sum())
-        kept.append(frame[keep])
-    return (kept[0], kept[1]), dropped
 
 
 def _ab_test(ctrl: pd.DataFrame, treat: pd.DataFrame, metric: str, analysis: str,
@@ -733,6 +726,7 @@ def sample_ratio_mismatch(
     """
     names, shares = _shares(splits)
     if isinstance(assignment, pd.Series):
+        check_labels(assignment)
         counts = assignment.astype(str).value_counts()
     elif isinstance(assignment, Mapping):
         counts = pd.Series({str(k): v for k, v in assignment.items()})

@@ -441,10 +441,10 @@ def read_click_model(path: str) -> ClickModel:
     """The click model of the JSON file ``path`` (what :meth:`ClickModel.to_json` writes;
     ``-`` reads standard input): a file that is not UTF-8 text is an
     :class:`~irscale.errors.InputFormatError` naming its first line that is not."""
-    from ..io.files import check_utf8, read_input
+    from ..io.files import check_text, read_input
 
     data = read_input(path)
-    check_utf8(data, path)
+    check_text(data, path)
     return ClickModel.from_json(data.decode("utf-8"), source=path)
 
 

@@ -27,7 +27,10 @@ the page, time to first click, dwell) are :func:`~irscale.online.abtest.session_
 
 :func:`engagement_summary` gives the mean of every measure over users (the units: a user's
 sessions are not independent) with its Student t interval, mean ± t_{1−α/2, n−1} s/√n (n
-the users with a value, NaN left out), per variant when the table has one.
+the users), per variant when the table has one. A user without a value of a measure (NaN:
+the absence time of a user with one search session) is an error, or, with
+``missing="drop"``, left out of that measure's mean, with a warning saying how many
+(:mod:`irscale.online.user_values`).
 """
 
 from __future__ import annotations
@@ -35,15 +38,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.params import SESSION_GAP, check_alpha
+from ..core.params import AB_MISSING, SESSION_GAP, check_alpha
 from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError, shown
 from ..io.files import read_lines
 from ..stats.protocol import TableResult
+from .user_values import check_labels, located, users_with_values, warn_left_out
 
 __all__ = ["EngagementSummary", "engagement_summary", "loyalty_measures",
            "read_session_users"]
@@ -166,12 +171,16 @@ class EngagementSummary(TableResult):
 
 def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = None, *,
                        variant: str | None = "variant", alpha: float = 0.05,
-                       source: str | None = None) -> EngagementSummary:
+                       source: str | None = None,
+                       missing: Literal["error", "drop"] = "error") -> EngagementSummary:
     """The mean of every measure (column) of a per-user ``table`` over its users, with
     the Student t interval (module documentation), per value of the ``variant`` column
     when the table has it (``variant=None``: all users together). ``measures``: the
     numeric columns by default (their values numbers, NaN for a missing one: a word or an
-    infinity is an error); ``source``: the table's file, for messages.
+    infinity is an error); ``source``: the table's file, for messages; ``missing``
+    (``"error"`` or ``"drop"``): a user without a value of a measure is an error naming
+    it, or left out of that measure's mean with a warning saying how many (the ``users``
+    column counts those kept).
 
     >>> table = pd.DataFrame({"clicks": [1.0, 2.0, 3.0, 6.0]})
     >>> print(engagement_summary(table).to_frame().round(3).to_string(index=False))
@@ -179,12 +188,15 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
         all  clicks      4   3.0 2.16  -0.437    6.437
     """
     alpha = check_alpha(alpha)
+    missing = AB_MISSING.check(missing)
     if not isinstance(table, pd.DataFrame) or table.empty:
         raise InputError("engagement_summary needs a per-user table with rows",
                          source=source)
-    groups = (table.groupby(table[variant].astype(str), sort=True)
-              if variant is not None and variant in table.columns
-              else [("all", table)])
+    by_variant = variant is not None and variant in table.columns
+    if by_variant:
+        check_labels(table[variant], f"variant ({variant!r})")
+    groups = table.groupby(table[variant].astype(str), sort=True) if by_variant \
+        else [("all", table)]
     if measures is None:
         measures = [c for c in table.columns if c != variant
                     and pd.api.types.is_numeric_dtype(table[c])
@@ -192,9 +204,9 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
         if not measures:
             raise InputError(f"no numeric column to summarise (columns: "
                              f"{list(table.columns)})", source=source)
-    missing = [m for m in measures if m not in table.columns]
-    if missing:
-        raise InputError(f"no column {missing[0]!r} in the table (columns: "
+    absent = [m for m in measures if m not in table.columns]
+    if absent:
+        raise InputError(f"no column {absent[0]!r} in the table (columns: "
                          f"{list(table.columns)})", source=source)
     for measure in measures:
         given = table[measure].dropna()
@@ -205,13 +217,19 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
                              f"{given[numbers.isna()].iloc[0]!r})", source=source)
         infinite = ~np.isfinite(numbers.to_numpy(np.float64))
         if infinite.any():
-            raise InputError(f"column {measure!r}: user {given.index[infinite][0]!r} has no "
-                             f"finite value ({shown(given[infinite].iloc[0])})", source=source)
+            user = given.index[infinite][0]
+            raise InputError(f"column {measure!r}: user {shown(user)} has no finite value "
+                             f"({shown(given[infinite].iloc[0])})",
+                             **{"source": source, **located(table, user)})
+    if missing == "error":  # the first user without a value, in the table's order
+        users_with_values(table, measures, missing, "measure")
     rows = []
+    left_out = dict.fromkeys(measures, 0)
     for name, group in groups:
         for measure in measures:
-            values = pd.to_numeric(group[measure]).to_numpy(np.float64)
-            values = values[~np.isnan(values)]
+            kept, out = users_with_values(group, [measure], "drop")
+            left_out[measure] += out
+            values = pd.to_numeric(kept[measure]).to_numpy(np.float64)
             n = len(values)
             mean = float(values.mean()) if n else math.nan
             sd = float(values.std(ddof=1)) if n > 1 else math.nan
@@ -220,4 +238,7 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
             rows.append((str(name), measure, n, mean, sd, mean - half, mean + half))
     frame = pd.DataFrame(rows, columns=["variant", "measure", "users", "mean", "sd",
                                         "ci_low", "ci_high"])
+    for measure, count in left_out.items():
+        if count:
+            warn_left_out(count, f"the mean of {measure!r}")
     return EngagementSummary(frame, alpha)

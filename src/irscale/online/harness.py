@@ -49,6 +49,7 @@ same table, and a pair's rows do not depend on the other pairs.
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -190,10 +191,16 @@ def _offline(qrels: object, runs: list, measure: str) -> pd.DataFrame:
         raise ParameterError(f"measure {measure!r} names {len(evaluation.measures)} "
                              "measures; give one (e.g. nDCG@10)")
     table = evaluation.per_topic().pivot(index="topic", columns="run", values="value")
-    table = table.reindex(columns=list(evaluation.runs)).dropna()
-    if table.empty:
+    table = table.reindex(columns=list(evaluation.runs))
+    ranked = table.notna().all(axis=1).to_numpy()
+    if not ranked.any():
         raise InputError("no topic is judged in the qrels and ranked by every run")
-    return table
+    if not ranked.all():
+        left = [str(t) for t in table.index[~ranked]]
+        warnings.warn(f"{len(left)} judged topic(s) not ranked by every run left out of the "
+                      f"comparison: {', '.join(left[:10])}{' ...' if len(left) > 10 else ''}",
+                      stacklevel=3)
+    return table[ranked]
 
 
 def _pairs(names: Sequence[str], pairs: Sequence[tuple[str, str]] | None
