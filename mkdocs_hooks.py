@@ -6,6 +6,13 @@ cross-reference that mkdocs-autorefs resolves after every page is built: a link 
 entry of ``name`` (a dotted path, or a name of the page's module: ``docs/api/stats.md``
 documents ``irscale.stats``), or the code span alone when no entry has that name (an
 *optional* reference: no warning). As in Sphinx, ``~a.b.c`` shows ``c``.
+
+The numpy docstring parser (griffe's) typesets the doctests of an ``Examples`` section as
+code; a doctest anywhere else (a module docstring, a function's prose) would reach Markdown
+as text, its ``>>>`` read as three nested blockquotes and its lines run together.
+:class:`DoctestsAsCode`, a griffe extension (``mkdocs.yml``: the python handler's
+``extensions``), fences those as ``pycon`` code, where they stand, before the docstring is
+parsed; the docstrings themselves stay plain doctests (``tests/test_doctests.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ from __future__ import annotations
 import html
 import re
 from typing import Any
+
+import griffe
 
 #: a role and its code span; the name may be broken over lines in the docstring
 ROLE = re.compile(r":(?:func|meth|class|mod|attr|data|exc|obj|const):<code>(~?)([\w.\s]+)</code>")
@@ -38,3 +47,35 @@ def on_page_content(html_text: str, page: Any, **kwargs: Any) -> str:
                 f"<code>{html.escape(shown)}</code></autoref>")
 
     return ROLE.sub(reference, html_text)
+
+
+#: a numpy section heading: a title line and a dashed underline (numpydoc's format)
+SECTION = re.compile(r"^[ \t]*(\S[^\n]*)\n[ \t]*-{3,}[ \t]*$", re.M)
+#: a doctest: a ``>>>`` line, the lines up to the next blank one (doctest's own rule: the
+#: expected output ends at a blank line), and its indentation
+DOCTEST = re.compile(r"^([ \t]*)>>>[^\n]*(?:\n(?![ \t]*$)[^\n]*)*", re.M)
+
+
+def fence_doctests(text: str) -> str:
+    """``text`` with every doctest outside an ``Examples`` section in a ``pycon`` fence
+    (indented as the doctest)."""
+    headings = [(match.start(), match[1].strip()) for match in SECTION.finditer(text)]
+
+    def fenced(match: re.Match[str]) -> str:
+        section = next((title for start, title in reversed(headings)
+                        if start < match.start()), None)
+        if section == "Examples":
+            return match[0]
+        indent = match[1]
+        return f"{indent}```pycon\n{match[0]}\n{indent}```"
+
+    return DOCTEST.sub(fenced, text)
+
+
+class DoctestsAsCode(griffe.Extension):
+    """Fence the doctests of prose as ``pycon`` code (module doc)."""
+
+    def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
+        """The object's docstring, its doctests fenced, before it is parsed."""
+        if obj.docstring is not None and ">>>" in obj.docstring.value:
+            obj.docstring.value = fence_doctests(obj.docstring.value)
