@@ -18,11 +18,10 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
+from playwright import sync_api
 
 from .test_docs_site import site  # noqa: F401  (the built site, a fixture)
 from .test_report_browser import ARGS, CHROMIUM  # skips this module without Chromium
-
-from playwright import sync_api  # noqa: E402,I001  (after the skip: needed with Chromium)
 
 ORIGIN = "http://irscale-docs.invalid"
 

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from .docs_examples import (check_python_examples, check_shown_outputs, run_shell_example,
-                            shown_outputs)
+from .docs_examples import (
+    check_python_examples,
+    check_shown_outputs,
+    run_shell_example,
+    shown_outputs,
+)
 from .docs_numbers import blocks, read
 
 PAGE = "getting-started.md"
