@@ -1,5 +1,12 @@
 """MkDocs hooks of the documentation site (``mkdocs.yml``: ``hooks``).
 
+The pages link each other by file (``[evaluation.md](evaluation.md#ties)``, or name one in
+a code span, ```docs/evaluation.md```), which reads well in a repository but not on the
+site. :func:`on_page_markdown` shows each such link by the title the page has in the
+navigation (``mkdocs.yml``: ``nav``, the one place titles are declared), and
+:func:`on_page_content` makes each code span naming a page (a docstring's included) a link
+shown the same way.
+
 The docstrings cross-reference in reST (Sphinx) roles, ``:func:`name```, which Markdown
 renders as the role's text and a code span. :func:`on_page_content` turns each into a
 cross-reference that mkdocs-autorefs resolves after every page is built: a link to the API
@@ -18,6 +25,7 @@ parsed; the docstrings themselves stay plain doctests (``tests/test_doctests.py`
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from typing import Any
 
@@ -25,6 +33,30 @@ import griffe
 
 #: a role and its code span; the name may be broken over lines in the docstring
 ROLE = re.compile(r":(?:func|meth|class|mod|attr|data|exc|obj|const):<code>(~?)([\w.\s]+)</code>")
+
+
+#: a link shown by its file name: [evaluation.md](...), [`docs/stats.md`](...#anchor)
+FILE_LINK = re.compile(r"\[`?(?:docs/)?([\w/.-]+\.md)`?\]\(([^)\s#]*)(#[^)\s]*)?\)")
+#: a code span naming a page of the site by its path in the repository, in the HTML of a
+#: page or of a docstring: `docs/meta.md`
+FILE_SPAN = re.compile(r"<code>docs/([\w/-]+\.md)</code>")
+
+
+def on_page_markdown(markdown: str, page: Any, files: Any, **kwargs: Any) -> str:
+    """The page's links shown by file name as links shown by title (module doc)."""
+    here = posixpath.dirname(page.file.src_uri)
+
+    def title(path: str) -> str | None:
+        file = files.get_file_from_path(path)
+        return None if file is None or file.page is None else file.page.title
+
+    def link(match: re.Match[str]) -> str:
+        shown, target, anchor = match[1], match[2], match[3] or ""
+        path = posixpath.normpath(posixpath.join(here, target)) if target else page.file.src_uri
+        name = title(path) if posixpath.basename(shown) == posixpath.basename(path) else None
+        return match[0] if name is None else f"[{name}]({target}{anchor})"
+
+    return FILE_LINK.sub(link, markdown)
 
 
 def _module(src_uri: str) -> str | None:
@@ -35,8 +67,9 @@ def _module(src_uri: str) -> str | None:
     return "irscale" if match[1] == "irscale" else f"irscale.{match[1]}"
 
 
-def on_page_content(html_text: str, page: Any, **kwargs: Any) -> str:
-    """The page's reST roles as optional autorefs (module doc)."""
+def on_page_content(html_text: str, page: Any, files: Any, **kwargs: Any) -> str:
+    """The page's reST roles as optional autorefs, its code spans naming a page as links
+    (module doc)."""
     module = _module(page.file.src_uri)
 
     def reference(match: re.Match[str]) -> str:
@@ -46,7 +79,14 @@ def on_page_content(html_text: str, page: Any, **kwargs: Any) -> str:
         return (f'<autoref identifier="{html.escape(identifier)}" optional>'
                 f"<code>{html.escape(shown)}</code></autoref>")
 
-    return ROLE.sub(reference, html_text)
+    def page_link(match: re.Match[str]) -> str:
+        file = files.get_file_from_path(match[1])
+        if file is None or file.page is None:
+            return match[0]
+        return (f'<a href="{html.escape(file.url_relative_to(page.file))}">'
+                f"{html.escape(file.page.title)}</a>")
+
+    return FILE_SPAN.sub(page_link, ROLE.sub(reference, html_text))
 
 
 #: a numpy section heading: a title line and a dashed underline (numpydoc's format)

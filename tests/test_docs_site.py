@@ -79,3 +79,14 @@ def test_the_docstrings_rest_roles_become_links(site):
     for page in API_PAGES:
         text = (site / "api" / page / "index.html").read_text(encoding="utf-8")
         assert not re.search(r":(func|class|mod|meth|attr|data|exc|obj|const):<code>", text), page
+
+
+def test_links_between_pages_show_titles_not_file_names(site):
+    """``[evaluation.md](evaluation.md)`` and a code span ```docs/stats.md``` (in a page or
+    a docstring) are shown by the page's title (mkdocs_hooks.py)."""
+    for html in site.glob("**/index.html"):
+        text = html.read_text(encoding="utf-8")
+        links = re.findall(r"<a [^>]*>(?:<code>)?([\w/.-]+\.md)(?:</code>)?</a>", text)
+        spans = [name for name in re.findall(r"<code>docs/([\w/-]+\.md)</code>", text)
+                 if (ROOT / "docs" / name).is_file()]
+        assert links == spans == [], html.relative_to(site)
