@@ -7,6 +7,10 @@ navigation (``mkdocs.yml``: ``nav``, the one place titles are declared), and
 :func:`on_page_content` makes each code span naming a page (a docstring's included) a link
 shown the same way.
 
+A code block fenced as ``synopsis`` shows the form of a command or a call, with placeholder
+files, rather than an example run on the demo data (which the tests run): the site shows it
+under a *Synopsis* label (an admonition), the convention the home page states.
+
 The docstrings cross-reference in reST (Sphinx) roles, ``:func:`name```, which Markdown
 renders as the role's text and a code span. :func:`on_page_content` turns each into a
 cross-reference that mkdocs-autorefs resolves after every page is built: a link to the API
@@ -35,6 +39,8 @@ import griffe
 ROLE = re.compile(r":(?:func|meth|class|mod|attr|data|exc|obj|const):<code>(~?)([\w.\s]+)</code>")
 
 
+#: a code block fenced as ``synopsis``
+SYNOPSIS = re.compile(r"^```synopsis\n(.*?)^```$", re.M | re.S)
 #: a link shown by its file name: [evaluation.md](...), [`docs/stats.md`](...#anchor)
 FILE_LINK = re.compile(r"\[`?(?:docs/)?([\w/.-]+\.md)`?\]\(([^)\s#]*)(#[^)\s]*)?\)")
 #: a code span naming a page of the site by its path in the repository, in the HTML of a
@@ -43,7 +49,8 @@ FILE_SPAN = re.compile(r"<code>docs/([\w/-]+\.md)</code>")
 
 
 def on_page_markdown(markdown: str, page: Any, files: Any, **kwargs: Any) -> str:
-    """The page's links shown by file name as links shown by title (module doc)."""
+    """The page's links shown by file name as links shown by title, its ``synopsis``
+    blocks under their label (module doc)."""
     here = posixpath.dirname(page.file.src_uri)
 
     def title(path: str) -> str | None:
@@ -56,7 +63,13 @@ def on_page_markdown(markdown: str, page: Any, files: Any, **kwargs: Any) -> str
         name = title(path) if posixpath.basename(shown) == posixpath.basename(path) else None
         return match[0] if name is None else f"[{name}]({target}{anchor})"
 
-    return FILE_LINK.sub(link, markdown)
+    def synopsis(match: re.Match[str]) -> str:
+        # an indented code block: Markdown's fences are not read inside an admonition
+        code = "".join(f"        {line}" if line.strip() else line
+                       for line in match[1].splitlines(keepends=True))
+        return f'!!! abstract "Synopsis"\n\n{code}'
+
+    return FILE_LINK.sub(link, SYNOPSIS.sub(synopsis, markdown))
 
 
 def _module(src_uri: str) -> str | None:

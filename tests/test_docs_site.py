@@ -46,6 +46,25 @@ def test_every_page_of_docs_is_built(site):
         assert (folder / "index.html").is_file(), relative
 
 
+#: the languages of the pages' code blocks: examples that the page's test runs (python,
+#: console, bash), output or figures (text), and the forms of commands and calls with
+#: placeholder files (synopsis, labelled so on the site: mkdocs_hooks.py)
+LANGUAGES = {"python", "console", "bash", "text", "synopsis"}
+RUN = {"python", "console", "bash"}
+
+
+def test_every_code_block_runs_or_is_a_synopsis():
+    """A block is run by the test of its page (a test module names the page) or is not a
+    command to run as shown."""
+    tests = "".join(path.read_text(encoding="utf-8") for path in ROOT.glob("tests/test_*.py"))
+    for page in sorted(ROOT.glob("docs/**/*.md")):
+        fences = re.findall(r"^```(.*)\n(?:.*\n)*?^```$", page.read_text(encoding="utf-8"),
+                            re.M)
+        assert set(fences) <= LANGUAGES, (page.name, set(fences) - LANGUAGES)
+        if RUN & set(fences):
+            assert f'"{page.name}"' in tests, page.name
+
+
 def _ids(html: Path) -> set[str]:
     return set(re.findall(r'id="([^"]+)"', html.read_text(encoding="utf-8")))
 
