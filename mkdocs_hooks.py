@@ -1,8 +1,8 @@
 """MkDocs hooks of the documentation site (``mkdocs.yml``: ``hooks``).
 
 The pages link each other by file (``[evaluation.md](evaluation.md#ties)``, or name one in
-a code span, ```docs/evaluation.md```), which reads well in a repository but not on the
-site. :func:`on_page_markdown` shows each such link by the title the page has in the
+running text or a code span, ``docs/evaluation.md``), which reads well in a repository but
+not on the site. :func:`on_page_markdown` shows each such link by the title the page has in the
 navigation (``mkdocs.yml``: ``nav``, the one place titles are declared), and
 :func:`on_page_content` makes each code span naming a page (a docstring's included) a link
 shown the same way.
@@ -43,14 +43,20 @@ ROLE = re.compile(r":(?:func|meth|class|mod|attr|data|exc|obj|const):<code>(~?)(
 SYNOPSIS = re.compile(r"^```synopsis\n(.*?)^```$", re.M | re.S)
 #: a link shown by its file name: [evaluation.md](...), [`docs/stats.md`](...#anchor)
 FILE_LINK = re.compile(r"\[`?(?:docs/)?([\w/.-]+\.md)`?\]\(([^)\s#]*)(#[^)\s]*)?\)")
+#: a page named by its path in the repository in running text: docs/meta.md
+FILE_NAME = re.compile(r"(?<![\w/.-])docs/([\w-]+(?:/[\w-]+)*\.md)(?![\w/-])")
+#: what Markdown does not read as running text: fenced blocks and code spans
+CODE = re.compile(r"^```.*?^```$|(`+).+?(?<!`)\1(?!`)", re.M | re.S)
+#: HTML that is not running text: tags, and code, links and scripts whole
+MARKUP = re.compile(r"<(pre|code|a|script|autoref)\b.*?</\1>|<[^>]*>", re.S)
 #: a code span naming a page of the site by its path in the repository, in the HTML of a
 #: page or of a docstring: `docs/meta.md`
 FILE_SPAN = re.compile(r"<code>docs/([\w/-]+\.md)</code>")
 
 
 def on_page_markdown(markdown: str, page: Any, files: Any, **kwargs: Any) -> str:
-    """The page's links shown by file name as links shown by title, its ``synopsis``
-    blocks under their label (module doc)."""
+    """The page's links shown by file name, and the pages it names in running text, as
+    links shown by title; its ``synopsis`` blocks under their label (module doc)."""
     here = posixpath.dirname(page.file.src_uri)
 
     def title(path: str) -> str | None:
@@ -69,7 +75,19 @@ def on_page_markdown(markdown: str, page: Any, files: Any, **kwargs: Any) -> str
                        for line in match[1].splitlines(keepends=True))
         return f'!!! abstract "Synopsis"\n\n{code}'
 
-    return FILE_LINK.sub(link, SYNOPSIS.sub(synopsis, markdown))
+    def named(match: re.Match[str]) -> str:
+        name = title(match[1])
+        target = posixpath.relpath(match[1], here or ".")
+        return match[0] if name is None else f"[{name}]({target})"
+
+    def prose(text: str) -> str:
+        return FILE_NAME.sub(named, FILE_LINK.sub(link, text))
+
+    parts, end = [], 0
+    for code in CODE.finditer(markdown):
+        parts += [prose(markdown[end:code.start()]), code[0]]
+        end = code.end()
+    return SYNOPSIS.sub(synopsis, "".join(parts) + prose(markdown[end:]))
 
 
 def _module(src_uri: str) -> str | None:
@@ -99,7 +117,12 @@ def on_page_content(html_text: str, page: Any, files: Any, **kwargs: Any) -> str
         return (f'<a href="{html.escape(file.url_relative_to(page.file))}">'
                 f"{html.escape(file.page.title)}</a>")
 
-    return FILE_SPAN.sub(page_link, ROLE.sub(reference, html_text))
+    html_text = FILE_SPAN.sub(page_link, ROLE.sub(reference, html_text))
+    parts, end = [], 0
+    for markup in MARKUP.finditer(html_text):  # a docstring's running text: docs/meta.md
+        parts += [FILE_NAME.sub(page_link, html_text[end:markup.start()]), markup[0]]
+        end = markup.end()
+    return "".join(parts) + FILE_NAME.sub(page_link, html_text[end:])
 
 
 #: a numpy section heading: a title line and a dashed underline (numpydoc's format)

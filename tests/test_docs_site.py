@@ -101,11 +101,15 @@ def test_the_docstrings_rest_roles_become_links(site):
 
 
 def test_links_between_pages_show_titles_not_file_names(site):
-    """``[evaluation.md](evaluation.md)`` and a code span ```docs/stats.md``` (in a page or
-    a docstring) are shown by the page's title (mkdocs_hooks.py)."""
+    """``[evaluation.md](evaluation.md)``, a code span ```docs/stats.md``` (in a page or a
+    docstring) and docs/meta.md in running text are shown by the page's title
+    (mkdocs_hooks.py)."""
     for html in site.glob("**/index.html"):
         text = html.read_text(encoding="utf-8")
         links = re.findall(r"<a [^>]*>(?:<code>)?([\w/.-]+\.md)(?:</code>)?</a>", text)
         spans = [name for name in re.findall(r"<code>docs/([\w/-]+\.md)</code>", text)
                  if (ROOT / "docs" / name).is_file()]
-        assert links == spans == [], html.relative_to(site)
+        prose = re.sub(r"<(pre|code|script)\b.*?</\1>", "", text, flags=re.S)
+        named = [name for name in re.findall(r"docs/([\w/-]+\.md)", prose)
+                 if (ROOT / "docs" / name).is_file()]
+        assert links == spans == named == [], html.relative_to(site)
