@@ -80,14 +80,12 @@ def on_page_markdown(markdown: str, page: Any, files: Any, **kwargs: Any) -> str
         target = posixpath.relpath(match[1], here or ".")
         return match[0] if name is None else f"[{name}]({target})"
 
-    def prose(text: str) -> str:
-        return FILE_NAME.sub(named, FILE_LINK.sub(link, text))
-
+    markdown = FILE_LINK.sub(link, markdown)
     parts, end = [], 0
     for code in CODE.finditer(markdown):
-        parts += [prose(markdown[end:code.start()]), code[0]]
+        parts += [FILE_NAME.sub(named, markdown[end:code.start()]), code[0]]
         end = code.end()
-    return SYNOPSIS.sub(synopsis, "".join(parts) + prose(markdown[end:]))
+    return SYNOPSIS.sub(synopsis, "".join(parts) + FILE_NAME.sub(named, markdown[end:]))
 
 
 def _module(src_uri: str) -> str | None:
