@@ -1,5 +1,6 @@
 """Running a documentation page's examples: each fenced ``python`` block is executed on its
-own and must print exactly the ``# ...`` lines it shows (the lines after each ``print``);
+own and must print exactly the ``# ...`` lines it shows (the lines after each ``print``; a
+bare ``#``, an empty line);
 the ``$ irscale ...`` commands of a shell block run in order in a folder of their own."""
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def check_python_examples(page: str, section: str | None = None) -> None:
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert blocks, f"{page} has no python example" + (f" in {section!r}" if section else "")
     for code in blocks:
-        shown = [line[2:] for line in code.splitlines() if line.startswith("# ")]
+        shown = [line[2:] for line in code.splitlines()
+                 if line.startswith("# ") or line == "#"]  # "#": an empty line printed
         out = io.StringIO()
         with contextlib.redirect_stdout(out), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -77,3 +79,28 @@ def run_shell_example(shell: str, folder: Path, prompt: str = "$ ") -> dict[str,
     finally:
         os.chdir(cwd)
     return outputs
+
+
+def shown_outputs(shell: str) -> dict[str, list[str]]:
+    """The lines a page shows after each command of a console block (``...`` dropped),
+    by the command's words joined as :func:`run_shell_example` keys its outputs."""
+    shown: dict[str, list[str]] = {}
+    lines: list[str] = []
+    for line in shell.splitlines():
+        if line.startswith("$ "):
+            words = shlex.split(line[2:].replace("> /dev/null", ""))
+            lines = shown.setdefault(" ".join(words), [])
+        elif line != "...":
+            lines.append(line)
+    return shown
+
+
+def check_shown_outputs(shell: str, outputs: dict[str, str]) -> None:
+    """Every command of a console block printed (``outputs``: :func:`run_shell_example`'s)
+    the lines shown under it: an excerpt, every line shown printed, in the order shown."""
+    for command, shown in shown_outputs(shell).items():
+        printed = outputs[command].splitlines()
+        for line in shown:
+            assert line in printed, (command, line)
+        positions = [printed.index(line) for line in shown]
+        assert positions == sorted(positions), command

@@ -42,7 +42,27 @@ def test_every_page_of_docs_is_built(site):
     assert len(pages) > 30
     for page in pages:
         relative = page.relative_to(ROOT / "docs").with_suffix("")
-        assert (site / relative / "index.html").is_file(), relative
+        folder = site if relative == Path("index") else site / relative  # index: the home
+        assert (folder / "index.html").is_file(), relative
+
+
+#: the languages of the pages' code blocks: examples that the page's test runs (python,
+#: console, bash), output or figures (text), and the forms of commands and calls with
+#: placeholder files (synopsis, labelled so on the site: mkdocs_hooks.py)
+LANGUAGES = {"python", "console", "bash", "text", "synopsis"}
+RUN = {"python", "console", "bash"}
+
+
+def test_every_code_block_runs_or_is_a_synopsis():
+    """A block is run by the test of its page (a test module names the page) or is not a
+    command to run as shown."""
+    tests = "".join(path.read_text(encoding="utf-8") for path in ROOT.glob("tests/test_*.py"))
+    for page in sorted(ROOT.glob("docs/**/*.md")):
+        fences = re.findall(r"^```(.*)\n(?:.*\n)*?^```$", page.read_text(encoding="utf-8"),
+                            re.M)
+        assert set(fences) <= LANGUAGES, (page.name, set(fences) - LANGUAGES)
+        if RUN & set(fences):
+            assert f'"{page.name}"' in tests, page.name
 
 
 def _ids(html: Path) -> set[str]:
@@ -78,3 +98,18 @@ def test_the_docstrings_rest_roles_become_links(site):
     for page in API_PAGES:
         text = (site / "api" / page / "index.html").read_text(encoding="utf-8")
         assert not re.search(r":(func|class|mod|meth|attr|data|exc|obj|const):<code>", text), page
+
+
+def test_links_between_pages_show_titles_not_file_names(site):
+    """``[evaluation.md](evaluation.md)``, a code span ```docs/stats.md``` (in a page or a
+    docstring) and docs/meta.md in running text are shown by the page's title
+    (mkdocs_hooks.py)."""
+    for html in site.glob("**/index.html"):
+        text = html.read_text(encoding="utf-8")
+        links = re.findall(r"<a [^>]*>(?:<code>)?([\w/.-]+\.md)(?:</code>)?</a>", text)
+        spans = [name for name in re.findall(r"<code>docs/([\w/-]+\.md)</code>", text)
+                 if (ROOT / "docs" / name).is_file()]
+        prose = re.sub(r"<(pre|code|script)\b.*?</\1>", "", text, flags=re.S)
+        named = [name for name in re.findall(r"docs/([\w/-]+\.md)", prose)
+                 if (ROOT / "docs" / name).is_file()]
+        assert links == spans == named == [], html.relative_to(site)

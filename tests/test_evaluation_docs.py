@@ -22,7 +22,7 @@ def test_documented_output_of_several_runs(clef):
             for word in command[1:]]
     status, out, err = cli(args)
     assert status == 0, err
-    shown = next(code for code in blocks(TEXT, "") if "\tall\t" in code).splitlines()
+    shown = next(code for code in blocks(TEXT, "text") if "\tall\t" in code).splitlines()
     assert len(shown) >= 4
     printed = out.splitlines()
     for line in shown:  # an excerpt: every line shown is printed, in the order shown

@@ -5,28 +5,18 @@ folder afterwards, prints what it shows."""
 
 from __future__ import annotations
 
-import shlex
-
 import pytest
 
-from .docs_examples import check_python_examples, run_shell_example
+from .docs_examples import (
+    check_python_examples,
+    check_shown_outputs,
+    run_shell_example,
+    shown_outputs,
+)
 from .docs_numbers import blocks, read
 
 PAGE = "getting-started.md"
 CONSOLE = blocks(read(PAGE), "console")
-
-
-def shown_outputs(shell: str) -> dict[str, list[str]]:
-    """The lines the page shows after each command of a console block (``...`` dropped),
-    by the command's words joined as :func:`run_shell_example` keys its outputs."""
-    shown: dict[str, list[str]] = {}
-    lines: list[str] = []
-    for line in shell.splitlines():
-        if line.startswith("$ "):
-            lines = shown.setdefault(" ".join(shlex.split(line[2:])), [])
-        elif line != "...":
-            lines.append(line)
-    return shown
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +39,7 @@ def test_the_page_runs_demo_eval_and_compare():
 @pytest.mark.parametrize("shell", CONSOLE)
 def test_every_command_prints_the_lines_shown(shell, folder_and_outputs):
     _, outputs = folder_and_outputs
-    for command, shown in shown_outputs(shell).items():
-        printed = outputs[command].splitlines()
-        for line in shown:  # an excerpt: every line shown is printed, in the order shown
-            assert line in printed, (command, line)
-        positions = [printed.index(line) for line in shown]
-        assert positions == sorted(positions), command
+    check_shown_outputs(shell, outputs)
 
 
 def test_the_python_example_prints_what_it_shows(folder_and_outputs, monkeypatch):

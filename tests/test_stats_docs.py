@@ -79,7 +79,7 @@ def test_the_documented_seed004_tukey_numbers_hold(trec8_ap):
 def compare_json(tmp_path_factory):
     """The JSON of the documented ``irscale compare ... --format json`` command, run after
     the commands before it (``irscale demo``, ``irscale eval``) in a new folder."""
-    shell = next(code for code in blocks(TEXT, "") if "$ irscale compare" in code)
+    shell = next(code for code in blocks(TEXT, "console") if "$ irscale compare" in code)
     outputs = run_shell_example(shell, tmp_path_factory.mktemp("stats-docs"))
     [json_out] = [out for command, out in outputs.items()
                   if command.startswith("irscale compare") and "json" in command]
@@ -105,7 +105,7 @@ def _documented_object(shell: str, start: str) -> dict[str, str]:
 
 
 def test_the_documented_json_output_holds(compare_json):
-    shell = next(code for code in blocks(TEXT, "") if "$ irscale compare" in code)
+    shell = next(code for code in blocks(TEXT, "console") if "$ irscale compare" in code)
     anova = {row["factor"]: row for row in compare_json["anova"]}
     stated = _documented_object(shell, '{"factor": "topic"')
     assert stated.pop("factor") == '"topic"'

@@ -527,6 +527,8 @@ def ab_test(
         ``diff`` = treatment − control (of means; of ratios for ``delta``) with its
         interval, ``statistic`` (t or z), ``pvalue``.
 
+    Examples
+    --------
     >>> table = pd.DataFrame({"variant": ["control"] * 4 + ["treatment"] * 4,
     ...                       "clicks": [1, 2, 0, 3, 2, 3, 1, 4],
     ...                       "impressions": [4, 4, 2, 5, 4, 5, 2, 6]})

@@ -145,6 +145,8 @@ def oec_test(table: pd.DataFrame, weights: Mapping[str, float] | str, *,
         ``mean_x``/``mean_y`` the OEC of treatment/control, ``diff`` their difference with
         its normal interval, ``statistic`` z and ``pvalue`` (two-sided).
 
+    Examples
+    --------
     >>> table = pd.DataFrame({"variant": ["control"] * 4 + ["treatment"] * 4,
     ...                       "clicks": [1, 2, 0, 3, 2, 3, 1, 4],
     ...                       "impressions": [4, 4, 2, 5, 4, 5, 2, 6],
