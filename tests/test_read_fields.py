@@ -67,12 +67,12 @@ def oracle(text: bytes, kinds: dict[str, str]) -> str | tuple[int, dict[str, lis
             continue
         if len(fields) != len(NAMES):
             return "misfit"
+        nul |= b"\x00" in record  # a NUL anywhere in a line, kept field or not
         for name, kind in kinds.items():
             field = fields[NAMES.index(name)]
             value = _PARSE[kind](field)
             if value is None:
                 return "misfit"
-            nul |= kind == "str" and b"\x00" in field
             columns[name].append(value)
         rows += 1
     if rows == 0:
