@@ -1160,14 +1160,15 @@ def run_qpp(args: argparse.Namespace) -> int:
     """``meta qpp``: sMARE of every predictor and the ANOVA of sARE."""
     _check(args)
 
-    import pandas as pd
-
-    from .. import stats
     from ..io.scores_csv import read_keyed_table
-    from ..stats.qpp import OPTIONAL_FACTORS as optional
+    from ..stats.names import QPP_OPTIONAL_FACTORS as optional
 
     predictions = read_keyed_table(args.predictions, ("topic", "predictor"), optional)
     observed = read_keyed_table(args.observed, ("topic",), optional)
+    import pandas as pd
+
+    from .. import stats
+
     result = stats.qpp_anova(
         pd.DataFrame({**predictions.keys, "value": predictions.values}),
         pd.DataFrame({**observed.keys, "value": observed.values}), model=args.model,
