@@ -75,7 +75,7 @@ def _run(*argvs: list[str], cwd=None) -> list[dict]:
 #: irscale catches), so that the command stops where it would have loaded it.
 _BLOCKED = textwrap.dedent("""
     import contextlib, importlib.abc, io, json, sys
-    HEAVY = {"numpy", "pyarrow", "scipy", "pandas", "matplotlib"}
+    HEAVY = set(json.loads(sys.argv[1]))
     class Heavy(BaseException):
         pass
     class Block(importlib.abc.MetaPathFinder):
@@ -103,9 +103,14 @@ _BLOCKED = textwrap.dedent("""
 """)
 
 
-def _blocked(argvs: list[list[str]]) -> list[dict]:
-    done = subprocess.run([sys.executable, "-c", _BLOCKED], input=json.dumps(argvs),
-                          capture_output=True, text=True, timeout=600, check=True)
+#: The packages :func:`_blocked` blocks unless told otherwise.
+HEAVY = ("numpy", "pyarrow", "scipy", "pandas", "matplotlib")
+
+
+def _blocked(argvs: list[list[str]], heavy: tuple[str, ...] = HEAVY, cwd=None) -> list[dict]:
+    done = subprocess.run([sys.executable, "-c", _BLOCKED, json.dumps(heavy)],
+                          input=json.dumps(argvs), cwd=cwd, capture_output=True, text=True,
+                          timeout=600, check=True)
     return json.loads(done.stdout)
 
 
@@ -237,6 +242,66 @@ def test_combinations_are_reported_before_the_numerical_packages():
         lines = report["stderr"].splitlines()
         assert report["status"] == 2 and len(lines) == 1, report
         assert lines[0].startswith("irscale: ") and needle in lines[0], report
+
+
+#: Values of the required options that are neither inputs nor choices, for
+#: :func:`_input_cases`.
+REQUIRED_VALUES = {"--measure": "AP", "--length": "3", "--salt": "s", "--min-diff": "0.1",
+                   "--sd": "1"}
+
+
+def _input_cases(name: str) -> list[list[str]]:
+    """A command line of every command that reads files, each of its inputs (positional
+    arguments and required options declared inputs, :func:`irscale.cli.outputs.declare_inputs`)
+    a file of its own, named ``{name}{i}``; three of a repeatable argument."""
+    from irscale.cli.outputs import file_role
+
+    cases = []
+    for prog, parser in COMMANDS:
+        if any(isinstance(a, argparse._SubParsersAction) for a in parser._actions):
+            continue
+        files = iter(f"{name}{i}" for i in range(100))
+        positional, options, reads = [], [], False
+        for action in parser._actions:
+            role = file_role(action)
+            is_input = role is not None and role.kind == "input"
+            if not action.option_strings:
+                count = 3 if action.nargs in ("*", "+") else 1
+                positional += [next(files) for _ in range(count)]
+                reads |= is_input
+            elif action.required:
+                if is_input:
+                    value, reads = next(files), True
+                elif action.choices:
+                    value = next(iter(action.choices))
+                else:
+                    value = REQUIRED_VALUES.get(action.option_strings[-1], "1")
+                options += [action.option_strings[-1], value]
+        if reads:
+            cases.append([*prog.split()[1:], *options, *positional])
+    return cases
+
+
+@pytest.mark.parametrize("kind", ["missing", "malformed"])
+def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
+    """Every command that reads files, given files that do not exist or that hold a line
+    of no input format, ends in one ``irscale:`` line and exit status 2 without importing
+    scipy or matplotlib (the analyses are imported after the inputs are read). A missing
+    file is named (checked before any reader: :func:`irscale.io.sources.check_exists`)
+    unless the command line itself is refused first."""
+    cases = _input_cases("input")
+    assert len(cases) > 45
+    if kind == "malformed":
+        for i in range(100):
+            (tmp_path / f"input{i}").write_text("this line is no input of any command\n")
+    reports = _blocked(cases, ("scipy", "matplotlib"), cwd=tmp_path)
+    for report in reports:
+        lines = report["stderr"].splitlines()
+        assert report["status"] == 2 and len(lines) == 1, report
+        assert lines[0].startswith("irscale: "), report
+        if kind == "missing":
+            assert "cannot read input" in lines[0] or "(see 'irscale" in lines[0] or \
+                "choose from" in lines[0], report
 
 
 @pytest.fixture
