@@ -34,7 +34,7 @@ import pytest
 import irscale
 from irscale.cli.main import build_parser
 
-from .cli_parsers import parsers
+from .cli_parsers import input_cases, parsers
 
 #: numpy 1.x imports numpy.ma with numpy itself
 NUMPY_1 = int(np.__version__.split(".")[0]) < 2
@@ -244,44 +244,6 @@ def test_combinations_are_reported_before_the_numerical_packages():
         assert lines[0].startswith("irscale: ") and needle in lines[0], report
 
 
-#: Values of the required options that are neither inputs nor choices, for
-#: :func:`_input_cases`.
-REQUIRED_VALUES = {"--measure": "AP", "--length": "3", "--salt": "s", "--min-diff": "0.1",
-                   "--sd": "1"}
-
-
-def _input_cases(name: str) -> list[list[str]]:
-    """A command line of every command that reads files, each of its inputs (positional
-    arguments and required options declared inputs, :func:`irscale.cli.outputs.declare_inputs`)
-    a file of its own, named ``{name}{i}``; three of a repeatable argument."""
-    from irscale.cli.outputs import file_role
-
-    cases = []
-    for prog, parser in COMMANDS:
-        if any(isinstance(a, argparse._SubParsersAction) for a in parser._actions):
-            continue
-        files = iter(f"{name}{i}" for i in range(100))
-        positional, options, reads = [], [], False
-        for action in parser._actions:
-            role = file_role(action)
-            is_input = role is not None and role.kind == "input"
-            if not action.option_strings:
-                count = 3 if action.nargs in ("*", "+") else 1
-                positional += [next(files) for _ in range(count)]
-                reads |= is_input
-            elif action.required:
-                if is_input:
-                    value, reads = next(files), True
-                elif action.choices:
-                    value = next(iter(action.choices))
-                else:
-                    value = REQUIRED_VALUES.get(action.option_strings[-1], "1")
-                options += [action.option_strings[-1], value]
-        if reads:
-            cases.append([*prog.split()[1:], *options, *positional])
-    return cases
-
-
 @pytest.mark.parametrize("kind", ["missing", "malformed"])
 def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
     """Every command that reads files, given files that do not exist or that hold a line
@@ -289,7 +251,7 @@ def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
     scipy or matplotlib (the analyses are imported after the inputs are read). A missing
     file is named (checked before any reader: :func:`irscale.io.sources.check_exists`)
     unless the command line itself is refused first."""
-    cases = _input_cases("input")
+    cases = input_cases(build_parser(), "input")
     assert len(cases) > 45
     if kind == "malformed":
         for i in range(100):
