@@ -3,9 +3,7 @@
 
 Every option that names a file is declared an input (:func:`declare_inputs`) or an output
 (:func:`declare_outputs`); ``tests/test_cli_file_options.py`` fails on one that is
-neither. :func:`check_outputs` then checks that every input names something (a missing
-file is reported before any reader or numerical package is imported) and every output of
-the call: it is none of the
+neither. :func:`check_outputs` then checks every output of the call: it is none of the
 call's inputs under any name, an existing file is replaced only with ``--force``, its
 folder exists and is writable, and no two outputs name one path. Outputs are written to a
 temporary file renamed into place when complete.
@@ -26,7 +24,6 @@ from ..io.files import atomic_output, check_output, is_stdio, output_target
 from ..io.sources import (
     CallInputs,
     InputFile,
-    check_exists,
     check_folder_inputs,
     check_not_input,
     input_files,
@@ -184,8 +181,7 @@ def check_stdin_once(files: CallFiles) -> None:
 
 
 def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    """Check, before the work, every output a command will write, and that every input it
-names exists (see the module doc).
+    """Check, before the work, every output a command will write (see the module doc).
 
     Called for every command by :func:`irscale.cli.main.main` with the parser of the
     command line. The outputs of one call must be distinct: no two of them may name the
@@ -194,8 +190,6 @@ names exists (see the module doc).
     """
     files = call_files(args, parser)
     check_stdin_once(files)
-    for path, _ in files.inputs:
-        check_exists(path)
     outputs = [(option, path, kind) for option, path, kind in files.outputs
                if kind == "folder" or not is_stdio(path)]
     if not outputs:

@@ -35,7 +35,6 @@ any work): the readers are imported when a spec is read.
 
 from __future__ import annotations
 
-import errno
 import glob
 import io
 import os
@@ -695,17 +694,6 @@ def source_files(source: str | os.PathLike[str]) -> list[str]:
     return sorted(path for path in glob.glob(text, recursive=True) if not os.path.isdir(path))
 
 
-def check_exists(spec: str) -> None:
-    """Refuse a path that names nothing: neither a file, a folder, standard input (``-``),
-    an ``irds:`` id nor a glob pattern (:func:`expands`; what a pattern matches is checked
-    by :func:`run_files`). The error is the readers' own (:func:`access_error`); the
-    command line checks every input with it before anything is imported
-    (:func:`irscale.cli.outputs.check_outputs`)."""
-    if is_stdio(spec) or is_irds(spec) or expands(spec) or os.path.lexists(spec):
-        return
-    raise access_error(OSError(errno.ENOENT, "no such file or directory"), spec)
-
-
 def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
     """The run files ``sources`` names, in order: a folder gives its files (not those whose
     name starts with a dot, not its subfolders) sorted by name, a glob pattern
@@ -736,8 +724,8 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
         if not found:
             raise EmptyInputError(f"folder {text} holds no run file" if os.path.isdir(text)
                                   else f"pattern {text} matches no run file")
-        if found == [text]:
-            check_exists(text)
+        if found == [text] and not os.path.lexists(text):
+            raise access_error(OSError(2, "no such file or directory"), text)
         files.extend(found)
     check_distinct(files)
     return files
