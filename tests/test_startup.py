@@ -250,8 +250,15 @@ def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
     of no input format, ends in one ``irscale:`` line and exit status 2 without importing
     scipy or matplotlib: the analyses are imported after the inputs are read (the
     command line's own mistakes come first, :data:`COMBINATIONS`)."""
-    cases = input_cases(build_parser(), "input")
-    assert len(cases) > 45
+    cases = input_cases(build_parser(), "input") + [
+        # options that choose another analysis, with inputs of their own
+        ["compare", "--test", "document-sampling", "-m", "map", "input0", "input1", "input2"],
+        ["compare", "--shard-scores", "input0"],
+        ["compare", "--shard-scores", "input0", "--test", "bootstrap-anova"],
+        ["labels", "aggregate", "--method", "gp", "--features", "input1", "input0"],
+        ["meta", "correlate", "--scores", "input0", "--scores", "input1"],
+    ]
+    assert len(cases) > 50
     if kind == "malformed":
         for i in range(100):
             (tmp_path / f"input{i}").write_text("this line is no input of any command\n")
