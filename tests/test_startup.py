@@ -250,7 +250,8 @@ def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
     of no input format, ends in one ``irscale:`` line and exit status 2 without importing
     scipy or matplotlib: the analyses are imported after the inputs are read (the
     command line's own mistakes come first, :data:`COMBINATIONS`)."""
-    cases = input_cases(build_parser(), "input") + [
+    cases = [
+        *input_cases(build_parser(), "input"),
         # options that choose another analysis, with inputs of their own
         ["compare", "--test", "document-sampling", "-m", "map", "input0", "input1", "input2"],
         ["compare", "--shard-scores", "input0"],
