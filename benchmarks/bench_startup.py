@@ -6,7 +6,10 @@ The start-up case of ``bench_eval.py`` times ``irscale --help`` and ``irscale ev
 domain leaves out (:mod:`irscale.core.params`) or a name not among its choices, else an
 unknown option). Both must be answered before numpy, pyarrow, scipy, pandas or matplotlib
 are imported (``tests/test_startup.py`` checks that, without timing): the target is
-≤ 0.3 s each. Each command line runs ``--repeat`` times in a fresh process (the median is
+≤ 0.3 s each. And every command that reads files, given files that do not exist and files
+of one line that no input format takes (``missing input``, ``malformed input``): reported
+before scipy is imported (``tests/test_startup.py`` again), also ≤ 0.3 s. Each command
+line runs ``--repeat`` times in a fresh process (the median is
 reported, the runs of all command lines interleaved so that no command always follows the
 same one), beside the floor of the interpreter itself (``python -c pass``) and the import
 of the command line's entry module; every process imports a byte-compiled copy of the
@@ -36,13 +39,19 @@ FLOORS = {"python -c pass": ["-c", "pass"],
           "import irscale.cli.main": ["-c", "import irscale.cli.main"]}
 
 
-def commands() -> list[tuple[str, list[str], int]]:
+#: What every file of the "malformed input" command lines holds: a line of no input format.
+MALFORMED = "this line is no input of any command\n"
+
+
+def commands(work: Path) -> list[tuple[str, list[str], int]]:
     """``(label, arguments, expected exit status)`` of every command line measured: the
-    ``--help`` of every (sub-)command and a usage error of each."""
+    ``--help`` of every (sub-)command and a usage error of each; and every command that
+    reads files given files that do not exist, then files that hold :data:`MALFORMED`
+    (written under ``work``; ``tests.cli_parsers.input_cases`` builds the command lines)."""
     from irscale.cli.main import build_parser
 
     sys.path.insert(0, str(HERE.parent))
-    from tests.cli_parsers import parsers
+    from tests.cli_parsers import input_cases, parsers
 
     lines = []
     for prog, parser in parsers(build_parser()):
@@ -50,6 +59,16 @@ def commands() -> list[tuple[str, list[str], int]]:
         lines.append((f"{prog} --help", [*words, "--help"], 0))
         wrong = _refused_value(parser) or "--no-such-option"
         lines.append((f"{prog} {wrong}", [*words, wrong], 2))
+    inputs = work / "inputs"
+    inputs.mkdir(exist_ok=True)
+    for kind in ("missing", "malformed"):
+        for argv in input_cases(build_parser(), str(inputs / f"{kind}-")):
+            if kind == "malformed":
+                for arg in argv:
+                    if arg.startswith(str(inputs)):
+                        Path(arg).write_text(MALFORMED)
+            command = " ".join(arg for arg in argv if not arg.startswith(str(inputs)))
+            lines.append((f"irscale {command} ({kind} input)", argv, 2))
     return lines
 
 
@@ -69,11 +88,13 @@ def _refused_value(parser: argparse.ArgumentParser) -> str | None:
 
 
 def measure(repeat: int, work: Path) -> tuple[list[dict], dict[str, float]]:
-    """The median wall time of every command line and of the floors."""
+    """The median wall and CPU time of every command line, and the median wall time of the
+    floors."""
     jobs = [(label, [sys.executable, *bench_eval.IRSCALE_COMMAND, *argv], status)
-            for label, argv, status in commands()]
+            for label, argv, status in commands(work)]
     jobs += [(label, [sys.executable, *argv], 0) for label, argv in FLOORS.items()]
     times: dict[str, list[float]] = {label: [] for label, _, _ in jobs}
+    cpu: dict[str, list[float]] = {label: [] for label, _, _ in jobs}
     log = work / "startup.log"
     for repetition in range(repeat):
         turn = (repetition * 7) % len(jobs)  # a different order each repetition
@@ -83,8 +104,10 @@ def measure(repeat: int, work: Path) -> tuple[list[dict], dict[str, float]]:
                 raise SystemExit(f"{label}: exit status {job['returncode']}, expected "
                                  f"{status}:\n{bench_eval.tail(log)}")
             times[label].append(job["wall_s"])
+            cpu[label].append(job["cpu_s"])
     medians = {label: statistics.median(values) for label, values in times.items()}
-    rows = [{"command": label, "wall_s": medians[label]} for label, _, _ in jobs
+    rows = [{"command": label, "wall_s": medians[label],
+             "cpu_s": statistics.median(cpu[label])} for label, _, _ in jobs
             if label not in FLOORS]
     return rows, {label: medians[label] for label in FLOORS}
 
@@ -96,16 +119,18 @@ def markdown(rows: list[dict], floors: dict[str, float], meta: dict) -> str:
              f"*{meta['date']}; `{meta['command']}`; source {meta['source']}; "
              f"{meta['machine']['cpu']}, Python {meta['machine']['python']}; load "
              f"{meta['load']}.*", "",
-             f"Every `--help` and one usage error of every command and sub-command, each a "
+             f"Every `--help` and one usage error of every command and sub-command, and "
+             f"every command that reads files given missing and malformed ones, each a "
              f"whole process (median of {meta['repeat']} runs, wall seconds). Target: every "
              f"one ≤ {TARGET} s: **{met}** (slowest: `{worst['command']}`, "
              f"{worst['wall_s']:.3f} s).", "",
              "| floor | wall s |", "|---|---:|"]
     lines += [f"| `{label}` | {value:.3f} |" for label, value in floors.items()]
-    lines += ["", "| command line | wall s | − `python -c pass` |", "|---|---:|---:|"]
+    lines += ["", "| command line | wall s | CPU s | − `python -c pass` |",
+              "|---|---:|---:|---:|"]
     floor = floors["python -c pass"]
-    lines += [f"| `{row['command']}` | {row['wall_s']:.3f} | {row['wall_s'] - floor:+.3f} |"
-              for row in rows]
+    lines += [f"| `{row['command']}` | {row['wall_s']:.3f} | {row['cpu_s']:.3f} | "
+              f"{row['wall_s'] - floor:+.3f} |" for row in rows]
     lines += ["", bench_eval.END]
     return "\n".join(lines) + "\n"
 
@@ -133,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, value in floors.items():
         print(f"{value:7.3f}  {label}")
     for row in rows:
-        print(f"{row['wall_s']:7.3f}  {row['command']}")
+        print(f"{row['wall_s']:7.3f} {row['cpu_s']:7.3f}  {row['command']}")
     if args.markdown:
         bench_eval.write_markdown(args.markdown, markdown(rows, floors, meta), BEGIN)
     return 0

@@ -20,6 +20,45 @@ def parsers(parser: argparse.ArgumentParser, prog: str = "irscale"
                     yield from parsers(sub, f"{prog} {name}")
 
 
+#: Values of the required options that are neither inputs nor choices, for
+#: :func:`input_cases`.
+REQUIRED_VALUES = {"--measure": "AP", "--length": "3", "--salt": "s", "--min-diff": "0.1",
+                   "--sd": "1"}
+
+
+def input_cases(parser: argparse.ArgumentParser, name: str) -> list[list[str]]:
+    """A command line of every command of ``parser`` that reads files, each of its inputs
+    (positional arguments and required options declared inputs,
+    :func:`irscale.cli.outputs.declare_inputs`) a file of its own, named ``{name}{i}``;
+    three of a repeatable argument; the other required options a value they take."""
+    from irscale.cli.outputs import file_role
+
+    cases = []
+    for prog, command in parsers(parser):
+        if any(isinstance(a, argparse._SubParsersAction) for a in command._actions):
+            continue
+        files = iter(f"{name}{i}" for i in range(100))
+        positional, options, reads = [], [], False
+        for action in command._actions:
+            role = file_role(action)
+            is_input = role is not None and role.kind == "input"
+            if not action.option_strings:
+                count = 3 if action.nargs in ("*", "+") else 1
+                positional += [next(files) for _ in range(count)]
+                reads |= is_input
+            elif action.required:
+                if is_input:
+                    value, reads = next(files), True
+                elif action.choices:
+                    value = next(iter(action.choices))
+                else:
+                    value = REQUIRED_VALUES.get(action.option_strings[-1], "1")
+                options += [action.option_strings[-1], value]
+        if reads:
+            cases.append([*prog.split()[1:], *options, *positional])
+    return cases
+
+
 def subcommand_helps(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str | None]]:
     """``(name, help)`` of the subcommands ``parser`` lists."""
     for action in parser._actions:

@@ -34,7 +34,7 @@ import pytest
 import irscale
 from irscale.cli.main import build_parser
 
-from .cli_parsers import parsers
+from .cli_parsers import input_cases, parsers
 
 #: numpy 1.x imports numpy.ma with numpy itself
 NUMPY_1 = int(np.__version__.split(".")[0]) < 2
@@ -75,7 +75,7 @@ def _run(*argvs: list[str], cwd=None) -> list[dict]:
 #: irscale catches), so that the command stops where it would have loaded it.
 _BLOCKED = textwrap.dedent("""
     import contextlib, importlib.abc, io, json, sys
-    HEAVY = {"numpy", "pyarrow", "scipy", "pandas", "matplotlib"}
+    HEAVY = set(json.loads(sys.argv[1]))
     class Heavy(BaseException):
         pass
     class Block(importlib.abc.MetaPathFinder):
@@ -103,9 +103,14 @@ _BLOCKED = textwrap.dedent("""
 """)
 
 
-def _blocked(argvs: list[list[str]]) -> list[dict]:
-    done = subprocess.run([sys.executable, "-c", _BLOCKED], input=json.dumps(argvs),
-                          capture_output=True, text=True, timeout=600, check=True)
+#: The packages :func:`_blocked` blocks unless told otherwise.
+HEAVY = ("numpy", "pyarrow", "scipy", "pandas", "matplotlib")
+
+
+def _blocked(argvs: list[list[str]], heavy: tuple[str, ...] = HEAVY, cwd=None) -> list[dict]:
+    done = subprocess.run([sys.executable, "-c", _BLOCKED, json.dumps(heavy)],
+                          input=json.dumps(argvs), cwd=cwd, capture_output=True, text=True,
+                          timeout=600, check=True)
     return json.loads(done.stdout)
 
 
@@ -237,6 +242,32 @@ def test_combinations_are_reported_before_the_numerical_packages():
         lines = report["stderr"].splitlines()
         assert report["status"] == 2 and len(lines) == 1, report
         assert lines[0].startswith("irscale: ") and needle in lines[0], report
+
+
+@pytest.mark.parametrize("kind", ["missing", "malformed"])
+def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
+    """Every command that reads files, given files that do not exist or that hold a line
+    of no input format, ends in one ``irscale:`` line and exit status 2 without importing
+    scipy or matplotlib: the analyses are imported after the inputs are read (the
+    command line's own mistakes come first, :data:`COMBINATIONS`)."""
+    cases = [
+        *input_cases(build_parser(), "input"),
+        # options that choose another analysis, with inputs of their own
+        ["compare", "--test", "document-sampling", "-m", "map", "input0", "input1", "input2"],
+        ["compare", "--shard-scores", "input0"],
+        ["compare", "--shard-scores", "input0", "--test", "bootstrap-anova"],
+        ["labels", "aggregate", "--method", "gp", "--features", "input1", "input0"],
+        ["meta", "correlate", "--scores", "input0", "--scores", "input1"],
+    ]
+    assert len(cases) > 50
+    if kind == "malformed":
+        for i in range(100):
+            (tmp_path / f"input{i}").write_text("this line is no input of any command\n")
+    reports = _blocked(cases, ("scipy", "matplotlib"), cwd=tmp_path)
+    for report in reports:
+        lines = report["stderr"].splitlines()
+        assert report["status"] == 2 and len(lines) == 1, report
+        assert lines[0].startswith("irscale: "), report
 
 
 @pytest.fixture

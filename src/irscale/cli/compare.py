@@ -280,10 +280,11 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
 def _mixed_of_shards(args: argparse.Namespace):
     """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
     from ..io.scores_csv import read_shard_table
+
+    read = read_shard_table(args.shard_scores)
     from ..stats import ShardScores
     from ..stats.mixed import mixed_model
 
-    read = read_shard_table(args.shard_scores)
     fitted = mixed_model(ShardScores(read.values, read.topics, read.systems, read.shards),
                          random=args.random, family=args.family,
                          method=args.method if args.family == "gaussian" else None,
@@ -294,10 +295,11 @@ def _mixed_of_shards(args: argparse.Namespace):
 def _bootstrap_of_shards(args: argparse.Namespace):
     """The bootstrap ANOVA of ``--shard-scores`` and its pairwise decisions."""
     from ..io.scores_csv import read_shard_table
+
+    read = read_shard_table(args.shard_scores)
     from ..stats import ShardScores
     from ..stats.replicates import bootstrap_anova
 
-    read = read_shard_table(args.shard_scores)
     model = args.model if given(args, "model") else REPLICATE_MODELS[0]
     result = bootstrap_anova(ShardScores(read.values, read.topics, read.systems, read.shards),
                              interaction=model == "replicates", resample=args.resample,
@@ -310,7 +312,6 @@ def _bootstrap_of_shards(args: argparse.Namespace):
 def _document_sampling(args: argparse.Namespace):
     """The document-sampling test of the two runs of ``QRELS RUN RUN``."""
     from ..io.sources import read_qrels, read_run
-    from ..stats.document_sampling import document_sampling_test, document_variance
 
     paths = input_paths(args)
     if len(paths) != 3 or not args.measures or len(args.measures) != 1:
@@ -324,6 +325,8 @@ def _document_sampling(args: argparse.Namespace):
         frame = read_run(path).to_frame()
         runs.append({t: dict(zip(g["doc_id"], g["score"].astype(float), strict=True))
                      for t, g in frame.groupby("query_id", sort=False)})
+    from ..stats.document_sampling import document_sampling_test, document_variance
+
     table = document_variance(qrels, runs[0], runs[1], args.measures[0],
                               samples=args.samples or 1000, rng=args.seed,
                               progress=wants_progress(args))
@@ -334,6 +337,15 @@ def _document_sampling(args: argparse.Namespace):
 
 def compare(args: argparse.Namespace):
     """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
+    test = args.test
+    progress = wants_progress(args)
+    if _bootstrap_anova(args):
+        return _bootstrap_of_shards(args)
+    if _documents(args):
+        return _document_sampling(args), None
+    if args.shard_scores is not None:
+        return _mixed_of_shards(args)
+    matrix = load_matrix(args)  # before the statistics: a malformed input is told at once
     from ..stats import (
         anova,
         friedman,
@@ -343,15 +355,6 @@ def compare(args: argparse.Namespace):
     )
     from ..stats.registry import test_spec
 
-    test = args.test
-    progress = wants_progress(args)
-    if _bootstrap_anova(args):
-        return _bootstrap_of_shards(args)
-    if _documents(args):
-        return _document_sampling(args), None
-    if args.shard_scores is not None:
-        return _mixed_of_shards(args)
-    matrix = load_matrix(args)
     if test == "tukey-hsd":
         model = args.model
         measure = _measure_of(matrix, args.measures)

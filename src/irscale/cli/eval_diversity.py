@@ -61,14 +61,21 @@ TOPIC_ALPHA_RULES = (Rule(("topic_alpha",), lambda args: args.diversity,
                           "nERR-IA-w(topic_alpha=1)@k only"),)
 
 
+def _measure_names(names: list[str]) -> bool:
+    """Whether every one of ``names`` names measures of trec_eval or of the catalogue."""
+    from ..measures.names import is_measure_name
+
+    return all(map(is_measure_name, names))
+
+
 def wants_diversity(args: argparse.Namespace) -> bool:
     """True when the evaluation is a diversity one (see the module documentation);
     a mix of diversity and other measures, or ``--format ndeval`` without diversity
     measures, is a :class:`ParameterError`."""
-    from ..measures.names import is_measure_name
-
     names = [n for spec in (args.measures or []) for n in spec.split()]
-    if all(map(is_measure_name, names)):  # trec_eval's or the catalogue's: not diversity
+    if not names:  # trec_eval's official measures: the names need not be parsed
+        flags: list[bool] = []
+    elif _measure_names(names):  # trec_eval's or the catalogue's: not diversity
         flags = [False] * len(names)
     else:
         from ..measures.diversity import is_diversity_name

@@ -101,7 +101,7 @@ from .options import (
 )
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .rules import Default, Rule, add_rules, check_options
-from .runargs import named_runs, runs_rule
+from .runargs import named_runs, read_inputs, runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, CopulaModel, NormalModel, RunsModel
@@ -1092,7 +1092,9 @@ def run_scales(args: argparse.Namespace) -> int:
         from ..scales.measures import scale_measure
 
         scale_measure(args.measures[0])
-    qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
+    keep_rank = args.ties == "rank-column"
+    # read before the analyses are imported: a malformed file is reported without scipy
+    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
     # Tables 2 and 4 are rank correlations: no significance test is run for them (one
     # that cannot be, e.g. an ANOVA of identical runs, refused them too)
     tests = {"tests": ()} if args.table in ("2", "4") else {}
@@ -1196,14 +1198,15 @@ def run_qpp(args: argparse.Namespace) -> int:
     """``meta qpp``: sMARE of every predictor and the ANOVA of sARE."""
     _check(args)
 
-    import pandas as pd
-
-    from .. import stats
     from ..io.scores_csv import read_keyed_table
-    from ..stats.qpp import OPTIONAL_FACTORS as optional
+    from ..stats.names import QPP_OPTIONAL_FACTORS as optional
 
     predictions = read_keyed_table(args.predictions, ("topic", "predictor"), optional)
     observed = read_keyed_table(args.observed, ("topic",), optional)
+    import pandas as pd
+
+    from .. import stats
+
     result = stats.qpp_anova(
         pd.DataFrame({**predictions.keys, "value": predictions.values}),
         pd.DataFrame({**observed.keys, "value": observed.values}), model=args.model,

@@ -194,9 +194,12 @@ def _no_action(args: argparse.Namespace) -> int:
 def run_assign(args: argparse.Namespace) -> int:
     """``online ab assign``: every user's variant."""
     splits = _splits(args.splits)
-    from ..online.abtest import assign, read_users
+    from ..io.user_tables import read_users
 
-    variant = assign(read_users(args.inputs), salt=args.salt, splits=splits)
+    users = read_users(args.inputs)
+    from ..online.abtest import assign
+
+    variant = assign(users, salt=args.salt, splits=splits)
     return write_text(args, "".join(f"{u}\t{v}\n" for u, v in variant.items()))
 
 
@@ -204,14 +207,8 @@ def run_measures(args: argparse.Namespace) -> int:
     """``online ab measures``: every user's measures and variant."""
     check_options(args)
     splits = _splits(args.splits)
-    from ..online.abtest import (
-        assign,
-        read_pairs,
-        read_users,
-        session_measures,
-        user_measures,
-        with_variants,
-    )
+    from ..io.user_tables import read_pairs, read_users
+    from ..online.abtest import assign, session_measures, user_measures, with_variants
     from ..online.clicklog import read_click_log
     from ..online.engagement import loyalty_measures, read_session_users
 
@@ -252,9 +249,11 @@ def _metric_or_oec(args: argparse.Namespace) -> None:
 def run_analyze(args: argparse.Namespace) -> int:
     """``online ab analyze``: the A/B test of a metric, or of an OEC."""
     check_options(args)
-    from ..online.abtest import ab_test, read_user_table
+    from ..io.user_tables import read_user_table
 
     table = read_user_table(args.inputs, labels=(args.variant_column,))
+    from ..online.abtest import ab_test
+
     if args.oec is not None:
         from ..online.oec import oec_test
 
@@ -276,10 +275,11 @@ def _with_source(series, source: str):
 
 def run_summary(args: argparse.Namespace) -> int:
     """``online ab summary``: every metric's mean over users with its interval."""
-    from ..online.abtest import read_user_table
-    from ..online.engagement import engagement_summary
+    from ..io.user_tables import read_user_table
 
     table = read_user_table(args.inputs, labels=(args.variant_column,))
+    from ..online.engagement import engagement_summary
+
     variant = args.variant_column if args.variant_column in table.columns else None
     result = engagement_summary(table, args.metrics, variant=variant, alpha=args.alpha,
                                 source=args.inputs, missing=args.missing)
@@ -290,9 +290,11 @@ def run_srm(args: argparse.Namespace) -> int:
     """``online ab srm``: the sample ratio mismatch test."""
 
     splits = _splits(args.splits)
-    from ..online.abtest import read_user_table, sample_ratio_mismatch
+    from ..io.user_tables import read_user_table
 
     table = read_user_table(args.inputs, labels=(args.variant_column,))
+    from ..online.abtest import sample_ratio_mismatch
+
     if args.variant_column not in table.columns:
         raise InputError(f"no variant column {args.variant_column!r} (columns: "
                          f"{list(table.columns)})", source=args.inputs)

@@ -23,7 +23,7 @@ from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .options import ListAction, add_format, add_param, join
 from .outputs import add_output, declare_inputs
-from .runargs import distinct_runs
+from .runargs import distinct_runs, read_inputs
 
 
 def add_parser(subparsers) -> None:
@@ -78,10 +78,13 @@ def run(args: argparse.Namespace) -> int:
     if len(args.runs) < 2:
         raise ParameterError("online sensitivity compares runs: give two or more")
     from ..online.clickmodels import read_click_model
+
+    # the inputs first: a malformed file is reported before the analyses are imported
+    qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs))
+    model = args.model if args.model in USERS else read_click_model(args.model)
     from ..online.harness import sensitivity
 
-    model = args.model if args.model in USERS else read_click_model(args.model)
-    result = sensitivity(args.qrels, distinct_runs(args.runs), model, impressions=args.impressions,
+    result = sensitivity(qrels, runs, model, impressions=args.impressions,
                          repetitions=args.repetitions, methods=args.method,
                          measure=args.measure, ab_measure=args.ab_measure,
                          length=args.length, credit=args.credit, target=args.target,

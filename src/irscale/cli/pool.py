@@ -46,7 +46,7 @@ from .options import (
 )
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .rules import Rule, add_rules, check_options
-from .runargs import add_names, named_runs
+from .runargs import add_names, named_runs, read_inputs
 
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
@@ -217,15 +217,17 @@ def run_simulate(args: argparse.Namespace) -> int:
     check_options(args)
     pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
-    from ..collections import simulate_pooling
-    from ..meta import contributors_by_prefix
     from .meta import _contributors
 
+    # the inputs first: a malformed file is reported before the analyses are imported
     table = _contributors(args)
+    qrels, runs = read_inputs(args.qrels, _named_runs(args))
+    from ..collections import simulate_pooling
+    from ..meta import contributors_by_prefix
+
     contributors = table if table is not None else (
         lambda name: contributors_by_prefix([name], pattern)[name])
-    runs = _named_runs(args)
-    result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
+    result = simulate_pooling(qrels, runs, args.strategies, args.budgets,
                               measure=args.measure, depth=args.depth,
                               contributors=contributors, loo=not args.no_loo,
                               **_strategy_arguments(args))  # type: ignore[arg-type]
@@ -304,10 +306,12 @@ def _add_shards(sub) -> None:
 def run_shards(args: argparse.Namespace) -> int:
     """``pool shards``: every run scored within every shard, and the shard model."""
     check_options(args)
+    # the inputs first: a malformed file is reported before the analyses are imported
+    qrels, runs = read_inputs(args.qrels, _named_runs(args),
+                              keep_rank=args.ties == "rank-column")
     from ..collections import evaluate_shards
 
-    runs = _named_runs(args)
-    result = evaluate_shards(args.qrels, runs, args.measure, shards=args.shards,
+    result = evaluate_shards(qrels, runs, args.measure, shards=args.shards,
                              method=args.method, rng=args.seed,
                              relevance_level=args.relevance_level, ties=args.ties)
     empty = result.scores.empty_cells()

@@ -16,7 +16,7 @@ from .main import given
 from .options import add_digits, add_format, add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
 from .rules import Declared, Rule, add_rules, check_options, each
-from .runargs import add_names, named_runs
+from .runargs import add_names, named_runs, read_inputs
 
 
 def add_parser(subparsers) -> None:
@@ -113,10 +113,12 @@ def command_line(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """``irscale report``: the tables and panels of the runs, as ``--format`` says."""
     check_options(args)
+    # the inputs first: a malformed file is reported before the analyses are imported
+    qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
     from ..report import DEFAULT_MEASURES, build_report, format_tables, render_html
 
     report = build_report(
-        args.qrels, named_runs(args.runs, args.names), args.measures or DEFAULT_MEASURES,
+        qrels, runs, args.measures or DEFAULT_MEASURES,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
         robustness=not args.no_robustness,

@@ -87,6 +87,18 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
                      progress=progress)
 
 
+def read_inputs(qrels: str, runs: Sequence[object], *, keep_rank: bool = False
+                ) -> tuple[object, list[object]]:
+    """The qrels and runs read as the analyses read them (:func:`~irscale.io.sources.as_qrels`,
+    then :func:`~irscale.io.sources.as_runs`), for a command to call before it imports its
+    analysis: a malformed file is then reported before scipy and the statistics are
+    loaded. The analyses take the objects as they are."""
+    from ..io.sources import as_qrels, as_runs
+
+    judged = as_qrels(qrels)
+    return judged, list(as_runs(runs, keep_rank=keep_rank))
+
+
 def runs_rule(where: str, holds: Callable[[argparse.Namespace], bool]) -> Rule:
     """``--names`` / ``--allow-empty`` name and judge runs: refused with ``where`` (where
     ``holds`` is false), which reads none."""

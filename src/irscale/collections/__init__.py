@@ -30,26 +30,50 @@ Crowd labels (:mod:`irscale.collections.labels`, :mod:`~irscale.collections.agre
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
+
+Names are imported on first use (:func:`irscale.core.lazy.lazy_package`), so that a command
+that uses one module of this package does not load the others (and scipy with them).
 """
 
 from __future__ import annotations
 
-from .agreement import label_agreement, qrels_agreement
-from .allocation import LabelAllocation, allocate_labels
-from .aware import WEIGHTINGS, AwareResult, aware_weights
-from .candidates import Candidates, ranked_candidates
-from .labels import METHODS, Aggregation, aggregate_labels
-from .plots import plot_relevant_found
-from .pooling import ADAPTIVE, FIXED, STRATEGIES, Pool, judging_order, pool
-from .sampling import (
-    DESIGNS,
-    SampledEstimates,
-    estimate_sampled,
-    sample_judgments,
-    sampling_distribution,
-)
-from .shards import SHARD_METHODS, ShardedEvaluation, evaluate_shards, shard_documents
-from .simulate import PoolingSimulation, simulate_pooling
+from typing import TYPE_CHECKING
+
+from ..core.lazy import lazy_package
+
+#: Public name → the module that defines it.
+_EXPORTS = {
+    "ADAPTIVE": ".pooling",
+    "Aggregation": ".labels",
+    "AwareResult": ".aware",
+    "Candidates": ".candidates",
+    "DESIGNS": ".sampling",
+    "FIXED": ".pooling",
+    "LabelAllocation": ".allocation",
+    "METHODS": ".labels",
+    "Pool": ".pooling",
+    "PoolingSimulation": ".simulate",
+    "SHARD_METHODS": ".shards",
+    "STRATEGIES": ".pooling",
+    "SampledEstimates": ".sampling",
+    "ShardedEvaluation": ".shards",
+    "WEIGHTINGS": ".aware",
+    "aggregate_labels": ".labels",
+    "allocate_labels": ".allocation",
+    "aware_weights": ".aware",
+    "estimate_sampled": ".sampling",
+    "evaluate_shards": ".shards",
+    "judging_order": ".pooling",
+    "label_agreement": ".agreement",
+    "plot_relevant_found": ".plots",
+    "pool": ".pooling",
+    "qrels_agreement": ".agreement",
+    "ranked_candidates": ".candidates",
+    "sample_judgments": ".sampling",
+    "sampling_distribution": ".sampling",
+    "shard_documents": ".shards",
+    "simulate_pooling": ".simulate",
+}
 
 __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
            "WEIGHTINGS", "Aggregation", "AwareResult", "Candidates", "LabelAllocation", "Pool",
@@ -59,3 +83,23 @@ __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGI
            "label_agreement", "plot_relevant_found", "pool", "qrels_agreement",
            "ranked_candidates", "sample_judgments", "sampling_distribution",
            "shard_documents", "simulate_pooling"]
+
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .agreement import label_agreement, qrels_agreement
+    from .allocation import LabelAllocation, allocate_labels
+    from .aware import WEIGHTINGS, AwareResult, aware_weights
+    from .candidates import Candidates, ranked_candidates
+    from .labels import METHODS, Aggregation, aggregate_labels
+    from .plots import plot_relevant_found
+    from .pooling import ADAPTIVE, FIXED, STRATEGIES, Pool, judging_order, pool
+    from .sampling import (
+        DESIGNS,
+        SampledEstimates,
+        estimate_sampled,
+        sample_judgments,
+        sampling_distribution,
+    )
+    from .shards import SHARD_METHODS, ShardedEvaluation, evaluate_shards, shard_documents
+    from .simulate import PoolingSimulation, simulate_pooling

@@ -19,7 +19,6 @@ dataset is not available locally, with ir_datasets' own reason.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, TypeGuard
 
 from ..errors import InputError
@@ -55,6 +54,8 @@ def load_dataset(spec: str) -> Any:
     try:
         return ir_datasets.load(dataset_id)
     except KeyError:
+        import difflib  # here: only a mistyped id needs it
+
         close = difflib.get_close_matches(dataset_id, list(ir_datasets.registry), n=3)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise InputError(f"unknown ir_datasets dataset {dataset_id!r}{hint}; the ids are "

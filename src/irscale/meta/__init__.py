@@ -60,58 +60,88 @@ correlation functions that returned a float return a :class:`Correlation`, a ``f
 subclass. Random routines take ``rng`` and ``progress``.
 
 See ``docs/meta.md`` for formulas, sources and examples.
+
+Names are imported on first use (:func:`irscale.core.lazy.lazy_package`), so that a command
+that uses one module of this package does not load the others (and scipy with them).
 """
 
 from __future__ import annotations
 
-from .concordance import Concordance, concordance_table, concordance_test
-from .discriminative import (
-    DiscriminativePower,
-    discriminative_power,
-    discriminative_power_spread,
-    discriminative_power_table,
-    spread_summary,
-)
-from .drank import DRank, d_rank, rank_distance
-from .informativeness import (
-    Informativeness,
-    informativeness,
-    judged_lists,
-    maxent_relevance,
-)
-from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
-from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
-from .pool_bias import PoolingBias, pooling_bias
-from .predictive import PredictivePower, predictive_power
-from .procedures import SCALE_PAPER_TESTS, Decisions, decide
-from .rank_correlation import (
-    RBO,
-    Correlation,
-    CorrelationCI,
-    KendallTau,
-    correlation,
-    correlation_ci,
-    correlation_matrix,
-    kendall_tau,
-    overall_correlation,
-    rbo,
-    rbo_scores,
-    spearman,
-    tau_ap,
-    tau_ap_symmetric,
-    topic_correlations,
-)
-from .reproducibility import (
-    RankingAgreement,
-    Reproducibility,
-    ranking_agreement,
-    reproducibility,
-)
-from .scale_effects import ScaleEffects, ScaleReport, scale_effects, scale_report
-from .simulated_runs import RunsModel, SimulatedRuns, simulate_runs
-from .simulation import BootstrapModel, NormalModel, SimulationStudy, simulation_study
-from .splitting import SplitStudy, SwapRates, TopicSplits, split_study, swap_rates, topic_splits
-from .stochastic import CopulaModel, SimulatedScores, simulate_scores
+from typing import TYPE_CHECKING
+
+from ..core.lazy import lazy_package
+
+#: Public name → the module that defines it.
+_EXPORTS = {
+    "BootstrapModel": ".simulation",
+    "Concordance": ".concordance",
+    "CopulaModel": ".stochastic",
+    "Correlation": ".rank_correlation",
+    "CorrelationCI": ".rank_correlation",
+    "DRank": ".drank",
+    "Decisions": ".procedures",
+    "DiscriminativePower": ".discriminative",
+    "Informativeness": ".informativeness",
+    "KendallTau": ".rank_correlation",
+    "LeaveOneOut": ".loo",
+    "NormalModel": ".simulation",
+    "PoolingBias": ".pool_bias",
+    "PredictivePower": ".predictive",
+    "RBO": ".rank_correlation",
+    "RankingAgreement": ".reproducibility",
+    "Reproducibility": ".reproducibility",
+    "RunsModel": ".simulated_runs",
+    "SCALE_PAPER_TESTS": ".procedures",
+    "ScaleEffects": ".scale_effects",
+    "ScaleReport": ".scale_effects",
+    "SimulatedRuns": ".simulated_runs",
+    "SimulatedScores": ".stochastic",
+    "SimulationStudy": ".simulation",
+    "SplitStudy": ".splitting",
+    "SwapRates": ".splitting",
+    "TopicSplits": ".splitting",
+    "concordance_table": ".concordance",
+    "concordance_test": ".concordance",
+    "contributors_by_prefix": ".loo",
+    "correlation": ".rank_correlation",
+    "correlation_ci": ".rank_correlation",
+    "correlation_matrix": ".rank_correlation",
+    "d_rank": ".drank",
+    "decide": ".procedures",
+    "discriminative_power": ".discriminative",
+    "discriminative_power_spread": ".discriminative",
+    "discriminative_power_table": ".discriminative",
+    "informativeness": ".informativeness",
+    "judged_lists": ".informativeness",
+    "kendall_tau": ".rank_correlation",
+    "leave_one_out": ".loo",
+    "maxent_relevance": ".informativeness",
+    "overall_correlation": ".rank_correlation",
+    "plot_asl_curves": ".plots",
+    "plot_measure_vs_ranked": ".plots",
+    "plot_split_metric": ".plots",
+    "pool_contributions": ".loo",
+    "pooling_bias": ".pool_bias",
+    "predictive_power": ".predictive",
+    "rank_distance": ".drank",
+    "ranking_agreement": ".reproducibility",
+    "rbo": ".rank_correlation",
+    "rbo_scores": ".rank_correlation",
+    "reproducibility": ".reproducibility",
+    "scale_effects": ".scale_effects",
+    "scale_report": ".scale_effects",
+    "simulate_runs": ".simulated_runs",
+    "simulate_scores": ".stochastic",
+    "simulation_study": ".simulation",
+    "spearman": ".rank_correlation",
+    "split_study": ".splitting",
+    "spread_summary": ".discriminative",
+    "swap_rates": ".splitting",
+    "tau_ap": ".rank_correlation",
+    "tau_ap_symmetric": ".rank_correlation",
+    "topic_correlations": ".rank_correlation",
+    "topic_splits": ".splitting",
+}
 
 __all__ = [
     "RBO",
@@ -184,3 +214,55 @@ __all__ = [
     "topic_splits",
 ]
 
+__getattr__, __dir__ = lazy_package(
+    __name__, _EXPORTS, shadowed={"informativeness", "reproducibility", "scale_effects"})
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .concordance import Concordance, concordance_table, concordance_test
+    from .discriminative import (
+        DiscriminativePower,
+        discriminative_power,
+        discriminative_power_spread,
+        discriminative_power_table,
+        spread_summary,
+    )
+    from .drank import DRank, d_rank, rank_distance
+    from .informativeness import (
+        Informativeness,
+        informativeness,
+        judged_lists,
+        maxent_relevance,
+    )
+    from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
+    from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
+    from .pool_bias import PoolingBias, pooling_bias
+    from .predictive import PredictivePower, predictive_power
+    from .procedures import SCALE_PAPER_TESTS, Decisions, decide
+    from .rank_correlation import (
+        RBO,
+        Correlation,
+        CorrelationCI,
+        KendallTau,
+        correlation,
+        correlation_ci,
+        correlation_matrix,
+        kendall_tau,
+        overall_correlation,
+        rbo,
+        rbo_scores,
+        spearman,
+        tau_ap,
+        tau_ap_symmetric,
+        topic_correlations,
+    )
+    from .reproducibility import (
+        RankingAgreement,
+        Reproducibility,
+        ranking_agreement,
+        reproducibility,
+    )
+    from .scale_effects import ScaleEffects, ScaleReport, scale_effects, scale_report
+    from .simulated_runs import RunsModel, SimulatedRuns, simulate_runs
+    from .simulation import BootstrapModel, NormalModel, SimulationStudy, simulation_study
+    from .splitting import SplitStudy, SwapRates, TopicSplits, split_study, swap_rates, topic_splits
+    from .stochastic import CopulaModel, SimulatedScores, simulate_scores

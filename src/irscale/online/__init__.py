@@ -42,54 +42,107 @@ Counterfactual evaluation (:mod:`~.counterfactual`, :mod:`~.historical`)
 Simulation harness (:mod:`irscale.online.harness`)
     :func:`sensitivity`: agreement of interleaving and A/B experiments of simulated users
     with an offline measure's preference, by impressions per experiment.
+
+Names are imported on first use (:func:`irscale.core.lazy.lazy_package`): ``irscale
+online prefs`` loads the click log and its rules, not the interleaving and A/B modules.
 """
 
 from __future__ import annotations
 
-from ..io.interleaving_log import InterleavingLog, read_interleaving_log
-from .abtest import (
-    aa_test,
-    ab_power,
-    ab_sample_size,
-    ab_test,
-    assign,
-    sample_ratio_mismatch,
-    session_measures,
-    user_measures,
-)
-from .calibrated import click_calibrated
-from .click_labels import ClickPreferences, ClickQrels, click_preferences, click_qrels
-from .clicklog import ClickLog, read_click_log
-from .clickmodels import ClickModel, fit_click_model
-from .counterfactual import CounterfactualResult, counterfactual
-from .engagement import (
-    EngagementSummary,
-    engagement_summary,
-    loyalty_measures,
-    read_session_users,
-)
-from .harness import SensitivityResult, sensitivity
-from .historical import historical_interleaving
-from .interleaving import (
-    InterleavingResult,
-    Interleavings,
-    interleave,
-    interleave_runs,
-    rankings_from_lists,
-)
-from .logged import logged_interleavings, score_log
-from .oec import oec_test
-from .simulate import qrels_click_model, simulate_click_log
-from .user_models import UserModelFit, calibrate
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "ClickLog", "ClickModel", "ClickPreferences", "ClickQrels", "CounterfactualResult",
-    "EngagementSummary", "InterleavingLog", "InterleavingResult", "Interleavings",
-    "SensitivityResult", "UserModelFit", "aa_test", "ab_power", "ab_sample_size", "ab_test",
-    "assign", "calibrate", "click_calibrated", "click_preferences", "click_qrels",
-    "counterfactual", "engagement_summary", "fit_click_model", "historical_interleaving",
-    "interleave", "interleave_runs", "logged_interleavings", "loyalty_measures", "oec_test",
-    "qrels_click_model", "rankings_from_lists", "read_click_log", "read_interleaving_log",
-    "read_session_users", "sample_ratio_mismatch", "score_log", "sensitivity",
-    "session_measures", "simulate_click_log", "user_measures",
-]
+from ..core.lazy import lazy_package
+
+#: Public name → the module that defines it.
+_EXPORTS = {
+    "ClickLog": ".clicklog",
+    "ClickModel": ".clickmodels",
+    "ClickPreferences": ".click_labels",
+    "ClickQrels": ".click_labels",
+    "CounterfactualResult": ".counterfactual",
+    "EngagementSummary": ".engagement",
+    "InterleavingLog": "..io.interleaving_log",
+    "InterleavingResult": ".interleaving",
+    "Interleavings": ".interleaving",
+    "SensitivityResult": ".harness",
+    "UserModelFit": ".user_models",
+    "aa_test": ".abtest",
+    "ab_power": ".abtest",
+    "ab_sample_size": ".abtest",
+    "ab_test": ".abtest",
+    "assign": ".abtest",
+    "calibrate": ".user_models",
+    "click_calibrated": ".calibrated",
+    "click_preferences": ".click_labels",
+    "click_qrels": ".click_labels",
+    "counterfactual": ".counterfactual",
+    "engagement_summary": ".engagement",
+    "fit_click_model": ".clickmodels",
+    "historical_interleaving": ".historical",
+    "interleave": ".interleaving",
+    "interleave_runs": ".interleaving",
+    "logged_interleavings": ".logged",
+    "loyalty_measures": ".engagement",
+    "oec_test": ".oec",
+    "qrels_click_model": ".simulate",
+    "rankings_from_lists": ".interleaving",
+    "read_click_log": ".clicklog",
+    "read_interleaving_log": "..io.interleaving_log",
+    "read_session_users": ".engagement",
+    "sample_ratio_mismatch": ".abtest",
+    "score_log": ".logged",
+    "sensitivity": ".harness",
+    "session_measures": ".abtest",
+    "simulate_click_log": ".simulate",
+    "user_measures": ".abtest",
+}
+
+__all__ = ["ClickLog", "ClickModel", "ClickPreferences", "ClickQrels",
+    "CounterfactualResult", "EngagementSummary", "InterleavingLog", "InterleavingResult",
+    "Interleavings", "SensitivityResult", "UserModelFit", "aa_test", "ab_power",
+    "ab_sample_size", "ab_test", "assign", "calibrate", "click_calibrated",
+    "click_preferences", "click_qrels", "counterfactual", "engagement_summary",
+    "fit_click_model", "historical_interleaving", "interleave", "interleave_runs",
+    "logged_interleavings", "loyalty_measures", "oec_test", "qrels_click_model",
+    "rankings_from_lists", "read_click_log", "read_interleaving_log", "read_session_users",
+    "sample_ratio_mismatch", "score_log", "sensitivity", "session_measures",
+    "simulate_click_log", "user_measures"]
+
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"counterfactual"})
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..io.interleaving_log import InterleavingLog, read_interleaving_log
+    from .abtest import (
+        aa_test,
+        ab_power,
+        ab_sample_size,
+        ab_test,
+        assign,
+        sample_ratio_mismatch,
+        session_measures,
+        user_measures,
+    )
+    from .calibrated import click_calibrated
+    from .click_labels import ClickPreferences, ClickQrels, click_preferences, click_qrels
+    from .clicklog import ClickLog, read_click_log
+    from .clickmodels import ClickModel, fit_click_model
+    from .counterfactual import CounterfactualResult, counterfactual
+    from .engagement import (
+        EngagementSummary,
+        engagement_summary,
+        loyalty_measures,
+        read_session_users,
+    )
+    from .harness import SensitivityResult, sensitivity
+    from .historical import historical_interleaving
+    from .interleaving import (
+        InterleavingResult,
+        Interleavings,
+        interleave,
+        interleave_runs,
+        rankings_from_lists,
+    )
+    from .logged import logged_interleavings, score_log
+    from .oec import oec_test
+    from .simulate import qrels_click_model, simulate_click_log
+    from .user_models import UserModelFit, calibrate

@@ -3,7 +3,7 @@ sample ratios): every user it reduces has a value, or the call says how many had
 were left out. A user without a value (an empty cell, ``nan``) is never skipped silently,
 as pandas' reductions skip NaN by default.
 
-A table read from a file (:func:`irscale.online.abtest.read_user_table`) keeps the line and
+A table read from a file (:func:`irscale.io.user_tables.read_user_table`) keeps the line and
 text of each of its rows (:class:`RowLines`, in its ``attrs``), so that an error names the
 file, the line and its text; a table built in memory is named by its user.
 """
@@ -19,31 +19,7 @@ import pandas as pd
 
 from ..core.params import AB_MISSING
 from ..errors import InputError, shown
-
-#: The key of a table's :class:`RowLines` in its ``attrs``.
-LINES = "lines"
-
-
-class RowLines(dict):
-    """The line number and text of every row of a table read from ``source`` (the rows of
-    its ``index``, in order). Kept in the ``attrs`` of the table and of every frame cut
-    from it: pandas deep-copies ``attrs`` at every step, so this object copies as itself
-    (it is never changed), and writes them as JSON with a Parquet file, so it is a dict
-    without items (written ``{}``: the lines are for this session's messages only)."""
-
-    def __init__(self, source: str, index: pd.Index, rows: Sequence[tuple[int, str]]) -> None:
-        super().__init__()
-        self.source = source
-        self._index = index
-        self._rows = rows
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> RowLines:
-        return self
-
-    def where(self, label: Hashable) -> dict[str, Any]:
-        """``source``, ``line`` and ``text`` of the row of ``label``, for an error."""
-        line, text = self._rows[int(self._index.get_indexer(pd.Index([label]))[0])]
-        return {"source": self.source, "line": line, "text": text}
+from ..io.user_tables import LINES, RowLines
 
 
 def located(values: pd.DataFrame | pd.Series, label: Hashable) -> dict[str, Any]:

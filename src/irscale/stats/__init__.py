@@ -48,10 +48,9 @@ See ``docs/stats.md`` for formulas, sources and examples.
 
 from __future__ import annotations
 
-import importlib
-import sys
-import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..core.lazy import lazy_package
 
 #: Public name → the submodule that defines it. Names are imported on first use (PEP 562),
 #: so that light modules of this package (:mod:`irscale.stats.names`) stay light.
@@ -198,34 +197,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'irscale.stats' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
-
-
-#: Public functions named like the submodule that defines them.
-_SHADOWED = frozenset({"anova"})
-
-
-class _Package(types.ModuleType):
-    """This package's module type: ``irscale.stats.anova`` stays the function when the
-    submodule of the same name is first imported (the import system would otherwise bind
-    the submodule to the package's attribute, as it does when it loads a submodule)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _SHADOWED and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"anova"})
 
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -157,3 +157,8 @@ SPLIT_MODELS = Param("models", PROCEDURE, ("MD1", "MD2", "MD2f"), "procedures co
 SHARD_EMPTY = Param("empty", Names("empty-shard policy", EMPTY_POLICIES), "error", "scores of "
                     "a topic without relevant documents in a shard (undefined): error, zero, "
                     "drop-topic, drop-shard or missing", ("--empty",), "POLICY")
+
+#: The factors a prediction of :func:`irscale.stats.qpp_anova` may be keyed by, besides
+#: its topic and predictor (the command line reads its files with them before loading
+#: the statistics).
+QPP_OPTIONAL_FACTORS = ("system", "variant")

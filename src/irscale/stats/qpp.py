@@ -44,11 +44,9 @@ from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
 from ._factorial import parse_model
 from .anova import fit_model
+from .names import QPP_OPTIONAL_FACTORS as OPTIONAL_FACTORS
 from .results import AnovaResult
 from .tables import Format, check_digits, json_value, render
-
-#: The factors a prediction may be keyed by, besides its topic and predictor.
-OPTIONAL_FACTORS = ("system", "variant")
 
 
 def sare(predicted: object, observed: object) -> np.ndarray:

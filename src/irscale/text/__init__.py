@@ -8,17 +8,42 @@ The evaluation functions return the same :class:`~irscale.evaluation.Evaluation`
 :func:`irscale.evaluate`, so their per-topic values become a
 :class:`~irscale.core.scorematrix.ScoreMatrix` (``.to_matrix()``) for the statistics and
 the meta-evaluation.
+
+Names are imported on first use (:func:`irscale.core.lazy.lazy_package`): ``irscale text
+bleu`` loads the BLEU module, not the session measures and scipy.
 """
 
 from __future__ import annotations
 
-from .bleu import corpus_bleu, evaluate_bleu, evaluate_corpus_bleu, sentence_bleu
-from .nuggets import evaluate_nuggets
-from .pourpre import pourpre_matches
-from .pyramid import evaluate_pyramid
-from .rouge import evaluate_rouge, rouge
-from .sessions import SESSION_MEASURES, evaluate_sessions
+from typing import TYPE_CHECKING
+
+from ..core.lazy import lazy_package
+
+#: Public name → the submodule that defines it.
+_EXPORTS = {
+    "SESSION_MEASURES": ".sessions",
+    "corpus_bleu": ".bleu",
+    "evaluate_bleu": ".bleu",
+    "evaluate_corpus_bleu": ".bleu",
+    "evaluate_nuggets": ".nuggets",
+    "evaluate_pyramid": ".pyramid",
+    "evaluate_rouge": ".rouge",
+    "evaluate_sessions": ".sessions",
+    "pourpre_matches": ".pourpre",
+    "rouge": ".rouge",
+    "sentence_bleu": ".bleu",
+}
 
 __all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_bleu", "evaluate_corpus_bleu",
-           "evaluate_nuggets", "evaluate_pyramid", "evaluate_rouge", "evaluate_sessions",
-           "pourpre_matches", "rouge", "sentence_bleu"]
+    "evaluate_nuggets", "evaluate_pyramid", "evaluate_rouge", "evaluate_sessions",
+    "pourpre_matches", "rouge", "sentence_bleu"]
+
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"rouge"})
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .bleu import corpus_bleu, evaluate_bleu, evaluate_corpus_bleu, sentence_bleu
+    from .nuggets import evaluate_nuggets
+    from .pourpre import pourpre_matches
+    from .pyramid import evaluate_pyramid
+    from .rouge import evaluate_rouge, rouge
+    from .sessions import SESSION_MEASURES, evaluate_sessions

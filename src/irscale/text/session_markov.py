@@ -55,7 +55,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import solve_banded
 
 from ..core.budget import check_memory
 from ..core.judged import JudgedRankings
@@ -99,6 +98,8 @@ def _solve(forward: np.ndarray, back: np.ndarray, rhs: np.ndarray) -> np.ndarray
     banded[0, 1:] = -forward[:-1]
     banded[1] = 1.0
     banded[2, :-1] = -back[1:]
+    from scipy.linalg import solve_banded  # here: reading sessions needs no scipy
+
     return solve_banded((1, 1), banded, rhs)
 
 

@@ -75,7 +75,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.signal import lfilter
 
 #: A position deeper than any list: "not shown" in :attr:`_Layout.first`.
 _ABSENT = np.iinfo(np.int64).max
@@ -209,6 +208,8 @@ def _capped_lengths(caps: np.ndarray, target: np.ndarray, lengths: np.ndarray,
     (lists from 0 in ``target``, ``caps`` and ``lengths``, the lengths of row j's session's
     lists): the forward pass over the lists (module documentation), the rows of equal
     caps and lengths before their target list computed once, a = 0 .. width − 1."""
+    from scipy.signal import lfilter  # here: reading sessions needs no scipy
+
     lists = caps.shape[1]
     earlier = np.arange(lists)[None, :] < target[:, None]
     key = np.column_stack([-target, np.where(earlier, lengths, 0),
@@ -348,6 +349,8 @@ def _ndcg_group(sessions: Sessions, p_reform: float, p_down: float, ideal_dcg: n
     tails = _tail_means(inverse_ideal, lengths, sizes, p_reform, p_down)
     # H_(i,r)(a) = (1 − p) p^(r−1) [B_i(a + r) − p^(n−r) B_i(a + n)] + p^(n−1) G_i(a + n),
     # B_i(y) = Σ_(j≥0) p^j G_i(y + j): the geometric part of Σ_(k≥r) s_i(k) G_i(a + k)
+    from scipy.signal import lfilter
+
     backward = lfilter([1.0], [1.0, -p_down], tails[:, :, ::-1], axis=2)[:, :, ::-1]
     session, lst, rank = layout.session[rows], layout.list_of[rows], layout.rank[rows]
     n = lengths[session, lst]

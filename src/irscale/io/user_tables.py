@@ -1,0 +1,187 @@
+"""Per-user files of A/B tests: user lists (:func:`read_users`), ``key value`` pairs
+(:func:`read_pairs`, e.g. ``user variant`` as ``irscale online ab assign`` writes) and
+per-user metric tables (:func:`read_user_table`, CSV or tab-separated, with a header).
+
+Readers only: the analyses are in :mod:`irscale.online.abtest`, which imports scipy; the
+command line reads these files first, so that a malformed one is reported before the
+statistics are loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .csv_floats import EXACT_FLOATS
+
+#: The key of a table's :class:`RowLines` in its ``attrs``.
+LINES = "lines"
+
+
+class RowLines(dict):
+    """The line number and text of every row of a table read from ``source`` (the rows of
+    its ``index``, in order). Kept in the ``attrs`` of the table and of every frame cut
+    from it: pandas deep-copies ``attrs`` at every step, so this object copies as itself
+    (it is never changed), and writes them as JSON with a Parquet file, so it is a dict
+    without items (written ``{}``: the lines are for this session's messages only)."""
+
+    def __init__(self, source: str, index: pd.Index, rows: Sequence[tuple[int, str]]) -> None:
+        super().__init__()
+        self.source = source
+        self._index = index
+        self._rows = rows
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RowLines:
+        return self
+
+    def where(self, label: Hashable) -> dict[str, Any]:
+        """``source``, ``line`` and ``text`` of the row of ``label``, for an error."""
+        line, text = self._rows[int(self._index.get_indexer(pd.Index([label]))[0])]
+        return {"source": self.source, "line": line, "text": text}
+
+
+def read_users(source: str, *, what: str = "user") -> list[str]:
+    """User ids (or other ids, which ``what`` names in messages), one per line
+    (surrounding blanks removed); a blank line, an id holding a blank or a tab (the ``user
+    variant`` and ``session user`` files that ``ab assign`` writes and ``ab measures``
+    reads split their lines there) or an id listed twice is an error naming the line."""
+    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from .files import read_lines
+
+    users: list[str] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(read_lines(source), 1):
+        user = line.strip()
+        if not user:
+            raise InputFormatError(f"a blank line (one {what} id per line)", source=source,
+                                   line=number)
+        if len(user.split()) > 1:
+            raise InputFormatError(f"a {what} id holds a blank or a tab (one {what} id per "
+                                   "line; 'user variant' files are split there)",
+                                   source=source, line=number, text=line)
+        if user in seen:
+            raise DuplicateError(f"{what} listed twice (first on line {seen[user]})",
+                                 source=source, line=number, text=line)
+        seen[user] = number
+        users.append(user)
+    if not users:
+        raise EmptyInputError(f"no {what}", source=source)
+    return users
+
+
+def read_pairs(source: str, key: str, value: str) -> pd.Series:
+    """A two-column file, ``key value`` per line (blanks or a tab between; e.g. ``session
+    user``, or ``user variant`` as ``irscale online ab assign`` writes): a Series of
+    values indexed by key. A line without two fields or a key given twice is an error
+    naming the line."""
+    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from .files import read_lines
+
+    found: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    for number, line in enumerate(read_lines(source), 1):
+        fields = line.split()
+        if len(fields) != 2:
+            raise InputFormatError(f"expected 2 fields ({key} {value}), got {len(fields)}",
+                                   source=source, line=number, text=line)
+        if fields[0] in found:
+            raise DuplicateError(f"{key} {fields[0]!r} given twice (first on line "
+                                 f"{lines[fields[0]]})", source=source, line=number,
+                                 text=line)
+        found[fields[0]], lines[fields[0]] = fields[1], number
+    if not found:
+        raise EmptyInputError(f"no '{key} {value}' line", source=source)
+    series = pd.Series(found, name=value).rename_axis(key)
+    series.attrs["source"] = source
+    return series
+
+
+def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, str]]:
+    """The (line number, text) of every data row of a per-user table, each checked to
+    hold ``width`` fields, as the header (blank lines skipped, as pandas skips them)."""
+    import csv
+    import io
+
+    from ..errors import InputFormatError
+
+    lines = text.split("\n")
+    reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
+    rows: list[tuple[int, str]] = []
+    previous = 0
+    for fields in reader:
+        first, previous = previous + 1, reader.line_num
+        raw = "\n".join(line.rstrip("\r") for line in lines[first - 1:previous])
+        if first == 1 or not raw.strip():
+            continue
+        if len(fields) != width:
+            raise InputFormatError(f"expected {width} fields, as the header, got "
+                                   f"{len(fields)}", source=source, line=first, text=raw)
+        rows.append((first, raw))
+    return rows
+
+
+def _check_numbers(table: pd.DataFrame, rows: list[tuple[int, str]], labels: Sequence[str],
+                   source: str) -> None:
+    """Refuse a column that holds numbers and words (a metric with a typo): its words
+    would be read as missing values, or the column as no metric at all. The ``labels``
+    columns (the variant) may hold any names."""
+    from ..errors import InputFormatError
+
+    for name in table.columns:
+        column = table[name]
+        if name in labels or pd.api.types.is_numeric_dtype(column):
+            continue
+        given = column.dropna()
+        numbers = pd.to_numeric(given, errors="coerce")
+        words = numbers.isna()
+        if words.any() and not words.all():
+            line, raw = rows[int(given.index[words.to_numpy()][0])]
+            raise InputFormatError(
+                f"column {name!r} holds numbers, and {given[words].iloc[0]!r} is none (leave "
+                "the cell empty for a missing value)", source=source, line=line, text=raw)
+
+
+def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.DataFrame:
+    """A per-user table: CSV, or tab-separated when the header line holds a tab; the
+    first line names the columns, every row has a field per column. A column holds
+    numbers (an empty cell or ``nan``: missing) or names; only the ``labels`` columns
+    (the variant) may mix the two. Errors name the file and line."""
+    import io
+
+    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from .files import check_text, read_input
+
+    data = read_input(source)
+    check_text(data, source)
+    header = data.split(b"\n", 1)[0]
+    if not header.strip():
+        raise EmptyInputError("no header line (the first line names the columns)",
+                              source=source)
+    sep = "\t" if b"\t" in header else ","
+    names = [n.strip() for n in header.decode("utf-8-sig").rstrip("\r").split(sep)]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice or "" in names:
+        raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
+                               source=source, line=1)
+    rows = _records(data.decode("utf-8"), sep, len(names), source)
+    try:
+        table = pd.read_csv(io.BytesIO(data), sep=sep, dtype={"user": str},
+                            skipinitialspace=True, **EXACT_FLOATS)
+    except pd.errors.ParserError as error:
+        raise InputFormatError(f"not a table: {error}", source=source) from None
+    if table.empty:
+        raise EmptyInputError("no row under the header", source=source)
+    _check_numbers(table, rows, [*labels, "user"], source)
+    if "user" in table.columns:
+        again = table["user"].duplicated()
+        if again.any():
+            row = int(np.argmax(again.to_numpy()))
+            raise DuplicateError("user listed twice", source=source, line=rows[row][0],
+                                 text=str(table["user"].iloc[row]))
+        table = table.set_index("user")
+    table.attrs["source"] = source
+    table.attrs[LINES] = RowLines(source, table.index, rows)
+    return table
