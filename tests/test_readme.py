@@ -17,6 +17,8 @@ def test_the_readme_s_test_command_is_ci_s():
           if line.strip() and not line.lstrip().startswith("#")]
     assert command.startswith("python -m pytest") and " -n auto" in command
     assert command in ci
+    # the first route without Rust: the wheel built, installed where no cargo is, and run
+    assert "bash .ci/wheel" in ci
     assert ci[-1] == "bash .ci/minimums" and ci.index(command) < ci.index(ci[-1])
     assert install == 'pip install -e ".[test]"'
     assert f"python -m {install.replace('install', 'install -q', 1)}" in ci
