@@ -31,26 +31,30 @@ hints rather than from a second declaration.
 
 from __future__ import annotations
 
-import ast
 import builtins
 import collections.abc
 import functools
-import importlib
-import inspect
 import math
 import numbers
+import re
 import sys
+import types
 import typing
 from collections.abc import Callable, MutableMapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
+
+if TYPE_CHECKING:  # pragma: no cover
+    import ast
+    import inspect
 
 #: The raw exceptions the edge looks behind.
 RAW: tuple[type[BaseException], ...] = (TypeError, AttributeError, ValueError, KeyError,
                                         IndexError)
 
 F = TypeVar("F", bound=Callable[..., Any])
+E = TypeVar("E", bound=IrscaleError)
 
 #: Module aliases the annotations use (``pd.DataFrame``, ``np.ndarray``).
 _ALIASES = {"pd": "pandas", "np": "numpy", "npt": "numpy.typing"}
@@ -58,6 +62,7 @@ _ALIASES = {"pd": "pandas", "np": "numpy", "npt": "numpy.typing"}
 _ELEMENTS = 10_000
 
 _UNKNOWN = None  # an annotation that cannot be read: it blames nothing
+_MISSING = object()
 
 
 def public(function: F) -> F:
@@ -69,7 +74,13 @@ def public(function: F) -> F:
     def edge(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
-        except IrscaleError:
+        except IrscaleError as error:
+            if _names_parameter(function, error):
+                raise
+            blamed = blame(function, args, kwargs)
+            if blamed is not None:
+                raise blamed from error
+            _name_subject(function, args, kwargs, error)
             raise
         except RAW as error:
             blamed = blame(function, args, kwargs)
@@ -81,25 +92,71 @@ def public(function: F) -> F:
     return edge  # type: ignore[return-value]
 
 
+def about(error: E, value: object) -> E:
+    """``error`` marked as caused by the object ``value`` (what a coercion function was
+    given: a score table, a run): the edge names the argument that passed it
+    (``data: expected a topics × systems score table (2-D), got 1 dimension(s)``)."""
+    error.subject = value  # type: ignore[attr-defined]
+    return error
+
+
 def guard(namespace: MutableMapping[str, Any], names: list[str] | None = None) -> None:
     """Put the functions of ``namespace`` (a package's globals) named in ``names`` (its
     ``__all__``) behind the edge; classes, constants and modules are left as they are."""
     for name in namespace.get("__all__", []) if names is None else names:
         value = namespace.get(name)
-        if inspect.isfunction(value):
+        if isinstance(value, types.FunctionType):
             namespace[name] = public(value)
 
 
 def guarded(value: Any) -> Any:
     """``value`` behind the edge when it is a function (a lazy export), else itself."""
-    return public(value) if inspect.isfunction(value) else value
+    return public(value) if isinstance(value, types.FunctionType) else value
 
 
 # --------------------------------------------------------------------------- blame
+def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
+    """Whether the message of ``error`` names a parameter of ``function`` already."""
+    import inspect
+
+    if getattr(error, "param", None):
+        return True
+    message = str(error)
+    try:
+        names = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return True
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", message)
+               for name in names)
+
+
+def _name_subject(function: Callable[..., Any], args: tuple[Any, ...],
+                  kwargs: dict[str, Any], error: IrscaleError) -> None:
+    """Begin the message of ``error`` with the argument that passed its subject
+    (:func:`about`), when one did."""
+    import inspect
+
+    subject = getattr(error, "subject", _MISSING)
+    if subject is _MISSING or not error.args:
+        return
+    try:
+        bound = inspect.signature(function).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return
+    for name, value in bound.arguments.items():
+        if value is subject:
+            error.args = (f"{name}: {error.args[0]}", *error.args[1:])
+            if hasattr(error, "param"):
+                error.param = name  # type: ignore[attr-defined]
+            return
+
+
 def blame(function: Callable[..., Any], args: tuple[Any, ...],
           kwargs: dict[str, Any]) -> ParameterError | None:
     """The error naming the argument of ``function`` that does not fit its declaration,
     or None when every argument fits (or cannot be judged)."""
+    import inspect
+
     try:
         signature = inspect.signature(function)
         bound = signature.bind(*args, **kwargs)
@@ -125,6 +182,8 @@ def blame(function: Callable[..., Any], args: tuple[Any, ...],
 
 def _items(value: Any, parameter: inspect.Parameter) -> list[Any]:
     """The values an annotation applies to: each one of ``*args`` and ``**kwargs``."""
+    import inspect
+
     if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
         return list(value)
     if parameter.kind is inspect.Parameter.VAR_KEYWORD:
@@ -174,6 +233,8 @@ def _is_container(annotation: Any, namespace: dict[str, Any]) -> bool:
 def _fits(value: Any, annotation: Any, namespace: dict[str, Any]) -> bool | None:
     """Whether ``value`` fits ``annotation`` (a text or a typing object): True, False, or
     None when the annotation cannot be judged."""
+    import ast
+
     if isinstance(annotation, str):
         try:
             tree = ast.parse(annotation, mode="eval").body
@@ -192,6 +253,8 @@ def _any(results: list[bool | None]) -> bool | None:
 
 
 def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | None:
+    import ast
+
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return _any([_fits_node(value, node.left, namespace),
                      _fits_node(value, node.right, namespace)])
@@ -207,8 +270,8 @@ def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | 
             return _UNKNOWN
         arguments = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if origin is typing.Literal:
-            return any(isinstance(a, ast.Constant) and value == a.value and
-                       type(value) is type(a.value) for a in arguments)
+            return any(isinstance(a, ast.Constant) and type(value) is type(a.value) and
+                       value == a.value for a in arguments)
         if origin is typing.Optional:
             return value is None or _fits_node(value, arguments[0], namespace)
         if origin is typing.Union:
@@ -225,11 +288,12 @@ def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | 
     return _UNKNOWN
 
 
-_MISSING = object()
 
 
 def _resolve(node: ast.expr, namespace: dict[str, Any]) -> Any:
     """The object a name or dotted name of an annotation stands for, or :data:`_MISSING`."""
+    import ast
+
     if isinstance(node, ast.Name):
         for scope in (namespace, vars(typing), vars(collections.abc), vars(builtins)):
             if node.id in scope:
@@ -261,6 +325,10 @@ def _fits_name(value: Any, name: str, namespace: dict[str, Any]) -> bool | None:
 @functools.cache
 def _checking_imports(module_name: str) -> dict[str, Any]:
     """The names a module imports under ``if TYPE_CHECKING:``, imported now."""
+    import ast
+    import importlib
+    import inspect
+
     module = sys.modules.get(module_name)
     try:
         tree = ast.parse(inspect.getsource(module))  # type: ignore[arg-type]
@@ -300,7 +368,7 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
     if origin is not None:
         arguments = typing.get_args(target)
         if origin is typing.Literal:
-            return any(value == a and type(value) is type(a) for a in arguments)
+            return any(type(value) is type(a) and value == a for a in arguments)
         if origin is typing.Union or _is_union_type(origin):
             return _any([_fits_object(value, a, namespace) for a in arguments])
         if origin is typing.Annotated:
@@ -369,7 +437,7 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
         if origin is tuple and not variadic:
             if len(value) != len(elements):
                 return False
-            return _all([check(item) for check, item in zip(elements, value)])
+            return _all([check(item) for check, item in zip(elements, value, strict=True)])
         return _all([elements[0](_number(item)) for item in value[:_ELEMENTS]])
     return True
 

@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from ..core.edge import about
 from ..errors import FileAccessError, InputError, InputFormatError, OutputExistsError, shorten
 
 #: The file name that stands for standard input (as an input) or output (as an output).
@@ -115,7 +116,8 @@ def check_file_source(source: object, where: str) -> PathLike | io.IOBase | byte
         return bytes(source)
     if callable(getattr(source, "read", None)):
         return source  # type: ignore[return-value]
-    raise InputError(f"{where}: expected {FILE_SOURCES}, got {describe(source)}")
+    raise about(InputError(f"{where}: expected {FILE_SOURCES}, got {describe(source)}"),
+                source)
 
 
 def _read_stdin() -> bytes:
@@ -203,7 +205,8 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
             except OSError as error:
                 raise access_error(error, name or source) from None
     else:
-        read: bytes | str = source.read()  # a text stream where a binary one was promised
+        source = check_file_source(source, "input")
+        read: bytes | str = source.read()  # type: ignore[union-attr]  # text where bytes promised
         data = read.encode() if isinstance(read, str) else read
     if data[:2] == b"\x1f\x8b":
         if name is None:
