@@ -119,13 +119,13 @@ def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
     """Whether the message of ``error`` names a parameter of ``function`` already."""
     import inspect
 
-    if getattr(error, "param", None):
-        return True
-    message = str(error)
     try:
         names = inspect.signature(function).parameters
     except (TypeError, ValueError):
         return True
+    if getattr(error, "param", None) in names:
+        return True
+    message = str(error)
     return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", message)
                for name in names)
 
