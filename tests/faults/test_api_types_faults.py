@@ -92,6 +92,7 @@ LIGHT: dict[str, dict[str, object]] = {
     "swap_rates": {"sizes": [3], "repetitions": 2},
     "pool": {"depth": 3},
     "sample_judgments": {"size": 3},
+    "evaluate_nuggets": {"lengths": b"q1 A 60\n"},
 }
 #: Optional parameters given their example too (``y``: without it, ``x`` must be a table).
 COMPANIONS = ("y",)

@@ -126,7 +126,8 @@ def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
     if getattr(error, "param", None) in names:
         return True
     message = str(error)
-    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", message)
+    return any(message.startswith(f"{name} ") or
+               re.search(rf"(?<![\w-]){re.escape(name)}(?=:|=| must|\)|\[)", message)
                for name in names)
 
 
