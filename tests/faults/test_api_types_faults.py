@@ -74,6 +74,7 @@ EXAMPLES: dict[str, Callable[[], object]] = {
     "values": lambda: [0.1, 0.2, 0.3],
     "pvalues": lambda: np.array([0.01, 0.2, 0.03]),
     "measure": lambda: "AP",
+    "gold": lambda: ["AP"],
     "measures": lambda: ["AP"],
     "n": lambda: 10,
     "sd": lambda: 0.2,
@@ -88,8 +89,8 @@ EXAMPLES: dict[str, Callable[[], object]] = {
 #: rows test the types of arguments, not the work).
 LIGHT: dict[str, dict[str, object]] = {
     "scale_report": {"measures": ["P"], "cutoffs": [5], "tests": ["sign"]},
-    "split_study": {"sizes": [3], "repetitions": 2},
-    "swap_rates": {"sizes": [3], "repetitions": 2},
+    "split_study": {"sizes": [6], "repetitions": 2, "rng": 1},
+    "swap_rates": {"sizes": [6], "repetitions": 2, "rng": 1},
     "pool": {"depth": 3},
     "sample_judgments": {"size": 3},
     "evaluate_nuggets": {"lengths": b"q1 A 60\n"},

@@ -222,8 +222,8 @@ def _inputs(
         else:
             shard_values = as_floats(shards, "shards")
         if shard_values.shape[:2] != values.shape:
-            raise AlignmentError(f"shard scores of shape {shard_values.shape} do not match the "
-                                 f"{values.shape} score table")
+            raise AlignmentError(f"shards: shard scores of shape {shard_values.shape} do not "
+                                 f"match the {values.shape} score table")
     values, kept = restrict_systems(values, names, systems)
     if shard_values is not None:
         shard_values, _ = restrict_systems(shard_values, names, systems)
