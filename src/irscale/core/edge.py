@@ -147,8 +147,8 @@ def _name_subject(function: Callable[..., Any], args: tuple[Any, ...],
     for name, value in bound.arguments.items():
         if value is subject:
             error.args = (f"{name}: {error.args[0]}", *error.args[1:])
-            if hasattr(error, "param"):
-                error.param = name  # type: ignore[attr-defined]
+            if isinstance(error, ParameterError):
+                error.param = name
             return
 
 
@@ -278,7 +278,7 @@ def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | 
         if origin is typing.Union:
             return _any([_fits_node(value, a, namespace) for a in arguments])
         return _fits_generic(value, origin, [
-            (lambda v, a=a: _fits_node(v, a, namespace)) for a in arguments
+            functools.partial(_fits_node, node=a, namespace=namespace) for a in arguments
             if not (isinstance(a, ast.Constant) and a.value is Ellipsis)],
             any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in arguments))
     if isinstance(node, (ast.Name, ast.Attribute)):
@@ -375,7 +375,7 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
         if origin is typing.Annotated:
             return _fits_object(value, arguments[0], namespace)
         return _fits_generic(value, origin, [
-            (lambda v, a=a: _fits_object(v, a, namespace)) for a in arguments
+            functools.partial(_fits_object, target=a, namespace=namespace) for a in arguments
             if a is not Ellipsis], Ellipsis in arguments)
     if isinstance(target, type):
         return _fits_class(value, target)

@@ -40,7 +40,7 @@ import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, cast
 
 from ..core.edge import about
 from ..errors import FileAccessError, InputError, InputFormatError, OutputExistsError, shorten
@@ -205,8 +205,10 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
             except OSError as error:
                 raise access_error(error, name or source) from None
     else:
-        source = check_file_source(source, "input")
-        read: bytes | str = source.read()  # type: ignore[union-attr]  # text where bytes promised
+        checked = check_file_source(source, "input")  # a stream, or a bytearray's bytes
+        # a text stream where a binary one was promised gives text
+        read: bytes | str = checked if isinstance(checked, bytes) else \
+            cast(Any, checked).read()
         data = read.encode() if isinstance(read, str) else read
     if data[:2] == b"\x1f\x8b":
         if name is None:
