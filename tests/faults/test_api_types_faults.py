@@ -206,3 +206,67 @@ def test_a_wrong_argument_is_named(folder, function, param, wrong):
         named = {name for name in named if name in wrongs}
         assert any(name in message for name in named) or \
             any(text in message for text in (TEXT, "xx")), message
+
+
+# ----------------------------------------------------------------------------- the issue's calls
+def _issue_calls() -> list[Any]:
+    import irscale.report
+    import irscale.stats
+
+    return [
+        pytest.param(lambda: irscale.stats.bootstrap_anova(pd.DataFrame()), "scores",
+                     id="bootstrap_anova-empty-frame"),
+        pytest.param(lambda: irscale.stats.bootstrap_anova([1, 2, 3]), "scores",
+                     id="bootstrap_anova-list"),
+        pytest.param(lambda: irscale.stats.document_sampling_test("abc", "def"), "d",
+                     id="document_sampling_test-strings"),
+        pytest.param(lambda: irscale.report.format_tables(None), "report",
+                     id="format_tables-None"),
+    ]
+
+
+@pytest.mark.parametrize(("call", "param"), _issue_calls())
+def test_the_issue_calls_name_their_argument(call, param):
+    with pytest.raises(IrscaleError) as caught:
+        call()
+    assert str(caught.value).startswith(f"{param}: ")
+    assert getattr(caught.value, "param", param) == param
+
+
+# ----------------------------------------------------------------------------- the edge itself
+def test_an_internal_error_is_not_disguised_as_the_users():
+    """Every argument of its declared type: the raw exception of a fault inside propagates
+    unchanged; an argument of another type is named, the raw exception its cause."""
+    from irscale.core.edge import public
+    from irscale.errors import ParameterError
+
+    def kernel(values: list[float], *, depth: int = 3) -> float:
+        return {}[depth]  # a bug: KeyError whatever the arguments
+
+    guarded = public(kernel)
+    with pytest.raises(KeyError):
+        guarded([0.5, 0.25], depth=2)
+    with pytest.raises(ParameterError, match=r"^depth: expected int, got 'two' \(str\)$") \
+            as caught:
+        guarded([0.5], depth="two")
+    assert isinstance(caught.value.__cause__, KeyError)
+    with pytest.raises(ParameterError, match=r"^values: expected list\[float\]"):
+        guarded(["a", "b"])
+    with pytest.raises(ParameterError, match=r"^depth: expected int, got nan"):
+        guarded([0.5], depth=math.nan)
+
+
+def test_the_exports_are_the_functions_behind_the_edge():
+    """The wrapper keeps the function's name, signature and documentation (the API pages
+    and ``help`` read them), and it is put once."""
+    import irscale
+    import irscale.stats
+    from irscale.core.edge import public
+    from irscale.stats.replicates import bootstrap_anova
+
+    exported = irscale.stats.bootstrap_anova
+    assert inspect.unwrap(exported) is bootstrap_anova
+    assert exported.__doc__ == bootstrap_anova.__doc__
+    assert inspect.signature(exported) == inspect.signature(bootstrap_anova)
+    assert public(exported) is exported
+    assert inspect.unwrap(irscale.anova) is inspect.unwrap(irscale.stats.anova)
