@@ -75,12 +75,8 @@ def public(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except IrscaleError as error:
-            if _names_parameter(function, error):
-                raise
-            blamed = blame(function, args, kwargs)
-            if blamed is not None:
-                raise blamed from error
-            _name_subject(function, args, kwargs, error)
+            if not _names_parameter(function, error):
+                _name_argument(function, args, kwargs, error)
             raise
         except RAW as error:
             blamed = blame(function, args, kwargs)
@@ -131,25 +127,28 @@ def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
                for name in names)
 
 
-def _name_subject(function: Callable[..., Any], args: tuple[Any, ...],
-                  kwargs: dict[str, Any], error: IrscaleError) -> None:
-    """Begin the message of ``error`` with the argument that passed its subject
-    (:func:`about`), when one did."""
+def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
+                   kwargs: dict[str, Any], error: IrscaleError) -> None:
+    """Begin the message of ``error`` (which names no parameter) with the argument that
+    passed its subject (:func:`about`), else with the one argument that does not have its
+    declared type; the message and the class stay what they were."""
     import inspect
 
-    subject = getattr(error, "subject", _MISSING)
-    if subject is _MISSING or not error.args:
+    if not error.args or not isinstance(error.args[0], str):
         return
     try:
         bound = inspect.signature(function).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return
-    for name, value in bound.arguments.items():
-        if value is subject:
-            error.args = (f"{name}: {error.args[0]}", *error.args[1:])
-            if isinstance(error, ParameterError):
-                error.param = name
-            return
+    subject = getattr(error, "subject", _MISSING)
+    named = next((name for name, value in bound.arguments.items() if value is subject), None)
+    if named is None:
+        blamed = blame(function, args, kwargs)
+        named = None if blamed is None else blamed.param
+    if named is not None:
+        error.args = (f"{named}: {error.args[0]}", *error.args[1:])
+        if isinstance(error, ParameterError):
+            error.param = named
 
 
 def blame(function: Callable[..., Any], args: tuple[Any, ...],

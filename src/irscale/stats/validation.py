@@ -174,12 +174,12 @@ def score_table(
     DataFrame or a 2-D array-like. Raises :class:`InputError` for missing or non-finite
     scores and for fewer than ``min_systems`` systems or ``min_topics`` topics.
     """
+    if isinstance(data, ScoreMatrix):
+        matrix = data.measure(measure)  # an unknown measure is the measure's error
     try:
-        if isinstance(data, ScoreMatrix):
-            matrix = data.measure(measure)
-        elif isinstance(data, pd.DataFrame):
+        if isinstance(data, pd.DataFrame):
             matrix = ScoreMatrix.from_wide(data, allow_missing=True)
-        else:
+        elif not isinstance(data, ScoreMatrix):
             array = as_floats(data, "the score table")
             if array.ndim != 2:
                 raise InputError(f"expected a topics × systems score table (2-D), got "
