@@ -272,6 +272,8 @@ def _refusal(call: Callable[[], Any]) -> tuple[type, str]:
     message = str(caught.value)
     for prefix in ("read_qrels: ", "read_run: ", "read_runs: item 1: "):
         message = message.removeprefix(prefix)
+    for argument in ("source: ", "qrels: ", "runs: "):  # the argument named (errors.md, 8)
+        message = message.removeprefix(argument)
     return type(caught.value), message
 
 

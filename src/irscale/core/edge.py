@@ -146,7 +146,11 @@ def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
         blamed = blame(function, args, kwargs)
         named = None if blamed is None else blamed.param
     if named is not None:
-        error.args = (f"{named}: {error.args[0]}", *error.args[1:])
+        # after the entry point where the message begins with it (``read_qrels: ``)
+        entry = f"{getattr(function, '__name__', '')}: "
+        text = error.args[0]
+        head, text = (entry, text[len(entry):]) if text.startswith(entry) else ("", text)
+        error.args = (f"{head}{named}: {text}", *error.args[1:])
         if isinstance(error, ParameterError):
             error.param = named
 
