@@ -325,7 +325,7 @@ def test_read_run_refuses_several_runs(place):
                          columns=["query_id", "doc_id", "score", "run"])
     assert [run.name for run in irscale.read_runs([frame])] == ["x", "y"]
     for several in ([RUN, RUN], {"x": RUN, "y": RUN}, frame):
-        with pytest.raises(InputError, match=r"read_run: expected one run.*read_runs"):
+        with pytest.raises(InputError, match=r"read_run: source: expected one run.*read_runs"):
             irscale.read_run(several)
 
 

@@ -123,7 +123,7 @@ def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
         return True
     message = str(error)
     return any(message.startswith(f"{name} ") or
-               re.search(rf"(?<![\w-]){re.escape(name)}(?=:|=| must|\)|\[)", message)
+               re.search(rf"(?:^|[\s(]){re.escape(name)}(?=:\s|:$|=|\s+must|\)|\[)", message)
                for name in names)
 
 
