@@ -272,6 +272,8 @@ def _refusal(call: Callable[[], Any]) -> tuple[type, str]:
     message = str(caught.value)
     for prefix in ("read_qrels: ", "read_run: ", "read_runs: item 1: "):
         message = message.removeprefix(prefix)
+    for argument in ("source: ", "qrels: ", "runs: "):  # the argument named (errors.md, 8)
+        message = message.removeprefix(argument)
     return type(caught.value), message
 
 
@@ -323,7 +325,7 @@ def test_read_run_refuses_several_runs(place):
                          columns=["query_id", "doc_id", "score", "run"])
     assert [run.name for run in irscale.read_runs([frame])] == ["x", "y"]
     for several in ([RUN, RUN], {"x": RUN, "y": RUN}, frame):
-        with pytest.raises(InputError, match=r"read_run: expected one run.*read_runs"):
+        with pytest.raises(InputError, match=r"read_run: source: expected one run.*read_runs"):
             irscale.read_run(several)
 
 

@@ -82,6 +82,8 @@ def __getattr__(name: str) -> Any:
 
     if name in _EXPORTS:
         value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+        # the API's edge: a raw exception caused by an argument names it
+        value = importlib.import_module(".core.edge", __name__).guarded(value)
     elif name in _SUBMODULES:
         value = importlib.import_module(f".{name}", __name__)
     else:

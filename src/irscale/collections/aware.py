@@ -76,6 +76,7 @@ from ..io.sources import as_runs
 from ..stats.protocol import TableResult, format_table
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
+from ..stats.validation import as_floats
 
 #: Random assessors drawn for the accuracy-based weightings by default.
 N_RANDOM = DEFAULT_RANDOM_ASSESSORS
@@ -173,7 +174,7 @@ def aware_weights(scores: Any, random: Any = None, weighting: str = "uniform") -
     if weighting not in WEIGHTINGS:
         raise ParameterError(f"unknown weighting {weighting!r}; choose one of "
                              f"{', '.join(WEIGHTINGS)}")
-    m = np.asarray(scores, dtype=np.float64)
+    m = as_floats(scores, "scores")
     if m.ndim != 3:
         raise ParameterError("scores must be assessors × topics × runs")
     present = np.asarray(np.isfinite(m).any(axis=2))                    # assessors × topics

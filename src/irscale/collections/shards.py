@@ -63,7 +63,7 @@ from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
 from ..core.params import SHARD_METHODS as SHARD_METHODS
 from ..core.strings import Strings
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, shown
 from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
 from ..stats.resampling import check_rng
@@ -99,7 +99,8 @@ def shard_documents(docnos: Iterable[str] | Strings, k: int, *,
     distinct = identifiers.take(distinct, identifiers.byte_order(distinct))
     n = len(distinct)
     if n < k:
-        raise InputError(f"{k} shards need at least {k} documents; the collection has {n}")
+        raise InputError(f"{k} shards need at least {k} documents; the collection (docnos) "
+                         f"has {n}")
     if method == "random":
         permutation = np.random.default_rng(check_rng(rng)).permutation(n)
         shard = np.empty(n, dtype=np.int64)
@@ -223,7 +224,12 @@ def evaluate_shards(
                       stacklevel=2)
     if topics is None:
         topics = [t for t in judged.topics if t in retrieved]
+    elif isinstance(topics, (str, bytes, pd.DataFrame)) or not isinstance(topics, Iterable):
+        raise ParameterError(f"topics: expected a list of topic ids, got {shown(topics)}",
+                             param="topics")
     topics = list(topics)
+    if len(set(topics)) != len(topics):
+        raise ParameterError("topics: a topic is given twice", param="topics")
     if not topics:
         raise InputError("the runs and the qrels have no topic in common")
     docnos = identifiers.as_strings(judged.docno, *(run.docno for run in run_list))

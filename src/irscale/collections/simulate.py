@@ -169,7 +169,8 @@ def simulate_pooling(
     """
     names = [strategies] if isinstance(strategies, str) else list(strategies)
     if not names:
-        raise ParameterError(f"no strategy to simulate: use some of {', '.join(STRATEGIES)}")
+        raise ParameterError(f"strategies: no strategy to simulate: use some of "
+                             f"{', '.join(STRATEGIES)}", param="strategies")
     checked = [check_strategy(name) for name in names]
     if len(set(checked)) != len(checked):
         raise ParameterError(f"a strategy is listed twice: {names}")

@@ -16,6 +16,8 @@ import types
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
+from .edge import guarded
+
 
 def lazy_package(name: str, exports: Mapping[str, str], shadowed: Collection[str] = ()
                  ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
@@ -33,6 +35,7 @@ def lazy_package(name: str, exports: Mapping[str, str], shadowed: Collection[str
         if attribute not in exports:
             raise AttributeError(f"module {name!r} has no attribute {attribute!r}")
         value = getattr(importlib.import_module(exports[attribute], name), attribute)
+        value = guarded(value)  # the API's edge: an argument's fault names it (core.edge)
         setattr(module, attribute, value)
         return value
 

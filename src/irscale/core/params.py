@@ -36,6 +36,7 @@ from typing import Any, ClassVar, SupportsInt, cast
 
 from ..errors import ParameterError, shown
 from .budget import MAX_MEMORY, parse_size
+from .edge import about
 
 #: The largest value of a C ``long`` (and of numpy's int64).
 INT64_MAX = 2**63 - 1
@@ -76,16 +77,16 @@ class Integers:
         kinds = numbers.Integral if self.strict else numbers.Real
         if isinstance(value, bool) or not isinstance(value, kinds) or (
                 not isinstance(value, numbers.Integral) and not math.isfinite(_float(value))):
-            raise ParameterError(f"{name} must be {self.text()}, got {shown(value)}",
-                                 param=name)
+            raise about(ParameterError(f"{name} must be {self.text()}, got {shown(value)}",
+                                       param=name), value)
         # typeshed's numbers.Real declares no __int__, though the Real types int() meets
         # here (Python and numpy numbers, Fraction) all convert
         number = int(cast(SupportsInt, value))
         if number != value or number < self.low or (self.high is not None and
                                                      number > self.high):
             given = number if isinstance(value, numbers.Integral) else value
-            raise ParameterError(f"{name} must be {self.text()}, got {shown(given)}",
-                                 param=name)
+            raise about(ParameterError(f"{name} must be {self.text()}, got {shown(given)}",
+                                       param=name), value)
         return number
 
     def outside(self) -> tuple[str, ...]:
@@ -124,7 +125,8 @@ class Reals:
         """``value`` as a ``float``."""
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
                 not self.contains(_float(value)):
-            raise ParameterError(f"{name} must {self.text()}, got {shown(value)}", param=name)
+            raise about(ParameterError(f"{name} must {self.text()}, got {shown(value)}",
+                                       param=name), value)
         return float(value)
 
     def outside(self) -> tuple[str, ...]:
@@ -154,8 +156,8 @@ class NumberText:
                 number = None
         if isinstance(number, bool) or not isinstance(number, numbers.Real) or \
                 not self.domain.contains(_float(number)):
-            raise ParameterError(f"{name} must {self.domain.text()}, got {shown(value)}",
-                                 param=name)
+            raise about(ParameterError(f"{name} must {self.domain.text()}, got "
+                                       f"{shown(value)}", param=name), value)
         return value
 
     def outside(self) -> tuple[str, ...]:
@@ -191,8 +193,8 @@ class Names:
         """The canonical spelling of ``value``."""
         found = self.canonical(value)
         if found is None:
-            raise ParameterError(f"{name}: unknown {self.noun} {value!r}; choose from "
-                                 f"{', '.join(self.names)}", param=name)
+            raise about(ParameterError(f"{name}: unknown {self.noun} {value!r}; choose from "
+                                       f"{', '.join(self.names)}", param=name), value)
         return found
 
     def outside(self) -> tuple[str, ...]:
@@ -208,8 +210,8 @@ class Pattern:
     def check(self, value: object, name: str) -> str:
         """``value`` itself, once it compiles."""
         if not isinstance(value, str):
-            raise ParameterError(f"{name} must be a regular expression, got {shown(value)}",
-                                 param=name)
+            raise about(ParameterError(f"{name} must be a regular expression, got "
+                                       f"{shown(value)}", param=name), value)
         try:
             re.compile(value)
         except re.error as error:
@@ -232,7 +234,8 @@ class Pair:
     def check(self, value: object, name: str) -> tuple[Any, Any]:
         """``(a, b)``, each checked against ``domain``."""
         if not isinstance(value, str) or ":" not in value:
-            raise ParameterError(f"{name} takes A:B pairs, got {value!r}", param=name)
+            raise about(ParameterError(f"{name} takes A:B pairs, got {value!r}", param=name),
+                        value)
         first, _, second = value.partition(":")
         return self.domain.check(first, name), self.domain.check(second, name)
 
@@ -322,8 +325,8 @@ TABLE_DIGITS = Param("digits", DIGITS, 4, "decimals in text, markdown and latex 
 def check_digits(digits: object, name: str = "digits") -> int:
     """``digits`` as an int in [0, :data:`MAX_DIGITS`] (an integer type: ``4.0`` is refused)."""
     if not isinstance(digits, numbers.Integral):
-        raise ParameterError(f"{name} must be {DIGITS.text()}, got {shown(digits)}",
-                             param=name)
+        raise about(ParameterError(f"{name} must be {DIGITS.text()}, got {shown(digits)}",
+                                   param=name), digits)
     return DIGITS.check(digits, name)
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import AlignmentError, InputError, InputFormatError, shown
+from .edge import about
 from .notebook import HtmlRepr
 
 
@@ -151,8 +152,9 @@ class ScoreMatrix(HtmlRepr):
         A table with no system or no topic, columns of booleans (flags, not scores) or
         columns of several levels (whose names would be tuples) is refused."""
         if frame.shape[0] == 0 or frame.shape[1] == 0:
-            raise InputError(f"the score table has {frame.shape[0]} topic row(s) and "
-                             f"{frame.shape[1]} system column(s): it needs at least one of each")
+            raise about(InputError(f"the score table has {frame.shape[0]} topic row(s) and "
+                                   f"{frame.shape[1]} system column(s): it needs at least one "
+                                   "of each"), frame)
         if isinstance(frame.columns, pd.MultiIndex):
             raise InputError("the score table's columns have several levels: one column per "
                              "system, named by the system, is needed (flatten the columns, "

@@ -10,7 +10,11 @@ best mean of a measure on training qrels, as ranx's ``optimize_fusion``.
 
 from __future__ import annotations
 
+from ..core.edge import guard
 from .fused import fuse
 from .optimize import FusionWeights, optimize_fusion
 
 __all__ = ["FusionWeights", "fuse", "optimize_fusion"]
+
+# The API's edge: a raw exception caused by an argument names it (irscale.core.edge).
+guard(globals())

@@ -18,6 +18,9 @@ def __getattr__(name: str) -> Any:
     if name not in _EXPORTS:
         raise AttributeError(f"module 'irscale.io' has no attribute {name!r}")
     value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    from ..core.edge import guarded
+
+    value = guarded(value)  # the API's edge (irscale.core.edge)
     globals()[name] = value
     return value
 

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
+from ..core.edge import about
 from ..core.params import LOG_SERP
 from ..errors import (
     DuplicateError,
@@ -48,7 +49,7 @@ from ._text import (
     source_name,
 )
 from .extras import needs_pyarrow
-from .files import is_stdio
+from .files import check_readable, is_stdio
 from .text_codes import codes_of
 
 #: The columns of a click log, in order (``timestamp`` optional).
@@ -184,6 +185,7 @@ def _first_fields(source: Any, name: str) -> tuple[list[bytes], bytes | None]:
     """The fields of the first non-blank line, and the whole input when it had to be read
     (a stream, standard input, a gzip file); a plain file is peeked at only."""
     if isinstance(source, (str, os.PathLike)) and not is_stdio(source):
+        check_readable(source)
         with open(source, "rb") as handle:
             head = handle.read(1 << 16)
             if head[:2] != b"\x1f\x8b":  # not gzip: the first line is in the first block
@@ -225,8 +227,9 @@ def _from_frame(frame: pd.DataFrame, name: str, serp_size: int | None,
                 rows: str = "line") -> ClickLog:
     missing = [c for c in COLUMNS[:5] if c not in frame.columns]
     if missing:
-        raise InputFormatError(f"click log lacks column(s) {', '.join(missing)} (needs "
-                               f"{' '.join(COLUMNS[:5])} [timestamp])", source=name)
+        raise about(InputFormatError(f"click log lacks column(s) {', '.join(missing)} "
+                                     f"(needs {' '.join(COLUMNS[:5])} [timestamp])",
+                                     source=name), frame)
     fields = [c for c in COLUMNS if c in frame.columns]
     out = pd.DataFrame({c: frame[c] for c in fields}).reset_index(drop=True)
 

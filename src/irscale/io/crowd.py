@@ -6,14 +6,14 @@ Read by :mod:`irscale.collections.labels` (aggregation) and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError
+from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError, shown
 from ._text import check_int64, line_of_record, read_fields, source_name
 from .text_codes import objects_of
 
@@ -69,6 +69,9 @@ def check_scale(scale: Sequence[int] | None) -> np.ndarray | None:
     """The declared label values, increasing (``None``: whatever the labels hold)."""
     if scale is None:
         return None
+    if isinstance(scale, (str, bytes)) or not isinstance(scale, Iterable):
+        raise ParameterError(f"scale must be a non-empty list of integers, got {shown(scale)}",
+                             param="scale")
     values = np.asarray(list(scale))
     if values.size == 0 or values.dtype.kind not in "iu":
         raise ParameterError(f"scale must be a non-empty list of integers, got {list(scale)}")

@@ -60,6 +60,9 @@ def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 4.0)) -> Any:
     """``ax`` itself when given (drawn on as it is), else the axes of a new figure of
     ``size`` inches in the irscale style (:data:`STYLE`, :data:`PALETTE`)."""
     if ax is not None:
+        if not callable(getattr(ax, "plot", None)) or getattr(ax, "figure", None) is None:
+            raise ParameterError(f"ax: expected matplotlib axes, got {type(ax).__name__}",
+                                 param="ax")
         return ax
     matplotlib = _matplotlib()
     from cycler import cycler

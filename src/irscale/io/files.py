@@ -40,8 +40,9 @@ import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, cast
 
+from ..core.edge import about
 from ..errors import FileAccessError, InputError, InputFormatError, OutputExistsError, shorten
 
 #: The file name that stands for standard input (as an input) or output (as an output).
@@ -115,7 +116,8 @@ def check_file_source(source: object, where: str) -> PathLike | io.IOBase | byte
         return bytes(source)
     if callable(getattr(source, "read", None)):
         return source  # type: ignore[return-value]
-    raise InputError(f"{where}: expected {FILE_SOURCES}, got {describe(source)}")
+    raise about(InputError(f"{where}: expected {FILE_SOURCES}, got {describe(source)}"),
+                source)
 
 
 def _read_stdin() -> bytes:
@@ -203,7 +205,10 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
             except OSError as error:
                 raise access_error(error, name or source) from None
     else:
-        read: bytes | str = source.read()  # a text stream where a binary one was promised
+        checked = check_file_source(source, "input")  # a stream, or a bytearray's bytes
+        # a text stream where a binary one was promised gives text
+        read: bytes | str = checked if isinstance(checked, bytes) else \
+            cast(Any, checked).read()
         data = read.encode() if isinstance(read, str) else read
     if data[:2] == b"\x1f\x8b":
         if name is None:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.edge import about
 from ..errors import InputError, InputFormatError
 from ._text import FieldKind, check_int64, line_of_record, read_fields, source_name
 from .clicklog import ClickLog, _encoded
@@ -133,9 +134,9 @@ def _frame_text(frame: pd.DataFrame) -> bytes:
     needed = [c for c in COLUMNS if c != "team"]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
-        raise InputFormatError(f"interleaving log lacks column(s) {', '.join(missing)} "
-                               f"(needs {' '.join(COLUMNS)}; team may be left out)",
-                               source="<DataFrame>")
+        raise about(InputFormatError(f"interleaving log lacks column(s) {', '.join(missing)} "
+                                     f"(needs {' '.join(COLUMNS)}; team may be left out)",
+                                     source="<DataFrame>"), frame)
     columns = [frame[c] if c in frame.columns else pd.Series(NO_TEAM, index=frame.index)
                for c in COLUMNS]
     lines = pd.concat([c.astype(str) for c in columns], axis=1).agg(" ".join, axis=1)

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..core._columnar.blocks import TopicBlocks
 from ..core._columnar.duplicates import DuplicatePolicy, resolve_duplicates
+from ..core.edge import about
 from ..core.inputs import Qrels, Run, assemble_run
 from ..core.strings import Strings
 from ..errors import EmptyInputError, InputError, InputFormatError
@@ -294,7 +295,7 @@ def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
                      source: str = "<qrels DataFrame>") -> Qrels:
     """Qrels from a DataFrame with topic, document and relevance columns."""
     if len(frame) == 0:
-        raise EmptyInputError("empty qrels table", source=source)
+        raise about(EmptyInputError("empty qrels table", source=source), frame)
     t = find_column(frame.columns, TOPIC_COLUMNS, "topic", source)
     d = find_column(frame.columns, DOC_COLUMNS, "document", source)
     # ranx's qrels frames (q_id, doc_id, score) hold the label in their score column
@@ -354,7 +355,7 @@ def run_from_frame(frame, *, name: str = "run", duplicates: DuplicatePolicy = "e
                    source: str = "<run DataFrame>") -> Run:
     """A run from a DataFrame with topic, document and score columns (``rank`` optional)."""
     if len(frame) == 0:
-        raise EmptyInputError("empty run table", source=source)
+        raise about(EmptyInputError("empty run table", source=source), frame)
     t = find_column(frame.columns, TOPIC_COLUMNS, "topic", source)
     d = find_column(frame.columns, DOC_COLUMNS, "document", source)
     s = find_column(frame.columns, SCORE_COLUMNS, "score", source)

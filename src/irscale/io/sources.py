@@ -42,6 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ..core.edge import about
 from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError
 from .extras import needs_pyarrow
 from .files import (
@@ -187,7 +188,8 @@ def _qrels(source: Any, duplicates: DuplicatePolicy, where: str) -> Qrels:
         return memory.qrels_from_frame(source, duplicates=duplicates)
     if memory.is_records(source):
         return memory.qrels_from_records(source, duplicates=duplicates)
-    raise InputError(f"{where}expected qrels ({QRELS_KINDS}), got {describe(source)}")
+    raise about(InputError(f"{where}expected qrels ({QRELS_KINDS}), got {describe(source)}"),
+                source)
 
 
 def _several(source: Any) -> str | None:
@@ -280,13 +282,14 @@ def _one_run(source: Any, *, name: str | None, duplicates: DuplicatePolicy, keep
     """:func:`read_run`; ``where`` starts a refusal's message (the entry point)."""
     several = _several(source)
     if several is not None:
-        raise InputError(f"{where}expected one run, got {several} (several runs: read_runs)")
+        raise about(InputError(f"{where}expected one run, got {several} (several runs: "
+                               "read_runs)"), source)
     if isinstance(source, (str, os.PathLike)) and not is_irds(source):
         return read_run_file(source, name=name, duplicates=duplicates, keep_rank=keep_rank)
     runs = _runs(source, name=name, duplicates=duplicates, keep_rank=keep_rank, where=where)
     if len(runs) != 1:
-        raise InputError(f"{where}expected one run, got {len(runs)} (a DataFrame with a run "
-                         "column; several runs: read_runs)")
+        raise about(InputError(f"{where}expected one run, got {len(runs)} (a DataFrame with "
+                               "a run column; several runs: read_runs)"), source)
     return runs[0]
 
 
@@ -350,7 +353,7 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
                  for run in _runs(item, duplicates=duplicates, keep_rank=keep_rank,
                                   named=False)]
         return name_runs(found) if named else found
-    raise InputError(f"{where}expected a run ({RUN_KINDS}), got {describe(obj)}")
+    raise about(InputError(f"{where}expected a run ({RUN_KINDS}), got {describe(obj)}"), obj)
 
 
 def as_runs(obj: Any, *, keep_rank: bool = False, names: NameSpec | None = None
@@ -479,8 +482,9 @@ def read_runs(
     elif isinstance(sources, (str, os.PathLike, Mapping)) or is_data(sources) or \
             hasattr(sources, "columns") or not isinstance(sources, Iterable) or \
             (isinstance(sources, (list, tuple)) and _records(sources)):
-        raise InputError(f"read_runs: expected a list of runs, a mapping {{name: run}}, a "
-                         f"folder or a glob pattern, got {describe(sources)} {one_run}")
+        raise about(InputError(f"read_runs: expected a list of runs, a mapping {{name: run}}, "
+                               f"a folder or a glob pattern, got {describe(sources)} "
+                               f"{one_run}"), sources)
     else:
         items = [(path, None, f"read_runs: item {number}: ")
                  for number, item in enumerate(sources, 1)

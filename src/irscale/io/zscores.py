@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.edge import about
 from ..errors import InputError, InputFormatError
 from ._text import read_bytes, source_name
 from .files import check_text
@@ -67,8 +68,8 @@ def read_zscores(source: Any) -> ZScores:
     if isinstance(source, ZScores):
         return source
     if not isinstance(source, (str, os.PathLike, bytes, io.IOBase)):
-        raise InputError(f"cannot read a {type(source).__name__} as a Z file (a path, bytes "
-                         "or a binary stream)")
+        raise about(InputError(f"cannot read a {type(source).__name__} as a Z file (a path, "
+                               "bytes or a binary stream)"), source)
     name = source_name(source)
     data = read_bytes(source)
     check_text(data, name)

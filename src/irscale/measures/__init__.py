@@ -18,6 +18,7 @@ stochastic rankings (fairness and exposure) when :mod:`irscale.measures.fairness
 (browsing model, document utility, utility accumulation) and recomputes them from those.
 """
 
+from ..core.edge import guard
 from . import trec  # noqa: F401  (registers trec_eval's families)
 from .base import (
     CATALOGUE,
@@ -33,3 +34,6 @@ from .listing import catalogue
 
 __all__ = ["CATALOGUE", "REGISTRY", "EvalContext", "Family", "MeasureRequest", "catalogue",
            "declare", "get_family", "register"]
+
+# The API's edge: a raw exception caused by an argument names it (irscale.core.edge).
+guard(globals())

@@ -172,6 +172,12 @@ def concordance_table(
     paper's ("70% / 29% ‡ (1106)": Conc1 / Conc2, significance mark, disagreements)."""
     if not isinstance(data, ScoreMatrix):
         raise ParameterError("concordance_table needs a ScoreMatrix holding every measure")
+    if isinstance(measures, str) or len(measures) < 2:
+        raise ParameterError(f"measures: two candidate measures at least are needed, got "
+                             f"{measures!r}", param="measures")
+    if isinstance(gold, str) or not len(gold):
+        raise ParameterError(f"gold: a list of gold-standard measures is needed, got {gold!r}",
+                             param="gold")
     rows = []
     for a in range(len(measures)):
         for b in range(a + 1, len(measures)):

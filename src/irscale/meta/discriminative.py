@@ -260,7 +260,7 @@ def discriminative_power(
         if samples != 1000 and samples != B:
             raise ParameterError(f"give the number of samples once: samples={samples!r} and "
                                  f"B={B!r}")
-        samples = B
+        samples = SAMPLES.check(B, "B")
     method = _method(method)
     alpha = check_alpha(alpha)
     samples = SAMPLES.check(samples, "samples")

@@ -49,6 +49,7 @@ from ..core.params import DEPTH, INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.tables import Format
+from ..stats.validation import as_floats
 from .common import format_frame
 
 __all__ = ["Informativeness", "informativeness", "judged_lists", "maxent_relevance"]
@@ -345,7 +346,7 @@ def _lists(rankings: object) -> dict[str, np.ndarray]:
         enumerate(rankings)  # type: ignore[arg-type]
     lists = {}
     for key, values in items:
-        x = np.asarray(values, dtype=np.float64)
+        x = as_floats(values, f"rankings[{key!r}]")
         if x.ndim != 1 or not len(x) or not np.all((x == 0) | (x == 1)):
             raise InputError(f"list {key!r}: a ranked list is a non-empty vector of 0 "
                              "(not relevant) and 1 (relevant), in rank order")

@@ -29,7 +29,7 @@ measure difference.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -132,11 +132,15 @@ def preference_frame(preferences: object) -> pd.DataFrame:
                              f"{list(COLUMNS)}")
         frame = preferences[list(COLUMNS)].copy()
     else:
-        rows = [tuple(row) for row in preferences]  # type: ignore[attr-defined]
+        if isinstance(preferences, (str, bytes)) or not isinstance(preferences, Iterable) or \
+                not all(isinstance(row, Iterable) for row in preferences):
+            raise InputError(f"preferences: expected a DataFrame or rows (topic, left, right, "
+                             f"preference), got {type(preferences).__name__}")
+        rows = [tuple(row) for row in preferences]
         bad = next((k for k, row in enumerate(rows) if len(row) != 4), None)
         if bad is not None:
-            raise InputError(f"preference {bad + 1} is {rows[bad]!r}: a row is (topic, left, "
-                             "right, preference)")
+            raise InputError(f"preferences: preference {bad + 1} is {rows[bad]!r}: a row is "
+                             "(topic, left, right, preference)")
         frame = pd.DataFrame(rows, columns=list(COLUMNS))
     if frame.empty:
         raise InputError("no preference given")

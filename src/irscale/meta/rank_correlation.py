@@ -148,8 +148,8 @@ def _vectors(x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
     x = score_vector(x, "x")
     y = score_vector(y, "y")
     if x.ndim != 1 or x.shape != y.shape:
-        raise ParameterError(f"two score vectors of the same length are needed, got {x.shape}, "
-                             f"{y.shape}")
+        raise ParameterError(f"x and y must be two score vectors of the same length, got "
+                             f"{x.shape}, {y.shape}")
     if len(x) < 2:
         raise ParameterError("at least two items are needed to correlate rankings")
     return x, y
@@ -561,7 +561,8 @@ def correlation_matrix(
     """Overall correlation between every two measures of a score matrix (rows: the
     evaluated/first measure; for τ_ap the column is the gold standard)."""
     if not isinstance(data, ScoreMatrix):
-        raise ParameterError("correlation_matrix needs a ScoreMatrix with several measures")
+        raise ParameterError(f"data: correlation_matrix needs a ScoreMatrix with several "
+                             f"measures, got {type(data).__name__}", param="data")
     names = list(measures) if measures is not None else list(data.measures)
     means = {m: data.array(m).mean(axis=0) for m in names}
     table = [[float(correlation(means[r], means[c], method, **options)) for c in names]

@@ -61,7 +61,7 @@ from ..stats.resampling import (
     check_rng,
 )
 from ..stats.tables import Format, alpha_text, check_format, value_text
-from ..stats.validation import check_alpha, check_count, check_counts
+from ..stats.validation import as_floats, check_alpha, check_count, check_counts
 from .common import (
     derived_seed,
     format_frame,
@@ -220,10 +220,10 @@ def _inputs(
             else:
                 shard_values = shards.values
         else:
-            shard_values = np.asarray(shards, dtype=np.float64)
+            shard_values = as_floats(shards, "shards")
         if shard_values.shape[:2] != values.shape:
-            raise AlignmentError(f"shard scores of shape {shard_values.shape} do not match the "
-                                 f"{values.shape} score table")
+            raise AlignmentError(f"shards: shard scores of shape {shard_values.shape} do not "
+                                 f"match the {values.shape} score table")
     values, kept = restrict_systems(values, names, systems)
     if shard_values is not None:
         shard_values, _ = restrict_systems(shard_values, names, systems)

@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..core.edge import about
 from ..core.notebook import HtmlRepr
 from ..core.params import (
     AB_ANALYSES,
@@ -311,8 +312,8 @@ def with_variants(table: pd.DataFrame, variants: pd.Series, *,
 def _groups(table: pd.DataFrame, variant: str, control: str, treatment: str,
             ) -> tuple[pd.DataFrame, pd.DataFrame]:
     if not isinstance(table, pd.DataFrame):
-        raise InputError(f"an A/B test needs a per-user DataFrame, got a "
-                         f"{type(table).__name__}")
+        raise about(InputError(f"an A/B test needs a per-user DataFrame, got a "
+                               f"{type(table).__name__}"), table)
     if variant not in table.columns:
         raise InputError(f"no variant column {variant!r} in the table (columns: "
                          f"{list(table.columns)})")

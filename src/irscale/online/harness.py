@@ -210,7 +210,8 @@ def _pairs(names: Sequence[str], pairs: Sequence[tuple[str, str]] | None
     chosen = [tuple(p) for p in pairs]
     for pair in chosen:
         if len(pair) != 2 or pair[0] == pair[1]:
-            raise ParameterError(f"a pair names two different runs, got {pair!r}")
+            raise ParameterError(f"pairs: a pair names two different runs, got {pair!r}",
+                                 param="pairs")
         unknown = [name for name in pair if name not in names]
         if unknown:
             raise ParameterError(f"unknown run {unknown[0]!r} in pair {pair!r}: runs are "

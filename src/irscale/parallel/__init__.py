@@ -20,6 +20,9 @@ def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'irscale.parallel' has no attribute {name!r}")
     value = getattr(importlib.import_module(".executor", __name__), name)
+    from ..core.edge import guarded
+
+    value = guarded(value)  # the API's edge (irscale.core.edge)
     globals()[name] = value
     return value
 

@@ -131,7 +131,7 @@ def _host_port(address: str, option: str) -> tuple[str, int]:
 
 def is_local(executor: object) -> bool:
     """Whether ``executor`` (checked) runs on this process's threads."""
-    return executor is None or executor == "local"
+    return executor is None or (isinstance(executor, str) and executor == "local")
 
 
 def check_workers(workers: object, executor: object) -> ExecutorArg:

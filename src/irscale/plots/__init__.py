@@ -29,6 +29,7 @@ from typing import Any, Literal
 from ..collections.plots import plot_relevant_found
 from ..collections.simulate import PoolingSimulation
 from ..core import ScoreMatrix
+from ..core.edge import guard
 from ..io.figures import new_axes
 from ..meta.discriminative import DiscriminativePower
 from ..meta.plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
@@ -79,3 +80,6 @@ def relevant_found(simulation: PoolingSimulation, *, title: str | None = None,
     ax = new_axes(ax)
     plot_relevant_found(simulation, title=title, ax=ax)
     return ax
+
+# The API's edge: a raw exception caused by an argument names it (irscale.core.edge).
+guard(globals())

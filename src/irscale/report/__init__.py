@@ -9,9 +9,13 @@ Markdown for a paper. ``irscale report`` is the command (docs/report.md).
 
 from __future__ import annotations
 
+from ..core.edge import guard
 from .build import DEFAULT_MEASURES, Provenance, Report, build_report
 from .html import render_html
 from .tables import format_tables
 
 __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report", "format_tables",
            "render_html"]
+
+# The API's edge: a raw exception caused by an argument names it (irscale.core.edge).
+guard(globals())

@@ -8,6 +8,7 @@ diagnostics of Ferrante et al. 2019 and 2021 (equi-spacing, ties, unused range, 
 with respect to SBTO and RBTO, Kendall τ between M and M_R). See ``docs/scales.md``.
 """
 
+from ..core.edge import guard
 from .diagnostics import ImageSummary, figure_data, order_properties, summarize, tau_table
 from .measures import ScaleMeasure, scale_measure
 from .scale import TIE_STRATEGIES, Scale, clear_cache, scale
@@ -33,3 +34,6 @@ __all__ = [
     "tau_table",
     "transform",
 ]
+
+# The API's edge: a raw exception caused by an argument names it (irscale.core.edge).
+guard(globals())

@@ -127,7 +127,8 @@ def kendall_tau(x, y, *, rtol: float = RTOL, atol: float = ATOL,
     x = score_vector(x, "x")
     y = score_vector(y, "y")
     if x.shape != y.shape or x.ndim != 1:
-        raise ParameterError(f"τ needs two vectors of the same length, got {x.shape}, {y.shape}")
+        raise ParameterError(f"x and y: τ needs two vectors of the same length, got {x.shape}, "
+                             f"{y.shape}")
     if decimals is not None:
         x, y = np.round(x, decimals), np.round(y, decimals)
         rtol = atol = 0.0

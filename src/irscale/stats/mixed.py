@@ -54,6 +54,7 @@ import scipy.linalg as la
 from scipy import sparse, stats
 
 from ..core import ScoreMatrix
+from ..core.edge import about
 from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
 from ._glmm import fit_glmm
@@ -64,7 +65,7 @@ from .names import FAMILY, MIXED_METHOD, RANDOM
 from .results import PairwiseComparisons
 from .shards import ShardScores
 from .tables import Format, alpha_text, check_digits, json_value, render
-from .validation import TIE_RTOL, check_alpha, check_magnitude, check_not_constant
+from .validation import TIE_RTOL, as_floats, check_alpha, check_magnitude, check_not_constant
 
 #: Quadrature nodes of the GLMM's marginal likelihood (1: Laplace's approximation).
 QUADRATURE_POINTS = 10
@@ -259,10 +260,10 @@ def _design(data: object, measure: str | None) -> _Design:
         elif isinstance(data, pd.DataFrame):
             matrix = ScoreMatrix.from_wide(data, allow_missing=True)
         else:
-            array = np.asarray(data, dtype=np.float64)
+            array = as_floats(data, "the score table")
             if array.ndim != 2:
-                raise InputError("expected a topics × systems score table (2-D) or "
-                                 f"ShardScores, got {array.ndim} dimension(s)")
+                raise about(InputError("expected a topics × systems score table (2-D) or "
+                                       f"ShardScores, got {array.ndim} dimension(s)"), data)
             matrix = ScoreMatrix.from_array(array, allow_missing=True)
         values = matrix.values[:, :, 0]
         systems, factors = matrix.systems, ("topic", "system")

@@ -47,6 +47,9 @@ def _groups(
         collections = [(str(name), value) for name, value in data.items()]
     else:
         collections = [(None, data)]
+    if isinstance(measures, str):
+        raise ParameterError(f"measures: expected a list of measure names, got the str "
+                             f"{measures!r}", param="measures")
     measures = None if measures is None else list(measures)
     if measures is not None and not measures:
         raise ParameterError("measures= names no measure: name at least one, or leave it "

@@ -47,15 +47,17 @@ from .anova import fit_model
 from .names import QPP_OPTIONAL_FACTORS as OPTIONAL_FACTORS
 from .results import AnovaResult
 from .tables import Format, check_digits, json_value, render
+from .validation import as_floats
 
 
 def sare(predicted: object, observed: object) -> np.ndarray:
     """sARE_q = |r^p_q − r^e_q| / |Q| of every query (module docstring): ``predicted`` and
     ``observed`` are 1-D, one value per query, in the same order."""
-    p = np.asarray(predicted, dtype=np.float64)
-    e = np.asarray(observed, dtype=np.float64)
+    p = as_floats(predicted, "predicted")
+    e = as_floats(observed, "observed")
     if p.ndim != 1 or p.shape != e.shape or len(p) < 2:
-        raise InputError("sARE needs the predictions and the effectiveness of the same "
+        raise InputError("sARE needs the predictions (predicted) and the effectiveness "
+                         "(observed) of the same "
                          f"queries, two at least (got {p.shape} and {e.shape})")
     if not (np.isfinite(p).all() and np.isfinite(e).all()):
         raise InputError("sARE needs finite predictions and effectiveness scores")

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.edge import about
 from ..core.params import CUTOFF, Integers
 from ..core.params import check_alpha as check_alpha
 from ..core.params import check_count as check_count
@@ -174,25 +175,29 @@ def score_table(
     scores and for fewer than ``min_systems`` systems or ``min_topics`` topics.
     """
     if isinstance(data, ScoreMatrix):
-        matrix = data.measure(measure)
-    elif isinstance(data, pd.DataFrame):
-        matrix = ScoreMatrix.from_wide(data, allow_missing=True)
-    else:
-        array = as_floats(data, "the score table")
-        if array.ndim != 2:
+        matrix = data.measure(measure)  # an unknown measure is the measure's error
+    try:
+        if isinstance(data, pd.DataFrame):
+            matrix = ScoreMatrix.from_wide(data, allow_missing=True)
+        elif not isinstance(data, ScoreMatrix):
+            array = as_floats(data, "the score table")
+            if array.ndim != 2:
+                raise InputError(f"expected a topics × systems score table (2-D), got "
+                                 f"{array.ndim} dimension(s)")
+            matrix = ScoreMatrix.from_array(array, allow_missing=True)
+        matrix.check_complete()
+        values = matrix.values[:, :, 0]
+        check_magnitude(values)
+        if matrix.n_systems < min_systems:
             raise InputError(
-                f"expected a topics × systems score table (2-D), got {array.ndim} dimension(s)"
+                f"at least {min_systems} systems are needed, got {matrix.n_systems}"
             )
-        matrix = ScoreMatrix.from_array(array, allow_missing=True)
-    matrix.check_complete()
-    values = matrix.values[:, :, 0]
-    check_magnitude(values)
-    if matrix.n_systems < min_systems:
-        raise InputError(
-            f"at least {min_systems} systems are needed, got {matrix.n_systems}"
-        )
-    if matrix.n_topics < min_topics:
-        raise InputError(f"at least {min_topics} topics are needed, got {matrix.n_topics}")
+        if matrix.n_topics < min_topics:
+            raise InputError(f"at least {min_topics} topics are needed, got "
+                             f"{matrix.n_topics}")
+    except InputError as error:
+        about(error, data)
+        raise
     return values, matrix.topics, matrix.systems
 
 
@@ -216,14 +221,15 @@ def as_floats(values: object, name: str) -> np.ndarray:
     try:
         return np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise InputError(f"{name} must hold numbers: {error}") from None
+        raise about(InputError(f"{name} must hold numbers: {error}"), values) from None
 
 
 def _vector(values: object, name: str) -> tuple[np.ndarray, pd.Index | None]:
     index = values.index if isinstance(values, pd.Series) else None
     array = as_floats(values, name)
     if array.ndim != 1:
-        raise InputError(f"{name} must be one-dimensional, got shape {array.shape}")
+        raise about(InputError(f"{name} must be one-dimensional, got shape {array.shape}"),
+                    values)
     bad = np.flatnonzero(~np.isfinite(array))
     if len(bad):
         where = f"topic {index[bad[0]]!r}" if index is not None else f"position {bad[0]}"

@@ -1,0 +1,479 @@
+"""The edge of the Python API: a raw exception caused by an argument becomes an irscale error.
+
+Every public function of irscale (what the ``__all__`` of a public package exports) is
+wrapped once, where its package exports it (:func:`guard`). The wrapper costs nothing on
+the way in: it calls the function as it is. When the call ends in a raw Python exception
+(:data:`RAW`: ``TypeError``, ``AttributeError``, ``ValueError``, ``KeyError``,
+``IndexError``; never an :class:`~irscale.errors.IrscaleError`), the arguments are
+checked against the function's declared parameters (its signature and type hints):
+
+* the first argument that does not have its declared type — ``None`` where the annotation
+  does not allow it, a string where it declares numbers or a sequence of names, a list of
+  strings where it declares numbers, NaN where it declares a number, a data frame where it
+  declares a :class:`~irscale.stats.ShardScores` — turns the exception into a
+  :class:`~irscale.errors.ParameterError` that names the argument (``scores: expected
+  ShardScores, got DataFrame``), the raw exception kept as its ``__cause__``;
+* failing that, an argument declared as a container that holds nothing (an empty data
+  frame, list or array) turns it into one that says so;
+* otherwise the raw exception propagates unchanged: every argument had its declared type,
+  so it is a fault of irscale, never disguised as the user's.
+
+The annotations are read only then, from their text (``from __future__ import
+annotations``): names resolved in the function's module, its ``TYPE_CHECKING`` imports by
+the class names in the value's type hierarchy; an annotation that cannot be read blames
+nothing. This module imports only the standard library and :mod:`irscale.errors`: the
+packages' lazy exports stay lazy.
+
+The same contract as scikit-learn's ``validate_params`` (parameters checked against their
+declared types at the public edge, errors naming the parameter), obtained from the type
+hints rather than from a second declaration.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections.abc
+import functools
+import math
+import numbers
+import re
+import sys
+import types
+import typing
+from collections.abc import Callable, MutableMapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..errors import IrscaleError, ParameterError, shorten
+
+if TYPE_CHECKING:  # pragma: no cover
+    import ast
+    import inspect
+
+#: The raw exceptions the edge looks behind.
+RAW: tuple[type[BaseException], ...] = (TypeError, AttributeError, ValueError, KeyError,
+                                        IndexError)
+
+F = TypeVar("F", bound=Callable[..., Any])
+E = TypeVar("E", bound=IrscaleError)
+
+#: Module aliases the annotations use (``pd.DataFrame``, ``np.ndarray``).
+_ALIASES = {"pd": "pandas", "np": "numpy", "npt": "numpy.typing"}
+#: Most elements of a sequence checked against its element type.
+_ELEMENTS = 10_000
+
+_UNKNOWN = None  # an annotation that cannot be read: it blames nothing
+_MISSING = object()
+
+
+def public(function: F) -> F:
+    """``function`` behind the edge (idempotent)."""
+    if getattr(function, "__irscale_edge__", False):
+        return function
+
+    @functools.wraps(function)
+    def edge(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except IrscaleError as error:
+            if not _names_parameter(function, error):
+                _name_argument(function, args, kwargs, error)
+            raise
+        except RAW as error:
+            blamed = blame(function, args, kwargs)
+            if blamed is None:
+                raise
+            raise blamed from error
+
+    edge.__irscale_edge__ = True  # type: ignore[attr-defined]
+    return edge  # type: ignore[return-value]
+
+
+def about(error: E, value: object) -> E:
+    """``error`` marked as caused by the object ``value`` (what a coercion function was
+    given: a score table, a run): the edge names the argument that passed it
+    (``data: expected a topics × systems score table (2-D), got 1 dimension(s)``)."""
+    error.subject = value  # type: ignore[attr-defined]
+    return error
+
+
+def guard(namespace: MutableMapping[str, Any], names: list[str] | None = None) -> None:
+    """Put the functions of ``namespace`` (a package's globals) named in ``names`` (its
+    ``__all__``) behind the edge; classes, constants and modules are left as they are."""
+    for name in namespace.get("__all__", []) if names is None else names:
+        value = namespace.get(name)
+        if isinstance(value, types.FunctionType):
+            namespace[name] = public(value)
+
+
+def guarded(value: Any) -> Any:
+    """``value`` behind the edge when it is a function (a lazy export), else itself."""
+    return public(value) if isinstance(value, types.FunctionType) else value
+
+
+# --------------------------------------------------------------------------- blame
+def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
+    """Whether the message of ``error`` names a parameter of ``function`` already."""
+    import inspect
+
+    try:
+        names = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return True
+    if getattr(error, "param", None) in names:
+        return True
+    message = str(error)
+    return any(message.startswith(f"{name} ") or
+               re.search(rf"(?:^|[\s(]){re.escape(name)}(?=:\s|:$|=|\s+must|\)|\[)", message)
+               for name in names)
+
+
+def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
+                   kwargs: dict[str, Any], error: IrscaleError) -> None:
+    """Begin the message of ``error`` (which names no parameter) with the argument that
+    passed its subject (:func:`about`), else with the one argument that does not have its
+    declared type; the message and the class stay what they were."""
+    import inspect
+
+    if not error.args or not isinstance(error.args[0], str):
+        return
+    try:
+        bound = inspect.signature(function).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return
+    subject = getattr(error, "subject", _MISSING)
+    named = next((name for name, value in bound.arguments.items() if value is subject), None)
+    if named is None:
+        blamed = blame(function, args, kwargs)
+        named = None if blamed is None else blamed.param
+    if named is not None:
+        # after the entry point where the message begins with it (``read_qrels: ``)
+        entry = f"{getattr(function, '__name__', '')}: "
+        text = error.args[0]
+        head, text = (entry, text[len(entry):]) if text.startswith(entry) else ("", text)
+        error.args = (f"{head}{named}: {text}", *error.args[1:])
+        if isinstance(error, ParameterError):
+            error.param = named
+
+
+def blame(function: Callable[..., Any], args: tuple[Any, ...],
+          kwargs: dict[str, Any]) -> ParameterError | None:
+    """The error naming the argument of ``function`` that does not fit its declaration,
+    or None when every argument fits (or cannot be judged)."""
+    import inspect
+
+    try:
+        signature = inspect.signature(function)
+        bound = signature.bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return None
+    namespace = getattr(function, "__globals__", {})
+    arguments = [(name, value, signature.parameters[name])
+                 for name, value in bound.arguments.items()]
+    for name, value, parameter in arguments:
+        for item in _items(value, parameter):
+            annotation = parameter.annotation
+            if annotation is inspect.Parameter.empty or \
+                    _fits(item, annotation, namespace) is not False:
+                continue
+            return ParameterError(f"{name}: expected {_text(annotation)}, got "
+                                  f"{_what(item)}", param=name)
+    for name, value, parameter in arguments:
+        if _is_empty(value) and _is_container(parameter.annotation, namespace):
+            return ParameterError(f"{name}: got an empty {type(value).__name__} (no data)",
+                                  param=name)
+    return None
+
+
+def _items(value: Any, parameter: inspect.Parameter) -> list[Any]:
+    """The values an annotation applies to: each one of ``*args`` and ``**kwargs``."""
+    import inspect
+
+    if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+        return list(value)
+    if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+        return list(value.values())
+    return [value]
+
+
+def _text(annotation: Any) -> str:
+    return annotation if isinstance(annotation, str) else \
+        getattr(annotation, "__name__", str(annotation))
+
+
+def _what(value: Any) -> str:
+    """``'abc' (str)``, ``None``, ``an empty DataFrame``, ``DataFrame of shape (3, 2)``."""
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    if isinstance(value, (str, bytes, numbers.Number)):
+        return f"{shorten(repr(value), 80)} ({kind})"
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple):
+        return f"a {kind} of shape {shape}"
+    if isinstance(value, (list, tuple)):
+        return f"a {kind} of {len(value)} values: {shorten(repr(value), 80)}"
+    return f"a {kind}"
+
+
+def _is_empty(value: Any) -> bool:
+    if isinstance(value, (str, bytes)) or value is None:
+        return False
+    try:
+        return len(value) == 0
+    except Exception:
+        return False
+
+
+def _is_container(annotation: Any, namespace: dict[str, Any]) -> bool:
+    """Whether the annotation's text declares data (frames, arrays, sequences, score
+    matrices), not a scalar."""
+    text = _text(annotation)
+    return any(word in text for word in ("Sequence", "Iterable", "DataFrame", "ndarray",
+                                         "Series", "ArrayLike", "Mapping", "ScoreMatrix",
+                                         "list", "Scores"))
+
+
+# --------------------------------------------------------------------------- fitting
+def _fits(value: Any, annotation: Any, namespace: dict[str, Any]) -> bool | None:
+    """Whether ``value`` fits ``annotation`` (a text or a typing object): True, False, or
+    None when the annotation cannot be judged."""
+    import ast
+
+    if isinstance(annotation, str):
+        try:
+            tree = ast.parse(annotation, mode="eval").body
+        except SyntaxError:
+            return _UNKNOWN
+        return _fits_node(value, tree, namespace)
+    return _fits_object(value, annotation, namespace)
+
+
+def _any(results: list[bool | None]) -> bool | None:
+    if any(result is True for result in results):
+        return True
+    if any(result is None for result in results):
+        return _UNKNOWN
+    return False
+
+
+def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | None:
+    import ast
+
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _any([_fits_node(value, node.left, namespace),
+                     _fits_node(value, node.right, namespace)])
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return value is None
+        if isinstance(node.value, str):  # a forward reference
+            return _fits(value, node.value, namespace)
+        return _UNKNOWN
+    if isinstance(node, ast.Subscript):
+        origin = _resolve(node.value, namespace)
+        if origin is _MISSING:
+            return _UNKNOWN
+        arguments = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if origin is typing.Literal:
+            return any(isinstance(a, ast.Constant) and type(value) is type(a.value) and
+                       value == a.value for a in arguments)
+        if origin is typing.Optional:
+            return value is None or _fits_node(value, arguments[0], namespace)
+        if origin is typing.Union:
+            return _any([_fits_node(value, a, namespace) for a in arguments])
+        return _fits_generic(value, origin, [
+            functools.partial(_fits_node, node=a, namespace=namespace) for a in arguments
+            if not (isinstance(a, ast.Constant) and a.value is Ellipsis)],
+            any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in arguments))
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        target = _resolve(node, namespace)
+        if target is _MISSING:
+            return _fits_name(value, ast.unparse(node), namespace)
+        return _fits_object(value, target, namespace)
+    return _UNKNOWN
+
+
+
+
+def _resolve(node: ast.expr, namespace: dict[str, Any]) -> Any:
+    """The object a name or dotted name of an annotation stands for, or :data:`_MISSING`."""
+    import ast
+
+    if isinstance(node, ast.Name):
+        for scope in (namespace, vars(typing), vars(collections.abc), vars(builtins)):
+            if node.id in scope:
+                return scope[node.id]
+        if node.id in _ALIASES:
+            return sys.modules.get(_ALIASES[node.id], _MISSING)
+        return _MISSING
+    if isinstance(node, ast.Attribute):
+        base = _resolve(node.value, namespace)
+        return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
+    return _MISSING
+
+
+def _fits_name(value: Any, name: str, namespace: dict[str, Any]) -> bool | None:
+    """An annotation name the module imports for type checkers only (``ScoreMatrix``,
+    ``pd.DataFrame``): resolved by importing what its ``if TYPE_CHECKING:`` block imports;
+    a module alias whose package is not loaded holds no value of its types."""
+    head, _, rest = name.partition(".")
+    if rest and head in _ALIASES:
+        return False if _ALIASES[head] not in sys.modules else _UNKNOWN
+    target = _checking_imports(namespace.get("__name__", "")).get(head, _MISSING)
+    for attribute in rest.split(".") if rest else ():
+        target = getattr(target, attribute, _MISSING)
+    if target is _MISSING:
+        return _UNKNOWN
+    return _fits_object(value, target, namespace)
+
+
+@functools.cache
+def _checking_imports(module_name: str) -> dict[str, Any]:
+    """The names a module imports under ``if TYPE_CHECKING:``, imported now."""
+    import ast
+    import importlib
+    import inspect
+
+    module = sys.modules.get(module_name)
+    try:
+        tree = ast.parse(inspect.getsource(module))  # type: ignore[arg-type]
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    found: dict[str, Any] = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)):
+            continue
+        for statement in node.body:
+            if not isinstance(statement, ast.ImportFrom):
+                continue
+            source = "." * statement.level + (statement.module or "")
+            try:
+                imported = importlib.import_module(source, module.__package__)  # type: ignore[union-attr]
+            except ImportError:
+                continue
+            for alias in statement.names:
+                value = getattr(imported, alias.name, _MISSING)
+                if value is not _MISSING:
+                    found[alias.asname or alias.name] = value
+    return found
+
+
+def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | None:
+    if target is Any or target is object:
+        return True
+    if target is None or target is type(None):
+        return value is None
+    if isinstance(target, str):
+        return _fits(value, target, namespace)
+    if isinstance(target, typing.ForwardRef):
+        return _fits(value, target.__forward_arg__, namespace)
+    if isinstance(target, TypeVar):
+        return _UNKNOWN
+    origin = typing.get_origin(target)
+    if origin is not None:
+        arguments = typing.get_args(target)
+        if origin is typing.Literal:
+            return any(type(value) is type(a) and value == a for a in arguments)
+        if origin is typing.Union or _is_union_type(origin):
+            return _any([_fits_object(value, a, namespace) for a in arguments])
+        if origin is typing.Annotated:
+            return _fits_object(value, arguments[0], namespace)
+        return _fits_generic(value, origin, [
+            functools.partial(_fits_object, target=a, namespace=namespace) for a in arguments
+            if a is not Ellipsis], Ellipsis in arguments)
+    if isinstance(target, type):
+        return _fits_class(value, target)
+    return _UNKNOWN
+
+
+def _is_union_type(origin: Any) -> bool:
+    return getattr(origin, "__name__", "") == "UnionType"
+
+
+def _fits_class(value: Any, target: type) -> bool:
+    """``isinstance`` with the numeric tower of type hints (an int is a float, numpy's
+    numbers are Python's) and NaN refused where a number is declared."""
+    if target is float or target is complex:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return False
+        return not math.isnan(value)
+    if target is int:
+        return isinstance(value, numbers.Integral)
+    if target is bool:
+        return isinstance(value, bool) or type(value).__name__ == "bool_"
+    if target is str:
+        return isinstance(value, str)
+    if target is typing.Any:
+        return True
+    try:
+        return isinstance(value, target)
+    except TypeError:
+        return True
+
+
+def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool | None]],
+                  variadic: bool) -> bool | None:
+    """A parametrised container (``Sequence[float]``, ``Mapping[str, int]``,
+    ``tuple[str, ...]``, ``Callable[..., T]``)."""
+    if origin in (collections.abc.Callable, typing.Callable):
+        return callable(value)
+    if isinstance(origin, type) and origin is type:
+        return isinstance(value, type)
+    if not isinstance(origin, type):
+        return _UNKNOWN
+    if isinstance(value, str) and origin is not str and not issubclass(origin, str) and \
+            issubclass(origin, (collections.abc.Iterable,)):
+        return False  # a name is not a collection of names (nor of numbers)
+    numpy = sys.modules.get("numpy")
+    array = numpy is not None and isinstance(value, numpy.ndarray)
+    if array and issubclass(origin, (collections.abc.Sequence, collections.abc.Iterable)) \
+            and not issubclass(origin, collections.abc.Mapping):
+        return _fits_array(value, elements)
+    if not _isinstance_generic(value, origin):
+        return False
+    if issubclass(origin, collections.abc.Mapping):
+        if len(elements) != 2:
+            return True
+        results = []
+        for key, item in list(value.items())[:_ELEMENTS]:
+            results += [elements[0](key), elements[1](_number(item))]
+        return _all(results)
+    if isinstance(value, (list, tuple)) and elements:
+        if origin is tuple and not variadic:
+            if len(value) != len(elements):
+                return False
+            return _all([check(item) for check, item in zip(elements, value, strict=True)])
+        return _all([elements[0](_number(item)) for item in value[:_ELEMENTS]])
+    return True
+
+
+def _isinstance_generic(value: Any, origin: type) -> bool:
+    if origin in (collections.abc.Sequence, collections.abc.Iterable,
+                  collections.abc.Collection):
+        # a pandas Series and a set are iterables of values; arrays are handled above
+        return isinstance(value, origin) or hasattr(value, "__iter__")
+    try:
+        return isinstance(value, origin)
+    except TypeError:
+        return True
+
+
+def _fits_array(value: Any, elements: list[Callable[[Any], bool | None]]) -> bool | None:
+    """A numpy array for a sequence of numbers or of names: its dtype's kind."""
+    if not elements or value.size == 0:
+        return True
+    sample = value.flat[0]
+    return elements[0](_number(sample.item() if hasattr(sample, "item") else sample))
+
+
+def _number(item: Any) -> Any:
+    """An element as its type is checked: NaN inside data is a value (a missing score),
+    refused only where a single number is declared."""
+    return 0.0 if isinstance(item, float) and math.isnan(item) else item
+
+
+def _all(results: list[bool | None]) -> bool | None:
+    if any(result is False for result in results):
+        return False
+    if any(result is None for result in results):
+        return _UNKNOWN
+    return True

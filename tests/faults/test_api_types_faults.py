@@ -1,0 +1,272 @@
+"""Every public function, every parameter, every wrong type: an irscale error, never a raw one.
+
+The rows are generated: every function exported by the ``__all__`` of a public package
+(:data:`PACKAGES`) is called once per parameter and per wrong value of :data:`WRONG`
+(None, a string, an empty data frame, a list of strings, NaN), the other required
+parameters given a valid example where :data:`EXAMPLES` has one (every required parameter
+wrong otherwise), the optional ones left at their defaults. The call must either return
+(a documented result: the value is one the parameter accepts) or raise an
+:class:`~irscale.errors.IrscaleError` whose message names a parameter given a wrong value
+(or the wrong text itself, as a file error names its file) — never a ``TypeError``,
+``AttributeError``, ``ValueError``, ``KeyError`` or ``IndexError`` from inside
+(:mod:`irscale.core.edge`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irscale.errors import IrscaleError
+
+from .conftest import populate
+
+#: The public packages whose ``__all__`` is the API.
+PACKAGES = ("irscale", "irscale.stats", "irscale.meta", "irscale.scales",
+            "irscale.collections", "irscale.online", "irscale.text", "irscale.fusion",
+            "irscale.io", "irscale.report", "irscale.plots", "irscale.measures",
+            "irscale.parallel", "irscale.core")
+
+#: A text no parameter takes: not a file, a measure, a choice or a number.
+TEXT = "no-such-thing"
+#: The wrong values, by the name of their row.
+WRONG: dict[str, Callable[[], object]] = {
+    "None": lambda: None,
+    "text": lambda: TEXT,
+    "empty-frame": pd.DataFrame,
+    "strings": lambda: ["xx", "yy"],
+    "nan": lambda: math.nan,
+}
+
+
+def _matrix() -> Any:
+    from irscale.core import ScoreMatrix
+
+    table = ScoreMatrix.read_csv("ap.csv")
+    return ScoreMatrix.from_array(table.values, topics=table.topics, systems=table.systems,
+                                  measures=["AP"])
+
+
+#: A valid value of a required parameter, by its name (the files are those of
+#: :func:`~tests.faults.conftest.populate`, in the current folder).
+EXAMPLES: dict[str, Callable[[], object]] = {
+    "qrels": lambda: "qrels.txt",
+    "run": lambda: "a.run",
+    "runs": lambda: ["a.run", "b.run"],
+    "matrix": _matrix,
+    "data": _matrix,
+    "reference": _matrix,
+    "x": lambda: np.array([0.1, 0.4, 0.3, 0.8, 0.5, 0.2]),
+    "y": lambda: np.array([0.2, 0.3, 0.5, 0.6, 0.4, 0.1]),
+    "a": lambda: ["d1", "d2", "d3"],
+    "b": lambda: ["d2", "d1", "d3"],
+    "d": lambda: [0.1, -0.2, 0.3, 0.05],
+    "v": lambda: [0.01, 0.02, 0.01, 0.03],
+    "values": lambda: [0.1, 0.2, 0.3],
+    "pvalues": lambda: np.array([0.01, 0.2, 0.03]),
+    "measure": lambda: "AP",
+    "gold": lambda: ["AP"],
+    "measures": lambda: ["AP"],
+    "n": lambda: 10,
+    "sd": lambda: 0.2,
+    "effect_size": lambda: 0.5,
+    "min_diff": lambda: 0.1,
+    "k": lambda: 3,
+    "N": lambda: 3,
+}
+
+
+#: Small values of optional parameters of functions whose defaults ask for much work (the
+#: rows test the types of arguments, not the work).
+LIGHT: dict[str, dict[str, object]] = {
+    "scale_report": {"measures": ["P"], "cutoffs": [5], "tests": ["sign"]},
+    "split_study": {"sizes": [6], "repetitions": 2, "rng": 1},
+    "swap_rates": {"sizes": [6], "repetitions": 2, "rng": 1},
+    "pool": {"depth": 3},
+    "sample_judgments": {"size": 3},
+    "evaluate_nuggets": {"lengths": b"q1 A 60\n"},
+}
+#: Optional parameters given their example too (``y``: without it, ``x`` must be a table).
+COMPANIONS = ("y",)
+
+
+def _functions() -> Iterator[tuple[str, str, Callable[..., Any]]]:
+    for package in PACKAGES:
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            value = getattr(module, name)
+            if callable(value) and not inspect.isclass(value):
+                yield package, name, value
+
+
+def _rows() -> Iterator[Any]:
+    seen: set[int] = set()
+    for package, name, function in _functions():
+        target = inspect.unwrap(function)
+        if id(target) in seen:  # re-exported by irscale and its package
+            continue
+        seen.add(id(target))
+        parameters = [p for p in inspect.signature(function).parameters.values()
+                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        for parameter in parameters:
+            for wrong in WRONG:
+                if parameter.default is None and wrong == "None":
+                    continue  # the documented default
+                yield pytest.param(function, parameter.name, wrong,
+                                   id=f"{package}.{name}-{parameter.name}-{wrong}")
+
+
+def _call(function: Callable[..., Any], param: str, wrong: str) -> tuple[Any, set[str]]:
+    """The arguments of the row: the wrong value for ``param``, examples for the other
+    required parameters (all wrong when one has none). Returns (kwargs/args, names given
+    a wrong value)."""
+    signature = inspect.signature(function)
+    required = [p for p in signature.parameters.values()
+                if p.default is inspect.Parameter.empty
+                and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    all_wrong = any(p.name != param and p.name not in EXAMPLES for p in required)
+    wrongs = {param} | ({p.name for p in required} if all_wrong else set())
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    light = LIGHT.get(function.__name__, {})
+    for p in signature.parameters.values():
+        if p.name in wrongs:
+            value = WRONG[wrong]()
+        elif p.name in light:
+            value = light[p.name]
+        elif p.name in COMPANIONS and p.name in EXAMPLES:
+            value = EXAMPLES[p.name]()
+        elif p.default is inspect.Parameter.empty and \
+                p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            value = EXAMPLES[p.name]()
+        else:
+            continue
+        if p.kind is p.POSITIONAL_ONLY:
+            args.append(value)
+        else:
+            kwargs[p.name] = value
+    return (args, kwargs), wrongs
+
+
+#: Whether a function's call with valid examples alone raises an irscale error (the examples
+#: do not suffice: its errors need not then name the wrong argument).
+_REFUSED: dict[str, bool] = {}
+
+
+def _examples_refused(function: Callable[..., Any]) -> bool:
+    """Whether the call of ``function`` with every required parameter given its example
+    (and the light values) raises an irscale error."""
+    key = f"{function.__module__}.{function.__qualname__}"
+    if key not in _REFUSED:
+        signature = inspect.signature(function)
+        if any(p.default is inspect.Parameter.empty and p.name not in EXAMPLES and
+               p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in signature.parameters.values()):
+            _REFUSED[key] = False  # every row gives its required parameters wrong values
+        else:
+            (args, kwargs), _ = _call(function, "", "None")
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    function(*args, **kwargs)
+                _REFUSED[key] = False
+            except IrscaleError:
+                _REFUSED[key] = True
+    return _REFUSED[key]
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch) -> Path:
+    populate(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(("function", "param", "wrong"), list(_rows()))
+def test_a_wrong_argument_is_named(folder, function, param, wrong):
+    (args, kwargs), wrongs = _call(function, param, wrong)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            function(*args, **kwargs)
+    except IrscaleError as error:
+        if _examples_refused(function):
+            return  # an irscale error about the examples, the row's wrong value unread
+        message = str(error)
+        named = wrongs | {getattr(error, "param", None) or ""} - {""}
+        named = {name for name in named if name in wrongs}
+        assert any(name in message for name in named) or \
+            any(text in message for text in (TEXT, "xx")), message
+
+
+# ----------------------------------------------------------------------------- the issue's calls
+def _issue_calls() -> list[Any]:
+    import irscale.report
+    import irscale.stats
+
+    return [
+        pytest.param(lambda: irscale.stats.bootstrap_anova(pd.DataFrame()), "scores",
+                     id="bootstrap_anova-empty-frame"),
+        pytest.param(lambda: irscale.stats.bootstrap_anova([1, 2, 3]), "scores",
+                     id="bootstrap_anova-list"),
+        pytest.param(lambda: irscale.stats.document_sampling_test("abc", "def"), "d",
+                     id="document_sampling_test-strings"),
+        pytest.param(lambda: irscale.report.format_tables(None), "report",
+                     id="format_tables-None"),
+    ]
+
+
+@pytest.mark.parametrize(("call", "param"), _issue_calls())
+def test_the_issue_calls_name_their_argument(call, param):
+    with pytest.raises(IrscaleError) as caught:
+        call()
+    assert str(caught.value).startswith(f"{param}: ")
+    assert getattr(caught.value, "param", param) == param
+
+
+# ----------------------------------------------------------------------------- the edge itself
+def test_an_internal_error_is_not_disguised_as_the_users():
+    """Every argument of its declared type: the raw exception of a fault inside propagates
+    unchanged; an argument of another type is named, the raw exception its cause."""
+    from irscale.core.edge import public
+    from irscale.errors import ParameterError
+
+    def kernel(values: list[float], *, depth: int = 3) -> float:
+        return {}[depth]  # a bug: KeyError whatever the arguments
+
+    guarded = public(kernel)
+    with pytest.raises(KeyError):
+        guarded([0.5, 0.25], depth=2)
+    with pytest.raises(ParameterError, match=r"^depth: expected int, got 'two' \(str\)$") \
+            as caught:
+        guarded([0.5], depth="two")
+    assert isinstance(caught.value.__cause__, KeyError)
+    with pytest.raises(ParameterError, match=r"^values: expected list\[float\]"):
+        guarded(["a", "b"])
+    with pytest.raises(ParameterError, match=r"^depth: expected int, got nan"):
+        guarded([0.5], depth=math.nan)
+
+
+def test_the_exports_are_the_functions_behind_the_edge():
+    """The wrapper keeps the function's name, signature and documentation (the API pages
+    and ``help`` read them), and it is put once."""
+    import irscale
+    import irscale.stats
+    from irscale.core.edge import public
+    from irscale.stats.replicates import bootstrap_anova
+
+    exported = irscale.stats.bootstrap_anova
+    assert inspect.unwrap(exported) is bootstrap_anova
+    assert exported.__doc__ == bootstrap_anova.__doc__
+    assert inspect.signature(exported) == inspect.signature(bootstrap_anova)
+    assert public(exported) is exported
+    assert inspect.unwrap(irscale.anova) is inspect.unwrap(irscale.stats.anova)
