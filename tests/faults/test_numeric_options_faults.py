@@ -83,6 +83,8 @@ BASES: dict[str, list[str]] = {
     "meta concordance": ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv",
                          "--scores", "gold.csv", "--gold", "gold"],
     "meta loo": ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"],
+    "meta pool-bias": ["meta", "pool-bias", "qrels.txt", "a.run", "b.run", "--new", "c.run",
+                       "-m", "map", "--depth", "3"],
     "meta gstudy": ["meta", "gstudy", "--scores", "ap.csv"],
     "meta qpp": ["meta", "qpp", "--predictions", "pred.csv", "--observed", "obs.csv"],
     "meta informativeness": ["meta", "informativeness", *RUNS, "-m", "AP"],
