@@ -270,3 +270,25 @@ def test_clef_runs_are_all_named_by_file_never_a_mix(clef):
     with pytest.warns(UserWarning, match="every run is named after its file"):
         ev = irscale.evaluate(clef / "task2.qrels", files, "P@10")
     assert list(ev.runs) == [f.name.removesuffix(".txt") for f in files]
+
+
+@pytest.mark.parametrize("option", ["--systems", "--baseline"])
+def test_compare_refuses_a_name_of_no_run_before_evaluating(option, tmp_path, capsys,
+                                                            monkeypatch):
+    """``compare QRELS RUN... --systems/--baseline NAME``: a name of no run is refused once
+    the runs are read, before any measure is computed; a file stem names its run."""
+    from irscale import evaluation
+
+    qrels = write(tmp_path / "qrels", "1 0 d1 1\n2 0 d2 1\n")
+    runs = [write(tmp_path / f"{name}.run", f"1 Q0 d1 1 1 {name}_id\n2 Q0 d2 1 1 {name}_id\n")
+            for name in ("a", "b", "c")]
+
+    def refused(*args, **kwargs):
+        raise AssertionError("evaluated before the names were checked")
+
+    monkeypatch.setattr(evaluation, "evaluate_matrix", refused)
+    assert main(["compare", qrels, *runs, "-m", "map", "--test", "t", option, "a,nosuch"
+                 if option == "--systems" else "nosuch"]) == 2
+    assert f"{option} 'nosuch' names no run" in capsys.readouterr().err
+    main(["compare", qrels, *runs, "-m", "map", "--test", "t", option, "a"])  # a.run's stem
+    assert "evaluated before the names were checked" in capsys.readouterr().err

@@ -577,6 +577,18 @@ CASES = [
         "--systems has an empty name"),
     err("systems-twice", [*T, "--systems", "sysA,sysB,sysA"], "--systems names ['sysA'] twice"),
     err("systems-blank", [*T, "--systems", " "], "--systems is empty"),
+    # --systems and --baseline name runs as irscale eval --baseline does (a run's name or
+    # its file), and a name of no run is refused once the runs are read, before evaluating
+    err("runs-systems-unknown", [*RUNS, "--systems", "a,nosuch"],
+        "--systems 'nosuch' names no run", "a.run"),
+    ok("runs-systems-by-file", [*RUNS, "--test", "t", "--systems", "a.run,b"],
+       output_contains("teamA_r1", "teamB_r1")),
+    err("runs-baseline-unknown", [*RUNS, "--test", "t", "--baseline", "nosuch"],
+        "--baseline 'nosuch' names no run", "teamA_r1"),
+    ok("runs-baseline-by-file", [*RUNS, "--test", "t", "--baseline", "a", "--format", "csv"],
+       output_contains("teamA_r1")),
+    ok("risk-alpha-baseline-by-file", [*RUNS, "--baseline", "a", "--risk-alpha", "0"],
+       output_contains("Risk against teamA_r1")),
     err("runs-names-empty-item", [*RUNS, "--names", "a,,c"], "--names has an empty name"),
     err("runs-names-empty", [*RUNS, "--names", ""], "--names is empty"),
     ok("runs-names-list", [*RUNS, "--names", "x, y ,z"], output_contains("x", "y", "z")),

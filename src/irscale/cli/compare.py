@@ -399,9 +399,9 @@ def run(args: argparse.Namespace) -> int:
         check_inputs(args)
         from ..stats.risk import format_risk, risk_table
 
+        matrix = load_matrix(args)  # --baseline, a run's name or file, found among the runs
         baseline = args.baseline[0]
-        table = risk_table(load_matrix(args), baseline, args.risk_alpha,
-                           measures=args.measures or None)
+        table = risk_table(matrix, baseline, args.risk_alpha, measures=args.measures or None)
         return write_text(args, format_risk(table, baseline, args.risk_alpha, args.fmt,
                                             digits=args.digits))
     check_scheduler(args)

@@ -236,6 +236,26 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
         for rule in NOT_DIVERSITY:
             rule.check(args)
     qrels, runs = qrels_and_runs(args, keep_rank=diversity)
+    runs = _find_systems(args, runs, keep_rank=diversity)
     return evaluate_matrix(qrels, runs, args.measures, diversity=diversity,
                            intent_probabilities=args.intent_probs,
                            intent_types=args.intent_types, allow_empty=args.allow_empty)
+
+
+def _find_systems(args: argparse.Namespace, runs: Sequence[object], *, keep_rank: bool
+                  ) -> Sequence[object]:
+    """``runs``, read when ``--systems`` or ``--baseline`` names some of them: each name
+    replaced by the name of the run it designates, a run's name or its file (path, file name
+    or stem, :func:`irscale.io.naming.find_run`, as ``irscale eval --baseline`` takes it),
+    so that a name of no run is refused before any evaluation."""
+    options = [option for option in ("systems", "baseline") if getattr(args, option, None)]
+    if not options:
+        return runs
+    from ..io.naming import find_run
+    from ..io.sources import as_runs
+
+    read = as_runs(list(runs), keep_rank=keep_rank)
+    for option in options:
+        setattr(args, option, [find_run(name, read, f"--{option}")
+                               for name in getattr(args, option)])
+    return read

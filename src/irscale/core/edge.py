@@ -4,10 +4,11 @@ Every public function of irscale (what the ``__all__`` of a public package expor
 wrapped once, where its package exports it (:func:`guard`). The wrapper costs nothing on
 the way in: it calls the function as it is, and keeps its arguments until it returns (to
 name one in a message): a caller that hands over its only reference so that the function
-frees an input early (the command line's runs) calls the module's function itself. When the call ends in a raw Python exception
-(:data:`RAW`: ``TypeError``, ``AttributeError``, ``ValueError``, ``KeyError``,
-``IndexError``; never an :class:`~irscale.errors.IrscaleError`), the arguments are
-checked against the function's declared parameters (its signature and type hints):
+frees an input early (the command line's runs) calls the module's function itself. When
+the call ends in a raw Python exception (:data:`RAW`: ``TypeError``, ``AttributeError``,
+``ValueError``, ``KeyError``, ``IndexError``; never an
+:class:`~irscale.errors.IrscaleError`), the arguments are checked against the function's
+declared parameters (its signature and type hints):
 
 * the first argument that does not have its declared type — ``None`` where the annotation
   does not allow it, a string where it declares numbers or a sequence of names, a list of
