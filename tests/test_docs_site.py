@@ -113,3 +113,13 @@ def test_links_between_pages_show_titles_not_file_names(site):
         named = [name for name in re.findall(r"docs/([\w/-]+\.md)", prose)
                  if (ROOT / "docs" / name).is_file()]
         assert links == spans == named == [], html.relative_to(site)
+
+
+def test_user_pages_cite_no_test_file():
+    """A user page says what was checked, not which test file checks it: only the pages
+    for contributors (architecture, benchmarks) name files under tests/."""
+    for page in sorted(ROOT.glob("docs/*.md")):
+        if page.name == "architecture.md" or page.name.startswith("benchmarks"):
+            continue
+        cited = re.findall(r"tests/\w+\.py", page.read_text(encoding="utf-8"))
+        assert not cited, (page.name, cited)
