@@ -57,7 +57,16 @@ AGREE = ["labels", "agree", "crowd.txt"]
 ALLOCATE = ["labels", "allocate", "crowd.txt"]
 QAGREE = ["labels", "agree-qrels", "qrels.txt", "q2.txt", *RUNS]
 AWARE = ["labels", "aware", "crowd.txt", *RUNS, "-m", "map"]
-Q2 = {"q2.txt": replace_line(qrels_lines(), 1, "1 0 d1 0")}
+Q2 = {"q2.txt": replace_line(qrels_lines(), 1, "1 0 d1 0"),
+      # the human judgments of topics 1-3, where the automatic qrels are qrels.txt
+      "h.txt": text([line for line in ["1 0 d1 0", *qrels_lines()[1:]]
+                     if line.split()[0] in ("1", "2", "3")])}
+AUTO = ["labels", "auto", "qrels.txt", "h.txt", *RUNS, "-m", "map"]
+
+
+def swap(argv: list[str], old: str, new: str) -> list[str]:
+    """``argv`` with the word ``old`` replaced by ``new``."""
+    return [new if word == old else word for word in argv]
 
 
 def good(id, argv, check=None, *, files=None, allowed_new=()):
@@ -279,6 +288,26 @@ CASES = [
     good("qagree-names", [*QAGREE, "--names", "file"], output_contains("tau_ap")),
     bad("qagree-names-no-runs", [*QAGREE[:4], "--names", "a,b"], opt("--names")),
     bad("qagree-names-count", [*QAGREE, "--names", "a"], "name given for"),
+    # ================================================================ auto
+    good("auto", AUTO, output_contains("ppi_low", "significant_both", "human=1")),
+    good("auto-pairs-csv", [*AUTO, "--pairs", "--format", "csv"],
+         output_contains("map,teamA_r1 − teamB_r1,difference")),
+    good("auto-json", [*AUTO, "--format", "json"], output_contains('"confusion"')),
+    good("auto-classical", [*AUTO, "--tuning", "classical", "--format", "csv"]),
+    bad("auto-no-measure", AUTO[:6], opt("-m", "--measure")),
+    bad("auto-one-run", [*AUTO[:5], "-m", "map"], "two run files"),
+    bad("auto-human-outside", swap(AUTO, "h.txt", "h9.txt"), "'9'",
+        "topics of the automatic judgments", files={"h9.txt": text(["9 0 d1 1", "1 0 d1 1"])}),
+    bad("auto-human-every-topic", swap(AUTO, "h.txt", "qrels.txt"), "leave 1"),
+    bad("auto-human-one-topic", swap(AUTO, "h.txt", "h1.txt"), "2 topics",
+        files={"h1.txt": text(["1 0 d1 1"])}),
+    bad("auto-summary-measure", swap(AUTO, "map", "gm_map"), "gm_map"),
+    bad("auto-unknown-measure", swap(AUTO, "map", "nosuch"), "nosuch"),
+    bad("auto-alpha", [*AUTO, "--alpha", "1"], opt("--alpha")),
+    bad("auto-tuning", [*AUTO, "--tuning", "best"], opt("--tuning")),
+    bad("auto-human-missing", swap(AUTO, "h.txt", "nope.txt"), "nope.txt"),
+    bad("auto-human-malformed", swap(AUTO, "h.txt", "h3.txt"), "h3.txt", "line 2",
+        files={"h3.txt": text(["1 0 d1 1", "1 0 d2"])}),
     # ================================================================ aware
     good("aware", AWARE, output_contains("topic,teamA_r1")),
     good("aware-msd", [*AWARE, "--weights", "msd", "--seed", "1", "--random", "2"]),

@@ -27,7 +27,7 @@ from irscale.cli.options import ListAction
 from ..cli_parsers import parsers
 from .conftest import Result, assert_ok, error_line, text
 from .test_collections_faults import SAMPLED
-from .test_labels_faults import CROWD, GP, GP_FILES
+from .test_labels_faults import AUTO, CROWD, GP, GP_FILES, Q2
 from .test_meta_gtheory_faults import FILES as GTHEORY_FILES
 from .test_online_calibrate_faults import FILES as CALIBRATE_FILES
 from .test_online_clicks_faults import FILES as CLICK_FILES
@@ -48,7 +48,7 @@ RUNS = ("qrels.txt", "a.run", "b.run", "c.run")
 #: Files besides the collection of :func:`conftest.populate`.
 FILES: dict[str, str | bytes] = {
     **SESSION_FILES, **{k: v for k, v in AFILES.items() if k != "len.txt"},
-    "crowd.txt": text(CROWD), **GP_FILES, **SAMPLED,
+    "crowd.txt": text(CROWD), **GP_FILES, "h.txt": Q2["h.txt"], **SAMPLED,
     "pbm-model.json": MODEL["pbm.json"], **TABLE, "ab.log": LOGS["log.txt"],
     "su.txt": LOGS["su.txt"], "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n",
     "train.log": CLICK_FILES["train.log"], "test.log": CLICK_FILES["test.log"],
@@ -109,6 +109,7 @@ BASES: dict[str, list[str]] = {
     "labels allocate": ["labels", "allocate", "crowd.txt", "--seed", "1"],
     "labels agree-qrels": ["labels", "agree-qrels", "qrels.txt", "qrels.txt", "a.run",
                            "b.run", "c.run"],
+    "labels auto": AUTO,
     "labels aware": ["labels", "aware", "crowd.txt", "a.run", "b.run", "c.run", "-m", "map"],
     "online interleave": ["online", "interleave", "a.run", "b.run", "--clicks", "perfect",
                           "--qrels", "qrels.txt", "--impressions", "5", "--seed", "1",

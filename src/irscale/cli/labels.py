@@ -29,6 +29,7 @@ from ..core.params import (
     ZBS_LR_STEPS,
 )
 from ..errors import ParameterError
+from .labels_auto import add_auto
 from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
 from .rules import Rule, add_rules, check_options, each
@@ -162,6 +163,8 @@ def add_parser(subparsers) -> None:
                    "--names names run files: give two or more after the qrels"))
     p.set_defaults(func=run_agree_qrels)
 
+    add_auto(sub, _inputs, _table_options)
+
     p = sub.add_parser("aware", help="AWARE: combine the runs' scores under every assessor",
                        description="Evaluate the runs against every worker's labels and "
                        "combine the per-topic scores with assessor weights (Ferrante, Ferro "
@@ -194,8 +197,8 @@ def add_parser(subparsers) -> None:
 
 def _no_action(args: argparse.Namespace) -> int:
     """``irscale labels`` without an action: name them."""
-    raise ParameterError("labels: choose an action: aggregate, allocate, agree, agree-qrels "
-                         "or aware (see 'irscale labels --help')")
+    raise ParameterError("labels: choose an action: aggregate, allocate, agree, agree-qrels, "
+                         "auto or aware (see 'irscale labels --help')")
 
 
 def _one_input(args: argparse.Namespace) -> None:

@@ -27,6 +27,10 @@ Crowd labels (:mod:`irscale.collections.labels`, :mod:`~irscale.collections.agre
     as a score matrix (not exported here: the name is its module's);
     :func:`allocate_labels` (:mod:`~irscale.collections.allocation`): answers per document
     by adaptive stopping (Abraham et al. 2016) or uniformly, under a budget.
+Automatic judgments (:mod:`irscale.collections.automatic`)
+    :func:`automatic_judgments`: automatic qrels checked against human judgments of a sample
+    of topics (label and system-ranking agreement) and the runs' means corrected by
+    prediction-powered inference (:func:`ppi_mean`; Angelopoulos et al. 2023).
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
@@ -45,12 +49,14 @@ from ..core.lazy import lazy_package
 _EXPORTS = {
     "ADAPTIVE": ".pooling",
     "Aggregation": ".labels",
+    "AutomaticJudgmentsResult": ".automatic",
     "AwareResult": ".aware",
     "Candidates": ".candidates",
     "DESIGNS": ".sampling",
     "FIXED": ".pooling",
     "LabelAllocation": ".allocation",
     "METHODS": ".labels",
+    "MeanEstimate": ".automatic",
     "Pool": ".pooling",
     "PoolingSimulation": ".simulate",
     "SHARD_METHODS": ".shards",
@@ -60,6 +66,7 @@ _EXPORTS = {
     "WEIGHTINGS": ".aware",
     "aggregate_labels": ".labels",
     "allocate_labels": ".allocation",
+    "automatic_judgments": ".automatic",
     "aware_weights": ".aware",
     "estimate_sampled": ".sampling",
     "evaluate_shards": ".shards",
@@ -67,6 +74,7 @@ _EXPORTS = {
     "label_agreement": ".agreement",
     "plot_relevant_found": ".plots",
     "pool": ".pooling",
+    "ppi_mean": ".automatic",
     "qrels_agreement": ".agreement",
     "ranked_candidates": ".candidates",
     "sample_judgments": ".sampling",
@@ -76,11 +84,11 @@ _EXPORTS = {
 }
 
 __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
-           "WEIGHTINGS", "Aggregation", "AwareResult", "Candidates", "LabelAllocation", "Pool",
-           "PoolingSimulation", "SampledEstimates", "ShardedEvaluation", "aggregate_labels",
-           "allocate_labels",
+           "WEIGHTINGS", "Aggregation", "AutomaticJudgmentsResult", "AwareResult", "Candidates",
+           "LabelAllocation", "MeanEstimate", "Pool", "PoolingSimulation", "SampledEstimates",
+           "ShardedEvaluation", "aggregate_labels", "allocate_labels", "automatic_judgments",
            "aware_weights", "estimate_sampled", "evaluate_shards", "judging_order",
-           "label_agreement", "plot_relevant_found", "pool", "qrels_agreement",
+           "label_agreement", "plot_relevant_found", "pool", "ppi_mean", "qrels_agreement",
            "ranked_candidates", "sample_judgments", "sampling_distribution",
            "shard_documents", "simulate_pooling"]
 
@@ -89,6 +97,7 @@ __getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
 if TYPE_CHECKING:  # pragma: no cover
     from .agreement import label_agreement, qrels_agreement
     from .allocation import LabelAllocation, allocate_labels
+    from .automatic import AutomaticJudgmentsResult, MeanEstimate, automatic_judgments, ppi_mean
     from .aware import WEIGHTINGS, AwareResult, aware_weights
     from .candidates import Candidates, ranked_candidates
     from .labels import METHODS, Aggregation, aggregate_labels

@@ -1,0 +1,356 @@
+"""Evaluation with automatic relevance judgments, checked and corrected with human ones.
+
+Automatic judgments (an LLM's labels, say: Thomas, Spielman, Craswell and Mitra, "Large
+language models can accurately predict searcher preferences", SIGIR 2024; Faggioli et al.,
+"Perspectives on large language models for relevance judgment", ICTIR 2023) arrive as qrels
+of every topic; human judgments as qrels of a sample of the same topics. irscale calls no
+model.
+
+**The design.** The unit is the topic: the human qrels judge a sample of ``n`` of the ``n +
+N`` topics of the automatic qrels, drawn uniformly at random (the assumption behind every
+interval below; a topic of the human qrels that the automatic qrels lack is an error). For a
+run and a measure with per-topic values, ``Y_t`` is the topic's value under the human
+judgments (known on the ``n`` labelled topics ``L``) and ``Ŷ_t`` its value under the
+automatic judgments (known on every topic; ``U`` the ``N`` others). A topic a run does not
+retrieve counts 0, as trec_eval's ``-c`` counts it.
+
+**Prediction-powered inference** (Angelopoulos, Bates, Fannjiang, Jordan and Zrnic,
+"Prediction-powered inference", *Science* 382, 2023; with power tuning, PPI++:
+Angelopoulos, Duchi and Zrnic, arXiv:2311.01453, 2023). The estimate of the mean of ``Y``
+over topics is the automatic mean on ``U`` corrected by the error measured on ``L``::
+
+    θ̂_λ = λ · mean_U(Ŷ) + mean_L(Y − λ·Ŷ)
+    θ̂_λ ± z_{1−α/2} · sqrt(λ² · var_U(Ŷ) / N + var_L(Y − λ·Ŷ) / n)
+
+(variances with divisor the count, ``z`` the normal quantile). ``λ = 1`` is PPI; PPI++
+chooses ``λ̂ = cov_L(Y, Ŷ) / ((1 + n/N) · var_{L∪U}(Ŷ))`` (the covariance with divisor
+``n``, the variance of every automatic value with divisor ``n + N − 1``), clipped to
+``[0, 1]``; ``λ = 0`` is the classical estimate from the human sample alone, ``mean_L(Y) ±
+z · sqrt(var_L(Y) / n)``, reported beside the corrected one so that what the automatic
+judgments bought is seen (the width of the two intervals). The difference of two runs is
+the mean of the per-topic differences, estimated the same way. These are ppi-python's
+``ppi_mean_pointestimate`` and ``ppi_mean_ci`` (the authors' library), the oracle of the
+tests.
+
+**Agreement.** Label level: the (topic, document) pairs both qrels judge, Cohen's κ and
+Krippendorff's α (:func:`irscale.collections.qrels_agreement`) and the confusion matrix of
+the grades. System level, on the labelled topics (each ranking of the systems by its mean
+over the same topics): Kendall's τ_b, τ_ap (Yilmaz, Aslam and Robertson 2008) and RBO (p =
+0.9; Webber, Moffat and Zobel 2010) between the human and the automatic rankings, the
+largest swap (the pair of runs the two order differently whose human means differ most),
+and the pairs a paired t-test finds significantly different (level ``alpha``) under each
+set of judgments and under both in the same direction.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from ..core.notebook import HtmlRepr
+from ..core.params import check_alpha
+from ..errors import AlignmentError, InputError, ParameterError
+from ..io.sources import as_qrels, as_runs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..stats.tables import Format
+
+Tuning = Literal["ppi++", "ppi", "classical"]
+#: λ of each tuning that fixes it (PPI++ estimates it from the data).
+FIXED_LAMBDA = {"ppi": 1.0, "classical": 0.0}
+
+
+@dataclass(frozen=True)
+class MeanEstimate:
+    """A mean (or a difference of means) estimated from a human sample: the estimate, its
+    ``1 − alpha`` interval and the λ used (module documentation)."""
+
+    estimate: float
+    low: float
+    high: float
+    lam: float
+
+
+def _normal_quantile(alpha: float) -> float:
+    from scipy.stats import norm
+
+    return float(norm.ppf(1 - alpha / 2))
+
+
+def _values(values: Sequence[float] | np.ndarray, name: str) -> np.ndarray:
+    """``values`` as a vector of finite floats, or an error naming the argument."""
+    try:
+        vector = np.asarray(values, dtype=np.float64).ravel()
+    except (TypeError, ValueError) as error:
+        raise ParameterError(f"{name}: expected numbers, got {values!r:.60}") from error
+    if vector.size and not np.isfinite(vector).all():
+        raise InputError(f"{name}: the values of a prediction-powered estimate must be "
+                         "finite")
+    return vector
+
+
+def ppi_mean(y: Sequence[float] | np.ndarray, yhat: Sequence[float] | np.ndarray,
+             yhat_unlabeled: Sequence[float] | np.ndarray, *, alpha: float = 0.05,
+             tuning: Tuning = "ppi++") -> MeanEstimate:
+    """The prediction-powered estimate of the mean of ``y`` (module documentation).
+
+    Parameters
+    ----------
+    y, yhat : array_like
+        The human values of the ``n`` labelled units and the automatic values of the same.
+    yhat_unlabeled : array_like
+        The automatic values of the ``N`` other units.
+    alpha : float
+        The interval's level is ``1 − alpha``.
+    tuning : {"ppi++", "ppi", "classical"}
+        λ estimated (PPI++), 1 (PPI) or 0 (the human sample alone).
+
+    Examples
+    --------
+    >>> est = ppi_mean([0.5, 0.25, 0.75], [0.4, 0.3, 0.7], [0.6, 0.2, 0.5, 0.4], tuning="ppi")
+    >>> round(est.estimate, 4), round(est.low, 4), round(est.high, 4)
+    (0.4583, 0.2971, 0.6195)
+    """
+    alpha = check_alpha(alpha)
+    if tuning not in ("ppi++", "ppi", "classical"):
+        raise ParameterError(f"tuning must be 'ppi++', 'ppi' or 'classical', got {tuning!r}")
+    y, yhat, rest = (_values(v, name) for v, name in ((y, "y"), (yhat, "yhat"),
+                                                      (yhat_unlabeled, "yhat_unlabeled")))
+    if len(y) != len(yhat):
+        raise ParameterError(f"y and yhat: one automatic value per human value, got {len(y)} "
+                             f"and {len(yhat)}")
+    if len(y) < 2 or len(rest) < 1:
+        raise InputError(f"a prediction-powered estimate needs 2 labelled units and 1 other at "
+                         f"least, got {len(y)} and {len(rest)}")
+    n, big_n = len(y), len(rest)
+    if tuning == "ppi++":
+        covariance = float(np.mean((y - y.mean()) * (yhat - yhat.mean())))
+        variance = float(np.var(np.concatenate([yhat, rest]), ddof=1))
+        lam = 0.0 if variance == 0 else covariance / ((1 + n / big_n) * variance)
+        lam = min(max(lam, 0.0), 1.0)
+    else:
+        lam = FIXED_LAMBDA[tuning]
+    estimate = lam * float(rest.mean()) + float(np.mean(y - lam * yhat))
+    spread = np.sqrt(lam * lam * float(np.var(rest)) / big_n + float(np.var(y - lam * yhat)) / n)
+    half = _normal_quantile(alpha) * float(spread)
+    return MeanEstimate(estimate, estimate - half, estimate + half, lam)
+
+
+@dataclass(frozen=True)
+class AutomaticJudgmentsResult(HtmlRepr):
+    """What :func:`automatic_judgments` finds (module documentation).
+
+    ``estimates``: one row a measure and run (``kind`` ``mean``) or pair of runs (``kind``
+    ``difference``, ``a − b``): ``automatic`` (the mean over every topic under the
+    automatic judgments), ``human`` with ``human_low``/``human_high`` (the labelled topics
+    alone), ``ppi`` with ``ppi_low``/``ppi_high`` and ``lam``, and ``labelled``/``others``
+    (n, N). ``labels``: the label-level agreement (one row); ``confusion``: the grades'
+    confusion matrix (automatic grades as rows, human as columns); ``systems``: the
+    system-level agreement, one row a measure.
+    """
+
+    estimates: pd.DataFrame
+    labels: pd.DataFrame
+    confusion: pd.DataFrame
+    systems: pd.DataFrame
+    alpha: float
+    tuning: str
+
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates (one row a measure and run or pair)."""
+        return self.estimates
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The four tables as ``fmt`` (``text``, ``markdown``, ``latex``, ``csv``: the
+        estimates; ``json``: every table)."""
+        from ..stats.protocol import format_table
+
+        if fmt == "csv":
+            return format_table(self.estimates, "csv")
+        if fmt == "json":
+            import json
+
+            return json.dumps({name: json.loads(getattr(self, name).to_json(orient="records"))
+                               for name in ("estimates", "labels", "confusion", "systems")},
+                              indent=2)
+        level = f"{100 * (1 - self.alpha):g}%"
+        parts = [
+            format_table(self.estimates, fmt, digits=digits,
+                         title=f"Means corrected with the human sample ({self.tuning}, "
+                         f"{level} intervals)"),
+            format_table(self.labels, fmt, digits=digits,
+                         title="Agreement of the labels both judge"),
+            format_table(self.confusion.reset_index(), fmt, digits=digits,
+                         title="Confusion of the grades (automatic rows, human columns)"),
+            format_table(self.systems, fmt, digits=digits,
+                         title="Agreement of the system rankings on the labelled topics"),
+        ]
+        return "\n\n".join(parts)
+
+
+def _per_topic(qrels: Any, runs: list[Any], measures: Sequence[str], topics: list[str],
+               relevance_level: int, *, sample: bool = False) -> tuple[np.ndarray, list[str]]:
+    """topics × runs × measures values of ``runs`` under ``qrels`` on ``topics`` (a topic a
+    run does not retrieve: 0, as trec_eval -c counts it), and the measures' labels;
+    ``sample``: ``qrels`` judge a sample of the runs' topics (the others left out in
+    silence)."""
+    import warnings
+
+    from ..evaluation import evaluate
+
+    with warnings.catch_warnings():  # the human qrels judge a sample of the topics: the
+        # runs' other topics are left out by design
+        if sample:
+            warnings.filterwarnings("ignore", message=r".*with results but no judgments")
+        matrix = evaluate(qrels, runs, list(measures), relevance_level=relevance_level,
+                          complete=True).to_matrix(allow_missing=True)
+    row = {topic: i for i, topic in enumerate(matrix.topics)}
+    values = np.zeros((len(topics), matrix.n_systems, len(matrix.measures)))
+    for i, topic in enumerate(topics):
+        if topic in row:
+            values[i] = np.nan_to_num(matrix.values[row[topic]], nan=0.0)
+    return values, list(matrix.measures)
+
+
+def _confusion(automatic: Any, human: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The label-level agreement (the ``all`` row of :func:`qrels_agreement`) and the
+    confusion matrix of the pairs both judge."""
+    from .agreement import _qrels_frame, qrels_agreement
+
+    table, _ = qrels_agreement(automatic, human)
+    both = _qrels_frame(automatic).merge(_qrels_frame(human), on=["topic", "docno"],
+                                         suffixes=("_automatic", "_human"))
+    confusion = pd.crosstab(both["rel_automatic"], both["rel_human"])
+    confusion.index.name = "automatic"
+    confusion.columns = [f"human={c}" for c in confusion.columns]
+    return table.tail(1).reset_index(drop=True), confusion
+
+
+def _system_agreement(human: np.ndarray, auto: np.ndarray, names: list[str],
+                      measures: list[str], alpha: float) -> pd.DataFrame:
+    """One row a measure: τ_b, τ_ap, RBO, the largest swap and the significant pairs
+    (module documentation), from the labelled topics' values (topics × runs × measures)."""
+    from scipy.stats import ttest_rel
+
+    from ..meta.rank_correlation import rbo_scores, tau_ap
+    from ..stats.kendall import kendall_tau
+
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    first, second = (np.array([p[k] for p in pairs], dtype=np.intp) for k in (0, 1))
+    rows = []
+    for m, measure in enumerate(measures):
+        h_mean, a_mean = human[:, :, m].mean(axis=0), auto[:, :, m].mean(axis=0)
+        h_diff, a_diff = h_mean[first] - h_mean[second], a_mean[first] - a_mean[second]
+        swapped = np.flatnonzero(np.sign(h_diff) * np.sign(a_diff) < 0)
+        worst = swapped[np.argmax(np.abs(h_diff[swapped]))] if len(swapped) else None
+        with np.errstate(invalid="ignore", divide="ignore"):
+            h_p = ttest_rel(human[:, first, m], human[:, second, m], axis=0).pvalue
+            a_p = ttest_rel(auto[:, first, m], auto[:, second, m], axis=0).pvalue
+        h_sig, a_sig = np.nan_to_num(h_p, nan=1.0) < alpha, np.nan_to_num(a_p, nan=1.0) < alpha
+        rows.append({
+            "measure": measure,
+            "tau": float(kendall_tau(h_mean, a_mean).tau),
+            "tau_ap": float(tau_ap(a_mean, h_mean)),
+            "rbo": float(rbo_scores(h_mean, a_mean)),
+            "swaps": len(swapped),
+            "largest_swap": "" if worst is None else
+            f"{names[first[worst]]} vs {names[second[worst]]}",
+            "largest_swap_human_diff": float("nan") if worst is None else
+            float(abs(h_diff[worst])),
+            "significant_human": int(h_sig.sum()),
+            "significant_automatic": int(a_sig.sum()),
+            "significant_both": int((h_sig & a_sig & (np.sign(h_diff) == np.sign(a_diff))
+                                     ).sum()),
+        })
+    return pd.DataFrame(rows)
+
+
+def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | Sequence[str],
+                        *, alpha: float = 0.05, tuning: Tuning = "ppi++",
+                        pairs: bool = False, relevance_level: int = 1
+                        ) -> AutomaticJudgmentsResult:
+    """Automatic judgments checked and corrected with a human sample of topics (module
+    documentation).
+
+    Parameters
+    ----------
+    automatic : qrels (path, Qrels, DataFrame, dict)
+        The automatic judgments of every topic.
+    human : qrels
+        The human judgments of a uniform random sample of those topics.
+    runs : runs (paths, a folder, a list or mapping of runs)
+        Two runs at least.
+    measures : str or sequence of str
+        Measures with per-topic values (``map``, ``ndcg_cut_10``, ``P@10`` ...).
+    alpha : float
+        Level of the intervals (``1 − alpha``) and of the paired t-tests.
+    tuning : {"ppi++", "ppi", "classical"}
+        How the corrected means weigh the automatic values (:func:`ppi_mean`).
+    pairs : bool
+        Also estimate the difference of every pair of runs.
+    relevance_level : int
+        Smallest relevant grade (trec_eval's ``-l``), for both qrels.
+
+    Returns
+    -------
+    AutomaticJudgmentsResult
+    """
+    alpha = check_alpha(alpha)
+    if tuning not in ("ppi++", "ppi", "classical"):
+        raise ParameterError(f"tuning must be 'ppi++', 'ppi' or 'classical', got {tuning!r}")
+    names_given = [measures] if isinstance(measures, str) else list(measures)
+    if not names_given:
+        raise ParameterError("measures: give one measure at least (map, ndcg_cut_10 ...)")
+    auto_qrels, human_qrels = as_qrels(automatic), as_qrels(human)
+    run_list = as_runs(runs)
+    if len(run_list) < 2:
+        raise ParameterError(f"runs: give two runs at least, got {len(run_list)}")
+    auto_topics = list(dict.fromkeys(auto_qrels.topic.to_pylist()))
+    human_topics = list(dict.fromkeys(human_qrels.topic.to_pylist()))
+    outside = [t for t in human_topics if t not in set(auto_topics)]
+    if outside:
+        raise AlignmentError(f"the human qrels judge topics the automatic qrels do not: "
+                             f"{outside[:5]}{' ...' if len(outside) > 5 else ''}; the human "
+                             "sample must be topics of the automatic judgments")
+    labelled = set(human_topics)
+    others = [t for t in auto_topics if t not in labelled]
+    if len(human_topics) < 2 or not others:
+        raise InputError(f"the human qrels must judge 2 topics at least and leave 1 of the "
+                         f"automatic qrels' topics at least to the automatic judgments; they "
+                         f"judge {len(human_topics)} of {len(auto_topics)}")
+    auto_all, measures_out = _per_topic(auto_qrels, run_list, names_given,
+                                        human_topics + others, relevance_level)
+    y, _ = _per_topic(human_qrels, run_list, names_given, human_topics, relevance_level,
+                      sample=True)
+    n = len(human_topics)
+    yhat, rest = auto_all[:n], auto_all[n:]
+    names = [run.name for run in run_list]
+    rows: list[dict[str, Any]] = []
+    columns: list[tuple[str, str, str, np.ndarray, np.ndarray, np.ndarray]] = []
+    for m, measure in enumerate(measures_out):
+        for r, name in enumerate(names):
+            columns.append((measure, name, "mean", y[:, r, m], yhat[:, r, m], rest[:, r, m]))
+        if pairs:
+            for a, b in itertools.combinations(range(len(names)), 2):
+                columns.append((measure, f"{names[a]} − {names[b]}", "difference",
+                                y[:, a, m] - y[:, b, m], yhat[:, a, m] - yhat[:, b, m],
+                                rest[:, a, m] - rest[:, b, m]))
+    for measure, system, kind, ys, yhats, rests in columns:
+        classical = ppi_mean(ys, yhats, rests, alpha=alpha, tuning="classical")
+        corrected = ppi_mean(ys, yhats, rests, alpha=alpha, tuning=tuning)
+        rows.append({
+            "measure": measure, "system": system, "kind": kind,
+            "automatic": float(np.concatenate([yhats, rests]).mean()),
+            "human": classical.estimate, "human_low": classical.low,
+            "human_high": classical.high, "ppi": corrected.estimate,
+            "ppi_low": corrected.low, "ppi_high": corrected.high, "lam": corrected.lam,
+            "labelled": n, "others": len(others)})
+    labels, confusion = _confusion(auto_qrels, human_qrels)
+    systems = _system_agreement(y, yhat, names, measures_out, alpha)
+    return AutomaticJudgmentsResult(pd.DataFrame(rows), labels, confusion, systems, alpha,
+                                    tuning)
