@@ -30,6 +30,7 @@ SHARDS = ["pool", "shards", "qrels.txt", *RUNS, "--shards", "2", "--seed", "1", 
           "zero"]
 SAMPLE = ["pool", "sample", *RUNS, "--size", "3", "--seed", "1"]
 ESTIMATE = ["pool", "estimate", "sampled.txt", *RUNS]
+BOUNDS = ["pool", "bounds", "qrels.txt", *RUNS, "-m", "P.3"]
 SAMPLED = {"sampled.txt": text([line + " 0.5" for line in qrels_lines()])}
 CONTRIB = [f"{rid} {rid.split('_')[0]}" for rid in ("teamA_r1", "teamB_r1", "teamC_r2")]
 
@@ -341,6 +342,21 @@ CASES = [
                                         "1"], all_checks(output_contains("\n99 d1 1.0\n"),
                                                          no_warning),
        files={"bad.run": text([*run_lines("a"), "99 Q0 d1 1 0.5 teamA_r1"])}),
+    # ---- bounds under the unjudged documents
+    ok("bounds", BOUNDS, output_contains("teamA_r1", "low", "high")),
+    ok("bounds-per-topic-csv", [*BOUNDS, "-q", "--format", "csv"],
+       output_contains("run,topic,measure,value,low,high,unjudged")),
+    ok("bounds-json", [*BOUNDS, "--format", "json"], output_contains('"undecided"')),
+    err("bounds-no-measure", BOUNDS[:-2], opt("-m", "--measure")),
+    err("bounds-summary-measure", with_option(BOUNDS, "-m", "gm_map"), "gm_map"),
+    err("bounds-unknown-measure", with_option(BOUNDS, "-m", "nosuch"), "nosuch"),
+    err("bounds-memory", [*with_option(BOUNDS, "-m", "map"), "--max-memory", "1k"],
+        "--max-memory", "ranking lines of completions"),
+    err("bounds-level-0", [*BOUNDS, "-l", "0"], opt("-l", "--relevance-level", "level")),
+    err("bounds-qrels-missing", ["pool", "bounds", "nope.txt", "a.run", "-m", "P.3"],
+        "nope.txt"),
+    err("bounds-run-malformed", ["pool", "bounds", "qrels.txt", "bad.run", "-m", "P.3"],
+        "bad.run", "line 2", files={"bad.run": text(["1 Q0 d1 1 0.5 r", "1 Q0 d2"])}),
     err("estimate-too-few-inputs", ["pool", "estimate", "sampled.txt"], "required", "RUN"),
     err("estimate-cutoff-0", with_option(ESTIMATE, "--cutoffs", "0"), opt("--cutoffs"),
         files=SAMPLED),

@@ -14,6 +14,7 @@ from ..core.params import (
     CONTRIBUTOR_PATTERN,
     CUTOFF,
     DEPTH,
+    MEMORY_LIMIT,
     POOL_BUDGET,
     POOL_DISCOUNT,
     POOL_K,
@@ -159,6 +160,7 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run_simulate)
     _add_shards(sub)
     _add_sampling(sub)
+    _add_bounds(sub)
 
 
 def _no_action(args: argparse.Namespace) -> int:
@@ -443,5 +445,41 @@ def run_estimate(args: argparse.Namespace) -> int:
     runs = _named_runs(args)
     result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
+    return write_text(args, result.format(args.fmt, digits=args.digits,
+                                          per_topic=args.per_topic).rstrip("\n") + "\n")
+
+
+def _add_bounds(sub) -> None:
+    """Register ``pool bounds``."""
+    p = sub.add_parser("bounds", help="lowest and highest values under the unjudged documents",
+                       description="The lowest and highest value of every measure of every "
+                       "run when each unjudged document it retrieves takes the lowest or the "
+                       "highest grade of the qrels (R and the ideal ranking recomputed; "
+                       "documents not retrieved keep their status), per topic and for the "
+                       "mean, and the pairs of runs whose mean intervals overlap.")
+    _qrels_and_runs(p)
+    p.add_argument("-m", "--measure", dest="measures", action="append", required=True,
+                   metavar="MEASURE", help="measure with per-topic values (repeatable)")
+    p.add_argument("-q", "--per-topic", action="store_true",
+                   help="print every topic's bounds (run, topic, measure, value, low, high, "
+                   "unjudged) instead of each run's means")
+    add_param(p, RELEVANCE)
+    add_param(p, MEMORY_LIMIT)
+    add_names(p)
+    _format(p)
+    add_output(p)
+    declare_inputs(p, "qrels", "runs")
+    add_rules(p, DIGITS_RULE)
+    p.set_defaults(func=run_bounds)
+
+
+def run_bounds(args: argparse.Namespace) -> int:
+    """``pool bounds``: the bounds of every run under its unjudged documents."""
+    check_options(args)
+    qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
+    from ..collections.bounds import unjudged_bounds
+
+    result = unjudged_bounds(qrels, runs, args.measures, relevance_level=args.relevance_level,
+                             max_memory=args.max_memory)
     return write_text(args, result.format(args.fmt, digits=args.digits,
                                           per_topic=args.per_topic).rstrip("\n") + "\n")

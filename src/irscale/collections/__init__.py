@@ -31,6 +31,9 @@ Automatic judgments (:mod:`irscale.collections.automatic`)
     :func:`automatic_judgments`: automatic qrels checked against human judgments of a sample
     of topics (label and system-ranking agreement) and the runs' means corrected by
     prediction-powered inference (:func:`ppi_mean`; Angelopoulos et al. 2023).
+Bounds under unjudged documents (:mod:`irscale.collections.bounds`)
+    :func:`unjudged_bounds`: the lowest and highest value of every measure when each
+    unjudged retrieved document takes the lowest or the highest grade.
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
@@ -63,6 +66,7 @@ _EXPORTS = {
     "STRATEGIES": ".pooling",
     "SampledEstimates": ".sampling",
     "ShardedEvaluation": ".shards",
+    "UnjudgedBounds": ".bounds",
     "WEIGHTINGS": ".aware",
     "aggregate_labels": ".labels",
     "allocate_labels": ".allocation",
@@ -81,16 +85,18 @@ _EXPORTS = {
     "sampling_distribution": ".sampling",
     "shard_documents": ".shards",
     "simulate_pooling": ".simulate",
+    "unjudged_bounds": ".bounds",
 }
 
 __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
            "WEIGHTINGS", "Aggregation", "AutomaticJudgmentsResult", "AwareResult", "Candidates",
            "LabelAllocation", "MeanEstimate", "Pool", "PoolingSimulation", "SampledEstimates",
-           "ShardedEvaluation", "aggregate_labels", "allocate_labels", "automatic_judgments",
+           "ShardedEvaluation", "UnjudgedBounds", "aggregate_labels", "allocate_labels",
+           "automatic_judgments",
            "aware_weights", "estimate_sampled", "evaluate_shards", "judging_order",
            "label_agreement", "plot_relevant_found", "pool", "ppi_mean", "qrels_agreement",
            "ranked_candidates", "sample_judgments", "sampling_distribution",
-           "shard_documents", "simulate_pooling"]
+           "shard_documents", "simulate_pooling", "unjudged_bounds"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
 
@@ -99,6 +105,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .allocation import LabelAllocation, allocate_labels
     from .automatic import AutomaticJudgmentsResult, MeanEstimate, automatic_judgments, ppi_mean
     from .aware import WEIGHTINGS, AwareResult, aware_weights
+    from .bounds import UnjudgedBounds, unjudged_bounds
     from .candidates import Candidates, ranked_candidates
     from .labels import METHODS, Aggregation, aggregate_labels
     from .plots import plot_relevant_found

@@ -1,0 +1,123 @@
+"""Bounds under unjudged documents (irscale.collections.bounds): on small random cases the
+lowest and highest values equal the minimum and maximum over every one of the 2^u
+completions of the run's unjudged retrieved documents (each given the lowest or the highest
+grade), evaluated by pytrec_eval; the CLI prints the API's bounds."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import pytrec_eval
+
+from irscale.cli.main import main
+from irscale.collections import unjudged_bounds
+from irscale.errors import ParameterError
+
+#: irscale's name → pytrec_eval's measure and result key.
+MEASURES = {"map": ("map", "map"), "ndcg": ("ndcg", "ndcg"), "P.3": ("P.3", "P_3"),
+            "P.5": ("P.5", "P_5"), "recip_rank": ("recip_rank", "recip_rank"),
+            "bpref": ("bpref", "bpref"), "Rprec": ("Rprec", "Rprec"),
+            "ndcg_cut.3": ("ndcg_cut.3", "ndcg_cut_3"), "recall.5": ("recall.5", "recall_5"),
+            "map_cut.5": ("map_cut.5", "map_cut_5")}
+
+
+def _case(seed: int):
+    """Qrels of two topics (grades 0-2) and a run of 6-9 documents a topic, 2-6 of them
+    unjudged, with tied scores sometimes."""
+    rng = np.random.default_rng(seed)
+    qrels, run = {}, {}
+    for topic in ("1", "2"):
+        n = int(rng.integers(6, 10))
+        docs = [f"d{topic}{i}" for i in range(n + 4)]
+        unjudged = set(rng.choice(n, int(rng.integers(2, 7)), replace=False).tolist())
+        qrels[topic] = {d: int(rng.integers(0, 3)) for i, d in enumerate(docs)
+                        if i not in unjudged}
+        if not any(v > 0 for v in qrels[topic].values()):
+            qrels[topic][docs[-1]] = 2
+        scores = rng.integers(0, 6, n) if seed % 2 else rng.permutation(n)
+        run[topic] = {docs[i]: float(scores[i]) for i in range(n)}
+    return qrels, run
+
+
+def _brute(qrels, run, measure: str, key: str, lowest: int, highest: int):
+    """Per topic, (min, max) of the measure over every completion (pytrec_eval)."""
+    bounds = {}
+    for topic, ranking in run.items():
+        unjudged = [d for d in ranking if d not in qrels[topic]]
+        values = []
+        for grades in itertools.product((lowest, highest), repeat=len(unjudged)):
+            completed = {topic: {**qrels[topic], **dict(zip(unjudged, grades, strict=True))}}
+            found = pytrec_eval.RelevanceEvaluator(completed, {measure}).evaluate(
+                {topic: ranking})
+            values.append(found[topic][key])
+        bounds[topic] = (min(values), max(values))
+    return bounds
+
+
+def _files(tmp_path, qrels, run):
+    q = tmp_path / "qrels"
+    q.write_text("".join(f"{t} 0 {d} {r}\n" for t, docs in qrels.items()
+                         for d, r in docs.items()))
+    r = tmp_path / "run"
+    r.write_text("".join(f"{t} Q0 {d} 0 {s} r\n" for t, docs in run.items()
+                         for d, s in docs.items()))
+    return str(q), str(r)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_bounds_equal_the_extremes_of_every_completion(seed, tmp_path):
+    qrels, run = _case(seed)
+    q, r = _files(tmp_path, qrels, run)
+    lowest = min(v for docs in qrels.values() for v in docs.values())
+    highest = max(v for docs in qrels.values() for v in docs.values())
+    result = unjudged_bounds(q, [r], list(MEASURES))
+    table = result.per_topic
+    for name, (measure, key) in MEASURES.items():
+        label = key  # irscale labels trec_eval's measures as trec_eval prints them
+        expected = _brute(qrels, run, measure, key, lowest, highest)
+        for topic, (low, high) in expected.items():
+            row = table[(table.measure == label) & (table.topic == topic)].iloc[0]
+            assert row.low == pytest.approx(low, abs=1e-12), (name, topic)
+            assert row.high == pytest.approx(high, abs=1e-12), (name, topic)
+            assert row.low <= row.high
+
+
+def test_means_and_undecided_pairs(tmp_path):
+    qrels, run = _case(3)
+    q, r = _files(tmp_path, qrels, run)
+    other = tmp_path / "other"
+    other.write_text("".join(f"{t} Q0 {d} 0 {-s} s\n" for t, docs in run.items()
+                             for d, s in docs.items()))
+    result = unjudged_bounds(q, [r, str(other)], ["P.5"])
+    for run_name, group in result.per_topic.groupby("run"):
+        row = result.means[result.means.run == run_name].iloc[0]
+        assert row.low == pytest.approx(group.low.mean())
+        assert row.high == pytest.approx(group.high.mean())
+    a, b = result.means.itertuples()
+    overlap = a.low <= b.high and b.low <= a.high
+    assert len(result.undecided) == int(overlap)
+
+
+def test_work_beyond_the_memory_limit_is_refused_before_it_starts(tmp_path):
+    qrels, run = _case(1)
+    q, r = _files(tmp_path, qrels, run)
+    with pytest.raises(ParameterError, match="ranking lines of completions"):
+        unjudged_bounds(q, [r], ["map"], max_memory=1000)
+
+
+def test_command_line_prints_the_api_bounds(tmp_path, capsys):
+    qrels, run = _case(4)
+    q, r = _files(tmp_path, qrels, run)
+    out = tmp_path / "b.csv"
+    assert main(["pool", "bounds", q, r, "-m", "map", "-m", "P.5", "--format", "csv",
+                 "-o", str(out)]) == 0
+    import pandas as pd
+
+    printed = pd.read_csv(out)
+    expected = unjudged_bounds(q, [r], ["map", "P.5"]).means
+    assert printed["low"].tolist() == pytest.approx(expected["low"].tolist())
+    assert printed["high"].tolist() == pytest.approx(expected["high"].tolist())
+    assert main(["pool", "bounds", q, r, "-m", "map", "--per-topic"]) == 0
+    assert "unjudged" in capsys.readouterr().out
