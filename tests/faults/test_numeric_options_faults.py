@@ -103,6 +103,7 @@ BASES: dict[str, list[str]] = {
     "pool sample": ["pool", "sample", "a.run", "b.run", "c.run", "--size", "3", "--seed",
                     "1"],
     "pool estimate": ["pool", "estimate", "sampled.txt", "a.run", "b.run", "c.run"],
+    "eval-seeds": ["eval-seeds", "qrels.txt", "--system", "A=a.run,b.run", "-m", "map"],
     "pool bounds": ["pool", "bounds", "qrels.txt", "a.run", "b.run", "-m", "P.3"],
     "labels aggregate": ["labels", "aggregate", "crowd.txt", "--method", "mace", "--seed",
                          "1", "--n-iter", "5"],

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers
 
 #: Subcommands, in the order ``irscale --help`` lists them (module: the name, with "_" for "-").
 SUBCOMMANDS = ("eval", "session", "text", "demo", "compare", "scale", "meta", "pool",
-               "labels", "online", "report", "eval-many", "measures", "fuse")
+               "labels", "online", "report", "eval-many", "eval-seeds", "measures", "fuse")
 
 #: Exit status of bad input or options, of ^C, and of an internal error.
 EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BUG = 2, 130, 3

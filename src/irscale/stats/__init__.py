@@ -26,7 +26,9 @@ Shards
     :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
 Replicates
     :func:`replicates_anova` (topic × system interaction estimated from replicates) and
-    :func:`bootstrap_anova` (Voorhees, Samarov & Soboroff 2017).
+    :func:`bootstrap_anova` (Voorhees, Samarov & Soboroff 2017); :func:`evaluate_seeds`:
+    systems given as several runs (seeds, folds), their mean and spread and their
+    replicates.
 Document sampling
     :func:`document_variance` (per-topic variance of AP or P@k under the document
     bootstrap, Cormack & Lynam 2006) and :func:`document_sampling_test` (with the topic
@@ -118,6 +120,8 @@ _EXPORTS: dict[str, str] = {
     "BootstrapAnovaResult": ".replicates",
     "bootstrap_anova": ".replicates",
     "replicates_anova": ".replicates",
+    "SeedEvaluation": ".seeds",
+    "evaluate_seeds": ".seeds",
     "summary_table": ".summary_table",
     "BaselineComparison": ".baseline",
     "baseline_comparison": ".baseline",
@@ -148,6 +152,7 @@ __all__ = [
     "PairwiseComparisons",
     "QppResult",
     "RankTestResult",
+    "SeedEvaluation",
     "ShardScores",
     "TestResult",
     "TopicSetSize",
@@ -161,6 +166,7 @@ __all__ = [
     "document_sampling_test",
     "document_variance",
     "effect_sizes",
+    "evaluate_seeds",
     "expected_ci_width",
     "friedman",
     "gstudy",
@@ -235,6 +241,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .registry import TESTS, two_sample_test
     from .replicates import BootstrapAnovaResult, bootstrap_anova, replicates_anova
     from .results import AnovaResult, AnovaRow, PairwiseComparisons, RankTestResult, TestResult
+    from .seeds import SeedEvaluation, evaluate_seeds
     from .shards import SHARD_MODELS, ShardScores, shard_anova
     from .standardisation import reference_moments, standardise
     from .summary_table import summary_table

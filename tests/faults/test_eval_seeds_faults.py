@@ -1,0 +1,46 @@
+"""``irscale eval-seeds``: systems of several runs; malformed --system specs, missing and
+malformed runs, options that do not combine."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import err, ok, opt, output_contains, run_case, text
+
+SEEDS = ["eval-seeds", "qrels.txt", "--system", "A=a.run,b.run", "--system", "C=c.run",
+         "-m", "map"]
+
+
+CASES = [
+    ok("seeds", SEEDS, output_contains("Systems over their runs", "A", "C")),
+    ok("seeds-runs-csv", [*SEEDS, "--runs", "--format", "csv"],
+       output_contains("system,run,measure,mean", "A,teamA_r1,map")),
+    ok("seeds-shard-scores", [*SEEDS, "--shard-scores", "s.csv"],
+       output_contains("Systems over their runs"), allowed_new=("s.csv",)),
+    ok("seeds-glob", ["eval-seeds", "qrels.txt", "--system", "all=*.run", "-m", "P.3"],
+       output_contains("all")),
+    err("seeds-no-system", ["eval-seeds", "qrels.txt", "-m", "map"], opt("--system")),
+    err("seeds-no-measure", SEEDS[:-2], opt("-m", "--measure")),
+    err("seeds-system-without-equals", ["eval-seeds", "qrels.txt", "--system", "a.run",
+                                        "-m", "map"], "--system must be NAME=RUNS", "'a.run'"),
+    err("seeds-system-empty-runs", ["eval-seeds", "qrels.txt", "--system", "A=", "-m", "map"],
+        "--system must be NAME=RUNS"),
+    err("seeds-system-twice", [*SEEDS, "--system", "A=c.run"], "--system names ['A'] twice"),
+    err("seeds-run-missing", ["eval-seeds", "qrels.txt", "--system", "A=a.run,nope.run",
+                              "-m", "map"], "nope.run"),
+    err("seeds-run-malformed", ["eval-seeds", "qrels.txt", "--system", "A=bad.run", "-m",
+                                "map"], "bad.run", "line 2",
+        files={"bad.run": text(["1 Q0 d1 1 0.5 r", "1 Q0 d2"])}),
+    err("seeds-qrels-missing", ["eval-seeds", "nope.txt", "--system", "A=a.run", "-m", "map"],
+        "nope.txt"),
+    err("seeds-shard-scores-two-measures", [*SEEDS, "-m", "P.3", "--shard-scores", "s.csv"],
+        "--shard-scores writes the values of one measure"),
+    err("seeds-summary-measure", [*SEEDS[:-2], "-m", "gm_map"], "gm_map"),
+    err("seeds-digits-csv", [*SEEDS, "--format", "csv", "--digits", "2"], opt("--digits")),
+    err("seeds-output-exists", [*SEEDS, "-o", "qrels.txt"], "qrels.txt"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_eval_seeds(case, ws, run_cli):
+    run_case(case, ws, run_cli)

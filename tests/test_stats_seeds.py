@@ -1,0 +1,96 @@
+"""Systems of several runs (irscale.stats.seeds): every run's mean equals pytrec_eval's
+(a topic the run lacks counting 0, as trec_eval -c), each system's mean and spread those of
+its runs' means computed here, the replicates table round-trips through the reader of
+``compare --shard-scores``, and the command line prints the API's table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import pytrec_eval
+
+from irscale.cli.main import main
+from irscale.errors import InputError, ParameterError
+from irscale.io.scores_csv import read_shard_table
+from irscale.stats import evaluate_seeds
+
+SYSTEMS = {"GUIR": ["GUIR_EN_Run1", "GUIR_EN_Run2", "GUIR_EN_Run3"],
+           "InfoLab": ["InfoLab_EN_Run1", "InfoLab_EN_Run2", "InfoLab_EN_Run3"]}
+
+
+def _pytrec_mean(qrels_path, run_path, measure: str) -> float:
+    qrels: dict[str, dict[str, int]] = {}
+    for line in open(qrels_path):
+        t, _, d, r = line.split()
+        qrels.setdefault(t, {})[d] = int(r)
+    run: dict[str, dict[str, float]] = {}
+    for line in open(run_path):
+        t, _, d, _, s, _ = line.split()
+        run.setdefault(t, {})[d] = float(s)
+    found = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(
+        {t: docs for t, docs in run.items() if t in qrels})
+    return float(np.mean([found.get(t, {}).get(measure, 0.0) for t in qrels]))
+
+
+@pytest.fixture
+def seeds(clef):
+    systems = {name: [str(clef / "runs" / f"{run}.txt") for run in runs]
+               for name, runs in SYSTEMS.items()}
+    return clef / "task2.qrels", systems
+
+
+def test_means_and_spread_equal_pytrec_eval_runs(seeds):
+    qrels, systems = seeds
+    result = evaluate_seeds(qrels, systems, ["map", "P.10"])
+    table = result.to_frame()
+    for system, paths in systems.items():
+        for measure, key in (("map", "map"), ("P_10", "P_10")):
+            means = np.array([_pytrec_mean(qrels, p, key) for p in paths])
+            row = table[(table.system == system) & (table.measure == measure)].iloc[0]
+            assert row.runs == len(paths)
+            assert row["mean"] == pytest.approx(means.mean(), abs=1e-12)
+            assert row.sd == pytest.approx(means.std(ddof=1), abs=1e-12)
+            assert (row["min"], row["max"]) == pytest.approx((means.min(), means.max()))
+            per_run = result.per_run()
+            got = per_run[(per_run.system == system) & (per_run.measure == measure)]["mean"]
+            assert got.tolist() == pytest.approx(means.tolist(), abs=1e-12)
+
+
+def test_replicates_round_trip_through_the_shard_reader(seeds, tmp_path):
+    qrels, systems = seeds
+    result = evaluate_seeds(qrels, systems, "map")
+    path = tmp_path / "seeds.csv"
+    path.write_text(result.shard_table())
+    read = read_shard_table(str(path))
+    scores = result.shard_scores()
+    assert list(read.systems) == list(scores.systems)
+    assert np.allclose(read.values, scores.values, equal_nan=True)
+
+
+def test_unequal_systems_are_padded_and_named_refusals(seeds, clef):
+    qrels, systems = seeds
+    uneven = {**systems, "CUNI": [str(clef / "runs" / "CUNI_EN_Run1.txt")]}
+    result = evaluate_seeds(qrels, uneven, "map")
+    assert np.isnan(result.shard_scores().values[:, 2, 1:]).all()
+    assert np.isnan(result.to_frame().set_index("system").loc["CUNI", "sd"])
+    with pytest.raises(ParameterError, match="systems"):
+        evaluate_seeds(qrels, {}, "map")
+    with pytest.raises(InputError, match="no run"):
+        evaluate_seeds(qrels, {"x": []}, "map")
+    with pytest.raises(ParameterError, match="name one of"):
+        evaluate_seeds(qrels, systems, ["map", "P.10"]).shard_scores()
+
+
+def test_command_line_prints_the_api_table(seeds, tmp_path):
+    qrels, systems = seeds
+    argv = ["eval-seeds", str(qrels)]
+    for name, paths in systems.items():
+        argv += ["--system", f"{name}={','.join(paths)}"]
+    out, scores = tmp_path / "out.csv", tmp_path / "scores.csv"
+    assert main([*argv, "-m", "map", "--format", "csv", "-o", str(out),
+                 "--shard-scores", str(scores)]) == 0
+    printed = pd.read_csv(out)
+    expected = evaluate_seeds(qrels, systems, "map").to_frame()
+    assert printed["mean"].tolist() == pytest.approx(expected["mean"].tolist(), abs=1e-12)
+    assert scores.read_text() == evaluate_seeds(qrels, systems, "map").shard_table()
