@@ -163,3 +163,85 @@ def test_page_is_self_contained(report):
     for needle in ("http:", "https:", "<link", "src=", "@import", "url(http"):
         assert needle not in text, needle
     assert os.path.getsize(report[0]) < 5_000_000
+
+
+def _per_topic(report_path: Path, measure: str) -> dict[tuple[str, str], str]:
+    """``{(run, topic): value}`` of ``irscale eval -q`` on the report's collection."""
+    folder = report_path.parent
+    runs = [str(folder / f"{name}.run") for name in ("neural", "bm25", "lm")]
+    printed = _run(["eval", "-q", "-m", measure, str(folder / "qrels"), *runs])
+    values = {}
+    for line in printed.splitlines():
+        _, topic, value, run = line.split()
+        if topic != "all":
+            values[(run, topic)] = value
+    return values
+
+
+def _drill_rows(page) -> list[list[str]]:
+    return page.eval_on_selector_all(
+        "#drill tbody tr", "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent))")
+
+
+def test_the_drill_down_shows_any_two_runs_per_topic(browser, report):
+    page_path, _ = report
+    context, page, _ = _open(browser, page_path)
+    try:
+        page.select_option("#drill-a", "lm")
+        page.select_option("#drill-b", "neural")
+        page.select_option("#drill-measure", "P_10")
+        rows = _drill_rows(page)
+        values = _per_topic(page_path, "P.10")
+        assert len(rows) == len({topic for _, topic in values})
+        wins = losses = 0
+        for topic, a, b, difference in rows:
+            assert float(a) == pytest.approx(float(values[("lm", topic)]), abs=5e-5)
+            assert float(b) == pytest.approx(float(values[("neural", topic)]), abs=5e-5)
+            assert float(difference) == pytest.approx(float(a) - float(b), abs=2e-4)
+            wins, losses = wins + (float(difference) > 0), losses + (float(difference) < 0)
+        headers = page.eval_on_selector_all("#drill thead th", "hs => hs.map(h => h.textContent)")
+        assert headers == ["topic", "lm", "neural", "lm − neural"]
+        summary = page.text_content("#drill-summary")
+        assert f"lm against neural on P_10: {wins} topics won" in summary
+        assert f"{losses} lost" in summary
+        page.click("#drill thead th:nth-child(4)")  # the redrawn table still sorts
+        shown = [float(row[3]) for row in _drill_rows(page)]
+        assert shown == sorted(shown)
+    finally:
+        context.close()
+
+
+def test_the_scale_toggle_switches_to_the_interval_scaled_means(browser, report):
+    page_path, _ = report
+    context, page, _ = _open(browser, page_path)
+    try:
+        def cells():
+            return page.eval_on_selector_all(
+                "#scaled td[data-m]", "cs => cs.map(c => [c.textContent, c.dataset.m, "
+                "c.dataset.r])")
+        before = cells()
+        assert before and all(abs(float(t) - float(m)) < 1e-4 for t, m, _ in before)
+        page.click("#scale-toggle")
+        after = cells()
+        assert all(abs(float(t) - float(r)) < 1e-4 for t, _, r in after)
+        assert any(m != r for _, m, r in after)
+        headers = page.eval_on_selector_all("#scaled thead th[data-m]",
+                                            "hs => hs.map(h => h.textContent)")
+        assert all("_R (N = " in h for h in headers)
+        page.click("#scale-toggle")
+        assert cells() == before
+    finally:
+        context.close()
+
+
+def test_without_javascript_the_drill_down_shows_its_first_pair(browser, report):
+    page_path, _ = report
+    context, page, _ = _open(browser, page_path, javascript=False)
+    try:
+        rows = _drill_rows(page)
+        values = _per_topic(page_path, "map")
+        assert [float(row[1]) for row in rows] == pytest.approx(
+            [float(values[("bm25", row[0])]) for row in rows], abs=5e-5)  # the baseline
+        assert not page.is_visible("#scale-toggle")
+    finally:
+        context.close()

@@ -87,6 +87,10 @@ class Provenance:
         return pd.DataFrame(list(self.inputs), columns=["file", "bytes", "sha256"])
 
 
+#: The columns of :attr:`Report.scaled`.
+SCALED_COLUMNS = ("run", "measure", "N", "value", "ranked")
+
+
 @dataclass(frozen=True, eq=False)
 class Report:
     """Everything the report shows (module documentation)."""
@@ -109,6 +113,10 @@ class Report:
     discriminative: pd.DataFrame | None
     provenance: Provenance
     notes: tuple[str, ...] = field(default=())
+    #: The robustness panel's means per run and measure: ``run, measure, N, value`` (M at
+    #: N) and ``ranked`` (its interval-scaled version M_R), for the page's toggle.
+    scaled: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
+        columns=list(SCALED_COLUMNS)))
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""
@@ -256,10 +264,11 @@ def _dp_progress(within: Callable[[int, int], None], measures: int
 
 
 def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
-                alpha: float, advance: Callable[[], None]) -> pd.DataFrame:
+                alpha: float, advance: Callable[[], None]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The τ(M, M_R) of Ferrante et al. (2021) and S2NS/NS2S of the Tukey HSD after MD2, per measure
-    (``advance()`` after each)."""
+    (``advance()`` after each), and the runs' means of M at N and of M_R (:attr:`Report.scaled`)."""
     rows: list[dict[str, object]] = []
+    scaled: list[dict[str, object]] = []
     by_depth: dict[int, list[str]] = {}
     for measure in measures:
         try:
@@ -288,12 +297,19 @@ def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
             rows.append({"measure": measure, "N": N, "tau": tau, "sig": int(sig.sum()),
                          "sig_ranked": int(sig_r.sum()), "s2ns": int((sig & ~sig_r).sum()),
                          "ns2s": int((~sig & sig_r).sum()), "note": ""})
+            scaled.extend({"run": run, "measure": measure, "N": N, "value": float(m),
+                           "ranked": float(r)}
+                          for run, m, r in zip(result.matrix.systems, before.mean(axis=0),
+                                               after.mean(axis=0), strict=True))
         for _ in group:
             advance()
     order = {m: i for i, m in enumerate(measures)}
     frame = pd.DataFrame(rows, columns=["measure", "N", "tau", "sig", "sig_ranked", "s2ns",
                                         "ns2s", "note"])
-    return frame.sort_values("measure", key=lambda s: s.map(order)).reset_index(drop=True)
+    table = pd.DataFrame(scaled, columns=list(SCALED_COLUMNS))
+    return (frame.sort_values("measure", key=lambda s: s.map(order)).reset_index(drop=True),
+            table.sort_values("measure", key=lambda s: s.map(order), kind="stable")
+            .reset_index(drop=True))
 
 
 def build_report(
@@ -402,10 +418,11 @@ def build_report(
         order = [run_names[i] for i in np.argsort(-means[measure].to_numpy(), kind="stable")]
         letters[measure] = compact_letters(order, pairs)
         advance()
-    panel = (_robustness(qrels_obj, run_objs, labels, scale_depth, alpha, advance)
-             if robustness
-             else pd.DataFrame(columns=["measure", "N", "tau", "sig", "sig_ranked", "s2ns",
-                                        "ns2s", "note"]))
+    panel, scaled = (_robustness(qrels_obj, run_objs, labels, scale_depth, alpha, advance)
+                     if robustness
+                     else (pd.DataFrame(columns=["measure", "N", "tau", "sig", "sig_ranked",
+                                                 "s2ns", "ns2s", "note"]),
+                           pd.DataFrame(columns=list(SCALED_COLUMNS))))
     discriminative = None
     if dp:
         discriminative = discriminative_power_table(
@@ -421,4 +438,5 @@ def build_report(
         comparison=comparison, anova=anovas, tukey=tukeys, letters=letters,
         precision_recall=interpolated_precision(evaluation), robustness=panel,
         discriminative=discriminative,
-        provenance=provenance(command or "irscale.report.build_report(...)", paths))
+        provenance=provenance(command or "irscale.report.build_report(...)", paths),
+        scaled=scaled)

@@ -1,15 +1,20 @@
 """The experiment report as one self-contained HTML page.
 
 Everything is inline: the CSS, the figures (SVG drawn by :mod:`irscale.plots` in the style
-of :mod:`irscale.io.figures`) and a few lines of JavaScript that sort a table when its
-header is clicked. Nothing is fetched when the page is viewed (no fonts, scripts or images
-from elsewhere), and the page reads the same with JavaScript off: only sorting is lost.
-Numbers in sortable cells carry their full-precision value in ``data-value``.
+of :mod:`irscale.io.figures`), the per-topic values (a JSON block) and a little JavaScript:
+a click on a table's header sorts it; the per-topic drill-down shows any two runs side by
+side on any measure (topic, both values, their difference, wins, ties and losses); the
+robustness section's table toggles between each measure and its interval-scaled version.
+Nothing is fetched when the page is viewed (no fonts, scripts or images from elsewhere),
+and the page reads the same with JavaScript off: the tables stay as written (the
+drill-down shows its first pair), only the interactions are lost. Numbers in sortable
+cells carry their full-precision value in ``data-value``.
 """
 
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +84,42 @@ document.querySelectorAll("table.sortable").forEach(function(t){
   });
  });
 });
+(function(){
+ var data=document.getElementById("per-topic-data");if(!data)return;
+ data=JSON.parse(data.textContent);
+ var a=document.getElementById("drill-a"),b=document.getElementById("drill-b"),
+  m=document.getElementById("drill-measure"),body=document.querySelector("#drill tbody"),
+  note=document.getElementById("drill-summary"),head=document.querySelectorAll("#drill thead th");
+ function fmt(v){return v.toFixed(data.digits)}
+ function cell(v){var td=document.createElement("td");td.setAttribute("data-value",v);
+  td.textContent=fmt(v);return td}
+ function show(){
+  var x=data.values[m.value][a.value],y=data.values[m.value][b.value],w=0,t=0,l=0;
+  head[1].textContent=a.value;head[2].textContent=b.value;
+  head[3].textContent=a.value+" \u2212 "+b.value;
+  body.textContent="";
+  data.topics.forEach(function(topic,i){
+   var tr=document.createElement("tr"),th=document.createElement("td"),d=x[i]-y[i];
+   th.textContent=topic;tr.appendChild(th);tr.appendChild(cell(x[i]));tr.appendChild(cell(y[i]));
+   tr.appendChild(cell(d));body.appendChild(tr);if(d>0)w++;else if(d<0)l++;else t++});
+  note.textContent=a.value+" against "+b.value+" on "+m.value+": "+w+" topics won, "+t+
+   " tied, "+l+" lost";
+ }
+ [a,b,m].forEach(function(s){s.addEventListener("change",show)});
+})();
+(function(){
+ var button=document.getElementById("scale-toggle");if(!button)return;
+ button.hidden=false;var ranked=false;
+ button.addEventListener("click",function(){
+  ranked=!ranked;
+  document.querySelectorAll("#scaled td[data-m]").forEach(function(c){
+   var v=c.getAttribute(ranked?"data-r":"data-m");c.setAttribute("data-value",v);
+   c.textContent=parseFloat(v).toFixed(parseInt(button.dataset.digits))});
+  document.querySelectorAll("#scaled thead th[data-m]").forEach(function(h){
+   h.textContent=h.getAttribute(ranked?"data-r":"data-m")});
+  button.textContent=ranked?"Show the measures M":"Show the interval-scaled M_R";
+ });
+})();
 """
 
 
@@ -145,6 +186,80 @@ class _Figures:
         return f"<figure>{svg}<figcaption>{_esc(caption)}</figcaption></figure>"
 
 
+def _drilldown(report: Report, digits: int) -> list[str]:
+    """The per-topic drill-down: the values of every run and measure (a JSON block), the
+    choice of two runs and a measure, and the table of the first pair (the baseline, or the
+    first run, against the next run) that the page's script redraws on a change."""
+    matrix = report.evaluation.to_matrix(measures=list(report.measures))
+    topics = [str(t) for t in matrix.topics]
+    values = {measure: {run: [float(v) for v in matrix.values[:, r, m]]
+                        for r, run in enumerate(matrix.systems)}
+              for m, measure in enumerate(matrix.measures)}
+    data = json.dumps({"topics": topics, "digits": digits, "values": values})
+    first = report.baseline or report.runs[0]
+    second = next(run for run in report.runs if run != first)
+    measure = report.measures[0]
+
+    def choice(element: str, label: str, options: Iterable[str], chosen: str) -> str:
+        items = "".join(f'<option{" selected" if o == chosen else ""}>{_esc(o)}</option>'
+                        for o in options)
+        return f'<label>{label} <select id="{element}">{items}</select></label>'
+
+    x, y = values[measure][first], values[measure][second]
+    rows = []
+    wins = ties = losses = 0
+    for topic, a, b in zip(topics, x, y, strict=True):
+        d = a - b
+        wins, ties, losses = wins + (d > 0), ties + (d == 0), losses + (d < 0)
+        rows.append(f"<tr><td>{_esc(topic)}</td>" + "".join(
+            f'<td data-value="{v!r}">{v:.{digits}f}</td>' for v in (a, b, d)) + "</tr>")
+    return [
+        f'<script type="application/json" id="per-topic-data">{_json_in_html(data)}</script>',
+        "<p>" + choice("drill-a", "Run", report.runs, first) + " "
+        + choice("drill-b", "against", report.runs, second) + " "
+        + choice("drill-measure", "on", report.measures, measure) + "</p>",
+        f'<p id="drill-summary">{_esc(first)} against {_esc(second)} on {_esc(measure)}: '
+        f"{wins} topics won, {ties} tied, {losses} lost</p>",
+        '<table id="drill" class="sortable"><thead><tr><th scope="col">topic</th>'
+        f'<th scope="col">{_esc(first)}</th><th scope="col">{_esc(second)}</th>'
+        f'<th scope="col">{_esc(first)} − {_esc(second)}</th></tr></thead><tbody>'
+        + "\n".join(rows) + "</tbody></table>"]
+
+
+def _json_in_html(text: str) -> str:
+    """JSON safe inside a ``<script>`` element (no ``</`` can end it)."""
+    return text.replace("</", "<\\/")
+
+
+def _scaled(report: Report, digits: int) -> list[str]:
+    """The runs' means of every measure at the panel's N and of its interval-scaled version
+    M_R, one table whose button switches between the two (M shown without JavaScript)."""
+    scaled = report.scaled
+    if not len(scaled):
+        return []
+    measures = list(dict.fromkeys(scaled["measure"]))
+    by = {(row.run, row.measure): row for row in scaled.itertuples()}
+    depth = dict(zip(scaled["measure"].astype(str), scaled["N"].astype(int), strict=True))
+    head = "".join(f'<th scope="col" data-m="{_esc(m)} (N = {depth[m]})" '
+                   f'data-r="{_esc(m)}_R (N = {depth[m]})">{_esc(m)} (N = {depth[m]})</th>'
+                   for m in measures)
+    rows = []
+    for run in dict.fromkeys(scaled["run"]):
+        cells = []
+        for m in measures:
+            row = by.get((run, m))
+            cells.append("<td data-value=\"\">–</td>" if row is None else
+                         f'<td data-value="{row.value!r}" data-m="{row.value!r}" '
+                         f'data-r="{row.ranked!r}">{row.value:.{digits}f}</td>')
+        rows.append(f"<tr><td>{_esc(run)}</td>{''.join(cells)}</tr>")
+    return [f'<button id="scale-toggle" type="button" hidden data-digits="{digits}">'
+            "Show the interval-scaled M_R</button>",
+            '<table id="scaled" class="sortable"><caption>Means of every run at the '
+            "panel's N: the measure M, or (button) its interval-scaled version M_R = φ(M)"
+            f'</caption><thead><tr><th scope="col">run</th>{head}</tr></thead><tbody>'
+            + "\n".join(rows) + "</tbody></table>"]
+
+
 def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
@@ -206,6 +321,8 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
             + figure(tukey_intervals(hsd),
                      f"{measure}: Tukey HSD intervals (Ferro & Maistro 2024, eq. 11); "
                      "intervals that do not overlap differ significantly") + "</div>")
+    sections.append(_section("Per topic: any two runs side by side", "drill-down",
+                             _drilldown(report, digits)))
     sections.append(_section("Two-way ANOVA, its assumptions and Tukey HSD", "anova", body))
 
     body = ['<div class="figs">']
@@ -232,6 +349,7 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
                            "means (1: the same ranking of runs) and the Tukey HSD pairs (after the "
                            "two-way ANOVA) significant with M but not M_R (S2NS) and the "
                            "reverse (NS2S)"))
+        body.extend(_scaled(report, digits))
     else:
         body.append("<p>Not computed (robustness panel turned off).</p>")
     if report.discriminative is not None:
