@@ -22,6 +22,12 @@ def trec_output_names(
 ) -> list[str]:
     """The output names of one trec_eval measure family (as trec_measure names them)."""
 
+def trec_families() -> list[tuple[str, tuple[int, int | None], tuple[int, int | None],
+                                  tuple[int, int | None], str]]:
+    """The engine's table of trec_eval families: ``(name, cut-offs, numbers, gain pairs,
+    role)``, each count of parameters ``(min, max)`` (``max`` None: no bound), the role
+    ``measure`` (declared by ``declare_native``) or ``part`` (computed for other measures)."""
+
 def gain_sort_unreplayable(
     gains: list[tuple[int, float]], rel_levels: object, degrees: object,
 ) -> list[tuple[int, float, float]]:

@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 
 use super::guard::detached;
 use crate::judged::JudgedView;
-use crate::measures::{self, Context, Params, Values};
+use crate::measures::families::Count;
+use crate::measures::{self, Context, FAMILIES, Params, Values};
 
 /// The values of one trec_eval measure family on a batch of judged rankings (the arrays of
 /// `irscale.core.judged.JudgedRankings`, read in place): `[(output name, values)]`, the
@@ -84,6 +85,31 @@ fn trec_output_names(
     measures::output_names(family, &params, &ctx).map_err(PyValueError::new_err)
 }
 
+/// A count of parameters as Python reads it: `(min, max)`, `max` `None` for no bound.
+type Bounds = (usize, Option<usize>);
+
+/// The engine's table of trec_eval families (`measures::FAMILIES`), one tuple per line in
+/// the table's order: `(name, cut-offs, numbers, gain pairs, role)`, each count of
+/// parameters as `(min, max)` and the role `measure` (declared by `declare_native`) or
+/// `part` (computed for other measures).
+#[pyfunction]
+fn trec_families() -> Vec<(&'static str, Bounds, Bounds, Bounds, &'static str)> {
+    let bounds = |count: Count| (count.min, count.max);
+    FAMILIES
+        .iter()
+        .map(|family| {
+            let shape = family.shape;
+            (
+                family.name,
+                bounds(shape.ints),
+                bounds(shape.floats),
+                bounds(shape.gains),
+                family.role.name(),
+            )
+        })
+        .collect()
+}
+
 /// The gain tables on which trec_eval's sort of gains cannot be replayed (see
 /// `measures::gains`): `(num_levels, least gain, greatest gain)` for each number of levels
 /// of the topics whose level counts are the rows of `rel_levels`, under the gain map `gains`.
@@ -106,5 +132,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trec_measure, m)?)?;
     m.add_function(wrap_pyfunction!(gain_sort_unreplayable, m)?)?;
     m.add_function(wrap_pyfunction!(trec_output_names, m)?)?;
+    m.add_function(wrap_pyfunction!(trec_families, m)?)?;
     Ok(())
 }

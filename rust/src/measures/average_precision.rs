@@ -14,6 +14,7 @@
 //! is `S(min(k, n))` itself, for averages with another divisor (NTCIREVAL's AP@l).
 
 use super::Outputs;
+use super::families::Call;
 use super::table::{cutoff_names, float_column, float_columns};
 use crate::judged::{Cutoffs, JudgedView};
 
@@ -36,13 +37,22 @@ pub fn average_precision(jr: &JudgedView, i: usize) -> f64 {
 }
 
 /// `map` (or `gm_map`, the same values under its own name).
-pub fn map(family: &str, jr: &JudgedView) -> Outputs {
-    float_column(jr, family, |i| average_precision(jr, i))
+pub fn map(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(float_column(jr, call.family, |i| average_precision(jr, i)))
 }
 
-/// `map_cut_k` for each cut-off (`divide`), or the sums `S(min(k, n))` themselves
-/// (`map_cut_sum_k`).
-pub fn map_cut(family: &str, cutoffs: &[i64], jr: &JudgedView, divide: bool) -> Outputs {
+/// `map_cut_k` for each cut-off `k`.
+pub fn map_cut(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(cut_sums("map_cut", &call.params.ints, jr, true))
+}
+
+/// `map_cut_sum_k`: the sums `S(min(k, n))` themselves, for each cut-off `k`.
+pub fn map_cut_sum(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(cut_sums("map_cut_sum", &call.params.ints, jr, false))
+}
+
+/// `S(min(k, n))` for each cut-off, divided by `R` (`divide`) or not, named `family_k`.
+fn cut_sums(family: &str, cutoffs: &[i64], jr: &JudgedView, divide: bool) -> Outputs {
     let sorted = Cutoffs::new(cutoffs);
     float_columns(jr, cutoff_names(family, cutoffs), |i, row| {
         let num_rel = jr.num_rel(i);
@@ -69,6 +79,7 @@ mod tests {
     use super::*;
     use crate::judged::NONPOOL;
     use crate::measures::Values;
+    use crate::measures::testing::outputs;
 
     fn example() -> JudgedView<'static> {
         // R = 3; relevant at ranks 1 and 3: S = 1/1 + 2/3
@@ -86,14 +97,14 @@ mod tests {
         let jr = example();
         let expected = (1.0 + 2.0 / 3.0) / 3.0;
         assert_eq!(
-            map("map", &jr),
+            outputs("map", &[], &[], &jr),
             vec![("map".into(), Values::Float(vec![expected, 0.0]))]
         );
-        let cut = map_cut("map_cut", &[2, 1, 10], &jr, true);
+        let cut = outputs("map_cut", &[2, 1, 10], &[], &jr);
         assert_eq!(cut[0].1, Values::Float(vec![1.0 / 3.0, 0.0]));
         assert_eq!(cut[1].1, Values::Float(vec![1.0 / 3.0, 0.0]));
         assert_eq!(cut[2].1, Values::Float(vec![expected, 0.0]));
-        let sums = map_cut("map_cut_sum", &[3], &jr, false);
+        let sums = outputs("map_cut_sum", &[3], &[], &jr);
         assert_eq!(sums[0].1, Values::Float(vec![1.0 + 2.0 / 3.0, 0.0]));
     }
 

@@ -25,6 +25,7 @@
 //! level ≤ 0 makes judged documents relevant). gm_bpref is bpref under its own name.
 
 use super::Outputs;
+use super::families::Call;
 use super::table::float_column;
 use crate::judged::{JudgedView, UNJUDGED};
 
@@ -91,13 +92,13 @@ pub fn inferred_ap(jr: &JudgedView, i: usize) -> f64 {
 }
 
 /// `bpref` or `gm_bpref` (the same values under the family's name).
-pub fn bpref(family: &str, jr: &JudgedView) -> Outputs {
-    float_column(jr, family, |i| binary_preference(jr, i))
+pub fn bpref(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(float_column(jr, call.family, |i| binary_preference(jr, i)))
 }
 
 /// `infAP`.
-pub fn infap(jr: &JudgedView) -> Outputs {
-    float_column(jr, "infAP", |i| inferred_ap(jr, i))
+pub fn infap(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(float_column(jr, "infAP", |i| inferred_ap(jr, i)))
 }
 
 #[cfg(test)]

@@ -9,23 +9,41 @@
 //! no per-ranking value (the run's id is printed by the summary).
 
 use super::Outputs;
+use super::families::Call;
 use super::table::int_column;
 use crate::judged::JudgedView;
 
-/// The outputs of the counting family `family` (one of the six above).
-pub fn compute(family: &str, jr: &JudgedView) -> Result<Outputs, String> {
-    Ok(match family {
-        "runid" => Vec::new(),
-        "num_q" => int_column(jr, family, |_| 1),
-        "num_ret" => int_column(jr, family, |i| jr.ranking(i).len() as i64),
-        "num_rel" => int_column(jr, family, |i| jr.num_rel(i)),
-        "num_rel_ret" => int_column(jr, family, |i| jr.num_rel_ret(i)),
-        "num_nonrel_judged_ret" => int_column(jr, family, |i| {
-            let judged = jr.ranking(i).iter().filter(|&&rel| rel >= 0).count() as i64;
-            judged - jr.num_rel_ret(i)
-        }),
-        _ => return Err(format!("{family:?} is not a counting measure")),
-    })
+/// `runid`: no value per ranking.
+pub fn runid(_: &Call, _: &JudgedView) -> Result<Outputs, String> {
+    Ok(Vec::new())
+}
+
+/// `num_q`: 1 per ranking.
+pub fn num_q(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(int_column(jr, "num_q", |_| 1))
+}
+
+/// `num_ret`: the documents retrieved.
+pub fn num_ret(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(int_column(jr, "num_ret", |i| jr.ranking(i).len() as i64))
+}
+
+/// `num_rel`: the topic's relevant documents.
+pub fn num_rel(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(int_column(jr, "num_rel", |i| jr.num_rel(i)))
+}
+
+/// `num_rel_ret`: the relevant judged documents retrieved.
+pub fn num_rel_ret(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(int_column(jr, "num_rel_ret", |i| jr.num_rel_ret(i)))
+}
+
+/// `num_nonrel_judged_ret`: the judged documents retrieved that are not relevant.
+pub fn num_nonrel_judged_ret(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(int_column(jr, "num_nonrel_judged_ret", |i| {
+        let judged = jr.ranking(i).iter().filter(|&&rel| rel >= 0).count() as i64;
+        judged - jr.num_rel_ret(i)
+    }))
 }
 
 #[cfg(test)]
@@ -33,6 +51,7 @@ mod tests {
     use super::*;
     use crate::judged::{NONPOOL, UNJUDGED};
     use crate::measures::Values;
+    use crate::measures::testing::outputs;
 
     #[test]
     fn counts_of_a_worked_example() {
@@ -44,12 +63,12 @@ mod tests {
             degrees: &[0, 1, 2],
             relevance_level: 1,
         };
-        let value = |family| compute(family, &jr).unwrap().remove(0).1;
+        let value = |family| outputs(family, &[], &[], &jr).remove(0).1;
         assert_eq!(value("num_q"), Values::Int(vec![1, 1]));
         assert_eq!(value("num_ret"), Values::Int(vec![6, 0]));
         assert_eq!(value("num_rel"), Values::Int(vec![3, 3]));
         assert_eq!(value("num_rel_ret"), Values::Int(vec![2, 0]));
         assert_eq!(value("num_nonrel_judged_ret"), Values::Int(vec![2, 0]));
-        assert!(compute("runid", &jr).unwrap().is_empty());
+        assert!(outputs("runid", &[], &[], &jr).is_empty());
     }
 }

@@ -15,13 +15,14 @@
 //!
 //! and 0 when the ideal gains sum to 0; the running sums are trec_eval's, rank by rank.
 
+use super::families::Call;
 use super::gains::{Discounts, GainMap, Ideal, PerTopic};
 use super::ndcg::ratio_or_zero;
-use super::{Outputs, Params, Values, per_ranking};
+use super::{Outputs, Values, per_ranking};
 use crate::judged::JudgedView;
 
 /// `binG` at the batch's relevance level.
-pub fn bin_g(jr: &JudgedView) -> Outputs {
+pub fn bin_g(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
     let level = jr.relevance_level;
     let discounts = Discounts::of(jr);
     let values = per_ranking(jr, |i| {
@@ -35,12 +36,12 @@ pub fn bin_g(jr: &JudgedView) -> Outputs {
         }
         ratio_or_zero(sum, jr.num_rel(i) as f64)
     });
-    vec![("binG".to_string(), Values::Float(values))]
+    Ok(vec![("binG".to_string(), Values::Float(values))])
 }
 
-/// `G` with the gain map of `params`.
-pub fn g(params: &Params, jr: &JudgedView) -> Outputs {
-    let gains = GainMap::new(&params.gains);
+/// `G` with the gain map of the call's parameters.
+pub fn g(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let gains = GainMap::new(&call.params.gains);
     let ideals = PerTopic::build(jr, |levels| {
         let ideal = Ideal::of(levels, jr.degrees, &gains);
         let total = ideal.total_gain();
@@ -59,13 +60,15 @@ pub fn g(params: &Params, jr: &JudgedView) -> Outputs {
         }
         if *total > 0.0 { g / total } else { 0.0 }
     });
-    vec![("G".to_string(), Values::Float(values))]
+    Ok(vec![("G".to_string(), Values::Float(values))])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::judged::{NONPOOL, UNJUDGED};
+    use crate::measures::Params;
+    use crate::measures::testing::{outputs, run};
 
     fn values(outputs: Outputs) -> Vec<f64> {
         match outputs.into_iter().next() {
@@ -85,7 +88,7 @@ mod tests {
             relevance_level: 1,
         };
         let expected = (1.0 / 3f64.log2() + 1.0 / 4f64.log2()) / 3.0;
-        assert_eq!(values(bin_g(&jr)), [expected, 0.0]);
+        assert_eq!(values(outputs("binG", &[], &[], &jr)), [expected, 0.0]);
     }
 
     #[test]
@@ -100,7 +103,10 @@ mod tests {
         };
         let first = 1.0 / (2.0f64 + 2.0 - 1.0).log2();
         let third = 2.0 / (2.0f64 + 4.0 - 3.0).log2();
-        assert_eq!(values(g(&Params::default(), &jr)), [(first + third) / 3.0]);
+        assert_eq!(
+            values(run("G", &Params::default(), &jr).unwrap()),
+            [(first + third) / 3.0]
+        );
         // fractional ideal gains cost 1 below 1
         let params = Params {
             gains: vec![(1, 0.5), (2, 3.5)],
@@ -108,6 +114,9 @@ mod tests {
         };
         let first = 0.5 / (2.0f64 + 3.5 - 0.5).log2();
         let third = 3.5 / (2.0f64 + 5.5 - 4.0).log2();
-        assert_eq!(values(g(&params, &jr)), [(first + third) / 4.0]);
+        assert_eq!(
+            values(run("G", &params, &jr).unwrap()),
+            [(first + third) / 4.0]
+        );
     }
 }

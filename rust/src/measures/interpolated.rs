@@ -19,6 +19,7 @@
 //! number.
 
 use super::Outputs;
+use super::families::Call;
 use super::table::{float_column, float_columns, number_names};
 use crate::judged::JudgedView;
 
@@ -85,40 +86,48 @@ pub fn interpolate(
     }
 }
 
-/// `iprec_at_recall_x` for each recall level `x`.
-pub fn iprec_at_recall(levels: &[f64], compat: u8, jr: &JudgedView) -> Outputs {
-    float_columns(jr, number_names("iprec_at_recall", levels), |i, row| {
-        let num_rel = jr.num_rel(i);
-        let count = |t: usize| level_count(levels[t], num_rel, compat);
-        interpolate(jr, i, levels.len(), count, |t, value| row[t] = value);
-    })
+/// `iprec_at_recall_x` for each recall level `x` of the call's numbers.
+pub fn iprec_at_recall(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let (levels, compat) = (&call.params.floats, call.ctx.compat);
+    Ok(float_columns(
+        jr,
+        number_names("iprec_at_recall", levels),
+        |i, row| {
+            let num_rel = jr.num_rel(i);
+            let count = |t: usize| level_count(levels[t], num_rel, compat);
+            interpolate(jr, i, levels.len(), count, |t, value| row[t] = value);
+        },
+    ))
 }
 
-/// `11pt_avg` over the recall levels `levels`, in the order given: the values added as the
-/// loop assigns them (from the last level down), divided by the number of levels.
-pub fn eleven_point_average(levels: &[f64], compat: u8, jr: &JudgedView) -> Outputs {
-    float_column(jr, "11pt_avg", |i| {
+/// `11pt_avg` over the recall levels of the call's numbers, in the order given: the values
+/// added as the loop assigns them (from the last level down), divided by the number of
+/// levels.
+pub fn eleven_point_average(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let (levels, compat) = (&call.params.floats, call.ctx.compat);
+    Ok(float_column(jr, "11pt_avg", |i| {
         let num_rel = jr.num_rel(i);
         let count = |t: usize| level_count(levels[t], num_rel, compat);
         let mut total = 0.0;
         interpolate(jr, i, levels.len(), count, |_, value| total += value);
         total / levels.len() as f64
-    })
+    }))
 }
 
-/// Interpolated precision at recall `t/10` for each `t` of `tenths`, a level met by the
+/// Interpolated precision at recall `t/10` for each `t` of the call's cut-offs, a level met by the
 /// first rank where `c(r) ≥ ⌈t·R/10⌉` (exact integers; Sakai 2014, eq. 7–8 and Ferro &
 /// Maistro 2024, eq. 3, as irscale's `AP11`).
-pub fn iprec_at_tenths(tenths: &[i64], jr: &JudgedView) -> Outputs {
+pub fn iprec_at_tenths(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let tenths = &call.params.ints;
     let names = tenths
         .iter()
         .map(|t| format!("iprec_at_tenths_{t}"))
         .collect();
-    float_columns(jr, names, |i, row| {
+    Ok(float_columns(jr, names, |i, row| {
         let num_rel = jr.num_rel(i);
         let count = |t: usize| (num_rel * tenths[t] + 9).div_euclid(10);
         interpolate(jr, i, tenths.len(), count, |t, value| row[t] = value);
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -126,6 +135,7 @@ mod tests {
     use super::*;
     use crate::judged::NONPOOL;
     use crate::measures::Values;
+    use crate::measures::testing::outputs;
 
     fn example() -> JudgedView<'static> {
         // R = 4; relevant at ranks 1, 3, 4 of 5: precision 1, 2/3, 3/4
@@ -142,7 +152,7 @@ mod tests {
     fn interpolated_precision_of_a_worked_example() {
         let jr = example();
         // counts (long)(x·4 + 0.9): 0, 1, 2, 3, 4
-        let out = iprec_at_recall(&[0.0, 0.1, 0.5, 0.6, 1.0], 9, &jr);
+        let out = outputs("iprec_at_recall", &[], &[0.0, 0.1, 0.5, 0.6, 1.0], &jr);
         let column = |t: usize| match &out[t].1 {
             Values::Float(v) => v.clone(),
             _ => unreachable!(),
@@ -164,12 +174,12 @@ mod tests {
     #[test]
     fn eleven_point_average_adds_from_the_last_level() {
         let jr = example();
-        let out = eleven_point_average(&[0.0, 0.5, 1.0], 9, &jr);
+        let out = outputs("11pt_avg", &[], &[0.0, 0.5, 1.0], &jr);
         let Values::Float(v) = &out[0].1 else {
             unreachable!()
         };
         assert_eq!(v[0], ((0.0 + 0.75) + 1.0) / 3.0);
-        let tenths = iprec_at_tenths(&[0, 5, 10], &jr);
+        let tenths = outputs("iprec_at_tenths", &[0, 5, 10], &[], &jr);
         let Values::Float(ten) = &tenths[1].1 else {
             unreachable!()
         };

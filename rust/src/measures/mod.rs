@@ -1,5 +1,6 @@
 //! trec_eval's measures, one module per family (as trec_eval's `m_*.c`), computed on a
-//! batch of judged rankings ([`JudgedView`]) and dispatched by family name ([`compute`]).
+//! batch of judged rankings ([`JudgedView`]) and dispatched by family name ([`compute`])
+//! through one table ([`FAMILIES`]: name, kernel, parameters).
 //!
 //! Each family's kernel computes every ranking from that ranking's documents and its
 //! topic's recall base alone, so a batch is shared out between threads by whole rankings
@@ -9,6 +10,7 @@
 pub mod average_precision;
 pub mod bpref;
 pub mod counts;
+pub mod families;
 pub mod interpolated;
 pub mod precision;
 pub mod recall;
@@ -19,6 +21,7 @@ pub mod table;
 pub mod unjudged;
 
 use crate::judged::JudgedView;
+pub use families::FAMILIES;
 use rayon::prelude::*;
 
 // gain-based families: trec_eval's gain tables and ideal rankings, then one module per family
@@ -76,65 +79,15 @@ where
     }
 }
 
-/// The values of the family `family` on the batch `jr`, or why it cannot be computed.
+/// The values of the family `family` on the batch `jr`, or why it cannot be computed (the
+/// family's line of [`FAMILIES`]).
 pub fn compute(
     family: &str,
     params: &Params,
     jr: &JudgedView,
     ctx: &Context,
 ) -> Result<Outputs, String> {
-    jr.check()?;
-    let ints = params.ints.as_slice();
-    let floats = params.floats.as_slice();
-    match family {
-        // binary-relevance families
-        "runid" | "num_q" | "num_ret" | "num_rel" | "num_rel_ret" | "num_nonrel_judged_ret" => {
-            counts::compute(family, jr)
-        }
-        "map" | "gm_map" => Ok(average_precision::map(family, jr)),
-        "map_cut" => Ok(average_precision::map_cut(family, ints, jr, true)),
-        "map_cut_sum" => Ok(average_precision::map_cut(family, ints, jr, false)),
-        "bpref" | "gm_bpref" => Ok(bpref::bpref(family, jr)),
-        "infAP" => Ok(bpref::infap(jr)),
-        "P" => Ok(precision::precision(ints, jr)),
-        "relative_P" => Ok(precision::relative_precision(ints, jr)),
-        "Rprec" => Ok(precision::r_precision(jr)),
-        "Rprec_mult" => Ok(precision::r_precision_multiples(floats, jr)),
-        "recall" => Ok(recall::recall(ints, jr)),
-        "success" => Ok(recall::success(ints, jr)),
-        "recip_rank" => Ok(reciprocal_rank::reciprocal_rank(jr)),
-        "relstring" => Ok(relstring::relstring(number(family, floats, 0)?, jr)),
-        "iprec_at_recall" => Ok(interpolated::iprec_at_recall(floats, ctx.compat, jr)),
-        "11pt_avg" if floats.is_empty() => Err("11pt_avg needs at least one recall level".into()),
-        "11pt_avg" => Ok(interpolated::eleven_point_average(floats, ctx.compat, jr)),
-        "iprec_at_tenths" => Ok(interpolated::iprec_at_tenths(ints, jr)),
-        "set_P" | "set_recall" | "set_relative_P" | "set_map" => set_measures::compute(family, jr),
-        "set_F" => Ok(set_measures::set_f(number(family, floats, 0)?, jr)),
-        "utility" => match floats {
-            &[a, b, c, d] => Ok(set_measures::utility(
-                [a, b, c, d],
-                ctx.num_docs_in_coll,
-                jr,
-            )),
-            _ => Err(format!(
-                "utility takes 4 coefficients, got {}",
-                floats.len()
-            )),
-        },
-        "unj" => Ok(unjudged::unjudged(ints, jr)),
-        // gain-based families
-        "ndcg" | "dcg" | "ideal_dcg" => Ok(ndcg::ndcg(family, params, jr)),
-        "ndcg_cut" => ndcg::ndcg_cut(params, jr),
-        "Rndcg" => Ok(ndcg_averaged::rndcg(params, jr)),
-        "ndcg_rel" => Ok(ndcg_averaged::ndcg_rel(params, jr)),
-        "binG" => Ok(gain_g::bin_g(jr)),
-        "G" => Ok(gain_g::g(params, jr)),
-        "rbp" => rbp::rbp(params, jr),
-        "rbp_resid" => rbp::rbp_resid(params, jr),
-        _ => Err(format!(
-            "no native kernel for the measure family {family:?}"
-        )),
-    }
+    families::dispatch(FAMILIES, family, params, jr, ctx)
 }
 
 /// The output names of `family` with these parameters, in the order of its values: those
@@ -151,14 +104,6 @@ pub fn output_names(family: &str, params: &Params, ctx: &Context) -> Result<Vec<
         .into_iter()
         .map(|(name, _)| name)
         .collect())
-}
-
-/// The `index`-th number parameter of `family`, or why there is none.
-fn number(family: &str, floats: &[f64], index: usize) -> Result<f64, String> {
-    floats
-        .get(index)
-        .copied()
-        .ok_or_else(|| format!("{family} needs {} number parameter(s)", index + 1))
 }
 
 #[cfg(test)]
@@ -182,5 +127,32 @@ mod tests {
                 .is_empty()
         );
         assert!(output_names("nope", &Params::default(), &ctx).is_err());
+    }
+}
+
+/// Families computed through [`FAMILIES`] in the kernels' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Context, Outputs, Params, compute};
+    use crate::judged::JudgedView;
+
+    /// The outputs of `family` with `params` on `jr` (trec_eval 9's profile, `-N` 0).
+    pub fn run(family: &str, params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
+        let ctx = Context {
+            compat: 9,
+            num_docs_in_coll: 0,
+        };
+        compute(family, params, jr, &ctx)
+    }
+
+    /// The outputs of `family` with the cut-offs `ints` and numbers `floats` on `jr`, which
+    /// must compute.
+    pub fn outputs(family: &str, ints: &[i64], floats: &[f64], jr: &JudgedView) -> Outputs {
+        let params = Params {
+            ints: ints.to_vec(),
+            floats: floats.to_vec(),
+            gains: Vec::new(),
+        };
+        run(family, &params, jr).unwrap()
     }
 }

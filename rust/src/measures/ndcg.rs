@@ -13,8 +13,9 @@
 //! `ndcg_cut_k = DCG@k / ideal_DCG@k` (0 when `ideal_DCG@k = 0`), both over the first `k`
 //! positions. Terms are added in rank order, zero gains skipped, as trec_eval's loops do.
 
+use super::families::Call;
 use super::gains::{Discounts, GainMap, Ideal, PerTopic};
-use super::{Outputs, Params, Values, per_ranking};
+use super::{Outputs, Values, per_ranking};
 use crate::judged::JudgedView;
 
 /// The DCG of `ranking` (relevance values in rank order): `Σ gain / log2(rank + 1)`.
@@ -38,30 +39,47 @@ pub fn ratio_or_zero(numerator: f64, denominator: f64) -> f64 {
     }
 }
 
-/// `ndcg`, `dcg` or `ideal_dcg` (the `family`) with the gain map of `params`.
-pub fn ndcg(family: &str, params: &Params, jr: &JudgedView) -> Outputs {
-    let gains = GainMap::new(&params.gains);
-    let discounts = Discounts::of(jr);
-    let ideal_dcg = PerTopic::build(jr, |levels| {
-        Ideal::of(levels, jr.degrees, &gains).total_dcg()
-    });
-    let values = match family {
-        "dcg" => per_ranking(jr, |i| dcg_of(jr.ranking(i), &gains, &discounts)),
-        "ideal_dcg" => per_ranking(jr, |i| *ideal_dcg.of(i)),
-        _ => per_ranking(jr, |i| {
-            let ideal = *ideal_dcg.of(i);
-            if ideal > 0.0 {
-                dcg_of(jr.ranking(i), &gains, &discounts) / ideal
-            } else {
-                0.0
-            }
-        }),
-    };
-    vec![(family.to_string(), Values::Float(values))]
+/// The ideal DCG of each topic of `jr` under `gains` (trec_eval's ideal ranking).
+fn ideal_dcgs(jr: &JudgedView, gains: &GainMap) -> PerTopic<f64> {
+    PerTopic::build(jr, |levels| {
+        Ideal::of(levels, jr.degrees, gains).total_dcg()
+    })
 }
 
-/// `ndcg_cut_k` for each cut-off `k` of `params.ints` (gains: the relevance degrees).
-pub fn ndcg_cut(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
+/// `ndcg` with the gain map of the call's parameters.
+pub fn ndcg(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let gains = GainMap::new(&call.params.gains);
+    let discounts = Discounts::of(jr);
+    let ideal_dcg = ideal_dcgs(jr, &gains);
+    let values = per_ranking(jr, |i| {
+        let ideal = *ideal_dcg.of(i);
+        if ideal > 0.0 {
+            dcg_of(jr.ranking(i), &gains, &discounts) / ideal
+        } else {
+            0.0
+        }
+    });
+    Ok(vec![("ndcg".to_string(), Values::Float(values))])
+}
+
+/// `dcg` with the gain map of the call's parameters.
+pub fn dcg(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let gains = GainMap::new(&call.params.gains);
+    let discounts = Discounts::of(jr);
+    let values = per_ranking(jr, |i| dcg_of(jr.ranking(i), &gains, &discounts));
+    Ok(vec![("dcg".to_string(), Values::Float(values))])
+}
+
+/// `ideal_dcg` with the gain map of the call's parameters.
+pub fn ideal_dcg(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let ideal_dcg = ideal_dcgs(jr, &GainMap::new(&call.params.gains));
+    let values = per_ranking(jr, |i| *ideal_dcg.of(i));
+    Ok(vec![("ideal_dcg".to_string(), Values::Float(values))])
+}
+
+/// `ndcg_cut_k` for each cut-off `k` of the call's cut-offs (gains: the relevance degrees).
+pub fn ndcg_cut(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let params = call.params;
     if params.ints.iter().any(|&k| k <= 0) || params.ints.is_empty() {
         return Err("ndcg_cut takes positive cut-offs".into());
     }
@@ -109,6 +127,8 @@ pub fn ndcg_cut(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
 mod tests {
     use super::*;
     use crate::judged::NONPOOL;
+    use crate::measures::Params;
+    use crate::measures::testing::run;
 
     fn floats(outputs: &Outputs, at: usize) -> &[f64] {
         match &outputs[at].1 {
@@ -131,15 +151,18 @@ mod tests {
         let dcg = 1.0 / 3f64.log2() + 2.0 / 2.0;
         let ideal = 3.0 + 2.0 / 3f64.log2() + 1.0 / 2.0;
         let params = Params::default();
-        assert_eq!(floats(&ndcg("dcg", &params, &JR), 0), [dcg]);
-        assert_eq!(floats(&ndcg("ideal_dcg", &params, &JR), 0), [ideal]);
-        assert_eq!(floats(&ndcg("ndcg", &params, &JR), 0), [dcg / ideal]);
+        assert_eq!(floats(&run("dcg", &params, &JR).unwrap(), 0), [dcg]);
+        assert_eq!(floats(&run("ideal_dcg", &params, &JR).unwrap(), 0), [ideal]);
+        assert_eq!(
+            floats(&run("ndcg", &params, &JR).unwrap(), 0),
+            [dcg / ideal]
+        );
         // a gain for documents outside the qrels
         let params = Params {
             gains: vec![(-1, 1.0)],
             ..Params::default()
         };
-        assert_eq!(floats(&ndcg("dcg", &params, &JR), 0), [1.0 + dcg]);
+        assert_eq!(floats(&run("dcg", &params, &JR).unwrap(), 0), [1.0 + dcg]);
     }
 
     #[test]
@@ -148,13 +171,13 @@ mod tests {
             ints: vec![2, 10],
             ..Params::default()
         };
-        let outputs = ndcg_cut(&params, &JR).unwrap();
+        let outputs = run("ndcg_cut", &params, &JR).unwrap();
         assert_eq!(outputs[0].0, "ndcg_cut_2");
         let dcg2 = 1.0 / 3f64.log2();
         assert_eq!(floats(&outputs, 0), [dcg2 / (3.0 + 2.0 / 3f64.log2())]);
         let dcg = dcg2 + 2.0 / 2.0;
         let ideal = 3.0 + 2.0 / 3f64.log2() + 1.0 / 2.0;
         assert_eq!(floats(&outputs, 1), [dcg / ideal]);
-        assert!(ndcg_cut(&Params::default(), &JR).is_err());
+        assert!(run("ndcg_cut", &Params::default(), &JR).is_err());
     }
 }

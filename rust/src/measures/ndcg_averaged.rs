@@ -13,8 +13,9 @@
 //! `S = Σ_{i ∈ P} DCG@i / IDCG@min(i, K) + (K − |P|) · DCG@n / IDCG@K`,
 //! `ndcg_rel = S / K` when `S > 0`, else 0 (IEEE arithmetic as in C: `+inf` when `K = 0`).
 
+use super::families::Call;
 use super::gains::{Discounts, GainMap, Ideal, PerTopic, discount};
-use super::{Outputs, Params, Values, per_ranking};
+use super::{Outputs, Values, per_ranking};
 use crate::judged::JudgedView;
 
 /// A topic's R-levels: `(c, IDCG@c)` in increasing `c`, and its whole ideal DCG.
@@ -47,9 +48,9 @@ impl RLevels {
     }
 }
 
-/// `Rndcg` with the gain map of `params`.
-pub fn rndcg(params: &Params, jr: &JudgedView) -> Outputs {
-    let gains = GainMap::new(&params.gains);
+/// `Rndcg` with the gain map of the call's parameters.
+pub fn rndcg(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let gains = GainMap::new(&call.params.gains);
     let discounts = Discounts::of(jr);
     let levels = PerTopic::build(jr, |levels| {
         RLevels::of(&Ideal::of(levels, jr.degrees, &gains))
@@ -83,12 +84,12 @@ pub fn rndcg(params: &Params, jr: &JudgedView) -> Outputs {
         }
         sum / count as f64
     });
-    vec![("Rndcg".to_string(), Values::Float(values))]
+    Ok(vec![("Rndcg".to_string(), Values::Float(values))])
 }
 
-/// `ndcg_rel` with the gain map of `params`.
-pub fn ndcg_rel(params: &Params, jr: &JudgedView) -> Outputs {
-    let gains = GainMap::new(&params.gains);
+/// `ndcg_rel` with the gain map of the call's parameters.
+pub fn ndcg_rel(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let gains = GainMap::new(&call.params.gains);
     let discounts = Discounts::of(jr);
     let longest = (0..jr.n_rankings())
         .map(|i| jr.ranking(i).len())
@@ -115,14 +116,16 @@ pub fn ndcg_rel(params: &Params, jr: &JudgedView) -> Outputs {
         sum += (length - positive) as f64 * dcg / ideal_dcg;
         if sum > 0.0 { sum / *length as f64 } else { 0.0 }
     });
-    vec![("ndcg_rel".to_string(), Values::Float(values))]
+    Ok(vec![("ndcg_rel".to_string(), Values::Float(values))])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::judged::NONPOOL;
+    use crate::measures::Params;
     use crate::measures::ndcg::dcg_of;
+    use crate::measures::testing::run;
 
     /// The DCG of a ranking under the default gains.
     fn dcg(ranking: &[i64]) -> f64 {
@@ -157,7 +160,10 @@ mod tests {
         // n = K + 2: a final point DCG@n / IDCG
         let second =
             (dcg(&[2]) / idcg1 + dcg(&[2, 0]) / idcg2 + dcg(&[2, 0, NONPOOL, 1]) / idcg2) / 3.0;
-        assert_eq!(values(rndcg(&Params::default(), &jr)), [first, second]);
+        assert_eq!(
+            values(run("Rndcg", &Params::default(), &jr).unwrap()),
+            [first, second]
+        );
     }
 
     #[test]
@@ -173,12 +179,12 @@ mod tests {
             gains: vec![(1, 0.0)],
             ..Params::default()
         };
-        assert!(values(rndcg(&params, &jr))[0].is_nan());
+        assert!(values(run("Rndcg", &params, &jr).unwrap())[0].is_nan());
         let unjudged = JudgedView {
             relevance_level: 2,
             ..jr
         };
-        assert_eq!(values(rndcg(&params, &unjudged)), [0.0]);
+        assert_eq!(values(run("Rndcg", &params, &unjudged).unwrap()), [0.0]);
     }
 
     #[test]
@@ -194,7 +200,10 @@ mod tests {
         let ideal = [2.0, 2.0 + 1.0 / 3f64.log2(), 2.0 + 1.0 / 3f64.log2() + 0.5];
         let final_dcg = dcg(&[1, NONPOOL, 2]);
         let sum = dcg(&[1]) / ideal[0] + final_dcg / ideal[2] + final_dcg / ideal[2];
-        assert_eq!(values(ndcg_rel(&Params::default(), &jr)), [sum / 3.0]);
+        assert_eq!(
+            values(run("ndcg_rel", &Params::default(), &jr).unwrap()),
+            [sum / 3.0]
+        );
         // a positive gain retrieved, an empty ideal ranking, a negative final DCG: +inf
         let jr = JudgedView {
             rel: &[NONPOOL, 1, 2],
@@ -204,6 +213,9 @@ mod tests {
             gains: vec![(-1, 1.0), (1, -5.0), (2, 0.0)],
             ..Params::default()
         };
-        assert_eq!(values(ndcg_rel(&params, &jr)), [f64::INFINITY]);
+        assert_eq!(
+            values(run("ndcg_rel", &params, &jr).unwrap()),
+            [f64::INFINITY]
+        );
     }
 }

@@ -18,34 +18,41 @@
 //! any level ≥ 0, when `h'(c) > 0`, and 0 else.
 
 use super::Outputs;
+use super::families::Call;
 use super::table::{cutoff_names, float_column, float_columns, number_names};
 use crate::judged::{Cutoffs, JudgedView};
 
-/// `P_k` for each cut-off.
-pub fn precision(cutoffs: &[i64], jr: &JudgedView) -> Outputs {
+/// `P_k` for each cut-off `k` of the call.
+pub fn precision(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let cutoffs = &call.params.ints;
     let sorted = Cutoffs::new(cutoffs);
-    float_columns(jr, cutoff_names("P", cutoffs), |i, row| {
+    Ok(float_columns(jr, cutoff_names("P", cutoffs), |i, row| {
         sorted.counts(
             jr.ranking(i),
             |rel| jr.is_relevant(rel),
             |index, hits| row[index] = hits as f64 / cutoffs[index] as f64,
         );
-    })
+    }))
 }
 
-/// `relative_P_k` for each cut-off.
-pub fn relative_precision(cutoffs: &[i64], jr: &JudgedView) -> Outputs {
+/// `relative_P_k` for each cut-off `k` of the call.
+pub fn relative_precision(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let cutoffs = &call.params.ints;
     let sorted = Cutoffs::new(cutoffs);
-    float_columns(jr, cutoff_names("relative_P", cutoffs), |i, row| {
-        let num_rel = jr.num_rel(i);
-        if num_rel > 0 {
-            sorted.counts(
-                jr.ranking(i),
-                |rel| jr.is_relevant(rel),
-                |index, hits| row[index] = hits as f64 / cutoffs[index].min(num_rel) as f64,
-            );
-        }
-    })
+    Ok(float_columns(
+        jr,
+        cutoff_names("relative_P", cutoffs),
+        |i, row| {
+            let num_rel = jr.num_rel(i);
+            if num_rel > 0 {
+                sorted.counts(
+                    jr.ranking(i),
+                    |rel| jr.is_relevant(rel),
+                    |index, hits| row[index] = hits as f64 / cutoffs[index].min(num_rel) as f64,
+                );
+            }
+        },
+    ))
 }
 
 /// The documents passing the relevance test among the first `k` of `ranking`.
@@ -58,37 +65,42 @@ fn hits_within(jr: &JudgedView, ranking: &[i64], k: i64) -> i64 {
 }
 
 /// `Rprec`.
-pub fn r_precision(jr: &JudgedView) -> Outputs {
-    float_column(jr, "Rprec", |i| {
+pub fn r_precision(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(float_column(jr, "Rprec", |i| {
         let num_rel = jr.num_rel(i);
         if num_rel == 0 {
             return 0.0;
         }
         let ranking = jr.ranking(i);
         hits_within(jr, ranking, num_rel) as f64 / num_rel as f64
-    })
+    }))
 }
 
-/// `Rprec_mult_x` for each multiple `x` of R.
-pub fn r_precision_multiples(multiples: &[f64], jr: &JudgedView) -> Outputs {
-    float_columns(jr, number_names("Rprec_mult", multiples), |i, row| {
-        let ranking = jr.ranking(i);
-        let n = ranking.len() as i64;
-        let num_rel = jr.num_rel(i) as f64;
-        let num_rel_ret = jr.num_rel_ret(i);
-        let passing = hits_within(jr, ranking, n);
-        for (value, &x) in row.iter_mut().zip(multiples) {
-            let cut = (x * num_rel + 0.9).trunc() as i64; // C's (long)
-            if cut > n {
-                *value = num_rel_ret as f64 / cut as f64;
-            } else if cut >= 1 {
-                let at_cut = num_rel_ret - (passing - hits_within(jr, ranking, cut));
-                if at_cut > 0 {
-                    *value = at_cut as f64 / cut as f64;
+/// `Rprec_mult_x` for each multiple `x` of R among the call's numbers.
+pub fn r_precision_multiples(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let multiples = &call.params.floats;
+    Ok(float_columns(
+        jr,
+        number_names("Rprec_mult", multiples),
+        |i, row| {
+            let ranking = jr.ranking(i);
+            let n = ranking.len() as i64;
+            let num_rel = jr.num_rel(i) as f64;
+            let num_rel_ret = jr.num_rel_ret(i);
+            let passing = hits_within(jr, ranking, n);
+            for (value, &x) in row.iter_mut().zip(multiples) {
+                let cut = (x * num_rel + 0.9).trunc() as i64; // C's (long)
+                if cut > n {
+                    *value = num_rel_ret as f64 / cut as f64;
+                } else if cut >= 1 {
+                    let at_cut = num_rel_ret - (passing - hits_within(jr, ranking, cut));
+                    if at_cut > 0 {
+                        *value = at_cut as f64 / cut as f64;
+                    }
                 }
             }
-        }
-    })
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -96,6 +108,7 @@ mod tests {
     use super::*;
     use crate::judged::NONPOOL;
     use crate::measures::Values;
+    use crate::measures::testing::outputs;
 
     fn example() -> JudgedView<'static> {
         // R = 3; relevant at ranks 1 and 3 of 4
@@ -121,9 +134,12 @@ mod tests {
     #[test]
     fn precision_at_cutoffs_pads_short_rankings() {
         let jr = example();
-        assert_eq!(values(precision(&[1, 2, 10], &jr)), [1.0, 0.5, 0.2]);
-        assert_eq!(values(relative_precision(&[2, 10], &jr)), [0.5, 2.0 / 3.0]);
-        assert_eq!(values(r_precision(&jr)), [2.0 / 3.0]);
+        assert_eq!(values(outputs("P", &[1, 2, 10], &[], &jr)), [1.0, 0.5, 0.2]);
+        assert_eq!(
+            values(outputs("relative_P", &[2, 10], &[], &jr)),
+            [0.5, 2.0 / 3.0]
+        );
+        assert_eq!(values(outputs("Rprec", &[], &[], &jr)), [2.0 / 3.0]);
     }
 
     #[test]
@@ -131,7 +147,7 @@ mod tests {
         // cut-offs (long)(x·3 + 0.9): 1, 3, 6 (beyond the ranking: num_rel_ret / 6)
         let jr = example();
         assert_eq!(
-            values(r_precision_multiples(&[0.2, 0.8, 1.8], &jr)),
+            values(outputs("Rprec_mult", &[], &[0.2, 0.8, 1.8], &jr)),
             [1.0, 2.0 / 3.0, 2.0 / 6.0]
         );
     }

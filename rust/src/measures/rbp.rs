@@ -13,8 +13,9 @@
 //! 0. trec_eval 10.0 leaves `min` and `max` uninitialised; they are taken over the table's
 //! entries here. Powers of `p` are formed by repeated multiplication, as trec_eval does.
 
+use super::families::Call;
 use super::gains::{GainMap, PerTopic, num_rel_levels};
-use super::{Outputs, Params, Values, per_ranking};
+use super::{Outputs, Values, per_ranking};
 use crate::judged::JudgedView;
 
 /// A topic's rbp gain table, as far as document gains need it.
@@ -50,18 +51,10 @@ impl Table {
     }
 }
 
-/// The persistence `p`: the one number of `params.floats`.
-fn persistence(params: &Params) -> Result<f64, String> {
-    match params.floats[..] {
-        [p] => Ok(p),
-        _ => Err("rbp and rbp_resid take one persistence p".into()),
-    }
-}
-
-/// `rbp` with persistence `params.floats[0]` and the gain map of `params`.
-pub fn rbp(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
-    let p = persistence(params)?;
-    let gains = GainMap::new(&params.gains);
+/// `rbp` with persistence `p`, the call's one number, and the gain map of its parameters.
+pub fn rbp(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let p = call.params.floats[0];
+    let gains = GainMap::new(&call.params.gains);
     let tables = PerTopic::build(jr, |levels| {
         Table::of(num_rel_levels(levels, jr.degrees), &gains)
     });
@@ -80,9 +73,9 @@ pub fn rbp(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
     Ok(vec![("rbp".to_string(), Values::Float(values))])
 }
 
-/// `rbp_resid` with persistence `params.floats[0]`.
-pub fn rbp_resid(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
-    let p = persistence(params)?;
+/// `rbp_resid` with persistence `p`, the call's one number.
+pub fn rbp_resid(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let p = call.params.floats[0];
     let values = per_ranking(jr, |i| {
         let (mut sum, mut weight, mut unjudged) = (0.0, 1.0, false);
         for &rel in jr.ranking(i) {
@@ -105,6 +98,8 @@ pub fn rbp_resid(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
 mod tests {
     use super::*;
     use crate::judged::{NONPOOL, UNJUDGED};
+    use crate::measures::Params;
+    use crate::measures::testing::run;
 
     fn values(outputs: Result<Outputs, String>) -> Vec<f64> {
         match outputs.unwrap().into_iter().next() {
@@ -135,7 +130,7 @@ mod tests {
             (1.0 - 0.9) * (1.0 + 0.5 * (0.9 * 0.9 * 0.9)),
             (1.0 - 0.9) * (1.0 + 0.9),
         ];
-        assert_eq!(values(rbp(&with(0.9, &[]), &jr)), expected);
+        assert_eq!(values(run("rbp", &with(0.9, &[]), &jr)), expected);
         // a negative gain lifts level 0: 1 → -1, 0 → 0 becomes 1 → 0, 0 → 1
         let jr = JudgedView {
             rel: &[0, 1, NONPOOL],
@@ -144,8 +139,11 @@ mod tests {
             degrees: &[0, 1],
             relevance_level: 1,
         };
-        assert_eq!(values(rbp(&with(0.9, &[(1, -1.0)]), &jr)), [1.0 - 0.9]);
-        assert!(rbp(&Params::default(), &jr).is_err());
+        assert_eq!(
+            values(run("rbp", &with(0.9, &[(1, -1.0)]), &jr)),
+            [1.0 - 0.9]
+        );
+        assert!(run("rbp", &Params::default(), &jr).is_err());
     }
 
     #[test]
@@ -160,7 +158,7 @@ mod tests {
         let p4 = 0.5 * 0.5 * 0.5 * 0.5;
         let expected = p4 + (1.0 - 0.5) * (0.5 + 0.5 * 0.5 * 0.5);
         assert_eq!(
-            values(rbp_resid(&with(0.5, &[]), &jr)),
+            values(run("rbp_resid", &with(0.5, &[]), &jr)),
             [expected, 0.0, 0.0]
         );
     }

@@ -10,34 +10,45 @@
 //! ```
 
 use super::Outputs;
+use super::families::Call;
 use super::table::{cutoff_names, float_columns};
 use crate::judged::{Cutoffs, JudgedView};
 
-/// `recall_k` for each cut-off.
-pub fn recall(cutoffs: &[i64], jr: &JudgedView) -> Outputs {
+/// `recall_k` for each cut-off `k` of the call.
+pub fn recall(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let cutoffs = &call.params.ints;
     let sorted = Cutoffs::new(cutoffs);
-    float_columns(jr, cutoff_names("recall", cutoffs), |i, row| {
-        let num_rel = jr.num_rel(i);
-        if num_rel > 0 {
+    Ok(float_columns(
+        jr,
+        cutoff_names("recall", cutoffs),
+        |i, row| {
+            let num_rel = jr.num_rel(i);
+            if num_rel > 0 {
+                sorted.counts(
+                    jr.ranking(i),
+                    |rel| jr.is_relevant(rel),
+                    |index, hits| row[index] = hits as f64 / num_rel as f64,
+                );
+            }
+        },
+    ))
+}
+
+/// `success_k` for each cut-off `k` of the call.
+pub fn success(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let cutoffs = &call.params.ints;
+    let sorted = Cutoffs::new(cutoffs);
+    Ok(float_columns(
+        jr,
+        cutoff_names("success", cutoffs),
+        |i, row| {
             sorted.counts(
                 jr.ranking(i),
                 |rel| jr.is_relevant(rel),
-                |index, hits| row[index] = hits as f64 / num_rel as f64,
+                |index, hits| row[index] = if hits > 0 { 1.0 } else { 0.0 },
             );
-        }
-    })
-}
-
-/// `success_k` for each cut-off.
-pub fn success(cutoffs: &[i64], jr: &JudgedView) -> Outputs {
-    let sorted = Cutoffs::new(cutoffs);
-    float_columns(jr, cutoff_names("success", cutoffs), |i, row| {
-        sorted.counts(
-            jr.ranking(i),
-            |rel| jr.is_relevant(rel),
-            |index, hits| row[index] = if hits > 0 { 1.0 } else { 0.0 },
-        );
-    })
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -45,6 +56,7 @@ mod tests {
     use super::*;
     use crate::judged::NONPOOL;
     use crate::measures::Values;
+    use crate::measures::testing::outputs;
 
     #[test]
     fn recall_and_success_of_a_worked_example() {
@@ -56,10 +68,10 @@ mod tests {
             degrees: &[0, 3],
             relevance_level: 1,
         };
-        let r = recall(&[1, 5], &jr);
+        let r = outputs("recall", &[1, 5], &[], &jr);
         assert_eq!(r[0].1, Values::Float(vec![0.0, 0.0]));
         assert_eq!(r[1].1, Values::Float(vec![0.25, 0.0]));
-        let s = success(&[1, 5], &jr);
+        let s = outputs("success", &[1, 5], &[], &jr);
         assert_eq!(s[0].1, Values::Float(vec![0.0, 1.0]));
         assert_eq!(s[1].1, Values::Float(vec![1.0, 1.0]));
     }

@@ -4,17 +4,18 @@
 //! the relevance level; 0 when there is none.
 
 use super::Outputs;
+use super::families::Call;
 use super::table::float_column;
 use crate::judged::JudgedView;
 
 /// `recip_rank`.
-pub fn reciprocal_rank(jr: &JudgedView) -> Outputs {
-    float_column(jr, "recip_rank", |i| {
+pub fn reciprocal_rank(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(float_column(jr, "recip_rank", |i| {
         match jr.ranking(i).iter().position(|&rel| jr.is_relevant(rel)) {
             Some(index) => 1.0 / (index + 1) as f64,
             None => 0.0,
         }
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -22,6 +23,7 @@ mod tests {
     use super::*;
     use crate::judged::{NONPOOL, UNJUDGED};
     use crate::measures::Values;
+    use crate::measures::testing::outputs;
 
     #[test]
     fn reciprocal_rank_of_the_first_relevant_document() {
@@ -33,13 +35,16 @@ mod tests {
             relevance_level: 1,
         };
         let expected = Values::Float(vec![0.25, 0.0]);
-        assert_eq!(reciprocal_rank(&jr), vec![("recip_rank".into(), expected)]);
+        assert_eq!(
+            outputs("recip_rank", &[], &[], &jr),
+            vec![("recip_rank".into(), expected)]
+        );
         let lenient = JudgedView {
             relevance_level: -1,
             ..jr
         };
         assert_eq!(
-            reciprocal_rank(&lenient)[0].1,
+            outputs("recip_rank", &[], &[], &lenient)[0].1,
             Values::Float(vec![1.0, 1.0])
         );
     }

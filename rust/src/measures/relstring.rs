@@ -4,6 +4,7 @@
 //! negative `N`): `0`–`9` the judged degree, `>` a degree above 9, `-` not in the qrels,
 //! `.` pooled but unjudged, `<` any other negative value.
 
+use super::families::Call;
 use super::{Outputs, Values, per_ranking};
 use crate::judged::{JudgedView, NONPOOL, UNJUDGED};
 
@@ -18,8 +19,9 @@ fn character(rel: i64) -> char {
     }
 }
 
-/// `relstring` of the first `shown` documents (C's `(long)` of the parameter).
-pub fn relstring(shown: f64, jr: &JudgedView) -> Outputs {
+/// `relstring` of the first `N` documents, `N` C's `(long)` of the call's number.
+pub fn relstring(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let shown = call.params.floats[0];
     let width = (shown.trunc() as i64).max(0) as usize;
     let strings = per_ranking(jr, |i| {
         jr.ranking(i)
@@ -28,12 +30,13 @@ pub fn relstring(shown: f64, jr: &JudgedView) -> Outputs {
             .map(|&rel| character(rel))
             .collect::<String>()
     });
-    vec![("relstring".to_string(), Values::Text(strings))]
+    Ok(vec![("relstring".to_string(), Values::Text(strings))])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measures::testing::outputs;
 
     #[test]
     fn one_character_per_document() {
@@ -44,7 +47,7 @@ mod tests {
             degrees: &[],
             relevance_level: 1,
         };
-        let text = |n| match relstring(n, &jr).remove(0).1 {
+        let text = |n| match outputs("relstring", &[], &[n], &jr).remove(0).1 {
             Values::Text(v) => v,
             _ => unreachable!(),
         };

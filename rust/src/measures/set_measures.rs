@@ -18,6 +18,7 @@
 //! the four products added left to right.
 
 use super::Outputs;
+use super::families::Call;
 use super::table::float_column;
 use crate::judged::JudgedView;
 
@@ -35,56 +36,82 @@ fn or_zero(numerator: f64, denominator: f64) -> f64 {
     }
 }
 
-/// The set family `family` without parameters (set_P, set_recall, set_relative_P,
-/// set_map).
-pub fn compute(family: &str, jr: &JudgedView) -> Result<Outputs, String> {
-    let value: fn(i64, i64, i64) -> f64 = match family {
-        "set_P" => |n, r, _| or_zero(r as f64, n as f64),
-        "set_recall" => |_, r, big_r| or_zero(r as f64, big_r as f64),
-        "set_relative_P" => |n, r, big_r| or_zero(r as f64, n.min(big_r) as f64),
-        "set_map" => |n, r, big_r| {
-            let (r, n, big_r) = (r as f64, n as f64, big_r as f64);
-            or_zero(r * r, n * big_r)
-        },
-        _ => return Err(format!("{family:?} is not a set measure")),
-    };
-    Ok(float_column(jr, family, |i| {
+/// The values `value(n, r, R)` of each ranking, named `family`.
+fn of_counts(
+    jr: &JudgedView,
+    family: &str,
+    value: impl Fn(i64, i64, i64) -> f64 + Sync + Send,
+) -> Outputs {
+    float_column(jr, family, |i| {
         let (n, r, big_r) = counts(jr, i);
         value(n, r, big_r)
+    })
+}
+
+/// `set_P`.
+pub fn set_p(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(of_counts(jr, "set_P", |n, r, _| {
+        or_zero(r as f64, n as f64)
     }))
 }
 
-/// `set_F` with the weight `beta` of recall.
-pub fn set_f(beta: f64, jr: &JudgedView) -> Outputs {
-    float_column(jr, "set_F", |i| {
-        let (n, r, big_r) = counts(jr, i);
+/// `set_recall`.
+pub fn set_recall(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(of_counts(jr, "set_recall", |_, r, big_r| {
+        or_zero(r as f64, big_r as f64)
+    }))
+}
+
+/// `set_relative_P`.
+pub fn set_relative_p(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(of_counts(jr, "set_relative_P", |n, r, big_r| {
+        or_zero(r as f64, n.min(big_r) as f64)
+    }))
+}
+
+/// `set_map`.
+pub fn set_map(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    Ok(of_counts(jr, "set_map", |n, r, big_r| {
+        let (r, n, big_r) = (r as f64, n as f64, big_r as f64);
+        or_zero(r * r, n * big_r)
+    }))
+}
+
+/// `set_F` with the weight `β` of recall, the call's one number.
+pub fn set_f(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let beta = call.params.floats[0];
+    Ok(of_counts(jr, "set_F", |n, r, big_r| {
         if r == 0 {
             return 0.0;
         }
         let precision = r as f64 / n as f64;
         let recall = r as f64 / big_r as f64;
         (beta + 1.0) * precision * recall / (beta * precision + recall)
-    })
+    }))
 }
 
-/// `utility` with the coefficients `[a, b, c, d]` and `-N` documents in the collection.
-pub fn utility(coefficients: [f64; 4], num_docs_in_coll: i64, jr: &JudgedView) -> Outputs {
-    let [a, b, c, d] = coefficients;
-    float_column(jr, "utility", |i| {
-        let (n, r, big_r) = counts(jr, i);
+/// `utility` with the call's four numbers, the coefficients `[a, b, c, d]`, and `-N`
+/// documents in the collection.
+pub fn utility(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let &[a, b, c, d] = call.params.floats.as_slice() else {
+        return Err("utility takes 4 coefficients".into());
+    };
+    let num_docs_in_coll = call.ctx.num_docs_in_coll;
+    Ok(of_counts(jr, "utility", |n, r, big_r| {
         let rest = num_docs_in_coll
             .wrapping_add(r)
             .wrapping_sub(n)
             .wrapping_sub(big_r);
         a * r as f64 + b * (n - r) as f64 + c * (big_r - r) as f64 + d * rest as f64
-    })
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::judged::NONPOOL;
-    use crate::measures::Values;
+    use crate::measures::testing::outputs;
+    use crate::measures::{Context, Params, Values, compute};
 
     fn example() -> JudgedView<'static> {
         // n = 4, r = 2, R = 3; the second ranking is empty
@@ -107,16 +134,25 @@ mod tests {
     #[test]
     fn set_measures_of_a_worked_example() {
         let jr = example();
-        let value = |family| first(compute(family, &jr).unwrap());
+        let value = |family| first(outputs(family, &[], &[], &jr));
         assert_eq!(value("set_P"), 0.5);
         assert_eq!(value("set_recall"), 2.0 / 3.0);
         assert_eq!(value("set_relative_P"), 2.0 / 3.0);
         assert_eq!(value("set_map"), 4.0 / 12.0);
-        let f1 = first(set_f(1.0, &jr));
+        let f1 = first(outputs("set_F", &[], &[1.0], &jr));
         assert_eq!(f1, 2.0 * 0.5 * (2.0 / 3.0) / (0.5 + 2.0 / 3.0));
         // 1·2 − 1·2 + 0·1 + 0.5·(100 + 2 − 4 − 3)
-        assert_eq!(first(utility([1.0, -1.0, 0.0, 0.5], 100, &jr)), 47.5);
-        let empty = compute("set_P", &jr).unwrap();
+        let coefficients = Params {
+            floats: vec![1.0, -1.0, 0.0, 0.5],
+            ..Params::default()
+        };
+        let ctx = Context {
+            compat: 9,
+            num_docs_in_coll: 100,
+        };
+        let utility = compute("utility", &coefficients, &jr, &ctx).unwrap();
+        assert_eq!(first(utility), 47.5);
+        let empty = outputs("set_P", &[], &[], &jr);
         assert_eq!(empty[0].1, Values::Float(vec![0.5, 0.0]));
     }
 }

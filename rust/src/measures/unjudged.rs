@@ -6,20 +6,22 @@
 //! as judged: `unj_k = (min(n, k) − judged documents at ranks ≤ k) / k`.
 
 use super::Outputs;
+use super::families::Call;
 use super::table::{cutoff_names, float_columns};
 use crate::judged::{Cutoffs, JudgedView};
 
-/// `unj_k` for each cut-off.
-pub fn unjudged(cutoffs: &[i64], jr: &JudgedView) -> Outputs {
+/// `unj_k` for each cut-off `k` of the call.
+pub fn unjudged(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
+    let cutoffs = &call.params.ints;
     let sorted = Cutoffs::new(cutoffs);
-    float_columns(jr, cutoff_names("unj", cutoffs), |i, row| {
+    Ok(float_columns(jr, cutoff_names("unj", cutoffs), |i, row| {
         let ranking = jr.ranking(i);
         sorted.counts(
             ranking,
             |rel| rel < 0,
             |index, unjudged| row[index] = unjudged as f64 / cutoffs[index] as f64,
         );
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -27,6 +29,7 @@ mod tests {
     use super::*;
     use crate::judged::{NONPOOL, UNJUDGED};
     use crate::measures::Values;
+    use crate::measures::testing::outputs;
 
     #[test]
     fn unjudged_fraction_of_the_top_k() {
@@ -37,7 +40,7 @@ mod tests {
             degrees: &[0, 3],
             relevance_level: 1,
         };
-        let unj = unjudged(&[1, 2, 10], &jr);
+        let unj = outputs("unj", &[1, 2, 10], &[], &jr);
         assert_eq!(unj[0].1, Values::Float(vec![1.0]));
         assert_eq!(unj[1].1, Values::Float(vec![0.5]));
         assert_eq!(unj[2].1, Values::Float(vec![0.2]));

@@ -3,9 +3,13 @@ the engine is called (:class:`EngineCall`, from the family's parsed parameters) 
 outputs are labelled, and serves both the evaluation of judged rankings (the family's
 kernel, :meth:`Native.compute`) and the numpy-free plan (:mod:`irscale.measures.plan`).
 
-The engine (``rust/src/measures/``) names a family's outputs as trec_eval's C code does
-for integer cut-offs (``P_5``) and by the family's name otherwise; where trec_eval prints
-another name, the declaration's ``label`` gives it: ``Rprec_mult_0.20`` and
+Each declared family is one line of the engine's table (``rust/src/measures/families.rs``:
+its name, its kernel and how many cut-offs, numbers and gain pairs the kernel takes); the
+declaration reads from the parsed parameters only the kinds its line takes.
+
+The engine names a family's outputs as trec_eval's C code does for integer cut-offs
+(``P_5``) and by the family's name otherwise; where trec_eval prints another name, the
+declaration's ``label`` gives it: ``Rprec_mult_0.20`` and
 ``iprec_at_recall_0.10`` (the level printed ``%3.2f``, m_Rprec_mult.c and
 m_iprec_at_recall.c), ``ndcg_1=3,2=9`` and ``utility_2,-1,0,0`` (the parameters as typed,
 :meth:`~irscale.measures.base.GainParams.label`, :meth:`~irscale.measures.base.FloatList.label`).
@@ -27,7 +31,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class EngineCall:
-    """One call of the engine's measure dispatch (rust ``measures::compute``)."""
+    """One call of the engine's measure dispatch (rust ``measures::compute``, by the family's
+    line of ``measures::FAMILIES``)."""
 
     family: str
     ints: tuple[int, ...]

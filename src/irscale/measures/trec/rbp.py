@@ -81,7 +81,7 @@ declare_native(
 
 declare_native(
     "rbp_resid",
-    Native(floats=resid_persistence, gains=gain_pairs, label=typed_label),
+    Native(floats=resid_persistence, label=typed_label),
     doc="RBP residual: p^n + (1 − p) Σ_{unjudged i} p^(i−1), 0 when every retrieved "
     "document is judged (trec_eval 10.0 m_rbp_resid.c; parameter p=0.9).",
     params=GainPairs(names=("p",), valid=_P_RANGE),
