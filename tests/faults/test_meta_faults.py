@@ -303,6 +303,13 @@ CASES = [
     err("reproduce-system-unknown", with_option(REPRO, "--original", "sysA,nosuch"),
         "nosuch"),
     err("reproduce-measure-unknown", [*REPRO, "-m", "nosuch"], "nosuch"),
+    # with runs, the systems are runs named as irscale eval --baseline names them (a run's
+    # name or its file), and a name of no run is refused before the evaluation
+    err("reproduce-runs-system-unknown", with_option(REPRO_RUNS, "--original",
+                                                     "nosuch,teamB_r1"),
+        "--original 'nosuch' names no run", "a.run"),
+    ok("reproduce-runs-by-file", with_option(REPRO_RUNS, "--original", "a,b.run"),
+       output_contains("tau_baseline")),
     err("reproduce-depth-with-scores", [*REPRO, "--depth", "3"], opt("--depth")),
     err("reproduce-p-with-scores", [*REPRO, "--p", "0.5"], opt("--p")),
     err("reproduce-depth-0", with_option(REPRO_RUNS, "--depth", "0"), opt("--depth")),

@@ -242,13 +242,17 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
                            intent_types=args.intent_types, allow_empty=args.allow_empty)
 
 
+#: The options (``dest``) of the commands of score matrices that name runs.
+RUN_NAMING = ("systems", "baseline", "original", "reproduced")
+
+
 def _find_systems(args: argparse.Namespace, runs: Sequence[object], *, keep_rank: bool
                   ) -> Sequence[object]:
-    """``runs``, read when ``--systems`` or ``--baseline`` names some of them: each name
+    """``runs``, read when an option names some of them (:data:`RUN_NAMING`): each name
     replaced by the name of the run it designates, a run's name or its file (path, file name
     or stem, :func:`irscale.io.naming.find_run`, as ``irscale eval --baseline`` takes it),
     so that a name of no run is refused before any evaluation."""
-    options = [option for option in ("systems", "baseline") if getattr(args, option, None)]
+    options = [option for option in RUN_NAMING if getattr(args, option, None)]
     if not options:
         return runs
     from ..io.naming import find_run

@@ -1008,8 +1008,9 @@ def run_reproduce(args: argparse.Namespace) -> int:
 
     from .. import meta
 
+    _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
+    matrix = _matrix(args)  # with runs, each name found among them (a run's name or file)
     roles = [*_pair(args, "original"), *_pair(args, "reproduced")]
-    matrix = _matrix(args)
     unknown = [r for r in roles if r not in matrix.systems]
     if unknown:
         raise ParameterError(f"system(s) {unknown} of --original/--reproduced not among "
