@@ -785,6 +785,30 @@ AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uni
                       "the run rankings from random assessors'); msd, msd-topic and tau are "
                       "irscale's reading, not verified against the paper's estimators",
                       ("--weights",), "W")
+#: Pairwise aggregation (:func:`irscale.collections.aggregate_pairwise`): Bradley & Terry
+#: (1952) by Hunter's (2004) MM algorithm, and the noisy Bradley–Terry model of Bugakova et
+#: al. (2019); crowd-kit's class names are aliases.
+PAIRWISE_METHODS: tuple[str, ...] = ("bt", "noisybt")
+PAIRWISE_ALIASES: dict[str, str] = {"BradleyTerry": "bt", "NoisyBT": "noisybt",
+                                    "NoisyBradleyTerry": "noisybt"}
+PAIRWISE_METHOD = Param("method", Names("pairwise aggregation method", PAIRWISE_METHODS,
+                                        PAIRWISE_ALIASES), "bt",
+                        "bt (Bradley & Terry 1952, MM algorithm of Hunter 2004), noisybt "
+                        "(noisy Bradley-Terry with worker skill and position bias, Bugakova "
+                        "et al. 2019)", ("--method",), "METHOD")
+#: Iterations (at most) and stopping tolerance of each pairwise method: stricter than
+#: crowd-kit's (whose ``BradleyTerry`` loop stops after its second iteration and whose
+#: ``NoisyBradleyTerry`` stops L-BFGS-B at a relative change of 1e-5).
+PAIRWISE_N_ITER: dict[str, int] = {"bt": 10_000, "noisybt": 1000}
+PAIRWISE_TOL: dict[str, float] = {"bt": 1e-10, "noisybt": 1e-10}
+PAIRWISE_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations (at most) of bt and "
+                            "noisybt", ("--n-iter",), "N", unset=", ".join(
+                                f"{n} for {method}" for method, n in PAIRWISE_N_ITER.items()))
+#: Weight of the noisy Bradley–Terry model's anchor (a virtual document that every document
+#: beats once and loses to once; crowd-kit's ``regularization_ratio``).
+NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, math.inf, "()"), 1e-5,
+                               "noisybt: weight of the anchor that keeps the scores finite",
+                               ("--regularization",), "R")
 #: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
 LABEL_VALUE = Integers(-2**63, INT64_MAX)
 LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
