@@ -119,9 +119,10 @@ def _check_connected(data: PairwiseJudgments) -> None:
         if len(heads) > 1:
             a, b = data.items["docno"].to_numpy()[first[heads[:2]]]
             raise InputError(
-                f"bt: topic {data.topics[topic]}: no chain of wins leads from {a} to {b} "
-                "or back (the Bradley-Terry scores do not exist unless every document "
-                "beats every other through a chain of wins; noisybt is regularised)",
+                f"bt: topic {data.topics[topic]}: documents {a} and {b} are not linked both "
+                "ways by chains of wins (the Bradley-Terry scores exist only where every "
+                "document beats every other through a chain of wins; noisybt is "
+                "regularised)",
                 source=data.source)
 
 
@@ -225,9 +226,11 @@ def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
         The scores of every topic's documents and, for ``noisybt``, the workers' skill and
         position bias.
 
-    >>> agg = aggregate_pairwise(b"1 w1 a b a\\n1 w2 b a a\\n1 w1 b c b\\n1 w2 c a c\\n")
-    >>> agg.lines()
-    ['1 a 0.5', '1 b 0.25', '1 c 0.25']
+    >>> agg = aggregate_pairwise(b"1 w1 a b a\\n1 w2 b a a\\n1 w1 b a b\\n")
+    >>> agg.to_frame().round(6)
+      topic docno     score
+    0     1     a  0.666667
+    1     1     b  0.333333
     """
     method = PAIRWISE_METHOD.check(method)
     n_iter = PAIRWISE_ITERATIONS.check(PAIRWISE_N_ITER[method] if n_iter is None else n_iter)
