@@ -69,7 +69,7 @@ def add_parser(subparsers) -> None:
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines): aggregation into qrels "
         "(MV, WMV, Dawid-Skene, GLAD, MACE, one-coin Dawid-Skene, ZBS, KOS, M-MSR, "
-        "Gaussian process), pairwise judgments into scores (Bradley-Terry, noisy "
+        "Gaussian process, ordinal HRM), pairwise judgments into scores (Bradley-Terry, noisy "
         "Bradley-Terry), "
         "inter-assessor agreement, and AWARE (Ferrante, Ferro & Maistro 2017).")
     parser.set_defaults(func=_no_action)
@@ -102,8 +102,8 @@ def add_parser(subparsers) -> None:
     add_rules(p, _one_input,
               _gp_features,
               Rule(("n_iter",), lambda args: args.method not in ("mv", "wmv"),
-                   "--n-iter applies to ds, glad, mace, onecoin, zbs, kos, mmsr and gp, not "
-                   "to --method {method}"),
+                   "--n-iter applies to ds, glad, mace, onecoin, zbs, kos, mmsr, gp and hrm, "
+                   "not to --method {method}"),
               *each(("features", "length_scale"), lambda args: args.method == "gp",
                     "{options} applies to gp, not to --method {method}"),
               Rule(("seed",), lambda args: args.method in RANDOM_AGGREGATIONS,

@@ -437,10 +437,11 @@ DOCUMENT_SHARDS = Integers(1, 1_000_000)
 #: Aggregation methods of :func:`irscale.collections.aggregate_labels` (majority vote,
 #: weighted, Dawid & Skene 1979, GLAD of Whitehill et al. 2009, MACE of Hovy et al. 2013,
 #: one-coin Dawid & Skene, Zero-Based Skill, KOS of Karger, Oh & Shah 2011, M-MSR of Ma &
-#: Olshevsky 2020, the Gaussian process of Rodrigues, Pereira & Ribeiro 2014) and AWARE's
+#: Olshevsky 2020, the Gaussian process of Rodrigues, Pereira & Ribeiro 2014, the rater
+#: model of Patz, Junker, Johnson & Mariano's 2002 hierarchical rater model) and AWARE's
 #: assessor weightings (Ferrante, Ferro & Pontarollo 2017).
 AGGREGATION_METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace", "onecoin", "zbs",
-                                        "kos", "mmsr", "gp")
+                                        "kos", "mmsr", "gp", "hrm")
 #: crowd-kit's names of the same methods where irscale's differ.
 AGGREGATION_ALIASES: dict[str, str] = {"wawa": "wmv", "Wawa": "wmv"}
 #: The methods that draw random starting values (``rng``).
@@ -750,14 +751,14 @@ SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "
 #: EM iterations of the aggregation methods (:func:`irscale.collections.aggregate_labels`;
 #: crowd-kit's defaults) and MACE's random restarts.
 LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50, "onecoin": 100,
-                                "zbs": 100, "kos": 100, "mmsr": 10_000, "gp": 1000}
+                                "zbs": 100, "kos": 100, "mmsr": 10_000, "gp": 1000, "hrm": 100}
 LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations of ds, glad, onecoin, mmsr, "
-                         "gp (at most), mace, zbs and kos", ("--n-iter",), "N", unset=", ".join(
+                         "gp, hrm (at most), mace, zbs and kos", ("--n-iter",), "N", unset=", ".join(
                              f"{n} for {method}" for method, n in LABEL_N_ITER.items())
                          + ", as crowd-kit")
 #: The stopping tolerance of every method that has one (crowd-kit's defaults).
 LABEL_TOL: dict[str, float] = {"ds": 1e-5, "glad": 1e-5, "onecoin": 1e-5, "mmsr": 1e-10,
-                               "gp": 1e-6}
+                               "gp": 1e-6, "hrm": 1e-8}
 LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
                                      AGGREGATION_ALIASES), "ds",
                      "mv (majority vote, ties to the lower label), wmv (weighted by agreement "
@@ -765,7 +766,8 @@ LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
                      "2009), mace (Hovy et al. 2013), onecoin (one-coin Dawid & Skene), zbs "
                      "(Zero-Based Skill), kos (Karger, Oh & Shah 2011; two labels), mmsr (Ma & "
                      "Olshevsky 2020), gp (Rodrigues, Pereira & Ribeiro 2014; two labels, "
-                     "--features)", ("--method",), "METHOD")
+                     "--features), hrm (ordinal labels: the rater model of Patz et al. 2002)",
+                     ("--method",), "METHOD")
 #: Zero-Based Skill's learning rate, the iterations between its reductions, and the factor
 #: of a reduction (crowd-kit's ``lr_init``, ``lr_steps_to_reduce``, ``lr_reduce_factor``).
 ZBS_LR = Param("lr", Reals(0.0, math.inf, "()"), 1.0, "zbs: initial learning rate",
