@@ -399,9 +399,10 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     is ``wmv``); ``scale``: the declared label values (a label outside is an error);
     ``n_iter`` (default :data:`N_ITER`) and ``tol`` (default 1e-5; 1e-10 for ``mmsr``,
     1e-6 for ``gp``, 1e-8 for ``hrm``): the stopping rule of ``ds``, ``onecoin``, ``glad``,
-    ``mmsr``, ``gp`` and ``hrm`` (``mace``, ``zbs`` and ``kos`` run ``n_iter`` iterations); ``restarts``: MACE's random restarts; ``rng`` (a
-    seed or a numpy Generator): the random starts of ``mace``, ``kos`` and ``mmsr`` (the
-    other methods are deterministic; these are reproducible with a seed); ``lr``,
+    ``mmsr``, ``gp`` and ``hrm`` (``mace``, ``zbs`` and ``kos`` run ``n_iter`` iterations);
+    ``restarts``: MACE's random restarts; ``rng`` (a seed or a numpy Generator): the random
+    starts of ``mace``, ``kos`` and ``mmsr`` (the other methods are deterministic; these are
+    reproducible with a seed); ``lr``,
     ``lr_steps``, ``lr_decay``: the learning rate of ``zbs``; ``features`` (a ``topic docno
     f1 f2 ...`` file, bytes or DataFrame: :func:`irscale.io.features.read_features`) and
     ``length_scale`` (default: the median heuristic): the kernel of ``gp``.

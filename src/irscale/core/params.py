@@ -753,10 +753,12 @@ SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "
 LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50, "onecoin": 100,
                                 "zbs": 100, "kos": 100, "mmsr": 10_000, "gp": 1000, "hrm": 100}
 LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations of ds, glad, onecoin, mmsr, "
-                         "gp, hrm (at most), mace, zbs and kos", ("--n-iter",), "N", unset=", ".join(
-                             f"{n} for {method}" for method, n in LABEL_N_ITER.items())
-                         + ", as crowd-kit")
-#: The stopping tolerance of every method that has one (crowd-kit's defaults).
+                         "gp, hrm (at most), mace, zbs and kos", ("--n-iter",), "N",
+                         unset=", ".join(f"{n} for {method}"
+                                         for method, n in LABEL_N_ITER.items())
+                         + ", as crowd-kit where it has the method")
+#: The stopping tolerance of every method that has one (crowd-kit's defaults; ``hrm``, which
+#: crowd-kit lacks: the marginal log-likelihood per label).
 LABEL_TOL: dict[str, float] = {"ds": 1e-5, "glad": 1e-5, "onecoin": 1e-5, "mmsr": 1e-10,
                                "gp": 1e-6, "hrm": 1e-8}
 LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
