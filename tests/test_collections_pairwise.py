@@ -274,3 +274,11 @@ def test_bad_comparisons_name_the_line(line, needle):
     with pytest.raises(InputError, match=needle) as info:
         read_pairwise(f"1 w1 a b a\n{line}\n".encode())
     assert info.value.line == 2 and info.value.text == line
+
+
+def test_frame_with_a_missing_value_is_refused():
+    table = planted(4, n_docs=4, per_worker=3)
+    table.loc[2, "label"] = None
+    with pytest.raises(InputError, match="missing") as info:
+        read_pairwise(table)
+    assert info.value.line == 3

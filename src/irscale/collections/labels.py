@@ -362,8 +362,8 @@ def _hrm(data: CrowdLabels, n_iter: int, tol: float
     from .label_ordinal import hierarchical_raters
 
     if len(data.classes) < 2:
-        raise InputError(f"hrm needs two label values or more (declare the scale with "
-                         f"scale), the labels hold one: {data.classes[0]}", source=data.source)
+        raise InputError(f"hrm needs two label values or more (declare the scale), the "
+                         f"labels hold one: {data.classes[0]}", source=data.source)
     t, quality, bias, spread, iterations, converged = hierarchical_raters(data, n_iter, tol)
     return t, quality, iterations, converged, {"bias": bias, "spread": spread}
 

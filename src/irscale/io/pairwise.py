@@ -74,8 +74,13 @@ def read_pairwise(source: Any) -> PairwiseJudgments:
         if missing:
             raise InputError(f"pairwise frame lacks column(s) {', '.join(missing)} (needs "
                              f"{' '.join(COLUMNS)})", source="<DataFrame>")
-        frame = pd.DataFrame({c: source[c].astype(str) for c in COLUMNS})
-        return _encoded(frame, "<DataFrame>", None)
+        frame = pd.DataFrame({c: source[c] for c in COLUMNS})
+        empty = frame.isna().any(axis=1).to_numpy()
+        if empty.any():
+            row = int(np.flatnonzero(empty)[0])
+            raise InputError("a value is missing", source="<DataFrame>", line=row + 1,
+                             text=" ".join(map(str, frame.iloc[row])))
+        return _encoded(frame.astype(str), "<DataFrame>", None)
     name = source_name(source)
     fields, raw = read_fields(source, COLUMNS, dict.fromkeys(COLUMNS, "str"), {},
                               "pairwise judgments")

@@ -1,6 +1,7 @@
 """``irscale labels pairwise``: faulty pairwise-judgment files (file/line/text named),
 methods, options of the other method, a topic whose Bradley–Terry scores do not exist,
-outputs that exist or are inputs."""
+outputs that exist or are inputs; ``irscale labels aggregate --method hrm`` (ordinal
+grades): one label value, the scale, options of other methods, its side files."""
 
 from __future__ import annotations
 
@@ -70,6 +71,20 @@ def file_faults(prefix: str, argv: list[str]):
     ]
 
 
+#: Grades 0..2 of three workers on four documents (line 3: '1 d1 w3 0').
+GRADES = ["1 d1 w1 1", "1 d1 w2 1", "1 d1 w3 0", "1 d2 w1 2", "1 d2 w2 2", "1 d2 w3 1",
+          "1 d3 w1 0", "1 d3 w2 0", "1 d3 w3 0", "2 d1 w1 2", "2 d1 w2 1", "2 d1 w3 2"]
+HRM = ["labels", "aggregate", "grades.txt", "--method", "hrm"]
+HRM_FILES = {"grades.txt": text(GRADES)}
+
+
+def hrm_side_files(result, ws, run):
+    conf = [line.split() for line in (ws.root / "c.txt").read_text().splitlines()]
+    assert len(conf) == 4 and all(0 < float(r[3]) <= 1 for r in conf), conf
+    workers = [line.split() for line in (ws.root / "w.txt").read_text().splitlines()]
+    assert [w[:2] for w in workers] == [["w1", "4"], ["w2", "4"], ["w3", "4"]], workers
+
+
 CASES = [
     # topic 2: x wins 2 of its 3 comparisons with y, so p_x = 2/3
     good("pairwise-bt", BT, output_contains("2 x 0.666666666666666")),
@@ -103,6 +118,22 @@ CASES = [
     bad("pairwise-workers-is-input", [*NBT, "--workers", "pairs.txt", "--force"],
         "pairs.txt"),
     bad("pairwise-workers-stdout", [*NBT, "--workers", "-"], opt("--workers")),
+    # ================================================================ hrm
+    good("hrm", HRM, output_contains("1 0 d2 2\n", "1 0 d3 0\n"), files=HRM_FILES),
+    good("hrm-scale-side-files", [*HRM, "--scale", "0,1,2,3", "-o", "q.txt", "--confidence",
+                                  "c.txt", "--workers", "w.txt", "--n-iter", "50"],
+         hrm_side_files, files=HRM_FILES, allowed_new=("q.txt", "c.txt", "w.txt")),
+    bad("hrm-one-label-value", HRM, "grades.txt", "two label values",
+        files={"grades.txt": text(["1 d1 w1 1", "1 d2 w2 1"])}),
+    bad("hrm-label-outside-scale", [*HRM, "--scale", "0,1"],
+        any_of("grades.txt, line 4", "grades.txt:4"), "1 d2 w1 2", files=HRM_FILES),
+    bad("hrm-label-not-integer", HRM, any_of("grades.txt, line 3", "grades.txt:3"), "1.5",
+        files={"grades.txt": replace_line(GRADES, 3, "1 d1 w3 1.5")}),
+    bad("hrm-worker-twice", HRM, any_of("grades.txt, line 3", "grades.txt:3"),
+        files={"grades.txt": replace_line(GRADES, 3, "1 d1 w1 0")}),
+    bad("hrm-seed", [*HRM, "--seed", "1"], opt("--seed"), files=HRM_FILES),
+    bad("hrm-restarts", [*HRM, "--restarts", "3"], opt("--restarts"), files=HRM_FILES),
+    bad("hrm-n-iter-0", [*HRM, "--n-iter", "0"], opt("--n-iter"), files=HRM_FILES),
 ]
 
 
