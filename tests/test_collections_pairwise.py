@@ -119,7 +119,7 @@ def test_bt_is_the_maximum_likelihood(table):
     assert mine.converged
     oracle = bt_mle(table)
     np.testing.assert_allclose(scores(mine)[oracle.index].to_numpy(), oracle.to_numpy(),
-                               rtol=1e-4, atol=1e-6)
+                               rtol=1e-5, atol=1e-7)
 
 
 @SETTINGS
