@@ -226,6 +226,8 @@ def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
         The scores of every topic's documents and, for ``noisybt``, the workers' skill and
         position bias.
 
+    Examples
+    --------
     >>> agg = aggregate_pairwise(b"1 w1 a b a\\n1 w2 b a a\\n1 w1 b a b\\n")
     >>> agg.to_frame().round(6)
       topic docno     score
