@@ -201,6 +201,25 @@ def test_noisy_bt_objective_and_gradient():
         np.testing.assert_allclose(grad, numeric, atol=1e-5)
 
 
+def test_crowdkit_noisy_bt_gradient_does_not_match_its_objective():
+    """What docs/collections.md says of crowd-kit's NoisyBradleyTerry: without the anchor,
+    its gradient is right for the first documents' scores and wrong for the last one's
+    and the workers'; with it, the anchor's component has the wrong sign."""
+    model = ck.NoisyBradleyTerry
+    data = np.array([[1, 2, 1], [2, 3, 3], [3, 1, 1], [1, 3, 3]])   # coded as crowd-kit does
+    workers, n, m = np.array([0, 1, 0, 1]), 3, 2
+    x = np.random.default_rng(0).normal(0, 1, 1 + n + 2 * m)
+    for weight in (0.0, 0.5):
+        theirs = model._compute_gradient(x, data, workers, n, m, weight)
+        numeric = approx_fprime(x, lambda v, r=weight: model._compute_log_likelihood(
+            v, data, workers, n, m, r), 1e-7)
+        if weight == 0.0:
+            np.testing.assert_allclose(theirs[1:3], numeric[1:3], atol=1e-5)
+            assert not np.allclose(theirs[3:], numeric[3:], atol=1e-3)
+        else:
+            assert theirs[0] == pytest.approx(-numeric[0], rel=1e-4)
+
+
 def test_noisy_bt_is_a_maximum():
     """At the fit (parameters read back from the scores, skills and biases; the anchor
     solving its own equation), the log-likelihood written here has a zero gradient, and no

@@ -38,9 +38,11 @@ over all comparisons (and all topics) at once; only the iterations loop.
     when the relative change of the objective or the largest gradient component falls
     below ``tol``, or after ``n_iter`` iterations. Scores: ``σ(s_i)``; workers' ``skill``
     ``σ(γ_w)`` and ``bias`` ``σ(q_w)``. crowd-kit optimises the same likelihood but with a
-    gradient that does not match it (the workers' components land on the wrong parameters
-    and keep only each worker's last comparison; the anchor term has the opposite sign), so
-    its scores agree with these in order where the data decide the order, not in value.
+    gradient that does not match it (the workers' components land one parameter too low,
+    on the last document's score and on the first worker's bias, and keep only each
+    worker's last comparison; the anchor term's gradient has the sign opposite to the
+    term its objective adds), so its scores agree with these in order where the data
+    decide the order, not in value.
 """
 
 from __future__ import annotations
@@ -92,11 +94,9 @@ class PairwiseAggregation(TableResult):
                                                     s["score"].astype(float), strict=True)]
 
     def worker_lines(self) -> list[str]:
-        """``worker comparisons skill bias`` lines (``noisybt``)."""
-        w = self.workers
-        return [f"{name} {n} {skill!r} {bias!r}" for name, n, skill, bias in zip(
-            w["worker"], w["comparisons"], w["skill"].astype(float), w["bias"].astype(float),
-            strict=True)]
+        """``worker comparisons skill bias`` lines (``bt``: ``worker comparisons``)."""
+        return [" ".join(repr(float(v)) if isinstance(v, float) else str(v) for v in row)
+                for row in self.workers.itertuples(index=False)]
 
     def __repr__(self) -> str:
         return (f"PairwiseAggregation({self.method}; {len(self.scores):,} documents, "
