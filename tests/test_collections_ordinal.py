@@ -141,3 +141,37 @@ def test_declared_scale_positions():
 def test_one_label_value_is_refused():
     with pytest.raises(InputError, match="hrm needs two label values"):
         aggregate_labels(b"1 a w1 1\n1 b w2 1\n", "hrm")
+
+
+def test_a_worker_who_ignores_the_grade():
+    """Planted crowd plus a worker answering uniformly at random: a large spread and a
+    quality near chance for that worker, finite values everywhere, no numerical warning
+    (the fuzzed degenerate crowds that made ψ overflow before the spread was bounded), and
+    the grades still recovered."""
+    import warnings
+
+    table, truth, _ = planted(3, n_docs=150)
+    rng = np.random.default_rng(9)
+    noise = pd.DataFrame({"topic": "1", "docno": truth.index, "worker": "random",
+                          "label": rng.integers(0, 4, len(truth))})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = aggregate_labels(pd.concat([table, noise]), "hrm")
+    workers = result.workers.set_index("worker")
+    assert workers.loc["random", "spread"] > 2
+    assert workers.loc["random", "quality"] < 0.35
+    assert np.isfinite(result.probabilities.to_numpy()).all()
+    assert accuracy(result, truth) > 0.9
+
+
+def test_answers_unrelated_to_the_grade_end_at_the_largest_spread():
+    """Worker 'flat' gives every grade once to the documents of every grade: its answers
+    carry no information, its likelihood grows as ψ → ∞, and the fit drives its spread to
+    the largest values (up to the bound, 100: the last steps are flat)."""
+    rows = [("1", f"d{c}{k}", w, c) for c in range(3) for k in range(3)
+            for w in ("a", "b")]
+    rows += [("1", f"d{c}{k}", "flat", k) for c in range(3) for k in range(3)]
+    result = aggregate_labels(pd.DataFrame(rows, columns=["topic", "docno", "worker",
+                                                          "label"]), "hrm")
+    assert 50 < result.workers.set_index("worker").loc["flat", "spread"] <= 100
+    assert (result.qrels["label"].to_numpy() == np.repeat(np.arange(3), 3)).all()

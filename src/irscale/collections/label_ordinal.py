@@ -16,7 +16,10 @@ prior for the ideal grade (as Dawid & Skene 1979)
     M-step: ``π_c = mean_i T[i, c]`` and, for every worker, the ``(φ_w, log ψ_w)`` that
     maximise ``Σ_{c,k} N_w[c, k] log e_w(k | c)`` (``N_w[c, k]``: the sum of ``T[i, c]``
     over the documents ``w`` graded ``k``), by L-BFGS (scipy) with the analytic gradient
-    from the previous values (``φ = 0``, ``ψ = 1`` at first); E-step:
+    from the previous values (``φ = 0``, ``ψ = 1`` at first), ``φ_w`` within ``[−K, K]``
+    and ``ψ_w`` within ``[0.01, 100]`` (:data:`SPREAD`: a worker whose answers are
+    unrelated to the grades has no finite maximum, the likelihood growing as ``ψ → ∞``;
+    such a worker ends at spread 100, near-uniform answers that weigh nothing); E-step:
     ``T[i, c] ∝ π_c Π_{(w, k) on i} e_w(k | c)``. Stops when the marginal log-likelihood
     per label grows by less than ``tol`` or after ``n_iter`` iterations. Label: the most
     probable grade; worker quality: ``Σ_c π_c e_w(c | c)`` (the probability of giving the
@@ -31,6 +34,12 @@ from ..io.crowd import CrowdLabels
 
 #: Smallest prior probability of a grade (as Dawid–Skene's).
 EPS = 1e-10
+#: The range of a worker's spread ψ searched (grades): a worker whose answers are unrelated
+#: to the grades has its likelihood growing without end as ψ → ∞ (the kernel tends to
+#: uniform),
+#: and the bias φ is searched within ``[−K, K]`` (beyond, the kernel at the smallest
+#: spread is already all on an end grade).
+SPREAD = (0.01, 100.0)
 
 
 def _log_kernel(phi: np.ndarray, log_psi: np.ndarray, k: int
@@ -62,7 +71,9 @@ def _worker_step(counts: np.ndarray, phi: np.ndarray, log_psi: np.ndarray
         d_log_psi = (counts * (z * z - mean_z2)).sum(axis=(1, 2))
         return -float((counts * log_e).sum()), -np.concatenate([d_phi, d_log_psi])
 
-    fit = minimize(objective, np.concatenate([phi, log_psi]), jac=True, method="L-BFGS-B")
+    bounds = [(-k, k)] * n_w + [(np.log(SPREAD[0]), np.log(SPREAD[1]))] * n_w
+    fit = minimize(objective, np.concatenate([phi, log_psi]), jac=True, method="L-BFGS-B",
+                   bounds=bounds)
     return fit.x[:n_w], fit.x[n_w:]
 
 
