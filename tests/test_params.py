@@ -140,6 +140,8 @@ def _defaults():
         collections.aggregate_labels: {"n_iter": params.LABEL_ITERATIONS,
                                        "restarts": params.LABEL_RESTARTS,
                                        "method": params.LABEL_METHOD},
+        collections.aggregate_pairwise: {"method": params.PAIRWISE_METHOD,
+                                         "n_iter": params.PAIRWISE_ITERATIONS},
         online.simulate_click_log: {"sessions": params.CLICK_SESSIONS,
                                     "serp_size": params.SHOWN},
         online.qrels_click_model: {"gamma": params.USER_GAMMA},

@@ -236,6 +236,8 @@ def instances(tmp_path_factory):
                                                      [folder / n for n in RUNS], ["map"])],
             "AwareResult": [aware(labels, RUNS, "map")],
             "Aggregation": [collections.aggregate_labels(labels, "mv")],
+            "PairwiseAggregation": [collections.aggregate_pairwise(
+                b"1 w1 a b a\n1 w2 b a b\n", "bt")],
             "LabelAllocation": [collections.allocate_labels(labels, budget=4)],
             "Pool": [collections.pool(frames, "depth", depth=2)],
             "SampledEstimates": [collections.estimate_sampled(sample, frames, cutoffs=[2])],
@@ -284,7 +286,8 @@ def test_every_result_outside_stats_and_meta_has_an_instance(instances):
                                   "UserModelFit",
                                   "SensitivityResult", "InterleavingResult",
                                   "Interleavings", "ClickQrels", "ClickPreferences",
-                                  "EngagementSummary", "LabelAllocation"])
+                                  "EngagementSummary", "LabelAllocation",
+                                  "PairwiseAggregation"])
 def test_to_frame_and_every_format(instances, name):
     """to_frame() is a DataFrame; format(fmt) writes every format of the vocabulary that
     applies to the result (csv at least) and refuses the others with a ParameterError that

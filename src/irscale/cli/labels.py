@@ -1,5 +1,6 @@
-"""``irscale labels``: crowd labels into qrels (``aggregate``), their agreement (``agree``,
-``agree-qrels``) and AWARE scores (``aware``); usage: ``docs/cli.md``,
+"""``irscale labels``: crowd labels into qrels (``aggregate``), pairwise judgments into
+scores (``pairwise``), their agreement (``agree``, ``agree-qrels``) and AWARE scores
+(``aware``); usage: ``docs/cli.md``,
 ``docs/collections.md``."""
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from ..core.params import (
     LABEL_VALUE,
     MAX_LABELS,
     MIN_LABELS,
+    NOISYBT_REGULARIZATION,
+    PAIRWISE_ITERATIONS,
+    PAIRWISE_METHOD,
     RANDOM_AGGREGATIONS,
     RELEVANCE,
     RNG_SEED,
@@ -65,7 +69,8 @@ def add_parser(subparsers) -> None:
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines): aggregation into qrels "
         "(MV, WMV, Dawid-Skene, GLAD, MACE, one-coin Dawid-Skene, ZBS, KOS, M-MSR, "
-        "Gaussian process), "
+        "Gaussian process, ordinal HRM), pairwise judgments into scores (Bradley-Terry, noisy "
+        "Bradley-Terry), "
         "inter-assessor agreement, and AWARE (Ferrante, Ferro & Maistro 2017).")
     parser.set_defaults(func=_no_action)
     sub = parser.add_subparsers(dest="labels_command", metavar="ACTION")
@@ -97,8 +102,8 @@ def add_parser(subparsers) -> None:
     add_rules(p, _one_input,
               _gp_features,
               Rule(("n_iter",), lambda args: args.method not in ("mv", "wmv"),
-                   "--n-iter applies to ds, glad, mace, onecoin, zbs, kos, mmsr and gp, not "
-                   "to --method {method}"),
+                   "--n-iter applies to ds, glad, mace, onecoin, zbs, kos, mmsr, gp and hrm, "
+                   "not to --method {method}"),
               *each(("features", "length_scale"), lambda args: args.method == "gp",
                     "{options} applies to gp, not to --method {method}"),
               Rule(("seed",), lambda args: args.method in RANDOM_AGGREGATIONS,
@@ -113,6 +118,26 @@ def add_parser(subparsers) -> None:
               Rule(("workers_file",), lambda args: args.method != "kos",
                    "--workers: --method kos estimates no worker quality"))
     p.set_defaults(func=run_aggregate)
+
+    p = sub.add_parser("pairwise", help="aggregate pairwise judgments into document scores",
+                       description="Aggregate pairwise judgments ('topic worker left right "
+                       "label' lines, label: the preferred document) into scores, every "
+                       "topic's documents by decreasing score ('topic docno score' lines).")
+    _inputs(p, "JUDGMENTS", "pairwise judgments file")
+    add_param(p, PAIRWISE_METHOD)
+    add_param(p, PAIRWISE_ITERATIONS)
+    add_param(p, NOISYBT_REGULARIZATION)
+    p.add_argument("--workers", metavar="FILE", dest="workers_file",
+                   help="noisybt: also write 'worker comparisons skill bias' lines to FILE "
+                   "(default: none)")
+    add_output(p, what="scores")
+    declare_outputs(p, "--workers")
+    add_rules(p, _one_input,
+              *each(("regularization", "workers_file"),
+                    lambda args: args.method == "noisybt",
+                    "{options} applies to noisybt, not to --method {method}",
+                    {"workers_file": "--workers"}))
+    p.set_defaults(func=run_pairwise)
 
     p = sub.add_parser("allocate", help="answers per document: adaptive stopping or uniform",
                        description="Replay the allocation of crowd answers under a budget "
@@ -197,14 +222,15 @@ def add_parser(subparsers) -> None:
 
 def _no_action(args: argparse.Namespace) -> int:
     """``irscale labels`` without an action: name them."""
-    raise ParameterError("labels: choose an action: aggregate, allocate, agree, agree-qrels, "
-                         "auto or aware (see 'irscale labels --help')")
+    raise ParameterError("labels: choose an action: aggregate, pairwise, allocate, agree, "
+                         "agree-qrels, auto or aware (see 'irscale labels --help')")
 
 
 def _one_input(args: argparse.Namespace) -> None:
-    """``aggregate`` and ``agree`` read one crowd labels file."""
+    """``aggregate``, ``pairwise`` and ``agree`` read one crowd labels file."""
     if len(args.inputs) != 1:
-        raise ParameterError(f"give a crowd labels file (got {len(args.inputs)} files)")
+        what = "pairwise judgments" if args.labels_command == "pairwise" else "crowd labels"
+        raise ParameterError(f"give a {what} file (got {len(args.inputs)} files)")
 
 
 def _gp_features(args: argparse.Namespace) -> None:
@@ -293,6 +319,32 @@ def run_aggregate(args: argparse.Namespace) -> int:
         for option, out in outputs:
             stack.enter_context(atomic_output(out, "w", force=args.force)).write(
                 "".join(line + "\n" for line in texts[option]))
+        stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
+            "".join(line + "\n" for line in result.lines()))
+    return 0
+
+
+def run_pairwise(args: argparse.Namespace) -> int:
+    """``labels pairwise``: the documents' scores (and the workers' skill and bias)."""
+    check_options(args)
+    from ..io.files import atomic_output, is_stdio
+
+    if args.workers_file is not None and is_stdio(args.workers_file):
+        raise ParameterError("--workers needs a file name, not standard output")
+    from ..collections.pairwise import aggregate_pairwise
+
+    result = aggregate_pairwise(
+        args.inputs[0], args.method, n_iter=args.n_iter,
+        regularization=args.regularization if args.method == "noisybt" else None)
+    if not result.converged:
+        import warnings
+
+        warnings.warn(f"{result.method} stopped after {result.iterations} iterations without "
+                      "converging (raise --n-iter)", stacklevel=1)
+    with contextlib.ExitStack() as stack:
+        if args.workers_file is not None:
+            stack.enter_context(atomic_output(args.workers_file, "w", force=args.force)).write(
+                "".join(line + "\n" for line in result.worker_lines()))
         stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
             "".join(line + "\n" for line in result.lines()))
     return 0

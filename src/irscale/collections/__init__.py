@@ -23,6 +23,8 @@ Crowd labels (:mod:`irscale.collections.labels`, :mod:`~irscale.collections.agre
     ZBS, KOS and M-MSR into qrels with confidences (or scores) and worker quality;
     :func:`label_agreement` and :func:`qrels_agreement` (percent, Fleiss' and Cohen's κ,
     Krippendorff's α, τ of the rankings);
+    :func:`aggregate_pairwise` (:mod:`~irscale.collections.pairwise`): Bradley–Terry and
+    noisy Bradley–Terry scores from pairwise judgments;
     :func:`irscale.collections.aware.aware`: AWARE scores (Ferrante, Ferro & Maistro 2017)
     as a score matrix (not exported here: the name is its module's);
     :func:`allocate_labels` (:mod:`~irscale.collections.allocation`): answers per document
@@ -60,6 +62,7 @@ _EXPORTS = {
     "LabelAllocation": ".allocation",
     "METHODS": ".labels",
     "MeanEstimate": ".automatic",
+    "PairwiseAggregation": ".pairwise",
     "Pool": ".pooling",
     "PoolingSimulation": ".simulate",
     "SHARD_METHODS": ".shards",
@@ -69,6 +72,7 @@ _EXPORTS = {
     "UnjudgedBounds": ".bounds",
     "WEIGHTINGS": ".aware",
     "aggregate_labels": ".labels",
+    "aggregate_pairwise": ".pairwise",
     "allocate_labels": ".allocation",
     "automatic_judgments": ".automatic",
     "aware_weights": ".aware",
@@ -90,8 +94,9 @@ _EXPORTS = {
 
 __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
            "WEIGHTINGS", "Aggregation", "AutomaticJudgmentsResult", "AwareResult", "Candidates",
-           "LabelAllocation", "MeanEstimate", "Pool", "PoolingSimulation", "SampledEstimates",
-           "ShardedEvaluation", "UnjudgedBounds", "aggregate_labels", "allocate_labels",
+           "LabelAllocation", "MeanEstimate", "PairwiseAggregation", "Pool",
+           "PoolingSimulation", "SampledEstimates", "ShardedEvaluation", "UnjudgedBounds",
+           "aggregate_labels", "aggregate_pairwise", "allocate_labels",
            "automatic_judgments",
            "aware_weights", "estimate_sampled", "evaluate_shards", "judging_order",
            "label_agreement", "plot_relevant_found", "pool", "ppi_mean", "qrels_agreement",
@@ -108,6 +113,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .bounds import UnjudgedBounds, unjudged_bounds
     from .candidates import Candidates, ranked_candidates
     from .labels import METHODS, Aggregation, aggregate_labels
+    from .pairwise import PairwiseAggregation, aggregate_pairwise
     from .plots import plot_relevant_found
     from .pooling import ADAPTIVE, FIXED, STRATEGIES, Pool, judging_order, pool
     from .sampling import (

@@ -33,6 +33,10 @@ is the number of workers who gave item ``i`` class ``k``.
     2014): :mod:`irscale.collections.label_gp`; the documents' features from ``features``.
     Worker quality: ``π α_w + (1 − π) β_w`` (``π``: the mean posterior of the label 1; as
     ``ds``); ``workers`` also holds ``sensitivity`` α and ``specificity`` β.
+``hrm``: ordinal labels, the rater model of the hierarchical rater model (Patz, Junker,
+    Johnson & Mariano 2002) on latent grades: :mod:`irscale.collections.label_ordinal`.
+    Worker quality: the probability of giving the ideal grade; ``workers`` also holds the
+    ``bias`` φ (in grades) and the ``spread`` ψ.
 ``zbs``, ``kos``, ``mmsr``: Zero-Based Skill, Karger, Oh & Shah (2011) and M-MSR (Ma &
     Olshevsky 2020): :mod:`irscale.collections.label_votes`. ``kos`` and ``mmsr`` have no
     probability model: their result holds ``scores`` (no ``probabilities``, confidence
@@ -93,7 +97,7 @@ from . import label_votes
 from .label_votes import accuracy, shares, vote_shares
 
 Method = Literal["mv", "wmv", "wawa", "ds", "glad", "mace", "onecoin", "zbs", "kos", "mmsr",
-                 "gp"]
+                 "gp", "hrm"]
 #: Aggregation methods (see the module documentation).
 METHODS: tuple[str, ...] = AGGREGATION_METHODS
 #: Default EM iterations of every iterative method (crowd-kit's defaults).
@@ -351,6 +355,19 @@ def _gp(data: CrowdLabels, features: Any, length_scale: float | None, n_iter: in
             fit.converged, {"sensitivity": fit.sensitivity, "specificity": fit.specificity})
 
 
+def _hrm(data: CrowdLabels, n_iter: int, tol: float
+         ) -> tuple[np.ndarray, np.ndarray, int, bool, dict[str, np.ndarray]]:
+    """Posteriors, worker quality, iterations, converged and the workers' bias and spread
+    of ``hrm`` (module doc)."""
+    from .label_ordinal import hierarchical_raters
+
+    if len(data.classes) < 2:
+        raise InputError(f"hrm needs two label values or more (declare the scale), the "
+                         f"labels hold one: {data.classes[0]}", source=data.source)
+    t, quality, bias, spread, iterations, converged = hierarchical_raters(data, n_iter, tol)
+    return t, quality, iterations, converged, {"bias": bias, "spread": spread}
+
+
 def _scored(data: CrowdLabels, method: str, rng: object, n_iter: int, tol: float
             ) -> tuple[np.ndarray, np.ndarray, int, bool]:
     """Scores (items × K), worker quality, iterations and converged of ``kos`` and
@@ -380,11 +397,12 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     ``labels``: a file, bytes, a ``topic docno worker label`` DataFrame or
     :class:`CrowdLabels`; ``method``: a name of :data:`METHODS` (``wawa``, crowd-kit's name,
     is ``wmv``); ``scale``: the declared label values (a label outside is an error);
-    ``n_iter`` (default :data:`N_ITER`) and ``tol`` (default 1e-5, 1e-10 for ``mmsr``):
-    the stopping rule of ``ds``, ``onecoin``, ``glad``, ``mmsr`` and ``gp`` (``mace``, ``zbs`` and
-    ``kos`` run ``n_iter`` iterations); ``restarts``: MACE's random restarts; ``rng`` (a
-    seed or a numpy Generator): the random starts of ``mace``, ``kos`` and ``mmsr`` (the
-    other methods are deterministic; these are reproducible with a seed); ``lr``,
+    ``n_iter`` (default :data:`N_ITER`) and ``tol`` (default 1e-5; 1e-10 for ``mmsr``,
+    1e-6 for ``gp``, 1e-8 for ``hrm``): the stopping rule of ``ds``, ``onecoin``, ``glad``,
+    ``mmsr``, ``gp`` and ``hrm`` (``mace``, ``zbs`` and ``kos`` run ``n_iter`` iterations);
+    ``restarts``: MACE's random restarts; ``rng`` (a seed or a numpy Generator): the random
+    starts of ``mace``, ``kos`` and ``mmsr`` (the other methods are deterministic; these are
+    reproducible with a seed); ``lr``,
     ``lr_steps``, ``lr_decay``: the learning rate of ``zbs``; ``features`` (a ``topic docno
     f1 f2 ...`` file, bytes or DataFrame: :func:`irscale.io.features.read_features`) and
     ``length_scale`` (default: the median heuristic): the kernel of ``gp``.
@@ -432,6 +450,8 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     elif method == "gp":
         probabilities, quality, iterations, converged, extra = _gp(
             data, features, length_scale, n_iter, tol)
+    elif method == "hrm":
+        probabilities, quality, iterations, converged, extra = _hrm(data, n_iter, tol)
     else:
         generator = np.random.default_rng(check_rng(rng))
         shape = (len(data.workers), len(data.classes))

@@ -437,10 +437,11 @@ DOCUMENT_SHARDS = Integers(1, 1_000_000)
 #: Aggregation methods of :func:`irscale.collections.aggregate_labels` (majority vote,
 #: weighted, Dawid & Skene 1979, GLAD of Whitehill et al. 2009, MACE of Hovy et al. 2013,
 #: one-coin Dawid & Skene, Zero-Based Skill, KOS of Karger, Oh & Shah 2011, M-MSR of Ma &
-#: Olshevsky 2020, the Gaussian process of Rodrigues, Pereira & Ribeiro 2014) and AWARE's
+#: Olshevsky 2020, the Gaussian process of Rodrigues, Pereira & Ribeiro 2014, the rater
+#: model of Patz, Junker, Johnson & Mariano's 2002 hierarchical rater model) and AWARE's
 #: assessor weightings (Ferrante, Ferro & Pontarollo 2017).
 AGGREGATION_METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace", "onecoin", "zbs",
-                                        "kos", "mmsr", "gp")
+                                        "kos", "mmsr", "gp", "hrm")
 #: crowd-kit's names of the same methods where irscale's differ.
 AGGREGATION_ALIASES: dict[str, str] = {"wawa": "wmv", "Wawa": "wmv"}
 #: The methods that draw random starting values (``rng``).
@@ -750,14 +751,16 @@ SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "
 #: EM iterations of the aggregation methods (:func:`irscale.collections.aggregate_labels`;
 #: crowd-kit's defaults) and MACE's random restarts.
 LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50, "onecoin": 100,
-                                "zbs": 100, "kos": 100, "mmsr": 10_000, "gp": 1000}
+                                "zbs": 100, "kos": 100, "mmsr": 10_000, "gp": 1000, "hrm": 100}
 LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations of ds, glad, onecoin, mmsr, "
-                         "gp (at most), mace, zbs and kos", ("--n-iter",), "N", unset=", ".join(
-                             f"{n} for {method}" for method, n in LABEL_N_ITER.items())
-                         + ", as crowd-kit")
-#: The stopping tolerance of every method that has one (crowd-kit's defaults).
+                         "gp, hrm (at most), mace, zbs and kos", ("--n-iter",), "N",
+                         unset=", ".join(f"{n} for {method}"
+                                         for method, n in LABEL_N_ITER.items())
+                         + ", as crowd-kit where it has the method")
+#: The stopping tolerance of every method that has one (crowd-kit's defaults; ``hrm``, which
+#: crowd-kit lacks: the marginal log-likelihood per label).
 LABEL_TOL: dict[str, float] = {"ds": 1e-5, "glad": 1e-5, "onecoin": 1e-5, "mmsr": 1e-10,
-                               "gp": 1e-6}
+                               "gp": 1e-6, "hrm": 1e-8}
 LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
                                      AGGREGATION_ALIASES), "ds",
                      "mv (majority vote, ties to the lower label), wmv (weighted by agreement "
@@ -765,7 +768,8 @@ LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
                      "2009), mace (Hovy et al. 2013), onecoin (one-coin Dawid & Skene), zbs "
                      "(Zero-Based Skill), kos (Karger, Oh & Shah 2011; two labels), mmsr (Ma & "
                      "Olshevsky 2020), gp (Rodrigues, Pereira & Ribeiro 2014; two labels, "
-                     "--features)", ("--method",), "METHOD")
+                     "--features), hrm (ordinal labels: the rater model of Patz et al. 2002)",
+                     ("--method",), "METHOD")
 #: Zero-Based Skill's learning rate, the iterations between its reductions, and the factor
 #: of a reduction (crowd-kit's ``lr_init``, ``lr_steps_to_reduce``, ``lr_reduce_factor``).
 ZBS_LR = Param("lr", Reals(0.0, math.inf, "()"), 1.0, "zbs: initial learning rate",
@@ -785,6 +789,30 @@ AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uni
                       "the run rankings from random assessors'); msd, msd-topic and tau are "
                       "irscale's reading, not verified against the paper's estimators",
                       ("--weights",), "W")
+#: Pairwise aggregation (:func:`irscale.collections.aggregate_pairwise`): Bradley & Terry
+#: (1952) by Hunter's (2004) MM algorithm, and the noisy Bradley–Terry model of Bugakova et
+#: al. (2019); crowd-kit's class names are aliases.
+PAIRWISE_METHODS: tuple[str, ...] = ("bt", "noisybt")
+PAIRWISE_ALIASES: dict[str, str] = {"BradleyTerry": "bt", "NoisyBT": "noisybt",
+                                    "NoisyBradleyTerry": "noisybt"}
+PAIRWISE_METHOD = Param("method", Names("pairwise aggregation method", PAIRWISE_METHODS,
+                                        PAIRWISE_ALIASES), "bt",
+                        "bt (Bradley & Terry 1952, MM algorithm of Hunter 2004), noisybt "
+                        "(noisy Bradley-Terry with worker skill and position bias, Bugakova "
+                        "et al. 2019)", ("--method",), "METHOD")
+#: Iterations (at most) and stopping tolerance of each pairwise method: stricter than
+#: crowd-kit's (whose ``BradleyTerry`` loop stops after its second iteration and whose
+#: ``NoisyBradleyTerry`` stops L-BFGS-B at a relative change of 1e-5).
+PAIRWISE_N_ITER: dict[str, int] = {"bt": 10_000, "noisybt": 1000}
+PAIRWISE_TOL: dict[str, float] = {"bt": 1e-10, "noisybt": 1e-10}
+PAIRWISE_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations (at most) of bt and "
+                            "noisybt", ("--n-iter",), "N", unset=", ".join(
+                                f"{n} for {method}" for method, n in PAIRWISE_N_ITER.items()))
+#: Weight of the noisy Bradley–Terry model's anchor (a virtual document that every document
+#: beats once and loses to once; crowd-kit's ``regularization_ratio``).
+NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, math.inf, "()"), 1e-5,
+                               "noisybt: weight of the anchor that keeps the scores finite",
+                               ("--regularization",), "R")
 #: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
 LABEL_VALUE = Integers(-2**63, INT64_MAX)
 LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
