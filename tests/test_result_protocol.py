@@ -79,7 +79,7 @@ REPORTS = {"BaselineComparison", "PoolingBias", "TopicSetSize", "GStudy", "DStud
            "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport", "SplitStudy",
            "SwapRates", "TopicSplits",
            "SimulationStudy", "Reproducibility", "RankingAgreement", "Informativeness",
-           "SimulatedScores", "SimulatedRuns"}
+           "SimulatedScores", "SimulatedRuns", "SeedEvaluation"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
 #: simulation study; the interval type results return).
 NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel",
@@ -197,6 +197,11 @@ def instances() -> dict[str, list[object]]:
         "SimulatedScores": [meta.simulate_scores(_unit(values), n_topics=5, rng=1),
                             meta.simulate_scores(_unit(values), copula="t", null=True,
                                                  n_topics=3, rng=2)],
+        "SeedEvaluation": [stats.evaluate_seeds(
+            {"1": {"a": 1, "b": 0}, "2": {"c": 1, "d": 0}},
+            {"x": {"x1": {"1": {"a": 2.0, "b": 1.0}, "2": {"d": 2.0, "c": 1.0}},
+                   "x2": {"1": {"b": 2.0, "a": 1.0}, "2": {"c": 2.0, "d": 1.0}}},
+             "y": {"y1": {"1": {"a": 2.0}, "2": {"c": 2.0}}}}, ["map", "P@1"])],
         "SimulatedRuns": [meta.simulate_runs(
             synthetic_collection(n_topics=4, pool_size=20, depth=10).qrels, (0.5, 1.0),
             truth_draws=5, rng=1)],

@@ -264,6 +264,11 @@ def instances(tmp_path_factory):
             "Interleavings": [online.logged_interleavings(log)],
             "CorpusScores": [text.evaluate_corpus_bleu(
                 b"q1\tr1\tthe cat sat on the mat\n", b"q1\tA\tthe cat sat on a mat\n")],
+            "AutomaticJudgmentsResult": [collections.automatic_judgments(
+                {**QRELS, "3": {"d6": 1, "d7": 0}}, QRELS, RUNS, ["map", "P@2"],
+                pairs=True)],
+            "UnjudgedBounds": [collections.unjudged_bounds(
+                {"1": {"d1": 1, "d2": 0}, "2": {"d4": 1}}, RUNS, ["map", "P@2"])],
             "CounterfactualResult": [online.counterfactual(
                 click_log, {"q": ["b", "a"]}, estimator="pbm-ips")],
         }
@@ -287,7 +292,8 @@ def test_every_result_outside_stats_and_meta_has_an_instance(instances):
                                   "SensitivityResult", "InterleavingResult",
                                   "Interleavings", "ClickQrels", "ClickPreferences",
                                   "EngagementSummary", "LabelAllocation",
-                                  "PairwiseAggregation"])
+                                  "PairwiseAggregation", "AutomaticJudgmentsResult",
+                                  "UnjudgedBounds"])
 def test_to_frame_and_every_format(instances, name):
     """to_frame() is a DataFrame; format(fmt) writes every format of the vocabulary that
     applies to the result (csv at least) and refuses the others with a ParameterError that

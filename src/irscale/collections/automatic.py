@@ -47,7 +47,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -65,10 +65,10 @@ Tuning = Literal["ppi++", "ppi", "classical"]
 FIXED_LAMBDA = {"ppi": 1.0, "classical": 0.0}
 
 
-@dataclass(frozen=True)
-class MeanEstimate:
+class MeanEstimate(NamedTuple):
     """A mean (or a difference of means) estimated from a human sample: the estimate, its
-    ``1 − alpha`` interval and the λ used (module documentation)."""
+    ``1 − alpha`` interval and the λ used (module documentation); it unpacks as
+    ``estimate, low, high, lam``."""
 
     estimate: float
     low: float
@@ -168,8 +168,10 @@ class AutomaticJudgmentsResult(HtmlRepr):
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The four tables as ``fmt`` (``text``, ``markdown``, ``latex``, ``csv``: the
         estimates; ``json``: every table)."""
+        from ..io.formats import TABLE_FORMATS, check_format
         from ..stats.protocol import format_table
 
+        check_format(fmt, TABLE_FORMATS, "automatic judgments")
         if fmt == "csv":
             return format_table(self.estimates, "csv")
         if fmt == "json":

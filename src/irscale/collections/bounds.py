@@ -83,8 +83,10 @@ class UnjudgedBounds(HtmlRepr):
     def format(self, fmt: Format = "text", *, digits: int = 4, per_topic: bool = False) -> str:
         """The mean bounds (``per_topic``: the per-topic ones) and the undecided pairs as
         ``fmt`` (``csv``: the one table; ``json``: every table)."""
+        from ..io.formats import TABLE_FORMATS, check_format
         from ..stats.protocol import format_table
 
+        check_format(fmt, TABLE_FORMATS, "bounds")
         table = self.per_topic if per_topic else self.means
         if fmt == "csv":
             return format_table(table, "csv")

@@ -102,8 +102,10 @@ class SeedEvaluation(HtmlRepr):
 
     def format(self, fmt: Format = "text", *, digits: int = 4, runs: bool = False) -> str:
         """The systems' table (``runs``: every run's mean) as ``fmt``."""
+        from ..io.formats import TABLE_FORMATS, check_format
         from .protocol import format_table
 
+        check_format(fmt, TABLE_FORMATS, "a seed evaluation")
         table = self.per_run() if runs else self.to_frame()
         title = None if runs else "Systems over their runs (mean of the runs' means, spread " \
             "across runs)"
