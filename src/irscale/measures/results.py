@@ -45,6 +45,7 @@ from ..io.table import Column, run_summaries, summary_mean
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
 
+    from ..core.mean_intervals import MeanInterval
     from ..core.scorematrix import ScoreMatrix
     from ..stats.baseline import BaselineComparison
 
@@ -307,6 +308,45 @@ class Evaluation(RunSummaries):
 
         return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
                                       measures=wanted, allow_missing=allow_missing)
+
+    def intervals(self, method: MeanInterval = "t", *, alpha: float = 0.05,
+                  samples: int = 10_000, rng: int | np.random.Generator | None = None
+                  ) -> pd.DataFrame:
+        """Every run's mean of every measure with per-topic values and its 1 − ``alpha``
+        confidence interval (:mod:`irscale.core.mean_intervals`: ``"t"``, or
+        ``"bootstrap"`` over topics with ``samples`` and ``rng``): ``run, measure, mean,
+        ci_low, ci_high``. The mean is the summary value (with ``complete``, a topic a run
+        lacks counts 0, as in trec_eval's ``-c`` mean).
+
+        >>> import irscale
+        >>> ev = irscale.evaluate({"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}},
+        ...                       {"r": {"1": {"a": 1.0}, "2": {"x": 1.0}, "3": {"c": 1.0}}},
+        ...                       ["P@1"])
+        >>> ev.intervals().round(4).to_dict("records")
+        [{'run': 'r', 'measure': 'P@1', 'mean': 0.6667, 'ci_low': -0.7676, 'ci_high': 2.1009}]
+        """
+        import pandas as pd
+
+        from ..core.mean_intervals import mean_intervals
+
+        labels = [m for m in self.measures if m in {c.label for c in self.columns
+                                                     if c.aggregate == "mean"}]
+        if not labels:
+            raise MeasureError("no measure with per-topic values to give an interval of (the "
+                               "summaries over topics, gm_map or num_q, have none)")
+        matrix = self.to_matrix(allow_missing=True, measures=labels)
+        values = matrix.values
+        if self.averaging.complete:
+            values = np.nan_to_num(values, nan=0.0)
+        rows = []
+        for r, run in enumerate(matrix.systems):
+            column = values[:, r, :]
+            kept = column[~np.isnan(column).any(axis=1)]
+            low, high = mean_intervals(kept, method, alpha=alpha, samples=samples, rng=rng)
+            for k, measure in enumerate(labels):
+                rows.append({"run": run, "measure": measure, "mean": float(kept[:, k].mean()),
+                             "ci_low": float(low[k]), "ci_high": float(high[k])})
+        return pd.DataFrame(rows)
 
     def compare(self, baseline: str | Sequence[str], test: str = "t", *,
                 correction: str | None = "holm",

@@ -1,0 +1,77 @@
+"""The confidence interval of a mean over topics, declared once for every table.
+
+A run's summary value of a measure is the mean of its per-topic values x_1..x_n. Its
+1 − α interval, by one of :data:`MEAN_INTERVALS`:
+
+* ``"t"``: x̄ ± t_{1−α/2, n−1} · s/√n (s the sample standard deviation, divisor n − 1), the
+  Student t interval, exact under normal per-topic values;
+* ``"bootstrap"``: the percentile interval of the mean over B samples of the n topics drawn
+  with replacement (Efron and Tibshirani, *An Introduction to the Bootstrap*, 1993, §13.3):
+  the α/2 and 1 − α/2 quantiles of the B resampled means (numpy's linear interpolation
+  between order statistics). The draws come from one :class:`numpy.random.Generator`
+  (PCG64) seeded by ``rng``: sample b draws n topic indices, samples one after another;
+  every column of the table uses the same draws (the runs are paired by topic).
+
+Used by :meth:`irscale.measures.results.Evaluation.intervals` (``irscale eval --ci``), by
+the tables of :func:`irscale.stats.summary_table` and by the report's summary.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from ..errors import ParameterError
+from .params import check_alpha
+
+MeanInterval = Literal["t", "bootstrap"]
+#: The intervals a mean can carry.
+MEAN_INTERVALS: tuple[str, ...] = ("t", "bootstrap")
+#: Resampled means computed at once (memory: this many × the table's columns floats).
+BLOCK = 2_000
+
+
+def check_interval(method: object) -> str:
+    """``method`` when it is one of :data:`MEAN_INTERVALS`."""
+    if method not in MEAN_INTERVALS:
+        raise ParameterError(f"the interval of a mean must be one of {list(MEAN_INTERVALS)}, "
+                             f"got {method!r}")
+    return str(method)
+
+
+def mean_intervals(values: np.ndarray, method: MeanInterval = "t", *, alpha: float = 0.05,
+                   samples: int = 10_000, rng: int | np.random.Generator | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The 1 − ``alpha`` interval of the mean of every column of ``values`` (topics ×
+    columns) by ``method`` (module documentation); NaN bounds for a column of one topic.
+
+    >>> low, high = mean_intervals(np.array([[0.1], [0.3], [0.2], [0.4]]), "t")
+    >>> round(float(low[0]), 4), round(float(high[0]), 4)
+    (0.0446, 0.4554)
+    """
+    method = check_interval(method)
+    alpha = check_alpha(alpha)
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim == 1:
+        values = values[:, None]
+    n = values.shape[0]
+    mean = values.mean(axis=0)
+    if n < 2:
+        nan = np.full(mean.shape, np.nan)
+        return nan, nan.copy()
+    if method == "t":
+        from scipy import stats
+
+        half = stats.t.ppf(1 - alpha / 2, n - 1) * values.std(axis=0, ddof=1) / np.sqrt(n)
+        return mean - half, mean + half
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise ParameterError(f"samples must be a positive integer, got {samples!r}")
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    means = np.empty((int(samples), values.shape[1]))
+    for start in range(0, int(samples), BLOCK):
+        count = min(BLOCK, int(samples) - start)
+        draws = generator.integers(0, n, size=(count, n))
+        means[start:start + count] = values[draws].mean(axis=1)
+    low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=0)
+    return low, high
