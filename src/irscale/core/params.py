@@ -985,16 +985,16 @@ FUSION_WEIGHTS = Param("weights", FUSION_WEIGHT, None, "wsum, mixed, w-bordafuse
                        unset="1 each")
 #: The parameters of one fusion method each (Python name: the method, the Param); those
 #: without a default are required by their method.
-FUSION_PHI = Param("phi", Reals(0.0, 1.0, "()"), None, "rbc: the persistence phi of the "
-                   "weights (1-phi)*phi^(rank-1) (required)", ("--phi",), "PHI")
-FUSION_GAMMA = Param("gamma", Reals(0.0), None, "combgmnz: the exponent gamma of "
-                     "|R(d)|^gamma (required)", ("--gamma",), "G")
+FUSION_PHI = Param("phi", Reals(0.0, 1.0, "()"), None, "rbc, required: the persistence phi "
+                   "of the weights (1-phi)*phi^(rank-1)", ("--phi",), "PHI")
+FUSION_GAMMA = Param("gamma", Reals(0.0), None, "combgmnz, required: the exponent "
+                     "gamma of |R(d)|^gamma", ("--gamma",), "G")
 FUSION_SIGMA = Param("sigma", Reals(0.0, 1.0), 0.01, "logn-isr: sigma of ln(|R(d)| + sigma)",
                      ("--sigma",), "S")
-FUSION_SEGMENTS = Param("segments", Integers(1, 100_000), None, "probfuse: the segments of "
-                        "each ranking (required)", ("--segments",), "K")
-FUSION_WINDOW = Param("window", Integers(0, 100_000), None, "slidefuse: the half-width w of "
-                      "the window of ranks averaged (required)", ("--window",), "W")
+FUSION_SEGMENTS = Param("segments", Integers(1, 100_000), None, "probfuse, required: the segments "
+                        "of each ranking", ("--segments",), "K")
+FUSION_WINDOW = Param("window", Integers(0, 100_000), None, "slidefuse, required: the "
+                      "half-width w of the window of ranks averaged", ("--window",), "W")
 FUSION_METHOD_PARAMS: dict[str, tuple[str, Param]] = {
     "phi": ("rbc", FUSION_PHI), "gamma": ("combgmnz", FUSION_GAMMA),
     "sigma": ("logn-isr", FUSION_SIGMA), "segments": ("probfuse", FUSION_SEGMENTS),
@@ -1047,7 +1047,7 @@ def check_fusion_params(method: str, given: Mapping[str, object]) -> dict[str, A
                                      param=name)
             continue
         if value is None and param.default is None:
-            raise ParameterError(f"{method} needs {name} ({param.doc.split(' (')[0]})",
+            raise ParameterError(f"{method} needs {name} ({param.doc})",
                                  param=name)
         checked[name] = param.check(param.default if value is None else value)
     return checked
