@@ -53,6 +53,8 @@ BAYES_BOUNDS = np.array([0, 5, 10, 15, 20, 30, 100, 200, 500, 1000])
 BAYES_FLOOR = 0.001
 #: BayesFuse's log-odds of a document a run does not retrieve.
 MIN_LOG_ODDS = float(np.log(BAYES_FLOOR / (1 - BAYES_FLOOR)))
+#: The most running sums of SlideFuse's windows held at once.
+WINDOW_BLOCK = 1 << 22
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,7 +123,8 @@ def train(method: str, runs: Sequence[Run], qrels: Qrels, params: Mapping[str, A
         segment = np.searchsorted(bounds, p[inside], side="right") - 1
         width = np.diff(bounds)
         share = _per_segment(topic[inside] * len(width) + segment, hits[inside],
-                             width[segment], len(width), n_topics)
+                             width[segment], len(width), n_topics,
+                             divide_first=method == "bayesfuse")
         if method == "segfuse":
             values.append(share)
             continue
@@ -132,11 +135,15 @@ def train(method: str, runs: Sequence[Run], qrels: Qrels, params: Mapping[str, A
 
 
 def _per_segment(key: np.ndarray, hits: np.ndarray, length: np.ndarray, segments: int,
-                 n_topics: int) -> np.ndarray:
+                 n_topics: int, *, divide_first: bool = False) -> np.ndarray:
     """``(1/T) Σ_t hits(t, k) / length(t, k)`` for every segment ``k``: ``key`` is
-    ``t · segments + k`` of every hit-list entry, ``length`` its segment's length."""
+    ``t · segments + k`` of every hit-list entry, ``length`` its segment's length; topics
+    added in order, each term divided by ``T`` before (``divide_first``, BayesFuse's) or the
+    sum after (ProbFuse's, SegFuse's), as ranx rounds them."""
     unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     share = np.bincount(inverse, hits, minlength=len(unique)) / length[first]
+    if divide_first:
+        return np.bincount(unique % segments, share / n_topics, minlength=segments)
     return np.bincount(unique % segments, share, minlength=segments) / n_topics
 
 
@@ -174,16 +181,29 @@ def _run_scores(model: Model, values: np.ndarray, p: np.ndarray, n: np.ndarray,
         return padded[np.minimum(segment, len(values))] * (score + 1)
     # slidefuse: the mean of the window [a, b], values past their end 0
     w = model.params["window"]
-    a = np.minimum(np.maximum(p - w, 0), len(values))
-    b = np.maximum(np.minimum(p + w, n - 1), p)
-    end = np.minimum(b + 1, len(values))
-    sums = np.zeros(len(p))
-    some = a < end
-    if some.any():
-        bounds = np.empty(2 * int(some.sum()), dtype=np.int64)
-        bounds[0::2], bounds[1::2] = a[some], end[some]
-        sums[some] = np.add.reduceat(padded, bounds)[0::2]
-    return sums / (b - np.maximum(p - w, 0) + 1)
+    a = np.maximum(p - w, 0)
+    b = np.maximum(np.minimum(p + w, n - 1), p)  # n = 0: absent
+    return _window_sums(values, a, np.minimum(b + 1, len(values))) / (b - a + 1)
+
+
+def _window_sums(values: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """``Σ values[start:end]`` of every pair, added in order (as ranx adds them, so that
+    equal windows give equal sums): the running sums of every window of ``values`` as wide
+    as the widest asked for, in blocks of rows of :data:`WINDOW_BLOCK` sums at most."""
+    sums = np.zeros(len(start))
+    count = end - start
+    some = count > 0
+    if not some.any():
+        return sums
+    width = int(count[some].max())
+    windows = np.lib.stride_tricks.sliding_window_view(
+        np.append(values, np.zeros(width)), width)
+    rows = max(1, WINDOW_BLOCK // width)
+    for first in range(0, len(values), rows):
+        block = some & (start >= first) & (start < first + rows)
+        running = np.cumsum(windows[first:first + rows], axis=1)
+        sums[block] = running[start[block] - first, count[block] - 1]
+    return sums
 
 
 def check_training(method: str, train_qrels: Any, train_runs: Any) -> bool:
