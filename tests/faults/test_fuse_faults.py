@@ -97,7 +97,11 @@ CASES = [
     err("fuse-rbc-phi-0", [*FUSE, "rbc", "--phi", "0"], opt("--phi"), "(0, 1)"),
     err("fuse-phi-not-rbc", [*RRF, "--phi", "0.5"], opt("--phi"), "rbc only", "rrf"),
     err("fuse-gmnz-no-gamma", [*FUSE, "gmnz"], "combgmnz needs gamma"),
-    err("fuse-gamma-negative", [*FUSE, "combgmnz", "--gamma", "-1"], opt("--gamma"), "≥ 0"),
+    err("fuse-gamma-negative", [*FUSE, "combgmnz", "--gamma", "-1"], opt("--gamma"),
+        "[0, 10]"),
+    # |R(d)|^gamma would overflow to infinity
+    err("fuse-gamma-huge", [*FUSE, "combgmnz", "--gamma", "1e300"], opt("--gamma"),
+        "[0, 10]"),
     err("fuse-sigma-above-1", [*FUSE, "logn-isr", "--sigma", "2"], opt("--sigma"), "[0, 1]"),
     err("fuse-sigma-not-logn-isr", [*FUSE, "log-isr", "--sigma", "0.1"], opt("--sigma"),
         "logn-isr only"),

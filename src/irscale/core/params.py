@@ -987,7 +987,7 @@ FUSION_WEIGHTS = Param("weights", FUSION_WEIGHT, None, "wsum, mixed, w-bordafuse
 #: without a default are required by their method.
 FUSION_PHI = Param("phi", Reals(0.0, 1.0, "()"), None, "rbc, required: the persistence phi "
                    "of the weights (1-phi)*phi^(rank-1)", ("--phi",), "PHI")
-FUSION_GAMMA = Param("gamma", Reals(0.0), None, "combgmnz, required: the exponent "
+FUSION_GAMMA = Param("gamma", Reals(0.0, 10.0), None, "combgmnz, required: the exponent "
                      "gamma of |R(d)|^gamma", ("--gamma",), "G")
 FUSION_SIGMA = Param("sigma", Reals(0.0, 1.0), 0.01, "logn-isr: sigma of ln(|R(d)| + sigma)",
                      ("--sigma",), "S")

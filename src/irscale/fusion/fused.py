@@ -48,7 +48,7 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
     phi : float, optional
         ``rbc`` (required): the persistence φ in (0, 1).
     gamma : float, optional
-        ``combgmnz`` (required): the exponent γ ≥ 0.
+        ``combgmnz`` (required): the exponent γ in [0, 10].
     sigma : float, optional
         ``logn-isr``: σ in [0, 1] (default 0.01).
     segments : int, optional
