@@ -7,8 +7,8 @@ given weights, the options of ``--optimize`` without it, a step that does not di
 single run; each method's own parameter missing, out of its domain or given to another
 method; the supervised methods' training data missing, miscounted, unreadable, of other
 topics, or given to another method; the output never an input, an existing file replaced
-only with ``--force``, nothing written when a run is bad; and the fused run's lines (six columns, the run tag,
-ranks from 1, ranx's RRF scores of the collection's runs).
+only with ``--force``, nothing written when a run is bad; and the fused run's lines (six
+columns, the run tag, ranks from 1, ranx's RRF scores of the collection's runs).
 """
 
 from __future__ import annotations
