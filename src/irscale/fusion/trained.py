@@ -68,17 +68,19 @@ class Model:
     params: Mapping[str, Any]
 
 
-def check_training_topics(topics: Sequence[str], qrels: Qrels) -> None:
-    """Refuse runs none of whose topics the training ``qrels`` judge: nothing would be
-    learnt (or measured)."""
+def check_training_topics(topics: Sequence[str], qrels: Qrels, what: str = "the runs"
+                          ) -> None:
+    """Refuse runs (``what``) none of whose topics the training ``qrels`` judge: nothing
+    would be learnt (or measured)."""
     from ..evaluation_setup import some_topics
 
     judged = set(qrels.topics)
     if not judged.intersection(topics):
         raise AlignmentError(
-            f"the runs and the qrels ({qrels.source}) have no topic in common: the runs have "
-            f"topics {some_topics(list(topics))}, the qrels {some_topics(sorted(judged))} "
-            "(qrels of another collection, or topic ids written differently?)")
+            f"{what} and the qrels ({qrels.source}) have no topic in common: {what} "
+            f"{'have' if what == 'the runs' else 'has'} topics {some_topics(list(topics))}, "
+            f"the qrels {some_topics(sorted(judged))} (qrels of another collection, or "
+            "topic ids written differently?)")
 
 
 def train(method: str, runs: Sequence[Run], qrels: Qrels, params: Mapping[str, Any]
@@ -87,8 +89,9 @@ def train(method: str, runs: Sequence[Run], qrels: Qrels, params: Mapping[str, A
     ``qrels`` (module documentation)."""
     from ..core.judge import PairJudge
 
+    for run in runs:
+        check_training_topics(run.topics, qrels, f"training run {run.name!r}")
     table = fusion_table(runs)
-    check_training_topics(table.topics, qrels)
     judge = PairJudge(qrels)
     n_topics = len(judge.topics)
     code = judge.topic_codes(table.topics)[table.pair_topic]
