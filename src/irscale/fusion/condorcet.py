@@ -65,7 +65,7 @@ def copeland(table: FusionTable, weights: np.ndarray | None = None) -> np.ndarra
                 if weights is None:
                     votes += prefers
                 else:
-                    votes += weights[run] * prefers
+                    np.add(votes, weights[run], out=votes, where=prefers)
             margin = np.sign(votes - votes.transpose(0, 2, 1)).astype(np.int8)
             wins = (margin * valid[:, None, :]).sum(axis=2)
             score[rows[valid]] = wins[valid]
