@@ -183,3 +183,48 @@ def test_trec_lines_read_back_to_the_same_run():
     assert back.name == "mix"
     assert back.docno.to_pylist() == fused.docno.to_pylist()
     assert back.score.tolist() == fused.score.tolist()  # shortest round-trip digits
+
+
+# --------------------------------------------------------------------------- ranx's others
+def _ranked_run(*docs: str) -> dict[str, float]:
+    return {doc: float(len(docs) - i) for i, doc in enumerate(docs)}
+
+
+def test_rbc_and_weighted_condorcet_by_hand():
+    runs = {"a": {"q": _ranked_run("d1", "d2")}, "b": {"q": _ranked_run("d2")}}
+    # phi = 1/2: (1 - phi) phi^(rank - 1) is 1/2 at rank 1, 1/4 at rank 2
+    assert ranked(fuse(runs, "rbc", phi=0.5))["q"] == [("d2", 0.75), ("d1", 0.5)]
+    three = {"a": {"q": _ranked_run("x", "y")}, "b": {"q": _ranked_run("y", "x")},
+             "c": {"q": _ranked_run("y", "x")}}
+    assert [d for d, _ in ranked(fuse(three, "condorcet"))["q"]] == ["y", "x"]
+    # a's 3 votes outweigh b's and c's 1 + 1
+    assert ranked(fuse(three, "w-condorcet", weights=[3, 1, 1]))["q"] == [("x", 2.0),
+                                                                          ("y", 1.0)]
+
+
+def test_probfuse_counts_training_topics_the_runs_lack():
+    # training: t1 ranked by both runs, t2 judged but retrieved by neither: T = 2
+    train = {"a": {"t1": _ranked_run("d1", "d2")}, "b": {"t1": _ranked_run("d2", "d1")}}
+    qrels = {"t1": {"d1": 1}, "t2": {"z": 1}}
+    runs = {"a": {"q": _ranked_run("x", "y")}, "b": {"q": _ranked_run("y", "x")}}
+    # two segments of one rank: P_a = (1/2, 0), P_b = (0, 1/2); segment k adds P(k) / k
+    got = ranked(fuse(runs, "probfuse", segments=2, train_qrels=qrels, train_runs=train))
+    assert got["q"] == [("x", 0.5 + 0.5 / 2), ("y", 0.0)]
+
+
+def test_bayesfuse_past_rank_1000_and_slidefuse_windows():
+    docs = [f"d{i:04d}" for i in range(1002)]
+    train = {"a": {"t": _ranked_run(*docs)}, "b": {"t": _ranked_run("d0000")}}
+    qrels = {"t": {"d0000": 1}}
+    got = dict(ranked(fuse({"a": {"q": _ranked_run(*docs)}, "b": {"q": _ranked_run("e")}},
+                           "bayesfuse", train_qrels=qrels, train_runs=train))["q"])
+    floor = np.log(0.001 / 0.999)
+    # ranks 1-5 of a: precision 1/5; of b: 1/5 (one document of five)
+    assert got["d0000"] == pytest.approx(np.log(0.2 / 0.8) + floor)
+    assert got["e"] == pytest.approx(floor + np.log(0.2 / 0.8))
+    assert got["d1001"] == pytest.approx(2 * floor)  # rank 1002 of a, absent from b
+    # SlideFuse: P_a = (1, 0, 0, ...) from the training hit list; window 1 at rank 2 of 3
+    # averages ranks 1-3: 1/3; at rank 1, ranks 1-2: 1/2
+    slide = ranked(fuse({"a": {"q": _ranked_run("u", "v", "w")}, "b": {"q2": {"e": 1.0}}},
+                        "slidefuse", window=1, train_qrels=qrels, train_runs=train))["q"]
+    assert slide == [("u", 0.5), ("v", round(1 / 3, 12)), ("w", 0.0)]

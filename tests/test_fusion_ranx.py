@@ -7,7 +7,9 @@ of tied scores (numba's unstable sort) — the rank methods and the ``rank`` and
 normalisations — the runs given have distinct scores within a topic, and the tied runs go
 to the score methods and normalisations that ignore order. CondorcetFuse is compared where
 the majority relation orders the documents (no cycle, no tie: ranx's sort then has one
-answer). Ranx runs through numba: each example fuses many topics in one call per method
+answer), and so is weighted CondorcetFuse. The supervised methods are trained on generated
+training runs and qrels by ranx's own ``*_train`` functions, their output handed to
+``ranx.fuse``. Ranx runs through numba: each example fuses many topics in one call per method
 and normalisation, so the calls stay few.
 """
 
@@ -21,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscale import fuse, read_runs
-from irscale.core.params import FUSION_RANK_METHODS, FUSION_SCORE_METHODS
+from irscale.core.params import FUSION_RANK_METHODS, FUSION_SCORE_METHODS, FUSION_TRAINED
 
 ranx = pytest.importorskip("ranx")
 
@@ -29,7 +31,17 @@ ranx = pytest.importorskip("ranx")
 RANX_METHOD = {"combsum": "sum", "combmnz": "mnz", "combmax": "max", "combmin": "min",
                "combmed": "med", "combanz": "anz", "wsum": "wsum", "rrf": "rrf",
                "isr": "isr", "log-isr": "log_isr", "bordafuse": "bordafuse",
-               "condorcet": "condorcet"}
+               "condorcet": "condorcet", "combgmnz": "gmnz", "mixed": "mixed",
+               "logn-isr": "logn_isr", "w-bordafuse": "w_bordafuse",
+               "w-condorcet": "w_condorcet", "rbc": "rbc"}
+#: Each parameterised method's parameters (irscale's and ranx's names are the same).
+PARAMS = {"combgmnz": {"gamma": 0.7}, "logn-isr": {"sigma": 0.3}, "rbc": {"phi": 0.8}}
+#: The methods that take one weight per run.
+WEIGHTED = ("wsum", "mixed", "w-bordafuse", "w-condorcet")
+#: The untrained methods compared on any runs (Condorcet's where its order is one).
+UNTRAINED_SCORE = [m for m in FUSION_SCORE_METHODS if m not in FUSION_TRAINED]
+UNTRAINED_RANK = [m for m in FUSION_RANK_METHODS
+                  if m not in FUSION_TRAINED and m not in ("condorcet", "w-condorcet")]
 #: Normalisations whose result does not depend on the order of tied scores.
 ORDER_FREE_NORMS = ("none", "min-max", "max", "sum", "zmuv")
 ORDERED_NORMS = ("rank", "borda")
@@ -39,21 +51,32 @@ TIED_SCORES = (-1.5, 0.0, 0.25, 1.0, 2.0, 7.5)
 Runs = dict[str, dict[str, dict[str, float]]]
 
 
-def _ranx_fuse(runs: Runs, method: str, norm: str, weights: list[float] | None
-               ) -> dict[str, dict[str, float]]:
+def _padded(runs: Runs) -> list:
+    """ranx runs of ``runs``, every topic of any run in each (empty where it lacks one)."""
     topics = sorted({topic for run in runs.values() for topic in run})
-    padded = [ranx.Run({topic: run.get(topic, {}) for topic in topics}, name=name)
-              for name, run in runs.items()]
+    return [ranx.Run({topic: run.get(topic, {}) for topic in topics}, name=name)
+            for name, run in runs.items()]
+
+
+def _ranx_fuse(runs: Runs, method: str, norm: str, weights: list[float] | None,
+               training: dict | None = None) -> dict[str, dict[str, float]]:
     params = {"weights": weights} if weights is not None else {}
-    fused = ranx.fuse(padded, norm=None if norm == "none" else norm,
-                      method=RANX_METHOD[method], params=params)
+    params.update(PARAMS.get(method, {}))
+    if training is not None:
+        params.update(_ranx_trained(method, **training))
+    fused = ranx.fuse(_padded(runs), norm=None if norm == "none" else norm,
+                      method=RANX_METHOD.get(method, method), params=params)
     return {topic: dict(fused.run[topic]) for topic in fused.run}
 
 
-def _ours(runs: Runs, method: str, norm: str, weights: list[float] | None
-          ) -> dict[str, list[tuple[str, float]]]:
+def _ours(runs: Runs, method: str, norm: str, weights: list[float] | None,
+          training: dict | None = None) -> dict[str, list[tuple[str, float]]]:
     rank_method = method in FUSION_RANK_METHODS
-    fused = fuse(runs, method, norm=None if rank_method else norm, weights=weights)
+    extra = dict(PARAMS.get(method, {}))
+    if training is not None:
+        extra.update(train_qrels=training["qrels"], train_runs=training["runs"],
+                     **training.get("params", {}))
+    fused = fuse(runs, method, norm=None if rank_method else norm, weights=weights, **extra)
     frame = fused.to_frame()
     out: dict[str, list[tuple[str, float]]] = {}
     for topic, docno, score in zip(frame.query_id, frame.doc_id, frame.score, strict=True):
@@ -65,8 +88,8 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def check_same(runs: Runs, method: str, norm: str, weights: list[float] | None = None
-               ) -> None:
+def check_same(runs: Runs, method: str, norm: str, weights: list[float] | None = None,
+               training: dict | None = None) -> None:
     """Same documents and scores per topic; irscale's order is ranx's scores descending,
     ties (equal within the tolerance) by docno descending.
 
@@ -78,8 +101,8 @@ def check_same(runs: Runs, method: str, norm: str, weights: list[float] | None =
             return
         runs = {name: {t: docs for t, docs in run.items() if t in common}
                 for name, run in runs.items()}
-    theirs = _ranx_fuse(runs, method, norm, weights)
-    ours = _ours(runs, method, norm, weights)
+    theirs = _ranx_fuse(runs, method, norm, weights, training)
+    ours = _ours(runs, method, norm, weights, training)
     assert sorted(ours) == sorted(t for t, docs in theirs.items() if docs)
     for topic, ranked in ours.items():
         expected = theirs[topic]
@@ -135,9 +158,9 @@ def test_score_methods_with_ties(layout, data):
     runs = tied(data.draw, layout)
     weights = data.draw(st.lists(st.sampled_from([0.0, 0.3, 1.0, 2.5, -0.5]),
                                  min_size=len(runs), max_size=len(runs)))
-    for method in FUSION_SCORE_METHODS:
+    for method in UNTRAINED_SCORE:
         for norm in ORDER_FREE_NORMS:
-            check_same(runs, method, norm, weights if method == "wsum" else None)
+            check_same(runs, method, norm, weights if method in WEIGHTED else None)
 
 
 @settings(max_examples=2)
@@ -145,23 +168,25 @@ def test_score_methods_with_ties(layout, data):
                                           min_size=4, max_size=4))
 def test_ordered_norms_and_rank_methods(layout, offsets):
     runs = distinct(layout, offsets)
-    for method in FUSION_SCORE_METHODS:
+    weights = [0.5, 1.5, 0.25, 2.0][:len(runs)]
+    for method in UNTRAINED_SCORE:
         for norm in ORDERED_NORMS:
-            check_same(runs, method, norm, [0.5] * len(runs) if method == "wsum" else None)
-    for method in FUSION_RANK_METHODS:
-        if method != "condorcet":
-            check_same(runs, method, "none")
+            check_same(runs, method, norm, weights if method in WEIGHTED else None)
+    for method in UNTRAINED_RANK:
+        check_same(runs, method, "none", weights if method in WEIGHTED else None)
 
 
-def _ordered_by_majority(permutations: list[list[str]]) -> bool:
-    """Whether the majority relation of complete rankings is a strict order: no tie (an
-    odd number of runs), and ordering by the number of wins puts every document before
-    each it beats (a transitive tournament)."""
+def _ordered_by_majority(permutations: list[list[str]],
+                         weights: tuple[float, ...] = (1.0, 1.0, 1.0)) -> bool:
+    """Whether the (weighted) majority relation of complete rankings is a strict order: no
+    tie (weights no subset of which sums to half), and ordering by the number of wins
+    puts every document before each it beats (a transitive tournament)."""
     place = [{doc: i for i, doc in enumerate(p)} for p in permutations]
     docs = permutations[0]
 
     def beats(x: str, y: str) -> bool:
-        return sum(p[x] < p[y] for p in place) * 2 > len(place)
+        return sum(w for w, p in zip(weights, place, strict=True) if p[x] < p[y]) * 2 > \
+            sum(weights)
 
     wins = {x: sum(beats(x, y) for y in docs if y != x) for x in docs}
     order = sorted(docs, key=lambda d: -wins[d])
@@ -180,6 +205,98 @@ def test_condorcet(topics):
                                      for place, doc in enumerate(ranking[r])}
                       for t, ranking in enumerate(kept)} for r in range(3)}
     check_same(runs, "condorcet", "none")
+
+
+#: Weights of three runs no two of which outweigh the third alone, nor tie.
+CONDORCET_WEIGHTS = (0.5, 0.3, 0.4)
+
+
+@settings(max_examples=2)
+@given(st.lists(st.lists(st.permutations(DOCS[:6]), min_size=3, max_size=3),
+                min_size=4, max_size=12))
+def test_weighted_condorcet(topics):
+    kept = [ranking for ranking in topics
+            if _ordered_by_majority(ranking, CONDORCET_WEIGHTS)]
+    if not kept:
+        return
+    runs = {f"r{r}": {f"q{t:02d}": {doc: float(len(ranking[r]) - place)
+                                     for place, doc in enumerate(ranking[r])}
+                      for t, ranking in enumerate(kept)} for r in range(3)}
+    check_same(runs, "w-condorcet", "none", list(CONDORCET_WEIGHTS))
+
+
+# --------------------------------------------------------------------------- supervised
+from ranx.fusion import (  # noqa: E402 - after the importorskip
+    bayesfuse_train,
+    mapfuse_train,
+    posfuse_train,
+    probfuse_train,
+    segfuse_train,
+    slidefuse_train,
+)
+
+#: Documents of the supervised methods' runs: enough for SegFuse's third segment.
+LONG_DOCS = [f"d{i:02d}" for i in range(40)]
+
+
+def _ranx_trained(method: str, qrels: dict, runs: Runs, params: dict | None = None
+                  ) -> dict:
+    """ranx's trained parameters of ``method``, every training topic in each run."""
+    params = params or {}
+    ranx_qrels = ranx.Qrels(qrels)
+    padded = [ranx.Run({topic: run.get(topic, {}) for topic in sorted(qrels)}, name=name)
+              for name, run in runs.items()]
+    if method == "probfuse":
+        return {"probs": probfuse_train(ranx_qrels, padded, params["segments"])}
+    if method == "slidefuse":
+        return {"probs": slidefuse_train(ranx_qrels, padded), "w": params["window"]}
+    if method == "mapfuse":
+        return {"map_scores": mapfuse_train(ranx_qrels, padded)}
+    if method == "bayesfuse":
+        return {"log_odds": bayesfuse_train(ranx_qrels, padded)}
+    train = {"posfuse": posfuse_train, "segfuse": segfuse_train}[method]
+    return {"probs": train(ranx_qrels, padded)}
+
+
+@st.composite
+def trainings(draw):
+    """Training runs (distinct scores; topics some runs lack) and qrels of the training
+    topics, every topic with one relevant document at least (ranx aligns hit lists by
+    position), and the runs to fuse."""
+    n_runs = draw(st.integers(2, 3))
+    topics = [f"t{i}" for i in range(draw(st.integers(1, 6)))]
+
+    def runs_of(topic_ids: list[str]) -> Runs:
+        runs: Runs = {}
+        for r in range(n_runs):
+            run = {}
+            for topic in topic_ids:
+                docs = draw(st.lists(st.sampled_from(LONG_DOCS), unique=True, max_size=30))
+                if docs or topic == topic_ids[0]:
+                    docs = docs or [LONG_DOCS[r]]
+                    run[topic] = {d: (1.5 + r) * (len(docs) - i) + r
+                                  for i, d in enumerate(docs)}
+            runs[f"r{r}"] = run
+        return runs
+
+    qrels = {}
+    for topic in topics:
+        judged = draw(st.lists(st.sampled_from(LONG_DOCS), unique=True, min_size=1,
+                               max_size=25))
+        qrels[topic] = {d: draw(st.sampled_from([0, 1, 2])) for d in judged}
+        qrels[topic][judged[0]] = 1
+    test_topics = [f"q{i}" for i in range(draw(st.integers(1, 4)))]
+    return {"qrels": qrels, "runs": runs_of(topics)}, runs_of(test_topics)
+
+
+@settings(max_examples=3, deadline=None)
+@given(data=trainings(), segments=st.integers(1, 7), window=st.integers(0, 4))
+def test_supervised_methods(data, segments, window):
+    training, runs = data
+    for method in FUSION_TRAINED:
+        params = {"probfuse": {"segments": segments}, "slidefuse": {"window": window}}
+        check_same(runs, method, "min-max" if method == "segfuse" else "none",
+                   training={**training, "params": params.get(method, {})})
 
 
 # --------------------------------------------------------------------------- real runs
@@ -208,15 +325,14 @@ def _clef_runs(clef, depth: int, topics: int) -> tuple[Runs, Runs]:
 
 def test_clef_runs(clef):
     scored, ranked = _clef_runs(clef, depth=60, topics=6)
-    for method in FUSION_SCORE_METHODS:
-        weights = [0.2, 0.5, 0.3] if method == "wsum" else None
+    for method in UNTRAINED_SCORE:
+        weights = [0.2, 0.5, 0.3] if method in WEIGHTED else None
         for norm in ORDER_FREE_NORMS:
             check_same(scored, method, norm, weights)
         for norm in ORDERED_NORMS:
             check_same(ranked, method, norm, weights)
-    for method in FUSION_RANK_METHODS:
-        if method != "condorcet":
-            check_same(ranked, method, "none")
+    for method in UNTRAINED_RANK:
+        check_same(ranked, method, "none", [0.2, 0.5, 0.3] if method in WEIGHTED else None)
 
 
 def test_optimize_fusion_matches_ranx(clef):
@@ -234,3 +350,20 @@ def test_optimize_fusion_matches_ranx(clef):
                                   method="wsum", metric="precision@10",
                                   show_progress=False)
     assert list(ours.weights) == pytest.approx(list(theirs["weights"]))
+
+
+def test_clef_supervised_methods(clef):
+    """Trained on six CLEF topics (their qrels), fusing six others: ranx's scores."""
+    _, ranked = _clef_runs(clef, depth=60, topics=12)
+    qrels = ranx.Qrels.from_file(str(clef / "task2.qrels"), kind="trec")
+    topics = sorted(next(iter(ranked.values())))
+    judged = [t for t in topics if any(r > 0 for r in qrels.qrels[t].values())][:6]
+    training = {"qrels": {t: {d: int(r) for d, r in qrels.qrels[t].items()} for t in judged},
+                "runs": {name: {t: run[t] for t in judged if t in run}
+                         for name, run in ranked.items()}}
+    fused = {name: {t: docs for t, docs in run.items() if t not in judged}
+             for name, run in ranked.items()}
+    for method in FUSION_TRAINED:
+        params = {"probfuse": {"segments": 7}, "slidefuse": {"window": 3}}
+        check_same(fused, method, "min-max" if method == "segfuse" else "none",
+                   training={**training, "params": params.get(method, {})})

@@ -126,6 +126,11 @@ MATCHES = b"1 sysA n1 3\n"
 LENGTHS = b"1 sysA 10\n"
 
 
+#: Two runs and qrels of their topic for the fusion rows.
+FUSE_RUNS = {"a": {"q1": {"d1": 2.0, "d2": 1.0}}, "b": {"q1": {"d2": 3.0}}}
+FUSE_QRELS = {"q1": {"d2": 1}}
+
+
 def _ir_measures():
     """ir_measures (a test dependency), imported by the rows that name its measures."""
     return pytest.importorskip("ir_measures")
@@ -643,6 +648,27 @@ ROWS = [
     bad("from_frame-text-value", lambda a: ScoreMatrix.from_frame(pd.DataFrame({
         "run": ["a", "b"], "topic": ["1", "1"], "measure": ["AP", "AP"],
         "value": ["x", 0.1]})), "non-numeric score 'x'", "system 'a'", "topic '1'"),
+    # ================================================================ fuse: ranx's others
+    bad("fuse-rbc-phi-outside", lambda a: irscale.fuse(FUSE_RUNS, "rbc", phi=1.5), "phi",
+        "(0, 1)"),
+    bad("fuse-rbc-no-phi", lambda a: irscale.fuse(FUSE_RUNS, "rbc"), "rbc needs phi"),
+    bad("fuse-gmnz-gamma-nan", lambda a: irscale.fuse(FUSE_RUNS, "gmnz", gamma=NAN),
+        "gamma"),
+    bad("fuse-segments-fraction", lambda a: irscale.fuse(
+        FUSE_RUNS, "probfuse", segments=2.5, train_qrels=FUSE_QRELS, train_runs=FUSE_RUNS),
+        "segments"),
+    bad("fuse-window-not-slidefuse", lambda a: irscale.fuse(FUSE_RUNS, "rrf", window=2),
+        "window", "slidefuse only"),
+    bad("fuse-posfuse-no-training", lambda a: irscale.fuse(FUSE_RUNS, "posfuse"),
+        "train_qrels"),
+    bad("fuse-train-runs-not-supervised", lambda a: irscale.fuse(
+        FUSE_RUNS, "rrf", train_runs=FUSE_RUNS), "train_runs", "supervised"),
+    bad("fuse-train-runs-count", lambda a: irscale.fuse(
+        FUSE_RUNS, "mapfuse", train_qrels=FUSE_QRELS, train_runs={"a": FUSE_RUNS["a"]}),
+        "1 training runs", "2 runs"),
+    bad("fuse-train-run-of-other-topics", lambda a: irscale.fuse(
+        FUSE_RUNS, "bayesfuse", train_qrels={"t9": {"d1": 1}}, train_runs=FUSE_RUNS),
+        "no topic in common"),
 ]
 
 

@@ -4,9 +4,11 @@ Every faulty run file of the TREC catalogue given as the second of two runs; unk
 methods and normalisations, a normalisation with a rank method, ``--k`` other than rrf's,
 weights other than wsum's or not one per run, ``--optimize`` without its qrels or with
 given weights, the options of ``--optimize`` without it, a step that does not divide 1, a
-single run; the output never an input, an existing file replaced only with ``--force``,
-nothing written when a run is bad; and the fused run's lines (six columns, the run tag,
-ranks from 1, ranx's RRF scores of the collection's runs).
+single run; each method's own parameter missing, out of its domain or given to another
+method; the supervised methods' training data missing, miscounted, unreadable, of other
+topics, or given to another method; the output never an input, an existing file replaced
+only with ``--force``, nothing written when a run is bad; and the fused run's lines (six
+columns, the run tag, ranks from 1, ranx's RRF scores of the collection's runs).
 """
 
 from __future__ import annotations
@@ -85,6 +87,60 @@ CASES = [
         "x"),
     err("fuse-weights-nan", [*FUSE, "wsum", "--weights", "1,nan"], opt("--weights")),
     err("fuse-one-run", ["fuse", "a.run", "--method", "rrf"], "two runs"),
+    # ---- the methods' own parameters
+    ok("fuse-rbc", [*FUSE, "rbc", "--phi", "0.9"], tagged("rbc")),
+    ok("fuse-logn-isr-default-sigma", [*FUSE, "logn_isr"], tagged("logn-isr")),
+    ok("fuse-w-condorcet", [*FUSE, "w-condorcet", "--weights", "0.4,0.6"],
+       tagged("w-condorcet")),
+    err("fuse-rbc-no-phi", [*FUSE, "rbc"], "rbc needs phi"),
+    err("fuse-rbc-phi-1", [*FUSE, "rbc", "--phi", "1"], opt("--phi"), "(0, 1)"),
+    err("fuse-rbc-phi-0", [*FUSE, "rbc", "--phi", "0"], opt("--phi"), "(0, 1)"),
+    err("fuse-phi-not-rbc", [*RRF, "--phi", "0.5"], opt("--phi"), "rbc only", "rrf"),
+    err("fuse-gmnz-no-gamma", [*FUSE, "gmnz"], "combgmnz needs gamma"),
+    err("fuse-gamma-negative", [*FUSE, "combgmnz", "--gamma", "-1"], opt("--gamma"),
+        "[0, 10]"),
+    # |R(d)|^gamma would overflow to infinity
+    err("fuse-gamma-huge", [*FUSE, "combgmnz", "--gamma", "1e300"], opt("--gamma"),
+        "[0, 10]"),
+    err("fuse-sigma-above-1", [*FUSE, "logn-isr", "--sigma", "2"], opt("--sigma"), "[0, 1]"),
+    err("fuse-sigma-not-logn-isr", [*FUSE, "log-isr", "--sigma", "0.1"], opt("--sigma"),
+        "logn-isr only"),
+    err("fuse-probfuse-no-segments", [*FUSE, "probfuse", "--train-qrels", "qrels.txt",
+                                      "--train-runs", "a.run", "b.run"],
+        "probfuse needs segments"),
+    err("fuse-segments-0", [*FUSE, "probfuse", "--segments", "0"], opt("--segments"),
+        "[1, 100,000]"),
+    err("fuse-window-negative", [*FUSE, "slidefuse", "--window", "-1"], opt("--window"),
+        "[0, 100,000]"),
+    err("fuse-weights-not-weighted-method", [*FUSE, "bordafuse", "--weights", "1,2"],
+        opt("--weights"), "w-bordafuse", "not to bordafuse"),
+    err("fuse-w-bordafuse-weights-count", [*FUSE, "w-bordafuse", "--weights", "1,2,3"],
+        opt("--weights"), "3 weights", "2 runs"),
+    # ---- the supervised methods' training data
+    ok("fuse-posfuse-trained", [*FUSE, "posfuse", "--train-qrels", "qrels.txt",
+                                "--train-runs", "a.run", "b.run"], tagged("posfuse")),
+    err("fuse-supervised-no-train-qrels", [*FUSE, "posfuse", "--train-runs", "a.run",
+                                           "b.run"], opt("--train-qrels"), "training"),
+    err("fuse-supervised-no-train-runs", [*FUSE, "mapfuse", "--train-qrels", "qrels.txt"],
+        opt("--train-runs"), "training"),
+    err("fuse-train-runs-count", [*FUSE, "bayesfuse", "--train-qrels", "qrels.txt",
+                                  "--train-runs", "a.run"], opt("--train-runs"),
+        "1 training runs", "2 runs"),
+    err("fuse-train-qrels-not-supervised", [*RRF, "--train-qrels", "qrels.txt"],
+        opt("--train-qrels"), "supervised", "rrf"),
+    err("fuse-train-qrels-other-topics", [*FUSE, "segfuse", "--train-qrels", "other.qrels",
+                                          "--train-runs", "a.run", "b.run"],
+        "other.qrels", "no topic in common", files={"other.qrels": text(["x9 0 d1 1"])}),
+    err("fuse-train-run-other-topics", [*FUSE, "posfuse", "--train-qrels", "qrels.txt",
+                                        "--train-runs", "a.run", "other.run"],
+        "training run", "no topic in common",
+        files={"other.run": text(["x9 Q0 d1 1 0.9 x"])}),
+    err("fuse-train-qrels-bad", [*FUSE, "posfuse", "--train-qrels", "bad.qrels",
+                                 "--train-runs", "a.run", "b.run"], "bad.qrels", "line 2",
+        files={"bad.qrels": text(["1 0 d1 1", "1 0 d2"])}),
+    err("fuse-train-run-bad", [*FUSE, "posfuse", "--train-qrels", "qrels.txt",
+                               "--train-runs", "a.run", "bad.run"], "bad.run", "line 2",
+        files={"bad.run": text(["1 Q0 d1 1 0.9 x", "1 Q0 d2 2 x"])}),
     # ---- --optimize
     err("fuse-optimize-no-qrels", [*FUSE, "wsum", "--optimize"], "--qrels"),
     err("fuse-optimize-not-wsum", [*RRF, "--optimize", "--qrels", "qrels.txt"],

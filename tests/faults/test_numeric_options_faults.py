@@ -153,6 +153,15 @@ USING_BUDGET = ["pool", "build", "a.run", "b.run", "--strategy", "mm-ns", "--bud
 #: Options used only together with others: (command, option) -> the base to add them to.
 USING: dict[tuple[str, str], list[str]] = {
     ("fuse", "--k"): ["fuse", "a.run", "b.run", "--method", "rrf"],
+    ("fuse", "--phi"): ["fuse", "a.run", "b.run", "--method", "rbc", "--phi", "0.8"],
+    ("fuse", "--gamma"): ["fuse", "a.run", "b.run", "--method", "combgmnz", "--gamma", "0.5"],
+    ("fuse", "--sigma"): ["fuse", "a.run", "b.run", "--method", "logn-isr"],
+    ("fuse", "--segments"): ["fuse", "a.run", "b.run", "--method", "probfuse",
+                             "--segments", "3", "--train-qrels", "qrels.txt", "--train-runs",
+                             "a.run", "b.run"],
+    ("fuse", "--window"): ["fuse", "a.run", "b.run", "--method", "slidefuse", "--window",
+                           "2", "--train-qrels", "qrels.txt", "--train-runs", "a.run",
+                           "b.run"],
     ("eval", "--batch-size"): [*BASES["eval"], "--per-topic-out", "parts"],
     ("eval", "--alpha"): ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "--format",
                           "latex", "--baseline", "teamA_r1"],

@@ -8,11 +8,13 @@ import argparse
 from ..core.params import (
     FUSION_K,
     FUSION_METHOD,
+    FUSION_METHOD_PARAMS,
     FUSION_NORM,
     FUSION_STEP,
     FUSION_WEIGHT,
     FUSION_WEIGHTS,
     check_fusion,
+    check_fusion_params,
 )
 from ..errors import ParameterError
 from .main import given
@@ -24,13 +26,16 @@ from .rules import Rule, add_rules, check_options
 def add_parser(subparsers) -> None:
     """Register ``irscale fuse``."""
     parser = subparsers.add_parser(
-        "fuse", help="fuse runs into one (CombSUM, CombMNZ, RRF, BordaFuse, Condorcet ...)",
+        "fuse", help="fuse runs into one (CombSUM, CombMNZ, RRF, BordaFuse, ProbFuse ...)",
         description="Fuse two runs or more into one TREC run, as ranx's fuse does: a score "
-        "method (combsum, combmnz, combmax, combmin, combmed, combanz, wsum) after a score "
-        "normalisation per run and topic, or a rank method (rrf, isr, log-isr, bordafuse, "
-        "condorcet). With --optimize, the weights of wsum are searched on a grid for the "
-        "best mean of --measure on the --qrels topics. The run is written whole once "
-        "complete, never over an input.")
+        "method (combsum, combmnz, combmax, combmin, combmed, combanz, wsum, combgmnz, "
+        "mixed, segfuse) after a score normalisation per run and topic, or a rank method "
+        "(rrf, isr, log-isr, logn-isr, bordafuse, w-bordafuse, condorcet, w-condorcet, rbc, "
+        "probfuse, slidefuse, posfuse, mapfuse, bayesfuse). The supervised methods "
+        "(probfuse, segfuse, slidefuse, posfuse, mapfuse, bayesfuse) learn on "
+        "--train-qrels and --train-runs. With --optimize, the weights of wsum are searched "
+        "on a grid for the best mean of --measure on the --qrels topics. The run is "
+        "written whole once complete, never over an input.")
     parser.add_argument("runs", nargs="+", metavar="RUN",
                         help="run files (TREC, plain or gzip, or Parquet), folders or glob "
                         "patterns; weights follow this order")
@@ -39,6 +44,14 @@ def add_parser(subparsers) -> None:
     add_param(parser, FUSION_K)
     add_param(parser, FUSION_WEIGHTS, many=True, domain=FUSION_WEIGHT, item="a weight",
               unique=False)
+    for _, param in FUSION_METHOD_PARAMS.values():  # None: not given (another method's)
+        add_param(parser, param, default=None,
+                  unset=None if param.default is None else str(param.default))
+    parser.add_argument("--train-qrels", metavar="FILE",
+                        help="supervised methods: the qrels of the training topics")
+    parser.add_argument("--train-runs", nargs="+", metavar="RUN",
+                        help="supervised methods: the same systems' runs of the training "
+                        "topics, one per RUN, in the same order")
     parser.add_argument("--optimize", action="store_true",
                         help="wsum: search the weights on a grid for the best mean of "
                         "--measure on --qrels (the training topics)")
@@ -53,7 +66,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--run-tag", metavar="TAG",
                         help="the run tag of the output's lines (default: the method)")
     add_output(parser, what="fused run")
-    declare_inputs(parser, "runs", "--qrels")
+    declare_inputs(parser, "runs", "--qrels", "--train-qrels", "--train-runs")
     declare_outputs(parser, "--weights-out")
     optimizing = "{options} {applies} to --optimize only"
     add_rules(parser,
@@ -68,7 +81,11 @@ def add_parser(subparsers) -> None:
 def _optimize_needs(args: argparse.Namespace) -> None:
     """The fusion's options checked together (:func:`~irscale.core.params.check_fusion`);
     ``--optimize`` searches wsum's weights on ``--qrels``."""
-    check_fusion(args.method, args.norm, args.k, args.weights)
+    method, _, _, _ = check_fusion(args.method, args.norm, args.k, args.weights)
+    check_fusion_params(method, {name: getattr(args, name) for name in FUSION_METHOD_PARAMS})
+    from ..fusion.trained import check_training
+
+    check_training(method, args.train_qrels, args.train_runs)
     if not args.optimize:
         return
     if FUSION_METHOD.check(args.method) != "wsum":
@@ -98,8 +115,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         from ..fusion import fuse
 
+        params = {name: getattr(args, name) for name in FUSION_METHOD_PARAMS}
         fused = fuse(runs, args.method, norm=args.norm, k=args.k, weights=args.weights,
-                     name=args.run_tag)
+                     train_qrels=args.train_qrels, train_runs=args.train_runs,
+                     name=args.run_tag, **params)
     with open_output(args) as stream:
         stream.write(ranked_run_text(fused, args.run_tag or fused.name))
     return 0

@@ -945,13 +945,27 @@ SCALE_DEPTH = Param("scale_depth", LENGTH, 10, "run length N of the robustness p
 # --------------------------------------------------------------------------- rank fusion
 #: The fusion methods of :func:`irscale.fusion.fuse` (ranx's names as aliases). Score
 #: methods combine (normalised) scores; rank methods read each run's ranking only.
+#: The supervised methods (their probabilities or weights learnt on training topics: the
+#: runs' rankings of them and their qrels) are in both lists.
 FUSION_SCORE_METHODS: tuple[str, ...] = ("combsum", "combmnz", "combmax", "combmin",
-                                         "combmed", "combanz", "wsum")
-FUSION_RANK_METHODS: tuple[str, ...] = ("rrf", "isr", "log-isr", "bordafuse", "condorcet")
+                                         "combmed", "combanz", "wsum", "combgmnz", "mixed",
+                                         "segfuse")
+FUSION_RANK_METHODS: tuple[str, ...] = ("rrf", "isr", "log-isr", "logn-isr", "bordafuse",
+                                        "w-bordafuse", "condorcet", "w-condorcet", "rbc",
+                                        "probfuse", "slidefuse", "posfuse", "mapfuse",
+                                        "bayesfuse")
+#: The methods trained on training topics (``train_qrels`` and ``train_runs``).
+FUSION_TRAINED: tuple[str, ...] = ("segfuse", "probfuse", "slidefuse", "posfuse", "mapfuse",
+                                   "bayesfuse")
+#: The methods that take one weight per run (default 1 each).
+FUSION_WEIGHTED: tuple[str, ...] = ("wsum", "mixed", "w-bordafuse", "w-condorcet")
 FUSION_METHOD = Param(
     "method", Names("fusion method", (*FUSION_SCORE_METHODS, *FUSION_RANK_METHODS),
                     {"sum": "combsum", "mnz": "combmnz", "max": "combmax", "min": "combmin",
-                     "med": "combmed", "anz": "combanz", "log_isr": "log-isr",
+                     "med": "combmed", "anz": "combanz", "gmnz": "combgmnz",
+                     "log_isr": "log-isr", "logn_isr": "logn-isr",
+                     "w_bordafuse": "w-bordafuse", "weighted-bordafuse": "w-bordafuse",
+                     "w_condorcet": "w-condorcet", "weighted-condorcet": "w-condorcet",
                      "weighted-sum": "wsum"}, fold=True),
     None, "fusion method", ("--method",), "METHOD")
 #: Score normalisations per run and topic (:func:`irscale.fusion.fuse`; ranx's names).
@@ -966,8 +980,25 @@ FUSION_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k of 1/(k + rank), rrf
                  ("--k",), "K")
 #: A weight of the weighted sum (any finite number).
 FUSION_WEIGHT = Reals()
-FUSION_WEIGHTS = Param("weights", FUSION_WEIGHT, None, "wsum: one weight per run, in order",
-                       ("--weights",), "W,W,...", unset="1 each")
+FUSION_WEIGHTS = Param("weights", FUSION_WEIGHT, None, "wsum, mixed, w-bordafuse, "
+                       "w-condorcet: one weight per run, in order", ("--weights",), "W,W,...",
+                       unset="1 each")
+#: The parameters of one fusion method each (Python name: the method, the Param); those
+#: without a default are required by their method.
+FUSION_PHI = Param("phi", Reals(0.0, 1.0, "()"), None, "rbc, required: the persistence phi "
+                   "of the weights (1-phi)*phi^(rank-1)", ("--phi",), "PHI")
+FUSION_GAMMA = Param("gamma", Reals(0.0, 10.0), None, "combgmnz, required: the exponent "
+                     "gamma of |R(d)|^gamma", ("--gamma",), "G")
+FUSION_SIGMA = Param("sigma", Reals(0.0, 1.0), 0.01, "logn-isr: sigma of ln(|R(d)| + sigma)",
+                     ("--sigma",), "S")
+FUSION_SEGMENTS = Param("segments", Integers(1, 100_000), None, "probfuse, required: the segments "
+                        "of each ranking", ("--segments",), "K")
+FUSION_WINDOW = Param("window", Integers(0, 100_000), None, "slidefuse, required: the "
+                      "half-width w of the window of ranks averaged", ("--window",), "W")
+FUSION_METHOD_PARAMS: dict[str, tuple[str, Param]] = {
+    "phi": ("rbc", FUSION_PHI), "gamma": ("combgmnz", FUSION_GAMMA),
+    "sigma": ("logn-isr", FUSION_SIGMA), "segments": ("probfuse", FUSION_SEGMENTS),
+    "window": ("slidefuse", FUSION_WINDOW)}
 #: The grid step of weight optimisation: weights are multiples of it summing to 1.
 FUSION_STEP = Param("step", Reals(0.0, 1.0, "(]"), 0.1, "optimisation: the grid step of "
                     "the weights (multiples of it summing to 1; 1/step an integer)",
@@ -994,12 +1025,32 @@ def check_fusion(method: object, norm: object, k: object = DEFAULT_RRF_K,
         raise ParameterError(f"k applies to rrf only, not to {method}", param="k")
     if weights is None:
         return method, norm, k, None
-    if method != "wsum":
-        raise ParameterError(f"weights apply to wsum only, not to {method}", param="weights")
+    if method not in FUSION_WEIGHTED:
+        raise ParameterError(f"weights apply to {', '.join(FUSION_WEIGHTED)} only, not to "
+                             f"{method}", param="weights")
     if isinstance(weights, (str, bytes, Mapping)) or not hasattr(weights, "__len__"):
         raise ParameterError(f"weights must be a sequence of numbers, one per run, got "
                              f"{shown(weights)}", param="weights")
     return method, norm, k, [FUSION_WEIGHT.check(w, "weights") for w in cast(Any, weights)]
+
+
+def check_fusion_params(method: str, given: Mapping[str, object]) -> dict[str, Any]:
+    """The parameters of one method of :data:`FUSION_METHOD_PARAMS` checked (``given``:
+    name → value, None where not given): ``method``'s own, its default filled in, or
+    refused where missing and required; any other given refused."""
+    checked: dict[str, Any] = {}
+    for name, value in given.items():
+        owner, param = FUSION_METHOD_PARAMS[name]
+        if owner != method:
+            if value is not None:
+                raise ParameterError(f"{name} applies to {owner} only, not to {method}",
+                                     param=name)
+            continue
+        if value is None and param.default is None:
+            raise ParameterError(f"{method} needs {name} ({param.doc})",
+                                 param=name)
+        checked[name] = param.check(param.default if value is None else value)
+    return checked
 
 
 def check_weight_count(weights: list[float] | None, runs: int) -> None:

@@ -8,15 +8,19 @@ from typing import Any
 import numpy as np
 
 from ..core.inputs import Run
-from ..core.params import check_fusion, check_weight_count
+from ..core.params import check_fusion, check_fusion_params, check_weight_count
 from ..core.strings import Strings
 from .methods import combine
 from .normalize import normalize
 from .table import FusionTable, fusion_table
+from .trained import check_training, read_training, train
 
 
 def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 60.0,
-         weights: Sequence[float] | None = None, name: str | None = None) -> Run:
+         weights: Sequence[float] | None = None, phi: float | None = None,
+         gamma: float | None = None, sigma: float | None = None, segments: int | None = None,
+         window: int | None = None, train_qrels: Any = None, train_runs: Any = None,
+         name: str | None = None) -> Run:
     """Fuse several runs into one.
 
     Parameters
@@ -27,16 +31,34 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
         ranx runs: :func:`irscale.io.sources.as_runs`), in the order their weights follow.
     method : str, default "rrf"
         Score methods ``combsum``, ``combmnz``, ``combmax``, ``combmin``, ``combmed``,
-        ``combanz``, ``wsum`` (the weighted sum); rank methods ``rrf``, ``isr``,
-        ``log-isr``, ``bordafuse``, ``condorcet`` (ranx's ``sum``, ``mnz`` ... are
-        accepted). Formulas and sources: ``docs/fusion.md``.
+        ``combanz``, ``wsum`` (the weighted sum), ``combgmnz``, ``mixed``, ``segfuse``;
+        rank methods ``rrf``, ``isr``, ``log-isr``, ``logn-isr``, ``bordafuse``,
+        ``w-bordafuse``, ``condorcet``, ``w-condorcet``, ``rbc``, ``probfuse``,
+        ``slidefuse``, ``posfuse``, ``mapfuse``, ``bayesfuse`` (ranx's ``sum``, ``mnz``,
+        ``gmnz``, ``w_bordafuse`` ... are accepted). Formulas and sources:
+        ``docs/fusion.md``.
     norm : str, optional
         The score methods' normalisation per run and topic: ``none``, ``min-max``
         (default), ``max``, ``sum``, ``zmuv``, ``rank``, ``borda``. Rank methods take none.
     k : float, default 60
         RRF's constant (``rrf`` only).
     weights : sequence of float, optional
-        ``wsum``: one weight per run (default 1 each).
+        ``wsum``, ``mixed``, ``w-bordafuse``, ``w-condorcet``: one weight per run (default
+        1 each).
+    phi : float, optional
+        ``rbc`` (required): the persistence φ in (0, 1).
+    gamma : float, optional
+        ``combgmnz`` (required): the exponent γ in [0, 10].
+    sigma : float, optional
+        ``logn-isr``: σ in [0, 1] (default 0.01).
+    segments : int, optional
+        ``probfuse`` (required): the segments of each ranking.
+    window : int, optional
+        ``slidefuse`` (required): the half-width w ≥ 0 of the window of ranks.
+    train_qrels, train_runs : qrels spec, run specs
+        The supervised methods (``probfuse``, ``segfuse``, ``slidefuse``, ``posfuse``,
+        ``mapfuse``, ``bayesfuse``; required): the training topics' qrels, and the same
+        systems' runs of them, one per run fused, in the same order.
     name : str, optional
         The fused run's name (default: the method's).
 
@@ -51,9 +73,13 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
     ------
     ParameterError
         An unknown method or normalisation, a normalisation with a rank method, ``k``
-        other than rrf's, weights other than wsum's or not one per run, fewer than two runs.
+        other than rrf's, weights other than a weighted method's or not one per run, a
+        method's parameter out of its domain, missing or given to another method, training
+        data missing (supervised methods) or given to another method, fewer than two runs.
     InputError
-        A run that cannot be read (file, line and text).
+        A run or qrels that cannot be read (file, line and text).
+    AlignmentError
+        Training runs none of whose topics the training qrels judge.
 
     Examples
     --------
@@ -66,10 +92,18 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
     from ..io.sources import as_runs
 
     method, norm, k, checked = check_fusion(method, norm, k, weights)
+    params = check_fusion_params(method, {"phi": phi, "gamma": gamma, "sigma": sigma,
+                                          "segments": segments, "window": window})
+    trained = check_training(method, train_qrels, train_runs)
     read = as_runs(runs)
     check_weight_count(checked, len(read))
+    model = None
+    if trained:
+        qrels, training = read_training(train_qrels, train_runs, len(read))
+        model = train(method, training, qrels, params)
     table = normalize(fusion_table(read), norm)
-    return fused_run(table, combine(table, method, k=k, weights=checked), name or method)
+    return fused_run(table, combine(table, method, k=k, weights=checked, params=params,
+                                    model=model), name or method)
 
 
 def fused_run(table: FusionTable, fused: np.ndarray, name: str) -> Run:

@@ -16,7 +16,19 @@ and ``n`` the number of runs (sums run over ``R(d)``):
   run ``r`` retrieves and ``(m − n_r + 1) / 2`` for each of the ``m − n_r`` it does not
   (``m`` documents retrieved by any run for the topic, ``n_r`` by run ``r``): Aslam and
   Montague, "Models for metasearch", SIGIR 2001;
-* CondorcetFuse: :mod:`irscale.fusion.condorcet`.
+* CondorcetFuse and weighted CondorcetFuse: :mod:`irscale.fusion.condorcet`;
+* CombGMNZ ``|R(d)|^γ · Σ s_r(d)``: Lee, "Analyses of multiple evidence combination",
+  SIGIR 1997;
+* Mixed ``√|R(d)| · Σ w_r · s_r(d)``: Wu and Crestani, "Data fusion with estimated
+  weights", CIKM 2002;
+* LogN-ISR ``ln(|R(d)| + σ) · Σ 1 / rank_r(d)²`` (σ = 0.01 by default, as ranx's): Mourão,
+  Martins and Magalhães (as ISR);
+* weighted BordaFuse ``Σ_r w_r · b_r(d)`` over every run (``b_r`` BordaFuse's points):
+  Aslam and Montague 2001;
+* RBC ``Σ (1 − φ) · φ^(rank_r(d) − 1)``: Bailey, Moffat, Scholer and Thomas, "Retrieval
+  consistency in the presence of query variations", SIGIR 2017;
+* the supervised methods (ProbFuse, SegFuse, SlideFuse, PosFuse, MAPFuse, BayesFuse):
+  :mod:`irscale.fusion.trained`.
 
 Sums add the runs in the order given (as ranx does), so the fused scores are ranx's to
 the last bit where the inputs are.
@@ -24,11 +36,13 @@ the last bit where the inputs are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from .table import FusionTable
+from .trained import Model, trained_scores
 
 #: The score of a run that misses a document for CombMAX (its negative for CombMIN), ranx's.
 ABSENT = 1e9
@@ -43,11 +57,19 @@ def _sum(values: np.ndarray, present: np.ndarray) -> np.ndarray:
 
 
 def combine(table: FusionTable, method: str, *, k: float = 60.0,
-            weights: Sequence[float] | None = None) -> np.ndarray:
+            weights: Sequence[float] | None = None, params: Mapping[str, Any] | None = None,
+            model: Model | None = None) -> np.ndarray:
     """The fused score of every pair of ``table`` by ``method`` (module documentation);
-    ``table`` holds the normalised scores for the score methods."""
+    ``table`` holds the normalised scores for the score methods; ``params``: the method's
+    own (:data:`irscale.core.params.FUSION_METHOD_PARAMS`), checked; ``model``: what a
+    supervised method learnt (:func:`irscale.fusion.trained.train`)."""
     present, score = table.present, table.score
     count = present.sum(axis=1)
+    params = params or {}
+    w = np.asarray(weights if weights is not None else [1.0] * score.shape[1],
+                   dtype=np.float64)
+    if model is not None:
+        return _sum(*trained_scores(table, model))
     if method == "combsum":
         return _sum(score, present)
     if method == "combmnz":
@@ -61,9 +83,11 @@ def combine(table: FusionTable, method: str, *, k: float = 60.0,
     if method == "combmed":
         return np.nanmedian(np.where(present, score, np.nan), axis=1)
     if method == "wsum":
-        weighted = score * np.asarray(weights if weights is not None else
-                                      [1.0] * score.shape[1], dtype=np.float64)
-        return _sum(weighted, present)
+        return _sum(score * w, present)
+    if method == "combgmnz":
+        return _sum(score, present) * np.power(count.astype(np.float64), params["gamma"])
+    if method == "mixed":
+        return _sum(score * w, present) * np.sqrt(count)
     rank = table.rank.astype(np.float64)
     if method == "rrf":  # absent documents (rank 0) take no term: k = 0 divides by 0
         return _sum(np.divide(1.0, k + rank, out=np.zeros_like(rank), where=present), present)
@@ -72,13 +96,19 @@ def combine(table: FusionTable, method: str, *, k: float = 60.0,
             inverse = 1.0 / (rank * rank)
         factor = count if method == "isr" else np.log(count)
         return _sum(inverse, present) * factor
-    if method == "bordafuse":
+    if method == "logn-isr":
+        return _sum(1.0 / np.where(present, rank * rank, 1.0), present) * \
+            np.log(count + params["sigma"])
+    if method == "rbc":
+        phi = params["phi"]
+        return _sum((1 - phi) * np.power(phi, rank - 1), present)
+    if method in ("bordafuse", "w-bordafuse"):
         m = table.candidates[:, None].astype(np.float64)
         size = table.size[table.pair_topic].astype(np.float64)
         points = np.where(present, m - rank + 1, (m - size + 1) / 2)
-        return _sum(points, np.ones_like(present))
-    if method == "condorcet":
+        return _sum(points if method == "bordafuse" else points * w, np.ones_like(present))
+    if method in ("condorcet", "w-condorcet"):
         from .condorcet import condorcet
 
-        return condorcet(table)
+        return condorcet(table, None if method == "condorcet" else w)
     raise ValueError(method)  # pragma: no cover - checked at the edge (FUSION_METHOD)

@@ -17,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from ..core.inputs import Qrels, Run
+from ..core.inputs import Run
 from ..core.params import check_fusion, check_fusion_step, check_weight_count
-from ..errors import AlignmentError, ParameterError
+from ..errors import ParameterError
 from .fused import fused_run
 from .methods import combine
 from .normalize import normalize
 from .table import fusion_table
+from .trained import check_training_topics
 
 #: Fused runs evaluated in one call while the grid is searched.
 BATCH = 32
@@ -55,19 +56,6 @@ class FusionWeights:
     def __repr__(self) -> str:
         return (f"FusionWeights(weights={self.weights}, {self.measure}={self.value:.4f}, "
                 f"{len(self.values)} vectors tried)")
-
-
-def _check_training_topics(topics: list[str], qrels: Qrels) -> None:
-    """Refuse runs none of whose topics the training ``qrels`` judge: every vector of the
-    grid would have no topic to be measured on."""
-    from ..evaluation_setup import some_topics
-
-    judged = set(qrels.topics)
-    if not judged.intersection(topics):
-        raise AlignmentError(
-            f"the runs and the qrels ({qrels.source}) have no topic in common: the runs have "
-            f"topics {some_topics(topics)}, the qrels {some_topics(sorted(judged))} (qrels "
-            "of another collection, or topic ids written differently?)")
 
 
 def weight_grid(n_runs: int, steps: int) -> np.ndarray:
@@ -126,7 +114,7 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
     grid = weight_grid(len(read), steps)
     table = normalize(fusion_table(read), norm)
     qrels = read_qrels(qrels)  # once, for every batch of the grid
-    _check_training_topics(table.topics, qrels)
+    check_training_topics(table.topics, qrels)
     values = np.empty(len(grid))
     label = measure
     for begin in range(0, len(grid), BATCH):
