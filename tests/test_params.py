@@ -94,6 +94,7 @@ def _defaults():
     import irscale
     from irscale import collections, meta, online, report, stats, text
     from irscale.cli import options, runargs
+    from irscale.collections.aware import aware  # its module's name, not exported
     from irscale.scales.diagnostics import tau_table
 
     takes = {  # function: {its name of the parameter: the declaration}
@@ -107,7 +108,7 @@ def _defaults():
                            "strategy": params.POOL_STRATEGY},
         collections.sample_judgments: {"depth": params.RUN_DEPTH, "size": params.SAMPLE_DRAWS,
                                        "design": params.SAMPLE_DESIGN},
-        collections.aware.aware: {"n_random": params.AWARE_RANDOM,
+        aware: {"n_random": params.AWARE_RANDOM,
                                   "weights": params.AWARE_WEIGHTS},
         meta.simulation_study: {"alpha": params.SIGNIFICANCE,
                                 "repetitions": params.SIMULATED_MATRICES,
