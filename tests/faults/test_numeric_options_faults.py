@@ -28,6 +28,7 @@ from ..cli_parsers import parsers
 from .conftest import Result, assert_ok, error_line, text
 from .test_collections_faults import SAMPLED
 from .test_labels_faults import AUTO, CROWD, GP, GP_FILES, Q2
+from .test_labels_pairwise_faults import FILES as PAIRWISE_FILES
 from .test_meta_gtheory_faults import FILES as GTHEORY_FILES
 from .test_online_calibrate_faults import FILES as CALIBRATE_FILES
 from .test_online_clicks_faults import FILES as CLICK_FILES
@@ -48,7 +49,7 @@ RUNS = ("qrels.txt", "a.run", "b.run", "c.run")
 #: Files besides the collection of :func:`conftest.populate`.
 FILES: dict[str, str | bytes] = {
     **SESSION_FILES, **{k: v for k, v in AFILES.items() if k != "len.txt"},
-    "crowd.txt": text(CROWD), **GP_FILES, "h.txt": Q2["h.txt"], **SAMPLED,
+    "crowd.txt": text(CROWD), **GP_FILES, "h.txt": Q2["h.txt"], **PAIRWISE_FILES, **SAMPLED,
     "pbm-model.json": MODEL["pbm.json"], **TABLE, "ab.log": LOGS["log.txt"],
     "su.txt": LOGS["su.txt"], "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n",
     "train.log": CLICK_FILES["train.log"], "test.log": CLICK_FILES["test.log"],
@@ -112,6 +113,7 @@ BASES: dict[str, list[str]] = {
     "labels agree-qrels": ["labels", "agree-qrels", "qrels.txt", "qrels.txt", "a.run",
                            "b.run", "c.run"],
     "labels auto": AUTO,
+    "labels pairwise": ["labels", "pairwise", "pairs.txt"],
     "labels aware": ["labels", "aware", "crowd.txt", "a.run", "b.run", "c.run", "-m", "map"],
     "online interleave": ["online", "interleave", "a.run", "b.run", "--clicks", "perfect",
                           "--qrels", "qrels.txt", "--impressions", "5", "--seed", "1",
@@ -195,6 +197,8 @@ USING: dict[tuple[str, str], list[str]] = {
     ("meta swap", "--samples"): [*BASES["meta swap"], "--test", "bootstrap"],
     ("meta swap", "--bin-width"): [*BASES["meta swap"], "--by-bin"],
     ("labels aware", "--random"): [*BASES["labels aware"], "--weights", "msd"],
+    ("labels pairwise", "--regularization"): [*BASES["labels pairwise"], "--method",
+                                              "noisybt"],
     ("labels aware", "--seed"): [*BASES["labels aware"], "--weights", "msd"],
     ("labels aware", "--digits"): [*BASES["labels aware"], "--format", "text"],
     ("online interleave", "--click-prob"): [

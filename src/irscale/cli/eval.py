@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE
+from ..core.mean_intervals import MEAN_INTERVALS
+from ..core.params import NDEVAL_RISK_ALPHA, SAMPLES, SEED, SIGNIFICANCE
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
 from .eval_diversity import (
@@ -24,7 +25,14 @@ from .eval_diversity import (
     wants_diversity,
 )
 from .eval_fairness import FAIRNESS_RULES, run_fairness, wants_fairness
-from .options import add_format, add_param, add_progress, check_scheduler, wants_progress
+from .options import (
+    Checked,
+    add_format,
+    add_param,
+    add_progress,
+    check_scheduler,
+    wants_progress,
+)
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .rules import Declared, Default, Rule, add_rules, check_options, each
 from .runargs import add_run_options, add_trec_eval_options, label_files, named_runs
@@ -96,6 +104,16 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
+    ci = parser.add_argument_group("confidence intervals (--format latex, csv, json)")
+    ci.add_argument("--ci", choices=MEAN_INTERVALS,
+                    help="every mean with its 1 - --alpha confidence interval over topics: t "
+                    "(Student) or bootstrap (percentile, topics resampled); latex: in each "
+                    "cell; csv, json: the table run, measure, mean, ci_low, ci_high")
+    ci.add_argument("--ci-samples", action=Checked, domain=SAMPLES, api="samples",
+                    default=10_000, metavar="B",
+                    help="bootstrap samples of --ci bootstrap (default 10000)")
+    ci.add_argument("--ci-seed", action=Checked, domain=SEED, api="rng", metavar="S",
+                    help="seed of --ci bootstrap (default: a fresh random seed)")
     add_param(parser, NDEVAL_RISK_ALPHA)
     add_run_options(parser)
     from .eval_many import add_batch_options, add_cache_option
@@ -146,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
             args.qrels, runs, args.measures or ["official"], allow_empty=args.allow_empty,
             relevance_format=args.relevance_format, **trec_eval_arguments(args)))
     if args.fmt == "trec" and baseline is None and not labels and args.zscores is None \
-            and args.cache is None:
+            and args.cache is None:  # (--ci applies to other formats)
         # trec_eval's measures of TREC files: from the files to the text in the engine,
         # without numpy (None: a measure or an input it does not take alone); with --cache
         # the regular evaluation below reads and stores the cache
@@ -171,9 +189,19 @@ def run(args: argparse.Namespace) -> int:
                           allow_empty=args.allow_empty, zscores=args.zscores,
                           cache=args.cache,
                           **trec_eval_arguments(args))
+    if args.ci is not None and args.fmt != "latex":  # the means with their intervals
+        from ..stats.protocol import format_table
+
+        frame = evaluation.intervals(args.ci, alpha=args.alpha, samples=args.ci_samples,
+                                     rng=args.ci_seed)
+        with open_output(args) as stream:
+            stream.write(format_table(frame, args.fmt).encode())
+        return 0
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
         text = evaluation.format("latex", baseline=baseline, test=args.test,
-                                 correction=args.correction, alpha=args.alpha)
+                                 correction=args.correction, alpha=args.alpha,
+                                 interval=args.ci, interval_samples=args.ci_samples,
+                                 interval_rng=args.ci_seed)
         with open_output(args) as stream:
             stream.write(text.encode())
         return 0
@@ -220,7 +248,7 @@ def _check_labels(args: argparse.Namespace) -> None:
     label_files(args.labels)
 
 
-#: The options of the latex table's tests.
+#: The options of the latex table's tests (--alpha also sets the level of --ci).
 TABLE_OPTIONS = ("test", "correction", "alpha")
 #: How the messages spell them.
 TABLE_SPELT = {"test": "--test", "correction": "--correction", "alpha": "--alpha"}
@@ -255,14 +283,20 @@ RULES: tuple[Declared, ...] = (
     Rule(("risk_alpha",), lambda args: args.fmt == "ndeval", "--risk-alpha applies to "
          "ndeval's risk-sensitive output (diversity measures, --format ndeval --baseline "
          "FILE); for URisk/TRisk of any measure see irscale compare --baseline --risk-alpha"),
-    *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval"),
+    *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval")
+          or (args.ci is not None and args.test == "t" and args.correction == "holm"),
           "{options} applies to --format latex only", TABLE_SPELT),
+    Rule(("ci",), lambda args: args.fmt in ("latex", "csv", "json"),
+         "--ci applies to --format latex, csv and json, not {fmt}"),
+    Rule(("ci_samples", "ci_seed"), lambda args: args.ci == "bootstrap",
+         "{options} applies to --ci bootstrap"),
     Rule(("baseline",), lambda args: args.fmt in ("latex", "ndeval"), "--baseline applies to "
          "--format latex (the run the table tests against) and --format ndeval (ndeval's "
          "-baseline FILE, with diversity measures)"),
     Rule(("per_query", "no_summary"), lambda args: args.fmt != "latex", "--format latex "
          "prints the summary table: -q/--per-query and -n/--no-summary do not apply"),
-    *each(TABLE_OPTIONS, lambda args: args.fmt != "latex" or args.baseline is not None,
+    *each(TABLE_OPTIONS, lambda args: args.fmt != "latex" or args.baseline is not None
+          or (args.ci is not None and args.test == "t" and args.correction == "holm"),
           "{options} applies to the tests against --baseline RUN", TABLE_SPELT),
     _check_labels,
     Rule(("labels", "baseline"), lambda args: args.relevance_format == "qrels",
@@ -275,6 +309,10 @@ RULES: tuple[Declared, ...] = (
     Default("fairness", lambda args: args.relevance_format == "qrels" and not args.diversity
             and wants_fairness(args)),
     *FAIRNESS_RULES,
+    Rule(("ci",), lambda args: not args.diversity and not args.fairness
+         and args.relevance_format == "qrels" and not _batches(args),
+         "--ci applies to the evaluation of judged rankings, not to diversity or fairness "
+         "measures, preference judgments or batches"),
     Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
          lambda args: args.relevance_format == "qrels", "--batch-size, --scheduler, --workers "
          "and --per-topic-out apply to qrels; preference judgments (-R) are evaluated "

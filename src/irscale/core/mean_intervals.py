@@ -50,7 +50,7 @@ def mean_intervals(values: np.ndarray, method: MeanInterval = "t", *, alpha: flo
     >>> round(float(low[0]), 4), round(float(high[0]), 4)
     (0.0446, 0.4554)
     """
-    method = check_interval(method)
+    check_interval(method)
     alpha = check_alpha(alpha)
     values = np.asarray(values, dtype=np.float64)
     if values.ndim == 1:

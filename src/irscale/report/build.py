@@ -40,6 +40,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from ..core.mean_intervals import mean_intervals
 from ..core.params import SAMPLES, SCALE_DEPTH
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
@@ -57,7 +58,6 @@ from ..scales.transform import transform
 from ..stats import anova as anova_of
 from ..stats.baseline import baseline_comparison
 from ..stats.corrections import correction_name
-from ..stats.effects import t_interval
 from ..stats.kendall import kendall_tau
 from ..stats.letters import compact_letters
 from ..stats.registry import test_spec
@@ -211,14 +211,10 @@ def _mean_intervals(evaluation: Evaluation, measures: Sequence[str],
     """Runs × (measure, "low" | "high"): the t interval of each run's mean over topics."""
     matrix = evaluation.to_matrix(measures=list(measures))
     values = matrix.values  # topics × runs × measures
-    n = values.shape[0]
-    mean = values.mean(axis=0)
-    se = values.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full_like(mean, np.nan)
-    low, high = t_interval(mean, se, max(n - 1, 1), alpha=alpha, alternative="two-sided")
     frames = {}
     for k, measure in enumerate(measures):
-        frames[(measure, "low")] = low[:, k]
-        frames[(measure, "high")] = high[:, k]
+        frames[(measure, "low")], frames[(measure, "high")] = mean_intervals(
+            values[:, :, k], "t", alpha=alpha)
     return pd.DataFrame(frames, index=list(matrix.systems))
 
 

@@ -27,6 +27,7 @@ from ..io.output import check_summary_columns
 from .tables import check_digits, latex_escape
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..core.mean_intervals import MeanInterval
     from ..evaluation import Evaluation
     from .corrections import Correction
 
@@ -144,6 +145,9 @@ def summary_table(
     alpha: float = 0.05,
     digits: int = 4,
     fmt: TableFormat = "latex",
+    interval: MeanInterval | None = None,
+    interval_samples: int = 10_000,
+    interval_rng: int | np.random.Generator | None = None,
 ) -> str:
     r"""The runs × measures table of ``evaluation`` as LaTeX (booktabs rules), Markdown or
     HTML.
@@ -162,6 +166,10 @@ def summary_table(
     fmt : {"latex", "markdown", "html"}
         A booktabs LaTeX ``table`` environment, a Markdown table or an HTML table
         (:func:`render_summary`).
+    interval : {"t", "bootstrap"}, optional
+        Every mean of a measure with per-topic values with its 1 − ``alpha`` interval
+        (:meth:`~irscale.measures.results.Evaluation.intervals`; ``interval_samples`` and
+        ``interval_rng`` for the bootstrap) in its cell.
 
     Returns
     -------
@@ -200,11 +208,22 @@ def summary_table(
         marks, note = _baseline_marks(evaluation, runs, [c.label for c in columns], tested,
                                       baseline, test, correction, alpha)
         caption.append(note)
+    bounds: dict[tuple[str, str], str] = {}
+    if interval is not None:
+        found = evaluation.intervals(interval, alpha=alpha, samples=interval_samples,
+                                     rng=interval_rng)
+        bounds = {(str(run), str(measure)): f"[{number_text(float(low), digits)}, "
+                                            f"{number_text(float(high), digits)}]"
+                  for run, measure, low, high in zip(found["run"], found["measure"],
+                                                     found["ci_low"], found["ci_high"],
+                                                     strict=True)}
+        caption.append(f"each mean with its {100 * (1 - alpha):g}% "
+                       f"{'t' if interval == 't' else 'bootstrap percentile'} interval")
     best = best_rows(values, digits)
     rows = [(run, [SummaryCell(value=float(values[r, k]),
                                text=number_text(values[r, k], digits, c.value_type == "int"),
                                bold=bool(best[r, k]) and c.aggregate not in _COUNTS,
-                               mark=int(marks[r, k]))
+                               mark=int(marks[r, k]), interval=bounds.get((run, c.label)))
                    for k, c in enumerate(columns)])
             for r, run in enumerate(runs)]
     return render_summary([c.label for c in columns], rows, "; ".join(caption) + ".", fmt)

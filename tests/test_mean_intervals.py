@@ -1,0 +1,100 @@
+"""The interval of every mean (irscale.core.mean_intervals, Evaluation.intervals, irscale
+eval --ci): the t interval equals scipy's ``t.interval`` on pytrec_eval's per-topic values;
+the bootstrap percentile interval agrees with scipy's ``bootstrap(method="percentile")``
+within the Monte Carlo error; the command line prints the API's table and the LaTeX cells
+carry the intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import pytrec_eval
+from scipy import stats
+
+import irscale
+from irscale.cli.main import main
+from irscale.core.mean_intervals import mean_intervals
+from irscale.errors import MeasureError, ParameterError
+
+from .conftest import CLEF, require
+
+
+@pytest.fixture(scope="module")
+def clef_values():
+    clef = require(CLEF)
+    qrels: dict[str, dict[str, int]] = {}
+    for line in open(clef / "task2.qrels"):
+        t, _, d, r = line.split()
+        qrels.setdefault(t, {})[d] = int(r)
+    paths = sorted(str(p) for p in (clef / "runs").iterdir())[:3]
+    values = {}
+    for path in paths:
+        run: dict[str, dict[str, float]] = {}
+        for line in open(path):
+            t, _, d, _, s, _ = line.split()
+            run.setdefault(t, {})[d] = float(s)
+        found = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_10"}).evaluate(run)
+        values[path] = {m: np.array([found[t][m] for t in sorted(found)])
+                        for m in ("map", "P_10")}
+    return clef, paths, values
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.1, 0.01])
+def test_t_intervals_equal_scipy(clef_values, alpha):
+    clef, paths, values = clef_values
+    ev = irscale.evaluate(clef / "task2.qrels", paths, ["map", "P.10"])
+    table = ev.intervals("t", alpha=alpha)
+    names = dict(zip(ev.runs, paths, strict=True))
+    for row in table.itertuples():
+        x = values[names[row.run]][row.measure]
+        low, high = stats.t.interval(1 - alpha, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+        assert row.mean == pytest.approx(x.mean(), abs=1e-12)
+        assert (row.ci_low, row.ci_high) == pytest.approx((low, high), abs=1e-12)
+
+
+def test_bootstrap_intervals_agree_with_scipy(clef_values):
+    clef, paths, values = clef_values
+    ev = irscale.evaluate(clef / "task2.qrels", paths, ["map"])
+    table = ev.intervals("bootstrap", samples=20_000, rng=3)
+    names = dict(zip(ev.runs, paths, strict=True))
+    for row in table.itertuples():
+        x = values[names[row.run]][row.measure]
+        theirs = stats.bootstrap((x,), np.mean, n_resamples=20_000, method="percentile",
+                                 random_state=5).confidence_interval
+        spread = x.std(ddof=1) / np.sqrt(len(x))  # the standard error of the mean
+        assert row.ci_low == pytest.approx(theirs.low, abs=0.05 * spread)
+        assert row.ci_high == pytest.approx(theirs.high, abs=0.05 * spread)
+    again = ev.intervals("bootstrap", samples=20_000, rng=3)
+    pd.testing.assert_frame_equal(table, again)  # a seed gives the same draws
+
+
+def test_refusals():
+    ev = irscale.evaluate({"1": {"a": 1}, "2": {"b": 1}}, {"r": {"1": {"a": 1.0}}},
+                          ["map", "num_q"])
+    with pytest.raises(ParameterError, match="must be one of"):
+        ev.intervals("normal")
+    with pytest.raises(ParameterError, match="alpha"):
+        ev.intervals(alpha=2)
+    only = irscale.evaluate({"1": {"a": 1}}, {"r": {"1": {"a": 1.0}}}, ["num_q"])
+    with pytest.raises(MeasureError, match="per-topic values"):
+        only.intervals()
+    low, high = mean_intervals(np.array([[0.5]]))
+    assert np.isnan(low).all() and np.isnan(high).all()  # one topic: no interval
+
+
+def test_command_line_csv_and_latex(clef_values, tmp_path, capsys):
+    clef, paths, _ = clef_values
+    out = tmp_path / "ci.csv"
+    assert main(["eval", str(clef / "task2.qrels"), *paths, "-m", "map", "--ci", "t",
+                 "--alpha", "0.1", "--format", "csv", "-o", str(out)]) == 0
+    printed = pd.read_csv(out)
+    expected = irscale.evaluate(clef / "task2.qrels", paths, ["map"]).intervals(alpha=0.1)
+    assert printed["ci_low"].tolist() == pytest.approx(expected["ci_low"].tolist())
+    assert main(["eval", str(clef / "task2.qrels"), *paths, "-m", "map", "--ci", "t",
+                 "--format", "latex"]) == 0
+    text = capsys.readouterr().out
+    at_95 = irscale.evaluate(clef / "task2.qrels", paths, ["map"]).intervals()
+    low = at_95.iloc[0]["ci_low"]
+    assert "95\\% t interval" in text
+    assert f"{{\\scriptsize [{low:.4f}," in text
