@@ -76,12 +76,13 @@ shown ranking y_s under distributions over whole rankings (:mod:`.slates`),
     a click at rank k depends on the documents at ranks 1..k only (the cascade models),
     of variance between iips's and sips's.
 
-Clipping (``clip=c``): the propensity in a denominator (π0, or its slate probability,
-for all but dm and pbm-ips; γ_r for pbm-ips) is replaced by ``max(p, τ)`` (Ionides 2008, *Truncated importance sampling*;
-Joachims et al. 2017, §4). It bounds the weights and the variance; with clicks ≥ 0 it can
-only lower the IPS and PBM-IPS estimates: their bias is ``−Σ c (1/p − 1/τ)`` over the
-terms with p < τ, in expectation ≤ 0 (clipped IPS under-estimates). For DR the sign of the
-bias follows the reward model's error on the clipped terms.
+Clipping (``clip=τ``, another τ than switch-dr's): the propensity in a denominator (π0,
+or its slate probability, for all but dm and pbm-ips; γ_r for pbm-ips) is replaced by
+``max(p, τ)`` (Ionides 2008, *Truncated importance sampling*; Joachims et al. 2017, §4).
+It bounds the weights and the variance; with clicks ≥ 0 it can only lower the IPS and
+PBM-IPS estimates: their bias is ``−Σ c (1/p − 1/τ)`` over the terms with p < τ, in
+expectation ≤ 0 (clipped IPS under-estimates). For DR the sign of the bias follows the
+reward model's error on the clipped terms.
 """
 
 from __future__ import annotations
@@ -193,9 +194,9 @@ def policy_table(policy: Any, depth: int) -> pd.Series:
     ``policy``: a DataFrame with columns ``query docno rank probability`` (a stochastic
     policy: the probabilities of every (query, rank) sum to at most 1, those of every
     (query, document) too), or ``query slate probability`` (a distribution over whole
-    rankings: its item-position marginals); a mapping ``{query: [docno, ...]}`` (rankings); or a run (a
-    TREC run file, a ``{query: {docno: score}}`` dict, a Run), ranked as trec_eval does.
-    Rankings show their first ``depth`` documents.
+    rankings: its item-position marginals); a mapping ``{query: [docno, ...]}``
+    (rankings); or a run (a TREC run file, a ``{query: {docno: score}}`` dict, a Run),
+    ranked as trec_eval does. Rankings show their first ``depth`` documents.
     """
     if isinstance(policy, pd.Series) and list(policy.index.names) == _KEY:
         frame = policy.rename("probability").reset_index()
