@@ -839,6 +839,12 @@ OPE_CLIP = Param("clip", Reals(0.0, 1.0, bounds="(]"), None, "clip the propensit
 OPE_SWITCH_TAU = Param("switch_tau", Reals(0.0, math.inf, bounds="[)"), None,
                        "switch-dr: importance weights above T leave their rank to the "
                        "reward model", ("--switch-tau",), "T", unset="required by switch-dr")
+#: Learned satisfaction (:func:`irscale.online.fit_satisfaction`): the L2 penalty of the
+#: logistic regression on standardised features, the cross-validation folds.
+SAT_L2 = Param("l2", Reals(0.0, math.inf, bounds="()"), 1.0, "L2 penalty λ of the logistic "
+               "regression (on z-scored features; sklearn's C = 1/λ)", ("--l2",), "L")
+SAT_FOLDS = Param("folds", Integers(2, 1000), 5, "cross-validation folds (stratified)",
+                  ("--folds",), "K")
 OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile bootstrap "
                       "samples over sessions (0: none)", ("--bootstrap",), "B")
 #: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
