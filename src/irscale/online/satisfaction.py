@@ -42,13 +42,14 @@ import pandas as pd
 from scipy.special import expit
 
 from ..core.params import SAT_FOLDS, SAT_L2
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, shown
 from ..stats.protocol import TableResult
 from ..stats.resampling import RngArg, check_rng
 from .abtest import session_measures
 from .clicklog import ClickLog, read_click_log
 
-__all__ = ["SatisfactionModel", "fit_satisfaction", "satisfaction_features"]
+__all__ = ["SatisfactionModel", "fit_satisfaction", "read_satisfaction_labels",
+           "satisfaction_features"]
 
 #: The features used unless told: those every session has (with timestamps, ``success``).
 DEFAULT = ("clicks", "reciprocal_rank", "abandoned")
@@ -75,8 +76,25 @@ def satisfaction_features(log: object, extra: pd.DataFrame | None = None) -> pd.
     return frame
 
 
-def _matrix(frame: pd.DataFrame, features: Sequence[str]) -> np.ndarray:
-    """The features as a float matrix; every value a finite number."""
+def read_satisfaction_labels(source: str) -> pd.Series:
+    """``session label`` lines (label 1: satisfied, 0: not): a Series of ints indexed by
+    session; a label other than 0 or 1 is an error naming the line."""
+    from ..errors import InputFormatError
+    from ..io.files import read_lines
+    from ..io.user_tables import read_pairs
+
+    labels = read_pairs(source, "session", "label")
+    if not labels.isin(("0", "1")).all():
+        for number, line in enumerate(read_lines(source), 1):
+            if line.split()[1] not in ("0", "1"):
+                raise InputFormatError("a label is 0 (not satisfied) or 1 (satisfied)",
+                                       source=source, line=number, text=line)
+    return labels.astype(np.int64)
+
+
+def _matrix(frame: pd.DataFrame, features: Sequence[str], log: ClickLog) -> np.ndarray:
+    """The features of ``log``'s sessions as a float matrix; every value a finite
+    number."""
     unknown = [f for f in features if f not in frame.columns]
     if unknown:
         raise ParameterError(f"unknown feature {unknown[0]!r}: the features are "
@@ -85,8 +103,10 @@ def _matrix(frame: pd.DataFrame, features: Sequence[str]) -> np.ndarray:
     bad = ~np.isfinite(x)
     if bad.any():
         i, j = np.argwhere(bad)[0]
+        why = " (the log has no timestamps)" if log.timestamps is None else ""
         raise InputError(f"session {frame.index[i]!r} has no finite value of feature "
-                         f"{features[j]!r} (got {frame[features[j]].iloc[i]!r})")
+                         f"{features[j]!r} (got {shown(frame[features[j]].iloc[i])}){why}",
+                         source=log.source)
     return x
 
 
@@ -151,8 +171,9 @@ class SatisfactionModel(TableResult):
 
     def predict(self, log: object, extra: pd.DataFrame | None = None) -> pd.Series:
         """P(satisfied) of every session of ``log`` (a Series indexed by session id)."""
-        frame = satisfaction_features(log, extra)
-        z = (_matrix(frame, self.features) - self.centre) / self.scale
+        clicklog = log if isinstance(log, ClickLog) else read_click_log(log)
+        frame = satisfaction_features(clicklog, extra)
+        z = (_matrix(frame, self.features, clicklog) - self.centre) / self.scale
         return pd.Series(expit(self.intercept + z @ self.coefficients), index=frame.index,
                          name="satisfaction")
 
@@ -221,9 +242,9 @@ def fit_satisfaction(log: object, labels: Mapping[str, int] | pd.Series, *,
     if not np.isin(values, (0, 1)).all():
         i = int(np.flatnonzero(~np.isin(values, (0, 1)))[0])
         raise InputError(f"session {label.index[i]!r}: a label is 0 or 1, got "
-                         f"{label.iloc[i]!r}")
+                         f"{shown(label.iloc[i])}")
     y = values.astype(np.int64)
-    x = _matrix(frame.loc[label.index], features)
+    x = _matrix(frame.loc[label.index], features, clicklog)
     counts = np.bincount(y, minlength=2)
     if counts.min() < folds:
         raise InputError(f"{folds}-fold cross-validation needs {folds} sessions of each "
