@@ -271,6 +271,10 @@ def instances(tmp_path_factory):
                 {"1": {"d1": 1, "d2": 0}, "2": {"d4": 1}}, RUNS, ["map", "P@2"])],
             "CounterfactualResult": [online.counterfactual(
                 click_log, {"q": ["b", "a"]}, estimator="pbm-ips")],
+            "SatisfactionModel": [online.fit_satisfaction(
+                b"".join(f"s{i} q 1 a {i % 2}\ns{i} q 2 b {i % 3 == 0:d}\n".encode()
+                         for i in range(8)), {f"s{i}": i % 2 for i in range(8)}, folds=2,
+                rng=0)],
         }
     return made
 

@@ -34,6 +34,7 @@ from .test_online_calibrate_faults import FILES as CALIBRATE_FILES
 from .test_online_clicks_faults import FILES as CLICK_FILES
 from .test_online_counterfactual_faults import FILES as OPE_FILES
 from .test_online_faults import LOGS, MODEL, TABLE
+from .test_online_satisfaction_faults import FILES as SATISFACTION_FILES
 from .test_online_score_faults import FILES as SCORE_FILES
 from .test_online_score_faults import LOG as SCORE_LOG
 from .test_text_faults import AFILES
@@ -57,6 +58,7 @@ FILES: dict[str, str | bytes] = {
     "prob.log": SCORE_FILES["prob.txt"],
     "cf.log": OPE_FILES["log.txt"], "uniform.txt": OPE_FILES["uniform.txt"],
     "ilog.txt": OPE_FILES["ilog.txt"], **GTHEORY_FILES,
+    "sat.log": SATISFACTION_FILES["log.txt"], "sat-labels.txt": SATISFACTION_FILES["labels.txt"],
     "prefs.txt": text(["1 sysA sysB left", "2 sysC sysA right", "3 sysB sysD left"]),
 }
 
@@ -142,6 +144,8 @@ BASES: dict[str, list[str]] = {
     "fuse": ["fuse", "a.run", "b.run", "--method", "wsum", "--weights", "0.5,0.5"],
     "online counterfactual": ["online", "counterfactual", "cf.log", "--run", "a.run",
                               "--logging", "uniform.txt", "--bootstrap", "20", "--seed", "1"],
+    "online satisfaction": ["online", "satisfaction", "sat.log", "--labels", "sat-labels.txt",
+                            "--seed", "1"],
     "online historical": ["online", "historical", "ilog.txt", "--source", "a.run", "b.run",
                           "--target", "b.run", "c.run"],
 }
@@ -217,6 +221,8 @@ USING: dict[tuple[str, str], list[str]] = {
                                 "50"],
     ("online simulate-clicks", "--gamma"): [*BASES["online simulate-clicks"], "--user",
                                             "informational"],
+    ("online counterfactual", "--switch-tau"): [*BASES["online counterfactual"],
+                                                "--estimator", "switch-dr"],
     ("report", "--samples"): [*BASES["report"], "--dp"],
     ("report", "--seed"): [*BASES["report"], "--dp"],
     ("report", "--scale-depth"): BASES["report"][:-3],
@@ -239,7 +245,9 @@ USUAL: dict[str, str] = {
     "--min-diff": "0.1", "--sd": "1", "--power": "0.8", "--batch-size": "1",
     "--num-docs-in-coll": "100", "--max-retrieved": "3", "--compat": "9", "-k": "3",
     "--p": "0.5", "--k": "10", "--discount": "0.5", "--tau": "2", "--click-prob": "0.5",
-    "--gamma": "0.5", "--tol": "1e-3", "--smoothing": "1", "--threshold": "0.5",
+    "--gamma": "0.5", "--tol": "1e-3", "--switch-tau": "2", "--smoothing": "1",
+    "--l2": "1", "--folds": "3",
+    "--threshold": "0.5",
     "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1", "--qualities": "0.5,1",
     "--relevance-level": "1", "--level-for-rel": "1", "--facet-levels": "2",
     "--bins": "0,0.1,1", "--length-scale": "1",

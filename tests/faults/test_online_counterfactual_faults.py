@@ -35,6 +35,9 @@ UNIFORM = _text([f"{t} {d} {r} {1 / 3:.17g}" for t in ("1", "2") for d in _top("
 POLICY = _text([f"{t} {d} {r + 1} 1" for t in ("1", "2")
                 for r, d in enumerate(_top("a", t))])
 REWARD = _text([f"{t} {d} 0.4" for t in ("1", "2") for d in _top("a", t)])
+#: The logging policy as a distribution over whole rankings: the six orders, 1/6 each.
+SLATES = _text([f"{t} {','.join(order)} {1 / 6:.17g}" for t in ("1", "2")
+                for order in permutations(_top("a", t))])
 
 
 def _historical_log() -> str:
@@ -54,10 +57,12 @@ def _historical_log() -> str:
 
 
 FILES = {"log.txt": LOG, "uniform.txt": UNIFORM, "policy.txt": POLICY,
-         "reward.txt": REWARD, "ilog.txt": _historical_log()}
+         "reward.txt": REWARD, "slates.txt": SLATES, "ilog.txt": _historical_log()}
 BASE = ["online", "counterfactual", "log.txt", "--run", "a.run", "--logging",
         "uniform.txt"]
 PBM = ["online", "counterfactual", "log.txt", "--run", "a.run", "--estimator", "pbm-ips"]
+DM = ["online", "counterfactual", "log.txt", "--run", "a.run", "--estimator", "dm"]
+SLATE = [*BASE[:5], "--logging", "slates.txt", "--estimator"]
 HIST = ["online", "historical", "ilog.txt", "--source", "a.run", "b.run", "--target",
         "b.run", "c.run"]
 
@@ -92,6 +97,21 @@ CASES = [
        output_contains("bootstrap_low"), files=FILES),
     ok("json", [*BASE, "--format", "json"], output_contains('"estimate"'), files=FILES),
     ok("output", [*BASE, "-o", "out.txt"], files=FILES, allowed_new=("out.txt",)),
+    ok("dm", DM, output_contains("dm"), files=FILES),
+    # by hand: every document's click probability 0.4 and γ = 1 at every rank: 3 × 0.4
+    ok("dm-by-hand", [*DM, "--reward", "reward.txt", "--format", "csv"],
+       output_contains("dm,1.2"), files=FILES),
+    ok("switch-dr", [*BASE, "--estimator", "switch-dr", "--switch-tau", "3"],
+       output_contains("switch-dr"), files=FILES),
+    ok("sndr", [*BASE, "--estimator", "sndr"], output_contains("sndr"), files=FILES),
+    # by hand: the target's ranking is the log's first order of each topic, shown in one
+    # session of six with 2 clicks, weight 1/(1/6): 6 × 2 / 6 = 2
+    ok("sips-by-hand", [*SLATE, "sips", "--format", "csv"], output_contains("sips,2.0,"),
+       files=FILES),
+    ok("rips", [*SLATE, "rips"], output_contains("rips"), files=FILES),
+    ok("iips", [*SLATE, "iips"], output_contains("iips"), files=FILES),
+    ok("rips-empirical", [*BASE[:5], "--logging", "empirical", "--estimator", "rips"],
+       output_contains("rips"), files=FILES),
     ok("historical", HIST, output_contains("pi-ma-is-normalised"), files=FILES),
     ok("historical-plain", [*HIST, "--plain", "--source-tau", "3", "--tau", "2"],
        output_contains("pi-ma-is"), files=FILES),
@@ -127,7 +147,34 @@ CASES = [
     err("propensities-zero", [*PBM, "--propensities", "1,0,0.2"], "(0, 1]", files=FILES),
     err("propensities-missing-file", [*PBM, "--propensities", "nope.json"], "nope.json",
         files=FILES),
+    err("slates-repeated-document", [*SLATE, "sips"],
+        any_of("slates.txt, line 2", "slates.txt:2"), "once",
+        files=files(slates_txt=_line2(SLATES, "1 d1,d1,d2 0.1"))),
+    err("slates-bad-probability", [*SLATE, "rips"],
+        any_of("slates.txt, line 2", "slates.txt:2"), "[0, 1]",
+        files=files(slates_txt=_line2(SLATES, "1 d1,d2 2"))),
+    err("slates-empty-docno", [*SLATE, "rips"],
+        any_of("slates.txt, line 2", "slates.txt:2"), "commas",
+        files=files(slates_txt=_line2(SLATES, "1 d1,,d2 0.1"))),
+    err("slates-sum-over-one", [*SLATE, "sips"], "sum to",
+        files=files(slates_txt=SLATES + SLATES.splitlines()[0].replace(
+            SLATES.split()[1], "dzz") + "\n")),
+    err("slates-given-marginals", [*BASE, "--estimator", "sips"],
+        any_of("uniform.txt, line 1", "uniform.txt:1"), files=FILES),
+    err("slates-zero-where-shown", [*SLATE, "rips"], "probability 0",
+        files=files(slates_txt=_text(SLATES.splitlines()[1:]))),
     # ---- options
+    err("switch-dr-without-tau", [*BASE, "--estimator", "switch-dr"], opt("--switch-tau"),
+        files=FILES),
+    err("switch-tau-with-dr", [*BASE, "--estimator", "dr", "--switch-tau", "2"],
+        opt("--switch-tau"), files=FILES),
+    err("switch-tau-negative", [*BASE, "--estimator", "switch-dr", "--switch-tau", "-1"],
+        opt("--switch-tau"), files=FILES),
+    err("logging-with-dm", [*DM, "--logging", "uniform.txt"], opt("--logging"),
+        files=FILES),
+    err("clip-with-dm", [*DM, "--clip", "0.5"], opt("--clip"), files=FILES),
+    err("reward-with-sips", [*SLATE, "sips", "--reward", "reward.txt"], opt("--reward"),
+        files=FILES),
     err("ips-without-logging", BASE[:5], opt("--logging"), files=FILES),
     err("estimator-unknown", [*BASE, "--estimator", "magic"], "magic", files=FILES),
     err("logging-with-pbm-ips", [*PBM, "--logging", "uniform.txt"], opt("--logging"),

@@ -12,7 +12,7 @@ from ..errors import ParameterError
 
 #: Actions of ``irscale online``: modules ``irscale.cli.online_<name>``.
 ACTIONS = ("interleave", "score", "ab", "clicks", "calibrate", "labels", "sensitivity",
-           "counterfactual")
+           "counterfactual", "satisfaction")
 
 
 def add_parser(subparsers) -> None:

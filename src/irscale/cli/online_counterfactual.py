@@ -14,6 +14,7 @@ from ..core.params import (
     OPE_BOOTSTRAP,
     OPE_CLIP,
     OPE_ESTIMATOR,
+    OPE_SWITCH_TAU,
     RNG_SEED,
     SIGNIFICANCE,
     SOFTMAX_TAU,
@@ -28,49 +29,65 @@ from .runargs import distinct_runs
 
 #: The value of ``--logging`` that estimates the propensities from the log.
 EMPIRICAL = "empirical"
+#: The estimators with a reward model; those whose policy files are slate tables.
+MODEL = ("dm", "dr", "switch-dr", "sndr")
+SLATE = ("sips", "iips", "rips")
 
 
 def add_parser(subparsers) -> None:
     """Register ``online counterfactual`` and ``online historical``."""
     parser = subparsers.add_parser(
         "counterfactual", help="off-policy estimate of a ranking's expected clicks from a "
-        "click log (IPS, SNIPS, doubly robust, position-based IPS)",
+        "click log (IPS, SNIPS, DM, DR, Switch-DR, SNDR, position-based IPS, slate IPS)",
         description="Estimate the expected clicks per session that a target ranking policy "
         "(--run, or a stochastic --policy) would get, from a click log collected under "
         "another policy, with its standard error and a normal (optionally bootstrap) "
-        "interval. ips, snips and dr need the logging policy's propensities (--logging); "
-        "pbm-ips needs examination propensities (--propensities, default a PBM fitted on "
-        "the log). See docs/online.md.")
+        "interval. All estimators but dm and pbm-ips need the logging policy's "
+        "propensities (--logging); dm, dr, switch-dr and sndr a reward model (--reward, "
+        "default a PBM fitted on the log); pbm-ips examination propensities "
+        "(--propensities, default a PBM fitted on the log); sips, iips and rips read "
+        "--policy and --logging as distributions over whole rankings ('query slate "
+        "probability' lines, a slate's documents joined by commas). See docs/online.md.")
     parser.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet)")
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--run", metavar="RUN", help="target policy: a TREC run (its first "
                         "SERP-size documents per query)")
     target.add_argument("--policy", metavar="FILE", help="target policy: 'query docno rank "
-                        "probability' lines (a stochastic policy)")
+                        "probability' lines (a stochastic policy); sips, iips, rips: "
+                        "'query slate probability' lines")
     add_param(parser, OPE_ESTIMATOR)
     parser.add_argument("--logging", metavar="FILE|" + EMPIRICAL,
-                        help="logging propensities: 'query docno rank probability' lines, "
-                        "or 'empirical' (their frequencies in the log); ips, snips, dr")
+                        help="logging propensities: 'query docno rank probability' lines "
+                        "(sips, iips, rips: 'query slate probability' lines), or "
+                        "'empirical' (their frequencies in the log); all but dm, pbm-ips")
     parser.add_argument("--propensities", metavar="G1,G2,...|PARAMS.json",
                         help="examination propensities γ_r of ranks 1.. (comma-separated) "
                         "or a position-based click model (online fit --format json); "
-                        "pbm-ips (default: a PBM fitted on the log), dr")
+                        "pbm-ips (default: a PBM fitted on the log), dm, dr, switch-dr, "
+                        "sndr")
     parser.add_argument("--reward", metavar="FILE|PARAMS.json",
-                        help="reward model of dr: 'query docno value' lines (click "
+                        help="reward model of dm, dr, switch-dr, sndr: 'query docno value' "
+                        "lines (click "
                         "probabilities, times γ_r of --propensities) or a position-based "
                         "click model (default: a PBM fitted on the log)")
     add_param(parser, OPE_CLIP)
+    add_param(parser, OPE_SWITCH_TAU)
     _interval_options(parser)
     declare_inputs(parser, "inputs", "--run", "--policy", "--reward")
     declare_inputs(parser, "--logging", keywords=(EMPIRICAL,))
     declare_inputs(parser, "--propensities", path=_model_path)
     add_rules(parser,
-              Rule(("logging",), lambda args: args.estimator != "pbm-ips",
-                   "--logging applies to --estimator ips, snips or dr"),
-              Rule(("propensities",), lambda args: args.estimator in ("pbm-ips", "dr"),
-                   "--propensities applies to --estimator pbm-ips or dr"),
-              Rule(("reward",), lambda args: args.estimator == "dr",
-                   "--reward applies to --estimator dr"),
+              Rule(("logging",), lambda args: args.estimator not in ("pbm-ips", "dm"),
+                   "--logging applies to every --estimator but pbm-ips and dm"),
+              Rule(("propensities",), lambda args: args.estimator in ("pbm-ips", *MODEL),
+                   "--propensities applies to --estimator pbm-ips, dm, dr, switch-dr or "
+                   "sndr"),
+              Rule(("reward",), lambda args: args.estimator in MODEL,
+                   "--reward applies to --estimator dm, dr, switch-dr or sndr"),
+              Rule(("clip",), lambda args: args.estimator != "dm",
+                   "--clip applies to the weighting estimators, not dm"),
+              Rule(("switch_tau",), lambda args: args.estimator == "switch-dr",
+                   "--switch-tau applies to --estimator switch-dr"),
               _needs_logging)
     parser.set_defaults(func=run)
 
@@ -119,9 +136,11 @@ def _numbers(value: str) -> list[float] | None:
 
 
 def _needs_logging(args: argparse.Namespace) -> None:
-    if args.estimator != "pbm-ips" and args.logging is None:
+    if args.estimator not in ("pbm-ips", "dm") and args.logging is None:
         raise ParameterError(f"--estimator {args.estimator} needs the logging policy's "
                              "propensities: --logging FILE or --logging empirical")
+    if args.estimator == "switch-dr" and args.switch_tau is None:
+        raise ParameterError("--estimator switch-dr needs its threshold: --switch-tau T")
 
 
 def _propensities(value: str | None) -> object:
@@ -152,18 +171,19 @@ def _reward(value: str | None) -> object:
 def run(args: argparse.Namespace) -> int:
     """``online counterfactual``: the estimate, its standard error and intervals."""
     check_options(args)
-    from ..io.policy import read_probability_table
+    from ..io.policy import read_probability_table, read_slate_table
     from ..online.counterfactual import counterfactual
     from .outputs import write_text
 
-    policy = read_probability_table(args.policy) if args.policy else \
-        distinct_runs([args.run])[0]
+    read = read_slate_table if args.estimator in SLATE else read_probability_table
+    policy = read(args.policy) if args.policy else distinct_runs([args.run])[0]
     logging = args.logging
     if logging is not None and logging != EMPIRICAL:
-        logging = read_probability_table(logging)
+        logging = read(logging)
     result = counterfactual(args.inputs[0], policy, estimator=args.estimator,
                             logging=logging, propensities=_propensities(args.propensities),
                             reward=_reward(args.reward), clip=args.clip,
+                            switch_tau=args.switch_tau,
                             confidence_level=1 - args.alpha, bootstrap=args.bootstrap,
                             rng=args.seed)
     return write_text(args, result.format(args.fmt) + "\n")

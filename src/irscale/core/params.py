@@ -829,12 +829,22 @@ LOG_SERP = Param("serp_size", SERP_SIZE, None, "largest rank of the log", ("--se
                  "K", unset="the largest found")
 #: Counterfactual evaluation (:func:`irscale.online.counterfactual`): the estimator, the
 #: clipping of propensities, the bootstrap over sessions (none by default).
-OPE_ESTIMATORS: tuple[str, ...] = ("ips", "snips", "dr", "pbm-ips")
+OPE_ESTIMATORS: tuple[str, ...] = ("ips", "snips", "dr", "pbm-ips", "dm", "switch-dr",
+                                   "sndr", "sips", "iips", "rips")
 OPE_ESTIMATOR = Param("estimator", Names("estimator", OPE_ESTIMATORS), "ips",
                       "off-policy estimator", ("--estimator",), "NAME")
 OPE_CLIP = Param("clip", Reals(0.0, 1.0, bounds="(]"), None, "clip the propensities in "
                  "denominators at max(p, C) (biased downwards)", ("--clip",), "C",
                  unset="no clipping")
+OPE_SWITCH_TAU = Param("switch_tau", Reals(0.0, math.inf, bounds="[)"), None,
+                       "switch-dr: importance weights above T leave their rank to the "
+                       "reward model", ("--switch-tau",), "T", unset="required by switch-dr")
+#: Learned satisfaction (:func:`irscale.online.fit_satisfaction`): the L2 penalty of the
+#: logistic regression on standardised features, the cross-validation folds.
+SAT_L2 = Param("l2", Reals(0.0, math.inf, bounds="()"), 1.0, "L2 penalty λ of the logistic "
+               "regression (on z-scored features; sklearn's C = 1/λ)", ("--l2",), "L")
+SAT_FOLDS = Param("folds", Integers(2, 1000), 5, "cross-validation folds (stratified)",
+                  ("--folds",), "K")
 OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile bootstrap "
                       "samples over sessions (0: none)", ("--bootstrap",), "B")
 #: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).

@@ -1,6 +1,7 @@
 """Tables of probabilities per (query, document[, rank]): a stochastic ranking policy or a
-logging policy's propensities (``query docno rank probability``), and per-(query,
-document) click probabilities (``query docno value``), read for
+logging policy's propensities (``query docno rank probability``), per-(query,
+document) click probabilities (``query docno value``), and distributions over whole
+rankings (``query slate probability``), read for
 :func:`irscale.online.counterfactual`.
 
 Fields are separated by tabs or blanks, one row per line, in any order; errors name the
@@ -22,11 +23,14 @@ from ..errors import InputFormatError
 from ._text import FieldKind, check_int64, is_float, line_of_record, read_fields, source_name
 from .text_codes import objects_of
 
-__all__ = ["POLICY_COLUMNS", "REWARD_COLUMNS", "read_probability_table"]
+__all__ = ["POLICY_COLUMNS", "REWARD_COLUMNS", "SLATE_COLUMNS", "read_probability_table",
+           "read_slate_table"]
 
 #: The columns of a policy (or propensity) table and of a reward table.
 POLICY_COLUMNS = ("query", "docno", "rank", "probability")
 REWARD_COLUMNS = ("query", "docno", "value")
+#: The columns of a distribution over whole rankings (slates).
+SLATE_COLUMNS = ("query", "slate", "probability")
 
 
 def _number(text: str) -> str | None:
@@ -55,3 +59,28 @@ def read_probability_table(source: Any, *, ranked: bool = True) -> pd.DataFrame:
                                + (" and rank be 1 or more" if ranked else ""),
                                source=source_name(source), line=number, text=text)
     return frame
+
+
+def read_slate_table(source: Any) -> pd.DataFrame:
+    """Read ``query slate probability`` rows: a distribution over whole rankings, ``slate``
+    the ranking's documents from rank 1 joined by commas (``d3,d1,d2``); every probability
+    lies in [0, 1] and no slate is empty or repeats a document.
+
+    >>> read_slate_table(b"q1 d2,d1 0.5\\nq1 d1,d2 0.5\\n").to_dict("list")
+    {'query': ['q1', 'q1'], 'slate': [('d2', 'd1'), ('d1', 'd2')], 'probability': [0.5, 0.5]}
+    """
+    kinds: dict[str, FieldKind] = {"query": "str", "slate": "str", "probability": "float"}
+    fields, raw = read_fields(source, SLATE_COLUMNS, kinds, {2: _number}, "slate table")
+    slates = [tuple(text.split(",")) for text in objects_of(fields.strings("slate"))]
+    value = fields.numbers("probability").astype(np.float64)
+    for i, slate in enumerate(slates):
+        problem = ("probability must lie in [0, 1]"
+                   if not (np.isfinite(value[i]) and 0 <= value[i] <= 1) else
+                   "a slate lists documents joined by single commas" if "" in slate else
+                   "a slate shows a document once" if len(set(slate)) < len(slate) else None)
+        if problem:
+            number, text = line_of_record(raw(), i)
+            raise InputFormatError(problem, source=source_name(source), line=number,
+                                   text=text)
+    return pd.DataFrame({"query": objects_of(fields.strings("query")), "slate": slates,
+                         "probability": value})

@@ -35,10 +35,15 @@ Relevance from clicks (:mod:`~.click_labels`)
     as trec_eval ``-R prefs`` judgments.
 Counterfactual evaluation (:mod:`~.counterfactual`, :mod:`~.historical`)
     :func:`counterfactual`: a ranking policy's expected clicks from a click log collected
-    under another policy (IPS, SNIPS, doubly robust, position-based IPS), with standard
-    error and intervals; :func:`historical_interleaving`: probabilistic interleaving
-    outcomes of a pair of rankers from a log interleaving another pair (importance
-    sampling).
+    under another policy (IPS, SNIPS, DM, DR, Switch-DR, SNDR, position-based IPS, slate
+    IPS: SIPS, IIPS, RIPS), with standard error and intervals;
+    :func:`historical_interleaving`: probabilistic interleaving outcomes of a pair of
+    rankers from a log interleaving another pair (importance sampling).
+Learned satisfaction (:mod:`~.satisfaction`)
+    :func:`fit_satisfaction`: a logistic-regression classifier of sessions over their
+    online features (clicks, first-click rank, dwell, ...) trained on labelled sessions,
+    with its cross-validated accuracy and AUC; its mean predicted satisfaction of a log is
+    a measure.
 Simulation harness (:mod:`irscale.online.harness`)
     :func:`sensitivity`: agreement of interleaving and A/B experiments of simulated users
     with an offline measure's preference, by impressions per experiment.
@@ -64,6 +69,7 @@ _EXPORTS = {
     "InterleavingLog": "..io.interleaving_log",
     "InterleavingResult": ".interleaving",
     "Interleavings": ".interleaving",
+    "SatisfactionModel": ".satisfaction",
     "SensitivityResult": ".harness",
     "UserModelFit": ".user_models",
     "aa_test": ".abtest",
@@ -78,6 +84,7 @@ _EXPORTS = {
     "counterfactual": ".counterfactual",
     "engagement_summary": ".engagement",
     "fit_click_model": ".clickmodels",
+    "fit_satisfaction": ".satisfaction",
     "historical_interleaving": ".historical",
     "interleave": ".interleaving",
     "interleave_runs": ".interleaving",
@@ -90,6 +97,7 @@ _EXPORTS = {
     "read_interleaving_log": "..io.interleaving_log",
     "read_session_users": ".engagement",
     "sample_ratio_mismatch": ".abtest",
+    "satisfaction_features": ".satisfaction",
     "score_log": ".logged",
     "sensitivity": ".harness",
     "session_measures": ".abtest",
@@ -97,16 +105,16 @@ _EXPORTS = {
     "user_measures": ".abtest",
 }
 
-__all__ = ["ClickLog", "ClickModel", "ClickPreferences", "ClickQrels",
-    "CounterfactualResult", "EngagementSummary", "InterleavingLog", "InterleavingResult",
-    "Interleavings", "SensitivityResult", "UserModelFit", "aa_test", "ab_power",
-    "ab_sample_size", "ab_test", "assign", "calibrate", "click_calibrated",
-    "click_preferences", "click_qrels", "counterfactual", "engagement_summary",
-    "fit_click_model", "historical_interleaving", "interleave", "interleave_runs",
-    "logged_interleavings", "loyalty_measures", "oec_test", "qrels_click_model",
-    "rankings_from_lists", "read_click_log", "read_interleaving_log", "read_session_users",
-    "sample_ratio_mismatch", "score_log", "sensitivity", "session_measures",
-    "simulate_click_log", "user_measures"]
+__all__ = ["ClickLog", "ClickModel", "ClickPreferences", "ClickQrels", "CounterfactualResult",
+    "EngagementSummary", "InterleavingLog", "InterleavingResult", "Interleavings",
+    "SatisfactionModel", "SensitivityResult", "UserModelFit", "aa_test", "ab_power",
+    "ab_sample_size", "ab_test", "assign", "calibrate", "click_calibrated", "click_preferences",
+    "click_qrels", "counterfactual", "engagement_summary", "fit_click_model", "fit_satisfaction",
+    "historical_interleaving", "interleave", "interleave_runs", "logged_interleavings",
+    "loyalty_measures", "oec_test", "qrels_click_model", "rankings_from_lists", "read_click_log",
+    "read_interleaving_log", "read_session_users", "sample_ratio_mismatch",
+    "satisfaction_features", "score_log", "sensitivity", "session_measures", "simulate_click_log",
+    "user_measures"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"counterfactual"})
 
@@ -144,5 +152,6 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from .logged import logged_interleavings, score_log
     from .oec import oec_test
+    from .satisfaction import SatisfactionModel, fit_satisfaction, satisfaction_features
     from .simulate import qrels_click_model, simulate_click_log
     from .user_models import UserModelFit, calibrate

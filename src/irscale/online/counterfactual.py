@@ -40,12 +40,49 @@ interval ``V̂ ± z_{1−α/2} SE``; a percentile bootstrap over sessions is an 
     session of its query (Joachims et al. 2017, Prop. 1: the documents the log never shows
     add nothing).
 
-Clipping (``clip=τ``): the propensity in a denominator (π0 for ips/snips/dr, γ_r for
-pbm-ips) is replaced by ``max(p, τ)`` (Ionides 2008, *Truncated importance sampling*;
-Joachims et al. 2017, §4). It bounds the weights and the variance; with clicks ≥ 0 it can
-only lower the IPS and PBM-IPS estimates: their bias is ``−Σ c (1/p − 1/τ)`` over the
-terms with p < τ, in expectation ≤ 0 (clipped IPS under-estimates). For DR the sign of the
-bias follows the reward model's error on the clipped terms.
+``dm`` — the direct method (Beygelzimer & Langford 2009, *The offset tree for learning
+    with partial labels*, KDD; Dudík, Langford & Li 2011): the reward model alone,
+    ``ψ_s = Σ_{d,r} π(d, r | q_s) m̂(q_s, d, r)``; no propensities, no weights; biased as
+    much as m̂ is wrong, of the least variance.
+``switch-dr`` — switch doubly robust (Wang, Agarwal & Dudík 2017, *Optimal and adaptive
+    off-policy evaluation in contextual bandits*, ICML; the Open Bandit Pipeline's
+    ``SwitchDoublyRobust``): DR's correction kept only where the weight is at most τ,
+    ``ψ_s = Σ_{d,r} π m̂ + Σ_r 1{w_{s,r} ≤ τ} w_{s,r} (c_{s,r} − m̂(q_s, d_{s,r}, r))``;
+    τ = 0 gives dm, τ ≥ the largest weight dr. Unbiased where no weight exceeds τ; above
+    it, biased by the reward model's error there, with the variance of the large weights
+    removed.
+``sndr`` — self-normalised doubly robust (the Open Bandit Pipeline's
+    ``SelfNormalizedDoublyRobust``; Kallus & Uehara 2019, *Intrinsically efficient,
+    stable, and bounded off-policy evaluation for reinforcement learning*, NeurIPS): DR
+    whose correction at each rank is divided by the mean weight there, as SNIPS does,
+    ``V̂ = (1/n) Σ_s Σ_{d,r} π m̂ + Σ_r Σ_s w_{s,r} (c_{s,r} − m̂) / Σ_s w_{s,r}``;
+    consistent, biased by O(1/n).
+
+Slate estimators (McInerney, Brost, Chandar, Mehrotra & Carterette 2020, *Counterfactual
+evaluation of slate recommendations with sequential reward interactions*, KDD; Li et al.
+2018; the Open Bandit Pipeline's ``SlateStandardIPS``, ``SlateIndependentIPS``,
+``SlateRewardInteractionIPS``): the clicks weighted by ratios of probabilities of the
+shown ranking y_s under distributions over whole rankings (:mod:`.slates`),
+``ψ_s = Σ_k c_{s,k} w_{s,k}``:
+
+``sips`` — standard (whole-slate) IPS, ``w_{s,k} = π(y_s | q_s) / π0(y_s | q_s)`` at
+    every rank: unbiased for any click behaviour where π0 > 0 wherever π > 0, of the
+    largest variance.
+``iips`` — independent IPS, ``w_{s,k} = π(y_{s,k}, k | q_s) / π0(y_{s,k}, k | q_s)``,
+    the item-position marginals: the same estimate as ``ips`` (unbiased when a click at
+    rank k depends only on the document there).
+``rips`` — reward-interaction IPS, ``w_{s,k} = π(y_{s,1..k} | q_s) /
+    π0(y_{s,1..k} | q_s)``, the probabilities of the prefix down to rank k: unbiased when
+    a click at rank k depends on the documents at ranks 1..k only (the cascade models),
+    of variance between iips's and sips's.
+
+Clipping (``clip=τ``, another τ than switch-dr's): the propensity in a denominator (π0,
+or its slate probability, for all but dm and pbm-ips; γ_r for pbm-ips) is replaced by
+``max(p, τ)`` (Ionides 2008, *Truncated importance sampling*; Joachims et al. 2017, §4).
+It bounds the weights and the variance; with clicks ≥ 0 it can only lower the IPS and
+PBM-IPS estimates: their bias is ``−Σ c (1/p − 1/τ)`` over the terms with p < τ, in
+expectation ≤ 0 (clipped IPS under-estimates). For DR the sign of the bias follows the
+reward model's error on the clipped terms.
 """
 
 from __future__ import annotations
@@ -60,16 +97,24 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
-from ..core.params import OPE_BOOTSTRAP, OPE_CLIP, OPE_ESTIMATOR, OPE_ESTIMATORS
+from ..core.params import (
+    OPE_BOOTSTRAP,
+    OPE_CLIP,
+    OPE_ESTIMATOR,
+    OPE_ESTIMATORS,
+    OPE_SWITCH_TAU,
+)
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, TableResult, check_confidence_level
 from ..stats.resampling import RngArg, check_rng
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
+from .slates import logged_slates, prefix_propensities, slate_frame, slate_marginals
 
 __all__ = ["ESTIMATORS", "CounterfactualResult", "counterfactual", "policy_table"]
 
-Estimator = Literal["ips", "snips", "dr", "pbm-ips"]
+Estimator = Literal["ips", "snips", "dr", "pbm-ips", "dm", "switch-dr", "sndr", "sips",
+                    "iips", "rips"]
 #: The estimators of :func:`counterfactual`.
 ESTIMATORS = OPE_ESTIMATORS
 #: Bootstrap samples drawn at a time.
@@ -148,12 +193,15 @@ def policy_table(policy: Any, depth: int) -> pd.Series:
 
     ``policy``: a DataFrame with columns ``query docno rank probability`` (a stochastic
     policy: the probabilities of every (query, rank) sum to at most 1, those of every
-    (query, document) too); a mapping ``{query: [docno, ...]}`` (rankings); or a run (a
-    TREC run file, a ``{query: {docno: score}}`` dict, a Run), ranked as trec_eval does.
-    Rankings show their first ``depth`` documents.
+    (query, document) too), or ``query slate probability`` (a distribution over whole
+    rankings: its item-position marginals); a mapping ``{query: [docno, ...]}``
+    (rankings); or a run (a TREC run file, a ``{query: {docno: score}}`` dict, a Run),
+    ranked as trec_eval does. Rankings show their first ``depth`` documents.
     """
     if isinstance(policy, pd.Series) and list(policy.index.names) == _KEY:
         frame = policy.rename("probability").reset_index()
+    elif isinstance(policy, pd.DataFrame) and "slate" in policy.columns:
+        frame = slate_marginals(slate_frame(policy), depth)
     elif isinstance(policy, pd.DataFrame):
         frame = policy
     else:
@@ -239,6 +287,8 @@ def _logging_table(logging: Any, log: ClickLog) -> pd.Series:
         share = count.to_numpy() / sessions.reindex(
             count.index.get_level_values("query")).to_numpy()
         return pd.Series(share, index=count.index, name="probability")
+    if isinstance(logging, str):
+        raise ParameterError(f"logging is a table or 'empirical', got {logging!r}")
     return policy_table(logging, log.serp_size)
 
 
@@ -331,30 +381,39 @@ def _pair_series(reward: Any) -> pd.Series:
 # --------------------------------------------------------------------------- estimators
 def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                    logging: Any = None, propensities: Any = None, reward: Any = None,
-                   clip: float | None = None, confidence_level: float = 0.95,
-                   bootstrap: int = 0, rng: RngArg = None) -> CounterfactualResult:
+                   clip: float | None = None, switch_tau: float | None = None,
+                   confidence_level: float = 0.95, bootstrap: int = 0,
+                   rng: RngArg = None) -> CounterfactualResult:
     """Estimate the expected clicks per session of ``policy`` from ``log`` (module doc).
 
     Parameters
     ----------
     log : ClickLog, path, bytes or DataFrame
         The logged sessions (:func:`~irscale.online.read_click_log`).
-    policy : run, ``{query: [docno, ...]}`` or DataFrame ``query docno rank probability``
-        The target policy (:func:`policy_table`); it shows ranks 1..K, K the SERP size.
-    estimator : {"ips", "snips", "dr", "pbm-ips"}
-    logging : DataFrame ``query docno rank probability``, or ``"empirical"``
-        π0(d, r | q), the logging policy's propensities (ips, snips, dr); ``"empirical"``:
-        the share of the log's sessions of q showing d at r (consistent for a randomised
-        logging policy, not unbiased).
+    policy : run, ``{query: [docno, ...]}``, or a DataFrame
+        The target policy: ``query docno rank probability`` (:func:`policy_table`), or a
+        distribution over whole rankings ``query slate probability``
+        (:func:`~irscale.online.slates.slate_frame`; needed by sips and rips unless the
+        policy is deterministic); it shows ranks 1..K, K the SERP size.
+    estimator : {"ips", "snips", "dr", "pbm-ips", "dm", "switch-dr", "sndr", "sips", \
+"iips", "rips"}
+    logging : DataFrame, or ``"empirical"``
+        The logging policy π0 (all estimators but pbm-ips and dm): ``query docno rank
+        probability`` propensities, or ``query slate probability`` (the only form sips and
+        rips take besides ``"empirical"``); ``"empirical"``: the share of the log's
+        sessions of q showing d at r (sips, rips: showing the slate's prefix) — consistent
+        for a randomised logging policy, not unbiased.
     propensities : ClickModel or sequence of γ_1..γ_K, optional
         Examination propensities of pbm-ips (default: a PBM fitted on the log), and the
-        γ_r of a per-(query, docno) ``reward`` for dr (default 1).
+        γ_r of a per-(query, docno) ``reward`` for dm, dr, switch-dr, sndr (default 1).
     reward : ClickModel, or per-(query, docno) values, optional
-        The reward model of dr: a position-based click model (``α̂ γ̂_r``; default: a PBM
-        fitted on the log) or click probabilities ``α̂_qd`` (times γ_r of
-        ``propensities``).
+        The reward model of dm, dr, switch-dr and sndr: a position-based click model
+        (``α̂ γ̂_r``; default: a PBM fitted on the log) or click probabilities ``α̂_qd``
+        (times γ_r of ``propensities``).
     clip : float in (0, 1], optional
         Clip the propensities in denominators at ``max(p, clip)`` (biased: module doc).
+    switch_tau : float ≥ 0
+        switch-dr's threshold τ on the importance weights (required there, only there).
     confidence_level : float
         Level of the normal (and bootstrap) interval.
     bootstrap : int
@@ -374,58 +433,138 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     estimator = OPE_ESTIMATOR.check(estimator)
     if clip is not None:
         clip = OPE_CLIP.check(clip)
+    _check_options(estimator, logging, propensities, reward, clip, switch_tau)
     level = check_confidence_level(confidence_level)
     bootstrap = OPE_BOOTSTRAP.check(bootstrap)
     check_rng(rng)
     log = read_click_log(log)
+    slates = _slates(policy, log.serp_size) if estimator in _SLATE else None
     table = policy_table(policy, log.serp_size)
     _check_queries(log, table)
     table = table[table.index.get_level_values("query").isin(log.queries.astype(str))]
     clicks = (log.clicks & log.valid).astype(np.float64)
     floor = 0.0 if clip is None else clip
+    weight: np.ndarray | None
     if estimator == "pbm-ips":
-        if logging is not None or reward is not None:
-            raise ParameterError("pbm-ips takes examination propensities "
-                                 "(propensities=), not logging= or reward=")
         gamma = _examination(propensities, log)
         lam = pd.Series(table.to_numpy() * gamma[table.index.get_level_values("rank") - 1],
                         index=table.index.droplevel("rank")).groupby(level=[0, 1]).sum()
         denom = np.broadcast_to(np.maximum(gamma, floor), log.doc.shape)
         weight = np.where(log.valid, _cells(log, lam, by_rank=False) / denom, 0.0)
         clipped = np.broadcast_to(gamma < floor, log.doc.shape)
-        terms = (clicks * weight)[:, :, None]
-        ratio = False
+        return _result(estimator, (clicks * weight)[:, :, None], False, weight, clipped,
+                       clip, level, bootstrap, rng)
+    model = None
+    if estimator in _MODEL:
+        exam = None if propensities is None else _examination(propensities, log)
+        model = _reward(reward, log, table, exam)
+    if estimator == "dm":
+        assert model is not None
+        terms = model[1][log.query][:, None, None]
+        return _result(estimator, terms, False, None, np.zeros(log.doc.shape, bool), clip,
+                       level, bootstrap, rng)
+    if slates is not None:
+        target, p0 = _prefix_weights(estimator, log, slates, logging)
     else:
-        if logging is None:
-            raise ParameterError(f"{estimator} needs the logging policy's propensities "
-                                 "(logging=, a table query docno rank probability, or "
-                                 "'empirical')")
-        if estimator != "dr" and (reward is not None or propensities is not None):
-            raise ParameterError(f"{estimator} takes logging=, not reward= or "
-                                 "propensities=")
         logged = _logging_table(logging, log)
-        p0 = _cells(log, logged)
-        target = _cells(log, table)
-        shown = log.valid
-        if (shown & (target > 0) & (p0 <= 0)).any():
-            s, r = np.argwhere(shown & (target > 0) & (p0 <= 0))[0]
-            raise InputError(f"session {log.sessions[s]!r} shows document "
-                             f"{log.docs[log.doc[s, r]]!r} at rank {r + 1}, where the "
-                             "logging propensities give it probability 0")
         _warn_support(log, table, logged)
-        clipped = shown & (target > 0) & (p0 < floor)
-        weight = np.where(shown & (target > 0), target / np.maximum(np.maximum(p0, floor),
-                                                                    1e-300), 0.0)
-        if estimator == "dr":
-            exam = None if propensities is None else _examination(propensities, log)
-            m, direct = _reward(reward, log, table, exam)
-            terms = (direct[log.query] + (weight * (clicks - m)).sum(axis=1))[:, None, None]
-        elif estimator == "snips":
-            terms = np.stack([clicks * weight, weight], axis=2)
+        target, p0 = _cells(log, table), _cells(log, logged)
+    shown = log.valid
+    if (shown & (target > 0) & (p0 <= 0)).any():
+        s, r = np.argwhere(shown & (target > 0) & (p0 <= 0))[0]
+        what = (f"its first {r + 1} document(s)" if slates is not None else
+                f"document {log.docs[log.doc[s, r]]!r} at rank {r + 1}")
+        raise InputError(f"session {log.sessions[s]!r} shows {what}, where the logging "
+                         "propensities give it probability 0")
+    clipped = shown & (target > 0) & (p0 < floor)
+    weight = np.where(shown & (target > 0),
+                      target / np.maximum(np.maximum(p0, floor), 1e-300), 0.0)
+    ratio = estimator in ("snips", "sndr")
+    if model is None:
+        parts = [clicks * weight, weight] if ratio else [clicks * weight]
+        terms = np.stack(parts, axis=2)
+    else:
+        m, direct = model
+        residual = weight * (clicks - m)
+        if estimator == "switch-dr":
+            assert switch_tau is not None
+            residual = np.where(weight <= switch_tau, residual, 0.0)
+        base = direct[log.query]
+        if ratio:  # the direct term as one more "rank" whose denominator is 1
+            terms = np.concatenate([np.stack([residual, weight], axis=2),
+                                    np.stack([base, np.ones_like(base)], axis=1)[:, None]],
+                                   axis=1)
         else:
-            terms = (clicks * weight)[:, :, None]
-        ratio = estimator == "snips"
+            terms = (base + residual.sum(axis=1))[:, None, None]
     return _result(estimator, terms, ratio, weight, clipped, clip, level, bootstrap, rng)
+
+
+#: The estimators with a reward model; those weighting by slate (prefix) propensities.
+_MODEL = ("dm", "dr", "switch-dr", "sndr")
+_SLATE = ("sips", "rips")
+
+
+def _check_options(estimator: str, logging: Any, propensities: Any, reward: Any,
+                   clip: float | None, switch_tau: float | None) -> None:
+    """Each estimator's inputs: what it needs and nothing it would ignore."""
+    if estimator == "pbm-ips":
+        if logging is not None or reward is not None:
+            raise ParameterError("pbm-ips takes examination propensities "
+                                 "(propensities=), not logging= or reward=")
+    elif estimator == "dm":
+        if logging is not None or clip is not None:
+            raise ParameterError("dm takes a reward model (reward=, propensities=), not "
+                                 "logging= or clip=: it weights nothing")
+    elif logging is None:
+        raise ParameterError(f"{estimator} needs the logging policy's propensities "
+                             "(logging=, a table query docno rank probability, "
+                             "query slate probability, or 'empirical')")
+    elif estimator not in _MODEL and (reward is not None or propensities is not None):
+        raise ParameterError(f"{estimator} takes logging=, not reward= or propensities=")
+    if estimator == "switch-dr":
+        if switch_tau is None:
+            raise ParameterError("switch-dr needs its threshold switch_tau (the largest "
+                                 "importance weight kept)")
+        OPE_SWITCH_TAU.check(switch_tau)
+    elif switch_tau is not None:
+        raise ParameterError(f"switch_tau applies to switch-dr, not {estimator}")
+
+
+def _slates(policy: Any, depth: int) -> pd.DataFrame:
+    """The target as a distribution over rankings: given (``query slate probability``), or
+    a deterministic policy's rankings with probability 1."""
+    if isinstance(policy, pd.DataFrame) and "slate" in policy.columns:
+        return slate_frame(policy)
+    if isinstance(policy, (pd.DataFrame, pd.Series)):
+        raise ParameterError("sips and rips need the target as a distribution over whole "
+                             "rankings (query slate probability) or rankings, not "
+                             "per-rank marginals")
+    frame = _rankings(policy, depth).sort_values(["query", "rank"])
+    slates = frame.groupby("query", sort=False)["docno"].agg(tuple)
+    return pd.DataFrame({"query": slates.index.astype(str), "slate": slates.to_numpy(),
+                         "probability": 1.0})
+
+
+def _prefix_weights(estimator: str, log: ClickLog, target: pd.DataFrame, logging: Any
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Numerator and denominator of the slate weights at every (session, rank): the
+    prefix probabilities ``π(y_1..y_k)``, ``π0(y_1..y_k)`` (rips), or those of the whole
+    shown ranking at every rank (sips)."""
+    if isinstance(logging, str) and logging == "empirical":
+        logged = logged_slates(log)
+    elif isinstance(logging, pd.DataFrame) and "slate" in logging.columns:
+        logged = slate_frame(logging)
+    else:
+        raise ParameterError(f"{estimator} needs the logging policy as a distribution "
+                             "over whole rankings (query slate probability) or "
+                             "'empirical'")
+    num, den = prefix_propensities(log, target), prefix_propensities(log, logged)
+    if estimator == "sips":
+        last = np.maximum(log.lengths - 1, 0)[:, None]
+        rows = np.arange(len(num))[:, None]
+        num = np.where(log.valid, num[rows, last], 0.0)
+        den = np.where(log.valid, den[rows, last], 0.0)
+    return num, den
 
 
 def _check_queries(log: ClickLog, table: pd.Series) -> None:
@@ -465,7 +604,7 @@ def _estimate(means: np.ndarray, ratio: bool) -> np.ndarray:
     return np.divide(num, den, out=np.zeros_like(num), where=den > 0).sum(axis=-1)
 
 
-def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray,
+def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray | None,
             clipped: np.ndarray, clip: float | None, level: float, bootstrap: int,
             rng: RngArg) -> CounterfactualResult:
     """The estimate of ``terms`` (sessions × K × 1, or × 2 for a per-rank ratio), its
@@ -497,6 +636,10 @@ def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray,
                                     ratio))
         boot_low, boot_high = np.quantile(np.concatenate(values),
                                           [0.5 - level / 2, 0.5 + level / 2])
+    if weight is None:  # dm: no importance weights
+        return CounterfactualResult(estimator, value, se, n, float(low), float(high), level,
+                                    int(bootstrap), float(boot_low), float(boot_high),
+                                    terms=psi)
     per_session = weight.sum(axis=1)
     total = float((per_session ** 2).sum())
     used = weight > 0
