@@ -48,8 +48,9 @@ DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
 
 def add_parser(subparsers) -> None:
     """``meta discriminative-power`` (``dp``): ASL and discriminative power."""
-    p = subparsers.add_parser("discriminative-power", aliases=["dp"],
-                       help="ASL of every pair and discriminative power (Sakai 2014, §5.1)")
+    p = subparsers.add_parser(
+        "discriminative-power", aliases=["dp"], help="ASL of every pair and discriminative power "
+        "(Sakai 2014, §5.1)")
     add_common(p)
     add_standardise(p)
     add_param(p, DP_METHOD)

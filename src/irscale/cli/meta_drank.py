@@ -32,8 +32,8 @@ RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance
 
 def add_parser(subparsers) -> None:
     """``meta drank``: Carterette's d_rank between two measures, beside Kendall's τ."""
-    p = subparsers.add_parser("drank", help="d_rank of two measures (Carterette 2009), beside "
-                       "Kendall's tau")
+    p = subparsers.add_parser(
+        "drank", help="d_rank of two measures (Carterette 2009), beside Kendall's tau")
     add_common(p)
     add_standardise(p)
     add_param(p, RIDGE)
@@ -63,4 +63,4 @@ def run_drank(args: argparse.Namespace) -> int:
         "d_rank_sym": (forward.d + backward.d) / 2, "systems": len(forward.ranking),
         "topics": forward.n_topics, "ridge": args.ridge}])
     return write_text(args, render(frame, args, "d_rank (Carterette 2009): A's per-topic "
-                                    "scores against B's ranking, and the reverse"))
+                                   "scores against B's ranking, and the reverse"))

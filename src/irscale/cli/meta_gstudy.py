@@ -39,13 +39,12 @@ def _reads_matrix(args: argparse.Namespace) -> bool:
 def add_parser(subparsers) -> None:
     """``meta gstudy``: the G-study and D-study of :func:`irscale.stats.gstudy`."""
     p = subparsers.add_parser(
-        "gstudy", help="generalisability theory: variance components, Eρ² and Φ, D-study "
-        "(Bodoff & Li 2007; Brennan 2001; Sakai 2016)",
-        description="G-study of systems crossed with topics (and a second facet: query "
-        "variants, assessors): the variance components by the ANOVA's expected mean squares, "
-        "the generalisability coefficient Eρ² and the dependability Φ; then the D-study "
-        "for --topics topic set sizes, and the topics a --target needs "
-        "(irscale.stats.gstudy; docs/stats.md).")
+        "gstudy", help="generalisability theory: variance components, Eρ² and Φ, D-study (Bodoff & "
+        "Li 2007; Brennan 2001; Sakai 2016)",
+        description="G-study of systems crossed with topics (and a second facet: query variants, "
+        "assessors): the variance components by the ANOVA's expected mean squares, the "
+        "generalisability coefficient Eρ² and the dependability Φ; then the D-study for --topics "
+        "topic set sizes, and the topics a --target needs (irscale.stats.gstudy; docs/stats.md).")
     add_common(p, measure_help="measure (one; default: the one measure of the --scores file)")
     p.add_argument("--facet-scores", metavar="FILE",
                    help="topics x runs x levels of a second facet, a CSV with the header "
@@ -98,5 +97,5 @@ def run_gstudy(args: argparse.Namespace) -> int:
         designs = [result.topics_for(args.target, c) for c in COEFFICIENTS]
         frame = pd.concat([d.to_frame() for d in designs], ignore_index=True)
         parts.append(render(frame[["design", "n", "achieved", "target"]], args,
-                             "topics needed"))
+                            "topics needed"))
     return write_text(args, "\n".join(parts))

@@ -29,14 +29,14 @@ from .meta_common import add_common, check, render
 
 def add_parser(subparsers) -> None:
     """``meta informativeness``: the maximum entropy method of Aslam, Yilmaz & Pavlu."""
-    p = subparsers.add_parser("informativeness", help="informativeness of measures by the maximum "
-                       "entropy method (Aslam, Yilmaz & Pavlu 2005)",
-                       description="For every run and topic, the RMS error of the "
-                       "precision-recall curve inferred by maximum entropy from the value of "
-                       "each measure (AP, R-prec, P@k); the mean per measure (lower: more "
-                       "informative) (irscale.meta.informativeness; docs/meta.md).")
+    p = subparsers.add_parser(
+        "informativeness", help="informativeness of measures by the maximum entropy method (Aslam, "
+        "Yilmaz & Pavlu 2005)",
+        description="For every run and topic, the RMS error of the precision-recall curve inferred "
+        "by maximum entropy from the value of each measure (AP, R-prec, P@k); the mean per measure "
+        "(lower: more informative) (irscale.meta.informativeness; docs/meta.md).")
     add_common(p, scores=False, systems=False, measure_help="AP, R-prec or P@k (repeatable; "
-            "default: " + ", ".join(INFORMATIVENESS_MEASURES) + ")")
+               "default: " + ", ".join(INFORMATIVENESS_MEASURES) + ")")
     add_param(p, INFORMATIVENESS_DEPTH)
     p.add_argument("--per-list", action="store_true",
                    help="print every run and topic (default: the mean per measure)")

@@ -25,11 +25,11 @@ from .meta_common import add_common, check, given_contributors, render
 
 def add_parser(subparsers) -> None:
     """``meta pool-bias``: the score adjustment of runs that did not contribute."""
-    p = subparsers.add_parser("pool-bias", help="adjust the scores of runs that did not contribute "
-                       "to the pool (Webber & Park 2009)",
-                       description="Leave every contributing run (or --contributors group) "
-                       "out of the depth-K pool, re-evaluate it, and add the mean per-topic "
-                       "error to the scores of the --new runs.")
+    p = subparsers.add_parser(
+        "pool-bias", help="adjust the scores of runs that did not contribute to the pool (Webber & "
+        "Park 2009)",
+        description="Leave every contributing run (or --contributors group) out of the depth-K "
+        "pool, re-evaluate it, and add the mean per-topic error to the scores of the --new runs.")
     add_common(p, scores=False, systems=False, measure_help="measure (repeatable; at least one)")
     p.add_argument("--new", action="append", required=True, metavar="RUN",
                    help="a run that did not contribute to the pool (repeatable)")

@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..core.params import (
-    PREDICT_BIN_EDGE,
+    PREDICT_BINS,
     PREDICT_THRESHOLD,
     PREDICT_TIES,
 )
@@ -15,7 +15,6 @@ from .inputs import (
     load_matrix,
 )
 from .options import (
-    ListAction,
     add_param,
 )
 from .outputs import declare_inputs, write_text
@@ -27,22 +26,19 @@ from .meta_common import add_common, check, measure_names, render
 
 def add_parser(subparsers) -> None:
     """``meta predict``: predictive power against side-by-side preferences."""
-    p = subparsers.add_parser("predict", help="predictive power of measures against side-by-side "
-                       "user preferences (Sanderson et al. 2010)",
-                       description="The share of side-by-side preferences (a --preferences "
-                       "file of 'topic left right preference' lines) that each measure "
-                       "predicts, with the binomial test against chance "
-                       "(irscale.meta.predictive_power; docs/meta.md).")
+    p = subparsers.add_parser(
+        "predict", help="predictive power of measures against side-by-side user preferences "
+        "(Sanderson et al. 2010)",
+        description="The share of side-by-side preferences (a --preferences file of 'topic left "
+        "right preference' lines) that each measure predicts, with the binomial test against "
+        "chance (irscale.meta.predictive_power; docs/meta.md).")
     add_common(p, systems=False)
     p.add_argument("--preferences", required=True, metavar="FILE",
                    help="judgments, one 'topic left right preference' a line (preference: "
                    "left, right or tie)")
     add_param(p, PREDICT_THRESHOLD)
     add_param(p, PREDICT_TIES, choices=PREDICT_TIES.domain.names)
-    p.add_argument("--bins", action=ListAction, kind="float", domain=PREDICT_BIN_EDGE,
-                   item="a bin edge", metavar="E,E,...",
-                   help="also the power per bin of |ΔM| between these increasing edges "
-                   "(default: none)")
+    add_param(p, PREDICT_BINS, many=True, unique=False, item="a bin edge")
     declare_inputs(p, "--preferences")
     p.set_defaults(func=run_predict)
 
@@ -67,9 +63,9 @@ def run_predict(args: argparse.Namespace) -> int:
                      ignore_index=True) if args.bins else None
     if bins is not None and args.fmt in ("csv", "json"):  # one table: overall rows, then bins
         return write_text(args, render(pd.concat([overall, bins], ignore_index=True)
-                                        .convert_dtypes(), args))
+                                       .convert_dtypes(), args))
     text = render(overall, args, f"predictive power ({len(preferences)} judgments; measure "
-                   f"ties: {args.ties})")
+                  f"ties: {args.ties})")
     if bins is not None:
         text += "\n" + render(bins, args, "by |ΔM| bin")
     return write_text(args, text)

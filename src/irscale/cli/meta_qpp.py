@@ -29,12 +29,12 @@ from .meta_common import check
 def add_parser(subparsers) -> None:
     """``meta qpp``: sARE, sMARE and the ANOVA of :func:`irscale.stats.qpp_anova`."""
     p = subparsers.add_parser(
-        "qpp", help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et "
-        "al. 2021)",
-        description="Rank the topics by every predictor's predictions and by the "
-        "effectiveness of the same queries, score each topic by sARE (the scaled absolute "
-        "rank error), and print every predictor's sMARE and the ANOVA of sARE over topics, "
-        "predictors (systems, query variants) (irscale.stats.qpp_anova; docs/stats.md).")
+        "qpp", help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et al. "
+        "2021)",
+        description="Rank the topics by every predictor's predictions and by the effectiveness of "
+        "the same queries, score each topic by sARE (the scaled absolute rank error), and print "
+        "every predictor's sMARE and the ANOVA of sARE over topics, predictors (systems, query "
+        "variants) (irscale.stats.qpp_anova; docs/stats.md).")
     p.add_argument("--predictions", metavar="FILE", required=True,
                    help="CSV with the columns topic, predictor, value and optionally system "
                    "and variant: one prediction per row")

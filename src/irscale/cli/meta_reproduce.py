@@ -35,14 +35,13 @@ def _runs_given(args: argparse.Namespace) -> bool:
 
 def add_parser(subparsers) -> None:
     """``meta reproduce``: ER, ΔRI, RMSE, τ and RBO of a reproduced experiment."""
-    p = subparsers.add_parser("reproduce", help="reproducibility of an experiment: ER, ΔRI, RMSE, "
-                       "τ and RBO (Breuer et al. 2020)",
-                       description="Compare an original experiment (baseline and advanced "
-                       "run) with its reproduction on the same topics: Effect Ratio, Delta "
-                       "Relative Improvement, per-topic RMSE and paired t-tests per measure; "
-                       "with QRELS RUN..., also Kendall's τ and RBO between the original and "
-                       "reproduced document orderings (irscale.meta.reproducibility; "
-                       "docs/meta.md).")
+    p = subparsers.add_parser(
+        "reproduce", help="reproducibility of an experiment: ER, ΔRI, RMSE, τ and RBO (Breuer et "
+        "al. 2020)",
+        description="Compare an original experiment (baseline and advanced run) with its "
+        "reproduction on the same topics: Effect Ratio, Delta Relative Improvement, per-topic RMSE "
+        "and paired t-tests per measure; with QRELS RUN..., also Kendall's τ and RBO between the "
+        "original and reproduced document orderings (irscale.meta.reproducibility; docs/meta.md).")
     add_common(p, systems=False)
     p.add_argument("--original", action=ListAction, kind="str", required=True,
                    metavar="BASELINE,ADVANCED",

@@ -21,7 +21,6 @@ from .inputs import (
     qrels_and_runs,
 )
 from .options import (
-    Checked,
     add_option,
     add_param,
     add_ties,
@@ -38,19 +37,23 @@ from .meta_common import add_common, check
 #: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
 SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
                      "the table to print", ("--table",))
+#: ``meta scales --table-cutoff``: the run length N of Tables 4-6 (``ScaleReport.format``'s
+#: ``N``).
+TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs",
+                     ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
+                     dest="table_n")
 
 
 def add_parser(subparsers) -> None:
     """``meta scales``: measures against their interval-scaled versions."""
-    p = subparsers.add_parser("scales", help="measures vs their interval-scaled versions "
-                       "(Ferrante, Ferro & Fuhr 2021, Tables 2, 4, 5, 6)")
+    p = subparsers.add_parser(
+        "scales", help="measures vs their interval-scaled versions (Ferrante, Ferro & Fuhr 2021, "
+        "Tables 2, 4, 5, 6)")
     add_common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
-            "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
+               "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
     add_param(p, SCALE_LENGTHS, many=True, item="a cut-off")
     add_param(p, SCALES_TABLE, choices=SCALES_TABLE.domain.names)
-    p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF,
-                   dest="table_n", metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
-                   "(default: the largest)")
+    add_param(p, TABLE_CUTOFF)
     add_option(p, "--collection", default="T", doc="track label prefix")
     add_param(p, SIGNIFICANCE, doc="significance level of tables 5, 6 and invariants")
     add_ties(p, phi=True)

@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, cast
 from ..core.params import (
     COPULA,
     COPULA_MARGINS,
-    EFFECT,
+    NORMAL_EFFECTS,
     NORMAL_ERROR_SD,
     NORMAL_SYSTEMS,
     NORMAL_TOPIC_SD,
     NORMAL_TOPICS,
     RESAMPLES,
     RNG_SEED,
+    RUNS_QUALITIES,
     SIGNIFICANCE,
     SIMULATED_MATRICES,
 )
@@ -99,15 +100,14 @@ def add_parser(subparsers) -> None:
     """``meta simulate``: :func:`irscale.meta.simulation_study` on the command line; every
     option is one of its arguments or of its model's, declared with the API's default."""
     p = subparsers.add_parser(
-        "simulate", help="Type I, II and III error rates and power of tests over simulated "
-        "score matrices (Urbano, Lima & Hanjalic 2019)",
-        description="Draw --repetitions topics x systems matrices from a model whose true "
-        "system means are known, run every --test with every --correction on every pair of "
-        "systems, and report per test and correction the Type I, Type II and Type III error "
-        "rates and the power with 95% Wilson intervals (irscale.meta.simulation_study; "
-        "docs/scale-out.md).")
+        "simulate", help="Type I, II and III error rates and power of tests over simulated score "
+        "matrices (Urbano, Lima & Hanjalic 2019)",
+        description="Draw --repetitions topics x systems matrices from a model whose true system "
+        "means are known, run every --test with every --correction on every pair of systems, and "
+        "report per test and correction the Type I, Type II and Type III error rates and the power "
+        "with 95% Wilson intervals (irscale.meta.simulation_study; docs/scale-out.md).")
     add_common(p, systems=False, measure_help="measure of the bootstrap model's matrix "
-            "(one; default: the one measure of the --scores file)")
+               "(one; default: the one measure of the --scores file)")
     p.add_argument("--model", required=True, choices=SIMULATION_MODELS,
                    help="normal: X[t, s] = mu_s + u_t + e_ts with normal topic effects and "
                    "errors; bootstrap: the topics of a real matrix (QRELS RUN... -m MEASURE "
@@ -121,11 +121,7 @@ def add_parser(subparsers) -> None:
               "topics")
     add_param(p, NORMAL_SYSTEMS, default=None, unset=f"the number of --effects, else "
               f"{NORMAL_SYSTEMS.default}")
-    p.add_argument("--effects", action=ListAction, kind="float", domain=EFFECT,
-                   item="a system mean",
-                   metavar="E,E,...",
-                   help="normal model: the true system means mu_s, one per system, e.g. "
-                   "-0.1,0 (default: all 0, every pair null)")
+    add_param(p, NORMAL_EFFECTS, many=True, unique=False, item="a system mean")
     add_param(p, NORMAL_TOPIC_SD)
     add_param(p, NORMAL_ERROR_SD)
     p.add_argument("--null", action="store_true",
@@ -138,11 +134,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--equal", action=ListAction, kind="str", metavar="A,B",
                    help="copula model: transform system B's margin to system A's mean, so "
                    "that the pair (A, B) is null (default: the fitted means)")
-    p.add_argument("--qualities", action=ListAction, kind="float", domain=EFFECT,
-                   item="a quality", metavar="Q,Q,...",
-                   help="runs model (QRELS -m MEASURE): one quality per system, the mean "
-                   "score of a relevant document in a binormal score model (non-relevant: "
-                   "0; both of variance 1); equal qualities make a null pair")
+    add_param(p, RUNS_QUALITIES, many=True, unique=False, item="a quality")
     add_param(p, SIMULATED_MATRICES)
     add_param(p, SIMULATED_TESTS, many=True)
     add_param(p, SIMULATED_CORRECTIONS, many=True)

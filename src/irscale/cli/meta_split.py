@@ -14,10 +14,10 @@ from ..core.params import (
     SPLIT_METRIC,
 )
 from ..stats.names import (
-    PROCEDURE_PAIR,
     RESAMPLING,
     SHARD_EMPTY,
     SHARD_MODEL_NAMES,
+    SPLIT_CROSS,
     SPLIT_MODELS,
     resampling_procedures,
 )
@@ -25,7 +25,6 @@ from .inputs import (
     add_standardise,
 )
 from .options import (
-    ListAction,
     add_param,
     add_scheduler,
     scheduler,
@@ -63,16 +62,13 @@ def _shard_model(args: argparse.Namespace) -> str | None:
 
 def add_parser(subparsers) -> None:
     """``meta split``: topic-splitting consistency."""
-    p = subparsers.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
-                       "§3)")
+    p = subparsers.add_parser(
+        "split", help="topic-splitting consistency (Ferro & Sanderson 2022, §3)")
     add_common(p)
     add_standardise(p)
     add_sizes(p)
     add_param(p, SPLIT_MODELS, many=True, unique=False)
-    p.add_argument("--cross", action=ListAction, kind="str", domain=PROCEDURE_PAIR, default=[],
-                   metavar="A:B,...",
-                   help="different models: A on the first half, B on the second "
-                   "(default: none)")
+    add_param(p, SPLIT_CROSS, many=True, unique=False)
     add_param(p, SPLIT_METRIC)
     add_param(p, SIGNIFICANCE)
     add_param(p, RNG_SEED)
@@ -141,12 +137,12 @@ def run_split(args: argparse.Namespace) -> int:
         meta.plot_split_metric(study, args.metric or "tau", args.plot)
     if args.metric:
         text = render(study.table(args.metric).reset_index(), args,
-                       f"{args.metric} by topic-set size ({study!r})")
+                      f"{args.metric} by topic-set size ({study!r})")
     else:
         text = "\n".join([
             render(study.table("tau").reset_index(), args, f"Kendall τ between halves "
-                    f"({study!r})"),
+                   f"({study!r})"),
             render(study.agreement_table(), args,
-                    f"AA, AD, MA, MD and Bias at {max(args.sizes)} topics"),
+                   f"AA, AD, MA, MD and Bias at {max(args.sizes)} topics"),
         ])
     return write_text(args, text)
