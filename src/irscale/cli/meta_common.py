@@ -16,14 +16,7 @@ from ..core.params import SPLIT_REPETITIONS, SPLIT_SIZES
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
-from .options import (
-    DIGITS_RULE,
-    add_digits,
-    add_format,
-    add_param,
-    add_progress,
-    check_scheduler,
-)
+from .options import DIGITS_RULE, add_digits, add_format, add_param, add_progress, check_scheduler
 from .outputs import add_output
 from .rules import add_rules, check_options
 

@@ -4,25 +4,13 @@ gold-standard ones (Sakai 2014, Fig. 17). Usage: ``docs/cli.md``, ``docs/meta.md
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    SIGNIFICANCE,
-)
+from ..core.params import SIGNIFICANCE
 from ..errors import ParameterError
-from .inputs import (
-    add_standardise,
-    load_matrix,
-)
-from .options import (
-    ListAction,
-    add_param,
-)
-from .outputs import write_text
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
+from .inputs import add_standardise, load_matrix
 from .meta_common import add_common, check, measure_names, render
+from .options import ListAction, add_param
+from .outputs import write_text
 
 
 def add_parser(subparsers) -> None:

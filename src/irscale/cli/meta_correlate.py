@@ -5,7 +5,6 @@ a bootstrap interval. Usage: ``docs/cli.md``, ``docs/meta.md``."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from ..core.params import (
     CORRELATION_METHOD,
@@ -17,21 +16,12 @@ from ..core.params import (
     Param,
 )
 from ..errors import ParameterError
-from .inputs import (
-    add_standardise,
-    load_matrix,
-)
+from .inputs import add_standardise, load_matrix
 from .main import given
-from .options import (
-    add_param,
-    wants_progress,
-)
+from .meta_common import add_common, check, measure_names, render
+from .options import add_param, wants_progress
 from .outputs import write_text
 from .rules import Rule, add_rules
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, check, measure_names, render
 
 #: ``meta correlate --by``: what is correlated.
 CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "overall",

@@ -5,7 +5,6 @@ the discriminative power of every measure (Sakai 2014, §5.1). Usage: ``docs/cli
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from ..core.params import (
     DISCRIMINATIVE_METHOD,
@@ -16,27 +15,13 @@ from ..core.params import (
     Names,
     Param,
 )
-from ..stats.names import (
-    CONVENTION,
-    CONVENTIONS,
-)
-from .inputs import (
-    add_standardise,
-    load_matrix,
-)
+from ..stats.names import CONVENTION, CONVENTIONS
+from .inputs import add_standardise, load_matrix
 from .main import given
-from .options import (
-    add_param,
-    add_scheduler,
-    scheduler,
-    wants_progress,
-)
+from .meta_common import add_common, check, measure_names, render
+from .options import add_param, add_scheduler, scheduler, wants_progress
 from .outputs import declare_outputs, write_text
 from .rules import Rule, add_rules
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, check, measure_names, render
 
 #: ``meta dp --method``: a method of discriminative power, or both.
 DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,

@@ -4,25 +4,13 @@ Kendall's τ. Usage: ``docs/cli.md``, ``docs/meta.md``."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    Param,
-    Reals,
-)
+from ..core.params import Param, Reals
 from ..errors import ParameterError
-from .inputs import (
-    add_standardise,
-    load_matrix,
-)
-from .options import (
-    add_param,
-)
-from .outputs import write_text
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
+from .inputs import add_standardise, load_matrix
 from .meta_common import add_common, check, measure_names, render
+from .options import add_param
+from .outputs import write_text
 
 #: ``meta drank --ridge``: the regularisation of the covariance of d_rank.
 RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "

@@ -4,27 +4,16 @@ topics a target needs (:func:`irscale.stats.gstudy`). Usage: ``docs/cli.md``, ``
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    DSTUDY_FACET,
-    DSTUDY_TOPICS,
-    GSTUDY_TARGET,
-)
+from ..core.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
 from ..errors import InputError
 from .eval_diversity import intent_rules
 from .main import given
-from .options import (
-    add_option,
-    add_param,
-)
+from .meta_common import add_common, check, one_measure, render
+from .options import add_option, add_param
 from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules
 from .runargs import runs_rule
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, check, one_measure, render
 
 
 def _facet_scores(args: argparse.Namespace) -> bool:

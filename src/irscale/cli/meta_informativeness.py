@@ -4,27 +4,14 @@ entropy method (Aslam, Yilmaz & Pavlu 2005). Usage: ``docs/cli.md``, ``docs/meta
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    INFORMATIVENESS_DEPTH,
-    INFORMATIVENESS_MEASURES,
-)
+from ..core.params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 from ..errors import ParameterError
-from .inputs import (
-    diversity_inputs,
-    qrels_and_runs,
-)
-from .options import (
-    add_param,
-    wants_progress,
-)
+from .inputs import diversity_inputs, qrels_and_runs
+from .meta_common import add_common, check, render
+from .options import add_param, wants_progress
 from .outputs import write_text
 from .rules import Default, add_rules
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, check, render
 
 
 def add_parser(subparsers) -> None:

@@ -4,28 +4,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    CONTRIBUTOR_PATTERN,
-    LOO_DEPTH,
-)
-from .inputs import (
-    diversity_inputs,
-    qrels_and_runs,
-)
+from ..core.params import CONTRIBUTOR_PATTERN, LOO_DEPTH
+from .inputs import diversity_inputs, qrels_and_runs
 from .main import given
-from .options import (
-    add_param,
-    add_scheduler,
-    scheduler,
-)
+from .meta_common import add_common, check, given_contributors, render
+from .options import add_param, add_scheduler, scheduler
 from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, check, given_contributors, render
 
 
 def add_parser(subparsers) -> None:

@@ -4,23 +4,13 @@ adjusted (Webber & Park 2009). Usage: ``docs/cli.md``, ``docs/meta.md``."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    LOO_DEPTH,
-)
-from .inputs import (
-    qrels_and_runs,
-)
-from .options import (
-    add_param,
-)
+from ..core.params import LOO_DEPTH
+from .inputs import qrels_and_runs
+from .meta_common import add_common, check, given_contributors, render
+from .options import add_param
 from .outputs import declare_inputs, write_text
 from .runargs import named_runs
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, check, given_contributors, render
 
 
 def add_parser(subparsers) -> None:

@@ -4,24 +4,12 @@ preferences (Sanderson et al. 2010). Usage: ``docs/cli.md``, ``docs/meta.md``.""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    PREDICT_BINS,
-    PREDICT_THRESHOLD,
-    PREDICT_TIES,
-)
-from .inputs import (
-    load_matrix,
-)
-from .options import (
-    add_param,
-)
-from .outputs import declare_inputs, write_text
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
+from ..core.params import PREDICT_BINS, PREDICT_THRESHOLD, PREDICT_TIES
+from .inputs import load_matrix
 from .meta_common import add_common, check, measure_names, render
+from .options import add_param
+from .outputs import declare_inputs, write_text
 
 
 def add_parser(subparsers) -> None:

@@ -5,25 +5,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    SIGNIFICANCE,
-)
+from ..core.params import SIGNIFICANCE
 from ..io.formats import TABLE_FORMATS
-from .options import (
-    DIGITS_RULE,
-    add_digits,
-    add_format,
-    add_option,
-    add_param,
-)
+from .meta_common import check
+from .options import DIGITS_RULE, add_digits, add_format, add_option, add_param
 from .outputs import add_output, declare_inputs, write_text
 from .rules import Rule, add_rules
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import check
 
 
 def add_parser(subparsers) -> None:

@@ -4,27 +4,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    REPRO_DEPTH,
-    REPRO_RBO_P,
-)
+from ..core.params import REPRO_DEPTH, REPRO_RBO_P
 from ..errors import ParameterError
-from .inputs import (
-    load_matrix,
-    qrels_and_runs,
-)
-from .options import (
-    ListAction,
-    add_param,
-)
+from .inputs import load_matrix, qrels_and_runs
+from .meta_common import add_common, check, measure_names, render
+from .options import ListAction, add_param
 from .outputs import write_text
 from .rules import Rule, add_rules
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, check, measure_names, render
 
 
 def _runs_given(args: argparse.Namespace) -> bool:

@@ -6,33 +6,14 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    CUTOFF,
-    SCALE_LENGTHS,
-    SCALE_MEASURES,
-    SIGNIFICANCE,
-    Names,
-    Param,
-)
-from .inputs import (
-    diversity_inputs,
-    qrels_and_runs,
-)
-from .options import (
-    add_option,
-    add_param,
-    add_ties,
-    wants_progress,
-)
+from ..core.params import CUTOFF, SCALE_LENGTHS, SCALE_MEASURES, SIGNIFICANCE, Names, Param
+from .inputs import diversity_inputs, qrels_and_runs
+from .meta_common import add_common, check
+from .options import add_option, add_param, add_ties, wants_progress
 from .outputs import declare_outputs, write_text
 from .rules import Default, Rule, add_rules
 from .runargs import read_inputs
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, check
 
 #: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
 SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",

@@ -30,37 +30,24 @@ from ..stats.names import (
     resampling_procedures,
 )
 from .eval_diversity import intent_rules
-from .inputs import (
-    check_inputs,
-    input_paths,
-)
+from .inputs import check_inputs, input_paths
 from .main import given
-from .options import (
-    ListAction,
-    add_param,
-    add_scheduler,
-    scheduler,
-    wants_progress,
-)
+from .meta_common import add_common, check, one_measure, render
+from .options import ListAction, add_param, add_scheduler, scheduler, wants_progress
 from .outputs import declare_outputs, write_text
 from .rules import Default, Rule, add_rules
 from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, CopulaModel, NormalModel, RunsModel
-from .meta_common import add_common, check, one_measure, render
 
 #: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and
 #: BootstrapModel, ``irscale.meta.stochastic``'s CopulaModel,
 #: ``irscale.meta.simulated_runs``'s RunsModel).
 SIMULATION_MODELS = ("normal", "bootstrap", "copula", "runs")
-
-
 #: ``meta simulate``'s options of the normal model only (NormalModel's fields; ``--topics``
 #: is also the copula model's).
 NORMAL_OPTIONS = ("systems", "effects", "topic_sd", "error_sd")
-
-
 #: ``meta simulate``'s options of the copula model only (CopulaModel.fit's arguments).
 COPULA_OPTIONS = ("margins", "copula", "equal")
 

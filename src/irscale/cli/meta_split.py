@@ -5,14 +5,8 @@ Usage: ``docs/cli.md``, ``docs/meta.md``."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    RESAMPLES,
-    RNG_SEED,
-    SIGNIFICANCE,
-    SPLIT_METRIC,
-)
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, SPLIT_METRIC
 from ..stats.names import (
     RESAMPLING,
     SHARD_EMPTY,
@@ -21,21 +15,11 @@ from ..stats.names import (
     SPLIT_MODELS,
     resampling_procedures,
 )
-from .inputs import (
-    add_standardise,
-)
-from .options import (
-    add_param,
-    add_scheduler,
-    scheduler,
-    wants_progress,
-)
+from .inputs import add_standardise
+from .meta_common import add_common, add_sizes, check, one_measure, render
+from .options import add_param, add_scheduler, scheduler, wants_progress
 from .outputs import declare_inputs, declare_outputs, write_text
 from .rules import Rule, add_rules
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, add_sizes, check, one_measure, render
 
 
 def _study_names(args: argparse.Namespace) -> list[str]:

@@ -4,36 +4,15 @@ Buckley 2002). Usage: ``docs/cli.md``, ``docs/meta.md``."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import (
-    RESAMPLES,
-    RNG_SEED,
-    SIGNIFICANCE,
-    SWAP_BIN_WIDTH,
-    Param,
-)
-from ..stats.names import (
-    PROCEDURE,
-    RESAMPLING,
-    is_resampling,
-)
-from .inputs import (
-    add_standardise,
-)
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, SWAP_BIN_WIDTH, Param
+from ..stats.names import PROCEDURE, RESAMPLING, is_resampling
+from .inputs import add_standardise
 from .main import given
-from .options import (
-    add_param,
-    add_scheduler,
-    scheduler,
-    wants_progress,
-)
+from .meta_common import add_common, add_sizes, check, one_measure, render
+from .options import add_param, add_scheduler, scheduler, wants_progress
 from .outputs import write_text
 from .rules import Rule, add_rules
-
-if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    pass
-from .meta_common import add_common, add_sizes, check, one_measure, render
 
 #: ``meta swap --test``: the significance filter of the swap method.
 SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
