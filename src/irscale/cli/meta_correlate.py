@@ -1,6 +1,6 @@
-"""``irscale meta correlate``: the rank correlation of two measures (or of every
-two): Kendall's τ, τ_ap, Spearman's ρ or RBO, overall, topic by topic or as a matrix, with
-a bootstrap interval. Usage: ``docs/cli.md``, ``docs/meta.md``."""
+"""``irscale meta correlate``: the rank correlation of two measures (or of every two):
+Kendall's τ, τ_ap, Spearman's ρ or RBO, overall, topic by topic or as a matrix, with a
+bootstrap interval. Usage: ``docs/cli.md``, ``docs/meta.md``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``irscale meta discriminative-power`` (``dp``): the ASL of every pair of systems and
-the discriminative power of every measure (Sakai 2014, §5.1). Usage: ``docs/cli.md``,
+"""``irscale meta discriminative-power`` (``dp``): the ASL of every pair of systems and the
+discriminative power of every measure (Sakai 2014, §5.1). Usage: ``docs/cli.md``,
 ``docs/meta.md``."""
 
 from __future__ import annotations

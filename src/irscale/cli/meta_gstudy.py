@@ -1,5 +1,5 @@
-"""``irscale meta gstudy``: generalisability theory: the G-study, the D-study and the
-topics a target needs (:func:`irscale.stats.gstudy`). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+"""``irscale meta gstudy``: generalisability theory: the G-study, the D-study and the topics
+a target needs (:func:`irscale.stats.gstudy`). Usage: ``docs/cli.md``, ``docs/meta.md``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``irscale meta informativeness``: the informativeness of measures by the maximum
-entropy method (Aslam, Yilmaz & Pavlu 2005). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+"""``irscale meta informativeness``: the informativeness of measures by the maximum entropy
+method (Aslam, Yilmaz & Pavlu 2005). Usage: ``docs/cli.md``, ``docs/meta.md``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``irscale meta reproduce``: reproducibility measures of a reproduced experiment: ER,
-ΔRI, RMSE, τ and RBO (Breuer et al. 2020). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+"""``irscale meta reproduce``: reproducibility measures of a reproduced experiment: ER, ΔRI,
+RMSE, τ and RBO (Breuer et al. 2020). Usage: ``docs/cli.md``, ``docs/meta.md``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``irscale meta scales``: measures against their interval-scaled versions (Ferrante,
-Ferro & Fuhr 2021, Tables 2, 4, 5, 6). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+"""``irscale meta scales``: measures against their interval-scaled versions (Ferrante, Ferro
+& Fuhr 2021, Tables 2, 4, 5, 6). Usage: ``docs/cli.md``, ``docs/meta.md``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``irscale meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3): the
-agreement of the decisions of one procedure, or two, on the halves of random splits.
-Usage: ``docs/cli.md``, ``docs/meta.md``."""
+agreement of the decisions of one procedure, or two, on the halves of random splits. Usage:
+``docs/cli.md``, ``docs/meta.md``."""
 
 from __future__ import annotations
 
