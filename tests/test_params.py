@@ -93,7 +93,7 @@ def _defaults():
     command line builds from a declaration and a Python function takes."""
     import irscale
     from irscale import collections, meta, online, report, stats, text
-    from irscale.cli import options, runargs
+    from irscale.cli import meta_scales, options, runargs
     from irscale.collections.aware import aware  # its module's name, not exported
     from irscale.scales.diagnostics import tau_table
 
@@ -108,15 +108,15 @@ def _defaults():
                            "strategy": params.POOL_STRATEGY},
         collections.sample_judgments: {"depth": params.RUN_DEPTH, "size": params.SAMPLE_DRAWS,
                                        "design": params.SAMPLE_DESIGN},
-        aware: {"n_random": params.AWARE_RANDOM,
-                                  "weights": params.AWARE_WEIGHTS},
+        aware: {"n_random": params.AWARE_RANDOM, "weights": params.AWARE_WEIGHTS},
         meta.simulation_study: {"alpha": params.SIGNIFICANCE,
                                 "repetitions": params.SIMULATED_MATRICES,
                                 "tests": stats_names.SIMULATED_TESTS,
                                 "corrections": stats_names.SIMULATED_CORRECTIONS},
         meta.NormalModel: {"topics": params.NORMAL_TOPICS, "systems": params.NORMAL_SYSTEMS,
                            "topic_sd": params.NORMAL_TOPIC_SD,
-                           "error_sd": params.NORMAL_ERROR_SD},
+                           "error_sd": params.NORMAL_ERROR_SD,
+                           "effects": params.NORMAL_EFFECTS},
         meta.discriminative_power: {"alpha": params.SIGNIFICANCE,
                                     "samples": params.DISCRIMINATIVE_SAMPLES,
                                     "convention": stats_names.CONVENTION},
@@ -129,8 +129,11 @@ def _defaults():
         meta.swap_rates: {"bin_width": params.SWAP_BIN_WIDTH, "sizes": params.SPLIT_SIZES,
                           "repetitions": params.SPLIT_REPETITIONS},
         meta.split_study: {"repetitions": params.SPLIT_REPETITIONS,
-                           "sizes": params.SPLIT_SIZES, "models": stats_names.SPLIT_MODELS},
+                           "sizes": params.SPLIT_SIZES, "models": stats_names.SPLIT_MODELS,
+                           "cross": stats_names.SPLIT_CROSS},
         meta.scale_report: {"cutoffs": params.SCALE_LENGTHS},
+        meta.ScaleReport.format: {"N": meta_scales.TABLE_CUTOFF},
+        meta.predictive_power: {"bins": params.PREDICT_BINS},
         tau_table: {"levels": params.SCALE_LEVELS, "tie_policy": options.TIE_POLICY,
                     "ties": options.PHI_TIES},
         online.fit_click_model: {"iterations": params.FIT_ITERATIONS, "tol": params.FIT_TOL,

@@ -114,16 +114,16 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     domain, :class:`ListAction`), stored under the Python name (or the declared ``dest``)
     with the functions' default, its help the doc, the values where they are few
     (:func:`_values`; ``choices``: argparse's own check, message and metavar) and the
-    default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None
-    means) narrow or say more where one command does (a domain within the declared one)."""
+    default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None or of
+    no items means) narrow or say more where one command does (a domain within the declared one)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
     values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
     text = (doc or param.doc) + (f": {values}" if values else "")
     unset = unset or param.unset
-    if default is not None or unset:
-        shown = join(default) if isinstance(default, (list, tuple)) else default
-        text += f" (default: {unset if default is None else shown})"
+    shown = join(default) if isinstance(default, (list, tuple)) else default
+    if shown not in (None, "") or unset:  # no default, or an empty list: ``unset`` says it
+        text += f" (default: {unset if shown in (None, '') else shown})"
     dest = param.dest or param.name
     if many:
         kwargs.setdefault("unique", True)

@@ -219,10 +219,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     check_options(args)
     pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
-    from .meta import _contributors
+    from .meta_common import given_contributors
 
     # the inputs first: a malformed file is reported before the analyses are imported
-    table = _contributors(args)
+    table = given_contributors(args)
     qrels, runs = read_inputs(args.qrels, _named_runs(args))
     from ..collections import simulate_pooling
     from ..meta import contributors_by_prefix

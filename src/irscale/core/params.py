@@ -627,6 +627,9 @@ PREDICT_THRESHOLD = Param("threshold", Reals(0.0), 0.0,
                           ("--threshold",), "θ")
 #: An edge of the |ΔM| bins of :func:`irscale.meta.predictive_power` (``meta predict --bins``).
 PREDICT_BIN_EDGE = Reals(0.0)
+PREDICT_BINS = Param("bins", PREDICT_BIN_EDGE, None, "also the power per bin of |ΔM| between "
+                    "these increasing edges", ("--bins",), "E,E,...", unset="none",
+                    label="--bins")
 #: How a measure tie counts in :func:`irscale.meta.predictive_power`.
 PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")), "exclude",
                      "how a measure tie counts: left out, half a prediction or a miss",
@@ -693,6 +696,15 @@ NORMAL_TOPIC_SD = Param("topic_sd", TOPIC_SD, 0.1, "normal model: standard devia
                         "topic effects u_t", ("--topic-sd",), "SD")
 NORMAL_ERROR_SD = Param("error_sd", ERROR_SD, 0.1, "normal model: standard deviation of the "
                         "errors e_ts, > 0", ("--error-sd",), "SD")
+NORMAL_EFFECTS = Param("effects", EFFECT, None, "normal model: the true system means mu_s, "
+                       "one per system, e.g. -0.1,0", ("--effects",), "E,E,...",
+                       unset="all 0, every pair null", label="--effects")
+#: The runs model of :func:`irscale.meta.simulation_study` (``RunsModel.of``): the quality of
+#: every system.
+RUNS_QUALITIES = Param("qualities", EFFECT, None, "runs model (QRELS -m MEASURE): one quality "
+                       "per system, the mean score of a relevant document in a binormal score "
+                       "model (non-relevant: 0; both of variance 1); equal qualities make a "
+                       "null pair", ("--qualities",), "Q,Q,...", label="--qualities")
 #: The margin families and copulas of the copula model (:mod:`irscale.meta.stochastic`;
 #: Urbano & Nagler 2018).
 MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks", "bbinom", "dks")

@@ -152,6 +152,10 @@ CONVENTION = Param("convention", Names("convention", CONVENTIONS), "plus-one",
 #: The procedures of :func:`irscale.meta.split_study` compared with themselves.
 SPLIT_MODELS = Param("models", PROCEDURE, ("MD1", "MD2", "MD2f"), "procedures compared with "
                      "themselves", ("--models",), "M,M,...", label="--models")
+#: The pairs of procedures of :func:`irscale.meta.split_study` run as A on the first half
+#: and B on the second.
+SPLIT_CROSS = Param("cross", PROCEDURE_PAIR, (), "different models: A on the first half, B on "
+                    "the second", ("--cross",), "A:B,...", unset="none", label="--cross")
 # --------------------------------------------------------------------------- shard models
 #: What the shard ANOVA does with an undefined score (:func:`irscale.stats.shard_anova`).
 SHARD_EMPTY = Param("empty", Names("empty-shard policy", EMPTY_POLICIES), "error", "scores of "

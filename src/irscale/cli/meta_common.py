@@ -1,0 +1,84 @@
+"""What the analyses of ``irscale meta`` share (each is a module ``meta_<analysis>``,
+:mod:`irscale.cli.meta`): their inputs and table options, the check made before anything
+heavy is imported, the score matrix and its measures, and the rendering of a table.
+
+Scores come from score-matrix CSV files (``--scores``) or from qrels and runs evaluated
+with ``-m MEASURE`` (:mod:`irscale.cli.inputs`). Every analysis prints a table in
+``--format``; ``--plot FILE`` writes a PNG or SVG where a plot exists. Options an analysis
+would ignore are refused by the rules declared with its options (:mod:`irscale.cli.rules`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.params import SPLIT_REPETITIONS, SPLIT_SIZES
+from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
+from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
+from .options import DIGITS_RULE, add_digits, add_format, add_param, add_progress, check_scheduler
+from .outputs import add_output
+from .rules import add_rules, check_options
+
+MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
+                "file per measure)")
+
+
+def add_common(parser: argparse.ArgumentParser, *, scores: bool = True,
+               systems: bool | None = None, measure_help: str = MEASURE_HELP) -> None:
+    """The inputs, ``--format``, ``--digits``, ``--no-progress`` and ``-o`` of an analysis."""
+    add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
+               measure_help=measure_help)
+    add_format(parser, TABLE_FORMATS)
+    add_digits(parser)
+    add_progress(parser)
+    add_output(parser)
+    add_rules(parser, DIGITS_RULE, SOURCES_RULE)
+
+
+def add_sizes(parser: argparse.ArgumentParser) -> None:
+    """``--sizes`` and ``--repetitions`` of ``split`` and ``swap``."""
+    add_param(parser, SPLIT_SIZES, many=True, item="a split size")
+    add_param(parser, SPLIT_REPETITIONS)
+
+
+def check(args: argparse.Namespace, *, min_runs: int | None = 2) -> None:
+    """Every option of the analysis, before anything heavy is imported: the scheduler, the
+    rules of the options, then the inputs with ``min_runs`` runs at least (None: the
+    analysis reads no QRELS RUN... or ``--scores``, or checks them itself)."""
+    check_scheduler(args)
+    check_options(args)
+    if min_runs is not None:
+        check_inputs(args, min_runs=min_runs)
+
+
+def measure_names(matrix, args: argparse.Namespace) -> list[str]:
+    """The ``-m`` measures, else every measure of the matrix."""
+    return list(args.measures or matrix.measures)
+
+
+def one_measure(args: argparse.Namespace, what: str):
+    """The one-measure score matrix an analysis of a single measure needs."""
+    matrix = load_matrix(args)
+    names = measure_names(matrix, args)
+    if len(names) != 1:
+        raise ParameterError(f"{what} studies one measure: choose one with -m ({names})")
+    return matrix.measure(names[0])
+
+
+def render(frame, args: argparse.Namespace, title: str | None = None) -> str:
+    """``frame`` in ``--format`` with ``--digits``; the title for tables a person reads."""
+    from ..meta.common import format_frame
+
+    return format_frame(frame, args.fmt, digits=args.digits,
+                        title=None if args.fmt in ("csv", "json") else title)
+
+
+def given_contributors(args: argparse.Namespace) -> dict[str, str] | None:
+    """The runs' contributors of ``--contributors`` (``meta loo``, ``meta pool-bias``,
+    ``pool simulate``), or None without it."""
+    if args.contributors is None:
+        return None
+    from ..io.contributors import read_contributors
+
+    return read_contributors(args.contributors)

@@ -1,0 +1,111 @@
+"""``irscale meta discriminative-power`` (``dp``): the ASL of every pair of systems and the
+discriminative power of every measure (Sakai 2014, §5.1). Usage: ``docs/cli.md``,
+``docs/meta.md``."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.params import (
+    DISCRIMINATIVE_METHOD,
+    DISCRIMINATIVE_SAMPLES,
+    RNG_SEED,
+    SIGNIFICANCE,
+    SPREAD_SEEDS,
+    Names,
+    Param,
+)
+from ..stats.names import CONVENTION, CONVENTIONS
+from .inputs import add_standardise, load_matrix
+from .main import given
+from .meta_common import add_common, check, measure_names, render
+from .options import add_param, add_scheduler, scheduler, wants_progress
+from .outputs import declare_outputs, write_text
+from .rules import Rule, add_rules
+
+#: ``meta dp --method``: a method of discriminative power, or both.
+DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
+                                  (*DISCRIMINATIVE_METHOD.names, "both"),
+                                  DISCRIMINATIVE_METHOD.aliases, fold=True),
+                  "bootstrap", "method of discriminative power, or both", ("--method",),
+                  label="--method")
+
+
+def add_parser(subparsers) -> None:
+    """``meta discriminative-power`` (``dp``): ASL and discriminative power."""
+    p = subparsers.add_parser(
+        "discriminative-power", aliases=["dp"], help="ASL of every pair and discriminative power "
+        "(Sakai 2014, §5.1)")
+    add_common(p)
+    add_standardise(p)
+    add_param(p, DP_METHOD)
+    add_param(p, DISCRIMINATIVE_SAMPLES)
+    add_param(p, SIGNIFICANCE)
+    add_param(p, RNG_SEED)
+    add_param(p, SPREAD_SEEDS)
+    add_param(p, CONVENTION, choices=CONVENTIONS)
+    p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
+    p.add_argument("--plot", metavar="FILE",
+                   help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
+    add_scheduler(p, "the resampling")
+    declare_outputs(p, "--plot", kind="plot")
+    add_rules(p, Rule(("pairs", "plot"), lambda args: not given(args, "seeds"),
+                      "{options} {applies} to one resampling run, not to --seeds (which "
+                      "prints the spread across seeds)"))
+    p.set_defaults(func=run_discriminative_power)
+
+
+def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
+                          executor) -> tuple[list, dict]:
+    """The rows of ``meta dp`` (and the results to plot), per measure and method."""
+    import pandas as pd
+
+    from .. import meta
+
+    options = dict(samples=args.samples, alpha=args.alpha, convention=args.convention,
+                   executor=executor)
+    parts, results = [], {}
+    for name in measure_names(matrix, args):
+        table = matrix.measure(name)
+        for method in methods:
+            if args.seeds:
+                base = args.seed or 0
+                spread = meta.discriminative_power_spread(
+                    table, method, seeds=range(base, base + args.seeds),
+                    progress=wants_progress(args), **options)
+                parts.append(spread)
+                continue
+            result = meta.discriminative_power(table, method, rng=args.seed,
+                                               progress=wants_progress(args), **options)
+            results[f"{name} ({result.method})"] = result
+            parts.append(result.to_frame().assign(measure=name, method=result.method)
+                         if args.pairs else pd.DataFrame([result.summary()]))
+    return parts, results
+
+
+def run_discriminative_power(args: argparse.Namespace) -> int:
+    """``meta dp``: the discriminative power of every measure (Sakai 2014, §5.1)."""
+    check(args)
+
+    import numpy as np
+    import pandas as pd
+
+    from .. import meta
+
+    matrix = load_matrix(args)
+    methods = ["bootstrap", "randomized-tukey-hsd"] if args.method == "both" else [args.method]
+    with scheduler(args) as executor:
+        parts, results = _discriminative_parts(args, matrix, methods, executor)
+    # a column a part has no value in (a summary's None) holds NaN as float64, as pandas'
+    # concatenation types it from the other parts in every version
+    frame = pd.concat([part.astype({c: np.float64 for c in part if part[c].isna().all()})
+                       for part in parts], ignore_index=True)
+    if args.seeds:
+        frame = meta.spread_summary(frame)
+    frame = frame.dropna(axis=1, how="all")
+    if args.plot and results:
+        meta.plot_asl_curves(results, args.plot)
+    from ..stats.tables import alpha_text
+
+    return write_text(args, render(frame, args, f"discriminative power (B = {args.samples}, "
+                                f"α = {alpha_text(args.alpha)}, p = {args.convention})"))

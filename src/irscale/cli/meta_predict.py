@@ -1,0 +1,59 @@
+"""``irscale meta predict``: the predictive power of measures against side-by-side user
+preferences (Sanderson et al. 2010). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.params import PREDICT_BINS, PREDICT_THRESHOLD, PREDICT_TIES
+from .inputs import load_matrix
+from .meta_common import add_common, check, measure_names, render
+from .options import add_param
+from .outputs import declare_inputs, write_text
+
+
+def add_parser(subparsers) -> None:
+    """``meta predict``: predictive power against side-by-side preferences."""
+    p = subparsers.add_parser(
+        "predict", help="predictive power of measures against side-by-side user preferences "
+        "(Sanderson et al. 2010)",
+        description="The share of side-by-side preferences (a --preferences file of 'topic left "
+        "right preference' lines) that each measure predicts, with the binomial test against "
+        "chance (irscale.meta.predictive_power; docs/meta.md).")
+    add_common(p, systems=False)
+    p.add_argument("--preferences", required=True, metavar="FILE",
+                   help="judgments, one 'topic left right preference' a line (preference: "
+                   "left, right or tie)")
+    add_param(p, PREDICT_THRESHOLD)
+    add_param(p, PREDICT_TIES, choices=PREDICT_TIES.domain.names)
+    add_param(p, PREDICT_BINS, many=True, unique=False, item="a bin edge")
+    declare_inputs(p, "--preferences")
+    p.set_defaults(func=run_predict)
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    """``meta predict``: predictive power of every measure (Sanderson et al. 2010)."""
+    check(args)
+
+    import pandas as pd
+
+    from .. import meta
+    from ..io.side_by_side import read_side_by_side
+
+    preferences = read_side_by_side(args.preferences)
+    matrix = load_matrix(args)
+    results = [meta.predictive_power(preferences, matrix, measure=name,
+                                     threshold=args.threshold, ties=args.ties,
+                                     bins=args.bins)
+               for name in measure_names(matrix, args)]
+    overall = pd.concat([r.to_frame() for r in results], ignore_index=True)
+    bins = pd.concat([r.by_bin.assign(measure=r.measure) for r in results],
+                     ignore_index=True) if args.bins else None
+    if bins is not None and args.fmt in ("csv", "json"):  # one table: overall rows, then bins
+        return write_text(args, render(pd.concat([overall, bins], ignore_index=True)
+                                       .convert_dtypes(), args))
+    text = render(overall, args, f"predictive power ({len(preferences)} judgments; measure "
+                  f"ties: {args.ties})")
+    if bins is not None:
+        text += "\n" + render(bins, args, "by |ΔM| bin")
+    return write_text(args, text)

@@ -1,0 +1,85 @@
+"""``irscale meta reproduce``: reproducibility measures of a reproduced experiment: ER, ΔRI,
+RMSE, τ and RBO (Breuer et al. 2020). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.params import REPRO_DEPTH, REPRO_RBO_P
+from ..errors import ParameterError
+from .inputs import load_matrix, qrels_and_runs
+from .meta_common import add_common, check, measure_names, render
+from .options import ListAction, add_param
+from .outputs import write_text
+from .rules import Rule, add_rules
+
+
+def _runs_given(args: argparse.Namespace) -> bool:
+    """Whether the scores come from QRELS RUN... (not ``--scores``): the runs' document
+    orderings can then be compared."""
+    return not getattr(args, "scores", None)
+
+
+def add_parser(subparsers) -> None:
+    """``meta reproduce``: ER, ΔRI, RMSE, τ and RBO of a reproduced experiment."""
+    p = subparsers.add_parser(
+        "reproduce", help="reproducibility of an experiment: ER, ΔRI, RMSE, τ and RBO (Breuer et "
+        "al. 2020)",
+        description="Compare an original experiment (baseline and advanced run) with its "
+        "reproduction on the same topics: Effect Ratio, Delta Relative Improvement, per-topic RMSE "
+        "and paired t-tests per measure; with QRELS RUN..., also Kendall's τ and RBO between the "
+        "original and reproduced document orderings (irscale.meta.reproducibility; docs/meta.md).")
+    add_common(p, systems=False)
+    p.add_argument("--original", action=ListAction, kind="str", required=True,
+                   metavar="BASELINE,ADVANCED",
+                   help="the original experiment's baseline and advanced systems (runs)")
+    p.add_argument("--reproduced", action=ListAction, kind="str", required=True,
+                   metavar="BASELINE,ADVANCED",
+                   help="the reproduced baseline and advanced systems (runs)")
+    add_param(p, REPRO_DEPTH)
+    add_param(p, REPRO_RBO_P)
+    add_rules(p, Rule(("depth", "p"), _runs_given, "{options} {applies} to the document "
+                      "orderings of QRELS RUN..., which --scores files do not hold"))
+    p.set_defaults(func=run_reproduce)
+
+
+def _pair(args: argparse.Namespace, option: str) -> list[str]:
+    """The two systems of ``--original`` or ``--reproduced``."""
+    names = list(getattr(args, option))
+    if len(names) != 2:
+        raise ParameterError(f"--{option} names two systems, the baseline and the advanced "
+                             f"one, got {len(names)}: {','.join(names)}")
+    return names
+
+
+def run_reproduce(args: argparse.Namespace) -> int:
+    """``meta reproduce``: reproducibility measures (Breuer et al. 2020)."""
+    check(args)
+
+    from .. import meta
+
+    _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
+    matrix = load_matrix(args)  # with runs, each name found among them (a run's name or file)
+    roles = [*_pair(args, "original"), *_pair(args, "reproduced")]
+    unknown = [r for r in roles if r not in matrix.systems]
+    if unknown:
+        raise ParameterError(f"system(s) {unknown} of --original/--reproduced not among "
+                             f"{list(matrix.systems)}")
+    scores = matrix.subset(measures=measure_names(matrix, args))
+    result = meta.reproducibility(*(scores.subset(systems=[r]) for r in roles))
+    frame, title = result.to_frame(), repr(result)
+    if _runs_given(args):  # the orderings of each run pair: the same on every measure's row
+        from ..io.sources import read_runs
+
+        _, paths = qrels_and_runs(args)
+        runs = {run.name: run for run in read_runs(list(paths), names=args.names or "runid")}
+        for role, a, b in (("baseline", roles[0], roles[2]), ("advanced", roles[1], roles[3])):
+            tau, overlap = meta.ranking_agreement(runs[a], runs[b], depth=args.depth,
+                                                  p=args.p).mean
+            frame[f"tau_{role}"], frame[f"RBO_{role}"] = tau, overlap
+        title += (f"; tau and RBO (p = {args.p:g}): document orderings at depth "
+                  f"{args.depth}, mean over topics")
+    if args.fmt not in ("csv", "json"):  # an undefined ratio is said, never shown as nan
+        frame = frame.astype(object).where(frame.notna(), "undefined")
+    text = render(frame, args, title)
+    return write_text(args, text)

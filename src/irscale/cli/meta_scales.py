@@ -1,0 +1,90 @@
+"""``irscale meta scales``: measures against their interval-scaled versions (Ferrante, Ferro
+& Fuhr 2021, Tables 2, 4, 5, 6). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..core.params import CUTOFF, SCALE_LENGTHS, SCALE_MEASURES, SIGNIFICANCE, Names, Param
+from .inputs import diversity_inputs, qrels_and_runs
+from .meta_common import add_common, check
+from .options import add_option, add_param, add_ties, wants_progress
+from .outputs import declare_outputs, write_text
+from .rules import Default, Rule, add_rules
+from .runargs import read_inputs
+
+#: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
+SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
+                     "the table to print", ("--table",))
+#: ``meta scales --table-cutoff``: the run length N of Tables 4-6 (``ScaleReport.format``'s
+#: ``N``).
+TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs",
+                     ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
+                     dest="table_n")
+
+
+def add_parser(subparsers) -> None:
+    """``meta scales``: measures against their interval-scaled versions."""
+    p = subparsers.add_parser(
+        "scales", help="measures vs their interval-scaled versions (Ferrante, Ferro & Fuhr 2021, "
+        "Tables 2, 4, 5, 6)")
+    add_common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
+               "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
+    add_param(p, SCALE_LENGTHS, many=True, item="a cut-off")
+    add_param(p, SCALES_TABLE, choices=SCALES_TABLE.domain.names)
+    add_param(p, TABLE_CUTOFF)
+    add_option(p, "--collection", default="T", doc="track label prefix")
+    add_param(p, SIGNIFICANCE, doc="significance level of tables 5, 6 and invariants")
+    add_ties(p, phi=True)
+    p.add_argument("--plot-dir", metavar="DIR",
+                   help="write a scatter of each measure vs its ranked version (PNG) to DIR "
+                   "(default: no plots)")
+    declare_outputs(p, "--plot-dir", kind="folder")
+    add_rules(p, Default("measures", lambda args: list(SCALE_MEASURES)),
+              Rule(("alpha",), lambda args: args.table not in ("2", "4"), "--alpha applies "
+                   "to the significance tables (5, 6, invariants, all), not to --table {table}"),
+              Rule(("table_n",), lambda args: args.table in ("all", "4", "5", "6"),
+                   "--table-cutoff applies to tables 4, 5 and 6 (and all), not to --table "
+                   "{table}"),
+              Rule(("table_n",), lambda args: args.table_n in args.cutoffs,
+                   "--table-cutoff {table_n} is not one of the --cutoffs {cutoffs}"))
+    p.set_defaults(func=run_scales)
+
+
+def run_scales(args: argparse.Namespace) -> int:
+    """``meta scales``: Tables 2, 4, 5 and 6 of Ferrante, Ferro & Fuhr (2021)."""
+    check(args)
+
+    from .. import meta
+
+    if diversity_inputs(args):  # refused before the qrels are read, with the reason
+        from ..scales.measures import scale_measure
+
+        scale_measure(args.measures[0])
+    keep_rank = args.ties == "rank-column"
+    # read before the analyses are imported: a malformed file is reported without scipy
+    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
+    # Tables 2 and 4 are rank correlations: no significance test is run for them (one
+    # that cannot be, e.g. an ANOVA of identical runs, refused them too)
+    tests = {"tests": ()} if args.table in ("2", "4") else {}
+    report = meta.scale_report(qrels, runs, args.measures, args.cutoffs, **tests,
+                               collection=args.collection, alpha=args.alpha,
+                               ties=args.phi_ties, tie_policy=args.ties,
+                               allow_empty=args.allow_empty,
+                               progress=wants_progress(args))
+    text = report.format(args.table, args.fmt, N=args.table_n, digits=args.digits)
+    if args.plot_dir:
+        from ..io.files import check_output
+
+        effect = report.effects[-1]
+        plots = [(Path(args.plot_dir) / f"{effect.label}_{measure}.png", measure, ranked)
+                 for measure, ranked in effect.pairs]
+        if os.path.isdir(args.plot_dir):  # every plot checked before the first is drawn
+            for path, _, _ in plots:
+                check_output(path, force=args.force, option="--plot-dir")
+        os.makedirs(args.plot_dir, exist_ok=True)
+        for path, measure, ranked in plots:
+            meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
+    return write_text(args, text)

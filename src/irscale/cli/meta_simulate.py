@@ -1,0 +1,232 @@
+"""``irscale meta simulate``: Type I, II and III error rates and power of tests over
+simulated score matrices (:func:`irscale.meta.simulation_study`; Urbano, Lima & Hanjalic
+2019). Usage: ``docs/cli.md``, ``docs/scale-out.md``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, cast
+
+from ..core.params import (
+    COPULA,
+    COPULA_MARGINS,
+    NORMAL_EFFECTS,
+    NORMAL_ERROR_SD,
+    NORMAL_SYSTEMS,
+    NORMAL_TOPIC_SD,
+    NORMAL_TOPICS,
+    RESAMPLES,
+    RNG_SEED,
+    RUNS_QUALITIES,
+    SIGNIFICANCE,
+    SIMULATED_MATRICES,
+)
+from ..errors import ParameterError
+from ..stats.names import (
+    RESAMPLING_TESTS,
+    SIMULATED_CORRECTIONS,
+    SIMULATED_TESTS,
+    resampling_procedures,
+)
+from .eval_diversity import intent_rules
+from .inputs import check_inputs, input_paths
+from .main import given
+from .meta_common import add_common, check, one_measure, render
+from .options import ListAction, add_param, add_scheduler, scheduler, wants_progress
+from .outputs import declare_outputs, write_text
+from .rules import Default, Rule, add_rules
+from .runargs import runs_rule
+
+if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
+    from ..meta import BootstrapModel, CopulaModel, NormalModel, RunsModel
+
+#: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and
+#: BootstrapModel, ``irscale.meta.stochastic``'s CopulaModel,
+#: ``irscale.meta.simulated_runs``'s RunsModel).
+SIMULATION_MODELS = ("normal", "bootstrap", "copula", "runs")
+#: ``meta simulate``'s options of the normal model only (NormalModel's fields; ``--topics``
+#: is also the copula model's).
+NORMAL_OPTIONS = ("systems", "effects", "topic_sd", "error_sd")
+#: ``meta simulate``'s options of the copula model only (CopulaModel.fit's arguments).
+COPULA_OPTIONS = ("margins", "copula", "equal")
+
+
+def _bootstrap(args: argparse.Namespace) -> bool:
+    """Whether ``meta simulate`` reads a matrix (``--model bootstrap`` or ``copula``)."""
+    return args.model in ("bootstrap", "copula")
+
+
+#: ``meta simulate --model normal`` reads no runs and ``--model runs`` draws them: the
+#: options of runs, of diversity qrels and ``--qrels-format`` are refused.
+NORMAL_ONLY = (
+    runs_rule("--model {model} (no runs are read)", _bootstrap),
+    *intent_rules("diversity measures of --model bootstrap or copula, not to --model "
+                  "{model}", _bootstrap),
+    Rule(("qrels_format",), lambda args: _bootstrap(args) or args.qrels_format == "auto",
+         "--qrels-format applies to the QRELS of --model bootstrap or copula, not to "
+         "--model {model}"),
+)
+
+
+def _normal_systems(args: argparse.Namespace) -> int | None:
+    """The systems of the normal model: one per ``--effects``, else the API's default
+    (the bootstrap and copula models take every system of their matrix)."""
+    if args.model != "normal":
+        return None
+    return len(args.effects) if args.effects else cast(int, NORMAL_SYSTEMS.default)
+
+
+def _output_in_checkpoint(args: argparse.Namespace) -> bool:
+    """Whether ``-o`` lies in ``--checkpoint``, whose files the study writes."""
+    return args.output != "-" and os.path.dirname(os.path.realpath(args.output)) == \
+        os.path.realpath(args.checkpoint)
+
+
+def add_parser(subparsers) -> None:
+    """``meta simulate``: :func:`irscale.meta.simulation_study` on the command line; every
+    option is one of its arguments or of its model's, declared with the API's default."""
+    p = subparsers.add_parser(
+        "simulate", help="Type I, II and III error rates and power of tests over simulated score "
+        "matrices (Urbano, Lima & Hanjalic 2019)",
+        description="Draw --repetitions topics x systems matrices from a model whose true system "
+        "means are known, run every --test with every --correction on every pair of systems, and "
+        "report per test and correction the Type I, Type II and Type III error rates and the power "
+        "with 95% Wilson intervals (irscale.meta.simulation_study; docs/scale-out.md).")
+    add_common(p, systems=False, measure_help="measure of the bootstrap model's matrix "
+               "(one; default: the one measure of the --scores file)")
+    p.add_argument("--model", required=True, choices=SIMULATION_MODELS,
+                   help="normal: X[t, s] = mu_s + u_t + e_ts with normal topic effects and "
+                   "errors; bootstrap: the topics of a real matrix (QRELS RUN... -m MEASURE "
+                   "or --scores) drawn with replacement, its system means being the truth; "
+                   "copula: new topics drawn from margins and a copula fitted to a real "
+                   "matrix (Urbano & Nagler 2018), the margins' means being the truth; runs: "
+                   "runs of --qualities drawn from QRELS and scored with -m (after Parapar "
+                   "et al. 2020, 2021)")
+    add_param(p, NORMAL_TOPICS, doc="normal and copula models: topics per matrix",
+              default=None, unset=f"normal: {NORMAL_TOPICS.default}; copula: the matrix's "
+              "topics")
+    add_param(p, NORMAL_SYSTEMS, default=None, unset=f"the number of --effects, else "
+              f"{NORMAL_SYSTEMS.default}")
+    add_param(p, NORMAL_EFFECTS, many=True, unique=False, item="a system mean")
+    add_param(p, NORMAL_TOPIC_SD)
+    add_param(p, NORMAL_ERROR_SD)
+    p.add_argument("--null", action="store_true",
+                   help="bootstrap model: first centre every system on the grand mean; "
+                   "copula model: transform every margin to the mean of the fitted means; "
+                   "so that every pair is null (default: the matrix's system means are the "
+                   "truth)")
+    add_param(p, COPULA_MARGINS, many=True)
+    add_param(p, COPULA)
+    p.add_argument("--equal", action=ListAction, kind="str", metavar="A,B",
+                   help="copula model: transform system B's margin to system A's mean, so "
+                   "that the pair (A, B) is null (default: the fitted means)")
+    add_param(p, RUNS_QUALITIES, many=True, unique=False, item="a quality")
+    add_param(p, SIMULATED_MATRICES)
+    add_param(p, SIMULATED_TESTS, many=True)
+    add_param(p, SIMULATED_CORRECTIONS, many=True)
+    add_param(p, SIGNIFICANCE)
+    add_param(p, RNG_SEED)
+    add_param(p, RESAMPLES, doc="resamples of the resampling tests among --test",
+              unset="each test's own")
+    p.add_argument("--checkpoint", metavar="DIR",
+                   help="keep the counts of every finished task in DIR (made if missing) "
+                   "and, run again with the same arguments and --seed, compute only the "
+                   "unfinished tasks; a DIR holding another study is refused (default: no "
+                   "checkpoint)")
+    add_scheduler(p, "the simulated matrices")
+    declare_outputs(p, "--checkpoint", kind="folder")
+    add_rules(
+        p, Rule(("null", "inputs", "scores", "measures", "topic_column"),
+                lambda args: args.model != "normal", "{options} {applies} to --model "
+                "bootstrap (the matrix whose topics are resampled), not to --model normal",
+                spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
+        *NORMAL_ONLY,
+        Rule(NORMAL_OPTIONS, lambda args: args.model == "normal", "{options} {applies} to "
+             "--model normal, not to --model {model} (whose matrix, every system of the "
+             "runs or --scores given, is the model's)"),
+        Rule(("topics",), lambda args: args.model in ("normal", "copula"), "--topics "
+             "applies to --model normal and copula, not to --model {model} (whose matrices "
+             "have the topics of its matrix or qrels)"),
+        Rule(("null", "scores", "topic_column"), lambda args: args.model != "runs",
+             "{options} {applies} to --model bootstrap or copula, not to --model runs "
+             "(which draws its runs from QRELS)"),
+        Rule(("qualities",), lambda args: args.model == "runs", "--qualities applies to "
+             "--model runs, not to --model {model}"),
+        Rule(COPULA_OPTIONS, lambda args: args.model == "copula", "{options} {applies} to "
+             "--model copula, not to --model {model}"),
+        Rule(("equal",), lambda args: not args.null, "--equal and --null do not go "
+             "together: --null makes every pair null, --equal one pair"),
+        Rule(("samples",), lambda args: bool(resampling_procedures(args.tests)),
+             lambda args: f"-B/--samples applies to the resampling tests "
+             f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
+             f"({', '.join(args.tests)})"),
+        Rule(("checkpoint",), lambda args: given(args, "seed"), "--checkpoint needs --seed: "
+             "a study resumes only with the seed it started with"),
+        Rule(("checkpoint",), lambda args: not _output_in_checkpoint(args), "-o {output} lies "
+             "in --checkpoint {checkpoint}, whose files the study writes: write it outside"),
+        Default("systems", _normal_systems))
+    p.set_defaults(func=run_simulate)
+
+
+def _check_runs_model(args: argparse.Namespace) -> None:
+    """``meta simulate --model runs``: one QRELS file, one -m measure, --qualities."""
+    paths = input_paths(args)
+    if len(paths) != 1 and not getattr(args, "scores", None):
+        raise ParameterError(f"--model runs reads QRELS only (it draws its runs): give one "
+                             f"qrels file, got {len(paths)} inputs")
+    check_inputs(args, min_runs=0)
+    if len(args.measures) != 1:
+        raise ParameterError("a runs simulation studies one measure: choose one with -m")
+    if args.qualities is None:
+        raise ParameterError("--model runs needs --qualities Q,Q,... (one quality per "
+                             "system)")
+
+
+def _simulation_model(args: argparse.Namespace
+                      ) -> NormalModel | BootstrapModel | CopulaModel | RunsModel:
+    """The model of ``meta simulate``: a NormalModel of ``--topics``, ``--systems``,
+    ``--effects``, ``--topic-sd`` and ``--error-sd`` (the API checks them together; its
+    errors name the option: :func:`irscale.cli.main.named`), a BootstrapModel of the
+    one-measure matrix, a CopulaModel fitted to it, or a RunsModel of the qrels."""
+    from .. import meta
+
+    if args.model == "runs":
+        return meta.RunsModel.of(input_paths(args)[0], args.qualities,
+                                 measure=args.measures[0])
+    if args.model == "bootstrap":
+        return meta.BootstrapModel.of(one_measure(args, "a bootstrap simulation"),
+                                      null=args.null)
+    if args.model == "copula":
+        equal = None if args.equal is None else tuple(args.equal)
+        return meta.CopulaModel.fit(one_measure(args, "a copula simulation"),
+                                    margins=args.margins, copula=args.copula,
+                                    topics=args.topics, null=args.null, equal=equal)
+    effects = None if args.effects is None else tuple(args.effects)
+    topics = cast(int, NORMAL_TOPICS.default) if args.topics is None else args.topics
+    return meta.NormalModel(topics=topics, systems=args.systems, effects=effects,
+                            topic_sd=args.topic_sd, error_sd=args.error_sd)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """``meta simulate``: error rates and power over simulated matrices."""
+    check(args, min_runs=None)
+    if args.model == "runs":
+        _check_runs_model(args)
+    elif args.model != "normal":
+        check_inputs(args)
+
+    from .. import meta
+    from ..stats.tables import alpha_text
+
+    model = _simulation_model(args)
+    options = None if args.samples is None else {
+        name: {"samples": args.samples} for name in resampling_procedures(args.tests)}
+    with scheduler(args) as executor:
+        study = meta.simulation_study(model, args.tests, args.corrections, args.repetitions,
+                                      alpha=args.alpha, options=options,
+                                      checkpoint=args.checkpoint, rng=args.seed,
+                                      executor=executor, progress=wants_progress(args))
+    title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
+             f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
+    return write_text(args, render(study.to_frame(), args, title))

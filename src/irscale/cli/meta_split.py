@@ -1,0 +1,132 @@
+"""``irscale meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3): the
+agreement of the decisions of one procedure, or two, on the halves of random splits. Usage:
+``docs/cli.md``, ``docs/meta.md``."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, SPLIT_METRIC
+from ..stats.names import (
+    RESAMPLING,
+    SHARD_EMPTY,
+    SHARD_MODEL_NAMES,
+    SPLIT_CROSS,
+    SPLIT_MODELS,
+    resampling_procedures,
+)
+from .inputs import add_standardise
+from .meta_common import add_common, add_sizes, check, one_measure, render
+from .options import add_param, add_scheduler, scheduler, wants_progress
+from .outputs import declare_inputs, declare_outputs, write_text
+from .rules import Rule, add_rules
+
+
+def _study_names(args: argparse.Namespace) -> list[str]:
+    """The procedures of ``meta split``: ``--models``, then both of every ``--cross``."""
+    return [*args.models, *(name for pair in args.cross for name in pair)]
+
+
+def _split_samples(args: argparse.Namespace) -> str:
+    """Why ``-B/--samples`` does not apply to a split study without resampling."""
+    return (f"-B/--samples applies to the resampling procedures ({RESAMPLING}) among "
+            f"--models and --cross, and the study has none "
+            f"({', '.join(dict.fromkeys(_study_names(args)))})")
+
+
+def _shard_models(args: argparse.Namespace) -> list[str]:
+    """The shard models among the procedures of ``meta split``, each once."""
+    return list(dict.fromkeys(n for n in _study_names(args) if n in SHARD_MODEL_NAMES))
+
+
+def _shard_model(args: argparse.Namespace) -> str | None:
+    """The first shard model among the procedures of ``meta split``, or None."""
+    return next(iter(_shard_models(args)), None)
+
+
+def add_parser(subparsers) -> None:
+    """``meta split``: topic-splitting consistency."""
+    p = subparsers.add_parser(
+        "split", help="topic-splitting consistency (Ferro & Sanderson 2022, §3)")
+    add_common(p)
+    add_standardise(p)
+    add_sizes(p)
+    add_param(p, SPLIT_MODELS, many=True, unique=False)
+    add_param(p, SPLIT_CROSS, many=True, unique=False)
+    add_param(p, SPLIT_METRIC)
+    add_param(p, SIGNIFICANCE)
+    add_param(p, RNG_SEED)
+    add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
+              "--cross")
+    p.add_argument("--shard-scores", metavar="FILE",
+                   help="topics × runs × shards scores for the shard models (MD3, MD3f, ...): "
+                   "the CSV topic,run,shard,value that irscale pool shards --shard-scores "
+                   "writes, of the same topics and runs as the score matrix (default: none)")
+    add_param(p, SHARD_EMPTY, doc="scores of a topic without relevant documents in a shard "
+              "(undefined) in the shard models: error, zero, drop-topic, drop-shard or "
+              "missing")
+    p.add_argument("--plot", metavar="FILE",
+                   help="write the metric (default τ) against the split size to FILE, "
+                   "PNG/SVG (default: no plot)")
+    add_scheduler(p, "the repetitions")
+    declare_inputs(p, "--shard-scores")
+    declare_outputs(p, "--plot", kind="plot")
+    add_rules(p, Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
+                      "--alpha applies to the significance metrics; --metric {metric} "
+                      "(Kendall's τ between the halves' rankings) uses no test decision"),
+              Rule(("models", "cross"), lambda args: _shard_model(args) is None
+                   or args.shard_scores is not None,
+                   lambda args: f"{_shard_model(args)} is a shard model: it needs topics × "
+                   "systems × shards scores: give them with --shard-scores FILE (irscale "
+                   "pool shards --shard-scores writes them)"),
+              Rule(("shard_scores", "empty"), lambda args: _shard_model(args) is not None,
+                   lambda args: "{options} {applies} to the shard models (MD3, MD3f, ...) "
+                   "among --models and --cross, and the study has none "
+                   f"({', '.join(dict.fromkeys(_study_names(args)))})"),
+              Rule(("samples",), lambda args: bool(resampling_procedures(_study_names(args))),
+                   _split_samples))
+    p.set_defaults(func=run_split)
+
+
+def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]] | None:
+    """``-B/--samples`` of ``split``, given to every resampling procedure of the study."""
+    if args.samples is None:
+        return None
+    return {name: {"samples": args.samples}
+            for name in resampling_procedures(_study_names(args))}
+
+
+def run_split(args: argparse.Namespace) -> int:
+    """``meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3)."""
+    check(args)
+
+    from .. import meta
+
+    table = one_measure(args, "topic splitting")
+    shards = None
+    options = _resampling_options(args) or {}
+    if args.shard_scores is not None:
+        from ..io.scores_csv import read_shard_table
+        from ..stats import ShardScores
+
+        read = read_shard_table(args.shard_scores)
+        shards = ShardScores(read.values, read.topics, read.systems, read.shards)
+        options |= {name: {"empty": args.empty} for name in _shard_models(args)}
+    with scheduler(args) as executor:
+        study = meta.split_study(table, args.sizes, args.repetitions, models=args.models,
+                                 cross=args.cross, shards=shards, alpha=args.alpha,
+                                 rng=args.seed, progress=wants_progress(args),
+                                 options=options or None, executor=executor)
+    if args.plot:
+        meta.plot_split_metric(study, args.metric or "tau", args.plot)
+    if args.metric:
+        text = render(study.table(args.metric).reset_index(), args,
+                      f"{args.metric} by topic-set size ({study!r})")
+    else:
+        text = "\n".join([
+            render(study.table("tau").reset_index(), args, f"Kendall τ between halves "
+                   f"({study!r})"),
+            render(study.agreement_table(), args,
+                   f"AA, AD, MA, MD and Bias at {max(args.sizes)} topics"),
+        ])
+    return write_text(args, text)
