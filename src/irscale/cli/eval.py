@@ -10,8 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..core.mean_intervals import MEAN_INTERVALS
-from ..core.params import NDEVAL_RISK_ALPHA, SAMPLES, SEED, SIGNIFICANCE
+from ..core.params import MEAN_INTERVALS, NDEVAL_RISK_ALPHA, SAMPLES, SEED, SIGNIFICANCE
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
 from .eval_diversity import (

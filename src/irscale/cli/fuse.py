@@ -15,6 +15,7 @@ from ..core.params import (
     FUSION_WEIGHTS,
     check_fusion,
     check_fusion_params,
+    check_training,
 )
 from ..errors import ParameterError
 from .main import given
@@ -83,8 +84,6 @@ def _optimize_needs(args: argparse.Namespace) -> None:
     ``--optimize`` searches wsum's weights on ``--qrels``."""
     method, _, _, _ = check_fusion(args.method, args.norm, args.k, args.weights)
     check_fusion_params(method, {name: getattr(args, name) for name in FUSION_METHOD_PARAMS})
-    from ..fusion.trained import check_training
-
     check_training(method, args.train_qrels, args.train_runs)
     if not args.optimize:
         return

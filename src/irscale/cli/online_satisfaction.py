@@ -45,20 +45,26 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The model's table, or with ``--apply`` one row per log measured."""
+    from ..io.clicklog import read_click_log
+    from ..io.user_tables import read_satisfaction_labels
+
+    # the inputs first: a missing or malformed file is reported before scipy is imported
+    log, labels = read_click_log(args.inputs[0]), read_satisfaction_labels(args.labels)
+    applied = [(path, read_click_log(path)) for path in args.apply or ()]
     import pandas as pd
 
-    from ..online.satisfaction import fit_satisfaction, read_satisfaction_labels
+    from ..online.satisfaction import fit_satisfaction
     from ..stats.protocol import format_table
 
     features = None if args.features is None else [
         f.strip() for f in args.features.split(",")]
-    model = fit_satisfaction(args.inputs[0], read_satisfaction_labels(args.labels),
-                             features=features, l2=args.l2, folds=args.folds, rng=args.seed)
+    model = fit_satisfaction(log, labels, features=features, l2=args.l2, folds=args.folds,
+                             rng=args.seed)
     if not args.apply:
         return write_text(args, model.format(args.fmt) + "\n")
     rows = []
-    for log in args.apply:
-        mean, se = model.measure(log)
-        rows.append({"log": log, "satisfaction": mean, "se": se,
+    for path, other in applied:
+        mean, se = model.measure(other)
+        rows.append({"log": path, "satisfaction": mean, "se": se,
                      "cv_accuracy": model.cv_accuracy, "cv_auc": model.cv_auc})
     return write_text(args, format_table(pd.DataFrame(rows), args.fmt) + "\n")

@@ -23,11 +23,9 @@ from typing import Literal
 import numpy as np
 
 from ..errors import ParameterError
-from .params import check_alpha
+from .params import MEAN_INTERVALS, check_alpha
 
 MeanInterval = Literal["t", "bootstrap"]
-#: The intervals a mean can carry.
-MEAN_INTERVALS: tuple[str, ...] = ("t", "bootstrap")
 #: Resampled means computed at once (memory: this many × the table's columns floats).
 BLOCK = 2_000
 

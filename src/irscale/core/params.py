@@ -336,6 +336,8 @@ SEED = Integers(0, strict=True)
 #: The seed of a random procedure (``rng=`` of the functions that take a generator too).
 RNG_SEED = Param("rng", SEED, None, "random seed", ("--seed",), "S",
                  unset="a fresh random seed", dest="seed")
+#: The confidence intervals a mean over topics can carry (:mod:`irscale.core.mean_intervals`).
+MEAN_INTERVALS: tuple[str, ...] = ("t", "bootstrap")
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
 MAX_SAMPLES = 1_000_000_000
 SAMPLES = Integers(1, MAX_SAMPLES)
@@ -1054,6 +1056,21 @@ def check_fusion(method: object, norm: object, k: object = DEFAULT_RRF_K,
         raise ParameterError(f"weights must be a sequence of numbers, one per run, got "
                              f"{shown(weights)}", param="weights")
     return method, norm, k, [FUSION_WEIGHT.check(w, "weights") for w in cast(Any, weights)]
+
+
+def check_training(method: str, train_qrels: Any, train_runs: Any) -> bool:
+    """Whether ``method`` is supervised: then it needs ``train_qrels`` and ``train_runs``,
+    which the other methods refuse."""
+    for name, given in (("train_qrels", train_qrels), ("train_runs", train_runs)):
+        if method not in FUSION_TRAINED and given is not None:
+            raise ParameterError(f"{name} applies to the supervised methods "
+                                 f"({', '.join(FUSION_TRAINED)}) only, not to {method}",
+                                 param=name)
+        if method in FUSION_TRAINED and given is None:
+            raise ParameterError(f"{method} learns on training topics: it needs {name} (the "
+                                 "training topics' qrels, and the same systems' runs of "
+                                 "them, one per run fused, in order)", param=name)
+    return method in FUSION_TRAINED
 
 
 def check_fusion_params(method: str, given: Mapping[str, object]) -> dict[str, Any]:

@@ -8,12 +8,12 @@ from typing import Any
 import numpy as np
 
 from ..core.inputs import Run
-from ..core.params import check_fusion, check_fusion_params, check_weight_count
+from ..core.params import check_fusion, check_fusion_params, check_training, check_weight_count
 from ..core.strings import Strings
 from .methods import combine
 from .normalize import normalize
 from .table import FusionTable, fusion_table
-from .trained import check_training, read_training, train
+from .trained import read_training, train
 
 
 def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 60.0,

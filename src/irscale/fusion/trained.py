@@ -209,23 +209,6 @@ def _window_sums(values: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.n
     return sums
 
 
-def check_training(method: str, train_qrels: Any, train_runs: Any) -> bool:
-    """Whether ``method`` is supervised: then it needs ``train_qrels`` and ``train_runs``,
-    which the other methods refuse."""
-    from ..core.params import FUSION_TRAINED
-
-    for name, given in (("train_qrels", train_qrels), ("train_runs", train_runs)):
-        if method not in FUSION_TRAINED and given is not None:
-            raise ParameterError(f"{name} applies to the supervised methods "
-                                 f"({', '.join(FUSION_TRAINED)}) only, not to {method}",
-                                 param=name)
-        if method in FUSION_TRAINED and given is None:
-            raise ParameterError(f"{method} learns on training topics: it needs {name} (the "
-                                 "training topics' qrels, and the same systems' runs of "
-                                 "them, one per run fused, in order)", param=name)
-    return method in FUSION_TRAINED
-
-
 def read_training(train_qrels: Any, train_runs: Any, runs: int) -> tuple[Qrels, list[Run]]:
     """The training qrels and runs read: one training run per run fused."""
     from ..io.sources import as_runs, read_qrels

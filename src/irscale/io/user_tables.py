@@ -185,3 +185,18 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     table.attrs["source"] = source
     table.attrs[LINES] = RowLines(source, table.index, rows)
     return table
+
+
+def read_satisfaction_labels(source: str) -> pd.Series:
+    """``session label`` lines (label 1: satisfied, 0: not): a Series of ints indexed by
+    session; a label other than 0 or 1 is an error naming the line."""
+    from ..errors import InputFormatError
+    from .files import read_lines
+
+    labels = read_pairs(source, "session", "label")
+    if not labels.isin(("0", "1")).all():
+        for number, line in enumerate(read_lines(source), 1):
+            if line.split()[1] not in ("0", "1"):
+                raise InputFormatError("a label is 0 (not satisfied) or 1 (satisfied)",
+                                       source=source, line=number, text=line)
+    return labels.astype(np.int64)

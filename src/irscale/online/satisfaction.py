@@ -43,6 +43,7 @@ from scipy.special import expit
 
 from ..core.params import SAT_FOLDS, SAT_L2
 from ..errors import InputError, ParameterError, shown
+from ..io.user_tables import read_satisfaction_labels
 from ..stats.protocol import TableResult
 from ..stats.resampling import RngArg, check_rng
 from .abtest import session_measures
@@ -74,22 +75,6 @@ def satisfaction_features(log: object, extra: pd.DataFrame | None = None) -> pd.
             raise ParameterError(f"extra feature {clash[0]!r} is one of the log's own")
         frame = frame.join(extra.loc[frame.index])
     return frame
-
-
-def read_satisfaction_labels(source: str) -> pd.Series:
-    """``session label`` lines (label 1: satisfied, 0: not): a Series of ints indexed by
-    session; a label other than 0 or 1 is an error naming the line."""
-    from ..errors import InputFormatError
-    from ..io.files import read_lines
-    from ..io.user_tables import read_pairs
-
-    labels = read_pairs(source, "session", "label")
-    if not labels.isin(("0", "1")).all():
-        for number, line in enumerate(read_lines(source), 1):
-            if line.split()[1] not in ("0", "1"):
-                raise InputFormatError("a label is 0 (not satisfied) or 1 (satisfied)",
-                                       source=source, line=number, text=line)
-    return labels.astype(np.int64)
 
 
 def _matrix(frame: pd.DataFrame, features: Sequence[str], log: ClickLog) -> np.ndarray:
