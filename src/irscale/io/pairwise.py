@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.edge import about
 from ..errors import EmptyInputError, InputError
 from ._text import line_of_record, read_fields, source_name
 from .text_codes import objects_of
@@ -72,8 +73,9 @@ def read_pairwise(source: Any) -> PairwiseJudgments:
     if hasattr(source, "columns"):
         missing = [c for c in COLUMNS if c not in source.columns]
         if missing:
-            raise InputError(f"pairwise frame lacks column(s) {', '.join(missing)} (needs "
-                             f"{' '.join(COLUMNS)})", source="<DataFrame>")
+            raise about(InputError(f"pairwise frame lacks column(s) {', '.join(missing)} "
+                                   f"(needs {' '.join(COLUMNS)})", source="<DataFrame>"),
+                        source)
         frame = pd.DataFrame({c: source[c] for c in COLUMNS})
         empty = frame.isna().any(axis=1).to_numpy()
         if empty.any():
