@@ -353,30 +353,39 @@ def current_umask() -> int:
     return mask
 
 
+#: Signals :func:`interrupts_held` holds: ^C, and those the command line turns into the
+#: same exception (``irscale.cli.main.STOP_SIGNALS``).
+HELD_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Hold ^C (SIGINT) while the block runs, then act on it (``KeyboardInterrupt``): a
-    step that must not be cut in half (making and recording a temporary file, a rename, a
+    """Hold ^C (SIGINT), SIGTERM and SIGHUP while the block runs, then act on the first
+    received (``KeyboardInterrupt``, or what the handler of that signal raises): a step
+    that must not be cut in half (making and recording a temporary file, a rename, a
     clean-up) runs to its end.
 
-    Only in the main thread, with a Python handler of SIGINT in place (Python's own, by
-    default); otherwise the block runs as it is.
+    Only in the main thread, and only the signals with a Python handler in place (Python's
+    own for SIGINT, by default); otherwise the block runs as it is.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous):  # SIG_IGN, SIG_DFL, or a handler not set from Python
-        yield
-        return
+    previous = {}
+    for name in HELD_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None and callable(handler := signal.getsignal(number)):
+            previous[number] = handler  # not SIG_IGN, SIG_DFL or a handler set outside Python
     received: list[int] = []
-    signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    for number in previous:
+        signal.signal(number, lambda signum, frame: received.append(signum))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     if received:
-        previous(signal.SIGINT, None)  # Python's own raises KeyboardInterrupt
+        previous[received[0]](received[0], None)  # Python's own raises KeyboardInterrupt
 
 
 @contextlib.contextmanager
