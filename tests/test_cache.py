@@ -27,7 +27,12 @@ from irscale.cache import store as store_module
 from irscale.cache.entries import MAGIC
 from irscale.cache.evaluations import NOT_IN_KEY, call_key, run_key
 from irscale.cache.store import SUFFIX, CacheDir
-from irscale.errors import FileAccessError, OutputExistsError, ParameterError
+from irscale.errors import (
+    CacheWriteWarning,
+    FileAccessError,
+    OutputExistsError,
+    ParameterError,
+)
 from irscale.evaluation import evaluate
 from irscale.evaluation_many import evaluate_many
 from irscale.evaluation_setup import evaluation_setup
@@ -526,7 +531,7 @@ def test_processes_writing_one_key_at_once(files, tmp_path):
 
 
 # ------------------------------------------------------------------ the folder
-def test_the_folder_must_be_a_writable_folder_holding_no_input(files, tmp_path):
+def test_the_folder_must_be_a_folder_holding_no_input(files, tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(FileAccessError, match="not a folder"):
         evaluate(files / "qrels", files / "a.run", MEASURES, cache=tmp_path / "file")
@@ -543,13 +548,18 @@ def test_the_folder_must_be_a_writable_folder_holding_no_input(files, tmp_path):
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
                     reason="root writes into any folder")
-def test_an_unwritable_folder_is_refused(files, tmp_path):
+def test_a_read_only_folder_serves_hits_and_warns_on_a_miss(files, tmp_path):
     cache = tmp_path / "cache"
-    cache.mkdir()
+    expected = evaluate(files / "qrels", files / "a.run", MEASURES).format("trec")
+    evaluate(files / "qrels", files / "b.run", MEASURES, cache=cache)  # one entry
     cache.chmod(0o500)
     try:
-        with pytest.raises(FileAccessError, match="not writable"):
-            evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
+        with pytest.warns(CacheWriteWarning, match="not cached"):
+            missed = evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
+        assert missed.format("trec") == expected
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            evaluate(files / "qrels", files / "b.run", MEASURES, cache=cache)  # a hit
     finally:
         cache.chmod(0o700)
 
@@ -628,15 +638,16 @@ def test_the_cli_reads_what_it_stored(files, tmp_path, measured):
     assert len(measured) == 3  # eval: one call; eval-many: one per run file
 
 
-def test_an_unwritable_folder_is_refused_whoever_runs(files, tmp_path, monkeypatch):
-    """As above where the tests run as root (who may write anywhere): the access check."""
+def test_an_unreadable_folder_is_refused_whoever_runs(files, tmp_path, monkeypatch):
+    """A folder that cannot be read (the access check, as root too) is refused; one that
+    can be read but not written is used."""
     cache = tmp_path / "cache"
     cache.mkdir()
     real = os.access
     monkeypatch.setattr(store_module.os, "access",
                         lambda path, mode: False if os.fspath(path) == str(cache)
-                        else real(path, mode))
-    with pytest.raises(FileAccessError, match="not writable"):
+                        and mode & os.R_OK else real(path, mode))
+    with pytest.raises(FileAccessError, match="not readable"):
         evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
 
 

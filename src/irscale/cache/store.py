@@ -9,6 +9,11 @@ evaluation. An entry that cannot be trusted (another format, a wrong checksum, a
 file, another key) is reported in a warning and evaluated again; the new entry replaces it.
 Nothing is written outside the folder, which is created when missing (its parent must
 exist) when the first entry is written, and must hold none of the call's inputs.
+
+A cache never turns a success into a failure: a folder that can be read but not written
+(read-only, a full device) still serves its entries, and an entry that cannot be written
+is not stored, with one warning per folder and process (:class:`CacheWriteWarning`); the
+evaluation is returned as without a cache.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..errors import FileAccessError, ParameterError, shorten
+from ..errors import CacheWriteWarning, FileAccessError, ParameterError, shorten
 from ..io.files import access_error, current_umask
 from ..io.sources import call_inputs, check_folder_inputs
 from ..measures.results import Evaluation
@@ -46,9 +51,9 @@ class CacheDir:
         if os.path.lexists(name) and not os.path.isdir(name):
             raise FileAccessError(f"{option} {name}: not a folder", path=name)
         if os.path.isdir(name):
-            if not os.access(name, os.R_OK | os.W_OK | os.X_OK):
-                raise FileAccessError(f"{option} {name}: the folder is not writable (or not "
-                                      "readable)", path=name)
+            if not os.access(name, os.R_OK | os.X_OK):  # read-only serves its entries
+                raise FileAccessError(f"{option} {name}: the folder is not readable",
+                                      path=name)
             return
         parent = os.path.dirname(os.path.abspath(name))
         if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
@@ -61,8 +66,17 @@ class CacheDir:
             os.mkdir(self.path)
         except FileExistsError:
             pass
-        except OSError as error:
-            raise access_error(error, self.path, "create") from None
+
+    def _not_written(self, error: OSError, path: str) -> None:
+        """Warn, once per folder and process, that an entry could not be written."""
+        folder = os.path.realpath(self.path)
+        with _WARNED_LOCK:
+            if folder in _WARNED:
+                return
+            _WARNED.add(folder)
+        reason = access_error(error, path, "write")
+        warnings.warn(f"{self.option} {self.path}: {reason}: results are not cached",
+                      CacheWriteWarning, stacklevel=4)
 
     def _entry(self, key: str) -> str:
         return os.path.join(self.path, key + SUFFIX)
@@ -96,12 +110,13 @@ class CacheDir:
             data = encode(key, version, evaluation, warned)
         except BadEntry:
             return
-        self._create()
         try:
+            self._create()
             handle, temporary = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp",
                                                  dir=self.path)
         except OSError as error:
-            raise access_error(error, self.path, "write into") from None
+            self._not_written(error, self.path)
+            return
         try:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
@@ -109,10 +124,15 @@ class CacheDir:
             os.replace(temporary, self._entry(key))
         except OSError as error:
             _remove(temporary)
-            raise access_error(error, self._entry(key), "write") from None
+            self._not_written(error, self._entry(key))
         except BaseException:
             _remove(temporary)
             raise
+
+
+#: The folders (real paths) whose write failure was reported (:meth:`CacheDir.put`).
+_WARNED: set[str] = set()
+_WARNED_LOCK = threading.Lock()
 
 
 def _remove(path: str) -> None:
