@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -562,6 +563,24 @@ def test_a_read_only_folder_serves_hits_and_warns_on_a_miss(files, tmp_path):
             evaluate(files / "qrels", files / "b.run", MEASURES, cache=cache)  # a hit
     finally:
         cache.chmod(0o700)
+
+
+def test_orphan_temporary_files_older_than_an_hour_are_removed(files, tmp_path):
+    """Temporary files of entries whose writer was killed: removed by the next write once
+    older than an hour; a recent one (a writer at work) and other files stay."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = cache / f".{'ab' * 32}.k9_x2pqz.tmp"
+    recent = cache / f".{'cd' * 32}.a1b2c3d4.tmp"
+    other = cache / "notes.tmp"
+    for path in (old, recent, other):
+        path.write_bytes(b"partial")
+    two_hours_ago = time.time() - 7200
+    for path in (old, other):
+        os.utime(path, (two_hours_ago, two_hours_ago))
+    evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
+    assert not old.exists()
+    assert recent.exists() and other.exists()
 
 
 def test_nothing_is_written_outside_the_folder(files, tmp_path):

@@ -13,14 +13,18 @@ exist) when the first entry is written, and must hold none of the call's inputs.
 A cache never turns a success into a failure: a folder that can be read but not written
 (read-only, a full device) still serves its entries, and an entry that cannot be written
 is not stored, with one warning per folder and process (:class:`CacheWriteWarning`); the
-evaluation is returned as without a cache.
+evaluation is returned as without a cache. The temporary files that a writer killed while
+writing left behind are removed when an entry is next written, once older than
+:data:`ORPHAN_AGE` (an hour).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -34,6 +38,11 @@ from .entries import BadEntry, Warned, decode, encode, warning_category, warning
 
 #: The suffix of an entry's file.
 SUFFIX = ".entry"
+#: A temporary file of an entry being written (``.<key>.<random>.tmp``: ``tempfile``'s 8
+#: characters), and the age (seconds) past which one is an orphan of a killed writer
+#: (no entry takes that long to write) and is removed.
+TEMPORARY = re.compile(r"\.[0-9a-f]+\.[a-z0-9_]{8}\.tmp")
+ORPHAN_AGE = 3600.0
 
 
 class CacheDir:
@@ -47,6 +56,7 @@ class CacheDir:
             raise ParameterError(f"{option} must name a folder, got {shorten(repr(path))}")
         self.path = name
         self.option = option
+        self._swept = False
         check_folder_inputs(name, call_inputs(inputs), option=option)
         if os.path.lexists(name) and not os.path.isdir(name):
             raise FileAccessError(f"{option} {name}: not a folder", path=name)
@@ -66,6 +76,19 @@ class CacheDir:
             os.mkdir(self.path)
         except FileExistsError:
             pass
+
+    def _sweep(self) -> None:
+        """Remove, once, the temporary files older than :data:`ORPHAN_AGE` (a writer
+        killed while writing an entry: SIGKILL, a power loss)."""
+        if self._swept:
+            return
+        self._swept = True
+        now = time.time()
+        with os.scandir(self.path) as entries:
+            for entry in entries:
+                if TEMPORARY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                    if now - entry.stat(follow_symlinks=False).st_mtime > ORPHAN_AGE:
+                        _remove(entry.path)
 
     def _not_written(self, error: OSError, path: str) -> None:
         """Warn, once per folder and process, that an entry could not be written."""
@@ -112,6 +135,7 @@ class CacheDir:
             return
         try:
             self._create()
+            self._sweep()
             handle, temporary = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp",
                                                  dir=self.path)
         except OSError as error:
@@ -205,4 +229,4 @@ def shown(warned: Iterable[Warned]) -> list[tuple[type[Warning], str]]:
     return [(warning_category(category), message) for category, message in warned]
 
 
-__all__ = ["SUFFIX", "CacheDir", "Recorder", "shown", "stored"]
+__all__ = ["ORPHAN_AGE", "SUFFIX", "TEMPORARY", "CacheDir", "Recorder", "shown", "stored"]
