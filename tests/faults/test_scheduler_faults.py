@@ -6,11 +6,16 @@ naming the extra), and the same output on a local cluster as without it."""
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import subprocess
 import sys
+import time
 
 import pytest
 
-from .conftest import err, ok, opt, run_case, same_output_as
+from .conftest import BIN, changes, err, ok, opt, run_case, same_output_as, subprocess_env
 
 RANDOM = ["compare", "--scores", "ap.csv", "--test", "randomization", "--samples", "99",
           "--seed", "1"]
@@ -84,3 +89,48 @@ def test_scheduler_without_dask_names_the_extra(name, ws, run_cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if absent
     run_case(err(f"{name}-no-dask", [*COMMANDS[name], "--scheduler", "local:2"],
                  "irscale[dask]", "--scheduler").values[0], ws, run_cli)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_local_cluster_stopped_by_a_signal(name, ws):
+    """``eval-many --scheduler local:2`` on a real LocalCluster, stopped by ^C or SIGTERM
+    once its staging folder exists (the cluster at work): only ``irscale:`` lines reach
+    the user (no Dask log, traceback, unclosed socket or leaked semaphore), the status is
+    that of the signal, nothing is left in the folder, and no process of the command's
+    session (nanny, worker, resource tracker) outlives it."""
+    pytest.importorskip("distributed")
+    (ws.root / "runs").mkdir()
+    for index in range(300):  # a batch per file: longer than a few seconds of work
+        (ws.root / "runs" / f"r{index}.run").write_bytes((ws.root / "a.run").read_bytes())
+    before = ws.snapshot()
+    number = getattr(signal, name)
+    proc = subprocess.Popen(
+        [*BIN, "eval-many", "qrels.txt", "runs", "-m", "map", "--batch-size", "1",
+         "--scheduler", "local:2", "--per-topic-out", "pt", "--no-progress", "-o",
+         "out.txt"], cwd=ws.root, env=subprocess_env(), stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120  # a bound on a stuck start, not a timing
+        while not any(p.name.startswith(".pt.") for p in ws.root.iterdir()):
+            assert proc.poll() is None, f"ended before its cluster worked: {proc.returncode}"
+            assert time.monotonic() < deadline, "no staging folder after 120 s"
+            select.select([], [], [], 0.05)
+        proc.send_signal(number)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    expected = ["irscale: interrupted" if name == "SIGINT" else "irscale: terminated"]
+    assert err.decode(errors="replace").splitlines() == expected, err[-3000:]
+    assert proc.returncode == 128 + number, proc.returncode
+    assert not changes(before, ws.snapshot())
+    deadline = time.monotonic() + 60
+    while True:  # the session's processes: gone once their parent's pipes close
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "processes of the command outlive it by 60 s"
+        select.select([], [], [], 0.1)

@@ -38,6 +38,7 @@ Tasks
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import socket
@@ -178,17 +179,21 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
     distributed = _distributed(option, address)
     local = _LOCAL.fullmatch(address)
     if local:
-        import logging
         import warnings
 
-        with warnings.catch_warnings():
-            # the scheduler's HTTP server moves off a busy port 8787 and says so: no news
+        with _dask_logs_silenced(), warnings.catch_warnings():
+            # the scheduler's HTTP server moves off a busy port 8787 and says so; sockets
+            # of operations a stop (^C, SIGTERM) cut short are collected unclosed
             warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
-            cluster = distributed.LocalCluster(
-                n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR)
-        with cluster, distributed.Client(cluster) as client:
-            yield client
+            warnings.filterwarnings("ignore", "unclosed <socket", ResourceWarning)
+            try:
+                cluster = distributed.LocalCluster(
+                    n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=SILENT)
+                with cluster, distributed.Client(cluster) as client:
+                    yield client
+            finally:
+                gc.collect()  # the cut-short sockets, under these filters
         return
     if address.split("://", 1)[0] in ("tcp", "tls", "ws", "wss"):
         host, port = _host_port(address, option)
@@ -204,6 +209,30 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
                              f"within {CONNECT_TIMEOUT:g} s ({error})") from None
     with client:
         yield client
+
+
+#: The loggers of the scheduler ``local:N`` runs in this process (Dask, Tornado, and
+#: asyncio's "Task exception was never retrieved" of operations cut short by its
+#: shutdown), and the level that silences them: a stopped cluster (^C, SIGTERM) logs
+#: errors with tracebacks that are no news to the user, who sees ``irscale:`` lines only.
+DASK_LOGGERS = ("distributed", "tornado", "asyncio")
+SILENT = 100  # above logging.CRITICAL
+
+
+@contextmanager
+def _dask_logs_silenced() -> Iterator[None]:
+    """Silence :data:`DASK_LOGGERS` in the block (their levels restored after)."""
+    import logging
+
+    loggers = [logging.getLogger(name) for name in DASK_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(SILENT)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def _limited(func: Callable[..., T], *args: object) -> T:
