@@ -1,16 +1,20 @@
 """``--scheduler`` on every command that parallelises: ``compare``,
 ``meta dp | split | swap | loo``, ``scale image`` and ``eval`` (its batches, as
 ``eval-many``): bad address forms, ``local:0``, an unreachable scheduler (a clear error at
-once), ``--workers`` with it, commands whose work is not parallel, Dask missing (an error
-naming the extra), and the same output on a local cluster as without it."""
+once), a peer that is no Dask scheduler (garbage or silence: the same error, in bounded
+time), ``--workers`` with it, commands whose work is not parallel, Dask missing (an error
+naming the extra), the same output on a local cluster as without it, and a local cluster
+stopped by ^C or SIGTERM (only the ``irscale:`` line, no process left)."""
 
 from __future__ import annotations
 
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -134,3 +138,54 @@ def test_local_cluster_stopped_by_a_signal(name, ws):
             break
         assert time.monotonic() < deadline, "processes of the command outlive it by 60 s"
         select.select([], [], [], 0.1)
+
+
+MANY_ONE = ["eval-many", "qrels.txt", "a.run", "-m", "map", "--no-progress"]
+
+
+class _NotDask:
+    """A TCP peer on a free port of this machine that is no Dask scheduler: it answers
+    each connection with an HTTP error (``garbage``: Dask reads a frame length out of it)
+    or with nothing at all (``silent``: an HTTP server waiting for a request)."""
+
+    def __init__(self, mode: str) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.address = f"tcp://127.0.0.1:{self.server.getsockname()[1]}"
+        self.mode = mode
+        self.connections: list = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:  # closed
+                return
+            self.connections.append(connection)
+            if self.mode == "garbage":
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+
+    def close(self) -> None:
+        self.server.close()
+        for connection in self.connections:
+            connection.close()
+
+
+@pytest.mark.parametrize("mode", ["garbage", "silent"])
+def test_scheduler_address_that_is_not_dask(mode, ws, run_cli, monkeypatch):
+    """``--scheduler`` naming a peer that is no Dask scheduler: one ``irscale:`` line
+    naming the address within the handshake's time limit (made short here), never
+    "out of memory" nor a hang."""
+    pytest.importorskip("distributed")
+    from irscale.parallel import executor
+
+    monkeypatch.setattr(executor, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(executor, "HANDSHAKE_SLACK", 0.5)
+    peer = _NotDask(mode)
+    try:
+        run_case(err(f"not-dask-{mode}", [*MANY_ONE, "--scheduler", peer.address],
+                     opt("--scheduler"), peer.address, "no Dask scheduler answers"
+                     ).values[0], ws, run_cli)
+    finally:
+        peer.close()
+

@@ -42,6 +42,7 @@ import gc
 import os
 import re
 import socket
+import threading
 import time
 import uuid
 from collections import deque
@@ -59,6 +60,9 @@ T = TypeVar("T")
 EXTRA = "irscale[dask]"
 #: Seconds to wait for a scheduler (TCP connection, then the Dask handshake).
 CONNECT_TIMEOUT = 10.0
+#: Seconds granted to a handshake beyond :data:`CONNECT_TIMEOUT` (Dask's own limit, which
+#: a peer that answers nothing or garbage may escape) before it is abandoned.
+HANDSHAKE_SLACK = 5.0
 #: Schemes of Dask scheduler addresses.
 SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 #: Times a task whose input data was lost with its workers is submitted again.
@@ -202,11 +206,54 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
         except OSError as error:
             raise SchedulerError(f"{option} {address}: no Dask scheduler answers there "
                                  f"({error.strerror or error})") from None
-    try:
-        client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as error:
-        raise SchedulerError(f"{option} {address}: could not connect to a Dask scheduler "
-                             f"within {CONNECT_TIMEOUT:g} s ({error})") from None
+    with _connected(distributed, address, option) as client:
+        yield client
+
+
+@contextmanager
+def _connected(distributed: Any, address: str, option: str) -> Iterator[Any]:
+    """A Client of the scheduler at ``address``, Dask's handshake done within
+    :data:`CONNECT_TIMEOUT` seconds (and a few more), closed at the end; else a
+    :class:`~irscale.errors.SchedulerError` naming the address.
+
+    The handshake runs in a thread that is waited for with a time limit: a peer that is no
+    Dask scheduler may answer nothing (an HTTP server waits for a request), or bytes that
+    Dask reads as the length of a frame and tries to allocate (``MemoryError``: not an
+    allocation of irscale's, not reported as out of memory). A Client that connects after
+    the limit is closed by its thread.
+    """
+    lock = threading.Lock()
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        except BaseException as error:  # reported by the caller, whatever it is
+            outcome["error"] = error
+            return
+        with lock:
+            if "abandoned" not in outcome:
+                outcome["client"] = client
+                return
+        client.close()
+
+    thread = threading.Thread(target=connect, name="irscale-dask-handshake", daemon=True)
+    thread.start()
+    thread.join(CONNECT_TIMEOUT + HANDSHAKE_SLACK)
+    with lock:
+        client = outcome.get("client")
+        if client is None:
+            outcome["abandoned"] = True
+    if client is None:
+        error = outcome.get("error")
+        if error is None:
+            reason = f"nothing answered Dask's handshake within {CONNECT_TIMEOUT:g} s"
+        elif isinstance(error, (OSError, TimeoutError)):
+            reason = str(error) or type(error).__name__
+        else:
+            reason = f"what answers does not speak Dask's protocol: {type(error).__name__}"
+        raise SchedulerError(f"{option} {address}: no Dask scheduler answers there "
+                             f"({reason})") from None
     with client:
         yield client
 
