@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -27,7 +28,12 @@ from irscale.cache import store as store_module
 from irscale.cache.entries import MAGIC
 from irscale.cache.evaluations import NOT_IN_KEY, call_key, run_key
 from irscale.cache.store import SUFFIX, CacheDir
-from irscale.errors import FileAccessError, OutputExistsError, ParameterError
+from irscale.errors import (
+    CacheWriteWarning,
+    FileAccessError,
+    OutputExistsError,
+    ParameterError,
+)
 from irscale.evaluation import evaluate
 from irscale.evaluation_many import evaluate_many
 from irscale.evaluation_setup import evaluation_setup
@@ -526,7 +532,7 @@ def test_processes_writing_one_key_at_once(files, tmp_path):
 
 
 # ------------------------------------------------------------------ the folder
-def test_the_folder_must_be_a_writable_folder_holding_no_input(files, tmp_path):
+def test_the_folder_must_be_a_folder_holding_no_input(files, tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(FileAccessError, match="not a folder"):
         evaluate(files / "qrels", files / "a.run", MEASURES, cache=tmp_path / "file")
@@ -543,15 +549,38 @@ def test_the_folder_must_be_a_writable_folder_holding_no_input(files, tmp_path):
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
                     reason="root writes into any folder")
-def test_an_unwritable_folder_is_refused(files, tmp_path):
+def test_a_read_only_folder_serves_hits_and_warns_on_a_miss(files, tmp_path):
     cache = tmp_path / "cache"
-    cache.mkdir()
+    expected = evaluate(files / "qrels", files / "a.run", MEASURES).format("trec")
+    evaluate(files / "qrels", files / "b.run", MEASURES, cache=cache)  # one entry
     cache.chmod(0o500)
     try:
-        with pytest.raises(FileAccessError, match="not writable"):
-            evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
+        with pytest.warns(CacheWriteWarning, match="not cached"):
+            missed = evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
+        assert missed.format("trec") == expected
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            evaluate(files / "qrels", files / "b.run", MEASURES, cache=cache)  # a hit
     finally:
         cache.chmod(0o700)
+
+
+def test_orphan_temporary_files_older_than_an_hour_are_removed(files, tmp_path):
+    """Temporary files of entries whose writer was killed: removed by the next write once
+    older than an hour; a recent one (a writer at work) and other files stay."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = cache / f".{'ab' * 32}.k9_x2pqz.tmp"
+    recent = cache / f".{'cd' * 32}.a1b2c3d4.tmp"
+    other = cache / "notes.tmp"
+    for path in (old, recent, other):
+        path.write_bytes(b"partial")
+    two_hours_ago = time.time() - 7200
+    for path in (old, other):
+        os.utime(path, (two_hours_ago, two_hours_ago))
+    evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
+    assert not old.exists()
+    assert recent.exists() and other.exists()
 
 
 def test_nothing_is_written_outside_the_folder(files, tmp_path):
@@ -628,15 +657,16 @@ def test_the_cli_reads_what_it_stored(files, tmp_path, measured):
     assert len(measured) == 3  # eval: one call; eval-many: one per run file
 
 
-def test_an_unwritable_folder_is_refused_whoever_runs(files, tmp_path, monkeypatch):
-    """As above where the tests run as root (who may write anywhere): the access check."""
+def test_an_unreadable_folder_is_refused_whoever_runs(files, tmp_path, monkeypatch):
+    """A folder that cannot be read (the access check, as root too) is refused; one that
+    can be read but not written is used."""
     cache = tmp_path / "cache"
     cache.mkdir()
     real = os.access
     monkeypatch.setattr(store_module.os, "access",
                         lambda path, mode: False if os.fspath(path) == str(cache)
-                        else real(path, mode))
-    with pytest.raises(FileAccessError, match="not writable"):
+                        and mode & os.R_OK else real(path, mode))
+    with pytest.raises(FileAccessError, match="not readable"):
         evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
 
 

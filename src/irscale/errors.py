@@ -128,6 +128,11 @@ class SchedulerError(IrscaleError, RuntimeError):
     nothing listens at the address, or the handshake does not finish in time."""
 
 
+class CacheWriteWarning(UserWarning):
+    """A results cache (``--cache``, ``cache=``) whose entries cannot be written (a
+    read-only folder, a full device): the evaluation is returned, and not stored."""
+
+
 class NoVarianceWarning(UserWarning):
     """Pairs of a family of tests whose differences (or samples) have no variance up to
     rounding: they are not tested, their p-value is 1. Meta-evaluations that draw topic

@@ -64,7 +64,13 @@ from .errors import FileAccessError, MeasureError, OutputExistsError, ParameterE
 from .evaluation import evaluate_judged, evaluate_native
 from .evaluation_setup import EvaluationSetup, evaluation_setup
 from .io.extras import require_pyarrow
-from .io.files import access_error, current_umask, interrupts_held, output_target
+from .io.files import (
+    access_error,
+    current_umask,
+    interrupts_held,
+    make_staging,
+    output_target,
+)
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.native_files import RunNote
 from .io.native_inputs import NativeInputs, native_inputs, read_qrels_once
@@ -498,8 +504,7 @@ def _output_folder(target: str | None, force: bool) -> Iterator[str | None]:
     folder = Path(output_target(target)).absolute()  # a link: its target, the link stays
     with interrupts_held():
         try:
-            temporary = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part",
-                                         dir=folder.parent)
+            temporary, handle = make_staging(folder, folder=True)
         except OSError as error:
             raise access_error(error, target, "write") from None
     try:
@@ -511,6 +516,8 @@ def _output_folder(target: str | None, force: bool) -> Iterator[str | None]:
         with interrupts_held():
             shutil.rmtree(temporary, ignore_errors=True)
         raise
+    finally:
+        os.close(handle)
 
 
 def _publish(temporary: str, folder: Path, force: bool) -> None:

@@ -15,12 +15,24 @@ measures) refused.
 from __future__ import annotations
 
 import os
+import signal
 
 import pandas as pd
 import pytest
 
 from .catalog import trec_file_faults
-from .conftest import Link, any_of, err, ok, opt, run_case, run_lines, same_output_as, text
+from .conftest import (
+    Link,
+    any_of,
+    changes,
+    err,
+    ok,
+    opt,
+    run_case,
+    run_lines,
+    same_output_as,
+    text,
+)
 
 BASE = ["--names", "b,c,x", "-m", "map", "-m", "P.5", "--batch-size", "1", "--no-progress"]
 
@@ -241,3 +253,26 @@ def test_eval_many_parquet_run(ws, run_cli):
     run_case(ok("many-parquet", ["eval-many", "qrels.txt", "a.run", "b.run", "c.parquet",
                                  "-m", "map", "-m", "P.5"], same_output_as(*EVAL)).values[0],
              ws, run_cli)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_stop_signal_leaves_no_staging_folder(name, ws, run_cli, monkeypatch):
+    """A real SIGTERM or SIGHUP, sent by the process to itself once the first per-topic
+    part is written into the staging folder (``.pt.<random>.part``): one ``irscale:
+    terminated`` line, status 128 + the signal's number, and neither ``pt`` nor the staging
+    folder left behind (as for ^C)."""
+    number = getattr(signal, name)
+    write = pd.DataFrame.to_parquet
+
+    def write_then_signal(frame, path, *args, **kwargs):
+        write(frame, path, *args, **kwargs)
+        assert any(p.name.startswith(".pt.") for p in ws.root.iterdir()), "no staging"
+        os.kill(os.getpid(), number)
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", write_then_signal)
+    before = ws.snapshot()
+    result = run_cli([*MANY, "--batch-size", "1", "--per-topic-out", "pt"])
+    assert result.status == 128 + number, result.describe()
+    assert result.err.splitlines() == ["irscale: terminated"], result.describe()
+    assert not changes(before, ws.snapshot()), result.describe()

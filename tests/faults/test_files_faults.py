@@ -694,3 +694,62 @@ def test_no_unclosed_file_when_interrupted_after_open(ws, monkeypatch):
     assert not unclosed, unclosed
     assert not _hidden_leftovers(ws.root, "out.txt") and not _hidden_leftovers(ws.root,
                                                                                  "out.bin")
+
+
+# ------------------------------------------------- staging files a killed writer left
+#: A staging file or folder as a writer killed by SIGKILL leaves it: made by
+#: ``make_staging`` in a process that is then killed (its lock dies with it).
+KILLED_WRITER = (
+    "import sys\n"
+    "from pathlib import Path\n"
+    "from irscale.io.files import make_staging\n"
+    "path, handle = make_staging(Path(sys.argv[1]), folder=sys.argv[2] == 'folder')\n"
+    "if sys.argv[2] == 'folder':\n"
+    "    Path(path, 'part-0.parquet').write_bytes(b'partial')\n"
+    "print(path, flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+def _staging_of_killed_writer(root: Path, target: str, kind: str) -> Path:
+    """A staging path of ``target`` whose writer was killed (SIGKILL), dated two hours
+    back (older than any moment between making and locking it)."""
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(root / target), kind],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        path = Path(proc.stdout.readline().decode().strip())
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert path.name.startswith(f".{target}.") and path.exists(), path
+    old = time.time() - 7200
+    os.utime(path, (old, old))
+    return path
+
+
+@pytest.mark.parametrize("target,kind,argv", [
+    ("out.txt", "file", ["eval", "qrels.txt", "a.run", "-m", "map", "-o", "out.txt"]),
+    ("pt", "folder", ["eval-many", "qrels.txt", "a.run", "b.run", "-m", "map",
+                      "--per-topic-out", "pt", "--no-progress"]),
+], ids=["output-file", "per-topic-folder"])
+def test_orphan_staging_of_a_killed_writer_is_swept(target, kind, argv, ws, run_cli):
+    """The next command that writes ``target`` removes the staging file or folder a killed
+    writer left; one a live writer holds (locked) and one made a moment ago stay."""
+    import fcntl
+
+    orphan = _staging_of_killed_writer(ws.root, target, kind)
+    held = _staging_of_killed_writer(ws.root, target, kind)
+    young = ws.root / f".{target}.abcd1234.part"
+    young.write_bytes(b"") if kind == "file" else young.mkdir()
+    other = ws.root / f".{target}.x.part"  # not of the pattern: not ours
+    other.write_bytes(b"keep")
+    handle = os.open(held, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # as its (live) writer holds it
+        result = run_cli(argv)
+    finally:
+        os.close(handle)
+    assert result.status == 0, result.describe()
+    assert not orphan.exists(), "the orphan was not removed"
+    assert held.exists() and young.exists() and other.exists(), sorted(os.listdir(ws.root))
+    assert (ws.root / target).exists()

@@ -118,7 +118,8 @@ def _limit_memory() -> None:  # pragma: no cover - runs in the child
 @dataclass
 class Job:
     argv: list[str]
-    interrupt: bool = False  # send SIGINT one second after the imports
+    interrupt: bool = False  # send ``signum`` one second after the imports
+    signum: int = signal.SIGINT  # the signal of ``interrupt``
     interrupt_at: float | None = None  # SIGINT this long after main() is called (or none,
     # if the process ended first)
     script: str | None = None  # Python code run with argv instead of the command
@@ -174,13 +175,13 @@ def _run_interrupted(job: Job, root: Path) -> tuple[int | None, bytes, str, str 
             if proc.poll() is not None:
                 problem = f"the work finished before the interrupt (status {proc.returncode})"
             else:
-                proc.send_signal(signal.SIGINT)
+                proc.send_signal(job.signum)
         try:
             out, err = proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
             out, err = proc.communicate()
-            problem = problem or "still running 30 s after SIGINT"
+            problem = problem or f"still running 30 s after {signal.Signals(job.signum).name}"
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -281,6 +282,19 @@ SIGINT_JOBS = {
     "image-csv-long-write": Job([*IMAGE, "-N", "30", "-o", "img.csv"], interrupt=True),
     "eval-reading-stdin": Job(["eval", "qrels.txt", "-", "-o", "out.txt"], interrupt=True,
                               open_stdin=RUN[:200]),
+}
+#: SIGTERM (what SLURM, Kubernetes and systemd send) and SIGHUP (a closed terminal) stop a
+#: command as ^C does: reading standard input that never ends (so the signal always finds
+#: the command at work) and resampling with an output (a staging folder: see
+#: ``test_eval_many_faults.test_stop_signal_leaves_no_staging_folder``).
+STOP_JOBS = {
+    f"{name.lower()}-{key}": Job(argv, interrupt=True, signum=getattr(signal, name),
+                                 open_stdin=RUN[:200] if "-" in argv else None)
+    for name in ("SIGTERM", "SIGHUP")
+    for key, argv in {
+        "eval-reading-stdin": ["eval", "qrels.txt", "-", "-o", "out.txt"],
+        "dp-o": [*CSV_DP, "-B", "100000000", "-o", "out.txt"],
+    }.items()
 }
 DEV_FULL_JOBS = {
     "eval": Job(["eval", "qrels.txt", "a.run", "-m", "map"], stdout_full=True),
@@ -383,6 +397,7 @@ OTHER_JOBS = {
 }
 ALL_JOBS = {
     **{f"sigint-{k}": v for k, v in SIGINT_JOBS.items()},
+    **{f"stop-{k}": v for k, v in STOP_JOBS.items()},
     **{f"sigint-at-{k}": v for k, v in INTERRUPT_AT_JOBS.items()},
     **{f"sigint-importing-{k}": v for k, v in INTERRUPTED_IMPORT_JOBS.items()},
     **{f"dev-full-{k}": v for k, v in DEV_FULL_JOBS.items()},
@@ -400,7 +415,7 @@ def outcomes(tmp_path_factory) -> dict[str, Outcome]:
               if not (k.startswith(("dev-full", "stderr-full"))
                       and not os.path.exists("/dev/full"))}
     # interrupted jobs first: their timing does not depend on the load
-    order = sorted(wanted, key=lambda k: not k.startswith("sigint"))
+    order = sorted(wanted, key=lambda k: not k.startswith(("sigint", "stop")))
     with ThreadPoolExecutor(max_workers=4) as pool:
         futures = {k: pool.submit(execute, wanted[k], base / k) for k in order}
         return {k: f.result() for k, f in futures.items()}
@@ -433,6 +448,19 @@ def test_sigint(outcomes, key):
     assert line == "irscale: interrupted", line + o.describe()
     assert o.status == 130, f"exit status {o.status}, expected 130" + o.describe()
     assert not o.changes, f"files left after ^C: {o.changes}" + o.describe()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("key", list(STOP_JOBS))
+def test_stop_signal(outcomes, key):
+    """SIGTERM and SIGHUP: one ``irscale: terminated`` line, status 128 + the signal's
+    number (as a shell reports a process the signal killed), no output, no staging file."""
+    o = _outcome(outcomes, f"stop-{key}")
+    line = _error_line(o)
+    assert line == "irscale: terminated", line + o.describe()
+    expected = 128 + STOP_JOBS[key].signum
+    assert o.status == expected, f"exit status {o.status}, expected {expected}" + o.describe()
+    assert not o.changes, f"files left after the signal: {o.changes}" + o.describe()
 
 
 @pytest.mark.parametrize("key", list(DEV_FULL_JOBS))

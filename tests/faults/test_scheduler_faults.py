@@ -1,16 +1,25 @@
 """``--scheduler`` on every command that parallelises: ``compare``,
 ``meta dp | split | swap | loo``, ``scale image`` and ``eval`` (its batches, as
 ``eval-many``): bad address forms, ``local:0``, an unreachable scheduler (a clear error at
-once), ``--workers`` with it, commands whose work is not parallel, Dask missing (an error
-naming the extra), and the same output on a local cluster as without it."""
+once), a peer that is no Dask scheduler (garbage or silence: the same error, in bounded
+time), ``--workers`` with it, commands whose work is not parallel, Dask missing (an error
+naming the extra), the same output on a local cluster as without it, and a local cluster
+stopped by ^C or SIGTERM (only the ``irscale:`` line, no process left)."""
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import socket
+import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
-from .conftest import err, ok, opt, run_case, same_output_as
+from .conftest import BIN, changes, err, ok, opt, run_case, same_output_as, subprocess_env
 
 RANDOM = ["compare", "--scores", "ap.csv", "--test", "randomization", "--samples", "99",
           "--seed", "1"]
@@ -84,3 +93,99 @@ def test_scheduler_without_dask_names_the_extra(name, ws, run_cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if absent
     run_case(err(f"{name}-no-dask", [*COMMANDS[name], "--scheduler", "local:2"],
                  "irscale[dask]", "--scheduler").values[0], ws, run_cli)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_local_cluster_stopped_by_a_signal(name, ws):
+    """``eval-many --scheduler local:2`` on a real LocalCluster, stopped by ^C or SIGTERM
+    once its staging folder exists (the cluster at work): only ``irscale:`` lines reach
+    the user (no Dask log, traceback, unclosed socket or leaked semaphore), the status is
+    that of the signal, nothing is left in the folder, and no process of the command's
+    session (nanny, worker, resource tracker) outlives it."""
+    pytest.importorskip("distributed")
+    (ws.root / "runs").mkdir()
+    for index in range(300):  # a batch per file: longer than a few seconds of work
+        (ws.root / "runs" / f"r{index}.run").write_bytes((ws.root / "a.run").read_bytes())
+    before = ws.snapshot()
+    number = getattr(signal, name)
+    proc = subprocess.Popen(
+        [*BIN, "eval-many", "qrels.txt", "runs", "-m", "map", "--batch-size", "1",
+         "--scheduler", "local:2", "--per-topic-out", "pt", "--no-progress", "-o",
+         "out.txt"], cwd=ws.root, env=subprocess_env(), stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120  # a bound on a stuck start, not a timing
+        while not any(p.name.startswith(".pt.") for p in ws.root.iterdir()):
+            assert proc.poll() is None, f"ended before its cluster worked: {proc.returncode}"
+            assert time.monotonic() < deadline, "no staging folder after 120 s"
+            select.select([], [], [], 0.05)
+        proc.send_signal(number)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    expected = ["irscale: interrupted" if name == "SIGINT" else "irscale: terminated"]
+    assert err.decode(errors="replace").splitlines() == expected, err[-3000:]
+    assert proc.returncode == 128 + number, proc.returncode
+    assert not changes(before, ws.snapshot())
+    deadline = time.monotonic() + 60
+    while True:  # the session's processes: gone once their parent's pipes close
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "processes of the command outlive it by 60 s"
+        select.select([], [], [], 0.1)
+
+
+MANY_ONE = ["eval-many", "qrels.txt", "a.run", "-m", "map", "--no-progress"]
+
+
+class _NotDask:
+    """A TCP peer on a free port of this machine that is no Dask scheduler: it answers
+    each connection with an HTTP error (``garbage``: Dask reads a frame length out of it)
+    or with nothing at all (``silent``: an HTTP server waiting for a request)."""
+
+    def __init__(self, mode: str) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.address = f"tcp://127.0.0.1:{self.server.getsockname()[1]}"
+        self.mode = mode
+        self.connections: list = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:  # closed
+                return
+            self.connections.append(connection)
+            if self.mode == "garbage":
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+
+    def close(self) -> None:
+        self.server.close()
+        for connection in self.connections:
+            connection.close()
+
+
+@pytest.mark.parametrize("mode", ["garbage", "silent"])
+def test_scheduler_address_that_is_not_dask(mode, ws, run_cli, monkeypatch):
+    """``--scheduler`` naming a peer that is no Dask scheduler: one ``irscale:`` line
+    naming the address within the handshake's time limit (made short here), never
+    "out of memory" nor a hang."""
+    pytest.importorskip("distributed")
+    from irscale.parallel import executor
+
+    monkeypatch.setattr(executor, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(executor, "HANDSHAKE_SLACK", 0.5)
+    peer = _NotDask(mode)
+    try:
+        run_case(err(f"not-dask-{mode}", [*MANY_ONE, "--scheduler", peer.address],
+                     opt("--scheduler"), peer.address, "no Dask scheduler answers"
+                     ).values[0], ws, run_cli)
+    finally:
+        peer.close()
+

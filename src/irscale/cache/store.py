@@ -9,19 +9,28 @@ evaluation. An entry that cannot be trusted (another format, a wrong checksum, a
 file, another key) is reported in a warning and evaluated again; the new entry replaces it.
 Nothing is written outside the folder, which is created when missing (its parent must
 exist) when the first entry is written, and must hold none of the call's inputs.
+
+A cache never turns a success into a failure: a folder that can be read but not written
+(read-only, a full device) still serves its entries, and an entry that cannot be written
+is not stored, with one warning per folder and process (:class:`CacheWriteWarning`); the
+evaluation is returned as without a cache. The temporary files that a writer killed while
+writing left behind are removed when an entry is next written, once older than
+:data:`ORPHAN_AGE` (an hour).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..errors import FileAccessError, ParameterError, shorten
+from ..errors import CacheWriteWarning, FileAccessError, ParameterError, shorten
 from ..io.files import access_error, current_umask
 from ..io.sources import call_inputs, check_folder_inputs
 from ..measures.results import Evaluation
@@ -29,6 +38,11 @@ from .entries import BadEntry, Warned, decode, encode, warning_category, warning
 
 #: The suffix of an entry's file.
 SUFFIX = ".entry"
+#: A temporary file of an entry being written (``.<key>.<random>.tmp``: ``tempfile``'s 8
+#: characters), and the age (seconds) past which one is an orphan of a killed writer
+#: (no entry takes that long to write) and is removed.
+TEMPORARY = re.compile(r"\.[0-9a-f]+\.[a-z0-9_]{8}\.tmp")
+ORPHAN_AGE = 3600.0
 
 
 class CacheDir:
@@ -42,13 +56,14 @@ class CacheDir:
             raise ParameterError(f"{option} must name a folder, got {shorten(repr(path))}")
         self.path = name
         self.option = option
+        self._swept = False
         check_folder_inputs(name, call_inputs(inputs), option=option)
         if os.path.lexists(name) and not os.path.isdir(name):
             raise FileAccessError(f"{option} {name}: not a folder", path=name)
         if os.path.isdir(name):
-            if not os.access(name, os.R_OK | os.W_OK | os.X_OK):
-                raise FileAccessError(f"{option} {name}: the folder is not writable (or not "
-                                      "readable)", path=name)
+            if not os.access(name, os.R_OK | os.X_OK):  # read-only serves its entries
+                raise FileAccessError(f"{option} {name}: the folder is not readable",
+                                      path=name)
             return
         parent = os.path.dirname(os.path.abspath(name))
         if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
@@ -61,8 +76,30 @@ class CacheDir:
             os.mkdir(self.path)
         except FileExistsError:
             pass
-        except OSError as error:
-            raise access_error(error, self.path, "create") from None
+
+    def _sweep(self) -> None:
+        """Remove, once, the temporary files older than :data:`ORPHAN_AGE` (a writer
+        killed while writing an entry: SIGKILL, a power loss)."""
+        if self._swept:
+            return
+        self._swept = True
+        now = time.time()
+        with os.scandir(self.path) as entries:
+            for entry in entries:
+                if TEMPORARY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                    if now - entry.stat(follow_symlinks=False).st_mtime > ORPHAN_AGE:
+                        _remove(entry.path)
+
+    def _not_written(self, error: OSError, path: str) -> None:
+        """Warn, once per folder and process, that an entry could not be written."""
+        folder = os.path.realpath(self.path)
+        with _WARNED_LOCK:
+            if folder in _WARNED:
+                return
+            _WARNED.add(folder)
+        reason = access_error(error, path, "write")
+        warnings.warn(f"{self.option} {self.path}: {reason}: results are not cached",
+                      CacheWriteWarning, stacklevel=4)
 
     def _entry(self, key: str) -> str:
         return os.path.join(self.path, key + SUFFIX)
@@ -96,12 +133,14 @@ class CacheDir:
             data = encode(key, version, evaluation, warned)
         except BadEntry:
             return
-        self._create()
         try:
+            self._create()
+            self._sweep()
             handle, temporary = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp",
                                                  dir=self.path)
         except OSError as error:
-            raise access_error(error, self.path, "write into") from None
+            self._not_written(error, self.path)
+            return
         try:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
@@ -109,10 +148,15 @@ class CacheDir:
             os.replace(temporary, self._entry(key))
         except OSError as error:
             _remove(temporary)
-            raise access_error(error, self._entry(key), "write") from None
+            self._not_written(error, self._entry(key))
         except BaseException:
             _remove(temporary)
             raise
+
+
+#: The folders (real paths) whose write failure was reported (:meth:`CacheDir.put`).
+_WARNED: set[str] = set()
+_WARNED_LOCK = threading.Lock()
 
 
 def _remove(path: str) -> None:
@@ -185,4 +229,4 @@ def shown(warned: Iterable[Warned]) -> list[tuple[type[Warning], str]]:
     return [(warning_category(category), message) for category, message in warned]
 
 
-__all__ = ["SUFFIX", "CacheDir", "Recorder", "shown", "stored"]
+__all__ = ["ORPHAN_AGE", "SUFFIX", "TEMPORARY", "CacheDir", "Recorder", "shown", "stored"]

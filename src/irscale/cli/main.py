@@ -4,12 +4,13 @@ Each subcommand lives in its own module of this package, whose ``add_parser(subp
 registers a sub-parser with a ``func`` default ``(args) -> int`` (the exit status).
 Whatever a user can cause ends in one line on standard error, never a traceback
 (``docs/errors.md``): ``irscale: <message>`` with status 2 for bad input, options and
-files; ``irscale: interrupted`` (130) for ^C; ``irscale: warning: <message>`` for
-warnings; ``irscale: internal error: ...`` (3) for a bug (``IRSCALE_DEBUG=1`` shows the
-traceback). ^C may come at any moment, also while modules are imported, so this module
-imports nothing but ``os`` and ``sys`` when it is loaded: :class:`Parser` and
-:class:`UsageError`, whose bases come from argparse and :mod:`irscale.errors`, are defined
-on first use, inside :func:`main`'s protected region.
+files; ``irscale: interrupted`` (130) for ^C; ``irscale: terminated`` for SIGTERM (143)
+and SIGHUP (129), which stop a command as ^C does, with the same clean-up;
+``irscale: warning: <message>`` for warnings; ``irscale: internal error: ...`` (3) for a
+bug (``IRSCALE_DEBUG=1`` shows the traceback). ^C may come at any moment, also while
+modules are imported, so this module imports nothing but ``os`` and ``sys`` when it is
+loaded: :class:`Parser` and :class:`UsageError`, whose bases come from argparse and
+:mod:`irscale.errors`, are defined on first use, inside :func:`main`'s protected region.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ SUBCOMMANDS = ("eval", "session", "text", "demo", "compare", "scale", "meta", "p
 
 #: Exit status of bad input or options, of ^C, and of an internal error.
 EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BUG = 2, 130, 3
+#: Signals that stop a command as ^C does (what SLURM, Kubernetes and systemd send, and a
+#: closed terminal), by name: the exit status is 128 + the signal's number, as a shell
+#: reports a process the signal killed (SIGTERM 143, SIGHUP 129).
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
 #: Longest error line printed (a message quoting huge input is cut in the middle).
 MESSAGE_LIMIT = 2000
 #: Subcommands that do no linear algebra: their processes start numpy's BLAS with one
@@ -271,12 +276,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     callback, with a traceback).
     """
     sigint = _Sigint()
-    previous_handler = None
+    previous_handlers: dict = {}
     previous_hook = sys.unraisablehook
     entry_point = argv is None
     try:
-        previous_handler = _catch_sigint(sigint)
-        if previous_handler is not None:
+        previous_handlers = _catch_signals(sigint)
+        if previous_handlers:
             sys.unraisablehook = _quiet_interrupts(previous_hook)
         import warnings
 
@@ -294,28 +299,56 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sigint.done = entry_point
         finally:
             warnings.showwarning = previous
-    except KeyboardInterrupt:  # while importing, or between the handlers
-        status = _fail("interrupted", EXIT_INTERRUPTED)
+    except KeyboardInterrupt as error:  # while importing, or between the handlers
+        status = _interrupted(error, sigint)
     finally:
         sigint.done = entry_point
-        if previous_handler is not None:
-            _restore_sigint(previous_handler, done=entry_point)
+        if previous_handlers:
+            _restore_signals(previous_handlers, done=entry_point)
             sys.unraisablehook = previous_hook
     return status
 
 
+class Terminated(KeyboardInterrupt):
+    """A stop signal (:data:`STOP_SIGNALS`) received while a command runs: raised where ^C
+    raises ``KeyboardInterrupt``, so that every clean-up of ^C runs for it too."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 class _Sigint:
-    """The SIGINT handler of one call of :func:`main`: it counts the signals and raises
-    ``KeyboardInterrupt`` as Python's own handler does, until the command is ``done``."""
+    """The handler of SIGINT and of the :data:`STOP_SIGNALS` for one call of :func:`main`:
+    it counts the signals and raises ``KeyboardInterrupt`` (:class:`Terminated` for a stop
+    signal) as Python's own handler does for SIGINT, until the command is ``done``;
+    ``signum``: the first signal received (its exit status)."""
 
     def __init__(self) -> None:
         self.received = 0
+        self.signum: int | None = None
         self.done = False
 
     def __call__(self, signum, frame) -> None:
+        import signal
+
         self.received += 1
+        if self.signum is None:
+            self.signum = signum
         if not self.done:
-            raise KeyboardInterrupt
+            raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
+
+
+def _interrupted(error: BaseException | None, sigint: _Sigint) -> int:
+    """Report a command stopped by ^C (``irscale: interrupted``, 130) or by a stop signal
+    (``irscale: terminated``, 128 + its number): ``error``, the exception it raised, or
+    ``None`` for an error some library made of it."""
+    import signal
+
+    signum = error.signum if isinstance(error, Terminated) else sigint.signum
+    if signum is None or signum == signal.SIGINT:
+        return _fail("interrupted", EXIT_INTERRUPTED)
+    return _fail("terminated", 128 + signum)
 
 
 def _quiet_interrupts(previous):
@@ -332,25 +365,34 @@ def _quiet_interrupts(previous):
     return hook
 
 
-def _catch_sigint(handler: _Sigint):
-    """Install ``handler`` for SIGINT while Python's own handler is in place; the handler
-    to restore, or None."""
+def _catch_signals(handler: _Sigint) -> dict:
+    """Install ``handler`` for SIGINT while Python's own handler is in place, and for each
+    of the :data:`STOP_SIGNALS` while its default action (death, without a word) is; the
+    handlers to restore, by signal. A handler of the caller's, or a signal it ignores (^C
+    in a background job, SIGHUP under ``nohup``), is left alone."""
     import signal
 
-    try:
-        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-            return None  # the caller's own handler (or ^C ignored): left alone
-        signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread
-        return None
-    return signal.default_int_handler
+    previous: dict = {}
+    for name in ("SIGINT", *STOP_SIGNALS):
+        number = getattr(signal, name, None)
+        if number is None:  # not on this system
+            continue
+        default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
+        try:
+            if signal.getsignal(number) is default:
+                previous[number] = signal.signal(number, handler)
+        except ValueError:  # not the main thread
+            break
+    return previous
 
 
-def _restore_sigint(handler, *, done: bool) -> None:
-    """Put back the SIGINT ``handler`` of before the command (``done``: the command ended)."""
+def _restore_signals(handlers: dict, *, done: bool) -> None:
+    """Put back the ``handlers`` of before the command (``done``: the command ended, and
+    ^C is ignored from now on: see :func:`main`)."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN if done else handler)
+    for number, handler in handlers.items():
+        signal.signal(number, signal.SIG_IGN if done and number == signal.SIGINT else handler)
 
 
 def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = False) -> int:
@@ -381,14 +423,14 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
-    except KeyboardInterrupt:
-        return _fail("interrupted", EXIT_INTERRUPTED)
+    except KeyboardInterrupt as error:
+        return _interrupted(error, sigint)
     except BrokenPipeError:
         _silence(sys.stdout)
         return 0
     except Exception as error:
         if sigint.received:  # a ^C some library turned into another error
-            return _fail("interrupted", EXIT_INTERRUPTED)
+            return _interrupted(None, sigint)
         reported = _error_status(named(error, args))
         if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise

@@ -31,12 +31,14 @@ import errno as errno_codes
 import gzip
 import io
 import os
+import re
 import shutil
 import signal
 import stat
 import sys
 import tempfile
 import threading
+import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -353,30 +355,107 @@ def current_umask() -> int:
     return mask
 
 
+#: Signals :func:`interrupts_held` holds: ^C, and those the command line turns into the
+#: same exception (``irscale.cli.main.STOP_SIGNALS``).
+HELD_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Hold ^C (SIGINT) while the block runs, then act on it (``KeyboardInterrupt``): a
-    step that must not be cut in half (making and recording a temporary file, a rename, a
+    """Hold ^C (SIGINT), SIGTERM and SIGHUP while the block runs, then act on the first
+    received (``KeyboardInterrupt``, or what the handler of that signal raises): a step
+    that must not be cut in half (making and recording a temporary file, a rename, a
     clean-up) runs to its end.
 
-    Only in the main thread, with a Python handler of SIGINT in place (Python's own, by
-    default); otherwise the block runs as it is.
+    Only in the main thread, and only the signals with a Python handler in place (Python's
+    own for SIGINT, by default); otherwise the block runs as it is.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous):  # SIG_IGN, SIG_DFL, or a handler not set from Python
-        yield
-        return
+    previous = {}
+    for name in HELD_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None and callable(handler := signal.getsignal(number)):
+            previous[number] = handler  # not SIG_IGN, SIG_DFL or a handler set outside Python
     received: list[int] = []
-    signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    for number in previous:
+        signal.signal(number, lambda signum, frame: received.append(signum))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     if received:
-        previous(signal.SIGINT, None)  # Python's own raises KeyboardInterrupt
+        previous[received[0]](received[0], None)  # Python's own raises KeyboardInterrupt
+
+
+#: How long (seconds) an unlocked staging file or folder must have stood untouched before
+#: a sweep removes it (:func:`make_staging`): its writer locks it as soon as it is made.
+ORPHAN_AGE = 60.0
+
+
+def make_staging(target: Path, *, folder: bool = False) -> tuple[str, int]:
+    """A new hidden staging file (``folder``: folder) beside ``target``,
+    ``.<name>.<random>.part``, and a descriptor holding an exclusive ``flock`` on it for as
+    long as it is open (close it once the staging path is renamed or removed); an
+    ``OSError`` when it cannot be made.
+
+    Before, the staging files and folders of ``target`` that a killed writer (SIGKILL, a
+    power loss) left behind are removed: those of that pattern that nobody locks (a lock
+    dies with its process) and that have stood untouched for :data:`ORPHAN_AGE` seconds
+    (the moment between making one and locking it). Call it with interrupts held.
+    """
+    _sweep_orphans(target)
+    if folder:
+        path = tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        handle = os.open(path, os.O_RDONLY | OPEN_FLAGS)
+    else:
+        handle, path = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
+                                        dir=target.parent)
+    _lock(handle, wait=True)
+    return path, handle
+
+
+def _lock(handle: int, *, wait: bool) -> bool:
+    """An exclusive ``flock`` on ``handle`` (where the system has it): taken or not."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no sweep either
+        return not wait
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except OSError:
+        return False
+    return True
+
+
+def _sweep_orphans(target: Path) -> None:
+    """Remove the orphan staging files and folders of ``target`` (:func:`make_staging`)."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[a-z0-9_]{{8}}\.part")
+    try:
+        names = [name for name in os.listdir(target.parent) if pattern.fullmatch(name)]
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(target.parent, name)
+        try:
+            info = os.lstat(path)
+            if (time.time() - info.st_mtime < ORPHAN_AGE
+                    or not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode))):
+                continue
+            handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | OPEN_FLAGS)
+        except OSError:
+            continue
+        try:
+            if _lock(handle, wait=False):  # its writer is gone
+                if stat.S_ISDIR(info.st_mode):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
+        finally:
+            os.close(handle)
 
 
 @contextlib.contextmanager
@@ -396,15 +475,13 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
     if existing is not None and not stat.S_ISREG(existing.st_mode):
         yield os.fspath(target)
         return
-    temporary = None
+    temporary = handle = None
     try:
         with interrupts_held():  # no ^C between making the file and knowing its name
             try:
-                handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.",
-                                                     suffix=".part", dir=target.parent)
+                temporary, handle = make_staging(target)
             except OSError as error:
                 raise access_error(error, path, "write") from None
-            os.close(handle)
         yield temporary
         os.chmod(temporary, 0o666 & ~current_umask())
         if not force and os.path.lexists(target):
@@ -417,6 +494,9 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
             with interrupts_held(), contextlib.suppress(OSError):
                 os.unlink(temporary)
         raise
+    finally:
+        if handle is not None:
+            os.close(handle)
 
 
 @contextlib.contextmanager
@@ -502,12 +582,11 @@ def staged_folder(path: str, option: str) -> Iterator[str]:
     target and renamed onto it, and the link stays a link.
     """
     folder = Path(output_target(path))
-    staging = None
+    staging = handle = None
     try:
         with interrupts_held():  # no ^C between making the folder and knowing its name
             try:
-                staging = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part",
-                                           dir=folder.parent)
+                staging, handle = make_staging(folder, folder=True)
             except OSError as error:
                 raise access_error(error, path, "write") from None
         yield staging
@@ -526,3 +605,6 @@ def staged_folder(path: str, option: str) -> Iterator[str]:
             with interrupts_held():
                 shutil.rmtree(staging, ignore_errors=True)
         raise
+    finally:
+        if handle is not None:
+            os.close(handle)

@@ -38,9 +38,11 @@ Tasks
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import socket
+import threading
 import time
 import uuid
 from collections import deque
@@ -58,6 +60,9 @@ T = TypeVar("T")
 EXTRA = "irscale[dask]"
 #: Seconds to wait for a scheduler (TCP connection, then the Dask handshake).
 CONNECT_TIMEOUT = 10.0
+#: Seconds granted to a handshake beyond :data:`CONNECT_TIMEOUT` (Dask's own limit, which
+#: a peer that answers nothing or garbage may escape) before it is abandoned.
+HANDSHAKE_SLACK = 5.0
 #: Schemes of Dask scheduler addresses.
 SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 #: Times a task whose input data was lost with its workers is submitted again.
@@ -178,17 +183,21 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
     distributed = _distributed(option, address)
     local = _LOCAL.fullmatch(address)
     if local:
-        import logging
         import warnings
 
-        with warnings.catch_warnings():
-            # the scheduler's HTTP server moves off a busy port 8787 and says so: no news
+        with _dask_logs_silenced(), warnings.catch_warnings():
+            # the scheduler's HTTP server moves off a busy port 8787 and says so; sockets
+            # of operations a stop (^C, SIGTERM) cut short are collected unclosed
             warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
-            cluster = distributed.LocalCluster(
-                n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR)
-        with cluster, distributed.Client(cluster) as client:
-            yield client
+            warnings.filterwarnings("ignore", "unclosed <socket", ResourceWarning)
+            try:
+                cluster = distributed.LocalCluster(
+                    n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=SILENT)
+                with cluster, distributed.Client(cluster) as client:
+                    yield client
+            finally:
+                gc.collect()  # the cut-short sockets, under these filters
         return
     if address.split("://", 1)[0] in ("tcp", "tls", "ws", "wss"):
         host, port = _host_port(address, option)
@@ -197,13 +206,80 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
         except OSError as error:
             raise SchedulerError(f"{option} {address}: no Dask scheduler answers there "
                                  f"({error.strerror or error})") from None
-    try:
-        client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as error:
-        raise SchedulerError(f"{option} {address}: could not connect to a Dask scheduler "
-                             f"within {CONNECT_TIMEOUT:g} s ({error})") from None
+    with _connected(distributed, address, option) as client:
+        yield client
+
+
+@contextmanager
+def _connected(distributed: Any, address: str, option: str) -> Iterator[Any]:
+    """A Client of the scheduler at ``address``, Dask's handshake done within
+    :data:`CONNECT_TIMEOUT` seconds (and a few more), closed at the end; else a
+    :class:`~irscale.errors.SchedulerError` naming the address.
+
+    The handshake runs in a thread that is waited for with a time limit: a peer that is no
+    Dask scheduler may answer nothing (an HTTP server waits for a request), or bytes that
+    Dask reads as the length of a frame and tries to allocate (``MemoryError``: not an
+    allocation of irscale's, not reported as out of memory). A Client that connects after
+    the limit is closed by its thread.
+    """
+    lock = threading.Lock()
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        except BaseException as error:  # reported by the caller, whatever it is
+            outcome["error"] = error
+            return
+        with lock:
+            if "abandoned" not in outcome:
+                outcome["client"] = client
+                return
+        client.close()
+
+    thread = threading.Thread(target=connect, name="irscale-dask-handshake", daemon=True)
+    thread.start()
+    thread.join(CONNECT_TIMEOUT + HANDSHAKE_SLACK)
+    with lock:
+        client = outcome.get("client")
+        if client is None:
+            outcome["abandoned"] = True
+    if client is None:
+        error = outcome.get("error")
+        if error is None:
+            reason = f"nothing answered Dask's handshake within {CONNECT_TIMEOUT:g} s"
+        elif isinstance(error, (OSError, TimeoutError)):
+            reason = str(error) or type(error).__name__
+        else:
+            reason = f"what answers does not speak Dask's protocol: {type(error).__name__}"
+        raise SchedulerError(f"{option} {address}: no Dask scheduler answers there "
+                             f"({reason})") from None
     with client:
         yield client
+
+
+#: The loggers of the scheduler ``local:N`` runs in this process (Dask, Tornado, and
+#: asyncio's "Task exception was never retrieved" of operations cut short by its
+#: shutdown), and the level that silences them: a stopped cluster (^C, SIGTERM) logs
+#: errors with tracebacks that are no news to the user, who sees ``irscale:`` lines only.
+DASK_LOGGERS = ("distributed", "tornado", "asyncio")
+SILENT = 100  # above logging.CRITICAL
+
+
+@contextmanager
+def _dask_logs_silenced() -> Iterator[None]:
+    """Silence :data:`DASK_LOGGERS` in the block (their levels restored after)."""
+    import logging
+
+    loggers = [logging.getLogger(name) for name in DASK_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(SILENT)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def _limited(func: Callable[..., T], *args: object) -> T:
