@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         # trec_eval's measures of TREC files: from the files to the text in the engine,
         # without numpy (None: a measure or an input it does not take alone); with --cache
         # the regular evaluation below reads and stores the cache
-        from ..evaluation_text import trec_eval_text
+        from ..evaluation.trec_text import trec_eval_text
 
         printed = trec_eval_text(args.qrels, runs, args.measures or ["official"],
                                  allow_empty=args.allow_empty, per_query=args.per_query,

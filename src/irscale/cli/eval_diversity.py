@@ -128,7 +128,7 @@ DIVERSITY_RULES = (
 
 def run_diversity(args: argparse.Namespace) -> int:
     """``eval`` with diversity measures (its options checked: :data:`DIVERSITY_RULES`)."""
-    from ..measures.diversity.evaluate import evaluate_diversity
+    from ..evaluation.diversity import evaluate_diversity
     from .outputs import open_output
     from .runargs import label_files, named_runs
 

@@ -18,7 +18,7 @@ def wants_fairness(args: argparse.Namespace) -> bool:
     names = [n for spec in (args.measures or []) for n in spec.split()]
     if not names or all(map(is_measure_name, names)):
         return False
-    from ..measures.fairness.evaluate import fairness_requested
+    from ..evaluation.fairness import fairness_requested
 
     return fairness_requested(names)
 
@@ -46,9 +46,9 @@ def run_fairness(args: argparse.Namespace) -> int:
     :func:`irscale.evaluate` does with them, every run file (a folder or a glob pattern:
     its run files) a stochastic run named as ``--names`` says."""
     from ..evaluation import evaluate
+    from ..evaluation.fairness import read_runs
     from ..io.naming import name_runs
     from ..io.sources import expands, run_files
-    from ..measures.fairness.evaluate import read_runs
     from .outputs import open_output
     from .runargs import distinct_runs, label_files
 

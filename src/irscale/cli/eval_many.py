@@ -1,5 +1,5 @@
 """``irscale eval-many``: evaluate thousands of run files in batches, memory bounded by a
-batch per worker (:mod:`irscale.evaluation_many`; usage: ``docs/cli.md``)."""
+batch per worker (:mod:`irscale.evaluation.many`; usage: ``docs/cli.md``)."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
     evaluated a batch of files at a time."""
     check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
-    from ..evaluation_many import check_out, evaluate_many, run_files
+    from ..evaluation.many import check_out, evaluate_many, run_files
     from ..io.output import write_summary
 
     files = run_files(args.runs)
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def zscores_text(many: Any) -> str:
-    """The Z file of an :func:`~irscale.evaluation_many.evaluate_many` result whose
+    """The Z file of an :func:`~irscale.evaluation.many.evaluate_many` result whose
     per-topic values were kept: per topic (in the table's order) and measure, the mean and
     the sample standard deviation of the runs' values
     (:func:`irscale.stats.standardisation.reference_moments`), as

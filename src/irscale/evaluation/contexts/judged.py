@@ -1,0 +1,16 @@
+"""Judged rankings: trec_eval's and the catalogue's measures (the default context)."""
+
+from __future__ import annotations
+
+from ..context import DEFAULT, Context, register
+from ..judged import run_judged
+
+#: Every option of trec_eval's, the label sets, the Z file, the cache and the run names.
+JUDGED = register(Context(
+    name=DEFAULT, what="trec_eval's and the catalogue's measures",
+    why="the intents are read by diversity measures only: I-rec@10, D#-nDCG@10, P+Q ...",
+    reads=frozenset({"relevance_level", "max_docs", "judged_only", "complete",
+                     "num_docs_in_coll", "compat", "ties", "labels", "allow_empty",
+                     "zscores", "names"}),
+    averaging="trec_eval", cacheable=True, claims=lambda qrels, measures, options: True,
+    run=run_judged))
