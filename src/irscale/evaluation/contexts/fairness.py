@@ -38,6 +38,6 @@ def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
 FAIRNESS = register(Context(
     name="fairness", what="fairness measures",
     why="they read stochastic runs: the sampled rankings of each topic, ranked by score, "
-        "and the document groups, labels={'groups': ...}",
+        "and the document groups of the label set 'groups'",
     reads=frozenset({"labels", "allow_empty"}),
     averaging="mean", cacheable=False, claims=_claims, run=_run))
