@@ -295,7 +295,7 @@ RULES: tuple[Declared, ...] = (
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
           "{options} applies to the tests against --baseline RUN", TABLE_SPELT),
     _check_labels,
-    Rule(("labels", "baseline"), lambda args: args.relevance_format == "qrels",
+    Rule(("baseline",), lambda args: args.relevance_format == "qrels",
          "{options}: not with preference judgments (-R prefs, -R qrels_prefs)"),
     Rule(("fmt",), lambda args: args.relevance_format == "qrels" or args.fmt not in (
         "latex", "ndeval"), "--format {fmt} does not apply to preference judgments (-R "
