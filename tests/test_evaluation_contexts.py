@@ -76,3 +76,27 @@ def test_irscale_eval_chooses_it_and_refuses_by_the_same_rule(toy, tmp_path, cap
     assert capsys.readouterr().err.strip() == ("irscale: -J/--judged-only does not apply to toy "
                                                "measures (they count the documents retrieved)")
 
+
+
+def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
+    """A context that reads every keyword option of ``irscale.evaluate`` (its signature)
+    is handed each of them, with its value."""
+    import inspect
+
+    options = {name: p.default for name, p in
+               inspect.signature(irscale.evaluate).parameters.items()
+               if p.kind == p.KEYWORD_ONLY}
+    seen = {}
+
+    def record(held, measures, **given):
+        seen.update(given)
+        return "recorded"
+
+    register(Context(name="all", what="everything", why="-", reads=frozenset(options),
+                     averaging="mean", cacheable=False,
+                     claims=lambda qrels, measures, o: measures == "all", run=record))
+    try:
+        assert irscale.evaluate(QRELS, RUN, "all", max_docs=3) == "recorded"
+    finally:
+        unregister("all")
+    assert seen == {**options, "max_docs": 3}

@@ -197,20 +197,25 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
-    call = dict(locals())
+    # named one by one, not by locals(): its snapshot would keep the inputs alive
+    values = dict(relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
+                  complete=complete, num_docs_in_coll=num_docs_in_coll, compat=compat,
+                  ties=ties, labels=labels, allow_empty=allow_empty,
+                  intent_probabilities=intent_probabilities, intent_types=intent_types,
+                  zscores=zscores, cache=cache, relevance_format=relevance_format,
+                  names=names)
     _check_call_options(labels, allow_empty)
-    given = {name: value for name, value in call.items()
-             if name in OPTIONS and _given(value, OPTIONS[name])}
-    context = choose(qrels, measures, given)
-    refuse_unread(context, {name: f"{name}=" for name in given})
+    given = {name for name, value in values.items() if _given(value, OPTIONS[name])}
+    context = choose(qrels, measures, {name: values[name] for name in given})
+    refuse_unread(context, {name: f"{name}=" for name in sorted(given, key=list(OPTIONS).index)})
+    options = {name: values[name] for name in context.accepts}  # their values, defaults too
     if cache is not None:  # a cacheable context: the key is that of the whole call
-        given["cache"] = CacheCall(cache, evaluate, call)
-    else:
-        del call
+        options["cache"] = CacheCall(cache, evaluate,
+                                     {"qrels": qrels, "runs": runs, "measures": measures,
+                                      **values})
     held = [qrels, runs]  # handed over: this frame keeps no reference (the runner's memory)
     del qrels, runs
-    return context.run(held, measures, **{name: value for name, value in given.items()
-                                          if name in context.accepts})
+    return context.run(held, measures, **options)
 
 
 #: The options of :func:`evaluate` and their defaults, read from its signature: a context

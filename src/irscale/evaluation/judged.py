@@ -118,9 +118,11 @@ def run_judged(held: list[Any], measures: Any, *, relevance_level: int = 1,
         qrels, runs = held
         evaluation = cached_evaluation(cache.folder, cache.function, cache.arguments, setup,
                                        lambda: _evaluate([qrels, runs], setup, labels,
-                                                         allow_empty, names), stacklevel=4)
+                                                         allow_empty, names), stacklevel=5)
     else:
-        evaluation = _evaluate(held, setup, labels, allow_empty, names, stacklevel=5)
+        # the warnings name the caller of irscale.evaluate: _evaluate, this runner, the
+        # context's, irscale.evaluate, the caller
+        evaluation = _evaluate(held, setup, labels, allow_empty, names, stacklevel=6)
     if reference is None:
         return evaluation
     from ..measures.zscored import zscore_evaluation

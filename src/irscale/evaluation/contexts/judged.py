@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..context import DEFAULT, Context, register
-from ..judged import run_judged
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...measures.results import Evaluation
+
+
+def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
+    """:func:`~irscale.evaluation.judged.run_judged`, loaded when it runs: choosing a
+    context (``irscale eval`` on TREC files, printed by the engine) loads no numpy."""
+    from ..judged import run_judged
+
+    return run_judged(held, measures, **options)
+
 
 #: Every option of trec_eval's, the label sets, the Z file, the cache and the run names.
 JUDGED = register(Context(
@@ -13,4 +26,4 @@ JUDGED = register(Context(
                      "num_docs_in_coll", "compat", "ties", "labels", "allow_empty",
                      "zscores", "names"}),
     averaging="trec_eval", cacheable=True, claims=lambda qrels, measures, options: True,
-    run=run_judged))
+    run=_run))
