@@ -100,3 +100,23 @@ def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
     finally:
         unregister("all")
     assert seen == {**options, "max_docs": 3}
+
+
+def test_signatures_take_trec_eval_options_as_declared():
+    """Every function that takes trec_eval's options takes all of them, with the declared
+    defaults (:mod:`irscale.evaluation.options`), and the judged rankings read them."""
+    import inspect
+
+    from irscale.evaluation.contexts.judged import JUDGED
+    from irscale.evaluation.judged import run_judged
+    from irscale.evaluation.many import evaluate_many
+    from irscale.evaluation.options import TREC_EVAL_DEFAULTS
+    from irscale.evaluation.setup import evaluation_setup
+    from irscale.evaluation.trec_text import trec_eval_text
+
+    for function in (irscale.evaluate, evaluate_many, evaluation_setup, trec_eval_text,
+                     run_judged):
+        parameters = inspect.signature(function).parameters
+        assert {name: parameters[name].default for name in TREC_EVAL_DEFAULTS} == \
+            TREC_EVAL_DEFAULTS, function.__qualname__
+    assert set(TREC_EVAL_DEFAULTS) <= JUDGED.reads

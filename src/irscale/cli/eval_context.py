@@ -10,12 +10,15 @@ from __future__ import annotations
 import argparse
 
 from ..evaluation.context import CONTEXTS, Context, choose, refuse_unread
+from ..evaluation.options import TREC_EVAL_DEFAULTS
 from .main import given, spelling
 
+#: trec_eval's options (:mod:`irscale.evaluation.options`) → ``eval``'s destination of each
+#: (``-M`` is stored as ``max_retrieved``).
+TREC_EVAL_DESTS = {name: "max_retrieved" if name == "max_docs" else name
+                   for name in TREC_EVAL_DEFAULTS}
 #: ``eval``'s options that are :func:`irscale.evaluate`'s: destination → option name.
-API_OPTIONS = {"relevance_level": "relevance_level", "max_retrieved": "max_docs",
-               "judged_only": "judged_only", "complete": "complete",
-               "num_docs_in_coll": "num_docs_in_coll", "compat": "compat", "ties": "ties",
+API_OPTIONS = {**{dest: name for name, dest in TREC_EVAL_DESTS.items()},
                "labels": "labels", "zscores": "zscores", "cache": "cache",
                "intent_probs": "intent_probabilities", "intent_types": "intent_types",
                "relevance_format": "relevance_format"}

@@ -96,10 +96,11 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
 
 def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """The arguments of :func:`irscale.evaluate` that trec_eval's options give
-    (:func:`irscale.cli.runargs.add_trec_eval_options`; ``eval`` and ``eval-many``)."""
-    return dict(relevance_level=args.relevance_level, max_docs=args.max_retrieved,
-                judged_only=args.judged_only, complete=args.complete,
-                num_docs_in_coll=args.num_docs_in_coll, compat=args.compat, ties=args.ties)
+    (:func:`irscale.cli.runargs.add_trec_eval_options`; ``eval`` and ``eval-many``): the
+    declared ones (:data:`irscale.cli.eval_context.TREC_EVAL_DESTS`)."""
+    from .eval_context import TREC_EVAL_DESTS
+
+    return {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()}
 
 
 def wants_batches(args: argparse.Namespace) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..context import DEFAULT, Context, register
+from ..options import TREC_EVAL_DEFAULTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
@@ -22,8 +23,6 @@ def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
 JUDGED = register(Context(
     name=DEFAULT, what="trec_eval's and the catalogue's measures",
     why="the intents are read by diversity measures only: I-rec@10, D#-nDCG@10, P+Q ...",
-    reads=frozenset({"relevance_level", "max_docs", "judged_only", "complete",
-                     "num_docs_in_coll", "compat", "ties", "labels", "allow_empty",
-                     "zscores", "names"}),
+    reads=frozenset({*TREC_EVAL_DEFAULTS, "labels", "allow_empty", "zscores", "names"}),
     averaging="trec_eval", cacheable=True, claims=lambda qrels, measures, options: True,
     run=_run))
