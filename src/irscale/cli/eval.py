@@ -305,8 +305,7 @@ RULES: tuple[Declared, ...] = (
     Default("context", eval_context),
     refuse_unread_options,
     *FAIRNESS_RULES,
-    Rule(("ci",), lambda args: not args.diversity and not args.fairness
-         and args.relevance_format == "qrels" and not _batches(args),
+    Rule(("ci",), lambda args: args.context.name == DEFAULT and not _batches(args),
          "--ci applies to the evaluation of judged rankings, not to diversity or fairness "
          "measures, preference judgments or batches"),
     Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
