@@ -10,7 +10,8 @@ not read by one rule. The modules:
 * :mod:`.diversity`: ndeval's and NTCIREVAL's diversity measures over intents;
 * :mod:`.fairness`: fairness and exposure measures over stochastic runs;
 * :mod:`.prefs`: preference judgments (trec_eval ``-R prefs``);
-* :mod:`.setup`: the checks every evaluation makes; :mod:`.many`: thousands of runs with
+* :mod:`.options`: trec_eval's seven options, declared once; :mod:`.setup`: the checks
+  every evaluation makes; :mod:`.many`: thousands of runs with
   bounded memory; :mod:`.trec_text`: trec_eval's printed output straight from the engine.
 
 The names below are loaded when first used (PEP 562): trec_eval's text output
