@@ -81,7 +81,7 @@ def generate(folder: Path, seed: int = 12) -> None:
 WORKERS = {
     "irscale": """
 import sys, warnings
-from irscale.measures.diversity.evaluate import evaluate_diversity
+from irscale.evaluation.diversity import evaluate_diversity
 qrels, out, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 ev = evaluate_diversity(qrels, runs, "ndeval")
 import numpy as np
@@ -146,7 +146,7 @@ def check_agreement(tool: str) -> str:
 
     import numpy as np
 
-    from irscale.measures.diversity.evaluate import c_format
+    from irscale.evaluation.diversity import c_format
 
     mine = np.load(output_path("irscale"))
     theirs = pickle.load(open(output_path(tool), "rb"))

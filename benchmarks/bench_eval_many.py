@@ -86,7 +86,7 @@ _CHILD = """
 import json, sys, time
 import warnings
 warnings.simplefilter("ignore")
-from irscale.evaluation_many import evaluate_many
+from irscale.evaluation.many import evaluate_many
 qrels, runs, batch, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 measures = sys.argv[5].split(",")
 start, cpu = time.perf_counter(), time.process_time()

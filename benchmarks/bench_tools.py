@@ -100,7 +100,7 @@ def run_irscale(qrels_path: str, run_path: str, measure_set: str, output: str) -
     stages = Stages()
     with stages("import"):
         import irscale
-        import irscale.evaluation as evaluation_module
+        import irscale.evaluation.judged as evaluation_module
         from irscale.io.output import write_results
     # time the two halves of evaluate() (judging and measures) without changing the call
     build, compute = evaluation_module.build_judged_rankings, evaluation_module.compute_shared

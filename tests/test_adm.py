@@ -76,7 +76,7 @@ def test_missing_topic_counts_zero_with_complete(compat):
 
 
 def test_eval_many_carries_the_scores(tmp_path):
-    from irscale.evaluation_many import evaluate_many
+    from irscale.evaluation.many import evaluate_many
 
     qrels = tmp_path / "qrels"
     qrels.write_text("q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq1 0 d4 1\n")

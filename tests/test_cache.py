@@ -23,7 +23,6 @@ import pandas as pd
 import pytest
 
 import irscale
-from irscale import evaluation as evaluation_module
 from irscale.cache import store as store_module
 from irscale.cache.entries import MAGIC
 from irscale.cache.evaluations import NOT_IN_KEY, call_key, run_key
@@ -35,8 +34,9 @@ from irscale.errors import (
     ParameterError,
 )
 from irscale.evaluation import evaluate
-from irscale.evaluation_many import evaluate_many
-from irscale.evaluation_setup import evaluation_setup
+from irscale.evaluation import judged as evaluation_module
+from irscale.evaluation.many import evaluate_many
+from irscale.evaluation.setup import evaluation_setup
 
 QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n1 0 d5 1\n2 0 d1 1\n2 0 d4 1\n2 0 d6 0\n"
 RUNS = {

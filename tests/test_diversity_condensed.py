@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from irscale.errors import MeasureError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels
 from irscale.io.trec import read_run
-from irscale.measures.diversity.evaluate import evaluate_diversity
 
 
 def collection(seed: int):

@@ -19,8 +19,8 @@ from scipy import stats
 import irscale
 from irscale.cli.main import main
 from irscale.errors import InputError, MeasureError, ParameterError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels
-from irscale.measures.diversity.evaluate import evaluate_diversity
 
 from .conftest import SHARED_DATA, require
 

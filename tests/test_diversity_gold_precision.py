@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 import irscale
 from irscale.errors import MeasureError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import (
     read_diversity_qrels,
     read_intent_probabilities,
     read_intent_types,
 )
 from irscale.io.trec import read_run
-from irscale.measures.diversity.evaluate import evaluate_diversity
 
 # topic 1: intent 1 {d1, d2}, intent 2 {d2, d3, d4}, intent 3 {d5}; d6 judged non-relevant
 QRELS = (b"1 1 d1 1\n1 1 d2 2\n1 2 d2 1\n1 2 d3 1\n1 2 d4 3\n1 3 d5 1\n1 3 d6 0\n"

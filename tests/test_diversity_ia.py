@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from irscale.errors import MeasureError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import (
     IntentProbabilities,
     read_diversity_qrels,
@@ -23,7 +24,6 @@ from irscale.io.diversity import (
     read_ndeval_run,
 )
 from irscale.io.labels import read_labels
-from irscale.measures.diversity.evaluate import evaluate_diversity
 from irscale.measures.diversity.intent_aware import inner_request
 from irscale.measures.diversity.umeasures import u_request
 
@@ -303,7 +303,7 @@ def test_through_evaluate_diversity():
     import warnings
 
     import irscale
-    from irscale.measures.diversity.evaluate import evaluate_diversity
+    from irscale.evaluation.diversity import evaluate_diversity
 
     qrels, run = random_collection(3)
     q, r = as_inputs(qrels, run)

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscale.errors import InputFormatError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels
 from irscale.io.trec import read_run
 from irscale.measures.diversity import NDEVAL_COLUMNS
-from irscale.measures.diversity.evaluate import evaluate_diversity
 from irscale.measures.diversity.risk import c_format
 
 from .test_diversity_ndeval import collections, oracle, qrels_bytes, run_bytes

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 import irscale
 from irscale.errors import AlignmentError, InputFormatError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels
 from irscale.io.trec import read_run
 from irscale.measures.diversity import NDEVAL_COLUMNS, parse_diversity_measures
-from irscale.measures.diversity.evaluate import evaluate_diversity
 from irscale.measures.diversity.risk import c_format
 
 pyndeval = pytest.importorskip("pyndeval")

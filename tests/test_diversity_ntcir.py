@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 
 import irscale
 from irscale.errors import InputFormatError, MeasureError, ParameterError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import (
     read_diversity_qrels,
     read_intent_probabilities,
     read_intent_types,
 )
 from irscale.io.trec import read_run
-from irscale.measures.diversity.evaluate import evaluate_diversity
 
 QRELS = b"1 1 d1 2\n1 1 d2 1\n1 2 d2 1\n1 2 d3 3\n1 2 d4 0\n"
 RUN = b"1 Q0 d2 1 3 r\n1 Q0 d9 2 2 r\n1 Q0 d3 3 1 r\n1 Q0 d1 4 0 r\n"

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels, read_intent_probabilities
 from irscale.io.trec import read_run
-from irscale.measures.diversity.evaluate import evaluate_diversity
 
 ntcir = pytest.importorskip("pyNTCIREVAL")
 metrics = pytest.importorskip("pyNTCIREVAL.metrics")

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscale.errors import DuplicateError, EmptyInputError, InputFormatError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels, read_ndeval_run
-from irscale.measures.diversity.evaluate import evaluate_diversity
 
 
 class Token:

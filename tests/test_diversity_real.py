@@ -11,8 +11,8 @@ import warnings
 import pytest
 
 from irscale.cli.main import main
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.measures.diversity import NDEVAL_COLUMNS
-from irscale.measures.diversity.evaluate import evaluate_diversity
 from irscale.measures.diversity.risk import c_format
 
 from .conftest import SHARED_DATA, require

@@ -20,13 +20,13 @@ import numpy as np
 import pytest
 
 from irscale.errors import InputFormatError, MeasureError, ParameterError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import (
     read_diversity_qrels,
     read_intent_probabilities,
     read_topic_alphas,
 )
 from irscale.io.trec import read_run
-from irscale.measures.diversity.evaluate import evaluate_diversity
 
 
 def collection(seed: int):

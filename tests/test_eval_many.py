@@ -31,7 +31,7 @@ from irscale.errors import (
     OutputExistsError,
     ParameterError,
 )
-from irscale.evaluation_many import evaluate_many, part_name, run_files
+from irscale.evaluation.many import evaluate_many, part_name, run_files
 from irscale.io.output import write_results, write_summary
 
 MEASURES = ["map", "P.5,10", "ndcg_cut.10", "recip_rank", "bpref", "Rprec", "num_ret",
@@ -332,7 +332,7 @@ _MEMORY_SCRIPT = """
 import sys
 from pathlib import Path
 import numpy as np
-from irscale.evaluation_many import evaluate_many
+from irscale.evaluation.many import evaluate_many
 
 root, count, batch = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 files = sorted((root / "runs").iterdir())[:count]

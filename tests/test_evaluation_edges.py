@@ -239,7 +239,7 @@ def test_inputs_read_by_evaluate_are_freed_before_the_measures(tmp_path, monkeyp
     import weakref
 
     import irscale
-    from irscale import evaluation
+    from irscale.evaluation import judged as evaluation
 
     (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n")
     (tmp_path / "run").write_text("1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n2 Q0 c 1 1.0 r\n")
@@ -267,6 +267,8 @@ def test_inputs_read_by_evaluate_are_freed_before_the_measures(tmp_path, monkeyp
     monkeypatch.setattr(evaluation, "compute_shared", measures)
     # the module's function, as the command line calls it: the public edge
     # (irscale.core.edge) keeps its arguments for the message of a failing call
-    result = evaluation.evaluate(str(tmp_path / "qrels"), runs(), ["map"])
+    from irscale.evaluation.api import evaluate
+
+    result = evaluate(str(tmp_path / "qrels"), runs(), ["map"])
     assert alive == [False, False]
     assert result.mean()["map"].tolist() == [1.0]

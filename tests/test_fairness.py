@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 from irscale.errors import InputError, InputFormatError, MeasureError, ParameterError
+from irscale.evaluation.fairness import evaluate_fairness, is_fairness_name
 from irscale.io.stochastic import read_stochastic_run
-from irscale.measures.fairness.evaluate import evaluate_fairness, is_fairness_name
 
 
 def run_text(samples: dict[str, list[list[str]]]) -> bytes:

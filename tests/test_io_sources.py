@@ -23,7 +23,7 @@ import pytest
 
 import irscale
 from irscale.errors import FileAccessError, InputError
-from irscale.evaluation_many import evaluate_many
+from irscale.evaluation.many import evaluate_many
 from irscale.io.sources import call_inputs, input_files
 
 from .docs_examples import check_python_examples

@@ -45,10 +45,6 @@ LAYERS: dict[str, int] = {
     "measures": 3,
     "cache": 4,
     "evaluation": 4,
-    "evaluation_many": 4,
-    "evaluation_setup": 4,
-    "evaluation_text": 4,
-    "evaluation_prefs": 4,
     "text": 4,
     "datasets": 4,
     "fusion": 4,
@@ -74,7 +70,7 @@ ALLOWED: dict[tuple[str, str], str] = {
         "Evaluation.compare is the documented shortcut for comparing an evaluation's runs "
         "with a baseline; the statistics stay in stats and are imported inside the method "
         "only, so importing an evaluation never loads stats",
-    ("irscale.evaluation_many", "irscale.stats.baseline"):
+    ("irscale.evaluation.many", "irscale.stats.baseline"):
         "ManyEvaluation.compare is Evaluation.compare for the per-topic values kept on disk; "
         "imported inside the method only, as for Evaluation",
     ("irscale.measures.results", "irscale.stats.summary_table"):

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import irscale
-import irscale.evaluation as evaluation
+import irscale.evaluation.judged as evaluation
 from irscale.core.judge import build_judged_rankings
 from irscale.core.options import RankingOptions
 from irscale.io.native_inputs import NativeInputs, judge_native, native_inputs

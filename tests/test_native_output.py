@@ -124,7 +124,7 @@ def test_evaluate_trec_refuses_what_it_cannot_compute(tmp_path):
 def test_evaluate_trec_of_the_plan_of_all_trec(tmp_path, complete, compat):
     """Every trec_eval measure (``-m all_trec``), planned by
     :func:`irscale.measures.plan.plan_trec`, printed by the engine as by ``evaluate``."""
-    from irscale.evaluation_setup import complete_num_rel
+    from irscale.evaluation.setup import complete_num_rel
     from irscale.measures.base import EvalContext
     from irscale.measures.names import parse_measures
     from irscale.measures.plan import plan_trec

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 import irscale
-import irscale.evaluation as evaluation
-import irscale.evaluation_many as evaluation_many
+import irscale.evaluation.judged as evaluation
+import irscale.evaluation.many as evaluation_many
 from irscale.cli.main import main
 from irscale.errors import InputFormatError
 from irscale.io.native_inputs import PYTHON_INPUTS, NativeInputs, native_inputs

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import irscale.core.progress as progress_module
-import irscale.evaluation_many
+import irscale.evaluation.many
 from irscale.cli.main import build_parser, main
 from irscale.core.progress import (
     Progress,
@@ -211,7 +211,7 @@ def test_evaluating_many_runs_prints_plain_lines_off_a_terminal(tmp_path, capsys
     interval, so that they appear whatever the time taken); --no-progress silences them."""
     monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
     qrels, runs = write_collection(tmp_path)
-    monkeypatch.setattr(irscale.evaluation_many, "DELAY", 0.0)
+    monkeypatch.setattr(irscale.evaluation.many, "DELAY", 0.0)
     argv = ["eval-many", "-m", "map", "--batch-size", "1", str(qrels), *map(str, runs)]
     assert main(argv) == 0
     quiet = capsys.readouterr()

@@ -3,7 +3,7 @@ formats named by one vocabulary (:data:`irscale.io.formats.FORMATS`).
 
 The result types are found by introspection, not listed by hand: the classes that the
 public functions of the public modules of irscale's evaluation and analysis packages
-(``irscale.evaluation``, ``irscale.evaluation_many``, ``irscale.text``, ``irscale.stats``,
+(``irscale.evaluation``, ``irscale.evaluation.many``, ``irscale.text``, ``irscale.stats``,
 ``irscale.meta``, ``irscale.collections``, ``irscale.online``; a module's ``__all__`` when
 it has one) return — their resolved return annotations, inside ``X | None``, tuples and
 lists too — defined in those layers (not the data model of ``irscale.core`` and
@@ -87,8 +87,8 @@ def _public_modules() -> list[str]:
         names.append(package)
         names += [info.name for info in pkgutil.walk_packages(module.__path__, package + ".")
                   if not any(part.startswith("_") for part in info.name.split("."))]
-    return ["irscale", "irscale.evaluation", "irscale.evaluation_many",
-            "irscale.evaluation_setup", "irscale.evaluation_text", *names]
+    return ["irscale", "irscale.evaluation", "irscale.evaluation.many",
+            "irscale.evaluation.setup", "irscale.evaluation.trec_text", *names]
 
 
 def result_types() -> list[type]:

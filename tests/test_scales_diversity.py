@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from irscale.errors import MeasureError, ParameterError
+from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels
 from irscale.io.trec import read_run
-from irscale.measures.diversity.evaluate import evaluate_diversity
 from irscale.scales import scale
 from irscale.scales.enumeration import runs_from_index
 from irscale.scales.generic import cluster

@@ -306,7 +306,7 @@ def test_eval_loads_only_what_it_needs(tiny):
 
 def test_trec_eval_measures_of_trec_files_load_no_numerical_package(tiny):
     """trec_eval's measures of TREC files, printed in trec_eval's format, go from the files
-    to the text in the engine (:mod:`irscale.evaluation_text`): with numpy, pyarrow,
+    to the text in the engine (:mod:`irscale.evaluation.trec_text`): with numpy, pyarrow,
     scipy, pandas and matplotlib blocked, every command prints the text
     :func:`irscale.evaluate` gives, its warnings on standard error."""
     (tiny / "run.gz").write_bytes(gzip.compress((tiny / "run").read_bytes()))

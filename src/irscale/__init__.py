@@ -19,7 +19,7 @@ _EXPORTS: dict[str, str] = {
     "__version__": "._engine",
     "Evaluation": ".evaluation",
     "evaluate": ".evaluation",
-    "evaluate_many": ".evaluation_many",
+    "evaluate_many": ".evaluation.many",
     "evaluate_sessions": ".text.sessions",
     "fuse": ".fusion",
     "optimize_fusion": ".fusion",
@@ -104,7 +104,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .core.scorematrix import ScoreMatrix
     from .errors import IrscaleError
     from .evaluation import Evaluation, evaluate
-    from .evaluation_many import evaluate_many
+    from .evaluation.many import evaluate_many
     from .fusion import fuse, optimize_fusion
     from .io.diversity import read_diversity_qrels, read_intent_probabilities
     from .io.sessions import read_session_run

@@ -8,7 +8,7 @@ order, as
 * an input (:data:`INPUTS`: the qrels, the runs, label sets, intent files): by content
   (:meth:`~irscale.cache.keys.KeyWriter.input`);
 * the measures: as the catalogue resolves them, in the checked
-  :class:`~irscale.evaluation_setup.EvaluationSetup` that goes into every key (its ranking
+  :class:`~irscale.evaluation.setup.EvaluationSetup` that goes into every key (its ranking
   options, its measure context and its parsed requests, every field of each);
 * anything else: by value (:meth:`~irscale.cache.keys.KeyWriter.value`), unless it is
   one of :data:`NOT_IN_KEY`, the parameters that change where and how fast work is done but
@@ -26,7 +26,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..evaluation_setup import EvaluationSetup
+from ..evaluation.setup import EvaluationSetup
 from ..measures.results import Evaluation
 from .keys import FileStamps, KeyWriter, MissingFile
 from .store import CacheDir, Recorder, shown, stored

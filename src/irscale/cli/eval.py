@@ -11,11 +11,12 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..core.params import MEAN_INTERVALS, NDEVAL_RISK_ALPHA, SAMPLES, SEED, SIGNIFICANCE
+from ..evaluation.context import DEFAULT
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
+from .eval_context import eval_context, refuse_unread_options
 from .eval_diversity import (
     DIVERSITY_RULES,
-    INTENT_RULES,
     QRELS_FORMATS,
     TOPIC_ALPHA_RULES,
     add_intent_options,
@@ -23,7 +24,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
-from .eval_fairness import FAIRNESS_RULES, run_fairness, wants_fairness
+from .eval_fairness import FAIRNESS_RULES, run_fairness
 from .options import (
     Checked,
     add_format,
@@ -142,10 +143,9 @@ def add_labels_option(parser: argparse.ArgumentParser, doc: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """``irscale eval``: the measures of every run, as trec_eval (or ndeval) prints them."""
     check_options(args)  # before any input is read or numpy imported
-    if args.diversity:
-        return run_diversity(args)
-    if args.fairness:
-        return run_fairness(args)
+    own = RUNNERS.get(args.context.name)
+    if own is not None:
+        return own(args)
     if _batches(args):
         from . import eval_many
 
@@ -156,18 +156,13 @@ def run(args: argparse.Namespace) -> int:
     keep_rank = args.ties == "rank-column"
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
-    if args.relevance_format != "qrels":  # preference judgments
-        from ..evaluation import evaluate as evaluate_prefs
-
-        return write_evaluation(args, evaluate_prefs(
-            args.qrels, runs, args.measures or ["official"], allow_empty=args.allow_empty,
-            relevance_format=args.relevance_format, **trec_eval_arguments(args)))
     if args.fmt == "trec" and baseline is None and not labels and args.zscores is None \
-            and args.cache is None:  # (--ci applies to other formats)
+            and args.cache is None and args.context.name == DEFAULT:
+        # (--ci applies to other formats)
         # trec_eval's measures of TREC files: from the files to the text in the engine,
         # without numpy (None: a measure or an input it does not take alone); with --cache
         # the regular evaluation below reads and stores the cache
-        from ..evaluation_text import trec_eval_text
+        from ..evaluation.trec_text import trec_eval_text
 
         printed = trec_eval_text(args.qrels, runs, args.measures or ["official"],
                                  allow_empty=args.allow_empty, per_query=args.per_query,
@@ -186,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
         baseline = find_run(baseline, runs)
     evaluation = evaluate(args.qrels, runs, args.measures or ["official"], labels=labels,
                           allow_empty=args.allow_empty, zscores=args.zscores,
-                          cache=args.cache,
+                          cache=args.cache, relevance_format=args.relevance_format,
                           **trec_eval_arguments(args))
     if args.ci is not None and args.fmt != "latex":  # the means with their intervals
         from ..stats.protocol import format_table
@@ -247,6 +242,10 @@ def _check_labels(args: argparse.Namespace) -> None:
     label_files(args.labels)
 
 
+#: The contexts with a command line of their own (any other declared context is evaluated
+#: by :func:`irscale.evaluate` with the options given).
+RUNNERS = {"intents": run_diversity, "fairness": run_fairness}
+
 #: The options of the latex table's tests (--alpha also sets the level of --ci).
 TABLE_OPTIONS = ("test", "correction", "alpha")
 #: How the messages spell them.
@@ -263,8 +262,6 @@ NOT_WITH_BATCHES = "does not apply with --batch-size, --scheduler, --workers or 
 
 #: What -Z/--Zscore is refused with: trec_eval 9.0.8's measures and text only.
 ZSCORE_RULES = (
-    Rule(("zscores",), lambda args: not args.diversity, "-Z/--Zscore applies to trec_eval's "
-         "measures, not to diversity measures"),
     Rule(("zscores",), lambda args: args.compat == 9, "-Z/--Zscore reproduces trec_eval "
          "9.0.8's -Z: not with --compat 10"),
     Rule(("zscores",), lambda args: not args.labels, "-Z/--Zscore applies to trec_eval's "
@@ -298,18 +295,17 @@ RULES: tuple[Declared, ...] = (
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
           "{options} applies to the tests against --baseline RUN", TABLE_SPELT),
     _check_labels,
-    Rule(("labels", "baseline"), lambda args: args.relevance_format == "qrels",
+    Rule(("baseline",), lambda args: args.relevance_format == "qrels",
          "{options}: not with preference judgments (-R prefs, -R qrels_prefs)"),
     Rule(("fmt",), lambda args: args.relevance_format == "qrels" or args.fmt not in (
         "latex", "ndeval"), "--format {fmt} does not apply to preference judgments (-R "
         "prefs, -R qrels_prefs): trec, csv, json or markdown"),
     check_scheduler,
     Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
-    Default("fairness", lambda args: args.relevance_format == "qrels" and not args.diversity
-            and wants_fairness(args)),
+    Default("context", eval_context),
+    refuse_unread_options,
     *FAIRNESS_RULES,
-    Rule(("ci",), lambda args: not args.diversity and not args.fairness
-         and args.relevance_format == "qrels" and not _batches(args),
+    Rule(("ci",), lambda args: args.context.name == DEFAULT and not _batches(args),
          "--ci applies to the evaluation of judged rankings, not to diversity or fairness "
          "measures, preference judgments or batches"),
     Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
@@ -320,10 +316,7 @@ RULES: tuple[Declared, ...] = (
          lambda args: not args.diversity, "--batch-size, --scheduler, --workers and "
          "--per-topic-out apply to trec_eval's measures; diversity measures are evaluated "
          "without them"),
-    Rule(("cache",), lambda args: not args.diversity, "--cache applies to trec_eval's and "
-         "the catalogue's measures; diversity measures are evaluated without it"),
     *DIVERSITY_RULES,
-    *INTENT_RULES,
     *TOPIC_ALPHA_RULES,
     *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")
       for dest, option, why in BATCH_REFUSED),

@@ -53,8 +53,6 @@ def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]
 
 #: Where the intent options apply.
 DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
-#: ``eval``'s intent options: for diversity measures (``args.diversity``).
-INTENT_RULES = intent_rules(DIVERSITY_ONLY, lambda args: args.diversity)
 #: ``--topic-alpha``: for diversity measures.
 TOPIC_ALPHA_RULES = (Rule(("topic_alpha",), lambda args: args.diversity,
                           "--topic-alpha applies to alpha-nDCG-w(topic_alpha=1)@k and "
@@ -108,11 +106,6 @@ DIVERSITY_RULES = (
     Rule(("fmt",), lambda args: not args.diversity or args.fmt in DIVERSITY_FORMATS,
          f"--format {{fmt}} does not apply to diversity measures (use "
          f"{', '.join(DIVERSITY_FORMATS)})"),
-    *each(("relevance_level", "judged_only", "num_docs_in_coll", "compat", "ties"),
-          lambda args: not args.diversity, "{options} does not apply to diversity measures "
-          "(ndeval ranks by the rank column, or by score with 'ndeval(traditional=1)')",
-          {"relevance_level": "-l", "judged_only": "-J", "num_docs_in_coll": "-N",
-           "compat": "--compat", "ties": "--ties"}),
     Rule(("no_summary",), lambda args: not args.diversity or args.fmt != "ndeval",
          "-n does not apply to --format ndeval (ndeval always prints its amean row)"),
     *each(("test", "correction", "alpha"), lambda args: not args.diversity,
@@ -128,7 +121,7 @@ DIVERSITY_RULES = (
 
 def run_diversity(args: argparse.Namespace) -> int:
     """``eval`` with diversity measures (its options checked: :data:`DIVERSITY_RULES`)."""
-    from ..measures.diversity.evaluate import evaluate_diversity
+    from ..evaluation.diversity import evaluate_diversity
     from .outputs import open_output
     from .runargs import label_files, named_runs
 

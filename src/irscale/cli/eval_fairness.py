@@ -9,46 +9,35 @@ import argparse
 
 from .rules import Rule, each
 
-
-def wants_fairness(args: argparse.Namespace) -> bool:
-    """True when every ``-m`` measure is a fairness measure; a mix with other measures is a
-    :class:`~irscale.errors.MeasureError`."""
-    from ..measures.names import is_measure_name
-
-    names = [n for spec in (args.measures or []) for n in spec.split()]
-    if not names or all(map(is_measure_name, names)):
-        return False
-    from ..measures.fairness.evaluate import fairness_requested
-
-    return fairness_requested(names)
+#: The options of ``eval`` that fairness measures do not read besides
+#: :func:`irscale.evaluate`'s (those are refused by the one rule of
+#: :mod:`irscale.cli.eval_context`).
+NOT_READ = {"baseline": "--baseline", "batch_size": "--batch-size",
+            "scheduler": "--scheduler", "workers": "--workers",
+            "per_topic_out": "--per-topic-out"}
 
 
-#: The options of ``eval`` that fairness measures do not read.
-NOT_READ = {"relevance_level": "-l", "judged_only": "-J", "num_docs_in_coll": "-N",
-            "compat": "--compat", "ties": "--ties", "complete": "-c",
-            "max_retrieved": "-M", "zscores": "-Z/--Zscore", "baseline": "--baseline",
-            "cache": "--cache", "batch_size": "--batch-size", "scheduler": "--scheduler",
-            "workers": "--workers", "per_topic_out": "--per-topic-out",
-            "intent_probs": "--intent-probs", "intent_types": "--intent-types"}
+def _fairness(args: argparse.Namespace) -> bool:
+    return bool(args.context.name == "fairness")
 
-#: When ``eval``'s options apply to fairness measures (``args.fairness``).
+
+#: When ``eval``'s own options apply to fairness measures.
 FAIRNESS_RULES = (
-    Rule(("fmt",), lambda args: not args.fairness or args.fmt not in ("latex", "ndeval"),
+    Rule(("fmt",), lambda args: not _fairness(args) or args.fmt not in ("latex", "ndeval"),
          "--format {fmt} does not apply to fairness measures (trec, csv, json or markdown)"),
-    *each(tuple(NOT_READ), lambda args: not args.fairness,
-          "{options} does not apply to fairness measures (they read stochastic runs: "
-          "the sampled rankings of each topic, ranked by score)", NOT_READ),
+    *each(tuple(NOT_READ), lambda args: not _fairness(args),
+          lambda args: args.context.refusal("{options}"), NOT_READ),
 )
 
 
 def run_fairness(args: argparse.Namespace) -> int:
-    """``eval`` with fairness measures (its options checked: :data:`FAIRNESS_RULES`): what
+    """``eval`` with fairness measures (its own options checked: :data:`FAIRNESS_RULES`): what
     :func:`irscale.evaluate` does with them, every run file (a folder or a glob pattern:
     its run files) a stochastic run named as ``--names`` says."""
     from ..evaluation import evaluate
+    from ..evaluation.fairness import read_runs
     from ..io.naming import name_runs
     from ..io.sources import expands, run_files
-    from ..measures.fairness.evaluate import read_runs
     from .outputs import open_output
     from .runargs import distinct_runs, label_files
 

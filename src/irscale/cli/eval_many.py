@@ -1,5 +1,5 @@
 """``irscale eval-many``: evaluate thousands of run files in batches, memory bounded by a
-batch per worker (:mod:`irscale.evaluation_many`; usage: ``docs/cli.md``)."""
+batch per worker (:mod:`irscale.evaluation.many`; usage: ``docs/cli.md``)."""
 
 from __future__ import annotations
 
@@ -96,10 +96,11 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
 
 def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """The arguments of :func:`irscale.evaluate` that trec_eval's options give
-    (:func:`irscale.cli.runargs.add_trec_eval_options`; ``eval`` and ``eval-many``)."""
-    return dict(relevance_level=args.relevance_level, max_docs=args.max_retrieved,
-                judged_only=args.judged_only, complete=args.complete,
-                num_docs_in_coll=args.num_docs_in_coll, compat=args.compat, ties=args.ties)
+    (:func:`irscale.cli.runargs.add_trec_eval_options`; ``eval`` and ``eval-many``): the
+    declared ones (:data:`irscale.cli.eval_context.TREC_EVAL_DESTS`)."""
+    from .eval_context import TREC_EVAL_DESTS
+
+    return {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()}
 
 
 def wants_batches(args: argparse.Namespace) -> bool:
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
     evaluated a batch of files at a time."""
     check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
-    from ..evaluation_many import check_out, evaluate_many, run_files
+    from ..evaluation.many import check_out, evaluate_many, run_files
     from ..io.output import write_summary
 
     files = run_files(args.runs)
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def zscores_text(many: Any) -> str:
-    """The Z file of an :func:`~irscale.evaluation_many.evaluate_many` result whose
+    """The Z file of an :func:`~irscale.evaluation.many.evaluate_many` result whose
     per-topic values were kept: per topic (in the table's order) and measure, the mean and
     the sample standard deviation of the runs' values
     (:func:`irscale.stats.standardisation.reference_moments`), as

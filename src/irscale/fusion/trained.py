@@ -72,7 +72,7 @@ def check_training_topics(topics: Sequence[str], qrels: Qrels, what: str = "the 
                           ) -> None:
     """Refuse runs (``what``) none of whose topics the training ``qrels`` judge: nothing
     would be learnt (or measured)."""
-    from ..evaluation_setup import some_topics
+    from ..evaluation.setup import some_topics
 
     judged = set(qrels.topics)
     if not judged.intersection(topics):

@@ -36,7 +36,7 @@ TABLE_FORMATS = formats("text", "csv", "markdown", "latex", "json")
 #: Formats of :meth:`irscale.measures.results.Evaluation.format` (``ndeval``: diversity
 #: measures only).
 EVALUATION_FORMATS = formats("trec", "ndeval", "csv", "json", "markdown", "latex")
-#: Formats of the summaries of many runs (:class:`irscale.evaluation_many.ManyEvaluation`).
+#: Formats of the summaries of many runs (:class:`irscale.evaluation.many.ManyEvaluation`).
 SUMMARY_FORMATS = formats("trec", "csv", "json", "markdown", "latex")
 #: Formats of :func:`irscale.io.output.write_results` (evaluations, summaries of many runs).
 OUTPUT_FORMATS = formats("trec", "csv", "json", "markdown")

@@ -5,7 +5,7 @@ package's error for the engine's ``TrecReadError`` (:func:`raise_read_error`), a
 :func:`irscale.read_qrels` and :func:`irscale.read_run` word them.
 
 Imports neither numpy nor pyarrow: the command line's evaluation of TREC files
-(:mod:`irscale.evaluation_text`) reads, warns and fails through here; the batch's arrays
+(:mod:`irscale.evaluation.trec_text`) reads, warns and fails through here; the batch's arrays
 become a :class:`~irscale.core.judged.JudgedRankings` in :mod:`irscale.io.native_trec`.
 """
 

@@ -60,7 +60,7 @@ def judge_counted(
 ) -> tuple[JudgedRankings, Callable[[int], int]]:
     """:func:`judge_trec`, and the number of the qrels' judgments with a degree at least
     ``level`` (a function of ``level`` ≥ 0, over every qrels topic: the summary of
-    ``num_rel`` with ``-c``, :func:`irscale.evaluation_setup.complete_num_rel`)."""
+    ``num_rel`` with ``-c``, :func:`irscale.evaluation.setup.complete_num_rel`)."""
     options = options or RankingOptions()
     batch, run_names = judge_batch(qrels, runs, options, names=names, placeholders=placeholders)
     return engine_judgment(batch.arrays(), run_names, options, placeholders=placeholders)

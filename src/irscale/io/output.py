@@ -158,7 +158,7 @@ def write_summary(table: SummaryTable, stream: IO[bytes], *, fmt: str = "trec") 
     """Write the summary lines of ``table`` in one of
     :data:`~irscale.io.formats.OUTPUT_FORMATS` to a binary stream:
     what :func:`write_results` writes without ``per_query``, for results that keep their
-    summaries only (:class:`irscale.evaluation_many.ManyEvaluation`)."""
+    summaries only (:class:`irscale.evaluation.many.ManyEvaluation`)."""
     if fmt not in OUTPUT_FORMATS:
         raise ParameterError(f"unknown output format {fmt!r}: use one of "
                              f"{', '.join(OUTPUT_FORMATS)}")

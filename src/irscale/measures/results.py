@@ -64,7 +64,7 @@ class Averaging:
     ``complete``: trec_eval's and ndeval's ``-c`` (divide by ``n_qrels_topics``, the number
     of topics of the gold standard); ``totals``: summary values that replace a column's
     sum with ``complete`` in trec_eval 9.0.8 (``num_rel`` counts the relevant documents of
-    every qrels topic: :func:`irscale.evaluation_setup.complete_num_rel`).
+    every qrels topic: :func:`irscale.evaluation.setup.complete_num_rel`).
     """
 
     rule: AveragingRule = "mean"
@@ -81,7 +81,7 @@ class Averaging:
 class RunSummaries(HtmlRepr):
     """The summary tables of a result that has ``columns``, ``runs`` and
     ``summary(run_index)`` (:class:`Evaluation`, and
-    :class:`irscale.evaluation_many.ManyEvaluation`, which keeps the summaries only)."""
+    :class:`irscale.evaluation.many.ManyEvaluation`, which keeps the summaries only)."""
 
     columns: tuple[Column, ...]
 

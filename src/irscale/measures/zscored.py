@@ -144,10 +144,10 @@ def zscore_evaluation(evaluation: Evaluation, zscores: ZScores) -> ZScoredEvalua
                                                               "mean for")):
         if pairs:
             shown = sorted(set(pairs))
-            warnings.warn(
+            warnings.warn(  # stacklevel: the caller of irscale.evaluate
                 f"Z file {zscores.source} {what} {len(shown)} (topic, measure) pair(s): "
                 f"{', '.join(shown[:5])}{' ...' if len(shown) > 5 else ''}; their z-scores "
-                "are -1000000, as trec_eval -Z prints them", stacklevel=3)
+                "are -1000000, as trec_eval -Z prints them", stacklevel=5)
     return ZScoredEvaluation(
         columns=tuple(columns), values=values, rows=evaluation.rows, averaging=averaging,
         rankings=evaluation.rankings, runids=evaluation.runids,

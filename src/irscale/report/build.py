@@ -45,7 +45,7 @@ from ..core.params import SAMPLES, SCALE_DEPTH
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
-from ..evaluation_setup import evaluation_setup
+from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.naming import find_run
 from ..io.sources import as_qrels, as_runs

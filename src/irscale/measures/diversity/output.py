@@ -45,7 +45,7 @@ def ndeval_text(evaluation: Evaluation, fmt: Literal["ndeval", "trec", "csv"] = 
 
     >>> from irscale.io.diversity import read_diversity_qrels
     >>> from irscale.io.trec import read_run
-    >>> from irscale.measures.diversity.evaluate import evaluate_diversity
+    >>> from irscale.evaluation.diversity import evaluate_diversity
     >>> q = read_diversity_qrels(b"1 1 d1 1\\n1 2 d2 1\\n2 1 d3 1\\n")
     >>> run = read_run(b"1 Q0 d1 1 2 new\\n1 Q0 d9 2 1 new\\n", keep_rank=True)
     >>> base = read_run(b"1 Q0 d2 1 2 bm25\\n1 Q0 d1 2 1 bm25\\n2 Q0 d3 1 1 bm25\\n",

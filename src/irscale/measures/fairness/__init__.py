@@ -10,7 +10,7 @@ the qrels, documents in groups), registered in the one catalogue under the conte
 ``nDCG-AWRF@20``. The groups are the label set ``groups`` (``--labels groups=FILE``), a
 document in several groups listed once per group (``membership``: :mod:`.context`). Every
 evaluation entry point computes them: ``irscale.evaluate`` and ``irscale eval`` with these
-names read each run as a stochastic run (:mod:`.evaluate`).
+names read each run as a stochastic run (:mod:`irscale.evaluation.fairness`).
 """
 
 from __future__ import annotations

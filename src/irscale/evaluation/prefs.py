@@ -19,17 +19,17 @@ from typing import Any
 
 import numpy as np
 
-from .core.prefs import TopicJudgments, judge_topic, ranked_docnos, topic_judgments
-from .core.rows import TopicRows
-from .errors import MeasureError
-from .evaluation_setup import check_run_topics
-from .io.prefs import PrefsForm, PrefsJudgments, read_prefs
-from .io.sources import as_runs
-from .io.table import Column
-from .measures.base import CATALOGUE
-from .measures.names import is_measure_name, parse_name
-from .measures.prefs import ALL_PREFS, NICKNAMES
-from .measures.results import Averaging, Evaluation
+from ..core.prefs import TopicJudgments, judge_topic, ranked_docnos, topic_judgments
+from ..core.rows import TopicRows
+from ..errors import MeasureError
+from ..io.prefs import PrefsForm, PrefsJudgments, read_prefs
+from ..io.sources import as_runs
+from ..io.table import Column
+from ..measures.base import CATALOGUE
+from ..measures.names import is_measure_name, parse_name
+from ..measures.prefs import ALL_PREFS, NICKNAMES
+from ..measures.results import Averaging, Evaluation
+from .setup import check_run_topics
 
 #: The columns of trec_eval's own that a preference evaluation prints.
 _COUNTERS = {"runid": Column("runid", "runid", "str", per_query=False),

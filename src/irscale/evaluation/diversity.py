@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core.rows import TopicRows
-from ...errors import AlignmentError, MeasureError, ParameterError, shown
-from ...io.diversity import (
+from ..core.rows import TopicRows
+from ..errors import AlignmentError, MeasureError, ParameterError, shown
+from ..io.diversity import (
     DiversityQrels,
     IntentProbabilities,
     IntentTypes,
@@ -31,13 +31,18 @@ from ...io.diversity import (
     read_intent_types,
     read_topic_alphas,
 )
-from ...io.table import Column
-from ..results import Averaging, Evaluation
-from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
-from .condensed import judged_only, place
-from .context import diversity_context
-from .rankings import DiversityIndex, id_sort_key, read_and_judge
-from .umeasures import per_intent_measure
+from ..io.table import Column
+from ..measures.diversity import (
+    DIVERSITY_REGISTRY,
+    NDEVAL_COLUMNS,
+    DiversityRequest,
+    parse_diversity_measures,
+)
+from ..measures.diversity.condensed import judged_only, place
+from ..measures.diversity.context import diversity_context
+from ..measures.diversity.rankings import DiversityIndex, id_sort_key, read_and_judge
+from ..measures.diversity.umeasures import per_intent_measure
+from ..measures.results import Averaging, Evaluation
 
 
 def evaluate_diversity(
@@ -154,8 +159,8 @@ def evaluate_diversity(
             warnings.warn(f"run {run.name!r}: {len(missing)} topic(s) not in the diversity "
                           f"qrels score 0 (as ndeval prints them): {', '.join(missing[:10])}",
                           stacklevel=2)
-    from ...io.labels import read_labels
-    from .intent_aware import judge_intents
+    from ..io.labels import read_labels
+    from ..measures.diversity.intent_aware import judge_intents
 
     _check_label_sets(label_sets or {}, requests)
 
@@ -225,10 +230,10 @@ def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityReq
     """Label sets are read by the catalogue measures computed per intent (``IA(<measure>)``,
     ``D-U`` and ``U-IA``: ``U``'s ``lengths=``, ``doclen`` by default); one that no
     requested measure names is a :class:`ParameterError`."""
-    from ...core.labels import unused_label_sets
-    from ..base import label_sets_named
-    from .intent_aware import inner_request
-    from .umeasures import is_umeasure_name, u_request
+    from ..core.labels import unused_label_sets
+    from ..measures.base import label_sets_named
+    from ..measures.diversity.intent_aware import inner_request
+    from ..measures.diversity.umeasures import is_umeasure_name, u_request
 
     if not label_sets:
         return

@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from ...core.rows import TopicRows
-from ...errors import AlignmentError, MeasureError, ParameterError
-from ...io.stochastic import StochasticRun, deterministic, read_stochastic_run
-from ...io.table import Column
-from ..results import Averaging, Evaluation
-from . import FAIRNESS_REGISTRY
-from .context import FairnessContext, fairness_context
+from ..core.rows import TopicRows
+from ..errors import AlignmentError, MeasureError, ParameterError
+from ..io.stochastic import StochasticRun, deterministic, read_stochastic_run
+from ..io.table import Column
+from ..measures.fairness import FAIRNESS_REGISTRY
+from ..measures.fairness.context import FairnessContext, fairness_context
+from ..measures.results import Averaging, Evaluation
 
 #: The families that read the group label set (EE-* only with level=group).
 GROUP_FAMILIES = ("AWRF", "nDCG-AWRF")
@@ -32,7 +32,7 @@ GROUP_FAMILIES = ("AWRF", "nDCG-AWRF")
 
 def is_fairness_name(name: str) -> bool:
     """True when ``name`` names a family of stochastic rankings (``EE-L``, ``AWRF@10`` ...)."""
-    from ..names import split_name
+    from ..measures.names import split_name
 
     parts = split_name(name.strip())
     return parts is not None and parts.name in FAIRNESS_REGISTRY
@@ -86,10 +86,10 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     >>> {k: round(float(v[0]), 4) for k, v in ev.values.items()}
     {'EE-L': 0.0, 'EE-R': 1.1875, 'EE-D': 1.1875}
     """
-    from ...io.labels import read_labels
-    from ...io.naming import name_runs
-    from ...io.sources import as_qrels
-    from ..names import parse_name
+    from ..io.labels import read_labels
+    from ..io.naming import name_runs
+    from ..io.sources import as_qrels
+    from ..measures.names import parse_name
 
     names = [part for m in ([measures] if isinstance(measures, str) else measures)
              for part in str(m).split()]
@@ -158,7 +158,7 @@ def read_runs(runs: Any) -> list[StochasticRun]:
     or a list / mapping (name → run) of those; runs given as :func:`irscale.read_runs`
     takes them (dicts, DataFrames, ``Run`` objects) are one sample per topic
     (:func:`~irscale.io.stochastic.deterministic`)."""
-    from ...io.sources import _is_single_run, as_runs, read_run
+    from ..io.sources import _is_single_run, as_runs, read_run
 
     def one(spec: Any, name: str | None = None) -> StochasticRun:
         if isinstance(spec, StochasticRun):

@@ -52,29 +52,27 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from .cache.evaluations import call_key, run_key, store
-from .cache.evaluations import version as cache_version
-from .cache.keys import KeyWriter, MissingFile
-from .cache.store import CacheDir, Recorder, shown
-from .core.inputs import Qrels
-from .core.options import TiePolicy
-from .core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
-from .core.progress import DELAY, ProgressArg, progress_reporter
-from .errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
-from .evaluation import evaluate_judged, evaluate_native
-from .evaluation_setup import EvaluationSetup, evaluation_setup
-from .io.extras import require_pyarrow
-from .io.files import (
+from ..cache.evaluations import call_key, run_key, store
+from ..cache.evaluations import version as cache_version
+from ..cache.keys import KeyWriter, MissingFile
+from ..cache.store import CacheDir, Recorder, shown
+from ..core.inputs import Qrels
+from ..core.options import TiePolicy
+from ..core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
+from ..core.progress import DELAY, ProgressArg, progress_reporter
+from ..errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
+from ..io.extras import require_pyarrow
+from ..io.files import (
     access_error,
     current_umask,
     interrupts_held,
     make_staging,
     output_target,
 )
-from .io.naming import NAME_MODES, NameSpec, file_names
-from .io.native_files import RunNote
-from .io.native_inputs import NativeInputs, native_inputs, read_qrels_once
-from .io.sources import (
+from ..io.naming import NAME_MODES, NameSpec, file_names
+from ..io.native_files import RunNote
+from ..io.native_inputs import NativeInputs, native_inputs, read_qrels_once
+from ..io.sources import (
     CallInputs,
     as_qrels,
     call_inputs,
@@ -82,20 +80,22 @@ from .io.sources import (
     read_run_file,
     run_files,
 )
-from .io.table import Column
-from .measures.base import get_family, scores_needed
-from .measures.diversity import is_diversity_name
-from .measures.names import measure_names
-from .measures.results import Evaluation, RunSummaries
-from .measures.trec_table import NICKNAMES, NICKNAMES10
-from .parallel import ExecutorArg, check_workers, is_local, run_tasks
-from .parallel.threads import map_threads
+from ..io.table import Column
+from ..measures.base import get_family, scores_needed
+from ..measures.diversity import is_diversity_name
+from ..measures.names import measure_names
+from ..measures.results import Evaluation, RunSummaries
+from ..measures.trec_table import NICKNAMES, NICKNAMES10
+from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
+from ..parallel.threads import map_threads
+from .judged import evaluate_judged, evaluate_native
+from .setup import EvaluationSetup, evaluation_setup
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from .core.scorematrix import ScoreMatrix
-    from .stats.baseline import BaselineComparison
+    from ..core.scorematrix import ScoreMatrix
+    from ..stats.baseline import BaselineComparison
 
 #: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width
 #: :func:`part_name` gives).
@@ -148,7 +148,7 @@ class ManyEvaluation(RunSummaries):
         :meth:`irscale.Evaluation.to_matrix` gives it: ``measures`` the labels (default:
         every measure with per-topic values); a topic some run has no value for raises
         unless ``allow_missing`` (NaN)."""
-        from .core.scorematrix import ScoreMatrix
+        from ..core.scorematrix import ScoreMatrix
 
         frame = self.per_topic()
         per_topic = [c.label for c in self.columns if c.per_query and c.value_type != "str"]
@@ -173,7 +173,7 @@ class ManyEvaluation(RunSummaries):
         :attr:`per_topic_dir`, as :meth:`irscale.Evaluation.compare` (which documents the
         arguments): its ``to_frame()`` is the table, its ``format("latex")`` the paper's
         table. ``measures`` default: the measures averaged over topics."""
-        from .stats.baseline import baseline_comparison
+        from ..stats.baseline import baseline_comparison
 
         if measures is None:
             measures = [c.label for c in self.columns

@@ -4,7 +4,7 @@ any input is read (:func:`evaluation_setup`), the runs' topics once they are jud
 (:func:`complete_num_rel`).
 
 Imports neither numpy nor pyarrow: :func:`irscale.evaluate` and the command line's
-evaluation of TREC files by the engine (:mod:`irscale.evaluation_text`) share it.
+evaluation of TREC files by the engine (:mod:`irscale.evaluation.trec_text`) share it.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .core.options import RankingOptions, TiePolicy, compat_option, is_flag
-from .errors import AlignmentError, ParameterError
-from .measures.base import EvalContext, MeasureRequest
-from .measures.names import is_trec_request, parse_measures
+from ..core.options import RankingOptions, TiePolicy, compat_option, is_flag
+from ..errors import AlignmentError, ParameterError
+from ..measures.base import EvalContext, MeasureRequest
+from ..measures.names import is_trec_request, parse_measures
 
 
 @dataclass(frozen=True)

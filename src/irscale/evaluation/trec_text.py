@@ -8,7 +8,7 @@ pyarrow or pandas (whose imports take longer than trec_eval's whole job on a tra
 standard input); otherwise ``None``, and the caller evaluates with
 :func:`irscale.evaluate`. Both give the same text, byte for byte, and the same warnings and
 errors in the same order: the options and names are checked by the same functions
-(:mod:`irscale.evaluation_setup`), the files read, judged, measured, summarised and written
+(:mod:`irscale.evaluation.setup`), the files read, judged, measured, summarised and written
 by the same engine code (``rust/src/output``: trec_eval's ``meas_avg`` rules and its
 ``%-22s\\t%s\\t%6.4f`` lines).
 """
@@ -19,13 +19,13 @@ import warnings
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from .core.options import TiePolicy, check_run_names
-from .evaluation_setup import check_run_topics, complete_totals, evaluation_setup
-from .io.formats import run_suffixes
-from .io.native_files import judge_batch
-from .io.native_inputs import NativeInputs, native_inputs, read_source
-from .measures.native import unreplayable_sort_warning
-from .measures.plan import plan_trec
+from ..core.options import TiePolicy, check_run_names
+from ..io.formats import run_suffixes
+from ..io.native_files import judge_batch
+from ..io.native_inputs import NativeInputs, native_inputs, read_source
+from ..measures.native import unreplayable_sort_warning
+from ..measures.plan import plan_trec
+from .setup import check_run_topics, complete_totals, evaluation_setup
 
 
 def trec_eval_text(

@@ -1,0 +1,135 @@
+"""Evaluation contexts, each declared once: what it evaluates, the options it reads, how it
+averages, whether it can be cached, and its runner.
+
+:func:`irscale.evaluate` and ``irscale eval`` know no context by name: they ask the
+declared contexts, in order, which one claims the call (:func:`choose`; the first that
+claims it evaluates it, judged rankings when none does) and refuse every option the chosen
+context does not read by one rule (:func:`refuse_unread`), with one message in the API and
+on the command line. A new context is a module that declares a :class:`Context` and
+registers it (:func:`register`, in :mod:`.contexts`); its kernels stay in ``measures``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..errors import ParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.results import Evaluation
+
+#: ``claims(qrels, measures, options)``: whether a context evaluates the call (it may
+#: raise for a call that mixes its measures with others).
+Claim = Callable[[Any, Any, Mapping[str, Any]], bool]
+#: ``run(qrels, runs, measures, **options)``: the evaluation, given the options read.
+Runner = Callable[..., "Evaluation"]
+
+
+class CacheCall(NamedTuple):
+    """What a cacheable context is handed as its ``cache`` option: the results cache
+    (:mod:`irscale.cache`) and the call it keys (the function called and every parameter
+    by name, :func:`irscale.cache.evaluations.call_key`)."""
+
+    folder: str | os.PathLike[str]
+    function: Callable[..., Any]
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Context:
+    """One evaluation context, declared once.
+
+    Attributes
+    ----------
+    name : str
+        Short identifier (``"judged"``, ``"intents"``, ``"fairness"``, ``"prefs"``).
+    what : str
+        What it evaluates, as the refusal message names it ("diversity measures").
+    why : str
+        Why the options it does not read are refused (said in the refusal message).
+    reads : frozenset of str
+        The options of :func:`irscale.evaluate` it reads (besides the inputs and the
+        measures); every other option given with a value other than its default is
+        refused (:func:`refuse_unread`). The command line maps its flags to these names.
+    averaging : str
+        How per-topic values are summarised (:class:`~irscale.measures.results.Averaging`
+        kinds: ``"trec_eval"``, ``"ndeval"``, ``"mean"``).
+    cacheable : bool
+        Whether its evaluations may be stored in a results cache (:mod:`irscale.cache`):
+        then it reads ``cache`` too, handed as a :class:`CacheCall`.
+    claims : Claim
+        Whether it evaluates a call (inputs, measures, options).
+    run : Runner
+        The runner: ``run(qrels, runs, measures, **options)`` with the options it reads.
+    """
+
+    name: str
+    what: str
+    why: str
+    reads: frozenset[str]
+    averaging: str
+    cacheable: bool
+    claims: Claim
+    run: Runner
+
+    @property
+    def accepts(self) -> frozenset[str]:
+        """The options it reads, ``cache`` included when it can be cached."""
+        return self.reads | {"cache"} if self.cacheable else self.reads
+
+    def refusal(self, option: str) -> str:
+        """The one message that refuses ``option`` (``"labels="``, ``"-J"``) here."""
+        return f"{option} does not apply to {self.what} ({self.why})"
+
+
+#: The declared contexts, in the order they are asked; :data:`DEFAULT` answers last.
+CONTEXTS: dict[str, Context] = {}
+#: The name of the context of a call no other context claims (judged rankings).
+DEFAULT = "judged"
+
+
+def register(context: Context) -> Context:
+    """Declare ``context`` (a name declared twice is a :class:`ValueError`)."""
+    if context.name in CONTEXTS:
+        raise ValueError(f"evaluation context {context.name!r} declared twice")
+    CONTEXTS[context.name] = context
+    return context
+
+
+def unregister(name: str) -> None:
+    """Remove the context declared as ``name`` (a context declared for a while)."""
+    del CONTEXTS[name]
+
+
+def choose(qrels: Any, measures: Any, options: Mapping[str, Any]) -> Context:
+    """The context that evaluates a call: the first declared one that claims it, the
+    default one (:data:`DEFAULT`) when none does (the contexts are declared by importing
+    :mod:`irscale.evaluation.contexts`)."""
+    for context in CONTEXTS.values():
+        if context.name != DEFAULT and context.claims(qrels, measures, options):
+            return context
+    return CONTEXTS[DEFAULT]
+
+
+def refuse_unread(context: Context, given: Mapping[str, str]) -> None:
+    """The one rule of the options a context does not read: ``given`` maps each option
+    given with a value other than its default to the way the caller spells it
+    (``"labels="`` in the API, ``"-J"`` on the command line); the first one ``context``
+    does not read is a :class:`ParameterError` (:meth:`Context.refusal`)."""
+    for option, spelled in given.items():
+        if option not in context.accepts:
+            raise ParameterError(context.refusal(spelled))
+
+
+def measure_names(measures: Any) -> list[str]:
+    """The names in ``measures`` as a claim reads them: a string's words, the strings of a
+    list or tuple (its other items, ir_measures' objects, are never a context's own), none
+    for other iterables (read once, later)."""
+    if isinstance(measures, str):
+        return measures.split()
+    if isinstance(measures, (list, tuple)):
+        return [n for m in measures if isinstance(m, str) for n in m.split()]
+    return []

@@ -1,0 +1,6 @@
+"""The declared evaluation contexts (:class:`~irscale.evaluation.context.Context`), one
+module each; importing this package declares them, in the order they are asked
+(:func:`~irscale.evaluation.context.choose`). Each module is small and loads its runner
+only when it runs, so that choosing a context loads no other context's modules."""
+
+from . import fairness, intents, judged, prefs  # noqa: F401  (the order they are asked)

@@ -1,0 +1,43 @@
+"""Stochastic runs: fairness and exposure measures (``EE-L``, ``AWRF@10`` ...,
+:mod:`irscale.evaluation.fairness`), every run a stochastic run."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...measures.names import is_measure_name
+from ..context import Context, measure_names, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...measures.results import Evaluation
+
+
+def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+    """Every measure a fairness measure (a mix with others is a
+    :class:`~irscale.errors.MeasureError`); names that trec_eval or the catalogue's
+    rankings read never load the fairness modules."""
+    names = measure_names(measures)
+    if not names or all(map(is_measure_name, names)):
+        return False
+    from ..fairness import fairness_requested
+
+    return fairness_requested(names)
+
+
+def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
+    """:func:`~irscale.evaluation.fairness.evaluate_fairness` of ``held``
+    (``[qrels, runs]``)."""
+    from ..fairness import evaluate_fairness
+
+    qrels, runs = held
+    held.clear()
+    return evaluate_fairness(qrels, runs, measure_names(measures), **options)
+
+
+FAIRNESS = register(Context(
+    name="fairness", what="fairness measures",
+    why="they read stochastic runs: the sampled rankings of each topic, ranked by score, "
+        "and the document groups of the label set 'groups'",
+    reads=frozenset({"labels", "allow_empty"}),
+    averaging="mean", cacheable=False, claims=_claims, run=_run))

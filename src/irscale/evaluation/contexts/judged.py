@@ -1,0 +1,28 @@
+"""Judged rankings: trec_eval's and the catalogue's measures (the default context)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..context import DEFAULT, Context, register
+from ..options import TREC_EVAL_DEFAULTS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...measures.results import Evaluation
+
+
+def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
+    """:func:`~irscale.evaluation.judged.run_judged`, loaded when it runs: choosing a
+    context (``irscale eval`` on TREC files, printed by the engine) loads no numpy."""
+    from ..judged import run_judged
+
+    return run_judged(held, measures, **options)
+
+
+#: Every option of trec_eval's, the label sets, the Z file, the cache and the run names.
+JUDGED = register(Context(
+    name=DEFAULT, what="trec_eval's and the catalogue's measures",
+    why="the intents are read by diversity measures only: I-rec@10, D#-nDCG@10, P+Q ...",
+    reads=frozenset({*TREC_EVAL_DEFAULTS, "labels", "allow_empty", "zscores", "names"}),
+    averaging="trec_eval", cacheable=True, claims=lambda qrels, measures, options: True,
+    run=_run))

@@ -1,0 +1,51 @@
+"""Preference judgments (trec_eval ``-R prefs`` and ``-R qrels_prefs``): the preference
+measures (``all_prefs``, ``prefs_simp`` ..., :mod:`irscale.evaluation.prefs`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...core.options import MAX_DOCS, integer_option, is_flag
+from ...errors import ParameterError
+from ..context import Context, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...measures.results import Evaluation
+
+#: The forms of preference judgments (``relevance_format`` other than ``qrels``).
+FORMS = ("prefs", "qrels_prefs")
+
+
+def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+    """``relevance_format`` ``prefs`` or ``qrels_prefs`` (another value than these and
+    ``qrels`` is a :class:`~irscale.errors.ParameterError`)."""
+    form = options.get("relevance_format", "qrels")
+    if form != "qrels" and form not in FORMS:
+        raise ParameterError(f"relevance_format (-R) must be qrels, prefs or qrels_prefs, got "
+                             f"{form!r}")
+    return form in FORMS
+
+
+def _run(held: list[Any], measures: Any, *, relevance_format: str,
+         max_docs: int | None = None, complete: bool = False,
+         allow_empty: bool = False) -> Evaluation:
+    """:func:`~irscale.evaluation.prefs.evaluate_prefs` of ``held`` (``[prefs, runs]``)."""
+    if max_docs is not None:
+        integer_option(max_docs, MAX_DOCS, low=1)
+    if not is_flag(complete):
+        raise ParameterError(f"complete (-c) must be True or False, got {complete!r}")
+    from ..prefs import evaluate_prefs
+
+    prefs, runs = held
+    held.clear()
+    return evaluate_prefs(prefs, runs, measures, form=relevance_format,  # type: ignore[arg-type]
+                          max_docs=max_docs, complete=complete, allow_empty=allow_empty)
+
+
+PREFS = register(Context(
+    name="prefs", what="preference judgments",
+    why="their measures read max_docs (-M) and complete (-c) only, as trec_eval's prefs "
+        "measures do",
+    reads=frozenset({"relevance_format", "max_docs", "complete", "allow_empty"}),
+    averaging="trec_eval", cacheable=False, claims=_claims, run=_run))

@@ -1,0 +1,231 @@
+"""``irscale.evaluate``: qrels + runs + measure names → per-topic values and summaries.
+
+The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch by the
+native engine: from the files' bytes when the qrels and runs are TREC files (or dicts),
+from the columns of the ``Qrels`` and ``Run`` objects the Python readers make otherwise
+(:func:`irscale.io.native_inputs.native_inputs` decides); every requested measure family
+is then computed by its kernel over the whole batch. Summaries
+follow trec_eval 9.0.8's rules (``meas_avg.c``):
+
+* means divide by the number of evaluated topics, or with ``complete`` (``-c``) by the
+  number of topics in the qrels (topics the run misses count 0);
+* geometric means (gm_map, gm_bpref) average ``log(max(v, 1e-5))`` and, with ``complete``,
+  count each missing topic as ``log(1e-5)``;
+* counts (num_ret, num_rel, num_rel_ret, ...) are summed; ``num_q`` counts topics. With
+  ``complete``, 9.0.8's ``num_rel`` counts the judgments > 0 of every qrels topic instead
+  (:func:`~irscale.evaluation.setup.complete_num_rel`);
+* a mean over values one of which is NaN is that NaN, sign included (printed ``-nan`` as
+  trec_eval prints it; the engine computes the summaries: ``rust/src/output/summary.rs``).
+
+The result is an :class:`~irscale.measures.results.Evaluation` (the one result of every
+evaluation, diversity measures included: their summaries are ndeval's). Topics a run
+retrieved documents for but that have no judgments are not evaluated (as in trec_eval);
+they are listed in :attr:`Evaluation.unjudged_topics` and a warning says so.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from ..core.conditional import CONDITIONAL, with_conditional
+from ..core.inputs import Qrels, Run
+from ..core.judge import build_judged_rankings
+from ..core.judged import JudgedRankings
+from ..core.labels import attach_labels, unused_label_sets
+from ..core.options import TiePolicy
+from ..core.rows import TopicRows
+from ..errors import ParameterError
+from ..io.labels import read_labels
+from ..io.naming import NameSpec
+from ..io.native_files import RunNote
+from ..io.native_inputs import NativeInputs, judge_native, native_inputs
+from ..io.sources import as_qrels, as_runs
+from ..measures.base import label_sets_named, scores_needed
+from ..measures.compute import compute_shared
+from ..measures.results import Averaging, Evaluation
+from .context import CacheCall
+from .setup import (
+    EvaluationSetup,
+    check_run_topics,
+    complete_totals,
+    evaluation_setup,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+
+
+def check_topics(rankings: TopicRows, *, allow_empty: bool = False,
+                 qrels_source: str | None = None, gold: str = "qrels",
+                 results: str = "results", judgments: str = "judgments",
+                 stacklevel: int = 3, gold_topics: Sequence[str] | None = None,
+                 why: str | None = None) -> None:
+    """The checks of the topics of judged runs, made by every function that evaluates runs
+    (:func:`evaluate`, :func:`irscale.scales.transform`, ...), so that they all say the same.
+
+    A run with no topic in common with the qrels raises :class:`AlignmentError` naming it
+    and showing some topic ids of each side, unless ``allow_empty``. Then each run's topics
+    with results but no judgments (not evaluated, as in trec_eval) are named in a warning.
+    ``gold``, ``results`` and ``judgments`` name the three for evaluations of other
+    outputs (``irscale text``: "references", "outputs", "references"); ``stacklevel`` is
+    that of the warning (default: the caller of the function that calls this one).
+    ``gold_topics``: the gold standard's topics, when they are not ``rankings.topics``
+    (sessions: the rankings' topics are session ids); ``why``: the likely cause said when
+    no topic is in common (default: another collection, or topic ids written differently).
+    """
+    evaluated = rankings.ranking_run
+    if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
+        evaluated = evaluated[~rankings.placeholder]
+    counts = np.bincount(evaluated, minlength=len(rankings.runs)).tolist()
+    check_run_topics(rankings.runs, counts, rankings.unjudged_topics,
+                     sorted(rankings.topics if gold_topics is None else gold_topics),
+                     allow_empty=allow_empty, qrels_source=qrels_source, gold=gold,
+                     results=results, judgments=judgments, stacklevel=stacklevel + 1,
+                     why=why)
+
+
+def run_judged(held: list[Any], measures: Any, *, relevance_level: int = 1,
+               max_docs: int | None = None, judged_only: bool = False,
+               complete: bool = False, num_docs_in_coll: int = 0,
+               compat: Literal[9, 10] = 9, ties: TiePolicy = "trec_eval",
+               labels: Mapping[str, Any] | None = None, allow_empty: bool = False,
+               zscores: Any = None, cache: CacheCall | None = None,
+               names: NameSpec | None = None) -> Evaluation:
+    """The runner of judged rankings (:data:`~irscale.evaluation.contexts.judged.JUDGED`):
+    :func:`irscale.evaluate` of ``held`` (``[qrels, runs]``, handed over and emptied here)
+    with trec_eval's and the catalogue's measures; the options are
+    :func:`~irscale.evaluate`'s (``cache``: the results cache and the call it keys). The
+    options are checked before any file is read; the Z
+    file (``zscores``) is read before the qrels and runs, as ``trec_eval -Z`` reads it."""
+    reference = None
+    if zscores is not None:
+        if compat != 9 or labels:
+            raise ParameterError("zscores= (-Z) applies to trec_eval 9.0.8's evaluations "
+                                 "(compat=9, no labels=)")
+        from ..io.zscores import read_zscores
+
+        reference = read_zscores(zscores)
+    setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
+                             judged_only=judged_only, complete=complete,
+                             num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    if cache is not None:
+        from ..cache.evaluations import cached_evaluation
+
+        qrels, runs = held
+        evaluation = cached_evaluation(cache.folder, cache.function, cache.arguments, setup,
+                                       lambda: _evaluate([qrels, runs], setup, labels,
+                                                         allow_empty, names), stacklevel=5)
+    else:
+        # the warnings name the caller of irscale.evaluate: _evaluate, this runner, the
+        # context's, irscale.evaluate, the caller
+        evaluation = _evaluate(held, setup, labels, allow_empty, names, stacklevel=6)
+    if reference is None:
+        return evaluation
+    from ..measures.zscored import zscore_evaluation
+
+    return zscore_evaluation(evaluation, reference)
+
+
+def _evaluate(held: list[Any], setup: EvaluationSetup, labels: Mapping[str, Any] | None,
+              allow_empty: bool, names: NameSpec | None = None, *, stacklevel: int = 4
+              ) -> Evaluation:
+    """:func:`evaluate` of ``held`` (``[qrels, runs]``, emptied here) once its options are
+    checked (``setup``), the runs named as ``names`` says (``None``: the default rule).
+    ``stacklevel``: that of the warnings, seen from here."""
+    qrels, runs = held
+    held.clear()
+    ties = setup.options.ties
+    if names is not None:  # the runs read here, then named: the engine judges them after
+        runs = as_runs(runs, keep_rank=ties == "rank-column", names=names)
+    inputs = native_inputs(qrels, runs, labels=labels, ties=ties,
+                           scores=scores_needed(setup.requests))
+    if isinstance(inputs, NativeInputs):  # TREC files or dicts: judged by the engine
+        judged = _judge_native(inputs, setup, allow_empty=allow_empty, stacklevel=stacklevel)
+    else:
+        judged = _judge(as_qrels(qrels), as_runs(runs, keep_rank=ties == "rank-column"),
+                        setup, labels=labels, allow_empty=allow_empty, stacklevel=stacklevel)
+    # the inputs are not needed for the measures: runs and qrels read here from files (or
+    # passed on by a caller that keeps no reference, as the command line) are freed before
+    # them, and the measures' arrays reuse their memory ((iv): a 2M-line run and 2M qrels
+    # lines, peak 428 -> 366 MB)
+    del qrels, runs
+    return _measure(*judged, setup, labels, stacklevel=stacklevel)
+
+
+def evaluate_judged(
+    qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
+    labels: Mapping[str, Any] | None = None, allow_empty: bool = False, stacklevel: int = 2,
+) -> Evaluation:
+    """:func:`evaluate` of runs already read, with options already checked (``setup``).
+    ``stacklevel``: that of the warnings (default: the caller).
+    """
+    judged = _judge(qrels, runs, setup, labels=labels, allow_empty=allow_empty,
+                    stacklevel=stacklevel + 1)
+    return _measure(*judged, setup, labels, stacklevel=stacklevel + 1)
+
+
+def evaluate_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
+                    names: Callable[[list[RunNote]], list[str]] | None = None,
+                    stacklevel: int = 2) -> Evaluation:
+    """:func:`evaluate_judged` of TREC files judged by the engine
+    (:func:`irscale.io.native_inputs.native_inputs`); ``names``: the runs' names from what
+    the engine says of them (:func:`irscale.io.native_inputs.judge_native`)."""
+    judged = _judge_native(inputs, setup, allow_empty=allow_empty, names=names,
+                           stacklevel=stacklevel + 1)
+    return _measure(*judged, setup, None, stacklevel=stacklevel + 1)
+
+
+def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
+           labels: Mapping[str, Any] | None = None,
+           allow_empty: bool = False, stacklevel: int = 3
+           ) -> tuple[JudgedRankings, dict[str, int]]:
+    """The first half of :func:`evaluate_judged`: the judged rankings (labels attached,
+    topics checked) and the totals of ``-c`` (trec_eval 9.0.8), all that the measures need
+    of ``qrels`` and ``runs``. ``stacklevel``: that of the warnings, seen from here."""
+    options, context = setup.options, setup.context
+    jr = build_judged_rankings(qrels, runs, options,
+                               placeholders=context.complete and context.compat == 10)
+    scores = scores_needed(setup.requests)
+    if labels or scores:
+        tables = {str(name): read_labels(source) for name, source in (labels or {}).items()}
+        jr = attach_labels(jr, qrels, runs, options, tables, scores=scores)
+        if CONDITIONAL in tables and any(r.conditional for r in setup.requests):
+            jr = with_conditional(jr, qrels, tables[CONDITIONAL])
+    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
+                 stacklevel=stacklevel + 1)
+    rel = qrels.rel
+    return jr, complete_totals(lambda level: int(np.count_nonzero(rel >= level)), setup)
+
+
+def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
+                  names: Callable[[list[RunNote]], list[str]] | None = None,
+                  stacklevel: int = 3) -> tuple[JudgedRankings, dict[str, int]]:
+    """:func:`_judge` of TREC files judged by the engine
+    (:func:`irscale.io.native_inputs.native_inputs`)."""
+    context = setup.context
+    jr, at_least = judge_native(inputs, setup.options, names=names,
+                                placeholders=context.complete and context.compat == 10)
+    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=inputs.qrels_name,
+                 stacklevel=stacklevel + 1)
+    return jr, complete_totals(at_least, setup)
+
+
+def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
+             labels: Mapping[str, Any] | None, *, stacklevel: int = 3) -> Evaluation:
+    """The second half of :func:`evaluate_judged`: the measures of judged rankings
+    (:func:`_judge`'s). ``stacklevel``: that of the warnings, seen from here."""
+    columns, values = compute_shared(jr, setup.requests, setup.context)
+    # after the measures: a measure that needs a label set not given is the one error,
+    # not a warning about the set given in its place followed by that error
+    unused = unused_label_sets(labels, label_sets_named(setup.requests)) if labels else []
+    if unused:
+        warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
+                      "requested", stacklevel=stacklevel)
+    return Evaluation(columns=columns, values=values, rows=jr.rows,
+                      averaging=Averaging("trec_eval", complete=setup.context.complete,
+                                          n_qrels_topics=len(jr.topics), totals=totals),
+                      rankings=jr)

@@ -1,0 +1,122 @@
+"""The evaluation contexts are declarations (:mod:`irscale.evaluation.context`): a context
+declared here, in the test, is chosen by :func:`irscale.evaluate` and by ``irscale eval``
+and its unread options refused by the one rule, with no edit to either."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import irscale
+from irscale.cli.main import main
+from irscale.errors import MeasureError, ParameterError
+from irscale.evaluation.context import CONTEXTS, Context, register, unregister
+from irscale.measures.results import Evaluation
+
+QRELS = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
+RUN = {"q1": {"d1": 2.0, "d2": 1.0, "d9": 0.5}, "q2": {"d3": 1.0}}
+
+
+def _count_documents(held: list[Any], measures: Any, *, allow_empty: bool = False
+                     ) -> Evaluation:
+    """A toy runner: the number of documents retrieved per topic (trec_eval's ``num_ret``,
+    through an ordinary evaluation); the tests' oracle is the length of each topic's dict."""
+    qrels, runs = held
+    held.clear()
+    return irscale.evaluate(qrels, runs, "num_ret", allow_empty=allow_empty)
+
+
+@pytest.fixture
+def toy() -> Iterator[Context]:
+    """A context that claims the measure name ``toy`` and reads ``allow_empty`` only."""
+    context = register(Context(
+        name="toy", what="toy measures", why="they count the documents retrieved",
+        reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
+        claims=lambda qrels, measures, options: measures == "toy" or measures == ["toy"],
+        run=_count_documents))
+    try:
+        yield context
+    finally:
+        unregister("toy")
+    assert "toy" not in CONTEXTS
+
+
+def test_a_declared_context_is_chosen_by_evaluate(toy):
+    values = irscale.evaluate(QRELS, RUN, "toy").per_topic().set_index("topic")["value"]
+    assert values.to_dict() == {topic: float(len(docs)) for topic, docs in RUN.items()}
+
+
+def test_its_unread_options_are_refused_by_the_one_rule(toy):
+    with pytest.raises(ParameterError) as error:
+        irscale.evaluate(QRELS, RUN, "toy", judged_only=True)
+    assert str(error.value) == ("judged_only= does not apply to toy measures (they count "
+                                "the documents retrieved)")
+    irscale.evaluate(QRELS, RUN, "toy", judged_only=False)  # a default is not given
+
+
+def test_without_its_declaration_the_name_is_unknown():
+    with pytest.raises(MeasureError, match="toy"):
+        irscale.evaluate(QRELS, RUN, "toy")
+
+
+def test_irscale_eval_chooses_it_and_refuses_by_the_same_rule(toy, tmp_path, capsys):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"{t} 0 {d} {r}\n" for t, docs in QRELS.items()
+                             for d, r in docs.items()))
+    run.write_text("".join(f"{t} Q0 {d} {i} {s} sys\n" for t, docs in RUN.items()
+                           for i, (d, s) in enumerate(docs.items(), 1)))
+    assert main(["eval", "-q", "-m", "toy", str(qrels), str(run)]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    counted = {topic: value for name, topic, value in lines if topic != "all"}
+    assert {t: float(v) for t, v in counted.items()} == {t: float(len(d))
+                                                         for t, d in RUN.items()}
+    assert main(["eval", "-J", "-m", "toy", str(qrels), str(run)]) == 2
+    assert capsys.readouterr().err.strip() == ("irscale: -J/--judged-only does not apply to toy "
+                                               "measures (they count the documents retrieved)")
+
+
+
+def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
+    """A context that reads every keyword option of ``irscale.evaluate`` (its signature)
+    is handed each of them, with its value."""
+    import inspect
+
+    options = {name: p.default for name, p in
+               inspect.signature(irscale.evaluate).parameters.items()
+               if p.kind == p.KEYWORD_ONLY}
+    seen = {}
+
+    def record(held, measures, **given):
+        seen.update(given)
+        return "recorded"
+
+    register(Context(name="all", what="everything", why="-", reads=frozenset(options),
+                     averaging="mean", cacheable=False,
+                     claims=lambda qrels, measures, o: measures == "all", run=record))
+    try:
+        assert irscale.evaluate(QRELS, RUN, "all", max_docs=3) == "recorded"
+    finally:
+        unregister("all")
+    assert seen == {**options, "max_docs": 3}
+
+
+def test_signatures_take_trec_eval_options_as_declared():
+    """Every function that takes trec_eval's options takes all of them, with the declared
+    defaults (:mod:`irscale.evaluation.options`), and the judged rankings read them."""
+    import inspect
+
+    from irscale.evaluation.contexts.judged import JUDGED
+    from irscale.evaluation.judged import run_judged
+    from irscale.evaluation.many import evaluate_many
+    from irscale.evaluation.options import TREC_EVAL_DEFAULTS
+    from irscale.evaluation.setup import evaluation_setup
+    from irscale.evaluation.trec_text import trec_eval_text
+
+    for function in (irscale.evaluate, evaluate_many, evaluation_setup, trec_eval_text,
+                     run_judged):
+        parameters = inspect.signature(function).parameters
+        assert {name: parameters[name].default for name in TREC_EVAL_DEFAULTS} == \
+            TREC_EVAL_DEFAULTS, function.__qualname__
+    assert set(TREC_EVAL_DEFAULTS) <= JUDGED.reads
