@@ -28,7 +28,7 @@ the ``report(done)`` function the work calls; :class:`Progress` shows it in one 
 Work that ends within ``delay`` seconds (:data:`DELAY` by default) shows nothing either
 way. The environment variable ``IRSCALE_NO_PROGRESS=1`` silences all of it. On the command
 line, ``--no-progress`` turns it off (:func:`irscale.cli.options.wants_progress`); it also
-silences the estimate line printed before long work (:func:`irscale.scales.cost.notice`).
+silences the estimate line printed before long work (:func:`notice`).
 The clock is :func:`time.monotonic` unless one is injected (``clock=``, for tests).
 """
 
@@ -64,8 +64,8 @@ HEARTBEAT_LIMIT = 3600.0
 ProgressArg = bool | Callable[[int, int], None]
 
 __all__ = ["DELAY", "HEARTBEAT_LIMIT", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET",
-           "PLAIN_STEP", "Progress", "ProgressArg", "check_progress", "phase_progress",
-           "progress_callback", "progress_reporter"]
+           "PLAIN_STEP", "Progress", "ProgressArg", "check_progress", "notice",
+           "phase_progress", "progress_callback", "progress_reporter"]
 
 
 class Progress:
@@ -282,3 +282,12 @@ def phase_progress(progress: object, index: int, count: int) -> ProgressArg:
         progress_reporter(checked, total, offset=index * total, overall=count * total)(done)
 
     return report
+
+
+def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
+    """``irscale: text`` on standard error (an estimate before long work, ``--explain``),
+    unless disabled or IRSCALE_NO_PROGRESS is set (``force``: whatever those say, for what
+    the user asked)."""
+    if force or (enabled and not os.environ.get("IRSCALE_NO_PROGRESS")):
+        sys.stderr.write(f"irscale: {text}\n")
+        sys.stderr.flush()

@@ -6,8 +6,7 @@ what no algorithm can hold (run indices beyond 2^24 bits, AP beyond 64-bit keys,
 counts beyond :data:`EXACT_COUNTS_BUDGET`, enumerations beyond 2^40 runs) and what would
 need more memory than ``max_memory`` (default: half of the machine's RAM), with the
 estimate in the message (:func:`irscale.core.budget.check_memory`, the one refusal of the
-package). :func:`notice` prints a line ``irscale: ...`` on standard error
-(the estimate before a long computation, ``--explain``), silenced like the progress bar.
+package). :func:`irscale.core.progress.notice` prints it before a long computation.
 
 The time constants are measured on the 2-core development machine (docs/benchmarks-scales.md)
 and meant as orders of magnitude (within a factor of about 3).
@@ -16,8 +15,6 @@ and meant as orders of magnitude (within a factor of about 3).
 from __future__ import annotations
 
 import math
-import os
-import sys
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -94,15 +91,6 @@ def _duration(seconds: float) -> str:
     if seconds < 172800:
         return f"about {seconds / 3600:.0f} h"
     return f"about {seconds / 86400:.3g} days"
-
-
-# ------------------------------------------------------------------ output
-def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
-    """``irscale: text`` on standard error, unless disabled or IRSCALE_NO_PROGRESS is set
-    (``force``: whatever those say, for what the user asked, e.g. ``--explain``)."""
-    if force or (enabled and not os.environ.get("IRSCALE_NO_PROGRESS")):
-        sys.stderr.write(f"irscale: {text}\n")
-        sys.stderr.flush()
 
 
 # ------------------------------------------------------------------ the estimate
