@@ -50,7 +50,7 @@ from ._text import (
     source_name,
 )
 from .extras import needs_pyarrow
-from .files import PARQUET_MAGIC, check_readable, is_parquet, is_stdio
+from .files import PARQUET_MAGIC, check_readable, is_parquet
 from .text_codes import codes_of
 
 #: The columns of a click log, in order (``timestamp`` optional).
