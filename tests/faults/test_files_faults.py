@@ -451,6 +451,15 @@ FIFO_CASES = [
     ("correlate-scores", [*CORR[:3], "<fifo:ap.csv>", *CORR[4:]], {"ap.csv": "ap.csv"},
      CORR),
     ("loo-contributors", [*LOO[:-1], "<fifo:contrib>"], {"contrib": "contrib.txt"}, LOO),
+    # one batch per run: the qrels are read once, for every batch
+    ("eval-many-qrels-batches", ["eval-many", "<fifo:qrels>", "a.run", "b.run", "c.run", "-m",
+                                 "map", "--batch-size", "1", "--no-progress"],
+     {"qrels": "qrels.txt"}, ["eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+                              "--batch-size", "1", "--no-progress"]),
+    ("eval-many-qrels-batches-gzip", ["eval-many", "<fifo:qrels>", "a.run", "b.run", "c.run",
+                                      "-m", "map", "--batch-size", "1", "--no-progress"],
+     {"qrels": "gz:qrels.txt"}, ["eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m",
+                                 "map", "--batch-size", "1", "--no-progress"]),
 ]
 
 
