@@ -86,6 +86,11 @@ CASES = [
         "-B/--samples", *MEMORY),
     err("simulate-topics", ["meta", "simulate", "--model", "normal", "--topics", "100000000",
                             "--repetitions", "2"], "--topics", *MEMORY),
+    # the counts of every repetition and the bookkeeping of its tasks (10^8: about 9.7 GiB)
+    err("simulate-repetitions-max-memory", ["meta", "simulate", "--model", "normal",
+                                            "--topics", "8", "--repetitions", "100000000",
+                                            "--max-memory", "8G"],
+        "--repetitions", "9.69 GiB", "--max-memory"),
     err("simulate-systems", ["meta", "simulate", "--model", "normal", "--systems", "100000",
                              "--repetitions", "2"], "--systems", *MEMORY),
     err("pool-sample-size", ["pool", "sample", "a.run", "b.run", "c.run", "--size",

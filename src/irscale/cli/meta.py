@@ -30,6 +30,7 @@ from ..core.params import (
     INFORMATIVENESS_MEASURES,
     INTERVAL_SAMPLES,
     LOO_DEPTH,
+    MEMORY_LIMIT,
     NORMAL_ERROR_SD,
     NORMAL_SYSTEMS,
     NORMAL_TOPIC_SD,
@@ -573,6 +574,7 @@ def _add_simulate(sub) -> None:
                    "and, run again with the same arguments and --seed, compute only the "
                    "unfinished tasks; a DIR holding another study is refused (default: no "
                    "checkpoint)")
+    add_param(p, MEMORY_LIMIT)
     add_scheduler(p, "the simulated matrices")
     declare_outputs(p, "--checkpoint", kind="folder")
     add_rules(
@@ -1158,7 +1160,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         study = meta.simulation_study(model, args.tests, args.corrections, args.repetitions,
                                       alpha=args.alpha, options=options,
                                       checkpoint=args.checkpoint, rng=args.seed,
-                                      executor=executor, progress=wants_progress(args))
+                                      executor=executor, progress=wants_progress(args),
+                                      max_memory=args.max_memory)
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
              f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
     return write_text(args, _render(study.to_frame(), args, title))

@@ -64,8 +64,9 @@ HEARTBEAT_LIMIT = 3600.0
 ProgressArg = bool | Callable[[int, int], None]
 
 __all__ = ["DELAY", "HEARTBEAT_LIMIT", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET",
-           "PLAIN_STEP", "Progress", "ProgressArg", "check_progress", "notice",
-           "phase_progress", "progress_callback", "progress_reporter"]
+           "PLAIN_STEP", "Progress", "ProgressArg", "announce_rest", "check_progress",
+           "duration_text", "notice", "phase_progress", "progress_callback",
+           "progress_reporter"]
 
 
 class Progress:
@@ -291,3 +292,30 @@ def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
     if force or (enabled and not os.environ.get("IRSCALE_NO_PROGRESS")):
         sys.stderr.write(f"irscale: {text}\n")
         sys.stderr.flush()
+
+
+#: Work whose rest is estimated to take longer than this (seconds) is announced.
+NOTICE_SECONDS = 5.0
+
+
+def duration_text(seconds: float) -> str:
+    """``seconds`` in words: ``under a second``, ``about 41 s``, ``about 23 min``,
+    ``about 5 h``, ``about 2.3 days``."""
+    if seconds < 1:
+        return "under a second"
+    if seconds < 120:
+        return f"about {seconds:.0f} s"
+    if seconds < 7200:
+        return f"about {seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"about {seconds / 3600:.0f} h"
+    return f"about {seconds / 86400:.3g} days"
+
+
+def announce_rest(progress: object, what: str, units: str, left: int, each: float) -> None:
+    """``irscale: WHAT: LEFT more UNITS at T each (measured), about D`` when the rest of a
+    computation, timed on its first part (``each`` seconds per unit), would take more than
+    :data:`NOTICE_SECONDS` and its progress is shown (``progress is True``)."""
+    if progress is True and each * left > NOTICE_SECONDS:
+        notice(f"{what}: {left:,} more {units} at {each * 1e3:.2g} ms each (measured), "
+               f"{duration_text(each * left)}")

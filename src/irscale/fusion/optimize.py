@@ -12,7 +12,8 @@ The grid has C(1/step + n − 1, n − 1) vectors for n runs (1.7·10^8 for four
 0.001): its memory, :data:`GRID_BYTES` per run and vector (the grid, its construction
 and the means kept), is estimated before any work and refused beyond ``max_memory``
 (:func:`irscale.core.budget.check_memory`). The time is measured on the first batch of
-vectors and, when the rest would take more than :data:`NOTICE_SECONDS`, stated before
+vectors and, when the rest would take more than
+:data:`irscale.core.progress.NOTICE_SECONDS`, stated before
 the search goes on with a progress bar.
 """
 
@@ -29,7 +30,7 @@ import numpy as np
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.inputs import Qrels, Run
 from ..core.params import check_fusion, check_fusion_step, check_weight_count
-from ..core.progress import ProgressArg, notice, progress_reporter
+from ..core.progress import ProgressArg, announce_rest, progress_reporter
 from ..errors import AlignmentError, ParameterError
 from .fused import fused_run
 from .methods import combine
@@ -41,8 +42,6 @@ BATCH = 32
 #: Bytes per run and vector of the grid at its peak (bars, edges, counts, the sort order
 #: and the weights as int64/float64, about five arrays of n columns) plus the mean kept.
 GRID_BYTES = 48
-#: Searches estimated to take longer than this (seconds) are announced, then shown.
-NOTICE_SECONDS = 5.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -180,7 +179,8 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
     started = time.process_time()
     for begin in range(0, len(grid), BATCH):
         if begin == BATCH:
-            _announce(progress, (time.process_time() - started) / BATCH, len(grid) - begin)
+            announce_rest(progress, "the weight grid", "vectors", len(grid) - begin,
+                          (time.process_time() - started) / BATCH)
         report(begin)
         batch = [fused_run(table, combine(table, "wsum", weights=list(weights)), f"w{index}")
                  for index, weights in enumerate(grid[begin:begin + BATCH], begin)]
@@ -199,9 +199,3 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
                          grid=grid, values=values, runs=tuple(r.name for r in read))
 
 
-def _announce(progress: ProgressArg, per_vector: float, left: int) -> None:
-    """State the time the rest of the search will take, measured on its first batch, when
-    it is long and a bar is shown."""
-    if progress is True and per_vector * left > NOTICE_SECONDS:
-        notice(f"the weight grid: {left:,} more vectors at {per_vector * 1e3:.2g} ms of CPU "
-               f"each (measured), about {per_vector * left:.0f} s")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
+from ..core.progress import duration_text
 from ..errors import ParameterError
 from .measures import ScaleMeasure
 from .space import Space
@@ -68,7 +69,7 @@ class Estimate:
         """One line: ``estimate for M on REL^N: ...``."""
         return (f"estimate for {self.measure} on {self.space}: {_count(self.runs)} runs, "
                 f"at most {_count(self.distinct)} distinct values; {self.algorithm}: "
-                f"{_duration(self.seconds)} and about {format_size(self.memory)} for "
+                f"{duration_text(self.seconds)} and about {format_size(self.memory)} for "
                 f"{self.queries} φ queries")
 
     def explain(self) -> str:
@@ -79,18 +80,6 @@ class Estimate:
 def _count(n: int) -> str:
     """``1,234`` below 10^15, ``1.23e+15`` beyond (also past the range of a float)."""
     return f"{n:,}" if n < 10**15 else f"{Decimal(n):.2e}"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 1:
-        return "under a second"
-    if seconds < 120:
-        return f"about {seconds:.0f} s"
-    if seconds < 7200:
-        return f"about {seconds / 60:.0f} min"
-    if seconds < 172800:
-        return f"about {seconds / 3600:.0f} h"
-    return f"about {seconds / 86400:.3g} days"
 
 
 # ------------------------------------------------------------------ the estimate
