@@ -228,3 +228,28 @@ def test_bayesfuse_past_rank_1000_and_slidefuse_windows():
     slide = ranked(fuse({"a": {"q": _ranked_run("u", "v", "w")}, "b": {"q2": {"e": 1.0}}},
                         "slidefuse", window=1, train_qrels=qrels, train_runs=train))["q"]
     assert slide == [("u", 0.5), ("v", round(1 / 3, 12)), ("w", 0.0)]
+
+
+def test_optimize_fusion_grid_refused_before_any_work():
+    """A grid of C(10^7 + 3, 3) ≈ 1.7·10^20 vectors is refused with its estimate, before a
+    run is searched."""
+    with pytest.raises(ParameterError, match=r"step.*1e-07 on 4 runs: a grid of 1\.67e\+20 "
+                       r"weight vectors.*max_memory"):
+        optimize_fusion({"q1": {"d1": 1}}, {k: {"q1": {"d1": 1.0}} for k in "abcd"}, "AP",
+                        step=1e-7)
+    with pytest.raises(ParameterError, match=r"a grid of 11 weight vectors.*max_memory = "
+                       r"1 KiB"):
+        optimize_fusion({"q1": {"d1": 1}}, {k: {"q1": {"d1": 1.0}} for k in "ab"}, "AP",
+                        step=0.1, max_memory=1024)
+
+
+def test_optimize_fusion_progress_counts_the_grid():
+    """``progress=`` gets ``(done, total)`` up to the grid's size, C(1/step + n − 1, n − 1)
+    (66 vectors: three runs, step 0.1)."""
+    from math import comb
+
+    calls: list[tuple[int, int]] = []
+    runs = {k: {"q1": {"d1": 1.0 + i, "d2": 2.0 - i}} for i, k in enumerate("abc")}
+    optimize_fusion({"q1": {"d1": 1}}, runs, "AP", step=0.1,
+                    progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (comb(12, 2), comb(12, 2)) == (66, 66)

@@ -33,6 +33,10 @@ INTER = ["online", "interleave", "a.run", "b.run", "--clicks", "random", "--impr
          "20", "--seed", "1", "--bootstrap", "200"]
 SENS = ["online", "sensitivity", "qrels.txt", "a.run", "b.run", "--impressions", "10,20",
         "--repetitions", "5", "--seed", "1"]
+FUSE4 = ["fuse", "a.run", "b.run", "c.run", "d.run", "--method", "wsum", "--optimize",
+         "--qrels", "qrels.txt"]
+#: A fourth run (run c's lines under a tag of its own).
+RUN_D = {"d.run": text([line.replace("teamC_r2", "teamD_r1") for line in run_lines("c")])}
 LONG = "d1" + "x" * 100_000  # beyond the 4 KiB of the word-by-word fingerprints
 
 
@@ -82,6 +86,11 @@ CASES = [
         "-B/--samples", *MEMORY),
     err("simulate-topics", ["meta", "simulate", "--model", "normal", "--topics", "100000000",
                             "--repetitions", "2"], "--topics", *MEMORY),
+    # the counts of every repetition and the bookkeeping of its tasks (10^8: about 9.7 GiB)
+    err("simulate-repetitions-max-memory", ["meta", "simulate", "--model", "normal",
+                                            "--topics", "8", "--repetitions", "100000000",
+                                            "--max-memory", "8G"],
+        "--repetitions", "9.69 GiB", "--max-memory"),
     err("simulate-systems", ["meta", "simulate", "--model", "normal", "--systems", "100000",
                              "--repetitions", "2"], "--systems", *MEMORY),
     err("pool-sample-size", ["pool", "sample", "a.run", "b.run", "c.run", "--size",
@@ -89,6 +98,16 @@ CASES = [
     err("aware-random", ["labels", "aware", "crowd.txt", "a.run", "b.run", "c.run", "-m",
                          "map", "--weights", "msd", "--random", "10000000", "--seed", "1"],
         "--random", "1,000", files=CROWD),
+    # the weight grid: C(1/step + 3, 3) vectors of 4 runs (1.7e8 at step 0.001)
+    err("fuse-optimize-step", [*FUSE4, "--step", "0.001"], "--step", "167,668,501 weight "
+        "vectors", *MEMORY, files=RUN_D),
+    err("fuse-optimize-max-memory", [*FUSE4, "--step", "0.01", "--max-memory", "10M"],
+        "176,851 weight vectors", "--max-memory", "10 MiB", files=RUN_D),
+    ok("fuse-optimize-within-max-memory", [*FUSE4, "--step", "0.5", "--max-memory", "1M"],
+       output_contains("wsum"), files=RUN_D),
+    err("fuse-max-memory-without-optimize", ["fuse", "a.run", "b.run", "--method", "rrf",
+                                             "--max-memory", "1G"], "--max-memory",
+        "--optimize"),
     err("scale-image-json-listing", ["scale", "image", "-m", "nDCG@20", "-N", "20",
                                      "--levels", "3", "--all-values", "--format", "json",
                                      "--max-memory", "1G"], "--values-limit", "--max-memory"),

@@ -511,6 +511,13 @@ CASES = [
                                           "--format", "json"], json_documents),
     err("document-sampling-three-runs", [*DOCS[:10], "c.run", *DOCS[10:]], "two runs"),
     err("document-sampling-measure", [*DOCS[:-1], "ndcg"], "AP and P@k", "ndcg"),
+    # a cut-off is read by the one measure-name grammar: beyond 64 bits it is refused with
+    # its domain (not an OverflowError of the conversion to a C long)
+    err("document-sampling-cutoff-beyond-int64", [*DOCS[:-1], "P@99999999999999999999"],
+        "P@99999999999999999999", "9223372036854775807"),
+    err("document-sampling-cutoff-0", [*DOCS[:-1], "P@0"], "P@0", "from 1"),
+    ok("document-sampling-trec-eval-name", [*DOCS[:-1], "P_5", "--model", "documents",
+                                            "--format", "json"], json_documents),
     err("document-sampling-scores", ["compare", "--test", "document-sampling", "--scores",
                                      "ap.csv"], opt("--scores")),
     err("document-sampling-correction", [*DOCS, "--correction", "bh"], opt("--correction")),

@@ -28,6 +28,7 @@ from .conftest import (
     err,
     ok,
     opt,
+    qrels_lines,
     run_case,
     run_lines,
     same_output_as,
@@ -83,6 +84,14 @@ def all_checks(*checks):
 
 
 CASES = [
+    # standard input is read once: the qrels before the first batch, for every batch; a run
+    # file is read by path in its batch (possibly by another process): '-' is refused
+    ok("eval-many-qrels-stdin-batches", ["eval-many", "-", *MANY[2:], "--batch-size", "1"],
+       same_output_as(*MANY), stdin=text(qrels_lines())),
+    err("eval-many-run-stdin", ["eval-many", "qrels.txt", "-", "b.run", "--no-progress"],
+        "standard input ('-')", "irscale eval", stdin=text(run_lines("a"))),
+    err("eval-batch-size-run-stdin", ["eval", "qrels.txt", "-", "--batch-size", "1"],
+        "standard input ('-')", stdin=text(run_lines("a"))),
     *trec_file_faults("many-run", "run", third, third("a.run"), name="bad.run"),
     # ---- the output: irscale eval's summary lines
     ok("many-equals-eval-summary", MANY, same_output_as(*EVAL)),

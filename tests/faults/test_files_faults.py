@@ -451,6 +451,15 @@ FIFO_CASES = [
     ("correlate-scores", [*CORR[:3], "<fifo:ap.csv>", *CORR[4:]], {"ap.csv": "ap.csv"},
      CORR),
     ("loo-contributors", [*LOO[:-1], "<fifo:contrib>"], {"contrib": "contrib.txt"}, LOO),
+    # one batch per run: the qrels are read once, for every batch
+    ("eval-many-qrels-batches", ["eval-many", "<fifo:qrels>", "a.run", "b.run", "c.run", "-m",
+                                 "map", "--batch-size", "1", "--no-progress"],
+     {"qrels": "qrels.txt"}, ["eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+                              "--batch-size", "1", "--no-progress"]),
+    ("eval-many-qrels-batches-gzip", ["eval-many", "<fifo:qrels>", "a.run", "b.run", "c.run",
+                                      "-m", "map", "--batch-size", "1", "--no-progress"],
+     {"qrels": "gz:qrels.txt"}, ["eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m",
+                                 "map", "--batch-size", "1", "--no-progress"]),
 ]
 
 
@@ -465,6 +474,37 @@ def test_fifo_input_read_once(case, ws, run_cli, tmp_path):
         fifos[name] = gz(data) if source.startswith("gz:") else data
     result, _ = run_with_fifos(ws, run_cli, tmp_path, argv, fifos)
     expected = run_cli(reference)
+    assert expected.status == 0, expected.describe()
+    assert result.status == 0, result.describe()
+    assert result.out == expected.out, result.describe()
+
+
+#: Click logs (not in the workspace of every case): (id, argv, the file fed to the FIFO).
+CLICK_FIFO_CASES = [
+    ("online-prefs", ["online", "prefs", "<fifo:log>", "--rule", "skip-above"], "train.log"),
+    ("online-qrels", ["online", "qrels", "<fifo:log>"], "train.log"),
+    ("online-fit", ["online", "fit", "<fifo:log>", "--model", "pbm"], "train.log"),
+    ("online-loglik-test", ["online", "loglik", "train.log", "--model", "pbm", "--test",
+                            "<fifo:log>"], "test.log"),
+]
+
+
+@needs_fifo
+@pytest.mark.parametrize("case", CLICK_FIFO_CASES, ids=[c[0] for c in CLICK_FIFO_CASES])
+@pytest.mark.parametrize("compressed", [False, True], ids=["plain", "gzip"])
+def test_click_log_fifo_read_once(case, compressed, ws, run_cli, tmp_path):
+    """A click log in a named pipe is read once (not opened first to look for Parquet's
+    magic number, then again): the output of the same call on the file, no wait for a
+    second writer."""
+    from .test_online_clicks_faults import FILES
+
+    for name, data in FILES.items():
+        ws.write(name, data)
+    _, argv, source = case
+    data = ws.read(source)
+    result, _ = run_with_fifos(ws, run_cli, tmp_path, argv,
+                               {"log": gz(data) if compressed else data})
+    expected = run_cli([source if a == "<fifo:log>" else a for a in argv])
     assert expected.status == 0, expected.describe()
     assert result.status == 0, result.describe()
     assert result.out == expected.out, result.describe()

@@ -105,7 +105,7 @@ CASES = [
         opt("--topics")),
     err("simulate-systems-beyond-64-bits", [*NORMAL, "--systems", str(10**30)],
         opt("--systems")),
-    err("simulate-matrix-too-large", [*NORMAL, "--systems", "50000000"], "memory limit",
+    err("simulate-matrix-too-large", [*NORMAL, "--systems", "50000000"], "--max-memory",
         "systems"),
     err("simulate-effects-count-not-systems", [*NORMAL, "--systems", "3", "--effects", "0,1"],
         opt("--effects"), "3"),

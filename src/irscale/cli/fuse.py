@@ -13,13 +13,14 @@ from ..core.params import (
     FUSION_STEP,
     FUSION_WEIGHT,
     FUSION_WEIGHTS,
+    MEMORY_LIMIT,
     check_fusion,
     check_fusion_params,
     check_training,
 )
 from ..errors import ParameterError
 from .main import given
-from .options import add_param
+from .options import add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, declare_outputs, open_output
 from .rules import Rule, add_rules, check_options
 
@@ -61,6 +62,9 @@ def add_parser(subparsers) -> None:
                         help="--optimize: the measure maximised, one value per topic "
                         "(default: AP)")
     add_param(parser, FUSION_STEP)
+    add_param(parser, MEMORY_LIMIT, doc="--optimize: refuse, with the estimate, a grid of "
+              "weights whose estimated memory exceeds SIZE (2G, 500M; powers of 1024)")
+    add_progress(parser)
     parser.add_argument("--weights-out", metavar="FILE",
                         help="--optimize: write every weight vector tried and its mean "
                         "(CSV) to FILE")
@@ -71,7 +75,8 @@ def add_parser(subparsers) -> None:
     declare_outputs(parser, "--weights-out")
     optimizing = "{options} {applies} to --optimize only"
     add_rules(parser,
-              Rule(("qrels", "measure", "step", "weights_out"), lambda a: a.optimize,
+              Rule(("qrels", "measure", "step", "weights_out", "max_memory"),
+                   lambda a: a.optimize,
                    optimizing),
               Rule(("weights",), lambda a: not a.optimize,
                    "--weights and --optimize: the weights are given or searched, not both"),
@@ -104,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
         from ..fusion import optimize_fusion
 
         found = optimize_fusion(args.qrels, runs, args.measure, norm=args.norm,
-                                step=args.step, name=args.run_tag)
+                                step=args.step, name=args.run_tag,
+                                max_memory=args.max_memory, progress=wants_progress(args))
         fused = found.run
         if given(args, "weights_out"):
             from ..io.files import atomic_output

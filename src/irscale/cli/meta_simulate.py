@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, cast
 from ..core.params import (
     COPULA,
     COPULA_MARGINS,
+    MEMORY_LIMIT,
     NORMAL_EFFECTS,
     NORMAL_ERROR_SD,
     NORMAL_SYSTEMS,
@@ -134,6 +135,7 @@ def add_parser(subparsers) -> None:
                    "and, run again with the same arguments and --seed, compute only the "
                    "unfinished tasks; a DIR holding another study is refused (default: no "
                    "checkpoint)")
+    add_param(p, MEMORY_LIMIT)
     add_scheduler(p, "the simulated matrices")
     declare_outputs(p, "--checkpoint", kind="folder")
     add_rules(
@@ -226,7 +228,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         study = meta.simulation_study(model, args.tests, args.corrections, args.repetitions,
                                       alpha=args.alpha, options=options,
                                       checkpoint=args.checkpoint, rng=args.seed,
-                                      executor=executor, progress=wants_progress(args))
+                                      executor=executor, progress=wants_progress(args),
+                                      max_memory=args.max_memory)
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
              f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
     return write_text(args, render(study.to_frame(), args, title))

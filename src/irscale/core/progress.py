@@ -28,7 +28,7 @@ the ``report(done)`` function the work calls; :class:`Progress` shows it in one 
 Work that ends within ``delay`` seconds (:data:`DELAY` by default) shows nothing either
 way. The environment variable ``IRSCALE_NO_PROGRESS=1`` silences all of it. On the command
 line, ``--no-progress`` turns it off (:func:`irscale.cli.options.wants_progress`); it also
-silences the estimate line printed before long work (:func:`irscale.scales.cost.notice`).
+silences the estimate line printed before long work (:func:`notice`).
 The clock is :func:`time.monotonic` unless one is injected (``clock=``, for tests).
 """
 
@@ -64,8 +64,9 @@ HEARTBEAT_LIMIT = 3600.0
 ProgressArg = bool | Callable[[int, int], None]
 
 __all__ = ["DELAY", "HEARTBEAT_LIMIT", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET",
-           "PLAIN_STEP", "Progress", "ProgressArg", "check_progress", "phase_progress",
-           "progress_callback", "progress_reporter"]
+           "PLAIN_STEP", "Progress", "ProgressArg", "announce_rest", "check_progress",
+           "duration_text", "notice", "phase_progress", "progress_callback",
+           "progress_reporter"]
 
 
 class Progress:
@@ -282,3 +283,39 @@ def phase_progress(progress: object, index: int, count: int) -> ProgressArg:
         progress_reporter(checked, total, offset=index * total, overall=count * total)(done)
 
     return report
+
+
+def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
+    """``irscale: text`` on standard error (an estimate before long work, ``--explain``),
+    unless disabled or IRSCALE_NO_PROGRESS is set (``force``: whatever those say, for what
+    the user asked)."""
+    if force or (enabled and not os.environ.get("IRSCALE_NO_PROGRESS")):
+        sys.stderr.write(f"irscale: {text}\n")
+        sys.stderr.flush()
+
+
+#: Work whose rest is estimated to take longer than this (seconds) is announced.
+NOTICE_SECONDS = 5.0
+
+
+def duration_text(seconds: float) -> str:
+    """``seconds`` in words: ``under a second``, ``about 41 s``, ``about 23 min``,
+    ``about 5 h``, ``about 2.3 days``."""
+    if seconds < 1:
+        return "under a second"
+    if seconds < 120:
+        return f"about {seconds:.0f} s"
+    if seconds < 7200:
+        return f"about {seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"about {seconds / 3600:.0f} h"
+    return f"about {seconds / 86400:.3g} days"
+
+
+def announce_rest(progress: object, what: str, units: str, left: int, each: float) -> None:
+    """``irscale: WHAT: LEFT more UNITS at T each (measured), about D`` when the rest of a
+    computation, timed on its first part (``each`` seconds per unit), would take more than
+    :data:`NOTICE_SECONDS` and its progress is shown (``progress is True``)."""
+    if progress is True and each * left > NOTICE_SECONDS:
+        notice(f"{what}: {left:,} more {units} at {each * 1e3:.2g} ms each (measured), "
+               f"{duration_text(each * left)}")

@@ -7,18 +7,30 @@ counted exactly; ranx keeps a vector only when its floating-point sum is exactly
 drops some, e.g. 62 of the 66 vectors of three runs with step 0.1). The vectors are tried in
 lexicographic order of the weights, and the last of those with the best mean wins, as
 ranx's ``>=`` comparison picks it.
+
+The grid has C(1/step + n − 1, n − 1) vectors for n runs (1.7·10^8 for four runs and step
+0.001): its memory, :data:`GRID_BYTES` per run and vector (the grid, its construction
+and the means kept), is estimated before any work and refused beyond ``max_memory``
+(:func:`irscale.core.budget.check_memory`). The time is measured on the first batch of
+vectors and, when the rest would take more than
+:data:`irscale.core.progress.NOTICE_SECONDS`, stated before
+the search goes on with a progress bar.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.inputs import Run
 from ..core.params import check_fusion, check_fusion_step, check_weight_count
+from ..core.progress import ProgressArg, announce_rest, progress_reporter
 from ..errors import ParameterError
 from .fused import fused_run
 from .methods import combine
@@ -28,6 +40,9 @@ from .trained import check_training_topics
 
 #: Fused runs evaluated in one call while the grid is searched.
 BATCH = 32
+#: Bytes per run and vector of the grid at its peak (bars, edges, counts, the sort order
+#: and the weights as int64/float64, about five arrays of n columns) plus the mean kept.
+GRID_BYTES = 48
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,20 +73,44 @@ class FusionWeights:
                 f"{len(self.values)} vectors tried)")
 
 
+def grid_size(n_runs: int, steps: int) -> int:
+    """The number of weight vectors of the grid: C(steps + n_runs − 1, n_runs − 1)."""
+    return math.comb(steps + n_runs - 1, n_runs - 1)
+
+
+def check_grid(n_runs: int, steps: int, max_memory: str | int | None = None) -> int:
+    """The grid's size, refused (:class:`~irscale.errors.ParameterError`, with the
+    estimate) when its memory would exceed ``max_memory`` (default half of the RAM)."""
+    vectors = grid_size(n_runs, steps)
+    need = float(vectors) * GRID_BYTES * (n_runs + 1)
+    count = f"{vectors:,}" if vectors < 10**15 else f"{float(vectors):.3g}"
+    check_memory(need, f"--step/step {1 / steps:g} on {n_runs} runs: a grid of {count} "
+                 f"weight vectors, about {format_size(need)}",
+                 "a larger --step, fewer runs or a larger --max-memory",
+                 max_memory=max_memory, option=MAX_MEMORY)
+    return vectors
+
+
 def weight_grid(n_runs: int, steps: int) -> np.ndarray:
     """Every vector of ``n_runs`` multiples of ``1/steps`` summing to 1, in lexicographic
     order (stars and bars: the places of ``n_runs − 1`` bars among ``steps + n_runs − 1``)."""
-    bars = np.array(list(itertools.combinations(range(steps + n_runs - 1), n_runs - 1)),
-                    dtype=np.int64).reshape(-1, n_runs - 1)
+    vectors = grid_size(n_runs, steps)
+    bars = np.fromiter(itertools.chain.from_iterable(
+        itertools.combinations(range(steps + n_runs - 1), n_runs - 1)),
+        dtype=np.int64, count=vectors * (n_runs - 1)).reshape(vectors, n_runs - 1)
     edges = np.hstack([np.full((len(bars), 1), -1), bars,
                        np.full((len(bars), 1), steps + n_runs - 1)])
+    del bars
     counts = np.diff(edges, axis=1) - 1
+    del edges
     order = np.lexsort(counts.T[::-1])
     return counts[order] / steps
 
 
 def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | None = None,
-                    step: float = 0.1, name: str | None = None) -> FusionWeights:
+                    step: float = 0.1, name: str | None = None,
+                    max_memory: str | int | None = None,
+                    progress: ProgressArg = False) -> FusionWeights:
     """The weights of :func:`~irscale.fusion.fuse`'s ``wsum`` that maximise the mean of
     ``measure`` over the topics of ``qrels`` (the training topics).
 
@@ -90,6 +129,12 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
         The grid step: weights are multiples of it summing to 1 (module documentation).
     name : str, optional
         The fused run's name (default ``wsum``).
+    max_memory : size, optional
+        The grid is refused, with its estimate, beyond this memory (bytes or a size such
+        as ``"2G"``; default half of the RAM; module documentation).
+    progress : bool or callable, default False
+        The vectors tried, shown on standard error (``True``, with the time estimated
+        from the first batch when the search is long) or given to ``(done, total)``.
 
     Returns
     -------
@@ -111,13 +156,20 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
     steps = check_fusion_step(step)
     read = as_runs(runs)
     check_weight_count(None, len(read))
+    check_grid(len(read), steps, max_memory)
     grid = weight_grid(len(read), steps)
     table = normalize(fusion_table(read), norm)
     qrels = read_qrels(qrels)  # once, for every batch of the grid
     check_training_topics(table.topics, qrels)
     values = np.empty(len(grid))
     label = measure
+    report = progress_reporter(progress, len(grid), "weight grid")
+    started = time.process_time()
     for begin in range(0, len(grid), BATCH):
+        if begin == BATCH:
+            announce_rest(progress, "the weight grid", "vectors", len(grid) - begin,
+                          (time.process_time() - started) / BATCH)
+        report(begin)
         batch = [fused_run(table, combine(table, "wsum", weights=list(weights)), f"w{index}")
                  for index, weights in enumerate(grid[begin:begin + BATCH], begin)]
         means = evaluate(qrels, batch, measure).mean()
@@ -127,8 +179,11 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
                                  param="measure")
         label = str(means.columns[0])
         values[begin:begin + len(batch)] = means.iloc[:, 0].to_numpy()
+    report(len(grid))
     best = len(values) - 1 - int(np.argmax(values[::-1]))
     weights = tuple(float(w) for w in grid[best])
     run = fused_run(table, combine(table, "wsum", weights=list(weights)), name or "wsum")
     return FusionWeights(weights=weights, run=run, measure=label, value=float(values[best]),
                          grid=grid, values=values, runs=tuple(r.name for r in read))
+
+

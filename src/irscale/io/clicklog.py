@@ -23,6 +23,7 @@ ClickLog(2 sessions, 1 queries, 2 documents, SERP size 2, 1 clicks)
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +50,7 @@ from ._text import (
     source_name,
 )
 from .extras import needs_pyarrow
-from .files import check_readable, is_stdio
+from .files import PARQUET_MAGIC, check_readable, is_parquet
 from .text_codes import codes_of
 
 #: The columns of a click log, in order (``timestamp`` optional).
@@ -169,23 +170,16 @@ def _read_parquet(source: Any, serp_size: int | None) -> ClickLog:
 
 def _is_parquet(source: Any) -> bool:
     if isinstance(source, bytes):
-        return source[:4] == b"PAR1"
-    if isinstance(source, (str, os.PathLike)):
-        if str(source).endswith(".parquet"):
-            return True
-        try:
-            with open(source, "rb") as handle:
-                return handle.read(4) == b"PAR1"
-        except OSError:
-            return False  # the text reader reports it
-    return False
+        return source[:4] == PARQUET_MAGIC
+    # (a FIFO or standard input is not opened to look: it is read once, by the text reader)
+    return isinstance(source, (str, os.PathLike)) and is_parquet(source)
 
 
 def _first_fields(source: Any, name: str) -> tuple[list[bytes], bytes | None]:
     """The fields of the first non-blank line, and the whole input when it had to be read
     (a stream, standard input, a gzip file); a plain file is peeked at only."""
-    if isinstance(source, (str, os.PathLike)) and not is_stdio(source):
-        check_readable(source)
+    info = check_readable(source) if isinstance(source, (str, os.PathLike)) else None
+    if info is not None and stat.S_ISREG(info.st_mode):  # a FIFO is read once, below
         with open(source, "rb") as handle:
             head = handle.read(1 << 16)
             if head[:2] != b"\x1f\x8b":  # not gzip: the first line is in the first block

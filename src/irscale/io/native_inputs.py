@@ -31,6 +31,7 @@ by the command line itself) gives ``Run`` objects.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -211,6 +212,12 @@ def _readable(path: Any) -> bool:
     return True
 
 
+def _regular(path: PathLike) -> bool:
+    """Whether ``path`` is a regular file (read as often as needed)."""
+    info = check_readable(path)
+    return info is not None and stat.S_ISREG(info.st_mode)
+
+
 def _name(source: Source) -> str:
     """A source's name in messages (as :func:`irscale.io._text.source_name` gives it)."""
     kind, spec = source
@@ -235,11 +242,15 @@ def read_source(source: Source) -> tuple[bytes | PathLike, str]:
 
 
 def read_qrels_once(inputs: NativeInputs) -> NativeInputs:
-    """``inputs`` with the qrels read when they cannot be read again (standard input), to
-    be judged with batch after batch of runs."""
-    if inputs.qrels[0] != "stdin":
-        return inputs
-    return replace(inputs, qrels=("read", read_source(inputs.qrels)))
+    """``inputs`` with the qrels read when they cannot be read again (standard input, a
+    FIFO, a pipe such as ``<(zcat qrels.gz)``, a device: anything but a regular file), to
+    be judged with batch after batch of runs; a regular file is read by each batch."""
+    kind, spec = inputs.qrels
+    if kind == "stdin":
+        return replace(inputs, qrels=("read", read_source(inputs.qrels)))
+    if kind == "path" and not _regular(spec):
+        return replace(inputs, qrels=("read", (read_input(spec), display_name(spec))))
+    return inputs
 
 
 def judge_native(inputs: NativeInputs, options: RankingOptions, *, placeholders: bool = False,

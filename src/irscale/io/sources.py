@@ -705,7 +705,8 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
     a list gives those of each item in its order (:func:`source_files`). A folder with no
     file, a pattern that matches none, a missing path or a file named twice (under one
     name or two: a symbolic or hard link, ``./a`` and ``a``, compared by resolved path and
-    inode, :func:`file_identity`) is an error."""
+    inode, :func:`file_identity`) is an error, and so is standard input (``-``): these
+    files are read by path, a batch at a time."""
     if isinstance(sources, (str, os.PathLike)):
         items: list[Any] = [sources]
     elif isinstance(sources, Iterable) and not (is_data(sources) or hasattr(sources, "columns")
@@ -724,6 +725,11 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
             raise ParameterError(f"run files: expected a folder, a glob pattern or a file, "
                                  f"got {describe(item)} (runs held in memory: "
                                  "irscale.evaluate)")
+        if is_stdio(text):
+            raise ParameterError("run files: standard input ('-') is no run file here: the "
+                                 "runs are read by path, a batch at a time, possibly by "
+                                 "other processes (give files; irscale eval and "
+                                 "irscale.evaluate read one run from it)")
         found = source_files(text)
         if not found:
             raise EmptyInputError(f"folder {text} holds no run file" if os.path.isdir(text)

@@ -6,8 +6,7 @@ what no algorithm can hold (run indices beyond 2^24 bits, AP beyond 64-bit keys,
 counts beyond :data:`EXACT_COUNTS_BUDGET`, enumerations beyond 2^40 runs) and what would
 need more memory than ``max_memory`` (default: half of the machine's RAM), with the
 estimate in the message (:func:`irscale.core.budget.check_memory`, the one refusal of the
-package). :func:`notice` prints a line ``irscale: ...`` on standard error
-(the estimate before a long computation, ``--explain``), silenced like the progress bar.
+package). :func:`irscale.core.progress.notice` prints it before a long computation.
 
 The time constants are measured on the 2-core development machine (docs/benchmarks-scales.md)
 and meant as orders of magnitude (within a factor of about 3).
@@ -16,12 +15,11 @@ and meant as orders of magnitude (within a factor of about 3).
 from __future__ import annotations
 
 import math
-import os
-import sys
 from dataclasses import dataclass
 from decimal import Decimal
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
+from ..core.progress import duration_text
 from ..errors import ParameterError
 from .measures import ScaleMeasure
 from .space import Space
@@ -71,7 +69,7 @@ class Estimate:
         """One line: ``estimate for M on REL^N: ...``."""
         return (f"estimate for {self.measure} on {self.space}: {_count(self.runs)} runs, "
                 f"at most {_count(self.distinct)} distinct values; {self.algorithm}: "
-                f"{_duration(self.seconds)} and about {format_size(self.memory)} for "
+                f"{duration_text(self.seconds)} and about {format_size(self.memory)} for "
                 f"{self.queries} φ queries")
 
     def explain(self) -> str:
@@ -82,27 +80,6 @@ class Estimate:
 def _count(n: int) -> str:
     """``1,234`` below 10^15, ``1.23e+15`` beyond (also past the range of a float)."""
     return f"{n:,}" if n < 10**15 else f"{Decimal(n):.2e}"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 1:
-        return "under a second"
-    if seconds < 120:
-        return f"about {seconds:.0f} s"
-    if seconds < 7200:
-        return f"about {seconds / 60:.0f} min"
-    if seconds < 172800:
-        return f"about {seconds / 3600:.0f} h"
-    return f"about {seconds / 86400:.3g} days"
-
-
-# ------------------------------------------------------------------ output
-def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
-    """``irscale: text`` on standard error, unless disabled or IRSCALE_NO_PROGRESS is set
-    (``force``: whatever those say, for what the user asked, e.g. ``--explain``)."""
-    if force or (enabled and not os.environ.get("IRSCALE_NO_PROGRESS")):
-        sys.stderr.write(f"irscale: {text}\n")
-        sys.stderr.flush()
 
 
 # ------------------------------------------------------------------ the estimate

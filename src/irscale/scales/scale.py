@@ -25,12 +25,13 @@ import numpy as np
 
 from ..core.budget import max_memory_of
 from ..core.params import TIE_STRATEGIES as TIE_STRATEGIES
+from ..core.progress import notice
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local
 from .additive import additive_image, additive_spec
 from .average_precision import ap_image
 from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, GainSumImage, LexImage
-from .cost import DEFAULT_QUERIES, Estimate, estimate, notice
+from .cost import DEFAULT_QUERIES, Estimate, estimate
 from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
 from .measures import ScaleMeasure, scale_measure

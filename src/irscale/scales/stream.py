@@ -55,14 +55,13 @@ from typing import IO, Any
 import numpy as np
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
-from ..core.progress import Progress
+from ..core.progress import Progress, notice
 from ..errors import ParameterError
 from ..io.extras import needs_pyarrow
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
 from ..io.formats import SUFFIXES as SUFFIXES
 from ..io.formats import ImageFormat as ImageFormat
 from ..io.formats import image_format as image_format
-from .cost import notice
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
 from .scale import Scale, ScaledImage

@@ -64,14 +64,22 @@ Ranked = Mapping[str, Mapping[str, float]]
 
 
 def _measure(name: str) -> int | None:
-    """``None`` for AP, k for P@k."""
-    text = name.strip()
-    if text.lower() in ("ap", "map"):
+    """``None`` for AP, k for P@k: the name read by the one measure-name grammar
+    (:func:`irscale.measures.names.parse_measure`, which checks a cut-off against its
+    domain), then kept when it is AP or P at one cut-off with the default relevance."""
+    from ..measures.names import parse_measure
+
+    text = name.strip() if isinstance(name, str) else name
+    if isinstance(text, str) and text.lower() in ("ap", "map"):
         return None
-    for prefix in ("P@", "P_", "P."):
-        if text.startswith(prefix) and text[len(prefix):].isdigit() and \
-                int(text[len(prefix):]) > 0:
-            return int(text[len(prefix):])
+    requests = parse_measure(text) if isinstance(text, str) and text else []
+    if len(requests) == 1 and requests[0].relevance_level is None:
+        request = requests[0]
+        if request.family == "map" and request.params is None:
+            return None
+        if request.family == "P" and request.params is not None and \
+                len(request.params) == 1:
+            return int(request.params[0])
     raise ParameterError(f"the document bootstrap computes AP and P@k, not {name!r}")
 
 

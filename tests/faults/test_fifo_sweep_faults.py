@@ -1,0 +1,341 @@
+"""Every file argument of every subcommand given as a named pipe (``docs/errors.md`` §4):
+a FIFO or standard input can be read once only, and a second ``open`` waits for a writer
+that never comes. Each input is read once, or refused with one ``irscale:`` line.
+
+The inputs are found by walking the real parsers (:func:`irscale.cli.main.build_parser`):
+every positional argument and option declared an input
+(:func:`irscale.cli.outputs.declare_inputs`). Each runs from a small valid command line
+that uses it (:data:`USES`, else the base of the numeric sweep,
+:data:`~tests.faults.test_numeric_options_faults.BASES`), with the file replaced by a FIFO
+(of the same name, in a folder of its own) whose writer writes the file's bytes once and
+closes. The call must give the output of the call on the file, or one clean refusal, and
+must not wait for a second writer: after :data:`PATIENCE` seconds (a safety net, far beyond
+what any of these calls takes) the writer opens the FIFO again to release a reader blocked
+in a second ``open``, and the case fails on that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from irscale.cli.main import build_parser
+from irscale.cli.outputs import file_role
+
+from ..cli_parsers import parsers
+from .conftest import Result, error_line, text
+from .test_compare_faults import SHARDS
+from .test_diversity_faults import FILES as DIVERSITY
+from .test_diversity_faults import PROBS
+from .test_labels_faults import GP, GP_FILES
+from .test_numeric_options_faults import BASES
+from .test_numeric_options_faults import FILES as NUMERIC_FILES
+from .test_online_counterfactual_faults import FILES as OPE_FILES
+from .test_online_faults import LOGS
+from .test_text_faults import FILES as SESSION_FILES
+from .test_text_faults import PFILES, RFILES
+from .test_zscores_faults import Z
+
+#: Seconds a writer waits for the command to end before it releases a second ``open``.
+PATIENCE = 60.0
+
+#: Command lines that use the inputs the bases of the numeric sweep leave out:
+#: (command, input's dest) -> argv.
+USES: dict[tuple[str, str], list[str]] = {
+    ("compare", "inputs"): ["compare", "qrels.txt", "a.run", "b.run", "-m", "map"],
+    ("compare", "--intent-probs"): ["compare", "div.qrels", "a.run", "b.run", "-m",
+                                    "D-nDCG@5", "--intent-probs", "p.txt"],
+    ("compare", "--intent-types"): ["compare", "div.qrels", "a.run", "b.run", "-m",
+                                    "DIN-nDCG@5", "--intent-types", "t.txt"],
+    ("compare", "--shard-scores"): ["compare", "--shard-scores", "sh.csv", "--test", "mixed"],
+    ("eval", "--Zscore"): ["eval", "-q", "-m", "map", "-m", "num_ret", "-Z", "z.txt",
+                           "qrels.txt", "a.run"],
+    ("eval", "--labels"): ["eval", "qrels.txt", "a.run", "--labels", "under=labels.txt", "-m",
+                           "uRBP(p=0.8)"],
+    ("eval", "--intent-probs"): ["eval", "-q", "-m", "D-nDCG@5", "div.qrels", "a.run",
+                                 "--intent-probs", "p.txt"],
+    ("eval", "--intent-types"): ["eval", "-q", "-m", "DIN-nDCG@5", "div.qrels", "a.run",
+                                 "--intent-types", "t.txt"],
+    ("fuse", "--qrels"): ["fuse", "a.run", "b.run", "--method", "wsum", "--optimize",
+                          "--qrels", "qrels.txt", "--step", "0.5"],
+    ("labels aggregate", "--features"): GP,
+    ("meta correlate", "inputs"): ["meta", "correlate", "qrels.txt", "a.run", "b.run",
+                                   "c.run", "-m", "map", "-m", "P@5"],
+    ("meta discriminative-power", "inputs"): ["meta", "dp", "qrels.txt", "a.run", "b.run",
+                                              "c.run", "-m", "map", "-B", "20", "--seed",
+                                              "1"],
+    ("meta loo", "--contributors"): ["meta", "loo", "qrels.txt", "a.run", "b.run", "c.run",
+                                     "-m", "map", "--depth", "3", "--contributors",
+                                     "contrib.txt"],
+    ("online ab assign", "inputs"): ["online", "ab", "assign", "users.txt", "--salt",
+                                     "s1"],
+    ("online ab measures", "--variants"): ["online", "ab", "measures", "ab.log", "--users",
+                                           "su.txt", "--variants", "v.tsv"],
+    ("online ab srm", "inputs"): ["online", "ab", "srm", "t.csv"],
+    ("online counterfactual", "--policy"): ["online", "counterfactual", "cf.log", "--policy",
+                                            "policy.txt", "--logging", "uniform.txt"],
+    ("online counterfactual", "--reward"): ["online", "counterfactual", "cf.log", "--run",
+                                            "a.run", "--logging", "uniform.txt",
+                                            "--estimator", "dr", "--reward", "reward.txt"],
+    ("online interleave", "--qrels"): ["online", "interleave", "a.run", "b.run", "--clicks",
+                                       "perfect", "--qrels", "qrels.txt", "--impressions",
+                                       "5", "--seed", "1"],
+    ("online loglik", "--params"): ["online", "loglik", "--params", "pbm.json", "--test",
+                                    "test.log"],
+    ("online simulate-clicks", "--params"): ["online", "simulate-clicks", "qrels.txt",
+                                             "a.run", "--params", "pbm-model.json",
+                                             "--sessions",
+                                             "3", "--seed", "1"],
+    ("pool build", "--qrels"): ["pool", "build", "a.run", "b.run", "--strategy", "mm-ns",
+                                "--budget", "3", "--seed", "1", "--qrels", "qrels.txt"],
+    ("session", "--clicks"): ["session", "qrels.txt", "s.run", "-m", "U", "--labels",
+                              "doclen=len.txt", "--clicks", "c.log"],
+    ("session", "--labels"): ["session", "qrels.txt", "s.run", "-m", "U", "--labels",
+                              "doclen=len.txt", "--clicks", "c.log"],
+    ("text rouge", "qrels"): ["text", "rouge", "refs.tsv", "cands.tsv"],
+    ("text rouge", "runs"): ["text", "rouge", "refs.tsv", "cands.tsv"],
+    ("text rouge", "--stopwords"): ["text", "rouge", "refs.tsv", "cands.tsv", "--stopwords",
+                                    "stop.txt"],
+    ("text bleu", "qrels"): ["text", "bleu", "refs.tsv", "cands.tsv"],
+    ("text bleu", "runs"): ["text", "bleu", "refs.tsv", "cands.tsv"],
+    ("text pyramid", "qrels"): ["text", "pyramid", "pyr.tsv", "peers.tsv"],
+    ("text pyramid", "runs"): ["text", "pyramid", "pyr.tsv", "peers.tsv"],
+    ("text nuggets", "runs"): ["text", "nuggets", "nug.txt", "match.txt", "--lengths",
+                               "nlen.txt"],
+    ("meta gstudy", "--facet-scores"): ["meta", "gstudy", "--facet-scores", "facet.csv"],
+    ("meta pool-bias", "--contributors"): [*BASES["meta pool-bias"], "--contributors",
+                                           "contrib.txt"],
+    ("meta reproduce", "--scores"): ["meta", "reproduce", "--scores", "ap.csv", "--original",
+                                     "sysA,sysB", "--reproduced", "sysC,sysD"],
+    ("meta simulate", "--scores"): ["meta", "simulate", "--model", "bootstrap", "--scores",
+                                    "ap.csv", "--repetitions", "10", "--seed", "1"],
+    ("meta simulate", "inputs"): ["meta", "simulate", "--model", "bootstrap", "qrels.txt",
+                                  "a.run", "b.run", "c.run", "-m", "map", "--repetitions",
+                                  "10", "--seed", "1"],
+    ("meta predict", "inputs"): ["meta", "predict", "qrels.txt", "a.run", "b.run", "c.run",
+                                 "-m", "map", "--preferences", "rprefs.txt"],
+    ("meta split", "inputs"): ["meta", "split", "qrels.txt", "a.run", "b.run", "c.run", "-m",
+                               "map", "--sizes", "2,3", "--repetitions", "3", "--seed", "1"],
+    ("meta swap", "inputs"): ["meta", "swap", "qrels.txt", "a.run", "b.run", "c.run", "-m",
+                              "map", "--sizes", "2,3", "--repetitions", "3", "--seed", "1"],
+    ("meta drank", "inputs"): ["meta", "drank", "qrels.txt", "a.run", "b.run", "c.run", "-m",
+                               "P@5", "-m", "map"],
+    ("meta concordance", "inputs"): ["meta", "concordance", "qrels.txt", "a.run", "b.run",
+                                     "c.run", "-m", "P@5", "-m", "map", "-m", "ndcg",
+                                     "--gold", "ndcg"],
+    ("meta gstudy", "inputs"): ["meta", "gstudy", "qrels.txt", "a.run", "b.run", "c.run",
+                                "-m", "map"],
+    ("online ab measures", "--answered"): [*BASES["online ab measures"], "--answered",
+                                           "ans.txt"],
+    ("online calibrate", "--qrels"): ["online", "calibrate", "calib.log", "-m", "ERR",
+                                      "--qrels", "qrels.txt"],
+    ("online score", "--runs"): ["online", "score", "prob.log", "--method", "probabilistic",
+                                 "--runs", "a.run", "b.run", "--seed", "1", "--bootstrap",
+                                 "50"],
+    ("online sensitivity", "--model"): [*BASES["online sensitivity"], "--model",
+                                        "pbm-model.json"],
+    ("pool sample", "--qrels"): [*BASES["pool sample"], "--qrels", "qrels.txt"],
+    ("pool simulate", "--contributors"): [*BASES["pool simulate"], "--contributors",
+                                          "contrib.txt"],
+    ("session", "--topics"): ["session", "qrels.txt", "s.run", "--topics", "map.txt"],
+    # (a single batch reads the qrels once anyway: one batch per run)
+    ("eval-many", "qrels"): ["eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+                             "--batch-size", "1", "--no-progress"],
+    ("eval", "--topic-alpha"): ["eval", "-q", "-m", "alpha-nDCG-w(topic_alpha=1)@5",
+                                "div.qrels", "a.run", "--topic-alpha", "alpha.txt"],
+    ("online counterfactual", "--propensities"): [
+        "online", "counterfactual", "cf.log", "--run", "a.run", "--estimator", "pbm-ips",
+        "--propensities", "pbm.json"],
+    ("online interleave", "--clicks"): ["online", "interleave", "a.run", "b.run", "--clicks",
+                                        "pbm-model.json", "--impressions", "5", "--seed",
+                                        "1"],
+    ("text nuggets", "--stopwords"): ["text", "nuggets", "nug.txt", "--texts", "auto.tsv",
+                                      "--auto-match", "--stopwords", "stop.txt"],
+    ("meta split", "--shard-scores"): ["meta", "split", "--scores", "shm.csv",
+                                       "--topic-column", "topic", "--shard-scores", "sh.csv",
+                                       "--sizes", "2,3", "--repetitions", "3", "--seed", "1",
+                                       "--models", "shard-main", "--empty", "zero"],
+    ("text nuggets", "--lengths"): ["text", "nuggets", "nug.txt", "match.txt", "--lengths",
+                                    "nlen.txt"],
+}
+
+#: Inputs that are never read: ``eval --baseline`` names one of the runs (by its name or
+#: its file), declared an input so that no output may be written over it.
+NOT_READ = {("eval", "--baseline")}
+
+#: Inputs read by the same option group, and reader, as an input swept above
+#: (:func:`irscale.cli.inputs`): the diversity files of every ``meta`` command that
+#: evaluates runs are those of ``eval`` and ``compare``.
+SHARED = {(command, option) for command, _ in BASES.items() if command.startswith("meta ")
+          for option in ("--intent-probs", "--intent-types")} | {
+    ("meta simulate", "--intent-probs"), ("meta simulate", "--intent-types")}
+
+def _shard_means() -> str:
+    """The score matrix of :data:`SHARDS` (each topic and run: the mean of its shards)."""
+    import io
+
+    import pandas as pd
+
+    shards = pd.read_csv(io.StringIO(SHARDS)).dropna()
+    return shards.groupby(["topic", "run"]).value.mean().unstack().round(4).to_csv()
+
+
+#: Files besides the collection of :func:`conftest.populate`.
+FILES: dict[str, str | bytes] = {
+    **NUMERIC_FILES, **DIVERSITY, "p.txt": PROBS, "t.txt": b"1 2 nav\n", "sh.csv": SHARDS,
+    "shm.csv": _shard_means(),
+    "z.txt": Z, **GP_FILES, "v.tsv": LOGS["v.tsv"], "policy.txt": OPE_FILES["policy.txt"],
+    "reward.txt": OPE_FILES["reward.txt"], "c.log": SESSION_FILES["c.log"],
+    "s.run": SESSION_FILES["s.run"], "len.txt": SESSION_FILES["len.txt"], **RFILES,
+    **PFILES, "map.txt": SESSION_FILES["map.txt"], "ans.txt": "s2\n",
+    "users.txt": "u1\nu2\nu3\n",
+    "rprefs.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"]),
+    "alpha.txt": text([f"{t} 0.5" for t in range(1, 7)]),
+    "nlen.txt": text(["1 sysA 60", "1 sysB 40", "2 sysA 10", "2 sysB 8"]),
+}
+
+
+def inputs() -> list[tuple[str, argparse.Action]]:
+    """``(command, action)`` of every input of every subcommand."""
+    found = []
+    for prog, parser in parsers(build_parser()):
+        for action in parser._actions:
+            role = file_role(action)
+            if role is not None and role.kind == "input":
+                found.append((prog.removeprefix("irscale").strip(), action))
+    return found
+
+
+INPUTS = inputs()
+PARSER = build_parser()
+
+
+def key(action: argparse.Action) -> str:
+    return max(action.option_strings, key=len) if action.option_strings else action.dest
+
+
+def _values(value: object) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [v for item in value for v in _values(item)]
+    return [str(value)]
+
+
+def placed(command: str, action: argparse.Action) -> tuple[list[str], int, str] | None:
+    """A valid command line using ``action``, the index of the argument that names its
+    file, and the file; ``None`` when no command line at hand uses it."""
+    argv = USES.get((command, key(action)), BASES.get(command))
+    if argv is None:
+        return None
+    try:
+        namespace = PARSER.parse_args(argv)
+    except SystemExit:
+        return None
+    for value in _values(getattr(namespace, action.dest, None)):
+        file = value.rsplit("=", 1)[-1]  # --labels NAME=FILE
+        at = [i for i, arg in enumerate(argv) if arg in (value, file)
+              or arg.endswith(f"={file}")]
+        if len(at) == 1 and (file in FILES or file in POPULATED):
+            return argv, at[0], file
+    return None
+
+
+#: The files of :func:`conftest.populate`.
+POPULATED = {"qrels.txt", "a.run", "b.run", "c.run", "labels.txt", "ap.csv", "p10.csv",
+             "gold.csv", "contrib.txt"}
+
+
+class OnceWriter(threading.Thread):
+    """Writes ``data`` into the FIFO at ``path`` once a reader opens it, closes it, then
+    waits; a reader still there after :data:`PATIENCE` seconds (blocked in a second
+    ``open``) is released by opening the FIFO again (``rescued``)."""
+
+    def __init__(self, path: Path, data: bytes):
+        super().__init__(daemon=True)
+        self.path, self.data = path, data
+        self.stop = threading.Event()
+        self.rescued = False
+
+    def run(self) -> None:
+        descriptor = os.open(self.path, os.O_WRONLY)  # waits for the reader
+        try:
+            view = memoryview(self.data)
+            while view:
+                view = view[os.write(descriptor, view):]
+        except BrokenPipeError:
+            pass
+        finally:
+            os.close(descriptor)
+        if self.stop.wait(PATIENCE):
+            return
+        while not self.stop.is_set():
+            try:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
+                self.rescued = True
+            except OSError as error:
+                if error.errno != errno.ENXIO:
+                    raise
+            self.stop.wait(0.01)
+
+
+_REFERENCES: dict[tuple[str, ...], Result] = {}
+
+
+@pytest.fixture
+def sweep_ws(ws):
+    for name, data in FILES.items():
+        ws.write(name, data)
+    return ws
+
+
+def test_every_input_is_swept():
+    """Every input of every subcommand has a command line that uses it."""
+    missing = sorted(f"{command} {key(action)}" for command, action in INPUTS
+                     if placed(command, action) is None
+                     and (command, key(action)) not in SHARED | NOT_READ)
+    assert not missing, f"no command line uses {missing} (add one to USES)"
+    assert len(INPUTS) > 100, len(INPUTS)
+
+
+@pytest.mark.parametrize(("command", "action"), [
+    pytest.param(command, action, id=f"{command} {key(action)}")
+    for command, action in INPUTS if (command, key(action)) not in SHARED | NOT_READ])
+def test_fifo_input(command, action, sweep_ws, run_cli, tmp_path):
+    """The input of ``action`` in a FIFO: the output of the call on the file, or one
+    ``irscale:`` line; never a wait for a second writer."""
+    found = placed(command, action)
+    if found is None:
+        pytest.skip("no command line uses it (test_every_input_is_swept fails)")
+    argv, at, file = found
+    reference = run_cli(argv)
+    assert reference.status == 0, "the valid call fails" + reference.describe()
+    folder = tmp_path / "fifo"
+    folder.mkdir()
+    fifo = folder / file
+    os.mkfifo(fifo)
+    writer = OnceWriter(fifo, sweep_ws.read(file))
+    writer.start()
+    try:
+        result = run_cli([*argv[:at], argv[at].replace(file, str(fifo)), *argv[at + 1:]])
+    finally:
+        writer.stop.set()
+        try:  # a reader that never came: release the writer's open
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        writer.join(10)
+    assert not writer.rescued, "waited for a second writer (the FIFO opened twice)" + \
+        result.describe()
+    if result.status == 0:
+        out = result.out.replace(str(fifo), file)
+        assert out == reference.out, "output differs from the call on the file" + \
+            result.describe()
+    else:
+        assert result.status == 2, f"exit status {result.status}" + result.describe()
+        error_line(result)

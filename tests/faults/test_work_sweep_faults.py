@@ -1,0 +1,133 @@
+"""Every option that scales work, of every subcommand, set to 10^6 times its default
+(``docs/errors.md`` §7): the call finishes, or refuses up front with one ``irscale:``
+line, or prints its estimate before the work (then shows progress). The sweep never runs
+the work: a call is stopped (as by ^C) as soon as it prints an estimate.
+
+The options are found by walking the real parsers (:func:`irscale.cli.main.build_parser`):
+every option spelt as one of :data:`WORK` (the counts of samples, repetitions, topics,
+sessions, impressions, levels, depths, run lengths, and the grid step, whose work grows
+as 1/step), from the command lines of the numeric sweep
+(:mod:`tests.faults.test_numeric_options_faults`). The memory limit is pinned to 1 GiB,
+so that a refusal does not depend on the machine. A call that neither ends nor prints an
+estimate within :data:`PATIENCE` seconds is interrupted (a safety net) and fails.
+"""
+
+from __future__ import annotations
+
+import _thread
+import io
+import re
+import signal
+import sys
+import threading
+
+import pytest
+
+import irscale.core.budget
+
+from .conftest import error_line
+from .test_numeric_options_faults import OPTIONS, USUAL, command_line
+from .test_numeric_options_faults import sweep_ws as sweep_ws
+
+#: The options that scale work (issue-level list of what a user types to ask for more).
+WORK = ("--samples", "--repetitions", "--topics", "--sessions", "--step", "--impressions",
+        "--length", "--levels", "--depth", "--bootstrap")
+#: How much more work is asked.
+FACTOR = 10**6
+#: Seconds a call may run without an estimate before it is interrupted (safety net).
+PATIENCE = 120.0
+#: A line that states the cost of work before it is done (irscale.core.progress.
+#: announce_rest, irscale.scales.cost.Estimate.line) or its progress.
+ESTIMATE = re.compile(r"^irscale: (estimate for |.*each \(measured\)|.*% done)")
+
+
+def _default(command: str, option: str) -> float | None:
+    from irscale.cli.main import build_parser
+
+    from ..cli_parsers import parsers
+
+    for prog, parser in parsers(build_parser()):
+        if prog.removeprefix("irscale").strip() == command:
+            for action in parser._actions:
+                if option in action.option_strings and isinstance(action.default,
+                                                                    (int, float)):
+                    return float(action.default)
+    return None
+
+
+def _value(command: str, option: str) -> str | None:
+    """10^6 times the default (or the usual value) of ``option``; the step 10^6 times
+    smaller."""
+    base = _default(command, option)
+    if (base is None or base <= 0) and option in USUAL:  # (0: the option's work is off)
+        base = float(USUAL[option].split(",")[-1])
+    if base is None or base <= 0:
+        return None
+    if option == "--step":
+        return f"{base / FACTOR:g}"
+    return str(int(base * FACTOR))
+
+
+CASES = [(command, option) for command, option, _ in OPTIONS if option in WORK]
+
+
+class _Stop(io.TextIOBase):
+    """Standard error that interrupts the call (``KeyboardInterrupt``, as ^C) at its first
+    estimate or progress line."""
+
+    def __init__(self, stream) -> None:
+        self.stream, self.estimated, self.pending = stream, [], ""
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        self.pending += text
+        *lines, self.pending = self.pending.split("\n")
+        found = [line for line in lines if ESTIMATE.match(line)]
+        if found and not self.estimated:
+            self.estimated.extend(found)
+            if threading.current_thread() is not threading.main_thread():
+                _thread.interrupt_main()  # (a progress line of a worker thread)
+                return len(text)
+            raise KeyboardInterrupt
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def test_the_sweep_covers_the_work_options():
+    assert {option for _, option in CASES} >= {"--samples", "--repetitions", "--topics",
+                                               "--step", "--impressions", "--levels",
+                                               "--bootstrap", "--sessions", "--depth"}
+    assert len(CASES) > 25, CASES
+
+
+@pytest.fixture
+def one_gib(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(irscale.core.budget, "default_max_memory", lambda: 1 << 30)
+
+
+@pytest.mark.parametrize(("command", "option"), [
+    pytest.param(command, option, id=f"{command} {option}") for command, option in CASES])
+def test_work_refused_or_estimated(command, option, sweep_ws, run_cli, one_gib,
+                                   monkeypatch):
+    value = _value(command, option)
+    if value is None:
+        pytest.skip(f"{option} has no positive default")
+    argv = [a for a in command_line(command, option, value) if a != "--no-progress"]
+    stop = _Stop(sys.stderr)
+    monkeypatch.setattr(sys, "stderr", stop)
+    monkeypatch.setenv("IRSCALE_NO_PROGRESS", "")
+    timer = threading.Timer(PATIENCE, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    try:
+        result = run_cli(argv)
+    finally:
+        timer.cancel()
+    if stop.estimated:
+        return  # estimated before the work (then stopped here)
+    assert result.status != 130, f"ran {PATIENCE:.0f} s without an estimate" + \
+        result.describe()
+    if result.status != 0:
+        assert result.status == 2, f"exit status {result.status}" + result.describe()
+        error_line(result)
