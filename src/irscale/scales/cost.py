@@ -52,7 +52,7 @@ DEFAULT_QUERIES = 800
 
 
 @dataclass(frozen=True)
-class Estimate:
+class CostEstimate:
     """What computing a scale will cost (module documentation)."""
 
     measure: str
@@ -84,8 +84,8 @@ def _count(n: int) -> str:
 
 # ------------------------------------------------------------------ the estimate
 def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUERIES,
-             max_memory: int | None = None, context=None) -> Estimate:
-    """The :class:`Estimate` of ``measure`` on ``space``; raises
+             max_memory: int | None = None, context=None) -> CostEstimate:
+    """The :class:`CostEstimate` of ``measure`` on ``space``; raises
     :class:`~irscale.errors.ParameterError` when no algorithm can hold it or when it needs
     more than ``max_memory`` bytes (module documentation)."""
     N, levels = space.N, space.levels
@@ -109,7 +109,7 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
                 f"counts the runs of each of its {distinct} values exactly ({levels}^{N} runs "
                 f"in all), about {format_size(need)} of integers (limit "
                 f"{format_size(EXACT_COUNTS_BUDGET)})")
-        result = Estimate(label, space.label(), runs, distinct,
+        result = CostEstimate(label, space.label(), runs, distinct,
                           "closed form (counts)" if kind != "RR" else
                           "closed form (first relevant rank)",
                           "the value depends on the counts of degrees (or the first relevant "
@@ -122,7 +122,7 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
         candidates = 1 << N
         from .pairs import BUCKET_PAIRS
         memory = BASE_MEMORY + BYTES_PER_PAIR * (min(candidates, BUCKET_PAIRS) + pairs)
-        result = Estimate(label, space.label(), runs, min(runs, candidates),
+        result = CostEstimate(label, space.label(), runs, min(runs, candidates),
                           "meet in the middle over the prefix count, integer keys",
                           "AP·RB·lcm(1..N) is an integer and distinct runs often have equal "
                           "AP (a dynamic programme over (rank, relevant so far) would count "
@@ -139,7 +139,7 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
                 f"-N/N = {N} with {levels} levels is too large for {label}: its image "
                 f"is found by enumerating all {levels}^{N} runs (at most 2^{ENUMERATION_BITS})")
         from .generic import DISTINCT_BUDGET
-        result = Estimate(label, space.label(), runs, runs, "chunked enumeration",
+        result = CostEstimate(label, space.label(), runs, runs, "chunked enumeration",
                           "no exact structure is known for this measure: every run is "
                           "scored by its kernel, values closer than 1e-9 are tied",
                           runs * SECONDS_PER_RUN,
@@ -150,7 +150,7 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
 
 
 def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, context
-                       ) -> Estimate:
+                       ) -> CostEstimate:
     """Additive measures: the block structure decides the algorithm (no enumeration)."""
     from .additive import (
         BLOCK_LIMIT,
@@ -168,7 +168,7 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
     spec = additive_spec(measure, space, context if context is not None
                          else to_context(None, Space(N, levels)))
     if spec.lexicographic() or spec.scale == 0.0:
-        return Estimate(label, space.label(), runs, runs, "closed form (RBTO order)",
+        return CostEstimate(label, space.label(), runs, runs, "closed form (RBTO order)",
                         "each weight dominates the sum of the weights after it: the value "
                         "order is the lexicographic order of the runs, φ = RBTO + 1",
                         N * 1e-5, BASE_MEMORY, queries)
@@ -185,7 +185,7 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
             streamed = True
             break
     if streamed:
-        return Estimate(label, space.label(), runs, runs,
+        return CostEstimate(label, space.label(), runs, runs,
                         "meet in the middle, integer keys (streamed)",
                         "a class of equal-weight ranks is too large for independent blocks: "
                         "distinct values are counted exactly in one streamed, de-duplicated "
@@ -200,7 +200,7 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
     distinct = size_a * size_b
     listed = "small enough to list, counted all the same" if distinct <= LIST_LIMIT else \
         f"too large to list (more than {LIST_LIMIT:,})"
-    return Estimate(
+    return CostEstimate(
         label, space.label(), runs, distinct,
         f"meet in the middle, {len(sizes)} independent blocks",
         "the measure is additive over ranks and its ranks split into independent blocks "

@@ -46,7 +46,7 @@ from ..parallel import ExecutorArg
 from .cost import (
     BASE_MEMORY,
     ENUMERATION_BITS,
-    Estimate,
+    CostEstimate,
 )
 from .enumeration import CHUNK_RUNS, format_run, synthetic_rankings
 from .measures import ScaleMeasure
@@ -251,7 +251,7 @@ def intent_context(recall_base: Iterable[int] | int | Context | None, space: Spa
 
 
 def estimate_diversity(measure: DiversityScaleMeasure, space: Space, *,
-                       max_memory: int | None = None, queries: int = 800) -> Estimate:
+                       max_memory: int | None = None, queries: int = 800) -> CostEstimate:
     """The cost of the enumeration (the limits of :func:`irscale.scales.cost.estimate`):
     refused beyond ``2^40`` runs or ``max_memory`` bytes."""
     from .generic import DISTINCT_BUDGET
@@ -264,7 +264,7 @@ def estimate_diversity(measure: DiversityScaleMeasure, space: Space, *,
             f"{space.N} = 2^{bits} runs (at most 2^{ENUMERATION_BITS})")
     runs = space.n_runs
     chunk = min(runs, CHUNK_RUNS) * space.N * measure.intents * 48
-    result = Estimate(measure.label, space.label(), runs, runs, "chunked enumeration",
+    result = CostEstimate(measure.label, space.label(), runs, runs, "chunked enumeration",
                       "no exact structure is known for diversity measures: every run is "
                       "scored by its kernel, values closer than 1e-9 are tied",
                       runs * SECONDS_PER_RUN,

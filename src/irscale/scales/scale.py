@@ -31,7 +31,7 @@ from ..parallel import ExecutorArg, check_executor, is_local
 from .additive import additive_image, additive_spec
 from .average_precision import ap_image
 from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, GainSumImage, LexImage
-from .cost import DEFAULT_QUERIES, Estimate, estimate
+from .cost import DEFAULT_QUERIES, CostEstimate, estimate
 from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
 from .measures import ScaleMeasure, scale_measure
@@ -97,10 +97,10 @@ class ScaledImage(Image):
 
 
 def check_size(measure: ScaleMeasure, space: Space, *, max_memory: int | None = None,
-               queries: int = DEFAULT_QUERIES, context: Context | None = None) -> Estimate:
+               queries: int = DEFAULT_QUERIES, context: Context | None = None) -> CostEstimate:
     """Refuse, before any work, an image no algorithm can hold or that needs more than
     ``max_memory`` bytes (default: half of the RAM); return its :class:`~irscale.scales.
-    cost.Estimate` (runs, distinct bound, algorithm and why, time, memory)."""
+    cost.CostEstimate` (runs, distinct bound, algorithm and why, time, memory)."""
     return estimate(measure, space, queries=queries, max_memory=max_memory, context=context)
 
 
@@ -181,7 +181,7 @@ class Scale:
     space: Space
     context: Context
     image: Image
-    estimate: Estimate | None = None
+    estimate: CostEstimate | None = None
 
     # ------------------------------------------------------------ sizes
     @property
@@ -451,7 +451,7 @@ def warn_infeasible_runs(sc: Scale) -> None:
             "(--feasible / feasible=True keeps only the runs the topic allows)", stacklevel=3)
 
 
-def report(cost: Estimate, *, progress: bool, explain: bool) -> None:
+def report(cost: CostEstimate, *, progress: bool, explain: bool) -> None:
     """Print the estimate before a long computation, and the explanation when asked."""
     if explain:
         notice("explain: " + cost.explain(), force=True)
