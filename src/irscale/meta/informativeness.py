@@ -162,7 +162,9 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
     uniform = expected_measure("AP", 0, np.full(n, rho / n), big_r)
     found = [_follow(np.concatenate([np.full(n, start), [start, 0.0]]), uniform, value,
                      n, big_r, rho)]
-    if value < uniform:
+    # the lowest list's branch folds back close to the lowest AP: it is followed where the
+    # value lies in the lowest quarter of [low, uniform], or where the other one folds
+    if value < uniform and (found[0] is None or value - low < (uniform - low) / 4):
         bottom = _bottom_start(value, n, big_r, rho)
         if bottom is not None:
             found.append(_follow(*bottom, value, n, big_r, rho, attempts=6))
@@ -195,7 +197,7 @@ def _follow(z: np.ndarray, at: float, value: float, n: int, big_r: int, rho: int
             return z
         target = value if abs(step) >= abs(value - at) else at + step
         tangent = _newton_step(expit(z[:n]), z[n + 1], unit, big_r)
-        solved = _newton(z + (target - at) * tangent, target, n, big_r, rho, 15)
+        solved = _newton(z + (target - at) * tangent, target, n, big_r, rho, 15, 1e-3)
         if solved is None:
             step /= 4
             if abs(step) < 1e-3 * abs(value - at):
@@ -211,7 +213,6 @@ def _bottom_start(value: float, n: int, big_r: int,
     the bottom) and its E[AP], below ``value``: y = λ + μ·g with g = ∂E[AP]/∂p at that list
     and μ < 0 large enough that the logits of ranks N − ρ and N − ρ + 1 lie ≥ 10 apart
     (λ from Σ p = ρ), corrected by Newton's method; None when none is found."""
-    from scipy.optimize import brentq
     from scipy.special import expit
 
     g = _ap_gradient(np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)
@@ -220,8 +221,10 @@ def _bottom_start(value: float, n: int, big_r: int,
         return None
     for spread in (10.0, 20.0, 40.0):
         mu = -spread / gap
-        lam = brentq(lambda lam: float(np.sum(expit(lam + mu * g))) - rho,
-                     -1e3 - np.max(mu * g), 1e3 - np.min(mu * g))
+        below, above = -40.0 - np.max(mu * g), 40.0 - np.min(mu * g)
+        for _ in range(80):  # bisection: Σ expit(λ + μ·g) increases with λ
+            lam = (below + above) / 2
+            below, above = (lam, above) if np.sum(expit(lam + mu * g)) < rho else (below, lam)
         y = lam + mu * g
         at = expected_measure("AP", 0, expit(y), big_r)
         z = _newton(np.concatenate([y, [lam, mu]]), at, n, big_r, rho)
@@ -231,9 +234,10 @@ def _bottom_start(value: float, n: int, big_r: int,
 
 
 def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
-            iterations: int = 100) -> np.ndarray | None:
+            iterations: int = 100, shortest: float = 1e-10) -> np.ndarray | None:
     """Newton's method for :func:`_maxent_ap` from ``z`` = (y, λ, μ); None when it does
-    not converge in ``iterations`` steps."""
+    not converge in ``iterations`` steps or a damped step shorter than ``shortest`` is
+    needed."""
     from scipy.special import expit
 
     def residual(z: np.ndarray) -> np.ndarray:
@@ -254,7 +258,7 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
         # correction at z + t·step (the same Jacobian) shrinks by (1 − t/4); it needs a few
         # steps where a test on the residual's norm took dozens of tiny ones
         t = min(1.0, 2.0 * t)
-        while t > 1e-10:
+        while t > shortest:
             trial = z + t * step
             r_trial = residual(trial)
             if np.all(np.isfinite(r_trial)) and \
