@@ -22,8 +22,11 @@ irscale's reading (stated here because the method leaves choices open):
 
   For P@k and R-prec (linear constraints) the maximum is in closed form: p_i = k·P@k /
   min(k, N) for i ≤ min(k, N) and (ρ − k·P@k)/(N − k) below. For AP it is found
-  numerically (Newton's method on the stationarity conditions, :func:`_maxent_ap`; the
-  tests check it against a general constrained optimiser).
+  numerically: Newton's method on the stationarity conditions, each step O(N), followed
+  by continuation in the value from the uniform distribution and, close to the lowest AP,
+  from the lowest list, where the branch through the uniform distribution folds back;
+  the stationary point of largest entropy is kept (:func:`_maxent_ap`; the tests check
+  it against a general constrained optimiser).
 * **Inferred curve.** With expected counts c_k = Σ_{i≤k} p_i: precision c_k/k and recall
   c_k/R at every rank; the actual curve likewise with C_k. Both are interpolated at the
   eleven recall levels 0, 0.1, ..., 1 (precision at level r = the largest precision at a
@@ -137,15 +140,16 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
     (y_m = log(p_m / (1 − p_m)), λ and μ the multipliers), each found by Newton's method
     with the exact Jacobian in O(N) a step (:func:`_newton`, :func:`_newton_step`) and
     followed in the value by continuation (:func:`_follow`: a tangent predictor
-    dz/dvalue from the same O(N) solve, Newton's corrector, steps halved where it fails;
+    dz/dvalue from the same O(N) solve, Newton's corrector, steps cut by 4 where it fails;
     Allgower & Georg 1990, "Numerical Continuation Methods", ch. 2). E[AP] is not concave,
-    so one value may have several stationary points, on branches that fold back
-    (near the lowest AP with few relevant documents, the branch of the uniform
-    distribution turns back before the value, and the one of the lowest list starts
-    beyond it). Two branches are followed: the one through the uniform distribution
-    (the solution for its own E[AP], μ = 0) and, below that value, the one through the
-    lowest list (:func:`_bottom_start`); of the stationary points they reach, the one of
-    largest entropy is the answer."""
+    so one value may have several stationary points, on branches that fold back (near
+    the lowest AP with few relevant documents, the branch of the uniform distribution
+    turns back before the value, and the one of the lowest list turns back above it). Two
+    branches are followed: the one through the uniform distribution (the solution for
+    its own E[AP], μ = 0) and, where the value lies in the lowest quarter of [lowest AP,
+    E[AP] of the uniform distribution] or the first branch does not reach it, the one
+    through the lowest list (:func:`_bottom_start`); of the stationary points they reach,
+    the one of largest entropy is the answer."""
     from scipy.special import expit
 
     low = expected_measure("AP", 0, np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)
@@ -162,8 +166,6 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
     uniform = expected_measure("AP", 0, np.full(n, rho / n), big_r)
     found = [_follow(np.concatenate([np.full(n, start), [start, 0.0]]), uniform, value,
                      n, big_r, rho)]
-    # the lowest list's branch folds back close to the lowest AP: it is followed where the
-    # value lies in the lowest quarter of [low, uniform], or where the other one folds
     if value < uniform and (found[0] is None or value - low < (uniform - low) / 4):
         bottom = _bottom_start(value, n, big_r, rho)
         if bottom is not None:
