@@ -269,7 +269,7 @@ def test_maxent_ap_near_both_ends_is_at_least_the_optimiser(n, rho):
                     constraints=[{"type": "eq", "fun": lambda q: np.sum(q) - rho,
                                   "jac": lambda q: np.ones(n)},
                                  {"type": "eq", "jac": lambda q: _gradient(q, r),
-                                  "fun": lambda q: expected_measure("AP", 0, q, r) - value}],
+                                  "fun": lambda q, v=value: expected_measure("AP", 0, q, r) - v}],
                     options={"maxiter": 3000, "ftol": 1e-15})
                 q = found.x
                 if abs(np.sum(q) - rho) < 1e-7 and \

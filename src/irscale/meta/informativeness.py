@@ -164,12 +164,14 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
         return top if value >= high - 1e-9 else top[::-1].copy()
     start = np.log(rho / (n - rho))
     uniform = expected_measure("AP", 0, np.full(n, rho / n), big_r)
-    found = [_follow(np.concatenate([np.full(n, start), [start, 0.0]]), uniform, value,
-                     n, big_r, rho)]
-    if value < uniform and (found[0] is None or value - low < (uniform - low) / 4):
-        bottom = _bottom_start(value, n, big_r, rho)
-        if bottom is not None:
-            found.append(_follow(*bottom, value, n, big_r, rho, attempts=6))
+    # a trial step may overflow: its residual is then not finite, and the step is cut
+    with np.errstate(over="ignore", invalid="ignore"):
+        found = [_follow(np.concatenate([np.full(n, start), [start, 0.0]]), uniform, value,
+                         n, big_r, rho)]
+        if value < uniform and (found[0] is None or value - low < (uniform - low) / 4):
+            bottom = _bottom_start(value, n, big_r, rho)
+            if bottom is not None:
+                found.append(_follow(*bottom, value, n, big_r, rho, attempts=6))
     solved = [z for z in found if z is not None]
     if not solved:
         raise ParameterError(f"the maximum entropy distribution of AP = {value} (N = {n}, "
