@@ -338,7 +338,8 @@ def _solve_stationary(c: float, w: np.ndarray, b: np.ndarray) -> np.ndarray:
                           + (m + 2.0)[:, None] * b[rows + 1])
     bands[1, n - 1] = 1.0
     rhs[n - 1, :-1], rhs[n - 1, -1] = b[n - 1], c / n
-    solved = solve_banded((1, 1), bands, rhs)
+    solved = solve_banded((1, 1), bands, rhs, overwrite_ab=True, overwrite_b=True,
+                          check_finite=False)
     fixed, per_sigma = solved[:, :-1], solved[:, -1]
     sigma = (w[:-1] @ fixed[:-1]) / (1.0 - w[:-1] @ per_sigma[:-1])
     return fixed + np.outer(per_sigma, sigma)
