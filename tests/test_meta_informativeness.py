@@ -188,3 +188,92 @@ def test_the_stationary_solve_equals_a_dense_solve(n, c, seed):
     expected = np.linalg.solve(dense, b)
     got = _solve_stationary(c, w, b)
     assert np.allclose(got, expected, rtol=1e-8, atol=1e-8 * np.abs(expected).max())
+
+
+def _gradient(q: np.ndarray, r: int) -> np.ndarray:
+    """∂E[AP]/∂p_m by differentiating E[AP] = (1/R) Σ_i p_i (1 + Σ_{j<i} p_j) / i."""
+    ranks = np.arange(1, len(q) + 1)
+    before = np.concatenate([[0.0], np.cumsum(q)[:-1]])
+    weighted = q / ranks
+    return ((1 + before) / ranks + np.cumsum(weighted[::-1])[::-1] - weighted) / r
+
+
+def _entropy(p: np.ndarray) -> float:
+    q = np.clip(p, 1e-300, 1 - 1e-16)
+    return float(-np.sum(q * np.log(q) + (1 - q) * np.log1p(-q)))
+
+
+def _assert_local_maximum(p: np.ndarray, value: float, r: int, rho: int) -> None:
+    """The constraints, the stationarity conditions logit(p) = λ + μ·g (λ, μ by least
+    squares, g = ∂E[AP]/∂p) and the second-order condition (the Hessian of the Lagrangian,
+    −diag(1/(p(1 − p))) + μ·∂²E[AP], negative definite on the constraints' tangent space)
+    of a maximum entropy distribution, checked with dense numpy algebra."""
+    n = len(p)
+    assert np.sum(p) == pytest.approx(rho, abs=1e-8)
+    assert expected_measure("AP", 0, p, r) == pytest.approx(value, rel=1e-8, abs=1e-12)
+    g = _gradient(p, r)
+    inner = (p > 1e-8) & (p < 1 - 1e-8)  # closer to 0 or 1, the logit of p loses digits
+    y = np.log(p[inner]) - np.log1p(-p[inner])
+    basis = np.column_stack([np.ones(inner.sum()), g[inner]])
+    (lam, mu), *_ = np.linalg.lstsq(basis, y, rcond=None)
+    assert np.max(np.abs(y - basis @ [lam, mu])) < 1e-6 * max(1.0, np.max(np.abs(y)))
+    # the other ranks: their logit λ + μ·g lies beyond ±18.4 (logit(1e-8) = −18.42)
+    tails = lam + mu * g[~inner]
+    assert np.all(np.where(p[~inner] < 0.5, tails < -18.4, tails > 18.4))
+    ranks = np.arange(1, n + 1)
+    second = 1.0 / np.maximum.outer(ranks, ranks) / r
+    np.fill_diagonal(second, 0.0)
+    hessian = mu * second
+    hessian[inner, inner] -= 1.0 / (p[inner] * (1 - p[inner]))
+    keep = np.flatnonzero(inner)  # the others sit at their bound to within 1e-8
+    constraints = np.vstack([np.ones(len(keep)), g[keep]])
+    tangent = np.linalg.svd(constraints)[2][2:].T
+    curvature = tangent.T @ hessian[np.ix_(keep, keep)] @ tangent
+    assert np.max(np.linalg.eigvalsh(curvature)) < 0
+
+
+@pytest.mark.parametrize(("value", "n", "r", "rho"), [
+    (7.69704433497537e-05, 1000, 16, 1),  # two CLEF eHealth 2016 lists, depth 1,000: one
+    (0.00013795006207752795, 1000, 11, 1),  # relevant document near the bottom
+])
+def test_values_past_the_fold_of_the_uniform_branch_are_solved(value, n, r, rho):
+    """Close to the lowest AP (1/(R·N) here) the stationary points of the uniform
+    distribution's branch fold back before the value: the maximum is on another branch."""
+    p = meta.maxent_relevance("AP", value, n_docs=n, n_relevant=r, n_retrieved_relevant=rho)
+    _assert_local_maximum(p, value, r, rho)
+    assert np.all(np.diff(p) >= -1e-12)  # non-decreasing down the ranking (a low value)
+
+
+@pytest.mark.parametrize(("n", "rho"), [(40, 1), (60, 2), (80, 5)])
+def test_maxent_ap_near_both_ends_is_at_least_the_optimiser(n, rho):
+    """A sweep of values close to the lowest and highest AP: a local maximum whose entropy
+    is no less than SLSQP's from the uniform distribution and from the list's end."""
+    r = 16
+    low = _average_precision(np.r_[np.zeros(n - rho), np.ones(rho)], r)
+    high = _average_precision(np.r_[np.ones(rho), np.zeros(n - rho)], r)
+    uniform = expected_measure("AP", 0, np.full(n, rho / n), r)
+    for fraction in (0.005, 0.05, 0.3):
+        for value, end in ((low + fraction * (uniform - low), np.r_[np.zeros(n - rho),
+                                                                     np.ones(rho)]),
+                           (high - fraction * (high - uniform), np.r_[np.ones(rho),
+                                                                      np.zeros(n - rho)])):
+            p = meta.maxent_relevance("AP", value, n_docs=n, n_relevant=r,
+                                      n_retrieved_relevant=rho)
+            _assert_local_maximum(p, value, r, rho)
+            best = -np.inf
+            for start in (np.full(n, rho / n), np.clip(end, 0.02, 0.98) * rho / np.clip(
+                    end, 0.02, 0.98).sum()):
+                found = minimize(
+                    lambda q: -_entropy(q), start, method="SLSQP",
+                    jac=lambda q: np.log(q) - np.log1p(-q), bounds=[(1e-12, 1 - 1e-12)] * n,
+                    constraints=[{"type": "eq", "fun": lambda q: np.sum(q) - rho,
+                                  "jac": lambda q: np.ones(n)},
+                                 {"type": "eq", "jac": lambda q: _gradient(q, r),
+                                  "fun": lambda q, v=value: expected_measure("AP", 0, q, r) - v}],
+                    options={"maxiter": 3000, "ftol": 1e-15})
+                q = found.x
+                if abs(np.sum(q) - rho) < 1e-7 and \
+                        abs(expected_measure("AP", 0, q, r) - value) < 1e-9:
+                    best = max(best, _entropy(q))
+            assert best > -np.inf
+            assert _entropy(p) >= best - 1e-7

@@ -22,8 +22,11 @@ irscale's reading (stated here because the method leaves choices open):
 
   For P@k and R-prec (linear constraints) the maximum is in closed form: p_i = k·P@k /
   min(k, N) for i ≤ min(k, N) and (ρ − k·P@k)/(N − k) below. For AP it is found
-  numerically (Newton's method on the stationarity conditions, :func:`_maxent_ap`; the
-  tests check it against a general constrained optimiser).
+  numerically: Newton's method on the stationarity conditions, each step O(N), followed
+  by continuation in the value from the uniform distribution and, close to the lowest AP,
+  from the lowest list, where the branch through the uniform distribution folds back;
+  the stationary point of largest entropy is kept (:func:`_maxent_ap`; the tests check
+  it against a general constrained optimiser).
 * **Inferred curve.** With expected counts c_k = Σ_{i≤k} p_i: precision c_k/k and recall
   c_k/R at every rank; the actual curve likewise with C_k. Both are interpolated at the
   eleven recall levels 0, 0.1, ..., 1 (precision at level r = the largest precision at a
@@ -130,17 +133,23 @@ def _positive(value: object, name: str) -> int:
 
 
 def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
-    """Maximum entropy p under Σ p = ρ and E[AP] = value: Newton's method on the
-    stationarity conditions in logits y_m = log(p_m / (1 − p_m)),
+    """Maximum entropy p under Σ p = ρ and E[AP] = value: the stationary points of
 
-        y_m = λ + μ ∂E[AP]/∂p_m,   Σ_m p_m = ρ,   E[AP](p) = value,
+        y_m = λ + μ ∂E[AP]/∂p_m,   Σ_m p_m = ρ,   E[AP](p) = value
 
-    with the exact Jacobian (∂²E[AP]/∂p_m∂p_i = 1/(R·max(m, i)) for m ≠ i, 0 for m = i),
-    each Newton step solved in O(N) (:func:`_newton_step`), damped by the natural
-    monotonicity test, by continuation from the uniform
-    distribution (the solution for its own E[AP], μ = 0) where one step does not
-    converge, and by SLSQP where Newton's method stalls (values close to the lowest AP
-    the list allows, where μ → −∞)."""
+    (y_m = log(p_m / (1 − p_m)), λ and μ the multipliers), each found by Newton's method
+    with the exact Jacobian in O(N) a step (:func:`_newton`, :func:`_newton_step`) and
+    followed in the value by continuation (:func:`_follow`: a tangent predictor
+    dz/dvalue from the same O(N) solve, Newton's corrector, steps cut by 4 where it fails;
+    Allgower & Georg 1990, "Numerical Continuation Methods", ch. 2). E[AP] is not concave,
+    so one value may have several stationary points, on branches that fold back (near
+    the lowest AP with few relevant documents, the branch of the uniform distribution
+    turns back before the value, and the one of the lowest list turns back above it). Two
+    branches are followed: the one through the uniform distribution (the solution for
+    its own E[AP], μ = 0) and, where the value lies in the lowest quarter of [lowest AP,
+    E[AP] of the uniform distribution] or the first branch does not reach it, the one
+    through the lowest list (:func:`_bottom_start`); of the stationary points they reach,
+    the one of largest entropy is the answer."""
     from scipy.special import expit
 
     low = expected_measure("AP", 0, np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)
@@ -153,51 +162,86 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
     if value >= high - 1e-9 or value <= low + 1e-9:  # one list has it: nothing is uncertain
         top = np.concatenate([np.ones(rho), np.zeros(n - rho)])
         return top if value >= high - 1e-9 else top[::-1].copy()
-    # the uniform distribution solves the problem for its own E[AP] (μ = 0): walk from it
-    # to the value, in more and smaller steps until Newton's method converges on each
     start = np.log(rho / (n - rho))
-    z0 = np.concatenate([np.full(n, start), [start, 0.0]])
     uniform = expected_measure("AP", 0, np.full(n, rho / n), big_r)
-    for steps in (1, 10):
-        z = z0
-        for target in np.linspace(uniform, value, steps + 1)[1:]:
-            solved = _newton(z, float(target), n, big_r, rho)
-            if solved is None:
-                break
-            z = solved
-        else:
-            return expit(z[:n])
-    found = _slsqp(value, n, big_r, rho)  # close to the lowest AP: Newton's steps stall
-    if found is not None:
-        return found
-    raise ParameterError(f"the maximum entropy distribution of AP = {value} (N = {n}, "
-                         f"R = {big_r}) was not found (Newton's method did not converge)")
+    # a trial step may overflow: its residual is then not finite, and the step is cut
+    with np.errstate(over="ignore", invalid="ignore"):
+        found = [_follow(np.concatenate([np.full(n, start), [start, 0.0]]), uniform, value,
+                         n, big_r, rho)]
+        if value < uniform and (found[0] is None or value - low < (uniform - low) / 4):
+            bottom = _bottom_start(value, n, big_r, rho)
+            if bottom is not None:
+                found.append(_follow(*bottom, value, n, big_r, rho, attempts=6))
+    solved = [z for z in found if z is not None]
+    if not solved:
+        raise ParameterError(f"the maximum entropy distribution of AP = {value} (N = {n}, "
+                             f"R = {big_r}) was not found (Newton's method did not converge)")
+    best = max(solved, key=lambda z: _entropy(z[:n]))
+    return cast(np.ndarray, expit(best[:n]))
 
 
-def _slsqp(value: float, n: int, big_r: int, rho: int) -> np.ndarray | None:
-    """The same maximum by a general constrained optimiser (scipy's SLSQP, O(N³) a step:
-    the fallback where Newton's method stalls); None when it fails."""
-    from scipy.optimize import minimize
+def _entropy(y: np.ndarray) -> float:
+    """Σ H(p_m) of p = expit(y), from the logits: H = log(1 + e^y) − p·y."""
+    from scipy.special import expit
 
-    edge = 1e-12
-    found = minimize(
-        lambda p: float(np.sum(p * np.log(p) + (1 - p) * np.log1p(-p))),
-        np.full(n, rho / n), jac=lambda p: np.log(p) - np.log1p(-p), method="SLSQP",
-        bounds=[(edge, 1 - edge)] * n,
-        constraints=[{"type": "eq", "fun": lambda p: np.sum(p) - rho,
-                      "jac": lambda p: np.ones(n)},
-                     {"type": "eq", "fun": lambda p: expected_measure("AP", 0, p, big_r) - value,
-                      "jac": lambda p: _ap_gradient(p, big_r)}],
-        options={"maxiter": 2000, "ftol": 1e-15})
-    p = np.clip(found.x, edge, 1 - edge)
-    if abs(np.sum(p) - rho) > 1e-7 or abs(expected_measure("AP", 0, p, big_r) - value) > 1e-9:
+    return float(np.sum(np.logaddexp(0.0, y) - expit(y) * y))
+
+
+def _follow(z: np.ndarray, at: float, value: float, n: int, big_r: int, rho: int,
+            attempts: int = 60) -> np.ndarray | None:
+    """Continuation of the stationary point ``z`` = (y, λ, μ) of E[AP] = ``at`` to E[AP] =
+    ``value`` (:func:`_maxent_ap`); None where the branch folds back before ``value`` (the
+    steps shrink below 10⁻³ of the way left) or ``attempts`` Newton corrections do not get there."""
+    from scipy.special import expit
+
+    step, unit = value - at, np.zeros(n + 2)
+    unit[-1] = -1.0  # J·dz/dvalue = e_last: the tangent is the Newton step of r = −e_last
+    for _ in range(attempts):
+        if at == value:
+            return z
+        target = value if abs(step) >= abs(value - at) else at + step
+        tangent = _newton_step(expit(z[:n]), z[n + 1], unit, big_r)
+        solved = _newton(z + (target - at) * tangent, target, n, big_r, rho, 15, 1e-3)
+        if solved is None:
+            step /= 4
+            if abs(step) < 1e-3 * abs(value - at):
+                return None
+            continue
+        z, at, step = solved, target, 2 * step
+    return z if at == value else None
+
+
+def _bottom_start(value: float, n: int, big_r: int,
+                  rho: int) -> tuple[np.ndarray, float] | None:
+    """A stationary point (y, λ, μ) close to the lowest list (its ρ relevant documents at
+    the bottom) and its E[AP], below ``value``: y = λ + μ·g with g = ∂E[AP]/∂p at that list
+    and μ < 0 large enough that the logits of ranks N − ρ and N − ρ + 1 lie ≥ 10 apart
+    (λ from Σ p = ρ), corrected by Newton's method; None when none is found."""
+    from scipy.special import expit
+
+    g = _ap_gradient(np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)
+    gap = g[n - rho - 1] - g[n - rho]
+    if not gap > 0:
         return None
-    return p
+    for spread in (10.0, 20.0, 40.0):
+        mu = -spread / gap
+        below, above = -40.0 - np.max(mu * g), 40.0 - np.min(mu * g)
+        for _ in range(80):  # bisection: Σ expit(λ + μ·g) increases with λ
+            lam = (below + above) / 2
+            below, above = (lam, above) if np.sum(expit(lam + mu * g)) < rho else (below, lam)
+        y = lam + mu * g
+        at = expected_measure("AP", 0, expit(y), big_r)
+        z = _newton(np.concatenate([y, [lam, mu]]), at, n, big_r, rho)
+        if z is not None and at < value:
+            return z, at
+    return None
 
 
-def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int) -> np.ndarray | None:
+def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
+            iterations: int = 100, shortest: float = 1e-10) -> np.ndarray | None:
     """Newton's method for :func:`_maxent_ap` from ``z`` = (y, λ, μ); None when it does
-    not converge."""
+    not converge in ``iterations`` steps or a damped step shorter than ``shortest`` is
+    needed."""
     from scipy.special import expit
 
     def residual(z: np.ndarray) -> np.ndarray:
@@ -207,7 +251,7 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int) -> np.nda
                                [expected_measure("AP", 0, p, big_r) - value]])
 
     r, t = residual(z), 1.0
-    for _ in range(100):
+    for _ in range(iterations):
         if np.max(np.abs(r)) < 1e-11:
             break
         p, mu = expit(z[:n]), z[n + 1]
@@ -218,7 +262,7 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int) -> np.nda
         # correction at z + t·step (the same Jacobian) shrinks by (1 − t/4); it needs a few
         # steps where a test on the residual's norm took dozens of tiny ones
         t = min(1.0, 2.0 * t)
-        while t > 1e-10:
+        while t > shortest:
             trial = z + t * step
             r_trial = residual(trial)
             if np.all(np.isfinite(r_trial)) and \
@@ -294,7 +338,8 @@ def _solve_stationary(c: float, w: np.ndarray, b: np.ndarray) -> np.ndarray:
                           + (m + 2.0)[:, None] * b[rows + 1])
     bands[1, n - 1] = 1.0
     rhs[n - 1, :-1], rhs[n - 1, -1] = b[n - 1], c / n
-    solved = solve_banded((1, 1), bands, rhs)
+    solved = solve_banded((1, 1), bands, rhs, overwrite_ab=True, overwrite_b=True,
+                          check_finite=False)
     fixed, per_sigma = solved[:, :-1], solved[:, -1]
     sigma = (w[:-1] @ fixed[:-1]) / (1.0 - w[:-1] @ per_sigma[:-1])
     return fixed + np.outer(per_sigma, sigma)
