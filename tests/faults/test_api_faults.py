@@ -620,10 +620,11 @@ ROWS = [
         b"1 a w1 1\n1 a w2 0\n", "mace", n_iter=2**63 - 1), "n_iter", "100,000"),
     # a model's size is checked against the memory limit when a study would draw it
     bad("normal_model-topics-huge", lambda a: meta.simulation_study(
-        meta.NormalModel(topics=2**63 - 1), repetitions=2, rng=1), "topics", "memory limit"),
+        meta.NormalModel(topics=2**63 - 1), repetitions=2, rng=1), "topics",
+        "--max-memory/max_memory"),
     bad("normal_model-cells", lambda a: meta.simulation_study(
         meta.NormalModel(topics=20_000, systems=20_000), repetitions=2, rng=1), "systems",
-        "memory limit"),
+        "--max-memory/max_memory"),
     bad("read_click_log-serp-size-huge", lambda a: irscale.online.read_click_log(
         b"s1 q1 1 d1 1\n", serp_size=2**63 - 1), "serp_size", "2,147,483,647"),
     # ================================================================ fairness measures

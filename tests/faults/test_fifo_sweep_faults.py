@@ -28,7 +28,7 @@ from irscale.cli.main import build_parser
 from irscale.cli.outputs import file_role
 
 from ..cli_parsers import parsers
-from .conftest import Result, error_line, text
+from .conftest import Result, error_line, run_lines, text
 from .test_compare_faults import SHARDS
 from .test_diversity_faults import FILES as DIVERSITY
 from .test_diversity_faults import PROBS
@@ -63,6 +63,15 @@ USES: dict[tuple[str, str], list[str]] = {
                                  "--intent-types", "t.txt"],
     ("fuse", "--qrels"): ["fuse", "a.run", "b.run", "--method", "wsum", "--optimize",
                           "--qrels", "qrels.txt", "--step", "0.5"],
+    ("fuse", "--train-qrels"): ["fuse", "a.run", "b.run", "--method", "posfuse",
+                                "--train-qrels", "qrels.txt", "--train-runs", "a.run",
+                                "b.run"],
+    ("fuse", "--train-runs"): ["fuse", "a.run", "b.run", "--method", "posfuse",
+                               "--train-qrels", "qrels.txt", "--train-runs", "train-a.run",
+                               "train-b.run"],
+    ("online satisfaction", "--apply"): ["online", "satisfaction", "sat.log", "--labels",
+                                         "sat-labels.txt", "--seed", "1", "--apply",
+                                         "sat2.log", "--format", "csv"],
     ("labels aggregate", "--features"): GP,
     ("meta correlate", "inputs"): ["meta", "correlate", "qrels.txt", "a.run", "b.run",
                                    "c.run", "-m", "map", "-m", "P@5"],
@@ -194,6 +203,8 @@ FILES: dict[str, str | bytes] = {
     "s.run": SESSION_FILES["s.run"], "len.txt": SESSION_FILES["len.txt"], **RFILES,
     **PFILES, "map.txt": SESSION_FILES["map.txt"], "ans.txt": "s2\n",
     "users.txt": "u1\nu2\nu3\n",
+    "train-a.run": text(run_lines("a")), "train-b.run": text(run_lines("b")),
+    "sat2.log": NUMERIC_FILES["sat.log"],
     "rprefs.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"]),
     "alpha.txt": text([f"{t} 0.5" for t in range(1, 7)]),
     "nlen.txt": text(["1 sysA 60", "1 sysB 40", "2 sysA 10", "2 sysB 8"]),
