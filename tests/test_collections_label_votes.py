@@ -306,6 +306,22 @@ def test_mmsr_matches_crowdkit_on_generated_tables(frame):
     check_mmsr(frame, model, data, start)
 
 
+def test_mmsr_factors_that_drift_apart_are_a_breakdown_not_nan_weights():
+    """A table where crowd-kit's skills end NaN and irscale's factors stay finite but so far
+    apart that their norms' ratio overflows: an error, not NaN weights (hypothesis found it
+    with numpy 1.26)."""
+    rows = [("d2", "w1", 2), ("d0", "w4", 1), ("d0", "w5", 2), ("d0", "w0", 2),
+            ("d1", "w4", 1), ("d0", "w3", 2), ("d0", "w1", 2), ("d1", "w5", 1),
+            ("d1", "w1", 1), ("d2", "w3", 0), ("d0", "w2", 2), ("d2", "w0", 0),
+            ("d1", "w0", 0), ("d2", "w4", 0), ("d2", "w2", 0), ("d1", "w3", 0)]
+    frame = pd.DataFrame([("1", *row) for row in rows],
+                         columns=["topic", "docno", "worker", "label"])
+    model, data, start = crowdkit_mmsr(frame, n_iter=500)
+    assert model.skills_.isna().any()
+    with pytest.raises(InputError, match="rank-one completion"):
+        label_votes.mmsr(data, 500, model.tol, start, start.copy())
+
+
 @pytest.mark.parametrize("k", [2, 3])
 def test_mmsr_matches_crowdkit_on_a_planted_crowd(k):
     frame, truth, _ = planted(k=k, n_items=200, n_workers=20)

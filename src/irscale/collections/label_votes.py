@@ -237,12 +237,17 @@ def mmsr(labels: CrowdLabels, n_iter: int, tol: float, u: np.ndarray, v: np.ndar
         if change < tol:
             converged = True
             break
-    if not (np.isfinite(u).all() and np.isfinite(v).all()):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        scale = np.sqrt(np.linalg.norm(u) / np.linalg.norm(v))
+    # factors that end non-finite, or so far apart that their norms' ratio over- or
+    # underflows (one factor went to 0 while the other grew without bound)
+    if not (np.isfinite(u).all() and np.isfinite(v).all() and np.isfinite(scale)
+            and scale > 0):
         raise InputError("mmsr: the rank-one completion of the workers' agreement broke "
                          "down (a worker's factor reached 0, then 0/0: too few labels "
                          "shared, or workers who agree at chance rate only)",
                          source=labels.source)
-    s = _signs(c) * u / np.sqrt(np.linalg.norm(u) / np.linalg.norm(v))
+    s = _signs(c) * u / scale
     s = np.maximum(np.minimum(s, 1 - 1 / np.sqrt(n_items)), -1 / (k - 1) + 1 / np.sqrt(n_items))
     p = s * (k - 1) / k + 1 / k
     weights = np.log(p * (k - 1) / (1 - p))
