@@ -19,39 +19,28 @@
 
 use super::Outputs;
 use super::families::Call;
-use super::table::{cutoff_names, float_column, float_columns, number_names};
-use crate::judged::{Cutoffs, JudgedView};
+use super::table::{float_column, float_columns, hit_columns, number_names};
+use crate::judged::JudgedView;
 
 /// `P_k` for each cut-off `k` of the call.
 pub fn precision(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
-    let cutoffs = &call.params.ints;
-    let sorted = Cutoffs::new(cutoffs);
-    Ok(float_columns(jr, cutoff_names("P", cutoffs), |i, row| {
-        sorted.counts(
-            jr.ranking(i),
-            |rel| jr.is_relevant(rel),
-            |index, hits| row[index] = hits as f64 / cutoffs[index] as f64,
-        );
-    }))
+    Ok(hit_columns(
+        jr,
+        "P",
+        &call.params.ints,
+        false,
+        |hits, k, _| hits as f64 / k as f64,
+    ))
 }
 
 /// `relative_P_k` for each cut-off `k` of the call.
 pub fn relative_precision(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
-    let cutoffs = &call.params.ints;
-    let sorted = Cutoffs::new(cutoffs);
-    Ok(float_columns(
+    Ok(hit_columns(
         jr,
-        cutoff_names("relative_P", cutoffs),
-        |i, row| {
-            let num_rel = jr.num_rel(i);
-            if num_rel > 0 {
-                sorted.counts(
-                    jr.ranking(i),
-                    |rel| jr.is_relevant(rel),
-                    |index, hits| row[index] = hits as f64 / cutoffs[index].min(num_rel) as f64,
-                );
-            }
-        },
+        "relative_P",
+        &call.params.ints,
+        true,
+        |hits, k, num_rel| hits as f64 / k.min(num_rel) as f64,
     ))
 }
 

@@ -11,42 +11,29 @@
 
 use super::Outputs;
 use super::families::Call;
-use super::table::{cutoff_names, float_columns};
-use crate::judged::{Cutoffs, JudgedView};
+use super::table::hit_columns;
+use crate::judged::JudgedView;
 
 /// `recall_k` for each cut-off `k` of the call.
 pub fn recall(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
-    let cutoffs = &call.params.ints;
-    let sorted = Cutoffs::new(cutoffs);
-    Ok(float_columns(
+    Ok(hit_columns(
         jr,
-        cutoff_names("recall", cutoffs),
-        |i, row| {
-            let num_rel = jr.num_rel(i);
-            if num_rel > 0 {
-                sorted.counts(
-                    jr.ranking(i),
-                    |rel| jr.is_relevant(rel),
-                    |index, hits| row[index] = hits as f64 / num_rel as f64,
-                );
-            }
-        },
+        "recall",
+        &call.params.ints,
+        true,
+        |hits, _, num_rel| hits as f64 / num_rel as f64,
     ))
 }
 
 /// `success_k` for each cut-off `k` of the call.
 pub fn success(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
-    let cutoffs = &call.params.ints;
-    let sorted = Cutoffs::new(cutoffs);
-    Ok(float_columns(
+    Ok(hit_columns(
         jr,
-        cutoff_names("success", cutoffs),
-        |i, row| {
-            sorted.counts(
-                jr.ranking(i),
-                |rel| jr.is_relevant(rel),
-                |index, hits| row[index] = if hits > 0 { 1.0 } else { 0.0 },
-            );
+        "success",
+        &call.params.ints,
+        false,
+        |hits, _, _| {
+            if hits > 0 { 1.0 } else { 0.0 }
         },
     ))
 }

@@ -4,7 +4,7 @@
 //! column by column.
 
 use super::{Outputs, PARALLEL_DOCUMENTS, Values, per_ranking};
-use crate::judged::JudgedView;
+use crate::judged::{Cutoffs, JudgedView};
 use rayon::prelude::*;
 
 /// The columns of the `n_rankings × names.len()` table whose row `i` is filled by
@@ -57,6 +57,34 @@ where
 /// `family_k` for each cut-off `k`: trec_eval's names of a family's values at cut-offs.
 pub fn cutoff_names(family: &str, cutoffs: &[i64]) -> Vec<String> {
     cutoffs.iter().map(|k| format!("{family}_{k}")).collect()
+}
+
+/// The columns `family_k`, one per cut-off `k` of `cutoffs`, whose value for ranking `i` is
+/// `value(h(k), k, R)`: `h(k)` the documents passing the relevance test among its first
+/// `k` (all of them when fewer were retrieved), `R` the topic's relevant documents. A
+/// topic with `R = 0` keeps zeros when `needs_relevant` (the measure divides by `R`).
+pub fn hit_columns<V>(
+    jr: &JudgedView,
+    family: &str,
+    cutoffs: &[i64],
+    needs_relevant: bool,
+    value: V,
+) -> Outputs
+where
+    V: Fn(i64, i64, i64) -> f64 + Sync + Send,
+{
+    let sorted = Cutoffs::new(cutoffs);
+    float_columns(jr, cutoff_names(family, cutoffs), |i, row| {
+        let num_rel = jr.num_rel(i);
+        if needs_relevant && num_rel <= 0 {
+            return;
+        }
+        sorted.counts(
+            jr.ranking(i),
+            |rel| jr.is_relevant(rel),
+            |index, hits| row[index] = value(hits, cutoffs[index], num_rel),
+        );
+    })
 }
 
 /// `family_x` for each number `x` (shortest round-trip text; the catalogue prints its own
