@@ -49,20 +49,8 @@ TREC_MEASURES: tuple[str, ...] = (
 )
 
 NICKNAMES: dict[str, tuple[str, ...]] = {
-    "official": (
-        "runid",
-        "num_q",
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "map",
-        "gm_map",
-        "Rprec",
-        "bpref",
-        "recip_rank",
-        "iprec_at_recall",
-        "P",
-    ),
+    # trec_eval's default set: the table up to P (``-m official``)
+    "official": TREC_MEASURES[: TREC_MEASURES.index("P") + 1],
     "all_trec": TREC_MEASURES,
     "set": (
         "runid",
