@@ -39,7 +39,7 @@ irscale's reading (stated here because the method leaves choices open):
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -138,7 +138,7 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
         y_m = λ + μ ∂E[AP]/∂p_m,   Σ_m p_m = ρ,   E[AP](p) = value
 
     (y_m = log(p_m / (1 − p_m)), λ and μ the multipliers), each found by Newton's method
-    with the exact Jacobian in O(N) a step (:func:`_newton`, :func:`_newton_step`) and
+    with the exact Jacobian in O(N) a step (:func:`_newton`, :func:`_jacobian`) and
     followed in the value by continuation (:func:`_follow`: a tangent predictor
     dz/dvalue from the same O(N) solve, Newton's corrector, steps cut by 4 where it fails;
     Allgower & Georg 1990, "Numerical Continuation Methods", ch. 2). E[AP] is not concave,
@@ -200,7 +200,7 @@ def _follow(z: np.ndarray, at: float, value: float, n: int, big_r: int, rho: int
         if at == value:
             return z
         target = value if abs(step) >= abs(value - at) else at + step
-        tangent = _newton_step(expit(z[:n]), z[n + 1], unit, big_r)
+        tangent = _jacobian(expit(z[:n]), z[n + 1], big_r)(unit)
         solved = _newton(z + (target - at) * tangent, target, n, big_r, rho, 15, 1e-3)
         if solved is None:
             step /= 4
@@ -254,8 +254,8 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
     for _ in range(iterations):
         if np.max(np.abs(r)) < 1e-11:
             break
-        p, mu = expit(z[:n]), z[n + 1]
-        step = _newton_step(p, mu, r, big_r)
+        solve = _jacobian(expit(z[:n]), z[n + 1], big_r)
+        step = solve(r)
         norm = np.linalg.norm(step)
         # damping by the natural monotonicity test (Deuflhard 2004, "Newton Methods for
         # Nonlinear Problems", §3.3): a step t is taken when the simplified Newton
@@ -266,7 +266,7 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
             trial = z + t * step
             r_trial = residual(trial)
             if np.all(np.isfinite(r_trial)) and \
-                    np.linalg.norm(_newton_step(p, mu, r_trial, big_r)) <= (1 - t / 4) * norm:
+                    np.linalg.norm(solve(r_trial)) <= (1 - t / 4) * norm:
                 break
             t /= 2
         else:
@@ -283,32 +283,42 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
     return z
 
 
-def _newton_step(p: np.ndarray, mu: float, r: np.ndarray, big_r: int) -> np.ndarray:
-    """The Newton step ``d`` = (dy, dλ, dμ) of :func:`_newton`, ``J d = −r`` with
+def _jacobian(p: np.ndarray, mu: float, big_r: int) -> Callable[[np.ndarray], np.ndarray]:
+    """The Newton step ``r ↦ d`` = (dy, dλ, dμ) of :func:`_newton` at (p, μ), ``J d = −r``
+    with
 
         J = [[A, −1, −g], [wᵀ, 0, 0], [(g∘w)ᵀ, 0, 0]],   A = I − (μ/R)·K·W,
 
     w = p(1 − p), g = ∂E[AP]/∂p, K_mi = 1/max(m, i) off the diagonal: A⁻¹ applied to −r_y,
-    1 and g (:func:`_solve_stationary`, O(N)), then the 2 × 2 system of the constraints for
-    (dλ, dμ) (a Schur complement)."""
+    1 and g (:func:`_stationary_solver`, O(N)), then the 2 × 2 system of the constraints
+    for (dλ, dμ) (a Schur complement). A is factorised and A⁻¹·1, A⁻¹·g and the 2 × 2
+    system are solved once, so each further step (the simplified corrections of the damping
+    test, the tangent of the continuation) costs one O(N) solve."""
     n = len(p)
     w = p * (1.0 - p)
     g = _ap_gradient(p, big_r)
-    solved = _solve_stationary(mu / big_r, w, np.column_stack([-r[:n], np.ones(n), g]))
-    base, ones, grad = solved[:, 0], solved[:, 1], solved[:, 2]
+    solve = _stationary_solver(mu / big_r, w)
+    solved = solve(np.column_stack([np.ones(n), g]))
+    ones, grad = solved[:, 0], solved[:, 1]
     gw = g * w
     system = np.array([[w @ ones, w @ grad], [gw @ ones, gw @ grad]])
-    right = np.array([-r[n] - w @ base, -r[n + 1] - gw @ base])
     try:
-        d_lam, d_mu = np.linalg.solve(system, right)
-    except np.linalg.LinAlgError:
-        d_lam, d_mu = np.linalg.lstsq(system, right, rcond=None)[0]
-    return np.concatenate([base + d_lam * ones + d_mu * grad, [d_lam, d_mu]])
+        inverse = np.linalg.inv(system)
+    except np.linalg.LinAlgError:  # least squares where the constraints are dependent
+        inverse = np.linalg.pinv(system)
+
+    def step(r: np.ndarray) -> np.ndarray:
+        base = solve(-r[:n, None])[:, 0]
+        d_lam, d_mu = inverse @ np.array([-r[n] - w @ base, -r[n + 1] - gw @ base])
+        return np.concatenate([base + d_lam * ones + d_mu * grad, [d_lam, d_mu]])
+
+    return step
 
 
-def _solve_stationary(c: float, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """x with (I − c·K·W) x = b (b: N × k), K_mi = 1/max(m, i) for m ≠ i and 0 on the
-    diagonal, W = diag(w), in O(N·k).
+def _stationary_solver(c: float, w: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """``b ↦ x`` with (I − c·K·W) x = b (b: N × k), K_mi = 1/max(m, i) for m ≠ i and 0 on
+    the diagonal, W = diag(w): a tridiagonal matrix factorised once in O(N), then O(N·k) a
+    solve.
 
     K is the Green's function of a second difference: with s = K·z (z = W·x),
     2(s₂ − s₁) = z₁ − z₂ and, for m = 1..N−2,
@@ -317,32 +327,45 @@ def _solve_stationary(c: float, w: np.ndarray, b: np.ndarray) -> np.ndarray:
             = −(m+1) z_m + (2m+1) z_{m+1} − (m+1) z_{m+2},
 
     which fix s up to a constant, and s_N = σ/N with σ = Σ_{i<N} z_i. Since c·s = x − b, the
-    first N − 1 equations are a tridiagonal system in x; the last, x_N = b_N + c·σ/N, makes
-    x affine in σ, which one scalar equation then gives."""
+    first N − 1 equations are a tridiagonal system in x (row m divided by m + 1); the last,
+    x_N = b_N + c·σ/N, makes x affine in σ, which one scalar equation then gives. The
+    tridiagonal system is solved by LAPACK's LU factorisation with partial pivoting
+    (``dgttrf``/``dgttrs``); where it is singular, x is NaN (Newton's method then cuts the
+    step, and fails)."""
     n = len(w)
     if n == 1 or c == 0.0:
-        return b.copy()
-    from scipy.linalg import solve_banded
+        return np.copy
+    from scipy.linalg.lapack import dgttrf, dgttrs
 
-    bands = np.zeros((3, n))
-    rhs = np.zeros((n, b.shape[1] + 1))
-    bands[1, 0], bands[0, 1] = -2.0 - c * w[0], 2.0 + c * w[1]
-    rhs[0, :-1] = 2.0 * (b[1] - b[0])
-    if n > 2:  # row m (0-based 1..N−2): the second difference above, divided by m + 1
-        rows = np.arange(1, n - 1)
-        m = rows.astype(np.float64)
-        bands[2, rows - 1] = m + c * w[rows - 1]
-        bands[1, rows] = -2.0 * (m + 1.0) - c * (2.0 * m + 1.0) / (m + 1.0) * w[rows]
-        bands[0, rows + 1] = m + 2.0 + c * w[rows + 1]
-        rhs[rows, :-1] = (m[:, None] * b[rows - 1] - 2.0 * (m + 1.0)[:, None] * b[rows]
-                          + (m + 2.0)[:, None] * b[rows + 1])
-    bands[1, n - 1] = 1.0
-    rhs[n - 1, :-1], rhs[n - 1, -1] = b[n - 1], c / n
-    solved = solve_banded((1, 1), bands, rhs, overwrite_ab=True, overwrite_b=True,
-                          check_finite=False)
-    fixed, per_sigma = solved[:, :-1], solved[:, -1]
-    sigma = (w[:-1] @ fixed[:-1]) / (1.0 - w[:-1] @ per_sigma[:-1])
-    return fixed + np.outer(per_sigma, sigma)
+    m, cw = np.arange(1.0, n - 1.0), c * w
+    lower, diag, upper = np.zeros(n - 1), np.empty(n), np.empty(n - 1)
+    diag[0], upper[0], diag[-1] = -2.0 - cw[0], 2.0 + cw[1], 1.0
+    lower[:-1] = m + cw[:-2]
+    diag[1:-1] = -2.0 * (m + 1.0) - (2.0 * m + 1.0) / (m + 1.0) * cw[1:-1]
+    upper[1:] = m + 2.0 + cw[2:]
+    *factors, info = dgttrf(lower, diag, upper, overwrite_dl=1, overwrite_d=1, overwrite_du=1)
+    if info:
+        return lambda b: np.full(b.shape, np.nan)
+    sigma_rhs = np.zeros((n, 1))
+    sigma_rhs[-1] = c / n
+    per_sigma = dgttrs(*factors, sigma_rhs, overwrite_b=1)[0][:, 0]
+    scale = 1.0 - w[:-1] @ per_sigma[:-1]
+    left, middle, right = m[:, None], -2.0 * (m + 1.0)[:, None], (m + 2.0)[:, None]
+
+    def solve(b: np.ndarray) -> np.ndarray:
+        rhs = np.empty(b.shape, order="F")
+        rhs[0] = 2.0 * (b[1] - b[0])
+        rhs[1:-1] = left * b[:-2] + middle * b[1:-1] + right * b[2:]
+        rhs[-1] = b[-1]
+        fixed = dgttrs(*factors, rhs, overwrite_b=1)[0]
+        return fixed + np.outer(per_sigma, (w[:-1] @ fixed[:-1]) / scale)
+
+    return solve
+
+
+def _solve_stationary(c: float, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x with (I − c·K·W) x = b in one go (:func:`_stationary_solver`)."""
+    return _stationary_solver(c, w)(b)
 
 
 def interpolated_curve(counts: np.ndarray, n_relevant: int) -> np.ndarray:
