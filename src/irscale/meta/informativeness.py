@@ -84,18 +84,20 @@ def expected_measure(kind: str, k: int, p: np.ndarray, n_relevant: int) -> float
     documentation); on a 0/1 list, the measure's value."""
     if kind == "P":
         return float(np.sum(p[:k]) / k)
-    before = np.concatenate([[0.0], np.cumsum(p)[:-1]])
-    ranks = np.arange(1, len(p) + 1)
-    return float(np.sum(p * (1.0 + before) / ranks) / n_relevant)
+    return _ap_terms(p, n_relevant)[0]
 
 
-def _ap_gradient(p: np.ndarray, n_relevant: int) -> np.ndarray:
-    """∂E[AP]/∂p_m = ((1 + Σ_{j<m} p_j)/m + Σ_{i>m} p_i/i) / R."""
-    ranks = np.arange(1, len(p) + 1)
-    before = np.concatenate([[0.0], np.cumsum(p)[:-1]])
+def _ap_terms(p: np.ndarray, n_relevant: int) -> tuple[float, np.ndarray]:
+    """E[AP] = (1/R) Σ_i p_i (1 + Σ_{j<i} p_j)/i and its gradient ∂E[AP]/∂p_m =
+    ((1 + Σ_{j<m} p_j)/m + Σ_{i>m} p_i/i) / R, from the same prefix sums."""
+    n = len(p)
+    ranks = np.arange(1.0, n + 1.0)
+    before = np.zeros(n)
+    np.cumsum(p[:-1], out=before[1:])
+    own = (1.0 + before) / ranks
     weighted = p / ranks
     after = np.cumsum(weighted[::-1])[::-1] - weighted
-    return ((1.0 + before) / ranks + after) / n_relevant
+    return float(p @ own) / n_relevant, (own + after) / n_relevant
 
 
 def maxent_relevance(measure: str, value: float, *, n_docs: int, n_relevant: int,
@@ -200,7 +202,8 @@ def _follow(z: np.ndarray, at: float, value: float, n: int, big_r: int, rho: int
         if at == value:
             return z
         target = value if abs(step) >= abs(value - at) else at + step
-        tangent = _jacobian(expit(z[:n]), z[n + 1], big_r)(unit)
+        p = expit(z[:n])
+        tangent = _jacobian(p, _ap_terms(p, big_r)[1], z[n + 1], big_r)(unit)
         solved = _newton(z + (target - at) * tangent, target, n, big_r, rho, 15, 1e-3)
         if solved is None:
             step /= 4
@@ -219,7 +222,7 @@ def _bottom_start(value: float, n: int, big_r: int,
     (λ from Σ p = ρ), corrected by Newton's method; None when none is found."""
     from scipy.special import expit
 
-    g = _ap_gradient(np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)
+    g = _ap_terms(np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)[1]
     gap = g[n - rho - 1] - g[n - rho]
     if not gap > 0:
         return None
@@ -244,17 +247,18 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
     needed."""
     from scipy.special import expit
 
-    def residual(z: np.ndarray) -> np.ndarray:
+    def residual(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The residual at z, with p and g = ∂E[AP]/∂p there (for the Jacobian)."""
         y, lam, mu = z[:n], z[n], z[n + 1]
         p = expit(y)
-        return np.concatenate([y - lam - mu * _ap_gradient(p, big_r), [np.sum(p) - rho],
-                               [expected_measure("AP", 0, p, big_r) - value]])
+        at, g = _ap_terms(p, big_r)
+        return np.concatenate([y - lam - mu * g, [np.sum(p) - rho], [at - value]]), p, g
 
-    r, t = residual(z), 1.0
+    (r, p, g), t = residual(z), 1.0
     for _ in range(iterations):
         if np.max(np.abs(r)) < 1e-11:
             break
-        solve = _jacobian(expit(z[:n]), z[n + 1], big_r)
+        solve = _jacobian(p, g, z[n + 1], big_r)
         step = solve(r)
         norm = np.linalg.norm(step)
         # damping by the natural monotonicity test (Deuflhard 2004, "Newton Methods for
@@ -264,16 +268,15 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
         t = min(1.0, 2.0 * t)
         while t > shortest:
             trial = z + t * step
-            r_trial = residual(trial)
+            r_trial, p_trial, g_trial = residual(trial)
             if np.all(np.isfinite(r_trial)) and \
                     np.linalg.norm(solve(r_trial)) <= (1 - t / 4) * norm:
                 break
             t /= 2
         else:
             return None
-        z, r = trial, r_trial
-    p = expit(z[:n])
-    if abs(np.sum(p) - rho) > 1e-7 or abs(expected_measure("AP", 0, p, big_r) - value) > 1e-7:
+        z, r, p, g = trial, r_trial, p_trial, g_trial
+    if abs(r[n]) > 1e-7 or abs(r[n + 1]) > 1e-7:  # Σ p − ρ and E[AP] − value
         return None
     # the maximum is monotone down the ranking (∂E[AP]/∂p_m decreases with m there, so
     # y = λ + μ·g is monotone in the direction of μ's sign): another stationary point of
@@ -283,9 +286,10 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
     return z
 
 
-def _jacobian(p: np.ndarray, mu: float, big_r: int) -> Callable[[np.ndarray], np.ndarray]:
+def _jacobian(p: np.ndarray, g: np.ndarray, mu: float,
+              big_r: int) -> Callable[[np.ndarray], np.ndarray]:
     """The Newton step ``r ↦ d`` = (dy, dλ, dμ) of :func:`_newton` at (p, μ), ``J d = −r``
-    with
+    with (g = ∂E[AP]/∂p at p, :func:`_ap_terms`)
 
         J = [[A, −1, −g], [wᵀ, 0, 0], [(g∘w)ᵀ, 0, 0]],   A = I − (μ/R)·K·W,
 
@@ -296,7 +300,6 @@ def _jacobian(p: np.ndarray, mu: float, big_r: int) -> Callable[[np.ndarray], np
     test, the tangent of the continuation) costs one O(N) solve."""
     n = len(p)
     w = p * (1.0 - p)
-    g = _ap_gradient(p, big_r)
     solve = _stationary_solver(mu / big_r, w)
     solved = solve(np.column_stack([np.ones(n), g]))
     ones, grad = solved[:, 0], solved[:, 1]
@@ -330,11 +333,16 @@ def _stationary_solver(c: float, w: np.ndarray) -> Callable[[np.ndarray], np.nda
     first N − 1 equations are a tridiagonal system in x (row m divided by m + 1); the last,
     x_N = b_N + c·σ/N, makes x affine in σ, which one scalar equation then gives. The
     tridiagonal system is solved by LAPACK's LU factorisation with partial pivoting
-    (``dgttrf``/``dgttrs``); where it is singular, x is NaN (Newton's method then cuts the
-    step, and fails)."""
+    (``dgttrf``/``dgttrs``; N = 2 densely); where it is singular, x is NaN (Newton's method
+    then cuts the step, and fails)."""
     n = len(w)
     if n == 1 or c == 0.0:
         return np.copy
+    if n == 2:  # (scipy's wrapper of dgttrf refuses N = 2) the matrix itself is 2 × 2
+        dense = np.array([[1.0, -c * w[1] / 2.0], [-c * w[0] / 2.0, 1.0]])
+        if np.linalg.det(dense) == 0.0:
+            return lambda b: np.full(b.shape, np.nan)
+        return lambda b: np.linalg.solve(dense, b)
     from scipy.linalg.lapack import dgttrf, dgttrs
 
     m, cw = np.arange(1.0, n - 1.0), c * w
@@ -358,7 +366,7 @@ def _stationary_solver(c: float, w: np.ndarray) -> Callable[[np.ndarray], np.nda
         rhs[1:-1] = left * b[:-2] + middle * b[1:-1] + right * b[2:]
         rhs[-1] = b[-1]
         fixed = dgttrs(*factors, rhs, overwrite_b=1)[0]
-        return fixed + np.outer(per_sigma, (w[:-1] @ fixed[:-1]) / scale)
+        return fixed + per_sigma[:, None] * ((w[:-1] @ fixed[:-1]) / scale)
 
     return solve
 
