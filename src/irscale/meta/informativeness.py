@@ -301,8 +301,7 @@ def _jacobian(p: np.ndarray, g: np.ndarray, mu: float,
     n = len(p)
     w = p * (1.0 - p)
     solve = _stationary_solver(mu / big_r, w)
-    solved = solve(np.column_stack([np.ones(n), g]))
-    ones, grad = solved[:, 0], solved[:, 1]
+    ones, grad = solve(np.ones(n)), solve(g)
     gw = g * w
     system = np.array([[w @ ones, w @ grad], [gw @ ones, gw @ grad]])
     try:
@@ -311,7 +310,7 @@ def _jacobian(p: np.ndarray, g: np.ndarray, mu: float,
         inverse = np.linalg.pinv(system)
 
     def step(r: np.ndarray) -> np.ndarray:
-        base = solve(-r[:n, None])[:, 0]
+        base = solve(-r[:n])
         d_lam, d_mu = inverse @ np.array([-r[n] - w @ base, -r[n + 1] - gw @ base])
         return np.concatenate([base + d_lam * ones + d_mu * grad, [d_lam, d_mu]])
 
@@ -319,8 +318,8 @@ def _jacobian(p: np.ndarray, g: np.ndarray, mu: float,
 
 
 def _stationary_solver(c: float, w: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
-    """``b ↦ x`` with (I − c·K·W) x = b (b: N × k), K_mi = 1/max(m, i) for m ≠ i and 0 on
-    the diagonal, W = diag(w): a tridiagonal matrix factorised once in O(N), then O(N·k) a
+    """``b ↦ x`` with (I − c·K·W) x = b (vectors of N), K_mi = 1/max(m, i) for m ≠ i and 0
+    on the diagonal, W = diag(w): a tridiagonal matrix factorised once in O(N), then O(N) a
     solve.
 
     K is the Green's function of a second difference: with s = K·z (z = W·x),
@@ -354,26 +353,27 @@ def _stationary_solver(c: float, w: np.ndarray) -> Callable[[np.ndarray], np.nda
     *factors, info = dgttrf(lower, diag, upper, overwrite_dl=1, overwrite_d=1, overwrite_du=1)
     if info:
         return lambda b: np.full(b.shape, np.nan)
-    sigma_rhs = np.zeros((n, 1))
+    sigma_rhs = np.zeros(n)
     sigma_rhs[-1] = c / n
-    per_sigma = dgttrs(*factors, sigma_rhs, overwrite_b=1)[0][:, 0]
+    per_sigma = dgttrs(*factors, sigma_rhs, overwrite_b=1)[0]
     scale = 1.0 - w[:-1] @ per_sigma[:-1]
-    left, middle, right = m[:, None], -2.0 * (m + 1.0)[:, None], (m + 2.0)[:, None]
+    middle, right = -2.0 * (m + 1.0), m + 2.0
 
     def solve(b: np.ndarray) -> np.ndarray:
-        rhs = np.empty(b.shape, order="F")
+        rhs = np.empty(n)
         rhs[0] = 2.0 * (b[1] - b[0])
-        rhs[1:-1] = left * b[:-2] + middle * b[1:-1] + right * b[2:]
+        rhs[1:-1] = m * b[:-2] + middle * b[1:-1] + right * b[2:]
         rhs[-1] = b[-1]
         fixed = dgttrs(*factors, rhs, overwrite_b=1)[0]
-        return fixed + per_sigma[:, None] * ((w[:-1] @ fixed[:-1]) / scale)
+        return fixed + per_sigma * ((w[:-1] @ fixed[:-1]) / scale)
 
     return solve
 
 
 def _solve_stationary(c: float, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """x with (I − c·K·W) x = b in one go (:func:`_stationary_solver`)."""
-    return _stationary_solver(c, w)(b)
+    """x with (I − c·K·W) x = b (b: N × k), column by column (:func:`_stationary_solver`)."""
+    solve = _stationary_solver(c, w)
+    return np.column_stack([solve(column) for column in b.T])
 
 
 def interpolated_curve(counts: np.ndarray, n_relevant: int) -> np.ndarray:
