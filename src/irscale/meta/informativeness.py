@@ -370,12 +370,6 @@ def _stationary_solver(c: float, w: np.ndarray) -> Callable[[np.ndarray], np.nda
     return solve
 
 
-def _solve_stationary(c: float, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """x with (I − c·K·W) x = b (b: N × k), column by column (:func:`_stationary_solver`)."""
-    solve = _stationary_solver(c, w)
-    return np.column_stack([solve(column) for column in b.T])
-
-
 def interpolated_curve(counts: np.ndarray, n_relevant: int) -> np.ndarray:
     """Interpolated precision at :data:`RECALL_LEVELS` of a curve given by the (expected)
     relevant counts c_k at ranks k = 1..N."""
