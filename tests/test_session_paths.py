@@ -23,7 +23,7 @@ from irscale.text.session_paths import (
     expected_ndcg,
     expected_ndcg_many,
 )
-from irscale.text.sessions import evaluate_sessions
+from irscale.text import evaluate_sessions
 
 from .oracles.session_paths_states import expected_session_measures
 

@@ -20,7 +20,7 @@ _EXPORTS: dict[str, str] = {
     "Evaluation": ".evaluation",
     "evaluate": ".evaluation",
     "evaluate_many": ".evaluation.many",
-    "evaluate_sessions": ".text.sessions",
+    "evaluate_sessions": ".evaluation.sessions",
     "fuse": ".fusion",
     "optimize_fusion": ".fusion",
     "IrscaleError": ".errors",
@@ -118,4 +118,4 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         topic_set_size,
         tukey_hsd,
     )
-    from .text.sessions import evaluate_sessions
+    from .evaluation.sessions import evaluate_sessions

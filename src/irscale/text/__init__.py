@@ -28,7 +28,7 @@ _EXPORTS = {
     "evaluate_nuggets": ".nuggets",
     "evaluate_pyramid": ".pyramid",
     "evaluate_rouge": ".rouge",
-    "evaluate_sessions": ".sessions",
+    "evaluate_sessions": "..evaluation.sessions",
     "pourpre_matches": ".pourpre",
     "rouge": ".rouge",
     "sentence_bleu": ".bleu",
@@ -46,4 +46,5 @@ if TYPE_CHECKING:  # pragma: no cover
     from .pourpre import pourpre_matches
     from .pyramid import evaluate_pyramid
     from .rouge import evaluate_rouge, rouge
-    from .sessions import SESSION_MEASURES, evaluate_sessions
+    from ..evaluation.sessions import evaluate_sessions
+    from .sessions import SESSION_MEASURES
