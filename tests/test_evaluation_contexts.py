@@ -39,7 +39,7 @@ def toy() -> Iterator[Context]:
         name="toy", what="toy measures", why="they count the documents retrieved",
         reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
         claims=lambda qrels, measures, options: measures == "toy" or measures == ["toy"],
-        run=_count_documents))
+        run=_count_documents, formats=("trec", "csv")))
     try:
         yield context
     finally:
@@ -79,6 +79,9 @@ def test_irscale_eval_chooses_it_and_refuses_by_the_same_rule(toy, tmp_path, cap
     assert main(["eval", "-J", "-m", "toy", str(qrels), str(run)]) == 2
     assert capsys.readouterr().err.strip() == ("irscale: -J/--judged-only does not apply to toy "
                                                "measures (they count the documents retrieved)")
+    assert main(["eval", "--format", "json", "-m", "toy", str(qrels), str(run)]) == 2
+    assert capsys.readouterr().err.strip() == ("irscale: --format json does not apply to toy "
+                                               "measures (trec or csv)")
 
 
 

@@ -34,6 +34,16 @@ CASES = [
         "pyramid scores", "irscale text pyramid", files=FILES),
     err("eval-nugget-measures-name-their-command", _eval("W-Rec"), "nugget measures",
         "irscale text nuggets", files=FILES),
+    # the formats a context declares: one rule and wording (diversity measures and
+    # preference judgments said it in words of their own before)
+    err("eval-diversity-format-declared", ["eval", "-m", "ndeval", "--format", "json",
+                                           "div.qrels", "a.run"],
+        "--format json does not apply to diversity measures (ndeval, trec or csv)",
+        files={"div.qrels": b"1 1 d1 1\n", "a.run": b"1 Q0 d1 1 1.0 sys\n"}),
+    err("eval-prefs-format-declared", ["eval", "-R", "prefs", "--format", "latex",
+                                       "qrels.txt", "a.run"],
+        "--format latex does not apply to preference judgments (trec, csv, json or "
+        "markdown)", files=FILES),
 ]
 
 

@@ -64,6 +64,10 @@ class Context:
         Whether it evaluates a call (inputs, measures, options).
     run : Runner
         The runner: ``run(qrels, runs, measures, **options)`` with the options it reads.
+    formats : tuple of str, optional
+        The output formats of its evaluations (names of :data:`irscale.io.formats.FORMATS`)
+        where not every format of an evaluation applies: ``irscale eval --format`` refuses
+        the others by one rule (:meth:`format_refusal`).
     command : str, optional
         Its own command (``"irscale session"``) when its inputs are not the files
         ``irscale eval`` reads (qrels and TREC runs): ``irscale eval`` then refuses its
@@ -78,6 +82,7 @@ class Context:
     cacheable: bool
     claims: Claim
     run: Runner
+    formats: tuple[str, ...] | None = None
     command: str | None = None
 
     @property
@@ -88,6 +93,13 @@ class Context:
     def refusal(self, option: str) -> str:
         """The one message that refuses ``option`` (``"labels="``, ``"-J"``) here."""
         return f"{option} does not apply to {self.what} ({self.why})"
+
+    def format_refusal(self, option: str) -> str:
+        """The one message that refuses an output format (``option``: ``"--format json"``)
+        not among :attr:`formats`."""
+        listed = self.formats or ()
+        return (f"{option} does not apply to {self.what} ({', '.join(listed[:-1])} or "
+                f"{listed[-1]})")
 
     def elsewhere(self) -> str:
         """The one message of ``irscale eval`` given the measures of a context with a
