@@ -45,7 +45,8 @@ class Context:
     Attributes
     ----------
     name : str
-        Short identifier (``"judged"``, ``"intents"``, ``"fairness"``, ``"prefs"``).
+        Short identifier (``"judged"``, ``"intents"``, ``"fairness"``, ``"prefs"``,
+        ``"sessions"``, ``"texts"``, ``"pyramids"``, ``"nuggets"``).
     what : str
         What it evaluates, as the refusal message names it ("diversity measures").
     why : str
