@@ -42,7 +42,7 @@ CONTEXTS: dict[str, ContextInfo] = {
     "sessions": ContextInfo(
         "multi-query sessions: the ranked lists of a session's queries, in order",
         "session", ("sDCG@10", "nsDCG(norm=jarvelin)@10", "U(L=132000)"),
-        "irscale session; irscale.evaluate_sessions", unit="documents per query",
+        "irscale session; irscale.text.evaluate_sessions", unit="documents per query",
         whole="session"),
     "texts": ContextInfo(
         "candidate texts against reference texts (summaries, translations)",
