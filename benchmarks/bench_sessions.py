@@ -130,7 +130,7 @@ def bench_paths(sessions: int, limit: float, many: bool = False) -> None:
                                     MANY_JUDGED)
     else:
         qrels, run = generate_paths(HERE / "data" / f"session_paths_{sessions}", sessions)
-    code = ("import sys, time; from irscale.text.sessions import evaluate_sessions; "
+    code = ("import sys, time; from irscale.text import evaluate_sessions; "
             "t, c = time.perf_counter(), time.process_time(); "
             "e = evaluate_sessions(sys.argv[1], sys.argv[2], [sys.argv[3]]); "
             "print(f'{time.perf_counter() - t:.3f} {time.process_time() - c:.3f} '"

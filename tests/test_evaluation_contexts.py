@@ -1,9 +1,13 @@
 """The evaluation contexts are declarations (:mod:`irscale.evaluation.context`): a context
 declared here, in the test, is chosen by :func:`irscale.evaluate` and by ``irscale eval``
-and its unread options refused by the one rule, with no edit to either."""
+and its unread options refused by the one rule, with no edit to either; each declared
+context (sessions, texts, pyramids ...) is evaluated through :func:`irscale.evaluate`
+against an oracle written here."""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,7 +39,7 @@ def toy() -> Iterator[Context]:
         name="toy", what="toy measures", why="they count the documents retrieved",
         reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
         claims=lambda qrels, measures, options: measures == "toy" or measures == ["toy"],
-        run=_count_documents))
+        run=_count_documents, formats=("trec", "csv")))
     try:
         yield context
     finally:
@@ -75,6 +79,9 @@ def test_irscale_eval_chooses_it_and_refuses_by_the_same_rule(toy, tmp_path, cap
     assert main(["eval", "-J", "-m", "toy", str(qrels), str(run)]) == 2
     assert capsys.readouterr().err.strip() == ("irscale: -J/--judged-only does not apply to toy "
                                                "measures (they count the documents retrieved)")
+    assert main(["eval", "--format", "json", "-m", "toy", str(qrels), str(run)]) == 2
+    assert capsys.readouterr().err.strip() == ("irscale: --format json does not apply to toy "
+                                               "measures (trec or csv)")
 
 
 
@@ -120,3 +127,50 @@ def test_signatures_take_trec_eval_options_as_declared():
         assert {name: parameters[name].default for name in TREC_EVAL_DEFAULTS} == \
             TREC_EVAL_DEFAULTS, function.__qualname__
     assert set(TREC_EVAL_DEFAULTS) <= JUDGED.reads
+
+
+def _mean(evaluation: Evaluation, run: str) -> float:
+    return float(evaluation.mean().loc[run].iloc[0])
+
+
+def test_evaluate_chooses_the_sessions_context():
+    """sDCG (Sakai 2014, eq. 35) of a two-query session: d1 (gain 1) at rank 2 of query 1,
+    d2 (gain 2) at rank 3 of the concatenated list, in query 2."""
+    run = b"s1 1 d3 1 0.9 sys\ns1 1 d1 2 0.5 sys\ns1 2 d2 1 0.7 sys\n"
+    evaluation = irscale.evaluate({"s1": {"d1": 1, "d2": 2}}, run, "sDCG(bq=4)@10")
+    expected = 1 / (math.log(4, 4) * math.log2(3)) + 2 / (math.log(5, 4) * math.log2(4))
+    assert _mean(evaluation, "sys") == pytest.approx(expected, rel=1e-12)
+
+
+def test_evaluate_chooses_the_texts_context():
+    """ROUGE-1 recall (Lin 2004): the clipped unigram overlap over the reference's count."""
+    reference, candidate = "the cat sat on the mat", "the cat sat"
+    evaluation = irscale.evaluate(f"q1\tr1\t{reference}\n".encode(),
+                                  f"q1\tA\t{candidate}\n".encode(), "ROUGE-1(stat=r)")
+    ref, cand = Counter(reference.split()), Counter(candidate.split())
+    expected = sum((ref & cand).values()) / sum(ref.values())
+    assert _mean(evaluation, "A") == pytest.approx(expected, rel=1e-12)
+
+
+def test_evaluate_chooses_the_pyramids_context():
+    """The original pyramid score (Nenkova & Passonneau 2004): D / Max(X)."""
+    pyramid = b"q1\ta\tr1,r2\nq1\tb\tr1\nq1\tc\tr2\n"  # weights a 2, b 1, c 1
+    peers = b"q1\tP\ta\nq1\tP\tc\nq1\tQ\tb\n"
+    evaluation = irscale.evaluate(pyramid, peers, "pyramid")
+    assert _mean(evaluation, "P") == pytest.approx((2 + 1) / (2 + 1))  # X = 2
+    assert _mean(evaluation, "Q") == pytest.approx(1 / 2)  # X = 1: Max(1) = 2
+
+
+@pytest.mark.parametrize(("measures", "name", "command"), [
+    ("sDCG@10 nsDCG@10", "sessions", "irscale session"),
+    ("ROUGE-L BLEU", "texts", "irscale text rouge|bleu"),
+    ("pyramid_modified", "pyramids", "irscale text pyramid"),
+    ("W-Rec S(L=1000)", "nuggets", "irscale text nuggets"),
+    ("P@10 map U@10", "judged", None),
+])
+def test_each_context_claims_the_names_of_its_catalogue(measures, name, command):
+    from irscale.evaluation.context import choose
+
+    context = choose(None, measures, {})
+    assert (context.name, context.command) == (name, command)
+

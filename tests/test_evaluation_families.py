@@ -20,9 +20,9 @@ from irscale.errors import ParameterError
 from irscale.io.diversity import read_diversity_qrels
 from irscale.io.trec import read_run
 from irscale.measures.results import Evaluation
+from irscale.text import evaluate_sessions
 from irscale.text.nuggets import evaluate_nuggets
 from irscale.text.rouge import evaluate_rouge
-from irscale.text.sessions import evaluate_sessions
 
 
 def check_comparison(evaluation: Evaluation, measure: str, baseline: list[float],

@@ -18,7 +18,8 @@ from irscale.errors import (
     ParameterError,
 )
 from irscale.io.scus import read_peer_scus, read_pyramid
-from irscale.text.pyramid import best_weight, evaluate_pyramid
+from irscale.text import evaluate_pyramid
+from irscale.text.pyramid import best_weight
 
 # Four reference summaries A-D. Tiers: T4 = {s1}, T3 = {s2}, T2 = {s3, s4},
 # T1 = {s5, s6, s7}; Σ weights = 14, so the average reference has X̄ = 14 / 4 = 3.5 SCUs;

@@ -201,8 +201,8 @@ def instances(tmp_path_factory):
     from irscale.collections.aware import aware
     from irscale.io.diversity import read_diversity_qrels
     from irscale.io.trec import read_run
+    from irscale.text import evaluate_sessions
     from irscale.text.rouge import evaluate_rouge
-    from irscale.text.sessions import evaluate_sessions
 
     folder = tmp_path_factory.mktemp("results")
     (folder / "qrels").write_text("".join(f"{t} 0 {d} {r}\n" for t, docs in QRELS.items()

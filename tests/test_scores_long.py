@@ -14,7 +14,7 @@ import pytest
 import irscale
 from irscale.cli.main import main
 from irscale.io.scores_csv import read_tables
-from irscale.text.sessions import evaluate_sessions
+from irscale.text import evaluate_sessions
 
 
 def cli(*argv: str) -> None:

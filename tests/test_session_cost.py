@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from irscale.errors import MeasureError
-from irscale.text.sessions import evaluate_sessions
+from irscale.text import evaluate_sessions
 
 QRELS = {"s1": {"d1": 1, "d2": 2, "d3": 0}}
 #: query 1 shows d3 (0), d1 (1); query 2 shows d2 (2), d1 again.

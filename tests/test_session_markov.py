@@ -15,8 +15,8 @@ import pytest
 import irscale
 from irscale.errors import MeasureError, ParameterError
 from irscale.measures.names import parse_name
+from irscale.text import evaluate_sessions
 from irscale.text.session_markov import session_chain
-from irscale.text.sessions import evaluate_sessions
 
 #: (p, q, r, s) sets: no back moves, back moves, back likelier than forward, tiny ends.
 PROBABILITIES = [(0.7, 0.1, 0.1, 0.1), (0.8, 0.0, 0.1, 0.1), (0.6, 0.2, 0.1, 0.1),

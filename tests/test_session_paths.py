@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscale.text import session_paths
+from irscale.text import evaluate_sessions, session_paths
 from irscale.text.session_paths import (
     SessionLists,
     Sessions,
@@ -23,7 +23,6 @@ from irscale.text.session_paths import (
     expected_ndcg,
     expected_ndcg_many,
 )
-from irscale.text.sessions import evaluate_sessions
 
 from .oracles.session_paths_states import expected_session_measures
 

@@ -13,7 +13,7 @@ import irscale
 from irscale.errors import DuplicateError, InputError, MeasureError, ParameterError
 from irscale.io.sessions import read_clicks, read_session_run
 from irscale.measures.names import parse_name
-from irscale.text.sessions import evaluate_sessions
+from irscale.text import evaluate_sessions
 
 QRELS = {"s1": {"d1": 1, "d2": 2, "d3": 0}, "s2": {"d1": 1}}
 RUN = (b"s1 1 d3 1 0.9 sys\ns1 1 d1 2 0.5 sys\ns1 2 d2 1 0.7 sys\ns1 2 d1 2 0.6 sys\n"

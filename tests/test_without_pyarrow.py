@@ -253,7 +253,7 @@ def session_files(tmp_path_factory) -> dict[str, Path]:
 #: Reads the session files (``sys.argv[1:]``: run, clicks, map) and evaluates the run.
 _SESSIONS = """
     from irscale.io.sessions import read_clicks, read_session_map, read_session_run
-    from irscale.text.sessions import evaluate_sessions
+    from irscale.text import evaluate_sessions
 
     run_path, clicks_path, map_path, qrels_path, lengths_path = sys.argv[1:]
     run, clicks = read_session_run(run_path), read_clicks(clicks_path)
@@ -275,7 +275,7 @@ SESSION_MEASURES = ["sDCG@10", "nsDCG", "sRBP(p=0.8,b=0.5)", "U(deflen=100)"]
 def test_session_files_without_pyarrow(session_files):
     """The session readers give the fields of the files as split by Python, and
     ``evaluate_sessions`` the values it gives with pyarrow installed."""
-    from irscale.text.sessions import evaluate_sessions
+    from irscale.text import evaluate_sessions
 
     paths = [str(session_files[name]) for name in ("run", "clicks", "map", "qrels",
                                                    "lengths")]

@@ -20,7 +20,7 @@ _EXPORTS: dict[str, str] = {
     "Evaluation": ".evaluation",
     "evaluate": ".evaluation",
     "evaluate_many": ".evaluation.many",
-    "evaluate_sessions": ".text.sessions",
+    "evaluate_sessions": ".evaluation.sessions",
     "fuse": ".fusion",
     "optimize_fusion": ".fusion",
     "IrscaleError": ".errors",
@@ -105,6 +105,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .errors import IrscaleError
     from .evaluation import Evaluation, evaluate
     from .evaluation.many import evaluate_many
+    from .evaluation.sessions import evaluate_sessions
     from .fusion import fuse, optimize_fusion
     from .io.diversity import read_diversity_qrels, read_intent_probabilities
     from .io.sessions import read_session_run
@@ -118,4 +119,3 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         topic_set_size,
         tukey_hsd,
     )
-    from .text.sessions import evaluate_sessions

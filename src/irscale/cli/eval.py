@@ -297,13 +297,13 @@ RULES: tuple[Declared, ...] = (
     _check_labels,
     Rule(("baseline",), lambda args: args.relevance_format == "qrels",
          "{options}: not with preference judgments (-R prefs, -R qrels_prefs)"),
-    Rule(("fmt",), lambda args: args.relevance_format == "qrels" or args.fmt not in (
-        "latex", "ndeval"), "--format {fmt} does not apply to preference judgments (-R "
-        "prefs, -R qrels_prefs): trec, csv, json or markdown"),
     check_scheduler,
     Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
     Default("context", eval_context),
     refuse_unread_options,
+    Rule(("fmt",), lambda args: args.context.formats is None
+         or args.fmt in args.context.formats,
+         lambda args: args.context.format_refusal("--format {fmt}")),
     *FAIRNESS_RULES,
     Rule(("ci",), lambda args: args.context.name == DEFAULT and not _batches(args),
          "--ci applies to the evaluation of judged rankings, not to diversity or fairness "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import ParameterError
 from ..evaluation.context import CONTEXTS, Context, choose, refuse_unread
 from ..evaluation.options import TREC_EVAL_DEFAULTS
 from .main import given, spelling
@@ -28,13 +29,18 @@ def eval_context(args: argparse.Namespace) -> Context:
     """The context of the call: intents when the qrels are read as diversity qrels
     (``args.diversity``: :func:`~irscale.cli.eval_diversity.wants_diversity`, which also
     reads ``--qrels-format``), else the one :func:`~irscale.evaluation.context.choose`
-    picks, as :func:`irscale.evaluate` picks it."""
+    picks, as :func:`irscale.evaluate` picks it. A context with a command of its own
+    (:attr:`~irscale.evaluation.context.Context.command`: its inputs are not qrels and TREC
+    runs) is refused by one rule that names it."""
     from ..evaluation import contexts  # noqa: F401  (declares the contexts)
 
     if args.diversity:
         return CONTEXTS["intents"]
     measures = [n for spec in (args.measures or []) for n in spec.split()]
-    return choose(args.qrels, measures, {"relevance_format": args.relevance_format})
+    context = choose(args.qrels, measures, {"relevance_format": args.relevance_format})
+    if context.command is not None:
+        raise ParameterError(context.elsewhere())
+    return context
 
 
 def refuse_unread_options(args: argparse.Namespace) -> None:

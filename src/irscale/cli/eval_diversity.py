@@ -9,12 +9,9 @@ import argparse
 from collections.abc import Callable
 
 from ..errors import MeasureError, ParameterError
-from ..io.formats import formats
 from .rules import Rule, each
 
 QRELS_FORMATS = ("auto", "trec", "diversity")
-#: Output formats of ``irscale eval`` with diversity measures.
-DIVERSITY_FORMATS = formats("ndeval", "trec", "csv")
 
 
 def add_intent_options(parser: argparse.ArgumentParser) -> None:
@@ -98,14 +95,12 @@ def wants_diversity(args: argparse.Namespace) -> bool:
 
 
 #: When ``eval``'s options apply to diversity measures (``args.diversity``:
-#: :func:`wants_diversity`): ndeval ranks by the rank column, prints its amean row, and its
-#: risk-sensitive output is ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
+#: :func:`wants_diversity`; their formats: the one rule of :data:`irscale.cli.eval.RULES`
+#: on the context's declared ``formats``): ndeval ranks by the rank column, prints its
+#: amean row, and its risk-sensitive output is ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
 #: ``-riskAlpha``, default 0) with ``--format ndeval``; the latex table's test options do
 #: not apply.
 DIVERSITY_RULES = (
-    Rule(("fmt",), lambda args: not args.diversity or args.fmt in DIVERSITY_FORMATS,
-         f"--format {{fmt}} does not apply to diversity measures (use "
-         f"{', '.join(DIVERSITY_FORMATS)})"),
     Rule(("no_summary",), lambda args: not args.diversity or args.fmt != "ndeval",
          "-n does not apply to --format ndeval (ndeval always prints its amean row)"),
     *each(("test", "correction", "alpha"), lambda args: not args.diversity,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from .rules import Rule, each
+from .rules import each
 
 #: The options of ``eval`` that fairness measures do not read besides
 #: :func:`irscale.evaluate`'s (those are refused by the one rule of
@@ -21,10 +21,9 @@ def _fairness(args: argparse.Namespace) -> bool:
     return bool(args.context.name == "fairness")
 
 
-#: When ``eval``'s own options apply to fairness measures.
+#: When ``eval``'s own options apply to fairness measures (its formats: the one rule of
+#: :data:`irscale.cli.eval.RULES` on the context's declared ``formats``).
 FAIRNESS_RULES = (
-    Rule(("fmt",), lambda args: not _fairness(args) or args.fmt not in ("latex", "ndeval"),
-         "--format {fmt} does not apply to fairness measures (trec, csv, json or markdown)"),
     *each(tuple(NOT_READ), lambda args: not _fairness(args),
           lambda args: args.context.refusal("{options}"), NOT_READ),
 )

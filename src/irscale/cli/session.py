@@ -65,7 +65,7 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """``irscale session``: the session measures of every run."""
     check_options(args)
-    from ..text.sessions import evaluate_sessions
+    from ..evaluation.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(
         args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),

@@ -178,7 +178,8 @@ def run_bleu(args: argparse.Namespace) -> int:
 
 def run_pyramid(args: argparse.Namespace) -> int:
     """``text pyramid``: the pyramid scores of every peer summary."""
-    from ..text.pyramid import PYRAMID_MEASURES, evaluate_pyramid
+    from ..evaluation.pyramids import evaluate_pyramid
+    from ..text.pyramid import PYRAMID_MEASURES
 
     evaluation = evaluate_pyramid(args.qrels, args.runs,
                                   list(dict.fromkeys(args.measures or PYRAMID_MEASURES)),

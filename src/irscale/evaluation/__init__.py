@@ -1,6 +1,7 @@
 """The runners: qrels (or other judgments) + runs + measure names → an evaluation.
 
-Each evaluation context (judged rankings, intents, fairness, preferences) is declared once
+Each evaluation context (judged rankings, intents, fairness, preferences, sessions, texts,
+pyramids, nuggets) is declared once
 (:mod:`.context`, one module of :mod:`.contexts` each); :func:`evaluate` and
 ``irscale eval`` pick the context from those declarations and refuse the options it does
 not read by one rule. The modules:
@@ -10,6 +11,8 @@ not read by one rule. The modules:
 * :mod:`.diversity`: ndeval's and NTCIREVAL's diversity measures over intents;
 * :mod:`.fairness`: fairness and exposure measures over stochastic runs;
 * :mod:`.prefs`: preference judgments (trec_eval ``-R prefs``);
+* :mod:`.sessions`: multi-query sessions; :mod:`.pyramids`: pyramid scores of peers' SCUs
+  (the kernels of both, and the ROUGE, BLEU and nugget runners: :mod:`irscale.text`);
 * :mod:`.options`: trec_eval's seven options, declared once; :mod:`.setup`: the checks
   every evaluation makes; :mod:`.many`: thousands of runs with
   bounded memory; :mod:`.trec_text`: trec_eval's printed output straight from the engine.

@@ -86,6 +86,12 @@ def evaluate(
         sample; a dict or DataFrame run is one sample per topic), the document groups the
         label set ``labels={"groups": ...}``, and the options other than ``labels`` and
         ``allow_empty`` are refused (:mod:`irscale.measures.fairness`, docs/measures.md).
+        Session measures (``sDCG@10`` ...: ``runs`` are session runs, read
+        ``relevance_level``, ``labels`` and ``allow_empty``), ROUGE or BLEU (``qrels`` the
+        reference texts, ``runs`` the candidate texts) and pyramid scores (``qrels`` the
+        pyramid, ``runs`` the peers' SCUs), both reading ``allow_empty`` only, are
+        evaluated by their own contexts (:mod:`irscale.evaluation.contexts`); every other
+        option is refused.
     relevance_level : int, default 1
         trec_eval ``-l``: the lowest degree counted as relevant (an integer ≥ 1).
     max_docs : int, optional

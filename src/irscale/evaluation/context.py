@@ -45,7 +45,8 @@ class Context:
     Attributes
     ----------
     name : str
-        Short identifier (``"judged"``, ``"intents"``, ``"fairness"``, ``"prefs"``).
+        Short identifier (``"judged"``, ``"intents"``, ``"fairness"``, ``"prefs"``,
+        ``"sessions"``, ``"texts"``, ``"pyramids"``, ``"nuggets"``).
     what : str
         What it evaluates, as the refusal message names it ("diversity measures").
     why : str
@@ -64,6 +65,14 @@ class Context:
         Whether it evaluates a call (inputs, measures, options).
     run : Runner
         The runner: ``run(qrels, runs, measures, **options)`` with the options it reads.
+    formats : tuple of str, optional
+        The output formats of its evaluations (names of :data:`irscale.io.formats.FORMATS`)
+        where not every format of an evaluation applies: ``irscale eval --format`` refuses
+        the others by one rule (:meth:`format_refusal`).
+    command : str, optional
+        Its own command (``"irscale session"``) when its inputs are not the files
+        ``irscale eval`` reads (qrels and TREC runs): ``irscale eval`` then refuses its
+        measures by one rule and names that command (:meth:`elsewhere`).
     """
 
     name: str
@@ -74,6 +83,8 @@ class Context:
     cacheable: bool
     claims: Claim
     run: Runner
+    formats: tuple[str, ...] | None = None
+    command: str | None = None
 
     @property
     def accepts(self) -> frozenset[str]:
@@ -83,6 +94,19 @@ class Context:
     def refusal(self, option: str) -> str:
         """The one message that refuses ``option`` (``"labels="``, ``"-J"``) here."""
         return f"{option} does not apply to {self.what} ({self.why})"
+
+    def format_refusal(self, option: str) -> str:
+        """The one message that refuses an output format (``option``: ``"--format json"``)
+        not among :attr:`formats`."""
+        listed = self.formats or ()
+        return (f"{option} does not apply to {self.what} ({', '.join(listed[:-1])} or "
+                f"{listed[-1]})")
+
+    def elsewhere(self) -> str:
+        """The one message of ``irscale eval`` given the measures of a context with a
+        command of its own (:attr:`command`)."""
+        return (f"{self.what} are not evaluated by irscale eval (their inputs are not qrels "
+                f"and TREC runs): use {self.command}")
 
 
 #: The declared contexts, in the order they are asked; :data:`DEFAULT` answers last.
@@ -122,6 +146,30 @@ def refuse_unread(context: Context, given: Mapping[str, str]) -> None:
     for option, spelled in given.items():
         if option not in context.accepts:
             raise ParameterError(context.refusal(spelled))
+
+
+def catalogue_claim(catalogue: str) -> Claim:
+    """The claim of a context that evaluates the measures of one of the catalogue's
+    contexts (:data:`irscale.core.contexts.CONTEXTS`): every name read by the one name
+    parser in ``catalogue`` (:func:`~irscale.measures.names.parse_name`), and not every
+    name one of trec_eval's or of the catalogue's rankings (which never loads another
+    catalogue)."""
+
+    def claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+        from ..errors import MeasureError
+        from ..measures.names import is_measure_name, parse_name
+
+        names = measure_names(measures)
+        if not names or all(map(is_measure_name, names)):
+            return False
+        try:
+            for name in names:
+                parse_name(name, catalogue)
+        except MeasureError:
+            return False
+        return True
+
+    return claims
 
 
 def measure_names(measures: Any) -> list[str]:

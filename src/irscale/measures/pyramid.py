@@ -2,7 +2,7 @@
 Passonneau & McKeown 2007).
 
 Declared here, in the one catalogue under the context ``pyramids``; computed by
-:func:`irscale.text.pyramid.evaluate_pyramid`, whose module documentation states the
+:func:`irscale.evaluation.pyramids.evaluate_pyramid`, whose module documentation states the
 definitions in full: a peer expressing X SCUs of total weight D, Max(X) the weight of the
 best X SCUs of the topic's pyramid, X̄ the average number of SCUs of a reference summary.
 """

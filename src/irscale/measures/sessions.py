@@ -4,7 +4,7 @@ Sanderson 2011; Baskaya, Keskustalo & Järvelin 2012, 2013; van Dijk, Ferrante, 
 Kanoulas 2019).
 
 Declared here, in the one catalogue under the context ``sessions``; computed by
-:func:`irscale.text.sessions.evaluate_sessions`, whose module documentation states each
+:func:`irscale.evaluation.sessions.evaluate_sessions`, whose module documentation states each
 definition in full (esnDCG and esAP: :mod:`irscale.text.session_paths`; tsCG and
 tsCGrate: :mod:`irscale.text.session_cost`; MsM: :mod:`irscale.text.session_markov`). The
 cut-off ``@k`` of a session measure is the number of documents read in every query's list.

@@ -26,9 +26,9 @@ _EXPORTS = {
     "evaluate_bleu": ".bleu",
     "evaluate_corpus_bleu": ".bleu",
     "evaluate_nuggets": ".nuggets",
-    "evaluate_pyramid": ".pyramid",
+    "evaluate_pyramid": "..evaluation.pyramids",
     "evaluate_rouge": ".rouge",
-    "evaluate_sessions": ".sessions",
+    "evaluate_sessions": "..evaluation.sessions",
     "pourpre_matches": ".pourpre",
     "rouge": ".rouge",
     "sentence_bleu": ".bleu",
@@ -41,9 +41,10 @@ __all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_bleu", "evaluate_corpus_
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"rouge"})
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..evaluation.pyramids import evaluate_pyramid
+    from ..evaluation.sessions import evaluate_sessions
     from .bleu import corpus_bleu, evaluate_bleu, evaluate_corpus_bleu, sentence_bleu
     from .nuggets import evaluate_nuggets
     from .pourpre import pourpre_matches
-    from .pyramid import evaluate_pyramid
     from .rouge import evaluate_rouge, rouge
-    from .sessions import SESSION_MEASURES, evaluate_sessions
+    from .sessions import SESSION_MEASURES

@@ -9,8 +9,9 @@ queries' lists (query 1's documents by rank, then query 2's ...), judged against
 qrels of the session's topic, with per-document attributes ``qnum`` (query number),
 ``qrank`` (the rank shown), ``qpos`` (position within its query's list) and ``doc`` (a
 document code). The batch's "topics" are the session ids, so the
-:class:`~irscale.evaluation.Evaluation` returned by :func:`evaluate_sessions` prints and
-analyses sessions as :func:`irscale.evaluate` does topics.
+:class:`~irscale.evaluation.Evaluation` returned by
+:func:`irscale.evaluation.sessions.evaluate_sessions` (the runner) prints and analyses
+sessions as :func:`irscale.evaluate` does topics.
 
 Measures (names as in :func:`irscale.evaluate`, parameters in the name):
 
@@ -100,10 +101,9 @@ the catalogue's ``ERR``, and its ``sRBP(b=1)`` the catalogue's ``RBP``.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -112,26 +112,16 @@ from ..core.inputs import Qrels
 from ..core.judge import PairJudge
 from ..core.judged import JudgedRankings
 from ..core.labels import LabelTable, lookup
-from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import CLICK_ORDER, SESSION_CLICK_GAIN
 from ..core.params import CLICK_ORDERS as CLICK_ORDERS
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
-from ..errors import InputError, MeasureError, ParameterError
-from ..evaluation import Evaluation, check_topics
-from ..io.labels import read_labels
+from ..errors import InputError
 from ..io.sessions import (
     ClickLog,
     SessionRun,
     composite,
-    read_clicks,
-    read_session_map,
-    read_session_run,
 )
-from ..io.sources import as_qrels
-from ..io.table import Column
-from ..measures.arrays import safe_divide
-from ..measures.base import CATALOGUE, EvalContext, get_family
+from ..measures.base import CATALOGUE
 from ..measures.cascade import satisfaction, unsatisfied_before
 from ..measures.gain_discount import (
     Discount,
@@ -142,12 +132,10 @@ from ..measures.gain_discount import (
     max_gain,
     parse_gain,
 )
-from ..measures.names import NamedMeasure, measure_names, parse_name
+from ..measures.names import NamedMeasure
 from ..measures.params import Params
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
-from .session_cost import cost_values
-from .session_markov import msm_values
 from .session_paths import Sessions, expected_ap_many, expected_ndcg_many
 
 #: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
@@ -251,7 +239,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
             qnum = run.query_no[part]
             values["qnum"][out] = qnum
             values["qrank"][out] = run.rank[part]
-            values["qpos"][out] = _query_positions(qnum, starts[first:stop + 1] - lo)
+            values["qpos"][out] = query_positions(qnum, starts[first:stop + 1] - lo)
             values["doc"][out] = doc
             for name, table in (labels or {}).items():
                 values[name][out] = lookup(table, topic_text, layout.docs,
@@ -331,7 +319,7 @@ def _session_rows(run: SessionRun, g_of: np.ndarray, n_sessions: int) -> _RowOrd
     return _RowOrder(present, counts[present], rows=rows)
 
 
-def _starts(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+def query_starts(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Flags the first document of every query's list in the concatenated lists
     (``offsets``: the rankings' bounds)."""
     start = np.ones(len(qnum), dtype=bool)
@@ -340,10 +328,10 @@ def _starts(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return start
 
 
-def _query_positions(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+def query_positions(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """1-based position (int64) of every document within its query's list."""
     position = np.arange(1, len(qnum) + 1, dtype=np.int64)
-    first = np.where(_starts(qnum, offsets), position, 0)
+    first = np.where(query_starts(qnum, offsets), position, 0)
     np.maximum.accumulate(first, out=first)
     position -= first
     position += 1
@@ -355,7 +343,7 @@ def _query_positions(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 _BATCH_ATTRIBUTES = ("qrank", "qpos", "doc")
 
 
-def _keep(jr: JudgedRankings, keep: np.ndarray | None, rel: np.ndarray | None = None
+def keep_only(jr: JudgedRankings, keep: np.ndarray | None, rel: np.ndarray | None = None
           ) -> JudgedRankings:
     """The rankings reduced to the documents flagged in ``keep`` (``None``: all of them),
     ``rel`` replacing the degrees first, with ``qnum`` and the label sets (not
@@ -369,7 +357,7 @@ def _keep(jr: JudgedRankings, keep: np.ndarray | None, rel: np.ndarray | None = 
                    attributes=tuple((k, v[keep]) for k, v in attributes))
 
 
-def _cut(jr: JudgedRankings, cutoff: int | None) -> np.ndarray | None:
+def cut_flags(jr: JudgedRankings, cutoff: int | None) -> np.ndarray | None:
     """Flags the first ``cutoff`` documents of every query (``None``: every document)."""
     if cutoff is None:
         return None
@@ -377,7 +365,7 @@ def _cut(jr: JudgedRankings, cutoff: int | None) -> np.ndarray | None:
     return None if keep.all() else keep
 
 
-def _first_occurrences(jr: JudgedRankings, keep: np.ndarray | None) -> np.ndarray:
+def first_occurrences(jr: JudgedRankings, keep: np.ndarray | None) -> np.ndarray:
     """Flags the documents of ``keep`` (``None``: all) that are the first occurrence of
     their document in their ranking (among the kept ones).
 
@@ -413,13 +401,13 @@ def session_view(jr: JudgedRankings, cutoff: int | None,
     """The concatenated lists of the first ``cutoff`` documents of every query, a document
     shown again removed (``remove``: later documents move up) or kept as judged
     non-relevant (``no-gain``), with the attributes ``qnum`` and the label sets.
-    ``first``: the :func:`_first_occurrences` of the cut, when known."""
-    keep = _cut(jr, cutoff)
+    ``first``: the :func:`first_occurrences` of the cut, when known."""
+    keep = cut_flags(jr, cutoff)
     if first is None:
-        first = _first_occurrences(jr, keep)
+        first = first_occurrences(jr, keep)
     if duplicates == "remove":
-        return _keep(jr, first)
-    return _keep(jr, keep, np.where(~first & (jr.rel > 0), 0, jr.rel))
+        return keep_only(jr, first)
+    return keep_only(jr, keep, np.where(~first & (jr.rel > 0), 0, jr.rel))
 
 
 # ----------------------------------------------------------------------------- sDCG
@@ -459,7 +447,7 @@ def jarvelin_sdcg(cut: JudgedRankings, gain: GainMap, discount: SessionDiscount,
     first k documents of every query's list, duplicates kept."""
     qnum = cut.attribute("qnum")
     terms = element_gains(cut, gain, None, family)
-    terms /= discount(qnum, cut.rank, _query_positions(qnum, cut.offsets))
+    terms /= discount(qnum, cut.rank, query_positions(qnum, cut.offsets))
     return cut.segment_sum(terms)
 
 
@@ -476,7 +464,7 @@ def sdcg_values(view: JudgedRankings, gain: GainMap, bq: float, family: str = "s
 
 def _queries(view: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per query list of a view: its ranking, query number and length."""
-    starts = np.flatnonzero(_starts(view.attribute("qnum"), view.offsets))
+    starts = np.flatnonzero(query_starts(view.attribute("qnum"), view.offsets))
     bounds = np.append(starts, len(view.rel))
     return view.segment[starts], view.attribute("qnum")[starts], np.diff(bounds)
 
@@ -523,7 +511,7 @@ def srbp_values(view: JudgedRankings, params: Params) -> np.ndarray:
     scoring = relevant_documents(view)
     index = scoring.index
     qnum = view.attribute("qnum")[index]
-    k = _query_positions(view.attribute("qnum"), view.offsets)[index]
+    k = query_positions(view.attribute("qnum"), view.offsets)[index]
     weights = np.power((p - b * p) / (1.0 - b * p), qnum - 1.0) * np.power(b * p, k - 1.0)
     terms = element_gains(view, gain, maxrel, "sRBP", index) * weights
     total = np.bincount(view.segment[index], weights=terms, minlength=view.n_rankings)
@@ -545,7 +533,7 @@ def path_model_values(jr: JudgedRankings, request: NamedMeasure) -> np.ndarray:
     """esnDCG or esAP (:mod:`irscale.text.session_paths`) of every ranking of ``jr``, over
     the first ``request.cutoff`` documents of every query's list."""
     params, family = request.params, request.family
-    keep = _cut(jr, request.cutoff)
+    keep = cut_flags(jr, request.cutoff)
     rows = np.arange(len(jr.rel)) if keep is None else np.flatnonzero(keep)
     gain = params["gain"] if family == "esnDCG" else parse_gain("linear")
     gains = element_gains(jr, gain, None, family)[rows]
@@ -644,218 +632,3 @@ def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params
                        np.where(once, gains, 0.0), patience=params["L"],
                        norm=params["norm"])
     return values[mine]
-
-
-# ----------------------------------------------------------------------------- evaluation
-def _as_runs(runs: Any) -> list[SessionRun]:
-    """A session run, or a list of them (paths, bytes, :class:`SessionRun`), at least one."""
-    if isinstance(runs, (SessionRun, str, bytes)) or hasattr(runs, "__fspath__"):
-        runs = [runs]
-    if not isinstance(runs, (list, tuple)):
-        raise InputError(f"cannot use a {type(runs).__name__} as session runs (give a "
-                         "session run file, its bytes, or a list of them)")
-    if not runs:
-        raise InputError("no session run to evaluate")
-    return [run if isinstance(run, SessionRun) else read_session_run(run) for run in runs]
-
-
-def evaluate_sessions(
-    qrels: Any,
-    runs: Any,
-    measures: str | Iterable[str] = ("sDCG@10", "nsDCG@10"),
-    *,
-    topics: Mapping[str, str] | Any = None,
-    clicks: Sequence[Any] | None = None,
-    click_order: ClickOrder = "time",
-    click_gain: float | None = None,
-    labels: Mapping[str, Any] | None = None,
-    relevance_level: int = 1,
-    allow_empty: bool = False,
-) -> Evaluation:
-    """Evaluate session runs against qrels (module documentation).
-
-    Parameters
-    ----------
-    qrels : path, Qrels, mapping or DataFrame
-        The judgments (as :func:`irscale.evaluate` takes them).
-    runs : path, SessionRun, or a list of them
-        Session runs (:func:`irscale.io.sessions.read_session_run`), named by run id.
-    measures : str or list of str
-        ``sDCG@10``, ``nsDCG(norm=jarvelin)@10``, ``U(L=132000)`` ...
-    topics : mapping or path, optional
-        The qrels topic of every session (``session topic`` lines); default: the
-        session id is the topic id.
-    clicks : list of paths or ClickLog, optional
-        One click log per run (in the order of ``runs``); U is then computed from the
-        clicks (:func:`click_u`).
-    click_order : {"time", "rank"}
-        Order in which the clicks are read (Fig. 8 (g)–(h), or (e)–(f)).
-    click_gain : float, optional
-        Gain of every click (Fig. 9: 0.5); default: the qrels gain of the document.
-    labels : mapping, optional
-        Label sets by name (``{"doclen": path}``: document lengths for U).
-    relevance_level : int
-        Minimum degree counted as relevant (gains of lower degrees are 0).
-    allow_empty : bool
-        Evaluate a run none of whose sessions has judgments.
-
-    Returns
-    -------
-    Evaluation
-        One "topic" per session (``per_topic()``, ``mean()``, ``to_matrix()``).
-
-    Examples
-    --------
-    >>> qrels = {"s1": {"d1": 1, "d2": 2}}
-    >>> run = b"s1 1 d3 1 0.9 sys\\ns1 1 d1 2 0.5 sys\\ns1 2 d2 1 0.7 sys\\n"
-    >>> e = evaluate_sessions(qrels, run, ["sDCG(bq=4)@10"])
-    >>> round(float(e.values["sDCG(bq=4)@10"][0]), 4)  # 1/log2(3) + 2/(log4(5)·log2(4))
-    1.4923
-    """
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    names = measure_names(measures, split=False, expected=SESSION_MEASURES_EXPECTED)
-    requests = [parse_name(name, "sessions") for name in names]
-    click_order = CLICK_ORDER.check(click_order)
-    if click_gain is not None:
-        SESSION_CLICK_GAIN.check(click_gain)
-    qrels_obj = as_qrels(qrels)
-    run_list = _as_runs(runs)
-    topic_map = None
-    if topics is not None:
-        topic_map = dict(topics) if isinstance(topics, Mapping) else read_session_map(topics)
-    click_logs = None
-    if clicks is not None:
-        click_logs = [c if isinstance(c, ClickLog) else read_clicks(c) for c in clicks]
-        if len(click_logs) != len(run_list):
-            raise ParameterError(f"{len(click_logs)} click log(s) for {len(run_list)} "
-                                 "run(s): give one click log per run, in the runs' order")
-        if not any(r.family == "U" for r in requests):
-            raise ParameterError("click logs are used by U only: ask for U")
-    elif click_gain is not None or click_order != "time":
-        raise ParameterError("click_gain and click_order apply to click logs (clicks=)")
-    tables = {str(k): read_labels(v) for k, v in (labels or {}).items()}
-    jr = build_session_rankings(qrels_obj, run_list, topic_map,
-                                relevance_level=relevance_level, labels=tables).jr
-    del run_list  # the runs read here: their rows are no longer needed (nor their memory)
-    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels_obj.source,
-                 gold_topics=qrels_obj.topics,
-                 why=None if topics is not None else "a session is judged with the qrels "
-                 "of the topic of the same id: map sessions to topics with --topics FILE "
-                 "(topics=), or are these qrels of another collection?")
-    columns: list[Column] = []
-    values: dict[str, np.ndarray] = {}
-    views = _Views(jr)
-    for i, request in enumerate(requests):
-        if request.label in values:
-            continue
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            result = _compute(jr, request, views, click_logs, click_order, click_gain)
-        views.release(key for later in requests[i + 1:]
-                      for key in _reads(later, click_logs is not None))
-        if not np.isfinite(result).all():
-            raise MeasureError(f"measure {request.label!r}: some values are beyond the "
-                               "range of a double (gains too large); scale them down")
-        values[request.label] = result
-        columns.append(Column(request.label))
-    if tables and not any(r.family == "U" for r in requests):
-        warnings.warn(f"label set(s) {', '.join(tables)} used by no measure", stacklevel=2)
-    return Evaluation(columns=tuple(columns), values=values, rows=jr.rows, rankings=jr)
-
-
-class _Views:
-    """The session views of one batch, built once each: cut-offs that keep every
-    document share the uncut views, and the two kinds of view of a cut share its first
-    occurrences."""
-
-    def __init__(self, jr: JudgedRankings) -> None:
-        self.jr = jr
-        self._cuts: dict[int | None, np.ndarray | None] = {}
-        self._first: dict[int | None, np.ndarray] = {}
-        self._views: dict[tuple[int | None, str], JudgedRankings] = {}
-
-    def _effective(self, cutoff: int | None) -> tuple[int | None, np.ndarray | None]:
-        """The cut-off (``None`` when it keeps every document) and its flags."""
-        if cutoff not in self._cuts:
-            self._cuts[cutoff] = _cut(self.jr, cutoff)
-        keep = self._cuts[cutoff]
-        return (None if keep is None else cutoff), keep
-
-    def release(self, needed: Iterable[tuple[int | None, ViewKind]]) -> None:
-        """Drop the views, and first occurrences, that none of ``needed`` reads."""
-        wanted = {(self._effective(cutoff)[0], kind) for cutoff, kind in needed}
-        self._views = {key: view for key, view in self._views.items() if key in wanted}
-        self._first = {cutoff: first for cutoff, first in self._first.items()
-                       if {(cutoff, "remove"), (cutoff, "no-gain")} & wanted}
-
-    def get(self, cutoff: int | None, kind: ViewKind) -> JudgedRankings:
-        cutoff, keep = self._effective(cutoff)
-        if (cutoff, kind) not in self._views:
-            if kind == "cut":
-                view = self.jr if keep is None else _keep(self.jr, keep)
-            else:
-                if cutoff not in self._first:
-                    self._first[cutoff] = _first_occurrences(self.jr, keep)
-                view = session_view(self.jr, cutoff, kind, self._first[cutoff])
-            self._views[cutoff, kind] = view
-        return self._views[cutoff, kind]
-
-
-def _reads(request: NamedMeasure, clicks: bool) -> list[tuple[int | None, ViewKind]]:
-    """The session views a request is computed from (U from clicks reads none)."""
-    if request.family == "U":
-        return [] if clicks else [(request.cutoff, "no-gain")]
-    if request.family in ("sRBP", "tsCG", "tsCGrate"):
-        return [(request.cutoff, "no-gain")]
-    if request.family in ("esnDCG", "esAP"):
-        return []
-    if request.family == "MsM" or (request.family in ("sDCG", "nsDCG")
-                                   and request.params["form"] == "jarvelin"):
-        return [(request.cutoff, "cut")]
-    reads: list[tuple[int | None, ViewKind]] = [(request.cutoff, "remove")]
-    return [*reads, (request.cutoff, "cut")] if request.family == "nsDCG" else reads
-
-
-def _compute(jr: JudgedRankings, request: NamedMeasure, views: _Views,
-             click_logs: Sequence[ClickLog] | None, click_order: ClickOrder,
-             click_gain: float | None) -> np.ndarray:
-    """The values of one request (``views``: the session views of ``jr``)."""
-    params = request.params
-    if request.family == "U":
-        if click_logs is None:
-            view = views.get(request.cutoff, "no-gain")
-            return get_family("U").compute(view, params, EvalContext())["U"]
-        if request.cutoff is not None:
-            raise MeasureError(f"measure {request.label!r}: a cut-off does not apply to U "
-                               "from clicks (the clicks say what was read)")
-        out = np.zeros(jr.n_rankings)
-        for k, log in enumerate(click_logs):
-            mine = jr.ranking_run == k
-            out[mine] = click_u(jr, k, log, params, order=click_order,
-                                click_gain=click_gain, unjudged=jr.unjudged_topics[k])
-        return out
-    if request.family == "sRBP":
-        return srbp_values(views.get(request.cutoff, "no-gain"), params)
-    if request.family == "sERR":
-        return serr_values(views.get(request.cutoff, "remove"), params)
-    if request.family in ("esnDCG", "esAP"):
-        return path_model_values(jr, request)
-    if request.family in ("tsCG", "tsCGrate"):
-        view = views.get(request.cutoff, "no-gain")
-        queries = segment_cumsum(_starts(view.attribute("qnum"), view.offsets)
-                                 .astype(np.int64), view.offsets)
-        return cost_values(view, queries, params, request.family)
-    if request.family == "MsM":
-        view = views.get(request.cutoff, "cut")
-        return msm_values(view, _query_positions(view.attribute("qnum"), view.offsets),
-                          params, request.cutoff, request.label)
-    discount = SessionDiscount.of(params)
-    cut = views.get(request.cutoff, "cut")
-    if discount.form == "jarvelin":
-        sdcg = jarvelin_sdcg(cut, params["gain"], discount, request.family)
-    else:
-        sdcg = sdcg_values(views.get(request.cutoff, "remove"), params["gain"], params["bq"],
-                           request.family)
-    if request.family == "sDCG":
-        return sdcg
-    return safe_divide(sdcg, ideal_sdcg(cut, params["gain"], discount, request.cutoff,
-                                        params["norm"]))

@@ -3,4 +3,13 @@ module each; importing this package declares them, in the order they are asked
 (:func:`~irscale.evaluation.context.choose`). Each module is small and loads its runner
 only when it runs, so that choosing a context loads no other context's modules."""
 
-from . import fairness, intents, judged, prefs  # noqa: F401  (the order they are asked)
+from . import (  # noqa: F401  (the order they are asked)
+    fairness,
+    intents,
+    judged,
+    nuggets,
+    prefs,
+    pyramids,
+    sessions,
+    texts,
+)

@@ -40,4 +40,5 @@ FAIRNESS = register(Context(
     why="they read stochastic runs: the sampled rankings of each topic, ranked by score, "
         "and the document groups of the label set 'groups'",
     reads=frozenset({"labels", "allow_empty"}),
-    averaging="mean", cacheable=False, claims=_claims, run=_run))
+    averaging="mean", cacheable=False, claims=_claims, run=_run,
+    formats=("trec", "csv", "json", "markdown")))

@@ -53,4 +53,5 @@ INTENTS = register(Context(
         "counts every judgment ≥ 1 as relevant",
     reads=frozenset({"complete", "max_docs", "intent_probabilities", "intent_types",
                      "labels", "allow_empty"}),
-    averaging="ndeval", cacheable=False, claims=_claims, run=_run))
+    averaging="ndeval", cacheable=False, claims=_claims, run=_run,
+    formats=("ndeval", "trec", "csv")))

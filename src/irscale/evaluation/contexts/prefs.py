@@ -48,4 +48,5 @@ PREFS = register(Context(
     why="their measures read max_docs (-M) and complete (-c) only, as trec_eval's prefs "
         "measures do",
     reads=frozenset({"relevance_format", "max_docs", "complete", "allow_empty"}),
-    averaging="trec_eval", cacheable=False, claims=_claims, run=_run))
+    averaging="trec_eval", cacheable=False, claims=_claims, run=_run,
+    formats=("trec", "csv", "json", "markdown")))

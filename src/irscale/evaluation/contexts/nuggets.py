@@ -1,0 +1,26 @@
+"""Nuggets: the nugget and iUnit measures (``W-Rec``, ``F_QA``, ``S``, ``Ssharp`` ...,
+:mod:`irscale.text.nuggets`) of outputs by the gold-standard nuggets they match, averaged
+over the topics. They read a third input, the outputs' lengths or texts, which
+:func:`irscale.evaluate` does not take: it names the runner that does."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from ...errors import ParameterError
+from ..context import Context, catalogue_claim, register
+
+
+def _run(held: list[Any], measures: Any, **options: Any) -> NoReturn:
+    """Refused: the outputs' lengths or texts are no input of :func:`irscale.evaluate`."""
+    held.clear()
+    raise ParameterError("nugget measures read the outputs' lengths or texts besides the "
+                         "nuggets and the matches: irscale.text.evaluate_nuggets(nuggets, "
+                         "matches, measures, lengths=... or texts=...)")
+
+
+NUGGETS = register(Context(
+    name="nuggets", what="nugget measures",
+    why="they read the nuggets, the matches and the outputs' lengths or texts",
+    reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
+    claims=catalogue_claim("nuggets"), run=_run, command="irscale text nuggets"))

@@ -1,0 +1,31 @@
+"""Multi-query sessions: the session measures (``sDCG@10``, ``nsDCG(norm=jarvelin)@10``,
+``sRBP`` ..., :mod:`irscale.evaluation.sessions`) of session runs against qrels, a session
+judged with the qrels of the topic of the same id, averaged over sessions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..context import Context, catalogue_claim, measure_names, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...measures.results import Evaluation
+
+
+def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
+    """:func:`~irscale.evaluation.sessions.evaluate_sessions` of ``held``
+    (``[qrels, session runs]``)."""
+    from ..sessions import evaluate_sessions
+
+    qrels, runs = held
+    held.clear()
+    return evaluate_sessions(qrels, runs, measure_names(measures), **options)
+
+
+SESSIONS = register(Context(
+    name="sessions", what="session measures",
+    why="they read session runs, judged with the qrels of each session's topic; the "
+        "session map and click logs are irscale.evaluate_sessions' (topics=, clicks=)",
+    reads=frozenset({"relevance_level", "labels", "allow_empty"}),
+    averaging="mean", cacheable=False, claims=catalogue_claim("sessions"), run=_run,
+    command="irscale session"))

@@ -1,0 +1,41 @@
+"""Texts: ROUGE and BLEU (:mod:`irscale.text.rouge`, :mod:`irscale.text.bleu`) of
+candidate texts (``topic<TAB>run<TAB>text``, in place of runs) against reference texts (in
+place of qrels), averaged over the topics with references. ROUGE and BLEU are asked in
+calls of their own."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...errors import MeasureError
+from ..context import Context, catalogue_claim, measure_names, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...measures.results import Evaluation
+
+
+def _run(held: list[Any], measures: Any, *, allow_empty: bool = False) -> Evaluation:
+    """:func:`~irscale.text.rouge.evaluate_rouge` or
+    :func:`~irscale.text.bleu.evaluate_bleu` of ``held`` (``[references,
+    candidates]``), as the measures say."""
+    from ...text.bleu import evaluate_bleu
+    from ...text.rouge import evaluate_rouge
+
+    references, candidates = held
+    held.clear()
+    names = measure_names(measures)
+    bleu = [name.startswith("BLEU") for name in names]
+    if any(bleu) and not all(bleu):
+        raise MeasureError(f"BLEU cannot be mixed with ROUGE measures "
+                           f"({names[bleu.index(False)]!r}): evaluate them in calls of "
+                           "their own")
+    runner = evaluate_bleu if all(bleu) else evaluate_rouge
+    return runner(references, candidates, names, allow_empty=allow_empty)
+
+
+TEXTS = register(Context(
+    name="texts", what="ROUGE and BLEU",
+    why="they read candidate texts against reference texts; ROUGE's tokens are set by "
+        "irscale.text.evaluate_rouge (stem=, stopwords=, multi=)",
+    reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
+    claims=catalogue_claim("texts"), run=_run, command="irscale text rouge|bleu"))

@@ -1,0 +1,80 @@
+"""The contexts with inputs of their own (sessions, texts, pyramids, nuggets,
+:mod:`irscale.evaluation.contexts`): :func:`irscale.evaluate` evaluates or refuses them by
+their declarations, ``irscale eval`` names their command. Table-driven: every row is one
+call checked against the contract of ``docs/errors.md`` (see ``conftest.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import irscale
+from irscale.errors import MeasureError, ParameterError
+
+from .conftest import err, run_case
+
+QRELS = b"s1 0 d1 1\ns1 0 d2 2\n"
+SESSION_RUN = b"s1 1 d3 1 0.9 sys\ns1 1 d1 2 0.5 sys\ns1 2 d2 1 0.7 sys\n"
+REFERENCES = b"q1\tr1\tthe cat sat on the mat\n"
+CANDIDATES = b"q1\tA\tthe cat sat\n"
+FILES = {"qrels.txt": QRELS, "a.run": SESSION_RUN}
+
+
+def _eval(measure: str) -> list[str]:
+    return ["eval", "-m", measure, "qrels.txt", "a.run"]
+
+
+CASES = [
+    err("eval-session-measures-name-their-command", _eval("sDCG@10"), "session measures",
+        "irscale session", files=FILES),
+    err("eval-text-measures-name-their-command", _eval("ROUGE-L"), "ROUGE and BLEU",
+        "irscale text rouge|bleu", files=FILES),
+    err("eval-pyramid-measures-name-their-command", _eval("pyramid_modified"),
+        "pyramid scores", "irscale text pyramid", files=FILES),
+    err("eval-nugget-measures-name-their-command", _eval("W-Rec"), "nugget measures",
+        "irscale text nuggets", files=FILES),
+    # the formats a context declares: one rule and wording (diversity measures and
+    # preference judgments said it in words of their own before)
+    err("eval-diversity-format-declared", ["eval", "-m", "ndeval", "--format", "json",
+                                           "div.qrels", "a.run"],
+        "--format json does not apply to diversity measures (ndeval, trec or csv)",
+        files={"div.qrels": b"1 1 d1 1\n", "a.run": b"1 Q0 d1 1 1.0 sys\n"}),
+    err("eval-prefs-format-declared", ["eval", "-R", "prefs", "--format", "latex",
+                                       "qrels.txt", "a.run"],
+        "--format latex does not apply to preference judgments (trec, csv, json or "
+        "markdown)", files=FILES),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_contexts_cli(case, ws, run_cli):
+    run_case(case, ws, run_cli)
+
+
+#: (id, call, error type, the message's start): calls of :func:`irscale.evaluate`.
+API_ROWS: list[tuple[str, Callable[[], object], type, str]] = [
+    ("session-option-not-read",
+     lambda: irscale.evaluate(QRELS, SESSION_RUN, "sDCG@10", compat=10), ParameterError,
+     "compat= does not apply to session measures ("),
+    ("text-option-not-read",
+     lambda: irscale.evaluate(REFERENCES, CANDIDATES, "ROUGE-L", judged_only=True),
+     ParameterError, "judged_only= does not apply to ROUGE and BLEU ("),
+    ("pyramid-option-not-read",
+     lambda: irscale.evaluate(b"", b"", "pyramid", max_docs=5), ParameterError,
+     "max_docs= does not apply to pyramid scores ("),
+    ("bleu-mixed-with-rouge",
+     lambda: irscale.evaluate(REFERENCES, CANDIDATES, "BLEU ROUGE-L"), MeasureError,
+     "BLEU cannot be mixed with ROUGE measures ('ROUGE-L')"),
+    ("nuggets-need-outputs",
+     lambda: irscale.evaluate(b"", b"", "W-Rec"), ParameterError,
+     "nugget measures read the outputs' lengths or texts"),
+]
+
+
+@pytest.mark.parametrize(("call", "kind", "start"), [row[1:] for row in API_ROWS],
+                         ids=[row[0] for row in API_ROWS])
+def test_contexts_api(call, kind, start):
+    with pytest.raises(kind) as error:
+        call()
+    assert str(error.value).startswith(start), str(error.value)
