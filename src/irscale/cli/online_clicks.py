@@ -162,9 +162,10 @@ def _fitted(args: argparse.Namespace, log_path: str):
     defaults are the API's)."""
     options = {name: getattr(args, name) for name in ("iterations", "tol", "smoothing")}
     from ..online.clicklog import read_click_log
+
+    log = read_click_log(log_path, serp_size=args.serp_size)  # before pandas is imported
     from ..online.clickmodels import fit_click_model
 
-    log = read_click_log(log_path, serp_size=args.serp_size)
     return fit_click_model(log, args.model, **options)
 
 

@@ -10,12 +10,10 @@ statistics are loaded.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
-
-from .csv_floats import EXACT_FLOATS
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The key of a table's :class:`RowLines` in its ``attrs``.
 LINES = "lines"
@@ -39,6 +37,8 @@ class RowLines(dict):
 
     def where(self, label: Hashable) -> dict[str, Any]:
         """``source``, ``line`` and ``text`` of the row of ``label``, for an error."""
+        import pandas as pd
+
         line, text = self._rows[int(self._index.get_indexer(pd.Index([label]))[0])]
         return {"source": self.source, "line": line, "text": text}
 
@@ -77,6 +77,8 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
     user``, or ``user variant`` as ``irscale online ab assign`` writes): a Series of
     values indexed by key. A line without two fields or a key given twice is an error
     naming the line."""
+    import pandas as pd
+
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
     from .files import read_lines
 
@@ -128,6 +130,8 @@ def _check_numbers(table: pd.DataFrame, rows: list[tuple[int, str]], labels: Seq
     """Refuse a column that holds numbers and words (a metric with a typo): its words
     would be read as missing values, or the column as no metric at all. The ``labels``
     columns (the variant) may hold any names."""
+    import pandas as pd
+
     from ..errors import InputFormatError
 
     for name in table.columns:
@@ -167,13 +171,18 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
     rows = _records(data.decode("utf-8"), sep, len(names), source)
+    if not rows:
+        raise EmptyInputError("no row under the header", source=source)
+    import numpy as np
+    import pandas as pd
+
+    from .csv_floats import EXACT_FLOATS
+
     try:
         table = pd.read_csv(io.BytesIO(data), sep=sep, dtype={"user": str},
                             skipinitialspace=True, **EXACT_FLOATS)
     except pd.errors.ParserError as error:
         raise InputFormatError(f"not a table: {error}", source=source) from None
-    if table.empty:
-        raise EmptyInputError("no row under the header", source=source)
     _check_numbers(table, rows, [*labels, "user"], source)
     if "user" in table.columns:
         again = table["user"].duplicated()
@@ -190,6 +199,8 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
 def read_satisfaction_labels(source: str) -> pd.Series:
     """``session label`` lines (label 1: satisfied, 0: not): a Series of ints indexed by
     session; a label other than 0 or 1 is an error naming the line."""
+    import numpy as np
+
     from ..errors import InputFormatError
     from .files import read_lines
 
