@@ -440,10 +440,13 @@ def _stratum(text: str) -> tuple[int, float]:
 def run_estimate(args: argparse.Namespace) -> int:
     """``pool estimate``: statAP, R and P@k of every run from sampled judgments."""
     check_options(args)
+    from ..io.sampled import read_sampled_qrels
+
+    sample = read_sampled_qrels(args.qrels)  # a malformed line: reported before pandas
     from ..collections import estimate_sampled
 
     runs = _named_runs(args)
-    result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
+    result = estimate_sampled(sample, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
     return write_text(args, result.format(args.fmt, digits=args.digits,
                                           per_topic=args.per_topic).rstrip("\n") + "\n")
