@@ -101,9 +101,16 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
     return series
 
 
-def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, str]]:
-    """The (line number, text) of every data row of a per-user table, each checked to
-    hold ``width`` fields, as the header (blank lines skipped, as pandas skips them)."""
+#: The cells ``pd.read_csv`` reads as missing values (its default ``na_values``): a column
+#: of numbers may hold them.
+MISSING_CELLS = frozenset({"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN",
+                           "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN",
+                           "None", "n/a", "nan", "null"})
+
+
+def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, str, list[str]]]:
+    """The (line number, text, fields) of every data row of a per-user table, each checked
+    to hold ``width`` fields, as the header (blank lines skipped, as pandas skips them)."""
     import csv
     import io
 
@@ -111,7 +118,7 @@ def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, st
 
     lines = text.split("\n")
     reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
-    rows: list[tuple[int, str]] = []
+    rows: list[tuple[int, str, list[str]]] = []
     previous = 0
     for fields in reader:
         first, previous = previous + 1, reader.line_num
@@ -121,31 +128,43 @@ def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, st
         if len(fields) != width:
             raise InputFormatError(f"expected {width} fields, as the header, got "
                                    f"{len(fields)}", source=source, line=first, text=raw)
-        rows.append((first, raw))
+        rows.append((first, raw, fields))
     return rows
 
 
-def _check_numbers(table: pd.DataFrame, rows: list[tuple[int, str]], labels: Sequence[str],
-                   source: str) -> None:
+def _check_numbers(names: Sequence[str], rows: list[tuple[int, str, list[str]]],
+                   labels: Sequence[str], source: str) -> None:
     """Refuse a column that holds numbers and words (a metric with a typo): its words
     would be read as missing values, or the column as no metric at all. The ``labels``
-    columns (the variant) may hold any names."""
-    import pandas as pd
-
+    columns (the variant) may hold any names; a cell of :data:`MISSING_CELLS` is a missing
+    value. Checked on the text, before pandas parses it."""
     from ..errors import InputFormatError
+    from ._text import is_float
 
-    for name in table.columns:
-        column = table[name]
-        if name in labels or pd.api.types.is_numeric_dtype(column):
+    for column, name in enumerate(names):
+        if name in labels:
             continue
-        given = column.dropna()
-        numbers = pd.to_numeric(given, errors="coerce")
-        words = numbers.isna()
-        if words.any() and not words.all():
-            line, raw = rows[int(given.index[words.to_numpy()][0])]
+        given = [(line, raw, fields[column]) for line, raw, fields in rows
+                 if fields[column] not in MISSING_CELLS]
+        words = [cell for cell in given if not is_float(cell[2])]
+        if words and len(words) < len(given):
+            line, raw, word = words[0]
             raise InputFormatError(
-                f"column {name!r} holds numbers, and {given[words].iloc[0]!r} is none (leave "
-                "the cell empty for a missing value)", source=source, line=line, text=raw)
+                f"column {name!r} holds numbers, and {word!r} is none (leave the cell empty "
+                "for a missing value)", source=source, line=line, text=raw)
+
+
+def _check_users(rows: list[tuple[int, str, list[str]]], column: int, source: str) -> None:
+    """Refuse a user listed twice (the cells of :data:`MISSING_CELLS` are one missing id)."""
+    from ..errors import DuplicateError
+
+    seen: set[str | None] = set()
+    for line, _, fields in rows:
+        user = None if fields[column] in MISSING_CELLS else fields[column]
+        if user in seen:
+            raise DuplicateError("user listed twice", source=source, line=line,
+                                 text=fields[column])
+        seen.add(user)
 
 
 def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.DataFrame:
@@ -155,7 +174,7 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     (the variant) may mix the two. Errors name the file and line."""
     import io
 
-    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from ..errors import EmptyInputError, InputFormatError
     from .files import check_text, read_input
 
     data = read_input(source)
@@ -170,10 +189,13 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     if twice or "" in names:
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
-    rows = _records(data.decode("utf-8"), sep, len(names), source)
-    if not rows:
+    records = _records(data.decode("utf-8"), sep, len(names), source)
+    if not records:
         raise EmptyInputError("no row under the header", source=source)
-    import numpy as np
+    _check_numbers(names, records, [*labels, "user"], source)
+    if "user" in names:
+        _check_users(records, names.index("user"), source)
+    rows = [(line, raw) for line, raw, _ in records]
     import pandas as pd
 
     from .csv_floats import EXACT_FLOATS
@@ -183,13 +205,7 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
                             skipinitialspace=True, **EXACT_FLOATS)
     except pd.errors.ParserError as error:
         raise InputFormatError(f"not a table: {error}", source=source) from None
-    _check_numbers(table, rows, [*labels, "user"], source)
     if "user" in table.columns:
-        again = table["user"].duplicated()
-        if again.any():
-            row = int(np.argmax(again.to_numpy()))
-            raise DuplicateError("user listed twice", source=source, line=rows[row][0],
-                                 text=str(table["user"].iloc[row]))
         table = table.set_index("user")
     table.attrs["source"] = source
     table.attrs[LINES] = RowLines(source, table.index, rows)
