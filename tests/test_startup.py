@@ -244,12 +244,21 @@ def test_combinations_are_reported_before_the_numerical_packages():
         assert lines[0].startswith("irscale: ") and needle in lines[0], report
 
 
-@pytest.mark.parametrize("kind", ["missing", "malformed"])
-def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
-    """Every command that reads files, given files that do not exist or that hold a line
-    of no input format, ends in one ``irscale:`` line and exit status 2 without importing
-    scipy or matplotlib: the analyses are imported after the inputs are read (the
-    command line's own mistakes come first, :data:`COMBINATIONS`)."""
+#: What the files of the malformed cases hold: a line of no input format, and a table of
+#: numbers with a word among them (a per-user table's metric with a typo; for the line
+#: readers a line of too few fields; a user id holding a blank).
+MALFORMED = {"malformed": "this line is no input of any command\n",
+             "malformed table": "user,variant,clicks\nu1,A,3\nu2,B,x y\n"}
+
+
+@pytest.mark.parametrize("kind", ["missing", *MALFORMED])
+def test_bad_inputs_are_reported_before_pandas_and_scipy(kind, tmp_path):
+    """Every command that reads files, given files that do not exist or that are
+    malformed (:data:`MALFORMED`), ends in one ``irscale:`` line and exit status 2 without
+    importing pandas, scipy or matplotlib: the readers check the text before pandas parses
+    it, and the analyses are imported after the inputs are read (the command line's own
+    mistakes come first, :data:`COMBINATIONS`). The command lines come from the parsers
+    (:func:`~tests.cli_parsers.input_cases`): a new command is covered as it is added."""
     cases = [
         *input_cases(build_parser(), "input"),
         # options that choose another analysis, with inputs of their own
@@ -260,10 +269,10 @@ def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
         ["meta", "correlate", "--scores", "input0", "--scores", "input1"],
     ]
     assert len(cases) > 50
-    if kind == "malformed":
+    if kind in MALFORMED:
         for i in range(100):
-            (tmp_path / f"input{i}").write_text("this line is no input of any command\n")
-    reports = _blocked(cases, ("scipy", "matplotlib"), cwd=tmp_path)
+            (tmp_path / f"input{i}").write_text(MALFORMED[kind])
+    reports = _blocked(cases, ("pandas", "scipy", "matplotlib"), cwd=tmp_path)
     for report in reports:
         lines = report["stderr"].splitlines()
         assert report["status"] == 2 and len(lines) == 1, report
