@@ -39,19 +39,16 @@ FLOORS = {"python -c pass": ["-c", "pass"],
           "import irscale.cli.main": ["-c", "import irscale.cli.main"]}
 
 
-#: What every file of the "malformed input" command lines holds: a line of no input format.
-MALFORMED = "this line is no input of any command\n"
-
-
 def commands(work: Path) -> list[tuple[str, list[str], int]]:
     """``(label, arguments, expected exit status)`` of every command line measured: the
     ``--help`` of every (sub-)command and a usage error of each; and every command that
-    reads files given files that do not exist, then files that hold :data:`MALFORMED`
-    (written under ``work``; ``tests.cli_parsers.input_cases`` builds the command lines)."""
+    reads files given files that do not exist, then files of each malformed kind of
+    ``tests.cli_parsers.MALFORMED`` (written under ``work``; ``tests.cli_parsers.input_cases``
+    and ``option_input_cases`` build the command lines)."""
     from irscale.cli.main import build_parser
 
     sys.path.insert(0, str(HERE.parent))
-    from tests.cli_parsers import input_cases, parsers
+    from tests.cli_parsers import MALFORMED, input_cases, option_input_cases, parsers
 
     lines = []
     for prog, parser in parsers(build_parser()):
@@ -61,12 +58,13 @@ def commands(work: Path) -> list[tuple[str, list[str], int]]:
         lines.append((f"{prog} {wrong}", [*words, wrong], 2))
     inputs = work / "inputs"
     inputs.mkdir(exist_ok=True)
-    for kind in ("missing", "malformed"):
-        for argv in input_cases(build_parser(), str(inputs / f"{kind}-")):
-            if kind == "malformed":
+    for kind in ("missing", *MALFORMED):
+        prefix = str(inputs / f"{kind.replace(' ', '-')}-")
+        for argv in [*input_cases(build_parser(), prefix), *option_input_cases(prefix)]:
+            if kind in MALFORMED:
                 for arg in argv:
-                    if arg.startswith(str(inputs)):
-                        Path(arg).write_text(MALFORMED)
+                    if arg.startswith(prefix):
+                        Path(arg).write_text(MALFORMED[kind])
             command = " ".join(arg for arg in argv if not arg.startswith(str(inputs)))
             lines.append((f"irscale {command} ({kind} input)", argv, 2))
     return lines
