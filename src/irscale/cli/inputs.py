@@ -125,6 +125,19 @@ def add_measures(parser: argparse.ArgumentParser, doc: str = "measure (repeatabl
                         required=required, metavar="MEASURE", help=doc)
 
 
+def check_measure_names(names: Sequence[str] | str | None) -> None:
+    """Refuse an unknown measure among ``names`` (``-m``, ``--measure``) as the evaluation
+    will (:func:`irscale.measures.names.parse_measures`), before the inputs are read and
+    pandas, scipy or the catalogue is imported. Diversity measures
+    (:func:`irscale.measures.diversity.is_diversity_name`) are left to their evaluation;
+    what a command allows of the names parsed is checked where it evaluates them."""
+    from ..measures.diversity import is_diversity_name
+    from ..measures.names import parse_measures
+
+    listed = [names] if isinstance(names, str) else list(names or ())
+    parse_measures([name for name in listed if not is_diversity_name(name)])
+
+
 def input_paths(args: argparse.Namespace) -> list[str]:
     """The qrels and run files of the command line (``QRELS RUN...``)."""
     if hasattr(args, "inputs"):

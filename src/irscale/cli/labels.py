@@ -33,6 +33,7 @@ from ..core.params import (
     ZBS_LR_STEPS,
 )
 from ..errors import ParameterError
+from .inputs import check_measure_names
 from .labels_auto import add_auto
 from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
@@ -385,6 +386,7 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 def run_aware(args: argparse.Namespace) -> int:
     """``labels aware``: the runs' scores combined over the assessors."""
     check_options(args)
+    check_measure_names(args.measure)
     from ..io.crowd import read_crowd_labels
 
     labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas is imported

@@ -35,6 +35,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
+from .inputs import check_measure_names
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
@@ -479,6 +480,7 @@ def _add_bounds(sub) -> None:
 def run_bounds(args: argparse.Namespace) -> int:
     """``pool bounds``: the bounds of every run under its unjudged documents."""
     check_options(args)
+    check_measure_names(args.measures)
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
     from ..collections.bounds import unjudged_bounds
 

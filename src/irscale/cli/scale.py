@@ -30,7 +30,7 @@ from ..core.params import (
     Param,
 )
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
-from .inputs import add_measures, qrels_and_runs
+from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .main import given
 from .options import (
     ListAction,
@@ -258,6 +258,7 @@ def run_transform(args: argparse.Namespace) -> int:
     check_options(args)  # before anything heavy is imported
     from dataclasses import replace
 
+    check_measure_names(args.measures)
     keep_rank = args.ties == "rank-column"
     # the inputs first: a malformed file is reported before pandas and scipy are imported
     qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
@@ -290,6 +291,7 @@ def run_transform(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     """``scale table``: Kendall τ between each measure and its ranked version."""
+    check_measure_names(args.measures)
     keep_rank = args.ties == "rank-column"
     qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
     from ..scales.diagnostics import format_tau_table, tau_table
