@@ -135,7 +135,9 @@ def check_measure_names(names: Sequence[str] | str | None) -> None:
     from ..measures.names import parse_measures
 
     listed = [names] if isinstance(names, str) else list(names or ())
-    parse_measures([name for name in listed if not is_diversity_name(name)])
+    plain = [name for name in listed if not is_diversity_name(name)]
+    if plain:
+        parse_measures(plain)
 
 
 def input_paths(args: argparse.Namespace) -> list[str]:
