@@ -6,9 +6,11 @@ The start-up case of ``bench_eval.py`` times ``irscale --help`` and ``irscale ev
 domain leaves out (:mod:`irscale.core.params`) or a name not among its choices, else an
 unknown option). Both must be answered before numpy, pyarrow, scipy, pandas or matplotlib
 are imported (``tests/test_startup.py`` checks that, without timing): the target is
-≤ 0.3 s each. And every command that reads files, given files that do not exist and files
-of one line that no input format takes (``missing input``, ``malformed input``): reported
-before scipy is imported (``tests/test_startup.py`` again), also ≤ 0.3 s. Each command
+≤ 0.3 s of CPU each (the CPU time, which the load of other processes leaves alone). And
+every command that reads files, given files that do not exist and files of each malformed
+kind of ``tests.cli_parsers.MALFORMED`` (``missing input``, ``malformed input``,
+``malformed table input``): reported before pandas and scipy are imported
+(``tests/test_startup.py`` again), also ≤ 0.3 s of CPU. Each command
 line runs ``--repeat`` times in a fresh process (the median is
 reported, the runs of all command lines interleaved so that no command always follows the
 same one), beside the floor of the interpreter itself (``python -c pass``) and the import
@@ -111,17 +113,19 @@ def measure(repeat: int, work: Path) -> tuple[list[dict], dict[str, float]]:
 
 
 def markdown(rows: list[dict], floors: dict[str, float], meta: dict) -> str:
-    worst = max(rows, key=lambda row: row["wall_s"])
-    met = "met" if worst["wall_s"] <= TARGET else "missed"
+    worst = max(rows, key=lambda row: row["cpu_s"])  # CPU: what other processes leave alone
+    slowest = max(rows, key=lambda row: row["wall_s"])
+    met = "met" if worst["cpu_s"] <= TARGET else "missed"
     lines = [BEGIN, "",
              f"*{meta['date']}; `{meta['command']}`; source {meta['source']}; "
              f"{meta['machine']['cpu']}, Python {meta['machine']['python']}; load "
              f"{meta['load']}.*", "",
              f"Every `--help` and one usage error of every command and sub-command, and "
              f"every command that reads files given missing and malformed ones, each a "
-             f"whole process (median of {meta['repeat']} runs, wall seconds). Target: every "
-             f"one ≤ {TARGET} s: **{met}** (slowest: `{worst['command']}`, "
-             f"{worst['wall_s']:.3f} s).", "",
+             f"whole process (median of {meta['repeat']} runs, wall and CPU seconds). "
+             f"Target: every one ≤ {TARGET} s of CPU: **{met}** (most: `{worst['command']}`, "
+             f"{worst['cpu_s']:.3f} s; the slowest by the wall clock, under the load above: "
+             f"`{slowest['command']}`, {slowest['wall_s']:.3f} s).", "",
              "| floor | wall s |", "|---|---:|"]
     lines += [f"| `{label}` | {value:.3f} |" for label, value in floors.items()]
     lines += ["", "| command line | wall s | CPU s | − `python -c pass` |",
