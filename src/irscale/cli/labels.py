@@ -306,13 +306,18 @@ def run_aggregate(args: argparse.Namespace) -> int:
     from ..io.crowd import read_crowd_labels
 
     labels = read_crowd_labels(path, args.scale)  # before pandas and the models are imported
+    features = args.features
+    if features is not None:
+        from ..io.features import read_features
+
+        features = read_features(features)
     from ..collections.labels import aggregate_labels
     from ..io.files import atomic_output
 
     result = aggregate_labels(labels, args.method, scale=args.scale, n_iter=args.n_iter,
                               restarts=args.restarts, rng=args.seed, lr=args.lr,
                               lr_steps=args.lr_steps, lr_decay=args.lr_decay,
-                              features=args.features, length_scale=args.length_scale)
+                              features=features, length_scale=args.length_scale)
     if not result.converged:
         import warnings
 

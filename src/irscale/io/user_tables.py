@@ -77,8 +77,6 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
     user``, or ``user variant`` as ``irscale online ab assign`` writes): a Series of
     values indexed by key. A line without two fields or a key given twice is an error
     naming the line."""
-    import pandas as pd
-
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
     from .files import read_lines
 
@@ -96,6 +94,8 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
         found[fields[0]], lines[fields[0]] = fields[1], number
     if not found:
         raise EmptyInputError(f"no '{key} {value}' line", source=source)
+    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
+
     series = pd.Series(found, name=value).rename_axis(key)
     series.attrs["source"] = source
     return series
