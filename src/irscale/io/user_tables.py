@@ -9,6 +9,7 @@ statistics are loaded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -106,11 +107,30 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
 MISSING_CELLS = frozenset({"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN",
                            "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN",
                            "None", "n/a", "nan", "null"})
+#: The characters of plain decimal numbers (and the newlines that join a column's cells):
+#: ``float`` reads a text of these as :func:`irscale.io._text.is_float` does, so a column of
+#: them only is checked at C speed (the shortcut of :func:`_check_numbers`).
+_DECIMAL_TEXT = re.compile(r"[0-9.eE+\-\n]*")
 
 
-def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, str, list[str]]]:
-    """The (line number, text, fields) of every data row of a per-user table, each checked
-    to hold ``width`` fields, as the header (blank lines skipped, as pandas skips them)."""
+def _all_decimal(cells: list[str]) -> bool:
+    """Whether every cell is empty (missing) or a decimal number (:data:`_DECIMAL_TEXT`)."""
+    if not _DECIMAL_TEXT.fullmatch("\n".join(cells)):
+        return False
+    from collections import deque
+
+    try:
+        deque(map(float, filter(None, cells)), maxlen=0)  # every cell read, at C speed
+    except ValueError:
+        return False
+    return True
+
+
+def _records(text: str, sep: str, width: int, source: str
+             ) -> tuple[list[tuple[int, str]], list[list[str]]]:
+    """The (line number, text) of every data row of a per-user table, each checked to hold
+    ``width`` fields, as the header (blank lines skipped, as pandas skips them), and the
+    cells of every column (lists of strings: no container per row for the collector)."""
     import csv
     import io
 
@@ -118,7 +138,8 @@ def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, st
 
     lines = text.split("\n")
     reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
-    rows: list[tuple[int, str, list[str]]] = []
+    rows: list[tuple[int, str]] = []
+    columns: list[list[str]] = [[] for _ in range(width)]
     previous = 0
     for fields in reader:
         first, previous = previous + 1, reader.line_num
@@ -128,12 +149,14 @@ def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, st
         if len(fields) != width:
             raise InputFormatError(f"expected {width} fields, as the header, got "
                                    f"{len(fields)}", source=source, line=first, text=raw)
-        rows.append((first, raw, fields))
-    return rows
+        rows.append((first, raw))
+        for cells, field in zip(columns, fields, strict=True):
+            cells.append(field)
+    return rows, columns
 
 
-def _check_numbers(names: Sequence[str], rows: list[tuple[int, str, list[str]]],
-                   labels: Sequence[str], source: str) -> None:
+def _check_numbers(names: Sequence[str], rows: list[tuple[int, str]],
+                   columns: list[list[str]], labels: Sequence[str], source: str) -> None:
     """Refuse a column that holds numbers and words (a metric with a typo): its words
     would be read as missing values, or the column as no metric at all. The ``labels``
     columns (the variant) may hold any names; a cell of :data:`MISSING_CELLS` is a missing
@@ -141,29 +164,27 @@ def _check_numbers(names: Sequence[str], rows: list[tuple[int, str, list[str]]],
     from ..errors import InputFormatError
     from ._text import is_float
 
-    for column, name in enumerate(names):
-        if name in labels:
-            continue
-        given = [(line, raw, fields[column]) for line, raw, fields in rows
-                 if fields[column] not in MISSING_CELLS]
-        words = [cell for cell in given if not is_float(cell[2])]
+    for name, cells in zip(names, columns, strict=True):
+        if name in labels or _all_decimal(cells):
+            continue  # (numbers and empty cells only: the usual metric column)
+        given = [row for row, cell in enumerate(cells) if cell not in MISSING_CELLS]
+        words = [row for row in given if not is_float(cells[row])]
         if words and len(words) < len(given):
-            line, raw, word = words[0]
+            line, raw = rows[words[0]]
             raise InputFormatError(
-                f"column {name!r} holds numbers, and {word!r} is none (leave the cell empty "
-                "for a missing value)", source=source, line=line, text=raw)
+                f"column {name!r} holds numbers, and {cells[words[0]]!r} is none (leave the "
+                "cell empty for a missing value)", source=source, line=line, text=raw)
 
 
-def _check_users(rows: list[tuple[int, str, list[str]]], column: int, source: str) -> None:
+def _check_users(rows: list[tuple[int, str]], users: list[str], source: str) -> None:
     """Refuse a user listed twice (the cells of :data:`MISSING_CELLS` are one missing id)."""
     from ..errors import DuplicateError
 
     seen: set[str | None] = set()
-    for line, _, fields in rows:
-        user = None if fields[column] in MISSING_CELLS else fields[column]
+    for (line, _), cell in zip(rows, users, strict=True):
+        user = None if cell in MISSING_CELLS else cell
         if user in seen:
-            raise DuplicateError("user listed twice", source=source, line=line,
-                                 text=fields[column])
+            raise DuplicateError("user listed twice", source=source, line=line, text=cell)
         seen.add(user)
 
 
@@ -189,13 +210,13 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     if twice or "" in names:
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
-    records = _records(data.decode("utf-8"), sep, len(names), source)
-    if not records:
+    rows, columns = _records(data.decode("utf-8"), sep, len(names), source)
+    if not rows:
         raise EmptyInputError("no row under the header", source=source)
-    _check_numbers(names, records, [*labels, "user"], source)
+    _check_numbers(names, rows, columns, [*labels, "user"], source)
     if "user" in names:
-        _check_users(records, names.index("user"), source)
-    rows = [(line, raw) for line, raw, _ in records]
+        _check_users(rows, columns[names.index("user")], source)
+    del columns
     import pandas as pd
 
     from .csv_floats import EXACT_FLOATS
