@@ -6,9 +6,11 @@ The start-up case of ``bench_eval.py`` times ``irscale --help`` and ``irscale ev
 domain leaves out (:mod:`irscale.core.params`) or a name not among its choices, else an
 unknown option). Both must be answered before numpy, pyarrow, scipy, pandas or matplotlib
 are imported (``tests/test_startup.py`` checks that, without timing): the target is
-≤ 0.3 s each. And every command that reads files, given files that do not exist and files
-of one line that no input format takes (``missing input``, ``malformed input``): reported
-before scipy is imported (``tests/test_startup.py`` again), also ≤ 0.3 s. Each command
+≤ 0.3 s of CPU each (the CPU time, which the load of other processes leaves alone). And
+every command that reads files, given files that do not exist and files of each malformed
+kind of ``tests.cli_parsers.MALFORMED`` (``missing input``, ``malformed input``,
+``malformed table input``): reported before pandas and scipy are imported
+(``tests/test_startup.py`` again), also ≤ 0.3 s of CPU. Each command
 line runs ``--repeat`` times in a fresh process (the median is
 reported, the runs of all command lines interleaved so that no command always follows the
 same one), beside the floor of the interpreter itself (``python -c pass``) and the import
@@ -39,19 +41,16 @@ FLOORS = {"python -c pass": ["-c", "pass"],
           "import irscale.cli.main": ["-c", "import irscale.cli.main"]}
 
 
-#: What every file of the "malformed input" command lines holds: a line of no input format.
-MALFORMED = "this line is no input of any command\n"
-
-
 def commands(work: Path) -> list[tuple[str, list[str], int]]:
     """``(label, arguments, expected exit status)`` of every command line measured: the
     ``--help`` of every (sub-)command and a usage error of each; and every command that
-    reads files given files that do not exist, then files that hold :data:`MALFORMED`
-    (written under ``work``; ``tests.cli_parsers.input_cases`` builds the command lines)."""
+    reads files given files that do not exist, then files of each malformed kind of
+    ``tests.cli_parsers.MALFORMED`` (written under ``work``; ``tests.cli_parsers.input_cases``
+    and ``option_input_cases`` build the command lines)."""
     from irscale.cli.main import build_parser
 
     sys.path.insert(0, str(HERE.parent))
-    from tests.cli_parsers import input_cases, parsers
+    from tests.cli_parsers import MALFORMED, input_cases, option_input_cases, parsers
 
     lines = []
     for prog, parser in parsers(build_parser()):
@@ -61,12 +60,13 @@ def commands(work: Path) -> list[tuple[str, list[str], int]]:
         lines.append((f"{prog} {wrong}", [*words, wrong], 2))
     inputs = work / "inputs"
     inputs.mkdir(exist_ok=True)
-    for kind in ("missing", "malformed"):
-        for argv in input_cases(build_parser(), str(inputs / f"{kind}-")):
-            if kind == "malformed":
+    for kind in ("missing", *MALFORMED):
+        prefix = str(inputs / f"{kind.replace(' ', '-')}-")
+        for argv in [*input_cases(build_parser(), prefix), *option_input_cases(prefix)]:
+            if kind in MALFORMED:
                 for arg in argv:
-                    if arg.startswith(str(inputs)):
-                        Path(arg).write_text(MALFORMED)
+                    if arg.startswith(prefix):
+                        Path(arg).write_text(MALFORMED[kind])
             command = " ".join(arg for arg in argv if not arg.startswith(str(inputs)))
             lines.append((f"irscale {command} ({kind} input)", argv, 2))
     return lines
@@ -113,17 +113,19 @@ def measure(repeat: int, work: Path) -> tuple[list[dict], dict[str, float]]:
 
 
 def markdown(rows: list[dict], floors: dict[str, float], meta: dict) -> str:
-    worst = max(rows, key=lambda row: row["wall_s"])
-    met = "met" if worst["wall_s"] <= TARGET else "missed"
+    worst = max(rows, key=lambda row: row["cpu_s"])  # CPU: what other processes leave alone
+    slowest = max(rows, key=lambda row: row["wall_s"])
+    met = "met" if worst["cpu_s"] <= TARGET else "missed"
     lines = [BEGIN, "",
              f"*{meta['date']}; `{meta['command']}`; source {meta['source']}; "
              f"{meta['machine']['cpu']}, Python {meta['machine']['python']}; load "
              f"{meta['load']}.*", "",
              f"Every `--help` and one usage error of every command and sub-command, and "
              f"every command that reads files given missing and malformed ones, each a "
-             f"whole process (median of {meta['repeat']} runs, wall seconds). Target: every "
-             f"one ≤ {TARGET} s: **{met}** (slowest: `{worst['command']}`, "
-             f"{worst['wall_s']:.3f} s).", "",
+             f"whole process (median of {meta['repeat']} runs, wall and CPU seconds). "
+             f"Target: every one ≤ {TARGET} s of CPU: **{met}** (most: `{worst['command']}`, "
+             f"{worst['cpu_s']:.3f} s; the slowest by the wall clock, under the load above: "
+             f"`{slowest['command']}`, {slowest['wall_s']:.3f} s).", "",
              "| floor | wall s |", "|---|---:|"]
     lines += [f"| `{label}` | {value:.3f} |" for label, value in floors.items()]
     lines += ["", "| command line | wall s | CPU s | − `python -c pass` |",

@@ -26,6 +26,14 @@ REQUIRED_VALUES = {"--measure": "AP", "--length": "3", "--salt": "s", "--min-dif
                    "--sd": "1"}
 
 
+#: What the files of the malformed cases of :func:`input_cases` hold (``tests/test_startup.py``,
+#: ``benchmarks/bench_startup.py``): a line of no input format, and a table of numbers with a
+#: word among them (a per-user table's metric with a typo; to the line readers a line of too
+#: few fields, a user id holding a blank).
+MALFORMED = {"malformed": "this line is no input of any command\n",
+             "malformed table": "user,variant,clicks\nu1,A,3\nu2,B,x y\n"}
+
+
 def input_cases(parser: argparse.ArgumentParser, name: str) -> list[list[str]]:
     """A command line of every command of ``parser`` that reads files, each of its inputs
     (positional arguments and required options declared inputs,
@@ -57,6 +65,19 @@ def input_cases(parser: argparse.ArgumentParser, name: str) -> list[list[str]]:
         if reads:
             cases.append([*prog.split()[1:], *options, *positional])
     return cases
+
+
+def option_input_cases(name: str) -> list[list[str]]:
+    """Command lines whose options choose another analysis, with inputs of their own (named
+    ``{name}{i}``), besides those of :func:`input_cases`."""
+    files = [f"{name}{i}" for i in range(3)]
+    return [
+        ["compare", "--test", "document-sampling", "-m", "map", *files],
+        ["compare", "--shard-scores", files[0]],
+        ["compare", "--shard-scores", files[0], "--test", "bootstrap-anova"],
+        ["labels", "aggregate", "--method", "gp", "--features", files[1], files[0]],
+        ["meta", "correlate", "--scores", files[0], "--scores", files[1]],
+    ]
 
 
 def subcommand_helps(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str | None]]:

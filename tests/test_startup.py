@@ -34,7 +34,7 @@ import pytest
 import irscale
 from irscale.cli.main import build_parser
 
-from .cli_parsers import input_cases, parsers
+from .cli_parsers import MALFORMED, input_cases, option_input_cases, parsers
 
 #: numpy 1.x imports numpy.ma with numpy itself
 NUMPY_1 = int(np.__version__.split(".")[0]) < 2
@@ -244,26 +244,21 @@ def test_combinations_are_reported_before_the_numerical_packages():
         assert lines[0].startswith("irscale: ") and needle in lines[0], report
 
 
-@pytest.mark.parametrize("kind", ["missing", "malformed"])
-def test_bad_inputs_are_reported_before_scipy(kind, tmp_path):
-    """Every command that reads files, given files that do not exist or that hold a line
-    of no input format, ends in one ``irscale:`` line and exit status 2 without importing
-    scipy or matplotlib: the analyses are imported after the inputs are read (the
-    command line's own mistakes come first, :data:`COMBINATIONS`)."""
-    cases = [
-        *input_cases(build_parser(), "input"),
-        # options that choose another analysis, with inputs of their own
-        ["compare", "--test", "document-sampling", "-m", "map", "input0", "input1", "input2"],
-        ["compare", "--shard-scores", "input0"],
-        ["compare", "--shard-scores", "input0", "--test", "bootstrap-anova"],
-        ["labels", "aggregate", "--method", "gp", "--features", "input1", "input0"],
-        ["meta", "correlate", "--scores", "input0", "--scores", "input1"],
-    ]
+@pytest.mark.parametrize("kind", ["missing", *MALFORMED])
+def test_bad_inputs_are_reported_before_pandas_and_scipy(kind, tmp_path):
+    """Every command that reads files, given files that do not exist or that are
+    malformed (:data:`~tests.cli_parsers.MALFORMED`), ends in one ``irscale:`` line and
+    exit status 2 without importing pandas, scipy or matplotlib: the readers check the
+    text before pandas parses it, and the analyses are imported after the inputs are read
+    (the command line's own mistakes come first, :data:`COMBINATIONS`). The command lines
+    come from the parsers (:func:`~tests.cli_parsers.input_cases`, and the options that
+    choose an analysis with inputs of its own): a new command is covered as it is added."""
+    cases = [*input_cases(build_parser(), "input"), *option_input_cases("input")]
     assert len(cases) > 50
-    if kind == "malformed":
+    if kind in MALFORMED:
         for i in range(100):
-            (tmp_path / f"input{i}").write_text("this line is no input of any command\n")
-    reports = _blocked(cases, ("scipy", "matplotlib"), cwd=tmp_path)
+            (tmp_path / f"input{i}").write_text(MALFORMED[kind])
+    reports = _blocked(cases, ("pandas", "scipy", "matplotlib"), cwd=tmp_path)
     for report in reports:
         lines = report["stderr"].splitlines()
         assert report["status"] == 2 and len(lines) == 1, report

@@ -298,6 +298,21 @@ CASES = [
     err("summary-missing", ["online", "ab", "summary", "nope.csv"], "nope.csv", files=TABLE),
     err("summary-output-is-input", ["online", "ab", "summary", "t.csv", "-o", "t.csv",
                                     "--force"], "t.csv", files=TABLE),
+    # the cells are checked on the text, before pandas parses it (tests/test_startup.py)
+    err("summary-word-among-numbers", SUMMARY, "t.csv", "line 4", "'clicks'", "'x y'",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,2\n"
+               "u3,control,x y\nu4,treatment,3\n"}),
+    err("summary-short-row", SUMMARY, "t.csv", "line 3", "expected 3 fields",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control\n"}),
+    err("srm-user-twice", SRM, "t.csv", "line 3", "user listed twice",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu1,treatment,2\n"}),
+    err("srm-header-only", SRM, "t.csv", "no row under the header",
+        files={"t.csv": "user,variant,clicks\n"}),
+    # pandas' missing-value cells are no words among the numbers
+    ok("summary-missing-cells", [*SUMMARY, "--missing", "drop"],
+       output_contains("clicks"),
+       files={"t.csv": "user,variant,clicks\nu1,control,NA\nu2,control,2\nu3,control,1\n"
+              "u4,treatment,null\nu5,treatment,1\nu6,treatment,N/A\nu7,treatment,3\n"}),
     # a row of fewer or more fields than the header, a word among a column's numbers, a
     # table without a numeric column: refused naming the file and line (they were read as
     # missing values, shifted into the wrong columns, or the column left out in silence)

@@ -125,6 +125,25 @@ def add_measures(parser: argparse.ArgumentParser, doc: str = "measure (repeatabl
                         required=required, metavar="MEASURE", help=doc)
 
 
+def check_measure_names(names: Sequence[str] | str | None) -> None:
+    """Refuse an unknown measure among ``names`` (``-m``, ``--measure``) as the evaluation
+    will (:func:`irscale.measures.names.parse_measures`), before the inputs are read and
+    pandas, scipy or the catalogue is imported. Diversity measures
+    (:func:`irscale.measures.diversity.is_diversity_name`, imported only for a name that is
+    none of trec_eval's or the catalogue's) are left to their evaluation; what a command
+    allows of the names parsed is checked where it evaluates them."""
+    from ..measures.names import is_measure_name, parse_measures
+
+    listed = [names] if isinstance(names, str) else list(names or ())
+    unknown = [name for name in listed if not is_measure_name(name)]
+    if unknown:
+        from ..measures.diversity import is_diversity_name
+
+        plain = [name for name in unknown if not is_diversity_name(name)]
+        if plain:
+            parse_measures(plain)
+
+
 def input_paths(args: argparse.Namespace) -> list[str]:
     """The qrels and run files of the command line (``QRELS RUN...``)."""
     if hasattr(args, "inputs"):
@@ -204,12 +223,17 @@ def diversity_inputs(args: argparse.Namespace) -> bool:
     measure is one (``--qrels-format auto``, the rule of ``irscale eval``), or
     ``--qrels-format diversity``. Diversity and other measures in one call, diversity
     measures with ``--qrels-format trec`` and ``--qrels-format diversity`` with other
-    measures are refused."""
+    measures are refused. The diversity measures are imported only for a name that is none
+    of trec_eval's or the catalogue's (the two sets of names do not meet)."""
     from ..errors import MeasureError
-    from ..measures.diversity import is_diversity_name
+    from ..measures.names import is_measure_name
 
     names = [name for spec in (args.measures or []) for name in spec.split()]
-    flags = [is_diversity_name(name) for name in names]
+    flags = [False] * len(names)
+    if not all(map(is_measure_name, names)):
+        from ..measures.diversity import is_diversity_name
+
+        flags = [is_diversity_name(name) for name in names]
     if any(flags) and not all(flags):
         mixed = names[flags.index(False)]
         raise MeasureError(f"diversity measures read diversity qrels and cannot be mixed "

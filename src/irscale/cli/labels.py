@@ -33,6 +33,7 @@ from ..core.params import (
     ZBS_LR_STEPS,
 )
 from ..errors import ParameterError
+from .inputs import check_measure_names
 from .labels_auto import add_auto
 from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
@@ -302,13 +303,21 @@ def run_aggregate(args: argparse.Namespace) -> int:
     check_options(args)
     path = args.inputs[0]
     outputs = _side_outputs(args)
+    from ..io.crowd import read_crowd_labels
+
+    labels = read_crowd_labels(path, args.scale)  # before pandas and the models are imported
+    features = args.features
+    if features is not None:
+        from ..io.features import read_features
+
+        features = read_features(features)
     from ..collections.labels import aggregate_labels
     from ..io.files import atomic_output
 
-    result = aggregate_labels(path, args.method, scale=args.scale, n_iter=args.n_iter,
+    result = aggregate_labels(labels, args.method, scale=args.scale, n_iter=args.n_iter,
                               restarts=args.restarts, rng=args.seed, lr=args.lr,
                               lr_steps=args.lr_steps, lr_decay=args.lr_decay,
-                              features=args.features, length_scale=args.length_scale)
+                              features=features, length_scale=args.length_scale)
     if not result.converged:
         import warnings
 
@@ -382,12 +391,16 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 def run_aware(args: argparse.Namespace) -> int:
     """``labels aware``: the runs' scores combined over the assessors."""
     check_options(args)
+    check_measure_names(args.measure)
+    from ..io.crowd import read_crowd_labels
+
+    labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas is imported
     from ..collections.aware import aware
     from .outputs import write_text
     from .runargs import named_runs
 
     runs = named_runs(args.inputs[1:], args.names)
-    result = aware(args.inputs[0], runs, args.measure, weights=args.weights,
+    result = aware(labels, runs, args.measure, weights=args.weights,
                    scale=args.scale, n_random=args.n_random, rng=args.seed,
                    relevance_level=args.relevance_level,
                    allow_unretrieved=args.allow_unretrieved)

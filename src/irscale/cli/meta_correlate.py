@@ -63,12 +63,11 @@ def _topic_mean(series) -> str:
 def run_correlate(args: argparse.Namespace) -> int:
     """``meta correlate``: the rank correlation of two measures (or every two)."""
     check(args)
-
+    matrix = load_matrix(args)  # a malformed input: reported before pandas is imported
     import pandas as pd
 
     from .. import meta
 
-    matrix = load_matrix(args)
     names = measure_names(matrix, args)
     options = {"p": args.p} if args.method == "rbo" else {}
     if args.by == "matrix":

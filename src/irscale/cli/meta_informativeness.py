@@ -12,6 +12,7 @@ from .meta_common import add_common, check, render
 from .options import add_param, wants_progress
 from .outputs import write_text
 from .rules import Default, add_rules
+from .runargs import read_inputs
 
 
 def add_parser(subparsers) -> None:
@@ -40,7 +41,7 @@ def run_informativeness(args: argparse.Namespace) -> int:
     if diversity_inputs(args):
         raise ParameterError("informativeness infers precision-recall curves of ranked "
                              "lists judged for relevance: not of diversity qrels")
-    qrels, runs = qrels_and_runs(args)
+    qrels, runs = read_inputs(*qrels_and_runs(args))  # before pandas is imported
     lists, bases = meta.judged_lists(qrels, runs, depth=args.depth)
     result = meta.informativeness(lists, measures=args.measures, recall_base=bases,
                                   progress=wants_progress(args))

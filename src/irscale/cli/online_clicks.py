@@ -27,7 +27,7 @@ from .main import given
 from .options import add_param, add_ties
 from .outputs import add_output, declare_inputs, open_output, write_text
 from .rules import add_rules, check_options, each
-from .runargs import distinct_runs
+from .runargs import distinct_runs, read_inputs
 
 #: Click models (:func:`irscale.online.fit_click_model`).
 MODELS = CLICK_MODELS
@@ -162,9 +162,10 @@ def _fitted(args: argparse.Namespace, log_path: str):
     defaults are the API's)."""
     options = {name: getattr(args, name) for name in ("iterations", "tol", "smoothing")}
     from ..online.clicklog import read_click_log
+
+    log = read_click_log(log_path, serp_size=args.serp_size)  # before pandas is imported
     from ..online.clickmodels import fit_click_model
 
-    log = read_click_log(log_path, serp_size=args.serp_size)
     return fit_click_model(log, args.model, **options)
 
 
@@ -195,9 +196,12 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.params is not None:
         model = _read_model(args.params)
     else:
+        from ..io.sources import as_qrels
+
+        qrels = as_qrels(args.qrels)  # before pandas is imported
         from ..online.simulate import qrels_click_model
 
-        model = qrels_click_model(args.qrels, args.user or "navigational",
+        model = qrels_click_model(qrels, args.user or "navigational",
                                   relevance_level=args.relevance_level, gamma=args.gamma)
     from ..online.simulate import simulate_click_log
 
@@ -215,10 +219,13 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def run_measures(args: argparse.Namespace) -> int:
     """``online measures``: uM and rrM of every run with a fitted click model."""
+    # the inputs first: a malformed file is reported before pandas is imported
+    qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs),
+                              keep_rank=args.ties == "rank-column")
+    model = _read_model(args.params)
     from ..online.calibrated import calibrated_summary, click_calibrated
 
-    model = _read_model(args.params)
-    frame = click_calibrated(args.qrels, distinct_runs(args.runs), model,
+    frame = click_calibrated(qrels, runs, model,
                              args.measures or ("uM", "rrM"), depth=args.depth, ties=args.ties)
     table = calibrated_summary(frame, per_topic=args.per_topic)
     return write_text(args, table.to_csv(sep="\t", index=False, float_format="%.6g"))

@@ -127,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
     check_options(args)
     import numpy as np
 
+    from ..io.sources import as_runs
+
+    # the runs first: a malformed one is reported before pandas is imported
+    runs = list(as_runs(named_runs(args.runs, args.names)))
     from ..online.interleaving import check_bootstrap, interleave_runs
     from .outputs import write_text
 
@@ -138,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
 
         model = read_click_model(args.clicks)
     seeds = np.random.SeedSequence(args.seed).spawn(3)
-    batch = interleave_runs(named_runs(args.runs, args.names), args.impressions,
+    batch = interleave_runs(runs, args.impressions,
                             method=args.method,
                             length=args.length, credit=args.credit,
                             tau=args.tau, rng=seeds[0])

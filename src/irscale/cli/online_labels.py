@@ -55,10 +55,11 @@ def add_parser(subparsers) -> None:
 def run_qrels(args: argparse.Namespace) -> int:
     """``online qrels``: qrels from the click model fitted on the log."""
     check_options(args)
-    from ..online.click_labels import click_qrels
     from ..online.clicklog import read_click_log
 
-    log = read_click_log(args.inputs[0], serp_size=args.serp_size)
+    log = read_click_log(args.inputs[0], serp_size=args.serp_size)  # before pandas
+    from ..online.click_labels import click_qrels
+
     inferred = click_qrels(log, args.model, score=args.score, thresholds=args.thresholds,
                            min_sessions=args.min_sessions, smoothing=args.smoothing,
                            iterations=args.iterations, tol=args.tol)
@@ -71,10 +72,11 @@ def run_qrels(args: argparse.Namespace) -> int:
 
 def run_prefs(args: argparse.Namespace) -> int:
     """``online prefs``: the preferences of the log by the rule."""
-    from ..online.click_labels import click_preferences
     from ..online.clicklog import read_click_log
 
-    log = read_click_log(args.inputs[0], serp_size=args.serp_size)
+    log = read_click_log(args.inputs[0], serp_size=args.serp_size)  # before pandas
+    from ..online.click_labels import click_preferences
+
     found = click_preferences(log, args.rule, min_sessions=args.min_sessions)
     if found.table.empty:
         raise InputError(f"rule {args.rule} finds no preference kept (--min-sessions "

@@ -52,11 +52,14 @@ def _needs_runs(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """``online score``: the pairs of rankers scored on the log's clicks."""
     check_options(args)
+    from ..io.interleaving_log import read_interleaving_log
+
+    log = read_interleaving_log(args.inputs[0])  # before pandas and scipy are imported
     from ..online.logged import score_log
     from .outputs import write_text
 
     runs = None if args.runs is None else distinct_runs(args.runs)
-    result = score_log(args.inputs[0], runs, method=args.method, credit=args.credit,
+    result = score_log(log, runs, method=args.method, credit=args.credit,
                        tau=args.tau, alpha=args.alpha,
                        bootstrap=args.bootstrap, rng=args.seed)
     return write_text(args, result.format(args.fmt) + "\n")

@@ -77,10 +77,10 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.runs) < 2:
         raise ParameterError("online sensitivity compares runs: give two or more")
-    from ..online.clickmodels import read_click_model
-
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs))
+    from ..online.clickmodels import read_click_model
+
     model = args.model if args.model in USERS else read_click_model(args.model)
     from ..online.harness import sensitivity
 

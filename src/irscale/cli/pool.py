@@ -35,6 +35,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
+from .inputs import check_measure_names
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
@@ -440,10 +441,13 @@ def _stratum(text: str) -> tuple[int, float]:
 def run_estimate(args: argparse.Namespace) -> int:
     """``pool estimate``: statAP, R and P@k of every run from sampled judgments."""
     check_options(args)
+    from ..io.sampled import read_sampled_qrels
+
+    sample = read_sampled_qrels(args.qrels)  # a malformed line: reported before pandas
     from ..collections import estimate_sampled
 
     runs = _named_runs(args)
-    result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
+    result = estimate_sampled(sample, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
     return write_text(args, result.format(args.fmt, digits=args.digits,
                                           per_topic=args.per_topic).rstrip("\n") + "\n")
@@ -476,6 +480,7 @@ def _add_bounds(sub) -> None:
 def run_bounds(args: argparse.Namespace) -> int:
     """``pool bounds``: the bounds of every run under its unjudged documents."""
     check_options(args)
+    check_measure_names(args.measures)
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
     from ..collections.bounds import unjudged_bounds
 

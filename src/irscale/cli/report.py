@@ -12,6 +12,7 @@ from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands
 from ..stats.names import MULTIPLE_CORRECTION
 from .eval import TABLE_TESTS
+from .inputs import check_measure_names
 from .main import given
 from .options import add_digits, add_format, add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
@@ -113,6 +114,7 @@ def command_line(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """``irscale report``: the tables and panels of the runs, as ``--format`` says."""
     check_options(args)
+    check_measure_names(args.measures)
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
     from ..report import DEFAULT_MEASURES, build_report, format_tables, render_html

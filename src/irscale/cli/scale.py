@@ -30,7 +30,7 @@ from ..core.params import (
     Param,
 )
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
-from .inputs import add_measures, qrels_and_runs
+from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .main import given
 from .options import (
     ListAction,
@@ -54,7 +54,7 @@ from .outputs import (
     write_text,
 )
 from .rules import Rule, add_rules, check_options
-from .runargs import add_run_options
+from .runargs import add_run_options, read_inputs
 
 #: ``image --values-limit``: the most distinct values ``image --format json`` lists.
 VALUES_LIMIT = Param("values_limit", Integers(0), 100_000, "list the values only up to K "
@@ -258,10 +258,13 @@ def run_transform(args: argparse.Namespace) -> int:
     check_options(args)  # before anything heavy is imported
     from dataclasses import replace
 
+    check_measure_names(args.measures)
+    keep_rank = args.ties == "rank-column"
+    # the inputs first: a malformed file is reported before pandas and scipy are imported
+    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
     from ..io.output import write_results
     from ..scales.transform import transform
 
-    qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     result = transform(qrels, runs, args.measures, args.N, levels=args.levels,
                        relevance_level=args.relevance_level, ties=args.phi_ties,
                        rescale=args.rescale, feasible=args.feasible,
@@ -288,9 +291,11 @@ def run_transform(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     """``scale table``: Kendall τ between each measure and its ranked version."""
+    check_measure_names(args.measures)
+    keep_rank = args.ties == "rank-column"
+    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
     from ..scales.diagnostics import format_tau_table, tau_table
 
-    qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
                       relevance_level=args.relevance_level, ties=args.phi_ties,
                       tie_policy=args.ties, feasible=args.feasible,

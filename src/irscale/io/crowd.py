@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError, shown
 from ._text import check_int64, line_of_record, read_fields, source_name
 from .text_codes import objects_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The columns of a crowd-labels file, in order.
 COLUMNS = ("topic", "docno", "worker", "label")
@@ -55,6 +57,8 @@ class CrowdLabels:
 
     def to_frame(self) -> pd.DataFrame:
         """The labels as a ``topic docno worker label`` frame."""
+        import pandas as pd
+
         return pd.DataFrame({"topic": self.items["topic"].to_numpy()[self.item],
                              "docno": self.items["docno"].to_numpy()[self.item],
                              "worker": self.workers[self.worker],
@@ -98,6 +102,8 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
         if missing:
             raise InputError(f"labels frame lacks column(s) {', '.join(missing)} (needs "
                              f"{' '.join(COLUMNS)})", source="<DataFrame>")
+        import pandas as pd
+
         frame = pd.DataFrame({c: source[c] for c in COLUMNS})
         labels = pd.to_numeric(frame["label"], errors="coerce")
         bad = ~np.isfinite(labels.to_numpy(dtype=np.float64)) | (labels % 1 != 0).to_numpy()
@@ -113,6 +119,8 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
     fields, raw = read_fields(
         source, COLUMNS, {"topic": "str", "docno": "str", "worker": "str", "label": "int"},
         {3: check_int64}, "crowd labels")
+    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
+
     frame = pd.DataFrame({c: (fields.numbers(c) if c == "label"
                               else objects_of(fields.strings(c))) for c in COLUMNS})
     return _encoded(frame, name, classes, lambda row: line_of_record(raw(), row))
@@ -120,6 +128,8 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
 
 def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
              where: Any) -> CrowdLabels:
+    import pandas as pd
+
     def locate(row: int) -> tuple[int, str]:
         if where is None:
             return row + 1, " ".join(map(str, frame.iloc[row]))

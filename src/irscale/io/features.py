@@ -13,14 +13,16 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
 from ._text import PathLike, is_float
 from .text import _Keys, _lines
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["DocumentFeatures", "read_features"]
 
@@ -50,6 +52,8 @@ def _number(text: str) -> float | None:
 
 def _from_frame(frame: Any) -> DocumentFeatures:
     """Features from a DataFrame: ``topic``, ``docno`` and the feature columns."""
+    import pandas as pd
+
     name = "<DataFrame>"
     missing = [c for c in ("topic", "docno") if c not in frame.columns]
     if missing:
@@ -75,12 +79,15 @@ def _from_frame(frame: Any) -> DocumentFeatures:
 
 
 def read_features(source: PathLike | io.IOBase | bytes | Any) -> DocumentFeatures:
-    """Document features from a ``topic docno f1 f2 ...`` file (module documentation) or a
-    DataFrame with ``topic``, ``docno`` and numeric feature columns.
+    """Document features from a ``topic docno f1 f2 ...`` file (module documentation), a
+    DataFrame with ``topic``, ``docno`` and numeric feature columns, or features already
+    read (returned as they are).
 
     >>> read_features(b"1 d1 0.5 2\\n1 d2 -1 0\\n")
     DocumentFeatures(2 documents, 2 features, source='<bytes>')
     """
+    if isinstance(source, DocumentFeatures):
+        return source
     if hasattr(source, "columns"):
         return _from_frame(source)
     name, lines = _lines(source, "features")
@@ -111,6 +118,8 @@ def read_features(source: PathLike | io.IOBase | bytes | Any) -> DocumentFeature
         numbers.append(number)
     if not rows:
         raise EmptyInputError("holds no documents", source=name)
+    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
+
     items = pd.DataFrame({"topic": np.asarray(topics, dtype=object),
                           "docno": np.asarray(docnos, dtype=object)})
     return DocumentFeatures(items, np.asarray(rows, dtype=np.float64),

@@ -24,18 +24,21 @@ InterleavingLog(2 impressions, 1 topics, teams A B, 4 documents shown, 1 clicks)
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..core.edge import about
 from ..errors import InputError, InputFormatError
 from ._text import FieldKind, check_int64, line_of_record, read_fields, source_name
 from .clicklog import ClickLog, _encoded
 from .text_codes import codes_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The columns of an interleaving log, in order.
 COLUMNS = ("impression", "topic", "rank", "docno", "team", "clicked")
@@ -124,13 +127,17 @@ def read_interleaving_log(source: Any) -> InterleavingLog:
     """
     if isinstance(source, InterleavingLog):
         return source
-    if isinstance(source, pd.DataFrame):
+    # (a DataFrame exists only once pandas is imported: a text log is read without it)
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(source, pandas.DataFrame):
         return _read_text(_frame_text(source), "<DataFrame>")
     return _read_text(source, source_name(source))
 
 
 def _frame_text(frame: pd.DataFrame) -> bytes:
     """A DataFrame log as the text it stands for (one line per row)."""
+    import pandas as pd
+
     needed = [c for c in COLUMNS if c != "team"]
     missing = [c for c in needed if c not in frame.columns]
     if missing:

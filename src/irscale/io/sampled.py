@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..errors import DuplicateError, InputError
 from ._text import check_int64, is_float, line_of_record, read_fields, source_name
 from .text_codes import objects_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The columns of a sampled-judgments file, in order.
 COLUMNS = ("topic", "iter", "docno", "rel", "prob")
@@ -45,6 +47,8 @@ def read_sampled_qrels(source: Any) -> pd.DataFrame:
         source, COLUMNS, {"topic": "str", "docno": "str", "rel": "int", "prob": "float"},
         {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
         "sampled judgments")
+    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
+
     frame = pd.DataFrame({
         "topic": objects_of(fields.strings("topic")),
         "docno": objects_of(fields.strings("docno")),
@@ -80,6 +84,8 @@ def _check_values(frame: pd.DataFrame, source: str,
 
 
 def _checked_frame(source: Any) -> pd.DataFrame:
+    import pandas as pd
+
     aliases = {"query_id": "topic", "doc_id": "docno", "relevance": "rel"}
     frame = pd.DataFrame(source).rename(columns=aliases)
     missing = [c for c in ("topic", "docno", "rel", "prob") if c not in frame.columns]

@@ -516,8 +516,6 @@ def read_score_files(paths: Sequence[object], topic_column: str | None = None) -
     ``session``, ``text``) one per measure they hold (:func:`read_tables`). Every table
     must hold the same systems and topics (an :class:`~irscale.errors.AlignmentError`
     otherwise), and no measure may come twice."""
-    from ..core import ScoreMatrix
-
     tables = [(path, table) for path in paths
               for table in read_tables(path, topic_column=topic_column)]
     first_path, first = tables[0]
@@ -536,6 +534,8 @@ def read_score_files(paths: Sequence[object], topic_column: str | None = None) -
     names = [table.measure for _, table in tables]
     if len(set(names)) != len(names):
         raise InputError(f"two score files give the same measure name: {names}")
+    from ..core import ScoreMatrix  # (imports pandas: after the files are checked)
+
     matrices = [ScoreMatrix.from_array(t.values, topics=t.topics, systems=t.systems,
                                        measures=[t.measure]) for _, t in tables]
     values = np.stack(

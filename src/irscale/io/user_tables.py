@@ -9,13 +9,12 @@ statistics are loaded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
-
-from .csv_floats import EXACT_FLOATS
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The key of a table's :class:`RowLines` in its ``attrs``.
 LINES = "lines"
@@ -39,6 +38,8 @@ class RowLines(dict):
 
     def where(self, label: Hashable) -> dict[str, Any]:
         """``source``, ``line`` and ``text`` of the row of ``label``, for an error."""
+        import pandas as pd
+
         line, text = self._rows[int(self._index.get_indexer(pd.Index([label]))[0])]
         return {"source": self.source, "line": line, "text": text}
 
@@ -94,14 +95,42 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
         found[fields[0]], lines[fields[0]] = fields[1], number
     if not found:
         raise EmptyInputError(f"no '{key} {value}' line", source=source)
+    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
+
     series = pd.Series(found, name=value).rename_axis(key)
     series.attrs["source"] = source
     return series
 
 
-def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, str]]:
-    """The (line number, text) of every data row of a per-user table, each checked to
-    hold ``width`` fields, as the header (blank lines skipped, as pandas skips them)."""
+#: The cells ``pd.read_csv`` reads as missing values (its default ``na_values``): a column
+#: of numbers may hold them.
+MISSING_CELLS = frozenset({"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN",
+                           "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN",
+                           "None", "n/a", "nan", "null"})
+#: The characters of plain decimal numbers (and the newlines that join a column's cells):
+#: ``float`` reads a text of these as :func:`irscale.io._text.is_float` does, so a column of
+#: them only is checked at C speed (the shortcut of :func:`_check_numbers`).
+_DECIMAL_TEXT = re.compile(r"[0-9.eE+\-\n]*")
+
+
+def _all_decimal(cells: list[str]) -> bool:
+    """Whether every cell is empty (missing) or a decimal number (:data:`_DECIMAL_TEXT`)."""
+    if not _DECIMAL_TEXT.fullmatch("\n".join(cells)):
+        return False
+    from collections import deque
+
+    try:
+        deque(map(float, filter(None, cells)), maxlen=0)  # every cell read, at C speed
+    except ValueError:
+        return False
+    return True
+
+
+def _records(text: str, sep: str, width: int, source: str
+             ) -> tuple[list[tuple[int, str]], list[list[str]]]:
+    """The (line number, text) of every data row of a per-user table, each checked to hold
+    ``width`` fields, as the header (blank lines skipped, as pandas skips them), and the
+    cells of every column (lists of strings: no container per row for the collector)."""
     import csv
     import io
 
@@ -110,6 +139,7 @@ def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, st
     lines = text.split("\n")
     reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
     rows: list[tuple[int, str]] = []
+    columns: list[list[str]] = [[] for _ in range(width)]
     previous = 0
     for fields in reader:
         first, previous = previous + 1, reader.line_num
@@ -120,28 +150,42 @@ def _records(text: str, sep: str, width: int, source: str) -> list[tuple[int, st
             raise InputFormatError(f"expected {width} fields, as the header, got "
                                    f"{len(fields)}", source=source, line=first, text=raw)
         rows.append((first, raw))
-    return rows
+        for cells, field in zip(columns, fields, strict=True):
+            cells.append(field)
+    return rows, columns
 
 
-def _check_numbers(table: pd.DataFrame, rows: list[tuple[int, str]], labels: Sequence[str],
-                   source: str) -> None:
+def _check_numbers(names: Sequence[str], rows: list[tuple[int, str]],
+                   columns: list[list[str]], labels: Sequence[str], source: str) -> None:
     """Refuse a column that holds numbers and words (a metric with a typo): its words
     would be read as missing values, or the column as no metric at all. The ``labels``
-    columns (the variant) may hold any names."""
+    columns (the variant) may hold any names; a cell of :data:`MISSING_CELLS` is a missing
+    value. Checked on the text, before pandas parses it."""
     from ..errors import InputFormatError
+    from ._text import is_float
 
-    for name in table.columns:
-        column = table[name]
-        if name in labels or pd.api.types.is_numeric_dtype(column):
-            continue
-        given = column.dropna()
-        numbers = pd.to_numeric(given, errors="coerce")
-        words = numbers.isna()
-        if words.any() and not words.all():
-            line, raw = rows[int(given.index[words.to_numpy()][0])]
+    for name, cells in zip(names, columns, strict=True):
+        if name in labels or _all_decimal(cells):
+            continue  # (numbers and empty cells only: the usual metric column)
+        given = [row for row, cell in enumerate(cells) if cell not in MISSING_CELLS]
+        words = [row for row in given if not is_float(cells[row])]
+        if words and len(words) < len(given):
+            line, raw = rows[words[0]]
             raise InputFormatError(
-                f"column {name!r} holds numbers, and {given[words].iloc[0]!r} is none (leave "
-                "the cell empty for a missing value)", source=source, line=line, text=raw)
+                f"column {name!r} holds numbers, and {cells[words[0]]!r} is none (leave the "
+                "cell empty for a missing value)", source=source, line=line, text=raw)
+
+
+def _check_users(rows: list[tuple[int, str]], users: list[str], source: str) -> None:
+    """Refuse a user listed twice (the cells of :data:`MISSING_CELLS` are one missing id)."""
+    from ..errors import DuplicateError
+
+    seen: set[str | None] = set()
+    for (line, _), cell in zip(rows, users, strict=True):
+        user = None if cell in MISSING_CELLS else cell
+        if user in seen:
+            raise DuplicateError("user listed twice", source=source, line=line, text=cell)
+        seen.add(user)
 
 
 def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.DataFrame:
@@ -151,7 +195,7 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     (the variant) may mix the two. Errors name the file and line."""
     import io
 
-    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from ..errors import EmptyInputError, InputFormatError
     from .files import check_text, read_input
 
     data = read_input(source)
@@ -166,21 +210,23 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     if twice or "" in names:
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
-    rows = _records(data.decode("utf-8"), sep, len(names), source)
+    rows, columns = _records(data.decode("utf-8"), sep, len(names), source)
+    if not rows:
+        raise EmptyInputError("no row under the header", source=source)
+    _check_numbers(names, rows, columns, [*labels, "user"], source)
+    if "user" in names:
+        _check_users(rows, columns[names.index("user")], source)
+    del columns
+    import pandas as pd
+
+    from .csv_floats import EXACT_FLOATS
+
     try:
         table = pd.read_csv(io.BytesIO(data), sep=sep, dtype={"user": str},
                             skipinitialspace=True, **EXACT_FLOATS)
     except pd.errors.ParserError as error:
         raise InputFormatError(f"not a table: {error}", source=source) from None
-    if table.empty:
-        raise EmptyInputError("no row under the header", source=source)
-    _check_numbers(table, rows, [*labels, "user"], source)
     if "user" in table.columns:
-        again = table["user"].duplicated()
-        if again.any():
-            row = int(np.argmax(again.to_numpy()))
-            raise DuplicateError("user listed twice", source=source, line=rows[row][0],
-                                 text=str(table["user"].iloc[row]))
         table = table.set_index("user")
     table.attrs["source"] = source
     table.attrs[LINES] = RowLines(source, table.index, rows)
@@ -190,6 +236,8 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
 def read_satisfaction_labels(source: str) -> pd.Series:
     """``session label`` lines (label 1: satisfied, 0: not): a Series of ints indexed by
     session; a label other than 0 or 1 is an error naming the line."""
+    import numpy as np
+
     from ..errors import InputFormatError
     from .files import read_lines
 
