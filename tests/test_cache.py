@@ -24,7 +24,7 @@ import pytest
 
 import irscale
 from irscale.cache import store as store_module
-from irscale.cache.entries import MAGIC
+from irscale.cache.frames import MAGIC
 from irscale.cache.evaluations import NOT_IN_KEY, call_key, run_key
 from irscale.cache.store import SUFFIX, CacheDir
 from irscale.errors import (
