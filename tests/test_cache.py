@@ -24,9 +24,9 @@ import pytest
 
 import irscale
 from irscale.cache import store as store_module
-from irscale.cache.frames import MAGIC
 from irscale.cache.entries import decode, encode
 from irscale.cache.evaluations import NOT_IN_KEY, call_key, run_key
+from irscale.cache.frames import MAGIC
 from irscale.cache.store import SUFFIX, CacheDir
 from irscale.errors import (
     CacheWriteWarning,
