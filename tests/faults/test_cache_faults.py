@@ -178,6 +178,7 @@ def test_cache_full_device_warns_once_and_succeeds(argv, where, ws, run_cli, mon
     """ENOSPC when an entry is written (whoever runs the tests, root too): the command
     succeeds with the output it has without a cache, one warning, no file in the cache."""
     import errno
+    import tempfile
 
     from irscale.cache import store
 
@@ -186,7 +187,7 @@ def test_cache_full_device_warns_once_and_succeeds(argv, where, ws, run_cli, mon
 
     reference = run_cli(list(argv))
     assert_ok(reference)
-    target = store.tempfile if where == "mkstemp" else store.os
+    target = tempfile if where == "mkstemp" else store.os
     monkeypatch.setattr(target, where, full)
     result = run_cli([*argv, "--cache", "c"])
     assert result.status == 0, result.describe()

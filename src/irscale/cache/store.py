@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import threading
 import time
 import warnings
@@ -141,6 +140,8 @@ class CacheDir:
             data = encode(key, version, held, warned)
         except BadEntry:
             return
+        import tempfile  # (a write only: 8 ms of a hit's start-up otherwise)
+
         try:
             self._create()
             self._sweep()
