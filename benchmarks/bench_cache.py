@@ -11,13 +11,22 @@ wall time, and the time of the command once its modules are imported), with ``ma
 ``P.10`` and ``ndcg_cut.10`` (or the ``-m`` given); the outputs of every configuration are
 checked identical to the run without a cache.
 
+Then ``irscale eval`` of one run file (the first: a TREC track run at the defaults, 50
+topics x 1,000 documents) with trec_eval's official measures, and of the 10M-line run of
+:mod:`datagen`'s case ``i`` with ``--datagen-dir DIR`` (generated there once): without a
+cache and with a warm one (a hit), alternated in one loop, each a whole process
+(``python -m irscale``): medians of the wall and CPU time (user + system of the process)
+and the hit's ratio to the evaluation without a cache.
+
     python benchmarks/bench_cache.py --runs 50 --topics 50 --depth 1000 [--repeat 3]
+        [--datagen-dir DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -81,6 +90,42 @@ def timed(argv: list[str]) -> tuple[float, float, bytes]:
     return wall, inner, done.stdout
 
 
+def whole(argv: list[str]) -> tuple[float, float, bytes]:
+    """Wall and CPU time (user + system) of ``python -m irscale ARGV`` in a fresh process,
+    and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    begin = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "irscale", *argv], capture_output=True,
+                          check=True)
+    wall = time.perf_counter() - begin
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def eval_table(label: str, qrels: Path, run: Path, cache: Path, repeat: int) -> None:
+    """``irscale eval QRELS RUN`` (official measures) without a cache and with a warm one,
+    alternated (module documentation); the outputs checked identical."""
+    command = ["eval", str(qrels), str(run)]
+    shutil.rmtree(cache, ignore_errors=True)
+    _, _, reference = whole([*command, "--cache", str(cache)])  # fills the cache
+    times: dict[str, list[tuple[float, float]]] = {"no cache": [], "cache hit": []}
+    for _ in range(repeat):
+        for name, argv in (("no cache", command),
+                           ("cache hit", [*command, "--cache", str(cache)])):
+            wall, cpu, out = whole(argv)
+            assert out == reference, name
+            times[name].append((wall, cpu))
+    print(f"\nirscale eval, {label}, official measures; median of {repeat}, alternated")
+    print("| configuration | wall (s) | CPU (s) | wall vs no cache | CPU vs no cache |")
+    print("|---|---:|---:|---:|---:|")
+    base = [statistics.median(t[i] for t in times["no cache"]) for i in (0, 1)]
+    for name, measured in times.items():
+        wall, cpu = (statistics.median(t[i] for t in measured) for i in (0, 1))
+        print(f"| {name} | {wall:.3f} | {cpu:.3f} | {wall / base[0]:.2f} | "
+              f"{cpu / base[1]:.2f} |")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=50)
@@ -91,6 +136,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="measures (repeatable; default map, P.10, ndcg_cut.10)")
     parser.add_argument("--scratch", type=Path, default=None)
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--datagen-dir", type=Path, default=None,
+                        help="also time eval on datagen's 10M-line case i (kept there)")
+    parser.add_argument("--eval-only", action="store_true",
+                        help="only the tables of irscale eval (not eval-many's)")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="irscale-cache-", dir=args.scratch))
     try:
@@ -121,6 +170,17 @@ def main(argv: list[str] | None = None) -> None:
             timed([*command, "--cache", str(cache)])
             changed.write_bytes(original.replace(b" 1 ", b" 1  ", 1))
 
+        eval_table(f"one run file ({args.topics} topics x {args.depth} documents)", qrels,
+                   runs / "run000.txt", scratch / "eval-cache", args.repeat)
+        if args.datagen_dir is not None:
+            sys.path.insert(0, str(Path(__file__).parent))
+            import datagen
+
+            big_qrels, big_run = datagen.ensure_case(datagen.CASES["i"], args.datagen_dir)
+            eval_table("datagen case i (10M lines)", big_qrels, big_run,
+                       scratch / "big-cache", args.repeat)
+        if args.eval_only:
+            return
         measure("no cache", command)
         measure("cold cache", [*command, "--cache", str(cache)], cold)
         measure("warm cache", [*command, "--cache", str(cache)])

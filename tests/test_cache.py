@@ -24,8 +24,9 @@ import pytest
 
 import irscale
 from irscale.cache import store as store_module
-from irscale.cache.entries import MAGIC
+from irscale.cache.entries import decode, encode
 from irscale.cache.evaluations import NOT_IN_KEY, call_key, run_key
+from irscale.cache.frames import MAGIC
 from irscale.cache.store import SUFFIX, CacheDir
 from irscale.errors import (
     CacheWriteWarning,
@@ -485,18 +486,19 @@ def test_two_writers_of_one_key_interleaved(files, tmp_path, monkeypatch):
     monkeypatch.setattr(store_module.os, "replace", replace)
     try:
         writer_a = threading.Thread(name="writer-a", target=folder.put,
-                                    args=(key, irscale.__version__, evaluation, []))
+                                    args=(key, irscale.__version__, evaluation, [], encode))
         writer_a.start()
         assert a_ready.wait(60)
-        assert folder.get(key, irscale.__version__) is None  # A's entry is not visible yet
-        folder.put(key, irscale.__version__, evaluation, [("builtins:UserWarning", "w")])
+        assert folder.get(key, irscale.__version__, decode) is None  # A's: not visible yet
+        folder.put(key, irscale.__version__, evaluation, [("builtins:UserWarning", "w")],
+                   encode)
         b_done.set()
         writer_a.join(60)
     finally:
         monkeypatch.undo()
     assert len(seen_between[0]) == 2  # B's entry and A's temporary file
     assert os.listdir(cache) == [key + SUFFIX]
-    found = folder.get(key, irscale.__version__)
+    found = folder.get(key, irscale.__version__, decode)
     assert found is not None and found[1] == []  # A's, complete
     assert_same(found[0], evaluation)
 
@@ -641,8 +643,20 @@ def test_evaluate_many_refuses_a_cluster_with_a_cache(files, tmp_path):
                       executor="tcp://127.0.0.1:1")
 
 
-def test_the_cli_reads_what_it_stored(files, tmp_path, measured):
+def test_the_cli_reads_what_it_stored(files, tmp_path, measured, monkeypatch):
+    """``eval`` stores the text it prints (computed by the engine alone), ``eval-many``
+    each run's evaluation: the second time, both read what they stored."""
     from irscale.cli.main import main
+    from irscale.evaluation import trec_text
+
+    printed: list[bytes] = []
+    real_text = trec_text._text
+
+    def text(*args, **kwargs):
+        printed.append(real_text(*args, **kwargs))
+        return printed[-1]
+
+    monkeypatch.setattr(trec_text, "_text", text)
 
     def run(*argv: str) -> None:
         assert main(list(argv)) == 0
@@ -654,7 +668,9 @@ def test_the_cli_reads_what_it_stored(files, tmp_path, measured):
             "--force")
         run("eval-many", qrels, a, b, "-m", "map", "--cache", cache, "--no-progress", "-o",
             str(tmp_path / "m"), "--force")
-    assert len(measured) == 3  # eval: one call; eval-many: one per run file
+    assert len(printed) == 1  # eval: one text
+    assert len(measured) == 2  # eval-many: one evaluation per run file
+    assert (tmp_path / "e").read_bytes() == printed[0]
 
 
 def test_an_unreadable_folder_is_refused_whoever_runs(files, tmp_path, monkeypatch):

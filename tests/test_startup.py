@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -318,6 +319,11 @@ def test_trec_eval_measures_of_trec_files_load_no_numerical_package(tiny):
          dict(relevance_level=2, summary=False, per_query=True)),
         (["-m", "P_10", "-m", "gm_map", "-m", "num_q"], [str(tiny / "folder")],
          ["P_10", "gm_map", "num_q"], {}),
+        # the results cache: its text stored (a miss), then read back (a hit)
+        (["-q", "--cache", str(tiny / "cache")], [run, run2], "official",
+         dict(per_query=True)),
+        (["-q", "--cache", str(tiny / "cache")], [run, run2], "official",
+         dict(per_query=True)),
     ]
     (tiny / "folder").mkdir()
     (tiny / "folder" / "a").write_bytes((tiny / "run").read_bytes())
@@ -330,6 +336,7 @@ def test_trec_eval_measures_of_trec_files_load_no_numerical_package(tiny):
             evaluation = irscale.evaluate(qrels, runs if len(runs) > 1 else runs[0],
                                           measures, **given)
         assert report["output"] == evaluation.format("trec", **shown), report
+    assert len(os.listdir(tiny / "cache")) == 1  # the hit read the miss's entry
 
 
 def test_measures_loads_only_what_it_needs():

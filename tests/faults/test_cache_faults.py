@@ -42,12 +42,63 @@ def same_as_uncached(*argv: str):
     return check
 
 
+def _flip(data: bytes) -> bytes:
+    middle = len(data) // 2
+    return data[:middle] + bytes([data[middle] ^ 0x01]) + data[middle + 1:]
+
+
+def _other_kind(data: bytes) -> bytes:
+    """The entry framed again, intact, as an entry of the evaluations: its checksum holds,
+    its key and version are the entry's own, only its kind differs."""
+    import json
+
+    from irscale.cache.frames import MAGIC, frame
+
+    start = len(MAGIC) + 32
+    length = int.from_bytes(data[start:start + 8], "little")
+    header = json.loads(data[start + 8:start + 8 + length])
+    rest = {k: v for k, v in header.items() if k not in ("key", "version", "kind", "warnings")}
+    return frame(header["key"], header["version"], "evaluation", header["warnings"], rest,
+                 [data[start + 8 + length:]])
+
+
+def damaged_is_not_served(damage, *argv: str):
+    """Damage every entry (``damage``: its bytes to the bytes written back), run ``argv``
+    (with ``--cache c``) again: each entry is reported not used, the output is the one
+    written first, and the entry is written again (a third run reads it silently)."""
+
+    def check(result, ws, run) -> None:
+        names = sorted(os.listdir(ws.root / "c"))
+        for name in names:
+            (ws.root / "c" / name).write_bytes(damage((ws.root / "c" / name).read_bytes()))
+        again = run([*argv, "--cache", "c"])
+        assert_ok(again)
+        warned = _warnings(again)
+        assert len(warned) == len(names) and all("is not used" in w for w in warned), \
+            again.describe()
+        assert again.out == result.out, again.describe()
+        third = run([*argv, "--cache", "c"])
+        assert_ok(third)
+        assert third.out == result.out and not _warnings(third), third.describe()
+
+    return check
+
+
 CASES = [
     # ---- the output: as without a cache, on a miss and on a hit
     ok("eval-cache-miss-then-hit", [*EVAL, "--cache", "c"],
        all_checks(same_as_uncached(*EVAL), hit_equals(*EVAL)), allowed_new=["c/"]),
     ok("eval-cache-latex", [*EVAL[:-1], "--format", "latex", "--cache", "c"],
        same_as_uncached(*EVAL[:-1], "--format", "latex"), allowed_new=["c/"]),
+    # ---- eval's text entries (trec_eval's measures of TREC files): a damaged entry, or
+    # an intact one of another kind under the key, is reported and evaluated again
+    ok("eval-cache-text-entry-altered", [*EVAL, "--cache", "c"],
+       damaged_is_not_served(_flip, *EVAL), allowed_new=["c/"]),
+    ok("eval-cache-text-entry-truncated", [*EVAL, "--cache", "c"],
+       damaged_is_not_served(lambda data: data[:len(data) // 2], *EVAL),
+       allowed_new=["c/"]),
+    ok("eval-cache-text-entry-of-another-kind", [*EVAL, "--cache", "c"],
+       damaged_is_not_served(_other_kind, *EVAL), allowed_new=["c/"]),
     ok("many-cache-miss-then-hit", [*MANY, "--cache", "c"],
        all_checks(same_as_uncached(*MANY), hit_equals(*MANY)), allowed_new=["c/"]),
     ok("eval-batches-cache", [*EVAL[:-1], "--batch-size", "1", "--no-progress", "--cache",
@@ -127,6 +178,7 @@ def test_cache_full_device_warns_once_and_succeeds(argv, where, ws, run_cli, mon
     """ENOSPC when an entry is written (whoever runs the tests, root too): the command
     succeeds with the output it has without a cache, one warning, no file in the cache."""
     import errno
+    import tempfile
 
     from irscale.cache import store
 
@@ -135,7 +187,7 @@ def test_cache_full_device_warns_once_and_succeeds(argv, where, ws, run_cli, mon
 
     reference = run_cli(list(argv))
     assert_ok(reference)
-    target = store.tempfile if where == "mkstemp" else store.os
+    target = tempfile if where == "mkstemp" else store.os
     monkeypatch.setattr(target, where, full)
     result = run_cli([*argv, "--cache", "c"])
     assert result.status == 0, result.describe()

@@ -1,18 +1,11 @@
 """The bytes of a cache entry: an :class:`~irscale.measures.results.Evaluation` and the
 warnings its evaluation emitted, checked when read back.
 
-Layout (all integers little-endian)::
-
-    MAGIC (16 bytes: b"irscale-cache" + format version)
-    checksum (32 bytes: SHA-256 of everything after it)
-    length of the header (8 bytes) · header (JSON, UTF-8) · array data
-
-The header holds the entry's key, irscale's version, the evaluation's columns, rows,
-averaging and run ids, the warnings (category and message) and, for each array, its
-dtype, shape and place in the data. Text columns (object arrays of ``str``) are JSON lists.
-Nothing is unpickled: an entry holds data only. :func:`decode` raises :class:`BadEntry`
-for any entry that is not exactly what :func:`encode` wrote for that key (another format,
-a truncated or altered file, another key): the caller evaluates again.
+Framed as every entry (:mod:`irscale.cache.frames`, kind ``"evaluation"``): the header
+holds the evaluation's columns, rows, averaging and run ids and, for each array, its dtype,
+shape and place in the data. Text columns (object arrays of ``str``) are JSON lists.
+:func:`decode` raises :class:`~irscale.cache.frames.BadEntry` for any entry that is not
+exactly what :func:`encode` wrote for that key: the caller evaluates again.
 
 The judged rankings an evaluation measured (:attr:`Evaluation.rankings`) are not stored:
 an evaluation read from the cache has ``rankings=None`` (no method of an
@@ -21,10 +14,6 @@ an evaluation read from the cache has ``rankings=None`` (no method of an
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import json
-import struct
 from typing import Any
 
 import numpy as np
@@ -32,40 +21,10 @@ import numpy as np
 from ..core.rows import TopicRows
 from ..io.table import Column
 from ..measures.results import Averaging, Evaluation
+from .frames import BadEntry, Warned, frame, unframe
 
-#: The first bytes of every entry: the format and its version.
-MAGIC = b"irscale-cache\x00\x00\x01"
-_CHECKSUM = 32
-_LENGTH = struct.Struct("<Q")
-
-
-class BadEntry(Exception):
-    """An entry that cannot be trusted (its reason is the message)."""
-
-
-#: A warning as stored: the category ``module:qualname`` and the message.
-Warned = tuple[str, str]
-
-
-def warning_name(category: type[Warning]) -> str:
-    return f"{category.__module__}:{category.__qualname__}"
-
-
-def warning_category(name: str) -> type[Warning]:
-    """The category a stored warning names: a built-in one or irscale's
-    (:class:`BadEntry` otherwise: an entry never makes irscale import a module)."""
-    module, _, qualname = name.partition(":")
-    if module != "builtins" and module != "irscale" and not module.startswith("irscale."):
-        raise BadEntry(f"warning category {name!r}")
-    try:
-        found: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            found = getattr(found, part)
-    except (ImportError, AttributeError):
-        raise BadEntry(f"warning category {name!r}") from None
-    if not (isinstance(found, type) and issubclass(found, Warning)):
-        raise BadEntry(f"warning category {name!r}")
-    return found
+#: The kind of the entries of :func:`encode`.
+EVALUATION = "evaluation"
 
 
 class _Arrays:
@@ -99,8 +58,6 @@ def encode(key: str, version: str, evaluation: Evaluation, warned: list[Warned])
     rows = evaluation.rows
     averaging = evaluation.averaging
     header = {
-        "key": key,
-        "version": version,
         "columns": [[c.label, c.aggregate, c.value_type, c.per_query]
                     for c in evaluation.columns],
         "values": [[label, arrays.add(np.asarray(values))]
@@ -117,29 +74,16 @@ def encode(key: str, version: str, evaluation: Evaluation, warned: list[Warned])
                       "n_qrels_topics": averaging.n_qrels_topics,
                       "totals": [[k, v] for k, v in averaging.totals.items()]},
         "runids": list(evaluation.runids),
-        "warnings": [list(w) for w in warned],
     }
-    text = json.dumps(header, ensure_ascii=True, separators=(",", ":")).encode()
-    body = b"".join([_LENGTH.pack(len(text)), text, *arrays.parts])
-    return MAGIC + hashlib.sha256(body).digest() + body
+    return frame(key, version, EVALUATION, warned, header, arrays.parts)
 
 
 def decode(data: bytes, key: str, version: str) -> tuple[Evaluation, list[Warned]]:
     """The evaluation and warnings of an entry written by :func:`encode` for ``key`` and
     ``version``; :class:`BadEntry` otherwise."""
-    start = len(MAGIC) + _CHECKSUM
-    if len(data) < start + _LENGTH.size or not data.startswith(MAGIC):
-        raise BadEntry("not an entry of this format (or truncated)")
-    body = memoryview(data)[start:]
-    if hashlib.sha256(body).digest() != data[len(MAGIC):start]:
-        raise BadEntry("checksum mismatch (truncated or altered)")
-    (length,) = _LENGTH.unpack_from(body)
-    blob = body[_LENGTH.size + length:]
+    header, blob, warned = unframe(data, key, version, EVALUATION)
     try:
-        header = json.loads(bytes(body[_LENGTH.size:_LENGTH.size + length]))
-        if header["key"] != key or header["version"] != version:
-            raise BadEntry("written for another key or version")
-        return _evaluation(header, blob), [(str(c), str(m)) for c, m in header["warnings"]]
+        return _evaluation(header, blob), warned
     except (KeyError, TypeError, ValueError) as error:
         raise BadEntry(f"malformed header ({error})") from None
 
@@ -184,5 +128,4 @@ def _evaluation(header: dict[str, Any], blob: memoryview) -> Evaluation:
         runids=tuple(header["runids"]))
 
 
-__all__ = ["MAGIC", "BadEntry", "Warned", "decode", "encode", "warning_category",
-           "warning_name"]
+__all__ = ["EVALUATION", "decode", "encode"]

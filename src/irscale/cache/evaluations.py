@@ -14,7 +14,12 @@ order, as
   one of :data:`NOT_IN_KEY`, the parameters that change where and how fast work is done but
   no value.
 
-So an option added to either function is in the key without a word here
+The same keys serve the text that ``irscale eval`` prints with trec_eval's measures
+(:func:`irscale.evaluation.trec_text.trec_eval_text` with ``cache=``, keyed by its own
+signature: the declared trec_eval options, the output's options), stored as text
+(:func:`cached_text`): a hit prints it without loading numpy.
+
+So an option added to any of these functions is in the key without a word here
 (``tests/test_cache.py`` checks that a change of each changes the key). irscale's version
 (``irscale.__version__``) is in every key and every entry.
 """
@@ -24,12 +29,15 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..evaluation.setup import EvaluationSetup
-from ..measures.results import Evaluation
+from .frames import decode_text, encode_text
 from .keys import FileStamps, KeyWriter, MissingFile
-from .store import CacheDir, Recorder, shown, stored
+from .store import CacheDir, Decode, Encode, Held, Recorder, shown, stored
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..evaluation.setup import EvaluationSetup
+    from ..measures.results import Evaluation
 
 #: Parameters that are inputs, keyed by content.
 INPUTS = frozenset({"qrels", "runs", "labels", "intent_probabilities", "intent_types"})
@@ -90,38 +98,58 @@ def cached_evaluation(cache: Any, function: Callable[..., Any], arguments: Mappi
     """:func:`irscale.evaluate` with ``cache``: the entry of the call if there is one
     that can be trusted, else ``evaluate()``, stored with its warnings. The warnings are
     shown in both cases (``stacklevel``: theirs, seen from here)."""
+    from .entries import decode, encode
+
+    return _cached(cache, function, arguments, setup, evaluate, decode, encode,
+                   stacklevel=stacklevel + 1)
+
+
+def cached_text(cache: Any, function: Callable[..., Any], arguments: Mapping[str, Any],
+                setup: EvaluationSetup, write: Callable[[], bytes]) -> bytes:
+    """The text ``write()`` prints for a call of ``function`` with ``arguments`` (as
+    :func:`cached_evaluation`, stored as text)."""
+    return _cached(cache, function, arguments, setup, write, decode_text, encode_text,
+                   stacklevel=4)
+
+
+def _cached(cache: Any, function: Callable[..., Any], arguments: Mapping[str, Any],
+            setup: EvaluationSetup, evaluate: Callable[[], Held], decode: Decode[Held],
+            encode: Encode[Held], *, stacklevel: int) -> Held:
+    """The entry of the call (read by ``decode``) if there is one that can be trusted,
+    else ``evaluate()``, stored (written by ``encode``) with its warnings, shown in both
+    cases."""
     folder = CacheDir(cache, _inputs(arguments))
     try:
         writer = call_key(function, arguments, setup)
     except MissingFile:  # the evaluation reports it, as without a cache
         return evaluate()
     key = writer.hexdigest()
-    found = folder.get(key, version())
+    found = folder.get(key, version(), decode)
     if found is not None:
-        evaluation, warned = found
+        held, warned = found
         _show(shown(warned), stacklevel)
-        return evaluation
-    evaluation, caught = evaluate_recorded(evaluate)
-    store(folder, key, writer.stamps, evaluation, caught)
+        return held
+    held, caught = evaluate_recorded(evaluate)
+    store(folder, key, writer.stamps, held, caught, encode)
     _show(caught, stacklevel)
-    return evaluation
+    return held
 
 
-def evaluate_recorded(evaluate: Callable[[], Evaluation]
-                      ) -> tuple[Evaluation, list[tuple[type[Warning], str]]]:
+def evaluate_recorded(evaluate: Callable[[], Held]
+                      ) -> tuple[Held, list[tuple[type[Warning], str]]]:
     """``evaluate()`` and the warnings it emitted (not shown: the caller shows them)."""
     recorder = Recorder()
     with recorder.installed(), recorder.recording() as caught:
-        evaluation = evaluate()
-    return evaluation, caught
+        held = evaluate()
+    return held, caught
 
 
-def store(folder: CacheDir, key: str, stamps: FileStamps, evaluation: Evaluation,
-          caught: Sequence[tuple[type[Warning], str]]) -> None:
-    """Store an evaluation unless a file of its key changed while it was evaluated (its
-    values may then be those of the new bytes, the key those of the old)."""
+def store(folder: CacheDir, key: str, stamps: FileStamps, held: Held,
+          caught: Sequence[tuple[type[Warning], str]], encode: Encode[Held]) -> None:
+    """Store an evaluation (or text) unless a file of its key changed while it was
+    evaluated (its values may then be those of the new bytes, the key those of the old)."""
     if stamps.unchanged():
-        folder.put(key, version(), evaluation, stored(caught))
+        folder.put(key, version(), held, stored(caught), encode)
 
 
 def _show(caught: Sequence[tuple[type[Warning], str]], stacklevel: int) -> None:
@@ -144,5 +172,5 @@ def _inputs(arguments: Mapping[str, Any]) -> list[Any]:
     return specs
 
 
-__all__ = ["INPUTS", "NOT_IN_KEY", "PER_RUN", "RESOLVED", "cached_evaluation", "call_key",
-           "evaluate_recorded", "run_key", "store"]
+__all__ = ["INPUTS", "NOT_IN_KEY", "PER_RUN", "RESOLVED", "cached_evaluation", "cached_text",
+           "call_key", "evaluate_recorded", "run_key", "store"]

@@ -1,7 +1,7 @@
 """The cache folder: entries read and written by key, and the warnings of an evaluation
 recorded to be stored with it.
 
-Every entry is the file ``<key>.entry`` of the folder (:mod:`irscale.cache.entries`). It is
+Every entry is the file ``<key>.entry`` of the folder (:mod:`irscale.cache.frames`). It is
 written whole to a temporary file of the folder (``.<key>.<random>.tmp``) and renamed to
 its name (``os.replace``, atomic on POSIX) once complete: a reader sees a complete entry or
 none, and two processes writing one key both rename complete entries of the same
@@ -22,19 +22,25 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import CacheWriteWarning, FileAccessError, ParameterError, shorten
 from ..io.files import access_error, current_umask
 from ..io.sources import call_inputs, check_folder_inputs
-from ..measures.results import Evaluation
-from .entries import BadEntry, Warned, decode, encode, warning_category, warning_name
+from .frames import BadEntry, Warned, warning_category, warning_name
+
+#: What an entry holds (an evaluation, a text).
+Held = TypeVar("Held")
+#: Reads an entry's bytes for a key and version: what it holds and its warnings
+#: (:func:`irscale.cache.entries.decode`, :func:`irscale.cache.frames.decode_text`).
+Decode = Callable[[bytes, str, str], tuple[Held, list[Warned]]]
+#: Writes what an entry holds and its warnings under a key and version.
+Encode = Callable[[str, str, Held, list[Warned]], bytes]
 
 #: The suffix of an entry's file.
 SUFFIX = ".entry"
@@ -104,9 +110,10 @@ class CacheDir:
     def _entry(self, key: str) -> str:
         return os.path.join(self.path, key + SUFFIX)
 
-    def get(self, key: str, version: str) -> tuple[Evaluation, list[Warned]] | None:
-        """The entry of ``key``, or ``None`` when there is none or it cannot be trusted
-        (a warning says so: the evaluation is done again)."""
+    def get(self, key: str, version: str, decode: Decode[Held]
+            ) -> tuple[Held, list[Warned]] | None:
+        """The entry of ``key`` read by ``decode``, or ``None`` when there is none or it
+        cannot be trusted (a warning says so: the evaluation is done again)."""
         entry = self._entry(key)
         try:
             with open(entry, "rb") as stream:
@@ -116,23 +123,25 @@ class CacheDir:
         except OSError as error:
             raise access_error(error, entry) from None
         try:
-            evaluation, warned = decode(data, key, version)
+            held, warned = decode(data, key, version)
             for category, _ in warned:
                 warning_category(category)
         except BadEntry as error:
             warnings.warn(f"{self.option} {self.path}: entry {key}{SUFFIX} is not used "
                           f"({error}): evaluating again", stacklevel=3)
             return None
-        return evaluation, warned
+        return held, warned
 
-    def put(self, key: str, version: str, evaluation: Evaluation,
-            warned: list[Warned]) -> None:
-        """Store ``evaluation`` and its warnings under ``key`` (module documentation); an
-        evaluation an entry cannot hold is not stored."""
+    def put(self, key: str, version: str, held: Held, warned: list[Warned],
+            encode: Encode[Held]) -> None:
+        """Store ``held`` (written by ``encode``) and its warnings under ``key`` (module
+        documentation); what an entry cannot hold is not stored."""
         try:
-            data = encode(key, version, evaluation, warned)
+            data = encode(key, version, held, warned)
         except BadEntry:
             return
+        import tempfile  # (a write only: 8 ms of a hit's start-up otherwise)
+
         try:
             self._create()
             self._sweep()

@@ -157,16 +157,17 @@ def run(args: argparse.Namespace) -> int:
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
     if args.fmt == "trec" and baseline is None and not labels and args.zscores is None \
-            and args.cache is None and args.context.name == DEFAULT:
+            and args.context.name == DEFAULT:
         # (--ci applies to other formats)
         # trec_eval's measures of TREC files: from the files to the text in the engine,
-        # without numpy (None: a measure or an input it does not take alone); with --cache
-        # the regular evaluation below reads and stores the cache
+        # without numpy (None: a measure or an input it does not take alone), --cache's
+        # entry the text itself
         from ..evaluation.trec_text import trec_eval_text
 
         printed = trec_eval_text(args.qrels, runs, args.measures or ["official"],
                                  allow_empty=args.allow_empty, per_query=args.per_query,
-                                 summary=not args.no_summary, **trec_eval_arguments(args))
+                                 summary=not args.no_summary, cache=args.cache,
+                                 **trec_eval_arguments(args))
         if printed is not None:
             with open_output(args) as stream:
                 stream.write(printed)

@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.results import Evaluation
     from .api import evaluate, evaluate_matrix
-    from .judged import check_topics, evaluate_judged, evaluate_native
+    from .judged import evaluate_judged, evaluate_native
+    from .setup import check_topics
 
 #: Public name → the module that defines it.
-_LAZY = {"Evaluation": "..measures.results", "check_topics": ".judged", "evaluate": ".api",
+_LAZY = {"Evaluation": "..measures.results", "check_topics": ".setup", "evaluate": ".api",
          "evaluate_judged": ".judged", "evaluate_matrix": ".api",
          "evaluate_native": ".judged"}
 

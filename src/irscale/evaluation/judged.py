@@ -26,7 +26,7 @@ they are listed in :attr:`Evaluation.unjudged_topics` and a warning says so.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -37,7 +37,6 @@ from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
 from ..core.labels import attach_labels, unused_label_sets
 from ..core.options import TiePolicy
-from ..core.rows import TopicRows
 from ..errors import ParameterError
 from ..io.labels import read_labels
 from ..io.naming import NameSpec
@@ -50,42 +49,13 @@ from ..measures.results import Averaging, Evaluation
 from .context import CacheCall
 from .setup import (
     EvaluationSetup,
-    check_run_topics,
+    check_topics,
     complete_totals,
     evaluation_setup,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
-
-
-def check_topics(rankings: TopicRows, *, allow_empty: bool = False,
-                 qrels_source: str | None = None, gold: str = "qrels",
-                 results: str = "results", judgments: str = "judgments",
-                 stacklevel: int = 3, gold_topics: Sequence[str] | None = None,
-                 why: str | None = None) -> None:
-    """The checks of the topics of judged runs, made by every function that evaluates runs
-    (:func:`evaluate`, :func:`irscale.scales.transform`, ...), so that they all say the same.
-
-    A run with no topic in common with the qrels raises :class:`AlignmentError` naming it
-    and showing some topic ids of each side, unless ``allow_empty``. Then each run's topics
-    with results but no judgments (not evaluated, as in trec_eval) are named in a warning.
-    ``gold``, ``results`` and ``judgments`` name the three for evaluations of other
-    outputs (``irscale text``: "references", "outputs", "references"); ``stacklevel`` is
-    that of the warning (default: the caller of the function that calls this one).
-    ``gold_topics``: the gold standard's topics, when they are not ``rankings.topics``
-    (sessions: the rankings' topics are session ids); ``why``: the likely cause said when
-    no topic is in common (default: another collection, or topic ids written differently).
-    """
-    evaluated = rankings.ranking_run
-    if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
-        evaluated = evaluated[~rankings.placeholder]
-    counts = np.bincount(evaluated, minlength=len(rankings.runs)).tolist()
-    check_run_topics(rankings.runs, counts, rankings.unjudged_topics,
-                     sorted(rankings.topics if gold_topics is None else gold_topics),
-                     allow_empty=allow_empty, qrels_source=qrels_source, gold=gold,
-                     results=results, judgments=judgments, stacklevel=stacklevel + 1,
-                     why=why)
 
 
 def run_judged(held: list[Any], measures: Any, *, relevance_level: int = 1,

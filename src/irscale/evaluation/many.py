@@ -52,6 +52,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from ..cache.entries import decode, encode
 from ..cache.evaluations import call_key, run_key, store
 from ..cache.evaluations import version as cache_version
 from ..cache.keys import KeyWriter, MissingFile
@@ -569,7 +570,7 @@ def _cached_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool, cac
                           list(zip(paths, names, strict=True)))
     for path, name, writer in zip(paths, names, writers, strict=True):
         key = None if writer is None else writer.hexdigest()
-        found = None if key is None else cached.folder.get(key, version)
+        found = None if key is None else cached.folder.get(key, version, decode)
         if found is not None:
             evaluations.append(found[0])
             shown_again.extend(shown(found[1]))
@@ -577,7 +578,7 @@ def _cached_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool, cac
         with cached.recorder.recording() as caught:
             evaluation = _evaluated(judged, setup, allow_empty, (path,), (name,))
         if writer is not None and key is not None:
-            store(cached.folder, key, writer.stamps, evaluation, caught)
+            store(cached.folder, key, writer.stamps, evaluation, caught, encode)
         evaluations.append(evaluation)
         shown_again.extend(caught)
     return replace(_batch(evaluations, per_topic), warnings=tuple(shown_again))

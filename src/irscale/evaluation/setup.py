@@ -1,6 +1,6 @@
 """What every evaluation of judged rankings checks: its options and measure requests before
 any input is read (:func:`evaluation_setup`), the runs' topics once they are judged
-(:func:`check_run_topics`), and the totals that replace a summary with ``-c``
+(:func:`check_run_topics`, :func:`check_topics`), and the totals that replace a summary with ``-c``
 (:func:`complete_num_rel`).
 
 Imports neither numpy nor pyarrow: :func:`irscale.evaluate` and the command line's
@@ -12,12 +12,15 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..core.options import RankingOptions, TiePolicy, compat_option, is_flag
 from ..errors import AlignmentError, ParameterError
 from ..measures.base import EvalContext, MeasureRequest
 from ..measures.names import is_trec_request, parse_measures
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.rows import TopicRows
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,37 @@ def check_run_topics(runs: Sequence[str], evaluated: Sequence[int],
             )
 
 
+def check_topics(rankings: TopicRows, *, allow_empty: bool = False,
+                 qrels_source: str | None = None, gold: str = "qrels",
+                 results: str = "results", judgments: str = "judgments",
+                 stacklevel: int = 3, gold_topics: Sequence[str] | None = None,
+                 why: str | None = None) -> None:
+    """The checks of the topics of judged runs, made by every function that evaluates runs
+    (:func:`evaluate`, :func:`irscale.scales.transform`, ...), so that they all say the same.
+
+    A run with no topic in common with the qrels raises :class:`AlignmentError` naming it
+    and showing some topic ids of each side, unless ``allow_empty``. Then each run's topics
+    with results but no judgments (not evaluated, as in trec_eval) are named in a warning.
+    ``gold``, ``results`` and ``judgments`` name the three for evaluations of other
+    outputs (``irscale text``: "references", "outputs", "references"); ``stacklevel`` is
+    that of the warning (default: the caller of the function that calls this one).
+    ``gold_topics``: the gold standard's topics, when they are not ``rankings.topics``
+    (sessions: the rankings' topics are session ids); ``why``: the likely cause said when
+    no topic is in common (default: another collection, or topic ids written differently).
+    """
+    import numpy as np  # (the rankings' arrays are numpy's: loaded by their maker)
+
+    evaluated = rankings.ranking_run
+    if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
+        evaluated = evaluated[~rankings.placeholder]
+    counts = np.bincount(evaluated, minlength=len(rankings.runs)).tolist()
+    check_run_topics(rankings.runs, counts, rankings.unjudged_topics,
+                     sorted(rankings.topics if gold_topics is None else gold_topics),
+                     allow_empty=allow_empty, qrels_source=qrels_source, gold=gold,
+                     results=results, judgments=judgments, stacklevel=stacklevel + 1,
+                     why=why)
+
+
 def some_topics(topics: Sequence[str], shown: int = 5) -> str:
     """``'101, 102, 103 ... (50 topics)'``: a few topic ids and their number."""
     listed = ", ".join(topics[:shown]) + (" ..." if len(topics) > shown else "")
@@ -128,5 +162,5 @@ def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureR
     return totals
 
 
-__all__ = ["EvaluationSetup", "check_run_topics", "complete_num_rel", "complete_totals",
-           "evaluation_setup", "some_topics"]
+__all__ = ["EvaluationSetup", "check_run_topics", "check_topics", "complete_num_rel",
+           "complete_totals", "evaluation_setup", "some_topics"]

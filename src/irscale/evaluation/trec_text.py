@@ -11,6 +11,10 @@ errors in the same order: the options and names are checked by the same function
 (:mod:`irscale.evaluation.setup`), the files read, judged, measured, summarised and written
 by the same engine code (``rust/src/output``: trec_eval's ``meas_avg`` rules and its
 ``%-22s\\t%s\\t%6.4f`` lines).
+
+With ``cache=DIR`` the text is the results cache's (:func:`irscale.cache.evaluations.cached_text`:
+keyed by this function's signature, the files' bytes and the checked setup), so that a hit
+costs hashing the files, not numpy's import.
 """
 
 from __future__ import annotations
@@ -24,8 +28,8 @@ from ..io.formats import run_suffixes
 from ..io.native_files import judge_batch
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
 from ..measures.native import unreplayable_sort_warning
-from ..measures.plan import plan_trec
-from .setup import check_run_topics, complete_totals, evaluation_setup
+from ..measures.plan import TrecPlan, plan_trec
+from .setup import EvaluationSetup, check_run_topics, complete_totals, evaluation_setup
 
 
 def trec_eval_text(
@@ -43,14 +47,17 @@ def trec_eval_text(
     allow_empty: bool = False,
     per_query: bool = False,
     summary: bool = True,
+    cache: Any = None,
 ) -> bytes | None:
     """``irscale.evaluate(qrels, runs, measures, ...).format("trec", per_query=...,
     summary=...)`` encoded, computed by the engine alone; ``None`` when it cannot be (a
     measure or an input the engine does not take alone: module documentation).
 
     The arguments are :func:`irscale.evaluate`'s; the options and measure names are checked
-    first, as there, and nothing is read when the answer is ``None``.
+    first, as there, and nothing is read when the answer is ``None``. ``cache``: the
+    results cache's folder (module documentation).
     """
+    arguments = dict(locals())  # every parameter, by name: the cache's key
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
@@ -60,6 +67,19 @@ def trec_eval_text(
     inputs = native_inputs(qrels, runs, ties=ties)
     if not isinstance(inputs, NativeInputs) or inputs.qrels[0] == "dicts":
         return None
+    if cache is None:
+        return _text(inputs, setup, plan, **arguments)
+    from ..cache.evaluations import cached_text
+
+    return cached_text(cache, trec_eval_text, arguments, setup,
+                       lambda: _text(inputs, setup, plan, **arguments))
+
+
+def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, complete: bool,
+          compat: int, relevance_level: int, num_docs_in_coll: int, allow_empty: bool,
+          per_query: bool, summary: bool, **_: Any) -> bytes:
+    """The text of :func:`trec_eval_text` (its arguments), read, judged and written by
+    the engine."""
     batch, names = judge_batch(read_source(inputs.qrels),
                                [read_source(run) for run in inputs.runs], setup.options,
                                names=inputs.run_names,

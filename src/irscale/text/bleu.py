@@ -62,7 +62,7 @@ from ..io.text import Texts, candidate_runs, read_texts
 from ..measures.names import measure_names, parse_name
 from ..measures.results import RunSummaries
 from .results import text_evaluation
-from .rouge import _units, word_ids
+from .rouge import _joined, word_ids
 
 DEFAULT_MEASURES = ("BLEU",)
 #: What ``measures`` may be (the start of the error otherwise).
@@ -185,16 +185,21 @@ def _statistics(hyps: Sequence[str], refs: Sequence[str], ref_group: np.ndarray,
     tokenize, lowercase, order = units
     words = [bleu_tokens(t, tokenize, lowercase=lowercase) for t in chain(hyps, refs)]
     lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-    ids, vocabulary = word_ids(chain.from_iterable(words))
+    ids, _ = word_ids(chain.from_iterable(words))
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
     n_hyps = len(hyps)
     group = np.concatenate((hyp_group, ref_group)).astype(np.int64)
     stats = np.zeros((n_hyps, 2 + 2 * order), dtype=np.int64)
     stats[:, 0] = lengths[:n_hyps]
     stats[:, 1] = _closest_lengths(lengths[:n_hyps], lengths[n_hyps:], hyp_group, ref_group)
+    owner = np.repeat(np.arange(len(lengths)), lengths)  # the text of every token
+    room = offsets[1:][owner] - np.arange(len(ids))  # tokens from each to its text's end
+    code = ids
     for n in range(1, order + 1):
-        text, code = _units(ids, offsets, len(vocabulary), "N", n, 0.0)
-        stats[:, 1 + n] = _clipped(text, code, group, n_hyps)
+        if n > 1:  # the n-grams' codes from the (n − 1)-grams' at i and i + 1
+            code = _joined(code, room, n - 1, 1)
+        starts = np.flatnonzero(room >= n)
+        stats[:, 1 + n] = _clipped(owner[starts], code[starts], group, n_hyps)
         stats[:, 1 + order + n] = np.maximum(lengths[:n_hyps] - n + 1, 0)
     return stats
 
