@@ -12,7 +12,8 @@ interval below; a topic of the human qrels that the automatic qrels lack is an e
 run and a measure with per-topic values, ``Y_t`` is the topic's value under the human
 judgments (known on the ``n`` labelled topics ``L``) and ``Ŷ_t`` its value under the
 automatic judgments (known on every topic; ``U`` the ``N`` others). A topic a run does not
-retrieve counts 0, as trec_eval's ``-c`` counts it.
+retrieve counts 0, as trec_eval's ``-c`` counts it. (Human samples of (topic, document)
+pairs, ``design`` ≠ ``"topics"``: :mod:`irscale.collections.automatic_pairs`.)
 
 **Prediction-powered inference** (Angelopoulos, Bates, Fannjiang, Jordan and Zrnic,
 "Prediction-powered inference", *Science* 382, 2023; with power tuning, PPI++:
@@ -47,6 +48,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
@@ -274,12 +276,20 @@ def _columns(measures: list[str], names: list[str], pairs: bool
     rows: list[tuple[str, str, str, Callable[[np.ndarray], np.ndarray]]] = []
     for m, measure in enumerate(measures):
         for r, name in enumerate(names):
-            rows.append((measure, name, "mean", lambda a, r=r, m=m: a[:, r, m]))
+            rows.append((measure, name, "mean", partial(_run_values, run=r, measure=m)))
         if pairs:
             for a, b in itertools.combinations(range(len(names)), 2):
                 rows.append((measure, f"{names[a]} − {names[b]}", "difference",
-                             lambda x, a=a, b=b, m=m: x[:, a, m] - x[:, b, m]))
+                             partial(_difference, first=a, second=b, measure=m)))
     return rows
+
+
+def _run_values(values: np.ndarray, run: int, measure: int) -> np.ndarray:
+    return values[:, run, measure]
+
+
+def _difference(values: np.ndarray, first: int, second: int, measure: int) -> np.ndarray:
+    return values[:, first, measure] - values[:, second, measure]
 
 
 def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: list[str], *,
