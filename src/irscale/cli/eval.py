@@ -104,7 +104,8 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
-    ci = parser.add_argument_group("confidence intervals (--format latex, csv, json)")
+    ci = parser.add_argument_group("confidence intervals (--format latex, csv, json, "
+                                   "markdown)")
     ci.add_argument("--ci", choices=MEAN_INTERVALS,
                     help="every mean with its 1 - --alpha confidence interval over topics: t "
                     "(Student) or bootstrap (percentile, topics resampled); latex: in each "
@@ -282,8 +283,8 @@ RULES: tuple[Declared, ...] = (
     *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval")
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
           "{options} applies to --format latex only", TABLE_SPELT),
-    Rule(("ci",), lambda args: args.fmt in ("latex", "csv", "json"),
-         "--ci applies to --format latex, csv and json, not {fmt}"),
+    Rule(("ci",), lambda args: args.fmt in ("latex", "csv", "json", "markdown"),
+         "--ci applies to --format latex, csv, json and markdown, not {fmt}"),
     Rule(("ci_samples", "ci_seed"), lambda args: args.ci == "bootstrap",
          "{options} applies to --ci bootstrap"),
     Rule(("baseline",), lambda args: args.fmt in ("latex", "ndeval"), "--baseline applies to "
