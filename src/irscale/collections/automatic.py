@@ -162,6 +162,26 @@ class AutomaticJudgmentsResult(HtmlRepr):
         """The estimates (one row a measure and run or pair)."""
         return self.estimates
 
+    def conclusions(self) -> pd.DataFrame:
+        """Which order of every pair of runs each source of judgments supports: one row a
+        measure and pair (``pairs=True``), ``human`` (the human sample's interval),
+        ``corrected`` (the prediction-powered interval), ``automatic`` (the sign of the
+        automatic means' difference, which has no interval), each ``a > b``, ``a < b`` or
+        ``undecided`` (the interval holds 0; ``tie`` for equal automatic means), and
+        ``changed``: the corrected conclusion differs from the human sample's."""
+        rows = []
+        for row in self.estimates[self.estimates["kind"] == "difference"].itertuples():
+            a, b = str(row.system).split(" − ", 1)
+            human = _decided(row.human_low, row.human_high, a, b)
+            corrected = _decided(row.ppi_low, row.ppi_high, a, b)
+            auto = f"{a} > {b}" if row.automatic > 0 else \
+                f"{a} < {b}" if row.automatic < 0 else "tie"
+            rows.append({"measure": row.measure, "pair": row.system, "human": human,
+                         "corrected": corrected, "automatic": auto,
+                         "changed": corrected != human})
+        return pd.DataFrame(rows, columns=["measure", "pair", "human", "corrected",
+                                           "automatic", "changed"])
+
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The four tables as ``fmt`` (``text``, ``markdown``, ``latex``, ``csv``: the
         estimates; ``json``: every table)."""
@@ -190,6 +210,11 @@ class AutomaticJudgmentsResult(HtmlRepr):
                          title="Agreement of the system rankings on the labelled topics"),
         ]
         return "\n\n".join(parts)
+
+
+def _decided(low: float, high: float, a: str, b: str) -> str:
+    """The order of ``a`` and ``b`` an interval of ``a − b`` supports."""
+    return f"{a} > {b}" if low > 0 else f"{a} < {b}" if high < 0 else "undecided"
 
 
 def _per_topic(qrels: Any, runs: list[Any], measures: Sequence[str], topics: list[str],

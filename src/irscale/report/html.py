@@ -260,6 +260,33 @@ def _scaled(report: Report, digits: int) -> list[str]:
             + "\n".join(rows) + "</tbody></table>"]
 
 
+def _automatic(report: Report, digits: int) -> list[str]:
+    """The automatic judgments against the human ones (QRELS): agreement, corrected means
+    and the conclusions that change (:func:`irscale.collections.automatic_judgments`)."""
+    found = report.automatic
+    level = f"{100 * (1 - found.alpha):g}%"
+    estimates = found.estimates
+    changed = found.conclusions()
+    return [
+        f"<p>QRELS are the human judgments of a sample; the automatic judgments cover "
+        f"every topic. Corrected means: prediction-powered inference ({_esc(found.tuning)}; "
+        f"Angelopoulos et al., Science 2023) with {level} intervals, beside the human "
+        f"sample alone. {int(changed['changed'].sum())} of {len(changed)} conclusions "
+        "about a pair of runs change with the correction.</p>",
+        _table(found.labels, digits, table_id="automatic-labels",
+               caption="Agreement of the labels both judge"),
+        _table(found.confusion.reset_index(), digits, table_id="automatic-confusion",
+               caption="Confusion of the grades (automatic rows, human columns)"),
+        _table(found.systems, digits, table_id="automatic-systems",
+               caption="Agreement of the system rankings (human vs automatic judgments)"),
+        _table(estimates[estimates["kind"] == "mean"].drop(columns="kind"), digits,
+               table_id="automatic-means",
+               caption=f"Every run's mean corrected with the human sample ({level})"),
+        _table(changed, digits, table_id="automatic-conclusions",
+               caption=f"The order of every pair of runs by each source ({level} intervals)"),
+    ]
+
+
 def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
@@ -357,6 +384,8 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
                            caption="Discriminative power (Sakai 2014, §5): pairs significant "
                            "under the paired bootstrap and the randomised Tukey HSD"))
     sections.append(_section("Robustness", "robustness-section", body))
+    if report.automatic is not None:
+        sections.append(_section("Automatic judgments", "automatic", _automatic(report, digits)))
     sections.append(_section("Reproducibility", "reproducibility", _reproducibility(report)))
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
