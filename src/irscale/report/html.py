@@ -32,6 +32,7 @@ from ..plots.runs import (
 from ..stats.assumptions import display_frame
 from ..stats.tables import check_digits, format_number
 from .tables import (
+    automatic_frames,
     comparison_frame,
     discriminative_frame,
     groups_frame,
@@ -264,26 +265,15 @@ def _automatic(report: Report, digits: int) -> list[str]:
     """The automatic judgments against the human ones (QRELS): agreement, corrected means
     and the conclusions that change (:func:`irscale.collections.automatic_judgments`)."""
     found = report.automatic
-    level = f"{100 * (1 - found.alpha):g}%"
-    estimates = found.estimates
     changed = found.conclusions()
     return [
         f"<p>QRELS are the human judgments of a sample; the automatic judgments cover "
         f"every topic. Corrected means: prediction-powered inference ({_esc(found.tuning)}; "
-        f"Angelopoulos et al., Science 2023) with {level} intervals, beside the human "
-        f"sample alone. {int(changed['changed'].sum())} of {len(changed)} conclusions "
-        "about a pair of runs change with the correction.</p>",
-        _table(found.labels, digits, table_id="automatic-labels",
-               caption="Agreement of the labels both judge"),
-        _table(found.confusion.reset_index(), digits, table_id="automatic-confusion",
-               caption="Confusion of the grades (automatic rows, human columns)"),
-        _table(found.systems, digits, table_id="automatic-systems",
-               caption="Agreement of the system rankings (human vs automatic judgments)"),
-        _table(estimates[estimates["kind"] == "mean"].drop(columns="kind"), digits,
-               table_id="automatic-means",
-               caption=f"Every run's mean corrected with the human sample ({level})"),
-        _table(changed, digits, table_id="automatic-conclusions",
-               caption=f"The order of every pair of runs by each source ({level} intervals)"),
+        f"Angelopoulos et al., Science 2023), beside the human sample alone. "
+        f"{int(changed['changed'].sum())} of {len(changed)} conclusions about a pair of runs "
+        "change with the correction.</p>",
+        *(_table(frame, digits, table_id=table_id, caption=caption)
+          for table_id, caption, frame in automatic_frames(report)),
     ]
 
 
