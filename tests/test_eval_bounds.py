@@ -65,3 +65,24 @@ def test_per_topic_and_mean_bounds_in_every_format(tmp_path, capsys, seed):
     for run, (low, high) in means.items():
         assert f"| {run} | P_5 |" in markdown and f"{high:.4f}" in markdown
         assert f"{low:.4f}" in latex and f"{high:.4f}" in latex
+
+
+def test_the_report_shows_the_bounds(tmp_path):
+    """``irscale report --bounds``: the page's bounds table holds every run's mean bounds
+    (the enumeration's), the undecided pairs beside it."""
+    import re
+
+    q, runs, expected = _setup(tmp_path, 5)
+    page = tmp_path / "r.html"
+    assert main(["report", q, *runs, "-m", "P.5", "--no-robustness", "--bounds",
+                 "-o", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    table = re.search(r'<table id="bounds".*?</table>', text, re.S).group(0)
+    rows = re.findall(r"<tr><td>(\w+)</td><td>P_5</td>(.*?)</tr>", table)
+    assert sorted(run for run, _ in rows) == ["r", "s"]
+    for run, cells in rows:
+        _, low, high = (float(v) for v in re.findall(r'data-value="([^"]+)"', cells))
+        topics = expected[run]
+        assert low == pytest.approx(np.mean([b[0] for b in topics.values()]), abs=1e-12)
+        assert high == pytest.approx(np.mean([b[1] for b in topics.values()]), abs=1e-12)
+    assert 'id="bounds-undecided"' in text

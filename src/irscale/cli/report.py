@@ -61,6 +61,9 @@ def add_parser(subparsers) -> None:
                         "the automatic judgments (agreement, corrected means, conclusions "
                         "that change)")
     add_param(parser, AUTO_DESIGN)
+    parser.add_argument("--bounds", action="store_true",
+                        help="add each mean's bounds under the unjudged documents the runs "
+                        "retrieve and the pairs of runs the judgments do not order")
     add_format(parser, REPORT_FORMATS, default="html", doc="html: one self-contained page; "
                "latex or markdown: the tables")
     add_digits(parser)
@@ -118,8 +121,8 @@ def command_line(args: argparse.Namespace) -> str:
     for option, value in options:
         if value is not None:
             words += [option, str(value)]
-    words += [flag for flag, on in (("--dp", args.dp), ("--no-robustness",
-                                                         args.no_robustness)) if on]
+    words += [flag for flag, on in (("--dp", args.dp), ("--no-robustness", args.no_robustness),
+                                    ("--bounds", args.bounds)) if on]
     return shlex.join(words)
 
 
@@ -135,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
+        bounds=args.bounds,
         command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else [])],
         progress=wants_progress(args))

@@ -121,6 +121,9 @@ class Report:
     #: corrected means and the conclusions
     #: (:class:`~irscale.collections.automatic.AutomaticJudgmentsResult`); None otherwise.
     automatic: Any = None
+    #: With ``build_report(bounds=True)``: the bounds under the unjudged documents
+    #: (:class:`~irscale.collections.bounds.UnjudgedBounds`); None otherwise.
+    bounds: Any = None
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""
@@ -328,6 +331,7 @@ def build_report(
     robustness: bool = True,
     automatic: Any = None,
     design: str = "topics",
+    bounds: bool = False,
     command: str | None = None,
     input_files: Sequence[str] | None = None,
     progress: ProgressArg = False,
@@ -368,6 +372,10 @@ def build_report(
         ``alpha``).
     design : {"topics", "uniform", "stratified", "inclusion"}
         How the human sample was drawn (``automatic`` only).
+    bounds : bool
+        Add each mean's bounds under the unjudged documents the runs retrieve and the
+        pairs of runs the judgments do not order
+        (:func:`irscale.collections.unjudged_bounds`).
     command : str, optional
         The command line shown in the reproducibility block (default: this call).
     input_files : sequence of str, optional
@@ -442,6 +450,11 @@ def build_report(
                                               alpha=alpha, pairs=True, design=cast(Any, design))
     elif design != "topics":
         raise ParameterError("design applies to automatic judgments (automatic=...)")
+    found_bounds = None
+    if bounds:
+        from ..collections.bounds import unjudged_bounds
+
+        found_bounds = unjudged_bounds(qrels_obj, run_objs, list(labels))
     discriminative = None
     if dp:
         discriminative = discriminative_power_table(
@@ -458,4 +471,4 @@ def build_report(
         precision_recall=interpolated_precision(evaluation), robustness=panel,
         discriminative=discriminative,
         provenance=provenance(command or "irscale.report.build_report(...)", paths),
-        scaled=scaled, automatic=found_automatic)
+        scaled=scaled, automatic=found_automatic, bounds=found_bounds)

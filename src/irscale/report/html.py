@@ -33,6 +33,7 @@ from ..stats.assumptions import display_frame
 from ..stats.tables import check_digits, format_number
 from .tables import (
     automatic_frames,
+    bounds_frames,
     comparison_frame,
     discriminative_frame,
     groups_frame,
@@ -374,6 +375,10 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
                            caption="Discriminative power (Sakai 2014, §5): pairs significant "
                            "under the paired bootstrap and the randomised Tukey HSD"))
     sections.append(_section("Robustness", "robustness-section", body))
+    if report.bounds is not None:
+        sections.append(_section("Bounds under unjudged documents", "bounds-section",
+                                 [_table(frame, digits, table_id=table_id, caption=caption)
+                                  for table_id, caption, frame in bounds_frames(report)]))
     if report.automatic is not None:
         sections.append(_section("Automatic judgments", "automatic", _automatic(report, digits)))
     sections.append(_section("Reproducibility", "reproducibility", _reproducibility(report)))

@@ -174,6 +174,20 @@ def automatic_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
     ]
 
 
+def bounds_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
+    """The tables of the bounds under the unjudged documents (``report.bounds``; none
+    without): ``(id, caption, frame)`` each."""
+    found = report.bounds
+    if found is None:
+        return []
+    return [
+        ("bounds", f"Each mean's bounds when the unjudged documents a run retrieves take "
+         f"grade {found.lowest} or {found.highest}", found.means),
+        ("bounds-undecided", "Pairs of runs the judgments do not order (their bounds "
+         "overlap)", found.undecided),
+    ]
+
+
 def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 4) -> str:
     """Every table of the report as LaTeX (booktabs ``table`` environments, ASCII: Greek
     letters as math or words) or Markdown, separated by blank lines."""
@@ -202,6 +216,8 @@ def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 
     if report.discriminative is not None:
         parts.append(render(_ascii(discriminative_frame(report), fmt), fmt, digits=digits,
                             title="Discriminative power"))
+    for _, caption, frame in bounds_frames(report):
+        parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))
     for _, caption, frame in automatic_frames(report):
         if fmt == "latex":  # ASCII: the minus of the pairs' names as a hyphen
             frame = frame.replace("\u2212", "-", regex=True)
