@@ -98,3 +98,23 @@ def test_command_line_csv_and_latex(clef_values, tmp_path, capsys):
     low = at_95.iloc[0]["ci_low"]
     assert "95\\% t interval" in text
     assert f"{{\\scriptsize [{low:.4f}," in text
+
+
+def test_command_line_markdown_carries_scipy_intervals(clef_values, capsys):
+    """``--ci t --format markdown``: a table whose rows hold each run's mean and its t
+    interval, equal to scipy's on pytrec_eval's per-topic values."""
+    from scipy import stats
+
+    clef, paths, values = clef_values
+    assert main(["eval", str(clef / "task2.qrels"), *paths, "-m", "map", "--ci", "t",
+                 "--format", "markdown"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    rows = [dict(zip(header, (c.strip() for c in line.strip("|").split("|")), strict=True))
+            for line in lines[2:]]
+    assert len(rows) == len(paths)
+    for row, path in zip(rows, paths, strict=True):
+        x = values[path]["map"]
+        low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+        assert float(row["ci_low"]) == pytest.approx(low, abs=1e-4)
+        assert float(row["ci_high"]) == pytest.approx(high, abs=1e-4)

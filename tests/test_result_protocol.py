@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 import math
 import pickle
 import warnings
@@ -231,6 +232,9 @@ def test_to_frame_and_every_format(instances, name):
                 assert len(pd.read_csv(io.StringIO(text.split("\n\n")[0]))) >= 1
             if fmt == "latex":
                 assert "\\begin{tabular}" in text
+                # text-mode < and > print as ¡ and ¿ in LaTeX's default font encoding
+                outside_math = re.sub(r"\$[^$]*\$", "", text)
+                assert "<" not in outside_math and ">" not in outside_math, name
         with pytest.raises(ParameterError, match="format must be one of"):
             obj.format(fmt="html")
 

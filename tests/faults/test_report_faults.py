@@ -16,6 +16,7 @@ from .conftest import (
     ok,
     opt,
     output_contains,
+    qrels_lines,
     run_case,
     run_lines,
     same_output_as,
@@ -32,6 +33,17 @@ def html_page(result, ws, run):
     assert 'id="summary"' in page and "<svg" in page
 
 
+def page_holds(*needles: str):
+    """r.html holds every one of ``needles``."""
+
+    def check(result, ws, run):
+        page = ws.read("r.html").decode("utf-8")
+        missing = [n for n in needles if n not in page]
+        assert not missing, f"r.html lacks {missing}" + result.describe()
+
+    return check
+
+
 def bold_runs(*expected: str):
     """The summary table bolds the map of the runs ``expected`` only (decided on the text
     shown, so that runs printed apart never both read as the best)."""
@@ -44,6 +56,9 @@ def bold_runs(*expected: str):
 
     return check
 
+
+#: The human judgments of topics 1-3 (the automatic ones: qrels.txt).
+HUMAN = {"h.txt": text([line for line in qrels_lines() if line.split()[0] in ("1", "2", "3")])}
 
 CASES = [
     # ---- inputs
@@ -117,6 +132,18 @@ CASES = [
     ok("latex-baseline", [*BASE, "--no-robustness", "--format", "latex", "--baseline",
                           "teamA_r1", "--correction", "bonferroni"],
        output_contains("\\begin{tabular}", "Bonferroni correction", "W/T/L")),
+    # ---- automatic judgments (--automatic AUTO_QRELS; QRELS the human sample)
+    ok("automatic-html", ["report", "h.txt", "a.run", "b.run", "c.run", "--no-robustness",
+                          "--automatic", "qrels.txt", "-m", "P@5", "-o", "r.html"],
+       page_holds('id="automatic-conclusions"', "Automatic judgments"),
+       files=HUMAN, allowed_new=("r.html",)),
+    err("design-without-automatic", [*FAST, "--design", "uniform"], "--design",
+        "--automatic"),
+    err("design-inclusion", [*FAST, "--automatic", "qrels.txt", "--design", "inclusion"],
+        "sampled judgments", "labels auto"),
+    err("automatic-missing", [*FAST, "--automatic", "nope.qrels"], "nope.qrels"),
+    err("automatic-fewer-topics", [*FAST, "--automatic", "h.txt"], "'4'",
+        "topics of the automatic judgments", files=HUMAN),
     ok("html", [*BASE, "--scale-depth", "3", "--dp", "-B", "50", "--seed", "2", "-o",
                 "r.html"], all_checks(html_page), allowed_new=("r.html",)),
 ]

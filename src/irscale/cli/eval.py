@@ -104,7 +104,8 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
-    ci = parser.add_argument_group("confidence intervals (--format latex, csv, json)")
+    ci = parser.add_argument_group("confidence intervals (--format latex, csv, json, "
+                                   "markdown)")
     ci.add_argument("--ci", choices=MEAN_INTERVALS,
                     help="every mean with its 1 - --alpha confidence interval over topics: t "
                     "(Student) or bootstrap (percentile, topics resampled); latex: in each "
@@ -114,6 +115,11 @@ def add_parser(subparsers) -> None:
                     help="bootstrap samples of --ci bootstrap (default 10000)")
     ci.add_argument("--ci-seed", action=Checked, domain=SEED, api="rng", metavar="S",
                     help="seed of --ci bootstrap (default: a fresh random seed)")
+    parser.add_argument("--bounds", action="store_true",
+                        help="instead of the values, each mean's (with -q every topic's) "
+                        "lowest and highest value when the unjudged documents a run retrieves "
+                        "take the lowest or the highest grade, and the pairs of runs the "
+                        "judgments do not order (irscale pool bounds)")
     add_param(parser, NDEVAL_RISK_ALPHA)
     add_run_options(parser)
     from .eval_many import add_batch_options, add_cache_option
@@ -157,8 +163,8 @@ def run(args: argparse.Namespace) -> int:
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
     if args.fmt == "trec" and baseline is None and not labels and args.zscores is None \
-            and args.context.name == DEFAULT:
-        # (--ci applies to other formats)
+            and args.context.name == DEFAULT and not args.bounds:
+        # (--ci applies to other formats; --bounds prints the bounds below)
         # trec_eval's measures of TREC files: from the files to the text in the engine,
         # without numpy (None: a measure or an input it does not take alone), --cache's
         # entry the text itself
@@ -184,6 +190,14 @@ def run(args: argparse.Namespace) -> int:
                           allow_empty=args.allow_empty, zscores=args.zscores,
                           cache=args.cache, relevance_format=args.relevance_format,
                           **trec_eval_arguments(args))
+    if args.bounds:  # the bounds under the unjudged documents instead of the values
+        from ..collections.bounds import unjudged_bounds
+
+        bounds = unjudged_bounds(args.qrels, runs, list(evaluation.measures),
+                                 relevance_level=args.relevance_level)
+        with open_output(args) as stream:
+            stream.write(bounds.format(args.fmt, per_topic=args.per_query).encode())
+        return 0
     if args.ci is not None and args.fmt != "latex":  # the means with their intervals
         from ..stats.protocol import format_table
 
@@ -272,6 +286,17 @@ ZSCORE_RULES = (
     Rule(("zscores",), lambda args: not _batches(args), f"-Z/--Zscore {NOT_WITH_BATCHES}"),
 )
 
+
+def _bounds_ignore(args: argparse.Namespace) -> bool:
+    """Whether a trec_eval option other than -l was given (the bounds read the qrels and
+    the runs as trec_eval's defaults do, with -l)."""
+    from .eval_context import TREC_EVAL_DESTS
+    from .main import given
+
+    return any(given(args, dest) for dest in TREC_EVAL_DESTS.values()
+               if dest != "relevance_level")
+
+
 #: When the options apply, in the order they are checked: the table options need --format
 #: latex (and --baseline for the test's options; the latex table holds the summary only),
 #: ``--baseline`` and ``--risk-alpha`` with --format ndeval are ndeval's (diversity
@@ -283,8 +308,12 @@ RULES: tuple[Declared, ...] = (
     *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval")
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
           "{options} applies to --format latex only", TABLE_SPELT),
-    Rule(("ci",), lambda args: args.fmt in ("latex", "csv", "json"),
-         "--ci applies to --format latex, csv and json, not {fmt}"),
+    Rule(("ci",), lambda args: args.fmt in ("latex", "csv", "json", "markdown"),
+         "--ci applies to --format latex, csv, json and markdown, not {fmt}"),
+    Rule(("bounds",), lambda args: args.fmt != "ndeval" and args.ci is None
+         and args.baseline is None and not args.no_summary,
+         "--bounds prints the bounds table, in --format trec, csv, json, markdown or latex, "
+         "without --ci, --baseline or -n/--no-summary"),
     Rule(("ci_samples", "ci_seed"), lambda args: args.ci == "bootstrap",
          "{options} applies to --ci bootstrap"),
     Rule(("baseline",), lambda args: args.fmt in ("latex", "ndeval"), "--baseline applies to "
@@ -309,6 +338,11 @@ RULES: tuple[Declared, ...] = (
     Rule(("ci",), lambda args: args.context.name == DEFAULT and not _batches(args),
          "--ci applies to the evaluation of judged rankings, not to diversity or fairness "
          "measures, preference judgments or batches"),
+    Rule(("bounds",), lambda args: args.context.name == DEFAULT and not _batches(args)
+         and not args.labels and args.zscores is None and not _bounds_ignore(args),
+         "--bounds applies to the evaluation of judged rankings with qrels, not to diversity "
+         "or fairness measures, preference judgments, label files, --zscores or batches, "
+         "and of trec_eval's options takes -l only"),
     Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
          lambda args: args.relevance_format == "qrels", "--batch-size, --scheduler, --workers "
          "and --per-topic-out apply to qrels; preference judgments (-R) are evaluated "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RELEVANCE, SIGNIFICANCE
+from ..core.params import AUTO_DESIGN, RELEVANCE, SIGNIFICANCE
 from ..errors import ParameterError
 from .options import add_param
 from .rules import add_rules, check_options
@@ -22,7 +22,8 @@ def add_auto(sub, inputs, table_options) -> None:
         "auto", help="automatic judgments against a human sample of topics: agreement and "
         "prediction-powered means",
         description="Automatic judgments (AUTO: qrels of every topic) checked against human "
-        "judgments of a uniform random sample of the topics (HUMAN): label and system-ranking "
+        "judgments of a random sample of the topics or of the (topic, document) pairs (HUMAN; "
+        "--design): label and system-ranking "
         "agreement, and the runs' means (and with --pairs every difference) corrected with "
         "the human sample by prediction-powered inference (Angelopoulos et al., Science "
         "2023; PPI++), beside the human sample's own estimate.")
@@ -37,6 +38,7 @@ def add_auto(sub, inputs, table_options) -> None:
     p.add_argument("--pairs", action="store_true",
                    help="also estimate the difference of every pair of runs")
     add_param(p, RELEVANCE, doc="smallest relevant grade, for both qrels")
+    add_param(p, AUTO_DESIGN)
     add_names(p)
     table_options(p)
     add_rules(p, _auto_inputs)
@@ -57,10 +59,11 @@ def run_auto(args: argparse.Namespace) -> int:
     from .runargs import named_runs, read_inputs
 
     automatic, runs = read_inputs(args.inputs[0], named_runs(args.inputs[2:], args.names))
-    human, _ = read_inputs(args.inputs[1], [])
+    # sampled judgments (topic iter docno rel prob) are read by the design's own reader
+    human = args.inputs[1] if args.design == "inclusion" else read_inputs(args.inputs[1], [])[0]
     from ..collections.automatic import automatic_judgments
 
     result = automatic_judgments(automatic, human, runs, args.measures, alpha=args.alpha,
                                  tuning=args.tuning, pairs=args.pairs,
-                                 relevance_level=args.relevance_level)
+                                 relevance_level=args.relevance_level, design=args.design)
     return write_text(args, result.format(args.fmt, digits=args.digits).rstrip("\n") + "\n")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from ..core.params import RESAMPLES, RNG_SEED, SCALE_DEPTH, SIGNIFICANCE
+from ..core.params import AUTO_DESIGN, RESAMPLES, RNG_SEED, SCALE_DEPTH, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands
@@ -56,6 +56,15 @@ def add_parser(subparsers) -> None:
     add_param(parser, SCALE_DEPTH)
     parser.add_argument("--no-robustness", action="store_true",
                         help="leave out the robustness panel")
+    parser.add_argument("--automatic", metavar="AUTO_QRELS",
+                        help="automatic judgments of every topic: QRELS are then the human "
+                        "judgments of a sample (--design), and the report gets a section on "
+                        "the automatic judgments (agreement, corrected means, conclusions "
+                        "that change)")
+    add_param(parser, AUTO_DESIGN)
+    parser.add_argument("--bounds", action="store_true",
+                        help="add each mean's bounds under the unjudged documents the runs "
+                        "retrieve and the pairs of runs the judgments do not order")
     add_format(parser, REPORT_FORMATS, default="html", doc="html: one self-contained page; "
                "latex or markdown: the tables")
     add_digits(parser)
@@ -85,6 +94,11 @@ RULES: tuple[Declared, ...] = (
     Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
          "robustness panel, which --no-robustness leaves out"),
     Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
+    Rule(("design",), lambda args: args.automatic is not None,
+         "--design applies to --automatic (how QRELS, the human sample, were drawn)"),
+    Rule(("design",), lambda args: args.design != "inclusion",
+         "--design inclusion reads sampled judgments (topic iter docno rel prob), not the "
+         "qrels a report evaluates: use irscale labels auto --design inclusion"),
     _runs,
 )
 
@@ -102,12 +116,14 @@ def command_line(args: argparse.Namespace) -> str:
                    ("-B", "samples"), ("--seed", "seed"), ("--scale-depth", "scale_depth"),
                    ("--digits", "digits")) if given(args, dest)),
                ("--format", None if args.fmt == "html" else args.fmt),
+               ("--automatic", args.automatic),
+               ("--design", args.design if given(args, "design") else None),
                ("--title", args.title), ("-o", None if args.output == "-" else args.output))
     for option, value in options:
         if value is not None:
             words += [option, str(value)]
-    words += [flag for flag, on in (("--dp", args.dp), ("--no-robustness",
-                                                         args.no_robustness)) if on]
+    words += [flag for flag, on in (("--dp", args.dp), ("--no-robustness", args.no_robustness),
+                                    ("--bounds", args.bounds)) if on]
     return shlex.join(words)
 
 
@@ -123,8 +139,10 @@ def run(args: argparse.Namespace) -> int:
         qrels, runs, args.measures or DEFAULT_MEASURES,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
-        robustness=not args.no_robustness,
-        command=command_line(args), input_files=[args.qrels, *args.runs],
+        robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
+        bounds=args.bounds,
+        command=command_line(args),
+        input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else [])],
         progress=wants_progress(args))
     if args.fmt == "html":
         title = {} if args.title is None else {"title": args.title}

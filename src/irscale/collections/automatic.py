@@ -12,7 +12,8 @@ interval below; a topic of the human qrels that the automatic qrels lack is an e
 run and a measure with per-topic values, ``Y_t`` is the topic's value under the human
 judgments (known on the ``n`` labelled topics ``L``) and ``Ŷ_t`` its value under the
 automatic judgments (known on every topic; ``U`` the ``N`` others). A topic a run does not
-retrieve counts 0, as trec_eval's ``-c`` counts it.
+retrieve counts 0, as trec_eval's ``-c`` counts it. (Human samples of (topic, document)
+pairs, ``design`` ≠ ``"topics"``: :mod:`irscale.collections.automatic_pairs`.)
 
 **Prediction-powered inference** (Angelopoulos, Bates, Fannjiang, Jordan and Zrnic,
 "Prediction-powered inference", *Science* 382, 2023; with power tuning, PPI++:
@@ -45,24 +46,25 @@ set of judgments and under both in the same direction.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.params import check_alpha
+from ..core.params import AUTO_DESIGN, check_alpha
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
+from .automatic_pairs import PairDesign, human_sample, ppi_moments, sampled_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats.tables import Format
 
 Tuning = Literal["ppi++", "ppi", "classical"]
-#: λ of each tuning that fixes it (PPI++ estimates it from the data).
-FIXED_LAMBDA = {"ppi": 1.0, "classical": 0.0}
+Design = Literal["topics", "uniform", "stratified", "inclusion"]
 
 
 class MeanEstimate(NamedTuple):
@@ -127,17 +129,12 @@ def ppi_mean(y: Sequence[float] | np.ndarray, yhat: Sequence[float] | np.ndarray
     if len(y) < 2 or len(rest) < 1:
         raise InputError(f"a prediction-powered estimate needs 2 labelled units and 1 other at "
                          f"least, got {len(y)} and {len(rest)}")
-    n, big_n = len(y), len(rest)
-    if tuning == "ppi++":
-        covariance = float(np.mean((y - y.mean()) * (yhat - yhat.mean())))
-        variance = float(np.var(np.concatenate([yhat, rest]), ddof=1))
-        lam = 0.0 if variance == 0 else covariance / ((1 + n / big_n) * variance)
-        lam = min(max(lam, 0.0), 1.0)
-    else:
-        lam = FIXED_LAMBDA[tuning]
-    estimate = lam * float(rest.mean()) + float(np.mean(y - lam * yhat))
-    spread = np.sqrt(lam * lam * float(np.var(rest)) / big_n + float(np.var(y - lam * yhat)) / n)
-    half = _normal_quantile(alpha) * float(spread)
+    return _interval(*ppi_moments(y, yhat, rest, tuning), alpha)
+
+
+def _interval(estimate: float, variance: float, lam: float, alpha: float) -> MeanEstimate:
+    """``estimate ± z_{1−α/2}·sqrt(variance)``."""
+    half = _normal_quantile(alpha) * float(np.sqrt(variance))
     return MeanEstimate(estimate, estimate - half, estimate + half, lam)
 
 
@@ -164,6 +161,26 @@ class AutomaticJudgmentsResult(HtmlRepr):
     def to_frame(self) -> pd.DataFrame:
         """The estimates (one row a measure and run or pair)."""
         return self.estimates
+
+    def conclusions(self) -> pd.DataFrame:
+        """Which order of every pair of runs each source of judgments supports: one row a
+        measure and pair (``pairs=True``), ``human`` (the human sample's interval),
+        ``corrected`` (the prediction-powered interval), ``automatic`` (the sign of the
+        automatic means' difference, which has no interval), each ``a > b``, ``a < b`` or
+        ``undecided`` (the interval holds 0; ``tie`` for equal automatic means), and
+        ``changed``: the corrected conclusion differs from the human sample's."""
+        rows = []
+        for row in self.estimates[self.estimates["kind"] == "difference"].itertuples():
+            a, b = str(row.system).split(" − ", 1)
+            human = _decided(row.human_low, row.human_high, a, b)
+            corrected = _decided(row.ppi_low, row.ppi_high, a, b)
+            auto = f"{a} > {b}" if row.automatic > 0 else \
+                f"{a} < {b}" if row.automatic < 0 else "tie"
+            rows.append({"measure": row.measure, "pair": row.system, "human": human,
+                         "corrected": corrected, "automatic": auto,
+                         "changed": corrected != human})
+        return pd.DataFrame(rows, columns=["measure", "pair", "human", "corrected",
+                                           "automatic", "changed"])
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The four tables as ``fmt`` (``text``, ``markdown``, ``latex``, ``csv``: the
@@ -193,6 +210,11 @@ class AutomaticJudgmentsResult(HtmlRepr):
                          title="Agreement of the system rankings on the labelled topics"),
         ]
         return "\n\n".join(parts)
+
+
+def _decided(low: float, high: float, a: str, b: str) -> str:
+    """The order of ``a`` and ``b`` an interval of ``a − b`` supports."""
+    return f"{a} > {b}" if low > 0 else f"{a} < {b}" if high < 0 else "undecided"
 
 
 def _per_topic(qrels: Any, runs: list[Any], measures: Sequence[str], topics: list[str],
@@ -272,10 +294,101 @@ def _system_agreement(human: np.ndarray, auto: np.ndarray, names: list[str],
     return pd.DataFrame(rows)
 
 
+def _columns(measures: list[str], names: list[str], pairs: bool
+             ) -> list[tuple[str, str, str, Callable[[np.ndarray], np.ndarray]]]:
+    """``measure, system, kind`` of every row of the estimates, and how to take its values
+    from an array ``(units × runs × measures)``: one run's, or the difference of two."""
+    rows: list[tuple[str, str, str, Callable[[np.ndarray], np.ndarray]]] = []
+    for m, measure in enumerate(measures):
+        for r, name in enumerate(names):
+            rows.append((measure, name, "mean", partial(_run_values, run=r, measure=m)))
+        if pairs:
+            for a, b in itertools.combinations(range(len(names)), 2):
+                rows.append((measure, f"{names[a]} − {names[b]}", "difference",
+                             partial(_difference, first=a, second=b, measure=m)))
+    return rows
+
+
+def _run_values(values: np.ndarray, run: int, measure: int) -> np.ndarray:
+    return values[:, run, measure]
+
+
+def _difference(values: np.ndarray, first: int, second: int, measure: int) -> np.ndarray:
+    return values[:, first, measure] - values[:, second, measure]
+
+
+def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: list[str], *,
+                 alpha: float, tuning: str, pairs: bool, relevance_level: int,
+                 design: PairDesign) -> AutomaticJudgmentsResult:
+    """:func:`automatic_judgments` with a sample of (topic, document) pairs
+    (:mod:`irscale.collections.automatic_pairs`)."""
+    from .automatic_pairs import check_pairs, pair_contributions
+
+    sample, prob = human_sample(human, design)
+    auto = pd.DataFrame({"topic": auto_qrels.topic.to_pylist(),
+                         "docno": auto_qrels.docno.to_pylist(),
+                         "rel": np.asarray(auto_qrels.rel)})
+    where = check_pairs(sample, auto)
+    if len(where) >= len(auto) and design != "inclusion":
+        raise InputError("the human qrels judge every pair of the automatic qrels: there is "
+                         "nothing left to the automatic judgments")
+    topics = list(dict.fromkeys(auto["topic"]))
+    human_topics = list(dict.fromkeys(sample["topic"]))
+    auto_values, measures_out = _per_topic(auto_qrels, run_list, measures, topics,
+                                           relevance_level)
+    grades = sorted(set(auto["rel"].tolist()) | set(sample["rel"].tolist()))
+    grade_of = {k: j for j, k in enumerate(grades)}
+    human_column = np.array([grade_of[k] for k in sample["rel"]], dtype=np.intp)
+    auto_column = np.array([grade_of[k] for k in auto["rel"]], dtype=np.intp)
+    scale = 1.0 if design == "inclusion" else float(len(auto))  # c_p, or z_p = P·c_p
+    # units (pairs) × runs × measures, the human grades on the sample, automatic ones
+    shape = (len(where), len(run_list), len(measures_out))
+    y, yhat = np.zeros(shape), np.zeros(shape)
+    every = np.zeros((len(auto), len(run_list), len(measures_out)))
+    for m, measure in enumerate(measures_out):
+        values = pair_contributions(auto, run_list, measure, topics, auto_values[:, :, m],
+                                    relevance_level, grades) * scale
+        every[:, :, m] = np.take_along_axis(values, auto_column[:, None, None], axis=2)[:, :, 0]
+        y[:, :, m] = np.take_along_axis(values[where], human_column[:, None, None],
+                                        axis=2)[:, :, 0]
+        yhat[:, :, m] = every[where, :, m]
+    stratum = auto["rel"].to_numpy()
+    rows: list[dict[str, Any]] = []
+    for measure, system, kind, select in _columns(measures_out, [r.name for r in run_list],
+                                                  pairs):
+        ys, yhats, alls = select(y), select(yhat), select(every)
+        found = {name: _interval(*sampled_mean(ys, yhats, alls, design,
+                                               stratum=stratum[where], stratum_all=stratum,
+                                               prob=prob, tuning=name), alpha)
+                 for name in ("classical", tuning)}
+        classical, corrected = found["classical"], found[tuning]
+        rows.append({
+            "measure": measure, "system": system, "kind": kind,
+            "automatic": float(alls.sum()) if design == "inclusion" else float(alls.mean()),
+            "human": classical.estimate, "human_low": classical.low,
+            "human_high": classical.high, "ppi": corrected.estimate,
+            "ppi_low": corrected.low, "ppi_high": corrected.high, "lam": corrected.lam,
+            "labelled": len(where), "others": len(auto) - len(where)})
+    human_qrels = as_qrels(pd.DataFrame({"query_id": sample["topic"], "doc_id": sample["docno"],
+                                         "relevance": sample["rel"]}))
+    judged = auto.iloc[np.sort(where)]
+    auto_judged = as_qrels(pd.DataFrame({"query_id": judged["topic"], "doc_id": judged["docno"],
+                                         "relevance": judged["rel"]}))
+    h_values, _ = _per_topic(human_qrels, run_list, measures, human_topics, relevance_level,
+                             sample=True)
+    a_values, _ = _per_topic(auto_judged, run_list, measures, human_topics, relevance_level,
+                             sample=True)
+    labels, confusion = _confusion(auto_qrels, human_qrels)
+    systems = _system_agreement(h_values, a_values, [r.name for r in run_list], measures_out,
+                                alpha)
+    return AutomaticJudgmentsResult(pd.DataFrame(rows), labels, confusion, systems, alpha,
+                                    tuning)
+
+
 def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | Sequence[str],
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
-                        pairs: bool = False, relevance_level: int = 1
-                        ) -> AutomaticJudgmentsResult:
+                        pairs: bool = False, relevance_level: int = 1,
+                        design: Design = "topics") -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).
 
@@ -283,8 +396,9 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     ----------
     automatic : qrels (path, Qrels, DataFrame, dict)
         The automatic judgments of every topic.
-    human : qrels
-        The human judgments of a uniform random sample of those topics.
+    human : qrels, or sampled judgments (``design="inclusion"``)
+        The human judgments of a sample of those topics (``design="topics"``) or of the
+        (topic, document) pairs of the automatic qrels (the other designs).
     runs : runs (paths, a folder, a list or mapping of runs)
         Two runs at least.
     measures : str or sequence of str
@@ -297,6 +411,11 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
         Also estimate the difference of every pair of runs.
     relevance_level : int
         Smallest relevant grade (trec_eval's ``-l``), for both qrels.
+    design : {"topics", "uniform", "stratified", "inclusion"}
+        How the human sample was drawn: a uniform sample of the topics (the module
+        documentation), or of the (topic, document) pairs: uniform, stratified by the
+        automatic grade, or with stated inclusion probabilities
+        (:mod:`irscale.collections.automatic_pairs`).
 
     Returns
     -------
@@ -308,10 +427,16 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     names_given = [measures] if isinstance(measures, str) else list(measures)
     if not names_given:
         raise ParameterError("measures: give one measure at least (map, ndcg_cut_10 ...)")
-    auto_qrels, human_qrels = as_qrels(automatic), as_qrels(human)
+    design = AUTO_DESIGN.check(design)
+    auto_qrels = as_qrels(automatic)
     run_list = as_runs(runs)
     if len(run_list) < 2:
         raise ParameterError(f"runs: give two runs at least, got {len(run_list)}")
+    if design != "topics":
+        return _pair_design(auto_qrels, human, run_list, names_given, alpha=alpha,
+                            tuning=tuning, pairs=pairs, relevance_level=relevance_level,
+                            design=design)
+    human_qrels = as_qrels(human)
     auto_topics = list(dict.fromkeys(auto_qrels.topic.to_pylist()))
     human_topics = list(dict.fromkeys(human_qrels.topic.to_pylist()))
     outside = [t for t in human_topics if t not in set(auto_topics)]
@@ -333,16 +458,8 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     yhat, rest = auto_all[:n], auto_all[n:]
     names = [run.name for run in run_list]
     rows: list[dict[str, Any]] = []
-    columns: list[tuple[str, str, str, np.ndarray, np.ndarray, np.ndarray]] = []
-    for m, measure in enumerate(measures_out):
-        for r, name in enumerate(names):
-            columns.append((measure, name, "mean", y[:, r, m], yhat[:, r, m], rest[:, r, m]))
-        if pairs:
-            for a, b in itertools.combinations(range(len(names)), 2):
-                columns.append((measure, f"{names[a]} − {names[b]}", "difference",
-                                y[:, a, m] - y[:, b, m], yhat[:, a, m] - yhat[:, b, m],
-                                rest[:, a, m] - rest[:, b, m]))
-    for measure, system, kind, ys, yhats, rests in columns:
+    for measure, system, kind, select in _columns(measures_out, names, pairs):
+        ys, yhats, rests = select(y), select(yhat), select(rest)
         classical = ppi_mean(ys, yhats, rests, alpha=alpha, tuning="classical")
         corrected = ppi_mean(ys, yhats, rests, alpha=alpha, tuning=tuning)
         rows.append({

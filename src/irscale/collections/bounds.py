@@ -44,7 +44,7 @@ import itertools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -80,14 +80,27 @@ class UnjudgedBounds(HtmlRepr):
         """The mean bounds (one row a run and measure)."""
         return self.means
 
-    def format(self, fmt: Format = "text", *, digits: int = 4, per_topic: bool = False) -> str:
-        """The mean bounds (``per_topic``: the per-topic ones) and the undecided pairs as
-        ``fmt`` (``csv``: the one table; ``json``: every table)."""
+    def format(self, fmt: Format | Literal["trec"] = "text", *, digits: int = 4,
+               per_topic: bool = False) -> str:
+        """The mean bounds (``per_topic``: the per-topic ones too) and the undecided pairs
+        as ``fmt`` (``csv``: the one table, per topic or of the means; ``json``: every
+        table; ``trec``: trec_eval's lines ``measure_low topic value run`` and
+        ``measure_high ...``, the topics' (``per_topic``) then the means' (``all``), and a
+        line ``undecided measure a,b`` a pair of runs the judgments do not order)."""
         from ..io.formats import TABLE_FORMATS, check_format
         from ..stats.protocol import format_table
 
-        check_format(fmt, TABLE_FORMATS, "bounds")
+        check_format(fmt, (*TABLE_FORMATS, "trec"), "bounds")
         table = self.per_topic if per_topic else self.means
+        if fmt == "trec":
+            rows = [*(self.per_topic.itertuples() if per_topic else ()),
+                    *self.means.assign(topic="all").itertuples()]
+            lines = [f"{row.measure}_{side:<{21 - len(str(row.measure))}}\t{row.topic}\t"
+                     f"{getattr(row, side):.{digits}f}\t{row.run}"
+                     for row in rows for side in ("low", "high")]
+            lines += [f"{'undecided':<22}\t{row.measure}\t{row.a},{row.b}"
+                      for row in self.undecided.itertuples()]
+            return "\n".join(lines) + "\n"
         if fmt == "csv":
             return format_table(table, "csv")
         if fmt == "json":

@@ -751,6 +751,13 @@ SAMPLE_DESIGN = Param("design", Names("sampling design", DESIGNS), "with-replace
                       "with-replacement: N draws, the distinct documents judged, π = "
                       "1-(1-p)^N; poisson: each document independently with π = min(1, c·p), "
                       "Σπ = N; stratified: --strata", ("--design",), "DESIGN")
+#: How the human sample of :func:`irscale.collections.automatic_judgments` was drawn.
+AUTO_DESIGN = Param("design", Names("human sample design",
+                                    ("topics", "uniform", "stratified", "inclusion")),
+                    "topics", "how the human sample was drawn: topics: a uniform sample of the "
+                    "topics; uniform: of the (topic, document) pairs; stratified: of the pairs "
+                    "of every automatic grade; inclusion: pairs with stated probabilities "
+                    "(HUMAN: topic iter docno rel prob)", ("--design",), "DESIGN")
 #: Documents drawn per topic (:func:`irscale.collections.sample_judgments`).
 SAMPLE_DRAWS = Param("size", SAMPLE_SIZE, None, "per topic: draws (with-replacement) or "
                      "expected judgments (poisson); required by those designs", ("--size",),

@@ -117,6 +117,13 @@ class Report:
     #: N) and ``ranked`` (its interval-scaled version M_R), for the page's toggle.
     scaled: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
         columns=list(SCALED_COLUMNS)))
+    #: With automatic judgments (``build_report(automatic=...)``): the agreement, the
+    #: corrected means and the conclusions
+    #: (:class:`~irscale.collections.automatic.AutomaticJudgmentsResult`); None otherwise.
+    automatic: Any = None
+    #: With ``build_report(bounds=True)``: the bounds under the unjudged documents
+    #: (:class:`~irscale.collections.bounds.UnjudgedBounds`); None otherwise.
+    bounds: Any = None
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""
@@ -322,6 +329,9 @@ def build_report(
     seed: int = 0,
     scale_depth: int = DEFAULT_SCALE_DEPTH,
     robustness: bool = True,
+    automatic: Any = None,
+    design: str = "topics",
+    bounds: bool = False,
     command: str | None = None,
     input_files: Sequence[str] | None = None,
     progress: ProgressArg = False,
@@ -353,6 +363,19 @@ def build_report(
         Run length N of the robustness panel for measures without a cut-off.
     robustness : bool
         Compute the robustness panel (default True).
+    automatic : qrels, optional
+        Automatic judgments of every topic; ``qrels`` are then the human judgments of a
+        sample drawn as ``design`` says, and the report gets a section on the automatic
+        judgments: agreement, every run's mean and every difference corrected with the
+        human sample, and the conclusions that change
+        (:func:`irscale.collections.automatic_judgments`, ``tuning="ppi++"``, level
+        ``alpha``).
+    design : {"topics", "uniform", "stratified", "inclusion"}
+        How the human sample was drawn (``automatic`` only).
+    bounds : bool
+        Add each mean's bounds under the unjudged documents the runs retrieve and the
+        pairs of runs the judgments do not order
+        (:func:`irscale.collections.unjudged_bounds`).
     command : str, optional
         The command line shown in the reproducibility block (default: this call).
     input_files : sequence of str, optional
@@ -419,6 +442,19 @@ def build_report(
                      else (pd.DataFrame(columns=["measure", "N", "tau", "sig", "sig_ranked",
                                                  "s2ns", "ns2s", "note"]),
                            pd.DataFrame(columns=list(SCALED_COLUMNS))))
+    found_automatic = None
+    if automatic is not None:
+        from ..collections.automatic import automatic_judgments
+
+        found_automatic = automatic_judgments(automatic, qrels, run_objs, list(labels),
+                                              alpha=alpha, pairs=True, design=cast(Any, design))
+    elif design != "topics":
+        raise ParameterError("design applies to automatic judgments (automatic=...)")
+    found_bounds = None
+    if bounds:
+        from ..collections.bounds import unjudged_bounds
+
+        found_bounds = unjudged_bounds(qrels_obj, run_objs, list(labels))
     discriminative = None
     if dp:
         discriminative = discriminative_power_table(
@@ -435,4 +471,4 @@ def build_report(
         precision_recall=interpolated_precision(evaluation), robustness=panel,
         discriminative=discriminative,
         provenance=provenance(command or "irscale.report.build_report(...)", paths),
-        scaled=scaled)
+        scaled=scaled, automatic=found_automatic, bounds=found_bounds)

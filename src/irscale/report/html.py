@@ -32,6 +32,8 @@ from ..plots.runs import (
 from ..stats.assumptions import display_frame
 from ..stats.tables import check_digits, format_number
 from .tables import (
+    automatic_frames,
+    bounds_frames,
     comparison_frame,
     discriminative_frame,
     groups_frame,
@@ -260,6 +262,22 @@ def _scaled(report: Report, digits: int) -> list[str]:
             + "\n".join(rows) + "</tbody></table>"]
 
 
+def _automatic(report: Report, digits: int) -> list[str]:
+    """The automatic judgments against the human ones (QRELS): agreement, corrected means
+    and the conclusions that change (:func:`irscale.collections.automatic_judgments`)."""
+    found = report.automatic
+    changed = found.conclusions()
+    return [
+        f"<p>QRELS are the human judgments of a sample; the automatic judgments cover "
+        f"every topic. Corrected means: prediction-powered inference ({_esc(found.tuning)}; "
+        f"Angelopoulos et al., Science 2023), beside the human sample alone. "
+        f"{int(changed['changed'].sum())} of {len(changed)} conclusions about a pair of runs "
+        "change with the correction.</p>",
+        *(_table(frame, digits, table_id=table_id, caption=caption)
+          for table_id, caption, frame in automatic_frames(report)),
+    ]
+
+
 def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
@@ -357,6 +375,12 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
                            caption="Discriminative power (Sakai 2014, §5): pairs significant "
                            "under the paired bootstrap and the randomised Tukey HSD"))
     sections.append(_section("Robustness", "robustness-section", body))
+    if report.bounds is not None:
+        sections.append(_section("Bounds under unjudged documents", "bounds-section",
+                                 [_table(frame, digits, table_id=table_id, caption=caption)
+                                  for table_id, caption, frame in bounds_frames(report)]))
+    if report.automatic is not None:
+        sections.append(_section("Automatic judgments", "automatic", _automatic(report, digits)))
     sections.append(_section("Reproducibility", "reproducibility", _reproducibility(report)))
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

@@ -151,6 +151,43 @@ def _title(text: str, fmt: str) -> str:
     return "".join(_LATEX_WORDS.get(ch, ch) for ch in text) if fmt == "latex" else text
 
 
+def automatic_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
+    """The tables of the section on automatic judgments (``report.automatic``; none
+    without): ``(id, caption, frame)`` each, for the page and for the LaTeX and Markdown
+    tables."""
+    found = report.automatic
+    if found is None:
+        return []
+    level = f"{100 * (1 - found.alpha):g}%"
+    means = found.estimates[found.estimates["kind"] == "mean"].drop(columns="kind")
+    return [
+        ("automatic-labels", "Automatic judgments: agreement of the labels both judge",
+         found.labels),
+        ("automatic-confusion", "Automatic judgments: confusion of the grades (automatic "
+         "rows, human columns)", found.confusion.reset_index()),
+        ("automatic-systems", "Automatic judgments: agreement of the system rankings (human "
+         "vs automatic judgments)", found.systems),
+        ("automatic-means", f"Every run's mean corrected with the human sample "
+         f"({found.tuning}, {level} intervals)", means),
+        ("automatic-conclusions", f"The order of every pair of runs by each source of "
+         f"judgments ({level} intervals)", found.conclusions()),
+    ]
+
+
+def bounds_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
+    """The tables of the bounds under the unjudged documents (``report.bounds``; none
+    without): ``(id, caption, frame)`` each."""
+    found = report.bounds
+    if found is None:
+        return []
+    return [
+        ("bounds", f"Each mean's bounds when the unjudged documents a run retrieves take "
+         f"grade {found.lowest} or {found.highest}", found.means),
+        ("bounds-undecided", "Pairs of runs the judgments do not order (their bounds "
+         "overlap)", found.undecided),
+    ]
+
+
 def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 4) -> str:
     """Every table of the report as LaTeX (booktabs ``table`` environments, ASCII: Greek
     letters as math or words) or Markdown, separated by blank lines."""
@@ -179,4 +216,10 @@ def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 
     if report.discriminative is not None:
         parts.append(render(_ascii(discriminative_frame(report), fmt), fmt, digits=digits,
                             title="Discriminative power"))
+    for _, caption, frame in bounds_frames(report):
+        parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))
+    for _, caption, frame in automatic_frames(report):
+        if fmt == "latex":  # ASCII: the minus of the pairs' names as a hyphen
+            frame = frame.replace("\u2212", "-", regex=True)
+        parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))
     return "\n".join(parts)

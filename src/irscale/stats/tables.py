@@ -133,10 +133,13 @@ def _markdown(frame: pd.DataFrame, digits: int, title: str | None) -> str:
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
     "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    # OT1-encoded text fonts print ¡ and ¿ for the bare characters
+    "<": r"\textless{}", ">": r"\textgreater{}",
 }
 
 
 def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters spelt as text-mode commands."""
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
