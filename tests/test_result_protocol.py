@@ -14,9 +14,9 @@ from __future__ import annotations
 import copy
 import io
 import json
-import re
 import math
 import pickle
+import re
 import warnings
 
 import numpy as np
