@@ -28,6 +28,8 @@ from ..io.sources import (
     check_not_input,
     input_files,
 )
+from .common_params import FORCE, OUTPUT
+from .options import add_param
 
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -100,17 +102,14 @@ def file_role(action: argparse.Action) -> FileRole | None:
 
 def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None:
     """``-o/--output FILE`` (default standard output) and ``--force``."""
-    parser.add_argument("-o", "--output", default="-", metavar="FILE",
-                        help=f"write the {what} to FILE (default: standard output); an "
-                        "existing file is never replaced without --force")
+    add_param(parser, OUTPUT, doc=OUTPUT.doc.replace("the output", f"the {what}"))
     declare_outputs(parser, "-o")
     add_force(parser)
 
 
 def add_force(parser: argparse.ArgumentParser) -> None:
     """``--force``: replace existing output files (never an input of the same call)."""
-    parser.add_argument("--force", action="store_true",
-                        help="replace output files that exist already (inputs never are)")
+    add_param(parser, FORCE)
 
 
 def command_parsers(parser: argparse.ArgumentParser,
