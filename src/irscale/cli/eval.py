@@ -14,6 +14,7 @@ from ..core.params import MEAN_INTERVALS, NDEVAL_RISK_ALPHA, SAMPLES, SEED, SIGN
 from ..evaluation.context import DEFAULT
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
+from .common_params import ALLOW_EMPTY, NO_SUMMARY, PER_QUERY
 from .eval_context import eval_context, refuse_unread_options
 from .eval_diversity import (
     DIVERSITY_RULES,
@@ -205,10 +206,8 @@ def run(args: argparse.Namespace) -> int:
 def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> None:
     """``-q`` and ``-n``: the values printed, every ``unit``'s and the summary (``eval``,
     ``text``, ``session``)."""
-    parser.add_argument("-q", "--per-query", action="store_true",
-                        help=f"also print the value of every {unit}")
-    parser.add_argument("-n", "--no-summary", action="store_true",
-                        help="do not print the summary (all) lines")
+    add_param(parser, PER_QUERY, doc=f"also print the value of every {unit}")
+    add_param(parser, NO_SUMMARY)
 
 
 def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str) -> None:
@@ -216,8 +215,7 @@ def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str
     ``empty``: an error without it) and ``-o``: the output of ``text`` and ``session``."""
     add_format(parser, OUTPUT_FORMATS, default="trec",
                doc=f"output format (trec: 'measure<TAB>{unit}<TAB>value')")
-    parser.add_argument("--allow-empty", action="store_true",
-                        help=f"evaluate a run {empty} (an error otherwise)")
+    add_param(parser, ALLOW_EMPTY, doc=f"evaluate a run {empty} (an error otherwise)")
     add_output(parser)
 
 

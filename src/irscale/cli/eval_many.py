@@ -14,6 +14,7 @@ from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
 from ..io.files import atomic_output
 from ..io.formats import OUTPUT_FORMATS
+from .common_params import ALLOW_EMPTY, MEASURES
 from .main import given
 from .options import (
     add_format,
@@ -25,7 +26,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import add_output, declare_inputs, declare_outputs, open_output
-from .runargs import ALLOW_EMPTY_HELP, add_names, add_trec_eval_options
+from .runargs import add_names, add_trec_eval_options
 
 
 def add_parser(subparsers) -> None:
@@ -44,16 +45,15 @@ def add_parser(subparsers) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUNS",
                         help="folder(s) of run files, glob pattern(s) such as 'runs/*.gz' "
                         "(quoted), or run files: TREC (plain or gzip) or Parquet")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="measure or nickname (repeatable), as in irscale eval "
-                        "(default: official)")
+    add_param(parser, MEASURES, action="append", doc="measure or nickname (repeatable), as "
+              "in irscale eval", unset="official")
     add_batch_options(parser)
     add_cache_option(parser)
     add_names(parser, metavar="file|runid|A,B,...", doc="how to name the runs: file "
               "(default: the file name without extension, longer forms where those collide),"
               " runid (the run id of each file; two files with one run id are an error), or "
               "one name per file in order: a,b,c")
-    parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
+    add_param(parser, ALLOW_EMPTY)
     add_trec_eval_options(parser)
     add_format(parser, OUTPUT_FORMATS, default="trec",
                doc="format of the summary (as irscale eval)")

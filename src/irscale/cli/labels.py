@@ -33,6 +33,7 @@ from ..core.params import (
     ZBS_LR_STEPS,
 )
 from ..errors import ParameterError
+from .common_params import INPUTS
 from .labels_auto import add_auto
 from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
@@ -42,7 +43,7 @@ from .runargs import add_names
 
 def _inputs(parser: argparse.ArgumentParser, metavar: str, doc: str) -> None:
     """The input files of an action (``LABELS``, ``QRELS_A QRELS_B RUN``...)."""
-    parser.add_argument("inputs", nargs="*", metavar=metavar, help=doc)
+    add_param(parser, INPUTS, nargs="*", metavar=metavar, doc=doc)
     declare_inputs(parser, "inputs")
 
 
