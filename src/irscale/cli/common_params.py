@@ -78,3 +78,11 @@ PER_QUERY = Param("per_query", Switch(), False, "also print the value of every t
 #: ``-n/--no-summary``: no summary lines.
 NO_SUMMARY = Param("no_summary", Switch(), False, "do not print the summary (all) lines",
                    ("-n", "--no-summary"))
+#: ``QRELS``: the qrels file (positional; a command with other judgments says which).
+QRELS = Param("qrels", Text(), None, "qrels file: qid iter docno rel", ("qrels",))
+#: ``--qrels FILE``: qrels a command reads where it needs judgments.
+QRELS_OPTION = Param("qrels", Text(), None, "qrels file", ("--qrels",), "FILE")
+#: ``RUN...``: the run files (positional: files, folders or quoted glob patterns).
+RUNS = Param("runs", Text(), None, "run file(s): qid Q0 docno rank score runid", ("runs",))
+#: ``--runs RUN...``: run files a command reads beside its main input.
+RUNS_OPTION = Param("runs", Text(), None, "run files", ("--runs",), "RUN")

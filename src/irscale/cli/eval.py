@@ -14,7 +14,7 @@ from ..core.params import MEAN_INTERVALS, NDEVAL_RISK_ALPHA, SAMPLES, SEED, SIGN
 from ..evaluation.context import DEFAULT
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
-from .common_params import ALLOW_EMPTY, NO_SUMMARY, PER_QUERY
+from .common_params import ALLOW_EMPTY, MEASURES, NO_SUMMARY, PER_QUERY, QRELS, RUNS
 from .eval_context import eval_context, refuse_unread_options
 from .eval_diversity import (
     DIVERSITY_RULES,
@@ -62,15 +62,15 @@ def add_parser(subparsers) -> None:
         "'measure<TAB>topic<TAB>value<TAB>run' (tools that read the first three fields "
         "keep working). csv, json and markdown have a run column.",
     )
-    parser.add_argument("qrels", help="qrels file: qid iter docno rel")
-    parser.add_argument("runs", nargs="+",
-                        help="run file(s): qid Q0 docno rank score runid (plain, gzip or "
-                        "Parquet); a folder gives its files sorted by name, a quoted glob "
-                        "pattern ('runs/*.gz') the files it matches (thousands of files: "
-                        "--batch-size streams them, as irscale eval-many)")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
-                        "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
+    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
+    add_param(parser, RUNS, nargs="+",
+              doc="run file(s): qid Q0 docno rank score runid (plain, gzip or "
+              "Parquet); a folder gives its files sorted by name, a quoted glob "
+              "pattern ('runs/*.gz') the files it matches (thousands of files: "
+              "--batch-size streams them, as irscale eval-many)")
+    add_param(parser, MEASURES, action="append", metavar="MEASURE",
+              doc="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
+              "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
     add_values_options(parser)
     add_trec_eval_options(parser, trec_eval=True)
     parser.add_argument("-Z", "--Zscore", dest="zscores", metavar="FILE",

@@ -147,8 +147,9 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
         built["action"] = "store_true"
     elif isinstance(domain, Text) and not many:  # used as given: nothing to check
         built.update(default=default, metavar=param.metavar)
-    else:
-        built.update(domain=domain, default=default, metavar=param.metavar)
+    else:  # the items of a list of text are used as given too
+        built.update(domain=None if isinstance(domain, Text) else domain, default=default,
+                     metavar=param.metavar)
         if many:
             kwargs.setdefault("unique", True)
             kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type],

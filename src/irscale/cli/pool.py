@@ -35,6 +35,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
+from .common_params import QRELS, QRELS_OPTION, RUNS
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
@@ -69,13 +70,13 @@ def _judged_options(parser: argparse.ArgumentParser) -> None:
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
                     metavar: str = "QRELS") -> None:
     """``QRELS RUN...`` (the qrels' help and metavar as given)."""
-    parser.add_argument("qrels", metavar=metavar, help=qrels)
+    add_param(parser, QRELS, metavar=metavar, doc=qrels)
     _runs(parser)
 
 
 def _runs(parser: argparse.ArgumentParser) -> None:
     """``RUN...``: the run files."""
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    add_param(parser, RUNS, nargs="+", metavar="RUN", doc="run files")
 
 
 def _format(parser: argparse.ArgumentParser) -> None:
@@ -100,10 +101,10 @@ def add_parser(subparsers) -> None:
     _runs(p)
     add_param(p, POOL_STRATEGY, default=None, required=True)
     add_param(p, POOL_BUDGET)
-    p.add_argument("--qrels", metavar="FILE",
-                   help="judgments so far, adaptive strategies only: replayed, and the first "
-                   "document they do not judge is each topic's next to judge (default: none, "
-                   "the first document of every topic)")
+    add_param(p, QRELS_OPTION, metavar="FILE",
+              doc="judgments so far, adaptive strategies only: replayed, and the first "
+              "document they do not judge is each topic's next to judge (default: none, "
+              "the first document of every topic)")
     _strategy_options(p)
     add_output(p, what="pool file")
     declare_inputs(p, "runs", "--qrels")
@@ -362,10 +363,10 @@ def _add_sampling(sub) -> None:
                    "10:1,100:0.2,1000:0.05 (default: none)")
     add_param(p, RUN_DEPTH)
     add_param(p, RNG_SEED, doc="seed of the draws")
-    p.add_argument("--qrels", metavar="FILE",
-                   help="simulate: the qrels judge the sample (a document they do not judge "
-                   "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
-                   "reads (default: none, 'topic docno prob' lines to judge)")
+    add_param(p, QRELS_OPTION, metavar="FILE",
+              doc="simulate: the qrels judge the sample (a document they do not judge "
+              "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
+              "reads (default: none, 'topic docno prob' lines to judge)")
     _run_options(p)
     add_output(p, what="sample")
     declare_inputs(p, "runs", "--qrels")

@@ -7,6 +7,7 @@ import argparse
 
 from ..core.params import ROUGE_MULTI, THRESHOLD
 from ..errors import ParameterError
+from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import add_param
 from .outputs import declare_inputs
@@ -22,13 +23,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def _texts_and_measures(parser: argparse.ArgumentParser, measure_help: str) -> None:
     """The inputs of the measures of candidate texts against reference texts (``rouge``,
     ``bleu``): ``references candidates...`` and ``-m``."""
-    parser.add_argument("qrels", metavar="references",
-                        help="reference texts: topic<TAB>ref_id<TAB>text")
-    parser.add_argument("runs", nargs="+", metavar="candidates",
-                        help="candidate texts: topic<TAB>run<TAB>text (a file may hold "
-                        "several runs)")
-    parser.add_argument("-m", "--measure", action="append", dest="measures",
-                        metavar="MEASURE", help=measure_help)
+    add_param(parser, QRELS, metavar="references",
+              doc="reference texts: topic<TAB>ref_id<TAB>text")
+    add_param(parser, RUNS, nargs="+", metavar="candidates",
+              doc="candidate texts: topic<TAB>run<TAB>text (a file may hold "
+              "several runs)")
+    add_param(parser, MEASURES, action="append", metavar="MEASURE", doc=measure_help)
 
 
 def add_parser(subparsers) -> None:
@@ -84,22 +84,21 @@ def add_parser(subparsers) -> None:
         "The outputs are given by their lengths (--lengths) or texts (--texts); the "
         "matches by match files, or found in the texts by unigram overlap (--auto-match, "
         "POURPRE-style). Output as irscale eval prints it. See docs/text.md.")
-    nuggets.add_argument("qrels", metavar="nuggets",
-                         help="nuggets: topic nugget_id weight vital|okay [vital_string]")
-    nuggets.add_argument("runs", nargs="*", metavar="matches",
-                         help="nugget matches: topic run nugget_id offset (none with "
-                         "--auto-match)")
+    add_param(nuggets, QRELS, metavar="nuggets",
+              doc="nuggets: topic nugget_id weight vital|okay [vital_string]")
+    add_param(nuggets, RUNS, nargs="*", metavar="matches",
+              doc="nugget matches: topic run nugget_id offset (none with "
+              "--auto-match)")
     outputs = nuggets.add_mutually_exclusive_group(required=True)
     outputs.add_argument("--lengths", metavar="FILE",
                          help="output lengths: topic run length (characters)")
     outputs.add_argument("--texts", metavar="FILE",
                          help="output texts: topic<TAB>run<TAB>text (length: non-blank "
                          "characters)")
-    nuggets.add_argument("-m", "--measure", action="append", dest="measures",
-                         metavar="MEASURE",
-                         help="nugget measure (repeatable): W-Rec, Prec_allow, "
-                         "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: "
-                         "all six)")
+    add_param(nuggets, MEASURES, action="append", metavar="MEASURE",
+              doc="nugget measure (repeatable): W-Rec, Prec_allow, "
+              "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: "
+              "all six)")
     nuggets.add_argument("--auto-match", action="store_true",
                          help="match nuggets to the --texts by unigram overlap with their "
                          "vital strings (POURPRE-style) instead of match files")
@@ -123,17 +122,16 @@ def add_parser(subparsers) -> None:
         "(SCUs) they express, against each topic's pyramid of SCUs weighted by the "
         "reference summaries expressing them (Nenkova & Passonneau 2004). Output as "
         "irscale eval prints it. See docs/text.md.")
-    pyramid.add_argument("qrels", metavar="pyramid",
-                         help="SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
-                         "separated) | weight | -")
-    pyramid.add_argument("runs", nargs="+", metavar="peers",
-                         help="peer SCUs: topic<TAB>peer<TAB>scu_id|- (a file may hold "
-                         "several peers)")
-    pyramid.add_argument("-m", "--measure", action="append", dest="measures",
-                         metavar="MEASURE",
-                         help="pyramid (original score) or pyramid_modified (normalised "
-                         "by the average reference's SCU count) (repeatable; default: "
-                         "both)")
+    add_param(pyramid, QRELS, metavar="pyramid",
+              doc="SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
+              "separated) | weight | -")
+    add_param(pyramid, RUNS, nargs="+", metavar="peers",
+              doc="peer SCUs: topic<TAB>peer<TAB>scu_id|- (a file may hold "
+              "several peers)")
+    add_param(pyramid, MEASURES, action="append", metavar="MEASURE",
+              doc="pyramid (original score) or pyramid_modified (normalised "
+              "by the average reference's SCU count) (repeatable; default: "
+              "both)")
     _common(pyramid)
     declare_inputs(pyramid, "qrels", "runs")
     pyramid.set_defaults(func=run_pyramid)

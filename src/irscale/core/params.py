@@ -259,13 +259,6 @@ class Text:
 
     type: ClassVar[type] = str
 
-    def check(self, value: object, name: str) -> str:
-        """``value`` itself (a string)."""
-        if not isinstance(value, str):
-            raise about(ParameterError(f"{name} must be text, got {shown(value)}",
-                                       param=name), value)
-        return value
-
 
 @dataclass(frozen=True)
 class Param:
