@@ -146,7 +146,9 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     if isinstance(domain, Switch):
         built["action"] = "store_true"
     elif isinstance(domain, Text) and not many:  # used as given: nothing to check
-        built.update(default=default, metavar=param.metavar)
+        built["metavar"] = param.metavar
+        if default is not None or "dest" in built:  # argparse's own for a positional
+            built["default"] = default
     else:  # the items of a list of text are used as given too
         built.update(domain=None if isinstance(domain, Text) else domain, default=default,
                      metavar=param.metavar)
