@@ -86,3 +86,6 @@ QRELS_OPTION = Param("qrels", Text(), None, "qrels file", ("--qrels",), "FILE")
 RUNS = Param("runs", Text(), None, "run file(s): qid Q0 docno rank score runid", ("runs",))
 #: ``--runs RUN...``: run files a command reads beside its main input.
 RUNS_OPTION = Param("runs", Text(), None, "run files", ("--runs",), "RUN")
+#: ``--plot FILE``: a figure, its format from the file's extension.
+PLOT = Param("plot", Text(), None, "write the plot to FILE", ("--plot",), "FILE",
+             unset="no plot")

@@ -45,6 +45,7 @@ from ..stats.names import (
     SHARD_EMPTY,
     is_resampling,
 )
+from .common_params import PLOT
 from .inputs import (
     SOURCES_RULE,
     add_inputs,
@@ -232,9 +233,8 @@ def add_parser(subparsers) -> None:
               "relevant documents in a replicate (undefined): error, zero, drop-topic or "
               "drop-shard")
     add_param(parser, ANOVA_TRANSFORM)
-    parser.add_argument("--plot", metavar="FILE",
-                        help="write the normal Q-Q plot of the ANOVA's residuals to FILE, "
-                        "PNG/SVG/PDF (default: no plot)")
+    add_param(parser, PLOT, doc="write the normal Q-Q plot of the ANOVA's residuals to FILE, "
+              "PNG/SVG/PDF")
     declare_outputs(parser, "--plot", kind="plot")
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
               "tests (two-system tests, or the Wald tests of --test mixed; the bootstrap "

@@ -20,6 +20,8 @@ from ..core.params import (
     SHOWN,
     USER_GAMMA,
     USERS,
+    Param,
+    Text,
 )
 from ..errors import ParameterError
 from ..io.extras import require_pyarrow
@@ -30,6 +32,9 @@ from .outputs import add_output, declare_inputs, open_output, write_text
 from .rules import add_rules, check_options, each
 from .runargs import distinct_runs
 
+#: ``--params FILE``: a click model fitted before.
+FITTED = Param("params", Text(), None, "a fitted model (fit --format json)", ("--params",),
+               "FILE")
 #: Click models (:func:`irscale.online.fit_click_model`).
 MODELS = CLICK_MODELS
 
@@ -56,8 +61,7 @@ def add_parser(subparsers) -> None:
         "log-likelihood and the perplexity by rank of the sessions of --test.")
     add_param(loglik, INPUTS, nargs="?", metavar="LOG", doc="training click log")
     _model_options(loglik, required=False)
-    loglik.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json) "
-                        "instead of LOG and --model")
+    add_param(loglik, FITTED, doc=FITTED.doc + " instead of LOG and --model")
     loglik.add_argument("--test", required=True, metavar="LOG2", help="held-out click log")
     add_output(loglik, what="table")
     declare_inputs(loglik, "inputs", "--params", "--test")
@@ -76,7 +80,7 @@ def add_parser(subparsers) -> None:
     group = simulate.add_mutually_exclusive_group()
     group.add_argument("--user", choices=USERS,
                        help="user from the qrels' grades (default navigational)")
-    group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
+    add_param(group, FITTED)
     add_param(simulate, CLICK_RELEVANCE,
               doc="lowest grade a user counts as relevant")
     for param in (USER_GAMMA, CLICK_SESSIONS, SHOWN, RNG_SEED):
@@ -100,8 +104,7 @@ def add_parser(subparsers) -> None:
         "click model.")
     add_param(measures, QRELS, metavar="QRELS", doc="qrels file (TREC format)")
     add_param(measures, RUNS, nargs="+", metavar="RUN", doc="run files (TREC format)")
-    measures.add_argument("--params", required=True, metavar="FILE",
-                          help="a fitted model (fit --format json)")
+    add_param(measures, FITTED, required=True)
     add_param(measures, MEASURES, action="append", metavar="NAME",
               doc="uM or rrM with parameters and cut-off (repeatable; default uM and rrM)")
     add_param(measures, PAGE_DEPTH)

@@ -35,7 +35,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
-from .common_params import QRELS, QRELS_OPTION, RUNS
+from .common_params import PLOT, QRELS, QRELS_OPTION, RUNS
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
@@ -139,9 +139,7 @@ def add_parser(subparsers) -> None:
                    help="skip the leave-one-contributor-out test (faster)")
     _strategy_options(p)
     _format(p)
-    p.add_argument("--plot", metavar="FILE",
-                   help="write the relevant-found curves to FILE, PNG/SVG/PDF (default: no "
-                   "plot)")
+    add_param(p, PLOT, doc="write the relevant-found curves to FILE, PNG/SVG/PDF")
     p.add_argument("--qrels-out", metavar="DIR",
                    help="write the qrels every strategy and budget induces to "
                    "DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by irscale eval;"

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import ROUGE_MULTI, THRESHOLD
+from ..core.params import ROUGE_MULTI, THRESHOLD, Param, Switch, Text
 from ..errors import ParameterError
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import add_param
 from .outputs import declare_inputs
 from .rules import Rule, add_rules, check_options, each
+
+#: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
+STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characters "
+             "(rouge-score's use_stemmer; needs nltk)", ("--stem",))
+#: ``--stopwords FILE``: words removed before stemming.
+STOPWORDS = Param("stopwords", Text(), None, "remove these words (blank- or line-separated) "
+                  "before stemming", ("--stopwords",), "FILE")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -47,11 +54,8 @@ def add_parser(subparsers) -> None:
     _texts_and_measures(rouge, "ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', "
                         "ROUGE-L, ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: "
                         "ROUGE-1, ROUGE-2, ROUGE-L; F1)")
-    rouge.add_argument("--stem", action="store_true",
-                       help="Porter-stem tokens longer than 3 characters (rouge-score's "
-                       "use_stemmer; needs nltk)")
-    rouge.add_argument("--stopwords", metavar="FILE",
-                       help="remove these words (blank- or line-separated) before stemming")
+    add_param(rouge, STEM)
+    add_param(rouge, STOPWORDS)
     add_param(rouge, ROUGE_MULTI)
     _common(rouge)
     declare_inputs(rouge, "qrels", "runs", "--stopwords")
@@ -104,11 +108,8 @@ def add_parser(subparsers) -> None:
                          "vital strings (POURPRE-style) instead of match files")
     add_param(nuggets, THRESHOLD, doc="--auto-match: least share of a nugget's distinct terms "
               "the output must contain")
-    nuggets.add_argument("--stem", action="store_true",
-                         help="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
-    nuggets.add_argument("--stopwords", metavar="FILE",
-                         help="--auto-match: remove these words (blank- or line-separated) "
-                         "before stemming")
+    add_param(nuggets, STEM, doc="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
+    add_param(nuggets, STOPWORDS, doc="--auto-match: " + STOPWORDS.doc)
     _common(nuggets)
     declare_inputs(nuggets, "qrels", "runs", "--lengths", "--texts", "--stopwords")
     add_rules(nuggets, _matches,
