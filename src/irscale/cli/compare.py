@@ -61,6 +61,7 @@ from .options import (
     add_digits,
     add_format,
     add_option,
+    add_output,
     add_param,
     add_progress,
     add_scheduler,
@@ -68,7 +69,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import add_output, declare_inputs, declare_outputs, write_text
+from .outputs import declare_inputs, declare_outputs, write_text
 from .rules import Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -29,12 +29,13 @@ from .eval_fairness import FAIRNESS_RULES, run_fairness
 from .options import (
     Checked,
     add_format,
+    add_output,
     add_param,
     add_progress,
     check_scheduler,
     wants_progress,
 )
-from .outputs import add_output, declare_inputs, label_file, open_output
+from .outputs import declare_inputs, label_file, open_output
 from .rules import Declared, Default, Rule, add_rules, check_options, each
 from .runargs import add_run_options, add_trec_eval_options, label_files, named_runs
 

@@ -18,6 +18,7 @@ from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
 from .main import given
 from .options import (
     add_format,
+    add_output,
     add_param,
     add_progress,
     add_scheduler,
@@ -25,7 +26,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import add_output, declare_inputs, declare_outputs, open_output
+from .outputs import declare_inputs, declare_outputs, open_output
 from .runargs import add_names, add_trec_eval_options
 
 

@@ -9,8 +9,8 @@ from ..core.params import RELEVANCE
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .common_params import MEASURES, QRELS
-from .options import DIGITS_RULE, add_digits, add_format, add_param
-from .outputs import add_output, declare_inputs, declare_outputs
+from .options import DIGITS_RULE, add_digits, add_format, add_output, add_param
+from .outputs import declare_inputs, declare_outputs
 from .rules import Rule, add_rules, check_options
 
 

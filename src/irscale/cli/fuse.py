@@ -21,8 +21,8 @@ from ..core.params import (
 from ..errors import ParameterError
 from .common_params import QRELS_OPTION, RUNS
 from .main import given
-from .options import add_param, add_progress, wants_progress
-from .outputs import add_output, declare_inputs, declare_outputs, open_output
+from .options import add_output, add_param, add_progress, wants_progress
+from .outputs import declare_inputs, declare_outputs, open_output
 from .rules import Rule, add_rules, check_options
 
 

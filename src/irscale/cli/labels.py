@@ -36,8 +36,8 @@ from ..core.params import (
 from ..errors import ParameterError
 from .common_params import INPUTS
 from .labels_auto import add_auto
-from .options import DIGITS_RULE, add_digits, add_format, add_param
-from .outputs import add_output, declare_inputs, declare_outputs
+from .options import DIGITS_RULE, add_digits, add_format, add_output, add_param
+from .outputs import declare_inputs, declare_outputs
 from .rules import Rule, add_rules, check_options, each
 from .runargs import add_names
 

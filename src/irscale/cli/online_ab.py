@@ -22,8 +22,8 @@ from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from .common_params import INPUTS
 from .main import given
-from .options import ListAction, add_format, add_param
-from .outputs import add_output, declare_inputs, write_text
+from .options import ListAction, add_format, add_output, add_param
+from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
 
 DEFAULT_SPLITS = "control=0.5,treatment=0.5"

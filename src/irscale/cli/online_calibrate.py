@@ -9,8 +9,8 @@ import argparse
 from ..core.params import FIT_SMOOTHING, LOG_SERP
 from ..errors import ParameterError
 from .common_params import INPUTS, QRELS_OPTION
-from .options import add_param
-from .outputs import add_output, declare_inputs, write_text
+from .options import add_output, add_param
+from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
 
 #: The measures whose user model is fitted (-m), and the click models of ERR's.

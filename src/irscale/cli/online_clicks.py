@@ -27,8 +27,8 @@ from ..errors import ParameterError
 from ..io.extras import require_pyarrow
 from .common_params import INPUTS, MEASURES, QRELS, RUNS
 from .main import given
-from .options import add_param, add_ties
-from .outputs import add_output, declare_inputs, open_output, write_text
+from .options import add_output, add_param, add_ties
+from .outputs import declare_inputs, open_output, write_text
 from .rules import add_rules, check_options, each
 from .runargs import distinct_runs
 

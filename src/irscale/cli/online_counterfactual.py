@@ -23,8 +23,8 @@ from ..core.params import (
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .common_params import INPUTS
-from .options import add_format, add_param
-from .outputs import add_output, declare_inputs
+from .options import add_format, add_output, add_param
+from .outputs import declare_inputs
 from .rules import Rule, add_rules, check_options
 from .runargs import distinct_runs
 

@@ -22,8 +22,8 @@ from ..core.params import (
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .common_params import QRELS_OPTION, RUNS
-from .options import add_format, add_param
-from .outputs import add_output, declare_inputs
+from .options import add_format, add_output, add_param
+from .outputs import declare_inputs
 from .rules import Declared, Rule, add_rules, check_options, each
 from .runargs import add_names, named_runs
 

@@ -16,8 +16,8 @@ from ..core.params import (
 from ..errors import InputError
 from .common_params import INPUTS
 from .online_clicks import EM_RULES, _model_options
-from .options import add_param
-from .outputs import add_output, declare_inputs, write_text
+from .options import add_output, add_param
+from .outputs import declare_inputs, write_text
 from .rules import add_rules, check_options
 
 

@@ -10,8 +10,8 @@ import argparse
 from ..core.params import RNG_SEED, SAT_FOLDS, SAT_L2
 from ..io.formats import TABLE_FORMATS
 from .common_params import INPUTS
-from .options import add_format, add_param
-from .outputs import add_output, declare_inputs, write_text
+from .options import add_format, add_output, add_param
+from .outputs import declare_inputs, write_text
 
 
 def add_parser(subparsers) -> None:

@@ -22,8 +22,8 @@ from ..core.params import (
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .common_params import QRELS, RUNS
-from .options import ListAction, add_format, add_param, join
-from .outputs import add_output, declare_inputs
+from .options import ListAction, add_format, add_output, add_param, join
+from .outputs import declare_inputs
 from .runargs import distinct_runs, read_inputs
 
 

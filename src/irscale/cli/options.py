@@ -16,6 +16,8 @@ lists, the scheduler and the two kinds of ties.
   (``--workers``), with the same results.
 * **Ties**: ``--ties`` orders documents with equal scores; ``--phi-ties`` is φ's tie
   strategy (:func:`add_ties`).
+* **Outputs**: ``-o/--output`` and ``--force`` (:func:`add_output`), declared outputs
+  (:func:`irscale.cli.outputs.declare_outputs`).
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import FORMAT
-from .common_params import NO_PROGRESS, SCHEDULER
+from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .main import _lazy, given
+from .outputs import declare_outputs
 from .rules import Rule
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
@@ -283,6 +286,18 @@ def scheduler(args: argparse.Namespace) -> Iterator[Any]:
     check_scheduler(args)
     with executor_scope(getattr(args, "scheduler", None) or "local", "--scheduler") as ready:
         yield ready
+
+
+def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None:
+    """``-o/--output FILE`` (default standard output) and ``--force``."""
+    add_param(parser, OUTPUT, doc=OUTPUT.doc.replace("the output", f"the {what}"))
+    declare_outputs(parser, "-o")
+    add_force(parser)
+
+
+def add_force(parser: argparse.ArgumentParser) -> None:
+    """``--force``: replace existing output files (never an input of the same call)."""
+    add_param(parser, FORCE)
 
 
 def add_progress(parser: argparse.ArgumentParser) -> None:

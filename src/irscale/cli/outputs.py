@@ -1,5 +1,4 @@
-"""``-o/--output``, ``--force``, and the files of a call checked before any work
-(``docs/errors.md``, rule 4).
+"""The files of a call checked before any work (``docs/errors.md``, rule 4).
 
 Every option that names a file is declared an input (:func:`declare_inputs`) or an output
 (:func:`declare_outputs`); ``tests/test_cli_file_options.py`` fails on one that is
@@ -28,8 +27,6 @@ from ..io.sources import (
     check_not_input,
     input_files,
 )
-from .common_params import FORCE, OUTPUT
-from .options import add_param
 
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -98,18 +95,6 @@ def label_file(spec: str) -> str:
 def file_role(action: argparse.Action) -> FileRole | None:
     """The :class:`FileRole` of ``action``."""
     return getattr(action, FILE_ROLE, None)
-
-
-def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None:
-    """``-o/--output FILE`` (default standard output) and ``--force``."""
-    add_param(parser, OUTPUT, doc=OUTPUT.doc.replace("the output", f"the {what}"))
-    declare_outputs(parser, "-o")
-    add_force(parser)
-
-
-def add_force(parser: argparse.ArgumentParser) -> None:
-    """``--force``: replace existing output files (never an input of the same call)."""
-    add_param(parser, FORCE)
 
 
 def command_parsers(parser: argparse.ArgumentParser,

@@ -42,11 +42,12 @@ from .options import (
     ListAction,
     add_digits,
     add_format,
+    add_output,
     add_param,
     add_ties,
     join,
 )
-from .outputs import add_output, declare_inputs, declare_outputs, write_text
+from .outputs import declare_inputs, declare_outputs, write_text
 from .rules import Rule, add_rules, check_options
 from .runargs import add_names, named_runs, read_inputs
 

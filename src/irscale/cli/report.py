@@ -14,8 +14,8 @@ from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import TABLE_TESTS
 from .main import given
-from .options import add_digits, add_format, add_param, add_progress, wants_progress
-from .outputs import add_output, declare_inputs, write_text
+from .options import add_digits, add_format, add_output, add_param, add_progress, wants_progress
+from .outputs import declare_inputs, write_text
 from .rules import Declared, Rule, add_rules, check_options, each
 from .runargs import add_names, named_runs, read_inputs
 

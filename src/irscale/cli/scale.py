@@ -36,8 +36,10 @@ from .inputs import add_measures, qrels_and_runs
 from .main import given
 from .options import (
     ListAction,
+    add_force,
     add_format,
     add_option,
+    add_output,
     add_param,
     add_progress,
     add_scheduler,
@@ -47,14 +49,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import (
-    add_force,
-    add_output,
-    declare_inputs,
-    declare_outputs,
-    open_output,
-    write_text,
-)
+from .outputs import declare_inputs, declare_outputs, open_output, write_text
 from .rules import Rule, add_rules, check_options
 from .runargs import add_run_options
 
