@@ -118,3 +118,32 @@ def test_a_dependent_default_applies_only_when_the_option_is_not_given():
         args = _parser().parse_args(argv)
         check_options(args)
         assert args.alpha == alpha, argv
+
+
+def test_declared_flags_text_and_positionals_parse_as_argparse_writes_them_by_hand():
+    """A :class:`~irscale.core.params.Switch`, a :class:`~irscale.core.params.Text` option
+    with ``-`` for a default, a repeatable text option and a positional list, built by
+    ``add_param``, parse as the same arguments written with argparse by hand (the oracle),
+    and the help states the default of ``-`` as ``unset`` says it."""
+    import argparse
+
+    from irscale.cli.options import add_param
+    from irscale.core.params import Param, Switch, Text
+
+    declared = (Param("force", Switch(), False, "replace", ("--force",)),
+                Param("output", Text(), "-", "write to FILE", ("-o", "--output"), "FILE",
+                      unset="standard output"),
+                Param("measure", Text(), None, "a measure", ("-m",), "M", dest="measures"),
+                Param("inputs", Text(), None, "the files", ("inputs",), "FILE"))
+    built = argparse.ArgumentParser(prog="built")
+    for param, kwargs in zip(declared, ({}, {}, {"action": "append"}, {"nargs": "*"}),
+                             strict=True):
+        add_param(built, param, **kwargs)
+    by_hand = argparse.ArgumentParser(prog="by_hand")
+    by_hand.add_argument("--force", action="store_true")
+    by_hand.add_argument("-o", "--output", default="-", metavar="FILE")
+    by_hand.add_argument("-m", action="append", dest="measures", metavar="M")
+    by_hand.add_argument("inputs", nargs="*", metavar="FILE")
+    for argv in ([], ["a", "b"], ["--force", "-o", "x", "-m", "AP", "-m", "P@5", "q", "r"]):
+        assert vars(built.parse_args(argv)) == vars(by_hand.parse_args(argv)), argv
+    assert "write to FILE (default: standard output)" in " ".join(built.format_help().split())

@@ -45,6 +45,7 @@ from ..stats.names import (
     SHARD_EMPTY,
     is_resampling,
 )
+from .common_params import PLOT
 from .inputs import (
     SOURCES_RULE,
     add_inputs,
@@ -60,6 +61,7 @@ from .options import (
     add_digits,
     add_format,
     add_option,
+    add_output,
     add_param,
     add_progress,
     add_scheduler,
@@ -67,7 +69,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import add_output, declare_inputs, declare_outputs, write_text
+from .outputs import declare_inputs, declare_outputs, write_text
 from .rules import Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -232,9 +234,8 @@ def add_parser(subparsers) -> None:
               "relevant documents in a replicate (undefined): error, zero, drop-topic or "
               "drop-shard")
     add_param(parser, ANOVA_TRANSFORM)
-    parser.add_argument("--plot", metavar="FILE",
-                        help="write the normal Q-Q plot of the ANOVA's residuals to FILE, "
-                        "PNG/SVG/PDF (default: no plot)")
+    add_param(parser, PLOT, doc="write the normal Q-Q plot of the ANOVA's residuals to FILE, "
+              "PNG/SVG/PDF")
     declare_outputs(parser, "--plot", kind="plot")
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
               "tests (two-system tests, or the Wald tests of --test mixed; the bootstrap "

@@ -14,6 +14,7 @@ from ..core.params import MEAN_INTERVALS, NDEVAL_RISK_ALPHA, SAMPLES, SEED, SIGN
 from ..evaluation.context import DEFAULT
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
+from .common_params import ALLOW_EMPTY, MEASURES, NO_SUMMARY, PER_QUERY, QRELS, RUNS
 from .eval_context import eval_context, refuse_unread_options
 from .eval_diversity import (
     DIVERSITY_RULES,
@@ -28,12 +29,13 @@ from .eval_fairness import FAIRNESS_RULES, run_fairness
 from .options import (
     Checked,
     add_format,
+    add_output,
     add_param,
     add_progress,
     check_scheduler,
     wants_progress,
 )
-from .outputs import add_output, declare_inputs, label_file, open_output
+from .outputs import declare_inputs, label_file, open_output
 from .rules import Declared, Default, Rule, add_rules, check_options, each
 from .runargs import add_run_options, add_trec_eval_options, label_files, named_runs
 
@@ -61,15 +63,15 @@ def add_parser(subparsers) -> None:
         "'measure<TAB>topic<TAB>value<TAB>run' (tools that read the first three fields "
         "keep working). csv, json and markdown have a run column.",
     )
-    parser.add_argument("qrels", help="qrels file: qid iter docno rel")
-    parser.add_argument("runs", nargs="+",
-                        help="run file(s): qid Q0 docno rank score runid (plain, gzip or "
-                        "Parquet); a folder gives its files sorted by name, a quoted glob "
-                        "pattern ('runs/*.gz') the files it matches (thousands of files: "
-                        "--batch-size streams them, as irscale eval-many)")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
-                        "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
+    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
+    add_param(parser, RUNS, nargs="+",
+              doc="run file(s): qid Q0 docno rank score runid (plain, gzip or "
+              "Parquet); a folder gives its files sorted by name, a quoted glob "
+              "pattern ('runs/*.gz') the files it matches (thousands of files: "
+              "--batch-size streams them, as irscale eval-many)")
+    add_param(parser, MEASURES, action="append", metavar="MEASURE",
+              doc="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
+              "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
     add_values_options(parser)
     add_trec_eval_options(parser, trec_eval=True)
     parser.add_argument("-Z", "--Zscore", dest="zscores", metavar="FILE",
@@ -220,10 +222,8 @@ def run(args: argparse.Namespace) -> int:
 def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> None:
     """``-q`` and ``-n``: the values printed, every ``unit``'s and the summary (``eval``,
     ``text``, ``session``)."""
-    parser.add_argument("-q", "--per-query", action="store_true",
-                        help=f"also print the value of every {unit}")
-    parser.add_argument("-n", "--no-summary", action="store_true",
-                        help="do not print the summary (all) lines")
+    add_param(parser, PER_QUERY, doc=f"also print the value of every {unit}")
+    add_param(parser, NO_SUMMARY)
 
 
 def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str) -> None:
@@ -231,8 +231,7 @@ def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str
     ``empty``: an error without it) and ``-o``: the output of ``text`` and ``session``."""
     add_format(parser, OUTPUT_FORMATS, default="trec",
                doc=f"output format (trec: 'measure<TAB>{unit}<TAB>value')")
-    parser.add_argument("--allow-empty", action="store_true",
-                        help=f"evaluate a run {empty} (an error otherwise)")
+    add_param(parser, ALLOW_EMPTY, doc=f"evaluate a run {empty} (an error otherwise)")
     add_output(parser)
 
 

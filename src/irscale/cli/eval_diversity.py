@@ -17,13 +17,11 @@ QRELS_FORMATS = ("auto", "trec", "diversity")
 def add_intent_options(parser: argparse.ArgumentParser) -> None:
     """``--intent-probs FILE`` and ``--intent-types FILE`` (NTCIREVAL's family), as ``eval``,
     ``compare`` and ``meta`` declare them."""
-    parser.add_argument("--intent-probs", metavar="FILE",
-                        help="diversity: intent probabilities 'topic subtopic probability' "
-                        "(NTCIR Iprob) for NTCIREVAL's measures (default: uniform over each "
-                        "topic's intents with a relevant document)")
-    parser.add_argument("--intent-types", metavar="FILE",
-                        help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG, "
-                        "P+Q and EP (default: every intent informational)")
+    from .common_params import INTENT_PROBS, INTENT_TYPES
+    from .options import add_param
+
+    add_param(parser, INTENT_PROBS)
+    add_param(parser, INTENT_TYPES)
     from .outputs import declare_inputs
 
     declare_inputs(parser, "--intent-probs", "--intent-types")

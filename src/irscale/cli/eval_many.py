@@ -10,13 +10,15 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..core.params import BATCH, THREADS
+from ..core.params import BATCH, THREADS, Param, Text
 from ..errors import ParameterError
 from ..io.files import atomic_output
 from ..io.formats import OUTPUT_FORMATS
+from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
 from .main import given
 from .options import (
     add_format,
+    add_output,
     add_param,
     add_progress,
     add_scheduler,
@@ -24,8 +26,8 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import add_output, declare_inputs, declare_outputs, open_output
-from .runargs import ALLOW_EMPTY_HELP, add_names, add_trec_eval_options
+from .outputs import declare_inputs, declare_outputs, open_output
+from .runargs import add_names, add_trec_eval_options
 
 
 def add_parser(subparsers) -> None:
@@ -40,20 +42,19 @@ def add_parser(subparsers) -> None:
         "Parquet files (one per batch, part-00000.parquet ...). A run file that cannot be "
         "read stops the job and nothing is written.",
     )
-    parser.add_argument("qrels", help="qrels file: qid iter docno rel")
-    parser.add_argument("runs", nargs="+", metavar="RUNS",
-                        help="folder(s) of run files, glob pattern(s) such as 'runs/*.gz' "
-                        "(quoted), or run files: TREC (plain or gzip) or Parquet")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="measure or nickname (repeatable), as in irscale eval "
-                        "(default: official)")
+    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
+    add_param(parser, RUNS, nargs="+", metavar="RUNS",
+              doc="folder(s) of run files, glob pattern(s) such as 'runs/*.gz' "
+              "(quoted), or run files: TREC (plain or gzip) or Parquet")
+    add_param(parser, MEASURES, action="append", doc="measure or nickname (repeatable), as "
+              "in irscale eval", unset="official")
     add_batch_options(parser)
     add_cache_option(parser)
     add_names(parser, metavar="file|runid|A,B,...", doc="how to name the runs: file "
               "(default: the file name without extension, longer forms where those collide),"
               " runid (the run id of each file; two files with one run id are an error), or "
               "one name per file in order: a,b,c")
-    parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
+    add_param(parser, ALLOW_EMPTY)
     add_trec_eval_options(parser)
     add_format(parser, OUTPUT_FORMATS, default="trec",
                doc="format of the summary (as irscale eval)")
@@ -69,28 +70,32 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+#: ``--per-topic-out DIR``: the per-topic values, as Parquet files.
+PER_TOPIC_OUT = Param("per_topic_out", Text(), None, "write the per-topic values (run, topic, "
+                      "measure, value) as Parquet files to folder DIR, written whole or not at "
+                      "all; a folder holding files is replaced only with --force, and only "
+                      "when it holds an earlier output", ("--per-topic-out",), "DIR")
+#: ``--cache DIR``: the results cache (docs/evaluation.md, "The results cache").
+CACHE = Param("cache", Text(), None, "results cache: an evaluation done before (same input "
+              "bytes, measures, options and irscale version) is read from folder DIR, others "
+              "are evaluated and stored there (eval-many: one entry per run file, so that only "
+              "new or changed runs are evaluated)", ("--cache",), "DIR")
+
+
 def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """``--batch-size``, ``--scheduler``, ``--workers`` and ``--per-topic-out``
     (``eval-many``, and ``eval``, which streams its runs in batches when one is given)."""
     add_param(parser, BATCH)
     add_scheduler(parser, "the batches")
     add_param(parser, THREADS, doc="threads of this process running batches")
-    parser.add_argument("--per-topic-out", metavar="DIR",
-                        help="write the per-topic values (run, topic, measure, value) as "
-                        "Parquet files to folder DIR, written whole or not at all; a folder "
-                        "holding files is replaced only with --force, and only when it "
-                        "holds an earlier output")
+    add_param(parser, PER_TOPIC_OUT)
     declare_outputs(parser, "--per-topic-out", kind="folder")
 
 
 def add_cache_option(parser: argparse.ArgumentParser) -> None:
     """``--cache DIR``: the results cache of ``eval`` and ``eval-many``
     (docs/evaluation.md, "The results cache")."""
-    parser.add_argument("--cache", metavar="DIR",
-                        help="results cache: an evaluation done before (same input bytes, "
-                        "measures, options and irscale version) is read from folder DIR, "
-                        "others are evaluated and stored there (eval-many: one entry per run "
-                        "file, so that only new or changed runs are evaluated)")
+    add_param(parser, CACHE)
     declare_outputs(parser, "--cache", kind="folder")
 
 

@@ -8,8 +8,9 @@ import argparse
 from ..core.params import RELEVANCE
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import DIGITS_RULE, add_digits, add_format, add_param
-from .outputs import add_output, declare_inputs, declare_outputs
+from .common_params import MEASURES, QRELS
+from .options import DIGITS_RULE, add_digits, add_format, add_output, add_param
+from .outputs import declare_inputs, declare_outputs
 from .rules import Rule, add_rules, check_options
 
 
@@ -22,13 +23,13 @@ def add_parser(subparsers) -> None:
         "spread (sd, min, max) across runs; --shard-scores FILE writes the per-topic values "
         "as replicates for 'irscale compare --shard-scores FILE --test bootstrap-anova', "
         "which compares the systems with the seed variance in the model.")
-    parser.add_argument("qrels", help="qrels file")
+    add_param(parser, QRELS, doc="qrels file")
     parser.add_argument("--system", dest="systems", action="append", required=True,
                         metavar="NAME=RUNS",
                         help="a system and its runs: a folder, a glob pattern (quoted) or "
                         "comma-separated run files (repeatable, one per system)")
-    parser.add_argument("-m", "--measure", dest="measures", action="append", required=True,
-                        metavar="MEASURE", help="measure with per-topic values (repeatable)")
+    add_param(parser, MEASURES, action="append", required=True,
+              metavar="MEASURE", doc="measure with per-topic values (repeatable)")
     add_param(parser, RELEVANCE)
     parser.add_argument("--runs", action="store_true",
                         help="print every run's mean instead of the systems' table")

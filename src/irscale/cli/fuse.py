@@ -19,9 +19,10 @@ from ..core.params import (
     check_training,
 )
 from ..errors import ParameterError
+from .common_params import QRELS_OPTION, RUNS
 from .main import given
-from .options import add_param, add_progress, wants_progress
-from .outputs import add_output, declare_inputs, declare_outputs, open_output
+from .options import add_output, add_param, add_progress, wants_progress
+from .outputs import declare_inputs, declare_outputs, open_output
 from .rules import Rule, add_rules, check_options
 
 
@@ -38,9 +39,9 @@ def add_parser(subparsers) -> None:
         "--train-qrels and --train-runs. With --optimize, the weights of wsum are searched "
         "on a grid for the best mean of --measure on the --qrels topics. The run is "
         "written whole once complete, never over an input.")
-    parser.add_argument("runs", nargs="+", metavar="RUN",
-                        help="run files (TREC, plain or gzip, or Parquet), folders or glob "
-                        "patterns; weights follow this order")
+    add_param(parser, RUNS, nargs="+", metavar="RUN",
+              doc="run files (TREC, plain or gzip, or Parquet), folders or glob "
+              "patterns; weights follow this order")
     add_param(parser, FUSION_METHOD, required=True)
     add_param(parser, FUSION_NORM)
     add_param(parser, FUSION_K)
@@ -57,7 +58,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--optimize", action="store_true",
                         help="wsum: search the weights on a grid for the best mean of "
                         "--measure on --qrels (the training topics)")
-    parser.add_argument("--qrels", metavar="FILE", help="--optimize: the training qrels")
+    add_param(parser, QRELS_OPTION, metavar="FILE", doc="--optimize: the training qrels")
     parser.add_argument("--measure", default="AP", metavar="MEASURE",
                         help="--optimize: the measure maximised, one value per topic "
                         "(default: AP)")

@@ -17,19 +17,23 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
+from .common_params import (
+    INPUTS,
+    MEASURES,
+    NO_CDF,
+    SCORES,
+    STANDARDISE,
+    SYSTEMS,
+    TOPIC_COLUMN,
+)
 from .eval_diversity import DIVERSITY_ONLY, QRELS_FORMATS, add_intent_options, intent_rules
-from .options import ListAction, add_option, wants_progress
+from .options import add_option, add_param, wants_progress
 from .outputs import declare_inputs
 from .rules import Rule, add_rules
 from .runargs import add_run_options, named_runs, runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
-
-SCORES_HELP = ("score-matrix CSV: one column per system, one row per topic, the measure "
-               "named after the file (repeatable: one file per measure)")
-TOPIC_COLUMN_HELP = "column of the --scores CSVs holding the topic ids (default: row order)"
-
 
 def select_systems(matrix, names: list[str] | None):
     """``matrix`` restricted to the systems of ``--systems`` (every name must exist; the
@@ -81,15 +85,11 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
     """The input options: ``QRELS RUN...`` evaluated with ``-m``, or (``scores``)
     ``--scores FILE`` and ``--topic-column``; ``--names`` and ``--allow-empty``; (``systems``)
     ``--systems A,B,...``."""
-    parser.add_argument("inputs", nargs="*", metavar="QRELS RUN",
-                        help="qrels file then run files, evaluated with -m MEASURE"
-                        + (" (or --scores)" if scores else ""))
+    add_param(parser, INPUTS, nargs="*", doc=INPUTS.doc + (" (or --scores)" if scores else ""))
     declare_inputs(parser, "inputs")
     if scores:
-        parser.add_argument("--scores", action="append", default=[], metavar="FILE",
-                            help=SCORES_HELP)
-        parser.add_argument("--topic-column", metavar="COL",
-                            help=TOPIC_COLUMN_HELP)
+        add_param(parser, SCORES, action="append")
+        add_param(parser, TOPIC_COLUMN)
         declare_inputs(parser, "--scores")
     add_measures(parser, measure_help)
     add_run_options(parser)  # --names, --allow-empty
@@ -98,22 +98,14 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
                "when every -m measure is a diversity measure, such as alpha-nDCG@20)")
     add_intent_options(parser)
     if systems:
-        parser.add_argument("--systems", action=ListAction, kind="str", unique=True,
-                            metavar="A,B,...",
-                            help="comma-separated systems to keep (default: all)")
+        add_param(parser, SYSTEMS, many=True)
 
 
 def add_standardise(parser: argparse.ArgumentParser) -> None:
     """``--standardise`` and ``--no-cdf``: the analyses of score matrices (``compare``,
     ``meta``) on Webber, Moffat and Zobel's standardised scores (:func:`load_matrix`)."""
-    parser.add_argument("--standardise", action="store_true",
-                        help="analyse standardised scores (Webber, Moffat & Zobel 2008): per "
-                        "topic, (score - mean) / sample standard deviation over every system "
-                        "given (before --systems), mapped to [0, 1] by the normal CDF; a "
-                        "topic where every system scores the same gives 0.5")
-    parser.add_argument("--no-cdf", action="store_true",
-                        help="with --standardise: the z-scores themselves, not their normal "
-                        "CDF (a topic where every system scores the same gives 0)")
+    add_param(parser, STANDARDISE)
+    add_param(parser, NO_CDF)
     add_rules(parser, Rule(("no_cdf",), lambda args: args.standardise,
                            "--no-cdf applies to --standardise"))
 
@@ -121,8 +113,7 @@ def add_standardise(parser: argparse.ArgumentParser) -> None:
 def add_measures(parser: argparse.ArgumentParser, doc: str = "measure (repeatable)", *,
                  required: bool = False) -> None:
     """``-m/--measure MEASURE``, repeatable: the measures the runs are evaluated with."""
-    parser.add_argument("-m", "--measure", action="append", dest="measures",
-                        required=required, metavar="MEASURE", help=doc)
+    add_param(parser, MEASURES, action="append", doc=doc, required=required)
 
 
 def check_measure_names(names: Sequence[str] | str | None) -> None:

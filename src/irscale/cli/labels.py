@@ -31,28 +31,33 @@ from ..core.params import (
     ZBS_LR,
     ZBS_LR_DECAY,
     ZBS_LR_STEPS,
+    Param,
 )
 from ..errors import ParameterError
+from .common_params import INPUTS
 from .inputs import check_measure_names
 from .labels_auto import add_auto
-from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param
-from .outputs import add_output, declare_inputs, declare_outputs
+from .options import DIGITS_RULE, add_digits, add_format, add_output, add_param
+from .outputs import declare_inputs, declare_outputs
 from .rules import Rule, add_rules, check_options, each
 from .runargs import add_names
 
 
 def _inputs(parser: argparse.ArgumentParser, metavar: str, doc: str) -> None:
     """The input files of an action (``LABELS``, ``QRELS_A QRELS_B RUN``...)."""
-    parser.add_argument("inputs", nargs="*", metavar=metavar, help=doc)
+    add_param(parser, INPUTS, nargs="*", metavar=metavar, doc=doc)
     declare_inputs(parser, "inputs")
+
+
+#: ``--scale L,L,...``: the label values allowed.
+LABEL_SCALE = Param("scale", LABEL_VALUE, None, "the label values allowed, e.g. 0,1,2; a label "
+                    "outside is an error", ("--scale",), "L,L,...", label="--scale",
+                    unset="the values the file holds")
 
 
 def _scale(parser: argparse.ArgumentParser) -> None:
     """``--scale L,L,...``: the label values allowed."""
-    parser.add_argument("--scale", action=ListAction, domain=LABEL_VALUE, item="a label",
-                        unique=True, metavar="L,L,...", help="the label values allowed, e.g. "
-                        "0,1,2 (a label outside is an error; default: the values the file "
-                        "holds)")
+    add_param(parser, LABEL_SCALE, many=True, item="a label")
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:

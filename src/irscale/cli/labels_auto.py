@@ -7,6 +7,7 @@ import argparse
 
 from ..core.params import AUTO_DESIGN, RELEVANCE, SIGNIFICANCE
 from ..errors import ParameterError
+from .common_params import MEASURES
 from .options import add_param
 from .rules import add_rules, check_options
 from .runargs import add_names
@@ -28,8 +29,8 @@ def add_auto(sub, inputs, table_options) -> None:
         "the human sample by prediction-powered inference (Angelopoulos et al., Science "
         "2023; PPI++), beside the human sample's own estimate.")
     inputs(p, "AUTO HUMAN RUN", "the automatic qrels, the human qrels, then two runs or more")
-    p.add_argument("-m", "--measure", dest="measures", action="append", required=True,
-                   metavar="MEASURE", help="measure with per-topic values (repeatable)")
+    add_param(p, MEASURES, action="append", required=True,
+              metavar="MEASURE", doc="measure with per-topic values (repeatable)")
     add_param(p, SIGNIFICANCE, doc="1 - the intervals' level, and the level of the paired "
               "t-tests of the system agreement")
     p.add_argument("--tuning", choices=TUNINGS, default="ppi++",

@@ -7,8 +7,8 @@ import argparse
 
 from ..core.contexts import CONTEXTS
 from ..io.formats import CATALOGUE_FORMATS
-from .options import add_format
-from .outputs import add_output, open_output
+from .options import add_format, add_output
+from .outputs import open_output
 
 
 def add_parser(subparsers) -> None:

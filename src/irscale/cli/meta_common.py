@@ -16,8 +16,15 @@ from ..core.params import SPLIT_REPETITIONS, SPLIT_SIZES
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
-from .options import DIGITS_RULE, add_digits, add_format, add_param, add_progress, check_scheduler
-from .outputs import add_output
+from .options import (
+    DIGITS_RULE,
+    add_digits,
+    add_format,
+    add_output,
+    add_param,
+    add_progress,
+    check_scheduler,
+)
 from .rules import add_rules, check_options
 
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "

@@ -16,6 +16,7 @@ from ..core.params import (
     Param,
 )
 from ..stats.names import CONVENTION, CONVENTIONS
+from .common_params import PLOT
 from .inputs import add_standardise, load_matrix
 from .main import given
 from .meta_common import add_common, check, measure_names, render
@@ -45,8 +46,7 @@ def add_parser(subparsers) -> None:
     add_param(p, SPREAD_SEEDS)
     add_param(p, CONVENTION, choices=CONVENTIONS)
     p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
-    p.add_argument("--plot", metavar="FILE",
-                   help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
+    add_param(p, PLOT, doc="write the ASL curves to FILE, PNG/SVG")
     add_scheduler(p, "the resampling")
     declare_outputs(p, "--plot", kind="plot")
     add_rules(p, Rule(("pairs", "plot"), lambda args: not given(args, "seeds"),

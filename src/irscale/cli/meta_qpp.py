@@ -9,8 +9,8 @@ import argparse
 from ..core.params import SIGNIFICANCE
 from ..io.formats import TABLE_FORMATS
 from .meta_common import check
-from .options import DIGITS_RULE, add_digits, add_format, add_option, add_param
-from .outputs import add_output, declare_inputs, write_text
+from .options import DIGITS_RULE, add_digits, add_format, add_option, add_output, add_param
+from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules
 
 

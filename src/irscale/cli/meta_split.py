@@ -15,6 +15,7 @@ from ..stats.names import (
     SPLIT_MODELS,
     resampling_procedures,
 )
+from .common_params import PLOT
 from .inputs import add_standardise
 from .meta_common import add_common, add_sizes, check, one_measure, render
 from .options import add_param, add_scheduler, scheduler, wants_progress
@@ -65,9 +66,8 @@ def add_parser(subparsers) -> None:
     add_param(p, SHARD_EMPTY, doc="scores of a topic without relevant documents in a shard "
               "(undefined) in the shard models: error, zero, drop-topic, drop-shard or "
               "missing")
-    p.add_argument("--plot", metavar="FILE",
-                   help="write the metric (default τ) against the split size to FILE, "
-                   "PNG/SVG (default: no plot)")
+    add_param(p, PLOT, doc="write the metric (default τ) against the split size to FILE, "
+              "PNG/SVG")
     add_scheduler(p, "the repetitions")
     declare_inputs(p, "--shard-scores")
     declare_outputs(p, "--plot", kind="plot")

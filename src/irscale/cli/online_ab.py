@@ -15,12 +15,15 @@ from ..core.params import (
     SESSION_GAP,
     SIGNIFICANCE,
     USER_SD,
+    Param,
+    Text,
 )
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
+from .common_params import INPUTS
 from .main import given
-from .options import ListAction, add_format, add_param
-from .outputs import add_output, declare_inputs, write_text
+from .options import ListAction, add_format, add_output, add_param
+from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
 
 DEFAULT_SPLITS = "control=0.5,treatment=0.5"
@@ -62,7 +65,7 @@ def add_parser(subparsers) -> None:
     p = actions.add_parser("assign", help="assign users to variants by MD5(salt:user)",
                            description="Print 'user<TAB>variant' for every user of USERS "
                            "(one id per line): the same salt gives the same variants.")
-    p.add_argument("inputs", metavar="USERS", help="user ids, one per line")
+    add_param(p, INPUTS, metavar="USERS", doc="user ids, one per line")
     p.add_argument("--salt", required=True, help="the experiment's salt")
     _splits_option(p, "variants and their shares, summing to 1")
     add_output(p)
@@ -77,8 +80,8 @@ def add_parser(subparsers) -> None:
                            "(search sessions, queries per session, absence time), with "
                            "each user's variant; written as CSV for 'analyze', 'srm' and "
                            "'summary'.")
-    p.add_argument("inputs", metavar="CLICKLOG",
-                   help="click log: session query rank docno clicked [timestamp]")
+    add_param(p, INPUTS, metavar="CLICKLOG",
+              doc="click log: session query rank docno clicked [timestamp]")
     p.add_argument("--users", required=True, metavar="FILE",
                    help="'session user [time]' lines: the user of every session of the "
                    "log and the time its page was shown (seconds; gives the loyalty "
@@ -104,7 +107,7 @@ def add_parser(subparsers) -> None:
                            description="The mean of every metric column of a per-user "
                            "table over its users, with its Student t interval, per variant "
                            "(users are the units).")
-    p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
+    add_param(p, INPUTS, metavar="TABLE", doc="per-user table (CSV or TSV, header)")
     p.add_argument("--metrics", action=ListAction, kind="str", unique=True,
                    metavar="COLUMN,...",
                    help="the columns to summarise (default: every numeric column)")
@@ -119,7 +122,7 @@ def add_parser(subparsers) -> None:
                            "metric, or CUPED with a pre-period covariate, on a per-user "
                            "table; or an OEC (--oec), a weighted combination of metrics "
                            "by the delta method; treatment - control.")
-    p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
+    add_param(p, INPUTS, metavar="TABLE", doc="per-user table (CSV or TSV, header)")
     p.add_argument("--metric", help="the metric column (the numerator of a ratio for "
                    "--analysis delta); or --oec")
     p.add_argument("--oec", metavar="MEASURE=WEIGHT,...",
@@ -149,7 +152,7 @@ def add_parser(subparsers) -> None:
     p = actions.add_parser("srm", help="sample-ratio mismatch: chi2 of users per variant",
                            description="Pearson's chi2 test of the users per variant of "
                            "TABLE against the planned shares.")
-    p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
+    add_param(p, INPUTS, metavar="TABLE", doc="per-user table (CSV or TSV, header)")
     _splits_option(p, "planned shares")
     _variant_options(p)
     _table(p)
@@ -166,10 +169,17 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run_size)
 
 
+#: ``--splits NAME=SHARE,...``: the variants and their shares (:func:`_splits`).
+SPLITS = Param("splits", Text(), DEFAULT_SPLITS, "variants and their shares",
+               ("--splits",), "NAME=SHARE,...")
+#: ``--variant-column COLUMN``: the column of a user's variant.
+VARIANT_COLUMN = Param("variant_column", Text(), "variant", "the column naming every user's "
+                       "variant", ("--variant-column",), "COLUMN")
+
+
 def _splits_option(p: argparse.ArgumentParser, doc: str) -> None:
     """``--splits NAME=SHARE,...`` (:func:`_splits`)."""
-    p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
-                   help=f"{doc} (default {DEFAULT_SPLITS})")
+    add_param(p, SPLITS, doc=doc)
 
 
 def _table(p: argparse.ArgumentParser) -> None:
@@ -181,8 +191,7 @@ def _table(p: argparse.ArgumentParser) -> None:
 
 def _variant_options(p: argparse.ArgumentParser) -> None:
     """``--variant-column``: the column of a user's variant."""
-    p.add_argument("--variant-column", default="variant", metavar="COLUMN",
-                   help="the column naming every user's variant (default variant)")
+    add_param(p, VARIANT_COLUMN)
 
 
 def _no_action(args: argparse.Namespace) -> int:

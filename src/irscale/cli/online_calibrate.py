@@ -8,8 +8,9 @@ import argparse
 
 from ..core.params import FIT_SMOOTHING, LOG_SERP
 from ..errors import ParameterError
-from .options import add_param
-from .outputs import add_output, declare_inputs, write_text
+from .common_params import INPUTS, QRELS_OPTION
+from .options import add_output, add_param
+from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
 
 #: The measures whose user model is fitted (-m), and the click models of ERR's.
@@ -28,11 +29,11 @@ def add_parser(subparsers) -> None:
         "probability of every degree (a DBN fitted on the log with its parameters tied by "
         "degree: needs --qrels) or Markov precision's chain over the ranks (moves between "
         "successive clicks). See docs/online.md.")
-    parser.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet)")
+    add_param(parser, INPUTS, nargs=1, metavar="LOG", doc="click log (text or Parquet)")
     parser.add_argument("-m", "--measure", required=True, choices=MEASURES,
                         help="the measure whose user model is fitted: " + ", ".join(MEASURES))
-    parser.add_argument("--qrels", metavar="QRELS",
-                        help="-m ERR: the degrees of the logged documents (TREC format)")
+    add_param(parser, QRELS_OPTION, metavar="QRELS",
+              doc="-m ERR: the degrees of the logged documents (TREC format)")
     parser.add_argument("--click-model", choices=CLICK_MODELS,
                         help="-m ERR: sdbn (closed form, default) or dbn (EM)")
     add_param(parser, FIT_SMOOTHING, doc="-m ERR: pseudo-trials at 0.5 per parameter of "

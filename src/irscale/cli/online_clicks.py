@@ -20,15 +20,21 @@ from ..core.params import (
     SHOWN,
     USER_GAMMA,
     USERS,
+    Param,
+    Text,
 )
 from ..errors import ParameterError
 from ..io.extras import require_pyarrow
+from .common_params import INPUTS, MEASURES, QRELS, RUNS
 from .main import given
-from .options import add_param, add_ties
-from .outputs import add_output, declare_inputs, open_output, write_text
+from .options import add_output, add_param, add_ties
+from .outputs import declare_inputs, open_output, write_text
 from .rules import add_rules, check_options, each
 from .runargs import distinct_runs, read_inputs
 
+#: ``--params FILE``: a click model fitted before.
+FITTED = Param("params", Text(), None, "a fitted model (fit --format json)", ("--params",),
+               "FILE")
 #: Click models (:func:`irscale.online.fit_click_model`).
 MODELS = CLICK_MODELS
 
@@ -39,7 +45,7 @@ def add_parser(subparsers) -> None:
         "fit", help="fit a click model on a click log",
         description="Fit a click model (PBM, CM, UBM, DCM, DBN, SDBN, CCM) on a click log "
         "and write its parameters. See docs/online.md.")
-    fit.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet)")
+    add_param(fit, INPUTS, nargs=1, metavar="LOG", doc="click log (text or Parquet)")
     _model_options(fit, required=True)
     fit.add_argument("--format", choices=("tsv", "json"), default="tsv",
                      help="tsv: parameters as TSV rows, json: as JSON (read by --params); "
@@ -53,10 +59,9 @@ def add_parser(subparsers) -> None:
         "loglik", help="log-likelihood and perplexity of held-out sessions",
         description="Fit a click model on LOG (or read --params) and print the "
         "log-likelihood and the perplexity by rank of the sessions of --test.")
-    loglik.add_argument("inputs", nargs="?", metavar="LOG", help="training click log")
+    add_param(loglik, INPUTS, nargs="?", metavar="LOG", doc="training click log")
     _model_options(loglik, required=False)
-    loglik.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json) "
-                        "instead of LOG and --model")
+    add_param(loglik, FITTED, doc=FITTED.doc + " instead of LOG and --model")
     loglik.add_argument("--test", required=True, metavar="LOG2", help="held-out click log")
     add_output(loglik, what="table")
     declare_inputs(loglik, "inputs", "--params", "--test")
@@ -68,14 +73,14 @@ def add_parser(subparsers) -> None:
         description="Simulate --sessions impressions of every topic of RUN (its first "
         "--serp-size documents) clicked by a user from QRELS (--user, Hofmann et al. "
         "2011) or by a fitted model (--params), and write the click log.")
-    simulate.add_argument("qrels", metavar="QRELS",
-                          help="qrels file: the grades of the --user (TREC format)")
-    simulate.add_argument("runs", nargs=1, metavar="RUN",
-                          help="run file whose result pages are shown (TREC format)")
+    add_param(simulate, QRELS, metavar="QRELS",
+              doc="qrels file: the grades of the --user (TREC format)")
+    add_param(simulate, RUNS, nargs=1, metavar="RUN",
+              doc="run file whose result pages are shown (TREC format)")
     group = simulate.add_mutually_exclusive_group()
     group.add_argument("--user", choices=USERS,
                        help="user from the qrels' grades (default navigational)")
-    group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
+    add_param(group, FITTED)
     add_param(simulate, CLICK_RELEVANCE,
               doc="lowest grade a user counts as relevant")
     for param in (USER_GAMMA, CLICK_SESSIONS, SHOWN, RNG_SEED):
@@ -97,13 +102,11 @@ def add_parser(subparsers) -> None:
         description="Click-calibrated measures (Chuklin, Serdyukov & de Rijke 2013): uM "
         "and rrM of every run with the click and satisfaction probabilities of a fitted "
         "click model.")
-    measures.add_argument("qrels", metavar="QRELS", help="qrels file (TREC format)")
-    measures.add_argument("runs", nargs="+", metavar="RUN", help="run files (TREC format)")
-    measures.add_argument("--params", required=True, metavar="FILE",
-                          help="a fitted model (fit --format json)")
-    measures.add_argument("-m", "--measure", action="append", dest="measures",
-                          metavar="NAME", help="uM or rrM with parameters and cut-off "
-                          "(repeatable; default uM and rrM)")
+    add_param(measures, QRELS, metavar="QRELS", doc="qrels file (TREC format)")
+    add_param(measures, RUNS, nargs="+", metavar="RUN", doc="run files (TREC format)")
+    add_param(measures, FITTED, required=True)
+    add_param(measures, MEASURES, action="append", metavar="NAME",
+              doc="uM or rrM with parameters and cut-off (repeatable; default uM and rrM)")
     add_param(measures, PAGE_DEPTH)
     measures.add_argument("-q", dest="per_topic", action="store_true",
                           help="print per-topic values too")

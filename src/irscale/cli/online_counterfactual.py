@@ -22,8 +22,9 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import add_format, add_param
-from .outputs import add_output, declare_inputs
+from .common_params import INPUTS
+from .options import add_format, add_output, add_param
+from .outputs import declare_inputs
 from .rules import Rule, add_rules, check_options
 from .runargs import distinct_runs
 
@@ -48,7 +49,7 @@ def add_parser(subparsers) -> None:
         "(--propensities, default a PBM fitted on the log); sips, iips and rips read "
         "--policy and --logging as distributions over whole rankings ('query slate "
         "probability' lines, a slate's documents joined by commas). See docs/online.md.")
-    parser.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet)")
+    add_param(parser, INPUTS, nargs=1, metavar="LOG", doc="click log (text or Parquet)")
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--run", metavar="RUN", help="target policy: a TREC run (its first "
                         "SERP-size documents per query)")
@@ -98,9 +99,9 @@ def add_parser(subparsers) -> None:
         "of probabilistic interleaving of the --target runs from an interleaving log built "
         "by probabilistic interleaving of the --source runs (Hofmann, Whiteson & de Rijke "
         "2012), importance-weighted, self-normalised unless --plain. See docs/online.md.")
-    historical.add_argument("inputs", nargs=1, metavar="LOG",
-                            help="interleaving log (impression topic rank docno team "
-                            "clicked)")
+    add_param(historical, INPUTS, nargs=1, metavar="LOG",
+              doc="interleaving log (impression topic rank docno team "
+              "clicked)")
     historical.add_argument("--source", nargs=2, required=True, metavar="RUN",
                             help="the two runs that built the log (run ids = its teams)")
     historical.add_argument("--target", nargs=2, required=True, metavar="RUN",

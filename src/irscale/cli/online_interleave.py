@@ -21,8 +21,9 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import add_format, add_param
-from .outputs import add_output, declare_inputs
+from .common_params import QRELS_OPTION, RUNS
+from .options import add_format, add_output, add_param
+from .outputs import declare_inputs
 from .rules import Declared, Rule, add_rules, check_options, each
 from .runargs import add_names, named_runs
 
@@ -38,14 +39,14 @@ def add_parser(subparsers) -> None:
         "model and report, for every pair of runs, wins, losses, ties, the preference "
         "delta = (wins + ties/2)/n - 0.5 with its bootstrap interval and the binomial "
         "(sign) test. See docs/online.md.")
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (two, or "
-                        "more for team-draft multileaving)")
+    add_param(parser, RUNS, nargs="+", metavar="RUN", doc="TREC run files (two, or "
+              "more for team-draft multileaving)")
     parser.add_argument("--clicks", required=True, metavar="perfect|random|MODEL.json",
                         help="user model: perfect (click iff relevant in --qrels), random "
                         "(each result with --click-prob) or a click model's JSON file")
-    parser.add_argument("--qrels", metavar="FILE",
-                        help="qrels of the perfect click model (and of a click model "
-                        "whose JSON needs none: not read)")
+    add_param(parser, QRELS_OPTION, metavar="FILE",
+              doc="qrels of the perfect click model (and of a click model "
+              "whose JSON needs none: not read)")
     add_param(parser, CLICK_RELEVANCE,
               doc="perfect clicks: smallest relevant degree")
     add_param(parser, CLICK_PROBABILITY)

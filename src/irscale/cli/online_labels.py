@@ -14,9 +14,10 @@ from ..core.params import (
     PREFERENCE_RULE,
 )
 from ..errors import InputError
+from .common_params import INPUTS
 from .online_clicks import EM_RULES, _model_options
-from .options import add_param
-from .outputs import add_output, declare_inputs, write_text
+from .options import add_output, add_param
+from .outputs import declare_inputs, write_text
 from .rules import add_rules, check_options
 
 
@@ -27,7 +28,7 @@ def add_parser(subparsers) -> None:
         description="Fit a click model on LOG and write TREC qrels: every (query, "
         "document) pair graded by the thresholds its attractiveness, satisfaction or "
         "relevance (alpha sigma) reaches. See docs/online.md.")
-    qrels.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet)")
+    add_param(qrels, INPUTS, nargs=1, metavar="LOG", doc="click log (text or Parquet)")
     _model_options(qrels, required=False, default="sdbn")
     add_param(qrels, CLICK_QRELS_SCORE)
     add_param(qrels, CLICK_THRESHOLDS, many=True, unique=False)
@@ -42,8 +43,8 @@ def add_parser(subparsers) -> None:
         description="Pairwise preferences of a click log by a rule of Joachims et al. "
         "(2005, 2007), aggregated over sessions, written as trec_eval -R prefs "
         "judgments (irscale eval -R prefs). See docs/online.md.")
-    prefs.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet; "
-                       "last-skip-above and earlier-click need its timestamps)")
+    add_param(prefs, INPUTS, nargs=1, metavar="LOG", doc="click log (text or Parquet; "
+              "last-skip-above and earlier-click need its timestamps)")
     add_param(prefs, PREFERENCE_RULE)
     add_param(prefs, MIN_SESSIONS)
     add_param(prefs, LOG_SERP)

@@ -9,8 +9,9 @@ import argparse
 
 from ..core.params import RNG_SEED, SAT_FOLDS, SAT_L2
 from ..io.formats import TABLE_FORMATS
-from .options import add_format, add_param
-from .outputs import add_output, declare_inputs, write_text
+from .common_params import INPUTS
+from .options import add_format, add_output, add_param
+from .outputs import declare_inputs, write_text
 
 
 def add_parser(subparsers) -> None:
@@ -24,8 +25,8 @@ def add_parser(subparsers) -> None:
         "its coefficients and its stratified cross-validated accuracy and AUC, and with "
         "--apply the mean predicted satisfaction of the sessions of other logs. See "
         "docs/online.md.")
-    parser.add_argument("inputs", nargs=1, metavar="LOG",
-                        help="click log holding the labelled sessions (text or Parquet)")
+    add_param(parser, INPUTS, nargs=1, metavar="LOG",
+              doc="click log holding the labelled sessions (text or Parquet)")
     parser.add_argument("--labels", required=True, metavar="FILE",
                         help="'session label' lines: 1 satisfied, 0 not")
     parser.add_argument("--features", metavar="F1,F2,...",

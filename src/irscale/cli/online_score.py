@@ -8,7 +8,9 @@ import argparse
 
 from ..core.params import needs_rankings
 from ..errors import ParameterError
+from .common_params import INPUTS, RUNS_OPTION
 from .online_interleave import CREDIT_RULES, add_method_options, add_score_options, credit
+from .options import add_param
 from .outputs import declare_inputs
 from .rules import Rule, add_rules, check_options
 from .runargs import distinct_runs
@@ -25,11 +27,11 @@ def add_parser(subparsers) -> None:
         "bootstrap interval and the binomial (sign) test. team-draft (and multileaving) "
         "needs the log only; balanced, optimized and probabilistic with marginal credit "
         "need the rankers' runs (--runs). See docs/online.md.")
-    parser.add_argument("inputs", nargs=1, metavar="LOG",
-                        help="interleaving log (text, gzip or '-')")
-    parser.add_argument("--runs", nargs="+", metavar="RUN",
-                        help="the rankers' TREC runs, named by run id as the log's teams "
-                        "(needed by balanced, optimized and probabilistic marginal credit)")
+    add_param(parser, INPUTS, nargs=1, metavar="LOG",
+              doc="interleaving log (text, gzip or '-')")
+    add_param(parser, RUNS_OPTION, nargs="+", metavar="RUN",
+              doc="the rankers' TREC runs, named by run id as the log's teams "
+              "(needed by balanced, optimized and probabilistic marginal credit)")
     add_method_options(parser, "probabilistic, marginal credit: the softmax exponent the "
                        "lists were drawn with")
     add_score_options(parser, "seed of the bootstrap")

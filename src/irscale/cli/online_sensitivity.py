@@ -21,8 +21,9 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import ListAction, add_format, add_param, join
-from .outputs import add_output, declare_inputs
+from .common_params import QRELS, RUNS
+from .options import ListAction, add_format, add_output, add_param, join
+from .outputs import declare_inputs
 from .runargs import distinct_runs, read_inputs
 
 
@@ -35,8 +36,8 @@ def add_parser(subparsers) -> None:
         "for every pair of runs and number of impressions, the share of interleaving and "
         "A/B experiments that agree with the offline measure's preference, and the "
         "impressions needed to reach --target. See docs/online.md.")
-    parser.add_argument("qrels", metavar="QRELS", help="qrels file (TREC format)")
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (two or more)")
+    add_param(parser, QRELS, metavar="QRELS", doc="qrels file (TREC format)")
+    add_param(parser, RUNS, nargs="+", metavar="RUN", doc="run files (two or more)")
     parser.add_argument("--model", default="navigational",
                         metavar="|".join(USERS) + "|PARAMS.json",
                         help="users: an instantiation from the qrels' grades (Hofmann et "

@@ -16,6 +16,8 @@ lists, the scheduler and the two kinds of ties.
   (``--workers``), with the same results.
 * **Ties**: ``--ties`` orders documents with equal scores; ``--phi-ties`` is φ's tie
   strategy (:func:`add_ties`).
+* **Outputs**: ``-o/--output`` and ``--force`` (:func:`add_output`), declared outputs
+  (:func:`irscale.cli.outputs.declare_outputs`).
 """
 
 from __future__ import annotations
@@ -28,10 +30,21 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
-from ..core.params import TABLE_DIGITS, TIE_STRATEGIES, Integers, Names, Param, Reals
+from ..core.params import (
+    TABLE_DIGITS,
+    TIE_STRATEGIES,
+    Integers,
+    Names,
+    Param,
+    Reals,
+    Switch,
+    Text,
+)
 from ..errors import ParameterError
 from ..io.formats import FORMAT
+from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .main import _lazy, given
+from .outputs import declare_outputs
 from .rules import Rule
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
@@ -114,28 +127,44 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     domain, :class:`ListAction`), stored under the Python name (or the declared ``dest``)
     with the functions' default, its help the doc, the values where they are few
     (:func:`_values`; ``choices``: argparse's own check, message and metavar) and the
-    default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None or of
-    no items means) narrow or say more where one command does (a domain within the declared one)."""
+    default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None, of
+    no items or ``-`` means) narrow or say more where one command does (a domain within the
+    declared one); other ``kwargs`` (``nargs``, ``metavar``, ``action="append"``) go to
+    argparse. A :class:`~irscale.core.params.Switch` is a flag (``store_true``), a
+    :class:`~irscale.core.params.Text` is stored as given; a declaration whose first
+    spelling has no dash is a positional argument."""
     default = param.default if default is ... else default
     domain = domain or param.domain
     values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
     text = (doc or param.doc) + (f": {values}" if values else "")
     unset = unset or param.unset
     shown = join(default) if isinstance(default, (list, tuple)) else default
-    if shown not in (None, "") or unset:  # no default, or an empty list: ``unset`` says it
-        text += f" (default: {unset if shown in (None, '') else shown})"
+    if not isinstance(domain, Switch) and (shown not in (None, "", "-") or unset):
+        # no default, an empty list or standard input/output ("-"): ``unset`` says it
+        text += f" (default: {unset if shown in (None, '', '-') else shown})"
     dest = param.dest or param.name
-    if many:
-        kwargs.setdefault("unique", True)
-        kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type],
-                      api=None if param.label else param.name)
-        default = None if default is None else list(default)
-    else:
-        spelt = "/".join(param.flags)
-        kwargs.update(action=Checked, api=param.name, spelt=spelt)
-        kwargs.setdefault("label", param.label or f"{spelt} ({dest})")
-    parser.add_argument(*param.flags, *aliases, domain=domain, default=default, dest=dest,
-                        metavar=param.metavar, help=text.replace("%", "%%"), **kwargs)
+    built: dict[str, Any] = {"help": text.replace("%", "%%")}
+    if param.flags[0].startswith("-"):  # a positional argument's dest is its name
+        built["dest"] = dest
+    if isinstance(domain, Switch):
+        built["action"] = "store_true"
+    elif isinstance(domain, Text) and not many:  # used as given: nothing to check
+        built["metavar"] = param.metavar
+        if default is not None or "dest" in built:  # argparse's own for a positional
+            built["default"] = default
+    else:  # the items of a list of text are used as given too
+        built.update(domain=None if isinstance(domain, Text) else domain, default=default,
+                     metavar=param.metavar)
+        if many:
+            kwargs.setdefault("unique", True)
+            kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type],
+                          api=None if param.label else param.name)
+            built["default"] = None if default is None else list(default)
+        else:
+            spelt = "/".join(param.flags)
+            kwargs.update(action=Checked, api=param.name, spelt=spelt)
+            kwargs.setdefault("label", param.label or f"{spelt} ({dest})")
+    parser.add_argument(*param.flags, *aliases, **{**built, **kwargs})
 
 
 #: The kind of the items of a list option (:func:`parse_list`) by the type of its domain.
@@ -233,11 +262,7 @@ def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
 def add_scheduler(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
                   what: str) -> None:
     """``--scheduler ADDRESS``: where ``what`` runs (module documentation)."""
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help=f"run {what} on a Dask cluster: tcp://HOST:PORT (a running "
-                        "scheduler) or local:N (N worker processes on this machine); needs "
-                        "the irscale[dask] extra; same results (default: threads of this "
-                        "process)")
+    add_param(parser, SCHEDULER, doc=SCHEDULER.doc.format(what=what))
 
 
 def check_scheduler(args: argparse.Namespace) -> None:
@@ -263,13 +288,22 @@ def scheduler(args: argparse.Namespace) -> Iterator[Any]:
         yield ready
 
 
+def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None:
+    """``-o/--output FILE`` (default standard output) and ``--force``."""
+    add_param(parser, OUTPUT, doc=OUTPUT.doc.replace("the output", f"the {what}"))
+    declare_outputs(parser, "-o")
+    add_force(parser)
+
+
+def add_force(parser: argparse.ArgumentParser) -> None:
+    """``--force``: replace existing output files (never an input of the same call)."""
+    add_param(parser, FORCE)
+
+
 def add_progress(parser: argparse.ArgumentParser) -> None:
     """``--no-progress``: every command that does long work takes it (one mechanism:
     :mod:`irscale.core.progress`)."""
-    parser.add_argument("--no-progress", action="store_true",
-                        help="no estimate and no progress on standard error (default: for "
-                        "long work, a bar on a terminal, else a plain line every 30 s and "
-                        "10%%)")
+    add_param(parser, NO_PROGRESS)
 
 
 def wants_progress(args: argparse.Namespace) -> bool:

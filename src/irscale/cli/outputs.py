@@ -1,5 +1,4 @@
-"""``-o/--output``, ``--force``, and the files of a call checked before any work
-(``docs/errors.md``, rule 4).
+"""The files of a call checked before any work (``docs/errors.md``, rule 4).
 
 Every option that names a file is declared an input (:func:`declare_inputs`) or an output
 (:func:`declare_outputs`); ``tests/test_cli_file_options.py`` fails on one that is
@@ -96,21 +95,6 @@ def label_file(spec: str) -> str:
 def file_role(action: argparse.Action) -> FileRole | None:
     """The :class:`FileRole` of ``action``."""
     return getattr(action, FILE_ROLE, None)
-
-
-def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None:
-    """``-o/--output FILE`` (default standard output) and ``--force``."""
-    parser.add_argument("-o", "--output", default="-", metavar="FILE",
-                        help=f"write the {what} to FILE (default: standard output); an "
-                        "existing file is never replaced without --force")
-    declare_outputs(parser, "-o")
-    add_force(parser)
-
-
-def add_force(parser: argparse.ArgumentParser) -> None:
-    """``--force``: replace existing output files (never an input of the same call)."""
-    parser.add_argument("--force", action="store_true",
-                        help="replace output files that exist already (inputs never are)")
 
 
 def command_parsers(parser: argparse.ArgumentParser,

@@ -35,6 +35,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
+from .common_params import PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
 from .options import (
     DIGITS_RULE,
@@ -42,11 +43,12 @@ from .options import (
     ListAction,
     add_digits,
     add_format,
+    add_output,
     add_param,
     add_ties,
     join,
 )
-from .outputs import add_output, declare_inputs, declare_outputs, write_text
+from .outputs import declare_inputs, declare_outputs, write_text
 from .rules import Rule, add_rules, check_options
 from .runargs import add_names, named_runs, read_inputs
 
@@ -70,13 +72,13 @@ def _judged_options(parser: argparse.ArgumentParser) -> None:
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
                     metavar: str = "QRELS") -> None:
     """``QRELS RUN...`` (the qrels' help and metavar as given)."""
-    parser.add_argument("qrels", metavar=metavar, help=qrels)
+    add_param(parser, QRELS, metavar=metavar, doc=qrels)
     _runs(parser)
 
 
 def _runs(parser: argparse.ArgumentParser) -> None:
     """``RUN...``: the run files."""
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    add_param(parser, RUNS, nargs="+", metavar="RUN", doc="run files")
 
 
 def _format(parser: argparse.ArgumentParser) -> None:
@@ -101,10 +103,10 @@ def add_parser(subparsers) -> None:
     _runs(p)
     add_param(p, POOL_STRATEGY, default=None, required=True)
     add_param(p, POOL_BUDGET)
-    p.add_argument("--qrels", metavar="FILE",
-                   help="judgments so far, adaptive strategies only: replayed, and the first "
-                   "document they do not judge is each topic's next to judge (default: none, "
-                   "the first document of every topic)")
+    add_param(p, QRELS_OPTION, metavar="FILE",
+              doc="judgments so far, adaptive strategies only: replayed, and the first "
+              "document they do not judge is each topic's next to judge (default: none, "
+              "the first document of every topic)")
     _strategy_options(p)
     add_output(p, what="pool file")
     declare_inputs(p, "runs", "--qrels")
@@ -139,9 +141,7 @@ def add_parser(subparsers) -> None:
                    help="skip the leave-one-contributor-out test (faster)")
     _strategy_options(p)
     _format(p)
-    p.add_argument("--plot", metavar="FILE",
-                   help="write the relevant-found curves to FILE, PNG/SVG/PDF (default: no "
-                   "plot)")
+    add_param(p, PLOT, doc="write the relevant-found curves to FILE, PNG/SVG/PDF")
     p.add_argument("--qrels-out", metavar="DIR",
                    help="write the qrels every strategy and budget induces to "
                    "DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by irscale eval;"
@@ -363,10 +363,10 @@ def _add_sampling(sub) -> None:
                    "10:1,100:0.2,1000:0.05 (default: none)")
     add_param(p, RUN_DEPTH)
     add_param(p, RNG_SEED, doc="seed of the draws")
-    p.add_argument("--qrels", metavar="FILE",
-                   help="simulate: the qrels judge the sample (a document they do not judge "
-                   "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
-                   "reads (default: none, 'topic docno prob' lines to judge)")
+    add_param(p, QRELS_OPTION, metavar="FILE",
+              doc="simulate: the qrels judge the sample (a document they do not judge "
+              "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
+              "reads (default: none, 'topic docno prob' lines to judge)")
     _run_options(p)
     add_output(p, what="sample")
     declare_inputs(p, "runs", "--qrels")

@@ -11,11 +11,12 @@ from ..errors import ParameterError
 from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands
 from ..stats.names import MULTIPLE_CORRECTION
+from .common_params import MEASURES, QRELS, RUNS
 from .eval import TABLE_TESTS
 from .inputs import check_measure_names
 from .main import given
-from .options import add_digits, add_format, add_param, add_progress, wants_progress
-from .outputs import add_output, declare_inputs, write_text
+from .options import add_digits, add_format, add_output, add_param, add_progress, wants_progress
+from .outputs import declare_inputs, write_text
 from .rules import Declared, Rule, add_rules, check_options, each
 from .runargs import add_names, named_runs, read_inputs
 
@@ -31,13 +32,12 @@ def add_parser(subparsers) -> None:
         "and precision-recall plots, robustness (interval scale, discriminative power) and "
         "the commands and versions that produced it.",
     )
-    parser.add_argument("qrels", metavar="QRELS", help="qrels file")
-    parser.add_argument("runs", nargs="+", metavar="RUN",
-                        help="run files (at least two), a folder of them or a quoted glob "
-                        "pattern ('runs/*.gz')")
-    parser.add_argument("-m", "--measure", action="append", dest="measures",
-                        metavar="MEASURE", help="measure (repeatable; default map, P_10, "
-                        "ndcg_cut_10)")
+    add_param(parser, QRELS, metavar="QRELS", doc="qrels file")
+    add_param(parser, RUNS, nargs="+", metavar="RUN",
+              doc="run files (at least two), a folder of them or a quoted glob "
+              "pattern ('runs/*.gz')")
+    add_param(parser, MEASURES, action="append",
+              doc="measure (repeatable; default map, P_10, ndcg_cut_10)")
     add_names(parser)
     parser.add_argument("--baseline", metavar="RUN",
                         help="mark runs significantly better/worse than this one and count "

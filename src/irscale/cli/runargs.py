@@ -17,19 +17,10 @@ from ..core.params import RELEVANCE, Param
 from ..errors import ParameterError
 from ..io.files import is_stdio
 from ..io.naming import NAME_MODES, NameSpec
+from .common_params import ALLOW_EMPTY, NAMES
 from .main import given
-from .options import TIE_POLICY, ListAction, add_option, add_param
+from .options import TIE_POLICY, add_option, add_param
 from .rules import Rule
-
-NAMES_HELP = ("how to name the runs: runid (default: the run id of each file; runs that "
-              "share one are named after their files, with a warning), file (the file name "
-              "without extension, e.g. bm25.run.gz -> bm25), or one name per run in order: "
-              "a,b,c")
-
-ALLOW_EMPTY_HELP = ("evaluate a run that has no topic in common with the qrels (an error "
-                    "otherwise, with or without -c: qrels of another collection, or topic ids "
-                    "written differently?)")
-
 
 #: trec_eval's ``-M``: the documents of each ranking evaluated.
 MAX_RETRIEVED = Param("max_docs", POSITIVE_LONG, None, "evaluate only the first N documents "
@@ -42,17 +33,17 @@ COLLECTION_SIZE = Param("num_docs_in_coll", NONNEGATIVE_LONG, 0, "number of docu
 
 
 def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
-              doc: str = NAMES_HELP, metavar: str = "runid|file|A,B,...") -> None:
-    """``--names``: how the runs are named (:data:`NAMES_HELP`, or ``doc`` where the
-    default differs)."""
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        metavar=metavar, help=doc)
+              doc: str | None = None, metavar: str | None = None) -> None:
+    """``--names``: how the runs are named (:data:`~irscale.cli.common_params.NAMES`, or
+    ``doc`` where the default differs)."""
+    add_param(parser, NAMES, doc=doc, many=True, unique=False, keywords=NAME_MODES,
+              **({"metavar": metavar} if metavar else {}))
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """``--names`` and ``--allow-empty``."""
     add_names(parser)
-    parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
+    add_param(parser, ALLOW_EMPTY)
 
 
 def distinct_runs(paths: Sequence[str]) -> Sequence[str]:

@@ -28,14 +28,18 @@ from ..core.params import (
     SCALE_SHARDS,
     Integers,
     Param,
+    Switch,
 )
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
+from .common_params import QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .main import given
 from .options import (
     ListAction,
+    add_force,
     add_format,
     add_option,
+    add_output,
     add_param,
     add_progress,
     add_scheduler,
@@ -45,14 +49,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import (
-    add_force,
-    add_output,
-    declare_inputs,
-    declare_outputs,
-    open_output,
-    write_text,
-)
+from .outputs import declare_inputs, declare_outputs, open_output, write_text
 from .rules import Rule, add_rules, check_options
 from .runargs import add_run_options, read_inputs
 
@@ -159,25 +156,29 @@ def add_parser(subparsers) -> None:
 
 def _runs(parser: argparse.ArgumentParser) -> None:
     """``QRELS RUN...`` and the ``-m`` measures of ``transform`` and ``table``."""
-    parser.add_argument("qrels", help="qrels file: qid iter docno rel")
-    parser.add_argument("runs", nargs="+", help="run file(s): qid Q0 docno rank score runid")
+    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
+    add_param(parser, RUNS, nargs="+", doc="run file(s): qid Q0 docno rank score runid")
     add_measures(parser, required=True)
     declare_inputs(parser, "qrels", "runs")
+
+
+#: ``--feasible``: only the runs a topic allows.
+FEASIBLE = Param("feasible", Switch(), False, "only the runs the topic allows (no more "
+                 "documents of a degree than its recall base)", ("--feasible",))
+#: ``--explain``: the algorithm chosen for each measure, on standard error.
+EXPLAIN = Param("explain", Switch(), False, "print on standard error the algorithm chosen for "
+                "each measure, why, and its cost estimate (default: off; the estimate alone "
+                "is printed before long computations)", ("--explain",))
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     """The options of the space and of the computation every scale command takes."""
     add_param(parser, SCALE_LEVELS)
-    parser.add_argument("--feasible", action="store_true",
-                        help="only the runs the topic allows (no more documents of a degree "
-                        "than its recall base)")
+    add_param(parser, FEASIBLE)
     add_progress(parser)
     add_param(parser, MEMORY_LIMIT, doc="refuse, with the estimate, a scale whose estimated "
               "memory exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024)")
-    parser.add_argument("--explain", action="store_true",
-                        help="print on standard error the algorithm chosen for each measure, "
-                        "why, and its cost estimate (default: off; the estimate alone is "
-                        "printed before long computations)")
+    add_param(parser, EXPLAIN)
 
 
 # ------------------------------------------------------------------ image

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import CLICK_ORDER, RELEVANCE, SESSION_CLICK_GAIN
+from .common_params import MEASURES, QRELS, RUNS
 from .eval import (
     add_evaluation_output,
     add_labels_option,
@@ -32,16 +33,16 @@ def add_parser(subparsers) -> None:
         "irscale eval prints it, with one line per session (-q) and the mean over sessions "
         "(all). See docs/sessions.md.",
     )
-    parser.add_argument("qrels", help="qrels file: qid iter docno rel")
-    parser.add_argument("runs", nargs="+", metavar="session_run",
-                        help="session run file(s): session query_no docno rank score runid")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="session measure (repeatable): sDCG@10, 'sDCG(bq=4)@10', "
-                        "'nsDCG(norm=jarvelin)@10', 'sRBP(p=0.8,b=0.5)', sERR@10, "
-                        "'esnDCG(p_reform=0.5,p_down=0.8)@10', 'tsCG(budget=300)', "
-                        "'MsM(p=0.7,q=0.1,r=0.1,s=0.1)@10', "
-                        "'U(L=132000)' ... (default: "
-                        f"{','.join(DEFAULT_MEASURES)})")
+    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
+    add_param(parser, RUNS, nargs="+", metavar="session_run",
+              doc="session run file(s): session query_no docno rank score runid")
+    add_param(parser, MEASURES, action="append", metavar="MEASURE",
+              doc="session measure (repeatable): sDCG@10, 'sDCG(bq=4)@10', "
+              "'nsDCG(norm=jarvelin)@10', 'sRBP(p=0.8,b=0.5)', sERR@10, "
+              "'esnDCG(p_reform=0.5,p_down=0.8)@10', 'tsCG(budget=300)', "
+              "'MsM(p=0.7,q=0.1,r=0.1,s=0.1)@10', "
+              "'U(L=132000)' ... (default: "
+              f"{','.join(DEFAULT_MEASURES)})")
     add_values_options(parser, "session")
     add_param(parser, RELEVANCE)
     parser.add_argument("--topics", metavar="FILE",

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import ROUGE_MULTI, THRESHOLD
+from ..core.params import ROUGE_MULTI, THRESHOLD, Param, Switch, Text
 from ..errors import ParameterError
+from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import add_param
 from .outputs import declare_inputs
 from .rules import Rule, add_rules, check_options, each
+
+#: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
+STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characters "
+             "(rouge-score's use_stemmer; needs nltk)", ("--stem",))
+#: ``--stopwords FILE``: words removed before stemming.
+STOPWORDS = Param("stopwords", Text(), None, "remove these words (blank- or line-separated) "
+                  "before stemming", ("--stopwords",), "FILE")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -22,13 +30,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def _texts_and_measures(parser: argparse.ArgumentParser, measure_help: str) -> None:
     """The inputs of the measures of candidate texts against reference texts (``rouge``,
     ``bleu``): ``references candidates...`` and ``-m``."""
-    parser.add_argument("qrels", metavar="references",
-                        help="reference texts: topic<TAB>ref_id<TAB>text")
-    parser.add_argument("runs", nargs="+", metavar="candidates",
-                        help="candidate texts: topic<TAB>run<TAB>text (a file may hold "
-                        "several runs)")
-    parser.add_argument("-m", "--measure", action="append", dest="measures",
-                        metavar="MEASURE", help=measure_help)
+    add_param(parser, QRELS, metavar="references",
+              doc="reference texts: topic<TAB>ref_id<TAB>text")
+    add_param(parser, RUNS, nargs="+", metavar="candidates",
+              doc="candidate texts: topic<TAB>run<TAB>text (a file may hold "
+              "several runs)")
+    add_param(parser, MEASURES, action="append", metavar="MEASURE", doc=measure_help)
 
 
 def add_parser(subparsers) -> None:
@@ -47,11 +54,8 @@ def add_parser(subparsers) -> None:
     _texts_and_measures(rouge, "ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', "
                         "ROUGE-L, ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: "
                         "ROUGE-1, ROUGE-2, ROUGE-L; F1)")
-    rouge.add_argument("--stem", action="store_true",
-                       help="Porter-stem tokens longer than 3 characters (rouge-score's "
-                       "use_stemmer; needs nltk)")
-    rouge.add_argument("--stopwords", metavar="FILE",
-                       help="remove these words (blank- or line-separated) before stemming")
+    add_param(rouge, STEM)
+    add_param(rouge, STOPWORDS)
     add_param(rouge, ROUGE_MULTI)
     _common(rouge)
     declare_inputs(rouge, "qrels", "runs", "--stopwords")
@@ -84,32 +88,28 @@ def add_parser(subparsers) -> None:
         "The outputs are given by their lengths (--lengths) or texts (--texts); the "
         "matches by match files, or found in the texts by unigram overlap (--auto-match, "
         "POURPRE-style). Output as irscale eval prints it. See docs/text.md.")
-    nuggets.add_argument("qrels", metavar="nuggets",
-                         help="nuggets: topic nugget_id weight vital|okay [vital_string]")
-    nuggets.add_argument("runs", nargs="*", metavar="matches",
-                         help="nugget matches: topic run nugget_id offset (none with "
-                         "--auto-match)")
+    add_param(nuggets, QRELS, metavar="nuggets",
+              doc="nuggets: topic nugget_id weight vital|okay [vital_string]")
+    add_param(nuggets, RUNS, nargs="*", metavar="matches",
+              doc="nugget matches: topic run nugget_id offset (none with "
+              "--auto-match)")
     outputs = nuggets.add_mutually_exclusive_group(required=True)
     outputs.add_argument("--lengths", metavar="FILE",
                          help="output lengths: topic run length (characters)")
     outputs.add_argument("--texts", metavar="FILE",
                          help="output texts: topic<TAB>run<TAB>text (length: non-blank "
                          "characters)")
-    nuggets.add_argument("-m", "--measure", action="append", dest="measures",
-                         metavar="MEASURE",
-                         help="nugget measure (repeatable): W-Rec, Prec_allow, "
-                         "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: "
-                         "all six)")
+    add_param(nuggets, MEASURES, action="append", metavar="MEASURE",
+              doc="nugget measure (repeatable): W-Rec, Prec_allow, "
+              "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: "
+              "all six)")
     nuggets.add_argument("--auto-match", action="store_true",
                          help="match nuggets to the --texts by unigram overlap with their "
                          "vital strings (POURPRE-style) instead of match files")
     add_param(nuggets, THRESHOLD, doc="--auto-match: least share of a nugget's distinct terms "
               "the output must contain")
-    nuggets.add_argument("--stem", action="store_true",
-                         help="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
-    nuggets.add_argument("--stopwords", metavar="FILE",
-                         help="--auto-match: remove these words (blank- or line-separated) "
-                         "before stemming")
+    add_param(nuggets, STEM, doc="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
+    add_param(nuggets, STOPWORDS, doc="--auto-match: " + STOPWORDS.doc)
     _common(nuggets)
     declare_inputs(nuggets, "qrels", "runs", "--lengths", "--texts", "--stopwords")
     add_rules(nuggets, _matches,
@@ -123,17 +123,16 @@ def add_parser(subparsers) -> None:
         "(SCUs) they express, against each topic's pyramid of SCUs weighted by the "
         "reference summaries expressing them (Nenkova & Passonneau 2004). Output as "
         "irscale eval prints it. See docs/text.md.")
-    pyramid.add_argument("qrels", metavar="pyramid",
-                         help="SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
-                         "separated) | weight | -")
-    pyramid.add_argument("runs", nargs="+", metavar="peers",
-                         help="peer SCUs: topic<TAB>peer<TAB>scu_id|- (a file may hold "
-                         "several peers)")
-    pyramid.add_argument("-m", "--measure", action="append", dest="measures",
-                         metavar="MEASURE",
-                         help="pyramid (original score) or pyramid_modified (normalised "
-                         "by the average reference's SCU count) (repeatable; default: "
-                         "both)")
+    add_param(pyramid, QRELS, metavar="pyramid",
+              doc="SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
+              "separated) | weight | -")
+    add_param(pyramid, RUNS, nargs="+", metavar="peers",
+              doc="peer SCUs: topic<TAB>peer<TAB>scu_id|- (a file may hold "
+              "several peers)")
+    add_param(pyramid, MEASURES, action="append", metavar="MEASURE",
+              doc="pyramid (original score) or pyramid_modified (normalised "
+              "by the average reference's SCU count) (repeatable; default: "
+              "both)")
     _common(pyramid)
     declare_inputs(pyramid, "qrels", "runs")
     pyramid.set_defaults(func=run_pyramid)

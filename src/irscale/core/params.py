@@ -245,6 +245,22 @@ class Pair:
 
 
 @dataclass(frozen=True)
+class Switch:
+    """An option given or not (``--force``, ``--no-progress``): no value, nothing to
+    check; the command line stores True when it is given."""
+
+    type: ClassVar[type] = bool
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text used as it is given: the name of a file, a folder or a column, a measure's
+    name (checked where it is read, with the file, line and text of the fault)."""
+
+    type: ClassVar[type] = str
+
+
+@dataclass(frozen=True)
 class Param:
     """A parameter declared once, for the Python functions and the command line.
 
