@@ -15,7 +15,7 @@ and meant as orders of magnitude (within a factor of about 3).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
@@ -47,6 +47,8 @@ SECONDS_PER_SEARCH = 7e-9       # one needle of a φ search in the larger half, 
                                 # gallops over: cache and TLB misses grow with the stride;
                                 # fitted on strides 3 to 25,000, docs/scales.md)
 SECONDS_PER_VALUE = 1.3e-7      # one value of the summary's pass over the sorted image
+SECONDS_START = 1.0              # a command's start-up (interpreter, numpy, pandas, the
+                                # measures imported), counted with the summary
 #: Bytes per entry of a meet-in-the-middle half at its peak (values, multiplicities and the
 #: sort order while the half is sorted in place; 1.57 GB for the 44.6M entries of nDCG@30
 #: with three degrees) and per streamed pair.
@@ -70,13 +72,16 @@ class CostEstimate:
     memory: int            # bytes
     queries: int
     searches: int = 0      # φ searches in a pair table's larger half (PairTable.searches)
+    summary_queries: int = 0  # φ queries of the summary's order diagnostics, when counted
 
     def line(self) -> str:
         """One line: ``estimate for M on REL^N: ...``."""
         return (f"estimate for {self.measure} on {self.space}: {_count(self.runs)} runs, "
                 f"at most {_count(self.distinct)} distinct values; {self.algorithm}: "
                 f"{duration_text(self.seconds)} and about {format_size(self.memory)} for "
-                f"{self.queries} φ queries")
+                f"{self.queries} φ queries"
+                + (f" and the summary ({self.summary_queries:,} more)"
+                   if self.summary_queries else ""))
 
     def explain(self) -> str:
         """The algorithm chosen and why."""
@@ -166,6 +171,7 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
                           "scored by its kernel, values closer than 1e-9 are tied",
                           runs * SECONDS_PER_RUN + load.seconds(runs),
                           BASE_MEMORY + 32 * min(runs, DISTINCT_BUDGET) + (64 << 20), queries)
+    result = replace(result, summary_queries=load.total - load.queries)
     check_memory(result.memory, result.line(), "a smaller -N or fewer --levels, or a larger "
                  "--max-memory", max_memory=max_memory, option=MAX_MEMORY)
     return result
@@ -191,7 +197,7 @@ class _Load:
         searches from the ``small`` half into the ``large`` one per query."""
         from .pairs import BUCKET_PAIRS
 
-        seconds = self.total * SECONDS_PER_QUERY
+        seconds = self.total * SECONDS_PER_QUERY + (self.summary is not None) * SECONDS_START
         if candidates:
             seconds += self.calls * min(candidates, self.per_call * BUCKET_PAIRS) \
                 * SECONDS_PER_PAIR
