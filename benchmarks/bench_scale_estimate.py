@@ -1,16 +1,11 @@
 """The up-front estimate of ``irscale scale image`` against the CPU time it then takes.
 
-For each (measure, N, levels), in a fresh process (no image cached by an earlier case),
-the estimate of :func:`irscale.scales.scale.check_size`
-(``Estimate.seconds``, what ``scale image`` announces) is printed beside the CPU time of
-the process (:func:`time.process_time`: every thread, so that the ratio does not depend
-on the number of cores) spent by :func:`irscale.scales.scale` computing the image and its
-φ queries, and the CPU time of the whole command ``irscale scale image -m M -N N
---levels L`` (its summary included: the order diagnostics resolve φ exactly at a few
-points, through the pair windows of the meet-in-the-middle images, which the estimate
-does not count; measured 2026-11 on the 2-core development machine: nDCG@22 about 29 s
-of its 32 s, nDCG@26 103 s of CPU against an estimate of 11 s). The aim: a ratio
-between 0.5 and 2 for both.
+For each (measure, N, levels): the estimate of :func:`irscale.scales.scale.check_size`
+with the summary counted (``summary=STREAM_LIMIT``: what ``scale image`` announces) beside
+the CPU time (every thread: the ratio does not depend on the number of cores) of the image
+alone, in a fresh process (no image cached by an earlier case), and of the whole command
+``irscale scale image -m M -N N --levels L`` (image, summary, start-up). The aim: the
+command within 0.5 to 2 times the estimate (docs/benchmarks.md, "Scale estimate").
 
 Run: ``python benchmarks/bench_scale_estimate.py [--quick] [--case MEASURE N LEVELS]``.
 """

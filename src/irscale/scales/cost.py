@@ -8,8 +8,9 @@ need more memory than ``max_memory`` (default: half of the machine's RAM), with 
 estimate in the message (:func:`irscale.core.budget.check_memory`, the one refusal of the
 package). :func:`irscale.core.progress.notice` prints it before a long computation.
 
-The time constants are measured on the 2-core development machine (docs/benchmarks-scales.md)
-and meant as orders of magnitude (within a factor of about 3).
+The time is counts of work times per-unit CPU costs measured on the 2-core development
+machine (:func:`estimate`; docs/scales.md): ``scale image`` took 0.5–2 × its estimate on
+the cases of ``benchmarks/bench_scale_estimate.py`` (docs/benchmarks.md).
 """
 
 from __future__ import annotations
