@@ -57,6 +57,15 @@ BYTES_PER_ENTRY = 36
 BYTES_PER_PAIR = 48
 #: Queries assumed when none are given (a transform of 16 runs × 50 topics).
 DEFAULT_QUERIES = 800
+#: Spaces of up to this many runs are enumerated by the summary's order diagnostics
+#: (:func:`irscale.scales.diagnostics.order_properties`); random runs (this many, fewer for
+#: long runs) refute the orders of larger ones.
+ENUMERATE_LIMIT = 1 << 18
+SAMPLES = 4000
+#: Positions m of the structured counterexample runs when N is larger than this.
+STRUCTURED_POSITIONS = 512
+#: Degrees the random counterexample runs may hold in all: long runs get fewer samples.
+SAMPLE_CELLS = 1 << 23
 
 
 @dataclass(frozen=True)
@@ -106,7 +115,7 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
     work (entries of the meet-in-the-middle halves, candidate pairs of a streamed pass,
     runs enumerated), then ``queries`` φ queries and, with ``summary`` (the largest image
     that :func:`irscale.scales.diagnostics.summarize` streams), the summary's order
-    diagnostics (:func:`irscale.scales.diagnostics.order_queries`: calls × runs) and its
+    diagnostics (:func:`order_queries`: calls × runs) and its
     pass over the image. A φ query costs :data:`SECONDS_PER_QUERY` plus, in a pair table
     of independent blocks, one search per entry of the smaller half, each
     :data:`SECONDS_PER_SEARCH` × sqrt(n_large/n_small) (the stride it gallops); in a streamed
@@ -178,6 +187,19 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
     return result
 
 
+def order_queries(space: Space, *, enumerate_limit: int = ENUMERATE_LIMIT,
+                  samples: int = SAMPLES) -> tuple[int, int]:
+    """The φ queries :func:`~irscale.scales.diagnostics.order_properties` makes on
+    ``space``, as (calls, runs per call), at most: one call over every run up to
+    ``enumerate_limit`` runs; else four calls (a run and its successor, a run and a
+    permutation of it) over the structured runs and the random samples (fewer on a
+    feasible space). :func:`estimate` counts them for a summary."""
+    if space.levels**space.N <= enumerate_limit:
+        return 1, space.levels**space.N
+    positions = min(space.N, STRUCTURED_POSITIONS)
+    return 4, positions * (1 + space.c) + min(samples, max(SAMPLE_CELLS // space.N, 1))
+
+
 class _Load:
     """The φ queries and the summary's pass that follow an image (:func:`estimate`)."""
 
@@ -185,8 +207,6 @@ class _Load:
         self.queries, self.summary = queries, summary
         self.calls, self.per_call, self.total = 1, queries, queries
         if summary is not None:
-            from .diagnostics import order_queries
-
             calls, per_call = order_queries(space)
             self.calls, self.per_call = 1 + calls, max(queries, per_call)
             self.total += calls * per_call

@@ -36,6 +36,7 @@ from ..core.options import TiePolicy
 from ..errors import ParameterError
 from ..stats.kendall import overall_tau, topic_taus
 from .closed_forms import CountImage, LexImage
+from .cost import ENUMERATE_LIMIT, SAMPLE_CELLS, SAMPLES, STRUCTURED_POSITIONS
 from .enumeration import format_run, iter_runs, run_index
 from .image import ConstantImage
 from .scale import Scale, ScaledImage
@@ -266,12 +267,6 @@ def _prop_from_keys(phi: np.ndarray, key: np.ndarray, runs: np.ndarray, equi: bo
     return ordinal, interval
 
 
-#: Spaces of up to this many runs are enumerated by :func:`order_properties`; random runs
-#: (this many, fewer for long runs) refute the orders of larger ones.
-ENUMERATE_LIMIT = 1 << 18
-SAMPLES = 4000
-
-
 def order_properties(sc: Scale, *, enumerate_limit: int = ENUMERATE_LIMIT, samples: int = SAMPLES,
                      seed: int = 0) -> dict[str, OrderProperty]:
     """Ordinal/interval w.r.t. SBTO and RBTO (module documentation)."""
@@ -346,25 +341,6 @@ def _successor(runs: np.ndarray, levels: int) -> tuple[np.ndarray, np.ndarray]:
         carry = carry & over
     ok = ~carry
     return nxt.astype(np.int8), ok
-
-
-#: Positions m of the structured counterexample runs when N is larger than this.
-STRUCTURED_POSITIONS = 512
-#: Degrees the random counterexample runs may hold in all: long runs get fewer samples.
-SAMPLE_CELLS = 1 << 23
-
-
-def order_queries(space: Space, *, enumerate_limit: int = ENUMERATE_LIMIT,
-                  samples: int = SAMPLES) -> tuple[int, int]:
-    """The φ queries :func:`order_properties` makes on ``space``, as (calls, runs per call),
-    at most: one call over every run up to ``enumerate_limit`` runs; else four calls
-    (:func:`_refute`: a run and its successor, a run and a permutation of it) over the
-    structured runs and the random samples (fewer on a feasible space). The cost
-    estimate of a summary (:func:`irscale.scales.cost.estimate`) counts them."""
-    if space.levels**space.N <= enumerate_limit:
-        return 1, space.levels**space.N
-    positions = min(space.N, STRUCTURED_POSITIONS)
-    return 4, positions * (1 + space.c) + min(samples, max(SAMPLE_CELLS // space.N, 1))
 
 
 def _refute(sc: Scale, samples: int, seed: int) -> dict[str, tuple[str, str]]:
