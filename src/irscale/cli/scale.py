@@ -194,8 +194,18 @@ def run_image(args: argparse.Namespace) -> int:
         sc = scale(args.measure, args.N, levels, recall_base=args.recall_base,
                    feasible=args.feasible, progress=wants_progress(args),
                    max_memory=args.max_memory, explain=args.explain, intents=args.intents,
-                   executor=executor, shards=args.shards)
+                   executor=executor, shards=args.shards, summary=_summary_limit(args))
         return _report_image(args, sc, fmt)
+
+
+def _summary_limit(args: argparse.Namespace) -> int | None:
+    """The largest image the text summary streams (``None``: no summary is printed), for
+    the estimate."""
+    if args.fmt != "text" or args.intents is not None:
+        return None
+    if args.output is not None or args.diagnostics == "none":
+        return 0
+    return STREAM_LIMIT if args.diagnostics == "auto" else 1 << 62
 
 
 def _report_image(args: argparse.Namespace, sc, fmt) -> int:

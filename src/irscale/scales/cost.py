@@ -8,14 +8,15 @@ need more memory than ``max_memory`` (default: half of the machine's RAM), with 
 estimate in the message (:func:`irscale.core.budget.check_memory`, the one refusal of the
 package). :func:`irscale.core.progress.notice` prints it before a long computation.
 
-The time constants are measured on the 2-core development machine (docs/benchmarks-scales.md)
-and meant as orders of magnitude (within a factor of about 3).
+The time is counts of work times per-unit CPU costs measured on the 2-core development
+machine (:func:`estimate`; docs/scales.md): ``scale image`` took 0.5–2 × its estimate on
+the cases of ``benchmarks/bench_scale_estimate.py`` (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
@@ -38,10 +39,17 @@ LIST_LIMIT = 1 << 24
 BASE_MEMORY = 120 << 20
 #: Seconds per unit of work (order of magnitude, this machine).
 SECONDS_PER_ENTRY = 2e-7        # building and sorting one entry of a meet-in-the-middle half
-SECONDS_PER_SEARCH = 2.5e-8     # one needle of the φ count (windowed search in the large half)
 SECONDS_PER_PAIR = 1.6e-8       # one candidate pair of a de-duplicating stream (AP, keys):
                                 # gathered, SIMD-sorted, de-duplicated
 SECONDS_PER_RUN = 2e-6          # one kernel evaluation of the generic enumeration
+SECONDS_PER_QUERY = 1e-5        # one φ query's own work (its run located, its window resolved)
+SECONDS_PER_SEARCH = 7e-9       # one needle of a φ search in the larger half, per square
+                                # root of its stride n_large/n_small (the entries it
+                                # gallops over: cache and TLB misses grow with the stride;
+                                # fitted on strides 3 to 25,000, docs/scales.md)
+SECONDS_PER_VALUE = 1.3e-7      # one value of the summary's pass over the sorted image
+SECONDS_START = 1.0              # a command's start-up (interpreter, numpy, pandas, the
+                                # measures imported), counted with the summary
 #: Bytes per entry of a meet-in-the-middle half at its peak (values, multiplicities and the
 #: sort order while the half is sorted in place; 1.57 GB for the 44.6M entries of nDCG@30
 #: with three degrees) and per streamed pair.
@@ -49,6 +57,15 @@ BYTES_PER_ENTRY = 36
 BYTES_PER_PAIR = 48
 #: Queries assumed when none are given (a transform of 16 runs × 50 topics).
 DEFAULT_QUERIES = 800
+#: Spaces of up to this many runs are enumerated by the summary's order diagnostics
+#: (:func:`irscale.scales.diagnostics.order_properties`); random runs (this many, fewer for
+#: long runs) refute the orders of larger ones.
+ENUMERATE_LIMIT = 1 << 18
+SAMPLES = 4000
+#: Positions m of the structured counterexample runs when N is larger than this.
+STRUCTURED_POSITIONS = 512
+#: Degrees the random counterexample runs may hold in all: long runs get fewer samples.
+SAMPLE_CELLS = 1 << 23
 
 
 @dataclass(frozen=True)
@@ -64,13 +81,17 @@ class CostEstimate:
     seconds: float
     memory: int            # bytes
     queries: int
+    searches: int = 0      # φ searches in a pair table's larger half (PairTable.searches)
+    summary_queries: int = 0  # φ queries of the summary's order diagnostics, when counted
 
     def line(self) -> str:
         """One line: ``estimate for M on REL^N: ...``."""
         return (f"estimate for {self.measure} on {self.space}: {_count(self.runs)} runs, "
                 f"at most {_count(self.distinct)} distinct values; {self.algorithm}: "
                 f"{duration_text(self.seconds)} and about {format_size(self.memory)} for "
-                f"{self.queries} φ queries")
+                f"{self.queries} φ queries"
+                + (f" and the summary ({self.summary_queries:,} more)"
+                   if self.summary_queries else ""))
 
     def explain(self) -> str:
         """The algorithm chosen and why."""
@@ -84,10 +105,22 @@ def _count(n: int) -> str:
 
 # ------------------------------------------------------------------ the estimate
 def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUERIES,
-             max_memory: int | None = None, context=None) -> CostEstimate:
+             max_memory: int | None = None, context=None, summary: int | None = None
+             ) -> CostEstimate:
     """The :class:`CostEstimate` of ``measure`` on ``space``; raises
     :class:`~irscale.errors.ParameterError` when no algorithm can hold it or when it needs
-    more than ``max_memory`` bytes (module documentation)."""
+    more than ``max_memory`` bytes (module documentation).
+
+    The time is a sum of counts of work times the per-unit costs above: the image's own
+    work (entries of the meet-in-the-middle halves, candidate pairs of a streamed pass,
+    runs enumerated), then ``queries`` φ queries and, with ``summary`` (the largest image
+    that :func:`irscale.scales.diagnostics.summarize` streams), the summary's order
+    diagnostics (:func:`order_queries`: calls × runs) and its
+    pass over the image. A φ query costs :data:`SECONDS_PER_QUERY` plus, in a pair table
+    of independent blocks, one search per entry of the smaller half, each
+    :data:`SECONDS_PER_SEARCH` × sqrt(n_large/n_small) (the stride it gallops); in a streamed
+    table (integer keys) a call regenerates the buckets its queries fall in, at most
+    every candidate pair once."""
     N, levels = space.N, space.levels
     bits = N * math.log2(levels)
     label = measure.label
@@ -100,6 +133,7 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
     if kind == "AP" and N > AP_MAX_N:
         raise ParameterError(f"AP's exact image needs N ≤ {AP_MAX_N} (64-bit keys), got {N}")
     runs = space.n_runs
+    load = _Load(queries, space, summary)
     if kind in ("P", "R", "F", "RR", "SBTO", "gP"):
         distinct = math.comb(N + space.c, space.c) if kind in ("SBTO", "gP") else N + 1
         need = 3 * distinct * bits / 8
@@ -114,13 +148,14 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
                           "closed form (first relevant rank)",
                           "the value depends on the counts of degrees (or the first relevant "
                           "rank) only: φ follows from the run itself",
-                          distinct * 2e-6, BASE_MEMORY + int(4 * need) + 64 * distinct,
-                          queries)
+                          distinct * 2e-6 + load.seconds(distinct),
+                          BASE_MEMORY + int(4 * need) + 64 * distinct, queries)
     elif kind == "AP":
         h = N // 2
         pairs = (1 << h) + (h + 1) * (1 << (N - h))
         candidates = 1 << N
         from .pairs import BUCKET_PAIRS
+
         memory = BASE_MEMORY + BYTES_PER_PAIR * (min(candidates, BUCKET_PAIRS) + pairs)
         result = CostEstimate(label, space.label(), runs, min(runs, candidates),
                           "meet in the middle over the prefix count, integer keys",
@@ -130,9 +165,11 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
                           "the prefix's relevant count j (S·L = A + j·U + V), and the "
                           "distinct values are counted exactly in one streamed pass that "
                           f"sorts and de-duplicates at most 2^{N} candidate pairs in buckets",
-                          candidates * SECONDS_PER_PAIR, memory, queries)
+                          candidates * SECONDS_PER_PAIR + load.seconds(candidates,
+                                                                       candidates=candidates),
+                          memory, queries)
     elif kind in ("RBTO", "RBP", "DCG", "nDCG"):
-        result = _additive_estimate(measure, space, queries, context)
+        result = _additive_estimate(measure, space, load, context)
     else:
         if bits > ENUMERATION_BITS:
             raise ParameterError(
@@ -142,14 +179,63 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
         result = CostEstimate(label, space.label(), runs, runs, "chunked enumeration",
                           "no exact structure is known for this measure: every run is "
                           "scored by its kernel, values closer than 1e-9 are tied",
-                          runs * SECONDS_PER_RUN,
+                          runs * SECONDS_PER_RUN + load.seconds(runs),
                           BASE_MEMORY + 32 * min(runs, DISTINCT_BUDGET) + (64 << 20), queries)
+    result = replace(result, summary_queries=load.total - load.queries)
     check_memory(result.memory, result.line(), "a smaller -N or fewer --levels, or a larger "
                  "--max-memory", max_memory=max_memory, option=MAX_MEMORY)
     return result
 
 
-def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, context
+def order_queries(space: Space, *, enumerate_limit: int = ENUMERATE_LIMIT,
+                  samples: int = SAMPLES) -> tuple[int, int]:
+    """The φ queries :func:`~irscale.scales.diagnostics.order_properties` makes on
+    ``space``, as (calls, runs per call), at most: one call over every run up to
+    ``enumerate_limit`` runs; else four calls (a run and its successor, a run and a
+    permutation of it) over the structured runs and the random samples (fewer on a
+    feasible space). :func:`estimate` counts them for a summary."""
+    if space.levels**space.N <= enumerate_limit:
+        return 1, space.levels**space.N
+    positions = min(space.N, STRUCTURED_POSITIONS)
+    return 4, positions * (1 + space.c) + min(samples, max(SAMPLE_CELLS // space.N, 1))
+
+
+class _Load:
+    """The φ queries and the summary's pass that follow an image (:func:`estimate`)."""
+
+    def __init__(self, queries: int, space: Space, summary: int | None) -> None:
+        self.queries, self.summary = queries, summary
+        self.calls, self.per_call, self.total = 1, queries, queries
+        if summary is not None:
+            calls, per_call = order_queries(space)
+            self.calls, self.per_call = 1 + calls, max(queries, per_call)
+            self.total += calls * per_call
+
+    def seconds(self, distinct: int, *, candidates: int = 0, small: int = 0,
+                large: int = 0) -> float:
+        """Seconds of the queries and the summary's pass over an image of ``distinct``
+        values: a streamed table's ``candidates`` pairs regenerated by each call, or
+        searches from the ``small`` half into the ``large`` one per query."""
+        from .pairs import BUCKET_PAIRS
+
+        seconds = self.total * SECONDS_PER_QUERY + (self.summary is not None) * SECONDS_START
+        if candidates:
+            seconds += self.calls * min(candidates, self.per_call * BUCKET_PAIRS) \
+                * SECONDS_PER_PAIR
+        if small:
+            seconds += self.searches(small) * SECONDS_PER_SEARCH * math.sqrt(max(large / small,
+                                                                                 1.0))
+        if self.summary is not None and distinct <= self.summary:
+            seconds += distinct * SECONDS_PER_VALUE + candidates * SECONDS_PER_PAIR
+        return seconds
+
+    def searches(self, small: int) -> int:
+        """Searches of every query in a pair table whose smaller half has ``small`` entries
+        (:meth:`irscale.scales.pairs.PairTable.count_cost`)."""
+        return self.total * small
+
+
+def _additive_estimate(measure: ScaleMeasure, space: Space, load: _Load, context
                        ) -> CostEstimate:
     """Additive measures: the block structure decides the algorithm (no enumeration)."""
     from .additive import (
@@ -171,7 +257,7 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
         return CostEstimate(label, space.label(), runs, runs, "closed form (RBTO order)",
                         "each weight dominates the sum of the weights after it: the value "
                         "order is the lexicographic order of the runs, φ = RBTO + 1",
-                        N * 1e-5, BASE_MEMORY, queries)
+                        N * 1e-5 + load.seconds(runs), BASE_MEMORY, load.queries)
     distinct_gains = len(set(spec.gains))
     sizes: list[int] = []
     streamed = False
@@ -190,14 +276,15 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
                         "a class of equal-weight ranks is too large for independent blocks: "
                         "distinct values are counted exactly in one streamed, de-duplicated "
                         f"pass over the {levels}^{N} pairs of a prefix and a suffix",
-                        runs * SECONDS_PER_PAIR,
+                        runs * SECONDS_PER_PAIR + load.seconds(runs, candidates=runs),
                         BASE_MEMORY + BYTES_PER_PAIR * (min(runs, 1 << 22)
                                                         + 2 * levels ** ((N + 1) // 2)),
-                        queries)
+                        load.queries)
     a, b = split_sizes(sizes, HALF_LIMIT, LARGE_LIMIT)
     size_a = math.prod(sizes[k] for k in a)
     size_b = math.prod(sizes[k] for k in b)
     distinct = size_a * size_b
+    small, large = sorted((size_a, size_b))
     listed = "small enough to list, counted all the same" if distinct <= LIST_LIMIT else \
         f"too large to list (more than {LIST_LIMIT:,})"
     return CostEstimate(
@@ -206,7 +293,8 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
         "the measure is additive over ranks and its ranks split into independent blocks "
         "(exact classes of weights; distinct partial values never collide across blocks), "
         f"so |image| = |A|·|B| ({size_a:,} × {size_b:,}), {listed}: φ(m) = #{{(a, b): a + b "
-        f"≤ m}} by {queries} × {min(size_a, size_b):,} searches in the larger half",
-        (size_a + size_b) * SECONDS_PER_ENTRY
-        + queries * min(size_a, size_b) * SECONDS_PER_SEARCH,
-        BASE_MEMORY + BYTES_PER_ENTRY * (size_a + size_b), queries)
+        f"≤ m}} by {load.total} × {small:,} searches in the larger half",
+        (size_a + size_b) * SECONDS_PER_ENTRY + load.seconds(distinct, small=small,
+                                                              large=large),
+        BASE_MEMORY + BYTES_PER_ENTRY * (size_a + size_b), load.queries,
+        searches=load.searches(small))

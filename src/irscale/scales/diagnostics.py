@@ -36,6 +36,7 @@ from ..core.options import TiePolicy
 from ..errors import ParameterError
 from ..stats.kendall import overall_tau, topic_taus
 from .closed_forms import CountImage, LexImage
+from .cost import ENUMERATE_LIMIT, SAMPLE_CELLS, SAMPLES, STRUCTURED_POSITIONS
 from .enumeration import format_run, iter_runs, run_index
 from .image import ConstantImage
 from .scale import Scale, ScaledImage
@@ -266,7 +267,7 @@ def _prop_from_keys(phi: np.ndarray, key: np.ndarray, runs: np.ndarray, equi: bo
     return ordinal, interval
 
 
-def order_properties(sc: Scale, *, enumerate_limit: int = 1 << 18, samples: int = 4000,
+def order_properties(sc: Scale, *, enumerate_limit: int = ENUMERATE_LIMIT, samples: int = SAMPLES,
                      seed: int = 0) -> dict[str, OrderProperty]:
     """Ordinal/interval w.r.t. SBTO and RBTO (module documentation)."""
     space = sc.space
@@ -340,12 +341,6 @@ def _successor(runs: np.ndarray, levels: int) -> tuple[np.ndarray, np.ndarray]:
         carry = carry & over
     ok = ~carry
     return nxt.astype(np.int8), ok
-
-
-#: Positions m of the structured counterexample runs when N is larger than this.
-STRUCTURED_POSITIONS = 512
-#: Degrees the random counterexample runs may hold in all: long runs get fewer samples.
-SAMPLE_CELLS = 1 << 23
 
 
 def _refute(sc: Scale, samples: int, seed: int) -> dict[str, tuple[str, str]]:

@@ -155,6 +155,9 @@ class PairTable:
         self._index: tuple[np.ndarray, np.ndarray] | None = None
         self._n_distinct: int | None = None
         self._stats: dict = {}
+        #: Searches made by :meth:`count` and the windows of φ so far (:meth:`count_cost`;
+        #: the work that :func:`irscale.scales.cost.estimate` predicts).
+        self.searches = 0
 
     # ------------------------------------------------------------ sizes
     @property
@@ -214,6 +217,7 @@ class PairTable:
             meter.close()
 
     def _tick(self, cells: int) -> None:
+        self.searches += cells
         if self.meter is not None:
             self.meter.update(cells)
 

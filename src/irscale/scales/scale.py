@@ -97,11 +97,14 @@ class ScaledImage(Image):
 
 
 def check_size(measure: ScaleMeasure, space: Space, *, max_memory: int | None = None,
-               queries: int = DEFAULT_QUERIES, context: Context | None = None) -> CostEstimate:
+               queries: int = DEFAULT_QUERIES, context: Context | None = None,
+               summary: int | None = None) -> CostEstimate:
     """Refuse, before any work, an image no algorithm can hold or that needs more than
     ``max_memory`` bytes (default: half of the RAM); return its :class:`~irscale.scales.
-    cost.CostEstimate` (runs, distinct bound, algorithm and why, time, memory)."""
-    return estimate(measure, space, queries=queries, max_memory=max_memory, context=context)
+    cost.CostEstimate` (runs, distinct bound, algorithm and why, time, memory; with
+    ``summary``, the summary's work too: :func:`~irscale.scales.cost.estimate`)."""
+    return estimate(measure, space, queries=queries, max_memory=max_memory, context=context,
+                    summary=summary)
 
 
 #: Estimated seconds above which the estimate is printed before the work starts.
@@ -338,7 +341,7 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
           progress: bool = True, max_memory: str | int | None = None, explain: bool = False,
           queries: int = DEFAULT_QUERIES, announce: bool = True,
           intents: int | None = None, executor: ExecutorArg = "local",
-          shards: int | None = None) -> Scale:
+          shards: int | None = None, summary: int | None = None) -> Scale:
     """The :class:`Scale` of ``measure`` on runs of length ``N`` over ``levels`` degrees.
 
     ``N`` ≥ 1; ``levels`` from 2 to 128 (default 2). A diversity measure (``alpha-nDCG@5``,
@@ -354,7 +357,9 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
     :class:`~irscale.errors.ParameterError` naming the parameter.
 
     Before any work the cost is estimated (:mod:`irscale.scales.cost`, for ``queries`` φ
-    queries) and the scale refused when it needs more than ``max_memory`` (bytes or a size
+    queries, and with ``summary`` the work of :func:`~irscale.scales.diagnostics.summarize`
+    streaming images of up to ``summary`` distinct values) and the scale refused when it
+    needs more than ``max_memory`` (bytes or a size
     such as ``"2G"``; default half of the RAM); the estimate is printed on standard error
     (``irscale: estimate ...``) when the work may take more than a couple of seconds and
     ``progress`` is on; ``explain`` prints the algorithm chosen and why. The estimate is
@@ -406,7 +411,7 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
     if shards is not None and measure.kind not in PAIR_KINDS:  # before any work
         raise _no_buckets(measure.label, space.label(), "has no meet-in-the-middle image")
     # sizes first (a huge N is refused as such, before its default recall base)
-    cost = check_size(measure, space, max_memory=limit, queries=queries)
+    cost = check_size(measure, space, max_memory=limit, queries=queries, summary=summary)
     context = to_context(recall_base, space)
     if feasible:
         space = Space(N, levels, context.bounds())
