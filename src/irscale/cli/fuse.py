@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
+from ..core.params import MEMORY_LIMIT
+from ..errors import ParameterError
+from ..fusion.params import (
     FUSION_K,
     FUSION_METHOD,
     FUSION_METHOD_PARAMS,
@@ -13,12 +15,10 @@ from ..core.params import (
     FUSION_STEP,
     FUSION_WEIGHT,
     FUSION_WEIGHTS,
-    MEMORY_LIMIT,
     check_fusion,
     check_fusion_params,
     check_training,
 )
-from ..errors import ParameterError
 from .main import given
 from .options import add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, declare_outputs, open_output

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ..core.params import (
+from ..collections.params import (
     ALLOCATION_C,
     ALLOCATION_EPSILON,
     ALLOCATION_RULE,
@@ -26,12 +26,11 @@ from ..core.params import (
     PAIRWISE_ITERATIONS,
     PAIRWISE_METHOD,
     RANDOM_AGGREGATIONS,
-    RELEVANCE,
-    RNG_SEED,
     ZBS_LR,
     ZBS_LR_DECAY,
     ZBS_LR_STEPS,
 )
+from ..core.params import RELEVANCE, RNG_SEED
 from ..errors import ParameterError
 from .labels_auto import add_auto
 from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param

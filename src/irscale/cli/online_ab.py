@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
+from ..core.params import SIGNIFICANCE
+from ..errors import InputError, ParameterError
+from ..io.formats import TABLE_FORMATS
+from ..online.params import (
     AB_ANALYSIS,
     AB_MISSING,
     AB_POWER,
     CLICKS_CUTOFF,
     MIN_DIFF,
     SESSION_GAP,
-    SIGNIFICANCE,
     USER_SD,
 )
-from ..errors import InputError, ParameterError
-from ..io.formats import TABLE_FORMATS
 from .main import given
 from .options import ListAction, add_format, add_param
 from .outputs import add_output, declare_inputs, write_text

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import FIT_SMOOTHING, LOG_SERP
+from ..core.params import LOG_SERP
 from ..errors import ParameterError
+from ..online.params import FIT_SMOOTHING
 from .options import add_param
 from .outputs import add_output, declare_inputs, write_text
 from .rules import Rule, add_rules, check_options

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import needs_rankings
 from ..errors import ParameterError
+from ..online.params import needs_rankings
 from .online_interleave import CREDIT_RULES, add_method_options, add_score_options, credit
 from .outputs import declare_inputs
 from .rules import Rule, add_rules, check_options

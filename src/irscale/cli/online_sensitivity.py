@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
+from ..core.params import RNG_SEED, SIGNIFICANCE
+from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
+from ..online.params import (
     AB_MEASURE,
     EXPERIMENT_IMPRESSIONS,
     EXPERIMENT_REPETITIONS,
     INTERLEAVING,
-    RNG_SEED,
     SENSITIVITY_IMPRESSIONS,
     SHOWN_LENGTH,
-    SIGNIFICANCE,
     TARGET,
     TEST_SIGNIFICANCE,
     USERS,
 )
-from ..errors import ParameterError
-from ..io.formats import TABLE_FORMATS
 from .options import ListAction, add_format, add_param, join
 from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs, read_inputs

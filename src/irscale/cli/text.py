@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import ROUGE_MULTI, THRESHOLD
 from ..errors import ParameterError
+from ..text.params import ROUGE_MULTI, THRESHOLD
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import add_param
 from .outputs import declare_inputs

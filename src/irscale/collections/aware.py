@@ -66,8 +66,6 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import AWARE_RANDOM, AWARE_WEIGHTS, DEFAULT_RANDOM_ASSESSORS
-from ..core.params import WEIGHTINGS as WEIGHTINGS
 from ..core.scorematrix import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
@@ -77,6 +75,8 @@ from ..stats.protocol import TableResult, format_table
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from ..stats.validation import as_floats
+from .params import AWARE_RANDOM, AWARE_WEIGHTS, DEFAULT_RANDOM_ASSESSORS
+from .params import WEIGHTINGS as WEIGHTINGS
 
 #: Random assessors drawn for the accuracy-based weightings by default.
 N_RANDOM = DEFAULT_RANDOM_ASSESSORS

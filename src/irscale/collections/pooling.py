@@ -67,24 +67,22 @@ import pandas as pd
 
 from ..core.inputs import Qrels
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import (
-    ADAPTIVE_STRATEGIES,
-    DEFAULT_DISCOUNT,
-    DEFAULT_RBP_P,
-    DEFAULT_RRF_K,
-    DEPTH,
-    DISCOUNT,
-    FIXED_STRATEGIES,
-    POOL_BUDGET,
-    POOL_STRATEGY,
-    RBP_P,
-    RRF_K,
-)
+from ..core.params import DEFAULT_RRF_K, DEPTH, RRF_K
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
 from .candidates import Candidates, ranked_candidates, warn_missing_topics
+from .params import (
+    ADAPTIVE_STRATEGIES,
+    DEFAULT_DISCOUNT,
+    DEFAULT_RBP_P,
+    DISCOUNT,
+    FIXED_STRATEGIES,
+    POOL_BUDGET,
+    POOL_STRATEGY,
+    RBP_P,
+)
 
 __all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Pool", "judging_order", "pool"]
 

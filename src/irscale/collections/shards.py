@@ -60,8 +60,6 @@ from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
-from ..core.params import SHARD_METHODS as SHARD_METHODS
 from ..core.strings import Strings
 from ..errors import InputError, ParameterError, shown
 from ..evaluation import evaluate
@@ -70,6 +68,8 @@ from ..stats.resampling import check_rng
 from ..stats.results import AnovaResult
 from ..stats.shards import EmptyPolicy, ShardScores, shard_anova
 from ..stats.tables import Format
+from .params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
+from .params import SHARD_METHODS as SHARD_METHODS
 
 __all__ = ["SHARD_METHODS", "ShardedEvaluation", "evaluate_shards", "shard_documents"]
 

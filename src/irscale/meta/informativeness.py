@@ -48,12 +48,13 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..core.notebook import HtmlRepr
-from ..core.params import DEPTH, INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
+from ..core.params import DEPTH
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.tables import Format
 from ..stats.validation import as_floats
 from .common import format_frame
+from .params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 
 __all__ = ["Informativeness", "informativeness", "judged_lists", "maxent_relevance"]
 

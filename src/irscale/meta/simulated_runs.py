@@ -41,7 +41,7 @@ import pandas as pd
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import DEPTH, EFFECT, SIMULATIONS
+from ..core.params import DEPTH
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import run_from_frame
@@ -49,6 +49,7 @@ from ..io.sources import as_qrels
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
 from .common import format_frame, generator, seed_sequence
+from .params import EFFECT, SIMULATIONS
 
 #: Monte Carlo runs per distinct quality that estimate the true means.
 TRUTH_DRAWS = 200

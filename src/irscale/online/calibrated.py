@@ -23,13 +23,13 @@ import pandas as pd
 from ..collections.candidates import ranked_candidates
 from ..core.labels import LabelTable
 from ..core.options import TiePolicy
-from ..core.params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH
 from ..core.strings import Strings
 from ..errors import ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
+from .params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH
 
 __all__ = ["calibrated_summary", "click_calibrated"]
 

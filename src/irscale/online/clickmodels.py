@@ -79,7 +79,10 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import (
+from ..errors import InputError, InputFormatError, ParameterError
+from ..stats.protocol import TableResult
+from .clicklog import ClickLog, read_click_log
+from .params import (
     CLICK_MODELS,
     CLOSED_FORM_MODELS,
     FIT_ITERATIONS,
@@ -87,9 +90,6 @@ from ..core.params import (
     FIT_TOL,
     INDEPENDENT_CLICK_MODELS,
 )
-from ..errors import InputError, InputFormatError, ParameterError
-from ..stats.protocol import TableResult
-from .clicklog import ClickLog, read_click_log
 
 __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
 

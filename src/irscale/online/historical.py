@@ -30,8 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from ..core.params import OPE_BOOTSTRAP, SOURCE_TAU
-from ..core.params import TAU as TAU_DOMAIN
 from ..errors import InputError, ParameterError
 from ..io.interleaving_log import read_interleaving_log
 from ..stats.protocol import check_confidence_level
@@ -39,6 +37,8 @@ from ..stats.resampling import RngArg, check_rng
 from .counterfactual import CounterfactualResult, _result
 from .interleaving import TAU, Interleavings, _Cube, candidates_of
 from .logged import _assignment_probabilities, logged_interleavings
+from .params import OPE_BOOTSTRAP, SOURCE_TAU
+from .params import TAU as TAU_DOMAIN
 
 __all__ = ["historical_interleaving"]
 

@@ -86,21 +86,6 @@ import pandas as pd
 from ..collections.candidates import Candidates, ranked_candidates, warn_missing_topics
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
-from ..core.params import (
-    CLICK_LEVEL,
-    CLICK_PROBABILITY,
-    DEFAULT_BOOTSTRAP,
-    DEFAULT_TAU,
-    INTERLEAVING_METHOD,
-    INTERLEAVING_METHODS,
-    INTERVAL_BOOTSTRAP,
-    OPTIMIZED_LENGTH,
-    SERP_LENGTH,
-    TOPIC_IMPRESSIONS,
-)
-from ..core.params import CREDITS as CREDITS
-from ..core.params import MAX_OPTIMIZED_LENGTH as MAX_OPTIMIZED_LENGTH
-from ..core.params import TAU as TAU_DOMAIN
 from ..errors import InputError, ParameterError
 from ..stats.protocol import (
     ConfidenceInterval,
@@ -116,6 +101,21 @@ from ..stats.validation import (
     constant_columns,
     tie_tolerance,
 )
+from .params import (
+    CLICK_LEVEL,
+    CLICK_PROBABILITY,
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_TAU,
+    INTERLEAVING_METHOD,
+    INTERLEAVING_METHODS,
+    INTERVAL_BOOTSTRAP,
+    OPTIMIZED_LENGTH,
+    SERP_LENGTH,
+    TOPIC_IMPRESSIONS,
+)
+from .params import CREDITS as CREDITS
+from .params import MAX_OPTIMIZED_LENGTH as MAX_OPTIMIZED_LENGTH
+from .params import TAU as TAU_DOMAIN
 
 if TYPE_CHECKING:
     from .clicklog import ClickLog

@@ -31,8 +31,6 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import Candidates
-from ..core.params import TAU as TAU_DOMAIN
-from ..core.params import needs_rankings as needs_rankings
 from ..core.strings import Strings
 from ..errors import InputError, InputFormatError, ParameterError
 from ..io.interleaving_log import InterleavingLog, read_interleaving_log
@@ -49,6 +47,8 @@ from .interleaving import (
     _Cube,
     candidates_of,
 )
+from .params import TAU as TAU_DOMAIN
+from .params import needs_rankings as needs_rankings
 
 __all__ = ["logged_interleavings", "needs_rankings", "score_log"]
 

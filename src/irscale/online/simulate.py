@@ -32,12 +32,12 @@ import pandas as pd
 from ..collections.candidates import ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.options import TiePolicy
-from ..core.params import CLICK_LEVEL, CLICK_SESSIONS, SHOWN, USER_GAMMA
 from ..errors import ParameterError
 from ..io.clicklog import CELL_BYTES
 from ..io.sources import as_qrels
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
+from .params import CLICK_LEVEL, CLICK_SESSIONS, SHOWN, USER_GAMMA
 
 __all__ = ["INSTANTIATIONS", "qrels_click_model", "simulate_click_log"]
 

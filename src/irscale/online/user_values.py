@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.params import AB_MISSING
 from ..errors import InputError, shown
 from ..io.user_tables import LINES, RowLines
+from .params import AB_MISSING
 
 
 def located(values: pd.DataFrame | pd.Series, label: Hashable) -> dict[str, Any]:

@@ -113,8 +113,6 @@ from ..core.judge import PairJudge
 from ..core.judged import JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import CLICK_ORDER, SESSION_CLICK_GAIN
-from ..core.params import CLICK_ORDERS as CLICK_ORDERS
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError
@@ -146,6 +144,8 @@ from ..measures.names import NamedMeasure, measure_names, parse_name
 from ..measures.params import Params
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
+from .params import CLICK_ORDER, SESSION_CLICK_GAIN
+from .params import CLICK_ORDERS as CLICK_ORDERS
 from .session_cost import cost_values
 from .session_markov import msm_values
 from .session_paths import Sessions, expected_ap_many, expected_ndcg_many
