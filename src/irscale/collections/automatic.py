@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.params import check_alpha
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 
@@ -274,7 +274,7 @@ def _system_agreement(human: np.ndarray, auto: np.ndarray, names: list[str],
 
 def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | Sequence[str],
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
-                        pairs: bool = False, relevance_level: int = 1
+                        pairs: bool = False, relevance_level: int = DEFAULT_RELEVANCE_LEVEL
                         ) -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).

@@ -67,7 +67,7 @@ import pandas as pd
 
 from ..core.inputs import Qrels
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DEFAULT_RRF_K, DEPTH, RRF_K
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K, DEPTH, RRF_K
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
@@ -340,7 +340,7 @@ def pool(
     depth: int | None = None,
     budget: int | None = None,
     qrels: object = None,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     p: float = DEFAULT_RBP_P,
     k: float = DEFAULT_RRF_K,
     discount: float = DEFAULT_DISCOUNT,

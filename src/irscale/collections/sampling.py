@@ -66,7 +66,7 @@ from ..core import identifiers
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
 from ..io.sampled import read_sampled_qrels
@@ -325,7 +325,7 @@ def estimate_sampled(
     runs: object,
     *,
     cutoffs: int | Sequence[int] = SAMPLE_CUTOFFS,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     ties: TiePolicy = "trec_eval",
 ) -> SampledEstimates:
     """statAP, R̂ and P̂@k of every run from sampled judgments (module documentation).

@@ -60,6 +60,7 @@ from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.strings import Strings
 from ..errors import InputError, ParameterError, shown
 from ..evaluation import evaluate
@@ -183,7 +184,7 @@ def evaluate_shards(
     shards: int = 3,
     method: ShardMethod = "random",
     rng: object = None,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     ties: TiePolicy = "trec_eval",
     topics: Sequence[str] | None = None,
 ) -> ShardedEvaluation:

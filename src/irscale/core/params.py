@@ -379,7 +379,9 @@ def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
 #: trec_eval's ``-l``: the smallest relevance degree counted as relevant (a C long).
 #: How messages name ``-l``: as trec_eval's options are named (:mod:`irscale.core.options`).
 RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
-RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), 1,
+#: ``-l``'s default, the one every ``relevance_level=`` of the functions reads.
+DEFAULT_RELEVANCE_LEVEL = 1
+RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), DEFAULT_RELEVANCE_LEVEL,
                   "smallest relevance degree counted as relevant", ("-l", "--relevance-level"),
                   "L", label=RELEVANCE_LEVEL)
 #: Run files evaluated at a time (:func:`irscale.evaluate_many`); by default 64 runs of

@@ -40,7 +40,7 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..core.strings import Strings
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
@@ -231,7 +231,7 @@ def leave_one_out(
     *,
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
     depth: int = 100,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     executor: ExecutorArg = "local",
     **evaluate_options: Any,
 ) -> LeaveOneOut:

@@ -23,6 +23,7 @@ import pandas as pd
 from ..collections.candidates import ranked_candidates
 from ..core.labels import LabelTable
 from ..core.options import TiePolicy
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.strings import Strings
 from ..errors import ParameterError
 from ..evaluation import evaluate
@@ -42,7 +43,7 @@ DEFAULT_DEPTH = 10
 def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
                      measures: str | Iterable[str] = ("uM", "rrM"), *,
                      depth: int | None = None, ties: TiePolicy = "trec_eval",
-                     relevance_level: int = 1) -> pd.DataFrame:
+                     relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> pd.DataFrame:
     """uM and rrM of every run with ``model``'s click (and satisfaction) probabilities.
 
     Parameters

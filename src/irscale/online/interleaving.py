@@ -31,6 +31,7 @@ import pandas as pd
 from ..collections.candidates import Candidates, ranked_candidates, warn_missing_topics
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import InputError, ParameterError
 from ..stats.protocol import (
     ConfidenceInterval,
@@ -247,7 +248,7 @@ class Interleavings(TableResult):
                         lengths=(self.pairs >= 0).sum(axis=1), source="<interleavings>")
 
     def simulate_clicks(self, model: object, *, qrels: object = None,
-                        relevance_level: int = 1, probability: float = 0.5,
+                        relevance_level: int = DEFAULT_RELEVANCE_LEVEL, probability: float = 0.5,
                         rng: RngArg = None) -> np.ndarray:
         """Clicks on the lists shown (impressions × L booleans) from a user model:
         ``"perfect"`` (a click on every document of degree ≥ ``relevance_level`` by

@@ -14,6 +14,7 @@ import math
 from ..core.params import (
     ALPHA,
     CUTOFF,
+    DEFAULT_RELEVANCE_LEVEL,
     ITERATIONS,
     MAX_SAMPLES,
     POSITIVE,
@@ -87,7 +88,8 @@ FIT_SMOOTHING = Param("smoothing", SMOOTHING, 1.0, "pseudo-trials at 0.5 per (qu
 CLICK_LEVEL = Integers(1, 2**62)
 SESSIONS = Integers(1, 1_000_000_000)
 #: ``-l`` of the simulated users: the smallest grade they count as relevant.
-CLICK_RELEVANCE = Param("relevance_level", CLICK_LEVEL, 1, "smallest relevant degree",
+CLICK_RELEVANCE = Param("relevance_level", CLICK_LEVEL, DEFAULT_RELEVANCE_LEVEL,
+                        "smallest relevant degree",
                         ("-l", "--relevance-level"), "L")
 POWER = Reals(0.0, 1.0, "()")
 #: Measures of the A/B tests of :func:`irscale.online.sensitivity`, the experiments per

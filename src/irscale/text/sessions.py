@@ -113,6 +113,7 @@ from ..core.judge import PairJudge
 from ..core.judged import JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError
@@ -189,7 +190,7 @@ def _session_topics(names: list[str], topic_of: Mapping[str, str] | None,
 
 def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
                            topic_of: Mapping[str, str] | None = None, *,
-                           relevance_level: int = 1,
+                           relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                            labels: Mapping[str, LabelTable] | None = None) -> SessionRankings:
     """Judge every session of every run (module documentation); label sets are attached
     as per-document attributes by name (e.g. ``doclen`` for U).
@@ -669,7 +670,7 @@ def evaluate_sessions(
     click_order: ClickOrder = "time",
     click_gain: float | None = None,
     labels: Mapping[str, Any] | None = None,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     allow_empty: bool = False,
 ) -> Evaluation:
     """Evaluate session runs against qrels (module documentation).
