@@ -85,7 +85,7 @@ def add_parser(subparsers) -> None:
 
 
 def _optimize_needs(args: argparse.Namespace) -> None:
-    """The fusion's options checked together (:func:`~irscale.core.params.check_fusion`);
+    """The fusion's options checked together (:func:`~irscale.fusion.params.check_fusion`);
     ``--optimize`` searches wsum's weights on ``--qrels``."""
     method, _, _, _ = check_fusion(args.method, args.norm, args.k, args.weights)
     check_fusion_params(method, {name: getattr(args, name) for name in FUSION_METHOD_PARAMS})

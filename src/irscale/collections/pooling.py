@@ -88,7 +88,7 @@ __all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Pool", "judging_order", "pool"]
 
 Strategy = Literal["depth", "take", "rbp", "rrf", "mtf", "mm", "mm-ns", "ts", "ts-ns"]
 #: Strategies whose order does not depend on judgments, and those that adapt to them
-#: (:data:`irscale.core.params.STRATEGY`).
+#: (:data:`irscale.collections.params.STRATEGY`).
 FIXED = cast(tuple[Strategy, ...], FIXED_STRATEGIES)
 ADAPTIVE = cast(tuple[Strategy, ...], ADAPTIVE_STRATEGIES)
 STRATEGIES: tuple[Strategy, ...] = FIXED + ADAPTIVE

@@ -25,7 +25,7 @@ model    examination                                                            
 =======  ==========================================================================  =========
 
 The CTR models are the book's baselines: clicks independent of one another, like PBM's
-given the examination (:data:`~irscale.core.params.INDEPENDENT_CLICK_MODELS`), fitted as
+given the examination (:data:`~irscale.online.params.INDEPENDENT_CLICK_MODELS`), fitted as
 ratios of counts over the shown results: ρ = clicks / results shown; ρ_r = clicks at rank
 r / sessions with a rank r (0.5, the prior, for a rank no session has); ρ_qu = clicks on u
 / times u was shown for q (smoothed as the other (query, document) parameters). GCTR and
