@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -117,15 +118,22 @@ def test_signatures_take_trec_eval_options_as_declared():
     from irscale.evaluation.contexts.judged import JUDGED
     from irscale.evaluation.judged import run_judged
     from irscale.evaluation.many import evaluate_many
-    from irscale.evaluation.options import TREC_EVAL_DEFAULTS
+    from irscale.evaluation.options import TREC_EVAL_DEFAULTS, TrecEvalOptions
     from irscale.evaluation.setup import evaluation_setup
     from irscale.evaluation.trec_text import trec_eval_text
 
+    declared = {f.name: f.type for f in fields(TrecEvalOptions)}
     for function in (irscale.evaluate, evaluate_many, evaluation_setup, trec_eval_text,
                      run_judged):
         parameters = inspect.signature(function).parameters
         assert {name: parameters[name].default for name in TREC_EVAL_DEFAULTS} == \
             TREC_EVAL_DEFAULTS, function.__qualname__
+        assert {name: parameters[name].annotation for name in declared} == declared, \
+            function.__qualname__
+        # the defaults are read from the declaration, not restated
+        defaults = _keyword_defaults(inspect.unwrap(function))
+        assert {name: defaults[name] for name in declared} == \
+            {name: f"TREC_EVAL.{name}" for name in declared}, function.__qualname__
     assert set(TREC_EVAL_DEFAULTS) <= JUDGED.reads
 
 
@@ -174,3 +182,57 @@ def test_each_context_claims_the_names_of_its_catalogue(measures, name, command)
     context = choose(None, measures, {})
     assert (context.name, context.command) == (name, command)
 
+
+def _keyword_defaults(function) -> dict[str, str]:
+    """The source text of the defaults of ``function``'s keyword-only parameters."""
+    import ast
+    import inspect
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    definition = tree.body[0]
+    assert isinstance(definition, ast.FunctionDef)
+    arguments = definition.args
+    return {a.arg: ast.unparse(d)
+            for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+            if d is not None}
+
+
+def test_every_relevance_level_default_reads_the_declaration():
+    """Every function's ``relevance_level=`` (trec_eval's ``-l``, the smallest degree counted
+    relevant) defaults to the declared one (:data:`irscale.core.params.DEFAULT_RELEVANCE_LEVEL`
+    or the trec_eval group's :data:`~irscale.evaluation.options.TREC_EVAL`; ``None`` where
+    a measure's own ``rel=`` is not given), never to a restated 1; the declarations agree
+    with each other."""
+    import ast
+    from pathlib import Path
+
+    from irscale.core.params import DEFAULT_RELEVANCE_LEVEL, RELEVANCE
+    from irscale.evaluation.options import TREC_EVAL
+    from irscale.online.params import CLICK_RELEVANCE
+
+    assert RELEVANCE.default == CLICK_RELEVANCE.default == TREC_EVAL.relevance_level == \
+        DEFAULT_RELEVANCE_LEVEL
+    source = Path(irscale.__file__).parent
+    found = []
+    for path in sorted(source.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                arguments = node.args
+                positional = arguments.args[len(arguments.args) - len(arguments.defaults):]
+                pairs = [*zip(positional, arguments.defaults, strict=True),
+                         *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
+            elif isinstance(node, ast.ClassDef):  # dataclass fields
+                pairs = [(s.target, s.value) for s in node.body
+                         if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+            else:
+                continue
+            for argument, default in pairs:
+                name = argument.arg if isinstance(argument, ast.arg) else argument.id
+                if name == "relevance_level" and default is not None:
+                    found.append((f"{path.relative_to(source)}:{node.name}",
+                                  ast.unparse(default)))
+    assert len(found) > 30
+    assert [where for where, text in found
+            if text not in ("DEFAULT_RELEVANCE_LEVEL", "TREC_EVAL.relevance_level",
+                            "None")] == []  # None: not given, the call's own -l

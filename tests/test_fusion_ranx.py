@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscale import fuse, read_runs
-from irscale.core.params import FUSION_RANK_METHODS, FUSION_SCORE_METHODS, FUSION_TRAINED
+from irscale.fusion.params import FUSION_RANK_METHODS, FUSION_SCORE_METHODS, FUSION_TRAINED
 
 ranx = pytest.importorskip("ranx")
 

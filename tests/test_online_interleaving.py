@@ -209,17 +209,13 @@ def test_probabilistic_marginal_outcome_equals_enumeration():
 
 
 def test_optimized_lists_obey_the_prefix_constraint_and_are_unbiased():
-    from irscale.online.interleaving import (
-        _Cube,
-        _list_credits,
-        _optimized_lists,
-        rankings_from_lists,
-    )
+    from irscale.online.interleaving import rankings_from_lists
+    from irscale.online.mixing import Cube, list_credits, optimized_lists
 
     rng = np.random.default_rng(4)
     rankers = random_rankings(rng, 6, 7, 6)
-    cube = _Cube(rankings_from_lists(rankers))
-    pairs, topic, prob = _optimized_lists(cube, 4, "inverse")
+    cube = Cube(rankings_from_lists(rankers))
+    pairs, topic, prob = optimized_lists(cube, 4, "inverse")
     docnos = np.asarray([*cube.candidates.pair_docno.to_pylist(), None], dtype=object)
     for t in range(len(cube.candidates.topics)):
         mine = topic == t
@@ -233,7 +229,7 @@ def test_optimized_lists_obey_the_prefix_constraint_and_are_unbiased():
                 left_a = [x for x in a if x not in row[:j]]
                 left_b = [x for x in b if x not in row[:j]]
                 assert d in (left_a[:1] + left_b[:1])
-        delta = _list_credits(cube, pairs[mine], topic[mine], "inverse")
+        delta = list_credits(cube, pairs[mine], topic[mine], "inverse")
         bias = (prob[mine][:, None] * np.cumsum(delta[:, :, 0] - delta[:, :, 1], axis=1))
         assert np.abs(bias.sum(axis=0)).max() < 1e-8
         # inverse credit by hand for one list

@@ -12,14 +12,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from irscale.collections import params as cparams
 from irscale.core import params
 from irscale.core.params import Integers, Names, NumberText, Reals
 from irscale.errors import ParameterError
+from irscale.fusion import params as fparams
+from irscale.meta import params as mparams
+from irscale.online import params as oparams
 from irscale.stats import names as stats_names
+from irscale.text import params as tparams
+
+#: The modules that declare parameters: the mechanism's and the owners'.
+DECLARING = (params, cparams, fparams, mparams, oparams,
+             tparams, stats_names)
 
 #: Every domain the modules declare, alone or in a parameter's declaration.
 DOMAINS = [(name, value.domain if isinstance(value, params.Param) else value)
-           for module in (params, stats_names) for name, value in vars(module).items()
+           for module in DECLARING for name, value in vars(module).items()
            if isinstance(value, (Integers, Reals, Names, NumberText, params.Size,
                                  params.Pattern, params.Param))]
 
@@ -102,70 +111,70 @@ def _defaults():
                            "max_docs": runargs.MAX_RETRIEVED,
                            "num_docs_in_coll": runargs.COLLECTION_SIZE},
         irscale.evaluate_many: {"batch_size": params.BATCH},
-        collections.pool: {"relevance_level": params.RELEVANCE, "p": params.POOL_P,
-                           "k": params.POOL_K, "discount": params.POOL_DISCOUNT,
-                           "depth": params.RUN_DEPTH, "budget": params.POOL_BUDGET,
-                           "strategy": params.POOL_STRATEGY},
-        collections.sample_judgments: {"depth": params.RUN_DEPTH, "size": params.SAMPLE_DRAWS,
-                                       "design": params.SAMPLE_DESIGN},
-        aware: {"n_random": params.AWARE_RANDOM, "weights": params.AWARE_WEIGHTS},
+        collections.pool: {"relevance_level": params.RELEVANCE, "p": cparams.POOL_P,
+                           "k": cparams.POOL_K, "discount": cparams.POOL_DISCOUNT,
+                           "depth": params.RUN_DEPTH, "budget": cparams.POOL_BUDGET,
+                           "strategy": cparams.POOL_STRATEGY},
+        collections.sample_judgments: {"depth": params.RUN_DEPTH, "size": cparams.SAMPLE_DRAWS,
+                                       "design": cparams.SAMPLE_DESIGN},
+        aware: {"n_random": cparams.AWARE_RANDOM, "weights": cparams.AWARE_WEIGHTS},
         meta.simulation_study: {"alpha": params.SIGNIFICANCE,
-                                "repetitions": params.SIMULATED_MATRICES,
+                                "repetitions": mparams.SIMULATED_MATRICES,
                                 "tests": stats_names.SIMULATED_TESTS,
                                 "corrections": stats_names.SIMULATED_CORRECTIONS},
-        meta.NormalModel: {"topics": params.NORMAL_TOPICS, "systems": params.NORMAL_SYSTEMS,
-                           "topic_sd": params.NORMAL_TOPIC_SD,
-                           "error_sd": params.NORMAL_ERROR_SD,
-                           "effects": params.NORMAL_EFFECTS},
+        meta.NormalModel: {"topics": mparams.NORMAL_TOPICS, "systems": mparams.NORMAL_SYSTEMS,
+                           "topic_sd": mparams.NORMAL_TOPIC_SD,
+                           "error_sd": mparams.NORMAL_ERROR_SD,
+                           "effects": mparams.NORMAL_EFFECTS},
         meta.discriminative_power: {"alpha": params.SIGNIFICANCE,
-                                    "samples": params.DISCRIMINATIVE_SAMPLES,
+                                    "samples": mparams.DISCRIMINATIVE_SAMPLES,
                                     "convention": stats_names.CONVENTION},
         stats.pairwise_tests: {"alternative": stats_names.ALTERNATIVE},
-        meta.leave_one_out: {"depth": params.LOO_DEPTH},
-        meta.overall_correlation: {"method": params.CORRELATION_METHOD},
-        meta.contributors_by_prefix: {"pattern": params.CONTRIBUTOR_PATTERN},
-        meta.rbo: {"p": params.RBO_P},
-        text.pourpre_matches: {"threshold": params.THRESHOLD},
-        meta.swap_rates: {"bin_width": params.SWAP_BIN_WIDTH, "sizes": params.SPLIT_SIZES,
-                          "repetitions": params.SPLIT_REPETITIONS},
-        meta.split_study: {"repetitions": params.SPLIT_REPETITIONS,
-                           "sizes": params.SPLIT_SIZES, "models": stats_names.SPLIT_MODELS,
+        meta.leave_one_out: {"depth": mparams.LOO_DEPTH},
+        meta.overall_correlation: {"method": mparams.CORRELATION_METHOD},
+        meta.contributors_by_prefix: {"pattern": mparams.CONTRIBUTOR_PATTERN},
+        meta.rbo: {"p": mparams.RBO_P},
+        text.pourpre_matches: {"threshold": tparams.THRESHOLD},
+        meta.swap_rates: {"bin_width": mparams.SWAP_BIN_WIDTH, "sizes": mparams.SPLIT_SIZES,
+                          "repetitions": mparams.SPLIT_REPETITIONS},
+        meta.split_study: {"repetitions": mparams.SPLIT_REPETITIONS,
+                           "sizes": mparams.SPLIT_SIZES, "models": stats_names.SPLIT_MODELS,
                            "cross": stats_names.SPLIT_CROSS},
-        meta.scale_report: {"cutoffs": params.SCALE_LENGTHS},
+        meta.scale_report: {"cutoffs": mparams.SCALE_LENGTHS},
         meta.ScaleReport.format: {"N": meta_scales.TABLE_CUTOFF},
-        meta.predictive_power: {"bins": params.PREDICT_BINS},
+        meta.predictive_power: {"bins": mparams.PREDICT_BINS},
         tau_table: {"levels": params.SCALE_LEVELS, "tie_policy": options.TIE_POLICY,
                     "ties": options.PHI_TIES},
-        online.fit_click_model: {"iterations": params.FIT_ITERATIONS, "tol": params.FIT_TOL,
-                                 "smoothing": params.FIT_SMOOTHING},
-        online.Interleavings.simulate_clicks: {"probability": params.CLICK_PROBABILITY},
-        collections.evaluate_shards: {"shards": params.SHARD_COUNT,
-                                      "method": params.SHARD_METHOD},
-        collections.aggregate_labels: {"n_iter": params.LABEL_ITERATIONS,
-                                       "restarts": params.LABEL_RESTARTS,
-                                       "method": params.LABEL_METHOD},
-        collections.aggregate_pairwise: {"method": params.PAIRWISE_METHOD,
-                                         "n_iter": params.PAIRWISE_ITERATIONS},
-        online.simulate_click_log: {"sessions": params.CLICK_SESSIONS,
-                                    "serp_size": params.SHOWN},
-        online.qrels_click_model: {"gamma": params.USER_GAMMA},
+        online.fit_click_model: {"iterations": oparams.FIT_ITERATIONS, "tol": oparams.FIT_TOL,
+                                 "smoothing": oparams.FIT_SMOOTHING},
+        online.Interleavings.simulate_clicks: {"probability": oparams.CLICK_PROBABILITY},
+        collections.evaluate_shards: {"shards": cparams.SHARD_COUNT,
+                                      "method": cparams.SHARD_METHOD},
+        collections.aggregate_labels: {"n_iter": cparams.LABEL_ITERATIONS,
+                                       "restarts": cparams.LABEL_RESTARTS,
+                                       "method": cparams.LABEL_METHOD},
+        collections.aggregate_pairwise: {"method": cparams.PAIRWISE_METHOD,
+                                         "n_iter": cparams.PAIRWISE_ITERATIONS},
+        online.simulate_click_log: {"sessions": oparams.CLICK_SESSIONS,
+                                    "serp_size": oparams.SHOWN},
+        online.qrels_click_model: {"gamma": oparams.USER_GAMMA},
         online.read_click_log: {"serp_size": params.LOG_SERP},
-        online.click_calibrated: {"depth": params.PAGE_DEPTH},
-        online.session_measures: {"k": params.CLICKS_CUTOFF},
-        online.ab_sample_size: {"power": params.AB_POWER},
-        online.interleave_runs: {"length": params.SHOWN_LENGTH,
-                                 "method": params.INTERLEAVING_METHOD},
-        online.Interleavings.score: {"bootstrap": params.INTERVAL_BOOTSTRAP},
-        online.score_log: {"bootstrap": params.INTERVAL_BOOTSTRAP,
-                           "method": params.INTERLEAVING_METHOD},
-        online.sensitivity: {"repetitions": params.EXPERIMENT_REPETITIONS,
-                             "length": params.SHOWN_LENGTH, "target": params.TARGET,
-                             "significance": params.TEST_SIGNIFICANCE,
-                             "ab_measure": params.AB_MEASURE},
-        irscale.evaluate_sessions: {"click_gain": params.SESSION_CLICK_GAIN,
-                                    "click_order": params.CLICK_ORDER},
-        text.evaluate_rouge: {"multi": params.ROUGE_MULTI},
-        online.ab_test: {"analysis": params.AB_ANALYSIS},
+        online.click_calibrated: {"depth": oparams.PAGE_DEPTH},
+        online.session_measures: {"k": oparams.CLICKS_CUTOFF},
+        online.ab_sample_size: {"power": oparams.AB_POWER},
+        online.interleave_runs: {"length": oparams.SHOWN_LENGTH,
+                                 "method": oparams.INTERLEAVING_METHOD},
+        online.Interleavings.score: {"bootstrap": oparams.INTERVAL_BOOTSTRAP},
+        online.score_log: {"bootstrap": oparams.INTERVAL_BOOTSTRAP,
+                           "method": oparams.INTERLEAVING_METHOD},
+        online.sensitivity: {"repetitions": oparams.EXPERIMENT_REPETITIONS,
+                             "length": oparams.SHOWN_LENGTH, "target": oparams.TARGET,
+                             "significance": oparams.TEST_SIGNIFICANCE,
+                             "ab_measure": oparams.AB_MEASURE},
+        irscale.evaluate_sessions: {"click_gain": tparams.SESSION_CLICK_GAIN,
+                                    "click_order": tparams.CLICK_ORDER},
+        text.evaluate_rouge: {"multi": tparams.ROUGE_MULTI},
+        online.ab_test: {"analysis": oparams.AB_ANALYSIS},
         report.build_report: {"scale_depth": params.SCALE_DEPTH},
     }
     return [(param, function, name) for function, names in takes.items()
@@ -190,7 +199,7 @@ def test_an_api_error_names_the_option_its_declaration_spells():
     args = build_parser("pool").parse_args(["pool", "build", "--strategy", "rbp", "a.run",
                                             "b.run"])
     with pytest.raises(ParameterError) as error:
-        params.POOL_P.check(1.5)
+        cparams.POOL_P.check(1.5)
     assert error.value.param == "p"
     assert str(named(error.value, args)).startswith("-p/--p (p) must lie in (0, 1)")
     assert named(error.value, None) is error.value  # outside a command line: as raised

@@ -381,8 +381,8 @@ def test_eval_output_of_the_light_path(tiny):
 
 
 def test_choice_names_match_the_implementations():
-    from irscale.core import params
     from irscale.io import formats, output
+    from irscale.online import params as online_params
     from irscale.online.harness import AB_MEASURES
     from irscale.online.simulate import INSTANTIATIONS
     from irscale.stats import CORRECTIONS, MODELS, SHARD_MODELS, TABLE_FORMATS, TESTS, names, tables
@@ -392,8 +392,8 @@ def test_choice_names_match_the_implementations():
     assert names.RESAMPLING_TESTS == tuple(n for n, spec in TESTS.items() if spec.resampling)
     assert names.MODEL_NAMES == tuple(MODELS)
     assert names.SHARD_MODEL_NAMES == tuple(SHARD_MODELS)
-    assert params.AB_MEASURES == tuple(AB_MEASURES)
-    assert params.USERS == tuple(INSTANTIATIONS)
+    assert online_params.AB_MEASURES == tuple(AB_MEASURES)
+    assert online_params.USERS == tuple(INSTANTIATIONS)
     assert CORRECTIONS is names.CORRECTIONS
     assert TABLE_FORMATS is names.TABLE_FORMATS is tables.TABLE_FORMATS is formats.TABLE_FORMATS
     assert output.OUTPUT_FORMATS is formats.OUTPUT_FORMATS

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
+from ..core.params import MEMORY_LIMIT
+from ..errors import ParameterError
+from ..fusion.params import (
     FUSION_K,
     FUSION_METHOD,
     FUSION_METHOD_PARAMS,
@@ -13,12 +15,10 @@ from ..core.params import (
     FUSION_STEP,
     FUSION_WEIGHT,
     FUSION_WEIGHTS,
-    MEMORY_LIMIT,
     check_fusion,
     check_fusion_params,
     check_training,
 )
-from ..errors import ParameterError
 from .common_params import QRELS_OPTION, RUNS
 from .main import given
 from .options import add_output, add_param, add_progress, wants_progress
@@ -86,7 +86,7 @@ def add_parser(subparsers) -> None:
 
 
 def _optimize_needs(args: argparse.Namespace) -> None:
-    """The fusion's options checked together (:func:`~irscale.core.params.check_fusion`);
+    """The fusion's options checked together (:func:`~irscale.fusion.params.check_fusion`);
     ``--optimize`` searches wsum's weights on ``--qrels``."""
     method, _, _, _ = check_fusion(args.method, args.norm, args.k, args.weights)
     check_fusion_params(method, {name: getattr(args, name) for name in FUSION_METHOD_PARAMS})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ..core.params import (
+from ..collections.params import (
     ALLOCATION_C,
     ALLOCATION_EPSILON,
     ALLOCATION_RULE,
@@ -26,13 +26,12 @@ from ..core.params import (
     PAIRWISE_ITERATIONS,
     PAIRWISE_METHOD,
     RANDOM_AGGREGATIONS,
-    RELEVANCE,
-    RNG_SEED,
     ZBS_LR,
     ZBS_LR_DECAY,
     ZBS_LR_STEPS,
     Param,
 )
+from ..core.params import RELEVANCE, RNG_SEED
 from ..errors import ParameterError
 from .common_params import INPUTS
 from .inputs import check_measure_names

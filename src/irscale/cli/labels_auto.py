@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import AUTO_DESIGN, RELEVANCE, SIGNIFICANCE
+from ..collections.params import AUTO_DESIGN
+from ..core.params import RELEVANCE, SIGNIFICANCE
 from ..errors import ParameterError
 from .common_params import MEASURES
 from .options import add_param

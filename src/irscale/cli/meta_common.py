@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import SPLIT_REPETITIONS, SPLIT_SIZES
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
+from ..meta.params import SPLIT_REPETITIONS, SPLIT_SIZES
 from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
 from .options import (
     DIGITS_RULE,

@@ -6,16 +6,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
-    CORRELATION_METHOD,
-    INTERVAL_SAMPLES,
-    RBO_P,
-    RESAMPLES,
-    RNG_SEED,
-    Names,
-    Param,
-)
+from ..core.params import INTERVAL_SAMPLES, RESAMPLES, RNG_SEED, Names, Param
 from ..errors import ParameterError
+from ..meta.params import CORRELATION_METHOD, RBO_P
 from .inputs import add_standardise, load_matrix
 from .main import given
 from .meta_common import add_common, check, measure_names, render

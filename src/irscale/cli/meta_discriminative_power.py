@@ -6,15 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
-    DISCRIMINATIVE_METHOD,
-    DISCRIMINATIVE_SAMPLES,
-    RNG_SEED,
-    SIGNIFICANCE,
-    SPREAD_SEEDS,
-    Names,
-    Param,
-)
+from ..core.params import RNG_SEED, SIGNIFICANCE, Names, Param
+from ..meta.params import DISCRIMINATIVE_METHOD, DISCRIMINATIVE_SAMPLES, SPREAD_SEEDS
 from ..stats.names import CONVENTION, CONVENTIONS
 from .common_params import PLOT
 from .inputs import add_standardise, load_matrix

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
 from ..errors import InputError
+from ..meta.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
 from .eval_diversity import intent_rules
 from .main import given
 from .meta_common import add_common, check, one_measure, render

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 from ..errors import ParameterError
+from ..meta.params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 from .inputs import diversity_inputs, qrels_and_runs
 from .meta_common import add_common, check, render
 from .options import add_param, wants_progress

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import CONTRIBUTOR_PATTERN, LOO_DEPTH
+from ..meta.params import CONTRIBUTOR_PATTERN, LOO_DEPTH
 from .inputs import diversity_inputs, qrels_and_runs
 from .main import given
 from .meta_common import add_common, check, given_contributors, render

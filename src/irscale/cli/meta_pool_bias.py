@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import LOO_DEPTH
+from ..meta.params import LOO_DEPTH
 from .inputs import qrels_and_runs
 from .meta_common import add_common, check, given_contributors, render
 from .options import add_param

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import PREDICT_BINS, PREDICT_THRESHOLD, PREDICT_TIES
+from ..meta.params import PREDICT_BINS, PREDICT_THRESHOLD, PREDICT_TIES
 from .inputs import load_matrix
 from .meta_common import add_common, check, measure_names, render
 from .options import add_param

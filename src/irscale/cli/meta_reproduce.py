@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import REPRO_DEPTH, REPRO_RBO_P
 from ..errors import ParameterError
+from ..meta.params import REPRO_DEPTH, REPRO_RBO_P
 from .inputs import load_matrix, qrels_and_runs
 from .meta_common import add_common, check, measure_names, render
 from .options import ListAction, add_param

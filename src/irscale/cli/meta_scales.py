@@ -7,7 +7,8 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.params import CUTOFF, SCALE_LENGTHS, SCALE_MEASURES, SIGNIFICANCE, Names, Param
+from ..core.params import CUTOFF, SIGNIFICANCE, Names, Param
+from ..meta.params import SCALE_LENGTHS, SCALE_MEASURES
 from .inputs import diversity_inputs, qrels_and_runs
 from .meta_common import add_common, check
 from .options import add_option, add_param, add_ties, wants_progress

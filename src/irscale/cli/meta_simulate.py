@@ -8,22 +8,19 @@ import argparse
 import os
 from typing import TYPE_CHECKING, cast
 
-from ..core.params import (
+from ..core.params import MEMORY_LIMIT, RESAMPLES, RNG_SEED, SIGNIFICANCE
+from ..errors import ParameterError
+from ..meta.params import (
     COPULA,
     COPULA_MARGINS,
-    MEMORY_LIMIT,
     NORMAL_EFFECTS,
     NORMAL_ERROR_SD,
     NORMAL_SYSTEMS,
     NORMAL_TOPIC_SD,
     NORMAL_TOPICS,
-    RESAMPLES,
-    RNG_SEED,
     RUNS_QUALITIES,
-    SIGNIFICANCE,
     SIMULATED_MATRICES,
 )
-from ..errors import ParameterError
 from ..stats.names import (
     RESAMPLING_TESTS,
     SIMULATED_CORRECTIONS,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, SPLIT_METRIC
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE
+from ..meta.params import SPLIT_METRIC
 from ..stats.names import (
     RESAMPLING,
     SHARD_EMPTY,

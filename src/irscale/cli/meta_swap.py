@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, SWAP_BIN_WIDTH, Param
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param
+from ..meta.params import SWAP_BIN_WIDTH
 from ..stats.names import PROCEDURE, RESAMPLING, is_resampling
 from .inputs import add_standardise
 from .main import given

@@ -6,20 +6,19 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
+from ..core.params import SIGNIFICANCE, Text
+from ..errors import InputError, ParameterError
+from ..io.formats import TABLE_FORMATS
+from ..online.params import (
     AB_ANALYSIS,
     AB_MISSING,
     AB_POWER,
     CLICKS_CUTOFF,
     MIN_DIFF,
     SESSION_GAP,
-    SIGNIFICANCE,
     USER_SD,
     Param,
-    Text,
 )
-from ..errors import InputError, ParameterError
-from ..io.formats import TABLE_FORMATS
 from .common_params import INPUTS
 from .main import given
 from .options import ListAction, add_format, add_output, add_param

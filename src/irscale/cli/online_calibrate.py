@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import FIT_SMOOTHING, LOG_SERP
+from ..core.params import LOG_SERP
 from ..errors import ParameterError
+from ..online.params import FIT_SMOOTHING
 from .common_params import INPUTS, QRELS_OPTION
 from .options import add_output, add_param
 from .outputs import declare_inputs, write_text

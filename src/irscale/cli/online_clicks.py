@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
+from ..core.params import LOG_SERP, RNG_SEED, Text
+from ..errors import ParameterError
+from ..io.extras import require_pyarrow
+from ..online.params import (
     CLICK_MODELS,
     CLICK_RELEVANCE,
     CLICK_SESSIONS,
@@ -14,17 +17,12 @@ from ..core.params import (
     FIT_ITERATIONS,
     FIT_SMOOTHING,
     FIT_TOL,
-    LOG_SERP,
     PAGE_DEPTH,
-    RNG_SEED,
     SHOWN,
     USER_GAMMA,
     USERS,
     Param,
-    Text,
 )
-from ..errors import ParameterError
-from ..io.extras import require_pyarrow
 from .common_params import INPUTS, MEASURES, QRELS, RUNS
 from .main import given
 from .options import add_output, add_param, add_ties

@@ -10,18 +10,17 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..core.params import (
+from ..core.params import RNG_SEED, SIGNIFICANCE
+from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
+from ..online.params import (
     OPE_BOOTSTRAP,
     OPE_CLIP,
     OPE_ESTIMATOR,
     OPE_SWITCH_TAU,
-    RNG_SEED,
-    SIGNIFICANCE,
     SOFTMAX_TAU,
     SOURCE_TAU,
 )
-from ..errors import ParameterError
-from ..io.formats import TABLE_FORMATS
 from .common_params import INPUTS
 from .options import add_format, add_output, add_param
 from .outputs import declare_inputs

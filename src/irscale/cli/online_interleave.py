@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
+from ..core.params import RNG_SEED, SIGNIFICANCE
+from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
+from ..online.params import (
     CLICK_PROBABILITY,
     CLICK_RELEVANCE,
     CREDITS,
     INTERLEAVING_METHOD,
     INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
-    RNG_SEED,
     SHOWN_LENGTH,
-    SIGNIFICANCE,
     SOFTMAX_TAU,
     TOPIC_IMPRESSIONS,
 )
-from ..errors import ParameterError
-from ..io.formats import TABLE_FORMATS
 from .common_params import QRELS_OPTION, RUNS
 from .options import add_format, add_output, add_param
 from .outputs import declare_inputs

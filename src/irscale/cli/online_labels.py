@@ -6,14 +6,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
-    CLICK_QRELS_SCORE,
-    CLICK_THRESHOLDS,
-    LOG_SERP,
-    MIN_SESSIONS,
-    PREFERENCE_RULE,
-)
+from ..core.params import LOG_SERP
 from ..errors import InputError
+from ..online.params import CLICK_QRELS_SCORE, CLICK_THRESHOLDS, MIN_SESSIONS, PREFERENCE_RULE
 from .common_params import INPUTS
 from .online_clicks import EM_RULES, _model_options
 from .options import add_output, add_param

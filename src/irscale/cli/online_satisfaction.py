@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RNG_SEED, SAT_FOLDS, SAT_L2
+from ..core.params import RNG_SEED
 from ..io.formats import TABLE_FORMATS
+from ..online.params import SAT_FOLDS, SAT_L2
 from .common_params import INPUTS
 from .options import add_format, add_output, add_param
 from .outputs import declare_inputs, write_text

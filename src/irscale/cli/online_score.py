@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import needs_rankings
 from ..errors import ParameterError
+from ..online.params import needs_rankings
 from .common_params import INPUTS, RUNS_OPTION
 from .online_interleave import CREDIT_RULES, add_method_options, add_score_options, credit
 from .options import add_param

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import (
+from ..core.params import RNG_SEED, SIGNIFICANCE
+from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
+from ..online.params import (
     AB_MEASURE,
     EXPERIMENT_IMPRESSIONS,
     EXPERIMENT_REPETITIONS,
     INTERLEAVING,
-    RNG_SEED,
     SENSITIVITY_IMPRESSIONS,
     SHOWN_LENGTH,
-    SIGNIFICANCE,
     TARGET,
     TEST_SIGNIFICANCE,
     USERS,
 )
-from ..errors import ParameterError
-from ..io.formats import TABLE_FORMATS
 from .common_params import QRELS, RUNS
 from .options import ListAction, add_format, add_output, add_param, join
 from .outputs import declare_inputs

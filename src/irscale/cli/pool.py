@@ -8,21 +8,14 @@ import argparse
 import os
 from collections.abc import Sequence
 
-from ..core.params import (
+from ..collections.params import (
     ADAPTIVE_STRATEGIES,
     BUDGET,
-    CONTRIBUTOR_PATTERN,
-    CUTOFF,
-    DEPTH,
-    MEMORY_LIMIT,
     POOL_BUDGET,
     POOL_DISCOUNT,
     POOL_K,
     POOL_P,
     POOL_STRATEGY,
-    RELEVANCE,
-    RNG_SEED,
-    RUN_DEPTH,
     SAMPLE_CUTOFFS,
     SAMPLE_DESIGN,
     SAMPLE_DRAWS,
@@ -33,7 +26,9 @@ from ..core.params import (
     STRATEGY,
     STRATUM_RATE,
 )
+from ..core.params import CUTOFF, DEPTH, MEMORY_LIMIT, RELEVANCE, RNG_SEED, RUN_DEPTH
 from ..errors import InputError, ParameterError
+from ..meta.params import CONTRIBUTOR_PATTERN
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .common_params import PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names

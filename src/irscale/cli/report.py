@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from ..core.params import AUTO_DESIGN, RESAMPLES, RNG_SEED, SCALE_DEPTH, SIGNIFICANCE
+from ..collections.params import AUTO_DESIGN
+from ..core.params import RESAMPLES, RNG_SEED, SCALE_DEPTH, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands

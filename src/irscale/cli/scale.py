@@ -21,7 +21,6 @@ from ..core.params import (
     MEMORY_LIMIT,
     RECALL_COUNT,
     RELEVANCE,
-    SCALE_CUTOFFS,
     SCALE_INTENTS,
     SCALE_LENGTH,
     SCALE_LEVELS,
@@ -31,6 +30,7 @@ from ..core.params import (
     Switch,
 )
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
+from ..meta.params import SCALE_CUTOFFS
 from .common_params import QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .main import given

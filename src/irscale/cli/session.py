@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import CLICK_ORDER, RELEVANCE, SESSION_CLICK_GAIN
+from ..core.params import RELEVANCE
+from ..text.params import CLICK_ORDER, SESSION_CLICK_GAIN
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import (
     add_evaluation_output,

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import ROUGE_MULTI, THRESHOLD, Param, Switch, Text
+from ..core.params import Param, Switch, Text
 from ..errors import ParameterError
+from ..text.params import ROUGE_MULTI, THRESHOLD
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import add_param

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.inputs import Qrels
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import InputError, ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.sources import as_qrels
@@ -148,7 +149,7 @@ def _qrels_frame(q: Qrels) -> pd.DataFrame:
 
 
 def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Sequence[Any] = (), *,
-                    measure: str = "map", relevance_level: int = 1
+                    measure: str = "map", relevance_level: int = DEFAULT_RELEVANCE_LEVEL
                     ) -> tuple[pd.DataFrame, dict[str, float] | None]:
     """Agreement of two qrels over the documents both judge (module doc).
 

@@ -35,7 +35,9 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.params import (
+from ..io.crowd import read_crowd_labels
+from ..stats.protocol import TableResult
+from .params import (
     ALLOCATION_C,
     ALLOCATION_EPSILON,
     ALLOCATION_RULE,
@@ -43,8 +45,6 @@ from ..core.params import (
     MAX_LABELS,
     MIN_LABELS,
 )
-from ..io.crowd import read_crowd_labels
-from ..stats.protocol import TableResult
 
 __all__ = ["LabelAllocation", "allocate_labels"]
 

@@ -55,10 +55,11 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.params import AUTO_DESIGN, check_alpha
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from .automatic_pairs import PairDesign, human_sample, ppi_moments, sampled_mean
+from .params import AUTO_DESIGN
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats.tables import Format
@@ -387,7 +388,8 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
 
 def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | Sequence[str],
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
-                        pairs: bool = False, relevance_level: int = 1,
+                        pairs: bool = False,
+                        relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                         design: Design = "topics") -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).

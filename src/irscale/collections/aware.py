@@ -66,8 +66,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import AWARE_RANDOM, AWARE_WEIGHTS, DEFAULT_RANDOM_ASSESSORS
-from ..core.params import WEIGHTINGS as WEIGHTINGS
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.scorematrix import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
@@ -77,6 +76,8 @@ from ..stats.protocol import TableResult, format_table
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from ..stats.validation import as_floats
+from .params import AWARE_RANDOM, AWARE_WEIGHTS, DEFAULT_RANDOM_ASSESSORS
+from .params import WEIGHTINGS as WEIGHTINGS
 
 #: Random assessors drawn for the accuracy-based weightings by default.
 N_RANDOM = DEFAULT_RANDOM_ASSESSORS
@@ -217,7 +218,8 @@ def _score(qrels: pd.DataFrame, runs: list[Any], measure: str, topics: Sequence[
 
 def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
           scale: Sequence[int] | None = None, n_random: int = N_RANDOM, rng: object = None,
-          relevance_level: int = 1, allow_unretrieved: bool = False) -> AwareResult:
+          relevance_level: int = DEFAULT_RELEVANCE_LEVEL, allow_unretrieved: bool = False,
+          ) -> AwareResult:
     """AWARE scores of ``runs`` for ``measure`` from crowd labels (module documentation).
 
     ``labels``: a ``topic docno worker label`` file, bytes, DataFrame or

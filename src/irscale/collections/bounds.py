@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 
@@ -211,7 +212,8 @@ def _estimate(ranked: pd.DataFrame, qrels: pd.DataFrame, depth: int | None) -> i
 
 
 def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
-                    relevance_level: int = 1, max_memory: str | int | float | None = None
+                    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                    max_memory: str | int | float | None = None
                     ) -> UnjudgedBounds:
     """The lowest and highest value of every measure of every run when its unjudged
     retrieved documents take the lowest or the highest grade (module documentation).

@@ -22,7 +22,7 @@ from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.judge import PairJudge, rank_rows
 from ..core.options import RankingOptions, TiePolicy
-from ..core.params import DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..core.strings import Strings
 from ..errors import InputError
 from ..io.sources import as_runs
@@ -69,7 +69,7 @@ class Candidates:
         # NONPOOL (-1: not in the qrels) and UNJUDGED (-2: a negative degree) become -1
         return np.maximum(judge.degrees_of(topic_code, self.pair_docno), -1)
 
-    def labels(self, qrels: Qrels, relevance_level: int = 1) -> np.ndarray:
+    def labels(self, qrels: Qrels, relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> np.ndarray:
         """Relevance of every pair by ``qrels``: 1 (degree ≥ ``relevance_level``), 0
         (judged below it) or -1 (not judged, :meth:`degrees`)."""
         degree = self.degrees(qrels)

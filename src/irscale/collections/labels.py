@@ -76,7 +76,14 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.params import (
+from ..core.params import TOLERANCE
+from ..errors import InputError, ParameterError
+from ..io.crowd import CrowdLabels, read_crowd_labels
+from ..stats.protocol import TableResult
+from ..stats.resampling import check_rng
+from . import label_votes
+from .label_votes import accuracy, shares, vote_shares
+from .params import (
     AGGREGATION_METHODS,
     GP_LENGTH_SCALE,
     LABEL_ITERATIONS,
@@ -84,17 +91,10 @@ from ..core.params import (
     LABEL_N_ITER,
     LABEL_RESTARTS,
     LABEL_TOL,
-    TOLERANCE,
     ZBS_LR,
     ZBS_LR_DECAY,
     ZBS_LR_STEPS,
 )
-from ..errors import InputError, ParameterError
-from ..io.crowd import CrowdLabels, read_crowd_labels
-from ..stats.protocol import TableResult
-from ..stats.resampling import check_rng
-from . import label_votes
-from .label_votes import accuracy, shares, vote_shares
 
 Method = Literal["mv", "wmv", "wawa", "ds", "glad", "mace", "onecoin", "zbs", "kos", "mmsr",
                  "gp", "hrm"]

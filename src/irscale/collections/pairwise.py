@@ -53,17 +53,17 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.params import (
+from ..core.params import TOLERANCE
+from ..errors import InputError, ParameterError
+from ..io.pairwise import PairwiseJudgments, read_pairwise
+from ..stats.protocol import TableResult
+from .params import (
     NOISYBT_REGULARIZATION,
     PAIRWISE_ITERATIONS,
     PAIRWISE_METHOD,
     PAIRWISE_N_ITER,
     PAIRWISE_TOL,
-    TOLERANCE,
 )
-from ..errors import InputError, ParameterError
-from ..io.pairwise import PairwiseJudgments, read_pairwise
-from ..stats.protocol import TableResult
 
 PairwiseMethod = Literal["bt", "noisybt"]
 

@@ -67,30 +67,28 @@ import pandas as pd
 
 from ..core.inputs import Qrels
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import (
-    ADAPTIVE_STRATEGIES,
-    DEFAULT_DISCOUNT,
-    DEFAULT_RBP_P,
-    DEFAULT_RRF_K,
-    DEPTH,
-    DISCOUNT,
-    FIXED_STRATEGIES,
-    POOL_BUDGET,
-    POOL_STRATEGY,
-    RBP_P,
-    RRF_K,
-)
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K, DEPTH, RRF_K
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
 from .candidates import Candidates, ranked_candidates, warn_missing_topics
+from .params import (
+    ADAPTIVE_STRATEGIES,
+    DEFAULT_DISCOUNT,
+    DEFAULT_RBP_P,
+    DISCOUNT,
+    FIXED_STRATEGIES,
+    POOL_BUDGET,
+    POOL_STRATEGY,
+    RBP_P,
+)
 
 __all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Pool", "judging_order", "pool"]
 
 Strategy = Literal["depth", "take", "rbp", "rrf", "mtf", "mm", "mm-ns", "ts", "ts-ns"]
 #: Strategies whose order does not depend on judgments, and those that adapt to them
-#: (:data:`irscale.core.params.STRATEGY`).
+#: (:data:`irscale.collections.params.STRATEGY`).
 FIXED = cast(tuple[Strategy, ...], FIXED_STRATEGIES)
 ADAPTIVE = cast(tuple[Strategy, ...], ADAPTIVE_STRATEGIES)
 STRATEGIES: tuple[Strategy, ...] = FIXED + ADAPTIVE
@@ -342,7 +340,7 @@ def pool(
     depth: int | None = None,
     budget: int | None = None,
     qrels: object = None,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     p: float = DEFAULT_RBP_P,
     k: float = DEFAULT_RRF_K,
     discount: float = DEFAULT_DISCOUNT,

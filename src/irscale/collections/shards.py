@@ -60,8 +60,7 @@ from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
-from ..core.params import SHARD_METHODS as SHARD_METHODS
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.strings import Strings
 from ..errors import InputError, ParameterError, shown
 from ..evaluation import evaluate
@@ -70,6 +69,8 @@ from ..stats.resampling import check_rng
 from ..stats.results import AnovaResult
 from ..stats.shards import EmptyPolicy, ShardScores, shard_anova
 from ..stats.tables import Format
+from .params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
+from .params import SHARD_METHODS as SHARD_METHODS
 
 __all__ = ["SHARD_METHODS", "ShardedEvaluation", "evaluate_shards", "shard_documents"]
 
@@ -183,7 +184,7 @@ def evaluate_shards(
     shards: int = 3,
     method: ShardMethod = "random",
     rng: object = None,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     ties: TiePolicy = "trec_eval",
     topics: Sequence[str] | None = None,
 ) -> ShardedEvaluation:

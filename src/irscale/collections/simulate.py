@@ -39,15 +39,7 @@ import pandas as pd
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import (
-    BUDGET,
-    DEFAULT_DISCOUNT,
-    DEFAULT_RBP_P,
-    DEFAULT_RRF_K,
-    DEPTH,
-    SIMULATED_BUDGETS,
-    SIMULATED_STRATEGIES,
-)
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K, DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import qrels_from_frame
@@ -60,6 +52,7 @@ from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from ..stats.validation import check_counts
 from .candidates import ranked_candidates
+from .params import BUDGET, DEFAULT_DISCOUNT, DEFAULT_RBP_P, SIMULATED_BUDGETS, SIMULATED_STRATEGIES
 from .pooling import STRATEGIES, check_strategy, check_weights, judging_order
 
 __all__ = ["PoolingSimulation", "simulate_pooling"]
@@ -149,7 +142,7 @@ def simulate_pooling(
     depth: int | None = None,
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
     loo: bool = True,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     p: float = DEFAULT_RBP_P,
     k: float = DEFAULT_RRF_K,
     discount: float = DEFAULT_DISCOUNT,

@@ -82,7 +82,7 @@ def public(function: F) -> F:
                 _name_argument(function, args, kwargs, error)
             raise
         except RAW as error:
-            blamed = blame(function, args, kwargs)
+            blamed = _unknown_keywords(function, kwargs) or blame(function, args, kwargs)
             if blamed is None:
                 raise
             raise blamed from error
@@ -114,6 +114,29 @@ def guarded(value: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- blame
+def _unknown_keywords(function: Callable[..., Any], kwargs: dict[str, Any],
+                      ) -> ParameterError | None:
+    """The error of keywords that ``function`` does not take (a misspelt option such as
+    ``relevence_level=``: Python's ``TypeError`` names one, this names them all, with the
+    options it takes), or None when it takes every keyword given."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return None
+    taken = [name for name, p in parameters.items()
+             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    unknown = [name for name in kwargs if name not in taken]
+    if not unknown:
+        return None
+    name = getattr(function, "__name__", "the function")
+    return ParameterError(f"{name}: unknown keyword argument(s) {', '.join(unknown)}; it "
+                          f"takes {', '.join(taken)}")
+
+
 def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
     """Whether the message of ``error`` names a parameter of ``function`` already."""
     import inspect

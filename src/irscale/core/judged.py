@@ -32,6 +32,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import InputError, MeasureError, ParameterError
+from .params import DEFAULT_RELEVANCE_LEVEL
 from .rows import TopicRows
 from .segments import ScanLayout, segment_cumsum, segment_sum
 
@@ -64,7 +65,7 @@ class JudgedRankings:
     ranking_run: np.ndarray
     topics: tuple[str, ...]
     runs: tuple[str, ...]
-    relevance_level: int = 1
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL
     #: Rankings standing for a topic the run did not retrieve anything for (trec_eval 10's
     #: ``-c`` evaluates such a topic on one non-pooled "bogus" document).
     placeholder: np.ndarray | None = None

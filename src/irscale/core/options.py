@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import InputError, ParameterError
-from .params import INT64_MAX, Integers
+from .params import DEFAULT_RELEVANCE_LEVEL, INT64_MAX, Integers
 from .params import RELEVANCE_LEVEL as RELEVANCE_LEVEL  # how the checks name -l
 
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
@@ -75,7 +75,7 @@ class RankingOptions:
     file's rank column (:data:`TIE_POLICIES`). Runs are ranked so by the native engine
     (``rust/src/ties.rs``, :func:`irscale.core.judge.build_judged_rankings`)."""
 
-    relevance_level: int = 1
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL
     max_docs: int | None = None
     judged_only: bool = False
     ties: TiePolicy = "trec_eval"

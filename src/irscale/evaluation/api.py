@@ -22,6 +22,7 @@ from ..io.naming import NameSpec
 from ..measures.results import Evaluation
 from . import contexts  # noqa: F401  (declares the contexts)
 from .context import CacheCall, choose, refuse_unread
+from .options import TREC_EVAL
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -32,13 +33,13 @@ def evaluate(
     runs: Any,
     measures: str | Iterable[str] = "official",
     *,
-    relevance_level: int = 1,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    complete: bool = False,
-    num_docs_in_coll: int = 0,
-    compat: Literal[9, 10] = 9,
-    ties: TiePolicy = "trec_eval",
+    relevance_level: int = TREC_EVAL.relevance_level,
+    max_docs: int | None = TREC_EVAL.max_docs,
+    judged_only: bool = TREC_EVAL.judged_only,
+    complete: bool = TREC_EVAL.complete,
+    num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
+    compat: Literal[9, 10] = TREC_EVAL.compat,
+    ties: TiePolicy = TREC_EVAL.ties,
     labels: Mapping[str, Any] | None = None,
     allow_empty: bool = False,
     intent_probabilities: Any = None,

@@ -47,6 +47,7 @@ from ..measures.base import label_sets_named, scores_needed
 from ..measures.compute import compute_shared
 from ..measures.results import Averaging, Evaluation
 from .context import CacheCall
+from .options import TREC_EVAL
 from .setup import (
     EvaluationSetup,
     check_topics,
@@ -58,10 +59,13 @@ if TYPE_CHECKING:  # pragma: no cover
     pass
 
 
-def run_judged(held: list[Any], measures: Any, *, relevance_level: int = 1,
-               max_docs: int | None = None, judged_only: bool = False,
-               complete: bool = False, num_docs_in_coll: int = 0,
-               compat: Literal[9, 10] = 9, ties: TiePolicy = "trec_eval",
+def run_judged(held: list[Any], measures: Any, *,
+               relevance_level: int = TREC_EVAL.relevance_level,
+               max_docs: int | None = TREC_EVAL.max_docs,
+               judged_only: bool = TREC_EVAL.judged_only,
+               complete: bool = TREC_EVAL.complete,
+               num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
+               compat: Literal[9, 10] = TREC_EVAL.compat, ties: TiePolicy = TREC_EVAL.ties,
                labels: Mapping[str, Any] | None = None, allow_empty: bool = False,
                zscores: Any = None, cache: CacheCall | None = None,
                names: NameSpec | None = None) -> Evaluation:

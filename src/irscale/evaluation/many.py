@@ -90,6 +90,7 @@ from ..measures.trec_table import NICKNAMES, NICKNAMES10
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from ..parallel.threads import map_threads
 from .judged import evaluate_judged, evaluate_native
+from .options import TREC_EVAL
 from .setup import EvaluationSetup, evaluation_setup
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -293,13 +294,13 @@ def evaluate_many(
     out: str | os.PathLike[str] | None = None,
     force: bool = False,
     names: NameSpec = "file",
-    relevance_level: int = 1,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    complete: bool = False,
-    num_docs_in_coll: int = 0,
-    compat: Literal[9, 10] = 9,
-    ties: TiePolicy = "trec_eval",
+    relevance_level: int = TREC_EVAL.relevance_level,
+    max_docs: int | None = TREC_EVAL.max_docs,
+    judged_only: bool = TREC_EVAL.judged_only,
+    complete: bool = TREC_EVAL.complete,
+    num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
+    compat: Literal[9, 10] = TREC_EVAL.compat,
+    ties: TiePolicy = TREC_EVAL.ties,
     allow_empty: bool = False,
     progress: ProgressArg = False,
     cache: str | os.PathLike[str] | None = None,

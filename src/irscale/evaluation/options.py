@@ -17,13 +17,14 @@ from dataclasses import dataclass, fields
 from typing import Literal
 
 from ..core.options import TiePolicy
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 
 
 @dataclass(frozen=True)
 class TrecEvalOptions:
     """trec_eval's options with their defaults (meanings: :func:`irscale.evaluate`)."""
 
-    relevance_level: int = 1
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL
     max_docs: int | None = None
     judged_only: bool = False
     complete: bool = False
@@ -32,5 +33,9 @@ class TrecEvalOptions:
     ties: TiePolicy = "trec_eval"
 
 
+#: The defaults, as the signatures of the runners read them (``relevance_level: int =
+#: TREC_EVAL.relevance_level``): mypy, IDEs and the documentation see an ordinary keyword
+#: with its type and default, and the default is written once, here.
+TREC_EVAL = TrecEvalOptions()
 #: Each option's name → its default, in trec_eval's order.
 TREC_EVAL_DEFAULTS: dict[str, object] = {f.name: f.default for f in fields(TrecEvalOptions)}

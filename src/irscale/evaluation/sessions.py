@@ -14,7 +14,7 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import CLICK_ORDER, SESSION_CLICK_GAIN
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.segments import segment_cumsum
 from ..errors import InputError, MeasureError, ParameterError
 from ..io.labels import read_labels
@@ -25,6 +25,7 @@ from ..measures.arrays import safe_divide
 from ..measures.base import EvalContext, get_family
 from ..measures.names import NamedMeasure, measure_names, parse_name
 from ..measures.results import Evaluation
+from ..text.params import CLICK_ORDER, SESSION_CLICK_GAIN
 from ..text.session_cost import cost_values
 from ..text.session_markov import msm_values
 from ..text.sessions import (
@@ -47,7 +48,7 @@ from ..text.sessions import (
     session_view,
     srbp_values,
 )
-from .judged import check_topics
+from .setup import check_topics
 
 
 def _as_runs(runs: Any) -> list[SessionRun]:
@@ -72,7 +73,7 @@ def evaluate_sessions(
     click_order: ClickOrder = "time",
     click_gain: float | None = None,
     labels: Mapping[str, Any] | None = None,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     allow_empty: bool = False,
 ) -> Evaluation:
     """Evaluate session runs against qrels (module documentation).

@@ -18,6 +18,7 @@ from ..core.options import RankingOptions, TiePolicy, compat_option, is_flag
 from ..errors import AlignmentError, ParameterError
 from ..measures.base import EvalContext, MeasureRequest
 from ..measures.names import is_trec_request, parse_measures
+from .options import TREC_EVAL
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.rows import TopicRows
@@ -34,9 +35,15 @@ class EvaluationSetup:
 
 
 def evaluation_setup(
-    measures: str | Iterable[str] = "official", *, relevance_level: int = 1,
-    max_docs: int | None = None, judged_only: bool = False, complete: bool = False,
-    num_docs_in_coll: int = 0, compat: Literal[9, 10] = 9, ties: TiePolicy = "trec_eval",
+    measures: str | Iterable[str] = "official",
+    *,
+    relevance_level: int = TREC_EVAL.relevance_level,
+    max_docs: int | None = TREC_EVAL.max_docs,
+    judged_only: bool = TREC_EVAL.judged_only,
+    complete: bool = TREC_EVAL.complete,
+    num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
+    compat: Literal[9, 10] = TREC_EVAL.compat,
+    ties: TiePolicy = TREC_EVAL.ties,
 ) -> EvaluationSetup:
     """The options of :func:`irscale.evaluate` (same names and meaning), checked before any input is
     read: a :class:`ParameterError` or :class:`MeasureError` otherwise."""

@@ -29,6 +29,7 @@ from ..io.native_files import judge_batch
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
 from ..measures.native import unreplayable_sort_warning
 from ..measures.plan import TrecPlan, plan_trec
+from .options import TREC_EVAL
 from .setup import EvaluationSetup, check_run_topics, complete_totals, evaluation_setup
 
 
@@ -37,13 +38,13 @@ def trec_eval_text(
     runs: Any,
     measures: str | Iterable[str] = "official",
     *,
-    relevance_level: int = 1,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    complete: bool = False,
-    num_docs_in_coll: int = 0,
-    compat: Literal[9, 10] = 9,
-    ties: TiePolicy = "trec_eval",
+    relevance_level: int = TREC_EVAL.relevance_level,
+    max_docs: int | None = TREC_EVAL.max_docs,
+    judged_only: bool = TREC_EVAL.judged_only,
+    complete: bool = TREC_EVAL.complete,
+    num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
+    compat: Literal[9, 10] = TREC_EVAL.compat,
+    ties: TiePolicy = TREC_EVAL.ties,
     allow_empty: bool = False,
     per_query: bool = False,
     summary: bool = True,

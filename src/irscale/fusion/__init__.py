@@ -15,11 +15,18 @@ ranx's ``optimize_fusion``.
 
 from __future__ import annotations
 
-from ..core.edge import guard
-from .fused import fuse
-from .optimize import FusionWeights, optimize_fusion
+from typing import TYPE_CHECKING
+
+from ..core.lazy import lazy_package
+
+#: Public name → the module that defines it (imported on first use, so that the command
+#: line reads :mod:`irscale.fusion.params` without loading numpy).
+_EXPORTS = {"FusionWeights": ".optimize", "fuse": ".fused", "optimize_fusion": ".optimize"}
 
 __all__ = ["FusionWeights", "fuse", "optimize_fusion"]
 
-# The API's edge: a raw exception caused by an argument names it (irscale.core.edge).
-guard(globals())
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .fused import fuse
+    from .optimize import FusionWeights, optimize_fusion

@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 
 from ..core.inputs import Run
-from ..core.params import check_fusion, check_fusion_params, check_training, check_weight_count
 from ..core.strings import Strings
 from .methods import combine
 from .normalize import normalize
+from .params import check_fusion, check_fusion_params, check_training, check_weight_count
 from .table import FusionTable, fusion_table
 from .trained import read_training, train
 

@@ -61,7 +61,7 @@ def combine(table: FusionTable, method: str, *, k: float = 60.0,
             model: Model | None = None) -> np.ndarray:
     """The fused score of every pair of ``table`` by ``method`` (module documentation);
     ``table`` holds the normalised scores for the score methods; ``params``: the method's
-    own (:data:`irscale.core.params.FUSION_METHOD_PARAMS`), checked; ``model``: what a
+    own (:data:`irscale.fusion.params.FUSION_METHOD_PARAMS`), checked; ``model``: what a
     supervised method learnt (:func:`irscale.fusion.trained.train`)."""
     present, score = table.present, table.score
     count = present.sum(axis=1)

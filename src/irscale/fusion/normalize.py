@@ -72,6 +72,6 @@ def _scaled(table: FusionTable, norm: str, starts: np.ndarray, size: np.ndarray
         deviation = np.where(present, score - mean, 0.0)
         sigma = np.sqrt(np.add.reduceat(deviation * deviation, starts) / count)[per_pair]
         values = deviation / np.maximum(sigma, EPSILON)
-    else:  # pragma: no cover - the names are checked at the edge (core.params.FUSION_NORM)
+    else:  # pragma: no cover - the names are checked at the edge (fusion.params.FUSION_NORM)
         raise ValueError(norm)
     return values

@@ -29,12 +29,12 @@ import numpy as np
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.inputs import Run
-from ..core.params import check_fusion, check_fusion_step, check_weight_count
 from ..core.progress import ProgressArg, announce_rest, progress_reporter
 from ..errors import ParameterError
 from .fused import fused_run
 from .methods import combine
 from .normalize import normalize
+from .params import check_fusion, check_fusion_step, check_weight_count
 from .table import fusion_table
 from .trained import check_training_topics
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from ..core.judged import JudgedRankings
 from ..core.native_judge import judged_rankings
 from ..core.options import RankingOptions, TiePolicy
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from .files import PathLike
 from .native_files import RunNote, judge_batch, trec_file
 
@@ -90,7 +91,7 @@ def judge_files(
     runs: Sequence[PathLike],
     *,
     ties: TiePolicy = "trec_eval",
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     max_docs: int | None = None,
     judged_only: bool = False,
     compat: int = 9,

@@ -33,8 +33,8 @@ import numpy as np
 from scipy import optimize, special
 from scipy import stats as sps
 
-from ..core.params import COPULA_FAMILIES, COPULA_FAMILY
 from ..errors import ParameterError
+from .params import COPULA_FAMILIES, COPULA_FAMILY
 
 #: The copula families.
 COPULAS = COPULA_FAMILIES

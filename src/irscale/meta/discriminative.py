@@ -50,7 +50,7 @@ import pandas as pd
 
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
-from ..core.params import DISCRIMINATIVE_METHOD, SAMPLES
+from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, phase_progress, progress_callback
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_ready
@@ -69,6 +69,7 @@ from ..stats.resampling import (
 from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_alpha, check_choice, check_count, check_not_constant
 from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
+from .params import DISCRIMINATIVE_METHOD
 
 #: Methods of :func:`discriminative_power`.
 METHODS: tuple[str, ...] = DISCRIMINATIVE_METHOD.names

@@ -48,12 +48,13 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..core.notebook import HtmlRepr
-from ..core.params import DEPTH, INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.tables import Format
 from ..stats.validation import as_floats
 from .common import format_frame
+from .params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 
 __all__ = ["Informativeness", "informativeness", "judged_lists", "maxent_relevance"]
 
@@ -499,7 +500,8 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
 
 def judged_lists(qrels: object, runs: object, *,
                  depth: int | None = cast(int, INFORMATIVENESS_DEPTH.default),
-                 relevance_level: int = 1) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+                 relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                 ) -> tuple[dict[str, np.ndarray], dict[str, int]]:
     """The 0/1 relevance lists and recall bases of every (run, topic) of ``runs`` judged
     by ``qrels`` (ranked as trec_eval ranks them, cut at ``depth``; a document is relevant
     with a degree ≥ ``relevance_level``, unjudged ones are not), keyed ``"run topic"``:

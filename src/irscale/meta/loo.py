@@ -40,7 +40,7 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import CONTRIBUTOR_PATTERN, DEFAULT_CONTRIBUTOR_PATTERN, DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..core.strings import Strings
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
@@ -51,6 +51,7 @@ from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format, value_text
 from .common import format_frame
+from .params import CONTRIBUTOR_PATTERN, DEFAULT_CONTRIBUTOR_PATTERN
 
 __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
 
@@ -230,7 +231,7 @@ def leave_one_out(
     *,
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
     depth: int = 100,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     executor: ExecutorArg = "local",
     **evaluate_options: Any,
 ) -> LeaveOneOut:

@@ -62,8 +62,8 @@ import numpy as np
 from scipy import integrate, interpolate, optimize, special
 from scipy import stats as sps
 
-from ..core.params import MARGIN_FAMILIES, MARGIN_FAMILY
 from ..errors import InputError
+from .params import MARGIN_FAMILIES, MARGIN_FAMILY
 
 #: The families, in the order they are tried: continuous, then discrete.
 FAMILIES = MARGIN_FAMILIES

@@ -39,7 +39,7 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels
@@ -118,7 +118,7 @@ def pooling_bias(
     *,
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
     depth: int = 100,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     **evaluate_options: Any,
 ) -> PoolingBias:
     """Adjust the scores of ``new_runs`` for the pooling bias (Webber & Park 2009; module

@@ -38,11 +38,11 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
-from ..core.params import PREDICT_THRESHOLD, PREDICT_TIES
 from ..errors import AlignmentError, InputError, ParameterError
 from ..stats.tables import Format
 from ..stats.validation import score_table, tie_tolerance
 from .common import format_frame
+from .params import PREDICT_THRESHOLD, PREDICT_TIES
 
 __all__ = ["PredictivePower", "predictive_power"]
 

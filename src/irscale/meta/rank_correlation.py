@@ -75,7 +75,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
-from ..core.params import CORRELATION, INTERVAL_SAMPLES, PERSISTENCE
+from ..core.params import INTERVAL_SAMPLES
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError
 from ..stats.bootstrap import resample_counts
@@ -95,6 +95,7 @@ from ..stats.resampling import (
 )
 from ..stats.tables import Format
 from .common import generator, paired_tables
+from .params import CORRELATION, PERSISTENCE
 
 #: Correlation methods of :func:`correlation` (``tau`` = Kendall's τ_b).
 METHODS: tuple[str, ...] = CORRELATION.names

@@ -48,13 +48,13 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
-from ..core.params import REPRO_DEPTH, REPRO_RBO_P
 from ..errors import AlignmentError, InputError, ParameterError
 from ..stats import paired_t, student_t
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format
 from ..stats.validation import tie_tolerance
 from .common import format_frame
+from .params import REPRO_DEPTH, REPRO_RBO_P
 from .rank_correlation import check_persistence, rbo
 
 if TYPE_CHECKING:

@@ -40,13 +40,14 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
-from ..core.params import CUTOFF, SCALE_CUTOFFS, SCALE_MEASURES
+from ..core.params import CUTOFF
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format, check_format
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
+from .params import SCALE_CUTOFFS, SCALE_MEASURES
 from .procedures import ORDINAL_TESTS, SCALE_PAPER_TESTS, decide
 
 if TYPE_CHECKING:

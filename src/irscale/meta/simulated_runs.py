@@ -41,7 +41,7 @@ import pandas as pd
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import DEPTH, EFFECT, SIMULATIONS
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import run_from_frame
@@ -49,6 +49,7 @@ from ..io.sources import as_qrels
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
 from .common import format_frame, generator, seed_sequence
+from .params import EFFECT, SIMULATIONS
 
 #: Monte Carlo runs per distinct quality that estimate the true means.
 TRUTH_DRAWS = 200
@@ -77,7 +78,7 @@ class RunsModel:
 
     @classmethod
     def of(cls, qrels: object, qualities: Sequence[float], *, measure: str = "AP",
-           depth: int = 1000, relevance_level: int = 1,
+           depth: int = 1000, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
            truth_draws: int = TRUTH_DRAWS) -> RunsModel:
         """The model of ``qrels`` (any qrels spec) with one system per quality."""
         qualities = tuple(float(EFFECT.check(q, "qualities: a quality")) for q in qualities)
@@ -195,7 +196,7 @@ class SimulatedRuns(HtmlRepr):
 
 
 def simulate_runs(qrels: object, qualities: Sequence[float], *, measure: str = "AP",
-                  depth: int = 1000, relevance_level: int = 1,
+                  depth: int = 1000, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                   truth_draws: int = TRUTH_DRAWS, rng: RngArg = None) -> SimulatedRuns:
     """Runs of the binormal model of ``qrels`` (module documentation), one per quality,
     from the random stream of ``rng`` (a seed or a Generator); their true mean

@@ -62,7 +62,6 @@ from scipy import stats as sps
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.notebook import HtmlRepr
-from ..core.params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATIONS, TOPIC_SD
 from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import FileAccessError, ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
@@ -76,6 +75,7 @@ from ..stats.resampling import (
 from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_alpha, score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
+from .params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATIONS, TOPIC_SD
 from .simulated_runs import RunsModel
 from .stochastic import CopulaModel
 

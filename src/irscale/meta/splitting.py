@@ -47,7 +47,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
-from ..core.params import BIN_WIDTH, REPETITIONS, SAMPLES, SPLIT_METRICS, SPLIT_SIZE
+from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, NoVarianceWarning, ParameterError
 from ..io.formats import TABLE_FORMATS
@@ -71,6 +71,7 @@ from .common import (
     score_table,
     seed_sequence,
 )
+from .params import BIN_WIDTH, REPETITIONS, SPLIT_METRICS, SPLIT_SIZE
 from .procedures import Decisions, canonical_procedure, decide, is_shard_procedure
 
 #: Bins of the swap method are numbered below this (exact in 64-bit floats).

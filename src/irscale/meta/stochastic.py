@@ -41,13 +41,13 @@ import pandas as pd
 from scipy import optimize
 
 from ..core.notebook import HtmlRepr
-from ..core.params import COPULA_FAMILY, MATRIX_SIZE
 from ..errors import ParameterError
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
 from .common import format_frame, generator, score_table, seed_sequence
 from .copulas import Copula, fit_copula
 from .margins import FAMILIES, DiscreteMargin, Margin, aic, fit_margin
+from .params import COPULA_FAMILY, MATRIX_SIZE
 from .vines import VineCopula, fit_vine
 
 __all__ = ["CopulaModel", "SimulatedScores", "simulate_scores"]

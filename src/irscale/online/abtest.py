@@ -67,14 +67,6 @@ from scipy import stats
 
 from ..core.edge import about
 from ..core.notebook import HtmlRepr
-from ..core.params import (
-    AB_ANALYSES,
-    AB_ANALYSIS,
-    AB_MISSING,
-    AB_POWER,
-    CLICKS_CUTOFF,
-    USER_SD,
-)
 from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError, shown
 from ..io.user_tables import read_pairs, read_user_table, read_users
@@ -90,6 +82,7 @@ from ..stats.validation import (
     constant_columns,
     tie_tolerance,
 )
+from .params import AB_ANALYSES, AB_ANALYSIS, AB_MISSING, AB_POWER, CLICKS_CUTOFF, USER_SD
 from .user_values import (
     check_labels,
     located,

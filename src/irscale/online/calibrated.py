@@ -23,13 +23,14 @@ import pandas as pd
 from ..collections.candidates import ranked_candidates
 from ..core.labels import LabelTable
 from ..core.options import TiePolicy
-from ..core.params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.strings import Strings
 from ..errors import ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
+from .params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH
 
 __all__ = ["calibrated_summary", "click_calibrated"]
 
@@ -42,7 +43,7 @@ DEFAULT_DEPTH = 10
 def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
                      measures: str | Iterable[str] = ("uM", "rrM"), *,
                      depth: int | None = None, ties: TiePolicy = "trec_eval",
-                     relevance_level: int = 1) -> pd.DataFrame:
+                     relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> pd.DataFrame:
     """uM and rrM of every run with ``model``'s click (and satisfaction) probabilities.
 
     Parameters

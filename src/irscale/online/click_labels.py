@@ -51,7 +51,12 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.params import (
+from ..errors import InputError, ParameterError
+from ..stats.protocol import TableResult
+from ..stats.validation import check_choice
+from .clicklog import ClickLog, read_click_log
+from .clickmodels import ClickModel, ClickModelFit, fit_click_model
+from .params import (
     CLICK_MODELS,
     CLICK_QRELS_SCORE,
     CLICK_QRELS_SCORES,
@@ -60,11 +65,6 @@ from ..core.params import (
     PREFERENCE_RULE,
     PREFERENCE_RULES,
 )
-from ..errors import InputError, ParameterError
-from ..stats.protocol import TableResult
-from ..stats.validation import check_choice
-from .clicklog import ClickLog, read_click_log
-from .clickmodels import ClickModel, ClickModelFit, fit_click_model
 
 __all__ = ["PREFERENCE_RULES", "QRELS_SCORES", "ClickPreferences", "ClickQrels",
            "click_preferences", "click_qrels"]

@@ -25,14 +25,14 @@ model    examination                                                            
 =======  ==========================================================================  =========
 
 The CTR models are the book's baselines: clicks independent of one another, like PBM's
-given the examination (:data:`~irscale.core.params.INDEPENDENT_CLICK_MODELS`), fitted as
+given the examination (:data:`~irscale.online.params.INDEPENDENT_CLICK_MODELS`), fitted as
 ratios of counts over the shown results: ρ = clicks / results shown; ρ_r = clicks at rank
 r / sessions with a rank r (0.5, the prior, for a rank no session has); ρ_qu = clicks on u
 / times u was shown for q (smoothed as the other (query, document) parameters). GCTR and
 RCTR have no (query, document) parameter: their ``attractiveness`` is 1 for every pair,
 and so is their prior.
 
-The cascade models are one hidden chain (:func:`_chain_posteriors`): at an examined rank
+The cascade models are one hidden chain (:func:`chain_posteriors`): at an examined rank
 the user clicks with ``α``; after a skip goes on with ``g0``; after a click is satisfied
 with ``σ`` and goes on with ``g1`` (satisfied) or ``g_0'`` (not). DBN: ``g0 = g_0' = γ,
 g1 = 0``; DCM: ``g0 = g_0' = 1, g1 = 0, σ_r = 1 − λ_r``; CCM: ``g0 = τ1, g_0' = τ2,
@@ -79,7 +79,25 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import (
+from ..errors import InputError, InputFormatError, ParameterError
+from ..stats.protocol import TableResult
+from .click_kernels import (
+    PRIOR,
+    Layout,
+    chain_posteriors,
+    examination_posteriors,
+    lookup,
+    pair_codes,
+    pair_series,
+    per_rank,
+    previous_click,
+    ratio,
+    smoothed,
+    ubm_full,
+    ubm_table,
+)
+from .clicklog import ClickLog, read_click_log
+from .params import (
     CLICK_MODELS,
     CLOSED_FORM_MODELS,
     FIT_ITERATIONS,
@@ -87,17 +105,12 @@ from ..core.params import (
     FIT_TOL,
     INDEPENDENT_CLICK_MODELS,
 )
-from ..errors import InputError, InputFormatError, ParameterError
-from ..stats.protocol import TableResult
-from .clicklog import ClickLog, read_click_log
 
 __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
 
 #: The click models, by name.
 MODELS = CLICK_MODELS
 ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm", "gctr", "rctr", "dctr"]
-#: Attractiveness and satisfaction of an unseen (query, document) pair; EM's start.
-PRIOR = 0.5
 
 
 #: JSON's names of the types :func:`json.loads` returns (for messages).
@@ -134,12 +147,12 @@ class ClickModel(TableResult):
     def pair_values(self, log: ClickLog) -> tuple[np.ndarray, np.ndarray | None]:
         """``α[s, r]`` (and ``σ[s, r]`` for DBN/SDBN) of the log's shown documents; the
         prior where the model has no value; 0 beyond a session's length."""
-        code, pairs = _pair_codes(log)
+        code, pairs = pair_codes(log)
         index = self.attractiveness.index.get_indexer(pairs)
-        alpha = _lookup(self.attractiveness.to_numpy(np.float64), index, self.prior[0])[code]
+        alpha = lookup(self.attractiveness.to_numpy(np.float64), index, self.prior[0])[code]
         sigma = None
         if self.satisfaction is not None:
-            sigma = _lookup(self.satisfaction.to_numpy(np.float64),
+            sigma = lookup(self.satisfaction.to_numpy(np.float64),
                             self.satisfaction.index.get_indexer(pairs), self.prior[1])[code]
         valid = log.valid
         alpha[~valid] = 0.0
@@ -153,7 +166,7 @@ class ClickModel(TableResult):
             return alpha, np.ones_like(alpha), 1.0, 1.0, 0.0
         if m == "dcm":
             assert self.continuation is not None
-            lam = _per_rank(self.continuation, log.serp_size, "continuation")
+            lam = per_rank(self.continuation, log.serp_size, "continuation")
             return alpha, np.broadcast_to(1.0 - lam, alpha.shape), 1.0, 1.0, 0.0
         if m == "ccm":
             assert self.tau is not None
@@ -168,10 +181,10 @@ class ClickModel(TableResult):
         assert self.examination is not None
         n = log.serp_size
         if self.model != "ubm":
-            gamma = _per_rank(self.examination, n, "examination")
+            gamma = per_rank(self.examination, n, "examination")
             return np.broadcast_to(gamma, log.doc.shape)
-        gamma = _ubm_table(self.examination, n)
-        previous = _previous_click(log.clicks)
+        gamma = ubm_table(self.examination, n)
+        previous = previous_click(log.clicks)
         return gamma[np.arange(n), previous]
 
     # ---- probabilities
@@ -194,10 +207,10 @@ class ClickModel(TableResult):
     def _full_probabilities(self, alpha: np.ndarray, n: int, chain: Any) -> np.ndarray:
         if self.model in INDEPENDENT_CLICK_MODELS and self.model != "ubm":
             assert self.examination is not None
-            return alpha * _per_rank(self.examination, n, "examination")
+            return alpha * per_rank(self.examination, n, "examination")
         if self.model == "ubm":
             assert self.examination is not None
-            return _ubm_full(alpha, _ubm_table(self.examination, n))
+            return ubm_full(alpha, ubm_table(self.examination, n))
         _, sigma, g0, gs0, gs1 = chain
         out = np.empty_like(alpha)
         examined = np.ones(len(alpha))
@@ -214,12 +227,12 @@ class ClickModel(TableResult):
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.model in INDEPENDENT_CLICK_MODELS:
                 alpha, _ = self.pair_values(log)
-                return _examination_posteriors(alpha, self._exam_matrix(log),
+                return examination_posteriors(alpha, self._exam_matrix(log),
                                                log.clicks & log.valid)[2].sum(axis=1)
             alpha, sigma, g0, gs0, gs1 = self._chain(log)
-            lay = _Layout.of(log.clicks, log.valid)
+            lay = Layout.of(log.clicks, log.valid)
             at_clicks = np.ascontiguousarray(np.broadcast_to(sigma, alpha.shape).T).ravel()
-            return _chain_posteriors(np.ascontiguousarray(alpha.T), at_clicks[lay.click_at],
+            return chain_posteriors(np.ascontiguousarray(alpha.T), at_clicks[lay.click_at],
                                      g0, gs0, gs1, lay)["loglik"]
 
     def evaluate(self, log: Any) -> pd.DataFrame:
@@ -281,7 +294,7 @@ class ClickModel(TableResult):
             clicks = generator.random((s, n)) < self._full_probabilities(alpha, n, None)
         elif self.model == "ubm":
             assert self.examination is not None
-            table = _ubm_table(self.examination, n)
+            table = ubm_table(self.examination, n)
             previous = np.zeros(s, dtype=np.int64)
             for j in range(n):
                 p = alpha[:, j] * table[j, previous]
@@ -382,7 +395,7 @@ class ClickModel(TableResult):
                         isinstance(row, list) and len(row) == 3 for row in rows):
                     raise ValueError(f"{name} must be a list of [query, docno, value] rows")
                 frame = pd.DataFrame(rows, columns=["query", "docno", "value"])
-                return _pair_series(frame["query"].astype(str).to_numpy(dtype=object),
+                return pair_series(frame["query"].astype(str).to_numpy(dtype=object),
                                     frame["docno"].astype(str).to_numpy(dtype=object),
                                     frame["value"].to_numpy(dtype=np.float64))
 
@@ -496,7 +509,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     FIT_TOL.check(tol)
     k = FIT_SMOOTHING.check(smoothing)
     log = read_click_log(log)
-    code, pairs = _pair_codes(log)
+    code, pairs = pair_codes(log)
     valid = log.valid
     flat = code[valid]
     npairs = len(pairs)
@@ -517,7 +530,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
         "ubm": np.tril(np.full((n, n), PRIOR)) if model == "ubm" else None,
     }
     # everything rank-major ([rank, session]): the kernels walk the ranks
-    lay = _Layout.of(log.clicks, valid)
+    lay = Layout.of(log.clicks, valid)
     valid, clicked = lay.valid, lay.clicks
     code = np.ascontiguousarray(code.T)
     # past a session's end: a pair of its own, whose attractiveness stays 0
@@ -536,7 +549,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
         if model == "pbm":
             cell = np.where(valid, rank, cells)
         else:
-            previous = np.ascontiguousarray(_previous_click(log.clicks).T)
+            previous = np.ascontiguousarray(previous_click(log.clicks).T)
             cell = np.where(valid, rank * n + previous, cells)
         cell = cell.astype(safe.dtype)
         cell_count = np.bincount(cell.ravel(), minlength=cells + 1)[:cells]
@@ -544,11 +557,11 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
         alpha = np.append(alpha_pair, 0.0)[safe]
         if model in ("pbm", "ubm"):
             table = state["exam"] if model == "pbm" else state["ubm"].ravel()
-            post_a, post_e, ll = _examination_posteriors(
+            post_a, post_e, ll = examination_posteriors(
                 alpha, np.append(table, 0.0)[cell], clicked)
-            alpha_pair = _smoothed(np.bincount(safe.ravel(), post_a.ravel(), npairs + 1)
+            alpha_pair = smoothed(np.bincount(safe.ravel(), post_a.ravel(), npairs + 1)
                                    [:npairs], shown, k)
-            examined = _ratio(np.bincount(cell.ravel(), post_e.ravel(), cells + 1)[:cells],
+            examined = ratio(np.bincount(cell.ravel(), post_e.ravel(), cells + 1)[:cells],
                               cell_count)
             if model == "pbm":
                 state["exam"] = examined
@@ -567,24 +580,24 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
             else:  # ccm
                 sigma = alpha_pair[click_code]
                 g = state["tau"]
-            post = _chain_posteriors(alpha, sigma, *g, lay)
+            post = chain_posteriors(alpha, sigma, *g, lay)
             ll = post["loglik"]
             attracted = np.bincount(safe.ravel(), post["skip_attracted"].ravel(),
                                     npairs + 1)[:npairs] + clicks_of
             satisfied = post["satisfied"]
             t = post["transitions"]
             if model == "ccm":
-                alpha_pair = _smoothed(attracted + np.bincount(click_code, satisfied, npairs),
+                alpha_pair = smoothed(attracted + np.bincount(click_code, satisfied, npairs),
                                        shown + clicks_of, k)
-                state["tau"] = tuple(float(x) for x in _ratio(t[:, 1], t[:, 0]))
+                state["tau"] = tuple(float(x) for x in ratio(t[:, 1], t[:, 0]))
             else:
-                alpha_pair = _smoothed(attracted, shown, k)
+                alpha_pair = smoothed(attracted, shown, k)
                 if model == "dbn":
-                    state["sigma"] = _smoothed(np.bincount(click_code, satisfied, npairs),
+                    state["sigma"] = smoothed(np.bincount(click_code, satisfied, npairs),
                                                clicks_of, k)
-                    state["gamma"] = float(_ratio(t[0, 1] + t[1, 1], t[0, 0] + t[1, 0]))
+                    state["gamma"] = float(ratio(t[0, 1] + t[1, 1], t[0, 0] + t[1, 0]))
                 else:
-                    sat = _ratio(np.bincount(click_rank, satisfied, n),
+                    sat = ratio(np.bincount(click_rank, satisfied, n),
                                  np.bincount(click_rank, minlength=n), 1.0 - state["lam"])
                     state["lam"] = 1.0 - sat
         history.append(float(ll.mean()))
@@ -624,12 +637,12 @@ def _closed_form(model: str, log: ClickLog, code: np.ndarray, npairs: int,
         last = np.where(any_click, n - 1 - clicks[:, ::-1].argmax(axis=1), log.lengths - 1)
         counted = valid & (columns <= last[:, None])
         hits = clicks
-    alpha = _smoothed(np.bincount(code[hits], minlength=npairs),
+    alpha = smoothed(np.bincount(code[hits], minlength=npairs),
                       np.bincount(code[counted], minlength=npairs), k)
     out: dict[str, Any] = {"model": model, "attractiveness": pd.Series(alpha, index=pairs)}
     if model == "sdbn":
         is_last = clicks & (columns == last[:, None])
-        sigma = _smoothed(np.bincount(code[is_last], minlength=npairs),
+        sigma = smoothed(np.bincount(code[is_last], minlength=npairs),
                           np.bincount(code[clicks], minlength=npairs), k)
         out.update(satisfaction=pd.Series(sigma, index=pairs), gamma=1.0)
     return out
@@ -641,232 +654,14 @@ def _ctr(model: str, clicks: np.ndarray, valid: np.ndarray, code: np.ndarray, np
     all of them (GCTR), per rank (RCTR) or per (query, document) pair (DCTR, smoothed)."""
     n = clicks.shape[1]
     if model == "dctr":
-        alpha = _smoothed(np.bincount(code[clicks], minlength=npairs),
+        alpha = smoothed(np.bincount(code[clicks], minlength=npairs),
                           np.bincount(code[valid], minlength=npairs), k)
         return {"model": model, "attractiveness": pd.Series(alpha, index=pairs),
                 "examination": np.ones(n)}
     if model == "rctr":
-        rates = _ratio(clicks.sum(axis=0).astype(np.float64),
+        rates = ratio(clicks.sum(axis=0).astype(np.float64),
                        valid.sum(axis=0).astype(np.float64))
     else:
-        rates = np.full(n, float(_ratio(np.float64(clicks.sum()), np.float64(valid.sum()))))
+        rates = np.full(n, float(ratio(np.float64(clicks.sum()), np.float64(valid.sum()))))
     return {"model": model, "attractiveness": pd.Series(np.ones(npairs), index=pairs),
             "examination": rates, "prior": (1.0, PRIOR)}
-
-
-# ---------------------------------------------------------------- vectorised kernels
-
-
-def _examination_posteriors(alpha: np.ndarray, exam: np.ndarray, clicks: np.ndarray
-                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """PBM/UBM E-step, ``P(C = 1) = α·γ``: posteriors ``P(A = 1 | c)`` and
-    ``P(E = 1 | c)`` (``c + (1 − c)·α(1 − γ)/(1 − αγ)`` and its mirror; book §4.2.1) and
-    each session's log-likelihood."""
-    p = alpha * exam
-    rest = 1.0 - p
-    with np.errstate(divide="ignore", invalid="ignore"):
-        post_a = np.where(clicks, 1.0, alpha * (1.0 - exam) / rest)
-        post_e = np.where(clicks, 1.0, exam * (1.0 - alpha) / rest)
-        ll = np.log(np.where(clicks, p, rest))
-    return post_a, post_e, ll
-
-
-@dataclass(frozen=True, eq=False)
-class _Layout:
-    """A log's clicks laid out rank-major (``[rank, session]``, contiguous per rank) with
-    the masks and indices the cascade chain needs, computed once for all EM iterations.
-
-    ``click_*`` describe the clicks in rank-major order (``np.flatnonzero(clicks)``), and
-    ``skip_*`` the skips above a session's last click (examined, not clicked)."""
-
-    clicks: np.ndarray
-    valid: np.ndarray
-    last: np.ndarray  # rank of the last click, 1-based; 0 without click
-    any_click: np.ndarray
-    before: np.ndarray  # ranks 1..l
-    after: np.ndarray  # ranks l+1.. of the session
-    skip_step: np.ndarray  # float: a skip followed by a rank of the session
-    click_at: np.ndarray
-    click_session: np.ndarray
-    click_last: np.ndarray  # the session's last click
-    click_step: np.ndarray  # a rank of the session follows
-    skip_at: np.ndarray
-    skip_session: np.ndarray
-
-    @classmethod
-    def of(cls, clicks: np.ndarray, valid: np.ndarray) -> _Layout:
-        """From session-major ``clicks`` and ``valid`` (``[session, rank]``)."""
-        valid = np.ascontiguousarray(valid.T)
-        clicks = np.ascontiguousarray(clicks.T) & valid
-        n, s = clicks.shape
-        any_click = np.asarray(clicks.any(axis=0))
-        last = np.where(any_click, n - clicks[::-1].argmax(axis=0), 0)
-        rank = np.arange(n)[:, None]
-        before = rank < last
-        step = np.zeros_like(valid)
-        step[:-1] = valid[1:]
-        click_at = np.flatnonzero(clicks)
-        click_rank, click_session = np.divmod(click_at, s)
-        skip_at = np.flatnonzero(before & ~clicks)
-        return cls(clicks, valid, last, any_click, before, (rank >= last) & valid,
-                   (step & ~clicks).astype(np.float64), click_at, click_session,
-                   np.asarray(click_rank == last[click_session] - 1), step.ravel()[click_at],
-                   skip_at, skip_at % s)
-
-
-def _chain_posteriors(alpha: np.ndarray, sig: np.ndarray, g0: float, gs0: float,
-                      gs1: float, lay: _Layout) -> dict[str, Any]:
-    """Exact posteriors of the cascade chain (module doc) given each session's clicks;
-    ``α`` rank-major (``[rank, session]``, as ``lay``), 0 beyond a session; ``sig`` the
-    satisfaction ``σ`` at the clicks (``lay.click_at`` order: it is not read elsewhere).
-
-    With l the last click (0 if none), ranks up to l are examined. After it, with
-    ``Z_r = P(no click at r..n | E_r = 1) = (1 − α_r)(1 − g0 + g0·Z_{r+1})``, ``Z_{n+1} =
-    1``, ``ε`` the probability of going on after l (``κ_l = σ_l g1 + (1 − σ_l) g0'``; 1 if
-    l = 0) and ``D = 1 − ε + ε·Z_{l+1}`` (the probability of the ranks after l):
-    ``P(E_r = 1 | C) = ε Π_{l<k<r} (1 − α_k) g0 · Z_r / D`` for r > l,
-    ``P(S_l = 1 | C) = σ_l (1 − g1 + g1 Z_{l+1}) / D``, a click above l satisfied with
-    ``σ g1 / κ``, and ``P(A_r = 1 | C) = α_r (1 − P(E_r = 1 | C))`` at a skip.
-    ``log P(C) = Σ_{r ≤ l} log P(C_r | E_r = 1) + Σ_{r < l} log(κ_r or g0) + log D``.
-
-    Returns ``skip_attracted`` (``P(A_r = 1 | C)`` at skips, 0 at clicks and beyond a
-    session; a click is attracted), ``satisfied`` (``P(S_r = 1 | C)`` at each click, in
-    ``lay.click_at`` order), ``loglik`` per session and ``transitions``: rows (skip g0,
-    unsatisfied click g0', satisfied click g1), columns (expected trials, expected
-    successes), over transitions r → r + 1 inside each session.
-    """
-    n, s = alpha.shape
-    last = lay.last
-    sessions = np.arange(s)
-    z = np.empty((n + 1, s))
-    z[n] = 1.0
-    for j in range(n - 1, -1, -1):  # alpha is 0 beyond a session: Z stays 1 there
-        np.multiply(1.0 - alpha[j], (1.0 - g0) + g0 * z[j + 1], out=z[j])
-    kap = sig * gs1 + (1.0 - sig) * gs0
-    eps = np.ones(s)
-    eps[lay.click_session[lay.click_last]] = kap[lay.click_last]
-    z_after = z[last, sessions]
-    denom = 1.0 - eps + eps * z_after
-    with np.errstate(divide="ignore", invalid="ignore"):
-        # P(E_r = 1 | C): 1 up to l, then the forward product ε/D·Π(1 − α_k) g0 times Z_r
-        examined = z[:n]  # overwritten rank by rank (Z_r is read before)
-        forward = eps / denom
-        for j in range(n):
-            if j > 0:
-                forward = np.where(lay.after[j - 1], forward * (1.0 - alpha[j - 1]) * g0,
-                                   forward)
-            row = examined[j]
-            row *= forward
-            row *= lay.after[j]
-            row += lay.before[j]
-        trials = float(np.vdot(examined[:-1], lay.skip_step[:-1]))
-        successes = float(np.vdot(examined[1:], lay.skip_step[:-1]))
-        # satisfaction at the clicks; after the last one it is observed through Z_{l+1}
-        d_c = denom[lay.click_session]
-        z_c = z_after[lay.click_session]
-        satisfied = np.where(lay.click_last, sig * (1.0 - gs1 + gs1 * z_c) / d_c,
-                             np.where(kap > 0, sig * gs1 / kap, 0.0))
-        stepped = lay.click_step
-        inner = stepped & ~lay.click_last
-        at_last = stepped & lay.click_last
-        go_sat = np.where(inner, satisfied, sig * gs1 * z_c / d_c)
-        go_unsat = np.where(inner, 1.0 - satisfied, (1.0 - sig) * gs0 * z_c / d_c)
-        # log P(C): clicks (and the move on after those above l), skips above l, and D
-        alpha_c = alpha.ravel()[lay.click_at]
-        click_terms = np.log(alpha_c) + np.where(lay.click_last, 0.0, np.log(kap))
-        skip_terms = np.log((1.0 - alpha.ravel()[lay.skip_at]) * g0)
-        ll = (np.bincount(lay.click_session, click_terms, s)
-              + np.bincount(lay.skip_session, skip_terms, s) + np.log(denom))
-    transitions = np.array([
-        [trials, successes],
-        [(1.0 - satisfied)[stepped].sum(), go_unsat[inner | at_last].sum()],
-        [satisfied[stepped].sum(), go_sat[inner | at_last].sum()],
-    ])
-    np.subtract(1.0, examined, out=examined)
-    examined *= alpha  # P(A = 1 | C) at a skip: α (1 − P(E = 1 | C)); 0 at a click
-    return {"skip_attracted": examined, "satisfied": satisfied, "loglik": ll,
-            "transitions": transitions}
-
-
-def _ubm_full(alpha: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """UBM's unconditional click probabilities: ``P(C_r = 1) = Σ_{r'} P(previous click at
-    r') α_r γ_{r r'}``, the distribution of the previous click carried down the ranks."""
-    s, n = alpha.shape
-    where = np.zeros((s, n + 1))
-    where[:, 0] = 1.0
-    out = np.empty((s, n))
-    for j in range(n):
-        p = alpha[:, j, None] * table[j, : j + 1]
-        clicked = (where[:, : j + 1] * p).sum(axis=1)
-        where[:, : j + 1] *= 1.0 - p
-        where[:, j + 1] = clicked
-        out[:, j] = clicked
-    return out
-
-
-def _previous_click(clicks: np.ndarray) -> np.ndarray:
-    """``previous[s, r]``: the rank (1-based) of the last click above rank r + 1, 0 if
-    none."""
-    s, n = clicks.shape
-    marks = np.where(clicks, np.arange(1, n + 1), 0)
-    running = np.maximum.accumulate(marks, axis=1)
-    previous = np.zeros((s, n), dtype=np.int64)
-    previous[:, 1:] = running[:, :-1]
-    return previous
-
-
-def _ubm_table(values: np.ndarray, n: int) -> np.ndarray:
-    """UBM's γ[r − 1, r'] for the ranks r ≤ ``n`` of a log (a model fitted on longer pages
-    holds them in its top-left corner)."""
-    table = np.asarray(values, dtype=np.float64)
-    _check_ranks(table.shape[0], n, "ubm examination")
-    return table[:n, :n]
-
-
-def _per_rank(values: np.ndarray, n: int, name: str) -> np.ndarray:
-    values = np.asarray(values, dtype=np.float64)
-    _check_ranks(len(values), n, name)
-    return values[:n]
-
-
-def _check_ranks(ranks: int, n: int, name: str) -> None:
-    """A model with parameters for ``ranks`` ranks on pages of ``n``: refused when shorter."""
-    if ranks < n:
-        raise ParameterError(f"click model: {name} gives {ranks} ranks, the log's SERP size "
-                             f"is {n} (pages of at most {ranks} ranks, --serp-size {ranks}, "
-                             f"or a model fitted with --serp-size {n})")
-
-
-def _ratio(top: np.ndarray, bottom: np.ndarray, default: Any = PRIOR) -> np.ndarray:
-    """``top / bottom``, ``default`` where nothing was counted."""
-    top, bottom = np.asarray(top, np.float64), np.asarray(bottom, np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1.0), default)
-
-
-def _smoothed(top: np.ndarray, bottom: np.ndarray, k: float) -> np.ndarray:
-    """``(top + k·prior) / (bottom + k)`` (the prior where nothing was counted)."""
-    return _ratio(np.asarray(top, np.float64) + k * PRIOR, np.asarray(bottom, np.float64) + k)
-
-
-def _pair_codes(log: ClickLog) -> tuple[np.ndarray, pd.MultiIndex]:
-    """A code per shown (query, document) pair (-1 beyond a session's length) and the
-    pairs, in first-appearance order."""
-    valid = log.valid
-    key = log.query[:, None] * len(log.docs) + log.doc
-    code = np.full(key.shape, -1, dtype=np.int64)
-    shown, unique = pd.factorize(key[valid])
-    code[valid] = shown
-    query, doc = np.divmod(np.asarray(unique, dtype=np.int64), len(log.docs))
-    pairs = pd.MultiIndex.from_arrays([log.queries[query], log.docs[doc]],
-                                      names=["query", "docno"])
-    return code, pairs
-
-
-def _pair_series(query: np.ndarray, docno: np.ndarray, values: np.ndarray) -> pd.Series:
-    return pd.Series(values, index=pd.MultiIndex.from_arrays([query, docno],
-                                                            names=["query", "docno"]))
-
-
-def _lookup(values: np.ndarray, index: np.ndarray, default: float) -> np.ndarray:
-    return np.where(index >= 0, values[np.maximum(index, 0)], default)

@@ -97,18 +97,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
-from ..core.params import (
-    OPE_BOOTSTRAP,
-    OPE_CLIP,
-    OPE_ESTIMATOR,
-    OPE_ESTIMATORS,
-    OPE_SWITCH_TAU,
-)
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, TableResult, check_confidence_level
 from ..stats.resampling import RngArg, check_rng
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
+from .params import OPE_BOOTSTRAP, OPE_CLIP, OPE_ESTIMATOR, OPE_ESTIMATORS, OPE_SWITCH_TAU
 from .slates import logged_slates, prefix_propensities, slate_frame, slate_marginals
 
 __all__ = ["ESTIMATORS", "CounterfactualResult", "counterfactual", "policy_table"]

@@ -44,10 +44,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.params import AB_MISSING, SESSION_GAP, check_alpha
+from ..core.params import check_alpha
 from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError, shown
 from ..io.files import read_lines
 from ..stats.protocol import TableResult
+from .params import AB_MISSING, SESSION_GAP
 from .user_values import check_labels, located, users_with_values, warn_left_out
 
 __all__ = ["EngagementSummary", "engagement_summary", "loyalty_measures",

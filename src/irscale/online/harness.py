@@ -60,15 +60,6 @@ import pandas as pd
 from ..collections.candidates import Candidates, ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
-from ..core.params import (
-    AB_MEASURE,
-    EXPERIMENT_IMPRESSIONS,
-    EXPERIMENT_REPETITIONS,
-    SENSITIVITY_IMPRESSIONS,
-    SHOWN_LENGTH,
-    TARGET,
-    TEST_SIGNIFICANCE,
-)
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import format_table
@@ -85,6 +76,15 @@ from .interleaving import (
     Method,
     interleave_runs,
     list_width,
+)
+from .params import (
+    AB_MEASURE,
+    EXPERIMENT_IMPRESSIONS,
+    EXPERIMENT_REPETITIONS,
+    SENSITIVITY_IMPRESSIONS,
+    SHOWN_LENGTH,
+    TARGET,
+    TEST_SIGNIFICANCE,
 )
 from .simulate import INSTANTIATIONS, qrels_click_model
 

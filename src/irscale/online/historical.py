@@ -30,15 +30,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.params import OPE_BOOTSTRAP, SOURCE_TAU
-from ..core.params import TAU as TAU_DOMAIN
 from ..errors import InputError, ParameterError
 from ..io.interleaving_log import read_interleaving_log
 from ..stats.protocol import check_confidence_level
 from ..stats.resampling import RngArg, check_rng
 from .counterfactual import CounterfactualResult, _result
-from .interleaving import TAU, Interleavings, _Cube, candidates_of
+from .interleaving import TAU, Interleavings, candidates_of
 from .logged import _assignment_probabilities, logged_interleavings
+from .mixing import Cube
+from .params import OPE_BOOTSTRAP, SOURCE_TAU
+from .params import TAU as TAU_DOMAIN
 
 __all__ = ["historical_interleaving"]
 
@@ -79,7 +80,7 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
         raise ParameterError(f"the target is a pair of rankers, got {len(candidates.runs)}")
     topic = _target_topics(log, candidates.topics)
     pairs = _target_pairs(log, candidates, topic)
-    prob = _assignment_probabilities(_Cube(candidates), topic, pairs, tau)
+    prob = _assignment_probabilities(Cube(candidates), topic, pairs, tau)
     shown = log.valid
     with np.errstate(divide="ignore"):
         log_source = np.where(shown, np.log(logged.prob.sum(axis=2)), 0.0).sum(axis=1)

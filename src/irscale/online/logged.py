@@ -31,8 +31,6 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import Candidates
-from ..core.params import TAU as TAU_DOMAIN
-from ..core.params import needs_rankings as needs_rankings
 from ..core.strings import Strings
 from ..errors import InputError, InputFormatError, ParameterError
 from ..io.interleaving_log import InterleavingLog, read_interleaving_log
@@ -46,9 +44,11 @@ from .interleaving import (
     InterleavingResult,
     Interleavings,
     Method,
-    _Cube,
     candidates_of,
 )
+from .mixing import Cube
+from .params import TAU as TAU_DOMAIN
+from .params import needs_rankings as needs_rankings
 
 __all__ = ["logged_interleavings", "needs_rankings", "score_log"]
 
@@ -104,7 +104,7 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
     topic = _topics(log, candidates)
     pairs = _pairs(log, candidates, topic)
     if runs is not None:
-        ranks = _Cube(candidates).ranks()
+        ranks = Cube(candidates).ranks()
         unranked = (team >= 0) & (ranks[np.maximum(pairs, 0), np.maximum(team, 0)] == 0)
         if unranked.any():
             n, r = log.first(unranked)
@@ -116,7 +116,7 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
         _check_rounds(log, team, rankers)
     prob = None
     if method == "probabilistic" and credit == "marginal":
-        prob = _assignment_probabilities(_Cube(candidates), topic, pairs, tau)
+        prob = _assignment_probabilities(Cube(candidates), topic, pairs, tau)
     keep_team = method == "team-draft" or (method == "probabilistic"
                                            and bool((team[shown] >= 0).all()))
     return Interleavings(method, credit, candidates, topic, pairs,
@@ -227,7 +227,7 @@ def _check_rounds(log: InterleavingLog, team: np.ndarray, rankers: tuple[str, ..
                         "every team pick once per round", again)
 
 
-def _assignment_probabilities(cube: _Cube, topic: np.ndarray, pairs: np.ndarray,
+def _assignment_probabilities(cube: Cube, topic: np.ndarray, pairs: np.ndarray,
                               tau: float) -> np.ndarray:
     """p[n, i, s] = P(choose s) P_s(I_i | I_1..I_{i-1}) of every position of the lists
     ``pairs`` (probabilistic interleaving, Hofmann et al. 2011): ranker s weighs its rank r

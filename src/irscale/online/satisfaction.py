@@ -41,13 +41,13 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from ..core.params import SAT_FOLDS, SAT_L2
 from ..errors import InputError, ParameterError, shown
 from ..io.user_tables import read_satisfaction_labels
 from ..stats.protocol import TableResult
 from ..stats.resampling import RngArg, check_rng
 from .abtest import session_measures
 from .clicklog import ClickLog, read_click_log
+from .params import SAT_FOLDS, SAT_L2
 
 __all__ = ["SatisfactionModel", "fit_satisfaction", "read_satisfaction_labels",
            "satisfaction_features"]

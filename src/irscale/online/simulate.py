@@ -32,12 +32,13 @@ import pandas as pd
 from ..collections.candidates import ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.options import TiePolicy
-from ..core.params import CLICK_LEVEL, CLICK_SESSIONS, SHOWN, USER_GAMMA
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import ParameterError
 from ..io.clicklog import CELL_BYTES
 from ..io.sources import as_qrels
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
+from .params import CLICK_LEVEL, CLICK_SESSIONS, SHOWN, USER_GAMMA
 
 __all__ = ["INSTANTIATIONS", "qrels_click_model", "simulate_click_log"]
 
@@ -62,7 +63,8 @@ def _table(values: Sequence[float], name: str) -> np.ndarray:
 
 
 def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
-                      relevance_level: int = 1, click: Sequence[float] | None = None,
+                      relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                      click: Sequence[float] | None = None,
                       stop: Sequence[float] | None = None, gamma: float = 1.0) -> ClickModel:
     """A DBN user whose attractiveness and satisfaction come from the qrels' grades
     (module documentation): an ``instantiation`` of Hofmann et al. (binary), or the

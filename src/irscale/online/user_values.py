@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.params import AB_MISSING
 from ..errors import InputError, shown
 from ..io.user_tables import LINES, RowLines
+from .params import AB_MISSING
 
 
 def located(values: pd.DataFrame | pd.Series, label: Hashable) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def users_with_values(frame: pd.DataFrame, columns: Sequence[str], missing: str,
     """The users (rows) of ``frame`` with a value (not NaN) in every one of ``columns``
     that it has (a column it lacks is the analysis' to report), and how many it left out.
 
-    ``missing`` (:data:`~irscale.core.params.AB_MISSING`): ``"error"``, the first user
+    ``missing`` (:data:`~irscale.online.params.AB_MISSING`): ``"error"``, the first user
     without a value is an :class:`InputError` naming the column, the user and, read from a
     file, the file, line and text; ``"drop"``, such users are left out and counted (the
     caller says how many)."""

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.options import TiePolicy
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import ParameterError
 from ..stats.kendall import overall_tau, topic_taus
 from .closed_forms import CountImage, LexImage
@@ -427,7 +428,7 @@ def figure_data(sc: Scale, *, points: int = 2000, runs_limit: int = 1 << 12) -> 
 
 # ====================================================================== Table 2
 def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int], *,
-              levels: int = 2, relevance_level: int = 1, ties: str = "unq",
+              levels: int = 2, relevance_level: int = DEFAULT_RELEVANCE_LEVEL, ties: str = "unq",
               feasible: bool = False, progress: bool = True, allow_empty: bool = False,
               tie_policy: TiePolicy = "trec_eval", max_memory: str | int | None = None,
               explain: bool = False, **tau_options) -> pd.DataFrame:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from .space import Context, Space
 
 #: Runs per chunk of the streaming enumeration (memory: about 64 bytes × N per run).
@@ -57,7 +58,8 @@ def iter_runs(space: Space, chunk: int = CHUNK_RUNS, start: int = 0,
 
 
 def synthetic_rankings(degrees: np.ndarray, context: Context | np.ndarray,
-                       relevance_level: int = 1, *, topics: tuple[str, ...] = ("synthetic",),
+                       relevance_level: int = DEFAULT_RELEVANCE_LEVEL, *,
+                       topics: tuple[str, ...] = ("synthetic",),
                        runs: tuple[str, ...] = ("synthetic",),
                        ranking_topic: np.ndarray | None = None,
                        ranking_run: np.ndarray | None = None) -> JudgedRankings:

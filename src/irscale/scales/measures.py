@@ -47,6 +47,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import MeasureError
 from ..measures.base import EvalContext, MeasureRequest, get_family
 from ..measures.compute import compute_requests
@@ -85,7 +86,7 @@ class ScaleMeasure:
 
     label: str
     kind: str
-    relevance_level: int = 1
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL
     p: float | None = None
     beta: float = 1.0
     gain: GainMap = field(default_factory=lambda: parse_gain("linear"))

@@ -34,6 +34,7 @@ from ..core.budget import max_memory_of
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
 from ..core.options import RELEVANCE_LEVEL, RankingOptions, TiePolicy, integer_option
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
 from ..evaluation import Evaluation, check_topics
@@ -242,7 +243,7 @@ def transform_rankings(
     N: int,
     *,
     levels: int = 2,
-    relevance_level: int = 1,
+    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     ties: TieStrategy = "unq",
     rescale: bool = False,
     feasible: bool = False,

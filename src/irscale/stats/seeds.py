@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import InputError, ParameterError
 from .shards import ShardScores
 
@@ -113,7 +114,7 @@ class SeedEvaluation(HtmlRepr):
 
 
 def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Sequence[str], *,
-                   relevance_level: int = 1) -> SeedEvaluation:
+                   relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> SeedEvaluation:
     """Evaluate every run of every system (module documentation).
 
     Parameters

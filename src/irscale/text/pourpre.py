@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.params import THRESHOLD
 from ..core.segments import ranges
 from ..errors import InputError
 from ..io.text import Matches, Nuggets, Texts, read_nuggets, read_texts
+from .params import THRESHOLD
 from .rouge import word_ids
 
 _WORD = re.compile(r"[a-z0-9]+")

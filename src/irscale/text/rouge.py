@@ -53,13 +53,13 @@ from typing import Any, Literal
 import numpy as np
 
 from ..core import identifiers
-from ..core.params import ROUGE_MULTI
 from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import Texts, candidate_runs, read_stopwords, read_texts
 from ..measures.arrays import f_beta
 from ..measures.names import measure_names, parse_name
+from .params import ROUGE_MULTI
 from .results import text_evaluation
 
 Multi = Literal["max", "mean", "pooled"]

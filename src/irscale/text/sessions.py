@@ -112,7 +112,7 @@ from ..core.inputs import Qrels
 from ..core.judge import PairJudge
 from ..core.judged import JudgedRankings
 from ..core.labels import LabelTable, lookup
-from ..core.params import CLICK_ORDERS as CLICK_ORDERS
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError
@@ -136,6 +136,7 @@ from ..measures.names import NamedMeasure
 from ..measures.params import Params
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
+from .params import CLICK_ORDERS as CLICK_ORDERS
 from .session_paths import Sessions, expected_ap_many, expected_ndcg_many
 
 #: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
@@ -177,7 +178,7 @@ def _session_topics(names: list[str], topic_of: Mapping[str, str] | None,
 
 def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
                            topic_of: Mapping[str, str] | None = None, *,
-                           relevance_level: int = 1,
+                           relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                            labels: Mapping[str, LabelTable] | None = None) -> SessionRankings:
     """Judge every session of every run (module documentation); label sets are attached
     as per-document attributes by name (e.g. ``doclen`` for U).

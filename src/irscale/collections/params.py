@@ -1,0 +1,180 @@
+"""The parameters of pooling, judgment sampling, sharding and crowd labels, declared once.
+
+The functions of :mod:`irscale.collections` check their arguments against these
+declarations and the command line builds its options from them
+(:func:`irscale.cli.options.add_param`), before numpy is imported: this module imports
+nothing but :mod:`irscale.core.params` (the mechanism: domains,
+:class:`~irscale.core.params.Param`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..core.params import DEFAULT_RRF_K, INT64_MAX, ITERATIONS, RRF_K, Integers, Names, Param, Reals
+
+#: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
+#: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
+#: rank fusion) and those that adapt to them (move-to-front of Cormack, Palmer & Clarke
+#: 1998, the bandits of Losada, Parapar & Barreiro 2016, 2017).
+FIXED_STRATEGIES: tuple[str, ...] = ("depth", "take", "rbp", "rrf")
+ADAPTIVE_STRATEGIES: tuple[str, ...] = ("mtf", "mm", "mm-ns", "ts", "ts-ns")
+STRATEGY = Names("pooling strategy", (*FIXED_STRATEGIES, *ADAPTIVE_STRATEGIES))
+#: RBP's persistence p, RRF's constant k and the forgetting factor γ of mm-ns and ts-ns
+#: (irscale's choice), with their defaults.
+RBP_P, DEFAULT_RBP_P = Reals(0.0, 1.0, "()"), 0.8
+DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
+POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("-p", "--p"), "P")
+POOL_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k, rrf only", ("--k",), "K")
+POOL_DISCOUNT = Param("discount", DISCOUNT, DEFAULT_DISCOUNT,
+                      "forgetting factor γ of mm-ns and ts-ns", ("--discount",), "G")
+#: Judgments per topic.
+BUDGET = Integers(1, 1_000_000_000)
+#: Sampling designs of :func:`irscale.collections.sample_judgments`, the documents drawn
+#: per topic, and the fraction of a stratum drawn.
+DESIGNS: tuple[str, ...] = ("with-replacement", "poisson", "stratified")
+SAMPLE_SIZE = Integers(1, 1_000_000_000)
+STRATUM_RATE = Reals(0.0, 1.0, "(]")
+#: How documents are split into shards (:func:`irscale.collections.evaluate_shards`), and
+#: how many shards (more is a typo: every shard needs documents of every topic).
+SHARD_METHODS: tuple[str, ...] = ("random", "hash")
+DOCUMENT_SHARDS = Integers(1, 1_000_000)
+#: Aggregation methods of :func:`irscale.collections.aggregate_labels` (majority vote,
+#: weighted, Dawid & Skene 1979, GLAD of Whitehill et al. 2009, MACE of Hovy et al. 2013,
+#: one-coin Dawid & Skene, Zero-Based Skill, KOS of Karger, Oh & Shah 2011, M-MSR of Ma &
+#: Olshevsky 2020, the Gaussian process of Rodrigues, Pereira & Ribeiro 2014, the rater
+#: model of Patz, Junker, Johnson & Mariano's 2002 hierarchical rater model) and AWARE's
+#: assessor weightings (Ferrante, Ferro & Pontarollo 2017).
+AGGREGATION_METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace", "onecoin", "zbs",
+                                        "kos", "mmsr", "gp", "hrm")
+#: crowd-kit's names of the same methods where irscale's differ.
+AGGREGATION_ALIASES: dict[str, str] = {"wawa": "wmv", "Wawa": "wmv"}
+#: The methods that draw random starting values (``rng``).
+RANDOM_AGGREGATIONS: tuple[str, ...] = ("mace", "kos", "mmsr")
+WEIGHTINGS: tuple[str, ...] = ("uniform", "msd", "msd-topic", "tau")
+RANDOM_ASSESSORS = Integers(1, 1_000)
+#: AWARE's random assessors (:func:`irscale.collections.aware`).
+DEFAULT_RANDOM_ASSESSORS = 10
+AWARE_RANDOM = Param("n_random", RANDOM_ASSESSORS, DEFAULT_RANDOM_ASSESSORS, "random "
+                     "assessors of the msd, msd-topic and tau weightings", ("--random",), "N")
+#: The strategy of a pool (:func:`irscale.collections.pool`) and its judgments per topic.
+POOL_STRATEGY = Param("strategy", STRATEGY, "depth", "depth (depth-k), take (take@N), rbp "
+                      "(RBP-weighted, Moffat et al. 2007), rrf (reciprocal rank fusion), mtf "
+                      "(move-to-front, Cormack et al. 1998), mm, mm-ns, ts, ts-ns (bandits of "
+                      "Losada et al. 2016, 2017)", ("--strategy",), "S")
+POOL_BUDGET = Param("budget", BUDGET, None, "judgments per topic: required for take, rbp and "
+                    "rrf; the adaptive strategies stop there", ("--budget",), "N",
+                    unset="no limit")
+#: The strategies and budgets :func:`irscale.collections.simulate_pooling` compares, and
+#: the P̂@k cut-offs of :func:`irscale.collections.estimate_sampled`, by default.
+SIMULATED_STRATEGIES: tuple[str, ...] = ("depth", "mtf", "mm-ns")
+SIMULATED_BUDGETS: tuple[int, ...] = (10, 50, 100)
+SAMPLE_CUTOFFS: tuple[int, ...] = (10,)
+#: The sampling design of :func:`irscale.collections.sample_judgments`.
+SAMPLE_DESIGN = Param("design", Names("sampling design", DESIGNS), "with-replacement",
+                      "with-replacement: N draws, the distinct documents judged, π = "
+                      "1-(1-p)^N; poisson: each document independently with π = min(1, c·p), "
+                      "Σπ = N; stratified: --strata", ("--design",), "DESIGN")
+#: How the human sample of :func:`irscale.collections.automatic_judgments` was drawn.
+AUTO_DESIGN = Param("design", Names("human sample design",
+                                    ("topics", "uniform", "stratified", "inclusion")),
+                    "topics", "how the human sample was drawn: topics: a uniform sample of the "
+                    "topics; uniform: of the (topic, document) pairs; stratified: of the pairs "
+                    "of every automatic grade; inclusion: pairs with stated probabilities "
+                    "(HUMAN: topic iter docno rel prob)", ("--design",), "DESIGN")
+#: Documents drawn per topic (:func:`irscale.collections.sample_judgments`).
+SAMPLE_DRAWS = Param("size", SAMPLE_SIZE, None, "per topic: draws (with-replacement) or "
+                     "expected judgments (poisson); required by those designs", ("--size",),
+                     "N")
+#: Shards of the documents (:func:`irscale.collections.evaluate_shards`).
+SHARD_COUNT = Param("shards", DOCUMENT_SHARDS, 3, "number of shards (as Ferro & Sanderson "
+                    "2022)", ("--shards",), "K")
+#: How the documents are split (:func:`irscale.collections.evaluate_shards`).
+SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "random: a "
+                     "seeded random partition of the documents (Ferro & Sanderson 2022); hash: "
+                     "a stable 64-bit hash of the docno modulo K", ("--method",), "METHOD")
+#: EM iterations of the aggregation methods (:func:`irscale.collections.aggregate_labels`;
+#: crowd-kit's defaults) and MACE's random restarts.
+LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50, "onecoin": 100,
+                                "zbs": 100, "kos": 100, "mmsr": 10_000, "gp": 1000, "hrm": 100}
+LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations of ds, glad, onecoin, mmsr, "
+                         "gp, hrm (at most), mace, zbs and kos", ("--n-iter",), "N",
+                         unset=", ".join(f"{n} for {method}"
+                                         for method, n in LABEL_N_ITER.items())
+                         + ", as crowd-kit where it has the method")
+#: The stopping tolerance of every method that has one (crowd-kit's defaults; ``hrm``, which
+#: crowd-kit lacks: the marginal log-likelihood per label).
+LABEL_TOL: dict[str, float] = {"ds": 1e-5, "glad": 1e-5, "onecoin": 1e-5, "mmsr": 1e-10,
+                               "gp": 1e-6, "hrm": 1e-8}
+LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
+                                     AGGREGATION_ALIASES), "ds",
+                     "mv (majority vote, ties to the lower label), wmv (weighted by agreement "
+                     "with MV; alias wawa), ds (Dawid & Skene 1979), glad (Whitehill et al. "
+                     "2009), mace (Hovy et al. 2013), onecoin (one-coin Dawid & Skene), zbs "
+                     "(Zero-Based Skill), kos (Karger, Oh & Shah 2011; two labels), mmsr (Ma & "
+                     "Olshevsky 2020), gp (Rodrigues, Pereira & Ribeiro 2014; two labels, "
+                     "--features), hrm (ordinal labels: the rater model of Patz et al. 2002)",
+                     ("--method",), "METHOD")
+#: Zero-Based Skill's learning rate, the iterations between its reductions, and the factor
+#: of a reduction (crowd-kit's ``lr_init``, ``lr_steps_to_reduce``, ``lr_reduce_factor``).
+ZBS_LR = Param("lr", Reals(0.0, math.inf, "()"), 1.0, "zbs: initial learning rate",
+               ("--lr",), "R")
+ZBS_LR_STEPS = Param("lr_steps", ITERATIONS, 20, "zbs: iterations between two reductions "
+                     "of the learning rate", ("--lr-steps",), "N")
+ZBS_LR_DECAY = Param("lr_decay", Reals(0.0, 1.0, "(]"), 0.5, "zbs: factor of a reduction "
+                     "of the learning rate", ("--lr-decay",), "F")
+#: The RBF length-scale of the ``gp`` aggregation (:mod:`irscale.collections.label_gp`).
+GP_LENGTH_SCALE = Param("length_scale", Reals(0.0, math.inf, "()"), None, "gp: length-scale "
+                        "of the RBF kernel over the features", ("--length-scale",), "L",
+                        unset="the median distance between the documents of the topic")
+#: AWARE's assessor weighting (:func:`irscale.collections.aware`).
+AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uniform (the mean "
+                      "over assessors), msd, msd-topic (mean squared distance from random "
+                      "assessors' scores, per assessor or per topic), tau (Kendall distance of "
+                      "the run rankings from random assessors'); msd, msd-topic and tau are "
+                      "irscale's reading, not verified against the paper's estimators",
+                      ("--weights",), "W")
+#: Pairwise aggregation (:func:`irscale.collections.aggregate_pairwise`): Bradley & Terry
+#: (1952) by Hunter's (2004) MM algorithm, and the noisy Bradley–Terry model of Bugakova et
+#: al. (2019); crowd-kit's class names are aliases.
+PAIRWISE_METHODS: tuple[str, ...] = ("bt", "noisybt")
+PAIRWISE_ALIASES: dict[str, str] = {"BradleyTerry": "bt", "NoisyBT": "noisybt",
+                                    "NoisyBradleyTerry": "noisybt"}
+PAIRWISE_METHOD = Param("method", Names("pairwise aggregation method", PAIRWISE_METHODS,
+                                        PAIRWISE_ALIASES), "bt",
+                        "bt (Bradley & Terry 1952, MM algorithm of Hunter 2004), noisybt "
+                        "(noisy Bradley-Terry with worker skill and position bias, Bugakova "
+                        "et al. 2019)", ("--method",), "METHOD")
+#: Iterations (at most) and stopping tolerance of each pairwise method: stricter than
+#: crowd-kit's (whose ``BradleyTerry`` loop stops after its second iteration and whose
+#: ``NoisyBradleyTerry`` stops L-BFGS-B at a relative change of 1e-5).
+PAIRWISE_N_ITER: dict[str, int] = {"bt": 10_000, "noisybt": 1000}
+PAIRWISE_TOL: dict[str, float] = {"bt": 1e-10, "noisybt": 1e-10}
+PAIRWISE_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations (at most) of bt and "
+                            "noisybt", ("--n-iter",), "N", unset=", ".join(
+                                f"{n} for {method}" for method, n in PAIRWISE_N_ITER.items()))
+#: Weight of the noisy Bradley–Terry model's anchor (a virtual document that every document
+#: beats once and loses to once; crowd-kit's ``regularization_ratio``).
+NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, math.inf, "()"), 1e-5,
+                               "noisybt: weight of the anchor that keeps the scores finite",
+                               ("--regularization",), "R")
+#: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
+LABEL_VALUE = Integers(-2**63, INT64_MAX)
+LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
+                       "N")
+#: The allocation of crowd answers (:func:`irscale.collections.allocate_labels`).
+ALLOCATION_RULES: tuple[str, ...] = ("adaptive", "uniform")
+ALLOCATION_RULE = Param("rule", Names("allocation rule", ALLOCATION_RULES), "adaptive",
+                        "adaptive stopping or the same answers for every document",
+                        ("--rule",), "NAME")
+ALLOCATION_C = Param("c", Reals(0.0, bounds="(]"), 1.5, "adaptive: confidence width c of "
+                     "the stopping rule n1 - n2 >= c sqrt(t) - epsilon t", ("--c",), "C")
+ALLOCATION_EPSILON = Param("epsilon", Reals(0.0, 1.0), 0.1, "adaptive: epsilon of the "
+                           "stopping rule (every document stops by (c/epsilon)^2 answers)",
+                           ("--epsilon",), "E")
+MIN_LABELS = Param("min_labels", Integers(1), 2, "adaptive: answers before the rule may "
+                   "stop", ("--min-labels",), "N")
+MAX_LABELS = Param("max_labels", Integers(1), None, "most answers per document",
+                   ("--max-labels",), "N", unset="every answer available")
+LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--budget",), "B",
+                     unset="every answer available")

@@ -1,0 +1,167 @@
+"""The parameters of rank fusion, declared once, and their joint checks.
+
+:func:`irscale.fusion.fuse` and :func:`irscale.fusion.optimize_fusion` check their arguments
+with these, and ``irscale fuse`` builds its options from them before numpy is imported:
+this module imports nothing but :mod:`irscale.errors` and :mod:`irscale.core.params` (the
+mechanism: domains, :class:`~irscale.core.params.Param`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from ..core.params import DEFAULT_RRF_K, RRF_K, Integers, Names, Param, Reals
+from ..errors import ParameterError, shown
+
+#: The fusion methods of :func:`irscale.fusion.fuse` (ranx's names as aliases). Score
+#: methods combine (normalised) scores; rank methods read each run's ranking only.
+#: The supervised methods (their probabilities or weights learnt on training topics: the
+#: runs' rankings of them and their qrels) are in both lists.
+FUSION_SCORE_METHODS: tuple[str, ...] = ("combsum", "combmnz", "combmax", "combmin",
+                                         "combmed", "combanz", "wsum", "combgmnz", "mixed",
+                                         "segfuse")
+FUSION_RANK_METHODS: tuple[str, ...] = ("rrf", "isr", "log-isr", "logn-isr", "bordafuse",
+                                        "w-bordafuse", "condorcet", "w-condorcet", "rbc",
+                                        "probfuse", "slidefuse", "posfuse", "mapfuse",
+                                        "bayesfuse")
+#: The methods trained on training topics (``train_qrels`` and ``train_runs``).
+FUSION_TRAINED: tuple[str, ...] = ("segfuse", "probfuse", "slidefuse", "posfuse", "mapfuse",
+                                   "bayesfuse")
+#: The methods that take one weight per run (default 1 each).
+FUSION_WEIGHTED: tuple[str, ...] = ("wsum", "mixed", "w-bordafuse", "w-condorcet")
+FUSION_METHOD = Param(
+    "method", Names("fusion method", (*FUSION_SCORE_METHODS, *FUSION_RANK_METHODS),
+                    {"sum": "combsum", "mnz": "combmnz", "max": "combmax", "min": "combmin",
+                     "med": "combmed", "anz": "combanz", "gmnz": "combgmnz",
+                     "log_isr": "log-isr", "logn_isr": "logn-isr",
+                     "w_bordafuse": "w-bordafuse", "weighted-bordafuse": "w-bordafuse",
+                     "w_condorcet": "w-condorcet", "weighted-condorcet": "w-condorcet",
+                     "weighted-sum": "wsum"}, fold=True),
+    None, "fusion method", ("--method",), "METHOD")
+#: Score normalisations per run and topic (:func:`irscale.fusion.fuse`; ranx's names).
+FUSION_NORMS: tuple[str, ...] = ("none", "min-max", "max", "sum", "zmuv", "rank", "borda")
+FUSION_NORM = Param(
+    "norm", Names("normalisation", FUSION_NORMS,
+                  {"min_max": "min-max", "z-score": "zmuv", "zscore": "zmuv"}, fold=True),
+    None, "score normalisation per run and topic, before a score method",
+    ("--norm",), "NORM", unset="min-max for score methods; rank methods take none")
+#: Reciprocal rank fusion's constant k (Cormack et al. 2009: 60), spelt as pooling's.
+FUSION_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k of 1/(k + rank), rrf only",
+                 ("--k",), "K")
+#: A weight of the weighted sum (any finite number).
+FUSION_WEIGHT = Reals()
+FUSION_WEIGHTS = Param("weights", FUSION_WEIGHT, None, "wsum, mixed, w-bordafuse, "
+                       "w-condorcet: one weight per run, in order", ("--weights",), "W,W,...",
+                       unset="1 each")
+#: The parameters of one fusion method each (Python name: the method, the Param); those
+#: without a default are required by their method.
+FUSION_PHI = Param("phi", Reals(0.0, 1.0, "()"), None, "rbc, required: the persistence phi "
+                   "of the weights (1-phi)*phi^(rank-1)", ("--phi",), "PHI")
+FUSION_GAMMA = Param("gamma", Reals(0.0, 10.0), None, "combgmnz, required: the exponent "
+                     "gamma of |R(d)|^gamma", ("--gamma",), "G")
+FUSION_SIGMA = Param("sigma", Reals(0.0, 1.0), 0.01, "logn-isr: sigma of ln(|R(d)| + sigma)",
+                     ("--sigma",), "S")
+FUSION_SEGMENTS = Param("segments", Integers(1, 100_000), None, "probfuse, required: the segments "
+                        "of each ranking", ("--segments",), "K")
+FUSION_WINDOW = Param("window", Integers(0, 100_000), None, "slidefuse, required: the "
+                      "half-width w of the window of ranks averaged", ("--window",), "W")
+FUSION_METHOD_PARAMS: dict[str, tuple[str, Param]] = {
+    "phi": ("rbc", FUSION_PHI), "gamma": ("combgmnz", FUSION_GAMMA),
+    "sigma": ("logn-isr", FUSION_SIGMA), "segments": ("probfuse", FUSION_SEGMENTS),
+    "window": ("slidefuse", FUSION_WINDOW)}
+#: The grid step of weight optimisation: weights are multiples of it summing to 1.
+FUSION_STEP = Param("step", Reals(0.0, 1.0, "(]"), 0.1, "optimisation: the grid step of "
+                    "the weights (multiples of it summing to 1; 1/step an integer)",
+                    ("--step",), "S")
+
+
+def check_fusion(method: object, norm: object, k: object = DEFAULT_RRF_K,
+                 weights: object = None) -> tuple[str, str, float, list[float] | None]:
+    """The parameters of a fusion checked together, before any run is read:
+    ``(method, norm, k, weights)`` in canonical form; ``norm`` resolved (``min-max`` for a
+    score method, ``none`` for a rank method, which refuses any other); ``k`` for rrf
+    only; ``weights`` (finite numbers) for wsum only. Their count is checked against the
+    runs' by :func:`check_weight_count`."""
+    method = str(FUSION_METHOD.check(method))
+    rank_method = method in FUSION_RANK_METHODS
+    norm = ("none" if rank_method else "min-max") if norm is None else \
+        str(FUSION_NORM.check(norm))
+    if rank_method and norm != "none":
+        raise ParameterError(f"norm: {method} reads each run's ranking only; a "
+                             f"normalisation ({norm}) would change nothing or add unranked "
+                             "documents: leave norm unset", param="norm")
+    k = float(FUSION_K.check(k))
+    if k != FUSION_K.default and method != "rrf":
+        raise ParameterError(f"k applies to rrf only, not to {method}", param="k")
+    if weights is None:
+        return method, norm, k, None
+    if method not in FUSION_WEIGHTED:
+        raise ParameterError(f"weights apply to {', '.join(FUSION_WEIGHTED)} only, not to "
+                             f"{method}", param="weights")
+    if isinstance(weights, (str, bytes, Mapping)) or not hasattr(weights, "__len__"):
+        raise ParameterError(f"weights must be a sequence of numbers, one per run, got "
+                             f"{shown(weights)}", param="weights")
+    return method, norm, k, [FUSION_WEIGHT.check(w, "weights") for w in cast(Any, weights)]
+
+
+
+
+def check_training(method: str, train_qrels: Any, train_runs: Any) -> bool:
+    """Whether ``method`` is supervised: then it needs ``train_qrels`` and ``train_runs``,
+    which the other methods refuse."""
+    for name, given in (("train_qrels", train_qrels), ("train_runs", train_runs)):
+        if method not in FUSION_TRAINED and given is not None:
+            raise ParameterError(f"{name} applies to the supervised methods "
+                                 f"({', '.join(FUSION_TRAINED)}) only, not to {method}",
+                                 param=name)
+        if method in FUSION_TRAINED and given is None:
+            raise ParameterError(f"{method} learns on training topics: it needs {name} (the "
+                                 "training topics' qrels, and the same systems' runs of "
+                                 "them, one per run fused, in order)", param=name)
+    return method in FUSION_TRAINED
+
+
+
+
+def check_fusion_params(method: str, given: Mapping[str, object]) -> dict[str, Any]:
+    """The parameters of one method of :data:`FUSION_METHOD_PARAMS` checked (``given``:
+    name → value, None where not given): ``method``'s own, its default filled in, or
+    refused where missing and required; any other given refused."""
+    checked: dict[str, Any] = {}
+    for name, value in given.items():
+        owner, param = FUSION_METHOD_PARAMS[name]
+        if owner != method:
+            if value is not None:
+                raise ParameterError(f"{name} applies to {owner} only, not to {method}",
+                                     param=name)
+            continue
+        if value is None and param.default is None:
+            raise ParameterError(f"{method} needs {name} ({param.doc})",
+                                 param=name)
+        checked[name] = param.check(param.default if value is None else value)
+    return checked
+
+
+
+
+def check_weight_count(weights: list[float] | None, runs: int) -> None:
+    """Two runs at least, and one weight per run where weights are given."""
+    if runs < 2:
+        raise ParameterError(f"fusion needs two runs at least, got {runs}")
+    if weights is not None and len(weights) != runs:
+        raise ParameterError(f"weights: {len(weights)} weights for {runs} runs (one per "
+                             "run, in order)", param="weights")
+
+
+
+
+def check_fusion_step(value: object) -> int:
+    """The number of grid steps ``1/step`` of :data:`FUSION_STEP` (``step`` must divide 1
+    within 1e-9: 0.1, 0.05, 0.25 do; 0.3 does not)."""
+    step = FUSION_STEP.check(value)
+    count = round(1.0 / step)
+    if abs(count * step - 1.0) > 1e-9:
+        raise ParameterError(f"step must divide 1 (0.1, 0.05, 0.25 ...), got {shown(value)}",
+                             param="step")
+    return count

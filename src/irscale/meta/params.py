@@ -1,0 +1,153 @@
+"""The parameters of the meta-evaluation, declared once: rank correlation, discriminative
+and predictive power, leave-one-out, topic splits, G- and D-studies, simulation studies.
+
+The functions of :mod:`irscale.meta` check their arguments against these declarations and
+the command line builds its options from them (:func:`irscale.cli.options.add_param`),
+before numpy is imported: this module imports nothing but :mod:`irscale.core.params` (the
+mechanism: domains, :class:`~irscale.core.params.Param`).
+"""
+
+from __future__ import annotations
+
+from ..core.params import CUTOFF, DEPTH, SAMPLES, Integers, Names, Param, Pattern, Reals
+
+#: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
+SEEDS = Integers(1, 1_000_000)
+#: Repetitions per split size (:func:`irscale.meta.split_study`, ``swap_rates``).
+REPETITIONS = Integers(1, 1_000_000)
+SPLIT_REPETITIONS = Param("repetitions", REPETITIONS, 100, "random splits per size",
+                          ("--repetitions",), "R")
+#: Simulated matrices (:func:`irscale.meta.simulate_tests`).
+SIMULATIONS = Integers(1, 100_000_000)
+SIMULATED_MATRICES = Param("repetitions", SIMULATIONS, 1000, "simulated matrices",
+                           ("--repetitions",), "R")
+#: Rank correlation methods of :func:`irscale.meta.correlation` (``tau`` = Kendall's τ_b).
+CORRELATION = Names("correlation method", ("kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo"),
+                    {"tau": "kendall", "tau_b": "kendall", "ap": "tau_ap", "tauap": "tau_ap",
+                     "tau_ap_symmetric": "tau_ap_sym", "rho": "spearman"}, fold=True)
+#: The persistence p of rank-biased overlap (Webber, Moffat & Zobel 2010).
+PERSISTENCE = Reals(0.0, 1.0, "()")
+RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence, --method rbo only", ("-p", "--p"), "P")
+#: The rank correlation of :func:`irscale.meta.overall_correlation` and its kin.
+CORRELATION_METHOD = Param("method", CORRELATION, "kendall", "rank correlation",
+                           ("--method",), label="--method")
+#: Methods of :func:`irscale.meta.discriminative_power`.
+DISCRIMINATIVE_METHOD = Names(
+    "method", ("bootstrap", "randomized-tukey-hsd"),
+    {"paired-bootstrap": "bootstrap", "paired_bootstrap": "bootstrap",
+     "randomised-tukey-hsd": "randomized-tukey-hsd", "rtukey": "randomized-tukey-hsd",
+     "randomized-tukey": "randomized-tukey-hsd", "randomized_tukey_hsd": "randomized-tukey-hsd",
+     "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
+    fold=True)
+#: The resamples of :func:`irscale.meta.discriminative_power`.
+DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B")
+#: Runs that differ in one seed each (:func:`irscale.meta.discriminative_power_spread`).
+SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and report the "
+                     "Monte Carlo spread", ("--seeds",), "R", unset="one run")
+#: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
+LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K")
+#: Measure differences |ΔM| ≤ θ are measure ties (:func:`irscale.meta.predictive_power`).
+PREDICT_THRESHOLD = Param("threshold", Reals(0.0), 0.0,
+                          "differences |ΔM| ≤ θ are measure ties (no prediction)",
+                          ("--threshold",), "θ")
+#: An edge of the |ΔM| bins of :func:`irscale.meta.predictive_power` (``meta predict --bins``).
+PREDICT_BIN_EDGE = Reals(0.0)
+PREDICT_BINS = Param("bins", PREDICT_BIN_EDGE, None, "also the power per bin of |ΔM| between "
+                    "these increasing edges", ("--bins",), "E,E,...", unset="none",
+                    label="--bins")
+#: How a measure tie counts in :func:`irscale.meta.predictive_power`.
+PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")), "exclude",
+                     "how a measure tie counts: left out, half a prediction or a miss",
+                     ("--ties",))
+#: The cut of the runs whose curves :func:`irscale.meta.informativeness` infers.
+INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents (the "
+                              "maximum entropy of AP costs O(K³) per ranked list)",
+                              ("--depth",), "K")
+#: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
+INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
+#: The cut of both runs before their document orderings are compared
+#: (:func:`irscale.meta.ranking_agreement`, Breuer et al. 2020, §3.1).
+REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs at K "
+                    "documents before comparing their orderings (τ, RBO)", ("--depth",), "K")
+#: The RBO persistence of :func:`irscale.meta.ranking_agreement` (Breuer et al. 2020 use 0.8).
+REPRO_RBO_P = Param("p", PERSISTENCE, 0.8, "RBO persistence of the document orderings",
+                    ("-p", "--p"), "P")
+#: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
+#: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
+DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
+CONTRIBUTOR_PATTERN = Param("contributor_pattern", Pattern(), DEFAULT_CONTRIBUTOR_PATTERN,
+                            "contributor of a run = the part of its name matched (by default "
+                            "up to the first '_')", ("--contributor-pattern",), "REGEX")
+#: Agreement metrics of :func:`irscale.meta.split_study` (``tau``: Kendall's τ between the
+#: halves' rankings).
+SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
+                                  "overlap", "tau")
+#: Topics of a split (each half holds 2 at least), and the sizes studied.
+SPLIT_SIZE = Integers(2)
+SPLIT_SIZES = Param("sizes", SPLIT_SIZE, (5, 10, 15, 20, 25), "comma-separated topics per "
+                    "split", ("--sizes",), "S,S,...")
+#: A D-study size: topics or levels of a second facet (:meth:`irscale.stats.GStudy.dstudy`).
+DSTUDY_SIZE = Integers(1, 1_000_000)
+#: ``meta gstudy --topics``: the topic set sizes of the D-study.
+DSTUDY_TOPICS = Param("n_topics", DSTUDY_SIZE, (10, 25, 50, 100, 200), "comma-separated "
+                      "topic set sizes of the D-study", ("--topics",), "N,N,...")
+#: ``meta gstudy --facet-levels``: the D-study sizes of the second facet.
+DSTUDY_FACET = Param("n_facet", DSTUDY_SIZE, None, "comma-separated levels of the second "
+                     "facet in the D-study", ("--facet-levels",), "N,N,...",
+                     unset="its number in the --facet-scores file")
+#: ``meta gstudy --target``: the coefficient whose topic count is wanted.
+GSTUDY_TARGET = Param("target", Reals(0.0, 1.0, "()"), None, "print the fewest topics that "
+                      "reach this Eρ² and this Φ", ("--target",), "R", unset="none")
+#: ``meta split --metric``: an agreement metric, the bias of the halves' means (``bias``)
+#: or the spread of τ (``tau_sd``).
+SPLIT_METRIC = Param("metric", Names("metric", (*SPLIT_METRICS, "bias", "tau_sd")), None,
+                     "print one metric by size", ("--metric",), label="--metric",
+                     unset="the agreement table and τ")
+#: Width of the bins of score differences of the swap method.
+BIN_WIDTH = Reals(0.0, bounds="()")
+SWAP_BIN_WIDTH = Param("bin_width", BIN_WIDTH, 0.01, "width of the bins of score differences",
+                       ("--bin-width",), "W")
+#: The normal model of :func:`irscale.meta.simulation_study`: topics and systems per
+#: matrix, the standard deviations of topic effects (≥ 0) and errors (> 0), system means.
+MATRIX_SIZE = Integers(2)
+TOPIC_SD = Reals(0.0)
+ERROR_SD = Reals(0.0, bounds="()")
+EFFECT = Reals()
+NORMAL_TOPICS = Param("topics", MATRIX_SIZE, 50, "normal model: topics per matrix",
+                      ("--topics",), "T")
+NORMAL_SYSTEMS = Param("systems", MATRIX_SIZE, 2, "normal model: systems per matrix",
+                       ("--systems",), "S")
+NORMAL_TOPIC_SD = Param("topic_sd", TOPIC_SD, 0.1, "normal model: standard deviation of the "
+                        "topic effects u_t", ("--topic-sd",), "SD")
+NORMAL_ERROR_SD = Param("error_sd", ERROR_SD, 0.1, "normal model: standard deviation of the "
+                        "errors e_ts, > 0", ("--error-sd",), "SD")
+NORMAL_EFFECTS = Param("effects", EFFECT, None, "normal model: the true system means mu_s, "
+                       "one per system, e.g. -0.1,0", ("--effects",), "E,E,...",
+                       unset="all 0, every pair null", label="--effects")
+#: The runs model of :func:`irscale.meta.simulation_study` (``RunsModel.of``): the quality of
+#: every system.
+RUNS_QUALITIES = Param("qualities", EFFECT, None, "runs model (QRELS -m MEASURE): one quality "
+                       "per system, the mean score of a relevant document in a binormal score "
+                       "model (non-relevant: 0; both of variance 1); equal qualities make a "
+                       "null pair", ("--qualities",), "Q,Q,...", label="--qualities")
+#: The margin families and copulas of the copula model (:mod:`irscale.meta.stochastic`;
+#: Urbano & Nagler 2018).
+MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks", "bbinom", "dks")
+MARGIN_FAMILY = Names("margin family", MARGIN_FAMILIES)
+COPULA_FAMILIES: tuple[str, ...] = ("gaussian", "t", "independent", "auto", "vine")
+COPULA_FAMILY = Names("copula", COPULA_FAMILIES)
+COPULA_MARGINS = Param("margins", MARGIN_FAMILY, MARGIN_FAMILIES, "copula model: "
+                       "comma-separated margin families fitted to every system, the one of "
+                       "the smallest AIC kept (bbinom, dks: for discrete scores, P@10)",
+                       ("--margins",), "F,F,...")
+COPULA = Param("copula", COPULA_FAMILY, "gaussian", "copula model: the copula of the "
+               "dependence between systems (auto: gaussian or t, the smaller AIC; "
+               "vine: an R-vine, needs irscale[vines])",
+               ("--copula",))
+#: Measures and run lengths N of :func:`irscale.meta.scale_report` (Ferrante, Ferro & Fuhr
+#: 2021), and a run length.
+SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",
+                                   "DCG_b10", "nDCG_b02", "nDCG_b10", "RR")
+SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
+SCALE_LENGTHS = Param("cutoffs", CUTOFF, SCALE_CUTOFFS, "comma-separated run lengths N",
+                      ("--cutoffs",), "N,N,...")

@@ -1,0 +1,196 @@
+"""The parameters of online evaluation, declared once: interleaving, click models, A/B
+tests, counterfactual estimators, relevance from clicks.
+
+The functions of :mod:`irscale.online` check their arguments against these declarations and
+the command line builds its options from them (:func:`irscale.cli.options.add_param`),
+before numpy is imported: this module imports nothing but :mod:`irscale.core.params` (the
+mechanism: domains, :class:`~irscale.core.params.Param`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..core.params import (
+    ALPHA,
+    CUTOFF,
+    DEFAULT_RELEVANCE_LEVEL,
+    ITERATIONS,
+    MAX_SAMPLES,
+    POSITIVE,
+    SAMPLES,
+    SERP_SIZE,
+    TOLERANCE,
+    Integers,
+    Names,
+    Param,
+    Reals,
+)
+
+#: Interleaving methods (Joachims 2003; Radlinski, Kurup & Joachims 2008; Hofmann, Whiteson
+#: & de Rijke 2011; Radlinski & Craswell 2013) and the credit rules each accepts (the first
+#: is its default).
+INTERLEAVING_METHODS: tuple[str, ...] = ("balanced", "team-draft", "probabilistic",
+                                         "optimized")
+INTERLEAVING = Names("interleaving method", INTERLEAVING_METHODS)
+CREDITS: dict[str, tuple[str, ...]] = {
+    "balanced": ("balanced",), "team-draft": ("team",),
+    "probabilistic": ("marginal", "assignment"), "optimized": ("inverse", "linear"),
+}
+
+
+def needs_rankings(method: str, credit: str | None = None) -> bool:
+    """True when ``method`` (with ``credit``) scores clicks by the rankers' rankings, which
+    an interleaving log does not hold (:mod:`irscale.online.logged`)."""
+    credit = CREDITS[method][0] if credit is None else credit
+    return method in ("balanced", "optimized") or credit == "marginal"
+
+
+#: Softmax exponent τ of probabilistic interleaving (Hofmann et al. 2011), and its default.
+TAU, DEFAULT_TAU = Reals(0.0, bounds="()"), 3.0
+SOFTMAX_TAU = Param("tau", TAU, DEFAULT_TAU, "probabilistic: softmax exponent", ("--tau",), "T")
+#: The softmax exponent a historical interleaving log was built with
+#: (:func:`irscale.online.historical_interleaving`).
+SOURCE_TAU = Param("source_tau", TAU, None, "softmax exponent the log was built with",
+                   ("--source-tau",), "T", unset="--tau")
+#: Documents shown per impression; impressions per topic; the probability of a random
+#: click (or of γ, continuing after a satisfying click).
+SERP_LENGTH = Integers(1)
+#: Optimised interleaving enumerates 2^L choice sequences per topic: L ≤ 16.
+MAX_OPTIMIZED_LENGTH = 16
+OPTIMIZED_LENGTH = Integers(1, MAX_OPTIMIZED_LENGTH)
+IMPRESSION_COUNT = Integers(1)
+PROBABILITY = Reals(0.0, 1.0)
+#: The probability of a random click (:meth:`irscale.online.InterleavingBatch.simulate_clicks`).
+CLICK_PROBABILITY = Param("probability", PROBABILITY, 0.5,
+                          "random clicks: probability of a click", ("--click-prob",), "P")
+#: Click models of :func:`irscale.online.fit_click_model` (Chuklin, Markov & de Rijke
+#: 2015) and the users instantiated from qrels grades (Hofmann et al. 2011).
+CLICK_MODELS: tuple[str, ...] = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm", "gctr",
+                                 "rctr", "dctr")
+#: The click models fitted in closed form (the others by EM: iterations and tol apply).
+CLOSED_FORM_MODELS: tuple[str, ...] = ("cm", "sdbn", "gctr", "rctr", "dctr")
+#: The click models whose clicks are independent given the examination of each rank (no
+#: cascade, no satisfaction): ``P(C_r = 1) = α_qu · γ_r`` (UBM: γ of the previous click).
+INDEPENDENT_CLICK_MODELS: tuple[str, ...] = ("pbm", "ubm", "gctr", "rctr", "dctr")
+USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
+#: Additive smoothing of the fitted probabilities.
+SMOOTHING = Reals(0.0)
+#: The options of :func:`irscale.online.fit_click_model`.
+FIT_ITERATIONS = Param("iterations", ITERATIONS, 100, "most EM iterations (EM models only)",
+                       ("--iterations",), "N")
+FIT_TOL = Param("tol", TOLERANCE, 1e-7, "EM stops when the mean log-likelihood rises by less "
+                "(EM models only)", ("--tol",), "T")
+FIT_SMOOTHING = Param("smoothing", SMOOTHING, 1.0, "pseudo-trials at 0.5 per (query, "
+                      "document) parameter (0: maximum likelihood)", ("--smoothing",), "K")
+#: A relevance level of a simulated user, sessions simulated per topic (10^9: more is a
+#: typo), ranks of a SERP.
+CLICK_LEVEL = Integers(1, 2**62)
+SESSIONS = Integers(1, 1_000_000_000)
+#: ``-l`` of the simulated users: the smallest grade they count as relevant.
+CLICK_RELEVANCE = Param("relevance_level", CLICK_LEVEL, DEFAULT_RELEVANCE_LEVEL,
+                        "smallest relevant degree",
+                        ("-l", "--relevance-level"), "L")
+POWER = Reals(0.0, 1.0, "()")
+#: Measures of the A/B tests of :func:`irscale.online.sensitivity`, the experiments per
+#: number of impressions, its default grid of impressions (2 at least each) and the
+#: agreement that counts as reached.
+AB_MEASURES: tuple[str, ...] = ("clicks", "reciprocal_rank", "abandoned")
+EXPERIMENTS = Integers(1)
+SENSITIVITY_IMPRESSIONS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1000)
+EXPERIMENT_IMPRESSIONS = Integers(2)
+AGREEMENT = Reals(0.0, 1.0, "(]")
+#: Simulated click logs (:func:`irscale.online.simulate_click_log`) and the users of the
+#: qrels' grades (:func:`irscale.online.qrels_click_model`).
+CLICK_SESSIONS = Param("sessions", SESSIONS, 1000, "impressions per topic", ("--sessions",),
+                       "N")
+SHOWN = Param("serp_size", SERP_SIZE, 10, "documents shown per page", ("--serp-size",), "K")
+USER_GAMMA = Param("gamma", PROBABILITY, 1.0, "--user: probability of going on when not "
+                   "satisfied", ("--gamma",), "G")
+#: Counterfactual evaluation (:func:`irscale.online.counterfactual`): the estimator, the
+#: clipping of propensities, the bootstrap over sessions (none by default).
+OPE_ESTIMATORS: tuple[str, ...] = ("ips", "snips", "dr", "pbm-ips", "dm", "switch-dr",
+                                   "sndr", "sips", "iips", "rips")
+OPE_ESTIMATOR = Param("estimator", Names("estimator", OPE_ESTIMATORS), "ips",
+                      "off-policy estimator", ("--estimator",), "NAME")
+OPE_CLIP = Param("clip", Reals(0.0, 1.0, bounds="(]"), None, "clip the propensities in "
+                 "denominators at max(p, C) (biased downwards)", ("--clip",), "C",
+                 unset="no clipping")
+OPE_SWITCH_TAU = Param("switch_tau", Reals(0.0, math.inf, bounds="[)"), None,
+                       "switch-dr: importance weights above T leave their rank to the "
+                       "reward model", ("--switch-tau",), "T", unset="required by switch-dr")
+#: Learned satisfaction (:func:`irscale.online.fit_satisfaction`): the L2 penalty of the
+#: logistic regression on standardised features, the cross-validation folds.
+SAT_L2 = Param("l2", Reals(0.0, math.inf, bounds="()"), 1.0, "L2 penalty λ of the logistic "
+               "regression (on z-scored features; sklearn's C = 1/λ)", ("--l2",), "L")
+SAT_FOLDS = Param("folds", Integers(2, 1000), 5, "cross-validation folds (stratified)",
+                  ("--folds",), "K")
+OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile bootstrap "
+                      "samples over sessions (0: none)", ("--bootstrap",), "B")
+#: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
+PAGE_DEPTH = Param("depth", SERP_SIZE, None, "result page size", ("--depth",), "K",
+                   unset="the model's ranks, else 10")
+#: Relevance from clicks (:mod:`irscale.online.click_labels`): the score of a pair mapped
+#: to grades, the thresholds of the grades, the preference rule and the sessions a kept
+#: pair or preference needs.
+CLICK_QRELS_SCORES: tuple[str, ...] = ("attractiveness", "satisfaction", "relevance")
+CLICK_QRELS_SCORE = Param("score", Names("click model score", CLICK_QRELS_SCORES), None,
+                          "the parameter graded", ("--score",), "NAME",
+                          unset="relevance (alpha sigma) for dbn and sdbn, else "
+                          "attractiveness")
+CLICK_THRESHOLDS = Param("thresholds", PROBABILITY, (0.5,), "increasing thresholds: a "
+                         "pair's grade is the number at or below its score",
+                         ("--thresholds",), "T,...")
+PREFERENCE_RULES: tuple[str, ...] = ("skip-above", "last-skip-above", "earlier-click",
+                                     "skip-previous", "no-click-next")
+PREFERENCE_RULE = Param("rule", Names("preference rule", PREFERENCE_RULES), "skip-above",
+                        "Joachims et al.'s rule", ("--rule",), "NAME")
+MIN_SESSIONS = Param("min_sessions", Integers(1), 1, "sessions a pair (qrels: showing it; "
+                     "prefs: preferring it) needs to be kept", ("--min-sessions",), "N")
+#: The inactivity (seconds) after which a user's next page starts a new search session
+#: (:func:`irscale.online.loyalty_measures`).
+SESSION_GAP = Param("session_gap", Reals(0.0, bounds="(]"), 1800.0, "seconds without a "
+                    "page after which a user's next page starts a search session",
+                    ("--session-gap",), "S")
+#: The cut-off of clicks@k (:func:`irscale.online.session_measures`).
+CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K")
+#: The analysis of an A/B test (:func:`irscale.online.ab_test`).
+AB_ANALYSES: tuple[str, ...] = ("welch", "delta", "cuped")
+AB_ANALYSIS = Param("analysis", Names("analysis", AB_ANALYSES), "welch", "welch, delta (ratio "
+                    "metric: needs --denominator), cuped (needs --covariate)", ("--analysis",),
+                    "ANALYSIS")
+#: Users without a value of a metric (NaN: e.g. the absence time of a user who never
+#: came back) in an A/B test or a mean over users: an error, or left out.
+AB_MISSING = Param("missing", Names("missing-value policy", ("error", "drop")), "error",
+                   "users without a value (an empty cell or nan) of a metric, denominator "
+                   "or covariate: error, or drop them (a warning says how many)",
+                   ("--missing",), "POLICY")
+#: The sample size of an A/B test (:func:`irscale.online.ab_sample_size`).
+MIN_DIFF = Param("min_diff", POSITIVE, None, "the smallest difference of means to detect",
+                 ("--min-diff",), "D")
+USER_SD = Param("sd", POSITIVE, None, "standard deviation of the per-user metric", ("--sd",),
+                "SD")
+AB_POWER = Param("power", POWER, 0.8, "power", ("--power",), "POWER")
+#: The interleaving method (:func:`irscale.online.interleave_runs`,
+#: :func:`irscale.online.score_log`).
+INTERLEAVING_METHOD = Param("method", INTERLEAVING, "team-draft", "interleaving method",
+                            ("--method",), "METHOD")
+#: Interleaving (:func:`irscale.online.interleave_runs`, ``score``,
+#: :func:`irscale.online.score_log`); the impressions per topic are the command's.
+TOPIC_IMPRESSIONS = Param("impressions", IMPRESSION_COUNT, 1000, "impressions per topic",
+                          ("--impressions",), "N")
+SHOWN_LENGTH = Param("length", SERP_LENGTH, 10, "documents shown per impression (at most the "
+                     "documents of a topic's runs together)", ("--length",), "L")
+DEFAULT_BOOTSTRAP = 10_000
+INTERVAL_BOOTSTRAP = Param("bootstrap", SAMPLES, DEFAULT_BOOTSTRAP, "bootstrap samples of the "
+                           "interval", ("--bootstrap",), "B")
+#: The experiments of :func:`irscale.online.sensitivity`.
+EXPERIMENT_REPETITIONS = Param("repetitions", EXPERIMENTS, 100, "experiments per number of "
+                               "impressions", ("--repetitions",), "R")
+AB_MEASURE = Param("ab_measure", Names("A/B measure", AB_MEASURES), "clicks", "online "
+                   "measure of the A/B test per impression", ("--ab-measure",), "MEASURE")
+TARGET = Param("target", AGREEMENT, 0.95, "agreement that counts as reached", ("--target",),
+               "TARGET")
+TEST_SIGNIFICANCE = Param("significance", ALPHA, None, "an experiment agrees only when its "
+                          "test (sign test, Welch) is also significant at LEVEL",
+                          ("--significance",), "LEVEL", unset="the sign alone")

@@ -1,0 +1,30 @@
+"""The parameters of the evaluation of sessions and texts, declared once.
+
+The functions of :mod:`irscale.text` check their arguments against these declarations and
+the command line builds its options from them (:func:`irscale.cli.options.add_param`): this
+module imports nothing but :mod:`irscale.core.params` (the mechanism).
+"""
+
+from __future__ import annotations
+
+from ..core.params import Names, Param, Reals
+
+#: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
+CLICK_GAIN = Reals(0.0)
+#: Least share of a nugget's distinct terms a text must hold to match it (POURPRE).
+MATCH_THRESHOLD = Reals(0.0, 1.0, "(]")
+THRESHOLD = Param("threshold", MATCH_THRESHOLD, 0.5, "least share of a nugget's distinct "
+                  "terms a text must contain to match it", ("--threshold",), "T")
+#: The order clicks of a session are read in (:func:`irscale.evaluate_sessions`).
+CLICK_ORDERS: tuple[str, ...] = ("time", "rank")
+CLICK_ORDER = Param("click_order", Names("click order", CLICK_ORDERS), "time", "read the "
+                    "clicks in time order (non-linear traversal) or by query and rank",
+                    ("--click-order",), "ORDER")
+#: How ROUGE scores a text against several references (:func:`irscale.text.evaluate_rouge`).
+ROUGE_MULTI = Param("multi", Names("multi-reference rule", ("max", "mean", "pooled")), "max",
+                    "several references: the best by F (max, rouge-score's score_multi), the "
+                    "mean, or pooled counts (ROUGE-1.5.5 -f A)", ("--multi",), "RULE")
+#: The gain of a click in a session (:func:`irscale.evaluate_sessions`).
+SESSION_CLICK_GAIN = Param("click_gain", CLICK_GAIN, None, "gain of every click (0.5: "
+                           "'clicked = relevant' as Sakai's algorithm)", ("--click-gain",),
+                           "G", unset="the qrels gain of the clicked document")
