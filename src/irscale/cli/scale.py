@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
 from ..core.params import (
     LENGTH,
@@ -24,6 +25,7 @@ from ..core.params import (
     SCALE_INTENTS,
     SCALE_LENGTH,
     SCALE_LEVELS,
+    SCALE_PAPER_NAME,
     SCALE_SHARDS,
     Integers,
     Param,
@@ -269,7 +271,7 @@ def run_transform(args: argparse.Namespace) -> int:
     check_options(args)  # before anything heavy is imported
     from dataclasses import replace
 
-    check_measure_names(args.measures)
+    check_measure_names(_catalogue_names(args.measures))
     keep_rank = args.ties == "rank-column"
     # the inputs first: a malformed file is reported before pandas and scipy are imported
     qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
@@ -299,10 +301,17 @@ def run_transform(args: argparse.Namespace) -> int:
     return 0
 
 
+def _catalogue_names(names: Sequence[str] | str | None) -> list[str]:
+    """``names`` less the papers' names of the scales (``nDCG_b10``, their options checked
+    where the scale is built)."""
+    listed = [names] if isinstance(names, str) else list(names or ())
+    return [name for name in listed if not SCALE_PAPER_NAME.match(name.strip())]
+
+
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     """``scale table``: Kendall τ between each measure and its ranked version."""
-    check_measure_names(args.measures)
+    check_measure_names(_catalogue_names(args.measures))
     keep_rank = args.ties == "rank-column"
     qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
     from ..scales.diagnostics import format_tau_table, tau_table

@@ -467,6 +467,12 @@ TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
 #: The parameters of a scale's space (:func:`irscale.scales.scale`).
 SCALE_LENGTH = Param("N", LENGTH, None, "run length N (runs cut at N, padded with "
                      "non-relevant)", ("-N", "--length"), label=RUN_LENGTH)
+#: The names of Ferrante, Ferro & Fuhr (2021) that :func:`irscale.scales.scale_measure` takes
+#: beside the catalogue's (``RBP_p05``, ``nDCG_b10`` ...), with optional ``(options)``.
+SCALE_PAPER_NAME = re.compile(
+    r"^(?P<name>P|R|F|AP|RR|SBTO|RBTO|RBP_p(?P<p>\d+)|(?P<n>n?)DCG_b(?P<b>\d+))"
+    r"(?:\((?P<params>[^()]*)\))?$"
+)
 SCALE_LEVELS = Param("levels", DEGREES, 2, "number of relevance degrees |REL| = c + 1 (2: "
                      "binary)", ("--levels",), label=LEVELS)
 SCALE_INTENTS = Param("intents", INTENT_COUNT, None, "diversity measures (alpha-nDCG@k, "

@@ -47,7 +47,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, SCALE_PAPER_NAME
 from ..errors import MeasureError
 from ..measures.base import EvalContext, MeasureRequest, get_family
 from ..measures.compute import compute_requests
@@ -64,10 +64,6 @@ BINARY_KINDS = ("P", "R", "F", "AP", "RR")
 #: Measures whose values depend on the topic's recall base (Ferrante et al. 2021, §5.2.2).
 RECALL_BASE_KINDS = ("R", "F", "AP", "nDCG")
 
-_PAPER = re.compile(
-    r"^(?P<name>P|R|F|AP|RR|SBTO|RBTO|RBP_p(?P<p>\d+)|(?P<n>n?)DCG_b(?P<b>\d+))"
-    r"(?:\((?P<params>[^()]*)\))?$"
-)
 
 
 @dataclass(frozen=True)
@@ -189,7 +185,7 @@ def scale_measure(name: str | ScaleMeasure) -> ScaleMeasure:
             "transform, scale table and meta scales take no diversity measure (a real topic "
             "has its own number of intents S and qrels: one enumeration of (2^S)^N runs per "
             "topic, 2^40 runs already at S = 8, N = 5)")
-    match = _PAPER.match(text)
+    match = SCALE_PAPER_NAME.match(text)
     if match and not (set(_options(text, match)) - {"rel", "gain", "beta", "norm"}):
         return _paper_measure(text, match)
     requests = parse_measure(text)
