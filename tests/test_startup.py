@@ -276,6 +276,21 @@ def tiny(tmp_path):
     return tmp_path
 
 
+def test_measures_a_command_refuses_are_reported_before_pandas_and_scipy(tiny):
+    """A measure that the command cannot compute, with well-formed files, is refused before
+    the files are read and pandas or scipy imported."""
+    reports = _blocked([["compare", "--test", "document-sampling", "qrels", "run", "run2",
+                         "-m", "ndcg"],
+                        ["scale", "transform", "qrels", "run", "-m", "nDCG_b10", "-m", "nope",
+                         "-N", "5"]],
+                       ("pandas", "scipy", "matplotlib"), cwd=tiny)
+    for report, needle in zip(reports, ("computes AP and P@k, not 'ndcg'", "'nope'"),
+                              strict=True):
+        lines = report["stderr"].splitlines()
+        assert report["status"] == 2 and len(lines) == 1, report
+        assert lines[0].startswith("irscale: ") and needle in lines[0], report
+
+
 def test_eval_loads_only_what_it_needs(tiny):
     reports = _run(
         ["eval", "qrels", "run"],

@@ -313,11 +313,13 @@ def _bootstrap_of_shards(args: argparse.Namespace):
 def _document_sampling(args: argparse.Namespace):
     """The document-sampling test of the two runs of ``QRELS RUN RUN``."""
     from ..io.sources import read_qrels, read_run
+    from ..stats.names import document_sampling_cutoff
 
     paths = input_paths(args)
     if len(paths) != 3 or not args.measures or len(args.measures) != 1:
         raise ParameterError("--test document-sampling compares two runs on one measure: "
                              "give QRELS RUN RUN and one -m (AP or P@k)")
+    document_sampling_cutoff(args.measures[0])  # before the files are read
     judged = read_qrels(paths[0]).to_frame()
     qrels = {t: dict(zip(g["doc_id"], g["relevance"].astype(int), strict=True))
              for t, g in judged.groupby("query_id", sort=False)}

@@ -51,7 +51,7 @@ from ..core.notebook import HtmlRepr
 from ..core.params import INTERVAL_SAMPLES
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
-from .names import DOCUMENT_MODELS
+from .names import DOCUMENT_MODELS, document_sampling_cutoff
 from .protocol import ConfidenceInterval, Unpacks, check_confidence_level, format_table
 from .resampling import RngArg, check_resampling, seed_sequence
 from .tables import Format
@@ -61,26 +61,6 @@ from .validation import check_alpha
 MODELS: tuple[str, ...] = DOCUMENT_MODELS
 Judgments = Mapping[str, Mapping[str, int]]
 Ranked = Mapping[str, Mapping[str, float]]
-
-
-def _measure(name: str) -> int | None:
-    """``None`` for AP, k for P@k: the name read by the one measure-name grammar
-    (:func:`irscale.measures.names.parse_measure`, which checks a cut-off against its
-    domain), then kept when it is AP or P at one cut-off with the default relevance."""
-    from ..measures.names import parse_measure
-
-    text = name.strip() if isinstance(name, str) else name
-    if isinstance(text, str) and text.lower() in ("ap", "map"):
-        return None
-    requests = parse_measure(text) if isinstance(text, str) and text else []
-    if len(requests) == 1 and requests[0].relevance_level is None:
-        request = requests[0]
-        if request.family == "map" and request.params is None:
-            return None
-        if request.family == "P" and request.params is not None and \
-                len(request.params) == 1:
-            return int(request.params[0])
-    raise ParameterError(f"the document bootstrap computes AP and P@k, not {name!r}")
 
 
 def _ranking(run: Mapping[str, float]) -> list[str]:
@@ -116,7 +96,7 @@ def document_variance(qrels: Judgments, run_x: Ranked, run_y: Ranked, measure: s
     given to a callable ``(done, total)``."""
     check_resampling("two-sided", samples, "plus-one", progress=progress)
     samples = INTERVAL_SAMPLES.check(samples, "samples")
-    k = _measure(measure)
+    k = document_sampling_cutoff(measure)
     gen = np.random.Generator(np.random.PCG64(seed_sequence(rng=rng)))
     rows = []
     report = progress_reporter(progress, len(qrels), "document bootstrap")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.params import Names, Pair, Param
+from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS as TABLE_FORMATS  # the formats of every table
 
 #: Two-system tests of :func:`irscale.stats.two_sample_test`, in the registry's order.
@@ -166,3 +167,24 @@ SHARD_EMPTY = Param("empty", Names("empty-shard policy", EMPTY_POLICIES), "error
 #: its topic and predictor (the command line reads its files with them before loading
 #: the statistics).
 QPP_OPTIONAL_FACTORS = ("system", "variant")
+
+
+def document_sampling_cutoff(name: str) -> int | None:
+    """The measure of the document-sampling test (Cormack & Lynam 2006) that ``name``
+    names: ``None`` for AP, k for P@k: the name read by the one measure-name grammar
+    (:func:`irscale.measures.names.parse_measure`, which checks a cut-off against its
+    domain), then kept when it is AP or P at one cut-off with the default relevance."""
+    from ..measures.names import parse_measure
+
+    text = name.strip() if isinstance(name, str) else name
+    if isinstance(text, str) and text.lower() in ("ap", "map"):
+        return None
+    requests = parse_measure(text) if isinstance(text, str) and text else []
+    if len(requests) == 1 and requests[0].relevance_level is None:
+        request = requests[0]
+        if request.family == "map" and request.params is None:
+            return None
+        if request.family == "P" and request.params is not None and \
+                len(request.params) == 1:
+            return int(request.params[0])
+    raise ParameterError(f"the document bootstrap computes AP and P@k, not {name!r}")
