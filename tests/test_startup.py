@@ -282,9 +282,12 @@ def test_measures_a_command_refuses_are_reported_before_pandas_and_scipy(tiny):
     reports = _blocked([["compare", "--test", "document-sampling", "qrels", "run", "run2",
                          "-m", "ndcg"],
                         ["scale", "transform", "qrels", "run", "-m", "nDCG_b10", "-m", "nope",
-                         "-N", "5"]],
+                         "-N", "5"],
+                        ["online", "measures", "--params", "qrels", "-m", "uM(click=0.5)",
+                         "qrels", "run"]],
                        ("pandas", "scipy", "matplotlib"), cwd=tiny)
-    for report, needle in zip(reports, ("computes AP and P@k, not 'ndcg'", "'nope'"),
+    for report, needle in zip(reports, ("computes AP and P@k, not 'ndcg'", "'nope'",
+                                        "the click model gives the click probabilities"),
                               strict=True):
         lines = report["stderr"].splitlines()
         assert report["status"] == 2 and len(lines) == 1, report

@@ -220,6 +220,10 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def run_measures(args: argparse.Namespace) -> int:
     """``online measures``: uM and rrM of every run with a fitted click model."""
+    from ..online.params import split_calibrated
+
+    for name in args.measures or ():
+        split_calibrated(name)
     # the inputs first: a malformed file is reported before pandas is imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs),
                               keep_rank=args.ties == "rank-column")

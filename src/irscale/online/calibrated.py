@@ -30,7 +30,7 @@ from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
-from .params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH
+from .params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH, split_calibrated
 
 __all__ = ["calibrated_summary", "click_calibrated"]
 
@@ -135,19 +135,9 @@ def calibrated_summary(frame: pd.DataFrame, *, per_topic: bool = False) -> pd.Da
 
 def _with_model(name: str, satisfied: bool) -> str:
     """``name`` with ``click=`` (and, for rrM with a satisfaction, ``sat=``) added."""
-    base, at, cut = name.strip().partition("@")
-    head, paren, params = base.partition("(")
-    if paren and not params.endswith(")"):
-        raise ParameterError(f"measure {name!r}: unbalanced parentheses")
-    params = params[:-1] if paren else ""
-    if head.strip() not in ("uM", "rrM"):
-        raise ParameterError(f"measure {name!r}: click-calibrated measures are uM and rrM")
-    given = {part.split("=", 1)[0].strip() for part in params.split(",") if part.strip()}
-    if given & {"click", "pclick"}:
-        raise ParameterError(f"measure {name!r}: the click model gives the click "
-                             "probabilities (leave out click= and pclick=)")
+    head, params, given, cut = split_calibrated(name)
     extra = [f"click={CLICK}"]
-    if head.strip() == "rrM" and satisfied and not given & {"sat", "psat", "gain", "maxrel"}:
+    if head == "rrM" and satisfied and not given & {"sat", "psat", "gain", "maxrel"}:
         extra.append(f"sat={SATISFACTION}")
     inside = ",".join(([params] if params.strip() else []) + extra)
-    return f"{head.strip()}({inside}){at}{cut}"
+    return f"{head}({inside}){cut}"

@@ -26,6 +26,7 @@ from ..core.params import (
     Param,
     Reals,
 )
+from ..errors import ParameterError
 
 #: Interleaving methods (Joachims 2003; Radlinski, Kurup & Joachims 2008; Hofmann, Whiteson
 #: & de Rijke 2011; Radlinski & Craswell 2013) and the credit rules each accepts (the first
@@ -194,3 +195,23 @@ TARGET = Param("target", AGREEMENT, 0.95, "agreement that counts as reached", ("
 TEST_SIGNIFICANCE = Param("significance", ALPHA, None, "an experiment agrees only when its "
                           "test (sign test, Welch) is also significant at LEVEL",
                           ("--significance",), "LEVEL", unset="the sign alone")
+
+
+def split_calibrated(name: str) -> tuple[str, str, set[str], str]:
+    """A click-calibrated measure's name (``uM``, ``rrM(gain=exp)@10``: Chuklin, Serdyukov
+    & de Rijke 2013) as ``(head, parameters, parameter names, "@" and the cut-off)``, refused
+    unless it is uM or rrM with balanced parentheses and without the click probabilities
+    (``click=``, ``pclick=``) that the click model gives; read without the catalogue, so
+    that ``irscale online measures`` refuses a name before it reads its files."""
+    base, at, cut = name.strip().partition("@")
+    head, paren, params = base.partition("(")
+    if paren and not params.endswith(")"):
+        raise ParameterError(f"measure {name!r}: unbalanced parentheses")
+    params = params[:-1] if paren else ""
+    if head.strip() not in ("uM", "rrM"):
+        raise ParameterError(f"measure {name!r}: click-calibrated measures are uM and rrM")
+    given = {part.split("=", 1)[0].strip() for part in params.split(",") if part.strip()}
+    if given & {"click", "pclick"}:
+        raise ParameterError(f"measure {name!r}: the click model gives the click "
+                             "probabilities (leave out click= and pclick=)")
+    return head.strip(), params, given, at + cut
