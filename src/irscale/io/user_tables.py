@@ -143,7 +143,8 @@ def _records(text: str, sep: str, width: int, source: str
     previous = 0
     for fields in reader:
         first, previous = previous + 1, reader.line_num
-        raw = "\n".join(line.rstrip("\r") for line in lines[first - 1:previous])
+        raw = lines[first - 1].rstrip("\r") if first == previous else \
+            "\n".join(line.rstrip("\r") for line in lines[first - 1:previous])
         if first == 1 or not raw.strip():
             continue
         if len(fields) != width:
@@ -180,6 +181,9 @@ def _check_users(rows: list[tuple[int, str]], users: list[str], source: str) -> 
     """Refuse a user listed twice (the cells of :data:`MISSING_CELLS` are one missing id)."""
     from ..errors import DuplicateError
 
+    distinct = set(users)
+    if len(distinct) == len(users) and len(distinct & MISSING_CELLS) <= 1:
+        return  # (every id once, and one missing id at most: the loop finds none)
     seen: set[str | None] = set()
     for (line, _), cell in zip(rows, users, strict=True):
         user = None if cell in MISSING_CELLS else cell
