@@ -21,11 +21,13 @@ from ..online.params import (
 )
 from .common_params import INPUTS
 from .main import given
-from .options import ListAction, add_format, add_output, add_param
+from .options import ListAction, add_command, add_format, add_output, add_param
 from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
 
 DEFAULT_SPLITS = "control=0.5,treatment=0.5"
+#: ``TABLE``: the per-user table that ``summary``, ``analyze`` and ``srm`` read.
+_TABLE_INPUT = (INPUTS, {"metavar": "TABLE", "doc": "per-user table (CSV or TSV, header)"})
 
 
 def _splits(text: str) -> dict[str, float]:
@@ -148,24 +150,16 @@ def add_parser(subparsers) -> None:
               _metric_or_oec)
     p.set_defaults(func=run_analyze)
 
-    p = actions.add_parser("srm", help="sample-ratio mismatch: chi2 of users per variant",
-                           description="Pearson's chi2 test of the users per variant of "
-                           "TABLE against the planned shares.")
-    add_param(p, INPUTS, metavar="TABLE", doc="per-user table (CSV or TSV, header)")
-    _splits_option(p, "planned shares")
-    _variant_options(p)
-    _table(p)
-    p.set_defaults(func=run_srm)
-
-    p = actions.add_parser("size", help="users per variant for a two-sample t-test",
-                           description="The smallest number of users per variant whose "
-                           "two-sample t-test detects --min-diff with --power.")
-    add_param(p, MIN_DIFF, required=True)
-    add_param(p, USER_SD, required=True)
-    add_param(p, SIGNIFICANCE)
-    add_param(p, AB_POWER)
-    add_output(p)
-    p.set_defaults(func=run_size)
+    add_command(actions, "srm", run_srm, _TABLE_INPUT, (SPLITS, {"doc": "planned shares"}),
+                _variant_options, _table,
+                help="sample-ratio mismatch: chi2 of users per variant",
+                description="Pearson's chi2 test of the users per variant of TABLE against "
+                "the planned shares.")
+    add_command(actions, "size", run_size, (MIN_DIFF, {"required": True}),
+                (USER_SD, {"required": True}), SIGNIFICANCE, AB_POWER, add_output,
+                help="users per variant for a two-sample t-test",
+                description="The smallest number of users per variant whose two-sample "
+                "t-test detects --min-diff with --power.")
 
 
 #: ``--splits NAME=SHARE,...``: the variants and their shares (:func:`_splits`).

@@ -44,8 +44,8 @@ from ..errors import ParameterError
 from ..io.formats import FORMAT
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .main import _lazy, given
-from .outputs import declare_outputs
-from .rules import Rule
+from .outputs import declare_inputs, declare_outputs
+from .rules import Declared, Rule, add_rules
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
     from argparse import _StoreAction as _StoreOnce
@@ -317,3 +317,35 @@ def at_terminal(args: argparse.Namespace) -> bool:
     standard error is a terminal and ``--no-progress`` was not given. Elsewhere (a log, a
     pipe) standard error holds warnings and errors only."""
     return sys.stderr.isatty() and wants_progress(args)
+
+
+#: An argument of :func:`add_command`: a declaration, a declaration with what one command
+#: narrows or says more (the keywords of :func:`add_param`), or a builder of several
+#: arguments (:func:`add_output`, :func:`add_progress`, a command's own).
+Argument = Param | tuple[Param, dict[str, Any]] | Callable[[argparse.ArgumentParser], None]
+
+
+def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
+                *arguments: Argument, help: str, description: str | None = None,
+                inputs: Sequence[str] = (), rules: Sequence[Declared] = (),
+                **defaults: Any) -> argparse.ArgumentParser:
+    """The subcommand ``name`` declared in one call: its one-line ``help`` (and the longer
+    ``description``, by default the help), its ``arguments`` in order (see
+    :data:`Argument`), the arguments that name files it reads (``inputs``:
+    :func:`irscale.cli.outputs.declare_inputs`), the :mod:`irscale.cli.rules` of its
+    options, and the function that ``run`` s it (other namespace ``defaults`` beside it).
+    Returns the parser, for what one command adds by hand."""
+    parser = subparsers.add_parser(name, help=help, description=description or help)
+    for argument in arguments:
+        if isinstance(argument, Param):
+            add_param(parser, argument)
+        elif isinstance(argument, tuple):
+            add_param(parser, argument[0], **argument[1])
+        else:
+            argument(parser)
+    if inputs:
+        declare_inputs(parser, *inputs)
+    if rules:
+        add_rules(parser, *rules)
+    parser.set_defaults(func=run, **defaults)
+    return parser
