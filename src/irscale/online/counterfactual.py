@@ -88,6 +88,7 @@ reward model's error on the clipped terms.
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -97,6 +98,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
+from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, TableResult, check_confidence_level
 from ..stats.resampling import RngArg, check_rng
@@ -111,8 +113,9 @@ Estimator = Literal["ips", "snips", "dr", "pbm-ips", "dm", "switch-dr", "sndr", 
                     "iips", "rips"]
 #: The estimators of :func:`counterfactual`.
 ESTIMATORS = OPE_ESTIMATORS
-#: Bootstrap samples drawn at a time.
-_CHUNK = 64
+#: Cells (samples × sessions) of the resampling counts drawn at a time: about 32 MB, and
+#: few enough Python steps that the loop costs nothing beside the draws.
+_CHUNK_CELLS = 1 << 22
 _KEY = ["query", "docno", "rank"]
 
 
@@ -377,7 +380,8 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                    logging: Any = None, propensities: Any = None, reward: Any = None,
                    clip: float | None = None, switch_tau: float | None = None,
                    confidence_level: float = 0.95, bootstrap: int = 0,
-                   rng: RngArg = None) -> CounterfactualResult:
+                   rng: RngArg = None, progress: ProgressArg = False
+                   ) -> CounterfactualResult:
     """Estimate the expected clicks per session of ``policy`` from ``log`` (module doc).
 
     Parameters
@@ -414,6 +418,10 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         Percentile bootstrap samples over sessions (0: none).
     rng : seed or Generator
         The bootstrap's randomness.
+    progress : bool or callable
+        The bootstrap's progress: ``True`` a bar on standard error and, when the samples
+        left after the first chunk would take long, their time measured on it;
+        ``callable(done, total)``; ``False`` (default) nothing.
 
     Examples
     --------
@@ -431,6 +439,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     level = check_confidence_level(confidence_level)
     bootstrap = OPE_BOOTSTRAP.check(bootstrap)
     check_rng(rng)
+    progress = check_progress(progress)
     log = read_click_log(log)
     slates = _slates(policy, log.serp_size) if estimator in _SLATE else None
     table = policy_table(policy, log.serp_size)
@@ -447,7 +456,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         weight = np.where(log.valid, _cells(log, lam, by_rank=False) / denom, 0.0)
         clipped = np.broadcast_to(gamma < floor, log.doc.shape)
         return _result(estimator, (clicks * weight)[:, :, None], False, weight, clipped,
-                       clip, level, bootstrap, rng)
+                       clip, level, bootstrap, rng, progress)
     model = None
     if estimator in _MODEL:
         exam = None if propensities is None else _examination(propensities, log)
@@ -456,7 +465,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         assert model is not None
         terms = model[1][log.query][:, None, None]
         return _result(estimator, terms, False, None, np.zeros(log.doc.shape, bool), clip,
-                       level, bootstrap, rng)
+                       level, bootstrap, rng, progress)
     if slates is not None:
         target, p0 = _prefix_weights(estimator, log, slates, logging)
     else:
@@ -490,7 +499,8 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                                    axis=1)
         else:
             terms = (base + residual.sum(axis=1))[:, None, None]
-    return _result(estimator, terms, ratio, weight, clipped, clip, level, bootstrap, rng)
+    return _result(estimator, terms, ratio, weight, clipped, clip, level, bootstrap, rng,
+                   progress)
 
 
 #: The estimators with a reward model; those weighting by slate (prefix) propensities.
@@ -598,9 +608,33 @@ def _estimate(means: np.ndarray, ratio: bool) -> np.ndarray:
     return np.divide(num, den, out=np.zeros_like(num), where=den > 0).sum(axis=-1)
 
 
+def _bootstrap(terms: np.ndarray, ratio: bool, level: float, samples: int, rng: RngArg,
+               progress: ProgressArg) -> tuple[float, float]:
+    """The percentile bootstrap interval over sessions: ``samples`` resamplings of the
+    sessions (multinomial counts), the estimate of each, in chunks of
+    :data:`_CHUNK_CELLS` counts; the time of the rest announced from the first chunk."""
+    n = len(terms)
+    gen = np.random.default_rng(rng)
+    flat = terms.reshape(n, -1)
+    chunk = max(1, _CHUNK_CELLS // n)
+    report = progress_reporter(progress, samples, "bootstrap")
+    values = []
+    started = time.monotonic()
+    for start in range(0, samples, chunk):
+        size = min(chunk, samples - start)
+        counts = gen.multinomial(n, np.full(n, 1.0 / n), size=size)
+        values.append(_estimate((counts @ flat / n).reshape(size, *terms.shape[1:]), ratio))
+        if start == 0:
+            announce_rest(progress, "the bootstrap", "samples", samples - size,
+                          (time.monotonic() - started) / size)
+        report(start + size)
+    low, high = np.quantile(np.concatenate(values), [0.5 - level / 2, 0.5 + level / 2])
+    return float(low), float(high)
+
+
 def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray | None,
             clipped: np.ndarray, clip: float | None, level: float, bootstrap: int,
-            rng: RngArg) -> CounterfactualResult:
+            rng: RngArg, progress: ProgressArg = False) -> CounterfactualResult:
     """The estimate of ``terms`` (sessions × K × 1, or × 2 for a per-rank ratio), its
     standard error by the linearisation ψ, intervals and weight diagnostics."""
     n = len(terms)
@@ -620,16 +654,7 @@ def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray |
     low, high = _normal(value, se, level)
     boot_low = boot_high = math.nan
     if bootstrap:
-        gen = np.random.default_rng(rng)
-        flat = terms.reshape(n, -1)
-        values = []
-        for start in range(0, bootstrap, _CHUNK):
-            size = min(_CHUNK, bootstrap - start)
-            counts = gen.multinomial(n, np.full(n, 1.0 / n), size=size)
-            values.append(_estimate((counts @ flat / n).reshape(size, *terms.shape[1:]),
-                                    ratio))
-        boot_low, boot_high = np.quantile(np.concatenate(values),
-                                          [0.5 - level / 2, 0.5 + level / 2])
+        boot_low, boot_high = _bootstrap(terms, ratio, level, bootstrap, rng, progress)
     if weight is None:  # dm: no importance weights
         return CounterfactualResult(estimator, value, se, n, float(low), float(high), level,
                                     int(bootstrap), float(boot_low), float(boot_high),
