@@ -25,6 +25,7 @@ from ..core.params import (
     Names,
     Param,
     Reals,
+    Text,
 )
 from ..errors import ParameterError
 
@@ -195,6 +196,65 @@ TARGET = Param("target", AGREEMENT, 0.95, "agreement that counts as reached", ("
 TEST_SIGNIFICANCE = Param("significance", ALPHA, None, "an experiment agrees only when its "
                           "test (sign test, Welch) is also significant at LEVEL",
                           ("--significance",), "LEVEL", unset="the sign alone")
+
+
+#: The credit rule of an interleaving (:func:`irscale.online.interleave_runs`,
+#: :func:`irscale.online.score_log`): one of :data:`CREDITS` of the method.
+CREDIT = Param("credit", Text(), None, "credit rule: probabilistic marginal|assignment "
+               "(default marginal), optimized inverse|linear (default inverse)",
+               ("--credit",), "CREDIT")
+#: The click model fitted (:func:`irscale.online.fit_click_model`).
+CLICK_MODEL = Param("model", Names("click model", CLICK_MODELS), None, "click model",
+                    ("--model",), "MODEL")
+#: The users of the qrels' grades (:func:`irscale.online.qrels_click_model`).
+QRELS_USER = Param("instantiation", Names("user", USERS), "navigational", "user from the "
+                   "qrels' grades", ("--user",), "USER", dest="user")
+#: The user model fitted on a click log (:func:`irscale.online.calibrate`), and the click
+#: model of ERR's.
+CALIBRATED = Param("model", Names("measure", ("RBP", "ERR", "MP")), None, "the measure "
+                   "whose user model is fitted", ("-m", "--measure"), "MEASURE",
+                   dest="measure")
+ERR_CLICK_MODEL = Param("click_model", Names("click model", ("sdbn", "dbn")), "sdbn",
+                        "-m ERR: sdbn (closed form) or dbn (EM)", ("--click-model",), "MODEL")
+#: An A/B test (:func:`irscale.online.ab_test`, :func:`irscale.online.oec_test`,
+#: :func:`irscale.online.assign`): the metric or the overall evaluation criterion, the
+#: columns of a ratio's denominator and of CUPED's covariate, the variants compared, the
+#: salt of the assignment and the columns summarised
+#: (:func:`irscale.online.engagement_summary`).
+AB_METRIC = Param("metric", Text(), None, "the metric column (the numerator of a ratio for "
+                  "--analysis delta); or --oec", ("--metric",), "METRIC")
+OEC = Param("weights", Text(), None, "an overall evaluation criterion: weighted columns "
+            "(their per-user means) and ratios num/den of column sums, e.g. "
+            "'clicks/impressions=0.5,success=1', tested by the delta method", ("--oec",),
+            "MEASURE=WEIGHT,...", dest="oec")
+AB_DENOMINATOR = Param("denominator", Text(), None, "delta: the denominator column (e.g. "
+                       "impressions)", ("--denominator",), "COLUMN")
+AB_COVARIATE = Param("covariate", Text(), None, "cuped: the pre-period covariate column",
+                     ("--covariate",), "COLUMN")
+AB_VARIANT = Param("variant", Text(), "variant", "the column naming every user's variant",
+                   ("--variant-column",), "COLUMN", dest="variant_column")
+AB_CONTROL = Param("control", Text(), "control", "control variant", ("--control",),
+                   "CONTROL")
+AB_TREATMENT = Param("treatment", Text(), "treatment", "treatment variant",
+                     ("--treatment",), "TREATMENT")
+AB_SALT = Param("salt", Text(), None, "the experiment's salt: users are assigned by "
+                "MD5(salt:user)", ("--salt",), "SALT")
+AB_METRICS = Param("measures", Text(), None, "the columns to summarise", ("--metrics",),
+                   "COLUMN,...", unset="every numeric column", label="--metrics",
+                   dest="metrics")
+#: The experiments of :func:`irscale.online.sensitivity`: the users, the impressions of
+#: an experiment, the offline measure and the interleaving methods.
+SENSITIVITY_MODEL = Param("model", Text(), "navigational", "users: an instantiation from "
+                          "the qrels' grades (Hofmann et al. 2011) or a click model's JSON "
+                          "(online fit --format json)", ("--model",),
+                          "|".join(USERS) + "|PARAMS.json")
+EXPERIMENT_SIZES = Param("impressions", EXPERIMENT_IMPRESSIONS, SENSITIVITY_IMPRESSIONS,
+                         "impressions per experiment, increasing", ("--impressions",),
+                         "N,N,...")
+OFFLINE_MEASURE = Param("measure", Text(), "nDCG@10", "offline measure (one name)",
+                        ("--measure",), "NAME")
+SENSITIVITY_METHODS = Param("methods", INTERLEAVING, ("team-draft",), "interleaving methods",
+                            ("--method",), "M[,M...]", label="--method", dest="method")
 
 
 def split_calibrated(name: str) -> tuple[str, str, set[str], str]:
