@@ -64,10 +64,10 @@ def _warns(result, *needles: str) -> None:
 
 
 def test_the_parser_lists_the_analysis_names():
-    from irscale.cli import online_clicks
+    from irscale.online import params
 
-    assert online_clicks.MODELS == MODELS
-    assert online_clicks.USERS == tuple(INSTANTIATIONS)
+    assert params.CLICK_MODELS == MODELS
+    assert params.USERS == tuple(INSTANTIATIONS)
 
 
 CASES = [

@@ -127,6 +127,10 @@ SAT_L2 = Param("l2", Reals(0.0, math.inf, bounds="()"), 1.0, "L2 penalty λ of t
                "regression (on z-scored features; sklearn's C = 1/λ)", ("--l2",), "L")
 SAT_FOLDS = Param("folds", Integers(2, 1000), 5, "cross-validation folds (stratified)",
                   ("--folds",), "K")
+SAT_FEATURES = Param("features", Text(), None, "features: clicks, clicks@3, abandoned, "
+                     "reciprocal_rank, success, dwell, time_to_first_click", ("--features",),
+                     "F1,F2,...", unset="clicks, reciprocal_rank, abandoned, and success with "
+                     "timestamps", label="--features")
 OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile bootstrap "
                       "samples over sessions (0: none)", ("--bootstrap",), "B")
 #: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
