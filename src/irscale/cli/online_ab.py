@@ -92,8 +92,8 @@ def add_parser(subparsers) -> None:
                            "--splits applies to --salt"),),
                help="per-user online measures of a click log, with each user's variant "
                "(CSV for analyze, srm and summary)")
-    add_action(actions, "summary", run_summary, TABLE, (AB_METRICS, {"many": True}), AB_MISSING, AB_VARIANT,
-               SIGNIFICANCE, add_table, inputs=("inputs",),
+    add_action(actions, "summary", run_summary, TABLE, (AB_METRICS, {"many": True}),
+               AB_MISSING, AB_VARIANT, SIGNIFICANCE, add_table, inputs=("inputs",),
                help="means over users with t intervals, per variant")
     add_action(actions, "analyze", run_analyze, TABLE, AB_METRIC, OEC, AB_ANALYSIS,
                AB_DENOMINATOR, AB_COVARIATE, AB_MISSING, AB_VARIANT, AB_CONTROL,
