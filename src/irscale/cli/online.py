@@ -1,7 +1,5 @@
-"""``irscale online``: online evaluation (``docs/online.md``). Each action is a module
-``irscale.cli.online_<name>`` with ``add_parser(subparsers)``, as the subcommands are
-(:mod:`irscale.cli.main`); :data:`ACTIONS` lists them in the order of ``--help``. The
-declarations and builders the actions share are here."""
+"""``irscale online`` (``docs/online.md``): one module ``online_<name>`` per action, and the
+declarations and builders the actions share."""
 
 from __future__ import annotations
 

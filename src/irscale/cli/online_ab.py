@@ -1,5 +1,4 @@
-"""``irscale online ab assign|measures|summary|analyze|srm|size``: A/B tests (Kohavi et al.
-2009); usage: ``docs/cli.md``, ``docs/online.md``."""
+"""``irscale online ab ...``: A/B tests (Kohavi et al. 2009; ``docs/online.md``)."""
 
 from __future__ import annotations
 
@@ -7,24 +6,7 @@ import argparse
 
 from ..core.params import SIGNIFICANCE, Param, Text
 from ..errors import InputError, ParameterError
-from ..online.params import (
-    AB_ANALYSIS,
-    AB_CONTROL,
-    AB_COVARIATE,
-    AB_DENOMINATOR,
-    AB_METRIC,
-    AB_METRICS,
-    AB_MISSING,
-    AB_POWER,
-    AB_SALT,
-    AB_TREATMENT,
-    AB_VARIANT,
-    CLICKS_CUTOFF,
-    MIN_DIFF,
-    OEC,
-    SESSION_GAP,
-    USER_SD,
-)
+from ..online import params
 from .common_params import INPUTS
 from .main import given
 from .online import add_action, add_actions, add_table, one_of, write_result
@@ -37,16 +19,6 @@ SPLITS = Param("splits", Text(), "control=0.5,treatment=0.5", "variants and thei
                "summing to 1", ("--splits",), "NAME=SHARE,...")
 #: ``TABLE``: the per-user table that ``summary``, ``analyze`` and ``srm`` read.
 TABLE = (INPUTS, {"metavar": "TABLE", "doc": "per-user table (CSV or TSV, header)"})
-#: The files of ``measures``: the users of the sessions, the sessions that showed the
-#: answer, the users' variants.
-SESSION_USERS = Param("users", Text(), None, "'session user [time]' lines: the user of every "
-                      "session of the log and the time its page was shown (seconds; gives "
-                      "the loyalty measures)", ("--users",), "FILE")
-ANSWERED = Param("answered", Text(), None, "the sessions whose page showed the answer, one "
-                 "id per line: good_abandonment is a session of them without a click",
-                 ("--answered",), "FILE")
-VARIANTS = Param("variants", Text(), None, "'user variant' lines (what 'assign' writes)",
-                 ("--variants",), "FILE")
 
 
 def _splits(text: str) -> dict[str, float]:
@@ -80,24 +52,26 @@ def add_parser(subparsers) -> None:
                           "mismatch, sample size")
     add_action(actions, "assign", run_assign,
                (INPUTS, {"metavar": "USERS", "doc": "user ids, one per line"}),
-               (AB_SALT, {"required": True}), SPLITS, add_output, inputs=("inputs",),
+               (params.AB_SALT, {"required": True}), SPLITS, add_output, inputs=("inputs",),
                help="assign users to variants by MD5(salt:user): 'user<TAB>variant' lines")
     add_action(actions, "measures", run_measures,
                (INPUTS, {"metavar": "CLICKLOG",
                          "doc": "click log: session query rank docno clicked [timestamp]"}),
-               (SESSION_USERS, {"required": True}), ANSWERED, SESSION_GAP,
-               one_of(VARIANTS, AB_SALT, required=True), SPLITS, CLICKS_CUTOFF, add_output,
+               (params.SESSION_USERS, {"required": True}), params.ANSWERED,
+               params.SESSION_GAP, one_of(params.VARIANTS, params.AB_SALT, required=True),
+               SPLITS, params.CLICKS_CUTOFF, add_output,
                inputs=("inputs", "--users", "--variants", "--answered"),
                rules=(Rule(("splits",), lambda args: args.salt is not None,
                            "--splits applies to --salt"),),
                help="per-user online measures of a click log, with each user's variant "
                "(CSV for analyze, srm and summary)")
-    add_action(actions, "summary", run_summary, TABLE, (AB_METRICS, {"many": True}),
-               AB_MISSING, AB_VARIANT, SIGNIFICANCE, add_table, inputs=("inputs",),
-               help="means over users with t intervals, per variant")
-    add_action(actions, "analyze", run_analyze, TABLE, AB_METRIC, OEC, AB_ANALYSIS,
-               AB_DENOMINATOR, AB_COVARIATE, AB_MISSING, AB_VARIANT, AB_CONTROL,
-               AB_TREATMENT, SIGNIFICANCE, add_table, inputs=("inputs",),
+    add_action(actions, "summary", run_summary, TABLE, (params.AB_METRICS, {"many": True}),
+               params.AB_MISSING, params.AB_VARIANT, SIGNIFICANCE, add_table,
+               inputs=("inputs",), help="means over users with t intervals, per variant")
+    add_action(actions, "analyze", run_analyze, TABLE, params.AB_METRIC, params.OEC,
+               params.AB_ANALYSIS, params.AB_DENOMINATOR, params.AB_COVARIATE,
+               params.AB_MISSING, params.AB_VARIANT, params.AB_CONTROL, params.AB_TREATMENT,
+               SIGNIFICANCE, add_table, inputs=("inputs",),
                rules=(Rule(("oec",), lambda args: args.metric is None,
                            "--oec and --metric: give one (the OEC names its measures)"),
                       Rule(("analysis", "denominator", "covariate", "missing"),
@@ -107,11 +81,11 @@ def add_parser(subparsers) -> None:
                help="compare treatment with control on a metric (Welch, delta method, "
                "CUPED) or an OEC")
     add_action(actions, "srm", run_srm, TABLE, (SPLITS, {"doc": "planned shares"}),
-               AB_VARIANT, add_table, inputs=("inputs",),
+               params.AB_VARIANT, add_table, inputs=("inputs",),
                help="sample-ratio mismatch: chi2 of users per variant")
-    add_action(actions, "size", run_size, (MIN_DIFF, {"required": True}),
-               (USER_SD, {"required": True}), SIGNIFICANCE, AB_POWER, add_output,
-               help="users per variant for a two-sample t-test")
+    add_action(actions, "size", run_size, (params.MIN_DIFF, {"required": True}),
+               (params.USER_SD, {"required": True}), SIGNIFICANCE, params.AB_POWER,
+               add_output, help="users per variant for a two-sample t-test")
 
 
 def _metric_or_oec(args: argparse.Namespace) -> None:

@@ -1,6 +1,4 @@
-"""``irscale online calibrate``: the user model of RBP, ERR or Markov precision fitted on a
-click log (:func:`irscale.online.calibrate`), printed as its parameters and the measure
-name that ``irscale eval -m`` reads; usage: ``docs/cli.md``, ``docs/online.md``."""
+"""``irscale online calibrate``: :func:`irscale.online.calibrate` (``docs/online.md``)."""
 
 from __future__ import annotations
 
@@ -9,7 +7,7 @@ import functools
 
 from ..core.params import LOG_SERP
 from ..errors import ParameterError
-from ..online.params import CALIBRATED, ERR_CLICK_MODEL, FIT_SMOOTHING
+from ..online import params
 from .common_params import QRELS_OPTION
 from .online import CLICK_LOG, add_action
 from .options import add_output
@@ -20,11 +18,11 @@ from .rules import Rule
 def add_parser(subparsers) -> None:
     """Register ``online calibrate``."""
     add_action(
-        subparsers, "calibrate", run, CLICK_LOG, (CALIBRATED, {"required": True}),
+        subparsers, "calibrate", run, CLICK_LOG, (params.CALIBRATED, {"required": True}),
         (QRELS_OPTION, {"metavar": "QRELS",
                         "doc": "-m ERR: the degrees of the logged documents (TREC format)"}),
-        ERR_CLICK_MODEL,
-        (FIT_SMOOTHING, {"doc": "-m ERR: pseudo-trials at 0.5 per parameter of the click "
+        params.ERR_CLICK_MODEL,
+        (params.FIT_SMOOTHING, {"doc": "-m ERR: pseudo-trials at 0.5 per parameter of the click "
                          "model; -m MP: pseudo-moves out of every rank, spread evenly (0: "
                          "maximum likelihood)"}),
         LOG_SERP, functools.partial(add_output, what="parameters"),

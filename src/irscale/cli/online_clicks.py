@@ -1,28 +1,15 @@
-"""``irscale online fit|loglik|simulate-clicks|measures``: click models (Chuklin, Markov &
-de Rijke 2015) and the measures calibrated by them (Chuklin, Serdyukov & de Rijke 2013);
-usage: ``docs/cli.md``, ``docs/online.md``."""
+"""``irscale online fit|loglik|simulate-clicks|measures``: click models and the measures
+calibrated by them (``docs/online.md``)."""
 
 from __future__ import annotations
 
 import argparse
 import functools
 
-from ..core.params import LOG_SERP, RNG_SEED, Names, Param, Text
+from ..core.params import LOG_SERP, RNG_SEED, Names, Param
 from ..errors import ParameterError
 from ..io.extras import require_pyarrow
-from ..online.params import (
-    CLICK_MODEL,
-    CLICK_RELEVANCE,
-    CLICK_SESSIONS,
-    CLOSED_FORM_MODELS,
-    FIT_ITERATIONS,
-    FIT_SMOOTHING,
-    FIT_TOL,
-    PAGE_DEPTH,
-    QRELS_USER,
-    SHOWN,
-    USER_GAMMA,
-)
+from ..online import params
 from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .main import given
 from .online import CLICK_LOG, add_action, one_of
@@ -31,33 +18,31 @@ from .outputs import open_output, write_text
 from .rules import each
 from .runargs import distinct_runs, read_inputs
 
-#: ``--params FILE``: a click model fitted before.
-FITTED = Param("params", Text(), None, "a fitted model (fit --format json)", ("--params",),
-               "FILE")
-TEST_LOG = Param("test", Text(), None, "held-out click log", ("--test",), "LOG2")
 #: The formats of a fitted model and of a simulated click log.
 FIT_FORMAT = Param("format", Names("format", ("tsv", "json")), "tsv", "tsv: parameters as "
                    "TSV rows, json: as JSON (read by --params)", ("--format",))
 LOG_FORMAT = Param("format", Names("format", ("tsv", "parquet")), "tsv", "log format "
                    "(parquet needs -o)", ("--format",))
 #: The options of the fit of a click model.
-FITTING = (LOG_SERP, FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING)
+FITTING = (LOG_SERP, params.FIT_ITERATIONS, params.FIT_TOL, params.FIT_SMOOTHING)
 #: EM's options: of the models fitted by EM.
-EM_RULES = each(("iterations", "tol"), lambda args: args.model not in CLOSED_FORM_MODELS,
+EM_RULES = each(("iterations", "tol"), lambda args: args.model not in params.CLOSED_FORM_MODELS,
                 "{options} applies to the models fitted by EM, not to --model {model} "
                 "(closed form)", {"iterations": "--iterations", "tol": "--tol"})
 
 
 def add_parser(subparsers) -> None:
     """Register ``online fit``, ``loglik``, ``simulate-clicks`` and ``measures``."""
-    add_action(subparsers, "fit", run_fit, CLICK_LOG, (CLICK_MODEL, {"required": True}),
+    fitted = params.FITTED
+    add_action(subparsers, "fit", run_fit, CLICK_LOG, (params.CLICK_MODEL, {"required": True}),
                *FITTING, FIT_FORMAT, functools.partial(add_output, what="parameters"),
                inputs=("inputs",), rules=EM_RULES,
                help="fit a click model on a click log and write its parameters")
     add_action(subparsers, "loglik", run_loglik,
-               (CLICK_LOG, {"nargs": "?", "doc": "training click log"}), CLICK_MODEL,
-               *FITTING, (FITTED, {"doc": FITTED.doc + " instead of LOG and --model"}),
-               (TEST_LOG, {"required": True}), functools.partial(add_output, what="table"),
+               (CLICK_LOG, {"nargs": "?", "doc": "training click log"}), params.CLICK_MODEL,
+               *FITTING, (fitted, {"doc": fitted.doc + " instead of LOG and --model"}),
+               (params.HELD_OUT, {"required": True}),
+               functools.partial(add_output, what="table"),
                inputs=("inputs", "--params", "--test"), rules=(_params_or_fit, *EM_RULES),
                help="log-likelihood and perplexity by rank of held-out sessions")
     add_action(subparsers, "simulate-clicks", run_simulate,
@@ -65,10 +50,10 @@ def add_parser(subparsers) -> None:
                         "doc": "qrels file: the grades of the --user (TREC format)"}),
                (RUNS, {"metavar": "RUN",
                        "doc": "run file whose result pages are shown (TREC format)"}),
-               one_of(QRELS_USER, FITTED),
-               (CLICK_RELEVANCE, {"doc": "lowest grade a user counts as relevant"}),
-               USER_GAMMA, CLICK_SESSIONS, SHOWN, RNG_SEED, LOG_FORMAT, add_ties,
-               functools.partial(add_output, what="click log"),
+               one_of(params.QRELS_USER, fitted),
+               (params.CLICK_RELEVANCE, {"doc": "lowest grade a user counts as relevant"}),
+               params.USER_GAMMA, params.CLICK_SESSIONS, params.SHOWN, RNG_SEED, LOG_FORMAT,
+               add_ties, functools.partial(add_output, what="click log"),
                inputs=("qrels", "runs", "--params"),
                rules=(_parquet_to_file, *each(
                    ("relevance_level", "gamma"), lambda args: args.params is None,
@@ -80,10 +65,11 @@ def add_parser(subparsers) -> None:
     add_action(subparsers, "measures", run_measures,
                (QRELS, {"metavar": "QRELS", "doc": "qrels file (TREC format)"}),
                (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files (TREC format)"}),
-               (FITTED, {"required": True}),
+               (fitted, {"required": True}),
                (MEASURES, {"action": "append", "metavar": "NAME", "doc": "uM or rrM with "
                            "parameters and cut-off (repeatable; default uM and rrM)"}),
-               PAGE_DEPTH, PER_QUERY, add_ties, functools.partial(add_output, what="table"),
+               params.PAGE_DEPTH, PER_QUERY, add_ties,
+               functools.partial(add_output, what="table"),
                inputs=("qrels", "runs", "--params"), rules=(_calibrated,),
                help="uM and rrM with a click model's probabilities")
 
@@ -110,10 +96,8 @@ def _parquet_to_file(args: argparse.Namespace) -> None:
 
 def _calibrated(args: argparse.Namespace) -> None:
     """``-m``: uM and rrM, refused before the files are read."""
-    from ..online.params import split_calibrated
-
     for name in args.measures or ():
-        split_calibrated(name)
+        params.split_calibrated(name)
 
 
 def _model(args: argparse.Namespace, log_path: str | None = None):

@@ -1,25 +1,12 @@
-"""``irscale online interleave``: interleave runs (two, or more for team-draft multileaving),
-click them with a user model and score the clicks; usage: ``docs/cli.md``,
-``docs/online.md``."""
+"""``irscale online interleave``: interleave runs, click, score (``docs/online.md``)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..core.params import RNG_SEED, SIGNIFICANCE, Param, Text
+from ..core.params import RNG_SEED, SIGNIFICANCE
 from ..errors import ParameterError
-from ..online.params import (
-    CLICK_PROBABILITY,
-    CLICK_RELEVANCE,
-    CREDIT,
-    CREDITS,
-    INTERLEAVING_METHOD,
-    INTERVAL_BOOTSTRAP,
-    OPTIMIZED_LENGTH,
-    SHOWN_LENGTH,
-    SOFTMAX_TAU,
-    TOPIC_IMPRESSIONS,
-)
+from ..online import params
 from .common_params import QRELS_OPTION, RUNS
 from .online import add_action, add_table, write_result
 from .options import Argument
@@ -27,20 +14,15 @@ from .outputs import declare_inputs
 from .rules import Declared, Rule, each
 from .runargs import add_names, named_runs
 
-#: The user models ``--clicks`` names (else a click model's JSON file).
-CLICK_MODELS = ("perfect", "random")
-CLICKS = Param("clicks", Text(), None, "user model: perfect (click iff relevant in --qrels), "
-               "random (each result with --click-prob) or a click model's JSON file",
-               ("--clicks",), "|".join(CLICK_MODELS) + "|MODEL.json")
 #: The interleaving method and its credit rule (``interleave``, ``score``).
-METHOD = (INTERLEAVING_METHOD, CREDIT)
+METHOD = (params.INTERLEAVING_METHOD, params.CREDIT)
 
 
 def scores(seed: str) -> tuple[Argument, ...]:
     """``--alpha``, ``--bootstrap``, ``--seed`` (its doc ``seed``) and the table of the
     scores of interleavings (``interleave``, ``score``)."""
     return ((SIGNIFICANCE, {"doc": "significance level; the interval is at 1 - alpha"}),
-            INTERVAL_BOOTSTRAP, (RNG_SEED, {"doc": seed}), add_table)
+            params.INTERVAL_BOOTSTRAP, (RNG_SEED, {"doc": seed}), add_table)
 
 
 def add_parser(subparsers) -> None:
@@ -49,30 +31,31 @@ def add_parser(subparsers) -> None:
         subparsers, "interleave", run,
         (RUNS, {"nargs": "+", "metavar": "RUN",
                 "doc": "TREC run files (two, or more for team-draft multileaving)"}),
-        (CLICKS, {"required": True}),
+        (params.CLICKS, {"required": True}),
         (QRELS_OPTION, {"metavar": "FILE", "doc": "qrels of the perfect click model (and of "
                         "a click model whose JSON needs none: not read)"}),
-        (CLICK_RELEVANCE, {"doc": "perfect clicks: smallest relevant degree"}),
-        CLICK_PROBABILITY, *METHOD, SOFTMAX_TAU, TOPIC_IMPRESSIONS, SHOWN_LENGTH, add_names,
+        (params.CLICK_RELEVANCE, {"doc": "perfect clicks: smallest relevant degree"}),
+        params.CLICK_PROBABILITY, *METHOD, params.SOFTMAX_TAU, params.TOPIC_IMPRESSIONS,
+        params.SHOWN_LENGTH, add_names,
         *scores("seed of the interleaving, the clicks and the bootstrap"),
         inputs=("runs", "--qrels"), rules=RULES,
         help="interleave runs (balanced, team-draft, probabilistic, optimized; "
         "multileaving), click them with a user model, test the outcome of every pair")
-    declare_inputs(parser, "--clicks", keywords=CLICK_MODELS)
+    declare_inputs(parser, "--clicks", keywords=params.CLICKING_USERS)
 
 
 def credit(args: argparse.Namespace) -> str:
     """``--credit``, or the default credit of ``--method``."""
-    return args.credit or CREDITS[args.method][0]
+    return args.credit or params.CREDITS[args.method][0]
 
 
 #: ``--credit``: of the methods that take one, one of theirs.
 CREDIT_RULES = (
     Rule(("credit",), lambda args: args.method in ("probabilistic", "optimized"),
          "--credit applies to --method probabilistic or optimized, not {method}"),
-    Rule(("credit",), lambda args: args.credit in CREDITS[args.method],
+    Rule(("credit",), lambda args: args.credit in params.CREDITS[args.method],
          lambda args: "--credit of --method {method} must be one of "
-         f"{list(CREDITS[args.method])}, got {{credit!r}}"),
+         f"{list(params.CREDITS[args.method])}, got {{credit!r}}"),
 )
 
 
@@ -84,7 +67,7 @@ def _perfect_needs_qrels(args: argparse.Namespace) -> None:
 def _check_length(args: argparse.Namespace) -> None:
     """``--method optimized`` enumerates 2^length lists: ``--length`` is bounded."""
     if args.method == "optimized":
-        OPTIMIZED_LENGTH.check(args.length, "--length (length) of --method optimized "
+        params.OPTIMIZED_LENGTH.check(args.length, "--length (length) of --method optimized "
                                "(2^length lists are enumerated)")
 
 
@@ -115,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     rankers = len(args.runs)
     check_bootstrap(args.bootstrap, rankers * (rankers - 1) // 2)  # before any work
     model = args.clicks
-    if model not in CLICK_MODELS:  # a click model's JSON file
+    if model not in params.CLICKING_USERS:  # a click model's JSON file
         from ..online.clickmodels import read_click_model
 
         model = read_click_model(args.clicks)

@@ -1,6 +1,4 @@
-"""``irscale online qrels|prefs``: relevance inferred from clicks — qrels from a fitted
-click model's parameters (Chapelle & Zhang 2009) and preferences by the rules of Joachims
-et al. (2005, 2007); usage: ``docs/online.md``."""
+"""``irscale online qrels|prefs``: relevance inferred from clicks (``docs/online.md``)."""
 
 from __future__ import annotations
 
@@ -9,13 +7,7 @@ import functools
 
 from ..core.params import LOG_SERP
 from ..errors import InputError
-from ..online.params import (
-    CLICK_MODEL,
-    CLICK_QRELS_SCORE,
-    CLICK_THRESHOLDS,
-    MIN_SESSIONS,
-    PREFERENCE_RULE,
-)
+from ..online import params
 from .online import CLICK_LOG, add_action
 from .online_clicks import EM_RULES, FITTING
 from .options import add_output
@@ -24,15 +16,16 @@ from .outputs import write_text
 
 def add_parser(subparsers) -> None:
     """Register ``online qrels`` and ``online prefs``."""
-    add_action(subparsers, "qrels", run_qrels, CLICK_LOG, (CLICK_MODEL, {"default": "sdbn"}),
-               *FITTING, CLICK_QRELS_SCORE, (CLICK_THRESHOLDS, {"many": True, "unique": False}),
-               MIN_SESSIONS, functools.partial(add_output, what="qrels"), inputs=("inputs",),
+    add_action(subparsers, "qrels", run_qrels, CLICK_LOG,
+               (params.CLICK_MODEL, {"default": "sdbn"}), *FITTING, params.CLICK_QRELS_SCORE,
+               (params.CLICK_THRESHOLDS, {"many": True, "unique": False}), params.MIN_SESSIONS,
+               functools.partial(add_output, what="qrels"), inputs=("inputs",),
                rules=EM_RULES, help="TREC qrels graded by thresholds on the attractiveness, "
                "satisfaction or relevance of a click model fitted on a click log")
     add_action(subparsers, "prefs", run_prefs,
                (CLICK_LOG, {"doc": "click log (text or Parquet; last-skip-above and "
                             "earlier-click need its timestamps)"}),
-               PREFERENCE_RULE, MIN_SESSIONS, LOG_SERP,
+               params.PREFERENCE_RULE, params.MIN_SESSIONS, LOG_SERP,
                functools.partial(add_output, what="preferences"), inputs=("inputs",),
                help="preferences of a click log by a rule of Joachims et al. (2005, 2007), "
                "as trec_eval -R prefs judgments")

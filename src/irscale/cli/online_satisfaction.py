@@ -1,21 +1,16 @@
-"""``irscale online satisfaction``: a learned satisfaction measure — a classifier of
-sessions over their online features trained on labelled sessions, with its
-cross-validated accuracy and AUC, applied to click logs
-(:func:`irscale.online.fit_satisfaction`); usage: ``docs/cli.md``, ``docs/online.md``."""
+"""``irscale online satisfaction``: :func:`irscale.online.fit_satisfaction`
+(``docs/online.md``)."""
 
 from __future__ import annotations
 
 import argparse
 
 from ..core.params import RNG_SEED, Param, Text
-from ..online.params import SAT_FEATURES, SAT_FOLDS, SAT_L2
+from ..online import params
 from .online import CLICK_LOG, add_action, add_table, write_result
 from .outputs import write_text
 
-#: ``--labels FILE``: the satisfaction of the training sessions; ``--apply LOG...``: the
-#: click logs measured.
-LABELS = Param("labels", Text(), None, "'session label' lines: 1 satisfied, 0 not",
-               ("--labels",), "FILE")
+#: ``--apply LOG...``: the click logs measured.
 APPLY = Param("apply", Text(), None, "click logs to measure: their mean predicted "
               "satisfaction", ("--apply",), "LOG")
 
@@ -25,8 +20,9 @@ def add_parser(subparsers) -> None:
     add_action(subparsers, "satisfaction", run,
                (CLICK_LOG, {"doc": "click log holding the labelled sessions (text or "
                             "Parquet)"}),
-               (LABELS, {"required": True}), (SAT_FEATURES, {"many": True}),
-               (APPLY, {"nargs": "+"}), SAT_L2, SAT_FOLDS,
+               (params.SAT_LABELS, {"required": True}),
+               (params.SAT_FEATURES, {"many": True}), (APPLY, {"nargs": "+"}), params.SAT_L2,
+               params.SAT_FOLDS,
                (RNG_SEED, {"doc": "seed of the assignment to folds"}), add_table,
                inputs=("inputs", "--labels", "--apply"),
                help="learned satisfaction: a classifier of sessions over their clicks and "

@@ -1,13 +1,11 @@
-"""``irscale online score``: score a real interleaving log (``impression topic rank docno
-team clicked`` lines, :mod:`irscale.io.interleaving_log`); usage: ``docs/cli.md``,
-``docs/online.md``."""
+"""``irscale online score``: :func:`irscale.online.score_log` (``docs/online.md``)."""
 
 from __future__ import annotations
 
 import argparse
 
 from ..errors import ParameterError
-from ..online.params import SOFTMAX_TAU, needs_rankings
+from ..online import params
 from .common_params import INPUTS, RUNS_OPTION
 from .online import add_action, write_result
 from .online_interleave import CREDIT_RULES, METHOD, credit, scores
@@ -22,7 +20,7 @@ def add_parser(subparsers) -> None:
                (RUNS_OPTION, {"nargs": "+", "metavar": "RUN", "doc": "the rankers' TREC "
                               "runs, named by run id as the log's teams (needed by "
                               "balanced, optimized and probabilistic marginal credit)"}),
-               *METHOD, (SOFTMAX_TAU, {"doc": "probabilistic, marginal credit: the softmax "
+               *METHOD, (params.SOFTMAX_TAU, {"doc": "probabilistic, marginal credit: the softmax "
                                        "exponent the lists were drawn with"}),
                *scores("seed of the bootstrap"), inputs=("inputs", "--runs"),
                rules=(*CREDIT_RULES,
@@ -35,7 +33,7 @@ def add_parser(subparsers) -> None:
 
 def _needs_runs(args: argparse.Namespace) -> None:
     """A method that scores clicks by the rankers' ranks needs ``--runs``."""
-    if args.runs is None and needs_rankings(args.method, credit(args)):
+    if args.runs is None and params.needs_rankings(args.method, credit(args)):
         raise ParameterError(f"--method {args.method} ({credit(args)} credit) scores clicks "
                              "by the ranks the rankers gave the documents, which the log does "
                              "not hold: give the rankers' runs with --runs")

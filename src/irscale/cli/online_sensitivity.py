@@ -1,6 +1,4 @@
-"""``irscale online sensitivity``: how many impressions interleaving and an A/B test need to
-agree with an offline measure (:func:`irscale.online.harness.sensitivity`); usage:
-``docs/cli.md``, ``docs/online.md``."""
+"""``irscale online sensitivity``: :func:`irscale.online.sensitivity` (``docs/online.md``)."""
 
 from __future__ import annotations
 
@@ -9,19 +7,7 @@ import argparse
 from ..core.params import RNG_SEED, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from ..online.params import (
-    AB_MEASURE,
-    CREDIT,
-    EXPERIMENT_REPETITIONS,
-    EXPERIMENT_SIZES,
-    OFFLINE_MEASURE,
-    SENSITIVITY_METHODS,
-    SENSITIVITY_MODEL,
-    SHOWN_LENGTH,
-    TARGET,
-    TEST_SIGNIFICANCE,
-    USERS,
-)
+from ..online import params
 from .common_params import QRELS, RUNS
 from .online import add_action, write_result
 from .options import add_format, add_output
@@ -35,16 +21,18 @@ def add_parser(subparsers) -> None:
         subparsers, "sensitivity", run,
         (QRELS, {"metavar": "QRELS", "doc": "qrels file (TREC format)"}),
         (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files (two or more)"}),
-        SENSITIVITY_MODEL, (EXPERIMENT_SIZES, {"many": True, "item": "an impression count"}),
-        EXPERIMENT_REPETITIONS, RNG_SEED, OFFLINE_MEASURE,
-        (SENSITIVITY_METHODS, {"many": True}), CREDIT, AB_MEASURE, SHOWN_LENGTH, TARGET,
+        params.SENSITIVITY_MODEL,
+        (params.EXPERIMENT_SIZES, {"many": True, "item": "an impression count"}),
+        params.EXPERIMENT_REPETITIONS, RNG_SEED, params.OFFLINE_MEASURE,
+        (params.SENSITIVITY_METHODS, {"many": True}), params.CREDIT, params.AB_MEASURE,
+        params.SHOWN_LENGTH, params.TARGET,
         (SIGNIFICANCE, {"doc": "the agreement's interval is at level 1 - alpha"}),
-        TEST_SIGNIFICANCE, inputs=("qrels", "runs"),
+        params.TEST_SIGNIFICANCE, inputs=("qrels", "runs"),
         help="impressions interleaving and A/B tests need to agree with an offline measure "
         "(simulated users)")
     add_format(parser, TABLE_FORMATS, doc="output format (csv and json: the curves only)")
     add_output(parser, what="table")
-    declare_inputs(parser, "--model", keywords=USERS)
+    declare_inputs(parser, "--model", keywords=params.USERS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs))
     from ..online.clickmodels import read_click_model
 
-    model = args.model if args.model in USERS else read_click_model(args.model)
+    model = args.model if args.model in params.USERS else read_click_model(args.model)
     from ..online.harness import sensitivity
 
     return write_result(args, sensitivity(
