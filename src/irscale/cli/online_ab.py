@@ -97,9 +97,11 @@ def run_assign(args: argparse.Namespace) -> int:
     """``online ab assign``: every user's variant."""
     splits = _splits(args.splits)
     from ..io.user_tables import read_users
+
+    users = read_users(args.inputs)  # before pandas is imported
     from ..online.abtest import assign
 
-    variant = assign(read_users(args.inputs), salt=args.salt, splits=splits)
+    variant = assign(users, salt=args.salt, splits=splits)
     return write_text(args, "".join(f"{u}\t{v}\n" for u, v in variant.items()))
 
 
