@@ -26,11 +26,13 @@ from irscale.text import params as tparams
 DECLARING = (params, cparams, fparams, mparams, oparams,
              tparams, stats_names)
 
-#: Every domain the modules declare, alone or in a parameter's declaration.
-DOMAINS = [(name, value.domain if isinstance(value, params.Param) else value)
-           for module in DECLARING for name, value in vars(module).items()
-           if isinstance(value, (Integers, Reals, Names, NumberText, params.Size,
-                                 params.Pattern, params.Param))]
+#: Every domain the modules declare, alone or in a parameter's declaration (text, used as
+#: it is given, and a switch have nothing to refuse).
+DOMAINS = [(name, domain) for name, domain in (
+    (name, value.domain if isinstance(value, params.Param) else value)
+    for module in DECLARING for name, value in vars(module).items()
+    if isinstance(value, (Integers, Reals, Names, NumberText, params.Size, params.Pattern,
+                          params.Param))) if not isinstance(domain, (params.Text, params.Switch))]
 
 
 @pytest.mark.parametrize(("name", "domain"), DOMAINS, ids=[name for name, _ in DOMAINS])
@@ -157,24 +159,35 @@ def _defaults():
                                          "n_iter": cparams.PAIRWISE_ITERATIONS},
         online.simulate_click_log: {"sessions": oparams.CLICK_SESSIONS,
                                     "serp_size": oparams.SHOWN},
-        online.qrels_click_model: {"gamma": oparams.USER_GAMMA},
+        online.qrels_click_model: {"gamma": oparams.USER_GAMMA,
+                                   "instantiation": oparams.QRELS_USER},
         online.read_click_log: {"serp_size": params.LOG_SERP},
         online.click_calibrated: {"depth": oparams.PAGE_DEPTH},
         online.session_measures: {"k": oparams.CLICKS_CUTOFF},
         online.ab_sample_size: {"power": oparams.AB_POWER},
         online.interleave_runs: {"length": oparams.SHOWN_LENGTH,
-                                 "method": oparams.INTERLEAVING_METHOD},
+                                 "method": oparams.INTERLEAVING_METHOD,
+                                 "credit": oparams.CREDIT},
         online.Interleavings.score: {"bootstrap": oparams.INTERVAL_BOOTSTRAP},
         online.score_log: {"bootstrap": oparams.INTERVAL_BOOTSTRAP,
                            "method": oparams.INTERLEAVING_METHOD},
         online.sensitivity: {"repetitions": oparams.EXPERIMENT_REPETITIONS,
                              "length": oparams.SHOWN_LENGTH, "target": oparams.TARGET,
                              "significance": oparams.TEST_SIGNIFICANCE,
-                             "ab_measure": oparams.AB_MEASURE},
+                             "ab_measure": oparams.AB_MEASURE,
+                             "model": oparams.SENSITIVITY_MODEL,
+                             "impressions": oparams.EXPERIMENT_SIZES,
+                             "methods": oparams.SENSITIVITY_METHODS,
+                             "measure": oparams.OFFLINE_MEASURE, "credit": oparams.CREDIT},
         irscale.evaluate_sessions: {"click_gain": tparams.SESSION_CLICK_GAIN,
                                     "click_order": tparams.CLICK_ORDER},
         text.evaluate_rouge: {"multi": tparams.ROUGE_MULTI},
-        online.ab_test: {"analysis": oparams.AB_ANALYSIS},
+        online.ab_test: {"analysis": oparams.AB_ANALYSIS, "variant": oparams.AB_VARIANT,
+                         "control": oparams.AB_CONTROL, "treatment": oparams.AB_TREATMENT},
+        online.engagement_summary: {"measures": oparams.AB_METRICS,
+                                    "variant": oparams.AB_VARIANT},
+        online.calibrate: {"click_model": oparams.ERR_CLICK_MODEL},
+        online.fit_satisfaction: {"features": oparams.SAT_FEATURES},
         report.build_report: {"scale_depth": params.SCALE_DEPTH},
     }
     return [(param, function, name) for function, names in takes.items()

@@ -54,6 +54,11 @@ CASES = [
         "judge none", files={**FILES, "q.txt": text(["9 0 d1 2", "9 0 d2 0", "9 0 d3 1"])}),
     # ---- options
     err("err-no-qrels", calibrate("ERR"), "--qrels", files=FILES),
+    err("unknown-measure", calibrate("rbp"), "-m/--measure", "unknown measure", "'rbp'",
+        "RBP, ERR, MP", files=FILES),
+    err("unknown-click-model", calibrate("ERR", "--qrels", "qrels.txt", "--click-model",
+                                         "pbm"), "--click-model", "'pbm'", "sdbn, dbn",
+        files=FILES),
     err("rbp-qrels", calibrate("RBP", "--qrels", "qrels.txt"), "--qrels", files=FILES),
     err("mp-click-model", calibrate("MP", "--click-model", "dbn"), "--click-model",
         files=FILES),

@@ -64,10 +64,10 @@ def _warns(result, *needles: str) -> None:
 
 
 def test_the_parser_lists_the_analysis_names():
-    from irscale.cli import online_clicks
+    from irscale.online import params
 
-    assert online_clicks.MODELS == MODELS
-    assert online_clicks.USERS == tuple(INSTANTIATIONS)
+    assert params.CLICK_MODELS == MODELS
+    assert params.USERS == tuple(INSTANTIATIONS)
 
 
 CASES = [
@@ -136,7 +136,10 @@ CASES = [
        files=FILES),
     # ---- options
     err("fit-no-model", ["online", "fit", "train.log"], "--model", files=FILES),
-    err("fit-unknown-model", fit("--model", "xyz"), "--model", files=FILES),
+    err("fit-unknown-model", fit("--model", "xyz"), "--model (model)", "unknown click model",
+        "'xyz'", files=FILES),
+    err("fit-unknown-format", fit("--format", "xml"), "--format", "'xml'", "tsv, json",
+        files=FILES),
     err("fit-bad-iterations", fit("--iterations", "0"), "iterations", files=FILES),
     err("fit-bad-tol", fit("--tol", "-1"), "tol", files=FILES),
     err("fit-bad-smoothing", fit("--smoothing", "nan"), "smoothing", files=FILES),
@@ -200,7 +203,10 @@ CASES = [
     err("simulate-bad-serp-size", simulate("--serp-size", "0"), "serp_size", files=FILES),
     err("simulate-negative-seed", with_option(simulate(), "--seed", "-1"), "--seed",
         files=FILES),
-    err("simulate-unknown-user", simulate("--user", "drunk"), "--user", files=FILES),
+    err("simulate-unknown-user", simulate("--user", "drunk"), "--user", "unknown user",
+        "'drunk'", files=FILES),
+    err("simulate-unknown-format", simulate("--format", "csv"), "--format", "'csv'",
+        "tsv, parquet", files=FILES),
     err("simulate-user-and-params", simulate("--user", "perfect", "--params", "pbm.json"),
         "--params", files=FILES),
     err("simulate-gamma-with-params", simulate("--params", "pbm.json", "--gamma", "0.5"),

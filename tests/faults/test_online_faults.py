@@ -479,6 +479,9 @@ CASES = [
     err("online-no-action", ["online"], any_of("interleave", "ACTION")),
     err("online-unknown-action", ["online", "frob"], "frob"),
     err("ab-no-action", ["online", "ab"], any_of("assign", "ACTION")),
+    # one wording for a command without its action: its actions in the order of --help
+    err("ab-no-action-lists-the-actions", ["online", "ab"], "online ab: choose an action: "
+        "assign, measures, summary, analyze, srm, size (see 'irscale online ab --help')"),
     err("ab-unknown-action", ["online", "ab", "frob"], "frob"),
     err("interleave-unknown-option", [*INTER, "--bogus"], "--bogus"),
 ]

@@ -52,6 +52,11 @@ CASES = [
     err("labels-too-few", [*BASE, "--folds", "20"], "sessions of each label",
         files=FILES),
     err("feature-unknown", [*BASE, "--features", "clicks,magic"], "magic", files=FILES),
+    # a comma-separated list as every list option reads one, before any file is read
+    err("feature-twice", [*BASE, "--features", "clicks,clicks"], "--features", "twice",
+        files=FILES),
+    err("feature-empty-item", [*BASE, "--features", "clicks,,dwell"], "--features",
+        "empty name", files=FILES),
     err("feature-not-finite", [*BASE, "--features", "dwell"], "dwell", "finite",
         files=FILES),
     err("l2-zero", [*BASE, "--l2", "0"], opt("--l2"), files=FILES),

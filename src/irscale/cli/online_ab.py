@@ -1,33 +1,24 @@
-"""``irscale online ab assign|measures|analyze|srm|size``: A/B tests (Kohavi et al. 2009) —
-assignment by hashing, per-user online measures, their analysis, the sample-ratio check and
-the sample size; usage: ``docs/cli.md``, ``docs/online.md``."""
+"""``irscale online ab ...``: A/B tests (Kohavi et al. 2009; ``docs/online.md``)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..core.params import SIGNIFICANCE, Text
+from ..core.params import SIGNIFICANCE, Param, Text
 from ..errors import InputError, ParameterError
-from ..io.formats import TABLE_FORMATS
-from ..online.params import (
-    AB_ANALYSIS,
-    AB_MISSING,
-    AB_POWER,
-    CLICKS_CUTOFF,
-    MIN_DIFF,
-    SESSION_GAP,
-    USER_SD,
-    Param,
-)
+from ..online import params
 from .common_params import INPUTS
 from .main import given
-from .options import ListAction, add_command, add_format, add_output, add_param
-from .outputs import declare_inputs, write_text
-from .rules import Rule, add_rules, check_options
+from .online import add_action, add_actions, add_table, one_of, write_result
+from .options import add_output
+from .outputs import write_text
+from .rules import Rule
 
-DEFAULT_SPLITS = "control=0.5,treatment=0.5"
+#: ``--splits NAME=SHARE,...``: the variants and their shares (:func:`_splits`).
+SPLITS = Param("splits", Text(), "control=0.5,treatment=0.5", "variants and their shares, "
+               "summing to 1", ("--splits",), "NAME=SHARE,...")
 #: ``TABLE``: the per-user table that ``summary``, ``analyze`` and ``srm`` read.
-_TABLE_INPUT = (INPUTS, {"metavar": "TABLE", "doc": "per-user table (CSV or TSV, header)"})
+TABLE = (INPUTS, {"metavar": "TABLE", "doc": "per-user table (CSV or TSV, header)"})
 
 
 def _splits(text: str) -> dict[str, float]:
@@ -56,141 +47,50 @@ def _splits(text: str) -> dict[str, float]:
 
 def add_parser(subparsers) -> None:
     """Register ``irscale online ab`` and its actions."""
-    parser = subparsers.add_parser(
-        "ab", help="A/B tests: hash assignment, per-user online measures, "
-        "Welch/delta-method/CUPED analysis, sample-ratio mismatch, sample size",
-        description="A/B tests (Kohavi et al. 2009). See docs/online.md.")
-    parser.set_defaults(func=_no_action)
-    actions = parser.add_subparsers(dest="ab_command", metavar="ACTION")
-
-    p = actions.add_parser("assign", help="assign users to variants by MD5(salt:user)",
-                           description="Print 'user<TAB>variant' for every user of USERS "
-                           "(one id per line): the same salt gives the same variants.")
-    add_param(p, INPUTS, metavar="USERS", doc="user ids, one per line")
-    p.add_argument("--salt", required=True, help="the experiment's salt")
-    _splits_option(p, "variants and their shares, summing to 1")
-    add_output(p)
-    declare_inputs(p, "inputs")
-    p.set_defaults(func=run_assign)
-
-    p = actions.add_parser("measures", help="per-user online measures of a click log",
-                           description="CTR, clicks, clicks@k, abandonment, good "
-                           "abandonment (--answered), click reciprocal rank, time to first "
-                           "click, dwell and success per user (sessions grouped by "
-                           "--users), and with the pages' times the loyalty measures "
-                           "(search sessions, queries per session, absence time), with "
-                           "each user's variant; written as CSV for 'analyze', 'srm' and "
-                           "'summary'.")
-    add_param(p, INPUTS, metavar="CLICKLOG",
-              doc="click log: session query rank docno clicked [timestamp]")
-    p.add_argument("--users", required=True, metavar="FILE",
-                   help="'session user [time]' lines: the user of every session of the "
-                   "log and the time its page was shown (seconds; gives the loyalty "
-                   "measures)")
-    p.add_argument("--answered", metavar="FILE",
-                   help="the sessions whose page showed the answer, one id per line: "
-                   "good_abandonment is a session of them without a click")
-    add_param(p, SESSION_GAP)
-    group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--variants", metavar="FILE",
-                       help="'user variant' lines (what 'assign' writes)")
-    group.add_argument("--salt",
-                       help="assign the users by MD5(salt:user) instead")
-    _splits_option(p, "with --salt: variants and shares")
-    add_param(p, CLICKS_CUTOFF)
-    add_output(p)
-    declare_inputs(p, "inputs", "--users", "--variants", "--answered")
-    add_rules(p, Rule(("splits",), lambda args: args.salt is not None,
-                      "--splits applies to --salt"))
-    p.set_defaults(func=run_measures)
-
-    p = actions.add_parser("summary", help="means over users with t intervals",
-                           description="The mean of every metric column of a per-user "
-                           "table over its users, with its Student t interval, per variant "
-                           "(users are the units).")
-    add_param(p, INPUTS, metavar="TABLE", doc="per-user table (CSV or TSV, header)")
-    p.add_argument("--metrics", action=ListAction, kind="str", unique=True,
-                   metavar="COLUMN,...",
-                   help="the columns to summarise (default: every numeric column)")
-    add_param(p, AB_MISSING)
-    _variant_options(p)
-    add_param(p, SIGNIFICANCE)
-    _table(p)
-    p.set_defaults(func=run_summary)
-
-    p = actions.add_parser("analyze", help="compare treatment with control on a metric",
-                           description="Welch's t-test, the delta method for a ratio "
-                           "metric, or CUPED with a pre-period covariate, on a per-user "
-                           "table; or an OEC (--oec), a weighted combination of metrics "
-                           "by the delta method; treatment - control.")
-    add_param(p, INPUTS, metavar="TABLE", doc="per-user table (CSV or TSV, header)")
-    p.add_argument("--metric", help="the metric column (the numerator of a ratio for "
-                   "--analysis delta); or --oec")
-    p.add_argument("--oec", metavar="MEASURE=WEIGHT,...",
-                   help="an overall evaluation criterion: weighted columns (their per-user "
-                   "means) and ratios num/den of column sums, e.g. "
-                   "'clicks/impressions=0.5,success=1', tested by the delta method")
-    add_param(p, AB_ANALYSIS)
-    p.add_argument("--denominator", metavar="COLUMN",
-                   help="delta: the denominator column (e.g. impressions)")
-    p.add_argument("--covariate", metavar="COLUMN",
-                   help="cuped: the pre-period covariate column")
-    add_param(p, AB_MISSING)
-    _variant_options(p)
-    p.add_argument("--control", default="control", help="control variant (default control)")
-    p.add_argument("--treatment", default="treatment",
-                   help="treatment variant (default treatment)")
-    add_param(p, SIGNIFICANCE)
-    _table(p)
-    add_rules(p, Rule(("oec",), lambda args: args.metric is None,
-                      "--oec and --metric: give one (the OEC names its measures)"),
-              Rule(("analysis", "denominator", "covariate", "missing"),
-                   lambda args: args.oec is None,
-                   "{options} {applies} to --metric; --oec is its own delta-method test"),
-              _metric_or_oec)
-    p.set_defaults(func=run_analyze)
-
-    add_command(actions, "srm", run_srm, _TABLE_INPUT, (SPLITS, {"doc": "planned shares"}),
-                _variant_options, _table,
-                help="sample-ratio mismatch: chi2 of users per variant",
-                description="Pearson's chi2 test of the users per variant of TABLE against "
-                "the planned shares.")
-    add_command(actions, "size", run_size, (MIN_DIFF, {"required": True}),
-                (USER_SD, {"required": True}), SIGNIFICANCE, AB_POWER, add_output,
-                help="users per variant for a two-sample t-test",
-                description="The smallest number of users per variant whose two-sample "
-                "t-test detects --min-diff with --power.")
+    actions = add_actions(subparsers, "ab", "A/B tests: hash assignment, per-user online "
+                          "measures, Welch/delta-method/CUPED analysis, sample-ratio "
+                          "mismatch, sample size")
+    add_action(actions, "assign", run_assign,
+               (INPUTS, {"metavar": "USERS", "doc": "user ids, one per line"}),
+               (params.AB_SALT, {"required": True}), SPLITS, add_output, inputs=("inputs",),
+               help="assign users to variants by MD5(salt:user): 'user<TAB>variant' lines")
+    add_action(actions, "measures", run_measures,
+               (INPUTS, {"metavar": "CLICKLOG",
+                         "doc": "click log: session query rank docno clicked [timestamp]"}),
+               (params.SESSION_USERS, {"required": True}), params.ANSWERED,
+               params.SESSION_GAP, one_of(params.VARIANTS, params.AB_SALT, required=True),
+               SPLITS, params.CLICKS_CUTOFF, add_output,
+               inputs=("inputs", "--users", "--variants", "--answered"),
+               rules=(Rule(("splits",), lambda args: args.salt is not None,
+                           "--splits applies to --salt"),),
+               help="per-user online measures of a click log, with each user's variant "
+               "(CSV for analyze, srm and summary)")
+    add_action(actions, "summary", run_summary, TABLE, (params.AB_METRICS, {"many": True}),
+               params.AB_MISSING, params.AB_VARIANT, SIGNIFICANCE, add_table,
+               inputs=("inputs",), help="means over users with t intervals, per variant")
+    add_action(actions, "analyze", run_analyze, TABLE, params.AB_METRIC, params.OEC,
+               params.AB_ANALYSIS, params.AB_DENOMINATOR, params.AB_COVARIATE,
+               params.AB_MISSING, params.AB_VARIANT, params.AB_CONTROL, params.AB_TREATMENT,
+               SIGNIFICANCE, add_table, inputs=("inputs",),
+               rules=(Rule(("oec",), lambda args: args.metric is None,
+                           "--oec and --metric: give one (the OEC names its measures)"),
+                      Rule(("analysis", "denominator", "covariate", "missing"),
+                           lambda args: args.oec is None, "{options} {applies} to --metric; "
+                           "--oec is its own delta-method test"),
+                      _metric_or_oec),
+               help="compare treatment with control on a metric (Welch, delta method, "
+               "CUPED) or an OEC")
+    add_action(actions, "srm", run_srm, TABLE, (SPLITS, {"doc": "planned shares"}),
+               params.AB_VARIANT, add_table, inputs=("inputs",),
+               help="sample-ratio mismatch: chi2 of users per variant")
+    add_action(actions, "size", run_size, (params.MIN_DIFF, {"required": True}),
+               (params.USER_SD, {"required": True}), SIGNIFICANCE, params.AB_POWER,
+               add_output, help="users per variant for a two-sample t-test")
 
 
-#: ``--splits NAME=SHARE,...``: the variants and their shares (:func:`_splits`).
-SPLITS = Param("splits", Text(), DEFAULT_SPLITS, "variants and their shares",
-               ("--splits",), "NAME=SHARE,...")
-#: ``--variant-column COLUMN``: the column of a user's variant.
-VARIANT_COLUMN = Param("variant_column", Text(), "variant", "the column naming every user's "
-                       "variant", ("--variant-column",), "COLUMN")
-
-
-def _splits_option(p: argparse.ArgumentParser, doc: str) -> None:
-    """``--splits NAME=SHARE,...`` (:func:`_splits`)."""
-    add_param(p, SPLITS, doc=doc)
-
-
-def _table(p: argparse.ArgumentParser) -> None:
-    """``--format`` and ``-o`` of a table read from ``TABLE`` (``analyze``, ``srm``)."""
-    add_format(p, TABLE_FORMATS)
-    add_output(p)
-    declare_inputs(p, "inputs")
-
-
-def _variant_options(p: argparse.ArgumentParser) -> None:
-    """``--variant-column``: the column of a user's variant."""
-    add_param(p, VARIANT_COLUMN)
-
-
-def _no_action(args: argparse.Namespace) -> int:
-    """``irscale online ab`` without an action: name them."""
-    raise ParameterError("online ab: choose an action: assign, measures, analyze, srm, "
-                         "size or summary (see 'irscale online ab --help')")
+def _metric_or_oec(args: argparse.Namespace) -> None:
+    if args.metric is None and args.oec is None:
+        raise ParameterError("analyze needs --metric COLUMN or --oec MEASURE=WEIGHT,...")
 
 
 def run_assign(args: argparse.Namespace) -> int:
@@ -198,7 +98,7 @@ def run_assign(args: argparse.Namespace) -> int:
     splits = _splits(args.splits)
     from ..io.user_tables import read_users
 
-    users = read_users(args.inputs)
+    users = read_users(args.inputs)  # before pandas is imported
     from ..online.abtest import assign
 
     variant = assign(users, salt=args.salt, splits=splits)
@@ -207,7 +107,6 @@ def run_assign(args: argparse.Namespace) -> int:
 
 def run_measures(args: argparse.Namespace) -> int:
     """``online ab measures``: every user's measures and variant."""
-    check_options(args)
     splits = _splits(args.splits)
     from ..io.user_tables import read_pairs, read_users
     from ..online.abtest import assign, session_measures, user_measures, with_variants
@@ -231,7 +130,9 @@ def run_measures(args: argparse.Namespace) -> int:
         shown = set(listed)
         answered = [session in shown for session in log.sessions.astype(str)]
     sessions = session_measures(log, k=args.k, satisfied=answered)
-    table = user_measures(sessions, _with_source(owners["user"], args.users))
+    users = owners["user"]
+    users.attrs["source"] = args.users  # the message of a session without a user names it
+    table = user_measures(sessions, users)
     if "time" in owners.columns:
         pages = owners.loc[owners.index.isin(sessions.index.astype(str))]
         table = table.join(loyalty_measures(pages, session_gap=args.session_gap))
@@ -242,66 +143,50 @@ def run_measures(args: argparse.Namespace) -> int:
     return write_text(args, with_variants(table, variants, source=args.variants).to_csv())
 
 
-def _metric_or_oec(args: argparse.Namespace) -> None:
-    """``analyze`` tests a ``--metric`` or an ``--oec``: one of them is needed."""
-    if args.metric is None and args.oec is None:
-        raise ParameterError("analyze needs --metric COLUMN or --oec MEASURE=WEIGHT,...")
-
-
-def run_analyze(args: argparse.Namespace) -> int:
-    """``online ab analyze``: the A/B test of a metric, or of an OEC."""
-    check_options(args)
+def _read_table(args: argparse.Namespace):
+    """The per-user table ``TABLE``."""
     from ..io.user_tables import read_user_table
 
-    table = read_user_table(args.inputs, labels=(args.variant_column,))
-    from ..online.abtest import ab_test
-
-    if args.oec is not None:
-        from ..online.oec import oec_test
-
-        result = oec_test(table, args.oec, variant=args.variant_column,
-                          control=args.control, treatment=args.treatment, alpha=args.alpha)
-    else:
-        result = ab_test(table, args.metric, analysis=args.analysis,
-                         denominator=args.denominator, covariate=args.covariate,
-                         variant=args.variant_column, control=args.control,
-                         treatment=args.treatment, alpha=args.alpha, missing=args.missing)
-    return write_text(args, result.format(args.fmt) + "\n")
-
-
-def _with_source(series, source: str):
-    """``series`` naming its file (the message of a session without a user names it)."""
-    series.attrs["source"] = source
-    return series
+    return read_user_table(args.inputs, labels=(args.variant_column,))
 
 
 def run_summary(args: argparse.Namespace) -> int:
     """``online ab summary``: every metric's mean over users with its interval."""
-    from ..io.user_tables import read_user_table
-
-    table = read_user_table(args.inputs, labels=(args.variant_column,))
+    table = _read_table(args)
     from ..online.engagement import engagement_summary
 
     variant = args.variant_column if args.variant_column in table.columns else None
-    result = engagement_summary(table, args.metrics, variant=variant, alpha=args.alpha,
-                                source=args.inputs, missing=args.missing)
-    return write_text(args, result.format(args.fmt) + "\n")
+    return write_result(args, engagement_summary(
+        table, args.metrics, variant=variant, alpha=args.alpha, source=args.inputs,
+        missing=args.missing))
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """``online ab analyze``: the A/B test of a metric, or of an OEC."""
+    table = _read_table(args)
+    compared = {"variant": args.variant_column, "control": args.control,
+                "treatment": args.treatment, "alpha": args.alpha}
+    if args.oec is not None:
+        from ..online.oec import oec_test
+
+        return write_result(args, oec_test(table, args.oec, **compared))
+    from ..online.abtest import ab_test
+
+    return write_result(args, ab_test(
+        table, args.metric, analysis=args.analysis, denominator=args.denominator,
+        covariate=args.covariate, missing=args.missing, **compared))
 
 
 def run_srm(args: argparse.Namespace) -> int:
     """``online ab srm``: the sample ratio mismatch test."""
-
     splits = _splits(args.splits)
-    from ..io.user_tables import read_user_table
-
-    table = read_user_table(args.inputs, labels=(args.variant_column,))
+    table = _read_table(args)
     from ..online.abtest import sample_ratio_mismatch
 
     if args.variant_column not in table.columns:
         raise InputError(f"no variant column {args.variant_column!r} (columns: "
                          f"{list(table.columns)})", source=args.inputs)
-    result = sample_ratio_mismatch(table[args.variant_column], splits)
-    return write_text(args, result.format(args.fmt) + "\n")
+    return write_result(args, sample_ratio_mismatch(table[args.variant_column], splits))
 
 
 def run_size(args: argparse.Namespace) -> int:

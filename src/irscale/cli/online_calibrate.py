@@ -1,57 +1,41 @@
-"""``irscale online calibrate``: the user model of RBP, ERR or Markov precision fitted on a
-click log (:func:`irscale.online.calibrate`), printed as its parameters and the measure
-name that ``irscale eval -m`` reads; usage: ``docs/cli.md``, ``docs/online.md``."""
+"""``irscale online calibrate``: :func:`irscale.online.calibrate` (``docs/online.md``)."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 
 from ..core.params import LOG_SERP
 from ..errors import ParameterError
-from ..online.params import FIT_SMOOTHING
-from .common_params import INPUTS, QRELS_OPTION
-from .options import add_output, add_param
-from .outputs import declare_inputs, write_text
-from .rules import Rule, add_rules, check_options
-
-#: The measures whose user model is fitted (-m), and the click models of ERR's.
-MEASURES = ("RBP", "ERR", "MP")
-CLICK_MODELS = ("sdbn", "dbn")
+from ..online import params
+from .common_params import QRELS_OPTION
+from .online import CLICK_LOG, add_action
+from .options import add_output
+from .outputs import write_text
+from .rules import Rule
 
 
 def add_parser(subparsers) -> None:
     """Register ``online calibrate``."""
-    parser = subparsers.add_parser(
-        "calibrate", help="fit RBP's persistence, ERR's stopping probabilities or Markov "
-        "precision's chain on a click log",
-        description="Fit the user model of a measure on a click log and print its "
-        "parameters and the measure name to evaluate with (irscale eval -m NAME): RBP's "
-        "persistence p (maximum likelihood of the last-click depths), ERR's stopping "
-        "probability of every degree (a DBN fitted on the log with its parameters tied by "
-        "degree: needs --qrels) or Markov precision's chain over the ranks (moves between "
-        "successive clicks). See docs/online.md.")
-    add_param(parser, INPUTS, nargs=1, metavar="LOG", doc="click log (text or Parquet)")
-    parser.add_argument("-m", "--measure", required=True, choices=MEASURES,
-                        help="the measure whose user model is fitted: " + ", ".join(MEASURES))
-    add_param(parser, QRELS_OPTION, metavar="QRELS",
-              doc="-m ERR: the degrees of the logged documents (TREC format)")
-    parser.add_argument("--click-model", choices=CLICK_MODELS,
-                        help="-m ERR: sdbn (closed form, default) or dbn (EM)")
-    add_param(parser, FIT_SMOOTHING, doc="-m ERR: pseudo-trials at 0.5 per parameter of "
-              "the click model; -m MP: pseudo-moves out of every rank, spread evenly (0: "
-              "maximum likelihood)")
-    add_param(parser, LOG_SERP)
-    add_output(parser, what="parameters")
-    declare_inputs(parser, "inputs", "--qrels")
-    add_rules(parser,
-              Rule(("qrels",), lambda args: args.measure == "ERR",
-                   "online calibrate: --qrels applies to -m ERR"),
-              Rule(("click_model",), lambda args: args.measure == "ERR",
-                   "online calibrate: --click-model applies to -m ERR"),
-              Rule(("smoothing",), lambda args: args.measure != "RBP",
-                   "online calibrate: --smoothing applies to -m ERR and -m MP"),
-              _qrels_for_err)
-    parser.set_defaults(func=run)
+    add_action(
+        subparsers, "calibrate", run, CLICK_LOG, (params.CALIBRATED, {"required": True}),
+        (QRELS_OPTION, {"metavar": "QRELS",
+                        "doc": "-m ERR: the degrees of the logged documents (TREC format)"}),
+        params.ERR_CLICK_MODEL,
+        (params.FIT_SMOOTHING, {"doc": "-m ERR: pseudo-trials at 0.5 per parameter of the click "
+                         "model; -m MP: pseudo-moves out of every rank, spread evenly (0: "
+                         "maximum likelihood)"}),
+        LOG_SERP, functools.partial(add_output, what="parameters"),
+        inputs=("inputs", "--qrels"),
+        rules=(Rule(("qrels",), lambda args: args.measure == "ERR",
+                    "online calibrate: --qrels applies to -m ERR"),
+               Rule(("click_model",), lambda args: args.measure == "ERR",
+                    "online calibrate: --click-model applies to -m ERR"),
+               Rule(("smoothing",), lambda args: args.measure != "RBP",
+                    "online calibrate: --smoothing applies to -m ERR and -m MP"),
+               _qrels_for_err),
+        help="fit RBP's persistence, ERR's stopping probabilities or Markov precision's "
+        "chain on a click log, and print the measure name for irscale eval -m")
 
 
 def _qrels_for_err(args: argparse.Namespace) -> None:
@@ -62,15 +46,13 @@ def _qrels_for_err(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``online calibrate``: ``parameter<TAB>value`` lines, then ``measure<TAB>NAME``."""
-    check_options(args)
     from ..io.clicklog import read_click_log
 
     # the log first: a malformed one is reported before pandas and the models are imported
-    log = read_click_log(args.inputs[0], serp_size=args.serp_size)
+    log = read_click_log(args.inputs, serp_size=args.serp_size)
     from ..online.user_models import calibrate
 
-    fit = calibrate(log, args.measure, qrels=args.qrels,
-                    click_model=args.click_model or "sdbn", smoothing=args.smoothing,
-                    serp_size=args.serp_size)
+    fit = calibrate(log, args.measure, qrels=args.qrels, click_model=args.click_model,
+                    smoothing=args.smoothing, serp_size=args.serp_size)
     lines = [f"{name}\t{value!r}" for name, value in fit.parameters]
     return write_text(args, "\n".join([*lines, f"measure\t{fit.measure}"]) + "\n")

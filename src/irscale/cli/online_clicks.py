@@ -1,133 +1,77 @@
-"""``irscale online fit|loglik|simulate-clicks|measures``: click models (Chuklin, Markov &
-de Rijke 2015) and the measures calibrated by them (Chuklin, Serdyukov & de Rijke 2013);
-usage: ``docs/cli.md``, ``docs/online.md``."""
+"""``irscale online fit|loglik|simulate-clicks|measures``: click models and the measures
+calibrated by them (``docs/online.md``)."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 
-from ..core.params import LOG_SERP, RNG_SEED, Text
+from ..core.params import LOG_SERP, RNG_SEED, Names, Param
 from ..errors import ParameterError
 from ..io.extras import require_pyarrow
-from ..online.params import (
-    CLICK_MODELS,
-    CLICK_RELEVANCE,
-    CLICK_SESSIONS,
-    CLOSED_FORM_MODELS,
-    FIT_ITERATIONS,
-    FIT_SMOOTHING,
-    FIT_TOL,
-    PAGE_DEPTH,
-    SHOWN,
-    USER_GAMMA,
-    USERS,
-    Param,
-)
-from .common_params import INPUTS, MEASURES, QRELS, RUNS
+from ..online import params
+from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .main import given
-from .options import add_output, add_param, add_ties
-from .outputs import declare_inputs, open_output, write_text
-from .rules import add_rules, check_options, each
+from .online import CLICK_LOG, add_action, one_of
+from .options import add_output, add_ties
+from .outputs import open_output, write_text
+from .rules import each
 from .runargs import distinct_runs, read_inputs
 
-#: ``--params FILE``: a click model fitted before.
-FITTED = Param("params", Text(), None, "a fitted model (fit --format json)", ("--params",),
-               "FILE")
-#: Click models (:func:`irscale.online.fit_click_model`).
-MODELS = CLICK_MODELS
+#: The formats of a fitted model and of a simulated click log.
+FIT_FORMAT = Param("format", Names("format", ("tsv", "json")), "tsv", "tsv: parameters as "
+                   "TSV rows, json: as JSON (read by --params)", ("--format",))
+LOG_FORMAT = Param("format", Names("format", ("tsv", "parquet")), "tsv", "log format "
+                   "(parquet needs -o)", ("--format",))
+#: The options of the fit of a click model.
+FITTING = (LOG_SERP, params.FIT_ITERATIONS, params.FIT_TOL, params.FIT_SMOOTHING)
+#: EM's options: of the models fitted by EM.
+EM_RULES = each(("iterations", "tol"), lambda args: args.model not in params.CLOSED_FORM_MODELS,
+                "{options} applies to the models fitted by EM, not to --model {model} "
+                "(closed form)", {"iterations": "--iterations", "tol": "--tol"})
 
 
 def add_parser(subparsers) -> None:
     """Register ``online fit``, ``loglik``, ``simulate-clicks`` and ``measures``."""
-    fit = subparsers.add_parser(
-        "fit", help="fit a click model on a click log",
-        description="Fit a click model (PBM, CM, UBM, DCM, DBN, SDBN, CCM) on a click log "
-        "and write its parameters. See docs/online.md.")
-    add_param(fit, INPUTS, nargs=1, metavar="LOG", doc="click log (text or Parquet)")
-    _model_options(fit, required=True)
-    fit.add_argument("--format", choices=("tsv", "json"), default="tsv",
-                     help="tsv: parameters as TSV rows, json: as JSON (read by --params); "
-                     "default tsv")
-    add_output(fit, what="parameters")
-    declare_inputs(fit, "inputs")
-    add_rules(fit, *EM_RULES)
-    fit.set_defaults(func=run_fit)
-
-    loglik = subparsers.add_parser(
-        "loglik", help="log-likelihood and perplexity of held-out sessions",
-        description="Fit a click model on LOG (or read --params) and print the "
-        "log-likelihood and the perplexity by rank of the sessions of --test.")
-    add_param(loglik, INPUTS, nargs="?", metavar="LOG", doc="training click log")
-    _model_options(loglik, required=False)
-    add_param(loglik, FITTED, doc=FITTED.doc + " instead of LOG and --model")
-    loglik.add_argument("--test", required=True, metavar="LOG2", help="held-out click log")
-    add_output(loglik, what="table")
-    declare_inputs(loglik, "inputs", "--params", "--test")
-    add_rules(loglik, _params_or_fit, *EM_RULES)
-    loglik.set_defaults(func=run_loglik)
-
-    simulate = subparsers.add_parser(
-        "simulate-clicks", help="simulate users clicking on a run's result pages",
-        description="Simulate --sessions impressions of every topic of RUN (its first "
-        "--serp-size documents) clicked by a user from QRELS (--user, Hofmann et al. "
-        "2011) or by a fitted model (--params), and write the click log.")
-    add_param(simulate, QRELS, metavar="QRELS",
-              doc="qrels file: the grades of the --user (TREC format)")
-    add_param(simulate, RUNS, nargs=1, metavar="RUN",
-              doc="run file whose result pages are shown (TREC format)")
-    group = simulate.add_mutually_exclusive_group()
-    group.add_argument("--user", choices=USERS,
-                       help="user from the qrels' grades (default navigational)")
-    add_param(group, FITTED)
-    add_param(simulate, CLICK_RELEVANCE,
-              doc="lowest grade a user counts as relevant")
-    for param in (USER_GAMMA, CLICK_SESSIONS, SHOWN, RNG_SEED):
-        add_param(simulate, param)
-    simulate.add_argument("--format", choices=("tsv", "parquet"), default="tsv",
-                          help="log format (default tsv; parquet needs -o)")
-    add_ties(simulate)
-    add_output(simulate, what="click log")
-    declare_inputs(simulate, "qrels", "runs", "--params")
-    add_rules(simulate, _parquet_to_file,
-              *each(("relevance_level", "gamma"), lambda args: args.params is None,
-                    "online simulate-clicks: {options} sets a --user from the qrels, not a "
-                    "fitted model (--params)",
-                    {"relevance_level": "-l/--relevance-level", "gamma": "--gamma"}))
-    simulate.set_defaults(func=run_simulate)
-
-    measures = subparsers.add_parser(
-        "measures", help="uM and rrM with a click model's probabilities",
-        description="Click-calibrated measures (Chuklin, Serdyukov & de Rijke 2013): uM "
-        "and rrM of every run with the click and satisfaction probabilities of a fitted "
-        "click model.")
-    add_param(measures, QRELS, metavar="QRELS", doc="qrels file (TREC format)")
-    add_param(measures, RUNS, nargs="+", metavar="RUN", doc="run files (TREC format)")
-    add_param(measures, FITTED, required=True)
-    add_param(measures, MEASURES, action="append", metavar="NAME",
-              doc="uM or rrM with parameters and cut-off (repeatable; default uM and rrM)")
-    add_param(measures, PAGE_DEPTH)
-    measures.add_argument("-q", dest="per_topic", action="store_true",
-                          help="print per-topic values too")
-    add_ties(measures)
-    add_output(measures, what="table")
-    declare_inputs(measures, "qrels", "runs", "--params")
-    measures.set_defaults(func=run_measures)
-
-
-def _model_options(parser: argparse.ArgumentParser, *, required: bool,
-                   default: str | None = None) -> None:
-    """``--model`` (``required`` or not, ``default``) and the fitting options."""
-    parser.add_argument("--model", choices=MODELS, required=required, default=default,
-                        help="click model: " + ", ".join(MODELS)
-                        + (f" (default: {default})" if default else ""))
-    for param in (LOG_SERP, FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING):
-        add_param(parser, param)
-
-
-#: EM's options: of the models fitted by EM.
-EM_RULES = each(("iterations", "tol"), lambda args: args.model not in CLOSED_FORM_MODELS,
-                "{options} applies to the models fitted by EM, not to --model {model} "
-                "(closed form)", {"iterations": "--iterations", "tol": "--tol"})
+    fitted = params.FITTED
+    add_action(subparsers, "fit", run_fit, CLICK_LOG, (params.CLICK_MODEL, {"required": True}),
+               *FITTING, FIT_FORMAT, functools.partial(add_output, what="parameters"),
+               inputs=("inputs",), rules=EM_RULES,
+               help="fit a click model on a click log and write its parameters")
+    add_action(subparsers, "loglik", run_loglik,
+               (CLICK_LOG, {"nargs": "?", "doc": "training click log"}), params.CLICK_MODEL,
+               *FITTING, (fitted, {"doc": fitted.doc + " instead of LOG and --model"}),
+               (params.HELD_OUT, {"required": True}),
+               functools.partial(add_output, what="table"),
+               inputs=("inputs", "--params", "--test"), rules=(_params_or_fit, *EM_RULES),
+               help="log-likelihood and perplexity by rank of held-out sessions")
+    add_action(subparsers, "simulate-clicks", run_simulate,
+               (QRELS, {"metavar": "QRELS",
+                        "doc": "qrels file: the grades of the --user (TREC format)"}),
+               (RUNS, {"metavar": "RUN",
+                       "doc": "run file whose result pages are shown (TREC format)"}),
+               one_of(params.QRELS_USER, fitted),
+               (params.CLICK_RELEVANCE, {"doc": "lowest grade a user counts as relevant"}),
+               params.USER_GAMMA, params.CLICK_SESSIONS, params.SHOWN, RNG_SEED, LOG_FORMAT,
+               add_ties, functools.partial(add_output, what="click log"),
+               inputs=("qrels", "runs", "--params"),
+               rules=(_parquet_to_file, *each(
+                   ("relevance_level", "gamma"), lambda args: args.params is None,
+                   "online simulate-clicks: {options} sets a --user from the qrels, not a "
+                   "fitted model (--params)",
+                   {"relevance_level": "-l/--relevance-level", "gamma": "--gamma"})),
+               help="simulate users (Hofmann et al. 2011, or a fitted model) clicking on "
+               "a run's result pages")
+    add_action(subparsers, "measures", run_measures,
+               (QRELS, {"metavar": "QRELS", "doc": "qrels file (TREC format)"}),
+               (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files (TREC format)"}),
+               (fitted, {"required": True}),
+               (MEASURES, {"action": "append", "metavar": "NAME", "doc": "uM or rrM with "
+                           "parameters and cut-off (repeatable; default uM and rrM)"}),
+               params.PAGE_DEPTH, PER_QUERY, add_ties,
+               functools.partial(add_output, what="table"),
+               inputs=("qrels", "runs", "--params"), rules=(_calibrated,),
+               help="uM and rrM with a click model's probabilities")
 
 
 def _params_or_fit(args: argparse.Namespace) -> None:
@@ -144,36 +88,37 @@ def _params_or_fit(args: argparse.Namespace) -> None:
 
 
 def _parquet_to_file(args: argparse.Namespace) -> None:
-    """Parquet is written to a file, not to standard output."""
     if args.format == "parquet" and args.output == "-":
         raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
     if args.format == "parquet":
         require_pyarrow("writing a Parquet click log", args.output)
 
 
-def _read_model(path: str):
-    """The click model of the JSON file ``path`` (``--params``)."""
-    from ..online.clickmodels import read_click_model
+def _calibrated(args: argparse.Namespace) -> None:
+    """``-m``: uM and rrM, refused before the files are read."""
+    for name in args.measures or ():
+        params.split_calibrated(name)
 
-    return read_click_model(path)
 
+def _model(args: argparse.Namespace, log_path: str | None = None):
+    """The click model of ``--params``, or of ``--model`` fitted on the click log
+    ``log_path`` (the fitting options' defaults are the API's)."""
+    if getattr(args, "params", None) is not None:  # online fit has no --params
+        from ..online.clickmodels import read_click_model
 
-def _fitted(args: argparse.Namespace, log_path: str):
-    """The model of ``--model`` fitted on the click log ``log_path`` (the fitting options'
-    defaults are the API's)."""
-    options = {name: getattr(args, name) for name in ("iterations", "tol", "smoothing")}
+        return read_click_model(args.params)
     from ..online.clicklog import read_click_log
 
     log = read_click_log(log_path, serp_size=args.serp_size)  # before pandas is imported
     from ..online.clickmodels import fit_click_model
 
-    return fit_click_model(log, args.model, **options)
+    return fit_click_model(log, args.model, iterations=args.iterations, tol=args.tol,
+                           smoothing=args.smoothing)
 
 
 def run_fit(args: argparse.Namespace) -> int:
     """``online fit``: the click model fitted on the log."""
-    check_options(args)  # before numpy is imported
-    model = _fitted(args, args.inputs[0])
+    model = _model(args, args.inputs)
     if args.format == "json":
         return write_text(args, model.to_json() + "\n")
     return write_text(args, model.to_frame().to_csv(sep="\t", index=False))
@@ -181,56 +126,48 @@ def run_fit(args: argparse.Namespace) -> int:
 
 def run_loglik(args: argparse.Namespace) -> int:
     """``online loglik``: the log-likelihood and perplexity of a model on the test log."""
-    check_options(args)
-    model = _read_model(args.params) if args.params is not None else \
-        _fitted(args, args.inputs)
+    model = _model(args, args.inputs)
     from ..online.clicklog import read_click_log
 
-    test = read_click_log(args.test, serp_size=args.serp_size)
-    table = model.evaluate(test)
+    table = model.evaluate(read_click_log(args.test, serp_size=args.serp_size))
     return write_text(args, table.to_csv(sep="\t", float_format="%.6g"))
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """``online simulate-clicks``: a click log of the run, clicked by a model."""
-    check_options(args)
     if args.params is not None:
-        model = _read_model(args.params)
+        model = _model(args)
     else:
         from ..io.sources import as_qrels
 
         qrels = as_qrels(args.qrels)  # before pandas is imported
         from ..online.simulate import qrels_click_model
 
-        model = qrels_click_model(qrels, args.user or "navigational",
-                                  relevance_level=args.relevance_level, gamma=args.gamma)
+        model = qrels_click_model(qrels, args.user, relevance_level=args.relevance_level,
+                                  gamma=args.gamma)
     from ..online.simulate import simulate_click_log
 
-    log = simulate_click_log(args.runs[0], model, sessions=args.sessions,
-                             serp_size=args.serp_size, ties=args.ties, rng=args.seed)
-    frame = log.to_frame()
+    frame = simulate_click_log(args.runs, model, sessions=args.sessions,
+                               serp_size=args.serp_size, ties=args.ties,
+                               rng=args.seed).to_frame()
     if args.format == "parquet":
         with open_output(args) as stream:
             frame.to_parquet(stream, index=False)
-        return 0
-    with open_output(args, "w") as stream:
-        frame.to_csv(stream, sep="\t", index=False, header=False)
+    else:
+        with open_output(args, "w") as stream:
+            frame.to_csv(stream, sep="\t", index=False, header=False)
     return 0
 
 
 def run_measures(args: argparse.Namespace) -> int:
     """``online measures``: uM and rrM of every run with a fitted click model."""
-    from ..online.params import split_calibrated
-
-    for name in args.measures or ():
-        split_calibrated(name)
     # the inputs first: a malformed file is reported before pandas is imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs),
                               keep_rank=args.ties == "rank-column")
-    model = _read_model(args.params)
+    model = _model(args)
     from ..online.calibrated import calibrated_summary, click_calibrated
 
-    frame = click_calibrated(qrels, runs, model,
-                             args.measures or ("uM", "rrM"), depth=args.depth, ties=args.ties)
-    table = calibrated_summary(frame, per_topic=args.per_topic)
+    frame = click_calibrated(qrels, runs, model, args.measures or ("uM", "rrM"),
+                             depth=args.depth, ties=args.ties)
+    table = calibrated_summary(frame, per_topic=args.per_query)
     return write_text(args, table.to_csv(sep="\t", index=False, float_format="%.6g"))

@@ -25,6 +25,7 @@ from ..core.params import (
     Names,
     Param,
     Reals,
+    Text,
 )
 from ..errors import ParameterError
 
@@ -126,6 +127,10 @@ SAT_L2 = Param("l2", Reals(0.0, math.inf, bounds="()"), 1.0, "L2 penalty λ of t
                "regression (on z-scored features; sklearn's C = 1/λ)", ("--l2",), "L")
 SAT_FOLDS = Param("folds", Integers(2, 1000), 5, "cross-validation folds (stratified)",
                   ("--folds",), "K")
+SAT_FEATURES = Param("features", Text(), None, "features: clicks, clicks@3, abandoned, "
+                     "reciprocal_rank, success, dwell, time_to_first_click", ("--features",),
+                     "F1,F2,...", unset="clicks, reciprocal_rank, abandoned, and success with "
+                     "timestamps", label="--features")
 OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile bootstrap "
                       "samples over sessions (0: none)", ("--bootstrap",), "B")
 #: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
@@ -195,6 +200,114 @@ TARGET = Param("target", AGREEMENT, 0.95, "agreement that counts as reached", ("
 TEST_SIGNIFICANCE = Param("significance", ALPHA, None, "an experiment agrees only when its "
                           "test (sign test, Welch) is also significant at LEVEL",
                           ("--significance",), "LEVEL", unset="the sign alone")
+
+
+#: The credit rule of an interleaving (:func:`irscale.online.interleave_runs`,
+#: :func:`irscale.online.score_log`): one of :data:`CREDITS` of the method.
+CREDIT = Param("credit", Text(), None, "credit rule: probabilistic marginal|assignment "
+               "(default marginal), optimized inverse|linear (default inverse)",
+               ("--credit",), "CREDIT")
+#: The click model fitted (:func:`irscale.online.fit_click_model`).
+CLICK_MODEL = Param("model", Names("click model", CLICK_MODELS), None, "click model",
+                    ("--model",), "MODEL")
+#: The users of the qrels' grades (:func:`irscale.online.qrels_click_model`).
+QRELS_USER = Param("instantiation", Names("user", USERS), "navigational", "user from the "
+                   "qrels' grades", ("--user",), "USER", dest="user")
+#: The user model fitted on a click log (:func:`irscale.online.calibrate`), and the click
+#: model of ERR's.
+CALIBRATED = Param("model", Names("measure", ("RBP", "ERR", "MP")), None, "the measure "
+                   "whose user model is fitted", ("-m", "--measure"), "MEASURE",
+                   dest="measure")
+ERR_CLICK_MODEL = Param("click_model", Names("click model", ("sdbn", "dbn")), "sdbn",
+                        "-m ERR: sdbn (closed form) or dbn (EM)", ("--click-model",), "MODEL")
+#: An A/B test (:func:`irscale.online.ab_test`, :func:`irscale.online.oec_test`,
+#: :func:`irscale.online.assign`): the metric or the overall evaluation criterion, the
+#: columns of a ratio's denominator and of CUPED's covariate, the variants compared, the
+#: salt of the assignment and the columns summarised
+#: (:func:`irscale.online.engagement_summary`).
+AB_METRIC = Param("metric", Text(), None, "the metric column (the numerator of a ratio for "
+                  "--analysis delta); or --oec", ("--metric",), "METRIC")
+OEC = Param("weights", Text(), None, "an overall evaluation criterion: weighted columns "
+            "(their per-user means) and ratios num/den of column sums, e.g. "
+            "'clicks/impressions=0.5,success=1', tested by the delta method", ("--oec",),
+            "MEASURE=WEIGHT,...", dest="oec")
+AB_DENOMINATOR = Param("denominator", Text(), None, "delta: the denominator column (e.g. "
+                       "impressions)", ("--denominator",), "COLUMN")
+AB_COVARIATE = Param("covariate", Text(), None, "cuped: the pre-period covariate column",
+                     ("--covariate",), "COLUMN")
+AB_VARIANT = Param("variant", Text(), "variant", "the column naming every user's variant",
+                   ("--variant-column",), "COLUMN", dest="variant_column")
+AB_CONTROL = Param("control", Text(), "control", "control variant", ("--control",),
+                   "CONTROL")
+AB_TREATMENT = Param("treatment", Text(), "treatment", "treatment variant",
+                     ("--treatment",), "TREATMENT")
+AB_SALT = Param("salt", Text(), None, "the experiment's salt: users are assigned by "
+                "MD5(salt:user)", ("--salt",), "SALT")
+AB_METRICS = Param("measures", Text(), None, "the columns to summarise", ("--metrics",),
+                   "COLUMN,...", unset="every numeric column", label="--metrics",
+                   dest="metrics")
+#: The experiments of :func:`irscale.online.sensitivity`: the users, the impressions of
+#: an experiment, the offline measure and the interleaving methods.
+SENSITIVITY_MODEL = Param("model", Text(), "navigational", "users: an instantiation from "
+                          "the qrels' grades (Hofmann et al. 2011) or a click model's JSON "
+                          "(online fit --format json)", ("--model",),
+                          "|".join(USERS) + "|PARAMS.json")
+EXPERIMENT_SIZES = Param("impressions", EXPERIMENT_IMPRESSIONS, SENSITIVITY_IMPRESSIONS,
+                         "impressions per experiment, increasing", ("--impressions",),
+                         "N,N,...")
+OFFLINE_MEASURE = Param("measure", Text(), "nDCG@10", "offline measure (one name)",
+                        ("--measure",), "NAME")
+SENSITIVITY_METHODS = Param("methods", INTERLEAVING, ("team-draft",), "interleaving methods",
+                            ("--method",), "M[,M...]", label="--method", dest="method")
+
+#: The files of an A/B test's per-user measures (:func:`irscale.online.read_session_users`,
+#: :func:`irscale.online.session_measures`, :func:`irscale.online.abtest.with_variants`).
+SESSION_USERS = Param("users", Text(), None, "'session user [time]' lines: the user of every "
+                      "session of the log and the time its page was shown (seconds; gives "
+                      "the loyalty measures)", ("--users",), "FILE")
+ANSWERED = Param("satisfied", Text(), None, "the sessions whose page showed the answer, one "
+                 "id per line: good_abandonment is a session of them without a click",
+                 ("--answered",), "FILE", dest="answered")
+VARIANTS = Param("variants", Text(), None, "'user variant' lines (what 'assign' writes)",
+                 ("--variants",), "FILE")
+#: A click model fitted before (:func:`irscale.online.clickmodels.read_click_model`) and
+#: the held-out log it is evaluated on (:meth:`irscale.online.ClickModel.evaluate`).
+FITTED = Param("params", Text(), None, "a fitted model (fit --format json)", ("--params",),
+               "FILE")
+HELD_OUT = Param("test", Text(), None, "held-out click log", ("--test",), "LOG2")
+#: The users that click an interleaving (:meth:`irscale.online.Interleavings.simulate_clicks`):
+#: these, or a click model's JSON file.
+CLICKING_USERS: tuple[str, ...] = ("perfect", "random")
+CLICKS = Param("model", Text(), None, "user model: perfect (click iff relevant in --qrels), "
+               "random (each result with --click-prob) or a click model's JSON file",
+               ("--clicks",), "|".join(CLICKING_USERS) + "|MODEL.json", dest="clicks")
+#: The policies and models of :func:`irscale.online.counterfactual`.
+TARGET_RUN = Param("policy", Text(), None, "target policy: a TREC run (its first SERP-size "
+                   "documents per query)", ("--run",), "RUN", dest="run")
+TARGET_POLICY = Param("policy", Text(), None, "target policy: 'query docno rank probability' "
+                      "lines (a stochastic policy); sips, iips, rips: 'query slate "
+                      "probability' lines", ("--policy",), "FILE")
+#: The value of ``--logging`` that estimates the propensities from the log.
+EMPIRICAL = "empirical"
+LOGGING_POLICY = Param("logging", Text(), None, "logging propensities: 'query docno rank "
+                       "probability' lines (sips, iips, rips: 'query slate probability' "
+                       "lines), or 'empirical' (their frequencies in the log); all but dm, "
+                       "pbm-ips", ("--logging",), "FILE|" + EMPIRICAL)
+EXAMINATION = Param("propensities", Text(), None, "examination propensities γ_r of ranks 1.. "
+                    "(comma-separated) or a position-based click model (online fit --format "
+                    "json); pbm-ips (default: a PBM fitted on the log), dm, dr, switch-dr, "
+                    "sndr", ("--propensities",), "G1,G2,...|PARAMS.json")
+REWARD_MODEL = Param("reward", Text(), None, "reward model of dm, dr, switch-dr, sndr: 'query "
+                     "docno value' lines (click probabilities, times γ_r of --propensities) "
+                     "or a position-based click model (default: a PBM fitted on the log)",
+                     ("--reward",), "FILE|PARAMS.json")
+#: The pairs of rankers of :func:`irscale.online.historical_interleaving`.
+SOURCE_RUNS = Param("source", Text(), None, "the two runs that built the log (run ids = its "
+                    "teams)", ("--source",), "RUN")
+TARGET_RUNS = Param("target", Text(), None, "the two runs to compare", ("--target",), "RUN")
+#: The labelled sessions of :func:`irscale.online.fit_satisfaction`.
+SAT_LABELS = Param("labels", Text(), None, "'session label' lines: 1 satisfied, 0 not",
+                   ("--labels",), "FILE")
 
 
 def split_calibrated(name: str) -> tuple[str, str, set[str], str]:
