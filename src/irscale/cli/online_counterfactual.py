@@ -11,6 +11,7 @@ from ..errors import ParameterError
 from ..online import params
 from .common_params import INPUTS
 from .online import CLICK_LOG, add_action, add_table, one_of, write_result
+from .options import add_progress, wants_progress
 from .outputs import declare_inputs
 from .rules import Rule
 from .runargs import distinct_runs
@@ -32,7 +33,7 @@ def add_parser(subparsers) -> None:
         subparsers, "counterfactual", run, CLICK_LOG,
         one_of(params.TARGET_RUN, params.TARGET_POLICY, required=True), params.OPE_ESTIMATOR,
         params.LOGGING_POLICY, params.EXAMINATION, params.REWARD_MODEL, params.OPE_CLIP,
-        params.OPE_SWITCH_TAU, *INTERVAL,
+        params.OPE_SWITCH_TAU, *INTERVAL, add_progress,
         inputs=("inputs", "--run", "--policy", "--reward"),
         rules=(Rule(("logging",), lambda args: args.estimator not in ("pbm-ips", "dm"),
                     "--logging applies to every --estimator but pbm-ips and dm"),
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         propensities=_propensities(args.propensities),
         reward=_reward(args.reward),
         clip=args.clip, switch_tau=args.switch_tau, confidence_level=1 - args.alpha,
-        bootstrap=args.bootstrap, rng=args.seed))
+        bootstrap=args.bootstrap, rng=args.seed, progress=wants_progress(args)))
 
 
 def run_historical(args: argparse.Namespace) -> int:
