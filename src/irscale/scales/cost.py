@@ -46,12 +46,14 @@ SECONDS_PER_RUN = 2e-6          # one kernel evaluation of the generic enumerati
 #: Runs of the sample :func:`kernel_seconds` times (the best of three): a few milliseconds.
 KERNEL_SAMPLE = 2048
 SECONDS_PER_QUERY = 1e-5        # one φ query's own work (its run located, its window resolved)
+SECONDS_PER_KEY_QUERY = 4e-6    # the same in a streamed table of integer keys (AP): the run's
+                                # key, then a binary search in its bucket's distinct keys
 SECONDS_PER_SEARCH = 7e-9       # one needle of a φ search in the larger half, per square
                                 # root of its stride n_large/n_small (the entries it
                                 # gallops over: cache and TLB misses grow with the stride;
                                 # fitted on strides 3 to 25,000, docs/scales.md)
 SECONDS_PER_VALUE = 1.3e-7      # one value of the summary's pass over the sorted image
-SECONDS_START = 1.0              # a command's start-up (interpreter, numpy, pandas, the
+SECONDS_START = 0.7              # a command's start-up (interpreter, numpy, pandas, the
                                 # measures imported), counted with the summary
 #: Bytes per entry of a meet-in-the-middle half at its peak (values, multiplicities and the
 #: sort order while the half is sorted in place; 1.57 GB for the 44.6M entries of nDCG@30
@@ -119,7 +121,8 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
     runs enumerated), then ``queries`` φ queries and, with ``summary`` (the largest image
     that :func:`irscale.scales.diagnostics.summarize` streams), the summary's order
     diagnostics (:func:`order_queries`: calls × runs) and its
-    pass over the image. A φ query costs :data:`SECONDS_PER_QUERY` plus, in a pair table
+    pass over the image. A φ query costs :data:`SECONDS_PER_QUERY`
+    (:data:`SECONDS_PER_KEY_QUERY` in a streamed table) plus, in a pair table
     of independent blocks, one search per entry of the smaller half, each
     :data:`SECONDS_PER_SEARCH` × sqrt(n_large/n_small) (the stride it gallops); in a streamed
     table (integer keys) a call regenerates the buckets its queries fall in, at most
@@ -249,7 +252,8 @@ class _Load:
         searches from the ``small`` half into the ``large`` one per query."""
         from .pairs import BUCKET_PAIRS
 
-        seconds = self.total * SECONDS_PER_QUERY + (self.summary is not None) * SECONDS_START
+        per_query = SECONDS_PER_KEY_QUERY if candidates else SECONDS_PER_QUERY
+        seconds = self.total * per_query + (self.summary is not None) * SECONDS_START
         if candidates:
             seconds += self.calls * min(candidates, self.per_call * BUCKET_PAIRS) \
                 * SECONDS_PER_PAIR
