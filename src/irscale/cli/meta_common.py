@@ -11,13 +11,17 @@ would ignore are refused by the rules declared with its options (:mod:`irscale.c
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
+from functools import partial
+from types import SimpleNamespace
 
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..meta.params import SPLIT_REPETITIONS, SPLIT_SIZES
-from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
+from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
 from .options import (
     DIGITS_RULE,
+    add_command,
     add_digits,
     add_format,
     add_output,
@@ -29,6 +33,29 @@ from .rules import add_rules, check_options
 
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
                 "file per measure)")
+
+
+def add_analysis(subparsers, name: str, run: Callable[[argparse.Namespace], int],
+                 *arguments, min_runs: int | None = 2, standardise: bool = False,
+                 scores: bool = True, systems: bool | None = None,
+                 measure_help: str = MEASURE_HELP, aliases: Sequence[str] = (),
+                 **declared) -> argparse.ArgumentParser:
+    """The analysis ``name`` (:func:`irscale.cli.options.add_command`), also called by its
+    ``aliases``: the options of :func:`add_common` (and with ``standardise``
+    :func:`irscale.cli.inputs.add_standardise`) before its own ``arguments``; ``run`` after
+    :func:`check` with ``min_runs``."""
+    if aliases:
+        subparsers = SimpleNamespace(add_parser=partial(subparsers.add_parser, aliases=aliases))
+    common = partial(add_common, scores=scores, systems=systems, measure_help=measure_help)
+    return add_command(subparsers, name, partial(_checked, run, min_runs), common,
+                       *([add_standardise] if standardise else []), *arguments, **declared)
+
+
+def _checked(run: Callable[[argparse.Namespace], int], min_runs: int | None,
+             args: argparse.Namespace) -> int:
+    """``run(args)`` after :func:`check`."""
+    check(args, min_runs=min_runs)
+    return run(args)
 
 
 def add_common(parser: argparse.ArgumentParser, *, scores: bool = True,
