@@ -30,7 +30,8 @@ DECLARING = (params, cparams, fparams, mparams, oparams,
 DOMAINS = [(name, value.domain if isinstance(value, params.Param) else value)
            for module in DECLARING for name, value in vars(module).items()
            if isinstance(value, (Integers, Reals, Names, NumberText, params.Size,
-                                 params.Pattern, params.Param))]
+                                 params.Pattern, params.Param))
+           and not isinstance(getattr(value, "domain", None), (params.Text, params.Switch))]
 
 
 @pytest.mark.parametrize(("name", "domain"), DOMAINS, ids=[name for name, _ in DOMAINS])
@@ -117,11 +118,18 @@ def _defaults():
                            "strategy": cparams.POOL_STRATEGY},
         collections.sample_judgments: {"depth": params.RUN_DEPTH, "size": cparams.SAMPLE_DRAWS,
                                        "design": cparams.SAMPLE_DESIGN},
-        aware: {"n_random": cparams.AWARE_RANDOM, "weights": cparams.AWARE_WEIGHTS},
+        aware: {"n_random": cparams.AWARE_RANDOM, "weights": cparams.AWARE_WEIGHTS,
+                "allow_unretrieved": cparams.AWARE_UNRETRIEVED},
+        collections.qrels_agreement: {"measure": cparams.RANKING_MEASURE},
+        collections.automatic_judgments: {"tuning": cparams.AUTO_TUNING,
+                                          "pairs": cparams.AUTO_PAIRS},
         meta.simulation_study: {"alpha": params.SIGNIFICANCE,
                                 "repetitions": mparams.SIMULATED_MATRICES,
                                 "tests": stats_names.SIMULATED_TESTS,
-                                "corrections": stats_names.SIMULATED_CORRECTIONS},
+                                "corrections": stats_names.SIMULATED_CORRECTIONS,
+                                "checkpoint": mparams.CHECKPOINT},
+        meta.BootstrapModel.of: {"null": mparams.SIMULATION_NULL},
+        meta.CopulaModel.fit: {"null": mparams.SIMULATION_NULL, "equal": mparams.COPULA_EQUAL},
         meta.NormalModel: {"topics": mparams.NORMAL_TOPICS, "systems": mparams.NORMAL_SYSTEMS,
                            "topic_sd": mparams.NORMAL_TOPIC_SD,
                            "error_sd": mparams.NORMAL_ERROR_SD,
@@ -152,6 +160,7 @@ def _defaults():
                                       "method": cparams.SHARD_METHOD},
         collections.aggregate_labels: {"n_iter": cparams.LABEL_ITERATIONS,
                                        "restarts": cparams.LABEL_RESTARTS,
+                                       "features": cparams.LABEL_FEATURES,
                                        "method": cparams.LABEL_METHOD},
         collections.aggregate_pairwise: {"method": cparams.PAIRWISE_METHOD,
                                          "n_iter": cparams.PAIRWISE_ITERATIONS},
