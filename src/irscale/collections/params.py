@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from ..core.params import (
+    CUTOFF,
     DEFAULT_RRF_K,
     INT64_MAX,
     ITERATIONS,
@@ -206,3 +207,22 @@ AUTO_TUNING = Param("tuning", Names("tuning", ("ppi++", "ppi", "classical")), "p
                     "0 (the human sample alone)", ("--tuning",))
 AUTO_PAIRS = Param("pairs", Switch(), False, "also estimate the difference of every pair of "
                    "runs", ("--pairs",))
+#: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
+SIMULATED_STRATEGY_LIST = Param("strategies", STRATEGY, SIMULATED_STRATEGIES,
+                                "comma-separated strategies", ("--strategy",), "S,S,...",
+                                label="--strategy")
+SIMULATED_BUDGET_LIST = Param("budgets", BUDGET, SIMULATED_BUDGETS, "comma-separated "
+                              "judgments per topic", ("--budget",), "N,N,...")
+#: The measure and the model of :func:`irscale.collections.evaluate_shards`.
+SHARD_MEASURE = Param("measure", Text(), "AP", "the per-topic measure scored in every shard",
+                      ("-m", "--measure"), "MEASURE")
+SHARD_MODEL = Param("model", Text(), "MD3", "MD3, MD3f, shard-main, shard-ts, shard-ss, "
+                    "shard-ts-ss or a formula over topic, system, shard", ("--model",), "MODEL")
+#: The strata of :func:`irscale.collections.sample_judgments` (``D:F`` each).
+SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whose best rank "
+                      "lies in (previous D, D] form a stratum, a fraction F of which is drawn "
+                      "without replacement, e.g. 10:1,100:0.2,1000:0.05", ("--strata",),
+                      "D:F,D:F,...", unset="none", label="--strata")
+#: The k of the P@k estimates of :func:`irscale.collections.estimate_sampled`.
+SAMPLE_CUTOFF_LIST = Param("cutoffs", CUTOFF, SAMPLE_CUTOFFS, "the k of the P@k estimates",
+                           ("--cutoffs",), "K,K,...")
