@@ -41,12 +41,22 @@ def add_analysis(subparsers, name: str, run: Callable[[argparse.Namespace], int]
                  measure_help: str = MEASURE_HELP, aliases: Sequence[str] = (),
                  **declared) -> argparse.ArgumentParser:
     """The analysis ``name`` (:func:`irscale.cli.options.add_command`), also called by its
-    ``aliases``: the options of :func:`add_common` (and with ``standardise``
+    ``aliases``: its inputs (``scores``: or ``--scores`` files; ``systems``: and
+    ``--systems``, by default with ``scores``), ``--format``, ``--digits``,
+    ``--no-progress`` and ``-o`` (and with ``standardise``
     :func:`irscale.cli.inputs.add_standardise`) before its own ``arguments``; ``run`` after
     :func:`check` with ``min_runs``."""
+    def common(parser: argparse.ArgumentParser) -> None:
+        add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
+                   measure_help=measure_help)
+        add_format(parser, TABLE_FORMATS)
+        add_digits(parser)
+        add_progress(parser)
+        add_output(parser)
+        add_rules(parser, DIGITS_RULE, SOURCES_RULE)
+
     if aliases:
         subparsers = SimpleNamespace(add_parser=partial(subparsers.add_parser, aliases=aliases))
-    common = partial(add_common, scores=scores, systems=systems, measure_help=measure_help)
     return add_command(subparsers, name, partial(_checked, run, min_runs), common,
                        *([add_standardise] if standardise else []), *arguments, **declared)
 
@@ -56,18 +66,6 @@ def _checked(run: Callable[[argparse.Namespace], int], min_runs: int | None,
     """``run(args)`` after :func:`check`."""
     check(args, min_runs=min_runs)
     return run(args)
-
-
-def add_common(parser: argparse.ArgumentParser, *, scores: bool = True,
-               systems: bool | None = None, measure_help: str = MEASURE_HELP) -> None:
-    """The inputs, ``--format``, ``--digits``, ``--no-progress`` and ``-o`` of an analysis."""
-    add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
-               measure_help=measure_help)
-    add_format(parser, TABLE_FORMATS)
-    add_digits(parser)
-    add_progress(parser)
-    add_output(parser)
-    add_rules(parser, DIGITS_RULE, SOURCES_RULE)
 
 
 def add_sizes(parser: argparse.ArgumentParser) -> None:

@@ -10,20 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from ..core.params import MEMORY_LIMIT, RESAMPLES, RNG_SEED, SIGNIFICANCE, Names, Param
 from ..errors import ParameterError
-from ..meta.params import (
-    CHECKPOINT,
-    COPULA,
-    COPULA_EQUAL,
-    COPULA_MARGINS,
-    NORMAL_EFFECTS,
-    NORMAL_ERROR_SD,
-    NORMAL_SYSTEMS,
-    NORMAL_TOPIC_SD,
-    NORMAL_TOPICS,
-    RUNS_QUALITIES,
-    SIMULATED_MATRICES,
-    SIMULATION_NULL,
-)
+from ..meta import params as mp
 from ..stats.names import (
     RESAMPLING_TESTS,
     SIMULATED_CORRECTIONS,
@@ -75,7 +62,7 @@ def _normal_systems(args: argparse.Namespace) -> int | None:
     (the bootstrap and copula models take every system of their matrix)."""
     if args.model != "normal":
         return None
-    return len(args.effects) if args.effects else cast(int, NORMAL_SYSTEMS.default)
+    return len(args.effects) if args.effects else cast(int, mp.NORMAL_SYSTEMS.default)
 
 
 def _output_in_checkpoint(args: argparse.Namespace) -> bool:
@@ -100,19 +87,20 @@ def add_parser(subparsers) -> None:
     p = add_analysis(
         subparsers, "simulate", run_simulate,
         (MODEL, {"required": True, "choices": SIMULATION_MODELS}),
-        (NORMAL_TOPICS, {"doc": "normal and copula models: topics per matrix", "default": None,
-                         "unset": f"normal: {NORMAL_TOPICS.default}; copula: the matrix's "
-                         "topics"}),
-        (NORMAL_SYSTEMS, {"default": None,
-                          "unset": f"the number of --effects, else {NORMAL_SYSTEMS.default}"}),
-        (NORMAL_EFFECTS, {"many": True, "unique": False, "item": "a system mean"}),
-        NORMAL_TOPIC_SD, NORMAL_ERROR_SD, SIMULATION_NULL, (COPULA_MARGINS, {"many": True}),
-        COPULA, (COPULA_EQUAL, {"many": True, "unique": False}),
-        (RUNS_QUALITIES, {"many": True, "unique": False, "item": "a quality"}),
-        SIMULATED_MATRICES, (SIMULATED_TESTS, {"many": True}),
+        (mp.NORMAL_TOPICS, {"doc": "normal and copula models: topics per matrix",
+                            "default": None, "unset": f"normal: {mp.NORMAL_TOPICS.default}; "
+                            "copula: the matrix's topics"}),
+        (mp.NORMAL_SYSTEMS, {"default": None, "unset": "the number of --effects, else "
+                             f"{mp.NORMAL_SYSTEMS.default}"}),
+        (mp.NORMAL_EFFECTS, {"many": True, "unique": False, "item": "a system mean"}),
+        mp.NORMAL_TOPIC_SD, mp.NORMAL_ERROR_SD, mp.SIMULATION_NULL,
+        (mp.COPULA_MARGINS, {"many": True}),
+        mp.COPULA, (mp.COPULA_EQUAL, {"many": True, "unique": False}),
+        (mp.RUNS_QUALITIES, {"many": True, "unique": False, "item": "a quality"}),
+        mp.SIMULATED_MATRICES, (SIMULATED_TESTS, {"many": True}),
         (SIMULATED_CORRECTIONS, {"many": True}), SIGNIFICANCE, RNG_SEED,
         (RESAMPLES, {"doc": "resamples of the resampling tests among --test",
-                     "unset": "each test's own"}), CHECKPOINT, MEMORY_LIMIT,
+                     "unset": "each test's own"}), mp.CHECKPOINT, MEMORY_LIMIT,
         lambda p: add_scheduler(p, "the simulated matrices"), min_runs=None, systems=False,
         measure_help="measure of the bootstrap model's matrix (one; default: the one measure "
         "of the --scores file)",
@@ -189,7 +177,7 @@ def _simulation_model(args: argparse.Namespace
                                     margins=args.margins, copula=args.copula,
                                     topics=args.topics, null=args.null, equal=equal)
     effects = None if args.effects is None else tuple(args.effects)
-    topics = cast(int, NORMAL_TOPICS.default) if args.topics is None else args.topics
+    topics = cast(int, mp.NORMAL_TOPICS.default) if args.topics is None else args.topics
     return meta.NormalModel(topics=topics, systems=args.systems, effects=effects,
                             topic_sd=args.topic_sd, error_sd=args.error_sd)
 
