@@ -16,8 +16,8 @@ from ..io.formats import TABLE_FORMATS
 from .common_params import INPUTS
 from .inputs import check_measure_names
 from .labels_auto import add_auto
-from .options import DIGITS_RULE, add_command, add_digits, add_format, add_output, add_param
-from .outputs import declare_inputs, declare_outputs, write_text
+from .options import DIGITS_RULE, add_command, add_digits, add_format, add_output
+from .outputs import declare_outputs, write_text
 from .rules import Rule, check_options, each
 from .runargs import add_names
 
@@ -36,24 +36,15 @@ TABLE = Param("table", Text(), None, "also write 'topic docno labels label margi
               "lines to FILE", ("--table",), "FILE")
 
 
-def _inputs(metavar: str, doc: str):
-    """The builder of the input files of an action (``LABELS``, ``QRELS_A QRELS_B RUN``...)."""
-    def build(parser: argparse.ArgumentParser) -> None:
-        add_param(parser, INPUTS, nargs="*", metavar=metavar, doc=doc)
-        declare_inputs(parser, "inputs")
-    return build
+def _inputs(metavar: str, doc: str) -> tuple[Param, dict]:
+    """The input files of an action (``LABELS``, ``QRELS_A QRELS_B RUN``...)."""
+    return INPUTS, {"nargs": "*", "metavar": metavar, "doc": doc}
 
 
-def _scale(parser: argparse.ArgumentParser) -> None:
-    """``--scale L,L,...``: the label values allowed."""
-    add_param(parser, LABEL_SCALE, many=True, item="a label")
-
-
-def _table_options(parser: argparse.ArgumentParser) -> None:
-    """``--format``, ``--digits`` and ``-o`` of the agreement tables."""
-    add_format(parser, TABLE_FORMATS)
-    add_digits(parser)
-    add_output(parser)
+#: ``--scale L,L,...`` of the actions that read crowd labels.
+SCALE = (LABEL_SCALE, {"many": True, "item": "a label"})
+#: ``--format``, ``--digits`` and ``-o`` of the agreement tables.
+TABLE_OPTIONS = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
 
 
 def _output(what: str, *side: str):
@@ -75,12 +66,12 @@ def add_parser(subparsers) -> None:
     sub = parser.add_subparsers(dest="labels_command", metavar="ACTION")
     add_command(
         sub, "aggregate", run_aggregate, _inputs("LABELS", "crowd labels file"),
-        cp.LABEL_METHOD, _scale,
+        cp.LABEL_METHOD, SCALE,
         (RNG_SEED, {"doc": "seed of the random starts of mace, kos and mmsr (the other "
                     "methods are deterministic)"}),
         cp.LABEL_ITERATIONS, cp.LABEL_RESTARTS, cp.ZBS_LR, cp.ZBS_LR_STEPS, cp.ZBS_LR_DECAY,
         cp.LABEL_FEATURES, cp.GP_LENGTH_SCALE, CONFIDENCE, WORKERS_FILE,
-        _output("qrels", "--confidence", "--workers"), inputs=["--features"],
+        _output("qrels", "--confidence", "--workers"), inputs=["inputs", "--features"],
         help="aggregate crowd labels into qrels",
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
         rules=(_one_input, _gp_features,
@@ -104,7 +95,7 @@ def add_parser(subparsers) -> None:
         sub, "pairwise", run_pairwise, _inputs("JUDGMENTS", "pairwise judgments file"),
         cp.PAIRWISE_METHOD, cp.PAIRWISE_ITERATIONS, cp.NOISYBT_REGULARIZATION,
         (WORKERS_FILE, {"doc": "noisybt: also write 'worker comparisons skill bias' lines to "
-                        "FILE"}), _output("scores", "--workers"),
+                        "FILE"}), _output("scores", "--workers"), inputs=["inputs"],
         help="aggregate pairwise judgments into document scores",
         description="Aggregate pairwise judgments ('topic worker left right label' lines, "
         "label: the preferred document) into 'topic docno score' lines.",
@@ -114,11 +105,12 @@ def add_parser(subparsers) -> None:
                                  {"workers_file": "--workers"})))
     add_command(
         sub, "allocate", run_allocate,
-        _inputs("LABELS", "crowd labels file (the answers available)"), _scale,
+        _inputs("LABELS", "crowd labels file (the answers available)"), SCALE,
         cp.ALLOCATION_RULE, cp.LABEL_BUDGET, cp.ALLOCATION_C, cp.ALLOCATION_EPSILON,
         cp.MIN_LABELS, cp.MAX_LABELS,
         (RNG_SEED, {"doc": "shuffle every document's answers", "unset": "file order"}), TABLE,
-        _output("qrels", "--table"), help="answers per document: adaptive stopping or uniform",
+        _output("qrels", "--table"), inputs=["inputs"],
+        help="answers per document: adaptive stopping or uniform",
         description="Replay the allocation of crowd answers under a budget (Abraham et al. "
         "2016) and write the majority of the answers bought as qrels; see "
         "docs/collections.md.",
@@ -128,8 +120,8 @@ def add_parser(subparsers) -> None:
                                  {"c": "--c", "epsilon": "--epsilon",
                                   "min_labels": "--min-labels"})))
     add_command(
-        sub, "agree", run_agree, _inputs("LABELS", "crowd labels file"), _scale,
-        _table_options, help="agreement of crowd labels, per topic and overall",
+        sub, "agree", run_agree, _inputs("LABELS", "crowd labels file"), SCALE,
+        *TABLE_OPTIONS, inputs=["inputs"], help="agreement of crowd labels, per topic and overall",
         description="Percent agreement, Fleiss' kappa and Krippendorff's alpha (nominal, "
         "ordinal, interval) of crowd labels, per topic and overall.",
         rules=(DIGITS_RULE, _one_input))
@@ -137,7 +129,8 @@ def add_parser(subparsers) -> None:
         sub, "agree-qrels", run_agree_qrels,
         _inputs("QRELS_A QRELS_B RUN", "two qrels files, then run files (optional)"),
         cp.RANKING_MEASURE, (RELEVANCE, {"doc": "smallest relevant degree, with runs"}),
-        add_names, _table_options, help="agreement of two qrels (and of the rankings)",
+        add_names, *TABLE_OPTIONS, inputs=["inputs"],
+        help="agreement of two qrels (and of the rankings)",
         description="Agreement of two qrels over the documents both judge and, given two "
         "runs or more, Kendall's tau and tau_ap of the system rankings they induce.",
         rules=(DIGITS_RULE, _qrels_pair,
@@ -145,18 +138,19 @@ def add_parser(subparsers) -> None:
                     "-m/--measure and -l/--relevance-level apply with run files"),
                Rule(("names",), lambda args: len(args.inputs) > 2,
                     "--names names run files: give two or more after the qrels")))
-    add_auto(sub, _inputs, _table_options)
+    add_auto(sub, _inputs, TABLE_OPTIONS)
     add_command(
         sub, "aware", run_aware, _inputs("LABELS RUN", "labels file, then runs"),
         (cp.RANKING_MEASURE, {"default": None, "required": True, "doc": "one measure with "
                               "per-topic values, e.g. map or ndcg_cut_10"}),
         cp.AWARE_WEIGHTS, cp.AWARE_RANDOM, (RNG_SEED, {"doc": "seed of the random assessors"}),
-        _scale, cp.AWARE_UNRETRIEVED, (RELEVANCE, {"doc": "smallest relevant label"}),
+        SCALE, cp.AWARE_UNRETRIEVED, (RELEVANCE, {"doc": "smallest relevant label"}),
         add_names,
         lambda p: add_format(p, ("csv", "text"), default="csv", doc="csv: the topics x runs "
                              "score matrix (topic,RUN,...; for irscale compare --scores); "
                              "text: the matrix, the runs' means and the weights"),
-        add_digits, add_output, help="AWARE: combine the runs' scores under every assessor",
+        add_digits, add_output, inputs=["inputs"],
+        help="AWARE: combine the runs' scores under every assessor",
         description="The runs' per-topic scores under every worker's labels, combined with "
         "assessor weights (Ferrante, Ferro & Maistro 2017).",
         rules=(_labels_and_runs,

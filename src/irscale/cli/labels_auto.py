@@ -16,8 +16,8 @@ from .runargs import add_names, named_runs, read_inputs
 
 
 def add_auto(sub, inputs, table_options) -> None:
-    """Register ``labels auto`` (``inputs`` and ``table_options``: the builders of the
-    ``labels`` actions)."""
+    """Register ``labels auto`` (``inputs`` and ``table_options``: the input and table
+    arguments of the ``labels`` actions)."""
     add_command(
         sub, "auto", run_auto,
         inputs("AUTO HUMAN RUN", "the automatic qrels, the human qrels, then two runs or more"),
@@ -27,7 +27,7 @@ def add_auto(sub, inputs, table_options) -> None:
                         "of the system agreement"}),
         (AUTO_TUNING, {"choices": AUTO_TUNING.domain.names}), AUTO_PAIRS,
         (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), AUTO_DESIGN,
-        add_names, table_options,
+        add_names, *table_options, inputs=["inputs"],
         help="automatic judgments against a human sample of topics: agreement and "
         "prediction-powered means",
         description="Automatic judgments (AUTO) against human judgments of a sample (HUMAN; "

@@ -25,12 +25,13 @@ from .options import (
     add_digits,
     add_format,
     add_output,
-    add_param,
     add_progress,
     check_scheduler,
 )
 from .rules import add_rules, check_options
 
+#: ``--sizes`` and ``--repetitions`` of ``split`` and ``swap``.
+SIZES = ((SPLIT_SIZES, {"many": True, "item": "a split size"}), SPLIT_REPETITIONS)
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
                 "file per measure)")
 
@@ -66,12 +67,6 @@ def _checked(run: Callable[[argparse.Namespace], int], min_runs: int | None,
     """``run(args)`` after :func:`check`."""
     check(args, min_runs=min_runs)
     return run(args)
-
-
-def add_sizes(parser: argparse.ArgumentParser) -> None:
-    """``--sizes`` and ``--repetitions`` of ``split`` and ``swap``."""
-    add_param(parser, SPLIT_SIZES, many=True, item="a split size")
-    add_param(parser, SPLIT_REPETITIONS)
 
 
 def check(args: argparse.Namespace, *, min_runs: int | None = 2) -> None:

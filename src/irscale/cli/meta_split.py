@@ -17,7 +17,7 @@ from ..stats.names import (
     resampling_procedures,
 )
 from .common_params import PLOT
-from .meta_common import add_analysis, add_sizes, one_measure, render
+from .meta_common import SIZES, add_analysis, one_measure, render
 from .options import add_scheduler, scheduler, wants_progress
 from .outputs import declare_outputs, write_text
 from .rules import Rule
@@ -54,8 +54,8 @@ def _shard_model(args: argparse.Namespace) -> str | None:
 def add_parser(subparsers) -> None:
     """``meta split``: topic-splitting consistency."""
     p = add_analysis(
-        subparsers, "split", run_split, add_sizes, (SPLIT_MODELS, {"many": True,
-                                                                   "unique": False}),
+        subparsers, "split", run_split, *SIZES,
+        (SPLIT_MODELS, {"many": True, "unique": False}),
         (SPLIT_CROSS, {"many": True, "unique": False}), SPLIT_METRIC, SIGNIFICANCE, RNG_SEED,
         (RESAMPLES, {"doc": "resamples of the resampling procedures among --models and "
                      "--cross"}), SHARD_SCORES,

@@ -9,7 +9,7 @@ from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param, Switch
 from ..meta.params import SWAP_BIN_WIDTH
 from ..stats.names import PROCEDURE, RESAMPLING, is_resampling
 from .main import given
-from .meta_common import add_analysis, add_sizes, one_measure, render
+from .meta_common import SIZES, add_analysis, one_measure, render
 from .options import add_scheduler, scheduler, wants_progress
 from .outputs import write_text
 from .rules import Rule
@@ -24,7 +24,7 @@ BY_BIN = Param("by_bin", Switch(), False, "swap rate per difference bin", ("--by
 def add_parser(subparsers) -> None:
     """``meta swap``: the swap method."""
     add_analysis(
-        subparsers, "swap", run_swap, add_sizes, SWAP_BIN_WIDTH, SWAP_TEST,
+        subparsers, "swap", run_swap, *SIZES, SWAP_BIN_WIDTH, SWAP_TEST,
         (SIGNIFICANCE, {"doc": "significance level of --test"}), RNG_SEED,
         (RESAMPLES, {"doc": "resamples of a resampling --test"}), BY_BIN,
         lambda p: add_scheduler(p, "the repetitions of --test"), standardise=True,

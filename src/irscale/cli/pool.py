@@ -22,7 +22,6 @@ from .options import (
     add_digits,
     add_format,
     add_output,
-    add_param,
     add_ties,
     join,
 )
@@ -50,46 +49,19 @@ PER_TOPIC = Param("per_topic", Switch(), False, "print every topic's estimates (
                   "measure, value) instead of each run's means", ("-q", "--per-topic"))
 
 
-def _strategy_options(parser: argparse.ArgumentParser) -> None:
-    """The options of the strategies (``build`` and ``simulate``)."""
-    add_param(parser, RUN_DEPTH, doc="cut every run at K documents first: the pool depth of "
-              "depth-k pooling, the candidates of the others")
-    for param in (cp.POOL_P, cp.POOL_K, cp.POOL_DISCOUNT):
-        add_param(parser, param)
-    add_param(parser, RNG_SEED, doc="seed of the adaptive strategies' tie order and draws")
-    _judged_options(parser)
-
-
-def _judged_options(parser: argparse.ArgumentParser) -> None:
-    """``-l``, ``--ties`` and ``--names``: how the runs are read and judged."""
-    add_param(parser, RELEVANCE)
-    _run_options(parser)
-
-
-def _run_options(parser: argparse.ArgumentParser) -> None:
-    """``--ties`` and ``--names``: how the runs are read."""
-    add_ties(parser)
-    add_names(parser)
-
-
-def _qrels(doc: str = "qrels file", metavar: str = "QRELS"):
-    """The builder of ``QRELS RUN...`` (the qrels' help and metavar as given)."""
-    def build(parser: argparse.ArgumentParser) -> None:
-        add_param(parser, QRELS, metavar=metavar, doc=doc)
-        _runs(parser)
-    return build
-
-
-def _runs(parser: argparse.ArgumentParser) -> None:
-    """``RUN...``: the run files."""
-    add_param(parser, RUNS, nargs="+", metavar="RUN", doc="run files")
-
-
-def _table(parser: argparse.ArgumentParser) -> None:
-    """``--format``, ``--digits`` and ``-o`` of the tables."""
-    add_format(parser, TABLE_FORMATS)
-    add_digits(parser)
-    add_output(parser)
+#: How the runs are read (``--ties``, ``--names``) and judged (``-l``).
+JUDGED = (RELEVANCE, add_ties, add_names)
+#: The options of the strategies (``build`` and ``simulate``).
+STRATEGY_OPTIONS = (
+    (RUN_DEPTH, {"doc": "cut every run at K documents first: the pool depth of depth-k "
+                 "pooling, the candidates of the others"}),
+    cp.POOL_P, cp.POOL_K, cp.POOL_DISCOUNT,
+    (RNG_SEED, {"doc": "seed of the adaptive strategies' tie order and draws"}), *JUDGED)
+#: ``RUN...`` and ``QRELS RUN...``: the run files, and the qrels.
+RUN_FILES = (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files"})
+QRELS_RUNS = (QRELS, {"metavar": "QRELS", "doc": "qrels file"}), RUN_FILES
+#: ``--format``, ``--digits`` and ``-o`` of the tables.
+TABLE = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
 
 
 def add_parser(subparsers) -> None:
@@ -102,12 +74,13 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=_no_action)
     sub = parser.add_subparsers(dest="pool_command", metavar="ACTION")
     add_command(
-        sub, "build", run_build, _runs, (cp.POOL_STRATEGY, {"default": None, "required": True}),
+        sub, "build", run_build, RUN_FILES, (cp.POOL_STRATEGY, {"default": None, "required": True}),
         cp.POOL_BUDGET,
         (QRELS_OPTION, {"doc": "judgments so far, adaptive strategies only: "
                      "replayed, and the first document they do not judge is each topic's next "
                      "to judge (default: none, the first document of every topic)"}),
-        _strategy_options, lambda p: add_output(p, what="pool file"), inputs=["runs", "--qrels"],
+        *STRATEGY_OPTIONS, lambda p: add_output(p, what="pool file"),
+        inputs=["runs", "--qrels"],
         help="write a pool file from runs",
         description="Pool the runs with one strategy and write the pool file in judging order.",
         rules=(*STRATEGY_RULES,
@@ -117,10 +90,10 @@ def add_parser(subparsers) -> None:
                Rule(("relevance_level",), lambda args: args.qrels is not None,
                     "-l/--relevance-level applies with --qrels")))
     p = add_command(
-        sub, "simulate", run_simulate, _qrels(), (cp.SIMULATED_STRATEGY_LIST, {"many": True}),
+        sub, "simulate", run_simulate, *QRELS_RUNS, (cp.SIMULATED_STRATEGY_LIST, {"many": True}),
         (cp.SIMULATED_BUDGET_LIST, {"many": True, "item": "a budget"}),
         (cp.RANKING_MEASURE, {"doc": "measure whose system ranking is compared"}),
-        CONTRIBUTOR_PATTERN, CONTRIBUTORS, NO_LOO, _strategy_options,
+        CONTRIBUTOR_PATTERN, CONTRIBUTORS, NO_LOO, *STRATEGY_OPTIONS,
         lambda p: add_format(p, TABLE_FORMATS), add_digits,
         (PLOT, {"doc": "write the relevant-found curves to FILE, PNG/SVG/PDF"}), QRELS_OUT,
         add_output, inputs=["qrels", "runs", "--contributors"],
@@ -137,9 +110,9 @@ def add_parser(subparsers) -> None:
     declare_outputs(p, "--plot", kind="plot")
     declare_outputs(p, "--qrels-out", kind="folder")
     p = add_command(
-        sub, "shards", run_shards, _qrels(), cp.SHARD_MEASURE, cp.SHARD_COUNT, cp.SHARD_METHOD,
+        sub, "shards", run_shards, *QRELS_RUNS, cp.SHARD_MEASURE, cp.SHARD_COUNT, cp.SHARD_METHOD,
         (RNG_SEED, {"doc": "seed of the random partition"}), cp.SHARD_MODEL, SHARD_EMPTY,
-        TUKEY, SHARD_SCORES, _judged_options, _table, inputs=["qrels", "runs"],
+        TUKEY, SHARD_SCORES, *JUDGED, *TABLE, inputs=["qrels", "runs"],
         help="score runs within document shards and fit MD3",
         description="Score every run on every topic within every shard of the documents and "
         "fit the MD3 ANOVA (Ferro & Sanderson 2022) or another shard model; see "
@@ -155,34 +128,35 @@ def add_parser(subparsers) -> None:
                     "'topic + system + shard'")))
     declare_outputs(p, "--shard-scores")
     add_command(
-        sub, "sample", run_sample, _runs, cp.SAMPLE_DRAWS, cp.SAMPLE_DESIGN,
+        sub, "sample", run_sample, RUN_FILES, cp.SAMPLE_DRAWS, cp.SAMPLE_DESIGN,
         (cp.SAMPLE_STRATA, {"many": True, "unique": False}), RUN_DEPTH,
         (RNG_SEED, {"doc": "seed of the draws"}),
         (QRELS_OPTION, {"doc": "simulate: the qrels judge the sample (a document "
                      "they do not judge gets 0) and the output is 'topic 0 docno rel prob', "
                      "what 'pool estimate' reads (default: none, 'topic docno prob' lines to "
                      "judge)"}),
-        _run_options, lambda p: add_output(p, what="sample"), inputs=["runs", "--qrels"],
+        add_ties, add_names, lambda p: add_output(p, what="sample"), inputs=["runs", "--qrels"],
         help="draw the documents to judge for statAP",
         description="Draw a probability sample of the runs' documents (Aslam, Pavlu & Yilmaz "
         "2006) and write every sampled document with its inclusion probability.",
         rules=SAMPLE_RULES)
     add_command(
         sub, "estimate", run_estimate,
-        _qrels("sampled judgments 'topic 0 docno rel prob'", "SAMPLE"),
+        (QRELS, {"metavar": "SAMPLE", "doc": "sampled judgments 'topic 0 docno rel prob'"}),
+        RUN_FILES,
         (cp.SAMPLE_CUTOFF_LIST, {"many": True, "item": "a cut-off"}), PER_TOPIC,
-        _judged_options, _table, inputs=["qrels", "runs"],
+        *JUDGED, *TABLE, inputs=["qrels", "runs"],
         help="statAP, R and P@k from sampled judgments",
         description="Estimate statAP, R and P@k of every run from sampled judgments 'topic 0 "
         "docno rel prob' (Horvitz-Thompson; prob is the inclusion probability).",
         rules=[DIGITS_RULE])
     add_command(
-        sub, "bounds", run_bounds, _qrels(),
+        sub, "bounds", run_bounds, *QRELS_RUNS,
         (MEASURES, {"required": True, "action": "append",
                     "doc": "measure with per-topic values (repeatable)"}),
         (PER_TOPIC, {"doc": "print every topic's bounds (run, topic, measure, value, low, "
                      "high, unjudged) instead of each run's means"}),
-        RELEVANCE, MEMORY_LIMIT, add_names, _table, inputs=["qrels", "runs"],
+        RELEVANCE, MEMORY_LIMIT, add_names, *TABLE, inputs=["qrels", "runs"],
         help="lowest and highest values under the unjudged documents",
         description="The lowest and highest value of every measure of every run when each "
         "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "

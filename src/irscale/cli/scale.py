@@ -38,7 +38,6 @@ from .options import (
     add_force,
     add_format,
     add_output,
-    add_param,
     add_progress,
     add_scheduler,
     add_ties,
@@ -46,7 +45,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import declare_inputs, declare_outputs, open_output, write_text
+from .outputs import declare_outputs, open_output, write_text
 from .rules import Rule, check_options
 from .runargs import add_run_options, read_inputs
 
@@ -88,6 +87,15 @@ EXPLAIN = Param("explain", Switch(), False, "print on standard error the algorit
                 "each measure, why, and its cost estimate (default: off; the estimate alone "
                 "is printed before long computations)", ("--explain",))
 
+#: ``QRELS RUN...`` and the ``-m`` measures of ``transform`` and ``table``.
+RUN_INPUTS = ((QRELS, {"doc": "qrels file: qid iter docno rel"}),
+              (RUNS, {"nargs": "+", "doc": "run file(s): qid Q0 docno rank score runid"}),
+              lambda p: add_measures(p, required=True))
+#: The options of the space and of the computation every scale command takes.
+COMMON = (SCALE_LEVELS, FEASIBLE, add_progress,
+          (MEMORY_LIMIT, {"doc": "refuse, with the estimate, a scale whose estimated memory "
+                          "exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024)"}), EXPLAIN)
+
 
 def add_parser(subparsers) -> None:
     """Register ``irscale scale`` and its commands ``image``, ``transform``, ``table``."""
@@ -100,7 +108,7 @@ def add_parser(subparsers) -> None:
         f"choose a command: {', '.join(commands.choices)}"))
     image = add_command(
         commands, "image", run_image, (IMAGE_MEASURE, {"required": True}),
-        (SCALE_LENGTH, {"required": True}), _common,
+        (SCALE_LENGTH, {"required": True}), *COMMON,
         (RECALL_BASE, {"many": True, "unique": False, "item": "a count"}), SCALE_INTENTS,
         lambda p: add_format(p, SCALE_IMAGE_FORMATS, doc="summary (text), the JSON object, "
                              "or the sorted image as CSV on standard output"),
@@ -116,43 +124,25 @@ def add_parser(subparsers) -> None:
         SCALE_SHARDS, help="the image of a measure over REL^N and its diagnostics")
     declare_outputs(image, "-o")
     add_command(
-        commands, "transform", run_transform, _runs, (SCALE_LENGTH, {"required": True}),
-        _common, RELEVANCE, lambda p: add_ties(p, phi=True), RESCALE, ALL_TOPICS, RANKED_ONLY,
+        commands, "transform", run_transform, *RUN_INPUTS, (SCALE_LENGTH, {"required": True}),
+        *COMMON, RELEVANCE, lambda p: add_ties(p, phi=True), RESCALE, ALL_TOPICS, RANKED_ONLY,
         lambda p: add_format(p, OUTPUT_FORMATS, default="trec", doc="output format, as "
                              "irscale eval"),
         (PER_QUERY, {"doc": "(default) print the value of every topic"}), SUMMARY_ONLY,
         (NO_SUMMARY, {"doc": "do not print the means over topics"}), add_run_options,
-        add_output, help="per-topic values of M and M_R for real runs",
+        add_output, inputs=["qrels", "runs"], help="per-topic values of M and M_R for real runs",
         rules=(Rule(("summary_only",), lambda args: not args.no_summary, "--summary-only and "
                     "-n/--no-summary together leave nothing to print: give one of them"),
                Rule(("summary_only",), lambda args: not args.per_query, "--summary-only (the "
                     "means only) and -q/--per-query (every topic) contradict each other: give "
                     "one of them")))
     add_command(
-        commands, "table", run_table, _runs,
-        (TABLE_LENGTHS, {"many": True, "unique": False, "item": "a run length N"}), _common,
+        commands, "table", run_table, *RUN_INPUTS,
+        (TABLE_LENGTHS, {"many": True, "unique": False, "item": "a run length N"}), *COMMON,
         RELEVANCE, lambda p: add_ties(p, phi=True),
         lambda p: add_format(p, TAU_TABLE_FORMATS), add_run_options, add_output,
-        help="Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ between each measure and "
-        "its ranked version")
-
-
-def _runs(parser: argparse.ArgumentParser) -> None:
-    """``QRELS RUN...`` and the ``-m`` measures of ``transform`` and ``table``."""
-    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
-    add_param(parser, RUNS, nargs="+", doc="run file(s): qid Q0 docno rank score runid")
-    add_measures(parser, required=True)
-    declare_inputs(parser, "qrels", "runs")
-
-
-def _common(parser: argparse.ArgumentParser) -> None:
-    """The options of the space and of the computation every scale command takes."""
-    add_param(parser, SCALE_LEVELS)
-    add_param(parser, FEASIBLE)
-    add_progress(parser)
-    add_param(parser, MEMORY_LIMIT, doc="refuse, with the estimate, a scale whose estimated "
-              "memory exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024)")
-    add_param(parser, EXPLAIN)
+        inputs=["qrels", "runs"], help="Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ "
+        "between each measure and its ranked version")
 
 
 # ------------------------------------------------------------------ image
