@@ -101,6 +101,18 @@ def render(frame, args: argparse.Namespace, title: str | None = None) -> str:
                         title=None if args.fmt in ("csv", "json") else title)
 
 
+def resampling_options(args: argparse.Namespace, procedures: Sequence[str]
+                       ) -> dict[str, dict[str, object]]:
+    """``-B/--samples``, given to every resampling procedure among ``procedures`` (none
+    without the option): the ``options`` of :func:`irscale.meta.split_study` and
+    :func:`irscale.meta.simulation_study`."""
+    from ..stats.names import resampling_procedures
+
+    if args.samples is None:
+        return {}
+    return {name: {"samples": args.samples} for name in resampling_procedures(procedures)}
+
+
 def given_contributors(args: argparse.Namespace) -> dict[str, str] | None:
     """The runs' contributors of ``--contributors`` (``meta loo``, ``meta pool-bias``,
     ``pool simulate``), or None without it."""

@@ -20,7 +20,7 @@ from ..stats.names import (
 from .eval_diversity import intent_rules
 from .inputs import check_inputs, input_paths
 from .main import given
-from .meta_common import add_analysis, one_measure, render
+from .meta_common import add_analysis, one_measure, render, resampling_options
 from .options import add_scheduler, scheduler, wants_progress
 from .outputs import declare_outputs, write_text
 from .rules import Default, Rule
@@ -193,8 +193,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from ..stats.tables import alpha_text
 
     model = _simulation_model(args)
-    options = None if args.samples is None else {
-        name: {"samples": args.samples} for name in resampling_procedures(args.tests)}
+    options = resampling_options(args, args.tests) or None
     with scheduler(args) as executor:
         study = meta.simulation_study(model, args.tests, args.corrections, args.repetitions,
                                       alpha=args.alpha, options=options,

@@ -17,7 +17,7 @@ from ..stats.names import (
     resampling_procedures,
 )
 from .common_params import PLOT
-from .meta_common import SIZES, add_analysis, one_measure, render
+from .meta_common import SIZES, add_analysis, one_measure, render, resampling_options
 from .options import add_scheduler, scheduler, wants_progress
 from .outputs import declare_outputs, write_text
 from .rules import Rule
@@ -84,21 +84,13 @@ def add_parser(subparsers) -> None:
     declare_outputs(p, "--plot", kind="plot")
 
 
-def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]] | None:
-    """``-B/--samples`` of ``split``, given to every resampling procedure of the study."""
-    if args.samples is None:
-        return None
-    return {name: {"samples": args.samples}
-            for name in resampling_procedures(_study_names(args))}
-
-
 def run_split(args: argparse.Namespace) -> int:
     """``meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3)."""
     from .. import meta
 
     table = one_measure(args, "topic splitting")
     shards = None
-    options = _resampling_options(args) or {}
+    options = resampling_options(args, _study_names(args))
     if args.shard_scores is not None:
         from ..io.scores_csv import read_shard_table
         from ..stats import ShardScores
