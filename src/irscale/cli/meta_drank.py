@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Reals
 from ..errors import ParameterError
+from ..meta.params import RIDGE
 from .inputs import load_matrix
 from .meta_common import add_analysis, measure_names, render
 from .outputs import write_text
-
-#: ``meta drank --ridge``: the regularisation of the covariance of d_rank.
-RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "
-              "differences (0: none; without it d_rank needs more topics than systems - 1)",
-              ("--ridge",), "L")
 
 
 def add_parser(subparsers) -> None:

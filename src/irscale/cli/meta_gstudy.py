@@ -8,6 +8,7 @@ import argparse
 from ..core.params import Param, Text
 from ..errors import InputError
 from ..meta.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
+from ..stats.names import GSTUDY_FACET
 from .eval_diversity import intent_rules
 from .inputs import check_inputs
 from .main import given
@@ -21,9 +22,6 @@ FACET_SCORES = Param("facet_scores", Text(), None, "topics x runs x levels of a 
                      "a CSV with the header topic,run,FACET,value (FACET as --facet), read "
                      "instead of QRELS RUN... or --scores", ("--facet-scores",), "FILE",
                      unset="none")
-#: ``--facet NAME``: the second facet (:func:`irscale.stats.gstudy`'s ``facet``).
-FACET = Param("facet", Text(), "variant", "name of the second facet, the third column of "
-              "--facet-scores", ("--facet",), "NAME")
 
 
 def _facet_scores(args: argparse.Namespace) -> bool:
@@ -38,7 +36,7 @@ def _reads_matrix(args: argparse.Namespace) -> bool:
 def add_parser(subparsers) -> None:
     """``meta gstudy``: the G-study and D-study of :func:`irscale.stats.gstudy`."""
     add_analysis(
-        subparsers, "gstudy", run_gstudy, FACET_SCORES, FACET,
+        subparsers, "gstudy", run_gstudy, FACET_SCORES, GSTUDY_FACET,
         (DSTUDY_TOPICS, {"many": True, "item": "a topic set size"}),
         (DSTUDY_FACET, {"many": True, "item": "a number of levels"}), GSTUDY_TARGET,
         min_runs=None, measure_help="measure (one; default: the one measure of the --scores "

@@ -8,6 +8,7 @@ import argparse
 
 from ..core.params import SIGNIFICANCE, Param, Switch, Text
 from ..io.formats import TABLE_FORMATS
+from ..stats.names import QPP_MODEL
 from .meta_common import check
 from .options import DIGITS_RULE, add_command, add_digits, add_format, add_output
 from .outputs import write_text
@@ -21,11 +22,6 @@ PREDICTIONS = Param("predictions", Text(), None, "CSV with the columns topic, pr
 OBSERVED = Param("observed", Text(), None, "CSV with the columns topic, value and the same "
                  "optional columns: the effectiveness (e.g. AP) of each query", ("--observed",),
                  "FILE")
-#: ``--model FORMULA``: :func:`irscale.stats.qpp_anova`'s ``model``.
-QPP_MODEL = Param("model", Text(), None, "ANOVA formula over topic, predictor, system and "
-                  "variant, e.g. 'topic + predictor' (None: the main effects and the "
-                  "predictor's interactions with system and variant)", ("--model",),
-                  "FORMULA", unset="None")
 #: ``--tukey``: Tukey's HSD of the predictors too.
 TUKEY = Param("tukey", Switch(), False, "also print Tukey's HSD of every pair of predictors",
               ("--tukey",))

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from ..core.params import CUTOFF, SIGNIFICANCE, Names, Param, Text
-from ..meta.params import SCALE_LENGTHS, SCALE_MEASURES
+from ..meta.params import SCALE_COLLECTION, SCALE_LENGTHS, SCALE_MEASURES
 from .inputs import diversity_inputs, qrels_and_runs
 from .meta_common import add_analysis
 from .options import add_ties, wants_progress
@@ -24,8 +24,6 @@ SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invari
 TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs",
                      ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
                      dest="table_n")
-#: ``meta scales --collection``: the prefix of the track labels.
-COLLECTION = Param("collection", Text(), "T", "track label prefix", ("--collection",))
 #: ``meta scales --plot-dir``: the scatter plots of each measure against its ranked version.
 PLOT_DIR = Param("plot_dir", Text(), None, "write a scatter of each measure vs its ranked "
                  "version (PNG) to DIR", ("--plot-dir",), "DIR", unset="no plots")
@@ -36,7 +34,7 @@ def add_parser(subparsers) -> None:
     p = add_analysis(
         subparsers, "scales", run_scales,
         (SCALE_LENGTHS, {"many": True, "item": "a cut-off"}),
-        (SCALES_TABLE, {"choices": SCALES_TABLE.domain.names}), TABLE_CUTOFF, COLLECTION,
+        (SCALES_TABLE, {"choices": SCALES_TABLE.domain.names}), TABLE_CUTOFF, SCALE_COLLECTION,
         (SIGNIFICANCE, {"doc": "significance level of tables 5, 6 and invariants"}),
         lambda p: add_ties(p, phi=True), PLOT_DIR, scores=False,
         measure_help="measure (repeatable; default: the eleven of Ferrante, Ferro & Fuhr "

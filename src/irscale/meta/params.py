@@ -179,3 +179,9 @@ CHECKPOINT = Param("checkpoint", Text(), None, "keep the counts of every finishe
                    "(made if missing) and, run again with the same arguments and --seed, "
                    "compute only the unfinished tasks; a DIR holding another study is "
                    "refused", ("--checkpoint",), "DIR", unset="no checkpoint")
+#: The ridge of the covariance of :func:`irscale.meta.d_rank` (Carterette 2009).
+RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "
+              "differences (0: none; without it d_rank needs more topics than systems - 1)",
+              ("--ridge",), "L")
+#: The prefix of the track labels of :func:`irscale.meta.scale_report`.
+SCALE_COLLECTION = Param("collection", Text(), "T", "track label prefix", ("--collection",))
