@@ -14,6 +14,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from functools import partial
 from types import SimpleNamespace
+from typing import Any
 
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
@@ -21,6 +22,7 @@ from ..meta.params import SPLIT_REPETITIONS, SPLIT_SIZES
 from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
 from .options import (
     DIGITS_RULE,
+    Argument,
     add_command,
     add_digits,
     add_format,
@@ -37,10 +39,10 @@ MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores fil
 
 
 def add_analysis(subparsers, name: str, run: Callable[[argparse.Namespace], int],
-                 *arguments, min_runs: int | None = 2, standardise: bool = False,
+                 *arguments: Argument, min_runs: int | None = 2, standardise: bool = False,
                  scores: bool = True, systems: bool | None = None,
                  measure_help: str = MEASURE_HELP, aliases: Sequence[str] = (),
-                 **declared) -> argparse.ArgumentParser:
+                 **declared: Any) -> argparse.ArgumentParser:
     """The analysis ``name`` (:func:`irscale.cli.options.add_command`), also called by its
     ``aliases``: its inputs (``scores``: or ``--scores`` files; ``systems``: and
     ``--systems``, by default with ``scores``), ``--format``, ``--digits``,
