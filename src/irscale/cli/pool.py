@@ -166,8 +166,8 @@ def add_parser(subparsers) -> None:
 
 def _no_action(args: argparse.Namespace) -> int:
     """``irscale pool`` without an action: name them."""
-    raise ParameterError("pool: choose an action: build, simulate, shards, sample or "
-                         "estimate (see 'irscale pool --help')")
+    raise ParameterError("pool: choose an action: build, simulate, shards, sample, estimate "
+                         "or bounds (see 'irscale pool --help')")
 
 
 def _chosen(args: argparse.Namespace) -> list[str]:
