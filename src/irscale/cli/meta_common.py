@@ -11,42 +11,64 @@ would ignore are refused by the rules declared with its options (:mod:`irscale.c
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
+from functools import partial
+from types import SimpleNamespace
+from typing import Any
 
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..meta.params import SPLIT_REPETITIONS, SPLIT_SIZES
-from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
+from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
 from .options import (
     DIGITS_RULE,
+    Argument,
+    add_command,
     add_digits,
     add_format,
     add_output,
-    add_param,
     add_progress,
     check_scheduler,
 )
 from .rules import add_rules, check_options
 
+#: ``--sizes`` and ``--repetitions`` of ``split`` and ``swap``.
+SIZES = ((SPLIT_SIZES, {"many": True, "item": "a split size"}), SPLIT_REPETITIONS)
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
                 "file per measure)")
 
 
-def add_common(parser: argparse.ArgumentParser, *, scores: bool = True,
-               systems: bool | None = None, measure_help: str = MEASURE_HELP) -> None:
-    """The inputs, ``--format``, ``--digits``, ``--no-progress`` and ``-o`` of an analysis."""
-    add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
-               measure_help=measure_help)
-    add_format(parser, TABLE_FORMATS)
-    add_digits(parser)
-    add_progress(parser)
-    add_output(parser)
-    add_rules(parser, DIGITS_RULE, SOURCES_RULE)
+def add_analysis(subparsers, name: str, run: Callable[[argparse.Namespace], int],
+                 *arguments: Argument, min_runs: int | None = 2, standardise: bool = False,
+                 scores: bool = True, systems: bool | None = None,
+                 measure_help: str = MEASURE_HELP, aliases: Sequence[str] = (),
+                 **declared: Any) -> argparse.ArgumentParser:
+    """The analysis ``name`` (:func:`irscale.cli.options.add_command`), also called by its
+    ``aliases``: its inputs (``scores``: or ``--scores`` files; ``systems``: and
+    ``--systems``, by default with ``scores``), ``--format``, ``--digits``,
+    ``--no-progress`` and ``-o`` (and with ``standardise``
+    :func:`irscale.cli.inputs.add_standardise`) before its own ``arguments``; ``run`` after
+    :func:`check` with ``min_runs``."""
+    def common(parser: argparse.ArgumentParser) -> None:
+        add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
+                   measure_help=measure_help)
+        add_format(parser, TABLE_FORMATS)
+        add_digits(parser)
+        add_progress(parser)
+        add_output(parser)
+        add_rules(parser, DIGITS_RULE, SOURCES_RULE)
+
+    if aliases:
+        subparsers = SimpleNamespace(add_parser=partial(subparsers.add_parser, aliases=aliases))
+    return add_command(subparsers, name, partial(_checked, run, min_runs), common,
+                       *([add_standardise] if standardise else []), *arguments, **declared)
 
 
-def add_sizes(parser: argparse.ArgumentParser) -> None:
-    """``--sizes`` and ``--repetitions`` of ``split`` and ``swap``."""
-    add_param(parser, SPLIT_SIZES, many=True, item="a split size")
-    add_param(parser, SPLIT_REPETITIONS)
+def _checked(run: Callable[[argparse.Namespace], int], min_runs: int | None,
+             args: argparse.Namespace) -> int:
+    """``run(args)`` after :func:`check`."""
+    check(args, min_runs=min_runs)
+    return run(args)
 
 
 def check(args: argparse.Namespace, *, min_runs: int | None = 2) -> None:
@@ -79,6 +101,18 @@ def render(frame, args: argparse.Namespace, title: str | None = None) -> str:
 
     return format_frame(frame, args.fmt, digits=args.digits,
                         title=None if args.fmt in ("csv", "json") else title)
+
+
+def resampling_options(args: argparse.Namespace, procedures: Sequence[str]
+                       ) -> dict[str, dict[str, object]]:
+    """``-B/--samples``, given to every resampling procedure among ``procedures`` (none
+    without the option): the ``options`` of :func:`irscale.meta.split_study` and
+    :func:`irscale.meta.simulation_study`."""
+    from ..stats.names import resampling_procedures
+
+    if args.samples is None:
+        return {}
+    return {name: {"samples": args.samples} for name in resampling_procedures(procedures)}
 
 
 def given_contributors(args: argparse.Namespace) -> dict[str, str] | None:

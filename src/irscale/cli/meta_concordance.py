@@ -7,29 +7,21 @@ import argparse
 
 from ..core.params import SIGNIFICANCE
 from ..errors import ParameterError
-from .inputs import add_standardise, load_matrix
-from .meta_common import add_common, check, measure_names, render
-from .options import ListAction, add_param
+from ..meta.params import GOLD
+from .inputs import load_matrix
+from .meta_common import add_analysis, measure_names, render
 from .outputs import write_text
 
 
 def add_parser(subparsers) -> None:
     """``meta concordance``: the concordance test."""
-    p = subparsers.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
-    add_common(p)
-    add_standardise(p)
-    p.add_argument("--gold", action=ListAction, kind="str", unique=True, required=True,
-                   metavar="M,...",
-                   help="comma-separated gold-standard measure(s); the other measures are the "
-                   "candidates")
-    add_param(p, SIGNIFICANCE)
-    p.set_defaults(func=run_concordance)
+    add_analysis(subparsers, "concordance", run_concordance,
+                 (GOLD, {"many": True, "required": True}), SIGNIFICANCE, standardise=True,
+                 help="concordance test (Sakai 2014, Fig. 17)")
 
 
 def run_concordance(args: argparse.Namespace) -> int:
     """``meta concordance``: candidates against the gold measures (Sakai 2014)."""
-    check(args)
-
     from .. import meta
 
     matrix = load_matrix(args)

@@ -9,12 +9,12 @@ import argparse
 from ..core.params import INTERVAL_SAMPLES, RESAMPLES, RNG_SEED, Names, Param
 from ..errors import ParameterError
 from ..meta.params import CORRELATION_METHOD, RBO_P
-from .inputs import add_standardise, load_matrix
+from .inputs import load_matrix
 from .main import given
-from .meta_common import add_common, check, measure_names, render
-from .options import add_param, wants_progress
+from .meta_common import add_analysis, measure_names, render
+from .options import wants_progress
 from .outputs import write_text
-from .rules import Rule, add_rules
+from .rules import Rule
 
 #: ``meta correlate --by``: what is correlated.
 CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "overall",
@@ -24,23 +24,22 @@ CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "o
 
 def add_parser(subparsers) -> None:
     """``meta correlate``: the rank correlation of two measures, with its rules."""
-    p = subparsers.add_parser("correlate", help="rank correlation between two measures")
-    add_common(p)
-    add_standardise(p)
-    add_param(p, CORRELATION_METHOD)
-    add_param(p, RBO_P, label="the RBO persistence -p/--p (p)")
-    add_param(p, CORRELATE_BY, choices=CORRELATE_BY.domain.names)
-    add_param(p, RESAMPLES, domain=INTERVAL_SAMPLES,
-              doc="bootstrap confidence interval of the overall correlation with B ≥ 2 "
-              "resamples, --by overall only", unset="no interval")
-    add_param(p, RNG_SEED)
-    add_rules(p, Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
-                      "persistence: it applies to --method rbo, not to {method}"),
-              Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies to "
-                   "--by overall (the interval of the overall correlation), not to --by {by}"),
-              Rule(("seed",), lambda args: given(args, "samples"), "--seed applies to "
-                   "-B/--samples (the bootstrap interval, the only random part of correlate)"))
-    p.set_defaults(func=run_correlate)
+    add_analysis(
+        subparsers, "correlate", run_correlate, CORRELATION_METHOD,
+        (RBO_P, {"label": "the RBO persistence -p/--p (p)"}),
+        (CORRELATE_BY, {"choices": CORRELATE_BY.domain.names}),
+        (RESAMPLES, {"domain": INTERVAL_SAMPLES, "unset": "no interval",
+                     "doc": "bootstrap confidence interval of the overall correlation with "
+                     "B ≥ 2 resamples, --by overall only"}),
+        RNG_SEED, standardise=True, help="rank correlation between two measures",
+        rules=(Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
+                    "persistence: it applies to --method rbo, not to {method}"),
+               Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies "
+                    "to --by overall (the interval of the overall correlation), not to --by "
+                    "{by}"),
+               Rule(("seed",), lambda args: given(args, "samples"), "--seed applies to "
+                    "-B/--samples (the bootstrap interval, the only random part of "
+                    "correlate)")))
 
 
 def _topic_mean(series) -> str:
@@ -55,7 +54,6 @@ def _topic_mean(series) -> str:
 
 def run_correlate(args: argparse.Namespace) -> int:
     """``meta correlate``: the rank correlation of two measures (or every two)."""
-    check(args)
     matrix = load_matrix(args)  # a malformed input: reported before pandas is imported
     import pandas as pd
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RNG_SEED, SIGNIFICANCE, Names, Param
+from ..core.params import RNG_SEED, SIGNIFICANCE, Names, Param, Switch
 from ..meta.params import DISCRIMINATIVE_METHOD, DISCRIMINATIVE_SAMPLES, SPREAD_SEEDS
 from ..stats.names import CONVENTION, CONVENTIONS
 from .common_params import PLOT
-from .inputs import add_standardise, load_matrix
+from .inputs import load_matrix
 from .main import given
-from .meta_common import add_common, check, measure_names, render
-from .options import add_param, add_scheduler, scheduler, wants_progress
+from .meta_common import add_analysis, measure_names, render
+from .options import add_scheduler, scheduler, wants_progress
 from .outputs import declare_outputs, write_text
-from .rules import Rule, add_rules
+from .rules import Rule
 
 #: ``meta dp --method``: a method of discriminative power, or both.
 DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
@@ -25,27 +25,23 @@ DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
                   label="--method")
 
 
+#: ``meta dp --pairs``: the ASL of every pair, not the summary.
+PAIRS = Param("pairs", Switch(), False, "print the ASL of every pair", ("--pairs",))
+
+
 def add_parser(subparsers) -> None:
     """``meta discriminative-power`` (``dp``): ASL and discriminative power."""
-    p = subparsers.add_parser(
-        "discriminative-power", aliases=["dp"], help="ASL of every pair and discriminative power "
-        "(Sakai 2014, §5.1)")
-    add_common(p)
-    add_standardise(p)
-    add_param(p, DP_METHOD)
-    add_param(p, DISCRIMINATIVE_SAMPLES)
-    add_param(p, SIGNIFICANCE)
-    add_param(p, RNG_SEED)
-    add_param(p, SPREAD_SEEDS)
-    add_param(p, CONVENTION, choices=CONVENTIONS)
-    p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
-    add_param(p, PLOT, doc="write the ASL curves to FILE, PNG/SVG")
-    add_scheduler(p, "the resampling")
+    p = add_analysis(
+        subparsers, "discriminative-power", run_discriminative_power, DP_METHOD,
+        DISCRIMINATIVE_SAMPLES, SIGNIFICANCE, RNG_SEED, SPREAD_SEEDS,
+        (CONVENTION, {"choices": CONVENTIONS}), PAIRS,
+        (PLOT, {"doc": "write the ASL curves to FILE, PNG/SVG"}),
+        lambda p: add_scheduler(p, "the resampling"), standardise=True, aliases=["dp"],
+        help="ASL of every pair and discriminative power (Sakai 2014, §5.1)",
+        rules=[Rule(("pairs", "plot"), lambda args: not given(args, "seeds"),
+                    "{options} {applies} to one resampling run, not to --seeds (which "
+                    "prints the spread across seeds)")])
     declare_outputs(p, "--plot", kind="plot")
-    add_rules(p, Rule(("pairs", "plot"), lambda args: not given(args, "seeds"),
-                      "{options} {applies} to one resampling run, not to --seeds (which "
-                      "prints the spread across seeds)"))
-    p.set_defaults(func=run_discriminative_power)
 
 
 def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
@@ -78,8 +74,6 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
 
 def run_discriminative_power(args: argparse.Namespace) -> int:
     """``meta dp``: the discriminative power of every measure (Sakai 2014, §5.1)."""
-    check(args)
-
     import numpy as np
     import pandas as pd
 

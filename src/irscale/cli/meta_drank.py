@@ -5,33 +5,21 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Reals
 from ..errors import ParameterError
-from .inputs import add_standardise, load_matrix
-from .meta_common import add_common, check, measure_names, render
-from .options import add_param
+from ..meta.params import RIDGE
+from .inputs import load_matrix
+from .meta_common import add_analysis, measure_names, render
 from .outputs import write_text
-
-#: ``meta drank --ridge``: the regularisation of the covariance of d_rank.
-RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "
-              "differences (0: none; without it d_rank needs more topics than systems - 1)",
-              ("--ridge",), "L")
 
 
 def add_parser(subparsers) -> None:
     """``meta drank``: Carterette's d_rank between two measures, beside Kendall's τ."""
-    p = subparsers.add_parser(
-        "drank", help="d_rank of two measures (Carterette 2009), beside Kendall's tau")
-    add_common(p)
-    add_standardise(p)
-    add_param(p, RIDGE)
-    p.set_defaults(func=run_drank)
+    add_analysis(subparsers, "drank", run_drank, RIDGE, standardise=True,
+                 help="d_rank of two measures (Carterette 2009), beside Kendall's tau")
 
 
 def run_drank(args: argparse.Namespace) -> int:
     """``meta drank``: d_rank(A | B), d_rank(B | A), their mean and Kendall's τ."""
-    check(args)
-
     import pandas as pd
 
     from .. import meta
@@ -41,8 +29,7 @@ def run_drank(args: argparse.Namespace) -> int:
     if len(names) != 2:
         raise ParameterError(f"name two measures for d_rank (have {names})")
     a, b = names
-    both = {"measure_a": a, "measure_b": b, "ridge": args.ridge}
-    forward = meta.d_rank(matrix, **both)
+    forward = meta.d_rank(matrix, measure_a=a, measure_b=b, ridge=args.ridge)
     backward = meta.d_rank(matrix, measure_a=b, measure_b=a, ridge=args.ridge)
     frame = pd.DataFrame([{
         "measures": f"{a} vs {b}", "kendall": float(meta.overall_correlation(

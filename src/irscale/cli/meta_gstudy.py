@@ -5,15 +5,23 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import Param, Text
 from ..errors import InputError
 from ..meta.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
+from ..stats.names import GSTUDY_FACET
 from .eval_diversity import intent_rules
+from .inputs import check_inputs
 from .main import given
-from .meta_common import add_common, check, one_measure, render
-from .options import add_option, add_param
-from .outputs import declare_inputs, write_text
-from .rules import Rule, add_rules
+from .meta_common import add_analysis, one_measure, render
+from .outputs import write_text
+from .rules import Rule
 from .runargs import runs_rule
+
+#: ``--facet-scores FILE``: the scores of a second facet, read instead of a score matrix.
+FACET_SCORES = Param("facet_scores", Text(), None, "topics x runs x levels of a second facet, "
+                     "a CSV with the header topic,run,FACET,value (FACET as --facet), read "
+                     "instead of QRELS RUN... or --scores", ("--facet-scores",), "FILE",
+                     unset="none")
 
 
 def _facet_scores(args: argparse.Namespace) -> bool:
@@ -27,42 +35,34 @@ def _reads_matrix(args: argparse.Namespace) -> bool:
 
 def add_parser(subparsers) -> None:
     """``meta gstudy``: the G-study and D-study of :func:`irscale.stats.gstudy`."""
-    p = subparsers.add_parser(
-        "gstudy", help="generalisability theory: variance components, Eρ² and Φ, D-study (Bodoff & "
-        "Li 2007; Brennan 2001; Sakai 2016)",
-        description="G-study of systems crossed with topics (and a second facet: query variants, "
-        "assessors): the variance components by the ANOVA's expected mean squares, the "
-        "generalisability coefficient Eρ² and the dependability Φ; then the D-study for --topics "
-        "topic set sizes, and the topics a --target needs (irscale.stats.gstudy; docs/stats.md).")
-    add_common(p, measure_help="measure (one; default: the one measure of the --scores file)")
-    p.add_argument("--facet-scores", metavar="FILE",
-                   help="topics x runs x levels of a second facet, a CSV with the header "
-                   "topic,run,FACET,value (FACET as --facet), read instead of QRELS RUN... "
-                   "or --scores (default: none)")
-    add_option(p, "--facet", default="variant", metavar="NAME",
-               doc="name of the second facet, the third column of --facet-scores")
-    add_param(p, DSTUDY_TOPICS, many=True, item="a topic set size")
-    add_param(p, DSTUDY_FACET, many=True, item="a number of levels")
-    add_param(p, GSTUDY_TARGET)
-    declare_inputs(p, "--facet-scores")
-    add_rules(p, Rule(("facet", "n_facet"), _facet_scores, "{options} {applies} to "
-                      "--facet-scores (the scores of a second facet)"),
-              Rule(("inputs", "scores", "measures", "topic_column", "systems"), _reads_matrix,
-                   "{options} {applies} to the topics x systems scores, not to --facet-scores "
-                   "(which hold the scores of the G-study)",
-                   spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
-              runs_rule("--facet-scores", _reads_matrix),
-              *intent_rules("diversity measures of QRELS RUN..., not to --facet-scores",
-                            _reads_matrix),
-              Rule(("qrels_format",), lambda args: _reads_matrix(args)
-                   or args.qrels_format == "auto", "--qrels-format applies to QRELS "
-                   "RUN..., not to --facet-scores"))
-    p.set_defaults(func=run_gstudy)
+    add_analysis(
+        subparsers, "gstudy", run_gstudy, FACET_SCORES, GSTUDY_FACET,
+        (DSTUDY_TOPICS, {"many": True, "item": "a topic set size"}),
+        (DSTUDY_FACET, {"many": True, "item": "a number of levels"}), GSTUDY_TARGET,
+        min_runs=None, measure_help="measure (one; default: the one measure of the --scores "
+        "file)", inputs=["--facet-scores"],
+        help="generalisability theory: variance components, Eρ² and Φ, D-study (Bodoff & Li "
+        "2007; Brennan 2001; Sakai 2016)",
+        description="G-study of systems crossed with topics (and a second facet: query "
+        "variants, assessors), D-study and the topics a --target needs; see docs/stats.md.",
+        rules=(Rule(("facet", "n_facet"), _facet_scores, "{options} {applies} to "
+                    "--facet-scores (the scores of a second facet)"),
+               Rule(("inputs", "scores", "measures", "topic_column", "systems"),
+                    _reads_matrix, "{options} {applies} to the topics x systems scores, not "
+                    "to --facet-scores (which hold the scores of the G-study)",
+                    spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
+               runs_rule("--facet-scores", _reads_matrix),
+               *intent_rules("diversity measures of QRELS RUN..., not to --facet-scores",
+                             _reads_matrix),
+               Rule(("qrels_format",), lambda args: _reads_matrix(args)
+                    or args.qrels_format == "auto", "--qrels-format applies to QRELS "
+                    "RUN..., not to --facet-scores")))
 
 
 def run_gstudy(args: argparse.Namespace) -> int:
     """``meta gstudy``: the G-study, the D-study and (``--target``) the topics needed."""
-    check(args, min_runs=None if _facet_scores(args) else 2)
+    if not _facet_scores(args):
+        check_inputs(args)
 
     from .. import stats
     from ..stats.gtheory import COEFFICIENTS

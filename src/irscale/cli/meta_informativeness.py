@@ -5,37 +5,36 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import Param, Switch
 from ..errors import ParameterError
 from ..meta.params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 from .inputs import diversity_inputs, qrels_and_runs
-from .meta_common import add_common, check, render
-from .options import add_param, wants_progress
+from .meta_common import add_analysis, render
+from .options import wants_progress
 from .outputs import write_text
-from .rules import Default, add_rules
+from .rules import Default
 from .runargs import read_inputs
+
+#: ``--per-list``: every run and topic, not the means.
+PER_LIST = Param("per_list", Switch(), False, "print every run and topic (default: the mean "
+                 "per measure)", ("--per-list",))
 
 
 def add_parser(subparsers) -> None:
     """``meta informativeness``: the maximum entropy method of Aslam, Yilmaz & Pavlu."""
-    p = subparsers.add_parser(
-        "informativeness", help="informativeness of measures by the maximum entropy method (Aslam, "
-        "Yilmaz & Pavlu 2005)",
-        description="For every run and topic, the RMS error of the precision-recall curve inferred "
-        "by maximum entropy from the value of each measure (AP, R-prec, P@k); the mean per measure "
-        "(lower: more informative) (irscale.meta.informativeness; docs/meta.md).")
-    add_common(p, scores=False, systems=False, measure_help="AP, R-prec or P@k (repeatable; "
-               "default: " + ", ".join(INFORMATIVENESS_MEASURES) + ")")
-    add_param(p, INFORMATIVENESS_DEPTH)
-    p.add_argument("--per-list", action="store_true",
-                   help="print every run and topic (default: the mean per measure)")
-    add_rules(p, Default("measures", lambda args: list(INFORMATIVENESS_MEASURES)))
-    p.set_defaults(func=run_informativeness)
+    add_analysis(
+        subparsers, "informativeness", run_informativeness, INFORMATIVENESS_DEPTH, PER_LIST,
+        min_runs=1, scores=False, systems=False, measure_help="AP, R-prec or P@k "
+        "(repeatable; default: " + ", ".join(INFORMATIVENESS_MEASURES) + ")",
+        help="informativeness of measures by the maximum entropy method (Aslam, Yilmaz & "
+        "Pavlu 2005)",
+        description="The RMS error of the precision-recall curve inferred by maximum entropy "
+        "from each measure, per run and topic, and its mean per measure; see docs/meta.md.",
+        rules=[Default("measures", lambda args: list(INFORMATIVENESS_MEASURES))])
 
 
 def run_informativeness(args: argparse.Namespace) -> int:
     """``meta informativeness``: Aslam, Yilmaz & Pavlu (2005) on QRELS RUN..."""
-    check(args, min_runs=1)
-
     from .. import meta
 
     if diversity_inputs(args):

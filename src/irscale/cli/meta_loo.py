@@ -5,37 +5,34 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import Param, Switch
 from ..meta.params import CONTRIBUTOR_PATTERN, LOO_DEPTH
+from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, qrels_and_runs
 from .main import given
-from .meta_common import add_common, check, given_contributors, render
-from .options import add_param, add_scheduler, scheduler
-from .outputs import declare_inputs, write_text
-from .rules import Rule, add_rules
+from .meta_common import add_analysis, given_contributors, render
+from .options import add_scheduler, scheduler
+from .outputs import write_text
+from .rules import Rule
+
+#: ``--per-run``: every run, not the summary.
+PER_RUN = Param("per_run", Switch(), False, "print every run", ("--per-run",))
 
 
 def add_parser(subparsers) -> None:
     """``meta loo``: the leave-one-out reusability test."""
-    p = subparsers.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
-    add_common(p, scores=False, measure_help="measure (repeatable; at least one)")
-    add_param(p, LOO_DEPTH)
-    add_param(p, CONTRIBUTOR_PATTERN)
-    p.add_argument("--contributors", metavar="FILE",
-                   help="file of 'run contributor' lines (overrides the pattern; default: "
-                   "none)")
-    p.add_argument("--per-run", action="store_true", help="print every run")
-    add_scheduler(p, "the contributors' evaluations")
-    declare_inputs(p, "--contributors")
-    add_rules(p, Rule(("contributor_pattern",), lambda args: not given(args, "contributors"),
-                      "--contributor-pattern applies without --contributors (the file names "
-                      "every run's contributor)"))
-    p.set_defaults(func=run_loo)
+    add_analysis(
+        subparsers, "loo", run_loo, LOO_DEPTH, CONTRIBUTOR_PATTERN, CONTRIBUTORS, PER_RUN,
+        lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
+        measure_help="measure (repeatable; at least one)", inputs=["--contributors"],
+        help="leave-one-out reusability test (Sakai 2014, §5.4)",
+        rules=[Rule(("contributor_pattern",), lambda args: not given(args, "contributors"),
+                    "--contributor-pattern applies without --contributors (the file names "
+                    "every run's contributor)")])
 
 
 def run_loo(args: argparse.Namespace) -> int:
     """``meta loo``: leave-one-contributor-out reusability (Sakai 2014, §5.4)."""
-    check(args)
-
     from .. import meta
 
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
@@ -44,10 +41,9 @@ def run_loo(args: argparse.Namespace) -> int:
     contributors = table if table is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
     with scheduler(args) as executor:
-        result = meta.leave_one_out(qrels, runs, args.measures,
-                                    allow_empty=args.allow_empty,
-                                    contributors=contributors,
-                                    depth=args.depth, executor=executor)
+        result = meta.leave_one_out(qrels, runs, args.measures, allow_empty=args.allow_empty,
+                                    contributors=contributors, depth=args.depth,
+                                    executor=executor)
     frame = result.runs if args.per_run else result.summary
     text = render(frame, args, repr(result))
     if not args.per_run and args.fmt not in ("csv", "json"):

@@ -5,43 +5,43 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import Param, Switch, Text
 from ..meta.params import LOO_DEPTH
+from .common_params import CONTRIBUTORS
 from .inputs import qrels_and_runs
-from .meta_common import add_common, check, given_contributors, render
-from .options import add_param
-from .outputs import declare_inputs, write_text
+from .meta_common import add_analysis, given_contributors, render
+from .outputs import write_text
 from .runargs import named_runs
+
+#: ``--new RUN`` (repeatable): the runs that did not contribute.
+NEW_RUNS = Param("new", Text(), None, "a run that did not contribute to the pool "
+                 "(repeatable)", ("--new",), "RUN")
+#: ``--per-topic``: every topic's adjustment.
+PER_TOPIC = Param("per_topic", Switch(), False, "print every topic's adjustment instead of "
+                  "the new runs' scores", ("--per-topic",))
 
 
 def add_parser(subparsers) -> None:
     """``meta pool-bias``: the score adjustment of runs that did not contribute."""
-    p = subparsers.add_parser(
-        "pool-bias", help="adjust the scores of runs that did not contribute to the pool (Webber & "
-        "Park 2009)",
-        description="Leave every contributing run (or --contributors group) out of the depth-K "
-        "pool, re-evaluate it, and add the mean per-topic error to the scores of the --new runs.")
-    add_common(p, scores=False, systems=False, measure_help="measure (repeatable; at least one)")
-    p.add_argument("--new", action="append", required=True, metavar="RUN",
-                   help="a run that did not contribute to the pool (repeatable)")
-    add_param(p, LOO_DEPTH)
-    p.add_argument("--contributors", metavar="FILE",
-                   help="file of 'run contributor' lines: leave each contributor's runs out "
-                   "together (default: each run alone)")
-    p.add_argument("--per-topic", action="store_true",
-                   help="print every topic's adjustment instead of the new runs' scores")
-    declare_inputs(p, "--new", "--contributors")
-    p.set_defaults(func=run_pool_bias)
+    add_analysis(
+        subparsers, "pool-bias", run_pool_bias,
+        (NEW_RUNS, {"action": "append", "required": True}), LOO_DEPTH,
+        (CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "
+                        "runs out together", "unset": "each run alone"}), PER_TOPIC,
+        scores=False, systems=False, measure_help="measure (repeatable; at least one)",
+        inputs=["--new", "--contributors"],
+        help="adjust the scores of runs that did not contribute to the pool (Webber & Park "
+        "2009)",
+        description="The scores of the --new runs adjusted by the mean per-topic error of "
+        "the contributors left out of the depth-K pool; see docs/meta.md.")
 
 
 def run_pool_bias(args: argparse.Namespace) -> int:
     """``meta pool-bias``: scores of the --new runs adjusted (Webber & Park 2009)."""
-    check(args)
-
     from .. import meta
 
     qrels, runs = qrels_and_runs(args)
-    new_runs = named_runs(args.new, None)
-    result = meta.pooling_bias(qrels, runs, new_runs, args.measures,
+    result = meta.pooling_bias(qrels, runs, named_runs(args.new, None), args.measures,
                                contributors=given_contributors(args), depth=args.depth,
                                allow_empty=args.allow_empty)
     frame = result.topics if args.per_topic else result.runs

@@ -5,36 +5,33 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import Param, Text
 from ..meta.params import PREDICT_BINS, PREDICT_THRESHOLD, PREDICT_TIES
 from .inputs import load_matrix
-from .meta_common import add_common, check, measure_names, render
-from .options import add_param
-from .outputs import declare_inputs, write_text
+from .meta_common import add_analysis, measure_names, render
+from .outputs import write_text
+
+#: ``--preferences FILE``: the side-by-side judgments.
+PREFERENCES = Param("preferences", Text(), None, "judgments, one 'topic left right "
+                    "preference' a line (preference: left, right or tie)", ("--preferences",),
+                    "FILE")
 
 
 def add_parser(subparsers) -> None:
     """``meta predict``: predictive power against side-by-side preferences."""
-    p = subparsers.add_parser(
-        "predict", help="predictive power of measures against side-by-side user preferences "
+    add_analysis(
+        subparsers, "predict", run_predict, (PREFERENCES, {"required": True}),
+        PREDICT_THRESHOLD, (PREDICT_TIES, {"choices": PREDICT_TIES.domain.names}),
+        (PREDICT_BINS, {"many": True, "unique": False, "item": "a bin edge"}),
+        systems=False, inputs=["--preferences"],
+        help="predictive power of measures against side-by-side user preferences "
         "(Sanderson et al. 2010)",
-        description="The share of side-by-side preferences (a --preferences file of 'topic left "
-        "right preference' lines) that each measure predicts, with the binomial test against "
-        "chance (irscale.meta.predictive_power; docs/meta.md).")
-    add_common(p, systems=False)
-    p.add_argument("--preferences", required=True, metavar="FILE",
-                   help="judgments, one 'topic left right preference' a line (preference: "
-                   "left, right or tie)")
-    add_param(p, PREDICT_THRESHOLD)
-    add_param(p, PREDICT_TIES, choices=PREDICT_TIES.domain.names)
-    add_param(p, PREDICT_BINS, many=True, unique=False, item="a bin edge")
-    declare_inputs(p, "--preferences")
-    p.set_defaults(func=run_predict)
+        description="The share of side-by-side preferences each measure predicts, with the "
+        "binomial test against chance; see docs/meta.md.")
 
 
 def run_predict(args: argparse.Namespace) -> int:
     """``meta predict``: predictive power of every measure (Sanderson et al. 2010)."""
-    check(args)
-
     import pandas as pd
 
     from .. import meta

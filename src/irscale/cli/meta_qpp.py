@@ -6,43 +6,41 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import SIGNIFICANCE
+from ..core.params import SIGNIFICANCE, Param, Switch, Text
 from ..io.formats import TABLE_FORMATS
+from ..stats.names import QPP_MODEL
 from .meta_common import check
-from .options import DIGITS_RULE, add_digits, add_format, add_option, add_output, add_param
-from .outputs import declare_inputs, write_text
-from .rules import Rule, add_rules
+from .options import DIGITS_RULE, add_command, add_digits, add_format, add_output
+from .outputs import write_text
+from .rules import Rule
+
+#: ``--predictions FILE`` and ``--observed FILE``: the two tables of
+#: :func:`irscale.stats.qpp_anova`.
+PREDICTIONS = Param("predictions", Text(), None, "CSV with the columns topic, predictor, value "
+                    "and optionally system and variant: one prediction per row",
+                    ("--predictions",), "FILE")
+OBSERVED = Param("observed", Text(), None, "CSV with the columns topic, value and the same "
+                 "optional columns: the effectiveness (e.g. AP) of each query", ("--observed",),
+                 "FILE")
+#: ``--tukey``: Tukey's HSD of the predictors too.
+TUKEY = Param("tukey", Switch(), False, "also print Tukey's HSD of every pair of predictors",
+              ("--tukey",))
 
 
 def add_parser(subparsers) -> None:
     """``meta qpp``: sARE, sMARE and the ANOVA of :func:`irscale.stats.qpp_anova`."""
-    p = subparsers.add_parser(
-        "qpp", help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et al. "
+    add_command(
+        subparsers, "qpp", run_qpp, (PREDICTIONS, {"required": True}),
+        (OBSERVED, {"required": True}), QPP_MODEL, TUKEY,
+        (SIGNIFICANCE, {"doc": "significance level of --tukey"}),
+        lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output,
+        inputs=["--predictions", "--observed"],
+        help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et al. "
         "2021)",
-        description="Rank the topics by every predictor's predictions and by the effectiveness of "
-        "the same queries, score each topic by sARE (the scaled absolute rank error), and print "
-        "every predictor's sMARE and the ANOVA of sARE over topics, predictors (systems, query "
-        "variants) (irscale.stats.qpp_anova; docs/stats.md).")
-    p.add_argument("--predictions", metavar="FILE", required=True,
-                   help="CSV with the columns topic, predictor, value and optionally system "
-                   "and variant: one prediction per row")
-    p.add_argument("--observed", metavar="FILE", required=True,
-                   help="CSV with the columns topic, value and the same optional columns: "
-                   "the effectiveness (e.g. AP) of each query")
-    add_option(p, "--model", default=None, metavar="FORMULA",
-               doc="ANOVA formula over topic, predictor, system and variant, e.g. 'topic + "
-               "predictor' (None: the main effects and the predictor's interactions with "
-               "system and variant)")
-    p.add_argument("--tukey", action="store_true",
-                   help="also print Tukey's HSD of every pair of predictors")
-    add_param(p, SIGNIFICANCE, doc="significance level of --tukey")
-    add_format(p, TABLE_FORMATS)
-    add_digits(p)
-    add_output(p)
-    declare_inputs(p, "--predictions", "--observed")
-    add_rules(p, DIGITS_RULE, Rule(("alpha",), lambda args: args.tukey,
-                                   "--alpha applies to --tukey (the only test decision)"))
-    p.set_defaults(func=run_qpp)
+        description="Every predictor's sMARE and the ANOVA of sARE (the scaled absolute rank "
+        "error of each topic) over topics and predictors; see docs/stats.md.",
+        rules=[DIGITS_RULE, Rule(("alpha",), lambda args: args.tukey,
+                                 "--alpha applies to --tukey (the only test decision)")])
 
 
 def run_qpp(args: argparse.Namespace) -> int:

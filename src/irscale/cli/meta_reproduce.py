@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import Param, Text
 from ..errors import ParameterError
 from ..meta.params import REPRO_DEPTH, REPRO_RBO_P
 from .inputs import load_matrix, qrels_and_runs
-from .meta_common import add_common, check, measure_names, render
-from .options import ListAction, add_param
+from .meta_common import add_analysis, measure_names, render
 from .outputs import write_text
-from .rules import Rule, add_rules
+from .rules import Rule
+
+#: ``--original`` and ``--reproduced``: the baseline and advanced systems of each experiment.
+ORIGINAL, REPRODUCED = (
+    Param(name, Text(), None, f"the {what} baseline and advanced systems (runs)",
+          (f"--{name}",), "BASELINE,ADVANCED", label=f"--{name}")
+    for name, what in (("original", "original experiment's"), ("reproduced", "reproduced")))
 
 
 def _runs_given(args: argparse.Namespace) -> bool:
@@ -22,25 +28,16 @@ def _runs_given(args: argparse.Namespace) -> bool:
 
 def add_parser(subparsers) -> None:
     """``meta reproduce``: ER, ΔRI, RMSE, τ and RBO of a reproduced experiment."""
-    p = subparsers.add_parser(
-        "reproduce", help="reproducibility of an experiment: ER, ΔRI, RMSE, τ and RBO (Breuer et "
-        "al. 2020)",
-        description="Compare an original experiment (baseline and advanced run) with its "
-        "reproduction on the same topics: Effect Ratio, Delta Relative Improvement, per-topic RMSE "
-        "and paired t-tests per measure; with QRELS RUN..., also Kendall's τ and RBO between the "
-        "original and reproduced document orderings (irscale.meta.reproducibility; docs/meta.md).")
-    add_common(p, systems=False)
-    p.add_argument("--original", action=ListAction, kind="str", required=True,
-                   metavar="BASELINE,ADVANCED",
-                   help="the original experiment's baseline and advanced systems (runs)")
-    p.add_argument("--reproduced", action=ListAction, kind="str", required=True,
-                   metavar="BASELINE,ADVANCED",
-                   help="the reproduced baseline and advanced systems (runs)")
-    add_param(p, REPRO_DEPTH)
-    add_param(p, REPRO_RBO_P)
-    add_rules(p, Rule(("depth", "p"), _runs_given, "{options} {applies} to the document "
-                      "orderings of QRELS RUN..., which --scores files do not hold"))
-    p.set_defaults(func=run_reproduce)
+    pair = {"many": True, "unique": False, "required": True}
+    add_analysis(
+        subparsers, "reproduce", run_reproduce, (ORIGINAL, pair), (REPRODUCED, pair),
+        REPRO_DEPTH, REPRO_RBO_P, systems=False,
+        help="reproducibility of an experiment: ER, ΔRI, RMSE, τ and RBO (Breuer et al. 2020)",
+        description="An original experiment (baseline and advanced run) against its "
+        "reproduction: Effect Ratio, Delta Relative Improvement, per-topic RMSE, t-tests and, "
+        "with QRELS RUN..., τ and RBO of the document orderings; see docs/meta.md.",
+        rules=[Rule(("depth", "p"), _runs_given, "{options} {applies} to the document "
+                    "orderings of QRELS RUN..., which --scores files do not hold")])
 
 
 def _pair(args: argparse.Namespace, option: str) -> list[str]:
@@ -54,8 +51,6 @@ def _pair(args: argparse.Namespace, option: str) -> list[str]:
 
 def run_reproduce(args: argparse.Namespace) -> int:
     """``meta reproduce``: reproducibility measures (Breuer et al. 2020)."""
-    check(args)
-
     from .. import meta
 
     _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
@@ -81,5 +76,4 @@ def run_reproduce(args: argparse.Namespace) -> int:
                   f"{args.depth}, mean over topics")
     if args.fmt not in ("csv", "json"):  # an undefined ratio is said, never shown as nan
         frame = frame.astype(object).where(frame.notna(), "undefined")
-    text = render(frame, args, title)
-    return write_text(args, text)
+    return write_text(args, render(frame, args, title))

@@ -7,13 +7,13 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.params import CUTOFF, SIGNIFICANCE, Names, Param
-from ..meta.params import SCALE_LENGTHS, SCALE_MEASURES
+from ..core.params import CUTOFF, SIGNIFICANCE, Names, Param, Text
+from ..meta.params import SCALE_COLLECTION, SCALE_LENGTHS, SCALE_MEASURES
 from .inputs import diversity_inputs, qrels_and_runs
-from .meta_common import add_common, check
-from .options import add_option, add_param, add_ties, wants_progress
+from .meta_common import add_analysis
+from .options import add_ties, wants_progress
 from .outputs import declare_outputs, write_text
-from .rules import Default, Rule, add_rules
+from .rules import Default, Rule
 from .runargs import read_inputs
 
 #: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
@@ -24,40 +24,37 @@ SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invari
 TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs",
                      ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
                      dest="table_n")
+#: ``meta scales --plot-dir``: the scatter plots of each measure against its ranked version.
+PLOT_DIR = Param("plot_dir", Text(), None, "write a scatter of each measure vs its ranked "
+                 "version (PNG) to DIR", ("--plot-dir",), "DIR", unset="no plots")
 
 
 def add_parser(subparsers) -> None:
     """``meta scales``: measures against their interval-scaled versions."""
-    p = subparsers.add_parser(
-        "scales", help="measures vs their interval-scaled versions (Ferrante, Ferro & Fuhr 2021, "
-        "Tables 2, 4, 5, 6)")
-    add_common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
-               "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
-    add_param(p, SCALE_LENGTHS, many=True, item="a cut-off")
-    add_param(p, SCALES_TABLE, choices=SCALES_TABLE.domain.names)
-    add_param(p, TABLE_CUTOFF)
-    add_option(p, "--collection", default="T", doc="track label prefix")
-    add_param(p, SIGNIFICANCE, doc="significance level of tables 5, 6 and invariants")
-    add_ties(p, phi=True)
-    p.add_argument("--plot-dir", metavar="DIR",
-                   help="write a scatter of each measure vs its ranked version (PNG) to DIR "
-                   "(default: no plots)")
+    p = add_analysis(
+        subparsers, "scales", run_scales,
+        (SCALE_LENGTHS, {"many": True, "item": "a cut-off"}),
+        (SCALES_TABLE, {"choices": SCALES_TABLE.domain.names}), TABLE_CUTOFF, SCALE_COLLECTION,
+        (SIGNIFICANCE, {"doc": "significance level of tables 5, 6 and invariants"}),
+        lambda p: add_ties(p, phi=True), PLOT_DIR, scores=False,
+        measure_help="measure (repeatable; default: the eleven of Ferrante, Ferro & Fuhr "
+        "2021: " + ", ".join(SCALE_MEASURES) + ")",
+        help="measures vs their interval-scaled versions (Ferrante, Ferro & Fuhr 2021, Tables "
+        "2, 4, 5, 6)",
+        rules=(Default("measures", lambda args: list(SCALE_MEASURES)),
+               Rule(("alpha",), lambda args: args.table not in ("2", "4"), "--alpha applies "
+                    "to the significance tables (5, 6, invariants, all), not to --table "
+                    "{table}"),
+               Rule(("table_n",), lambda args: args.table in ("all", "4", "5", "6"),
+                    "--table-cutoff applies to tables 4, 5 and 6 (and all), not to --table "
+                    "{table}"),
+               Rule(("table_n",), lambda args: args.table_n in args.cutoffs,
+                    "--table-cutoff {table_n} is not one of the --cutoffs {cutoffs}")))
     declare_outputs(p, "--plot-dir", kind="folder")
-    add_rules(p, Default("measures", lambda args: list(SCALE_MEASURES)),
-              Rule(("alpha",), lambda args: args.table not in ("2", "4"), "--alpha applies "
-                   "to the significance tables (5, 6, invariants, all), not to --table {table}"),
-              Rule(("table_n",), lambda args: args.table in ("all", "4", "5", "6"),
-                   "--table-cutoff applies to tables 4, 5 and 6 (and all), not to --table "
-                   "{table}"),
-              Rule(("table_n",), lambda args: args.table_n in args.cutoffs,
-                   "--table-cutoff {table_n} is not one of the --cutoffs {cutoffs}"))
-    p.set_defaults(func=run_scales)
 
 
 def run_scales(args: argparse.Namespace) -> int:
     """``meta scales``: Tables 2, 4, 5 and 6 of Ferrante, Ferro & Fuhr (2021)."""
-    check(args)
-
     from .. import meta
 
     if diversity_inputs(args):  # refused before the qrels are read, with the reason

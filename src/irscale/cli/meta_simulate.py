@@ -8,19 +8,9 @@ import argparse
 import os
 from typing import TYPE_CHECKING, cast
 
-from ..core.params import MEMORY_LIMIT, RESAMPLES, RNG_SEED, SIGNIFICANCE
+from ..core.params import MEMORY_LIMIT, RESAMPLES, RNG_SEED, SIGNIFICANCE, Names, Param
 from ..errors import ParameterError
-from ..meta.params import (
-    COPULA,
-    COPULA_MARGINS,
-    NORMAL_EFFECTS,
-    NORMAL_ERROR_SD,
-    NORMAL_SYSTEMS,
-    NORMAL_TOPIC_SD,
-    NORMAL_TOPICS,
-    RUNS_QUALITIES,
-    SIMULATED_MATRICES,
-)
+from ..meta import params as mp
 from ..stats.names import (
     RESAMPLING_TESTS,
     SIMULATED_CORRECTIONS,
@@ -30,10 +20,10 @@ from ..stats.names import (
 from .eval_diversity import intent_rules
 from .inputs import check_inputs, input_paths
 from .main import given
-from .meta_common import add_common, check, one_measure, render
-from .options import ListAction, add_param, add_scheduler, scheduler, wants_progress
+from .meta_common import add_analysis, one_measure, render, resampling_options
+from .options import add_scheduler, scheduler, wants_progress
 from .outputs import declare_outputs, write_text
-from .rules import Default, Rule, add_rules
+from .rules import Default, Rule
 from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
@@ -72,7 +62,7 @@ def _normal_systems(args: argparse.Namespace) -> int | None:
     (the bootstrap and copula models take every system of their matrix)."""
     if args.model != "normal":
         return None
-    return len(args.effects) if args.effects else cast(int, NORMAL_SYSTEMS.default)
+    return len(args.effects) if args.effects else cast(int, mp.NORMAL_SYSTEMS.default)
 
 
 def _output_in_checkpoint(args: argparse.Namespace) -> bool:
@@ -81,91 +71,76 @@ def _output_in_checkpoint(args: argparse.Namespace) -> bool:
         os.path.realpath(args.checkpoint)
 
 
+#: ``--model``: the model the matrices are drawn from.
+MODEL = Param("model", Names("model", SIMULATION_MODELS), None, "normal: X[t, s] = mu_s + u_t "
+              "+ e_ts with normal topic effects and errors; bootstrap: the topics of a real "
+              "matrix (QRELS RUN... -m MEASURE or --scores) drawn with replacement, its system "
+              "means being the truth; copula: new topics drawn from margins and a copula "
+              "fitted to a real matrix (Urbano & Nagler 2018), the margins' means being the "
+              "truth; runs: runs of --qualities drawn from QRELS and scored with -m (after "
+              "Parapar et al. 2020, 2021)", ("--model",))
+
+
 def add_parser(subparsers) -> None:
     """``meta simulate``: :func:`irscale.meta.simulation_study` on the command line; every
     option is one of its arguments or of its model's, declared with the API's default."""
-    p = subparsers.add_parser(
-        "simulate", help="Type I, II and III error rates and power of tests over simulated score "
-        "matrices (Urbano, Lima & Hanjalic 2019)",
-        description="Draw --repetitions topics x systems matrices from a model whose true system "
-        "means are known, run every --test with every --correction on every pair of systems, and "
-        "report per test and correction the Type I, Type II and Type III error rates and the power "
-        "with 95% Wilson intervals (irscale.meta.simulation_study; docs/scale-out.md).")
-    add_common(p, systems=False, measure_help="measure of the bootstrap model's matrix "
-               "(one; default: the one measure of the --scores file)")
-    p.add_argument("--model", required=True, choices=SIMULATION_MODELS,
-                   help="normal: X[t, s] = mu_s + u_t + e_ts with normal topic effects and "
-                   "errors; bootstrap: the topics of a real matrix (QRELS RUN... -m MEASURE "
-                   "or --scores) drawn with replacement, its system means being the truth; "
-                   "copula: new topics drawn from margins and a copula fitted to a real "
-                   "matrix (Urbano & Nagler 2018), the margins' means being the truth; runs: "
-                   "runs of --qualities drawn from QRELS and scored with -m (after Parapar "
-                   "et al. 2020, 2021)")
-    add_param(p, NORMAL_TOPICS, doc="normal and copula models: topics per matrix",
-              default=None, unset=f"normal: {NORMAL_TOPICS.default}; copula: the matrix's "
-              "topics")
-    add_param(p, NORMAL_SYSTEMS, default=None, unset=f"the number of --effects, else "
-              f"{NORMAL_SYSTEMS.default}")
-    add_param(p, NORMAL_EFFECTS, many=True, unique=False, item="a system mean")
-    add_param(p, NORMAL_TOPIC_SD)
-    add_param(p, NORMAL_ERROR_SD)
-    p.add_argument("--null", action="store_true",
-                   help="bootstrap model: first centre every system on the grand mean; "
-                   "copula model: transform every margin to the mean of the fitted means; "
-                   "so that every pair is null (default: the matrix's system means are the "
-                   "truth)")
-    add_param(p, COPULA_MARGINS, many=True)
-    add_param(p, COPULA)
-    p.add_argument("--equal", action=ListAction, kind="str", metavar="A,B",
-                   help="copula model: transform system B's margin to system A's mean, so "
-                   "that the pair (A, B) is null (default: the fitted means)")
-    add_param(p, RUNS_QUALITIES, many=True, unique=False, item="a quality")
-    add_param(p, SIMULATED_MATRICES)
-    add_param(p, SIMULATED_TESTS, many=True)
-    add_param(p, SIMULATED_CORRECTIONS, many=True)
-    add_param(p, SIGNIFICANCE)
-    add_param(p, RNG_SEED)
-    add_param(p, RESAMPLES, doc="resamples of the resampling tests among --test",
-              unset="each test's own")
-    p.add_argument("--checkpoint", metavar="DIR",
-                   help="keep the counts of every finished task in DIR (made if missing) "
-                   "and, run again with the same arguments and --seed, compute only the "
-                   "unfinished tasks; a DIR holding another study is refused (default: no "
-                   "checkpoint)")
-    add_param(p, MEMORY_LIMIT)
-    add_scheduler(p, "the simulated matrices")
+    p = add_analysis(
+        subparsers, "simulate", run_simulate,
+        (MODEL, {"required": True, "choices": SIMULATION_MODELS}),
+        (mp.NORMAL_TOPICS, {"doc": "normal and copula models: topics per matrix",
+                            "default": None, "unset": f"normal: {mp.NORMAL_TOPICS.default}; "
+                            "copula: the matrix's topics"}),
+        (mp.NORMAL_SYSTEMS, {"default": None, "unset": "the number of --effects, else "
+                             f"{mp.NORMAL_SYSTEMS.default}"}),
+        (mp.NORMAL_EFFECTS, {"many": True, "unique": False, "item": "a system mean"}),
+        mp.NORMAL_TOPIC_SD, mp.NORMAL_ERROR_SD, mp.SIMULATION_NULL,
+        (mp.COPULA_MARGINS, {"many": True}),
+        mp.COPULA, (mp.COPULA_EQUAL, {"many": True, "unique": False}),
+        (mp.RUNS_QUALITIES, {"many": True, "unique": False, "item": "a quality"}),
+        mp.SIMULATED_MATRICES, (SIMULATED_TESTS, {"many": True}),
+        (SIMULATED_CORRECTIONS, {"many": True}), SIGNIFICANCE, RNG_SEED,
+        (RESAMPLES, {"doc": "resamples of the resampling tests among --test",
+                     "unset": "each test's own"}), mp.CHECKPOINT, MEMORY_LIMIT,
+        lambda p: add_scheduler(p, "the simulated matrices"), min_runs=None, systems=False,
+        measure_help="measure of the bootstrap model's matrix (one; default: the one measure "
+        "of the --scores file)",
+        help="Type I, II and III error rates and power of tests over simulated score matrices "
+        "(Urbano, Lima & Hanjalic 2019)",
+        description="Per test and correction, the Type I, II and III error rates and the "
+        "power over matrices drawn from a model whose true system means are known; see "
+        "docs/scale-out.md.",
+        rules=(
+            Rule(("null", "inputs", "scores", "measures", "topic_column"),
+                 lambda args: args.model != "normal", "{options} {applies} to --model "
+                 "bootstrap (the matrix whose topics are resampled), not to --model normal",
+                 spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
+            *NORMAL_ONLY,
+            Rule(NORMAL_OPTIONS, lambda args: args.model == "normal", "{options} {applies} to "
+                 "--model normal, not to --model {model} (whose matrix, every system of the "
+                 "runs or --scores given, is the model's)"),
+            Rule(("topics",), lambda args: args.model in ("normal", "copula"), "--topics "
+                 "applies to --model normal and copula, not to --model {model} (whose "
+                 "matrices have the topics of its matrix or qrels)"),
+            Rule(("null", "scores", "topic_column"), lambda args: args.model != "runs",
+                 "{options} {applies} to --model bootstrap or copula, not to --model runs "
+                 "(which draws its runs from QRELS)"),
+            Rule(("qualities",), lambda args: args.model == "runs", "--qualities applies to "
+                 "--model runs, not to --model {model}"),
+            Rule(COPULA_OPTIONS, lambda args: args.model == "copula", "{options} {applies} "
+                 "to --model copula, not to --model {model}"),
+            Rule(("equal",), lambda args: not args.null, "--equal and --null do not go "
+                 "together: --null makes every pair null, --equal one pair"),
+            Rule(("samples",), lambda args: bool(resampling_procedures(args.tests)),
+                 lambda args: f"-B/--samples applies to the resampling tests "
+                 f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
+                 f"({', '.join(args.tests)})"),
+            Rule(("checkpoint",), lambda args: given(args, "seed"), "--checkpoint needs "
+                 "--seed: a study resumes only with the seed it started with"),
+            Rule(("checkpoint",), lambda args: not _output_in_checkpoint(args), "-o {output} "
+                 "lies in --checkpoint {checkpoint}, whose files the study writes: write it "
+                 "outside"),
+            Default("systems", _normal_systems)))
     declare_outputs(p, "--checkpoint", kind="folder")
-    add_rules(
-        p, Rule(("null", "inputs", "scores", "measures", "topic_column"),
-                lambda args: args.model != "normal", "{options} {applies} to --model "
-                "bootstrap (the matrix whose topics are resampled), not to --model normal",
-                spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
-        *NORMAL_ONLY,
-        Rule(NORMAL_OPTIONS, lambda args: args.model == "normal", "{options} {applies} to "
-             "--model normal, not to --model {model} (whose matrix, every system of the "
-             "runs or --scores given, is the model's)"),
-        Rule(("topics",), lambda args: args.model in ("normal", "copula"), "--topics "
-             "applies to --model normal and copula, not to --model {model} (whose matrices "
-             "have the topics of its matrix or qrels)"),
-        Rule(("null", "scores", "topic_column"), lambda args: args.model != "runs",
-             "{options} {applies} to --model bootstrap or copula, not to --model runs "
-             "(which draws its runs from QRELS)"),
-        Rule(("qualities",), lambda args: args.model == "runs", "--qualities applies to "
-             "--model runs, not to --model {model}"),
-        Rule(COPULA_OPTIONS, lambda args: args.model == "copula", "{options} {applies} to "
-             "--model copula, not to --model {model}"),
-        Rule(("equal",), lambda args: not args.null, "--equal and --null do not go "
-             "together: --null makes every pair null, --equal one pair"),
-        Rule(("samples",), lambda args: bool(resampling_procedures(args.tests)),
-             lambda args: f"-B/--samples applies to the resampling tests "
-             f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
-             f"({', '.join(args.tests)})"),
-        Rule(("checkpoint",), lambda args: given(args, "seed"), "--checkpoint needs --seed: "
-             "a study resumes only with the seed it started with"),
-        Rule(("checkpoint",), lambda args: not _output_in_checkpoint(args), "-o {output} lies "
-             "in --checkpoint {checkpoint}, whose files the study writes: write it outside"),
-        Default("systems", _normal_systems))
-    p.set_defaults(func=run_simulate)
 
 
 def _check_runs_model(args: argparse.Namespace) -> None:
@@ -202,14 +177,13 @@ def _simulation_model(args: argparse.Namespace
                                     margins=args.margins, copula=args.copula,
                                     topics=args.topics, null=args.null, equal=equal)
     effects = None if args.effects is None else tuple(args.effects)
-    topics = cast(int, NORMAL_TOPICS.default) if args.topics is None else args.topics
+    topics = cast(int, mp.NORMAL_TOPICS.default) if args.topics is None else args.topics
     return meta.NormalModel(topics=topics, systems=args.systems, effects=effects,
                             topic_sd=args.topic_sd, error_sd=args.error_sd)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """``meta simulate``: error rates and power over simulated matrices."""
-    check(args, min_runs=None)
     if args.model == "runs":
         _check_runs_model(args)
     elif args.model != "normal":
@@ -219,8 +193,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from ..stats.tables import alpha_text
 
     model = _simulation_model(args)
-    options = None if args.samples is None else {
-        name: {"samples": args.samples} for name in resampling_procedures(args.tests)}
+    options = resampling_options(args, args.tests) or None
     with scheduler(args) as executor:
         study = meta.simulation_study(model, args.tests, args.corrections, args.repetitions,
                                       alpha=args.alpha, options=options,

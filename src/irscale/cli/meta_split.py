@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param, Text
 from ..meta.params import SPLIT_METRIC
 from ..stats.names import (
     RESAMPLING,
@@ -17,11 +17,16 @@ from ..stats.names import (
     resampling_procedures,
 )
 from .common_params import PLOT
-from .inputs import add_standardise
-from .meta_common import add_common, add_sizes, check, one_measure, render
-from .options import add_param, add_scheduler, scheduler, wants_progress
-from .outputs import declare_inputs, declare_outputs, write_text
-from .rules import Rule, add_rules
+from .meta_common import SIZES, add_analysis, one_measure, render, resampling_options
+from .options import add_scheduler, scheduler, wants_progress
+from .outputs import declare_outputs, write_text
+from .rules import Rule
+
+#: ``--shard-scores FILE``: the scores of the shard models.
+SHARD_SCORES = Param("shard_scores", Text(), None, "topics × runs × shards scores for the "
+                     "shard models (MD3, MD3f, ...): the CSV topic,run,shard,value that "
+                     "irscale pool shards --shard-scores writes, of the same topics and runs "
+                     "as the score matrix", ("--shard-scores",), "FILE", unset="none")
 
 
 def _study_names(args: argparse.Namespace) -> list[str]:
@@ -48,64 +53,44 @@ def _shard_model(args: argparse.Namespace) -> str | None:
 
 def add_parser(subparsers) -> None:
     """``meta split``: topic-splitting consistency."""
-    p = subparsers.add_parser(
-        "split", help="topic-splitting consistency (Ferro & Sanderson 2022, §3)")
-    add_common(p)
-    add_standardise(p)
-    add_sizes(p)
-    add_param(p, SPLIT_MODELS, many=True, unique=False)
-    add_param(p, SPLIT_CROSS, many=True, unique=False)
-    add_param(p, SPLIT_METRIC)
-    add_param(p, SIGNIFICANCE)
-    add_param(p, RNG_SEED)
-    add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
-              "--cross")
-    p.add_argument("--shard-scores", metavar="FILE",
-                   help="topics × runs × shards scores for the shard models (MD3, MD3f, ...): "
-                   "the CSV topic,run,shard,value that irscale pool shards --shard-scores "
-                   "writes, of the same topics and runs as the score matrix (default: none)")
-    add_param(p, SHARD_EMPTY, doc="scores of a topic without relevant documents in a shard "
-              "(undefined) in the shard models: error, zero, drop-topic, drop-shard or "
-              "missing")
-    add_param(p, PLOT, doc="write the metric (default τ) against the split size to FILE, "
-              "PNG/SVG")
-    add_scheduler(p, "the repetitions")
-    declare_inputs(p, "--shard-scores")
+    p = add_analysis(
+        subparsers, "split", run_split, *SIZES,
+        (SPLIT_MODELS, {"many": True, "unique": False}),
+        (SPLIT_CROSS, {"many": True, "unique": False}), SPLIT_METRIC, SIGNIFICANCE, RNG_SEED,
+        (RESAMPLES, {"doc": "resamples of the resampling procedures among --models and "
+                     "--cross"}), SHARD_SCORES,
+        (SHARD_EMPTY, {"doc": "scores of a topic without relevant documents in a shard "
+                       "(undefined) in the shard models: error, zero, drop-topic, drop-shard "
+                       "or missing"}),
+        (PLOT, {"doc": "write the metric (default τ) against the split size to FILE, "
+                "PNG/SVG"}),
+        lambda p: add_scheduler(p, "the repetitions"), standardise=True,
+        inputs=["--shard-scores"], help="topic-splitting consistency (Ferro & Sanderson 2022, "
+        "§3)",
+        rules=(Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
+                    "--alpha applies to the significance metrics; --metric {metric} "
+                    "(Kendall's τ between the halves' rankings) uses no test decision"),
+               Rule(("models", "cross"), lambda args: _shard_model(args) is None
+                    or args.shard_scores is not None,
+                    lambda args: f"{_shard_model(args)} is a shard model: it needs topics × "
+                    "systems × shards scores: give them with --shard-scores FILE (irscale "
+                    "pool shards --shard-scores writes them)"),
+               Rule(("shard_scores", "empty"), lambda args: _shard_model(args) is not None,
+                    lambda args: "{options} {applies} to the shard models (MD3, MD3f, ...) "
+                    "among --models and --cross, and the study has none "
+                    f"({', '.join(dict.fromkeys(_study_names(args)))})"),
+               Rule(("samples",), lambda args: bool(resampling_procedures(_study_names(args))),
+                    _split_samples)))
     declare_outputs(p, "--plot", kind="plot")
-    add_rules(p, Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
-                      "--alpha applies to the significance metrics; --metric {metric} "
-                      "(Kendall's τ between the halves' rankings) uses no test decision"),
-              Rule(("models", "cross"), lambda args: _shard_model(args) is None
-                   or args.shard_scores is not None,
-                   lambda args: f"{_shard_model(args)} is a shard model: it needs topics × "
-                   "systems × shards scores: give them with --shard-scores FILE (irscale "
-                   "pool shards --shard-scores writes them)"),
-              Rule(("shard_scores", "empty"), lambda args: _shard_model(args) is not None,
-                   lambda args: "{options} {applies} to the shard models (MD3, MD3f, ...) "
-                   "among --models and --cross, and the study has none "
-                   f"({', '.join(dict.fromkeys(_study_names(args)))})"),
-              Rule(("samples",), lambda args: bool(resampling_procedures(_study_names(args))),
-                   _split_samples))
-    p.set_defaults(func=run_split)
-
-
-def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]] | None:
-    """``-B/--samples`` of ``split``, given to every resampling procedure of the study."""
-    if args.samples is None:
-        return None
-    return {name: {"samples": args.samples}
-            for name in resampling_procedures(_study_names(args))}
 
 
 def run_split(args: argparse.Namespace) -> int:
     """``meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3)."""
-    check(args)
-
     from .. import meta
 
     table = one_measure(args, "topic splitting")
     shards = None
-    options = _resampling_options(args) or {}
+    options = resampling_options(args, _study_names(args))
     if args.shard_scores is not None:
         from ..io.scores_csv import read_shard_table
         from ..stats import ShardScores

@@ -1,6 +1,6 @@
 """``irscale pool``: build pools from runs, simulate pooling strategies on qrels, score runs
-within document shards, draw and estimate from sampled judgments (usage: ``docs/cli.md``,
-``docs/collections.md``)."""
+within document shards, draw and estimate from sampled judgments, bound the measures under
+the unjudged documents (usage: ``docs/cli.md``, ``docs/collections.md``)."""
 
 from __future__ import annotations
 
@@ -8,78 +8,60 @@ import argparse
 import os
 from collections.abc import Sequence
 
-from ..collections.params import (
-    ADAPTIVE_STRATEGIES,
-    BUDGET,
-    POOL_BUDGET,
-    POOL_DISCOUNT,
-    POOL_K,
-    POOL_P,
-    POOL_STRATEGY,
-    SAMPLE_CUTOFFS,
-    SAMPLE_DESIGN,
-    SAMPLE_DRAWS,
-    SHARD_COUNT,
-    SHARD_METHOD,
-    SIMULATED_BUDGETS,
-    SIMULATED_STRATEGIES,
-    STRATEGY,
-    STRATUM_RATE,
-)
-from ..core.params import CUTOFF, DEPTH, MEMORY_LIMIT, RELEVANCE, RNG_SEED, RUN_DEPTH
+from ..collections import params as cp
+from ..core.params import DEPTH, MEMORY_LIMIT, RELEVANCE, RNG_SEED, RUN_DEPTH, Param, Switch, Text
 from ..errors import InputError, ParameterError
 from ..meta.params import CONTRIBUTOR_PATTERN
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
-from .common_params import PLOT, QRELS, QRELS_OPTION, RUNS
+from .common_params import CONTRIBUTORS, MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
-    ListAction,
+    add_command,
     add_digits,
     add_format,
     add_output,
-    add_param,
     add_ties,
     join,
 )
-from .outputs import declare_inputs, declare_outputs, write_text
-from .rules import Rule, add_rules, check_options
+from .outputs import declare_outputs, write_text
+from .rules import Rule, check_options
 from .runargs import add_names, named_runs, read_inputs
 
-
-def _strategy_options(parser: argparse.ArgumentParser) -> None:
-    """The options of the strategies (``build`` and ``simulate``)."""
-    add_param(parser, RUN_DEPTH, doc="cut every run at K documents first: the pool depth of "
-              "depth-k pooling, the candidates of the others")
-    for param in (POOL_P, POOL_K, POOL_DISCOUNT):
-        add_param(parser, param)
-    add_param(parser, RNG_SEED, doc="seed of the adaptive strategies' tie order and draws")
-    _judged_options(parser)
-
-
-def _judged_options(parser: argparse.ArgumentParser) -> None:
-    """``-l``, ``--ties`` and ``--names``: how the runs are read and judged."""
-    add_param(parser, RELEVANCE)
-    _run_options(parser)
-
-
-def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
-                    metavar: str = "QRELS") -> None:
-    """``QRELS RUN...`` (the qrels' help and metavar as given)."""
-    add_param(parser, QRELS, metavar=metavar, doc=qrels)
-    _runs(parser)
+#: ``simulate --no-loo``: no leave-one-contributor-out test.
+NO_LOO = Param("no_loo", Switch(), False, "skip the leave-one-contributor-out test (faster)",
+               ("--no-loo",))
+#: ``simulate --qrels-out DIR``: the qrels every strategy and budget induces.
+QRELS_OUT = Param("qrels_out", Text(), None, "write the qrels every strategy and budget "
+                  "induces to DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by "
+                  "irscale eval; DIR is made if missing; existing files are refused without "
+                  "--force)", ("--qrels-out",), "DIR", unset="none")
+#: ``shards --tukey``: Tukey's HSD on the systems after the model.
+TUKEY = Param("tukey", Switch(), False, "add Tukey's HSD on the systems after the model "
+              "(text, markdown and latex formats)", ("--tukey",))
+#: ``shards --shard-scores FILE``: the scores of every topic, run and shard.
+SHARD_SCORES = Param("shard_scores", Text(), None, "write the topic × run × shard scores to "
+                     "FILE as CSV (topic,run,shard,value; empty value: undefined)",
+                     ("--shard-scores",), "FILE", unset="none")
+#: ``estimate -q`` and ``bounds -q``: every topic, not each run's means.
+PER_TOPIC = Param("per_topic", Switch(), False, "print every topic's estimates (run, topic, "
+                  "measure, value) instead of each run's means", ("-q", "--per-topic"))
 
 
-def _runs(parser: argparse.ArgumentParser) -> None:
-    """``RUN...``: the run files."""
-    add_param(parser, RUNS, nargs="+", metavar="RUN", doc="run files")
-
-
-def _format(parser: argparse.ArgumentParser) -> None:
-    """``--format`` and ``--digits`` of the tables."""
-    add_format(parser, TABLE_FORMATS)
-    add_digits(parser)
+#: How the runs are read (``--ties``, ``--names``) and judged (``-l``).
+JUDGED = (RELEVANCE, add_ties, add_names)
+#: The options of the strategies (``build`` and ``simulate``).
+STRATEGY_OPTIONS = (
+    (RUN_DEPTH, {"doc": "cut every run at K documents first: the pool depth of depth-k "
+                 "pooling, the candidates of the others"}),
+    cp.POOL_P, cp.POOL_K, cp.POOL_DISCOUNT,
+    (RNG_SEED, {"doc": "seed of the adaptive strategies' tie order and draws"}), *JUDGED)
+#: ``RUN...`` and ``QRELS RUN...``: the run files, and the qrels.
+RUN_FILES = (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files"})
+QRELS_RUNS = (QRELS, {"metavar": "QRELS", "doc": "qrels file"}), RUN_FILES
+#: ``--format``, ``--digits`` and ``-o`` of the tables.
+TABLE = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
 
 
 def add_parser(subparsers) -> None:
@@ -91,78 +73,101 @@ def add_parser(subparsers) -> None:
         "Clarke 1998; Moffat, Webber & Zobel 2007; Losada, Parapar & Barreiro 2016, 2017).")
     parser.set_defaults(func=_no_action)
     sub = parser.add_subparsers(dest="pool_command", metavar="ACTION")
-
-    p = sub.add_parser("build", help="write a pool file from runs",
-                       description="Pool the runs with one strategy and write the pool "
-                       "file in judging order.")
-    _runs(p)
-    add_param(p, POOL_STRATEGY, default=None, required=True)
-    add_param(p, POOL_BUDGET)
-    add_param(p, QRELS_OPTION, metavar="FILE",
-              doc="judgments so far, adaptive strategies only: replayed, and the first "
-              "document they do not judge is each topic's next to judge (default: none, "
-              "the first document of every topic)")
-    _strategy_options(p)
-    add_output(p, what="pool file")
-    declare_inputs(p, "runs", "--qrels")
-    add_rules(p, *STRATEGY_RULES,
-              Rule(("qrels",), lambda args: args.strategy in ADAPTIVE_STRATEGIES,
-                   f"--qrels applies to the adaptive strategies ({', '.join(ADAPTIVE_STRATEGIES)}"
-                   "), not to --strategy {strategy}"),
-              Rule(("relevance_level",), lambda args: args.qrels is not None,
-                   "-l/--relevance-level applies with --qrels"))
-    p.set_defaults(func=run_build)
-
-    p = sub.add_parser("simulate", help="replay strategies with budgets on qrels",
-                       description="Simulated pooling: the qrels act as the assessor (an "
-                       "unjudged pooled document counts as non-relevant).")
-    _qrels_and_runs(p)
-    p.add_argument("--strategy", action=ListAction, kind="str", domain=STRATEGY, unique=True,
-                   default=list(SIMULATED_STRATEGIES), metavar="S,S,...", dest="strategies",
-                   help=f"comma-separated strategies: {POOL_STRATEGY.doc} (default "
-                   f"{join(SIMULATED_STRATEGIES)})")
-    p.add_argument("--budget", action=ListAction, api="budgets", domain=BUDGET,
-                   item="a budget", unique=True,
-                   default=list(SIMULATED_BUDGETS), metavar="N,N,...", dest="budgets",
-                   help="comma-separated judgments per topic (default "
-                   f"{join(SIMULATED_BUDGETS)})")
-    p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
-                   help="measure whose system ranking is compared (default map)")
-    add_param(p, CONTRIBUTOR_PATTERN)
-    p.add_argument("--contributors", metavar="FILE",
-                   help="file of 'run contributor' lines (overrides the pattern; default: "
-                   "none)")
-    p.add_argument("--no-loo", action="store_true",
-                   help="skip the leave-one-contributor-out test (faster)")
-    _strategy_options(p)
-    _format(p)
-    add_param(p, PLOT, doc="write the relevant-found curves to FILE, PNG/SVG/PDF")
-    p.add_argument("--qrels-out", metavar="DIR",
-                   help="write the qrels every strategy and budget induces to "
-                   "DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by irscale eval;"
-                   " DIR is made if missing; existing files are refused without --force; "
-                   "default: none)")
-    add_output(p)
-    declare_inputs(p, "qrels", "runs", "--contributors")
+    add_command(
+        sub, "build", run_build, RUN_FILES, (cp.POOL_STRATEGY, {"default": None, "required": True}),
+        cp.POOL_BUDGET,
+        (QRELS_OPTION, {"doc": "judgments so far, adaptive strategies only: "
+                     "replayed, and the first document they do not judge is each topic's next "
+                     "to judge (default: none, the first document of every topic)"}),
+        *STRATEGY_OPTIONS, lambda p: add_output(p, what="pool file"),
+        inputs=["runs", "--qrels"],
+        help="write a pool file from runs",
+        description="Pool the runs with one strategy and write the pool file in judging order.",
+        rules=(*STRATEGY_RULES,
+               Rule(("qrels",), lambda args: args.strategy in cp.ADAPTIVE_STRATEGIES,
+                    "--qrels applies to the adaptive strategies "
+                    f"({', '.join(cp.ADAPTIVE_STRATEGIES)}), not to --strategy {{strategy}}"),
+               Rule(("relevance_level",), lambda args: args.qrels is not None,
+                    "-l/--relevance-level applies with --qrels")))
+    p = add_command(
+        sub, "simulate", run_simulate, *QRELS_RUNS, (cp.SIMULATED_STRATEGY_LIST, {"many": True}),
+        (cp.SIMULATED_BUDGET_LIST, {"many": True, "item": "a budget"}),
+        (cp.RANKING_MEASURE, {"doc": "measure whose system ranking is compared"}),
+        CONTRIBUTOR_PATTERN, CONTRIBUTORS, NO_LOO, *STRATEGY_OPTIONS,
+        lambda p: add_format(p, TABLE_FORMATS), add_digits,
+        (PLOT, {"doc": "write the relevant-found curves to FILE, PNG/SVG/PDF"}), QRELS_OUT,
+        add_output, inputs=["qrels", "runs", "--contributors"],
+        help="replay strategies with budgets on qrels",
+        description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
+        "document counts as non-relevant).",
+        rules=(DIGITS_RULE, _two_runs, *STRATEGY_RULES,
+               Rule(("contributor_pattern",), lambda args: args.contributors is None,
+                    "--contributor-pattern applies without --contributors (the file names "
+                    "every run's contributor)"),
+               Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
+                    "--contributors and --contributor-pattern apply to the leave-one-out "
+                    "test, which --no-loo skips")))
     declare_outputs(p, "--plot", kind="plot")
     declare_outputs(p, "--qrels-out", kind="folder")
-    add_rules(p, DIGITS_RULE, _two_runs, *STRATEGY_RULES,
-              Rule(("contributor_pattern",), lambda args: args.contributors is None,
-                   "--contributor-pattern applies without --contributors (the file names "
-                   "every run's contributor)"),
-              Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
-                   "--contributors and --contributor-pattern apply to the leave-one-out "
-                   "test, which --no-loo skips"))
-    p.set_defaults(func=run_simulate)
-    _add_shards(sub)
-    _add_sampling(sub)
-    _add_bounds(sub)
+    p = add_command(
+        sub, "shards", run_shards, *QRELS_RUNS, cp.SHARD_MEASURE, cp.SHARD_COUNT, cp.SHARD_METHOD,
+        (RNG_SEED, {"doc": "seed of the random partition"}), cp.SHARD_MODEL, SHARD_EMPTY,
+        TUKEY, SHARD_SCORES, *JUDGED, *TABLE, inputs=["qrels", "runs"],
+        help="score runs within document shards and fit MD3",
+        description="Score every run on every topic within every shard of the documents and "
+        "fit the MD3 ANOVA (Ferro & Sanderson 2022) or another shard model; see "
+        "docs/collections.md.",
+        rules=(DIGITS_RULE, _two_runs,
+               Rule(("seed",), lambda args: args.method != "hash", "--seed applies to "
+                    "--method random; hash shards depend on the docno only"),
+               Rule(("tukey",), lambda args: args.fmt not in FULL_PRECISION, "--tukey adds a "
+                    "second table: use --format text, markdown or latex, not {fmt}"),
+               Rule(("model",), lambda args: args.model in SHARD_MODEL_NAMES or
+                    "+" in args.model, f"--model {{model!r}}: use one of "
+                    f"{', '.join(SHARD_MODEL_NAMES)} or a formula such as "
+                    "'topic + system + shard'")))
+    declare_outputs(p, "--shard-scores")
+    add_command(
+        sub, "sample", run_sample, RUN_FILES, cp.SAMPLE_DRAWS, cp.SAMPLE_DESIGN,
+        (cp.SAMPLE_STRATA, {"many": True, "unique": False}), RUN_DEPTH,
+        (RNG_SEED, {"doc": "seed of the draws"}),
+        (QRELS_OPTION, {"doc": "simulate: the qrels judge the sample (a document "
+                     "they do not judge gets 0) and the output is 'topic 0 docno rel prob', "
+                     "what 'pool estimate' reads (default: none, 'topic docno prob' lines to "
+                     "judge)"}),
+        add_ties, add_names, lambda p: add_output(p, what="sample"), inputs=["runs", "--qrels"],
+        help="draw the documents to judge for statAP",
+        description="Draw a probability sample of the runs' documents (Aslam, Pavlu & Yilmaz "
+        "2006) and write every sampled document with its inclusion probability.",
+        rules=SAMPLE_RULES)
+    add_command(
+        sub, "estimate", run_estimate,
+        (QRELS, {"metavar": "SAMPLE", "doc": "sampled judgments 'topic 0 docno rel prob'"}),
+        RUN_FILES,
+        (cp.SAMPLE_CUTOFF_LIST, {"many": True, "item": "a cut-off"}), PER_TOPIC,
+        *JUDGED, *TABLE, inputs=["qrels", "runs"],
+        help="statAP, R and P@k from sampled judgments",
+        description="Estimate statAP, R and P@k of every run from sampled judgments 'topic 0 "
+        "docno rel prob' (Horvitz-Thompson; prob is the inclusion probability).",
+        rules=[DIGITS_RULE])
+    add_command(
+        sub, "bounds", run_bounds, *QRELS_RUNS,
+        (MEASURES, {"required": True, "action": "append",
+                    "doc": "measure with per-topic values (repeatable)"}),
+        (PER_TOPIC, {"doc": "print every topic's bounds (run, topic, measure, value, low, "
+                     "high, unjudged) instead of each run's means"}),
+        RELEVANCE, MEMORY_LIMIT, add_names, *TABLE, inputs=["qrels", "runs"],
+        help="lowest and highest values under the unjudged documents",
+        description="The lowest and highest value of every measure of every run when each "
+        "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "
+        "and the pairs of runs whose mean intervals overlap; see docs/collections.md.",
+        rules=[DIGITS_RULE])
 
 
 def _no_action(args: argparse.Namespace) -> int:
     """``irscale pool`` without an action: name them."""
-    raise ParameterError("pool: choose an action: build, simulate, shards, sample or "
-                         "estimate (see 'irscale pool --help')")
+    raise ParameterError("pool: choose an action: build, simulate, shards, sample, estimate "
+                         "or bounds (see 'irscale pool --help')")
 
 
 def _chosen(args: argparse.Namespace) -> list[str]:
@@ -182,8 +187,8 @@ STRATEGY_RULES = (
     _only_for("p", ("rbp",), "the rbp strategy"),
     _only_for("k", ("rrf",), "the rrf strategy"),
     _only_for("discount", ("mm-ns", "ts-ns"), "the mm-ns and ts-ns strategies"),
-    _only_for("seed", ADAPTIVE_STRATEGIES,
-              f"the adaptive strategies ({', '.join(ADAPTIVE_STRATEGIES)})"),
+    _only_for("seed", cp.ADAPTIVE_STRATEGIES,
+              f"the adaptive strategies ({', '.join(cp.ADAPTIVE_STRATEGIES)})"),
 )
 
 
@@ -193,10 +198,40 @@ def _two_runs(args: argparse.Namespace) -> None:
         raise ParameterError("give a qrels file and at least two run files")
 
 
+def _design_needs(args: argparse.Namespace) -> None:
+    """The stratified design needs ``--strata``, the others ``--size``."""
+    if args.design == "stratified" and args.strata is None:
+        raise ParameterError("--design stratified needs --strata D:F,D:F,...")
+    if args.design != "stratified" and args.size is None:
+        raise ParameterError(f"--design {args.design} needs --size N (per topic)")
+
+
+#: The options of ``pool sample``'s designs.
+SAMPLE_RULES = (
+    Rule(("strata",), lambda args: args.design == "stratified",
+         "--strata applies to --design stratified, not {design}"),
+    _design_needs,
+    Rule(("size", "depth"), lambda args: args.design != "stratified", "--size and --depth "
+         "apply to the with-replacement and poisson designs; --strata gives the stratified "
+         "one's"),
+)
+
+
 def _strategy_arguments(args: argparse.Namespace) -> dict[str, object]:
     """The API's parameters of the strategies' options (defaults filled in)."""
     return {"p": args.p, "k": args.k, "discount": args.discount, "rng": args.seed,
             "relevance_level": args.relevance_level, "ties": args.ties}
+
+
+def _named_runs(args: argparse.Namespace) -> Sequence[object]:
+    """The runs of ``RUN...``, named by ``--names``, read in the order of ``--ties``."""
+    return named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+
+
+def _table_text(args: argparse.Namespace, result, **options) -> int:
+    """Write the table of ``result`` in ``--format`` with ``--digits``, one final newline."""
+    return write_text(args, result.format(args.fmt, digits=args.digits, **options)
+                      .rstrip("\n") + "\n")
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -204,8 +239,7 @@ def run_build(args: argparse.Namespace) -> int:
     check_options(args)
     from ..collections import pool
 
-    runs = _named_runs(args)
-    result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
+    result = pool(_named_runs(args), args.strategy, depth=args.depth, budget=args.budget,
                   qrels=args.qrels, **_strategy_arguments(args))  # type: ignore[arg-type]
     return write_text(args, "".join(line + "\n" for line in result.lines()))
 
@@ -261,46 +295,6 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
     return paths
 
 
-def _add_shards(sub) -> None:
-    """Register ``pool shards``."""
-    p = sub.add_parser("shards", help="score runs within document shards and fit MD3",
-                       description="Split the documents of the qrels and runs into shards, "
-                       "score every run on every topic within every shard (runs restricted "
-                       "to the shard's documents, relative order kept) and fit the "
-                       "MD3 ANOVA (Ferro & Sanderson 2022) or another shard model.")
-    _qrels_and_runs(p)
-    p.add_argument("-m", "--measure", default="AP", metavar="MEASURE",
-                   help="the per-topic measure scored in every shard (default AP)")
-    add_param(p, SHARD_COUNT)
-    add_param(p, SHARD_METHOD)
-    add_param(p, RNG_SEED, doc="seed of the random partition")
-    p.add_argument("--model", default="MD3", metavar="MODEL",
-                   help="MD3, MD3f, shard-main, shard-ts, shard-ss, shard-ts-ss or a formula "
-                   "over topic, system, shard (default MD3)")
-    add_param(p, SHARD_EMPTY)
-    p.add_argument("--tukey", action="store_true",
-                   help="add Tukey's HSD on the systems after the model (text, markdown and "
-                   "latex formats)")
-    p.add_argument("--shard-scores", metavar="FILE",
-                   help="write the topic × run × shard scores to FILE as CSV (topic,run,"
-                   "shard,value; empty value: undefined) (default: none)")
-    _judged_options(p)
-    _format(p)
-    add_output(p)
-    declare_inputs(p, "qrels", "runs")
-    declare_outputs(p, "--shard-scores")
-    add_rules(p, DIGITS_RULE, _two_runs,
-              Rule(("seed",), lambda args: args.method != "hash", "--seed applies to --method "
-                   "random; hash shards depend on the docno only"),
-              Rule(("tukey",), lambda args: args.fmt not in FULL_PRECISION, "--tukey adds a "
-                   "second table: use --format text, markdown or latex, not {fmt}"),
-              Rule(("model",), lambda args: args.model in SHARD_MODEL_NAMES or
-                   "+" in args.model, f"--model {{model!r}}: use one of "
-                   f"{', '.join(SHARD_MODEL_NAMES)} or a formula such as "
-                   "'topic + system + shard'"))
-    p.set_defaults(func=run_shards)
-
-
 def run_shards(args: argparse.Namespace) -> int:
     """``pool shards``: every run scored within every shard, and the shard model."""
     check_options(args)
@@ -331,82 +325,6 @@ def run_shards(args: argparse.Namespace) -> int:
     return write_text(args, text.rstrip("\n") + "\n")
 
 
-def _named_runs(args: argparse.Namespace) -> Sequence[object]:
-    """The runs of ``RUN...``, named by ``--names``, read in the order of ``--ties``."""
-    return named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-
-
-def _run_options(parser: argparse.ArgumentParser) -> None:
-    """``--ties`` and ``--names``, as the other pool actions."""
-    add_ties(parser)
-    add_names(parser)
-
-
-def _add_sampling(sub) -> None:
-    """Register ``pool sample`` and ``pool estimate``."""
-    p = sub.add_parser("sample", help="draw the documents to judge for statAP",
-                       description="Draw a probability sample of the runs' documents (AP-prior"
-                       " sampling distribution; Aslam, Pavlu & Yilmaz 2006) and write every "
-                       "sampled document with its inclusion probability.")
-    _runs(p)
-    add_param(p, SAMPLE_DRAWS)
-    add_param(p, SAMPLE_DESIGN)
-    p.add_argument("--strata", action=ListAction, kind="str",
-                   metavar="D:F,D:F,...",
-                   help="stratified design: documents whose best rank lies in (previous D, D]"
-                   " form a stratum, a fraction F of which is drawn without replacement, e.g. "
-                   "10:1,100:0.2,1000:0.05 (default: none)")
-    add_param(p, RUN_DEPTH)
-    add_param(p, RNG_SEED, doc="seed of the draws")
-    add_param(p, QRELS_OPTION, metavar="FILE",
-              doc="simulate: the qrels judge the sample (a document they do not judge "
-              "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
-              "reads (default: none, 'topic docno prob' lines to judge)")
-    _run_options(p)
-    add_output(p, what="sample")
-    declare_inputs(p, "runs", "--qrels")
-    add_rules(p, *SAMPLE_RULES)
-    p.set_defaults(func=run_sample)
-
-    p = sub.add_parser("estimate", help="statAP, R and P@k from sampled judgments",
-                       description="Estimate statAP, R and P@k of every run from sampled "
-                       "judgments 'topic 0 docno rel prob' (Horvitz-Thompson; prob is the "
-                       "inclusion probability).")
-    _qrels_and_runs(p, "sampled judgments 'topic 0 docno rel prob'", "SAMPLE")
-    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
-                   item="a cut-off", unique=True, default=list(SAMPLE_CUTOFFS),
-                   metavar="K,K,...",
-                   help=f"the k of the P@k estimates (default {join(SAMPLE_CUTOFFS)})")
-    p.add_argument("-q", "--per-topic", action="store_true",
-                   help="print every topic's estimates (run, topic, measure, value) instead "
-                   "of each run's means")
-    _judged_options(p)
-    _format(p)
-    add_output(p)
-    declare_inputs(p, "qrels", "runs")
-    add_rules(p, DIGITS_RULE)
-    p.set_defaults(func=run_estimate)
-
-
-def _design_needs(args: argparse.Namespace) -> None:
-    """The stratified design needs ``--strata``, the others ``--size``."""
-    if args.design == "stratified" and args.strata is None:
-        raise ParameterError("--design stratified needs --strata D:F,D:F,...")
-    if args.design != "stratified" and args.size is None:
-        raise ParameterError(f"--design {args.design} needs --size N (per topic)")
-
-
-#: The options of ``pool sample``'s designs.
-SAMPLE_RULES = (
-    Rule(("strata",), lambda args: args.design == "stratified",
-         "--strata applies to --design stratified, not {design}"),
-    _design_needs,
-    Rule(("size", "depth"), lambda args: args.design != "stratified", "--size and --depth "
-         "apply to the with-replacement and poisson designs; --strata gives the stratified "
-         "one's"),
-)
-
-
 def run_sample(args: argparse.Namespace) -> int:
     """``pool sample``: the documents to judge, drawn with their inclusion probabilities."""
     check_options(args)
@@ -429,8 +347,8 @@ def _stratum(text: str) -> tuple[int, float]:
     except ValueError:
         raise ParameterError(f"--strata: {text!r} is not DEPTH:FRACTION (e.g. 100:0.2)") \
             from None
-    return DEPTH.check(pair[0], "--strata: a depth"), STRATUM_RATE.check(pair[1],
-                                                                          "--strata: a rate")
+    return DEPTH.check(pair[0], "--strata: a depth"), cp.STRATUM_RATE.check(
+        pair[1], "--strata: a rate")
 
 
 def run_estimate(args: argparse.Namespace) -> int:
@@ -441,35 +359,9 @@ def run_estimate(args: argparse.Namespace) -> int:
     sample = read_sampled_qrels(args.qrels)  # a malformed line: reported before pandas
     from ..collections import estimate_sampled
 
-    runs = _named_runs(args)
-    result = estimate_sampled(sample, runs, cutoffs=args.cutoffs,
+    result = estimate_sampled(sample, _named_runs(args), cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
-    return write_text(args, result.format(args.fmt, digits=args.digits,
-                                          per_topic=args.per_topic).rstrip("\n") + "\n")
-
-
-def _add_bounds(sub) -> None:
-    """Register ``pool bounds``."""
-    p = sub.add_parser("bounds", help="lowest and highest values under the unjudged documents",
-                       description="The lowest and highest value of every measure of every "
-                       "run when each unjudged document it retrieves takes the lowest or the "
-                       "highest grade of the qrels (R and the ideal ranking recomputed; "
-                       "documents not retrieved keep their status), per topic and for the "
-                       "mean, and the pairs of runs whose mean intervals overlap.")
-    _qrels_and_runs(p)
-    p.add_argument("-m", "--measure", dest="measures", action="append", required=True,
-                   metavar="MEASURE", help="measure with per-topic values (repeatable)")
-    p.add_argument("-q", "--per-topic", action="store_true",
-                   help="print every topic's bounds (run, topic, measure, value, low, high, "
-                   "unjudged) instead of each run's means")
-    add_param(p, RELEVANCE)
-    add_param(p, MEMORY_LIMIT)
-    add_names(p)
-    _format(p)
-    add_output(p)
-    declare_inputs(p, "qrels", "runs")
-    add_rules(p, DIGITS_RULE)
-    p.set_defaults(func=run_bounds)
+    return _table_text(args, result, per_topic=args.per_topic)
 
 
 def run_bounds(args: argparse.Namespace) -> int:
@@ -481,5 +373,4 @@ def run_bounds(args: argparse.Namespace) -> int:
 
     result = unjudged_bounds(qrels, runs, args.measures, relevance_level=args.relevance_level,
                              max_memory=args.max_memory)
-    return write_text(args, result.format(args.fmt, digits=args.digits,
-                                          per_topic=args.per_topic).rstrip("\n") + "\n")
+    return _table_text(args, result, per_topic=args.per_topic)

@@ -1,13 +1,8 @@
 """``irscale scale``: interval scales of measures (Ferrante, Ferro & Fuhr 2021, §5;
-Ferrante, Ferro & Pontarollo 2019); usage in ``docs/cli.md``, the scales in
-``docs/scales.md``.
-
-``image`` prints the summary of a measure's scale (``-o`` streams the sorted image to a
-Parquet or CSV file with bounded memory: :mod:`irscale.scales.stream`); ``transform`` the
-per-topic values of each measure M and of its ranked version ``M_R`` in the formats of
-``irscale eval``; ``table`` Table 2 of Ferrante, Ferro & Fuhr (2021), Kendall τ between M
-and M_R. ``transform`` and ``table`` read and check runs as ``irscale eval`` does
-(:mod:`irscale.cli.inputs`).
+Ferrante, Ferro & Pontarollo 2019): ``image`` (a measure's scale; ``-o`` streams it with
+bounded memory, :mod:`irscale.scales.stream`), ``transform`` (the per-topic values of M and
+M_R as ``irscale eval`` prints them) and ``table`` (Table 2: Kendall τ between M and M_R).
+Usage in ``docs/cli.md``, the scales in ``docs/scales.md``.
 """
 
 from __future__ import annotations
@@ -28,31 +23,30 @@ from ..core.params import (
     SCALE_PAPER_NAME,
     SCALE_SHARDS,
     Integers,
+    Names,
     Param,
     Switch,
+    Text,
 )
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
 from ..meta.params import SCALE_CUTOFFS
-from .common_params import QRELS, RUNS
+from .common_params import NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .main import given
 from .options import (
-    ListAction,
+    add_command,
     add_force,
     add_format,
-    add_option,
     add_output,
-    add_param,
     add_progress,
     add_scheduler,
     add_ties,
     at_terminal,
-    join,
     scheduler,
     wants_progress,
 )
-from .outputs import declare_inputs, declare_outputs, open_output, write_text
-from .rules import Rule, add_rules, check_options
+from .outputs import declare_outputs, open_output, write_text
+from .rules import Rule, check_options
 from .runargs import add_run_options, read_inputs
 
 #: ``image --values-limit``: the most distinct values ``image --format json`` lists.
@@ -60,110 +54,31 @@ VALUES_LIMIT = Param("values_limit", Integers(0), 100_000, "list the values only
                      "distinct values", ("--values-limit",), "K", label="--values-limit")
 #: Largest image whose gaps and ties ``image`` computes without ``--diagnostics full``.
 STREAM_LIMIT = 50_000_000
-
-
-def add_parser(subparsers) -> None:
-    """Register ``irscale scale`` and its commands ``image``, ``transform``, ``table``."""
-    parser = subparsers.add_parser(
-        "scale", help="interval scales: a measure's image, φ and ranked version M_R",
-        description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
-        "Fuhr 2021): the image of a measure over all runs of length N, φ, and the "
-        "transformation of real evaluations.")
-    commands = parser.add_subparsers(dest="scale_command", metavar="COMMAND")
-    parser.set_defaults(func=lambda args: parser.error(
-        f"choose a command: {', '.join(commands.choices)}"))
-
-    image = commands.add_parser("image", help="the image of a measure over REL^N and its "
-                                "diagnostics")
-    image.add_argument("-m", "--measure", required=True,
-                       help="P, R, F, AP, RR, RBP_p05, DCG_b02, nDCG_b10, SBTO, RBTO, or any "
-                       "irscale measure name (RBP(p=0.8), DCG(discount=log2), ERR, ...)")
-    add_param(image, SCALE_LENGTH, required=True)
-    _common(image)
-    image.add_argument("--recall-base", action=ListAction, domain=RECALL_COUNT, item="a count",
-                       metavar="COUNTS",
-                       help="the topic's documents per relevant degree 1..c: c = levels - 1 "
-                       "comma-separated integers from 0 to 2^31 - 1 (default: N of the "
-                       "highest degree); with --intents S: S counts (documents relevant to "
-                       "each intent alone) or 2^S - 1 (documents of each intent set)")
-    add_param(image, SCALE_INTENTS)
-    add_format(image, SCALE_IMAGE_FORMATS, doc="summary (text), the JSON object, "
-               "or the sorted image as CSV on standard output")
-    add_param(image, VALUES_LIMIT)
-    image.add_argument("--all-values", action="store_true",
-                       help="list the values whatever their number (streamed)")
-    image.add_argument(
-        "-o", "--output", metavar="FILE",
-        help="also write the sorted image (value, phi, n_runs: one row per distinct value) "
-        "to FILE, Parquet (.parquet, .pq) or CSV (.csv), streamed with bounded memory "
-        "(--max-memory); an existing file is never replaced without --force (default: none)")
-    add_force(image)
-    add_option(image, "--diagnostics", choices=("auto", "full", "none"), default="auto",
-               doc=f"text format: stream the whole image for the gaps and ties (auto: up to "
-               f"{STREAM_LIMIT:,} distinct values)")
-    add_scheduler(image, "the shards of the image: the buckets of the meet-in-the-middle "
-                  "images (AP, DCG/nDCG, RBP ...) or the chunked enumeration (ERR, Q, "
-                  "diversity measures ...)")
-    add_param(image, SCALE_SHARDS)
-    declare_outputs(image, "-o")
-    image.set_defaults(func=run_image)
-
-    transform = commands.add_parser("transform", help="per-topic values of M and M_R for "
-                                    "real runs")
-    _runs(transform)
-    add_param(transform, SCALE_LENGTH, required=True)
-    _common(transform)
-    add_param(transform, RELEVANCE)
-    add_ties(transform, phi=True)
-    transform.add_argument("--rescale", action="store_true",
-                           help="rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)")
-    transform.add_argument("--all-topics", action="store_true",
-                           help="every qrels topic (runs without results get N "
-                           "non-relevant documents)")
-    transform.add_argument("--ranked-only", action="store_true",
-                           help="print M_R only, not M")
-    add_format(transform, OUTPUT_FORMATS, default="trec", doc="output format, as irscale eval")
-    transform.add_argument("-q", "--per-query", action="store_true",
-                           help="(default) print the value of every topic")
-    transform.add_argument("--summary-only", action="store_true",
-                           help="print the means over topics only")
-    transform.add_argument("-n", "--no-summary", action="store_true",
-                           help="do not print the means over topics")
-    add_run_options(transform)
-    add_output(transform)
-    add_rules(transform, Rule(("summary_only",), lambda args: not args.no_summary,
-                              "--summary-only and -n/--no-summary together leave nothing to "
-                              "print: give one of them"),
-              Rule(("summary_only",), lambda args: not args.per_query, "--summary-only (the "
-                   "means only) and -q/--per-query (every topic) contradict each other: give "
-                   "one of them"))
-    transform.set_defaults(func=run_transform)
-
-    table = commands.add_parser("table", help="Table 2 of Ferrante, Ferro & Fuhr (2021): "
-                                "Kendall τ between each measure and its ranked version")
-    _runs(table)
-    table.add_argument(
-        "-N", "--cutoffs", action=ListAction, dest="lengths", domain=LENGTH,
-        item="a run length N",
-        default=list(SCALE_CUTOFFS), metavar="N,N,...",
-        help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
-    _common(table)
-    add_param(table, RELEVANCE)
-    add_ties(table, phi=True)
-    add_format(table, TAU_TABLE_FORMATS)
-    add_run_options(table)
-    add_output(table)
-    table.set_defaults(func=run_table)
-
-
-def _runs(parser: argparse.ArgumentParser) -> None:
-    """``QRELS RUN...`` and the ``-m`` measures of ``transform`` and ``table``."""
-    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
-    add_param(parser, RUNS, nargs="+", doc="run file(s): qid Q0 docno rank score runid")
-    add_measures(parser, required=True)
-    declare_inputs(parser, "qrels", "runs")
-
-
+#: ``image``'s options alone.
+IMAGE_MEASURE = Param("measure", Text(), None, "P, R, F, AP, RR, RBP_p05, DCG_b02, nDCG_b10, "
+                      "SBTO, RBTO, or any irscale measure name (RBP(p=0.8), DCG(discount=log2), "
+                      "ERR, ...)", ("-m", "--measure"), "MEASURE")
+RECALL_BASE = Param("recall_base", RECALL_COUNT, None, "the topic's documents per relevant "
+                    "degree 1..c: c = levels - 1 comma-separated integers from 0 to 2^31 - 1; "
+                    "with --intents S: S counts (documents relevant to each intent alone) or "
+                    "2^S - 1 (documents of each intent set)", ("--recall-base",), "COUNTS",
+                    unset="N of the highest degree", label="--recall-base")
+ALL_VALUES = Param("all_values", Switch(), False, "list the values whatever their number "
+                   "(streamed)", ("--all-values",))
+DIAGNOSTICS = Param("diagnostics", Names("diagnostics", ("auto", "full", "none")), "auto",
+                    f"text format: stream the whole image for the gaps and ties (auto: up to "
+                    f"{STREAM_LIMIT:,} distinct values)", ("--diagnostics",))
+#: ``transform``'s options alone.
+RESCALE = Param("rescale", Switch(), False, "rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)",
+                ("--rescale",))
+ALL_TOPICS = Param("all_topics", Switch(), False, "every qrels topic (runs without results "
+                   "get N non-relevant documents)", ("--all-topics",))
+RANKED_ONLY = Param("ranked_only", Switch(), False, "print M_R only, not M", ("--ranked-only",))
+SUMMARY_ONLY = Param("summary_only", Switch(), False, "print the means over topics only",
+                     ("--summary-only",))
+#: ``table -N``: the run lengths of Table 2.
+TABLE_LENGTHS = Param("lengths", LENGTH, SCALE_CUTOFFS, "comma-separated run lengths N",
+                      ("-N", "--cutoffs"), "N,N,...", label="-N/--cutoffs")
 #: ``--feasible``: only the runs a topic allows.
 FEASIBLE = Param("feasible", Switch(), False, "only the runs the topic allows (no more "
                  "documents of a degree than its recall base)", ("--feasible",))
@@ -172,15 +87,62 @@ EXPLAIN = Param("explain", Switch(), False, "print on standard error the algorit
                 "each measure, why, and its cost estimate (default: off; the estimate alone "
                 "is printed before long computations)", ("--explain",))
 
+#: ``QRELS RUN...`` and the ``-m`` measures of ``transform`` and ``table``.
+RUN_INPUTS = ((QRELS, {"doc": "qrels file: qid iter docno rel"}),
+              (RUNS, {"nargs": "+", "doc": "run file(s): qid Q0 docno rank score runid"}),
+              lambda p: add_measures(p, required=True))
+#: The options of the space and of the computation every scale command takes.
+COMMON = (SCALE_LEVELS, FEASIBLE, add_progress,
+          (MEMORY_LIMIT, {"doc": "refuse, with the estimate, a scale whose estimated memory "
+                          "exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024)"}), EXPLAIN)
 
-def _common(parser: argparse.ArgumentParser) -> None:
-    """The options of the space and of the computation every scale command takes."""
-    add_param(parser, SCALE_LEVELS)
-    add_param(parser, FEASIBLE)
-    add_progress(parser)
-    add_param(parser, MEMORY_LIMIT, doc="refuse, with the estimate, a scale whose estimated "
-              "memory exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024)")
-    add_param(parser, EXPLAIN)
+
+def add_parser(subparsers) -> None:
+    """Register ``irscale scale`` and its commands ``image``, ``transform``, ``table``."""
+    parser = subparsers.add_parser(
+        "scale", help="interval scales: a measure's image, φ and ranked version M_R",
+        description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
+        "Fuhr 2021); see docs/scales.md.")
+    commands = parser.add_subparsers(dest="scale_command", metavar="COMMAND")
+    parser.set_defaults(func=lambda args: parser.error(
+        f"choose a command: {', '.join(commands.choices)}"))
+    image = add_command(
+        commands, "image", run_image, (IMAGE_MEASURE, {"required": True}),
+        (SCALE_LENGTH, {"required": True}), *COMMON,
+        (RECALL_BASE, {"many": True, "unique": False, "item": "a count"}), SCALE_INTENTS,
+        lambda p: add_format(p, SCALE_IMAGE_FORMATS, doc="summary (text), the JSON object, "
+                             "or the sorted image as CSV on standard output"),
+        VALUES_LIMIT, ALL_VALUES,
+        (OUTPUT, {"default": None, "unset": "none", "doc": "also write the sorted image "
+                  "(value, phi, n_runs: one row per distinct value) to FILE, Parquet (.parquet, "
+                  ".pq) or CSV (.csv), streamed with bounded memory (--max-memory); an "
+                  "existing file is never replaced without --force"}), add_force,
+        (DIAGNOSTICS, {"choices": DIAGNOSTICS.domain.names}),
+        lambda p: add_scheduler(p, "the shards of the image: the buckets of the "
+                                "meet-in-the-middle images (AP, DCG/nDCG, RBP ...) or the "
+                                "chunked enumeration (ERR, Q, diversity measures ...)"),
+        SCALE_SHARDS, help="the image of a measure over REL^N and its diagnostics")
+    declare_outputs(image, "-o")
+    add_command(
+        commands, "transform", run_transform, *RUN_INPUTS, (SCALE_LENGTH, {"required": True}),
+        *COMMON, RELEVANCE, lambda p: add_ties(p, phi=True), RESCALE, ALL_TOPICS, RANKED_ONLY,
+        lambda p: add_format(p, OUTPUT_FORMATS, default="trec", doc="output format, as "
+                             "irscale eval"),
+        (PER_QUERY, {"doc": "(default) print the value of every topic"}), SUMMARY_ONLY,
+        (NO_SUMMARY, {"doc": "do not print the means over topics"}), add_run_options,
+        add_output, inputs=["qrels", "runs"], help="per-topic values of M and M_R for real runs",
+        rules=(Rule(("summary_only",), lambda args: not args.no_summary, "--summary-only and "
+                    "-n/--no-summary together leave nothing to print: give one of them"),
+               Rule(("summary_only",), lambda args: not args.per_query, "--summary-only (the "
+                    "means only) and -q/--per-query (every topic) contradict each other: give "
+                    "one of them")))
+    add_command(
+        commands, "table", run_table, *RUN_INPUTS,
+        (TABLE_LENGTHS, {"many": True, "unique": False, "item": "a run length N"}), *COMMON,
+        RELEVANCE, lambda p: add_ties(p, phi=True),
+        lambda p: add_format(p, TAU_TABLE_FORMATS), add_run_options, add_output,
+        inputs=["qrels", "runs"], help="Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ "
+        "between each measure and its ranked version")
 
 
 # ------------------------------------------------------------------ image

@@ -11,7 +11,19 @@ from __future__ import annotations
 
 import math
 
-from ..core.params import DEFAULT_RRF_K, INT64_MAX, ITERATIONS, RRF_K, Integers, Names, Param, Reals
+from ..core.params import (
+    CUTOFF,
+    DEFAULT_RRF_K,
+    INT64_MAX,
+    ITERATIONS,
+    RRF_K,
+    Integers,
+    Names,
+    Param,
+    Reals,
+    Switch,
+    Text,
+)
 
 #: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
 #: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
@@ -178,3 +190,39 @@ MAX_LABELS = Param("max_labels", Integers(1), None, "most answers per document",
                    ("--max-labels",), "N", unset="every answer available")
 LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--budget",), "B",
                      unset="every answer available")
+#: The features of the documents of ``gp`` (:func:`irscale.collections.aggregate_labels`).
+LABEL_FEATURES = Param("features", Text(), None, "gp: 'topic docno f1 f2 ...' lines, the "
+                       "features of every labelled document (required with --method gp)",
+                       ("--features",), "FILE")
+#: The measure of the system rankings of :func:`irscale.collections.qrels_agreement`.
+RANKING_MEASURE = Param("measure", Text(), "map", "measure of the system rankings, with runs",
+                        ("-m", "--measure"), "MEASURE")
+#: Labels of documents no run retrieves, kept by :func:`irscale.collections.aware.aware`.
+AWARE_UNRETRIEVED = Param("allow_unretrieved", Switch(), False, "keep labels of documents "
+                          "that no run retrieves for the topic (they count in the recall "
+                          "base; an error otherwise)", ("--allow-unretrieved",))
+#: How :func:`irscale.collections.automatic_judgments` weighs the automatic values.
+AUTO_TUNING = Param("tuning", Names("tuning", ("ppi++", "ppi", "classical")), "ppi++",
+                    "ppi++: the weight of the automatic values estimated; ppi: 1; classical: "
+                    "0 (the human sample alone)", ("--tuning",))
+AUTO_PAIRS = Param("pairs", Switch(), False, "also estimate the difference of every pair of "
+                   "runs", ("--pairs",))
+#: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
+SIMULATED_STRATEGY_LIST = Param("strategies", STRATEGY, SIMULATED_STRATEGIES,
+                                "comma-separated strategies", ("--strategy",), "S,S,...",
+                                label="--strategy")
+SIMULATED_BUDGET_LIST = Param("budgets", BUDGET, SIMULATED_BUDGETS, "comma-separated "
+                              "judgments per topic", ("--budget",), "N,N,...")
+#: The measure and the model of :func:`irscale.collections.evaluate_shards`.
+SHARD_MEASURE = Param("measure", Text(), "AP", "the per-topic measure scored in every shard",
+                      ("-m", "--measure"), "MEASURE")
+SHARD_MODEL = Param("model", Text(), "MD3", "MD3, MD3f, shard-main, shard-ts, shard-ss, "
+                    "shard-ts-ss or a formula over topic, system, shard", ("--model",), "MODEL")
+#: The strata of :func:`irscale.collections.sample_judgments` (``D:F`` each).
+SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whose best rank "
+                      "lies in (previous D, D] form a stratum, a fraction F of which is drawn "
+                      "without replacement, e.g. 10:1,100:0.2,1000:0.05", ("--strata",),
+                      "D:F,D:F,...", unset="none", label="--strata")
+#: The k of the P@k estimates of :func:`irscale.collections.estimate_sampled`.
+SAMPLE_CUTOFF_LIST = Param("cutoffs", CUTOFF, SAMPLE_CUTOFFS, "the k of the P@k estimates",
+                           ("--cutoffs",), "K,K,...")

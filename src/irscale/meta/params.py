@@ -9,7 +9,18 @@ mechanism: domains, :class:`~irscale.core.params.Param`).
 
 from __future__ import annotations
 
-from ..core.params import CUTOFF, DEPTH, SAMPLES, Integers, Names, Param, Pattern, Reals
+from ..core.params import (
+    CUTOFF,
+    DEPTH,
+    SAMPLES,
+    Integers,
+    Names,
+    Param,
+    Pattern,
+    Reals,
+    Switch,
+    Text,
+)
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
 SEEDS = Integers(1, 1_000_000)
@@ -151,3 +162,26 @@ SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p0
 SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
 SCALE_LENGTHS = Param("cutoffs", CUTOFF, SCALE_CUTOFFS, "comma-separated run lengths N",
                       ("--cutoffs",), "N,N,...")
+#: The gold-standard measures of :func:`irscale.meta.concordance_table`.
+GOLD = Param("gold", Text(), None, "comma-separated gold-standard measure(s); the other "
+             "measures are the candidates", ("--gold",), "M,...", label="--gold")
+#: The null variants of the bootstrap and copula models (``BootstrapModel.of``,
+#: ``CopulaModel.fit``): every pair null, or one pair.
+SIMULATION_NULL = Param("null", Switch(), False, "bootstrap model: first centre every system "
+                        "on the grand mean; copula model: transform every margin to the mean "
+                        "of the fitted means; so that every pair is null (default: the "
+                        "matrix's system means are the truth)", ("--null",))
+COPULA_EQUAL = Param("equal", Text(), None, "copula model: transform system B's margin to "
+                     "system A's mean, so that the pair (A, B) is null", ("--equal",), "A,B",
+                     unset="the fitted means", label="--equal")
+#: The folder :func:`irscale.meta.simulation_study` resumes from.
+CHECKPOINT = Param("checkpoint", Text(), None, "keep the counts of every finished task in DIR "
+                   "(made if missing) and, run again with the same arguments and --seed, "
+                   "compute only the unfinished tasks; a DIR holding another study is "
+                   "refused", ("--checkpoint",), "DIR", unset="no checkpoint")
+#: The ridge of the covariance of :func:`irscale.meta.d_rank` (Carterette 2009).
+RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "
+              "differences (0: none; without it d_rank needs more topics than systems - 1)",
+              ("--ridge",), "L")
+#: The prefix of the track labels of :func:`irscale.meta.scale_report`.
+SCALE_COLLECTION = Param("collection", Text(), "T", "track label prefix", ("--collection",))

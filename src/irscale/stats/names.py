@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.params import Names, Pair, Param
+from ..core.params import Names, Pair, Param, Text
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS as TABLE_FORMATS  # the formats of every table
 
@@ -167,6 +167,14 @@ SHARD_EMPTY = Param("empty", Names("empty-shard policy", EMPTY_POLICIES), "error
 #: its topic and predictor (the command line reads its files with them before loading
 #: the statistics).
 QPP_OPTIONAL_FACTORS = ("system", "variant")
+#: The ANOVA formula of :func:`irscale.stats.qpp_anova`.
+QPP_MODEL = Param("model", Text(), None, "ANOVA formula over topic, predictor, system and "
+                  "variant, e.g. 'topic + predictor' (None: the main effects and the "
+                  "predictor's interactions with system and variant)", ("--model",),
+                  "FORMULA", unset="None")
+#: The second facet of :func:`irscale.stats.gstudy` (query variants, assessors, ...).
+GSTUDY_FACET = Param("facet", Text(), "variant", "name of the second facet, the third column "
+                     "of --facet-scores", ("--facet",), "NAME")
 
 
 def document_sampling_cutoff(name: str) -> int | None:
