@@ -32,6 +32,10 @@ MeanInterval = Literal["t", "bootstrap"]
 BLOCK = 2_000
 
 
+#: How tables and captions name each method ("the 95% t interval").
+INTERVAL_NAMES = {"t": "t", "bootstrap": "bootstrap percentile"}
+
+
 def check_interval(method: object) -> str:
     """``method`` when it is one of :data:`MEAN_INTERVALS`."""
     if method not in MEAN_INTERVALS:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from ..core.mean_intervals import INTERVAL_NAMES
 from ..errors import ParameterError
 from ..io.output import check_summary_columns
 from .tables import check_digits, latex_escape
@@ -218,7 +219,7 @@ def summary_table(
                                                      found["ci_low"], found["ci_high"],
                                                      strict=True)}
         caption.append(f"each mean with its {100 * (1 - alpha):g}% "
-                       f"{'t' if interval == 't' else 'bootstrap percentile'} interval")
+                       f"{INTERVAL_NAMES[interval]} interval")
     best = best_rows(values, digits)
     rows = [(run, [SummaryCell(value=float(values[r, k]),
                                text=number_text(values[r, k], digits, c.value_type == "int"),
