@@ -222,7 +222,8 @@ RULES = (
          "bootstrap-anova, document-sampling), not to --test {test}"),
     Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
-    Rule(("ci",), lambda args: _interval_reason(args) is None, _interval_reason),
+    Rule(("ci",), lambda args: _interval_reason(args) is None,
+         lambda args: _interval_reason(args) or ""),
     DIGITS_RULE,
     SOURCES_RULE,
 )
