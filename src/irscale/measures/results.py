@@ -359,6 +359,8 @@ class Evaluation(RunSummaries):
         documents the arguments and the columns). The result's ``to_frame()`` is that
         table; its ``format("latex")`` (or ``"markdown"``, ``"html"``) the paper's table
         with ↑/↓ marks, as ``irscale eval --format latex --baseline`` prints it.
+        ``interval="t"`` or ``"bootstrap"`` adds the interval over topics of each mean and
+        of each delta (``irscale compare --ci``).
 
         >>> import irscale
         >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
@@ -377,7 +379,7 @@ class Evaluation(RunSummaries):
         return baseline_comparison(self, baseline, test=test,
                                    correction=cast(Any, correction), alpha=alpha,
                                    alternative=cast(Any, alternative), measures=measures,
-                                   **options)
+                                   **cast(dict[str, Any], options))
 
     # ---------------------------------------------------------------- outputs
     def write(self, stream: IO[bytes], fmt: str = "trec", *, per_query: bool = False,
