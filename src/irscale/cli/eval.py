@@ -26,7 +26,7 @@ from .eval_diversity import (
     wants_diversity,
 )
 from .eval_fairness import FAIRNESS_RULES, run_fairness
-from .intervals import add_interval_options, interval_arguments
+from .intervals import add_interval_options, intervals_text
 from .options import (
     add_format,
     add_output,
@@ -106,7 +106,7 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
-    add_interval_options(parser, "every mean", formats="--format latex, csv, json, markdown")
+    add_interval_options(parser, "every mean", formats=("latex", "csv", "json", "markdown"))
     parser.add_argument("--bounds", action="store_true",
                         help="instead of the values, each mean's (with -q every topic's) "
                         "lowest and highest value when the unjudged documents a run retrieves "
@@ -191,11 +191,8 @@ def run(args: argparse.Namespace) -> int:
             stream.write(bounds.format(args.fmt, per_topic=args.per_query).encode())
         return 0
     if args.ci is not None and args.fmt != "latex":  # the means with their intervals
-        from ..stats.protocol import format_table
-
-        frame = evaluation.intervals(args.ci, alpha=args.alpha, **interval_arguments(args))
         with open_output(args) as stream:
-            stream.write(format_table(frame, args.fmt).encode())
+            stream.write(intervals_text(args, evaluation).encode())
         return 0
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
         text = evaluation.format("latex", baseline=baseline, test=args.test,
@@ -296,9 +293,6 @@ RULES: tuple[Declared, ...] = (
     *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval")
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
           "{options} applies to --format latex only", TABLE_SPELT),
-    Rule(("ci",), lambda args: args.fmt in ("latex", "csv", "json", "markdown"),
-         "--ci applies to --format latex, csv, json and markdown (trec_eval's layout has no "
-         "place for an interval), not {fmt}"),
     Rule(("bounds",), lambda args: args.fmt != "ndeval" and args.ci is None
          and args.baseline is None and not args.no_summary,
          "--bounds prints the bounds table, in --format trec, csv, json, markdown or latex, "
