@@ -174,14 +174,14 @@ class RunSummaries(HtmlRepr):
             values = np.nan_to_num(values, nan=0.0)
             missing = max(0, counted - values.shape[0])
             values = np.concatenate([values, np.zeros((missing, *values.shape[1:]))])
-        summaries = self.mean()
+        summaries = self.mean().loc[list(matrix.systems), labels].to_numpy(np.float64)
         rows = []
         for r, run in enumerate(matrix.systems):
             column = values[:, r, :]
             kept = column[~np.isnan(column).any(axis=1)]
             low, high = mean_intervals(kept, method, alpha=alpha, samples=samples, rng=rng)
             for k, measure in enumerate(labels):
-                mean, summary = float(kept[:, k].mean()), float(summaries.loc[run, measure])
+                mean, summary = float(kept[:, k].mean()), float(summaries[r, k])
                 if not np.isclose(mean, summary, rtol=1e-9, atol=1e-12):
                     raise MeasureError(f"{run}, {measure}: the mean of the per-topic values "
                                        f"kept, {mean!r}, is not the summary value {summary!r} "
