@@ -45,17 +45,19 @@ the model (``irscale compare --shard-scores``, from the table ``--shard-scores``
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
-from ..core.mean_intervals import BLOCK, INTERVAL_NAMES, check_interval, mean_intervals
+from ..core.mean_intervals import INTERVAL_NAMES, check_interval
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
 from ..errors import InputError, ParameterError
+from .seed_intervals import difference_intervals, seed_intervals
 from .shards import ShardScores
 from .tables import level_text
 
@@ -98,9 +100,9 @@ class SeedEvaluation(HtmlRepr):
         if interval is not None:
             check_interval(interval)
             alpha = check_alpha(alpha)
-            generator = _generator(samples, rng) if interval == "bootstrap" else None
-            bounds = [seed_intervals(self.values[:, s, :len(self.runs[s]), :], interval,
-                                     alpha=alpha, samples=samples, rng=generator)
+            generator = _generator(interval, rng)
+            bounds = [seed_intervals(self._system(s), interval, alpha=alpha, samples=samples,
+                                     rng=generator)
                       for s in range(len(self.systems))]
         rows = []
         for s, system in enumerate(self.systems):
@@ -117,6 +119,31 @@ class SeedEvaluation(HtmlRepr):
                                                      float(bounds[s][1][m]))
                 rows.append(row)
         return pd.DataFrame(rows)
+
+    def _system(self, s: int) -> np.ndarray:
+        """System ``s``'s values: topics × its runs × measures."""
+        return self.values[:, s, :len(self.runs[s]), :]
+
+    def differences(self, interval: MeanInterval = "t", *, alpha: float = 0.05,
+                    samples: int = 10_000, rng: int | np.random.Generator | None = None
+                    ) -> pd.DataFrame:
+        """Every pair of systems (a before b in the systems' order) on every measure: the
+        difference of their means ``diff`` = mean_a − mean_b with its 1 − ``alpha``
+        interval ``ci_low, ci_high`` over the topics (paired) and each system's runs
+        (:func:`irscale.stats.seed_intervals.difference_intervals`: the seed variance of
+        both in it); an interval that excludes 0 is a difference significant at ``alpha``
+        for that pair alone (no multiple-comparison correction)."""
+        check_interval(interval)
+        generator = _generator(interval, rng)
+        rows = []
+        for a, b in itertools.combinations(range(len(self.systems)), 2):
+            low, high = difference_intervals(self._system(a), self._system(b), interval,
+                                             alpha=alpha, samples=samples, rng=generator)
+            diff = self._system(a).mean(axis=(0, 1)) - self._system(b).mean(axis=(0, 1))
+            rows += [{"measure": measure, "a": self.systems[a], "b": self.systems[b],
+                      "diff": float(diff[m]), "ci_low": float(low[m]),
+                      "ci_high": float(high[m])} for m, measure in enumerate(self.measures)]
+        return pd.DataFrame(rows, columns=["measure", "a", "b", "diff", "ci_low", "ci_high"])
 
     def shard_scores(self, measure: str | None = None) -> ShardScores:
         """The replicates of ``measure`` (the only one when None): topics × systems × runs,
@@ -147,78 +174,44 @@ class SeedEvaluation(HtmlRepr):
         return "\n".join(lines) + "\n"
 
     def format(self, fmt: Format = "text", *, digits: int = 4, runs: bool = False,
-               interval: MeanInterval | None = None, alpha: float = 0.05,
-               samples: int = 10_000, rng: int | np.random.Generator | None = None) -> str:
-        """The systems' table (``runs``: every run's mean; ``interval`` and the rest: the
-        intervals of :meth:`to_frame`) as ``fmt``."""
+               pairs: bool = False, interval: MeanInterval | None = None,
+               alpha: float = 0.05, samples: int = 10_000,
+               rng: int | np.random.Generator | None = None) -> str:
+        """The systems' table as ``fmt``: with ``interval``, the intervals of
+        :meth:`to_frame`; ``runs``: every run's mean instead; ``pairs`` (with
+        ``interval``): every pair's difference with its interval instead
+        (:meth:`differences`)."""
         from ..io.formats import TABLE_FORMATS, check_format
         from .protocol import format_table
 
         check_format(fmt, TABLE_FORMATS, "a seed evaluation")
-        if runs and interval is not None:
-            raise ParameterError("interval: the intervals are the systems' (over topics and "
-                                 "runs), not with runs=True")
-        table = self.per_run() if runs else self.to_frame(interval=interval, alpha=alpha,
-                                                          samples=samples, rng=rng)
-        title = None if runs else "Systems over their runs (mean of the runs' means, spread " \
-            "across runs" + ("" if interval is None else
-                             f"; ci_low, ci_high: {level_text(1 - alpha)} "
-                             f"{INTERVAL_NAMES[interval]} interval over topics and runs") + ")"
-        return format_table(table, fmt, digits=digits, title=title)
+        if runs and (interval is not None or pairs):
+            raise ParameterError("runs=True prints every run's mean: not with interval or "
+                                 "pairs (the intervals are the systems')")
+        if pairs and interval is None:
+            raise ParameterError("pairs: the differences are printed with their intervals: "
+                                 "give interval='t' or 'bootstrap'")
+        if runs:
+            return format_table(self.per_run(), fmt, digits=digits)
+        level = "" if interval is None else \
+            f"{level_text(1 - alpha)} {INTERVAL_NAMES[interval]} interval over topics and runs"
+        if pairs:
+            return format_table(
+                self.differences(cast(Any, interval), alpha=alpha, samples=samples, rng=rng),
+                fmt, digits=digits, title=f"Differences of the systems' means, a − b, with "
+                f"their {level} (each pair alone, no multiple-comparison correction)")
+        table = self.to_frame(interval=interval, alpha=alpha, samples=samples, rng=rng)
+        return format_table(table, fmt, digits=digits, title="Systems over their runs (mean "
+                            "of the runs' means, spread across runs"
+                            + (f"; ci_low, ci_high: {level})" if level else ")"))
 
 
-def seed_intervals(values: np.ndarray, method: MeanInterval = "t", *, alpha: float = 0.05,
-                   samples: int = 10_000, rng: int | np.random.Generator | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """The 1 − ``alpha`` interval of the mean of ``values`` (topics × runs × measures, a
-    system's) over topics and runs by ``method`` (module documentation); NaN bounds with
-    one topic.
-
-    >>> y = np.array([[0.2, 0.3], [0.5, 0.4], [0.1, 0.2], [0.6, 0.8]])[:, :, None]
-    >>> low, high = seed_intervals(y, "t")
-    >>> round(float(low[0]), 4), round(float(high[0]), 4)
-    (0.001, 0.774)
-    """
-    check_interval(method)
-    values = np.asarray(values, dtype=np.float64)
-    n, k = values.shape[:2]
-    if k == 1 or n < 2:
-        return mean_intervals(values[:, 0, :], method, alpha=alpha, samples=samples, rng=rng)
-    grand = values.mean(axis=(0, 1))
-    topic, run = values.mean(axis=1), values.mean(axis=0)
-    if method == "t":
-        from scipy import stats
-
-        ms_t = k * ((topic - grand) ** 2).sum(axis=0) / (n - 1)
-        ms_r = n * ((run - grand) ** 2).sum(axis=0) / (k - 1)
-        residual = values - topic[:, None, :] - run[None, :, :] + grand
-        ms_e = (residual ** 2).sum(axis=(0, 1)) / ((n - 1) * (k - 1))
-        seeds = np.maximum(ms_r - ms_e, 0.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            df = np.where(seeds > 0, (ms_t + seeds) ** 2 / (
-                ms_t ** 2 / (n - 1) + ms_r ** 2 / (k - 1) + ms_e ** 2 / ((n - 1) * (k - 1))),
-                n - 1.0)
-        half = stats.t.ppf(1 - alpha / 2, df) * np.sqrt((ms_t + seeds) / (n * k))
-        return grand - half, grand + half
-    generator = _generator(samples, rng)
-    means = np.empty((int(samples), values.shape[2]))
-    for start in range(0, int(samples), BLOCK):
-        count = min(BLOCK, int(samples) - start)
-        topics = np.zeros((count, n))
-        np.add.at(topics, (np.arange(count)[:, None], generator.integers(0, n, (count, n))), 1)
-        runs = np.zeros((count, k))
-        np.add.at(runs, (np.arange(count)[:, None], generator.integers(0, k, (count, k))), 1)
-        means[start:start + count] = np.einsum("bt,trm,br->bm", topics, values, runs) / (n * k)
-    low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=0)
-    return low, high
-
-
-def _generator(samples: object, rng: int | np.random.Generator | None
-               ) -> np.random.Generator:
-    """The generator of the bootstrap's draws (``samples`` checked)."""
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise ParameterError(f"samples must be a positive integer, got {samples!r}")
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+def _generator(method: str, rng: int | np.random.Generator | None
+               ) -> int | np.random.Generator | None:
+    """One generator for every system's bootstrap draws (``rng`` itself for ``"t"``)."""
+    if method == "bootstrap" and not isinstance(rng, np.random.Generator):
+        return np.random.default_rng(rng)
+    return rng
 
 
 def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Sequence[str], *,
