@@ -11,30 +11,14 @@ system and measure:
   ``K_s − 1``), the smallest and the largest — the seed variance a single run hides
   (Colas, Sigaud and Oudeyer, "How many random seeds?", 2018, for the general argument).
 
-**The interval of a system's mean** (``interval=``, ``irscale eval-seeds --ci``) accounts for
-the two samples the mean rests on, the topics and the runs: with y[t, r] the n × K values of
-a system (topics and runs crossed, both random), its mean ȳ has the variance
-σ²_T/n + σ²_R/K + σ²_E/(nK) (topic, run and residual components; the absolute error
-variance of a t × r design of generalizability theory, Brennan, *Generalizability Theory*,
-2001, §2.2). With the mean squares of the two-way table (topics: MS_T, n − 1 df; runs:
-MS_R, K − 1 df; residual: MS_E, (n − 1)(K − 1) df):
-
-* ``"t"``: ȳ ± t_{1−α/2, ν} · √V̂, V̂ = (MS_T + max(MS_R − MS_E, 0))/(nK), the unbiased
-  estimate with the run component truncated at 0, and ν Satterthwaite's degrees of
-  freedom of V̂ (Satterthwaite, *Biometrics Bulletin* 2(6), 1946):
-  (MS_T + MS_R − MS_E)² / (MS_T²/(n − 1) + MS_R²/(K − 1) + MS_E²/((n − 1)(K − 1))), or
-  n − 1 when the run component is 0. With one run, the t interval over topics;
-* ``"bootstrap"``: the percentile interval of the means of B two-way resamples, the n topics
-  and the K runs drawn with replacement, independently (the pigeonhole bootstrap of Owen,
-  *Annals of Applied Statistics* 1(2), 2007, mildly conservative): sample b draws n topic
-  indices then K run indices from one :class:`numpy.random.Generator` seeded by ``rng``,
-  system after system, every measure of a system with the same draws. With few runs (K
-  of 5 or so) the percentile interval of K resampled runs falls short of its level (about
-  0.90 for 0.95 in a simulation of normal components, against about 0.94 for ``"t"``:
-  ``tests/test_seed_intervals.py``): prefer ``"t"`` there.
-
-An interval over topics alone (``irscale eval --ci`` of one run, or of the topics'
-averages over the runs) leaves σ²_R/K out: it is too narrow when the seeds matter.
+**Intervals** (``interval=``, ``irscale eval-seeds --ci [--pairs]``): a system's mean, and
+the difference of two systems' means, with an interval over the topics and the runs, the
+seed variance inside (:mod:`irscale.stats.seed_intervals`: the two-way mean squares with
+Satterthwaite's degrees of freedom, or the pigeonhole bootstrap). An interval over topics
+alone (``irscale eval --ci`` of one run, or of the topics' averages over the runs) leaves
+the run component out: too narrow when the seeds matter. With few runs (K of 5 or so) the
+bootstrap's percentile interval falls short of its level (about 0.90 for 0.95 in a
+simulation, against about 0.94 for ``"t"``: ``tests/test_seed_intervals.py``).
 
 The per-topic values are a :class:`~irscale.stats.ShardScores` (topics × systems × runs,
 NaN where a system has fewer runs than another), the replicates of Voorhees, Samarov and
