@@ -40,8 +40,10 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--shard-scores", metavar="FILE",
                         help="also write the per-topic values of the one -m measure as the "
                         "CSV topic,run,shard,value (systems as runs, their runs as shards)")
-    add_interval_options(parser, "each system's mean over topics and its runs (the seed "
-                         "variance in the interval)", alpha=True)
+    add_interval_options(parser, "each system's mean", alpha=True,
+                         how="over topics and its runs, the seed variance inside: t "
+                         "(two-way mean squares, Satterthwaite's df) or bootstrap "
+                         "(percentile, topics and runs resampled)")
     add_format(parser, TABLE_FORMATS)
     add_digits(parser)
     add_output(parser)

@@ -13,17 +13,18 @@ from .rules import Rule, add_rules
 
 
 def add_interval_options(parser: argparse.ArgumentParser, what: str, *,
-                         formats: tuple[str, ...] | None = None, alpha: bool = False) -> None:
+                         formats: tuple[str, ...] | None = None, alpha: bool = False,
+                         how: str = "over topics: t (Student) or bootstrap (percentile, "
+                         "topics resampled)") -> None:
     """The options of the intervals of ``what`` (a phrase: "every mean", "each system's
     mean and every pair's difference") and their rules: :data:`SAMPLES_RULE`, and where
     the command has a format without a place for them (trec_eval's), the ``formats``
     that print them; ``alpha``: also ``--alpha`` (a command without one of its own),
-    which then applies to ``--ci`` only."""
+    which then applies to ``--ci`` only; ``how``: the intervals' methods, in words."""
     shown = "every format" if formats is None else "--format " + ", ".join(formats)
     group = parser.add_argument_group(f"confidence intervals ({shown})")
     group.add_argument("--ci", choices=MEAN_INTERVALS,
-                       help=f"{what} with its 1 - --alpha confidence interval over topics: t "
-                       "(Student) or bootstrap (percentile, topics resampled)")
+                       help=f"{what} with its 1 - --alpha confidence interval {how}")
     group.add_argument("--ci-samples", action=Checked, domain=SAMPLES, api="samples",
                        default=10_000, metavar="B",
                        help="bootstrap samples of --ci bootstrap (default 10000)")
