@@ -75,9 +75,15 @@ def mean_intervals(values: np.ndarray, method: MeanInterval = "t", *, alpha: flo
     means = np.empty((int(samples), values.shape[1]))
     for start in range(0, int(samples), BLOCK):
         count = min(BLOCK, int(samples) - start)
-        draws = generator.integers(0, n, size=(count, n))
-        counts = np.zeros((count, n))
-        np.add.at(counts, (np.arange(count)[:, None], draws), 1.0)
-        means[start:start + count] = counts @ values / n
+        means[start:start + count] = draw_counts(generator, count, n) @ values / n
     low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high
+
+
+def draw_counts(generator: np.random.Generator, count: int, n: int) -> np.ndarray:
+    """``count`` bootstrap samples of ``n`` indices drawn with replacement from ``range(n)``
+    (``generator.integers(0, n, (count, n))``), as counts: ``count × n`` floats, how many
+    times each index was drawn in each sample."""
+    draws = generator.integers(0, n, size=(count, n))
+    offsets = (np.arange(count)[:, None] * n + draws).ravel()
+    return np.bincount(offsets, minlength=count * n).reshape(count, n).astype(np.float64)

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.mean_intervals import BLOCK, check_interval
+from ..core.mean_intervals import BLOCK, check_interval, draw_counts
 from ..core.params import check_alpha
 from ..errors import ParameterError
 
@@ -135,13 +135,10 @@ def _bootstrap_interval(groups: Sequence[np.ndarray], signs: Sequence[float], al
     means = np.zeros((int(samples), groups[0].shape[2]))
     for start in range(0, int(samples), BLOCK):
         count = min(BLOCK, int(samples) - start)
-        rows = np.arange(count)[:, None]
-        topics = np.zeros((count, n))
-        np.add.at(topics, (rows, generator.integers(0, n, (count, n))), 1.0)
+        topics = draw_counts(generator, count, n)
         for sign, values in zip(signs, groups, strict=True):
             k = values.shape[1]
-            runs = np.zeros((count, k))
-            np.add.at(runs, (rows, generator.integers(0, k, (count, k))), 1.0)
+            runs = draw_counts(generator, count, k)
             means[start:start + count] += sign * np.einsum(
                 "bt,trm,br->bm", topics, values, runs) / (n * k)
     low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=0)
