@@ -6,6 +6,8 @@ carry the intervals."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -118,3 +120,52 @@ def test_command_line_markdown_carries_scipy_intervals(clef_values, capsys):
         low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
         assert float(row["ci_low"]) == pytest.approx(low, abs=1e-4)
         assert float(row["ci_high"]) == pytest.approx(high, abs=1e-4)
+
+
+def test_complete_counts_every_qrels_topic(clef_values, tmp_path, capsys):
+    """``-c --ci t``: the interval of trec_eval's ``-c`` mean, every qrels topic the run has
+    no line for counted 0 (the interval was of the retrieved topics' mean)."""
+    clef, paths, _ = clef_values
+    every = open(paths[0]).readlines()
+    kept = {line.split()[0] for line in every[:1]} | {every[-1].split()[0]}
+    lines = [line for line in every if line.split()[0] in kept]  # two topics
+    part = tmp_path / "part.run"
+    part.write_text("".join(lines))
+    qrels: dict[str, dict[str, int]] = {}
+    for line in open(clef / "task2.qrels"):
+        t, _, d, r = line.split()
+        qrels.setdefault(t, {})[d] = int(r)
+    run: dict[str, dict[str, float]] = {}
+    for line in lines:
+        t, _, d, _, s, _ = line.split()
+        run.setdefault(t, {})[d] = float(s)
+    found = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    x = np.zeros(len(qrels))
+    x[:len(found)] = [found[t]["map"] for t in found]
+    assert 0 < len(found) < len(qrels)
+    assert main(["eval", str(clef / "task2.qrels"), str(part), "-m", "map", "-c", "--ci", "t",
+                 "--format", "csv"]) == 0
+    row = pd.read_csv(io.StringIO(capsys.readouterr().out)).iloc[0]
+    low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    assert row["mean"] == pytest.approx(x.mean(), abs=1e-12)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+
+
+def test_eval_many_and_to_frame(clef_values, tmp_path):
+    """``irscale eval-many --ci t`` and ``to_frame(interval="t")``: scipy's intervals on
+    pytrec_eval's values."""
+    clef, paths, values = clef_values
+    out = tmp_path / "many.csv"
+    assert main(["eval-many", str(clef / "task2.qrels"), *paths, "-m", "map", "-m", "P.10",
+                 "--ci", "t", "--alpha", "0.1", "--format", "csv", "-o", str(out)]) == 0
+    printed = pd.read_csv(out)
+    frame = irscale.evaluate(clef / "task2.qrels", paths, ["map", "P.10"]).to_frame(
+        interval="t", alpha=0.1)
+    for (path, measure), row, api in zip(
+            [(p, m) for p in paths for m in ("map", "P_10")], printed.itertuples(),
+            frame.dropna(subset=["ci_low"]).itertuples(), strict=True):
+        x = values[path][measure]
+        low, high = stats.t.interval(0.9, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+        assert row.measure == api.measure == measure
+        assert (row.ci_low, row.ci_high) == pytest.approx((low, high), abs=1e-12)
+        assert (api.ci_low, api.ci_high) == pytest.approx((low, high), abs=1e-12)

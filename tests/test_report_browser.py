@@ -105,6 +105,34 @@ def test_table_values_are_those_of_irscale_eval(browser, report):
         context.close()
 
 
+def test_every_mean_shows_its_interval_by_default(browser, report, tmp_path):
+    """The report's summary carries each mean's 95% t interval (no option asked for it):
+    the one ``irscale eval --ci t`` prints (checked against scipy in
+    tests/test_mean_intervals.py), also after a click sorts the table."""
+    page_path, _ = report
+    qrels, runs = write_collection(tmp_path)  # the report's collection (seeded)
+    printed = _run(["eval", "-m", "map", "-m", "P.10", "--ci", "t", "--format", "csv",
+                    str(qrels), *map(str, runs)])
+    expected = {}
+    for line in printed.splitlines()[1:]:
+        run, measure, _, low, high = line.split(",")
+        expected[(run, measure)] = f"[{float(low):.4f}, {float(high):.4f}]"
+    context, page, _ = _open(browser, page_path)
+    try:
+        for click in (False, True):
+            if click:
+                page.click("#summary thead th:nth-child(2)")
+            rows = page.eval_on_selector_all(
+                "#summary tbody tr",
+                """rows => rows.map(r => [r.querySelector('th').dataset.run,
+                     Array.from(r.querySelectorAll('td')).map(
+                         c => [c.dataset.measure, c.querySelector('.ci').textContent])])""")
+            shown = {(run, measure): text for run, cells in rows for measure, text in cells}
+            assert shown == expected
+    finally:
+        context.close()
+
+
 def test_a_click_on_a_header_sorts_the_table(browser, report):
     page_path, expected = report
     context, page, _ = _open(browser, page_path)

@@ -299,7 +299,8 @@ CASES = [
     ok("ci-markdown", [*LATEX[:-2], "--ci", "t", "--format", "markdown"],
        output_contains("| run", "ci_low", "ci_high")),
     err("ci-trec", [*LATEX[:-2], "--ci", "t"],
-        "--ci applies to --format latex, csv, json and markdown, not trec"),
+        "--ci applies to --format latex, csv, json and markdown (trec_eval's layout has no "
+        "place for an interval), not trec"),
     err("ci-unknown", [*LATEX, "--ci", "normal"], opt("--ci")),
     err("ci-samples-with-t", [*LATEX, "--ci", "t", "--ci-samples", "10"],
         "--ci-samples applies to --ci bootstrap"),

@@ -28,6 +28,7 @@ from .conftest import (
     err,
     ok,
     opt,
+    output_contains,
     qrels_lines,
     run_case,
     run_lines,
@@ -95,6 +96,20 @@ CASES = [
     *trec_file_faults("many-run", "run", third, third("a.run"), name="bad.run"),
     # ---- the output: irscale eval's summary lines
     ok("many-equals-eval-summary", MANY, same_output_as(*EVAL)),
+    # ---- the means with their intervals (--ci): irscale eval's table
+    ok("many-ci-equals-eval", [*MANY, "--ci", "t", "--alpha", "0.1", "--format", "csv"],
+       same_output_as(*EVAL, "--ci", "t", "--alpha", "0.1", "--format", "csv")),
+    ok("many-ci-bootstrap-batches", [*MANY, "--ci", "bootstrap", "--ci-samples", "50",
+                                     "--ci-seed", "3", "--batch-size", "1", "--format",
+                                     "markdown"], output_contains("ci_low", "ci_high")),
+    err("many-ci-trec", [*MANY, "--ci", "t"], "--ci applies to --format csv, json and "
+        "markdown (trec_eval's layout has no place for an interval), not trec"),
+    err("many-alpha-without-ci", [*MANY, "--alpha", "0.1"], "--alpha sets the level of --ci"),
+    err("many-ci-seed-with-t", [*MANY, "--ci", "t", "--ci-seed", "1", "--format", "csv"],
+        "--ci-seed applies to --ci bootstrap"),
+    # -c counts a qrels topic no run retrieved 0: its per-topic values are not kept
+    err("many-ci-complete", [*MANY, "--ci", "t", "-c", "--format", "csv"],
+        "is not the summary value", files={"qrels.txt": text([*qrels_lines(), "99 0 dz 1"])}),
     ok("many-batch-2-same", [*MANY, "--batch-size", "2"], same_output_as(*EVAL)),
     ok("many-folder-same", ["eval-many", "qrels.txt", "runs", "-m", "map", "-m", "P.5"],
        same_output_as(*EVAL), files=RUNS_ONLY),

@@ -54,6 +54,7 @@ from .inputs import (
     input_paths,
     load_matrix,
 )
+from .intervals import add_interval_options, interval_arguments
 from .main import given
 from .options import (
     DIGITS_RULE,
@@ -125,6 +126,24 @@ def _shard_inputs(args: argparse.Namespace) -> None:
     if others:
         raise ParameterError(f"--shard-scores is the input of --test {args.test}: give it "
                              f"without {', '.join(others)}")
+
+
+def _interval_reason(args: argparse.Namespace) -> str | None:
+    """Why ``--ci`` does not apply to this call (None: it does): it gives intervals of the
+    plain means over topics, those of the two-system tests, of Tukey's HSD after an ANOVA
+    of untransformed scores and of the randomised Tukey HSD."""
+    what = ("--ci gives the intervals over topics of the means of the scores: the "
+            "two-system tests, --test tukey-hsd (an ANOVA model) and randomized-tukey-hsd "
+            "print them")
+    if given(args, "risk_alpha"):
+        return f"{what}, not --risk-alpha"
+    if args.test in ("mixed", "bootstrap-anova", "document-sampling"):
+        return f"{what}, not --test {{test}}"
+    if args.test == "tukey-hsd" and args.model in RANK_MODELS:
+        return f"{what}, not --model {{model}} (a rank test's mean ranks)"
+    if args.test == "tukey-hsd" and args.transform != "none":
+        return f"{what}, not --transform {{transform}} (the means of transformed scores)"
+    return None
 
 
 def _bootstrap_anova(args: argparse.Namespace) -> bool:
@@ -203,6 +222,8 @@ RULES = (
          "bootstrap-anova, document-sampling), not to --test {test}"),
     Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
+    Rule(("ci",), lambda args: _interval_reason(args) is None,
+         lambda args: _interval_reason(args) or ""),
     DIGITS_RULE,
     SOURCES_RULE,
 )
@@ -258,6 +279,8 @@ def add_parser(subparsers) -> None:
     add_param(parser, RESAMPLES, doc="resamples of the resampling tests")
     add_param(parser, THREADS, doc="threads for resampling")
     add_scheduler(parser, "the resampling")
+    add_interval_options(parser, "each system's mean and every pair's mean difference "
+                         "(paired by topic)")
     add_format(parser, TABLE_FORMATS)
     add_digits(parser)
     add_progress(parser)
@@ -367,7 +390,8 @@ def compare(args: argparse.Namespace):
                 matrix, measure=measure)
         else:
             omnibus = anova(matrix, model, measure=measure, transform=args.transform)
-        return omnibus, omnibus.tukey_hsd(alpha=args.alpha)
+        return omnibus, _intervals(args, matrix, omnibus.tukey_hsd(alpha=args.alpha),
+                                   measure)
     if test == "mixed":
         from ..stats.mixed import mixed_model
 
@@ -381,18 +405,31 @@ def compare(args: argparse.Namespace):
     with scheduler(args) as executor:
         where = {"workers": args.workers} if executor == "local" else {"executor": executor}
         if spec is None:
-            return None, randomized_tukey_hsd(
-                matrix, alpha=args.alpha, measure=_measure_of(matrix, args.measures),
-                rng=args.seed, progress=progress, **resampling, **where)
+            measure = _measure_of(matrix, args.measures)
+            return None, _intervals(args, matrix, randomized_tukey_hsd(
+                matrix, alpha=args.alpha, measure=measure, rng=args.seed, progress=progress,
+                **resampling, **where), measure)
         options: dict[str, Any] = {}
         if spec.resampling:  # --samples/--seed/--workers/--scheduler otherwise: refused
             options = {**resampling, "rng": args.seed, "progress": progress, **where}
         measures = list(args.measures) if args.measures else None
-        return None, pairwise_tests(
+        return None, _intervals(args, matrix, pairwise_tests(
             matrix, spec.name, correction=args.correction, alpha=args.alpha,
             alternative=args.alternative, measures=measures, baseline=args.baseline,
             **options,
-        )
+        ), measures[0] if measures else None)
+
+
+def _intervals(args: argparse.Namespace, matrix: ScoreMatrix, pairs: Any,
+               measure: str | None) -> Any:
+    """``pairs`` with the intervals of ``--ci`` (:mod:`irscale.stats.pair_intervals`), or
+    as it is without."""
+    if args.ci is None:
+        return pairs
+    from ..stats.pair_intervals import with_mean_intervals
+
+    return with_mean_intervals(pairs, matrix, args.ci, measure=measure,
+                               **interval_arguments(args))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..core.params import MEAN_INTERVALS, NDEVAL_RISK_ALPHA, SAMPLES, SEED, SIGNIFICANCE
+from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE
 from ..evaluation.context import DEFAULT
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
@@ -26,8 +26,8 @@ from .eval_diversity import (
     wants_diversity,
 )
 from .eval_fairness import FAIRNESS_RULES, run_fairness
+from .intervals import add_interval_options, intervals_text
 from .options import (
-    Checked,
     add_format,
     add_output,
     add_param,
@@ -106,17 +106,7 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
-    ci = parser.add_argument_group("confidence intervals (--format latex, csv, json, "
-                                   "markdown)")
-    ci.add_argument("--ci", choices=MEAN_INTERVALS,
-                    help="every mean with its 1 - --alpha confidence interval over topics: t "
-                    "(Student) or bootstrap (percentile, topics resampled); latex: in each "
-                    "cell; csv, json: the table run, measure, mean, ci_low, ci_high")
-    ci.add_argument("--ci-samples", action=Checked, domain=SAMPLES, api="samples",
-                    default=10_000, metavar="B",
-                    help="bootstrap samples of --ci bootstrap (default 10000)")
-    ci.add_argument("--ci-seed", action=Checked, domain=SEED, api="rng", metavar="S",
-                    help="seed of --ci bootstrap (default: a fresh random seed)")
+    add_interval_options(parser, "every mean", formats=("latex", "csv", "json", "markdown"))
     parser.add_argument("--bounds", action="store_true",
                         help="instead of the values, each mean's (with -q every topic's) "
                         "lowest and highest value when the unjudged documents a run retrieves "
@@ -201,12 +191,8 @@ def run(args: argparse.Namespace) -> int:
             stream.write(bounds.format(args.fmt, per_topic=args.per_query).encode())
         return 0
     if args.ci is not None and args.fmt != "latex":  # the means with their intervals
-        from ..stats.protocol import format_table
-
-        frame = evaluation.intervals(args.ci, alpha=args.alpha, samples=args.ci_samples,
-                                     rng=args.ci_seed)
         with open_output(args) as stream:
-            stream.write(format_table(frame, args.fmt).encode())
+            stream.write(intervals_text(args, evaluation).encode())
         return 0
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
         text = evaluation.format("latex", baseline=baseline, test=args.test,
@@ -307,14 +293,10 @@ RULES: tuple[Declared, ...] = (
     *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval")
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
           "{options} applies to --format latex only", TABLE_SPELT),
-    Rule(("ci",), lambda args: args.fmt in ("latex", "csv", "json", "markdown"),
-         "--ci applies to --format latex, csv, json and markdown, not {fmt}"),
     Rule(("bounds",), lambda args: args.fmt != "ndeval" and args.ci is None
          and args.baseline is None and not args.no_summary,
          "--bounds prints the bounds table, in --format trec, csv, json, markdown or latex, "
          "without --ci, --baseline or -n/--no-summary"),
-    Rule(("ci_samples", "ci_seed"), lambda args: args.ci == "bootstrap",
-         "{options} applies to --ci bootstrap"),
     Rule(("baseline",), lambda args: args.fmt in ("latex", "ndeval"), "--baseline applies to "
          "--format latex (the run the table tests against) and --format ndeval (ndeval's "
          "-baseline FILE, with diversity measures)"),

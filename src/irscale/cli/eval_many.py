@@ -15,6 +15,7 @@ from ..errors import ParameterError
 from ..io.files import atomic_output
 from ..io.formats import OUTPUT_FORMATS
 from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
+from .intervals import add_interval_options, intervals_text
 from .main import given
 from .options import (
     add_format,
@@ -27,6 +28,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import declare_inputs, declare_outputs, open_output
+from .rules import check_options
 from .runargs import add_names, add_trec_eval_options
 
 
@@ -64,6 +66,8 @@ def add_parser(subparsers) -> None:
                         "sample standard deviation of the runs' values, one line "
                         "'qid measure mean std_dev'")
     declare_outputs(parser, "--write-zscores")
+    add_interval_options(parser, "every mean, instead of the summary",
+                         formats=("csv", "json", "markdown"), alpha=True)
     add_progress(parser)
     add_output(parser, what="summary")
     declare_inputs(parser, "qrels", "runs")
@@ -117,6 +121,7 @@ def wants_batches(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace) -> int:
     """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
     evaluated a batch of files at a time."""
+    check_options(args)  # (again after eval's: the rules are checks and defaults)
     check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
     from ..evaluation.many import check_out, evaluate_many, run_files
     from ..io.output import write_summary
@@ -131,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     zscores = getattr(args, "write_zscores", None)
     with tempfile.TemporaryDirectory() as work, scheduler(args) as executor:
         out = args.per_topic_out
-        if zscores is not None and out is None:  # the per-topic values the Z file needs
+        if (zscores is not None or getattr(args, "ci", None)) and out is None:
+            # the per-topic values the Z file and --ci need
             out = os.path.join(work, "per-topic")
         many = evaluate_many(
             args.qrels, files, args.measures or ["official"],
@@ -140,11 +146,16 @@ def run(args: argparse.Namespace) -> int:
             names=args.names or "file", allow_empty=args.allow_empty,
             progress=wants_progress(args), cache=args.cache, **trec_eval_arguments(args))
         text = None if zscores is None else zscores_text(many)
+        # --ci: the means with their intervals, read back before the folder goes
+        means = intervals_text(args, many) if getattr(args, "ci", None) else None
     if zscores is not None:
         with atomic_output(zscores, "w", force=args.force) as stream:
             stream.write(text)
     with open_output(args) as stream:
-        write_summary(many, stream, fmt=args.fmt)
+        if means is not None:
+            stream.write(means.encode())
+        else:
+            write_summary(many, stream, fmt=args.fmt)
     return 0
 
 

@@ -9,6 +9,7 @@ from ..core.params import RELEVANCE
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .common_params import MEASURES, QRELS
+from .intervals import add_interval_options, interval_arguments
 from .options import DIGITS_RULE, add_digits, add_format, add_output, add_param
 from .outputs import declare_inputs, declare_outputs
 from .rules import Rule, add_rules, check_options
@@ -33,9 +34,16 @@ def add_parser(subparsers) -> None:
     add_param(parser, RELEVANCE)
     parser.add_argument("--runs", action="store_true",
                         help="print every run's mean instead of the systems' table")
+    parser.add_argument("--pairs", action="store_true",
+                        help="with --ci: print every pair of systems' difference of means "
+                        "with its interval over topics and both systems' runs instead")
     parser.add_argument("--shard-scores", metavar="FILE",
                         help="also write the per-topic values of the one -m measure as the "
                         "CSV topic,run,shard,value (systems as runs, their runs as shards)")
+    add_interval_options(parser, "each system's mean", alpha=True,
+                         how="over topics and its runs, the seed variance inside: t "
+                         "(two-way mean squares, Satterthwaite's df) or bootstrap "
+                         "(percentile, topics and runs resampled)")
     add_format(parser, TABLE_FORMATS)
     add_digits(parser)
     add_output(parser)
@@ -43,7 +51,12 @@ def add_parser(subparsers) -> None:
     declare_outputs(parser, "--shard-scores")
     add_rules(parser, DIGITS_RULE, _systems,
               Rule(("shard_scores",), lambda args: len(args.measures or ()) == 1,
-                   "--shard-scores writes the values of one measure: give one -m"))
+                   "--shard-scores writes the values of one measure: give one -m"),
+              Rule(("ci",), lambda args: not args.runs, "--ci gives the systems' intervals "
+                   "(over topics and runs): not with --runs"),
+              Rule(("pairs",), lambda args: args.ci is not None and not args.runs,
+                   "--pairs prints the differences with their intervals: give --ci t or "
+                   "bootstrap (and not --runs)"))
     parser.set_defaults(func=run)
 
 
@@ -79,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
         systems[name.strip()] = _runs_of(runs)
     result = evaluate_seeds(args.qrels, systems, args.measures,
                             relevance_level=args.relevance_level)
-    text = result.format(args.fmt, digits=args.digits, runs=args.runs).rstrip("\n") + "\n"
+    text = result.format(args.fmt, digits=args.digits, runs=args.runs, pairs=args.pairs,
+                         interval=args.ci,
+                         alpha=args.alpha, **interval_arguments(args)).rstrip("\n") + "\n"
     if args.shard_scores is not None:
         with atomic_output(args.shard_scores, "w", force=args.force) as stream:
             stream.write(result.shard_table())

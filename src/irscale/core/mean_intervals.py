@@ -10,7 +10,8 @@ A run's summary value of a measure is the mean of its per-topic values x_1..x_n.
   the α/2 and 1 − α/2 quantiles of the B resampled means (numpy's linear interpolation
   between order statistics). The draws come from one :class:`numpy.random.Generator`
   (PCG64) seeded by ``rng``: sample b draws n topic indices, samples one after another;
-  every column of the table uses the same draws (the runs are paired by topic).
+  every column of the table uses the same draws (the runs are paired by topic). A resampled
+  mean is computed as (c_b · x)/n, c_b the counts of the topics in sample b.
 
 Used by :meth:`irscale.measures.results.Evaluation.intervals` (``irscale eval --ci``), by
 the tables of :func:`irscale.stats.summary_table` and by the report's summary.
@@ -26,8 +27,13 @@ from ..errors import ParameterError
 from .params import MEAN_INTERVALS, check_alpha
 
 MeanInterval = Literal["t", "bootstrap"]
-#: Resampled means computed at once (memory: this many × the table's columns floats).
+#: Resampled means computed at once (memory: this many × (topics + the table's columns)
+#: floats).
 BLOCK = 2_000
+
+
+#: How tables and captions name each method ("the 95% t interval").
+INTERVAL_NAMES = {"t": "t", "bootstrap": "bootstrap percentile"}
 
 
 def check_interval(method: object) -> str:
@@ -69,7 +75,15 @@ def mean_intervals(values: np.ndarray, method: MeanInterval = "t", *, alpha: flo
     means = np.empty((int(samples), values.shape[1]))
     for start in range(0, int(samples), BLOCK):
         count = min(BLOCK, int(samples) - start)
-        draws = generator.integers(0, n, size=(count, n))
-        means[start:start + count] = values[draws].mean(axis=1)
+        means[start:start + count] = draw_counts(generator, count, n) @ values / n
     low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high
+
+
+def draw_counts(generator: np.random.Generator, count: int, n: int) -> np.ndarray:
+    """``count`` bootstrap samples of ``n`` indices drawn with replacement from ``range(n)``
+    (``generator.integers(0, n, (count, n))``), as counts: ``count × n`` floats, how many
+    times each index was drawn in each sample."""
+    draws = generator.integers(0, n, size=(count, n))
+    offsets = (np.arange(count)[:, None] * n + draws).ravel()
+    return np.bincount(offsets, minlength=count * n).reshape(count, n).astype(np.float64)

@@ -183,7 +183,7 @@ class ManyEvaluation(RunSummaries):
         return baseline_comparison(self.to_matrix(measures=measures), baseline, test=test,
                                    correction=cast(Any, correction), alpha=alpha,
                                    alternative=cast(Any, alternative), measures=measures,
-                                   **options)
+                                   **cast(dict[str, Any], options))
 
     def __repr__(self) -> str:
         return (f"ManyEvaluation({len(self.runs)} runs, measures="

@@ -119,9 +119,78 @@ class RunSummaries(HtmlRepr):
         table = frame.pivot(index="run", columns="measure", values="value").astype(float)
         return table.loc[list(self.runs), [m for m in self.measures if m in table.columns]]
 
-    def to_frame(self) -> pd.DataFrame:
-        """The summaries as a table (:meth:`aggregates`): the result protocol's frame."""
-        return self.aggregates()
+    @property
+    def counted_topics(self) -> int | None:
+        """With trec_eval's ``-c``, the number of topics every mean divides by (a topic a
+        run lacks counts 0); None: a mean is over the topics the run was evaluated on."""
+        return None
+
+    def to_matrix(self, *, measures: Sequence[str] | None = None,
+                  allow_missing: bool = False) -> ScoreMatrix:
+        raise NotImplementedError
+
+    def to_frame(self, *, interval: MeanInterval | None = None, alpha: float = 0.05,
+                 samples: int = 10_000, rng: int | np.random.Generator | None = None
+                 ) -> pd.DataFrame:
+        """The summaries as a table (:meth:`aggregates`): the result protocol's frame; with
+        ``interval`` (``"t"`` or ``"bootstrap"``), also the columns ``ci_low, ci_high`` of
+        :meth:`intervals` (empty for a summary that is not a mean over topics)."""
+        frame = self.aggregates()
+        if interval is None:
+            return frame
+        found = self.intervals(interval, alpha=alpha, samples=samples, rng=rng)
+        return frame.merge(found[["run", "measure", "ci_low", "ci_high"]],
+                           on=["run", "measure"], how="left", validate="one_to_one")
+
+    def intervals(self, method: MeanInterval = "t", *, alpha: float = 0.05,
+                  samples: int = 10_000, rng: int | np.random.Generator | None = None
+                  ) -> pd.DataFrame:
+        """Every run's mean of every measure with per-topic values and its 1 − ``alpha``
+        confidence interval (:mod:`irscale.core.mean_intervals`: ``"t"``, or
+        ``"bootstrap"`` over topics with ``samples`` and ``rng``): ``run, measure, mean,
+        ci_low, ci_high``. The mean is the summary value (with trec_eval's ``-c``, a topic
+        of the qrels a run lacks counts 0, as in its mean: :attr:`counted_topics`).
+
+        >>> import irscale
+        >>> ev = irscale.evaluate({"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}},
+        ...                       {"r": {"1": {"a": 1.0}, "2": {"x": 1.0}, "3": {"c": 1.0}}},
+        ...                       ["P@1"])
+        >>> ev.intervals().round(4).to_dict("records")
+        [{'run': 'r', 'measure': 'P@1', 'mean': 0.6667, 'ci_low': -0.7676, 'ci_high': 2.1009}]
+        """
+        import pandas as pd
+
+        from ..core.mean_intervals import mean_intervals
+
+        labels = [m for m in self.measures if m in {c.label for c in self.columns
+                                                     if c.aggregate == "mean"}]
+        if not labels:
+            raise MeasureError("no measure with per-topic values to give an interval of (the "
+                               "summaries over topics, gm_map or num_q, have none)")
+        matrix = self.to_matrix(allow_missing=True, measures=labels)
+        values = matrix.values
+        counted = self.counted_topics
+        if counted is not None:  # -c: every qrels topic, 0 where a run has none
+            values = np.nan_to_num(values, nan=0.0)
+            missing = max(0, counted - values.shape[0])
+            values = np.concatenate([values, np.zeros((missing, *values.shape[1:]))])
+        summaries = self.mean().loc[list(matrix.systems), labels].to_numpy(np.float64)
+        rows = []
+        for r, run in enumerate(matrix.systems):
+            column = values[:, r, :]
+            kept = column[~np.isnan(column).any(axis=1)]
+            low, high = mean_intervals(kept, method, alpha=alpha, samples=samples, rng=rng)
+            for k, measure in enumerate(labels):
+                mean, summary = float(kept[:, k].mean()), float(summaries[r, k])
+                if not np.isclose(mean, summary, rtol=1e-9, atol=1e-12):
+                    raise MeasureError(f"{run}, {measure}: the mean of the per-topic values "
+                                       f"kept, {mean!r}, is not the summary value {summary!r} "
+                                       "(topics counted 0 by -c that no run retrieved): no "
+                                       "interval of it")
+                rows.append({"run": run, "measure": measure, "mean": mean,
+                             "ci_low": float(low[k]), "ci_high": float(high[k])})
+        return pd.DataFrame(rows)
+
 
     def _html_frame(self) -> pd.DataFrame:
         """A notebook shows the runs × measures means (the summaries when no measure is
@@ -196,9 +265,14 @@ class Evaluation(RunSummaries):
                                     ).astype(np.float64, copy=False),
         })
 
-    def to_frame(self, shape: FrameShape = "summary") -> pd.DataFrame:
+    def to_frame(self, shape: FrameShape = "summary", *,
+                 interval: MeanInterval | None = None, alpha: float = 0.05,
+                 samples: int = 10_000, rng: int | np.random.Generator | None = None
+                 ) -> pd.DataFrame:
         """The evaluation as a table: ``"summary"``, the result protocol's frame
-        (:meth:`aggregates`: ``run, measure, value``); ``"pyterrier"``, the per-topic frame
+        (:meth:`aggregates`: ``run, measure, value``; with ``interval``, ``"t"`` or
+        ``"bootstrap"``, each mean's 1 − ``alpha`` interval ``ci_low, ci_high`` too:
+        :meth:`intervals`); ``"pyterrier"``, the per-topic frame
         of PyTerrier's ``Experiment(perquery=True)``: columns ``name, qid, measure, value``
         (:meth:`per_topic`'s rows, the run named ``name`` and the topic ``qid``).
 
@@ -209,10 +283,13 @@ class Evaluation(RunSummaries):
         0  bm25  q1     P@1    1.0
         """
         if shape == "summary":
-            return self.aggregates()
+            return super().to_frame(interval=interval, alpha=alpha, samples=samples, rng=rng)
         if shape != "pyterrier":
             raise ParameterError(f"shape must be one of {', '.join(FRAME_SHAPES)}, got "
                                  f"{shape!r}")
+        if interval is not None:
+            raise ParameterError("interval: the pyterrier frame holds per-topic values, no "
+                                 "mean to give an interval of (shape='summary' has them)")
         return self.per_topic().rename(columns={"run": "name", "topic": "qid"})
 
     def to_ir_measures(self, run: str | None = None) -> list[Any]:
@@ -309,44 +386,9 @@ class Evaluation(RunSummaries):
         return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
                                       measures=wanted, allow_missing=allow_missing)
 
-    def intervals(self, method: MeanInterval = "t", *, alpha: float = 0.05,
-                  samples: int = 10_000, rng: int | np.random.Generator | None = None
-                  ) -> pd.DataFrame:
-        """Every run's mean of every measure with per-topic values and its 1 − ``alpha``
-        confidence interval (:mod:`irscale.core.mean_intervals`: ``"t"``, or
-        ``"bootstrap"`` over topics with ``samples`` and ``rng``): ``run, measure, mean,
-        ci_low, ci_high``. The mean is the summary value (with ``complete``, a topic a run
-        lacks counts 0, as in trec_eval's ``-c`` mean).
-
-        >>> import irscale
-        >>> ev = irscale.evaluate({"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}},
-        ...                       {"r": {"1": {"a": 1.0}, "2": {"x": 1.0}, "3": {"c": 1.0}}},
-        ...                       ["P@1"])
-        >>> ev.intervals().round(4).to_dict("records")
-        [{'run': 'r', 'measure': 'P@1', 'mean': 0.6667, 'ci_low': -0.7676, 'ci_high': 2.1009}]
-        """
-        import pandas as pd
-
-        from ..core.mean_intervals import mean_intervals
-
-        labels = [m for m in self.measures if m in {c.label for c in self.columns
-                                                     if c.aggregate == "mean"}]
-        if not labels:
-            raise MeasureError("no measure with per-topic values to give an interval of (the "
-                               "summaries over topics, gm_map or num_q, have none)")
-        matrix = self.to_matrix(allow_missing=True, measures=labels)
-        values = matrix.values
-        if self.averaging.complete:
-            values = np.nan_to_num(values, nan=0.0)
-        rows = []
-        for r, run in enumerate(matrix.systems):
-            column = values[:, r, :]
-            kept = column[~np.isnan(column).any(axis=1)]
-            low, high = mean_intervals(kept, method, alpha=alpha, samples=samples, rng=rng)
-            for k, measure in enumerate(labels):
-                rows.append({"run": run, "measure": measure, "mean": float(kept[:, k].mean()),
-                             "ci_low": float(low[k]), "ci_high": float(high[k])})
-        return pd.DataFrame(rows)
+    @property
+    def counted_topics(self) -> int | None:
+        return self.averaging.n_qrels_topics if self.averaging.complete else None
 
     def compare(self, baseline: str | Sequence[str], test: str = "t", *,
                 correction: str | None = "holm",
@@ -359,6 +401,8 @@ class Evaluation(RunSummaries):
         documents the arguments and the columns). The result's ``to_frame()`` is that
         table; its ``format("latex")`` (or ``"markdown"``, ``"html"``) the paper's table
         with ↑/↓ marks, as ``irscale eval --format latex --baseline`` prints it.
+        ``interval="t"`` or ``"bootstrap"`` adds the interval over topics of each mean and
+        of each delta (``irscale compare --ci``).
 
         >>> import irscale
         >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
@@ -377,7 +421,7 @@ class Evaluation(RunSummaries):
         return baseline_comparison(self, baseline, test=test,
                                    correction=cast(Any, correction), alpha=alpha,
                                    alternative=cast(Any, alternative), measures=measures,
-                                   **options)
+                                   **cast(dict[str, Any], options))
 
     # ---------------------------------------------------------------- outputs
     def write(self, stream: IO[bytes], fmt: str = "trec", *, per_query: bool = False,

@@ -27,6 +27,8 @@ from .summary_table import (
     SummaryCell,
     baseline_note,
     best_rows,
+    interval_note,
+    interval_text,
     number_text,
     render_summary,
 )
@@ -36,13 +38,17 @@ from .validation import Alternative
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from ..core.mean_intervals import MeanInterval
     from ..evaluation import Evaluation
 
 #: pairwise_tests' columns → the table's, in the table's order.
+#: The intervals of the means and of delta (``interval=``) follow their values.
 COLUMNS = {"measure": "measure", "a": "run", "b": "baseline", "mean_b": "baseline_mean",
-           "mean_a": "run_mean", "diff": "delta", "ci_low": "ci_low", "ci_high": "ci_high",
-           "p_raw": "p", "p": "p_adjusted", "significant": "significant", "wins": "wins",
-           "ties": "ties", "losses": "losses"}
+           "mean_b_low": "baseline_mean_low", "mean_b_high": "baseline_mean_high",
+           "mean_a": "run_mean", "mean_a_low": "run_mean_low", "mean_a_high": "run_mean_high",
+           "diff": "delta", "diff_low": "delta_low", "diff_high": "delta_high",
+           "ci_low": "ci_low", "ci_high": "ci_high", "p_raw": "p", "p": "p_adjusted",
+           "significant": "significant", "wins": "wins", "ties": "ties", "losses": "losses"}
 
 
 def _matrix(data: Evaluation | ScoreMatrix, measures: Sequence[str] | None
@@ -82,6 +88,8 @@ class BaselineComparison(TableResult):
     test: str
     correction: str | None
     alpha: float
+    #: The method of the intervals of the means (``interval=``), or None.
+    interval: MeanInterval | None = None
 
     def to_frame(self) -> pd.DataFrame:
         return self.frame.copy()
@@ -118,15 +126,31 @@ class BaselineComparison(TableResult):
             if significant and delta != 0:
                 marks[runs.index(run), measures.index(measure)] = 1 if delta > 0 else -1
         best = best_rows(values, digits)
+        bounds = self._mean_bounds(digits)
         rows = [(run, [SummaryCell(value=float(values[r, k]),
                                    text=number_text(values[r, k], digits), bold=bool(best[r, k]),
-                                   mark=int(marks[r, k])) for k in range(len(measures))])
+                                   mark=int(marks[r, k]), interval=bounds.get((run, measure)))
+                       for k, measure in enumerate(measures)])
                 for r, run in enumerate(runs)]
         caption = [f"Summary over topics of {len(runs)} run(s)",
                    "the best value of each measure in bold",
                    baseline_note(self.baselines[0], test_spec(self.test).name,
                                  self.correction, len(self.frame), self.alpha)]
+        if self.interval is not None:
+            caption.append(interval_note(self.interval, self.alpha))
         return render_summary(measures, rows, "; ".join(caption) + ".", cast(Any, fmt))
+
+    def _mean_bounds(self, digits: int) -> dict[tuple[str, str], str]:
+        """Per (run, measure), its mean's interval as a cell shows it (none without
+        ``interval``)."""
+        if self.interval is None:
+            return {}
+        frame = self.frame
+        return {(str(run), str(measure)): interval_text(low, high, digits)
+                for side in ("baseline", "run")
+                for run, measure, low, high in zip(frame[side], frame["measure"],
+                                                   frame[f"{side}_mean_low"],
+                                                   frame[f"{side}_mean_high"], strict=True)}
 
     def _repr_html_(self) -> str:
         from ..core.notebook import result_html
@@ -143,6 +167,9 @@ def baseline_comparison(
     alpha: float = 0.05,
     alternative: Alternative = "two-sided",
     measures: Sequence[str] | None = None,
+    interval: MeanInterval | None = None,
+    interval_samples: int = 10_000,
+    interval_rng: int | np.random.Generator | None = None,
     **options: object,
 ) -> BaselineComparison:
     """Compare every run with ``baseline`` on every measure (PyTerrier's ``baseline=``),
@@ -172,6 +199,12 @@ def baseline_comparison(
     measures : sequence of str, optional
         The measures compared (default: an evaluation's per-topic measures averaged over
         topics, counts such as ``num_ret`` left out; every measure of a matrix).
+    interval : {"t", "bootstrap"}, optional
+        Also the 1 − ``alpha`` interval over topics of each mean and of delta (paired by
+        topic; :mod:`irscale.stats.pair_intervals`, ``interval_samples`` and
+        ``interval_rng`` for the bootstrap): the columns ``baseline_mean_low,
+        baseline_mean_high``, ``run_mean_low, run_mean_high``, ``delta_low, delta_high``,
+        and in each cell of the paper's table.
 
     Returns
     -------
@@ -184,7 +217,8 @@ def baseline_comparison(
         baseline_mean), ``ci_low, ci_high`` (the per-comparison 1 − α interval of delta),
         ``p`` (the test's), ``p_adjusted`` (after ``correction``; = ``p`` without one),
         ``significant`` (p_adjusted ≤ α), ``wins, ties, losses`` (topics where the run is
-        above, equal to, below the baseline).
+        above, equal to, below the baseline); with ``interval``, each mean and delta
+        followed by its interval's ``_low`` and ``_high``.
 
     Raises
     ------
@@ -222,6 +256,11 @@ def baseline_comparison(
     result = pairwise_tests(matrix, test, correction=correction, alpha=alpha,
                             alternative=alternative, measures=measures, baseline=baseline,
                             **cast(dict[str, Any], options))
+    if interval is not None:
+        from .pair_intervals import with_mean_intervals
+
+        result = with_mean_intervals(result, matrix, interval, samples=interval_samples,
+                                     rng=interval_rng)
     frame = result.to_frame()
     if "p_raw" not in frame.columns:  # no correction: the raw p-values are the decisive ones
         frame["p_raw"] = frame["p"]
@@ -231,8 +270,9 @@ def baseline_comparison(
     means = pd.DataFrame(compared.values.mean(axis=0), index=list(compared.systems),
                          columns=list(compared.measures))
     return BaselineComparison(
-        frame=frame[list(COLUMNS)].rename(columns=COLUMNS), means=means,
-        baselines=tuple(baselines), test=test, correction=result.correction, alpha=alpha)
+        frame=frame[[c for c in COLUMNS if c in frame.columns]].rename(columns=COLUMNS),
+        means=means, baselines=tuple(baselines), test=test, correction=result.correction,
+        alpha=alpha, interval=interval)
 
 
 __all__ = ["BaselineComparison", "baseline_comparison"]

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.mean_intervals import INTERVAL_NAMES
 from ..core.notebook import HtmlRepr
 from ..errors import ParameterError
 from ._ptukey import tukey_critical, tukey_sf
@@ -196,7 +197,8 @@ class TestResult(Unpacks, HtmlRepr):
 # --------------------------------------------------------------------------- families
 #: Columns of :class:`PairwiseComparisons` shown by ``format`` (when present), in order.
 _SHOWN = (
-    "collection", "measure", "a", "b", "mean_a", "mean_b", "diff", "ci_low", "ci_high",
+    "collection", "measure", "a", "b", "mean_a", "mean_a_low", "mean_a_high", "mean_b",
+    "mean_b_low", "mean_b_high", "diff", "diff_low", "diff_high", "ci_low", "ci_high",
     "wins", "ties", "losses", "statistic", "df", "p", "p_adjusted", "mc_se", "d_z",
     "hedges_g", "glass_delta",
 )
@@ -310,6 +312,9 @@ class PairwiseComparisons(HtmlRepr):
         frame = self._output_frame()
         keys = [k for k in ("collection", "measure") if k in frame.columns]
         keys += ["a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted", "significant"]
+        keys += [k for k in ("mean_a", "mean_a_low", "mean_a_high", "mean_b", "mean_b_low",
+                             "mean_b_high", "diff_low", "diff_high")
+                 if "diff_low" in frame.columns and k in frame.columns]
         keys += [k for k in ("wins", "ties", "losses") if k in frame.columns]
         return records(frame[keys])
 
@@ -337,9 +342,11 @@ class PairwiseComparisons(HtmlRepr):
         ]
         if "df" in out.columns:
             out["df"] = [_whole(v) for v in out["df"]]
-        ci = [format_interval(lo, hi, digits)
-              for lo, hi in zip(out.pop("ci_low"), out.pop("ci_high"), strict=True)]
-        out.insert(list(out.columns).index("diff") + 1, f"{level_text(1 - self.alpha)} CI", ci)
+        for column, header in (("mean_a", "CI a"), ("mean_b", "CI b"), ("diff", "CI diff")):
+            if f"{column}_low" in out.columns:  # the intervals of the means (--ci)
+                _fold_interval(out, column, f"{column}_low", f"{column}_high", header, digits)
+        _fold_interval(out, "CI diff" if "CI diff" in out.columns else "diff", "ci_low",
+                       "ci_high", f"{level_text(1 - self.alpha)} CI", digits)
         return out
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
@@ -369,10 +376,23 @@ class PairwiseComparisons(HtmlRepr):
                          "pair is not significant)")
         if self.samples is not None:
             parts.append(f"B = {self.samples}, p-values {self.convention}")
+        if "mean_interval" in self.extra:  # irscale.stats.pair_intervals
+            parts.append(f"CI a, CI b, CI diff: {level_text(1 - self.alpha)} "
+                         f"{INTERVAL_NAMES[self.extra['mean_interval']]} intervals over "
+                         "topics of each mean and of the mean paired difference")
         return "; ".join(parts)
 
     def __repr__(self) -> str:
         return f"PairwiseComparisons({self.summary()})"
+
+
+def _fold_interval(frame: pd.DataFrame, after: str, low: str, high: str, header: str,
+                   digits: int) -> None:
+    """Replace ``frame``'s columns ``low`` and ``high`` by one column ``header`` of their
+    intervals as text, placed after the column ``after``."""
+    cells = [format_interval(lo, hi, digits)
+             for lo, hi in zip(frame.pop(low), frame.pop(high), strict=True)]
+    frame.insert(list(frame.columns).index(after) + 1, header, cells)
 
 
 def tukey_from_means(

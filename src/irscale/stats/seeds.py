@@ -11,6 +11,15 @@ system and measure:
   ``K_s − 1``), the smallest and the largest — the seed variance a single run hides
   (Colas, Sigaud and Oudeyer, "How many random seeds?", 2018, for the general argument).
 
+**Intervals** (``interval=``, ``irscale eval-seeds --ci [--pairs]``): a system's mean, and
+the difference of two systems' means, with an interval over the topics and the runs, the
+seed variance inside (:mod:`irscale.stats.seed_intervals`: the two-way mean squares with
+Satterthwaite's degrees of freedom, or the pigeonhole bootstrap). An interval over topics
+alone (``irscale eval --ci`` of one run, or of the topics' averages over the runs) leaves
+the run component out: too narrow when the seeds matter. With few runs (K of 5 or so) the
+bootstrap's percentile interval falls short of its level (about 0.90 for 0.95 in a
+simulation, against about 0.94 for ``"t"``: ``tests/test_seed_intervals.py``).
+
 The per-topic values are a :class:`~irscale.stats.ShardScores` (topics × systems × runs,
 NaN where a system has fewer runs than another), the replicates of Voorhees, Samarov and
 Soboroff (TOIS 2017): :func:`irscale.stats.bootstrap_anova` and
@@ -20,19 +29,24 @@ the model (``irscale compare --shard-scores``, from the table ``--shard-scores``
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
+from ..core.mean_intervals import INTERVAL_NAMES, check_interval
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
 from ..errors import InputError, ParameterError
+from .seed_intervals import difference_intervals, seed_intervals
 from .shards import ShardScores
+from .tables import level_text
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..core.mean_intervals import MeanInterval
     from .tables import Format
 
 
@@ -58,20 +72,62 @@ class SeedEvaluation(HtmlRepr):
             for s, system in enumerate(self.systems) for r, run in enumerate(self.runs[s])
             for m, measure in enumerate(self.measures)])
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self, *, interval: MeanInterval | None = None, alpha: float = 0.05,
+                 samples: int = 10_000, rng: int | np.random.Generator | None = None
+                 ) -> pd.DataFrame:
         """One row a system and measure: ``runs``, ``mean`` (of the runs' means), ``sd``
-        (divisor runs − 1; NaN for one run), ``min`` and ``max``."""
+        (divisor runs − 1; NaN for one run), ``min`` and ``max``; with ``interval``
+        (``"t"`` or ``"bootstrap"``, ``samples`` and ``rng`` for the bootstrap), the
+        1 − ``alpha`` interval of the mean over topics and runs, ``ci_low, ci_high``
+        (module documentation)."""
+        bounds = None
+        if interval is not None:
+            check_interval(interval)
+            alpha = check_alpha(alpha)
+            generator = _generator(interval, rng)
+            bounds = [seed_intervals(self._system(s), interval, alpha=alpha, samples=samples,
+                                     rng=generator)
+                      for s in range(len(self.systems))]
         rows = []
         for s, system in enumerate(self.systems):
             k = len(self.runs[s])
             means = self.values[:, s, :k, :].mean(axis=0)
             for m, measure in enumerate(self.measures):
                 column = means[:, m]
-                rows.append({"system": system, "measure": measure, "runs": k,
-                             "mean": float(column.mean()),
-                             "sd": float(column.std(ddof=1)) if k > 1 else float("nan"),
-                             "min": float(column.min()), "max": float(column.max())})
+                row = {"system": system, "measure": measure, "runs": k,
+                       "mean": float(column.mean()),
+                       "sd": float(column.std(ddof=1)) if k > 1 else float("nan"),
+                       "min": float(column.min()), "max": float(column.max())}
+                if bounds is not None:
+                    row["ci_low"], row["ci_high"] = (float(bounds[s][0][m]),
+                                                     float(bounds[s][1][m]))
+                rows.append(row)
         return pd.DataFrame(rows)
+
+    def _system(self, s: int) -> np.ndarray:
+        """System ``s``'s values: topics × its runs × measures."""
+        return self.values[:, s, :len(self.runs[s]), :]
+
+    def differences(self, interval: MeanInterval = "t", *, alpha: float = 0.05,
+                    samples: int = 10_000, rng: int | np.random.Generator | None = None
+                    ) -> pd.DataFrame:
+        """Every pair of systems (a before b in the systems' order) on every measure: the
+        difference of their means ``diff`` = mean_a − mean_b with its 1 − ``alpha``
+        interval ``ci_low, ci_high`` over the topics (paired) and each system's runs
+        (:func:`irscale.stats.seed_intervals.difference_intervals`: the seed variance of
+        both in it); an interval that excludes 0 is a difference significant at ``alpha``
+        for that pair alone (no multiple-comparison correction)."""
+        check_interval(interval)
+        generator = _generator(interval, rng)
+        rows = []
+        for a, b in itertools.combinations(range(len(self.systems)), 2):
+            low, high = difference_intervals(self._system(a), self._system(b), interval,
+                                             alpha=alpha, samples=samples, rng=generator)
+            diff = self._system(a).mean(axis=(0, 1)) - self._system(b).mean(axis=(0, 1))
+            rows += [{"measure": measure, "a": self.systems[a], "b": self.systems[b],
+                      "diff": float(diff[m]), "ci_low": float(low[m]),
+                      "ci_high": float(high[m])} for m, measure in enumerate(self.measures)]
+        return pd.DataFrame(rows, columns=["measure", "a", "b", "diff", "ci_low", "ci_high"])
 
     def shard_scores(self, measure: str | None = None) -> ShardScores:
         """The replicates of ``measure`` (the only one when None): topics × systems × runs,
@@ -101,16 +157,45 @@ class SeedEvaluation(HtmlRepr):
                                  f"{'' if np.isnan(value) else repr(float(value))}")
         return "\n".join(lines) + "\n"
 
-    def format(self, fmt: Format = "text", *, digits: int = 4, runs: bool = False) -> str:
-        """The systems' table (``runs``: every run's mean) as ``fmt``."""
+    def format(self, fmt: Format = "text", *, digits: int = 4, runs: bool = False,
+               pairs: bool = False, interval: MeanInterval | None = None,
+               alpha: float = 0.05, samples: int = 10_000,
+               rng: int | np.random.Generator | None = None) -> str:
+        """The systems' table as ``fmt``: with ``interval``, the intervals of
+        :meth:`to_frame`; ``runs``: every run's mean instead; ``pairs`` (with
+        ``interval``): every pair's difference with its interval instead
+        (:meth:`differences`)."""
         from ..io.formats import TABLE_FORMATS, check_format
         from .protocol import format_table
 
         check_format(fmt, TABLE_FORMATS, "a seed evaluation")
-        table = self.per_run() if runs else self.to_frame()
-        title = None if runs else "Systems over their runs (mean of the runs' means, spread " \
-            "across runs)"
-        return format_table(table, fmt, digits=digits, title=title)
+        if runs and (interval is not None or pairs):
+            raise ParameterError("runs=True prints every run's mean: not with interval or "
+                                 "pairs (the intervals are the systems')")
+        if pairs and interval is None:
+            raise ParameterError("pairs: the differences are printed with their intervals: "
+                                 "give interval='t' or 'bootstrap'")
+        if runs:
+            return format_table(self.per_run(), fmt, digits=digits)
+        level = "" if interval is None else \
+            f"{level_text(1 - alpha)} {INTERVAL_NAMES[interval]} interval over topics and runs"
+        if pairs:
+            return format_table(
+                self.differences(cast(Any, interval), alpha=alpha, samples=samples, rng=rng),
+                fmt, digits=digits, title=f"Differences of the systems' means, a − b, with "
+                f"their {level} (each pair alone, no multiple-comparison correction)")
+        table = self.to_frame(interval=interval, alpha=alpha, samples=samples, rng=rng)
+        return format_table(table, fmt, digits=digits, title="Systems over their runs (mean "
+                            "of the runs' means, spread across runs"
+                            + (f"; ci_low, ci_high: {level})" if level else ")"))
+
+
+def _generator(method: str, rng: int | np.random.Generator | None
+               ) -> int | np.random.Generator | None:
+    """One generator for every system's bootstrap draws (``rng`` itself for ``"t"``)."""
+    if method == "bootstrap" and not isinstance(rng, np.random.Generator):
+        return np.random.default_rng(rng)
+    return rng
 
 
 def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Sequence[str], *,

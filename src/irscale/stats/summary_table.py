@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from ..core.mean_intervals import INTERVAL_NAMES
 from ..errors import ParameterError
 from ..io.output import check_summary_columns
 from .tables import check_digits, latex_escape
@@ -115,6 +116,16 @@ def number_text(value: float, digits: int, integer: bool = False) -> str:
     if np.isnan(value):
         return "--"
     return str(int(value)) if integer else f"{value:.{digits}f}"
+
+
+def interval_text(low: float, high: float, digits: int) -> str:
+    """A cell's interval: ``[low, high]`` with ``digits`` decimals."""
+    return f"[{number_text(float(low), digits)}, {number_text(float(high), digits)}]"
+
+
+def interval_note(method: MeanInterval, alpha: float) -> str:
+    """The caption's words on the intervals of the cells (:mod:`irscale.core.mean_intervals`)."""
+    return f"each mean with its {100 * (1 - alpha):g}% {INTERVAL_NAMES[method]} interval"
 
 
 def best_rows(values: np.ndarray, digits: int) -> np.ndarray:
@@ -212,13 +223,11 @@ def summary_table(
     if interval is not None:
         found = evaluation.intervals(interval, alpha=alpha, samples=interval_samples,
                                      rng=interval_rng)
-        bounds = {(str(run), str(measure)): f"[{number_text(float(low), digits)}, "
-                                            f"{number_text(float(high), digits)}]"
+        bounds = {(str(run), str(measure)): interval_text(low, high, digits)
                   for run, measure, low, high in zip(found["run"], found["measure"],
                                                      found["ci_low"], found["ci_high"],
                                                      strict=True)}
-        caption.append(f"each mean with its {100 * (1 - alpha):g}% "
-                       f"{'t' if interval == 't' else 'bootstrap percentile'} interval")
+        caption.append(interval_note(interval, alpha))
     best = best_rows(values, digits)
     rows = [(run, [SummaryCell(value=float(values[r, k]),
                                text=number_text(values[r, k], digits, c.value_type == "int"),
@@ -257,5 +266,5 @@ def _baseline_marks(evaluation: Evaluation, runs: list[str], labels: list[str],
                                 alpha)
 
 
-__all__ = ["TABLE_FORMATS", "SummaryCell", "baseline_note", "best_rows", "number_text",
-           "render_summary", "summary_table"]
+__all__ = ["TABLE_FORMATS", "SummaryCell", "baseline_note", "best_rows", "interval_note",
+           "interval_text", "number_text", "render_summary", "summary_table"]
