@@ -84,6 +84,50 @@ def test_bounds_equal_the_extremes_of_every_completion(seed, tmp_path):
             assert row.low <= row.high
 
 
+#: Measures of the grades of the retrieved documents alone: two completions decide them.
+GRADE_MEASURES = {"P.3": ("P.3", "P_3"), "P.5": ("P.5", "P_5"),
+                  "recip_rank": ("recip_rank", "recip_rank"),
+                  "success.3": ("success.3", "success_3")}
+
+
+def _rbp(grades: list[int], top: int, p: float = 0.8) -> float:
+    """Graded RBP by its definition (Moffat and Zobel 2008), linear gains g / top."""
+    return (1 - p) * sum(p**i * g / top for i, g in enumerate(grades))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bounds_of_grade_measures_are_their_two_extreme_completions(seed, tmp_path):
+    """P, RR and success (pytrec_eval over every completion) and RBP (its definition over
+    every completion) take their bounds at the all-lowest and all-highest completions,
+    which the search evaluates alone (``GRADE_FAMILIES``)."""
+    from irscale.collections.bounds import _extremes
+
+    qrels, run = _case(seed)
+    q, r = _files(tmp_path, qrels, run)
+    grades = [v for docs in qrels.values() for v in docs.values()]
+    lowest, highest = min(grades), max(grades)
+    assert _extremes(list(GRADE_MEASURES)) and _extremes(["RBP(p=0.8)"])
+    result = unjudged_bounds(q, [r], list(GRADE_MEASURES))
+    table = result.per_topic
+    for name, (measure, key) in GRADE_MEASURES.items():
+        for topic, (low, high) in _brute(qrels, run, measure, key, lowest, highest).items():
+            row = table[(table.measure == key) & (table.topic == topic)].iloc[0]
+            assert (row.low, row.high) == pytest.approx((low, high), abs=1e-12), (name, topic)
+    # two completions a topic: within a memory limit that every completion would exceed
+    lines = sum(len(ranking) for ranking in run.values())
+    table = unjudged_bounds(q, [r], ["RBP(p=0.8)"], max_memory=2 * lines * 400).per_topic
+    with pytest.raises(ParameterError, match="ranking lines of completions"):
+        unjudged_bounds(q, [r], ["RBP(p=0.8)", "map"], max_memory=2 * lines * 400)
+    for topic, ranking in run.items():
+        order = sorted(ranking, key=lambda d: (-ranking[d], [-ord(c) for c in d]))
+        unjudged = [d for d in order if d not in qrels[topic]]
+        values = [_rbp([{**qrels[topic], **dict(zip(unjudged, g, strict=True))}[d]
+                        for d in order], highest)
+                  for g in itertools.product((lowest, highest), repeat=len(unjudged))]
+        row = table[table.topic == topic].iloc[0]
+        assert (row.low, row.high) == pytest.approx((min(values), max(values)), abs=1e-12)
+
+
 def test_means_and_undecided_pairs(tmp_path):
     qrels, run = _case(3)
     q, r = _files(tmp_path, qrels, run)

@@ -28,6 +28,12 @@ completions and the highest in the suffix ones, and only the unjudged documents 
 first ``D`` ranks are searched. The tests check the bounds against every one of the ``2^u``
 completions evaluated by pytrec_eval.
 
+For measures of the grades of the retrieved documents alone (precision, success, RR, RBP,
+DCG, ERR: :data:`GRADE_FAMILIES`), which have no ``R`` and no ideal ranking, the maximum is
+the completion giving every unjudged document the highest grade and the minimum the one
+giving every one the lowest: two evaluations of each ranking, whatever its length (RBP's
+residual is the difference of these two, for the documents the run retrieves).
+
 The cost is ``2 · (u' + 1)`` evaluations of each topic's ranking (``u'`` its unjudged
 documents in the searched depth): a few for cut-off measures, up to twice the ranking's
 length squared for measures of the whole ranking. Its memory is estimated before any work
@@ -60,6 +66,12 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Families whose parameters are depth cut-offs: a value at depth c depends on the
 #: documents below c only through R or the ideal ranking (module documentation).
 DEPTH_FAMILIES = frozenset({"P", "ndcg_cut", "map_cut", "recall", "success", "relative_P"})
+#: Families whose value depends on the grades of the retrieved documents alone (no ``R``, no
+#: ideal ranking, no count of judged non-relevant documents) and never falls when one of
+#: them is raised: their extremes are the two completions that give every searched
+#: unjudged document the highest grade and the lowest (module documentation).
+GRADE_FAMILIES = frozenset({"P", "success", "recip_rank", "RBP", "rbp", "DCG", "dcg", "ERR",
+                            "set_P", "num_rel_ret"})
 #: Bytes of memory a ranking line of a completion costs at the peak of its evaluation (its
 #: run and qrels rows in frames and in the engine; measured on CLEF eHealth 2016 runs).
 BYTES_PER_LINE = 400
@@ -135,6 +147,15 @@ def _depth(measures: Sequence[str]) -> int | None:
     return max(depths)
 
 
+def _extremes(measures: Sequence[str]) -> bool:
+    """Whether every one of ``measures`` is of :data:`GRADE_FAMILIES`: two completions a
+    topic decide its bounds."""
+    from ..measures.names import parse_measures
+
+    return all(getattr(request, "family", None) in GRADE_FAMILIES
+               for request in parse_measures(list(measures)))
+
+
 def _ranked(run: Any, topics: set[str]) -> pd.DataFrame:
     """The run's lines of judged topics in trec_eval's order (score descending, ties by
     docno descending), with their topic and rank."""
@@ -148,9 +169,11 @@ def _ranked(run: Any, topics: set[str]) -> pd.DataFrame:
 
 
 def _completions(ranked: pd.DataFrame, qrels: pd.DataFrame, depth: int | None,
-                 lowest: int, highest: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+                 lowest: int, highest: int, extremes: bool
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The virtual topics of every completion searched (module documentation): their qrels,
-    their run and the table ``(virtual, topic, family, k)`` (family 0: prefix, 1: suffix)."""
+    their run and the table ``(virtual, topic, family, k)`` (family 0: prefix, 1: suffix;
+    with ``extremes`` only the prefix of every searched document and the empty suffix)."""
     judged = ranked.merge(qrels[["topic", "docno"]], on=["topic", "docno"], how="left",
                           indicator=True)["_merge"].eq("both").to_numpy()
     unjudged = ranked[~judged].copy()
@@ -162,14 +185,16 @@ def _completions(ranked: pd.DataFrame, qrels: pd.DataFrame, depth: int | None,
     code = {t: i for i, t in enumerate(topics)}
     u = np.bincount(unjudged["topic"].map(code).to_numpy(dtype=np.int64)[searched],
                     minlength=len(topics))
-    copies = 2 * (u + 1)
+    copies = np.full(len(topics), 2) if extremes else 2 * (u + 1)
     first = np.concatenate([[0], np.cumsum(copies)[:-1]])
     table = pd.DataFrame({
         "virtual": np.arange(copies.sum()),
         "topic": np.repeat(topics, copies),
-        "family": np.concatenate([np.repeat([0, 1], n + 1) for n in u]) if len(u) else [],
+        "family": np.tile([0, 1], len(topics)) if extremes else
+        np.concatenate([np.repeat([0, 1], n + 1) for n in u]) if len(u) else [],
     })
-    table["k"] = table.groupby(["topic", "family"], sort=False).cumcount()
+    table["k"] = np.column_stack([u, np.zeros_like(u)]).ravel() if extremes else \
+        table.groupby(["topic", "family"], sort=False).cumcount()
 
     def spread(frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
         """``frame`` (with a topic column) repeated once a completion of its topic, with
@@ -201,8 +226,11 @@ def _completions(ranked: pd.DataFrame, qrels: pd.DataFrame, depth: int | None,
     return completed, run, table
 
 
-def _estimate(ranked: pd.DataFrame, qrels: pd.DataFrame, depth: int | None) -> int:
+def _estimate(ranked: pd.DataFrame, qrels: pd.DataFrame, depth: int | None,
+              extremes: bool) -> int:
     """Ranking lines over every completion of ``ranked`` (module documentation)."""
+    if extremes:
+        return 2 * len(ranked)
     judged = ranked.merge(qrels[["topic", "docno"]], on=["topic", "docno"], how="left",
                           indicator=True)["_merge"].eq("both").to_numpy()
     searched = ~judged if depth is None else ~judged & (ranked["rank"].to_numpy() < depth)
@@ -246,11 +274,12 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
     lowest, highest = int(frame["rel"].min()), int(frame["rel"].max())
     run_list = as_runs(runs)
     depth = _depth(names)
+    extremes = _extremes(names)
     topics = set(frame["topic"])
     ranked = [_ranked(run, topics) for run in run_list]
     from ..core.budget import MAX_MEMORY, check_memory, format_size
 
-    lines = max(_estimate(r, frame, depth) for r in ranked)  # one run at a time
+    lines = max(_estimate(r, frame, depth, extremes) for r in ranked)  # a run at a time
     where = "every rank (a measure of the whole ranking)" if depth is None else \
         f"the first {depth} ranks"
     check_memory(lines * BYTES_PER_LINE,
@@ -264,7 +293,8 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
             raise InputError(f"run {run.name!r} retrieves no judged topic")
         original = evaluate(judged, {run.name: run}, names, relevance_level=relevance_level
                             ).to_matrix()
-        completed, virtual_run, table = _completions(lines_of, frame, depth, lowest, highest)
+        completed, virtual_run, table = _completions(lines_of, frame, depth, lowest, highest,
+                                                     extremes)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             matrix = evaluate(completed, {run.name: virtual_run}, names,
