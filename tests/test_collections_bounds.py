@@ -128,6 +128,30 @@ def test_bounds_of_grade_measures_are_their_two_extreme_completions(seed, tmp_pa
         assert (row.low, row.high) == pytest.approx((min(values), max(values)), abs=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_cut_off_after_at_searches_its_depth_only(seed, tmp_path):
+    """``RR@3`` (a cut-off after ``@``) searches the first 3 ranks: its bounds equal the
+    extremes of its definition over every completion of the whole ranking."""
+    from irscale.collections.bounds import _depth
+
+    qrels, run = _case(seed)
+    q, r = _files(tmp_path, qrels, run)
+    grades = [v for docs in qrels.values() for v in docs.values()]
+    lowest, highest = min(grades), max(grades)
+    assert _depth(["RR@3", "Q@2"]) == 3
+    table = unjudged_bounds(q, [r], ["RR@3", "ndcg_cut.3"]).per_topic  # searched to 3
+    for topic, ranking in run.items():
+        order = sorted(ranking, key=lambda d: (-ranking[d], [-ord(c) for c in d]))
+        unjudged = [d for d in order if d not in qrels[topic]]
+        values = []
+        for g in itertools.product((lowest, highest), repeat=len(unjudged)):
+            completed = {**qrels[topic], **dict(zip(unjudged, g, strict=True))}
+            first = next((i for i, d in enumerate(order[:3]) if completed[d] >= 1), None)
+            values.append(0.0 if first is None else 1 / (first + 1))
+        row = table[(table.topic == topic) & (table.measure == "RR@3")].iloc[0]
+        assert (row.low, row.high) == pytest.approx((min(values), max(values)), abs=1e-12)
+
+
 def test_means_and_undecided_pairs(tmp_path):
     qrels, run = _case(3)
     q, r = _files(tmp_path, qrels, run)

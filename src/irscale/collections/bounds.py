@@ -23,7 +23,8 @@ completions and the minimum the smallest of the ``u + 1`` suffix completions, ev
 evaluated by the engine, exactly as the measure is computed. For measures cut off at depth
 ``c`` (``P``, ``ndcg_cut``, ``map_cut``, ``recall``, ``success``, ``relative_P``) the
 documents below the deepest cut-off ``D`` asked for move a value only through ``R`` or the
-ideal ranking, which they can only raise: they take the lowest grade in the prefix
+ideal ranking, which they can only raise (as below any cut-off after ``@``, ``RR@10``,
+or a ``cutoff`` parameter, ``Q@10``): they take the lowest grade in the prefix
 completions and the highest in the suffix ones, and only the unjudged documents of the
 first ``D`` ranks are searched. The tests check the bounds against every one of the ``2^u``
 completions evaluated by pytrec_eval.
@@ -134,16 +135,24 @@ class UnjudgedBounds(HtmlRepr):
 
 
 def _depth(measures: Sequence[str]) -> int | None:
-    """The deepest cut-off of ``measures`` when every one is a depth family, else None
-    (every rank is searched)."""
+    """The deepest cut-off of ``measures`` when every one is cut off (a depth family, a
+    cut-off after ``@`` such as ``RR@10``, or a ``cutoff`` parameter such as ``Q@10``'s),
+    else None (every rank is searched)."""
     from ..measures.names import parse_measures
+    from ..measures.params import Params
 
     depths = []
     for request in parse_measures(list(measures)):
         family, params = getattr(request, "family", None), getattr(request, "params", None)
-        if family not in DEPTH_FAMILIES or not params:
+        declared = dict(params.items_) if isinstance(params, Params) else {}
+        if getattr(request, "cutoff", None) is not None:
+            depths.append(int(request.cutoff))
+        elif declared.get("cutoff") is not None:
+            depths.append(int(declared["cutoff"]))
+        elif family in DEPTH_FAMILIES and params:
+            depths.append(max(int(p) for p in params))
+        else:
             return None
-        depths.append(max(int(p) for p in params))
     return max(depths)
 
 
