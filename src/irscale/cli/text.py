@@ -148,7 +148,8 @@ def _no_command(args: argparse.Namespace) -> int:
 
 def run_rouge(args: argparse.Namespace) -> int:
     """``text rouge``: the ROUGE measures of every output."""
-    from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
+    from ..evaluation.rouge import evaluate_rouge
+    from ..text.rouge import DEFAULT_MEASURES
 
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
@@ -160,7 +161,8 @@ def run_bleu(args: argparse.Namespace) -> int:
     """``text bleu``: sentence BLEU of every output, or with ``--corpus`` corpus BLEU per
     run."""
     check_options(args)
-    from ..text.bleu import DEFAULT_MEASURES, evaluate_bleu, evaluate_corpus_bleu
+    from ..evaluation.bleu import evaluate_bleu, evaluate_corpus_bleu
+    from ..text.bleu import DEFAULT_MEASURES
 
     if not args.corpus:
         return write_evaluation(args, evaluate_bleu(
@@ -202,7 +204,8 @@ def _matches(args: argparse.Namespace) -> None:
 def run_nuggets(args: argparse.Namespace) -> int:
     """``text nuggets``: the nugget measures of every output."""
     check_options(args)
-    from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
+    from ..evaluation.nuggets import evaluate_nuggets
+    from ..text.nuggets import DEFAULT_MEASURES
 
     nuggets, matches, texts = args.qrels, args.runs, args.texts
     if args.auto_match:

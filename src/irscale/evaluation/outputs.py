@@ -1,17 +1,36 @@
-"""Per-(run, topic) values of textual outputs as the one
+"""Per-(run, topic) values of textual outputs (texts, nuggets, pyramids) as the one
 :class:`~irscale.measures.results.Evaluation`, so that ``per_topic()``, ``mean()``,
 ``to_matrix()``, ``compare()`` and the output writers of ``irscale eval`` work on them
-unchanged."""
+unchanged; and the candidate texts every runner of texts reads."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..core.rows import TopicRows
-from ..evaluation import Evaluation, check_topics
+from ..errors import InputError
 from ..io.table import Column
+from ..io.text import Texts, read_texts
+from ..measures.results import Evaluation
+from .setup import check_topics
+
+
+def read_text_source(source: Any, what: str) -> Texts:
+    """``source`` as :class:`~irscale.io.text.Texts` (a path or bytes read as ``what``:
+    "references", "candidates", "output texts")."""
+    return source if isinstance(source, Texts) else read_texts(source, what=what)
+
+
+def read_candidates(candidates: Any) -> list[Texts]:
+    """The candidate texts: one source (path, bytes or Texts) or a list of them."""
+    sources = candidates if isinstance(candidates, (list, tuple)) else [candidates]
+    if not sources:
+        raise InputError("no candidates to evaluate: give a candidate file (or its bytes), "
+                         "or a list of them")
+    return [read_text_source(c, "candidates") for c in sources]
 
 
 def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[str],
