@@ -110,6 +110,24 @@ def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
     assert seen == {**options, "max_docs": 3}
 
 
+def test_every_option_a_context_reads_is_one_of_evaluate_or_of_the_outputs():
+    """The names of :attr:`Context.reads` and of ``irscale eval``'s options that the one
+    rule refuses are options of ``irscale.evaluate`` or of the outputs
+    (:data:`~irscale.evaluation.context.OUTPUT_OPTIONS`): a misspelt name would refuse
+    nothing."""
+    import inspect
+
+    from irscale.cli.eval_context import API_OPTIONS
+    from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
+    from irscale.evaluation.context import CONTEXTS, OUTPUT_OPTIONS
+
+    known = {name for name, p in inspect.signature(irscale.evaluate).parameters.items()
+             if p.kind == p.KEYWORD_ONLY} | OUTPUT_OPTIONS
+    for context in CONTEXTS.values():
+        assert context.reads <= known, context.name
+    assert set(API_OPTIONS.values()) == known - {"names", "allow_empty"}
+
+
 def test_signatures_take_trec_eval_options_as_declared():
     """Every function that takes trec_eval's options takes all of them, with the declared
     defaults (:mod:`irscale.evaluation.options`), and the judged rankings read them."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import RELEVANCE
-from ..text.params import CLICK_ORDER, SESSION_CLICK_GAIN
+from ..text.params import CLICK_OPTIONS, CLICK_ORDER, SESSION_CLICK_GAIN
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import (
     add_evaluation_output,
@@ -16,7 +16,7 @@ from .eval import (
 )
 from .options import add_param
 from .outputs import declare_inputs
-from .rules import add_rules, check_options, each
+from .rules import add_rules, check_options, needs
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -58,9 +58,7 @@ def add_parser(subparsers) -> None:
                       "e.g. --labels doclen=lengths.txt (document lengths in characters)")
     add_evaluation_output(parser, "session", "none of whose sessions has judgments")
     declare_inputs(parser, "qrels", "runs", "--topics", "--clicks")
-    add_rules(parser, *each(("click_order", "click_gain"), lambda args: args.clicks is not None,
-                            "{options} applies to click logs (--clicks)",
-                            {"click_order": "--click-order", "click_gain": "--click-gain"}))
+    add_rules(parser, needs(CLICK_OPTIONS, "clicks"))
     parser.set_defaults(func=run)
 
 

@@ -215,7 +215,8 @@ def evaluate(
     given = {name for name, value in values.items() if _given(value, OPTIONS[name])}
     context = choose(qrels, measures, {name: values[name] for name in given})
     refuse_unread(context, {name: f"{name}=" for name in sorted(given, key=list(OPTIONS).index)})
-    options = {name: values[name] for name in context.accepts}  # their values, defaults too
+    # the options of evaluate it reads, with their values (defaults too)
+    options = {name: value for name, value in values.items() if name in context.accepts}
     if cache is not None:  # a cacheable context: the key is that of the whole call
         options["cache"] = CacheCall(cache, evaluate,
                                      {"qrels": qrels, "runs": runs, "measures": measures,
