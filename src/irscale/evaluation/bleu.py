@@ -16,29 +16,9 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.table import Column
-from ..io.text import candidate_runs
 from ..measures.results import Evaluation, RunSummaries
 from ..text.bleu import DEFAULT_MEASURES, bleu_requests, bleu_values
-from .outputs import read_candidates, read_text_source, text_evaluation
-
-
-def _prepare(references: Any, candidates: Any) -> tuple[Any, ...]:
-    """The rows to evaluate: runs, per kept candidate its run, topic and text, the
-    reference texts with their topic codes, the topics and the unjudged topics per run."""
-    refs = read_text_source(references, "references")
-    cands = read_candidates(candidates)
-    runs = candidate_runs(cands)
-    topics = sorted(set(refs.topic))
-    topic_pos = {t: k for k, t in enumerate(topics)}
-    rows = [(r, t, x) for c in cands for t, r, x in zip(c.topic, c.id, c.text, strict=True)]
-    kept = [row for row in rows if row[1] in topic_pos]
-    unjudged = [sorted({t for r, t, _ in rows if r == run and t not in topic_pos})
-                for run in runs]
-    run_pos = {r: k for k, r in enumerate(runs)}
-    run_index = np.array([run_pos[r] for r, _, _ in kept], dtype=np.int64)
-    hyp_group = np.array([topic_pos[t] for _, t, _ in kept], dtype=np.int64)
-    ref_group = np.array([topic_pos[t] for t in refs.topic], dtype=np.int64)
-    return runs, run_index, kept, hyp_group, refs, ref_group, topics, unjudged
+from .outputs import pair_texts
 
 
 def evaluate_bleu(references: Any, candidates: Any,
@@ -73,13 +53,10 @@ def evaluate_bleu(references: Any, candidates: Any,
     A        0.7686
     """
     requests = bleu_requests(measures)
-    runs, run_index, kept, hyp_group, refs, ref_group, topics, unjudged = \
-        _prepare(references, candidates)
-    values = bleu_values([x for _, _, x in kept], list(refs.text), ref_group, hyp_group,
-                         requests, None)
-    return text_evaluation(runs, run_index, [t for _, t, _ in kept], values,
-                           gold_topics=topics, unjudged=unjudged, allow_empty=allow_empty,
-                           source=refs.source)
+    pairs = pair_texts(references, candidates)
+    return pairs.evaluation(bleu_values(pairs.texts, list(pairs.references.text),
+                                        pairs.reference_code, pairs.topic_code, requests, None),
+                            allow_empty=allow_empty)
 
 
 @dataclass(frozen=True)
@@ -115,12 +92,11 @@ def evaluate_corpus_bleu(references: Any, candidates: Any,
     A                   0.5969
     """
     requests = bleu_requests(measures)
-    runs, run_index, kept, hyp_group, refs, ref_group, _, _ = _prepare(references,
-                                                                       candidates)
-    missing = sorted(set(range(len(runs))) - set(run_index.tolist()))
+    pairs = pair_texts(references, candidates)
+    missing = sorted(set(range(len(pairs.runs))) - set(pairs.run_index.tolist()))
     if missing:
-        raise InputError(f"run {runs[missing[0]]!r} has no text for a topic of the "
-                         f"references ({refs.source})")
-    values = bleu_values([x for _, _, x in kept], list(refs.text), ref_group, hyp_group,
-                         requests, run_index)
-    return CorpusScores(tuple(runs), tuple(Column(label) for label in values), values)
+        raise InputError(f"run {pairs.runs[missing[0]]!r} has no text for a topic of the "
+                         f"references ({pairs.references.source})")
+    values = bleu_values(pairs.texts, list(pairs.references.text), pairs.reference_code,
+                         pairs.topic_code, requests, pairs.run_index)
+    return CorpusScores(tuple(pairs.runs), tuple(Column(label) for label in values), values)

@@ -6,6 +6,7 @@ unchanged; and the candidate texts every runner of texts reads."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,7 @@ import numpy as np
 from ..core.rows import TopicRows
 from ..errors import InputError
 from ..io.table import Column
-from ..io.text import Texts, read_texts
+from ..io.text import Texts, candidate_runs, read_texts
 from ..measures.results import Evaluation
 from .setup import check_topics
 
@@ -31,6 +32,50 @@ def read_candidates(candidates: Any) -> list[Texts]:
         raise InputError("no candidates to evaluate: give a candidate file (or its bytes), "
                          "or a list of them")
     return [read_text_source(c, "candidates") for c in sources]
+
+
+@dataclass(frozen=True, eq=False)
+class TextPairs:
+    """Candidate texts paired with the reference texts of their topic (ROUGE, BLEU): the
+    candidates of topics with references are kept, in the order read."""
+
+    runs: list[str]  # the runs, in the order they appear
+    topics: list[str]  # the topics of the references, sorted
+    unjudged: list[list[str]]  # per run, the topics it has texts for without references
+    run_index: np.ndarray  # run of every kept candidate
+    topic_code: np.ndarray  # topic (index into topics) of every kept candidate
+    texts: list[str]  # every kept candidate's text
+    references: Texts
+    reference_code: np.ndarray  # topic of every reference text
+
+    def evaluation(self, values: Mapping[str, np.ndarray], *,
+                   allow_empty: bool) -> Evaluation:
+        """The :class:`Evaluation` of ``values`` (one per kept candidate)."""
+        return text_evaluation(self.runs, self.run_index,
+                               [self.topics[t] for t in self.topic_code.tolist()], values,
+                               gold_topics=self.topics, unjudged=self.unjudged,
+                               allow_empty=allow_empty, source=self.references.source)
+
+
+def pair_texts(references: Any, candidates: Any) -> TextPairs:
+    """Read the reference texts and the candidate texts (one source or a list of them) and
+    pair every candidate with its topic's references."""
+    refs = read_text_source(references, "references")
+    cands = read_candidates(candidates)
+    runs = candidate_runs(cands)
+    topics = sorted(set(refs.topic))
+    topic_pos = {t: k for k, t in enumerate(topics)}
+    rows = [(r, t, x) for c in cands for t, r, x in zip(c.topic, c.id, c.text, strict=True)]
+    kept = [row for row in rows if row[1] in topic_pos]
+    run_pos = {r: k for k, r in enumerate(runs)}
+    return TextPairs(
+        runs=runs, topics=topics,
+        unjudged=[sorted({t for r, t, _ in rows if r == run and t not in topic_pos})
+                  for run in runs],
+        run_index=np.array([run_pos[r] for r, _, _ in kept], dtype=np.int64),
+        topic_code=np.array([topic_pos[t] for _, t, _ in kept], dtype=np.int64),
+        texts=[x for _, _, x in kept], references=refs,
+        reference_code=np.array([topic_pos[t] for t in refs.topic], dtype=np.int64))
 
 
 def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[str],

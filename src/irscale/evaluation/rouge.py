@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 
 from ..core.segments import ranges
-from ..io.text import candidate_runs, read_stopwords
+from ..io.text import read_stopwords
 from ..measures.results import Evaluation
 from ..text.params import ROUGE_MULTI
 from ..text.rouge import DEFAULT_MEASURES, Multi, rouge_requests, rouge_scores, tokenize
-from .outputs import read_candidates, read_text_source, text_evaluation
+from .outputs import pair_texts
 
 
 def evaluate_rouge(references: Any, candidates: Any,
@@ -61,37 +61,19 @@ def evaluate_rouge(references: Any, candidates: Any,
     """
     requests = rouge_requests(measures)
     multi = ROUGE_MULTI.check(multi)
-    refs = read_text_source(references, "references")
-    cands = read_candidates(candidates)
+    pairs = pair_texts(references, candidates)
     words: Iterable[str] = ()
     if stopwords is not None:
         words = stopwords if isinstance(stopwords, (set, frozenset, list, tuple)) else \
             read_stopwords(stopwords)
-    runs = candidate_runs(cands)
-    ref_topics = np.asarray(refs.topic, dtype=object)
-    order = np.argsort(ref_topics, kind="stable")
-    topics, first, per_topic = np.unique(ref_topics[order], return_index=True,
-                                         return_counts=True)
-    topic_pos = {t: k for k, t in enumerate(topics.tolist())}
-    c_topic = [t for c in cands for t in c.topic]
-    c_run = [r for c in cands for r in c.id]
-    c_text = [x for c in cands for x in c.text]
-    known = np.array([t in topic_pos for t in c_topic], dtype=bool)
-    kept = np.flatnonzero(known)
-    unjudged = [sorted({t for t, r, k in zip(c_topic, c_run, known.tolist(), strict=True)
-                        if r == run and not k}) for run in runs]
-    t_code = np.array([topic_pos[c_topic[i]] for i in kept.tolist()], dtype=np.int64)
-    sizes = per_topic[t_code] if len(t_code) else np.zeros(0, dtype=np.int64)
-    ref_rows = order[ranges(first[t_code], sizes)] if len(t_code) else \
-        np.zeros(0, dtype=np.int64)
-    texts = [c_text[i] for i in kept.tolist()] + list(refs.text)
-    ids, offsets, vocabulary = tokenize(texts, stem=stem, stopwords=words)
-    cand = np.repeat(np.arange(len(kept)), sizes)
-    values = rouge_scores(ids, offsets, len(vocabulary), cand, len(kept) + ref_rows,
-                          len(kept), requests, multi)
-    run_pos = {r: k for k, r in enumerate(runs)}
-    return text_evaluation(runs, np.array([run_pos[c_run[i]] for i in kept.tolist()],
-                                          dtype=np.int64),
-                           [c_topic[i] for i in kept.tolist()], values,
-                           gold_topics=topics.tolist(), unjudged=unjudged,
-                           allow_empty=allow_empty, source=refs.source)
+    per_topic = np.bincount(pairs.reference_code, minlength=len(pairs.topics))
+    first = np.cumsum(per_topic) - per_topic
+    order = np.argsort(pairs.reference_code, kind="stable")
+    sizes = per_topic[pairs.topic_code]
+    ref_rows = order[ranges(first[pairs.topic_code], sizes)]
+    n = len(pairs.texts)
+    ids, offsets, vocabulary = tokenize(pairs.texts + list(pairs.references.text), stem=stem,
+                                        stopwords=words)
+    values = rouge_scores(ids, offsets, len(vocabulary), np.repeat(np.arange(n), sizes),
+                          n + ref_rows, n, requests, multi)
+    return pairs.evaluation(values, allow_empty=allow_empty)

@@ -91,15 +91,26 @@ def pmo_positions(a: NuggetArrays) -> np.ndarray:
     return out
 
 
+def _per_topic(a: NuggetArrays, weights: np.ndarray) -> tuple[np.ndarray, str | None]:
+    """The sums of ``weights`` (one per nugget) per topic, and the first topic of an
+    output whose sum is not positive (None when there is none)."""
+    total = np.bincount(a.topic_code, weights=weights, minlength=len(a.topics))
+    used = np.unique(a.out_topic)
+    empty = used[total[used] <= 0]
+    return total, a.topics[empty[0]] if len(empty) else None
+
+
+def _gain(offset: np.ndarray, patience: float, unit: float) -> np.ndarray:
+    """(L − pos)⁺ · unit: a nugget's gain in S (eq. 43), scaled by ``unit``."""
+    return np.maximum(0.0, patience - offset) * unit
+
+
 def recall(a: NuggetArrays, which: str) -> np.ndarray:
     """W-Rec of every output (eq. 40); ``which``: ``all`` or ``vital`` nuggets."""
     counted = a.vital if which == "vital" else np.ones(len(a.weight), dtype=bool)
-    total = np.bincount(a.topic_code, weights=np.where(counted, a.weight, 0.0),
-                        minlength=len(a.topics))
-    used = np.unique(a.out_topic)
-    empty = used[total[used] <= 0]
-    if len(empty):
-        raise MeasureError(f"topic {a.topics[empty[0]]!r} of {a.source}: its "
+    total, empty = _per_topic(a, np.where(counted, a.weight, 0.0))
+    if empty is not None:
+        raise MeasureError(f"topic {empty!r} of {a.source}: its "
                            f"{'vital ' if which == 'vital' else ''}nuggets weigh 0 "
                            "in all: recall is undefined")
     return _per_output(a, np.where(counted[a.m_nugget], a.weight[a.m_nugget], 0.0)) / \
@@ -120,19 +131,13 @@ def s_measure(a: NuggetArrays, patience: float) -> np.ndarray:
     # L − pos(v) times 2^−e(L) (exact, as weights are scaled): every term w·(L − pos)
     # is below 1, and sums of them finite however large L is
     unit = math.ldexp(1.0, -binary_exponent(np.array([patience])))
-
-    def gain(offset: np.ndarray) -> np.ndarray:
-        return np.maximum(0.0, patience - offset) * unit
-
-    ideal = np.bincount(a.topic_code, weights=a.weight * gain(pmo_positions(a)),
-                        minlength=len(a.topics))
-    used = np.unique(a.out_topic)
-    empty = used[ideal[used] <= 0]
-    if len(empty):
+    ideal, empty = _per_topic(a, a.weight * _gain(pmo_positions(a), patience, unit))
+    if empty is not None:
         raise MeasureError(f"S(L={patience:g}): the pseudo-minimal output of topic "
-                           f"{a.topics[empty[0]]!r} gains nothing before L (its first "
+                           f"{empty!r} gains nothing before L (its first "
                            "vital string ends at L or later, or its weights are 0)")
-    return _per_output(a, a.weight[a.m_nugget] * gain(a.m_offset)) / ideal[a.out_topic]
+    return _per_output(a, a.weight[a.m_nugget] * _gain(a.m_offset, patience, unit)) / \
+        ideal[a.out_topic]
 
 
 def t_measure(a: NuggetArrays) -> np.ndarray:
