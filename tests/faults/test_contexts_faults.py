@@ -67,6 +67,12 @@ CASES = [
                                       "qrels.txt", "a.run"],
         "--topic-alpha does not apply to trec_eval's and the catalogue's measures (",
         files={**FILES, "al.txt": b"1 0.3\n"}),
+    err("eval-diversity-ci-not-read", ["eval", "-m", "ndeval", "--format", "csv", "--ci",
+                                       "t", "div.qrels", "a.run"],
+        "--ci does not apply to diversity measures (", files=DIVERSITY),
+    err("eval-prefs-bounds-not-read", ["eval", "-R", "prefs", "-m", "prefs_simp",
+                                       "--bounds", "qrels.txt", "a.run"],
+        "--bounds does not apply to preference judgments (", files=FILES),
     # ndeval's -riskAlpha: one rule and wording (the diversity rules said it twice)
     err("eval-risk-alpha-without-baseline", ["eval", "-m", "ndeval", "--format", "ndeval",
                                              "--risk-alpha", "1", "div.qrels", "a.run"],

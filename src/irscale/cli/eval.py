@@ -260,8 +260,6 @@ RUNNERS = {"intents": run_diversity, "fairness": run_fairness}
 
 #: The options of the latex table's tests (--alpha also sets the level of --ci).
 TABLE_OPTIONS = ("test", "correction", "alpha")
-#: How the messages spell them.
-TABLE_SPELT = {"test": "--test", "correction": "--correction", "alpha": "--alpha"}
 #: What the batches refuse: an option, and why.
 BATCH_REFUSED = (("per_query", "-q/--per-query", "per-topic values go to --per-topic-out DIR "
                   "as Parquet"),
@@ -305,7 +303,7 @@ RULES: tuple[Declared, ...] = (
          "--baseline --risk-alpha"),
     *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval")
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
-          "{options} applies to --format latex only", TABLE_SPELT),
+          "{options} applies to --format latex only"),
     Rule(("ci",), lambda args: args.fmt in ("latex", "csv", "json", "markdown"),
          "--ci applies to --format latex, csv, json and markdown, not {fmt}"),
     Rule(("bounds",), lambda args: args.fmt != "ndeval" and args.ci is None
@@ -323,7 +321,7 @@ RULES: tuple[Declared, ...] = (
          "-n does not apply to --format ndeval (ndeval always prints its amean row)"),
     *each(TABLE_OPTIONS, lambda args: args.fmt != "latex" or args.baseline is not None
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
-          "{options} applies to the tests against --baseline RUN", TABLE_SPELT),
+          "{options} applies to the tests against --baseline RUN"),
     _check_labels,
     check_scheduler,
     Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
@@ -332,14 +330,12 @@ RULES: tuple[Declared, ...] = (
     Rule(("fmt",), lambda args: args.context.formats is None
          or args.fmt in args.context.formats,
          lambda args: args.context.format_refusal("--format {fmt}")),
-    Rule(("ci",), lambda args: args.context.name == DEFAULT and not _batches(args),
-         "--ci applies to the evaluation of judged rankings, not to diversity or fairness "
-         "measures, preference judgments or batches"),
-    Rule(("bounds",), lambda args: args.context.name == DEFAULT and not _batches(args)
-         and not args.labels and args.zscores is None and not _bounds_ignore(args),
-         "--bounds applies to the evaluation of judged rankings with qrels, not to diversity "
-         "or fairness measures, preference judgments, label files, --zscores or batches, "
-         "and of trec_eval's options takes -l only"),
+    Rule(("ci",), lambda args: not _batches(args),
+         f"--ci {NOT_WITH_BATCHES}: the batches print the means without intervals"),
+    Rule(("bounds",), lambda args: not _batches(args) and not args.labels
+         and args.zscores is None and not _bounds_ignore(args),
+         "--bounds applies to the evaluation of judged rankings with qrels, not to label "
+         "files, --zscores or batches, and of trec_eval's options takes -l only"),
     *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")
       for dest, option, why in BATCH_REFUSED),
     *ZSCORE_RULES,

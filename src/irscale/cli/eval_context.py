@@ -26,7 +26,8 @@ API_OPTIONS = {**{dest: name for name, dest in TREC_EVAL_DESTS.items()},
                "intent_probs": "intent_probabilities", "intent_types": "intent_types",
                "relevance_format": "relevance_format", "baseline": "baseline",
                "test": "test", "correction": "correction", "alpha": "alpha",
-               "topic_alpha": "topic_alphas", "batch_size": "batches",
+               "topic_alpha": "topic_alphas", "ci": "interval", "bounds": "bounds",
+               "batch_size": "batches",
                "scheduler": "batches", "workers": "batches", "per_topic_out": "batches"}
 
 

@@ -116,10 +116,13 @@ class Context:
 #: the latex table tests against, or ndeval's ``-baseline`` run
 #: (:meth:`~irscale.measures.results.Evaluation.format`'s ``baseline``), the latex table's
 #: tests (``test``, ``correction``, ``alpha``), the diversity measures' α per topic
-#: (:func:`~irscale.evaluation.diversity.evaluate_diversity`'s ``topic_alphas``), and the
-#: run files evaluated a batch at a time (``batches``: :func:`irscale.evaluate_many`).
+#: (:func:`~irscale.evaluation.diversity.evaluate_diversity`'s ``topic_alphas``), the
+#: means' intervals (:meth:`~irscale.measures.results.Evaluation.intervals`, ``interval``),
+#: the bounds under the unjudged documents (``bounds``:
+#: :func:`irscale.collections.unjudged_bounds`), and the run files evaluated a batch at a
+#: time (``batches``: :func:`irscale.evaluate_many`).
 OUTPUT_OPTIONS = frozenset({"baseline", "test", "correction", "alpha", "topic_alphas",
-                            "batches"})
+                            "interval", "bounds", "batches"})
 #: The declared contexts, in the order they are asked; :data:`DEFAULT` answers last.
 CONTEXTS: dict[str, Context] = {}
 #: The name of the context of a call no other context claims (judged rankings).
