@@ -295,7 +295,8 @@ def _bounds_ignore(args: argparse.Namespace) -> bool:
 #: When the options apply, in the order they are checked: the table options need --format
 #: latex (and --baseline for the test's options; the latex table holds the summary only),
 #: ``--baseline`` and ``--risk-alpha`` with --format ndeval are ndeval's (diversity
-#: measures); then the diversity measures' options and the batches'.
+#: measures); then the context's (:mod:`irscale.cli.eval_context`: the options it does not
+#: read, refused by one rule, and its formats) and the batches'.
 RULES: tuple[Declared, ...] = (
     Rule(("risk_alpha",), lambda args: args.fmt == "ndeval" and args.baseline is not None,
          "--risk-alpha applies to ndeval's risk-sensitive output (diversity measures, --format "

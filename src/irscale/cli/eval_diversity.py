@@ -48,6 +48,8 @@ def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]
 
 #: Where the intent options apply.
 DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
+
+
 def _measure_names(names: list[str]) -> bool:
     """Whether every one of ``names`` names measures of trec_eval or of the catalogue."""
     from ..measures.names import is_measure_name
