@@ -54,7 +54,8 @@ class TextPairs:
         return text_evaluation(self.runs, self.run_index,
                                [self.topics[t] for t in self.topic_code.tolist()], values,
                                gold_topics=self.topics, unjudged=self.unjudged,
-                               allow_empty=allow_empty, source=self.references.source)
+                               allow_empty=allow_empty, source=self.references.source,
+                               stacklevel=4)
 
 
 def pair_texts(references: Any, candidates: Any) -> TextPairs:
@@ -82,7 +83,7 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
                     values: Mapping[str, np.ndarray], *, gold_topics: Sequence[str],
                     unjudged: Sequence[Sequence[str]] | None = None,
                     allow_empty: bool = False, source: str | None = None,
-                    gold: str = "references") -> Evaluation:
+                    gold: str = "references", stacklevel: int = 3) -> Evaluation:
     """An :class:`Evaluation` with one row per evaluated output, summarised by the plain
     mean over topics.
 
@@ -93,7 +94,9 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
     :func:`irscale.evaluation.check_topics` (which also refuses a run with no evaluated
     topic unless ``allow_empty``), calling the gold standard ``gold`` ("references",
     "nuggets") and the texts "outputs". ``gold_topics``: the topics of the gold standard
-    (those of ``topic`` among them), named when a run has none of them.
+    (those of ``topic`` among them), named when a run has none of them. ``stacklevel``:
+    the warning's, as :func:`~irscale.evaluation.check_topics` takes it (the default names
+    the caller of the runner that calls this).
     """
     topics = tuple(sorted(set(gold_topics).union(topic)))
     code = np.searchsorted(np.asarray(topics, dtype=object),
@@ -105,7 +108,7 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
                      ranking_topic=code[order],
                      unjudged_topics=tuple(tuple(u) for u in (unjudged or [()] * len(runs))))
     check_topics(rows, allow_empty=allow_empty, qrels_source=source, gold=gold,
-                 results="outputs", judgments=gold)
+                 results="outputs", judgments=gold, stacklevel=stacklevel)
     return Evaluation(columns=tuple(Column(label) for label in values),
                       values={k: np.asarray(v, dtype=np.float64)[order]
                               for k, v in values.items()}, rows=rows)
