@@ -87,8 +87,9 @@ def _public_modules() -> list[str]:
         names.append(package)
         names += [info.name for info in pkgutil.walk_packages(module.__path__, package + ".")
                   if not any(part.startswith("_") for part in info.name.split("."))]
-    return ["irscale", "irscale.evaluation", "irscale.evaluation.many",
-            "irscale.evaluation.setup", "irscale.evaluation.trec_text", *names]
+    runners = [f"irscale.evaluation.{name}" for name in (
+        "many", "setup", "trec_text", "bleu", "nuggets", "pyramids", "rouge", "sessions")]
+    return ["irscale", "irscale.evaluation", *runners, *names]
 
 
 def result_types() -> list[type]:

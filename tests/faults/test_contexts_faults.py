@@ -19,6 +19,8 @@ SESSION_RUN = b"s1 1 d3 1 0.9 sys\ns1 1 d1 2 0.5 sys\ns1 2 d2 1 0.7 sys\n"
 REFERENCES = b"q1\tr1\tthe cat sat on the mat\n"
 CANDIDATES = b"q1\tA\tthe cat sat\n"
 FILES = {"qrels.txt": QRELS, "a.run": SESSION_RUN}
+DIVERSITY = {"div.qrels": b"1 1 d1 1\n", "a.run": b"1 Q0 d1 1 1.0 sys\n",
+             "b.run": b"1 Q0 d1 1 1.0 base\n"}
 
 
 def _eval(measure: str) -> list[str]:
@@ -44,6 +46,38 @@ CASES = [
                                        "qrels.txt", "a.run"],
         "--format latex does not apply to preference judgments (trec, csv, json or "
         "markdown)", files=FILES),
+    # the options of the outputs a context reads are declared with it: one rule and
+    # wording refuses the others (diversity, fairness and preference judgments said it in
+    # rules of their own before)
+    err("eval-diversity-test-not-read", ["eval", "-m", "ndeval", "--format", "ndeval",
+                                         "--baseline", "b.run", "--test", "sign",
+                                         "div.qrels", "a.run"],
+        "--test does not apply to diversity measures (", files=DIVERSITY),
+    err("eval-diversity-batches-not-read", ["eval", "-m", "ndeval", "--batch-size", "2",
+                                            "div.qrels", "a.run"],
+        "--batch-size does not apply to diversity measures (", files=DIVERSITY),
+    err("eval-prefs-baseline-not-read", ["eval", "-R", "prefs", "-m", "prefs_simp",
+                                         "--format", "latex", "--baseline", "a",
+                                         "qrels.txt", "a.run"],
+        "--baseline does not apply to preference judgments (", files=FILES),
+    err("eval-prefs-batches-not-read", ["eval", "-R", "prefs", "-m", "prefs_simp",
+                                        "--workers", "2", "qrels.txt", "a.run"],
+        "--workers does not apply to preference judgments (", files=FILES),
+    err("eval-topic-alpha-not-read", ["eval", "-m", "map", "--topic-alpha", "al.txt",
+                                      "qrels.txt", "a.run"],
+        "--topic-alpha does not apply to trec_eval's and the catalogue's measures (",
+        files={**FILES, "al.txt": b"1 0.3\n"}),
+    err("eval-diversity-ci-not-read", ["eval", "-m", "ndeval", "--format", "csv", "--ci",
+                                       "t", "div.qrels", "a.run"],
+        "--ci does not apply to diversity measures (", files=DIVERSITY),
+    err("eval-prefs-bounds-not-read", ["eval", "-R", "prefs", "-m", "prefs_simp",
+                                       "--bounds", "qrels.txt", "a.run"],
+        "--bounds does not apply to preference judgments (", files=FILES),
+    # ndeval's -riskAlpha: one rule and wording (the diversity rules said it twice)
+    err("eval-risk-alpha-without-baseline", ["eval", "-m", "ndeval", "--format", "ndeval",
+                                             "--risk-alpha", "1", "div.qrels", "a.run"],
+        "--risk-alpha applies to ndeval's risk-sensitive output (diversity measures, "
+        "--format ndeval --baseline FILE)", files=DIVERSITY),
 ]
 
 
@@ -66,6 +100,9 @@ API_ROWS: list[tuple[str, Callable[[], object], type, str]] = [
     ("bleu-mixed-with-rouge",
      lambda: irscale.evaluate(REFERENCES, CANDIDATES, "BLEU ROUGE-L"), MeasureError,
      "BLEU cannot be mixed with ROUGE measures ('ROUGE-L')"),
+    ("session-click-options-need-clicks",
+     lambda: irscale.evaluate_sessions(QRELS, SESSION_RUN, "sDCG@10", click_order="rank"),
+     ParameterError, "click_order= applies to click logs (clicks=)"),
     ("nuggets-need-outputs",
      lambda: irscale.evaluate(b"", b"", "W-Rec"), ParameterError,
      "nugget measures read the outputs' lengths or texts"),

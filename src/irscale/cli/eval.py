@@ -17,15 +17,13 @@ from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import ALLOW_EMPTY, MEASURES, NO_SUMMARY, PER_QUERY, QRELS, RUNS
 from .eval_context import eval_context, refuse_unread_options
 from .eval_diversity import (
-    DIVERSITY_RULES,
     QRELS_FORMATS,
-    TOPIC_ALPHA_RULES,
     add_intent_options,
     add_topic_alpha_option,
     run_diversity,
     wants_diversity,
 )
-from .eval_fairness import FAIRNESS_RULES, run_fairness
+from .eval_fairness import run_fairness
 from .intervals import add_interval_options, intervals_text
 from .options import (
     add_format,
@@ -248,8 +246,6 @@ RUNNERS = {"intents": run_diversity, "fairness": run_fairness}
 
 #: The options of the latex table's tests (--alpha also sets the level of --ci).
 TABLE_OPTIONS = ("test", "correction", "alpha")
-#: How the messages spell them.
-TABLE_SPELT = {"test": "--test", "correction": "--correction", "alpha": "--alpha"}
 #: What the batches refuse: an option, and why.
 BATCH_REFUSED = (("per_query", "-q/--per-query", "per-topic values go to --per-topic-out DIR "
                   "as Parquet"),
@@ -285,14 +281,16 @@ def _bounds_ignore(args: argparse.Namespace) -> bool:
 #: When the options apply, in the order they are checked: the table options need --format
 #: latex (and --baseline for the test's options; the latex table holds the summary only),
 #: ``--baseline`` and ``--risk-alpha`` with --format ndeval are ndeval's (diversity
-#: measures); then the diversity measures' options and the batches'.
+#: measures); then the context's (:mod:`irscale.cli.eval_context`: the options it does not
+#: read, refused by one rule, and its formats) and the batches'.
 RULES: tuple[Declared, ...] = (
-    Rule(("risk_alpha",), lambda args: args.fmt == "ndeval", "--risk-alpha applies to "
-         "ndeval's risk-sensitive output (diversity measures, --format ndeval --baseline "
-         "FILE); for URisk/TRisk of any measure see irscale compare --baseline --risk-alpha"),
+    Rule(("risk_alpha",), lambda args: args.fmt == "ndeval" and args.baseline is not None,
+         "--risk-alpha applies to ndeval's risk-sensitive output (diversity measures, --format "
+         "ndeval --baseline FILE); for URisk/TRisk of any measure see irscale compare "
+         "--baseline --risk-alpha"),
     *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval")
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
-          "{options} applies to --format latex only", TABLE_SPELT),
+          "{options} applies to --format latex only"),
     Rule(("bounds",), lambda args: args.fmt != "ndeval" and args.ci is None
          and args.baseline is None and not args.no_summary,
          "--bounds prints the bounds table, in --format trec, csv, json, markdown or latex, "
@@ -302,12 +300,12 @@ RULES: tuple[Declared, ...] = (
          "-baseline FILE, with diversity measures)"),
     Rule(("per_query", "no_summary"), lambda args: args.fmt != "latex", "--format latex "
          "prints the summary table: -q/--per-query and -n/--no-summary do not apply"),
+    Rule(("no_summary",), lambda args: args.fmt != "ndeval",
+         "-n does not apply to --format ndeval (ndeval always prints its amean row)"),
     *each(TABLE_OPTIONS, lambda args: args.fmt != "latex" or args.baseline is not None
           or (args.ci is not None and args.test == "t" and args.correction == "holm"),
-          "{options} applies to the tests against --baseline RUN", TABLE_SPELT),
+          "{options} applies to the tests against --baseline RUN"),
     _check_labels,
-    Rule(("baseline",), lambda args: args.relevance_format == "qrels",
-         "{options}: not with preference judgments (-R prefs, -R qrels_prefs)"),
     check_scheduler,
     Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
     Default("context", eval_context),
@@ -315,25 +313,12 @@ RULES: tuple[Declared, ...] = (
     Rule(("fmt",), lambda args: args.context.formats is None
          or args.fmt in args.context.formats,
          lambda args: args.context.format_refusal("--format {fmt}")),
-    *FAIRNESS_RULES,
-    Rule(("ci",), lambda args: args.context.name == DEFAULT and not _batches(args),
-         "--ci applies to the evaluation of judged rankings, not to diversity or fairness "
-         "measures, preference judgments or batches"),
-    Rule(("bounds",), lambda args: args.context.name == DEFAULT and not _batches(args)
-         and not args.labels and args.zscores is None and not _bounds_ignore(args),
-         "--bounds applies to the evaluation of judged rankings with qrels, not to diversity "
-         "or fairness measures, preference judgments, label files, --zscores or batches, "
-         "and of trec_eval's options takes -l only"),
-    Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
-         lambda args: args.relevance_format == "qrels", "--batch-size, --scheduler, --workers "
-         "and --per-topic-out apply to qrels; preference judgments (-R) are evaluated "
-         "without them"),
-    Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
-         lambda args: not args.diversity, "--batch-size, --scheduler, --workers and "
-         "--per-topic-out apply to trec_eval's measures; diversity measures are evaluated "
-         "without them"),
-    *DIVERSITY_RULES,
-    *TOPIC_ALPHA_RULES,
+    Rule(("ci",), lambda args: not _batches(args),
+         f"--ci {NOT_WITH_BATCHES}: the batches print the means without intervals"),
+    Rule(("bounds",), lambda args: not _batches(args) and not args.labels
+         and args.zscores is None and not _bounds_ignore(args),
+         "--bounds applies to the evaluation of judged rankings with qrels, not to label "
+         "files, --zscores or batches, and of trec_eval's options takes -l only"),
     *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")
       for dest, option, why in BATCH_REFUSED),
     *ZSCORE_RULES,

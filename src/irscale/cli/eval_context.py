@@ -18,11 +18,17 @@ from .main import given, spelling
 #: (``-M`` is stored as ``max_retrieved``).
 TREC_EVAL_DESTS = {name: "max_retrieved" if name == "max_docs" else name
                    for name in TREC_EVAL_DEFAULTS}
-#: ``eval``'s options that are :func:`irscale.evaluate`'s: destination → option name.
+#: ``eval``'s options that a context may read (:attr:`~irscale.evaluation.context.Context.reads`:
+#: :func:`irscale.evaluate`'s and its outputs', :data:`~irscale.evaluation.context.OUTPUT_OPTIONS`):
+#: destination → option name.
 API_OPTIONS = {**{dest: name for name, dest in TREC_EVAL_DESTS.items()},
                "labels": "labels", "zscores": "zscores", "cache": "cache",
                "intent_probs": "intent_probabilities", "intent_types": "intent_types",
-               "relevance_format": "relevance_format"}
+               "relevance_format": "relevance_format", "baseline": "baseline",
+               "test": "test", "correction": "correction", "alpha": "alpha",
+               "topic_alpha": "topic_alphas", "ci": "interval", "bounds": "bounds",
+               "batch_size": "batches",
+               "scheduler": "batches", "workers": "batches", "per_topic_out": "batches"}
 
 
 def eval_context(args: argparse.Namespace) -> Context:
@@ -47,6 +53,9 @@ def refuse_unread_options(args: argparse.Namespace) -> None:
     """The one rule of :func:`irscale.evaluate` on the command line: an option of
     :data:`API_OPTIONS` given that ``args.context`` does not read is refused, spelt as
     the command declares it."""
-    refuse_unread(args.context, {API_OPTIONS[dest]: spelling(args, dest)
-                                 for dest in API_OPTIONS if given(args, dest)})
+    named: dict[str, str] = {}
+    for dest, option in API_OPTIONS.items():
+        if given(args, dest):
+            named.setdefault(option, spelling(args, dest))
+    refuse_unread(args.context, named)
 

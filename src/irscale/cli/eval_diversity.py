@@ -48,10 +48,6 @@ def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]
 
 #: Where the intent options apply.
 DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
-#: ``--topic-alpha``: for diversity measures.
-TOPIC_ALPHA_RULES = (Rule(("topic_alpha",), lambda args: args.diversity,
-                          "--topic-alpha applies to alpha-nDCG-w(topic_alpha=1)@k and "
-                          "nERR-IA-w(topic_alpha=1)@k only"),)
 
 
 def _measure_names(names: list[str]) -> bool:
@@ -92,28 +88,9 @@ def wants_diversity(args: argparse.Namespace) -> bool:
     return diversity
 
 
-#: When ``eval``'s options apply to diversity measures (``args.diversity``:
-#: :func:`wants_diversity`; their formats: the one rule of :data:`irscale.cli.eval.RULES`
-#: on the context's declared ``formats``): ndeval ranks by the rank column, prints its
-#: amean row, and its risk-sensitive output is ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
-#: ``-riskAlpha``, default 0) with ``--format ndeval``; the latex table's test options do
-#: not apply.
-DIVERSITY_RULES = (
-    Rule(("no_summary",), lambda args: not args.diversity or args.fmt != "ndeval",
-         "-n does not apply to --format ndeval (ndeval always prints its amean row)"),
-    *each(("test", "correction", "alpha"), lambda args: not args.diversity,
-          "{options} applies to the latex table (--format latex), not to diversity measures",
-          {"test": "--test", "correction": "--correction", "alpha": "--alpha"}),
-    Rule(("baseline",), lambda args: not args.diversity or args.fmt == "ndeval",
-         "--baseline with diversity measures is ndeval's -baseline: it needs --format ndeval "
-         "(URisk/TRisk of any format: irscale compare --baseline --risk-alpha)"),
-    Rule(("risk_alpha",), lambda args: not args.diversity or args.baseline is not None,
-         "--risk-alpha needs --baseline FILE (ndeval: 'a baseline must still be specified')"),
-)
-
-
 def run_diversity(args: argparse.Namespace) -> int:
-    """``eval`` with diversity measures (its options checked: :data:`DIVERSITY_RULES`)."""
+    """``eval`` with diversity measures (the options the intents' context does not read
+    refused by the one rule of :mod:`irscale.cli.eval_context`)."""
     from ..evaluation.diversity import evaluate_diversity
     from .outputs import open_output
     from .runargs import label_files, named_runs

@@ -7,30 +7,10 @@ from __future__ import annotations
 
 import argparse
 
-from .rules import each
-
-#: The options of ``eval`` that fairness measures do not read besides
-#: :func:`irscale.evaluate`'s (those are refused by the one rule of
-#: :mod:`irscale.cli.eval_context`).
-NOT_READ = {"baseline": "--baseline", "batch_size": "--batch-size",
-            "scheduler": "--scheduler", "workers": "--workers",
-            "per_topic_out": "--per-topic-out"}
-
-
-def _fairness(args: argparse.Namespace) -> bool:
-    return bool(args.context.name == "fairness")
-
-
-#: When ``eval``'s own options apply to fairness measures (its formats: the one rule of
-#: :data:`irscale.cli.eval.RULES` on the context's declared ``formats``).
-FAIRNESS_RULES = (
-    *each(tuple(NOT_READ), lambda args: not _fairness(args),
-          lambda args: args.context.refusal("{options}"), NOT_READ),
-)
-
 
 def run_fairness(args: argparse.Namespace) -> int:
-    """``eval`` with fairness measures (its own options checked: :data:`FAIRNESS_RULES`): what
+    """``eval`` with fairness measures (the options their context does not read refused by
+    the one rule of :mod:`irscale.cli.eval_context`): what
     :func:`irscale.evaluate` does with them, every run file (a folder or a glob pattern:
     its run files) a stochastic run named as ``--names`` says."""
     from ..evaluation import evaluate

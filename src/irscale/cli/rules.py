@@ -13,6 +13,7 @@ import argparse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ..core.params import Needs
 from ..errors import ParameterError
 from .main import given, spelling
 
@@ -56,6 +57,15 @@ def each(dests: tuple[str, ...], holds: Callable[[argparse.Namespace], bool],
     """One :class:`Rule` for each option of ``dests``, checked in that order: the message
     names the first of them given (``{options}``), not all of them."""
     return tuple(Rule((dest,), holds, message, spelt or {}) for dest in dests)
+
+
+def needs(declared: Needs, dest: str) -> Rule:
+    """The rule of the parameters of ``declared`` (:class:`~irscale.core.params.Needs`):
+    they apply where the option stored in ``dest`` is given, refused elsewhere with the
+    functions' message, spelt as the command spells the options."""
+    return Rule(tuple(p.dest or p.name for p in declared.params),
+                lambda args: getattr(args, dest) is not None,
+                lambda args: declared.message("{options}", spelling(args, dest), "{applies}"))
 
 
 @dataclass(frozen=True)

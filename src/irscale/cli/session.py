@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RELEVANCE
-from ..text.params import CLICK_ORDER, SESSION_CLICK_GAIN
+from ..core.params import RELEVANCE, Param, Text
+from ..text.params import CLICK_OPTIONS, CLICK_ORDER, SESSION_CLICK_GAIN
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import (
     add_evaluation_output,
@@ -14,54 +14,52 @@ from .eval import (
     add_values_options,
     write_evaluation,
 )
-from .options import add_param
-from .outputs import declare_inputs
-from .rules import add_rules, check_options, each
+from .options import add_command
+from .rules import check_options, needs
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 
 
+#: ``--topics FILE``: the session map.
+SESSION_MAP = Param("topics", Text(), None, "session map, lines 'session topic': the qrels "
+                    "topic of each session", ("--topics",), "FILE",
+                    unset="the session id is the topic id")
+#: ``--clicks FILE`` (repeatable): the click logs of U.
+CLICKS = Param("clicks", Text(), None, "click log 'session query_no rank timestamp', one per "
+               "run in the runs' order (repeatable): U is computed from the clicks",
+               ("--clicks",), "FILE")
+
+
 def add_parser(subparsers) -> None:
     """Register ``irscale session`` and the rules of its options."""
-    parser = subparsers.add_parser(
-        "session",
+    add_command(
+        subparsers, "session", run,
+        (QRELS, {"doc": "qrels file: qid iter docno rel"}),
+        (RUNS, {"nargs": "+", "metavar": "session_run",
+                "doc": "session run file(s): session query_no docno rank score runid"}),
+        (MEASURES, {"action": "append", "metavar": "MEASURE",
+                    "doc": "session measure (repeatable): sDCG@10, 'sDCG(bq=4)@10', "
+                    "'nsDCG(norm=jarvelin)@10', 'sRBP(p=0.8,b=0.5)', sERR@10, "
+                    "'esnDCG(p_reform=0.5,p_down=0.8)@10', 'tsCG(budget=300)', "
+                    "'MsM(p=0.7,q=0.1,r=0.1,s=0.1)@10', 'U(L=132000)' ... (default: "
+                    f"{','.join(DEFAULT_MEASURES)})"}),
+        lambda parser: add_values_options(parser, "session"), RELEVANCE, SESSION_MAP,
+        (CLICKS, {"action": "append"}), CLICK_ORDER, SESSION_CLICK_GAIN,
+        lambda parser: add_labels_option(
+            parser, "a label file (qrels format: topic iter docno value) for U, e.g. "
+            "--labels doclen=lengths.txt (document lengths in characters)"),
+        lambda parser: add_evaluation_output(parser, "session",
+                                             "none of whose sessions has judgments"),
+        inputs=("qrels", "runs", "--topics", "--clicks"),
+        rules=(needs(CLICK_OPTIONS, "clicks"),),
         help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, esnDCG, esAP, "
         "tsCG, MsM, session U-measure)",
         description="Evaluate session runs ('session query_no docno rank score runid' "
         "lines; the rank column orders each query's list) against TREC qrels. A session "
         "is judged with the qrels of the topic of the same id (or of --topics). Output as "
         "irscale eval prints it, with one line per session (-q) and the mean over sessions "
-        "(all). See docs/sessions.md.",
-    )
-    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
-    add_param(parser, RUNS, nargs="+", metavar="session_run",
-              doc="session run file(s): session query_no docno rank score runid")
-    add_param(parser, MEASURES, action="append", metavar="MEASURE",
-              doc="session measure (repeatable): sDCG@10, 'sDCG(bq=4)@10', "
-              "'nsDCG(norm=jarvelin)@10', 'sRBP(p=0.8,b=0.5)', sERR@10, "
-              "'esnDCG(p_reform=0.5,p_down=0.8)@10', 'tsCG(budget=300)', "
-              "'MsM(p=0.7,q=0.1,r=0.1,s=0.1)@10', "
-              "'U(L=132000)' ... (default: "
-              f"{','.join(DEFAULT_MEASURES)})")
-    add_values_options(parser, "session")
-    add_param(parser, RELEVANCE)
-    parser.add_argument("--topics", metavar="FILE",
-                        help="session map, lines 'session topic': the qrels topic of each "
-                        "session (default: the session id is the topic id)")
-    parser.add_argument("--clicks", action="append", metavar="FILE",
-                        help="click log 'session query_no rank timestamp', one per run in "
-                        "the runs' order (repeatable): U is computed from the clicks")
-    add_param(parser, CLICK_ORDER)
-    add_param(parser, SESSION_CLICK_GAIN)
-    add_labels_option(parser, "a label file (qrels format: topic iter docno value) for U, "
-                      "e.g. --labels doclen=lengths.txt (document lengths in characters)")
-    add_evaluation_output(parser, "session", "none of whose sessions has judgments")
-    declare_inputs(parser, "qrels", "runs", "--topics", "--clicks")
-    add_rules(parser, *each(("click_order", "click_gain"), lambda args: args.clicks is not None,
-                            "{options} applies to click logs (--clicks)",
-                            {"click_order": "--click-order", "click_gain": "--click-gain"}))
-    parser.set_defaults(func=run)
+        "(all). See docs/sessions.md.")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,9 +10,8 @@ from ..errors import ParameterError
 from ..text.params import ROUGE_MULTI, THRESHOLD
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
-from .options import add_param
-from .outputs import declare_inputs
-from .rules import Rule, add_rules, check_options, each
+from .options import Argument, add_command, add_param
+from .rules import Rule, check_options, each
 
 #: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
 STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characters "
@@ -20,6 +19,20 @@ STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characte
 #: ``--stopwords FILE``: words removed before stemming.
 STOPWORDS = Param("stopwords", Text(), None, "remove these words (blank- or line-separated) "
                   "before stemming", ("--stopwords",), "FILE")
+#: ``--corpus``: each run's corpus BLEU.
+CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram counts added "
+               "over its topics) as its summary line, instead of the mean of sentence BLEU",
+               ("--corpus",))
+#: ``--auto-match``: the matches found in the texts (POURPRE).
+AUTO_MATCH = Param("auto_match", Switch(), False, "match nuggets to the --texts by unigram "
+                   "overlap with their vital strings (POURPRE-style) instead of match files",
+                   ("--auto-match",))
+#: ``--lengths FILE`` / ``--texts FILE``: the outputs of the nugget measures, one or the
+#: other (:func:`irscale.text.evaluate_nuggets`' ``lengths`` and ``texts``).
+OUTPUT_LENGTHS = Param("lengths", Text(), None, "output lengths: topic run length "
+                       "(characters)", ("--lengths",), "FILE")
+OUTPUT_TEXTS = Param("texts", Text(), None, "output texts: topic<TAB>run<TAB>text (length: "
+                     "non-blank characters)", ("--texts",), "FILE")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -28,15 +41,23 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add_evaluation_output(parser, "topic", "none of whose topics is in the gold standard")
 
 
-def _texts_and_measures(parser: argparse.ArgumentParser, measure_help: str) -> None:
-    """The inputs of the measures of candidate texts against reference texts (``rouge``,
-    ``bleu``): ``references candidates...`` and ``-m``."""
-    add_param(parser, QRELS, metavar="references",
-              doc="reference texts: topic<TAB>ref_id<TAB>text")
-    add_param(parser, RUNS, nargs="+", metavar="candidates",
-              doc="candidate texts: topic<TAB>run<TAB>text (a file may hold "
-              "several runs)")
-    add_param(parser, MEASURES, action="append", metavar="MEASURE", doc=measure_help)
+def _inputs(gold: str, gold_doc: str, outputs: str, outputs_doc: str, measures_doc: str,
+            nargs: str = "+") -> tuple[Argument, ...]:
+    """The gold standard (``QRELS``'s place), the outputs evaluated (``RUNS``') and ``-m``
+    of a ``text`` command."""
+    return ((QRELS, {"metavar": gold, "doc": gold_doc}),
+            (RUNS, {"nargs": nargs, "metavar": outputs, "doc": outputs_doc}),
+            (MEASURES, {"action": "append", "metavar": "MEASURE", "doc": measures_doc}))
+
+
+#: ``references candidates...``: the texts of ROUGE and BLEU.
+_TEXTS = ("references", "reference texts: topic<TAB>ref_id<TAB>text", "candidates",
+          "candidate texts: topic<TAB>run<TAB>text (a file may hold several runs)")
+def _outputs(parser: argparse.ArgumentParser) -> None:
+    """``--lengths FILE`` or ``--texts FILE``: the outputs of ``text nuggets``."""
+    outputs = parser.add_mutually_exclusive_group(required=True)
+    add_param(outputs, OUTPUT_LENGTHS)
+    add_param(outputs, OUTPUT_TEXTS)
 
 
 def add_parser(subparsers) -> None:
@@ -47,96 +68,68 @@ def add_parser(subparsers) -> None:
         description="Evaluate textual outputs (summaries, answers) per topic. See "
         "docs/text.md.")
     commands = parser.add_subparsers(dest="text_command", metavar="MEASURES")
-    rouge = commands.add_parser(
-        "rouge", help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
+    add_command(
+        commands, "rouge", run_rouge,
+        *_inputs(*_TEXTS, "ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', ROUGE-L, "
+                 "ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: ROUGE-1, ROUGE-2, "
+                 "ROUGE-L; F1)"),
+        STEM, STOPWORDS, ROUGE_MULTI, _common, inputs=("qrels", "runs", "--stopwords"),
+        help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
         description="ROUGE of candidate texts ('topic<TAB>run<TAB>text' lines) against "
         "reference texts ('topic<TAB>ref_id<TAB>text'), tokens as rouge-score makes them. "
         "Output as irscale eval prints it. See docs/text.md.")
-    _texts_and_measures(rouge, "ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', "
-                        "ROUGE-L, ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: "
-                        "ROUGE-1, ROUGE-2, ROUGE-L; F1)")
-    add_param(rouge, STEM)
-    add_param(rouge, STOPWORDS)
-    add_param(rouge, ROUGE_MULTI)
-    _common(rouge)
-    declare_inputs(rouge, "qrels", "runs", "--stopwords")
-    rouge.set_defaults(func=run_rouge)
-    bleu = commands.add_parser(
-        "bleu", help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
+    add_command(
+        commands, "bleu", run_bleu,
+        *_inputs(*_TEXTS, "BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
+                 "'BLEU(tokenize=intl,lowercase=1)', 'BLEU(order=2)' (default: BLEU; with "
+                 "--corpus: 'BLEU(effective=0)')"),
+        CORPUS, _common, inputs=("qrels", "runs"),
+        rules=(Rule(("per_query",), lambda args: not args.corpus, "{options} does not apply "
+                    "with --corpus: a corpus value has no per-topic values",
+                    {"per_query": "-q/--per-query"}),
+               Rule(("no_summary",), lambda args: not args.corpus, "{options} does not "
+                    "apply with --corpus: the corpus values are the summary lines",
+                    {"no_summary": "-n/--no-summary"})),
+        help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
         description="Sentence BLEU of candidate texts ('topic<TAB>run<TAB>text' lines) "
         "against the topic's reference texts ('topic<TAB>ref_id<TAB>text'), as sacrebleu "
         "computes it; with --corpus, each run's corpus BLEU. Output as irscale eval prints "
         "it. See docs/text.md.")
-    _texts_and_measures(bleu, "BLEU measure (repeatable): BLEU, "
-                        "'BLEU(smooth=floor,value=0.1)', 'BLEU(tokenize=intl,lowercase=1)', "
-                        "'BLEU(order=2)' (default: BLEU; with --corpus: 'BLEU(effective=0)')")
-    bleu.add_argument("--corpus", action="store_true",
-                      help="print each run's corpus BLEU (n-gram counts added over its "
-                      "topics) as its summary line, instead of the mean of sentence BLEU")
-    _common(bleu)
-    declare_inputs(bleu, "qrels", "runs")
-    add_rules(bleu,
-              Rule(("per_query",), lambda args: not args.corpus, "{options} does not apply "
-                   "with --corpus: a corpus value has no per-topic values",
-                   {"per_query": "-q/--per-query"}),
-              Rule(("no_summary",), lambda args: not args.corpus, "{options} does not "
-                   "apply with --corpus: the corpus values are the summary lines",
-                   {"no_summary": "-n/--no-summary"}))
-    bleu.set_defaults(func=run_bleu)
-    nuggets = commands.add_parser(
-        "nuggets", help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
+    add_command(
+        commands, "nuggets", run_nuggets,
+        *_inputs("nuggets", "nuggets: topic nugget_id weight vital|okay [vital_string]",
+                 "matches", "nugget matches: topic run nugget_id offset (none with "
+                 "--auto-match)", "nugget measure (repeatable): W-Rec, Prec_allow, "
+                 "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: all six)",
+                 nargs="*"),
+        _outputs, AUTO_MATCH,
+        (THRESHOLD, {"doc": "--auto-match: least share of a nugget's distinct terms the "
+                     "output must contain"}),
+        (STEM, {"doc": "--auto-match: Porter-stem words as ROUGE does (needs nltk)"}),
+        (STOPWORDS, {"doc": "--auto-match: " + STOPWORDS.doc}), _common,
+        inputs=("qrels", "runs", "--lengths", "--texts", "--stopwords"),
+        rules=(_matches, *each(("threshold", "stem", "stopwords"), lambda args: args.auto_match,
+                               "{options} applies to --auto-match",
+                               {"threshold": "--threshold", "stem": "--stem",
+                                "stopwords": "--stopwords"})),
+        help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
         description="Nugget and iUnit measures of outputs from their matched nuggets. "
         "The outputs are given by their lengths (--lengths) or texts (--texts); the "
         "matches by match files, or found in the texts by unigram overlap (--auto-match, "
         "POURPRE-style). Output as irscale eval prints it. See docs/text.md.")
-    add_param(nuggets, QRELS, metavar="nuggets",
-              doc="nuggets: topic nugget_id weight vital|okay [vital_string]")
-    add_param(nuggets, RUNS, nargs="*", metavar="matches",
-              doc="nugget matches: topic run nugget_id offset (none with "
-              "--auto-match)")
-    outputs = nuggets.add_mutually_exclusive_group(required=True)
-    outputs.add_argument("--lengths", metavar="FILE",
-                         help="output lengths: topic run length (characters)")
-    outputs.add_argument("--texts", metavar="FILE",
-                         help="output texts: topic<TAB>run<TAB>text (length: non-blank "
-                         "characters)")
-    add_param(nuggets, MEASURES, action="append", metavar="MEASURE",
-              doc="nugget measure (repeatable): W-Rec, Prec_allow, "
-              "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: "
-              "all six)")
-    nuggets.add_argument("--auto-match", action="store_true",
-                         help="match nuggets to the --texts by unigram overlap with their "
-                         "vital strings (POURPRE-style) instead of match files")
-    add_param(nuggets, THRESHOLD, doc="--auto-match: least share of a nugget's distinct terms "
-              "the output must contain")
-    add_param(nuggets, STEM, doc="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
-    add_param(nuggets, STOPWORDS, doc="--auto-match: " + STOPWORDS.doc)
-    _common(nuggets)
-    declare_inputs(nuggets, "qrels", "runs", "--lengths", "--texts", "--stopwords")
-    add_rules(nuggets, _matches,
-              *each(("threshold", "stem", "stopwords"), lambda args: args.auto_match,
-                    "{options} applies to --auto-match",
-                    {"threshold": "--threshold", "stem": "--stem", "stopwords": "--stopwords"}))
-    nuggets.set_defaults(func=run_nuggets)
-    pyramid = commands.add_parser(
-        "pyramid", help="pyramid scores (original, modified) of peers from their SCUs",
+    add_command(
+        commands, "pyramid", run_pyramid,
+        *_inputs("pyramid", "SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
+                 "separated) | weight | -", "peers", "peer SCUs: topic<TAB>peer<TAB>scu_id|- "
+                 "(a file may hold several peers)", "pyramid (original score) or "
+                 "pyramid_modified (normalised by the average reference's SCU count) "
+                 "(repeatable; default: both)"),
+        _common, inputs=("qrels", "runs"),
+        help="pyramid scores (original, modified) of peers from their SCUs",
         description="Pyramid scores of peer summaries from the summary content units "
         "(SCUs) they express, against each topic's pyramid of SCUs weighted by the "
         "reference summaries expressing them (Nenkova & Passonneau 2004). Output as "
         "irscale eval prints it. See docs/text.md.")
-    add_param(pyramid, QRELS, metavar="pyramid",
-              doc="SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
-              "separated) | weight | -")
-    add_param(pyramid, RUNS, nargs="+", metavar="peers",
-              doc="peer SCUs: topic<TAB>peer<TAB>scu_id|- (a file may hold "
-              "several peers)")
-    add_param(pyramid, MEASURES, action="append", metavar="MEASURE",
-              doc="pyramid (original score) or pyramid_modified (normalised "
-              "by the average reference's SCU count) (repeatable; default: "
-              "both)")
-    _common(pyramid)
-    declare_inputs(pyramid, "qrels", "runs")
-    pyramid.set_defaults(func=run_pyramid)
     parser.set_defaults(func=_no_command)
 
 
@@ -148,7 +141,8 @@ def _no_command(args: argparse.Namespace) -> int:
 
 def run_rouge(args: argparse.Namespace) -> int:
     """``text rouge``: the ROUGE measures of every output."""
-    from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
+    from ..evaluation.rouge import evaluate_rouge
+    from ..text.rouge import DEFAULT_MEASURES
 
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
@@ -160,7 +154,8 @@ def run_bleu(args: argparse.Namespace) -> int:
     """``text bleu``: sentence BLEU of every output, or with ``--corpus`` corpus BLEU per
     run."""
     check_options(args)
-    from ..text.bleu import DEFAULT_MEASURES, evaluate_bleu, evaluate_corpus_bleu
+    from ..evaluation.bleu import evaluate_bleu, evaluate_corpus_bleu
+    from ..text.bleu import DEFAULT_MEASURES
 
     if not args.corpus:
         return write_evaluation(args, evaluate_bleu(
@@ -202,7 +197,8 @@ def _matches(args: argparse.Namespace) -> None:
 def run_nuggets(args: argparse.Namespace) -> int:
     """``text nuggets``: the nugget measures of every output."""
     check_options(args)
-    from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
+    from ..evaluation.nuggets import evaluate_nuggets
+    from ..text.nuggets import DEFAULT_MEASURES
 
     nuggets, matches, texts = args.qrels, args.runs, args.texts
     if args.auto_match:

@@ -22,7 +22,8 @@ from .edge import guarded
 def lazy_package(name: str, exports: Mapping[str, str], shadowed: Collection[str] = ()
                  ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The module ``__getattr__`` and ``__dir__`` of the package ``name`` whose public
-    names are ``exports`` (name → the relative module that defines it).
+    names are ``exports`` (name → the module that defines it, relative to ``name`` or
+    absolute: a kernels' module re-exports its runner so, with no import circle).
 
     ``shadowed``: public names that are also the names of submodules; the package's
     module type is changed so that importing such a submodule later does not rebind the

@@ -297,6 +297,32 @@ class Param:
         return self.domain.check(value, self.name)
 
 
+@dataclass(frozen=True)
+class Needs:
+    """Parameters that apply only where another one is given (the order and gain of the
+    clicks of session click logs): declared once, beside them, so that the functions and
+    the command line refuse them by one rule, with one message, each spelling the
+    parameters its own way (``click_order=`` and ``clicks=``; ``--click-order`` and
+    ``--clicks``).
+    """
+
+    params: tuple[Param, ...]
+    what: str
+
+    def message(self, options: str, needed: str, applies: str = "applies") -> str:
+        """The message that refuses ``options`` (the parameters given, spelt) without
+        ``needed`` (the parameter they need, spelt); ``applies`` agrees with them."""
+        return f"{options} {applies} to {self.what} ({needed})"
+
+    def refuse(self, values: Mapping[str, object], needed: str) -> None:
+        """The functions' rule: a :class:`ParameterError` naming the parameters of
+        :attr:`params` that ``values`` (name → value) gives other than their defaults."""
+        given = [f"{p.name}=" for p in self.params if values[p.name] != p.default]
+        if given:
+            raise ParameterError(self.message(", ".join(given), needed,
+                                              "applies" if len(given) == 1 else "apply"))
+
+
 # --------------------------------------------------------------------------- shared
 def check_count(value: object, name: str, minimum: int = 1,
                 maximum: int | None = None) -> int:

@@ -11,8 +11,10 @@ not read by one rule. The modules:
 * :mod:`.diversity`: ndeval's and NTCIREVAL's diversity measures over intents;
 * :mod:`.fairness`: fairness and exposure measures over stochastic runs;
 * :mod:`.prefs`: preference judgments (trec_eval ``-R prefs``);
-* :mod:`.sessions`: multi-query sessions; :mod:`.pyramids`: pyramid scores of peers' SCUs
-  (the kernels of both, and the ROUGE, BLEU and nugget runners: :mod:`irscale.text`);
+* :mod:`.sessions`: multi-query sessions; :mod:`.pyramids`: pyramid scores of peers' SCUs;
+  :mod:`.rouge`, :mod:`.bleu`: texts against references; :mod:`.nuggets`: outputs by
+  their nuggets (:mod:`.outputs`: the result of textual outputs; the kernels of all
+  these: :mod:`irscale.text`);
 * :mod:`.options`: trec_eval's seven options, declared once; :mod:`.setup`: the checks
   every evaluation makes; :mod:`.many`: thousands of runs with
   bounded memory; :mod:`.trec_text`: trec_eval's printed output straight from the engine.

@@ -16,30 +16,26 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from ..core.options import TiePolicy, is_flag
+from ..core.options import is_flag
 from ..errors import AlignmentError, ParameterError, shorten
 from ..io.naming import NameSpec
 from ..measures.results import Evaluation
 from . import contexts  # noqa: F401  (declares the contexts)
 from .context import CacheCall, choose, refuse_unread
-from .options import TREC_EVAL
+from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack  # typing's from Python 3.11
+
     from ..core import ScoreMatrix
 
 
+@trec_eval_keywords
 def evaluate(
     qrels: Any,
     runs: Any,
     measures: str | Iterable[str] = "official",
     *,
-    relevance_level: int = TREC_EVAL.relevance_level,
-    max_docs: int | None = TREC_EVAL.max_docs,
-    judged_only: bool = TREC_EVAL.judged_only,
-    complete: bool = TREC_EVAL.complete,
-    num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
-    compat: Literal[9, 10] = TREC_EVAL.compat,
-    ties: TiePolicy = TREC_EVAL.ties,
     labels: Mapping[str, Any] | None = None,
     allow_empty: bool = False,
     intent_probabilities: Any = None,
@@ -48,6 +44,7 @@ def evaluate(
     cache: str | os.PathLike[str] | None = None,
     relevance_format: Literal["qrels", "prefs", "qrels_prefs"] = "qrels",
     names: NameSpec | None = None,
+    **trec: Unpack[TrecEvalKeywords],
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -93,25 +90,6 @@ def evaluate(
         pyramid, ``runs`` the peers' SCUs), both reading ``allow_empty`` only, are
         evaluated by their own contexts (:mod:`irscale.evaluation.contexts`); every other
         option is refused.
-    relevance_level : int, default 1
-        trec_eval ``-l``: the lowest degree counted as relevant (an integer ≥ 1).
-    max_docs : int, optional
-        trec_eval ``-M``: evaluate the first ``max_docs`` documents of each ranking
-        (an integer from 1 to 2⁶³ − 1).
-    judged_only : bool, default False
-        trec_eval ``-J``: drop the documents the qrels do not judge before evaluating.
-    complete : bool, default False
-        trec_eval ``-c``: average over every qrels topic, topics a run misses counting
-        as trec_eval 9.0.8 (or 10.0) counts them.
-    num_docs_in_coll : int, default 0
-        trec_eval ``-N``: the number of documents in the collection (an integer ≥ 0).
-    compat : {9, 10}, default 9
-        The trec_eval version whose behaviour is reproduced where 9.0.8 and 10.0 differ
-        (among them the scores: 9.0.8 compares them as C floats, so ``1.0`` and
-        ``1.00000001`` tie and are ordered by docno; 10.0 as doubles).
-    ties : {"trec_eval", "file-order", "rank-column"}, default "trec_eval"
-        Order of documents with equal scores: trec_eval's (docno descending), the order
-        of the file (as NTCIREVAL and cwl_eval), or the file's rank column.
     labels : mapping, optional
         Extra per-document values by name, for the measures that use them
         (``{"under": "task2.qunder"}`` for uRBP, document lengths for TBG and U, click
@@ -164,6 +142,28 @@ def evaluate(
         :meth:`Evaluation.format`. Topics come in byte order (numeric order for diversity
         measures), runs in the order given.
 
+    Other Parameters
+    ----------------
+    relevance_level : int, default 1
+        trec_eval ``-l``: the lowest degree counted as relevant (an integer ≥ 1).
+    max_docs : int, optional
+        trec_eval ``-M``: evaluate the first ``max_docs`` documents of each ranking
+        (an integer from 1 to 2⁶³ − 1).
+    judged_only : bool, default False
+        trec_eval ``-J``: drop the documents the qrels do not judge before evaluating.
+    complete : bool, default False
+        trec_eval ``-c``: average over every qrels topic, topics a run misses counting
+        as trec_eval 9.0.8 (or 10.0) counts them.
+    num_docs_in_coll : int, default 0
+        trec_eval ``-N``: the number of documents in the collection (an integer ≥ 0).
+    compat : {9, 10}, default 9
+        The trec_eval version whose behaviour is reproduced where 9.0.8 and 10.0 differ
+        (among them the scores: 9.0.8 compares them as C floats, so ``1.0`` and
+        ``1.00000001`` tie and are ordered by docno; 10.0 as doubles).
+    ties : {"trec_eval", "file-order", "rank-column"}, default "trec_eval"
+        Order of documents with equal scores: trec_eval's (docno descending), the order
+        of the file (as NTCIREVAL and cwl_eval), or the file's rank column.
+
     Raises
     ------
     ParameterError
@@ -205,9 +205,7 @@ def evaluate(
     [0.0]
     """
     # named one by one, not by locals(): its snapshot would keep the inputs alive
-    values = dict(relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
-                  complete=complete, num_docs_in_coll=num_docs_in_coll, compat=compat,
-                  ties=ties, labels=labels, allow_empty=allow_empty,
+    values = dict(**vars(trec_eval_options(trec)), labels=labels, allow_empty=allow_empty,
                   intent_probabilities=intent_probabilities, intent_types=intent_types,
                   zscores=zscores, cache=cache, relevance_format=relevance_format,
                   names=names)
@@ -215,7 +213,8 @@ def evaluate(
     given = {name for name, value in values.items() if _given(value, OPTIONS[name])}
     context = choose(qrels, measures, {name: values[name] for name in given})
     refuse_unread(context, {name: f"{name}=" for name in sorted(given, key=list(OPTIONS).index)})
-    options = {name: values[name] for name in context.accepts}  # their values, defaults too
+    # the options of evaluate it reads, with their values (defaults too)
+    options = {name: value for name, value in values.items() if name in context.accepts}
     if cache is not None:  # a cacheable context: the key is that of the whole call
         options["cache"] = CacheCall(cache, evaluate,
                                      {"qrels": qrels, "runs": runs, "measures": measures,

@@ -52,9 +52,11 @@ class Context:
     why : str
         Why the options it does not read are refused (said in the refusal message).
     reads : frozenset of str
-        The options of :func:`irscale.evaluate` it reads (besides the inputs and the
-        measures); every other option given with a value other than its default is
-        refused (:func:`refuse_unread`). The command line maps its flags to these names.
+        The options it reads besides the inputs and the measures: those of
+        :func:`irscale.evaluate`, and those of the outputs of its evaluations that
+        ``irscale eval`` gives (:data:`OUTPUT_OPTIONS`); every other option given with a
+        value other than its default is refused (:func:`refuse_unread`), in the API and
+        on the command line alike, which maps its flags to these names.
     averaging : str
         How per-topic values are summarised (:class:`~irscale.measures.results.Averaging`
         kinds: ``"trec_eval"``, ``"ndeval"``, ``"mean"``).
@@ -109,6 +111,18 @@ class Context:
                 f"and TREC runs): use {self.command}")
 
 
+#: The options of an evaluation's outputs a context may read (:attr:`Context.reads`) besides
+#: those of :func:`irscale.evaluate`, as the functions that take them name them: the run
+#: the latex table tests against, or ndeval's ``-baseline`` run
+#: (:meth:`~irscale.measures.results.Evaluation.format`'s ``baseline``), the latex table's
+#: tests (``test``, ``correction``, ``alpha``), the diversity measures' α per topic
+#: (:func:`~irscale.evaluation.diversity.evaluate_diversity`'s ``topic_alphas``), the
+#: means' intervals (:meth:`~irscale.measures.results.Evaluation.intervals`, ``interval``),
+#: the bounds under the unjudged documents (``bounds``:
+#: :func:`irscale.collections.unjudged_bounds`), and the run files evaluated a batch at a
+#: time (``batches``: :func:`irscale.evaluate_many`).
+OUTPUT_OPTIONS = frozenset({"baseline", "test", "correction", "alpha", "topic_alphas",
+                            "interval", "bounds", "batches"})
 #: The declared contexts, in the order they are asked; :data:`DEFAULT` answers last.
 CONTEXTS: dict[str, Context] = {}
 #: The name of the context of a call no other context claims (judged rankings).

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,7 +36,6 @@ from ..core.inputs import Qrels, Run
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
 from ..core.labels import attach_labels, unused_label_sets
-from ..core.options import TiePolicy
 from ..errors import ParameterError
 from ..io.labels import read_labels
 from ..io.naming import NameSpec
@@ -47,7 +46,7 @@ from ..measures.base import label_sets_named, scores_needed
 from ..measures.compute import compute_shared
 from ..measures.results import Averaging, Evaluation
 from .context import CacheCall
-from .options import TREC_EVAL
+from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 from .setup import (
     EvaluationSetup,
     check_topics,
@@ -56,19 +55,15 @@ from .setup import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    pass
+    from typing_extensions import Unpack  # typing's from Python 3.11
 
 
+@trec_eval_keywords
 def run_judged(held: list[Any], measures: Any, *,
-               relevance_level: int = TREC_EVAL.relevance_level,
-               max_docs: int | None = TREC_EVAL.max_docs,
-               judged_only: bool = TREC_EVAL.judged_only,
-               complete: bool = TREC_EVAL.complete,
-               num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
-               compat: Literal[9, 10] = TREC_EVAL.compat, ties: TiePolicy = TREC_EVAL.ties,
                labels: Mapping[str, Any] | None = None, allow_empty: bool = False,
                zscores: Any = None, cache: CacheCall | None = None,
-               names: NameSpec | None = None) -> Evaluation:
+               names: NameSpec | None = None,
+               **trec: Unpack[TrecEvalKeywords]) -> Evaluation:
     """The runner of judged rankings (:data:`~irscale.evaluation.contexts.judged.JUDGED`):
     :func:`irscale.evaluate` of ``held`` (``[qrels, runs]``, handed over and emptied here)
     with trec_eval's and the catalogue's measures; the options are
@@ -77,15 +72,13 @@ def run_judged(held: list[Any], measures: Any, *,
     file (``zscores``) is read before the qrels and runs, as ``trec_eval -Z`` reads it."""
     reference = None
     if zscores is not None:
-        if compat != 9 or labels:
+        if trec_eval_options(trec).compat != 9 or labels:
             raise ParameterError("zscores= (-Z) applies to trec_eval 9.0.8's evaluations "
                                  "(compat=9, no labels=)")
         from ..io.zscores import read_zscores
 
         reference = read_zscores(zscores)
-    setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
-                             judged_only=judged_only, complete=complete,
-                             num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    setup = evaluation_setup(measures, **trec)
     if cache is not None:
         from ..cache.evaluations import cached_evaluation
 

@@ -50,7 +50,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..cache.entries import decode, encode
 from ..cache.evaluations import call_key, run_key, store
@@ -58,7 +58,6 @@ from ..cache.evaluations import version as cache_version
 from ..cache.keys import KeyWriter, MissingFile
 from ..cache.store import CacheDir, Recorder, shown
 from ..core.inputs import Qrels
-from ..core.options import TiePolicy
 from ..core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from ..core.progress import DELAY, ProgressArg, progress_reporter
 from ..errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
@@ -90,11 +89,12 @@ from ..measures.trec_table import NICKNAMES, NICKNAMES10
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from ..parallel.threads import map_threads
 from .judged import evaluate_judged, evaluate_native
-from .options import TREC_EVAL
+from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 from .setup import EvaluationSetup, evaluation_setup
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.scorematrix import ScoreMatrix
     from ..stats.baseline import BaselineComparison
@@ -283,6 +283,7 @@ def check_out(out: str | os.PathLike[str], files: Iterable[Any] | CallInputs, *,
     return path
 
 
+@trec_eval_keywords
 def evaluate_many(
     qrels: Any,
     runs: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
@@ -294,16 +295,10 @@ def evaluate_many(
     out: str | os.PathLike[str] | None = None,
     force: bool = False,
     names: NameSpec = "file",
-    relevance_level: int = TREC_EVAL.relevance_level,
-    max_docs: int | None = TREC_EVAL.max_docs,
-    judged_only: bool = TREC_EVAL.judged_only,
-    complete: bool = TREC_EVAL.complete,
-    num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
-    compat: Literal[9, 10] = TREC_EVAL.compat,
-    ties: TiePolicy = TREC_EVAL.ties,
     allow_empty: bool = False,
     progress: ProgressArg = False,
     cache: str | os.PathLike[str] | None = None,
+    **trec: Unpack[TrecEvalKeywords],
 ) -> ManyEvaluation:
     """Evaluate many run files in batches, memory bounded by the batches running at once.
 
@@ -333,9 +328,8 @@ def evaluate_many(
         How runs are named: by file stem (longer forms where stems collide, with a
         warning), by the run id of each file (two files with one run id are an error: use
         ``"file"``), or one name per file.
-    relevance_level, max_docs, judged_only, complete, num_docs_in_coll, compat, ties, \
-allow_empty
-        As in :func:`irscale.evaluate` (trec_eval's ``-l``, ``-M``, ``-J``, ``-c``, ``-N``).
+    allow_empty : bool, default False
+        As in :func:`irscale.evaluate`.
     progress : bool or callable, default False
         Progress by run file evaluated (:mod:`irscale.core.progress`).
     cache : folder, optional
@@ -349,6 +343,13 @@ allow_empty
     ManyEvaluation
         The summaries (:meth:`~ManyEvaluation.mean`: runs × measures, as
         ``irscale.evaluate(...).mean()``) and the per-topic folder.
+
+    Other Parameters
+    ----------------
+    relevance_level, max_docs, judged_only, complete, num_docs_in_coll, compat, ties : \
+see irscale.evaluate
+        trec_eval's options, as in :func:`irscale.evaluate` (``-l``, ``-M``, ``-J``,
+        ``-c``, ``-N``; declared once: :mod:`irscale.evaluation.options`).
 
     Raises
     ------
@@ -378,15 +379,14 @@ allow_empty
     >>> many.per_topic().query("measure == 'map'")["value"].tolist()
     [0.5, 1.0, 1.0, 0.0]
     """
-    call = dict(locals()) if cache is not None else None  # the parameters, for the key
+    # the parameters, for the key
+    call = {**locals(), **vars(trec_eval_options(trec))} if cache is not None else None
     diversity = [name for name in measure_names(measures) if is_diversity_name(name)]
     if diversity:
         raise ParameterError(f"{diversity[0]} is a diversity measure: evaluate_many (irscale "
                              "eval-many) computes trec_eval's and ir_measures' measures; "
                              "use irscale.evaluate (irscale eval) with diversity qrels")
-    setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
-                             judged_only=judged_only, complete=complete,
-                             num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    setup = evaluation_setup(measures, **trec)
     _check_kept(setup)
     size = BATCH_SIZE.check(batch_size, "batch_size")
     executor = check_workers(workers, executor)

@@ -2,8 +2,12 @@
 of judged rankings (:func:`irscale.evaluate`, :func:`irscale.evaluate_many`,
 :func:`~irscale.evaluation.setup.evaluation_setup`, the text of
 :func:`~irscale.evaluation.trec_text.trec_eval_text`) and by the judged rankings' context
-(:mod:`irscale.evaluation.contexts.judged`). ``tests/test_evaluation_contexts.py`` checks
-every signature that takes them against this declaration. Loads nothing numerical.
+(:mod:`irscale.evaluation.contexts.judged`). Those functions take them as ``**trec``
+(typed by :class:`TrecEvalKeywords`) and declare them in their signatures from here
+(:func:`trec_eval_keywords`: ``help()`` and :func:`inspect.signature` show the seven
+keywords with their declared defaults); :func:`trec_eval_options` reads them.
+``tests/test_evaluation_contexts.py`` checks every signature that takes them against this
+declaration. Loads nothing numerical.
 
 The options are trec_eval 9.0.8's (``trec_eval.c``): ``-l`` relevance level, ``-M``
 documents per topic, ``-J`` judged documents only, ``-c`` every qrels topic averaged,
@@ -13,11 +17,15 @@ and ``ties`` the order of equal scores (:data:`~irscale.core.options.TIE_POLICIE
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Literal
+from typing import Any, Literal, TypedDict, TypeVar, get_type_hints
 
 from ..core.options import TiePolicy
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -39,3 +47,39 @@ class TrecEvalOptions:
 TREC_EVAL = TrecEvalOptions()
 #: Each option's name → its default, in trec_eval's order.
 TREC_EVAL_DEFAULTS: dict[str, object] = {f.name: f.default for f in fields(TrecEvalOptions)}
+
+
+class TrecEvalKeywords(TypedDict, total=False):
+    """The seven options as a function's ``**trec`` takes them (``Unpack[TrecEvalKeywords]``:
+    their types for mypy and IDEs; the defaults are :class:`TrecEvalOptions`')."""
+
+    relevance_level: int
+    max_docs: int | None
+    judged_only: bool
+    complete: bool
+    num_docs_in_coll: int
+    compat: Literal[9, 10]
+    ties: TiePolicy
+
+
+def trec_eval_keywords(function: F) -> F:
+    """``function`` (which takes ``**trec``) with the seven options in its signature, as
+    keyword-only parameters before its other keyword-only ones, with the declared types
+    (as objects, which the API's edge checks arguments against whatever the function's
+    module imports) and defaults (:class:`TrecEvalOptions`)."""
+    signature = inspect.signature(function)
+    kept = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    first = next((k for k, p in enumerate(kept) if p.kind is p.KEYWORD_ONLY), len(kept))
+    types = get_type_hints(TrecEvalOptions)  # objects: resolved in any function's module
+    declared = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
+                                  annotation=types[f.name]) for f in fields(TrecEvalOptions)]
+    setattr(function, "__signature__",  # noqa: B010  (no attribute of a function's type)
+            signature.replace(parameters=[*kept[:first], *declared, *kept[first:]]))
+    return function
+
+
+def trec_eval_options(trec: Mapping[str, Any]) -> TrecEvalOptions:
+    """The options given as ``**trec`` over the declared defaults; a keyword that is none
+    of them is Python's :class:`TypeError`, as for any function (the API's edge,
+    :mod:`irscale.core.edge`, names it with the keywords the function takes)."""
+    return TrecEvalOptions(**trec)

@@ -16,7 +16,7 @@ from ..io.scus import PeerScus, Pyramid, read_peer_scus, read_pyramid
 from ..measures.names import measure_names, parse_name
 from ..measures.results import Evaluation
 from ..text.pyramid import PYRAMID_EXPECTED, PYRAMID_MEASURES, best_weight
-from ..text.results import text_evaluation
+from .outputs import text_evaluation
 
 
 def _source(source: Any, reader: Any, kind: type) -> Any:

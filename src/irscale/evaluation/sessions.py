@@ -25,7 +25,7 @@ from ..measures.arrays import safe_divide
 from ..measures.base import EvalContext, get_family
 from ..measures.names import NamedMeasure, measure_names, parse_name
 from ..measures.results import Evaluation
-from ..text.params import CLICK_ORDER, SESSION_CLICK_GAIN
+from ..text.params import CLICK_OPTIONS, CLICK_ORDER, SESSION_CLICK_GAIN
 from ..text.session_cost import cost_values
 from ..text.session_markov import msm_values
 from ..text.sessions import (
@@ -135,8 +135,9 @@ def evaluate_sessions(
                                  "run(s): give one click log per run, in the runs' order")
         if not any(r.family == "U" for r in requests):
             raise ParameterError("click logs are used by U only: ask for U")
-    elif click_gain is not None or click_order != "time":
-        raise ParameterError("click_gain and click_order apply to click logs (clicks=)")
+    else:
+        CLICK_OPTIONS.refuse({"click_order": click_order, "click_gain": click_gain},
+                             "clicks=")
     tables = {str(k): read_labels(v) for k, v in (labels or {}).items()}
     jr = build_session_rankings(qrels_obj, run_list, topic_map,
                                 relevance_level=relevance_level, labels=tables).jr

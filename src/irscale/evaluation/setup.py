@@ -12,15 +12,17 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from ..core.options import RankingOptions, TiePolicy, compat_option, is_flag
+from ..core.options import RankingOptions, compat_option, is_flag
 from ..errors import AlignmentError, ParameterError
 from ..measures.base import EvalContext, MeasureRequest
 from ..measures.names import is_trec_request, parse_measures
-from .options import TREC_EVAL
+from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack  # typing's from Python 3.11
+
     from ..core.rows import TopicRows
 
 
@@ -34,27 +36,21 @@ class EvaluationSetup:
     requests: tuple[MeasureRequest, ...]
 
 
-def evaluation_setup(
-    measures: str | Iterable[str] = "official",
-    *,
-    relevance_level: int = TREC_EVAL.relevance_level,
-    max_docs: int | None = TREC_EVAL.max_docs,
-    judged_only: bool = TREC_EVAL.judged_only,
-    complete: bool = TREC_EVAL.complete,
-    num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
-    compat: Literal[9, 10] = TREC_EVAL.compat,
-    ties: TiePolicy = TREC_EVAL.ties,
-) -> EvaluationSetup:
+@trec_eval_keywords
+def evaluation_setup(measures: str | Iterable[str] = "official",
+                     **trec: Unpack[TrecEvalKeywords]) -> EvaluationSetup:
     """The options of :func:`irscale.evaluate` (same names and meaning), checked before any input is
     read: a :class:`ParameterError` or :class:`MeasureError` otherwise."""
-    compat_option(compat)  # first, as before any other option
-    for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):
+    o = trec_eval_options(trec)
+    compat_option(o.compat)  # first, as before any other option
+    for flag, value in (("judged_only (-J)", o.judged_only), ("complete (-c)", o.complete)):
         if not is_flag(value):
             raise ParameterError(f"{flag} must be True or False, got {value!r}")
-    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
-                             judged_only=judged_only, ties=ties, compat=compat)
-    context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
-    return EvaluationSetup(options, context, tuple(parse_measures(measures, compat=compat)))
+    options = RankingOptions(relevance_level=o.relevance_level, max_docs=o.max_docs,
+                             judged_only=o.judged_only, ties=o.ties, compat=o.compat)
+    context = EvalContext(compat=o.compat, num_docs_in_coll=o.num_docs_in_coll,
+                          complete=o.complete)
+    return EvaluationSetup(options, context, tuple(parse_measures(measures, compat=o.compat)))
 
 
 def check_run_topics(runs: Sequence[str], evaluated: Sequence[int],

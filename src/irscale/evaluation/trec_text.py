@@ -21,34 +21,32 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from ..core.options import TiePolicy, check_run_names
+from ..core.options import check_run_names
 from ..io.formats import run_suffixes
 from ..io.native_files import judge_batch
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
 from ..measures.native import unreplayable_sort_warning
 from ..measures.plan import TrecPlan, plan_trec
-from .options import TREC_EVAL
+from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 from .setup import EvaluationSetup, check_run_topics, complete_totals, evaluation_setup
 
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack  # typing's from Python 3.11
 
+
+@trec_eval_keywords
 def trec_eval_text(
     qrels: Any,
     runs: Any,
     measures: str | Iterable[str] = "official",
     *,
-    relevance_level: int = TREC_EVAL.relevance_level,
-    max_docs: int | None = TREC_EVAL.max_docs,
-    judged_only: bool = TREC_EVAL.judged_only,
-    complete: bool = TREC_EVAL.complete,
-    num_docs_in_coll: int = TREC_EVAL.num_docs_in_coll,
-    compat: Literal[9, 10] = TREC_EVAL.compat,
-    ties: TiePolicy = TREC_EVAL.ties,
     allow_empty: bool = False,
     per_query: bool = False,
     summary: bool = True,
     cache: Any = None,
+    **trec: Unpack[TrecEvalKeywords],
 ) -> bytes | None:
     """``irscale.evaluate(qrels, runs, measures, ...).format("trec", per_query=...,
     summary=...)`` encoded, computed by the engine alone; ``None`` when it cannot be (a
@@ -58,14 +56,15 @@ def trec_eval_text(
     first, as there, and nothing is read when the answer is ``None``. ``cache``: the
     results cache's folder (module documentation).
     """
-    arguments = dict(locals())  # every parameter, by name: the cache's key
-    setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
-                             judged_only=judged_only, complete=complete,
-                             num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    # every parameter, by name: the cache's key
+    arguments = {**vars(trec_eval_options(trec)), "qrels": qrels, "runs": runs,
+                 "measures": measures, "allow_empty": allow_empty, "per_query": per_query,
+                 "summary": summary, "cache": cache}
+    setup = evaluation_setup(measures, **trec)
     plan = plan_trec(setup.requests, setup.context)
     if plan is None:
         return None
-    inputs = native_inputs(qrels, runs, ties=ties)
+    inputs = native_inputs(qrels, runs, ties=setup.options.ties)
     if not isinstance(inputs, NativeInputs) or inputs.qrels[0] == "dicts":
         return None
     if cache is None:

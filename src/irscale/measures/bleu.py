@@ -1,7 +1,8 @@
 """BLEU of texts: name, parameters, formula (Papineni et al. 2002, as sacrebleu 2.6).
 
 Declared here, in the one catalogue under the context ``texts``; computed by
-:func:`irscale.text.bleu.evaluate_bleu`, whose module documentation states the definition
+the kernels of :mod:`irscale.text.bleu` (runner:
+:func:`irscale.evaluation.bleu.evaluate_bleu`), whose module documentation states the definition
 in full (tokenisers, smoothing, effective order). Its per-text value is sentence BLEU;
 corpus BLEU, which pools the n-gram counts of all texts before dividing, is no mean of
 per-text values: :func:`irscale.text.bleu.corpus_bleu` and ``irscale text bleu --corpus``

@@ -2,7 +2,8 @@
 Kato & Song 2011; Sakai & Kato 2012).
 
 Declared here, in the one catalogue under the context ``nuggets``; computed by
-:func:`irscale.text.nuggets.evaluate_nuggets`, whose module documentation states each
+the kernels of :mod:`irscale.text.nuggets` (runner:
+:func:`irscale.evaluation.nuggets.evaluate_nuggets`), whose module documentation states each
 definition in full: V* the topic's gold nuggets (weights w, vital strings vs), V those
 found in an output of length l, pos(v) where nugget v ends.
 """

@@ -1,7 +1,8 @@
 """The ROUGE families of texts: names, parameters, formulas (Lin 2004).
 
 Declared here, in the one catalogue under the context ``texts``; computed by
-:func:`irscale.text.rouge.evaluate_rouge`, whose module documentation states each
+the kernels of :mod:`irscale.text.rouge` (runner:
+:func:`irscale.evaluation.rouge.evaluate_rouge`), whose module documentation states each
 definition in full. A name may carry a parameter after the family's stem: ``ROUGE-2``
 (n = 2), ``ROUGE-SU4`` (skip = 4), ``ROUGE-S*`` (skip = inf).
 """

@@ -4,7 +4,8 @@
 and outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`, matched by hand or
 automatically: :mod:`irscale.text.pourpre`).
 
-The evaluation functions return the same :class:`~irscale.evaluation.Evaluation` as
+The kernels live here; the runners of files (``evaluate_*``, re-exported here) are
+:mod:`irscale.evaluation`'s. They return the same :class:`~irscale.evaluation.Evaluation` as
 :func:`irscale.evaluate`, so their per-topic values become a
 :class:`~irscale.core.scorematrix.ScoreMatrix` (``.to_matrix()``) for the statistics and
 the meta-evaluation.
@@ -23,11 +24,11 @@ from ..core.lazy import lazy_package
 _EXPORTS = {
     "SESSION_MEASURES": ".sessions",
     "corpus_bleu": ".bleu",
-    "evaluate_bleu": ".bleu",
-    "evaluate_corpus_bleu": ".bleu",
-    "evaluate_nuggets": ".nuggets",
+    "evaluate_bleu": "..evaluation.bleu",
+    "evaluate_corpus_bleu": "..evaluation.bleu",
+    "evaluate_nuggets": "..evaluation.nuggets",
     "evaluate_pyramid": "..evaluation.pyramids",
-    "evaluate_rouge": ".rouge",
+    "evaluate_rouge": "..evaluation.rouge",
     "evaluate_sessions": "..evaluation.sessions",
     "pourpre_matches": ".pourpre",
     "rouge": ".rouge",
@@ -41,10 +42,12 @@ __all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_bleu", "evaluate_corpus_
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"rouge"})
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..evaluation.bleu import evaluate_bleu, evaluate_corpus_bleu
+    from ..evaluation.nuggets import evaluate_nuggets
     from ..evaluation.pyramids import evaluate_pyramid
+    from ..evaluation.rouge import evaluate_rouge
     from ..evaluation.sessions import evaluate_sessions
-    from .bleu import corpus_bleu, evaluate_bleu, evaluate_corpus_bleu, sentence_bleu
-    from .nuggets import evaluate_nuggets
+    from .bleu import corpus_bleu, sentence_bleu
     from .pourpre import pourpre_matches
-    from .rouge import evaluate_rouge, rouge
+    from .rouge import rouge
     from .sessions import SESSION_MEASURES

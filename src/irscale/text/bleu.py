@@ -42,6 +42,10 @@ Tokenising is one regular-expression pass per rule and text (as sacrebleu's); n-
 their counts are then computed for all texts at once: tokens become ids, n-grams int64
 codes (:mod:`irscale.text.rouge`'s), each reference group's maximal counts and each
 hypothesis's clipped counts come from sorted keys, and the formula runs over arrays.
+
+These are the kernels; the runners of files (:func:`evaluate_bleu`,
+:func:`evaluate_corpus_bleu`) are :mod:`irscale.evaluation.bleu`'s (also importable from
+here).
 """
 
 from __future__ import annotations
@@ -55,13 +59,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, ParameterError
-from ..evaluation import Evaluation
-from ..io.table import Column
-from ..io.text import Texts, candidate_runs, read_texts
+from ..core.lazy import lazy_package
+from ..errors import ParameterError
 from ..measures.names import measure_names, parse_name
-from ..measures.results import RunSummaries
-from .results import text_evaluation
 from .rouge import _joined, word_ids
 
 DEFAULT_MEASURES = ("BLEU",)
@@ -297,7 +297,9 @@ def bleu_from_statistics(stats: np.ndarray, request: BleuRequest) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- API
-def _requests(measures: str | Iterable[str]) -> list[BleuRequest]:
+def bleu_requests(measures: str | Iterable[str]) -> list[BleuRequest]:
+    """The requests of BLEU measure names (a :class:`~irscale.errors.MeasureError` names a
+    name that is not one)."""
     names = measure_names(measures, split=False, expected=BLEU_EXPECTED)
     return [parse_bleu(name) for name in names]
 
@@ -329,10 +331,10 @@ def sentence_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     """
     import pandas as pd
 
-    requests = _requests(measures)
+    requests = bleu_requests(measures)
     refs, ref_group = _groups(hypotheses, references)
     hyp_group = np.arange(len(hypotheses))
-    return pd.DataFrame(_values(list(hypotheses), refs, ref_group, hyp_group, requests,
+    return pd.DataFrame(bleu_values(list(hypotheses), refs, ref_group, hyp_group, requests,
                                 None))
 
 
@@ -346,16 +348,16 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     ...             [["the cat sat on a mat"], ["a dog barked"]])
     {'BLEU(effective=0)': 0.4927...}
     """
-    requests = _requests(measures)
+    requests = bleu_requests(measures)
     refs, ref_group = _groups(hypotheses, references)
-    values = _values(list(hypotheses), refs, ref_group, np.arange(len(hypotheses)),
+    values = bleu_values(list(hypotheses), refs, ref_group, np.arange(len(hypotheses)),
                      requests, np.zeros(len(hypotheses), dtype=np.int64))
     return {label: float(v[0]) for label, v in values.items()}
 
 
-def _values(hyps: list[str], refs: list[str], ref_group: np.ndarray, hyp_group: np.ndarray,
-            requests: Sequence[BleuRequest], pool: np.ndarray | None
-            ) -> dict[str, np.ndarray]:
+def bleu_values(hyps: list[str], refs: list[str], ref_group: np.ndarray, hyp_group: np.ndarray,
+                requests: Sequence[BleuRequest], pool: np.ndarray | None
+                ) -> dict[str, np.ndarray]:
     """Every request's values: per hypothesis, or (``pool``: the set of every hypothesis)
     per set, the statistics added within a set."""
     counted: dict[tuple[str, bool, int], np.ndarray] = {}
@@ -373,115 +375,7 @@ def _values(hyps: list[str], refs: list[str], ref_group: np.ndarray, hyp_group: 
     return out
 
 
-# ----------------------------------------------------------------------------- evaluation
-def _candidates(candidates: Any) -> list[Texts]:
-    sources = candidates if isinstance(candidates, (list, tuple)) else [candidates]
-    if not sources:
-        raise InputError("no candidates to evaluate: give a candidate file (or its bytes), "
-                         "or a list of them")
-    return [c if isinstance(c, Texts) else read_texts(c, what="candidates") for c in sources]
-
-
-def _prepare(references: Any, candidates: Any) -> tuple[Any, ...]:
-    """The rows to evaluate: runs, per kept candidate its run, topic and text, the
-    reference texts with their topic codes, the topics and the unjudged topics per run."""
-    refs = references if isinstance(references, Texts) else \
-        read_texts(references, what="references")
-    cands = _candidates(candidates)
-    runs = candidate_runs(cands)
-    topics = sorted(set(refs.topic))
-    topic_pos = {t: k for k, t in enumerate(topics)}
-    rows = [(r, t, x) for c in cands for t, r, x in zip(c.topic, c.id, c.text, strict=True)]
-    kept = [row for row in rows if row[1] in topic_pos]
-    unjudged = [sorted({t for r, t, _ in rows if r == run and t not in topic_pos})
-                for run in runs]
-    run_pos = {r: k for k, r in enumerate(runs)}
-    run_index = np.array([run_pos[r] for r, _, _ in kept], dtype=np.int64)
-    hyp_group = np.array([topic_pos[t] for _, t, _ in kept], dtype=np.int64)
-    ref_group = np.array([topic_pos[t] for t in refs.topic], dtype=np.int64)
-    return runs, run_index, kept, hyp_group, refs, ref_group, topics, unjudged
-
-
-def evaluate_bleu(references: Any, candidates: Any,
-                  measures: str | Iterable[str] = DEFAULT_MEASURES, *,
-                  allow_empty: bool = False) -> Evaluation:
-    """Sentence BLEU of every (run, topic) text against the topic's reference texts.
-
-    Parameters
-    ----------
-    references : path, bytes or Texts
-        Reference texts ``topic<TAB>ref_id<TAB>text`` (:func:`irscale.io.text.read_texts`).
-    candidates : path, bytes or Texts, or a list of them
-        Candidate texts ``topic<TAB>run<TAB>text``; a file may hold several runs.
-    measures : str or list of str
-        ``BLEU``, ``BLEU(smooth=floor,value=0.1)``, ``BLEU(tokenize=intl)`` ...
-    allow_empty : bool
-        Evaluate a run none of whose topics has references.
-
-    Returns
-    -------
-    Evaluation
-        One value per (run, topic) with references, summarised by their mean (corpus BLEU
-        is no function of these values: :func:`evaluate_corpus_bleu`).
-
-    Examples
-    --------
-    >>> refs = b"q1\\tr1\\tthe cat sat on the mat\\nq2\\tr1\\ta dog barked\\n"
-    >>> cands = b"q1\\tA\\tthe cat sat on a mat\\nq2\\tA\\ta dog barked\\n"
-    >>> evaluate_bleu(refs, cands).mean().round(4)
-    measure    BLEU
-    run
-    A        0.7686
-    """
-    requests = _requests(measures)
-    runs, run_index, kept, hyp_group, refs, ref_group, topics, unjudged = \
-        _prepare(references, candidates)
-    values = _values([x for _, _, x in kept], list(refs.text), ref_group, hyp_group,
-                     requests, None)
-    return text_evaluation(runs, run_index, [t for _, t, _ in kept], values,
-                           gold_topics=topics, unjudged=unjudged, allow_empty=allow_empty,
-                           source=refs.source)
-
-
-@dataclass(frozen=True)
-class CorpusScores(RunSummaries):
-    """Corpus values of every run (a :class:`~irscale.io.table.SummaryTable`: the output
-    writers print them as the runs' summary lines; :meth:`mean` is the runs × measures
-    table, :meth:`to_frame` and :meth:`format` those of every evaluation's summaries)."""
-
-    run_names: tuple[str, ...]
-    columns: tuple[Column, ...]
-    values: dict[str, np.ndarray]
-
-    @property
-    def runs(self) -> tuple[str, ...]:
-        return self.run_names
-
-    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
-        """``(column, corpus value)`` of one run."""
-        return [(c, float(self.values[c.label][run_index])) for c in self.columns]
-
-
-def evaluate_corpus_bleu(references: Any, candidates: Any,
-                         measures: str | Iterable[str] = ("BLEU(effective=0)",)
-                         ) -> CorpusScores:
-    """Corpus BLEU of every run over its topics with references (inputs as
-    :func:`evaluate_bleu`'s; a run with none of them is an error).
-
-    >>> refs = b"q1\\tr1\\tthe cat sat on the mat\\nq2\\tr1\\ta dog barked\\n"
-    >>> cands = b"q1\\tA\\tthe cat sat on a mat\\nq2\\tA\\ta dog barked\\n"
-    >>> evaluate_corpus_bleu(refs, cands).mean().round(4)
-    measure  BLEU(effective=0)
-    run
-    A                   0.5969
-    """
-    requests = _requests(measures)
-    runs, run_index, kept, hyp_group, refs, ref_group, _, _ = _prepare(references,
-                                                                       candidates)
-    missing = sorted(set(range(len(runs))) - set(run_index.tolist()))
-    if missing:
-        raise InputError(f"run {runs[missing[0]]!r} has no text for a topic of the "
-                         f"references ({refs.source})")
-    values = _values([x for _, _, x in kept], list(refs.text), ref_group, hyp_group,
-                     requests, run_index)
-    return CorpusScores(tuple(runs), tuple(Column(label) for label in values), values)
+#: The runners of files, :mod:`irscale.evaluation.bleu`'s, importable from here too.
+__getattr__, __dir__ = lazy_package(__name__, {
+    "CorpusScores": "irscale.evaluation.bleu", "evaluate_bleu": "irscale.evaluation.bleu",
+    "evaluate_corpus_bleu": "irscale.evaluation.bleu"})

@@ -22,34 +22,26 @@ Lengths l, offsets pos(v) and |vs(v)| are counts of characters in one unit. With
 texts (``texts=``) irscale counts the non-blank characters (Sakai 2014, §3.3: "in characters,
 excluding white spaces"), and vital strings are always counted so; a lengths file
 (``lengths=``) gives l as you count it.
+
+These are the kernels, functions of arrays (:class:`NuggetArrays`); the runner of files,
+:func:`evaluate_nuggets`, is :mod:`irscale.evaluation.nuggets`'s (also importable from
+here).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..core.scaling import binary_exponent, binary_exponents
-from ..errors import DuplicateError, InputError, MeasureError, ParameterError
-from ..evaluation import Evaluation
-from ..io.text import (
-    Lengths,
-    Matches,
-    Nuggets,
-    Texts,
-    read_lengths,
-    read_matches,
-    read_nuggets,
-    read_texts,
-)
+from ..core.lazy import lazy_package
+from ..core.scaling import binary_exponent
+from ..errors import MeasureError
 from ..measures.arrays import f_beta
 from ..measures.base import CATALOGUE
-from ..measures.names import measure_names, parse_name
-from .results import text_evaluation
 
 NUGGET_MEASURES = tuple(CATALOGUE["nuggets"])
 DEFAULT_MEASURES = NUGGET_MEASURES
@@ -57,110 +49,41 @@ DEFAULT_MEASURES = NUGGET_MEASURES
 NUGGETS_EXPECTED = 'measures must be nugget measure names such as "W-Rec" or ["S(L=1000)", "T"]'
 
 
-def _chars(text: str) -> int:
-    """Characters of ``text`` other than blanks."""
+def nonblank_chars(text: str) -> int:
+    """Characters of ``text`` other than blanks (an output's length l, |vs(v)|)."""
     return sum(len(part) for part in text.split())
 
 
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0,
-                                                              denominator, 1), 0.0)
-
-
 @dataclass(frozen=True, eq=False)
-class _Batch:
-    """The outputs (one per evaluated (run, topic)) and their matches, as arrays."""
+class NuggetArrays:
+    """The gold-standard nuggets, the evaluated outputs (one per (run, topic)) and their
+    matches, as arrays: what the kernels compute on."""
 
-    out_run: np.ndarray  # run index of every output
-    out_topic: np.ndarray  # topic index (into topics) of every output
+    topics: Sequence[str]  # the topics with nuggets (named in errors)
+    source: str  # where the nuggets come from (named in errors)
+    topic_code: np.ndarray  # topic index of every nugget
+    weight: np.ndarray  # w(v) of every nugget, scaled per topic into [0, 1)
+    vital: np.ndarray  # whether every nugget is vital
+    vs_len: np.ndarray  # |vs(v)| of every nugget (-1: none)
+    nugget_rank: np.ndarray  # rank of every nugget's id among the ids (ties of the PMO)
+    out_topic: np.ndarray  # topic index of every output
     out_length: np.ndarray  # l of every output
     m_out: np.ndarray  # output of every match
-    m_nugget: np.ndarray  # nugget (row of the nuggets file) of every match
+    m_nugget: np.ndarray  # nugget of every match
     m_offset: np.ndarray  # pos(v) of every match
 
 
-def _lookup_outputs(outputs: Lengths | Texts, topic_pos: dict[str, int]
-                    ) -> tuple[list[str], dict[tuple[str, str], int], list[tuple[str, ...]],
-                               list[int], list[int], list[int]]:
-    """Runs (first appearance), output index by (topic, run), per run the topics it has
-    outputs for that have no nuggets, and run / topic / length of every evaluated output."""
-    if isinstance(outputs, Texts):
-        runs_col, lengths = outputs.id, [_chars(t) for t in outputs.text]
-    else:
-        runs_col, lengths = outputs.run, list(outputs.length)
-    runs = list(dict.fromkeys(runs_col))
-    run_pos = {r: k for k, r in enumerate(runs)}
-    index: dict[tuple[str, str], int] = {}
-    unjudged: list[set[str]] = [set() for _ in runs]
-    out_run: list[int] = []
-    out_topic: list[int] = []
-    out_length: list[int] = []
-    for t, r, length in zip(outputs.topic, runs_col, lengths, strict=True):
-        if t not in topic_pos:
-            unjudged[run_pos[r]].add(t)
-            continue
-        index[t, r] = len(out_run)
-        out_run.append(run_pos[r])
-        out_topic.append(topic_pos[t])
-        out_length.append(length)
-    return runs, index, [tuple(sorted(u)) for u in unjudged], out_run, out_topic, out_length
+def _per_output(a: NuggetArrays, values: np.ndarray) -> np.ndarray:
+    return np.bincount(a.m_out, weights=values, minlength=len(a.out_topic))
 
 
-def _batch(nuggets: Nuggets, matches: Sequence[Matches], outputs: Lengths | Texts
-           ) -> tuple[list[str], list[str], list[tuple[str, ...]], _Batch]:
-    topics = sorted(set(nuggets.topic))
-    topic_pos = {t: k for k, t in enumerate(topics)}
-    nugget_pos = {(t, n): k for k, (t, n) in enumerate(zip(nuggets.topic, nuggets.nugget,
-                                                            strict=True))}
-    runs, index, unjudged, out_run, out_topic, out_length = _lookup_outputs(outputs,
-                                                                            topic_pos)
-    where = "output texts" if isinstance(outputs, Texts) else "output lengths"
-    m_out, m_nugget, m_offset = [], [], []
-    for m in matches:
-        for t, r, n, offset, line in zip(m.topic, m.run, m.nugget, m.offset, m.line,
-                                         strict=True):
-            text = f"{t} {r} {n} {offset}"
-            problem = None
-            if t not in topic_pos:
-                problem = f"topic {t!r} has no nuggets in {nuggets.source}"
-            elif (t, n) not in nugget_pos:
-                problem = f"nugget {n!r} is not a nugget of topic {t!r} in {nuggets.source}"
-            elif (t, r) not in index:
-                problem = (f"run {r!r} has no output for topic {t!r} in the {where} "
-                           f"({outputs.source})")
-            elif offset > out_length[index[t, r]]:
-                problem = (f"offset {offset} lies beyond the output's end (length "
-                           f"{out_length[index[t, r]]} in {outputs.source})")
-            if problem is not None:
-                raise InputError(problem, source=m.source, line=line, text=text)
-            o = index[t, r]
-            m_out.append(o)
-            m_nugget.append(nugget_pos[t, n])
-            m_offset.append(offset)
-    seen: dict[tuple[str, str, str], tuple[str, int]] = {}
-    for m in matches:  # the same nugget matched in two files (or a file given twice)
-        for t, r, n, line in zip(m.topic, m.run, m.nugget, m.line, strict=True):
-            if (t, r, n) in seen:
-                raise DuplicateError(f"nugget {n!r} of topic {t!r} matched twice for run "
-                                     f"{r!r} (first in {seen[t, r, n][0]}, line "
-                                     f"{seen[t, r, n][1]})", source=m.source, line=line)
-            seen[t, r, n] = (m.source, line)
-    batch = _Batch(np.array(out_run, dtype=np.int64), np.array(out_topic, dtype=np.int64),
-                   np.array(out_length, dtype=np.float64), np.array(m_out, dtype=np.int64),
-                   np.array(m_nugget, dtype=np.int64), np.array(m_offset, dtype=np.float64))
-    return runs, topics, unjudged, batch
-
-
-def _pmo_positions(nuggets: Nuggets, topic_code: np.ndarray, weight: np.ndarray,
-                   vs_len: np.ndarray) -> np.ndarray:
+def pmo_positions(a: NuggetArrays) -> np.ndarray:
     """pos*(v) of every nugget: the end of vs(v) in its topic's pseudo-minimal output
-    (vital strings by decreasing weight, then increasing length, then nugget id)."""
-    ident = np.unique(np.asarray(nuggets.nugget, dtype=object), return_inverse=True)[1]
-    order = np.lexsort((ident, vs_len, -weight, topic_code))
-    ends = np.cumsum(vs_len[order])
-    first = np.r_[True, topic_code[order][1:] != topic_code[order][:-1]] if len(order) \
-        else np.zeros(0, dtype=bool)
+    (vital strings by decreasing weight, then increasing length, then nugget id; eq. 43)."""
+    order = np.lexsort((a.nugget_rank, a.vs_len, -a.weight, a.topic_code))
+    ends = np.cumsum(a.vs_len[order])
+    code = a.topic_code[order]
+    first = np.r_[True, code[1:] != code[:-1]] if len(order) else np.zeros(0, dtype=bool)
     start = np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))
     before = np.where(start > 0, ends[np.maximum(start - 1, 0)], 0.0)
     out = np.empty(len(order))
@@ -168,135 +91,85 @@ def _pmo_positions(nuggets: Nuggets, topic_code: np.ndarray, weight: np.ndarray,
     return out
 
 
-def evaluate_nuggets(nuggets: Any, matches: Any,
-                     measures: str | Iterable[str] = DEFAULT_MEASURES, *,
-                     lengths: Any = None, texts: Any = None,
-                     allow_empty: bool = False) -> Evaluation:
-    """Evaluate outputs by their matched nuggets / iUnits (module documentation).
+def _per_topic(a: NuggetArrays, weights: np.ndarray) -> tuple[np.ndarray, str | None]:
+    """The sums of ``weights`` (one per nugget) per topic, and the first topic of an
+    output whose sum is not positive (None when there is none)."""
+    total = np.bincount(a.topic_code, weights=weights, minlength=len(a.topics))
+    used = np.unique(a.out_topic)
+    empty = used[total[used] <= 0]
+    return total, a.topics[empty[0]] if len(empty) else None
 
-    Parameters
-    ----------
-    nuggets : path, bytes or Nuggets
-        ``topic nugget_id weight vital|okay [vital_string]``
-        (:func:`~irscale.io.text.read_nuggets`).
-    matches : path, bytes or Matches, or a list of them
-        ``topic run nugget_id offset``.
-    measures : str or list of str
-        ``W-Rec``, ``Prec_allow``, ``F_QA(beta=3)``, ``S(L=1000)``, ``T``, ``Ssharp``.
-    lengths : path, bytes or Lengths
-        The outputs and their lengths ``topic run length``; or
-    texts : path, bytes or Texts
-        the outputs themselves ``topic<TAB>run<TAB>text`` (l = non-blank characters).
-    allow_empty : bool
-        Evaluate a run none of whose outputs is for a topic with nuggets.
 
-    Returns
-    -------
-    Evaluation
-        One value per output of a topic with nuggets; a run's outputs for topics without
-        nuggets are named in a warning; an output with no match scores 0.
+def _gain(offset: np.ndarray, patience: float, unit: float) -> np.ndarray:
+    """(L − pos)⁺ · unit: a nugget's gain in S (eq. 43), scaled by ``unit``."""
+    return np.maximum(0.0, patience - offset) * unit
 
-    Examples
-    --------
-    >>> nug = b"q1 n1 3 vital born 1942\\nq1 n2 1 okay in Liverpool\\n"
-    >>> e = evaluate_nuggets(nug, b"q1 A n1 30\\n", ["W-Rec", "S(L=100)", "T"],
-    ...                      lengths=b"q1 A 60\\n")
-    >>> e.per_topic().value.round(4).tolist()  # 3/4, 3·70 / (3·92 + 1·81), 8/60
-    [0.75, 0.5882, 0.1333]
-    """
-    names = measure_names(measures, split=False, expected=NUGGETS_EXPECTED)
-    requests = [parse_name(name, "nuggets") for name in names]
-    if (lengths is None) == (texts is None):
-        raise ParameterError("give the outputs' lengths (lengths=, --lengths) or their "
-                             "texts (texts=, --texts): exactly one of them")
-    gold = nuggets if isinstance(nuggets, Nuggets) else read_nuggets(nuggets)
-    sources = matches if isinstance(matches, (list, tuple)) else [matches]
-    found = [m if isinstance(m, Matches) else read_matches(m) for m in sources]
-    if texts is not None:
-        outputs: Lengths | Texts = texts if isinstance(texts, Texts) else \
-            read_texts(texts, what="output texts")
-    else:
-        outputs = lengths if isinstance(lengths, Lengths) else read_lengths(lengths)
-    runs, topics, unjudged, b = _batch(gold, found, outputs)
-    topic_code = np.searchsorted(np.asarray(topics, dtype=object),
-                                 np.asarray(gold.topic, dtype=object)).astype(np.int64)
-    # weights divided by a power of 2 per topic, into [0, 1) (irscale.core.scaling):
-    # W-Rec and S are ratios of sums of them, which weights near 1e308 would overflow
-    weight = np.asarray(gold.weight, dtype=np.float64)
-    weight = np.ldexp(weight, -binary_exponents(weight, topic_code, len(topics))[topic_code])
-    vital = np.asarray(gold.vital, dtype=bool)
-    n_out, n_topics = len(b.out_run), len(topics)
-    needs_vs = any(r.family in ("S", "T", "Ssharp") for r in requests)
-    vs_len = np.array([-1.0 if s is None else _chars(s) for s in gold.vital_string])
-    if needs_vs and (vs_len < 0).any():
-        k = int(np.flatnonzero(vs_len < 0)[0])
-        raise InputError(f"nugget {gold.nugget[k]!r} has no vital string: S, T and S♯ need "
-                         "one for every nugget (W-Rec, Prec_allow and F_QA do not)",
-                         source=gold.source, line=gold.line[k])
 
-    def per_output(values: np.ndarray) -> np.ndarray:
-        return np.bincount(b.m_out, weights=values, minlength=n_out)
+def recall(a: NuggetArrays, which: str) -> np.ndarray:
+    """W-Rec of every output (eq. 40); ``which``: ``all`` or ``vital`` nuggets."""
+    counted = a.vital if which == "vital" else np.ones(len(a.weight), dtype=bool)
+    total, empty = _per_topic(a, np.where(counted, a.weight, 0.0))
+    if empty is not None:
+        raise MeasureError(f"topic {empty!r} of {a.source}: its "
+                           f"{'vital ' if which == 'vital' else ''}nuggets weigh 0 "
+                           "in all: recall is undefined")
+    return _per_output(a, np.where(counted[a.m_nugget], a.weight[a.m_nugget], 0.0)) / \
+        total[a.out_topic]
 
-    def recall(which: str) -> np.ndarray:
-        counted = vital if which == "vital" else np.ones(len(weight), dtype=bool)
-        total = np.bincount(topic_code, weights=np.where(counted, weight, 0.0),
-                            minlength=n_topics)
-        used = np.unique(b.out_topic)
-        empty = used[total[used] <= 0]
-        if len(empty):
-            raise MeasureError(f"topic {topics[empty[0]]!r} of {gold.source}: its "
-                               f"{'vital ' if which == 'vital' else ''}nuggets weigh 0 "
-                               "in all: recall is undefined")
-        return per_output(np.where(counted[b.m_nugget], weight[b.m_nugget], 0.0)) / \
-            total[b.out_topic]
 
-    def prec_allow(allowance: float) -> np.ndarray:
-        # an allowance ≥ l allows the whole output: min(allowance, l) keeps the product
-        # finite with the same value
-        allow = np.minimum(allowance, b.out_length) * np.bincount(b.m_out, minlength=n_out)
-        return 1.0 - np.maximum(0.0, b.out_length - allow) / b.out_length
+def prec_allow(a: NuggetArrays, allowance: float) -> np.ndarray:
+    """Prec_allow of every output (eq. 41)."""
+    # an allowance ≥ l allows the whole output: min(allowance, l) keeps the product
+    # finite with the same value
+    allow = np.minimum(allowance, a.out_length) * np.bincount(a.m_out,
+                                                              minlength=len(a.out_topic))
+    return 1.0 - np.maximum(0.0, a.out_length - allow) / a.out_length
 
-    def s_measure(patience: float) -> np.ndarray:
-        # L − pos(v) times 2^−e(L) (exact, as weights are scaled): every term w·(L − pos)
-        # is below 1, and sums of them finite however large L is
-        unit = math.ldexp(1.0, -binary_exponent(np.array([patience])))
 
-        def gain(offset: np.ndarray) -> np.ndarray:
-            return np.maximum(0.0, patience - offset) * unit
+def s_measure(a: NuggetArrays, patience: float) -> np.ndarray:
+    """S of every output (eq. 43–44), L = ``patience``."""
+    # L − pos(v) times 2^−e(L) (exact, as weights are scaled): every term w·(L − pos)
+    # is below 1, and sums of them finite however large L is
+    unit = math.ldexp(1.0, -binary_exponent(np.array([patience])))
+    ideal, empty = _per_topic(a, a.weight * _gain(pmo_positions(a), patience, unit))
+    if empty is not None:
+        raise MeasureError(f"S(L={patience:g}): the pseudo-minimal output of topic "
+                           f"{empty!r} gains nothing before L (its first "
+                           "vital string ends at L or later, or its weights are 0)")
+    return _per_output(a, a.weight[a.m_nugget] * _gain(a.m_offset, patience, unit)) / \
+        ideal[a.out_topic]
 
-        ideal = np.bincount(topic_code, weights=weight * gain(
-            _pmo_positions(gold, topic_code, weight, vs_len)), minlength=n_topics)
-        used = np.unique(b.out_topic)
-        empty = used[ideal[used] <= 0]
-        if len(empty):
-            raise MeasureError(f"S(L={patience:g}): the pseudo-minimal output of topic "
-                               f"{topics[empty[0]]!r} gains nothing before L (its first "
-                               "vital string ends at L or later, or its weights are 0)")
-        gained = per_output(weight[b.m_nugget] * gain(b.m_offset))
-        return gained / ideal[b.out_topic]
 
-    def t_measure() -> np.ndarray:
-        return per_output(vs_len[b.m_nugget]) / b.out_length
+def t_measure(a: NuggetArrays) -> np.ndarray:
+    """T of every output (eq. 45)."""
+    return _per_output(a, a.vs_len[a.m_nugget]) / a.out_length
 
+
+def nugget_values(a: NuggetArrays, requests: Sequence[Any]) -> dict[str, np.ndarray]:
+    """The values of every request (parsed names of the catalogue's ``nuggets`` context)
+    for every output, by label."""
     values: dict[str, np.ndarray] = {}
     for r in requests:
         if r.label in values:
             continue
         p = r.params
         if r.family == "W-Rec":
-            values[r.label] = recall(p["nuggets"])
+            values[r.label] = recall(a, p["nuggets"])
         elif r.family == "Prec_allow":
-            values[r.label] = prec_allow(p["allowance"])
+            values[r.label] = prec_allow(a, p["allowance"])
         elif r.family == "F_QA":
-            values[r.label] = f_beta(prec_allow(p["allowance"]), recall(p["nuggets"]),
+            values[r.label] = f_beta(prec_allow(a, p["allowance"]), recall(a, p["nuggets"]),
                                      p["beta"])
         elif r.family == "S":
-            values[r.label] = s_measure(p["L"])
+            values[r.label] = s_measure(a, p["L"])
         elif r.family == "T":
-            values[r.label] = t_measure()
+            values[r.label] = t_measure(a)
         else:
-            values[r.label] = f_beta(np.minimum(1.0, t_measure()),
-                                     np.minimum(1.0, s_measure(p["L"])), p["beta"])
-    return text_evaluation(runs, b.out_run, [topics[t] for t in b.out_topic.tolist()],
-                           values, gold_topics=topics, unjudged=unjudged,
-                           allow_empty=allow_empty, source=gold.source, gold="nuggets")
+            values[r.label] = f_beta(np.minimum(1.0, t_measure(a)),
+                                     np.minimum(1.0, s_measure(a, p["L"])), p["beta"])
+    return values
+
+
+#: The runner of files, :mod:`irscale.evaluation.nuggets`'s, importable from here too.
+__getattr__, __dir__ = lazy_package(__name__,
+                                    {"evaluate_nuggets": "irscale.evaluation.nuggets"})

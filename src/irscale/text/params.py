@@ -7,7 +7,7 @@ module imports nothing but :mod:`irscale.core.params` (the mechanism).
 
 from __future__ import annotations
 
-from ..core.params import Names, Param, Reals
+from ..core.params import Names, Needs, Param, Reals
 
 #: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
 CLICK_GAIN = Reals(0.0)
@@ -28,3 +28,5 @@ ROUGE_MULTI = Param("multi", Names("multi-reference rule", ("max", "mean", "pool
 SESSION_CLICK_GAIN = Param("click_gain", CLICK_GAIN, None, "gain of every click (0.5: "
                            "'clicked = relevant' as Sakai's algorithm)", ("--click-gain",),
                            "G", unset="the qrels gain of the clicked document")
+#: The click order and gain apply to click logs only (``clicks=``, ``--clicks``).
+CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs")

@@ -64,7 +64,7 @@ def pourpre_matches(nuggets: Any, texts: Any, *, threshold: float = 0.5,
         outputs needs its vital string.
     texts : path, bytes or Texts
         The outputs ``topic<TAB>run<TAB>text``; outputs of topics without nuggets are left
-        to :func:`~irscale.text.nuggets.evaluate_nuggets` (which names them).
+        to :func:`~irscale.evaluation.nuggets.evaluate_nuggets` (which names them).
     threshold : float
         Least share of a nugget's distinct terms the output must contain, in (0, 1].
     stem, stopwords

@@ -40,6 +40,9 @@ listed so only while there are few of them (a text of n tokens has n(n − 1)/2 
 ``skip=inf``); beyond, they are counted without being listed, over the tokens a candidate
 and a reference share (:func:`skip_bigram_hits`: time O(shared tokens × text length),
 memory bounded), with the same values.
+
+These are the kernels; the runner of files, :func:`evaluate_rouge`, is
+:mod:`irscale.evaluation.rouge`'s (also importable from here).
 """
 
 from __future__ import annotations
@@ -53,14 +56,12 @@ from typing import Any, Literal
 import numpy as np
 
 from ..core import identifiers
+from ..core.lazy import lazy_package
 from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, ParameterError
-from ..evaluation import Evaluation
-from ..io.text import Texts, candidate_runs, read_stopwords, read_texts
 from ..measures.arrays import f_beta
 from ..measures.names import measure_names, parse_name
 from .params import ROUGE_MULTI
-from .results import text_evaluation
 
 Multi = Literal["max", "mean", "pooled"]
 MULTI: tuple[str, ...] = ROUGE_MULTI.domain.names
@@ -109,6 +110,13 @@ def parse_rouge(text: str) -> RougeRequest:
 
 
 # ----------------------------------------------------------------------------- tokens
+def rouge_requests(measures: str | Iterable[str]) -> list[RougeRequest]:
+    """The requests of ROUGE measure names (a :class:`~irscale.errors.MeasureError` names a
+    name that is not one)."""
+    return [parse_rouge(name) for name in measure_names(measures, split=False,
+                                                        expected=ROUGE_EXPECTED)]
+
+
 def _stemmer() -> Any:
     try:
         from nltk.stem.porter import PorterStemmer
@@ -601,8 +609,7 @@ def rouge(candidates: Sequence[str], references: Sequence[Sequence[str]],
     """
     import pandas as pd
 
-    names = measure_names(measures, split=False, expected=ROUGE_EXPECTED)
-    requests = [parse_rouge(name) for name in names]
+    requests = rouge_requests(measures)
     multi = ROUGE_MULTI.check(multi)
     if len(references) != len(candidates):
         raise ParameterError(f"{len(candidates)} candidates but {len(references)} lists "
@@ -614,12 +621,12 @@ def rouge(candidates: Sequence[str], references: Sequence[Sequence[str]],
     ids, offsets, vocabulary = tokenize(texts, stem=stem, stopwords=stopwords)
     cand = np.repeat(np.arange(len(candidates)), sizes)
     ref = len(candidates) + np.arange(int(sizes.sum()))
-    values = _scores(ids, offsets, len(vocabulary), cand, ref, len(candidates), requests,
+    values = rouge_scores(ids, offsets, len(vocabulary), cand, ref, len(candidates), requests,
                      multi)
     return pd.DataFrame(values, columns=list(values))
 
 
-def _scores(ids: np.ndarray, offsets: np.ndarray, vocabulary_size: int, cand: np.ndarray,
+def rouge_scores(ids: np.ndarray, offsets: np.ndarray, vocabulary_size: int, cand: np.ndarray,
             ref: np.ndarray, n_cands: int, requests: Sequence[RougeRequest],
             multi: str) -> dict[str, np.ndarray]:
     """The values of every request for pairs (cand[p], ref[p]) of texts, cand[p] ascending
@@ -649,87 +656,5 @@ def _scores(ids: np.ndarray, offsets: np.ndarray, vocabulary_size: int, cand: np
     return out
 
 
-# ----------------------------------------------------------------------------- evaluation
-def _as_texts(source: Any, what: str) -> Texts:
-    return source if isinstance(source, Texts) else read_texts(source, what=what)
-
-
-def evaluate_rouge(references: Any, candidates: Any,
-                   measures: str | Iterable[str] = DEFAULT_MEASURES, *, stem: bool = False,
-                   stopwords: Any = None, multi: Multi = "max",
-                   allow_empty: bool = False) -> Evaluation:
-    """Evaluate runs of texts against reference texts with ROUGE (module documentation).
-
-    Parameters
-    ----------
-    references : path, bytes or Texts
-        Reference texts ``topic<TAB>ref_id<TAB>text`` (:func:`irscale.io.text.read_texts`).
-    candidates : path, bytes or Texts, or a list of them
-        Candidate texts ``topic<TAB>run<TAB>text``; a file may hold several runs.
-    measures, stem, multi
-        As :func:`rouge`.
-    stopwords : path, bytes or iterable of str, optional
-        Stop words (a file: words separated by blanks or lines, ``#`` comments).
-    allow_empty : bool
-        Evaluate a run none of whose topics has references.
-
-    Returns
-    -------
-    Evaluation
-        One value per (run, topic) with references (``per_topic()``, ``mean()``,
-        ``to_matrix()``); a run's topics without references are named in a warning and
-        not evaluated, and the topics a run has no text for are missing for it.
-
-    Examples
-    --------
-    >>> refs = b"q1\\tr1\\tthe cat sat on the mat\\nq2\\tr1\\ta dog barked\\n"
-    >>> cands = b"q1\\tA\\tthe cat sat\\nq2\\tA\\ta dog\\nq1\\tB\\ton the mat\\nq2\\tB\\tdog\\n"
-    >>> e = evaluate_rouge(refs, cands, ["ROUGE-1(stat=r)"])
-    >>> e.mean().round(4)
-    measure  ROUGE-1(stat=r)
-    run
-    A                 0.5833
-    B                 0.4167
-    """
-    names = measure_names(measures, split=False, expected=ROUGE_EXPECTED)
-    requests = [parse_rouge(name) for name in names]
-    multi = ROUGE_MULTI.check(multi)
-    refs = _as_texts(references, "references")
-    sources = candidates if isinstance(candidates, (list, tuple)) else [candidates]
-    if not sources:
-        raise InputError("no candidates to evaluate: give a candidate file (or its bytes), "
-                         "or a list of them")
-    cands = [_as_texts(c, "candidates") for c in sources]
-    words: Iterable[str] = ()
-    if stopwords is not None:
-        words = stopwords if isinstance(stopwords, (set, frozenset, list, tuple)) else \
-            read_stopwords(stopwords)
-    runs = candidate_runs(cands)
-    ref_topics = np.asarray(refs.topic, dtype=object)
-    order = np.argsort(ref_topics, kind="stable")
-    topics, first, per_topic = np.unique(ref_topics[order], return_index=True,
-                                         return_counts=True)
-    topic_pos = {t: k for k, t in enumerate(topics.tolist())}
-    c_topic = [t for c in cands for t in c.topic]
-    c_run = [r for c in cands for r in c.id]
-    c_text = [x for c in cands for x in c.text]
-    known = np.array([t in topic_pos for t in c_topic], dtype=bool)
-    kept = np.flatnonzero(known)
-    unjudged = [sorted({t for t, r, k in zip(c_topic, c_run, known.tolist(), strict=True)
-                        if r == run and not k}) for run in runs]
-    t_code = np.array([topic_pos[c_topic[i]] for i in kept.tolist()], dtype=np.int64)
-    sizes = per_topic[t_code] if len(t_code) else np.zeros(0, dtype=np.int64)
-    ref_rows = order[ranges(first[t_code], sizes)] if len(t_code) else \
-        np.zeros(0, dtype=np.int64)
-    texts = [c_text[i] for i in kept.tolist()] + list(refs.text)
-    ids, offsets, vocabulary = tokenize(texts, stem=stem, stopwords=words)
-    cand = np.repeat(np.arange(len(kept)), sizes)
-    values = _scores(ids, offsets, len(vocabulary), cand, len(kept) + ref_rows, len(kept),
-                     requests, multi)
-    run_pos = {r: k for k, r in enumerate(runs)}
-    return text_evaluation(runs, np.array([run_pos[c_run[i]] for i in kept.tolist()],
-                                          dtype=np.int64),
-                           [c_topic[i] for i in kept.tolist()], values,
-                           gold_topics=topics.tolist(), unjudged=unjudged, allow_empty=allow_empty,
-                           source=refs.source)
-
+#: The runner of files, :mod:`irscale.evaluation.rouge`'s, importable from here too.
+__getattr__, __dir__ = lazy_package(__name__, {"evaluate_rouge": "irscale.evaluation.rouge"})

@@ -49,9 +49,10 @@ def _run(held: list[Any], measures: Any, *, labels: Mapping[str, Any] | None = N
 
 INTENTS = register(Context(
     name="intents", what="diversity measures",
-    why="ndeval ranks by the rank column, or by score with 'ndeval(traditional=1)', and "
-        "counts every judgment ≥ 1 as relevant",
+    why="ndeval ranks by the rank column, or by score with 'ndeval(traditional=1)', counts "
+        "every judgment ≥ 1 as relevant and prints its own table (--format ndeval, with "
+        "its -baseline run)",
     reads=frozenset({"complete", "max_docs", "intent_probabilities", "intent_types",
-                     "labels", "allow_empty"}),
+                     "labels", "allow_empty", "baseline", "topic_alphas"}),
     averaging="ndeval", cacheable=False, claims=_claims, run=_run,
     formats=("ndeval", "trec", "csv")))

@@ -19,10 +19,14 @@ def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
     return run_judged(held, measures, **options)
 
 
-#: Every option of trec_eval's, the label sets, the Z file, the cache and the run names.
+#: Every option of trec_eval's, the label sets, the Z file, the cache and the run names;
+#: the latex table's baseline and tests, the means' intervals, the bounds under the
+#: unjudged documents and the batches of run files.
 JUDGED = register(Context(
     name=DEFAULT, what="trec_eval's and the catalogue's measures",
     why="the intents are read by diversity measures only: I-rec@10, D#-nDCG@10, P+Q ...",
-    reads=frozenset({*TREC_EVAL_DEFAULTS, "labels", "allow_empty", "zscores", "names"}),
+    reads=frozenset({*TREC_EVAL_DEFAULTS, "labels", "allow_empty", "zscores", "names",
+                     "baseline", "test", "correction", "alpha", "interval", "bounds",
+                     "batches"}),
     averaging="trec_eval", cacheable=True, claims=lambda qrels, measures, options: True,
     run=_run))

@@ -1,5 +1,5 @@
 """Nuggets: the nugget and iUnit measures (``W-Rec``, ``F_QA``, ``S``, ``Ssharp`` ...,
-:mod:`irscale.text.nuggets`) of outputs by the gold-standard nuggets they match, averaged
+:mod:`irscale.evaluation.nuggets`) of outputs by the gold-standard nuggets they match, averaged
 over the topics. They read a third input, the outputs' lengths or texts, which
 :func:`irscale.evaluate` does not take: it names the runner that does."""
 

@@ -46,7 +46,7 @@ def _run(held: list[Any], measures: Any, *, relevance_format: str,
 PREFS = register(Context(
     name="prefs", what="preference judgments",
     why="their measures read max_docs (-M) and complete (-c) only, as trec_eval's prefs "
-        "measures do",
+        "measures do, and are printed without a baseline or batches",
     reads=frozenset({"relevance_format", "max_docs", "complete", "allow_empty"}),
     averaging="trec_eval", cacheable=False, claims=_claims, run=_run,
     formats=("trec", "csv", "json", "markdown")))

@@ -1,4 +1,4 @@
-"""Texts: ROUGE and BLEU (:mod:`irscale.text.rouge`, :mod:`irscale.text.bleu`) of
+"""Texts: ROUGE and BLEU (:mod:`irscale.evaluation.rouge`, :mod:`irscale.evaluation.bleu`) of
 candidate texts (``topic<TAB>run<TAB>text``, in place of runs) against reference texts (in
 place of qrels), averaged over the topics with references. ROUGE and BLEU are asked in
 calls of their own."""
@@ -15,11 +15,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _run(held: list[Any], measures: Any, *, allow_empty: bool = False) -> Evaluation:
-    """:func:`~irscale.text.rouge.evaluate_rouge` or
-    :func:`~irscale.text.bleu.evaluate_bleu` of ``held`` (``[references,
+    """:func:`~irscale.evaluation.rouge.evaluate_rouge` or
+    :func:`~irscale.evaluation.bleu.evaluate_bleu` of ``held`` (``[references,
     candidates]``), as the measures say."""
-    from ...text.bleu import evaluate_bleu
-    from ...text.rouge import evaluate_rouge
+    from ..bleu import evaluate_bleu
+    from ..rouge import evaluate_rouge
 
     references, candidates = held
     held.clear()

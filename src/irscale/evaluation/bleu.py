@@ -1,0 +1,102 @@
+"""The runners of BLEU: reference texts + candidate texts + measure names → an
+:class:`~irscale.measures.results.Evaluation` of sentence BLEU, or each run's corpus BLEU
+(:class:`CorpusScores`). They read the texts (:mod:`irscale.io.text`), pair every candidate
+with its topic's references and call the kernels of :mod:`irscale.text.bleu`
+(:func:`~irscale.text.bleu.bleu_values`), whose module documentation states the formula,
+its choices and its sources. Declared, with ROUGE, as the ``texts`` context in
+:mod:`.contexts.texts`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..io.table import Column
+from ..measures.results import Evaluation, RunSummaries
+from ..text.bleu import DEFAULT_MEASURES, bleu_requests, bleu_values
+from .outputs import pair_texts
+
+
+def evaluate_bleu(references: Any, candidates: Any,
+                  measures: str | Iterable[str] = DEFAULT_MEASURES, *,
+                  allow_empty: bool = False) -> Evaluation:
+    """Sentence BLEU of every (run, topic) text against the topic's reference texts.
+
+    Parameters
+    ----------
+    references : path, bytes or Texts
+        Reference texts ``topic<TAB>ref_id<TAB>text`` (:func:`irscale.io.text.read_texts`).
+    candidates : path, bytes or Texts, or a list of them
+        Candidate texts ``topic<TAB>run<TAB>text``; a file may hold several runs.
+    measures : str or list of str
+        ``BLEU``, ``BLEU(smooth=floor,value=0.1)``, ``BLEU(tokenize=intl)`` ...
+    allow_empty : bool
+        Evaluate a run none of whose topics has references.
+
+    Returns
+    -------
+    Evaluation
+        One value per (run, topic) with references, summarised by their mean (corpus BLEU
+        is no function of these values: :func:`evaluate_corpus_bleu`).
+
+    Examples
+    --------
+    >>> refs = b"q1\\tr1\\tthe cat sat on the mat\\nq2\\tr1\\ta dog barked\\n"
+    >>> cands = b"q1\\tA\\tthe cat sat on a mat\\nq2\\tA\\ta dog barked\\n"
+    >>> evaluate_bleu(refs, cands).mean().round(4)
+    measure    BLEU
+    run
+    A        0.7686
+    """
+    requests = bleu_requests(measures)
+    pairs = pair_texts(references, candidates)
+    return pairs.evaluation(bleu_values(pairs.texts, list(pairs.references.text),
+                                        pairs.reference_code, pairs.topic_code, requests, None),
+                            allow_empty=allow_empty)
+
+
+@dataclass(frozen=True)
+class CorpusScores(RunSummaries):
+    """Corpus values of every run (a :class:`~irscale.io.table.SummaryTable`: the output
+    writers print them as the runs' summary lines; :meth:`mean` is the runs × measures
+    table, :meth:`to_frame` and :meth:`format` those of every evaluation's summaries)."""
+
+    run_names: tuple[str, ...]
+    columns: tuple[Column, ...]
+    values: dict[str, np.ndarray]
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        return self.run_names
+
+    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
+        """``(column, corpus value)`` of one run."""
+        return [(c, float(self.values[c.label][run_index])) for c in self.columns]
+
+
+def evaluate_corpus_bleu(references: Any, candidates: Any,
+                         measures: str | Iterable[str] = ("BLEU(effective=0)",)
+                         ) -> CorpusScores:
+    """Corpus BLEU of every run over its topics with references (inputs as
+    :func:`evaluate_bleu`'s; a run with none of them is an error).
+
+    >>> refs = b"q1\\tr1\\tthe cat sat on the mat\\nq2\\tr1\\ta dog barked\\n"
+    >>> cands = b"q1\\tA\\tthe cat sat on a mat\\nq2\\tA\\ta dog barked\\n"
+    >>> evaluate_corpus_bleu(refs, cands).mean().round(4)
+    measure  BLEU(effective=0)
+    run
+    A                   0.5969
+    """
+    requests = bleu_requests(measures)
+    pairs = pair_texts(references, candidates)
+    missing = sorted(set(range(len(pairs.runs))) - set(pairs.run_index.tolist()))
+    if missing:
+        raise InputError(f"run {pairs.runs[missing[0]]!r} has no text for a topic of the "
+                         f"references ({pairs.references.source})")
+    values = bleu_values(pairs.texts, list(pairs.references.text), pairs.reference_code,
+                         pairs.topic_code, requests, pairs.run_index)
+    return CorpusScores(tuple(pairs.runs), tuple(Column(label) for label in values), values)
