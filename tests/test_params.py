@@ -30,7 +30,8 @@ DECLARING = (params, cparams, fparams, mparams, oparams,
 DOMAINS = [(name, value.domain if isinstance(value, params.Param) else value)
            for module in DECLARING for name, value in vars(module).items()
            if isinstance(value, (Integers, Reals, Names, NumberText, params.Size,
-                                 params.Pattern, params.Param))]
+                                 params.Pattern, params.Param))
+           and not isinstance(getattr(value, "domain", None), (params.Text, params.Switch))]
 
 
 @pytest.mark.parametrize(("name", "domain"), DOMAINS, ids=[name for name, _ in DOMAINS])
@@ -101,7 +102,7 @@ def _defaults():
     """(declaration, function, the function's name of the parameter) of the parameters the
     command line builds from a declaration and a Python function takes."""
     import irscale
-    from irscale import collections, meta, online, report, stats, text
+    from irscale import collections, fusion, meta, online, report, stats, text
     from irscale.cli import meta_scales, options, runargs
     from irscale.collections.aware import aware  # its module's name, not exported
     from irscale.scales.diagnostics import tau_table
@@ -176,6 +177,8 @@ def _defaults():
         text.evaluate_rouge: {"multi": tparams.ROUGE_MULTI},
         online.ab_test: {"analysis": oparams.AB_ANALYSIS},
         report.build_report: {"scale_depth": params.SCALE_DEPTH},
+        fusion.optimize_fusion: {"measure": fparams.FUSION_MEASURE,
+                                 "step": fparams.FUSION_STEP},
     }
     return [(param, function, name) for function, names in takes.items()
             for name, param in names.items()]
