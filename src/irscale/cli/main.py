@@ -68,13 +68,14 @@ class Given:
     every option given (its default tells nothing: an option may be given with its default
     value), the option of each Python parameter the command's options declare
     (``{"rng": "--seed"}``: the Python name an option declares, else its ``dest``), which
-    names the option in the functions' errors (:func:`named`), and the spelling of the
-    option of each ``dest`` (``{"samples": "-B/--samples"}``)."""
+    names the option in the functions' errors (:func:`named`), the spelling of the
+    option of each ``dest`` (``{"samples": "-B/--samples"}``) and the arguments as given."""
 
     def __init__(self) -> None:
         self.dests: set[str] = set()
         self.flags: dict[str, str] = {}
         self.spelt: dict[str, str] = {}
+        self.argv: list[str] = []
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
@@ -179,6 +180,7 @@ def _define_classes() -> None:
             namespace, extras = super().parse_known_args(args, namespace)
             seen = vars(namespace).pop(_SEEN, {})
             record = vars(namespace).setdefault(GIVEN, Given())
+            record.argv = list(sys.argv[1:] if args is None else args)  # the outermost's last
             record.dests.update(action.dest for action in seen)
             options = [action for action in self._actions if action.option_strings]
             for action in sorted(options, key=lambda action: not getattr(action, "api", None)):

@@ -43,7 +43,7 @@ from ..core.params import (
 from ..errors import ParameterError
 from ..io.formats import FORMAT
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
-from .main import _lazy, given
+from .main import GIVEN, _lazy, given
 from .outputs import declare_inputs, declare_outputs
 from .rules import Declared, Rule, add_rules
 
@@ -310,6 +310,13 @@ def wants_progress(args: argparse.Namespace) -> bool:
     """Whether to show the estimate and the progress of long work: unless ``--no-progress``
     was given (a bar on a terminal, plain lines elsewhere: :mod:`irscale.core.progress`)."""
     return not getattr(args, "no_progress", False)
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The call's command line as given, quoted for a shell (a reproducibility block)."""
+    import shlex
+
+    return shlex.join(["irscale", *getattr(args, GIVEN).argv])
 
 
 def at_terminal(args: argparse.Namespace) -> bool:
