@@ -335,12 +335,13 @@ Argument = Param | tuple[Param, dict[str, Any]] | Callable[[argparse.ArgumentPar
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
                 *arguments: Argument, help: str, description: str | None = None,
                 inputs: Sequence[str] = (), outputs: Sequence[str] = (),
-                rules: Sequence[Declared] = (), **defaults: Any) -> argparse.ArgumentParser:
+                folders: Sequence[str] = (), rules: Sequence[Declared] = (),
+                **defaults: Any) -> argparse.ArgumentParser:
     """The subcommand ``name`` declared in one call: its one-line ``help`` (and the longer
     ``description``, by default the help), its ``arguments`` in order (see
     :data:`Argument`), the arguments that name files it reads (``inputs``:
-    :func:`irscale.cli.outputs.declare_inputs`) and files it writes (``outputs``), the
-    :mod:`irscale.cli.rules` of its
+    :func:`irscale.cli.outputs.declare_inputs`), the files and folders it writes
+    (``outputs``, ``folders``), the :mod:`irscale.cli.rules` of its
     options, and the function that ``run`` s it (other namespace ``defaults`` beside it).
     Returns the parser, for what one command adds by hand."""
     parser = subparsers.add_parser(name, help=help, description=description or help)
@@ -353,8 +354,8 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
             argument(parser)
     if inputs:
         declare_inputs(parser, *inputs)
-    if outputs:
-        declare_outputs(parser, *outputs)
+    declare_outputs(parser, *outputs)
+    declare_outputs(parser, *folders, kind="folder")
     if rules:
         add_rules(parser, *rules)
     parser.set_defaults(func=run, **defaults)
