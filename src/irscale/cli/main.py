@@ -6,8 +6,8 @@ error: ``irscale: <message>`` (status 2), ``irscale: interrupted`` (130, ^C),
 ``irscale: terminated`` (SIGTERM 143, SIGHUP 129: the same clean-up as ^C),
 ``irscale: warning: ...``, ``irscale: internal error: ...`` (3, a bug; ``IRSCALE_DEBUG=1``
 shows the traceback). ^C may come at any moment, also during imports: this module imports
-only ``os`` and ``sys`` when loaded, and :class:`Parser` and :class:`UsageError` are
-defined on first use, inside :func:`main`'s protected region.
+only ``os`` and ``sys`` when loaded (argparse and :class:`irscale.cli.options.Parser`
+inside :func:`main`'s protected region).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - for type checkers
     import argparse
     from collections.abc import Sequence
-    from typing import NoReturn
 
 #: Subcommands, in ``irscale --help``'s order (module: the name, with "_" for "-").
 SUBCOMMANDS = ("eval", "session", "text", "demo", "compare", "scale", "meta", "pool",
@@ -40,23 +39,6 @@ NO_BLAS = ("eval",)
 _SEEN = "irscale: options given"
 #: Attribute of the namespace that holds its :class:`Given` record.
 GIVEN = "_given"
-#: Names defined on first use by :func:`_define_classes`.
-_LAZY = ("Parser", "UsageError")
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        return _lazy(name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _lazy(name: str):
-    """The class ``name`` of :data:`_LAZY` (defined on the first call)."""
-    if name not in globals():
-        _define_classes()
-    return globals()[name]
-
-
 class Given:
     """What :class:`Parser` records besides the values: the ``dest`` of every option given
     (even with its default value), the option of each Python parameter (``{"rng":
@@ -97,93 +79,6 @@ def named(error: Exception, args: argparse.Namespace | None) -> Exception:
     return ParameterError(f"{record.flags[param]} ({param}){text[len(param):]}")
 
 
-#: A negative number or comma-separated numbers, the first negative: a value for
-#: :class:`Parser`, not an option (``--effects -0.1,0``).
-_NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_NEGATIVE_NUMBERS_TEXT = rf"^-{_NUMBER}(?:,\s*[-+]?{_NUMBER})*$"
-
-
-def _define_classes() -> None:
-    """Define :class:`UsageError`, :class:`Parser` and its actions (their bases come from
-    argparse and :mod:`irscale.errors`, imported here, inside :func:`main`)."""
-    import argparse
-    import re
-
-    from ..errors import IrscaleError
-
-    negative_numbers = re.compile(_NEGATIVE_NUMBERS_TEXT)
-
-    class UsageError(IrscaleError, ValueError):
-        """A command line argparse cannot parse."""
-
-    class StoreOnce(argparse._StoreAction):
-        """argparse's ``store``, refusing an option given twice (``-M 10 -M 20`` would keep
-        the last silently); ``action="append"`` options stay repeatable."""
-
-        def __call__(self, parser, namespace, values, option_string=None):
-            seen = vars(namespace).setdefault(_SEEN, {})
-            if option_string is None:  # positionals are stored once by argparse
-                if values:
-                    seen[self] = None
-            elif self in seen:
-                first = seen[self]
-                spelt = "" if first == option_string else f" (first as {first})"
-                parser.error(f"option {option_string} given twice{spelt}")
-            else:
-                seen[self] = option_string
-            super().__call__(parser, namespace, values, option_string)
-
-    class Noted(argparse.Action):
-        """An action noted in the parse record when given (a flag, a repeatable option)."""
-
-        def __call__(self, parser, namespace, values, option_string=None):
-            vars(namespace).setdefault(_SEEN, {}).setdefault(self, option_string)
-            super().__call__(parser, namespace, values, option_string)
-
-    class AppendNoted(Noted, argparse._AppendAction):
-        """argparse's ``append`` action, noted in the parse record."""
-
-    class FlagNoted(Noted, argparse._StoreTrueAction):
-        """argparse's ``store_true`` action, noted in the parse record."""
-
-    class Parser(argparse.ArgumentParser):
-        """A parser whose errors are one-line :class:`UsageError` s, that refuses an option
-        of one value given twice, and takes ``-1e-3`` and ``-0.1,0`` as values (as argparse
-        takes ``-1``), not options."""
-
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            self._negative_number_matcher = negative_numbers
-            self.register("action", None, StoreOnce)
-            self.register("action", "store", StoreOnce)
-            self.register("action", "append", AppendNoted)
-            self.register("action", "store_true", FlagNoted)
-
-        def parse_known_args(self, args=None, namespace=None):
-            """Parse, and record what the command line gave (:class:`Given`)."""
-            namespace, extras = super().parse_known_args(args, namespace)
-            seen = vars(namespace).pop(_SEEN, {})
-            record = vars(namespace).setdefault(GIVEN, Given())
-            record.argv = list(sys.argv[1:] if args is None else args)  # the outermost's last
-            record.dests.update(action.dest for action in seen)
-            options = [action for action in self._actions if action.option_strings]
-            for action in sorted(options, key=lambda action: not getattr(action, "api", None)):
-                spelt = getattr(action, "spelt", "/".join(action.option_strings))
-                record.flags.setdefault(getattr(action, "api", None) or action.dest, spelt)
-                record.spelt.setdefault(action.dest, spelt)
-            return namespace, extras
-
-        def error(self, message: str) -> NoReturn:
-            """A :class:`UsageError` naming the command."""
-            command = self.prog.removeprefix("irscale").strip()
-            raise UsageError(f"{command + ': ' if command else ''}{message} "
-                             f"(see '{self.prog} --help')")
-
-    for cls in (UsageError, StoreOnce, Noted, AppendNoted, FlagNoted, Parser):
-        cls.__module__, cls.__qualname__ = __name__, cls.__name__
-    globals().update(UsageError=UsageError, Parser=Parser, _StoreOnce=StoreOnce)
-
-
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of the ``irscale`` command line: with the ``command`` a command line
     names, only its parser is built (its module imported), the others registered by name
@@ -191,8 +86,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     import importlib
 
     from .. import __version__
+    from .options import Parser
 
-    parser = _lazy("Parser")(
+    parser = Parser(
         prog="irscale",
         description="Offline IR evaluation: trec_eval-exact measures, interval scales, "
         "statistics and meta-evaluation.",

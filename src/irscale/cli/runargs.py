@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..core.options import TIE_POLICIES, TREC_EVAL_PARAMS
 from ..errors import ParameterError
@@ -16,7 +17,7 @@ from .options import add_param
 from .rules import Rule
 
 #: The choices of trec_eval's options that argparse checks (its message and metavar).
-_CHOICES = {"compat": (9, 10), "tie_policy": TIE_POLICIES}
+_CHOICES: dict[str, Any] = {"compat": (9, 10), "tie_policy": TIE_POLICIES}
 
 
 def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
