@@ -106,6 +106,7 @@ def _defaults():
     from irscale.cli import meta_scales
     from irscale.collections.aware import aware  # its module's name, not exported
     from irscale.core import options as coptions
+    from irscale.evaluation import params as eparams
     from irscale.scales.diagnostics import tau_table
 
     takes = {  # function: {its name of the parameter: the declaration}
@@ -115,7 +116,8 @@ def _defaults():
                            "complete": coptions.COMPLETE,
                            "num_docs_in_coll": coptions.COLLECTION_SIZE,
                            "compat": coptions.COMPAT, "ties": coptions.TIE_POLICY},
-        irscale.evaluate_many: {"batch_size": params.BATCH},
+        irscale.evaluate_many: {"batch_size": params.BATCH, "out": eparams.PER_TOPIC_OUT,
+                                "cache": eparams.CACHE},
         collections.pool: {"relevance_level": params.RELEVANCE, "p": cparams.POOL_P,
                            "k": cparams.POOL_K, "discount": cparams.POOL_DISCOUNT,
                            "depth": params.RUN_DEPTH, "budget": cparams.POOL_BUDGET,

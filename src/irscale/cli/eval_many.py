@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.params import BATCH, THREADS, Param, Text
 from ..errors import ParameterError
+from ..evaluation.params import CACHE, PER_TOPIC_OUT
 from ..io.files import atomic_output
 from ..io.formats import FORMAT, OUTPUT_FORMATS
 from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
@@ -29,16 +30,6 @@ from .options import (
 from .outputs import declare_outputs, open_output
 from .runargs import add_names, add_trec_eval_options
 
-#: ``--per-topic-out DIR``: the per-topic values, as Parquet files.
-PER_TOPIC_OUT = Param("per_topic_out", Text(), None, "write the per-topic values (run, topic, "
-                      "measure, value) as Parquet files to folder DIR, written whole or not at "
-                      "all; a folder holding files is replaced only with --force, and only "
-                      "when it holds an earlier output", ("--per-topic-out",), "DIR")
-#: ``--cache DIR``: the results cache (docs/evaluation.md, "The results cache").
-CACHE = Param("cache", Text(), None, "results cache: an evaluation done before (same input "
-              "bytes, measures, options and irscale version) is read from folder DIR, others "
-              "are evaluated and stored there (eval-many: one entry per run file, so that only "
-              "new or changed runs are evaluated)", ("--cache",), "DIR")
 #: ``--write-zscores FILE``: the runs' moments as a ``trec_eval -Z`` file.
 WRITE_ZSCORES = Param("write_zscores", Text(), None, "also write a Z file of the runs for "
                       "irscale eval -Z (and trec_eval -Z): per topic and per-topic measure, "

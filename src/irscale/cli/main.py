@@ -19,6 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - for type checkers
     import argparse
     from collections.abc import Sequence
+    from typing import Any
 
 #: Subcommands, in ``irscale --help``'s order (module: the name, with "_" for "-").
 SUBCOMMANDS = ("eval", "session", "text", "demo", "compare", "scale", "meta", "pool",
@@ -34,49 +35,12 @@ MESSAGE_LIMIT = 2000
 #: Subcommands that do no linear algebra: numpy's BLAS starts with one thread (:func:`_main`).
 NO_BLAS = ("eval",)
 
-#: The namespace entry where :class:`Parser` notes the options stored while it parses
-#: (removed after; not an identifier, so no ``dest`` clashes with it).
-_SEEN = "irscale: options given"
-#: Attribute of the namespace that holds its :class:`Given` record.
-GIVEN = "_given"
-class Given:
-    """What :class:`Parser` records besides the values: the ``dest`` of every option given
-    (even with its default value), the option of each Python parameter (``{"rng":
-    "--seed"}``, for :func:`named`), each ``dest``'s spelling (``{"samples":
-    "-B/--samples"}``) and the arguments as given."""
+def __getattr__(name: str) -> Any:
+    """What the command line gave (``given``, ``spelling``, ``named``: defined in
+    :mod:`irscale.cli.rules`), loaded on first use."""
+    from . import rules
 
-    def __init__(self) -> None:
-        self.dests: set[str] = set()
-        self.flags: dict[str, str] = {}
-        self.spelt: dict[str, str] = {}
-        self.argv: list[str] = []
-
-
-def given(args: argparse.Namespace, dest: str) -> bool:
-    """Whether the option stored in ``dest`` was given (a positional: with a value)."""
-    record = getattr(args, GIVEN, None)
-    return record is not None and dest in record.dests
-
-
-def spelling(args: argparse.Namespace, dest: str) -> str:
-    """How messages spell the option stored in ``dest`` (``-B/--samples``)."""
-    record = getattr(args, GIVEN, None)
-    return record.spelt.get(dest, dest) if record is not None else dest
-
-
-def named(error: Exception, args: argparse.Namespace | None) -> Exception:
-    """``error`` naming the option of its parameter: a function's
-    :class:`~irscale.errors.ParameterError` about ``alpha`` whose message begins with it
-    begins with ``--alpha (alpha)`` instead. Other errors are returned as they are."""
-    param = getattr(error, "param", None)
-    record = getattr(args, GIVEN, None)
-    text = str(error)
-    if param is None or record is None or param not in record.flags or \
-            not text.startswith(param):
-        return error
-    from ..errors import ParameterError
-
-    return ParameterError(f"{record.flags[param]} ({param}){text[len(param):]}")
+    return getattr(rules, name)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -278,6 +242,8 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     except Exception as error:
         if sigint.received:  # a ^C some library turned into another error
             return _interrupted(None, sigint)
+        from .rules import named
+
         reported = _error_status(named(error, args))
         if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise

@@ -31,9 +31,8 @@ from ..core.params import (
 from ..errors import IrscaleError, ParameterError
 from ..io.formats import FORMAT
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
-from .main import _SEEN, GIVEN, Given, given
 from .outputs import declare_inputs, declare_outputs
-from .rules import Declared, Rule, add_rules
+from .rules import _SEEN, GIVEN, Declared, Given, Rule, add_rules, given
 
 #: A negative number or comma-separated numbers, the first negative: a value for
 #: :class:`Parser`, not an option (``--effects -0.1,0``).

@@ -1,4 +1,5 @@
-"""When the options of a command apply, declared next to them (``docs/errors.md``).
+"""What a command line gave, and when its options apply, declared next to them
+(``docs/errors.md``).
 
 An option that the other choices of a call would ignore is refused, not silently ignored
 (``--samples`` with a t-test): each command declares its :class:`Rule` s, and the
@@ -13,7 +14,50 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..errors import ParameterError
-from .main import given, spelling
+
+#: The namespace entry where the parser notes the options it stores (removed after; not an
+#: identifier, so no ``dest`` clashes with it), and the one of its :class:`Given` record.
+_SEEN = "irscale: options given"
+GIVEN = "_given"
+
+
+class Given:
+    """What :class:`~irscale.cli.options.Parser` records besides the values: the ``dest``
+    of every option given (even with its default value), the option of each Python
+    parameter (``{"rng": "--seed"}``, for :func:`named`), each ``dest``'s spelling
+    (``{"samples": "-B/--samples"}``) and the arguments as given."""
+
+    def __init__(self) -> None:
+        self.dests: set[str] = set()
+        self.flags: dict[str, str] = {}
+        self.spelt: dict[str, str] = {}
+        self.argv: list[str] = []
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the option stored in ``dest`` was given (a positional: with a value)."""
+    record = getattr(args, GIVEN, None)
+    return record is not None and dest in record.dests
+
+
+def spelling(args: argparse.Namespace, dest: str) -> str:
+    """How messages spell the option stored in ``dest`` (``-B/--samples``)."""
+    record = getattr(args, GIVEN, None)
+    return record.spelt.get(dest, dest) if record is not None else dest
+
+
+def named(error: Exception, args: argparse.Namespace | None) -> Exception:
+    """``error`` naming the option of its parameter: a function's
+    :class:`~irscale.errors.ParameterError` about ``alpha`` whose message begins with it
+    begins with ``--alpha (alpha)`` instead. Other errors are returned as they are."""
+    param = getattr(error, "param", None)
+    record = getattr(args, GIVEN, None)
+    text = str(error)
+    if param is None or record is None or param not in record.flags or \
+            not text.startswith(param):
+        return error
+    return ParameterError(f"{record.flags[param]} ({param}){text[len(param):]}")
+
 
 #: The namespace entry of the rules and dependent defaults of a command (:func:`add_rules`).
 RULES = "_rules"
