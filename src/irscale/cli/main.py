@@ -38,6 +38,8 @@ NO_BLAS = ("eval",)
 def __getattr__(name: str) -> Any:
     """What the command line gave (``given``, ``spelling``, ``named``: defined in
     :mod:`irscale.cli.rules`), loaded on first use."""
+    if name not in ("given", "spelling", "named", "Given", "GIVEN"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from . import rules
 
     return getattr(rules, name)
