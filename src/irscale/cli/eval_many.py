@@ -13,7 +13,6 @@ from typing import Any
 from ..core.params import BATCH, THREADS, Param, Text
 from ..errors import ParameterError
 from ..evaluation.params import CACHE, PER_TOPIC_OUT
-from ..io.files import atomic_output
 from ..io.formats import FORMAT, OUTPUT_FORMATS
 from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
 from .main import given
@@ -27,7 +26,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import declare_outputs, open_output
+from .outputs import declare_outputs, open_output, write_text
 from .runargs import add_names, add_trec_eval_options
 
 #: ``--write-zscores FILE``: the runs' moments as a ``trec_eval -Z`` file.
@@ -117,10 +116,8 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, out=out, force=args.force,
             names=args.names or "file", allow_empty=args.allow_empty,
             progress=wants_progress(args), cache=args.cache, **trec_eval_arguments(args))
-        text = None if zscores is None else _zscores_text(many)
-    if zscores is not None:
-        with atomic_output(zscores, "w", force=args.force) as stream:
-            stream.write(text)
+        if zscores is not None:  # from the per-topic values, before they are removed
+            write_text(args, _zscores_text(many), zscores)
     with open_output(args) as stream:
         write_summary(many, stream, fmt=args.fmt)
     return 0

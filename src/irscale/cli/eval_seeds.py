@@ -7,7 +7,6 @@ import argparse
 
 from ..core.params import RELEVANCE, Param, Switch, Text
 from ..errors import ParameterError
-from ..io.files import atomic_output
 from ..io.formats import FORMAT, TABLE_FORMATS
 from .common_params import MEASURES, QRELS
 from .options import DIGITS_RULE, add_command, add_digits, add_output
@@ -72,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate_seeds(args.qrels, systems, args.measures,
                             relevance_level=args.relevance_level)
     if args.shard_scores is not None:
-        with atomic_output(args.shard_scores, "w", force=args.force) as stream:
-            stream.write(result.shard_table())
+        write_text(args, result.shard_table(), args.shard_scores)
     text = result.format(args.fmt, digits=args.digits, runs=args.runs)
     return write_text(args, text.rstrip("\n") + "\n")

@@ -23,10 +23,9 @@ from ..fusion.params import (
     check_fusion_params,
     check_training,
 )
-from ..io.files import atomic_output
 from .common_params import QRELS_OPTION, RUNS
 from .options import add_command, add_output, add_progress, wants_progress
-from .outputs import open_output
+from .outputs import open_output, write_text
 from .rules import Rule, check_options
 
 #: ``--optimize``: wsum's weights searched on a grid.
@@ -93,8 +92,7 @@ def run(args: argparse.Namespace) -> int:
                                 max_memory=args.max_memory, progress=wants_progress(args))
         fused = found.run
         if args.weights_out is not None:
-            with atomic_output(args.weights_out, "w", force=args.force) as stream:
-                found.to_frame().to_csv(stream, index=False)
+            write_text(args, found.to_frame().to_csv(index=False), args.weights_out)
     else:
         from ..fusion import fuse
 

@@ -110,6 +110,7 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{command + ': ' if command else ''}{message} "
                          f"(see '{self.prog} --help')")
 
+
 #: What an item of a list is: (noun of the items, of one item, converter, example list).
 _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
     "int": ("integers", "value", int, "5,10,20"),
@@ -202,7 +203,7 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
                      metavar=param.metavar)
         if many:
             kwargs.setdefault("unique", True)
-            kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type],
+            kwargs.update(action=ListAction, kind=domain.type.__name__,
                           api=None if param.label else param.name)
             built["default"] = None if default is None else list(default)
         else:
@@ -210,9 +211,6 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
             kwargs.update(action=Checked, api=param.name, spelt=spelt)
             kwargs.setdefault("label", param.label or f"{spelt} ({dest})")
     parser.add_argument(*param.flags, *aliases, **{**built, **kwargs})
-
-
-_LIST_KINDS = {int: "int", float: "float", str: "str"}
 
 
 def _values(domain: Any) -> str | None:

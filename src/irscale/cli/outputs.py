@@ -203,9 +203,10 @@ def check_output_folder(path: str, option: str) -> None:
                               path=path)
 
 
-def write_text(args: argparse.Namespace, text: str) -> int:
-    """Write a command's whole text output to ``-o`` (atomically) or standard output."""
-    with open_output(args, "w") as stream:
+def write_text(args: argparse.Namespace, text: str, path: str | None = None) -> int:
+    """Write a command's whole text output to ``-o`` (or ``path``, another output),
+    atomically, or to standard output."""
+    with atomic_output(args.output if path is None else path, "w", force=args.force) as stream:
         stream.write(text)
     return 0
 
