@@ -35,6 +35,7 @@ MESSAGE_LIMIT = 2000
 #: Subcommands that do no linear algebra: numpy's BLAS starts with one thread (:func:`_main`).
 NO_BLAS = ("eval",)
 
+
 def __getattr__(name: str) -> Any:
     """What the command line gave (``given``, ``spelling``, ``named``: defined in
     :mod:`irscale.cli.rules`), loaded on first use."""
