@@ -26,12 +26,13 @@ from irscale.text import params as tparams
 DECLARING = (params, cparams, fparams, mparams, oparams,
              tparams, stats_names)
 
-#: Every domain the modules declare, alone or in a parameter's declaration.
-DOMAINS = [(name, value.domain if isinstance(value, params.Param) else value)
-           for module in DECLARING for name, value in vars(module).items()
-           if isinstance(value, (Integers, Reals, Names, NumberText, params.Size,
-                                 params.Pattern, params.Param))
-           and not isinstance(getattr(value, "domain", None), (params.Text, params.Switch))]
+#: Every domain the modules declare, alone or in a parameter's declaration (text, used as
+#: it is given, and a switch have nothing to refuse).
+DOMAINS = [(name, domain) for name, domain in (
+    (name, value.domain if isinstance(value, params.Param) else value)
+    for module in DECLARING for name, value in vars(module).items()
+    if isinstance(value, (Integers, Reals, Names, NumberText, params.Size, params.Pattern,
+                          params.Param))) if not isinstance(domain, (params.Text, params.Switch))]
 
 
 @pytest.mark.parametrize(("name", "domain"), DOMAINS, ids=[name for name, _ in DOMAINS])
@@ -118,6 +119,8 @@ def _defaults():
                            "compat": coptions.COMPAT, "ties": coptions.TIE_POLICY},
         irscale.evaluate_many: {"batch_size": params.BATCH, "out": eparams.PER_TOPIC_OUT,
                                 "cache": eparams.CACHE},
+        fusion.optimize_fusion: {"measure": fparams.FUSION_MEASURE,
+                                 "step": fparams.FUSION_STEP},
         collections.pool: {"relevance_level": params.RELEVANCE, "p": cparams.POOL_P,
                            "k": cparams.POOL_K, "discount": cparams.POOL_DISCOUNT,
                            "depth": params.RUN_DEPTH, "budget": cparams.POOL_BUDGET,
@@ -183,8 +186,6 @@ def _defaults():
         text.evaluate_rouge: {"multi": tparams.ROUGE_MULTI},
         online.ab_test: {"analysis": oparams.AB_ANALYSIS},
         report.build_report: {"scale_depth": params.SCALE_DEPTH},
-        fusion.optimize_fusion: {"measure": fparams.FUSION_MEASURE,
-                                 "step": fparams.FUSION_STEP},
     }
     return [(param, function, name) for function, names in takes.items()
             for name, param in names.items()]
