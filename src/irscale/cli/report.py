@@ -84,11 +84,9 @@ def _runs(args: argparse.Namespace) -> None:
 #: When the options apply, in the order they are checked, before any input is read.
 RULES: tuple[Declared, ...] = (
     *each(("test", "correction"), lambda args: args.baseline is not None,
-          "{options} applies to the comparison with --baseline: name a baseline run",
-          {"test": "--test", "correction": "--correction"}),
+          "{options} applies to the comparison with --baseline: name a baseline run"),
     *each(("samples", "seed"), lambda args: args.dp,
-          "{options} applies to --dp (discriminative power)",
-          {"samples": "-B/--samples", "seed": "--seed"}),
+          "{options} applies to --dp (discriminative power)"),
     Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
          "robustness panel, which --no-robustness leaves out"),
     Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
