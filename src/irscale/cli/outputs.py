@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from ..errors import FileAccessError, ParameterError
-from ..io.files import atomic_output, check_output, is_stdio, output_target
+from ..errors import ParameterError
+from ..io.files import atomic_output, check_output, check_output_folder, is_stdio
 from ..io.sources import (
     CallInputs,
     InputFile,
@@ -183,24 +183,6 @@ def check_plot_path(path: str, option: str) -> None:
     except ImportError:  # pragma: no cover - depends on the installation
         raise ParameterError(f"{option} needs matplotlib: pip install 'irscale[plots]'") \
             from None
-
-
-def check_output_folder(path: str, option: str) -> None:
-    """An output folder exists and is writable, or can be created (a link: its target)."""
-    if not path:
-        raise ParameterError(f"{option} is empty: give a folder")
-    folder = Path(output_target(path))
-    if folder.exists():
-        if not folder.is_dir():
-            raise FileAccessError(f"{option} {path}: not a folder", path=path)
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise FileAccessError(f"{option} {path}: folder is not writable", path=path)
-        return
-    parent = folder.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise FileAccessError(f"{option} {path}: cannot create it (folder "
-                              f"{os.fspath(parent)} does not exist or is not writable)",
-                              path=path)
 
 
 def write_text(args: argparse.Namespace, text: str, path: str | None = None) -> int:
