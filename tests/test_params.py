@@ -103,16 +103,24 @@ def _defaults():
     """(declaration, function, the function's name of the parameter) of the parameters the
     command line builds from a declaration and a Python function takes."""
     import irscale
-    from irscale import collections, meta, online, report, stats, text
-    from irscale.cli import meta_scales, options, runargs
+    from irscale import collections, fusion, meta, online, report, stats, text
+    from irscale.cli import meta_scales
     from irscale.collections.aware import aware  # its module's name, not exported
+    from irscale.core import options as coptions
+    from irscale.evaluation import params as eparams
     from irscale.scales.diagnostics import tau_table
 
     takes = {  # function: {its name of the parameter: the declaration}
         irscale.evaluate: {"relevance_level": params.RELEVANCE,
-                           "max_docs": runargs.MAX_RETRIEVED,
-                           "num_docs_in_coll": runargs.COLLECTION_SIZE},
-        irscale.evaluate_many: {"batch_size": params.BATCH},
+                           "max_docs": coptions.MAX_RETRIEVED,
+                           "judged_only": coptions.JUDGED_ONLY,
+                           "complete": coptions.COMPLETE,
+                           "num_docs_in_coll": coptions.COLLECTION_SIZE,
+                           "compat": coptions.COMPAT, "ties": coptions.TIE_POLICY},
+        irscale.evaluate_many: {"batch_size": params.BATCH, "out": eparams.PER_TOPIC_OUT,
+                                "cache": eparams.CACHE},
+        fusion.optimize_fusion: {"measure": fparams.FUSION_MEASURE,
+                                 "step": fparams.FUSION_STEP},
         collections.pool: {"relevance_level": params.RELEVANCE, "p": cparams.POOL_P,
                            "k": cparams.POOL_K, "discount": cparams.POOL_DISCOUNT,
                            "depth": params.RUN_DEPTH, "budget": cparams.POOL_BUDGET,
@@ -156,8 +164,8 @@ def _defaults():
                             "collection": mparams.SCALE_COLLECTION},
         stats.gstudy: {"facet": stats_names.GSTUDY_FACET},
         stats.qpp_anova: {"model": stats_names.QPP_MODEL},
-        tau_table: {"levels": params.SCALE_LEVELS, "tie_policy": options.TIE_POLICY,
-                    "ties": options.PHI_TIES},
+        tau_table: {"levels": params.SCALE_LEVELS, "tie_policy": coptions.TIE_POLICY,
+                    "ties": params.PHI_TIES},
         online.fit_click_model: {"iterations": oparams.FIT_ITERATIONS, "tol": oparams.FIT_TOL,
                                  "smoothing": oparams.FIT_SMOOTHING},
         online.Interleavings.simulate_clicks: {"probability": oparams.CLICK_PROBABILITY},

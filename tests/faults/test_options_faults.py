@@ -113,9 +113,9 @@ def test_every_single_value_option_is_checked():
     """Every option of every (sub)command that takes a value either refuses a second
     occurrence (``store``) or is meant to be repeated (``append``): none keeps the last
     value silently."""
-    from irscale.cli import main as cli
+    from irscale.cli.options import Parser
 
-    store_once = cli._lazy("Parser")("x")._registry_get("action", "store")
+    store_once = Parser("x")._registry_get("action", "store")
     assert store_once is not argparse._StoreAction
     checked = 0
     for prog, parser in parsers(build_parser()):

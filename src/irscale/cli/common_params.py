@@ -1,92 +1,68 @@
 """The arguments many subcommands share and no Python function takes, declared once
-(:class:`~irscale.core.params.Param`) and built by :func:`irscale.cli.options.add_param`:
-the help is the doc, the default stated the same way everywhere."""
+(:class:`~irscale.core.params.Param`; built by :func:`irscale.cli.options.add_param`)."""
 
 from __future__ import annotations
 
 from ..core.params import Param, Switch, Text
 
-#: ``-o/--output FILE``: where a command writes (``-``: standard output).
 OUTPUT = Param("output", Text(), "-", "write the output to FILE; an existing file is never "
                "replaced without --force", ("-o", "--output"), "FILE",
                unset="standard output")
-#: ``--force``: replace the outputs that exist (never an input of the call).
 FORCE = Param("force", Switch(), False, "replace output files that exist already (inputs "
               "never are)", ("--force",))
-#: ``--no-progress``: no estimate and no progress on standard error.
 NO_PROGRESS = Param("no_progress", Switch(), False, "no estimate and no progress on standard "
                     "error (default: for long work, a bar on a terminal, else a plain line "
                     "every 30 s and 10%)", ("--no-progress",))
-#: ``--scheduler ADDRESS``: a Dask cluster (checked when the command starts).
 SCHEDULER = Param("scheduler", Text(), None, "run {what} on a Dask cluster: tcp://HOST:PORT (a "
                   "running scheduler) or local:N (N worker processes on this machine); needs "
                   "the irscale[dask] extra; same results", ("--scheduler",), "ADDRESS",
                   unset="threads of this process")
 
 # ------------------------------------------------------------------ inputs
-#: ``QRELS RUN...`` and the other input files of a command (positional; each command says
-#: which files in its metavar and doc).
 INPUTS = Param("inputs", Text(), None, "qrels file then run files, evaluated with -m MEASURE",
                ("inputs",), "QRELS RUN")
-#: ``--scores FILE`` (repeatable): score matrices instead of runs.
 SCORES = Param("scores", Text(), [], "score-matrix CSV: one column per system, one row per "
                "topic, the measure named after the file (repeatable: one file per measure)",
                ("--scores",), "FILE")
-#: ``--topic-column COL`` of the ``--scores`` files.
 TOPIC_COLUMN = Param("topic_column", Text(), None, "column of the --scores CSVs holding the "
                      "topic ids", ("--topic-column",), "COL", unset="row order")
-#: ``-m/--measure MEASURE`` (repeatable): the measures the runs are evaluated with.
 MEASURES = Param("measure", Text(), None, "measure (repeatable)", ("-m", "--measure"),
                  "MEASURE", dest="measures")
-#: ``--systems A,B,...``: the systems kept.
 SYSTEMS = Param("systems", Text(), None, "comma-separated systems to keep",
                 ("--systems",), "A,B,...", unset="all", label="--systems")
-#: ``--names``: how the runs are named (:class:`irscale.io.naming.NameSpec`).
 NAMES = Param("names", Text(), None, "how to name the runs: runid (default: the run id of "
               "each file; runs that share one are named after their files, with a warning), "
               "file (the file name without extension, e.g. bm25.run.gz -> bm25), or one name "
               "per run in order: a,b,c", ("--names",), "runid|file|A,B,...", label="--names")
-#: ``--allow-empty``: a run with no topic in common with the qrels is evaluated.
 ALLOW_EMPTY = Param("allow_empty", Switch(), False, "evaluate a run that has no topic in "
                     "common with the qrels (an error otherwise, with or without -c: qrels of "
                     "another collection, or topic ids written differently?)",
                     ("--allow-empty",))
-#: ``--standardise``: Webber, Moffat and Zobel's standardised scores.
 STANDARDISE = Param("standardise", Switch(), False, "analyse standardised scores (Webber, "
                     "Moffat & Zobel 2008): per topic, (score - mean) / sample standard "
                     "deviation over every system given (before --systems), mapped to [0, 1] "
                     "by the normal CDF; a topic where every system scores the same gives 0.5",
                     ("--standardise",))
-#: ``--no-cdf``: the z-scores of ``--standardise`` themselves.
 NO_CDF = Param("no_cdf", Switch(), False, "with --standardise: the z-scores themselves, not "
                "their normal CDF (a topic where every system scores the same gives 0)",
                ("--no-cdf",))
-#: ``--intent-probs FILE`` (NTCIR Iprob).
 INTENT_PROBS = Param("intent_probs", Text(), None, "diversity: intent probabilities 'topic "
                      "subtopic probability' (NTCIR Iprob) for NTCIREVAL's measures",
                      ("--intent-probs",), "FILE",
                      unset="uniform over each topic's intents with a relevant document")
-#: ``--intent-types FILE``: informational or navigational intents.
 INTENT_TYPES = Param("intent_types", Text(), None, "diversity: intent types 'topic subtopic "
                      "inf|nav' for DIN-nDCG, P+Q and EP", ("--intent-types",), "FILE",
                      unset="every intent informational")
 
 # ------------------------------------------------------------------ outputs
-#: ``-q/--per-query``: every topic's value too.
 PER_QUERY = Param("per_query", Switch(), False, "also print the value of every topic",
                   ("-q", "--per-query"))
-#: ``-n/--no-summary``: no summary lines.
 NO_SUMMARY = Param("no_summary", Switch(), False, "do not print the summary (all) lines",
                    ("-n", "--no-summary"))
-#: ``QRELS``: the qrels file (positional; a command with other judgments says which).
 QRELS = Param("qrels", Text(), None, "qrels file: qid iter docno rel", ("qrels",))
-#: ``--qrels FILE``: qrels a command reads where it needs judgments.
 QRELS_OPTION = Param("qrels", Text(), None, "qrels file", ("--qrels",), "FILE")
-#: ``RUN...``: the run files (positional: files, folders or quoted glob patterns).
 RUNS = Param("runs", Text(), None, "run file(s): qid Q0 docno rank score runid", ("runs",))
-#: ``--runs RUN...``: run files a command reads beside its main input.
 RUNS_OPTION = Param("runs", Text(), None, "run files", ("--runs",), "RUN")
-#: ``--plot FILE``: a figure, its format from the file's extension.
 PLOT = Param("plot", Text(), None, "write the plot to FILE", ("--plot",), "FILE",
              unset="no plot")
 

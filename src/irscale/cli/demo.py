@@ -8,28 +8,25 @@ import argparse
 import os
 import sys
 
-from ..core.params import DEMO_TOPICS, RNG_SEED
+from ..core.params import DEMO_TOPICS, RNG_SEED, Param, Text
 from ..io.files import check_new_folder, staged_folder
-from .options import Checked, add_param
-from .outputs import declare_outputs
+from .options import add_command
+
+#: ``--out DIR``: the folder of the example files.
+OUT = Param("out", Text(), "irscale-demo", "new or empty folder for the example files",
+            ("--out",), "OUT")
+#: ``--topics N``: the topics of the collection.
+TOPICS = Param("n_topics", DEMO_TOPICS, 50, "number of topics", ("--topics",), "TOPICS",
+               label="--topics", dest="topics")
 
 
 def add_parser(subparsers) -> None:
     """Register ``irscale demo``."""
-    parser = subparsers.add_parser(
-        "demo",
-        help="generate example data and run an evaluation on it",
-        description="Write a synthetic graded test collection (qrels and five runs) to a "
-        "folder and evaluate it: a summary table, a two-way ANOVA with topic-blocked Tukey "
-        "HSD on AP, and trec_eval's output of one run.",
-    )
-    parser.add_argument("--out", default="irscale-demo",
-                        help="new or empty folder for the example files (default irscale-demo)")
-    parser.add_argument("--topics", action=Checked, domain=DEMO_TOPICS, default=50,
-                        help="number of topics (default 50)")
-    add_param(parser, RNG_SEED, default=0)
-    declare_outputs(parser, "--out", kind="folder")
-    parser.set_defaults(func=run)
+    add_command(subparsers, "demo", run, OUT, TOPICS, (RNG_SEED, {"default": 0}),
+                folders=("--out",), help="generate example data and run an evaluation on it",
+                description="Write a synthetic graded test collection (qrels and five runs) "
+                "to a folder and evaluate it: a summary table, a two-way ANOVA with "
+                "topic-blocked Tukey HSD on AP, and trec_eval's output of one run.")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,36 +6,32 @@ from __future__ import annotations
 import argparse
 
 from ..core.contexts import CONTEXTS
-from ..io.formats import CATALOGUE_FORMATS
-from .options import add_format, add_output
-from .outputs import open_output
+from ..core.params import Param, Text
+from ..io.formats import CATALOGUE_FORMATS, FORMAT
+from .options import add_command, add_output
+from .outputs import write_text
+
+#: ``--context``: the families of one context only.
+CONTEXT = Param("context", Text(), None, "list the families of this context only",
+                ("--context",), unset="all")
 
 
 def add_parser(subparsers) -> None:
     """Register ``irscale measures``."""
-    parser = subparsers.add_parser(
-        "measures",
+    add_command(
+        subparsers, "measures", run, (CONTEXT, {"choices": tuple(CONTEXTS)}),
+        (FORMAT, {"choices": CATALOGUE_FORMATS, "doc": "output format (text: one entry per "
+                  "family; json: parameters with their domains and meaning; markdown: a "
+                  "table)"}),
+        lambda p: add_output(p, what="catalogue"),
         help="list every measure: name, parameters and defaults, formula, source",
-        description="List the measure catalogue: every measure family irscale computes, "
-        "by the context it needs (rankings: judged rankings, irscale eval; intents: "
-        "diversity qrels; sessions: irscale session; texts: ROUGE, irscale text rouge; "
-        "nuggets: irscale text nuggets), with its parameters and their defaults, its "
-        "other names (ir_measures' for trec_eval's families), its formula and its source. "
-        "See docs/measures.md.",
-    )
-    parser.add_argument("--context", choices=tuple(CONTEXTS),
-                        help="list the families of this context only (default: all)")
-    add_format(parser, CATALOGUE_FORMATS, doc="output format (text: one entry per family; "
-               "json: parameters with their domains and meaning; markdown: a table)")
-    add_output(parser, what="catalogue")
-    parser.set_defaults(func=run)
+        description="List the measure catalogue: every measure family irscale computes, by "
+        "the context it needs, with its parameters and defaults, other names, formula and "
+        "source. See docs/measures.md.")
 
 
 def run(args: argparse.Namespace) -> int:
     """``irscale measures``: the catalogue of measures."""
     from ..measures.listing import catalogue_rows, format_catalogue
 
-    text = format_catalogue(catalogue_rows(args.context), args.fmt)
-    with open_output(args, "w") as stream:
-        stream.write(text)
-    return 0
+    return write_text(args, format_catalogue(catalogue_rows(args.context), args.fmt))

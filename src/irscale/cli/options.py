@@ -1,36 +1,24 @@
-"""The vocabulary the subcommands share (``docs/cli.md``): declared options, their rules,
-lists, the scheduler and the two kinds of ties.
-
-* **Declarations**: an option of a parameter declared in :mod:`irscale.core.params` (its
-  domain, default, doc and spellings) is built by :func:`add_param`; its values are checked
-  while the command line is parsed (:class:`Checked`, :class:`ListAction`), before any
-  numerical package is imported, with the check and the words of the Python function.
-* **Rules**: an option that the choices of a call would ignore is refused, not silently
-  ignored: each command declares next to its options when they apply
-  (:mod:`irscale.cli.rules`).
-* **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--systems a,b``), parsed by
-  :func:`parse_list`, with the same messages for an empty list, an empty item and an item
-  that is not a number.
-* **Scheduler**: ``--scheduler tcp://HOST:PORT`` or ``local:N`` runs a command's parallel
-  loops on Dask (:mod:`irscale.parallel`) instead of this process's threads
-  (``--workers``), with the same results.
-* **Ties**: ``--ties`` orders documents with equal scores; ``--phi-ties`` is φ's tie
-  strategy (:func:`add_ties`).
-* **Outputs**: ``-o/--output`` and ``--force`` (:func:`add_output`), declared outputs
-  (:func:`irscale.cli.outputs.declare_outputs`).
+"""The vocabulary the subcommands share (``docs/cli.md``): options built from declarations
+(:func:`add_param`, checked while parsed, before numpy is imported, in the functions'
+words), comma-separated lists (:func:`parse_list`), ``--scheduler`` (a Dask cluster
+instead of this process's threads, the same results), ``--ties``/``--phi-ties``, ``-o``
+and ``--force``, and :func:`add_command`, a subcommand declared in one call. When options
+apply: :mod:`irscale.cli.rules`; files: :mod:`irscale.cli.outputs`.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, NoReturn
 
-from ..core.options import TIE_POLICIES
+from ..core.options import TIE_POLICIES, TIE_POLICY
 from ..core.params import (
+    PHI_TIES,
     TABLE_DIGITS,
     TIE_STRATEGIES,
     Integers,
@@ -40,17 +28,88 @@ from ..core.params import (
     Switch,
     Text,
 )
-from ..errors import ParameterError
+from ..errors import IrscaleError, ParameterError
 from ..io.formats import FORMAT
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
-from .main import _lazy, given
 from .outputs import declare_inputs, declare_outputs
-from .rules import Declared, Rule, add_rules
+from .rules import _SEEN, GIVEN, Declared, Given, Rule, add_rules, given
 
-if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
-    from argparse import _StoreAction as _StoreOnce
-else:
-    _StoreOnce = _lazy("_StoreOnce")
+#: A negative number or comma-separated numbers, the first negative: a value for
+#: :class:`Parser`, not an option (``--effects -0.1,0``).
+_NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NEGATIVE_NUMBERS = re.compile(rf"^-{_NUMBER}(?:,\s*[-+]?{_NUMBER})*$")
+
+
+class UsageError(IrscaleError, ValueError):
+    """A command line argparse cannot parse."""
+
+
+class StoreOnce(argparse._StoreAction):
+    """argparse's ``store``, refusing an option given twice (``-M 10 -M 20`` would keep the
+    last silently); ``action="append"`` options stay repeatable."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = vars(namespace).setdefault(_SEEN, {})
+        if option_string is None:  # positionals are stored once by argparse
+            if values:
+                seen[self] = None
+        elif self in seen:
+            first = seen[self]
+            spelt = "" if first == option_string else f" (first as {first})"
+            parser.error(f"option {option_string} given twice{spelt}")
+        else:
+            seen[self] = option_string
+        super().__call__(parser, namespace, values, option_string)
+
+
+class Noted(argparse.Action):
+    """An action noted in the parse record when given (a flag, a repeatable option)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        vars(namespace).setdefault(_SEEN, {}).setdefault(self, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class AppendNoted(Noted, argparse._AppendAction):
+    """argparse's ``append`` action, noted in the parse record."""
+
+
+class FlagNoted(Noted, argparse._StoreTrueAction):
+    """argparse's ``store_true`` action, noted in the parse record."""
+
+
+class Parser(argparse.ArgumentParser):
+    """A parser whose errors are one-line :class:`UsageError` s, that refuses an option of
+    one value given twice, and takes ``-1e-3`` and ``-0.1,0`` as values (as argparse takes
+    ``-1``), not options; it records what was given (:class:`~irscale.cli.main.Given`)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE_NUMBERS
+        self.register("action", None, StoreOnce)
+        self.register("action", "store", StoreOnce)
+        self.register("action", "append", AppendNoted)
+        self.register("action", "store_true", FlagNoted)
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        seen = vars(namespace).pop(_SEEN, {})
+        record = vars(namespace).setdefault(GIVEN, Given())
+        record.argv = list(sys.argv[1:] if args is None else args)  # the outermost's last
+        record.dests.update(action.dest for action in seen)
+        options = [action for action in self._actions if action.option_strings]
+        for action in sorted(options, key=lambda action: not getattr(action, "api", None)):
+            spelt = getattr(action, "spelt", "/".join(action.option_strings))
+            record.flags.setdefault(getattr(action, "api", None) or action.dest, spelt)
+            record.spelt.setdefault(action.dest, spelt)
+        return namespace, extras
+
+    def error(self, message: str) -> NoReturn:
+        """A :class:`UsageError` naming the command."""
+        command = self.prog.removeprefix("irscale").strip()
+        raise UsageError(f"{command + ': ' if command else ''}{message} "
+                         f"(see '{self.prog} --help')")
+
 
 #: What an item of a list is: (noun of the items, of one item, converter, example list).
 _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
@@ -67,14 +126,10 @@ def join(values: Sequence[object]) -> str:
 
 def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = False
                ) -> list:
-    """The items of the comma-separated list ``text`` given to ``option``.
-
-    One message per fault, whatever the option: an empty list, an empty item (``5,,10``,
-    a trailing comma), an item that is not a number (``kind="int"`` or ``"float"``;
-    ``float`` also reads ``nan`` and ``inf``, which the user of the values refuses), and, with
-    ``unique``, an item given twice. Spaces around items are ignored. Ranges (``≥ 1``, no
-    repeated cut-off, ...) are checked by the function that uses the values.
-    """
+    """The items of the comma-separated list ``text`` given to ``option`` (of ``kind``
+    ``"int"``, ``"float"`` or ``"str"``): one message per fault for every option (an empty
+    list or item, an item not a number, with ``unique`` an item twice); ranges are the
+    user's to check."""
     noun, one, convert, example = _KINDS[kind]
     hint = f"give comma-separated {noun}, e.g. {example}"
     items = [item.strip() for item in text.split(",")]
@@ -96,18 +151,15 @@ def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = Fals
     return values
 
 
-class Checked(_StoreOnce):
-    """An option of one value in ``domain`` (:mod:`irscale.core.params`), checked as it is
-    parsed; the value stored is the one the domain's check returns (a name's canonical
-    spelling). ``api``: the Python name messages add in parentheses (``--alpha (alpha)
-    must lie in (0, 1), got 2.0``); ``label``: the whole name instead (trec_eval's options
-    are named as their functions name them, ``relevance level (-l, relevance_level)``)."""
+class Checked(StoreOnce):
+    """An option of one value in ``domain`` (:mod:`irscale.core.params`), stored as the
+    domain's check returns it; messages name it ``label`` (default ``--alpha (alpha)``,
+    ``api`` the Python name)."""
 
     def __init__(self, option_strings, dest, *, domain: Any, api: str | None = None,
                  label: str | None = None, spelt: str | None = None, **kwargs) -> None:
         kwargs.setdefault("type", domain.type)
         super().__init__(option_strings, dest, **kwargs)
-        #: How messages spell the option (its spellings but another tool's: ``spelt``).
         self.spelt = spelt or "/".join(option_strings)
         self.domain, self.api = domain, api
         self.label = label or (f"{self.spelt} ({api})" if api else self.spelt)
@@ -121,18 +173,12 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
               aliases: Sequence[str] = (), domain: Any = None, doc: str | None = None,
               default: Any = ..., unset: str | None = None, many: bool = False,
               **kwargs) -> None:
-    """The option of the parameter ``param`` (:class:`~irscale.core.params.Param`): its
-    spellings (and ``aliases``, another tool's spelling), checked against its domain as it
-    is parsed (:class:`Checked`; with ``many``, a comma-separated list of values of the
-    domain, :class:`ListAction`), stored under the Python name (or the declared ``dest``)
-    with the functions' default, its help the doc, the values where they are few
-    (:func:`_values`; ``choices``: argparse's own check, message and metavar) and the
-    default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None, of
-    no items or ``-`` means) narrow or say more where one command does (a domain within the
-    declared one); other ``kwargs`` (``nargs``, ``metavar``, ``action="append"``) go to
-    argparse. A :class:`~irscale.core.params.Switch` is a flag (``store_true``), a
-    :class:`~irscale.core.params.Text` is stored as given; a declaration whose first
-    spelling has no dash is a positional argument."""
+    """The option of ``param`` (:class:`~irscale.core.params.Param`): its spellings (and
+    ``aliases``), checked as parsed (:class:`Checked`; ``many``: a list, :class:`ListAction`),
+    its help the doc, the values where few and the default. ``domain``, ``doc``,
+    ``default``, ``unset`` narrow or say more for one command; other ``kwargs`` go to
+    argparse (``choices``: argparse's check). A ``Switch`` is a flag, a ``Text`` stored as
+    given; a first spelling without a dash is a positional argument."""
     default = param.default if default is ... else default
     domain = domain or param.domain
     values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
@@ -157,7 +203,7 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
                      metavar=param.metavar)
         if many:
             kwargs.setdefault("unique", True)
-            kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type],
+            kwargs.update(action=ListAction, kind=domain.type.__name__,
                           api=None if param.label else param.name)
             built["default"] = None if default is None else list(default)
         else:
@@ -167,14 +213,9 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     parser.add_argument(*param.flags, *aliases, **{**built, **kwargs})
 
 
-#: The kind of the items of a list option (:func:`parse_list`) by the type of its domain.
-_LIST_KINDS = {int: "int", float: "float", str: "str"}
-
-
 def _values(domain: Any) -> str | None:
-    """The values of ``domain`` as a help says them, where they are a short range or a set
-    of names (``an integer in [0, 17]``, ``a number in (0, 1)``, ``one of none | holm``);
-    None for the others (every integer ≥ 1)."""
+    """The values of ``domain`` as a help says them where few (``a number in (0, 1)``,
+    ``one of none | holm``); None for the others."""
     if isinstance(domain, Integers) and domain.high is not None and domain.high <= 10**6:
         return domain.text()
     if isinstance(domain, Reals) and math.isfinite(domain.low) and math.isfinite(domain.high):
@@ -184,15 +225,10 @@ def _values(domain: Any) -> str | None:
     return None
 
 
-class ListAction(_StoreOnce):
-    """A comma-separated list option (:func:`parse_list`), given once.
-
-    ``kind``: ``"int"``, ``"float"`` or ``"str"``; ``api``: the Python name messages add in
-    parentheses (``--cutoffs (cutoffs) is empty``); ``domain`` (:mod:`irscale.core.params`)
-    and ``item``: every item must lie in the domain, messages call one ``item`` if given
-    (``--budget (budgets): a budget must be an integer ≥ 1, got 0``); ``keywords``: values stored as
-    they are instead of a list (``--names runid``).
-    """
+class ListAction(StoreOnce):
+    """A comma-separated list option (:func:`parse_list`) given once: ``api`` the Python
+    name messages add, every item in ``domain`` (messages call one ``item``), ``keywords``
+    stored as they are (``--names runid``)."""
 
     def __init__(self, option_strings, dest, *, kind: str = "int", api: str | None = None,
                  unique: bool = False, keywords: Sequence[str] = (),
@@ -213,9 +249,8 @@ class ListAction(_StoreOnce):
         super().__call__(parser, namespace, parsed, option_string)
 
 
-#: Formats whose numbers keep full precision (``--digits`` has no effect on them).
+#: Formats whose numbers keep full precision: ``--digits`` applies to the others only.
 FULL_PRECISION = ("csv", "json")
-#: ``--digits``: for text, Markdown and LaTeX tables only.
 DIGITS_RULE = Rule(("digits",), lambda args: args.fmt not in FULL_PRECISION,
                    "--digits applies to text, markdown and latex tables; --format {fmt} "
                    "keeps every digit")
@@ -223,37 +258,24 @@ DIGITS_RULE = Rule(("digits",), lambda args: args.fmt not in FULL_PRECISION,
 
 def add_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: str,
                default: Any, doc: str, **kwargs) -> None:
-    """An option of the command line alone (no function declares it): its help the doc and
-    the default, as :func:`add_param` writes them."""
+    """An option no function declares: its help the doc and default, as :func:`add_param`."""
     parser.add_argument(*flags, default=default, help=f"{doc} (default: {default})".replace(
         "%", "%%"), **kwargs)
 
 
 def add_digits(parser: argparse.ArgumentParser) -> None:
-    """``--digits``: decimals of text, Markdown and LaTeX tables (:data:`DIGITS_RULE`)."""
+    """``--digits`` (:data:`DIGITS_RULE`)."""
     add_param(parser, TABLE_DIGITS)
 
 
 def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
                default: str = "text", doc: str | None = None) -> None:
-    """``--format``: one of ``choices`` (a subset of :data:`irscale.io.formats.FORMATS`)."""
+    """``--format``: one of ``choices`` (:data:`irscale.io.formats.FORMATS`)."""
     add_param(parser, FORMAT, choices=choices, default=default, doc=doc)
 
 
-#: ``--ties``: the order of documents with equal scores (the functions' ``tie_policy``).
-TIE_POLICY = Param("tie_policy", Names("tie policy", TIE_POLICIES), "trec_eval",
-                   "order of documents with equal scores: trec_eval (score descending, then "
-                   "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column",
-                   ("--ties",), dest="ties")
-#: ``--phi-ties``: φ's tie strategy for runs of equal value (Ferrante, Ferro & Fuhr 2021,
-#: eq. 2; the functions' ``ties``).
-PHI_TIES = Param("ties", Names("tie strategy", TIE_STRATEGIES), "unq", "tie strategy of φ "
-                 "for runs of equal value", ("--phi-ties",), dest="phi_ties")
-
-
 def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
-    """``--ties POLICY`` (documents with equal scores) and, with ``phi``, ``--phi-ties``
-    (φ's tie strategy)."""
+    """``--ties`` (documents with equal scores) and with ``phi`` ``--phi-ties`` (φ's)."""
     if phi:
         add_param(parser, PHI_TIES, choices=TIE_STRATEGIES)
     add_param(parser, TIE_POLICY, choices=TIE_POLICIES)
@@ -261,7 +283,7 @@ def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
 
 def add_scheduler(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
                   what: str) -> None:
-    """``--scheduler ADDRESS``: where ``what`` runs (module documentation)."""
+    """``--scheduler ADDRESS``: where ``what`` runs."""
     add_param(parser, SCHEDULER, doc=SCHEDULER.doc.format(what=what))
 
 
@@ -279,8 +301,8 @@ def check_scheduler(args: argparse.Namespace) -> None:
 
 @contextmanager
 def scheduler(args: argparse.Namespace) -> Iterator[Any]:
-    """The executor of ``--scheduler`` for the whole command: a Client connected once
-    (or a local cluster started once), ``"local"`` without the option."""
+    """The executor of ``--scheduler`` for the whole command (connected or started once),
+    ``"local"`` without it."""
     from ..parallel import executor_scope
 
     check_scheduler(args)
@@ -296,45 +318,47 @@ def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None
 
 
 def add_force(parser: argparse.ArgumentParser) -> None:
-    """``--force``: replace existing output files (never an input of the same call)."""
+    """``--force``."""
     add_param(parser, FORCE)
 
 
 def add_progress(parser: argparse.ArgumentParser) -> None:
-    """``--no-progress``: every command that does long work takes it (one mechanism:
-    :mod:`irscale.core.progress`)."""
+    """``--no-progress`` (every command that does long work: :mod:`irscale.core.progress`)."""
     add_param(parser, NO_PROGRESS)
 
 
 def wants_progress(args: argparse.Namespace) -> bool:
-    """Whether to show the estimate and the progress of long work: unless ``--no-progress``
-    was given (a bar on a terminal, plain lines elsewhere: :mod:`irscale.core.progress`)."""
+    """Whether to show the estimate and progress of long work (no ``--no-progress``)."""
     return not getattr(args, "no_progress", False)
 
 
+def command_line(args: argparse.Namespace) -> str:
+    """The call's command line as given, quoted for a shell (a reproducibility block)."""
+    import shlex
+
+    return shlex.join(["irscale", *getattr(args, GIVEN).argv])
+
+
 def at_terminal(args: argparse.Namespace) -> bool:
-    """Whether to add notes for a person reading standard error (a legend under a table):
-    standard error is a terminal and ``--no-progress`` was not given. Elsewhere (a log, a
-    pipe) standard error holds warnings and errors only."""
+    """Whether to add notes for a person (a legend): standard error is a terminal and no
+    ``--no-progress``; elsewhere it holds warnings and errors only."""
     return sys.stderr.isatty() and wants_progress(args)
 
 
-#: An argument of :func:`add_command`: a declaration, a declaration with what one command
-#: narrows or says more (the keywords of :func:`add_param`), or a builder of several
-#: arguments (:func:`add_output`, :func:`add_progress`, a command's own).
+#: An argument of :func:`add_command`: a declaration, with :func:`add_param`'s keywords, or a
+#: builder of arguments (:func:`add_output`, a command's own).
 Argument = Param | tuple[Param, dict[str, Any]] | Callable[[argparse.ArgumentParser], None]
 
 
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
                 *arguments: Argument, help: str, description: str | None = None,
-                inputs: Sequence[str] = (), rules: Sequence[Declared] = (),
+                inputs: Sequence[str] = (), outputs: Sequence[str] = (),
+                folders: Sequence[str] = (), rules: Sequence[Declared] = (),
                 **defaults: Any) -> argparse.ArgumentParser:
-    """The subcommand ``name`` declared in one call: its one-line ``help`` (and the longer
-    ``description``, by default the help), its ``arguments`` in order (see
-    :data:`Argument`), the arguments that name files it reads (``inputs``:
-    :func:`irscale.cli.outputs.declare_inputs`), the :mod:`irscale.cli.rules` of its
-    options, and the function that ``run`` s it (other namespace ``defaults`` beside it).
-    Returns the parser, for what one command adds by hand."""
+    """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
+    ``arguments`` in order (:data:`Argument`), the arguments naming files it reads
+    (``inputs``) and writes (``outputs``; ``folders``), its :mod:`irscale.cli.rules` and the
+    function that runs it (and other namespace ``defaults``). Returns the parser."""
     parser = subparsers.add_parser(name, help=help, description=description or help)
     for argument in arguments:
         if isinstance(argument, Param):
@@ -345,6 +369,8 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
             argument(parser)
     if inputs:
         declare_inputs(parser, *inputs)
+    declare_outputs(parser, *outputs)
+    declare_outputs(parser, *folders, kind="folder")
     if rules:
         add_rules(parser, *rules)
     parser.set_defaults(func=run, **defaults)

@@ -1,10 +1,10 @@
-"""When the options of a command apply, declared next to them (``docs/errors.md``).
+"""What a command line gave, and when its options apply, declared next to them
+(``docs/errors.md``).
 
-An option that the other choices of a call would ignore is refused rather than silently
-ignored (``--samples`` with a t-test, ``-p`` with Kendall's τ): each command declares the
-:class:`Rule` of its options, and the :class:`Default` of an option whose default depends
-on another, with :func:`add_rules`; :func:`check_options` applies them after parsing, in
-the order declared, before any work.
+An option that the other choices of a call would ignore is refused, not silently ignored
+(``--samples`` with a t-test): each command declares its :class:`Rule` s, and the
+:class:`Default` of an option whose default depends on another, with :func:`add_rules`;
+:func:`check_options` applies them after parsing, in order, before any work.
 """
 
 from __future__ import annotations
@@ -15,7 +15,50 @@ from dataclasses import dataclass, field
 
 from ..core.params import Needs
 from ..errors import ParameterError
-from .main import given, spelling
+
+#: The namespace entry where the parser notes the options it stores (removed after; not an
+#: identifier, so no ``dest`` clashes with it), and the one of its :class:`Given` record.
+_SEEN = "irscale: options given"
+GIVEN = "_given"
+
+
+class Given:
+    """What :class:`~irscale.cli.options.Parser` records besides the values: the ``dest``
+    of every option given (even with its default value), the option of each Python
+    parameter (``{"rng": "--seed"}``, for :func:`named`), each ``dest``'s spelling
+    (``{"samples": "-B/--samples"}``) and the arguments as given."""
+
+    def __init__(self) -> None:
+        self.dests: set[str] = set()
+        self.flags: dict[str, str] = {}
+        self.spelt: dict[str, str] = {}
+        self.argv: list[str] = []
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the option stored in ``dest`` was given (a positional: with a value)."""
+    record = getattr(args, GIVEN, None)
+    return record is not None and dest in record.dests
+
+
+def spelling(args: argparse.Namespace, dest: str) -> str:
+    """How messages spell the option stored in ``dest`` (``-B/--samples``)."""
+    record = getattr(args, GIVEN, None)
+    return record.spelt.get(dest, dest) if record is not None else dest
+
+
+def named(error: Exception, args: argparse.Namespace | None) -> Exception:
+    """``error`` naming the option of its parameter: a function's
+    :class:`~irscale.errors.ParameterError` about ``alpha`` whose message begins with it
+    begins with ``--alpha (alpha)`` instead. Other errors are returned as they are."""
+    param = getattr(error, "param", None)
+    record = getattr(args, GIVEN, None)
+    text = str(error)
+    if param is None or record is None or param not in record.flags or \
+            not text.startswith(param):
+        return error
+    return ParameterError(f"{record.flags[param]} ({param}){text[len(param):]}")
+
 
 #: The namespace entry of the rules and dependent defaults of a command (:func:`add_rules`).
 RULES = "_rules"
@@ -23,16 +66,10 @@ RULES = "_rules"
 
 @dataclass(frozen=True)
 class Rule:
-    """The options ``dests`` apply only where ``holds(args)``: given elsewhere, they are
-    refused with ``message``, rather than silently ignored (``docs/errors.md``).
-
-    ``message`` is formatted with the values of the command line (``{test}``), the options
-    given among ``dests`` (``{options}``: ``-B/--samples, --seed``) and the verb that agrees
-    with them (``{applies}``); or it is a function of the command line that gives the text
-    to format (so a text it builds holds no value as the user typed it: those go through
-    the fields). The options are spelt as their declarations spell them, or as ``spelt``
-    says (``{"measures": "-m"}``).
-    """
+    """The options ``dests`` apply only where ``holds(args)``; elsewhere they are refused
+    with ``message`` (or the message a function of the command line gives), formatted with
+    the command line's values, ``{options}`` (those given, spelt as declared or as
+    ``spelt`` says) and ``{applies}`` (the verb that agrees with them)."""
 
     dests: tuple[str, ...]
     holds: Callable[[argparse.Namespace], bool]
@@ -54,8 +91,7 @@ class Rule:
 def each(dests: tuple[str, ...], holds: Callable[[argparse.Namespace], bool],
          message: str | Callable[[argparse.Namespace], str],
          spelt: Mapping[str, str] | None = None) -> tuple[Rule, ...]:
-    """One :class:`Rule` for each option of ``dests``, checked in that order: the message
-    names the first of them given (``{options}``), not all of them."""
+    """One :class:`Rule` per option of ``dests``, in order: a message names one option."""
     return tuple(Rule((dest,), holds, message, spelt or {}) for dest in dests)
 
 
@@ -70,28 +106,23 @@ def needs(declared: Needs, dest: str) -> Rule:
 
 @dataclass(frozen=True)
 class Default:
-    """The default of the option ``dest`` where it depends on other options: ``value(args)``
-    when the option is not given."""
+    """The default of the option ``dest``, ``value(args)``, where it depends on others."""
 
     dest: str
     value: Callable[[argparse.Namespace], object]
 
 
-#: What :func:`add_rules` declares: a rule, a dependent default, or a check of its own (a
-#: function of the command line that raises where the options do not go together).
+#: What :func:`add_rules` declares: a rule, a dependent default, or a check of its own.
 Declared = Rule | Default | Callable[[argparse.Namespace], None]
 
 
 def add_rules(parser: argparse.ArgumentParser, *rules: Declared) -> None:
-    """Declare ``rules`` (and dependent defaults) of the options of ``parser``, checked in
-    the order declared by :func:`check_options`."""
-    declared = parser.get_default(RULES) or ()
-    parser.set_defaults(**{RULES: (*declared, *rules)})
+    """Declare ``rules`` of the options of ``parser``, checked in order."""
+    parser.set_defaults(**{RULES: (*(parser.get_default(RULES) or ()), *rules)})
 
 
 def check_options(args: argparse.Namespace) -> None:
-    """Apply the rules of the command's options and set their dependent defaults
-    (:func:`add_rules`), in the order declared, before any work."""
+    """Apply the command's rules and set its dependent defaults, in the order declared."""
     for rule in getattr(args, RULES, ()):
         if isinstance(rule, Default):
             if not given(args, rule.dest):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import InputError, ParameterError
-from .params import DEFAULT_RELEVANCE_LEVEL, INT64_MAX, Integers
+from .params import DEFAULT_RELEVANCE_LEVEL, INT64_MAX, RELEVANCE, Integers, Names, Param, Switch
 from .params import RELEVANCE_LEVEL as RELEVANCE_LEVEL  # how the checks name -l
 
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
@@ -33,6 +33,28 @@ NONNEGATIVE_LONG = Integers(0, INT64_MAX, strict=True)
 #: (ascending) instead of the score, ties in file order.
 TiePolicy = Literal["trec_eval", "file-order", "rank-column"]
 TIE_POLICIES: tuple[str, ...] = ("trec_eval", "file-order", "rank-column")
+
+#: trec_eval's options as the command line builds them (``-l``, ``-M``, ``-J``, ``-c``,
+#: ``-N``, ``--compat``, ``--ties``), in trec_eval's order; their Python names and defaults
+#: are :class:`irscale.evaluation.options.TrecEvalOptions`'.
+MAX_RETRIEVED = Param("max_docs", POSITIVE_LONG, None, "evaluate only the first N documents "
+                      "of each topic", ("-M", "--max-retrieved"), "N", label=MAX_DOCS,
+                      unset="every document", dest="max_retrieved")
+JUDGED_ONLY = Param("judged_only", Switch(), False, "drop unjudged documents before "
+                    "evaluating (trec_eval -J)", ("-J", "--judged-only"))
+COMPLETE = Param("complete", Switch(), False, "average over every qrels topic; missing topics "
+                 "count 0", ("-c", "--complete"))
+COLLECTION_SIZE = Param("num_docs_in_coll", NONNEGATIVE_LONG, 0, "number of documents in the "
+                        "collection (trec_eval -N; 0: unknown)", ("-N", "--num-docs-in-coll"),
+                        "N", label=NUM_DOCS_IN_COLL)
+COMPAT = Param("compat", Integers(9, 10, strict=True), 9, "trec_eval version to reproduce "
+               "(9 = 9.0.8)", ("--compat",))
+TIE_POLICY = Param("tie_policy", Names("tie policy", TIE_POLICIES), "trec_eval",
+                   "order of documents with equal scores: trec_eval (score descending, then "
+                   "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column",
+                   ("--ties",), dest="ties")
+TREC_EVAL_PARAMS = (RELEVANCE, MAX_RETRIEVED, JUDGED_ONLY, COMPLETE, COLLECTION_SIZE, COMPAT,
+                    TIE_POLICY)
 
 
 def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) -> int:

@@ -490,6 +490,10 @@ INTENT_COUNT = Integers(1, MAX_INTENTS, strict=True)
 SHARDS = Integers(1, strict=True)
 #: Tie strategies of φ for runs of equal value (Ferrante, Ferro & Fuhr 2021, eq. 2).
 TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
+#: ``--phi-ties``: φ's tie strategy for runs of equal value (Ferrante, Ferro & Fuhr 2021,
+#: eq. 2; the functions' ``ties``).
+PHI_TIES = Param("ties", Names("tie strategy", TIE_STRATEGIES), "unq", "tie strategy of φ "
+                 "for runs of equal value", ("--phi-ties",), dest="phi_ties")
 #: The parameters of a scale's space (:func:`irscale.scales.scale`).
 SCALE_LENGTH = Param("N", LENGTH, None, "run length N (runs cut at N, padded with "
                      "non-relevant)", ("-N", "--length"), label=RUN_LENGTH)

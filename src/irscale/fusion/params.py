@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ..core.params import DEFAULT_RRF_K, RRF_K, Integers, Names, Param, Reals
+from ..core.params import DEFAULT_RRF_K, RRF_K, Integers, Names, Param, Reals, Text
 from ..errors import ParameterError, shown
 
 #: The fusion methods of :func:`irscale.fusion.fuse` (ranx's names as aliases). Score
@@ -74,6 +74,19 @@ FUSION_METHOD_PARAMS: dict[str, tuple[str, Param]] = {
 FUSION_STEP = Param("step", Reals(0.0, 1.0, "(]"), 0.1, "optimisation: the grid step of "
                     "the weights (multiples of it summing to 1; 1/step an integer)",
                     ("--step",), "S")
+
+#: The supervised methods' training topics: their qrels and the same systems' runs of them.
+FUSION_TRAIN_QRELS = Param("train_qrels", Text(), None, "supervised methods: the qrels of "
+                           "the training topics", ("--train-qrels",), "FILE")
+FUSION_TRAIN_RUNS = Param("train_runs", Text(), None, "supervised methods: the same "
+                          "systems' runs of the training topics, one per RUN, in the same "
+                          "order", ("--train-runs",), "RUN")
+#: The measure the weights of :func:`irscale.fusion.optimize_fusion` maximise.
+FUSION_MEASURE = Param("measure", Text(), "AP", "--optimize: the measure maximised, one "
+                       "value per topic", ("--measure",), "MEASURE")
+#: The run tag of the fused run (default: the method).
+FUSION_NAME = Param("name", Text(), None, "the run tag of the output's lines",
+                    ("--run-tag",), "TAG", unset="the method", dest="run_tag")
 
 
 def check_fusion(method: object, norm: object, k: object = DEFAULT_RRF_K,

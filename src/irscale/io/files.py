@@ -45,7 +45,14 @@ from pathlib import Path
 from typing import IO, Any, Literal, cast
 
 from ..core.edge import about
-from ..errors import FileAccessError, InputError, InputFormatError, OutputExistsError, shorten
+from ..errors import (
+    FileAccessError,
+    InputError,
+    InputFormatError,
+    OutputExistsError,
+    ParameterError,
+    shorten,
+)
 
 #: The file name that stands for standard input (as an input) or output (as an output).
 STDIO = "-"
@@ -561,6 +568,25 @@ def check_new_folder(path: str, option: str) -> None:
         if folder.resolve() in (here, *here.parents):
             raise FileAccessError(f"{option} {path}: the current folder (or one above it) "
                                   "cannot be replaced (choose a new folder)", path=path)
+
+
+def check_output_folder(path: str, option: str) -> None:
+    """An output folder given to ``option`` exists and is writable, or can be created (a
+    symbolic link: its target)."""
+    if not path:
+        raise ParameterError(f"{option} is empty: give a folder")
+    folder = Path(output_target(path))
+    if folder.exists():
+        if not folder.is_dir():
+            raise FileAccessError(f"{option} {path}: not a folder", path=path)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise FileAccessError(f"{option} {path}: folder is not writable", path=path)
+        return
+    parent = folder.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise FileAccessError(f"{option} {path}: cannot create it (folder "
+                              f"{os.fspath(parent)} does not exist or is not writable)",
+                              path=path)
 
 
 def _is_empty_folder(folder: Path) -> bool:

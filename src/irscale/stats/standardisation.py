@@ -157,4 +157,34 @@ def _moments(matrix: ScoreMatrix, reference: Any) -> tuple[np.ndarray, np.ndarra
     return reference_moments(reference)
 
 
-__all__ = ["reference_moments", "standardise"]
+def zscore_moments(evaluation: Any) -> tuple[list[tuple[str, str, float, float]], list[str]]:
+    """The lines of a ``trec_eval -Z`` file of the runs of ``evaluation`` (an
+    :func:`~irscale.evaluation.many.evaluate_many` result whose per-topic values were
+    kept): per topic (in the table's order) and measure, ``(topic, measure, mean, sd)``
+    over the runs (:func:`reference_moments`, ``partial``), and the topics left out
+    because fewer than two runs were evaluated on them (``trec_eval -Z`` prints
+    -1000000 there). gm_map and gm_bpref, which have no per-topic values of their own, get
+    those of ``log(max(v, 1e-5))`` of map's and bpref's values where those were evaluated
+    too (what trec_eval 9.0.8 holds per topic and ``-Z`` converts: ``m_gm_map.c``,
+    ``MIN_GEO_MEAN``)."""
+    from ..measures.results import PER_TOPIC_OF
+
+    matrix = ScoreMatrix.from_frame(evaluation.per_topic(), allow_missing=True)
+    logs = [(c.label, matrix.measures.index(PER_TOPIC_OF[c.label]))
+            for c in evaluation.columns
+            if c.aggregate == "gmean" and PER_TOPIC_OF.get(c.label) in matrix.measures]
+    if logs:
+        values = matrix.values[:, :, [k for _, k in logs]]
+        floor = 1e-5  # trec_eval.h's MIN_GEO_MEAN, as C's MAX(v, MIN_GEO_MEAN)
+        with np.errstate(invalid="ignore"):
+            logged = np.where(np.isnan(values), np.nan,
+                              np.log(np.where(values > floor, values, floor)))
+        matrix = ScoreMatrix(np.concatenate([matrix.values, logged], axis=2), matrix.topics,
+                             matrix.systems, (*matrix.measures, *(label for label, _ in logs)))
+    mean, sd = reference_moments(matrix, partial=True)
+    lacking = [topic for t, topic in enumerate(matrix.topics) if np.isnan(sd[t]).any()]
+    return [(topic, measure, mean[t, m], sd[t, m]) for t, topic in enumerate(matrix.topics)
+            for m, measure in enumerate(matrix.measures) if not np.isnan(sd[t, m])], lacking
+
+
+__all__ = ["reference_moments", "standardise", "zscore_moments"]
