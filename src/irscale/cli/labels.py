@@ -307,14 +307,15 @@ def run_aggregate(args: argparse.Namespace) -> int:
     check_options(args)
     path = args.inputs[0]
     outputs = _side_outputs(args)
-    from ..io.crowd import read_crowd_labels
+    from ..io.crowd import check_crowd_labels
 
-    labels = read_crowd_labels(path, args.scale)  # before pandas and the models are imported
+    checked = check_crowd_labels(path, args.scale)  # every file before pandas and the models
     features = args.features
     if features is not None:
         from ..io.features import read_features
 
         features = read_features(features)
+    labels = checked.build()
     from ..collections.labels import aggregate_labels
     from ..io.files import atomic_output
 
@@ -378,14 +379,17 @@ def run_agree(args: argparse.Namespace) -> int:
 def run_agree_qrels(args: argparse.Namespace) -> int:
     """``labels agree-qrels``: the agreement of two qrels (and of the rankings)."""
     check_options(args)
+    from .runargs import named_runs, read_inputs
+
+    # the inputs first: a malformed file is reported before pandas is imported
+    first, runs = read_inputs(args.inputs[0], named_runs(args.inputs[2:], args.names)
+                              if len(args.inputs) > 2 else [])
+    second = read_inputs(args.inputs[1], [])[0]
     from ..collections.agreement import qrels_agreement, with_ranking
     from ..stats.protocol import format_table
     from .outputs import write_text
-    from .runargs import named_runs
 
-    runs = named_runs(args.inputs[2:], args.names) if len(args.inputs) > 2 else []
-
-    table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
+    table, ranking = qrels_agreement(first, second, runs,
                                      measure=args.measure,
                                      relevance_level=args.relevance_level)
     table = with_ranking(table, ranking)
@@ -396,14 +400,16 @@ def run_aware(args: argparse.Namespace) -> int:
     """``labels aware``: the runs' scores combined over the assessors."""
     check_options(args)
     check_measure_names(args.measure)
-    from ..io.crowd import read_crowd_labels
-
-    labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas is imported
-    from ..collections.aware import aware
-    from .outputs import write_text
+    from ..io.crowd import check_crowd_labels
+    from ..io.sources import as_runs
     from .runargs import named_runs
 
-    runs = named_runs(args.inputs[1:], args.names)
+    checked = check_crowd_labels(args.inputs[0], args.scale)  # every file before pandas
+    runs = list(as_runs(named_runs(args.inputs[1:], args.names)))
+    labels = checked.build()
+    from ..collections.aware import aware
+    from .outputs import write_text
+
     result = aware(labels, runs, args.measure, weights=args.weights,
                    scale=args.scale, n_random=args.n_random, rng=args.seed,
                    relevance_level=args.relevance_level,

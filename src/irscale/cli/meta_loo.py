@@ -9,6 +9,7 @@ from ..meta.params import CONTRIBUTOR_PATTERN, LOO_DEPTH
 from .inputs import diversity_inputs, qrels_and_runs
 from .main import given
 from .meta_common import add_common, check, given_contributors, render
+from .runargs import read_inputs
 from .options import add_param, add_scheduler, scheduler
 from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules
@@ -35,12 +36,13 @@ def add_parser(subparsers) -> None:
 def run_loo(args: argparse.Namespace) -> int:
     """``meta loo``: leave-one-contributor-out reusability (Sakai 2014, §5.4)."""
     check(args)
-
-    from .. import meta
-
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
-    qrels, runs = qrels_and_runs(args, keep_rank=diversity)
+    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=diversity),
+                              keep_rank=diversity)
     table = given_contributors(args)
+
+    from .. import meta  # (after the inputs are read: their errors come first)
+
     contributors = table if table is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
     with scheduler(args) as executor:

@@ -10,7 +10,7 @@ from .inputs import qrels_and_runs
 from .meta_common import add_common, check, given_contributors, render
 from .options import add_param
 from .outputs import declare_inputs, write_text
-from .runargs import named_runs
+from .runargs import named_runs, read_inputs
 
 
 def add_parser(subparsers) -> None:
@@ -36,13 +36,16 @@ def add_parser(subparsers) -> None:
 def run_pool_bias(args: argparse.Namespace) -> int:
     """``meta pool-bias``: scores of the --new runs adjusted (Webber & Park 2009)."""
     check(args)
+    from ..io.sources import as_runs
 
-    from .. import meta
+    qrels, runs = read_inputs(*qrels_and_runs(args))
+    new_runs = list(as_runs(named_runs(args.new, None)))
+    contributors = given_contributors(args)
 
-    qrels, runs = qrels_and_runs(args)
-    new_runs = named_runs(args.new, None)
+    from .. import meta  # (after the inputs are read: their errors come first)
+
     result = meta.pooling_bias(qrels, runs, new_runs, args.measures,
-                               contributors=given_contributors(args), depth=args.depth,
+                               contributors=contributors, depth=args.depth,
                                allow_empty=args.allow_empty)
     frame = result.topics if args.per_topic else result.runs
     return write_text(args, render(frame, args, repr(result)))

@@ -34,14 +34,15 @@ def add_parser(subparsers) -> None:
 def run_predict(args: argparse.Namespace) -> int:
     """``meta predict``: predictive power of every measure (Sanderson et al. 2010)."""
     check(args)
+    from ..io.side_by_side import read_side_by_side
+
+    matrix = load_matrix(args)
+    preferences = read_side_by_side(args.preferences)
 
     import pandas as pd
 
     from .. import meta
-    from ..io.side_by_side import read_side_by_side
 
-    preferences = read_side_by_side(args.preferences)
-    matrix = load_matrix(args)
     results = [meta.predictive_power(preferences, matrix, measure=name,
                                      threshold=args.threshold, ties=args.ties,
                                      bins=args.bins)

@@ -191,12 +191,18 @@ def run(args: argparse.Namespace) -> int:
 
 def run_historical(args: argparse.Namespace) -> int:
     """``online historical``: the target pair's expected outcome from the source log."""
+    from ..io.clicklog import check_click_log
+    from ..io.sources import as_runs
+
+    # the inputs first: a malformed file is reported before pandas is imported
+    checked = check_click_log(args.inputs[0])
+    source = as_runs(distinct_runs(args.source))
+    target = as_runs(distinct_runs(args.target))
+    log = checked.build()
     from ..online.historical import historical_interleaving
     from .outputs import write_text
 
-    source = distinct_runs(args.source)
-    target = distinct_runs(args.target)
-    result = historical_interleaving(args.inputs[0], list(source), list(target),
+    result = historical_interleaving(log, list(source), list(target),
                                      tau=args.tau, source_tau=args.source_tau,
                                      normalise=not args.plain,
                                      confidence_level=1 - args.alpha,
