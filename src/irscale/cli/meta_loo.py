@@ -9,10 +9,10 @@ from ..meta.params import CONTRIBUTOR_PATTERN, LOO_DEPTH
 from .inputs import diversity_inputs, qrels_and_runs
 from .main import given
 from .meta_common import add_common, check, given_contributors, render
-from .runargs import read_inputs
 from .options import add_param, add_scheduler, scheduler
 from .outputs import declare_inputs, write_text
 from .rules import Rule, add_rules
+from .runargs import read_inputs
 
 
 def add_parser(subparsers) -> None:

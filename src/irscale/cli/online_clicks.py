@@ -24,6 +24,7 @@ from ..online.params import (
     Param,
 )
 from .common_params import INPUTS, MEASURES, QRELS, RUNS
+from .inputs import check_click_model
 from .main import given
 from .options import add_output, add_param, add_ties
 from .outputs import declare_inputs, open_output, write_text
@@ -151,18 +152,11 @@ def _parquet_to_file(args: argparse.Namespace) -> None:
         require_pyarrow("writing a Parquet click log", args.output)
 
 
-def _read_model(path: str):
-    """The click model of the JSON file ``path`` (``--params``)."""
-    from ..online.clickmodels import read_click_model
-
-    return read_click_model(path)
-
-
-def _fitted(args: argparse.Namespace, log_path: str):
-    """The model of ``--model`` fitted on the click log ``log_path`` (the fitting options'
-    defaults are the API's)."""
+def _fitted(args: argparse.Namespace, log_path: object):
+    """The model of ``--model`` fitted on the click log ``log_path`` (a path, or the log
+    read; the fitting options' defaults are the API's)."""
     options = {name: getattr(args, name) for name in ("iterations", "tol", "smoothing")}
-    from ..online.clicklog import read_click_log
+    from ..io.clicklog import read_click_log
 
     log = read_click_log(log_path, serp_size=args.serp_size)  # before pandas is imported
     from ..online.clickmodels import fit_click_model
@@ -182,11 +176,14 @@ def run_fit(args: argparse.Namespace) -> int:
 def run_loglik(args: argparse.Namespace) -> int:
     """``online loglik``: the log-likelihood and perplexity of a model on the test log."""
     check_options(args)
-    model = _read_model(args.params) if args.params is not None else \
-        _fitted(args, args.inputs)
-    from ..online.clicklog import read_click_log
+    from ..io.clicklog import read_click_log
 
+    # every file read before pandas and the click models are imported
+    params = None if args.params is None else check_click_model(args.params)
+    train = None if params is not None else read_click_log(args.inputs,
+                                                           serp_size=args.serp_size)
     test = read_click_log(args.test, serp_size=args.serp_size)
+    model = params.build() if params is not None else _fitted(args, train)
     table = model.evaluate(test)
     return write_text(args, table.to_csv(sep="\t", float_format="%.6g"))
 
@@ -194,19 +191,22 @@ def run_loglik(args: argparse.Namespace) -> int:
 def run_simulate(args: argparse.Namespace) -> int:
     """``online simulate-clicks``: a click log of the run, clicked by a model."""
     check_options(args)
-    if args.params is not None:
-        model = _read_model(args.params)
-    else:
-        from ..io.sources import as_qrels
+    from ..io.sources import as_qrels, as_runs
 
-        qrels = as_qrels(args.qrels)  # before pandas is imported
+    # every file read before pandas and the click models are imported
+    params = None if args.params is None else check_click_model(args.params)
+    qrels = None if params is not None else as_qrels(args.qrels)
+    run = as_runs([args.runs[0]], keep_rank=args.ties == "rank-column")[0]
+    if params is not None:
+        model = params.build()
+    else:
         from ..online.simulate import qrels_click_model
 
         model = qrels_click_model(qrels, args.user or "navigational",
                                   relevance_level=args.relevance_level, gamma=args.gamma)
     from ..online.simulate import simulate_click_log
 
-    log = simulate_click_log(args.runs[0], model, sessions=args.sessions,
+    log = simulate_click_log(run, model, sessions=args.sessions,
                              serp_size=args.serp_size, ties=args.ties, rng=args.seed)
     frame = log.to_frame()
     if args.format == "parquet":
@@ -227,7 +227,7 @@ def run_measures(args: argparse.Namespace) -> int:
     # the inputs first: a malformed file is reported before pandas is imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs),
                               keep_rank=args.ties == "rank-column")
-    model = _read_model(args.params)
+    model = check_click_model(args.params).build()
     from ..online.calibrated import calibrated_summary, click_calibrated
 
     frame = click_calibrated(qrels, runs, model,

@@ -22,6 +22,7 @@ from ..online.params import (
     SOURCE_TAU,
 )
 from .common_params import INPUTS
+from .inputs import check_click_model
 from .options import add_format, add_output, add_param
 from .outputs import declare_inputs
 from .rules import Rule, add_rules, check_options
@@ -144,45 +145,53 @@ def _needs_logging(args: argparse.Namespace) -> None:
 
 
 def _propensities(value: str | None) -> object:
-    """γ from a comma-separated list, or a click model's JSON."""
+    """γ from a comma-separated list, or a click model's JSON (checked, built later:
+    :class:`~irscale.io.pending.Pending`)."""
     if value is None:
         return None
     numbers = _numbers(value)
     if numbers is not None:
         return numbers
-    from ..online.clickmodels import read_click_model
-
-    return read_click_model(value)
+    return check_click_model(value)
 
 
 def _reward(value: str | None) -> object:
-    """A click model's JSON (``.json``), or ``query docno value`` lines."""
+    """A click model's JSON (``.json``), or ``query docno value`` lines (checked, built
+    later: :class:`~irscale.io.pending.Pending`)."""
     if value is None:
         return None
     if os.path.splitext(value)[1].lower() == ".json":
-        from ..online.clickmodels import read_click_model
+        return check_click_model(value)
+    from ..io.policy import check_probability_table
 
-        return read_click_model(value)
-    from ..io.policy import read_probability_table
-
-    return read_probability_table(value, ranked=False)
+    return check_probability_table(value, ranked=False)
 
 
 def run(args: argparse.Namespace) -> int:
     """``online counterfactual``: the estimate, its standard error and intervals."""
     check_options(args)
-    from ..io.policy import read_probability_table, read_slate_table
+    from ..io.clicklog import read_click_log
+    from ..io.pending import Pending
+    from ..io.policy import check_probability_table, check_slate_table
+    from ..io.sources import as_runs
+
+    # every file checked before pandas and the estimators are imported
+    log = read_click_log(args.inputs[0])
+    check = check_slate_table if args.estimator in SLATE else check_probability_table
+    policy = check(args.policy) if args.policy else as_runs(distinct_runs([args.run]))[0]
+    logging = args.logging
+    if logging is not None and logging != EMPIRICAL:
+        logging = check(logging)
+    propensities, reward = _propensities(args.propensities), _reward(args.reward)
+    policy, logging, propensities, reward = (
+        read.build() if isinstance(read, Pending) else read
+        for read in (policy, logging, propensities, reward))
     from ..online.counterfactual import counterfactual
     from .outputs import write_text
 
-    read = read_slate_table if args.estimator in SLATE else read_probability_table
-    policy = read(args.policy) if args.policy else distinct_runs([args.run])[0]
-    logging = args.logging
-    if logging is not None and logging != EMPIRICAL:
-        logging = read(logging)
-    result = counterfactual(args.inputs[0], policy, estimator=args.estimator,
-                            logging=logging, propensities=_propensities(args.propensities),
-                            reward=_reward(args.reward), clip=args.clip,
+    result = counterfactual(log, policy, estimator=args.estimator,
+                            logging=logging, propensities=propensities,
+                            reward=reward, clip=args.clip,
                             switch_tau=args.switch_tau,
                             confidence_level=1 - args.alpha, bootstrap=args.bootstrap,
                             rng=args.seed)
@@ -191,14 +200,13 @@ def run(args: argparse.Namespace) -> int:
 
 def run_historical(args: argparse.Namespace) -> int:
     """``online historical``: the target pair's expected outcome from the source log."""
-    from ..io.clicklog import check_click_log
+    from ..io.interleaving_log import read_interleaving_log
     from ..io.sources import as_runs
 
     # the inputs first: a malformed file is reported before pandas is imported
-    checked = check_click_log(args.inputs[0])
+    log = read_interleaving_log(args.inputs[0])
     source = as_runs(distinct_runs(args.source))
     target = as_runs(distinct_runs(args.target))
-    log = checked.build()
     from ..online.historical import historical_interleaving
     from .outputs import write_text
 

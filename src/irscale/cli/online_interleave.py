@@ -21,6 +21,7 @@ from ..online.params import (
     TOPIC_IMPRESSIONS,
 )
 from .common_params import QRELS_OPTION, RUNS
+from .inputs import check_click_model
 from .options import add_format, add_output, add_param
 from .outputs import declare_inputs
 from .rules import Declared, Rule, add_rules, check_options, each
@@ -127,27 +128,25 @@ def run(args: argparse.Namespace) -> int:
     check_options(args)
     import numpy as np
 
-    from ..io.sources import as_runs
+    from ..io.sources import as_qrels, as_runs
 
-    # the runs first: a malformed one is reported before pandas is imported
+    # every file first: a malformed one is reported before pandas is imported
     runs = list(as_runs(named_runs(args.runs, args.names)))
+    qrels = None if args.qrels is None else as_qrels(args.qrels)
+    params = None if args.clicks in CLICK_MODELS else check_click_model(args.clicks)
     from ..online.interleaving import check_bootstrap, interleave_runs
     from .outputs import write_text
 
     rankers = len(args.runs)
     check_bootstrap(args.bootstrap, rankers * (rankers - 1) // 2)  # before any work
-    model = args.clicks
-    if model not in CLICK_MODELS:  # a click model's JSON file
-        from ..online.clickmodels import read_click_model
-
-        model = read_click_model(args.clicks)
+    model = args.clicks if params is None else params.build()  # a click model's JSON file
     seeds = np.random.SeedSequence(args.seed).spawn(3)
     batch = interleave_runs(runs, args.impressions,
                             method=args.method,
                             length=args.length, credit=args.credit,
                             tau=args.tau, rng=seeds[0])
     clicks = batch.simulate_clicks(
-        model, qrels=args.qrels, relevance_level=args.relevance_level,
+        model, qrels=qrels, relevance_level=args.relevance_level,
         probability=args.probability,
         rng=seeds[1])
     result = batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2])

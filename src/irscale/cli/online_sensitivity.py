@@ -21,6 +21,7 @@ from ..online.params import (
     USERS,
 )
 from .common_params import QRELS, RUNS
+from .inputs import check_click_model
 from .options import ListAction, add_format, add_output, add_param, join
 from .outputs import declare_inputs
 from .runargs import distinct_runs, read_inputs
@@ -79,9 +80,7 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError("online sensitivity compares runs: give two or more")
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs))
-    from ..online.clickmodels import read_click_model
-
-    model = args.model if args.model in USERS else read_click_model(args.model)
+    model = args.model if args.model in USERS else check_click_model(args.model).build()
     from ..online.harness import sensitivity
 
     result = sensitivity(qrels, runs, model, impressions=args.impressions,

@@ -9,9 +9,12 @@ statistics are loaded.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
+
+from .pending import Pending
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,11 +81,33 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
     user``, or ``user variant`` as ``irscale online ab assign`` writes): a Series of
     values indexed by key. A line without two fields or a key given twice is an error
     naming the line."""
+    return check_pairs(source, key, value).build()
+
+
+def check_pairs(source: str, key: str, value: str) -> Pending[pd.Series]:
+    """The lines of a ``key value`` file checked (:func:`read_pairs`), its Series built
+    later (:mod:`irscale.io.pending`)."""
+    found, _ = _pairs(source, key, value)
+
+    def build() -> pd.Series:
+        import pandas as pd
+
+        series = pd.Series(found, name=value).rename_axis(key)
+        series.attrs["source"] = source
+        return series
+
+    return Pending(source, build)
+
+
+def _pairs(source: str, key: str, value: str
+           ) -> tuple[dict[str, str], dict[str, tuple[int, str]]]:
+    """The ``key value`` lines of :func:`read_pairs`: the value of each key, and its line
+    (number and text, for a later error: the file is read once)."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
     from .files import read_lines
 
     found: dict[str, str] = {}
-    lines: dict[str, int] = {}
+    lines: dict[str, tuple[int, str]] = {}
     for number, line in enumerate(read_lines(source), 1):
         fields = line.split()
         if len(fields) != 2:
@@ -90,16 +115,81 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
                                    source=source, line=number, text=line)
         if fields[0] in found:
             raise DuplicateError(f"{key} {fields[0]!r} given twice (first on line "
-                                 f"{lines[fields[0]]})", source=source, line=number,
+                                 f"{lines[fields[0]][0]})", source=source, line=number,
                                  text=line)
-        found[fields[0]], lines[fields[0]] = fields[1], number
+        found[fields[0]], lines[fields[0]] = fields[1], (number, line)
     if not found:
         raise EmptyInputError(f"no '{key} {value}' line", source=source)
-    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
+    return found, lines
 
-    series = pd.Series(found, name=value).rename_axis(key)
-    series.attrs["source"] = source
-    return series
+
+def read_session_users(source: str) -> pd.DataFrame:
+    """``session user`` or ``session user time`` lines (blanks or tabs between; every line
+    with the same number of fields): the user of every session (page shown) and, with the
+    third field, the time it was shown (seconds, any finite number: an epoch or not). A
+    frame indexed by session with a ``user`` column and, given times, a ``time`` column.
+    Errors name the file, the line and its text: a line of another field count, a time
+    that is not a finite number, a session given twice, no line."""
+    return check_session_users(source).build()
+
+
+def check_session_users(source: str) -> Pending[pd.DataFrame]:
+    """The lines of a ``session user [time]`` file checked (:func:`read_session_users`),
+    its frame built later (:mod:`irscale.io.pending`)."""
+    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from .files import read_lines
+
+    sessions: list[str] = []
+    users: list[str] = []
+    times: list[float] = []
+    lines: dict[str, int] = {}
+    width = 0
+    for number, line in enumerate(read_lines(source), 1):
+        fields = line.split()
+        if not width and fields:
+            width = len(fields)
+        if len(fields) not in (2, 3) or len(fields) != width:
+            expected = ("2 fields (session user) or 3 (session user time)" if width not in
+                        (2, 3) else f"{width} fields, as the first line")
+            raise InputFormatError(f"expected {expected}, got {len(fields)}", source=source,
+                                   line=number, text=line)
+        if fields[0] in lines:
+            raise DuplicateError(f"session {fields[0]!r} given twice (first on line "
+                                 f"{lines[fields[0]]})", source=source, line=number,
+                                 text=line)
+        if width == 3:
+            time = _number(fields[2])
+            if not math.isfinite(time):
+                raise InputFormatError("time is not a finite number (the time the page "
+                                       "was shown, in seconds)", source=source,
+                                       line=number, text=line)
+            times.append(time)
+        lines[fields[0]] = number
+        sessions.append(fields[0])
+        users.append(fields[1])
+    if not sessions:
+        raise EmptyInputError("no 'session user [time]' line", source=source)
+
+    def build() -> pd.DataFrame:
+        import numpy as np
+        import pandas as pd
+
+        frame = pd.DataFrame({"user": users}, index=pd.Index(sessions, name="session"))
+        if width == 3:
+            frame["time"] = np.asarray(times, dtype=np.float64)
+        frame.attrs["source"] = source
+        return frame
+
+    return Pending(source, build)
+
+
+def _number(text: str) -> float:
+    """``text`` as a decimal number; NaN when it is not one (Python's digit separators,
+    ``1_000``, are not)."""
+    try:
+        return math.nan if "_" in text else float(text)
+    except ValueError:
+        return math.nan
 
 
 #: The cells ``pd.read_csv`` reads as missing values (its default ``na_values``): a column
@@ -240,15 +330,27 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
 def read_satisfaction_labels(source: str) -> pd.Series:
     """``session label`` lines (label 1: satisfied, 0: not): a Series of ints indexed by
     session; a label other than 0 or 1 is an error naming the line."""
-    import numpy as np
+    return check_satisfaction_labels(source).build()
 
+
+def check_satisfaction_labels(source: str) -> Pending[pd.Series]:
+    """The lines of a ``session label`` file checked (:func:`read_satisfaction_labels`),
+    its Series built later (:mod:`irscale.io.pending`)."""
     from ..errors import InputFormatError
-    from .files import read_lines
 
-    labels = read_pairs(source, "session", "label")
-    if not labels.isin(("0", "1")).all():
-        for number, line in enumerate(read_lines(source), 1):
-            if line.split()[1] not in ("0", "1"):
-                raise InputFormatError("a label is 0 (not satisfied) or 1 (satisfied)",
-                                       source=source, line=number, text=line)
-    return labels.astype(np.int64)
+    found, lines = _pairs(source, "session", "label")
+    wrong = [session for session, label in found.items() if label not in ("0", "1")]
+    if wrong:
+        number, text = lines[wrong[0]]
+        raise InputFormatError("a label is 0 (not satisfied) or 1 (satisfied)",
+                               source=source, line=number, text=text)
+
+    def build() -> pd.Series:
+        import pandas as pd
+
+        series = pd.Series({session: int(label) for session, label in found.items()},
+                           name="label", dtype="int64").rename_axis("session")
+        series.attrs["source"] = source
+        return series
+
+    return Pending(source, build)
