@@ -50,6 +50,7 @@ VALID = {
     "crowd labels": "1 d1 w1 1\n1 d1 w2 0\n1 d2 w1 0\n",
     "pairwise": "1 w1 d1 d2 d1\n1 w2 d1 d2 d2\n",
     "click log": "s1 q1 1 d1 1\ns1 q1 2 d2 0\ns2 q1 1 d2 0\ns2 q1 2 d1 1\n",
+    "interleaving log": "i1 1 1 d1 A 1\ni1 1 2 d3 B 0\ni2 2 1 d3 A 0\n",
     "users": "u1\nu2\n",
     "session users": "s1 u1\ns2 u2\n",
     "user variants": "u1 control\nu2 treatment\n",
@@ -71,7 +72,8 @@ VALID = {
 
 #: The kind (:data:`VALID`) of every input of the parsers, by the name an input has: the
 #: words of its metavar (``QRELS RUN``: the first file a qrels file, the others runs), else
-#: its option or its ``dest``. A command whose input has a name of none is refused by
+#: its option or its ``dest``; ``command name`` where a command reads another kind under
+#: a name. A command whose input has a name of none is refused by
 #: :func:`later_input_cases`: declare its kind here.
 INPUT_KINDS = {
     "qrels": "qrels", "QRELS": "qrels", "QRELS_A": "qrels", "QRELS_B": "qrels",
@@ -86,7 +88,8 @@ INPUT_KINDS = {
     "--predictions": "predictions", "--observed": "observed",
     "--labels": "satisfaction labels", "--params": "click params",
     "MODEL.json": "click params", "--features": "features", "--scores": "scores",
-    "--contributors": "contributors",
+    "--contributors": "contributors", "online historical LOG": "interleaving log",
+    "online score LOG": "interleaving log",
 }
 
 
@@ -98,6 +101,15 @@ COMMAND_OPTIONS = {
     "pool sample": ["--size", "2"], "online ab measures": ["--salt", "s"],
     "online loglik": ["--model", "pbm"], "text nuggets": ["--lengths", "@lengths"],
 }
+
+
+def _kind(prog: str, names: list[str]) -> str | None:
+    """The kind of an input called ``names`` (its option, then its name) in the command
+    ``prog``: the first of them :data:`INPUT_KINDS` declares for that command, else for
+    every command."""
+    command = prog.split(maxsplit=1)[1]
+    return next((INPUT_KINDS[key] for name in names
+                 for key in (f"{command} {name}", name) if key in INPUT_KINDS), None)
 
 
 def _files_of(action: argparse.Action) -> int:
@@ -133,9 +145,7 @@ def _input_files(parser: argparse.ArgumentParser, name: str
                 if not action.option_strings or is_input:
                     given = [next(files) for _ in range(_files_of(action))]
                     option = action.option_strings[-1:]
-                    kinds += [(file, INPUT_KINDS.get(option[0]) if option and
-                               option[0] in INPUT_KINDS else
-                               INPUT_KINDS.get(names[min(k, len(names) - 1)]))
+                    kinds += [(file, _kind(prog, [*option, names[min(k, len(names) - 1)]]))
                               for k, file in enumerate(given)] if is_input else []
                     reads |= is_input
                     if option:
@@ -195,7 +205,7 @@ def _option_inputs(name: str) -> list[tuple[list[str], list[tuple[str, str]]]]:
          [(f[0], "click log"), (f[1], "satisfaction labels"), (f[2], "click log")]),
         (["meta", "loo", "-m", "map", *f[:3], "--contributors", f[3]],
          [*qrels, *runs, (f[3], "contributors")]),
-        (["online", "calibrate", "-m", "RBP", f[1], "--qrels", f[0]],
+        (["online", "calibrate", "-m", "ERR", f[1], "--qrels", f[0]],
          [(f[1], "click log"), *qrels]),
         (["online", "interleave", f[1], f[2], "--clicks", "perfect", "--qrels", f[0]],
          [*runs, *qrels]),

@@ -279,9 +279,12 @@ def run_allocate(args: argparse.Namespace) -> int:
 
     if args.table is not None and is_stdio(args.table):
         raise ParameterError("--table needs a file name, not standard output")
+    from ..io.crowd import read_crowd_labels
+
+    labels = read_crowd_labels(args.inputs[0], args.scale)  # before the models are imported
     from ..collections.allocation import allocate_labels
 
-    result = allocate_labels(args.inputs[0], args.rule, budget=args.budget, c=args.c,
+    result = allocate_labels(labels, args.rule, budget=args.budget, c=args.c,
                              epsilon=args.epsilon, min_labels=args.min_labels,
                              max_labels=args.max_labels, rng=args.seed, scale=args.scale)
     table = result.to_frame()
@@ -345,10 +348,13 @@ def run_pairwise(args: argparse.Namespace) -> int:
 
     if args.workers_file is not None and is_stdio(args.workers_file):
         raise ParameterError("--workers needs a file name, not standard output")
+    from ..io.pairwise import read_pairwise
+
+    judgments = read_pairwise(args.inputs[0])  # before the models are imported
     from ..collections.pairwise import aggregate_pairwise
 
     result = aggregate_pairwise(
-        args.inputs[0], args.method, n_iter=args.n_iter,
+        judgments, args.method, n_iter=args.n_iter,
         regularization=args.regularization if args.method == "noisybt" else None)
     if not result.converged:
         import warnings
@@ -367,12 +373,14 @@ def run_pairwise(args: argparse.Namespace) -> int:
 def run_agree(args: argparse.Namespace) -> int:
     """``labels agree``: the agreement of the crowd labels."""
     check_options(args)
-    path = args.inputs[0]
+    from ..io.crowd import read_crowd_labels
+
+    labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas and scipy
     from ..collections.agreement import label_agreement
     from ..stats.protocol import format_table
     from .outputs import write_text
 
-    table = label_agreement(path, scale=args.scale)
+    table = label_agreement(labels, scale=args.scale)
     return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
 
 

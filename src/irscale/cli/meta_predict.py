@@ -34,10 +34,11 @@ def add_parser(subparsers) -> None:
 def run_predict(args: argparse.Namespace) -> int:
     """``meta predict``: predictive power of every measure (Sanderson et al. 2010)."""
     check(args)
-    from ..io.side_by_side import read_side_by_side
+    from ..io.side_by_side import check_side_by_side
 
+    checked = check_side_by_side(args.preferences)  # every file before pandas is imported
     matrix = load_matrix(args)
-    preferences = read_side_by_side(args.preferences)
+    preferences = checked.build()
 
     import pandas as pd
 

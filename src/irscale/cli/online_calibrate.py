@@ -64,12 +64,14 @@ def run(args: argparse.Namespace) -> int:
     """``online calibrate``: ``parameter<TAB>value`` lines, then ``measure<TAB>NAME``."""
     check_options(args)
     from ..io.clicklog import read_click_log
+    from ..io.sources import as_qrels
 
-    # the log first: a malformed one is reported before pandas and the models are imported
+    # the files first: a malformed one is reported before pandas and the models are imported
     log = read_click_log(args.inputs[0], serp_size=args.serp_size)
+    qrels = None if args.qrels is None else as_qrels(args.qrels)
     from ..online.user_models import calibrate
 
-    fit = calibrate(log, args.measure, qrels=args.qrels,
+    fit = calibrate(log, args.measure, qrels=qrels,
                     click_model=args.click_model or "sdbn", smoothing=args.smoothing,
                     serp_size=args.serp_size)
     lines = [f"{name}\t{value!r}" for name, value in fit.parameters]
