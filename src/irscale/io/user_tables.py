@@ -304,13 +304,15 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     if twice or "" in names:
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
-    rows, columns = _records(data.decode("utf-8"), sep, len(names), source)
+    unchecked = [*labels, "user"]
+    plain = _plain_rows(data, sep, [name not in unchecked for name in names])
+    rows: Sequence[tuple[int, str]]
+    if plain is None:
+        rows = _checked_rows(data, sep, names, unchecked, source)
+    else:
+        rows = plain
     if not rows:
         raise EmptyInputError("no row under the header", source=source)
-    _check_numbers(names, rows, columns, [*labels, "user"], source)
-    if "user" in names:
-        _check_users(rows, columns[names.index("user")], source)
-    del columns
     import pandas as pd
 
     from .csv_floats import EXACT_FLOATS
@@ -320,11 +322,119 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
                             skipinitialspace=True, **EXACT_FLOATS)
     except pd.errors.ParserError as error:
         raise InputFormatError(f"not a table: {error}", source=source) from None
+    if plain is not None:
+        _check_parsed(table, data, sep, names, unchecked, source)
     if "user" in table.columns:
         table = table.set_index("user")
     table.attrs["source"] = source
     table.attrs[LINES] = RowLines(source, table.index, rows)
     return table
+
+
+def _checked_rows(data: bytes, sep: str, names: Sequence[str], unchecked: Sequence[str],
+                  source: str) -> list[tuple[int, str]]:
+    """The full check of a table's text (:func:`_records`, :func:`_check_numbers`,
+    :func:`_check_users`): the (line, text) of its rows."""
+    rows, columns = _records(data.decode("utf-8"), sep, len(names), source)
+    if rows:
+        _check_numbers(names, rows, columns, unchecked, source)
+        if "user" in names:
+            _check_users(rows, columns[names.index("user")], source)
+    return rows
+
+
+#: The bytes a cell of numbers may hold in the quick check of :func:`_plain_rows`: digits,
+#: ``.eE+-``, the blanks that may lead a cell, and the separators and newline between them.
+_NUMBER_BYTES = frozenset(b"0123456789.eE+- \t,\n")
+#: A table of ``bytes.translate``: 0 for a byte of :data:`_NUMBER_BYTES`, 1 for another.
+_OTHER_BYTES = bytes(0 if byte in _NUMBER_BYTES else 1 for byte in range(256))
+
+
+class _PlainRows(Sequence[tuple[int, str]]):
+    """The (line, text) of every row of a table of one row per line (none blank): row i is
+    line i + 2, after the header, found by the offsets of the lines (no list of texts)."""
+
+    def __init__(self, data: bytes, starts: Any, ends: Any) -> None:
+        self._data, self._starts, self._ends = data, starts, ends
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def __getitem__(self, row: Any) -> Any:
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        start, end = int(self._starts[row]), int(self._ends[row])
+        return row + 2 if row >= 0 else len(self) + row + 2, \
+            self._data[start:end].decode("utf-8")
+
+
+def _plain_rows(data: bytes, sep: str, numeric: Sequence[bool]) -> _PlainRows | None:
+    """The quick check of a table's text, on its bytes with numpy: every line under the
+    header holds ``len(numeric)`` fields (no quote, carriage return or blank line), and
+    every byte of a ``numeric`` column is one of :data:`_NUMBER_BYTES`. Its rows
+    (:class:`_PlainRows`) when it holds; None where the full check must decide (and name
+    the line): a table that is not that plain, a malformed one, a number column that holds
+    another character (a word, or a missing value written ``nan``, ``NA`` ...). A cell of
+    those bytes that is no number (``1.2.3``) is found in the parsed table
+    (:func:`_check_parsed`)."""
+    import numpy as np
+
+    width = len(numeric)
+    body_at = data.find(b"\n") + 1
+    if not 0 < body_at < len(data) or b'"' in data or b"\r" in data:
+        return None
+    body = np.frombuffer(data, np.uint8)[body_at:]
+    ends = np.flatnonzero(body == ord("\n"))
+    if body[-1] != ord("\n"):
+        ends = np.append(ends, len(body))
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    if (ends == starts).any():
+        return None  # (a blank line: pandas skips it)
+    seps = np.flatnonzero(body == ord(sep))
+    fields = np.searchsorted(seps, ends) - np.searchsorted(seps, starts) + 1
+    if (fields != width).any():
+        return None
+    # the bytes of no number, where they are (bytes.translate marks them at C speed), and
+    # whether one lies in a run of number columns: between the separators (or the line's
+    # start and end) around it on every line (row r's separators: seps[r])
+    marked = data[body_at:].translate(_OTHER_BYTES)
+    other = np.flatnonzero(np.frombuffer(marked, np.uint8))
+    if len(other):
+        seps = seps.reshape(len(ends), width - 1)
+        for first, last in _runs(numeric):
+            low = starts if first == 0 else seps[:, first - 1] + 1
+            high = ends if last == width - 1 else seps[:, last]
+            if (np.searchsorted(other, high) > np.searchsorted(other, low)).any():
+                return None
+    return _PlainRows(data, starts + body_at, ends + body_at)
+
+
+def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
+    """The (first, last) indices of the runs of true ``flags``.
+
+    >>> _runs([False, True, True, False, True])
+    [(1, 2), (4, 4)]
+    """
+    runs: list[tuple[int, int]] = []
+    for index, flag in enumerate(flags):
+        if flag and runs and runs[-1][1] == index - 1:
+            runs[-1] = (runs[-1][0], index)
+        elif flag:
+            runs.append((index, index))
+    return runs
+
+
+def _check_parsed(table: pd.DataFrame, data: bytes, sep: str, names: Sequence[str],
+                  unchecked: Sequence[str], source: str) -> None:
+    """The checks the quick one (:func:`_plain_rows`) left to the parsed table: a number
+    column pandas read as text (a cell of number characters that is no number), and a
+    user listed twice (pandas' hashing of the column). The full check names the line."""
+    import pandas as pd
+
+    if any(name not in unchecked and not pd.api.types.is_numeric_dtype(table[name])
+           for name in table.columns) or (
+               "user" in table.columns and table["user"].duplicated().any()):
+        _checked_rows(data, sep, names, unchecked, source)
 
 
 def read_satisfaction_labels(source: str) -> pd.Series:
