@@ -343,11 +343,14 @@ def _checked_rows(data: bytes, sep: str, names: Sequence[str], unchecked: Sequen
     return rows
 
 
-#: The bytes a cell of numbers may hold in the quick check of :func:`_plain_rows`: digits,
-#: ``.eE+-``, the blanks that may lead a cell, and the separators and newline between them.
-_NUMBER_BYTES = frozenset(b"0123456789.eE+- \t,\n")
-#: A table of ``bytes.translate``: 0 for a byte of :data:`_NUMBER_BYTES`, 1 for another.
-_OTHER_BYTES = bytes(0 if byte in _NUMBER_BYTES else 1 for byte in range(256))
+#: The bytes of the cells of numbers in the quick check of :func:`_plain_rows`: digits and
+#: ``.eE+-`` (a blank, which pandas and the full check read differently around a number,
+#: leaves the table to the full check).
+_NUMBER_BYTES = b"0123456789.eE+-"
+#: Tables of ``bytes.translate`` by separator: 0 for a byte of :data:`_NUMBER_BYTES` or the
+#: separator (between the number columns of a run), 1 for another.
+_OTHER_BYTES = {sep: bytes(0 if byte in _NUMBER_BYTES + sep.encode() else 1
+                           for byte in range(256)) for sep in (",", "\t")}
 
 
 class _PlainRows(Sequence[tuple[int, str]]):
@@ -397,7 +400,7 @@ def _plain_rows(data: bytes, sep: str, numeric: Sequence[bool]) -> _PlainRows | 
     # the bytes of no number, where they are (bytes.translate marks them at C speed), and
     # whether one lies in a run of number columns: between the separators (or the line's
     # start and end) around it on every line (row r's separators: seps[r])
-    marked = data[body_at:].translate(_OTHER_BYTES)
+    marked = data[body_at:].translate(_OTHER_BYTES[sep])
     other = np.flatnonzero(np.frombuffer(marked, np.uint8))
     if len(other):
         seps = seps.reshape(len(ends), width - 1)
