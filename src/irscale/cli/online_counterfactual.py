@@ -182,16 +182,14 @@ def run(args: argparse.Namespace) -> int:
     logging = args.logging
     if logging is not None and logging != EMPIRICAL:
         logging = check(logging)
-    propensities, reward = _propensities(args.propensities), _reward(args.reward)
-    policy, logging, propensities, reward = (
-        read.build() if isinstance(read, Pending) else read
-        for read in (policy, logging, propensities, reward))
+    given = (policy, logging, _propensities(args.propensities), _reward(args.reward))
+    built = [read.build() if isinstance(read, Pending) else read for read in given]
     from ..online.counterfactual import counterfactual
     from .outputs import write_text
 
-    result = counterfactual(log, policy, estimator=args.estimator,
-                            logging=logging, propensities=propensities,
-                            reward=reward, clip=args.clip,
+    result = counterfactual(log, built[0], estimator=args.estimator,
+                            logging=built[1], propensities=built[2],
+                            reward=built[3], clip=args.clip,
                             switch_tau=args.switch_tau,
                             confidence_level=1 - args.alpha, bootstrap=args.bootstrap,
                             rng=args.seed)

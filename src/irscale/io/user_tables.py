@@ -399,14 +399,14 @@ def _plain_rows(data: bytes, sep: str, numeric: Sequence[bool]) -> _PlainRows | 
         return None
     # the bytes of no number, where they are (bytes.translate marks them at C speed), and
     # whether one lies in a run of number columns: between the separators (or the line's
-    # start and end) around it on every line (row r's separators: seps[r])
+    # start and end) around it on every line (row r's separators: around[r])
     marked = data[body_at:].translate(_OTHER_BYTES[sep])
     other = np.flatnonzero(np.frombuffer(marked, np.uint8))
     if len(other):
-        seps = seps.reshape(len(ends), width - 1)
+        around = seps.reshape(len(ends), width - 1)
         for first, last in _runs(numeric):
-            low = starts if first == 0 else seps[:, first - 1] + 1
-            high = ends if last == width - 1 else seps[:, last]
+            low = starts if first == 0 else around[:, first - 1] + 1
+            high = ends if last == width - 1 else around[:, last]
             if (np.searchsorted(other, high) > np.searchsorted(other, low)).any():
                 return None
     return _PlainRows(data, starts + body_at, ends + body_at)
