@@ -36,9 +36,14 @@ def add_parser(subparsers) -> None:
 def run_loo(args: argparse.Namespace) -> int:
     """``meta loo``: leave-one-contributor-out reusability (Sakai 2014, §5.4)."""
     check(args)
+    from ..io.sources import as_runs
+
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
-    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=diversity),
-                              keep_rank=diversity)
+    qrels, runs = qrels_and_runs(args, keep_rank=diversity)
+    if diversity:  # (diversity qrels are read by the evaluation's reader of them)
+        runs = list(as_runs(runs, keep_rank=True))
+    else:
+        qrels, runs = read_inputs(qrels, runs)
     table = given_contributors(args)
 
     from .. import meta  # (after the inputs are read: their errors come first)
