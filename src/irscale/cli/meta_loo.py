@@ -39,11 +39,12 @@ def run_loo(args: argparse.Namespace) -> int:
     from ..io.sources import as_runs
 
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
-    qrels, runs = qrels_and_runs(args, keep_rank=diversity)
-    if diversity:  # (diversity qrels are read by the evaluation's reader of them)
-        runs = list(as_runs(runs, keep_rank=True))
+    path, named = qrels_and_runs(args, keep_rank=diversity)
+    qrels: object = path  # (diversity qrels are read by the evaluation's reader of them)
+    if diversity:
+        runs = list(as_runs(named, keep_rank=True))
     else:
-        qrels, runs = read_inputs(qrels, runs)
+        qrels, runs = read_inputs(path, named)
     table = given_contributors(args)
 
     from .. import meta  # (after the inputs are read: their errors come first)
