@@ -41,6 +41,7 @@ def run_loo(args: argparse.Namespace) -> int:
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
     path, named = qrels_and_runs(args, keep_rank=diversity)
     qrels: object = path  # (diversity qrels are read by the evaluation's reader of them)
+    runs: list[object]
     if diversity:
         runs = list(as_runs(named, keep_rank=True))
     else:
