@@ -9,8 +9,10 @@ are imported (``tests/test_startup.py`` checks that, without timing): the target
 ≤ 0.3 s of CPU each (the CPU time, which the load of other processes leaves alone). And
 every command that reads files, given files that do not exist and files of each malformed
 kind of ``tests.cli_parsers.MALFORMED`` (``missing input``, ``malformed input``,
-``malformed table input``): reported before pandas and scipy are imported
-(``tests/test_startup.py`` again), also ≤ 0.3 s of CPU. Each command
+``malformed table input``), and given valid files before a malformed later one (every
+input but the first in turn: ``tests.cli_parsers.later_input_cases``, ``input k of n
+malformed``): reported before pandas and scipy are imported (``tests/test_startup.py``
+again), also ≤ 0.3 s of CPU. Each command
 line runs ``--repeat`` times in a fresh process (the median is
 reported, the runs of all command lines interleaved so that no command always follows the
 same one), beside the floor of the interpreter itself (``python -c pass``) and the import
@@ -46,11 +48,18 @@ def commands(work: Path) -> list[tuple[str, list[str], int]]:
     ``--help`` of every (sub-)command and a usage error of each; and every command that
     reads files given files that do not exist, then files of each malformed kind of
     ``tests.cli_parsers.MALFORMED`` (written under ``work``; ``tests.cli_parsers.input_cases``
-    and ``option_input_cases`` build the command lines)."""
+    and ``option_input_cases`` build the command lines), then valid files before a
+    malformed later one (``tests.cli_parsers.later_input_cases``)."""
     from irscale.cli.main import build_parser
 
     sys.path.insert(0, str(HERE.parent))
-    from tests.cli_parsers import MALFORMED, input_cases, option_input_cases, parsers
+    from tests.cli_parsers import (
+        MALFORMED,
+        input_cases,
+        later_input_cases,
+        option_input_cases,
+        parsers,
+    )
 
     lines = []
     for prog, parser in parsers(build_parser()):
@@ -69,6 +78,14 @@ def commands(work: Path) -> list[tuple[str, list[str], int]]:
                         Path(arg).write_text(MALFORMED[kind])
             command = " ".join(arg for arg in argv if not arg.startswith(str(inputs)))
             lines.append((f"irscale {command} ({kind} input)", argv, 2))
+    prefix = str(inputs / "later-")
+    for argv, files in later_input_cases(build_parser(), prefix):
+        for file, text in files.items():
+            Path(file).write_text(text)
+        bad = [text == MALFORMED["malformed table"] for text in files.values()].index(True)
+        command = " ".join(arg for arg in argv if not arg.startswith(str(inputs)))
+        lines.append((f"irscale {command} (input {bad + 1} of {len(files)} malformed)",
+                      argv, 2))
     return lines
 
 
@@ -121,8 +138,9 @@ def markdown(rows: list[dict], floors: dict[str, float], meta: dict) -> str:
              f"{meta['machine']['cpu']}, Python {meta['machine']['python']}; load "
              f"{meta['load']}.*", "",
              f"Every `--help` and one usage error of every command and sub-command, and "
-             f"every command that reads files given missing and malformed ones, each a "
-             f"whole process (median of {meta['repeat']} runs, wall and CPU seconds). "
+             f"every command that reads files given missing and malformed ones, and valid "
+             f"ones before a malformed later one (input k of n), each a whole process "
+             f"(median of {meta['repeat']} runs, wall and CPU seconds). "
              f"Target: every one ≤ {TARGET} s of CPU: **{met}** (most: `{worst['command']}`, "
              f"{worst['cpu_s']:.3f} s; the slowest by the wall clock, under the load above: "
              f"`{slowest['command']}`, {slowest['wall_s']:.3f} s).", "",

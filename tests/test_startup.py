@@ -35,7 +35,13 @@ import pytest
 import irscale
 from irscale.cli.main import build_parser
 
-from .cli_parsers import MALFORMED, input_cases, option_input_cases, parsers
+from .cli_parsers import (
+    MALFORMED,
+    input_cases,
+    later_input_cases,
+    option_input_cases,
+    parsers,
+)
 
 #: numpy 1.x imports numpy.ma with numpy itself
 NUMPY_1 = int(np.__version__.split(".")[0]) < 2
@@ -264,6 +270,30 @@ def test_bad_inputs_are_reported_before_pandas_and_scipy(kind, tmp_path):
         lines = report["stderr"].splitlines()
         assert report["status"] == 2 and len(lines) == 1, report
         assert lines[0].startswith("irscale: "), report
+
+
+def test_bad_later_inputs_are_reported_before_pandas_and_scipy(tmp_path):
+    """The cases of :func:`test_bad_inputs_are_reported_before_pandas_and_scipy` once for
+    every input but the first, the inputs before it valid files of their kind
+    (:func:`~tests.cli_parsers.later_input_cases`): the malformed one is named in one
+    ``irscale:`` line, exit status 2, and pandas, scipy and matplotlib are not imported.
+    Every file a command reads is checked before the heavy imports, not only its first."""
+    cases = later_input_cases(build_parser(), "in")
+    assert len(cases) > 50
+    for _, files in cases:
+        for file, text in files.items():
+            (tmp_path / file).write_text(text)
+    reports = _blocked([argv for argv, _ in cases], ("pandas", "scipy", "matplotlib"),
+                       cwd=tmp_path)
+    failed = []
+    for (_, files), report in zip(cases, reports, strict=True):
+        lines = [line for line in report["stderr"].splitlines()
+                 if not line.startswith("irscale: warning: ")]  # (runs that share a name)
+        bad = [file for file, text in files.items() if text == MALFORMED["malformed table"]]
+        if not (report["status"] == 2 and len(lines) == 1 and lines[0].startswith("irscale: ")
+                and any(file in lines[0] for file in bad)):
+            failed.append((report["argv"], report["status"], report["stderr"][-300:]))
+    assert not failed, "\n".join(map(str, failed))
 
 
 @pytest.fixture

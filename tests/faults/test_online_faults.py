@@ -308,6 +308,19 @@ CASES = [
         files={"t.csv": "user,variant,clicks\nu1,control,1\nu1,treatment,2\n"}),
     err("srm-header-only", SRM, "t.csv", "no row under the header",
         files={"t.csv": "user,variant,clicks\n"}),
+    # the quick check of a plain table (numbers of number bytes only) leaves to the full
+    # one a cell of number bytes that is no number, a blank around a number, a blank line
+    err("summary-number-bytes-no-number", SUMMARY, "t.csv", "line 3", "'1.2.3'",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\nu2,control,1.2.3\n"
+               "u3,treatment,2\n"}),
+    err("summary-number-and-blank", SUMMARY, "t.csv", "line 2", "'1 '",
+        files={"t.csv": "user,variant,clicks\nu1,control,1 \nu2,control,2\n"
+               "u3,treatment,2\n"}),
+    err("summary-word-after-blank-line", SUMMARY, "t.csv", "line 4", "'x'",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\n\nu2,control,x\n"
+               "u3,treatment,2\n"}),
+    err("summary-user-twice-tsv", SUMMARY, "t.csv", "line 3", "user listed twice",
+        files={"t.csv": "user\tvariant\tclicks\nu1\tcontrol\t1\nu1\ttreatment\t2\n"}),
     # pandas' missing-value cells are no words among the numbers
     ok("summary-missing-cells", [*SUMMARY, "--missing", "drop"],
        output_contains("clicks"),

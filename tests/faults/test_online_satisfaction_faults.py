@@ -43,6 +43,10 @@ CASES = [
     err("labels-missing", [*BASE[:4], "nope.txt"], "nope.txt", files=FILES),
     err("labels-not-binary", BASE, any_of("labels.txt, line 2", "labels.txt:2"), "0",
         files={**FILES, "labels.txt": _line2(LABELS, "s1 yes")}),
+    # standard input is read once: the line of a label other than 0 or 1 is named from
+    # the bytes read (the file was read a second time to find it: nothing came)
+    err("labels-not-binary-stdin", [*BASE[:4], "-", *BASE[5:]], "line 2", "s1 yes",
+        files=FILES, stdin=_line2(LABELS, "s1 yes").encode()),
     err("labels-one-field", BASE, any_of("labels.txt, line 2", "labels.txt:2"),
         files={**FILES, "labels.txt": _line2(LABELS, "s1")}),
     err("labels-twice", BASE, any_of("labels.txt, line 2", "labels.txt:2"), "twice",

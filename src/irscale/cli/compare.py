@@ -343,12 +343,14 @@ def _document_sampling(args: argparse.Namespace):
         raise ParameterError("--test document-sampling compares two runs on one measure: "
                              "give QRELS RUN RUN and one -m (AP or P@k)")
     document_sampling_cutoff(args.measures[0])  # before the files are read
-    judged = read_qrels(paths[0]).to_frame()
+    judgments = read_qrels(paths[0])  # every file read before pandas is imported
+    read = [read_run(path) for path in paths[1:]]
+    judged = judgments.to_frame()
     qrels = {t: dict(zip(g["doc_id"], g["relevance"].astype(int), strict=True))
              for t, g in judged.groupby("query_id", sort=False)}
     runs = []
-    for path in paths[1:]:
-        frame = read_run(path).to_frame()
+    for run in read:
+        frame = run.to_frame()
         runs.append({t: dict(zip(g["doc_id"], g["score"].astype(float), strict=True))
                      for t, g in frame.groupby("query_id", sort=False)})
     from ..stats.document_sampling import document_sampling_test, document_variance

@@ -34,6 +34,26 @@ from .runargs import add_run_options, named_runs, runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
+    from ..io.pending import Pending
+    from ..online.clickmodels import ClickModel
+
+def check_click_model(path: str) -> Pending[ClickModel]:
+    """The click model of a JSON file of parameters (``--params``, ``--clicks``,
+    ``--model``), its text checked now (:func:`irscale.io.click_params.read_click_params`)
+    and the model built later: a command checks every file it reads before pandas and the
+    click models are imported (:mod:`irscale.io.pending`)."""
+    from ..io.click_params import read_click_params
+    from ..io.pending import Pending
+
+    data = read_click_params(path)
+
+    def build() -> ClickModel:
+        from ..online.clickmodels import ClickModel
+
+        return ClickModel.from_json(data, source=path)
+
+    return Pending(path, build)
+
 
 def select_systems(matrix, names: list[str] | None):
     """``matrix`` restricted to the systems of ``--systems`` (every name must exist; the

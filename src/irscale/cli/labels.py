@@ -239,9 +239,12 @@ def run_allocate(args: argparse.Namespace) -> int:
     """``labels allocate``: the qrels of the answers an allocation buys."""
     check_options(args)
     side = _side_files(args, table="--table")
+    from ..io.crowd import read_crowd_labels
+
+    labels = read_crowd_labels(args.inputs[0], args.scale)  # before the models are imported
     from ..collections.allocation import allocate_labels
 
-    result = allocate_labels(args.inputs[0], args.rule, budget=args.budget, c=args.c,
+    result = allocate_labels(labels, args.rule, budget=args.budget, c=args.c,
                              epsilon=args.epsilon, min_labels=args.min_labels,
                              max_labels=args.max_labels, rng=args.seed, scale=args.scale)
     table = result.to_frame()
@@ -261,14 +264,15 @@ def run_aggregate(args: argparse.Namespace) -> int:
     """``labels aggregate``: the qrels of the crowd labels (and the side outputs)."""
     check_options(args)
     side = _side_files(args, confidence="--confidence", workers_file="--workers")
-    from ..io.crowd import read_crowd_labels
+    from ..io.crowd import check_crowd_labels
 
-    labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas and the models
+    checked = check_crowd_labels(args.inputs[0], args.scale)  # every file before pandas
     features = args.features
     if features is not None:
         from ..io.features import read_features
 
         features = read_features(features)
+    labels = checked.build()
     from ..collections.labels import aggregate_labels
 
     result = aggregate_labels(labels, args.method, scale=args.scale, n_iter=args.n_iter,
@@ -285,10 +289,13 @@ def run_pairwise(args: argparse.Namespace) -> int:
     """``labels pairwise``: the documents' scores (and the workers' skill and bias)."""
     check_options(args)
     side = _side_files(args, workers_file="--workers")
+    from ..io.pairwise import read_pairwise
+
+    judgments = read_pairwise(args.inputs[0])  # before the models are imported
     from ..collections.pairwise import aggregate_pairwise
 
     result = aggregate_pairwise(
-        args.inputs[0], args.method, n_iter=args.n_iter,
+        judgments, args.method, n_iter=args.n_iter,
         regularization=args.regularization if args.method == "noisybt" else None)
     _warn_unconverged(result, result.method)
     texts = {"--workers": _lines(result.worker_lines())} if side else {}
@@ -298,22 +305,29 @@ def run_pairwise(args: argparse.Namespace) -> int:
 def run_agree(args: argparse.Namespace) -> int:
     """``labels agree``: the agreement of the crowd labels."""
     check_options(args)
+    from ..io.crowd import read_crowd_labels
+
+    labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas and scipy
     from ..collections.agreement import label_agreement
     from ..stats.protocol import format_table
 
-    table = label_agreement(args.inputs[0], scale=args.scale)
+    table = label_agreement(labels, scale=args.scale)
     return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
 
 
 def run_agree_qrels(args: argparse.Namespace) -> int:
     """``labels agree-qrels``: the agreement of two qrels (and of the rankings)."""
     check_options(args)
+    from .runargs import named_runs, read_inputs
+
+    # the inputs first: a malformed file is reported before pandas is imported
+    first, runs = read_inputs(args.inputs[0], named_runs(args.inputs[2:], args.names)
+                              if len(args.inputs) > 2 else [])
+    second = read_inputs(args.inputs[1], [])[0]
     from ..collections.agreement import qrels_agreement, with_ranking
     from ..stats.protocol import format_table
-    from .runargs import named_runs
 
-    runs = named_runs(args.inputs[2:], args.names) if len(args.inputs) > 2 else []
-    table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
+    table, ranking = qrels_agreement(first, second, runs,
                                      measure=args.measure,
                                      relevance_level=args.relevance_level)
     table = with_ranking(table, ranking)
@@ -324,15 +338,18 @@ def run_aware(args: argparse.Namespace) -> int:
     """``labels aware``: the runs' scores combined over the assessors."""
     check_options(args)
     check_measure_names(args.measure)
-    from ..io.crowd import read_crowd_labels
-
-    labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas is imported
-    from ..collections.aware import aware
+    from ..io.crowd import check_crowd_labels
+    from ..io.sources import as_runs
     from .runargs import named_runs
 
-    result = aware(labels, named_runs(args.inputs[1:], args.names), args.measure,
-                   weights=args.weights, scale=args.scale, n_random=args.n_random,
-                   rng=args.seed, relevance_level=args.relevance_level,
+    checked = check_crowd_labels(args.inputs[0], args.scale)  # every file before pandas
+    runs = list(as_runs(named_runs(args.inputs[1:], args.names)))
+    labels = checked.build()
+    from ..collections.aware import aware
+
+    result = aware(labels, runs, args.measure, weights=args.weights,
+                   scale=args.scale, n_random=args.n_random, rng=args.seed,
+                   relevance_level=args.relevance_level,
                    allow_unretrieved=args.allow_unretrieved)
     if args.fmt == "csv":
         return write_text(args, result.format("csv"))

@@ -74,12 +74,13 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
 
 def run_discriminative_power(args: argparse.Namespace) -> int:
     """``meta dp``: the discriminative power of every measure (Sakai 2014, §5.1)."""
+    matrix = load_matrix(args)  # (the inputs read before the analysis is imported)
+
     import numpy as np
     import pandas as pd
 
     from .. import meta
 
-    matrix = load_matrix(args)
     methods = ["bootstrap", "randomized-tukey-hsd"] if args.method == "both" else [args.method]
     with scheduler(args) as executor:
         parts, results = _discriminative_parts(args, matrix, methods, executor)

@@ -20,11 +20,12 @@ def add_parser(subparsers) -> None:
 
 def run_drank(args: argparse.Namespace) -> int:
     """``meta drank``: d_rank(A | B), d_rank(B | A), their mean and Kendall's τ."""
+    matrix = load_matrix(args)  # (the inputs read before the analysis is imported)
+
     import pandas as pd
 
     from .. import meta
 
-    matrix = load_matrix(args)
     names = measure_names(matrix, args)
     if len(names) != 2:
         raise ParameterError(f"name two measures for d_rank (have {names})")

@@ -64,20 +64,24 @@ def run_gstudy(args: argparse.Namespace) -> int:
     if not _facet_scores(args):
         check_inputs(args)
 
-    from .. import stats
-    from ..stats.gtheory import COEFFICIENTS
-
     if args.facet_scores is not None:
         from ..io.scores_csv import read_shard_table
 
         read = read_shard_table(args.facet_scores, facet=args.facet)
+    else:
+        matrix = one_measure(args, "a G-study")  # (read before the statistics are imported)
+
+    from .. import stats
+    from ..stats.gtheory import COEFFICIENTS
+
+    if args.facet_scores is not None:
         data = stats.ShardScores(read.values, read.topics, read.systems, read.shards)
         try:
             result = stats.gstudy(data, facet=args.facet)
         except InputError as error:  # the scores of the file: name it
             raise InputError(error.reason, source=read.source) from None
     else:
-        result = stats.gstudy(one_measure(args, "a G-study"))
+        result = stats.gstudy(matrix)
     parts = [result.format(args.fmt, digits=args.digits),
              result.dstudy(args.n_topics, args.n_facet).format(args.fmt, digits=args.digits)]
     if args.target is not None:

@@ -14,6 +14,7 @@ from .meta_common import add_analysis, given_contributors, render
 from .options import add_scheduler, scheduler
 from .outputs import write_text
 from .rules import Rule
+from .runargs import read_inputs
 
 #: ``--per-run``: every run, not the summary.
 PER_RUN = Param("per_run", Switch(), False, "print every run", ("--per-run",))
@@ -33,11 +34,20 @@ def add_parser(subparsers) -> None:
 
 def run_loo(args: argparse.Namespace) -> int:
     """``meta loo``: leave-one-contributor-out reusability (Sakai 2014, §5.4)."""
-    from .. import meta
+    from ..io.sources import as_runs
 
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
-    qrels, runs = qrels_and_runs(args, keep_rank=diversity)
+    path, named = qrels_and_runs(args, keep_rank=diversity)
+    qrels: object = path  # (diversity qrels are read by the evaluation's reader of them)
+    runs: list[object]
+    if diversity:
+        runs = list(as_runs(named, keep_rank=True))
+    else:
+        qrels, runs = read_inputs(path, named)
     table = given_contributors(args)
+
+    from .. import meta  # (after the inputs are read: their errors come first)
+
     contributors = table if table is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
     with scheduler(args) as executor:

@@ -11,7 +11,7 @@ from .common_params import CONTRIBUTORS
 from .inputs import qrels_and_runs
 from .meta_common import add_analysis, given_contributors, render
 from .outputs import write_text
-from .runargs import named_runs
+from .runargs import named_runs, read_inputs
 
 #: ``--new RUN`` (repeatable): the runs that did not contribute.
 NEW_RUNS = Param("new", Text(), None, "a run that did not contribute to the pool "
@@ -38,11 +38,16 @@ def add_parser(subparsers) -> None:
 
 def run_pool_bias(args: argparse.Namespace) -> int:
     """``meta pool-bias``: scores of the --new runs adjusted (Webber & Park 2009)."""
-    from .. import meta
+    from ..io.sources import as_runs
 
-    qrels, runs = qrels_and_runs(args)
-    result = meta.pooling_bias(qrels, runs, named_runs(args.new, None), args.measures,
-                               contributors=given_contributors(args), depth=args.depth,
+    qrels, runs = read_inputs(*qrels_and_runs(args))
+    new_runs = list(as_runs(named_runs(args.new, None)))
+    contributors = given_contributors(args)
+
+    from .. import meta  # (after the inputs are read: their errors come first)
+
+    result = meta.pooling_bias(qrels, runs, new_runs, args.measures,
+                               contributors=contributors, depth=args.depth,
                                allow_empty=args.allow_empty)
     frame = result.topics if args.per_topic else result.runs
     return write_text(args, render(frame, args, repr(result)))

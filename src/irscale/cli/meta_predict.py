@@ -32,13 +32,16 @@ def add_parser(subparsers) -> None:
 
 def run_predict(args: argparse.Namespace) -> int:
     """``meta predict``: predictive power of every measure (Sanderson et al. 2010)."""
+    from ..io.side_by_side import check_side_by_side
+
+    checked = check_side_by_side(args.preferences)  # every file before pandas is imported
+    matrix = load_matrix(args)
+    preferences = checked.build()
+
     import pandas as pd
 
     from .. import meta
-    from ..io.side_by_side import read_side_by_side
 
-    preferences = read_side_by_side(args.preferences)
-    matrix = load_matrix(args)
     results = [meta.predictive_power(preferences, matrix, measure=name,
                                      threshold=args.threshold, ties=args.ties,
                                      bins=args.bins)

@@ -169,11 +169,12 @@ def _simulation_model(args: argparse.Namespace
         return meta.RunsModel.of(input_paths(args)[0], args.qualities,
                                  measure=args.measures[0])
     if args.model == "bootstrap":
-        return meta.BootstrapModel.of(one_measure(args, "a bootstrap simulation"),
-                                      null=args.null)
+        matrix = one_measure(args, "a bootstrap simulation")  # read before the model loads
+        return meta.BootstrapModel.of(matrix, null=args.null)
     if args.model == "copula":
         equal = None if args.equal is None else tuple(args.equal)
-        return meta.CopulaModel.fit(one_measure(args, "a copula simulation"),
+        matrix = one_measure(args, "a copula simulation")
+        return meta.CopulaModel.fit(matrix,
                                     margins=args.margins, copula=args.copula,
                                     topics=args.topics, null=args.null, equal=equal)
     effects = None if args.effects is None else tuple(args.effects)
@@ -189,10 +190,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     elif args.model != "normal":
         check_inputs(args)
 
+    model = _simulation_model(args)
+
     from .. import meta
     from ..stats.tables import alpha_text
 
-    model = _simulation_model(args)
     options = resampling_options(args, args.tests) or None
     with scheduler(args) as executor:
         study = meta.simulation_study(model, args.tests, args.corrections, args.repetitions,

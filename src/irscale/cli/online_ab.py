@@ -108,19 +108,23 @@ def run_assign(args: argparse.Namespace) -> int:
 def run_measures(args: argparse.Namespace) -> int:
     """``online ab measures``: every user's measures and variant."""
     splits = _splits(args.splits)
-    from ..io.user_tables import read_pairs, read_users
-    from ..online.abtest import assign, session_measures, user_measures, with_variants
-    from ..online.clicklog import read_click_log
-    from ..online.engagement import loyalty_measures, read_session_users
+    from ..io.clicklog import read_click_log
+    from ..io.user_tables import check_pairs, check_session_users, read_users
 
-    owners = read_session_users(args.users)
+    # every file checked before pandas and the analyses are imported
+    checked = check_session_users(args.users)
+    log = read_click_log(args.inputs)
+    listed = None if args.answered is None else read_users(args.answered, what="session")
+    pairs = None if args.salt is not None else check_pairs(args.variants, "user", "variant")
+    owners = checked.build()
     if "time" not in owners.columns and given(args, "session_gap"):
         raise ParameterError("--session-gap splits the users' pages into search sessions "
                              "by their times: the --users file has no time column")
-    log = read_click_log(args.inputs)
+    from ..online.abtest import assign, session_measures, user_measures, with_variants
+    from ..online.engagement import loyalty_measures
+
     answered = None
-    if args.answered is not None:
-        listed = read_users(args.answered, what="session")
+    if listed is not None:
         known = set(log.sessions.astype(str))
         stray = [n for n, session in enumerate(listed) if session not in known]
         if stray:
@@ -136,10 +140,10 @@ def run_measures(args: argparse.Namespace) -> int:
     if "time" in owners.columns:
         pages = owners.loc[owners.index.isin(sessions.index.astype(str))]
         table = table.join(loyalty_measures(pages, session_gap=args.session_gap))
-    if args.salt is not None:
+    if pairs is None:
         variants = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
     else:
-        variants = read_pairs(args.variants, "user", "variant")
+        variants = pairs.build()
     return write_text(args, with_variants(table, variants, source=args.variants).to_csv())
 
 

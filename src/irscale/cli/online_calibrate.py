@@ -47,12 +47,14 @@ def _qrels_for_err(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """``online calibrate``: ``parameter<TAB>value`` lines, then ``measure<TAB>NAME``."""
     from ..io.clicklog import read_click_log
+    from ..io.sources import as_qrels
 
-    # the log first: a malformed one is reported before pandas and the models are imported
+    # the files first: a malformed one is reported before pandas and the models are imported
     log = read_click_log(args.inputs, serp_size=args.serp_size)
+    qrels = None if args.qrels is None else as_qrels(args.qrels)
     from ..online.user_models import calibrate
 
-    fit = calibrate(log, args.measure, qrels=args.qrels, click_model=args.click_model,
+    fit = calibrate(log, args.measure, qrels=qrels, click_model=args.click_model,
                     smoothing=args.smoothing, serp_size=args.serp_size)
     lines = [f"{name}\t{value!r}" for name, value in fit.parameters]
     return write_text(args, "\n".join([*lines, f"measure\t{fit.measure}"]) + "\n")

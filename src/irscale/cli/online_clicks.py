@@ -11,6 +11,7 @@ from ..errors import ParameterError
 from ..io.extras import require_pyarrow
 from ..online import params
 from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
+from .inputs import check_click_model
 from .main import given
 from .online import CLICK_LOG, add_action, one_of
 from .options import add_output, add_ties
@@ -100,16 +101,12 @@ def _calibrated(args: argparse.Namespace) -> None:
         params.split_calibrated(name)
 
 
-def _model(args: argparse.Namespace, log_path: str | None = None):
-    """The click model of ``--params``, or of ``--model`` fitted on the click log
-    ``log_path`` (the fitting options' defaults are the API's)."""
-    if getattr(args, "params", None) is not None:  # online fit has no --params
-        from ..online.clickmodels import read_click_model
+def _fitted(args: argparse.Namespace, log: object):
+    """The model of ``--model`` fitted on the click log ``log`` (a path, or the log read;
+    the fitting options' defaults are the API's)."""
+    from ..io.clicklog import read_click_log
 
-        return read_click_model(args.params)
-    from ..online.clicklog import read_click_log
-
-    log = read_click_log(log_path, serp_size=args.serp_size)  # before pandas is imported
+    log = read_click_log(log, serp_size=args.serp_size)  # before pandas is imported
     from ..online.clickmodels import fit_click_model
 
     return fit_click_model(log, args.model, iterations=args.iterations, tol=args.tol,
@@ -118,7 +115,7 @@ def _model(args: argparse.Namespace, log_path: str | None = None):
 
 def run_fit(args: argparse.Namespace) -> int:
     """``online fit``: the click model fitted on the log."""
-    model = _model(args, args.inputs)
+    model = _fitted(args, args.inputs)
     if args.format == "json":
         return write_text(args, model.to_json() + "\n")
     return write_text(args, model.to_frame().to_csv(sep="\t", index=False))
@@ -126,30 +123,37 @@ def run_fit(args: argparse.Namespace) -> int:
 
 def run_loglik(args: argparse.Namespace) -> int:
     """``online loglik``: the log-likelihood and perplexity of a model on the test log."""
-    model = _model(args, args.inputs)
-    from ..online.clicklog import read_click_log
+    from ..io.clicklog import read_click_log
 
-    table = model.evaluate(read_click_log(args.test, serp_size=args.serp_size))
+    # every file read before pandas and the click models are imported
+    checked = None if args.params is None else check_click_model(args.params)
+    train = None if checked is not None else read_click_log(args.inputs,
+                                                            serp_size=args.serp_size)
+    test = read_click_log(args.test, serp_size=args.serp_size)
+    model = checked.build() if checked is not None else _fitted(args, train)
+    table = model.evaluate(test)
     return write_text(args, table.to_csv(sep="\t", float_format="%.6g"))
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """``online simulate-clicks``: a click log of the run, clicked by a model."""
-    if args.params is not None:
-        model = _model(args)
-    else:
-        from ..io.sources import as_qrels
+    from ..io.sources import as_qrels, as_runs
 
-        qrels = as_qrels(args.qrels)  # before pandas is imported
+    # every file read before pandas and the click models are imported
+    checked = None if args.params is None else check_click_model(args.params)
+    qrels = None if checked is not None else as_qrels(args.qrels)
+    run = as_runs([args.runs], keep_rank=args.ties == "rank-column")[0]
+    if checked is not None:
+        model = checked.build()
+    else:
         from ..online.simulate import qrels_click_model
 
         model = qrels_click_model(qrels, args.user, relevance_level=args.relevance_level,
                                   gamma=args.gamma)
     from ..online.simulate import simulate_click_log
 
-    frame = simulate_click_log(args.runs, model, sessions=args.sessions,
-                               serp_size=args.serp_size, ties=args.ties,
-                               rng=args.seed).to_frame()
+    frame = simulate_click_log(run, model, sessions=args.sessions, serp_size=args.serp_size,
+                               ties=args.ties, rng=args.seed).to_frame()
     if args.format == "parquet":
         with open_output(args) as stream:
             frame.to_parquet(stream, index=False)
@@ -164,7 +168,7 @@ def run_measures(args: argparse.Namespace) -> int:
     # the inputs first: a malformed file is reported before pandas is imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs),
                               keep_rank=args.ties == "rank-column")
-    model = _model(args)
+    model = check_click_model(args.params).build()
     from ..online.calibrated import calibrated_summary, click_calibrated
 
     frame = click_calibrated(qrels, runs, model, args.measures or ("uM", "rrM"),

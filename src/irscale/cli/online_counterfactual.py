@@ -10,6 +10,7 @@ from ..core.params import RNG_SEED, SIGNIFICANCE, Param, Switch
 from ..errors import ParameterError
 from ..online import params
 from .common_params import INPUTS
+from .inputs import check_click_model
 from .online import CLICK_LOG, add_action, add_table, one_of, write_result
 from .options import add_progress, wants_progress
 from .outputs import declare_inputs
@@ -83,53 +84,65 @@ def _needs_logging(args: argparse.Namespace) -> None:
 
 
 def _propensities(value: str | None) -> object:
-    """γ from a comma-separated list, or a click model's JSON."""
+    """γ from a comma-separated list, or a click model's JSON (checked, built later:
+    :class:`~irscale.io.pending.Pending`)."""
     if value is None:
         return None
     numbers = _numbers(value)
     if numbers is not None:
         return numbers
-    from ..online.clickmodels import read_click_model
-
-    return read_click_model(value)
+    return check_click_model(value)
 
 
 def _reward(value: str | None) -> object:
-    """A click model's JSON (``.json``), or ``query docno value`` lines."""
+    """A click model's JSON (``.json``), or ``query docno value`` lines (checked, built
+    later: :class:`~irscale.io.pending.Pending`)."""
     if value is None:
         return None
     if os.path.splitext(value)[1].lower() == ".json":
-        from ..online.clickmodels import read_click_model
+        return check_click_model(value)
+    from ..io.policy import check_probability_table
 
-        return read_click_model(value)
-    from ..io.policy import read_probability_table
-
-    return read_probability_table(value, ranked=False)
+    return check_probability_table(value, ranked=False)
 
 
 def run(args: argparse.Namespace) -> int:
     """``online counterfactual``: the estimate, its standard error and intervals."""
-    from ..io.policy import read_probability_table, read_slate_table
-    from ..online.counterfactual import counterfactual
+    from ..io.clicklog import read_click_log
+    from ..io.pending import Pending
+    from ..io.policy import check_probability_table, check_slate_table
+    from ..io.sources import as_runs
 
-    read = read_slate_table if args.estimator in SLATE else read_probability_table
-    policy = read(args.policy) if args.policy else distinct_runs([args.run])[0]
+    # every file checked before pandas and the estimators are imported
+    log = read_click_log(args.inputs)
+    check = check_slate_table if args.estimator in SLATE else check_probability_table
+    policy = check(args.policy) if args.policy else as_runs(distinct_runs([args.run]))[0]
     logging = args.logging
     if logging is not None and logging != params.EMPIRICAL:
-        logging = read(logging)
+        logging = check(logging)
+    given = (policy, logging, _propensities(args.propensities), _reward(args.reward))
+    built = [read.build() if isinstance(read, Pending) else read for read in given]
+    from ..online.counterfactual import counterfactual
+
     return write_result(args, counterfactual(
-        args.inputs, policy, estimator=args.estimator, logging=logging,
-        propensities=_propensities(args.propensities),
-        reward=_reward(args.reward),
-        clip=args.clip, switch_tau=args.switch_tau, confidence_level=1 - args.alpha,
-        bootstrap=args.bootstrap, rng=args.seed, progress=wants_progress(args)))
+        log, built[0], estimator=args.estimator, logging=built[1], propensities=built[2],
+        reward=built[3], clip=args.clip, switch_tau=args.switch_tau,
+        confidence_level=1 - args.alpha, bootstrap=args.bootstrap, rng=args.seed,
+        progress=wants_progress(args)))
 
 
 def run_historical(args: argparse.Namespace) -> int:
     """``online historical``: the target pair's expected outcome from the source log."""
+    from ..io.interleaving_log import read_interleaving_log
+    from ..io.sources import as_runs
+
+    # the inputs first: a malformed file is reported before pandas is imported
+    log = read_interleaving_log(args.inputs)
+    source = as_runs(distinct_runs(args.source))
+    target = as_runs(distinct_runs(args.target))
     from ..online.historical import historical_interleaving
 
     return write_result(args, historical_interleaving(
-        args.inputs, list(distinct_runs(args.source)), list(distinct_runs(args.target)),
-        tau=args.tau, source_tau=args.source_tau, normalise=not args.plain,
-        confidence_level=1 - args.alpha, bootstrap=args.bootstrap, rng=args.seed))
+        log, list(source), list(target), tau=args.tau, source_tau=args.source_tau,
+        normalise=not args.plain, confidence_level=1 - args.alpha, bootstrap=args.bootstrap,
+        rng=args.seed))

@@ -8,6 +8,7 @@ from ..core.params import RNG_SEED, SIGNIFICANCE
 from ..errors import ParameterError
 from ..online import params
 from .common_params import QRELS_OPTION, RUNS
+from .inputs import check_click_model
 from .online import add_action, add_table, write_result
 from .options import Argument
 from .outputs import declare_inputs
@@ -89,24 +90,21 @@ def run(args: argparse.Namespace) -> int:
     """``online interleave``: interleave the runs, click, score the pairs."""
     import numpy as np
 
-    from ..io.sources import as_runs
+    from ..io.sources import as_qrels, as_runs
 
-    # the runs first: a malformed one is reported before pandas is imported
+    # every file first: a malformed one is reported before pandas is imported
     runs = list(as_runs(named_runs(args.runs, args.names)))
+    qrels = None if args.qrels is None else as_qrels(args.qrels)
+    checked = None if args.clicks in params.CLICKING_USERS else check_click_model(args.clicks)
     from ..online.interleaving import check_bootstrap, interleave_runs
 
     rankers = len(args.runs)
     check_bootstrap(args.bootstrap, rankers * (rankers - 1) // 2)  # before any work
-    model = args.clicks
-    if model not in params.CLICKING_USERS:  # a click model's JSON file
-        from ..online.clickmodels import read_click_model
-
-        model = read_click_model(args.clicks)
+    model = args.clicks if checked is None else checked.build()  # a click model's JSON file
     seeds = np.random.SeedSequence(args.seed).spawn(3)
     batch = interleave_runs(runs, args.impressions, method=args.method, length=args.length,
                             credit=args.credit, tau=args.tau, rng=seeds[0])
-    clicks = batch.simulate_clicks(model, qrels=args.qrels,
-                                   relevance_level=args.relevance_level,
+    clicks = batch.simulate_clicks(model, qrels=qrels, relevance_level=args.relevance_level,
                                    probability=args.probability, rng=seeds[1])
     return write_result(args, batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap,
                                           rng=seeds[2]))

@@ -32,14 +32,14 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """The model's table, or with ``--apply`` one row per log measured."""
     from ..io.clicklog import read_click_log
+    from ..io.user_tables import check_satisfaction_labels
 
-    # the inputs first: a missing or malformed file is reported before scipy is imported
-    # (and a malformed log before pandas, which the labels' reader needs)
+    # the inputs first: a missing or malformed file is reported before pandas and scipy
+    # are imported
     log = read_click_log(args.inputs)
-    from ..io.user_tables import read_satisfaction_labels
-
-    labels = read_satisfaction_labels(args.labels)
+    checked = check_satisfaction_labels(args.labels)
     applied = [(path, read_click_log(path)) for path in args.apply or ()]
+    labels = checked.build()
     from ..online.satisfaction import fit_satisfaction
 
     model = fit_satisfaction(log, labels, features=args.features, l2=args.l2,

@@ -9,6 +9,7 @@ from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..online import params
 from .common_params import QRELS, RUNS
+from .inputs import check_click_model
 from .online import add_action, write_result
 from .options import add_format, add_output
 from .outputs import declare_inputs
@@ -42,9 +43,8 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError("online sensitivity compares runs: give two or more")
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs))
-    from ..online.clickmodels import read_click_model
-
-    model = args.model if args.model in params.USERS else read_click_model(args.model)
+    model = args.model if args.model in params.USERS else \
+        check_click_model(args.model).build()
     from ..online.harness import sensitivity
 
     return write_result(args, sensitivity(

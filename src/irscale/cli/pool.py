@@ -237,10 +237,15 @@ def _table_text(args: argparse.Namespace, result, **options) -> int:
 def run_build(args: argparse.Namespace) -> int:
     """``pool build``: the pool file of one strategy."""
     check_options(args)
+    from ..io.sources import as_qrels, as_runs
+
+    # the inputs first: a malformed file is reported before pandas is imported
+    runs = list(as_runs(_named_runs(args), keep_rank=args.ties == "rank-column"))
+    qrels = None if args.qrels is None else as_qrels(args.qrels)
     from ..collections import pool
 
-    result = pool(_named_runs(args), args.strategy, depth=args.depth, budget=args.budget,
-                  qrels=args.qrels, **_strategy_arguments(args))  # type: ignore[arg-type]
+    result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
+                  qrels=qrels, **_strategy_arguments(args))  # type: ignore[arg-type]
     return write_text(args, "".join(line + "\n" for line in result.lines()))
 
 
@@ -329,11 +334,16 @@ def run_sample(args: argparse.Namespace) -> int:
     """``pool sample``: the documents to judge, drawn with their inclusion probabilities."""
     check_options(args)
     strata = None if args.strata is None else [_stratum(text) for text in args.strata]
+    from ..io.sources import as_qrels, as_runs
+
+    # the inputs first: a malformed file is reported before pandas is imported
+    runs = list(as_runs(_named_runs(args), keep_rank=args.ties == "rank-column"))
+    qrels = None if args.qrels is None else as_qrels(args.qrels)
     from ..collections.sampling import sample_judgments, sample_lines
 
-    sample = sample_judgments(_named_runs(args), args.size, design=args.design,
+    sample = sample_judgments(runs, args.size, design=args.design,
                               strata=strata, depth=args.depth, rng=args.seed,
-                              qrels=args.qrels, ties=args.ties)
+                              qrels=qrels, ties=args.ties)
     return write_text(args, "".join(line + "\n" for line in sample_lines(sample)))
 
 
@@ -354,12 +364,15 @@ def _stratum(text: str) -> tuple[int, float]:
 def run_estimate(args: argparse.Namespace) -> int:
     """``pool estimate``: statAP, R and P@k of every run from sampled judgments."""
     check_options(args)
-    from ..io.sampled import read_sampled_qrels
+    from ..io.sampled import check_sampled_qrels
+    from ..io.sources import as_runs
 
-    sample = read_sampled_qrels(args.qrels)  # a malformed line: reported before pandas
+    checked = check_sampled_qrels(args.qrels)  # every file checked before pandas
+    runs = list(as_runs(_named_runs(args), keep_rank=args.ties == "rank-column"))
+    sample = checked.build()
     from ..collections import estimate_sampled
 
-    result = estimate_sampled(sample, _named_runs(args), cutoffs=args.cutoffs,
+    result = estimate_sampled(sample, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
     return _table_text(args, result, per_topic=args.per_topic)
 

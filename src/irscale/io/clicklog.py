@@ -283,6 +283,27 @@ def _check_size(sessions: int, size: int, unit: str, given: bool) -> None:
                  f"the matrices are {unit}s × the longest {unit}: split or drop the longest")
 
 
+def _document_twice(session: np.ndarray, doc_of_row: np.ndarray, cell: np.ndarray,
+                    n: int, size: int) -> int | None:
+    """The first line (in file order) that shows a document its session showed on an
+    earlier line, or None: the sessions × ranks matrix of documents (each cell once)
+    sorted along its rows finds the sessions that show one twice; their lines are then
+    walked in order with a set of (session, document) pairs."""
+    doc = np.full((n, size), -1, dtype=np.int64)
+    doc.reshape(-1)[cell] = doc_of_row
+    doc.sort(axis=1)
+    repeated = ((doc[:, 1:] == doc[:, :-1]) & (doc[:, 1:] >= 0)).any(axis=1)
+    if not repeated.any():
+        return None
+    seen: set[tuple[int, int]] = set()
+    for row in np.flatnonzero(repeated[session]).tolist():
+        key = (int(session[row]), int(doc_of_row[row]))
+        if key in seen:
+            return row
+        seen.add(key)
+    return None  # pragma: no cover (a repeated session has a line that repeats)
+
+
 def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str, np.ndarray],
              name: str, serp_size: int | None, locate: Locate | None,
              rows: str = "line", words: tuple[str, str] = ("session", "query")) -> ClickLog:
@@ -320,19 +341,19 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
     if other.any():
         raise fail(InputFormatError, f"{article} {unit} has one {group} (this line gives "
                    "another)", int(np.flatnonzero(other)[0]))
+    _check_size(n, size, unit, serp_size is not None)
     cell = session.astype(np.int64) * size + (rank - 1)
-    # (pandas hashes: 2-10 times faster than numpy's sorting unique on 10^7 lines; imported
-    # once every line is read and its fields checked: a malformed line is reported without)
-    import pandas as pd
-
-    twice = pd.Series(cell).duplicated().to_numpy()
+    # a (session, rank) cell's first line; a line that is not its cell's first repeats it
+    # (numpy on the cells, which the matrices below hold anyway: no pandas is imported)
+    first_line = np.empty(n * size, dtype=np.int64)
+    first_line[cell[::-1]] = np.arange(len(cell) - 1, -1, -1)
+    twice = first_line[cell] != np.arange(len(cell))
     if twice.any():
         raise fail(DuplicateError, f"rank given twice in this {unit}",
                    int(np.flatnonzero(twice)[0]))
     doc_of_row, docs = coded["docno"]
-    again = pd.DataFrame({"s": session, "d": doc_of_row}).duplicated().to_numpy()
-    if again.any():
-        row = int(np.flatnonzero(again)[0])
+    row = _document_twice(session, doc_of_row, cell, n, size)
+    if row is not None:
         raise fail(DuplicateError, f"document {docs[doc_of_row[row]]!r} shown twice in "
                    f"{unit} {sessions[session[row]]!r}", row)
     lengths = np.zeros(n, dtype=np.int64)
@@ -346,7 +367,6 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
         raise fail(InputFormatError, f"ranks of {unit} {sessions[s]!r} are not 1..n: "
                    f"{lengths[s] - count[s]} rank(s) below {lengths[s]} missing",
                    int(rows_of[0]))
-    _check_size(n, size, unit, serp_size is not None)
     doc = np.full((n, size), -1, dtype=np.int64)
     doc.reshape(-1)[cell] = doc_of_row
     clicks = np.zeros((n, size), dtype=bool)

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError, shown
 from ._text import check_int64, line_of_record, read_fields, source_name
+from .pending import Pending
 from .text_codes import objects_of
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 #: The columns of a crowd-labels file, in order.
 COLUMNS = ("topic", "docno", "worker", "label")
 
-__all__ = ["COLUMNS", "CrowdLabels", "check_scale", "read_crowd_labels"]
+__all__ = ["COLUMNS", "CrowdLabels", "check_crowd_labels", "check_scale", "read_crowd_labels"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,15 +116,29 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
         for c in ("topic", "docno", "worker"):
             frame[c] = frame[c].astype(str)
         return _encoded(frame, "<DataFrame>", classes, None)
+    return check_crowd_labels(source, scale).build()
+
+
+def check_crowd_labels(source: Any, scale: Sequence[int] | None = None
+                       ) -> Pending[CrowdLabels]:
+    """The crowd labels of a ``topic docno worker label`` file (path, bytes or stream),
+    their lines checked (field count, integer labels: the errors of
+    :func:`read_crowd_labels`) and their object built later, so that a command checks
+    every file it reads before pandas is imported (:mod:`irscale.io.pending`)."""
+    classes = check_scale(scale)
     name = source_name(source)
     fields, raw = read_fields(
         source, COLUMNS, {"topic": "str", "docno": "str", "worker": "str", "label": "int"},
         {3: check_int64}, "crowd labels")
-    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
 
-    frame = pd.DataFrame({c: (fields.numbers(c) if c == "label"
-                              else objects_of(fields.strings(c))) for c in COLUMNS})
-    return _encoded(frame, name, classes, lambda row: line_of_record(raw(), row))
+    def build() -> CrowdLabels:
+        import pandas as pd  # (the lines are checked: a malformed one is reported without)
+
+        frame = pd.DataFrame({c: (fields.numbers(c) if c == "label"
+                                  else objects_of(fields.strings(c))) for c in COLUMNS})
+        return _encoded(frame, name, classes, lambda row: line_of_record(raw(), row))
+
+    return Pending(name, build)
 
 
 def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,

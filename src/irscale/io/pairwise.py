@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..core.edge import about
 from ..errors import EmptyInputError, InputError
 from ._text import line_of_record, read_fields, source_name
 from .text_codes import objects_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The columns of a pairwise-judgments file, in order.
 COLUMNS = ("topic", "worker", "left", "right", "label")
@@ -70,7 +72,11 @@ def read_pairwise(source: Any) -> PairwiseJudgments:
     >>> read_pairwise(b"1 w1 d1 d2 d1\\n1 w2 d2 d3 d3\\n2 w1 d1 d2 d2\\n")
     PairwiseJudgments(3 comparisons, 5 documents, 2 topics, 2 workers)
     """
+    if isinstance(source, PairwiseJudgments):
+        return source
     if hasattr(source, "columns"):
+        import pandas as pd
+
         missing = [c for c in COLUMNS if c not in source.columns]
         if missing:
             raise about(InputError(f"pairwise frame lacks column(s) {', '.join(missing)} "
@@ -82,18 +88,22 @@ def read_pairwise(source: Any) -> PairwiseJudgments:
             row = int(np.flatnonzero(empty)[0])
             raise InputError("a value is missing", source="<DataFrame>", line=row + 1,
                              text=" ".join(map(str, frame.iloc[row])))
-        return _encoded(frame.astype(str), "<DataFrame>", None)
+        return _encoded({c: frame[c].astype(str).to_numpy(dtype=object) for c in COLUMNS},
+                        "<DataFrame>", None)
     name = source_name(source)
     fields, raw = read_fields(source, COLUMNS, dict.fromkeys(COLUMNS, "str"), {},
                               "pairwise judgments")
-    frame = pd.DataFrame({c: objects_of(fields.strings(c)) for c in COLUMNS})
-    return _encoded(frame, name, lambda row: line_of_record(raw(), row))
+    return _encoded({c: objects_of(fields.strings(c)) for c in COLUMNS}, name,
+                    lambda row: line_of_record(raw(), row))
 
 
-def _encoded(frame: pd.DataFrame, source: str, where: Any) -> PairwiseJudgments:
+def _encoded(columns: dict[str, np.ndarray], source: str, where: Any) -> PairwiseJudgments:
+    """The judgments of ``columns`` (object arrays of :data:`COLUMNS`) as codes, checked on
+    the arrays before pandas (which numbers them) is imported; ``where(row)``: the line
+    and text of a row (None: row i is line i + 1)."""
     def locate(row: int) -> tuple[int, str]:
         if where is None:
-            return row + 1, " ".join(map(str, frame.iloc[row]))
+            return row + 1, " ".join(str(columns[c][row]) for c in COLUMNS)
         line, text = where(row)
         return int(line), str(text)
 
@@ -101,9 +111,9 @@ def _encoded(frame: pd.DataFrame, source: str, where: Any) -> PairwiseJudgments:
         line, text = locate(int(np.flatnonzero(rows)[0]))
         return InputError(message, source=source, line=line, text=text)
 
-    if frame.empty:
+    if len(columns["topic"]) == 0:
         raise EmptyInputError("holds no comparisons", source=source)
-    left, right, label = (frame[c].to_numpy(dtype=object) for c in ("left", "right", "label"))
+    left, right, label = (columns[c] for c in ("left", "right", "label"))
     same = left == right
     if same.any():
         raise fail("a document compared with itself (left and right are the same)", same)
@@ -111,8 +121,10 @@ def _encoded(frame: pd.DataFrame, source: str, where: Any) -> PairwiseJudgments:
     unknown = ~left_wins & (label != right)
     if unknown.any():
         raise fail("the label (the preferred document) is neither left nor right", unknown)
-    topic, topics = pd.factorize(frame["topic"])
-    n = len(frame)
+    import pandas as pd
+
+    topic, topics = pd.factorize(columns["topic"])
+    n = len(left)
     # (topic, docno) items numbered in order of first appearance in the left column, then
     # in the right one
     docno, docnos = pd.factorize(np.concatenate([left, right]))
@@ -120,7 +132,7 @@ def _encoded(frame: pd.DataFrame, source: str, where: Any) -> PairwiseJudgments:
     item, pairs = pd.factorize(both)
     items = pd.DataFrame({"topic": np.asarray(topics, dtype=object)[pairs // len(docnos)],
                           "docno": np.asarray(docnos, dtype=object)[pairs % len(docnos)]})
-    worker, workers = pd.factorize(frame["worker"])
+    worker, workers = pd.factorize(columns["worker"])
     return PairwiseJudgments(items, np.asarray(topics, dtype=object),
                              (pairs // len(docnos)).astype(np.int64),
                              np.asarray(workers, dtype=object), worker.astype(np.int64),

@@ -14,17 +14,20 @@ file, the line and its text.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..errors import InputFormatError
 from ._text import FieldKind, check_int64, is_float, line_of_record, read_fields, source_name
+from .pending import Pending
 from .text_codes import objects_of
 
-__all__ = ["POLICY_COLUMNS", "REWARD_COLUMNS", "SLATE_COLUMNS", "read_probability_table",
-           "read_slate_table"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["POLICY_COLUMNS", "REWARD_COLUMNS", "SLATE_COLUMNS", "check_probability_table",
+           "check_slate_table", "read_probability_table", "read_slate_table"]
 
 #: The columns of a policy (or propensity) table and of a reward table.
 POLICY_COLUMNS = ("query", "docno", "rank", "probability")
@@ -40,6 +43,12 @@ def _number(text: str) -> str | None:
 def read_probability_table(source: Any, *, ranked: bool = True) -> pd.DataFrame:
     """Read ``query docno rank probability`` rows (``ranked``) or ``query docno value``
     rows; every probability or value must lie in [0, 1]."""
+    return check_probability_table(source, ranked=ranked).build()
+
+
+def check_probability_table(source: Any, *, ranked: bool = True) -> Pending[pd.DataFrame]:
+    """The rows of :func:`read_probability_table` checked (fields, numbers, their range),
+    the frame built later (:mod:`irscale.io.pending`)."""
     columns = POLICY_COLUMNS if ranked else REWARD_COLUMNS
     kinds: dict[str, FieldKind] = {"query": "str", "docno": "str", "rank": "int",
                                    "probability": "float", "value": "float"}
@@ -47,18 +56,24 @@ def read_probability_table(source: Any, *, ranked: bool = True) -> pd.DataFrame:
         {2: check_int64, 3: _number} if ranked else {2: _number})
     fields, raw = read_fields(source, columns, {c: kinds[c] for c in columns}, checks,
                               "probability table")
-    frame = pd.DataFrame({c: objects_of(fields.strings(c)) if kinds[c] == "str"
-                          else fields.numbers(c) for c in columns})
-    value = frame[columns[-1]].to_numpy(np.float64)
+    read = {c: objects_of(fields.strings(c)) if kinds[c] == "str" else fields.numbers(c)
+            for c in columns}
+    value = np.asarray(read[columns[-1]], dtype=np.float64)
     bad = ~np.isfinite(value) | (value < 0) | (value > 1)
     if ranked:
-        bad |= frame["rank"].to_numpy() < 1
+        bad |= np.asarray(read["rank"]) < 1
     if bad.any():
         number, text = line_of_record(raw(), int(np.flatnonzero(bad)[0]))
         raise InputFormatError(f"{columns[-1]} must lie in [0, 1]"
                                + (" and rank be 1 or more" if ranked else ""),
                                source=source_name(source), line=number, text=text)
-    return frame
+
+    def build() -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(read)
+
+    return Pending(source_name(source), build)
 
 
 def read_slate_table(source: Any) -> pd.DataFrame:
@@ -69,6 +84,12 @@ def read_slate_table(source: Any) -> pd.DataFrame:
     >>> read_slate_table(b"q1 d2,d1 0.5\\nq1 d1,d2 0.5\\n").to_dict("list")
     {'query': ['q1', 'q1'], 'slate': [('d2', 'd1'), ('d1', 'd2')], 'probability': [0.5, 0.5]}
     """
+    return check_slate_table(source).build()
+
+
+def check_slate_table(source: Any) -> Pending[pd.DataFrame]:
+    """The rows of :func:`read_slate_table` checked, the frame built later
+    (:mod:`irscale.io.pending`)."""
     kinds: dict[str, FieldKind] = {"query": "str", "slate": "str", "probability": "float"}
     fields, raw = read_fields(source, SLATE_COLUMNS, kinds, {2: _number}, "slate table")
     slates = [tuple(text.split(",")) for text in objects_of(fields.strings("slate"))]
@@ -82,5 +103,11 @@ def read_slate_table(source: Any) -> pd.DataFrame:
             number, text = line_of_record(raw(), i)
             raise InputFormatError(problem, source=source_name(source), line=number,
                                    text=text)
-    return pd.DataFrame({"query": objects_of(fields.strings("query")), "slate": slates,
-                         "probability": value})
+    queries = objects_of(fields.strings("query"))
+
+    def build() -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame({"query": queries, "slate": slates, "probability": value})
+
+    return Pending(source_name(source), build)

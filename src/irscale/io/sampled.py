@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import DuplicateError, InputError
 from ._text import check_int64, is_float, line_of_record, read_fields, source_name
+from .pending import Pending
 from .text_codes import objects_of
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 #: The columns of a sampled-judgments file, in order.
 COLUMNS = ("topic", "iter", "docno", "rel", "prob")
 
-__all__ = ["COLUMNS", "read_sampled_qrels"]
+__all__ = ["COLUMNS", "check_sampled_qrels", "read_sampled_qrels"]
 
 
 def read_sampled_qrels(source: Any) -> pd.DataFrame:
@@ -42,28 +43,50 @@ def read_sampled_qrels(source: Any) -> pd.DataFrame:
     """
     if hasattr(source, "columns"):
         return _checked_frame(source)
+    return check_sampled_qrels(source).build()
+
+
+def check_sampled_qrels(source: Any) -> Pending[pd.DataFrame]:
+    """The sampled judgments of a ``topic iter docno rel prob`` file (path, bytes or
+    stream), every line and value checked (:func:`_check_values`: the errors of
+    :func:`read_sampled_qrels`) with numpy and a set of keys, and their frame built later,
+    so that a command checks every file it reads before pandas is imported
+    (:mod:`irscale.io.pending`)."""
     name = source_name(source)
     fields, raw = read_fields(
         source, COLUMNS, {"topic": "str", "docno": "str", "rel": "int", "prob": "float"},
         {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
         "sampled judgments")
-    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
+    columns = {"topic": objects_of(fields.strings("topic")),
+               "docno": objects_of(fields.strings("docno")),
+               "rel": fields.numbers("rel"), "prob": fields.numbers("prob")}
+    _check_values(columns, name, lambda row: line_of_record(raw(), row))
 
-    frame = pd.DataFrame({
-        "topic": objects_of(fields.strings("topic")),
-        "docno": objects_of(fields.strings("docno")),
-        "rel": fields.numbers("rel"),
-        "prob": fields.numbers("prob"),
-    })
-    _check_values(frame, name, lambda row: line_of_record(raw(), row))
-    return frame
+    def build() -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(columns)
+
+    return Pending(name, build)
 
 
-def _check_values(frame: pd.DataFrame, source: str,
+def _first_repeat(topics: Any, docnos: Any) -> int | None:
+    """The first row whose (topic, docno) pair was on an earlier row (a set of the
+    pairs), or None."""
+    seen: set[tuple[str, str]] = set()
+    for row, key in enumerate(zip(topics, docnos, strict=True)):
+        if key in seen:
+            return row
+        seen.add(key)
+    return None
+
+
+def _check_values(columns: Any, source: str,
                   where: Callable[[int], tuple[int | None, str]]) -> None:
-    """Degrees ≥ 0, probabilities in (0, 1], one line per (topic, docno)."""
-    rel = frame["rel"].to_numpy(dtype=np.float64)
-    prob = frame["prob"].to_numpy(dtype=np.float64)
+    """Degrees ≥ 0, probabilities in (0, 1], one line per (topic, docno): ``columns``
+    (a frame or a dict of arrays) of ``topic, docno, rel, prob``."""
+    rel = np.asarray(columns["rel"], dtype=np.float64)
+    prob = np.asarray(columns["prob"], dtype=np.float64)
     problems = [
         (~np.isfinite(rel) | (rel != np.round(rel)), "rel is not an integer", InputError),
         (rel < 0, "rel is negative: a sampled document must be judged (degree ≥ 0)",
@@ -74,13 +97,16 @@ def _check_values(frame: pd.DataFrame, source: str,
          f"prob is below {sys.float_info.min:.4g}, the smallest double held to full "
          "precision: the document's weight 1/prob would lose its digits or be infinite",
          InputError),
-        (frame.duplicated(["topic", "docno"]).to_numpy(),
-         "document sampled twice for the topic", DuplicateError),
     ]
     for bad, message, error in problems:
         if bad.any():
             line, text = where(int(np.flatnonzero(bad)[0]))
             raise error(message, source=source, line=line, text=text)
+    twice = _first_repeat(columns["topic"], columns["docno"])
+    if twice is not None:
+        line, text = where(twice)
+        raise DuplicateError("document sampled twice for the topic", source=source,
+                             line=line, text=text)
 
 
 def _checked_frame(source: Any) -> pd.DataFrame:

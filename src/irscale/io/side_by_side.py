@@ -4,11 +4,14 @@ line (``irscale meta predict --preferences``; :func:`irscale.meta.predictive_pow
 from __future__ import annotations
 
 import os
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..errors import EmptyInputError, InputFormatError
 from .files import check_text, display_name, read_input
+from .pending import Pending
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The words of a preference (as :func:`irscale.meta.predictive.preference_frame` reads
 #: them): for the left system, the right one, or none.
@@ -21,6 +24,12 @@ def read_side_by_side(path: str | os.PathLike[str]) -> pd.DataFrame:
     or 1, -1, 0), blank lines and lines starting with ``#`` skipped. A line of another
     shape, an unknown preference, a system compared with itself, NUL bytes, bytes that are
     not UTF-8 and a file without a judgment are refused, naming the file and the line."""
+    return check_side_by_side(path).build()
+
+
+def check_side_by_side(path: str | os.PathLike[str]) -> Pending[pd.DataFrame]:
+    """The lines of :func:`read_side_by_side` checked, the frame built later
+    (:mod:`irscale.io.pending`)."""
     source = display_name(path)
     data = read_input(path)
     check_text(data, source)
@@ -41,4 +50,10 @@ def read_side_by_side(path: str | os.PathLike[str]) -> pd.DataFrame:
         rows.append(fields)
     if not rows:
         raise EmptyInputError("no 'topic left right preference' line", source=source)
-    return pd.DataFrame(rows, columns=["topic", "left", "right", "preference"])
+
+    def build() -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(rows, columns=["topic", "left", "right", "preference"])
+
+    return Pending(source, build)

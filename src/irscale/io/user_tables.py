@@ -9,9 +9,12 @@ statistics are loaded.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
+
+from .pending import Pending
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,11 +81,33 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
     user``, or ``user variant`` as ``irscale online ab assign`` writes): a Series of
     values indexed by key. A line without two fields or a key given twice is an error
     naming the line."""
+    return check_pairs(source, key, value).build()
+
+
+def check_pairs(source: str, key: str, value: str) -> Pending[pd.Series]:
+    """The lines of a ``key value`` file checked (:func:`read_pairs`), its Series built
+    later (:mod:`irscale.io.pending`)."""
+    found, _ = _pairs(source, key, value)
+
+    def build() -> pd.Series:
+        import pandas as pd
+
+        series = pd.Series(found, name=value).rename_axis(key)
+        series.attrs["source"] = source
+        return series
+
+    return Pending(source, build)
+
+
+def _pairs(source: str, key: str, value: str
+           ) -> tuple[dict[str, str], dict[str, tuple[int, str]]]:
+    """The ``key value`` lines of :func:`read_pairs`: the value of each key, and its line
+    (number and text, for a later error: the file is read once)."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
     from .files import read_lines
 
     found: dict[str, str] = {}
-    lines: dict[str, int] = {}
+    lines: dict[str, tuple[int, str]] = {}
     for number, line in enumerate(read_lines(source), 1):
         fields = line.split()
         if len(fields) != 2:
@@ -90,16 +115,81 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
                                    source=source, line=number, text=line)
         if fields[0] in found:
             raise DuplicateError(f"{key} {fields[0]!r} given twice (first on line "
-                                 f"{lines[fields[0]]})", source=source, line=number,
+                                 f"{lines[fields[0]][0]})", source=source, line=number,
                                  text=line)
-        found[fields[0]], lines[fields[0]] = fields[1], number
+        found[fields[0]], lines[fields[0]] = fields[1], (number, line)
     if not found:
         raise EmptyInputError(f"no '{key} {value}' line", source=source)
-    import pandas as pd  # (the lines are checked: a malformed one is reported without it)
+    return found, lines
 
-    series = pd.Series(found, name=value).rename_axis(key)
-    series.attrs["source"] = source
-    return series
+
+def read_session_users(source: str) -> pd.DataFrame:
+    """``session user`` or ``session user time`` lines (blanks or tabs between; every line
+    with the same number of fields): the user of every session (page shown) and, with the
+    third field, the time it was shown (seconds, any finite number: an epoch or not). A
+    frame indexed by session with a ``user`` column and, given times, a ``time`` column.
+    Errors name the file, the line and its text: a line of another field count, a time
+    that is not a finite number, a session given twice, no line."""
+    return check_session_users(source).build()
+
+
+def check_session_users(source: str) -> Pending[pd.DataFrame]:
+    """The lines of a ``session user [time]`` file checked (:func:`read_session_users`),
+    its frame built later (:mod:`irscale.io.pending`)."""
+    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from .files import read_lines
+
+    sessions: list[str] = []
+    users: list[str] = []
+    times: list[float] = []
+    lines: dict[str, int] = {}
+    width = 0
+    for number, line in enumerate(read_lines(source), 1):
+        fields = line.split()
+        if not width and fields:
+            width = len(fields)
+        if len(fields) not in (2, 3) or len(fields) != width:
+            expected = ("2 fields (session user) or 3 (session user time)" if width not in
+                        (2, 3) else f"{width} fields, as the first line")
+            raise InputFormatError(f"expected {expected}, got {len(fields)}", source=source,
+                                   line=number, text=line)
+        if fields[0] in lines:
+            raise DuplicateError(f"session {fields[0]!r} given twice (first on line "
+                                 f"{lines[fields[0]]})", source=source, line=number,
+                                 text=line)
+        if width == 3:
+            time = _number(fields[2])
+            if not math.isfinite(time):
+                raise InputFormatError("time is not a finite number (the time the page "
+                                       "was shown, in seconds)", source=source,
+                                       line=number, text=line)
+            times.append(time)
+        lines[fields[0]] = number
+        sessions.append(fields[0])
+        users.append(fields[1])
+    if not sessions:
+        raise EmptyInputError("no 'session user [time]' line", source=source)
+
+    def build() -> pd.DataFrame:
+        import numpy as np
+        import pandas as pd
+
+        frame = pd.DataFrame({"user": users}, index=pd.Index(sessions, name="session"))
+        if width == 3:
+            frame["time"] = np.asarray(times, dtype=np.float64)
+        frame.attrs["source"] = source
+        return frame
+
+    return Pending(source, build)
+
+
+def _number(text: str) -> float:
+    """``text`` as a decimal number; NaN when it is not one (Python's digit separators,
+    ``1_000``, are not)."""
+    try:
+        return math.nan if "_" in text else float(text)
+    except ValueError:
+        return math.nan
 
 
 #: The cells ``pd.read_csv`` reads as missing values (its default ``na_values``): a column
@@ -214,13 +304,15 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     if twice or "" in names:
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
-    rows, columns = _records(data.decode("utf-8"), sep, len(names), source)
+    unchecked = [*labels, "user"]
+    plain = _plain_rows(data, sep, [name not in unchecked for name in names])
+    rows: Sequence[tuple[int, str]]
+    if plain is None:
+        rows = _checked_rows(data, sep, names, unchecked, source)
+    else:
+        rows = plain
     if not rows:
         raise EmptyInputError("no row under the header", source=source)
-    _check_numbers(names, rows, columns, [*labels, "user"], source)
-    if "user" in names:
-        _check_users(rows, columns[names.index("user")], source)
-    del columns
     import pandas as pd
 
     from .csv_floats import EXACT_FLOATS
@@ -230,6 +322,8 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
                             skipinitialspace=True, **EXACT_FLOATS)
     except pd.errors.ParserError as error:
         raise InputFormatError(f"not a table: {error}", source=source) from None
+    if plain is not None:
+        _check_parsed(table, data, sep, names, unchecked, source)
     if "user" in table.columns:
         table = table.set_index("user")
     table.attrs["source"] = source
@@ -237,18 +331,139 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     return table
 
 
+def _checked_rows(data: bytes, sep: str, names: Sequence[str], unchecked: Sequence[str],
+                  source: str) -> list[tuple[int, str]]:
+    """The full check of a table's text (:func:`_records`, :func:`_check_numbers`,
+    :func:`_check_users`): the (line, text) of its rows."""
+    rows, columns = _records(data.decode("utf-8"), sep, len(names), source)
+    if rows:
+        _check_numbers(names, rows, columns, unchecked, source)
+        if "user" in names:
+            _check_users(rows, columns[names.index("user")], source)
+    return rows
+
+
+#: The bytes of the cells of numbers in the quick check of :func:`_plain_rows`: digits and
+#: ``.eE+-`` (a blank, which pandas and the full check read differently around a number,
+#: leaves the table to the full check).
+_NUMBER_BYTES = b"0123456789.eE+-"
+#: Tables of ``bytes.translate`` by separator: 0 for a byte of :data:`_NUMBER_BYTES` or the
+#: separator (between the number columns of a run), 1 for another.
+_OTHER_BYTES = {sep: bytes(0 if byte in _NUMBER_BYTES + sep.encode() else 1
+                           for byte in range(256)) for sep in (",", "\t")}
+
+
+class _PlainRows(Sequence[tuple[int, str]]):
+    """The (line, text) of every row of a table of one row per line (none blank): row i is
+    line i + 2, after the header, found by the offsets of the lines (no list of texts)."""
+
+    def __init__(self, data: bytes, starts: Any, ends: Any) -> None:
+        self._data, self._starts, self._ends = data, starts, ends
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def __getitem__(self, row: Any) -> Any:
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        start, end = int(self._starts[row]), int(self._ends[row])
+        return row + 2 if row >= 0 else len(self) + row + 2, \
+            self._data[start:end].decode("utf-8")
+
+
+def _plain_rows(data: bytes, sep: str, numeric: Sequence[bool]) -> _PlainRows | None:
+    """The quick check of a table's text, on its bytes with numpy: every line under the
+    header holds ``len(numeric)`` fields (no quote, carriage return or blank line), and
+    every byte of a ``numeric`` column is one of :data:`_NUMBER_BYTES`. Its rows
+    (:class:`_PlainRows`) when it holds; None where the full check must decide (and name
+    the line): a table that is not that plain, a malformed one, a number column that holds
+    another character (a word, or a missing value written ``nan``, ``NA`` ...). A cell of
+    those bytes that is no number (``1.2.3``) is found in the parsed table
+    (:func:`_check_parsed`)."""
+    import numpy as np
+
+    width = len(numeric)
+    body_at = data.find(b"\n") + 1
+    if not 0 < body_at < len(data) or b'"' in data or b"\r" in data:
+        return None
+    body = np.frombuffer(data, np.uint8)[body_at:]
+    ends = np.flatnonzero(body == ord("\n"))
+    if body[-1] != ord("\n"):
+        ends = np.append(ends, len(body))
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    if (ends == starts).any():
+        return None  # (a blank line: pandas skips it)
+    seps = np.flatnonzero(body == ord(sep))
+    fields = np.searchsorted(seps, ends) - np.searchsorted(seps, starts) + 1
+    if (fields != width).any():
+        return None
+    # the bytes of no number, where they are (bytes.translate marks them at C speed), and
+    # whether one lies in a run of number columns: between the separators (or the line's
+    # start and end) around it on every line (row r's separators: around[r])
+    marked = data[body_at:].translate(_OTHER_BYTES[sep])
+    other = np.flatnonzero(np.frombuffer(marked, np.uint8))
+    if len(other):
+        around = seps.reshape(len(ends), width - 1)
+        for first, last in _runs(numeric):
+            low = starts if first == 0 else around[:, first - 1] + 1
+            high = ends if last == width - 1 else around[:, last]
+            if (np.searchsorted(other, high) > np.searchsorted(other, low)).any():
+                return None
+    return _PlainRows(data, starts + body_at, ends + body_at)
+
+
+def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
+    """The (first, last) indices of the runs of true ``flags``.
+
+    >>> _runs([False, True, True, False, True])
+    [(1, 2), (4, 4)]
+    """
+    runs: list[tuple[int, int]] = []
+    for index, flag in enumerate(flags):
+        if flag and runs and runs[-1][1] == index - 1:
+            runs[-1] = (runs[-1][0], index)
+        elif flag:
+            runs.append((index, index))
+    return runs
+
+
+def _check_parsed(table: pd.DataFrame, data: bytes, sep: str, names: Sequence[str],
+                  unchecked: Sequence[str], source: str) -> None:
+    """The checks the quick one (:func:`_plain_rows`) left to the parsed table: a number
+    column pandas read as text (a cell of number characters that is no number), and a
+    user listed twice (pandas' hashing of the column). The full check names the line."""
+    import pandas as pd
+
+    if any(name not in unchecked and not pd.api.types.is_numeric_dtype(table[name])
+           for name in table.columns) or (
+               "user" in table.columns and table["user"].duplicated().any()):
+        _checked_rows(data, sep, names, unchecked, source)
+
+
 def read_satisfaction_labels(source: str) -> pd.Series:
     """``session label`` lines (label 1: satisfied, 0: not): a Series of ints indexed by
     session; a label other than 0 or 1 is an error naming the line."""
-    import numpy as np
+    return check_satisfaction_labels(source).build()
 
+
+def check_satisfaction_labels(source: str) -> Pending[pd.Series]:
+    """The lines of a ``session label`` file checked (:func:`read_satisfaction_labels`),
+    its Series built later (:mod:`irscale.io.pending`)."""
     from ..errors import InputFormatError
-    from .files import read_lines
 
-    labels = read_pairs(source, "session", "label")
-    if not labels.isin(("0", "1")).all():
-        for number, line in enumerate(read_lines(source), 1):
-            if line.split()[1] not in ("0", "1"):
-                raise InputFormatError("a label is 0 (not satisfied) or 1 (satisfied)",
-                                       source=source, line=number, text=line)
-    return labels.astype(np.int64)
+    found, lines = _pairs(source, "session", "label")
+    wrong = [session for session, label in found.items() if label not in ("0", "1")]
+    if wrong:
+        number, text = lines[wrong[0]]
+        raise InputFormatError("a label is 0 (not satisfied) or 1 (satisfied)",
+                               source=source, line=number, text=text)
+
+    def build() -> pd.Series:
+        import pandas as pd
+
+        series = pd.Series({session: int(label) for session, label in found.items()},
+                           name="label", dtype="int64").rename_axis("session")
+        series.attrs["source"] = source
+        return series
+
+    return Pending(source, build)

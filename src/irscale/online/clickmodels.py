@@ -79,7 +79,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..errors import InputError, InputFormatError, ParameterError
+from ..errors import InputError, ParameterError
+from ..io.click_params import click_params, not_parameters, read_click_params
 from ..stats.protocol import TableResult
 from .click_kernels import (
     PRIOR,
@@ -114,15 +115,6 @@ ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm", "gctr", "rc
 
 
 #: JSON's names of the types :func:`json.loads` returns (for messages).
-_JSON_TYPES = {"list": "an array", "str": "a string", "int": "a number", "float": "a number",
-               "bool": "a boolean", "NoneType": "null"}
-
-
-def _not_parameters(reason: str, source: str) -> InputFormatError:
-    return InputFormatError(f"not a click model's parameters (irscale online fit --format "
-                            f"json): {reason}", source=source)
-
-
 @dataclass(frozen=True, eq=False)
 class ClickModel(TableResult):
     """A click model's parameters.
@@ -373,27 +365,22 @@ class ClickModel(TableResult):
                            "tau": None if self.tau is None else list(self.tau)}, indent=1)
 
     @classmethod
-    def from_json(cls, text: str, source: str = "<json>") -> ClickModel:
-        """A model written by :meth:`to_json`; anything else is an
-        :class:`~irscale.errors.InputFormatError` naming ``source`` and what is wrong (a
-        missing field, a row that is not ``[query, docno, value]``), or the
+    def from_json(cls, text: str | dict[str, Any], source: str = "<json>") -> ClickModel:
+        """A model written by :meth:`to_json` (its text, or the object
+        :func:`irscale.io.click_params.read_click_params` read and checked); anything else
+        is an :class:`~irscale.errors.InputFormatError` naming ``source`` and what is wrong
+        (a missing field, a row that is not ``[query, docno, value]``), or the
         :class:`~irscale.errors.ParameterError` of :meth:`check`."""
+        data = click_params(text, source) if isinstance(text, str) else text
         try:
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                raise ValueError(f"a JSON object is expected, the file holds "
-                                 f"{_JSON_TYPES.get(type(data).__name__, 'a value')}")
             model = data["model"]
             if model not in MODELS:
                 raise ValueError(f"unknown model {model!r}")
 
             def series(name: str) -> pd.Series | None:
-                rows = data[name] if name == "attractiveness" else data.get(name)
+                rows = data.get(name)
                 if rows is None:
                     return None
-                if not isinstance(rows, list) or not all(
-                        isinstance(row, list) and len(row) == 3 for row in rows):
-                    raise ValueError(f"{name} must be a list of [query, docno, value] rows")
                 frame = pd.DataFrame(rows, columns=["query", "docno", "value"])
                 return pair_series(frame["query"].astype(str).to_numpy(dtype=object),
                                     frame["docno"].astype(str).to_numpy(dtype=object),
@@ -415,10 +402,8 @@ class ClickModel(TableResult):
                          array(data.get("continuation")),
                          None if data.get("gamma") is None else float(data["gamma"]),
                          tau, (alpha0, sigma0))
-        except KeyError as error:  # a field the model needs
-            raise _not_parameters(f"no {error.args[0]!r} field", source) from None
         except (ValueError, TypeError) as error:
-            raise _not_parameters(str(error), source) from None
+            raise not_parameters(str(error), source) from None
         result.check()
         return result
 
@@ -453,12 +438,10 @@ class ClickModel(TableResult):
 def read_click_model(path: str) -> ClickModel:
     """The click model of the JSON file ``path`` (what :meth:`ClickModel.to_json` writes;
     ``-`` reads standard input): a file that is not UTF-8 text is an
-    :class:`~irscale.errors.InputFormatError` naming its first line that is not."""
-    from ..io.files import check_text, read_input
-
-    data = read_input(path)
-    check_text(data, path)
-    return ClickModel.from_json(data.decode("utf-8"), source=path)
+    :class:`~irscale.errors.InputFormatError` naming its first line that is not; its
+    object is checked (:func:`irscale.io.click_params.read_click_params`) before the
+    model is built."""
+    return ClickModel.from_json(read_click_params(path), source=path)
 
 
 @dataclass(frozen=True, eq=False)

@@ -45,8 +45,8 @@ import pandas as pd
 from scipy import stats
 
 from ..core.params import check_alpha
-from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError, shown
-from ..io.files import read_lines
+from ..errors import InputError, shown
+from ..io.user_tables import read_session_users
 from ..stats.protocol import TableResult
 from .params import AB_MISSING, SESSION_GAP
 from .user_values import check_labels, located, users_with_values, warn_left_out
@@ -56,59 +56,6 @@ __all__ = ["EngagementSummary", "engagement_summary", "loyalty_measures",
 
 #: The columns of :func:`loyalty_measures`.
 LOYALTY = ("search_sessions", "queries_per_session", "absence_time")
-
-
-def read_session_users(source: str) -> pd.DataFrame:
-    """``session user`` or ``session user time`` lines (blanks or tabs between; every line
-    with the same number of fields): the user of every session (page shown) and, with the
-    third field, the time it was shown (seconds, any finite number: an epoch or not). A
-    frame indexed by session with a ``user`` column and, given times, a ``time`` column.
-    Errors name the file, the line and its text: a line of another field count, a time
-    that is not a finite number, a session given twice, no line."""
-    sessions: list[str] = []
-    users: list[str] = []
-    times: list[float] = []
-    lines: dict[str, int] = {}
-    width = 0
-    for number, line in enumerate(read_lines(source), 1):
-        fields = line.split()
-        if not width and fields:
-            width = len(fields)
-        if len(fields) not in (2, 3) or len(fields) != width:
-            expected = ("2 fields (session user) or 3 (session user time)" if width not in
-                        (2, 3) else f"{width} fields, as the first line")
-            raise InputFormatError(f"expected {expected}, got {len(fields)}", source=source,
-                                   line=number, text=line)
-        if fields[0] in lines:
-            raise DuplicateError(f"session {fields[0]!r} given twice (first on line "
-                                 f"{lines[fields[0]]})", source=source, line=number,
-                                 text=line)
-        if width == 3:
-            value = _number(fields[2])
-            if not math.isfinite(value):
-                raise InputFormatError("time is not a finite number (the time the page "
-                                       "was shown, in seconds)", source=source,
-                                       line=number, text=line)
-            times.append(value)
-        lines[fields[0]] = number
-        sessions.append(fields[0])
-        users.append(fields[1])
-    if not sessions:
-        raise EmptyInputError("no 'session user [time]' line", source=source)
-    frame = pd.DataFrame({"user": users}, index=pd.Index(sessions, name="session"))
-    if width == 3:
-        frame["time"] = np.asarray(times, dtype=np.float64)
-    frame.attrs["source"] = source
-    return frame
-
-
-def _number(text: str) -> float:
-    """``text`` as a decimal number; NaN when it is not one (Python's digit separators,
-    ``1_000``, are not)."""
-    try:
-        return math.nan if "_" in text else float(text)
-    except ValueError:
-        return math.nan
 
 
 def loyalty_measures(visits: pd.DataFrame, *, session_gap: float = 1800.0) -> pd.DataFrame:
