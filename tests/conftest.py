@@ -47,6 +47,27 @@ def require(path: Path) -> Path:
     return path
 
 
+def pytrec_per_topic(qrels_path: Path, run_paths: list[str], measures: set[str]
+                     ) -> tuple[dict[str, dict[str, int]], list[dict[str, dict[str, float]]]]:
+    """The qrels of ``qrels_path`` as pytrec_eval's dict, and pytrec_eval's per-topic
+    ``measures`` of every run file (``{topic: {measure: value}}``): the oracle of the
+    tests of means over topics."""
+    import pytrec_eval
+
+    qrels: dict[str, dict[str, int]] = {}
+    for line in open(qrels_path):
+        t, _, d, r = line.split()
+        qrels.setdefault(t, {})[d] = int(r)
+    found = []
+    for path in run_paths:
+        run: dict[str, dict[str, float]] = {}
+        for line in open(path):
+            t, _, d, _, s, _ = line.split()
+            run.setdefault(t, {})[d] = float(s)
+        found.append(pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run))
+    return qrels, found
+
+
 @pytest.fixture
 def clef() -> Path:
     return require(CLEF)

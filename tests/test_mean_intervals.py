@@ -19,26 +19,16 @@ from irscale.cli.main import main
 from irscale.core.mean_intervals import mean_intervals
 from irscale.errors import MeasureError, ParameterError
 
-from .conftest import CLEF, require
+from .conftest import CLEF, pytrec_per_topic, require
 
 
 @pytest.fixture(scope="module")
 def clef_values():
     clef = require(CLEF)
-    qrels: dict[str, dict[str, int]] = {}
-    for line in open(clef / "task2.qrels"):
-        t, _, d, r = line.split()
-        qrels.setdefault(t, {})[d] = int(r)
     paths = sorted(str(p) for p in (clef / "runs").iterdir())[:3]
-    values = {}
-    for path in paths:
-        run: dict[str, dict[str, float]] = {}
-        for line in open(path):
-            t, _, d, _, s, _ = line.split()
-            run.setdefault(t, {})[d] = float(s)
-        found = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_10"}).evaluate(run)
-        values[path] = {m: np.array([found[t][m] for t in sorted(found)])
-                        for m in ("map", "P_10")}
+    _, found = pytrec_per_topic(clef / "task2.qrels", paths, {"map", "P_10"})
+    values = {path: {m: np.array([f[t][m] for t in sorted(f)]) for m in ("map", "P_10")}
+              for path, f in zip(paths, found, strict=True)}
     return clef, paths, values
 
 

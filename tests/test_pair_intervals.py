@@ -11,7 +11,6 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-import pytrec_eval
 from scipy import stats
 
 import irscale
@@ -21,7 +20,7 @@ from irscale.errors import ParameterError
 from irscale.stats import anova, pairwise_tests
 from irscale.stats.pair_intervals import with_mean_intervals
 
-from .conftest import CLEF, require
+from .conftest import CLEF, pytrec_per_topic, require
 
 
 def _t(x: np.ndarray, level: float = 0.95) -> tuple[float, float]:
@@ -92,19 +91,9 @@ def test_tukey_hsd_and_refusals(scores):
 @pytest.fixture(scope="module")
 def clef_values():
     clef = require(CLEF)
-    qrels: dict[str, dict[str, int]] = {}
-    for line in open(clef / "task2.qrels"):
-        t, _, d, r = line.split()
-        qrels.setdefault(t, {})[d] = int(r)
     paths = sorted(str(p) for p in (clef / "runs").iterdir())[:3]
-    values = []
-    for path in paths:
-        run: dict[str, dict[str, float]] = {}
-        for line in open(path):
-            t, _, d, _, s, _ = line.split()
-            run.setdefault(t, {})[d] = float(s)
-        found = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
-        values.append(np.array([found[t]["map"] for t in sorted(found)]))
+    _, found = pytrec_per_topic(clef / "task2.qrels", paths, {"map"})
+    values = [np.array([f[t]["map"] for t in sorted(f)]) for f in found]
     return clef, paths, values
 
 

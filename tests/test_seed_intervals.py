@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-import pytrec_eval
 import statsmodels.formula.api as smf
 from scipy import stats
 from statsmodels.stats.anova import anova_lm
@@ -20,7 +19,7 @@ from irscale.cli.main import main
 from irscale.core.mean_intervals import mean_intervals
 from irscale.stats.seed_intervals import difference_intervals, seed_intervals
 
-from .conftest import CLEF, require
+from .conftest import CLEF, pytrec_per_topic, require
 
 
 def _mean_squares(y: np.ndarray) -> tuple[float, float, float]:
@@ -101,19 +100,8 @@ def test_coverage_with_seed_variance():
 
 def _pytrec_map(clef, paths) -> np.ndarray:
     """pytrec_eval's AP of every qrels topic (0 where a run has none) × run."""
-    qrels: dict[str, dict[str, int]] = {}
-    for line in open(clef / "task2.qrels"):
-        t, _, d, r = line.split()
-        qrels.setdefault(t, {})[d] = int(r)
-    columns = []
-    for path in paths:
-        run: dict[str, dict[str, float]] = {}
-        for line in open(path):
-            t, _, d, _, s, _ = line.split()
-            run.setdefault(t, {})[d] = float(s)
-        found = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
-        columns.append([found[t]["map"] if t in found else 0.0 for t in qrels])
-    return np.array(columns).T
+    qrels, found = pytrec_per_topic(clef / "task2.qrels", paths, {"map"})
+    return np.array([[f[t]["map"] if t in f else 0.0 for t in qrels] for f in found]).T
 
 
 def test_command_line(tmp_path):
