@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import builtins
 import collections.abc
+import enum
 import functools
 import math
 import numbers
@@ -100,17 +101,38 @@ def about(error: E, value: object) -> E:
 
 
 def guard(namespace: MutableMapping[str, Any], names: list[str] | None = None) -> None:
-    """Put the functions of ``namespace`` (a package's globals) named in ``names`` (its
-    ``__all__``) behind the edge; classes, constants and modules are left as they are."""
+    """Put the functions and classes of ``namespace`` (a package's globals) named in
+    ``names`` (its ``__all__``) behind the edge (:func:`guarded`); constants and modules
+    are left as they are."""
     for name in namespace.get("__all__", []) if names is None else names:
-        value = namespace.get(name)
-        if isinstance(value, types.FunctionType):
-            namespace[name] = public(value)
+        if name in namespace:
+            namespace[name] = guarded(namespace[name])
 
 
 def guarded(value: Any) -> Any:
-    """``value`` behind the edge when it is a function (a lazy export), else itself."""
-    return public(value) if isinstance(value, types.FunctionType) else value
+    """``value`` behind the edge (a lazy export): a function wrapped (:func:`public`); a
+    class with its constructor (``__init__``, or a ``__new__`` written in Python) and the
+    public class and static methods it defines (``ScoreMatrix.from_frame``) wrapped in
+    place, as they are its ways in; anything else
+    (an exception class, an enumeration, a constant) as it is."""
+    if isinstance(value, types.FunctionType):
+        return public(value)
+    if isinstance(value, type) and not issubclass(value, (BaseException, enum.Enum)) and \
+            not vars(value).get("__irscale_edge__", False):
+        for name, member in list(vars(value).items()):
+            if name == "__init__" and isinstance(member, types.FunctionType):
+                setattr(value, name, public(member))
+            elif name.startswith("_"):
+                continue
+            elif isinstance(member, classmethod):
+                setattr(value, name, classmethod(public(member.__func__)))
+            elif isinstance(member, staticmethod):
+                setattr(value, name, staticmethod(public(member.__func__)))
+        new = getattr(value, "__new__", None)  # a float result's (its own or a base's)
+        if isinstance(new, types.FunctionType):
+            value.__new__ = staticmethod(public(new))  # type: ignore[method-assign]
+        value.__irscale_edge__ = True  # type: ignore[attr-defined]
+    return value
 
 
 # --------------------------------------------------------------------------- blame

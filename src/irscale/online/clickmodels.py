@@ -373,7 +373,7 @@ class ClickModel(TableResult):
                            "tau": None if self.tau is None else list(self.tau)}, indent=1)
 
     @classmethod
-    def from_json(cls, text: str, source: str = "<json>") -> ClickModel:
+    def from_json(cls, text: str, source: str = "text") -> ClickModel:
         """A model written by :meth:`to_json`; anything else is an
         :class:`~irscale.errors.InputFormatError` naming ``source`` and what is wrong (a
         missing field, a row that is not ``[query, docno, value]``), or the
