@@ -188,3 +188,11 @@ def test_api_table_read_from_a_file_names_the_line_and_stays_a_frame(tmp_path):
     pytest.importorskip("pyarrow")
     table.to_parquet(tmp_path / "t.parquet")
     assert pd.read_parquet(tmp_path / "t.parquet").equals(table)
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_api_rank_values_refuses_a_value_that_ranks_nowhere(value):
+    """A NaN or an infinity among the values (it ranked tied with its neighbour, silently)
+    names its position."""
+    with pytest.raises(InputError, match=r"values\[1\] = "):
+        irscale.scales.rank_values([0.1, value, 0.3])
