@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import builtins
 import collections.abc
+import contextlib
 import enum
 import functools
 import math
@@ -44,7 +45,7 @@ import re
 import sys
 import types
 import typing
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
@@ -69,6 +70,24 @@ _UNKNOWN = None  # an annotation that cannot be read: it blames nothing
 _MISSING = object()
 
 
+#: Whether the edge looks behind errors: off while the command line runs a command
+#: (:func:`bypassed`), whose messages name its options and files, never a Python parameter.
+_ACTIVE = [True]
+
+
+@contextlib.contextmanager
+def bypassed() -> Iterator[None]:
+    """The edge off for the calls inside (the command line's: it checks its options before
+    it calls the API, and an error there names what the user typed, ``--scores s.csv``,
+    not the argument the API was given, ``data``)."""
+    was = _ACTIVE[0]
+    _ACTIVE[0] = False
+    try:
+        yield
+    finally:
+        _ACTIVE[0] = was
+
+
 def public(function: F) -> F:
     """``function`` behind the edge (idempotent)."""
     if getattr(function, "__irscale_edge__", False):
@@ -76,6 +95,8 @@ def public(function: F) -> F:
 
     @functools.wraps(function)
     def edge(*args: Any, **kwargs: Any) -> Any:
+        if not _ACTIVE[0]:
+            return function(*args, **kwargs)
         try:
             return function(*args, **kwargs)
         except IrscaleError as error:
