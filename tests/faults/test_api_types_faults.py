@@ -1,11 +1,12 @@
 """Every public function, every parameter, every wrong type: an irscale error, never a raw one.
 
 The rows are generated: every function exported by the ``__all__`` of a public package
-(:data:`PACKAGES`) is called once per parameter and per wrong value of :data:`WRONG`
-(None, a string, an empty data frame, a list of strings, NaN), the other required
-parameters given a valid example where :data:`EXAMPLES` has one (every required parameter
-wrong otherwise), the optional ones left at their defaults. The call must either return
-(a documented result: the value is one the parameter accepts) or raise an
+(:data:`PACKAGES`), and every way into a class it exports (the constructor, the public class
+and static methods such as ``ScoreMatrix.from_frame``), is called once per parameter and per
+wrong value of :data:`WRONG` (None, a string, an empty data frame, a list of strings, NaN),
+the other required parameters given a valid example where :data:`EXAMPLES` has one (every
+required parameter wrong otherwise), the optional ones left at their defaults. The call must
+either return (a documented result: the value is one the parameter accepts) or raise an
 :class:`~irscale.errors.IrscaleError` whose message names a parameter given a wrong value
 (or the wrong text itself, as a file error names its file) — never a ``TypeError``,
 ``AttributeError``, ``ValueError``, ``KeyError`` or ``IndexError`` from inside
@@ -14,6 +15,7 @@ wrong otherwise), the optional ones left at their defaults. The call must either
 
 from __future__ import annotations
 
+import enum
 import importlib
 import inspect
 import math
@@ -100,12 +102,24 @@ COMPANIONS = ("y",)
 
 
 def _functions() -> Iterator[tuple[str, str, Callable[..., Any]]]:
+    """Every public function, and every way into a public class: the class itself (its
+    constructor) and the public class and static methods it defines
+    (``ScoreMatrix.from_frame``)."""
     for package in PACKAGES:
         module = importlib.import_module(package)
         for name in module.__all__:
             value = getattr(module, name)
-            if callable(value) and not inspect.isclass(value):
-                yield package, name, value
+            if not inspect.isclass(value):
+                if callable(value):
+                    yield package, name, value
+                continue
+            if issubclass(value, (BaseException, enum.Enum)):
+                continue
+            yield package, name, value
+            for attribute, member in vars(value).items():
+                if not attribute.startswith("_") and \
+                        isinstance(member, (classmethod, staticmethod)):
+                    yield package, f"{name}.{attribute}", getattr(value, attribute)
 
 
 def _rows() -> Iterator[Any]:

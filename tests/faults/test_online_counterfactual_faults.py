@@ -77,6 +77,14 @@ def _line2(text: str, new: str) -> str:
     return _text(lines)
 
 
+def _finite_ess(result, ws, run) -> None:
+    """The CSV's effective sample size is a number of sessions (1 to n), with no warning."""
+    header, row = result.out.splitlines()[:2]
+    fields = dict(zip(header.split(","), row.split(","), strict=True))
+    assert 1.0 <= float(fields["ess"]) <= float(fields["n"]), result.describe()
+    assert "warning" not in result.err, result.describe()
+
+
 CASES = [
     ok("ips", BASE, output_contains("ips", "estimate", "se"), files=FILES),
     # by hand: of the four clicks per topic, two (session 0: ranks 1 and 3) fall where
@@ -90,6 +98,10 @@ CASES = [
     ok("pbm-ips", PBM, output_contains("pbm-ips"), files=FILES),
     ok("pbm-ips-given", [*PBM, "--propensities", "1,0.5,0.25", "--clip", "0.3"],
        files=FILES),
+    # a propensity near 0: weights of 1e300, whose squares overflow; the effective sample
+    # size is still a number (it was NaN, with numpy's "invalid value" warning)
+    ok("pbm-ips-tiny-propensity", [*PBM, "--propensities", "1,1e-300,0.3", "--format",
+                                   "csv"], _finite_ess, files=FILES),
     ok("policy-file", ["online", "counterfactual", "log.txt", "--policy", "policy.txt",
                        "--logging", "uniform.txt"], files=FILES),
     ok("logging-empirical", [*BASE[:5], "--logging", "empirical"], files=FILES),

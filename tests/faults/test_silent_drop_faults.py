@@ -20,6 +20,7 @@ from irscale.online.abtest import ab_test, sample_ratio_mismatch
 from .conftest import (
     all_checks,
     err,
+    error_line,
     ok,
     output_contains,
     qrels_lines,
@@ -188,3 +189,22 @@ def test_api_table_read_from_a_file_names_the_line_and_stays_a_frame(tmp_path):
     pytest.importorskip("pyarrow")
     table.to_parquet(tmp_path / "t.parquet")
     assert pd.read_parquet(tmp_path / "t.parquet").equals(table)
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_api_rank_values_refuses_a_value_that_ranks_nowhere(value):
+    """A NaN or an infinity among the values (it ranked tied with its neighbour, silently)
+    names its position."""
+    with pytest.raises(InputError, match=r"values\[1\] = "):
+        irscale.scales.rank_values([0.1, value, 0.3])
+
+
+def test_command_line_message_names_no_api_argument(ws, run_cli):
+    """A command's error names what the user typed, never the argument the command line
+    gave the API (``compare`` calls ``anova(data=...)``: it read ``irscale: data: scores
+    too large``)."""
+    ws.write("s.csv", "sysA,sysB,sysC\n0.1,1e308,0.2\n0.2,0.3,0.1\n0.3,0.2,0.5\n")
+    result = run_cli(["compare", "--scores", "s.csv"])
+    line = error_line(result)
+    assert result.status == 2 and "scores too large" in line, result.describe()
+    assert not line.startswith("irscale: data:"), result.describe()

@@ -114,7 +114,33 @@ def test_work_refused_or_estimated(command, option, sweep_ws, run_cli, one_gib,
     value = _value(command, option)
     if value is None:
         pytest.skip(f"{option} has no positive default")
-    argv = [a for a in command_line(command, option, value) if a != "--no-progress"]
+    _refused_or_estimated([a for a in command_line(command, option, value)
+                           if a != "--no-progress"], run_cli, monkeypatch)
+
+
+#: A page of ranks far beyond the click logs' (their largest is 3): the work that grows
+#: with the SERP size (a Markov chain over its ranks, EM over its ranks, a loop over them)
+#: is refused or estimated, or costs nothing (irscale.online).
+SERP = "200000"
+SERP_CASES = {
+    "prefs": ["online", "prefs", "train.log"],
+    "calibrate-markov": ["online", "calibrate", "calib.log", "-m", "MP"],
+    "fit-dbn": ["online", "fit", "train.log", "--model", "dbn"],
+    "loglik-dbn": ["online", "loglik", "train.log", "--model", "dbn", "--test", "test.log"],
+    "qrels": ["online", "qrels", "train.log"],
+}
+
+
+@pytest.mark.parametrize("argv", [pytest.param(argv, id=key)
+                                  for key, argv in SERP_CASES.items()])
+def test_serp_size_refused_or_estimated(argv, sweep_ws, run_cli, one_gib, monkeypatch):
+    _refused_or_estimated([*argv, "--serp-size", SERP], run_cli, monkeypatch,
+                          refusal="--serp-size")
+
+
+def _refused_or_estimated(argv, run_cli, monkeypatch, refusal: str = "") -> None:
+    """``argv`` ends, or refuses with one ``irscale:`` line (naming ``refusal``), or
+    announces its estimate (then is stopped) within :data:`PATIENCE` seconds."""
     stop = _Stop(sys.stderr)
     monkeypatch.setattr(sys, "stderr", stop)
     monkeypatch.setenv("IRSCALE_NO_PROGRESS", "")
@@ -130,4 +156,4 @@ def test_work_refused_or_estimated(command, option, sweep_ws, run_cli, one_gib,
         result.describe()
     if result.status != 0:
         assert result.status == 2, f"exit status {result.status}" + result.describe()
-        error_line(result)
+        assert refusal in error_line(result), result.describe()

@@ -234,7 +234,10 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             from . import allocator
 
             allocator.tune_memory()
-        status = int(args.func(args) or 0)
+        from ..core.edge import bypassed
+
+        with bypassed():  # messages name the options and files, not the API's arguments
+            status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
     except KeyboardInterrupt as error:

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import builtins
 import collections.abc
+import contextlib
+import enum
 import functools
 import math
 import numbers
@@ -43,7 +45,7 @@ import re
 import sys
 import types
 import typing
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
@@ -68,6 +70,24 @@ _UNKNOWN = None  # an annotation that cannot be read: it blames nothing
 _MISSING = object()
 
 
+#: Whether the edge looks behind errors: off while the command line runs a command
+#: (:func:`bypassed`), whose messages name its options and files, never a Python parameter.
+_ACTIVE = [True]
+
+
+@contextlib.contextmanager
+def bypassed() -> Iterator[None]:
+    """The edge off for the calls inside (the command line's: it checks its options before
+    it calls the API, and an error there names what the user typed, ``--scores s.csv``,
+    not the argument the API was given, ``data``)."""
+    was = _ACTIVE[0]
+    _ACTIVE[0] = False
+    try:
+        yield
+    finally:
+        _ACTIVE[0] = was
+
+
 def public(function: F) -> F:
     """``function`` behind the edge (idempotent)."""
     if getattr(function, "__irscale_edge__", False):
@@ -75,6 +95,8 @@ def public(function: F) -> F:
 
     @functools.wraps(function)
     def edge(*args: Any, **kwargs: Any) -> Any:
+        if not _ACTIVE[0]:
+            return function(*args, **kwargs)
         try:
             return function(*args, **kwargs)
         except IrscaleError as error:
@@ -100,17 +122,38 @@ def about(error: E, value: object) -> E:
 
 
 def guard(namespace: MutableMapping[str, Any], names: list[str] | None = None) -> None:
-    """Put the functions of ``namespace`` (a package's globals) named in ``names`` (its
-    ``__all__``) behind the edge; classes, constants and modules are left as they are."""
+    """Put the functions and classes of ``namespace`` (a package's globals) named in
+    ``names`` (its ``__all__``) behind the edge (:func:`guarded`); constants and modules
+    are left as they are."""
     for name in namespace.get("__all__", []) if names is None else names:
-        value = namespace.get(name)
-        if isinstance(value, types.FunctionType):
-            namespace[name] = public(value)
+        if name in namespace:
+            namespace[name] = guarded(namespace[name])
 
 
 def guarded(value: Any) -> Any:
-    """``value`` behind the edge when it is a function (a lazy export), else itself."""
-    return public(value) if isinstance(value, types.FunctionType) else value
+    """``value`` behind the edge (a lazy export): a function wrapped (:func:`public`); a
+    class with its constructor (``__init__``, or a ``__new__`` written in Python) and the
+    public class and static methods it defines (``ScoreMatrix.from_frame``) wrapped in
+    place, as they are its ways in; anything else
+    (an exception class, an enumeration, a constant) as it is."""
+    if isinstance(value, types.FunctionType):
+        return public(value)
+    if isinstance(value, type) and not issubclass(value, (BaseException, enum.Enum)) and \
+            not vars(value).get("__irscale_edge__", False):
+        for name, member in list(vars(value).items()):
+            if name == "__init__" and isinstance(member, types.FunctionType):
+                setattr(value, name, public(member))
+            elif name.startswith("_"):
+                continue
+            elif isinstance(member, classmethod):
+                setattr(value, name, classmethod(public(member.__func__)))
+            elif isinstance(member, staticmethod):
+                setattr(value, name, staticmethod(public(member.__func__)))
+        new = getattr(value, "__new__", None)  # a float result's (its own or a base's)
+        if isinstance(new, types.FunctionType):
+            value.__new__ = staticmethod(public(new))  # type: ignore[method-assign]
+        value.__irscale_edge__ = True  # type: ignore[attr-defined]
+    return value
 
 
 # --------------------------------------------------------------------------- blame

@@ -244,7 +244,8 @@ def _click_times(log: ClickLog, clicks: np.ndarray, rule: str) -> np.ndarray:
 def _session_pairs(log: ClickLog, rule: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(session, preferred rank, other rank) of every preference the rule draws from a
     session (0-based ranks): the neighbour rules in one pass, the others by a loop over
-    the ranks of the preferred document."""
+    the ranks of the preferred document that hold a click (not over every rank of the page:
+    a SERP size far beyond the log's ranks costs nothing)."""
     valid = log.valid
     clicks = log.clicks & valid
     skipped = valid & ~clicks
@@ -265,8 +266,9 @@ def _session_pairs(log: ClickLog, rule: str) -> tuple[np.ndarray, np.ndarray, np
         clicked = r + 1 if step < 0 else r
         return (s.astype(np.int64), clicked.astype(np.int64),
                 (clicked + step).astype(np.int64))
-    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for i in range(n):
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = [
+        (np.empty(0, np.int64),) * 3]
+    for i in np.flatnonzero(clicks.any(axis=0)):  # a preferred document is a clicked one
         if rule in ("skip-above", "last-skip-above"):
             other = skipped & (rank < i) & clicks[:, i:i + 1]
         else:  # earlier-click

@@ -71,6 +71,7 @@ between them).
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -79,6 +80,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
+from ..core.progress import announce_rest
 from ..errors import InputError, ParameterError
 from ..io.click_params import click_params, not_parameters, read_click_params
 from ..stats.protocol import TableResult
@@ -365,7 +367,7 @@ class ClickModel(TableResult):
                            "tau": None if self.tau is None else list(self.tau)}, indent=1)
 
     @classmethod
-    def from_json(cls, text: str | dict[str, Any], source: str = "<json>") -> ClickModel:
+    def from_json(cls, text: str | dict[str, Any], source: str = "text") -> ClickModel:
         """A model written by :meth:`to_json` (its text, or the object
         :func:`irscale.io.click_params.read_click_params` read and checked); anything else
         is an :class:`~irscale.errors.InputFormatError` naming ``source`` and what is wrong
@@ -536,7 +538,12 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
             cell = np.where(valid, rank * n + previous, cells)
         cell = cell.astype(safe.dtype)
         cell_count = np.bincount(cell.ravel(), minlength=cells + 1)[:cells]
-    for done in range(1, iterations + 1):  # noqa: B007 - the count is kept
+    started = time.perf_counter()
+    for done in range(1, iterations + 1):
+        if done == 2:  # the rest, timed on the first iteration (a long page: --serp-size)
+            announce_rest(True, f"{model} on {len(log.sessions):,} sessions of a SERP size of "
+                          f"{n:,}", "EM iterations at most", iterations - 1,
+                          time.perf_counter() - started)
         alpha = np.append(alpha_pair, 0.0)[safe]
         if model in ("pbm", "ubm"):
             table = state["exam"] if model == "pbm" else state["ubm"].ravel()

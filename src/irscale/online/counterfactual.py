@@ -660,11 +660,15 @@ def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray |
                                     int(bootstrap), float(boot_low), float(boot_high),
                                     terms=psi)
     per_session = weight.sum(axis=1)
-    total = float((per_session ** 2).sum())
+    largest = float(np.abs(per_session).max(initial=0.0))
+    # the effective sample size (Σw)²/Σw² is scale-free: computed on w/max|w|, so that
+    # huge weights (propensities near 0) do not overflow the squares
+    scaled = per_session / largest if 0.0 < largest < math.inf else per_session
+    total = float((scaled ** 2).sum())
     used = weight > 0
     return CounterfactualResult(
         estimator, value, se, n, float(low), float(high), level, int(bootstrap),
         float(boot_low), float(boot_high), clip,
         float((clipped & used).sum() / max(int(used.sum()), 1)),
         float(weight.max(initial=0.0)),
-        float(per_session.sum() ** 2 / total) if total > 0 else math.nan, psi)
+        float(scaled.sum() ** 2 / total) if 0.0 < total < math.inf else math.nan, psi)

@@ -51,6 +51,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ..core.budget import check_memory, format_size
+from ..core.progress import NOTICE_SECONDS, duration_text, notice
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
@@ -262,10 +264,38 @@ def stationary(matrix: np.ndarray) -> np.ndarray:
     return np.clip(pi, 0.0, None) / np.clip(pi, 0.0, None).sum()
 
 
+#: SERP size on which the cost of the stationary distribution is measured before a larger
+#: one is solved (its least squares cost grows as the cube of the SERP size).
+TIMED_RANKS = 400
+
+
+def _check_markov_cost(n: int) -> None:
+    """Refuse, before any table is built, a Markov model whose ``n × n`` tables (the counts,
+    the smoothing, the weights, the transition matrix, the least-squares system and its
+    copy: six) exceed the memory limit; announce one whose stationary distribution takes
+    longer than :data:`~irscale.core.progress.NOTICE_SECONDS`, its time measured on
+    :data:`TIMED_RANKS` ranks and scaled by ``(n / TIMED_RANKS)³``."""
+    import time
+
+    need = 48.0 * n * n
+    check_memory(need, f"the Markov user model on a SERP size of {n:,} (--serp-size): "
+                 f"tables of about {format_size(need)}", "a smaller --serp-size")
+    if n <= TIMED_RANKS:
+        return
+    start = time.perf_counter()
+    stationary(np.full((TIMED_RANKS, TIMED_RANKS), 1.0 / TIMED_RANKS))
+    seconds = (time.perf_counter() - start) * (n / TIMED_RANKS) ** 3
+    if seconds > NOTICE_SECONDS:
+        notice(f"the Markov user model on a SERP size of {n:,} (--serp-size): its "
+               f"stationary distribution {duration_text(seconds)} (measured on "
+               f"{TIMED_RANKS} ranks, growing as the cube of the SERP size)")
+
+
 def _markov(log: ClickLog, smoothing: float) -> UserModelFit:
     n = log.serp_size
     if n < 2:
         raise ParameterError("the Markov user model needs pages of 2 ranks or more")
+    _check_markov_cost(n)
     start, end = click_moves(log)
     counts = np.zeros((n, n))
     np.add.at(counts, (start, end), 1.0)

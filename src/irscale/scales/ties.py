@@ -20,12 +20,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import ParameterError
+from ..stats.kendall import score_vector
 
 
 def rank_values(values: Sequence[float] | np.ndarray, ties: str = "unq", *,
                 tol: float = 0.0) -> np.ndarray:
-    """Ranks (from 1) of ``values`` under a tie strategy (module documentation)."""
-    x = np.asarray(values, dtype=np.float64)
+    """Ranks (from 1) of ``values`` under a tie strategy (module documentation); a
+    missing or non-finite value (NaN ranks nowhere) is an
+    :class:`~irscale.errors.InputError` naming its position."""
+    x = score_vector(values, "values")
     if x.ndim != 1:
         raise ParameterError("rank_values takes a one-dimensional sequence")
     order = np.argsort(x, kind="stable")

@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.edge import about
 from ..errors import AlignmentError, InputError
 from ._factorial import parse_model
 from .anova import fit_model
@@ -141,9 +142,11 @@ class ShardScores:
         """From a tidy table with one row per (topic, system, shard) score."""
         missing = [c for c in (topic, system, shard, value) if c not in frame.columns]
         if missing:
-            raise InputError(f"shard score table lacks the column(s) {missing}")
+            raise about(InputError(f"the shard score table lacks the column(s) {missing}"),
+                        frame)
         if frame.duplicated([topic, system, shard]).any():
-            raise InputError("several scores for the same (topic, system, shard)")
+            raise about(InputError("several scores for the same (topic, system, shard)"),
+                        frame)
         labels = [tuple(dict.fromkeys(frame[c].astype(str))) for c in (topic, system, shard)]
         index = [pd.Index(lab).get_indexer(frame[c].astype(str))
                  for lab, c in zip(labels, (topic, system, shard), strict=True)]
