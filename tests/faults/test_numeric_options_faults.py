@@ -169,6 +169,8 @@ USING: dict[tuple[str, str], list[str]] = {
                            "2", "--train-qrels", "qrels.txt", "--train-runs", "a.run",
                            "b.run"],
     ("eval", "--batch-size"): [*BASES["eval"], "--per-topic-out", "parts"],
+    ("eval-many", "--alpha"): [*BASES["eval-many"], "--ci", "t", "--format", "csv"],
+    ("eval-seeds", "--alpha"): [*BASES["eval-seeds"], "--ci", "t"],
     ("eval", "--alpha"): ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "--format",
                           "latex", "--baseline", "teamA_r1"],
     ("session", "--click-gain"): [*BASES["session"], "-m", "U", "--labels",

@@ -145,8 +145,9 @@ def _depth(measures: Sequence[str]) -> int | None:
     for request in parse_measures(list(measures)):
         family, params = getattr(request, "family", None), getattr(request, "params", None)
         declared = dict(params.items_) if isinstance(params, Params) else {}
-        if getattr(request, "cutoff", None) is not None:
-            depths.append(int(request.cutoff))
+        cutoff = getattr(request, "cutoff", None)
+        if cutoff is not None:
+            depths.append(int(cutoff))
         elif declared.get("cutoff") is not None:
             depths.append(int(declared["cutoff"]))
         elif family in DEPTH_FAMILIES and params:
