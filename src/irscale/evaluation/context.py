@@ -186,6 +186,14 @@ def catalogue_claim(catalogue: str) -> Claim:
     return claims
 
 
+def take(held: list[Any]) -> tuple[Any, Any]:
+    """The two inputs a runner is handed (``[qrels, runs]``, :func:`irscale.evaluate`),
+    taken out of the list so that no frame but the runner's keeps them (memory)."""
+    first, second = held
+    held.clear()
+    return first, second
+
+
 def measure_names(measures: Any) -> list[str]:
     """The names in ``measures`` as a claim reads them: a string's words, the strings of a
     list or tuple (its other items, ir_measures' objects, are never a context's own), none

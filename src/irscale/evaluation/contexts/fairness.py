@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...measures.names import is_measure_name
-from ..context import Context, measure_names, register
+from ..context import Context, measure_names, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
@@ -30,8 +30,7 @@ def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
     (``[qrels, runs]``)."""
     from ..fairness import evaluate_fairness
 
-    qrels, runs = held
-    held.clear()
+    qrels, runs = take(held)
     return evaluate_fairness(qrels, runs, measure_names(measures), **options)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...measures.names import is_measure_name
-from ..context import Context, measure_names, register
+from ..context import Context, measure_names, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
@@ -39,8 +39,7 @@ def _run(held: list[Any], measures: Any, *, labels: Mapping[str, Any] | None = N
     from ...io.diversity import DiversityQrels
     from ..diversity import evaluate_diversity
 
-    qrels, runs = held
-    held.clear()
+    qrels, runs = take(held)
     names = measure_names(measures)
     if isinstance(qrels, DiversityQrels) and names == ["official"]:
         names = ["ndeval"]

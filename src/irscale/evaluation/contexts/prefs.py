@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.options import MAX_DOCS, integer_option, is_flag
 from ...errors import ParameterError
-from ..context import Context, register
+from ..context import Context, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
@@ -37,8 +37,7 @@ def _run(held: list[Any], measures: Any, *, relevance_format: str,
         raise ParameterError(f"complete (-c) must be True or False, got {complete!r}")
     from ..prefs import evaluate_prefs
 
-    prefs, runs = held
-    held.clear()
+    prefs, runs = take(held)
     return evaluate_prefs(prefs, runs, measures, form=relevance_format,  # type: ignore[arg-type]
                           max_docs=max_docs, complete=complete, allow_empty=allow_empty)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..context import Context, catalogue_claim, measure_names, register
+from ..context import Context, catalogue_claim, measure_names, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
@@ -17,8 +17,7 @@ def _run(held: list[Any], measures: Any, *, allow_empty: bool = False) -> Evalua
     peers]``)."""
     from ..pyramids import evaluate_pyramid
 
-    pyramid, peers = held
-    held.clear()
+    pyramid, peers = take(held)
     return evaluate_pyramid(pyramid, peers, measure_names(measures), allow_empty=allow_empty)
 
 

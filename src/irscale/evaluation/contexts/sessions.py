@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..context import Context, catalogue_claim, measure_names, register
+from ..context import Context, catalogue_claim, measure_names, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
@@ -17,8 +17,7 @@ def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
     (``[qrels, session runs]``)."""
     from ..sessions import evaluate_sessions
 
-    qrels, runs = held
-    held.clear()
+    qrels, runs = take(held)
     return evaluate_sessions(qrels, runs, measure_names(measures), **options)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...errors import MeasureError
-from ..context import Context, catalogue_claim, measure_names, register
+from ..context import Context, catalogue_claim, measure_names, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
@@ -21,8 +21,7 @@ def _run(held: list[Any], measures: Any, *, allow_empty: bool = False) -> Evalua
     from ..bleu import evaluate_bleu
     from ..rouge import evaluate_rouge
 
-    references, candidates = held
-    held.clear()
+    references, candidates = take(held)
     names = measure_names(measures)
     bleu = [name.startswith("BLEU") for name in names]
     if any(bleu) and not all(bleu):
