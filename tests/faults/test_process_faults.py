@@ -71,7 +71,9 @@ HOOKED = "irscale-test: hooked"
 #: the ``KeyboardInterrupt`` into an ``ImportError``, as numpy does when its C extension's
 #: import is interrupted (``PyCapsule_Import could not import module "datetime"``);
 #: ``leak`` sends a real SIGINT while a file object is open, as an import interrupted
-#: between ``open`` and ``with`` leaves it (collected later with a ``ResourceWarning``).
+#: between ``open`` and ``with`` leaves it (collected later with a ``ResourceWarning``);
+#: ``version`` lets the module load with ^C arriving while numpy's version is read (what
+#: the engine does to load numpy's C API: on first use, it was a panic and a traceback).
 SCRIPT_INTERRUPTED_IMPORT = (
     "import os, sys\n"
     "TARGET, MODE = sys.argv.pop(1), sys.argv.pop(1)\n"
@@ -83,6 +85,14 @@ SCRIPT_INTERRUPTED_IMPORT = (
     f"        sys.stderr.write({HOOKED!r} + '\\n'); sys.stderr.flush()\n"
     "        if MODE == 'raise':\n"
     "            raise KeyboardInterrupt\n"
+    "        if MODE == 'version':\n"
+    "            import numpy.lib\n"
+    "            real = numpy.lib.NumpyVersion\n"
+    "            def interrupted(version):\n"
+    "                numpy.lib.NumpyVersion = real\n"
+    "                raise KeyboardInterrupt\n"
+    "            numpy.lib.NumpyVersion = interrupted\n"
+    "            return None\n"
     "        import signal\n"
     "        leaked = open(os.devnull, 'rb') if MODE == 'leak' else None\n"
     "        try:\n"
@@ -330,6 +340,7 @@ INTERRUPTED_IMPORTS = {
     "pyarrow": ("pyarrow", "raise"),
     "numpy-converted": ("numpy", "convert"),
     "pyarrow-leaving-a-file": ("pyarrow", "leak"),
+    "engine-numpy-api": ("irscale._engine", "version"),
 }
 INTERRUPTED_IMPORT_JOBS = {
     key: Job([module, mode, *EVAL_SMALL], script=SCRIPT_INTERRUPTED_IMPORT)

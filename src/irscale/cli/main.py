@@ -230,6 +230,9 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         from .outputs import check_outputs
 
         check_outputs(args, parser)
+        from .rules import check_options
+
+        check_options(args)  # every command's rules, before any input is read
         if tune_memory and os.environ.get("IRSCALE_TUNE_MEMORY") == "1":
             from . import allocator
 
@@ -253,10 +256,17 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         reported = _error_status(named(error, args))
         if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise
-        if reported is None:
-            return _fail(f"internal error: {type(error).__name__}: {error} (please report "
-                         "it; IRSCALE_DEBUG=1 shows the traceback)", EXIT_BUG)
-        return reported
+        return _internal_error(error) if reported is None else reported
+    except BaseException as error:  # SystemExit, or a panic of the engine
+        if type(error).__name__ != "PanicException" or os.environ.get("IRSCALE_DEBUG"):
+            raise
+        return _interrupted(None, sigint) if sigint.received else _internal_error(error)
+
+
+def _internal_error(error: BaseException) -> int:
+    """Report a bug of irscale (an error no user input explains)."""
+    return _fail(f"internal error: {type(error).__name__}: {error} (please report it; "
+                 "IRSCALE_DEBUG=1 shows the traceback)", EXIT_BUG)
 
 
 def _error_status(error: Exception) -> int | None:
