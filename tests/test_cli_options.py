@@ -146,3 +146,24 @@ def test_declared_flags_text_and_positionals_parse_as_argparse_writes_them_by_ha
     for argv in ([], ["a", "b"], ["--force", "-o", "x", "-m", "AP", "-m", "P@5", "q", "r"]):
         assert vars(built.parse_args(argv)) == vars(by_hand.parse_args(argv)), argv
     assert "write to FILE (default: standard output)" in " ".join(built.format_help().split())
+
+
+def test_engine_panic_is_one_internal_error_line(monkeypatch, capsys):
+    """A panic of the engine reaches Python as pyo3's ``PanicException`` (a
+    ``BaseException``): the command line reports it as an internal error (status 3), one
+    ``irscale:`` line, no traceback; ``SystemExit`` still passes through."""
+    import irscale.cli.outputs as outputs
+    from irscale.cli.main import main
+
+    class PanicException(BaseException):
+        """Stands for ``pyo3_runtime.PanicException`` (matched by its name)."""
+
+    def panics(args, parser):
+        raise PanicException("called `Result::unwrap()` on an `Err` value")
+
+    monkeypatch.delenv("IRSCALE_DEBUG", raising=False)
+    monkeypatch.setattr(outputs, "check_outputs", panics)
+    assert main(["measures"]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("irscale: internal error: PanicException: called"), err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
