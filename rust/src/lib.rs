@@ -26,17 +26,6 @@ fn build_info() -> (&'static str, bool) {
     (env!("CARGO_PKG_NAME"), !cfg!(debug_assertions))
 }
 
-/// Load numpy's C API now, where an error (a ^C arriving while numpy's version is read)
-/// is an exception of the import; loaded on first use, the same error is a panic.
-fn load_numpy_api(py: Python<'_>) -> PyResult<()> {
-    let version = py.import("numpy")?.getattr("__version__")?;
-    py.import("numpy.lib")?
-        .getattr("NumpyVersion")?
-        .call1((version,))?;
-    numpy::PyArray1::<u8>::zeros(py, 0, false);
-    Ok(())
-}
-
 /// A panic reaches Python as `PanicException` with its message; Rust's own report of it
 /// (a `thread panicked` block on stderr) is printed only where `IRSCALE_DEBUG` is set.
 fn quiet_panics() {
@@ -48,7 +37,6 @@ fn quiet_panics() {
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     quiet_panics();
-    load_numpy_api(m.py())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     bind::measures::register(m)?;

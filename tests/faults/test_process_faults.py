@@ -72,8 +72,9 @@ HOOKED = "irscale-test: hooked"
 #: import is interrupted (``PyCapsule_Import could not import module "datetime"``);
 #: ``leak`` sends a real SIGINT while a file object is open, as an import interrupted
 #: between ``open`` and ``with`` leaves it (collected later with a ``ResourceWarning``);
-#: ``version`` lets the module load with ^C arriving while numpy's version is read (what
-#: the engine does to load numpy's C API: on first use, it was a panic and a traceback).
+#: ``version`` lets the module load and sends a real SIGINT while numpy's version is read
+#: (what the engine does when it first loads numpy's C API, inside a call: the
+#: ``KeyboardInterrupt`` there is a panic of the engine, once shown as a Rust backtrace).
 SCRIPT_INTERRUPTED_IMPORT = (
     "import os, sys\n"
     "TARGET, MODE = sys.argv.pop(1), sys.argv.pop(1)\n"
@@ -90,7 +91,11 @@ SCRIPT_INTERRUPTED_IMPORT = (
     "            real = numpy.lib.NumpyVersion\n"
     "            def interrupted(version):\n"
     "                numpy.lib.NumpyVersion = real\n"
-    "                raise KeyboardInterrupt\n"
+    "                import signal\n"
+    "                os.kill(os.getpid(), signal.SIGINT)\n"
+    "                for _ in range(10000):\n"
+    "                    pass\n"
+    "                return real(version)\n"
     "            numpy.lib.NumpyVersion = interrupted\n"
     "            return None\n"
     "        import signal\n"
@@ -343,7 +348,8 @@ INTERRUPTED_IMPORTS = {
     "engine-numpy-api": ("irscale._engine", "version"),
 }
 INTERRUPTED_IMPORT_JOBS = {
-    key: Job([module, mode, *EVAL_SMALL], script=SCRIPT_INTERRUPTED_IMPORT)
+    key: Job([module, mode, *(["demo", "--out", "d"] if mode == "version" else EVAL_SMALL)],
+             script=SCRIPT_INTERRUPTED_IMPORT)
     for key, (module, mode) in INTERRUPTED_IMPORTS.items()
 }
 #: A job whose output is checked before the work ends at once; unchecked, it would run for
