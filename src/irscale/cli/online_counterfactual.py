@@ -58,7 +58,8 @@ def add_parser(subparsers) -> None:
                (params.SOURCE_RUNS, {"nargs": 2, "required": True}),
                (params.TARGET_RUNS, {"nargs": 2, "required": True}),
                (params.SOFTMAX_TAU, {"doc": "softmax exponent of the target interleaving"}),
-               params.SOURCE_TAU, PLAIN, *INTERVAL, inputs=("inputs", "--source", "--target"),
+               params.SOURCE_TAU, PLAIN, *INTERVAL, add_progress,
+               inputs=("inputs", "--source", "--target"),
                help="probabilistic interleaving outcome of two rankers from a log "
                "interleaving two others (Hofmann, Whiteson & de Rijke 2012)")
 
@@ -145,4 +146,4 @@ def run_historical(args: argparse.Namespace) -> int:
     return write_result(args, historical_interleaving(
         log, list(source), list(target), tau=args.tau, source_tau=args.source_tau,
         normalise=not args.plain, confidence_level=1 - args.alpha, bootstrap=args.bootstrap,
-        rng=args.seed))
+        rng=args.seed, progress=wants_progress(args)))

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.progress import ProgressArg, check_progress
 from ..errors import InputError, ParameterError
 from ..io.interleaving_log import read_interleaving_log
 from ..stats.protocol import check_confidence_level
@@ -47,7 +48,8 @@ __all__ = ["historical_interleaving"]
 def historical_interleaving(log: Any, source: object, target: object, *, tau: float = TAU,
                             source_tau: float | None = None, normalise: bool = True,
                             confidence_level: float = 0.95, bootstrap: int = 0,
-                            rng: RngArg = None) -> CounterfactualResult:
+                            rng: RngArg = None, progress: ProgressArg = False
+                            ) -> CounterfactualResult:
     """The expected probabilistic-interleaving outcome E[o] of the ``target`` pair of
     rankers, estimated from a log built by probabilistic interleaving of the ``source``
     pair (module doc); positive: the first target ranker (in name order) wins.
@@ -63,7 +65,7 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
         ``tau``).
     normalise : bool
         Self-normalised importance sampling (default) or plain.
-    confidence_level, bootstrap, rng
+    confidence_level, bootstrap, rng, progress
         As :func:`~irscale.online.counterfactual`.
     """
     tau = TAU_DOMAIN.check(tau, "tau")
@@ -71,6 +73,7 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
     level = check_confidence_level(confidence_level)
     bootstrap = OPE_BOOTSTRAP.check(bootstrap)
     check_rng(rng)
+    progress = check_progress(progress)
     log = read_interleaving_log(log)
     logged = logged_interleavings(log, source, method="probabilistic", credit="marginal",
                                   tau=source_tau)
@@ -98,7 +101,7 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
     estimator = "pi-ma-is" + ("-normalised" if normalise else "")
     return _result(estimator, terms, normalise, weight[:, None], np.zeros((len(weight), 1),
                                                                           dtype=bool),
-                   None, level, int(bootstrap), rng)
+                   None, level, int(bootstrap), rng, progress)
 
 
 def _target_topics(log: Any, topics: tuple[str, ...]) -> np.ndarray:
