@@ -1,29 +1,333 @@
-"""``irscale meta``: meta-evaluation of measures, test collections and significance tests
-(``docs/meta.md``; usage in ``docs/cli.md``). Each analysis is a module
-``irscale.cli.meta_<name>`` (``-`` spelt ``_``) with ``add_parser(subparsers)``, as the
-subcommands are (:mod:`irscale.cli.main`); what they share is
-:mod:`irscale.cli.meta_common`. :data:`ANALYSES` lists them in the order of ``--help``."""
+"""``irscale meta``: meta-evaluation of measures, collections and tests (docs/meta.md). Each
+analysis is declared here, or where its run is long in a module ``meta_<name>``."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
 
-#: Analyses of ``irscale meta``: modules ``irscale.cli.meta_<name>``.
-ANALYSES = ("correlate", "drank", "discriminative-power", "split", "swap", "concordance",
-            "loo", "pool-bias", "reproduce", "predict", "informativeness", "scales",
-            "simulate", "gstudy", "qpp")
+from ..core.params import (
+    INTERVAL_SAMPLES,
+    RESAMPLES,
+    RNG_SEED,
+    SIGNIFICANCE,
+    Names,
+    Param,
+    Switch,
+    Text,
+)
+from ..errors import ParameterError
+from ..meta import params as mp
+from ..stats.names import PROCEDURE, QPP_MODEL, RESAMPLING, is_resampling
+from .common_params import CONTRIBUTORS
+from .inputs import diversity_inputs, load_matrix, qrels_and_runs
+from .meta_common import SIZES, declare, given_contributors, measure_names, one_measure, render
+from .options import add_scheduler, scheduler, wants_progress
+from .rules import Rule, given
+from .runargs import named_runs, read_inputs
+
+#: ``meta correlate --by``: what is correlated.
+CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "overall",
+                     "overall (means, then correlate), topic (one value per topic) or matrix "
+                     "(every two measures)", ("--by",))
+#: ``meta loo --per-run``, ``meta pool-bias --new``, ``--per-topic``.
+PER_RUN = Param("per_run", Switch(), False, "print every run", ("--per-run",))
+NEW_RUNS = Param("new", Text(), None, "a run that did not contribute to the pool "
+                 "(repeatable)", ("--new",), "RUN")
+PER_TOPIC = Param("per_topic", Switch(), False, "print every topic's adjustment instead of "
+                  "the new runs' scores", ("--per-topic",))
+#: ``meta predict --preferences``: the side-by-side judgments.
+PREFERENCES = Param("preferences", Text(), None, "judgments, one 'topic left right "
+                    "preference' a line (preference: left, right or tie)", ("--preferences",),
+                    "FILE")
+#: ``meta swap --test``: the significance filter of the swap method; ``--by-bin``.
+SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
+                  "on TS1", ("--test",), label="--test", unset="every pair")
+BY_BIN = Param("by_bin", Switch(), False, "swap rate per difference bin", ("--by-bin",))
+#: ``meta qpp``: the two tables of :func:`irscale.stats.qpp_anova`; ``--tukey``.
+PREDICTIONS = Param("predictions", Text(), None, "CSV with the columns topic, predictor, value "
+                    "and optionally system and variant: one prediction per row",
+                    ("--predictions",), "FILE")
+OBSERVED = Param("observed", Text(), None, "CSV with the columns topic, value and the same "
+                 "optional columns: the effectiveness (e.g. AP) of each query", ("--observed",),
+                 "FILE")
+TUKEY = Param("tukey", Switch(), False, "also print Tukey's HSD of every pair of predictors",
+              ("--tukey",))
+#: Only at least one measure is read from QRELS RUN...
+AT_LEAST_ONE = "measure (repeatable; at least one)"
+
+
+def run_correlate(args: argparse.Namespace) -> str:
+    """``meta correlate``: the rank correlation of two measures (or every two)."""
+    matrix = load_matrix(args)  # a malformed input: reported before pandas is imported
+    import pandas as pd
+
+    from .. import meta
+
+    names = measure_names(matrix, args)
+    options = {"method": args.method, **({"p": args.p} if args.method == "rbo" else {})}
+    if args.by == "matrix":
+        frame = meta.correlation_matrix(matrix, names, **options)
+        return render(frame.reset_index(), args, f"{args.method}, overall")
+    if len(names) != 2:
+        raise ParameterError(f"name two measures to correlate (have {names}); or --by matrix")
+    pair = {"measure_a": names[0], "measure_b": names[1], **options}
+    if args.by == "topic":
+        series = meta.topic_correlations(matrix, **pair)
+        return render(series.reset_index(), args, f"{args.method}: {names[0]} vs {names[1]}, "
+                      f"topic by topic ({_topic_mean(series)})")
+    if args.samples:
+        frame = meta.correlation_ci(matrix, samples=args.samples, rng=args.seed,
+                                    progress=wants_progress(args), **pair).to_frame()
+    else:
+        frame = pd.DataFrame([{"method": args.method,
+                               "estimate": meta.overall_correlation(matrix, **pair)}])
+    frame.insert(0, "measures", f"{names[0]} vs {names[1]}")
+    return render(frame, args, "overall correlation")
+
+
+def _topic_mean(series) -> str:
+    """The mean of the topic-by-topic correlations, over the topics that define one."""
+    defined = int(series.notna().sum())
+    if not defined:
+        return "mean undefined: defined on no topic"
+    over = "" if defined == len(series) else f" over the {defined} of {len(series)} topics " \
+        "where it is defined"
+    return f"mean {series.mean():.4f}{over}"
+
+
+def run_drank(args: argparse.Namespace) -> str:
+    """``meta drank``: d_rank(A | B), d_rank(B | A), their mean and Kendall's τ."""
+    matrix = load_matrix(args)  # (the inputs read before the analysis is imported)
+    import pandas as pd
+
+    from .. import meta
+
+    names = measure_names(matrix, args)
+    if len(names) != 2:
+        raise ParameterError(f"name two measures for d_rank (have {names})")
+    a, b = names
+    forward = meta.d_rank(matrix, measure_a=a, measure_b=b, ridge=args.ridge)
+    backward = meta.d_rank(matrix, measure_a=b, measure_b=a, ridge=args.ridge)
+    frame = pd.DataFrame([{
+        "measures": f"{a} vs {b}", "kendall": float(meta.overall_correlation(
+            matrix, measure_a=a, measure_b=b)),
+        "d_rank(A|B)": forward.d, "d_rank(B|A)": backward.d,
+        "d_rank_sym": (forward.d + backward.d) / 2, "systems": len(forward.ranking),
+        "topics": forward.n_topics, "ridge": args.ridge}])
+    return render(frame, args, "d_rank (Carterette 2009): A's per-topic scores against B's "
+                  "ranking, and the reverse")
+
+
+def run_swap(args: argparse.Namespace) -> str:
+    """``meta swap``: swap rates by topic-set size (Voorhees & Buckley 2002)."""
+    from .. import meta
+
+    table = one_measure(args, "the swap method")
+    with scheduler(args) as executor:
+        result = meta.swap_rates(table, args.sizes, args.repetitions,
+                                 bin_width=args.bin_width, test=args.test, alpha=args.alpha,
+                                 samples=args.samples, rng=args.seed,
+                                 progress=wants_progress(args), executor=executor)
+    return render(result.rates if args.by_bin else result.overall, args, repr(result))
+
+
+def run_concordance(args: argparse.Namespace) -> str:
+    """``meta concordance``: candidates against the gold measures (Sakai 2014)."""
+    from .. import meta
+
+    matrix = load_matrix(args)
+    names = [m for m in measure_names(matrix, args) if m not in args.gold]
+    missing = [g for g in args.gold if g not in matrix.measures]
+    if missing:
+        raise ParameterError(f"gold measure(s) {missing} not among {list(matrix.measures)}")
+    if len(names) < 2:
+        raise ParameterError("give at least two candidate measures besides the gold standard")
+    frame = meta.concordance_table(matrix, names, args.gold, alpha=args.alpha)
+    return render(frame, args, f"concordance with {'+'.join(args.gold)}")
+
+
+def run_loo(args: argparse.Namespace) -> str:
+    """``meta loo``: leave-one-contributor-out reusability (Sakai 2014, §5.4)."""
+    from ..io.sources import as_runs
+
+    diversity = diversity_inputs(args)  # ndeval ranks by the rank column
+    path, named = qrels_and_runs(args, keep_rank=diversity)
+    qrels: object = path  # (diversity qrels are read by the evaluation's reader of them)
+    runs: list[object]
+    if diversity:
+        runs = list(as_runs(named, keep_rank=True))
+    else:
+        qrels, runs = read_inputs(path, named)
+    table = given_contributors(args)
+
+    from .. import meta  # (after the inputs are read: their errors come first)
+
+    contributors = table if table is not None else (
+        lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
+    with scheduler(args) as executor:
+        result = meta.leave_one_out(qrels, runs, args.measures, allow_empty=args.allow_empty,
+                                    contributors=contributors, depth=args.depth,
+                                    executor=executor)
+    text = render(result.runs if args.per_run else result.summary, args, repr(result))
+    if not args.per_run and args.fmt not in ("csv", "json"):
+        text += "\n" + render(result.unique, args, "unique judged documents per contributor")
+    return text
+
+
+def run_pool_bias(args: argparse.Namespace) -> str:
+    """``meta pool-bias``: scores of the --new runs adjusted (Webber & Park 2009)."""
+    from ..io.sources import as_runs
+
+    qrels, runs = read_inputs(*qrels_and_runs(args))
+    new_runs = list(as_runs(named_runs(args.new, None)))
+    contributors = given_contributors(args)
+
+    from .. import meta  # (after the inputs are read: their errors come first)
+
+    result = meta.pooling_bias(qrels, runs, new_runs, args.measures,
+                               contributors=contributors, depth=args.depth,
+                               allow_empty=args.allow_empty)
+    return render(result.topics if args.per_topic else result.runs, args, repr(result))
+
+
+def run_predict(args: argparse.Namespace) -> str:
+    """``meta predict``: predictive power of every measure (Sanderson et al. 2010)."""
+    from ..io.side_by_side import check_side_by_side
+
+    checked = check_side_by_side(args.preferences)  # every file before pandas is imported
+    matrix = load_matrix(args)
+    preferences = checked.build()
+    import pandas as pd
+
+    from .. import meta
+
+    results = [meta.predictive_power(preferences, matrix, measure=name,
+                                     threshold=args.threshold, ties=args.ties,
+                                     bins=args.bins)
+               for name in measure_names(matrix, args)]
+    overall = pd.concat([r.to_frame() for r in results], ignore_index=True)
+    bins = pd.concat([r.by_bin.assign(measure=r.measure) for r in results],
+                     ignore_index=True) if args.bins else None
+    if bins is not None and args.fmt in ("csv", "json"):  # one table: overall rows, then bins
+        return render(pd.concat([overall, bins], ignore_index=True).convert_dtypes(), args)
+    text = render(overall, args, f"predictive power ({len(preferences)} judgments; measure "
+                  f"ties: {args.ties})")
+    return text if bins is None else text + "\n" + render(bins, args, "by |ΔM| bin")
+
+
+def run_qpp(args: argparse.Namespace) -> str:
+    """``meta qpp``: sMARE of every predictor and the ANOVA of sARE."""
+    from ..io.scores_csv import read_keyed_table
+    from ..stats.names import QPP_OPTIONAL_FACTORS as optional
+
+    predictions = read_keyed_table(args.predictions, ("topic", "predictor"), optional)
+    observed = read_keyed_table(args.observed, ("topic",), optional)
+    import pandas as pd
+
+    from .. import stats
+
+    result = stats.qpp_anova(
+        pd.DataFrame({**predictions.keys, "value": predictions.values}),
+        pd.DataFrame({**observed.keys, "value": observed.values}), model=args.model,
+        labels=(predictions.source, observed.source))
+    text = result.format(args.fmt, digits=args.digits)
+    if args.tukey:
+        text += "\n" + result.anova.tukey_hsd(args.alpha).format(args.fmt, digits=args.digits)
+    return text
+
+
+#: The analyses in the order of ``--help``: declared here, or (None) by ``add_parser`` of the
+#: module ``meta_<name>`` (``-`` spelt ``_``).
+ANALYSES = {
+    "correlate": declare(
+        run_correlate, mp.CORRELATION_METHOD,
+        (mp.RBO_P, {"label": "the RBO persistence -p/--p (p)"}),
+        (CORRELATE_BY, {"choices": CORRELATE_BY.domain.names}),
+        (RESAMPLES, {"domain": INTERVAL_SAMPLES, "unset": "no interval",
+                     "doc": "bootstrap confidence interval of the overall correlation with "
+                     "B ≥ 2 resamples, --by overall only"}),
+        RNG_SEED, standardise=True, help="rank correlation between two measures",
+        rules=(Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
+                    "persistence: it applies to --method rbo, not to {method}"),
+               Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies "
+                    "to --by overall (the interval of the overall correlation), not to --by "
+                    "{by}"),
+               Rule(("seed",), lambda args: given(args, "samples"), "--seed applies to "
+                    "-B/--samples (the bootstrap interval, the only random part of "
+                    "correlate)"))),
+    "drank": declare(run_drank, mp.RIDGE, standardise=True, help="d_rank of two measures "
+                     "(Carterette 2009), beside Kendall's tau"),
+    "discriminative-power": None,
+    "split": None,
+    "swap": declare(
+        run_swap, *SIZES, mp.SWAP_BIN_WIDTH, SWAP_TEST,
+        (SIGNIFICANCE, {"doc": "significance level of --test"}), RNG_SEED,
+        (RESAMPLES, {"doc": "resamples of a resampling --test"}), BY_BIN,
+        lambda p: add_scheduler(p, "the repetitions of --test"), standardise=True,
+        help="swap method and swap rates (Voorhees & Buckley 2002)",
+        rules=(Rule(("bin_width",), lambda args: args.by_bin, "--bin-width applies to "
+                    "--by-bin (the swap rate per difference bin); without it no bins are "
+                    "made"),
+               Rule(("samples",), lambda args: given(args, "test")
+                    and is_resampling(args.test),
+                    f"-B/--samples applies to a resampling --test ({RESAMPLING})"),
+               Rule(("alpha",), lambda args: given(args, "test"), "--alpha applies to --test "
+                    "(the significance filter of the swap method); without --test no test "
+                    "is run"))),
+    "concordance": declare(run_concordance, (mp.GOLD, {"many": True, "required": True}),
+                           SIGNIFICANCE, standardise=True,
+                           help="concordance test (Sakai 2014, Fig. 17)"),
+    "loo": declare(
+        run_loo, mp.LOO_DEPTH, mp.CONTRIBUTOR_PATTERN, CONTRIBUTORS, PER_RUN,
+        lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
+        measure_help=AT_LEAST_ONE, inputs=["--contributors"],
+        help="leave-one-out reusability test (Sakai 2014, §5.4)",
+        rules=[Rule(("contributor_pattern",), lambda args: not given(args, "contributors"),
+                    "--contributor-pattern applies without --contributors (the file names "
+                    "every run's contributor)")]),
+    "pool-bias": declare(
+        run_pool_bias, (NEW_RUNS, {"action": "append", "required": True}), mp.LOO_DEPTH,
+        (CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "
+                        "runs out together", "unset": "each run alone"}), PER_TOPIC,
+        scores=False, systems=False, measure_help=AT_LEAST_ONE,
+        inputs=["--new", "--contributors"], help="adjust the scores of runs that did not "
+        "contribute to the pool (Webber & Park 2009)"),
+    "reproduce": None,
+    "predict": declare(
+        run_predict, (PREFERENCES, {"required": True}), mp.PREDICT_THRESHOLD,
+        (mp.PREDICT_TIES, {"choices": mp.PREDICT_TIES.domain.names}),
+        (mp.PREDICT_BINS, {"many": True, "unique": False, "item": "a bin edge"}),
+        systems=False, inputs=["--preferences"], help="predictive power of measures against "
+        "side-by-side user preferences (Sanderson et al. 2010)"),
+    "informativeness": None,
+    "scales": None,
+    "simulate": None,
+    "gstudy": None,
+    "qpp": declare(
+        run_qpp, (PREDICTIONS, {"required": True}), (OBSERVED, {"required": True}), QPP_MODEL,
+        TUKEY, (SIGNIFICANCE, {"doc": "significance level of --tukey"}), sources=False,
+        min_runs=None, inputs=["--predictions", "--observed"],
+        help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et al. "
+        "2021)", description="Query performance predictors: sARE, sMARE and their ANOVA "
+        "(Faggioli et al. 2021). See docs/stats.md.",
+        rules=[Rule(("alpha",), lambda args: args.tukey,
+                    "--alpha applies to --tukey (the only test decision)")]),
+}
 
 
 def add_parser(subparsers) -> None:
-    """Register ``irscale meta`` and its analyses, each with its options and rules."""
+    """Register ``irscale meta`` and its analyses."""
     parser = subparsers.add_parser(
-        "meta",
-        help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
+        "meta", help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
         description="Meta-evaluation of measures and significance tests (Sakai 2014; Ferro "
-        "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).",
-    )
+        "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).")
     sub = parser.add_subparsers(dest="meta_command", metavar="ANALYSIS")
-    for name in ANALYSES:
-        importlib.import_module(f".meta_{name.replace('-', '_')}", __package__).add_parser(sub)
+    for name, declared in ANALYSES.items():
+        if declared is None:
+            module = f".meta_{name.replace('-', '_')}"
+            importlib.import_module(module, __package__).add_parser(sub)
+        else:
+            declared(sub, name)
     parser.set_defaults(func=lambda args: parser.error(
         f"choose an analysis: {', '.join(sub.choices)}"))

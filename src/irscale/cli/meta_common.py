@@ -1,12 +1,5 @@
-"""What the analyses of ``irscale meta`` share (each is a module ``meta_<analysis>``,
-:mod:`irscale.cli.meta`): their inputs and table options, the check made before anything
-heavy is imported, the score matrix and its measures, and the rendering of a table.
-
-Scores come from score-matrix CSV files (``--scores``) or from qrels and runs evaluated
-with ``-m MEASURE`` (:mod:`irscale.cli.inputs`). Every analysis prints a table in
-``--format``; ``--plot FILE`` writes a PNG or SVG where a plot exists. Options an analysis
-would ignore are refused by the rules declared with its options (:mod:`irscale.cli.rules`).
-"""
+"""The runner of the analyses of ``irscale meta`` (:mod:`irscale.cli.meta`) and what they
+share; docs/meta.md."""
 
 from __future__ import annotations
 
@@ -19,6 +12,7 @@ from typing import Any
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..meta.params import SPLIT_REPETITIONS, SPLIT_SIZES
+from .common_params import PLOT
 from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
 from .options import (
     DIGITS_RULE,
@@ -27,58 +21,72 @@ from .options import (
     add_digits,
     add_format,
     add_output,
+    add_param,
     add_progress,
     check_scheduler,
 )
-from .rules import add_rules, check_options
+from .outputs import declare_outputs, write_text
+from .rules import add_rules
 
 #: ``--sizes`` and ``--repetitions`` of ``split`` and ``swap``.
 SIZES = ((SPLIT_SIZES, {"many": True, "item": "a split size"}), SPLIT_REPETITIONS)
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
                 "file per measure)")
+#: An analysis: the text it writes to ``-o`` (or the exit status where it wrote itself).
+Run = Callable[[argparse.Namespace], "str | int"]
 
 
-def add_analysis(subparsers, name: str, run: Callable[[argparse.Namespace], int],
-                 *arguments: Argument, min_runs: int | None = 2, standardise: bool = False,
+def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
+                 min_runs: int | None = 2, sources: bool = True, standardise: bool = False,
                  scores: bool = True, systems: bool | None = None,
                  measure_help: str = MEASURE_HELP, aliases: Sequence[str] = (),
                  **declared: Any) -> argparse.ArgumentParser:
-    """The analysis ``name`` (:func:`irscale.cli.options.add_command`), also called by its
-    ``aliases``: its inputs (``scores``: or ``--scores`` files; ``systems``: and
-    ``--systems``, by default with ``scores``), ``--format``, ``--digits``,
-    ``--no-progress`` and ``-o`` (and with ``standardise``
-    :func:`irscale.cli.inputs.add_standardise`) before its own ``arguments``; ``run`` after
-    :func:`check` with ``min_runs``."""
+    """The analysis ``name`` (:func:`irscale.cli.options.add_command`, also called by its
+    ``aliases``): with ``sources`` its inputs (``scores``: or ``--scores`` files;
+    ``systems``: and ``--systems``) and ``--no-progress``, then ``--format``, ``--digits``
+    and ``-o`` (with ``standardise`` :func:`irscale.cli.inputs.add_standardise`), then its
+    own ``arguments``. ``run`` after ``--scheduler`` and the inputs with ``min_runs`` runs
+    at least are checked (None: ``run`` checks them). Described by its help and docs/meta.md
+    unless ``declared`` says otherwise."""
+    declared.setdefault("description", f"{declared['help'][0].upper()}"
+                        f"{declared['help'][1:]}. See docs/meta.md.")
     def common(parser: argparse.ArgumentParser) -> None:
-        add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
-                   measure_help=measure_help)
+        if sources:
+            add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
+                       measure_help=measure_help)
         add_format(parser, TABLE_FORMATS)
         add_digits(parser)
-        add_progress(parser)
+        if sources:
+            add_progress(parser)
         add_output(parser)
-        add_rules(parser, DIGITS_RULE, SOURCES_RULE)
+        add_rules(parser, DIGITS_RULE, *([SOURCES_RULE] if sources else []))
 
     if aliases:
         subparsers = SimpleNamespace(add_parser=partial(subparsers.add_parser, aliases=aliases))
-    return add_command(subparsers, name, partial(_checked, run, min_runs), common,
+    return add_command(subparsers, name, partial(_run, run, min_runs), common,
                        *([add_standardise] if standardise else []), *arguments, **declared)
 
 
-def _checked(run: Callable[[argparse.Namespace], int], min_runs: int | None,
-             args: argparse.Namespace) -> int:
-    """``run(args)`` after :func:`check`."""
-    check(args, min_runs=min_runs)
-    return run(args)
-
-
-def check(args: argparse.Namespace, *, min_runs: int | None = 2) -> None:
-    """Every option of the analysis, before anything heavy is imported: the scheduler, the
-    rules of the options, then the inputs with ``min_runs`` runs at least (None: the
-    analysis reads no QRELS RUN... or ``--scores``, or checks them itself)."""
+def _run(run: Run, min_runs: int | None, args: argparse.Namespace) -> int:
+    """``run(args)`` after the checks of :func:`add_analysis`; its text written."""
     check_scheduler(args)
-    check_options(args)
     if min_runs is not None:
         check_inputs(args, min_runs=min_runs)
+    done = run(args)
+    return done if isinstance(done, int) else write_text(args, done)
+
+
+def declare(run: Run, *arguments: Argument, **options: Any) -> Callable[[Any, str], Any]:
+    """The analysis of ``run`` declared, registered by :func:`add_analysis` under a name."""
+    return lambda subparsers, name: add_analysis(subparsers, name, run, *arguments, **options)
+
+
+def add_plot(doc: str) -> Callable[[argparse.ArgumentParser], None]:
+    """``--plot FILE`` with its ``doc``, a plot the call writes."""
+    def build(parser: argparse.ArgumentParser) -> None:
+        add_param(parser, PLOT, doc=doc)
+        declare_outputs(parser, "--plot", kind="plot")
+    return build
 
 
 def measure_names(matrix, args: argparse.Namespace) -> list[str]:
@@ -105,9 +113,8 @@ def render(frame, args: argparse.Namespace, title: str | None = None) -> str:
 
 def resampling_options(args: argparse.Namespace, procedures: Sequence[str]
                        ) -> dict[str, dict[str, object]]:
-    """``-B/--samples``, given to every resampling procedure among ``procedures`` (none
-    without the option): the ``options`` of :func:`irscale.meta.split_study` and
-    :func:`irscale.meta.simulation_study`."""
+    """``-B/--samples`` for every resampling procedure among ``procedures`` (none without
+    it): the ``options`` of :func:`irscale.meta.split_study` and ``simulation_study``."""
     from ..stats.names import resampling_procedures
 
     if args.samples is None:

@@ -1,6 +1,4 @@
-"""``irscale meta discriminative-power`` (``dp``): the ASL of every pair of systems and the
-discriminative power of every measure (Sakai 2014, §5.1). Usage: ``docs/cli.md``,
-``docs/meta.md``."""
+"""``irscale meta discriminative-power`` (``dp``): ASL and discriminative power."""
 
 from __future__ import annotations
 
@@ -9,13 +7,10 @@ import argparse
 from ..core.params import RNG_SEED, SIGNIFICANCE, Names, Param, Switch
 from ..meta.params import DISCRIMINATIVE_METHOD, DISCRIMINATIVE_SAMPLES, SPREAD_SEEDS
 from ..stats.names import CONVENTION, CONVENTIONS
-from .common_params import PLOT
 from .inputs import load_matrix
-from .main import given
-from .meta_common import add_analysis, measure_names, render
+from .meta_common import add_analysis, add_plot, measure_names, render
 from .options import add_scheduler, scheduler, wants_progress
-from .outputs import declare_outputs, write_text
-from .rules import Rule
+from .rules import Rule, given
 
 #: ``meta dp --method``: a method of discriminative power, or both.
 DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
@@ -24,24 +19,22 @@ DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
                   "bootstrap", "method of discriminative power, or both", ("--method",),
                   label="--method")
 
-
 #: ``meta dp --pairs``: the ASL of every pair, not the summary.
 PAIRS = Param("pairs", Switch(), False, "print the ASL of every pair", ("--pairs",))
 
 
 def add_parser(subparsers) -> None:
-    """``meta discriminative-power`` (``dp``): ASL and discriminative power."""
-    p = add_analysis(
+    """``meta discriminative-power`` (``dp``)."""
+    add_analysis(
         subparsers, "discriminative-power", run_discriminative_power, DP_METHOD,
         DISCRIMINATIVE_SAMPLES, SIGNIFICANCE, RNG_SEED, SPREAD_SEEDS,
         (CONVENTION, {"choices": CONVENTIONS}), PAIRS,
-        (PLOT, {"doc": "write the ASL curves to FILE, PNG/SVG"}),
+        add_plot("write the ASL curves to FILE, PNG/SVG"),
         lambda p: add_scheduler(p, "the resampling"), standardise=True, aliases=["dp"],
         help="ASL of every pair and discriminative power (Sakai 2014, §5.1)",
         rules=[Rule(("pairs", "plot"), lambda args: not given(args, "seeds"),
                     "{options} {applies} to one resampling run, not to --seeds (which "
                     "prints the spread across seeds)")])
-    declare_outputs(p, "--plot", kind="plot")
 
 
 def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
@@ -72,7 +65,7 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
     return parts, results
 
 
-def run_discriminative_power(args: argparse.Namespace) -> int:
+def run_discriminative_power(args: argparse.Namespace) -> str:
     """``meta dp``: the discriminative power of every measure (Sakai 2014, §5.1)."""
     matrix = load_matrix(args)  # (the inputs read before the analysis is imported)
 
@@ -95,5 +88,5 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
         meta.plot_asl_curves(results, args.plot)
     from ..stats.tables import alpha_text
 
-    return write_text(args, render(frame, args, f"discriminative power (B = {args.samples}, "
-                                f"α = {alpha_text(args.alpha)}, p = {args.convention})"))
+    return render(frame, args, f"discriminative power (B = {args.samples}, "
+                  f"α = {alpha_text(args.alpha)}, p = {args.convention})")

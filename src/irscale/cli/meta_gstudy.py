@@ -1,5 +1,4 @@
-"""``irscale meta gstudy``: generalisability theory: the G-study, the D-study and the topics
-a target needs (:func:`irscale.stats.gstudy`). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+"""``irscale meta gstudy``: :func:`irscale.stats.gstudy` (docs/stats.md)."""
 
 from __future__ import annotations
 
@@ -11,10 +10,8 @@ from ..meta.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
 from ..stats.names import GSTUDY_FACET
 from .eval_diversity import intent_rules
 from .inputs import check_inputs
-from .main import given
 from .meta_common import add_analysis, one_measure, render
-from .outputs import write_text
-from .rules import Rule
+from .rules import Rule, given
 from .runargs import runs_rule
 
 #: ``--facet-scores FILE``: the scores of a second facet, read instead of a score matrix.
@@ -24,17 +21,13 @@ FACET_SCORES = Param("facet_scores", Text(), None, "topics x runs x levels of a 
                      unset="none")
 
 
-def _facet_scores(args: argparse.Namespace) -> bool:
-    """Whether ``meta gstudy`` reads ``--facet-scores`` rather than a score matrix."""
-    return given(args, "facet_scores")
-
-
 def _reads_matrix(args: argparse.Namespace) -> bool:
-    return not _facet_scores(args)
+    """Whether ``meta gstudy`` reads a score matrix, not ``--facet-scores``."""
+    return not given(args, "facet_scores")
 
 
 def add_parser(subparsers) -> None:
-    """``meta gstudy``: the G-study and D-study of :func:`irscale.stats.gstudy`."""
+    """``meta gstudy``."""
     add_analysis(
         subparsers, "gstudy", run_gstudy, FACET_SCORES, GSTUDY_FACET,
         (DSTUDY_TOPICS, {"many": True, "item": "a topic set size"}),
@@ -43,10 +36,9 @@ def add_parser(subparsers) -> None:
         "file)", inputs=["--facet-scores"],
         help="generalisability theory: variance components, Eρ² and Φ, D-study (Bodoff & Li "
         "2007; Brennan 2001; Sakai 2016)",
-        description="G-study of systems crossed with topics (and a second facet: query "
-        "variants, assessors), D-study and the topics a --target needs; see docs/stats.md.",
-        rules=(Rule(("facet", "n_facet"), _facet_scores, "{options} {applies} to "
-                    "--facet-scores (the scores of a second facet)"),
+        description="G-study, D-study and the topics a --target needs. See docs/stats.md.",
+        rules=(Rule(("facet", "n_facet"), lambda args: not _reads_matrix(args),
+                    "{options} {applies} to --facet-scores (the scores of a second facet)"),
                Rule(("inputs", "scores", "measures", "topic_column", "systems"),
                     _reads_matrix, "{options} {applies} to the topics x systems scores, not "
                     "to --facet-scores (which hold the scores of the G-study)",
@@ -59,18 +51,15 @@ def add_parser(subparsers) -> None:
                     "RUN..., not to --facet-scores")))
 
 
-def run_gstudy(args: argparse.Namespace) -> int:
+def run_gstudy(args: argparse.Namespace) -> str:
     """``meta gstudy``: the G-study, the D-study and (``--target``) the topics needed."""
-    if not _facet_scores(args):
+    if _reads_matrix(args):
         check_inputs(args)
-
-    if args.facet_scores is not None:
+        matrix = one_measure(args, "a G-study")  # (read before the statistics are imported)
+    else:
         from ..io.scores_csv import read_shard_table
 
         read = read_shard_table(args.facet_scores, facet=args.facet)
-    else:
-        matrix = one_measure(args, "a G-study")  # (read before the statistics are imported)
-
     from .. import stats
     from ..stats.gtheory import COEFFICIENTS
 
@@ -91,4 +80,4 @@ def run_gstudy(args: argparse.Namespace) -> int:
         frame = pd.concat([d.to_frame() for d in designs], ignore_index=True)
         parts.append(render(frame[["design", "n", "achieved", "target"]], args,
                             "topics needed"))
-    return write_text(args, "\n".join(parts))
+    return "\n".join(parts)

@@ -1,5 +1,4 @@
-"""``irscale meta scales``: measures against their interval-scaled versions (Ferrante, Ferro
-& Fuhr 2021, Tables 2, 4, 5, 6). Usage: ``docs/cli.md``, ``docs/meta.md``."""
+"""``irscale meta scales``: measures against their interval-scaled versions."""
 
 from __future__ import annotations
 
@@ -12,15 +11,13 @@ from ..meta.params import SCALE_COLLECTION, SCALE_LENGTHS, SCALE_MEASURES
 from .inputs import diversity_inputs, qrels_and_runs
 from .meta_common import add_analysis
 from .options import add_ties, wants_progress
-from .outputs import declare_outputs, write_text
 from .rules import Default, Rule
 from .runargs import read_inputs
 
 #: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
 SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
                      "the table to print", ("--table",))
-#: ``meta scales --table-cutoff``: the run length N of Tables 4-6 (``ScaleReport.format``'s
-#: ``N``).
+#: ``meta scales --table-cutoff``: ``ScaleReport.format``'s ``N``.
 TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs",
                      ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
                      dest="table_n")
@@ -30,13 +27,13 @@ PLOT_DIR = Param("plot_dir", Text(), None, "write a scatter of each measure vs i
 
 
 def add_parser(subparsers) -> None:
-    """``meta scales``: measures against their interval-scaled versions."""
-    p = add_analysis(
+    """``meta scales``."""
+    add_analysis(
         subparsers, "scales", run_scales,
         (SCALE_LENGTHS, {"many": True, "item": "a cut-off"}),
         (SCALES_TABLE, {"choices": SCALES_TABLE.domain.names}), TABLE_CUTOFF, SCALE_COLLECTION,
         (SIGNIFICANCE, {"doc": "significance level of tables 5, 6 and invariants"}),
-        lambda p: add_ties(p, phi=True), PLOT_DIR, scores=False,
+        lambda p: add_ties(p, phi=True), PLOT_DIR, scores=False, folders=["--plot-dir"],
         measure_help="measure (repeatable; default: the eleven of Ferrante, Ferro & Fuhr "
         "2021: " + ", ".join(SCALE_MEASURES) + ")",
         help="measures vs their interval-scaled versions (Ferrante, Ferro & Fuhr 2021, Tables "
@@ -50,10 +47,9 @@ def add_parser(subparsers) -> None:
                     "{table}"),
                Rule(("table_n",), lambda args: args.table_n in args.cutoffs,
                     "--table-cutoff {table_n} is not one of the --cutoffs {cutoffs}")))
-    declare_outputs(p, "--plot-dir", kind="folder")
 
 
-def run_scales(args: argparse.Namespace) -> int:
+def run_scales(args: argparse.Namespace) -> str:
     """``meta scales``: Tables 2, 4, 5 and 6 of Ferrante, Ferro & Fuhr (2021)."""
     from .. import meta
 
@@ -85,4 +81,4 @@ def run_scales(args: argparse.Namespace) -> int:
         os.makedirs(args.plot_dir, exist_ok=True)
         for path, measure, ranked in plots:
             meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
-    return write_text(args, text)
+    return text

@@ -1,6 +1,4 @@
-"""``irscale meta simulate``: Type I, II and III error rates and power of tests over
-simulated score matrices (:func:`irscale.meta.simulation_study`; Urbano, Lima & Hanjalic
-2019). Usage: ``docs/cli.md``, ``docs/scale-out.md``."""
+"""``irscale meta simulate``: :func:`irscale.meta.simulation_study` (docs/scale-out.md)."""
 
 from __future__ import annotations
 
@@ -19,24 +17,19 @@ from ..stats.names import (
 )
 from .eval_diversity import intent_rules
 from .inputs import check_inputs, input_paths
-from .main import given
 from .meta_common import add_analysis, one_measure, render, resampling_options
 from .options import add_scheduler, scheduler, wants_progress
-from .outputs import declare_outputs, write_text
-from .rules import Default, Rule
+from .rules import Default, Rule, given
 from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, CopulaModel, NormalModel, RunsModel
 
-#: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and
-#: BootstrapModel, ``irscale.meta.stochastic``'s CopulaModel,
-#: ``irscale.meta.simulated_runs``'s RunsModel).
+#: Models of ``meta simulate``: NormalModel, BootstrapModel, CopulaModel, RunsModel.
 SIMULATION_MODELS = ("normal", "bootstrap", "copula", "runs")
-#: ``meta simulate``'s options of the normal model only (NormalModel's fields; ``--topics``
-#: is also the copula model's).
+#: The options of the normal model only (``--topics`` is also the copula model's) and of the
+#: copula model only.
 NORMAL_OPTIONS = ("systems", "effects", "topic_sd", "error_sd")
-#: ``meta simulate``'s options of the copula model only (CopulaModel.fit's arguments).
 COPULA_OPTIONS = ("margins", "copula", "equal")
 
 
@@ -72,19 +65,14 @@ def _output_in_checkpoint(args: argparse.Namespace) -> bool:
 
 
 #: ``--model``: the model the matrices are drawn from.
-MODEL = Param("model", Names("model", SIMULATION_MODELS), None, "normal: X[t, s] = mu_s + u_t "
-              "+ e_ts with normal topic effects and errors; bootstrap: the topics of a real "
-              "matrix (QRELS RUN... -m MEASURE or --scores) drawn with replacement, its system "
-              "means being the truth; copula: new topics drawn from margins and a copula "
-              "fitted to a real matrix (Urbano & Nagler 2018), the margins' means being the "
-              "truth; runs: runs of --qualities drawn from QRELS and scored with -m (after "
-              "Parapar et al. 2020, 2021)", ("--model",))
+MODEL = Param("model", Names("model", SIMULATION_MODELS), None, "normal (system means plus "
+              "normal topic effects and errors), bootstrap or copula (of a real matrix) or "
+              "runs (drawn from QRELS); see docs/scale-out.md", ("--model",))
 
 
 def add_parser(subparsers) -> None:
-    """``meta simulate``: :func:`irscale.meta.simulation_study` on the command line; every
-    option is one of its arguments or of its model's, declared with the API's default."""
-    p = add_analysis(
+    """``meta simulate``: every option is an argument of the study or of its model."""
+    add_analysis(
         subparsers, "simulate", run_simulate,
         (MODEL, {"required": True, "choices": SIMULATION_MODELS}),
         (mp.NORMAL_TOPICS, {"doc": "normal and copula models: topics per matrix",
@@ -102,13 +90,13 @@ def add_parser(subparsers) -> None:
         (RESAMPLES, {"doc": "resamples of the resampling tests among --test",
                      "unset": "each test's own"}), mp.CHECKPOINT, MEMORY_LIMIT,
         lambda p: add_scheduler(p, "the simulated matrices"), min_runs=None, systems=False,
+        folders=["--checkpoint"],
         measure_help="measure of the bootstrap model's matrix (one; default: the one measure "
         "of the --scores file)",
         help="Type I, II and III error rates and power of tests over simulated score matrices "
         "(Urbano, Lima & Hanjalic 2019)",
-        description="Per test and correction, the Type I, II and III error rates and the "
-        "power over matrices drawn from a model whose true system means are known; see "
-        "docs/scale-out.md.",
+        description="Type I, II and III error rates and power of tests over matrices drawn "
+        "from a model whose true system means are known. See docs/scale-out.md.",
         rules=(
             Rule(("null", "inputs", "scores", "measures", "topic_column"),
                  lambda args: args.model != "normal", "{options} {applies} to --model "
@@ -140,7 +128,6 @@ def add_parser(subparsers) -> None:
                  "lies in --checkpoint {checkpoint}, whose files the study writes: write it "
                  "outside"),
             Default("systems", _normal_systems)))
-    declare_outputs(p, "--checkpoint", kind="folder")
 
 
 def _check_runs_model(args: argparse.Namespace) -> None:
@@ -159,10 +146,8 @@ def _check_runs_model(args: argparse.Namespace) -> None:
 
 def _simulation_model(args: argparse.Namespace
                       ) -> NormalModel | BootstrapModel | CopulaModel | RunsModel:
-    """The model of ``meta simulate``: a NormalModel of ``--topics``, ``--systems``,
-    ``--effects``, ``--topic-sd`` and ``--error-sd`` (the API checks them together; its
-    errors name the option: :func:`irscale.cli.main.named`), a BootstrapModel of the
-    one-measure matrix, a CopulaModel fitted to it, or a RunsModel of the qrels."""
+    """The model of ``--model`` (the API checks its options together; its errors name the
+    option: :func:`irscale.cli.rules.named`)."""
     from .. import meta
 
     if args.model == "runs":
@@ -183,7 +168,7 @@ def _simulation_model(args: argparse.Namespace
                             topic_sd=args.topic_sd, error_sd=args.error_sd)
 
 
-def run_simulate(args: argparse.Namespace) -> int:
+def run_simulate(args: argparse.Namespace) -> str:
     """``meta simulate``: error rates and power over simulated matrices."""
     if args.model == "runs":
         _check_runs_model(args)
@@ -204,4 +189,4 @@ def run_simulate(args: argparse.Namespace) -> int:
                                       max_memory=args.max_memory)
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
              f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
-    return write_text(args, render(study.to_frame(), args, title))
+    return render(study.to_frame(), args, title)

@@ -1,6 +1,4 @@
-"""``irscale meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3): the
-agreement of the decisions of one procedure, or two, on the halves of random splits. Usage:
-``docs/cli.md``, ``docs/meta.md``."""
+"""``irscale meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3)."""
 
 from __future__ import annotations
 
@@ -16,10 +14,8 @@ from ..stats.names import (
     SPLIT_MODELS,
     resampling_procedures,
 )
-from .common_params import PLOT
-from .meta_common import SIZES, add_analysis, one_measure, render, resampling_options
+from .meta_common import SIZES, add_analysis, add_plot, one_measure, render, resampling_options
 from .options import add_scheduler, scheduler, wants_progress
-from .outputs import declare_outputs, write_text
 from .rules import Rule
 
 #: ``--shard-scores FILE``: the scores of the shard models.
@@ -34,26 +30,19 @@ def _study_names(args: argparse.Namespace) -> list[str]:
     return [*args.models, *(name for pair in args.cross for name in pair)]
 
 
-def _split_samples(args: argparse.Namespace) -> str:
-    """Why ``-B/--samples`` does not apply to a split study without resampling."""
-    return (f"-B/--samples applies to the resampling procedures ({RESAMPLING}) among "
-            f"--models and --cross, and the study has none "
-            f"({', '.join(dict.fromkeys(_study_names(args)))})")
-
-
 def _shard_models(args: argparse.Namespace) -> list[str]:
     """The shard models among the procedures of ``meta split``, each once."""
     return list(dict.fromkeys(n for n in _study_names(args) if n in SHARD_MODEL_NAMES))
 
 
-def _shard_model(args: argparse.Namespace) -> str | None:
-    """The first shard model among the procedures of ``meta split``, or None."""
-    return next(iter(_shard_models(args)), None)
+def _studied(args: argparse.Namespace) -> str:
+    """The procedures of ``meta split``, each once, for a message."""
+    return ", ".join(dict.fromkeys(_study_names(args)))
 
 
 def add_parser(subparsers) -> None:
-    """``meta split``: topic-splitting consistency."""
-    p = add_analysis(
+    """``meta split``."""
+    add_analysis(
         subparsers, "split", run_split, *SIZES,
         (SPLIT_MODELS, {"many": True, "unique": False}),
         (SPLIT_CROSS, {"many": True, "unique": False}), SPLIT_METRIC, SIGNIFICANCE, RNG_SEED,
@@ -62,29 +51,28 @@ def add_parser(subparsers) -> None:
         (SHARD_EMPTY, {"doc": "scores of a topic without relevant documents in a shard "
                        "(undefined) in the shard models: error, zero, drop-topic, drop-shard "
                        "or missing"}),
-        (PLOT, {"doc": "write the metric (default τ) against the split size to FILE, "
-                "PNG/SVG"}),
+        add_plot("write the metric (default τ) against the split size to FILE, PNG/SVG"),
         lambda p: add_scheduler(p, "the repetitions"), standardise=True,
         inputs=["--shard-scores"], help="topic-splitting consistency (Ferro & Sanderson 2022, "
         "§3)",
         rules=(Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
                     "--alpha applies to the significance metrics; --metric {metric} "
                     "(Kendall's τ between the halves' rankings) uses no test decision"),
-               Rule(("models", "cross"), lambda args: _shard_model(args) is None
+               Rule(("models", "cross"), lambda args: not _shard_models(args)
                     or args.shard_scores is not None,
-                    lambda args: f"{_shard_model(args)} is a shard model: it needs topics × "
-                    "systems × shards scores: give them with --shard-scores FILE (irscale "
+                    lambda args: f"{_shard_models(args)[0]} is a shard model: it needs topics "
+                    "× systems × shards scores: give them with --shard-scores FILE (irscale "
                     "pool shards --shard-scores writes them)"),
-               Rule(("shard_scores", "empty"), lambda args: _shard_model(args) is not None,
+               Rule(("shard_scores", "empty"), lambda args: bool(_shard_models(args)),
                     lambda args: "{options} {applies} to the shard models (MD3, MD3f, ...) "
-                    "among --models and --cross, and the study has none "
-                    f"({', '.join(dict.fromkeys(_study_names(args)))})"),
+                    f"among --models and --cross, and the study has none ({_studied(args)})"),
                Rule(("samples",), lambda args: bool(resampling_procedures(_study_names(args))),
-                    _split_samples)))
-    declare_outputs(p, "--plot", kind="plot")
+                    lambda args: f"-B/--samples applies to the resampling procedures "
+                    f"({RESAMPLING}) among --models and --cross, and the study has none "
+                    f"({_studied(args)})")))
 
 
-def run_split(args: argparse.Namespace) -> int:
+def run_split(args: argparse.Namespace) -> str:
     """``meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3)."""
     from .. import meta
 
@@ -106,13 +94,9 @@ def run_split(args: argparse.Namespace) -> int:
     if args.plot:
         meta.plot_split_metric(study, args.metric or "tau", args.plot)
     if args.metric:
-        text = render(study.table(args.metric).reset_index(), args,
+        return render(study.table(args.metric).reset_index(), args,
                       f"{args.metric} by topic-set size ({study!r})")
-    else:
-        text = "\n".join([
-            render(study.table("tau").reset_index(), args, f"Kendall τ between halves "
-                   f"({study!r})"),
-            render(study.agreement_table(), args,
-                   f"AA, AD, MA, MD and Bias at {max(args.sizes)} topics"),
-        ])
-    return write_text(args, text)
+    return "\n".join([
+        render(study.table("tau").reset_index(), args, f"Kendall τ between halves ({study!r})"),
+        render(study.agreement_table(), args,
+               f"AA, AD, MA, MD and Bias at {max(args.sizes)} topics")])
