@@ -21,7 +21,7 @@ from ..meta import params as mp
 from ..stats.names import PROCEDURE, QPP_MODEL, RESAMPLING, is_resampling
 from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
-from .meta_common import SIZES, declare, given_contributors, measure_names, one_measure, render
+from .meta_common import SIZES, analysis, given_contributors, measure_names, one_measure, render
 from .options import add_scheduler, scheduler, wants_progress
 from .rules import Rule, given
 from .runargs import named_runs, read_inputs
@@ -240,7 +240,7 @@ def run_qpp(args: argparse.Namespace) -> str:
 #: The analyses in the order of ``--help``: declared here, or (None) by ``add_parser`` of the
 #: module ``meta_<name>`` (``-`` spelt ``_``).
 ANALYSES = {
-    "correlate": declare(
+    "correlate": analysis(
         run_correlate, mp.CORRELATION_METHOD,
         (mp.RBO_P, {"label": "the RBO persistence -p/--p (p)"}),
         (CORRELATE_BY, {"choices": CORRELATE_BY.domain.names}),
@@ -256,11 +256,11 @@ ANALYSES = {
                Rule(("seed",), lambda args: given(args, "samples"), "--seed applies to "
                     "-B/--samples (the bootstrap interval, the only random part of "
                     "correlate)"))),
-    "drank": declare(run_drank, mp.RIDGE, standardise=True, help="d_rank of two measures "
-                     "(Carterette 2009), beside Kendall's tau"),
+    "drank": analysis(run_drank, mp.RIDGE, standardise=True, help="d_rank of two measures "
+                      "(Carterette 2009), beside Kendall's tau"),
     "discriminative-power": None,
     "split": None,
-    "swap": declare(
+    "swap": analysis(
         run_swap, *SIZES, mp.SWAP_BIN_WIDTH, SWAP_TEST,
         (SIGNIFICANCE, {"doc": "significance level of --test"}), RNG_SEED,
         (RESAMPLES, {"doc": "resamples of a resampling --test"}), BY_BIN,
@@ -275,10 +275,10 @@ ANALYSES = {
                Rule(("alpha",), lambda args: given(args, "test"), "--alpha applies to --test "
                     "(the significance filter of the swap method); without --test no test "
                     "is run"))),
-    "concordance": declare(run_concordance, (mp.GOLD, {"many": True, "required": True}),
-                           SIGNIFICANCE, standardise=True,
-                           help="concordance test (Sakai 2014, Fig. 17)"),
-    "loo": declare(
+    "concordance": analysis(run_concordance, (mp.GOLD, {"many": True, "required": True}),
+                            SIGNIFICANCE, standardise=True,
+                            help="concordance test (Sakai 2014, Fig. 17)"),
+    "loo": analysis(
         run_loo, mp.LOO_DEPTH, mp.CONTRIBUTOR_PATTERN, CONTRIBUTORS, PER_RUN,
         lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
         measure_help=AT_LEAST_ONE, inputs=["--contributors"],
@@ -286,7 +286,7 @@ ANALYSES = {
         rules=[Rule(("contributor_pattern",), lambda args: not given(args, "contributors"),
                     "--contributor-pattern applies without --contributors (the file names "
                     "every run's contributor)")]),
-    "pool-bias": declare(
+    "pool-bias": analysis(
         run_pool_bias, (NEW_RUNS, {"action": "append", "required": True}), mp.LOO_DEPTH,
         (CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "
                         "runs out together", "unset": "each run alone"}), PER_TOPIC,
@@ -294,7 +294,7 @@ ANALYSES = {
         inputs=["--new", "--contributors"], help="adjust the scores of runs that did not "
         "contribute to the pool (Webber & Park 2009)"),
     "reproduce": None,
-    "predict": declare(
+    "predict": analysis(
         run_predict, (PREFERENCES, {"required": True}), mp.PREDICT_THRESHOLD,
         (mp.PREDICT_TIES, {"choices": mp.PREDICT_TIES.domain.names}),
         (mp.PREDICT_BINS, {"many": True, "unique": False, "item": "a bin edge"}),
@@ -304,7 +304,7 @@ ANALYSES = {
     "scales": None,
     "simulate": None,
     "gstudy": None,
-    "qpp": declare(
+    "qpp": analysis(
         run_qpp, (PREDICTIONS, {"required": True}), (OBSERVED, {"required": True}), QPP_MODEL,
         TUKEY, (SIGNIFICANCE, {"doc": "significance level of --tukey"}), sources=False,
         min_runs=None, inputs=["--predictions", "--observed"],

@@ -24,6 +24,7 @@ from .options import (
     add_param,
     add_progress,
     check_scheduler,
+    declare,
 )
 from .outputs import declare_outputs, write_text
 from .rules import add_rules
@@ -76,9 +77,8 @@ def _run(run: Run, min_runs: int | None, args: argparse.Namespace) -> int:
     return done if isinstance(done, int) else write_text(args, done)
 
 
-def declare(run: Run, *arguments: Argument, **options: Any) -> Callable[[Any, str], Any]:
-    """The analysis of ``run`` declared, registered by :func:`add_analysis` under a name."""
-    return lambda subparsers, name: add_analysis(subparsers, name, run, *arguments, **options)
+#: An analysis declared (:func:`irscale.cli.options.declare`) for :func:`add_analysis`.
+analysis = partial(declare, add_analysis)
 
 
 def add_plot(doc: str) -> Callable[[argparse.ArgumentParser], None]:

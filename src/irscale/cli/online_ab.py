@@ -1,18 +1,17 @@
-"""``irscale online ab ...``: A/B tests (Kohavi et al. 2009; ``docs/online.md``)."""
+"""``irscale online ab ...``: A/B tests (Kohavi et al. 2009; docs/online.md)."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..core.params import SIGNIFICANCE, Param, Text
 from ..errors import InputError, ParameterError
 from ..online import params
 from .common_params import INPUTS
-from .main import given
-from .online import add_action, add_actions, add_table, one_of, write_result
+from .online import add_action, add_actions, add_table, one_of
 from .options import add_output
-from .outputs import write_text
-from .rules import Rule
+from .rules import Required, Rule, given
 
 #: ``--splits NAME=SHARE,...``: the variants and their shares (:func:`_splits`).
 SPLITS = Param("splits", Text(), "control=0.5,treatment=0.5", "variants and their shares, "
@@ -77,7 +76,8 @@ def add_parser(subparsers) -> None:
                       Rule(("analysis", "denominator", "covariate", "missing"),
                            lambda args: args.oec is None, "{options} {applies} to --metric; "
                            "--oec is its own delta-method test"),
-                      _metric_or_oec),
+                      Required("metric", lambda args: args.oec is None, "analyze needs "
+                               "--metric COLUMN or --oec MEASURE=WEIGHT,...")),
                help="compare treatment with control on a metric (Welch, delta method, "
                "CUPED) or an OEC")
     add_action(actions, "srm", run_srm, TABLE, (SPLITS, {"doc": "planned shares"}),
@@ -88,12 +88,7 @@ def add_parser(subparsers) -> None:
                add_output, help="users per variant for a two-sample t-test")
 
 
-def _metric_or_oec(args: argparse.Namespace) -> None:
-    if args.metric is None and args.oec is None:
-        raise ParameterError("analyze needs --metric COLUMN or --oec MEASURE=WEIGHT,...")
-
-
-def run_assign(args: argparse.Namespace) -> int:
+def run_assign(args: argparse.Namespace) -> str:
     """``online ab assign``: every user's variant."""
     splits = _splits(args.splits)
     from ..io.user_tables import read_users
@@ -102,10 +97,10 @@ def run_assign(args: argparse.Namespace) -> int:
     from ..online.abtest import assign
 
     variant = assign(users, salt=args.salt, splits=splits)
-    return write_text(args, "".join(f"{u}\t{v}\n" for u, v in variant.items()))
+    return "".join(f"{u}\t{v}\n" for u, v in variant.items())
 
 
-def run_measures(args: argparse.Namespace) -> int:
+def run_measures(args: argparse.Namespace) -> str:
     """``online ab measures``: every user's measures and variant."""
     splits = _splits(args.splits)
     from ..io.clicklog import read_click_log
@@ -144,7 +139,7 @@ def run_measures(args: argparse.Namespace) -> int:
         variants = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
     else:
         variants = pairs.build()
-    return write_text(args, with_variants(table, variants, source=args.variants).to_csv())
+    return with_variants(table, variants, source=args.variants).to_csv()
 
 
 def _read_table(args: argparse.Namespace):
@@ -154,18 +149,17 @@ def _read_table(args: argparse.Namespace):
     return read_user_table(args.inputs, labels=(args.variant_column,))
 
 
-def run_summary(args: argparse.Namespace) -> int:
+def run_summary(args: argparse.Namespace) -> Any:
     """``online ab summary``: every metric's mean over users with its interval."""
     table = _read_table(args)
     from ..online.engagement import engagement_summary
 
     variant = args.variant_column if args.variant_column in table.columns else None
-    return write_result(args, engagement_summary(
-        table, args.metrics, variant=variant, alpha=args.alpha, source=args.inputs,
-        missing=args.missing))
+    return engagement_summary(table, args.metrics, variant=variant, alpha=args.alpha,
+                              source=args.inputs, missing=args.missing)
 
 
-def run_analyze(args: argparse.Namespace) -> int:
+def run_analyze(args: argparse.Namespace) -> Any:
     """``online ab analyze``: the A/B test of a metric, or of an OEC."""
     table = _read_table(args)
     compared = {"variant": args.variant_column, "control": args.control,
@@ -173,15 +167,14 @@ def run_analyze(args: argparse.Namespace) -> int:
     if args.oec is not None:
         from ..online.oec import oec_test
 
-        return write_result(args, oec_test(table, args.oec, **compared))
+        return oec_test(table, args.oec, **compared)
     from ..online.abtest import ab_test
 
-    return write_result(args, ab_test(
-        table, args.metric, analysis=args.analysis, denominator=args.denominator,
-        covariate=args.covariate, missing=args.missing, **compared))
+    return ab_test(table, args.metric, analysis=args.analysis, denominator=args.denominator,
+                   covariate=args.covariate, missing=args.missing, **compared)
 
 
-def run_srm(args: argparse.Namespace) -> int:
+def run_srm(args: argparse.Namespace) -> Any:
     """``online ab srm``: the sample ratio mismatch test."""
     splits = _splits(args.splits)
     table = _read_table(args)
@@ -190,13 +183,13 @@ def run_srm(args: argparse.Namespace) -> int:
     if args.variant_column not in table.columns:
         raise InputError(f"no variant column {args.variant_column!r} (columns: "
                          f"{list(table.columns)})", source=args.inputs)
-    return write_result(args, sample_ratio_mismatch(table[args.variant_column], splits))
+    return sample_ratio_mismatch(table[args.variant_column], splits)
 
 
-def run_size(args: argparse.Namespace) -> int:
+def run_size(args: argparse.Namespace) -> str:
     """``online ab size``: the users per variant for the power asked."""
     from ..online.abtest import ab_power, ab_sample_size
 
     n = ab_sample_size(args.min_diff, args.sd, alpha=args.alpha, power=args.power)
     achieved = ab_power(args.min_diff, args.sd, n, alpha=args.alpha)
-    return write_text(args, f"users per variant\t{n}\npower\t{achieved:.4f}\n")
+    return f"users per variant\t{n}\npower\t{achieved:.4f}\n"

@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import functools
 
-from ..core.params import LOG_SERP, RNG_SEED, Names, Param
+from ..core.params import RNG_SEED, Names, Param
 from ..errors import ParameterError
 from ..io.extras import require_pyarrow
 from ..online import params
 from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .inputs import check_click_model
 from .main import given
-from .online import CLICK_LOG, add_action, one_of
+from .online import CLICK_LOG, EM_RULES, FITTING, add_action, one_of
 from .options import add_output, add_ties
 from .outputs import open_output, write_text
 from .rules import each
@@ -24,12 +24,6 @@ FIT_FORMAT = Param("format", Names("format", ("tsv", "json")), "tsv", "tsv: para
                    "TSV rows, json: as JSON (read by --params)", ("--format",))
 LOG_FORMAT = Param("format", Names("format", ("tsv", "parquet")), "tsv", "log format "
                    "(parquet needs -o)", ("--format",))
-#: The options of the fit of a click model.
-FITTING = (LOG_SERP, params.FIT_ITERATIONS, params.FIT_TOL, params.FIT_SMOOTHING)
-#: EM's options: of the models fitted by EM.
-EM_RULES = each(("iterations", "tol"), lambda args: args.model not in params.CLOSED_FORM_MODELS,
-                "{options} applies to the models fitted by EM, not to --model {model} "
-                "(closed form)", {"iterations": "--iterations", "tol": "--tol"})
 
 
 def add_parser(subparsers) -> None:

@@ -1,48 +1,33 @@
-"""``irscale online interleave``: interleave runs, click, score (``docs/online.md``)."""
+"""``irscale online interleave|score|historical``: interleave runs, click, score; score a
+logged interleaving; estimate one from another's log (docs/online.md)."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from ..core.params import RNG_SEED, SIGNIFICANCE
-from ..errors import ParameterError
+from ..core.params import RNG_SEED, SIGNIFICANCE, Param, Switch
 from ..online import params
-from .common_params import QRELS_OPTION, RUNS
+from .common_params import INPUTS, QRELS_OPTION, RUNS, RUNS_OPTION
 from .inputs import check_click_model
-from .online import add_action, add_table, write_result
-from .options import Argument
+from .online import add_action, add_table
+from .options import Argument, add_progress, wants_progress
 from .outputs import declare_inputs
-from .rules import Declared, Rule, each
-from .runargs import add_names, named_runs
+from .rules import Required, Rule, each
+from .runargs import add_names, distinct_runs, named_runs
 
 #: The interleaving method and its credit rule (``interleave``, ``score``).
 METHOD = (params.INTERLEAVING_METHOD, params.CREDIT)
+#: ``historical --plain``: without self-normalisation.
+PLAIN = Param("plain", Switch(), False, "plain importance sampling (unbiased) instead of "
+              "self-normalised", ("--plain",))
 
 
-def scores(seed: str) -> tuple[Argument, ...]:
-    """``--alpha``, ``--bootstrap``, ``--seed`` (its doc ``seed``) and the table of the
-    scores of interleavings (``interleave``, ``score``)."""
+def interval(bootstrap: Param, seed: str) -> tuple[Argument, ...]:
+    """``--alpha``, ``bootstrap``, ``--seed`` (its doc ``seed``) and the table of an
+    estimate with an interval at 1 - alpha."""
     return ((SIGNIFICANCE, {"doc": "significance level; the interval is at 1 - alpha"}),
-            params.INTERVAL_BOOTSTRAP, (RNG_SEED, {"doc": seed}), add_table)
-
-
-def add_parser(subparsers) -> None:
-    """Register ``irscale online interleave``."""
-    parser = add_action(
-        subparsers, "interleave", run,
-        (RUNS, {"nargs": "+", "metavar": "RUN",
-                "doc": "TREC run files (two, or more for team-draft multileaving)"}),
-        (params.CLICKS, {"required": True}),
-        (QRELS_OPTION, {"metavar": "FILE", "doc": "qrels of the perfect click model (and of "
-                        "a click model whose JSON needs none: not read)"}),
-        (params.CLICK_RELEVANCE, {"doc": "perfect clicks: smallest relevant degree"}),
-        params.CLICK_PROBABILITY, *METHOD, params.SOFTMAX_TAU, params.TOPIC_IMPRESSIONS,
-        params.SHOWN_LENGTH, add_names,
-        *scores("seed of the interleaving, the clicks and the bootstrap"),
-        inputs=("runs", "--qrels"), rules=RULES,
-        help="interleave runs (balanced, team-draft, probabilistic, optimized; "
-        "multileaving), click them with a user model, test the outcome of every pair")
-    declare_inputs(parser, "--clicks", keywords=params.CLICKING_USERS)
+            bootstrap, (RNG_SEED, {"doc": seed}), add_table)
 
 
 def credit(args: argparse.Namespace) -> str:
@@ -60,33 +45,73 @@ CREDIT_RULES = (
 )
 
 
-def _perfect_needs_qrels(args: argparse.Namespace) -> None:
-    if args.clicks == "perfect" and args.qrels is None:
-        raise ParameterError("--clicks perfect needs --qrels")
-
-
 def _check_length(args: argparse.Namespace) -> None:
     """``--method optimized`` enumerates 2^length lists: ``--length`` is bounded."""
     if args.method == "optimized":
         params.OPTIMIZED_LENGTH.check(args.length, "--length (length) of --method optimized "
-                               "(2^length lists are enumerated)")
+                                      "(2^length lists are enumerated)")
 
 
-#: When the options apply, in the order they are checked.
-RULES: tuple[Declared, ...] = (
-    _perfect_needs_qrels,
-    *each(("relevance_level", "qrels"), lambda args: args.clicks == "perfect",
-          "{options} applies to --clicks perfect", {"qrels": "--qrels"}),
-    Rule(("probability",), lambda args: args.clicks == "random",
-         "--click-prob applies to --clicks random"),
-    Rule(("tau",), lambda args: args.method == "probabilistic",
-         "--tau applies to --method probabilistic"),
-    *CREDIT_RULES,
-    _check_length,
-)
+def add_parser(subparsers) -> None:
+    """Register ``online interleave``, ``score`` and ``historical``."""
+    add_action(
+        subparsers, "interleave", run,
+        (RUNS, {"nargs": "+", "metavar": "RUN",
+                "doc": "TREC run files (two, or more for team-draft multileaving)"}),
+        (params.CLICKS, {"required": True}),
+        (QRELS_OPTION, {"metavar": "FILE", "doc": "qrels of the perfect click model (and of "
+                        "a click model whose JSON needs none: not read)"}),
+        (params.CLICK_RELEVANCE, {"doc": "perfect clicks: smallest relevant degree"}),
+        params.CLICK_PROBABILITY, *METHOD, params.SOFTMAX_TAU, params.TOPIC_IMPRESSIONS,
+        params.SHOWN_LENGTH, add_names,
+        *interval(params.INTERVAL_BOOTSTRAP,
+                  "seed of the interleaving, the clicks and the bootstrap"),
+        lambda p: declare_inputs(p, "--clicks", keywords=params.CLICKING_USERS),
+        inputs=("runs", "--qrels"),
+        rules=(Required("qrels", lambda args: args.clicks == "perfect",
+                        "--clicks perfect needs --qrels"),
+               *each(("relevance_level", "qrels"), lambda args: args.clicks == "perfect",
+                     "{options} applies to --clicks perfect", {"qrels": "--qrels"}),
+               Rule(("probability",), lambda args: args.clicks == "random",
+                    "--click-prob applies to --clicks random"),
+               Rule(("tau",), lambda args: args.method == "probabilistic",
+                    "--tau applies to --method probabilistic"),
+               *CREDIT_RULES, _check_length),
+        help="interleave runs (balanced, team-draft, probabilistic, optimized; "
+        "multileaving), click them with a user model, test the outcome of every pair")
+    add_action(
+        subparsers, "score", run_score,
+        (INPUTS, {"metavar": "LOG", "doc": "interleaving log (text, gzip or '-')"}),
+        (RUNS_OPTION, {"nargs": "+", "metavar": "RUN", "doc": "the rankers' TREC runs, named "
+                       "by run id as the log's teams (needed by balanced, optimized and "
+                       "probabilistic marginal credit)"}),
+        *METHOD, (params.SOFTMAX_TAU, {"doc": "probabilistic, marginal credit: the softmax "
+                                       "exponent the lists were drawn with"}),
+        *interval(params.INTERVAL_BOOTSTRAP, "seed of the bootstrap"),
+        inputs=("inputs", "--runs"),
+        rules=(*CREDIT_RULES,
+               Rule(("tau",), lambda args: credit(args) == "marginal",
+                    "--tau applies to --method probabilistic with marginal credit"),
+               Required("runs", lambda args: params.needs_rankings(args.method, credit(args)),
+                        lambda args: f"--method {args.method} ({credit(args)} credit) scores "
+                        "clicks by the ranks the rankers gave the documents, which the log "
+                        "does not hold: give the rankers' runs with --runs")),
+        help="score the clicks of a logged interleaving experiment (impression topic rank "
+        "docno team clicked)")
+    add_action(
+        subparsers, "historical", run_historical,
+        (INPUTS, {"metavar": "LOG",
+                  "doc": "interleaving log (impression topic rank docno team clicked)"}),
+        (params.SOURCE_RUNS, {"nargs": 2, "required": True}),
+        (params.TARGET_RUNS, {"nargs": 2, "required": True}),
+        (params.SOFTMAX_TAU, {"doc": "softmax exponent of the target interleaving"}),
+        params.SOURCE_TAU, PLAIN, *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap"),
+        add_progress, inputs=("inputs", "--source", "--target"),
+        help="probabilistic interleaving outcome of two rankers from a log interleaving two "
+        "others (Hofmann, Whiteson & de Rijke 2012)")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Any:
     """``online interleave``: interleave the runs, click, score the pairs."""
     import numpy as np
 
@@ -106,5 +131,33 @@ def run(args: argparse.Namespace) -> int:
                             credit=args.credit, tau=args.tau, rng=seeds[0])
     clicks = batch.simulate_clicks(model, qrels=qrels, relevance_level=args.relevance_level,
                                    probability=args.probability, rng=seeds[1])
-    return write_result(args, batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap,
-                                          rng=seeds[2]))
+    return batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2])
+
+
+def run_score(args: argparse.Namespace) -> Any:
+    """``online score``: the pairs of rankers scored on the log's clicks."""
+    from ..io.interleaving_log import read_interleaving_log
+
+    log = read_interleaving_log(args.inputs)  # before pandas and scipy are imported
+    from ..online.logged import score_log
+
+    runs = None if args.runs is None else distinct_runs(args.runs)
+    return score_log(log, runs, method=args.method, credit=args.credit, tau=args.tau,
+                     alpha=args.alpha, bootstrap=args.bootstrap, rng=args.seed)
+
+
+def run_historical(args: argparse.Namespace) -> Any:
+    """``online historical``: the target pair's expected outcome from the source log."""
+    from ..io.interleaving_log import read_interleaving_log
+    from ..io.sources import as_runs
+
+    # the inputs first: a malformed file is reported before pandas is imported
+    log = read_interleaving_log(args.inputs)
+    source = as_runs(distinct_runs(args.source))
+    target = as_runs(distinct_runs(args.target))
+    from ..online.historical import historical_interleaving
+
+    return historical_interleaving(
+        log, list(source), list(target), tau=args.tau, source_tau=args.source_tau,
+        normalise=not args.plain, confidence_level=1 - args.alpha, bootstrap=args.bootstrap,
+        rng=args.seed, progress=wants_progress(args))

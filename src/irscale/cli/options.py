@@ -375,3 +375,11 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
         add_rules(parser, *rules)
     parser.set_defaults(func=run, **defaults)
     return parser
+
+
+# ------------------------------------------------------------------ cli-z
+def declare(add: Callable[..., argparse.ArgumentParser], run: Callable[[argparse.Namespace], Any],
+            *arguments: Argument, **keywords: Any) -> Callable[[Any, str], Any]:
+    """A subcommand declared by ``add`` (:func:`add_command` or a group's own) with ``run``,
+    ``arguments`` and ``keywords``, registered later under the name a group's table gives."""
+    return lambda subparsers, name: add(subparsers, name, run, *arguments, **keywords)

@@ -131,3 +131,20 @@ def check_options(args: argparse.Namespace) -> None:
             rule.check(args)
         else:
             rule(args)
+
+
+# ------------------------------------------------------------------ cli-z
+@dataclass(frozen=True)
+class Required:
+    """The option ``dest`` is needed where ``when(args)`` holds: without it the call is
+    refused with ``message`` (or the message a function of the command line gives),
+    formatted with the command line's values."""
+
+    dest: str
+    when: Callable[[argparse.Namespace], bool]
+    message: str | Callable[[argparse.Namespace], str]
+
+    def __call__(self, args: argparse.Namespace) -> None:
+        if getattr(args, self.dest) is None and self.when(args):
+            text = self.message(args) if callable(self.message) else self.message
+            raise ParameterError(text.format_map(vars(args)))
