@@ -25,8 +25,9 @@ from .options import (
     add_progress,
     check_scheduler,
     declare,
+    described,
 )
-from .outputs import declare_outputs, write_text
+from .outputs import declare_outputs, write_done
 from .rules import add_rules
 
 #: ``--sizes`` and ``--repetitions`` of ``split`` and ``swap``.
@@ -47,10 +48,8 @@ def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
     ``systems``: and ``--systems``) and ``--no-progress``, then ``--format``, ``--digits``
     and ``-o`` (with ``standardise`` :func:`irscale.cli.inputs.add_standardise`), then its
     own ``arguments``. ``run`` after ``--scheduler`` and the inputs with ``min_runs`` runs
-    at least are checked (None: ``run`` checks them). Described by its help and docs/meta.md
+    at least are checked (None: ``run`` checks them); described by its help and docs/meta.md
     unless ``declared`` says otherwise."""
-    declared.setdefault("description", f"{declared['help'][0].upper()}"
-                        f"{declared['help'][1:]}. See docs/meta.md.")
     def common(parser: argparse.ArgumentParser) -> None:
         if sources:
             add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
@@ -64,17 +63,17 @@ def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
 
     if aliases:
         subparsers = SimpleNamespace(add_parser=partial(subparsers.add_parser, aliases=aliases))
+    declared.setdefault("description", described(declared["help"], "docs/meta.md"))
     return add_command(subparsers, name, partial(_run, run, min_runs), common,
                        *([add_standardise] if standardise else []), *arguments, **declared)
 
 
 def _run(run: Run, min_runs: int | None, args: argparse.Namespace) -> int:
-    """``run(args)`` after the checks of :func:`add_analysis`; its text written."""
+    """``run(args)`` after the checks of :func:`add_analysis`, its text written."""
     check_scheduler(args)
     if min_runs is not None:
         check_inputs(args, min_runs=min_runs)
-    done = run(args)
-    return done if isinstance(done, int) else write_text(args, done)
+    return write_done(args, run(args))
 
 
 #: An analysis declared (:func:`irscale.cli.options.declare`) for :func:`add_analysis`.

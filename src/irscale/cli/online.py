@@ -15,11 +15,20 @@ from ..io.formats import TABLE_FORMATS
 from ..online import params
 from .common_params import QRELS, QRELS_OPTION, RUNS
 from .inputs import check_click_model
-from .options import Argument, add_command, add_format, add_output, add_param, declare
-from .outputs import declare_inputs, write_text
+from .options import (
+    Argument,
+    add_command,
+    add_format,
+    add_output,
+    add_param,
+    declare,
+    described,
+)
+from .outputs import declare_inputs, write_done
 from .rules import Required, Rule, each
 from .runargs import distinct_runs, read_inputs
 
+DOCS = "docs/online.md"
 #: ``LOG``: the click log an action reads.
 CLICK_LOG = Param("inputs", Text(), None, "click log (text or Parquet)", ("inputs",), "LOG")
 #: The options of the fit of a click model, and EM's (of the models fitted by EM).
@@ -35,7 +44,7 @@ APPLY = Param("apply", Text(), None, "click logs to measure: their mean predicte
 def add_actions(subparsers: Any, name: str, help: str) -> Any:
     """The command ``name`` (``online``, ``online ab``) whose actions are registered on the
     sub-parsers returned; without an action, it names them."""
-    parser = subparsers.add_parser(name, help=help, description=_described(help))
+    parser = subparsers.add_parser(name, help=help, description=described(help, DOCS))
     actions = parser.add_subparsers(dest=f"{name}_command", metavar="ACTION")
     parser.set_defaults(func=functools.partial(_no_action, parser.prog, actions.choices))
     return actions
@@ -46,24 +55,14 @@ def _no_action(prog: str, names: dict, args: argparse.Namespace) -> int:
                          f"{', '.join(names)} (see '{prog} --help')")
 
 
-def _described(help: str) -> str:
-    return f"{help[0].upper()}{help[1:]}. See docs/online.md."
-
-
 def add_action(actions: Any, name: str, run: Callable[[argparse.Namespace], Any],
                *arguments: Argument, help: str, **declared: Any) -> argparse.ArgumentParser:
     """The action ``name`` (:func:`irscale.cli.options.add_command`), described by its help
     and docs/online.md. ``run`` returns the text to write to ``-o``, a result written in
-    ``--format`` (its ``format(fmt)``), or the exit status where it wrote itself."""
-    return add_command(actions, name, functools.partial(_written, run), *arguments,
-                       help=help, description=_described(help), **declared)
-
-
-def _written(run: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
-    done = run(args)
-    if isinstance(done, int):
-        return done
-    return write_text(args, done if isinstance(done, str) else done.format(args.fmt) + "\n")
+    ``--format`` (its ``format(fmt)``), or the exit status where it wrote itself
+    (:func:`irscale.cli.outputs.write_done`)."""
+    return add_command(actions, name, lambda args: write_done(args, run(args)), *arguments,
+                       help=help, description=described(help, DOCS), **declared)
 
 
 #: An action declared (:func:`irscale.cli.options.declare`) for :func:`add_action`.

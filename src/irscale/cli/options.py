@@ -383,3 +383,8 @@ def declare(add: Callable[..., argparse.ArgumentParser], run: Callable[[argparse
     """A subcommand declared by ``add`` (:func:`add_command` or a group's own) with ``run``,
     ``arguments`` and ``keywords``, registered later under the name a group's table gives."""
     return lambda subparsers, name: add(subparsers, name, run, *arguments, **keywords)
+
+
+def described(help: str, docs: str) -> str:
+    """A command's description: its ``help`` as a sentence, then "See ``docs``."."""
+    return f"{help[0].upper()}{help[1:]}. See {docs}."

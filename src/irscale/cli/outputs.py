@@ -197,3 +197,12 @@ def open_output(args: argparse.Namespace,
                 mode: Literal["wb", "w"] = "wb") -> ContextManager[IO[Any]]:
     """The stream of a command's output: ``-o`` written atomically, or standard output."""
     return atomic_output(args.output, mode, force=args.force)
+
+
+# ------------------------------------------------------------------ cli-z
+def write_done(args: argparse.Namespace, done: Any) -> int:
+    """What a command's run returned, ``done``: its exit status, or the text to write to
+    ``-o``, or a result written in ``--format`` (its ``format(fmt)``)."""
+    if isinstance(done, int):
+        return done
+    return write_text(args, done if isinstance(done, str) else done.format(args.fmt) + "\n")
