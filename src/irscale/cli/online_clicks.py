@@ -1,5 +1,4 @@
-"""``irscale online fit|loglik|simulate-clicks|measures``: click models and the measures
-calibrated by them (``docs/online.md``)."""
+"""``irscale online fit|loglik|simulate-clicks|measures``: click models (docs/online.md)."""
 
 from __future__ import annotations
 
@@ -12,11 +11,10 @@ from ..io.extras import require_pyarrow
 from ..online import params
 from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .inputs import check_click_model
-from .main import given
 from .online import CLICK_LOG, EM_RULES, FITTING, add_action, one_of
 from .options import add_output, add_ties
 from .outputs import open_output, write_text
-from .rules import each
+from .rules import each, given
 from .runargs import distinct_runs, read_inputs
 
 #: The formats of a fitted model and of a simulated click log.
