@@ -45,9 +45,9 @@ def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
                  **declared: Any) -> argparse.ArgumentParser:
     """The analysis ``name`` (:func:`irscale.cli.options.add_command`, also called by its
     ``aliases``): with ``sources`` its inputs (``scores``: or ``--scores`` files;
-    ``systems``: and ``--systems``) and ``--no-progress``, then ``--format``, ``--digits``
-    and ``-o`` (with ``standardise`` :func:`irscale.cli.inputs.add_standardise`), then its
-    own ``arguments``. ``run`` after ``--scheduler`` and the inputs with ``min_runs`` runs
+    ``systems``: and ``--systems``), ``--format``, ``--digits``, with ``sources``
+    ``--no-progress``, ``-o`` (with ``standardise`` :func:`irscale.cli.inputs.add_standardise`),
+    then its own ``arguments``. ``run`` after ``--scheduler`` and the inputs with ``min_runs`` runs
     at least are checked (None: ``run`` checks them); described by its help and docs/meta.md
     unless ``declared`` says otherwise."""
     def common(parser: argparse.ArgumentParser) -> None:
