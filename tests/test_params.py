@@ -183,10 +183,11 @@ def _public_callables():
             if id(value) in seen or not getattr(value, "__module__", "").startswith("irscale"):
                 continue
             seen.add(id(value))
-            full = f"{value.__module__}.{value.__qualname__}"
-            if inspect.isfunction(value) and full not in seen:
-                seen.add(full)
-                yield full, value
+            if inspect.isfunction(value):
+                full = f"{value.__module__}.{value.__qualname__}"
+                if full not in seen:
+                    seen.add(full)
+                    yield full, value
             elif inspect.isclass(value):
                 for attribute, member in vars(value).items():
                     member = getattr(member, "__func__", member)  # class and static methods
