@@ -17,19 +17,10 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from ..core.options import TIE_POLICIES, TIE_POLICY
-from ..core.params import (
-    PHI_TIES,
-    TABLE_DIGITS,
-    TIE_STRATEGIES,
-    Integers,
-    Names,
-    Param,
-    Reals,
-    Switch,
-    Text,
-)
+from ..core.params import TABLE_DIGITS, Integers, Names, Param, Reals, Switch, Text
 from ..errors import IrscaleError, ParameterError
 from ..io.formats import FORMAT
+from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_inputs, declare_outputs
 from .rules import _SEEN, GIVEN, Declared, Given, Rule, add_rules, given
