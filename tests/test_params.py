@@ -16,15 +16,18 @@ from irscale.collections import params as cparams
 from irscale.core import params
 from irscale.core.params import Integers, Names, NumberText, Reals
 from irscale.errors import ParameterError
+from irscale.evaluation import params as eparams
 from irscale.fusion import params as fparams
 from irscale.meta import params as mparams
 from irscale.online import params as oparams
+from irscale.report import params as rparams
+from irscale.scales import params as sparams
 from irscale.stats import names as stats_names
 from irscale.text import params as tparams
 
 #: The modules that declare parameters: the mechanism's and the owners'.
-DECLARING = (params, cparams, fparams, mparams, oparams,
-             tparams, stats_names)
+DECLARING = (params, cparams, eparams, fparams, mparams, oparams,
+             rparams, sparams, tparams, stats_names)
 
 #: Every domain the modules declare, alone or in a parameter's declaration (text, used as
 #: it is given, and a switch have nothing to refuse).
