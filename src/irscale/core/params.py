@@ -399,10 +399,6 @@ RESAMPLES = Param("samples", SAMPLES, None, "resamples of the resampling procedu
 INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
 #: A pool depth (deeper than any run: a larger one is a typo).
 DEPTH = Integers(1, 1_000_000_000)
-#: The cut of every run before pooling or sampling (:func:`irscale.collections.pool`,
-#: :func:`irscale.collections.sample_judgments`).
-RUN_DEPTH = Param("depth", DEPTH, None, "cut every run at K documents first", ("--depth",),
-                  "K", unset="whole runs")
 #: Threads of this process.
 WORKERS = Integers(1, strict=True)
 THREADS = Param("workers", WORKERS, None, "threads of this process", ("--workers",), "N",
