@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from functools import partial
-from types import SimpleNamespace
 from typing import Any
 
 from ..errors import ParameterError
@@ -58,10 +57,9 @@ def add_analysis(subparsers, name: str, run: Callable[[argparse.Namespace], int]
         add_output(parser)
         add_rules(parser, DIGITS_RULE, SOURCES_RULE)
 
-    if aliases:
-        subparsers = SimpleNamespace(add_parser=partial(subparsers.add_parser, aliases=aliases))
     return add_command(subparsers, name, partial(_checked, run, min_runs), common,
-                       *([add_standardise] if standardise else []), *arguments, **declared)
+                       *([add_standardise] if standardise else []), *arguments,
+                       aliases=aliases, **declared)
 
 
 def _checked(run: Callable[[argparse.Namespace], int], min_runs: int | None,

@@ -345,12 +345,14 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
                 *arguments: Argument, help: str, description: str | None = None,
                 inputs: Sequence[str] = (), outputs: Sequence[str] = (),
                 folders: Sequence[str] = (), rules: Sequence[Declared] = (),
-                **defaults: Any) -> argparse.ArgumentParser:
+                aliases: Sequence[str] = (), **defaults: Any) -> argparse.ArgumentParser:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
     ``arguments`` in order (:data:`Argument`), the arguments naming files it reads
-    (``inputs``) and writes (``outputs``; ``folders``), its :mod:`irscale.cli.rules` and the
-    function that runs it (and other namespace ``defaults``). Returns the parser."""
-    parser = subparsers.add_parser(name, help=help, description=description or help)
+    (``inputs``) and writes (``outputs``; ``folders``), its :mod:`irscale.cli.rules`, the
+    other names it is called by (``aliases``) and the function that runs it (and other
+    namespace ``defaults``). Returns the parser."""
+    parser = subparsers.add_parser(name, help=help, description=description or help,
+                                   aliases=list(aliases))
     for argument in arguments:
         if isinstance(argument, Param):
             add_param(parser, argument)
