@@ -122,12 +122,13 @@ NOT_THE_DECLARATION: dict[str, dict[str, str]] = {
     "irscale.core.diversity_kernels.ndeval_family": {"alpha": "ndeval's -alpha"},
     "irscale.measures.diversity.ndeval.ndeval_values": {"alpha": "ndeval's -alpha"},
     # tables of their own precision
-    "irscale.meta.splitting.SplitStudy.format": {"digits": "two decimals of rates"},
-    "irscale.meta.concordance.concordance_table": {"digits": "counts"},
-    # no correction where the procedure decides one comparison at a time; Benjamini-
-    # Hochberg for the bootstrap ANOVA's many contrasts
-    "irscale.meta.procedures.decide": {"correction": "one decision per pair"},
-    "irscale.meta.splitting.split_study": {"correction": "one decision per pair"},
+    "irscale.meta.splitting.SplitStudy.format": {"digits": "rates in two decimals"},
+    "irscale.meta.concordance.concordance_table": {"digits": "whole percentages (Sakai's "
+                                                             "Table 2)"},
+    # the procedures' decisions as the studies make them, uncorrected unless asked;
+    # Benjamini-Hochberg for the bootstrap ANOVA's contrasts
+    "irscale.meta.procedures.decide": {"correction": "uncorrected decisions"},
+    "irscale.meta.splitting.split_study": {"correction": "uncorrected decisions"},
     "irscale.stats.replicates.bootstrap_anova": {"correction": "FDR of the contrasts"},
     # the click model to fit or calibrate, not the simulated users of --model
     "irscale.online.clickmodels.fit_click_model": {"model": "a click model's name"},
