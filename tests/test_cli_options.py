@@ -148,6 +148,33 @@ def test_declared_flags_text_and_positionals_parse_as_argparse_writes_them_by_ha
     assert "write to FILE (default: standard output)" in " ".join(built.format_help().split())
 
 
+def test_a_command_declared_with_aliases_is_called_by_each_name():
+    """``add_command(..., aliases=)`` registers the other names as argparse's
+    ``add_parser(aliases=)`` does by hand (the oracle): each name runs the command with the
+    same arguments; ``irscale meta dp`` is ``meta discriminative-power``."""
+    import argparse
+
+    from irscale.cli.main import build_parser
+    from irscale.cli.options import add_command
+
+    def run(args: argparse.Namespace) -> int:
+        return 0
+
+    built, by_hand = (argparse.ArgumentParser(prog="p") for _ in range(2))
+    add_command(built.add_subparsers(dest="command"), "long-name", run, help="h",
+                aliases=["ln"])
+    hand = by_hand.add_subparsers(dest="command").add_parser("long-name", help="h",
+                                                             aliases=["ln"])
+    hand.set_defaults(func=run)
+    for argv in (["long-name"], ["ln"]):
+        assert vars(built.parse_args(argv)) == vars(by_hand.parse_args(argv)), argv
+    parser = build_parser("meta")
+    short, full = (parser.parse_args(["meta", name, "--scores", "s.csv"])
+                   for name in ("dp", "discriminative-power"))
+    assert {**vars(short), "_given": None} == {**vars(full), "meta_command": "dp",
+                                               "_given": None}
+
+
 def test_engine_panic_is_one_internal_error_line(monkeypatch, capsys):
     """A panic of the engine reaches Python as pyo3's ``PanicException`` (a
     ``BaseException``): the command line reports it as an internal error (status 3), one

@@ -25,6 +25,8 @@ another top-level package; a module used across packages is public. One seam is 
 and the native engine, ``irscale._engine``, are imported by the core and the readers
 (``io``) only: the layers above use the core's public helpers
 (:mod:`irscale.core.identifiers`, :mod:`irscale.core.judge`).
+
+A third rule keeps the modules small: none has more than :data:`MAX_MODULE_LINES` lines.
 """
 
 from __future__ import annotations
@@ -284,3 +286,14 @@ def test_no_new_import_circle():
 def test_the_circle_finder_finds_a_circle():
     """The finder on the known circles: each member reaches the others."""
     assert set(_circles()) >= {next(iter(KNOWN_CIRCLES))}
+
+
+#: The most lines a module of irscale may have: a larger one holds more than one thing
+#: (split it by what it holds, as ``cli/meta_*.py`` split the meta analyses).
+MAX_MODULE_LINES = 800
+
+
+def test_no_module_is_over_800_lines():
+    long = {name: lines for name, path in _modules()
+            if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert not long, long

@@ -223,7 +223,7 @@ def test_correlation_ci_is_deterministic_and_covers_the_estimate():
     assert a.low - 0.1 <= a.estimate <= a.high + 0.1
     c = correlation_ci(matrix, measure_a="P", measure_b="R", samples=200, rng=6)
     assert c.low != a.low or c.high != a.high
-    assert "CI" in repr(a) and len(a.to_frame()) == 1
+    assert "CI" in a.describe() and repr(a) == repr(float(a)) and len(a.to_frame()) == 1
 
 
 def test_overall_correlation_aligns_labelled_matrices():

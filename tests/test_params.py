@@ -16,15 +16,18 @@ from irscale.collections import params as cparams
 from irscale.core import params
 from irscale.core.params import Integers, Names, NumberText, Reals
 from irscale.errors import ParameterError
+from irscale.evaluation import params as eparams
 from irscale.fusion import params as fparams
 from irscale.meta import params as mparams
 from irscale.online import params as oparams
+from irscale.report import params as rparams
+from irscale.scales import params as sparams
 from irscale.stats import names as stats_names
 from irscale.text import params as tparams
 
 #: The modules that declare parameters: the mechanism's and the owners'.
-DECLARING = (params, cparams, fparams, mparams, oparams,
-             tparams, stats_names)
+DECLARING = (params, cparams, eparams, fparams, mparams, oparams,
+             rparams, sparams, tparams, stats_names)
 
 #: Every domain the modules declare, alone or in a parameter's declaration (text, used as
 #: it is given, and a switch have nothing to refuse).
@@ -99,129 +102,179 @@ def test_integers_strict_refuses_integral_floats_and_names_keep_their_spelling()
         tests.check("tt", "--test")
 
 
-def _defaults():
-    """(declaration, function, the function's name of the parameter) of the parameters the
-    command line builds from a declaration and a Python function takes."""
+#: Public parameters that share a declaration's name but are another parameter (the
+#: generated check below reads every other one as the declaration's): function → its
+#: parameter → why it is not the declared one.
+NOT_THE_DECLARATION: dict[str, dict[str, str]] = {
+    # io.formats.FORMAT is the command line's --format of the tables (text by default);
+    # the writers' fmt= picks a file format of their own
+    "irscale.measures.results.Evaluation.write": {"fmt": "trec_eval's text by default"},
+    "irscale.measures.results.Evaluation.format": {"fmt": "trec_eval's text by default"},
+    "irscale.measures.results.RunSummaries.format": {"fmt": "trec_eval's text by default"},
+    "irscale.measures.zscored.ZScoredEvaluation.write": {"fmt": "trec_eval's text by default"},
+    "irscale.io.output.write_results": {"fmt": "trec_eval's text by default"},
+    "irscale.io.output.write_summary": {"fmt": "trec_eval's text by default"},
+    "irscale.measures.diversity.output.ndeval_text": {"fmt": "ndeval's text by default"},
+    "irscale.report.build.Report.format": {"fmt": "the report is a page by default"},
+    "irscale.report.tables.format_tables": {"fmt": "the paper's tables by default"},
+    "irscale.stats.summary_table.summary_table": {"fmt": "the paper's table by default"},
+    # alpha is ndeval's intent redundancy (α-nDCG), not a significance level
+    "irscale.core.diversity_kernels.ndeval_family": {"alpha": "ndeval's -alpha"},
+    "irscale.measures.diversity.ndeval.ndeval_values": {"alpha": "ndeval's -alpha"},
+    # tables of their own precision
+    "irscale.meta.splitting.SplitStudy.format": {"digits": "rates in two decimals"},
+    "irscale.meta.concordance.concordance_table": {"digits": "whole percentages (Sakai's "
+                                                             "Table 2)"},
+    # the procedures' decisions as the studies make them, uncorrected unless asked;
+    # Benjamini-Hochberg for the bootstrap ANOVA's contrasts
+    "irscale.meta.procedures.decide": {"correction": "uncorrected decisions"},
+    "irscale.meta.splitting.split_study": {"correction": "uncorrected decisions"},
+    "irscale.stats.replicates.bootstrap_anova": {"correction": "FDR of the contrasts"},
+    # the click model to fit or calibrate, not the simulated users of --model
+    "irscale.online.clickmodels.fit_click_model": {"model": "a click model's name"},
+    "irscale.online.user_models.calibrate": {"model": "a user model's name"},
+}
+
+
+def _declarations():
+    """Every :class:`~irscale.core.params.Param` that a module of irscale declares (``NAME =
+    Param(...)`` at its top level, read from the source: an imported declaration is counted
+    once, with its owner), outside the command line: (owner module, declaration)."""
+    import ast
+    import importlib
+    from pathlib import Path
+
     import irscale
-    from irscale import collections, fusion, meta, online, report, stats, text
-    from irscale.cli import meta_scales
-    from irscale.collections.aware import aware  # its module's name, not exported
-    from irscale.core import options as coptions
-    from irscale.evaluation import params as eparams
-    from irscale.scales.diagnostics import tau_table
 
-    takes = {  # function: {its name of the parameter: the declaration}
-        irscale.evaluate: {"relevance_level": params.RELEVANCE,
-                           "max_docs": coptions.MAX_RETRIEVED,
-                           "judged_only": coptions.JUDGED_ONLY,
-                           "complete": coptions.COMPLETE,
-                           "num_docs_in_coll": coptions.COLLECTION_SIZE,
-                           "compat": coptions.COMPAT, "ties": coptions.TIE_POLICY},
-        irscale.evaluate_many: {"batch_size": params.BATCH, "out": eparams.PER_TOPIC_OUT,
-                                "cache": eparams.CACHE},
-        fusion.optimize_fusion: {"measure": fparams.FUSION_MEASURE,
-                                 "step": fparams.FUSION_STEP},
-        collections.pool: {"relevance_level": params.RELEVANCE, "p": cparams.POOL_P,
-                           "k": cparams.POOL_K, "discount": cparams.POOL_DISCOUNT,
-                           "depth": params.RUN_DEPTH, "budget": cparams.POOL_BUDGET,
-                           "strategy": cparams.POOL_STRATEGY},
-        collections.sample_judgments: {"depth": params.RUN_DEPTH, "size": cparams.SAMPLE_DRAWS,
-                                       "design": cparams.SAMPLE_DESIGN},
-        aware: {"n_random": cparams.AWARE_RANDOM, "weights": cparams.AWARE_WEIGHTS,
-                "allow_unretrieved": cparams.AWARE_UNRETRIEVED},
-        collections.qrels_agreement: {"measure": cparams.RANKING_MEASURE},
-        collections.automatic_judgments: {"tuning": cparams.AUTO_TUNING,
-                                          "pairs": cparams.AUTO_PAIRS},
-        meta.simulation_study: {"alpha": params.SIGNIFICANCE,
-                                "repetitions": mparams.SIMULATED_MATRICES,
-                                "tests": stats_names.SIMULATED_TESTS,
-                                "corrections": stats_names.SIMULATED_CORRECTIONS,
-                                "checkpoint": mparams.CHECKPOINT},
-        meta.BootstrapModel.of: {"null": mparams.SIMULATION_NULL},
-        meta.CopulaModel.fit: {"null": mparams.SIMULATION_NULL, "equal": mparams.COPULA_EQUAL},
-        meta.NormalModel: {"topics": mparams.NORMAL_TOPICS, "systems": mparams.NORMAL_SYSTEMS,
-                           "topic_sd": mparams.NORMAL_TOPIC_SD,
-                           "error_sd": mparams.NORMAL_ERROR_SD,
-                           "effects": mparams.NORMAL_EFFECTS},
-        meta.discriminative_power: {"alpha": params.SIGNIFICANCE,
-                                    "samples": mparams.DISCRIMINATIVE_SAMPLES,
-                                    "convention": stats_names.CONVENTION},
-        stats.pairwise_tests: {"alternative": stats_names.ALTERNATIVE},
-        meta.leave_one_out: {"depth": mparams.LOO_DEPTH},
-        meta.overall_correlation: {"method": mparams.CORRELATION_METHOD},
-        meta.contributors_by_prefix: {"pattern": mparams.CONTRIBUTOR_PATTERN},
-        meta.rbo: {"p": mparams.RBO_P},
-        text.pourpre_matches: {"threshold": tparams.THRESHOLD},
-        meta.swap_rates: {"bin_width": mparams.SWAP_BIN_WIDTH, "sizes": mparams.SPLIT_SIZES,
-                          "repetitions": mparams.SPLIT_REPETITIONS},
-        meta.split_study: {"repetitions": mparams.SPLIT_REPETITIONS,
-                           "sizes": mparams.SPLIT_SIZES, "models": stats_names.SPLIT_MODELS,
-                           "cross": stats_names.SPLIT_CROSS},
-        meta.ScaleReport.format: {"N": meta_scales.TABLE_CUTOFF},
-        meta.predictive_power: {"bins": mparams.PREDICT_BINS},
-        meta.d_rank: {"ridge": mparams.RIDGE},
-        meta.scale_report: {"cutoffs": mparams.SCALE_LENGTHS,
-                            "collection": mparams.SCALE_COLLECTION},
-        stats.gstudy: {"facet": stats_names.GSTUDY_FACET},
-        stats.qpp_anova: {"model": stats_names.QPP_MODEL},
-        tau_table: {"levels": params.SCALE_LEVELS, "tie_policy": coptions.TIE_POLICY,
-                    "ties": params.PHI_TIES},
-        online.fit_click_model: {"iterations": oparams.FIT_ITERATIONS, "tol": oparams.FIT_TOL,
-                                 "smoothing": oparams.FIT_SMOOTHING},
-        online.Interleavings.simulate_clicks: {"probability": oparams.CLICK_PROBABILITY},
-        collections.evaluate_shards: {"shards": cparams.SHARD_COUNT,
-                                      "method": cparams.SHARD_METHOD},
-        collections.aggregate_labels: {"n_iter": cparams.LABEL_ITERATIONS,
-                                       "restarts": cparams.LABEL_RESTARTS,
-                                       "features": cparams.LABEL_FEATURES,
-                                       "method": cparams.LABEL_METHOD},
-        collections.aggregate_pairwise: {"method": cparams.PAIRWISE_METHOD,
-                                         "n_iter": cparams.PAIRWISE_ITERATIONS},
-        online.simulate_click_log: {"sessions": oparams.CLICK_SESSIONS,
-                                    "serp_size": oparams.SHOWN},
-        online.qrels_click_model: {"gamma": oparams.USER_GAMMA,
-                                   "instantiation": oparams.QRELS_USER},
-        online.read_click_log: {"serp_size": params.LOG_SERP},
-        online.click_calibrated: {"depth": oparams.PAGE_DEPTH},
-        online.session_measures: {"k": oparams.CLICKS_CUTOFF},
-        online.ab_sample_size: {"power": oparams.AB_POWER},
-        online.interleave_runs: {"length": oparams.SHOWN_LENGTH,
-                                 "method": oparams.INTERLEAVING_METHOD,
-                                 "credit": oparams.CREDIT},
-        online.Interleavings.score: {"bootstrap": oparams.INTERVAL_BOOTSTRAP},
-        online.score_log: {"bootstrap": oparams.INTERVAL_BOOTSTRAP,
-                           "method": oparams.INTERLEAVING_METHOD},
-        online.sensitivity: {"repetitions": oparams.EXPERIMENT_REPETITIONS,
-                             "length": oparams.SHOWN_LENGTH, "target": oparams.TARGET,
-                             "significance": oparams.TEST_SIGNIFICANCE,
-                             "ab_measure": oparams.AB_MEASURE,
-                             "model": oparams.SENSITIVITY_MODEL,
-                             "impressions": oparams.EXPERIMENT_SIZES,
-                             "methods": oparams.SENSITIVITY_METHODS,
-                             "measure": oparams.OFFLINE_MEASURE, "credit": oparams.CREDIT},
-        irscale.evaluate_sessions: {"click_gain": tparams.SESSION_CLICK_GAIN,
-                                    "click_order": tparams.CLICK_ORDER},
-        text.evaluate_rouge: {"multi": tparams.ROUGE_MULTI},
-        online.ab_test: {"analysis": oparams.AB_ANALYSIS, "variant": oparams.AB_VARIANT,
-                         "control": oparams.AB_CONTROL, "treatment": oparams.AB_TREATMENT},
-        online.engagement_summary: {"measures": oparams.AB_METRICS,
-                                    "variant": oparams.AB_VARIANT},
-        online.calibrate: {"click_model": oparams.ERR_CLICK_MODEL},
-        online.fit_satisfaction: {"features": oparams.SAT_FEATURES},
-        report.build_report: {"scale_depth": params.SCALE_DEPTH},
-    }
-    return [(param, function, name) for function, names in takes.items()
-            for name, param in names.items()]
+    root = Path(irscale.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        module = ".".join(("irscale", *path.relative_to(root).with_suffix("").parts))
+        module = module.removesuffix(".__init__")
+        if module.startswith("irscale.cli") or module == "irscale.__main__":
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                    getattr(node.value.func, "id", None) == "Param":
+                loaded = importlib.import_module(module)
+                found += [(module, getattr(loaded, target.id)) for target in node.targets
+                          if isinstance(target, ast.Name)]
+    return found
 
 
-def test_a_declaration_states_the_default_of_the_functions():
-    """The help of an option built from a declaration states the declared default: it is
-    the default of the Python functions that take the parameter (no second source)."""
+def _public_callables():
+    """The public functions of irscale: every name of ``__all__`` (a module without one: its
+    public names defined there) of irscale and of every public module of its packages
+    outside the command line, with the public methods and constructors of public classes;
+    as (qualified name, function)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import irscale
+
+    modules = [irscale] + [importlib.import_module(info.name) for info in
+                           pkgutil.walk_packages(irscale.__path__, "irscale.")
+                           if not info.name.startswith("irscale.cli") and not any(
+                               part.startswith("_") for part in info.name.split("."))]
+    seen: set[object] = set()  # objects, and the names of the API edge's wrappers
+    for module in modules:
+        names = getattr(module, "__all__", None) or [
+            name for name, value in vars(module).items() if not name.startswith("_")
+            and getattr(value, "__module__", None) == module.__name__]
+        for name in names:
+            value = getattr(module, name)
+            if id(value) in seen or not getattr(value, "__module__", "").startswith("irscale"):
+                continue
+            seen.add(id(value))
+            if inspect.isfunction(value):
+                full = f"{value.__module__}.{value.__qualname__}"
+                if full not in seen:
+                    seen.add(full)
+                    yield full, value
+            elif inspect.isclass(value):
+                for attribute, member in vars(value).items():
+                    member = getattr(member, "__func__", member)  # class and static methods
+                    if inspect.isfunction(member) and id(member) not in seen and (
+                            attribute == "__init__" or not attribute.startswith("_")):
+                        seen.add(id(member))
+                        yield f"{value.__module__}.{member.__qualname__}", member
+
+
+def _same(param, value) -> bool:
+    """Whether ``value`` is the declared default (a number kept as typed, ndeval's
+    ``-riskAlpha``, compares as the number)."""
+    if isinstance(param.domain, NumberText) and value is not None and param.default is not None:
+        return float(value) == float(param.default)
+    return value == param.default
+
+
+def _declared(param, value) -> bool:
+    """Whether ``value`` is one of the declaration's values (a parameter whose default lies
+    outside shares the name only: ``correction=True`` of the Mann-Whitney test)."""
+    if not hasattr(param.domain, "check"):  # text and switches
+        return True
+    try:
+        param.domain.check(value, param.name)
+    except (ParameterError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _links():
+    """(function's name, parameter, its default, the declarations it is read as): every
+    parameter of a public function whose name is the Python name (or the command line's
+    ``dest``) of a declaration the function's layer can read (tests/test_layers.py), whose
+    default is one of that declaration's values, and which :data:`NOT_THE_DECLARATION` does
+    not set apart. Several declarations of one name (``depth``: pooling's and
+    leave-one-out's) are all candidates."""
     import inspect
 
-    for param, function, name in _defaults():
-        default = inspect.signature(function).parameters[name].default
-        assert default == param.default, (param.name, function.__name__, default)
+    from tests.test_layers import LAYERS
+
+    def layer(module: str) -> int:
+        return LAYERS[module.split(".")[1]] if "." in module else max(LAYERS.values())
+
+    declarations = _declarations()
+    for name, function in _public_callables():
+        readable = [param for owner, param in declarations
+                    if layer(owner) <= layer(function.__module__)]
+        for parameter in inspect.signature(function).parameters.values():
+            if parameter.default is parameter.empty or \
+                    parameter.name in NOT_THE_DECLARATION.get(name, {}):
+                continue
+            named = [param for param in readable if parameter.name in (param.name, param.dest)]
+            if named and any(_declared(param, parameter.default) for param in named):
+                yield name, parameter.name, parameter.default, named
+
+
+def test_the_functions_take_the_declared_defaults():
+    """Every public function's parameter that is a declared parameter (:func:`_links`, found
+    by walking the API, no hand-written table) takes the declared default, or None, the
+    function's sentinel for "the declared default"; a declaration whose default is None
+    leaves the default to each function (its ``unset`` says so: ``-B`` is 10,000
+    randomizations or 1,000 bootstraps). A default changed in one place only fails here,
+    so the help of an option built from a declaration states the functions' default."""
+    links = list(_links())
+    assert {("irscale.evaluation.api.evaluate", "relevance_level"),
+            ("irscale.collections.pooling.pool", "p")} <= {(f, p) for f, p, _, _ in links}
+    wrong = [(function, parameter, default, [param.default for param in named])
+             for function, parameter, default, named in links
+             if default is not None and not any(param.default is None or _same(param, default)
+                                                for param in named)]
+    assert not wrong, wrong
+
+
+def test_every_exception_names_a_public_parameter_of_another_default():
+    """:data:`NOT_THE_DECLARATION` names public parameters that exist and differ from the
+    declaration of their name (an entry left after a fix would hide a later change)."""
+    import inspect
+
+    functions = dict(_public_callables())
+    for name, parameters in NOT_THE_DECLARATION.items():
+        signature = inspect.signature(functions[name])
+        for parameter in parameters:
+            assert parameter in signature.parameters, (name, parameter)
 
 
 def test_an_api_error_names_the_option_its_declaration_spells():

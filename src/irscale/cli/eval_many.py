@@ -10,9 +10,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..core.params import BATCH, THREADS, Param, Text
+from ..core.params import THREADS, Param, Text
 from ..errors import ParameterError
-from ..evaluation.params import CACHE, PER_TOPIC_OUT
+from ..evaluation.params import BATCH, CACHE, PER_TOPIC_OUT
 from ..io.formats import FORMAT, OUTPUT_FORMATS
 from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
 from .intervals import add_interval_options, intervals_text

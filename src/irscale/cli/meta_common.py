@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from functools import partial
-from types import SimpleNamespace
 from typing import Any
 
 from ..errors import ParameterError
@@ -61,11 +60,10 @@ def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
         add_output(parser)
         add_rules(parser, DIGITS_RULE, *([SOURCES_RULE] if sources else []))
 
-    if aliases:
-        subparsers = SimpleNamespace(add_parser=partial(subparsers.add_parser, aliases=aliases))
     declared.setdefault("description", described(declared["help"], "docs/meta.md"))
     return add_command(subparsers, name, partial(_run, run, min_runs), common,
-                       *([add_standardise] if standardise else []), *arguments, **declared)
+                       *([add_standardise] if standardise else []), *arguments,
+                       aliases=aliases, **declared)
 
 
 def _run(run: Run, min_runs: int | None, args: argparse.Namespace) -> int:

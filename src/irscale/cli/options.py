@@ -17,19 +17,10 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from ..core.options import TIE_POLICIES, TIE_POLICY
-from ..core.params import (
-    PHI_TIES,
-    TABLE_DIGITS,
-    TIE_STRATEGIES,
-    Integers,
-    Names,
-    Param,
-    Reals,
-    Switch,
-    Text,
-)
+from ..core.params import TABLE_DIGITS, Integers, Names, Param, Reals, Switch, Text
 from ..errors import IrscaleError, ParameterError
 from ..io.formats import FORMAT
+from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_inputs, declare_outputs
 from .rules import _SEEN, GIVEN, Declared, Given, Rule, add_rules, given
@@ -354,12 +345,14 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
                 *arguments: Argument, help: str, description: str | None = None,
                 inputs: Sequence[str] = (), outputs: Sequence[str] = (),
                 folders: Sequence[str] = (), rules: Sequence[Declared] = (),
-                **defaults: Any) -> argparse.ArgumentParser:
+                aliases: Sequence[str] = (), **defaults: Any) -> argparse.ArgumentParser:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
     ``arguments`` in order (:data:`Argument`), the arguments naming files it reads
-    (``inputs``) and writes (``outputs``; ``folders``), its :mod:`irscale.cli.rules` and the
-    function that runs it (and other namespace ``defaults``). Returns the parser."""
-    parser = subparsers.add_parser(name, help=help, description=description or help)
+    (``inputs``) and writes (``outputs``; ``folders``), its :mod:`irscale.cli.rules`, the
+    other names it is called by (``aliases``) and the function that runs it (and other
+    namespace ``defaults``). Returns the parser."""
+    parser = subparsers.add_parser(name, help=help, description=description or help,
+                                   aliases=list(aliases))
     for argument in arguments:
         if isinstance(argument, Param):
             add_param(parser, argument)

@@ -9,7 +9,7 @@ import os
 from collections.abc import Sequence
 
 from ..collections import params as cp
-from ..core.params import DEPTH, MEMORY_LIMIT, RELEVANCE, RNG_SEED, RUN_DEPTH, Param, Switch, Text
+from ..core.params import DEPTH, MEMORY_LIMIT, RELEVANCE, RNG_SEED, Param, Switch, Text
 from ..errors import InputError, ParameterError
 from ..meta.params import CONTRIBUTOR_PATTERN
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
@@ -53,7 +53,7 @@ PER_TOPIC = Param("per_topic", Switch(), False, "print every topic's estimates (
 JUDGED = (RELEVANCE, add_ties, add_names)
 #: The options of the strategies (``build`` and ``simulate``).
 STRATEGY_OPTIONS = (
-    (RUN_DEPTH, {"doc": "cut every run at K documents first: the pool depth of depth-k "
+    (cp.RUN_DEPTH, {"doc": "cut every run at K documents first: the pool depth of depth-k "
                  "pooling, the candidates of the others"}),
     cp.POOL_P, cp.POOL_K, cp.POOL_DISCOUNT,
     (RNG_SEED, {"doc": "seed of the adaptive strategies' tie order and draws"}), *JUDGED)
@@ -129,7 +129,7 @@ def add_parser(subparsers) -> None:
     declare_outputs(p, "--shard-scores")
     add_command(
         sub, "sample", run_sample, RUN_FILES, cp.SAMPLE_DRAWS, cp.SAMPLE_DESIGN,
-        (cp.SAMPLE_STRATA, {"many": True, "unique": False}), RUN_DEPTH,
+        (cp.SAMPLE_STRATA, {"many": True, "unique": False}), cp.RUN_DEPTH,
         (RNG_SEED, {"doc": "seed of the draws"}),
         (QRELS_OPTION, {"doc": "simulate: the qrels judge the sample (a document "
                      "they do not judge gets 0) and the output is 'topic 0 docno rel prob', "

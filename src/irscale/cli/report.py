@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 
 from ..collections.params import AUTO_DESIGN
-from ..core.params import RESAMPLES, RNG_SEED, SCALE_DEPTH, SIGNIFICANCE, Param, Switch, Text
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
+from ..report.params import SCALE_DEPTH
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import TABLE_TESTS

@@ -12,24 +12,18 @@ import json
 import sys
 from collections.abc import Sequence
 
-from ..core.params import (
+from ..core.params import MEMORY_LIMIT, RELEVANCE, Integers, Names, Param, Switch, Text
+from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
+from ..meta.params import SCALE_CUTOFFS
+from ..scales.params import (
     LENGTH,
-    MEMORY_LIMIT,
     RECALL_COUNT,
-    RELEVANCE,
     SCALE_INTENTS,
     SCALE_LENGTH,
     SCALE_LEVELS,
     SCALE_PAPER_NAME,
     SCALE_SHARDS,
-    Integers,
-    Names,
-    Param,
-    Switch,
-    Text,
 )
-from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
-from ..meta.params import SCALE_CUTOFFS
 from .common_params import NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .main import given

@@ -46,10 +46,10 @@ set of judgments and under both in the same direction.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -58,6 +58,7 @@ from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
+from ..stats.protocol import Estimate
 from .automatic_pairs import PairDesign, human_sample, ppi_moments, sampled_mean
 from .params import AUTO_DESIGN
 
@@ -68,15 +69,20 @@ Tuning = Literal["ppi++", "ppi", "classical"]
 Design = Literal["topics", "uniform", "stratified", "inclusion"]
 
 
-class MeanEstimate(NamedTuple):
-    """A mean (or a difference of means) estimated from a human sample: the estimate, its
-    ``1 − alpha`` interval and the λ used (module documentation); it unpacks as
-    ``estimate, low, high, lam``."""
+class MeanEstimate(Estimate):
+    """A mean (or a difference of means) estimated from a human sample: the estimate (the
+    ``float`` itself, also ``estimate``), its ``1 − alpha`` interval (``low``, ``high``) and
+    the λ used (``lam``; module documentation); it unpacks as ``estimate, low, high, lam``.
+    """
 
-    estimate: float
+    _fields = ("low", "high", "lam")
+    # the fields, set by Estimate.__new__ (declarations only, for type checkers)
     low: float
     high: float
     lam: float
+
+    def __iter__(self) -> Iterator[float]:
+        return iter((float(self), self.low, self.high, self.lam))
 
 
 def _normal_quantile(alpha: float) -> float:
@@ -136,7 +142,7 @@ def ppi_mean(y: Sequence[float] | np.ndarray, yhat: Sequence[float] | np.ndarray
 def _interval(estimate: float, variance: float, lam: float, alpha: float) -> MeanEstimate:
     """``estimate ± z_{1−α/2}·sqrt(variance)``."""
     half = _normal_quantile(alpha) * float(np.sqrt(variance))
-    return MeanEstimate(estimate, estimate - half, estimate + half, lam)
+    return MeanEstimate(estimate, low=estimate - half, high=estimate + half, lam=lam)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import math
 from ..core.params import (
     CUTOFF,
     DEFAULT_RRF_K,
+    DEPTH,
     INT64_MAX,
     ITERATIONS,
     RRF_K,
@@ -36,6 +37,10 @@ STRATEGY = Names("pooling strategy", (*FIXED_STRATEGIES, *ADAPTIVE_STRATEGIES))
 #: (irscale's choice), with their defaults.
 RBP_P, DEFAULT_RBP_P = Reals(0.0, 1.0, "()"), 0.8
 DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
+#: The cut of every run before pooling or sampling (:func:`irscale.collections.pool`,
+#: :func:`irscale.collections.sample_judgments`).
+RUN_DEPTH = Param("depth", DEPTH, None, "cut every run at K documents first", ("--depth",),
+                  "K", unset="whole runs")
 POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("-p", "--p"), "P")
 POOL_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k, rrf only", ("--k",), "K")
 POOL_DISCOUNT = Param("discount", DISCOUNT, DEFAULT_DISCOUNT,

@@ -21,8 +21,10 @@ A domain has
 The mechanism (the domains, :class:`Param`, the ``check_*`` helpers) and the parameters
 that several layers read are declared here; a package's own parameters are declared beside
 it, with the same mechanism (:mod:`irscale.collections.params`, :mod:`irscale.online.params`,
-:mod:`irscale.meta.params`, :mod:`irscale.text.params`, :mod:`irscale.fusion.params`), in
-modules that import nothing heavier than this one (their packages' ``__init__`` is lazy).
+:mod:`irscale.meta.params`, :mod:`irscale.text.params`, :mod:`irscale.fusion.params`,
+:mod:`irscale.scales.params`, :mod:`irscale.evaluation.params`,
+:mod:`irscale.report.params`), in modules that import nothing heavier than this one (their
+packages' ``__init__`` is lazy).
 
 A parameter that the functions and the command line share is declared once as a
 :class:`Param`: its Python name, domain, default, doc and the spellings of its option. The
@@ -397,10 +399,6 @@ RESAMPLES = Param("samples", SAMPLES, None, "resamples of the resampling procedu
 INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
 #: A pool depth (deeper than any run: a larger one is a typo).
 DEPTH = Integers(1, 1_000_000_000)
-#: The cut of every run before pooling or sampling (:func:`irscale.collections.pool`,
-#: :func:`irscale.collections.sample_judgments`).
-RUN_DEPTH = Param("depth", DEPTH, None, "cut every run at K documents first", ("--depth",),
-                  "K", unset="whole runs")
 #: Threads of this process.
 WORKERS = Integers(1, strict=True)
 THREADS = Param("workers", WORKERS, None, "threads of this process", ("--workers",), "N",
@@ -426,12 +424,6 @@ DEFAULT_RELEVANCE_LEVEL = 1
 RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), DEFAULT_RELEVANCE_LEVEL,
                   "smallest relevance degree counted as relevant", ("-l", "--relevance-level"),
                   "L", label=RELEVANCE_LEVEL)
-#: Run files evaluated at a time (:func:`irscale.evaluate_many`); by default 64 runs of
-#: 10^5 lines take about 0.5 GB while judged.
-BATCH_SIZE = Integers(1, strict=True)
-DEFAULT_BATCH_SIZE = 64
-BATCH = Param("batch_size", BATCH_SIZE, DEFAULT_BATCH_SIZE, "run files per batch: memory "
-              "holds about one batch per worker", ("--batch-size",), "N")
 #: Most topics of a synthetic collection (:func:`irscale.datasets.synthetic_collection`,
 #: ``irscale demo``): 10,000 topics of the default sizes are 7·10^6 lines (208 MB of
 #: files; ``irscale demo`` takes about 30 s and 0.9 GB on a 2-core machine). A demo needs
@@ -443,7 +435,8 @@ DEMO_TOPICS = Integers(2, MAX_TOPICS)
 # --------------------------------------------------------------------------- shared by layers
 # Declared here because packages of two layers read them (the others' parameters live
 # with their owner: irscale.collections.params, irscale.online.params, irscale.meta.params,
-# irscale.text.params, irscale.fusion.params).
+# irscale.text.params, irscale.fusion.params, irscale.scales.params,
+# irscale.evaluation.params, irscale.report.params).
 #: Reciprocal rank fusion's constant k and its default (Cormack et al. 2009: 60): pooling's
 #: rrf strategy and fusion's rrf method.
 RRF_K, DEFAULT_RRF_K = Reals(0.0), 60.0
@@ -468,54 +461,6 @@ NDEVAL_RISK_ALPHA = Param("risk_alpha", RISK_ALPHA, "0", "diversity, --format nd
                           "--baseline FILE: risk sensitivity A >= 0, a loss against the "
                           "baseline weighs 1+A (ndeval -riskAlpha)", ("--risk-alpha",), "A")
 
-# --------------------------------------------------------------------------- interval scales
-#: How the functions name the parameters of a scale's space (command line and Python).
-RUN_LENGTH = "run length N (-N, N)"
-LEVELS = "number of relevance degrees (--levels, levels)"
-RECALL_BASE = "recall base count (--recall-base, recall_base)"
-INTENTS = "number of intents (--intents, intents)"
-#: Degrees are stored as int8: at most 128 relevance degrees 0..127, and 2^S ≤ 128 intent
-#: sets of S intents.
-MAX_LEVELS = 128
-MAX_INTENTS = 7
-#: Largest number of documents of one degree in a recall base: 2^31 − 1 (no topic's qrels
-#: come near it; sums over degrees stay far within 64 bits).
-MAX_RECALL_BASE = 2**31 - 1
-#: The domains of the run length N, the number of degrees, a recall base count, the number
-#: of intents and of the shards an image is computed in.
-LENGTH = Integers(1, INT64_MAX, strict=True)
-DEGREES = Integers(2, MAX_LEVELS, strict=True)
-RECALL_COUNT = Integers(0, MAX_RECALL_BASE, strict=True)
-INTENT_COUNT = Integers(1, MAX_INTENTS, strict=True)
-SHARDS = Integers(1, strict=True)
-#: Tie strategies of φ for runs of equal value (Ferrante, Ferro & Fuhr 2021, eq. 2).
-TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
-#: ``--phi-ties``: φ's tie strategy for runs of equal value (Ferrante, Ferro & Fuhr 2021,
-#: eq. 2; the functions' ``ties``).
-PHI_TIES = Param("ties", Names("tie strategy", TIE_STRATEGIES), "unq", "tie strategy of φ "
-                 "for runs of equal value", ("--phi-ties",), dest="phi_ties")
-#: The parameters of a scale's space (:func:`irscale.scales.scale`).
-SCALE_LENGTH = Param("N", LENGTH, None, "run length N (runs cut at N, padded with "
-                     "non-relevant)", ("-N", "--length"), label=RUN_LENGTH)
-#: The names of Ferrante, Ferro & Fuhr (2021) that :func:`irscale.scales.scale_measure` takes
-#: beside the catalogue's (``RBP_p05``, ``nDCG_b10`` ...), with optional ``(options)``.
-SCALE_PAPER_NAME = re.compile(
-    r"^(?P<name>P|R|F|AP|RR|SBTO|RBTO|RBP_p(?P<p>\d+)|(?P<n>n?)DCG_b(?P<b>\d+))"
-    r"(?:\((?P<params>[^()]*)\))?$"
-)
-SCALE_LEVELS = Param("levels", DEGREES, 2, "number of relevance degrees |REL| = c + 1 (2: "
-                     "binary)", ("--levels",), label=LEVELS)
-SCALE_INTENTS = Param("intents", INTENT_COUNT, None, "diversity measures (alpha-nDCG@k, "
-                      "ERR-IA@k, ...): the number of intents; the space holds the (2^S)^N "
-                      "runs whose documents are each relevant to a subset of them (see "
-                      "docs/scales.md)", ("--intents",), "S", label=INTENTS)
-SCALE_SHARDS = Param("shards", SHARDS, None, "meet-in-the-middle images (AP, DCG/nDCG, RBP "
-                     "...): group the image's buckets (about 4M candidate pairs each) into at "
-                     "most K tasks, run on --scheduler (or this process's threads without "
-                     "it); same image and file", ("--shards",), "K", label="--shards",
-                     unset="one task per bucket with --scheduler, none without")
-
-
 @dataclass(frozen=True)
 class Size:
     """A size in bytes, as :func:`parse_size` reads it; kept as given (the function that
@@ -537,10 +482,3 @@ MEMORY_LIMIT = Param("max_memory", MEMORY, None, "refuse, with the estimate, a c
                      "whose estimated memory exceeds SIZE (2G, 500M, 1.5GiB; powers of "
                      "1024)", ("--max-memory",), "SIZE", label=MAX_MEMORY,
                      unset="half of the RAM")
-
-# --------------------------------------------------------------------------- reports
-#: The run length of the report's robustness panel (:func:`irscale.report.build_report`).
-SCALE_DEPTH = Param("scale_depth", LENGTH, 10, "run length N of the robustness panel for "
-                    "measures without a cut-off", ("--scale-depth",), "N")
-
-# --------------------------------------------------------------------------- rank fusion

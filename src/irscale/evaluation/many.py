@@ -58,7 +58,6 @@ from ..cache.evaluations import version as cache_version
 from ..cache.keys import KeyWriter, MissingFile
 from ..cache.store import CacheDir, Recorder, shown
 from ..core.inputs import Qrels
-from ..core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from ..core.progress import DELAY, ProgressArg, progress_reporter
 from ..errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
 from ..io.extras import require_pyarrow
@@ -90,6 +89,7 @@ from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from ..parallel.threads import map_threads
 from .judged import evaluate_judged, evaluate_native
 from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
+from .params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from .setup import EvaluationSetup, evaluation_setup
 
 if TYPE_CHECKING:  # pragma: no cover

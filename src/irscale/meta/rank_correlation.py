@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -135,7 +135,7 @@ class Correlation(Estimate):
     (:data:`METHODS`) and the number ``n`` of ranked items; ``statistic`` is the value,
     ``pvalue`` is ``None`` (no test), ``to_frame()``/``format(fmt)`` give one row."""
 
-    _fields = ("method", "n")
+    _fields: tuple[str, ...] = ("method", "n")
 
 
 def method_name(method: str) -> str:
@@ -447,33 +447,27 @@ def _listed(items: Sequence[str], shown: int = 10) -> str:
     return ", ".join(items[:shown]) + more
 
 
-@dataclass(frozen=True)
-class CorrelationCI(HtmlRepr):
-    """An overall correlation with its bootstrap percentile interval and standard error.
+class CorrelationCI(Correlation):
+    """An overall correlation (the ``float`` itself, a :class:`Correlation`) with its
+    bootstrap percentile interval (``low``, ``high``) at ``level``, its standard error ``se``
+    over ``samples`` bootstrap samples and the ``replicates`` (kept for other levels).
 
-    Protocol: ``statistic`` (= ``estimate``), ``pvalue`` (``None``),
+    Protocol: ``statistic`` (= ``estimate`` = the float), ``pvalue`` (``None``),
     :meth:`confidence_interval` (the percentile interval of the ``replicates`` at any
-    level; at ``level`` it is (``low``, ``high``)), ``to_frame()``, ``format(fmt)``.
+    level; at ``level`` it is (``low``, ``high``)), ``to_frame()``, ``format(fmt)``;
+    :meth:`describe` says it in one line (the ``repr`` is the float's).
     """
 
+    _fields = ("method", "n", "low", "high", "se", "level", "samples", "replicates")
+    # the fields, set by Estimate.__new__ (declarations only, for type checkers)
     method: str
-    estimate: float
+    n: int | None
     low: float
     high: float
     se: float
     level: float
     samples: int
-    replicates: np.ndarray | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def statistic(self) -> float:
-        """The overall correlation (the field ``estimate``)."""
-        return self.estimate
-
-    @property
-    def pvalue(self) -> None:
-        """``None``: an interval estimate, not a test."""
-        return None
+    replicates: np.ndarray | None
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The bootstrap percentile interval at ``confidence_level`` (default 0.95; at
@@ -488,17 +482,13 @@ class CorrelationCI(HtmlRepr):
         return interval_or_default(confidence_level, self.level, (self.low, self.high),
                                    compute)
 
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([{"method": self.method, "estimate": self.estimate,
-                              "ci_low": self.low, "ci_high": self.high, "se": self.se,
-                              "level": self.level, "samples": self.samples}])
+    def _row(self) -> dict[str, object]:
+        return {"method": self.method, "estimate": float(self), "ci_low": self.low,
+                "ci_high": self.high, "se": self.se, "level": self.level,
+                "samples": self.samples}
 
-    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        """The interval as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
-        return format_table(self.to_frame(), fmt, digits=digits)
-
-    def __repr__(self) -> str:
-        return (f"CorrelationCI({self.method} {self.estimate:.4f}, {self.level:.0%} CI "
+    def describe(self) -> str:
+        return (f"CorrelationCI({self.method} {float(self):.4f}, {self.level:.0%} CI "
                 f"[{self.low:.4f}, {self.high:.4f}], bootstrap s.e. {self.se:.4f}, "
                 f"B={self.samples})")
 
@@ -550,7 +540,7 @@ def correlation_ci(
         report(first + size)
     low, high = _percentile(values, level)
     finite = values[np.isfinite(values)]
-    return CorrelationCI(method=method, estimate=float(estimate), low=low, high=high,
+    return CorrelationCI(float(estimate), method=method, n=x.shape[1], low=low, high=high,
                          se=float(np.std(finite, ddof=1)) if len(finite) > 1
                          else float("nan"), level=level, samples=samples, replicates=values)
 

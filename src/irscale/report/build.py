@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.mean_intervals import mean_intervals
-from ..core.params import SAMPLES, SCALE_DEPTH
+from ..core.params import SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
@@ -64,6 +64,7 @@ from ..stats.registry import test_spec
 from ..stats.results import AnovaResult, PairwiseComparisons
 from ..stats.tables import format_number
 from ..stats.validation import check_alpha
+from .params import SCALE_DEPTH
 
 __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report"]
 

@@ -34,8 +34,6 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.budget import MAX_MEMORY, check_memory
-from ..core.params import INTENT_COUNT, INTENTS
-from ..core.params import MAX_INTENTS as MAX_INTENTS
 from ..errors import MeasureError, ParameterError
 from ..measures.diversity import DIVERSITY_REGISTRY, DiversityRequest, is_diversity_name
 from ..measures.diversity import parse_diversity_measures as parse_names
@@ -50,6 +48,8 @@ from .cost import (
 )
 from .enumeration import CHUNK_RUNS, format_run, synthetic_rankings
 from .measures import ScaleMeasure
+from .params import INTENT_COUNT, INTENTS
+from .params import MAX_INTENTS as MAX_INTENTS
 from .space import Context, Space
 
 #: Families that read nothing of the qrels but the number of intents S (ndeval's

@@ -47,7 +47,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, SCALE_PAPER_NAME
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import MeasureError
 from ..measures.base import EvalContext, MeasureRequest, get_family
 from ..measures.compute import compute_requests
@@ -55,6 +55,7 @@ from ..measures.diversity import is_diversity_name
 from ..measures.gain_discount import Discount, GainMap, gain_table, parse_gain
 from ..measures.names import parse_measure, parse_relevance_level
 from .enumeration import format_run, synthetic_rankings
+from .params import SCALE_PAPER_NAME
 from .space import Context
 
 #: Kinds with an exact algorithm (see the module table).

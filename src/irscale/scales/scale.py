@@ -24,7 +24,6 @@ from typing import Literal
 import numpy as np
 
 from ..core.budget import max_memory_of
-from ..core.params import TIE_STRATEGIES as TIE_STRATEGIES
 from ..core.progress import notice
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local
@@ -36,6 +35,7 @@ from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
 from .measures import ScaleMeasure, scale_measure
 from .pairs import PairImage
+from .params import TIE_STRATEGIES as TIE_STRATEGIES
 from .space import Context, Space, to_context
 
 TieStrategy = Literal["unq", "min", "max", "mid"]

@@ -52,7 +52,6 @@ from typing import Any
 import numpy as np
 
 from ..core.budget import max_memory_of
-from ..core.params import SHARDS
 from ..core.progress import ProgressArg, progress_reporter
 from ..parallel import (
     ExecutorArg,
@@ -64,6 +63,7 @@ from ..parallel import (
 )
 from . import pairs
 from .pairs import Bucket, PairImage, PairTable
+from .params import SHARDS
 
 #: Client bytes per candidate pair of a shard's result: the distinct values (8 bytes) and
 #: their run counts (8 bytes), at most one per pair.

@@ -25,10 +25,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.params import DEGREES, LENGTH, LEVELS, RECALL_BASE, RECALL_COUNT, RUN_LENGTH
-from ..core.params import MAX_LEVELS as MAX_LEVELS
-from ..core.params import MAX_RECALL_BASE as MAX_RECALL_BASE
 from ..errors import ParameterError
+from .params import DEGREES, LENGTH, LEVELS, RECALL_BASE, RECALL_COUNT, RUN_LENGTH
+from .params import MAX_LEVELS as MAX_LEVELS
+from .params import MAX_RECALL_BASE as MAX_RECALL_BASE
 
 
 @dataclass(frozen=True)

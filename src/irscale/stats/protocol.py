@@ -114,7 +114,11 @@ class Estimate(float, HtmlRepr):
     It is the float it stands for — ``==``, arithmetic, ``math``/numpy functions, ``json``
     and f-strings treat it as that float, and its ``repr`` is the float's — so functions
     that returned a bare float return one without breaking their callers. ``kind`` names
-    the estimate; subclasses declare more descriptive fields in ``_fields``.
+    the estimate; subclasses declare more descriptive fields in ``_fields`` (an interval:
+    :class:`irscale.meta.CorrelationCI`, :class:`irscale.collections.MeanEstimate`; a
+    design: :class:`irscale.stats.effects.EffectSize`). It is irscale's one class of
+    estimates: a result that is one number is an ``Estimate`` or a subclass that adds
+    fields.
     """
 
     _fields: tuple[str, ...] = ("kind",)
@@ -147,6 +151,11 @@ class Estimate(float, HtmlRepr):
     @property
     def statistic(self) -> float:
         """The estimate itself (a plain ``float``)."""
+        return float(self)
+
+    @property
+    def estimate(self) -> float:
+        """The estimate itself (a plain ``float``; the name of the interval estimates)."""
         return float(self)
 
     @property

@@ -1,0 +1,61 @@
+"""The parameters of interval scales, declared once: a scale's space (run length N,
+relevance degrees, intents, recall base), φ's tie strategy and the shards of an image.
+
+The functions of :mod:`irscale.scales` check their arguments against these declarations and
+the command line builds its options from them (:func:`irscale.cli.options.add_param`),
+before numpy is imported: this module imports nothing but :mod:`irscale.core.params` (the
+mechanism: domains, :class:`~irscale.core.params.Param`) and :mod:`re`, and the package's
+``__init__`` is lazy.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.params import INT64_MAX, Integers, Names, Param
+
+#: How the functions name the parameters of a scale's space (command line and Python).
+RUN_LENGTH = "run length N (-N, N)"
+LEVELS = "number of relevance degrees (--levels, levels)"
+RECALL_BASE = "recall base count (--recall-base, recall_base)"
+INTENTS = "number of intents (--intents, intents)"
+#: Degrees are stored as int8: at most 128 relevance degrees 0..127, and 2^S ≤ 128 intent
+#: sets of S intents.
+MAX_LEVELS = 128
+MAX_INTENTS = 7
+#: Largest number of documents of one degree in a recall base: 2^31 − 1 (no topic's qrels
+#: come near it; sums over degrees stay far within 64 bits).
+MAX_RECALL_BASE = 2**31 - 1
+#: The domains of the run length N, the number of degrees, a recall base count, the number
+#: of intents and of the shards an image is computed in.
+LENGTH = Integers(1, INT64_MAX, strict=True)
+DEGREES = Integers(2, MAX_LEVELS, strict=True)
+RECALL_COUNT = Integers(0, MAX_RECALL_BASE, strict=True)
+INTENT_COUNT = Integers(1, MAX_INTENTS, strict=True)
+SHARDS = Integers(1, strict=True)
+#: Tie strategies of φ for runs of equal value (Ferrante, Ferro & Fuhr 2021, eq. 2).
+TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
+#: ``--phi-ties``: φ's tie strategy for runs of equal value (Ferrante, Ferro & Fuhr 2021,
+#: eq. 2; the functions' ``ties``).
+PHI_TIES = Param("ties", Names("tie strategy", TIE_STRATEGIES), "unq", "tie strategy of φ "
+                 "for runs of equal value", ("--phi-ties",), dest="phi_ties")
+#: The parameters of a scale's space (:func:`irscale.scales.scale`).
+SCALE_LENGTH = Param("N", LENGTH, None, "run length N (runs cut at N, padded with "
+                     "non-relevant)", ("-N", "--length"), label=RUN_LENGTH)
+#: The names of Ferrante, Ferro & Fuhr (2021) that :func:`irscale.scales.scale_measure` takes
+#: beside the catalogue's (``RBP_p05``, ``nDCG_b10`` ...), with optional ``(options)``.
+SCALE_PAPER_NAME = re.compile(
+    r"^(?P<name>P|R|F|AP|RR|SBTO|RBTO|RBP_p(?P<p>\d+)|(?P<n>n?)DCG_b(?P<b>\d+))"
+    r"(?:\((?P<params>[^()]*)\))?$"
+)
+SCALE_LEVELS = Param("levels", DEGREES, 2, "number of relevance degrees |REL| = c + 1 (2: "
+                     "binary)", ("--levels",), label=LEVELS)
+SCALE_INTENTS = Param("intents", INTENT_COUNT, None, "diversity measures (alpha-nDCG@k, "
+                      "ERR-IA@k, ...): the number of intents; the space holds the (2^S)^N "
+                      "runs whose documents are each relevant to a subset of them (see "
+                      "docs/scales.md)", ("--intents",), "S", label=INTENTS)
+SCALE_SHARDS = Param("shards", SHARDS, None, "meet-in-the-middle images (AP, DCG/nDCG, RBP "
+                     "...): group the image's buckets (about 4M candidate pairs each) into at "
+                     "most K tasks, run on --scheduler (or this process's threads without "
+                     "it); same image and file", ("--shards",), "K", label="--shards",
+                     unset="one task per bucket with --scheduler, none without")
