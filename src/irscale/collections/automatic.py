@@ -33,6 +33,21 @@ the mean of the per-topic differences, estimated the same way. These are ppi-pyt
 ``ppi_mean_pointestimate`` and ``ppi_mean_ci`` (the authors' library), the oracle of the
 tests.
 
+**Label probabilities** (``label_probabilities=True``). The automatic qrels may give each
+pair a distribution over the grades (``topic iter docno rel prob``, one line a grade:
+:mod:`irscale.io.label_probs`). The automatic label of a pair is then its most probable
+grade (the lower on a tie: the agreement, the confusion matrix and the strata use it), and
+the automatic values are the measures' **expected values** under the distributions, the
+pairs' grades independent: for a measure that is a sum over the ranked documents of a
+weight of the rank times a gain of the grade (``P@k``, ``DCG@k``, ``RBP``; the
+contributions of :mod:`irscale.collections.automatic_pairs`), ``E[M_t] = Σ_d w(rank_d) ·
+Σ_k P_d(k)·g(k)`` exactly; other measures are refused (their expectation is not a sum of
+the documents'). Prediction-powered inference takes any prediction of ``Y`` made without
+the human labels (Angelopoulos et al. 2023, §2): the expected value is the prediction a
+calibrated assessor's probabilities give, its error ``Y − Ŷ`` smaller than that of the most
+probable grade when the probabilities are informative, so the interval narrower; its
+coverage does not depend on them.
+
 **Agreement.** Label level: the (topic, document) pairs both qrels judge, Cohen's κ and
 Krippendorff's α (:func:`irscale.collections.qrels_agreement`) and the confusion matrix of
 the grades. System level, on the labelled topics (each ranking of the systems by its mean
@@ -318,17 +333,79 @@ def _difference(values: np.ndarray, first: int, second: int, measure: int) -> np
     return values[:, first, measure] - values[:, second, measure]
 
 
+def _label_distribution(source: Any) -> tuple[Any, pd.DataFrame]:
+    """Automatic judgments with label probabilities (module documentation): the qrels of
+    every pair's most probable grade (the lower on a tie) and the lines ``topic, docno,
+    rel, prob``."""
+    from ..io.label_probs import read_label_probabilities
+
+    lines = read_label_probabilities(source)
+    likeliest = lines.sort_values(["prob", "rel"], ascending=[False, True], kind="mergesort"
+                                  ).drop_duplicates(["topic", "docno"]).sort_index()
+    return as_qrels(pd.DataFrame({"query_id": likeliest["topic"], "doc_id": likeliest["docno"],
+                                  "relevance": likeliest["rel"]})), lines
+
+
+def _probabilities(lines: pd.DataFrame, auto: pd.DataFrame, grades: Sequence[int]
+                   ) -> np.ndarray:
+    """Rows of ``auto`` (topic, docno) × ``grades`` (ascending): each pair's probability of
+    each grade (``lines`` of :func:`_label_distribution`)."""
+    row = pd.MultiIndex.from_frame(auto[["topic", "docno"]]).get_indexer(
+        pd.MultiIndex.from_frame(lines[["topic", "docno"]]))
+    table = np.zeros((len(auto), len(grades)))
+    np.add.at(table, (row, np.searchsorted(np.asarray(grades), lines["rel"].to_numpy())),
+              lines["prob"].to_numpy())
+    return table
+
+
+def _auto_frame(auto_qrels: Any) -> pd.DataFrame:
+    """The automatic qrels as ``topic, docno, rel``."""
+    return pd.DataFrame({"topic": auto_qrels.topic.to_pylist(),
+                         "docno": auto_qrels.docno.to_pylist(),
+                         "rel": np.asarray(auto_qrels.rel)})
+
+
+#: What to do about a measure whose expected value is not a sum over the documents.
+_EXPECTED_SUMS = ("expected values under label probabilities are computed for such sums "
+                  "only (P@k, DCG@k, RBP); give the most probable labels as plain qrels "
+                  "for other measures")
+
+
+def _expected_values(auto_qrels: Any, lines: pd.DataFrame, run_list: list[Any],
+                     measures: list[str], topics: list[str], values: np.ndarray,
+                     relevance_level: int) -> np.ndarray:
+    """topics × runs × measures: every measure's expected value under the label
+    probabilities (module documentation); ``values``: the same under the most probable
+    grades, which the contributions are checked against."""
+    from .automatic_pairs import pair_contributions
+
+    auto = _auto_frame(auto_qrels)
+    grades = sorted(set(auto["rel"].tolist()) | set(lines["rel"].tolist()))
+    probabilities = _probabilities(lines, auto, grades)
+    topic_of = pd.Index(topics).get_indexer(auto["topic"])
+    expected = np.zeros_like(values)
+    for m, measure in enumerate(measures):
+        contributions = pair_contributions(auto, run_list, measure, topics, values[:, :, m],
+                                           relevance_level, grades, advice=_EXPECTED_SUMS)
+        mean = (contributions * probabilities[:, None, :]).sum(axis=2) * len(topics)
+        for s in range(len(run_list)):
+            expected[:, s, m] = np.bincount(topic_of, weights=mean[:, s],
+                                            minlength=len(topics))
+    return expected
+
+
 def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: list[str], *,
                  alpha: float, tuning: str, pairs: bool, relevance_level: int,
-                 design: PairDesign) -> AutomaticJudgmentsResult:
+                 design: PairDesign, lines: pd.DataFrame | None = None
+                 ) -> AutomaticJudgmentsResult:
     """:func:`automatic_judgments` with a sample of (topic, document) pairs
-    (:mod:`irscale.collections.automatic_pairs`)."""
+    (:mod:`irscale.collections.automatic_pairs`); ``lines``: the label probabilities
+    (:func:`_label_distribution`), whose expected contributions are then the
+    predictions."""
     from .automatic_pairs import check_pairs, pair_contributions
 
     sample, prob = human_sample(human, design)
-    auto = pd.DataFrame({"topic": auto_qrels.topic.to_pylist(),
-                         "docno": auto_qrels.docno.to_pylist(),
-                         "rel": np.asarray(auto_qrels.rel)})
+    auto = _auto_frame(auto_qrels)
     where = check_pairs(sample, auto)
     if len(where) >= len(auto) and design != "inclusion":
         raise InputError("the human qrels judge every pair of the automatic qrels: there is "
@@ -337,7 +414,9 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
     human_topics = list(dict.fromkeys(sample["topic"]))
     auto_values, measures_out = _per_topic(auto_qrels, run_list, measures, topics,
                                            relevance_level)
-    grades = sorted(set(auto["rel"].tolist()) | set(sample["rel"].tolist()))
+    grades = sorted(set(auto["rel"].tolist()) | set(sample["rel"].tolist())
+                    | (set() if lines is None else set(lines["rel"].tolist())))
+    probabilities = None if lines is None else _probabilities(lines, auto, grades)
     grade_of = {k: j for j, k in enumerate(grades)}
     human_column = np.array([grade_of[k] for k in sample["rel"]], dtype=np.intp)
     auto_column = np.array([grade_of[k] for k in auto["rel"]], dtype=np.intp)
@@ -349,7 +428,9 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
     for m, measure in enumerate(measures_out):
         values = pair_contributions(auto, run_list, measure, topics, auto_values[:, :, m],
                                     relevance_level, grades) * scale
-        every[:, :, m] = np.take_along_axis(values, auto_column[:, None, None], axis=2)[:, :, 0]
+        every[:, :, m] = (
+            np.take_along_axis(values, auto_column[:, None, None], axis=2)[:, :, 0]
+            if probabilities is None else (values * probabilities[:, None, :]).sum(axis=2))
         y[:, :, m] = np.take_along_axis(values[where], human_column[:, None, None],
                                         axis=2)[:, :, 0]
         yhat[:, :, m] = every[where, :, m]
@@ -390,14 +471,17 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
                         pairs: bool = False,
                         relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
-                        design: Design = "topics") -> AutomaticJudgmentsResult:
+                        design: Design = "topics", label_probabilities: bool = False
+                        ) -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).
 
     Parameters
     ----------
-    automatic : qrels (path, Qrels, DataFrame, dict)
-        The automatic judgments of every topic.
+    automatic : qrels (path, Qrels, DataFrame, dict), or label probabilities
+        The automatic judgments of every topic; with ``label_probabilities``, a
+        ``topic iter docno rel prob`` file or frame of every pair's grades with their
+        probabilities (:mod:`irscale.io.label_probs`).
     human : qrels, or sampled judgments (``design="inclusion"``)
         The human judgments of a sample of those topics (``design="topics"``) or of the
         (topic, document) pairs of the automatic qrels (the other designs).
@@ -418,6 +502,10 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
         documentation), or of the (topic, document) pairs: uniform, stratified by the
         automatic grade, or with stated inclusion probabilities
         (:mod:`irscale.collections.automatic_pairs`).
+    label_probabilities : bool
+        ``automatic`` gives the grades' probabilities: the automatic values are the
+        measures' expected values under them, for measures that are sums over the ranked
+        documents (module documentation).
 
     Returns
     -------
@@ -430,14 +518,15 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     if not names_given:
         raise ParameterError("measures: give one measure at least (map, ndcg_cut_10 ...)")
     design = AUTO_DESIGN.check(design)
-    auto_qrels = as_qrels(automatic)
+    auto_qrels, lines = _label_distribution(automatic) if label_probabilities else \
+        (as_qrels(automatic), None)
     run_list = as_runs(runs)
     if len(run_list) < 2:
         raise ParameterError(f"runs: give two runs at least, got {len(run_list)}")
     if design != "topics":
         return _pair_design(auto_qrels, human, run_list, names_given, alpha=alpha,
                             tuning=tuning, pairs=pairs, relevance_level=relevance_level,
-                            design=design)
+                            design=design, lines=lines)
     human_qrels = as_qrels(human)
     auto_topics = list(dict.fromkeys(auto_qrels.topic.to_pylist()))
     human_topics = list(dict.fromkeys(human_qrels.topic.to_pylist()))
@@ -454,6 +543,9 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
                          f"judge {len(human_topics)} of {len(auto_topics)}")
     auto_all, measures_out = _per_topic(auto_qrels, run_list, names_given,
                                         human_topics + others, relevance_level)
+    if lines is not None:
+        auto_all = _expected_values(auto_qrels, lines, run_list, measures_out,
+                                    human_topics + others, auto_all, relevance_level)
     y, _ = _per_topic(human_qrels, run_list, names_given, human_topics, relevance_level,
                       sample=True)
     n = len(human_topics)

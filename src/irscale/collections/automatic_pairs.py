@@ -176,16 +176,23 @@ def human_sample(human: Any, design: PairDesign) -> tuple[pd.DataFrame, np.ndarr
                          "rel": np.asarray(qrels.rel)}), None
 
 
-def check_linear(measure: str, per_topic: np.ndarray, sums: np.ndarray) -> None:
+#: What to do about a measure that is not a sum over the ranked documents, for a
+#: document-level design.
+SAMPLE_TOPICS = ("a document-level design corrects such sums only (P@k, DCG@k, RBP); sample "
+                 "topics instead (design='topics')")
+
+
+def check_linear(measure: str, per_topic: np.ndarray, sums: np.ndarray,
+                 advice: str = SAMPLE_TOPICS) -> None:
     """Refuse ``measure`` when its per-topic values (topics × runs) are not the sums of
-    their documents' contributions (module documentation)."""
+    their documents' contributions (module documentation); ``advice``: what to do
+    instead."""
     gap = np.abs(per_topic - sums)
     if gap.size and float(gap.max()) > LINEAR_TOLERANCE:
         raise ParameterError(
             f"{measure}: its per-topic value is not a sum over the ranked documents of a "
             f"weight of the rank times a gain of the grade (off by {float(gap.max()):.3g}); "
-            "a document-level design corrects such sums only (P@k, DCG@k, RBP); sample "
-            "topics instead (design='topics')")
+            f"{advice}")
 
 
 def check_pairs(sample: pd.DataFrame, auto: pd.DataFrame) -> np.ndarray:
@@ -207,11 +214,11 @@ def check_pairs(sample: pd.DataFrame, auto: pd.DataFrame) -> np.ndarray:
 
 def pair_contributions(auto: pd.DataFrame, runs: list[Any], measure: str, topics: list[str],
                        per_topic: np.ndarray, relevance_level: int,
-                       grades: Sequence[int]) -> np.ndarray:
+                       grades: Sequence[int], advice: str = SAMPLE_TOPICS) -> np.ndarray:
     """pairs × runs × len(grades): ``c_p`` of every pair of ``auto`` (its rows) and run
     were the pair's grade ``grades[j]``: ``w(rank)·g(grade) / T`` (0 where the run does not
     retrieve the document), checked against ``per_topic`` (topics × runs, the measure under
-    the automatic grades; :func:`check_linear`)."""
+    the automatic grades; :func:`check_linear`, with ``advice``)."""
     from .candidates import ranked_candidates
 
     cand = ranked_candidates(runs)
@@ -240,5 +247,5 @@ def pair_contributions(auto: pd.DataFrame, runs: list[Any], measure: str, topics
     topic_of = pd.Index(topics).get_indexer(auto["topic"])
     sums = np.stack([np.bincount(topic_of, weights=own[:, s], minlength=len(topics))
                      for s in range(len(runs))], axis=1) * len(topics)
-    check_linear(measure, per_topic, sums)
+    check_linear(measure, per_topic, sums, advice)
     return values
