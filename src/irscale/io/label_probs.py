@@ -1,9 +1,8 @@
 """Reading automatic judgments with a probability per label: ``topic iter docno rel prob``.
 
 An automatic assessor may give a (topic, document) pair a distribution over the grades
-instead of one grade (an LLM's probabilities of its label tokens, say: Thomas, Spielman,
-Craswell and Mitra, SIGIR 2024, read the expected label off them). Every line is one grade
-of a pair and its probability ``prob`` ∈ [0, 1]; the lines of a pair give distinct grades
+instead of one grade (an LLM's probabilities of its label tokens, say). Every line is one
+grade of a pair and its probability ``prob`` ∈ [0, 1]; the lines of a pair give distinct grades
 whose probabilities sum to 1 (within :data:`SUM_TOLERANCE`): a binary label ``1`` held with
 probability 0.8 is the two lines ``t 0 d 1 0.8`` and ``t 0 d 0 0.2``, a sure label one line
 of probability 1. ``iter`` is ignored, as in a qrels file. Errors name the file, the line
