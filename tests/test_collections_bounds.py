@@ -44,7 +44,8 @@ def _case(seed: int):
     return qrels, run
 
 
-def _brute(qrels, run, measure: str, key: str, lowest: int, highest: int):
+def _brute(qrels, run, measure: str, key: str, lowest: int, highest: int,
+           relevance_level: int = 1):
     """Per topic, (min, max) of the measure over every completion (pytrec_eval)."""
     bounds = {}
     for topic, ranking in run.items():
@@ -52,8 +53,8 @@ def _brute(qrels, run, measure: str, key: str, lowest: int, highest: int):
         values = []
         for grades in itertools.product((lowest, highest), repeat=len(unjudged)):
             completed = {topic: {**qrels[topic], **dict(zip(unjudged, grades, strict=True))}}
-            found = pytrec_eval.RelevanceEvaluator(completed, {measure}).evaluate(
-                {topic: ranking})
+            found = pytrec_eval.RelevanceEvaluator(
+                completed, {measure}, relevance_level=relevance_level).evaluate({topic: ranking})
             values.append(found[topic][key])
         bounds[topic] = (min(values), max(values))
     return bounds
@@ -208,8 +209,8 @@ WHOLE = {"map": "map", "ndcg": "ndcg", "bpref": "bpref", "Rprec": "Rprec",
 @st.composite
 def _topic(draw):
     """One topic: qrels of grades ``lowest..highest`` (a relevant one at least, some judged
-    documents unretrieved) and a run of 1-8 documents, 0-6 of them unjudged, tied scores
-    often."""
+    documents unretrieved), a run of 1-8 documents, 0-6 of them unjudged, tied scores
+    often, and a relevance level."""
     lowest = draw(st.integers(-1, 1))  # -1: a grade trec_eval reads as unjudged
     highest = draw(st.integers(max(lowest, 1), 3))
     n = draw(st.integers(1, 8))
@@ -218,19 +219,20 @@ def _topic(draw):
     qrels = {f"d{i}": draw(grade) for i in range(n + 3) if i not in unjudged}
     qrels[f"d{n + 3}"] = highest  # a relevant document the run misses
     scores = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
-    return qrels, {f"d{i}": float(s) for i, s in enumerate(scores)}
+    return qrels, {f"d{i}": float(s) for i, s in enumerate(scores)}, draw(st.integers(1, 2))
 
 
 @given(_topic())
 def test_property_bounds_are_the_extremes_of_every_completion(case):
     """On any small topic, the bounds of measures of R and of the ideal ranking equal the
-    minimum and maximum over all 2^u completions (pytrec_eval), searched or not."""
-    qrels, run = case
-    found = unjudged_bounds({"1": qrels}, {"r": {"1": run}}, list(WHOLE)).per_topic
+    minimum and maximum over all 2^u completions (pytrec_eval), at relevance level 1 or 2."""
+    qrels, run, level = case
+    found = unjudged_bounds({"1": qrels}, {"r": {"1": run}}, list(WHOLE),
+                            relevance_level=level).per_topic
     grades = list(qrels.values())
     for measure, key in WHOLE.items():
         low, high = _brute({"1": qrels}, {"1": run}, measure, key, min(grades),
-                           max(grades))["1"]
+                           max(grades), level)["1"]
         row = found[found.measure == key].iloc[0]
         assert (row.low, row.high) == pytest.approx((low, high), abs=1e-12), measure
 
@@ -240,7 +242,7 @@ def test_property_the_low_bound_holds_under_every_grade(case):
     """The low bound of nDCG is also the minimum over every assignment of any grade of the
     qrels to the unjudged documents (g^u completions, pytrec_eval); the high bound is the
     maximum over the lowest and highest grades only, below or at the maximum of all."""
-    qrels, run = case
+    qrels, run, _ = case
     found = unjudged_bounds({"1": qrels}, {"r": {"1": run}}, ["ndcg"]).per_topic.iloc[0]
     unjudged = [d for d in run if d not in qrels]
     grades = range(min(qrels.values()), max(qrels.values()) + 1)
