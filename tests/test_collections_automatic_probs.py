@@ -2,9 +2,10 @@
 ``label_probabilities``): the automatic values are the measures' expected values under the
 label distributions, computed here from the files (P@10: the probability of a relevant
 grade of each top-10 document, over 10), and the prediction-powered estimates made with
-them equal ppi-python's (the authors' library), for a sample of topics and of pairs; a
-distribution sure of every label gives the results of the plain qrels; measures that are not
-sums over the ranked documents are refused; the command line prints the API's table."""
+them equal ppi-python's (the authors' library), for a sample of topics and of pairs; AP's
+expected value, estimated from drawn labels, agrees with an enumeration of every grade
+assignment; a distribution sure of every label gives the results of the plain qrels; the
+command line prints the API's table."""
 
 from __future__ import annotations
 
@@ -148,18 +149,76 @@ def test_sure_labels_give_the_plain_qrels_results(measure):
     pd.testing.assert_frame_equal(sure.confusion, plain.confusion)
 
 
+#: Pairs made uncertain: (topic, docno) → probabilities of the grades 0, 1, 2.
+UNCERTAIN = {("1", "a"): (0.3, 0.5, 0.2), ("1", "b"): (0.6, 0.4, 0.0),
+             ("3", "g"): (0.5, 0.0, 0.5), ("4", "h"): (0.2, 0.8, 0.0)}
+
+
+def _uncertain() -> pd.DataFrame:
+    rows = []
+    for t, docs in QRELS.items():
+        for d, r in docs.items():
+            for grade, p in enumerate(UNCERTAIN.get((t, d), np.eye(3)[r])):
+                if p > 0:
+                    rows.append({"topic": t, "docno": d, "rel": grade, "prob": float(p)})
+    return pd.DataFrame(rows)
+
+
+def _exact_ap(run) -> tuple[np.ndarray, np.ndarray]:
+    """Per topic, the mean and variance of AP over every assignment of the uncertain pairs'
+    grades, weighted by its probability (pytrec_eval)."""
+    import itertools
+
+    import pytrec_eval
+
+    means, variances = [], []
+    for topic, docs in QRELS.items():
+        pairs = [d for d in docs if (topic, d) in UNCERTAIN]
+        values, weights = [], []
+        for grades in itertools.product(range(3), repeat=len(pairs)):
+            weight = np.prod([UNCERTAIN[(topic, d)][g] for d, g in zip(pairs, grades,
+                                                                       strict=True)])
+            if weight == 0:
+                continue
+            qrels = {topic: {**docs, **dict(zip(pairs, grades, strict=True))}}
+            values.append(pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(
+                {topic: run[topic]})[topic]["map"])
+            weights.append(weight)
+        mean = float(np.dot(weights, values))
+        means.append(mean)
+        variances.append(float(np.dot(weights, (np.array(values) - mean) ** 2)))
+    return np.array(means), np.array(variances)
+
+
+def test_other_measures_take_the_mean_of_drawn_labels():
+    """AP is not a sum over the documents: its automatic mean is the mean over drawn
+    labels, within 5 standard errors (from the exact variance) of its expectation over
+    every assignment of the uncertain grades."""
+    draws = 300
+    found = automatic_judgments(_uncertain(), HUMAN, RUNS, "map", label_probabilities=True,
+                                draws=draws, rng=3).estimates
+    for name, run in RUNS.items():
+        mean, variance = _exact_ap(run)
+        error = np.sqrt(variance.sum() / draws) / len(mean)
+        row = found[found.system == name].iloc[0]
+        assert abs(row["automatic"] - mean.mean()) <= 5 * error + 1e-12, (name, error)
+
+
 def test_most_probable_label_and_refusals(tmp_path):
     """The label of a pair is its most probable grade, the lower on a tie (the confusion
-    matrix counts it); a measure that is not a sum over the ranked documents is refused."""
+    matrix counts it); a document-level design refuses a measure that is not a sum over
+    the ranked documents."""
     lines = _sure(QRELS)
     lines = pd.concat([lines[lines.docno != "a"],
                        pd.DataFrame([{"topic": "1", "docno": "a", "rel": 2, "prob": 0.5},
                                      {"topic": "1", "docno": "a", "rel": 1, "prob": 0.5}])])
     found = automatic_judgments(lines, HUMAN, RUNS, "P@2", label_probabilities=True)
     assert found.confusion.loc[1, "human=1"] == 1  # a: 1 (the lower of 1 and 2), human 1
-    with pytest.raises(ParameterError, match=r"map: its per-topic value is not a sum.*"
-                       r"expected values under label probabilities"):
-        automatic_judgments(lines, HUMAN, RUNS, "map", label_probabilities=True)
+    with pytest.raises(ParameterError, match=r"map: its per-topic value is not a sum"):
+        automatic_judgments(lines, HUMAN, RUNS, "map", label_probabilities=True,
+                            design="uniform")
+    with pytest.raises(ParameterError, match="draws"):
+        automatic_judgments(lines, HUMAN, RUNS, "map", label_probabilities=True, draws=0)
     bad = lines.assign(prob=np.where(lines.docno == "b", 0.5, lines.prob))
     with pytest.raises(InputError, match=r"'b' of topic '1' sum to 0\.5, not 1"):
         automatic_judgments(bad, HUMAN, RUNS, "P@2", label_probabilities=True)

@@ -326,8 +326,11 @@ CASES = [
                                              *PROB_LINES[1:]])}),
     bad("auto-label-probabilities-fields", AUTO_PROBS, "ap.txt", "line 1", "expected 5",
         files={"ap.txt": text(qrels_lines())}),
-    bad("auto-label-probabilities-not-a-sum", [*swap(AUTO_PROBS, "P@5", "map")], "map",
-        "expected values under label probabilities", files=PROBS),
+    good("auto-label-probabilities-map", [*swap(AUTO_PROBS, "P@5", "map"), "--format", "csv"],
+         output_contains("map,teamA_r1,mean"), files=PROBS),
+    bad("auto-label-probabilities-not-a-sum", [*swap(AUTO_PROBS, "P@5", "map"), "--design",
+                                               "uniform"], "map",
+        "not a sum over the ranked documents", files=PROBS),
     # the document-level designs: h.txt as a sample of the pairs of qrels.txt
     good("auto-design-uniform", [*swap(AUTO, "map", "P@5"), "--design", "uniform"],
          output_contains("ppi_low")),

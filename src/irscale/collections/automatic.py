@@ -41,12 +41,16 @@ the automatic values are the measures' **expected values** under the distributio
 pairs' grades independent: for a measure that is a sum over the ranked documents of a
 weight of the rank times a gain of the grade (``P@k``, ``DCG@k``, ``RBP``; the
 contributions of :mod:`irscale.collections.automatic_pairs`), ``E[M_t] = Σ_d w(rank_d) ·
-Σ_k P_d(k)·g(k)`` exactly; other measures are refused (their expectation is not a sum of
-the documents'). Prediction-powered inference takes any prediction of ``Y`` made without
-the human labels (Angelopoulos et al. 2023, §2): the expected value is the prediction a
-calibrated assessor's probabilities give, its error ``Y − Ŷ`` smaller than that of the most
-probable grade when the probabilities are informative, so the interval narrower; its
-coverage does not depend on them.
+Σ_k P_d(k)·g(k)`` exactly; for other measures (AP, nDCG: ratios, whose expectation is
+not a sum of the documents') with a sample of topics, the mean of the measure over
+``draws`` draws of every pair's grade from its distribution (a Monte Carlo estimate: its
+error adds to that of the prediction, not to the bias of the corrected estimate); the
+document-level designs take sums only. Prediction-powered inference takes any prediction
+of ``Y`` made without the human labels (Angelopoulos et al. 2023): its intervals keep their
+coverage whatever the probabilities, and they are narrower as the error ``Y − Ŷ`` is
+smaller, which the expected value of calibrated probabilities makes it (the most probable
+grade may do as well with probabilities that are not; docs/collections.md §7 measures
+both).
 
 **Agreement.** Label level: the (topic, document) pairs both qrels judge, Cohen's κ and
 Krippendorff's α (:func:`irscale.collections.qrels_agreement`) and the confusion matrix of
@@ -70,11 +74,16 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha, check_count
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
+from ..stats.resampling import check_rng
 from .automatic_pairs import PairDesign, human_sample, ppi_moments, sampled_mean
 from .params import AUTO_DESIGN
+
+#: Draws of the labels that estimate the expected value of a measure that is not a sum over
+#: the ranked documents, by default (module documentation).
+LABEL_DRAWS = 100
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats.tables import Format
@@ -365,32 +374,43 @@ def _auto_frame(auto_qrels: Any) -> pd.DataFrame:
                          "rel": np.asarray(auto_qrels.rel)})
 
 
-#: What to do about a measure whose expected value is not a sum over the documents.
-_EXPECTED_SUMS = ("expected values under label probabilities are computed for such sums "
-                  "only (P@k, DCG@k, RBP); give the most probable labels as plain qrels "
-                  "for other measures")
-
-
 def _expected_values(auto_qrels: Any, lines: pd.DataFrame, run_list: list[Any],
-                     measures: list[str], topics: list[str], values: np.ndarray,
-                     relevance_level: int) -> np.ndarray:
+                     names: list[str], measures: list[str], topics: list[str],
+                     values: np.ndarray, relevance_level: int, draws: int, rng: Any
+                     ) -> np.ndarray:
     """topics × runs × measures: every measure's expected value under the label
-    probabilities (module documentation); ``values``: the same under the most probable
-    grades, which the contributions are checked against."""
-    from .automatic_pairs import pair_contributions
+    probabilities (module documentation): exact for the sums over the ranked documents
+    (``values``: the measures under the most probable grades, which tell them), the mean
+    over ``draws`` draws of every pair's grade otherwise (``names``: the measures asked
+    for, whose labels are ``measures``)."""
+    from .automatic_pairs import contributions, is_linear
 
     auto = _auto_frame(auto_qrels)
     grades = sorted(set(auto["rel"].tolist()) | set(lines["rel"].tolist()))
     probabilities = _probabilities(lines, auto, grades)
     topic_of = pd.Index(topics).get_indexer(auto["topic"])
     expected = np.zeros_like(values)
+    drawn = []
     for m, measure in enumerate(measures):
-        contributions = pair_contributions(auto, run_list, measure, topics, values[:, :, m],
-                                           relevance_level, grades, advice=_EXPECTED_SUMS)
-        mean = (contributions * probabilities[:, None, :]).sum(axis=2) * len(topics)
+        table, sums = contributions(auto, run_list, measure, topics, relevance_level, grades)
+        if not is_linear(values[:, :, m], sums):
+            drawn.append(m)
+            continue
+        mean = (table * probabilities[:, None, :]).sum(axis=2) * len(topics)
         for s in range(len(run_list)):
             expected[:, s, m] = np.bincount(topic_of, weights=mean[:, s],
                                             minlength=len(topics))
+    if drawn:
+        generator = np.random.default_rng(rng)
+        cumulative = probabilities.cumsum(axis=1)
+        total = np.zeros_like(values)
+        for _ in range(draws):
+            column = (generator.random(len(auto))[:, None] > cumulative).sum(axis=1)
+            grade = np.asarray(grades)[np.minimum(column, len(grades) - 1)]
+            qrels = as_qrels(pd.DataFrame({"query_id": auto["topic"], "doc_id": auto["docno"],
+                                           "relevance": grade}))
+            total += _per_topic(qrels, run_list, names, topics, relevance_level)[0]
+        expected[:, :, drawn] = total[:, :, drawn] / draws
     return expected
 
 
@@ -471,7 +491,8 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
                         pairs: bool = False,
                         relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
-                        design: Design = "topics", label_probabilities: bool = False
+                        design: Design = "topics", label_probabilities: bool = False,
+                        draws: int = LABEL_DRAWS, rng: object = 0
                         ) -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).
@@ -505,7 +526,13 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     label_probabilities : bool
         ``automatic`` gives the grades' probabilities: the automatic values are the
         measures' expected values under them, for measures that are sums over the ranked
-        documents (module documentation).
+        documents, estimated by drawing the labels for the others (module documentation).
+    draws : int
+        With ``label_probabilities`` and the topic design, how many draws of every pair's
+        grade estimate the expected value of a measure that is not a sum over the ranked
+        documents.
+    rng : seed or numpy.random.Generator
+        The draws' generator (default 0: the same draws at every call).
 
     Returns
     -------
@@ -518,6 +545,8 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     if not names_given:
         raise ParameterError("measures: give one measure at least (map, ndcg_cut_10 ...)")
     design = AUTO_DESIGN.check(design)
+    draws = check_count(draws, "draws")
+    rng = check_rng(rng)
     auto_qrels, lines = _label_distribution(automatic) if label_probabilities else \
         (as_qrels(automatic), None)
     run_list = as_runs(runs)
@@ -544,8 +573,9 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     auto_all, measures_out = _per_topic(auto_qrels, run_list, names_given,
                                         human_topics + others, relevance_level)
     if lines is not None:
-        auto_all = _expected_values(auto_qrels, lines, run_list, measures_out,
-                                    human_topics + others, auto_all, relevance_level)
+        auto_all = _expected_values(auto_qrels, lines, run_list, names_given, measures_out,
+                                    human_topics + others, auto_all, relevance_level,
+                                    draws, rng)
     y, _ = _per_topic(human_qrels, run_list, names_given, human_topics, relevance_level,
                       sample=True)
     n = len(human_topics)
