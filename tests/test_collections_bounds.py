@@ -8,8 +8,11 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 import pytrec_eval
+from hypothesis import given
+from hypothesis import strategies as st
 
 from irscale.cli.main import main
 from irscale.collections import unjudged_bounds
@@ -41,7 +44,8 @@ def _case(seed: int):
     return qrels, run
 
 
-def _brute(qrels, run, measure: str, key: str, lowest: int, highest: int):
+def _brute(qrels, run, measure: str, key: str, lowest: int, highest: int,
+           relevance_level: int = 1):
     """Per topic, (min, max) of the measure over every completion (pytrec_eval)."""
     bounds = {}
     for topic, ranking in run.items():
@@ -49,8 +53,8 @@ def _brute(qrels, run, measure: str, key: str, lowest: int, highest: int):
         values = []
         for grades in itertools.product((lowest, highest), repeat=len(unjudged)):
             completed = {topic: {**qrels[topic], **dict(zip(unjudged, grades, strict=True))}}
-            found = pytrec_eval.RelevanceEvaluator(completed, {measure}).evaluate(
-                {topic: ranking})
+            found = pytrec_eval.RelevanceEvaluator(
+                completed, {measure}, relevance_level=relevance_level).evaluate({topic: ranking})
             values.append(found[topic][key])
         bounds[topic] = (min(values), max(values))
     return bounds
@@ -113,11 +117,7 @@ def test_bounds_of_grade_measures_are_their_two_extreme_completions(seed, tmp_pa
         for topic, (low, high) in _brute(qrels, run, measure, key, lowest, highest).items():
             row = table[(table.measure == key) & (table.topic == topic)].iloc[0]
             assert (row.low, row.high) == pytest.approx((low, high), abs=1e-12), (name, topic)
-    # two completions a topic: within a memory limit that every completion would exceed
-    lines = sum(len(ranking) for ranking in run.values())
-    table = unjudged_bounds(q, [r], ["RBP(p=0.8)"], max_memory=2 * lines * 400).per_topic
-    with pytest.raises(ParameterError, match="ranking lines of completions"):
-        unjudged_bounds(q, [r], ["RBP(p=0.8)", "map"], max_memory=2 * lines * 400)
+    table = unjudged_bounds(q, [r], ["RBP(p=0.8)"]).per_topic
     for topic, ranking in run.items():
         order = sorted(ranking, key=lambda d: (-ranking[d], [-ord(c) for c in d]))
         unjudged = [d for d in order if d not in qrels[topic]]
@@ -169,10 +169,19 @@ def test_means_and_undecided_pairs(tmp_path):
 
 
 def test_work_beyond_the_memory_limit_is_refused_before_it_starts(tmp_path):
+    """The search evaluates one ranking's completions at a time at least: a limit below
+    that is refused before the search; at that limit every completion is its own batch,
+    with the bounds of the default batches."""
+    from irscale.collections.bounds import BYTES_PER_LINE
+
     qrels, run = _case(1)
     q, r = _files(tmp_path, qrels, run)
+    longest = max(len(ranking) for ranking in run.values())
     with pytest.raises(ParameterError, match="ranking lines of completions"):
-        unjudged_bounds(q, [r], ["map"], max_memory=1000)
+        unjudged_bounds(q, [r], ["map"], max_memory=longest * BYTES_PER_LINE - 1)
+    one = unjudged_bounds(q, [r], list(MEASURES), max_memory=longest * BYTES_PER_LINE)
+    expected = unjudged_bounds(q, [r], list(MEASURES))
+    pd.testing.assert_frame_equal(one.per_topic, expected.per_topic)
 
 
 def test_command_line_prints_the_api_bounds(tmp_path, capsys):
@@ -189,3 +198,56 @@ def test_command_line_prints_the_api_bounds(tmp_path, capsys):
     assert printed["high"].tolist() == pytest.approx(expected["high"].tolist())
     assert main(["pool", "bounds", q, r, "-m", "map", "--per-topic"]) == 0
     assert "unjudged" in capsys.readouterr().out
+
+
+#: Measures of R or of the ideal ranking the property below checks (pytrec_eval's names).
+WHOLE = {"map": "map", "ndcg": "ndcg", "bpref": "bpref", "Rprec": "Rprec",
+         "infAP": "infAP", "recall.1000": "recall_1000", "ndcg_cut.3": "ndcg_cut_3",
+         "map_cut.3": "map_cut_3", "P.3": "P_3", "recip_rank": "recip_rank"}
+
+
+@st.composite
+def _topic(draw):
+    """One topic: qrels of grades ``lowest..highest`` (a relevant one at least, some judged
+    documents unretrieved), a run of 1-8 documents, 0-6 of them unjudged, tied scores
+    often, and a relevance level."""
+    lowest = draw(st.integers(-1, 1))  # -1: a grade trec_eval reads as unjudged
+    highest = draw(st.integers(max(lowest, 1), 3))
+    n = draw(st.integers(1, 8))
+    unjudged = draw(st.sets(st.integers(0, n - 1), max_size=6))
+    grade = st.integers(lowest, highest)
+    qrels = {f"d{i}": draw(grade) for i in range(n + 3) if i not in unjudged}
+    qrels[f"d{n + 3}"] = highest  # a relevant document the run misses
+    scores = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    return qrels, {f"d{i}": float(s) for i, s in enumerate(scores)}, draw(st.integers(1, 2))
+
+
+@given(_topic())
+def test_property_bounds_are_the_extremes_of_every_completion(case):
+    """On any small topic, the bounds of measures of R and of the ideal ranking equal the
+    minimum and maximum over all 2^u completions (pytrec_eval), at relevance level 1 or 2."""
+    qrels, run, level = case
+    found = unjudged_bounds({"1": qrels}, {"r": {"1": run}}, list(WHOLE),
+                            relevance_level=level).per_topic
+    grades = list(qrels.values())
+    for measure, key in WHOLE.items():
+        low, high = _brute({"1": qrels}, {"1": run}, measure, key, min(grades),
+                           max(grades), level)["1"]
+        row = found[found.measure == key].iloc[0]
+        assert (row.low, row.high) == pytest.approx((low, high), abs=1e-12), measure
+
+
+@given(_topic())
+def test_property_the_low_bound_holds_under_every_grade(case):
+    """The low bound of nDCG is also the minimum over every assignment of any grade of the
+    qrels to the unjudged documents (g^u completions, pytrec_eval); the high bound is the
+    maximum over the lowest and highest grades only, below or at the maximum of all."""
+    qrels, run, _ = case
+    found = unjudged_bounds({"1": qrels}, {"r": {"1": run}}, ["ndcg"]).per_topic.iloc[0]
+    unjudged = [d for d in run if d not in qrels]
+    grades = range(min(qrels.values()), max(qrels.values()) + 1)
+    values = [pytrec_eval.RelevanceEvaluator(
+        {"1": {**qrels, **dict(zip(unjudged, g, strict=True))}}, {"ndcg"}).evaluate(
+        {"1": run})["1"]["ndcg"] for g in itertools.product(grades, repeat=len(unjudged))]
+    assert found.low == pytest.approx(min(values), abs=1e-12)
+    assert found.high <= max(values) + 1e-12

@@ -62,6 +62,10 @@ Q2 = {"q2.txt": replace_line(qrels_lines(), 1, "1 0 d1 0"),
       "h.txt": text([line for line in ["1 0 d1 0", *qrels_lines()[1:]]
                      if line.split()[0] in ("1", "2", "3")])}
 AUTO = ["labels", "auto", "qrels.txt", "h.txt", *RUNS, "-m", "map"]
+#: The automatic qrels with their grades' probabilities (qrels.txt, each label sure).
+PROB_LINES = [f"{line} 1" for line in qrels_lines()]
+PROBS = {"ap.txt": text(PROB_LINES)}
+AUTO_PROBS = ["labels", "auto", "ap.txt", "h.txt", *RUNS, "-m", "P@5", "--label-probabilities"]
 
 
 def swap(argv: list[str], old: str, new: str) -> list[str]:
@@ -308,6 +312,25 @@ CASES = [
     bad("auto-human-missing", swap(AUTO, "h.txt", "nope.txt"), "nope.txt"),
     bad("auto-human-malformed", swap(AUTO, "h.txt", "h3.txt"), "h3.txt", "line 2",
         files={"h3.txt": text(["1 0 d1 1", "1 0 d2"])}),
+    # automatic judgments with a probability per grade (topic iter docno rel prob)
+    good("auto-label-probabilities", [*AUTO_PROBS, "--format", "csv"],
+         output_contains("P@5,teamA_r1,mean"), files=PROBS),
+    good("auto-label-probabilities-uniform", [*AUTO_PROBS, "--design", "uniform"],
+         output_contains("ppi_low"), files=PROBS),
+    bad("auto-label-probabilities-sum", AUTO_PROBS, "ap.txt", "line 2", "sum to 0.5",
+        files={"ap.txt": replace_line(PROB_LINES, 2, "1 0 d2 0 0.5")}),
+    bad("auto-label-probabilities-range", AUTO_PROBS, "ap.txt", "line 3",
+        "not a probability", files={"ap.txt": replace_line(PROB_LINES, 3, "1 0 d3 1 1.5")}),
+    bad("auto-label-probabilities-grade-twice", AUTO_PROBS, "ap.txt", "line 2",
+        "same grade", files={"ap.txt": text(["1 0 d1 2 0.5", "1 0 d1 2 0.5",
+                                             *PROB_LINES[1:]])}),
+    bad("auto-label-probabilities-fields", AUTO_PROBS, "ap.txt", "line 1", "expected 5",
+        files={"ap.txt": text(qrels_lines())}),
+    good("auto-label-probabilities-map", [*swap(AUTO_PROBS, "P@5", "map"), "--format", "csv"],
+         output_contains("map,teamA_r1,mean"), files=PROBS),
+    bad("auto-label-probabilities-not-a-sum", [*swap(AUTO_PROBS, "P@5", "map"), "--design",
+                                               "uniform"], "map",
+        "not a sum over the ranked documents", files=PROBS),
     # the document-level designs: h.txt as a sample of the pairs of qrels.txt
     good("auto-design-uniform", [*swap(AUTO, "map", "P@5"), "--design", "uniform"],
          output_contains("ppi_low")),

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..collections.params import AUTO_DESIGN, AUTO_PAIRS, AUTO_TUNING
+from ..collections.params import AUTO_DESIGN, AUTO_PAIRS, AUTO_PROBABILITIES, AUTO_TUNING
 from ..core.params import RELEVANCE, SIGNIFICANCE
 from ..errors import ParameterError
+from ..io.sources import as_runs
 from .common_params import MEASURES
 from .options import add_command
 from .outputs import write_text
-from .rules import check_options
 from .runargs import add_names, named_runs, read_inputs
 
 
@@ -25,7 +25,7 @@ def add_auto(sub, inputs, table_options) -> None:
                     "doc": "measure with per-topic values (repeatable)"}),
         (SIGNIFICANCE, {"doc": "1 - the intervals' level, and the level of the paired t-tests "
                         "of the system agreement"}),
-        (AUTO_TUNING, {"choices": AUTO_TUNING.domain.names}), AUTO_PAIRS,
+        (AUTO_TUNING, {"choices": AUTO_TUNING.domain.names}), AUTO_PAIRS, AUTO_PROBABILITIES,
         (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), AUTO_DESIGN,
         add_names, *table_options, inputs=["inputs"],
         help="automatic judgments against a human sample of topics: agreement and "
@@ -45,13 +45,16 @@ def _auto_inputs(args: argparse.Namespace) -> None:
 
 def run_auto(args: argparse.Namespace) -> int:
     """``labels auto``: the four tables of :class:`AutomaticJudgmentsResult`."""
-    check_options(args)
-    automatic, runs = read_inputs(args.inputs[0], named_runs(args.inputs[2:], args.names))
-    # sampled judgments (topic iter docno rel prob) are read by the design's own reader
+    # label probabilities and sampled judgments (topic iter docno rel prob) are read by
+    # their own readers
+    automatic = args.inputs[0] if args.label_probabilities else \
+        read_inputs(args.inputs[0], [])[0]
+    runs = as_runs(named_runs(args.inputs[2:], args.names))
     human = args.inputs[1] if args.design == "inclusion" else read_inputs(args.inputs[1], [])[0]
     from ..collections.automatic import automatic_judgments
 
     result = automatic_judgments(automatic, human, runs, args.measures, alpha=args.alpha,
                                  tuning=args.tuning, pairs=args.pairs,
-                                 relevance_level=args.relevance_level, design=args.design)
+                                 relevance_level=args.relevance_level, design=args.design,
+                                 label_probabilities=args.label_probabilities)
     return write_text(args, result.format(args.fmt, digits=args.digits).rstrip("\n") + "\n")

@@ -33,6 +33,25 @@ the mean of the per-topic differences, estimated the same way. These are ppi-pyt
 ``ppi_mean_pointestimate`` and ``ppi_mean_ci`` (the authors' library), the oracle of the
 tests.
 
+**Label probabilities** (``label_probabilities=True``). The automatic qrels may give each
+pair a distribution over the grades (``topic iter docno rel prob``, one line a grade:
+:mod:`irscale.io.label_probs`). The automatic label of a pair is then its most probable
+grade (the lower on a tie: the agreement, the confusion matrix and the strata use it), and
+the automatic values are the measures' **expected values** under the distributions, the
+pairs' grades independent: for a measure that is a sum over the ranked documents of a
+weight of the rank times a gain of the grade (``P@k``, ``DCG@k``, ``RBP``; the
+contributions of :mod:`irscale.collections.automatic_pairs`), ``E[M_t] = Σ_d w(rank_d) ·
+Σ_k P_d(k)·g(k)`` exactly; for other measures (AP, nDCG: ratios, whose expectation is
+not a sum of the documents') with a sample of topics, the mean of the measure over
+``draws`` draws of every pair's grade from its distribution (a Monte Carlo estimate: its
+error adds to that of the prediction, not to the bias of the corrected estimate); the
+document-level designs take sums only. Prediction-powered inference takes any prediction
+of ``Y`` made without the human labels (Angelopoulos et al. 2023): its intervals keep their
+coverage whatever the probabilities, and they are narrower as the error ``Y − Ŷ`` is
+smaller, which the expected value of calibrated probabilities makes it (the most probable
+grade may do as well with probabilities that are not; docs/collections.md §7 measures
+both).
+
 **Agreement.** Label level: the (topic, document) pairs both qrels judge, Cohen's κ and
 Krippendorff's α (:func:`irscale.collections.qrels_agreement`) and the confusion matrix of
 the grades. System level, on the labelled topics (each ranking of the systems by its mean
@@ -55,12 +74,17 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha, check_count
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import Estimate
+from ..stats.resampling import check_rng
 from .automatic_pairs import PairDesign, human_sample, ppi_moments, sampled_mean
 from .params import AUTO_DESIGN
+
+#: Draws of the labels that estimate the expected value of a measure that is not a sum over
+#: the ranked documents, by default (module documentation).
+LABEL_DRAWS = 100
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats.tables import Format
@@ -324,17 +348,90 @@ def _difference(values: np.ndarray, first: int, second: int, measure: int) -> np
     return values[:, first, measure] - values[:, second, measure]
 
 
+def _label_distribution(source: Any) -> tuple[Any, pd.DataFrame]:
+    """Automatic judgments with label probabilities (module documentation): the qrels of
+    every pair's most probable grade (the lower on a tie) and the lines ``topic, docno,
+    rel, prob``."""
+    from ..io.label_probs import read_label_probabilities
+
+    lines = read_label_probabilities(source)
+    likeliest = lines.sort_values(["prob", "rel"], ascending=[False, True], kind="mergesort"
+                                  ).drop_duplicates(["topic", "docno"]).sort_index()
+    return as_qrels(pd.DataFrame({"query_id": likeliest["topic"], "doc_id": likeliest["docno"],
+                                  "relevance": likeliest["rel"]})), lines
+
+
+def _probabilities(lines: pd.DataFrame, auto: pd.DataFrame, grades: Sequence[int]
+                   ) -> np.ndarray:
+    """Rows of ``auto`` (topic, docno) × ``grades`` (ascending): each pair's probability of
+    each grade (``lines`` of :func:`_label_distribution`)."""
+    row = pd.MultiIndex.from_frame(auto[["topic", "docno"]]).get_indexer(
+        pd.MultiIndex.from_frame(lines[["topic", "docno"]]))
+    table = np.zeros((len(auto), len(grades)))
+    np.add.at(table, (row, np.searchsorted(np.asarray(grades), lines["rel"].to_numpy())),
+              lines["prob"].to_numpy())
+    return table
+
+
+def _auto_frame(auto_qrels: Any) -> pd.DataFrame:
+    """The automatic qrels as ``topic, docno, rel``."""
+    return pd.DataFrame({"topic": auto_qrels.topic.to_pylist(),
+                         "docno": auto_qrels.docno.to_pylist(),
+                         "rel": np.asarray(auto_qrels.rel)})
+
+
+def _expected_values(auto_qrels: Any, lines: pd.DataFrame, run_list: list[Any],
+                     names: list[str], measures: list[str], topics: list[str],
+                     values: np.ndarray, relevance_level: int, draws: int, rng: Any
+                     ) -> np.ndarray:
+    """topics × runs × measures: every measure's expected value under the label
+    probabilities (module documentation): exact for the sums over the ranked documents
+    (``values``: the measures under the most probable grades, which tell them), the mean
+    over ``draws`` draws of every pair's grade otherwise (``names``: the measures asked
+    for, whose labels are ``measures``)."""
+    from .automatic_pairs import contributions, is_linear
+
+    auto = _auto_frame(auto_qrels)
+    grades = sorted(set(auto["rel"].tolist()) | set(lines["rel"].tolist()))
+    probabilities = _probabilities(lines, auto, grades)
+    topic_of = pd.Index(topics).get_indexer(auto["topic"])
+    expected = np.zeros_like(values)
+    drawn = []
+    for m, measure in enumerate(measures):
+        table, sums = contributions(auto, run_list, measure, topics, relevance_level, grades)
+        if not is_linear(values[:, :, m], sums):
+            drawn.append(m)
+            continue
+        mean = (table * probabilities[:, None, :]).sum(axis=2) * len(topics)
+        for s in range(len(run_list)):
+            expected[:, s, m] = np.bincount(topic_of, weights=mean[:, s],
+                                            minlength=len(topics))
+    if drawn:
+        generator = np.random.default_rng(rng)
+        cumulative = probabilities.cumsum(axis=1)
+        total = np.zeros_like(values)
+        for _ in range(draws):
+            column = (generator.random(len(auto))[:, None] > cumulative).sum(axis=1)
+            grade = np.asarray(grades)[np.minimum(column, len(grades) - 1)]
+            qrels = as_qrels(pd.DataFrame({"query_id": auto["topic"], "doc_id": auto["docno"],
+                                           "relevance": grade}))
+            total += _per_topic(qrels, run_list, names, topics, relevance_level)[0]
+        expected[:, :, drawn] = total[:, :, drawn] / draws
+    return expected
+
+
 def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: list[str], *,
                  alpha: float, tuning: str, pairs: bool, relevance_level: int,
-                 design: PairDesign) -> AutomaticJudgmentsResult:
+                 design: PairDesign, lines: pd.DataFrame | None = None
+                 ) -> AutomaticJudgmentsResult:
     """:func:`automatic_judgments` with a sample of (topic, document) pairs
-    (:mod:`irscale.collections.automatic_pairs`)."""
+    (:mod:`irscale.collections.automatic_pairs`); ``lines``: the label probabilities
+    (:func:`_label_distribution`), whose expected contributions are then the
+    predictions."""
     from .automatic_pairs import check_pairs, pair_contributions
 
     sample, prob = human_sample(human, design)
-    auto = pd.DataFrame({"topic": auto_qrels.topic.to_pylist(),
-                         "docno": auto_qrels.docno.to_pylist(),
-                         "rel": np.asarray(auto_qrels.rel)})
+    auto = _auto_frame(auto_qrels)
     where = check_pairs(sample, auto)
     if len(where) >= len(auto) and design != "inclusion":
         raise InputError("the human qrels judge every pair of the automatic qrels: there is "
@@ -343,7 +440,9 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
     human_topics = list(dict.fromkeys(sample["topic"]))
     auto_values, measures_out = _per_topic(auto_qrels, run_list, measures, topics,
                                            relevance_level)
-    grades = sorted(set(auto["rel"].tolist()) | set(sample["rel"].tolist()))
+    grades = sorted(set(auto["rel"].tolist()) | set(sample["rel"].tolist())
+                    | (set() if lines is None else set(lines["rel"].tolist())))
+    probabilities = None if lines is None else _probabilities(lines, auto, grades)
     grade_of = {k: j for j, k in enumerate(grades)}
     human_column = np.array([grade_of[k] for k in sample["rel"]], dtype=np.intp)
     auto_column = np.array([grade_of[k] for k in auto["rel"]], dtype=np.intp)
@@ -355,7 +454,9 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
     for m, measure in enumerate(measures_out):
         values = pair_contributions(auto, run_list, measure, topics, auto_values[:, :, m],
                                     relevance_level, grades) * scale
-        every[:, :, m] = np.take_along_axis(values, auto_column[:, None, None], axis=2)[:, :, 0]
+        every[:, :, m] = (
+            np.take_along_axis(values, auto_column[:, None, None], axis=2)[:, :, 0]
+            if probabilities is None else (values * probabilities[:, None, :]).sum(axis=2))
         y[:, :, m] = np.take_along_axis(values[where], human_column[:, None, None],
                                         axis=2)[:, :, 0]
         yhat[:, :, m] = every[where, :, m]
@@ -396,14 +497,18 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
                         pairs: bool = False,
                         relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
-                        design: Design = "topics") -> AutomaticJudgmentsResult:
+                        design: Design = "topics", label_probabilities: bool = False,
+                        draws: int = LABEL_DRAWS, rng: object = 0
+                        ) -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).
 
     Parameters
     ----------
-    automatic : qrels (path, Qrels, DataFrame, dict)
-        The automatic judgments of every topic.
+    automatic : qrels (path, Qrels, DataFrame, dict), or label probabilities
+        The automatic judgments of every topic; with ``label_probabilities``, a
+        ``topic iter docno rel prob`` file or frame of every pair's grades with their
+        probabilities (:mod:`irscale.io.label_probs`).
     human : qrels, or sampled judgments (``design="inclusion"``)
         The human judgments of a sample of those topics (``design="topics"``) or of the
         (topic, document) pairs of the automatic qrels (the other designs).
@@ -424,6 +529,16 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
         documentation), or of the (topic, document) pairs: uniform, stratified by the
         automatic grade, or with stated inclusion probabilities
         (:mod:`irscale.collections.automatic_pairs`).
+    label_probabilities : bool
+        ``automatic`` gives the grades' probabilities: the automatic values are the
+        measures' expected values under them, for measures that are sums over the ranked
+        documents, estimated by drawing the labels for the others (module documentation).
+    draws : int
+        With ``label_probabilities`` and the topic design, how many draws of every pair's
+        grade estimate the expected value of a measure that is not a sum over the ranked
+        documents.
+    rng : seed or numpy.random.Generator
+        The draws' generator (default 0: the same draws at every call).
 
     Returns
     -------
@@ -436,14 +551,17 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     if not names_given:
         raise ParameterError("measures: give one measure at least (map, ndcg_cut_10 ...)")
     design = AUTO_DESIGN.check(design)
-    auto_qrels = as_qrels(automatic)
+    draws = check_count(draws, "draws")
+    rng = check_rng(rng)
+    auto_qrels, lines = _label_distribution(automatic) if label_probabilities else \
+        (as_qrels(automatic), None)
     run_list = as_runs(runs)
     if len(run_list) < 2:
         raise ParameterError(f"runs: give two runs at least, got {len(run_list)}")
     if design != "topics":
         return _pair_design(auto_qrels, human, run_list, names_given, alpha=alpha,
                             tuning=tuning, pairs=pairs, relevance_level=relevance_level,
-                            design=design)
+                            design=design, lines=lines)
     human_qrels = as_qrels(human)
     auto_topics = list(dict.fromkeys(auto_qrels.topic.to_pylist()))
     human_topics = list(dict.fromkeys(human_qrels.topic.to_pylist()))
@@ -460,6 +578,10 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
                          f"judge {len(human_topics)} of {len(auto_topics)}")
     auto_all, measures_out = _per_topic(auto_qrels, run_list, names_given,
                                         human_topics + others, relevance_level)
+    if lines is not None:
+        auto_all = _expected_values(auto_qrels, lines, run_list, names_given, measures_out,
+                                    human_topics + others, auto_all, relevance_level,
+                                    draws, rng)
     y, _ = _per_topic(human_qrels, run_list, names_given, human_topics, relevance_level,
                       sample=True)
     n = len(human_topics)

@@ -176,16 +176,22 @@ def human_sample(human: Any, design: PairDesign) -> tuple[pd.DataFrame, np.ndarr
                          "rel": np.asarray(qrels.rel)}), None
 
 
+def is_linear(per_topic: np.ndarray, sums: np.ndarray) -> bool:
+    """Whether per-topic values (topics × runs) are the sums of their documents'
+    contributions ``sums``, within :data:`LINEAR_TOLERANCE`."""
+    return not sums.size or float(np.abs(per_topic - sums).max()) <= LINEAR_TOLERANCE
+
+
 def check_linear(measure: str, per_topic: np.ndarray, sums: np.ndarray) -> None:
     """Refuse ``measure`` when its per-topic values (topics × runs) are not the sums of
     their documents' contributions (module documentation)."""
-    gap = np.abs(per_topic - sums)
-    if gap.size and float(gap.max()) > LINEAR_TOLERANCE:
+    if not is_linear(per_topic, sums):
         raise ParameterError(
             f"{measure}: its per-topic value is not a sum over the ranked documents of a "
-            f"weight of the rank times a gain of the grade (off by {float(gap.max()):.3g}); "
-            "a document-level design corrects such sums only (P@k, DCG@k, RBP); sample "
-            "topics instead (design='topics')")
+            f"weight of the rank times a gain of the grade (off by "
+            f"{float(np.abs(per_topic - sums).max()):.3g}); a document-level design "
+            "corrects such sums only (P@k, DCG@k, RBP); sample topics instead "
+            "(design='topics')")
 
 
 def check_pairs(sample: pd.DataFrame, auto: pd.DataFrame) -> np.ndarray:
@@ -212,6 +218,17 @@ def pair_contributions(auto: pd.DataFrame, runs: list[Any], measure: str, topics
     were the pair's grade ``grades[j]``: ``w(rank)·g(grade) / T`` (0 where the run does not
     retrieve the document), checked against ``per_topic`` (topics × runs, the measure under
     the automatic grades; :func:`check_linear`)."""
+    values, sums = contributions(auto, runs, measure, topics, relevance_level, grades)
+    check_linear(measure, per_topic, sums)
+    return values
+
+
+def contributions(auto: pd.DataFrame, runs: list[Any], measure: str, topics: list[str],
+                  relevance_level: int, grades: Sequence[int]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The contributions of :func:`pair_contributions`, unchecked, and the per-topic sums
+    (topics × runs) of the contributions of the automatic grades, which equal the
+    measure's values under them when it is such a sum (:func:`is_linear`)."""
     from .candidates import ranked_candidates
 
     cand = ranked_candidates(runs)
@@ -240,5 +257,4 @@ def pair_contributions(auto: pd.DataFrame, runs: list[Any], measure: str, topics
     topic_of = pd.Index(topics).get_indexer(auto["topic"])
     sums = np.stack([np.bincount(topic_of, weights=own[:, s], minlength=len(topics))
                      for s in range(len(runs))], axis=1) * len(topics)
-    check_linear(measure, per_topic, sums)
-    return values
+    return values, sums

@@ -18,16 +18,24 @@ trec_eval measures do: precision, recall, AP, nDCG, RR, R-precision, bpref ...) 
 ``R`` and ideal ranking depend only on how many documents get each grade, the best
 completion giving ``k`` documents the highest grade gives it to the first ``k`` unjudged
 documents of the ranking, the worst to the last ``k`` (exchange argument: swapping such a
-pair keeps the grade counts). So the maximum is the largest of the ``u + 1`` prefix
-completions and the minimum the smallest of the ``u + 1`` suffix completions, every one
-evaluated by the engine, exactly as the measure is computed. For measures cut off at depth
+pair keeps the grade counts). So the extremes are among the ``u + 1`` prefix and the
+``u + 1`` suffix completions (both families are searched for both bounds, which also covers
+a measure that never rises under such a swap), every one evaluated by the engine's own
+kernels, exactly as the measure is computed. For measures cut off at depth
 ``c`` (``P``, ``ndcg_cut``, ``map_cut``, ``recall``, ``success``, ``relative_P``) the
 documents below the deepest cut-off ``D`` asked for move a value only through ``R`` or the
 ideal ranking, which they can only raise (as below any cut-off after ``@``, ``RR@10``,
 or a ``cutoff`` parameter, ``Q@10``): they take the lowest grade in the prefix
-completions and the highest in the suffix ones, and only the unjudged documents of the
-first ``D`` ranks are searched. The tests check the bounds against every one of the ``2^u``
-completions evaluated by pytrec_eval.
+completions and the highest in the suffix ones, and only the first ``D`` ranks are
+evaluated. The tests check the bounds against every one of the ``2^u`` completions
+evaluated by pytrec_eval (random cases and a hypothesis property).
+
+Only the lowest and the highest grades are given: with graded gains an intermediate grade
+can raise nDCG above the high bound (it raises the ideal ranking less), so the high bound
+is that of the two grades, not of every grade. The low bound is that of every grade for
+nDCG (a ratio of a gain sum linear in each grade to an ideal one convex in it is
+quasi-concave in each grade, so its minimum over a grade's range is at an end; tested on
+every ``g^u`` assignment).
 
 For measures of the grades of the retrieved documents alone (precision, success, RR, RBP,
 DCG, ERR: :data:`GRADE_FAMILIES`), which have no ``R`` and no ideal ranking, the maximum is
@@ -35,10 +43,14 @@ the completion giving every unjudged document the highest grade and the minimum 
 giving every one the lowest: two evaluations of each ranking, whatever its length (RBP's
 residual is the difference of these two, for the documents the run retrieves).
 
-The cost is ``2 · (u' + 1)`` evaluations of each topic's ranking (``u'`` its unjudged
-documents in the searched depth): a few for cut-off measures, up to twice the ranking's
-length squared for measures of the whole ranking. Its memory is estimated before any work
-and refused beyond ``max_memory`` (:func:`irscale.core.budget.check_memory`).
+**The cost.** The completions are judged rankings made in place from the run's own
+(:class:`~irscale.core.judged.JudgedRankings`: the unjudged documents' values set, the
+recall base per grade raised by the documents given each grade), each a topic of its own,
+evaluated a batch of at most :data:`CHUNK_LINES` ranking lines at a time: ``2 · (u' + 1)``
+evaluations of each topic's ranking (``u'`` its unjudged documents in the searched depth),
+time ``O(u' · n)`` for a ranking of ``n`` documents, memory that of one batch whatever
+``u'``. A limit ``max_memory`` below one ranking's completion is refused before the
+search (:func:`irscale.core.budget.check_memory`) and makes smaller batches otherwise.
 
 The mean bounds are the means of the per-topic bounds over the topics the run is evaluated
 on (each topic's completion is independent). Two runs whose mean intervals overlap are
@@ -48,18 +60,20 @@ on (each topic's completion is independent). Two runs whose mean intervals overl
 from __future__ import annotations
 
 import itertools
-import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
-from ..errors import InputError, ParameterError
+from ..errors import MeasureError, ParameterError
+from ..evaluation.setup import EvaluationSetup
 from ..io.sources import as_qrels, as_runs
+from ..measures.compute import compute_shared
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats.tables import Format
@@ -73,9 +87,13 @@ DEPTH_FAMILIES = frozenset({"P", "ndcg_cut", "map_cut", "recall", "success", "re
 #: unjudged document the highest grade and the lowest (module documentation).
 GRADE_FAMILIES = frozenset({"P", "success", "recip_rank", "RBP", "rbp", "DCG", "dcg", "ERR",
                             "set_P", "num_rel_ret"})
-#: Bytes of memory a ranking line of a completion costs at the peak of its evaluation (its
-#: run and qrels rows in frames and in the engine; measured on CLEF eHealth 2016 runs).
-BYTES_PER_LINE = 400
+#: Bytes of memory a ranking line of a completion costs at the peak of its evaluation (the
+#: completed rankings, their batch and the kernels' arrays: about 30 measured by tracemalloc
+#: on CLEF eHealth 2016 runs, doubled for the engine's own arrays).
+BYTES_PER_LINE = 64
+#: Ranking lines of completions evaluated at a time (at most: ``max_memory`` may ask for
+#: fewer): the search's memory does not grow with the number of completions.
+CHUNK_LINES = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -166,87 +184,122 @@ def _extremes(measures: Sequence[str]) -> bool:
                for request in parse_measures(list(measures)))
 
 
-def _ranked(run: Any, topics: set[str]) -> pd.DataFrame:
-    """The run's lines of judged topics in trec_eval's order (score descending, ties by
-    docno descending), with their topic and rank."""
-    frame = run.to_frame()
-    frame.columns = ["topic", "docno", "score", *frame.columns[3:]]
-    frame = frame[frame["topic"].isin(topics)]
-    frame = frame.sort_values(["topic", "score", "docno"], ascending=[True, False, False],
-                              kind="mergesort").reset_index(drop=True)
-    frame["rank"] = frame.groupby("topic", sort=False).cumcount()
-    return frame[["topic", "docno", "score", "rank"]]
+def _code(grade: int) -> int:
+    """The engine's value of a retrieved document of ``grade``: the grade, or the sentinel
+    of a document the qrels give a negative grade (:data:`~irscale.core.judged.UNJUDGED`)."""
+    return grade if grade >= 0 else UNJUDGED
 
 
-def _completions(ranked: pd.DataFrame, qrels: pd.DataFrame, depth: int | None,
-                 lowest: int, highest: int, extremes: bool
-                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The virtual topics of every completion searched (module documentation): their qrels,
-    their run and the table ``(virtual, topic, family, k)`` (family 0: prefix, 1: suffix;
-    with ``extremes`` only the prefix of every searched document and the empty suffix)."""
-    judged = ranked.merge(qrels[["topic", "docno"]], on=["topic", "docno"], how="left",
-                          indicator=True)["_merge"].eq("both").to_numpy()
-    unjudged = ranked[~judged].copy()
-    searched = np.ones(len(unjudged), dtype=bool) if depth is None else \
-        unjudged["rank"].to_numpy() < depth
-    unjudged["searched"] = searched
-    unjudged["order"] = unjudged.groupby("topic", sort=False).cumcount()
-    topics = ranked["topic"].drop_duplicates().tolist()
-    code = {t: i for i, t in enumerate(topics)}
-    u = np.bincount(unjudged["topic"].map(code).to_numpy(dtype=np.int64)[searched],
-                    minlength=len(topics))
-    copies = np.full(len(topics), 2) if extremes else 2 * (u + 1)
-    first = np.concatenate([[0], np.cumsum(copies)[:-1]])
-    table = pd.DataFrame({
-        "virtual": np.arange(copies.sum()),
-        "topic": np.repeat(topics, copies),
-        "family": np.tile([0, 1], len(topics)) if extremes else
-        np.concatenate([np.repeat([0, 1], n + 1) for n in u]) if len(u) else [],
-    })
-    table["k"] = np.column_stack([u, np.zeros_like(u)]).ravel() if extremes else \
-        table.groupby(["topic", "family"], sort=False).cumcount()
+@dataclass
+class _Search:
+    """The completions of one run's rankings (module documentation), evaluated a batch of
+    at most ``lines`` ranking lines at a time, and the extremes found so far.
 
-    def spread(frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
-        """``frame`` (with a topic column) repeated once a completion of its topic, with
-        each copy's completion index."""
-        t = frame["topic"].map(code).to_numpy(dtype=np.int64)
-        times = copies[t]
-        rows = np.repeat(np.arange(len(frame)), times)
-        offset = np.arange(times.sum()) - np.repeat(np.cumsum(times) - times, times)
-        return frame.iloc[rows].reset_index(drop=True), np.repeat(first[t], times) + offset
+    ``view``: the run's judged rankings, cut at the depth searched; ``below``: per ranking,
+    its unjudged documents below that depth; ``degrees`` and ``levels``: the columns of the
+    recall base with the lowest and highest grades added, and every ranking's recall base
+    in them; ``low`` and ``high``: per ranking and measure, the extremes so far."""
 
-    run_rows, run_virtual = spread(ranked)
-    run = pd.DataFrame({"topic": run_virtual.astype(str), "docno": run_rows["docno"],
-                        "score": run_rows["score"]})
-    kept = qrels[qrels["topic"].isin(code)]
-    q_rows, q_virtual = spread(kept)
-    u_rows, u_virtual = spread(unjudged)
-    family = table["family"].to_numpy()[u_virtual]
-    k = table["k"].to_numpy()[u_virtual]
-    n_searched = u[u_rows["topic"].map(code).to_numpy(dtype=np.int64)]
-    order = u_rows["order"].to_numpy(dtype=np.int64)
-    inside = u_rows["searched"].to_numpy(dtype=bool)
-    high = np.where(family == 0, inside & (order < k),
-                    ~inside | (inside & (order >= n_searched - k)))
-    completed = pd.DataFrame({
-        "topic": np.concatenate([q_virtual, u_virtual]).astype(str),
-        "docno": np.concatenate([q_rows["docno"].to_numpy(), u_rows["docno"].to_numpy()]),
-        "rel": np.concatenate([q_rows["rel"].to_numpy(),
-                               np.where(high, highest, lowest)]).astype(np.int64)})
-    return completed, run, table
+    view: JudgedRankings
+    below: np.ndarray
+    lowest: int
+    highest: int
+    extremes: bool
+    lines: int
+    setup: EvaluationSetup
+    labels: list[str]
+    degrees: np.ndarray = field(init=False)
+    levels: np.ndarray = field(init=False)
+    low: np.ndarray = field(init=False)
+    high: np.ndarray = field(init=False)
+    seen: np.ndarray = field(init=False)
 
+    def __post_init__(self) -> None:
+        old = self.view.column_degrees
+        self.degrees = np.union1d(old, [g for g in (self.lowest, self.highest) if g >= 0]
+                                  ).astype(np.int64)
+        self.levels = np.zeros((self.view.n_rankings, len(self.degrees)), dtype=np.int64)
+        self.levels[:, np.searchsorted(self.degrees, old)] = self.view.rel_levels
+        shape = (self.view.n_rankings, len(self.labels))
+        self.low, self.high = np.full(shape, np.inf), np.full(shape, -np.inf)
+        self.seen = np.zeros(shape, dtype=bool)
 
-def _estimate(ranked: pd.DataFrame, qrels: pd.DataFrame, depth: int | None,
-              extremes: bool) -> int:
-    """Ranking lines over every completion of ``ranked`` (module documentation)."""
-    if extremes:
-        return 2 * len(ranked)
-    judged = ranked.merge(qrels[["topic", "docno"]], on=["topic", "docno"], how="left",
-                          indicator=True)["_merge"].eq("both").to_numpy()
-    searched = ~judged if depth is None else ~judged & (ranked["rank"].to_numpy() < depth)
-    per_topic = pd.DataFrame({"topic": ranked["topic"], "u": searched}).groupby(
-        "topic", sort=False).agg(n=("u", "size"), u=("u", "sum"))
-    return int((2 * (per_topic["u"] + 1) * per_topic["n"]).sum())
+    def _added(self, n_high: np.ndarray, n_low: np.ndarray) -> np.ndarray:
+        """The recall base's columns gained by completions giving ``n_high`` documents the
+        highest grade and ``n_low`` the lowest."""
+        added = np.zeros((len(n_high), len(self.degrees)), dtype=np.int64)
+        for grade, count in ((self.highest, n_high), (self.lowest, n_low)):
+            if grade >= 0:
+                added[:, int(np.searchsorted(self.degrees, grade))] += count
+        return added
+
+    def blocks(self) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+        """Every completion searched, a block of one ranking's at a time: the ranking, its
+        completed rankings (completions × documents) and each one's count of documents
+        given the highest and the lowest grade. Family 0 gives the highest grade to the
+        first ``k`` unjudged documents (the others and those below the depth the lowest),
+        family 1 to the last ``k`` and to those below the depth."""
+        view, hi, lo = self.view, _code(self.highest), _code(self.lowest)
+        for i in range(view.n_rankings):
+            rel = view.rel[view.offsets[i]:view.offsets[i + 1]]
+            unjudged = rel == NONPOOL
+            order = np.cumsum(unjudged) - 1  # the place of each unjudged one among them
+            u, below = int(unjudged.sum()), int(self.below[i])
+            filled = np.where(unjudged, lo, rel)
+            step = max(1, self.lines // max(len(rel), 1))
+            for family in (0, 1):
+                ks = np.array([u if family == 0 else 0]) if self.extremes else \
+                    np.arange(u + 1)
+                for first in range(0, len(ks), step):
+                    k = ks[first:first + step, None]
+                    high = unjudged & (order < k if family == 0 else order >= u - k)
+                    n_high = k.ravel() + (below if family else 0)
+                    n_low = u - k.ravel() + (0 if family else below)
+                    yield i, np.where(high, hi, filled), n_high, n_low
+
+    def evaluate(self, blocks: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> None:
+        """Evaluate ``blocks`` as one batch, each completion a topic of its own, and keep
+        every ranking's extremes (NaN values, such as a 0/0, are passed over)."""
+        if not blocks:
+            return
+        source = np.concatenate([np.full(len(b[1]), b[0]) for b in blocks])
+        lengths = np.concatenate([np.full(len(b[1]), b[1].shape[1]) for b in blocks])
+        n = len(source)
+        view = self.view
+        attributes = tuple(
+            (name, np.concatenate([np.tile(values[view.offsets[b[0]]:view.offsets[b[0] + 1]],
+                                           len(b[1])) for b in blocks]))
+            for name, values in view.attributes)
+        batch = JudgedRankings(
+            rel=np.concatenate([b[1].ravel() for b in blocks]).astype(np.int64, copy=False),
+            offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+            rel_levels=self.levels[source] + self._added(
+                np.concatenate([b[2] for b in blocks]), np.concatenate([b[3] for b in blocks])),
+            ranking_topic=np.arange(n), ranking_run=np.zeros(n, dtype=np.int64),
+            topics=tuple(map(str, range(n))), runs=view.runs,
+            relevance_level=view.relevance_level, attributes=attributes,
+            degrees=self.degrees)
+        _, values = compute_shared(batch, self.setup.requests, self.setup.context)
+        for m, label in enumerate(self.labels):
+            found = np.asarray(values[label], dtype=np.float64)
+            np.fmin.at(self.low[:, m], source, found)
+            np.fmax.at(self.high[:, m], source, found)
+            np.logical_or.at(self.seen[:, m], source, ~np.isnan(found))
+
+    def run(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every completion evaluated: per ranking and measure, the lowest and the highest
+        value (NaN where every completion's is NaN)."""
+        pending: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
+        size = 0
+        for block in self.blocks():
+            pending.append(block)
+            size += block[1].size
+            if size >= self.lines:
+                self.evaluate(pending)
+                pending, size = [], 0
+        self.evaluate(pending)
+        return (np.where(self.seen, self.low, np.nan),
+                np.where(self.seen, self.high, np.nan))
 
 
 def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
@@ -265,66 +318,63 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
     relevance_level : int
         Smallest relevant grade (trec_eval's ``-l``).
     max_memory : size, optional
-        The most memory the completions may take (bytes or a size such as ``"2G"``;
-        default half of the RAM): beyond, a :class:`~irscale.errors.ParameterError` says
-        the estimate before any work.
+        The most memory a batch of completions may take (bytes or a size such as
+        ``"2G"``; default half of the RAM): a limit below one ranking's completion is a
+        :class:`~irscale.errors.ParameterError` before the search, a larger one sizes the
+        batches (at most :data:`CHUNK_LINES` lines).
 
     Returns
     -------
     UnjudgedBounds
     """
+    from ..core.budget import MAX_MEMORY, check_memory, format_size, max_memory_of
     from ..evaluation import evaluate
+    from ..evaluation.setup import evaluation_setup
 
     names = [measures] if isinstance(measures, str) else list(measures)
     if not names:
         raise ParameterError("measures: give one measure at least (P@10, map ...)")
     judged = as_qrels(qrels)
-    frame = judged.to_frame()
-    frame.columns = ["topic", "docno", "rel"]
-    lowest, highest = int(frame["rel"].min()), int(frame["rel"].max())
+    grades = np.asarray(judged.rel)
+    lowest, highest = int(grades.min()), int(grades.max())
     run_list = as_runs(runs)
     depth = _depth(names)
     extremes = _extremes(names)
-    topics = set(frame["topic"])
-    ranked = [_ranked(run, topics) for run in run_list]
-    from ..core.budget import MAX_MEMORY, check_memory, format_size
-
-    lines = max(_estimate(r, frame, depth, extremes) for r in ranked)  # a run at a time
-    where = "every rank (a measure of the whole ranking)" if depth is None else \
-        f"the first {depth} ranks"
-    check_memory(lines * BYTES_PER_LINE,
-                 f"the bounds search {lines:,} ranking lines of completions in {where}: about "
-                 f"{format_size(lines * BYTES_PER_LINE)}",
-                 "cut-off measures such as P@10 or nDCG@10 search only their depth",
-                 max_memory=max_memory, option=MAX_MEMORY)
+    setup = evaluation_setup(names, relevance_level=relevance_level)
+    limit = max_memory_of(max_memory)
     per_topic, means = [], []
-    for run, lines_of in zip(run_list, ranked, strict=True):
-        if lines_of.empty:
-            raise InputError(f"run {run.name!r} retrieves no judged topic")
-        original = evaluate(judged, {run.name: run}, names, relevance_level=relevance_level
-                            ).to_matrix()
-        completed, virtual_run, table = _completions(lines_of, frame, depth, lowest, highest,
-                                                     extremes)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            matrix = evaluate(completed, {run.name: virtual_run}, names,
-                              relevance_level=relevance_level).to_matrix()
-        values = pd.DataFrame(matrix.values[:, 0, :], columns=list(matrix.measures))
-        values["virtual"] = [int(t) for t in matrix.topics]
-        values = values.merge(table, on="virtual")
-        low = values[values.family == 1].groupby("topic", sort=False)[
-            list(matrix.measures)].min()
-        high = values[values.family == 0].groupby("topic", sort=False)[
-            list(matrix.measures)].max()
-        unjudged = table.groupby("topic", sort=False)["k"].max()  # u': the last k
+    for run in run_list:
+        evaluation = evaluate(judged, {run.name: run}, names, relevance_level=relevance_level)
+        rankings = evaluation.rankings
+        if rankings is None:  # measures of another context (sessions, texts ...)
+            raise MeasureError(f"{', '.join(names)}: the bounds apply to measures of judged "
+                               "rankings (trec_eval's and the catalogue's)")
+        original = evaluation.to_matrix()
+        view = rankings if depth is None else rankings.truncate(depth)
+        unjudged = np.bincount(view.segment[view.rel == NONPOOL],
+                               minlength=view.n_rankings)
+        every = np.bincount(rankings.segment[rankings.rel == NONPOOL],
+                            minlength=rankings.n_rankings)
+        longest = int(view.lengths.max(initial=1))
+        where = "every rank (a measure of the whole ranking)" if depth is None else \
+            f"the first {depth} ranks"
+        check_memory(longest * BYTES_PER_LINE,
+                     f"the bounds search evaluates {longest:,} ranking lines of completions "
+                     f"at a time at least (a ranking searched in {where}): about "
+                     f"{format_size(longest * BYTES_PER_LINE)}",
+                     "cut-off measures such as P@10 or nDCG@10 search only their depth",
+                     max_memory=max_memory, option=MAX_MEMORY)
+        search = _Search(view, every - unjudged, lowest, highest, extremes,
+                         max(longest, min(CHUNK_LINES, limit // BYTES_PER_LINE)), setup,
+                         list(original.measures))
+        low, high = search.run()
+        row = {topic: i for i, topic in enumerate(view.topic_labels)}
+        at = [row[topic] for topic in original.topics]
         for m, measure in enumerate(original.measures):
-            topic_list = list(original.topics)
             rows = pd.DataFrame({
-                "run": run.name, "topic": topic_list, "measure": measure,
-                "value": original.values[:, 0, m],
-                "low": low.loc[topic_list, measure].to_numpy(),
-                "high": high.loc[topic_list, measure].to_numpy(),
-                "unjudged": unjudged.loc[topic_list].to_numpy()})
+                "run": run.name, "topic": list(original.topics), "measure": measure,
+                "value": original.values[:, 0, m], "low": low[at, m], "high": high[at, m],
+                "unjudged": unjudged[at]})
             per_topic.append(rows)
             means.append({"run": run.name, "measure": measure,
                           "value": float(rows["value"].mean()),

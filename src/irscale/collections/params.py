@@ -212,6 +212,10 @@ AUTO_TUNING = Param("tuning", Names("tuning", ("ppi++", "ppi", "classical")), "p
                     "0 (the human sample alone)", ("--tuning",))
 AUTO_PAIRS = Param("pairs", Switch(), False, "also estimate the difference of every pair of "
                    "runs", ("--pairs",))
+AUTO_PROBABILITIES = Param("label_probabilities", Switch(), False, "AUTO gives every pair's "
+                           "grades with their probabilities (topic iter docno rel prob): the "
+                           "automatic values are the measures' expected values under them",
+                           ("--label-probabilities",))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
 SIMULATED_STRATEGY_LIST = Param("strategies", STRATEGY, SIMULATED_STRATEGIES,
                                 "comma-separated strategies", ("--strategy",), "S,S,...",

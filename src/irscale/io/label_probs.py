@@ -1,0 +1,110 @@
+"""Reading automatic judgments with a probability per label: ``topic iter docno rel prob``.
+
+An automatic assessor may give a (topic, document) pair a distribution over the grades
+instead of one grade (an LLM's probabilities of its label tokens, say). Every line is one
+grade of a pair and its probability ``prob`` ∈ [0, 1]; the lines of a pair give distinct grades
+whose probabilities sum to 1 (within :data:`SUM_TOLERANCE`): a binary label ``1`` held with
+probability 0.8 is the two lines ``t 0 d 1 0.8`` and ``t 0 d 0 0.2``, a sure label one line
+of probability 1. ``iter`` is ignored, as in a qrels file. Errors name the file, the line
+and its text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import DuplicateError, InputError
+from ._text import check_int64, is_float, line_of_record, read_fields, source_name
+from .text_codes import objects_of
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The columns of a file of label probabilities, in order.
+COLUMNS = ("topic", "iter", "docno", "rel", "prob")
+#: How far the probabilities of a pair may sum from 1 (rounding of printed probabilities).
+SUM_TOLERANCE = 1e-6
+
+__all__ = ["COLUMNS", "SUM_TOLERANCE", "read_label_probabilities"]
+
+
+def read_label_probabilities(source: Any) -> pd.DataFrame:
+    """Automatic judgments with their grades' probabilities as a DataFrame ``topic, docno,
+    rel, prob`` (file order; module documentation).
+
+    ``source``: a ``topic iter docno rel prob`` file (path, bytes or binary stream;
+    whitespace-separated, gzip allowed) or a DataFrame with columns ``topic, docno, rel,
+    prob`` (or ir_measures' ``query_id, doc_id, relevance`` and ``prob``).
+
+    >>> read_label_probabilities(b"1 0 d1 1 0.75\\n1 0 d1 0 0.25\\n1 0 d2 2 1\\n")
+      topic docno  rel  prob
+    0     1    d1    1  0.75
+    1     1    d1    0  0.25
+    2     1    d2    2  1.00
+    """
+    import pandas as pd
+
+    if hasattr(source, "columns"):
+        aliases = {"query_id": "topic", "doc_id": "docno", "relevance": "rel"}
+        frame = pd.DataFrame(source).rename(columns=aliases)
+        missing = [c for c in ("topic", "docno", "rel", "prob") if c not in frame.columns]
+        if missing:
+            raise InputError(f"label probabilities lack column(s) {', '.join(missing)} "
+                             "(need topic, docno, rel, prob)", source="<DataFrame>")
+        columns = {"topic": frame["topic"].astype(str).to_numpy(dtype=object),
+                   "docno": frame["docno"].astype(str).to_numpy(dtype=object),
+                   "rel": pd.to_numeric(frame["rel"], errors="coerce").to_numpy(np.float64),
+                   "prob": pd.to_numeric(frame["prob"], errors="coerce").to_numpy(np.float64)}
+        _check(columns, "<DataFrame>", lambda row: (row + 1, " ".join(
+            map(str, frame[["topic", "docno", "rel", "prob"]].iloc[row]))))
+    else:
+        name = source_name(source)
+        fields, raw = read_fields(
+            source, COLUMNS, {"topic": "str", "docno": "str", "rel": "int", "prob": "float"},
+            {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
+            "label probabilities")
+        columns = {"topic": objects_of(fields.strings("topic")),
+                   "docno": objects_of(fields.strings("docno")),
+                   "rel": fields.numbers("rel"), "prob": fields.numbers("prob")}
+        _check(columns, name, lambda row: line_of_record(raw(), row))
+    return pd.DataFrame({"topic": columns["topic"], "docno": columns["docno"],
+                         "rel": np.asarray(columns["rel"]).astype(np.int64),
+                         "prob": np.asarray(columns["prob"], dtype=np.float64)})
+
+
+def _check(columns: dict[str, Any], source: str,
+           where: Callable[[int], tuple[int | None, str]]) -> None:
+    """Integer grades, probabilities in [0, 1], a grade once a pair and each pair's
+    probabilities summing to 1 (module documentation); errors at the first line at fault
+    (a pair's sum: at its first line)."""
+    rel = np.asarray(columns["rel"], dtype=np.float64)
+    prob = np.asarray(columns["prob"], dtype=np.float64)
+    for bad, message in ((~np.isfinite(rel) | (rel != np.round(rel)), "rel is not an integer"),
+                         (~np.isfinite(prob) | (prob < 0) | (prob > 1),
+                          "prob is not a probability in [0, 1]")):
+        if bad.any():
+            line, text = where(int(np.flatnonzero(bad)[0]))
+            raise InputError(message, source=source, line=line, text=text)
+    first: dict[tuple[str, str], int] = {}
+    total: dict[tuple[str, str], float] = {}
+    grades: set[tuple[str, str, int]] = set()
+    for row, (topic, docno, grade, p) in enumerate(zip(columns["topic"], columns["docno"],
+                                                       rel.astype(np.int64).tolist(),
+                                                       prob.tolist(), strict=True)):
+        if (topic, docno, grade) in grades:
+            line, text = where(row)
+            raise DuplicateError("the same grade of the document twice for the topic",
+                                 source=source, line=line, text=text)
+        grades.add((topic, docno, grade))
+        first.setdefault((topic, docno), row)
+        total[(topic, docno)] = total.get((topic, docno), 0.0) + p
+    for pair, row in first.items():
+        if abs(total[pair] - 1.0) > SUM_TOLERANCE:
+            line, text = where(row)
+            raise InputError(f"the probabilities of document {pair[1]!r} of topic "
+                             f"{pair[0]!r} sum to {total[pair]:.6g}, not 1 (one line a "
+                             "grade: a label held with probability p is two lines, p and "
+                             "1 - p)", source=source, line=line, text=text)
