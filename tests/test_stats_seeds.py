@@ -5,6 +5,8 @@ its runs' means computed here, the replicates table round-trips through the read
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -94,3 +96,30 @@ def test_command_line_prints_the_api_table(seeds, tmp_path):
     expected = evaluate_seeds(qrels, systems, "map").to_frame()
     assert printed["mean"].tolist() == pytest.approx(expected["mean"].tolist(), abs=1e-12)
     assert scores.read_text() == evaluate_seeds(qrels, systems, "map").shard_table()
+
+
+def test_systems_of_different_numbers_of_runs_through_bootstrap_anova(seeds, tmp_path,
+                                                                      capsys):
+    """3 runs against 2: the replicates ``eval-seeds --shard-scores`` writes are compared by
+    ``compare --test bootstrap-anova --empty missing`` (the unbalanced model), each system's
+    mean that of its runs' pytrec_eval means; without ``--empty`` the refusal names the
+    counts and the choice."""
+    qrels, systems = seeds
+    uneven = {"GUIR": systems["GUIR"], "InfoLab": systems["InfoLab"][:2]}
+    argv = ["eval-seeds", str(qrels), "-m", "map"]
+    for name, paths in uneven.items():
+        argv += ["--system", f"{name}={','.join(paths)}"]
+    table = tmp_path / "seeds.csv"
+    assert main([*argv, "--shard-scores", str(table)]) == 0
+    capsys.readouterr()
+    compare = ["compare", "--shard-scores", str(table), "--test", "bootstrap-anova",
+               "--samples", "200", "--seed", "1"]
+    assert main(compare) == 2
+    assert "different numbers of replicates (runs: 'GUIR' 3, 'InfoLab' 2): choose --empty " \
+        "missing" in capsys.readouterr().err
+    assert main([*compare, "--empty", "missing", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["bootstrap_anova"]
+    means = {row["system"]: row["mean"] for row in rows if "system" in row}
+    for name, paths in uneven.items():
+        expected = np.mean([_pytrec_mean(qrels, path, "map") for path in paths])
+        assert means[name] == pytest.approx(expected, abs=1e-12)

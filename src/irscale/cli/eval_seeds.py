@@ -28,7 +28,8 @@ PAIRS = Param("pairs", Switch(), False, "with --ci: print every pair of systems'
 #: ``--shard-scores FILE``: the per-topic values as replicates.
 SHARD_SCORES = Param("shard_scores", Text(), None, "also write the per-topic values of the "
                      "one -m measure as the CSV topic,run,shard,value (systems as runs, "
-                     "their runs as shards)", ("--shard-scores",), "FILE")
+                     "their runs as shards; a system of fewer runs leaves the others' "
+                     "empty: compare them with --empty missing)", ("--shard-scores",), "FILE")
 
 
 def add_parser(subparsers) -> None:

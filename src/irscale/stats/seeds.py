@@ -24,7 +24,9 @@ The per-topic values are a :class:`~irscale.stats.ShardScores` (topics × system
 NaN where a system has fewer runs than another), the replicates of Voorhees, Samarov and
 Soboroff (TOIS 2017): :func:`irscale.stats.bootstrap_anova` and
 :func:`irscale.stats.replicates_anova` then compare the systems with the seed variance in
-the model (``irscale compare --shard-scores``, from the table ``--shard-scores`` writes).
+the model (``irscale compare --shard-scores``, from the table ``--shard-scores`` writes);
+systems of different numbers of runs are the unbalanced replicates model of
+:mod:`irscale.stats.replicates` (``empty="missing"``, ``--empty missing``).
 """
 
 from __future__ import annotations
