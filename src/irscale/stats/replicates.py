@@ -140,20 +140,23 @@ def _effects_and_f(block: np.ndarray, interaction: bool, observed: np.ndarray,
     forms of the proportional design (module docstring; the balanced ones when every
     system has K)."""
     _, t, j, _ = block.shape
-    filled = np.where(observed, block, 0.0)
-    cells = filled.sum(axis=3) / counts
+    complete = bool(observed.all())  # balanced: no mask to apply (the same values)
+
+    def kept(part: np.ndarray) -> np.ndarray:
+        return part if complete else np.where(observed, part, 0.0)
+
+    cells = kept(block).sum(axis=3) / counts
     means = cells.mean(axis=1)
     total = counts.sum()
     grand = (means * counts).sum(axis=1) / total
     effects = means - means.mean(axis=1, keepdims=True)
     ss_system = t * (counts * (means - grand[:, None]) ** 2).sum(axis=1)
     if interaction:
-        ss_error = (np.where(observed, block - cells[..., None], 0.0) ** 2).sum(axis=(1, 2, 3))
+        ss_error = (kept(block - cells[..., None]) ** 2).sum(axis=(1, 2, 3))
         df_error = t * (total - j)
     else:
         topic = (cells * counts).sum(axis=2) / total
-        ss_total = (np.where(observed, block - grand[:, None, None, None], 0.0) ** 2
-                    ).sum(axis=(1, 2, 3))
+        ss_total = (kept(block - grand[:, None, None, None]) ** 2).sum(axis=(1, 2, 3))
         ss_error = ss_total - ss_system - total * ((topic - grand[:, None]) ** 2).sum(axis=1)
         df_error = t * total - t - j + 1
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -180,6 +183,8 @@ def _apply(values: np.ndarray, base: np.ndarray, residuals: np.ndarray, resample
     (residuals)."""
     if resample == "residuals":
         cells = ~np.isnan(values.ravel())
+        if cells.all():  # balanced: every cell observed
+            return base[None] + residuals.ravel()[index].reshape(len(index), *values.shape)
         block = np.full((len(index), values.size), np.nan)
         block[:, cells] = base.ravel()[cells] + residuals.ravel()[cells][index]
         return block.reshape(len(index), *values.shape)
