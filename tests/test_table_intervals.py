@@ -160,3 +160,21 @@ def test_meta_informativeness_command_line(clef_runs, capsys):
     for fmt, needle in (("text", "95% t intervals over lists"), ("markdown", "| ci_low |"),
                         ("latex", "ci\\_low"), ("csv", "ci_low,ci_high")):
         assert needle in _run([*base, "--ci", "t", "--format", fmt], capsys)
+
+
+def test_api_refusals():
+    from dataclasses import replace
+
+    from irscale.errors import ParameterError
+
+    result = reproducibility([0.1, 0.4, 0.3], [0.2, 0.5, 0.5], [0.1, 0.3, 0.2],
+                             [0.3, 0.4, 0.6])
+    with pytest.raises(ParameterError, match="must be one of"):
+        result.to_frame(interval="normal")  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="alpha"):
+        result.to_frame(interval="t", alpha=1.5)
+    with pytest.raises(ParameterError, match="no per-topic scores"):
+        replace(result, scores=()).to_frame(interval="t")
+    lists = informativeness([[1, 0, 1, 0], [0, 1, 1, 0]], measures=["P@2"])
+    with pytest.raises(ParameterError, match="must be one of"):
+        lists.intervals("normal")  # type: ignore[arg-type]
