@@ -175,6 +175,10 @@ USING: dict[tuple[str, str], list[str]] = {
                                      "csv"],
     ("meta reproduce", "--alpha"): [*BASES["meta reproduce"], "--ci", "t"],
     ("meta informativeness", "--alpha"): [*BASES["meta informativeness"], "--ci", "t"],
+    **{(command, option): [*BASES[command], "--ci", "bootstrap", *extra]
+       for command, extra in (("scale transform", ["--format", "csv"]),
+                              ("meta reproduce", []), ("meta informativeness", []))
+       for option in ("--ci-samples", "--ci-seed")},
     ("eval", "--alpha"): ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "--format",
                           "latex", "--baseline", "teamA_r1"],
     ("session", "--click-gain"): [*BASES["session"], "-m", "U", "--labels",
