@@ -207,7 +207,7 @@ def test_errors(replicated):
         stats.bootstrap_anova(ShardScores.from_array(replicated[:, :, :1]), samples=10)
     holed = replicated.copy()
     holed[0, 0, 0] = np.nan
-    with pytest.raises(InputError, match="complete replicates"):
+    with pytest.raises(InputError, match="missing replicates only whole"):
         stats.bootstrap_anova(ShardScores.from_array(holed), empty="missing", samples=10)
     with pytest.raises(ParameterError, match="resample"):
         stats.bootstrap_anova(ShardScores.from_array(replicated), resample="shards")  # type: ignore[arg-type]

@@ -178,6 +178,10 @@ SHARDS = "topic,run,shard,value\n" + "".join(
     f"{t},r{s},k{k},{_shard_score(t, s, k):.4f}\n"
     for t in range(6) for s in range(3) for k in range(2))
 SHARDS_HOLED = SHARDS.replace("\n2,r1,k0,0.3900\n", "\n2,r1,k0,\n")
+#: Runs of different numbers of replicates (seeds): r0 three, r1 and r2 two (k2 empty).
+SHARDS_UNEVEN = "topic,run,shard,value\n" + "".join(
+    f"{t},r{s},k{k},{'' if s and k == 2 else f'{_shard_score(t, s, k):.4f}'}\n"
+    for t in range(6) for s in range(3) for k in range(3))
 SHARD_MIXED = ["compare", "--shard-scores", "sh.csv", "--test", "mixed"]
 BOOT_ANOVA = ["compare", "--shard-scores", "sh.csv", "--test", "bootstrap-anova", "--samples",
               "99", "--seed", "1"]
@@ -508,7 +512,23 @@ CASES = [
     err("bootstrap-anova-undefined-score", BOOT_ANOVA, "undefined shard score", "--empty",
         files={"sh.csv": SHARDS_HOLED}),
     err("bootstrap-anova-empty-missing", [*BOOT_ANOVA, "--empty", "missing"],
-        "complete replicates", files={"sh.csv": SHARDS_HOLED}),
+        "missing replicates only whole", "topic '2', system 'r1', shard 'k0'",
+        "zero, drop-topic or drop-shard", files={"sh.csv": SHARDS_HOLED}),
+    # systems of different numbers of replicates (seeds): the unbalanced model
+    ok("bootstrap-anova-unequal-replicates", [*BOOT_ANOVA, "--empty", "missing"],
+       all_checks(output_contains("bootstrap ANOVA (residuals, rescaled, B = 99)",
+                                  "left missing (unbalanced design)"), finite_output),
+       files={"sh.csv": SHARDS_UNEVEN}),
+    ok("bootstrap-anova-unequal-replicates-topics", [*BOOT_ANOVA, "--empty", "missing",
+                                                     "--resample", "topics"],
+       finite_output, files={"sh.csv": SHARDS_UNEVEN}),
+    err("bootstrap-anova-unequal-replicates-no-policy", BOOT_ANOVA,
+        "different numbers of replicates", "'r0' 3, 'r1' 2", "--empty missing",
+        files={"sh.csv": SHARDS_UNEVEN}),
+    err("bootstrap-anova-unequal-replicates-resampled", [*BOOT_ANOVA, "--empty", "missing",
+                                                         "--resample", "replicates"],
+        "--resample replicates", "resample residuals or topics",
+        files={"sh.csv": SHARDS_UNEVEN}),
     err("bootstrap-anova-one-replicate", BOOT_ANOVA, "two replicates",
         files={"sh.csv": "".join(line + "\n" for line in SHARDS.splitlines()
                                  if ",k1," not in line)}),

@@ -19,6 +19,14 @@ CASES = [
        output_contains("Systems over their runs"), allowed_new=("s.csv",)),
     ok("seeds-glob", ["eval-seeds", "qrels.txt", "--system", "all=*.run", "-m", "P.3"],
        output_contains("all")),
+    # ---- trec_eval's options, as eval takes them (-c is always on: not an option)
+    ok("seeds-trec-eval-options", [*SEEDS, "-l", "2", "-J", "-M", "3", "-N", "100",
+                                   "--compat", "10", "--ties", "file-order"],
+       output_contains("Systems over their runs", "A", "C")),
+    err("seeds-max-retrieved-0", [*SEEDS, "-M", "0"], opt("-M", "--max-retrieved")),
+    err("seeds-compat-8", [*SEEDS, "--compat", "8"], opt("--compat")),
+    err("seeds-ties-unknown", [*SEEDS, "--ties", "random"], opt("--ties")),
+    err("seeds-complete", [*SEEDS, "-c"], "-c"),
     # ---- each system's mean with its interval over topics and runs (--ci)
     ok("seeds-ci-t", [*SEEDS, "--ci", "t", "--alpha", "0.1"],
        output_contains("ci_low", "ci_high", "90% t interval over topics and runs")),

@@ -171,6 +171,14 @@ USING: dict[tuple[str, str], list[str]] = {
     ("eval", "--batch-size"): [*BASES["eval"], "--per-topic-out", "parts"],
     ("eval-many", "--alpha"): [*BASES["eval-many"], "--ci", "t", "--format", "csv"],
     ("eval-seeds", "--alpha"): [*BASES["eval-seeds"], "--ci", "t"],
+    ("scale transform", "--alpha"): [*BASES["scale transform"], "--ci", "t", "--format",
+                                     "csv"],
+    ("meta reproduce", "--alpha"): [*BASES["meta reproduce"], "--ci", "t"],
+    ("meta informativeness", "--alpha"): [*BASES["meta informativeness"], "--ci", "t"],
+    **{(command, option): [*BASES[command], "--ci", "bootstrap", *extra]
+       for command, extra in (("scale transform", ["--format", "csv"]),
+                              ("meta reproduce", []), ("meta informativeness", []))
+       for option in ("--ci-samples", "--ci-seed")},
     ("eval", "--alpha"): ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "--format",
                           "latex", "--baseline", "teamA_r1"],
     ("session", "--click-gain"): [*BASES["session"], "-m", "U", "--labels",

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RELEVANCE, Param, Switch, Text
+from ..core.params import Param, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT, TABLE_FORMATS
 from .common_params import MEASURES, QRELS
 from .intervals import add_interval_options, interval_arguments
 from .options import DIGITS_RULE, add_command, add_digits, add_output
 from .outputs import write_text
-from .rules import Rule, check_options
+from .rules import Rule
+from .runargs import add_trec_eval_options
 
 #: ``--system NAME=RUNS`` (repeatable): a system and its runs.
 SYSTEM = Param("systems", Text(), None, "a system and its runs: a folder, a glob pattern "
@@ -28,7 +29,8 @@ PAIRS = Param("pairs", Switch(), False, "with --ci: print every pair of systems'
 #: ``--shard-scores FILE``: the per-topic values as replicates.
 SHARD_SCORES = Param("shard_scores", Text(), None, "also write the per-topic values of the "
                      "one -m measure as the CSV topic,run,shard,value (systems as runs, "
-                     "their runs as shards)", ("--shard-scores",), "FILE")
+                     "their runs as shards; a system of fewer runs leaves the others' "
+                     "empty: compare them with --empty missing)", ("--shard-scores",), "FILE")
 
 
 def add_parser(subparsers) -> None:
@@ -38,7 +40,8 @@ def add_parser(subparsers) -> None:
         (SYSTEM, {"action": "append", "required": True}),
         (MEASURES, {"action": "append", "required": True,
                     "doc": "measure with per-topic values (repeatable)"}),
-        RELEVANCE, EVERY_RUN, PAIRS, SHARD_SCORES,
+        lambda p: add_trec_eval_options(p, leave_out=("complete",)),  # -c: always
+        EVERY_RUN, PAIRS, SHARD_SCORES,
         lambda p: add_interval_options(p, "each system's mean", alpha=True,
                                        how="over topics and its runs, the seed variance "
                                        "inside: t (two-way mean squares, Satterthwaite's df) "
@@ -55,7 +58,8 @@ def add_parser(subparsers) -> None:
                     "--pairs prints the differences with their intervals: give --ci t or "
                     "bootstrap (and not --runs)")),
         help="systems of several runs (seeds, folds): mean and spread",
-        description="Every system's mean of its runs' means and their spread across runs; "
+        description="Every system's mean of its runs' means and their spread across runs "
+        "(trec_eval's options as irscale eval; a topic a run lacks counts 0, as -c); "
         "--shard-scores FILE feeds 'irscale compare --shard-scores FILE --test "
         "bootstrap-anova'. See docs/stats.md.")
 
@@ -76,16 +80,17 @@ def _systems(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``irscale eval-seeds``: the systems' table (or every run's), and the replicates."""
-    check_options(args)
     from ..stats.seeds import evaluate_seeds
+    from .eval_context import TREC_EVAL_DESTS
 
     systems = {}
     for text in args.systems:  # a folder or glob pattern as it is; files as a list
         name, _, runs = text.partition("=")
         systems[name.strip()] = [p.strip() for p in runs.split(",")] if "," in runs \
             else runs.strip()
-    result = evaluate_seeds(args.qrels, systems, args.measures,
-                            relevance_level=args.relevance_level)
+    trec = {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()
+            if name != "complete"}  # every qrels topic counts (trec_eval's -c) in any case
+    result = evaluate_seeds(args.qrels, systems, args.measures, **trec)
     if args.shard_scores is not None:
         write_text(args, result.shard_table(), args.shard_scores)
     text = result.format(args.fmt, digits=args.digits, runs=args.runs, pairs=args.pairs,

@@ -9,6 +9,7 @@ from ..core.params import Param, Text
 from ..errors import ParameterError
 from ..meta.params import REPRO_DEPTH, REPRO_RBO_P
 from .inputs import load_matrix, qrels_and_runs
+from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, measure_names, render
 from .outputs import write_text
 from .rules import Rule
@@ -31,7 +32,9 @@ def add_parser(subparsers) -> None:
     pair = {"many": True, "unique": False, "required": True}
     add_analysis(
         subparsers, "reproduce", run_reproduce, (ORIGINAL, pair), (REPRODUCED, pair),
-        REPRO_DEPTH, REPRO_RBO_P, systems=False,
+        REPRO_DEPTH, REPRO_RBO_P,
+        lambda p: add_interval_options(p, "each run's mean, beside it", alpha=True),
+        systems=False,
         help="reproducibility of an experiment: ER, ΔRI, RMSE, τ and RBO (Breuer et al. 2020)",
         description="An original experiment (baseline and advanced run) against its "
         "reproduction: Effect Ratio, Delta Relative Improvement, per-topic RMSE, t-tests and, "
@@ -52,6 +55,7 @@ def _pair(args: argparse.Namespace, option: str) -> list[str]:
 def run_reproduce(args: argparse.Namespace) -> int:
     """``meta reproduce``: reproducibility measures (Breuer et al. 2020)."""
     from .. import meta
+    from ..meta.common import interval_note
 
     _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
     matrix = load_matrix(args)  # with runs, each name found among them (a run's name or file)
@@ -62,7 +66,8 @@ def run_reproduce(args: argparse.Namespace) -> int:
                              f"{list(matrix.systems)}")
     scores = matrix.subset(measures=measure_names(matrix, args))
     result = meta.reproducibility(*(scores.subset(systems=[r]) for r in roles))
-    frame, title = result.to_frame(), repr(result)
+    frame = result.to_frame(interval=args.ci, alpha=args.alpha, **interval_arguments(args))
+    title = repr(result) + interval_note("<run>_low, <run>_high", args.ci, args.alpha, "topics")
     if _runs_given(args):  # the orderings of each run pair: the same on every measure's row
         from ..io.sources import read_runs
 

@@ -83,11 +83,12 @@ def runs_rule(where: str, holds: Callable[[argparse.Namespace], bool]) -> Rule:
                 f"runs evaluated against qrels, not to {where}")
 
 
-def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False
-                          ) -> None:
-    """trec_eval's options (:data:`~irscale.core.options.TREC_EVAL_PARAMS`); ``trec_eval``:
-    ``-l`` also spelt ``--level-for-rel``."""
-    for param in TREC_EVAL_PARAMS:
+def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False,
+                          leave_out: tuple[str, ...] = ()) -> None:
+    """trec_eval's options (:data:`~irscale.core.options.TREC_EVAL_PARAMS`) but those named
+    in ``leave_out`` (a command that fixes them); ``trec_eval``: ``-l`` also spelt
+    ``--level-for-rel``."""
+    for param in (p for p in TREC_EVAL_PARAMS if p.name not in leave_out):
         aliases = ("--level-for-rel",) if trec_eval and param.name == "relevance_level" else ()
         choices = {"choices": _CHOICES[param.name]} if param.name in _CHOICES else {}
         add_param(parser, param, aliases=aliases, **choices)

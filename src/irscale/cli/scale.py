@@ -26,6 +26,7 @@ from ..scales.params import (
 )
 from .common_params import NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
+from .intervals import add_interval_options, intervals_text
 from .main import given
 from .options import (
     add_command,
@@ -40,7 +41,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import declare_outputs, open_output, write_text
-from .rules import Rule, check_options
+from .rules import Rule
 from .runargs import add_run_options, read_inputs
 
 #: ``image --values-limit``: the most distinct values ``image --format json`` lists.
@@ -81,6 +82,8 @@ EXPLAIN = Param("explain", Switch(), False, "print on standard error the algorit
                 "each measure, why, and its cost estimate (default: off; the estimate alone "
                 "is printed before long computations)", ("--explain",))
 
+#: ``transform --ci``: the formats with a place for the intervals (not trec_eval's).
+CI_FORMATS = ("csv", "json", "markdown")
 #: ``QRELS RUN...`` and the ``-m`` measures of ``transform`` and ``table``.
 RUN_INPUTS = ((QRELS, {"doc": "qrels file: qid iter docno rel"}),
               (RUNS, {"nargs": "+", "doc": "run file(s): qid Q0 docno rank score runid"}),
@@ -123,10 +126,16 @@ def add_parser(subparsers) -> None:
         lambda p: add_format(p, OUTPUT_FORMATS, default="trec", doc="output format, as "
                              "irscale eval"),
         (PER_QUERY, {"doc": "(default) print the value of every topic"}), SUMMARY_ONLY,
-        (NO_SUMMARY, {"doc": "do not print the means over topics"}), add_run_options,
-        add_output, inputs=["qrels", "runs"], help="per-topic values of M and M_R for real runs",
+        (NO_SUMMARY, {"doc": "do not print the means over topics"}),
+        lambda p: add_interval_options(p, "every mean of M and M_R, instead of the values",
+                                       formats=CI_FORMATS, alpha=True),
+        add_run_options, add_output, inputs=["qrels", "runs"],
+        help="per-topic values of M and M_R for real runs",
         rules=(Rule(("summary_only",), lambda args: not args.no_summary, "--summary-only and "
                     "-n/--no-summary together leave nothing to print: give one of them"),
+               Rule(("per_query", "summary_only", "no_summary"), lambda args: args.ci is None,
+                    "--ci prints the means with their intervals instead of the values: "
+                    "{options} {applies} without it"),
                Rule(("summary_only",), lambda args: not args.per_query, "--summary-only (the "
                     "means only) and -q/--per-query (every topic) contradict each other: give "
                     "one of them")))
@@ -224,7 +233,6 @@ def _check_listing(n_distinct: int, max_memory: str | None) -> None:
 # ------------------------------------------------------------------ transform
 def run_transform(args: argparse.Namespace) -> int:
     """``scale transform``: per-topic values of M and M_R for real runs."""
-    check_options(args)  # before anything heavy is imported
     from dataclasses import replace
 
     check_measure_names(_catalogue_names(args.measures))
@@ -245,10 +253,13 @@ def run_transform(args: argparse.Namespace) -> int:
         keep = {r for _, r in result.labels}
         evaluation = replace(evaluation, columns=tuple(c for c in evaluation.columns
                                                        if c.label in keep))
-    per_query = not args.summary_only
+    means = None if args.ci is None else intervals_text(args, evaluation)  # before -o opens
     with open_output(args) as stream:
-        write_results(evaluation, stream, fmt=args.fmt, per_query=per_query,
-                      summary=not args.no_summary)
+        if means is not None:  # the means of M and M_R with their intervals
+            stream.write(means.encode())
+        else:
+            write_results(evaluation, stream, fmt=args.fmt, per_query=not args.summary_only,
+                          summary=not args.no_summary)
         if args.fmt == "markdown":  # a document: what M_R is, under the table
             stream.write("".join(f"\n*{line}*\n" for line in result.legend()).encode())
     if args.fmt != "markdown" and at_terminal(args):  # the data stay as parsers read them

@@ -18,7 +18,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import AlignmentError
 from ..stats.resampling import seed_sequence
-from ..stats.tables import Format, check_format, render
+from ..stats.tables import Format, check_format, level_text, render
 from ..stats.validation import check_magnitude, score_table
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "derived_seed",
     "format_frame",
     "generator",
+    "interval_note",
     "pair_index",
     "paired_tables",
     "restrict_systems",
@@ -113,3 +114,13 @@ def format_frame(frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4,
     """A result table as ``text``, ``csv``, ``markdown``, ``latex`` or ``json``."""
     check_format(fmt)
     return render(frame, fmt, digits=digits, title=title)
+
+
+def interval_note(columns: str, method: str | None, alpha: float, unit: str) -> str:
+    """The words a table's title adds for its intervals (none without ``method``): ``";
+    ci_low, ci_high: 95% t intervals over topics"``."""
+    from ..core.mean_intervals import INTERVAL_NAMES
+
+    if method is None:
+        return ""
+    return f"; {columns}: {level_text(1 - alpha)} {INTERVAL_NAMES[method]} intervals over {unit}"

@@ -33,7 +33,13 @@ irscale's reading (stated here because the method leaves choices open):
   rank whose recall is ≥ r, 0 if none, as trec_eval's ``iprec_at_recall``).
 * **Informativeness** of M on a list = the root mean square difference of the two
   interpolated curves (lower: more informative); :attr:`Informativeness.summary`
-  averages it over lists, as the paper compares measures by their mean RMS error.
+  averages it over lists, as the paper compares measures by their mean RMS error;
+  :meth:`Informativeness.intervals` (``irscale meta informativeness --ci``) gives each
+  mean its 1 − α confidence interval by a method of :mod:`irscale.core.mean_intervals`
+  (``"t"``, or ``"bootstrap"`` with the lists resampled, every measure's errors of a list
+  drawn together). The lists are its sample: lists of several runs on one topic share
+  the topic's relevant documents, so their errors are not independent and the interval
+  describes the lists given rather than a population of topics.
 """
 
 from __future__ import annotations
@@ -47,13 +53,14 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from ..core.mean_intervals import MeanInterval, mean_intervals
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.tables import Format
 from ..stats.validation import as_floats
-from .common import format_frame
+from .common import format_frame, interval_note
 from .params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 
 __all__ = ["Informativeness", "informativeness", "judged_lists", "maxent_relevance"]
@@ -400,10 +407,29 @@ class Informativeness(HtmlRepr):
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
-    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        """The summary as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
-        return format_frame(self.summary, fmt, digits=digits,
-                            title=None if fmt in ("csv", "json") else repr(self))
+    def intervals(self, method: MeanInterval = "t", *, alpha: float = 0.05,
+                  samples: int = 10_000, rng: int | np.random.Generator | None = None
+                  ) -> pd.DataFrame:
+        """:attr:`summary` with each mean's 1 − ``alpha`` confidence interval over the lists,
+        ``ci_low, ci_high`` (module documentation; ``samples`` and ``rng`` for
+        ``"bootstrap"``)."""
+        summary = self.summary
+        errors = self.table.pivot(index="list", columns="measure", values="rms_error")
+        errors = errors.loc[self.table["list"].unique(), list(summary["measure"])]
+        low, high = mean_intervals(errors.to_numpy(np.float64), method, alpha=alpha,
+                                   samples=samples, rng=rng)
+        return summary.assign(ci_low=low, ci_high=high)
+
+    def format(self, fmt: Format = "text", *, digits: int = 4,
+               interval: MeanInterval | None = None, alpha: float = 0.05,
+               samples: int = 10_000, rng: int | np.random.Generator | None = None) -> str:
+        """The summary as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table;
+        with ``interval``, the intervals of :meth:`intervals`."""
+        frame = self.summary if interval is None else \
+            self.intervals(interval, alpha=alpha, samples=samples, rng=rng)
+        title = repr(self) + interval_note("ci_low, ci_high", interval, alpha, "lists")
+        return format_frame(frame, fmt, digits=digits,
+                            title=None if fmt in ("csv", "json") else title)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{m} {e:.4f}" for m, e in

@@ -25,6 +25,12 @@ Statistical test (§3.4)
     same topics) or the unpaired Student t-test (replicability); a small p-value says the
     reproduction differs from the original (:func:`irscale.stats.paired_t`,
     :func:`irscale.stats.student_t`).
+Intervals of the means (``to_frame(interval=)``, ``irscale meta reproduce --ci``)
+    Each of the four runs' mean M̄(x) with its 1 − α confidence interval over the topics,
+    by a method of :mod:`irscale.core.mean_intervals` (``"t"``: Student's interval;
+    ``"bootstrap"``: the percentile interval with the topics resampled, the runs of one
+    topic set drawn together: the four runs' for a reproduction, each pair's for a
+    replication), as the columns ``<run>_low, <run>_high`` beside ``<run>``.
 Ordering of documents (§3.1; reproducibility only): :func:`ranking_agreement`
     Kendall's τ and rank-biased overlap (RBO) between the original and the reproduced
     ranking of each topic.
@@ -40,25 +46,28 @@ Schaer, SIGIR 2021); irscale does not call it.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, cast
 
 import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.mean_intervals import check_interval, mean_intervals
 from ..core.notebook import HtmlRepr
+from ..core.params import check_alpha
 from ..errors import AlignmentError, InputError, ParameterError
 from ..stats import paired_t, student_t
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format
 from ..stats.validation import tie_tolerance
-from .common import format_frame
+from .common import format_frame, interval_note
 from .params import REPRO_DEPTH, REPRO_RBO_P
 from .rank_correlation import check_persistence, rbo
 
 if TYPE_CHECKING:
     from ..collections.candidates import Candidates
+    from ..core.mean_intervals import MeanInterval
 
 __all__ = ["RankingAgreement", "Reproducibility", "ranking_agreement", "reproducibility"]
 
@@ -132,25 +141,61 @@ class Reproducibility(HtmlRepr):
     documentation). A report: ``to_frame()`` (one row per measure) and ``format(fmt)``.
 
     ``kind``: ``"reproducibility"`` (the reproduction covers the original topics) or
-    ``"replicability"`` (other topics: no RMSE, unpaired tests)."""
+    ``"replicability"`` (other topics: no RMSE, unpaired tests). ``scores``: the four runs'
+    per-topic scores (topics × :attr:`measures`, in the order of :data:`ROLES`), what the
+    intervals of the means are computed from."""
 
     kind: Literal["reproducibility", "replicability"]
     measures: tuple[str, ...]
     topics: int
     reproduced_topics: int
     table: pd.DataFrame
+    scores: tuple[pd.DataFrame, ...] = field(default=(), repr=False)
 
-    def to_frame(self) -> pd.DataFrame:
-        return self.table.copy()
+    def to_frame(self, *, interval: MeanInterval | None = None, alpha: float = 0.05,
+                 samples: int = 10_000, rng: int | np.random.Generator | None = None
+                 ) -> pd.DataFrame:
+        """One row per measure; with ``interval`` (``"t"`` or ``"bootstrap"``, ``samples``
+        and ``rng`` for the bootstrap), each run's mean followed by its 1 − ``alpha``
+        interval over the topics, ``<run>_low, <run>_high`` (module documentation)."""
+        frame = self.table.copy()
+        if interval is None:
+            return frame
+        check_interval(interval)
+        alpha = check_alpha(alpha)
+        if len(self.scores) != len(ROLES):
+            raise ParameterError("this result holds no per-topic scores to give intervals "
+                                 "of: build it with reproducibility()")
+        generator = np.random.default_rng(rng) if interval == "bootstrap" \
+            and not isinstance(rng, np.random.Generator) else rng
+        groups = [ROLES] if self.kind == "reproducibility" else [ROLES[:2], ROLES[2:]]
+        bounds: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for group in groups:  # the runs of one topic set drawn together
+            tables = [self.scores[ROLES.index(role)] for role in group]
+            low, high = mean_intervals(np.hstack([t.to_numpy() for t in tables]), interval,
+                                       alpha=alpha, samples=samples, rng=generator)
+            width = len(self.measures)
+            for r, role in enumerate(group):
+                bounds[role] = (low[r * width:(r + 1) * width], high[r * width:(r + 1) * width])
+        for role in reversed(ROLES):  # each after its mean
+            at = frame.columns.get_loc(role) + 1
+            frame.insert(at, f"{role}_high", bounds[role][1])
+            frame.insert(at, f"{role}_low", bounds[role][0])
+        return frame
 
-    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        """The table as ``text``, ``csv``, ``markdown``, ``latex`` or ``json``; undefined
-        ratios (a zero denominator) are said in words, never printed as ``nan``."""
-        frame = self.to_frame()
+    def format(self, fmt: Format = "text", *, digits: int = 4,
+               interval: MeanInterval | None = None, alpha: float = 0.05,
+               samples: int = 10_000, rng: int | np.random.Generator | None = None) -> str:
+        """The table (:meth:`to_frame`, with ``interval`` its intervals) as ``text``,
+        ``csv``, ``markdown``, ``latex`` or ``json``; undefined ratios (a zero denominator)
+        are said in words, never printed as ``nan``."""
+        frame = self.to_frame(interval=interval, alpha=alpha, samples=samples, rng=rng)
         if fmt not in ("csv", "json"):
             frame = frame.astype(object).where(frame.notna(), "undefined")
         return format_frame(frame, fmt, digits=digits,
-                            title=None if fmt in ("csv", "json") else repr(self))
+                            title=None if fmt in ("csv", "json") else
+                            repr(self) + interval_note("<run>_low, <run>_high", interval,
+                                                       alpha, "topics"))
 
     def __repr__(self) -> str:
         topics = (f"{self.topics} topics" if self.kind == "reproducibility"
@@ -222,7 +267,8 @@ def reproducibility(
                          ra[m].to_numpy(), same) for m in measures]
     return Reproducibility(kind="reproducibility" if same else "replicability",
                            measures=tuple(measures), topics=len(topics),
-                           reproduced_topics=len(reproduced), table=pd.DataFrame(rows))
+                           reproduced_topics=len(reproduced), table=pd.DataFrame(rows),
+                           scores=tuple(t[measures] for t in (ob, oa, rb, ra)))
 
 
 def _pvalue(x: np.ndarray, y: np.ndarray, paired: bool) -> float:

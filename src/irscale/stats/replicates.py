@@ -18,6 +18,24 @@ Replicates
     is α̂_j = ȳ_·j· − ȳ_···; the table (SS, df, F, p) is that of the fixed-effects
     ANOVA, every F over the error mean square (what ``statsmodels``' ``anova_lm`` gives).
 
+Unbalanced replicates (systems of different numbers of runs)
+    A system given as K_j runs (random seeds, folds: :mod:`irscale.stats.seeds`) has K_j
+    replicates on every topic, and systems may differ in K_j (3 seeds against 5). The
+    design is then unbalanced but *proportional* (n_ij = K_j on every topic, so n_ij =
+    n_i· n_·j / n_··; Searle, *Linear Models for Unbalanced Data*, 1987, §4.9): the topic
+    and system factors stay orthogonal and the system tests of type I, II and III sums of
+    squares coincide. With c_ij the cell means, m_j = (1/T) Σ_i c_ij the system means and
+    ȳ = Σ_j K_j m_j / Σ_j K_j the grand mean, SS_system = T Σ_j K_j (m_j − ȳ)²; with the
+    interaction the error is the within-cell SS on df_E = T (Σ_j K_j − J), without it
+    SS_E = SS_total − SS_system − SS_topic, SS_topic = (Σ_j K_j) Σ_i (t_i − ȳ)² (t_i the
+    topic means over all its scores), on df_E = T Σ_j K_j − T − J + 1; the system effect is
+    α̂_j = m_j − (1/J) Σ_j' m_j' (the sum-to-zero coding of ``statsmodels``, its oracle). A
+    missing score (``NaN``) is a missing replicate: ``empty="missing"`` (``--empty
+    missing``) fits this model when whole replicates are missing (a system's replicate k on
+    no topic); other holes are refused. ``resample="replicates"`` draws the replicates of a
+    topic for all systems together and is refused; the residuals are drawn from the
+    N = T Σ_j K_j observed ones (scaled by √(N/df_E)) into the observed cells.
+
 Bootstrap ANOVA (Voorhees et al. 2017, §3)
     The sampling distribution of the system effects is estimated by the bootstrap
     rather than from the F distribution (IR scores are bounded and skewed). irscale's
@@ -93,40 +111,66 @@ def replicates_anova(scores: ShardScores, *, interaction: bool = True,
     return shard_anova(scores, _model(interaction), empty=empty, transform=transform)
 
 
+def _layout(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The observed replicates of a topics × systems × replicates array (J × K, the same
+    on every topic) and each system's count K_j."""
+    observed = ~np.isnan(values[0])
+    return observed, observed.sum(axis=1).astype(np.float64)
+
+
 def _fitted(values: np.ndarray, interaction: bool) -> np.ndarray:
-    """Fitted values of the model: cell means, or ȳ_i·· + ȳ_·j· − ȳ_···."""
+    """Fitted values of the model (module docstring): the cell means c_ij, or
+    t_i + m_j − ȳ (NaN where a replicate is missing)."""
+    observed, counts = _layout(values)
+    cells = np.where(observed, values, 0.0).sum(axis=-1) / counts
     if interaction:
-        return np.broadcast_to(values.mean(axis=-1, keepdims=True), values.shape)
-    return (values.mean(axis=(-2, -1), keepdims=True) + values.mean(axis=(-3, -1), keepdims=True)
-            - values.mean(axis=(-3, -2, -1), keepdims=True))
-
-
-def _effects_and_f(block: np.ndarray, interaction: bool) -> tuple[np.ndarray, np.ndarray]:
-    """System effects (samples × J) and the system F (samples) of a samples × T × J × K
-    block, by the balanced closed forms (module docstring of :mod:`._factorial`)."""
-    _, t, j, k = block.shape
-    grand = block.mean(axis=(1, 2, 3))
-    effects = block.mean(axis=(1, 3)) - grand[:, None]
-    ss_system = t * k * (effects ** 2).sum(axis=1)
-    if interaction:
-        ss_error = ((block - block.mean(axis=3, keepdims=True)) ** 2).sum(axis=(1, 2, 3))
-        df_error = t * j * (k - 1)
+        fitted = np.broadcast_to(cells[..., None], values.shape)
     else:
-        topic = block.mean(axis=(2, 3)) - grand[:, None]
-        ss_total = ((block - grand[:, None, None, None]) ** 2).sum(axis=(1, 2, 3))
-        ss_error = ss_total - ss_system - j * k * (topic ** 2).sum(axis=1)
-        df_error = t * j * k - 1 - (t - 1) - (j - 1)
+        topics = (cells * counts).sum(axis=1) / counts.sum()
+        fitted = (topics[:, None, None] + cells.mean(axis=0)[None, :, None]
+                  - topics.mean())
+        fitted = np.broadcast_to(fitted, values.shape)
+    return np.where(observed, fitted, np.nan)
+
+
+def _effects_and_f(block: np.ndarray, interaction: bool, observed: np.ndarray,
+                   counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """System effects (samples × J) and the system F (samples) of a samples × T × J × K
+    block whose systems have ``counts`` replicates (the ``observed`` ones), by the closed
+    forms of the proportional design (module docstring; the balanced ones when every
+    system has K)."""
+    _, t, j, _ = block.shape
+    complete = bool(observed.all())  # balanced: no mask to apply (the same values)
+
+    def kept(part: np.ndarray) -> np.ndarray:
+        return part if complete else np.where(observed, part, 0.0)
+
+    cells = kept(block).sum(axis=3) / counts
+    means = cells.mean(axis=1)
+    total = counts.sum()
+    grand = (means * counts).sum(axis=1) / total
+    effects = means - means.mean(axis=1, keepdims=True)
+    ss_system = t * (counts * (means - grand[:, None]) ** 2).sum(axis=1)
+    if interaction:
+        ss_error = (kept(block - cells[..., None]) ** 2).sum(axis=(1, 2, 3))
+        df_error = t * (total - j)
+    else:
+        topic = (cells * counts).sum(axis=2) / total
+        ss_total = (kept(block - grand[:, None, None, None]) ** 2).sum(axis=(1, 2, 3))
+        ss_error = ss_total - ss_system - total * ((topic - grand[:, None]) ** 2).sum(axis=1)
+        df_error = t * total - t - j + 1
     with np.errstate(divide="ignore", invalid="ignore"):
         f = (ss_system / (j - 1)) / (ss_error / df_error)
     return effects, f
 
 
-def _draw(gen: np.random.Generator, resample: str, size: int, shape: tuple[int, int, int]
-          ) -> np.ndarray:
-    """The indices of ``size`` samples (module docstring, "Draws")."""
-    t, j, k = shape
+def _draw(gen: np.random.Generator, resample: str, size: int, shape: tuple[int, int, int],
+          observed: int) -> np.ndarray:
+    """The indices of ``size`` samples (module docstring, "Draws"; ``observed``: the N
+    scores whose residuals are drawn)."""
+    t, _, k = shape
     if resample == "residuals":
-        return gen.integers(0, t * j * k, size=(size, t * j * k))
+        return gen.integers(0, observed, size=(size, observed))
     if resample == "topics":
         return gen.integers(0, t, size=(size, t))
     return gen.integers(0, k, size=(size, t, k))
@@ -135,14 +179,56 @@ def _draw(gen: np.random.Generator, resample: str, size: int, shape: tuple[int, 
 def _apply(values: np.ndarray, base: np.ndarray, residuals: np.ndarray, resample: str,
            index: np.ndarray) -> np.ndarray:
     """The samples × T × J × K block of ``index`` drawn from ``values`` (topics,
-    replicates) or from ``base`` + the residuals (residuals)."""
+    replicates) or from ``base`` + the observed residuals, in the observed cells
+    (residuals)."""
     if resample == "residuals":
-        return base[None] + residuals.ravel()[index].reshape(len(index), *values.shape)
+        cells = ~np.isnan(values.ravel())
+        if cells.all():  # balanced: every cell observed
+            return base[None] + residuals.ravel()[index].reshape(len(index), *values.shape)
+        block = np.full((len(index), values.size), np.nan)
+        block[:, cells] = base.ravel()[cells] + residuals.ravel()[cells][index]
+        return block.reshape(len(index), *values.shape)
     if resample == "topics":
         return values[index]
     topic = np.arange(values.shape[0])[None, :, None]
     # values[i, :, index[b, i, k]] for every b, i, k: replicates of a topic drawn together
     return np.moveaxis(values[topic, :, index], -1, 2)
+
+
+def _missing_replicates(scores: ShardScores, empty: str, resample: str) -> None:
+    """Refuse the missing scores the bootstrap cannot model (module docstring, "Unbalanced
+    replicates"), saying what to do."""
+    missing = np.isnan(scores.values)
+    if not missing.any():
+        return
+    whole = missing.all(axis=0)
+    counts = (~whole).sum(axis=1)
+    partial = missing & ~whole[None]
+    if empty == "error" and not partial.any() and (counts > 0).all():
+        described = ", ".join(f"{s!r} {int(c)}" for s, c in zip(scores.systems, counts,
+                                                                strict=True))
+        raise InputError(f"the systems have different numbers of replicates (runs: "
+                         f"{described}): choose --empty missing (empty='missing') for the "
+                         "unbalanced model, or drop-shard to keep only the replicates every "
+                         "system has (zero would score the missing runs 0)")
+    if empty != "missing":
+        return
+    if partial.any():
+        t, s, k = (int(i[0]) for i in np.nonzero(partial))
+        raise InputError(f"the bootstrap ANOVA models missing replicates only whole (a "
+                         f"system's replicate missing on every topic: systems of different "
+                         f"numbers of runs); topic {scores.topics[t]!r}, system "
+                         f"{scores.systems[s]!r}, shard {scores.shards[k]!r} is missing on "
+                         "some topics only: choose the empty-shard policy zero, drop-topic "
+                         "or drop-shard")
+    if (counts == 0).any():
+        raise InputError(f"system {scores.systems[int(np.argmin(counts))]!r} has no score: "
+                         "leave it out")
+    if resample == "replicates":
+        raise InputError("resample='replicates' (--resample replicates) draws a topic's "
+                         "replicates for every system together: systems of different "
+                         "numbers of replicates have none to draw together; resample "
+                         "residuals or topics")
 
 
 @dataclass(frozen=True, eq=False)
@@ -292,21 +378,22 @@ def bootstrap_anova(
     if len(scores.shards) < 2 and (interaction or resample == "replicates"):
         raise InputError("1 replicate: the topic × system interaction and the resampling "
                          "of replicates need two replicates at least")
-    if empty == "missing" and np.isnan(scores.values).any():
-        raise InputError("the bootstrap ANOVA needs complete replicates: choose the "
-                         "empty-shard policy zero, drop-topic or drop-shard")
+    _missing_replicates(scores, empty, resample)
     table = replicates_anova(scores, interaction=interaction, empty=empty)
     values = _apply_policy(scores, empty)[0]
     t, j, k = values.shape
+    observed, counts = _layout(values)
     if k < 2 and (interaction or resample == "replicates"):
         raise InputError(f"{k} replicate left by the empty-shard policy {empty}: the "
                          "topic × system interaction and the resampling of replicates need "
                          "two replicates at least")
     fitted = _fitted(values, interaction)
-    effects = values.mean(axis=(0, 2)) - values.mean()
+    means = np.where(observed, values, 0.0).sum(axis=(0, 2)) / (t * counts)
+    effects = means - means.mean()
     residuals = values - fitted
+    size = int(t * counts.sum())  # the observed scores
     if rescale:
-        residuals = residuals * np.sqrt(values.size / table.df_error)
+        residuals = residuals * np.sqrt(size / table.df_error)
     null_values = values - effects[None, :, None]
     null_fitted = fitted - effects[None, :, None]
     observed_f = float(table.statistic or 0.0)
@@ -315,17 +402,18 @@ def bootstrap_anova(
     effect_parts, f_parts = [], []
     report = progress_reporter(progress, samples, "bootstrap ANOVA")
     for start in range(0, samples, block):
-        index = _draw(gen, resample, min(block, samples - start), (t, j, k))
+        index = _draw(gen, resample, min(block, samples - start), (t, j, k), size)
         effect_parts.append(_effects_and_f(
-            _apply(values, fitted, residuals, resample, index), interaction)[0])
+            _apply(values, fitted, residuals, resample, index), interaction, observed,
+            counts)[0])
         f_parts.append(_effects_and_f(
-            _apply(null_values, null_fitted, residuals, resample, index), interaction)[1])
+            _apply(null_values, null_fitted, residuals, resample, index), interaction,
+            observed, counts)[1])
         report(min(start + block, samples))
     effect_samples = np.concatenate(effect_parts)
     f_samples = np.concatenate(f_parts)
     exceed = int(np.count_nonzero(f_samples >= observed_f - TIE_RTOL * abs(observed_f)))
     f_p, _ = mc_pvalue(exceed, samples, "plus-one")
-    means = values.mean(axis=(0, 2))
     label = resample + (", rescaled" if resample == "residuals" and rescale else "")
     return BootstrapAnovaResult(
         table=table, resample=resample, rescaled=rescale, samples=samples, alpha=alpha,

@@ -24,7 +24,9 @@ The per-topic values are a :class:`~irscale.stats.ShardScores` (topics × system
 NaN where a system has fewer runs than another), the replicates of Voorhees, Samarov and
 Soboroff (TOIS 2017): :func:`irscale.stats.bootstrap_anova` and
 :func:`irscale.stats.replicates_anova` then compare the systems with the seed variance in
-the model (``irscale compare --shard-scores``, from the table ``--shard-scores`` writes).
+the model (``irscale compare --shard-scores``, from the table ``--shard-scores`` writes);
+systems of different numbers of runs are the unbalanced replicates model of
+:mod:`irscale.stats.replicates` (``empty="missing"``, ``--empty missing``).
 """
 
 from __future__ import annotations
@@ -39,14 +41,17 @@ import pandas as pd
 
 from ..core.mean_intervals import INTERVAL_NAMES, check_interval
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
+from ..core.params import check_alpha
 from ..errors import InputError, ParameterError
 from .seed_intervals import difference_intervals, seed_intervals
 from .shards import ShardScores
 from .tables import level_text
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack  # typing's from Python 3.11
+
     from ..core.mean_intervals import MeanInterval
+    from ..evaluation.options import TrecEvalKeywords
     from .tables import Format
 
 
@@ -198,8 +203,8 @@ def _generator(method: str, rng: int | np.random.Generator | None
     return rng
 
 
-def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Sequence[str], *,
-                   relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> SeedEvaluation:
+def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Sequence[str],
+                   **trec: Unpack[TrecEvalKeywords]) -> SeedEvaluation:
     """Evaluate every run of every system (module documentation).
 
     Parameters
@@ -210,8 +215,12 @@ def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Seque
         runs — the system's seeds or folds (one run at least; two for a spread).
     measures : str or sequence of str
         Measures with per-topic values.
-    relevance_level : int
-        Smallest relevant grade (trec_eval's ``-l``).
+    **trec
+        trec_eval's options, as :func:`irscale.evaluate` takes them
+        (:mod:`irscale.evaluation.options`): ``relevance_level`` (``-l``), ``max_docs``
+        (``-M``), ``judged_only`` (``-J``), ``num_docs_in_coll`` (``-N``), ``compat`` and
+        ``ties``. ``complete`` (``-c``) is always True here: a topic a run lacks counts 0,
+        so that every run has every qrels topic; ``complete=False`` is refused.
 
     Returns
     -------
@@ -223,6 +232,11 @@ def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Seque
     if not isinstance(systems, Mapping) or not systems:
         raise ParameterError("systems: give a mapping {system: its runs (a folder, a glob "
                              "pattern or a list)}")
+    if trec.get("complete", True) is not True:
+        raise ParameterError("complete: evaluate_seeds counts a topic a run lacks as 0 "
+                             "(trec_eval's -c) so that every run has every qrels topic: "
+                             f"complete=False is not an option, got {trec['complete']!r}")
+    trec["complete"] = True  # (the call's own dict of keywords)
     names = [measures] if isinstance(measures, str) else list(measures)
     judged = as_qrels(qrels)
     groups = []
@@ -237,8 +251,8 @@ def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Seque
         renamed = {f"{system}/{run.name}": run for run in runs}
         if len(renamed) != len(runs):
             raise InputError(f"system {system!r}: two of its runs have one name")
-        matrices.append(evaluate(judged, renamed, names, relevance_level=relevance_level,
-                                 complete=True).to_matrix(allow_missing=True))
+        matrices.append(evaluate(judged, renamed, names, **trec)
+                        .to_matrix(allow_missing=True))
     topics = list(dict.fromkeys(judged.topic.to_pylist()))  # every judged topic (-c)
     measure_labels = tuple(matrices[0].measures)
     width = max(matrix.n_systems for matrix in matrices)
