@@ -197,3 +197,17 @@ def open_output(args: argparse.Namespace,
                 mode: Literal["wb", "w"] = "wb") -> ContextManager[IO[Any]]:
     """The stream of a command's output: ``-o`` written atomically, or standard output."""
     return atomic_output(args.output, mode, force=args.force)
+
+
+# cli-x
+def write_table(args: argparse.Namespace, result: Any, **options: Any) -> int:
+    """Write a command's table to ``-o`` as :func:`write_text`: ``result`` (a result with
+    ``format``, or a data frame) in ``--format`` with ``--digits`` (and ``options``), one
+    final newline."""
+    if hasattr(result, "columns"):  # a data frame
+        from ..stats.protocol import format_table
+
+        text = format_table(result, args.fmt, digits=args.digits)
+    else:
+        text = result.format(args.fmt, digits=args.digits, **options)
+    return write_text(args, text.rstrip("\n") + "\n")
