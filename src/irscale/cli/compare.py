@@ -1,26 +1,11 @@
-"""``irscale compare``: significance tests, ANOVA and multiple comparisons of systems
-(``docs/stats.md``; usage in ``docs/cli.md``).
-
-``--test tukey-hsd`` (default) prints the ANOVA table of ``--model`` and Tukey's HSD for
-every pair; ``randomized-tukey-hsd`` the randomised Tukey HSD; ``mixed`` a mixed model
-(systems fixed, topics random: ``--random``, ``--family``, ``--method``) and Wald tests of
-every pair with ``--correction``; a two-system test runs on
-every pair (or against ``--baseline``) with ``--correction`` over pairs × measures.
-After an ANOVA model, the checks of its assumptions on the residuals (Shapiro–Wilk,
-Levene, Brown–Forsythe) are printed beside its table; ``--transform`` computes the ANOVA
-on arcsine- or rank-transformed scores and ``--plot FILE`` writes the residuals' normal
-Q–Q plot. ``--test bootstrap-anova --shard-scores FILE`` is the bootstrap ANOVA of replicated
-scores (Voorhees, Samarov & Soboroff 2017; ``--model replicates|replicates-main``,
-``--resample``, ``--empty``); ``--test document-sampling QRELS RUN RUN -m AP|P@k`` the
-test of two runs with per-topic document-sampling variances (Cormack & Lynam 2006;
-Robertson & Kanoulas 2012; ``--model mixed|documents``). ``--baseline RUN --risk-alpha A``
-is the risk-sensitive comparison (:mod:`irscale.stats.risk`), a test of its own. Options
-the chosen test would ignore are refused (:data:`RULES`).
-"""
+"""``irscale compare``: significance tests, ANOVA, mixed models and multiple comparisons of
+systems; options the chosen test would ignore are refused (:data:`RULES`; usage:
+``docs/cli.md``, ``docs/stats.md``)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param
@@ -71,7 +56,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import declare_inputs, declare_outputs, write_text
-from .rules import Rule, add_rules, check_options
+from .rules import Rule, add_rules, applies_to
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -89,12 +74,22 @@ RISK = Param("risk_alpha", RISK_ALPHA, None, "risk-sensitive comparison against 
 MODELS = (*MODEL_NAMES, *RANK_MODELS)
 
 
-def _multi_reason(args: argparse.Namespace) -> str:
-    """Why the options of two-system tests do not apply to a many-system procedure."""
-    what = ("the ANOVA or rank model and Tukey's HSD" if args.test == "tukey-hsd"
-            else "the randomised Tukey HSD")
-    return ("{options} {applies} to two-system tests, not to --test {test}: " + what +
-            " compares every pair two-sided and controls the family-wise error itself")
+#: Why the options of two-system tests do not apply to the other procedures.
+NOT_PAIRWISE = {
+    "tukey-hsd": "the ANOVA or rank model and Tukey's HSD compares every pair two-sided and "
+    "controls the family-wise error itself",
+    "randomized-tukey-hsd": "the randomised Tukey HSD compares every pair two-sided and "
+    "controls the family-wise error itself",
+    "document-sampling": "its z test is two-sided, of the two runs given",
+    "bootstrap-anova": "it compares every pair two-sided, with --correction (default bh)",
+    "mixed": "its Wald tests compare every pair two-sided, with --correction"}
+
+
+def _pairwise(dests: tuple[str, ...], tests: Sequence[str]) -> Rule:
+    """``dests`` apply to two-system tests (and ``--risk-alpha``), not to ``tests``."""
+    return Rule(dests, lambda args: args.test not in tests or given(args, "risk_alpha"),
+                lambda args: "{options} {applies} to two-system tests, not to --test {test}: "
+                + NOT_PAIRWISE[args.test])
 
 
 def _anova_model(args: argparse.Namespace) -> bool:
@@ -146,19 +141,11 @@ def _interval_reason(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _bootstrap_anova(args: argparse.Namespace) -> bool:
-    return args.test == "bootstrap-anova"
-
-
-def _documents(args: argparse.Namespace) -> bool:
-    return args.test == "document-sampling"
-
-
 def _model_reason(args: argparse.Namespace) -> str:
-    if _documents(args):
+    if args.test == "document-sampling":
         return (f"--model: the document-sampling test has the models "
                 f"{' and '.join(DOCUMENT_MODELS)}, not {{model!r}}")
-    if _bootstrap_anova(args):
+    if args.test == "bootstrap-anova":
         return (f"--model: the bootstrap ANOVA fits {' or '.join(REPLICATE_MODELS)}, not "
                 "{model!r}")
     return (f"--model: unknown model {{model!r}}; choose from {', '.join(MODELS)} or a formula "
@@ -177,35 +164,22 @@ RULES = (
     Rule(("risk_alpha",), lambda args: args.baseline is None or len(args.baseline) == 1,
          lambda args: f"--risk-alpha compares with one baseline; --baseline names "
          f"{len(args.baseline)}"),
-    Rule(("model",), lambda args: args.test in ("tukey-hsd", "bootstrap-anova",
-                                                "document-sampling"),
-         "--model applies to --test tukey-hsd, bootstrap-anova and document-sampling, not "
-         "to {test!r}"),
-    Rule(("model",), lambda args: args.model in DOCUMENT_MODELS if _documents(args)
-         else args.model in REPLICATE_MODELS if _bootstrap_anova(args)
-         else args.model in (*MODELS, "topic", "system") or "+" in args.model, _model_reason),
-    Rule(("scores", "standardise", "systems", "correction"), lambda args: not _documents(args),
+    *applies_to("test", {"model": ("tukey-hsd", "bootstrap-anova", "document-sampling")}),
+    Rule(("model",), lambda args: args.model in DOCUMENT_MODELS
+         if args.test == "document-sampling" else args.model in REPLICATE_MODELS
+         if args.test == "bootstrap-anova" else args.model in (*MODELS, "topic", "system")
+         or "+" in args.model, _model_reason),
+    Rule(("scores", "standardise", "systems", "correction"),
+         lambda args: args.test != "document-sampling",
          "{options} {applies} to the tests of score tables, not to --test document-sampling: "
          "it reads the qrels and two runs (QRELS RUN RUN -m AP or P@k)"),
-    Rule(("resample", "empty"), _bootstrap_anova,
-         "{options} {applies} to --test bootstrap-anova, not to {test!r}"),
+    *applies_to("test", {"resample": ("bootstrap-anova",), "empty": ("bootstrap-anova",)}),
     Rule(("transform", "plot"), _anova_model, _anova_reason),
-    Rule(("correction", "alternative", "baseline"),
-         lambda args: args.test not in MULTI_TESTS or given(args, "risk_alpha"), _multi_reason),
-    Rule(("alternative", "baseline"), lambda args: not _documents(args),
-         "{options} {applies} to two-system tests, not to --test document-sampling: its "
-         "z test is two-sided, of the two runs given"),
-    Rule(("alternative", "baseline"), lambda args: not _bootstrap_anova(args),
-         "{options} {applies} to two-system tests, not to --test bootstrap-anova: it compares "
-         "every pair two-sided, with --correction (default bh)"),
-    Rule(("random", "family", "method"), lambda args: args.test == "mixed",
-         "{options} {applies} to --test mixed, not to {test!r}"),
-    Rule(("alternative", "baseline"), lambda args: args.test != "mixed",
-         "{options} {applies} to two-system tests, not to --test mixed: its Wald tests "
-         "compare every pair two-sided, with --correction"),
-    Rule(("shard_scores",), lambda args: args.test in ("mixed", "bootstrap-anova"),
-         "--shard-scores applies to --test mixed and bootstrap-anova, not to {test!r}"),
-    Rule(("test",), lambda args: not _bootstrap_anova(args) or args.shard_scores is not None,
+    _pairwise(("correction", "alternative", "baseline"), MULTI_TESTS),
+    _pairwise(("alternative", "baseline"), tuple(NOT_PAIRWISE)),
+    *applies_to("test", {"random": ("mixed",), "family": ("mixed",), "method": ("mixed",),
+                         "shard_scores": ("mixed", "bootstrap-anova")}),
+    Rule(("test",), lambda args: args.test != "bootstrap-anova" or args.shard_scores is not None,
          "--test bootstrap-anova needs replicated scores: give them with --shard-scores FILE "
          "(the CSV topic,run,shard,value of irscale pool shards --shard-scores)"),
     _shard_inputs,
@@ -217,9 +191,10 @@ RULES = (
     Rule(("method",), lambda args: args.family != "binomial",
          "--method applies to the linear mixed model, not to --family binomial (fit by "
          "maximum likelihood)"),
-    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or _bootstrap_anova(args)
-         or _documents(args), f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, "
-         "bootstrap-anova, document-sampling), not to --test {test}"),
+    Rule(("samples", "seed"), lambda args: is_resampling(args.test)
+         or args.test in ("bootstrap-anova", "document-sampling"),
+         f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, bootstrap-anova, "
+         "document-sampling), not to --test {test}"),
     Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     Rule(("ci",), lambda args: _interval_reason(args) is None,
@@ -301,16 +276,22 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
     raise ParameterError(f"choose one measure with -m among {list(matrix.measures)}")
 
 
-def _mixed_of_shards(args: argparse.Namespace):
-    """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
+def _shards(args: argparse.Namespace):
+    """The scores of ``--shard-scores`` (read before the statistics are imported)."""
     from ..io.scores_csv import read_shard_table
 
     read = read_shard_table(args.shard_scores)
     from ..stats import ShardScores
+
+    return ShardScores(read.values, read.topics, read.systems, read.shards)
+
+
+def _mixed_of_shards(args: argparse.Namespace):
+    """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
+    shards = _shards(args)
     from ..stats.mixed import mixed_model
 
-    fitted = mixed_model(ShardScores(read.values, read.topics, read.systems, read.shards),
-                         random=args.random, family=args.family,
+    fitted = mixed_model(shards, random=args.random, family=args.family,
                          method=args.method if args.family == "gaussian" else None,
                          alpha=args.alpha, correction=args.correction)
     return fitted, fitted.pairwise()
@@ -318,15 +299,11 @@ def _mixed_of_shards(args: argparse.Namespace):
 
 def _bootstrap_of_shards(args: argparse.Namespace):
     """The bootstrap ANOVA of ``--shard-scores`` and its pairwise decisions."""
-    from ..io.scores_csv import read_shard_table
-
-    read = read_shard_table(args.shard_scores)
-    from ..stats import ShardScores
+    shards = _shards(args)
     from ..stats.replicates import bootstrap_anova
 
     model = args.model if given(args, "model") else REPLICATE_MODELS[0]
-    result = bootstrap_anova(ShardScores(read.values, read.topics, read.systems, read.shards),
-                             interaction=model == "replicates", resample=args.resample,
+    result = bootstrap_anova(shards, interaction=model == "replicates", resample=args.resample,
                              samples=args.samples or 1000, alpha=args.alpha,
                              correction=args.correction if given(args, "correction") else "bh",
                              empty=args.empty, rng=args.seed, progress=wants_progress(args))
@@ -367,9 +344,9 @@ def compare(args: argparse.Namespace):
     """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
     test = args.test
     progress = wants_progress(args)
-    if _bootstrap_anova(args):
+    if test == "bootstrap-anova":
         return _bootstrap_of_shards(args)
-    if _documents(args):
+    if test == "document-sampling":
         return _document_sampling(args), None
     if args.shard_scores is not None:
         return _mixed_of_shards(args)
@@ -435,8 +412,7 @@ def _intervals(args: argparse.Namespace, matrix: ScoreMatrix, pairs: Any,
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check every option before any work (:data:`RULES`), then compare."""
-    check_options(args)
+    """``irscale compare``: the tests of the options checked by :data:`RULES`."""
     if given(args, "risk_alpha"):
         check_inputs(args)
         from ..stats.risk import format_risk, risk_table

@@ -146,16 +146,19 @@ def applies_to(other: str, table: Mapping[str, Sequence[str]], *, flag: str | No
     """Rules declared by a table: each option ``dest`` of ``table`` applies where the
     option stored in ``other`` (spelt ``flag``; a list option: one of its items) takes one
     of the values listed, refused elsewhere with one message for every command (``--lr
-    applies to zbs, not to --method ds``); ``said`` words a list of values another way."""
+    applies to --method zbs, not to --method ds``); ``said`` words the values another way."""
     def chosen(args: argparse.Namespace) -> list[object]:
         value = getattr(args, other)
         return list(value) if isinstance(value, (list, tuple)) else [value]
 
     def rule(dest: str, allowed: tuple[str, ...]) -> Rule:
-        text = (said or {}).get(dest) or words(allowed)
-        return Rule((dest,), lambda args: bool(set(allowed) & set(chosen(args))),
-                    lambda args: f"{{options}} {{applies}} to {text}, not to "
-                    f"{flag or spelling(args, other)} {','.join(map(str, chosen(args)))}",
+        def message(args: argparse.Namespace) -> str:
+            option = flag or spelling(args, other)
+            text = (said or {}).get(dest) or f"{option} {words(allowed)}"
+            return f"{{options}} {{applies}} to {text}, not to {option} " + \
+                ",".join(map(str, chosen(args)))
+
+        return Rule((dest,), lambda args: bool(set(allowed) & set(chosen(args))), message,
                     spelt or {})
 
     return tuple(rule(dest, tuple(allowed)) for dest, allowed in table.items())
