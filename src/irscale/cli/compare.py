@@ -56,7 +56,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import declare_inputs, declare_outputs, write_text
-from .rules import Rule, add_rules, applies_to
+from .rules import Declared, Rule, add_rules, applies_to
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -153,7 +153,7 @@ def _model_reason(args: argparse.Namespace) -> str:
 
 
 #: When the options apply, in the order they are checked.
-RULES = (
+RULES: tuple[Declared, ...] = (
     Rule(("test", "model", "transform", "plot", "correction", "alternative", "samples",
           "seed", "workers", "scheduler", "alpha", "random", "family", "method",
           "shard_scores"), lambda args: not given(args, "risk_alpha"),

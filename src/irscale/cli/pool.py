@@ -25,7 +25,7 @@ from .options import (
     add_ties,
 )
 from .outputs import declare_outputs, write_table, write_text
-from .rules import Rule, applies_to
+from .rules import Declared, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``simulate --no-loo``: no leave-one-contributor-out test.
@@ -188,7 +188,7 @@ def _design_needs(args: argparse.Namespace) -> None:
 
 
 #: The options of ``pool sample``'s designs.
-SAMPLE_RULES = (
+SAMPLE_RULES: tuple[Declared, ...] = (
     *applies_to("design", {"strata": ("stratified",)}),
     _design_needs,
     Rule(("size", "depth"), lambda args: args.design != "stratified", "--size and --depth "
