@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param
+from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param, Text
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
@@ -43,20 +43,18 @@ from .intervals import add_interval_options, interval_arguments
 from .main import given
 from .options import (
     DIGITS_RULE,
-    ListAction,
+    add_command,
     add_digits,
     add_format,
-    add_option,
     add_output,
-    add_param,
     add_progress,
     add_scheduler,
     check_scheduler,
     scheduler,
     wants_progress,
 )
-from .outputs import declare_inputs, declare_outputs, write_text
-from .rules import Declared, Rule, add_rules, applies_to
+from .outputs import declare_outputs, write_text
+from .rules import Declared, Rule, applies_to
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -72,6 +70,17 @@ RISK = Param("risk_alpha", RISK_ALPHA, None, "risk-sensitive comparison against 
              ("--risk-alpha",), "A", label="--risk-alpha")
 #: The models of ``--model`` besides formulas (``topic + system``).
 MODELS = (*MODEL_NAMES, *RANK_MODELS)
+MODEL = Param("model", Text(), "topic+system", f"model of tukey-hsd: {' | '.join(MODELS)} or "
+              "a formula", ("--model",))
+BASELINE = Param("baseline", Text(), None, "two-system tests: compare every other system with "
+                 "this one only (the family: systems x measures against it), or with each of "
+                 "several, corrected as one family (each pair once); with --risk-alpha: the "
+                 "risk baseline", ("--baseline",), unset="every pair", label="--baseline")
+SHARD_SCORES = Param("shard_scores", Text(), None, "--test mixed and bootstrap-anova: topics × "
+                     "runs × shards (replicates, or query variants) scores, the CSV "
+                     "topic,run,shard,value that irscale pool shards --shard-scores writes, "
+                     "instead of --scores or runs; empty values are missing scores",
+                     ("--shard-scores",), "FILE", unset="none")
 
 
 #: Why the options of two-system tests do not apply to the other procedures.
@@ -206,62 +215,40 @@ RULES: tuple[Declared, ...] = (
 
 def add_parser(subparsers) -> None:
     """Register ``irscale compare``: its options and the rules of when they apply."""
-    parser = subparsers.add_parser(
-        "compare",
+    parser = add_command(
+        subparsers, "compare", run,
+        lambda p: add_inputs(p, measure_help="measure (repeatable for pairwise tests; "
+                             "default: the only measure of the --scores files)"),
+        add_standardise,
+        (BASELINE, {"many": True, "metavar": "SYSTEM[,SYSTEM...]"}),
+        (RISK, {"type": float}), TEST, MODEL, RESAMPLE,
+        (SHARD_EMPTY, {"doc": "--test bootstrap-anova: scores of a topic without relevant "
+                       "documents in a replicate (undefined)"}),
+        ANOVA_TRANSFORM, (PLOT, {"doc": "write the normal Q-Q plot of the ANOVA's residuals "
+                                 "to FILE, PNG/SVG/PDF"}),
+        (MULTIPLE_CORRECTION, {"doc": "multiple-comparison correction of the pairwise tests "
+                               "(two-system tests, or the Wald tests of --test mixed; the "
+                               "bootstrap p-values of --test bootstrap-anova, where the "
+                               "default is bh)"}),
+        (RANDOM, {"many": True, "doc": "--test mixed: comma-separated random terms (topic; "
+                  "shard, topic:shard and topic:system need --shard-scores)"}),
+        (FAMILY, {"doc": "--test mixed: gaussian (linear mixed model) or binomial (logit GLMM "
+                  "of 0/1 scores, e.g. success@k)"}),
+        (MIXED_METHOD, {"doc": "--test mixed, gaussian: estimator"}), SHARD_SCORES,
+        SIGNIFICANCE, (ALTERNATIVE, {"choices": ALTERNATIVES}),
+        (RNG_SEED, {"doc": "seed of resampling tests"}),
+        (RESAMPLES, {"doc": "resamples of the resampling tests"}),
+        (THREADS, {"doc": "threads for resampling"}),
+        lambda p: add_scheduler(p, "the resampling"),
+        lambda p: add_interval_options(p, "each system's mean and every pair's mean "
+                                       "difference (paired by topic)"),
+        lambda p: add_format(p, TABLE_FORMATS), add_digits, add_progress, add_output,
+        inputs=("--shard-scores",), rules=RULES,
         help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
         description="Compare systems on per-topic scores: two-system tests on every pair "
-        "with a multiple-comparison correction, or an ANOVA model with Tukey's HSD.",
-    )
-    add_inputs(parser, measure_help="measure (repeatable for pairwise tests; default: the "
-               "only measure of the --scores files)")
-    add_standardise(parser)
-    parser.add_argument("--baseline", action=ListAction, kind="str", unique=True,
-                        metavar="SYSTEM[,SYSTEM...]",
-                        help="two-system tests: compare every other system with this one "
-                        "only (the family: systems x measures against it; default: every "
-                        "pair), or with each of several, corrected as one family (each pair "
-                        "once); with --risk-alpha: the risk baseline")
-    add_param(parser, RISK, type=float)
-    add_param(parser, TEST)
-    add_option(parser, "--model", default="topic+system",
-               doc=f"model of tukey-hsd: {' | '.join(MODELS)} or a formula")
-    add_param(parser, RESAMPLE)
-    add_param(parser, SHARD_EMPTY, doc="--test bootstrap-anova: scores of a topic without "
-              "relevant documents in a replicate (undefined): error, zero, drop-topic or "
-              "drop-shard")
-    add_param(parser, ANOVA_TRANSFORM)
-    add_param(parser, PLOT, doc="write the normal Q-Q plot of the ANOVA's residuals to FILE, "
-              "PNG/SVG/PDF")
+        "with a multiple-comparison correction, an ANOVA model with Tukey's HSD, a mixed "
+        "model or a bootstrap ANOVA. See docs/stats.md.")
     declare_outputs(parser, "--plot", kind="plot")
-    add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
-              "tests (two-system tests, or the Wald tests of --test mixed; the bootstrap "
-              "p-values of --test bootstrap-anova, where the default is bh)")
-    add_param(parser, RANDOM, many=True, doc="--test mixed: comma-separated random terms "
-              "(topic; shard, topic:shard and topic:system need --shard-scores)")
-    add_param(parser, FAMILY, doc="--test mixed: gaussian (linear mixed model) or binomial "
-              "(logit GLMM of 0/1 scores, e.g. success@k)")
-    add_param(parser, MIXED_METHOD, doc="--test mixed, gaussian: estimator")
-    parser.add_argument("--shard-scores", metavar="FILE",
-                        help="--test mixed and bootstrap-anova: topics × runs × shards "
-                        "(replicates, or query variants) scores, the CSV "
-                        "topic,run,shard,value that irscale pool shards --shard-scores "
-                        "writes, instead of --scores or runs; empty values are missing "
-                        "scores (default: none)")
-    declare_inputs(parser, "--shard-scores")
-    add_param(parser, SIGNIFICANCE)
-    add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
-    add_param(parser, RNG_SEED, doc="seed of resampling tests")
-    add_param(parser, RESAMPLES, doc="resamples of the resampling tests")
-    add_param(parser, THREADS, doc="threads for resampling")
-    add_scheduler(parser, "the resampling")
-    add_interval_options(parser, "each system's mean and every pair's mean difference "
-                         "(paired by topic)")
-    add_format(parser, TABLE_FORMATS)
-    add_digits(parser)
-    add_progress(parser)
-    add_output(parser)
-    add_rules(parser, *RULES)
-    parser.set_defaults(func=run)
 
 
 def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:

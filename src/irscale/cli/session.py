@@ -15,7 +15,7 @@ from .eval import (
     write_evaluation,
 )
 from .options import add_command
-from .rules import check_options, needs
+from .rules import needs
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -55,16 +55,12 @@ def add_parser(subparsers) -> None:
         rules=(needs(CLICK_OPTIONS, "clicks"),),
         help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, esnDCG, esAP, "
         "tsCG, MsM, session U-measure)",
-        description="Evaluate session runs ('session query_no docno rank score runid' "
-        "lines; the rank column orders each query's list) against TREC qrels. A session "
-        "is judged with the qrels of the topic of the same id (or of --topics). Output as "
-        "irscale eval prints it, with one line per session (-q) and the mean over sessions "
-        "(all). See docs/sessions.md.")
+        description="Evaluate session runs against TREC qrels, each session judged with the "
+        "qrels of its topic; output as irscale eval prints it. See docs/sessions.md.")
 
 
 def run(args: argparse.Namespace) -> int:
     """``irscale session``: the session measures of every run."""
-    check_options(args)
     from ..evaluation.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(

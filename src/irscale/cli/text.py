@@ -11,7 +11,7 @@ from ..text.params import ROUGE_MULTI, THRESHOLD
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import Argument, add_command, add_param
-from .rules import Rule, check_options, each
+from .rules import Rule, each
 
 #: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
 STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characters "
@@ -75,9 +75,8 @@ def add_parser(subparsers) -> None:
                  "ROUGE-L; F1)"),
         STEM, STOPWORDS, ROUGE_MULTI, _common, inputs=("qrels", "runs", "--stopwords"),
         help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
-        description="ROUGE of candidate texts ('topic<TAB>run<TAB>text' lines) against "
-        "reference texts ('topic<TAB>ref_id<TAB>text'), tokens as rouge-score makes them. "
-        "Output as irscale eval prints it. See docs/text.md.")
+        description="ROUGE of candidate texts against reference texts, tokens as "
+        "rouge-score makes them. See docs/text.md.")
     add_command(
         commands, "bleu", run_bleu,
         *_inputs(*_TEXTS, "BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
@@ -91,10 +90,8 @@ def add_parser(subparsers) -> None:
                     "apply with --corpus: the corpus values are the summary lines",
                     {"no_summary": "-n/--no-summary"})),
         help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
-        description="Sentence BLEU of candidate texts ('topic<TAB>run<TAB>text' lines) "
-        "against the topic's reference texts ('topic<TAB>ref_id<TAB>text'), as sacrebleu "
-        "computes it; with --corpus, each run's corpus BLEU. Output as irscale eval prints "
-        "it. See docs/text.md.")
+        description="Sentence BLEU of candidate texts against the topic's reference texts "
+        "as sacrebleu computes it, or each run's corpus BLEU. See docs/text.md.")
     add_command(
         commands, "nuggets", run_nuggets,
         *_inputs("nuggets", "nuggets: topic nugget_id weight vital|okay [vital_string]",
@@ -113,10 +110,8 @@ def add_parser(subparsers) -> None:
                                {"threshold": "--threshold", "stem": "--stem",
                                 "stopwords": "--stopwords"})),
         help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
-        description="Nugget and iUnit measures of outputs from their matched nuggets. "
-        "The outputs are given by their lengths (--lengths) or texts (--texts); the "
-        "matches by match files, or found in the texts by unigram overlap (--auto-match, "
-        "POURPRE-style). Output as irscale eval prints it. See docs/text.md.")
+        description="Nugget and iUnit measures of outputs (--lengths or --texts) from their "
+        "matched nuggets (match files, or --auto-match). See docs/text.md.")
     add_command(
         commands, "pyramid", run_pyramid,
         *_inputs("pyramid", "SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
@@ -126,10 +121,8 @@ def add_parser(subparsers) -> None:
                  "(repeatable; default: both)"),
         _common, inputs=("qrels", "runs"),
         help="pyramid scores (original, modified) of peers from their SCUs",
-        description="Pyramid scores of peer summaries from the summary content units "
-        "(SCUs) they express, against each topic's pyramid of SCUs weighted by the "
-        "reference summaries expressing them (Nenkova & Passonneau 2004). Output as "
-        "irscale eval prints it. See docs/text.md.")
+        description="Pyramid scores of peer summaries from the summary content units they "
+        "express (Nenkova & Passonneau 2004). See docs/text.md.")
     parser.set_defaults(func=_no_command)
 
 
@@ -153,7 +146,6 @@ def run_rouge(args: argparse.Namespace) -> int:
 def run_bleu(args: argparse.Namespace) -> int:
     """``text bleu``: sentence BLEU of every output, or with ``--corpus`` corpus BLEU per
     run."""
-    check_options(args)
     from ..evaluation.bleu import evaluate_bleu, evaluate_corpus_bleu
     from ..text.bleu import DEFAULT_MEASURES
 
@@ -164,8 +156,7 @@ def run_bleu(args: argparse.Namespace) -> int:
     from ..io.output import write_summary
     from .outputs import open_output
 
-    scores = evaluate_corpus_bleu(args.qrels, args.runs,
-                                  args.measures or ["BLEU(effective=0)"])
+    scores = evaluate_corpus_bleu(args.qrels, args.runs, args.measures or ["BLEU(effective=0)"])
     with open_output(args) as stream:
         write_summary(scores, stream, fmt=args.fmt)
     return 0
@@ -196,7 +187,6 @@ def _matches(args: argparse.Namespace) -> None:
 
 def run_nuggets(args: argparse.Namespace) -> int:
     """``text nuggets``: the nugget measures of every output."""
-    check_options(args)
     from ..evaluation.nuggets import evaluate_nuggets
     from ..text.nuggets import DEFAULT_MEASURES
 
