@@ -13,7 +13,7 @@ from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
-from .options import DIGITS_RULE, add_command, add_digits, add_format, add_output
+from .options import DIGITS_RULE, add_actions, add_command, add_digits, add_format, add_output
 from .outputs import declare_outputs, write_table, write_text
 from .rules import Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
@@ -64,13 +64,12 @@ def _output(what: str, *side: str):
 
 def add_parser(subparsers) -> None:
     """Register ``irscale labels`` and its actions."""
-    parser = subparsers.add_parser(
-        "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
+    sub = add_actions(
+        subparsers, "labels",
+        help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines) and pairwise judgments: "
         "aggregation, allocation, agreement, automatic judgments and AWARE; see "
         "docs/collections.md.")
-    parser.set_defaults(func=_no_action)
-    sub = parser.add_subparsers(dest="labels_command", metavar="ACTION")
     add_command(
         sub, "aggregate", run_aggregate, _inputs("LABELS", "crowd labels file"),
         cp.LABEL_METHOD, SCALE,
@@ -170,12 +169,6 @@ def add_parser(subparsers) -> None:
                Rule(("digits",), lambda args: args.fmt == "text",
                     "--digits applies to --format text"),
                *applies_to("weights", {"n_random": cp.WEIGHTINGS[1:], "seed": cp.WEIGHTINGS[1:]})))
-
-
-def _no_action(args: argparse.Namespace) -> int:
-    """``irscale labels`` without an action: name them."""
-    raise ParameterError("labels: choose an action: aggregate, pairwise, allocate, agree, "
-                         "agree-qrels, auto or aware (see 'irscale labels --help')")
 
 
 def _gp_features(args: argparse.Namespace) -> None:

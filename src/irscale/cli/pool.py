@@ -18,6 +18,7 @@ from .inputs import check_measure_names
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
+    add_actions,
     add_command,
     add_digits,
     add_format,
@@ -65,13 +66,11 @@ TABLE = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
 
 def add_parser(subparsers) -> None:
     """Register ``irscale pool`` and its actions, with the rules of their options."""
-    parser = subparsers.add_parser(
-        "pool", help="build pools (depth-k, take@N, RBP, RRF, move-to-front, bandits) and "
-        "simulate pooling strategies on qrels",
+    sub = add_actions(
+        subparsers, "pool", help="build pools (depth-k, take@N, RBP, RRF, move-to-front, "
+        "bandits) and simulate pooling strategies on qrels",
         description="Pooling strategies for building test collections (Cormack, Palmer & "
         "Clarke 1998; Moffat, Webber & Zobel 2007; Losada, Parapar & Barreiro 2016, 2017).")
-    parser.set_defaults(func=_no_action)
-    sub = parser.add_subparsers(dest="pool_command", metavar="ACTION")
     add_command(
         sub, "build", run_build, RUN_FILES, (cp.POOL_STRATEGY, {"default": None, "required": True}),
         cp.POOL_BUDGET,
@@ -158,12 +157,6 @@ def add_parser(subparsers) -> None:
         "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "
         "and the pairs of runs whose mean intervals overlap; see docs/collections.md.",
         rules=[DIGITS_RULE])
-
-
-def _no_action(args: argparse.Namespace) -> int:
-    """``irscale pool`` without an action: name them."""
-    raise ParameterError("pool: choose an action: build, simulate, shards, sample, estimate "
-                         "or bounds (see 'irscale pool --help')")
 
 
 def _strategy_rules(dest: str, **more: Sequence[str]) -> tuple[Rule, ...]:

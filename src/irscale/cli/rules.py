@@ -134,10 +134,11 @@ def check_options(args: argparse.Namespace) -> None:
 
 
 # cli-x
-def words(values: Sequence[object]) -> str:
-    """``values`` as a sentence lists them: ``a``, ``a and b``, ``a, b and c``."""
+def words(values: Sequence[object], last: str = "and") -> str:
+    """``values`` as a sentence lists them: ``a``, ``a and b``, ``a, b and c`` (``last``:
+    the word before the last)."""
     said = [str(value) for value in values]
-    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} {last} {said[-1]}"
 
 
 def applies_to(other: str, table: Mapping[str, Sequence[str]], *, flag: str | None = None,

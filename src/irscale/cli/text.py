@@ -10,7 +10,7 @@ from ..errors import ParameterError
 from ..text.params import ROUGE_MULTI, THRESHOLD
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
-from .options import Argument, add_command, add_param
+from .options import Argument, add_actions, add_command, add_param
 from .rules import Rule, each
 
 #: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
@@ -62,12 +62,12 @@ def _outputs(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers) -> None:
     """Register ``irscale text`` (rouge, bleu, nuggets, pyramid)."""
-    parser = subparsers.add_parser(
-        "text", help="evaluate textual outputs: ROUGE, BLEU against references; nuggets; "
-        "pyramids of SCUs",
+    commands = add_actions(
+        subparsers, "text", what="what to evaluate", metavar="MEASURES",
+        help="evaluate textual outputs: ROUGE, BLEU against references; nuggets; pyramids "
+        "of SCUs",
         description="Evaluate textual outputs (summaries, answers) per topic. See "
         "docs/text.md.")
-    commands = parser.add_subparsers(dest="text_command", metavar="MEASURES")
     add_command(
         commands, "rouge", run_rouge,
         *_inputs(*_TEXTS, "ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', ROUGE-L, "
@@ -123,13 +123,6 @@ def add_parser(subparsers) -> None:
         help="pyramid scores (original, modified) of peers from their SCUs",
         description="Pyramid scores of peer summaries from the summary content units they "
         "express (Nenkova & Passonneau 2004). See docs/text.md.")
-    parser.set_defaults(func=_no_command)
-
-
-def _no_command(args: argparse.Namespace) -> int:
-    """``irscale text`` without a command: name them."""
-    raise ParameterError("text: choose what to evaluate: rouge, bleu, nuggets or pyramid "
-                         "(see 'irscale text --help')")
 
 
 def run_rouge(args: argparse.Namespace) -> int:
