@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RELEVANCE, Param, Text
-from ..text.params import CLICK_OPTIONS, CLICK_ORDER, SESSION_CLICK_GAIN
+from ..core.params import RELEVANCE
+from ..text.params import CLICK_OPTIONS, CLICK_ORDER, CLICKS, SESSION_CLICK_GAIN, SESSION_MAP
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import (
     add_evaluation_output,
@@ -21,14 +21,6 @@ from .runargs import label_files
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 
 
-#: ``--topics FILE``: the session map.
-SESSION_MAP = Param("topics", Text(), None, "session map, lines 'session topic': the qrels "
-                    "topic of each session", ("--topics",), "FILE",
-                    unset="the session id is the topic id")
-#: ``--clicks FILE`` (repeatable): the click logs of U.
-CLICKS = Param("clicks", Text(), None, "click log 'session query_no rank timestamp', one per "
-               "run in the runs' order (repeatable): U is computed from the clicks",
-               ("--clicks",), "FILE")
 
 
 def add_parser(subparsers) -> None:

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Switch, Text
+from ..core.params import Param, Switch
 from ..errors import ParameterError
-from ..text.params import ROUGE_MULTI, THRESHOLD
+from ..text.params import OUTPUT_LENGTHS, OUTPUT_TEXTS, ROUGE_MULTI, STEM, STOPWORDS, THRESHOLD
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import Argument, add_actions, add_command, add_param
 from .rules import Rule, each
 
-#: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
-STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characters "
-             "(rouge-score's use_stemmer; needs nltk)", ("--stem",))
-#: ``--stopwords FILE``: words removed before stemming.
-STOPWORDS = Param("stopwords", Text(), None, "remove these words (blank- or line-separated) "
-                  "before stemming", ("--stopwords",), "FILE")
 #: ``--corpus``: each run's corpus BLEU.
 CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram counts added "
                "over its topics) as its summary line, instead of the mean of sentence BLEU",
@@ -27,12 +21,6 @@ CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram 
 AUTO_MATCH = Param("auto_match", Switch(), False, "match nuggets to the --texts by unigram "
                    "overlap with their vital strings (POURPRE-style) instead of match files",
                    ("--auto-match",))
-#: ``--lengths FILE`` / ``--texts FILE``: the outputs of the nugget measures, one or the
-#: other (:func:`irscale.text.evaluate_nuggets`' ``lengths`` and ``texts``).
-OUTPUT_LENGTHS = Param("lengths", Text(), None, "output lengths: topic run length "
-                       "(characters)", ("--lengths",), "FILE")
-OUTPUT_TEXTS = Param("texts", Text(), None, "output texts: topic<TAB>run<TAB>text (length: "
-                     "non-blank characters)", ("--texts",), "FILE")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
