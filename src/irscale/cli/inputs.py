@@ -54,28 +54,6 @@ def check_click_model(path: str) -> Pending[ClickModel]:
     return Pending(path, build)
 
 
-def select_systems(matrix, names: list[str] | None):
-    """``matrix`` restricted to the systems of ``--systems`` (every name must exist; the
-    list is parsed, and refused empty or with a name twice, by
-    :class:`irscale.cli.options.ListAction`)."""
-    if names is None:
-        return matrix
-    unknown = [name for name in names if name not in matrix.systems]
-    if unknown:
-        have = list(matrix.systems[:8])
-        raise AlignmentError(f"--systems: unknown system(s) {unknown[:5]}; the scores have "
-                             f"{have}{'...' if matrix.n_systems > 8 else ''}")
-    return matrix.subset(systems=names)
-
-
-def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
-    """Every ``-m`` name must be a measure of the ``--scores`` files (named after them)."""
-    unknown = [m for m in measures or () if m not in matrix.measures]
-    if unknown:
-        raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files (they "
-                             f"hold {list(matrix.measures)}, named after the files)")
-
-
 #: ``--topic-column``: a column of the ``--scores`` files.
 SOURCES_RULE = Rule(("topic_column",), lambda args: bool(getattr(args, "scores", None)),
                     "--topic-column applies to --scores files (score CSVs), not to runs "
@@ -200,7 +178,10 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         from ..io.scores_csv import read_score_files
 
         matrix = read_score_files(args.scores, args.topic_column)
-        check_score_measures(matrix, args.measures)
+        unknown = [m for m in args.measures or () if m not in matrix.measures]
+        if unknown:
+            raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files "
+                                 f"(they hold {list(matrix.measures)}, named after the files)")
     else:
         matrix = _evaluate(args)
         # -m by the names of the matrix's columns (P.10 is P_10, P.5,10 is two columns, a
@@ -210,7 +191,13 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         from ..stats.standardisation import standardise
 
         matrix = standardise(matrix, cdf=not args.no_cdf)
-    matrix = select_systems(matrix, getattr(args, "systems", None))
+    systems = getattr(args, "systems", None)  # parsed and checked by ListAction
+    unknown = [name for name in systems or () if name not in matrix.systems]
+    if unknown:
+        raise AlignmentError(f"--systems: unknown system(s) {unknown[:5]}; the scores have "
+                             f"{list(matrix.systems[:8])}{'...' if matrix.n_systems > 8 else ''}")
+    if systems is not None:
+        matrix = matrix.subset(systems=systems)
     if matrix.n_systems < 2:
         raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
     if matrix.n_topics < 2:
