@@ -30,6 +30,7 @@ from .eval_many import (
 )
 from .intervals import add_interval_options, intervals_text
 from .options import (
+    add_command,
     add_format,
     add_output,
     add_param,
@@ -38,7 +39,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import declare_inputs, label_file, open_output, write_text
-from .rules import Declared, Default, Rule, add_rules, each, given, spelling
+from .rules import Declared, Default, Rule, each, given, spelling
 from .runargs import (
     add_run_options,
     add_trec_eval_options,
@@ -77,48 +78,45 @@ BOUNDS = Param("bounds", Switch(), False, "instead of the values, each mean's (w
 
 def add_parser(subparsers) -> None:
     """Register ``irscale eval``: trec_eval's options and irscale's, and their rules."""
-    parser = subparsers.add_parser(
-        "eval", help="evaluate runs against qrels (a drop-in for trec_eval)",
+    add_command(
+        subparsers, "eval", run, (QRELS, {"doc": "qrels file: qid iter docno rel"}),
+        (RUNS, {"nargs": "+", "doc": "run file(s): qid Q0 docno rank score runid (plain, gzip "
+                "or Parquet); a folder or a quoted glob pattern ('runs/*.gz'): its files"}),
+        (MEASURES, {"action": "append", "metavar": "MEASURE", "doc": "measure or nickname "
+                    "(repeatable): map, P.5,10, ndcg_cut_10, all_trec, AP@100, P(rel=2)@5 ... "
+                    "(default: official)"}),
+        add_values_options, lambda p: add_trec_eval_options(p, trec_eval=True), ZSCORES,
+        (RELEVANCE_FORMAT, {"choices": RELEVANCE_FORMATS}),
+        lambda p: add_labels_option(p, "a second label file (qrels format: topic iter docno "
+                                    "value; topic * = every topic) for the measures that use "
+                                    "one, e.g. --labels under=task2.qunder -m 'uRBP(p=0.8)'"),
+        add_qrels_format, add_intent_options, add_topic_alpha_option,
+        lambda p: add_format(p, (*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
+                             doc="output format (trec: byte-identical to trec_eval for one "
+                             "run); latex: the runs x measures table of a paper, best values "
+                             "in bold"),
+        _add_table_options,
+        lambda p: add_interval_options(p, "every mean",
+                                       formats=("latex", "csv", "json", "markdown")),
+        BOUNDS, NDEVAL_RISK_ALPHA, add_run_options, add_cache_option,
+        lambda p: add_batch_options(p.add_argument_group(
+            "many run files, streamed in batches (as irscale eval-many)", "memory bounded by "
+            "a batch per worker; the runs named after their files unless --names says "
+            "otherwise; per-topic values go to --per-topic-out")),
+        add_progress, add_output, inputs=("qrels", "runs", "--baseline", "--Zscore"),
+        rules=RULES, help="evaluate runs against qrels (a drop-in for trec_eval)",
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "
         "its run in a fourth field. See docs/cli.md.")
-    add_param(parser, QRELS, doc="qrels file: qid iter docno rel")
-    add_param(parser, RUNS, nargs="+", doc="run file(s): qid Q0 docno rank score runid (plain, "
-              "gzip or Parquet); a folder or a quoted glob pattern ('runs/*.gz'): its files")
-    add_param(parser, MEASURES, action="append", metavar="MEASURE",
-              doc="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
-              "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
-    add_values_options(parser)
-    add_trec_eval_options(parser, trec_eval=True)
-    add_param(parser, ZSCORES)
-    add_param(parser, RELEVANCE_FORMAT, choices=RELEVANCE_FORMATS)
-    add_labels_option(parser, "a second label file (qrels format: topic iter docno value; "
-                      "topic * = every topic) for the measures that use one, e.g. --labels "
-                      "under=task2.qunder -m 'uRBP(p=0.8)'")
-    add_qrels_format(parser)
-    add_intent_options(parser)
-    add_topic_alpha_option(parser)
-    add_format(parser, (*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
-               doc="output format (trec: byte-identical to trec_eval for one run); latex: "
-               "the runs x measures table of a paper, best values in bold")
+
+
+def _add_table_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``--format latex``'s table."""
     table = parser.add_argument_group("latex table (--format latex)")
     add_param(table, BASELINE)
     add_param(table, TABLE_TEST, choices=TABLE_TESTS)
     add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
-    add_interval_options(parser, "every mean", formats=("latex", "csv", "json", "markdown"))
-    add_param(parser, BOUNDS)
-    add_param(parser, NDEVAL_RISK_ALPHA)
-    add_run_options(parser)
-    add_cache_option(parser)
-    add_batch_options(parser.add_argument_group(
-        "many run files, streamed in batches (as irscale eval-many)", "memory bounded by a "
-        "batch per worker; per-topic values go to --per-topic-out"))
-    add_progress(parser)
-    add_output(parser)
-    declare_inputs(parser, "qrels", "runs", "--baseline", "--Zscore")
-    add_rules(parser, *RULES)
-    parser.set_defaults(func=run)
 
 
 def add_labels_option(parser: argparse.ArgumentParser, doc: str) -> None:

@@ -17,8 +17,8 @@ from .rules import Rule, each
 QRELS_FORMATS = ("auto", "trec", "diversity")
 #: ``--qrels-format``: how QRELS are read.
 QRELS_FORMAT = Param("qrels_format", Text(), "auto", "diversity: read QRELS as ndeval's 'topic "
-                     "subtopic docno judgment' (auto: when every measure is a diversity "
-                     "measure, such as alpha-nDCG@20)", ("--qrels-format",))
+                     "subtopic docno judgment'; auto: when every measure is a diversity "
+                     "measure, such as alpha-nDCG@20", ("--qrels-format",))
 #: ``--topic-alpha FILE``: one α per topic.
 TOPIC_ALPHA = Param("topic_alpha", Text(), None, "diversity: one redundancy intolerance per "
                     "topic, lines 'topic alpha', for alpha-nDCG-w(topic_alpha=1)@k and "
