@@ -101,20 +101,6 @@ def _pairwise(dests: tuple[str, ...], tests: Sequence[str]) -> Rule:
                 + NOT_PAIRWISE[args.test])
 
 
-def _anova_model(args: argparse.Namespace) -> bool:
-    """Whether the call fits an ANOVA model (``--test tukey-hsd`` with a model that is not
-    a rank test): what ``--transform`` and ``--plot`` apply to."""
-    return args.test == "tukey-hsd" and args.model not in RANK_MODELS
-
-
-def _anova_reason(args: argparse.Namespace) -> str:
-    """Why ``--transform`` and ``--plot`` do not apply to this call."""
-    if args.test != "tukey-hsd":
-        return "{options} {applies} to the ANOVA of --test tukey-hsd, not to --test {test}"
-    return ("{options} {applies} to an ANOVA model, not to --model {model} (a rank test: "
-            "it has no residuals, and ranks its scores itself)")
-
-
 def _shard_inputs(args: argparse.Namespace) -> None:
     """``--shard-scores`` is the whole input of the mixed model and of the bootstrap ANOVA:
     refuse the other inputs."""
@@ -183,7 +169,10 @@ RULES: tuple[Declared, ...] = (
          "{options} {applies} to the tests of score tables, not to --test document-sampling: "
          "it reads the qrels and two runs (QRELS RUN RUN -m AP or P@k)"),
     *applies_to("test", {"resample": ("bootstrap-anova",), "empty": ("bootstrap-anova",)}),
-    Rule(("transform", "plot"), _anova_model, _anova_reason),
+    *applies_to("test", {"transform": ("tukey-hsd",), "plot": ("tukey-hsd",)}),
+    Rule(("transform", "plot"), lambda args: args.model not in RANK_MODELS,
+         "{options} {applies} to an ANOVA model, not to --model {model} (a rank test: it has "
+         "no residuals, and ranks its scores itself)"),
     _pairwise(("correction", "alternative", "baseline"), MULTI_TESTS),
     _pairwise(("alternative", "baseline"), tuple(NOT_PAIRWISE)),
     *applies_to("test", {"random": ("mixed",), "family": ("mixed",), "method": ("mixed",),
