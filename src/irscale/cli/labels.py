@@ -14,7 +14,7 @@ from ..io.formats import TABLE_FORMATS
 from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
 from .options import DIGITS_RULE, add_actions, add_command, add_digits, add_format, add_output
-from .outputs import declare_outputs, write_table, write_text
+from .outputs import declare_outputs, lines_text, write_table, write_text
 from .rules import Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
@@ -190,10 +190,6 @@ def _side_files(args: argparse.Namespace, **options: str) -> dict[str, str]:
     return named
 
 
-def _lines(lines: Iterable[str]) -> str:
-    return "".join(line + "\n" for line in lines)
-
-
 def _write_all(args: argparse.Namespace, side: dict[str, str], texts: dict[str, str],
                lines: Iterable[str]) -> int:
     """The ``side`` outputs (their ``texts`` by option), then ``lines`` to ``-o``: each
@@ -204,7 +200,7 @@ def _write_all(args: argparse.Namespace, side: dict[str, str], texts: dict[str, 
         for option, path in side.items():
             stack.enter_context(atomic_output(path, "w", force=args.force)).write(texts[option])
         stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
-            _lines(lines))
+            lines_text(lines))
     return 0
 
 
@@ -261,7 +257,7 @@ def run_aggregate(args: argparse.Namespace) -> int:
                               features=features, length_scale=args.length_scale)
     _warn_unconverged(result, args.method)
     made = {"--confidence": result.confidence_lines, "--workers": result.worker_lines}
-    texts = {option: _lines(made[option]()) for option in side}
+    texts = {option: lines_text(made[option]()) for option in side}
     return _write_all(args, side, texts, result.lines())
 
 
@@ -277,7 +273,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
         judgments, args.method, n_iter=args.n_iter,
         regularization=args.regularization if args.method == "noisybt" else None)
     _warn_unconverged(result, result.method)
-    texts = {"--workers": _lines(result.worker_lines())} if side else {}
+    texts = {"--workers": lines_text(result.worker_lines())} if side else {}
     return _write_all(args, side, texts, result.lines())
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,3 +211,8 @@ def write_table(args: argparse.Namespace, result: Any, **options: Any) -> int:
     else:
         text = result.format(args.fmt, digits=args.digits, **options)
     return write_text(args, text.rstrip("\n") + "\n")
+
+
+def lines_text(lines: Iterable[str]) -> str:
+    """``lines`` as a text output writes them, each ended by a newline."""
+    return "".join(line + "\n" for line in lines)

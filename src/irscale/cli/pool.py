@@ -25,7 +25,7 @@ from .options import (
     add_output,
     add_ties,
 )
-from .outputs import declare_outputs, write_table, write_text
+from .outputs import declare_outputs, lines_text, write_table, write_text
 from .rules import Declared, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
@@ -210,10 +210,6 @@ def _runs_and_qrels(args: argparse.Namespace) -> tuple[list[Any], Any]:
     return runs, None if args.qrels is None else as_qrels(args.qrels)
 
 
-def _lines(lines: Any) -> str:
-    return "".join(line + "\n" for line in lines)
-
-
 def run_build(args: argparse.Namespace) -> int:
     """``pool build``: the pool file of one strategy."""
     runs, qrels = _runs_and_qrels(args)
@@ -221,7 +217,7 @@ def run_build(args: argparse.Namespace) -> int:
 
     result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
                   qrels=qrels, **_strategy_arguments(args))  # type: ignore[arg-type]
-    return write_text(args, _lines(result.lines()))
+    return write_text(args, lines_text(result.lines()))
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -312,7 +308,7 @@ def run_sample(args: argparse.Namespace) -> int:
     sample = sample_judgments(runs, args.size, design=args.design,
                               strata=strata, depth=args.depth, rng=args.seed,
                               qrels=qrels, ties=args.ties)
-    return write_text(args, _lines(sample_lines(sample)))
+    return write_text(args, lines_text(sample_lines(sample)))
 
 
 def _stratum(text: str) -> tuple[int, float]:
