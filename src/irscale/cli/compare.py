@@ -199,6 +199,7 @@ RULES: tuple[Declared, ...] = (
          lambda args: _interval_reason(args) or ""),
     DIGITS_RULE,
     SOURCES_RULE,
+    check_scheduler,
 )
 
 
@@ -398,7 +399,6 @@ def run(args: argparse.Namespace) -> int:
         table = risk_table(matrix, baseline, args.risk_alpha, measures=args.measures or None)
         return write_text(args, format_risk(table, baseline, args.risk_alpha, args.fmt,
                                             digits=args.digits))
-    check_scheduler(args)
     if args.shard_scores is None:
         check_inputs(args)
     omnibus, pairs = compare(args)

@@ -59,7 +59,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "every mean, instead of the summary",
                                        formats=("csv", "json", "markdown"), alpha=True),
         add_progress, lambda p: add_output(p, what="summary"),
-        inputs=("qrels", "runs"), outputs=("--write-zscores",),
+        inputs=("qrels", "runs"), outputs=("--write-zscores",), rules=(check_scheduler,),
         help="evaluate many run files (folders, globs) in batches, memory bounded by a batch",
         description="Evaluate many TREC or Parquet run files as 'irscale eval' does, in "
         "batches of --batch-size files, so that memory holds a batch per worker. See "
@@ -103,7 +103,6 @@ def wants_batches(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace) -> int:
     """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
     evaluated a batch of files at a time."""
-    check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
     from ..evaluation.many import check_out, evaluate_many, run_files
     from ..io.output import write_summary
 
