@@ -116,7 +116,7 @@ def test_every_option_a_context_reads_is_one_of_evaluate_or_of_the_outputs():
     nothing."""
     import inspect
 
-    from irscale.cli.eval_context import API_OPTIONS
+    from irscale.cli.eval import API_OPTIONS
     from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
     from irscale.evaluation.context import CONTEXTS, OUTPUT_OPTIONS
 

@@ -236,6 +236,8 @@ CASES = [
     err("simulate-two-measures", [*SIM, "-m", "map P_5"], any_of("one measure", "measure")),
     err("simulate-depth-0", [*SIM, "--depth", "0"], opt("--depth")),
     err("simulate-p-wrong-strategy", [*SIM, "--p", "0.5"], opt("--p")),
+    err("simulate-k-names-the-strategies", [*SIM, "--k", "5"],
+        "applies to --strategy rrf, not to --strategy depth,mtf,mm-ns"),
     err("simulate-digits-csv", [*SIM, "--format", "csv", "--digits", "2"], opt("--digits")),
     err("simulate-plot-bad-extension", [*SIM, "--plot", "curves.txt"], opt("--plot")),
     err("simulate-pattern-and-file", [*SIM, "--contributors", "c.txt",

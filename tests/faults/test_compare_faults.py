@@ -694,6 +694,12 @@ CASES = [
        files=DIV_FILES),
     err("diversity-compare-mixed-measures", [*DIV_COMPARE, "-m", "map"], "cannot be mixed",
         "'map'", files=DIV_FILES),
+    # eval's and the score matrices' refusal, one wording
+    err("diversity-compare-mixed-one-wording", [*DIV_COMPARE, "-m", "map"],
+        "evaluate them in a call of their own", files=DIV_FILES),
+    err("resample-names-the-test", ["compare", "--scores", "ap.csv", "--test", "t",
+                                    "--resample", "topics"],
+        "--resample applies to --test bootstrap-anova, not to --test t"),
     err("diversity-compare-qrels-format-trec", [*DIV_COMPARE, "--qrels-format", "trec"],
         opt("--qrels-format"), "diversity", files=DIV_FILES),
     err("diversity-compare-qrels-format-diversity-map",

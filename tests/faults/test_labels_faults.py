@@ -213,6 +213,11 @@ CASES = [
     bad("agg-lr-not-zbs", [*with_option(AGG, "--method", "ds"), "--lr", "0.5"], opt("--lr"),
         "zbs"),
     bad("agg-lr-decay-not-zbs", [*AGG, "--lr-decay", "0.5"], opt("--lr-decay"), "zbs"),
+    # one message for every option of some methods (rules.applies_to): the method given
+    bad("agg-seed-names-the-methods", [*with_option(AGG, "--method", "ds"), "--seed", "1"],
+        "--seed applies to --method mace, kos and mmsr, not to --method ds"),
+    bad("allocate-epsilon-names-the-rule", [*ALLOCATE, "--rule", "uniform", "--epsilon", "0.2"],
+        "--epsilon applies to --rule adaptive, not to --rule uniform"),
     bad("agg-lr-0", [*with_option(AGG, "--method", "zbs"), "--lr", "0"], opt("--lr")),
     bad("agg-lr-nan", [*with_option(AGG, "--method", "zbs"), "--lr", "nan"], opt("--lr")),
     bad("agg-lr-decay-above-1", [*with_option(AGG, "--method", "zbs"), "--lr-decay", "1.5"],

@@ -1,29 +1,14 @@
-"""``irscale compare``: significance tests, ANOVA and multiple comparisons of systems
-(``docs/stats.md``; usage in ``docs/cli.md``).
-
-``--test tukey-hsd`` (default) prints the ANOVA table of ``--model`` and Tukey's HSD for
-every pair; ``randomized-tukey-hsd`` the randomised Tukey HSD; ``mixed`` a mixed model
-(systems fixed, topics random: ``--random``, ``--family``, ``--method``) and Wald tests of
-every pair with ``--correction``; a two-system test runs on
-every pair (or against ``--baseline``) with ``--correction`` over pairs × measures.
-After an ANOVA model, the checks of its assumptions on the residuals (Shapiro–Wilk,
-Levene, Brown–Forsythe) are printed beside its table; ``--transform`` computes the ANOVA
-on arcsine- or rank-transformed scores and ``--plot FILE`` writes the residuals' normal
-Q–Q plot. ``--test bootstrap-anova --shard-scores FILE`` is the bootstrap ANOVA of replicated
-scores (Voorhees, Samarov & Soboroff 2017; ``--model replicates|replicates-main``,
-``--resample``, ``--empty``); ``--test document-sampling QRELS RUN RUN -m AP|P@k`` the
-test of two runs with per-topic document-sampling variances (Cormack & Lynam 2006;
-Robertson & Kanoulas 2012; ``--model mixed|documents``). ``--baseline RUN --risk-alpha A``
-is the risk-sensitive comparison (:mod:`irscale.stats.risk`), a test of its own. Options
-the chosen test would ignore are refused (:data:`RULES`).
-"""
+"""``irscale compare``: significance tests, ANOVA, mixed models and multiple comparisons of
+systems; options the chosen test would ignore are refused (:data:`RULES`; usage:
+``docs/cli.md``, ``docs/stats.md``)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param
+from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param, Text
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
@@ -58,20 +43,18 @@ from .intervals import add_interval_options, interval_arguments
 from .main import given
 from .options import (
     DIGITS_RULE,
-    ListAction,
+    add_command,
     add_digits,
     add_format,
-    add_option,
     add_output,
-    add_param,
     add_progress,
     add_scheduler,
     check_scheduler,
     scheduler,
     wants_progress,
 )
-from .outputs import declare_inputs, declare_outputs, write_text
-from .rules import Rule, add_rules, check_options
+from .outputs import declare_outputs, write_text
+from .rules import Declared, Rule, applies_to
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -87,28 +70,35 @@ RISK = Param("risk_alpha", RISK_ALPHA, None, "risk-sensitive comparison against 
              ("--risk-alpha",), "A", label="--risk-alpha")
 #: The models of ``--model`` besides formulas (``topic + system``).
 MODELS = (*MODEL_NAMES, *RANK_MODELS)
+MODEL = Param("model", Text(), "topic+system", f"model of tukey-hsd: {' | '.join(MODELS)} or "
+              "a formula", ("--model",))
+BASELINE = Param("baseline", Text(), None, "two-system tests: compare every other system with "
+                 "this one only (the family: systems x measures against it), or with each of "
+                 "several, corrected as one family (each pair once); with --risk-alpha: the "
+                 "risk baseline", ("--baseline",), unset="every pair", label="--baseline")
+SHARD_SCORES = Param("shard_scores", Text(), None, "--test mixed and bootstrap-anova: topics × "
+                     "runs × shards (replicates, or query variants) scores, the CSV "
+                     "topic,run,shard,value that irscale pool shards --shard-scores writes, "
+                     "instead of --scores or runs; empty values are missing scores",
+                     ("--shard-scores",), "FILE", unset="none")
 
 
-def _multi_reason(args: argparse.Namespace) -> str:
-    """Why the options of two-system tests do not apply to a many-system procedure."""
-    what = ("the ANOVA or rank model and Tukey's HSD" if args.test == "tukey-hsd"
-            else "the randomised Tukey HSD")
-    return ("{options} {applies} to two-system tests, not to --test {test}: " + what +
-            " compares every pair two-sided and controls the family-wise error itself")
+#: Why the options of two-system tests do not apply to the other procedures.
+NOT_PAIRWISE = {
+    "tukey-hsd": "the ANOVA or rank model and Tukey's HSD compares every pair two-sided and "
+    "controls the family-wise error itself",
+    "randomized-tukey-hsd": "the randomised Tukey HSD compares every pair two-sided and "
+    "controls the family-wise error itself",
+    "document-sampling": "its z test is two-sided, of the two runs given",
+    "bootstrap-anova": "it compares every pair two-sided, with --correction (default bh)",
+    "mixed": "its Wald tests compare every pair two-sided, with --correction"}
 
 
-def _anova_model(args: argparse.Namespace) -> bool:
-    """Whether the call fits an ANOVA model (``--test tukey-hsd`` with a model that is not
-    a rank test): what ``--transform`` and ``--plot`` apply to."""
-    return args.test == "tukey-hsd" and args.model not in RANK_MODELS
-
-
-def _anova_reason(args: argparse.Namespace) -> str:
-    """Why ``--transform`` and ``--plot`` do not apply to this call."""
-    if args.test != "tukey-hsd":
-        return "{options} {applies} to the ANOVA of --test tukey-hsd, not to --test {test}"
-    return ("{options} {applies} to an ANOVA model, not to --model {model} (a rank test: "
-            "it has no residuals, and ranks its scores itself)")
+def _pairwise(dests: tuple[str, ...], tests: Sequence[str]) -> Rule:
+    """``dests`` apply to two-system tests (and ``--risk-alpha``), not to ``tests``."""
+    return Rule(dests, lambda args: args.test not in tests or given(args, "risk_alpha"),
+                lambda args: "{options} {applies} to two-system tests, not to --test {test}: "
+                + NOT_PAIRWISE[args.test])
 
 
 def _shard_inputs(args: argparse.Namespace) -> None:
@@ -146,19 +136,11 @@ def _interval_reason(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _bootstrap_anova(args: argparse.Namespace) -> bool:
-    return args.test == "bootstrap-anova"
-
-
-def _documents(args: argparse.Namespace) -> bool:
-    return args.test == "document-sampling"
-
-
 def _model_reason(args: argparse.Namespace) -> str:
-    if _documents(args):
+    if args.test == "document-sampling":
         return (f"--model: the document-sampling test has the models "
                 f"{' and '.join(DOCUMENT_MODELS)}, not {{model!r}}")
-    if _bootstrap_anova(args):
+    if args.test == "bootstrap-anova":
         return (f"--model: the bootstrap ANOVA fits {' or '.join(REPLICATE_MODELS)}, not "
                 "{model!r}")
     return (f"--model: unknown model {{model!r}}; choose from {', '.join(MODELS)} or a formula "
@@ -166,7 +148,7 @@ def _model_reason(args: argparse.Namespace) -> str:
 
 
 #: When the options apply, in the order they are checked.
-RULES = (
+RULES: tuple[Declared, ...] = (
     Rule(("test", "model", "transform", "plot", "correction", "alternative", "samples",
           "seed", "workers", "scheduler", "alpha", "random", "family", "method",
           "shard_scores"), lambda args: not given(args, "risk_alpha"),
@@ -177,35 +159,25 @@ RULES = (
     Rule(("risk_alpha",), lambda args: args.baseline is None or len(args.baseline) == 1,
          lambda args: f"--risk-alpha compares with one baseline; --baseline names "
          f"{len(args.baseline)}"),
-    Rule(("model",), lambda args: args.test in ("tukey-hsd", "bootstrap-anova",
-                                                "document-sampling"),
-         "--model applies to --test tukey-hsd, bootstrap-anova and document-sampling, not "
-         "to {test!r}"),
-    Rule(("model",), lambda args: args.model in DOCUMENT_MODELS if _documents(args)
-         else args.model in REPLICATE_MODELS if _bootstrap_anova(args)
-         else args.model in (*MODELS, "topic", "system") or "+" in args.model, _model_reason),
-    Rule(("scores", "standardise", "systems", "correction"), lambda args: not _documents(args),
+    *applies_to("test", {"model": ("tukey-hsd", "bootstrap-anova", "document-sampling")}),
+    Rule(("model",), lambda args: args.model in DOCUMENT_MODELS
+         if args.test == "document-sampling" else args.model in REPLICATE_MODELS
+         if args.test == "bootstrap-anova" else args.model in (*MODELS, "topic", "system")
+         or "+" in args.model, _model_reason),
+    Rule(("scores", "standardise", "systems", "correction"),
+         lambda args: args.test != "document-sampling",
          "{options} {applies} to the tests of score tables, not to --test document-sampling: "
          "it reads the qrels and two runs (QRELS RUN RUN -m AP or P@k)"),
-    Rule(("resample", "empty"), _bootstrap_anova,
-         "{options} {applies} to --test bootstrap-anova, not to {test!r}"),
-    Rule(("transform", "plot"), _anova_model, _anova_reason),
-    Rule(("correction", "alternative", "baseline"),
-         lambda args: args.test not in MULTI_TESTS or given(args, "risk_alpha"), _multi_reason),
-    Rule(("alternative", "baseline"), lambda args: not _documents(args),
-         "{options} {applies} to two-system tests, not to --test document-sampling: its "
-         "z test is two-sided, of the two runs given"),
-    Rule(("alternative", "baseline"), lambda args: not _bootstrap_anova(args),
-         "{options} {applies} to two-system tests, not to --test bootstrap-anova: it compares "
-         "every pair two-sided, with --correction (default bh)"),
-    Rule(("random", "family", "method"), lambda args: args.test == "mixed",
-         "{options} {applies} to --test mixed, not to {test!r}"),
-    Rule(("alternative", "baseline"), lambda args: args.test != "mixed",
-         "{options} {applies} to two-system tests, not to --test mixed: its Wald tests "
-         "compare every pair two-sided, with --correction"),
-    Rule(("shard_scores",), lambda args: args.test in ("mixed", "bootstrap-anova"),
-         "--shard-scores applies to --test mixed and bootstrap-anova, not to {test!r}"),
-    Rule(("test",), lambda args: not _bootstrap_anova(args) or args.shard_scores is not None,
+    *applies_to("test", {"resample": ("bootstrap-anova",), "empty": ("bootstrap-anova",)}),
+    *applies_to("test", {"transform": ("tukey-hsd",), "plot": ("tukey-hsd",)}),
+    Rule(("transform", "plot"), lambda args: args.model not in RANK_MODELS,
+         "{options} {applies} to an ANOVA model, not to --model {model} (a rank test: it has "
+         "no residuals, and ranks its scores itself)"),
+    _pairwise(("correction", "alternative", "baseline"), MULTI_TESTS),
+    _pairwise(("alternative", "baseline"), tuple(NOT_PAIRWISE)),
+    *applies_to("test", {"random": ("mixed",), "family": ("mixed",), "method": ("mixed",),
+                         "shard_scores": ("mixed", "bootstrap-anova")}),
+    Rule(("test",), lambda args: args.test != "bootstrap-anova" or args.shard_scores is not None,
          "--test bootstrap-anova needs replicated scores: give them with --shard-scores FILE "
          "(the CSV topic,run,shard,value of irscale pool shards --shard-scores)"),
     _shard_inputs,
@@ -217,76 +189,56 @@ RULES = (
     Rule(("method",), lambda args: args.family != "binomial",
          "--method applies to the linear mixed model, not to --family binomial (fit by "
          "maximum likelihood)"),
-    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or _bootstrap_anova(args)
-         or _documents(args), f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, "
-         "bootstrap-anova, document-sampling), not to --test {test}"),
+    Rule(("samples", "seed"), lambda args: is_resampling(args.test)
+         or args.test in ("bootstrap-anova", "document-sampling"),
+         f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, bootstrap-anova, "
+         "document-sampling), not to --test {test}"),
     Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     Rule(("ci",), lambda args: _interval_reason(args) is None,
          lambda args: _interval_reason(args) or ""),
     DIGITS_RULE,
     SOURCES_RULE,
+    check_scheduler,
 )
 
 
 def add_parser(subparsers) -> None:
     """Register ``irscale compare``: its options and the rules of when they apply."""
-    parser = subparsers.add_parser(
-        "compare",
+    parser = add_command(
+        subparsers, "compare", run,
+        lambda p: add_inputs(p, measure_help="measure (repeatable for pairwise tests; "
+                             "default: the only measure of the --scores files)"),
+        add_standardise,
+        (BASELINE, {"many": True, "metavar": "SYSTEM[,SYSTEM...]"}),
+        (RISK, {"type": float}), TEST, MODEL, RESAMPLE,
+        (SHARD_EMPTY, {"doc": "--test bootstrap-anova: scores of a topic without relevant "
+                       "documents in a replicate (undefined)"}),
+        ANOVA_TRANSFORM, (PLOT, {"doc": "write the normal Q-Q plot of the ANOVA's residuals "
+                                 "to FILE, PNG/SVG/PDF"}),
+        (MULTIPLE_CORRECTION, {"doc": "multiple-comparison correction of the pairwise tests "
+                               "(two-system tests, or the Wald tests of --test mixed; the "
+                               "bootstrap p-values of --test bootstrap-anova, where the "
+                               "default is bh)"}),
+        (RANDOM, {"many": True, "doc": "--test mixed: comma-separated random terms (topic; "
+                  "shard, topic:shard and topic:system need --shard-scores)"}),
+        (FAMILY, {"doc": "--test mixed: gaussian (linear mixed model) or binomial (logit GLMM "
+                  "of 0/1 scores, e.g. success@k)"}),
+        (MIXED_METHOD, {"doc": "--test mixed, gaussian: estimator"}), SHARD_SCORES,
+        SIGNIFICANCE, (ALTERNATIVE, {"choices": ALTERNATIVES}),
+        (RNG_SEED, {"doc": "seed of resampling tests"}),
+        (RESAMPLES, {"doc": "resamples of the resampling tests"}),
+        (THREADS, {"doc": "threads for resampling"}),
+        lambda p: add_scheduler(p, "the resampling"),
+        lambda p: add_interval_options(p, "each system's mean and every pair's mean "
+                                       "difference (paired by topic)"),
+        lambda p: add_format(p, TABLE_FORMATS), add_digits, add_progress, add_output,
+        inputs=("--shard-scores",), rules=RULES,
         help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
         description="Compare systems on per-topic scores: two-system tests on every pair "
-        "with a multiple-comparison correction, or an ANOVA model with Tukey's HSD.",
-    )
-    add_inputs(parser, measure_help="measure (repeatable for pairwise tests; default: the "
-               "only measure of the --scores files)")
-    add_standardise(parser)
-    parser.add_argument("--baseline", action=ListAction, kind="str", unique=True,
-                        metavar="SYSTEM[,SYSTEM...]",
-                        help="two-system tests: compare every other system with this one "
-                        "only (the family: systems x measures against it; default: every "
-                        "pair), or with each of several, corrected as one family (each pair "
-                        "once); with --risk-alpha: the risk baseline")
-    add_param(parser, RISK, type=float)
-    add_param(parser, TEST)
-    add_option(parser, "--model", default="topic+system",
-               doc=f"model of tukey-hsd: {' | '.join(MODELS)} or a formula")
-    add_param(parser, RESAMPLE)
-    add_param(parser, SHARD_EMPTY, doc="--test bootstrap-anova: scores of a topic without "
-              "relevant documents in a replicate (undefined): error, zero, drop-topic or "
-              "drop-shard")
-    add_param(parser, ANOVA_TRANSFORM)
-    add_param(parser, PLOT, doc="write the normal Q-Q plot of the ANOVA's residuals to FILE, "
-              "PNG/SVG/PDF")
+        "with a multiple-comparison correction, an ANOVA model with Tukey's HSD, a mixed "
+        "model or a bootstrap ANOVA. See docs/stats.md.")
     declare_outputs(parser, "--plot", kind="plot")
-    add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
-              "tests (two-system tests, or the Wald tests of --test mixed; the bootstrap "
-              "p-values of --test bootstrap-anova, where the default is bh)")
-    add_param(parser, RANDOM, many=True, doc="--test mixed: comma-separated random terms "
-              "(topic; shard, topic:shard and topic:system need --shard-scores)")
-    add_param(parser, FAMILY, doc="--test mixed: gaussian (linear mixed model) or binomial "
-              "(logit GLMM of 0/1 scores, e.g. success@k)")
-    add_param(parser, MIXED_METHOD, doc="--test mixed, gaussian: estimator")
-    parser.add_argument("--shard-scores", metavar="FILE",
-                        help="--test mixed and bootstrap-anova: topics × runs × shards "
-                        "(replicates, or query variants) scores, the CSV "
-                        "topic,run,shard,value that irscale pool shards --shard-scores "
-                        "writes, instead of --scores or runs; empty values are missing "
-                        "scores (default: none)")
-    declare_inputs(parser, "--shard-scores")
-    add_param(parser, SIGNIFICANCE)
-    add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
-    add_param(parser, RNG_SEED, doc="seed of resampling tests")
-    add_param(parser, RESAMPLES, doc="resamples of the resampling tests")
-    add_param(parser, THREADS, doc="threads for resampling")
-    add_scheduler(parser, "the resampling")
-    add_interval_options(parser, "each system's mean and every pair's mean difference "
-                         "(paired by topic)")
-    add_format(parser, TABLE_FORMATS)
-    add_digits(parser)
-    add_progress(parser)
-    add_output(parser)
-    add_rules(parser, *RULES)
-    parser.set_defaults(func=run)
 
 
 def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
@@ -301,16 +253,22 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
     raise ParameterError(f"choose one measure with -m among {list(matrix.measures)}")
 
 
-def _mixed_of_shards(args: argparse.Namespace):
-    """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
+def _shards(args: argparse.Namespace):
+    """The scores of ``--shard-scores`` (read before the statistics are imported)."""
     from ..io.scores_csv import read_shard_table
 
     read = read_shard_table(args.shard_scores)
     from ..stats import ShardScores
+
+    return ShardScores(read.values, read.topics, read.systems, read.shards)
+
+
+def _mixed_of_shards(args: argparse.Namespace):
+    """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
+    shards = _shards(args)
     from ..stats.mixed import mixed_model
 
-    fitted = mixed_model(ShardScores(read.values, read.topics, read.systems, read.shards),
-                         random=args.random, family=args.family,
+    fitted = mixed_model(shards, random=args.random, family=args.family,
                          method=args.method if args.family == "gaussian" else None,
                          alpha=args.alpha, correction=args.correction)
     return fitted, fitted.pairwise()
@@ -318,15 +276,11 @@ def _mixed_of_shards(args: argparse.Namespace):
 
 def _bootstrap_of_shards(args: argparse.Namespace):
     """The bootstrap ANOVA of ``--shard-scores`` and its pairwise decisions."""
-    from ..io.scores_csv import read_shard_table
-
-    read = read_shard_table(args.shard_scores)
-    from ..stats import ShardScores
+    shards = _shards(args)
     from ..stats.replicates import bootstrap_anova
 
     model = args.model if given(args, "model") else REPLICATE_MODELS[0]
-    result = bootstrap_anova(ShardScores(read.values, read.topics, read.systems, read.shards),
-                             interaction=model == "replicates", resample=args.resample,
+    result = bootstrap_anova(shards, interaction=model == "replicates", resample=args.resample,
                              samples=args.samples or 1000, alpha=args.alpha,
                              correction=args.correction if given(args, "correction") else "bh",
                              empty=args.empty, rng=args.seed, progress=wants_progress(args))
@@ -367,9 +321,9 @@ def compare(args: argparse.Namespace):
     """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
     test = args.test
     progress = wants_progress(args)
-    if _bootstrap_anova(args):
+    if test == "bootstrap-anova":
         return _bootstrap_of_shards(args)
-    if _documents(args):
+    if test == "document-sampling":
         return _document_sampling(args), None
     if args.shard_scores is not None:
         return _mixed_of_shards(args)
@@ -435,8 +389,7 @@ def _intervals(args: argparse.Namespace, matrix: ScoreMatrix, pairs: Any,
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check every option before any work (:data:`RULES`), then compare."""
-    check_options(args)
+    """``irscale compare``: the tests of the options checked by :data:`RULES`."""
     if given(args, "risk_alpha"):
         check_inputs(args)
         from ..stats.risk import format_risk, risk_table
@@ -446,7 +399,6 @@ def run(args: argparse.Namespace) -> int:
         table = risk_table(matrix, baseline, args.risk_alpha, measures=args.measures or None)
         return write_text(args, format_risk(table, baseline, args.risk_alpha, args.fmt,
                                             digits=args.digits))
-    check_scheduler(args)
     if args.shard_scores is None:
         check_inputs(args)
     omnibus, pairs = compare(args)

@@ -1,40 +1,48 @@
-"""``irscale eval`` with diversity measures (ndeval's and NTCIREVAL's): the qrels are read as
-``topic subtopic docno judgment`` when every measure requested is a diversity measure or
-with ``--qrels-format diversity``; ``--format ndeval`` prints ndeval's CSV (usage:
-``docs/cli.md``, ``docs/diversity.md``)."""
+"""Diversity measures (ndeval's and NTCIREVAL's) on the command line: their options, when
+QRELS are read as ``topic subtopic docno judgment`` and ``eval --format ndeval`` (usage:
+``docs/diversity.md``)."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
 
+from ..core.params import Param, Text
 from ..errors import MeasureError, ParameterError
+from .common_params import INTENT_PROBS, INTENT_TYPES
+from .options import add_param
+from .outputs import declare_inputs
 from .rules import Rule, each
 
 QRELS_FORMATS = ("auto", "trec", "diversity")
+#: ``--qrels-format``: how QRELS are read.
+QRELS_FORMAT = Param("qrels_format", Text(), "auto", "diversity: read QRELS as ndeval's 'topic "
+                     "subtopic docno judgment'; auto: when every measure is a diversity "
+                     "measure, such as alpha-nDCG@20", ("--qrels-format",))
+#: ``--topic-alpha FILE``: one α per topic.
+TOPIC_ALPHA = Param("topic_alpha", Text(), None, "diversity: one redundancy intolerance per "
+                    "topic, lines 'topic alpha', for alpha-nDCG-w(topic_alpha=1)@k and "
+                    "nERR-IA-w(topic_alpha=1)@k", ("--topic-alpha",), "FILE")
+#: Where the intent options apply.
+DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
 
 
 def add_intent_options(parser: argparse.ArgumentParser) -> None:
-    """``--intent-probs FILE`` and ``--intent-types FILE`` (NTCIREVAL's family), as ``eval``,
-    ``compare`` and ``meta`` declare them."""
-    from .common_params import INTENT_PROBS, INTENT_TYPES
-    from .options import add_param
-
+    """``--intent-probs FILE`` and ``--intent-types FILE`` (NTCIREVAL's family)."""
     add_param(parser, INTENT_PROBS)
     add_param(parser, INTENT_TYPES)
-    from .outputs import declare_inputs
-
     declare_inputs(parser, "--intent-probs", "--intent-types")
 
 
-def add_topic_alpha_option(parser: argparse.ArgumentParser) -> None:
-    """``--topic-alpha FILE``: one α per topic for ``alpha-nDCG-w(topic_alpha=1)@k`` and
-    ``nERR-IA-w(topic_alpha=1)@k``."""
-    parser.add_argument("--topic-alpha", metavar="FILE",
-                        help="diversity: one redundancy intolerance per topic, lines 'topic "
-                        "alpha', for alpha-nDCG-w(topic_alpha=1)@k and nERR-IA-w(topic_alpha=1)@k")
-    from .outputs import declare_inputs
+def add_qrels_format(parser: argparse.ArgumentParser) -> None:
+    """``--qrels-format`` (:data:`QRELS_FORMAT`; ``eval``, and the commands of
+    :mod:`irscale.cli.inputs`)."""
+    add_param(parser, QRELS_FORMAT, choices=QRELS_FORMATS)
 
+
+def add_topic_alpha_option(parser: argparse.ArgumentParser) -> None:
+    """``--topic-alpha FILE`` (:data:`TOPIC_ALPHA`)."""
+    add_param(parser, TOPIC_ALPHA)
     declare_inputs(parser, "--topic-alpha")
 
 
@@ -46,43 +54,39 @@ def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]
                 {"intent_probs": "--intent-probs", "intent_types": "--intent-types"})
 
 
-#: Where the intent options apply.
-DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
-
-
-def _measure_names(names: list[str]) -> bool:
-    """Whether every one of ``names`` names measures of trec_eval or of the catalogue."""
+def diversity_inputs(args: argparse.Namespace) -> bool:
+    """True when QRELS are diversity qrels evaluated with diversity measures: every ``-m``
+    measure is one (``--qrels-format auto``) or ``--qrels-format diversity``. A mix of
+    diversity and other measures, diversity measures with ``--qrels-format trec`` and
+    ``--qrels-format diversity`` with other measures are refused. The diversity measures
+    are imported only for a name that is none of trec_eval's or the catalogue's (the two
+    sets of names do not meet)."""
     from ..measures.names import is_measure_name
 
-    return all(map(is_measure_name, names))
-
-
-def wants_diversity(args: argparse.Namespace) -> bool:
-    """True when the evaluation is a diversity one (see the module documentation);
-    a mix of diversity and other measures, or ``--format ndeval`` without diversity
-    measures, is a :class:`ParameterError`."""
-    names = [n for spec in (args.measures or []) for n in spec.split()]
-    if not names:  # trec_eval's official measures: the names need not be parsed
-        flags: list[bool] = []
-    elif _measure_names(names):  # trec_eval's or the catalogue's: not diversity
-        flags = [False] * len(names)
-    else:
+    names = [name for spec in (args.measures or []) for name in spec.split()]
+    flags = [False] * len(names)
+    if not all(map(is_measure_name, names)):
         from ..measures.diversity import is_diversity_name
 
-        flags = [is_diversity_name(n) for n in names]
-    fmt = getattr(args, "qrels_format", "auto") or "auto"
-    if flags and any(flags) and not all(flags):
-        mixed = next(n for n, f in zip(names, flags, strict=True) if not f)
-        raise MeasureError(f"diversity measures cannot be mixed with other measures "
-                           f"({mixed!r}): run irscale eval once for each")
+        flags = [is_diversity_name(name) for name in names]
+    if any(flags) and not all(flags):
+        raise MeasureError(f"diversity measures read diversity qrels and cannot be mixed "
+                           f"with other measures ({names[flags.index(False)]!r}): evaluate "
+                           "them in a call of their own")
     diversity = bool(flags) and all(flags)
+    fmt = getattr(args, "qrels_format", "auto") or "auto"
     if fmt == "diversity" and names and not diversity:
         raise MeasureError(f"--qrels-format diversity needs diversity measures (ndeval, "
-                           f"alpha-nDCG@20 ...), got {names[0]!r}")
+                           f"alpha-nDCG@20, ERR-IA@20 ...), got {names[0]!r}")
     if fmt == "trec" and diversity:
         raise ParameterError("diversity measures need diversity qrels: --qrels-format "
                              "diversity (or auto)")
-    diversity = diversity or fmt == "diversity"
+    return diversity or fmt == "diversity"
+
+
+def wants_diversity(args: argparse.Namespace) -> bool:
+    """``eval``'s :func:`diversity_inputs` (``--format ndeval`` needs diversity measures)."""
+    diversity = diversity_inputs(args)
     if args.fmt == "ndeval" and not diversity:
         raise ParameterError("--format ndeval prints diversity measures (-m ndeval)")
     return diversity
@@ -90,9 +94,9 @@ def wants_diversity(args: argparse.Namespace) -> bool:
 
 def run_diversity(args: argparse.Namespace) -> int:
     """``eval`` with diversity measures (the options the intents' context does not read
-    refused by the one rule of :mod:`irscale.cli.eval_context`)."""
+    refused by the one rule of :mod:`irscale.cli.eval`)."""
     from ..evaluation.diversity import evaluate_diversity
-    from .outputs import open_output
+    from .outputs import write_text
     from .runargs import label_files, named_runs
 
     options = dict(complete=args.complete, max_docs=args.max_retrieved,
@@ -108,8 +112,6 @@ def run_diversity(args: argparse.Namespace) -> int:
         baseline = evaluate_diversity(args.qrels, named_runs([args.baseline], "runid",
                                                              keep_rank=True),
                                       measures, **options)
-    text = evaluation.format(args.fmt, per_query=args.per_query, summary=not args.no_summary,
-                             baseline=baseline, risk_alpha=args.risk_alpha)
-    with open_output(args) as stream:
-        stream.write(text.encode())
-    return 0
+    return write_text(args, evaluation.format(
+        args.fmt, per_query=args.per_query, summary=not args.no_summary, baseline=baseline,
+        risk_alpha=args.risk_alpha))

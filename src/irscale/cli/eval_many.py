@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.params import THREADS, Param, Text
 from ..errors import ParameterError
+from ..evaluation.options import TREC_EVAL_DEFAULTS
 from ..evaluation.params import BATCH, CACHE, PER_TOPIC_OUT
 from ..io.formats import FORMAT, OUTPUT_FORMATS
 from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
@@ -28,7 +29,6 @@ from .options import (
     wants_progress,
 )
 from .outputs import declare_outputs, open_output, write_text
-from .rules import check_options
 from .runargs import add_names, add_trec_eval_options
 
 #: ``--write-zscores FILE``: the runs' moments as a ``trec_eval -Z`` file.
@@ -59,7 +59,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "every mean, instead of the summary",
                                        formats=("csv", "json", "markdown"), alpha=True),
         add_progress, lambda p: add_output(p, what="summary"),
-        inputs=("qrels", "runs"), outputs=("--write-zscores",),
+        inputs=("qrels", "runs"), outputs=("--write-zscores",), rules=(check_scheduler,),
         help="evaluate many run files (folders, globs) in batches, memory bounded by a batch",
         description="Evaluate many TREC or Parquet run files as 'irscale eval' does, in "
         "batches of --batch-size files, so that memory holds a batch per worker. See "
@@ -82,11 +82,15 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
     declare_outputs(parser, "--cache", kind="folder")
 
 
-def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
-    """The arguments of :func:`irscale.evaluate` that trec_eval's options give
-    (:data:`irscale.cli.eval_context.TREC_EVAL_DESTS`; ``eval`` and ``eval-many``)."""
-    from .eval_context import TREC_EVAL_DESTS
+#: trec_eval's options (:mod:`irscale.evaluation.options`) → the destination of each on
+#: the command line (``-M`` is stored as ``max_retrieved``).
+TREC_EVAL_DESTS = {name: "max_retrieved" if name == "max_docs" else name
+                   for name in TREC_EVAL_DEFAULTS}
 
+
+def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The arguments of :func:`irscale.evaluate` that trec_eval's options give (``eval``
+    and ``eval-many``)."""
     return {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()}
 
 
@@ -99,8 +103,6 @@ def wants_batches(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace) -> int:
     """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
     evaluated a batch of files at a time."""
-    check_options(args)  # (again after eval's: the rules are checks and defaults)
-    check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
     from ..evaluation.many import check_out, evaluate_many, run_files
     from ..io.output import write_summary
 

@@ -26,7 +26,7 @@ from ..fusion.params import (
 from .common_params import QRELS_OPTION, RUNS
 from .options import add_command, add_output, add_progress, wants_progress
 from .outputs import open_output, write_text
-from .rules import Rule, check_options
+from .rules import Rule
 
 #: ``--optimize``: wsum's weights searched on a grid.
 OPTIMIZE = Param("optimize", Switch(), False, "wsum: search the weights on a grid for the "
@@ -81,7 +81,6 @@ def _optimize_needs(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``irscale fuse``: the fused run, written whole to ``-o``."""
-    check_options(args)
     from ..io.trec_write import ranked_run_text
 
     if args.optimize:

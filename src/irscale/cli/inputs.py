@@ -1,14 +1,7 @@
-"""One loader for the inputs of ``compare``, ``meta`` and ``scale``: qrels and runs, or
-``--scores`` files.
-
-Every one of these subcommands declares its inputs with :func:`add_inputs` (the same
-options, the same help) and reads them with :func:`qrels_and_runs` (commands that need the
-rankings: ``scale transform``/``table``, ``meta loo``/``scales``) or :func:`load_matrix`
-(commands that need per-topic scores: ``compare``, ``meta correlate``/``dp``/``split``/
-``swap``/``concordance``). So the messages are the same everywhere, and runs are named the
-same way as by ``irscale eval``: by run id, runs that share one after their files (with a
-warning), or as ``--names`` says.
-"""
+"""One loader of the inputs of ``compare``, ``meta`` and ``scale``: ``QRELS RUN...`` (runs
+named as ``irscale eval`` names them) or ``--scores`` files, declared by :func:`add_inputs`
+and read by :func:`qrels_and_runs` or :func:`load_matrix`, with the same messages
+everywhere."""
 
 from __future__ import annotations
 
@@ -26,8 +19,14 @@ from .common_params import (
     SYSTEMS,
     TOPIC_COLUMN,
 )
-from .eval_diversity import DIVERSITY_ONLY, QRELS_FORMATS, add_intent_options, intent_rules
-from .options import add_option, add_param, wants_progress
+from .eval_diversity import (
+    DIVERSITY_ONLY,
+    add_intent_options,
+    add_qrels_format,
+    diversity_inputs,
+    intent_rules,
+)
+from .options import add_param, wants_progress
 from .outputs import declare_inputs
 from .rules import Rule, add_rules
 from .runargs import add_run_options, named_runs, runs_rule
@@ -53,28 +52,6 @@ def check_click_model(path: str) -> Pending[ClickModel]:
         return ClickModel.from_json(data, source=path)
 
     return Pending(path, build)
-
-
-def select_systems(matrix, names: list[str] | None):
-    """``matrix`` restricted to the systems of ``--systems`` (every name must exist; the
-    list is parsed, and refused empty or with a name twice, by
-    :class:`irscale.cli.options.ListAction`)."""
-    if names is None:
-        return matrix
-    unknown = [name for name in names if name not in matrix.systems]
-    if unknown:
-        have = list(matrix.systems[:8])
-        raise AlignmentError(f"--systems: unknown system(s) {unknown[:5]}; the scores have "
-                             f"{have}{'...' if matrix.n_systems > 8 else ''}")
-    return matrix.subset(systems=names)
-
-
-def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
-    """Every ``-m`` name must be a measure of the ``--scores`` files (named after them)."""
-    unknown = [m for m in measures or () if m not in matrix.measures]
-    if unknown:
-        raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files (they "
-                             f"hold {list(matrix.measures)}, named after the files)")
 
 
 #: ``--topic-column``: a column of the ``--scores`` files.
@@ -113,9 +90,7 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
         declare_inputs(parser, "--scores")
     add_measures(parser, measure_help)
     add_run_options(parser)  # --names, --allow-empty
-    add_option(parser, "--qrels-format", choices=QRELS_FORMATS, default="auto",
-               doc="diversity: read QRELS as ndeval's 'topic subtopic docno judgment' (auto: "
-               "when every -m measure is a diversity measure, such as alpha-nDCG@20)")
+    add_qrels_format(parser)
     add_intent_options(parser)
     if systems:
         add_param(parser, SYSTEMS, many=True)
@@ -162,13 +137,6 @@ def input_paths(args: argparse.Namespace) -> list[str]:
     return [args.qrels, *args.runs]
 
 
-def _input_hint(args: argparse.Namespace, min_runs: int) -> str:
-    """What to give: a qrels file and ``min_runs`` run files (or ``--scores``)."""
-    runs = "two run files" if min_runs >= 2 else "one run file"
-    scores = " (or --scores FILE)" if hasattr(args, "scores") else ""
-    return f"give a qrels file and at least {runs}{scores}"
-
-
 def check_inputs(args: argparse.Namespace, *, min_runs: int = 2) -> None:
     """The inputs the command line names, checked before anything is read (and before the
     numerical packages are imported): ``--scores`` files or ``QRELS RUN...``, not both;
@@ -183,8 +151,10 @@ def check_inputs(args: argparse.Namespace, *, min_runs: int = 2) -> None:
             rule.check(args)
         return
     if len(paths) < 1 + min_runs:
-        nothing = "" if paths else "nothing to compare: "
-        raise ParameterError(nothing + _input_hint(args, min_runs))
+        runs = "two run files" if min_runs >= 2 else "one run file"
+        raise ParameterError(f"{'' if paths else 'nothing to compare: '}give a qrels file "
+                             f"and at least {runs}"
+                             f"{' (or --scores FILE)' if hasattr(args, 'scores') else ''}")
     if not args.measures:
         raise ParameterError("name the measure(s) with -m MEASURE (e.g. -m map)")
 
@@ -208,7 +178,10 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         from ..io.scores_csv import read_score_files
 
         matrix = read_score_files(args.scores, args.topic_column)
-        check_score_measures(matrix, args.measures)
+        unknown = [m for m in args.measures or () if m not in matrix.measures]
+        if unknown:
+            raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files "
+                                 f"(they hold {list(matrix.measures)}, named after the files)")
     else:
         matrix = _evaluate(args)
         # -m by the names of the matrix's columns (P.10 is P_10, P.5,10 is two columns, a
@@ -218,7 +191,13 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         from ..stats.standardisation import standardise
 
         matrix = standardise(matrix, cdf=not args.no_cdf)
-    matrix = select_systems(matrix, getattr(args, "systems", None))
+    systems = getattr(args, "systems", None)  # parsed and checked by ListAction
+    unknown = [name for name in systems or () if name not in matrix.systems]
+    if unknown:
+        raise AlignmentError(f"--systems: unknown system(s) {unknown[:5]}; the scores have "
+                             f"{list(matrix.systems[:8])}{'...' if matrix.n_systems > 8 else ''}")
+    if systems is not None:
+        matrix = matrix.subset(systems=systems)
     if matrix.n_systems < 2:
         raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
     if matrix.n_topics < 2:
@@ -227,37 +206,6 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
 
     check_not_constant(matrix.values, "the scores")
     return matrix
-
-
-def diversity_inputs(args: argparse.Namespace) -> bool:
-    """True when QRELS are diversity qrels evaluated with diversity measures: every ``-m``
-    measure is one (``--qrels-format auto``, the rule of ``irscale eval``), or
-    ``--qrels-format diversity``. Diversity and other measures in one call, diversity
-    measures with ``--qrels-format trec`` and ``--qrels-format diversity`` with other
-    measures are refused. The diversity measures are imported only for a name that is none
-    of trec_eval's or the catalogue's (the two sets of names do not meet)."""
-    from ..errors import MeasureError
-    from ..measures.names import is_measure_name
-
-    names = [name for spec in (args.measures or []) for name in spec.split()]
-    flags = [False] * len(names)
-    if not all(map(is_measure_name, names)):
-        from ..measures.diversity import is_diversity_name
-
-        flags = [is_diversity_name(name) for name in names]
-    if any(flags) and not all(flags):
-        mixed = names[flags.index(False)]
-        raise MeasureError(f"diversity measures read diversity qrels and cannot be mixed "
-                           f"with other measures ({mixed!r}) in one call")
-    diversity = bool(flags) and all(flags)
-    fmt = getattr(args, "qrels_format", "auto")
-    if fmt == "diversity" and names and not diversity:
-        raise MeasureError(f"--qrels-format diversity needs diversity measures "
-                           f"(alpha-nDCG@20, ERR-IA@20 ...), got {names[0]!r}")
-    if fmt == "trec" and diversity:
-        raise ParameterError("diversity measures need diversity qrels: --qrels-format "
-                             "diversity (or auto)")
-    return diversity
 
 
 def _evaluate(args: argparse.Namespace) -> ScoreMatrix:

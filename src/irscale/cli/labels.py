@@ -1,25 +1,23 @@
-"""``irscale labels``: crowd labels into qrels (``aggregate``), pairwise judgments into
-scores (``pairwise``), answers bought under a budget (``allocate``), their agreement
-(``agree``, ``agree-qrels``), automatic judgments (``auto``, :mod:`irscale.cli.labels_auto`)
-and AWARE scores (``aware``); usage: ``docs/cli.md``, ``docs/collections.md``."""
+"""``irscale labels``: crowd labels, pairwise and automatic judgments into qrels, scores and
+agreement tables (usage: ``docs/cli.md``, ``docs/collections.md``)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..collections import params as cp
-from ..core.params import RELEVANCE, RNG_SEED, Param, Text
+from ..core.params import RELEVANCE, RNG_SEED, SIGNIFICANCE, Param, Text
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .common_params import INPUTS
+from ..io.sources import as_runs
+from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
-from .labels_auto import add_auto
-from .options import DIGITS_RULE, add_command, add_digits, add_format, add_output
-from .outputs import declare_outputs, write_text
-from .rules import Rule, check_options, each
-from .runargs import add_names
+from .options import DIGITS_RULE, add_actions, add_command, add_digits, add_format, add_output
+from .outputs import declare_outputs, lines_text, write_table, write_text
+from .rules import Rule, applies_to
+from .runargs import add_names, named_runs, read_inputs
 
 #: ``--scale L,L,...``: the label values allowed.
 LABEL_SCALE = Param("scale", cp.LABEL_VALUE, None, "the label values allowed, e.g. 0,1,2; a "
@@ -41,10 +39,20 @@ def _inputs(metavar: str, doc: str) -> tuple[Param, dict]:
     return INPUTS, {"nargs": "*", "metavar": metavar, "doc": doc}
 
 
+def _count(holds: Callable[[int], bool], message: str) -> Callable[[argparse.Namespace], None]:
+    """The check that the number of input files ``holds``, refused with ``message``."""
+    def check(args: argparse.Namespace) -> None:
+        if not holds(len(args.inputs)):
+            raise ParameterError(message.format(n=len(args.inputs)))
+    return check
+
+
 #: ``--scale L,L,...`` of the actions that read crowd labels.
 SCALE = (LABEL_SCALE, {"many": True, "item": "a label"})
 #: ``--format``, ``--digits`` and ``-o`` of the agreement tables.
 TABLE_OPTIONS = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
+#: ``aggregate``, ``pairwise``, ``allocate`` and ``agree`` read one file.
+CROWD_FILE = _count(lambda n: n == 1, "give a crowd labels file (got {n} files)")
 
 
 def _output(what: str, *side: str):
@@ -57,13 +65,12 @@ def _output(what: str, *side: str):
 
 def add_parser(subparsers) -> None:
     """Register ``irscale labels`` and its actions."""
-    parser = subparsers.add_parser(
-        "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
+    sub = add_actions(
+        subparsers, "labels",
+        help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines) and pairwise judgments: "
         "aggregation, allocation, agreement, automatic judgments and AWARE; see "
         "docs/collections.md.")
-    parser.set_defaults(func=_no_action)
-    sub = parser.add_subparsers(dest="labels_command", metavar="ACTION")
     add_command(
         sub, "aggregate", run_aggregate, _inputs("LABELS", "crowd labels file"),
         cp.LABEL_METHOD, SCALE,
@@ -74,19 +81,10 @@ def add_parser(subparsers) -> None:
         _output("qrels", "--confidence", "--workers"), inputs=["inputs", "--features"],
         help="aggregate crowd labels into qrels",
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
-        rules=(_one_input, _gp_features,
-               Rule(("n_iter",), lambda args: args.method not in ("mv", "wmv"),
-                    "--n-iter applies to ds, glad, mace, onecoin, zbs, kos, mmsr, gp and "
-                    "hrm, not to --method {method}"),
-               *each(("features", "length_scale"), lambda args: args.method == "gp",
-                     "{options} applies to gp, not to --method {method}"),
-               Rule(("seed",), lambda args: args.method in cp.RANDOM_AGGREGATIONS,
-                    "--seed applies to mace, kos and mmsr, not to --method {method} "
-                    "(deterministic)"),
-               Rule(("restarts",), lambda args: args.method == "mace",
-                    "--restarts applies to mace, not to --method {method}"),
-               *each(("lr", "lr_steps", "lr_decay"), lambda args: args.method == "zbs",
-                     "{options} applies to zbs, not to --method {method}"),
+        rules=(CROWD_FILE, _gp_features, *applies_to("method", {
+            "n_iter": cp.AGGREGATION_METHODS[2:], "features": ("gp",),
+            "length_scale": ("gp",), "seed": cp.RANDOM_AGGREGATIONS, "restarts": ("mace",),
+            "lr": ("zbs",), "lr_steps": ("zbs",), "lr_decay": ("zbs",)}),
                Rule(("confidence",), lambda args: args.method not in ("kos", "mmsr"),
                     "--confidence: --method {method} gives scores, not probabilities"),
                Rule(("workers_file",), lambda args: args.method != "kos",
@@ -99,10 +97,9 @@ def add_parser(subparsers) -> None:
         help="aggregate pairwise judgments into document scores",
         description="Aggregate pairwise judgments ('topic worker left right label' lines, "
         "label: the preferred document) into 'topic docno score' lines.",
-        rules=(_one_input, *each(("regularization", "workers_file"),
-                                 lambda args: args.method == "noisybt",
-                                 "{options} applies to noisybt, not to --method {method}",
-                                 {"workers_file": "--workers"})))
+        rules=(_count(lambda n: n == 1, "give a pairwise judgments file (got {n} files)"),
+               *applies_to("method", {"regularization": ("noisybt",),
+                                      "workers_file": ("noisybt",)})))
     add_command(
         sub, "allocate", run_allocate,
         _inputs("LABELS", "crowd labels file (the answers available)"), SCALE,
@@ -114,17 +111,14 @@ def add_parser(subparsers) -> None:
         description="Replay the allocation of crowd answers under a budget (Abraham et al. "
         "2016) and write the majority of the answers bought as qrels; see "
         "docs/collections.md.",
-        rules=(_one_input, *each(("c", "epsilon", "min_labels"),
-                                 lambda args: args.rule == "adaptive", "{options} applies to "
-                                 "the adaptive stopping rule, not to --rule uniform",
-                                 {"c": "--c", "epsilon": "--epsilon",
-                                  "min_labels": "--min-labels"})))
+        rules=(CROWD_FILE, *applies_to("rule", dict.fromkeys(("c", "epsilon", "min_labels"),
+                                                             ("adaptive",)))))
     add_command(
         sub, "agree", run_agree, _inputs("LABELS", "crowd labels file"), SCALE,
         *TABLE_OPTIONS, inputs=["inputs"], help="agreement of crowd labels, per topic and overall",
         description="Percent agreement, Fleiss' kappa and Krippendorff's alpha (nominal, "
         "ordinal, interval) of crowd labels, per topic and overall.",
-        rules=(DIGITS_RULE, _one_input))
+        rules=(DIGITS_RULE, CROWD_FILE))
     add_command(
         sub, "agree-qrels", run_agree_qrels,
         _inputs("QRELS_A QRELS_B RUN", "two qrels files, then run files (optional)"),
@@ -133,12 +127,32 @@ def add_parser(subparsers) -> None:
         help="agreement of two qrels (and of the rankings)",
         description="Agreement of two qrels over the documents both judge and, given two "
         "runs or more, Kendall's tau and tau_ap of the system rankings they induce.",
-        rules=(DIGITS_RULE, _qrels_pair,
+        rules=(DIGITS_RULE, _count(lambda n: n >= 2, "give two qrels files (then, "
+                                   "optionally, two run files or more)"),
+               _count(lambda n: n != 3, "system-ranking agreement needs at least two run "
+                      "files"),
                Rule(("measure", "relevance_level"), lambda args: len(args.inputs) > 2,
                     "-m/--measure and -l/--relevance-level apply with run files"),
                Rule(("names",), lambda args: len(args.inputs) > 2,
                     "--names names run files: give two or more after the qrels")))
-    add_auto(sub, _inputs, TABLE_OPTIONS)
+    add_command(
+        sub, "auto", run_auto,
+        _inputs("AUTO HUMAN RUN", "the automatic qrels, the human qrels, then two runs or more"),
+        (MEASURES, {"action": "append", "required": True, "metavar": "MEASURE",
+                    "doc": "measure with per-topic values (repeatable)"}),
+        (SIGNIFICANCE, {"doc": "1 - the intervals' level, and the level of the paired t-tests "
+                        "of the system agreement"}),
+        (cp.AUTO_TUNING, {"choices": cp.AUTO_TUNING.domain.names}), cp.AUTO_PAIRS,
+        cp.AUTO_PROBABILITIES, (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}),
+        cp.AUTO_DESIGN,
+        add_names, *TABLE_OPTIONS, inputs=["inputs"],
+        help="automatic judgments against a human sample of topics: agreement and "
+        "prediction-powered means",
+        description="Automatic judgments (AUTO) against human judgments of a sample (HUMAN; "
+        "--design): agreement and the runs' means corrected by prediction-powered inference "
+        "(Angelopoulos et al., Science 2023; PPI++); see docs/collections.md.",
+        rules=[_count(lambda n: n >= 4, "give the automatic qrels, the human qrels and two "
+                      "run files at least")])
     add_command(
         sub, "aware", run_aware, _inputs("LABELS RUN", "labels file, then runs"),
         (cp.RANKING_MEASURE, {"default": None, "required": True, "doc": "one measure with "
@@ -153,25 +167,10 @@ def add_parser(subparsers) -> None:
         help="AWARE: combine the runs' scores under every assessor",
         description="The runs' per-topic scores under every worker's labels, combined with "
         "assessor weights (Ferrante, Ferro & Maistro 2017).",
-        rules=(_labels_and_runs,
+        rules=(_count(lambda n: n >= 2, "give a crowd labels file and at least one run file"),
                Rule(("digits",), lambda args: args.fmt == "text",
                     "--digits applies to --format text"),
-               Rule(("n_random", "seed"), lambda args: args.weights != "uniform",
-                    "--random and --seed apply to the msd, msd-topic and tau weightings, not "
-                    "to --weights uniform")))
-
-
-def _no_action(args: argparse.Namespace) -> int:
-    """``irscale labels`` without an action: name them."""
-    raise ParameterError("labels: choose an action: aggregate, pairwise, allocate, agree, "
-                         "agree-qrels, auto or aware (see 'irscale labels --help')")
-
-
-def _one_input(args: argparse.Namespace) -> None:
-    """``aggregate``, ``pairwise`` and ``agree`` read one crowd labels file."""
-    if len(args.inputs) != 1:
-        what = "pairwise judgments" if args.labels_command == "pairwise" else "crowd labels"
-        raise ParameterError(f"give a {what} file (got {len(args.inputs)} files)")
+               *applies_to("weights", {"n_random": cp.WEIGHTINGS[1:], "seed": cp.WEIGHTINGS[1:]})))
 
 
 def _gp_features(args: argparse.Namespace) -> None:
@@ -180,24 +179,9 @@ def _gp_features(args: argparse.Namespace) -> None:
         raise ParameterError("--method gp needs the documents' features (--features FILE)")
 
 
-def _qrels_pair(args: argparse.Namespace) -> None:
-    """``agree-qrels`` reads two qrels files, then no run file or two at least."""
-    if len(args.inputs) < 2:
-        raise ParameterError("give two qrels files (then, optionally, two run files or more)")
-    if len(args.inputs) == 3:
-        raise ParameterError("system-ranking agreement needs at least two run files")
-
-
-def _labels_and_runs(args: argparse.Namespace) -> None:
-    """``aware`` reads a crowd labels file and runs."""
-    if len(args.inputs) < 2:
-        raise ParameterError("give a crowd labels file and at least one run file")
-
-
 def _side_files(args: argparse.Namespace, **options: str) -> dict[str, str]:
-    """The side outputs given (option: file; ``options``: option by dest): files, not
-    standard output, checked before the work (the files themselves are checked with the
-    other outputs: :func:`irscale.cli.outputs.check_outputs`)."""
+    """The side outputs given (option: file; ``options``: option by dest), files, not
+    standard output (checked with the other outputs: :func:`~.outputs.check_outputs`)."""
     from ..io.files import is_stdio
 
     named = {option: getattr(args, dest) for dest, option in options.items()
@@ -206,10 +190,6 @@ def _side_files(args: argparse.Namespace, **options: str) -> dict[str, str]:
         if is_stdio(path):
             raise ParameterError(f"{option} needs a file name, not standard output")
     return named
-
-
-def _lines(lines: Iterable[str]) -> str:
-    return "".join(line + "\n" for line in lines)
 
 
 def _write_all(args: argparse.Namespace, side: dict[str, str], texts: dict[str, str],
@@ -222,7 +202,7 @@ def _write_all(args: argparse.Namespace, side: dict[str, str], texts: dict[str, 
         for option, path in side.items():
             stack.enter_context(atomic_output(path, "w", force=args.force)).write(texts[option])
         stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
-            _lines(lines))
+            lines_text(lines))
     return 0
 
 
@@ -237,7 +217,6 @@ def _warn_unconverged(result, method: str) -> None:
 
 def run_allocate(args: argparse.Namespace) -> int:
     """``labels allocate``: the qrels of the answers an allocation buys."""
-    check_options(args)
     side = _side_files(args, table="--table")
     from ..io.crowd import read_crowd_labels
 
@@ -262,7 +241,6 @@ def run_allocate(args: argparse.Namespace) -> int:
 
 def run_aggregate(args: argparse.Namespace) -> int:
     """``labels aggregate``: the qrels of the crowd labels (and the side outputs)."""
-    check_options(args)
     side = _side_files(args, confidence="--confidence", workers_file="--workers")
     from ..io.crowd import check_crowd_labels
 
@@ -281,13 +259,12 @@ def run_aggregate(args: argparse.Namespace) -> int:
                               features=features, length_scale=args.length_scale)
     _warn_unconverged(result, args.method)
     made = {"--confidence": result.confidence_lines, "--workers": result.worker_lines}
-    texts = {option: _lines(made[option]()) for option in side}
+    texts = {option: lines_text(made[option]()) for option in side}
     return _write_all(args, side, texts, result.lines())
 
 
 def run_pairwise(args: argparse.Namespace) -> int:
     """``labels pairwise``: the documents' scores (and the workers' skill and bias)."""
-    check_options(args)
     side = _side_files(args, workers_file="--workers")
     from ..io.pairwise import read_pairwise
 
@@ -298,49 +275,54 @@ def run_pairwise(args: argparse.Namespace) -> int:
         judgments, args.method, n_iter=args.n_iter,
         regularization=args.regularization if args.method == "noisybt" else None)
     _warn_unconverged(result, result.method)
-    texts = {"--workers": _lines(result.worker_lines())} if side else {}
+    texts = {"--workers": lines_text(result.worker_lines())} if side else {}
     return _write_all(args, side, texts, result.lines())
 
 
 def run_agree(args: argparse.Namespace) -> int:
     """``labels agree``: the agreement of the crowd labels."""
-    check_options(args)
     from ..io.crowd import read_crowd_labels
 
     labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas and scipy
     from ..collections.agreement import label_agreement
-    from ..stats.protocol import format_table
 
-    table = label_agreement(labels, scale=args.scale)
-    return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
+    return write_table(args, label_agreement(labels, scale=args.scale))
 
 
 def run_agree_qrels(args: argparse.Namespace) -> int:
     """``labels agree-qrels``: the agreement of two qrels (and of the rankings)."""
-    check_options(args)
-    from .runargs import named_runs, read_inputs
-
     # the inputs first: a malformed file is reported before pandas is imported
     first, runs = read_inputs(args.inputs[0], named_runs(args.inputs[2:], args.names)
                               if len(args.inputs) > 2 else [])
     second = read_inputs(args.inputs[1], [])[0]
     from ..collections.agreement import qrels_agreement, with_ranking
-    from ..stats.protocol import format_table
 
-    table, ranking = qrels_agreement(first, second, runs,
-                                     measure=args.measure,
+    table, ranking = qrels_agreement(first, second, runs, measure=args.measure,
                                      relevance_level=args.relevance_level)
-    table = with_ranking(table, ranking)
-    return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
+    return write_table(args, with_ranking(table, ranking))
+
+
+def run_auto(args: argparse.Namespace) -> int:
+    """``labels auto``: the four tables of :class:`AutomaticJudgmentsResult`."""
+    # label probabilities and sampled judgments (topic iter docno rel prob) are read by
+    # their own readers
+    automatic = args.inputs[0] if args.label_probabilities else \
+        read_inputs(args.inputs[0], [])[0]
+    runs = as_runs(named_runs(args.inputs[2:], args.names))
+    human = args.inputs[1] if args.design == "inclusion" else read_inputs(args.inputs[1], [])[0]
+    from ..collections.automatic import automatic_judgments
+
+    return write_table(args, automatic_judgments(
+        automatic, human, runs, args.measures, alpha=args.alpha, tuning=args.tuning,
+        pairs=args.pairs, relevance_level=args.relevance_level, design=args.design,
+        label_probabilities=args.label_probabilities))
 
 
 def run_aware(args: argparse.Namespace) -> int:
     """``labels aware``: the runs' scores combined over the assessors."""
-    check_options(args)
     check_measure_names(args.measure)
     from ..io.crowd import check_crowd_labels
     from ..io.sources import as_runs
-    from .runargs import named_runs
 
     checked = check_crowd_labels(args.inputs[0], args.scale)  # every file before pandas
     runs = list(as_runs(named_runs(args.inputs[1:], args.names)))

@@ -23,7 +23,7 @@ from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_inputs, declare_outputs
-from .rules import _SEEN, GIVEN, Declared, Given, Rule, add_rules, given
+from .rules import _SEEN, GIVEN, Declared, Given, Rule, add_rules, given, words
 
 #: A negative number or comma-separated numbers, the first negative: a value for
 #: :class:`Parser`, not an option (``--effects -0.1,0``).
@@ -381,3 +381,19 @@ def declare(add: Callable[..., argparse.ArgumentParser], run: Callable[[argparse
 def described(help: str, docs: str) -> str:
     """A command's description: its ``help`` as a sentence, then "See ``docs``."."""
     return f"{help[0].upper()}{help[1:]}. See {docs}."
+
+
+# cli-x
+def add_actions(subparsers: Any, name: str, *, help: str, description: str,
+                what: str = "an action", metavar: str = "ACTION") -> Any:
+    """The command ``name`` (``pool``, ``labels``) whose actions are registered on the
+    sub-parsers returned; without one, a :class:`UsageError` names them."""
+    parser = subparsers.add_parser(name, help=help, description=description)
+    actions = parser.add_subparsers(dest=f"{name}_command", metavar=metavar)
+
+    def no_action(args: argparse.Namespace) -> int:
+        raise UsageError(f"{name}: choose {what}: {words(list(actions.choices), 'or')} "
+                         f"(see '{parser.prog} --help')")
+
+    parser.set_defaults(func=no_action)
+    return actions

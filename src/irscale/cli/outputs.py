@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -206,3 +206,22 @@ def write_done(args: argparse.Namespace, done: Any) -> int:
     if isinstance(done, int):
         return done
     return write_text(args, done if isinstance(done, str) else done.format(args.fmt) + "\n")
+
+
+# cli-x
+def write_table(args: argparse.Namespace, result: Any, **options: Any) -> int:
+    """Write a command's table to ``-o`` as :func:`write_text`: ``result`` (a result with
+    ``format``, or a data frame) in ``--format`` with ``--digits`` (and ``options``), one
+    final newline."""
+    if hasattr(result, "columns"):  # a data frame
+        from ..stats.protocol import format_table
+
+        text = format_table(result, args.fmt, digits=args.digits)
+    else:
+        text = result.format(args.fmt, digits=args.digits, **options)
+    return write_text(args, text.rstrip("\n") + "\n")
+
+
+def lines_text(lines: Iterable[str]) -> str:
+    """``lines`` as a text output writes them, each ended by a newline."""
+    return "".join(line + "\n" for line in lines)

@@ -1,5 +1,4 @@
-"""``irscale pool``: build pools from runs, simulate pooling strategies on qrels, score runs
-within document shards, draw and estimate from sampled judgments, bound the measures under
+"""``irscale pool``: pools, simulated pooling, shards, sampled judgments and bounds under
 the unjudged documents (usage: ``docs/cli.md``, ``docs/collections.md``)."""
 
 from __future__ import annotations
@@ -7,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from ..collections import params as cp
 from ..core.params import DEPTH, MEMORY_LIMIT, RELEVANCE, RNG_SEED, Param, Switch, Text
@@ -18,15 +18,15 @@ from .inputs import check_measure_names
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
+    add_actions,
     add_command,
     add_digits,
     add_format,
     add_output,
     add_ties,
-    join,
 )
-from .outputs import declare_outputs, write_text
-from .rules import Rule, check_options
+from .outputs import declare_outputs, lines_text, write_table, write_text
+from .rules import Declared, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``simulate --no-loo``: no leave-one-contributor-out test.
@@ -66,13 +66,11 @@ TABLE = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
 
 def add_parser(subparsers) -> None:
     """Register ``irscale pool`` and its actions, with the rules of their options."""
-    parser = subparsers.add_parser(
-        "pool", help="build pools (depth-k, take@N, RBP, RRF, move-to-front, bandits) and "
-        "simulate pooling strategies on qrels",
+    sub = add_actions(
+        subparsers, "pool", help="build pools (depth-k, take@N, RBP, RRF, move-to-front, "
+        "bandits) and simulate pooling strategies on qrels",
         description="Pooling strategies for building test collections (Cormack, Palmer & "
         "Clarke 1998; Moffat, Webber & Zobel 2007; Losada, Parapar & Barreiro 2016, 2017).")
-    parser.set_defaults(func=_no_action)
-    sub = parser.add_subparsers(dest="pool_command", metavar="ACTION")
     add_command(
         sub, "build", run_build, RUN_FILES, (cp.POOL_STRATEGY, {"default": None, "required": True}),
         cp.POOL_BUDGET,
@@ -83,10 +81,7 @@ def add_parser(subparsers) -> None:
         inputs=["runs", "--qrels"],
         help="write a pool file from runs",
         description="Pool the runs with one strategy and write the pool file in judging order.",
-        rules=(*STRATEGY_RULES,
-               Rule(("qrels",), lambda args: args.strategy in cp.ADAPTIVE_STRATEGIES,
-                    "--qrels applies to the adaptive strategies "
-                    f"({', '.join(cp.ADAPTIVE_STRATEGIES)}), not to --strategy {{strategy}}"),
+        rules=(*_strategy_rules("strategy", qrels=cp.ADAPTIVE_STRATEGIES),
                Rule(("relevance_level",), lambda args: args.qrels is not None,
                     "-l/--relevance-level applies with --qrels")))
     p = add_command(
@@ -100,7 +95,7 @@ def add_parser(subparsers) -> None:
         help="replay strategies with budgets on qrels",
         description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
         "document counts as non-relevant).",
-        rules=(DIGITS_RULE, _two_runs, *STRATEGY_RULES,
+        rules=(DIGITS_RULE, _two_runs, *_strategy_rules("strategies"),
                Rule(("contributor_pattern",), lambda args: args.contributors is None,
                     "--contributor-pattern applies without --contributors (the file names "
                     "every run's contributor)"),
@@ -164,32 +159,11 @@ def add_parser(subparsers) -> None:
         rules=[DIGITS_RULE])
 
 
-def _no_action(args: argparse.Namespace) -> int:
-    """``irscale pool`` without an action: name them."""
-    raise ParameterError("pool: choose an action: build, simulate, shards, sample, estimate "
-                         "or bounds (see 'irscale pool --help')")
-
-
-def _chosen(args: argparse.Namespace) -> list[str]:
-    """The strategies of the call: ``build``'s one, ``simulate``'s list."""
-    return args.strategies if hasattr(args, "strategies") else [args.strategy]
-
-
-def _only_for(dest: str, strategies: Sequence[str], what: str) -> Rule:
-    """``--DEST`` applies to ``strategies`` only (``what`` names them)."""
-    return Rule((dest,), lambda args: bool(set(strategies) & set(_chosen(args))),
-                lambda args: f"--{dest} applies to {what}, not to --strategy "
-                f"{join(_chosen(args))}")
-
-
-#: The options of some strategies only (``build`` and ``simulate``).
-STRATEGY_RULES = (
-    _only_for("p", ("rbp",), "the rbp strategy"),
-    _only_for("k", ("rrf",), "the rrf strategy"),
-    _only_for("discount", ("mm-ns", "ts-ns"), "the mm-ns and ts-ns strategies"),
-    _only_for("seed", cp.ADAPTIVE_STRATEGIES,
-              f"the adaptive strategies ({', '.join(cp.ADAPTIVE_STRATEGIES)})"),
-)
+def _strategy_rules(dest: str, **more: Sequence[str]) -> tuple[Rule, ...]:
+    """The options of some strategies only (``build``'s ``--strategy`` stored in
+    ``strategy``, ``simulate``'s in ``strategies``)."""
+    return applies_to(dest, {"p": ("rbp",), "k": ("rrf",), "discount": ("mm-ns", "ts-ns"),
+                             "seed": cp.ADAPTIVE_STRATEGIES, **more}, flag="--strategy")
 
 
 def _two_runs(args: argparse.Namespace) -> None:
@@ -207,9 +181,8 @@ def _design_needs(args: argparse.Namespace) -> None:
 
 
 #: The options of ``pool sample``'s designs.
-SAMPLE_RULES = (
-    Rule(("strata",), lambda args: args.design == "stratified",
-         "--strata applies to --design stratified, not {design}"),
+SAMPLE_RULES: tuple[Declared, ...] = (
+    *applies_to("design", {"strata": ("stratified",)}),
     _design_needs,
     Rule(("size", "depth"), lambda args: args.design != "stratified", "--size and --depth "
          "apply to the with-replacement and poisson designs; --strata gives the stratified "
@@ -228,30 +201,27 @@ def _named_runs(args: argparse.Namespace) -> Sequence[object]:
     return named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
 
 
-def _table_text(args: argparse.Namespace, result, **options) -> int:
-    """Write the table of ``result`` in ``--format`` with ``--digits``, one final newline."""
-    return write_text(args, result.format(args.fmt, digits=args.digits, **options)
-                      .rstrip("\n") + "\n")
+def _runs_and_qrels(args: argparse.Namespace) -> tuple[list[Any], Any]:
+    """The runs (:func:`_named_runs`) and ``--qrels`` (or None), read before pandas is
+    imported: a malformed file is reported first."""
+    from ..io.sources import as_qrels, as_runs
+
+    runs = list(as_runs(_named_runs(args), keep_rank=args.ties == "rank-column"))
+    return runs, None if args.qrels is None else as_qrels(args.qrels)
 
 
 def run_build(args: argparse.Namespace) -> int:
     """``pool build``: the pool file of one strategy."""
-    check_options(args)
-    from ..io.sources import as_qrels, as_runs
-
-    # the inputs first: a malformed file is reported before pandas is imported
-    runs = list(as_runs(_named_runs(args), keep_rank=args.ties == "rank-column"))
-    qrels = None if args.qrels is None else as_qrels(args.qrels)
+    runs, qrels = _runs_and_qrels(args)
     from ..collections import pool
 
     result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
                   qrels=qrels, **_strategy_arguments(args))  # type: ignore[arg-type]
-    return write_text(args, "".join(line + "\n" for line in result.lines()))
+    return write_text(args, lines_text(result.lines()))
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """``pool simulate``: the strategies replayed with budgets on the qrels."""
-    check_options(args)
     pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
     from .meta_common import given_contributors
@@ -302,7 +272,6 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
 
 def run_shards(args: argparse.Namespace) -> int:
     """``pool shards``: every run scored within every shard, and the shard model."""
-    check_options(args)
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, _named_runs(args),
                               keep_rank=args.ties == "rank-column")
@@ -332,19 +301,14 @@ def run_shards(args: argparse.Namespace) -> int:
 
 def run_sample(args: argparse.Namespace) -> int:
     """``pool sample``: the documents to judge, drawn with their inclusion probabilities."""
-    check_options(args)
     strata = None if args.strata is None else [_stratum(text) for text in args.strata]
-    from ..io.sources import as_qrels, as_runs
-
-    # the inputs first: a malformed file is reported before pandas is imported
-    runs = list(as_runs(_named_runs(args), keep_rank=args.ties == "rank-column"))
-    qrels = None if args.qrels is None else as_qrels(args.qrels)
+    runs, qrels = _runs_and_qrels(args)
     from ..collections.sampling import sample_judgments, sample_lines
 
     sample = sample_judgments(runs, args.size, design=args.design,
                               strata=strata, depth=args.depth, rng=args.seed,
                               qrels=qrels, ties=args.ties)
-    return write_text(args, "".join(line + "\n" for line in sample_lines(sample)))
+    return write_text(args, lines_text(sample_lines(sample)))
 
 
 def _stratum(text: str) -> tuple[int, float]:
@@ -363,7 +327,6 @@ def _stratum(text: str) -> tuple[int, float]:
 
 def run_estimate(args: argparse.Namespace) -> int:
     """``pool estimate``: statAP, R and P@k of every run from sampled judgments."""
-    check_options(args)
     from ..io.sampled import check_sampled_qrels
     from ..io.sources import as_runs
 
@@ -374,16 +337,15 @@ def run_estimate(args: argparse.Namespace) -> int:
 
     result = estimate_sampled(sample, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
-    return _table_text(args, result, per_topic=args.per_topic)
+    return write_table(args, result, per_topic=args.per_topic)
 
 
 def run_bounds(args: argparse.Namespace) -> int:
     """``pool bounds``: the bounds of every run under its unjudged documents."""
-    check_options(args)
     check_measure_names(args.measures)
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
     from ..collections.bounds import unjudged_bounds
 
     result = unjudged_bounds(qrels, runs, args.measures, relevance_level=args.relevance_level,
                              max_memory=args.max_memory)
-    return _table_text(args, result, per_topic=args.per_topic)
+    return write_table(args, result, per_topic=args.per_topic)

@@ -13,7 +13,7 @@ from ..io.sources import expands
 from ..report.params import SCALE_DEPTH
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import MEASURES, QRELS, RUNS
-from .eval import TABLE_TESTS
+from .eval import TABLE_TEST, TABLE_TESTS
 from .inputs import check_measure_names
 from .options import (
     add_command,
@@ -24,15 +24,13 @@ from .options import (
     wants_progress,
 )
 from .outputs import write_text
-from .rules import Declared, Rule, check_options, each
+from .rules import Declared, Rule, each
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``--baseline RUN``: the run the others are compared with.
 BASELINE = Param("baseline", Text(), None, "mark runs significantly better/worse than this "
                  "one and count the topics they win, tie and lose against it (its name, or "
                  "its file's path, name or stem)", ("--baseline",), "RUN")
-#: ``--test``: the two-system test against ``--baseline``.
-TEST = Param("test", Text(), "t", "two-system test against --baseline", ("--test",))
 #: ``--dp``, ``--no-robustness``, ``--bounds``: the panels added or left out.
 DP = Param("dp", Switch(), False, "add discriminative power (paired bootstrap and randomised "
            "Tukey HSD)", ("--dp",))
@@ -58,7 +56,7 @@ def add_parser(subparsers) -> None:
                 "of them or a quoted glob pattern ('runs/*.gz')"}),
         (MEASURES, {"action": "append", "doc": "measure (repeatable; default map, P_10, "
                     "ndcg_cut_10)"}),
-        add_names, BASELINE, (TEST, {"choices": TABLE_TESTS}),
+        add_names, BASELINE, (TABLE_TEST, {"choices": TABLE_TESTS}),
         (MULTIPLE_CORRECTION, {"doc": "correction over the runs x measures compared with "
                                "--baseline"}),
         (SIGNIFICANCE, {"doc": "significance level, also of every interval"}), DP,
@@ -102,7 +100,6 @@ RULES: tuple[Declared, ...] = (
 
 def run(args: argparse.Namespace) -> int:
     """``irscale report``: the tables and panels of the runs, as ``--format`` says."""
-    check_options(args)
     check_measure_names(args.measures)
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))

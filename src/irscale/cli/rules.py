@@ -10,7 +10,7 @@ An option that the other choices of a call would ignore is refused, not silently
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..core.params import Needs
@@ -148,3 +148,35 @@ class Required:
         if getattr(args, self.dest) is None and self.when(args):
             text = self.message(args) if callable(self.message) else self.message
             raise ParameterError(text.format_map(vars(args)))
+
+
+# cli-x
+def words(values: Sequence[object], last: str = "and") -> str:
+    """``values`` as a sentence lists them: ``a``, ``a and b``, ``a, b and c`` (``last``:
+    the word before the last)."""
+    said = [str(value) for value in values]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} {last} {said[-1]}"
+
+
+def applies_to(other: str, table: Mapping[str, Sequence[str]], *, flag: str | None = None,
+               said: Mapping[str, str] | None = None,
+               spelt: Mapping[str, str] | None = None) -> tuple[Rule, ...]:
+    """Rules declared by a table: each option ``dest`` of ``table`` applies where the
+    option stored in ``other`` (spelt ``flag``; a list option: one of its items) takes one
+    of the values listed, refused elsewhere with one message for every command (``--lr
+    applies to --method zbs, not to --method ds``); ``said`` words the values another way."""
+    def chosen(args: argparse.Namespace) -> list[object]:
+        value = getattr(args, other)
+        return list(value) if isinstance(value, (list, tuple)) else [value]
+
+    def rule(dest: str, allowed: tuple[str, ...]) -> Rule:
+        def message(args: argparse.Namespace) -> str:
+            option = flag or spelling(args, other)
+            text = (said or {}).get(dest) or f"{option} {words(allowed)}"
+            return f"{{options}} {{applies}} to {text}, not to {option} " + \
+                ",".join(map(str, chosen(args)))
+
+        return Rule((dest,), lambda args: bool(set(allowed) & set(chosen(args))), message,
+                    spelt or {})
+
+    return tuple(rule(dest, tuple(allowed)) for dest, allowed in table.items())

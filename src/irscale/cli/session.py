@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RELEVANCE, Param, Text
-from ..text.params import CLICK_OPTIONS, CLICK_ORDER, SESSION_CLICK_GAIN
+from ..core.params import RELEVANCE
+from ..text.params import CLICK_OPTIONS, CLICK_ORDER, CLICKS, SESSION_CLICK_GAIN, SESSION_MAP
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import (
     add_evaluation_output,
@@ -15,20 +15,12 @@ from .eval import (
     write_evaluation,
 )
 from .options import add_command
-from .rules import check_options, needs
+from .rules import needs
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 
 
-#: ``--topics FILE``: the session map.
-SESSION_MAP = Param("topics", Text(), None, "session map, lines 'session topic': the qrels "
-                    "topic of each session", ("--topics",), "FILE",
-                    unset="the session id is the topic id")
-#: ``--clicks FILE`` (repeatable): the click logs of U.
-CLICKS = Param("clicks", Text(), None, "click log 'session query_no rank timestamp', one per "
-               "run in the runs' order (repeatable): U is computed from the clicks",
-               ("--clicks",), "FILE")
 
 
 def add_parser(subparsers) -> None:
@@ -55,16 +47,12 @@ def add_parser(subparsers) -> None:
         rules=(needs(CLICK_OPTIONS, "clicks"),),
         help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, esnDCG, esAP, "
         "tsCG, MsM, session U-measure)",
-        description="Evaluate session runs ('session query_no docno rank score runid' "
-        "lines; the rank column orders each query's list) against TREC qrels. A session "
-        "is judged with the qrels of the topic of the same id (or of --topics). Output as "
-        "irscale eval prints it, with one line per session (-q) and the mean over sessions "
-        "(all). See docs/sessions.md.")
+        description="Evaluate session runs against TREC qrels, each session judged with the "
+        "qrels of its topic; output as irscale eval prints it. See docs/sessions.md.")
 
 
 def run(args: argparse.Namespace) -> int:
     """``irscale session``: the session measures of every run."""
-    check_options(args)
     from ..evaluation.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Switch, Text
+from ..core.params import Param, Switch
 from ..errors import ParameterError
-from ..text.params import ROUGE_MULTI, THRESHOLD
+from ..text.params import OUTPUT_LENGTHS, OUTPUT_TEXTS, ROUGE_MULTI, STEM, STOPWORDS, THRESHOLD
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
-from .options import Argument, add_command, add_param
-from .rules import Rule, check_options, each
+from .options import Argument, add_actions, add_command, add_param
+from .rules import Rule, each
 
-#: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
-STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characters "
-             "(rouge-score's use_stemmer; needs nltk)", ("--stem",))
-#: ``--stopwords FILE``: words removed before stemming.
-STOPWORDS = Param("stopwords", Text(), None, "remove these words (blank- or line-separated) "
-                  "before stemming", ("--stopwords",), "FILE")
 #: ``--corpus``: each run's corpus BLEU.
 CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram counts added "
                "over its topics) as its summary line, instead of the mean of sentence BLEU",
@@ -27,12 +21,6 @@ CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram 
 AUTO_MATCH = Param("auto_match", Switch(), False, "match nuggets to the --texts by unigram "
                    "overlap with their vital strings (POURPRE-style) instead of match files",
                    ("--auto-match",))
-#: ``--lengths FILE`` / ``--texts FILE``: the outputs of the nugget measures, one or the
-#: other (:func:`irscale.text.evaluate_nuggets`' ``lengths`` and ``texts``).
-OUTPUT_LENGTHS = Param("lengths", Text(), None, "output lengths: topic run length "
-                       "(characters)", ("--lengths",), "FILE")
-OUTPUT_TEXTS = Param("texts", Text(), None, "output texts: topic<TAB>run<TAB>text (length: "
-                     "non-blank characters)", ("--texts",), "FILE")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -62,12 +50,12 @@ def _outputs(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers) -> None:
     """Register ``irscale text`` (rouge, bleu, nuggets, pyramid)."""
-    parser = subparsers.add_parser(
-        "text", help="evaluate textual outputs: ROUGE, BLEU against references; nuggets; "
-        "pyramids of SCUs",
+    commands = add_actions(
+        subparsers, "text", what="what to evaluate", metavar="MEASURES",
+        help="evaluate textual outputs: ROUGE, BLEU against references; nuggets; pyramids "
+        "of SCUs",
         description="Evaluate textual outputs (summaries, answers) per topic. See "
         "docs/text.md.")
-    commands = parser.add_subparsers(dest="text_command", metavar="MEASURES")
     add_command(
         commands, "rouge", run_rouge,
         *_inputs(*_TEXTS, "ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', ROUGE-L, "
@@ -75,9 +63,8 @@ def add_parser(subparsers) -> None:
                  "ROUGE-L; F1)"),
         STEM, STOPWORDS, ROUGE_MULTI, _common, inputs=("qrels", "runs", "--stopwords"),
         help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
-        description="ROUGE of candidate texts ('topic<TAB>run<TAB>text' lines) against "
-        "reference texts ('topic<TAB>ref_id<TAB>text'), tokens as rouge-score makes them. "
-        "Output as irscale eval prints it. See docs/text.md.")
+        description="ROUGE of candidate texts against reference texts, tokens as "
+        "rouge-score makes them. See docs/text.md.")
     add_command(
         commands, "bleu", run_bleu,
         *_inputs(*_TEXTS, "BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
@@ -91,10 +78,8 @@ def add_parser(subparsers) -> None:
                     "apply with --corpus: the corpus values are the summary lines",
                     {"no_summary": "-n/--no-summary"})),
         help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
-        description="Sentence BLEU of candidate texts ('topic<TAB>run<TAB>text' lines) "
-        "against the topic's reference texts ('topic<TAB>ref_id<TAB>text'), as sacrebleu "
-        "computes it; with --corpus, each run's corpus BLEU. Output as irscale eval prints "
-        "it. See docs/text.md.")
+        description="Sentence BLEU of candidate texts against the topic's reference texts "
+        "as sacrebleu computes it, or each run's corpus BLEU. See docs/text.md.")
     add_command(
         commands, "nuggets", run_nuggets,
         *_inputs("nuggets", "nuggets: topic nugget_id weight vital|okay [vital_string]",
@@ -113,10 +98,8 @@ def add_parser(subparsers) -> None:
                                {"threshold": "--threshold", "stem": "--stem",
                                 "stopwords": "--stopwords"})),
         help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
-        description="Nugget and iUnit measures of outputs from their matched nuggets. "
-        "The outputs are given by their lengths (--lengths) or texts (--texts); the "
-        "matches by match files, or found in the texts by unigram overlap (--auto-match, "
-        "POURPRE-style). Output as irscale eval prints it. See docs/text.md.")
+        description="Nugget and iUnit measures of outputs (--lengths or --texts) from their "
+        "matched nuggets (match files, or --auto-match). See docs/text.md.")
     add_command(
         commands, "pyramid", run_pyramid,
         *_inputs("pyramid", "SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
@@ -126,17 +109,8 @@ def add_parser(subparsers) -> None:
                  "(repeatable; default: both)"),
         _common, inputs=("qrels", "runs"),
         help="pyramid scores (original, modified) of peers from their SCUs",
-        description="Pyramid scores of peer summaries from the summary content units "
-        "(SCUs) they express, against each topic's pyramid of SCUs weighted by the "
-        "reference summaries expressing them (Nenkova & Passonneau 2004). Output as "
-        "irscale eval prints it. See docs/text.md.")
-    parser.set_defaults(func=_no_command)
-
-
-def _no_command(args: argparse.Namespace) -> int:
-    """``irscale text`` without a command: name them."""
-    raise ParameterError("text: choose what to evaluate: rouge, bleu, nuggets or pyramid "
-                         "(see 'irscale text --help')")
+        description="Pyramid scores of peer summaries from the summary content units they "
+        "express (Nenkova & Passonneau 2004). See docs/text.md.")
 
 
 def run_rouge(args: argparse.Namespace) -> int:
@@ -153,7 +127,6 @@ def run_rouge(args: argparse.Namespace) -> int:
 def run_bleu(args: argparse.Namespace) -> int:
     """``text bleu``: sentence BLEU of every output, or with ``--corpus`` corpus BLEU per
     run."""
-    check_options(args)
     from ..evaluation.bleu import evaluate_bleu, evaluate_corpus_bleu
     from ..text.bleu import DEFAULT_MEASURES
 
@@ -164,8 +137,7 @@ def run_bleu(args: argparse.Namespace) -> int:
     from ..io.output import write_summary
     from .outputs import open_output
 
-    scores = evaluate_corpus_bleu(args.qrels, args.runs,
-                                  args.measures or ["BLEU(effective=0)"])
+    scores = evaluate_corpus_bleu(args.qrels, args.runs, args.measures or ["BLEU(effective=0)"])
     with open_output(args) as stream:
         write_summary(scores, stream, fmt=args.fmt)
     return 0
@@ -196,7 +168,6 @@ def _matches(args: argparse.Namespace) -> None:
 
 def run_nuggets(args: argparse.Namespace) -> int:
     """``text nuggets``: the nugget measures of every output."""
-    check_options(args)
     from ..evaluation.nuggets import evaluate_nuggets
     from ..text.nuggets import DEFAULT_MEASURES
 
