@@ -81,15 +81,15 @@ def _systems(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """``irscale eval-seeds``: the systems' table (or every run's), and the replicates."""
     from ..stats.seeds import evaluate_seeds
-    from .eval_many import trec_eval_arguments
+    from .eval_many import TREC_EVAL_DESTS
 
     systems = {}
     for text in args.systems:  # a folder or glob pattern as it is; files as a list
         name, _, runs = text.partition("=")
         systems[name.strip()] = [p.strip() for p in runs.split(",")] if "," in runs \
             else runs.strip()
-    trec = trec_eval_arguments(args)
-    del trec["complete"]  # every qrels topic counts (trec_eval's -c) in any case
+    trec = {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()
+            if name != "complete"}  # every qrels topic counts (trec_eval's -c) in any case
     result = evaluate_seeds(args.qrels, systems, args.measures, **trec)
     if args.shard_scores is not None:
         write_text(args, result.shard_table(), args.shard_scores)

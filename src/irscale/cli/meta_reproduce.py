@@ -54,11 +54,11 @@ def _pair(args: argparse.Namespace, option: str) -> list[str]:
 
 def run_reproduce(args: argparse.Namespace) -> int:
     """``meta reproduce``: reproducibility measures (Breuer et al. 2020)."""
+    _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
+    matrix = load_matrix(args)  # with runs, each name found among them (a run's name or file)
     from .. import meta
     from ..meta.common import interval_note
 
-    _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
-    matrix = load_matrix(args)  # with runs, each name found among them (a run's name or file)
     roles = [*_pair(args, "original"), *_pair(args, "reproduced")]
     unknown = [r for r in roles if r not in matrix.systems]
     if unknown:
