@@ -347,9 +347,9 @@ def _checked_rows(data: bytes, sep: str, names: Sequence[str], unchecked: Sequen
 #: ``.eE+-`` (a blank, which pandas and the full check read differently around a number,
 #: leaves the table to the full check).
 _NUMBER_BYTES = b"0123456789.eE+-"
-#: Tables of ``bytes.translate`` by separator: 0 for a byte of :data:`_NUMBER_BYTES` or the
-#: separator (between the number columns of a run), 1 for another.
-_OTHER_BYTES = {sep: bytes(0 if byte in _NUMBER_BYTES + sep.encode() else 1
+#: Tables of ``bytes.translate`` by separator: 0 for a byte of :data:`_NUMBER_BYTES`, the
+#: separator or the end of a line (the bytes around a cell), 1 for another.
+_OTHER_BYTES = {sep: bytes(0 if byte in _NUMBER_BYTES + sep.encode() + b"\n" else 1
                            for byte in range(256)) for sep in (",", "\t")}
 
 
@@ -379,36 +379,41 @@ def _plain_rows(data: bytes, sep: str, numeric: Sequence[bool]) -> _PlainRows | 
     the line): a table that is not that plain, a malformed one, a number column that holds
     another character (a word, or a missing value written ``nan``, ``NA`` ...). A cell of
     those bytes that is no number (``1.2.3``) is found in the parsed table
-    (:func:`_check_parsed`)."""
+    (:func:`_check_parsed`). Whole-array passes only (no search per line): the cost stays
+    a small share of pandas' parse (``benchmarks/bench_user_table.py``)."""
     import numpy as np
 
     width = len(numeric)
     body_at = data.find(b"\n") + 1
     if not 0 < body_at < len(data) or b'"' in data or b"\r" in data:
         return None
-    body = np.frombuffer(data, np.uint8)[body_at:]
+    text = data[body_at:] if data.endswith(b"\n") else data[body_at:] + b"\n"
+    body = np.frombuffer(text, np.uint8)
     ends = np.flatnonzero(body == ord("\n"))
-    if body[-1] != ord("\n"):
-        ends = np.append(ends, len(body))
     starts = np.concatenate(([0], ends[:-1] + 1))
     if (ends == starts).any():
         return None  # (a blank line: pandas skips it)
+    # width - 1 separators in all, row r's own (around[r]: the r-th width - 1 of them)
+    # between its line's start and end: then every line holds exactly width - 1 of them
     seps = np.flatnonzero(body == ord(sep))
-    fields = np.searchsorted(seps, ends) - np.searchsorted(seps, starts) + 1
-    if (fields != width).any():
+    if len(seps) != len(ends) * (width - 1):
         return None
-    # the bytes of no number, where they are (bytes.translate marks them at C speed), and
-    # whether one lies in a run of number columns: between the separators (or the line's
-    # start and end) around it on every line (row r's separators: around[r])
-    marked = data[body_at:].translate(_OTHER_BYTES[sep])
-    other = np.flatnonzero(np.frombuffer(marked, np.uint8))
-    if len(other):
-        around = seps.reshape(len(ends), width - 1)
-        for first, last in _runs(numeric):
-            low = starts if first == 0 else around[:, first - 1] + 1
-            high = ends if last == width - 1 else around[:, last]
-            if (np.searchsorted(other, high) > np.searchsorted(other, low)).any():
-                return None
+    around = seps.reshape(len(ends), width - 1)
+    if width > 1 and ((around[:, 0] < starts) | (around[:, -1] > ends)).any():
+        return None
+    # the bytes of no number (bytes.translate marks them at C speed), the most of them over
+    # every cell of a run of number columns (between the separators, or the line's start
+    # and end, around it; an empty cell reads the byte after it, a separator or a line's
+    # end, 0): one reduceat over the cells' bounds, interleaved and increasing
+    runs = _runs(numeric)
+    if runs:
+        marked = np.frombuffer(text.translate(_OTHER_BYTES[sep]), np.uint8)
+        bounds = []
+        for first, last in runs:
+            bounds.append(starts if first == 0 else around[:, first - 1] + 1)
+            bounds.append(ends if last == width - 1 else around[:, last])
+        if np.maximum.reduceat(marked, np.column_stack(bounds).ravel())[::2].any():
+            return None
     return _PlainRows(data, starts + body_at, ends + body_at)
 
 
@@ -436,7 +441,7 @@ def _check_parsed(table: pd.DataFrame, data: bytes, sep: str, names: Sequence[st
 
     if any(name not in unchecked and not pd.api.types.is_numeric_dtype(table[name])
            for name in table.columns) or (
-               "user" in table.columns and table["user"].duplicated().any()):
+               "user" in table.columns and not table["user"].is_unique):
         _checked_rows(data, sep, names, unchecked, source)
 
 
