@@ -101,17 +101,18 @@ def _plain_oracle(text: str, sep: str, numeric: list[bool]) -> bool:
 
 @pytest.mark.parametrize("seed", range(60))
 def test_the_quick_check_takes_the_plain_tables_only(seed):
-    """The bytes-wide quick check (whole-array passes) says of random tables (number
+    """The quick check (the native engine's one pass) says of random tables (number
     columns anywhere, in runs or alone; empty cells; lines of a field too many and too
     few, which keep the total count of separators; a last line without its end) what a
-    line-by-line reading says, and its rows are the lines."""
+    line-by-line reading says, its rows are the lines, and it finds the users of a column
+    distinct when they are and none starts with a blank."""
     from irscale.io.user_tables import _plain_rows
 
     rng = np.random.default_rng(seed)
     sep = str(rng.choice([",", "\t"]))
     width = int(rng.integers(1, 6))
     numeric = [bool(rng.random() < 0.6) for _ in range(width)]
-    cells = ["1", "2.5", "-3e2", "", "x", "u7", "+", "ab c"]
+    cells = ["1", "2.5", "-3e2", "", "x", "u7", "+", "ab c", " u7"]
     lines = [sep.join(f"c{k}" for k in range(width))]
     for _ in range(int(rng.integers(1, 7))):
         row = [str(rng.choice(cells[:4] if numeric[k] and rng.random() < 0.9 else cells))
@@ -124,7 +125,11 @@ def test_the_quick_check_takes_the_plain_tables_only(seed):
     text = "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
     if any(line == "" for line in lines[1:]):
         return  # (a blank line is the full check's: pandas skips it)
-    rows = _plain_rows(text.encode(), sep, numeric)
+    user = int(rng.integers(0, width))
+    rows = _plain_rows(text.encode(), sep, numeric, user)
     assert (rows is not None) == _plain_oracle(text, sep, numeric), (text, numeric)
     if rows is not None:
         assert list(rows) == [(n, line) for n, line in enumerate(lines[1:], 2)]
+        users = [line.split(sep)[user] for line in lines[1:]]
+        assert rows.distinct == (len(set(users)) == len(users)
+                                 and not any(u[:1] in (" ", "\t") for u in users))
