@@ -63,7 +63,7 @@ import sys
 import numpy as np
 import irscale.io.user_tables as tables
 
-def offsets(data, sep, numeric):
+def offsets(data, sep, numeric, user=None):
     at = data.find(b"\\n") + 1
     ends = np.flatnonzero(np.frombuffer(data, np.uint8)[at:] == 10)
     starts = np.concatenate(([0], ends[:-1] + 1))
