@@ -362,6 +362,14 @@ def test_ctr_models_by_hand():
     assert np.exp(rctr.session_loglik(log))[1] == pytest.approx((1 / 3) * (2 / 3))
     assert rctr.satisfaction_probabilities(log) is None
     assert fit_click_model(log, "gctr").iterations == 0
+    # pages declared 6 ranks long: the ranks no session has take the prior (RCTR; DCTR's
+    # examination is 1, GCTR's its one rate)
+    wide = widen(log, 6)
+    assert fit_click_model(wide, "rctr", smoothing=0).examination.tolist() == \
+        pytest.approx([2 / 3, 1 / 3, 1 / 2, 0.5, 0.5, 0.5])
+    assert fit_click_model(wide, "gctr", smoothing=0).examination.tolist() == \
+        pytest.approx([4 / 8] * 6)
+    assert fit_click_model(wide, "dctr").examination.tolist() == [1.0] * 6
 
 
 @pytest.mark.parametrize("model", ["gctr", "rctr", "dctr"])
