@@ -81,3 +81,55 @@ def test_quick_and_full_checks_agree(seed, tmp_path):
             assert np.array_equal(got.astype(float), want.astype(float), equal_nan=True)
         else:
             assert [str(v) for v in got] == [str(v) for v in want]
+
+
+def _plain_oracle(text: str, sep: str, numeric: list[bool]) -> bool:
+    """The quick check's rule line by line: every line under the header holds a field per
+    column, and every byte of a number column's cell is a digit or one of ``.eE+-``."""
+    lines = text.split("\n")[1:]
+    if lines and lines[-1] == "":
+        lines.pop()
+    for line in lines:
+        cells = line.split(sep)
+        if len(cells) != len(numeric):
+            return False
+        if any(flag and any(c not in "0123456789.eE+-" for c in cell)
+               for flag, cell in zip(numeric, cells, strict=True)):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_quick_check_takes_the_plain_tables_only(seed):
+    """The quick check (the native engine's one pass) says of random tables (number
+    columns anywhere, in runs or alone; empty cells; lines of a field too many and too
+    few, which keep the total count of separators; a last line without its end) what a
+    line-by-line reading says, its rows are the lines, and it finds the users of a column
+    distinct when they are and none starts with a blank."""
+    from irscale.io.user_tables import _plain_rows
+
+    rng = np.random.default_rng(seed)
+    sep = str(rng.choice([",", "\t"]))
+    width = int(rng.integers(1, 6))
+    numeric = [bool(rng.random() < 0.6) for _ in range(width)]
+    cells = ["1", "2.5", "-3e2", "", "x", "u7", "+", "ab c", " u7"]
+    lines = [sep.join(f"c{k}" for k in range(width))]
+    for _ in range(int(rng.integers(1, 7))):
+        row = [str(rng.choice(cells[:4] if numeric[k] and rng.random() < 0.9 else cells))
+               for k in range(width)]
+        lines.append(sep.join(row))
+    if len(lines) > 2 and width > 1 and rng.random() < 0.2:  # one field moves a line down
+        first, second = lines[1].split(sep), lines[2].split(sep)
+        second.append(first.pop())
+        lines[1], lines[2] = sep.join(first), sep.join(second)
+    text = "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
+    if any(line == "" for line in lines[1:]):
+        return  # (a blank line is the full check's: pandas skips it)
+    user = int(rng.integers(0, width))
+    rows = _plain_rows(text.encode(), sep, numeric, user)
+    assert (rows is not None) == _plain_oracle(text, sep, numeric), (text, numeric)
+    if rows is not None:
+        assert list(rows) == [(n, line) for n, line in enumerate(lines[1:], 2)]
+        users = [line.split(sep)[user] for line in lines[1:]]
+        assert rows.distinct == (len(set(users)) == len(users)
+                                 and not any(u[:1] in (" ", "\t") for u in users))

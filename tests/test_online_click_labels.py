@@ -107,6 +107,28 @@ def test_rules_by_hand():
     assert _pairs("no-click-next") == [("c", "d"), ("e", "f")]
 
 
+def test_rules_on_a_page_declared_wider(monkeypatch):
+    """The same session declared on pages of 10^5 ranks: the same pairs by hand, and the
+    rules walk its 6 ranks (not the page's)."""
+    import irscale.online.click_labels as labels
+    from irscale.online.clicklog import read_click_log
+
+    widths = []
+    walk = labels._session_pairs
+
+    def spy(log, rule):
+        widths.append(log.serp_size)
+        return walk(log, rule)
+
+    monkeypatch.setattr(labels, "_session_pairs", spy)
+    wide = read_click_log(SESSION, serp_size=100_000)
+    assert _pairs("skip-above", wide) == [("c", "a"), ("c", "b"), ("e", "a"), ("e", "b"),
+                                          ("e", "d")]
+    assert _pairs("earlier-click", wide) == [("c", "e")]
+    assert _pairs("no-click-next", wide) == [("c", "d"), ("e", "f")]
+    assert widths == [6, 6, 6]
+
+
 def test_rules_edges():
     # a click at rank 1 has nothing above; the next of the last rank is not shown
     log = b"s q 1 a 1 1\ns q 2 b 1 2\n"

@@ -362,6 +362,14 @@ def test_ctr_models_by_hand():
     assert np.exp(rctr.session_loglik(log))[1] == pytest.approx((1 / 3) * (2 / 3))
     assert rctr.satisfaction_probabilities(log) is None
     assert fit_click_model(log, "gctr").iterations == 0
+    # pages declared 6 ranks long: the ranks no session has take the prior (RCTR; DCTR's
+    # examination is 1, GCTR's its one rate)
+    wide = widen(log, 6)
+    assert fit_click_model(wide, "rctr", smoothing=0).examination.tolist() == \
+        pytest.approx([2 / 3, 1 / 3, 1 / 2, 0.5, 0.5, 0.5])
+    assert fit_click_model(wide, "gctr", smoothing=0).examination.tolist() == \
+        pytest.approx([4 / 8] * 6)
+    assert fit_click_model(wide, "dctr").examination.tolist() == [1.0] * 6
 
 
 @pytest.mark.parametrize("model", ["gctr", "rctr", "dctr"])
@@ -600,3 +608,106 @@ def test_calibrated_summary_is_each_runs_mean_on_topic_all():
                                      "value": [pytest.approx(0.3), 0.5]}
     both = calibrated_summary(frame, per_topic=True)
     assert both["topic"].tolist() == ["1", "2", "1", "2", "all", "all"]
+
+
+# ------------------------------------------- a SERP size beyond the ranks the log shows
+
+
+def widen(log: ClickLog, n: int) -> ClickLog:
+    """``log`` declared on pages of ``n`` ranks (its sessions as they are)."""
+    return read_click_log(log.to_frame(), serp_size=n)
+
+
+@pytest.fixture
+def kernel_ranks(monkeypatch):
+    """The shapes of the (session, rank) matrices the kernels over the ranks received."""
+    import irscale.online.clickmodels as clickmodels
+
+    seen: list[tuple[int, ...]] = []
+    for name in ("chain_posteriors", "examination_posteriors", "ubm_full"):
+        kernel = getattr(clickmodels, name)
+
+        def spy(*args, kernel=kernel):
+            seen.append(args[0].shape)
+            return kernel(*args)
+
+        monkeypatch.setattr(clickmodels, name, spy)
+    return seen
+
+
+@pytest.mark.parametrize("model", ["pbm", "ubm", "dbn", "dcm", "ccm"])
+def test_em_on_a_wider_page_is_the_plain_em_of_the_ranks_shown(model, kernel_ranks):
+    """On pages declared 40 ranks long whose sessions show at most 4, EM walks the 4 ranks
+    shown (not 40) and gives the plain per-session EM's values; a per-rank parameter of a
+    rank no session has keeps its start, the prior 0.5 (module documentation)."""
+    log = serps(80, 4, 2, 5, seed=3, lengths=True)
+    log = truth(log, model, seed=4).simulate(log, rng=5)
+    plain = plain_em(log, model, 4, 1.0)
+    fit = fit_click_model(widen(log, 40), model, iterations=4, tol=0.0)
+    assert kernel_ranks and {s[0] for s in kernel_ranks} == {4}, kernel_ranks  # [rank, session]
+    index = pd.MultiIndex.from_tuples([(log.queries[q], log.docs[d])
+                                       for q, d in plain["pairs"]])
+    np.testing.assert_allclose(fit.attractiveness.reindex(index), plain["alpha"], atol=1e-12)
+    if model == "pbm":
+        np.testing.assert_allclose(fit.examination[:4], plain["exam"], atol=1e-12)
+        assert fit.examination[4:].tolist() == [0.5] * 36
+    elif model == "ubm":
+        lower = np.tril(np.ones((40, 40), dtype=bool))
+        expected = np.where(lower, 0.5, 0.0)
+        expected[:4, :4] = np.where(lower[:4, :4], plain["ubm"], 0.0)
+        np.testing.assert_allclose(fit.examination, expected, atol=1e-12)
+    elif model == "dcm":
+        np.testing.assert_allclose(fit.continuation[:4], plain["lam"], atol=1e-12)
+        assert fit.continuation[4:].tolist() == [0.5] * 36
+    elif model == "dbn":
+        assert fit.gamma == pytest.approx(plain["gamma"], abs=1e-12)
+    else:
+        np.testing.assert_allclose(fit.tau, plain["tau"], atol=1e-12)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_session_probabilities_on_a_wider_page(model, kernel_ranks):
+    """A page of 4 ranks declared 30 long: over its 2^4 click vectors P(C) sums to 1, the
+    marginals are the model's click probabilities at the 4 ranks, 0 beyond (no result
+    there), and the kernels walk 4 ranks; the held-out table has a row per declared rank,
+    those beyond the page without session."""
+    n = 4
+    page = serps(1, n, 1, 6, seed=1)
+    model_ = truth(page, model, seed=2)
+    if model_.examination is not None:  # per-rank parameters for the 30 ranks
+        wide = np.full((30, 30) if model == "ubm" else 30, 0.5)
+        wide[(slice(0, n),) * model_.examination.ndim] = model_.examination
+        model_ = ClickModel(model, model_.attractiveness, examination=wide,
+                            prior=model_.prior)
+    if model_.continuation is not None:
+        model_ = ClickModel(model, model_.attractiveness,
+                            continuation=np.append(model_.continuation, np.full(26, 0.5)))
+    vectors = np.array(list(itertools.product((0, 1), repeat=n)), dtype=bool)
+    every = ClickLog(np.array([f"v{i}" for i in range(len(vectors))], dtype=object),
+                     page.queries, page.docs, np.zeros(len(vectors), dtype=np.int64),
+                     np.repeat(page.doc, len(vectors), axis=0), vectors,
+                     np.full(len(vectors), n))
+    probability = np.exp(model_.session_loglik(widen(every, 30)))
+    assert probability.sum() == pytest.approx(1.0, abs=1e-12)
+    marginal = (probability[:, None] * vectors).sum(axis=0)
+    full = model_.click_probabilities(widen(page, 30))
+    assert full.shape == (1, 30) and not full[0, n:].any()
+    np.testing.assert_allclose(full[0, :n], marginal, atol=1e-12)
+    table = model_.evaluate(widen(every, 30))
+    assert table.index.tolist() == [str(r) for r in range(1, 31)] + ["all"]
+    assert table["sessions"].tolist() == [16] * n + [0] * 26 + [16]
+    assert table["perplexity"].iloc[n:30].isna().all()
+    with np.errstate(divide="ignore"):  # (CM: a second click is impossible)
+        assert table.loc["all", "loglik_total"] == pytest.approx(
+            np.sum(np.log(probability)), rel=1e-12)
+    assert all(n in shape and 30 not in shape for shape in kernel_ranks), kernel_ranks
+
+
+def test_a_wider_page_still_needs_parameters_for_every_rank():
+    """A model of 3 ranks is refused on a log declared 5 ranks long even when its sessions
+    show 3 (the SERP size is the log's page, as before)."""
+    train = read_click_log(b"s1 q 1 a 1\ns1 q 2 b 0\ns1 q 3 c 1\n")
+    for model in ("pbm", "dcm", "ubm"):
+        fit = fit_click_model(train, model)
+        with pytest.raises(ParameterError, match="gives 3 ranks, the log's SERP size is 5"):
+            fit.evaluate(widen(train, 5))

@@ -58,6 +58,9 @@ def test_rbp_mle_agrees_with_scipy_on_the_truncated_geometric_likelihood():
     fit = calibrate(frame, "RBP")
     assert fit.parameters[0][1] == pytest.approx(best, abs=1e-7)
     assert fit.sessions == len(depth)
+    # pages declared 10^4 ranks long: the sessions' own lengths bound their depths
+    wide = calibrate(frame, "RBP", serp_size=10_000)
+    assert wide.parameters[0][1] == pytest.approx(best, abs=1e-7)
 
 
 def test_err_stopping_probabilities_recovered_per_degree():

@@ -229,6 +229,10 @@ def strings_take(offsets: Any, data: Any, rows: Any) -> tuple[Any, Any]:
     """The strings at ``rows``: new int64 offsets from 0 and uint8 data."""
 def strings_equal(offsets: Any, data: Any, other_offsets: Any, other_data: Any) -> Any:
     """Whether the strings of two columns of one length are equal, row by row (bool)."""
+def plain_table(text: bytes, body: int, sep: int, numeric: Sequence[bool],
+                user: int | None = None) -> tuple[Any, Any, bool] | None:
+    """The quick check of a per-user table: ``None`` when it is not plain, else the int64
+    offsets of its rows' starts and ends and whether its users are known distinct."""
 def read_fields(
     source: bytes | str | os.PathLike[str], name: str, count: int,
     asked: Sequence[tuple[int, str]], decompress: bool = True,

@@ -321,6 +321,12 @@ CASES = [
                "u3,treatment,2\n"}),
     err("summary-user-twice-tsv", SUMMARY, "t.csv", "line 3", "user listed twice",
         files={"t.csv": "user\tvariant\tclicks\nu1\tcontrol\t1\nu1\ttreatment\t2\n"}),
+    # users of distinct bytes that pandas reads as one (two missing ids; a blank before an
+    # id, which pandas strips): the quick check leaves them to the checks of the parsed table
+    err("summary-two-missing-users", SUMMARY, "t.csv", "line 3", "user listed twice",
+        files={"t.csv": "user,variant,clicks\nNA,control,1\nnan,treatment,2\n"}),
+    err("summary-user-twice-after-blank", SUMMARY, "t.csv", "line 3", "user listed twice",
+        files={"t.csv": "user,variant,clicks\nu1,control,1\n u1,treatment,2\n"}),
     # pandas' missing-value cells are no words among the numbers
     ok("summary-missing-cells", [*SUMMARY, "--missing", "drop"],
        output_contains("clicks"),

@@ -9,6 +9,7 @@ use pyo3::types::PyTuple;
 
 use super::guard::detached;
 use super::trec::{Given, read_error};
+use crate::read::plain_table as plain;
 use crate::read::table::{self, Column, Fault, FieldKind};
 use crate::trec::{self, Data, File};
 
@@ -90,8 +91,44 @@ fn read_fields<'py>(
     (None::<&str>, table.rows, columns).into_pyobject(py)
 }
 
-/// Adds this module's function to the engine's Python module.
+/// The quick check of a per-user table (`crate::read::plain_table`): `text` its bytes,
+/// `body` the offset of its first row, `sep` its separator, `numeric[k]` whether column k
+/// holds numbers, `user` the index of the user column. Returns `None` when the table is
+/// not plain, else `(starts, ends, distinct)`: the int64 offsets of its rows' starts and
+/// ends, and whether its users are known to be distinct.
+#[pyfunction]
+#[pyo3(signature = (text, body, sep, numeric, user=None))]
+fn plain_table<'py>(
+    py: Python<'py>,
+    text: &[u8],
+    body: usize,
+    sep: u8,
+    numeric: Vec<bool>,
+    user: Option<usize>,
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    if user.is_some_and(|column| column >= numeric.len()) {
+        return Err(PyValueError::new_err(
+            "user column beyond the table's columns",
+        ));
+    }
+    let plain = detached(py, "checking a table", || {
+        plain::check(text, body, sep, &numeric, user)
+    })?;
+    plain
+        .map(|plain| {
+            (
+                plain.starts.into_pyarray(py),
+                plain.ends.into_pyarray(py),
+                plain.distinct,
+            )
+                .into_pyobject(py)
+        })
+        .transpose()
+}
+
+/// Adds this module's functions to the engine's Python module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(plain_table, m)?)?;
     Ok(())
 }

@@ -17,6 +17,7 @@ pub mod duplicates;
 pub mod error;
 pub mod fields;
 pub mod lines;
+pub mod plain_table;
 pub mod qrels;
 pub mod run;
 pub mod scan;

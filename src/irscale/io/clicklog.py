@@ -26,7 +26,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -94,6 +94,22 @@ class ClickLog:
     def valid(self) -> np.ndarray:
         """``valid[s, r]``: rank ``r + 1`` exists in session ``s``."""
         return np.arange(self.serp_size) < self.lengths[:, None]
+
+    @property
+    def width(self) -> int:
+        """The ranks present: the longest session's length (at most :attr:`serp_size`)."""
+        return int(self.lengths.max(initial=0))
+
+    def trimmed(self) -> ClickLog:
+        """The log cut to the ranks present (:attr:`width` columns, views of these): what
+        lies beyond them is no session's, so that work over its ranks is proportional to the
+        ranks shown, not to a larger declared SERP size."""
+        width = self.width
+        if width == self.serp_size:
+            return self
+        return replace(self, doc=self.doc[:, :width], clicks=self.clicks[:, :width],
+                       timestamps=None if self.timestamps is None
+                       else self.timestamps[:, :width])
 
     def subset(self, rows: np.ndarray) -> ClickLog:
         """The sessions ``rows`` (indices or a mask), with the same vocabularies."""
@@ -342,17 +358,19 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
         raise fail(InputFormatError, f"{article} {unit} has one {group} (this line gives "
                    "another)", int(np.flatnonzero(other)[0]))
     _check_size(n, size, unit, serp_size is not None)
-    cell = session.astype(np.int64) * size + (rank - 1)
+    # the checks below work on the ranks present (the longest session), not the SERP size
+    width = int(rank.max())
+    cell = session.astype(np.int64) * width + (rank - 1)
     # a (session, rank) cell's first line; a line that is not its cell's first repeats it
     # (numpy on the cells, which the matrices below hold anyway: no pandas is imported)
-    first_line = np.empty(n * size, dtype=np.int64)
+    first_line = np.empty(n * width, dtype=np.int64)
     first_line[cell[::-1]] = np.arange(len(cell) - 1, -1, -1)
     twice = first_line[cell] != np.arange(len(cell))
     if twice.any():
         raise fail(DuplicateError, f"rank given twice in this {unit}",
                    int(np.flatnonzero(twice)[0]))
     doc_of_row, docs = coded["docno"]
-    row = _document_twice(session, doc_of_row, cell, n, size)
+    row = _document_twice(session, doc_of_row, cell, n, width)
     if row is not None:
         raise fail(DuplicateError, f"document {docs[doc_of_row[row]]!r} shown twice in "
                    f"{unit} {sessions[session[row]]!r}", row)
@@ -367,6 +385,7 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
         raise fail(InputFormatError, f"ranks of {unit} {sessions[s]!r} are not 1..n: "
                    f"{lengths[s] - count[s]} rank(s) below {lengths[s]} missing",
                    int(rows_of[0]))
+    cell = session.astype(np.int64) * size + (rank - 1)
     doc = np.full((n, size), -1, dtype=np.int64)
     doc.reshape(-1)[cell] = doc_of_row
     clicks = np.zeros((n, size), dtype=bool)

@@ -305,7 +305,8 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
     unchecked = [*labels, "user"]
-    plain = _plain_rows(data, sep, [name not in unchecked for name in names])
+    plain = _plain_rows(data, sep, [name not in unchecked for name in names],
+                        names.index("user") if "user" in names else None)
     rows: Sequence[tuple[int, str]]
     if plain is None:
         rows = _checked_rows(data, sep, names, unchecked, source)
@@ -323,7 +324,7 @@ def read_user_table(source: str, *, labels: Sequence[str] = ("variant",)) -> pd.
     except pd.errors.ParserError as error:
         raise InputFormatError(f"not a table: {error}", source=source) from None
     if plain is not None:
-        _check_parsed(table, data, sep, names, unchecked, source)
+        _check_parsed(table, data, sep, names, unchecked, source, plain.distinct)
     if "user" in table.columns:
         table = table.set_index("user")
     table.attrs["source"] = source
@@ -343,22 +344,14 @@ def _checked_rows(data: bytes, sep: str, names: Sequence[str], unchecked: Sequen
     return rows
 
 
-#: The bytes of the cells of numbers in the quick check of :func:`_plain_rows`: digits and
-#: ``.eE+-`` (a blank, which pandas and the full check read differently around a number,
-#: leaves the table to the full check).
-_NUMBER_BYTES = b"0123456789.eE+-"
-#: Tables of ``bytes.translate`` by separator: 0 for a byte of :data:`_NUMBER_BYTES` or the
-#: separator (between the number columns of a run), 1 for another.
-_OTHER_BYTES = {sep: bytes(0 if byte in _NUMBER_BYTES + sep.encode() else 1
-                           for byte in range(256)) for sep in (",", "\t")}
-
-
 class _PlainRows(Sequence[tuple[int, str]]):
     """The (line, text) of every row of a table of one row per line (none blank): row i is
-    line i + 2, after the header, found by the offsets of the lines (no list of texts)."""
+    line i + 2, after the header, found by the offsets of the lines (no list of texts).
+    ``distinct``: the quick check found its users distinct (:func:`_plain_rows`)."""
 
-    def __init__(self, data: bytes, starts: Any, ends: Any) -> None:
+    def __init__(self, data: bytes, starts: Any, ends: Any, distinct: bool = False) -> None:
         self._data, self._starts, self._ends = data, starts, ends
+        self.distinct = distinct
 
     def __len__(self) -> int:
         return len(self._starts)
@@ -371,72 +364,45 @@ class _PlainRows(Sequence[tuple[int, str]]):
             self._data[start:end].decode("utf-8")
 
 
-def _plain_rows(data: bytes, sep: str, numeric: Sequence[bool]) -> _PlainRows | None:
-    """The quick check of a table's text, on its bytes with numpy: every line under the
-    header holds ``len(numeric)`` fields (no quote, carriage return or blank line), and
-    every byte of a ``numeric`` column is one of :data:`_NUMBER_BYTES`. Its rows
-    (:class:`_PlainRows`) when it holds; None where the full check must decide (and name
-    the line): a table that is not that plain, a malformed one, a number column that holds
-    another character (a word, or a missing value written ``nan``, ``NA`` ...). A cell of
-    those bytes that is no number (``1.2.3``) is found in the parsed table
-    (:func:`_check_parsed`)."""
-    import numpy as np
+def _plain_rows(data: bytes, sep: str, numeric: Sequence[bool],
+                user: int | None = None) -> _PlainRows | None:
+    """The quick check of a table's text, one pass of the native engine over its bytes
+    (``irscale._engine.plain_table``): every line under the header holds ``len(numeric)``
+    fields (no quote, carriage return or blank line), and every byte of a ``numeric``
+    column is a digit or one of ``.eE+-`` (a blank, which pandas and the full check read
+    differently around a number, leaves the table to the full check). Its rows
+    (:class:`_PlainRows`) when it holds, with whether the cells of column ``user`` are
+    distinct and none starts with a blank (pandas strips those); None where the full check
+    must decide (and name the line): a table that is not that plain, a malformed one, a
+    number column that holds another character (a word, or a missing value written
+    ``nan``, ``NA`` ...). A cell of those bytes that is no number (``1.2.3``) is found in
+    the parsed table (:func:`_check_parsed`)."""
+    from .. import _engine
 
-    width = len(numeric)
     body_at = data.find(b"\n") + 1
-    if not 0 < body_at < len(data) or b'"' in data or b"\r" in data:
+    if not 0 < body_at < len(data):
         return None
-    body = np.frombuffer(data, np.uint8)[body_at:]
-    ends = np.flatnonzero(body == ord("\n"))
-    if body[-1] != ord("\n"):
-        ends = np.append(ends, len(body))
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    if (ends == starts).any():
-        return None  # (a blank line: pandas skips it)
-    seps = np.flatnonzero(body == ord(sep))
-    fields = np.searchsorted(seps, ends) - np.searchsorted(seps, starts) + 1
-    if (fields != width).any():
+    found = _engine.plain_table(data, body_at, ord(sep), list(numeric), user)
+    if found is None:
         return None
-    # the bytes of no number, where they are (bytes.translate marks them at C speed), and
-    # whether one lies in a run of number columns: between the separators (or the line's
-    # start and end) around it on every line (row r's separators: around[r])
-    marked = data[body_at:].translate(_OTHER_BYTES[sep])
-    other = np.flatnonzero(np.frombuffer(marked, np.uint8))
-    if len(other):
-        around = seps.reshape(len(ends), width - 1)
-        for first, last in _runs(numeric):
-            low = starts if first == 0 else around[:, first - 1] + 1
-            high = ends if last == width - 1 else around[:, last]
-            if (np.searchsorted(other, high) > np.searchsorted(other, low)).any():
-                return None
-    return _PlainRows(data, starts + body_at, ends + body_at)
-
-
-def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
-    """The (first, last) indices of the runs of true ``flags``.
-
-    >>> _runs([False, True, True, False, True])
-    [(1, 2), (4, 4)]
-    """
-    runs: list[tuple[int, int]] = []
-    for index, flag in enumerate(flags):
-        if flag and runs and runs[-1][1] == index - 1:
-            runs[-1] = (runs[-1][0], index)
-        elif flag:
-            runs.append((index, index))
-    return runs
+    starts, ends, distinct = found
+    return _PlainRows(data, starts, ends, distinct)
 
 
 def _check_parsed(table: pd.DataFrame, data: bytes, sep: str, names: Sequence[str],
-                  unchecked: Sequence[str], source: str) -> None:
+                  unchecked: Sequence[str], source: str, distinct: bool = False) -> None:
     """The checks the quick one (:func:`_plain_rows`) left to the parsed table: a number
     column pandas read as text (a cell of number characters that is no number), and a
-    user listed twice (pandas' hashing of the column). The full check names the line."""
+    user listed twice (pandas' hashing of the column) unless the quick check found the
+    users ``distinct`` and pandas read none as missing (``NA``, ``nan`` ...: equal
+    there). The full check names the line."""
     import pandas as pd
 
+    users = table["user"] if "user" in table.columns else None
     if any(name not in unchecked and not pd.api.types.is_numeric_dtype(table[name])
            for name in table.columns) or (
-               "user" in table.columns and table["user"].duplicated().any()):
+               users is not None and not (distinct and not users.hasnans)
+               and not users.is_unique):
         _checked_rows(data, sep, names, unchecked, source)
 
 

@@ -198,6 +198,18 @@ def check_ranks(ranks: int, n: int, name: str) -> None:
                              f"or a model fitted with --serp-size {n})")
 
 
+def widened(values: np.ndarray, n: int, fill: Any = 0) -> np.ndarray:
+    """``values[session, rank]`` (or ``values[rank]``) computed on the ranks a log shows
+    (:meth:`~irscale.online.clicklog.ClickLog.trimmed`), given ``n`` rank columns again:
+    ``fill`` beyond them (no session there: no click; a parameter keeps its start)."""
+    width = values.shape[-1]
+    if width == n:
+        return values
+    out = np.full((*values.shape[:-1], n), fill, dtype=values.dtype)
+    out[..., :width] = values
+    return out
+
+
 def ratio(top: np.ndarray, bottom: np.ndarray, default: Any = PRIOR) -> np.ndarray:
     """``top / bottom``, ``default`` where nothing was counted."""
     top, bottom = np.asarray(top, np.float64), np.asarray(bottom, np.float64)

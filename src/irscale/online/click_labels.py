@@ -296,7 +296,7 @@ def click_preferences(log: Any, rule: Rule = "skip-above", *,
     """
     rule = PREFERENCE_RULE.check(rule)
     least = MIN_SESSIONS.check(min_sessions)
-    log = read_click_log(log)
+    log = read_click_log(log).trimmed()  # the ranks shown: not a larger declared page
     s, i, j = _session_pairs(log, rule)
     query = log.query[s]
     a, b = log.doc[s, i], log.doc[s, j]

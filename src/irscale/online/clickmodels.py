@@ -88,6 +88,7 @@ from .click_kernels import (
     PRIOR,
     Layout,
     chain_posteriors,
+    check_ranks,
     examination_posteriors,
     lookup,
     pair_codes,
@@ -98,6 +99,7 @@ from .click_kernels import (
     smoothed,
     ubm_full,
     ubm_table,
+    widened,
 )
 from .clicklog import ClickLog, read_click_log
 from .params import (
@@ -181,10 +183,27 @@ class ClickModel(TableResult):
         previous = previous_click(log.clicks)
         return gamma[np.arange(n), previous]
 
+    def _ranks_of(self, log: ClickLog) -> ClickLog:
+        """``log`` cut to the ranks its sessions have (:meth:`ClickLog.trimmed`), once the
+        model's per-rank parameters are known to cover its whole SERP size
+        (:func:`~irscale.online.click_kernels.check_ranks`): the kernels walk the ranks
+        shown, not a larger declared page, and their results beyond them (no session
+        there: no click) are padded."""
+        n = log.serp_size
+        if self.examination is not None:
+            check_ranks(np.shape(self.examination)[0], n,
+                        "ubm examination" if self.model == "ubm" else "examination")
+        if self.continuation is not None:
+            check_ranks(len(self.continuation), n, "continuation")
+        return log.trimmed()
+
     # ---- probabilities
     def click_probabilities(self, log: ClickLog) -> np.ndarray:
         """``P(C_r = 1)`` of every (session, rank) of ``log``, unconditional (the clicks
         of the log are not used); 0 beyond a session's length."""
+        return widened(self._probabilities(self._ranks_of(log)), log.serp_size)
+
+    def _probabilities(self, log: ClickLog) -> np.ndarray:
         alpha, _ = self.pair_values(log)
         return self._full_probabilities(alpha, log.serp_size, self._chain(log)
                                         if self.model not in INDEPENDENT_CLICK_MODELS
@@ -217,7 +236,7 @@ class ClickModel(TableResult):
 
     def session_loglik(self, log: ClickLog) -> np.ndarray:
         """``log P(C^s)`` of every session of ``log`` (natural logarithm)."""
-        log = read_click_log(log)
+        log = self._ranks_of(read_click_log(log))
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.model in INDEPENDENT_CLICK_MODELS:
                 alpha, _ = self.pair_values(log)
@@ -236,7 +255,9 @@ class ClickModel(TableResult):
         ``all``: the mean over ranks) and ``loglik`` (``all`` only: the mean of
         ``log P(C^s)`` over sessions, natural log; ``loglik_total`` their sum)."""
         log = read_click_log(log)
-        full = self.click_probabilities(log)
+        n = log.serp_size
+        log = self._ranks_of(log)  # ranks beyond: no session, perplexity NaN
+        full = self._probabilities(log)
         valid = log.valid
         with np.errstate(divide="ignore"):
             logs = np.where(log.clicks, np.log2(full), np.log2(1.0 - full))
@@ -245,12 +266,15 @@ class ClickModel(TableResult):
         with np.errstate(invalid="ignore", divide="ignore"):
             per_rank = np.exp2(-logs.sum(axis=0) / count)
         session = self.session_loglik(log)
-        rows = [str(r) for r in range(1, log.serp_size + 1)] + ["all"]
+        beyond = n - log.serp_size
+        rows = [str(r) for r in range(1, n + 1)] + ["all"]
         frame = pd.DataFrame({
-            "sessions": np.append(count, len(session)),
-            "perplexity": np.append(per_rank, per_rank[count > 0].mean()),
-            "loglik": np.append(np.full(log.serp_size, np.nan), session.mean()),
-            "loglik_total": np.append(np.full(log.serp_size, np.nan), session.sum()),
+            "sessions": np.concatenate((count, np.zeros(beyond, count.dtype),
+                                        [len(session)])),
+            "perplexity": np.concatenate((per_rank, np.full(beyond, np.nan),
+                                          [per_rank[count > 0].mean()])),
+            "loglik": np.append(np.full(n, np.nan), session.mean()),
+            "loglik_total": np.append(np.full(n, np.nan), session.sum()),
         }, index=pd.Index(rows, name="rank"))
         return frame
 
@@ -280,6 +304,9 @@ class ClickModel(TableResult):
         """The sessions of ``log`` (its queries and result lists) with clicks drawn from
         the model (vectorised over sessions; ``rng``: a seed or numpy Generator)."""
         generator = np.random.default_rng(rng)
+        page = log
+        if self.model not in INDEPENDENT_CLICK_MODELS or self.model == "ubm":
+            log = self._ranks_of(log)  # the loops below: the same draws, on the ranks shown
         alpha, _ = self.pair_values(log)
         n = log.serp_size
         s = len(alpha)
@@ -304,7 +331,7 @@ class ClickModel(TableResult):
                 go_on = np.where(clicks[:, j], np.where(satisfied, gs1, gs0), g0)
                 examined &= u[:, 2] < go_on
         clicks &= log.valid
-        return replace(log, clicks=clicks, timestamps=None)
+        return replace(page, clicks=widened(clicks, page.serp_size), timestamps=None)
 
     # ---- output
     def to_frame(self) -> pd.DataFrame:
@@ -494,6 +521,10 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     FIT_TOL.check(tol)
     k = FIT_SMOOTHING.check(smoothing)
     log = read_click_log(log)
+    # per-rank parameters for the SERP size; the work on the ranks shown (the parameters
+    # of the ranks beyond them keep their start: widened below)
+    n = log.serp_size
+    log = log.trimmed()
     code, pairs = pair_codes(log)
     valid = log.valid
     flat = code[valid]
@@ -501,14 +532,14 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     shown = np.bincount(flat, minlength=npairs).astype(np.float64)
     sessions = pd.Series(shown, index=pairs)
     if model in CLOSED_FORM_MODELS:
-        fitted = _closed_form(model, log, code, npairs, pairs, k)
+        fitted = _closed_form(model, log, code, npairs, pairs, k, n)
         return ClickModelFit(**fitted, sessions=sessions)
-    n = log.serp_size
     if model == "ubm":  # γ_{r r'} of every pair of ranks: a few SERP size² tables
         need = 32.0 * n * n
         check_memory(need, f"UBM on a SERP size of {n:,} (--serp-size): tables of about "
                      f"{format_size(need)}", "a smaller --serp-size")
     alpha_pair = np.full(npairs, PRIOR)
+    n, serp = log.serp_size, n
     state: dict[str, Any] = {
         "sigma": np.full(npairs, PRIOR), "gamma": PRIOR, "lam": np.full(n, PRIOR),
         "tau": (PRIOR, PRIOR, PRIOR), "exam": np.full(n, PRIOR),
@@ -542,7 +573,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     for done in range(1, iterations + 1):
         if done == 2:  # the rest, timed on the first iteration (a long page: --serp-size)
             announce_rest(True, f"{model} on {len(log.sessions):,} sessions of a SERP size of "
-                          f"{n:,}", "EM iterations at most", iterations - 1,
+                          f"{serp:,}", "EM iterations at most", iterations - 1,
                           time.perf_counter() - started)
         alpha = np.append(alpha_pair, 0.0)[safe]
         if model in ("pbm", "ubm"):
@@ -598,25 +629,28 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
                               "iterations": done, "loglik": tuple(history),
                               "sessions": sessions}
     if model == "pbm":
-        common["examination"] = state["exam"]
+        common["examination"] = widened(state["exam"], serp, PRIOR)
     elif model == "ubm":
-        common["examination"] = state["ubm"]
+        common["examination"] = np.tril(np.full((serp, serp), PRIOR))
+        common["examination"][:n, :n] = state["ubm"]
     elif model == "dbn":
         common.update(satisfaction=pd.Series(state["sigma"], index=pairs),
                       gamma=state["gamma"])
     elif model == "dcm":
-        common["continuation"] = state["lam"]
+        common["continuation"] = widened(state["lam"], serp, PRIOR)
     else:
         common["tau"] = tuple(float(t) for t in state["tau"])
     return ClickModelFit(**common)
 
 
 def _closed_form(model: str, log: ClickLog, code: np.ndarray, npairs: int,
-                 pairs: pd.MultiIndex, k: float) -> dict[str, Any]:
+                 pairs: pd.MultiIndex, k: float, serp: int) -> dict[str, Any]:
+    """The closed forms (module documentation) on ``log`` (its ranks shown); per-rank
+    parameters for ``serp`` ranks."""
     clicks, valid = log.clicks & log.valid, log.valid
     n = log.serp_size
     if model in ("gctr", "rctr", "dctr"):
-        return _ctr(model, clicks, valid, code, npairs, pairs, k)
+        return _ctr(model, clicks, valid, code, npairs, pairs, k, serp)
     columns = np.arange(n)
     any_click = clicks.any(axis=1)
     if model == "cm":
@@ -639,18 +673,18 @@ def _closed_form(model: str, log: ClickLog, code: np.ndarray, npairs: int,
 
 
 def _ctr(model: str, clicks: np.ndarray, valid: np.ndarray, code: np.ndarray, npairs: int,
-         pairs: pd.MultiIndex, k: float) -> dict[str, Any]:
+         pairs: pd.MultiIndex, k: float, n: int) -> dict[str, Any]:
     """The CTR models (module documentation): ratios of clicks over results shown, over
-    all of them (GCTR), per rank (RCTR) or per (query, document) pair (DCTR, smoothed)."""
-    n = clicks.shape[1]
+    all of them (GCTR), per rank (RCTR) or per (query, document) pair (DCTR, smoothed);
+    ``n`` ranks (a rank no session has: the prior)."""
     if model == "dctr":
         alpha = smoothed(np.bincount(code[clicks], minlength=npairs),
                           np.bincount(code[valid], minlength=npairs), k)
         return {"model": model, "attractiveness": pd.Series(alpha, index=pairs),
                 "examination": np.ones(n)}
     if model == "rctr":
-        rates = ratio(clicks.sum(axis=0).astype(np.float64),
-                       valid.sum(axis=0).astype(np.float64))
+        rates = widened(ratio(clicks.sum(axis=0).astype(np.float64),
+                               valid.sum(axis=0).astype(np.float64)), n, PRIOR)
     else:
         rates = np.full(n, float(ratio(np.float64(clicks.sum()), np.float64(valid.sum()))))
     return {"model": model, "attractiveness": pd.Series(np.ones(npairs), index=pairs),

@@ -122,13 +122,13 @@ def calibrate(log: Any, model: UserModel = "rbp", *, qrels: Any = None,
     if name != "err" and click_model != "sdbn":
         raise ParameterError(f"click_model is the err user model's, not {name}'s")
     clicks = read_click_log(log, serp_size=serp_size)
-    if name == "rbp":
-        return _rbp(clicks)
+    if name == "rbp":  # (RBP and ERR: the ranks shown; the Markov chain: the whole page)
+        return _rbp(clicks.trimmed())
     if name == "err":
         if qrels is None:
             raise ParameterError("the err user model needs the qrels (the degrees of the "
                                  "logged documents): give qrels=")
-        return _err(clicks, qrels, click_model, float(smoothing))
+        return _err(clicks.trimmed(), qrels, click_model, float(smoothing))
     return _markov(clicks, float(smoothing))
 
 
