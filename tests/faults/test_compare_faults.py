@@ -589,6 +589,8 @@ CASES = [
     err("seed-float", with_option(RANDOM, "--seed", "1.5"), opt("--seed")),
     err("workers-0", [*RANDOM, "--workers", "0"], opt("--workers")),
     err("workers-negative", [*RANDOM, "--workers", "-2"], opt("--workers")),
+    err("workers-beyond-the-domain", [*RANDOM, "--workers", str(10**20)], opt("--workers"),
+        "from 1 to 1024"),
     err("digits-negative", [*TUKEY, "--digits", "-1"], opt("--digits")),
     err("digits-text", [*TUKEY, "--digits", "x"], opt("--digits")),
     # ---- one vocabulary: -B/--samples, comma lists, one input loader

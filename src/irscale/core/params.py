@@ -401,8 +401,12 @@ DEPTH = Integers(1, 1_000_000_000)
 #: :func:`irscale.collections.sample_judgments`).
 RUN_DEPTH = Param("depth", DEPTH, None, "cut every run at K documents first", ("--depth",),
                   "K", unset="whole runs")
+#: Most threads of this process, and most worker processes of ``local:N``: a larger
+#: number is a typo (it would not be honoured: work is shared out in far fewer pieces, and
+#: each thread or process holds its own memory), so it is refused, not silently capped.
+MAX_WORKERS = 1024
 #: Threads of this process.
-WORKERS = Integers(1, strict=True)
+WORKERS = Integers(1, MAX_WORKERS, strict=True)
 THREADS = Param("workers", WORKERS, None, "threads of this process", ("--workers",), "N",
                 unset="one per CPU core")
 
