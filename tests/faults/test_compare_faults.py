@@ -23,6 +23,7 @@ from .conftest import (
     score_text,
     text,
     warnings_of,
+    warns_of,
     with_option,
 )
 from .test_diversity_faults import QRELS as DIV_QRELS
@@ -475,7 +476,8 @@ CASES = [
        all_checks(output_contains("topic:system", "shard", "residual", "6 topics, 2 shards"),
                   finite_output), files={"sh.csv": SHARDS}),
     ok("mixed-shard-scores-missing-value", [*SHARD_MIXED, "--random", "topic,shard"],
-       all_checks(output_contains("N = 35", "REML mixed model"), finite_output),
+       all_checks(output_contains("N = 35", "REML mixed model"), finite_output,
+                  warns_of("1 missing score(s)", "left out of the mixed model", "topic")),
        files={"sh.csv": SHARDS_HOLED}),
     err("shard-scores-with-tukey", ["compare", "--shard-scores", "sh.csv"],
         opt("--shard-scores"), "--test mixed", files={"sh.csv": SHARDS}),
