@@ -485,7 +485,7 @@ def test_fit_refuses_bad_options():
             fit_click_model(log, **kwargs)
     with pytest.raises(InputFormatError):
         ClickModel.from_json('{"model": "dbn"}')
-    with pytest.raises(ParameterError, match="outside"):
+    with pytest.raises(InputFormatError, match=r"prior holds 1\.5, not a probability"):
         ClickModel.from_json(fit_click_model(log, "pbm").to_json().replace(
             '"prior": [\n  0.5', '"prior": [\n  1.5'))
 

@@ -324,6 +324,32 @@ def test_measures_a_command_refuses_are_reported_before_pandas_and_scipy(tiny):
         assert lines[0].startswith("irscale: ") and needle in lines[0], report
 
 
+def test_values_of_inputs_are_reported_before_pandas_and_scipy(tiny):
+    """The values of an input a reader checks (a crowd label off the scale or given twice
+    by one worker, a click model's parameter that is no probability or is missing) are
+    refused with the file's text, before pandas and scipy are imported."""
+    (tiny / "twice").write_text("1 d1 w1 1\n1 d2 w1 0\n1 d1 w2 1\n1 d1 w1 0\n")
+    (tiny / "off").write_text("1 d1 w1 1\n1 d1 w2 5\n")
+    rows = '"attractiveness": [["1", "d1", 0.5]]'
+    (tiny / "p.json").write_text('{"model": "pbm", ' + rows + ', "examination": [1.5]}')
+    (tiny / "q.json").write_text('{"model": "dbn", ' + rows + "}")
+    cases = [(["labels", "aggregate", "twice"], "twice, line 4: a worker labels this"),
+             (["labels", "agree", "twice"], "twice, line 4"),
+             (["labels", "aggregate", "off", "--scale", "0,1"], "off, line 2: label outside"),
+             (["online", "simulate-clicks", "qrels", "run", "--params", "p.json",
+               "--sessions", "2"], "p.json, not a click model's parameters"),
+             (["online", "loglik", "--params", "q.json", "--test", "twice"],
+              "parameter satisfaction missing"),
+             (["online", "measures", "qrels", "run", "--params", "p.json"],
+              "examination holds 1.5")]
+    reports = _blocked([argv for argv, _ in cases], ("pandas", "scipy", "matplotlib"),
+                       cwd=tiny)
+    for (_, needle), report in zip(cases, reports, strict=True):
+        lines = report["stderr"].splitlines()
+        assert report["status"] == 2 and len(lines) == 1, report
+        assert lines[0].startswith("irscale: ") and needle in lines[0], report
+
+
 def test_eval_loads_only_what_it_needs(tiny):
     reports = _run(
         ["eval", "qrels", "run"],

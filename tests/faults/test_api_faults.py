@@ -433,6 +433,8 @@ ROWS = [
         a.x, a.y, samples=10, convention="bogus", exact=False), "bogus"),
     bad("randomization-workers-0", lambda a: stats.randomization_test(
         a.x, a.y, samples=10, workers=0, exact=False), "workers"),
+    bad("randomization-workers-beyond-the-domain", lambda a: stats.randomization_test(
+        a.x, a.y, samples=10, workers=10**20, exact=False), "workers", "1024"),
     bad("randomization-alpha-2", lambda a: stats.randomization_test(
         a.x, a.y, samples=10, alpha=2), "alpha"),
     bad("bootstrap-samples-0", lambda a: stats.paired_bootstrap_test(a.x, a.y, samples=0),

@@ -284,3 +284,68 @@ def test_the_exports_are_the_functions_behind_the_edge():
     assert inspect.signature(exported) == inspect.signature(bootstrap_anova)
     assert public(exported) is exported
     assert inspect.unwrap(irscale.anova) is inspect.unwrap(irscale.stats.anova)
+
+
+# ----------------------------------------------------------------------------- the results' methods
+#: Objects the public functions return, made in the folder of :func:`folder`: their public
+#: methods are part of the API as much as the functions that return them.
+RESULTS: dict[str, Callable[[], object]] = {
+    "Evaluation": lambda: __import__("irscale").evaluate("qrels.txt", ["a.run", "b.run"],
+                                                         ["map", "P@5"]),
+    "ScoreMatrix": _matrix,
+    "AnovaResult": lambda: __import__("irscale").stats.anova(_matrix()),
+    "PairwiseComparisons": lambda: __import__("irscale").stats.tukey_hsd(_matrix()),
+    "UnjudgedBounds": lambda: __import__("irscale").collections.unjudged_bounds(
+        "qrels.txt", ["a.run", "b.run"], ["P@3"]),
+}
+
+
+def _method_rows() -> Iterator[Any]:
+    """(result, method, parameter, wrong value) of every public method of every object of
+    :data:`RESULTS`, its class read from the source (the objects are made in the test)."""
+    from irscale.collections.bounds import UnjudgedBounds
+    from irscale.core import ScoreMatrix
+    from irscale.measures.results import Evaluation
+    from irscale.stats.results import AnovaResult, PairwiseComparisons
+
+    classes = {"Evaluation": Evaluation, "ScoreMatrix": ScoreMatrix, "AnovaResult": AnovaResult,
+               "PairwiseComparisons": PairwiseComparisons, "UnjudgedBounds": UnjudgedBounds}
+    for result, cls in classes.items():
+        for name in dir(cls):
+            method = getattr(cls, name)
+            if name.startswith("_") or not inspect.isfunction(method):
+                continue
+            for parameter in list(inspect.signature(method).parameters.values())[1:]:
+                if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                    continue
+                for wrong in (*WRONG, "huge"):
+                    if parameter.default is None and wrong == "None":
+                        continue
+                    yield pytest.param(result, name, parameter.name, wrong,
+                                       id=f"{result}.{name}-{parameter.name}-{wrong}")
+
+
+@pytest.mark.parametrize(("result", "method", "param", "wrong"), list(_method_rows()))
+def test_a_wrong_argument_of_a_results_method_is_named(folder, result, method, param, wrong):
+    """A method of an object a public function returns (``Evaluation.format``,
+    ``AnovaResult.row``) given a wrong value (or a number beyond 64 bits), its other
+    required parameters their example (all wrong where one has none), the optional ones
+    left at their defaults: it returns, or raises an irscale error that names a parameter
+    given a wrong value."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        target = getattr(RESULTS[result](), method)
+    value = 10**20 if wrong == "huge" else WRONG[wrong]()
+    required = [p.name for p in inspect.signature(target).parameters.values()
+                if p.default is inspect.Parameter.empty and p.name != param and
+                p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    all_wrong = any(name not in EXAMPLES for name in required)
+    wrongs = {param, *(required if all_wrong else ())}
+    kwargs = {name: value if name in wrongs else EXAMPLES[name]() for name in required}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            target(**kwargs, **{param: value})
+    except IrscaleError as error:
+        assert any(name in str(error) for name in wrongs) or TEXT in str(error) or \
+            "xx" in str(error), str(error)

@@ -77,6 +77,17 @@ CASES = [
     err("loglik-serp-size", ["online", "loglik", "train.log", "--model", "pbm", "--test",
                              "test.log", "--serp-size", "100000000"], "--serp-size", *MEMORY,
         files=CLICKS),
+    # the bootstrap intervals of the means (--ci bootstrap) held B × columns means: with
+    # B = 10^8 they allocated until the machine ran out of memory, or ran silently for hours
+    *[err(f"{command[0]}-ci-samples", [*command, "--ci", "bootstrap", "--ci-samples",
+                                       "100000000", "--ci-seed", "1"], "--ci-samples",
+          "bootstrap means", *MEMORY)
+      for command in (["eval", "qrels.txt", "a.run", "b.run", "--format", "csv"],
+                      ["eval-many", "qrels.txt", "a.run", "b.run", "-m", "map", "--format",
+                       "csv", "--no-progress"],
+                      ["compare", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map"],
+                      ["eval-seeds", "qrels.txt", "--system", "A=a.run,b.run", "--system",
+                       "B=c.run,b.run", "-m", "map", "--pairs"])],
     err("correlate-samples", ["meta", "correlate", "--scores", "ap.csv", "--scores",
                               "p10.csv", "-B", "100000000"], "-B/--samples", *MEMORY),
     err("compare-randomized-tukey-samples", ["compare", "--scores", "ap.csv", "--test",

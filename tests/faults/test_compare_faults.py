@@ -23,6 +23,7 @@ from .conftest import (
     score_text,
     text,
     warnings_of,
+    warns_of,
     with_option,
 )
 from .test_diversity_faults import QRELS as DIV_QRELS
@@ -479,7 +480,8 @@ CASES = [
        all_checks(output_contains("topic:system", "shard", "residual", "6 topics, 2 shards"),
                   finite_output), files={"sh.csv": SHARDS}),
     ok("mixed-shard-scores-missing-value", [*SHARD_MIXED, "--random", "topic,shard"],
-       all_checks(output_contains("N = 35", "REML mixed model"), finite_output),
+       all_checks(output_contains("N = 35", "REML mixed model"), finite_output,
+                  warns_of("1 missing score(s)", "left out of the mixed model", "topic")),
        files={"sh.csv": SHARDS_HOLED}),
     err("shard-scores-with-tukey", ["compare", "--shard-scores", "sh.csv"],
         opt("--shard-scores"), "--test mixed", files={"sh.csv": SHARDS}),
@@ -609,6 +611,8 @@ CASES = [
     err("seed-float", with_option(RANDOM, "--seed", "1.5"), opt("--seed")),
     err("workers-0", [*RANDOM, "--workers", "0"], opt("--workers")),
     err("workers-negative", [*RANDOM, "--workers", "-2"], opt("--workers")),
+    err("workers-beyond-the-domain", [*RANDOM, "--workers", str(10**20)], opt("--workers"),
+        "from 1 to 1024"),
     err("digits-negative", [*TUKEY, "--digits", "-1"], opt("--digits")),
     err("digits-text", [*TUKEY, "--digits", "x"], opt("--digits")),
     # ---- one vocabulary: -B/--samples, comma lists, one input loader

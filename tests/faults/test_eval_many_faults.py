@@ -155,6 +155,10 @@ CASES = [
         "diversity", "--workers"),
     err("eval-batch-size-0", [*EVAL, "--batch-size", "0"], opt("--batch-size"), "0"),
     err("eval-workers-0", [*EVAL, "--workers", "0"], opt("--workers")),
+    # more threads than any machine runs were silently capped at the number of batches
+    err("eval-workers-beyond-the-domain", [*EVAL, "--workers", str(10**20)], opt("--workers"),
+        "from 1 to 1024", str(10**20)),
+    err("many-workers-1025", [*MANY, "--workers", "1025"], opt("--workers"), "1025"),
     err("eval-per-topic-earlier-output", [*EVAL, "--per-topic-out", "pt"], "pt", "--force",
         files={"pt/part-00000.parquet": b"old"}),
     err("eval-scheduler-bare-word", [*EVAL, "--scheduler", "cluster"], opt("--scheduler"),

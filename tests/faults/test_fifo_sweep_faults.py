@@ -323,7 +323,26 @@ def test_fifo_input(command, action, sweep_ws, run_cli, tmp_path):
     found = placed(command, action)
     if found is None:
         pytest.skip("no command line uses it (test_every_input_is_swept fails)")
-    argv, at, file = found
+    _read_once(*found, sweep_ws, run_cli, tmp_path)
+
+
+#: Options under which a command reads its inputs again (``eval --bounds``: the values,
+#: then the bounds): (argv, the place of the file in it).
+AGAIN = [(["eval", "qrels.txt", "a.run", "b.run", "--bounds", "-m", "P@3", "-q"], 1),
+         (["eval", "qrels.txt", "a.run", "b.run", "--bounds", "-m", "P@3", "-q"], 2)]
+
+
+@pytest.mark.parametrize(("argv", "at"), [
+    pytest.param(argv, at, id=f"{argv[0]}-{argv[at]}-{'-'.join(argv[3:5])}")
+    for argv, at in AGAIN])
+def test_fifo_input_read_again(argv, at, sweep_ws, run_cli, tmp_path):
+    """An input in a FIFO under an option that uses it twice: read once all the same."""
+    _read_once(argv, at, argv[at], sweep_ws, run_cli, tmp_path)
+
+
+def _read_once(argv: list[str], at: int, file: str, sweep_ws, run_cli, tmp_path) -> None:
+    """``argv`` with its file ``argv[at]`` in a FIFO gives the output of the call on the
+    file, or one ``irscale:`` line, and never waits for a second writer."""
     reference = run_cli(argv)
     assert reference.status == 0, "the valid call fails" + reference.describe()
     folder = tmp_path / "fifo"

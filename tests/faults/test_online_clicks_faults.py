@@ -179,9 +179,17 @@ CASES = [
         files=FILES),
     err("params-not-json", ["online", "loglik", "--params", "train.log", "--test",
                             "test.log"], "train.log", "parameters", files=FILES),
-    err("params-bad-probability", ["online", "loglik", "--params", "bad.json", "--test",
-                                   "test.log"], "outside",
-        files={**FILES, "bad.json": PARAMS.replace("0.6]", "1.6]")}),
+    # the values are checked with the file's text, before pandas: the file is named
+    *[err(f"params-{what}", ["online", "loglik", "--params", "bad.json", "--test",
+                             "test.log"], "bad.json", *needles,
+          files={**FILES, "bad.json": content})
+      for what, content, needles in (
+          ("bad-probability", PARAMS.replace("0.6]", "1.6]"),
+           ("attractiveness holds 1.6", "not a probability")),
+          ("nan-probability", PARAMS.replace("0.6]", "NaN]"), ("attractiveness holds nan",)),
+          ("examination-text", PARAMS.replace("0.4]", '"x"]'), ("examination holds 'x'",)),
+          ("examination-missing", PARAMS.replace(', "examination": [1.0, 0.6, 0.4]', ""),
+           ("parameter examination missing",)))],
     err("params-too-few-ranks", ["online", "loglik", "--params", "pbm.json", "--test",
                                  "long.log"], "examination",
         files={**FILES, "long.log": text([*LOG, "s9 1 4 d4 0", "s9 1 1 d1 0",

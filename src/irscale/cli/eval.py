@@ -187,14 +187,19 @@ def run(args: argparse.Namespace) -> int:
 
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)
-    evaluation = evaluate(args.qrels, runs, args.measures or ["official"], labels=labels,
+    qrels = args.qrels
+    if args.bounds:  # the inputs are read twice: once (a FIFO or - gives its bytes once)
+        from ..io.sources import as_qrels, as_runs
+
+        qrels, runs = as_qrels(qrels), as_runs(runs, keep_rank=keep_rank)
+    evaluation = evaluate(qrels, runs, args.measures or ["official"], labels=labels,
                           allow_empty=args.allow_empty, zscores=args.zscores,
                           cache=args.cache, relevance_format=args.relevance_format,
                           **trec_eval_arguments(args))
     if args.bounds:  # the bounds under the unjudged documents instead of the values
         from ..collections.bounds import unjudged_bounds
 
-        bounds = unjudged_bounds(args.qrels, runs, list(evaluation.measures),
+        bounds = unjudged_bounds(qrels, runs, list(evaluation.measures),
                                  relevance_level=args.relevance_level)
         return write_text(args, bounds.format(args.fmt, per_topic=args.per_query))
     if args.ci is not None and args.fmt != "latex":  # the means with their intervals

@@ -41,10 +41,14 @@ def check_click_model(path: str) -> Pending[ClickModel]:
     ``--model``), its text checked now (:func:`irscale.io.click_params.read_click_params`)
     and the model built later: a command checks every file it reads before pandas and the
     click models are imported (:mod:`irscale.io.pending`)."""
-    from ..io.click_params import read_click_params
+    from ..io.click_params import not_parameters, read_click_params
     from ..io.pending import Pending
+    from ..online.params import click_values_fault
 
     data = read_click_params(path)
+    fault = click_values_fault(data)  # the values too, before pandas is imported
+    if fault is not None:
+        raise not_parameters(fault, path)
 
     def build() -> ClickModel:
         from ..online.clickmodels import ClickModel

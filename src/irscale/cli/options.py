@@ -89,7 +89,9 @@ class Parser(argparse.ArgumentParser):
         record.argv = list(sys.argv[1:] if args is None else args)  # the outermost's last
         record.dests.update(action.dest for action in seen)
         options = [action for action in self._actions if action.option_strings]
-        for action in sorted(options, key=lambda action: not getattr(action, "api", None)):
+        # a parameter two options pass (-B and --ci-samples: samples) is named as given
+        for action in sorted(options, key=lambda action: (action not in seen,
+                                                          not getattr(action, "api", None))):
             spelt = getattr(action, "spelt", "/".join(action.option_strings))
             record.flags.setdefault(getattr(action, "api", None) or action.dest, spelt)
             record.spelt.setdefault(action.dest, spelt)

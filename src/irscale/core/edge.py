@@ -98,7 +98,7 @@ def public(function: F) -> F:
         if not _ACTIVE[0]:
             return function(*args, **kwargs)
         try:
-            return function(*args, **kwargs)
+            return _with_methods_guarded(function(*args, **kwargs))
         except IrscaleError as error:
             if not _names_parameter(function, error):
                 _name_argument(function, args, kwargs, error)
@@ -111,6 +111,17 @@ def public(function: F) -> F:
 
     edge.__irscale_edge__ = True  # type: ignore[attr-defined]
     return edge  # type: ignore[return-value]
+
+
+def _with_methods_guarded(result: Any) -> Any:
+    """``result``, its class behind the edge (:func:`guarded`) if irscale defines it: the
+    methods of what a public function returns (an evaluation's ``format``, a table's
+    ``row``) are public too, whether or not its class was reached through an export."""
+    kind = type(result)
+    if kind.__module__.startswith("irscale.") and \
+            not vars(kind).get("__irscale_edge__", False):
+        guarded(kind)
+    return result
 
 
 def about(error: E, value: object) -> E:
@@ -132,10 +143,12 @@ def guard(namespace: MutableMapping[str, Any], names: list[str] | None = None) -
 
 def guarded(value: Any) -> Any:
     """``value`` behind the edge (a lazy export): a function wrapped (:func:`public`); a
-    class with its constructor (``__init__``, or a ``__new__`` written in Python) and the
-    public class and static methods it defines (``ScoreMatrix.from_frame``) wrapped in
-    place, as they are its ways in; anything else
-    (an exception class, an enumeration, a constant) as it is."""
+    class with its constructor (``__init__``, or a ``__new__`` written in Python), the
+    public class and static methods it defines (``ScoreMatrix.from_frame``), as they are
+    its ways in, and the public methods of its objects, its own and those it inherits from
+    irscale's classes (``ScoreMatrix.subset``, ``AnovaResult.format``), wrapped in place
+    (an inherited method in the class itself: the base class is left as it is); anything
+    else (an exception class, an enumeration, a constant) as it is."""
     if isinstance(value, types.FunctionType):
         return public(value)
     if isinstance(value, type) and not issubclass(value, (BaseException, enum.Enum)) and \
@@ -149,11 +162,26 @@ def guarded(value: Any) -> Any:
                 setattr(value, name, classmethod(public(member.__func__)))
             elif isinstance(member, staticmethod):
                 setattr(value, name, staticmethod(public(member.__func__)))
+        for name, method in _methods(value).items():
+            setattr(value, name, public(method))
         new = getattr(value, "__new__", None)  # a float result's (its own or a base's)
         if isinstance(new, types.FunctionType):
             value.__new__ = staticmethod(public(new))  # type: ignore[method-assign]
         value.__irscale_edge__ = True  # type: ignore[attr-defined]
     return value
+
+
+def _methods(cls: type) -> dict[str, types.FunctionType]:
+    """The public methods of the objects of ``cls`` written in irscale (its own and those
+    it inherits from irscale's classes), by name: plain functions, not properties."""
+    found: dict[str, types.FunctionType] = {}
+    for base in reversed(cls.__mro__):
+        if not base.__module__.startswith("irscale"):
+            continue
+        for name, member in vars(base).items():
+            if not name.startswith("_") and isinstance(member, types.FunctionType):
+                found[name] = member
+    return found
 
 
 # --------------------------------------------------------------------------- blame

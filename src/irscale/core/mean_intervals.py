@@ -19,12 +19,16 @@ the tables of :func:`irscale.stats.summary_table` and by the report's summary.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
 from ..errors import ParameterError
+from .budget import check_memory, format_size
 from .params import MEAN_INTERVALS, check_alpha
+from .progress import announce_rest
 
 MeanInterval = Literal["t", "bootstrap"]
 #: Resampled means computed at once (memory: this many × (topics + the table's columns)
@@ -69,15 +73,41 @@ def mean_intervals(values: np.ndarray, method: MeanInterval = "t", *, alpha: flo
 
         half = stats.t.ppf(1 - alpha / 2, n - 1) * values.std(axis=0, ddof=1) / np.sqrt(n)
         return mean - half, mean + half
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise ParameterError(f"samples must be a positive integer, got {samples!r}")
     generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    means = np.empty((int(samples), values.shape[1]))
-    for start in range(0, int(samples), BLOCK):
-        count = min(BLOCK, int(samples) - start)
-        means[start:start + count] = draw_counts(generator, count, n) @ values / n
+    means = resampled_means(samples, values.shape[1],
+                            lambda count: draw_counts(generator, count, n) @ values / n)
     low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high
+
+
+def resampled_means(samples: object, columns: int,
+                    block: Callable[[int], np.ndarray]) -> np.ndarray:
+    """The ``samples × columns`` resampled means of a percentile bootstrap, ``block(count)``
+    giving the next ``count`` of them (:data:`BLOCK` at a time), once ``samples`` (a
+    positive integer) is checked and the memory the means and their quantiles take (two
+    ``samples × columns`` float64 arrays) is within the limit
+    (:func:`~irscale.core.budget.check_memory`: refused up front with the estimate); a
+    rest timed on the first block at more than a few seconds is announced
+    (:func:`~irscale.core.progress.announce_rest`)."""
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise ParameterError(f"samples must be a positive integer, got {samples!r}",
+                             param="samples")
+    total = int(samples)
+    need = 2.0 * total * columns * 8
+    try:
+        check_memory(need, f"samples: {total:,} bootstrap means of {columns:,} column(s) "
+                     f"take about {format_size(need)}", "fewer samples")
+    except ParameterError as error:
+        raise ParameterError(str(error), param="samples") from None
+    means = np.empty((total, columns))
+    began = time.perf_counter()
+    for start in range(0, total, BLOCK):
+        count = min(BLOCK, total - start)
+        means[start:start + count] = block(count)
+        if start == 0:
+            announce_rest(True, "the bootstrap interval", "samples", total - count,
+                          (time.perf_counter() - began) / count)
+    return means
 
 
 def draw_counts(generator: np.random.Generator, count: int, n: int) -> np.ndarray:

@@ -399,8 +399,12 @@ RESAMPLES = Param("samples", SAMPLES, None, "resamples of the resampling procedu
 INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
 #: A pool depth (deeper than any run: a larger one is a typo).
 DEPTH = Integers(1, 1_000_000_000)
+#: Most threads of this process, and most worker processes of ``local:N``: a larger
+#: number is a typo (it would not be honoured: work is shared out in far fewer pieces, and
+#: each thread or process holds its own memory), so it is refused, not silently capped.
+MAX_WORKERS = 1024
 #: Threads of this process.
-WORKERS = Integers(1, strict=True)
+WORKERS = Integers(1, MAX_WORKERS, strict=True)
 THREADS = Param("workers", WORKERS, None, "threads of this process", ("--workers",), "N",
                 unset="one per CPU core")
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..io.table import Column
+from ..io.table import Column, check_run_index
 from ..measures.results import Evaluation, RunSummaries
 from ..text.bleu import DEFAULT_MEASURES, bleu_requests, bleu_values
 from .outputs import pair_texts
@@ -75,6 +75,7 @@ class CorpusScores(RunSummaries):
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, corpus value)`` of one run."""
+        run_index = check_run_index(self, run_index)
         return [(c, float(self.values[c.label][run_index])) for c in self.columns]
 
 

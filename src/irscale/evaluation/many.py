@@ -79,7 +79,7 @@ from ..io.sources import (
     read_run_file,
     run_files,
 )
-from ..io.table import Column
+from ..io.table import Column, check_run_index
 from ..measures.base import get_family, scores_needed
 from ..measures.diversity import is_diversity_name
 from ..measures.names import measure_names
@@ -128,7 +128,7 @@ class ManyEvaluation(RunSummaries):
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, summary value)`` of one run, in output order."""
-        return list(self.summaries[run_index])
+        return list(self.summaries[check_run_index(self, run_index)])
 
     def per_topic(self) -> pd.DataFrame:
         """The per-topic table ``run, topic, measure, value`` read back from

@@ -131,33 +131,39 @@ def check_crowd_labels(source: Any, scale: Sequence[int] | None = None
         source, COLUMNS, {"topic": "str", "docno": "str", "worker": "str", "label": "int"},
         {3: check_int64}, "crowd labels")
 
+    def locate(row: int) -> tuple[int, str]:
+        line, text = line_of_record(raw(), row)
+        return int(line), str(text)
+
+    # the values too (the scale, a label given twice) before pandas is imported
+    checked = _codes(fields.numbers("label"), classes,
+                     [fields.strings(c).encode()[0] for c in ("topic", "docno", "worker")],
+                     name, locate)
+
     def build() -> CrowdLabels:
-        import pandas as pd  # (the lines are checked: a malformed one is reported without)
+        import pandas as pd
 
         frame = pd.DataFrame({c: (fields.numbers(c) if c == "label"
                                   else objects_of(fields.strings(c))) for c in COLUMNS})
-        return _encoded(frame, name, classes, lambda row: line_of_record(raw(), row))
+        return _encoded(frame, name, classes, locate, checked)
 
     return Pending(name, build)
 
 
-def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
-             where: Any) -> CrowdLabels:
-    import pandas as pd
-
-    def locate(row: int) -> tuple[int, str]:
-        if where is None:
-            return row + 1, " ".join(map(str, frame.iloc[row]))
-        line, text = where(row)
-        return int(line), str(text)
+def _codes(values: np.ndarray, classes: np.ndarray | None, keys: Sequence[np.ndarray],
+           source: str, locate: Callable[[int], tuple[int, str]]
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes, code)``: the label values (those ``values`` hold where no scale is
+    declared, increasing) and every label's place among them, once every label is on the
+    scale and no two labels share their ``keys`` (the codes of topic, docno and worker: a
+    worker labels a document once). Errors name the first such label in input order,
+    ``locate(row)`` giving its line and text. numpy only: a file's labels are checked
+    before pandas is imported (:func:`check_crowd_labels`)."""
 
     def fail(error: type[InputError], message: str, row: int) -> InputError:
         line, text = locate(row)
         return error(message, source=source, line=line, text=text)
 
-    if frame.empty:
-        raise EmptyInputError("holds no labels", source=source)
-    values = frame["label"].to_numpy(dtype=np.int64)
     if classes is None:
         classes = np.unique(values)
     code = np.searchsorted(classes, values)
@@ -165,18 +171,42 @@ def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
     if outside.any():
         raise fail(InputError, f"label outside the scale {','.join(map(str, classes))}",
                    int(np.flatnonzero(outside)[0]))
-    # (topic, docno) pairs numbered in order of first appearance from the two columns'
-    # codes (as a MultiIndex would, without building a tuple per label)
+    # equal keys sorted next to each other, in input order (lexsort is stable): a label
+    # equal to the one before it in that order repeats an earlier one
+    order = np.lexsort(tuple(reversed(keys)))
+    again = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for key in keys:
+        ordered = np.asarray(key)[order]
+        again &= ordered[1:] == ordered[:-1]
+    if again.any():
+        raise fail(DuplicateError, "a worker labels this document twice",
+                   int(order[1:][again].min()))
+    return classes, code.astype(np.int64)
+
+
+def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
+             where: Callable[[int], tuple[int, str]] | None,
+             checked: tuple[np.ndarray, np.ndarray] | None = None) -> CrowdLabels:
+    """The labels of ``frame`` as codes; ``checked``: the ``(classes, code)`` of
+    :func:`_codes`, where the values are checked already."""
+    import pandas as pd
+
+    def locate(row: int) -> tuple[int, str]:
+        if where is None:
+            return row + 1, " ".join(map(str, frame.iloc[row]))
+        return where(row)
+
+    if frame.empty:
+        raise EmptyInputError("holds no labels", source=source)
     topic, topics = pd.factorize(frame["topic"])
     docno, docnos = pd.factorize(frame["docno"])
+    worker, workers = pd.factorize(frame["worker"])
+    classes, code = checked or _codes(frame["label"].to_numpy(dtype=np.int64), classes,
+                                      [topic, docno, worker], source, locate)
+    # (topic, docno) pairs numbered in order of first appearance from the two columns'
+    # codes (as a MultiIndex would, without building a tuple per label)
     item, pairs = pd.factorize(topic.astype(np.int64) * len(docnos) + docno)
     items = pd.DataFrame({"topic": np.asarray(topics, dtype=object)[pairs // len(docnos)],
                           "docno": np.asarray(docnos, dtype=object)[pairs % len(docnos)]})
-    worker, workers = pd.factorize(frame["worker"])
-    key = pd.Series(item.astype(np.int64) * len(workers) + worker)
-    twice = key.duplicated().to_numpy()
-    if twice.any():
-        raise fail(DuplicateError, "a worker labels this document twice",
-                   int(np.flatnonzero(twice)[0]))
     return CrowdLabels(items, np.asarray(workers, dtype=object), classes, item.astype(np.int64),
-                       worker.astype(np.int64), code.astype(np.int64), source, locate)
+                       worker.astype(np.int64), code, source, locate)

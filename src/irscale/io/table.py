@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from .. import _engine
+from ..core.params import Integers
 from ..core.rows import TopicRows
 
 Aggregate = Literal["mean", "sum", "gmean", "count", "runid", "none"]
@@ -45,6 +46,15 @@ class SummaryTable(Protocol):
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, summary value)`` of one run, in output order."""
         ...
+
+
+def check_run_index(table: SummaryTable, run_index: object) -> int:
+    """``run_index`` as the place of one of the runs of ``table`` (``0 ≤ run_index <
+    len(runs)``; a negative index would silently pick a run from the end), or a
+    :class:`~irscale.errors.ParameterError` naming it: what every ``summary(run_index)``
+    checks first."""
+    return Integers(0, max(len(table.runs) - 1, 0), strict=True).check(run_index,
+                                                                        "run_index")
 
 
 class ResultTable(SummaryTable, Protocol):
@@ -94,5 +104,5 @@ def summary_mean(values: Any, divisor: int, rule: str) -> float:
     return _engine.summary_mean(np.ascontiguousarray(values, dtype=np.float64), divisor, rule)
 
 
-__all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType", "engine_values",
-           "run_summaries", "summary_mean"]
+__all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType", "check_run_index",
+           "engine_values", "run_summaries", "summary_mean"]

@@ -40,7 +40,7 @@ from ..core.notebook import HtmlRepr
 from ..core.rows import TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
-from ..io.table import Column, run_summaries, summary_mean
+from ..io.table import Column, check_run_index, run_summaries, summary_mean
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
@@ -330,7 +330,7 @@ class Evaluation(RunSummaries):
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, summary value)`` of one run, in output order (module documentation)."""
         shown = [c for c in self.columns if c.aggregate != "none"]
-        return list(zip(shown, self._summaries[run_index], strict=True))
+        return list(zip(shown, self._summaries[check_run_index(self, run_index)], strict=True))
 
     @cached_property
     def _summaries(self) -> list[list[Any]]:

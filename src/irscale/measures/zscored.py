@@ -36,7 +36,7 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import ParameterError
-from ..io.table import Column, summary_mean
+from ..io.table import Column, check_run_index, summary_mean
 from ..io.zscores import ZScores
 from .results import Evaluation
 
@@ -59,7 +59,7 @@ class ZScoredEvaluation(Evaluation):
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         shown = [c for c in self.columns if c.aggregate != "none"]
-        return list(zip(shown, self._run_summary(run_index), strict=True))
+        return list(zip(shown, self._run_summary(check_run_index(self, run_index)), strict=True))
 
     def _run_summary(self, run_index: int) -> list[Any]:
         rows = np.flatnonzero(self.rows.ranking_run == run_index)

@@ -104,11 +104,14 @@ from .click_kernels import (
 from .clicklog import ClickLog, read_click_log
 from .params import (
     CLICK_MODELS,
+    CLICK_PROBABILITIES,
     CLOSED_FORM_MODELS,
     FIT_ITERATIONS,
     FIT_SMOOTHING,
     FIT_TOL,
     INDEPENDENT_CLICK_MODELS,
+    click_model_needs,
+    click_values_fault,
 )
 
 __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
@@ -402,9 +405,10 @@ class ClickModel(TableResult):
         :class:`~irscale.errors.ParameterError` of :meth:`check`."""
         data = click_params(text, source) if isinstance(text, str) else text
         try:
+            fault = click_values_fault(data)
+            if fault is not None:
+                raise ValueError(fault)
             model = data["model"]
-            if model not in MODELS:
-                raise ValueError(f"unknown model {model!r}")
 
             def series(name: str) -> pd.Series | None:
                 rows = data.get(name)
@@ -439,14 +443,10 @@ class ClickModel(TableResult):
     def check(self) -> None:
         """Every probability in [0, 1] and every parameter the model needs present
         (:class:`ParameterError` otherwise)."""
-        needs = {"dcm": ("continuation",), "dbn": ("satisfaction", "gamma"),
-                 "sdbn": ("satisfaction",), "ccm": ("tau",), "cm": ()}.get(
-            self.model, ("examination",))
-        for name in needs:
+        for name in click_model_needs(self.model):
             if getattr(self, name) is None:
                 raise ParameterError(f"click model {self.model}: parameter {name} missing")
-        for name in ("attractiveness", "satisfaction", "examination", "continuation",
-                     "gamma", "tau", "prior"):
+        for name in CLICK_PROBABILITIES:
             value = getattr(self, name)
             if value is None:
                 continue

@@ -10,6 +10,8 @@ mechanism: domains, :class:`~irscale.core.params.Param`).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 from ..core.params import (
     ALPHA,
@@ -75,6 +77,57 @@ CLOSED_FORM_MODELS: tuple[str, ...] = ("cm", "sdbn", "gctr", "rctr", "dctr")
 #: The click models whose clicks are independent given the examination of each rank (no
 #: cascade, no satisfaction): ``P(C_r = 1) = α_qu · γ_r`` (UBM: γ of the previous click).
 INDEPENDENT_CLICK_MODELS: tuple[str, ...] = ("pbm", "ubm", "gctr", "rctr", "dctr")
+#: The parameters each click model needs besides its attractiveness (a model not listed
+#: here: the examination of every rank).
+_CLICK_MODEL_NEEDS: dict[str, tuple[str, ...]] = {
+    "dcm": ("continuation",), "dbn": ("satisfaction", "gamma"), "sdbn": ("satisfaction",),
+    "ccm": ("tau",), "cm": ()}
+#: The parameters of a click model, every one of them probabilities (``prior``: the Beta
+#: prior's two shares).
+CLICK_PROBABILITIES: tuple[str, ...] = ("attractiveness", "satisfaction", "examination",
+                                        "continuation", "gamma", "tau", "prior")
+#: The parameters given as ``[query, docno, value]`` rows.
+_CLICK_PAIRS = ("attractiveness", "satisfaction")
+
+
+def click_model_needs(model: str) -> tuple[str, ...]:
+    """The parameters click model ``model`` needs besides its attractiveness."""
+    return _CLICK_MODEL_NEEDS.get(model, ("examination",))
+
+
+def click_values_fault(data: Mapping[str, Any]) -> str | None:
+    """What is wrong with the values of a click model's parameters as read from JSON
+    (:func:`irscale.io.click_params.click_params`: its fields' shapes are checked): an
+    unknown model, a parameter the model needs missing, a value that is not a probability
+    (a number in [0, 1], not NaN); None when nothing is. Plain Python: a file of parameters
+    is checked before pandas and the click models are imported."""
+    model = data.get("model")
+    if model not in CLICK_MODELS:
+        return f"unknown model {model!r}"
+    for name in click_model_needs(model):
+        if data.get(name) is None:
+            return f"click model {model}: parameter {name} missing"
+    for name in CLICK_PROBABILITIES:
+        value = data.get(name)
+        values = [row[2] for row in value if isinstance(row, list) and len(row) == 3] \
+            if name in _CLICK_PAIRS and isinstance(value, list) else _leaves(value)
+        for number in values:
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or \
+                    not 0.0 <= number <= 1.0:
+                return (f"click model {model}: {name} holds {number!r}, not a probability "
+                        f"(a number in [0, 1])")
+    return None
+
+
+def _leaves(value: object) -> list[object]:
+    """The values of nested lists (none for None)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        return [value]
+    return [leaf for item in value for leaf in _leaves(item)]
+
+
 USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
 #: Additive smoothing of the fitted probabilities.
 SMOOTHING = Reals(0.0)

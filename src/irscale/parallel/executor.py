@@ -51,7 +51,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from ..core.params import WORKERS
+from ..core.params import MAX_WORKERS, WORKERS
 from ..errors import ParameterError, SchedulerError, shown
 
 T = TypeVar("T")
@@ -67,8 +67,6 @@ HANDSHAKE_SLACK = 5.0
 SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 #: Times a task whose input data was lost with its workers is submitted again.
 RESUBMISSIONS = 3
-#: The largest N of ``local:N``.
-MAX_LOCAL_WORKERS = 1024
 #: Memory of one worker process of ``local:N`` and its nanny once irscale is imported in
 #: it (about 110 MiB measured with ``local:4``, rounded up): N of them are checked against
 #: the memory limit before the cluster starts.
@@ -103,9 +101,9 @@ def check_executor(executor: object, option: str = "executor") -> ExecutorArg:
     local = _LOCAL.fullmatch(executor)
     if local:
         count = local.group(1)
-        if not (count.isdigit() and 1 <= int(count) <= MAX_LOCAL_WORKERS):
+        if not (count.isdigit() and 1 <= int(count) <= MAX_WORKERS):
             raise ParameterError(f"{option} {executor!r}: N of 'local:N' must be a whole number "
-                                 f"of worker processes from 1 to {MAX_LOCAL_WORKERS}, "
+                                 f"of worker processes from 1 to {MAX_WORKERS}, "
                                  f"got {shown(count)}")
         from ..core.budget import check_memory, format_size
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -254,6 +255,7 @@ def _design(data: object, measure: str | None) -> _Design:
     if isinstance(data, ShardScores):
         values = data.values
         systems, factors = data.systems, ("topic", "system", "shard")
+        names = [data.topics, data.systems, data.shards]
     else:
         if isinstance(data, ScoreMatrix):
             matrix = data.measure(measure)
@@ -267,9 +269,16 @@ def _design(data: object, measure: str | None) -> _Design:
             matrix = ScoreMatrix.from_array(array, allow_missing=True)
         values = matrix.values[:, :, 0]
         systems, factors = matrix.systems, ("topic", "system")
+        names = [matrix.topics, matrix.systems]
     if np.isinf(values).any():
         raise InputError("infinite score in the score table")
     observed = np.isfinite(values)
+    if not observed.all():  # left out, as documented, and said so
+        first = tuple(int(i) for i in np.argwhere(~observed)[0])
+        cell = ", ".join(f"{f} {str(axis[i])!r}" for f, axis, i in zip(
+            factors, names, first, strict=True))
+        warnings.warn(f"{int((~observed).sum()):,} missing score(s) (NaN or empty) left out "
+                      f"of the mixed model, e.g. {cell}", stacklevel=4)
     index = np.nonzero(observed)
     y = values[observed]
     check_magnitude(y)

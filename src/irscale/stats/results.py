@@ -588,7 +588,8 @@ class AnovaResult(HtmlRepr):
         for row in self.rows:
             if row.factor == factor:
                 return row
-        raise KeyError(f"no factor {factor!r} in the table ({[r.factor for r in self.rows]})")
+        raise ParameterError(f"factor: no factor {factor!r} in the table "
+                             f"({[r.factor for r in self.rows]})", param="factor")
 
     @property
     def statistic(self) -> float | None:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.mean_intervals import BLOCK, check_interval, draw_counts
+from ..core.mean_intervals import check_interval, draw_counts, resampled_means
 from ..core.params import check_alpha
 from ..errors import ParameterError
 
@@ -128,19 +128,19 @@ def _bootstrap_interval(groups: Sequence[np.ndarray], signs: Sequence[float], al
                         samples: object, rng: int | np.random.Generator | None
                         ) -> tuple[np.ndarray, np.ndarray]:
     """The pigeonhole bootstrap's percentile interval: topics shared, runs per group."""
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise ParameterError(f"samples must be a positive integer, got {samples!r}")
     generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     n = groups[0].shape[0]
-    means = np.zeros((int(samples), groups[0].shape[2]))
-    for start in range(0, int(samples), BLOCK):
-        count = min(BLOCK, int(samples) - start)
+
+    def block(count: int) -> np.ndarray:
         topics = draw_counts(generator, count, n)
+        sums = np.zeros((count, groups[0].shape[2]))
         for sign, values in zip(signs, groups, strict=True):
             k = values.shape[1]
             runs = draw_counts(generator, count, k)
-            means[start:start + count] += sign * np.einsum(
-                "bt,trm,br->bm", topics, values, runs) / (n * k)
+            sums += sign * np.einsum("bt,trm,br->bm", topics, values, runs) / (n * k)
+        return sums
+
+    means = resampled_means(samples, groups[0].shape[2], block)
     low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high
 
