@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import argparse
 
-from ..collections.params import AUTO_DESIGN, AUTO_PAIRS, AUTO_PROBABILITIES, AUTO_TUNING
+from ..collections.params import (
+    AUTO_DESIGN,
+    AUTO_DRAWS,
+    AUTO_PAIRS,
+    AUTO_PROBABILITIES,
+    AUTO_SEED,
+    AUTO_TUNING,
+)
 from ..core.params import RELEVANCE, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.sources import as_runs
 from .common_params import MEASURES
 from .options import add_command
 from .outputs import write_text
+from .rules import each
 from .runargs import add_names, named_runs, read_inputs
 
 
@@ -26,6 +34,7 @@ def add_auto(sub, inputs, table_options) -> None:
         (SIGNIFICANCE, {"doc": "1 - the intervals' level, and the level of the paired t-tests "
                         "of the system agreement"}),
         (AUTO_TUNING, {"choices": AUTO_TUNING.domain.names}), AUTO_PAIRS, AUTO_PROBABILITIES,
+        AUTO_DRAWS, AUTO_SEED,
         (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), AUTO_DESIGN,
         add_names, *table_options, inputs=["inputs"],
         help="automatic judgments against a human sample of topics: agreement and "
@@ -33,7 +42,11 @@ def add_auto(sub, inputs, table_options) -> None:
         description="Automatic judgments (AUTO) against human judgments of a sample (HUMAN; "
         "--design): label and system-ranking agreement, and the runs' means corrected by "
         "prediction-powered inference (Angelopoulos et al., Science 2023; PPI++); see "
-        "docs/collections.md.", rules=[_auto_inputs])
+        "docs/collections.md.",
+        rules=[_auto_inputs, *each(
+            ("draws", "seed"), lambda args: args.label_probabilities and args.design == "topics",
+            "{options} applies to --label-probabilities with --design topics (the draws of "
+            "every pair's grade for a measure that is not a sum over the ranked documents)")])
 
 
 def _auto_inputs(args: argparse.Namespace) -> None:
@@ -56,5 +69,6 @@ def run_auto(args: argparse.Namespace) -> int:
     result = automatic_judgments(automatic, human, runs, args.measures, alpha=args.alpha,
                                  tuning=args.tuning, pairs=args.pairs,
                                  relevance_level=args.relevance_level, design=args.design,
-                                 label_probabilities=args.label_probabilities)
+                                 label_probabilities=args.label_probabilities,
+                                 draws=args.draws, rng=args.seed)
     return write_text(args, result.format(args.fmt, digits=args.digits).rstrip("\n") + "\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..collections.params import AUTO_DESIGN
+from ..collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES
 from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT, REPORT_FORMATS
@@ -24,7 +24,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import write_text
-from .rules import Declared, Rule, check_options, each
+from .rules import Declared, Rule, each
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``--baseline RUN``: the run the others are compared with.
@@ -63,8 +63,13 @@ def add_parser(subparsers) -> None:
                                "--baseline"}),
         (SIGNIFICANCE, {"doc": "significance level, also of every interval"}), DP,
         (RESAMPLES, {"doc": "samples of --dp", "default": 1000}),
-        (RNG_SEED, {"doc": "seed of --dp (the report is reproducible)", "default": 0}),
-        SCALE_DEPTH, NO_ROBUSTNESS, AUTOMATIC, AUTO_DESIGN, BOUNDS,
+        (RNG_SEED, {"doc": "seed of --dp and of the draws of --label-probabilities (the "
+                    "report is reproducible)", "default": 0}),
+        SCALE_DEPTH, NO_ROBUSTNESS, AUTOMATIC, AUTO_DESIGN,
+        (AUTO_PROBABILITIES, {"doc": "AUTO_QRELS gives every pair's grades with their "
+                              "probabilities (topic iter docno rel prob): the automatic "
+                              "values are the measures' expected values under them"}),
+        AUTO_DRAWS, BOUNDS,
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
         add_digits, TITLE, add_progress, lambda p: add_output(p, what="report"),
@@ -82,17 +87,28 @@ def _runs(args: argparse.Namespace) -> None:
                              "run files (or a folder of them)")
 
 
+def _draws_labels(args: argparse.Namespace) -> bool:
+    """Whether the labels of ``--label-probabilities`` are drawn (the topic design)."""
+    return args.label_probabilities and args.design == "topics"
+
+
 #: When the options apply, in the order they are checked, before any input is read.
 RULES: tuple[Declared, ...] = (
     *each(("test", "correction"), lambda args: args.baseline is not None,
           "{options} applies to the comparison with --baseline: name a baseline run"),
-    *each(("samples", "seed"), lambda args: args.dp,
-          "{options} applies to --dp (discriminative power)"),
+    Rule(("samples",), lambda args: args.dp, "{options} applies to --dp (discriminative power)"),
+    Rule(("seed",), lambda args: args.dp or _draws_labels(args), "--seed applies to --dp "
+         "(discriminative power) and to the draws of --label-probabilities"),
     Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
          "robustness panel, which --no-robustness leaves out"),
     Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
     Rule(("design",), lambda args: args.automatic is not None,
          "--design applies to --automatic (how QRELS, the human sample, were drawn)"),
+    Rule(("label_probabilities",), lambda args: args.automatic is not None,
+         "--label-probabilities applies to --automatic (the automatic judgments)"),
+    Rule(("draws",), _draws_labels,
+         "--draws applies to --label-probabilities with --design topics (the draws of every "
+         "pair's grade for a measure that is not a sum over the ranked documents)"),
     Rule(("design",), lambda args: args.design != "inclusion",
          "--design inclusion reads sampled judgments (topic iter docno rel prob), not the "
          "qrels a report evaluates: use irscale labels auto --design inclusion"),
@@ -102,7 +118,6 @@ RULES: tuple[Declared, ...] = (
 
 def run(args: argparse.Namespace) -> int:
     """``irscale report``: the tables and panels of the runs, as ``--format`` says."""
-    check_options(args)
     check_measure_names(args.measures)
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
@@ -113,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
+        label_probabilities=args.label_probabilities, draws=args.draws,
         bounds=args.bounds, command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else [])],
         progress=wants_progress(args))

@@ -40,6 +40,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from ..collections.params import DEFAULT_LABEL_DRAWS
 from ..core.mean_intervals import mean_intervals
 from ..core.params import SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
@@ -122,6 +123,9 @@ class Report:
     #: corrected means and the conclusions
     #: (:class:`~irscale.collections.automatic.AutomaticJudgmentsResult`); None otherwise.
     automatic: Any = None
+    #: Whether the automatic values are the measures' expected values under the automatic
+    #: judgments' label probabilities (``build_report(label_probabilities=True)``).
+    label_probabilities: bool = False
     #: With ``build_report(bounds=True)``: the bounds under the unjudged documents
     #: (:class:`~irscale.collections.bounds.UnjudgedBounds`); None otherwise.
     bounds: Any = None
@@ -332,6 +336,8 @@ def build_report(
     robustness: bool = True,
     automatic: Any = None,
     design: str = "topics",
+    label_probabilities: bool = False,
+    draws: int = DEFAULT_LABEL_DRAWS,
     bounds: bool = False,
     command: str | None = None,
     input_files: Sequence[str] | None = None,
@@ -359,7 +365,7 @@ def build_report(
         the level of every interval and of the Tukey HSD).
     dp, dp_samples, seed
         Discriminative power (bootstrap and randomised Tukey HSD) with B = ``dp_samples``
-        from ``seed``.
+        from ``seed`` (also the seed of the draws of ``label_probabilities``).
     scale_depth : int
         Run length N of the robustness panel for measures without a cut-off.
     robustness : bool
@@ -373,6 +379,11 @@ def build_report(
         ``alpha``).
     design : {"topics", "uniform", "stratified", "inclusion"}
         How the human sample was drawn (``automatic`` only).
+    label_probabilities, draws
+        ``automatic`` gives every pair's grades with their probabilities (``topic iter docno
+        rel prob``): the automatic values are the measures' expected values under them, by
+        ``draws`` draws of the grades from ``seed`` for a measure that is not a sum over the
+        ranked documents (:func:`irscale.collections.automatic_judgments`).
     bounds : bool
         Add each mean's bounds under the unjudged documents the runs retrieve and the
         pairs of runs the judgments do not order
@@ -447,10 +458,13 @@ def build_report(
     if automatic is not None:
         from ..collections.automatic import automatic_judgments
 
-        found_automatic = automatic_judgments(automatic, qrels, run_objs, list(labels),
-                                              alpha=alpha, pairs=True, design=cast(Any, design))
-    elif design != "topics":
-        raise ParameterError("design applies to automatic judgments (automatic=...)")
+        found_automatic = automatic_judgments(
+            automatic, qrels, run_objs, list(labels), alpha=alpha, pairs=True,
+            design=cast(Any, design), label_probabilities=label_probabilities, draws=draws,
+            rng=seed)
+    elif design != "topics" or label_probabilities:
+        raise ParameterError(f"{'design' if design != 'topics' else 'label_probabilities'} "
+                             "applies to automatic judgments (automatic=...)")
     found_bounds = None
     if bounds:
         from ..collections.bounds import unjudged_bounds
@@ -472,4 +486,5 @@ def build_report(
         precision_recall=interpolated_precision(evaluation), robustness=panel,
         discriminative=discriminative,
         provenance=provenance(command or "irscale.report.build_report(...)", paths),
-        scaled=scaled, automatic=found_automatic, bounds=found_bounds)
+        scaled=scaled, automatic=found_automatic, label_probabilities=label_probabilities,
+        bounds=found_bounds)

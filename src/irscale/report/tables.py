@@ -168,7 +168,9 @@ def automatic_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
         ("automatic-systems", "Automatic judgments: agreement of the system rankings (human "
          "vs automatic judgments)", found.systems),
         ("automatic-means", f"Every run's mean corrected with the human sample "
-         f"({found.tuning}, {level} intervals)", means),
+         f"({found.tuning}, {level} intervals"
+         + ("; automatic values: the expected values under the label probabilities)"
+            if report.label_probabilities else ")"), means),
         ("automatic-conclusions", f"The order of every pair of runs by each source of "
          f"judgments ({level} intervals)", found.conclusions()),
     ]
