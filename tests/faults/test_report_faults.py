@@ -149,6 +149,15 @@ CASES = [
     err("automatic-missing", [*FAST, "--automatic", "nope.qrels"], "nope.qrels"),
     err("automatic-fewer-topics", [*FAST, "--automatic", "h.txt"], "'4'",
         "topics of the automatic judgments", files=HUMAN),
+    # the summary's intervals: t by default, or bootstrap (--ci)
+    ok("ci-bootstrap", [*FAST, "-m", "map", "--ci", "bootstrap", "--ci-samples", "200",
+                        "--ci-seed", "1"],
+       output_contains("95% bootstrap interval of the mean in brackets")),
+    err("ci-value", [*FAST, "--ci", "normal"], "--ci", "bootstrap"),
+    err("ci-seed-with-t", [*FAST, "--ci", "t", "--ci-seed", "1"], "--ci-seed",
+        "--ci bootstrap"),
+    err("ci-samples-zero", [*FAST, "--ci", "bootstrap", "--ci-samples", "0"], "--ci-samples",
+        "got 0"),
     # automatic judgments with a probability per grade (topic iter docno rel prob)
     ok("automatic-label-probabilities", [*AUTO_FAST, "--label-probabilities", "-m", "map",
                                          "--draws", "5", "--seed", "3"],

@@ -15,6 +15,7 @@ from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import TABLE_TESTS
 from .inputs import check_measure_names
+from .intervals import add_interval_options
 from .options import (
     add_command,
     add_digits,
@@ -61,7 +62,8 @@ def add_parser(subparsers) -> None:
         add_names, BASELINE, (TEST, {"choices": TABLE_TESTS}),
         (MULTIPLE_CORRECTION, {"doc": "correction over the runs x measures compared with "
                                "--baseline"}),
-        (SIGNIFICANCE, {"doc": "significance level, also of every interval"}), DP,
+        (SIGNIFICANCE, {"doc": "significance level, also of every interval"}),
+        lambda p: add_interval_options(p, "every mean of the summary (default t)"), DP,
         (RESAMPLES, {"doc": "samples of --dp", "default": 1000}),
         (RNG_SEED, {"doc": "seed of --dp and of the draws of --label-probabilities (the "
                     "report is reproducible)", "default": 0}),
@@ -126,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     report = build_report(
         qrels, runs, args.measures or DEFAULT_MEASURES,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+        interval=args.ci or "t", interval_samples=args.ci_samples, interval_rng=args.ci_seed,
         dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
         label_probabilities=args.label_probabilities, draws=args.draws,

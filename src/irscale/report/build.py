@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from ..collections.params import DEFAULT_LABEL_DRAWS
-from ..core.mean_intervals import mean_intervals
+from ..core.mean_intervals import MeanInterval, check_interval
 from ..core.params import SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
@@ -123,6 +123,8 @@ class Report:
     #: corrected means and the conclusions
     #: (:class:`~irscale.collections.automatic.AutomaticJudgmentsResult`); None otherwise.
     automatic: Any = None
+    #: The method of :attr:`intervals` (``"t"`` or ``"bootstrap"``).
+    interval: str = "t"
     #: Whether the automatic values are the measures' expected values under the automatic
     #: judgments' label probabilities (``build_report(label_probabilities=True)``).
     label_probabilities: bool = False
@@ -218,16 +220,19 @@ def _report_measures(evaluation: Evaluation, requested: Sequence[str]) -> tuple[
     return labels
 
 
-def _mean_intervals(evaluation: Evaluation, measures: Sequence[str],
-                    alpha: float) -> pd.DataFrame:
-    """Runs × (measure, "low" | "high"): the t interval of each run's mean over topics."""
-    matrix = evaluation.to_matrix(measures=list(measures))
-    values = matrix.values  # topics × runs × measures
+def _mean_intervals(evaluation: Evaluation, measures: Sequence[str], alpha: float,
+                    method: MeanInterval, samples: int, rng: Any) -> pd.DataFrame:
+    """Runs × (measure, "low" | "high"): the interval of each run's mean over topics, as
+    ``irscale eval --ci`` gives it (:meth:`irscale.measures.results.Evaluation.intervals`:
+    t, or bootstrap of ``samples`` from ``rng``)."""
+    table = evaluation.intervals(method, alpha=alpha, samples=samples, rng=rng)
+    table = table[table["measure"].isin(list(measures))]
     frames = {}
-    for k, measure in enumerate(measures):
-        frames[(measure, "low")], frames[(measure, "high")] = mean_intervals(
-            values[:, :, k], "t", alpha=alpha)
-    return pd.DataFrame(frames, index=list(matrix.systems))
+    for measure in measures:
+        rows = table[table["measure"] == measure].set_index("run")
+        frames[(measure, "low")] = rows["ci_low"]
+        frames[(measure, "high")] = rows["ci_high"]
+    return pd.DataFrame(frames, index=list(evaluation.runs))
 
 
 #: Units of progress of one step of the build (a step's own work, the resampling of
@@ -329,6 +334,9 @@ def build_report(
     test: str = "t",
     correction: str | None = "holm",
     alpha: float = 0.05,
+    interval: MeanInterval = "t",
+    interval_samples: int = 10_000,
+    interval_rng: Any = None,
     dp: bool = False,
     dp_samples: int = 1000,
     seed: int = 0,
@@ -363,6 +371,10 @@ def build_report(
         The two-system test against the baseline, the correction over the family of
         (run, measure) comparisons (``"holm"`` default; ``None``/``"none"``) and α (also
         the level of every interval and of the Tukey HSD).
+    interval, interval_samples, interval_rng : optional
+        The interval of every mean over topics (:mod:`irscale.core.mean_intervals`): ``"t"``
+        (Student, default) or ``"bootstrap"`` (percentile, topics resampled) with
+        ``interval_samples`` samples from ``interval_rng`` (a seed; None: a fresh one).
     dp, dp_samples, seed
         Discriminative power (bootstrap and randomised Tukey HSD) with B = ``dp_samples``
         from ``seed`` (also the seed of the draws of ``label_probabilities``).
@@ -409,6 +421,10 @@ def build_report(
         measures.
     """
     alpha = check_alpha(alpha)
+    check_interval(interval)
+    interval_samples = SAMPLES.check(interval_samples, "interval_samples")
+    if interval != "bootstrap" and interval_rng is not None:
+        raise ParameterError("interval_rng applies to interval='bootstrap'")
     test_spec(test)
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
     scale_depth = SCALE_DEPTH.check(scale_depth)
@@ -430,7 +446,8 @@ def build_report(
         raise ParameterError(f"a report compares runs: give at least two (got {len(run_names)})")
     evaluation.to_matrix(measures=list(labels))  # the same topics for every run, or raise
     means = evaluation.mean()[list(labels)]
-    intervals = _mean_intervals(evaluation, labels, alpha)
+    intervals = _mean_intervals(evaluation, labels, alpha, interval, interval_samples,
+                                interval_rng)
     comparison = None
     if baseline is not None:
         comparison = baseline_comparison(evaluation, baseline, test=test,
@@ -486,5 +503,6 @@ def build_report(
         precision_recall=interpolated_precision(evaluation), robustness=panel,
         discriminative=discriminative,
         provenance=provenance(command or "irscale.report.build_report(...)", paths),
-        scaled=scaled, automatic=found_automatic, label_probabilities=label_probabilities,
+        scaled=scaled, automatic=found_automatic, interval=interval,
+        label_probabilities=label_probabilities,
         bounds=found_bounds)

@@ -68,7 +68,7 @@ def summary_caption(report: Report) -> str:
     """What the summary shows: the best in bold, the marks' test, correction and α."""
     n_topics = report.evaluation.to_matrix(measures=[report.measures[0]]).n_topics
     parts = [f"Mean over {n_topics} topics of {len(report.runs)} runs, best in bold, "
-             f"{100 * (1 - report.alpha):g}% t interval of the mean in brackets"]
+             f"{100 * (1 - report.alpha):g}% {report.interval} interval of the mean in brackets"]
     if report.baseline is not None and report.comparison is not None:
         correction = ("no correction" if report.correction == "none"
                       else f"{report.correction.capitalize()} correction over "
