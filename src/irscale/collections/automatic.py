@@ -489,6 +489,11 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
                                     tuning)
 
 
+def _default_seed(rng: object) -> bool:
+    """Whether ``rng`` is the default seed of the label draws (:data:`AUTO_SEED`)."""
+    return isinstance(rng, int | np.integer) and int(rng) == AUTO_SEED.default
+
+
 def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | Sequence[str],
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
                         pairs: bool = False,
@@ -533,7 +538,7 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     draws : int
         With ``label_probabilities`` and the topic design, how many draws of every pair's
         grade estimate the expected value of a measure that is not a sum over the ranked
-        documents.
+        documents (with ``label_probabilities`` only, as ``rng``).
     rng : seed or numpy.random.Generator
         The draws' generator (default 0: the same draws at every call).
 
@@ -550,6 +555,9 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     design = AUTO_DESIGN.check(design)
     draws = AUTO_DRAWS.check(draws)
     rng = check_rng(rng)
+    if not label_probabilities and (draws != DEFAULT_LABEL_DRAWS or not _default_seed(rng)):
+        raise ParameterError("draws= and rng= apply to label_probabilities=True (the draws of "
+                             "every pair's grade)")
     auto_qrels, lines = _label_distribution(automatic) if label_probabilities else \
         (as_qrels(automatic), None)
     run_list = as_runs(runs)

@@ -40,7 +40,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ..collections.params import DEFAULT_LABEL_DRAWS
+from ..collections.params import AUTO_SEED, DEFAULT_LABEL_DRAWS
 from ..core.mean_intervals import MeanInterval, check_interval
 from ..core.params import SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
@@ -477,11 +477,12 @@ def build_report(
 
         found_automatic = automatic_judgments(
             automatic, qrels, run_objs, list(labels), alpha=alpha, pairs=True,
-            design=cast(Any, design), label_probabilities=label_probabilities, draws=draws,
-            rng=seed)
-    elif design != "topics" or label_probabilities:
-        raise ParameterError(f"{'design' if design != 'topics' else 'label_probabilities'} "
-                             "applies to automatic judgments (automatic=...)")
+            design=cast(Any, design), label_probabilities=label_probabilities,
+            draws=draws, rng=seed if label_probabilities else AUTO_SEED.default)
+    elif design != "topics" or label_probabilities or draws != DEFAULT_LABEL_DRAWS:
+        given = "design" if design != "topics" else \
+            "label_probabilities" if label_probabilities else "draws"
+        raise ParameterError(f"{given} applies to automatic judgments (automatic=...)")
     found_bounds = None
     if bounds:
         from ..collections.bounds import unjudged_bounds
