@@ -19,6 +19,8 @@ from irscale.cli.main import main
 from irscale.collections import automatic_judgments, ppi_mean
 from irscale.errors import AlignmentError, InputError, ParameterError
 
+from .conftest import CLEF, require
+
 
 def _data(seed: int, n: int, big_n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
@@ -176,6 +178,54 @@ def test_agreement_tables_equal_counts_and_scipy(clef_setup):
         significant["both"] += h and g and same
     assert (row.significant_human, row.significant_automatic, row.significant_both) == (
         significant["human"], significant["automatic"], significant["both"])
+
+
+def _tau_ap(x: np.ndarray, gold: np.ndarray) -> float:
+    """τ_ap of the ranking by ``x`` against the gold ranking by ``gold`` (Yilmaz, Aslam and
+    Robertson 2008, eq. 3: 2/(n−1)·Σ_{i≥2} C(i)/(i−1) − 1, C(i) the items above the i-th of
+    x's ranking that the gold ranking also puts above it); no ties."""
+    order = np.argsort(-x)
+    total = sum(sum(gold[order[j]] > gold[order[i]] for j in range(i)) / i
+                for i in range(1, len(x)))
+    return 2 * total / (len(x) - 1) - 1
+
+
+def _rbo(x: np.ndarray, y: np.ndarray, p: float = 0.9) -> float:
+    """Extrapolated RBO of two rankings of the same k items (Webber, Moffat and Zobel 2010,
+    eq. 32: (X_k/k)·p^k + (1−p)/p·Σ_{d≤k} (X_d/d)·p^d, X_d the overlap at depth d)."""
+    a, b, k = np.argsort(-x), np.argsort(-y), len(x)
+    overlap = [len(set(a[:d]) & set(b[:d])) for d in range(1, k + 1)]
+    return overlap[-1] / k * p**k + (1 - p) / p * sum(
+        overlap[d - 1] / d * p**d for d in range(1, k + 1))
+
+
+def test_ranking_agreement_with_swaps_equals_the_definitions(clef_setup, tmp_path):
+    """Automatic grades inverted (2 − the human grade): the rankings disagree, and τ_b
+    (scipy), τ_ap, RBO (p = 0.9), the number of swapped pairs and the largest swap (the
+    swapped pair whose human means differ most) equal their definitions computed here from
+    pytrec_eval's values on the labelled topics."""
+    s = clef_setup
+    inverted = [(t, d, 2 - r) for t, d, r in s["truth"]]
+    runs = sorted(str(p) for p in (require(CLEF) / "runs").iterdir())[:8]
+    result = automatic_judgments(_write(tmp_path / "inverted.qrels", inverted),
+                                 s["human_path"], runs, ["map", "ndcg_cut_10"])
+    labelled = [t for t in s["topics"] if t in s["labelled"]]
+    names = result.estimates["system"].iloc[:len(runs)].tolist()
+    for measure, row in zip(("map", "ndcg_cut_10"), result.systems.itertuples(),
+                            strict=True):
+        human_rows = [r for r in s["truth"] if r[0] in s["labelled"]]
+        y = np.array([_pytrec_values(human_rows, p, measure, labelled).mean() for p in runs])
+        yhat = np.array([_pytrec_values(inverted, p, measure, labelled).mean() for p in runs])
+        assert len(set(y)) == len(set(yhat)) == len(runs)  # no ties: the definitions hold
+        assert row.tau == pytest.approx(stats.kendalltau(y, yhat).statistic, abs=1e-12)
+        assert row.tau_ap == pytest.approx(_tau_ap(yhat, y), abs=1e-12)
+        assert row.rbo == pytest.approx(_rbo(y, yhat), abs=1e-12)
+        swapped = [(a, b) for a, b in itertools.combinations(range(len(runs)), 2)
+                   if (y[a] - y[b]) * (yhat[a] - yhat[b]) < 0]
+        assert row.swaps == len(swapped) > 0
+        a, b = max(swapped, key=lambda pair: abs(y[pair[0]] - y[pair[1]]))
+        assert row.largest_swap == f"{names[a]} vs {names[b]}"
+        assert row.largest_swap_human_diff == pytest.approx(abs(y[a] - y[b]), abs=1e-12)
 
 
 def test_intervals_cover_the_human_mean_of_every_topic(clef_setup):

@@ -5,7 +5,8 @@ grade of each top-10 document, over 10), and the prediction-powered estimates ma
 them equal ppi-python's (the authors' library), for a sample of topics and of pairs; AP's
 expected value, estimated from drawn labels, agrees with an enumeration of every grade
 assignment; a distribution sure of every label gives the results of the plain qrels; the
-command line prints the API's table."""
+command line prints the API's table (``--draws``, ``--seed``), and the report's section on
+automatic judgments corrects with the expected values as ppi-python does."""
 
 from __future__ import annotations
 
@@ -123,6 +124,46 @@ def test_pair_design_predicts_the_expected_contributions(setup):
         assert row["ppi_low"] == pytest.approx(float(np.ravel(low)[0]), rel=1e-9, abs=1e-12)
         assert row["ppi_high"] == pytest.approx(float(np.ravel(high)[0]), rel=1e-9, abs=1e-12)
         assert row["automatic"] == pytest.approx(zhat.mean(), abs=1e-12)
+
+
+def _markdown_table(text: str, title: str) -> pd.DataFrame:
+    """The Markdown table that follows the line holding ``title``."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if title in line)
+    rows = []
+    for line in lines[start + 1:]:
+        if not line.strip() and rows:
+            break
+        if line.startswith("|") and not set(line) <= set("|-: "):
+            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return pd.DataFrame(rows[1:], columns=rows[0])
+
+
+def test_report_corrects_with_the_expected_values(setup, tmp_path):
+    """``irscale report --automatic AUTO --label-probabilities``: the section's corrected
+    means are ppi-python's PPI++ estimates (95%) with E[P@10] as the predictions, and its
+    caption says the automatic values are expected values."""
+    s = setup
+    out = tmp_path / "report.md"
+    assert main(["report", s["human_path"], *s["runs"], "--automatic", s["auto_path"],
+                 "--label-probabilities", "-m", "P_10", "--no-robustness", "--format",
+                 "markdown", "--digits", "6", "-o", str(out)]) == 0
+    text = out.read_text()
+    means = _markdown_table(text, "expected values under the label probabilities")
+    relevant = _relevant(s["lines"])
+    others = [t for t in s["topics"] if t not in set(s["labelled"])]
+    assert len(means) == len(s["runs"])
+    for r, path in enumerate(s["runs"]):
+        y = _pytrec_values(s["truth"], path, "P_10", s["labelled"])
+        yhat = _expected_precision(relevant, s["ranks"][r], s["labelled"])
+        rest = _expected_precision(relevant, s["ranks"][r], others)
+        low, high = ppi_py.ppi_mean_ci(y, yhat, rest, alpha=0.05)
+        point = ppi_py.ppi_mean_pointestimate(y, yhat, rest)
+        row = means.iloc[r]
+        for column, value in (("ppi", point), ("ppi_low", low), ("ppi_high", high)):
+            assert float(row[column]) == pytest.approx(float(np.ravel(value)[0]), abs=6e-7)
+        assert float(row["automatic"]) == pytest.approx(
+            np.concatenate([yhat, rest]).mean(), abs=6e-7)
 
 
 # ----------------------------------------------------------------- small cases, no data
@@ -248,4 +289,17 @@ def test_command_line_prints_the_api_estimates(tmp_path, capsys):
                                    label_probabilities=True).estimates
     assert printed["ppi"].tolist() == pytest.approx(expected["ppi"].tolist(), abs=1e-12)
     assert printed["automatic"].tolist() == pytest.approx(expected["automatic"].tolist(),
+                                                          abs=1e-12)
+    # --draws and --seed reach the draws of a measure that is not a sum (AP)
+    assert main(["labels", "auto", str(auto), str(human), *runs, "-m", "map",
+                 "--label-probabilities", "--draws", "7", "--seed", "5", "--format",
+                 "csv"]) == 0
+    printed = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    drawn = automatic_judgments(str(auto), str(human), runs, "map", label_probabilities=True,
+                                draws=7, rng=5).estimates
+    default = automatic_judgments(str(auto), str(human), runs, "map",
+                                  label_probabilities=True).estimates
+    assert printed["automatic"].tolist() == pytest.approx(drawn["automatic"].tolist(),
+                                                          abs=1e-12)
+    assert printed["automatic"].tolist() != pytest.approx(default["automatic"].tolist(),
                                                           abs=1e-12)

@@ -1,12 +1,13 @@
 """The interval of every mean (irscale.core.mean_intervals, Evaluation.intervals, irscale
 eval --ci): the t interval equals scipy's ``t.interval`` on pytrec_eval's per-topic values;
 the bootstrap percentile interval agrees with scipy's ``bootstrap(method="percentile")``
-within the Monte Carlo error; the command line prints the API's table and the LaTeX cells
-carry the intervals."""
+within the Monte Carlo error; the command line prints the API's table (JSON: scipy's
+intervals) and the LaTeX cells carry the intervals."""
 
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pandas as pd
@@ -110,6 +111,25 @@ def test_command_line_markdown_carries_scipy_intervals(clef_values, capsys):
         low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
         assert float(row["ci_low"]) == pytest.approx(low, abs=1e-4)
         assert float(row["ci_high"]) == pytest.approx(high, abs=1e-4)
+
+
+def test_command_line_json_carries_scipy_intervals(clef_values, capsys):
+    """``--ci t --format json``: one object a run and measure, its interval scipy's on
+    pytrec_eval's per-topic values."""
+    clef, paths, values = clef_values
+    assert main(["eval", str(clef / "task2.qrels"), *paths, "-m", "map", "-m", "P_10",
+                 "--ci", "t", "--alpha", "0.1", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 2 * len(paths)
+    found = {(row["run"], row["measure"]): row for row in rows}
+    names = [row["run"] for row in rows][::2]
+    for name, path in zip(names, paths, strict=True):
+        for measure in ("map", "P_10"):
+            x = values[path][measure]
+            low, high = stats.t.interval(0.9, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+            row = found[(name, measure)]
+            assert row["mean"] == pytest.approx(x.mean(), abs=1e-12)
+            assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=1e-12)
 
 
 def test_complete_counts_every_qrels_topic(clef_values, tmp_path, capsys):

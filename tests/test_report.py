@@ -14,6 +14,7 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 import irscale
+import irscale.cli.main
 from irscale.errors import AlignmentError, MeasureError, ParameterError
 from irscale.report import build_report, format_tables, render_html
 from irscale.report.tables import summary_cells
@@ -50,6 +51,39 @@ def test_means_and_intervals_by_hand(report, collection):
                                        scale=x.std(ddof=1) / np.sqrt(len(x)))
             assert report.intervals.at[run, (label, "low")] == pytest.approx(low)
             assert report.intervals.at[run, (label, "high")] == pytest.approx(high)
+
+
+def test_bootstrap_intervals_agree_with_scipy(collection, tmp_path):
+    """``irscale report --ci bootstrap``: the summary's intervals agree with scipy's
+    percentile bootstrap within the Monte Carlo error, and the caption names them."""
+    qrels, runs = collection
+    out = tmp_path / "report.md"
+    assert irscale.cli.main.main(
+        ["report", str(qrels), *map(str, runs), "-m", "map", "-m", "P.10", "--no-robustness",
+         "--ci", "bootstrap", "--ci-samples", "20000", "--ci-seed", "3", "--format",
+         "markdown", "--digits", "6", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "95% bootstrap interval of the mean in brackets" in text
+    cells = {}
+    for line in text.splitlines():
+        row = [cell.strip(" *") for cell in line.strip("|").split("|")]
+        if line.startswith("|") and row[0] in RUNS and row[0] not in cells:  # the summary
+            cells[row[0]] = [re.findall(r"[-\d.]+", cell) for cell in row[1:]]
+    assert sorted(cells) == sorted(RUNS)
+    for k, label in enumerate(("map", "P_10")):
+        frame = _per_topic(collection, label)
+        for run in RUNS:
+            x = frame[run].to_numpy()
+            theirs = sps.bootstrap((x,), np.mean, n_resamples=20_000, method="percentile",
+                                   random_state=5).confidence_interval
+            # 4 standard deviations of the difference of two 2.5% quantiles of 20,000
+            # normal means (sd √(q(1−q)/B) / density at the quantile)
+            spread = x.std(ddof=1) / np.sqrt(len(x))
+            density = sps.norm.pdf(sps.norm.ppf(0.025)) / spread
+            tolerance = 4 * np.sqrt(2 * 0.025 * 0.975 / 20_000) / density
+            _, low, high = map(float, cells[run][k])
+            assert low == pytest.approx(theirs.low, abs=tolerance)
+            assert high == pytest.approx(theirs.high, abs=tolerance)
 
 
 def test_marks_are_holm_adjusted_paired_t_tests(report, collection):

@@ -10,12 +10,14 @@ absence is a failure, not a skip).
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from tests.report_data import write_collection
@@ -258,6 +260,49 @@ def test_the_scale_toggle_switches_to_the_interval_scaled_means(browser, report)
         assert all("_R (N = " in h for h in headers)
         page.click("#scale-toggle")
         assert cells() == before
+    finally:
+        context.close()
+
+
+def _scaled_table(page) -> dict[tuple[str, int], float]:
+    """(run, column) → the number the scale table shows."""
+    rows = page.eval_on_selector_all(
+        "#scaled tbody tr", "rs => rs.map(r => [r.cells[0].textContent, Array.from("
+        "r.querySelectorAll('td[data-m]')).map(c => c.textContent)])")
+    return {(run, j): float(text) for run, cells in rows for j, text in enumerate(cells)}
+
+
+def test_the_toggle_shows_the_numbers_of_eval_and_scale_transform(browser, report):
+    """Both states of the toggle against other tools: map at the panel's N = 5 is trec_eval's
+    map of the runs cut at 5 (``irscale eval -M 5``), its interval-scaled mean the one
+    ``irscale scale transform -N 5`` prints; P@10's interval-scaled value is the rank of its
+    value among the 11 values k/10 of the scale (1 + 10·P@10, Ferrante et al. 2021)."""
+    page_path, expected = report
+    folder = page_path.parent
+    runs = [str(folder / f"{name}.run") for name in ("neural", "bm25", "lm")]
+    cut = {}
+    for line in _run(["eval", "-M", "5", "-m", "map", str(folder / "qrels"), *runs]
+                     ).splitlines():
+        _, _, value, run = line.split()
+        cut[run] = float(value)
+    transformed = pd.read_csv(io.StringIO(_run(
+        ["scale", "transform", str(folder / "qrels"), *runs, "-m", "map", "-N", "5",
+         "--format", "csv", "--summary-only", "--no-progress"])))
+    ranked = {row.run: row.value for row in transformed.itertuples() if row.measure == "map_R"}
+    context, page, _ = _open(browser, page_path)
+    try:
+        headers = page.eval_on_selector_all("#scaled thead th[data-m]",
+                                            "hs => hs.map(h => h.textContent)")
+        assert headers == ["map (N = 5)", "P_10 (N = 10)"]
+        before = _scaled_table(page)
+        page.click("#scale-toggle")
+        after = _scaled_table(page)
+        for run in ("neural", "bm25", "lm"):
+            precision = float(expected[(run, "P_10")])
+            assert before[(run, 0)] == pytest.approx(cut[run], abs=5e-5)
+            assert before[(run, 1)] == pytest.approx(precision, abs=5e-5)
+            assert after[(run, 0)] == pytest.approx(ranked[run], abs=5e-5)
+            assert after[(run, 1)] == pytest.approx(1 + 10 * precision, abs=5e-4)
     finally:
         context.close()
 

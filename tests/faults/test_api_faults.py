@@ -292,6 +292,24 @@ ROWS = [
         "qrels.txt", ["a.run", "b.run"], None), "measures", "None"),
     bad("build-report-measure-not-a-str", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], [1]), "got [1] (1 is not"),
+    bad("build-report-label-probabilities-without-automatic", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", label_probabilities=True, robustness=False),
+        "label_probabilities applies to automatic judgments"),
+    bad("build-report-draws-without-automatic", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", draws=5, robustness=False),
+        "draws applies to automatic judgments"),
+    bad("build-report-interval", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", interval="normal"), "normal"),
+    bad("build-report-interval-rng-with-t", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", interval_rng=1), "interval_rng",
+        "bootstrap"),
+    bad("automatic-judgments-draws-without-probabilities", lambda a:
+        irscale.collections.automatic_judgments("qrels.txt", "qrels.txt", ["a.run", "b.run"],
+                                                "map", draws=5), "draws=", "label_probabilities"),
+    bad("automatic-judgments-rng-without-probabilities", lambda a:
+        irscale.collections.automatic_judgments("qrels.txt", "qrels.txt", ["a.run", "b.run"],
+                                                "map", rng=np.random.default_rng(1)), "rng=",
+        "label_probabilities"),
     bad("evaluate-runs-wrong-type", lambda a: _ev(runs=42)),
     bad("evaluate-no-topic-in-common", lambda a: _ev(
         runs={"r": {"101": {"d1": 1.0}}})),

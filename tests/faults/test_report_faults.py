@@ -60,6 +60,11 @@ def bold_runs(*expected: str):
 #: The human judgments of topics 1-3 (the automatic ones: qrels.txt).
 HUMAN = {"h.txt": text([line for line in qrels_lines() if line.split()[0] in ("1", "2", "3")])}
 
+#: The automatic judgments of qrels.txt with their grades' probabilities (each label sure).
+PROBS = {"ap.txt": text([f"{line} 1" for line in qrels_lines()])}
+AUTO_FAST = ["report", "h.txt", "a.run", "b.run", "c.run", "--no-robustness", "--format",
+             "markdown", "--automatic", "ap.txt"]
+
 CASES = [
     # ---- inputs
     err("nothing", ["report"], any_of("QRELS", "qrels", "arguments")),
@@ -144,6 +149,37 @@ CASES = [
     err("automatic-missing", [*FAST, "--automatic", "nope.qrels"], "nope.qrels"),
     err("automatic-fewer-topics", [*FAST, "--automatic", "h.txt"], "'4'",
         "topics of the automatic judgments", files=HUMAN),
+    # the summary's intervals: t by default, or bootstrap (--ci)
+    ok("ci-bootstrap", [*FAST, "-m", "map", "--ci", "bootstrap", "--ci-samples", "200",
+                        "--ci-seed", "1"],
+       output_contains("95% bootstrap interval of the mean in brackets")),
+    err("ci-value", [*FAST, "--ci", "normal"], "--ci", "bootstrap"),
+    err("ci-seed-with-t", [*FAST, "--ci", "t", "--ci-seed", "1"], "--ci-seed",
+        "--ci bootstrap"),
+    err("ci-samples-zero", [*FAST, "--ci", "bootstrap", "--ci-samples", "0"], "--ci-samples",
+        "got 0"),
+    # automatic judgments with a probability per grade (topic iter docno rel prob)
+    ok("automatic-label-probabilities", [*AUTO_FAST, "--label-probabilities", "-m", "map",
+                                         "--draws", "5", "--seed", "3"],
+       output_contains("expected values under the label probabilities", "teamA_r1"),
+       files={**HUMAN, **PROBS}),
+    ok("automatic-with-dp", [*AUTO_FAST[:-1], "qrels.txt", "-m", "P@5", "--dp", "-B", "20",
+                             "--seed", "3"], output_contains("Discriminative power"),
+       files=HUMAN),
+    err("label-probabilities-without-automatic", [*FAST, "--label-probabilities"],
+        "--label-probabilities", "--automatic"),
+    err("draws-without-label-probabilities", [*AUTO_FAST, "--draws", "5"], "--draws",
+        "--label-probabilities", files={**HUMAN, **PROBS}),
+    err("draws-pair-design", [*AUTO_FAST, "--label-probabilities", "--design", "uniform",
+                              "--draws", "5"], "--draws", "--design topics",
+        files={**HUMAN, **PROBS}),
+    err("draws-zero", [*AUTO_FAST, "--label-probabilities", "--draws", "0"], "--draws",
+        "[1, 1,000,000,000], got 0", files={**HUMAN, **PROBS}),
+    err("seed-without-label-probabilities", [*AUTO_FAST, "--seed", "3"], "--seed",
+        "--label-probabilities", files={**HUMAN, **PROBS}),
+    err("label-probabilities-plain-qrels", [*AUTO_FAST[:-1], "qrels.txt",
+                                            "--label-probabilities"],
+        "qrels.txt", "line 1", "expected 5", files=HUMAN),
     ok("html", [*BASE, "--scale-depth", "3", "--dp", "-B", "50", "--seed", "2", "-o",
                 "r.html"], all_checks(html_page), allowed_new=("r.html",)),
 ]

@@ -16,7 +16,7 @@ from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
 from .options import DIGITS_RULE, add_actions, add_command, add_digits, add_format, add_output
 from .outputs import declare_outputs, lines_text, write_table, write_text
-from .rules import Rule, applies_to
+from .rules import Rule, applies_to, each
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``--scale L,L,...``: the label values allowed.
@@ -143,8 +143,8 @@ def add_parser(subparsers) -> None:
         (SIGNIFICANCE, {"doc": "1 - the intervals' level, and the level of the paired t-tests "
                         "of the system agreement"}),
         (cp.AUTO_TUNING, {"choices": cp.AUTO_TUNING.domain.names}), cp.AUTO_PAIRS,
-        cp.AUTO_PROBABILITIES, (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}),
-        cp.AUTO_DESIGN,
+        cp.AUTO_PROBABILITIES, cp.AUTO_DRAWS, cp.AUTO_SEED,
+        (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), cp.AUTO_DESIGN,
         add_names, *TABLE_OPTIONS, inputs=["inputs"],
         help="automatic judgments against a human sample of topics: agreement and "
         "prediction-powered means",
@@ -152,7 +152,10 @@ def add_parser(subparsers) -> None:
         "--design): agreement and the runs' means corrected by prediction-powered inference "
         "(Angelopoulos et al., Science 2023; PPI++); see docs/collections.md.",
         rules=[_count(lambda n: n >= 4, "give the automatic qrels, the human qrels and two "
-                      "run files at least")])
+                      "run files at least"), *each(
+            ("draws", "seed"), lambda args: args.label_probabilities and args.design == "topics",
+            "{options} applies to --label-probabilities with --design topics (the draws of "
+            "every pair's grade for a measure that is not a sum over the ranked documents)")])
     add_command(
         sub, "aware", run_aware, _inputs("LABELS RUN", "labels file, then runs"),
         (cp.RANKING_MEASURE, {"default": None, "required": True, "doc": "one measure with "
@@ -315,7 +318,7 @@ def run_auto(args: argparse.Namespace) -> int:
     return write_table(args, automatic_judgments(
         automatic, human, runs, args.measures, alpha=args.alpha, tuning=args.tuning,
         pairs=args.pairs, relevance_level=args.relevance_level, design=args.design,
-        label_probabilities=args.label_probabilities))
+        label_probabilities=args.label_probabilities, draws=args.draws, rng=args.seed))
 
 
 def run_aware(args: argparse.Namespace) -> int:

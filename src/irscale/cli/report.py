@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..collections.params import AUTO_DESIGN
+from ..collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES
 from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT, REPORT_FORMATS
@@ -15,6 +15,7 @@ from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import TABLE_TEST, TABLE_TESTS
 from .inputs import check_measure_names
+from .intervals import add_interval_options
 from .options import (
     add_command,
     add_digits,
@@ -59,10 +60,16 @@ def add_parser(subparsers) -> None:
         add_names, BASELINE, (TABLE_TEST, {"choices": TABLE_TESTS}),
         (MULTIPLE_CORRECTION, {"doc": "correction over the runs x measures compared with "
                                "--baseline"}),
-        (SIGNIFICANCE, {"doc": "significance level, also of every interval"}), DP,
+        (SIGNIFICANCE, {"doc": "significance level, also of every interval"}),
+        lambda p: add_interval_options(p, "every mean of the summary (default t)"), DP,
         (RESAMPLES, {"doc": "samples of --dp", "default": 1000}),
-        (RNG_SEED, {"doc": "seed of --dp (the report is reproducible)", "default": 0}),
-        SCALE_DEPTH, NO_ROBUSTNESS, AUTOMATIC, AUTO_DESIGN, BOUNDS,
+        (RNG_SEED, {"doc": "seed of --dp and of the draws of --label-probabilities (the "
+                    "report is reproducible)", "default": 0}),
+        SCALE_DEPTH, NO_ROBUSTNESS, AUTOMATIC, AUTO_DESIGN,
+        (AUTO_PROBABILITIES, {"doc": "AUTO_QRELS gives every pair's grades with their "
+                              "probabilities (topic iter docno rel prob): the automatic "
+                              "values are the measures' expected values under them"}),
+        AUTO_DRAWS, BOUNDS,
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
         add_digits, TITLE, add_progress, lambda p: add_output(p, what="report"),
@@ -80,17 +87,28 @@ def _runs(args: argparse.Namespace) -> None:
                              "run files (or a folder of them)")
 
 
+def _draws_labels(args: argparse.Namespace) -> bool:
+    """Whether the labels of ``--label-probabilities`` are drawn (the topic design)."""
+    return args.label_probabilities and args.design == "topics"
+
+
 #: When the options apply, in the order they are checked, before any input is read.
 RULES: tuple[Declared, ...] = (
     *each(("test", "correction"), lambda args: args.baseline is not None,
           "{options} applies to the comparison with --baseline: name a baseline run"),
-    *each(("samples", "seed"), lambda args: args.dp,
-          "{options} applies to --dp (discriminative power)"),
+    Rule(("samples",), lambda args: args.dp, "{options} applies to --dp (discriminative power)"),
+    Rule(("seed",), lambda args: args.dp or _draws_labels(args), "--seed applies to --dp "
+         "(discriminative power) and to the draws of --label-probabilities"),
     Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
          "robustness panel, which --no-robustness leaves out"),
     Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
     Rule(("design",), lambda args: args.automatic is not None,
          "--design applies to --automatic (how QRELS, the human sample, were drawn)"),
+    Rule(("label_probabilities",), lambda args: args.automatic is not None,
+         "--label-probabilities applies to --automatic (the automatic judgments)"),
+    Rule(("draws",), _draws_labels,
+         "--draws applies to --label-probabilities with --design topics (the draws of every "
+         "pair's grade for a measure that is not a sum over the ranked documents)"),
     Rule(("design",), lambda args: args.design != "inclusion",
          "--design inclusion reads sampled judgments (topic iter docno rel prob), not the "
          "qrels a report evaluates: use irscale labels auto --design inclusion"),
@@ -108,8 +126,10 @@ def run(args: argparse.Namespace) -> int:
     report = build_report(
         qrels, runs, args.measures or DEFAULT_MEASURES,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+        interval=args.ci or "t", interval_samples=args.ci_samples, interval_rng=args.ci_seed,
         dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
+        label_probabilities=args.label_probabilities, draws=args.draws,
         bounds=args.bounds, command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else [])],
         progress=wants_progress(args))

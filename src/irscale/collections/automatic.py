@@ -74,17 +74,13 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha, check_count
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import Estimate
 from ..stats.resampling import check_rng
 from .automatic_pairs import PairDesign, human_sample, ppi_moments, sampled_mean
-from .params import AUTO_DESIGN
-
-#: Draws of the labels that estimate the expected value of a measure that is not a sum over
-#: the ranked documents, by default (module documentation).
-LABEL_DRAWS = 100
+from .params import AUTO_DESIGN, AUTO_DRAWS, AUTO_SEED, DEFAULT_LABEL_DRAWS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats.tables import Format
@@ -493,12 +489,18 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
                                     tuning)
 
 
+def _default_seed(rng: object) -> bool:
+    """Whether ``rng`` is the default seed of the label draws (:data:`AUTO_SEED`)."""
+    return isinstance(rng, int | np.integer) and int(rng) == AUTO_SEED.default
+
+
 def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | Sequence[str],
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
                         pairs: bool = False,
                         relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                         design: Design = "topics", label_probabilities: bool = False,
-                        draws: int = LABEL_DRAWS, rng: object = 0
+                        draws: int = DEFAULT_LABEL_DRAWS,
+                        rng: object = AUTO_SEED.default
                         ) -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).
@@ -536,7 +538,7 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     draws : int
         With ``label_probabilities`` and the topic design, how many draws of every pair's
         grade estimate the expected value of a measure that is not a sum over the ranked
-        documents.
+        documents (with ``label_probabilities`` only, as ``rng``).
     rng : seed or numpy.random.Generator
         The draws' generator (default 0: the same draws at every call).
 
@@ -551,8 +553,11 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     if not names_given:
         raise ParameterError("measures: give one measure at least (map, ndcg_cut_10 ...)")
     design = AUTO_DESIGN.check(design)
-    draws = check_count(draws, "draws")
+    draws = AUTO_DRAWS.check(draws)
     rng = check_rng(rng)
+    if not label_probabilities and (draws != DEFAULT_LABEL_DRAWS or not _default_seed(rng)):
+        raise ParameterError("draws= and rng= apply to label_probabilities=True (the draws of "
+                             "every pair's grade)")
     auto_qrels, lines = _label_distribution(automatic) if label_probabilities else \
         (as_qrels(automatic), None)
     run_list = as_runs(runs)

@@ -18,6 +18,8 @@ from ..core.params import (
     INT64_MAX,
     ITERATIONS,
     RRF_K,
+    SAMPLES,
+    SEED,
     Integers,
     Names,
     Param,
@@ -216,6 +218,15 @@ AUTO_PROBABILITIES = Param("label_probabilities", Switch(), False, "AUTO gives e
                            "grades with their probabilities (topic iter docno rel prob): the "
                            "automatic values are the measures' expected values under them",
                            ("--label-probabilities",))
+#: With label probabilities, the draws of every pair's grade that estimate the expected value
+#: of a measure that is not a sum over the ranked documents, and their seed
+#: (:func:`irscale.collections.automatic_judgments`).
+DEFAULT_LABEL_DRAWS = 100
+AUTO_DRAWS = Param("draws", SAMPLES, DEFAULT_LABEL_DRAWS, "with --label-probabilities, draws "
+                   "of every pair's grade that estimate the expected value of a measure that "
+                   "is not a sum over the ranked documents (AP, nDCG)", ("--draws",), "N")
+AUTO_SEED = Param("rng", SEED, 0, "seed of the draws of --label-probabilities", ("--seed",),
+                  "S", dest="seed")
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
 SIMULATED_STRATEGY_LIST = Param("strategies", STRATEGY, SIMULATED_STRATEGIES,
                                 "comma-separated strategies", ("--strategy",), "S,S,...",

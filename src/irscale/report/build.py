@@ -40,7 +40,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ..core.mean_intervals import mean_intervals
+from ..collections.params import AUTO_SEED, DEFAULT_LABEL_DRAWS
+from ..core.mean_intervals import MeanInterval, check_interval
 from ..core.params import SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
@@ -122,6 +123,11 @@ class Report:
     #: corrected means and the conclusions
     #: (:class:`~irscale.collections.automatic.AutomaticJudgmentsResult`); None otherwise.
     automatic: Any = None
+    #: The method of :attr:`intervals` (``"t"`` or ``"bootstrap"``).
+    interval: str = "t"
+    #: Whether the automatic values are the measures' expected values under the automatic
+    #: judgments' label probabilities (``build_report(label_probabilities=True)``).
+    label_probabilities: bool = False
     #: With ``build_report(bounds=True)``: the bounds under the unjudged documents
     #: (:class:`~irscale.collections.bounds.UnjudgedBounds`); None otherwise.
     bounds: Any = None
@@ -214,16 +220,19 @@ def _report_measures(evaluation: Evaluation, requested: Sequence[str]) -> tuple[
     return labels
 
 
-def _mean_intervals(evaluation: Evaluation, measures: Sequence[str],
-                    alpha: float) -> pd.DataFrame:
-    """Runs × (measure, "low" | "high"): the t interval of each run's mean over topics."""
-    matrix = evaluation.to_matrix(measures=list(measures))
-    values = matrix.values  # topics × runs × measures
+def _mean_intervals(evaluation: Evaluation, measures: Sequence[str], alpha: float,
+                    method: MeanInterval, samples: int, rng: Any) -> pd.DataFrame:
+    """Runs × (measure, "low" | "high"): the interval of each run's mean over topics, as
+    ``irscale eval --ci`` gives it (:meth:`irscale.measures.results.Evaluation.intervals`:
+    t, or bootstrap of ``samples`` from ``rng``)."""
+    table = evaluation.intervals(method, alpha=alpha, samples=samples, rng=rng)
+    table = table[table["measure"].isin(list(measures))]
     frames = {}
-    for k, measure in enumerate(measures):
-        frames[(measure, "low")], frames[(measure, "high")] = mean_intervals(
-            values[:, :, k], "t", alpha=alpha)
-    return pd.DataFrame(frames, index=list(matrix.systems))
+    for measure in measures:
+        rows = table[table["measure"] == measure].set_index("run")
+        frames[(measure, "low")] = rows["ci_low"]
+        frames[(measure, "high")] = rows["ci_high"]
+    return pd.DataFrame(frames, index=list(evaluation.runs))
 
 
 #: Units of progress of one step of the build (a step's own work, the resampling of
@@ -325,6 +334,9 @@ def build_report(
     test: str = "t",
     correction: str | None = "holm",
     alpha: float = 0.05,
+    interval: MeanInterval = "t",
+    interval_samples: int = 10_000,
+    interval_rng: Any = None,
     dp: bool = False,
     dp_samples: int = 1000,
     seed: int = 0,
@@ -332,6 +344,8 @@ def build_report(
     robustness: bool = True,
     automatic: Any = None,
     design: str = "topics",
+    label_probabilities: bool = False,
+    draws: int = DEFAULT_LABEL_DRAWS,
     bounds: bool = False,
     command: str | None = None,
     input_files: Sequence[str] | None = None,
@@ -357,9 +371,13 @@ def build_report(
         The two-system test against the baseline, the correction over the family of
         (run, measure) comparisons (``"holm"`` default; ``None``/``"none"``) and α (also
         the level of every interval and of the Tukey HSD).
+    interval, interval_samples, interval_rng : optional
+        The interval of every mean over topics (:mod:`irscale.core.mean_intervals`): ``"t"``
+        (Student, default) or ``"bootstrap"`` (percentile, topics resampled) with
+        ``interval_samples`` samples from ``interval_rng`` (a seed; None: a fresh one).
     dp, dp_samples, seed
         Discriminative power (bootstrap and randomised Tukey HSD) with B = ``dp_samples``
-        from ``seed``.
+        from ``seed`` (also the seed of the draws of ``label_probabilities``).
     scale_depth : int
         Run length N of the robustness panel for measures without a cut-off.
     robustness : bool
@@ -373,6 +391,11 @@ def build_report(
         ``alpha``).
     design : {"topics", "uniform", "stratified", "inclusion"}
         How the human sample was drawn (``automatic`` only).
+    label_probabilities, draws
+        ``automatic`` gives every pair's grades with their probabilities (``topic iter docno
+        rel prob``): the automatic values are the measures' expected values under them, by
+        ``draws`` draws of the grades from ``seed`` for a measure that is not a sum over the
+        ranked documents (:func:`irscale.collections.automatic_judgments`).
     bounds : bool
         Add each mean's bounds under the unjudged documents the runs retrieve and the
         pairs of runs the judgments do not order
@@ -398,6 +421,10 @@ def build_report(
         measures.
     """
     alpha = check_alpha(alpha)
+    check_interval(interval)
+    interval_samples = SAMPLES.check(interval_samples, "interval_samples")
+    if interval != "bootstrap" and interval_rng is not None:
+        raise ParameterError("interval_rng applies to interval='bootstrap'")
     test_spec(test)
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
     scale_depth = SCALE_DEPTH.check(scale_depth)
@@ -419,7 +446,8 @@ def build_report(
         raise ParameterError(f"a report compares runs: give at least two (got {len(run_names)})")
     evaluation.to_matrix(measures=list(labels))  # the same topics for every run, or raise
     means = evaluation.mean()[list(labels)]
-    intervals = _mean_intervals(evaluation, labels, alpha)
+    intervals = _mean_intervals(evaluation, labels, alpha, interval, interval_samples,
+                                interval_rng)
     comparison = None
     if baseline is not None:
         comparison = baseline_comparison(evaluation, baseline, test=test,
@@ -447,10 +475,14 @@ def build_report(
     if automatic is not None:
         from ..collections.automatic import automatic_judgments
 
-        found_automatic = automatic_judgments(automatic, qrels, run_objs, list(labels),
-                                              alpha=alpha, pairs=True, design=cast(Any, design))
-    elif design != "topics":
-        raise ParameterError("design applies to automatic judgments (automatic=...)")
+        found_automatic = automatic_judgments(
+            automatic, qrels, run_objs, list(labels), alpha=alpha, pairs=True,
+            design=cast(Any, design), label_probabilities=label_probabilities,
+            draws=draws, rng=seed if label_probabilities else AUTO_SEED.default)
+    elif design != "topics" or label_probabilities or draws != DEFAULT_LABEL_DRAWS:
+        given = "design" if design != "topics" else \
+            "label_probabilities" if label_probabilities else "draws"
+        raise ParameterError(f"{given} applies to automatic judgments (automatic=...)")
     found_bounds = None
     if bounds:
         from ..collections.bounds import unjudged_bounds
@@ -472,4 +504,6 @@ def build_report(
         precision_recall=interpolated_precision(evaluation), robustness=panel,
         discriminative=discriminative,
         provenance=provenance(command or "irscale.report.build_report(...)", paths),
-        scaled=scaled, automatic=found_automatic, bounds=found_bounds)
+        scaled=scaled, automatic=found_automatic, interval=interval,
+        label_probabilities=label_probabilities,
+        bounds=found_bounds)

@@ -262,6 +262,12 @@ def _scaled(report: Report, digits: int) -> list[str]:
             + "\n".join(rows) + "</tbody></table>"]
 
 
+#: How the section on automatic judgments says that they came with label probabilities.
+_PROBABILITIES = (", with a probability per grade: their labels are the most probable "
+                  "grades, their values the measures' expected values under the "
+                  "probabilities")
+
+
 def _automatic(report: Report, digits: int) -> list[str]:
     """The automatic judgments against the human ones (QRELS): agreement, corrected means
     and the conclusions that change (:func:`irscale.collections.automatic_judgments`)."""
@@ -269,7 +275,8 @@ def _automatic(report: Report, digits: int) -> list[str]:
     changed = found.conclusions()
     return [
         f"<p>QRELS are the human judgments of a sample; the automatic judgments cover "
-        f"every topic. Corrected means: prediction-powered inference ({_esc(found.tuning)}; "
+        f"every topic{_PROBABILITIES if report.label_probabilities else ''}. Corrected "
+        f"means: prediction-powered inference ({_esc(found.tuning)}; "
         f"Angelopoulos et al., Science 2023), beside the human sample alone. "
         f"{int(changed['changed'].sum())} of {len(changed)} conclusions about a pair of runs "
         "change with the correction.</p>",

@@ -68,7 +68,7 @@ def summary_caption(report: Report) -> str:
     """What the summary shows: the best in bold, the marks' test, correction and α."""
     n_topics = report.evaluation.to_matrix(measures=[report.measures[0]]).n_topics
     parts = [f"Mean over {n_topics} topics of {len(report.runs)} runs, best in bold, "
-             f"{100 * (1 - report.alpha):g}% t interval of the mean in brackets"]
+             f"{100 * (1 - report.alpha):g}% {report.interval} interval of the mean in brackets"]
     if report.baseline is not None and report.comparison is not None:
         correction = ("no correction" if report.correction == "none"
                       else f"{report.correction.capitalize()} correction over "
@@ -168,7 +168,9 @@ def automatic_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
         ("automatic-systems", "Automatic judgments: agreement of the system rankings (human "
          "vs automatic judgments)", found.systems),
         ("automatic-means", f"Every run's mean corrected with the human sample "
-         f"({found.tuning}, {level} intervals)", means),
+         f"({found.tuning}, {level} intervals"
+         + ("; automatic values: the expected values under the label probabilities)"
+            if report.label_probabilities else ")"), means),
         ("automatic-conclusions", f"The order of every pair of runs by each source of "
          f"judgments ({level} intervals)", found.conclusions()),
     ]
