@@ -248,3 +248,17 @@ def test_every_relevance_level_default_reads_the_declaration():
     assert [where for where, text in found
             if text not in ("DEFAULT_RELEVANCE_LEVEL", "TREC_EVAL.relevance_level",
                             "None")] == []  # None: not given, the call's own -l
+
+
+def test_every_catalogue_context_names_functions_that_exist():
+    """The functions that ``irscale measures`` names as evaluating each context of the
+    catalogue (:data:`irscale.core.contexts.CONTEXTS`, ``evaluated_by``) exist."""
+    import importlib
+    import re
+
+    from irscale.core.contexts import CONTEXTS as CATALOGUE_CONTEXTS
+
+    for name, info in CATALOGUE_CONTEXTS.items():
+        for dotted in re.findall(r"\birscale(?:\.\w+)+", info.evaluated_by):
+            module, _, attribute = dotted.rpartition(".")
+            assert hasattr(importlib.import_module(module), attribute), (name, dotted)
