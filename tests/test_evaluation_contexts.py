@@ -60,6 +60,19 @@ def test_its_unread_options_are_refused_by_the_one_rule(toy):
     irscale.evaluate(QRELS, RUN, "toy", judged_only=False)  # a default is not given
 
 
+def test_its_measures_mixed_with_others_are_refused_by_the_one_rule(toy, tmp_path, capsys):
+    message = ("toy measures cannot be mixed with other measures ('map'): evaluate them in a "
+               "call of their own")
+    with pytest.raises(MeasureError) as error:
+        irscale.evaluate(QRELS, RUN, ["toy", "map"])
+    assert str(error.value) == message
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 1.0 sys\n")
+    assert main(["eval", "-m", "map", "-m", "toy", str(qrels), str(run)]) == 2
+    assert capsys.readouterr().err.strip() == f"irscale: {message}"
+
+
 def test_without_its_declaration_the_name_is_unknown():
     with pytest.raises(MeasureError, match="toy"):
         irscale.evaluate(QRELS, RUN, "toy")
