@@ -177,6 +177,22 @@ def test_signatures_take_trec_eval_options_as_declared():
     assert typing.get_type_hints(TrecEvalKeywords) == declared
 
 
+def test_the_ranking_options_are_declared_once():
+    """trec_eval's options that rank and judge the runs take their defaults from the one
+    declaration the judging reads (:class:`irscale.core.options.RankingOptions`), and the
+    functions that judge files take that declaration, not the options one by one."""
+    import dataclasses
+    import inspect
+
+    from irscale.core.options import RankingOptions
+    from irscale.evaluation.options import TREC_EVAL_DEFAULTS
+    from irscale.io.native_trec import judge_files
+
+    ranking = {f.name: f.default for f in dataclasses.fields(RankingOptions)}
+    assert {name: TREC_EVAL_DEFAULTS[name] for name in ranking} == ranking
+    assert not set(ranking) & set(inspect.signature(judge_files).parameters)
+
+
 def _mean(evaluation: Evaluation, run: str) -> float:
     return float(evaluation.mean().loc[run].iloc[0])
 
@@ -260,7 +276,7 @@ def test_every_relevance_level_default_reads_the_declaration():
     assert len(found) > 20  # the scan finds them (trec_eval's group: declared once)
     assert [where for where, text in found
             if text not in ("DEFAULT_RELEVANCE_LEVEL", "TREC_EVAL.relevance_level",
-                            "None")] == []  # None: not given, the call's own -l
+                            "_RANKING.relevance_level", "None")] == []  # None: the call's -l
 
 
 def test_every_catalogue_context_names_functions_that_exist():
