@@ -225,3 +225,12 @@ def test_runs_on_different_topics():
 
 def test_docs_example():
     check_python_examples("evaluation.md", "Against a baseline: `Evaluation.compare`")
+
+
+def test_one_compare_for_every_result_with_summaries():
+    """``evaluate``'s and ``evaluate_many``'s results compare by one method, on their
+    score matrices (``test_eval_many.py`` checks the two give the same table)."""
+    from irscale.evaluation.many import ManyEvaluation
+    from irscale.measures.results import Evaluation, RunSummaries
+
+    assert ManyEvaluation.compare is Evaluation.compare is RunSummaries.compare

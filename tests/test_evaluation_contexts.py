@@ -60,6 +60,19 @@ def test_its_unread_options_are_refused_by_the_one_rule(toy):
     irscale.evaluate(QRELS, RUN, "toy", judged_only=False)  # a default is not given
 
 
+def test_its_measures_mixed_with_others_are_refused_by_the_one_rule(toy, tmp_path, capsys):
+    message = ("toy measures cannot be mixed with other measures ('map'): evaluate them in a "
+               "call of their own")
+    with pytest.raises(MeasureError) as error:
+        irscale.evaluate(QRELS, RUN, ["toy", "map"])
+    assert str(error.value) == message
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 1.0 sys\n")
+    assert main(["eval", "-m", "map", "-m", "toy", str(qrels), str(run)]) == 2
+    assert capsys.readouterr().err.strip() == f"irscale: {message}"
+
+
 def test_without_its_declaration_the_name_is_unknown():
     with pytest.raises(MeasureError, match="toy"):
         irscale.evaluate(QRELS, RUN, "toy")
@@ -164,6 +177,22 @@ def test_signatures_take_trec_eval_options_as_declared():
     assert typing.get_type_hints(TrecEvalKeywords) == declared
 
 
+def test_the_ranking_options_are_declared_once():
+    """trec_eval's options that rank and judge the runs take their defaults from the one
+    declaration the judging reads (:class:`irscale.core.options.RankingOptions`), and the
+    functions that judge files take that declaration, not the options one by one."""
+    import dataclasses
+    import inspect
+
+    from irscale.core.options import RankingOptions
+    from irscale.evaluation.options import TREC_EVAL_DEFAULTS
+    from irscale.io.native_trec import judge_files
+
+    ranking = {f.name: f.default for f in dataclasses.fields(RankingOptions)}
+    assert {name: TREC_EVAL_DEFAULTS[name] for name in ranking} == ranking
+    assert not set(ranking) & set(inspect.signature(judge_files).parameters)
+
+
 def _mean(evaluation: Evaluation, run: str) -> float:
     return float(evaluation.mean().loc[run].iloc[0])
 
@@ -247,4 +276,18 @@ def test_every_relevance_level_default_reads_the_declaration():
     assert len(found) > 20  # the scan finds them (trec_eval's group: declared once)
     assert [where for where, text in found
             if text not in ("DEFAULT_RELEVANCE_LEVEL", "TREC_EVAL.relevance_level",
-                            "None")] == []  # None: not given, the call's own -l
+                            "_RANKING.relevance_level", "None")] == []  # None: the call's -l
+
+
+def test_every_catalogue_context_names_functions_that_exist():
+    """The functions that ``irscale measures`` names as evaluating each context of the
+    catalogue (:data:`irscale.core.contexts.CONTEXTS`, ``evaluated_by``) exist."""
+    import importlib
+    import re
+
+    from irscale.core.contexts import CONTEXTS as CATALOGUE_CONTEXTS
+
+    for name, info in CATALOGUE_CONTEXTS.items():
+        for dotted in re.findall(r"\birscale(?:\.\w+)+", info.evaluated_by):
+            module, _, attribute = dotted.rpartition(".")
+            assert hasattr(importlib.import_module(module), attribute), (name, dotted)

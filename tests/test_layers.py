@@ -69,12 +69,10 @@ ALLOWED: dict[tuple[str, str], str] = {
         "the strict reader belongs to io and is imported inside the method only, so "
         "importing core never loads io",
     ("irscale.measures.results", "irscale.stats.baseline"):
-        "Evaluation.compare is the documented shortcut for comparing an evaluation's runs "
+        "Evaluation.compare (RunSummaries.compare, evaluate_many's too) is the documented "
+        "shortcut for comparing an evaluation's runs "
         "with a baseline; the statistics stay in stats and are imported inside the method "
         "only, so importing an evaluation never loads stats",
-    ("irscale.evaluation.many", "irscale.stats.baseline"):
-        "ManyEvaluation.compare is Evaluation.compare for the per-topic values kept on disk; "
-        "imported inside the method only, as for Evaluation",
     ("irscale.measures.results", "irscale.stats.summary_table"):
         "Evaluation.format('latex') is the paper's table of stats.summary_table (its "
         "significance marks are tests of stats); imported inside the method only, so "

@@ -636,6 +636,22 @@ def test_tests_unpack_as_scipy():
     assert (h, p_kw) == pytest.approx(tuple(scipy.stats.kruskal(x, y, x + 0.5)), rel=1e-12)
 
 
+def test_every_result_of_one_statistic_and_p_unpacks_as_scipy(instances):
+    """A result with one test statistic and one p-value (a test's, an ANOVA's system
+    factor, a mixed model's Wald test, a bootstrap ANOVA's) unpacks as scipy's results do:
+    ``F, p = irscale.stats.anova_oneway(scores)`` as ``F, p = scipy.stats.f_oneway(...)``."""
+    for name, values in instances.items():
+        for result in values:
+            statistic = getattr(result, "statistic", None)
+            pvalue = getattr(result, "pvalue", None)
+            if statistic is None or pvalue is None or np.ndim(statistic) or np.ndim(pvalue):
+                continue
+            assert tuple(result) == (statistic, pvalue), name  # type: ignore[arg-type]
+    scores = table(5)
+    f, p = stats.anova_oneway(scores)
+    assert (f, p) == pytest.approx(tuple(sps.f_oneway(*scores.T)), rel=1e-10)
+
+
 def test_inputs_show_their_first_and_last_rows_in_a_notebook():
     from irscale.core.notebook import MAX_ROWS
     from irscale.io import read_qrels, read_run

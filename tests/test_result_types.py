@@ -270,6 +270,8 @@ def instances(tmp_path_factory):
                 pairs=True)],
             "UnjudgedBounds": [collections.unjudged_bounds(
                 {"1": {"d1": 1, "d2": 0}, "2": {"d4": 1}}, RUNS, ["map", "P@2"])],
+            "MeanEstimate": [collections.ppi_mean([0.2, 0.4, 0.9], [0.3, 0.5, 0.7],
+                                                  [0.1, 0.6, 0.8, 0.4])],
             "CounterfactualResult": [online.counterfactual(
                 click_log, {"q": ["b", "a"]}, estimator="pbm-ips")],
             "SatisfactionModel": [online.fit_satisfaction(

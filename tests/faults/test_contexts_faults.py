@@ -73,6 +73,19 @@ CASES = [
     err("eval-prefs-bounds-not-read", ["eval", "-R", "prefs", "-m", "prefs_simp",
                                        "--bounds", "qrels.txt", "a.run"],
         "--bounds does not apply to preference judgments (", files=FILES),
+    # a context's measures mixed with others: one rule and wording for every context in
+    # the API and on the command line (diversity and fairness said it in words of their
+    # own before, and sessions, texts, pyramids and nuggets gave "unknown measure")
+    err("eval-diversity-mixed", ["eval", "-m", "map", "-m", "alpha-nDCG@20", "div.qrels",
+                                 "a.run"],
+        "diversity measures cannot be mixed with other measures ('map'): evaluate them in "
+        "a call of their own", files=DIVERSITY),
+    err("eval-session-mixed", ["eval", "-m", "sDCG@10", "-m", "map", "qrels.txt", "a.run"],
+        "session measures cannot be mixed with other measures ('map'): evaluate them in a "
+        "call of their own", files=FILES),
+    err("eval-text-mixed", ["eval", "-m", "map", "-m", "ROUGE-L", "qrels.txt", "a.run"],
+        "ROUGE and BLEU cannot be mixed with other measures ('map'): evaluate them in a "
+        "call of their own", files=FILES),
     # ndeval's -riskAlpha: one rule and wording (the diversity rules said it twice)
     err("eval-risk-alpha-without-baseline", ["eval", "-m", "ndeval", "--format", "ndeval",
                                              "--risk-alpha", "1", "div.qrels", "a.run"],
@@ -100,6 +113,26 @@ API_ROWS: list[tuple[str, Callable[[], object], type, str]] = [
     ("bleu-mixed-with-rouge",
      lambda: irscale.evaluate(REFERENCES, CANDIDATES, "BLEU ROUGE-L"), MeasureError,
      "BLEU cannot be mixed with ROUGE measures ('ROUGE-L')"),
+    ("diversity-mixed",
+     lambda: irscale.evaluate(QRELS, SESSION_RUN, ["alpha-nDCG@20", "map"]), MeasureError,
+     "diversity measures cannot be mixed with other measures ('map'): evaluate them in a "
+     "call of their own"),
+    ("fairness-mixed",
+     lambda: irscale.evaluate(QRELS, SESSION_RUN, ["map", "AWRF@10"]), MeasureError,
+     "fairness measures cannot be mixed with other measures ('map'): evaluate them in a "
+     "call of their own"),
+    ("session-mixed",
+     lambda: irscale.evaluate(QRELS, SESSION_RUN, ["P@5", "sDCG@10"]), MeasureError,
+     "session measures cannot be mixed with other measures ('P@5'): evaluate them in a "
+     "call of their own"),
+    ("pyramid-mixed",
+     lambda: irscale.evaluate(b"", b"", ["pyramid", "map"]), MeasureError,
+     "pyramid scores cannot be mixed with other measures ('map'): evaluate them in a call "
+     "of their own"),
+    ("nuggets-mixed",
+     lambda: irscale.evaluate(b"", b"", ["W-Rec", "map"]), MeasureError,
+     "nugget measures cannot be mixed with other measures ('map'): evaluate them in a "
+     "call of their own"),
     ("session-click-options-need-clicks",
      lambda: irscale.evaluate_sessions(QRELS, SESSION_RUN, "sDCG@10", click_order="rank"),
      ParameterError, "click_order= applies to click logs (clicks=)"),

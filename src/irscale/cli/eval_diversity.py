@@ -70,9 +70,9 @@ def diversity_inputs(args: argparse.Namespace) -> bool:
 
         flags = [is_diversity_name(name) for name in names]
     if any(flags) and not all(flags):
-        raise MeasureError(f"diversity measures read diversity qrels and cannot be mixed "
-                           f"with other measures ({names[flags.index(False)]!r}): evaluate "
-                           "them in a call of their own")
+        from ..evaluation.contexts.intents import INTENTS
+
+        raise MeasureError(INTENTS.mixed(names[flags.index(False)]))
     diversity = bool(flags) and all(flags)
     fmt = getattr(args, "qrels_format", "auto") or "auto"
     if fmt == "diversity" and names and not diversity:

@@ -38,7 +38,7 @@ CONTEXTS: dict[str, ContextInfo] = {
         "rankings judged per intent (diversity qrels: topic intent docno rel)",
         "diversity", ("alpha-nDCG@20", "ERR-IA(alpha=0.5)@10", "D#-nDCG@10", "IA(nDCG@10)",
                       "ndeval"),
-        "irscale eval with diversity qrels; irscale.evaluate_diversity"),
+        "irscale eval with diversity qrels; irscale.evaluate with diversity qrels"),
     "sessions": ContextInfo(
         "multi-query sessions: the ranked lists of a session's queries, in order",
         "session", ("sDCG@10", "nsDCG(norm=jarvelin)@10", "U(L=132000)"),

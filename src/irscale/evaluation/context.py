@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import ParameterError
+from ..errors import MeasureError, ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.results import Evaluation
@@ -104,6 +104,12 @@ class Context:
         return (f"{option} does not apply to {self.what} ({', '.join(listed[:-1])} or "
                 f"{listed[-1]})")
 
+    def mixed(self, other: str) -> str:
+        """The one message that refuses its measures in a call with another measure
+        (``other``), in the API and on the command line (:func:`choose`)."""
+        return (f"{self.what} cannot be mixed with other measures ({other!r}): evaluate "
+                "them in a call of their own")
+
     def elsewhere(self) -> str:
         """The one message of ``irscale eval`` given the measures of a context with a
         command of its own (:attr:`command`)."""
@@ -145,11 +151,31 @@ def unregister(name: str) -> None:
 def choose(qrels: Any, measures: Any, options: Mapping[str, Any]) -> Context:
     """The context that evaluates a call: the first declared one that claims it, the
     default one (:data:`DEFAULT`) when none does (the contexts are declared by importing
-    :mod:`irscale.evaluation.contexts`)."""
+    :mod:`irscale.evaluation.contexts`). A call that none claims but in which a context
+    would claim some of the measures on their own mixes that context's measures with
+    others: a :class:`~irscale.errors.MeasureError` (:meth:`Context.mixed`), one rule for
+    every context."""
     for context in CONTEXTS.values():
         if context.name != DEFAULT and context.claims(qrels, measures, options):
             return context
+    _refuse_mixed(qrels, measure_names(measures), options)
     return CONTEXTS[DEFAULT]
+
+
+def _refuse_mixed(qrels: Any, names: list[str], options: Mapping[str, Any]) -> None:
+    """The one rule of a call that mixes a context's measures with others (:func:`choose`):
+    each name is asked of each context on its own, unless every name is one of trec_eval's
+    or of the catalogue's rankings (no other context is then loaded)."""
+    from ..measures.names import is_measure_name
+
+    if len(names) < 2 or all(map(is_measure_name, names)):
+        return
+    for context in CONTEXTS.values():
+        if context.name == DEFAULT:
+            continue
+        own = [context.claims(qrels, [name], options) for name in names]
+        if any(own):  # not every one: the context would have claimed the call
+            raise MeasureError(context.mixed(names[own.index(False)]))
 
 
 def refuse_unread(context: Context, given: Mapping[str, str]) -> None:
@@ -170,7 +196,6 @@ def catalogue_claim(catalogue: str) -> Claim:
     catalogue)."""
 
     def claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
-        from ..errors import MeasureError
         from ..measures.names import is_measure_name, parse_name
 
         names = measure_names(measures)

@@ -13,7 +13,7 @@ qrels have (others are left out, as trec_eval leaves them out), means over those
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -36,17 +36,6 @@ def is_fairness_name(name: str) -> bool:
 
     parts = split_name(name.strip())
     return parts is not None and parts.name in FAIRNESS_REGISTRY
-
-
-def fairness_requested(names: Sequence[str]) -> bool:
-    """True when every name is a fairness measure's; fairness measures mixed with others
-    are a :class:`MeasureError` (they read stochastic runs, the others rankings)."""
-    flags = [is_fairness_name(n) for n in names]
-    if any(flags) and not all(flags):
-        mixed = next(n for n, f in zip(names, flags, strict=True) if not f)
-        raise MeasureError(f"fairness measures read stochastic runs and cannot be mixed with "
-                           f"other measures ({mixed!r}): evaluate them in a call of their own")
-    return bool(flags) and all(flags)
 
 
 def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,

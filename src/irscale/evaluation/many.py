@@ -50,7 +50,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..cache.entries import decode, encode
 from ..cache.evaluations import call_key, run_key, store
@@ -97,7 +97,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.scorematrix import ScoreMatrix
-    from ..stats.baseline import BaselineComparison
 
 #: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width
 #: :func:`part_name` gives).
@@ -166,24 +165,6 @@ class ManyEvaluation(RunSummaries):
         if not allow_missing:
             matrix.check_complete()
         return matrix
-
-    def compare(self, baseline: str | Sequence[str], test: str = "t", *,
-                correction: str | None = "holm", alpha: float = 0.05,
-                alternative: str = "two-sided", measures: Sequence[str] | None = None,
-                **options: object) -> BaselineComparison:
-        """Every other run against ``baseline`` on the per-topic values kept in
-        :attr:`per_topic_dir`, as :meth:`irscale.Evaluation.compare` (which documents the
-        arguments): its ``to_frame()`` is the table, its ``format("latex")`` the paper's
-        table. ``measures`` default: the measures averaged over topics."""
-        from ..stats.baseline import baseline_comparison
-
-        if measures is None:
-            measures = [c.label for c in self.columns
-                        if c.per_query and c.aggregate == "mean" and c.value_type != "str"]
-        return baseline_comparison(self.to_matrix(measures=measures), baseline, test=test,
-                                   correction=cast(Any, correction), alpha=alpha,
-                                   alternative=cast(Any, alternative), measures=measures,
-                                   **cast(dict[str, Any], options))
 
     def __repr__(self) -> str:
         return (f"ManyEvaluation({len(self.runs)} runs, measures="

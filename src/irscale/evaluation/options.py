@@ -20,25 +20,31 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Literal, TypedDict, TypeVar, get_type_hints
+from typing import Any, Literal, TypedDict, TypeVar, cast, get_type_hints
 
-from ..core.options import TiePolicy
-from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.options import RankingOptions, TiePolicy
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: The options that rank and judge the runs, declared with their defaults where the judging
+#: reads them (:class:`~irscale.core.options.RankingOptions`, in ``core``).
+_RANKING = RankingOptions()
+
+
 @dataclass(frozen=True)
 class TrecEvalOptions:
-    """trec_eval's options with their defaults (meanings: :func:`irscale.evaluate`)."""
+    """trec_eval's options with their defaults (meanings: :func:`irscale.evaluate`): those
+    of the ranking and judging read from :class:`~irscale.core.options.RankingOptions`,
+    ``-c`` and ``-N`` declared here."""
 
-    relevance_level: int = DEFAULT_RELEVANCE_LEVEL
-    max_docs: int | None = None
-    judged_only: bool = False
+    relevance_level: int = _RANKING.relevance_level
+    max_docs: int | None = _RANKING.max_docs
+    judged_only: bool = _RANKING.judged_only
     complete: bool = False
     num_docs_in_coll: int = 0
-    compat: Literal[9, 10] = 9
-    ties: TiePolicy = "trec_eval"
+    compat: Literal[9, 10] = cast(Literal[9, 10], _RANKING.compat)
+    ties: TiePolicy = _RANKING.ties
 
 
 #: The defaults, as the signatures of the runners read them (``relevance_level: int =

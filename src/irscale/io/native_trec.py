@@ -20,8 +20,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.judged import JudgedRankings
 from ..core.native_judge import judged_rankings
-from ..core.options import RankingOptions, TiePolicy
-from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.options import RankingOptions
 from .files import PathLike
 from .native_files import RunNote, judge_batch, trec_file
 
@@ -89,18 +88,13 @@ def engine_judgment(judged: tuple, run_names: Sequence[str], options: RankingOpt
 def judge_files(
     qrels: PathLike,
     runs: Sequence[PathLike],
+    options: RankingOptions | None = None,
     *,
-    ties: TiePolicy = "trec_eval",
-    relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    compat: int = 9,
     complete: bool = False,
 ) -> JudgedRankings:
     """:func:`judge_trec` of files given by their paths; the options are trec_eval's
-    (:class:`~irscale.core.options.RankingOptions`), ``complete`` its ``-c``. Runs are
-    named after their last run id."""
-    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
-                             judged_only=judged_only, ties=ties, compat=compat)
+    ranking options, declared once (:class:`~irscale.core.options.RankingOptions`, its
+    defaults when ``None``), ``complete`` its ``-c``. Runs are named after their last run
+    id."""
     return judge_trec(trec_file(qrels), [trec_file(path) for path in runs], options,
                       placeholders=complete)

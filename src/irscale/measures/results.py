@@ -192,6 +192,41 @@ class RunSummaries(HtmlRepr):
         return pd.DataFrame(rows)
 
 
+    def compare(self, baseline: str | Sequence[str], test: str = "t", *,
+                correction: str | None = "holm",
+                alpha: float = 0.05, alternative: str = "two-sided",
+                measures: Sequence[str] | None = None, **options: object
+                ) -> BaselineComparison:
+        """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
+        (measure, run) the two means, the delta and its CI, p, adjusted p and the topics
+        won, tied and lost (:func:`irscale.stats.baseline.baseline_comparison`, which
+        documents the arguments and the columns). The result's ``to_frame()`` is that
+        table; its ``format("latex")`` (or ``"markdown"``, ``"html"``) the paper's table
+        with ↑/↓ marks, as ``irscale eval --format latex --baseline`` prints it.
+        ``interval="t"`` or ``"bootstrap"`` adds the interval over topics of each mean and
+        of each delta (``irscale compare --ci``). The same for every result with summaries
+        (an :class:`Evaluation`, :func:`irscale.evaluate_many`'s result on the per-topic
+        values it kept), on :meth:`to_matrix`.
+
+        >>> import irscale
+        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
+        >>> runs = {"bm25": {"q1": {"d9": 2, "d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}},
+        ...         "new": {"q1": {"d1": 2, "d9": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}}
+        >>> comparison = irscale.evaluate(qrels, runs, ["map"]).compare("bm25")
+        >>> table = comparison.to_frame()
+        >>> table[["run", "baseline_mean", "run_mean", "delta", "wins", "ties", "losses"]]
+          run  baseline_mean  run_mean     delta  wins  ties  losses
+        0  new       0.833333       1.0  0.166667     1     2       0
+        >>> print(comparison.format("latex").splitlines()[7:9])
+        ['bm25 & 0.8333 \\\\\\\\', 'new & \\\\textbf{1.0000} \\\\\\\\']
+        """
+        from ..stats.baseline import baseline_comparison
+
+        return baseline_comparison(self, baseline, test=test,
+                                   correction=cast(Any, correction), alpha=alpha,
+                                   alternative=cast(Any, alternative), measures=measures,
+                                   **cast(dict[str, Any], options))
+
     def _html_frame(self) -> pd.DataFrame:
         """A notebook shows the runs × measures means (the summaries when no measure is
         numeric)."""
@@ -389,39 +424,6 @@ class Evaluation(RunSummaries):
     @property
     def counted_topics(self) -> int | None:
         return self.averaging.n_qrels_topics if self.averaging.complete else None
-
-    def compare(self, baseline: str | Sequence[str], test: str = "t", *,
-                correction: str | None = "holm",
-                alpha: float = 0.05, alternative: str = "two-sided",
-                measures: Sequence[str] | None = None, **options: object
-                ) -> BaselineComparison:
-        """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
-        (measure, run) the two means, the delta and its CI, p, adjusted p and the topics
-        won, tied and lost (:func:`irscale.stats.baseline.baseline_comparison`, which
-        documents the arguments and the columns). The result's ``to_frame()`` is that
-        table; its ``format("latex")`` (or ``"markdown"``, ``"html"``) the paper's table
-        with ↑/↓ marks, as ``irscale eval --format latex --baseline`` prints it.
-        ``interval="t"`` or ``"bootstrap"`` adds the interval over topics of each mean and
-        of each delta (``irscale compare --ci``).
-
-        >>> import irscale
-        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
-        >>> runs = {"bm25": {"q1": {"d9": 2, "d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}},
-        ...         "new": {"q1": {"d1": 2, "d9": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}}
-        >>> comparison = irscale.evaluate(qrels, runs, ["map"]).compare("bm25")
-        >>> table = comparison.to_frame()
-        >>> table[["run", "baseline_mean", "run_mean", "delta", "wins", "ties", "losses"]]
-          run  baseline_mean  run_mean     delta  wins  ties  losses
-        0  new       0.833333       1.0  0.166667     1     2       0
-        >>> print(comparison.format("latex").splitlines()[7:9])
-        ['bm25 & 0.8333 \\\\\\\\', 'new & \\\\textbf{1.0000} \\\\\\\\']
-        """
-        from ..stats.baseline import baseline_comparison
-
-        return baseline_comparison(self, baseline, test=test,
-                                   correction=cast(Any, correction), alpha=alpha,
-                                   alternative=cast(Any, alternative), measures=measures,
-                                   **cast(dict[str, Any], options))
 
     # ---------------------------------------------------------------- outputs
     def write(self, stream: IO[bytes], fmt: str = "trec", *, per_query: bool = False,

@@ -28,6 +28,7 @@ from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
 from ..stats import sign_test
+from ..stats.protocol import Unpacks
 from ..stats.tables import Format
 from ..stats.validation import check_alpha, tie_tolerance
 from .common import format_frame, pair_index, paired_tables
@@ -36,7 +37,7 @@ __all__ = ["Concordance", "concordance_table", "concordance_test"]
 
 
 @dataclass(frozen=True)
-class Concordance(HtmlRepr):
+class Concordance(Unpacks, HtmlRepr):
     """Outcome of the concordance test of ``measure_1`` and ``measure_2`` (module docs).
 
     Protocol: ``statistic`` (``wins_1``, the sign test's number of positive differences:

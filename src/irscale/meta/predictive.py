@@ -39,6 +39,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
 from ..errors import AlignmentError, InputError, ParameterError
+from ..stats.protocol import Unpacks
 from ..stats.tables import Format
 from ..stats.validation import score_table, tie_tolerance
 from .common import format_frame
@@ -57,7 +58,7 @@ COLUMNS = ("topic", "left", "right", "preference")
 
 
 @dataclass(frozen=True)
-class PredictivePower(HtmlRepr):
+class PredictivePower(Unpacks, HtmlRepr):
     """Predictive power of ``measure`` against side-by-side preferences (module
     documentation).
 

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
     from ..core.mean_intervals import MeanInterval
-    from ..evaluation import Evaluation
+    from ..measures.results import RunSummaries
 
 #: pairwise_tests' columns → the table's, in the table's order.
 #: The intervals of the means and of delta (``interval=``) follow their values.
@@ -51,7 +51,7 @@ COLUMNS = {"measure": "measure", "a": "run", "b": "baseline", "mean_b": "baselin
            "significant": "significant", "wins": "wins", "ties": "ties", "losses": "losses"}
 
 
-def _matrix(data: Evaluation | ScoreMatrix, measures: Sequence[str] | None
+def _matrix(data: RunSummaries | ScoreMatrix, measures: Sequence[str] | None
             ) -> tuple[ScoreMatrix, list[str]]:
     """The score matrix of ``data`` and the measures to compare (default: an evaluation's
     per-topic measures averaged over topics, not its counts; every measure of a matrix)."""
@@ -159,7 +159,7 @@ class BaselineComparison(TableResult):
 
 
 def baseline_comparison(
-    data: Evaluation | ScoreMatrix,
+    data: RunSummaries | ScoreMatrix,
     baseline: str | Sequence[str],
     *,
     test: str = "t",
@@ -177,9 +177,10 @@ def baseline_comparison(
 
     Parameters
     ----------
-    data : Evaluation or ScoreMatrix
-        The result of :func:`irscale.evaluate` (every run must cover the same topics), or
-        a topics × runs × measures score matrix.
+    data : Evaluation, ManyEvaluation or ScoreMatrix
+        The result of :func:`irscale.evaluate` or of :func:`irscale.evaluate_many` (its
+        per-topic values kept; every run must cover the same topics), or a topics × runs ×
+        measures score matrix.
     baseline : str or sequence of str
         The run every other run is compared with, or several: every run against each of
         them, each pair of runs once (against the first of its two runs among the

@@ -63,6 +63,7 @@ from ._linear import solve_normal
 from ._mixed_fit import Grouping, Moments, balanced_theta, optimise, profile
 from .corrections import Correction, adjust_pvalues, correction_name
 from .names import FAMILY, MIXED_METHOD, RANDOM
+from .protocol import Unpacks
 from .results import PairwiseComparisons
 from .shards import ShardScores
 from .tables import Format, alpha_text, check_digits, json_value, render
@@ -73,7 +74,7 @@ QUADRATURE_POINTS = 10
 
 
 @dataclass(frozen=True, eq=False)
-class MixedModelResult(HtmlRepr):
+class MixedModelResult(Unpacks, HtmlRepr):
     """A fitted mixed model (module docstring): the systems' fixed effects, the variance
     components, the fit criteria, and the pairwise comparisons of :meth:`pairwise`.
 

@@ -84,7 +84,7 @@ from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError
 from .corrections import Correction, adjust_pvalues, correction_name
 from .names import RESAMPLE
-from .protocol import ConfidenceInterval, check_confidence_level
+from .protocol import ConfidenceInterval, Unpacks, check_confidence_level
 from .resampling import RngArg, check_resampling, mc_pvalue, seed_sequence
 from .results import AnovaResult, PairwiseComparisons
 from .shards import EmptyPolicy, ShardScores, _apply_policy, shard_anova
@@ -232,7 +232,7 @@ def _missing_replicates(scores: ShardScores, empty: str, resample: str) -> None:
 
 
 @dataclass(frozen=True, eq=False)
-class BootstrapAnovaResult(HtmlRepr):
+class BootstrapAnovaResult(Unpacks, HtmlRepr):
     """The bootstrap ANOVA of replicated scores (:func:`bootstrap_anova`).
 
     ``table`` is the ANOVA of the model (:func:`replicates_anova`); ``effects`` the

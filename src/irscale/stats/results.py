@@ -454,7 +454,7 @@ def tukey_from_means(
 
 # --------------------------------------------------------------------------- ANOVA
 @dataclass(frozen=True)
-class AnovaRow(HtmlRepr):
+class AnovaRow(Unpacks, HtmlRepr):
     """One line of an ANOVA table. ``f``, ``p`` and the effect sizes are ``None`` for the
     error and total lines.
 
@@ -525,7 +525,7 @@ def _anova_display(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 @dataclass(frozen=True, eq=False)
-class AnovaResult(HtmlRepr):
+class AnovaResult(Unpacks, HtmlRepr):
     """An ANOVA table and the system factor's estimates.
 
     ``rows`` holds one :class:`AnovaRow` per model term, then ``error`` and ``total``.

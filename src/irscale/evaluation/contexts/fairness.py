@@ -14,15 +14,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
-    """Every measure a fairness measure (a mix with others is a
-    :class:`~irscale.errors.MeasureError`); names that trec_eval or the catalogue's
+    """Every measure a fairness measure (a mix with others is refused by the one rule of
+    :func:`~irscale.evaluation.context.choose`); names that trec_eval or the catalogue's
     rankings read never load the fairness modules."""
     names = measure_names(measures)
     if not names or all(map(is_measure_name, names)):
         return False
-    from ..fairness import fairness_requested
+    from ..fairness import is_fairness_name
 
-    return fairness_requested(names)
+    return all(map(is_fairness_name, names))
 
 
 def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
