@@ -11,20 +11,16 @@ and its text.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import DuplicateError, InputError
-from ._text import check_int64, is_float, line_of_record, read_fields, source_name
-from .text_codes import objects_of
+from .sampled import COLUMNS, Where, read_columns, renamed_frame
 
 if TYPE_CHECKING:
     import pandas as pd
 
-#: The columns of a file of label probabilities, in order.
-COLUMNS = ("topic", "iter", "docno", "rel", "prob")
 #: How far the probabilities of a pair may sum from 1 (rounding of printed probabilities).
 SUM_TOLERANCE = 1e-6
 
@@ -48,12 +44,7 @@ def read_label_probabilities(source: Any) -> pd.DataFrame:
     import pandas as pd
 
     if hasattr(source, "columns"):
-        aliases = {"query_id": "topic", "doc_id": "docno", "relevance": "rel"}
-        frame = pd.DataFrame(source).rename(columns=aliases)
-        missing = [c for c in ("topic", "docno", "rel", "prob") if c not in frame.columns]
-        if missing:
-            raise InputError(f"label probabilities lack column(s) {', '.join(missing)} "
-                             "(need topic, docno, rel, prob)", source="<DataFrame>")
+        frame = renamed_frame(source, "label probabilities")
         columns = {"topic": frame["topic"].astype(str).to_numpy(dtype=object),
                    "docno": frame["docno"].astype(str).to_numpy(dtype=object),
                    "rel": pd.to_numeric(frame["rel"], errors="coerce").to_numpy(np.float64),
@@ -61,22 +52,14 @@ def read_label_probabilities(source: Any) -> pd.DataFrame:
         _check(columns, "<DataFrame>", lambda row: (row + 1, " ".join(
             map(str, frame[["topic", "docno", "rel", "prob"]].iloc[row]))))
     else:
-        name = source_name(source)
-        fields, raw = read_fields(
-            source, COLUMNS, {"topic": "str", "docno": "str", "rel": "int", "prob": "float"},
-            {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
-            "label probabilities")
-        columns = {"topic": objects_of(fields.strings("topic")),
-                   "docno": objects_of(fields.strings("docno")),
-                   "rel": fields.numbers("rel"), "prob": fields.numbers("prob")}
-        _check(columns, name, lambda row: line_of_record(raw(), row))
+        columns, name, where = read_columns(source, "label probabilities")
+        _check(columns, name, where)
     return pd.DataFrame({"topic": columns["topic"], "docno": columns["docno"],
                          "rel": np.asarray(columns["rel"]).astype(np.int64),
                          "prob": np.asarray(columns["prob"], dtype=np.float64)})
 
 
-def _check(columns: dict[str, Any], source: str,
-           where: Callable[[int], tuple[int | None, str]]) -> None:
+def _check(columns: dict[str, Any], source: str, where: Where) -> None:
     """Integer grades, probabilities in [0, 1], a grade once a pair and each pair's
     probabilities summing to 1 (module documentation); errors at the first line at fault
     (a pair's sum: at its first line)."""

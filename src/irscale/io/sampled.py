@@ -52,15 +52,8 @@ def check_sampled_qrels(source: Any) -> Pending[pd.DataFrame]:
     :func:`read_sampled_qrels`) with numpy and a set of keys, and their frame built later,
     so that a command checks every file it reads before pandas is imported
     (:mod:`irscale.io.pending`)."""
-    name = source_name(source)
-    fields, raw = read_fields(
-        source, COLUMNS, {"topic": "str", "docno": "str", "rel": "int", "prob": "float"},
-        {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
-        "sampled judgments")
-    columns = {"topic": objects_of(fields.strings("topic")),
-               "docno": objects_of(fields.strings("docno")),
-               "rel": fields.numbers("rel"), "prob": fields.numbers("prob")}
-    _check_values(columns, name, lambda row: line_of_record(raw(), row))
+    columns, name, where = read_columns(source, "sampled judgments")
+    _check_values(columns, name, where)
 
     def build() -> pd.DataFrame:
         import pandas as pd
@@ -68,6 +61,40 @@ def check_sampled_qrels(source: Any) -> Pending[pd.DataFrame]:
         return pd.DataFrame(columns)
 
     return Pending(name, build)
+
+
+#: Where a row of an input is: its line number (None: not known) and text.
+Where = Callable[[int], tuple[int | None, str]]
+
+
+def read_columns(source: Any, what: str) -> tuple[dict[str, Any], str, Where]:
+    """The columns ``topic, docno, rel, prob`` of a ``topic iter docno rel prob`` file of
+    ``what`` (sampled judgments, label probabilities): every line's field count, integer
+    ``rel`` and numeric ``prob`` checked; with the file's name and where each row is."""
+    name = source_name(source)
+    fields, raw = read_fields(
+        source, COLUMNS, {"topic": "str", "docno": "str", "rel": "int", "prob": "float"},
+        {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
+        what)
+    columns = {"topic": objects_of(fields.strings("topic")),
+               "docno": objects_of(fields.strings("docno")),
+               "rel": fields.numbers("rel"), "prob": fields.numbers("prob")}
+    return columns, name, lambda row: line_of_record(raw(), row)
+
+
+def renamed_frame(source: Any, what: str) -> pd.DataFrame:
+    """The DataFrame ``source`` of ``what`` with ir_measures' names (``query_id, doc_id,
+    relevance``) renamed ``topic, docno, rel``; refused without ``topic, docno, rel,
+    prob``."""
+    import pandas as pd
+
+    aliases = {"query_id": "topic", "doc_id": "docno", "relevance": "rel"}
+    frame = pd.DataFrame(source).rename(columns=aliases)
+    missing = [c for c in ("topic", "docno", "rel", "prob") if c not in frame.columns]
+    if missing:
+        raise InputError(f"{what} lack column(s) {', '.join(missing)} (need topic, docno, "
+                         "rel, prob)", source="<DataFrame>")
+    return frame
 
 
 def _first_repeat(topics: Any, docnos: Any) -> int | None:
@@ -81,8 +108,7 @@ def _first_repeat(topics: Any, docnos: Any) -> int | None:
     return None
 
 
-def _check_values(columns: Any, source: str,
-                  where: Callable[[int], tuple[int | None, str]]) -> None:
+def _check_values(columns: Any, source: str, where: Where) -> None:
     """Degrees ≥ 0, probabilities in (0, 1], one line per (topic, docno): ``columns``
     (a frame or a dict of arrays) of ``topic, docno, rel, prob``."""
     rel = np.asarray(columns["rel"], dtype=np.float64)
@@ -112,12 +138,7 @@ def _check_values(columns: Any, source: str,
 def _checked_frame(source: Any) -> pd.DataFrame:
     import pandas as pd
 
-    aliases = {"query_id": "topic", "doc_id": "docno", "relevance": "rel"}
-    frame = pd.DataFrame(source).rename(columns=aliases)
-    missing = [c for c in ("topic", "docno", "rel", "prob") if c not in frame.columns]
-    if missing:
-        raise InputError(f"sampled judgments lack column(s) {', '.join(missing)} (need "
-                         "topic, docno, rel, prob)", source="<DataFrame>")
+    frame = renamed_frame(source, "sampled judgments")
     frame = pd.DataFrame({"topic": frame["topic"].astype(str),
                           "docno": frame["docno"].astype(str),
                           "rel": pd.to_numeric(frame["rel"], errors="coerce"),
