@@ -166,7 +166,8 @@ def test_files_by_path_and_gzip(tmp_path):
         path = tmp_path / f"{which}.run"
         path.write_bytes(text(run_lines(which)))
         paths.append(path)
-    native = judge_files(tmp_path / "qrels.gz", paths, ties="file-order", complete=True)
+    native = judge_files(tmp_path / "qrels.gz", paths, RankingOptions(ties="file-order"),
+                         complete=True)
     python = python_path(qrels, [p.read_bytes() for p in paths],
                          RankingOptions(ties="file-order"), placeholders=True)
     assert_same_judged(native, python)

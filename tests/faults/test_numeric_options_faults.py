@@ -27,7 +27,7 @@ from irscale.cli.options import ListAction
 from ..cli_parsers import parsers
 from .conftest import Result, assert_ok, error_line, text
 from .test_collections_faults import SAMPLED
-from .test_labels_faults import AUTO, CROWD, GP, GP_FILES, Q2
+from .test_labels_faults import AUTO, CROWD, GP, GP_FILES, PROBS, Q2
 from .test_labels_pairwise_faults import FILES as PAIRWISE_FILES
 from .test_meta_gtheory_faults import FILES as GTHEORY_FILES
 from .test_online_calibrate_faults import FILES as CALIBRATE_FILES
@@ -51,6 +51,7 @@ RUNS = ("qrels.txt", "a.run", "b.run", "c.run")
 FILES: dict[str, str | bytes] = {
     **SESSION_FILES, **{k: v for k, v in AFILES.items() if k != "len.txt"},
     "crowd.txt": text(CROWD), **GP_FILES, "h.txt": Q2["h.txt"], **PAIRWISE_FILES, **SAMPLED,
+    **PROBS,
     "pbm-model.json": MODEL["pbm.json"], **TABLE, "ab.log": LOGS["log.txt"],
     "su.txt": LOGS["su.txt"], "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n",
     "train.log": CLICK_FILES["train.log"], "test.log": CLICK_FILES["test.log"],
@@ -202,6 +203,8 @@ USING: dict[tuple[str, str], list[str]] = {
     ("pool simulate", "--k"): [*RUNS_OF["pool simulate"], "--strategy", "rrf", "--budget",
                                "2"],
     ("pool build", "--relevance-level"): [*USING_BUDGET, "--qrels", "qrels.txt"],
+    **{("labels auto", option): ["labels", "auto", "ap.txt", *AUTO[3:],
+                                 "--label-probabilities"] for option in ("--draws", "--seed")},
     ("meta correlate", "--p"): [*BASES["meta correlate"], "--method", "rbo"],
     ("meta correlate", "--seed"): [*BASES["meta correlate"], "-B", "20"],
     ("meta split", "--samples"): [*BASES["meta split"], "--models", "bootstrap"],
