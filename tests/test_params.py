@@ -195,10 +195,15 @@ def _public_callables():
             elif inspect.isclass(value):
                 for attribute, member in vars(value).items():
                     member = getattr(member, "__func__", member)  # class and static methods
-                    if inspect.isfunction(member) and id(member) not in seen and (
-                            attribute == "__init__" or not attribute.startswith("_")):
-                        seen.add(id(member))
-                        yield f"{value.__module__}.{member.__qualname__}", member
+                    if not inspect.isfunction(member) or (
+                            attribute != "__init__" and attribute.startswith("_")):
+                        continue
+                    # named where it is written: the edge puts wrappers of inherited methods
+                    # in the class itself once one of its objects is returned
+                    full = f"{member.__module__}.{member.__qualname__}"
+                    if full not in seen:
+                        seen.add(full)
+                        yield full, member
 
 
 def _same(param, value) -> bool:

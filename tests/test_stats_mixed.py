@@ -153,6 +153,9 @@ def score_tables(draw, missing: bool):
         holes = rng.random((t, s)) < 0.2
         holes[:, rng.integers(s)] = False  # every system keeps scores
         holes[rng.integers(t)] = False
+        # three topics a system at least: each system's effect leaves residual degrees of
+        # freedom (a system seen on one topic fits it exactly, and σ² is not identified)
+        holes[:3, (~holes).sum(axis=0) < 3] = False
         values[holes] = np.nan
     return values
 
