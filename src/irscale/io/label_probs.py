@@ -71,23 +71,20 @@ def _check(columns: dict[str, Any], source: str, where: Where) -> None:
         if bad.any():
             line, text = where(int(np.flatnonzero(bad)[0]))
             raise InputError(message, source=source, line=line, text=text)
-    first: dict[tuple[str, str], int] = {}
-    total: dict[tuple[str, str], float] = {}
-    grades: set[tuple[str, str, int]] = set()
-    for row, (topic, docno, grade, p) in enumerate(zip(columns["topic"], columns["docno"],
-                                                       rel.astype(np.int64).tolist(),
-                                                       prob.tolist(), strict=True)):
-        if (topic, docno, grade) in grades:
-            line, text = where(row)
-            raise DuplicateError("the same grade of the document twice for the topic",
-                                 source=source, line=line, text=text)
-        grades.add((topic, docno, grade))
-        first.setdefault((topic, docno), row)
-        total[(topic, docno)] = total.get((topic, docno), 0.0) + p
-    for pair, row in first.items():
-        if abs(total[pair] - 1.0) > SUM_TOLERANCE:
-            line, text = where(row)
-            raise InputError(f"the probabilities of document {pair[1]!r} of topic "
-                             f"{pair[0]!r} sum to {total[pair]:.6g}, not 1 (one line a "
-                             "grade: a label held with probability p is two lines, p and "
-                             "1 - p)", source=source, line=line, text=text)
+    import pandas as pd
+
+    pair, _ = pd.factorize(pd.MultiIndex.from_arrays([columns["topic"], columns["docno"]]))
+    twice = np.flatnonzero(pd.DataFrame({"pair": pair, "rel": rel}).duplicated().to_numpy())
+    if len(twice):
+        line, text = where(int(twice[0]))
+        raise DuplicateError("the same grade of the document twice for the topic",
+                             source=source, line=line, text=text)
+    total = np.bincount(pair, weights=prob)  # row order within a pair, as a running sum
+    off = np.flatnonzero(np.abs(total - 1.0) > SUM_TOLERANCE)
+    if len(off):  # pairs are numbered in order of their first line
+        row = int(np.flatnonzero(pair == off[0])[0])
+        line, text = where(row)
+        raise InputError(f"the probabilities of document {columns['docno'][row]!r} of topic "
+                         f"{columns['topic'][row]!r} sum to {total[off[0]]:.6g}, not 1 (one "
+                         "line a grade: a label held with probability p is two lines, p and "
+                         "1 - p)", source=source, line=line, text=text)
