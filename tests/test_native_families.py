@@ -76,7 +76,7 @@ def test_each_declaration_reads_the_kinds_of_parameters_its_kernel_takes():
 
 
 def test_a_reader_of_a_kind_the_kernel_does_not_take_is_refused():
-    with pytest.raises(TypeError, match="^P: the engine's kernel takes no floats, gains$"):
+    with pytest.raises(TypeError, match=r"^P: the engine's kernel takes no floats, gains$"):
         Native(floats=tuple, gains=tuple).call("P", (5,))
     assert Native().call("P", (5, 10)).ints == (5, 10)
 
