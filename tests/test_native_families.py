@@ -1,8 +1,12 @@
 """trec_eval's families declared in one place: each ``declare_native`` of
-:mod:`irscale.measures.trec` is a line of the engine's table (``rust/src/measures/
-families.rs``, handed to Python by ``_engine.trec_families``) and each of the table's
-measures is declared, with the same kinds of parameters; the engine's dispatch finds every
-line of the table by its name and refuses parameters outside the line's counts."""
+:mod:`irscale.measures.trec` is the Python half of a family whose other half, its kernel
+and its line, is one module of ``rust/src/measures/`` (gathered into the engine's table by
+``rust/build.rs``, handed to Python by ``_engine.trec_families``): every declaration has its
+line and every measure of the table its declaration; a declaration reads the kinds of
+parameters its line takes (read from the table, not restated); the engine's dispatch finds
+every line of the table by its name and refuses parameters outside the line's counts. (A
+throw-away family of one file, dispatched by name, is the engine's own test:
+``rust/src/measures/throwaway.rs``.)"""
 
 from __future__ import annotations
 
@@ -56,18 +60,25 @@ def test_the_declarations_are_the_engine_s_measures():
     assert len(ROLES) == len(TABLE), "a name twice in the engine's table"
     assert set(ROLES.values()) == {"measure", "part"}
     measures = {name for name, role in ROLES.items() if role == "measure"}
-    assert set(declared()) == measures
+    assert sorted(set(declared()) - set(ROLES)) == [], "declared without an engine family"
+    assert sorted(measures - set(declared())) == [], "engine measures without a declaration"
+    parts = set(ROLES) - measures
+    assert sorted(parts & set(declared())) == [], "parts of other measures declared"
 
 
 def test_each_declaration_reads_the_kinds_of_parameters_its_kernel_takes():
-    unread = Native()
     for name, family in declared().items():
         native = family.native
         assert native is not None
-        reads = (native.ints is not unread.ints, native.floats is not unread.floats,
-                 native.gains is not unread.gains)
-        takes = tuple(bounds != (0, 0) for bounds in BOUNDS[name])
-        assert reads == takes, name
+        takes = {kind for kind, bounds in zip(("ints", "floats", "gains"), BOUNDS[name],
+                                              strict=True) if bounds != (0, 0)}
+        assert set(native.readers(name)) == takes, name
+
+
+def test_a_reader_of_a_kind_the_kernel_does_not_take_is_refused():
+    with pytest.raises(TypeError, match=r"^P: the engine's kernel takes no floats, gains$"):
+        Native(floats=tuple, gains=tuple).call("P", (5,))
+    assert Native().call("P", (5, 10)).ints == (5, 10)
 
 
 def test_each_declaration_s_default_call_fits_its_line():

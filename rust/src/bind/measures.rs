@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 
 use super::guard::detached;
 use crate::judged::JudgedView;
-use crate::measures::families::Count;
+use crate::measures::families::{self, Count};
 use crate::measures::{self, Context, FAMILIES, Params, Values};
 
 /// The values of one trec_eval measure family on a batch of judged rankings (the arrays of
@@ -88,15 +88,14 @@ fn trec_output_names(
 /// A count of parameters as Python reads it: `(min, max)`, `max` `None` for no bound.
 type Bounds = (usize, Option<usize>);
 
-/// The engine's table of trec_eval families (`measures::FAMILIES`), one tuple per line in
-/// the table's order: `(name, cut-offs, numbers, gain pairs, role)`, each count of
-/// parameters as `(min, max)` and the role `measure` (declared by `declare_native`) or
-/// `part` (computed for other measures).
+/// The engine's table of trec_eval families (`measures::FAMILIES`, each module's lines), one
+/// tuple per line in the table's order: `(name, cut-offs, numbers, gain pairs, role)`, each
+/// count of parameters as `(min, max)` and the role `measure` (declared by `declare_native`)
+/// or `part` (computed for other measures).
 #[pyfunction]
 fn trec_families() -> Vec<(&'static str, Bounds, Bounds, Bounds, &'static str)> {
     let bounds = |count: Count| (count.min, count.max);
-    FAMILIES
-        .iter()
+    families::lines(FAMILIES)
         .map(|family| {
             let shape = family.shape;
             (

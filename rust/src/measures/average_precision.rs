@@ -14,9 +14,17 @@
 //! is `S(min(k, n))` itself, for averages with another divisor (NTCIREVAL's AP@l).
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure, part};
 use super::table::{cutoff_names, float_column, float_columns};
 use crate::judged::{Cutoffs, JudgedView};
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("map", map, Shape::NONE),
+    measure("gm_map", map, Shape::NONE),
+    measure("map_cut", map_cut, Shape::CUTOFFS),
+    part("map_cut_sum", map_cut_sum, Shape::CUTOFFS),
+];
 
 /// trec_eval's AP of ranking `i` (`R = 0` with a passing document, possible with a level
 /// ≤ -1 only, gives `S(n) / 0 = inf`, as in C).

@@ -25,9 +25,16 @@
 //! level ≤ 0 makes judged documents relevant). gm_bpref is bpref under its own name.
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::table::float_column;
 use crate::judged::{JudgedView, UNJUDGED};
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("bpref", bpref, Shape::NONE),
+    measure("gm_bpref", bpref, Shape::NONE),
+    measure("infAP", infap, Shape::NONE),
+];
 
 /// trec_eval's INFAP_EPSILON.
 const INFAP_EPSILON: f64 = 0.00001;

@@ -9,9 +9,19 @@
 //! no per-ranking value (the run's id is printed by the summary).
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::table::int_column;
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("runid", runid, Shape::NONE),
+    measure("num_q", num_q, Shape::NONE),
+    measure("num_ret", num_ret, Shape::NONE),
+    measure("num_rel", num_rel, Shape::NONE),
+    measure("num_rel_ret", num_rel_ret, Shape::NONE),
+    measure("num_nonrel_judged_ret", num_nonrel_judged_ret, Shape::NONE),
+];
 
 /// `runid`: no value per ranking.
 pub fn runid(_: &Call, _: &JudgedView) -> Result<Outputs, String> {

@@ -1,14 +1,14 @@
-//! The table of the engine's trec_eval families ([`FAMILIES`]): each family's name, its
-//! kernel (one signature for all: [`Kernel`]), the parameters it reads ([`Shape`]) and its
-//! [`Role`]. A new family is one kernel module and one line here, beside its Python
-//! declaration (`irscale.measures.native.declare_native`); the engine hands this table to
-//! Python (`_engine.trec_families`), where a test checks that both name the same families
-//! and the same kinds of parameters.
+//! The lines of the engine's table of trec_eval families ([`super::FAMILIES`]): each
+//! family's name, its kernel (one signature for all: [`Kernel`]), the parameters it reads
+//! ([`Shape`]) and its [`Role`]. Each module of `src/measures/` that computes families
+//! declares their lines beside their kernels (`pub const FAMILIES: &[Family] = &[...]`), and
+//! `build.rs` gathers the modules and their lines into the table: a new family is one kernel
+//! module, with its line, beside its Python declaration
+//! (`irscale.measures.native.declare_native`), and no edit elsewhere. The engine hands the
+//! table to Python (`_engine.trec_families`), where the declarations read from it the kinds
+//! of parameters each family takes, and a test checks that both name the same families.
 
-use super::{
-    Context, Outputs, Params, average_precision, bpref, counts, gain_g, interpolated, ndcg,
-    ndcg_averaged, precision, rbp, recall, reciprocal_rank, relstring, set_measures, unjudged,
-};
+use super::{Context, Outputs, Params};
 use crate::judged::JudgedView;
 
 /// What a kernel is asked for: the family's name (one kernel may serve several names, as
@@ -147,8 +147,8 @@ pub struct Family {
     pub role: Role,
 }
 
-/// The trec_eval measure `name`.
-const fn measure(name: &'static str, kernel: Kernel, shape: Shape) -> Family {
+/// The trec_eval measure `name` (a line of a module's `FAMILIES`).
+pub const fn measure(name: &'static str, kernel: Kernel, shape: Shape) -> Family {
     Family {
         name,
         kernel,
@@ -157,8 +157,8 @@ const fn measure(name: &'static str, kernel: Kernel, shape: Shape) -> Family {
     }
 }
 
-/// The part of other measures `name`.
-const fn part(name: &'static str, kernel: Kernel, shape: Shape) -> Family {
+/// The part of other measures `name` (a line of a module's `FAMILIES`).
+pub const fn part(name: &'static str, kernel: Kernel, shape: Shape) -> Family {
     Family {
         name,
         kernel,
@@ -167,100 +167,17 @@ const fn part(name: &'static str, kernel: Kernel, shape: Shape) -> Family {
     }
 }
 
-/// The engine's families, one line each (binary relevance first, then gains).
-pub static FAMILIES: &[Family] = &[
-    measure("runid", counts::runid, Shape::NONE),
-    measure("num_q", counts::num_q, Shape::NONE),
-    measure("num_ret", counts::num_ret, Shape::NONE),
-    measure("num_rel", counts::num_rel, Shape::NONE),
-    measure("num_rel_ret", counts::num_rel_ret, Shape::NONE),
-    measure(
-        "num_nonrel_judged_ret",
-        counts::num_nonrel_judged_ret,
-        Shape::NONE,
-    ),
-    measure("map", average_precision::map, Shape::NONE),
-    measure("gm_map", average_precision::map, Shape::NONE),
-    measure("map_cut", average_precision::map_cut, Shape::CUTOFFS),
-    part(
-        "map_cut_sum",
-        average_precision::map_cut_sum,
-        Shape::CUTOFFS,
-    ),
-    measure("bpref", bpref::bpref, Shape::NONE),
-    measure("gm_bpref", bpref::bpref, Shape::NONE),
-    measure("infAP", bpref::infap, Shape::NONE),
-    measure("P", precision::precision, Shape::CUTOFFS),
-    measure("relative_P", precision::relative_precision, Shape::CUTOFFS),
-    measure("Rprec", precision::r_precision, Shape::NONE),
-    measure(
-        "Rprec_mult",
-        precision::r_precision_multiples,
-        Shape::NUMBERS,
-    ),
-    measure("recall", recall::recall, Shape::CUTOFFS),
-    measure("success", recall::success, Shape::CUTOFFS),
-    measure("recip_rank", reciprocal_rank::reciprocal_rank, Shape::NONE),
-    measure(
-        "relstring",
-        relstring::relstring,
-        Shape::numbers(Count::exactly(1)),
-    ),
-    measure(
-        "iprec_at_recall",
-        interpolated::iprec_at_recall,
-        Shape::NUMBERS,
-    ),
-    measure(
-        "11pt_avg",
-        interpolated::eleven_point_average,
-        Shape::numbers(Count::between(1, None)),
-    ),
-    part(
-        "iprec_at_tenths",
-        interpolated::iprec_at_tenths,
-        Shape::CUTOFFS,
-    ),
-    measure("set_P", set_measures::set_p, Shape::NONE),
-    measure("set_recall", set_measures::set_recall, Shape::NONE),
-    measure("set_relative_P", set_measures::set_relative_p, Shape::NONE),
-    measure("set_map", set_measures::set_map, Shape::NONE),
-    measure(
-        "set_F",
-        set_measures::set_f,
-        Shape::numbers(Count::exactly(1)),
-    ),
-    measure(
-        "utility",
-        set_measures::utility,
-        Shape::numbers(Count::exactly(4)),
-    ),
-    measure("unj", unjudged::unjudged, Shape::CUTOFFS),
-    // gain-based families
-    measure("ndcg", ndcg::ndcg, Shape::GAINS),
-    measure("dcg", ndcg::dcg, Shape::GAINS),
-    measure("ideal_dcg", ndcg::ideal_dcg, Shape::GAINS),
-    measure("ndcg_cut", ndcg::ndcg_cut, Shape::CUTOFFS),
-    measure("Rndcg", ndcg_averaged::rndcg, Shape::GAINS),
-    measure("ndcg_rel", ndcg_averaged::ndcg_rel, Shape::GAINS),
-    measure("binG", gain_g::bin_g, Shape::NONE),
-    measure("G", gain_g::g, Shape::GAINS),
-    measure(
-        "rbp",
-        rbp::rbp,
-        Shape::of(Count::NONE, Count::exactly(1), Count::ANY),
-    ),
-    measure(
-        "rbp_resid",
-        rbp::rbp_resid,
-        Shape::numbers(Count::exactly(1)),
-    ),
-];
+/// A table of families: the lines of each module that declares some, module by module.
+pub type Table<'t> = &'t [&'t [Family]];
+
+/// The lines of `table`, in its order.
+pub fn lines<'t>(table: Table<'t>) -> impl Iterator<Item = &'t Family> {
+    table.iter().flat_map(|module| module.iter())
+}
 
 /// The line of `table` named `family`, or why there is none.
-pub fn find<'t>(table: &'t [Family], family: &str) -> Result<&'t Family, String> {
-    table
-        .iter()
+pub fn find<'t>(table: Table<'t>, family: &str) -> Result<&'t Family, String> {
+    lines(table)
         .find(|line| line.name == family)
         .ok_or_else(|| format!("no native kernel for the measure family {family:?}"))
 }
@@ -268,7 +185,7 @@ pub fn find<'t>(table: &'t [Family], family: &str) -> Result<&'t Family, String>
 /// The values of the family `family` of `table` on the batch `jr`: its parameters checked
 /// against its shape, then its kernel called; or why it cannot be computed.
 pub fn dispatch(
-    table: &[Family],
+    table: Table,
     family: &str,
     params: &Params,
     jr: &JudgedView,
@@ -290,81 +207,7 @@ pub fn dispatch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measures::Values;
-    use crate::measures::table::int_column;
-
-    /// A throw-away family: the number of documents retrieved up to the first cut-off.
-    fn first_cut(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {
-        let k = call.params.ints[0].max(0) as usize;
-        Ok(int_column(jr, call.family, |i| {
-            jr.ranking(i).len().min(k) as i64
-        }))
-    }
-
-    static TEST_TABLE: &[Family] = &[
-        measure("num_q", counts::num_q, Shape::NONE),
-        part(
-            "first_cut",
-            first_cut,
-            Shape::of(Count::exactly(1), Count::NONE, Count::NONE),
-        ),
-    ];
-
-    const JR: JudgedView = JudgedView {
-        rel: &[1, 0, 2],
-        offsets: &[0, 2, 3],
-        rel_levels: &[],
-        degrees: &[],
-        relevance_level: 1,
-    };
-
-    fn ctx() -> Context {
-        Context {
-            compat: 9,
-            num_docs_in_coll: 0,
-        }
-    }
-
-    fn cutoffs(ints: &[i64]) -> Params {
-        Params {
-            ints: ints.to_vec(),
-            ..Params::default()
-        }
-    }
-
-    #[test]
-    fn a_new_family_is_one_kernel_and_one_line() {
-        let got = dispatch(TEST_TABLE, "first_cut", &cutoffs(&[1]), &JR, &ctx()).unwrap();
-        assert_eq!(got, vec![("first_cut".into(), Values::Int(vec![1, 1]))]);
-        let got = dispatch(TEST_TABLE, "num_q", &Params::default(), &JR, &ctx()).unwrap();
-        assert_eq!(got, vec![("num_q".into(), Values::Int(vec![1, 1]))]);
-        // the families of one table are not those of another
-        assert!(dispatch(TEST_TABLE, "P", &cutoffs(&[1]), &JR, &ctx()).is_err());
-        assert!(dispatch(FAMILIES, "first_cut", &cutoffs(&[1]), &JR, &ctx()).is_err());
-    }
-
-    #[test]
-    fn parameters_outside_the_shape_are_refused() {
-        let refused =
-            |params: &Params| dispatch(TEST_TABLE, "first_cut", params, &JR, &ctx()).unwrap_err();
-        assert_eq!(
-            refused(&cutoffs(&[])),
-            "first_cut takes exactly 1 cut-off parameter(s), got 0"
-        );
-        assert_eq!(
-            refused(&cutoffs(&[1, 2])),
-            "first_cut takes exactly 1 cut-off parameter(s), got 2"
-        );
-        let numbers = Params {
-            ints: vec![1],
-            floats: vec![0.5],
-            gains: vec![],
-        };
-        assert_eq!(
-            refused(&numbers),
-            "first_cut takes no number parameter(s), got 1"
-        );
-    }
+    use crate::measures::FAMILIES;
 
     #[test]
     fn counts_in_words() {
@@ -394,10 +237,21 @@ mod tests {
 
     #[test]
     fn names_are_unique() {
-        let mut names: Vec<&str> = FAMILIES.iter().map(|line| line.name).collect();
+        let mut names: Vec<&str> = lines(FAMILIES).map(|line| line.name).collect();
         names.sort_unstable();
         let count = names.len();
         names.dedup();
         assert_eq!(names.len(), count);
+    }
+
+    #[test]
+    fn the_table_holds_each_module_s_lines() {
+        let line = find(FAMILIES, "gm_map").unwrap();
+        assert_eq!((line.shape, line.role), (Shape::NONE, Role::Measure));
+        assert_eq!(find(FAMILIES, "map_cut_sum").unwrap().role, Role::Part);
+        assert_eq!(
+            find(FAMILIES, "map_cut_sum_5").unwrap_err(),
+            "no native kernel for the measure family \"map_cut_sum_5\""
+        );
     }
 }

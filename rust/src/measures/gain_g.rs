@@ -15,11 +15,17 @@
 //!
 //! and 0 when the ideal gains sum to 0; the running sums are trec_eval's, rank by rank.
 
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::gains::{Discounts, GainMap, Ideal, PerTopic};
 use super::ndcg::ratio_or_zero;
 use super::{Outputs, Values, per_ranking};
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("binG", bin_g, Shape::NONE),
+    measure("G", g, Shape::GAINS),
+];
 
 /// `binG` at the batch's relevance level.
 pub fn bin_g(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {

@@ -19,9 +19,20 @@
 //! number.
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Count, Family, Shape, measure, part};
 use super::table::{float_column, float_columns, number_names};
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("iprec_at_recall", iprec_at_recall, Shape::NUMBERS),
+    measure(
+        "11pt_avg",
+        eleven_point_average,
+        Shape::numbers(Count::between(1, None)),
+    ),
+    part("iprec_at_tenths", iprec_at_tenths, Shape::CUTOFFS),
+];
 
 /// The NaN of C's `0.0 / 0.0` on x86-64 (sign bit set; printed `-nan`).
 const C_NAN: f64 = f64::from_bits(0xfff8_0000_0000_0000);

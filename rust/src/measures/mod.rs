@@ -2,34 +2,20 @@
 //! batch of judged rankings ([`JudgedView`]) and dispatched by family name ([`compute`])
 //! through one table ([`FAMILIES`]: name, kernel, parameters).
 //!
+//! The modules are the files of this directory and the table the lines they declare beside
+//! their kernels (`pub const FAMILIES: &[Family] = &[...]`, [`families`]), both gathered by
+//! `build.rs`: a new family is one file here, with no edit to this one. The other modules
+//! (trec_eval's gain tables, `gains`; the output columns, `table`) serve the kernels.
+//!
 //! Each family's kernel computes every ranking from that ranking's documents and its
 //! topic's recall base alone, so a batch is shared out between threads by whole rankings
 //! ([`per_ranking`]) and the values are the same, bit for bit, whatever the thread count.
 
-// binary-relevance families (trec_eval's m_*.c without gains), one module per Python file
-pub mod average_precision;
-pub mod bpref;
-pub mod counts;
-pub mod families;
-pub mod interpolated;
-pub mod precision;
-pub mod recall;
-pub mod reciprocal_rank;
-pub mod relstring;
-pub mod set_measures;
-pub mod table;
-pub mod unjudged;
+// the modules of src/measures/ and their table, `FAMILIES` (build.rs)
+include!(concat!(env!("OUT_DIR"), "/measures.rs"));
 
 use crate::judged::JudgedView;
-pub use families::FAMILIES;
 use rayon::prelude::*;
-
-// gain-based families: trec_eval's gain tables and ideal rankings, then one module per family
-pub mod gain_g;
-pub mod gains;
-pub mod ndcg;
-pub mod ndcg_averaged;
-pub mod rbp;
 
 /// A family's values, one per ranking: numbers, counts, or text (trec_eval's `relstring`).
 #[derive(Debug, Clone, PartialEq)]

@@ -13,10 +13,18 @@
 //! `ndcg_cut_k = DCG@k / ideal_DCG@k` (0 when `ideal_DCG@k = 0`), both over the first `k`
 //! positions. Terms are added in rank order, zero gains skipped, as trec_eval's loops do.
 
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::gains::{Discounts, GainMap, Ideal, PerTopic};
 use super::{Outputs, Values, per_ranking};
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("ndcg", ndcg, Shape::GAINS),
+    measure("dcg", dcg, Shape::GAINS),
+    measure("ideal_dcg", ideal_dcg, Shape::GAINS),
+    measure("ndcg_cut", ndcg_cut, Shape::CUTOFFS),
+];
 
 /// The DCG of `ranking` (relevance values in rank order): `Σ gain / log2(rank + 1)`.
 pub fn dcg_of(ranking: &[i64], gains: &GainMap, discounts: &Discounts) -> f64 {

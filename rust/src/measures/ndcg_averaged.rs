@@ -13,10 +13,16 @@
 //! `S = Σ_{i ∈ P} DCG@i / IDCG@min(i, K) + (K − |P|) · DCG@n / IDCG@K`,
 //! `ndcg_rel = S / K` when `S > 0`, else 0 (IEEE arithmetic as in C: `+inf` when `K = 0`).
 
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::gains::{Discounts, GainMap, Ideal, PerTopic, discount};
 use super::{Outputs, Values, per_ranking};
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("Rndcg", rndcg, Shape::GAINS),
+    measure("ndcg_rel", ndcg_rel, Shape::GAINS),
+];
 
 /// A topic's R-levels: `(c, IDCG@c)` in increasing `c`, and its whole ideal DCG.
 struct RLevels {

@@ -18,9 +18,17 @@
 //! any level ≥ 0, when `h'(c) > 0`, and 0 else.
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::table::{float_column, float_columns, hit_columns, number_names};
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("P", precision, Shape::CUTOFFS),
+    measure("relative_P", relative_precision, Shape::CUTOFFS),
+    measure("Rprec", r_precision, Shape::NONE),
+    measure("Rprec_mult", r_precision_multiples, Shape::NUMBERS),
+];
 
 /// `P_k` for each cut-off `k` of the call.
 pub fn precision(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {

@@ -13,10 +13,20 @@
 //! 0. trec_eval 10.0 leaves `min` and `max` uninitialised; they are taken over the table's
 //! entries here. Powers of `p` are formed by repeated multiplication, as trec_eval does.
 
-use super::families::Call;
+use super::families::{Call, Count, Family, Shape, measure};
 use super::gains::{GainMap, PerTopic, num_rel_levels};
 use super::{Outputs, Values, per_ranking};
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure(
+        "rbp",
+        rbp,
+        Shape::of(Count::NONE, Count::exactly(1), Count::ANY),
+    ),
+    measure("rbp_resid", rbp_resid, Shape::numbers(Count::exactly(1))),
+];
 
 /// A topic's rbp gain table, as far as document gains need it.
 struct Table {

@@ -10,9 +10,15 @@
 //! ```
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::table::hit_columns;
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("recall", recall, Shape::CUTOFFS),
+    measure("success", success, Shape::CUTOFFS),
+];
 
 /// `recall_k` for each cut-off `k` of the call.
 pub fn recall(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {

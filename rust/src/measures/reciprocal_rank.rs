@@ -4,9 +4,12 @@
 //! the relevance level; 0 when there is none.
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::table::float_column;
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[measure("recip_rank", reciprocal_rank, Shape::NONE)];
 
 /// `recip_rank`.
 pub fn reciprocal_rank(_: &Call, jr: &JudgedView) -> Result<Outputs, String> {

@@ -4,9 +4,16 @@
 //! negative `N`): `0`–`9` the judged degree, `>` a degree above 9, `-` not in the qrels,
 //! `.` pooled but unjudged, `<` any other negative value.
 
-use super::families::Call;
+use super::families::{Call, Count, Family, Shape, measure};
 use super::{Outputs, Values, per_ranking};
 use crate::judged::{JudgedView, NONPOOL, UNJUDGED};
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[measure(
+    "relstring",
+    relstring,
+    Shape::numbers(Count::exactly(1)),
+)];
 
 /// trec_eval's character for a relevance value.
 fn character(rel: i64) -> char {

@@ -18,9 +18,19 @@
 //! the four products added left to right.
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Count, Family, Shape, measure};
 use super::table::float_column;
 use crate::judged::JudgedView;
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[
+    measure("set_P", set_p, Shape::NONE),
+    measure("set_recall", set_recall, Shape::NONE),
+    measure("set_relative_P", set_relative_p, Shape::NONE),
+    measure("set_map", set_map, Shape::NONE),
+    measure("set_F", set_f, Shape::numbers(Count::exactly(1))),
+    measure("utility", utility, Shape::numbers(Count::exactly(4))),
+];
 
 /// `(n, r, R)` of ranking `i`.
 fn counts(jr: &JudgedView, i: usize) -> (i64, i64, i64) {

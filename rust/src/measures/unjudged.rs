@@ -6,9 +6,12 @@
 //! as judged: `unj_k = (min(n, k) − judged documents at ranks ≤ k) / k`.
 
 use super::Outputs;
-use super::families::Call;
+use super::families::{Call, Family, Shape, measure};
 use super::table::{cutoff_names, float_columns};
 use crate::judged::{Cutoffs, JudgedView};
+
+/// This module's families (its lines of the engine's table, `measures::FAMILIES`).
+pub const FAMILIES: &[Family] = &[measure("unj", unjudged, Shape::CUTOFFS)];
 
 /// `unj_k` for each cut-off `k` of the call.
 pub fn unjudged(call: &Call, jr: &JudgedView) -> Result<Outputs, String> {

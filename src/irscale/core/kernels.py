@@ -11,6 +11,7 @@ compute: the output names of a family (:func:`output_names`) are known without i
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .. import _engine
@@ -36,6 +37,20 @@ def output_names(family: str, *, ints: Iterable[int] = (), floats: Iterable[floa
         family, [int(i) for i in ints], [float(f) for f in floats],
         [(int(level), float(gain)) for level, gain in gains], int(compat),
         int(num_docs_in_coll))
+
+
+#: The kinds of parameters of the engine's trec_eval families: cut-offs, numbers, gain pairs.
+PARAMETER_KINDS = ("ints", "floats", "gains")
+
+
+@cache
+def trec_family_kinds() -> dict[str, frozenset[str]]:
+    """The kinds of parameters (of :data:`PARAMETER_KINDS`) each of the engine's trec_eval
+    families takes, by family name: the kinds of its line of the engine's table, declared
+    beside its kernel in ``rust/src/measures/<module>.rs`` (``_engine.trec_families``)."""
+    return {name: frozenset(kind for kind, (_, most) in zip(PARAMETER_KINDS, bounds,
+                                                            strict=True) if most != 0)
+            for name, *bounds, _ in _engine.trec_families()}
 
 
 def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),

@@ -3,9 +3,13 @@ the engine is called (:class:`EngineCall`, from the family's parsed parameters) 
 outputs are labelled, and serves both the evaluation of judged rankings (the family's
 kernel, :meth:`Native.compute`) and the numpy-free plan (:mod:`irscale.measures.plan`).
 
-Each declared family is one line of the engine's table (``rust/src/measures/families.rs``:
-its name, its kernel and how many cut-offs, numbers and gain pairs the kernel takes); the
-declaration reads from the parsed parameters only the kinds its line takes.
+A family is two halves, each stated once: its kernel, with its line of the engine's table
+(``rust/src/measures/<module>.rs``: its name, its kernel and how many cut-offs, numbers and
+gain pairs the kernel takes; ``build.rs`` gathers the modules' lines into the table, with
+no central edit), and its declaration here (:func:`declare_native`: its parameters as
+typed, docs, formula and source). The declaration reads from the parsed parameters the
+kinds of parameters its line takes (:func:`~irscale.core.kernels.trec_family_kinds`),
+each by the kind's standard reader (:data:`READERS`) unless it gives its own.
 
 The engine names a family's outputs as trec_eval's C code does for integer cut-offs
 (``P_5``) and by the family's name otherwise; where trec_eval prints another name, the
@@ -22,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .base import EvalContext, Family, NoParams, ParamSpec, declare
+from .base import EvalContext, Family, FloatList, NoParams, ParamSpec, declare
 
 if TYPE_CHECKING:
     from ..core.judged import JudgedRankings
@@ -46,10 +50,6 @@ class EngineCall:
 Label = Callable[[str, Any, int, str], str]
 
 
-def _none(params: Any) -> tuple[()]:
-    return ()
-
-
 def parsed(params: Any) -> Any:
     """The parsed parameters themselves: cut-offs (``P.5,10``) or levels
     (``iprec_at_recall.0.1``)."""
@@ -57,8 +57,9 @@ def parsed(params: Any) -> Any:
 
 
 def numbers(params: Any) -> tuple[float, ...]:
-    """The numbers of a :class:`~irscale.measures.base.FloatList`, in the order typed."""
-    return tuple(params.values)
+    """The numbers of a :class:`~irscale.measures.base.FloatList` (``utility.2,-1,0,0``), or
+    the parsed levels themselves (``iprec_at_recall.0.1``), in the order typed."""
+    return params.values if isinstance(params, FloatList) else tuple(params)
 
 
 def first_number(params: Any) -> tuple[float, ...]:
@@ -71,6 +72,12 @@ def gain_pairs(params: Any) -> tuple[tuple[int, float], ...]:
     """The ``(level, gain)`` pairs of a :class:`~irscale.measures.base.GainParams`, in the
     order typed."""
     return tuple(params.pairs)
+
+
+#: How a family's parsed parameters are read by default, by kind of parameter its line of
+#: the engine's table takes: cut-offs (``ints``), numbers (``floats``), gain pairs (``gains``).
+READERS: dict[str, Callable[[Any], Sequence[Any]]] = {
+    "ints": parsed, "floats": numbers, "gains": gain_pairs}
 
 
 def engine_name(family: str, params: Any, index: int, name: str) -> str:
@@ -92,21 +99,41 @@ def level_label(family: str, params: Any, index: int, name: str) -> str:
 
 @dataclass(frozen=True)
 class Native:
-    """How a trec_eval family is computed by the engine: its ``ints``, ``floats`` and
-    ``gains`` from the family's parsed parameters (each a function of them), whether it
-    sorts gain tables (``ideal``), and the ``label`` of each output."""
+    """How a trec_eval family is computed by the engine: the kinds of parameters its line of
+    the engine's table takes, each read from the family's parsed parameters by the kind's
+    standard reader (:data:`READERS`) or by the declaration's own (``ints``, ``floats``,
+    ``gains``: a function of them, only for kinds the line takes); whether it sorts gain
+    tables (``ideal``); and the ``label`` of each output."""
 
-    ints: Callable[[Any], Sequence[int]] = _none
-    floats: Callable[[Any], Sequence[float]] = _none
-    gains: Callable[[Any], Sequence[tuple[int, float]]] = _none
+    ints: Callable[[Any], Sequence[int]] | None = None
+    floats: Callable[[Any], Sequence[float]] | None = None
+    gains: Callable[[Any], Sequence[tuple[int, float]]] | None = None
     ideal: bool = False
     label: Label = engine_name
 
+    def readers(self, family: str) -> dict[str, Callable[[Any], Sequence[Any]]]:
+        """How each kind of parameter ``family``'s kernel takes is read, by kind; a reader of
+        the declaration's for a kind the kernel does not take is refused (``TypeError``)."""
+        from ..core.kernels import trec_family_kinds
+
+        takes = trec_family_kinds()[family]
+        own = {kind: reader for kind, reader in
+               (("ints", self.ints), ("floats", self.floats), ("gains", self.gains))
+               if reader is not None}
+        if extra := sorted(set(own) - takes):
+            raise TypeError(f"{family}: the engine's kernel takes no {', '.join(extra)}")
+        return {kind: own.get(kind, READERS[kind]) for kind in takes}
+
     def call(self, family: str, params: Any) -> EngineCall:
         """The engine call of ``family`` with the parsed parameters ``params``."""
-        return EngineCall(family, tuple(int(i) for i in self.ints(params)),
-                          tuple(float(f) for f in self.floats(params)),
-                          tuple((int(level), float(gain)) for level, gain in self.gains(params)),
+        readers = self.readers(family)
+
+        def read(kind: str) -> Sequence[Any]:
+            return readers[kind](params) if kind in readers else ()
+
+        return EngineCall(family, tuple(int(i) for i in read("ints")),
+                          tuple(float(f) for f in read("floats")),
+                          tuple((int(level), float(gain)) for level, gain in read("gains")),
                           self.ideal)
 
     def labels(self, family: str, params: Any, names: Sequence[str]) -> list[str]:

@@ -16,7 +16,7 @@ Computed by the engine (rust/src/measures/average_precision.rs).
 from __future__ import annotations
 
 from ..base import Cutoffs
-from ..native import Native, declare_native, parsed
+from ..native import Native, declare_native
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
@@ -45,7 +45,7 @@ declare_native(
 
 declare_native(
     "map_cut",
-    Native(ints=parsed),
+    Native(),
     doc="Average precision of the first k documents: sum of precision at the relevant ranks "
     "≤ k, divided by R (trec_eval m_map_cut.c).",
     params=Cutoffs(*_CUTOFFS),

@@ -51,9 +51,9 @@ ideal ranking.
 
 from __future__ import annotations
 
-from ..native import Native, gain_pairs, typed_label
+from ..native import Native, typed_label
 
 #: The engine call of the families of a gain map and ideal rankings (ndcg, ideal_dcg, G,
 #: Rndcg, ndcg_rel): the pairs in the order typed, the output named after them.
-GAINS = Native(gains=gain_pairs, ideal=True, label=typed_label)
+GAINS = Native(ideal=True, label=typed_label)
 

@@ -30,14 +30,14 @@ as it is, so any order of levels gives trec_eval's values.
 from __future__ import annotations
 
 from ..base import FloatParams, Floats, Range
-from ..native import Native, declare_native, level_label, numbers, parsed, typed_label
+from ..native import Native, declare_native, level_label, typed_label
 
 _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 declare_native(
     "iprec_at_recall",
-    Native(floats=parsed, label=level_label),
+    Native(label=level_label),
     doc="Interpolated precision at recall levels: the best precision at or below the rank "
     "where the given fraction of the relevant documents is reached (trec_eval "
     "m_iprec_at_recall.c).",
@@ -49,7 +49,7 @@ declare_native(
 
 declare_native(
     "11pt_avg",
-    Native(floats=numbers, label=typed_label),
+    Native(label=typed_label),
     doc="Interpolated precision averaged over recall levels (default the 11 levels 0, 0.1, "
     "..., 1; trec_eval m_11pt_avg.c).",
     params=FloatParams(*_LEVELS, valid=Range("each recall level", low=0.0, high=1.0)),

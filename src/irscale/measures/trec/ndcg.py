@@ -25,7 +25,7 @@ Neither family depends on the relevance level (``-l``). Computed by the engine
 from __future__ import annotations
 
 from ..base import Cutoffs, GainPairs
-from ..native import Native, declare_native, gain_pairs, parsed, typed_label
+from ..native import Native, declare_native, typed_label
 from .gains import GAINS
 
 _GAIN_DOC = (
@@ -55,7 +55,7 @@ declare_native(
 
 declare_native(
     "dcg",
-    Native(gains=gain_pairs, label=typed_label),
+    Native(label=typed_label),
     doc="Discounted cumulative gain Σ gain / log2(rank + 1) (trec_eval 10.0)." + _GAIN_DOC,
     params=GainPairs(),
     missing_value=0.0,
@@ -77,7 +77,7 @@ declare_native(
 
 declare_native(
     "ndcg_cut",
-    Native(ints=parsed, ideal=True),
+    Native(ideal=True),
     doc="nDCG at cut-off k: DCG@k / ideal DCG@k, gains = relevance degrees "
     "(trec_eval m_ndcg_cut.c; no gain parameters).",
     params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),

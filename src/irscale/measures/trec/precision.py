@@ -19,7 +19,7 @@ engine (rust/src/measures/precision.rs).
 from __future__ import annotations
 
 from ..base import Cutoffs, Floats, Range
-from ..native import Native, declare_native, level_label, parsed
+from ..native import Native, declare_native, level_label
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
@@ -27,7 +27,7 @@ _R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
 declare_native(
     "P",
-    Native(ints=parsed),
+    Native(),
     doc="Precision after k documents retrieved: relevant in the top k, divided by k "
     "(missing ranks count as non-relevant; trec_eval m_P.c).",
     params=Cutoffs(*_CUTOFFS),
@@ -38,7 +38,7 @@ declare_native(
 
 declare_native(
     "relative_P",
-    Native(ints=parsed),
+    Native(),
     doc="Relative precision at k: relevant in the top k divided by min(k, R), the best "
     "possible (trec_eval m_rel_P.c).",
     params=Cutoffs(*_CUTOFFS),
@@ -59,7 +59,7 @@ declare_native(
 
 declare_native(
     "Rprec_mult",
-    Native(floats=parsed, label=level_label),
+    Native(label=level_label),
     doc="Precision at multiples x of R: precision after (long)(x·R + 0.9) documents "
     "(trec_eval m_Rprec_mult.c). Multiples 0 < x ≤ 10^6 (x ≤ 0 gives 0 for every topic; "
     "the cut-off x·R must fit a C long).",

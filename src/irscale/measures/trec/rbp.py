@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import MeasureError
 from ..base import GainPairs, Range
-from ..native import Native, declare_native, gain_pairs, typed_label
+from ..native import Native, declare_native, typed_label
 
 if TYPE_CHECKING:
     from ..base import GainParams
@@ -69,7 +69,7 @@ def resid_persistence(params: GainParams) -> tuple[float]:
 
 declare_native(
     "rbp",
-    Native(floats=rbp_persistence, gains=gain_pairs, label=typed_label),
+    Native(floats=rbp_persistence, label=typed_label),
     doc="Rank-biased precision (1 − p) Σ gain_i p^(i−1), gains min-max normalised to [0, 1] "
     "per topic when outside it (trec_eval 10.0 m_rbp.c; parameters p=0.9 and level=gain).",
     params=GainPairs(names=("p",), valid=_P_RANGE),

@@ -13,11 +13,11 @@ Computed by the engine (rust/src/measures/recall.rs).
 from __future__ import annotations
 
 from ..base import Cutoffs
-from ..native import Native, declare_native, parsed
+from ..native import Native, declare_native
 
 declare_native(
     "recall",
-    Native(ints=parsed),
+    Native(),
     doc="Recall after k documents retrieved: relevant in the top k divided by R "
     "(trec_eval m_recall.c).",
     params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
@@ -28,7 +28,7 @@ declare_native(
 
 declare_native(
     "success",
-    Native(ints=parsed),
+    Native(),
     doc="Success at k: 1 if a relevant document is among the first k retrieved, else 0 "
     "(trec_eval m_success.c).",
     params=Cutoffs(1, 5, 10),

@@ -23,7 +23,7 @@ the engine (rust/src/measures/set_measures.rs).
 from __future__ import annotations
 
 from ..base import FloatParams, Range
-from ..native import Native, declare_native, first_number, numbers, typed_label
+from ..native import Native, declare_native, first_number, typed_label
 
 declare_native(
     "set_P",
@@ -77,7 +77,7 @@ declare_native(
 
 declare_native(
     "utility",
-    Native(floats=numbers, label=typed_label),
+    Native(label=typed_label),
     doc="Set utility a·(relevant retrieved) + b·(non-relevant retrieved) + c·(relevant not "
     "retrieved) + d·(non-relevant not retrieved), coefficients a,b,c,d (default 1,-1,0,0; "
     "d needs -N; trec_eval m_utility.c).",

@@ -11,11 +11,11 @@ documents only) it is 0 everywhere.
 from __future__ import annotations
 
 from ..base import Cutoffs
-from ..native import Native, declare_native, parsed
+from ..native import Native, declare_native
 
 declare_native(
     "unj",
-    Native(ints=parsed),
+    Native(),
     doc="Fraction of unjudged documents (not in the qrels, or judged negative) in the top k "
     "(trec_eval 10.0 m_unjudged.c).",
     params=Cutoffs(5, 10, 20),
