@@ -22,7 +22,7 @@ from ..stats.names import PROCEDURE, QPP_MODEL, RESAMPLING, is_resampling
 from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
 from .meta_common import SIZES, analysis, given_contributors, measure_names, one_measure, render
-from .options import add_scheduler, scheduler, wants_progress
+from .options import add_actions, add_scheduler, scheduler, wants_progress
 from .rules import Rule, given
 from .runargs import named_runs, read_inputs
 
@@ -318,16 +318,14 @@ ANALYSES = {
 
 def add_parser(subparsers) -> None:
     """Register ``irscale meta`` and its analyses."""
-    parser = subparsers.add_parser(
-        "meta", help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
+    sub = add_actions(
+        subparsers, "meta", what="an analysis", metavar="ANALYSIS",
+        help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
         description="Meta-evaluation of measures and significance tests (Sakai 2014; Ferro "
         "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).")
-    sub = parser.add_subparsers(dest="meta_command", metavar="ANALYSIS")
     for name, declared in ANALYSES.items():
         if declared is None:
             module = f".meta_{name.replace('-', '_')}"
             importlib.import_module(module, __package__).add_parser(sub)
         else:
             declared(sub, name)
-    parser.set_defaults(func=lambda args: parser.error(
-        f"choose an analysis: {', '.join(sub.choices)}"))
