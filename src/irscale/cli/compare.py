@@ -8,13 +8,14 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param, Text
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, THREADS, Param, Text
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
     ALTERNATIVE,
     ALTERNATIVES,
     ANOVA_TRANSFORM,
+    BASELINE,
     COMPARE_TEST,
     DOCUMENT_MODELS,
     FAMILY,
@@ -27,6 +28,7 @@ from ..stats.names import (
     REPLICATE_MODELS,
     RESAMPLE,
     RESAMPLING,
+    RISK,
     SHARD_EMPTY,
     is_resampling,
 )
@@ -64,18 +66,10 @@ if TYPE_CHECKING:  # pragma: no cover
 #: ``--test``: the procedure or two-system test run.
 TEST = Param("test", COMPARE_TEST, "tukey-hsd", "procedure or two-system test", ("--test",),
              label="--test")
-#: ``--risk-alpha``: the risk sensitivity of the risk-sensitive comparison.
-RISK = Param("risk_alpha", RISK_ALPHA, None, "risk-sensitive comparison against --baseline: "
-             "URisk and TRisk with losses weighed 1 + A (A >= 0; TREC Web 2013-14)",
-             ("--risk-alpha",), "A", label="--risk-alpha")
 #: The models of ``--model`` besides formulas (``topic + system``).
 MODELS = (*MODEL_NAMES, *RANK_MODELS)
 MODEL = Param("model", Text(), "topic+system", f"model of tukey-hsd: {' | '.join(MODELS)} or "
               "a formula", ("--model",))
-BASELINE = Param("baseline", Text(), None, "two-system tests: compare every other system with "
-                 "this one only (the family: systems x measures against it), or with each of "
-                 "several, corrected as one family (each pair once); with --risk-alpha: the "
-                 "risk baseline", ("--baseline",), unset="every pair", label="--baseline")
 SHARD_SCORES = Param("shard_scores", Text(), None, "--test mixed and bootstrap-anova: topics × "
                      "runs × shards (replicates, or query variants) scores, the CSV "
                      "topic,run,shard,value that irscale pool shards --shard-scores writes, "

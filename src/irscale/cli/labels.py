@@ -19,10 +19,6 @@ from .outputs import declare_outputs, lines_text, write_table, write_text
 from .rules import Rule, applies_to, each
 from .runargs import add_names, named_runs, read_inputs
 
-#: ``--scale L,L,...``: the label values allowed.
-LABEL_SCALE = Param("scale", cp.LABEL_VALUE, None, "the label values allowed, e.g. 0,1,2; a "
-                    "label outside is an error", ("--scale",), "L,L,...", label="--scale",
-                    unset="the values the file holds")
 #: The files some actions write beside their main output.
 CONFIDENCE = Param("confidence", Text(), None, "also write 'topic docno label confidence' "
                    "lines to FILE (not for kos and mmsr, which give no probability)",
@@ -48,7 +44,7 @@ def _count(holds: Callable[[int], bool], message: str) -> Callable[[argparse.Nam
 
 
 #: ``--scale L,L,...`` of the actions that read crowd labels.
-SCALE = (LABEL_SCALE, {"many": True, "item": "a label"})
+SCALE = (cp.LABEL_SCALE, {"many": True, "item": "a label"})
 #: ``--format``, ``--digits`` and ``-o`` of the agreement tables.
 TABLE_OPTIONS = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
 #: ``aggregate``, ``pairwise``, ``allocate`` and ``agree`` read one file.

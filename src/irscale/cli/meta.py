@@ -18,10 +18,18 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..meta import params as mp
-from ..stats.names import PROCEDURE, QPP_MODEL, RESAMPLING, is_resampling
+from ..stats.names import QPP_MODEL, RESAMPLING, is_resampling
 from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
-from .meta_common import SIZES, analysis, given_contributors, measure_names, one_measure, render
+from .meta_common import (
+    CONTRIBUTOR_PATTERN_RULE,
+    SIZES,
+    analysis,
+    given_contributors,
+    measure_names,
+    one_measure,
+    render,
+)
 from .options import add_actions, add_scheduler, scheduler, wants_progress
 from .rules import Rule, given
 from .runargs import named_runs, read_inputs
@@ -40,9 +48,7 @@ PER_TOPIC = Param("per_topic", Switch(), False, "print every topic's adjustment 
 PREFERENCES = Param("preferences", Text(), None, "judgments, one 'topic left right "
                     "preference' a line (preference: left, right or tie)", ("--preferences",),
                     "FILE")
-#: ``meta swap --test``: the significance filter of the swap method; ``--by-bin``.
-SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
-                  "on TS1", ("--test",), label="--test", unset="every pair")
+#: ``meta swap --by-bin``.
 BY_BIN = Param("by_bin", Switch(), False, "swap rate per difference bin", ("--by-bin",))
 #: ``meta qpp``: the two tables of :func:`irscale.stats.qpp_anova`; ``--tukey``.
 PREDICTIONS = Param("predictions", Text(), None, "CSV with the columns topic, predictor, value "
@@ -261,7 +267,7 @@ ANALYSES = {
     "discriminative-power": None,
     "split": None,
     "swap": analysis(
-        run_swap, *SIZES, mp.SWAP_BIN_WIDTH, SWAP_TEST,
+        run_swap, *SIZES, mp.SWAP_BIN_WIDTH, mp.SWAP_TEST,
         (SIGNIFICANCE, {"doc": "significance level of --test"}), RNG_SEED,
         (RESAMPLES, {"doc": "resamples of a resampling --test"}), BY_BIN,
         lambda p: add_scheduler(p, "the repetitions of --test"), standardise=True,
@@ -283,9 +289,7 @@ ANALYSES = {
         lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
         measure_help=AT_LEAST_ONE, inputs=["--contributors"],
         help="leave-one-out reusability test (Sakai 2014, §5.4)",
-        rules=[Rule(("contributor_pattern",), lambda args: not given(args, "contributors"),
-                    "--contributor-pattern applies without --contributors (the file names "
-                    "every run's contributor)")]),
+        rules=[CONTRIBUTOR_PATTERN_RULE]),
     "pool-bias": analysis(
         run_pool_bias, (NEW_RUNS, {"action": "append", "required": True}), mp.LOO_DEPTH,
         (CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "

@@ -27,7 +27,7 @@ from .options import (
     described,
 )
 from .outputs import declare_outputs, write_done
-from .rules import add_rules
+from .rules import Rule, add_rules
 
 #: ``--sizes`` and ``--repetitions`` of ``split`` and ``swap``.
 SIZES = ((SPLIT_SIZES, {"many": True, "item": "a split size"}), SPLIT_REPETITIONS)
@@ -117,6 +117,13 @@ def resampling_options(args: argparse.Namespace, procedures: Sequence[str]
     if args.samples is None:
         return {}
     return {name: {"samples": args.samples} for name in resampling_procedures(procedures)}
+
+
+#: ``--contributor-pattern`` names the runs' contributors where no ``--contributors`` file
+#: does (``meta loo``, ``pool simulate``).
+CONTRIBUTOR_PATTERN_RULE = Rule(("contributor_pattern",), lambda args: args.contributors is None,
+                                "--contributor-pattern applies without --contributors (the "
+                                "file names every run's contributor)")
 
 
 def given_contributors(args: argparse.Namespace) -> dict[str, str] | None:

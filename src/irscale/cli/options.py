@@ -249,13 +249,6 @@ DIGITS_RULE = Rule(("digits",), lambda args: args.fmt not in FULL_PRECISION,
                    "keeps every digit")
 
 
-def add_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: str,
-               default: Any, doc: str, **kwargs) -> None:
-    """An option no function declares: its help the doc and default, as :func:`add_param`."""
-    parser.add_argument(*flags, default=default, help=f"{doc} (default: {default})".replace(
-        "%", "%%"), **kwargs)
-
-
 def add_digits(parser: argparse.ArgumentParser) -> None:
     """``--digits`` (:data:`DIGITS_RULE`)."""
     add_param(parser, TABLE_DIGITS)
@@ -372,7 +365,6 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     return parser
 
 
-# ------------------------------------------------------------------ cli-z
 def declare(add: Callable[..., argparse.ArgumentParser], run: Callable[[argparse.Namespace], Any],
             *arguments: Argument, **keywords: Any) -> Callable[[Any, str], Any]:
     """A subcommand declared by ``add`` (:func:`add_command` or a group's own) with ``run``,
@@ -385,7 +377,6 @@ def described(help: str, docs: str) -> str:
     return f"{help[0].upper()}{help[1:]}. See {docs}."
 
 
-# cli-x
 def add_actions(subparsers: Any, name: str, *, help: str, description: str,
                 what: str = "an action", metavar: str = "ACTION") -> Any:
     """The command ``name`` (``pool``, ``labels``) whose actions are registered on the

@@ -15,6 +15,7 @@ from ..meta.params import CONTRIBUTOR_PATTERN
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .common_params import CONTRIBUTORS, MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
+from .meta_common import CONTRIBUTOR_PATTERN_RULE, given_contributors
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
@@ -96,9 +97,7 @@ def add_parser(subparsers) -> None:
         description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
         "document counts as non-relevant).",
         rules=(DIGITS_RULE, _two_runs, *_strategy_rules("strategies"),
-               Rule(("contributor_pattern",), lambda args: args.contributors is None,
-                    "--contributor-pattern applies without --contributors (the file names "
-                    "every run's contributor)"),
+               CONTRIBUTOR_PATTERN_RULE,
                Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
                     "--contributors and --contributor-pattern apply to the leave-one-out "
                     "test, which --no-loo skips")))
@@ -224,8 +223,6 @@ def run_simulate(args: argparse.Namespace) -> int:
     """``pool simulate``: the strategies replayed with budgets on the qrels."""
     pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
-    from .meta_common import given_contributors
-
     # the inputs first: a malformed file is reported before the analyses are imported
     table = given_contributors(args)
     qrels, runs = read_inputs(args.qrels, _named_runs(args))

@@ -443,6 +443,8 @@ RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), DEFAUL
 MAX_TOPICS = 10_000
 #: Topics of the demo's collection: its ANOVA needs two.
 DEMO_TOPICS = Integers(2, MAX_TOPICS)
+DEMO_TOPIC_COUNT = Param("n_topics", DEMO_TOPICS, 50, "number of topics", ("--topics",),
+                         "TOPICS", label="--topics", dest="topics")
 
 # --------------------------------------------------------------------------- shared by layers
 # Declared here because packages of two layers read them (the others' parameters live
