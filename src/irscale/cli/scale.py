@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.params import MEMORY_LIMIT, RELEVANCE, Integers, Names, Param, Switch, Text
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
@@ -222,19 +223,12 @@ def run_transform(args: argparse.Namespace) -> int:
     """``scale transform``: per-topic values of M and M_R for real runs."""
     from dataclasses import replace
 
-    check_measure_names(_catalogue_names(args.measures))
-    keep_rank = args.ties == "rank-column"
-    # the inputs first: a malformed file is reported before pandas and scipy are imported
-    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
+    qrels, runs, space = _judged(args)
     from ..io.output import write_results
     from ..scales.transform import transform
 
-    result = transform(qrels, runs, args.measures, args.N, levels=args.levels,
-                       relevance_level=args.relevance_level, ties=args.phi_ties,
-                       rescale=args.rescale, feasible=args.feasible,
-                       tie_policy=args.ties, all_topics=args.all_topics,
-                       allow_empty=args.allow_empty, progress=wants_progress(args),
-                       max_memory=args.max_memory, explain=args.explain)
+    result = transform(qrels, runs, args.measures, args.N, rescale=args.rescale,
+                       all_topics=args.all_topics, **space)
     evaluation = result.evaluation
     if args.ranked_only:
         keep = {r for _, r in result.labels}
@@ -255,6 +249,20 @@ def run_transform(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judged(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]]:
+    """The qrels and runs of ``transform`` and ``table``, read (and the measures' names
+    checked) before pandas and scipy are imported, and the options of the space and of
+    the computation both take."""
+    check_measure_names(_catalogue_names(args.measures))
+    keep_rank = args.ties == "rank-column"
+    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
+    return qrels, runs, {
+        "levels": args.levels, "relevance_level": args.relevance_level, "ties": args.phi_ties,
+        "tie_policy": args.ties, "feasible": args.feasible, "allow_empty": args.allow_empty,
+        "progress": wants_progress(args), "max_memory": args.max_memory,
+        "explain": args.explain}
+
+
 def _catalogue_names(names: Sequence[str] | str | None) -> list[str]:
     """``names`` less the papers' names of the scales (``nDCG_b10``, their options checked
     where the scale is built)."""
@@ -265,15 +273,9 @@ def _catalogue_names(names: Sequence[str] | str | None) -> list[str]:
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     """``scale table``: Kendall τ between each measure and its ranked version."""
-    check_measure_names(_catalogue_names(args.measures))
-    keep_rank = args.ties == "rank-column"
-    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
+    qrels, runs, space = _judged(args)
     from ..scales.diagnostics import format_tau_table, tau_table
 
-    frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
-                      relevance_level=args.relevance_level, ties=args.phi_ties,
-                      tie_policy=args.ties, feasible=args.feasible,
-                      progress=wants_progress(args), allow_empty=args.allow_empty,
-                      max_memory=args.max_memory, explain=args.explain)
+    frame = tau_table(qrels, runs, args.measures, args.lengths, **space)
     return write_text(args, format_tau_table(frame, args.fmt))
 
