@@ -8,7 +8,15 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, THREADS, Param, Text
+from ..core.params import (
+    RESAMPLES,
+    RNG_SEED,
+    SIGNIFICANCE,
+    TABLE_DIGITS,
+    THREADS,
+    Param,
+    Text,
+)
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
@@ -46,7 +54,6 @@ from .main import given
 from .options import (
     DIGITS_RULE,
     add_command,
-    add_digits,
     add_format,
     add_output,
     add_progress,
@@ -226,7 +233,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_scheduler(p, "the resampling"),
         lambda p: add_interval_options(p, "each system's mean and every pair's mean "
                                        "difference (paired by topic)"),
-        lambda p: add_format(p, TABLE_FORMATS), add_digits, add_progress, add_output,
+        lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_progress, add_output,
         inputs=("--shard-scores",), rules=RULES,
         help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
         description="Compare systems on per-topic scores: two-system tests on every pair "

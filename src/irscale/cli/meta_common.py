@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from ..core.params import TABLE_DIGITS
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..meta.params import SPLIT_REPETITIONS, SPLIT_SIZES
@@ -17,7 +18,6 @@ from .options import (
     DIGITS_RULE,
     Argument,
     add_command,
-    add_digits,
     add_format,
     add_output,
     add_param,
@@ -54,7 +54,7 @@ def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
             add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
                        measure_help=measure_help)
         add_format(parser, TABLE_FORMATS)
-        add_digits(parser)
+        add_param(parser, TABLE_DIGITS)
         if sources:
             add_progress(parser)
         add_output(parser)

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from ..core.options import TIE_POLICIES, TIE_POLICY
-from ..core.params import TABLE_DIGITS, Integers, Names, Param, Reals, Switch, Text
+from ..core.params import Integers, Names, Param, Reals, Switch, Text
 from ..errors import IrscaleError, ParameterError
 from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
@@ -242,16 +242,12 @@ class ListAction(StoreOnce):
         super().__call__(parser, namespace, parsed, option_string)
 
 
-#: Formats whose numbers keep full precision: ``--digits`` applies to the others only.
+#: Formats whose numbers keep full precision: ``--digits`` (``TABLE_DIGITS``) applies to the
+#: others only.
 FULL_PRECISION = ("csv", "json")
 DIGITS_RULE = Rule(("digits",), lambda args: args.fmt not in FULL_PRECISION,
                    "--digits applies to text, markdown and latex tables; --format {fmt} "
                    "keeps every digit")
-
-
-def add_digits(parser: argparse.ArgumentParser) -> None:
-    """``--digits`` (:data:`DIGITS_RULE`)."""
-    add_param(parser, TABLE_DIGITS)
 
 
 def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
@@ -300,11 +296,6 @@ def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None
     """``-o/--output FILE`` (default standard output) and ``--force``."""
     add_param(parser, OUTPUT, doc=OUTPUT.doc.replace("the output", f"the {what}"))
     declare_outputs(parser, "-o")
-    add_force(parser)
-
-
-def add_force(parser: argparse.ArgumentParser) -> None:
-    """``--force``."""
     add_param(parser, FORCE)
 
 

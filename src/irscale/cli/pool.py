@@ -9,7 +9,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..collections import params as cp
-from ..core.params import DEPTH, MEMORY_LIMIT, RELEVANCE, RNG_SEED, Param, Switch, Text
+from ..core.params import (
+    DEPTH,
+    MEMORY_LIMIT,
+    RELEVANCE,
+    RNG_SEED,
+    TABLE_DIGITS,
+    Param,
+    Switch,
+    Text,
+)
 from ..errors import InputError, ParameterError
 from ..meta.params import CONTRIBUTOR_PATTERN
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
@@ -21,7 +30,6 @@ from .options import (
     FULL_PRECISION,
     add_actions,
     add_command,
-    add_digits,
     add_format,
     add_output,
     add_ties,
@@ -62,7 +70,7 @@ STRATEGY_OPTIONS = (
 RUN_FILES = (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files"})
 QRELS_RUNS = (QRELS, {"metavar": "QRELS", "doc": "qrels file"}), RUN_FILES
 #: ``--format``, ``--digits`` and ``-o`` of the tables.
-TABLE = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
+TABLE = (lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_output)
 
 
 def add_parser(subparsers) -> None:
@@ -90,7 +98,7 @@ def add_parser(subparsers) -> None:
         (cp.SIMULATED_BUDGET_LIST, {"many": True, "item": "a budget"}),
         (cp.RANKING_MEASURE, {"doc": "measure whose system ranking is compared"}),
         CONTRIBUTOR_PATTERN, CONTRIBUTORS, NO_LOO, *STRATEGY_OPTIONS,
-        lambda p: add_format(p, TABLE_FORMATS), add_digits,
+        lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS,
         (PLOT, {"doc": "write the relevant-found curves to FILE, PNG/SVG/PDF"}), QRELS_OUT,
         add_output, inputs=["qrels", "runs", "--contributors"],
         help="replay strategies with budgets on qrels",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param, Switch
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, TABLE_DIGITS, Param, Switch
 from ..errors import ParameterError
 from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
@@ -18,7 +18,6 @@ from .inputs import check_measure_names
 from .intervals import add_interval_options
 from .options import (
     add_command,
-    add_digits,
     add_output,
     add_progress,
     command_line,
@@ -55,7 +54,7 @@ def add_parser(subparsers) -> None:
         AUTO_DRAWS, BOUNDS,
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
-        add_digits, TITLE, add_progress, lambda p: add_output(p, what="report"),
+        TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
         inputs=("qrels", "runs"), rules=RULES,
         help="the experiment report: one HTML page (or LaTeX/Markdown tables) of runs",
         description="Evaluate runs and write the experiment report: significance against a "

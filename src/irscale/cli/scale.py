@@ -29,14 +29,13 @@ from ..scales.params import (
     SCALE_RECALL_BASE,
     SCALE_SHARDS,
 )
-from .common_params import NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
+from .common_params import FORCE, NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .intervals import add_interval_options, intervals_text
 from .main import given
 from .options import (
     add_actions,
     add_command,
-    add_force,
     add_format,
     add_output,
     add_progress,
@@ -101,7 +100,7 @@ def add_parser(subparsers) -> None:
         (OUTPUT, {"default": None, "unset": "none", "doc": "also write the sorted image "
                   "(value, phi, n_runs: one row per distinct value) to FILE, Parquet (.parquet, "
                   ".pq) or CSV (.csv), streamed with bounded memory (--max-memory); an "
-                  "existing file is never replaced without --force"}), add_force,
+                  "existing file is never replaced without --force"}), FORCE,
         (DIAGNOSTICS, {"choices": DIAGNOSTICS.domain.names}),
         lambda p: add_scheduler(p, "the shards of the image: the buckets of the "
                                 "meet-in-the-middle images (AP, DCG/nDCG, RBP ...) or the "
