@@ -51,6 +51,7 @@ from .inputs import (
 )
 from .intervals import add_interval_options, interval_arguments
 from .main import given
+from .meta_common import shard_scores
 from .options import (
     DIGITS_RULE,
     add_command,
@@ -254,19 +255,9 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
     raise ParameterError(f"choose one measure with -m among {list(matrix.measures)}")
 
 
-def _shards(args: argparse.Namespace):
-    """The scores of ``--shard-scores`` (read before the statistics are imported)."""
-    from ..io.scores_csv import read_shard_table
-
-    read = read_shard_table(args.shard_scores)
-    from ..stats import ShardScores
-
-    return ShardScores(read.values, read.topics, read.systems, read.shards)
-
-
 def _mixed_of_shards(args: argparse.Namespace):
     """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
-    shards = _shards(args)
+    shards = shard_scores(args.shard_scores)
     from ..stats.mixed import mixed_model
 
     fitted = mixed_model(shards, random=args.random, family=args.family,
@@ -277,7 +268,7 @@ def _mixed_of_shards(args: argparse.Namespace):
 
 def _bootstrap_of_shards(args: argparse.Namespace):
     """The bootstrap ANOVA of ``--shard-scores`` and its pairwise decisions."""
-    shards = _shards(args)
+    shards = shard_scores(args.shard_scores)
     from ..stats.replicates import bootstrap_anova
 
     model = args.model if given(args, "model") else REPLICATE_MODELS[0]

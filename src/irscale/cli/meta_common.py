@@ -126,6 +126,18 @@ CONTRIBUTOR_PATTERN_RULE = Rule(("contributor_pattern",), lambda args: args.cont
                                 "file names every run's contributor)")
 
 
+def shard_scores(path: str) -> Any:
+    """The topics × runs × shards scores of a ``--shard-scores`` file (``compare``, ``meta
+    split``): :class:`irscale.stats.ShardScores`, the file read before the statistics are
+    imported."""
+    from ..io.scores_csv import read_shard_table
+
+    read = read_shard_table(path)
+    from ..stats import ShardScores
+
+    return ShardScores(read.values, read.topics, read.systems, read.shards)
+
+
 def given_contributors(args: argparse.Namespace) -> dict[str, str] | None:
     """The runs' contributors of ``--contributors`` (``meta loo``, ``meta pool-bias``,
     ``pool simulate``), or None without it."""
