@@ -1,7 +1,6 @@
 """Count the arguments of the ``irscale`` command line by how they are built (issue 67's
 "arguments derived from declarations"): ``derived`` (made by
-:func:`irscale.cli.options.add_param` from a :class:`~irscale.core.params.Param`),
-``cli-only`` (:func:`irscale.cli.options.add_option`: an option no function declares) and
+:func:`irscale.cli.options.add_param` from a :class:`~irscale.core.params.Param`) and
 ``hand-written`` (any other ``add_argument``). An argument is counted once per command
 that has it (``meta dp`` and ``meta discriminative-power`` share one parser); ``--help`` is
 not counted.
@@ -18,7 +17,9 @@ import sys
 import traceback
 
 #: How an argument was built, by the cli.options function found on the call stack.
-_BUILDERS = {"add_param": "derived", "add_option": "cli-only"}
+_BUILDERS = {"add_param": "derived"}
+#: The columns printed.
+_KINDS = ("derived", "hand-written")
 
 _made: dict[int, str] = {}
 _add_argument = argparse._ActionsContainer.add_argument
@@ -58,11 +59,9 @@ def main(prefix: str = "irscale") -> None:
             _made.get(id(action), "hand-written") for action in parser._actions
             if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)))
         totals += counts
-        print(f"{prog:40} " + "  ".join(f"{k} {counts[k]:3}" for k in
-                                          ("derived", "cli-only", "hand-written")))
+        print(f"{prog:40} " + "  ".join(f"{k} {counts[k]:3}" for k in _KINDS))
     everything = sum(totals.values())
-    print(f"{'total':40} " + "  ".join(f"{k} {totals[k]:3}" for k in
-                                       ("derived", "cli-only", "hand-written"))
+    print(f"{'total':40} " + "  ".join(f"{k} {totals[k]:3}" for k in _KINDS)
           + f"  ({totals['derived'] / everything:.0%} of {everything} derived)")
 
 

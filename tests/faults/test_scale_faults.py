@@ -94,6 +94,9 @@ def diversity_json(result, ws, run):
 
 
 CASES = [
+    # one wording for a command without its action (every command with actions)
+    err("scale-no-command", ["scale"], "scale: choose a command: image, transform or table "
+        "(see 'irscale scale --help')"),
     # ---- image
     ok("image-valid-json", [*IMAGE, "--format", "json"], image_json(8)),
     ok("image-levels-3-json", [*IMAGE, "--levels", "3", "--format", "json"], image_json(27)),

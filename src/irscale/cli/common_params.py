@@ -66,7 +66,6 @@ RUNS_OPTION = Param("runs", Text(), None, "run files", ("--runs",), "RUN")
 PLOT = Param("plot", Text(), None, "write the plot to FILE", ("--plot",), "FILE",
              unset="no plot")
 
-# ------------------------------------------------------------------ cli-meta2
 #: ``--contributors FILE``: the contributor of every run (``meta loo``, ``meta pool-bias``,
 #: ``pool simulate``).
 CONTRIBUTORS = Param("contributors", Text(), None, "file of 'run contributor' lines, "

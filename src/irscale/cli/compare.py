@@ -8,13 +8,22 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param, Text
+from ..core.params import (
+    RESAMPLES,
+    RNG_SEED,
+    SIGNIFICANCE,
+    TABLE_DIGITS,
+    THREADS,
+    Param,
+    Text,
+)
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
     ALTERNATIVE,
     ALTERNATIVES,
     ANOVA_TRANSFORM,
+    BASELINE,
     COMPARE_TEST,
     DOCUMENT_MODELS,
     FAMILY,
@@ -27,6 +36,7 @@ from ..stats.names import (
     REPLICATE_MODELS,
     RESAMPLE,
     RESAMPLING,
+    RISK,
     SHARD_EMPTY,
     is_resampling,
 )
@@ -41,10 +51,10 @@ from .inputs import (
 )
 from .intervals import add_interval_options, interval_arguments
 from .main import given
+from .meta_common import shard_scores
 from .options import (
     DIGITS_RULE,
     add_command,
-    add_digits,
     add_format,
     add_output,
     add_progress,
@@ -64,18 +74,10 @@ if TYPE_CHECKING:  # pragma: no cover
 #: ``--test``: the procedure or two-system test run.
 TEST = Param("test", COMPARE_TEST, "tukey-hsd", "procedure or two-system test", ("--test",),
              label="--test")
-#: ``--risk-alpha``: the risk sensitivity of the risk-sensitive comparison.
-RISK = Param("risk_alpha", RISK_ALPHA, None, "risk-sensitive comparison against --baseline: "
-             "URisk and TRisk with losses weighed 1 + A (A >= 0; TREC Web 2013-14)",
-             ("--risk-alpha",), "A", label="--risk-alpha")
 #: The models of ``--model`` besides formulas (``topic + system``).
 MODELS = (*MODEL_NAMES, *RANK_MODELS)
 MODEL = Param("model", Text(), "topic+system", f"model of tukey-hsd: {' | '.join(MODELS)} or "
               "a formula", ("--model",))
-BASELINE = Param("baseline", Text(), None, "two-system tests: compare every other system with "
-                 "this one only (the family: systems x measures against it), or with each of "
-                 "several, corrected as one family (each pair once); with --risk-alpha: the "
-                 "risk baseline", ("--baseline",), unset="every pair", label="--baseline")
 SHARD_SCORES = Param("shard_scores", Text(), None, "--test mixed and bootstrap-anova: topics × "
                      "runs × shards (replicates, or query variants) scores, the CSV "
                      "topic,run,shard,value that irscale pool shards --shard-scores writes, "
@@ -232,7 +234,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_scheduler(p, "the resampling"),
         lambda p: add_interval_options(p, "each system's mean and every pair's mean "
                                        "difference (paired by topic)"),
-        lambda p: add_format(p, TABLE_FORMATS), add_digits, add_progress, add_output,
+        lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_progress, add_output,
         inputs=("--shard-scores",), rules=RULES,
         help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
         description="Compare systems on per-topic scores: two-system tests on every pair "
@@ -253,19 +255,9 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
     raise ParameterError(f"choose one measure with -m among {list(matrix.measures)}")
 
 
-def _shards(args: argparse.Namespace):
-    """The scores of ``--shard-scores`` (read before the statistics are imported)."""
-    from ..io.scores_csv import read_shard_table
-
-    read = read_shard_table(args.shard_scores)
-    from ..stats import ShardScores
-
-    return ShardScores(read.values, read.topics, read.systems, read.shards)
-
-
 def _mixed_of_shards(args: argparse.Namespace):
     """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
-    shards = _shards(args)
+    shards = shard_scores(args.shard_scores)
     from ..stats.mixed import mixed_model
 
     fitted = mixed_model(shards, random=args.random, family=args.family,
@@ -276,7 +268,7 @@ def _mixed_of_shards(args: argparse.Namespace):
 
 def _bootstrap_of_shards(args: argparse.Namespace):
     """The bootstrap ANOVA of ``--shard-scores`` and its pairwise decisions."""
-    shards = _shards(args)
+    shards = shard_scores(args.shard_scores)
     from ..stats.replicates import bootstrap_anova
 
     model = args.model if given(args, "model") else REPLICATE_MODELS[0]

@@ -8,21 +8,18 @@ import argparse
 import os
 import sys
 
-from ..core.params import DEMO_TOPICS, RNG_SEED, Param, Text
+from ..core.params import DEMO_TOPIC_COUNT, RNG_SEED, Param, Text
 from ..io.files import check_new_folder, staged_folder
 from .options import add_command
 
 #: ``--out DIR``: the folder of the example files.
 OUT = Param("out", Text(), "irscale-demo", "new or empty folder for the example files",
             ("--out",), "OUT")
-#: ``--topics N``: the topics of the collection.
-TOPICS = Param("n_topics", DEMO_TOPICS, 50, "number of topics", ("--topics",), "TOPICS",
-               label="--topics", dest="topics")
 
 
 def add_parser(subparsers) -> None:
     """Register ``irscale demo``."""
-    add_command(subparsers, "demo", run, OUT, TOPICS, (RNG_SEED, {"default": 0}),
+    add_command(subparsers, "demo", run, OUT, DEMO_TOPIC_COUNT, (RNG_SEED, {"default": 0}),
                 folders=("--out",), help="generate example data and run an evaluation on it",
                 description="Write a synthetic graded test collection (qrels and five runs) "
                 "to a folder and evaluate it: a summary table, a two-way ANOVA with "

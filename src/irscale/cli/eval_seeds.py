@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Switch, Text
+from ..core.params import TABLE_DIGITS, Param, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT, TABLE_FORMATS
 from .common_params import MEASURES, QRELS
 from .intervals import add_interval_options, interval_arguments
-from .options import DIGITS_RULE, add_command, add_digits, add_output
+from .options import DIGITS_RULE, add_command, add_output
 from .outputs import write_text
 from .rules import Rule
 from .runargs import add_trec_eval_options
@@ -48,7 +48,7 @@ def add_parser(subparsers) -> None:
                                        "or bootstrap (percentile, topics and runs "
                                        "resampled)"),
         (FORMAT, {"choices": TABLE_FORMATS}),
-        add_digits, add_output, inputs=("qrels",), outputs=("--shard-scores",),
+        TABLE_DIGITS, add_output, inputs=("qrels",), outputs=("--shard-scores",),
         rules=(DIGITS_RULE, _systems,
                Rule(("shard_scores",), lambda args: len(args.measures or ()) == 1,
                     "--shard-scores writes the values of one measure: give one -m"),

@@ -7,8 +7,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.params import MEAN_INTERVALS, SAMPLES, SEED, SIGNIFICANCE
-from .options import Checked, add_param
+from ..core.params import (
+    MEAN_INTERVAL,
+    MEAN_INTERVALS,
+    MEAN_SAMPLES,
+    MEAN_SEED,
+    SIGNIFICANCE,
+)
+from .options import add_param
 from .rules import Rule, add_rules
 
 
@@ -23,13 +29,10 @@ def add_interval_options(parser: argparse.ArgumentParser, what: str, *,
     which then applies to ``--ci`` only; ``how``: the intervals' methods, in words."""
     shown = "every format" if formats is None else "--format " + ", ".join(formats)
     group = parser.add_argument_group(f"confidence intervals ({shown})")
-    group.add_argument("--ci", choices=MEAN_INTERVALS,
-                       help=f"{what} with its 1 - --alpha confidence interval {how}")
-    group.add_argument("--ci-samples", action=Checked, domain=SAMPLES, api="samples",
-                       default=10_000, metavar="B",
-                       help="bootstrap samples of --ci bootstrap (default 10000)")
-    group.add_argument("--ci-seed", action=Checked, domain=SEED, api="rng", metavar="S",
-                       help="seed of --ci bootstrap (default: a fresh random seed)")
+    add_param(group, MEAN_INTERVAL, choices=MEAN_INTERVALS,
+              doc=f"{what} with its 1 - --alpha confidence interval {how}")
+    add_param(group, MEAN_SAMPLES)
+    add_param(group, MEAN_SEED)
     if alpha:
         add_param(group, SIGNIFICANCE, doc="1 - the level of the --ci intervals")
         add_rules(parser, Rule(("alpha",), lambda args: args.ci is not None,

@@ -8,21 +8,17 @@ import contextlib
 from collections.abc import Callable, Iterable
 
 from ..collections import params as cp
-from ..core.params import RELEVANCE, RNG_SEED, SIGNIFICANCE, Param, Text
+from ..core.params import RELEVANCE, RNG_SEED, SIGNIFICANCE, TABLE_DIGITS, Param, Text
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..io.sources import as_runs
 from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
-from .options import DIGITS_RULE, add_actions, add_command, add_digits, add_format, add_output
+from .options import DIGITS_RULE, add_actions, add_command, add_format, add_output
 from .outputs import declare_outputs, lines_text, write_table, write_text
 from .rules import Rule, applies_to, each
 from .runargs import add_names, named_runs, read_inputs
 
-#: ``--scale L,L,...``: the label values allowed.
-LABEL_SCALE = Param("scale", cp.LABEL_VALUE, None, "the label values allowed, e.g. 0,1,2; a "
-                    "label outside is an error", ("--scale",), "L,L,...", label="--scale",
-                    unset="the values the file holds")
 #: The files some actions write beside their main output.
 CONFIDENCE = Param("confidence", Text(), None, "also write 'topic docno label confidence' "
                    "lines to FILE (not for kos and mmsr, which give no probability)",
@@ -48,9 +44,9 @@ def _count(holds: Callable[[int], bool], message: str) -> Callable[[argparse.Nam
 
 
 #: ``--scale L,L,...`` of the actions that read crowd labels.
-SCALE = (LABEL_SCALE, {"many": True, "item": "a label"})
+SCALE = (cp.LABEL_SCALE, {"many": True, "item": "a label"})
 #: ``--format``, ``--digits`` and ``-o`` of the agreement tables.
-TABLE_OPTIONS = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
+TABLE_OPTIONS = (lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_output)
 #: ``aggregate``, ``pairwise``, ``allocate`` and ``agree`` read one file.
 CROWD_FILE = _count(lambda n: n == 1, "give a crowd labels file (got {n} files)")
 
@@ -166,7 +162,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_format(p, ("csv", "text"), default="csv", doc="csv: the topics x runs "
                              "score matrix (topic,RUN,...; for irscale compare --scores); "
                              "text: the matrix, the runs' means and the weights"),
-        add_digits, add_output, inputs=["inputs"],
+        TABLE_DIGITS, add_output, inputs=["inputs"],
         help="AWARE: combine the runs' scores under every assessor",
         description="The runs' per-topic scores under every worker's labels, combined with "
         "assessor weights (Ferrante, Ferro & Maistro 2017).",

@@ -18,11 +18,19 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..meta import params as mp
-from ..stats.names import PROCEDURE, QPP_MODEL, RESAMPLING, is_resampling
+from ..stats.names import QPP_MODEL, RESAMPLING, is_resampling
 from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
-from .meta_common import SIZES, analysis, given_contributors, measure_names, one_measure, render
-from .options import add_scheduler, scheduler, wants_progress
+from .meta_common import (
+    CONTRIBUTOR_PATTERN_RULE,
+    SIZES,
+    analysis,
+    given_contributors,
+    measure_names,
+    one_measure,
+    render,
+)
+from .options import add_actions, add_scheduler, scheduler, wants_progress
 from .rules import Rule, given
 from .runargs import named_runs, read_inputs
 
@@ -40,9 +48,7 @@ PER_TOPIC = Param("per_topic", Switch(), False, "print every topic's adjustment 
 PREFERENCES = Param("preferences", Text(), None, "judgments, one 'topic left right "
                     "preference' a line (preference: left, right or tie)", ("--preferences",),
                     "FILE")
-#: ``meta swap --test``: the significance filter of the swap method; ``--by-bin``.
-SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
-                  "on TS1", ("--test",), label="--test", unset="every pair")
+#: ``meta swap --by-bin``.
 BY_BIN = Param("by_bin", Switch(), False, "swap rate per difference bin", ("--by-bin",))
 #: ``meta qpp``: the two tables of :func:`irscale.stats.qpp_anova`; ``--tukey``.
 PREDICTIONS = Param("predictions", Text(), None, "CSV with the columns topic, predictor, value "
@@ -261,7 +267,7 @@ ANALYSES = {
     "discriminative-power": None,
     "split": None,
     "swap": analysis(
-        run_swap, *SIZES, mp.SWAP_BIN_WIDTH, SWAP_TEST,
+        run_swap, *SIZES, mp.SWAP_BIN_WIDTH, mp.SWAP_TEST,
         (SIGNIFICANCE, {"doc": "significance level of --test"}), RNG_SEED,
         (RESAMPLES, {"doc": "resamples of a resampling --test"}), BY_BIN,
         lambda p: add_scheduler(p, "the repetitions of --test"), standardise=True,
@@ -283,9 +289,7 @@ ANALYSES = {
         lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
         measure_help=AT_LEAST_ONE, inputs=["--contributors"],
         help="leave-one-out reusability test (Sakai 2014, §5.4)",
-        rules=[Rule(("contributor_pattern",), lambda args: not given(args, "contributors"),
-                    "--contributor-pattern applies without --contributors (the file names "
-                    "every run's contributor)")]),
+        rules=[CONTRIBUTOR_PATTERN_RULE]),
     "pool-bias": analysis(
         run_pool_bias, (NEW_RUNS, {"action": "append", "required": True}), mp.LOO_DEPTH,
         (CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "
@@ -318,16 +322,14 @@ ANALYSES = {
 
 def add_parser(subparsers) -> None:
     """Register ``irscale meta`` and its analyses."""
-    parser = subparsers.add_parser(
-        "meta", help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
+    sub = add_actions(
+        subparsers, "meta", what="an analysis", metavar="ANALYSIS",
+        help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
         description="Meta-evaluation of measures and significance tests (Sakai 2014; Ferro "
         "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).")
-    sub = parser.add_subparsers(dest="meta_command", metavar="ANALYSIS")
     for name, declared in ANALYSES.items():
         if declared is None:
             module = f".meta_{name.replace('-', '_')}"
             importlib.import_module(module, __package__).add_parser(sub)
         else:
             declared(sub, name)
-    parser.set_defaults(func=lambda args: parser.error(
-        f"choose an analysis: {', '.join(sub.choices)}"))

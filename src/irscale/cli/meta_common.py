@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from ..core.params import TABLE_DIGITS
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..meta.params import SPLIT_REPETITIONS, SPLIT_SIZES
@@ -17,7 +18,6 @@ from .options import (
     DIGITS_RULE,
     Argument,
     add_command,
-    add_digits,
     add_format,
     add_output,
     add_param,
@@ -27,7 +27,7 @@ from .options import (
     described,
 )
 from .outputs import declare_outputs, write_done
-from .rules import add_rules
+from .rules import Rule, add_rules
 
 #: ``--sizes`` and ``--repetitions`` of ``split`` and ``swap``.
 SIZES = ((SPLIT_SIZES, {"many": True, "item": "a split size"}), SPLIT_REPETITIONS)
@@ -54,7 +54,7 @@ def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
             add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
                        measure_help=measure_help)
         add_format(parser, TABLE_FORMATS)
-        add_digits(parser)
+        add_param(parser, TABLE_DIGITS)
         if sources:
             add_progress(parser)
         add_output(parser)
@@ -117,6 +117,25 @@ def resampling_options(args: argparse.Namespace, procedures: Sequence[str]
     if args.samples is None:
         return {}
     return {name: {"samples": args.samples} for name in resampling_procedures(procedures)}
+
+
+#: ``--contributor-pattern`` names the runs' contributors where no ``--contributors`` file
+#: does (``meta loo``, ``pool simulate``).
+CONTRIBUTOR_PATTERN_RULE = Rule(("contributor_pattern",), lambda args: args.contributors is None,
+                                "--contributor-pattern applies without --contributors (the "
+                                "file names every run's contributor)")
+
+
+def shard_scores(path: str) -> Any:
+    """The topics × runs × shards scores of a ``--shard-scores`` file (``compare``, ``meta
+    split``): :class:`irscale.stats.ShardScores`, the file read before the statistics are
+    imported."""
+    from ..io.scores_csv import read_shard_table
+
+    read = read_shard_table(path)
+    from ..stats import ShardScores
+
+    return ShardScores(read.values, read.topics, read.systems, read.shards)
 
 
 def given_contributors(args: argparse.Namespace) -> dict[str, str] | None:

@@ -6,21 +6,20 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.params import CUTOFF, SIGNIFICANCE, Names, Param, Text
-from ..meta.params import SCALE_COLLECTION, SCALE_LENGTHS, SCALE_MEASURES
+from ..core.params import SIGNIFICANCE, Param, Text
+from ..meta.params import (
+    SCALE_COLLECTION,
+    SCALE_LENGTHS,
+    SCALE_MEASURES,
+    SCALES_TABLE,
+    TABLE_CUTOFF,
+)
 from .inputs import diversity_inputs, qrels_and_runs
 from .meta_common import add_analysis
 from .options import add_ties, wants_progress
 from .rules import Default, Rule
 from .runargs import read_inputs
 
-#: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
-SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
-                     "the table to print", ("--table",))
-#: ``meta scales --table-cutoff``: ``ScaleReport.format``'s ``N``.
-TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs",
-                     ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
-                     dest="table_n")
 #: ``meta scales --plot-dir``: the scatter plots of each measure against its ranked version.
 PLOT_DIR = Param("plot_dir", Text(), None, "write a scatter of each measure vs its ranked "
                  "version (PNG) to DIR", ("--plot-dir",), "DIR", unset="no plots")

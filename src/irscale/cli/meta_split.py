@@ -14,7 +14,15 @@ from ..stats.names import (
     SPLIT_MODELS,
     resampling_procedures,
 )
-from .meta_common import SIZES, add_analysis, add_plot, one_measure, render, resampling_options
+from .meta_common import (
+    SIZES,
+    add_analysis,
+    add_plot,
+    one_measure,
+    render,
+    resampling_options,
+    shard_scores,
+)
 from .options import add_scheduler, scheduler, wants_progress
 from .rules import Rule
 
@@ -80,11 +88,7 @@ def run_split(args: argparse.Namespace) -> str:
     shards = None
     options = resampling_options(args, _study_names(args))
     if args.shard_scores is not None:
-        from ..io.scores_csv import read_shard_table
-        from ..stats import ShardScores
-
-        read = read_shard_table(args.shard_scores)
-        shards = ShardScores(read.values, read.topics, read.systems, read.shards)
+        shards = shard_scores(args.shard_scores)
         options |= {name: {"empty": args.empty} for name in _shard_models(args)}
     with scheduler(args) as executor:
         study = meta.split_study(table, args.sizes, args.repetitions, models=args.models,

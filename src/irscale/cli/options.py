@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from ..core.options import TIE_POLICIES, TIE_POLICY
-from ..core.params import TABLE_DIGITS, Integers, Names, Param, Reals, Switch, Text
+from ..core.params import Integers, Names, Param, Reals, Switch, Text
 from ..errors import IrscaleError, ParameterError
 from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
@@ -242,23 +242,12 @@ class ListAction(StoreOnce):
         super().__call__(parser, namespace, parsed, option_string)
 
 
-#: Formats whose numbers keep full precision: ``--digits`` applies to the others only.
+#: Formats whose numbers keep full precision: ``--digits`` (``TABLE_DIGITS``) applies to the
+#: others only.
 FULL_PRECISION = ("csv", "json")
 DIGITS_RULE = Rule(("digits",), lambda args: args.fmt not in FULL_PRECISION,
                    "--digits applies to text, markdown and latex tables; --format {fmt} "
                    "keeps every digit")
-
-
-def add_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: str,
-               default: Any, doc: str, **kwargs) -> None:
-    """An option no function declares: its help the doc and default, as :func:`add_param`."""
-    parser.add_argument(*flags, default=default, help=f"{doc} (default: {default})".replace(
-        "%", "%%"), **kwargs)
-
-
-def add_digits(parser: argparse.ArgumentParser) -> None:
-    """``--digits`` (:data:`DIGITS_RULE`)."""
-    add_param(parser, TABLE_DIGITS)
 
 
 def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
@@ -307,11 +296,6 @@ def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None
     """``-o/--output FILE`` (default standard output) and ``--force``."""
     add_param(parser, OUTPUT, doc=OUTPUT.doc.replace("the output", f"the {what}"))
     declare_outputs(parser, "-o")
-    add_force(parser)
-
-
-def add_force(parser: argparse.ArgumentParser) -> None:
-    """``--force``."""
     add_param(parser, FORCE)
 
 
@@ -372,7 +356,6 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     return parser
 
 
-# ------------------------------------------------------------------ cli-z
 def declare(add: Callable[..., argparse.ArgumentParser], run: Callable[[argparse.Namespace], Any],
             *arguments: Argument, **keywords: Any) -> Callable[[Any, str], Any]:
     """A subcommand declared by ``add`` (:func:`add_command` or a group's own) with ``run``,
@@ -385,7 +368,6 @@ def described(help: str, docs: str) -> str:
     return f"{help[0].upper()}{help[1:]}. See {docs}."
 
 
-# cli-x
 def add_actions(subparsers: Any, name: str, *, help: str, description: str,
                 what: str = "an action", metavar: str = "ACTION") -> Any:
     """The command ``name`` (``pool``, ``labels``) whose actions are registered on the

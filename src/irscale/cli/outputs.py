@@ -199,7 +199,6 @@ def open_output(args: argparse.Namespace,
     return atomic_output(args.output, mode, force=args.force)
 
 
-# ------------------------------------------------------------------ cli-z
 def write_done(args: argparse.Namespace, done: Any) -> int:
     """What a command's run returned, ``done``: its exit status, or the text to write to
     ``-o``, or a result written in ``--format`` (its ``format(fmt)``)."""
@@ -208,7 +207,6 @@ def write_done(args: argparse.Namespace, done: Any) -> int:
     return write_text(args, done if isinstance(done, str) else done.format(args.fmt) + "\n")
 
 
-# cli-x
 def write_table(args: argparse.Namespace, result: Any, **options: Any) -> int:
     """Write a command's table to ``-o`` as :func:`write_text`: ``result`` (a result with
     ``format``, or a data frame) in ``--format`` with ``--digits`` (and ``options``), one

@@ -9,18 +9,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..collections import params as cp
-from ..core.params import DEPTH, MEMORY_LIMIT, RELEVANCE, RNG_SEED, Param, Switch, Text
+from ..core.params import (
+    DEPTH,
+    MEMORY_LIMIT,
+    RELEVANCE,
+    RNG_SEED,
+    TABLE_DIGITS,
+    Param,
+    Switch,
+    Text,
+)
 from ..errors import InputError, ParameterError
 from ..meta.params import CONTRIBUTOR_PATTERN
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .common_params import CONTRIBUTORS, MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
+from .meta_common import CONTRIBUTOR_PATTERN_RULE, given_contributors
 from .options import (
     DIGITS_RULE,
     FULL_PRECISION,
     add_actions,
     add_command,
-    add_digits,
     add_format,
     add_output,
     add_ties,
@@ -61,7 +70,7 @@ STRATEGY_OPTIONS = (
 RUN_FILES = (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files"})
 QRELS_RUNS = (QRELS, {"metavar": "QRELS", "doc": "qrels file"}), RUN_FILES
 #: ``--format``, ``--digits`` and ``-o`` of the tables.
-TABLE = (lambda p: add_format(p, TABLE_FORMATS), add_digits, add_output)
+TABLE = (lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_output)
 
 
 def add_parser(subparsers) -> None:
@@ -89,16 +98,14 @@ def add_parser(subparsers) -> None:
         (cp.SIMULATED_BUDGET_LIST, {"many": True, "item": "a budget"}),
         (cp.RANKING_MEASURE, {"doc": "measure whose system ranking is compared"}),
         CONTRIBUTOR_PATTERN, CONTRIBUTORS, NO_LOO, *STRATEGY_OPTIONS,
-        lambda p: add_format(p, TABLE_FORMATS), add_digits,
+        lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS,
         (PLOT, {"doc": "write the relevant-found curves to FILE, PNG/SVG/PDF"}), QRELS_OUT,
         add_output, inputs=["qrels", "runs", "--contributors"],
         help="replay strategies with budgets on qrels",
         description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
         "document counts as non-relevant).",
         rules=(DIGITS_RULE, _two_runs, *_strategy_rules("strategies"),
-               Rule(("contributor_pattern",), lambda args: args.contributors is None,
-                    "--contributor-pattern applies without --contributors (the file names "
-                    "every run's contributor)"),
+               CONTRIBUTOR_PATTERN_RULE,
                Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
                     "--contributors and --contributor-pattern apply to the leave-one-out "
                     "test, which --no-loo skips")))
@@ -224,8 +231,6 @@ def run_simulate(args: argparse.Namespace) -> int:
     """``pool simulate``: the strategies replayed with budgets on the qrels."""
     pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
-    from .meta_common import given_contributors
-
     # the inputs first: a malformed file is reported before the analyses are imported
     table = given_contributors(args)
     qrels, runs = read_inputs(args.qrels, _named_runs(args))

@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 
 from ..collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param, Switch, Text
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, TABLE_DIGITS, Param, Switch
 from ..errors import ParameterError
 from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
-from ..report.params import SCALE_DEPTH
+from ..report.params import AUTOMATIC, BASELINE, BOUNDS, DP, SCALE_DEPTH, TITLE
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import TABLE_TEST, TABLE_TESTS
@@ -18,7 +18,6 @@ from .inputs import check_measure_names
 from .intervals import add_interval_options
 from .options import (
     add_command,
-    add_digits,
     add_output,
     add_progress,
     command_line,
@@ -28,26 +27,9 @@ from .outputs import write_text
 from .rules import Declared, Rule, each
 from .runargs import add_names, named_runs, read_inputs
 
-#: ``--baseline RUN``: the run the others are compared with.
-BASELINE = Param("baseline", Text(), None, "mark runs significantly better/worse than this "
-                 "one and count the topics they win, tie and lose against it (its name, or "
-                 "its file's path, name or stem)", ("--baseline",), "RUN")
-#: ``--dp``, ``--no-robustness``, ``--bounds``: the panels added or left out.
-DP = Param("dp", Switch(), False, "add discriminative power (paired bootstrap and randomised "
-           "Tukey HSD)", ("--dp",))
+#: ``--no-robustness``: the robustness panel left out (``robustness=False``).
 NO_ROBUSTNESS = Param("no_robustness", Switch(), False, "leave out the robustness panel",
                       ("--no-robustness",))
-BOUNDS = Param("bounds", Switch(), False, "add each mean's bounds under the unjudged "
-               "documents the runs retrieve and the pairs of runs the judgments do not order",
-               ("--bounds",))
-#: ``--automatic AUTO_QRELS``: automatic judgments of every topic.
-AUTOMATIC = Param("automatic", Text(), None, "automatic judgments of every topic: QRELS are "
-                  "then the human judgments of a sample (--design), and the report gets a "
-                  "section on the automatic judgments (agreement, corrected means, "
-                  "conclusions that change)", ("--automatic",), "AUTO_QRELS")
-#: ``--title``: of the HTML page.
-TITLE = Param("title", Text(), None, "title of the HTML page", ("--title",), "TITLE")
-
 
 def add_parser(subparsers) -> None:
     """Register ``irscale report`` and the rules of its options."""
@@ -72,7 +54,7 @@ def add_parser(subparsers) -> None:
         AUTO_DRAWS, BOUNDS,
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
-        add_digits, TITLE, add_progress, lambda p: add_output(p, what="report"),
+        TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
         inputs=("qrels", "runs"), rules=RULES,
         help="the experiment report: one HTML page (or LaTeX/Markdown tables) of runs",
         description="Evaluate runs and write the experiment report: significance against a "
@@ -135,5 +117,4 @@ def run(args: argparse.Namespace) -> int:
         progress=wants_progress(args))
     if args.fmt != "html":
         return write_text(args, format_tables(report, args.fmt, digits=args.digits))
-    title = {} if args.title is None else {"title": args.title}
-    return write_text(args, render_html(report, digits=args.digits, **title))
+    return write_text(args, render_html(report, digits=args.digits, title=args.title))

@@ -133,7 +133,6 @@ def check_options(args: argparse.Namespace) -> None:
             rule(args)
 
 
-# ------------------------------------------------------------------ cli-z
 @dataclass(frozen=True)
 class Required:
     """The option ``dest`` is needed where ``when(args)`` holds: without it the call is
@@ -150,7 +149,6 @@ class Required:
             raise ParameterError(text.format_map(vars(args)))
 
 
-# cli-x
 def words(values: Sequence[object], last: str = "and") -> str:
     """``values`` as a sentence lists them: ``a``, ``a and b``, ``a, b and c`` (``last``:
     the word before the last)."""

@@ -11,26 +11,31 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.params import MEMORY_LIMIT, RELEVANCE, Integers, Names, Param, Switch, Text
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
 from ..meta.params import SCALE_CUTOFFS
 from ..scales.params import (
+    ALL_TOPICS,
+    EXPLAIN,
+    FEASIBLE,
     LENGTH,
-    RECALL_COUNT,
+    RESCALE,
     SCALE_INTENTS,
     SCALE_LENGTH,
     SCALE_LEVELS,
     SCALE_PAPER_NAME,
+    SCALE_RECALL_BASE,
     SCALE_SHARDS,
 )
-from .common_params import NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
+from .common_params import FORCE, NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .intervals import add_interval_options, intervals_text
 from .main import given
 from .options import (
+    add_actions,
     add_command,
-    add_force,
     add_format,
     add_output,
     add_progress,
@@ -53,34 +58,18 @@ STREAM_LIMIT = 50_000_000
 IMAGE_MEASURE = Param("measure", Text(), None, "P, R, F, AP, RR, RBP_p05, DCG_b02, nDCG_b10, "
                       "SBTO, RBTO, or any irscale measure name (RBP(p=0.8), DCG(discount=log2), "
                       "ERR, ...)", ("-m", "--measure"), "MEASURE")
-RECALL_BASE = Param("recall_base", RECALL_COUNT, None, "the topic's documents per relevant "
-                    "degree 1..c: c = levels - 1 comma-separated integers from 0 to 2^31 - 1; "
-                    "with --intents S: S counts (documents relevant to each intent alone) or "
-                    "2^S - 1 (documents of each intent set)", ("--recall-base",), "COUNTS",
-                    unset="N of the highest degree", label="--recall-base")
 ALL_VALUES = Param("all_values", Switch(), False, "list the values whatever their number "
                    "(streamed)", ("--all-values",))
 DIAGNOSTICS = Param("diagnostics", Names("diagnostics", ("auto", "full", "none")), "auto",
                     f"text format: stream the whole image for the gaps and ties (auto: up to "
                     f"{STREAM_LIMIT:,} distinct values)", ("--diagnostics",))
-#: ``transform``'s options alone.
-RESCALE = Param("rescale", Switch(), False, "rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)",
-                ("--rescale",))
-ALL_TOPICS = Param("all_topics", Switch(), False, "every qrels topic (runs without results "
-                   "get N non-relevant documents)", ("--all-topics",))
+#: ``transform``'s output.
 RANKED_ONLY = Param("ranked_only", Switch(), False, "print M_R only, not M", ("--ranked-only",))
 SUMMARY_ONLY = Param("summary_only", Switch(), False, "print the means over topics only",
                      ("--summary-only",))
 #: ``table -N``: the run lengths of Table 2.
 TABLE_LENGTHS = Param("lengths", LENGTH, SCALE_CUTOFFS, "comma-separated run lengths N",
                       ("-N", "--cutoffs"), "N,N,...", label="-N/--cutoffs")
-#: ``--feasible``: only the runs a topic allows.
-FEASIBLE = Param("feasible", Switch(), False, "only the runs the topic allows (no more "
-                 "documents of a degree than its recall base)", ("--feasible",))
-#: ``--explain``: the algorithm chosen for each measure, on standard error.
-EXPLAIN = Param("explain", Switch(), False, "print on standard error the algorithm chosen for "
-                "each measure, why, and its cost estimate (default: off; the estimate alone "
-                "is printed before long computations)", ("--explain",))
 
 #: ``transform --ci``: the formats with a place for the intervals (not trec_eval's).
 CI_FORMATS = ("csv", "json", "markdown")
@@ -96,24 +85,22 @@ COMMON = (SCALE_LEVELS, FEASIBLE, add_progress,
 
 def add_parser(subparsers) -> None:
     """Register ``irscale scale`` and its commands ``image``, ``transform``, ``table``."""
-    parser = subparsers.add_parser(
-        "scale", help="interval scales: a measure's image, φ and ranked version M_R",
+    commands = add_actions(
+        subparsers, "scale", what="a command", metavar="COMMAND",
+        help="interval scales: a measure's image, φ and ranked version M_R",
         description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
         "Fuhr 2021); see docs/scales.md.")
-    commands = parser.add_subparsers(dest="scale_command", metavar="COMMAND")
-    parser.set_defaults(func=lambda args: parser.error(
-        f"choose a command: {', '.join(commands.choices)}"))
     image = add_command(
         commands, "image", run_image, (IMAGE_MEASURE, {"required": True}),
         (SCALE_LENGTH, {"required": True}), *COMMON,
-        (RECALL_BASE, {"many": True, "unique": False, "item": "a count"}), SCALE_INTENTS,
+        (SCALE_RECALL_BASE, {"many": True, "unique": False, "item": "a count"}), SCALE_INTENTS,
         lambda p: add_format(p, SCALE_IMAGE_FORMATS, doc="summary (text), the JSON object, "
                              "or the sorted image as CSV on standard output"),
         VALUES_LIMIT, ALL_VALUES,
         (OUTPUT, {"default": None, "unset": "none", "doc": "also write the sorted image "
                   "(value, phi, n_runs: one row per distinct value) to FILE, Parquet (.parquet, "
                   ".pq) or CSV (.csv), streamed with bounded memory (--max-memory); an "
-                  "existing file is never replaced without --force"}), add_force,
+                  "existing file is never replaced without --force"}), FORCE,
         (DIAGNOSTICS, {"choices": DIAGNOSTICS.domain.names}),
         lambda p: add_scheduler(p, "the shards of the image: the buckets of the "
                                 "meet-in-the-middle images (AP, DCG/nDCG, RBP ...) or the "
@@ -235,19 +222,12 @@ def run_transform(args: argparse.Namespace) -> int:
     """``scale transform``: per-topic values of M and M_R for real runs."""
     from dataclasses import replace
 
-    check_measure_names(_catalogue_names(args.measures))
-    keep_rank = args.ties == "rank-column"
-    # the inputs first: a malformed file is reported before pandas and scipy are imported
-    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
+    qrels, runs, space = _judged(args)
     from ..io.output import write_results
     from ..scales.transform import transform
 
-    result = transform(qrels, runs, args.measures, args.N, levels=args.levels,
-                       relevance_level=args.relevance_level, ties=args.phi_ties,
-                       rescale=args.rescale, feasible=args.feasible,
-                       tie_policy=args.ties, all_topics=args.all_topics,
-                       allow_empty=args.allow_empty, progress=wants_progress(args),
-                       max_memory=args.max_memory, explain=args.explain)
+    result = transform(qrels, runs, args.measures, args.N, rescale=args.rescale,
+                       all_topics=args.all_topics, **space)
     evaluation = result.evaluation
     if args.ranked_only:
         keep = {r for _, r in result.labels}
@@ -268,6 +248,20 @@ def run_transform(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judged(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]]:
+    """The qrels and runs of ``transform`` and ``table``, read (and the measures' names
+    checked) before pandas and scipy are imported, and the options of the space and of
+    the computation both take."""
+    check_measure_names(_catalogue_names(args.measures))
+    keep_rank = args.ties == "rank-column"
+    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
+    return qrels, runs, {
+        "levels": args.levels, "relevance_level": args.relevance_level, "ties": args.phi_ties,
+        "tie_policy": args.ties, "feasible": args.feasible, "allow_empty": args.allow_empty,
+        "progress": wants_progress(args), "max_memory": args.max_memory,
+        "explain": args.explain}
+
+
 def _catalogue_names(names: Sequence[str] | str | None) -> list[str]:
     """``names`` less the papers' names of the scales (``nDCG_b10``, their options checked
     where the scale is built)."""
@@ -278,15 +272,9 @@ def _catalogue_names(names: Sequence[str] | str | None) -> list[str]:
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     """``scale table``: Kendall τ between each measure and its ranked version."""
-    check_measure_names(_catalogue_names(args.measures))
-    keep_rank = args.ties == "rank-column"
-    qrels, runs = read_inputs(*qrels_and_runs(args, keep_rank=keep_rank), keep_rank=keep_rank)
+    qrels, runs, space = _judged(args)
     from ..scales.diagnostics import format_tau_table, tau_table
 
-    frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
-                      relevance_level=args.relevance_level, ties=args.phi_ties,
-                      tie_policy=args.ties, feasible=args.feasible,
-                      progress=wants_progress(args), allow_empty=args.allow_empty,
-                      max_memory=args.max_memory, explain=args.explain)
+    frame = tau_table(qrels, runs, args.measures, args.lengths, **space)
     return write_text(args, format_tau_table(frame, args.fmt))
 

@@ -21,8 +21,6 @@ from .runargs import label_files
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 
 
-
-
 def add_parser(subparsers) -> None:
     """Register ``irscale session`` and the rules of its options."""
     add_command(

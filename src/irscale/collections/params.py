@@ -179,6 +179,10 @@ NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, math.inf, "()"), 1e-
                                ("--regularization",), "R")
 #: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
 LABEL_VALUE = Integers(-2**63, INT64_MAX)
+#: The label values allowed (``scale=`` of the functions that read crowd labels).
+LABEL_SCALE = Param("scale", LABEL_VALUE, None, "the label values allowed, e.g. 0,1,2; a "
+                    "label outside is an error", ("--scale",), "L,L,...", label="--scale",
+                    unset="the values the file holds")
 LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
                        "N")
 #: The allocation of crowd answers (:func:`irscale.collections.allocate_labels`).

@@ -397,6 +397,14 @@ RESAMPLES = Param("samples", SAMPLES, None, "resamples of the resampling procedu
                   "randomized-tukey-hsd, 1000 for the bootstraps")
 #: A bootstrap interval needs two samples at least (:func:`irscale.meta.correlate`).
 INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
+#: The interval of every mean over topics (:mod:`irscale.core.mean_intervals`; the
+#: tables' ``interval=``, ``--ci``), its bootstrap samples and seed (``samples``, ``rng``).
+MEAN_INTERVAL = Param("interval", Names("interval", MEAN_INTERVALS), None, "the confidence "
+                      "interval of every mean over topics", ("--ci",), dest="ci", label="--ci")
+MEAN_SAMPLES = Param("samples", SAMPLES, 10_000, "bootstrap samples of --ci bootstrap",
+                     ("--ci-samples",), "B", label="--ci-samples (samples)", dest="ci_samples")
+MEAN_SEED = Param("rng", SEED, None, "seed of --ci bootstrap", ("--ci-seed",), "S",
+                  unset="a fresh random seed", label="--ci-seed (rng)", dest="ci_seed")
 #: A pool depth (deeper than any run: a larger one is a typo).
 DEPTH = Integers(1, 1_000_000_000)
 #: Most threads of this process, and most worker processes of ``local:N``: a larger
@@ -435,6 +443,8 @@ RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), DEFAUL
 MAX_TOPICS = 10_000
 #: Topics of the demo's collection: its ANOVA needs two.
 DEMO_TOPICS = Integers(2, MAX_TOPICS)
+DEMO_TOPIC_COUNT = Param("n_topics", DEMO_TOPICS, 50, "number of topics", ("--topics",),
+                         "TOPICS", label="--topics", dest="topics")
 
 # --------------------------------------------------------------------------- shared by layers
 # Declared here because packages of two layers read them (the others' parameters live

@@ -4,7 +4,8 @@ and predictive power, leave-one-out, topic splits, G- and D-studies, simulation 
 The functions of :mod:`irscale.meta` check their arguments against these declarations and
 the command line builds its options from them (:func:`irscale.cli.options.add_param`),
 before numpy is imported: this module imports nothing but :mod:`irscale.core.params` (the
-mechanism: domains, :class:`~irscale.core.params.Param`).
+mechanism: domains, :class:`~irscale.core.params.Param`) and the names of the statistics'
+procedures (:mod:`irscale.stats.names`, plain tuples).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..core.params import (
     Switch,
     Text,
 )
+from ..stats.names import PROCEDURE
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
 SEEDS = Integers(1, 1_000_000)
@@ -118,6 +120,9 @@ SPLIT_METRIC = Param("metric", Names("metric", (*SPLIT_METRICS, "bias", "tau_sd"
 BIN_WIDTH = Reals(0.0, bounds="()")
 SWAP_BIN_WIDTH = Param("bin_width", BIN_WIDTH, 0.01, "width of the bins of score differences",
                        ("--bin-width",), "W")
+#: The significance filter of the swap method (:func:`irscale.meta.swap_rates`' ``test``).
+SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
+                  "on TS1", ("--test",), label="--test", unset="every pair")
 #: The normal model of :func:`irscale.meta.simulation_study`: topics and systems per
 #: matrix, the standard deviations of topic effects (≥ 0) and errors (> 0), system means.
 MATRIX_SIZE = Integers(2)
@@ -185,3 +190,9 @@ RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance
               ("--ridge",), "L")
 #: The prefix of the track labels of :func:`irscale.meta.scale_report`.
 SCALE_COLLECTION = Param("collection", Text(), "T", "track label prefix", ("--collection",))
+#: The table of :meth:`irscale.meta.ScaleReport.format` and its cut-off ``N``.
+SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
+                     "the table to print", ("--table",))
+TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs",
+                     ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
+                     dest="table_n")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.params import INT64_MAX, Integers, Names, Param
+from ..core.params import INT64_MAX, Integers, Names, Param, Switch
 
 #: How the functions name the parameters of a scale's space (command line and Python).
 RUN_LENGTH = "run length N (-N, N)"
@@ -59,3 +59,21 @@ SCALE_SHARDS = Param("shards", SHARDS, None, "meet-in-the-middle images (AP, DCG
                      "most K tasks, run on --scheduler (or this process's threads without "
                      "it); same image and file", ("--shards",), "K", label="--shards",
                      unset="one task per bucket with --scheduler, none without")
+SCALE_RECALL_BASE = Param("recall_base", RECALL_COUNT, None, "the topic's documents per "
+                          "relevant degree 1..c: c = levels - 1 comma-separated integers from "
+                          "0 to 2^31 - 1; with --intents S: S counts (documents relevant to "
+                          "each intent alone) or 2^S - 1 (documents of each intent set)",
+                          ("--recall-base",), "COUNTS", unset="N of the highest degree",
+                          label="--recall-base")
+#: Only the runs a topic allows (:func:`irscale.scales.scale`, ``transform``, ``tau_table``).
+FEASIBLE = Param("feasible", Switch(), False, "only the runs the topic allows (no more "
+                 "documents of a degree than its recall base)", ("--feasible",))
+#: The algorithm chosen for each measure, why and its cost, on standard error.
+EXPLAIN = Param("explain", Switch(), False, "print on standard error the algorithm chosen for "
+                "each measure, why, and its cost estimate (default: off; the estimate alone "
+                "is printed before long computations)", ("--explain",))
+#: The options of :func:`irscale.scales.transform.transform` alone.
+RESCALE = Param("rescale", Switch(), False, "rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)",
+                ("--rescale",))
+ALL_TOPICS = Param("all_topics", Switch(), False, "every qrels topic (runs without results "
+                   "get N non-relevant documents)", ("--all-topics",))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.params import Names, Pair, Param, Text
+from ..core.params import RISK_ALPHA, Names, Pair, Param, Text
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS as TABLE_FORMATS  # the formats of every table
 
@@ -126,6 +126,16 @@ CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
 #: The correction of a family of pairwise tests.
 MULTIPLE_CORRECTION = Param("correction", CORRECTION, "holm", "multiple-comparison correction",
                             ("--correction",), "C")
+#: The system the pairwise tests compare the others with (:func:`irscale.stats.pairwise_tests`),
+#: and the baseline of the risk-sensitive comparison (:func:`irscale.stats.risk.risk_table`).
+BASELINE = Param("baseline", Text(), None, "two-system tests: compare every other system with "
+                 "this one only (the family: systems x measures against it), or with each of "
+                 "several, corrected as one family (each pair once); with --risk-alpha: the "
+                 "risk baseline", ("--baseline",), unset="every pair", label="--baseline")
+#: The risk sensitivity of the risk-sensitive comparison.
+RISK = Param("risk_alpha", RISK_ALPHA, None, "risk-sensitive comparison against --baseline: "
+             "URisk and TRisk with losses weighed 1 + A (A >= 0; TREC Web 2013-14)",
+             ("--risk-alpha",), "A", label="--risk-alpha")
 
 
 def resampling_procedures(names: Sequence[str]) -> list[str]:
