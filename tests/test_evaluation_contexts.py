@@ -97,6 +97,92 @@ def test_irscale_eval_chooses_it_and_refuses_by_the_same_rule(toy, tmp_path, cap
                                                "measures (trec or csv)")
 
 
+def _read_word_runs(paths, names):
+    """A toy context's run reader: every file a run named after its stem, lines ``topic
+    docno docno ...`` (best first)."""
+    from pathlib import Path
+
+    runs = {}
+    for path in paths:
+        lines = [line.split() for line in Path(path).read_text().splitlines()]
+        runs[Path(path).stem] = {t: {d: float(len(ds) - i) for i, d in enumerate(ds)}
+                                 for t, *ds in lines}
+    return runs
+
+
+@pytest.fixture
+def words() -> Iterator[list[dict]]:
+    """A context that claims ``words``, reads its run files itself (``topic docno ...``
+    lines), is handed the format asked for and gives its own score matrix; what its
+    hooks were handed is recorded in the list yielded."""
+    seen: list[dict] = []
+
+    def run(held, measures, *, allow_empty=False, fmt=None):
+        seen.append({"fmt": fmt})
+        return _count_documents(held, measures, allow_empty=allow_empty)
+
+    def read_runs(paths, names):
+        seen.append({"paths": [str(p) for p in paths], "names": names})
+        return _read_word_runs(paths, names)
+
+    def matrix(evaluation):
+        seen.append({"matrix": True})
+        return evaluation().to_matrix(allow_missing=True)
+
+    register(Context(
+        name="words", what="word measures", why="they count the words of a line",
+        reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
+        claims=lambda qrels, measures, options: list(measures) == ["words"], run=run,
+        read_runs=read_runs, format_options=lambda fmt: {"fmt": fmt}, matrix=matrix))
+    try:
+        yield seen
+    finally:
+        unregister("words")
+    assert "words" not in CONTEXTS
+
+
+def test_irscale_eval_reads_and_evaluates_as_the_context_declares(words, tmp_path, capsys):
+    """``irscale eval`` (main() in process) reads the run files by the context's reader
+    (a folder expanded), hands its runner the options the output format asks for, and
+    refuses an option it does not read by the one rule: no edit to ``cli/eval.py``."""
+    qrels, folder = tmp_path / "qrels", tmp_path / "runs"
+    qrels.write_text("q1 0 d1 1\nq2 0 d3 1\n")
+    folder.mkdir()
+    (folder / "a.txt").write_text("q1 d1 d2 d9\nq2 d3\n")
+    (folder / "b.txt").write_text("q1 d2\nq2 d3 d1\n")
+    assert main(["eval", "-q", "--format", "csv", "-m", "words", str(qrels),
+                 str(folder)]) == 0
+    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    counted = {(run, topic): float(value) for run, topic, measure, value in rows
+               if topic in ("q1", "q2")}
+    expected = {(path.stem, line.split()[0]): float(len(line.split()) - 1)
+                for path in sorted(folder.iterdir())
+                for line in path.read_text().splitlines()}
+    assert counted == expected
+    assert words == [{"paths": [str(folder / "a.txt"), str(folder / "b.txt")],
+                      "names": None}, {"fmt": "csv"}]
+    assert main(["eval", "-l", "2", "-m", "words", str(qrels), str(folder)]) == 2
+    assert capsys.readouterr().err.strip() == ("irscale: -l/--relevance-level does not "
+                                               "apply to word measures (they count the "
+                                               "words of a line)")
+
+
+def test_evaluate_matrix_chooses_the_context_and_its_matrix(words):
+    """:func:`irscale.evaluation.evaluate_matrix` chooses the context as
+    :func:`irscale.evaluate` does, takes its score matrix and refuses the options it does
+    not read by the one rule."""
+    from irscale.evaluation import evaluate_matrix
+
+    other = {"q1": {"d2": 1.0}, "q2": {"d3": 2.0, "d1": 1.0}}
+    matrix = evaluate_matrix(QRELS, {"a": RUN, "b": other}, ["words"])
+    assert {"matrix": True} in words
+    for s, run in enumerate((RUN, other)):
+        assert matrix.values[:, s, 0].tolist() == [float(len(run[t])) for t in matrix.topics]
+    with pytest.raises(ParameterError) as error:
+        evaluate_matrix(QRELS, {"a": RUN, "b": other}, ["words"], intent_types="x")
+    assert str(error.value) == ("intent_types= does not apply to word measures (they count "
+                                "the words of a line)")
+
 
 def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
     """A context that reads every keyword option of ``irscale.evaluate`` (its signature)
