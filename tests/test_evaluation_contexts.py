@@ -184,6 +184,27 @@ def test_evaluate_matrix_chooses_the_context_and_its_matrix(words):
                                 "the words of a line)")
 
 
+@pytest.mark.parametrize("module", ["cli/eval.py", "cli/inputs.py", "evaluation/api.py"])
+def test_the_runners_name_no_context(module):
+    """``irscale eval``, the score matrices and :func:`irscale.evaluate` are built from the
+    declarations: their source names no context (no string that is a context's name, but
+    for trec_eval's ``-R`` values, and no lookup in the registry of contexts)."""
+    import ast
+    from pathlib import Path
+
+    from irscale.cli.eval import RELEVANCE_FORMATS
+    from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
+
+    tree = ast.parse((Path(irscale.__file__).parent / module).read_text(encoding="utf-8"))
+    strings = {node.value for node in ast.walk(tree)
+               if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert set(CONTEXTS) & strings <= set(RELEVANCE_FORMATS)
+    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    assert not {"CONTEXTS", "DEFAULT"} & (names | imported)
+
+
 def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
     """A context that reads every keyword option of ``irscale.evaluate`` (its signature)
     is handed each of them, with its value."""
