@@ -205,6 +205,56 @@ def test_the_runners_name_no_context(module):
     assert not {"CONTEXTS", "DEFAULT"} & (names | imported)
 
 
+@pytest.fixture
+def tally(tmp_path) -> Iterator[Context]:
+    """A throw-away context declared as a new context is: its catalogue context
+    (:func:`irscale.core.contexts.declare_context`, with one family declared under it) and
+    its evaluation context claiming that catalogue's names; both are removed after."""
+    from irscale.core.contexts import ContextInfo, declare_context, undeclare_context
+    from irscale.measures.base import CATALOGUE, Family, declare
+    from irscale.measures.params import Keywords
+
+    declare_context("tallies", ContextInfo(
+        "rankings counted (a test's)", "tally", ("tally",), "irscale.evaluate",
+        whole="list"))
+    declare(Family("tally", None, Keywords(), "The documents retrieved.",
+                   context="tallies", cutoff="none", formula="|ranking|", source="a test"))
+    from irscale.evaluation.context import catalogue_claim
+
+    context = register(Context(
+        name="tally", what="tallies", why="they count", reads=frozenset({"allow_empty"}),
+        averaging="mean", cacheable=False, claims=catalogue_claim("tallies"),
+        run=_count_documents))
+    try:
+        yield context
+    finally:
+        unregister("tally")
+        undeclare_context("tallies")
+        CATALOGUE.pop("tallies")
+
+
+def test_a_declared_catalogue_context_is_listed_parsed_and_evaluated(tally, capsys):
+    """A new context's catalogue declaration is read by ``irscale measures`` (its
+    ``--context`` choices and listing), by the name parser's messages (its words) and, with
+    its evaluation context, by :func:`irscale.evaluate`: no edit to a table."""
+    from irscale.measures.names import parse_name
+
+    assert main(["measures", "--context", "tallies"]) == 0
+    listed = capsys.readouterr().out
+    assert listed.startswith("tallies: rankings counted (a test's) (irscale.evaluate)\n")
+    assert "  tally\n      |ranking|\n      source: a test\n" in listed
+    with pytest.raises(MeasureError) as error:
+        parse_name("tally@5", "tallies")
+    assert str(error.value) == ("measure 'tally' takes no cut-off (tally uses the whole "
+                                "list), got 'tally@5'")
+    with pytest.raises(MeasureError) as error:
+        parse_name("tallies", "tallies")
+    assert str(error.value) == ("unknown tally measure 'tallies' (did you mean tally?); "
+                                "tally measures: tally, e.g. tally")
+    values = irscale.evaluate(QRELS, RUN, "tally").per_topic().set_index("topic")["value"]
+    assert values.to_dict() == {topic: float(len(docs)) for topic, docs in RUN.items()}
+
+
 def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
     """A context that reads every keyword option of ``irscale.evaluate`` (its signature)
     is handed each of them, with its value."""
@@ -388,11 +438,12 @@ def test_every_relevance_level_default_reads_the_declaration():
 
 def test_every_catalogue_context_names_functions_that_exist():
     """The functions that ``irscale measures`` names as evaluating each context of the
-    catalogue (:data:`irscale.core.contexts.CONTEXTS`, ``evaluated_by``) exist."""
+    catalogue (:data:`irscale.core.contexts.CONTEXTS`, declared by
+    :mod:`irscale.measures.contexts`, ``evaluated_by``) exist."""
     import importlib
     import re
 
-    from irscale.core.contexts import CONTEXTS as CATALOGUE_CONTEXTS
+    from irscale.measures.contexts import CONTEXTS as CATALOGUE_CONTEXTS
 
     for name, info in CATALOGUE_CONTEXTS.items():
         for dotted in re.findall(r"\birscale(?:\.\w+)+", info.evaluated_by):
