@@ -97,6 +97,163 @@ def test_irscale_eval_chooses_it_and_refuses_by_the_same_rule(toy, tmp_path, cap
                                                "measures (trec or csv)")
 
 
+def _read_word_runs(paths, names):
+    """A toy context's run reader: every file a run named after its stem, lines ``topic
+    docno docno ...`` (best first)."""
+    from pathlib import Path
+
+    runs = {}
+    for path in paths:
+        lines = [line.split() for line in Path(path).read_text().splitlines()]
+        runs[Path(path).stem] = {t: {d: float(len(ds) - i) for i, d in enumerate(ds)}
+                                 for t, *ds in lines}
+    return runs
+
+
+@pytest.fixture
+def words() -> Iterator[list[dict]]:
+    """A context that claims ``words``, reads its run files itself (``topic docno ...``
+    lines), is handed the format asked for and gives its own score matrix; what its
+    hooks were handed is recorded in the list yielded."""
+    seen: list[dict] = []
+
+    def run(held, measures, *, allow_empty=False, fmt=None):
+        seen.append({"fmt": fmt})
+        return _count_documents(held, measures, allow_empty=allow_empty)
+
+    def read_runs(paths, names):
+        seen.append({"paths": [str(p) for p in paths], "names": names})
+        return _read_word_runs(paths, names)
+
+    def matrix(evaluation):
+        seen.append({"matrix": True})
+        return evaluation().to_matrix(allow_missing=True)
+
+    register(Context(
+        name="words", what="word measures", why="they count the words of a line",
+        reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
+        claims=lambda qrels, measures, options: list(measures) == ["words"], run=run,
+        read_runs=read_runs, format_options=lambda fmt: {"fmt": fmt}, matrix=matrix))
+    try:
+        yield seen
+    finally:
+        unregister("words")
+    assert "words" not in CONTEXTS
+
+
+def test_irscale_eval_reads_and_evaluates_as_the_context_declares(words, tmp_path, capsys):
+    """``irscale eval`` (main() in process) reads the run files by the context's reader
+    (a folder expanded), hands its runner the options the output format asks for, and
+    refuses an option it does not read by the one rule: no edit to ``cli/eval.py``."""
+    qrels, folder = tmp_path / "qrels", tmp_path / "runs"
+    qrels.write_text("q1 0 d1 1\nq2 0 d3 1\n")
+    folder.mkdir()
+    (folder / "a.txt").write_text("q1 d1 d2 d9\nq2 d3\n")
+    (folder / "b.txt").write_text("q1 d2\nq2 d3 d1\n")
+    assert main(["eval", "-q", "--format", "csv", "-m", "words", str(qrels),
+                 str(folder)]) == 0
+    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    counted = {(run, topic): float(value) for run, topic, measure, value in rows
+               if topic in ("q1", "q2")}
+    expected = {(path.stem, line.split()[0]): float(len(line.split()) - 1)
+                for path in sorted(folder.iterdir())
+                for line in path.read_text().splitlines()}
+    assert counted == expected
+    assert words == [{"paths": [str(folder / "a.txt"), str(folder / "b.txt")],
+                      "names": None}, {"fmt": "csv"}]
+    assert main(["eval", "-l", "2", "-m", "words", str(qrels), str(folder)]) == 2
+    assert capsys.readouterr().err.strip() == ("irscale: -l/--relevance-level does not "
+                                               "apply to word measures (they count the "
+                                               "words of a line)")
+
+
+def test_evaluate_matrix_chooses_the_context_and_its_matrix(words):
+    """:func:`irscale.evaluation.evaluate_matrix` chooses the context as
+    :func:`irscale.evaluate` does, takes its score matrix and refuses the options it does
+    not read by the one rule."""
+    from irscale.evaluation import evaluate_matrix
+
+    other = {"q1": {"d2": 1.0}, "q2": {"d3": 2.0, "d1": 1.0}}
+    matrix = evaluate_matrix(QRELS, {"a": RUN, "b": other}, ["words"])
+    assert {"matrix": True} in words
+    for s, run in enumerate((RUN, other)):
+        assert matrix.values[:, s, 0].tolist() == [float(len(run[t])) for t in matrix.topics]
+    with pytest.raises(ParameterError) as error:
+        evaluate_matrix(QRELS, {"a": RUN, "b": other}, ["words"], intent_types="x")
+    assert str(error.value) == ("intent_types= does not apply to word measures (they count "
+                                "the words of a line)")
+
+
+@pytest.mark.parametrize("module", ["cli/eval.py", "cli/inputs.py", "evaluation/api.py"])
+def test_the_runners_name_no_context(module):
+    """``irscale eval``, the score matrices and :func:`irscale.evaluate` are built from the
+    declarations: their source names no context (no string that is a context's name, but
+    for trec_eval's ``-R`` values, and no lookup in the registry of contexts)."""
+    import ast
+    from pathlib import Path
+
+    from irscale.cli.eval import RELEVANCE_FORMATS
+    from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
+
+    tree = ast.parse((Path(irscale.__file__).parent / module).read_text(encoding="utf-8"))
+    strings = {node.value for node in ast.walk(tree)
+               if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert set(CONTEXTS) & strings <= set(RELEVANCE_FORMATS)
+    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    assert not {"CONTEXTS", "DEFAULT"} & (names | imported)
+
+
+@pytest.fixture
+def tally(tmp_path) -> Iterator[Context]:
+    """A throw-away context declared as a new context is: its catalogue context
+    (:func:`irscale.core.contexts.declare_context`, with one family declared under it) and
+    its evaluation context claiming that catalogue's names; both are removed after."""
+    from irscale.core.contexts import ContextInfo, declare_context, undeclare_context
+    from irscale.measures.base import CATALOGUE, Family, declare
+    from irscale.measures.params import Keywords
+
+    declare_context("tallies", ContextInfo(
+        "rankings counted (a test's)", "tally", ("tally",), "irscale.evaluate",
+        whole="list"))
+    declare(Family("tally", None, Keywords(), "The documents retrieved.",
+                   context="tallies", cutoff="none", formula="|ranking|", source="a test"))
+    from irscale.evaluation.context import catalogue_claim
+
+    context = register(Context(
+        name="tally", what="tallies", why="they count", reads=frozenset({"allow_empty"}),
+        averaging="mean", cacheable=False, claims=catalogue_claim("tallies"),
+        run=_count_documents))
+    try:
+        yield context
+    finally:
+        unregister("tally")
+        undeclare_context("tallies")
+        CATALOGUE.pop("tallies")
+
+
+def test_a_declared_catalogue_context_is_listed_parsed_and_evaluated(tally, capsys):
+    """A new context's catalogue declaration is read by ``irscale measures`` (its
+    ``--context`` choices and listing), by the name parser's messages (its words) and, with
+    its evaluation context, by :func:`irscale.evaluate`: no edit to a table."""
+    from irscale.measures.names import parse_name
+
+    assert main(["measures", "--context", "tallies"]) == 0
+    listed = capsys.readouterr().out
+    assert listed.startswith("tallies: rankings counted (a test's) (irscale.evaluate)\n")
+    assert "  tally\n      |ranking|\n      source: a test\n" in listed
+    with pytest.raises(MeasureError) as error:
+        parse_name("tally@5", "tallies")
+    assert str(error.value) == ("measure 'tally' takes no cut-off (tally uses the whole "
+                                "list), got 'tally@5'")
+    with pytest.raises(MeasureError) as error:
+        parse_name("tallies", "tallies")
+    assert str(error.value) == ("unknown tally measure 'tallies' (did you mean tally?); "
+                                "tally measures: tally, e.g. tally")
+    values = irscale.evaluate(QRELS, RUN, "tally").per_topic().set_index("topic")["value"]
+    assert values.to_dict() == {topic: float(len(docs)) for topic, docs in RUN.items()}
+
 
 def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
     """A context that reads every keyword option of ``irscale.evaluate`` (its signature)
@@ -281,11 +438,12 @@ def test_every_relevance_level_default_reads_the_declaration():
 
 def test_every_catalogue_context_names_functions_that_exist():
     """The functions that ``irscale measures`` names as evaluating each context of the
-    catalogue (:data:`irscale.core.contexts.CONTEXTS`, ``evaluated_by``) exist."""
+    catalogue (:data:`irscale.core.contexts.CONTEXTS`, declared by
+    :mod:`irscale.measures.contexts`, ``evaluated_by``) exist."""
     import importlib
     import re
 
-    from irscale.core.contexts import CONTEXTS as CATALOGUE_CONTEXTS
+    from irscale.measures.contexts import CONTEXTS as CATALOGUE_CONTEXTS
 
     for name, info in CATALOGUE_CONTEXTS.items():
         for dotted in re.findall(r"\birscale(?:\.\w+)+", info.evaluated_by):

@@ -139,7 +139,22 @@ API_ROWS: list[tuple[str, Callable[[], object], type, str]] = [
     ("nuggets-need-outputs",
      lambda: irscale.evaluate(b"", b"", "W-Rec"), ParameterError,
      "nugget measures read the outputs' lengths or texts"),
+    # the score matrices choose the context and refuse what it does not read as
+    # irscale.evaluate does (the intents' options were ignored without diversity measures)
+    ("matrix-intent-types-not-read",
+     lambda: _matrix(["P_1"], intent_types=b"s1 1 nav\n"), ParameterError,
+     "intent_types= does not apply to trec_eval's and the catalogue's measures ("),
+    ("matrix-intent-probabilities-not-read",
+     lambda: _matrix(["sDCG@10"], intent_probabilities=b"s1 1 1\n"), ParameterError,
+     "intent_probabilities= does not apply to session measures ("),
 ]
+
+
+def _matrix(measures: list[str], **options: object) -> object:
+    """:func:`irscale.evaluation.evaluate_matrix` of two runs with ``options``."""
+    from irscale.evaluation import evaluate_matrix
+
+    return evaluate_matrix(QRELS, {"a": SESSION_RUN, "b": SESSION_RUN}, measures, **options)
 
 
 @pytest.mark.parametrize(("call", "kind", "start"), [row[1:] for row in API_ROWS],

@@ -6,11 +6,12 @@ output options that ``irscale text`` and ``irscale session`` share with it."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE, Param, Switch, Text
 from ..errors import ParameterError
-from ..evaluation.context import CONTEXTS, DEFAULT, Context, choose, refuse_unread
+from ..evaluation.context import RUNNER_OPTIONS, Context, choose, refuse_unread
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import ALLOW_EMPTY, MEASURES, NO_SUMMARY, PER_QUERY, QRELS, RUNS
@@ -18,7 +19,6 @@ from .eval_diversity import (
     add_intent_options,
     add_qrels_format,
     add_topic_alpha_option,
-    run_diversity,
     wants_diversity,
 )
 from .eval_many import (
@@ -43,12 +43,13 @@ from .rules import Declared, Default, Rule, each, given, spelling
 from .runargs import (
     add_run_options,
     add_trec_eval_options,
-    distinct_runs,
     label_files,
     named_runs,
+    run_paths,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..io.naming import NameSpec
     from ..measures.results import Evaluation
 
 #: The forms of QRELS (trec_eval's ``-R``).
@@ -143,45 +144,44 @@ def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str
     add_output(parser)
 
 
-def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> int:
-    """Write ``evaluation`` as ``--format``, ``-q`` and ``-n`` say; the exit status."""
+def write_evaluation(args: argparse.Namespace, evaluation: Evaluation, **output: Any) -> int:
+    """Write ``evaluation`` as ``--format``, ``-q`` and ``-n`` say, with the ``output``
+    options of :meth:`~irscale.measures.results.Evaluation.write` (ndeval's ``baseline``
+    and ``risk_alpha``); the exit status."""
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
-                         summary=not args.no_summary)
+                         summary=not args.no_summary, **output)
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    """``irscale eval``: the measures of every run, as trec_eval (or ndeval) prints them."""
-    own = RUNNERS.get(args.context.name)
-    if own is not None:
-        return own(args)
+    """``irscale eval``: the measures of every run, as trec_eval (or ndeval) prints them, by
+    the context of the call (``args.context``) as it declares (how its run files are read,
+    its text straight from the files, the options of its runner an output format asks for,
+    its baseline run)."""
     if wants_batches(args):
         from . import eval_many
 
         return eval_many.run(args)
+    context = args.context
     labels = label_files(args.labels)
-    keep_rank = args.ties == "rank-column"
-    runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
+    keep_rank = context.keep_rank or args.ties == "rank-column"
+    runs = _read_runs(args, args.runs, args.names, keep_rank=keep_rank)
+    measures = args.measures or ["official"]
     baseline = args.baseline
-    if args.fmt == "trec" and baseline is None and not labels and args.zscores is None \
-            and args.context.name == DEFAULT and not args.bounds:
-        # trec_eval's measures of TREC files: from the files to the text in the engine,
-        # without numpy (None: a measure or an input it does not take alone), --cache's
-        # entry the text itself
-        from ..evaluation.trec_text import trec_eval_text
-
-        printed = trec_eval_text(args.qrels, runs, args.measures or ["official"],
-                                 allow_empty=args.allow_empty, per_query=args.per_query,
-                                 summary=not args.no_summary, cache=args.cache,
-                                 **trec_eval_arguments(args))
+    if context.text is not None and args.fmt == "trec" and baseline is None and not labels \
+            and args.zscores is None and not args.bounds:
+        # the text from the files (None: a measure or an input it does not take alone),
+        # --cache's entry the text itself
+        printed = context.text(args.qrels, runs, measures, allow_empty=args.allow_empty,
+                               per_query=args.per_query, summary=not args.no_summary,
+                               cache=args.cache, **trec_eval_arguments(args))
         if printed is not None:
             with open_output(args) as stream:
                 stream.write(printed)
             return 0
-    from ..evaluation import evaluate
-
-    if baseline is not None:  # a run's name, or its file (path, file name or stem)
+    if baseline is not None and not context.baseline_run:
+        # a run's name, or its file (path, file name or stem)
         from ..io.naming import find_run
         from ..io.sources import as_runs
 
@@ -192,10 +192,11 @@ def run(args: argparse.Namespace) -> int:
         from ..io.sources import as_qrels, as_runs
 
         qrels, runs = as_qrels(qrels), as_runs(runs, keep_rank=keep_rank)
-    evaluation = evaluate(qrels, runs, args.measures or ["official"], labels=labels,
-                          allow_empty=args.allow_empty, zscores=args.zscores,
-                          cache=args.cache, relevance_format=args.relevance_format,
-                          **trec_eval_arguments(args))
+    evaluation = _evaluate(args, qrels, runs, measures, labels)
+    if baseline is not None and context.baseline_run:
+        # the baseline run evaluated with the same measures and options
+        baseline = _evaluate(args, qrels, _read_runs(args, [baseline], "runid",
+                                                     keep_rank=keep_rank), measures, labels)
     if args.bounds:  # the bounds under the unjudged documents instead of the values
         from ..collections.bounds import unjudged_bounds
 
@@ -209,29 +210,43 @@ def run(args: argparse.Namespace) -> int:
             "latex", baseline=baseline, test=args.test, correction=args.correction,
             alpha=args.alpha, interval=args.ci, interval_samples=args.ci_samples,
             interval_rng=args.ci_seed))
+    if baseline is not None:  # the baseline run's evaluation (ndeval's -baseline FILE)
+        return write_evaluation(args, evaluation, baseline=baseline,
+                                risk_alpha=args.risk_alpha)
     return write_evaluation(args, evaluation)
 
 
-def run_fairness(args: argparse.Namespace) -> int:
-    """``eval`` with fairness measures: every run file (a folder or a glob pattern: its run
-    files) a stochastic run (:mod:`irscale.io.stochastic`), named as ``--names`` says, the
-    groups from ``--labels groups=FILE`` (``docs/measures.md``)."""
-    from ..evaluation import evaluate
-    from ..evaluation.fairness import read_runs
-    from ..io.naming import name_runs
-    from ..io.sources import expands, run_files
-
-    paths = distinct_runs([file for path in args.runs
-                           for file in (run_files(path) if expands(path) else [path])])
-    runs = name_runs(read_runs(paths), args.names or "runid")
-    return write_evaluation(args, evaluate(args.qrels, runs, args.measures,
-                                           labels=label_files(args.labels),
-                                           allow_empty=args.allow_empty))
+def _read_runs(args: argparse.Namespace, paths: Sequence[str], names: NameSpec | None, *,
+               keep_rank: bool) -> Sequence[object]:
+    """The runs of ``paths`` (run files, folders, glob patterns), named as ``names`` says,
+    read as the context declares (:attr:`~irscale.evaluation.context.Context.read_runs`),
+    else as TREC run files (``keep_rank``: their rank column kept)."""
+    if args.context.read_runs is not None:
+        return args.context.read_runs(run_paths(paths), names)
+    return named_runs(paths, names, keep_rank=keep_rank, progress=wants_progress(args))
 
 
-#: The contexts with a command line of their own (any other declared context is evaluated
-#: by :func:`irscale.evaluate` with the options given).
-RUNNERS = {"intents": run_diversity, "fairness": run_fairness}
+def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: list[str],
+              labels: dict[str, str]) -> Evaluation:
+    """The evaluation of ``runs`` against ``qrels`` by ``args.context``
+    (:func:`irscale.evaluation.api.evaluate_by`) with the options of
+    :func:`irscale.evaluate` given (the others refused by :func:`refuse_unread_options`),
+    the options of its runner it reads (:data:`~irscale.evaluation.context.RUNNER_OPTIONS`)
+    and those ``--format`` asks for
+    (:attr:`~irscale.evaluation.context.Context.format_options`)."""
+    from ..evaluation.api import call_values, evaluate_by
+
+    context = args.context
+    values = call_values(labels=labels, allow_empty=args.allow_empty, zscores=args.zscores,
+                         cache=args.cache, relevance_format=args.relevance_format,
+                         intent_probabilities=args.intent_probs,
+                         intent_types=args.intent_types, **trec_eval_arguments(args))
+    runner = {option: getattr(args, dest) for dest, option in API_OPTIONS.items()
+              if option in RUNNER_OPTIONS & context.reads}
+    if context.format_options is not None:
+        runner.update(context.format_options(args.fmt))
+    return evaluate_by(context, [qrels, runs], measures, values, **runner)
+
 
 #: ``eval``'s options that a context may read (:attr:`~irscale.evaluation.context.Context.reads`:
 #: :func:`irscale.evaluate`'s and its outputs', :data:`~irscale.evaluation.context.OUTPUT_OPTIONS`):
@@ -247,15 +262,16 @@ API_OPTIONS = {**{dest: name for name, dest in TREC_EVAL_DESTS.items()},
 
 
 def eval_context(args: argparse.Namespace) -> Context:
-    """The context of the call: intents when the qrels are read as diversity qrels
-    (``args.diversity``), else the one :func:`irscale.evaluate` picks; a context with a
-    command of its own (its inputs are not qrels and TREC runs) is refused, naming it."""
+    """The context of the call, chosen as :func:`irscale.evaluate` chooses it, given the
+    form the qrels are read in (``qrels_format``: ``"diversity"`` when ``args.diversity``
+    says so, else ``"trec"``); a context with a command of its own (its inputs are not
+    qrels and TREC runs) is refused, naming it."""
     from ..evaluation import contexts  # noqa: F401  (declares the contexts)
 
-    if args.diversity:
-        return CONTEXTS["intents"]
     measures = [n for spec in (args.measures or []) for n in spec.split()]
-    context = choose(args.qrels, measures, {"relevance_format": args.relevance_format})
+    context = choose(args.qrels, measures, {
+        "relevance_format": args.relevance_format,
+        "qrels_format": "diversity" if args.diversity else "trec"})
     if context.command is not None:
         raise ParameterError(context.elsewhere())
     return context

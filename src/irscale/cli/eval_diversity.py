@@ -90,28 +90,3 @@ def wants_diversity(args: argparse.Namespace) -> bool:
     if args.fmt == "ndeval" and not diversity:
         raise ParameterError("--format ndeval prints diversity measures (-m ndeval)")
     return diversity
-
-
-def run_diversity(args: argparse.Namespace) -> int:
-    """``eval`` with diversity measures (the options the intents' context does not read
-    refused by the one rule of :mod:`irscale.cli.eval`)."""
-    from ..evaluation.diversity import evaluate_diversity
-    from .outputs import write_text
-    from .runargs import label_files, named_runs
-
-    options = dict(complete=args.complete, max_docs=args.max_retrieved,
-                   intent_probabilities=args.intent_probs, intent_types=args.intent_types,
-                   label_sets=label_files(args.labels), allow_empty=args.allow_empty,
-                   topic_alphas=args.topic_alpha,
-                   ndeval_ids=args.fmt == "ndeval")  # topic ids as ndeval reads them
-    measures = args.measures or ["ndeval"]
-    evaluation = evaluate_diversity(
-        args.qrels, named_runs(args.runs, args.names, keep_rank=True), measures, **options)
-    baseline = None
-    if args.baseline is not None:  # ndeval -baseline FILE: same measures and options
-        baseline = evaluate_diversity(args.qrels, named_runs([args.baseline], "runid",
-                                                             keep_rank=True),
-                                      measures, **options)
-    return write_text(args, evaluation.format(
-        args.fmt, per_query=args.per_query, summary=not args.no_summary, baseline=baseline,
-        risk_alpha=args.risk_alpha))

@@ -224,8 +224,7 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
             rule.check(args)
     qrels, runs = qrels_and_runs(args, keep_rank=diversity)
     runs = _find_systems(args, runs, keep_rank=diversity)
-    return evaluate_matrix(qrels, runs, args.measures, diversity=diversity,
-                           intent_probabilities=args.intent_probs,
+    return evaluate_matrix(qrels, runs, args.measures, intent_probabilities=args.intent_probs,
                            intent_types=args.intent_types, allow_empty=args.allow_empty)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.contexts import CONTEXTS
 from ..core.params import Param, Text
 from ..io.formats import CATALOGUE_FORMATS, FORMAT
+from ..measures.contexts import CONTEXTS
 from .options import add_command, add_output
 from .outputs import write_text
 

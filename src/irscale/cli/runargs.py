@@ -42,17 +42,23 @@ def distinct_runs(paths: Sequence[str]) -> Sequence[str]:
     return paths
 
 
-def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False,
-               progress: bool = False) -> Sequence[object]:
-    """The runs to evaluate (a folder or glob pattern: its run files, each once): the
-    paths, read by the evaluation after the qrels (whose errors come first), unless
-    ``--names`` or a ``progress`` bar on a terminal asks for them read here."""
-    import sys
-
+def run_paths(paths: Sequence[str]) -> Sequence[str]:
+    """The run files of ``paths`` (a folder or glob pattern: its run files), each once
+    (:func:`distinct_runs`)."""
     from ..io.sources import expands, run_files
 
-    paths = distinct_runs([file for path in paths
-                           for file in (run_files(path) if expands(path) else [path])])
+    return distinct_runs([file for path in paths
+                          for file in (run_files(path) if expands(path) else [path])])
+
+
+def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False,
+               progress: bool = False) -> Sequence[object]:
+    """The runs to evaluate (:func:`run_paths`): the paths, read by the evaluation after
+    the qrels (whose errors come first), unless ``--names`` or a ``progress`` bar on a
+    terminal asks for them read here."""
+    import sys
+
+    paths = run_paths(paths)
     if names is None and not (progress and sys.stderr.isatty()):
         return paths
     from ..io.sources import read_runs

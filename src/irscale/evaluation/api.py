@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 import os
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -21,7 +20,7 @@ from ..errors import AlignmentError, ParameterError, shorten
 from ..io.naming import NameSpec
 from ..measures.results import Evaluation
 from . import contexts  # noqa: F401  (declares the contexts)
-from .context import CacheCall, choose, refuse_unread
+from .context import CacheCall, Context, choose, refuse_unread
 from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -209,19 +208,10 @@ def evaluate(
                   intent_probabilities=intent_probabilities, intent_types=intent_types,
                   zscores=zscores, cache=cache, relevance_format=relevance_format,
                   names=names)
-    _check_call_options(labels, allow_empty)
-    given = {name for name, value in values.items() if _given(value, OPTIONS[name])}
-    context = choose(qrels, measures, {name: values[name] for name in given})
-    refuse_unread(context, {name: f"{name}=" for name in sorted(given, key=list(OPTIONS).index)})
-    # the options of evaluate it reads, with their values (defaults too)
-    options = {name: value for name, value in values.items() if name in context.accepts}
-    if cache is not None:  # a cacheable context: the key is that of the whole call
-        options["cache"] = CacheCall(cache, evaluate,
-                                     {"qrels": qrels, "runs": runs, "measures": measures,
-                                      **values})
+    context = chosen(qrels, measures, values)
     held = [qrels, runs]  # handed over: this frame keeps no reference (the runner's memory)
     del qrels, runs
-    return context.run(held, measures, **options)
+    return evaluate_by(context, held, measures, values)
 
 
 #: The options of :func:`evaluate` and their defaults, read from its signature: a context
@@ -229,6 +219,48 @@ def evaluate(
 OPTIONS: dict[str, Any] = {
     name: parameter.default for name, parameter in
     inspect.signature(evaluate).parameters.items() if parameter.kind == parameter.KEYWORD_ONLY}
+
+
+def call_values(**given: Any) -> dict[str, Any]:
+    """Every option of :func:`evaluate` with its value in a call: those ``given``, the
+    others at their defaults (:data:`OPTIONS`; a name that is none of them is a
+    :class:`TypeError`, as in a call)."""
+    unknown = sorted(set(given) - set(OPTIONS))
+    if unknown:
+        raise TypeError(f"evaluate() got an unexpected keyword argument {unknown[0]!r}")
+    return {**OPTIONS, **given}
+
+
+def chosen(qrels: Any, measures: Any, values: Mapping[str, Any]) -> Context:
+    """The context that evaluates a call of :func:`evaluate` with the options ``values``
+    (every one, :func:`call_values`): the call's options checked, the context chosen by
+    the one rule (:func:`~irscale.evaluation.context.choose`) and the options given that
+    it does not read refused by the other (:func:`~irscale.evaluation.context.refuse_unread`),
+    before any input is read."""
+    _check_call_options(values["labels"], values["allow_empty"])
+    given = {name for name, value in values.items() if _given(value, OPTIONS[name])}
+    context = choose(qrels, measures, {name: values[name] for name in given})
+    refuse_unread(context, {name: f"{name}=" for name in sorted(given, key=list(OPTIONS).index)})
+    return context
+
+
+def evaluate_by(context: Context, held: list[Any], measures: Any, values: Mapping[str, Any],
+                **runner: Any) -> Evaluation:
+    """The evaluation of ``held`` (``[qrels, runs]``, handed over: no frame but the
+    runner's keeps them) by ``context``, chosen by :func:`chosen` (or by ``irscale eval``,
+    which also reads the form of its qrels): its runner is handed the options of
+    ``values`` (every option of :func:`evaluate`, :func:`call_values`) that it reads,
+    ``cache`` as the :class:`~irscale.evaluation.context.CacheCall` of the whole call, and
+    ``runner``, options of its runner that :func:`evaluate` does not take (those of its
+    outputs: :data:`~irscale.evaluation.context.RUNNER_OPTIONS`,
+    :attr:`~irscale.evaluation.context.Context.format_options`)."""
+    # the options of evaluate it reads, with their values (defaults too)
+    options = {name: value for name, value in values.items() if name in context.accepts}
+    if values["cache"] is not None:  # a cacheable context: the key is that of the whole call
+        options["cache"] = CacheCall(values["cache"], evaluate,
+                                     {"qrels": held[0], "runs": held[1], "measures": measures,
+                                      **values})
+    return context.run(held, measures, **options, **runner)
 
 
 def _given(value: Any, default: Any) -> bool:
@@ -253,24 +285,29 @@ def _check_call_options(labels: object, allow_empty: object) -> None:
 
 
 def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str], *,
-                    diversity: bool = False, intent_probabilities: Any = None,
-                    intent_types: Any = None, allow_empty: bool = False) -> ScoreMatrix:
+                    intent_probabilities: Any = None, intent_types: Any = None,
+                    allow_empty: bool = False) -> ScoreMatrix:
     """The per-topic scores of ``runs`` against ``qrels`` for every measure, as a
     :class:`~irscale.core.ScoreMatrix` (topics × runs × measures), for the analyses of
     score matrices (``irscale compare``, ``meta``). Every run must cover the same topics:
     a topic a run lacks is an :class:`~irscale.errors.AlignmentError` naming it.
 
-    With ``diversity`` the measures are diversity measures, computed as ndeval does
+    The context is chosen and the options refused as :func:`evaluate` chooses and refuses
+    them; the matrix is the context's (:attr:`~irscale.evaluation.context.Context.matrix`).
+    Diversity measures are computed as ndeval does
     (:func:`irscale.evaluation.diversity.evaluate_diversity`, with the intent
     probabilities and types of NTCIREVAL's family) over the topics the qrels judge: run
-    topics the qrels do not judge (ndeval prints 0 for them) are left out with a warning;
-    a run with none of the qrels topics is an error unless ``allow_empty``."""
-    if diversity:
-        matrix = _diversity_matrix(qrels, runs, measures, intent_probabilities,
-                                   intent_types, allow_empty)
-    else:
-        matrix = evaluate(qrels, runs, measures,
-                          allow_empty=allow_empty).to_matrix(allow_missing=True)
+    topics the qrels do not judge (ndeval prints 0 for them) are left out with a warning
+    per run; a run with none of the qrels topics is an error unless ``allow_empty``."""
+    values = call_values(intent_probabilities=intent_probabilities, intent_types=intent_types,
+                         allow_empty=allow_empty)
+    context = chosen(qrels, measures, values)
+
+    def evaluation() -> Evaluation:
+        return evaluate_by(context, [qrels, runs], measures, values)
+
+    matrix = evaluation().to_matrix(allow_missing=True) if context.matrix is None \
+        else context.matrix(evaluation)
     missing = ~np.isfinite(matrix.values)
     if missing.any():
         rows, cols, _ = np.nonzero(missing)
@@ -283,27 +320,3 @@ def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str], *,
             f"topic(s) missing somewhere: {detail})"
         )
     return matrix
-
-
-def _diversity_matrix(qrels: Any, runs: Any, measures: Sequence[str],
-                      intent_probabilities: Any, intent_types: Any,
-                      allow_empty: bool) -> ScoreMatrix:
-    """Diversity measures of :func:`evaluate_matrix`: the matrix of the topics the qrels
-    judge (:meth:`~irscale.measures.results.Evaluation.to_matrix`); ndeval's "score 0" note
-    about the other topics is replaced by one warning per run naming them."""
-    from .diversity import evaluate_diversity
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        evaluation = evaluate_diversity(qrels, runs, measures,
-                                        intent_probabilities=intent_probabilities,
-                                        intent_types=intent_types, allow_empty=allow_empty)
-    for warning in caught:
-        if "not in the diversity qrels" not in str(warning.message):
-            warnings.warn(warning.message, stacklevel=3)
-    for run, unjudged in evaluation.unjudged_topics.items():
-        if unjudged:
-            warnings.warn(f"run {run!r}: {len(unjudged)} topic(s) with results but no "
-                          f"diversity judgments are not analysed: {', '.join(unjudged[:10])}"
-                          f"{' ...' if len(unjudged) > 10 else ''}", stacklevel=3)
-    return evaluation.to_matrix(allow_missing=True)

@@ -12,20 +12,32 @@ registers it (:func:`register`, in :mod:`.contexts`); its kernels stay in ``meas
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import MeasureError, ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..core import ScoreMatrix
     from ..measures.results import Evaluation
 
 #: ``claims(qrels, measures, options)``: whether a context evaluates the call (it may
-#: raise for a call that mixes its measures with others).
+#: raise for a call that mixes its measures with others); ``options``: those given, of
+#: :func:`irscale.evaluate`, and on the command line ``qrels_format``, the form its qrels
+#: are read in (``"trec"``, or ``"diversity"`` as ``--qrels-format`` says).
 Claim = Callable[[Any, Any, Mapping[str, Any]], bool]
 #: ``run(qrels, runs, measures, **options)``: the evaluation, given the options read.
 Runner = Callable[..., "Evaluation"]
+#: ``read_runs(paths, names)``: the run files of the command line, read and named
+#: (:attr:`Context.read_runs`).
+RunReader = Callable[[Sequence[str], Any], Any]
+#: ``text(qrels, runs, measures, **options)``: trec_eval's text of the files (encoded), or
+#: ``None`` (:attr:`Context.text`).
+TextRunner = Callable[..., "bytes | None"]
+#: ``matrix(evaluate)``: the score matrix of the evaluation ``evaluate()`` gives
+#: (:attr:`Context.matrix`).
+MatrixRunner = Callable[[Callable[[], "Evaluation"]], "ScoreMatrix"]
 
 
 class CacheCall(NamedTuple):
@@ -75,6 +87,35 @@ class Context:
         Its own command (``"irscale session"``) when its inputs are not the files
         ``irscale eval`` reads (qrels and TREC runs): ``irscale eval`` then refuses its
         measures by one rule and names that command (:meth:`elsewhere`).
+    read_runs : RunReader, optional
+        How ``irscale eval`` reads its run files: ``read_runs(paths, names)`` with the
+        files given (folders and glob patterns expanded, none twice) and ``--names``
+        (``None``: not given), the runs named (stochastic runs: every file's samples).
+        ``None``: TREC run files, as :func:`irscale.evaluate` reads them.
+    keep_rank : bool, default False
+        Its runs are ranked by their rank column (ndeval's order): ``irscale eval`` and
+        the score matrices (:func:`~irscale.evaluation.api.evaluate_matrix`) read the TREC
+        run files keeping it, as with ``--ties rank-column``.
+    text : TextRunner, optional
+        Its output in trec_eval's format computed from the files without an
+        :class:`~irscale.measures.results.Evaluation` (the engine's trec_eval text, no
+        numpy): ``text(qrels, runs, measures, *, allow_empty, per_query, summary, cache,
+        **trec_eval_options)``, ``None`` for a measure or an input it does not take
+        alone; ``irscale eval`` asks it first when nothing but that text is printed.
+    format_options : callable, optional
+        The options of its runner that an output format asks for
+        (``format_options(fmt)``, a mapping): ndeval's topic ids with ``--format
+        ndeval``.
+    baseline_run : bool, default False
+        Its ``baseline`` is a run file evaluated with the same measures and options and
+        handed to its output as that evaluation (ndeval's ``-baseline FILE``), not the
+        name of one of the runs evaluated (the latex table's).
+    matrix : MatrixRunner, optional
+        Its score matrix (:func:`~irscale.evaluation.api.evaluate_matrix`, the analyses of
+        ``irscale compare`` and ``meta``): ``matrix(evaluate)``, ``evaluate()`` giving its
+        evaluation; ``None``: the evaluation's
+        :meth:`~irscale.measures.results.Evaluation.to_matrix` as it is (a context whose
+        runs may cover topics it does not evaluate says so here, by its own warnings).
     """
 
     name: str
@@ -87,6 +128,12 @@ class Context:
     run: Runner
     formats: tuple[str, ...] | None = None
     command: str | None = None
+    read_runs: RunReader | None = None
+    keep_rank: bool = False
+    text: TextRunner | None = None
+    format_options: Callable[[str], Mapping[str, Any]] | None = None
+    baseline_run: bool = False
+    matrix: MatrixRunner | None = None
 
     @property
     def accepts(self) -> frozenset[str]:
@@ -129,6 +176,10 @@ class Context:
 #: time (``batches``: :func:`irscale.evaluate_many`).
 OUTPUT_OPTIONS = frozenset({"baseline", "test", "correction", "alpha", "topic_alphas",
                             "interval", "bounds", "batches"})
+#: The options of :data:`OUTPUT_OPTIONS` that a runner reads itself (``irscale eval`` hands
+#: them to a context that reads them, :func:`~irscale.evaluation.api.evaluate_by`); the
+#: others are read by the outputs of its evaluations.
+RUNNER_OPTIONS = frozenset({"topic_alphas"})
 #: The declared contexts, in the order they are asked; :data:`DEFAULT` answers last.
 CONTEXTS: dict[str, Context] = {}
 #: The name of the context of a call no other context claims (judged rankings).

@@ -1,7 +1,8 @@
 """Measures: the one catalogue, the name parser, and every family (trec_eval's and ours).
 
 The catalogue (:data:`~irscale.measures.base.CATALOGUE`) holds every measure family by the
-context it needs (:data:`irscale.core.contexts.CONTEXTS`): judged rankings, per-intent
+context it needs (:data:`irscale.core.contexts.CONTEXTS`, each declared once in
+:mod:`irscale.measures.contexts`): judged rankings, per-intent
 judgments, sessions, texts and nuggets. Importing this package registers trec_eval's
 families (:mod:`irscale.measures.trec`, computed by the engine, numpy-free until they
 compute); those of judged rankings from the literature (one module per family group: dcg,

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..core.contexts import CONTEXTS
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..errors import MeasureError
+from . import contexts  # noqa: F401  (declares the catalogue's contexts)
 
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
@@ -533,7 +534,10 @@ def register(
 def declare(family: Family) -> Family:
     """Add ``family`` to the catalogue (the families of sessions, texts and nuggets are
     declared so, without a kernel: see :class:`Family`)."""
-    table = CATALOGUE[family.context]
+    if family.context not in CONTEXTS:
+        raise RuntimeError(f"measure family {family.name!r}: its context {family.context!r} "
+                           "is not declared (irscale.core.contexts.declare_context)")
+    table = CATALOGUE.setdefault(family.context, FamilyTable())
     if dict.__contains__(table, family.name):
         raise RuntimeError(f"measure family {family.name!r} of {family.context} registered "
                            "twice")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...measures.names import is_measure_name
@@ -34,10 +34,20 @@ def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
     return evaluate_fairness(qrels, runs, measure_names(measures), **options)
 
 
+def _read_runs(paths: Sequence[str], names: Any) -> list[Any]:
+    """The run files of ``irscale eval``, every one a stochastic run
+    (:func:`~irscale.evaluation.fairness.read_runs`), named as ``names`` says (by default
+    by run id, :func:`~irscale.io.naming.name_runs`)."""
+    from ...io.naming import name_runs
+    from ..fairness import read_runs
+
+    return name_runs(read_runs(list(paths)), names or "runid")
+
+
 FAIRNESS = register(Context(
     name="fairness", what="fairness measures",
     why="they read stochastic runs: the sampled rankings of each topic, ranked by score, "
         "and the document groups of the label set 'groups'",
     reads=frozenset({"labels", "allow_empty"}),
     averaging="mean", cacheable=False, claims=_claims, run=_run,
-    formats=("trec", "csv", "json", "markdown")))
+    formats=("trec", "csv", "json", "markdown"), read_runs=_read_runs))

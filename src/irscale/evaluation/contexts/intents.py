@@ -4,22 +4,26 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...measures.names import is_measure_name
 from ..context import Context, measure_names, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ...core import ScoreMatrix
     from ...measures.results import Evaluation
 
 
 def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
-    """Diversity qrels (:class:`~irscale.io.diversity.DiversityQrels`), or only diversity
-    measures named (``ndeval``, ``alpha-nDCG@20`` ...). Qrels can be diversity qrels only
-    once their module is loaded, and a name of trec_eval's or of the catalogue is never a
-    diversity one: neither loads the diversity modules (part of a small evaluation's
-    start-up)."""
+    """Diversity qrels (:class:`~irscale.io.diversity.DiversityQrels`, or qrels the
+    command line reads as diversity qrels: ``qrels_format`` ``"diversity"``), or only
+    diversity measures named (``ndeval``, ``alpha-nDCG@20`` ...). Qrels can be diversity
+    qrels only once their module is loaded, and a name of trec_eval's or of the catalogue
+    is never a diversity one: neither loads the diversity modules (part of a small
+    evaluation's start-up)."""
+    if options.get("qrels_format") == "diversity":
+        return True
     names = measure_names(measures)
     loaded = sys.modules.get("irscale.io.diversity")
     if (loaded is None or not isinstance(qrels, loaded.DiversityQrels)) and (
@@ -35,15 +39,39 @@ def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
 def _run(held: list[Any], measures: Any, *, labels: Mapping[str, Any] | None = None,
          **options: Any) -> Evaluation:
     """:func:`~irscale.evaluation.diversity.evaluate_diversity` of ``held``
-    (``[qrels, runs]``); diversity qrels with the official measures: ndeval's."""
-    from ...io.diversity import DiversityQrels
+    (``[qrels, runs]``); the official measures: ndeval's."""
     from ..diversity import evaluate_diversity
 
     qrels, runs = take(held)
     names = measure_names(measures)
-    if isinstance(qrels, DiversityQrels) and names == ["official"]:
+    if names == ["official"]:
         names = ["ndeval"]
     return evaluate_diversity(qrels, runs, names, label_sets=labels or None, **options)
+
+
+def _matrix(evaluation: Callable[[], Evaluation]) -> ScoreMatrix:
+    """The score matrix of the topics the qrels judge
+    (:meth:`~irscale.measures.results.Evaluation.to_matrix`); ndeval's "score 0" note
+    about the other topics is replaced by one warning per run naming them."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluated = evaluation()
+    for warning in caught:
+        if "not in the diversity qrels" not in str(warning.message):
+            warnings.warn(warning.message, stacklevel=3)
+    for run, unjudged in evaluated.unjudged_topics.items():
+        if unjudged:
+            warnings.warn(f"run {run!r}: {len(unjudged)} topic(s) with results but no "
+                          f"diversity judgments are not analysed: {', '.join(unjudged[:10])}"
+                          f"{' ...' if len(unjudged) > 10 else ''}", stacklevel=3)
+    return evaluated.to_matrix(allow_missing=True)
+
+
+def _format_options(fmt: str) -> dict[str, bool]:
+    """``--format ndeval``: the topic ids as ndeval reads them (``ndeval_ids``)."""
+    return {"ndeval_ids": fmt == "ndeval"}
 
 
 INTENTS = register(Context(
@@ -54,4 +82,5 @@ INTENTS = register(Context(
     reads=frozenset({"complete", "max_docs", "intent_probabilities", "intent_types",
                      "labels", "allow_empty", "baseline", "topic_alphas"}),
     averaging="ndeval", cacheable=False, claims=_claims, run=_run,
-    formats=("ndeval", "trec", "csv")))
+    formats=("ndeval", "trec", "csv"), keep_rank=True, format_options=_format_options,
+    baseline_run=True, matrix=_matrix))

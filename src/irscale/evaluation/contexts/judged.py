@@ -19,6 +19,14 @@ def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
     return run_judged(held, measures, **options)
 
 
+def _text(qrels: Any, runs: Any, measures: Any, **options: Any) -> bytes | None:
+    """:func:`~irscale.evaluation.trec_text.trec_eval_text`: trec_eval's measures of TREC
+    files, from the files to the text in the engine, without numpy."""
+    from ..trec_text import trec_eval_text
+
+    return trec_eval_text(qrels, runs, measures, **options)
+
+
 #: Every option of trec_eval's, the label sets, the Z file, the cache and the run names;
 #: the latex table's baseline and tests, the means' intervals, the bounds under the
 #: unjudged documents and the batches of run files.
@@ -29,4 +37,4 @@ JUDGED = register(Context(
                      "baseline", "test", "correction", "alpha", "interval", "bounds",
                      "batches"}),
     averaging="trec_eval", cacheable=True, claims=lambda qrels, measures, options: True,
-    run=_run))
+    run=_run, text=_text))
