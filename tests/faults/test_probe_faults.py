@@ -1,0 +1,34 @@
+"""What a fresh hostile probe of every subcommand found (issue 66, "a fresh probe of every
+subcommand finds nothing of these classes"): each row a class of fault, through the command
+line and, where the rule lives below it, the Python API. Table-driven: every row is one
+call checked against the contract of ``docs/errors.md`` (see ``conftest.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import err, run_case
+from .test_text_faults import FILES as SESSION_FILES
+
+#: Document lengths (``topic iter docno length``) with one negative length, that of d1.
+NEGATIVE_LENGTH = SESSION_FILES["len.txt"].replace(b"* 0 d1 100", b"* 0 d1 -100")
+LENGTHS = {"len.txt": NEGATIVE_LENGTH}
+
+CASES = [
+    # ======================================= an absurd value in a file is never used
+    # a negative document length (a count) was used as given: U and TBG printed values
+    # (deflen=-100 is refused)
+    *[err(f"{measure}-negative-document-length",
+          ["eval", "qrels.txt", "a.run", "-m", measure, "--labels", "doclen=len.txt"],
+          f"measure '{measure}'", "document length of -100", "'doclen'", "topic '1'",
+          "0 or more", files=LENGTHS) for measure in ("U", "TBG")],
+    err("session-U-negative-document-length",
+        ["session", "qrels.txt", "s.run", "-m", "U", "--labels", "doclen=len.txt",
+         "--clicks", "c.log"], "measure 'U'", "document length of -100", "'doclen'",
+        "0 or more", files={**SESSION_FILES, **LENGTHS}),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_probe(case, ws, run_cli):
+    run_case(case, ws, run_cli)
