@@ -26,6 +26,16 @@ CASES = [
         ["session", "qrels.txt", "s.run", "-m", "U", "--labels", "doclen=len.txt",
          "--clicks", "c.log"], "measure 'U'", "document length of -100", "'doclen'",
         "0 or more", files={**SESSION_FILES, **LENGTHS}),
+    # ======================================= an error names the file, line and text
+    # a preference of a topic or a system the scores lack named neither file nor line
+    err("predict-preference-of-a-topic-the-scores-lack",
+        ["meta", "predict", "--scores", "ap.csv", "--preferences", "p.txt"], "p.txt",
+        "line 2", "'13 sysC sysA right'", "topic(s) ['13']",
+        files={"p.txt": b"1 sysA sysB left\n13 sysC sysA right\n"}),
+    err("predict-preference-of-a-system-the-runs-lack",
+        ["meta", "predict", "qrels.txt", "a.run", "b.run", "-m", "map", "--preferences",
+         "p.txt"], "p.txt", "line 3", "'2 teamA_r1 sysQ tie'", "system(s) ['sysQ']",
+        files={"p.txt": b"1 teamA_r1 teamB_r1 left\n\n2 teamA_r1 sysQ tie\n"}),
 ]
 
 
