@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+import irscale.core.progress
+
 from .conftest import err, run_case
+from .test_online_score_faults import LOG as SCORE_LOG
 from .test_text_faults import FILES as SESSION_FILES
 
 #: Document lengths (``topic iter docno length``) with one negative length, that of d1.
@@ -42,3 +45,29 @@ CASES = [
 @pytest.mark.parametrize("case", CASES)
 def test_probe(case, ws, run_cli):
     run_case(case, ws, run_cli)
+
+
+# ---------------------------------------------------------------- long work, announced
+#: Interleaving outcomes bootstrapped (``online score``, ``online interleave``): 10^8
+#: samples took a minute in one uninterruptible draw, silent, ^C answered when it ended.
+BOOTSTRAPPED = {
+    "score": ["online", "score", "score.log", "--seed", "1", "--bootstrap", "2500000"],
+    "interleave": ["online", "interleave", "a.run", "b.run", "--clicks", "perfect",
+                   "--qrels", "qrels.txt", "--impressions", "5", "--seed", "1",
+                   "--bootstrap", "2500000"],
+}
+
+
+@pytest.mark.parametrize("argv", [pytest.param(v, id=k) for k, v in BOOTSTRAPPED.items()])
+def test_interleaving_bootstrap_is_drawn_in_timed_chunks(argv, ws, run_cli, monkeypatch):
+    """The bootstrap is drawn in chunks (^C and SIGTERM are answered between two), and
+    the rest is announced from the first: with any duration worth a notice (the notice's
+    threshold set to 0 s, so that the test does not depend on the machine's speed)."""
+    ws.write("score.log", SCORE_LOG)
+    monkeypatch.setattr(irscale.core.progress, "NOTICE_SECONDS", 0.0)
+    result = run_cli(argv)
+    assert result.status == 0 and "Traceback" not in result.err, result.describe()
+    lines = [line for line in result.err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("irscale: the bootstrap: ") and \
+        "more samples at" in lines[0] and "(measured)" in lines[0], \
+        "not one estimate" + result.describe()
