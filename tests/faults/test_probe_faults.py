@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 import irscale.core.progress
+from irscale.errors import IrscaleError
 
 from .conftest import err, run_case
 from .test_online_score_faults import LOG as SCORE_LOG
@@ -71,3 +72,47 @@ def test_interleaving_bootstrap_is_drawn_in_timed_chunks(argv, ws, run_cli, monk
     assert len(lines) == 1 and lines[0].startswith("irscale: the bootstrap: ") and \
         "more samples at" in lines[0] and "(measured)" in lines[0], \
         "not one estimate" + result.describe()
+
+
+# ---------------------------------------------------------------- the Python API
+def _api_calls() -> list:
+    import irscale
+    import irscale.collections
+    import irscale.meta
+    import irscale.online
+    import irscale.plots
+    import irscale.stats
+
+    huge = 10**30
+    return [
+        # a Python integer beyond 64 bits reached scipy or numpy: TypeError, OverflowError
+        pytest.param(lambda: irscale.stats.power_paired_t(0.5, huge), "n",
+                     id="power_paired_t-n-huge"),
+        pytest.param(lambda: irscale.stats.power_anova(0.5, huge, 10), "n_systems",
+                     id="power_anova-n_systems-huge"),
+        pytest.param(lambda: irscale.online.ab_power(0.1, 1.0, huge), "n",
+                     id="ab_power-n-huge"),
+        pytest.param(lambda: irscale.meta.kendall_tau([0.1, 0.4, 0.3], [0.2, 0.5, 0.1],
+                                                      decimals=huge), "decimals",
+                     id="kendall_tau-decimals-huge"),
+        # no domain check: 'math domain error', ZeroDivisionError
+        pytest.param(lambda: irscale.stats.expected_ci_width(-1, 0.2), "n",
+                     id="expected_ci_width-n-negative"),
+        pytest.param(lambda: irscale.stats.expected_ci_width(True, 0.2), "n",
+                     id="expected_ci_width-n-True"),
+        # an empty collection where one was declared 'object' or 'Any': IndexError, KeyError
+        pytest.param(lambda: irscale.pairwise_tests({}), "data", id="pairwise_tests-empty"),
+        pytest.param(lambda: irscale.collections.unjudged_bounds("qrels.txt", [], ["P@3"]),
+                     "runs", id="unjudged_bounds-no-run"),
+        # 2^(10^30) runs were counted before the limit was compared: no end
+        pytest.param(lambda: irscale.plots.measure_hasse("AP", N=huge), "N",
+                     id="measure_hasse-N-huge"),
+    ]
+
+
+@pytest.mark.parametrize(("call", "param"), _api_calls())
+def test_api_wrong_value_is_named(call, param, ws):
+    """An irscale error that names the argument, never a raw exception (nor no end)."""
+    with pytest.raises(IrscaleError) as caught:
+        call()
+    assert str(caught.value).startswith((f"{param}: ", f"{param} ")), str(caught.value)
