@@ -10,13 +10,22 @@ import pytest
 import irscale.core.progress
 from irscale.errors import IrscaleError
 
-from .conftest import err, run_case
+from .conftest import err, ok, run_case, warns_of
+from .test_compare_faults import SHARDS
+from .test_fifo_sweep_faults import FILES as SWEEP_FILES
 from .test_online_score_faults import LOG as SCORE_LOG
 from .test_text_faults import FILES as SESSION_FILES
 
 #: Document lengths (``topic iter docno length``) with one negative length, that of d1.
 NEGATIVE_LENGTH = SESSION_FILES["len.txt"].replace(b"* 0 d1 100", b"* 0 d1 -100")
 LENGTHS = {"len.txt": NEGATIVE_LENGTH}
+
+#: ``meta split`` of shard models on shard scores with one undefined score (then --empty).
+SPLIT_SHARDS = ["meta", "split", "--scores", "shm.csv", "--topic-column", "topic",
+                "--shard-scores", "sh.csv", "--sizes", "2,3", "--repetitions", "3", "--seed",
+                "1", "--models", "shard-main", "--empty"]
+UNDEFINED = {"shm.csv": SWEEP_FILES["shm.csv"],
+             "sh.csv": SHARDS.replace("0,r0,k1,0.2700", "0,r0,k1,nan")}
 
 CASES = [
     # ======================================= an absurd value in a file is never used
@@ -30,6 +39,13 @@ CASES = [
         ["session", "qrels.txt", "s.run", "-m", "U", "--labels", "doclen=len.txt",
          "--clicks", "c.log"], "measure 'U'", "document length of -100", "'doclen'",
         "0 or more", files={**SESSION_FILES, **LENGTHS}),
+    # ======================================= the labels of the user's file, and a word
+    # an undefined shard score was named by the labels of a split ('topic '1', shard
+    # 'shard2'' for topic '0', shard 'k1'); --empty zero set it to 0 in silence
+    err("split-undefined-shard-score-named-by-its-labels", [*SPLIT_SHARDS, "error"],
+        "topic '0'", "system 'r0'", "shard 'k1'", "--empty", files=UNDEFINED),
+    ok("split-undefined-shard-score-set-to-zero-says-so", [*SPLIT_SHARDS, "zero"],
+       warns_of("1 undefined shard score(s)", "'zero'"), files=UNDEFINED),
     # ======================================= an error names the file, line and text
     # a preference of a topic or a system the scores lack named neither file nor line
     err("predict-preference-of-a-topic-the-scores-lack",
