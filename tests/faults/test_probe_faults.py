@@ -10,7 +10,7 @@ import pytest
 import irscale.core.progress
 from irscale.errors import IrscaleError
 
-from .conftest import err, ok, run_case, warns_of
+from .conftest import err, ok, run_case, run_lines, text, warns_of
 from .test_compare_faults import SHARDS
 from .test_fifo_sweep_faults import FILES as SWEEP_FILES
 from .test_online_score_faults import LOG as SCORE_LOG
@@ -52,6 +52,12 @@ CASES = [
         ["meta", "predict", "--scores", "ap.csv", "--preferences", "p.txt"], "p.txt",
         "line 2", "'13 sysC sysA right'", "topic(s) ['13']",
         files={"p.txt": b"1 sysA sysB left\n13 sysC sysA right\n"}),
+    # the ordering comparison named neither run of a topic the reproduction lacks
+    err("reproduce-topic-the-reproduced-run-lacks",
+        ["meta", "reproduce", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+         "--original", "teamA_r1,teamB_r1", "--reproduced", "teamC_r2,teamB_r1"],
+        "reproduced run 'teamC_r2'", "topic(s) ['9']", "original run 'teamA_r1'",
+        files={"a.run": text([*run_lines("a"), "9 Q0 d1 1 0.9 teamA_r1"])}),
     err("predict-preference-of-a-system-the-runs-lack",
         ["meta", "predict", "qrels.txt", "a.run", "b.run", "-m", "map", "--preferences",
          "p.txt"], "p.txt", "line 3", "'2 teamA_r1 sysQ tie'", "system(s) ['sysQ']",
