@@ -10,7 +10,7 @@ import pytest
 import irscale.core.progress
 from irscale.errors import IrscaleError
 
-from .conftest import err, ok, run_case, run_lines, text, warns_of
+from .conftest import err, ok, qrels_lines, run_case, run_lines, text, warns_of
 from .test_compare_faults import SHARDS
 from .test_fifo_sweep_faults import FILES as SWEEP_FILES
 from .test_online_score_faults import LOG as SCORE_LOG
@@ -58,6 +58,11 @@ CASES = [
          "--original", "teamA_r1,teamB_r1", "--reproduced", "teamC_r2,teamB_r1"],
         "reproduced run 'teamC_r2'", "topic(s) ['9']", "original run 'teamA_r1'",
         files={"a.run": text([*run_lines("a"), "9 Q0 d1 1 0.9 teamA_r1"])}),
+    # a human topic the automatic qrels lack named neither file
+    err("auto-human-topic-the-automatic-qrels-lack",
+        ["labels", "auto", "qrels.txt", "h.txt", "a.run", "b.run", "c.run", "-m", "map"],
+        "human qrels (h.txt)", "automatic qrels (qrels.txt)", "['9']",
+        files={"h.txt": text([*qrels_lines(), "9 0 d1 1"])}),
     err("predict-preference-of-a-system-the-runs-lack",
         ["meta", "predict", "qrels.txt", "a.run", "b.run", "-m", "map", "--preferences",
          "p.txt"], "p.txt", "line 3", "'2 teamA_r1 sysQ tie'", "system(s) ['sysQ']",
