@@ -131,7 +131,8 @@ def run(args: argparse.Namespace) -> Any:
                             credit=args.credit, tau=args.tau, rng=seeds[0])
     clicks = batch.simulate_clicks(model, qrels=qrels, relevance_level=args.relevance_level,
                                    probability=args.probability, rng=seeds[1])
-    return batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2])
+    return batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2],
+                       progress=wants_progress(args))
 
 
 def run_score(args: argparse.Namespace) -> Any:
@@ -143,7 +144,8 @@ def run_score(args: argparse.Namespace) -> Any:
 
     runs = None if args.runs is None else distinct_runs(args.runs)
     return score_log(log, runs, method=args.method, credit=args.credit, tau=args.tau,
-                     alpha=args.alpha, bootstrap=args.bootstrap, rng=args.seed)
+                     alpha=args.alpha, bootstrap=args.bootstrap, rng=args.seed,
+                     progress=wants_progress(args))
 
 
 def run_historical(args: argparse.Namespace) -> Any:

@@ -572,7 +572,10 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     human_topics = list(dict.fromkeys(human_qrels.topic.to_pylist()))
     outside = [t for t in human_topics if t not in set(auto_topics)]
     if outside:
-        raise AlignmentError(f"the human qrels judge topics the automatic qrels do not: "
+        human_file, auto_file = (f" ({q.source})" if not q.source.startswith("<") else ""
+                                 for q in (human_qrels, auto_qrels))  # file names only
+        raise AlignmentError(f"the human qrels{human_file} judge topics the automatic "
+                             f"qrels{auto_file} do not: "
                              f"{outside[:5]}{' ...' if len(outside) > 5 else ''}; the human "
                              "sample must be topics of the automatic judgments")
     labelled = set(human_topics)

@@ -338,6 +338,8 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
     grades = np.asarray(judged.rel)
     lowest, highest = int(grades.min()), int(grades.max())
     run_list = as_runs(runs)
+    if not run_list:
+        raise ParameterError("runs: give one run at least", param="runs")
     depth = _depth(names)
     extremes = _extremes(names)
     setup = evaluation_setup(names, relevance_level=relevance_level)

@@ -6,9 +6,9 @@ the way in: it calls the function as it is, and keeps its arguments until it ret
 name one in a message): a caller that hands over its only reference so that the function
 frees an input early (the command line's runs) calls the module's function itself. When
 the call ends in a raw Python exception (:data:`RAW`: ``TypeError``, ``AttributeError``,
-``ValueError``, ``KeyError``, ``IndexError``; never an
-:class:`~irscale.errors.IrscaleError`), the arguments are checked against the function's
-declared parameters (its signature and type hints):
+``ValueError``, ``KeyError``, ``IndexError``, ``OverflowError``, ``ZeroDivisionError``;
+never an :class:`~irscale.errors.IrscaleError`), the arguments are checked against the
+function's declared parameters (its signature and type hints):
 
 * the first argument that does not have its declared type — ``None`` where the annotation
   does not allow it, a string where it declares numbers or a sequence of names, a list of
@@ -16,8 +16,9 @@ declared parameters (its signature and type hints):
   declares a :class:`~irscale.stats.ShardScores` — turns the exception into a
   :class:`~irscale.errors.ParameterError` that names the argument (``scores: expected
   ShardScores, got DataFrame``), the raw exception kept as its ``__cause__``;
-* failing that, an argument declared as a container that holds nothing (an empty data
-  frame, list or array) turns it into one that says so;
+* failing that, an integer beyond the 64 bits of numpy's and the engine's integers
+  (``10**30`` where a count is declared), then an argument declared as a container that
+  holds nothing (an empty data frame, list or array), turns it into one that says so;
 * otherwise the raw exception propagates unchanged: every argument had its declared type,
   so it is a fault of irscale, never disguised as the user's.
 
@@ -56,7 +57,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The raw exceptions the edge looks behind.
 RAW: tuple[type[BaseException], ...] = (TypeError, AttributeError, ValueError, KeyError,
-                                        IndexError)
+                                        IndexError, OverflowError, ZeroDivisionError)
+#: The integers numpy and the engine hold (int64): a Python integer beyond them cannot be
+#: a count, a cut-off or a size.
+_INT64 = 2**63
 
 F = TypeVar("F", bound=Callable[..., Any])
 E = TypeVar("E", bound=IrscaleError)
@@ -274,6 +278,10 @@ def blame(function: Callable[..., Any], args: tuple[Any, ...],
                 continue
             return ParameterError(f"{name}: expected {_text(annotation)}, got "
                                   f"{_what(item)}", param=name)
+    for name, value, _ in arguments:
+        if isinstance(value, int) and not -_INT64 <= value < _INT64:
+            return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
+                                  "integer", param=name)
     for name, value, parameter in arguments:
         if _is_empty(value) and _is_container(parameter.annotation, namespace):
             return ParameterError(f"{name}: got an empty {type(value).__name__} (no data)",
@@ -493,8 +501,8 @@ def _fits_class(value: Any, target: type) -> bool:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             return False
         return not math.isnan(value)
-    if target is int:
-        return isinstance(value, numbers.Integral)
+    if target is int:  # (True is no count: an int declared, a bool given)
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool)
     if target is bool:
         return isinstance(value, bool) or type(value).__name__ == "bool_"
     if target is str:

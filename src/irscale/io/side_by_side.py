@@ -23,7 +23,9 @@ def read_side_by_side(path: str | os.PathLike[str]) -> pd.DataFrame:
     one ``topic left right preference`` a line (preference ``left``, ``right`` or ``tie``,
     or 1, -1, 0), blank lines and lines starting with ``#`` skipped. A line of another
     shape, an unknown preference, a system compared with itself, NUL bytes, bytes that are
-    not UTF-8 and a file without a judgment are refused, naming the file and the line."""
+    not UTF-8 and a file without a judgment are refused, naming the file and the line. The
+    frame keeps the line of every row (:class:`~irscale.io.user_tables.RowLines`), which
+    the errors of :func:`~irscale.meta.predictive_power` name."""
     return check_side_by_side(path).build()
 
 
@@ -33,7 +35,7 @@ def check_side_by_side(path: str | os.PathLike[str]) -> Pending[pd.DataFrame]:
     source = display_name(path)
     data = read_input(path)
     check_text(data, source)
-    rows = []
+    rows, lines = [], []
     for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
         fields = line.split()
         if not fields or fields[0].startswith("#"):
@@ -48,12 +50,17 @@ def check_side_by_side(path: str | os.PathLike[str]) -> Pending[pd.DataFrame]:
             raise InputFormatError(f"system {fields[1]!r} is compared with itself",
                                    source=source, line=number, text=line)
         rows.append(fields)
+        lines.append((number, line))
     if not rows:
         raise EmptyInputError("no 'topic left right preference' line", source=source)
 
     def build() -> pd.DataFrame:
         import pandas as pd
 
-        return pd.DataFrame(rows, columns=["topic", "left", "right", "preference"])
+        from .user_tables import LINES, RowLines
+
+        frame = pd.DataFrame(rows, columns=["topic", "left", "right", "preference"])
+        frame.attrs[LINES] = RowLines(source, frame.index, lines)  # where a row is, for
+        return frame  # the errors of the analysis (a topic the scores lack)
 
     return Pending(source, build)

@@ -51,8 +51,21 @@ PARAMS = Keywords(
 def document_lengths(jr: JudgedRankings, name: str, default: float | None, family: str,
                      needed: np.ndarray | None = None) -> np.ndarray:
     """Per document: its length from label set ``name`` (``default`` where missing; an
-    error where missing without a default, for the documents flagged ``needed``)."""
+    error where missing without a default, or negative, for the documents flagged
+    ``needed``)."""
     lengths = label_values(jr, name, family)
+    negative = lengths < 0  # (NaN: missing, not negative)
+    if needed is not None:
+        negative &= needed
+    if negative.any():
+        at = int(np.flatnonzero(negative)[0])
+        ranking = int(jr.segment[at])
+        raise MeasureError(
+            f"measure {family!r}: a document length of {lengths[at]:g} in label set "
+            f"{name!r} (topic {str(jr.topic_labels[ranking])!r}, run "
+            f"{str(jr.run_labels[ranking])!r}, rank {int(jr.rank[at])}): a length is a "
+            "count, 0 or more"
+        )
     missing = np.isnan(lengths)
     if needed is not None:
         missing &= needed

@@ -39,6 +39,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
 from ..errors import AlignmentError, InputError, ParameterError
+from ..io.user_tables import LINES, RowLines
 from ..stats.protocol import Unpacks
 from ..stats.tables import Format
 from ..stats.validation import score_table, tie_tolerance
@@ -160,9 +161,11 @@ def preference_frame(preferences: object) -> pd.DataFrame:
     if same.any():
         k = int(np.flatnonzero(same.to_numpy())[0])
         raise InputError(f"preference {k + 1} compares {frame['left'].iloc[k]!r} with itself")
-    return pd.DataFrame({"topic": frame["topic"].astype(str),
-                         "left": frame["left"].astype(str),
-                         "right": frame["right"].astype(str), "sign": signs})
+    out = pd.DataFrame({"topic": frame["topic"].astype(str),
+                        "left": frame["left"].astype(str),
+                        "right": frame["right"].astype(str), "sign": signs})
+    out.attrs = frame.attrs  # the lines of a frame read from a file (read_side_by_side)
+    return out
 
 
 def _check_bins(bins: Sequence[float] | None) -> np.ndarray | None:
@@ -226,10 +229,15 @@ def predictive_power(
     s_index = {s: i for i, s in enumerate(systems)}
     for column, index, what in (("topic", t_index, "topic"), ("left", s_index, "system"),
                                 ("right", s_index, "system")):
-        unknown = sorted(set(prefs[column]) - set(index))
-        if unknown:
-            raise AlignmentError(f"the preferences name {what}(s) {unknown[:5]} that the "
-                                 f"scores of {label} lack")
+        absent = ~prefs[column].isin(list(index)).to_numpy()
+        if absent.any():
+            unknown = sorted(set(prefs[column][absent]))
+            message = f"the preferences name {what}(s) {unknown[:5]} that the scores of " \
+                f"{label} lack"
+            lines = prefs.attrs.get(LINES)
+            if isinstance(lines, RowLines):  # read from a file: its first such line
+                raise InputError(message, **lines.where(prefs.index[int(np.argmax(absent))]))
+            raise AlignmentError(message)
     t = prefs["topic"].map(t_index).to_numpy()
     delta = values[t, prefs["left"].map(s_index).to_numpy()] - \
         values[t, prefs["right"].map(s_index).to_numpy()]

@@ -374,8 +374,8 @@ def ranking_agreement(original: object, reproduced: object, *,
     second = ranked_candidates([reproduced], depth=depth)
     missing = sorted(set(first.topics) - set(second.topics))
     if missing:
-        raise AlignmentError(f"the reproduced run has no ranking for topic(s) {missing[:5]} "
-                             "of the original run")
+        raise AlignmentError(f"the reproduced run {second.runs[0]!r} has no ranking for "
+                             f"topic(s) {missing[:5]} of the original run {first.runs[0]!r}")
     where = {t: i for i, t in enumerate(second.topics)}
     rows = []
     for t, topic in enumerate(first.topics):

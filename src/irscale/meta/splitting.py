@@ -55,11 +55,13 @@ from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, ru
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
 from ..stats.kendall import kendall_tau
+from ..stats.names import SHARD_EMPTY
 from ..stats.registry import TESTS
 from ..stats.resampling import (
     RngArg,
     check_rng,
 )
+from ..stats.shards import _apply_policy
 from ..stats.tables import Format, alpha_text, check_format, value_text
 from ..stats.validation import as_floats, check_alpha, check_count, check_counts
 from .common import (
@@ -359,7 +361,7 @@ def split_study(
     REPETITIONS.check(repetitions, "repetitions")
     rng = check_rng(rng)
     check_progress(progress)
-    values, shard_values, _, names = _inputs(data, measure, shards, systems)
+    values, shard_values, topics, names = _inputs(data, measure, shards, systems)
     sizes = check_sizes(sizes, values.shape[0])
     comparisons = [(canonical_procedure(m), canonical_procedure(m)) for m in models]
     comparisons += [(canonical_procedure(a), canonical_procedure(b)) for a, b in cross]
@@ -375,6 +377,8 @@ def split_study(
     unused = sorted(set(chosen) - set(needed))
     if unused:
         raise ParameterError(f"options given for procedure(s) {unused} not in the study")
+    if shard_values is not None:
+        _check_undefined(shard_values, topics, names, shards, needed, chosen)
     seeds = seed_sequence(rng=rng)
     n, k = values.shape
     rows: list[pd.DataFrame] = []
@@ -399,6 +403,26 @@ def split_study(
                       seed=None if isinstance(rng, (np.random.Generator,
                                                     np.random.SeedSequence)) else rng,
                       extra={"systems": names, "correction": correction})
+
+
+def _check_undefined(shard_values: np.ndarray, topics: tuple[str, ...],
+                     systems: tuple[str, ...], shards: object, needed: Sequence[str],
+                     chosen: Mapping[str, Mapping[str, object]]) -> None:
+    """The empty-shard policy of every shard model on the whole table, before the splits
+    (whose scores have lost their labels): ``error``, the first undefined score named by
+    its topic, system and shard; any other, a warning that says how many it applies to."""
+    missing = int(np.isnan(shard_values).sum())
+    if not missing:
+        return
+    labels = shards.shards if isinstance(shards, ShardScores) else tuple(
+        f"shard{k + 1}" for k in range(shard_values.shape[2]))
+    table = ShardScores(shard_values, topics, systems, labels)
+    for name in needed:
+        if is_shard_procedure(name):
+            policy = str(chosen.get(name, {}).get("empty", "error"))
+            _apply_policy(table, SHARD_EMPTY.check(policy))  # (raises for "error")
+            warnings.warn(f"{missing} undefined shard score(s): {name} applies the "
+                          f"empty-shard policy {policy!r} to them in every half", stacklevel=3)
 
 
 def _split_task(

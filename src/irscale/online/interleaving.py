@@ -32,6 +32,7 @@ from ..collections.candidates import Candidates, ranked_candidates, warn_missing
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.protocol import (
     ConfidenceInterval,
@@ -95,6 +96,9 @@ POSITION_BYTES = {"team-draft": 96, "balanced": 96, "optimized": 96, "probabilis
 #: Peak bytes per bootstrap sample of Δ for one pair of rankers (the multinomial draws,
 #: the samples kept for :meth:`InterleavingResult.confidence_interval` and a sorted copy).
 SAMPLE_BYTES = 48
+#: Bootstrap samples of Δ drawn at a time (24 MB of counts): ^C and a stop signal are
+#: answered between two draws, and the rest of the work is timed on the first.
+SAMPLE_CHUNK = 1 << 20
 
 
 def _generator(rng: RngArg) -> np.random.Generator:
@@ -146,6 +150,29 @@ def check_impressions(n: int, width: int, method: str, what: str, change: str) -
     need = float(n) * width * POSITION_BYTES[method]
     check_memory(need, f"{what} of lists of {width:,} documents: about {format_size(need)}",
                  change)
+
+
+def _delta_samples(n: int, probs: np.ndarray, samples: int, gen: np.random.Generator,
+                   progress: ProgressArg) -> np.ndarray:
+    """``samples`` bootstrap samples of Δ = (wins* + ties*/2)/n − 1/2 for every pair of
+    rankers (samples × pairs), (wins*, losses*, ties*) ~ Multinomial(n, ``probs`` of the
+    pair): drawn pair after pair in chunks of :data:`SAMPLE_CHUNK` (the same numbers as
+    one draw of each pair's samples)."""
+    import time
+
+    out = np.empty((samples, len(probs)))
+    report = progress_reporter(progress, samples * len(probs), "bootstrap")
+    started, done = time.monotonic(), 0
+    for k, pr in enumerate(probs):
+        for start in range(0, samples, SAMPLE_CHUNK):
+            draws = gen.multinomial(n, pr, size=min(SAMPLE_CHUNK, samples - start))
+            out[start:start + len(draws), k] = (draws[:, 0] + draws[:, 2] / 2) / n - 0.5
+            done += len(draws)
+            if done == len(draws):
+                announce_rest(progress, "the bootstrap", "samples",
+                              samples * len(probs) - done, (time.monotonic() - started) / done)
+            report(done)
+    return out
 
 
 def check_bootstrap(samples: int, pairs: int) -> int:
@@ -322,12 +349,13 @@ class Interleavings(TableResult):
             np.float64)
 
     def score(self, clicks: object, *, alpha: float = 0.05, bootstrap: int = BOOTSTRAP,
-              rng: RngArg = None) -> InterleavingResult:
+              rng: RngArg = None, progress: ProgressArg = False) -> InterleavingResult:
         """Wins, losses, ties, Δ_AB with its interval and test for every pair of rankers
-        (:class:`InterleavingResult`)."""
+        (:class:`InterleavingResult`; ``progress``: that of its bootstrap)."""
         win, loss = self.outcome_probabilities(clicks)
         return InterleavingResult.of(win, loss, self.pair_names(), method=self.method,
-                                     alpha=alpha, bootstrap=bootstrap, rng=rng)
+                                     alpha=alpha, bootstrap=bootstrap, rng=rng,
+                                     progress=progress)
 
     def pair_names(self) -> list[tuple[str, str]]:
         i, j = self._pair_index()
@@ -610,13 +638,14 @@ class InterleavingResult(HtmlRepr):
     @classmethod
     def of(cls, win: np.ndarray, loss: np.ndarray, pairs: Sequence[tuple[str, str]], *,
            method: str, alpha: float = 0.05, bootstrap: int = BOOTSTRAP,
-           rng: RngArg = None) -> InterleavingResult:
+           rng: RngArg = None, progress: ProgressArg = False) -> InterleavingResult:
         """The result of the outcome probabilities ``win`` and ``loss`` (impressions ×
-        pairs; 0/1 where the clicks decide)."""
+        pairs; 0/1 where the clicks decide); ``progress``: that of the bootstrap."""
         from scipy.stats import binomtest, t
 
         alpha = check_alpha(alpha)
         bootstrap = check_bootstrap(bootstrap, len(pairs))
+        progress = check_progress(progress)
         win, loss = np.asarray(win, dtype=np.float64), np.asarray(loss, dtype=np.float64)
         n = win.shape[0]
         if n == 0:
@@ -630,11 +659,8 @@ class InterleavingResult(HtmlRepr):
             wins, losses, ties = (np.rint(v).astype(np.int64) for v in (wins, losses, ties))
             p = np.array([binomtest(int(w), int(w + lo)).pvalue if w + lo else 1.0
                           for w, lo in zip(wins, losses, strict=True)])
-            gen = _generator(rng)
             probs = np.stack([wins, losses, ties], axis=1) / n
-            draws = np.stack([gen.multinomial(n, pr, size=bootstrap) for pr in probs],
-                             axis=1)
-            samples = (draws[:, :, 0] + draws[:, :, 2] / 2) / n - 0.5  # B × pairs
+            samples = _delta_samples(n, probs, bootstrap, _generator(rng), progress)
             low, high = np.quantile(samples, [alpha / 2, 1 - alpha / 2], axis=0)
             test = "binomial"
         else:

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import Candidates
+from ..core.progress import ProgressArg
 from ..core.strings import Strings
 from ..errors import InputError, InputFormatError, ParameterError
 from ..io.interleaving_log import InterleavingLog, read_interleaving_log
@@ -125,10 +126,11 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
 
 def score_log(log: Any, runs: object = None, *, method: Method = "team-draft",
               credit: str | None = None, tau: float = TAU, alpha: float = 0.05,
-              bootstrap: int = BOOTSTRAP, rng: RngArg = None) -> InterleavingResult:
+              bootstrap: int = BOOTSTRAP, rng: RngArg = None,
+              progress: ProgressArg = False) -> InterleavingResult:
     """Wins, losses, ties, Δ with its interval and test for every pair of rankers of an
     interleaving log: :func:`logged_interleavings` scored by :meth:`Interleavings.score`
-    on the log's clicks.
+    on the log's clicks (``progress``: that of the bootstrap).
 
     >>> log = b"i1 q 1 d1 A 1\\ni1 q 2 d2 B 0\\ni2 q 1 d2 B 1\\ni2 q 2 d1 A 1\\n"
     >>> score_log(log, rng=1).to_frame()[["a", "b", "wins", "losses", "ties", "delta"]]
@@ -137,7 +139,8 @@ def score_log(log: Any, runs: object = None, *, method: Method = "team-draft",
     """
     log = read_interleaving_log(log)
     shown = logged_interleavings(log, runs, method=method, credit=credit, tau=tau)
-    return shown.score(log.clicks, alpha=alpha, bootstrap=bootstrap, rng=rng)
+    return shown.score(log.clicks, alpha=alpha, bootstrap=bootstrap, rng=rng,
+                       progress=progress)
 
 
 def _log_candidates(log: InterleavingLog) -> Candidates:

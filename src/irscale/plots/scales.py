@@ -106,8 +106,10 @@ def measure_hasse(measure: str | Scale | None = None, N: int = 4, levels: int = 
     if not isinstance(N, int) or N < 1 or not isinstance(levels, int) or levels < 2:
         raise ParameterError(f"N must be an integer ≥ 1 and levels ≥ 2, got N={N!r}, "
                              f"levels={levels!r}")
-    if levels ** N > HASSE_MAX_RUNS:
-        raise ParameterError(f"REL^{N} with {levels} degrees has {levels ** N} runs: a Hasse "
+    # levels ≥ 2: 2^N runs at least, refused from N alone before levels^N is formed (for
+    # N = 10^30 its digits alone would take forever)
+    if N >= HASSE_MAX_RUNS.bit_length() or levels ** N > HASSE_MAX_RUNS:
+        raise ParameterError(f"REL^{N} with {levels} degrees has {levels}^{N} runs: a Hasse "
                              f"diagram is drawn for at most {HASSE_MAX_RUNS}")
     runs = runs_from_index(np.arange(levels ** N), N, levels)
     cover = _cover(dominance(runs))

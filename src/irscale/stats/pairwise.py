@@ -45,6 +45,9 @@ def _groups(
     collections: list[tuple[str | None, object]]
     if isinstance(data, Mapping):
         collections = [(str(name), value) for name, value in data.items()]
+        if not collections:
+            raise ParameterError("data: an empty mapping (no collection of scores)",
+                                 param="data")
     else:
         collections = [(None, data)]
     if isinstance(measures, str):

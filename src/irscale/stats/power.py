@@ -77,9 +77,15 @@ def _check_t_args(alpha: float, alternative: Alternative, n: int) -> float:
     """The checked ``alpha`` of a t-test power computation (errors for bad arguments)."""
     alpha = check_alpha(alpha)
     check_choice(alternative, ("two-sided", "greater", "less"), "alternative")
+    _check_topics(n)
+    return alpha
+
+
+def _check_topics(n: int) -> int:
+    """``n`` topics: 2 or more (a t interval needs a degree of freedom)."""
     if n < 2:
         raise ParameterError(f"n must be at least 2, got {n}")
-    return alpha
+    return n
 
 
 def _upper(crit: float, df: float, nc: float) -> float:
@@ -136,6 +142,7 @@ def _expected_sd(df: float) -> float:
 def expected_ci_width(n: int, sd: float, *, alpha: float = 0.05, paired: bool = True) -> float:
     """Expected width of the 100(1 − α)% t interval of a mean difference with n topics."""
     alpha = check_alpha(alpha)
+    n = _check_topics(n)
     df = n - 1 if paired else 2 * (n - 1)
     scale = math.sqrt(1 / n) if paired else math.sqrt(2 / n)
     return 2 * float(stats.t.ppf(1 - alpha / 2, df)) * _expected_sd(df) * sd * scale
@@ -303,8 +310,7 @@ def minimum_detectable_difference(
     check_choice(design, DESIGNS[:3], "design")
     alpha, beta = _check_power_args(alpha, beta)
     sd = _check_positive(sd, "sd")
-    if n < 2:
-        raise ParameterError(f"n must be at least 2, got {n}")
+    n = _check_topics(n)
 
     def shortfall(diff: float) -> float:
         return _design_power(design, diff / sd, n, n_systems, alpha) - (1 - beta)
