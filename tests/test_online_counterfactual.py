@@ -504,3 +504,34 @@ def test_slate_estimators_unbiased_under_cascade() -> None:
     assert np.std(out["rips"]) < np.std(out["sips"])
     mean, error = _mean_and_error(np.array(out["iips"]))
     assert abs(mean - truth_value) > 4 * error
+
+
+def test_the_result_is_one_estimate_with_its_fields():
+    """irscale's one class of estimates (:class:`irscale.stats.protocol.Estimate`): the
+    result is the estimate, a float, with its fields, table, repr and pickling; the mean of
+    the per-session terms is the estimate (an oracle: numpy's mean)."""
+    import copy
+    import json
+    import pickle
+
+    from irscale.stats.protocol import Estimate
+
+    r = counterfactual(HAND, {"q": ["a", "b"]}, logging=HALF, bootstrap=50, rng=1)
+    assert isinstance(r, Estimate) and isinstance(r, float)
+    assert float(r) == r.estimate == r.statistic == pytest.approx(np.mean(r.terms))
+    assert r.pvalue is None and r.estimator == "ips" and r.n == len(r.terms)
+    assert repr(r) == f"CounterfactualResult(ips: {float(r):.4g} ± {r.se:.2g}, n={r.n:,})"
+    frame = r.to_frame()
+    assert list(frame.columns) == ["estimator", "estimate", "se", "n", "low", "high", "level",
+                                   "bootstrap", "bootstrap_low", "bootstrap_high", "clip",
+                                   "clipped", "max_weight", "ess"]
+    assert frame["estimate"][0] == float(r) and "ips" in r.format("text")
+    assert json.loads(r.format("json"))[0]["se"] == r.se
+    low, high = r.confidence_interval(r.confidence_level)
+    assert (low, high) == pytest.approx((r.low, r.high))
+    for again in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        assert type(again) is type(r) and float(again) == float(r)
+        assert again.se == r.se and np.array_equal(again.terms, r.terms)
+        assert again.clipped == r.clipped and again.estimator == r.estimator
+    with pytest.raises(AttributeError):
+        r.se = 0.0

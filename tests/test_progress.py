@@ -288,6 +288,60 @@ def test_the_passes_of_one_run_share_one_bar(monkeypatch):
     assert len(made) == 1 and made[0].total == 30 and made[0].done == 30
 
 
+class Seconds:
+    """A clock of the test: ``clock.now = 1.5``."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("elsewhere", [False, True])
+def test_the_rest_is_stated_after_a_second_of_work_past_the_first_advance(
+        elsewhere, capsys, monkeypatch):
+    """``units``: the time of the rest, at the seconds per unit of the work after the first
+    advance (the set-up and the threads' start left out) once a second of it is done;
+    CPU time of this process, or the clock for work done elsewhere (a Dask cluster)."""
+    monkeypatch.setenv("IRSCALE_NO_PROGRESS", "1")  # (the bar; the statement is forced)
+    monkeypatch.setattr(progress_module, "notice",
+                        lambda text, **_: sys.stderr.write(f"irscale: {text}\n"))
+    cpu, wall = Seconds(), Seconds()
+    monkeypatch.setattr(progress_module.time, "process_time", cpu)
+    monkeypatch.setattr(progress_module.time, "monotonic", wall)
+    measured, other = (wall, cpu) if elsewhere else (cpu, wall)
+    report = progress_reporter(True, 1_000_000, units="samples", elsewhere=elsewhere)
+    for seconds, done in [(0.4, 1024), (0.9, 2048), (1.3, 3072)]:
+        measured.now, other.now = seconds, 100 * seconds  # (the other clock is not read)
+        report(done)
+        assert capsys.readouterr().err == "", seconds
+    measured.now = 1.5  # 1.1 s for 3,072 samples after the first 1,024
+    report(4096)
+    left, each = 1_000_000 - 4096, 1.1 / 3072
+    assert capsys.readouterr().err == (
+        f"irscale: resampling: {left:,} more samples at {each * 1e3:.2g} ms each "
+        f"(measured), about {each * left / 60:.0f} min\n")
+    measured.now = 3.0
+    report(8192)
+    assert capsys.readouterr().err == ""  # stated once
+
+
+def test_a_long_first_advance_states_the_rest_at_once(capsys, monkeypatch):
+    """A first advance after more than a second (a large matrix): the statement comes with
+    it, the set-up counted in."""
+    monkeypatch.setenv("IRSCALE_NO_PROGRESS", "1")
+    monkeypatch.setattr(progress_module, "notice",
+                        lambda text, **_: sys.stderr.write(f"irscale: {text}\n"))
+    cpu = Seconds()
+    monkeypatch.setattr(progress_module.time, "process_time", cpu)
+    report = progress_callback(True, "the bootstrap", units="samples")
+    cpu.now = 8.0
+    report(1000, 3000)
+    assert capsys.readouterr().err == ("irscale: the bootstrap: 2,000 more samples at 8 ms "
+                                       "each (measured), about 16 s\n")
+
+
 @pytest.mark.parametrize("argv", [
     ["meta", "swap", "--sizes", "2,3", "--repetitions", "20", "--seed", "1", "--test", "t"],
     ["meta", "dp", "-B", "20", "--seed", "1", "--seeds", "3"],

@@ -8,13 +8,14 @@ subnormal, negative-zero and many-digit scores, and unicode ids."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irscale.core.inputs import Qrels, Run
 from irscale.core.strings import Strings
-from irscale.io.text_columns import shortest_text
+from irscale.io.text_columns import frame_text, shortest_text
 from irscale.io.trec import read_qrels, read_run
 from irscale.io.trec_write import ranked_run_text, write_qrels, write_run
 
@@ -128,3 +129,28 @@ def test_write_qrels_is_arrows_cast(tmp_path_factory, rows):
         pa.array(qrels.rel)])
     back = read_qrels(path)
     assert back.rel.tolist() == qrels.rel.tolist()
+
+
+@pytest.mark.parametrize("frame", [
+    pd.DataFrame({"parameter": ["attractiveness", "examination", "gamma"],
+                  "query": ["q 1", None, None], "docno": ["d1", None, None],
+                  "rank": pd.array([None, 2, None], "Int64"),
+                  "previous": pd.array([None, None, None], "Int64"),
+                  "value": [0.1, 1e-7, 1e16]}),
+    pd.DataFrame({"a": np.array([3, -12, 10**12]), "b": [float("nan"), -0.0, 1 / 3],
+                  "c": ["é", "", "x"]}),
+    pd.DataFrame({"a": pd.Series([], dtype="str"), "b": pd.Series([], dtype=np.float64)}),
+], ids=["click-model", "numbers-and-text", "empty"])
+def test_frame_text_is_pandas_tab_separated_text(frame):
+    """``frame_text``: the bytes of pandas' own ``to_csv(sep="\\t", index=False)`` (the
+    oracle), spelled a column at a time."""
+    assert frame_text(frame) == frame.to_csv(sep="\t", index=False).encode()
+
+
+@pytest.mark.parametrize("frame", [
+    pd.DataFrame({"q": ["a\tb"]}), pd.DataFrame({"q": ['say "x"']}),
+    pd.DataFrame({"q": ["two\nlines"]}), pd.DataFrame({"flag": [True, False]}),
+    pd.DataFrame({"a\tb": [1]}),
+], ids=["separator", "quote", "newline", "booleans", "header"])
+def test_frame_text_leaves_what_pandas_quotes_to_pandas(frame):
+    assert frame_text(frame) is None

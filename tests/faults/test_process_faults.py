@@ -112,12 +112,13 @@ SCRIPT_INTERRUPTED_IMPORT = (
     "from irscale.cli.main import main\n"
     "sys.exit(main())\n"
 )
-#: The console script, with ^C while the interpreter exits (an ``atexit`` callback, run
-#: after ``main`` returned).
+#: The console script, with the signal named by ``sys.argv[1]`` (^C, SIGTERM, SIGHUP) sent
+#: while the interpreter exits (an ``atexit`` callback, run after ``main`` returned).
 SCRIPT_INTERRUPTED_EXIT = (
     "import atexit, os, signal, sys\n"
+    "SIGNAL = getattr(signal, sys.argv.pop(1))\n"
     "def late():\n"
-    "    os.kill(os.getpid(), signal.SIGINT)\n"
+    "    os.kill(os.getpid(), SIGNAL)\n"
     "    sum(range(100000))\n"
     "atexit.register(late)\n"
     "from irscale.cli.main import main\n"
@@ -409,7 +410,8 @@ OTHER_JOBS = {
     "label-2pow31": Job(["eval", "big.qrels", "a.run", "-m", "ndcg", "-m", "ndcg_cut_10",
                          "-m", "ERR@10", "-m", "Q", "-m", "map"], limit_memory=True,
                         files={"big.qrels": _relabel(2**31)}),
-    "sigint-at-exit": Job(EVAL_SMALL, script=SCRIPT_INTERRUPTED_EXIT),
+    **{f"{name.lower()}-at-exit": Job([name, *EVAL_SMALL], script=SCRIPT_INTERRUPTED_EXIT)
+       for name in ("SIGINT", "SIGTERM", "SIGHUP")},
     "reference-eval": Job(EVAL_SMALL),
 }
 ALL_JOBS = {
@@ -545,10 +547,13 @@ def test_sigint_while_importing(outcomes, key):
     assert o.status == 130, f"exit status {o.status}, expected 130" + o.describe()
 
 
-def test_sigint_while_exiting(outcomes):
-    """^C after ``main`` returned, in an ``atexit`` callback: the command is done, its
-    output and status stand, and the interpreter prints no traceback."""
-    o = outcomes["sigint-at-exit"]
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_signal_while_exiting(outcomes, name):
+    """^C, SIGTERM or SIGHUP after ``main`` returned, in an ``atexit`` callback: the
+    command is done, its output and status stand (a stop signal once killed the process
+    there: status -15, no message), and the interpreter prints no traceback."""
+    o = outcomes[f"{name.lower()}-at-exit"]
     assert "Traceback" not in o.err, "traceback shown" + o.describe()
     assert o.status == 0, f"exit status {o.status}, expected 0" + o.describe()
     assert not _lines(o.err) and o.out == outcomes["reference-eval"].out, o.describe()

@@ -138,6 +138,39 @@ def test_serp_size_refused_or_estimated(argv, sweep_ws, run_cli, one_gib, monkey
                           refusal="--serp-size")
 
 
+#: Resampling whose memory is within the limit but whose time is long (hours at 10^8 to
+#: 10^9 samples): its rest, timed on its first samples, is stated before it goes on (the
+#: progress line came after 1 s on a terminal, 30 s in a log).
+STATED = {
+    "dp-bootstrap": ["meta", "dp", "--scores", "ap.csv", "-B", "100000000", "--seed", "1"],
+    "dp-tukey": ["meta", "dp", "--scores", "ap.csv", "--method", "randomized-tukey-hsd",
+                 "-B", "30000000", "--seed", "1"],  # (the ranges kept: 0.67 GiB)
+    "dp-seeds": ["meta", "dp", "--scores", "ap.csv", "-B", "10000000", "--seeds", "3"],
+    "compare-bootstrap": ["compare", "--scores", "ap.csv", "--test", "bootstrap",
+                          "--samples", "1000000000", "--seed", "1"],
+    "correlate": ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv", "-B",
+                  "10000000", "--seed", "1"],
+    "split": ["meta", "split", "--scores", "ap.csv", "--sizes", "3", "--models", "MD1",
+              "--repetitions", "1000000", "--seed", "1"],
+}
+
+
+@pytest.mark.parametrize("argv", [pytest.param(argv, id=key) for key, argv in STATED.items()])
+def test_long_resampling_states_its_rest(argv, sweep_ws, run_cli, one_gib, monkeypatch):
+    stop = _Stop(sys.stderr)
+    monkeypatch.setattr(sys, "stderr", stop)
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    timer = threading.Timer(PATIENCE, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    try:
+        result = run_cli(argv)
+    finally:
+        timer.cancel()
+    assert [line for line in stop.estimated if "each (measured)" in line], \
+        "no statement of the rest" + result.describe()
+    assert result.status == 130, result.describe()  # stopped there
+
+
 def _refused_or_estimated(argv, run_cli, monkeypatch, refusal: str = "") -> None:
     """``argv`` ends, or refuses with one ``irscale:`` line (naming ``refusal``), or
     announces its estimate (then is stopped) within :data:`PATIENCE` seconds."""

@@ -95,8 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Every import happens inside the protected region. A ^C also marks the call as
     interrupted, so that an error a library makes of it (numpy's ``ImportError``) is
     reported as the interrupt, and later warnings are not shown. Without ``argv`` ``main``
-    is the process's entry point and ignores ^C once the command is done (it could only
-    interrupt the interpreter's exit, with a traceback).
+    is the process's entry point and ignores ^C, SIGTERM and SIGHUP once the command is
+    done (they could only interrupt the interpreter's exit, with a traceback or a kill:
+    the command's status stands).
     """
     sigint = _Sigint()
     previous_handlers: dict = {}
@@ -205,11 +206,14 @@ def _catch_signals(handler: _Sigint) -> dict:
 
 
 def _restore_signals(handlers: dict, *, done: bool) -> None:
-    """Put back the ``handlers`` (``done``: ^C is ignored from now on, :func:`main`)."""
+    """Put back the ``handlers``; ``done`` (the process's own command finished,
+    :func:`main`): ^C and the stop signals are ignored from now on, while the interpreter
+    exits (a signal there could only kill a process whose outputs are complete, with no
+    message and status -N instead of its own)."""
     import signal
 
     for number, handler in handlers.items():
-        signal.signal(number, signal.SIG_IGN if done and number == signal.SIGINT else handler)
+        signal.signal(number, signal.SIG_IGN if done else handler)
 
 
 def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = False) -> int:

@@ -224,14 +224,19 @@ def check_progress(progress: object) -> ProgressArg:
 
 def progress_reporter(
     progress: object, total: int, label: str = "resampling", *, offset: int = 0,
-    overall: int | None = None, delay: float = 0.0,
+    overall: int | None = None, delay: float = 0.0, units: str | None = None,
+    elsewhere: bool = False,
 ) -> Callable[[int], None]:
     """``report(done)`` for ``done`` of ``total`` units of work: calls ``progress(done,
     total)``, draws a :class:`Progress` bar labelled ``label`` (``progress=True``; from
     the start unless ``delay``) or does nothing. A phase of a longer run passes ``offset``
     (units done before it) and ``overall`` (units of the whole run): ``progress`` then
-    sees the whole run's count."""
+    sees the whole run's count. With ``units`` (``progress=True``, no ``delay``), the
+    time of the rest is stated as :func:`progress_callback` does (``elsewhere``: work
+    done in other processes, timed by the clock)."""
     checked = check_progress(progress)
+    if units is not None and not delay:
+        checked = progress_callback(checked, label, units=units, elsewhere=elsewhere)
     whole = total if overall is None else overall
     if callable(checked):
         callback = checked
@@ -248,21 +253,44 @@ def progress_reporter(
     return show
 
 
-def progress_callback(progress: object, label: str = "resampling") -> ProgressArg:
+def progress_callback(progress: object, label: str = "resampling", *,
+                      units: str | None = None, elsewhere: bool = False) -> ProgressArg:
     """``progress`` with ``True`` turned into one callable ``progress(done, total)`` that
     draws one :class:`Progress` (made at its first call), so that the passes of one run
     (:func:`phase_progress`) share one bar and one clock (a bar made per pass, or per
     call, never showed a line off a terminal: its clock started again at every step);
-    ``False`` and callables as they are."""
+    ``False`` and callables as they are.
+
+    With ``units`` (what the work counts: ``"samples"``), the time of the rest is stated
+    (:func:`announce_rest`) at the seconds per unit measured on the work after the first
+    advance (the set-up and the start of the threads left out) once :data:`DELAY` seconds
+    of it are done, or at the first advance when that took :data:`DELAY` seconds already
+    (the set-up counted in: the statement then errs long by a little). The seconds are the
+    process's CPU time (every thread: the statement is the CPU time of the rest, whatever
+    the number of threads and the load of the machine), or the time elapsed for work done
+    ``elsewhere`` (a Dask cluster's processes)."""
     checked = check_progress(progress)
     if checked is not True:
         return checked
     bar: Progress | None = None
+    clock = time.monotonic if elsewhere else time.process_time
+    began = clock()
+    first: tuple[int, float] | None = None  # (units, seconds) at the first advance
+    announced = units is None
 
     def report(done: int, total: int) -> None:
-        nonlocal bar
+        nonlocal bar, announced, first
         if bar is None:
             bar = Progress(total, label, delay=0.0)
+        if not announced and done > 0:
+            spent = clock() - began
+            if first is None and spent < DELAY:
+                first = (done, spent)
+            elif first is None or (spent - first[1] >= DELAY and done > first[0]):
+                announced = True
+                base = first or (0, 0.0)
+                announce_rest(True, label, str(units), total - done,
+                              (spent - base[1]) / (done - base[0]))
         bar.set(done)
         if done >= total:
             bar.close()

@@ -17,11 +17,15 @@ b'a Q0 1\\nb Q0 2\\n'
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import _engine
 from ..core.strings import Strings
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 #: Rows assembled at once by :func:`join_lines` (its index of pieces: 16 bytes per row
 #: and column).
@@ -103,3 +107,52 @@ def join_lines(columns: Sequence[Strings | str], separator: str = " ") -> bytes:
         index[:, -1] = len(texts) - 1
         parts.append(table.take(index.reshape(-1)).data.tobytes())
     return b"".join(parts)
+
+
+#: Bytes that make pandas' ``to_csv`` quote a field (besides the separator).
+_QUOTED = b'"\r\n'
+
+
+def frame_text(frame: pd.DataFrame, separator: str = "\t") -> bytes | None:
+    """The text of ``frame.to_csv(sep=separator, index=False)``, spelled a column at a
+    time: the header, floating-point numbers as ``repr`` spells them (:func:`repr_text`),
+    integers (also nullable ones) in decimal, text as it is, a missing value as an empty
+    field. ``None`` for what it does not spell as pandas would: a column of another type
+    (booleans, dates), or a field that pandas quotes (one holding the separator, a quote
+    or a line break): the caller then writes the frame with pandas.
+
+    >>> import pandas as pd
+    >>> frame_text(pd.DataFrame({"a": ["x", None], "n": pd.array([1, None], "Int64"),
+    ...                          "v": [0.5, float("nan")]}))
+    b'a\\tn\\tv\\nx\\t1\\t0.5\\n\\t\\t\\n'
+    """
+    from pandas.api.types import is_float_dtype, is_integer_dtype, is_string_dtype
+
+    quoted = np.frombuffer(_QUOTED + separator.encode(), np.uint8)
+    columns: list[Strings] = []
+    for name in frame.columns:
+        column = frame[name]
+        missing = column.isna().to_numpy()
+        if is_float_dtype(column.dtype):
+            spelled = repr_text(column.to_numpy(np.float64, na_value=np.nan))
+        elif is_integer_dtype(column.dtype):
+            spelled = integer_text(column.to_numpy(np.int64, na_value=0))
+        elif is_string_dtype(column.dtype):
+            values = column.to_numpy(object, na_value="")
+            try:
+                spelled = Strings.of(values)
+            except TypeError:  # (an object that is no string)
+                return None
+            if np.isin(spelled.data, quoted).any():
+                return None
+        else:
+            return None
+        if missing.any():
+            rows = np.where(missing, len(spelled), np.arange(len(spelled)))
+            spelled = Strings.concat([spelled, Strings.of([""])]).take(rows)
+        columns.append(spelled)
+    names = [str(name).encode() for name in frame.columns]
+    if not columns or any(np.isin(np.frombuffer(name, np.uint8), quoted).any()
+                          for name in names):
+        return None
+    return separator.encode().join(names) + b"\n" + join_lines(columns, separator)

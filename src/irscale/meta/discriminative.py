@@ -53,7 +53,7 @@ from ..core.notebook import HtmlRepr
 from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, phase_progress, progress_callback
 from ..errors import ParameterError
-from ..parallel import ExecutorArg, check_workers, executor_scope, is_ready
+from ..parallel import ExecutorArg, check_workers, executor_scope, is_local, is_ready
 from ..stats import pairwise_tests, randomized_tukey_hsd
 from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ..stats.effects import standard_error
@@ -191,13 +191,19 @@ def _top_chunk(w: np.ndarray, rank: int, gen: np.random.Generator, size: int) ->
 
 def check_required_memory(samples: int, alpha: float, pairs: int) -> None:
     """Refuse B = ``samples`` whose ⌊Bα⌉ largest |t*| of every pair
-    (:func:`bootstrap_required_differences`: kept, merged with a chunk's and partitioned)
-    exceed the memory limit (:func:`irscale.core.budget.check_memory`)."""
+    (:func:`bootstrap_required_differences`: kept, with room for as many more) exceed the
+    memory limit (:func:`irscale.core.budget.check_memory`)."""
     rank = max(1, round(samples * alpha))
-    need = 24.0 * pairs * rank
+    need = 8.0 * pairs * _pool_width(rank)
     check_memory(need, f"-B/--samples {samples:,} at alpha {alpha}: the bootstrap keeps the "
                  f"{rank:,} largest |t*| of each of {pairs:,} pairs of systems: about "
                  f"{format_size(need)}", "fewer -B/--samples")
+
+
+def _pool_width(rank: int) -> int:
+    """Columns of the pool of :func:`bootstrap_required_differences`: the ``rank`` largest
+    |t*| kept and room for as many more, at least a chunk's."""
+    return rank + max(rank, CHUNK)
 
 
 def bootstrap_required_differences(
@@ -210,22 +216,39 @@ def bootstrap_required_differences(
     Draws exactly the bootstrap samples of :func:`irscale.stats.paired_bootstrap_test`
     for the same ``seeds`` (same chunks, same streams), so t_α belongs to the samples
     that gave the ASLs. Each chunk keeps its own ⌊Bα⌉ largest |t*| per pair; they are
-    merged as chunks finish (the ⌊Bα⌉ largest of all is the same set whatever the order).
+    merged as chunks finish (the ⌊Bα⌉ largest of all is the same set whatever the order):
+    a pool per pair holds the ⌊Bα⌉ largest so far and room for as many more (at least a
+    chunk's); the chunks' fill the room, and a full pool is partitioned in place, its
+    ⌊Bα⌉ largest kept. Each value is partitioned a bounded number of times: the work is
+    linear in B (merging every chunk into the ⌊Bα⌉ kept made it grow as B²/CHUNK).
     """
     k = values.shape[1]
     i, j = pair_index(k)
     z = values[:, i] - values[:, j]
     w = z - z.mean(axis=0)
     rank = max(1, round(samples * alpha))
-    top = np.full((len(i), rank), -np.inf)  # per pair, the `rank` largest |t*| seen so far
+    pool = np.empty((len(i), _pool_width(rank)))
+    fill = 0  # columns in use: (once full) the `rank` largest |t*| so far, then the chunks'
+
+    def keep_largest() -> None:
+        nonlocal fill
+        if fill > rank:
+            pool[:, :fill].partition(fill - rank, axis=1)
+            pool[:, :rank] = pool[:, fill - rank:fill]
+            fill = rank
 
     def merge(_: int, chunk_top: np.ndarray) -> None:
-        both = np.concatenate([top, chunk_top], axis=1)
-        top[:] = np.partition(both, both.shape[1] - rank, axis=1)[:, -rank:]
+        nonlocal fill
+        width = chunk_top.shape[1]
+        if fill + width > pool.shape[1]:
+            keep_largest()
+        pool[:, fill:fill + width] = chunk_top
+        fill += width
 
     run_chunks(_top_chunk, chunk_sizes(samples, CHUNK), copy_seed(seeds), merge,
                shared=(w, rank), workers=workers, executor=executor, progress=progress)
-    t_alpha = top.min(axis=1)
+    keep_largest()  # (B ≥ rank values were kept: each chunk keeps min(rank, its size))
+    t_alpha = pool[:, :rank].min(axis=1)
     se, _ = standard_error(values[:, i], values[:, j], "paired")  # 0 without spread
     with np.errstate(invalid="ignore"):
         required = np.where(se > 0, t_alpha * se, np.nan)
@@ -270,7 +293,9 @@ def discriminative_power(
     if workers is not None:
         check_count(workers, "workers")
     executor = check_workers(workers, executor)
-    progress = progress_callback(progress)  # the two passes of the bootstrap: one bar
+    # the two passes of the bootstrap: one bar, and the time of the rest of both stated
+    # from the first chunk (the estimate, :func:`irscale.core.progress.announce_rest`)
+    progress = progress_callback(progress, units="samples", elsewhere=not is_local(executor))
     if not is_ready(executor):  # one cluster (or connection) for both passes
         with executor_scope(executor) as ready:
             return discriminative_power(data, method, measure=measure, samples=samples,
@@ -290,13 +315,16 @@ def discriminative_power(
     excluded = 0
     if method == "bootstrap":
         check_required_memory(samples, alpha, len(i))
+        # the t_α of every pair first: its samples cost 2.5 to 7 times the test's
+        # (benchmarks/bench_dp_estimate.py), so the time of the rest, measured on the first
+        # samples, errs long (each pass draws the same samples from its copy of the seeds)
+        _, required = bootstrap_required_differences(
+            values, samples, seeds, alpha, progress=phase_progress(progress, 0, 2),
+            workers=workers, executor=executor)
         result = pairwise_tests(values, "bootstrap", correction="none", alpha=alpha,
                                 samples=samples, rng=copy_seed(seeds), convention=convention,
                                 workers=workers, executor=executor,
-                                progress=phase_progress(progress, 0, 2))
-        _, required = bootstrap_required_differences(
-            values, samples, seeds, alpha, progress=phase_progress(progress, 1, 2),
-            workers=workers, executor=executor)
+                                progress=phase_progress(progress, 1, 2))
         finite = np.isfinite(required)
         excluded = int((~finite).sum())
         estimated = float(required[finite].max()) if finite.any() else float("nan")
@@ -371,7 +399,8 @@ def discriminative_power_spread(
         raise ParameterError("seeds is empty: give at least one seed")
     for seed in seeds:
         check_seed(seed, "seeds: a seed")
-    progress = progress_callback(progress)
+    progress = progress_callback(progress, units="samples",
+                                 elsewhere=not is_local(options.get("executor", "local")))
     rows = []
     for index, seed in enumerate(seeds):
         result = discriminative_power(

@@ -529,7 +529,7 @@ def correlation_ci(
                  f"(-B/--samples, samples), kept for intervals at any level: about "
                  f"{format_size(REPLICATE_BYTES * float(samples))}", "fewer -B/--samples")
     gen = generator(seed_sequence(rng=rng))
-    report = progress_reporter(progress, samples, "bootstrap")
+    report = progress_reporter(progress, samples, "bootstrap", units="samples")
     values = np.empty(samples)
     for first in range(0, samples, CHUNK):  # topics drawn a chunk at a time: flat memory
         size = min(CHUNK, samples - first)

@@ -486,7 +486,8 @@ def _split_progress(progress: ProgressArg, size: int, position: int, repetitions
     if callable(progress):
         return progress_reporter(progress, repetitions, offset=position * repetitions,
                                  overall=count * repetitions)
-    return progress_reporter(progress, repetitions, f"splits of {size} topics")
+    return progress_reporter(progress, repetitions, f"splits of {size} topics",
+                             units="repetitions")
 
 
 @dataclass(frozen=True, eq=False)

@@ -224,16 +224,34 @@ def smoothed(top: np.ndarray, bottom: np.ndarray, k: float) -> np.ndarray:
 
 def pair_codes(log: ClickLog) -> tuple[np.ndarray, pd.MultiIndex]:
     """A code per shown (query, document) pair (-1 beyond a session's length) and the
-    pairs, in first-appearance order."""
+    pairs, in first-appearance order: a MultiIndex on the log's vocabularies (its levels,
+    unique already: no string is hashed or sorted again)."""
     valid = log.valid
     key = log.query[:, None] * len(log.docs) + log.doc
     code = np.full(key.shape, -1, dtype=np.int64)
     shown, unique = pd.factorize(key[valid])
     code[valid] = shown
     query, doc = np.divmod(np.asarray(unique, dtype=np.int64), len(log.docs))
-    pairs = pd.MultiIndex.from_arrays([log.queries[query], log.docs[doc]],
-                                      names=["query", "docno"])
+    pairs = pd.MultiIndex(levels=[pd.Index(log.queries), pd.Index(log.docs)],
+                          codes=[query, doc],  # type: ignore[list-item]
+                          names=["query", "docno"], verify_integrity=False)
     return code, pairs
+
+
+def pair_positions(index: pd.Index, pairs: pd.MultiIndex) -> np.ndarray:
+    """The position in ``index`` (unique (query, document) pairs) of every pair of
+    ``pairs``, -1 where absent: what ``index.get_indexer(pairs)`` gives, with the strings
+    matched once per level (each vocabulary against the other's) and the pairs as integer
+    keys (a MultiIndex's matching re-codes every level of both sides first)."""
+    assert isinstance(index, pd.MultiIndex)
+    width = len(index.levels[1]) + 1
+    positions = [np.append(index.levels[k].get_indexer(pairs.levels[k]), -1)
+                 for k in (0, 1)]  # (a code -1, a missing value, stays -1)
+    query = positions[0][pairs.codes[0]].astype(np.int64)
+    doc = positions[1][pairs.codes[1]].astype(np.int64)
+    wanted = np.where((query >= 0) & (doc >= 0), query * width + doc, -1)
+    known = np.asarray(index.codes[0], np.int64) * width + np.asarray(index.codes[1], np.int64)
+    return pd.Index(known).get_indexer(pd.Index(wanted))
 
 
 def pair_series(query: np.ndarray, docno: np.ndarray, values: np.ndarray) -> pd.Series:

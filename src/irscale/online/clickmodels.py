@@ -92,6 +92,7 @@ from .click_kernels import (
     examination_posteriors,
     lookup,
     pair_codes,
+    pair_positions,
     pair_series,
     per_rank,
     previous_click,
@@ -147,12 +148,13 @@ class ClickModel(TableResult):
         """``α[s, r]`` (and ``σ[s, r]`` for DBN/SDBN) of the log's shown documents; the
         prior where the model has no value; 0 beyond a session's length."""
         code, pairs = pair_codes(log)
-        index = self.attractiveness.index.get_indexer(pairs)
+        index = pair_positions(self.attractiveness.index, pairs)
         alpha = lookup(self.attractiveness.to_numpy(np.float64), index, self.prior[0])[code]
         sigma = None
         if self.satisfaction is not None:
             sigma = lookup(self.satisfaction.to_numpy(np.float64),
-                            self.satisfaction.index.get_indexer(pairs), self.prior[1])[code]
+                            pair_positions(self.satisfaction.index, pairs),
+                            self.prior[1])[code]
         valid = log.valid
         alpha[~valid] = 0.0
         return alpha, sigma

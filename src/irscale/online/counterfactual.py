@@ -91,7 +91,6 @@ import math
 import time
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -100,7 +99,7 @@ from scipy import stats as _stats
 
 from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
-from ..stats.protocol import ConfidenceInterval, TableResult, check_confidence_level
+from ..stats.protocol import ConfidenceInterval, Estimate, check_confidence_level
 from ..stats.resampling import RngArg, check_rng
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
@@ -119,10 +118,11 @@ _CHUNK_CELLS = 1 << 22
 _KEY = ["query", "docno", "rank"]
 
 
-@dataclass(frozen=True, eq=False)
-class CounterfactualResult(TableResult):
+class CounterfactualResult(Estimate):
     """An off-policy estimate with its standard error and intervals.
 
+    It is the estimate itself, a ``float`` (an :class:`~irscale.stats.protocol.Estimate`:
+    ``statistic``, ``pvalue`` ``None``, ``to_frame()``, ``format(fmt)``), with fields:
     ``estimate`` (also ``statistic``) is the estimated expected clicks per session of the
     target policy (for :func:`~irscale.online.historical_interleaving`, the expected
     interleaving outcome E[o]); ``se`` the standard error ``sd(ψ)/√n`` over the ``n``
@@ -134,30 +134,35 @@ class CounterfactualResult(TableResult):
     per-session weights; ``terms`` the per-session terms ψ_s (their mean is the estimate).
     """
 
+    _fields = ("estimator", "se", "n", "low", "high", "confidence_level", "bootstrap",
+               "bootstrap_low", "bootstrap_high", "clip", "clipped", "max_weight", "ess",
+               "terms")
+    # the fields, set by Estimate.__new__ (declarations only, for type checkers)
     estimator: str
-    estimate: float
     se: float
     n: int
     low: float
     high: float
     confidence_level: float
-    bootstrap: int = 0
-    bootstrap_low: float = math.nan
-    bootstrap_high: float = math.nan
-    clip: float | None = None
-    clipped: float = 0.0
-    max_weight: float = math.nan
-    ess: float = math.nan
-    terms: np.ndarray | None = None
+    bootstrap: int
+    bootstrap_low: float
+    bootstrap_high: float
+    clip: float | None
+    clipped: float
+    max_weight: float
+    ess: float
+    terms: np.ndarray | None
 
-    @property
-    def statistic(self) -> float:
-        return self.estimate
-
-    @property
-    def pvalue(self) -> None:
-        """None: an estimate, not a test."""
-        return None
+    def __new__(cls, estimator: str, estimate: float, se: float, n: int, low: float,
+                high: float, confidence_level: float, bootstrap: int = 0,
+                bootstrap_low: float = math.nan, bootstrap_high: float = math.nan,
+                clip: float | None = None, clipped: float = 0.0, max_weight: float = math.nan,
+                ess: float = math.nan, terms: np.ndarray | None = None) -> CounterfactualResult:
+        return super().__new__(  # type: ignore[return-value]
+            cls, estimate, estimator=estimator, se=se, n=n, low=low, high=high,
+            confidence_level=confidence_level, bootstrap=bootstrap,
+            bootstrap_low=bootstrap_low, bootstrap_high=bootstrap_high, clip=clip,
+            clipped=clipped, max_weight=max_weight, ess=ess, terms=terms)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The normal interval ``estimate ± z SE`` at ``confidence_level``."""

@@ -18,7 +18,7 @@ import numpy as np
 from ..core import ScoreMatrix
 from ..core.progress import phase_progress, progress_callback
 from ..errors import AlignmentError, NoVarianceWarning, ParameterError
-from ..parallel import check_executor, executor_scope, is_ready
+from ..parallel import check_executor, executor_scope, is_local, is_ready
 from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
 from .corrections import Correction, adjust_pvalues, correction_name
 from .registry import test_spec
@@ -121,7 +121,9 @@ def pairwise_tests(
     groups = _groups(data, measures)
     parts: list[dict[str, np.ndarray]] = []
     samples = convention = None
-    shared = progress_callback(options.get("progress"))  # the groups: one bar
+    # the groups: one bar, and the time of the rest stated from the first chunk
+    shared = progress_callback(options.get("progress"), units="samples",
+                               elsewhere=not is_local(options.get("executor", "local")))
     for index, (collection, measure, value) in enumerate(groups):
         values, _, names = score_table(value, measure)
         if systems is not None:

@@ -104,8 +104,10 @@ class TableResult(HtmlRepr):
         return format_table(self.to_frame(), fmt, digits=digits)
 
 
-def _rebuild(cls: type, value: float, info: dict[str, Any]) -> Estimate:
-    return cls(value, **info)
+def _rebuild(cls: type[Estimate], value: float, info: dict[str, Any]) -> Estimate:
+    """An estimate of class ``cls`` unpickled (:meth:`Estimate.__reduce__`): made by
+    :meth:`Estimate.__new__` itself, whatever the arguments of a subclass's own."""
+    return Estimate.__new__(cls, value, **info)
 
 
 class Estimate(float, HtmlRepr):

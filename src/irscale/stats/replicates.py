@@ -400,7 +400,7 @@ def bootstrap_anova(
     gen = np.random.Generator(np.random.PCG64(seed_sequence(rng=rng)))
     block = max(1, BLOCK_VALUES // values.size)
     effect_parts, f_parts = [], []
-    report = progress_reporter(progress, samples, "bootstrap ANOVA")
+    report = progress_reporter(progress, samples, "bootstrap ANOVA", units="samples")
     for start in range(0, samples, block):
         index = _draw(gen, resample, min(block, samples - start), (t, j, k), size)
         effect_parts.append(_effects_and_f(

@@ -186,7 +186,10 @@ def run_chunks(
         workers = check_count(workers, "workers")
     check_workers(workers, executor)
     tasks = ChunkTasks(seeds, sizes)
-    report = _progress(progress, sum(sizes))
+    # the rest timed on the first chunk and stated when long (a caller's callable, a share
+    # of a longer run, states its own)
+    report = progress_reporter(progress, sum(sizes), units="samples",
+                               elsewhere=not is_local(executor))
     finished = 0
 
     def done(index: int) -> None:
@@ -216,10 +219,6 @@ def map_chunks(
     run_chunks(work, sizes, seeds, lambda _, result: results.append(result), shared=shared,
                workers=workers, executor=executor, progress=progress)
     return results
-
-
-def _progress(progress: ProgressArg, total: int) -> Callable[[int], None]:
-    return progress_reporter(progress, total)
 
 
 def exceedances(
