@@ -13,9 +13,9 @@ estimate within :data:`PATIENCE` seconds is interrupted (a safety net) and fails
 
 Progress off a terminal is written after :data:`PROMPT` seconds here, not after the 30 s of
 :data:`irscale.core.progress.PLAIN_INTERVAL`: what is checked is that a long call shows
-its progress, not how long it stays silent first, and a call of resampling (``meta split
--B``, ``swap -B``, ``correlate -B``) then stops at its first line instead of running its
-work for up to a minute.
+its progress, not how long it stays silent first; a long call (``meta split -B``, ``swap
+-B``, ``correlate -B``, ``simulate --topics``) then stops at its first line instead of
+running its work for half a minute or more. A call that ends sooner is checked as before.
 """
 
 from __future__ import annotations
