@@ -13,11 +13,21 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from threadpoolctl import threadpool_limits
 
 # Timing is not what these tests check: no per-example deadline (CI machines are shared).
 settings.register_profile("irscale", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("irscale")
+
+# BLAS on one thread, in this process and the processes it starts: the matrices of the tests
+# are small (tens to thousands of entries), and OpenBLAS's threads only spin on them, the
+# more as pytest-xdist runs a worker per core (SLSQP's sweeps of
+# tests/test_meta_informativeness.py ran 8 times slower with them on a busy machine). The
+# values checked are the same; a thread count set by the caller is kept.
+if "OPENBLAS_NUM_THREADS" not in os.environ:
+    os.environ.update(OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    threadpool_limits(limits=1, user_api="blas")  # (the libraries loaded already)
 
 #: Tests marked ``slow`` (minutes each: e.g. the brute force of three degrees up to N = 16 in
 #: tests/test_scale_counting.py) run only when this is set: ``IRSCALE_SLOW=1 pytest -m slow``.

@@ -167,14 +167,21 @@ def ap_sum_keys_of_index(index: np.ndarray, N: int) -> np.ndarray:
     return key
 
 
+@pytest.fixture(scope="module")
+def ap_keys_22() -> tuple[np.ndarray, np.ndarray]:
+    """The brute force at N = 22: every run's AP key and the distinct keys (computed once
+    for both bucket sizes)."""
+    keys = ap_sum_keys_of_index(np.arange(1 << 22, dtype=np.int64), 22)
+    return keys, np.unique(keys)
+
+
 @pytest.mark.parametrize("bucket_pairs", [1 << 16, 1 << 22])
-def test_native_buckets_count_ap_exactly_at_n_22(bucket_pairs, monkeypatch):
+def test_native_buckets_count_ap_exactly_at_n_22(bucket_pairs, ap_keys_22, monkeypatch):
     """The native engine's integer buckets (radix-sorted sub-buckets): AP's exact count at
     N = 22 (2,282,412 distinct values of 2^22 runs) and φ of runs against the brute force,
     with one bucket and with 64 of them."""
     N = 22
-    keys = ap_sum_keys_of_index(np.arange(1 << N, dtype=np.int64), N)
-    distinct = np.unique(keys)
+    keys, distinct = ap_keys_22
     assert len(distinct) == 2282412
     monkeypatch.setattr(pairs, "BUCKET_PAIRS", bucket_pairs)
     clear_cache()

@@ -10,6 +10,12 @@ as 1/step), from the command lines of the numeric sweep
 (:mod:`tests.faults.test_numeric_options_faults`). The memory limit is pinned to 1 GiB,
 so that a refusal does not depend on the machine. A call that neither ends nor prints an
 estimate within :data:`PATIENCE` seconds is interrupted (a safety net) and fails.
+
+Progress off a terminal is written after :data:`PROMPT` seconds here, not after the 30 s of
+:data:`irscale.core.progress.PLAIN_INTERVAL`: what is checked is that a long call shows
+its progress, not how long it stays silent first; a long call (``meta split -B``, ``swap
+-B``, ``correlate -B``, ``simulate --topics``) then stops at its first line instead of
+running its work for half a minute or more. A call that ends sooner is checked as before.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import threading
 import pytest
 
 import irscale.core.budget
+import irscale.core.progress
 
 from .conftest import error_line
 from .test_numeric_options_faults import OPTIONS, USUAL, command_line
@@ -39,6 +46,9 @@ PATIENCE = 120.0
 #: A line that states the cost of work before it is done (irscale.core.progress.
 #: announce_rest, irscale.scales.cost.Estimate.line) or its progress.
 ESTIMATE = re.compile(r"^irscale: (estimate for |.*each \(measured\)|.*% done)")
+#: Seconds of work before the first progress line, and between two background lines, in
+#: the sweep (module documentation).
+PROMPT = 2.0
 
 
 def _default(command: str, option: str) -> float | None:
@@ -107,6 +117,14 @@ def one_gib(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(irscale.core.budget, "default_max_memory", lambda: 1 << 30)
 
 
+@pytest.fixture(autouse=True)
+def prompt_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain progress lines after :data:`PROMPT` seconds (module documentation)."""
+    monkeypatch.setattr(irscale.core.progress, "PLAIN_INTERVAL", PROMPT)
+    monkeypatch.setitem(irscale.core.progress.Progress.__init__.__kwdefaults__,
+                        "heartbeat", PROMPT)
+
+
 @pytest.mark.parametrize(("command", "option"), [
     pytest.param(command, option, id=f"{command} {option}") for command, option in CASES])
 def test_work_refused_or_estimated(command, option, sweep_ws, run_cli, one_gib,
@@ -171,9 +189,25 @@ def test_long_resampling_states_its_rest(argv, sweep_ws, run_cli, one_gib, monke
     assert result.status == 130, result.describe()  # stopped there
 
 
-def _refused_or_estimated(argv, run_cli, monkeypatch, refusal: str = "") -> None:
+#: A study of few repetitions (one task of :data:`irscale.meta.splitting.
+#: REPETITIONS_PER_TASK` holds them all) of a long resampling test: its progress shows
+#: from the start (it said nothing until the task ended: an hour of silence at -B 10^9).
+FEW_REPETITIONS = {
+    command: ["meta", command, "--scores", "ap.csv", "--sizes", "2,3", "--repetitions", "3",
+              "--seed", "1", option, "bootstrap", "--samples", "1000000000"]
+    for command, option in (("split", "--models"), ("swap", "--test"))}
+
+
+@pytest.mark.parametrize("argv", [pytest.param(argv, id=key)
+                                  for key, argv in FEW_REPETITIONS.items()])
+def test_few_repetitions_of_long_resampling_show_progress(argv, sweep_ws, run_cli, one_gib,
+                                                          monkeypatch):
+    assert _refused_or_estimated(argv, run_cli, monkeypatch)
+
+
+def _refused_or_estimated(argv, run_cli, monkeypatch, refusal: str = "") -> bool:
     """``argv`` ends, or refuses with one ``irscale:`` line (naming ``refusal``), or
-    announces its estimate (then is stopped) within :data:`PATIENCE` seconds."""
+    announces its estimate (then is stopped: ``True``) within :data:`PATIENCE` seconds."""
     stop = _Stop(sys.stderr)
     monkeypatch.setattr(sys, "stderr", stop)
     monkeypatch.setenv("IRSCALE_NO_PROGRESS", "")
@@ -184,9 +218,10 @@ def _refused_or_estimated(argv, run_cli, monkeypatch, refusal: str = "") -> None
     finally:
         timer.cancel()
     if stop.estimated:
-        return  # estimated before the work (then stopped here)
+        return True  # estimated before the work (then stopped here)
     assert result.status != 130, f"ran {PATIENCE:.0f} s without an estimate" + \
         result.describe()
     if result.status != 0:
         assert result.status == 2, f"exit status {result.status}" + result.describe()
         assert refusal in error_line(result), result.describe()
+    return False

@@ -560,6 +560,7 @@ def _repetition_tasks(task: Callable[..., Any], tasks: list[tuple[Any, ...]],
         report(finished)
 
     local = is_local(executor)
+    report(0)  # progress from the start: one task may hold every repetition
     run_tasks(task, tasks, lambda _, part: parts.append(part), shared=(*shared, not local),
               executor=executor, workers=1 if local else None, done=done)
     return parts
