@@ -46,6 +46,8 @@ PATIENCE = 120.0
 #: A line that states the cost of work before it is done (irscale.core.progress.
 #: announce_rest, irscale.scales.cost.Estimate.line) or its progress.
 ESTIMATE = re.compile(r"^irscale: (estimate for |.*each \(measured\)|.*% done)")
+#: The statement of a long resampling's rest (irscale.core.progress.announce_rest).
+REST = re.compile(r"^irscale: .*each \(measured\)")
 #: Seconds of work before the first progress line, and between two background lines, in
 #: the sweep (module documentation).
 PROMPT = 2.0
@@ -83,16 +85,16 @@ CASES = [(command, option) for command, option, _ in OPTIONS if option in WORK]
 
 class _Stop(io.TextIOBase):
     """Standard error that interrupts the call (``KeyboardInterrupt``, as ^C) at its first
-    estimate or progress line."""
+    line that matches ``wanted`` (an estimate or a progress line)."""
 
-    def __init__(self, stream) -> None:
-        self.stream, self.estimated, self.pending = stream, [], ""
+    def __init__(self, stream, wanted: re.Pattern[str] = ESTIMATE) -> None:
+        self.stream, self.wanted, self.estimated, self.pending = stream, wanted, [], ""
 
     def write(self, text: str) -> int:
         self.stream.write(text)
         self.pending += text
         *lines, self.pending = self.pending.split("\n")
-        found = [line for line in lines if ESTIMATE.match(line)]
+        found = [line for line in lines if self.wanted.match(line)]
         if found and not self.estimated:
             self.estimated.extend(found)
             if threading.current_thread() is not threading.main_thread():
@@ -175,18 +177,26 @@ STATED = {
 
 @pytest.mark.parametrize("argv", [pytest.param(argv, id=key) for key, argv in STATED.items()])
 def test_long_resampling_states_its_rest(argv, sweep_ws, run_cli, one_gib, monkeypatch):
-    stop = _Stop(sys.stderr)
-    monkeypatch.setattr(sys, "stderr", stop)
     monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    # stopped at the statement, not at a progress line before it (PROMPT)
+    stop, result = _stopped_after_patience(argv, run_cli, monkeypatch, REST)
+    assert stop.estimated, \
+        "no statement of the rest" + result.describe()
+    assert result.status == 130, result.describe()  # stopped there
+
+
+def _stopped_after_patience(argv, run_cli, monkeypatch, wanted=ESTIMATE):
+    """Run ``argv`` in process, its standard error watched for ``wanted`` (:class:`_Stop`),
+    stopped by a SIGINT after :data:`PATIENCE` seconds: the watcher and the result."""
+    stop = _Stop(sys.stderr, wanted)
+    monkeypatch.setattr(sys, "stderr", stop)
     timer = threading.Timer(PATIENCE, signal.raise_signal, (signal.SIGINT,))
     timer.start()
     try:
         result = run_cli(argv)
     finally:
         timer.cancel()
-    assert [line for line in stop.estimated if "each (measured)" in line], \
-        "no statement of the rest" + result.describe()
-    assert result.status == 130, result.describe()  # stopped there
+    return stop, result
 
 
 #: A study of few repetitions (one task of :data:`irscale.meta.splitting.
@@ -208,15 +218,8 @@ def test_few_repetitions_of_long_resampling_show_progress(argv, sweep_ws, run_cl
 def _refused_or_estimated(argv, run_cli, monkeypatch, refusal: str = "") -> bool:
     """``argv`` ends, or refuses with one ``irscale:`` line (naming ``refusal``), or
     announces its estimate (then is stopped: ``True``) within :data:`PATIENCE` seconds."""
-    stop = _Stop(sys.stderr)
-    monkeypatch.setattr(sys, "stderr", stop)
     monkeypatch.setenv("IRSCALE_NO_PROGRESS", "")
-    timer = threading.Timer(PATIENCE, signal.raise_signal, (signal.SIGINT,))
-    timer.start()
-    try:
-        result = run_cli(argv)
-    finally:
-        timer.cancel()
+    stop, result = _stopped_after_patience(argv, run_cli, monkeypatch)
     if stop.estimated:
         return True  # estimated before the work (then stopped here)
     assert result.status != 130, f"ran {PATIENCE:.0f} s without an estimate" + \
