@@ -26,7 +26,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -72,7 +72,10 @@ class ClickLog:
     ``doc[s, r]`` indexes :attr:`docs` (``-1`` beyond the session's :attr:`lengths`),
     ``clicks[s, r]`` is True for a click, ``query[s]`` indexes :attr:`queries` and
     :attr:`sessions` holds the session ids (first-appearance order). ``timestamps`` (NaN
-    where absent) is there when the input had the column.
+    where absent) is there when the input had the column. A log read from a file keeps
+    where each result was: ``record[s, r]`` is the 0-based data line (or row) of the result
+    (-1 past the end of a session), which :meth:`error` turns into file, line and text
+    (``locate``); a log built in memory has neither (its errors name the source only).
     """
 
     sessions: np.ndarray
@@ -84,6 +87,10 @@ class ClickLog:
     lengths: np.ndarray
     timestamps: np.ndarray | None = None
     source: str = "<ClickLog>"
+    record: np.ndarray | None = field(default=None, repr=False)
+    locate: Locate | None = field(default=None, repr=False)
+    #: What ``locate`` numbers: ``"line"`` (a text file) or ``"row"`` (a Parquet file).
+    rows: str = field(default="line", repr=False)
 
     @property
     def serp_size(self) -> int:
@@ -100,6 +107,23 @@ class ClickLog:
         """The ranks present: the longest session's length (at most :attr:`serp_size`)."""
         return int(self.lengths.max(initial=0))
 
+    def first(self, where: np.ndarray) -> tuple[int, int]:
+        """(session, rank index) of the first line (in file order; the first in session
+        order for a log built in memory) of the results marked in ``where`` (sessions ×
+        ranks booleans, at least one True)."""
+        s, r = np.nonzero(where)
+        at = 0 if self.record is None else int(np.argmin(self.record[s, r]))
+        return int(s[at]), int(r[at])
+
+    def error(self, kind: type[InputError], message: str, where: np.ndarray) -> InputError:
+        """An error of ``kind`` naming the file, line and text of the first line (in file
+        order) of the results marked in ``where`` (sessions × ranks booleans, at least one
+        True); the source only for a log built in memory."""
+        if self.record is None or self.locate is None:
+            return kind(message, source=self.source)
+        return _error(kind, message, self.source, self.locate, int(self.record[where].min()),
+                      self.rows)
+
     def trimmed(self) -> ClickLog:
         """The log cut to the ranks present (:attr:`width` columns, views of these): what
         lies beyond them is no session's, so that work over its ranks is proportional to the
@@ -109,14 +133,16 @@ class ClickLog:
             return self
         return replace(self, doc=self.doc[:, :width], clicks=self.clicks[:, :width],
                        timestamps=None if self.timestamps is None
-                       else self.timestamps[:, :width])
+                       else self.timestamps[:, :width],
+                       record=None if self.record is None else self.record[:, :width])
 
     def subset(self, rows: np.ndarray) -> ClickLog:
         """The sessions ``rows`` (indices or a mask), with the same vocabularies."""
         return ClickLog(self.sessions[rows], self.queries, self.docs, self.query[rows],
                         self.doc[rows], self.clicks[rows], self.lengths[rows],
                         None if self.timestamps is None else self.timestamps[rows],
-                        self.source)
+                        self.source, None if self.record is None else self.record[rows],
+                        self.locate, self.rows)
 
     def to_frame(self) -> pd.DataFrame:
         """The log as ``session query rank docno clicked [timestamp]`` rows (session order,
@@ -394,6 +420,10 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
     if "timestamp" in numbers:
         timestamps = np.full((n, size), np.nan)
         timestamps.reshape(-1)[cell] = np.asarray(numbers["timestamp"], dtype=np.float64)
+    record = None
+    if locate is not None:
+        record = np.full((n, size), -1, dtype=np.int64)
+        record.reshape(-1)[cell] = np.arange(len(cell))
     return ClickLog(np.asarray(sessions, dtype=object), np.asarray(queries, dtype=object),
                     np.asarray(docs, dtype=object), query.astype(np.int64), doc, clicks,
-                    lengths, timestamps, name)
+                    lengths, timestamps, name, record, locate, rows)

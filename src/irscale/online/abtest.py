@@ -202,16 +202,17 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
             frame[name] = np.nan
         return frame
     times = np.where(clicks, clicklog.timestamps, np.nan)
-    if np.isnan(times[clicks]).any():
-        s = int(np.argwhere(clicks & np.isnan(times))[0, 0])
-        raise InputError(f"session {clicklog.sessions[s]!r}: a click without a timestamp "
-                         "(time measures need every click's time)", source=clicklog.source)
+    untimed = clicks & np.isnan(times)
+    if untimed.any():
+        s, _ = clicklog.first(untimed)
+        raise clicklog.error(InputError, f"session {clicklog.sessions[s]!r}: a click without "
+                             "a timestamp (time measures need every click's time)", untimed)
     outside = clicks & ((times < 0) | np.isinf(times))
     if outside.any():
-        s, r = (int(i) for i in np.argwhere(outside)[0])
-        raise InputError(f"session {clicklog.sessions[s]!r}: a click at time {times[s, r]:g} "
-                         "(timestamps are seconds since the page was shown: finite, 0 or "
-                         "more)", source=clicklog.source)
+        s, r = clicklog.first(outside)
+        raise clicklog.error(InputError, f"session {clicklog.sessions[s]!r}: a click at time "
+                             f"{times[s, r]:g} (timestamps are seconds since the page was "
+                             "shown: finite, 0 or more)", outside)
     ordered = np.sort(times, axis=1)  # click times in time order, NaN after them
     after = np.full((n, ordered.shape[1] + 1), np.nan)
     after[:, :-1] = ordered
