@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core._columnar.blocks import TopicBlocks, as_string_array
 from ..core.strings import Strings
-from ..errors import DuplicateError, InputFormatError
+from ..errors import DuplicateError, InputFormatError, shorten
 from ._text import Fields, PathLike, is_float, is_int, line_of_record, read_fields, source_name
 from .files import check_file_source
 
@@ -181,10 +181,22 @@ class SessionRun:
     rank: np.ndarray
     score: np.ndarray
     source: str = "<session run>"
+    #: The bytes read (for the line of a session named in an error), when read from a file.
+    raw: Callable[[], bytes] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "session", as_string_array(self.session))
         object.__setattr__(self, "docno", as_string_array(self.docno))
+
+    def where(self, session: str) -> str:
+        """The file, first line and text of ``session``, for an error (the file only for a
+        run not read from a file)."""
+        if self.raw is None:
+            return self.source
+        code = self.layout.sessions.index(session)
+        row = int(np.flatnonzero(self.layout.session_code() == code)[0])
+        line, text = line_of_record(self.raw(), row)
+        return f"{self.source}, line {line}: {shorten(text)!r}"
 
     def __len__(self) -> int:
         return len(self.rank)
@@ -252,7 +264,7 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
     # the columns kept are referenced: the others (run ids, numbers as read) go now
     del fields, runid
     run = SessionRun(name=first, session=session, query_no=query_no, docno=docno,
-                     rank=rank, score=score, source=name)
+                     rank=rank, score=score, source=name, raw=raw)
     repeat = _repeated_rank_or_document(run)
     if repeat is not None:
         what, (first_row, row) = repeat
@@ -352,7 +364,16 @@ def read_clicks(source: PathLike | io.IOBase | bytes) -> ClickLog:
                     source=name, raw=raw)
 
 
-def read_session_map(source: PathLike | io.IOBase | bytes) -> dict[str, str]:
+class SessionMap(dict[str, str]):
+    """The topic of every session of a session map (:func:`read_session_map`), and the
+    file it was read from (``source``: errors about a session it lacks name it)."""
+
+    def __init__(self, pairs: Iterable[tuple[str, str]], source: str) -> None:
+        super().__init__(pairs)
+        self.source = source
+
+
+def read_session_map(source: PathLike | io.IOBase | bytes) -> SessionMap:
     """Read a session map ``session topic`` (a session listed twice is an error).
 
     >>> read_session_map(b"s1 101\\ns2 101\\n")
@@ -370,4 +391,4 @@ def read_session_map(source: PathLike | io.IOBase | bytes) -> dict[str, str]:
         raise DuplicateError(f"session mapped twice (first on line "
                              f"{line_of_record(raw(), repeat[0])[0]})",
                              source=name, line=line, text=text)
-    return dict(zip(session.to_pylist(), topic.to_pylist(), strict=True))
+    return SessionMap(zip(session.to_pylist(), topic.to_pylist(), strict=True), name)

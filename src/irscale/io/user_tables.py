@@ -430,6 +430,7 @@ def check_satisfaction_labels(source: str) -> Pending[pd.Series]:
         series = pd.Series({session: int(label) for session, label in found.items()},
                            name="label", dtype="int64").rename_axis("session")
         series.attrs["source"] = source
+        series.attrs[LINES] = RowLines(source, series.index, list(lines.values()))
         return series
 
     return Pending(source, build)
