@@ -570,14 +570,7 @@ def _swap_bins(size: int, splits: TopicSplits, d1: np.ndarray, d2: np.ndarray,
                counted: np.ndarray, bin_width: float) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The swap rates of one split size per bin of |d1|, and overall."""
     swapped = counted & (d1 * d2 < 0)
-    with np.errstate(over="ignore"):
-        position = np.floor(np.abs(d1[counted]) / bin_width)
-    if position.size and not position.max() < MAX_BINS:
-        raise ParameterError(
-            f"the bin width (--bin-width, bin_width) {bin_width:g} is too small for mean "
-            f"differences up to {float(np.abs(d1[counted]).max()):.4g}: bins would be "
-            f"numbered beyond 2^53"
-        )
+    position = np.floor(np.abs(d1[counted]) / bin_width)  # below 2^53: _check_bin_width
     present, inverse = np.unique(position.astype(np.int64), return_inverse=True)
     totals = np.bincount(inverse, minlength=len(present))
     swaps = np.bincount(inverse, weights=swapped[counted].astype(np.float64),
@@ -591,6 +584,29 @@ def _swap_bins(size: int, splits: TopicSplits, d1: np.ndarray, d2: np.ndarray,
     return rates, {"size": size, "size_2": splits.second.shape[1], "pairs": total,
                    "swaps": swapped_total,
                    "rate": swapped_total / total if total else float("nan")}
+
+
+def _check_bin_width(values: np.ndarray, topics: Sequence[str], names: Sequence[str],
+                     bin_width: float) -> None:
+    """Refuse, before any split is drawn, a bin width that would number the bins of
+    some possible mean difference beyond 2^53 (:data:`MAX_BINS`): the difference of two
+    systems' means over a topic subset is at most the largest spread of one topic's scores
+    (max − min over systems). The message names the topic, and the system whose score lies
+    farthest from that topic's median (the value that makes the bins impossible)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = values.max(axis=1) - values.min(axis=1)
+        fits = spread / bin_width < MAX_BINS
+    if fits.all():
+        return
+    t = int(np.argmin(fits))
+    row = values[t]
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = int(np.argmax(np.abs(row - np.median(row))))
+    raise ParameterError(
+        f"the bin width (--bin-width, bin_width) {bin_width:g} is too small for these "
+        f"scores: system {names[s]!r} scores {row[s]:g} on topic {topics[t]!r} (the topic's "
+        f"scores span {row.min():g} to {row.max():g}), so mean differences up to "
+        f"{spread[t]:.4g} would number the bins beyond 2^53")
 
 
 def swap_rates(
@@ -620,8 +636,9 @@ def swap_rates(
     REPETITIONS.check(repetitions, "repetitions")
     rng = check_rng(rng)
     check_progress(progress)
-    values, _, _, names = _inputs(data, measure, None, systems)
+    values, _, topics, names = _inputs(data, measure, None, systems)
     sizes = check_sizes(sizes, values.shape[0])
+    _check_bin_width(values, topics, names, bin_width)
     if test is not None:
         test = canonical_procedure(test)
         if is_shard_procedure(test):

@@ -1,0 +1,73 @@
+"""Messages that name the file, the line and its text (issue class: "messages a user can act
+on"): a value found bad after the reader is done (a G-study's missing score, a click time
+a time measure refuses, a session a map lacks, a labelled session the log lacks) is still
+named by the line it came from; a bin width that the scores make impossible names the
+value. Table-driven: every row is one call checked against the contract of
+``docs/errors.md`` (see ``conftest.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import any_of, err, opt, run_case, text
+from .test_meta_gtheory_faults import FACET, facet_csv
+from .test_online_labels_faults import TFILES, TIMED, prefs
+from .test_online_satisfaction_faults import BASE as SATISFACTION
+from .test_online_satisfaction_faults import FILES as SAT_FILES
+from .test_online_satisfaction_faults import LOG as SAT_LOG
+from .test_text_faults import FILES as SESSION_FILES
+from .test_text_faults import SESSION, session
+
+
+def _time(log: str, number: int, time: str) -> str:
+    """``log`` with the timestamp (last field) of line ``number`` replaced by ``time``."""
+    lines = log.splitlines()
+    lines[number - 1] = lines[number - 1].rsplit(" ", 1)[0] + " " + time
+    return "\n".join(lines) + "\n"
+
+
+#: Line 7 of the satisfaction log: the click on rank 1 of session s2.
+SAT_LINE = SAT_LOG.splitlines()[6]
+#: The first line of session 6 in the session run (line 31).
+SESSION_6 = SESSION[30]
+#: ap.csv with the first score of topic 1 replaced by 1e20.
+HUGE = "sysA,sysB,sysC,sysD\n1e20,0.25,0.38,0.45\n" + "\n".join(
+    f"{0.1 + 0.01 * t:.2f},{0.2 + 0.02 * t:.2f},{0.3 + 0.01 * t:.2f},{0.4 + 0.01 * t:.2f}"
+    for t in range(2, 13)) + "\n"
+
+CASES = [
+    # ---- meta gstudy --facet-scores: a missing score is named by its line, not its cell
+    err("gstudy-facet-nan", [*FACET[:3], "bad.csv"], "bad.csv", "line 2", "1,sysA,v1,nan",
+        files={"bad.csv": facet_csv(value="nan")}),
+    err("gstudy-facet-empty", [*FACET[:3], "bad.csv"], "bad.csv", "line 2", "1,sysA,v1,",
+        files={"bad.csv": facet_csv(value="")}),
+    # ---- session --topics: the map lacks a session; the map and the run's line named
+    err("session-map-lacks-session", session("--topics", "map.txt"),
+        any_of("map.txt, session '6'", "map.txt: session '6'"), "not in the session map",
+        "s.run, line 31", SESSION_6,
+        files={**SESSION_FILES, "map.txt": text([f"{t} {t}" for t in range(1, 6)])}),
+    # ---- meta swap: a score that makes the bins impossible is named before any split
+    err("swap-bins-impossible", ["meta", "swap", "--scores", "big.csv", "--sizes", "2,4"],
+        opt("--bin-width"), "system 'sysA'", "1e+20", "topic '1'",
+        files={"big.csv": HUGE}),
+    # ---- online satisfaction: click times a time measure refuses, by line
+    err("satisfaction-time-negative", SATISFACTION, "log.txt", "line 7", SAT_LINE[:-2],
+        "-5", files={**SAT_FILES, "log.txt": _time(SAT_LOG, 7, "-5")}),
+    err("satisfaction-time-inf", SATISFACTION, "log.txt", "line 7", "inf",
+        files={**SAT_FILES, "log.txt": _time(SAT_LOG, 7, "inf")}),
+    err("satisfaction-time-nan", SATISFACTION, "log.txt", "line 7", "without a timestamp",
+        files={**SAT_FILES, "log.txt": _time(SAT_LOG, 7, "nan")}),
+    # a labelled session the log lacks: the label file's line
+    err("satisfaction-label-not-in-log", SATISFACTION, "labels.txt", "line 25", "s99 1",
+        "not in the log", files={**SAT_FILES, "labels.txt": SAT_FILES["labels.txt"]
+                                 + "s99 1\n"}),
+    # ---- online prefs: a click without a time, by line (the neighbour of satisfaction)
+    err("prefs-click-without-time-line", prefs("--rule", "earlier-click", log="bad.log"),
+        "bad.log", "line 1", TIMED[0].rsplit(" ", 1)[0] + " nan",
+        files={**TFILES, "bad.log": text([TIMED[0].rsplit(" ", 1)[0] + " nan", *TIMED[1:]])}),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_lines(case, ws, run_cli):
+    run_case(case, ws, run_cli)
