@@ -342,15 +342,15 @@ class ShardTable:
 
 
 def read_shard_table(path: object, facet: str = "shard", *,
-                     allow_missing: bool = True) -> ShardTable:
+                     required: str | None = None) -> ShardTable:
     """Parse shard scores: a header ``topic,run,shard,value`` (:data:`SHARD_HEADER`), then
     one row per (topic, run, shard), as ``irscale pool shards --shard-scores`` writes them.
     An empty value (or ``nan``) is an undefined score (a topic with no relevant document
-    in the shard), or, without ``allow_missing``, an error naming the file, line and text
-    (a G-study needs a score in every cell); every (topic, run, shard) must appear exactly
-    once (a missing or repeated one is an error naming it). ``facet`` names the third
-    column instead of ``shard`` (``variant``, ``assessor``: the scores of a G-study's
-    second facet)."""
+    in the shard), or, given ``required`` (why every cell needs a score: "the G-study
+    needs a score in every cell"), an error naming the file, line and text; every (topic,
+    run, shard) must appear exactly once (a missing or repeated one is an error naming
+    it). ``facet`` names the third column instead of ``shard`` (``variant``,
+    ``assessor``: the scores of a G-study's second facet)."""
     source, _ = _source_and_measure(path)
     rows = _rows(path, source)
     header, body = rows[0], rows[1:]
@@ -380,7 +380,11 @@ def read_shard_table(path: object, facet: str = "shard", *,
                                    f"twice (lines {seen[key]} and {row.line})", source=source,
                                    line=row.line, text=row.text)
         seen[key] = row.line
-        cells[key] = _cell_value(row.fields[3], run, 3, row, source, allow_missing)
+        if required is not None and row.fields[3].strip().lower() in MISSING:
+            raise InputFormatError(f"no score of run {run!r} for topic {topic!r} in {facet} "
+                                   f"{level!r}: {required}", source=source, line=row.line,
+                                   text=row.text)
+        cells[key] = _cell_value(row.fields[3], run, 3, row, source, True)
     topics, runs, levels = (tuple(dict.fromkeys(key[axis] for key in cells))
                             for axis in range(3))
     if len(cells) != len(topics) * len(runs) * len(levels):
