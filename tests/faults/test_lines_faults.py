@@ -11,6 +11,9 @@ import pytest
 
 from .conftest import any_of, err, opt, run_case, text
 from .test_meta_gtheory_faults import FACET, facet_csv
+from .test_online_counterfactual_faults import BASE as COUNTERFACTUAL
+from .test_online_counterfactual_faults import LOG as CF_LOG
+from .test_online_counterfactual_faults import UNIFORM, files
 from .test_online_labels_faults import TFILES, TIMED, prefs
 from .test_online_satisfaction_faults import BASE as SATISFACTION
 from .test_online_satisfaction_faults import FILES as SAT_FILES
@@ -61,6 +64,11 @@ CASES = [
     err("satisfaction-label-not-in-log", SATISFACTION, "labels.txt", "line 25", "s99 1",
         "not in the log", files={**SAT_FILES, "labels.txt": SAT_FILES["labels.txt"]
                                  + "s99 1\n"}),
+    # ---- online counterfactual: the logging policy gives probability 0 to every rank 1:
+    # the log's first line (run a's top document at rank 1, as a's policy ranks it) is named
+    err("counterfactual-zero-where-shown-line", COUNTERFACTUAL, "log.txt", "line 1",
+        CF_LOG.splitlines()[0], "probability 0",
+        files=files(uniform_txt=UNIFORM.replace(f" 1 {1 / 3:.17g}", " 1 0"))),
     # ---- online prefs: a click without a time, by line (the neighbour of satisfaction)
     err("prefs-click-without-time-line", prefs("--rule", "earlier-click", log="bad.log"),
         "bad.log", "line 1", TIMED[0].rsplit(" ", 1)[0] + " nan",
