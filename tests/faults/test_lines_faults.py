@@ -14,6 +14,7 @@ from .test_meta_gtheory_faults import FACET, facet_csv
 from .test_online_counterfactual_faults import BASE as COUNTERFACTUAL
 from .test_online_counterfactual_faults import LOG as CF_LOG
 from .test_online_counterfactual_faults import UNIFORM, files
+from .test_online_faults import LOGS, MEASURES
 from .test_online_labels_faults import TFILES, TIMED, prefs
 from .test_online_satisfaction_faults import BASE as SATISFACTION
 from .test_online_satisfaction_faults import FILES as SAT_FILES
@@ -53,6 +54,11 @@ CASES = [
     err("swap-bins-impossible", ["meta", "swap", "--scores", "big.csv", "--sizes", "2,4"],
         opt("--bin-width"), "system 'sysA'", "1e+20", "topic '1'",
         files={"big.csv": HUGE}),
+    # ---- online ab measures --users: the session → user map lacks a session; the map and
+    # the click log's line of that session named (the neighbour of session --topics)
+    err("measures-users-lack-session", MEASURES, "su.txt", "session 's2'",
+        "log.txt, line 3", "s2 q1 1 d2 0 nan",
+        files={**LOGS, "su.txt": "s1 u1\ns3 u2\n"}),
     # ---- online satisfaction: click times a time measure refuses, by line
     err("satisfaction-time-negative", SATISFACTION, "log.txt", "line 7", SAT_LINE[:-2],
         "-5", files={**SAT_FILES, "log.txt": _time(SAT_LOG, 7, "-5")}),

@@ -25,9 +25,9 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -124,6 +124,14 @@ class ClickLog:
         return _error(kind, message, self.source, self.locate, int(self.record[where].min()),
                       self.rows)
 
+    def session_lines(self) -> Sequence[tuple[int, str]] | None:
+        """The (line, text) of the first line of every session (in :attr:`sessions` order),
+        each found when asked (the rows of a :class:`~irscale.io.user_tables.RowLines` of
+        a per-session table); None for a log built in memory."""
+        if self.record is None or self.locate is None:
+            return None
+        return _SessionLines(self.record, self.locate)
+
     def trimmed(self) -> ClickLog:
         """The log cut to the ranks present (:attr:`width` columns, views of these): what
         lies beyond them is no session's, so that work over its ranks is proportional to the
@@ -162,6 +170,30 @@ class ClickLog:
         return (f"ClickLog({len(self.sessions):,} sessions, {len(self.queries):,} queries, "
                 f"{len(self.docs):,} documents, SERP size {self.serp_size}, "
                 f"{int(self.clicks.sum()):,} clicks)")
+
+
+class _SessionLines(Sequence[tuple[int, str]]):
+    """The (line, text) of the first line of session ``i`` of a log (:meth:`ClickLog.
+    session_lines`), located when asked: an error names one or two, so none is computed
+    ahead (locating one scans the file's bytes)."""
+
+    def __init__(self, record: np.ndarray, locate: Locate) -> None:
+        self._record, self._locate = record, locate
+
+    def __len__(self) -> int:
+        return len(self._record)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, str]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, str]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, str] | Sequence[tuple[int, str]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        row = self._record[index]
+        return self._locate(int(row[row >= 0].min()))
 
 
 def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:

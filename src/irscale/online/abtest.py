@@ -68,8 +68,8 @@ from scipy import stats
 from ..core.edge import about
 from ..core.notebook import HtmlRepr
 from ..core.scaling import binary_exponent
-from ..errors import InputError, ParameterError, shown
-from ..io.user_tables import read_pairs, read_user_table, read_users
+from ..errors import InputError, ParameterError, shorten, shown
+from ..io.user_tables import LINES, RowLines, read_pairs, read_user_table, read_users
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
 from ..stats.power import power_two_sample_t, topic_set_size
@@ -188,6 +188,9 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
         "abandoned": (count == 0).astype(np.int64),
         "reciprocal_rank": np.divide(1.0, first, out=np.zeros(n), where=first > 0),
     }, index=pd.Index(clicklog.sessions, name="session"))
+    lines = clicklog.session_lines()
+    if lines is not None:  # where each session is, for a later error (user_measures)
+        frame.attrs[LINES] = RowLines(clicklog.source, frame.index, lines)
     if satisfied is not None:
         answered = _per_session(satisfied, clicklog.sessions, "satisfied")
         if not np.isin(answered, (0, 1)).all():
@@ -241,9 +244,12 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
     return frame
 
 
-def _per_session(values: object, sessions: np.ndarray, name: str) -> np.ndarray:
+def _per_session(values: object, sessions: np.ndarray, name: str,
+                 table: pd.DataFrame | None = None) -> np.ndarray:
     """One value per session of ``sessions``: from a mapping or Series session → value
-    (every session needs one), or an array in the sessions' order."""
+    (every session needs one), or an array in the sessions' order. ``table``: the
+    sessions' table, whose :class:`~irscale.io.user_tables.RowLines` name the click log's
+    line of a session the file of ``values`` lacks."""
     if isinstance(values, (Mapping, pd.Series)):
         series = pd.Series(values)
         series.index = series.index.astype(str)
@@ -252,7 +258,10 @@ def _per_session(values: object, sessions: np.ndarray, name: str) -> np.ndarray:
             session = sessions[int(np.argmax(index < 0))]
             source = getattr(values, "attrs", {}).get("source")  # read_pairs: its file
             if source is not None:
-                raise InputError(f"no line for session {session!r} of the click log",
+                at = {} if table is None else located(table, session)
+                place = "" if "line" not in at else \
+                    f" ({at['source']}, line {at['line']}: {shorten(at['text'])!r})"
+                raise InputError(f"no line for session {session!r} of the click log{place}",
                                  source=source)
             raise InputError(f"{name}: no value for session {session!r}")
         return series.to_numpy()[index]
@@ -268,7 +277,7 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
     ``clicks`` and ``clicks@k``, the means of the other measures (NaN ignored), and
     ``ctr`` = clicks / impressions. ``users``: the user of every session (a mapping or
     Series session → user, or an array in the table's order)."""
-    who = pd.Series(_per_session(users, sessions.index.to_numpy(), "users"),
+    who = pd.Series(_per_session(users, sessions.index.to_numpy(), "users", sessions),
                     index=sessions.index, name="user")
     counts = [c for c in sessions.columns if c.startswith("clicks")]
     grouped = sessions.groupby(who.to_numpy(), sort=True)
