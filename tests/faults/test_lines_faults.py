@@ -1,7 +1,8 @@
 """Messages that name the file, the line and its text (issue class: "messages a user can act
 on"): a value found bad after the reader is done (a G-study's missing score, a click time
 a time measure refuses, a session a map lacks, a labelled session the log lacks) is still
-named by the line it came from; a bin width that the scores make impossible names the
+named by the line it came from, and a map that lacks a key (a session map, a users file,
+a contributors file) is named; a bin width that the scores make impossible names the
 value. Table-driven: every row is one call checked against the contract of
 ``docs/errors.md`` (see ``conftest.py``)."""
 
@@ -50,6 +51,17 @@ CASES = [
         any_of("map.txt, session '6'", "map.txt: session '6'"), "not in the session map",
         "s.run, line 31", SESSION_6,
         files={**SESSION_FILES, "map.txt": text([f"{t} {t}" for t in range(1, 6)])}),
+    # ---- --contributors (a run → contributor map) lacking a run: the map file named
+    err("loo-contributors-lack-run", ["meta", "loo", "qrels.txt", "a.run", "b.run", "c.run",
+                                      "-m", "map", "--contributors", "c2.txt"],
+        "c2.txt", "teamC_r2", files={"c2.txt": "teamA_r1 teamA\nteamB_r1 teamB\n"}),
+    err("pool-bias-contributors-lack-run", ["meta", "pool-bias", "qrels.txt", "a.run",
+                                            "b.run", "--new", "c.run", "-m", "map",
+                                            "--contributors", "c3.txt"],
+        "c3.txt", "teamB_r1", files={"c3.txt": "teamA_r1 teamA\n"}),
+    err("pool-simulate-contributors-lack-run", ["pool", "simulate", "qrels.txt", "a.run",
+                                                "b.run", "c.run", "--contributors", "c3.txt"],
+        "c3.txt", "teamB_r1", files={"c3.txt": "teamA_r1 teamA\n"}),
     # ---- meta swap: a score that makes the bins impossible is named before any split
     err("swap-bins-impossible", ["meta", "swap", "--scores", "big.csv", "--sizes", "2,4"],
         opt("--bin-width"), "system 'sysA'", "1e+20", "topic '1'",

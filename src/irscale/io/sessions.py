@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -33,6 +33,7 @@ from ..core.strings import Strings
 from ..errors import DuplicateError, InputFormatError, shorten
 from ._text import Fields, PathLike, is_float, is_int, line_of_record, read_fields, source_name
 from .files import check_file_source
+from .maps import SourceMap
 
 SESSION_RUN_FIELDS = ("session", "query_no", "docno", "rank", "score", "runid")
 CLICK_FIELDS = ("session", "query_no", "rank", "timestamp")
@@ -364,16 +365,7 @@ def read_clicks(source: PathLike | io.IOBase | bytes) -> ClickLog:
                     source=name, raw=raw)
 
 
-class SessionMap(dict[str, str]):
-    """The topic of every session of a session map (:func:`read_session_map`), and the
-    file it was read from (``source``: errors about a session it lacks name it)."""
-
-    def __init__(self, pairs: Iterable[tuple[str, str]], source: str) -> None:
-        super().__init__(pairs)
-        self.source = source
-
-
-def read_session_map(source: PathLike | io.IOBase | bytes) -> SessionMap:
+def read_session_map(source: PathLike | io.IOBase | bytes) -> SourceMap:
     """Read a session map ``session topic`` (a session listed twice is an error).
 
     >>> read_session_map(b"s1 101\\ns2 101\\n")
@@ -391,4 +383,4 @@ def read_session_map(source: PathLike | io.IOBase | bytes) -> SessionMap:
         raise DuplicateError(f"session mapped twice (first on line "
                              f"{line_of_record(raw(), repeat[0])[0]})",
                              source=name, line=line, text=text)
-    return SessionMap(zip(session.to_pylist(), topic.to_pylist(), strict=True), name)
+    return SourceMap(zip(session.to_pylist(), topic.to_pylist(), strict=True), name)

@@ -116,6 +116,7 @@ from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError
+from ..io.maps import source_of
 from ..io.sessions import (
     ClickLog,
     SessionRun,
@@ -177,7 +178,7 @@ def _session_topics(run: SessionRun, topic_of: Mapping[str, str] | None) -> list
         raise InputError(f"session {missing[0]!r} is not in the session map "
                          f"({run.where(missing[0])}; {len(missing)} session(s) of "
                          f"{run.source} missing)",
-                         source=getattr(topic_of, "source", "the session map (topics=)"))
+                         source=source_of(topic_of, "the session map (topics=)"))
     return [topic_of[s] for s in names]
 
 
