@@ -454,7 +454,8 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
         timestamps.reshape(-1)[cell] = np.asarray(numbers["timestamp"], dtype=np.float64)
     record = None
     if locate is not None:
-        record = np.full((n, size), -1, dtype=np.int64)
+        # (int32 below 2^31 lines: half the memory of the documents' matrix)
+        record = np.full((n, size), -1, dtype=np.int32 if len(cell) < 2**31 else np.int64)
         record.reshape(-1)[cell] = np.arange(len(cell))
     return ClickLog(np.asarray(sessions, dtype=object), np.asarray(queries, dtype=object),
                     np.asarray(docs, dtype=object), query.astype(np.int64), doc, clicks,
