@@ -64,7 +64,7 @@ CASES = [
         "c3.txt", "teamB_r1", files={"c3.txt": "teamA_r1 teamA\n"}),
     # ---- meta swap: a score that makes the bins impossible is named before any split
     err("swap-bins-impossible", ["meta", "swap", "--scores", "big.csv", "--sizes", "2,4"],
-        opt("--bin-width"), "system 'sysA'", "1e+20", "topic '1'",
+        opt("--bin-width"), "system 'sysA'", "1e+20", "topic '1'", "big.csv, line 2",
         files={"big.csv": HUGE}),
     # ---- online ab measures --users: the session → user map lacks a session; the map and
     # the click log's line of that session named (the neighbour of session --topics)

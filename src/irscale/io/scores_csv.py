@@ -22,7 +22,7 @@ import os
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -54,6 +54,9 @@ class ScoreTable:
     systems: tuple[str, ...]
     measure: str
     source: str
+    #: The (line, text) of every topic's row (a score CSV; None for long results, whose
+    #: values have a line each).
+    rows: tuple[tuple[int, str], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -514,7 +517,8 @@ def _wide(rows: list[_Row], source: str, measure: str, topic_column: str | bool 
     values = np.array([_row_values(row, columns, names, source, allow_missing)
                        for row in body], dtype=np.float64).reshape(len(body), len(columns))
     return ScoreTable(values=values, topics=tuple(topics),
-                      systems=tuple(names[c] for c in columns), measure=measure, source=source)
+                      systems=tuple(names[c] for c in columns), measure=measure, source=source,
+                      rows=tuple((row.line, row.text) for row in body))
 
 
 def read_score_files(paths: Sequence[object], topic_column: str | None = None) -> ScoreMatrix:
@@ -549,5 +553,11 @@ def read_score_files(paths: Sequence[object], topic_column: str | None = None) -
         [m.subset(topics=first.topics, systems=first.systems).values[:, :, 0] for m in matrices],
         axis=2,
     )
-    return ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
-                                  measures=names)
+    matrix = ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
+                                    measures=names)
+    import pandas as pd
+
+    from .user_tables import RowLines
+
+    return replace(matrix, lines={t.measure: RowLines(t.source, pd.Index(t.topics), t.rows)
+                                  for _, t in tables if t.rows is not None})

@@ -30,10 +30,11 @@ import numpy as np
 
 from ..core._columnar.blocks import TopicBlocks, as_string_array
 from ..core.strings import Strings
-from ..errors import DuplicateError, InputFormatError, shorten
+from ..errors import DuplicateError, InputFormatError
 from ._text import Fields, PathLike, is_float, is_int, line_of_record, read_fields, source_name
 from .files import check_file_source
 from .maps import SourceMap
+from .user_tables import place
 
 SESSION_RUN_FIELDS = ("session", "query_no", "docno", "rank", "score", "runid")
 CLICK_FIELDS = ("session", "query_no", "rank", "timestamp")
@@ -197,7 +198,7 @@ class SessionRun:
         code = self.layout.sessions.index(session)
         row = int(np.flatnonzero(self.layout.session_code() == code)[0])
         line, text = line_of_record(self.raw(), row)
-        return f"{self.source}, line {line}: {shorten(text)!r}"
+        return place({"source": self.source, "line": line, "text": text})
 
     def __len__(self) -> int:
         return len(self.rank)

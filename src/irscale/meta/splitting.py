@@ -51,6 +51,7 @@ from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, NoVarianceWarning, ParameterError
 from ..io.formats import TABLE_FORMATS
+from ..io.user_tables import place
 from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
@@ -587,12 +588,13 @@ def _swap_bins(size: int, splits: TopicSplits, d1: np.ndarray, d2: np.ndarray,
 
 
 def _check_bin_width(values: np.ndarray, topics: Sequence[str], names: Sequence[str],
-                     bin_width: float) -> None:
+                     bin_width: float, matrix: ScoreMatrix | None) -> None:
     """Refuse, before any split is drawn, a bin width that would number the bins of
     some possible mean difference beyond 2^53 (:data:`MAX_BINS`): the difference of two
     systems' means over a topic subset is at most the largest spread of one topic's scores
-    (max − min over systems). The message names the topic, and the system whose score lies
-    farthest from that topic's median (the value that makes the bins impossible)."""
+    (max − min over systems). The message names the topic, the system whose score lies
+    farthest from that topic's median (the value that makes the bins impossible) and,
+    read from a file (``matrix``, of one measure), its file, line and text."""
     with np.errstate(over="ignore", invalid="ignore"):
         spread = values.max(axis=1) - values.min(axis=1)
         fits = spread / bin_width < MAX_BINS
@@ -602,11 +604,13 @@ def _check_bin_width(values: np.ndarray, topics: Sequence[str], names: Sequence[
     row = values[t]
     with np.errstate(over="ignore", invalid="ignore"):
         s = int(np.argmax(np.abs(row - np.median(row))))
+    at = {} if matrix is None else matrix.where(topics[t], matrix.measures[0])
     raise ParameterError(
         f"the bin width (--bin-width, bin_width) {bin_width:g} is too small for these "
-        f"scores: system {names[s]!r} scores {row[s]:g} on topic {topics[t]!r} (the topic's "
-        f"scores span {row.min():g} to {row.max():g}), so mean differences up to "
-        f"{spread[t]:.4g} would number the bins beyond 2^53")
+        f"scores: system {names[s]!r} scores {row[s]:g} on topic {topics[t]!r}"
+        f"{f' ({place(at)})' if at else ''} (the topic's scores span {row.min():g} to "
+        f"{row.max():g}), so mean differences up to {spread[t]:.4g} would number the bins "
+        "beyond 2^53")
 
 
 def swap_rates(
@@ -638,7 +642,8 @@ def swap_rates(
     check_progress(progress)
     values, _, topics, names = _inputs(data, measure, None, systems)
     sizes = check_sizes(sizes, values.shape[0])
-    _check_bin_width(values, topics, names, bin_width)
+    _check_bin_width(values, topics, names, bin_width,
+                     data.measure(measure) if isinstance(data, ScoreMatrix) else None)
     if test is not None:
         test = canonical_procedure(test)
         if is_shard_procedure(test):

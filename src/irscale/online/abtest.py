@@ -68,8 +68,15 @@ from scipy import stats
 from ..core.edge import about
 from ..core.notebook import HtmlRepr
 from ..core.scaling import binary_exponent
-from ..errors import InputError, ParameterError, shorten, shown
-from ..io.user_tables import LINES, RowLines, read_pairs, read_user_table, read_users
+from ..errors import InputError, ParameterError, shown
+from ..io.user_tables import (
+    LINES,
+    RowLines,
+    place,
+    read_pairs,
+    read_user_table,
+    read_users,
+)
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
 from ..stats.power import power_two_sample_t, topic_set_size
@@ -259,10 +266,9 @@ def _per_session(values: object, sessions: np.ndarray, name: str,
             source = getattr(values, "attrs", {}).get("source")  # read_pairs: its file
             if source is not None:
                 at = {} if table is None else located(table, session)
-                place = "" if "line" not in at else \
-                    f" ({at['source']}, line {at['line']}: {shorten(at['text'])!r})"
-                raise InputError(f"no line for session {session!r} of the click log{place}",
-                                 source=source)
+                shown_at = f" ({place(at)})" if "line" in at else ""
+                raise InputError(f"no line for session {session!r} of the click log"
+                                 f"{shown_at}", source=source)
             raise InputError(f"{name}: no value for session {session!r}")
         return series.to_numpy()[index]
     array = np.asarray(values)
