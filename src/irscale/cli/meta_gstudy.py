@@ -59,7 +59,8 @@ def run_gstudy(args: argparse.Namespace) -> str:
     else:
         from ..io.scores_csv import read_shard_table
 
-        read = read_shard_table(args.facet_scores, facet=args.facet)
+        read = read_shard_table(args.facet_scores, facet=args.facet,
+                                required="the G-study needs a score in every cell")
     from .. import stats
     from ..stats.gtheory import COEFFICIENTS
 

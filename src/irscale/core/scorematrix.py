@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,14 @@ import pandas as pd
 from ..errors import AlignmentError, InputError, InputFormatError, shown
 from .edge import about
 from .notebook import HtmlRepr
+
+
+class RowPlaces(Protocol):
+    """Where every row of a table read from a file is (the reader's
+    :class:`~irscale.io.user_tables.RowLines`)."""
+
+    def where(self, label: Hashable) -> dict[str, Any]:
+        """``source``, ``line`` and ``text`` of the row of ``label``."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +83,11 @@ class ScoreMatrix(HtmlRepr):
     topics: tuple[str, ...]
     systems: tuple[str, ...]
     measures: tuple[str, ...] = ("score",)
+    #: Where the row of every topic was read, per measure read from a score CSV
+    #: (:class:`~irscale.io.user_tables.RowLines`): :meth:`where` names the file, line and
+    #: text of a score. Kept by :meth:`measure` and :meth:`subset`; a matrix computed from
+    #: another (standardised, evaluated) has none.
+    lines: Mapping[str, RowPlaces] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         values = _as_numbers(self.values)
@@ -295,7 +309,14 @@ class ScoreMatrix(HtmlRepr):
         if name not in self.measures:
             raise InputError(f"no measure {name!r} in the matrix (has {list(self.measures)})")
         k = self.measures.index(name)
-        return ScoreMatrix(self.values[:, :, k : k + 1], self.topics, self.systems, (name,))
+        return ScoreMatrix(self.values[:, :, k : k + 1], self.topics, self.systems, (name,),
+                           {m: v for m, v in self.lines.items() if m == name})
+
+    def where(self, topic: str, measure: str) -> dict[str, Any]:
+        """The file, line and text of ``topic``'s row of ``measure``, as the keywords of
+        :class:`~irscale.errors.InputError`; empty for scores not read from a file."""
+        lines = self.lines.get(measure)
+        return {} if lines is None else lines.where(topic)
 
     def array(self, measure: str | None = None) -> np.ndarray:
         """The topics × systems array of one measure."""
@@ -324,7 +345,8 @@ class ScoreMatrix(HtmlRepr):
         s_labels, s_idx = pick(self.systems, systems, "systems")
         m_labels, m_idx = pick(self.measures, measures, "measures")
         values = self.values[t_idx][:, s_idx][:, :, m_idx]
-        return ScoreMatrix(values, t_labels, s_labels, m_labels)
+        return ScoreMatrix(values, t_labels, s_labels, m_labels,
+                           {m: v for m, v in self.lines.items() if m in m_labels})
 
     def mean(self, measure: str | None = None) -> np.ndarray:
         """Mean score of every system over topics (one measure)."""

@@ -25,9 +25,9 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -72,7 +72,10 @@ class ClickLog:
     ``doc[s, r]`` indexes :attr:`docs` (``-1`` beyond the session's :attr:`lengths`),
     ``clicks[s, r]`` is True for a click, ``query[s]`` indexes :attr:`queries` and
     :attr:`sessions` holds the session ids (first-appearance order). ``timestamps`` (NaN
-    where absent) is there when the input had the column.
+    where absent) is there when the input had the column. A log read from a file keeps
+    where each result was: ``record[s, r]`` is the 0-based data line (or row) of the result
+    (-1 past the end of a session), which :meth:`error` turns into file, line and text
+    (``locate``); a log built in memory has neither (its errors name the source only).
     """
 
     sessions: np.ndarray
@@ -84,6 +87,10 @@ class ClickLog:
     lengths: np.ndarray
     timestamps: np.ndarray | None = None
     source: str = "<ClickLog>"
+    record: np.ndarray | None = field(default=None, repr=False)
+    locate: Locate | None = field(default=None, repr=False)
+    #: What ``locate`` numbers: ``"line"`` (a text file) or ``"row"`` (a Parquet file).
+    rows: str = field(default="line", repr=False)
 
     @property
     def serp_size(self) -> int:
@@ -100,6 +107,31 @@ class ClickLog:
         """The ranks present: the longest session's length (at most :attr:`serp_size`)."""
         return int(self.lengths.max(initial=0))
 
+    def first(self, where: np.ndarray) -> tuple[int, int]:
+        """(session, rank index) of the first line (in file order; the first in session
+        order for a log built in memory) of the results marked in ``where`` (sessions ×
+        ranks booleans, at least one True)."""
+        s, r = np.nonzero(where)
+        at = 0 if self.record is None else int(np.argmin(self.record[s, r]))
+        return int(s[at]), int(r[at])
+
+    def error(self, kind: type[InputError], message: str, where: np.ndarray) -> InputError:
+        """An error of ``kind`` naming the file, line and text of the first line (in file
+        order) of the results marked in ``where`` (sessions × ranks booleans, at least one
+        True); the source only for a log built in memory."""
+        if self.record is None or self.locate is None:
+            return kind(message, source=self.source)
+        return _error(kind, message, self.source, self.locate, int(self.record[where].min()),
+                      self.rows)
+
+    def session_lines(self) -> Sequence[tuple[int, str]] | None:
+        """The (line, text) of the first line of every session (in :attr:`sessions` order),
+        each found when asked (the rows of a :class:`~irscale.io.user_tables.RowLines` of
+        a per-session table); None for a log built in memory."""
+        if self.record is None or self.locate is None:
+            return None
+        return _SessionLines(self.record, self.locate)
+
     def trimmed(self) -> ClickLog:
         """The log cut to the ranks present (:attr:`width` columns, views of these): what
         lies beyond them is no session's, so that work over its ranks is proportional to the
@@ -109,14 +141,16 @@ class ClickLog:
             return self
         return replace(self, doc=self.doc[:, :width], clicks=self.clicks[:, :width],
                        timestamps=None if self.timestamps is None
-                       else self.timestamps[:, :width])
+                       else self.timestamps[:, :width],
+                       record=None if self.record is None else self.record[:, :width])
 
     def subset(self, rows: np.ndarray) -> ClickLog:
         """The sessions ``rows`` (indices or a mask), with the same vocabularies."""
         return ClickLog(self.sessions[rows], self.queries, self.docs, self.query[rows],
                         self.doc[rows], self.clicks[rows], self.lengths[rows],
                         None if self.timestamps is None else self.timestamps[rows],
-                        self.source)
+                        self.source, None if self.record is None else self.record[rows],
+                        self.locate, self.rows)
 
     def to_frame(self) -> pd.DataFrame:
         """The log as ``session query rank docno clicked [timestamp]`` rows (session order,
@@ -136,6 +170,30 @@ class ClickLog:
         return (f"ClickLog({len(self.sessions):,} sessions, {len(self.queries):,} queries, "
                 f"{len(self.docs):,} documents, SERP size {self.serp_size}, "
                 f"{int(self.clicks.sum()):,} clicks)")
+
+
+class _SessionLines(Sequence[tuple[int, str]]):
+    """The (line, text) of the first line of session ``i`` of a log (:meth:`ClickLog.
+    session_lines`), located when asked: an error names one or two, so none is computed
+    ahead (locating one scans the file's bytes)."""
+
+    def __init__(self, record: np.ndarray, locate: Locate) -> None:
+        self._record, self._locate = record, locate
+
+    def __len__(self) -> int:
+        return len(self._record)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, str]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, str]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, str] | Sequence[tuple[int, str]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        row = self._record[index]
+        return self._locate(int(row[row >= 0].min()))
 
 
 def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
@@ -394,6 +452,11 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
     if "timestamp" in numbers:
         timestamps = np.full((n, size), np.nan)
         timestamps.reshape(-1)[cell] = np.asarray(numbers["timestamp"], dtype=np.float64)
+    record = None
+    if locate is not None:
+        # (int32 below 2^31 lines: half the memory of the documents' matrix)
+        record = np.full((n, size), -1, dtype=np.int32 if len(cell) < 2**31 else np.int64)
+        record.reshape(-1)[cell] = np.arange(len(cell))
     return ClickLog(np.asarray(sessions, dtype=object), np.asarray(queries, dtype=object),
                     np.asarray(docs, dtype=object), query.astype(np.int64), doc, clicks,
-                    lengths, timestamps, name)
+                    lengths, timestamps, name, record, locate, rows)

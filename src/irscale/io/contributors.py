@@ -7,13 +7,15 @@ import os
 
 from ..errors import EmptyInputError, InputFormatError
 from .files import check_text, display_name, read_input
+from .maps import SourceMap
 
 
-def read_contributors(path: str | os.PathLike[str]) -> dict[str, str]:
+def read_contributors(path: str | os.PathLike[str]) -> SourceMap:
     """``{run: contributor}`` of the file ``path``: one ``run contributor`` pair a line,
     blank lines and lines starting with ``#`` skipped. A line of another shape, a run
     listed twice, NUL bytes, bytes that are not UTF-8 and a file without a pair are
-    refused, naming the file and the line."""
+    refused, naming the file and the line. The map remembers its file (a run it lacks is
+    an error naming it)."""
     source = display_name(path)
     data = read_input(path)
     check_text(data, source)
@@ -31,4 +33,4 @@ def read_contributors(path: str | os.PathLike[str]) -> dict[str, str]:
         table[fields[0]] = fields[1]
     if not table:
         raise EmptyInputError("no 'run contributor' line", source=source)
-    return table
+    return SourceMap(table, source)

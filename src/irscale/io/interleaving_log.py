@@ -25,8 +25,7 @@ InterleavingLog(2 impressions, 1 topics, teams A B, 4 documents shown, 1 clicks)
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -55,15 +54,13 @@ class InterleavingLog:
     ``shown`` holds the lists and the clicks as a :class:`~irscale.io.clicklog.ClickLog`
     (sessions = impressions, queries = topics; ``shown.doc[n, r]`` indexes
     ``shown.docs``, -1 past the end of a list). ``team[n, r]`` indexes :attr:`teams`
-    (-1 for ``-`` and past the end); ``record[n, r]`` is the 0-based data line of the
-    document (-1 past the end), which :meth:`error` turns into file, line and text.
+    (-1 for ``-`` and past the end); ``shown`` keeps the data line of every document,
+    which :meth:`error` turns into file, line and text.
     """
 
     shown: ClickLog
     teams: np.ndarray
     team: np.ndarray
-    record: np.ndarray
-    locate: Callable[[int], tuple[int, str]] = field(repr=False)
 
     @property
     def source(self) -> str:
@@ -92,16 +89,12 @@ class InterleavingLog:
     def first(self, where: np.ndarray) -> tuple[int, int]:
         """(impression, rank index) of the first line (in file order) of the documents
         marked in ``where`` (impressions × ranks booleans, at least one True)."""
-        n, r = np.nonzero(where)
-        at = int(np.argmin(self.record[n, r]))
-        return int(n[at]), int(r[at])
+        return self.shown.first(where)
 
     def error(self, kind: type[InputError], message: str, where: np.ndarray) -> InputError:
         """An error of ``kind`` at the first line (in file order) of the documents marked
         in ``where`` (impressions × ranks booleans, at least one True)."""
-        record = int(self.record[where].min())
-        number, text = self.locate(record)
-        return kind(message, source=self.source, line=number, text=text)
+        return self.shown.error(kind, message, where)
 
     def __repr__(self) -> str:
         return (f"InterleavingLog({len(self.impressions):,} impressions, "
@@ -168,13 +161,10 @@ def _read_text(source: Any, name: str) -> InterleavingLog:
     shown = _encoded(coded, numbers, name, None, locate, words=("impression", "topic"))
     size = shown.serp_size
     cell = coded["session"][0] * size + (np.asarray(numbers["rank"], dtype=np.int64) - 1)
-    rows = np.arange(len(cell))
     # teams without "-", their codes renumbered (first-appearance order)
     keep = names != NO_TEAM
     renumber = np.full(len(names), -1, dtype=np.int64)
     renumber[keep] = np.arange(int(keep.sum()))
     team = np.full(shown.doc.shape, -1, dtype=np.int64)
     team.reshape(-1)[cell] = renumber[team_of_row]
-    record = np.full(shown.doc.shape, -1, dtype=np.int64)
-    record.reshape(-1)[cell] = rows
-    return InterleavingLog(shown, names[keep], team, record, locate)
+    return InterleavingLog(shown, names[keep], team)

@@ -22,7 +22,7 @@ import os
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -54,6 +54,9 @@ class ScoreTable:
     systems: tuple[str, ...]
     measure: str
     source: str
+    #: The (line, text) of every topic's row (a score CSV; None for long results, whose
+    #: values have a line each).
+    rows: tuple[tuple[int, str], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -341,13 +344,16 @@ class ShardTable:
     source: str
 
 
-def read_shard_table(path: object, facet: str = "shard") -> ShardTable:
+def read_shard_table(path: object, facet: str = "shard", *,
+                     required: str | None = None) -> ShardTable:
     """Parse shard scores: a header ``topic,run,shard,value`` (:data:`SHARD_HEADER`), then
     one row per (topic, run, shard), as ``irscale pool shards --shard-scores`` writes them.
     An empty value (or ``nan``) is an undefined score (a topic with no relevant document
-    in the shard); every (topic, run, shard) must appear exactly once (a missing or
-    repeated one is an error naming it). ``facet`` names the third column instead of
-    ``shard`` (``variant``, ``assessor``: the scores of a G-study's second facet)."""
+    in the shard), or, given ``required`` (why every cell needs a score: "the G-study
+    needs a score in every cell"), an error naming the file, line and text; every (topic,
+    run, shard) must appear exactly once (a missing or repeated one is an error naming
+    it). ``facet`` names the third column instead of ``shard`` (``variant``,
+    ``assessor``: the scores of a G-study's second facet)."""
     source, _ = _source_and_measure(path)
     rows = _rows(path, source)
     header, body = rows[0], rows[1:]
@@ -377,6 +383,10 @@ def read_shard_table(path: object, facet: str = "shard") -> ShardTable:
                                    f"twice (lines {seen[key]} and {row.line})", source=source,
                                    line=row.line, text=row.text)
         seen[key] = row.line
+        if required is not None and row.fields[3].strip().lower() in MISSING:
+            raise InputFormatError(f"no score of run {run!r} for topic {topic!r} in {facet} "
+                                   f"{level!r}: {required}", source=source, line=row.line,
+                                   text=row.text)
         cells[key] = _cell_value(row.fields[3], run, 3, row, source, True)
     topics, runs, levels = (tuple(dict.fromkeys(key[axis] for key in cells))
                             for axis in range(3))
@@ -507,7 +517,8 @@ def _wide(rows: list[_Row], source: str, measure: str, topic_column: str | bool 
     values = np.array([_row_values(row, columns, names, source, allow_missing)
                        for row in body], dtype=np.float64).reshape(len(body), len(columns))
     return ScoreTable(values=values, topics=tuple(topics),
-                      systems=tuple(names[c] for c in columns), measure=measure, source=source)
+                      systems=tuple(names[c] for c in columns), measure=measure, source=source,
+                      rows=tuple((row.line, row.text) for row in body))
 
 
 def read_score_files(paths: Sequence[object], topic_column: str | None = None) -> ScoreMatrix:
@@ -542,5 +553,11 @@ def read_score_files(paths: Sequence[object], topic_column: str | None = None) -
         [m.subset(topics=first.topics, systems=first.systems).values[:, :, 0] for m in matrices],
         axis=2,
     )
-    return ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
-                                  measures=names)
+    matrix = ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
+                                    measures=names)
+    import pandas as pd
+
+    from .user_tables import RowLines
+
+    return replace(matrix, lines={t.measure: RowLines(t.source, pd.Index(t.topics), t.rows)
+                                  for _, t in tables if t.rows is not None})

@@ -33,6 +33,8 @@ from ..core.strings import Strings
 from ..errors import DuplicateError, InputFormatError
 from ._text import Fields, PathLike, is_float, is_int, line_of_record, read_fields, source_name
 from .files import check_file_source
+from .maps import SourceMap
+from .user_tables import place
 
 SESSION_RUN_FIELDS = ("session", "query_no", "docno", "rank", "score", "runid")
 CLICK_FIELDS = ("session", "query_no", "rank", "timestamp")
@@ -181,10 +183,22 @@ class SessionRun:
     rank: np.ndarray
     score: np.ndarray
     source: str = "<session run>"
+    #: The bytes read (for the line of a session named in an error), when read from a file.
+    raw: Callable[[], bytes] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "session", as_string_array(self.session))
         object.__setattr__(self, "docno", as_string_array(self.docno))
+
+    def where(self, session: str) -> str:
+        """The file, first line and text of ``session``, for an error (the file only for a
+        run not read from a file)."""
+        if self.raw is None:
+            return self.source
+        code = self.layout.sessions.index(session)
+        row = int(np.flatnonzero(self.layout.session_code() == code)[0])
+        line, text = line_of_record(self.raw(), row)
+        return place({"source": self.source, "line": line, "text": text})
 
     def __len__(self) -> int:
         return len(self.rank)
@@ -252,7 +266,7 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
     # the columns kept are referenced: the others (run ids, numbers as read) go now
     del fields, runid
     run = SessionRun(name=first, session=session, query_no=query_no, docno=docno,
-                     rank=rank, score=score, source=name)
+                     rank=rank, score=score, source=name, raw=raw)
     repeat = _repeated_rank_or_document(run)
     if repeat is not None:
         what, (first_row, row) = repeat
@@ -352,7 +366,7 @@ def read_clicks(source: PathLike | io.IOBase | bytes) -> ClickLog:
                     source=name, raw=raw)
 
 
-def read_session_map(source: PathLike | io.IOBase | bytes) -> dict[str, str]:
+def read_session_map(source: PathLike | io.IOBase | bytes) -> SourceMap:
     """Read a session map ``session topic`` (a session listed twice is an error).
 
     >>> read_session_map(b"s1 101\\ns2 101\\n")
@@ -370,4 +384,4 @@ def read_session_map(source: PathLike | io.IOBase | bytes) -> dict[str, str]:
         raise DuplicateError(f"session mapped twice (first on line "
                              f"{line_of_record(raw(), repeat[0])[0]})",
                              source=name, line=line, text=text)
-    return dict(zip(session.to_pylist(), topic.to_pylist(), strict=True))
+    return SourceMap(zip(session.to_pylist(), topic.to_pylist(), strict=True), name)

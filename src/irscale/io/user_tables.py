@@ -47,6 +47,16 @@ class RowLines(dict):
         return {"source": self.source, "line": line, "text": text}
 
 
+def place(where: dict[str, Any]) -> str:
+    """``FILE, line N: 'text'``: a row (:meth:`RowLines.where`'s keywords) named inside a
+    message about another file; ``FILE`` alone without a line, and nothing without either."""
+    from ..errors import shorten
+
+    if "line" not in where:
+        return str(where.get("source", ""))
+    return f"{where['source']}, line {where['line']}: {shorten(where['text'])!r}"
+
+
 def read_users(source: str, *, what: str = "user") -> list[str]:
     """User ids (or other ids, which ``what`` names in messages), one per line
     (surrounding blanks removed); a blank line, an id holding a blank or a tab (the ``user
@@ -430,6 +440,7 @@ def check_satisfaction_labels(source: str) -> Pending[pd.Series]:
         series = pd.Series({session: int(label) for session, label in found.items()},
                            name="label", dtype="int64").rename_axis("session")
         series.attrs["source"] = source
+        series.attrs[LINES] = RowLines(source, series.index, list(lines.values()))
         return series
 
     return Pending(source, build)

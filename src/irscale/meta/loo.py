@@ -45,6 +45,7 @@ from ..core.strings import Strings
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
+from ..io.maps import source_of
 from ..io.memory import qrels_from_frame
 from ..io.sources import as_qrels, as_runs, read_runs
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
@@ -265,7 +266,8 @@ def leave_one_out(
     else:
         missing = [name for name in names if name not in contributors]
         if missing:
-            raise InputError(f"no contributor given for run(s) {missing[:5]}")
+            raise InputError(f"no contributor given for run(s) {missing[:5]}",
+                             source=source_of(contributors, "contributors="))
         unknown = [name for name in contributors if name not in set(names)]
         if unknown:
             warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "

@@ -42,6 +42,7 @@ from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
+from ..io.maps import source_of
 from ..io.sources import as_qrels
 from ..stats.tables import Format, value_text
 from .common import format_frame
@@ -91,7 +92,8 @@ def _contributors(names: Sequence[str],
         return {name: str(contributors(name)) for name in names}
     missing = [name for name in names if name not in contributors]
     if missing:
-        raise InputError(f"no contributor given for run(s) {missing[:5]}")
+        raise InputError(f"no contributor given for run(s) {missing[:5]}",
+                         source=source_of(contributors, "contributors="))
     return {name: str(contributors[name]) for name in names}
 
 

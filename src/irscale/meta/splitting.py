@@ -51,6 +51,7 @@ from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, NoVarianceWarning, ParameterError
 from ..io.formats import TABLE_FORMATS
+from ..io.user_tables import place
 from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
@@ -570,14 +571,7 @@ def _swap_bins(size: int, splits: TopicSplits, d1: np.ndarray, d2: np.ndarray,
                counted: np.ndarray, bin_width: float) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The swap rates of one split size per bin of |d1|, and overall."""
     swapped = counted & (d1 * d2 < 0)
-    with np.errstate(over="ignore"):
-        position = np.floor(np.abs(d1[counted]) / bin_width)
-    if position.size and not position.max() < MAX_BINS:
-        raise ParameterError(
-            f"the bin width (--bin-width, bin_width) {bin_width:g} is too small for mean "
-            f"differences up to {float(np.abs(d1[counted]).max()):.4g}: bins would be "
-            f"numbered beyond 2^53"
-        )
+    position = np.floor(np.abs(d1[counted]) / bin_width)  # below 2^53: _check_bin_width
     present, inverse = np.unique(position.astype(np.int64), return_inverse=True)
     totals = np.bincount(inverse, minlength=len(present))
     swaps = np.bincount(inverse, weights=swapped[counted].astype(np.float64),
@@ -591,6 +585,32 @@ def _swap_bins(size: int, splits: TopicSplits, d1: np.ndarray, d2: np.ndarray,
     return rates, {"size": size, "size_2": splits.second.shape[1], "pairs": total,
                    "swaps": swapped_total,
                    "rate": swapped_total / total if total else float("nan")}
+
+
+def _check_bin_width(values: np.ndarray, topics: Sequence[str], names: Sequence[str],
+                     bin_width: float, matrix: ScoreMatrix | None) -> None:
+    """Refuse, before any split is drawn, a bin width that would number the bins of
+    some possible mean difference beyond 2^53 (:data:`MAX_BINS`): the difference of two
+    systems' means over a topic subset is at most the largest spread of one topic's scores
+    (max − min over systems). The message names the topic, the system whose score lies
+    farthest from that topic's median (the value that makes the bins impossible) and,
+    read from a file (``matrix``, of one measure), its file, line and text."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = values.max(axis=1) - values.min(axis=1)
+        fits = spread / bin_width < MAX_BINS
+    if fits.all():
+        return
+    t = int(np.argmin(fits))
+    row = values[t]
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = int(np.argmax(np.abs(row - np.median(row))))
+    at = {} if matrix is None else matrix.where(topics[t], matrix.measures[0])
+    raise ParameterError(
+        f"the bin width (--bin-width, bin_width) {bin_width:g} is too small for these "
+        f"scores: system {names[s]!r} scores {row[s]:g} on topic {topics[t]!r}"
+        f"{f' ({place(at)})' if at else ''} (the topic's scores span {row.min():g} to "
+        f"{row.max():g}), so mean differences up to {spread[t]:.4g} would number the bins "
+        "beyond 2^53")
 
 
 def swap_rates(
@@ -620,8 +640,10 @@ def swap_rates(
     REPETITIONS.check(repetitions, "repetitions")
     rng = check_rng(rng)
     check_progress(progress)
-    values, _, _, names = _inputs(data, measure, None, systems)
+    values, _, topics, names = _inputs(data, measure, None, systems)
     sizes = check_sizes(sizes, values.shape[0])
+    _check_bin_width(values, topics, names, bin_width,
+                     data.measure(measure) if isinstance(data, ScoreMatrix) else None)
     if test is not None:
         test = canonical_procedure(test)
         if is_shard_procedure(test):

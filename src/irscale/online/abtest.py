@@ -69,7 +69,14 @@ from ..core.edge import about
 from ..core.notebook import HtmlRepr
 from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError, shown
-from ..io.user_tables import read_pairs, read_user_table, read_users
+from ..io.user_tables import (
+    LINES,
+    RowLines,
+    place,
+    read_pairs,
+    read_user_table,
+    read_users,
+)
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
 from ..stats.power import power_two_sample_t, topic_set_size
@@ -188,6 +195,9 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
         "abandoned": (count == 0).astype(np.int64),
         "reciprocal_rank": np.divide(1.0, first, out=np.zeros(n), where=first > 0),
     }, index=pd.Index(clicklog.sessions, name="session"))
+    lines = clicklog.session_lines()
+    if lines is not None:  # where each session is, for a later error (user_measures)
+        frame.attrs[LINES] = RowLines(clicklog.source, frame.index, lines)
     if satisfied is not None:
         answered = _per_session(satisfied, clicklog.sessions, "satisfied")
         if not np.isin(answered, (0, 1)).all():
@@ -202,16 +212,17 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
             frame[name] = np.nan
         return frame
     times = np.where(clicks, clicklog.timestamps, np.nan)
-    if np.isnan(times[clicks]).any():
-        s = int(np.argwhere(clicks & np.isnan(times))[0, 0])
-        raise InputError(f"session {clicklog.sessions[s]!r}: a click without a timestamp "
-                         "(time measures need every click's time)", source=clicklog.source)
+    untimed = clicks & np.isnan(times)
+    if untimed.any():
+        s, _ = clicklog.first(untimed)
+        raise clicklog.error(InputError, f"session {clicklog.sessions[s]!r}: a click without "
+                             "a timestamp (time measures need every click's time)", untimed)
     outside = clicks & ((times < 0) | np.isinf(times))
     if outside.any():
-        s, r = (int(i) for i in np.argwhere(outside)[0])
-        raise InputError(f"session {clicklog.sessions[s]!r}: a click at time {times[s, r]:g} "
-                         "(timestamps are seconds since the page was shown: finite, 0 or "
-                         "more)", source=clicklog.source)
+        s, r = clicklog.first(outside)
+        raise clicklog.error(InputError, f"session {clicklog.sessions[s]!r}: a click at time "
+                             f"{times[s, r]:g} (timestamps are seconds since the page was "
+                             "shown: finite, 0 or more)", outside)
     ordered = np.sort(times, axis=1)  # click times in time order, NaN after them
     after = np.full((n, ordered.shape[1] + 1), np.nan)
     after[:, :-1] = ordered
@@ -240,9 +251,12 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
     return frame
 
 
-def _per_session(values: object, sessions: np.ndarray, name: str) -> np.ndarray:
+def _per_session(values: object, sessions: np.ndarray, name: str,
+                 table: pd.DataFrame | None = None) -> np.ndarray:
     """One value per session of ``sessions``: from a mapping or Series session → value
-    (every session needs one), or an array in the sessions' order."""
+    (every session needs one), or an array in the sessions' order. ``table``: the
+    sessions' table, whose :class:`~irscale.io.user_tables.RowLines` name the click log's
+    line of a session the file of ``values`` lacks."""
     if isinstance(values, (Mapping, pd.Series)):
         series = pd.Series(values)
         series.index = series.index.astype(str)
@@ -251,8 +265,10 @@ def _per_session(values: object, sessions: np.ndarray, name: str) -> np.ndarray:
             session = sessions[int(np.argmax(index < 0))]
             source = getattr(values, "attrs", {}).get("source")  # read_pairs: its file
             if source is not None:
-                raise InputError(f"no line for session {session!r} of the click log",
-                                 source=source)
+                at = {} if table is None else located(table, session)
+                shown_at = f" ({place(at)})" if "line" in at else ""
+                raise InputError(f"no line for session {session!r} of the click log"
+                                 f"{shown_at}", source=source)
             raise InputError(f"{name}: no value for session {session!r}")
         return series.to_numpy()[index]
     array = np.asarray(values)
@@ -267,7 +283,7 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
     ``clicks`` and ``clicks@k``, the means of the other measures (NaN ignored), and
     ``ctr`` = clicks / impressions. ``users``: the user of every session (a mapping or
     Series session → user, or an array in the table's order)."""
-    who = pd.Series(_per_session(users, sessions.index.to_numpy(), "users"),
+    who = pd.Series(_per_session(users, sessions.index.to_numpy(), "users", sessions),
                     index=sessions.index, name="user")
     counts = [c for c in sessions.columns if c.startswith("clicks")]
     grouped = sessions.groupby(who.to_numpy(), sort=True)

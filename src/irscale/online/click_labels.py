@@ -234,10 +234,10 @@ def _click_times(log: ClickLog, clicks: np.ndarray, rule: str) -> np.ndarray:
     times = np.where(clicks, log.timestamps, np.nan)
     untimed = clicks & np.isnan(times)
     if untimed.any():
-        s, r = (int(i) for i in np.argwhere(untimed)[0])
-        raise InputError(f"preference rule {rule} orders the clicks in time: the click at "
-                         f"rank {r + 1} of session {log.sessions[s]!r} has no timestamp",
-                         source=log.source)
+        s, r = log.first(untimed)
+        raise log.error(InputError, f"preference rule {rule} orders the clicks in time: the "
+                        f"click at rank {r + 1} of session {log.sessions[s]!r} has no "
+                        "timestamp", untimed)
     return times
 
 

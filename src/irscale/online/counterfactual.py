@@ -478,12 +478,13 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         _warn_support(log, table, logged)
         target, p0 = _cells(log, table), _cells(log, logged)
     shown = log.valid
-    if (shown & (target > 0) & (p0 <= 0)).any():
-        s, r = np.argwhere(shown & (target > 0) & (p0 <= 0))[0]
+    impossible = shown & (target > 0) & (p0 <= 0)
+    if impossible.any():
+        s, r = log.first(impossible)
         what = (f"its first {r + 1} document(s)" if slates is not None else
                 f"document {log.docs[log.doc[s, r]]!r} at rank {r + 1}")
-        raise InputError(f"session {log.sessions[s]!r} shows {what}, where the logging "
-                         "propensities give it probability 0")
+        raise log.error(InputError, f"session {log.sessions[s]!r} shows {what}, where the "
+                        "logging propensities give it probability 0", impossible)
     clipped = shown & (target > 0) & (p0 < floor)
     weight = np.where(shown & (target > 0),
                       target / np.maximum(np.maximum(p0, floor), 1e-300), 0.0)

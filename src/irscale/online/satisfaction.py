@@ -48,6 +48,7 @@ from ..stats.resampling import RngArg, check_rng
 from .abtest import session_measures
 from .clicklog import ClickLog, read_click_log
 from .params import SAT_FOLDS, SAT_L2
+from .user_values import located
 
 __all__ = ["SatisfactionModel", "fit_satisfaction", "read_satisfaction_labels",
            "satisfaction_features"]
@@ -222,7 +223,10 @@ def fit_satisfaction(log: object, labels: Mapping[str, int] | pd.Series, *,
     label.index = label.index.astype(str)
     missing = label.index.difference(frame.index)
     if len(missing):
-        raise InputError(f"labelled session {missing[0]!r} is not in the log")
+        where = located(labels, missing[0]) if isinstance(labels, pd.Series) and \
+            missing[0] in labels.index else {}
+        raise InputError(f"labelled session {missing[0]!r} is not in the log "
+                         f"{clicklog.source}", **where)
     values = pd.to_numeric(label, errors="coerce").to_numpy(np.float64)
     if not np.isin(values, (0, 1)).all():
         i = int(np.flatnonzero(~np.isin(values, (0, 1)))[0])

@@ -116,6 +116,7 @@ from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError
+from ..io.maps import source_of
 from ..io.sessions import (
     ClickLog,
     SessionRun,
@@ -165,14 +166,19 @@ class SessionRankings:
     session_topics: tuple[str, ...]
 
 
-def _session_topics(names: list[str], topic_of: Mapping[str, str] | None,
-                    source: str) -> list[str]:
+def _session_topics(run: SessionRun, topic_of: Mapping[str, str] | None) -> list[str]:
+    """The topic of every session of ``run`` (in :attr:`SessionLayout.sessions` order): the
+    session id without a map; a session the map lacks is an error naming the map and the
+    session's first line in the run."""
+    names = run.layout.sessions
     if topic_of is None:
         return names
     missing = [s for s in names if s not in topic_of]
     if missing:
-        raise InputError(f"session {missing[0]!r} of {source} is not in the session map "
-                         f"({len(missing)} session(s) missing)")
+        raise InputError(f"session {missing[0]!r} is not in the session map "
+                         f"({run.where(missing[0])}; {len(missing)} session(s) of "
+                         f"{run.source} missing)",
+                         source=source_of(topic_of, "the session map (topics=)"))
     return [topic_of[s] for s in names]
 
 
@@ -197,7 +203,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     judged_sessions: set[str] = set()
     for run in runs:
         run_sessions = run.layout.sessions
-        topics = _session_topics(run_sessions, topic_of, run.source)
+        topics = _session_topics(run, topic_of)
         topic_code = judge.topic_codes(topics)
         judged = (topic_code >= 0).tolist()
         judged_sessions.update(s for s, j in zip(run_sessions, judged, strict=True) if j)
