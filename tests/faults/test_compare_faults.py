@@ -512,7 +512,7 @@ CASES = [
     ok("bootstrap-anova-empty-zero", [*BOOT_ANOVA, "--empty", "zero"],
        output_contains("1 undefined score(s) set to 0"), files={"sh.csv": SHARDS_HOLED}),
     err("bootstrap-anova-undefined-score", BOOT_ANOVA, "undefined shard score", "--empty",
-        "sh.csv, line 16", "'2,r1,k0,'", files={"sh.csv": SHARDS_HOLED}),
+        files={"sh.csv": SHARDS_HOLED}),
     err("bootstrap-anova-empty-missing", [*BOOT_ANOVA, "--empty", "missing"],
         "missing replicates only whole", "topic '2', system 'r1', shard 'k0'",
         "zero, drop-topic or drop-shard", files={"sh.csv": SHARDS_HOLED}),

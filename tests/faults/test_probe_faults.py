@@ -43,7 +43,7 @@ CASES = [
     # an undefined shard score was named by the labels of a split ('topic '1', shard
     # 'shard2'' for topic '0', shard 'k1'); --empty zero set it to 0 in silence
     err("split-undefined-shard-score-named-by-its-labels", [*SPLIT_SHARDS, "error"],
-        "topic '0'", "run 'r0'", "shard 'k1'", "--empty", ", line ", files=UNDEFINED),
+        "topic '0'", "system 'r0'", "shard 'k1'", "--empty", files=UNDEFINED),
     ok("split-undefined-shard-score-set-to-zero-says-so", [*SPLIT_SHARDS, "zero"],
        warns_of("1 undefined shard score(s)", "'zero'"), files=UNDEFINED),
     # ======================================= an error names the file, line and text

@@ -268,7 +268,7 @@ def _mixed_of_shards(args: argparse.Namespace):
 
 def _bootstrap_of_shards(args: argparse.Namespace):
     """The bootstrap ANOVA of ``--shard-scores`` and its pairwise decisions."""
-    shards = shard_scores(args.shard_scores, args.empty)
+    shards = shard_scores(args.shard_scores)
     from ..stats.replicates import bootstrap_anova
 
     model = args.model if given(args, "model") else REPLICATE_MODELS[0]

@@ -12,7 +12,6 @@ from ..core.params import TABLE_DIGITS
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..meta.params import SPLIT_REPETITIONS, SPLIT_SIZES
-from ..stats.names import EMPTY_POLICIES
 from .common_params import PLOT
 from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
 from .options import (
@@ -127,19 +126,13 @@ CONTRIBUTOR_PATTERN_RULE = Rule(("contributor_pattern",), lambda args: args.cont
                                 "file names every run's contributor)")
 
 
-def shard_scores(path: str, empty: str | None = None) -> Any:
+def shard_scores(path: str) -> Any:
     """The topics × runs × shards scores of a ``--shard-scores`` file (``compare``, ``meta
     split``): :class:`irscale.stats.ShardScores`, the file read before the statistics are
-    imported. ``empty`` is the analysis' ``--empty`` policy (None: undefined scores are
-    missing values to it, as to the mixed model); with ``error``, an undefined score is an
-    error naming its file, line and text."""
+    imported."""
     from ..io.scores_csv import read_shard_table
 
-    required = None
-    if empty == EMPTY_POLICIES[0]:
-        required = ("an undefined shard score needs an empty-shard policy: --empty "
-                    f"{', '.join(EMPTY_POLICIES[1:-1])} or {EMPTY_POLICIES[-1]}")
-    read = read_shard_table(path, required=required)
+    read = read_shard_table(path)
     from ..stats import ShardScores
 
     return ShardScores(read.values, read.topics, read.systems, read.shards)

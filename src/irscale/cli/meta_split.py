@@ -88,7 +88,7 @@ def run_split(args: argparse.Namespace) -> str:
     shards = None
     options = resampling_options(args, _study_names(args))
     if args.shard_scores is not None:
-        shards = shard_scores(args.shard_scores, args.empty)
+        shards = shard_scores(args.shard_scores)
         options |= {name: {"empty": args.empty} for name in _shard_models(args)}
     with scheduler(args) as executor:
         study = meta.split_study(table, args.sizes, args.repetitions, models=args.models,
