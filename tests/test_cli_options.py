@@ -79,7 +79,8 @@ def test_python_dash_m_irscale_is_the_command_line(tmp_path):
 
 def _parser():
     """A command of three declared options and their rules (:mod:`irscale.cli.rules`)."""
-    from irscale.cli.options import Parser, add_param
+    from irscale.cli.options import add_param
+    from irscale.cli.parser import Parser
     from irscale.cli.rules import Default, Rule, add_rules
     from irscale.core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE
 

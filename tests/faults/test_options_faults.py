@@ -113,7 +113,7 @@ def test_every_single_value_option_is_checked():
     """Every option of every (sub)command that takes a value either refuses a second
     occurrence (``store``) or is meant to be repeated (``append``): none keeps the last
     value silently."""
-    from irscale.cli.options import Parser
+    from irscale.cli.parser import Parser
 
     store_once = Parser("x")._registry_get("action", "store")
     assert store_once is not argparse._StoreAction

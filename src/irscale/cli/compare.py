@@ -50,7 +50,7 @@ from .inputs import (
     load_matrix,
 )
 from .intervals import add_interval_options, interval_arguments
-from .main import given
+from .main import SUBCOMMANDS, given
 from .meta_common import shard_scores
 from .options import (
     DIGITS_RULE,
@@ -236,7 +236,7 @@ def add_parser(subparsers) -> None:
                                        "difference (paired by topic)"),
         lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_progress, add_output,
         inputs=("--shard-scores",), rules=RULES,
-        help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
+        help=SUBCOMMANDS["compare"],
         description="Compare systems on per-topic scores: two-system tests on every pair "
         "with a multiple-comparison correction, an ANOVA model with Tukey's HSD, a mixed "
         "model or a bootstrap ANOVA. See docs/stats.md.")

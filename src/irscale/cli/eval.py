@@ -29,6 +29,7 @@ from .eval_many import (
     wants_batches,
 )
 from .intervals import add_interval_options, intervals_text
+from .main import SUBCOMMANDS
 from .options import (
     add_command,
     add_format,
@@ -105,7 +106,7 @@ def add_parser(subparsers) -> None:
             "a batch per worker; the runs named after their files unless --names says "
             "otherwise; per-topic values go to --per-topic-out")),
         add_progress, add_output, inputs=("qrels", "runs", "--baseline", "--Zscore"),
-        rules=RULES, help="evaluate runs against qrels (a drop-in for trec_eval)",
+        rules=RULES, help=SUBCOMMANDS["eval"],
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "
         "its run in a fourth field. See docs/cli.md.")

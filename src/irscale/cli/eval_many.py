@@ -17,7 +17,7 @@ from ..evaluation.params import BATCH, CACHE, PER_TOPIC_OUT
 from ..io.formats import FORMAT, OUTPUT_FORMATS
 from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
 from .intervals import add_interval_options, intervals_text
-from .main import given
+from .main import SUBCOMMANDS, given
 from .options import (
     add_command,
     add_output,
@@ -60,7 +60,7 @@ def add_parser(subparsers) -> None:
                                        formats=("csv", "json", "markdown"), alpha=True),
         add_progress, lambda p: add_output(p, what="summary"),
         inputs=("qrels", "runs"), outputs=("--write-zscores",), rules=(check_scheduler,),
-        help="evaluate many run files (folders, globs) in batches, memory bounded by a batch",
+        help=SUBCOMMANDS["eval-many"],
         description="Evaluate many TREC or Parquet run files as 'irscale eval' does, in "
         "batches of --batch-size files, so that memory holds a batch per worker. See "
         "docs/cli.md.")

@@ -10,6 +10,7 @@ from ..errors import ParameterError
 from ..io.formats import FORMAT, TABLE_FORMATS
 from .common_params import MEASURES, QRELS
 from .intervals import add_interval_options, interval_arguments
+from .main import SUBCOMMANDS
 from .options import DIGITS_RULE, add_command, add_output
 from .outputs import write_text
 from .rules import Rule
@@ -57,7 +58,7 @@ def add_parser(subparsers) -> None:
                Rule(("pairs",), lambda args: args.ci is not None and not args.runs,
                     "--pairs prints the differences with their intervals: give --ci t or "
                     "bootstrap (and not --runs)")),
-        help="systems of several runs (seeds, folds): mean and spread",
+        help=SUBCOMMANDS["eval-seeds"],
         description="Every system's mean of its runs' means and their spread across runs "
         "(trec_eval's options as irscale eval; a topic a run lacks counts 0, as -c); "
         "--shard-scores FILE feeds 'irscale compare --shard-scores FILE --test "

@@ -24,6 +24,7 @@ from ..fusion.params import (
     check_training,
 )
 from .common_params import QRELS_OPTION, RUNS
+from .main import SUBCOMMANDS
 from .options import add_command, add_output, add_progress, wants_progress
 from .outputs import open_output, write_text
 from .rules import Rule
@@ -61,7 +62,7 @@ def add_parser(subparsers) -> None:
                Rule(("weights",), lambda args: not args.optimize,
                     "--weights and --optimize: the weights are given or searched, not both"),
                _optimize_needs),
-        help="fuse runs into one (CombSUM, CombMNZ, RRF, BordaFuse, ProbFuse ...)",
+        help=SUBCOMMANDS["fuse"],
         description="Fuse two runs or more into one TREC run, as ranx's fuse does, by a "
         "score or a rank method; --optimize searches wsum's weights. See docs/fusion.md.")
 

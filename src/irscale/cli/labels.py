@@ -14,6 +14,7 @@ from ..io.formats import TABLE_FORMATS
 from ..io.sources import as_runs
 from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
+from .main import SUBCOMMANDS
 from .options import DIGITS_RULE, add_actions, add_command, add_format, add_output
 from .outputs import declare_outputs, lines_text, write_table, write_text
 from .rules import Rule, applies_to, each
@@ -63,7 +64,7 @@ def add_parser(subparsers) -> None:
     """Register ``irscale labels`` and its actions."""
     sub = add_actions(
         subparsers, "labels",
-        help="aggregate crowd labels into qrels, measure their agreement, AWARE",
+        help=SUBCOMMANDS["labels"],
         description="Crowd labels ('topic docno worker label' lines) and pairwise judgments: "
         "aggregation, allocation, agreement, automatic judgments and AWARE; see "
         "docs/collections.md.")

@@ -6,7 +6,7 @@ error: ``irscale: <message>`` (status 2), ``irscale: interrupted`` (130, ^C),
 ``irscale: terminated`` (SIGTERM 143, SIGHUP 129: the same clean-up as ^C),
 ``irscale: warning: ...``, ``irscale: internal error: ...`` (3, a bug; ``IRSCALE_DEBUG=1``
 shows the traceback). ^C may come at any moment, also during imports: this module imports
-only ``os`` and ``sys`` when loaded (argparse and :class:`irscale.cli.options.Parser`
+only ``os`` and ``sys`` when loaded (argparse and :class:`irscale.cli.parser.Parser`
 inside :func:`main`'s protected region).
 """
 
@@ -21,9 +21,29 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers
     from collections.abc import Sequence
     from typing import Any
 
-#: Subcommands, in ``irscale --help``'s order (module: the name, with "_" for "-").
-SUBCOMMANDS = ("eval", "session", "text", "demo", "compare", "scale", "meta", "pool",
-               "labels", "online", "report", "eval-many", "eval-seeds", "measures", "fuse")
+#: Subcommands and their one-line help, in ``irscale --help``'s order (module: the name,
+#: with "_" for "-"); ``irscale --help`` lists them without importing their modules.
+SUBCOMMANDS = {
+    "eval": "evaluate runs against qrels (a drop-in for trec_eval)",
+    "session": "evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, esnDCG, esAP, "
+    "tsCG, MsM, session U-measure)",
+    "text": "evaluate textual outputs: ROUGE, BLEU against references; nuggets; pyramids of "
+    "SCUs",
+    "demo": "generate example data and run an evaluation on it",
+    "compare": "compare systems: significance tests, ANOVA, Tukey HSD, corrections",
+    "scale": "interval scales: a measure's image, φ and ranked version M_R",
+    "meta": "meta-evaluation: correlation, discriminative power, topic splitting, ...",
+    "pool": "build pools (depth-k, take@N, RBP, RRF, move-to-front, bandits) and simulate "
+    "pooling strategies on qrels",
+    "labels": "aggregate crowd labels into qrels, measure their agreement, AWARE",
+    "online": "online evaluation: click models, interleaving, multileaving, A/B tests",
+    "report": "the experiment report: one HTML page (or LaTeX/Markdown tables) of runs",
+    "eval-many": "evaluate many run files (folders, globs) in batches, memory bounded by a "
+    "batch",
+    "eval-seeds": "systems of several runs (seeds, folds): mean and spread",
+    "measures": "list every measure: name, parameters and defaults, formula, source",
+    "fuse": "fuse runs into one (CombSUM, CombMNZ, RRF, BordaFuse, ProbFuse ...)",
+}
 
 #: Exit status of bad input or options, of ^C, and of an internal error.
 EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BUG = 2, 130, 3
@@ -38,8 +58,13 @@ NO_BLAS = ("eval",)
 
 def __getattr__(name: str) -> Any:
     """What the command line gave (``given``, ``spelling``, ``named``: defined in
-    :mod:`irscale.cli.rules`), loaded on first use."""
-    if name not in ("given", "spelling", "named", "Given", "GIVEN"):
+    :mod:`irscale.cli.rules`; ``Given``, ``GIVEN``: in :mod:`irscale.cli.parser`), loaded
+    on first use."""
+    if name in ("Given", "GIVEN"):
+        from . import parser
+
+        return getattr(parser, name)
+    if name not in ("given", "spelling", "named"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from . import rules
 
@@ -47,13 +72,15 @@ def __getattr__(name: str) -> Any:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of the ``irscale`` command line: with the ``command`` a command line
-    names, only its parser is built (its module imported), the others registered by name
-    (the same choices and errors); without one, every subcommand's."""
+    """The parser of the ``irscale`` command line: given ``command`` (the first word of a
+    command line that is not an option), only that subcommand's parser is built (its module
+    imported) and the others are registered by name and help (the same choices, errors and
+    ``irscale --help``; a word that names no subcommand, or ``""``, builds none); without
+    one, every subcommand's."""
     import importlib
 
     from .. import __version__
-    from .options import Parser
+    from .parser import Parser
 
     parser = Parser(
         prog="irscale",
@@ -62,9 +89,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"irscale {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
-        if command in SUBCOMMANDS and name != command:
-            subparsers.add_parser(name)
+    for name, help in SUBCOMMANDS.items():
+        if command is not None and name != command:
+            subparsers.add_parser(name, help=help)
         else:
             importlib.import_module(f".{name.replace('-', '_')}", __package__
                                     ).add_parser(subparsers)
@@ -227,7 +254,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
             # caller that imported numpy, or a value the user set, keeps its setup
             os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        parser = build_parser(command)
+        parser = build_parser(command or "")
         args = parser.parse_args(argv)
         if getattr(args, "func", None) is None:
             parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
@@ -255,9 +282,12 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     except Exception as error:
         if sigint.received:  # a ^C some library turned into another error
             return _interrupted(None, sigint)
-        from .rules import named
+        shown = error
+        if args is not None:  # an option's parameter named as given (no rules to load)
+            from .rules import named
 
-        reported = _error_status(named(error, args))
+            shown = named(error, args)
+        reported = _error_status(shown)
         if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise
         return _internal_error(error) if reported is None else reported

@@ -8,6 +8,7 @@ import argparse
 from ..core.params import Param, Text
 from ..io.formats import CATALOGUE_FORMATS, FORMAT
 from ..measures.contexts import CONTEXTS
+from .main import SUBCOMMANDS
 from .options import add_command, add_output
 from .outputs import write_text
 
@@ -24,7 +25,7 @@ def add_parser(subparsers) -> None:
                   "family; json: parameters with their domains and meaning; markdown: a "
                   "table)"}),
         lambda p: add_output(p, what="catalogue"),
-        help="list every measure: name, parameters and defaults, formula, source",
+        help=SUBCOMMANDS["measures"],
         description="List the measure catalogue: every measure family irscale computes, by "
         "the context it needs, with its parameters and defaults, other names, formula and "
         "source. See docs/measures.md.")

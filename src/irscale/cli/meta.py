@@ -21,6 +21,7 @@ from ..meta import params as mp
 from ..stats.names import QPP_MODEL, RESAMPLING, is_resampling
 from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
+from .main import SUBCOMMANDS
 from .meta_common import (
     CONTRIBUTOR_PATTERN_RULE,
     SIZES,
@@ -324,7 +325,7 @@ def add_parser(subparsers) -> None:
     """Register ``irscale meta`` and its analyses."""
     sub = add_actions(
         subparsers, "meta", what="an analysis", metavar="ANALYSIS",
-        help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
+        help=SUBCOMMANDS["meta"],
         description="Meta-evaluation of measures and significance tests (Sakai 2014; Ferro "
         "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).")
     for name, declared in ANALYSES.items():

@@ -15,6 +15,7 @@ from ..io.formats import TABLE_FORMATS
 from ..online import params
 from .common_params import QRELS, QRELS_OPTION, RUNS
 from .inputs import check_click_model
+from .main import SUBCOMMANDS
 from .options import (
     Argument,
     add_command,
@@ -249,8 +250,7 @@ ACTIONS = {
 
 def add_parser(subparsers) -> None:
     """Register ``irscale online`` and its actions."""
-    actions = add_actions(subparsers, "online", "online evaluation: click models, "
-                          "interleaving, multileaving, A/B tests")
+    actions = add_actions(subparsers, "online", SUBCOMMANDS["online"])
     for name, declared in ACTIONS.items():
         if declared is None:
             importlib.import_module(f".online_{name}", __package__).add_parser(actions)

@@ -10,99 +10,20 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any
 
 from ..core.options import TIE_POLICIES, TIE_POLICY
 from ..core.params import Integers, Names, Param, Reals, Switch, Text
-from ..errors import IrscaleError, ParameterError
+from ..errors import ParameterError
 from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_inputs, declare_outputs
-from .rules import _SEEN, GIVEN, Declared, Given, Rule, add_rules, given, words
-
-#: A negative number or comma-separated numbers, the first negative: a value for
-#: :class:`Parser`, not an option (``--effects -0.1,0``).
-_NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_NEGATIVE_NUMBERS = re.compile(rf"^-{_NUMBER}(?:,\s*[-+]?{_NUMBER})*$")
-
-
-class UsageError(IrscaleError, ValueError):
-    """A command line argparse cannot parse."""
-
-
-class StoreOnce(argparse._StoreAction):
-    """argparse's ``store``, refusing an option given twice (``-M 10 -M 20`` would keep the
-    last silently); ``action="append"`` options stay repeatable."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        seen = vars(namespace).setdefault(_SEEN, {})
-        if option_string is None:  # positionals are stored once by argparse
-            if values:
-                seen[self] = None
-        elif self in seen:
-            first = seen[self]
-            spelt = "" if first == option_string else f" (first as {first})"
-            parser.error(f"option {option_string} given twice{spelt}")
-        else:
-            seen[self] = option_string
-        super().__call__(parser, namespace, values, option_string)
-
-
-class Noted(argparse.Action):
-    """An action noted in the parse record when given (a flag, a repeatable option)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        vars(namespace).setdefault(_SEEN, {}).setdefault(self, option_string)
-        super().__call__(parser, namespace, values, option_string)
-
-
-class AppendNoted(Noted, argparse._AppendAction):
-    """argparse's ``append`` action, noted in the parse record."""
-
-
-class FlagNoted(Noted, argparse._StoreTrueAction):
-    """argparse's ``store_true`` action, noted in the parse record."""
-
-
-class Parser(argparse.ArgumentParser):
-    """A parser whose errors are one-line :class:`UsageError` s, that refuses an option of
-    one value given twice, and takes ``-1e-3`` and ``-0.1,0`` as values (as argparse takes
-    ``-1``), not options; it records what was given (:class:`~irscale.cli.main.Given`)."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._negative_number_matcher = _NEGATIVE_NUMBERS
-        self.register("action", None, StoreOnce)
-        self.register("action", "store", StoreOnce)
-        self.register("action", "append", AppendNoted)
-        self.register("action", "store_true", FlagNoted)
-
-    def parse_known_args(self, args=None, namespace=None):
-        namespace, extras = super().parse_known_args(args, namespace)
-        seen = vars(namespace).pop(_SEEN, {})
-        record = vars(namespace).setdefault(GIVEN, Given())
-        record.argv = list(sys.argv[1:] if args is None else args)  # the outermost's last
-        record.dests.update(action.dest for action in seen)
-        options = [action for action in self._actions if action.option_strings]
-        # a parameter two options pass (-B and --ci-samples: samples) is named as given
-        for action in sorted(options, key=lambda action: (action not in seen,
-                                                          not getattr(action, "api", None))):
-            spelt = getattr(action, "spelt", "/".join(action.option_strings))
-            record.flags.setdefault(getattr(action, "api", None) or action.dest, spelt)
-            record.spelt.setdefault(action.dest, spelt)
-        return namespace, extras
-
-    def error(self, message: str) -> NoReturn:
-        """A :class:`UsageError` naming the command."""
-        command = self.prog.removeprefix("irscale").strip()
-        raise UsageError(f"{command + ': ' if command else ''}{message} "
-                         f"(see '{self.prog} --help')")
-
+from .parser import GIVEN, StoreOnce, UsageError
+from .rules import Declared, Rule, add_rules, given, words
 
 #: What an item of a list is: (noun of the items, of one item, converter, example list).
 _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {

@@ -24,6 +24,7 @@ from ..meta.params import CONTRIBUTOR_PATTERN
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .common_params import CONTRIBUTORS, MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
+from .main import SUBCOMMANDS
 from .meta_common import CONTRIBUTOR_PATTERN_RULE, given_contributors
 from .options import (
     DIGITS_RULE,
@@ -76,8 +77,7 @@ TABLE = (lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_output)
 def add_parser(subparsers) -> None:
     """Register ``irscale pool`` and its actions, with the rules of their options."""
     sub = add_actions(
-        subparsers, "pool", help="build pools (depth-k, take@N, RBP, RRF, move-to-front, "
-        "bandits) and simulate pooling strategies on qrels",
+        subparsers, "pool", help=SUBCOMMANDS["pool"],
         description="Pooling strategies for building test collections (Cormack, Palmer & "
         "Clarke 1998; Moffat, Webber & Zobel 2007; Losada, Parapar & Barreiro 2016, 2017).")
     add_command(

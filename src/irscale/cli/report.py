@@ -16,6 +16,7 @@ from .common_params import MEASURES, QRELS, RUNS
 from .eval import TABLE_TEST, TABLE_TESTS
 from .inputs import check_measure_names
 from .intervals import add_interval_options
+from .main import SUBCOMMANDS
 from .options import (
     add_command,
     add_output,
@@ -56,7 +57,7 @@ def add_parser(subparsers) -> None:
                   "self-contained page; latex or markdown: the tables"}),
         TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
         inputs=("qrels", "runs"), rules=RULES,
-        help="the experiment report: one HTML page (or LaTeX/Markdown tables) of runs",
+        help=SUBCOMMANDS["report"],
         description="Evaluate runs and write the experiment report: significance against a "
         "baseline, ANOVA and Tukey HSD groups, plots, robustness and the commands that "
         "produced it. See docs/report.md.")

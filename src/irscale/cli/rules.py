@@ -15,24 +15,7 @@ from dataclasses import dataclass, field
 
 from ..core.params import Needs
 from ..errors import ParameterError
-
-#: The namespace entry where the parser notes the options it stores (removed after; not an
-#: identifier, so no ``dest`` clashes with it), and the one of its :class:`Given` record.
-_SEEN = "irscale: options given"
-GIVEN = "_given"
-
-
-class Given:
-    """What :class:`~irscale.cli.options.Parser` records besides the values: the ``dest``
-    of every option given (even with its default value), the option of each Python
-    parameter (``{"rng": "--seed"}``, for :func:`named`), each ``dest``'s spelling
-    (``{"samples": "-B/--samples"}``) and the arguments as given."""
-
-    def __init__(self) -> None:
-        self.dests: set[str] = set()
-        self.flags: dict[str, str] = {}
-        self.spelt: dict[str, str] = {}
-        self.argv: list[str] = []
+from .parser import GIVEN
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:

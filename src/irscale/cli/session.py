@@ -14,6 +14,7 @@ from .eval import (
     add_values_options,
     write_evaluation,
 )
+from .main import SUBCOMMANDS
 from .options import add_command
 from .rules import needs
 from .runargs import label_files
@@ -43,8 +44,7 @@ def add_parser(subparsers) -> None:
                                              "none of whose sessions has judgments"),
         inputs=("qrels", "runs", "--topics", "--clicks"),
         rules=(needs(CLICK_OPTIONS, "clicks"),),
-        help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, esnDCG, esAP, "
-        "tsCG, MsM, session U-measure)",
+        help=SUBCOMMANDS["session"],
         description="Evaluate session runs against TREC qrels, each session judged with the "
         "qrels of its topic; output as irscale eval prints it. See docs/sessions.md.")
 

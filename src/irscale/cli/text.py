@@ -10,6 +10,7 @@ from ..errors import ParameterError
 from ..text.params import OUTPUT_LENGTHS, OUTPUT_TEXTS, ROUGE_MULTI, STEM, STOPWORDS, THRESHOLD
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
+from .main import SUBCOMMANDS
 from .options import Argument, add_actions, add_command, add_param
 from .rules import Rule, each
 
@@ -52,8 +53,7 @@ def add_parser(subparsers) -> None:
     """Register ``irscale text`` (rouge, bleu, nuggets, pyramid)."""
     commands = add_actions(
         subparsers, "text", what="what to evaluate", metavar="MEASURES",
-        help="evaluate textual outputs: ROUGE, BLEU against references; nuggets; pyramids "
-        "of SCUs",
+        help=SUBCOMMANDS["text"],
         description="Evaluate textual outputs (summaries, answers) per topic. See "
         "docs/text.md.")
     add_command(
