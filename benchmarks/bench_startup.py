@@ -19,7 +19,15 @@ same one), beside the floor of the interpreter itself (``python -c pass``) and t
 of the command line's entry module; every process imports a byte-compiled copy of the
 sources taken at the start, as ``bench_eval.py`` does (:func:`bench_eval.take_snapshot`).
 
+The targets of issue 69 (item 1) are ratios to ``python -c pass`` of the same interpreter,
+reported for wall and CPU time: ``irscale eval`` of a 10-line run with the official measures
+≤ :data:`EVAL_RATIO` ×, ``irscale --help``, every ``--help`` and every usage error ≤
+:data:`USAGE_RATIO` ×; and ``irscale eval -q`` of a TREC track run (50 topics × 1,000
+documents, ``datagen.py`` case ``track50``) against trec_eval 9.0.8 (``--trec-eval PATH``, a
+binary built from NIST's sources, which this repository does not hold) ≤ 1.0 ×.
+
     python benchmarks/bench_startup.py [--repeat 5] [--markdown docs/benchmarks.md]
+                                       [--trec-eval PATH]
 """
 
 from __future__ import annotations
@@ -41,6 +49,36 @@ TARGET = 0.3
 #: The floors: the interpreter alone, and the import of the command line's entry module.
 FLOORS = {"python -c pass": ["-c", "pass"],
           "import irscale.cli.main": ["-c", "import irscale.cli.main"]}
+#: Most times ``python -c pass`` an evaluation of a 10-line run may take (wall and CPU).
+EVAL_RATIO = 2.0
+#: Most times ``python -c pass`` every ``--help`` and usage error may take.
+USAGE_RATIO = 1.5
+#: The 10-line run (two topics; the qrels are ``bench_eval.STARTUP_QRELS``).
+TEN_LINE_RUN = "".join(f"{topic} Q0 d{rank} {rank} {10 - rank}.0 r\n"
+                       for topic in (1, 2) for rank in range(1, 6))
+EVAL_LABEL = "irscale eval (10-line run, official measures)"
+TRACK_LABEL = "irscale eval -q (track run 50 × 1,000, official measures)"
+TREC_EVAL_LABEL = "trec_eval -q (track run 50 × 1,000, official measures)"
+
+
+def evaluations(work: Path, trec_eval: str | None) -> list[tuple[str, list[str], int]]:
+    """``(label, command, expected exit status)`` of the evaluations the targets name: the
+    10-line run and the track run with irscale's command line (whole commands, the
+    interpreter first), and the track run with ``trec_eval`` when given."""
+    import datagen
+
+    inputs = work / "inputs"
+    inputs.mkdir(exist_ok=True)
+    qrels, run = inputs / "startup.qrels", inputs / "ten-lines.run"
+    qrels.write_text(bench_eval.STARTUP_QRELS)
+    run.write_text(TEN_LINE_RUN)
+    track = datagen.ensure_case(datagen.CASES["track50"], HERE / "data")
+    irscale = [sys.executable, *bench_eval.IRSCALE_COMMAND]
+    jobs = [(EVAL_LABEL, [*irscale, "eval", str(qrels), str(run)], 0),
+            (TRACK_LABEL, [*irscale, "eval", "-q", *map(str, track)], 0)]
+    if trec_eval:
+        jobs.append((TREC_EVAL_LABEL, [trec_eval, "-q", *map(str, track)], 0))
+    return jobs
 
 
 def commands(work: Path) -> list[tuple[str, list[str], int]]:
@@ -104,11 +142,13 @@ def _refused_value(parser: argparse.ArgumentParser) -> str | None:
     return None
 
 
-def measure(repeat: int, work: Path) -> tuple[list[dict], dict[str, float]]:
-    """The median wall and CPU time of every command line, and the median wall time of the
-    floors."""
-    jobs = [(label, [sys.executable, *bench_eval.IRSCALE_COMMAND, *argv], status)
-            for label, argv, status in commands(work)]
+def measure(repeat: int, work: Path, trec_eval: str | None = None
+            ) -> tuple[list[dict], dict[str, dict[str, float]]]:
+    """The median wall and CPU time of every command line (:func:`evaluations` first), and
+    those of the floors."""
+    jobs = evaluations(work, trec_eval)
+    jobs += [(label, [sys.executable, *bench_eval.IRSCALE_COMMAND, *argv], status)
+             for label, argv, status in commands(work)]
     jobs += [(label, [sys.executable, *argv], 0) for label, argv in FLOORS.items()]
     times: dict[str, list[float]] = {label: [] for label, _, _ in jobs}
     cpu: dict[str, list[float]] = {label: [] for label, _, _ in jobs}
@@ -122,16 +162,61 @@ def measure(repeat: int, work: Path) -> tuple[list[dict], dict[str, float]]:
                                  f"{status}:\n{bench_eval.tail(log)}")
             times[label].append(job["wall_s"])
             cpu[label].append(job["cpu_s"])
-    medians = {label: statistics.median(values) for label, values in times.items()}
-    rows = [{"command": label, "wall_s": medians[label],
-             "cpu_s": statistics.median(cpu[label])} for label, _, _ in jobs
-            if label not in FLOORS]
-    return rows, {label: medians[label] for label in FLOORS}
+    rows = [{"command": label, "wall_s": statistics.median(times[label]),
+             "cpu_s": statistics.median(cpu[label])} for label, _, _ in jobs]
+    return ([row for row in rows if row["command"] not in FLOORS],
+            {row["command"]: row for row in rows if row["command"] in FLOORS})
 
 
-def markdown(rows: list[dict], floors: dict[str, float], meta: dict) -> str:
-    worst = max(rows, key=lambda row: row["cpu_s"])  # CPU: what other processes leave alone
-    slowest = max(rows, key=lambda row: row["wall_s"])
+def ratio_targets(rows: list[dict], floor: dict[str, float]) -> list[str]:
+    """The ratio targets (:data:`EVAL_RATIO`, :data:`USAGE_RATIO`, trec_eval), each with
+    the measured ratios (wall and CPU) and its verdict, as Markdown lines."""
+    by_label = {row["command"]: row for row in rows}
+    evaluation, track = by_label[EVAL_LABEL], by_label[TRACK_LABEL]
+    usage = [row for row in rows if _is_usage(row["command"])]
+    worst = max(usage, key=lambda row: row["cpu_s"] / floor["cpu_s"])
+    missed = [row for row in usage if not _within(row, floor, USAGE_RATIO)]
+    lines = [f"* `{EVAL_LABEL}` ≤ {EVAL_RATIO} × `python -c pass`: "
+             f"{_ratios(evaluation, floor)}: **{_verdict(evaluation, floor, EVAL_RATIO)}**.",
+             f"* every `--help` and usage error ≤ {USAGE_RATIO} × `python -c pass`: "
+             f"**{len(usage) - len(missed)} of {len(usage)} met** (most: `{worst['command']}`, "
+             f"{_ratios(worst, floor)})."]
+    if TREC_EVAL_LABEL in by_label:
+        peer = by_label[TREC_EVAL_LABEL]
+        lines.append(f"* `{TRACK_LABEL}` ≤ 1.0 × trec_eval 9.0.8: {_ratios(track, peer)}: "
+                     f"**{_verdict(track, peer, 1.0)}**.")
+    else:
+        lines.append(f"* `{TRACK_LABEL}` against trec_eval 9.0.8: not measured (no "
+                     "`--trec-eval PATH`).")
+    return lines
+
+
+def _ratios(row: dict, base: dict) -> str:
+    return (f"{row['wall_s'] / base['wall_s']:.2f} × wall, "
+            f"{row['cpu_s'] / base['cpu_s']:.2f} × CPU")
+
+
+def _within(row: dict, base: dict, most: float) -> bool:
+    """Whether ``row`` takes at most ``most`` times ``base``, by the wall clock and in CPU."""
+    return max(row["wall_s"] / base["wall_s"], row["cpu_s"] / base["cpu_s"]) <= most
+
+
+def _verdict(row: dict, base: dict, most: float) -> str:
+    return "met" if _within(row, base, most) else "missed"
+
+
+def _is_usage(label: str) -> bool:
+    """Whether the row ``label`` is a ``--help`` or a usage error of :func:`commands` (not a
+    missing or malformed input, ``... (kind input)``, nor one of :func:`evaluations`)."""
+    return label.startswith("irscale ") and not label.endswith(")")
+
+
+def markdown(rows: list[dict], floors: dict[str, dict[str, float]], meta: dict) -> str:
+    floor = floors["python -c pass"]
+    parsed = [row for row in rows if row["command"] not in
+              (EVAL_LABEL, TRACK_LABEL, TREC_EVAL_LABEL)]
+    worst = max(parsed, key=lambda row: row["cpu_s"])  # CPU: what other processes leave alone
+    slowest = max(parsed, key=lambda row: row["wall_s"])
     met = "met" if worst["cpu_s"] <= TARGET else "missed"
     lines = [BEGIN, "",
              f"*{meta['date']}; `{meta['command']}`; source {meta['source']}; "
@@ -140,17 +225,20 @@ def markdown(rows: list[dict], floors: dict[str, float], meta: dict) -> str:
              f"Every `--help` and one usage error of every command and sub-command, and "
              f"every command that reads files given missing and malformed ones, and valid "
              f"ones before a malformed later one (input k of n), each a whole process "
-             f"(median of {meta['repeat']} runs, wall and CPU seconds). "
-             f"Target: every one ≤ {TARGET} s of CPU: **{met}** (most: `{worst['command']}`, "
-             f"{worst['cpu_s']:.3f} s; the slowest by the wall clock, under the load above: "
-             f"`{slowest['command']}`, {slowest['wall_s']:.3f} s).", "",
-             "| floor | wall s |", "|---|---:|"]
-    lines += [f"| `{label}` | {value:.3f} |" for label, value in floors.items()]
-    lines += ["", "| command line | wall s | CPU s | − `python -c pass` |",
+             f"(median of {meta['repeat']} runs, wall and CPU seconds), and the evaluations "
+             f"the ratio targets name. Target: every command line ≤ {TARGET} s of CPU: "
+             f"**{met}** (most: `{worst['command']}`, {worst['cpu_s']:.3f} s; the slowest by "
+             f"the wall clock, under the load above: `{slowest['command']}`, "
+             f"{slowest['wall_s']:.3f} s). Ratio targets (issue 69, item 1):", "",
+             *ratio_targets(rows, floor), "",
+             "| floor | wall s | CPU s |", "|---|---:|---:|"]
+    lines += [f"| `{label}` | {value['wall_s']:.3f} | {value['cpu_s']:.3f} |"
+              for label, value in floors.items()]
+    lines += ["", "| command line | wall s | CPU s | × `python -c pass` (wall, CPU) |",
               "|---|---:|---:|---:|"]
-    floor = floors["python -c pass"]
     lines += [f"| `{row['command']}` | {row['wall_s']:.3f} | {row['cpu_s']:.3f} | "
-              f"{row['wall_s'] - floor:+.3f} |" for row in rows]
+              f"{row['wall_s'] / floor['wall_s']:.2f}, {row['cpu_s'] / floor['cpu_s']:.2f} |"
+              for row in rows]
     lines += ["", bench_eval.END]
     return "\n".join(lines) + "\n"
 
@@ -166,7 +254,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="the copy of the sources and the log (git-ignored)")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="measure the live source tree instead of a copy")
+    parser.add_argument("--trec-eval", metavar="PATH", default=None,
+                        help="a trec_eval 9.0.8 binary: its run of the track case beside "
+                        "irscale's")
     args = parser.parse_args(argv)
+    if args.trec_eval:
+        args.trec_eval = str(Path(args.trec_eval).resolve())
     args.work_dir.mkdir(parents=True, exist_ok=True)
     source = bench_eval.use_live_tree() if args.no_snapshot else \
         bench_eval.take_snapshot(args.work_dir)
@@ -174,9 +267,9 @@ def main(argv: list[str] | None = None) -> int:
             "command": "python benchmarks/bench_startup.py " + " ".join(argv or sys.argv[1:]),
             "source": source, "machine": bench_eval.machine_description(),
             "load": bench_eval.load_average(), "repeat": args.repeat}
-    rows, floors = measure(args.repeat, args.work_dir)
+    rows, floors = measure(args.repeat, args.work_dir, args.trec_eval)
     for label, value in floors.items():
-        print(f"{value:7.3f}  {label}")
+        print(f"{value['wall_s']:7.3f} {value['cpu_s']:7.3f}  {label}")
     for row in rows:
         print(f"{row['wall_s']:7.3f} {row['cpu_s']:7.3f}  {row['command']}")
     if args.markdown:

@@ -102,6 +102,8 @@ CASES: dict[str, Case] = {
     # the shapes of the engine targets: tie-heavy scores, a TREC track, shuffled lines, long docnos
     "ties": Case("ties", 10_000, 1_000, SEED + 7, decimals=3),
     "track": Case("track", 200, 1_000, SEED + 8),
+    # a TREC track of 50 topics (``bench_startup.py``: irscale against trec_eval's start-up)
+    "track50": Case("track50", 50, 1_000, SEED + 25),
     "shuffled": Case("shuffled", 2_000, 1_000, SEED + 9, shuffled=True),
     "clueweb": Case("clueweb", 1_000, 1_000, SEED + 10, docnos="clueweb"),
     # shapes another generator may give: few very deep topics; integer scores (ties
