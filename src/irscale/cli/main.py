@@ -157,7 +157,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         if previous_handlers:
             _restore_signals(previous_handlers, done=entry_point)
             sys.unraisablehook = previous_hook
+    if entry_point:
+        _skip_final_collection()
     return status
+
+
+def _skip_final_collection() -> None:
+    """Spare the interpreter's exit a last garbage collection of every object the command
+    made (about 10 ms of the 0.1 s of a small ``irscale eval``: the modules, declarations and
+    parsers of its start-up): :func:`gc.freeze` moves them out of the collector's reach.
+    Called once the command is done, when ``main`` is the process's entry point: its
+    outputs are complete and closed by then (an output appears only when complete), the
+    exit handlers (:mod:`atexit`, :class:`weakref.finalize`) still run, and the memory goes
+    back with the process."""
+    import gc
+
+    gc.freeze()
 
 
 class Terminated(KeyboardInterrupt):
