@@ -170,21 +170,23 @@ def measure(repeat: int, work: Path, trec_eval: str | None = None
 
 def ratio_targets(rows: list[dict], floor: dict[str, float]) -> list[str]:
     """The ratio targets (:data:`EVAL_RATIO`, :data:`USAGE_RATIO`, trec_eval), each with
-    the measured ratios (wall and CPU) and its verdict, as Markdown lines."""
+    the measured ratios and its verdicts in CPU and by the wall clock (which the load of
+    other processes inflates), as Markdown lines."""
     by_label = {row["command"]: row for row in rows}
     evaluation, track = by_label[EVAL_LABEL], by_label[TRACK_LABEL]
     usage = [row for row in rows if _is_usage(row["command"])]
     worst = max(usage, key=lambda row: row["cpu_s"] / floor["cpu_s"])
-    missed = [row for row in usage if not _within(row, floor, USAGE_RATIO)]
+    met = {clock: sum(row[clock] <= USAGE_RATIO * floor[clock] for row in usage)
+           for clock in ("cpu_s", "wall_s")}
     lines = [f"* `{EVAL_LABEL}` ≤ {EVAL_RATIO} × `python -c pass`: "
-             f"{_ratios(evaluation, floor)}: **{_verdict(evaluation, floor, EVAL_RATIO)}**.",
+             f"{_ratios(evaluation, floor)}: {_verdict(evaluation, floor, EVAL_RATIO)}.",
              f"* every `--help` and usage error ≤ {USAGE_RATIO} × `python -c pass`: "
-             f"**{len(usage) - len(missed)} of {len(usage)} met** (most: `{worst['command']}`, "
-             f"{_ratios(worst, floor)})."]
+             f"**{met['cpu_s']} of {len(usage)} met in CPU, {met['wall_s']} by the wall "
+             f"clock** (most: `{worst['command']}`, {_ratios(worst, floor)})."]
     if TREC_EVAL_LABEL in by_label:
         peer = by_label[TREC_EVAL_LABEL]
         lines.append(f"* `{TRACK_LABEL}` ≤ 1.0 × trec_eval 9.0.8: {_ratios(track, peer)}: "
-                     f"**{_verdict(track, peer, 1.0)}**.")
+                     f"{_verdict(track, peer, 1.0)}.")
     else:
         lines.append(f"* `{TRACK_LABEL}` against trec_eval 9.0.8: not measured (no "
                      "`--trec-eval PATH`).")
@@ -192,17 +194,15 @@ def ratio_targets(rows: list[dict], floor: dict[str, float]) -> list[str]:
 
 
 def _ratios(row: dict, base: dict) -> str:
-    return (f"{row['wall_s'] / base['wall_s']:.2f} × wall, "
-            f"{row['cpu_s'] / base['cpu_s']:.2f} × CPU")
-
-
-def _within(row: dict, base: dict, most: float) -> bool:
-    """Whether ``row`` takes at most ``most`` times ``base``, by the wall clock and in CPU."""
-    return max(row["wall_s"] / base["wall_s"], row["cpu_s"] / base["cpu_s"]) <= most
+    return (f"{row['cpu_s'] / base['cpu_s']:.2f} × in CPU, "
+            f"{row['wall_s'] / base['wall_s']:.2f} × by the wall clock")
 
 
 def _verdict(row: dict, base: dict, most: float) -> str:
-    return "met" if _within(row, base, most) else "missed"
+    """Whether ``row`` takes at most ``most`` times ``base``, in CPU and by the wall clock."""
+    return ", ".join(
+        f"**{'met' if row[clock] <= most * base[clock] else 'missed'}** {words}"
+        for clock, words in (("cpu_s", "in CPU"), ("wall_s", "by the wall clock")))
 
 
 def _is_usage(label: str) -> bool:
