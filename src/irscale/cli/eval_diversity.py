@@ -61,9 +61,11 @@ def diversity_inputs(args: argparse.Namespace) -> bool:
     ``--qrels-format diversity`` with other measures are refused. The diversity measures
     are imported only for a name that is none of trec_eval's or the catalogue's (the two
     sets of names do not meet)."""
+    from ..measures.names import is_measure_name
+
     names = [name for spec in (args.measures or []) for name in spec.split()]
     flags = [False] * len(names)
-    if names and not _all_measure_names(names):
+    if not all(map(is_measure_name, names)):
         from ..measures.diversity import is_diversity_name
 
         flags = [is_diversity_name(name) for name in names]
@@ -80,14 +82,6 @@ def diversity_inputs(args: argparse.Namespace) -> bool:
         raise ParameterError("diversity measures need diversity qrels: --qrels-format "
                              "diversity (or auto)")
     return diversity or fmt == "diversity"
-
-
-def _all_measure_names(names: list[str]) -> bool:
-    """Whether every name is one of trec_eval's or the catalogue's (:mod:`irscale.measures`
-    imported only here: without ``-m`` an evaluation of the official measures needs none)."""
-    from ..measures.names import is_measure_name
-
-    return all(map(is_measure_name, names))
 
 
 def wants_diversity(args: argparse.Namespace) -> bool:

@@ -217,11 +217,9 @@ def _refuse_mixed(qrels: Any, names: list[str], options: Mapping[str, Any]) -> N
     """The one rule of a call that mixes a context's measures with others (:func:`choose`):
     each name is asked of each context on its own, unless every name is one of trec_eval's
     or of the catalogue's rankings (no other context is then loaded)."""
-    if len(names) < 2:
-        return
     from ..measures.names import is_measure_name
 
-    if all(map(is_measure_name, names)):
+    if len(names) < 2 or all(map(is_measure_name, names)):
         return
     for context in CONTEXTS.values():
         if context.name == DEFAULT:
@@ -249,12 +247,10 @@ def catalogue_claim(catalogue: str) -> Claim:
     catalogue)."""
 
     def claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
-        names = measure_names(measures)
-        if not names:  # the official measures: no name parser loaded
-            return False
         from ..measures.names import is_measure_name, parse_name
 
-        if all(map(is_measure_name, names)):
+        names = measure_names(measures)
+        if not names or all(map(is_measure_name, names)):
             return False
         try:
             for name in names:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...measures.names import is_measure_name
 from ..context import Context, measure_names, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -15,14 +16,9 @@ if TYPE_CHECKING:  # pragma: no cover
 def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
     """Every measure a fairness measure (a mix with others is refused by the one rule of
     :func:`~irscale.evaluation.context.choose`); names that trec_eval or the catalogue's
-    rankings read never load the fairness modules, and no names (the official measures)
-    load no name parser."""
+    rankings read never load the fairness modules."""
     names = measure_names(measures)
-    if not names:
-        return False
-    from ...measures.names import is_measure_name
-
-    if all(map(is_measure_name, names)):
+    if not names or all(map(is_measure_name, names)):
         return False
     from ..fairness import is_fairness_name
 

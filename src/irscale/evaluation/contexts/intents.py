@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...measures.names import is_measure_name
 from ..context import Context, measure_names, register, take
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,13 +26,9 @@ def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
         return True
     names = measure_names(measures)
     loaded = sys.modules.get("irscale.io.diversity")
-    if loaded is None or not isinstance(qrels, loaded.DiversityQrels):
-        if not names:  # the official measures: no name parser loaded
-            return False
-        from ...measures.names import is_measure_name
-
-        if is_measure_name(names[0]):
-            return False
+    if (loaded is None or not isinstance(qrels, loaded.DiversityQrels)) and (
+            not names or is_measure_name(names[0])):
+        return False
     from ...io.diversity import DiversityQrels
     from ...measures.diversity import is_diversity_name
 
