@@ -1,7 +1,8 @@
 """Start-up of the ``irscale`` command: each command imports only what it needs.
 
-``irscale --help`` and every subcommand's ``--help`` build the whole parser: they must not
-load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light modules such as
+``irscale --help`` lists the commands without building their parsers, and every
+subcommand's ``--help`` builds that command's parser: they must not load numpy, pyarrow,
+scipy, pandas or matplotlib (choices come from light modules such as
 :mod:`irscale.stats.names` and :mod:`irscale.io.formats`; package ``__init__`` files import
 lazily). ``irscale eval`` must not load pyarrow (the engine reads TREC files; pyarrow is
 for Parquet files only), scipy, pandas or matplotlib. Nor ``numpy.ma`` (numpy 2 imports it
@@ -141,6 +142,42 @@ def _bad_values(action: argparse.Action) -> list[str]:
     if domain is not None:
         return list(domain.outside())
     return ["no-such-choice"] if action.choices is not None else []
+
+
+#: Run ``main(argv)`` (argv given as JSON); print its status, standard output and the
+#: irscale modules loaded.
+_NO_COMMAND_SCRIPT = textwrap.dedent("""
+    import contextlib, io, json, sys
+    from irscale.cli.main import main
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            status = main(json.loads(sys.argv[1]))
+        except SystemExit as stop:  # --help
+            status = stop.code
+    print(json.dumps({"status": status, "output": out.getvalue(),
+                      "loaded": sorted(m for m in sys.modules if m.startswith("irscale."))}))
+""")
+
+
+@pytest.mark.parametrize("argv", [["--help"], [], ["--no-such-option"], ["evl"]])
+def test_a_command_line_naming_no_command_builds_no_command(argv):
+    """``irscale --help``, ``irscale``, an unknown option and a mistyped command name no
+    command: they import no command's module and no declaration of
+    :mod:`irscale.core.params` (the commands and their help are listed from
+    :data:`irscale.cli.main.SUBCOMMANDS`), and ``irscale --help`` lists what the parser of
+    every command lists."""
+    from irscale.cli.main import SUBCOMMANDS
+
+    done = subprocess.run([sys.executable, "-c", _NO_COMMAND_SCRIPT, json.dumps(argv)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    report = json.loads(done.stdout)
+    commands = {f"irscale.cli.{name.replace('-', '_')}" for name in SUBCOMMANDS}
+    assert report["status"] == (0 if argv == ["--help"] else 2)
+    assert not commands & set(report["loaded"])
+    assert "irscale.core.params" not in report["loaded"]
+    if argv == ["--help"]:
+        assert report["output"] == build_parser().format_help()
 
 
 def test_every_number_option_declares_its_domain():

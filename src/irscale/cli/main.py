@@ -298,8 +298,8 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         if sigint.received:  # a ^C some library turned into another error
             return _interrupted(None, sigint)
         shown = error
-        if args is not None:  # an option's parameter named as given (no rules to load)
-            from .rules import named
+        if args is not None and getattr(error, "param", None) is not None:
+            from .rules import named  # a parameter's error names its option as given
 
             shown = named(error, args)
         reported = _error_status(shown)
