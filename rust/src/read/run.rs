@@ -373,22 +373,6 @@ impl Joined {
     }
 }
 
-/// Up to `count` blocks of `blocks`, in the buffers of `spare` while it has some.
-fn read_blocks(
-    blocks: &mut Blocks,
-    spare: &mut Vec<Vec<u8>>,
-    count: usize,
-) -> Result<Vec<Vec<u8>>, ReadError> {
-    let mut wave = Vec::with_capacity(count);
-    while wave.len() < count {
-        match blocks.next(spare.pop().unwrap_or_default())? {
-            Some(block) => wave.push(block),
-            None => break,
-        }
-    }
-    Ok(wave)
-}
-
 /// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
 /// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
 /// wave of blocks ([`WAVE_BLOCKS_PER_THREAD`]) parsed side by side while the next wave is read and
@@ -417,7 +401,7 @@ pub fn read_from(
         beyond_c_float: None,
     };
     // a wave of blocks parsed while the next one is read and the last one's parts joined
-    let mut wave = read_blocks(&mut blocks, &mut spare, count)?;
+    let mut wave = blocks.wave(count, &mut spare)?;
     let mut parts: Vec<Part> = Vec::new();
     let mut spent: Vec<Part> = Vec::new();
     let mut first = true;
@@ -428,7 +412,7 @@ pub fn read_from(
         let ((next, parsed), joining) = rayon::join(
             || {
                 rayon::join(
-                    || read_blocks(&mut blocks, &mut spare, count),
+                    || blocks.wave(count, &mut spare),
                     || {
                         wave.par_iter()
                             .zip(reused)
@@ -590,6 +574,16 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| with_run(&text, true, check_rows));
+            // the same text from a plain file: its waves read side by side
+            let path = std::env::temp_dir().join(format!(
+                "irscale-run-blocks-{}-{threads}",
+                std::process::id()
+            ));
+            std::fs::write(&path, &text).unwrap();
+            let open = || Stream::file(&path, "r");
+            let (texts, columns) = pool.install(|| read_from(&open, "r", true)).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            check_rows(&columns.run(&texts));
         }
         let open = || Ok(Stream::bytes(&text, "r"));
         for row in [0, 1, 2, 3, 250, 499, 500, 501] {
