@@ -58,6 +58,10 @@ impl<'a> Blocks<'a> {
     }
 }
 
+/// The bytes a piece of a plain file's wave keeps room for beyond its own: a line that
+/// the piece before ends within, up to this long, is completed without reallocating.
+const HEAD_ROOM: usize = 1 << 12;
+
 impl Blocks<'_> {
     /// Up to `count` more blocks, in the buffers of `spare` while it has some. A plain
     /// file's are read side by side: `count` pieces of `size` bytes at once (one thread
@@ -104,6 +108,9 @@ impl Blocks<'_> {
                     piece.extend_from_slice(&self.carry);
                 }
                 let start = piece.len();
+                // room for the start of the next piece's first line too: moved here below
+                // without reallocating (a copy of the whole piece, made in turn)
+                piece.reserve(size + HEAD_ROOM);
                 piece.resize(start + size, 0);
                 let read = read_at(file, at + (k * size) as u64, &mut piece[start..]);
                 piece.truncate(start + *read.as_ref().unwrap_or(&0));
