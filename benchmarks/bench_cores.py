@@ -32,7 +32,15 @@ Amdahl's law a serial part of s seconds bounds the speed-up of a wall w on two c
 w / (s + (w − s) / 2)), irscale's time over the bare parse (target ≤ 2 ×) and over the
 floor.
 
-    python benchmarks/bench_cores.py [--cases i ii] [--repeat 5] [--markdown docs/benchmarks.md]
+With ``--cores 1 2 8 16`` the irscale command runs pinned to each of those numbers of
+cores (the first usable ones) instead of all and one, and the table gives each count's
+speed-up and peak memory over one core's (the sixteen-core target: ≥ 8 × and ≤ 1.1 × the
+peak); ``--tune`` runs each count also with ``IRSCALE_TUNE_MEMORY=1``; ``--baseline PATH``
+runs every count also with another build of irscale (an A/B in one loop); ``--no-parse``
+leaves out the bare parse and the floor.
+
+    python benchmarks/bench_cores.py [--cases i ii] [--repeat 5] [--cores 1 2 8 16] [--tune]
+        [--baseline PATH] [--no-parse] [--markdown docs/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -84,7 +93,39 @@ def run_child(argv: list[str], cpus: set[int] | None, env: dict[str, str]
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
-def bench_case(name: str, repeat: int, scratch: Path, env: dict[str, str]) -> dict:
+class Variant(NamedTuple):
+    """An irscale process: the cores it is pinned to, what it adds to the environment,
+    and the variant whose wall its speed-up divides (the same build and settings on one
+    core)."""
+
+    cpus: set[int]
+    env: dict[str, str]
+    one: str
+
+
+def irscale_variants(cores: list[str], tune: bool, baseline: Path | None
+                     ) -> dict[str, Variant]:
+    """The irscale variants by label, each core count of ``cores`` and one core, with and
+    without ``IRSCALE_TUNE_MEMORY=1`` (``tune``), of this build and of ``baseline`` (an
+    irscale source tree or install, put first on ``PYTHONPATH``)."""
+    usable = sorted(os.sched_getaffinity(0))
+    counts = sorted({len(usable) if c == "all" else int(c) for c in cores} | {1})
+    if counts[-1] > len(usable):
+        raise SystemExit(f"--cores {counts[-1]}: this process may use {len(usable)} cores")
+    builds = {"irscale": {}} | ({"baseline": {"PYTHONPATH": str(baseline)}} if baseline else {})
+    variants: dict[str, Variant] = {}
+    for build, path in builds.items():
+        for tuned in (False, True) if tune else (False,):
+            extra = {**path, "IRSCALE_TUNE_MEMORY": "1"} if tuned else path
+            suffix = ", tuned memory" if tuned else ""
+            for n in counts:
+                label = f"{build}, {'one core' if n == 1 else f'{n} cores'}{suffix}"
+                variants[label] = Variant(set(usable[:n]), extra, f"{build}, one core{suffix}")
+    return variants
+
+
+def bench_case(name: str, repeat: int, scratch: Path, env: dict[str, str],
+               irscale: dict[str, Variant], parse: bool) -> dict:
     case = datagen.CASES[name]
     # generated (when missing) by a child process: vfork shares this process's memory with
     # each child until its exec, which records the memory's high-water mark as the child's
@@ -95,9 +136,8 @@ def bench_case(name: str, repeat: int, scratch: Path, env: dict[str, str]) -> di
     with run.open("rb") as handle:  # warm page cache for every variant, a piece at a time:
         while handle.read(1 << 24):  # a child started by vfork reports its parent's peak
             pass
-    one = {min(os.sched_getaffinity(0))}
-    variants = {"irscale, all cores": None, "irscale, one core": one, "bare parse": None,
-                "floor": None, "Python start-up": None, "irscale start-up": None}
+    others = ["bare parse", "floor"] if parse else []
+    variants = [*irscale, *others, "Python start-up", "irscale start-up"]
     line_qrels, line_run = scratch / f"{name}-line.qrels", scratch / f"{name}-line.run"
     with qrels.open("rb") as handle:
         line_qrels.write_bytes(handle.readline())
@@ -106,7 +146,9 @@ def bench_case(name: str, repeat: int, scratch: Path, env: dict[str, str]) -> di
     times: dict[str, list[tuple[float, float, float]]] = {v: [] for v in variants}
     outputs = {v: scratch / f"{name}-{i}.txt" for i, v in enumerate(variants)}
     for _ in range(repeat):
-        for variant, cpus in variants.items():
+        for variant in variants:
+            cpus, extra = (irscale[variant].cpus, irscale[variant].env) if variant in irscale \
+                else (None, {})
             if variant == "bare parse":
                 argv = [sys.executable, "-c", *BARE, str(run)]
             elif variant == "floor":  # the run file only; its report is not needed here
@@ -120,17 +162,18 @@ def bench_case(name: str, repeat: int, scratch: Path, env: dict[str, str]) -> di
                 argv = [sys.executable, "-c", *IRSCALE, "eval", "-q", "-m", "map", "-m",
                         "ndcg_cut.10", "-m", "recip_rank", "-o", str(outputs[variant]),
                         *map(str, files)]
-            times[variant].append(run_child(argv, cpus, env))
-            print(f"{name:4s} {variant:20s} {times[variant][-1][0]:6.2f} s "
-                  f"{times[variant][-1][1]:6.2f} s CPU", flush=True)
-    same = filecmp.cmp(outputs["irscale, all cores"], outputs["irscale, one core"],
-                       shallow=False)
+            times[variant].append(run_child(argv, cpus, {**env, **extra}))
+            print(f"{name:4s} {variant:34s} {times[variant][-1][0]:6.2f} s "
+                  f"{times[variant][-1][1]:6.2f} s CPU {times[variant][-1][2]:7.0f} MiB",
+                  flush=True)
+    same = all(filecmp.cmp(outputs[v], outputs["irscale, one core"], shallow=False)
+               for v in irscale)
     med = {v: tuple(statistics.median(t[k] for t in ts) for k in range(3))
            for v, ts in times.items()}
     walls = {v: [round(t[0], 2) for t in ts] for v, ts in times.items()}
     return {"case": CASE_LABEL.get(name, f"{name} {case.label}"),
             "lines": case.n_topics * case.depth, "median": med, "walls": walls,
-            "identical": same}
+            "identical": same, "irscale": irscale}
 
 
 def markdown(rows: list[dict], repeat: int, load: tuple[tuple[float, ...], ...]) -> str:
@@ -147,20 +190,22 @@ def markdown(rows: list[dict], repeat: int, load: tuple[tuple[float, ...], ...])
         for variant, (wall, cpu, peak) in r["median"].items():
             out.append(f"| {r['case']} | {variant} | {wall:.2f} | {cpu:.2f} | {peak:,.0f} | "
                        f"{', '.join(map(str, r['walls'][variant]))} |")
-    out += ["", "| case | all cores over one core (speed-up) | after Python's start-up | "
-            "after irscale's start-up | irscale / bare parse | irscale / floor | "
-            "irscale less floor (s) | outputs identical |",
-            "|---|---:|---:|---:|---:|---:|---:|---|"]
+    out += ["", "| case | variant | speed-up over one core | after Python's start-up | "
+            "after irscale's start-up | peak over one core's | irscale / bare parse | "
+            "irscale / floor | outputs identical |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
-        all_cores, one_core, bare, floor, python, start = (
-            r["median"][v][0] for v in
-            ("irscale, all cores", "irscale, one core", "bare parse", "floor",
-             "Python start-up", "irscale start-up"))
-        out.append(f"| {r['case']} | {one_core / all_cores:.2f} × | "
-                   f"{(one_core - python) / (all_cores - python):.2f} × | "
-                   f"{(one_core - start) / (all_cores - start):.2f} × | "
-                   f"{all_cores / bare:.2f} × | {all_cores / floor:.2f} × | "
-                   f"{all_cores - floor:.2f} | {'yes' if r['identical'] else '**no**'} |")
+        med = r["median"]
+        python, start = med["Python start-up"][0], med["irscale start-up"][0]
+        for variant, settings in r["irscale"].items():
+            one, _, one_peak = med[settings.one]
+            wall, _, peak = med[variant]
+            parse = (f"{wall / med['bare parse'][0]:.2f} × | {wall / med['floor'][0]:.2f} ×"
+                     if "floor" in med else "— | —")
+            out.append(f"| {r['case']} | {variant} | {one / wall:.2f} × | "
+                       f"{(one - python) / (wall - python):.2f} × | "
+                       f"{(one - start) / (wall - start):.2f} × | {peak / one_peak:.2f} × | "
+                       f"{parse} | {'yes' if r['identical'] else '**no**'} |")
     out += ["", END]
     return "\n".join(out) + "\n"
 
@@ -169,6 +214,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", nargs="+", default=["i", "ii"], choices=datagen.CASES)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--cores", nargs="+", default=["all"], metavar="N",
+                        help="core counts to pin irscale to besides one ('all': every usable "
+                        "core)")
+    parser.add_argument("--tune", action="store_true",
+                        help="also run each count with IRSCALE_TUNE_MEMORY=1")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="PATH",
+                        help="also run every count with the irscale of PATH (a source tree's "
+                        "src or an install's site folder) first on PYTHONPATH")
+    parser.add_argument("--no-parse", action="store_true",
+                        help="leave out the bare parse and the floor")
     parser.add_argument("--markdown", type=Path, default=None,
                         help="rewrite this page's generated 'cores' section")
     args = parser.parse_args(argv)
@@ -176,7 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     env = compiled_env(ROOT / "src")
     before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="irscale-cores-") as scratch:
-        rows = [bench_case(name, args.repeat, Path(scratch), env) for name in args.cases]
+        variants = irscale_variants(args.cores, args.tune, args.baseline)
+        rows = [bench_case(name, args.repeat, Path(scratch), env, variants, not args.no_parse)
+                for name in args.cases]
     text = markdown(rows, args.repeat, (before, os.getloadavg()))
     print(text)
     if args.markdown:

@@ -4,8 +4,9 @@
 
 use super::error::ReadError;
 use super::lines::{Lines, line_text};
-use super::source::Stream;
+use super::source::{Stream, access_error, read_at};
 use crate::read::fields::python_space;
+use rayon::prelude::*;
 
 /// The blocks of a [`Stream`]'s text, about `size` bytes each (more where one line is
 /// longer).
@@ -54,6 +55,120 @@ impl<'a> Blocks<'a> {
                 }
             }
         }
+    }
+}
+
+/// The bytes a piece of a plain file's wave keeps room for beyond its own: a line that
+/// the piece before ends within, up to this long, is completed without reallocating.
+const HEAD_ROOM: usize = 1 << 12;
+
+impl Blocks<'_> {
+    /// Up to `count` more blocks, in the buffers of `spare` while it has some. A plain
+    /// file's are read side by side: `count` pieces of `size` bytes at once (one thread
+    /// reading them in turn leaves the others waiting on many cores), then cut after the
+    /// last line end of each (the line a piece ends within goes on at the start of the
+    /// next: moved to the end of its block). Other texts are read in turn ([`Blocks::next`]).
+    pub fn wave(
+        &mut self,
+        count: usize,
+        spare: &mut Vec<Vec<u8>>,
+    ) -> Result<Vec<Vec<u8>>, ReadError> {
+        let mut wave = Vec::with_capacity(count);
+        if count > 1 && !self.ended && self.stream.plain_file().is_some() {
+            self.plain_wave(count, spare, &mut wave)?;
+        }
+        while wave.len() < count {
+            match self.next(spare.pop().unwrap_or_default())? {
+                Some(block) => wave.push(block),
+                None => break,
+            }
+        }
+        Ok(wave)
+    }
+
+    /// The blocks of `count` pieces of a plain file read side by side, appended to `wave`
+    /// (none when a line is longer than every piece: [`Blocks::wave`] reads on in turn).
+    fn plain_wave(
+        &mut self,
+        count: usize,
+        spare: &mut Vec<Vec<u8>>,
+        wave: &mut Vec<Vec<u8>>,
+    ) -> Result<(), ReadError> {
+        let (file, at) = self.stream.plain_file().expect("a plain file");
+        let size = self.size;
+        let mut pieces: Vec<Vec<u8>> = (0..count)
+            .map(|_| spare.pop().unwrap_or_default())
+            .collect();
+        let read: Vec<std::io::Result<usize>> = pieces
+            .par_iter_mut()
+            .enumerate()
+            .map(|(k, piece)| {
+                piece.clear();
+                if k == 0 {
+                    piece.extend_from_slice(&self.carry);
+                }
+                let start = piece.len();
+                // room for the start of the next piece's first line too: moved here below
+                // without reallocating (a copy of the whole piece, made in turn)
+                piece.reserve(size + HEAD_ROOM);
+                piece.resize(start + size, 0);
+                let read = read_at(file, at + (k * size) as u64, &mut piece[start..]);
+                piece.truncate(start + *read.as_ref().unwrap_or(&0));
+                read
+            })
+            .collect();
+        let mut total = 0;
+        for result in read {
+            let n = result.map_err(|error| access_error(&error, self.stream.name()))?;
+            total += n;
+            self.ended |= n < size;
+        }
+        self.carry.clear();
+        self.stream.skip_to(at + total as u64);
+        // each piece's bytes up to its first line end belong to the line before: moved to
+        // the end of the last block, and cut from the piece's start (side by side)
+        let mut heads = vec![0; count];
+        let mut open: Option<usize> = None;
+        for (k, head) in heads.iter_mut().enumerate() {
+            let (before, rest) = pieces.split_at_mut(k);
+            let piece = &rest[0];
+            if let Some(last) = open.map(|j| &mut before[j]) {
+                *head = memchr::memchr(b'\n', piece).map_or(piece.len(), |p| p + 1);
+                last.extend_from_slice(&piece[..*head]);
+            }
+            if *head < piece.len() {
+                open = Some(k);
+            }
+        }
+        pieces
+            .par_iter_mut()
+            .zip(&heads)
+            .for_each(|(piece, &head)| {
+                piece.drain(..head);
+            });
+        for piece in pieces {
+            if piece.is_empty() {
+                spare.push(piece);
+            } else {
+                wave.push(piece);
+            }
+        }
+        // the line the last block ends within is carried to the next wave's first block
+        if !self.ended
+            && let Some(mut last) = wave.pop()
+        {
+            match memchr::memrchr(b'\n', &last) {
+                Some(end) => {
+                    self.carry.extend_from_slice(&last[end + 1..]);
+                    last.truncate(end + 1);
+                    wave.push(last);
+                }
+                None => {
+                    self.carry = last;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -107,6 +222,38 @@ mod tests {
         }
         assert_eq!(blocks_of(b"a\nb\n", 2), [b"a\n", b"b\n"]);
         assert!(blocks_of(b"", 4).is_empty());
+    }
+
+    #[test]
+    fn waves_of_a_plain_file_read_side_by_side() {
+        // a line longer than several pieces, blank lines, CRLF, no final line end
+        let mut data = b"a 1\r\nbb 2\n\nlong line 3\n".to_vec();
+        data.extend(b"x".repeat(40));
+        data.extend(b"\nd 4\ne 5\nf");
+        let path = std::env::temp_dir().join(format!("irscale-waves-{}", std::process::id()));
+        std::fs::write(&path, &data).unwrap();
+        for size in 1..data.len() + 2 {
+            for count in [1, 2, 3, 7] {
+                let stream = Stream::file(&path, "r").unwrap();
+                assert!(stream.plain_file().is_some());
+                let mut blocks = Blocks::new(stream, size);
+                let (mut read, mut spare) = (Vec::new(), Vec::new());
+                loop {
+                    let wave = blocks.wave(count, &mut spare).unwrap();
+                    if wave.is_empty() {
+                        break;
+                    }
+                    assert!(wave.len() <= count);
+                    read.extend(wave);
+                }
+                assert_eq!(read.concat(), data, "{size} {count}");
+                let (last, whole) = read.split_last().unwrap();
+                assert!(whole.iter().all(|b| b.ends_with(b"\n")), "{size} {count}");
+                assert!(read.iter().all(|b| !b.is_empty()), "{size} {count}");
+                assert_eq!(last.last(), Some(&b'f'));
+            }
+        }
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

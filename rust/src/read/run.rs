@@ -173,6 +173,19 @@ const BLOCK: usize = 16;
 /// memory (docs/benchmarks.md, *Both cores: the run's blocks joined side by side*).
 const WAVE_BLOCKS_PER_THREAD: usize = 4;
 
+/// The threads whose waves are of whole [`BLOCK`]s: more threads share the same bytes in
+/// smaller blocks, so that the text and parts in flight (three waves: read, parsed,
+/// joined) take the same memory on any number of cores (docs/benchmarks.md, *Sixteen
+/// cores*).
+const WAVE_THREADS: usize = 2;
+
+/// The bytes of a block when `threads` parse a wave: [`BLOCK`], or less past
+/// [`WAVE_THREADS`] threads (a wave of `WAVE_BLOCKS_PER_THREAD × WAVE_THREADS` blocks'
+/// bytes in all).
+fn block_bytes(threads: usize) -> usize {
+    (BLOCK * WAVE_THREADS / threads.max(WAVE_THREADS)).max(1)
+}
+
 /// What the fast pass over one block of a run's text found: its rows' columns (each docno
 /// ending at `ends[r]` of `docnos`), the topics of its rows in runs of equal topics
 /// (`(topic, rows)`, numbered as `topics` numbers them), its run ids. A spent part is
@@ -360,22 +373,6 @@ impl Joined {
     }
 }
 
-/// Up to `count` blocks of `blocks`, in the buffers of `spare` while it has some.
-fn read_blocks(
-    blocks: &mut Blocks,
-    spare: &mut Vec<Vec<u8>>,
-    count: usize,
-) -> Result<Vec<Vec<u8>>, ReadError> {
-    let mut wave = Vec::with_capacity(count);
-    while wave.len() < count {
-        match blocks.next(spare.pop().unwrap_or_default())? {
-            Some(block) => wave.push(block),
-            None => break,
-        }
-    }
-    Ok(wave)
-}
-
 /// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
 /// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
 /// wave of blocks ([`WAVE_BLOCKS_PER_THREAD`]) parsed side by side while the next wave is read and
@@ -387,8 +384,9 @@ pub fn read_from(
     source: &str,
     keep_rank: bool,
 ) -> Result<(Texts, Columns), ReadError> {
-    let mut blocks = Blocks::new(open()?, BLOCK);
-    let count = WAVE_BLOCKS_PER_THREAD * rayon::current_num_threads();
+    let threads = rayon::current_num_threads();
+    let mut blocks = Blocks::new(open()?, block_bytes(threads));
+    let count = WAVE_BLOCKS_PER_THREAD * threads;
     let mut spare = Vec::new();
     let mut joined = Joined {
         texts: Texts::default(),
@@ -403,7 +401,7 @@ pub fn read_from(
         beyond_c_float: None,
     };
     // a wave of blocks parsed while the next one is read and the last one's parts joined
-    let mut wave = read_blocks(&mut blocks, &mut spare, count)?;
+    let mut wave = blocks.wave(count, &mut spare)?;
     let mut parts: Vec<Part> = Vec::new();
     let mut spent: Vec<Part> = Vec::new();
     let mut first = true;
@@ -414,7 +412,7 @@ pub fn read_from(
         let ((next, parsed), joining) = rayon::join(
             || {
                 rayon::join(
-                    || read_blocks(&mut blocks, &mut spare, count),
+                    || blocks.wave(count, &mut spare),
                     || {
                         wave.par_iter()
                             .zip(reused)
@@ -569,7 +567,33 @@ mod tests {
             true
         });
         assert_eq!((whole.rows, whole.misfit), (501, false));
-        with_run(&text, true, |run| {
+        // blocks of whole `BLOCK`s on one and two threads, smaller ones on more
+        for threads in [1, 2, 3, 16] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| with_run(&text, true, check_rows));
+            // the same text from a plain file: its waves read side by side
+            let path = std::env::temp_dir().join(format!(
+                "irscale-run-blocks-{}-{threads}",
+                std::process::id()
+            ));
+            std::fs::write(&path, &text).unwrap();
+            let open = || Stream::file(&path, "r");
+            let (texts, columns) = pool.install(|| read_from(&open, "r", true)).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            check_rows(&columns.run(&texts));
+        }
+        let open = || Ok(Stream::bytes(&text, "r"));
+        for row in [0, 1, 2, 3, 250, 499, 500, 501] {
+            assert_eq!(line_of(&open, row).unwrap(), scan::row_line(&text, row));
+        }
+    }
+
+    /// The rows of [`blocks_read_as_one_text`]'s text, from the formula that wrote them.
+    fn check_rows(run: &Run) {
+        {
             assert_eq!(run.score.len(), 501);
             let mut topic = vec![0; 501];
             for t in 0..run.topics.len() {
@@ -589,10 +613,17 @@ mod tests {
             assert_eq!(run.topics[..3], [&b"t0"[..], b"t7", b"t1"]);
             assert_eq!(run.runids, [&b"r0"[..], b"r1", b"r2"]);
             assert_eq!(run.last_runid, b"r2");
-        });
-        let open = || Ok(Stream::bytes(&text, "r"));
-        for row in [0, 1, 2, 3, 250, 499, 500, 501] {
-            assert_eq!(line_of(&open, row).unwrap(), scan::row_line(&text, row));
+        }
+    }
+
+    #[test]
+    fn a_wave_holds_as_many_bytes_on_any_number_of_threads() {
+        let wave = |threads: usize| WAVE_BLOCKS_PER_THREAD * threads * block_bytes(threads);
+        assert_eq!(block_bytes(1), BLOCK);
+        assert_eq!(block_bytes(2), BLOCK);
+        for threads in 2..=WAVE_THREADS * BLOCK {
+            assert!(wave(threads) <= wave(2), "{threads}");
+            assert!(block_bytes(threads) >= 1);
         }
     }
 

@@ -34,9 +34,35 @@ pub fn owned_text(data: Vec<u8>) -> Result<Vec<u8>, String> {
 
 /// A file's text read in turn from its start: its bytes, or what they decompress to.
 pub struct Stream<'a> {
-    inner: Box<dyn Read + Send + 'a>,
+    inner: Inner<'a>,
     gzip: bool,
     name: &'a str,
+}
+
+/// Where a [`Stream`]'s text comes from: a reader, or a plain file read at an offset (so
+/// that several pieces of it can be read side by side: [`Stream::plain_file`]).
+enum Inner<'a> {
+    Reader(Box<dyn Read + Send + 'a>),
+    Plain { file: std::fs::File, at: u64 },
+}
+
+/// A plain file's bytes from `at`, up to `out`'s length, into `out`: the number read,
+/// fewer than `out.len()` at the file's end only.
+pub fn read_at(file: &std::fs::File, mut at: u64, out: &mut [u8]) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    let mut done = 0;
+    while done < out.len() {
+        match file.read_at(&mut out[done..], at) {
+            Ok(0) => break,
+            Ok(n) => {
+                done += n;
+                at += n as u64;
+            }
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(done)
 }
 
 impl<'a> Stream<'a> {
@@ -48,7 +74,11 @@ impl<'a> Stream<'a> {
         } else {
             Box::new(data)
         };
-        Stream { inner, gzip, name }
+        Stream {
+            inner: Inner::Reader(inner),
+            gzip,
+            name,
+        }
     }
 
     /// The text of the file at `path` named `name` in errors: the file opened, and its
@@ -62,32 +92,69 @@ impl<'a> Stream<'a> {
             .read_to_end(&mut head)
             .map_err(access)?;
         let gzip = head == GZIP_MAGIC;
-        let whole = io::Cursor::new(head).chain(file);
-        let inner: Box<dyn Read + Send + 'a> = if gzip {
-            Box::new(flate2::read::MultiGzDecoder::new(whole))
+        let inner = if gzip {
+            let whole = io::Cursor::new(head).chain(file);
+            Inner::Reader(Box::new(flate2::read::MultiGzDecoder::new(whole)))
         } else {
-            Box::new(whole)
+            Inner::Plain { file, at: 0 }
         };
         Ok(Stream { inner, gzip, name })
+    }
+
+    /// The plain file this text is read from, and the offset of the text not read yet;
+    /// `None` for bytes in memory and gzip data (read in turn only).
+    pub fn plain_file(&self) -> Option<(&std::fs::File, u64)> {
+        match &self.inner {
+            Inner::Plain { file, at } => Some((file, *at)),
+            Inner::Reader(_) => None,
+        }
+    }
+
+    /// The text of a plain file read on to `at` (by [`read_at`], from [`Stream::plain_file`]).
+    pub fn skip_to(&mut self, to: u64) {
+        if let Inner::Plain { at, .. } = &mut self.inner {
+            *at = to;
+        }
     }
 
     /// Up to `count` more bytes of the text appended to `out`, fewer at its end only; the
     /// number appended. `Err` when the file cannot be read or its gzip data cannot be
     /// decompressed.
     pub fn append(&mut self, count: usize, out: &mut Vec<u8>) -> Result<usize, ReadError> {
-        (&mut self.inner)
-            .take(count as u64)
-            .read_to_end(out)
-            .map_err(|error| self.error(&error))
+        let read = match &mut self.inner {
+            Inner::Reader(inner) => inner.take(count as u64).read_to_end(out),
+            Inner::Plain { file, at } => {
+                let start = out.len();
+                out.resize(start + count, 0);
+                let read = read_at(file, *at, &mut out[start..]);
+                let n = *read.as_ref().unwrap_or(&0);
+                out.truncate(start + n);
+                *at += n as u64;
+                read
+            }
+        };
+        read.map_err(|error| self.error(&error))
     }
 
     /// The rest of the text.
     pub fn rest(mut self) -> Result<Vec<u8>, ReadError> {
         let mut out = Vec::new();
-        self.inner
-            .read_to_end(&mut out)
-            .map_err(|error| self.error(&error))?;
+        let read = match &mut self.inner {
+            Inner::Reader(inner) => inner.read_to_end(&mut out).map(|_| ()),
+            Inner::Plain { file, at } => {
+                use std::io::{Seek, SeekFrom};
+                file.seek(SeekFrom::Start(*at))
+                    .and_then(|_| file.read_to_end(&mut out))
+                    .map(|_| ())
+            }
+        };
+        read.map_err(|error| self.error(&error))?;
         Ok(out)
+    }
+
+    /// The file's name in errors.
+    pub fn name(&self) -> &str {
+        self.name
     }
 
     fn error(&self, error: &io::Error) -> ReadError {

@@ -54,14 +54,17 @@ def evaluation_setup(measures: str | Iterable[str] = "official",
 
 
 def check_run_topics(runs: Sequence[str], evaluated: Sequence[int],
-                     unjudged_topics: Sequence[Sequence[str]], gold_topics: Sequence[str], *,
+                     unjudged_topics: Sequence[Sequence[str]],
+                     gold_topics: Sequence[str] | Callable[[], Sequence[str]], *,
                      allow_empty: bool = False, qrels_source: str | None = None,
                      gold: str = "qrels", results: str = "results",
                      judgments: str = "judgments", stacklevel: int = 2,
                      why: str | None = None) -> None:
     """The checks of :func:`irscale.evaluation.check_topics` on what they read of judged
     runs: each run's name, its number of evaluated topics (``evaluated``), its topics with
-    results but no judgments, and the gold standard's topics in the order shown. A run with
+    results but no judgments, and the gold standard's topics in the order shown (or the
+    function that gives them, called only for the message of a run with none of them: a
+    million topics take a while to sort). A run with
     no evaluated topic raises :class:`AlignmentError` unless ``allow_empty``; then each
     run's unjudged topics are named in a warning (``stacklevel``: the warning's, seen from
     here)."""
@@ -75,7 +78,8 @@ def check_run_topics(runs: Sequence[str], evaluated: Sequence[int],
         which = "the run" if len(empty) == 1 else repr(runs[first])
         raise AlignmentError(
             f"{named} no topic in common with the {gold}{where}: {which} has topics "
-            f"{some_topics(unjudged_topics[first])}, the {gold} {some_topics(gold_topics)} "
+            f"{some_topics(unjudged_topics[first])}, the {gold} "
+            f"{some_topics(gold_topics() if callable(gold_topics) else gold_topics)} "
             f"({why or f'{gold} of another collection, or topic ids written differently?'}); "
             "--allow-empty (allow_empty=True) evaluates it anyway")
     for run, unjudged in zip(runs, unjudged_topics, strict=True):

@@ -86,7 +86,7 @@ def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, compl
                                placeholders=complete and compat == 10)
     names = check_run_names(names)
     check_run_topics(names, batch.evaluated_counts(), batch.unjudged(),
-                     sorted(batch.topics()), allow_empty=allow_empty,
+                     lambda: sorted(batch.topics()), allow_empty=allow_empty,
                      qrels_source=inputs.qrels_name)
     totals = complete_totals(batch.at_least, setup)
     for call in plan.calls:
