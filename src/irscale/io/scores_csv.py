@@ -424,7 +424,7 @@ def _shard_cells(body: Sequence[_Row], names: tuple[str, ...], source: str,
     :func:`_refuse_shard_row`."""
     count = len(body)
     cells = np.array([row.fields for row in body], dtype=str).reshape(count, len(names))
-    keys = np.strings.strip(cells[:, :3])
+    keys = np.char.strip(cells[:, :3])
     labels, codes = [], []
     for axis in range(3):
         found, first, inverse = np.unique(keys[:, axis], return_index=True,
@@ -437,8 +437,8 @@ def _shard_cells(body: Sequence[_Row], names: tuple[str, ...], source: str,
     flat = np.ravel_multi_index(codes, tuple(len(axis) for axis in labels))
     _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
     first = first[inverse]
-    text = np.strings.strip(cells[:, 3])
-    missing = np.isin(np.strings.lower(text), list(MISSING))
+    text = np.char.strip(cells[:, 3])
+    missing = np.isin(np.char.lower(text), list(MISSING))
     # float() reads what a score may hold, and also other scripts' digits and 1_000: a
     # value holding a character beyond ASCII or "_" is left NaN, refused below
     points = text.view(np.uint32).reshape(count, text.dtype.itemsize // 4)
