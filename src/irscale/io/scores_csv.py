@@ -335,20 +335,21 @@ SHARD_HEADER = ("topic", "run", "shard", "value")
 @dataclass(frozen=True)
 class CellLines:
     """Where the row of every (topic, run, level) cell of a long table read from
-    ``source`` is: ``rows[index[t, r, k]]``, the axes labelled by ``labels``."""
+    ``source`` is: the (line, text) ``rows[index[t, r, k]]``, the axes labelled by
+    ``labels``."""
 
     source: str
     labels: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     index: np.ndarray
-    rows: Sequence[_Row]
+    rows: Sequence[tuple[int, str]]
 
     def where(self, cell: Hashable) -> dict[str, Any]:
         """``source``, ``line`` and ``text`` of the row of ``cell``, a (topic, run, level)
         tuple of labels, for an error (:class:`~irscale.core.scorematrix.RowPlaces`)."""
         labels = cast(tuple[str, str, str], cell)
         at = tuple(axis.index(label) for axis, label in zip(self.labels, labels, strict=True))
-        row = self.rows[int(self.index[at])]
-        return {"source": self.source, "line": row.line, "text": row.text}
+        line, text = self.rows[int(self.index[at])]
+        return {"source": self.source, "line": line, "text": text}
 
 
 @dataclass(frozen=True)
@@ -410,7 +411,8 @@ def read_shard_table(path: object, facet: str = "shard", *,
                          f"{hint}", source=source)
     return ShardTable(values=numbers[index].reshape(shape), topics=labels[0],
                       systems=labels[1], shards=labels[2], source=source,
-                      lines=CellLines(source, labels, index.reshape(shape), body))
+                      lines=CellLines(source, labels, index.reshape(shape),
+                                      [(row.line, row.text) for row in body]))
 
 
 def _shard_cells(body: Sequence[_Row], names: tuple[str, ...], source: str,
