@@ -4,7 +4,7 @@ resampling then takes.
 ``meta dp`` (:func:`irscale.meta.discriminative_power`) measures the CPU seconds per
 sample of a second of its work after the first chunk
 (:func:`irscale.core.progress.progress_callback`) and states the rest as ``irscale:
-resampling: N more samples at T ms each (measured), about D``
+resampling: N more samples at T each (measured), about D``
 (:func:`irscale.core.progress.announce_rest`) when it exceeds 5 s. Here the statement is
 recorded whatever its length, and the whole estimate (the seconds per sample × the
 samples of the run: B, or 2B for the bootstrap's two passes) is set beside the CPU time of

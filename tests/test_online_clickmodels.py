@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from irscale.errors import DuplicateError, EmptyInputError, InputFormatError, ParameterError
+from irscale.online.click_kernels import pair_codes
 from irscale.online.clicklog import ClickLog, read_click_log
 from irscale.online.clickmodels import MODELS, ClickModel, fit_click_model, read_click_model
 
@@ -711,3 +712,21 @@ def test_a_wider_page_still_needs_parameters_for_every_rank():
         fit = fit_click_model(train, model)
         with pytest.raises(ParameterError, match="gives 3 ranks, the log's SERP size is 5"):
             fit.evaluate(widen(train, 5))
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_evaluate_builds_the_pair_index_once(model, monkeypatch):
+    """``evaluate`` (``online loglik``) looks the log's (query, document) pairs up once for
+    its click probabilities and its sessions' likelihoods (it did once per step, three
+    times for the cascade models), and still equals the two public steps."""
+    from irscale.online import clickmodels
+
+    log = read_click_log(lines(*GOOD))
+    fit = fit_click_model(log, model)
+    built = []
+    monkeypatch.setattr(clickmodels, "pair_codes",
+                        lambda *args: built.append(1) or pair_codes(*args))
+    table = fit.evaluate(log)
+    assert len(built) == 1
+    np.testing.assert_allclose(table.loc["all", "loglik_total"],
+                               fit.session_loglik(log).sum(), rtol=1e-12)

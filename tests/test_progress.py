@@ -318,9 +318,9 @@ def test_the_rest_is_stated_after_a_second_of_work_past_the_first_advance(
         assert capsys.readouterr().err == "", seconds
     measured.now = 1.5  # 1.1 s for 3,072 samples after the first 1,024
     report(4096)
-    left, each = 1_000_000 - 4096, 1.1 / 3072
+    left, each = 1_000_000 - 4096, 1.1 / 3072  # 358.07 µs
     assert capsys.readouterr().err == (
-        f"irscale: resampling: {left:,} more samples at {each * 1e3:.2g} ms each "
+        f"irscale: resampling: {left:,} more samples at 358 µs each "
         f"(measured), about {each * left / 60:.0f} min\n")
     measured.now = 3.0
     report(8192)
@@ -361,3 +361,14 @@ def test_meta_swap_with_a_test_and_dp_seeds_report_progress(argv, tmp_path, caps
     assert "% done" in capsys.readouterr().err
     assert main([*full, "--no-progress"]) == 0
     assert "% done" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("seconds", "text"), [
+    (5.1e-7, "510 ns"), (1.234e-8, "12.3 ns"), (4e-10, "0.4 ns"), (2.53e-5, "25.3 µs"),
+    (9.996e-5, "100 µs"), (9.994e-4, "999 µs"), (9.997e-4, "1 ms"), (0.008, "8 ms"),
+    (0.18, "180 ms"), (1.8, "1.8 s"), (1234.0, "1,230 s"),
+])
+def test_a_unit_of_work_is_timed_in_a_unit_that_fits(seconds, text):
+    """The time of a unit of work (the rest's statement) to three significant digits in
+    ns, µs, ms or s, the number from 1 to 999 (it was ``0.00051 ms``)."""
+    assert progress_module.time_text(seconds) == text

@@ -95,6 +95,16 @@ CASES = [
         "-B/--samples", *MEMORY),
     err("dp-samples", ["meta", "dp", "--scores", "ap.csv", "-B", "1000000000", "--seed", "1"],
         "-B/--samples", *MEMORY),
+    # meta dp --max-memory: the limit of its samples kept (both methods, and --seeds)
+    *[err(f"dp-max-memory{suffix}", ["meta", "dp", "--scores", "ap.csv", "-B", "1000000",
+                                      "--seed", "1", "--max-memory", "1M", *more],
+          what, "--max-memory", "1 MiB")
+      for suffix, more, what in (
+          ("", [], "-B/--samples 1,000,000"), ("-seeds", ["--seeds", "2"], "|t*|"),
+          ("-tukey", ["--method", "randomized-tukey-hsd"], "randomised Tukey HSD"))],
+    ok("dp-within-max-memory", ["meta", "dp", "--scores", "ap.csv", "-B", "1000", "--seed",
+                                "1", "--method", "both", "--max-memory", "1M"],
+       output_contains("bootstrap", "randomized-tukey-hsd")),
     err("simulate-topics", ["meta", "simulate", "--model", "normal", "--topics", "100000000",
                             "--repetitions", "2"], "--topics", *MEMORY),
     # the counts of every repetition and the bookkeeping of its tasks (10^8: about 9.7 GiB)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 
 from .conftest import any_of, err, opt, run_case, text
+from .test_compare_faults import BOOT_ANOVA, SHARDS_HOLED
+from .test_meta_faults import SHARD_SPLIT, shard_csv
 from .test_meta_gtheory_faults import FACET, facet_csv
 from .test_online_counterfactual_faults import BASE as COUNTERFACTUAL
 from .test_online_counterfactual_faults import LOG as CF_LOG
@@ -20,6 +22,7 @@ from .test_online_labels_faults import TFILES, TIMED, prefs
 from .test_online_satisfaction_faults import BASE as SATISFACTION
 from .test_online_satisfaction_faults import FILES as SAT_FILES
 from .test_online_satisfaction_faults import LOG as SAT_LOG
+from .test_probe_faults import SPLIT_SHARDS, UNDEFINED
 from .test_text_faults import FILES as SESSION_FILES
 from .test_text_faults import SESSION, session
 
@@ -40,12 +43,43 @@ HUGE = "sysA,sysB,sysC,sysD\n1e20,0.25,0.38,0.45\n" + "\n".join(
     f"{0.1 + 0.01 * t:.2f},{0.2 + 0.02 * t:.2f},{0.3 + 0.01 * t:.2f},{0.4 + 0.01 * t:.2f}"
     for t in range(2, 13)) + "\n"
 
+
+
+def _line(content: str, row: str) -> str:
+    """``line N``: where ``row`` is in the file ``content``."""
+    return f"line {content.splitlines().index(row) + 1}"
+
+
+#: The undefined shard score of each file, and a split's shard scores with one.
+HOLE, HOLE_SPLIT = "2,r1,k0,", shard_csv(value="")
+HOLE_SPLIT_ROW = next(row for row in HOLE_SPLIT.splitlines() if row.endswith(","))
+HOLE_PROBE = "0,r0,k1,nan"
+_MEANS = UNDEFINED["shm.csv"].splitlines()
+#: The probe's files, the score matrix's topics in reverse order.
+REORDERED = {**UNDEFINED, "shm.csv": text([_MEANS[0], *reversed(_MEANS[1:])])}
+
 CASES = [
     # ---- meta gstudy --facet-scores: a missing score is named by its line, not its cell
     err("gstudy-facet-nan", [*FACET[:3], "bad.csv"], "bad.csv", "line 2", "1,sysA,v1,nan",
         files={"bad.csv": facet_csv(value="nan")}),
     err("gstudy-facet-empty", [*FACET[:3], "bad.csv"], "bad.csv", "line 2", "1,sysA,v1,",
         files={"bad.csv": facet_csv(value="")}),
+    # ---- an undefined shard score an empty-shard policy refuses, by its line (it named
+    # the cell only): compare --test bootstrap-anova, meta split
+    err("bootstrap-anova-undefined-score-line", BOOT_ANOVA, "undefined shard score",
+        "--empty", f"sh.csv, {_line(SHARDS_HOLED, HOLE)}", repr(HOLE),
+        files={"sh.csv": SHARDS_HOLED}),
+    err("bootstrap-anova-missing-partial-line", [*BOOT_ANOVA, "--empty", "missing"],
+        "missing replicates only whole", f"sh.csv, {_line(SHARDS_HOLED, HOLE)}",
+        repr(HOLE), files={"sh.csv": SHARDS_HOLED}),
+    err("split-undefined-shard-score-line", SHARD_SPLIT, "undefined shard score", "--empty",
+        f"shards.csv, {_line(HOLE_SPLIT, HOLE_SPLIT_ROW)}", repr(HOLE_SPLIT_ROW),
+        files={"shards.csv": HOLE_SPLIT}),
+    # the split's topics in the order of the score matrix, not of the shard scores
+    err("split-undefined-shard-score-line-reordered", [*SPLIT_SHARDS, "error"],
+        "topic '0'", "system 'r0'", "shard 'k1'",
+        f"sh.csv, {_line(UNDEFINED['sh.csv'], HOLE_PROBE)}", repr(HOLE_PROBE),
+        files=REORDERED),
     # ---- session --topics: the map lacks a session; the map and the run's line named
     err("session-map-lacks-session", session("--topics", "map.txt"),
         any_of("map.txt, session '6'", "map.txt: session '6'"), "not in the session map",

@@ -135,7 +135,7 @@ def shard_scores(path: str) -> Any:
     read = read_shard_table(path)
     from ..stats import ShardScores
 
-    return ShardScores(read.values, read.topics, read.systems, read.shards)
+    return ShardScores(read.values, read.topics, read.systems, read.shards, read.lines)
 
 
 def given_contributors(args: argparse.Namespace) -> dict[str, str] | None:

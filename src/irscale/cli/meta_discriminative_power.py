@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RNG_SEED, SIGNIFICANCE, Names, Param, Switch
+from ..core.params import MEMORY_LIMIT, RNG_SEED, SIGNIFICANCE, Names, Param, Switch
 from ..meta.params import DISCRIMINATIVE_METHOD, DISCRIMINATIVE_SAMPLES, SPREAD_SEEDS
 from ..stats.names import CONVENTION, CONVENTIONS
 from .inputs import load_matrix
@@ -28,7 +28,7 @@ def add_parser(subparsers) -> None:
     add_analysis(
         subparsers, "discriminative-power", run_discriminative_power, DP_METHOD,
         DISCRIMINATIVE_SAMPLES, SIGNIFICANCE, RNG_SEED, SPREAD_SEEDS,
-        (CONVENTION, {"choices": CONVENTIONS}), PAIRS,
+        (CONVENTION, {"choices": CONVENTIONS}), PAIRS, MEMORY_LIMIT,
         add_plot("write the ASL curves to FILE, PNG/SVG"),
         lambda p: add_scheduler(p, "the resampling"), standardise=True, aliases=["dp"],
         help="ASL of every pair and discriminative power (Sakai 2014, §5.1)",
@@ -45,7 +45,7 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
     from .. import meta
 
     options = dict(samples=args.samples, alpha=args.alpha, convention=args.convention,
-                   executor=executor)
+                   executor=executor, max_memory=args.max_memory)
     parts, results = [], {}
     for name in measure_names(matrix, args):
         table = matrix.measure(name)

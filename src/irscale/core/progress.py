@@ -340,10 +340,26 @@ def duration_text(seconds: float) -> str:
     return f"about {seconds / 86400:.3g} days"
 
 
+#: The units of :func:`time_text`, largest first: (name, seconds).
+_TIME_UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
+
+
+def time_text(seconds: float) -> str:
+    """A short time (a unit of work's) to three significant digits, in the unit that keeps
+    the number from 1 to 999 (SI prefixes): ``440 ns``, ``25.3 µs``, ``8 ms``, ``1.8 s``;
+    beyond 999 s it stays seconds (``1,230 s``), below 1 ns nanoseconds (``0.4 ns``)."""
+    rounded = float(f"{seconds:.3g}")  # first: 999.7 µs is 1 ms
+    name, size = next(((name, size) for name, size in _TIME_UNITS if rounded >= size),
+                      _TIME_UNITS[-1])
+    number = rounded / size
+    return f"{number:,.0f} {name}" if number >= 100 else f"{number:.3g} {name}"
+
+
 def announce_rest(progress: object, what: str, units: str, left: int, each: float) -> None:
     """``irscale: WHAT: LEFT more UNITS at T each (measured), about D`` when the rest of a
-    computation, timed on its first part (``each`` seconds per unit), would take more than
-    :data:`NOTICE_SECONDS` and its progress is shown (``progress is True``)."""
+    computation, timed on its first part (``each`` seconds per unit, ``T`` as
+    :func:`time_text` writes it), would take more than :data:`NOTICE_SECONDS` and its
+    progress is shown (``progress is True``)."""
     if progress is True and each * left > NOTICE_SECONDS:
-        notice(f"{what}: {left:,} more {units} at {each * 1e3:.2g} ms each (measured), "
+        notice(f"{what}: {left:,} more {units} at {time_text(each)} each (measured), "
                f"{duration_text(each * left)}")

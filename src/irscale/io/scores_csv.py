@@ -21,9 +21,9 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -333,15 +333,37 @@ SHARD_HEADER = ("topic", "run", "shard", "value")
 
 
 @dataclass(frozen=True)
+class CellLines:
+    """Where the row of every (topic, run, level) cell of a long table read from
+    ``source`` is: the (line, text) ``rows[index[t, r, k]]``, the axes labelled by
+    ``labels``."""
+
+    source: str
+    labels: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    index: np.ndarray
+    rows: Sequence[tuple[int, str]]
+
+    def where(self, cell: Hashable) -> dict[str, Any]:
+        """``source``, ``line`` and ``text`` of the row of ``cell``, a (topic, run, level)
+        tuple of labels, for an error (:class:`~irscale.core.scorematrix.RowPlaces`)."""
+        labels = cast(tuple[str, str, str], cell)
+        at = tuple(axis.index(label) for axis, label in zip(self.labels, labels, strict=True))
+        line, text = self.rows[int(self.index[at])]
+        return {"source": self.source, "line": line, "text": text}
+
+
+@dataclass(frozen=True)
 class ShardTable:
     """What a shard-score CSV holds: ``values[topic, run, shard]`` (NaN: undefined, an
-    empty value in the file) and the labels of each axis, in the order they first appear."""
+    empty value in the file), the labels of each axis, in the order they first appear, and
+    the line of every cell."""
 
     values: np.ndarray
     topics: tuple[str, ...]
     systems: tuple[str, ...]
     shards: tuple[str, ...]
     source: str
+    lines: CellLines
 
 
 def read_shard_table(path: object, facet: str = "shard", *,
@@ -353,7 +375,10 @@ def read_shard_table(path: object, facet: str = "shard", *,
     needs a score in every cell"), an error naming the file, line and text; every (topic,
     run, shard) must appear exactly once (a missing or repeated one is an error naming
     it). ``facet`` names the third column instead of ``shard`` (``variant``,
-    ``assessor``: the scores of a G-study's second facet)."""
+    ``assessor``: the scores of a G-study's second facet).
+
+    The rows are checked as arrays (:func:`_shard_cells`); the first row refused is then
+    named by :func:`_refuse_shard_row`, the check of one row."""
     source, _ = _source_and_measure(path)
     rows = _rows(path, source)
     header, body = rows[0], rows[1:]
@@ -365,41 +390,103 @@ def read_shard_table(path: object, facet: str = "shard", *,
     if not body:
         raise EmptyInputError(f"the {facet} scores have a header but no data row",
                               source=source, line=header.line, text=header.text)
-    cells: dict[tuple[str, str, str], float] = {}
-    seen: dict[tuple[str, str, str], int] = {}
-    for row in body:
-        if len(row.fields) != len(names):
-            raise InputFormatError(f"expected {len(names)} comma-separated fields "
-                                   f"(topic, run, {facet}, value), got {len(row.fields)}",
-                                   source=source, line=row.line, text=row.text)
-        topic, run, level = (f.strip() for f in row.fields[:3])
-        key = (topic, run, level)
-        for name, text in zip(names, key, strict=False):
-            if not text:
-                raise InputFormatError(f"empty {name}", source=source, line=row.line,
-                                       text=row.text)
-        if key in seen:
-            raise InputFormatError(f"topic {topic!r}, run {run!r}, {facet} {level!r} appears "
-                                   f"twice (lines {seen[key]} and {row.line})", source=source,
-                                   line=row.line, text=row.text)
-        seen[key] = row.line
-        if required is not None and row.fields[3].strip().lower() in MISSING:
-            raise InputFormatError(f"no score of run {run!r} for topic {topic!r} in {facet} "
-                                   f"{level!r}: {required}", source=source, line=row.line,
-                                   text=row.text)
-        cells[key] = _cell_value(row.fields[3], run, 3, row, source, True)
-    topics, runs, levels = (tuple(dict.fromkeys(key[axis] for key in cells))
-                            for axis in range(3))
-    if len(cells) != len(topics) * len(runs) * len(levels):
-        topic, run, level = next(key for key in itertools.product(topics, runs, levels)
-                                 if key not in cells)
+    widths = np.fromiter(map(len, (row.fields for row in body)), np.intp, len(body))
+    wrong = np.flatnonzero(widths != len(names))
+    checked = body[:int(wrong[0])] if wrong.size else body  # the rows before the first misfit
+    labels, codes, numbers = _shard_cells(checked, names, source, required)
+    if wrong.size:
+        raise InputFormatError(f"expected {len(names)} comma-separated fields "
+                               f"(topic, run, {facet}, value), got {len(body[wrong[0]].fields)}",
+                               source=source, line=body[wrong[0]].line,
+                               text=body[wrong[0]].text)
+    shape = tuple(len(axis) for axis in labels)
+    index = np.full(math.prod(shape), -1, dtype=np.intp)
+    index[np.ravel_multi_index(codes, shape)] = np.arange(len(body))
+    if (index < 0).any():
+        topic, run, level = (axis[int(at)] for axis, at in
+                             zip(labels, np.unravel_index(int(np.argmax(index < 0)), shape),
+                                 strict=True))
         hint = " (write an empty value for an undefined score)" if facet == "shard" else ""
         raise InputError(f"no score of run {run!r} for topic {topic!r} in {facet} {level!r}"
                          f"{hint}", source=source)
-    values = np.array([cells[key] for key in itertools.product(topics, runs, levels)],
-                      dtype=np.float64).reshape(len(topics), len(runs), len(levels))
-    return ShardTable(values=values, topics=topics, systems=runs, shards=levels,
-                      source=source)
+    return ShardTable(values=numbers[index].reshape(shape), topics=labels[0],
+                      systems=labels[1], shards=labels[2], source=source,
+                      lines=CellLines(source, labels, index.reshape(shape),
+                                      [(row.line, row.text) for row in body]))
+
+
+def _shard_cells(body: Sequence[_Row], names: tuple[str, ...], source: str,
+                 required: str | None
+                 ) -> tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+                            tuple[np.ndarray, ...], np.ndarray]:
+    """The rows of shard scores (of four fields each) as arrays: the labels of each axis
+    in the order they first appear, every row's code on each axis and its value (NaN:
+    undefined). The first row refused (an empty label, a repeated cell, a value that is
+    not a finite number, an undefined one where ``required``) is named by
+    :func:`_refuse_shard_row`."""
+    count = len(body)
+    cells = np.array([row.fields for row in body], dtype=str).reshape(count, len(names))
+    keys = np.char.strip(cells[:, :3])
+    labels, codes = [], []
+    for axis in range(3):
+        found, first, inverse = np.unique(keys[:, axis], return_index=True,
+                                          return_inverse=True)
+        order = np.argsort(first)
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        labels.append(tuple(found[order].tolist()))
+        codes.append(rank[inverse])
+    flat = np.ravel_multi_index(codes, tuple(len(axis) for axis in labels))
+    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+    first = first[inverse]
+    text = np.char.strip(cells[:, 3])
+    missing = np.isin(np.char.lower(text), list(MISSING))
+    # float() reads what a score may hold, and also other scripts' digits and 1_000: a
+    # value holding a character beyond ASCII or "_" is left NaN, refused below
+    points = text.view(np.uint32).reshape(count, text.dtype.itemsize // 4)
+    plain = ~missing & ~((points > 127) | (points == ord("_"))).any(axis=1)
+    numbers = np.full(count, np.nan)
+    try:
+        numbers[plain] = text[plain].astype(np.float64)
+    except ValueError:  # a value that is no number: left NaN, refused below
+        numbers[plain] = [_float_or_nan(value) for value in text[plain].tolist()]
+    refused = ((keys == "").any(axis=1) | (first != np.arange(count))
+               | (~missing & ~np.isfinite(numbers)))
+    if required is not None:
+        refused |= missing
+    if refused.any():
+        at = int(np.argmax(refused))
+        _refuse_shard_row(body[at], names, source, required,
+                          body[first[at]].line if first[at] != at else None)
+    return (labels[0], labels[1], labels[2]), tuple(codes), numbers
+
+
+def _float_or_nan(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def _refuse_shard_row(row: _Row, names: tuple[str, ...], source: str, required: str | None,
+                      repeats: int | None) -> None:
+    """Raise the error that names a row of shard scores found wrong, the first of: an
+    empty label, a cell that appeared on line ``repeats`` already, an undefined value
+    where ``required`` (why), a value that is not a finite number."""
+    topic, run, level = (f.strip() for f in row.fields[:3])
+    for name, label in zip(names, (topic, run, level), strict=False):
+        if not label:
+            raise InputFormatError(f"empty {name}", source=source, line=row.line,
+                                   text=row.text)
+    if repeats is not None:
+        raise InputFormatError(f"topic {topic!r}, run {run!r}, {names[2]} {level!r} appears "
+                               f"twice (lines {repeats} and {row.line})", source=source,
+                               line=row.line, text=row.text)
+    if required is not None and row.fields[3].strip().lower() in MISSING:
+        raise InputFormatError(f"no score of run {run!r} for topic {topic!r} in {names[2]} "
+                               f"{level!r}: {required}", source=source, line=row.line,
+                               text=row.text)
+    _cell_value(row.fields[3], run, 3, row, source, True)
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..core.budget import check_memory, format_size
+from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.notebook import HtmlRepr
 from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, phase_progress, progress_callback
@@ -57,6 +57,7 @@ from ..parallel import ExecutorArg, check_workers, executor_scope, is_local, is_
 from ..stats import pairwise_tests, randomized_tukey_hsd
 from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ..stats.effects import standard_error
+from ..stats.randomized_tukey import check_ranges_memory
 from ..stats.resampling import (
     CONVENTIONS,
     Convention,
@@ -189,15 +190,17 @@ def _top_chunk(w: np.ndarray, rank: int, gen: np.random.Generator, size: int) ->
     return top
 
 
-def check_required_memory(samples: int, alpha: float, pairs: int) -> None:
+def check_required_memory(samples: int, alpha: float, pairs: int,
+                          max_memory: str | int | None = None) -> None:
     """Refuse B = ``samples`` whose ⌊Bα⌉ largest |t*| of every pair
-    (:func:`bootstrap_required_differences`: kept, with room for as many more) exceed the
-    memory limit (:func:`irscale.core.budget.check_memory`)."""
+    (:func:`bootstrap_required_differences`: kept, with room for as many more) exceed
+    ``max_memory`` (:func:`irscale.core.budget.check_memory`, ``--max-memory``)."""
     rank = max(1, round(samples * alpha))
     need = 8.0 * pairs * _pool_width(rank)
     check_memory(need, f"-B/--samples {samples:,} at alpha {alpha}: the bootstrap keeps the "
                  f"{rank:,} largest |t*| of each of {pairs:,} pairs of systems: about "
-                 f"{format_size(need)}", "fewer -B/--samples")
+                 f"{format_size(need)}", "fewer -B/--samples", max_memory=max_memory,
+                 option=MAX_MEMORY)
 
 
 def _pool_width(rank: int) -> int:
@@ -269,6 +272,7 @@ def discriminative_power(
     progress: ProgressArg = False,
     B: int | None = None,
     executor: ExecutorArg = "local",
+    max_memory: str | int | None = None,
 ) -> DiscriminativePower:
     """ASL of every pair and the discriminative power of one measure (module docs).
 
@@ -278,7 +282,8 @@ def discriminative_power(
     ``None``; ``progress``: a bool or a callable ``progress(done, total)`` (the bootstrap counts its
     two passes over the B samples, total 2B); ``workers`` / ``executor``: where the samples are
     drawn (:mod:`irscale.parallel`: local threads, or a Dask cluster; the same results for a seed
-    either way).
+    either way). ``max_memory``: what the samples kept may take (bytes or a size such as
+    ``"2G"``; default half of the RAM): a B beyond it is refused before any work.
     """
     if B is not None:
         if samples != 1000 and samples != B:
@@ -301,7 +306,7 @@ def discriminative_power(
             return discriminative_power(data, method, measure=measure, samples=samples,
                                         alpha=alpha, rng=rng, convention=convention,
                                         strict=strict, workers=workers, progress=progress,
-                                        executor=ready)
+                                        executor=ready, max_memory=max_memory)
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
     label = measure or getattr(data, "measures", ("score",))[0]
@@ -314,7 +319,7 @@ def discriminative_power(
     estimated = critical = None
     excluded = 0
     if method == "bootstrap":
-        check_required_memory(samples, alpha, len(i))
+        check_required_memory(samples, alpha, len(i), max_memory)
         # the t_α of every pair first: its samples cost 2.5 to 7 times the test's
         # (benchmarks/bench_dp_estimate.py), so the time of the rest, measured on the first
         # samples, errs long (each pass draws the same samples from its copy of the seeds)
@@ -332,10 +337,11 @@ def discriminative_power(
                        significant=result.columns["p"] <= alpha, required_diff=required)
         note = "paired studentised bootstrap test, Sakai (2014), Fig. 11-12 (|t*| >= |t|)"
     else:
+        check_ranges_memory(samples, max_memory, MAX_MEMORY)
         result = randomized_tukey_hsd(values, samples=samples, alpha=alpha,
                                       rng=copy_seed(seeds), convention=convention,
                                       strict=strict, workers=workers, executor=executor,
-                                      progress=progress)
+                                      progress=progress, max_memory=max_memory)
         critical = float(result.critical_value)  # type: ignore[arg-type]
         columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
                        significant=result.columns["p"] <= alpha)

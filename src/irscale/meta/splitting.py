@@ -411,13 +411,15 @@ def _check_undefined(shard_values: np.ndarray, topics: tuple[str, ...],
                      chosen: Mapping[str, Mapping[str, object]]) -> None:
     """The empty-shard policy of every shard model on the whole table, before the splits
     (whose scores have lost their labels): ``error``, the first undefined score named by
-    its topic, system and shard; any other, a warning that says how many it applies to."""
+    its topic, system and shard (and by its file, line and text where it was read); any
+    other, a warning that says how many it applies to."""
     missing = int(np.isnan(shard_values).sum())
     if not missing:
         return
     labels = shards.shards if isinstance(shards, ShardScores) else tuple(
         f"shard{k + 1}" for k in range(shard_values.shape[2]))
-    table = ShardScores(shard_values, topics, systems, labels)
+    lines = shards.lines if isinstance(shards, ShardScores) else None
+    table = ShardScores(shard_values, topics, systems, labels, lines)
     for name in needed:
         if is_shard_procedure(name):
             policy = str(chosen.get(name, {}).get("empty", "error"))

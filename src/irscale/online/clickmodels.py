@@ -119,6 +119,9 @@ __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
 
 #: The click models, by name.
 MODELS = CLICK_MODELS
+#: ``α[s, r]`` and ``σ[s, r]`` (None: no satisfaction) of a log's shown documents
+#: (:meth:`ClickModel.pair_values`).
+PairValues = tuple[np.ndarray, np.ndarray | None]
 ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm", "gctr", "rctr", "dctr"]
 
 
@@ -144,7 +147,7 @@ class ClickModel(TableResult):
     prior: tuple[float, float] = (PRIOR, PRIOR)
 
     # ---- the parameters on a log
-    def pair_values(self, log: ClickLog) -> tuple[np.ndarray, np.ndarray | None]:
+    def pair_values(self, log: ClickLog) -> PairValues:
         """``α[s, r]`` (and ``σ[s, r]`` for DBN/SDBN) of the log's shown documents; the
         prior where the model has no value; 0 beyond a session's length."""
         code, pairs = pair_codes(log)
@@ -159,9 +162,11 @@ class ClickModel(TableResult):
         alpha[~valid] = 0.0
         return alpha, sigma
 
-    def _chain(self, log: ClickLog) -> tuple[np.ndarray, np.ndarray, float, float, float]:
-        """(α, σ, g0, g0', g1) of the cascade models on ``log``."""
-        alpha, sigma = self.pair_values(log)
+    def _chain(self, log: ClickLog, values: PairValues
+               ) -> tuple[np.ndarray, np.ndarray, float, float, float]:
+        """(α, σ, g0, g0', g1) of the cascade models on ``log``, given its
+        :meth:`pair_values`."""
+        alpha, sigma = values
         m = self.model
         if m == "cm":
             return alpha, np.ones_like(alpha), 1.0, 1.0, 0.0
@@ -206,11 +211,13 @@ class ClickModel(TableResult):
     def click_probabilities(self, log: ClickLog) -> np.ndarray:
         """``P(C_r = 1)`` of every (session, rank) of ``log``, unconditional (the clicks
         of the log are not used); 0 beyond a session's length."""
-        return widened(self._probabilities(self._ranks_of(log)), log.serp_size)
+        shown = self._ranks_of(log)
+        return widened(self._probabilities(shown, self.pair_values(shown)), log.serp_size)
 
-    def _probabilities(self, log: ClickLog) -> np.ndarray:
-        alpha, _ = self.pair_values(log)
-        return self._full_probabilities(alpha, log.serp_size, self._chain(log)
+    def _probabilities(self, log: ClickLog, values: PairValues) -> np.ndarray:
+        """``P(C_r = 1)`` of every (session, rank) of ``log``, given its
+        :meth:`pair_values`."""
+        return self._full_probabilities(values[0], log.serp_size, self._chain(log, values)
                                         if self.model not in INDEPENDENT_CLICK_MODELS
                                         else None)
 
@@ -220,7 +227,8 @@ class ClickModel(TableResult):
         satisfaction)."""
         if self.model in INDEPENDENT_CLICK_MODELS:
             return None
-        return np.array(np.broadcast_to(self._chain(log)[1], log.doc.shape))
+        return np.array(np.broadcast_to(self._chain(log, self.pair_values(log))[1],
+                                        log.doc.shape))
 
     def _full_probabilities(self, alpha: np.ndarray, n: int, chain: Any) -> np.ndarray:
         if self.model in INDEPENDENT_CLICK_MODELS and self.model != "ubm":
@@ -242,12 +250,16 @@ class ClickModel(TableResult):
     def session_loglik(self, log: ClickLog) -> np.ndarray:
         """``log P(C^s)`` of every session of ``log`` (natural logarithm)."""
         log = self._ranks_of(read_click_log(log))
+        return self._session_loglik(log, self.pair_values(log))
+
+    def _session_loglik(self, log: ClickLog, values: PairValues) -> np.ndarray:
+        """:meth:`session_loglik` of ``log`` (cut to its ranks), given its
+        :meth:`pair_values`."""
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.model in INDEPENDENT_CLICK_MODELS:
-                alpha, _ = self.pair_values(log)
-                return examination_posteriors(alpha, self._exam_matrix(log),
+                return examination_posteriors(values[0], self._exam_matrix(log),
                                                log.clicks & log.valid)[2].sum(axis=1)
-            alpha, sigma, g0, gs0, gs1 = self._chain(log)
+            alpha, sigma, g0, gs0, gs1 = self._chain(log, values)
             lay = Layout.of(log.clicks, log.valid)
             at_clicks = np.ascontiguousarray(np.broadcast_to(sigma, alpha.shape).T).ravel()
             return chain_posteriors(np.ascontiguousarray(alpha.T), at_clicks[lay.click_at],
@@ -262,7 +274,8 @@ class ClickModel(TableResult):
         log = read_click_log(log)
         n = log.serp_size
         log = self._ranks_of(log)  # ranks beyond: no session, perplexity NaN
-        full = self._probabilities(log)
+        values = self.pair_values(log)  # the pairs' index built once, for both steps
+        full = self._probabilities(log, values)
         valid = log.valid
         with np.errstate(divide="ignore"):
             logs = np.where(log.clicks, np.log2(full), np.log2(1.0 - full))
@@ -270,7 +283,7 @@ class ClickModel(TableResult):
         count = valid.sum(axis=0)
         with np.errstate(invalid="ignore", divide="ignore"):
             per_rank = np.exp2(-logs.sum(axis=0) / count)
-        session = self.session_loglik(log)
+        session = self._session_loglik(log, values)
         beyond = n - log.serp_size
         rows = [str(r) for r in range(1, n + 1)] + ["all"]
         frame = pd.DataFrame({
@@ -312,7 +325,8 @@ class ClickModel(TableResult):
         page = log
         if self.model not in INDEPENDENT_CLICK_MODELS or self.model == "ubm":
             log = self._ranks_of(log)  # the loops below: the same draws, on the ranks shown
-        alpha, _ = self.pair_values(log)
+        values = self.pair_values(log)
+        alpha = values[0]
         n = log.serp_size
         s = len(alpha)
         clicks = np.zeros((s, n), dtype=bool)
@@ -327,7 +341,7 @@ class ClickModel(TableResult):
                 clicks[:, j] = generator.random(s) < p
                 previous = np.where(clicks[:, j], j + 1, previous)
         else:
-            _, sigma, g0, gs0, gs1 = self._chain(log)
+            _, sigma, g0, gs0, gs1 = self._chain(log, values)
             examined = np.ones(s, dtype=bool)
             for j in range(n):
                 u = generator.random((s, 3))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.budget import check_memory, format_size
+from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.progress import ProgressArg
 from ..parallel import ExecutorArg
 from .resampling import (
@@ -75,6 +75,18 @@ def sample_ranges(
     return np.concatenate(parts)
 
 
+def check_ranges_memory(samples: int, max_memory: str | int | None = None,
+                        option: str | None = None) -> None:
+    """Refuse B = ``samples`` whose ranges (kept for intervals at any level) exceed
+    ``max_memory`` (:func:`irscale.core.budget.check_memory`; ``option``: the caller's
+    limit option, named in the message)."""
+    need = RANGE_BYTES * float(samples)
+    check_memory(need, f"{samples:,} samples (-B/--samples, samples) of randomised Tukey "
+                 f"HSD keep their ranges for intervals at any level: about "
+                 f"{format_size(need)}", "fewer -B/--samples", max_memory=max_memory,
+                 option=option)
+
+
 def randomized_tukey_hsd(
     data: object,
     *,
@@ -87,20 +99,19 @@ def randomized_tukey_hsd(
     workers: int | None = None,
     progress: ProgressArg = False,
     executor: ExecutorArg = "local",
+    max_memory: str | int | None = None,
 ) -> PairwiseComparisons:
     """Randomised Tukey HSD over all pairs of systems (see the module docstring).
 
     ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None``; ``progress``: a bool or
     a callable ``progress(done, total)``; ``workers`` / ``executor``: where the samples are drawn
     (:mod:`irscale.parallel`). ``confidence_interval(level)`` of the result uses the (level)
-    quantile of the same sampled ranges."""
+    quantile of the same sampled ranges. ``max_memory``: the limit of the ranges kept
+    (bytes or a size such as ``"2G"``; default half of the RAM)."""
     alpha = check_alpha(alpha)
     rng = check_rng(rng)
     check_resampling("two-sided", samples, convention, workers, progress, executor)
-    need = RANGE_BYTES * float(samples)
-    check_memory(need, f"{samples:,} samples (-B/--samples, samples) of randomised Tukey "
-                 f"HSD keep their ranges for intervals at any level: about "
-                 f"{format_size(need)}", "fewer -B/--samples")
+    check_ranges_memory(samples, max_memory, None if max_memory is None else MAX_MEMORY)
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
     ranges = np.sort(sample_ranges(values, samples, seed_sequence(rng=rng),

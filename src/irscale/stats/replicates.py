@@ -220,7 +220,7 @@ def _missing_replicates(scores: ShardScores, empty: str, resample: str) -> None:
                          f"numbers of runs); topic {scores.topics[t]!r}, system "
                          f"{scores.systems[s]!r}, shard {scores.shards[k]!r} is missing on "
                          "some topics only: choose the empty-shard policy zero, drop-topic "
-                         "or drop-shard")
+                         "or drop-shard", **scores.where(t, s, k))
     if (counts == 0).any():
         raise InputError(f"system {scores.systems[int(np.argmin(counts))]!r} has no score: "
                          "leave it out")

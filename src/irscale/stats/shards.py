@@ -41,14 +41,15 @@ Empty shards
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.edge import about
+from ..core.scorematrix import RowPlaces
 from ..errors import AlignmentError, InputError
 from ._factorial import parse_model
 from .anova import fit_model
@@ -78,12 +79,17 @@ EmptyPolicy = Literal["error", "zero", "drop-topic", "drop-shard", "missing"]
 
 @dataclass(frozen=True, eq=False)
 class ShardScores:
-    """Scores ``values[topic, system, shard]`` (NaN: undefined, e.g. an empty shard)."""
+    """Scores ``values[topic, system, shard]`` (NaN: undefined, e.g. an empty shard).
+
+    ``lines``: where each score was read, for messages (:meth:`where`): the reader's
+    places of its (topic, system, shard) cells (:class:`~irscale.io.scores_csv.CellLines`),
+    or None for scores not read from a file."""
 
     values: np.ndarray
     topics: tuple[str, ...]
     systems: tuple[str, ...]
     shards: tuple[str, ...]
+    lines: RowPlaces | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         values = np.asarray(self.values, dtype=np.float64)
@@ -152,11 +158,18 @@ class ShardScores:
                  for lab, c in zip(labels, (topic, system, shard), strict=True)]
         values = np.full(tuple(len(lab) for lab in labels), np.nan)
         values[index[0], index[1], index[2]] = pd.to_numeric(frame[value]).to_numpy(np.float64)
-        return cls(values, *labels)
+        return cls(values, labels[0], labels[1], labels[2])
 
     @property
     def shape(self) -> tuple[int, int, int]:
         return self.values.shape
+
+    def where(self, t: int, s: int, k: int) -> dict[str, Any]:
+        """The file, line and text of the score of cell ``[t, s, k]``, as the keywords of
+        :class:`~irscale.errors.InputError`; empty for scores not read from a file."""
+        if self.lines is None:
+            return {}
+        return self.lines.where((self.topics[t], self.systems[s], self.shards[k]))
 
     def empty_cells(self) -> list[tuple[str, str]]:
         """(topic, shard) pairs where every system's score is NaN (empty shards)."""
@@ -180,8 +193,8 @@ def _apply_policy(scores: ShardScores, empty: EmptyPolicy) -> tuple[np.ndarray, 
         raise InputError(
             f"{count} undefined shard score(s), e.g. topic {scores.topics[t]!r}, system "
             f"{scores.systems[s]!r}, shard {scores.shards[k]!r}: choose an empty-shard policy "
-            f"with --empty (empty=...): {', '.join(EMPTY_POLICIES[1:])}"
-        )
+            f"with --empty (empty=...): {', '.join(EMPTY_POLICIES[1:])}",
+            **scores.where(t, s, k))
     if empty == "zero":
         return np.where(missing, 0.0, values), f"{count} undefined score(s) set to 0"
     if empty == "drop-topic":
@@ -214,9 +227,8 @@ def shard_anova(
     formula, name, fake = SHARD_MODELS.get(model, (model, "shard ANOVA", False))
     terms = parse_model(formula, FACTORS)
     if transform == "arcsine":
-        scores = ShardScores(arcsine(scores.values, FACTORS, (scores.topics, scores.systems,
-                                                               scores.shards)),
-                             scores.topics, scores.systems, scores.shards)
+        scores = replace(scores, values=arcsine(scores.values, FACTORS, (
+            scores.topics, scores.systems, scores.shards)))
     values, note = _apply_policy(scores, empty)
     if values.shape[0] < 2 or values.shape[1] < 2:
         raise InputError("at least two topics and two systems are needed")
