@@ -35,12 +35,12 @@ floor.
 With ``--cores 1 2 8 16`` the irscale command runs pinned to each of those numbers of
 cores (the first usable ones) instead of all and one, and the table gives each count's
 speed-up and peak memory over one core's (the sixteen-core target: ≥ 8 × and ≤ 1.1 × the
-peak); ``--tune`` runs each count also with ``IRSCALE_TUNE_MEMORY=1``; ``--baseline PATH``
-runs every count also with another build of irscale (an A/B in one loop); ``--no-parse``
-leaves out the bare parse and the floor.
+peak); ``--tune`` runs each count also with ``IRSCALE_TUNE_MEMORY=1``;
+``--baseline [NAME=]PATH`` (repeatable) runs every count also with another build of
+irscale (an A/B in one loop); ``--no-parse`` leaves out the bare parse and the floor.
 
     python benchmarks/bench_cores.py [--cases i ii] [--repeat 5] [--cores 1 2 8 16] [--tune]
-        [--baseline PATH] [--no-parse] [--markdown docs/benchmarks.md]
+        [--baseline [NAME=]PATH ...] [--no-parse] [--markdown docs/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -103,16 +103,21 @@ class Variant(NamedTuple):
     one: str
 
 
-def irscale_variants(cores: list[str], tune: bool, baseline: Path | None
+def irscale_variants(cores: list[str], tune: bool, baselines: list[str]
                      ) -> dict[str, Variant]:
     """The irscale variants by label, each core count of ``cores`` and one core, with and
-    without ``IRSCALE_TUNE_MEMORY=1`` (``tune``), of this build and of ``baseline`` (an
-    irscale source tree or install, put first on ``PYTHONPATH``)."""
+    without ``IRSCALE_TUNE_MEMORY=1`` (``tune``), of this build and of each of
+    ``baselines`` (``NAME=PATH``: the irscale of PATH, a source tree's ``src`` or an
+    install's site folder, put first on ``PYTHONPATH``; ``PATH`` alone is named
+    "baseline")."""
     usable = sorted(os.sched_getaffinity(0))
     counts = sorted({len(usable) if c == "all" else int(c) for c in cores} | {1})
     if counts[-1] > len(usable):
         raise SystemExit(f"--cores {counts[-1]}: this process may use {len(usable)} cores")
-    builds = {"irscale": {}} | ({"baseline": {"PYTHONPATH": str(baseline)}} if baseline else {})
+    builds: dict[str, dict[str, str]] = {"irscale": {}}
+    for given in baselines:
+        name, _, path = given.rpartition("=")
+        builds[name or "baseline"] = {"PYTHONPATH": str(Path(path).resolve())}
     variants: dict[str, Variant] = {}
     for build, path in builds.items():
         for tuned in (False, True) if tune else (False,):
@@ -219,9 +224,9 @@ def main(argv: list[str] | None = None) -> int:
                         "core)")
     parser.add_argument("--tune", action="store_true",
                         help="also run each count with IRSCALE_TUNE_MEMORY=1")
-    parser.add_argument("--baseline", type=Path, default=None, metavar="PATH",
+    parser.add_argument("--baseline", action="append", default=[], metavar="[NAME=]PATH",
                         help="also run every count with the irscale of PATH (a source tree's "
-                        "src or an install's site folder) first on PYTHONPATH")
+                        "src or an install's site folder) first on PYTHONPATH (repeatable)")
     parser.add_argument("--no-parse", action="store_true",
                         help="leave out the bare parse and the floor")
     parser.add_argument("--markdown", type=Path, default=None,
