@@ -19,7 +19,7 @@ same one), beside the floor of the interpreter itself (``python -c pass``) and t
 of the command line's entry module; every process imports a byte-compiled copy of the
 sources taken at the start, as ``bench_eval.py`` does (:func:`bench_eval.take_snapshot`).
 
-The targets of issue 69 (item 1) are ratios to ``python -c pass`` of the same interpreter,
+The start-up targets are ratios to ``python -c pass`` of the same interpreter,
 reported for wall and CPU time: ``irscale eval`` of a 10-line run with the official measures
 ≤ :data:`EVAL_RATIO` ×, ``irscale --help``, every ``--help`` and every usage error ≤
 :data:`USAGE_RATIO` ×; and ``irscale eval -q`` of a TREC track run (50 topics × 1,000
@@ -229,7 +229,7 @@ def markdown(rows: list[dict], floors: dict[str, dict[str, float]], meta: dict) 
              f"the ratio targets name. Target: every command line ≤ {TARGET} s of CPU: "
              f"**{met}** (most: `{worst['command']}`, {worst['cpu_s']:.3f} s; the slowest by "
              f"the wall clock, under the load above: `{slowest['command']}`, "
-             f"{slowest['wall_s']:.3f} s). Ratio targets (issue 69, item 1):", "",
+             f"{slowest['wall_s']:.3f} s). Ratio targets of the start-up:", "",
              *ratio_targets(rows, floor), "",
              "| floor | wall s | CPU s |", "|---|---:|---:|"]
     lines += [f"| `{label}` | {value['wall_s']:.3f} | {value['cpu_s']:.3f} |"
