@@ -19,6 +19,7 @@
 use rayon::prelude::*;
 
 use super::radix::{self, Keyed};
+use super::residues::{self, Plan};
 
 /// One group: `A` and `B` sorted ascending, with the runs of each entry.
 #[derive(Clone, Copy)]
@@ -358,6 +359,13 @@ pub fn scan(
     let n_buckets = edges.len().saturating_sub(1);
     if n_buckets == 0 {
         return (Vec::new(), vec![0; queries.len()]);
+    }
+    // many buckets of a residue structure: counted class by class (no sort, no hash)
+    let plan = (n_buckets >= residues::MIN_BUCKETS)
+        .then(|| Plan::new(groups, edges[0], edges[n_buckets]))
+        .flatten();
+    if let Some(plan) = plan {
+        return residues::scan(&plan, edges, queries, strict);
     }
     // queries as "≤ q" (integers: < q is ≤ q − 1), sorted, grouped by bucket
     let mut order: Vec<(usize, i64, usize)> = queries
