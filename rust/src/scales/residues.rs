@@ -1,26 +1,31 @@
 //! The streaming pass of the integer pair engine ([`super::int_pairs::scan`]) class by
-//! class, where every `a` shares one residue: no sort and no hash of the candidate pairs.
+//! class, where the `a`s share a residue: no sort and no hash of the candidate pairs.
 //!
-//! When every `a` of every group is `≡ c (mod M)`, a sum `a + b` is `≡ c + b (mod M)`: its
-//! residue `ρ` is fixed by `b` alone, so equal sums come from the `b`s of one residue class.
-//! With `a = c + M·a'` and `b + c = ρ + M·b''`, a value is `ρ + M·(a' + b'')`: within a
-//! class the distinct values are the distinct `s = a' + b''`. Each class marks its `s` in a
-//! bitmap of the range of `s` that the call's edges allow (one bit set per candidate pair),
-//! then one sweep of the bitmap counts the set bits below every threshold (bucket edges and
-//! queries) and clears it. The classes are disjoint, so the counts of the classes add up.
+//! When every `a` of a *part* (a group's `a`s of one residue) is `≡ c (mod K)`, a sum
+//! `a + b` is `≡ c + b (mod K)`: its residue `ρ` is fixed by `b` and the part, so equal
+//! sums come from the `(part, b)` entries of one residue class. With `a = c + K·a''` and
+//! `b + c = ρ + K·b''`, a value is `ρ + K·(a'' + b'')`: within a class the distinct values
+//! are the distinct `s = a'' + b''`. Each class marks its `s` in a bitmap of the range of
+//! `s` that the call's edges allow (one bit set per candidate pair), then one sweep of the
+//! bitmap's occupied words counts the set bits below every threshold (bucket edges and
+//! queries) and clears it. Classes are disjoint, so their counts add up.
 //!
-//! AP's integer keys have this structure (Ferrante, Ferro and Fuhr, "Towards meaningful
-//! statements in IR evaluation: mapping evaluation measures to interval scales", IEEE
-//! Access 2021, §5.2.2; `irscale.scales.average_precision`): `S·L = Σ C(i)·L/i`, and a
-//! prefix cut after h ranks only has ranks `i ≤ h`, whose `L/i` are multiples of
-//! `M = Π q^(e_N(q) − e_h(q))` over the primes q (`q^e_x` the largest power of q ≤ x). At
-//! N = 30 and h = 12, `M = 84,021,990`: about 91,000 classes, each with 831,601 values of
-//! `s` (a 102 KB bitmap, in the second-level cache).
+//! `K = M·f`: `M` is the common factor of the `a`s (`a ≡ base mod M`), and the parts split
+//! each group's `a`s by their residue modulo `f`, the smallest refinement that keeps a
+//! class's range within [`MAX_BITS`] at the fewest entries. AP's integer keys have this
+//! structure (Ferrante, Ferro and Fuhr, "Towards meaningful statements in IR evaluation:
+//! mapping evaluation measures to interval scales", IEEE Access 2021, §5.2.2;
+//! `irscale.scales.average_precision`): `S·L = Σ C(i)·L/i` and the prefix cut after h
+//! ranks only has ranks `i ≤ h`, whose `L/i` are multiples of `M = Π q^(e_N(q) − e_h(q))`
+//! over the primes q (`q^e_x` the largest power of q ≤ x); at N = 30, h = 15, `M =
+//! 6,463,230 = 2·3·5·17·19·23·29` and `f = 13` (rank 13 is the prefix's only multiple of
+//! 13): 1.7 million entries in 90,736 classes of at most 831,600 values of `s` (a 102 KB
+//! bitmap, in the second-level cache), for 0.9·10^9 candidate pairs.
 //!
-//! Work: one bit set per candidate pair in range, two binary searches per `b`, a sort of
-//! the `b`s by residue, and a sweep of `(classes) × (range of s) / 64` words. The classes
-//! are shared out between threads and their counts summed (integers), so every number is
-//! the same whatever the thread count.
+//! Work: one bit set per candidate pair in range, two binary searches and a sort key per
+//! entry, and a sweep of each class's occupied words (148 million words at N = 30). The
+//! classes are shared out between threads and their counts summed (integers), so every
+//! number is the same whatever the thread count.
 
 use rayon::prelude::*;
 
@@ -30,24 +35,29 @@ use super::int_pairs::Group;
 const MAX_BITS: i64 = 1 << 21;
 /// Largest magnitude of a value, an edge or a sum's part (sums stay within 64 bits).
 const MAX_MAGNITUDE: i64 = 1 << 61;
-/// Fewest buckets a call must span for the classes to pay: their set-up (a residue and a
-/// sort per `b`) costs about as much as the sort of a few buckets' pairs.
+/// Refinements `f` tried above the smallest that fits [`MAX_BITS`].
+const REFINEMENTS: i64 = 64;
+/// Most entries per `b` (parts of its group) for the classes to pay.
+const MAX_PARTS: usize = 16;
+/// Fewest buckets a call must span for the classes to pay: their set-up (a sort key and
+/// two binary searches per entry) costs about as much as the sort of a few buckets' pairs.
 pub const MIN_BUCKETS: usize = 8;
 
 /// The residue structure of the groups, for the values in `[lo, hi)`.
 pub struct Plan {
+    /// `K = M·f`.
     modulus: i64,
-    /// `(a − base) / modulus` per group, ascending.
-    reduced: Vec<Vec<i64>>,
-    /// Per `b`: `ρ`, its group and `b'' − low`, packed in the bits of [`Self::fields`];
-    /// ascending, so the `b`s come class by class.
+    /// Per part, its `a''` ascending.
+    parts: Vec<Vec<i64>>,
+    /// Per entry `(part, b)`: `ρ`, the part and `b'' − low`, packed in the bits of
+    /// [`Self::fields`]; ascending, so the entries come class by class.
     keys: Vec<u64>,
-    /// Bits of the group and of `b'' − low` in a key.
+    /// Bits of the part and of `b'' − low` in a key.
     fields: (u32, u32),
     low: i64,
     lo: i64,
     hi: i64,
-    /// Words of a class's bitmap (its range of `s`, at most `(hi − lo) / M + 1` bits).
+    /// Words of a class's bitmap (its range of `s`, at most `(hi − lo) / K + 1` bits).
     words: usize,
 }
 
@@ -63,62 +73,107 @@ fn bits_for(x: u64) -> u32 {
     u64::BITS - x.leading_zeros()
 }
 
+/// The distinct residues of `values` modulo `f`, ascending (`seen`: a buffer).
+fn residues(values: &[i64], f: i64, seen: &mut Vec<bool>) -> Vec<i64> {
+    seen.clear();
+    seen.resize(f as usize, false);
+    for &v in values {
+        seen[v.rem_euclid(f) as usize] = true;
+    }
+    (0..f).filter(|&r| seen[r as usize]).collect()
+}
+
 impl Plan {
-    /// The plan, or `None` where the `a`s share no residue (`M < 2`), the range of `s`
-    /// is wider than [`MAX_BITS`], or a `b` does not fit a packed key.
+    /// The plan, or `None` where the `a`s share no factor, no refinement keeps a class's
+    /// range within [`MAX_BITS`] at most [`MAX_PARTS`] entries per `b`, or a value does not
+    /// fit the packed keys.
     pub fn new(groups: &[Group], lo: i64, hi: i64) -> Option<Plan> {
         let fits = |x: i64| -MAX_MAGNITUDE < x && x < MAX_MAGNITUDE;
         let base = groups.iter().filter_map(|g| g.a.first()).min().copied()?;
-        let mut modulus = 0u64;
+        let mut common = 0u64;
         for g in groups {
             for &a in g.a {
                 if !fits(a) {
                     return None;
                 }
-                modulus = gcd(modulus, (a - base) as u64);
+                common = gcd(common, (a - base) as u64);
             }
             if !g.b.iter().all(|&b| fits(b)) {
                 return None;
             }
         }
-        if modulus < 2 || !fits(lo) || !fits(hi) || lo >= hi {
+        if common < 2 || !fits(lo) || !fits(hi) || lo >= hi {
             return None;
         }
-        let m = modulus as i64;
-        if (hi - lo) / m >= MAX_BITS {
+        let m = common as i64;
+        // a = base + M·a'; a part holds the a' ≡ α (mod f)
+        let reduced: Vec<Vec<i64>> = groups
+            .iter()
+            .map(|g| g.a.iter().map(|&a| (a - base) / m).collect())
+            .collect();
+        let smallest = ((hi - lo) / m + MAX_BITS) / MAX_BITS; // ⌈((hi − lo) / M + 1) / MAX_BITS⌉
+        let mut seen = Vec::new();
+        let (entries, f) = (smallest..smallest + REFINEMENTS)
+            .map(|f| {
+                let entries: usize = reduced
+                    .iter()
+                    .zip(groups)
+                    .map(|(r, g)| residues(r, f, &mut seen).len() * g.b.len())
+                    .sum();
+                (entries, -f)
+            })
+            .min()?;
+        let f = -f;
+        let total: usize = groups.iter().map(|g| g.b.len()).sum();
+        let k = m.checked_mul(f).filter(|&k| fits(k))?;
+        if entries > MAX_PARTS * total {
             return None;
         }
-        // b + base = ρ + M·b'' (0 ≤ ρ < M)
-        let steps = || groups.iter().flat_map(|g| g.b.iter().map(|&b| (b + base).div_euclid(m)));
-        let (low, high) = steps().fold((i64::MAX, i64::MIN), |(l, h), x| (l.min(x), h.max(x)));
-        let fields = (
-            bits_for(groups.len().saturating_sub(1) as u64),
-            bits_for(high.saturating_sub(low).max(0) as u64),
-        );
-        if bits_for(modulus - 1) + fields.0 + fields.1 > u64::BITS {
-            return None;
-        }
-        let mut keys = Vec::with_capacity(groups.iter().map(|g| g.b.len()).sum());
-        for (k, g) in groups.iter().enumerate() {
-            for &b in g.b {
-                let rho = (b + base).rem_euclid(m) as u64;
-                let step = ((b + base).div_euclid(m) - low) as u64;
-                keys.push((((rho << fields.0) | k as u64) << fields.1) | step);
+        // the parts: (group, a shift c = base + M·α, a'' = (a' − α) / f)
+        let mut parts = Vec::new();
+        let mut owners = Vec::new();
+        for (index, r) in reduced.iter().enumerate() {
+            for alpha in residues(r, f, &mut seen) {
+                let part = r.iter().filter(|&&x| x.rem_euclid(f) == alpha);
+                parts.push(part.map(|&x| (x - alpha) / f).collect::<Vec<i64>>());
+                owners.push((index, base + m * alpha));
             }
         }
+        // b + c = ρ + K·b'' (0 ≤ ρ < K)
+        let entries_of = || {
+            owners
+                .iter()
+                .enumerate()
+                .flat_map(|(p, &(g, c))| groups[g].b.iter().map(move |&b| (p, b + c)))
+        };
+        let (low, high) = entries_of().fold((i64::MAX, i64::MIN), |(l, h), (_, t)| {
+            let step = t.div_euclid(k);
+            (l.min(step), h.max(step))
+        });
+        let fields = (
+            bits_for(parts.len().saturating_sub(1) as u64),
+            bits_for(high.saturating_sub(low).max(0) as u64),
+        );
+        if bits_for((k - 1) as u64) + fields.0 + fields.1 > u64::BITS {
+            return None;
+        }
+        let mut keys: Vec<u64> = entries_of()
+            .map(|(p, t)| {
+                let rho = t.rem_euclid(k) as u64;
+                let step = (t.div_euclid(k) - low) as u64;
+                (((rho << fields.0) | p as u64) << fields.1) | step
+            })
+            .collect();
         keys.par_sort_unstable();
         Some(Plan {
-            modulus: m,
-            reduced: groups
-                .iter()
-                .map(|g| g.a.iter().map(|&a| (a - base) / m).collect())
-                .collect(),
+            modulus: k,
+            parts,
             keys,
             fields,
             low,
             lo,
             hi,
-            words: (((hi - lo) / m) as usize + 1).div_ceil(64) + 1,
+            words: (((hi - lo) / k) as usize + 1).div_ceil(64) + 1,
         })
     }
 
@@ -149,7 +204,7 @@ impl Plan {
         }
         classes.push(self.keys.len());
         let n = thresholds.len();
-        let (group_mask, step_mask) = ((1u64 << self.fields.0) - 1, (1u64 << self.fields.1) - 1);
+        let (part_mask, step_mask) = ((1u64 << self.fields.0) - 1, (1u64 << self.fields.1) - 1);
         // per thread: the bitmap, the counts of the thresholds inside a class's range, and
         // the distinct values of the classes wholly below a threshold (added up at the end)
         let (counts, whole) = (0..classes.len() - 1)
@@ -163,9 +218,9 @@ impl Plan {
                     let s1 = Self::ceil_steps(hi_q, hi_r, rho);
                     let (mut first, mut last) = (i64::MAX, -1i64);
                     for &key in class {
-                        let k = ((key >> self.fields.1) & group_mask) as usize;
+                        let part = ((key >> self.fields.1) & part_mask) as usize;
                         let b2 = (key & step_mask) as i64 + self.low;
-                        let reduced = &self.reduced[k];
+                        let reduced = &self.parts[part];
                         let from = reduced.partition_point(|&a| a < s0 - b2);
                         let to = reduced.partition_point(|&a| a < s1 - b2);
                         if from == to {

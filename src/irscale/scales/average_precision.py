@@ -38,42 +38,6 @@ from .space import Space, binary_weights
 
 #: Largest N whose S·lcm(1..N) keys fit in 64-bit integers.
 MAX_N = 40
-#: Most suffix values of all groups together (``(h + 1)·2^(N−h)``, about 24 bytes each).
-MAX_SUFFIX_VALUES = 1 << 22
-#: How far below ``N // 2`` the cut may move to widen the prefix values' common factor.
-CUT_SLACK = 3
-
-
-def _largest_exponent(q: int, x: int) -> int:
-    """The largest e with ``q^e ≤ x`` (0 when q > x)."""
-    e = 0
-    while q ** (e + 1) <= x:
-        e += 1
-    return e
-
-
-def prefix_factor(N: int, h: int) -> int:
-    """``M(h) = Π_q q^(e_N(q) − e_h(q))`` over the primes q (``q^e_x`` the largest power
-    of q ≤ x): a common factor of the prefix values ``A = Σ_{i ≤ h} C(i)·L/i``, since
-    ``L/i`` keeps ``q^(e_N(q) − e_h(q))`` of every prime for every rank ``i ≤ h``."""
-    factor = 1
-    for q in range(2, N + 1):
-        if all(q % d for d in range(2, math.isqrt(q) + 1)):
-            factor *= q ** (_largest_exponent(q, N) - _largest_exponent(q, h))
-    return factor
-
-
-def prefix_length(N: int) -> int:
-    """The cut h: among the prefixes at most :data:`CUT_SLACK` ranks shorter than
-    ``N // 2`` (at most :data:`MAX_SUFFIX_VALUES` suffix values), the one with the largest
-    :func:`prefix_factor`, the longest on ties. The values ``a + b`` are then counted by
-    the residue classes of ``b`` modulo that factor, a bitmap per class
-    (``rust/src/scales/residues.rs``): N = 30 cuts after 12 ranks (factor 84,021,990;
-    15 ranks: 6,463,230)."""
-    half = N // 2
-    cuts = [h for h in range(max(1, half - CUT_SLACK), half + 1)
-            if (h + 1) << (N - h) <= MAX_SUFFIX_VALUES] or [half]
-    return max(cuts, key=lambda h: (prefix_factor(N, h), h))
 
 
 def ap_keys(binary_runs: np.ndarray, start: int, L: int) -> tuple[np.ndarray, np.ndarray]:
@@ -93,7 +57,7 @@ def ap_image(space: Space, *, level: int = 1, divisor: int = 1, progress: bool =
     if N > MAX_N:
         raise ParameterError(f"AP's exact image needs N ≤ {MAX_N} (64-bit keys), got {N}")
     L = math.lcm(*range(1, N + 1))
-    h = prefix_length(N)
+    h = N // 2
     prefix = runs_from_index(np.arange(1 << h), h, 2)
     suffix = runs_from_index(np.arange(1 << (N - h)), N - h, 2)
     _, a_val = ap_keys(prefix, 0, L)
