@@ -253,7 +253,7 @@ impl Plan {
                     let end = (last as usize >> 6) + 1;
                     let mut swept = first as usize >> 6;
                     let mut running = 0i64;
-                    for i in start..stop {
+                    for (i, count) in counts.iter_mut().enumerate().take(stop).skip(start) {
                         let t = at(i) as usize;
                         while swept < t >> 6 {
                             running += i64::from(bits[swept].count_ones());
@@ -261,7 +261,7 @@ impl Plan {
                             swept += 1;
                         }
                         let partial = bits[swept] & ((1u64 << (t & 63)) - 1);
-                        counts[i] += running + i64::from(partial.count_ones());
+                        *count += running + i64::from(partial.count_ones());
                     }
                     for word in &mut bits[swept..end] {
                         running += i64::from(word.count_ones());
@@ -295,12 +295,7 @@ impl Plan {
 /// [`super::int_pairs::scan`] by residue classes: the distinct values of each bucket
 /// `[edges[k], edges[k+1])` and, per query, those of the whole range ≤ it (< it when
 /// `strict`), a query outside the edges counting as at the nearer end.
-pub fn scan(
-    plan: &Plan,
-    edges: &[i64],
-    queries: &[i64],
-    strict: bool,
-) -> (Vec<i64>, Vec<i64>) {
+pub fn scan(plan: &Plan, edges: &[i64], queries: &[i64], strict: bool) -> (Vec<i64>, Vec<i64>) {
     let (first, last) = (edges[0], edges[edges.len() - 1]);
     // "≤ q" is "< q + 1" (integers), clamped to the range of the edges
     let ends: Vec<i64> = queries
