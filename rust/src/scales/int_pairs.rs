@@ -15,6 +15,10 @@
 //! Buckets are independent: a pass over many buckets shares them out between threads and
 //! joins their results in bucket order, so every number is the same whatever the thread
 //! count. A bucket in flight holds 4 bytes per candidate pair (12 with run counts).
+//!
+//! A pass over many buckets ([`scan`]) where the `a`s share a residue (AP's prefix values,
+//! all multiples of one factor) counts the distinct values by residue classes instead
+//! ([`super::residues`]: a bitmap per class, no sort or hash of the pairs).
 
 use rayon::prelude::*;
 

@@ -15,7 +15,9 @@ the number of relevant documents of the prefix, for AP) with their own arrays ``
   :data:`BUCKET_PAIRS` candidate pairs: bucket edges are quantiles of a random sample of
   pairs, refined by bisection with ``count``; each bucket gathers, for every ``a``, the slice
   of ``B`` between the edges, sorts and de-duplicates it (integer keys: by the native
-  engine, ``rust/src/scales/int_pairs.rs``, radix-sorted or hashed sub-buckets);
+  engine, ``rust/src/scales/int_pairs.rs``, radix-sorted or hashed sub-buckets; a pass over
+  every bucket, where the ``a`` values share a factor as AP's do, by residue classes with
+  a bitmap each, ``rust/src/scales/residues.rs``);
 * ``phi(x)`` — φ of Ferrante et al. (2021), eq. 2.
 
 How pairs become distinct values (``mode``):
