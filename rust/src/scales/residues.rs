@@ -37,6 +37,9 @@ const MAX_BITS: i64 = 1 << 21;
 const MAX_MAGNITUDE: i64 = 1 << 61;
 /// Refinements `f` tried above the smallest that fits [`MAX_BITS`].
 const REFINEMENTS: i64 = 64;
+/// Largest smallest refinement tried (more residues than [`MAX_PARTS`] per group, as a
+/// rule: the classes would not pay).
+const MAX_REFINEMENT: i64 = 1 << 12;
 /// Most entries per `b` (parts of its group) for the classes to pay.
 const MAX_PARTS: usize = 16;
 /// Fewest buckets a call must span for the classes to pay: their set-up (a sort key and
@@ -112,6 +115,9 @@ impl Plan {
             .map(|g| g.a.iter().map(|&a| (a - base) / m).collect())
             .collect();
         let smallest = ((hi - lo) / m + MAX_BITS) / MAX_BITS; // ⌈((hi − lo) / M + 1) / MAX_BITS⌉
+        if smallest > MAX_REFINEMENT {
+            return None;
+        }
         let mut seen = Vec::new();
         let (entries, f) = (smallest..smallest + REFINEMENTS)
             .map(|f| {
