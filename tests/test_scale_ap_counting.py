@@ -19,7 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from irscale.core.pair_kernels import int_pair_scan
 from irscale.scales import clear_cache, pairs, scale
+from irscale.scales.average_precision import ap_image
 from irscale.scales.cost import estimate
 from irscale.scales.enumeration import runs_from_index
 from irscale.scales.measures import scale_measure
@@ -192,6 +194,31 @@ def test_native_buckets_count_ap_exactly_at_n_22(bucket_pairs, ap_keys_22, monke
     assert np.array_equal(np.asarray(sc.phi(runs_from_index(index, N, 2)), dtype=np.int64),
                           expected)
     clear_cache()
+
+
+@pytest.mark.parametrize("N", [12, 16, 20])
+def test_native_residue_classes_count_ap_exactly(N):
+    """The engine's pass by residue classes (``rust/src/scales/residues.rs``: AP's prefix
+    values share a factor M, so a sum's residue is its suffix value's; a bitmap per class),
+    over 40 buckets and over a slice of 12 of them, against the brute force: the distinct
+    values of each bucket and the distinct values in range ≤ (< when strict) each query."""
+    keys = ap_sum_keys_of_index(np.arange(1 << N, dtype=np.int64), N)
+    distinct = np.unique(keys)
+    table = ap_image(Space(N, 2), progress=False).table
+    assert np.gcd.reduce(np.concatenate([g.a_val - table.min_raw for g in table.groups])) > 1
+    edges = table.edges(max(1, table.n_pairs // 40))
+    assert len(edges) > 9
+    picked = distinct[np.random.default_rng(N).integers(0, len(distinct), 300)]
+    queries = np.concatenate([picked, picked - 1, picked + 1, [distinct[0] - 7,
+                              distinct[-1] + 7, np.iinfo(np.int64).min,
+                              np.iinfo(np.int64).max]]).astype(np.int64)
+    for cut in (edges, edges[5:18]):
+        inside = distinct[(distinct >= cut[0]) & (distinct < cut[-1])]
+        for strict in (False, True):
+            sizes, answers = int_pair_scan(table._int_groups, cut, queries, strict)
+            assert sizes.tolist() == np.diff(np.searchsorted(inside, cut)).tolist()
+            side = "left" if strict else "right"
+            assert answers.tolist() == np.searchsorted(inside, queries, side=side).tolist()
 
 
 def test_estimate_and_explain_name_the_algorithm():

@@ -15,10 +15,15 @@
 //! Buckets are independent: a pass over many buckets shares them out between threads and
 //! joins their results in bucket order, so every number is the same whatever the thread
 //! count. A bucket in flight holds 4 bytes per candidate pair (12 with run counts).
+//!
+//! A pass over many buckets ([`scan`]) where the `a`s share a residue (AP's prefix values,
+//! all multiples of one factor) counts the distinct values by residue classes instead
+//! ([`super::residues`]: a bitmap per class, no sort or hash of the pairs).
 
 use rayon::prelude::*;
 
 use super::radix::{self, Keyed};
+use super::residues::{self, Plan};
 
 /// One group: `A` and `B` sorted ascending, with the runs of each entry.
 #[derive(Clone, Copy)]
@@ -359,6 +364,13 @@ pub fn scan(
     if n_buckets == 0 {
         return (Vec::new(), vec![0; queries.len()]);
     }
+    // many buckets of a residue structure: counted class by class (no sort, no hash)
+    let plan = (n_buckets >= residues::MIN_BUCKETS)
+        .then(|| Plan::new(groups, edges[0], edges[n_buckets]))
+        .flatten();
+    if let Some(plan) = plan {
+        return residues::scan(&plan, edges, queries, strict);
+    }
     // queries as "≤ q" (integers: < q is ≤ q − 1), sorted, grouped by bucket
     let mut order: Vec<(usize, i64, usize)> = queries
         .iter()
@@ -497,5 +509,114 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Sorted, distinct `base + factor·(step·x + r)` for `n` pseudo-random `x < span` and
+    /// residues `r` from `shifts`: the `a`s of a residue structure (AP's prefix values
+    /// share the factor `M`, and rank 13 leaves few residues modulo 13).
+    fn structured(
+        seed: u64,
+        n: usize,
+        base: i64,
+        factor: i64,
+        step: i64,
+        shifts: &[i64],
+        span: i64,
+    ) -> (Vec<i64>, Vec<i64>) {
+        let (x, _) = table(seed, n, span);
+        let mut values: Vec<i64> = x
+            .iter()
+            .enumerate()
+            .map(|(k, &x)| base + factor * (step * x + shifts[k % shifts.len()]))
+            .collect();
+        values.sort();
+        values.dedup();
+        let mult = values.iter().map(|v| 1 + v.rem_euclid(3)).collect();
+        (values, mult)
+    }
+
+    #[test]
+    fn residue_classes_match_the_brute_force() {
+        // (factor M, refinement step, residues, span of x, span of b): one part per group;
+        // a range that needs a refinement f (a few parts per group); AP-like residues
+        for (factor, step, shifts, span, b_span) in [
+            (6i64, 1i64, &[0i64][..], 3000i64, 1i64 << 20),
+            (5, 1, &[0][..], 1 << 23, 1 << 24),
+            (30, 13, &[0, 3, 7][..], 1 << 19, 1 << 30),
+        ] {
+            let (a1, m1) = structured(5, 60, 7, factor, step, shifts, span);
+            let (a2, m2) = structured(6, 25, 7 + factor * 2, factor, step, shifts, span);
+            let (b1, n1) = table(7, 700, b_span);
+            let (b2, n2) = table(8, 1500, b_span);
+            let groups = [
+                Group {
+                    a: &a1,
+                    a_mult: &m1,
+                    b: &b1,
+                    b_mult: &n1,
+                },
+                Group {
+                    a: &a2,
+                    a_mult: &m2,
+                    b: &b2,
+                    b_mult: &n2,
+                },
+            ];
+            let whole = brute(&groups, i64::MIN, i64::MAX);
+            let (lo, hi) = (whole[0].0, whole.last().unwrap().0 + 1);
+            assert!(
+                residues::Plan::new(&groups, lo, hi).is_some(),
+                "M = {factor}"
+            );
+            // ten buckets over the whole image, and ten over a middle slice of it
+            let cut = |k: usize, of: usize| whole[k * (whole.len() - 1) / of].0;
+            let all: Vec<i64> = (0..10).map(|k| cut(k, 10)).chain([hi]).collect();
+            let part: Vec<i64> = (3..14).map(|k| cut(k, 20) + 1).collect();
+            let queries: Vec<i64> = whole
+                .iter()
+                .step_by(11)
+                .flat_map(|&(v, _)| [v, v - 1, v + 1])
+                .chain([lo - 5, hi + 5, i64::MIN, i64::MAX])
+                .collect();
+            for edges in [&all, &part] {
+                assert!(edges.len() > residues::MIN_BUCKETS);
+                let (first, last) = (edges[0], edges[edges.len() - 1]);
+                let inside: Vec<i64> = whole
+                    .iter()
+                    .map(|e| e.0)
+                    .filter(|&v| first <= v && v < last)
+                    .collect();
+                for strict in [false, true] {
+                    let (sizes, answers) = scan(&groups, edges, &queries, strict);
+                    // the distinct values in range below x, in the sorted brute force
+                    let below = |x: i64| inside.partition_point(|&v| v < x);
+                    for (k, w) in edges.windows(2).enumerate() {
+                        let expected = below(w[1]) - below(w[0]);
+                        assert_eq!(sizes[k] as usize, expected, "M = {factor} bucket {k}");
+                    }
+                    for (&q, got) in queries.iter().zip(answers) {
+                        let expected =
+                            inside.partition_point(|&v| if strict { v < q } else { v <= q });
+                        assert_eq!(
+                            got as usize, expected,
+                            "M = {factor} q = {q} strict = {strict}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_residue_plan_without_a_common_factor() {
+        let (a, m) = (vec![3i64, 4, 10], vec![1i64; 3]);
+        let (b, n) = table(9, 50, 1000);
+        let groups = [Group {
+            a: &a,
+            a_mult: &m,
+            b: &b,
+            b_mult: &n,
+        }];
+        assert!(residues::Plan::new(&groups, 0, 2000).is_none());
     }
 }

@@ -3,4 +3,5 @@
 
 pub mod int_pairs;
 pub mod radix;
+pub mod residues;
 pub mod sweep;

@@ -6,8 +6,11 @@ A group is ``(a, a_mult, b, b_mult)``: partial values sorted ascending with the 
 behind each. The values in a bucket ``[lo, hi)`` are the sums of every ``a`` with the
 slice of ``b`` between ``lo − a`` and ``hi − a``; the engine scatters their offsets from
 ``lo`` into sub-buckets of at most ``2^32`` values, radix-sorts and de-duplicates each,
-exactly (no float arithmetic). The arrays are read in place (no copy where they are
-contiguous int64).
+exactly (no float arithmetic). A pass over many buckets where the ``a`` values share a
+residue modulo a factor (AP's prefix values) counts residue class by residue class
+instead (``rust/src/scales/residues.rs``: a sum's residue is fixed by its ``b``; a bitmap
+per class, no sort). The arrays are read in place (no copy where they are contiguous
+int64).
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ the number of relevant documents of the prefix, for AP) with their own arrays ``
   :data:`BUCKET_PAIRS` candidate pairs: bucket edges are quantiles of a random sample of
   pairs, refined by bisection with ``count``; each bucket gathers, for every ``a``, the slice
   of ``B`` between the edges, sorts and de-duplicates it (integer keys: by the native
-  engine, ``rust/src/scales/int_pairs.rs``, radix-sorted or hashed sub-buckets);
+  engine, ``rust/src/scales/int_pairs.rs``, radix-sorted or hashed sub-buckets; a pass over
+  every bucket, where the ``a`` values share a factor as AP's do, by residue classes with
+  a bitmap each, ``rust/src/scales/residues.rs``);
 * ``phi(x)`` — φ of Ferrante et al. (2021), eq. 2.
 
 How pairs become distinct values (``mode``):
@@ -61,9 +63,6 @@ Side = Literal["left", "right"]
 #: Candidate pairs gathered per streaming bucket (about 40 bytes each in numpy's
 #: temporaries, 4 bytes in the native engine's integer buckets, 12 with run counts).
 BUCKET_PAIRS = 1 << 22
-#: Integer buckets per call of the native engine's pass (shared out between its threads,
-#: each holding one bucket at a time).
-SCAN_BATCH = 32
 
 INT_LOW = -(1 << 62)
 INT_HIGH = 1 << 62
@@ -515,30 +514,18 @@ class PairTable:
 
     def _scan_int(self, queries: np.ndarray | None, side: Side) -> np.ndarray | None:
         """:meth:`_scan` of integer keys by the native engine
-        (:func:`~irscale.core.pair_kernels.int_pair_scan`), :data:`SCAN_BATCH` buckets a
-        call (the threads share a batch; the progress bar moves between batches)."""
+        (:func:`~irscale.core.pair_kernels.int_pair_scan`) in one call: its threads share
+        the buckets, or the residue classes where the A values share a factor (one set-up
+        for the whole pass; the progress bar moves when the pass ends)."""
         edges = self.edges_cache()
         n_buckets = len(edges) - 1
         queries = np.zeros(0, dtype=np.int64) if queries is None else queries
-        answers = np.zeros(len(queries), dtype=np.int64)
-        bucket_of = np.clip(np.searchsorted(edges, queries, side="right") - 1, 0,
-                            n_buckets - 1)
         progress = Progress(n_buckets, f"image {self.label}".strip(),
                             enabled=self.progress and n_buckets > 8)
-        sizes = []
-        before = 0
-        for first in range(0, n_buckets, SCAN_BATCH):
-            last = min(first + SCAN_BATCH, n_buckets)
-            mine = np.flatnonzero((bucket_of >= first) & (bucket_of < last))
-            # the batch's own edges: its first and last buckets take the queries beyond
-            batch_sizes, batch_answers = int_pair_scan(self._int_groups, edges[first:last + 1],
-                                                       queries[mine], side == "left")
-            answers[mine] = before + batch_answers
-            sizes.append(batch_sizes)
-            before += int(batch_sizes.sum())
-            progress.update(last - first)
+        sizes, answers = int_pair_scan(self._int_groups, edges, queries, side == "left")
+        progress.update(n_buckets)
         progress.close()
-        self.set_index(np.concatenate(sizes))
+        self.set_index(sizes)
         return answers
 
     def _scan(self, queries: np.ndarray | None, side: Side = "right") -> np.ndarray | None:
