@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscale.core.pair_kernels import int_pair_scan
+from irscale.core.pair_kernels import CLASS_BUCKETS, int_pair_classes, int_pair_scan
 from irscale.scales import clear_cache, pairs, scale
 from irscale.scales.average_precision import ap_image
 from irscale.scales.cost import estimate
@@ -212,7 +212,9 @@ def test_native_residue_classes_count_ap_exactly(N):
     queries = np.concatenate([picked, picked - 1, picked + 1, [distinct[0] - 7,
                               distinct[-1] + 7, np.iinfo(np.int64).min,
                               np.iinfo(np.int64).max]]).astype(np.int64)
+    assert not int_pair_classes(table._int_groups, edges[:CLASS_BUCKETS])
     for cut in (edges, edges[5:18]):
+        assert int_pair_classes(table._int_groups, cut)
         inside = distinct[(distinct >= cut[0]) & (distinct < cut[-1])]
         for strict in (False, True):
             sizes, answers = int_pair_scan(table._int_groups, cut, queries, strict)
@@ -226,4 +228,31 @@ def test_estimate_and_explain_name_the_algorithm():
     assert cost.algorithm == "meet in the middle over the prefix count, integer keys"
     assert "would count runs, not values" in cost.explain()
     assert "2^30 candidate pairs" in cost.explain()
-    assert cost.seconds < 60 and cost.memory < 2 << 30
+    assert "residues" in cost.explain()  # counted by classes: seconds, not half a minute
+    assert cost.seconds < 10 and cost.memory < 2 << 30
+    assert "sorts and de-duplicates" in estimate(scale_measure("AP"), Space(20, 2)).explain()
+
+
+@pytest.mark.parametrize("classes", [True, False])
+def test_the_pass_is_one_call_by_classes_and_batches_otherwise(classes, small_buckets,
+                                                                monkeypatch):
+    """AP's pass over its buckets: one engine call where it counts by residue classes,
+    else batches of SCAN_BATCH buckets (progress and ^C between them); the same distinct
+    values either way, those of the brute force."""
+    N = 12
+    calls = []
+
+    def scan(groups, edges, queries, strict):
+        calls.append(len(edges) - 1)
+        return int_pair_scan(groups, edges, queries, strict)
+
+    monkeypatch.setattr(pairs, "int_pair_scan", scan)
+    if not classes:
+        monkeypatch.setattr(pairs, "int_pair_classes", lambda groups, edges: False)
+    sc = scale("AP", N, 2, recall_base=N, progress=False)
+    assert sc.n_distinct == len(np.unique(ap_sum_keys(N)))
+    n_buckets = sum(calls)
+    assert n_buckets > pairs.SCAN_BATCH  # two batches or more
+    expected = [n_buckets] if classes else \
+        [min(pairs.SCAN_BATCH, n_buckets - k) for k in range(0, n_buckets, pairs.SCAN_BATCH)]
+    assert calls == expected

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 use super::guard::detached;
 use crate::scales::int_pairs::{self, Group};
+use crate::scales::residues;
 use crate::scales::sweep::{self, Halves, Value};
 
 /// The groups' arrays `(a, a_mult, b, b_mult)` read in place (sorted ascending, int64).
@@ -89,6 +90,21 @@ fn int_pair_scan<'py>(
         int_pairs::scan(&gs, edges, queries, strict)
     })?;
     Ok((sizes.into_pyarray(py), answers.into_pyarray(py)))
+}
+
+/// Whether [`int_pair_scan`] over the buckets of `edges` counts by residue classes (one
+/// pass for every bucket, fast: its caller need not share the buckets out between calls).
+#[pyfunction]
+fn int_pair_classes<'py>(
+    py: Python<'py>,
+    groups_arrays: GroupArrays<'py>,
+    edges: PyReadonlyArray1<'py, i64>,
+) -> PyResult<bool> {
+    let gs = groups(&groups_arrays)?;
+    let edges = edges.as_slice()?;
+    detached(py, "planning residue classes", || {
+        residues::apply(&gs, edges)
+    })
 }
 
 /// A group's halves for the sweep: `(a, a_mult, a_cum, b, b_mult, b_cum)`.
@@ -221,6 +237,8 @@ fn pair_window<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(int_pair_bucket, m)?)?;
     m.add_function(wrap_pyfunction!(int_pair_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(int_pair_classes, m)?)?;
+    m.add("INT_PAIR_CLASS_BUCKETS", residues::MIN_BUCKETS)?;
     m.add_function(wrap_pyfunction!(pair_count, m)?)?;
     m.add_function(wrap_pyfunction!(pair_window, m)?)?;
     Ok(())

@@ -580,6 +580,8 @@ mod tests {
                 .collect();
             for edges in [&all, &part] {
                 assert!(edges.len() > residues::MIN_BUCKETS);
+                assert!(residues::apply(&groups, edges));
+                assert!(!residues::apply(&groups, &edges[..residues::MIN_BUCKETS]));
                 let (first, last) = (edges[0], edges[edges.len() - 1]);
                 let inside: Vec<i64> = whole
                     .iter()
@@ -618,5 +620,7 @@ mod tests {
             b_mult: &n,
         }];
         assert!(residues::Plan::new(&groups, 0, 2000).is_none());
+        let edges: Vec<i64> = (0..=20).map(|k| k * 100).collect();
+        assert!(!residues::apply(&groups, &edges));
     }
 }

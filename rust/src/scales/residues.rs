@@ -46,6 +46,12 @@ const MAX_PARTS: usize = 16;
 /// two binary searches per entry) costs about as much as the sort of a few buckets' pairs.
 pub const MIN_BUCKETS: usize = 8;
 
+/// Whether a pass over the buckets of `edges` counts by residue classes ([`Plan`]): it
+/// spans [`MIN_BUCKETS`] buckets or more, and the groups have a plan for its range.
+pub fn apply(groups: &[Group], edges: &[i64]) -> bool {
+    edges.len() > MIN_BUCKETS && Plan::unsorted(groups, edges[0], edges[edges.len() - 1]).is_some()
+}
+
 /// The residue structure of the groups, for the values in `[lo, hi)`.
 pub struct Plan {
     /// `K = M·f`.
@@ -91,6 +97,14 @@ impl Plan {
     /// range within [`MAX_BITS`] at most [`MAX_PARTS`] entries per `b`, or a value does not
     /// fit the packed keys.
     pub fn new(groups: &[Group], lo: i64, hi: i64) -> Option<Plan> {
+        let mut plan = Plan::unsorted(groups, lo, hi)?;
+        plan.keys.par_sort_unstable();
+        Some(plan)
+    }
+
+    /// The plan of [`Plan::new`] before its keys are sorted (what decides whether there is
+    /// one, at a fraction of its cost).
+    fn unsorted(groups: &[Group], lo: i64, hi: i64) -> Option<Plan> {
         let fits = |x: i64| -MAX_MAGNITUDE < x && x < MAX_MAGNITUDE;
         let base = groups.iter().filter_map(|g| g.a.first()).min().copied()?;
         let mut common = 0u64;
@@ -163,14 +177,13 @@ impl Plan {
         if bits_for((k - 1) as u64) + fields.0 + fields.1 > u64::BITS {
             return None;
         }
-        let mut keys: Vec<u64> = entries_of()
+        let keys: Vec<u64> = entries_of()
             .map(|(p, t)| {
                 let rho = t.rem_euclid(k) as u64;
                 let step = (t.div_euclid(k) - low) as u64;
                 (((rho << fields.0) | p as u64) << fields.1) | step
             })
             .collect();
-        keys.par_sort_unstable();
         Some(Plan {
             modulus: k,
             parts,

@@ -50,6 +50,17 @@ def int_pair_scan(groups: Sequence[IntGroup], edges: np.ndarray, queries: np.nda
                                  bool(strict))
 
 
+#: Fewest buckets a pass of :func:`int_pair_scan` must span to count by residue classes.
+CLASS_BUCKETS: int = _engine.INT_PAIR_CLASS_BUCKETS
+
+
+def int_pair_classes(groups: Sequence[IntGroup], edges: np.ndarray) -> bool:
+    """Whether :func:`int_pair_scan` over the buckets of ``edges`` counts their distinct
+    sums by residue classes: one fast pass for every bucket (module documentation), which
+    its caller need not share out between calls."""
+    return _engine.int_pair_classes(_groups(groups), _int64(edges))
+
+
 #: A group for the sweep: sorted A values, runs and running runs, the same of B (the
 #: running runs, ``cum[k] = Σ_{i<k} mult[i]``, may be empty when no weighted count is asked).
 Halves = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]

@@ -49,6 +49,7 @@ from ..core.pair_kernels import (
     Halves,
     IntGroup,
     int_pair_bucket,
+    int_pair_classes,
     int_pair_scan,
     pair_count,
     pair_window,
@@ -63,6 +64,10 @@ Side = Literal["left", "right"]
 #: Candidate pairs gathered per streaming bucket (about 40 bytes each in numpy's
 #: temporaries, 4 bytes in the native engine's integer buckets, 12 with run counts).
 BUCKET_PAIRS = 1 << 22
+#: Integer buckets per call of the native engine's pass where it sorts them (shared out
+#: between its threads, each holding one bucket at a time): the progress bar moves, and
+#: ^C is heard, between calls.
+SCAN_BATCH = 32
 
 INT_LOW = -(1 << 62)
 INT_HIGH = 1 << 62
@@ -514,18 +519,34 @@ class PairTable:
 
     def _scan_int(self, queries: np.ndarray | None, side: Side) -> np.ndarray | None:
         """:meth:`_scan` of integer keys by the native engine
-        (:func:`~irscale.core.pair_kernels.int_pair_scan`) in one call: its threads share
-        the buckets, or the residue classes where the A values share a factor (one set-up
-        for the whole pass; the progress bar moves when the pass ends)."""
+        (:func:`~irscale.core.pair_kernels.int_pair_scan`): in one call where it counts by
+        residue classes (:func:`~irscale.core.pair_kernels.int_pair_classes`: one set-up
+        for the whole pass, which takes seconds), else :data:`SCAN_BATCH` buckets a call
+        (the threads share a batch; the progress bar moves, and ^C is heard, between
+        batches)."""
         edges = self.edges_cache()
         n_buckets = len(edges) - 1
         queries = np.zeros(0, dtype=np.int64) if queries is None else queries
+        batch = n_buckets if int_pair_classes(self._int_groups, edges) else SCAN_BATCH
+        answers = np.zeros(len(queries), dtype=np.int64)
+        bucket_of = np.clip(np.searchsorted(edges, queries, side="right") - 1, 0,
+                            n_buckets - 1)
         progress = Progress(n_buckets, f"image {self.label}".strip(),
                             enabled=self.progress and n_buckets > 8)
-        sizes, answers = int_pair_scan(self._int_groups, edges, queries, side == "left")
-        progress.update(n_buckets)
+        sizes = []
+        before = 0
+        for first in range(0, n_buckets, batch):
+            last = min(first + batch, n_buckets)
+            mine = np.flatnonzero((bucket_of >= first) & (bucket_of < last))
+            # the batch's own edges: its first and last buckets take the queries beyond
+            batch_sizes, batch_answers = int_pair_scan(self._int_groups, edges[first:last + 1],
+                                                       queries[mine], side == "left")
+            answers[mine] = before + batch_answers
+            sizes.append(batch_sizes)
+            before += int(batch_sizes.sum())
+            progress.update(last - first)
         progress.close()
-        self.set_index(sizes)
+        self.set_index(np.concatenate(sizes))
         return answers
 
     def _scan(self, queries: np.ndarray | None, side: Side = "right") -> np.ndarray | None:
