@@ -203,6 +203,14 @@ def int_pair_scan(
     """The distinct sums of each bucket of ``edges`` and, per query, the distinct sums ≤ it
     (< it when ``strict``)."""
 
+def int_pair_classes(
+    groups_arrays: Sequence[tuple[object, object, object, object]], edges: object,
+) -> bool:
+    """Whether ``int_pair_scan`` over the buckets of ``edges`` counts by residue classes."""
+
+#: Fewest buckets a pass of ``int_pair_scan`` spans to count by residue classes.
+INT_PAIR_CLASS_BUCKETS: int
+
 def pair_count(
     groups: Sequence[tuple[object, object, object, object, object, object]], x: object,
     strict: bool, weighted: bool, integer: bool,
