@@ -453,6 +453,17 @@ mod tests {
         (values, mult)
     }
 
+    /// Two groups of `[a, a_mult, b, b_mult]` tables.
+    fn pair_of<'a>(one: [&'a [i64]; 4], two: [&'a [i64]; 4]) -> [Group<'a>; 2] {
+        let group = |[a, a_mult, b, b_mult]: [&'a [i64]; 4]| Group {
+            a,
+            a_mult,
+            b,
+            b_mult,
+        };
+        [group(one), group(two)]
+    }
+
     #[test]
     fn buckets_and_ranks_match_the_brute_force() {
         for scale in [50i64, 1 << 20, 1 << 40, 1 << 61] {
@@ -460,20 +471,7 @@ mod tests {
             let (b1, n1) = table(2, 900, scale);
             let (a2, m2) = table(3, 40, scale);
             let (b2, n2) = table(4, 2000, scale);
-            let groups = [
-                Group {
-                    a: &a1,
-                    a_mult: &m1,
-                    b: &b1,
-                    b_mult: &n1,
-                },
-                Group {
-                    a: &a2,
-                    a_mult: &m2,
-                    b: &b2,
-                    b_mult: &n2,
-                },
-            ];
+            let groups = pair_of([&a1, &m1, &b1, &n1], [&a2, &m2, &b2, &n2]);
             let whole = brute(&groups, i64::MIN, i64::MAX);
             let (lo, hi) = (whole[0].0, whole.last().unwrap().0 + 1);
             let mid = lo + (hi - lo) / 3;
@@ -548,20 +546,7 @@ mod tests {
             let (a2, m2) = structured(6, 25, 7 + factor * 2, factor, step, shifts, span);
             let (b1, n1) = table(7, 700, b_span);
             let (b2, n2) = table(8, 1500, b_span);
-            let groups = [
-                Group {
-                    a: &a1,
-                    a_mult: &m1,
-                    b: &b1,
-                    b_mult: &n1,
-                },
-                Group {
-                    a: &a2,
-                    a_mult: &m2,
-                    b: &b2,
-                    b_mult: &n2,
-                },
-            ];
+            let groups = pair_of([&a1, &m1, &b1, &n1], [&a2, &m2, &b2, &n2]);
             let whole = brute(&groups, i64::MIN, i64::MAX);
             let (lo, hi) = (whole[0].0, whole.last().unwrap().0 + 1);
             assert!(
