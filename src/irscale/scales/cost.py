@@ -184,7 +184,7 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
                           "the prefix's relevant count j (S·L = A + j·U + V), and the "
                           "distinct values are counted exactly in one streamed pass over at "
                           f"most 2^{N} candidate pairs that {how}",
-                          candidates * per_pair + classes * pairs * SECONDS_PER_ENTRY
+                          candidates * per_pair + (pairs * SECONDS_PER_ENTRY if classes else 0)
                           + load.seconds(candidates, candidates=candidates),
                           memory, queries)
     elif kind in ("RBTO", "RBP", "DCG", "nDCG"):
