@@ -16,6 +16,7 @@ DataFrame and writes or clearly refuses every format of the vocabulary."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -49,10 +50,15 @@ def _return_classes(function: typing.Callable[..., object]) -> set[type]:
     if annotation is inspect.Signature.empty:
         return set()
     if isinstance(annotation, str):
-        namespace = dict(vars(importlib.import_module(function.__module__)))
-        namespace.update(_type_checking_names(function.__module__))
-        annotation = eval(annotation, namespace)
+        annotation = eval(annotation, _namespace(function.__module__))
     return _classes_in(annotation)
+
+
+@functools.cache
+def _namespace(module: str) -> dict[str, object]:
+    """The names a return annotation of ``module`` may use: its own and those it imports
+    under ``if TYPE_CHECKING:`` (read once per module)."""
+    return {**vars(importlib.import_module(module)), **_type_checking_names(module)}
 
 
 def _type_checking_names(module: str) -> dict[str, object]:
@@ -61,7 +67,9 @@ def _type_checking_names(module: str) -> dict[str, object]:
     source = Path(loaded.__file__ or "").read_text()
     names: dict[str, object] = {}
     package = loaded.__package__ or module
-    for node in ast.walk(ast.parse(source)):
+    if "TYPE_CHECKING" not in source:
+        return names
+    for node in ast.parse(source).body:  # (the blocks stand at module level)
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             for child in node.body:
                 if isinstance(child, ast.ImportFrom):
