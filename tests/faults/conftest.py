@@ -205,10 +205,11 @@ def _ours(category: type[Warning]) -> bool:
 def pytest_collection_modifyitems(config, items) -> None:
     """A numpy ``RuntimeWarning`` is an error in every test of the suite (the Python API
     cases: ``docs/errors.md`` §6), raised where it arises."""
-    here = Path(__file__).parent
+    here = str(Path(__file__).parent) + os.sep
+    error = pytest.mark.filterwarnings("error::RuntimeWarning")
     for item in items:
-        if here in Path(item.path).parents:
-            item.add_marker(pytest.mark.filterwarnings("error::RuntimeWarning"))
+        if str(item.path).startswith(here):
+            item.add_marker(error)
 
 
 @pytest.hookimpl(wrapper=True)
