@@ -1,5 +1,5 @@
 """The score matrices of the analyses: score files read into one matrix
-(:func:`irscale.io.scores_csv.read_score_files`) and runs evaluated into one
+(:func:`irscale.io.score_files.read_score_files`) and runs evaluated into one
 (:func:`irscale.evaluation.evaluate_matrix`), checked against values worked out by hand."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from irscale.errors import AlignmentError, InputError
 from irscale.evaluation import evaluate_matrix
-from irscale.io.scores_csv import read_score_files
+from irscale.io.score_files import read_score_files
 
 
 def _write(path, text: str) -> str:

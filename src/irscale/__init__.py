@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 
 #: Public name → the submodule that defines it.
 _EXPORTS: dict[str, str] = {
-    "__version__": "._engine",
+    "__version__": ".core.version",
     "Evaluation": ".evaluation",
     "evaluate": ".evaluation",
     "evaluate_many": ".evaluation.many",

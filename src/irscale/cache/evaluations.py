@@ -52,7 +52,7 @@ PER_RUN = frozenset({"runs", "names"})
 
 
 def version() -> str:
-    from .. import __version__
+    from ..core.version import __version__
 
     return __version__
 

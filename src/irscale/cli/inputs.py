@@ -179,7 +179,7 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
     with ``--standardise`` (against every system given); restricted to ``--systems``; at
     least 2 systems and 2 topics, not all equal."""
     if getattr(args, "scores", None):
-        from ..io.scores_csv import read_score_files
+        from ..io.score_files import read_score_files
 
         matrix = read_score_files(args.scores, args.topic_column)
         unknown = [m for m in args.measures or () if m not in matrix.measures]

@@ -79,7 +79,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     one, every subcommand's."""
     import importlib
 
-    from .. import __version__
+    from ..core.version import __version__
     from .parser import Parser
 
     parser = Parser(

@@ -22,16 +22,13 @@ import os
 import re
 import warnings
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
-from ..errors import AlignmentError, EmptyInputError, InputError, InputFormatError
+from ..errors import EmptyInputError, InputError, InputFormatError
 from .files import check_text, read_input
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..core import ScoreMatrix
 
 #: Column names taken as the topic column when none is named (compared in lower case).
 TOPIC_COLUMN_NAMES: tuple[str, ...] = ("topic", "topic_id", "topicid", "qid", "query_id",
@@ -606,45 +603,3 @@ def _wide(rows: list[_Row], source: str, measure: str, topic_column: str | bool 
     return ScoreTable(values=values, topics=tuple(topics),
                       systems=tuple(names[c] for c in columns), measure=measure, source=source,
                       rows=tuple((row.line, row.text) for row in body))
-
-
-def read_score_files(paths: Sequence[object], topic_column: str | None = None) -> ScoreMatrix:
-    """One score matrix of score files (``irscale compare --scores``): a score CSV gives one
-    measure, named after the file; irscale's long results (``--format csv`` of ``eval``,
-    ``session``, ``text``) one per measure they hold (:func:`read_tables`). Every table
-    must hold the same systems and topics (an :class:`~irscale.errors.AlignmentError`
-    otherwise), and no measure may come twice."""
-    tables = [(path, table) for path in paths
-              for table in read_tables(path, topic_column=topic_column)]
-    first_path, first = tables[0]
-    for path, table in tables[1:]:
-        if set(table.systems) != set(first.systems):
-            raise AlignmentError(
-                f"{path}: systems differ from {first_path} "
-                f"({sorted(set(table.systems) ^ set(first.systems))[:5]})"
-            )
-        if set(table.topics) != set(first.topics):
-            only = sorted(set(table.topics) ^ set(first.topics))
-            raise AlignmentError(
-                f"{path}: topics differ from {first_path} ({len(only)} not in both: "
-                f"{only[:5]})"
-            )
-    names = [table.measure for _, table in tables]
-    if len(set(names)) != len(names):
-        raise InputError(f"two score files give the same measure name: {names}")
-    from ..core import ScoreMatrix  # (imports pandas: after the files are checked)
-
-    matrices = [ScoreMatrix.from_array(t.values, topics=t.topics, systems=t.systems,
-                                       measures=[t.measure]) for _, t in tables]
-    values = np.stack(
-        [m.subset(topics=first.topics, systems=first.systems).values[:, :, 0] for m in matrices],
-        axis=2,
-    )
-    matrix = ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
-                                    measures=names)
-    import pandas as pd
-
-    from .user_tables import RowLines
-
-    return replace(matrix, lines={t.measure: RowLines(t.source, pd.Index(t.topics), t.rows)
-                                  for _, t in tables if t.rows is not None})

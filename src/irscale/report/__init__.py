@@ -19,7 +19,7 @@ from ..core.lazy import lazy_package
 #: Public name → the module that defines it.
 _EXPORTS = {
     "DEFAULT_MEASURES": ".build",
-    "Provenance": ".build",
+    "Provenance": ".content",
     "Report": ".build",
     "build_report": ".build",
     "format_tables": ".tables",
@@ -33,6 +33,7 @@ __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report", "format_t
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .build import DEFAULT_MEASURES, Provenance, Report, build_report
+    from .build import DEFAULT_MEASURES, Report, build_report
+    from .content import Provenance
     from .html import render_html
     from .tables import format_tables

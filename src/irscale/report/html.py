@@ -43,7 +43,7 @@ from .tables import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
-    from .build import Report
+    from .content import ReportContent
 
 __all__ = ["render_html"]
 
@@ -154,7 +154,7 @@ def _table(frame: pd.DataFrame, digits: int, *, caption: str | None = None,
     return "\n".join(out)
 
 
-def _summary(report: Report, digits: int) -> str:
+def _summary(report: ReportContent, digits: int) -> str:
     out = ['<table id="summary" class="sortable">',
            f"<caption>{_esc(summary_caption(report))}</caption>",
            '<thead><tr><th scope="col">run</th>'
@@ -188,7 +188,7 @@ class _Figures:
         return f"<figure>{svg}<figcaption>{_esc(caption)}</figcaption></figure>"
 
 
-def _drilldown(report: Report, digits: int) -> list[str]:
+def _drilldown(report: ReportContent, digits: int) -> list[str]:
     """The per-topic drill-down: the values of every run and measure (a JSON block), the
     choice of two runs and a measure, and the table of the first pair (the baseline, or the
     first run, against the next run) that the page's script redraws on a change."""
@@ -233,7 +233,7 @@ def _json_in_html(text: str) -> str:
     return text.replace("</", "<\\/")
 
 
-def _scaled(report: Report, digits: int) -> list[str]:
+def _scaled(report: ReportContent, digits: int) -> list[str]:
     """The runs' means of every measure at the panel's N and of its interval-scaled version
     M_R, one table whose button switches between the two (M shown without JavaScript)."""
     scaled = report.scaled
@@ -268,7 +268,7 @@ _PROBABILITIES = (", with a probability per grade: their labels are the most pro
                   "probabilities")
 
 
-def _automatic(report: Report, digits: int) -> list[str]:
+def _automatic(report: ReportContent, digits: int) -> list[str]:
     """The automatic judgments against the human ones (QRELS): agreement, corrected means
     and the conclusions that change (:func:`irscale.collections.automatic_judgments`)."""
     found = report.automatic
@@ -289,7 +289,7 @@ def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
 
-def _reproducibility(report: Report) -> list[str]:
+def _reproducibility(report: ReportContent) -> list[str]:
     info = report.provenance
     versions = pd.DataFrame(list(info.versions), columns=["software", "version"])
     return [f"<p>Command:</p><pre><code>{_esc(info.command)}</code></pre>",
@@ -298,7 +298,7 @@ def _reproducibility(report: Report) -> list[str]:
                    table_id="inputs", sortable=False)]
 
 
-def render_html(report: Report, *, digits: int = 4, title: str = "irscale experiment report"
+def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale experiment report"
                 ) -> str:
     """The report as one self-contained HTML page (module documentation)."""
     digits = check_digits(digits)

@@ -23,7 +23,7 @@ from ..stats.summary_table import SummaryCell, render_summary
 from ..stats.tables import check_digits, format_number, render
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
-    from .build import Report
+    from .content import ReportContent
 
 __all__ = ["SummaryCell", "comparison_frame", "discriminative_frame", "format_tables",
            "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
@@ -31,7 +31,7 @@ __all__ = ["SummaryCell", "comparison_frame", "discriminative_frame", "format_ta
 TablesFormat = Literal["latex", "markdown"]
 
 
-def _marks(report: Report) -> dict[tuple[str, str], int]:
+def _marks(report: ReportContent) -> dict[tuple[str, str], int]:
     if report.comparison is None:
         return {}
     frame = report.comparison
@@ -42,7 +42,7 @@ def _marks(report: Report) -> dict[tuple[str, str], int]:
             if significant and delta != 0}
 
 
-def summary_cells(report: Report, digits: int = 4) -> list[tuple[str, list[SummaryCell]]]:
+def summary_cells(report: ReportContent, digits: int = 4) -> list[tuple[str, list[SummaryCell]]]:
     """Per run (in input order), its cells in the order of the measures."""
     digits = check_digits(digits)
     marks = _marks(report)
@@ -64,7 +64,7 @@ def summary_cells(report: Report, digits: int = 4) -> list[tuple[str, list[Summa
     return rows
 
 
-def summary_caption(report: Report) -> str:
+def summary_caption(report: ReportContent) -> str:
     """What the summary shows: the best in bold, the marks' test, correction and α."""
     n_topics = report.evaluation.to_matrix(measures=[report.measures[0]]).n_topics
     parts = [f"Mean over {n_topics} topics of {len(report.runs)} runs, best in bold, "
@@ -79,7 +79,7 @@ def summary_caption(report: Report) -> str:
     return "; ".join(parts) + "."
 
 
-def comparison_frame(report: Report) -> pd.DataFrame:
+def comparison_frame(report: ReportContent) -> pd.DataFrame:
     """Every run against the baseline: measure, run, Δ, its interval, p, adjusted p,
     wins/ties/losses (empty without a baseline)."""
     if report.comparison is None:
@@ -94,7 +94,7 @@ def comparison_frame(report: Report) -> pd.DataFrame:
     })
 
 
-def groups_frame(report: Report, measure: str) -> pd.DataFrame:
+def groups_frame(report: ReportContent, measure: str) -> pd.DataFrame:
     """The runs by decreasing mean of ``measure`` with their Tukey HSD letters (runs that
     share a letter are not significantly different)."""
     letters = report.letters[measure]
@@ -103,7 +103,7 @@ def groups_frame(report: Report, measure: str) -> pd.DataFrame:
                          "group": list(letters.values())})
 
 
-def robustness_frame(report: Report) -> pd.DataFrame:
+def robustness_frame(report: ReportContent) -> pd.DataFrame:
     """Per measure: N, τ(M, M_R), significant pairs with M and M_R, S2NS, NS2S."""
     frame = report.robustness
     return pd.DataFrame({
@@ -114,7 +114,7 @@ def robustness_frame(report: Report) -> pd.DataFrame:
         "note": frame["note"]})
 
 
-def discriminative_frame(report: Report) -> pd.DataFrame:
+def discriminative_frame(report: ReportContent) -> pd.DataFrame:
     """Discriminative power per measure and method (empty without ``dp``)."""
     if report.discriminative is None:
         return pd.DataFrame()
@@ -125,7 +125,7 @@ def discriminative_frame(report: Report) -> pd.DataFrame:
                          "min. significant Δ": frame["min_significant_diff"]})
 
 
-def _summary(report: Report, digits: int, fmt: TablesFormat) -> str:
+def _summary(report: ReportContent, digits: int, fmt: TablesFormat) -> str:
     """The summary (:func:`summary_cells`, the baseline's row named so) as ``fmt``."""
     rows = [(run + (" (baseline)" if run == report.baseline else ""), cells)
             for run, cells in summary_cells(report, digits)]
@@ -151,7 +151,7 @@ def _title(text: str, fmt: str) -> str:
     return "".join(_LATEX_WORDS.get(ch, ch) for ch in text) if fmt == "latex" else text
 
 
-def automatic_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
+def automatic_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
     """The tables of the section on automatic judgments (``report.automatic``; none
     without): ``(id, caption, frame)`` each, for the page and for the LaTeX and Markdown
     tables."""
@@ -176,7 +176,7 @@ def automatic_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
     ]
 
 
-def bounds_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
+def bounds_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
     """The tables of the bounds under the unjudged documents (``report.bounds``; none
     without): ``(id, caption, frame)`` each."""
     found = report.bounds
@@ -190,7 +190,7 @@ def bounds_frames(report: Report) -> list[tuple[str, str, pd.DataFrame]]:
     ]
 
 
-def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 4) -> str:
+def format_tables(report: ReportContent, fmt: TablesFormat = "latex", *, digits: int = 4) -> str:
     """Every table of the report as LaTeX (booktabs ``table`` environments, ASCII: Greek
     letters as math or words) or Markdown, separated by blank lines."""
     if fmt not in ("latex", "markdown"):
