@@ -223,9 +223,6 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
     frozenset({"irscale.measures.results", "irscale.measures.diversity.output"}):
         "Evaluation.format('ndeval') writes through the diversity output module, which "
         "builds on the Evaluation (imported in the methods only)",
-    frozenset({"irscale.scales.scale", "irscale.scales.diversity"}):
-        "scale() hands a diversity measure to diversity_scale, which returns the Scale type "
-        "of scales.scale (each imported inside the function)",
 }
 
 

@@ -231,8 +231,7 @@ def test_the_estimate_of_long_declared_work_is_printed_off_a_terminal(capsys, mo
     """A small image declared long (any estimate counts as long here): the estimate line
     reaches a standard error that is not a terminal, and --no-progress silences it."""
     monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
-    scale_module = importlib.import_module("irscale.scales.scale")  # (the package
-    monkeypatch.setattr(scale_module, "NOTICE_SECONDS", 0.0)           # exports scale())
+    monkeypatch.setattr(importlib.import_module("irscale.scales.cost"), "NOTICE_SECONDS", 0.0)
     argv = ["scale", "image", "-m", "nDCG@5", "-N", "5"]
     assert main(argv) == 0
     err = capsys.readouterr().err

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
-from ..core.progress import duration_text
+from ..core.progress import duration_text, notice
 from ..errors import ParameterError
 from .measures import ScaleMeasure
 from .space import Space
@@ -349,3 +349,16 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, load: _Load, context
                                                               large=large),
         BASE_MEMORY + BYTES_PER_ENTRY * (size_a + size_b), load.queries,
         searches=load.searches(small))
+
+
+#: Estimated seconds above which the estimate is printed before the work starts.
+NOTICE_SECONDS = 2.0
+
+
+def report(cost: CostEstimate, *, progress: bool, explain: bool) -> None:
+    """Print the estimate before a long computation, and the explanation when asked."""
+    if explain:
+        notice("explain: " + cost.explain(), force=True)
+        notice(cost.line(), force=True)
+    elif cost.seconds >= NOTICE_SECONDS:
+        notice(cost.line(), enabled=progress)

@@ -30,6 +30,7 @@ import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -45,11 +46,15 @@ from .cost import (
     BASE_MEMORY,
     ENUMERATION_BITS,
     CostEstimate,
+    report,
 )
 from .enumeration import CHUNK_RUNS, format_run, synthetic_rankings
 from .measures import ScaleMeasure
 from .params import INTENT_COUNT, INTENTS
 from .params import MAX_INTENTS as MAX_INTENTS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .generic import EnumeratedImage
 from .space import Context, Space
 
 #: Families that read nothing of the qrels but the number of intents S (ndeval's
@@ -279,8 +284,11 @@ def diversity_scale(measure: str, N: int, intents: int, *,
                     feasible: bool = False, progress: bool = True,
                     max_memory: str | int | None = None, explain: bool = False,
                     queries: int = 800, announce: bool = True,
-                    executor: ExecutorArg = "local"):
-    """The :class:`~irscale.scales.scale.Scale` of a diversity measure over the runs of
+                    executor: ExecutorArg = "local"
+                    ) -> tuple[DiversityScaleMeasure, IntentSpace, Context, EnumeratedImage,
+                               CostEstimate]:
+    """The parts of the :class:`~irscale.scales.scale.Scale` of a diversity measure (its
+    measure, space, context, image and cost estimate) over the runs of
     ``N`` documents judged for ``intents`` intents (module documentation); called by
     :func:`irscale.scales.scale` with ``intents=``.
 
@@ -290,7 +298,6 @@ def diversity_scale(measure: str, N: int, intents: int, *,
     """
     from ..core.budget import max_memory_of
     from .generic import EnumeratedImage
-    from .scale import Scale, report
 
     dm = diversity_measure(measure, intents)
     space = IntentSpace(N, 2 ** dm.intents)
@@ -323,7 +330,7 @@ def diversity_scale(measure: str, N: int, intents: int, *,
                 f"where {dm.label} may leave its range (--feasible / feasible=True keeps "
                 "only the runs the qrels allow)", stacklevel=3)
     image = EnumeratedImage(dm, space, context, progress=progress, executor=executor)
-    return Scale(dm, space, context, image, cost)
+    return dm, space, context, image, cost
 
 
 __all__ = ["MAX_INTENTS", "DiversityScaleMeasure", "IntentSpace", "diversity_measure",

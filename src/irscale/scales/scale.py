@@ -24,13 +24,12 @@ from typing import Literal
 import numpy as np
 
 from ..core.budget import max_memory_of
-from ..core.progress import notice
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local
 from .additive import additive_image, additive_spec
 from .average_precision import ap_image
 from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, GainSumImage, LexImage
-from .cost import DEFAULT_QUERIES, CostEstimate, estimate
+from .cost import DEFAULT_QUERIES, CostEstimate, estimate, report
 from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
 from .measures import ScaleMeasure, scale_measure
@@ -105,10 +104,6 @@ def check_size(measure: ScaleMeasure, space: Space, *, max_memory: int | None = 
     ``summary``, the summary's work too: :func:`~irscale.scales.cost.estimate`)."""
     return estimate(measure, space, queries=queries, max_memory=max_memory, context=context,
                     summary=summary)
-
-
-#: Estimated seconds above which the estimate is printed before the work starts.
-NOTICE_SECONDS = 2.0
 
 
 def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
@@ -395,10 +390,11 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
             raise ParameterError("levels (--levels) does not apply to diversity measures: a "
                                  "document is relevant to a subset of the intents (2^S kinds "
                                  "of documents); give intents (--intents) only")
-        return diversity_scale(str(measure), N, intents, recall_base=recall_base,
-                               feasible=feasible, progress=progress, max_memory=max_memory,
-                               explain=explain, queries=queries, announce=announce,
-                               executor=executor)
+        return Scale(*diversity_scale(str(measure), N, intents, recall_base=recall_base,
+                                      feasible=feasible, progress=progress,
+                                      max_memory=max_memory, explain=explain,
+                                      queries=queries, announce=announce,
+                                      executor=executor))
     levels = 2 if levels is None else levels
     space = Space(N, levels)  # N and levels checked first, named as the caller wrote them
     limit = max_memory_of(max_memory)
@@ -454,12 +450,3 @@ def warn_infeasible_runs(sc: Scale) -> None:
             f"{space.N} documents of degree ≥ {short[0]}: REL^{space.N} holds runs with more "
             f"of them than the topic has, where {measure.label} leaves its range "
             "(--feasible / feasible=True keeps only the runs the topic allows)", stacklevel=3)
-
-
-def report(cost: CostEstimate, *, progress: bool, explain: bool) -> None:
-    """Print the estimate before a long computation, and the explanation when asked."""
-    if explain:
-        notice("explain: " + cost.explain(), force=True)
-        notice(cost.line(), force=True)
-    elif cost.seconds >= NOTICE_SECONDS:
-        notice(cost.line(), enabled=progress)

@@ -37,9 +37,9 @@ to a temporary file in the same folder and renamed only when complete (an interr
 a full disk leaves nothing under the name); a file the free disk space clearly cannot hold
 is refused before any work. The Parquet file's metadata holds the measure, N, levels, the
 space, the runs and distinct values, the algorithm and its exactness (keys ``irscale.*``).
-A write estimated at :data:`NOTICE_SECONDS` or more is announced (``irscale: writing ...``,
-its time and memory) and shows a progress bar with the time left (``progress=False``,
-``IRSCALE_NO_PROGRESS=1`` silence them).
+A write estimated at :data:`~irscale.scales.cost.NOTICE_SECONDS` or more is announced
+(``irscale: writing ...``, its time and memory) and shows a progress bar with the time left
+(``progress=False``, ``IRSCALE_NO_PROGRESS=1`` silence them).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ from ..io.files import access_error, atomic_path, check_output, is_stdio, output
 from ..io.formats import SUFFIXES as SUFFIXES
 from ..io.formats import ImageFormat as ImageFormat
 from ..io.formats import image_format as image_format
+from .cost import NOTICE_SECONDS
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
 from .scale import Scale, ScaledImage
@@ -78,8 +79,6 @@ BYTES_PER_SLICE_PAIR = 176
 #: Seconds per written value (nDCG@30 to Parquet: 114 s for 2^30 values; nDCG@24 to CSV:
 #: 14.6 s for 2^24, docs/benchmarks-scales.md), for the notice before a long write.
 SECONDS_PER_ROW: dict[ImageFormat, float] = {"parquet": 1.1e-7, "csv": 9e-7}
-#: Estimated seconds above which the notice is printed (as :mod:`irscale.scales.scale`).
-NOTICE_SECONDS = 2.0
 #: CSV lines formatted at a time.
 CSV_LINES = 1 << 16
 #: Smallest bytes per row a file can take: used only to refuse a file that the free disk

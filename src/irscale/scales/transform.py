@@ -40,9 +40,10 @@ from ..errors import ParameterError
 from ..evaluation import Evaluation, check_topics
 from ..io.sources import as_qrels, as_runs
 from ..io.table import Column
+from .cost import report
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
-from .scale import Scale, ScaledImage, TieStrategy, check_size, report, scale
+from .scale import Scale, ScaledImage, TieStrategy, check_size, scale
 from .space import Context, Space
 
 
