@@ -1,12 +1,12 @@
 """trec_eval's families declared in one place: each ``declare_native`` of
 :mod:`irscale.measures.trec` is the Python half of a family whose other half, its kernel
-and its line, is one module of ``rust/src/measures/`` (gathered into the engine's table by
-``rust/build.rs``, handed to Python by ``_engine.trec_families``): every declaration has its
-line and every measure of the table its declaration; a declaration reads the kinds of
-parameters its line takes (read from the table, not restated); the engine's dispatch finds
-every line of the table by its name and refuses parameters outside the line's counts. (A
-throw-away family of one file, dispatched by name, is the engine's own test:
-``rust/src/measures/throwaway.rs``.)"""
+and its line, is one module of ``rust/src/measures/`` (named in the engine's table,
+``rust/src/measures/mod.rs``, handed to Python by ``_engine.trec_families``): every
+declaration has its line and every measure of the table its declaration; a declaration
+reads the kinds of parameters its line takes (read from the table, not restated); the
+engine's dispatch finds every line of the table by its name and refuses parameters outside
+the line's counts. (A throw-away family of one file, dispatched by name, is the engine's
+own test: ``rust/src/measures/throwaway.rs``.)"""
 
 from __future__ import annotations
 

@@ -2,9 +2,9 @@
 //! family's name, its kernel (one signature for all: [`Kernel`]), the parameters it reads
 //! ([`Shape`]) and its [`Role`]. Each module of `src/measures/` that computes families
 //! declares their lines beside their kernels (`pub const FAMILIES: &[Family] = &[...]`), and
-//! `build.rs` gathers the modules and their lines into the table: a new family is one kernel
-//! module, with its line, beside its Python declaration
-//! (`irscale.measures.native.declare_native`), and no edit elsewhere. The engine hands the
+//! `mod.rs` names the modules and puts their lines in the table (a test keeps both in step
+//! with the directory): a new family is one kernel module, with its line, named there, beside
+//! its Python declaration (`irscale.measures.native.declare_native`), and no edit elsewhere. The engine hands the
 //! table to Python (`_engine.trec_families`), where the declarations read from it the kinds
 //! of parameters each family takes, and a test checks that both name the same families.
 

@@ -2,17 +2,56 @@
 //! batch of judged rankings ([`JudgedView`]) and dispatched by family name ([`compute`])
 //! through one table ([`FAMILIES`]: name, kernel, parameters).
 //!
-//! The modules are the files of this directory and the table the lines they declare beside
-//! their kernels (`pub const FAMILIES: &[Family] = &[...]`, [`families`]), both gathered by
-//! `build.rs`: a new family is one file here, with no edit to this one. The other modules
+//! Each family's module declares its lines beside its kernels (`pub const FAMILIES:
+//! &[Family] = &[...]`, [`families`]); this file names the modules and puts their lines in
+//! the table, one line each, kept in step with the directory by
+//! `tests::every_file_is_a_module_and_every_family_in_the_table`. The other modules
 //! (trec_eval's gain tables, `gains`; the output columns, `table`) serve the kernels.
 //!
 //! Each family's kernel computes every ranking from that ranking's documents and its
 //! topic's recall base alone, so a batch is shared out between threads by whole rankings
 //! ([`per_ranking`]) and the values are the same, bit for bit, whatever the thread count.
 
-// the modules of src/measures/ and their table, `FAMILIES` (build.rs)
-include!(concat!(env!("OUT_DIR"), "/measures.rs"));
+pub mod average_precision;
+pub mod bpref;
+pub mod counts;
+pub mod families;
+pub mod gain_g;
+pub mod gains;
+pub mod interpolated;
+pub mod ndcg;
+pub mod ndcg_averaged;
+pub mod precision;
+pub mod rbp;
+pub mod recall;
+pub mod reciprocal_rank;
+pub mod relstring;
+pub mod set_measures;
+pub mod table;
+#[cfg(test)]
+pub mod throwaway;
+pub mod unjudged;
+
+/// The engine's trec_eval families: the `FAMILIES` of each module that declares its own,
+/// by module name.
+pub static FAMILIES: families::Table<'static> = &[
+    average_precision::FAMILIES,
+    bpref::FAMILIES,
+    counts::FAMILIES,
+    gain_g::FAMILIES,
+    interpolated::FAMILIES,
+    ndcg::FAMILIES,
+    ndcg_averaged::FAMILIES,
+    precision::FAMILIES,
+    rbp::FAMILIES,
+    recall::FAMILIES,
+    reciprocal_rank::FAMILIES,
+    relstring::FAMILIES,
+    set_measures::FAMILIES,
+    #[cfg(test)]
+    throwaway::FAMILIES,
+    unjudged::FAMILIES,
+];
 
 use crate::judged::JudgedView;
 use rayon::prelude::*;
@@ -113,6 +152,53 @@ mod tests {
                 .is_empty()
         );
         assert!(output_names("nope", &Params::default(), &ctx).is_err());
+    }
+
+    /// The words of `text` that follow `before` up to `after` on lines of that shape
+    /// (`pub mod NAME;`, `    NAME::FAMILIES,`).
+    fn named(text: &str, before: &str, after: &str) -> Vec<String> {
+        text.lines()
+            .filter_map(|line| line.strip_prefix(before)?.strip_suffix(after))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// This file names every file of the directory as a module, and puts in [`FAMILIES`]
+    /// the lines of every module that declares its own: a new family's file that is not
+    /// named here fails this test, with what to write.
+    #[test]
+    fn every_file_is_a_module_and_every_family_in_the_table() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/measures");
+        let mut files = Vec::new();
+        let mut declaring = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+            if path.extension().is_some_and(|ext| ext == "rs") && name != "mod" {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if text
+                    .lines()
+                    .any(|line| line.starts_with("pub const FAMILIES: &[Family]"))
+                {
+                    declaring.push(name.clone());
+                }
+                files.push(name);
+            }
+        }
+        files.sort();
+        declaring.sort();
+        let this = std::fs::read_to_string(dir.join("mod.rs")).unwrap();
+        assert_eq!(
+            named(&this, "pub mod ", ";"),
+            files,
+            "name each file of src/measures/ here: `pub mod NAME;`, in order"
+        );
+        assert_eq!(
+            named(&this, "    ", "::FAMILIES,"),
+            declaring,
+            "put the lines of each module that declares FAMILIES in the table: \
+             `NAME::FAMILIES,`, in order"
+        );
     }
 }
 

@@ -1,8 +1,8 @@
 #![cfg(test)]
 //! A throw-away family, compiled for the tests only: the proof that a new trec_eval family is
-//! one file of `src/measures/` (its kernel and its line, `FAMILIES`), found by `build.rs`
-//! and dispatched by name through the engine's table ([`super::compute`]), with no edit to
-//! any other file. `first_cut` is the number of documents retrieved up to the one cut-off.
+//! one file of `src/measures/` (its kernel and its line, `FAMILIES`), named in `mod.rs` (its
+//! module and its lines in the table) and dispatched by name through the engine's table
+//! ([`super::compute`]), with no edit to any other file. `first_cut` is the number of documents retrieved up to the one cut-off.
 
 use super::families::{Call, Count, Family, Shape, part};
 use super::table::int_column;

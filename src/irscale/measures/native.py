@@ -5,8 +5,8 @@ kernel, :meth:`Native.compute`) and the numpy-free plan (:mod:`irscale.measures.
 
 A family is two halves, each stated once: its kernel, with its line of the engine's table
 (``rust/src/measures/<module>.rs``: its name, its kernel and how many cut-offs, numbers and
-gain pairs the kernel takes; ``build.rs`` gathers the modules' lines into the table, with
-no central edit), and its declaration here (:func:`declare_native`: its parameters as
+gain pairs the kernel takes; ``mod.rs`` names the module and puts its lines in the table),
+and its declaration here (:func:`declare_native`: its parameters as
 typed, docs, formula and source). The declaration reads from the parsed parameters the
 kinds of parameters its line takes (:func:`~irscale.core.kernels.trec_family_kinds`),
 each by the kind's standard reader (:data:`READERS`) unless it gives its own.
