@@ -6,7 +6,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::guard::detached;
-use crate::scales::int_pairs::{self, Group};
+use crate::scales::group::Group;
+use crate::scales::int_pairs;
 use crate::scales::residues;
 use crate::scales::sweep::{self, Halves, Value};
 

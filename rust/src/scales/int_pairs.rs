@@ -22,17 +22,9 @@
 
 use rayon::prelude::*;
 
+use super::group::Group;
 use super::radix::{self, Keyed};
 use super::residues::{self, Plan};
-
-/// One group: `A` and `B` sorted ascending, with the runs of each entry.
-#[derive(Clone, Copy)]
-pub struct Group<'a> {
-    pub a: &'a [i64],
-    pub a_mult: &'a [i64],
-    pub b: &'a [i64],
-    pub b_mult: &'a [i64],
-}
 
 /// Pairs aimed at per sub-bucket (its keys and scratch fit the second-level cache).
 const SUB_PAIRS: usize = 8192;

@@ -29,7 +29,7 @@
 
 use rayon::prelude::*;
 
-use super::int_pairs::Group;
+use super::group::Group;
 
 /// Widest range of `s` a class's bitmap may span (2^21 bits: 256 KB).
 const MAX_BITS: i64 = 1 << 21;
