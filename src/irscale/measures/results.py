@@ -37,7 +37,7 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.notebook import HtmlRepr
-from ..core.rows import TopicRows
+from ..core.rows import RowKeys, TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
 from ..io.table import Column, check_run_index, run_summaries, summary_mean
@@ -268,6 +268,36 @@ class Evaluation(RunSummaries):
     averaging: Averaging = field(default_factory=Averaging)
     rankings: JudgedRankings | None = None
     runids: tuple[str, ...] = ()
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any], rows: TopicRows | RowKeys,
+                    averaging: Averaging | None = None, *,
+                    columns: Sequence[Column] | None = None,
+                    rankings: JudgedRankings | None = None,
+                    runids: tuple[str, ...] = ()) -> Evaluation:
+        """The one builder of every runner's result: per-row ``values`` of each measure
+        (by label), whose each row is (``rows``: the :class:`TopicRows` of judged rankings,
+        or the :class:`~irscale.core.rows.RowKeys` a runner knows, put in the
+        evaluation's order here, the values with them), and how a run's rows are summarised
+        (``averaging``; default: the plain mean, module documentation).
+
+        ``columns``: how each measure is printed and summarised (default: one
+        :class:`~irscale.io.table.Column` per label of ``values``, a mean of floats); the
+        values of a ``float`` column are held as float64. ``rankings`` and ``runids``: as
+        the :class:`Evaluation` holds them.
+        """
+        order = None
+        if isinstance(rows, RowKeys):
+            rows, order = rows.ordered()
+        shown = tuple(Column(label) for label in values) if columns is None else tuple(columns)
+        floats = {c.label for c in shown if c.value_type == "float"}
+        held = {}
+        for label, array in values.items():
+            array = np.asarray(array, dtype=np.float64 if label in floats else None)
+            held[label] = array if order is None else array[order]
+        return cls(columns=shown, values=held, rows=rows,
+                   averaging=Averaging() if averaging is None else averaging,
+                   rankings=rankings, runids=runids)
 
     @property
     def runs(self) -> tuple[str, ...]:
