@@ -192,7 +192,7 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
     if unused:
         warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
                       "requested", stacklevel=stacklevel)
-    return Evaluation(columns=columns, values=values, rows=jr.rows,
-                      averaging=Averaging("trec_eval", complete=setup.context.complete,
-                                          n_qrels_topics=len(jr.topics), totals=totals),
-                      rankings=jr)
+    return Evaluation.from_values(values, jr.rows,
+                                  Averaging("trec_eval", complete=setup.context.complete,
+                                            n_qrels_topics=len(jr.topics), totals=totals),
+                                  columns=columns, rankings=jr)
