@@ -29,13 +29,13 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation.setup import EvaluationSetup
     from ..measures.results import Evaluation
     from .keys import FileStamps, KeyWriter
-    from .store import CacheDir, Encode, Held, Recorder
+    from .store import CacheDir, Decode, Encode, Held, Recorder
 
 #: A warning as it is shown again: its category and message.
 Shown = tuple[type[Warning], str]
@@ -73,8 +73,10 @@ def cached(call: CacheCall | None, setup: EvaluationSetup, compute: Callable[[],
         writer = call_key(call.function, call.arguments, setup)
     except MissingFile:  # the evaluation reports it, as without a cache
         return compute()
+    decoder = cast("Decode[Held]", decode_text if text else decode)
+    encoder = cast("Encode[Held]", encode_text if text else encode)
     key = writer.hexdigest()
-    found = folder.get(key, version(), decode_text if text else decode)
+    found = folder.get(key, version(), decoder)
     if found is not None:
         held, warned = found
         _show(shown(warned), stacklevel)
@@ -82,7 +84,7 @@ def cached(call: CacheCall | None, setup: EvaluationSetup, compute: Callable[[],
     recorder = Recorder()
     with recorder.installed(), recorder.recording() as caught:
         held = compute()
-    _store(folder, key, writer.stamps, held, caught, encode_text if text else encode)
+    _store(folder, key, writer.stamps, held, caught, encoder)
     _show(caught, stacklevel)
     return held
 

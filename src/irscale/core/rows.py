@@ -90,18 +90,17 @@ class RowKeys:
         codes = np.fromiter((where[topic] for topic in self.topic), dtype=np.int64,
                             count=len(self.topic))
         run = np.asarray(self.run, dtype=np.int64).reshape(-1)
-        order: np.ndarray | None = np.lexsort((codes, run))
-        if bool(np.all(order == np.arange(len(order)))):
-            order = None
+        order = np.lexsort((codes, run))
+        in_order = bool(np.all(order == np.arange(len(order))))
         unjudged = self.unjudged if self.unjudged is not None else [()] * len(self.runs)
         evaluated = self.evaluated
-        if order is not None:
+        if not in_order:
             run, codes = run[order], codes[order]
             evaluated = None if evaluated is None else evaluated[order]
         return TopicRows(runs=tuple(self.runs), topics=topics, ranking_run=run,
                          ranking_topic=codes,
                          unjudged_topics=tuple(tuple(u) for u in unjudged),
-                         evaluated=evaluated), order
+                         evaluated=evaluated), None if in_order else order
 
 
 __all__ = ["RowKeys", "TopicRows"]

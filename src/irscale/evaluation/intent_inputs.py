@@ -53,7 +53,8 @@ def read_qrels(qrels: Any, ndeval_ids: bool) -> DiversityQrels:
     return read_diversity_qrels(qrels, ndeval=ndeval_ids)
 
 
-def read_optional(source: Any, reader: Callable[[Any], Read], kind: type) -> Read | None:
+def read_optional(source: Any, reader: Callable[[Any], Read], kind: type[Read]
+                  ) -> Read | None:
     """An optional input: ``None`` stays ``None``, one of type ``kind`` is already read,
     anything else is read with ``reader``."""
     if source is None or isinstance(source, kind):
