@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation.setup import EvaluationSetup
@@ -62,9 +62,7 @@ def cached(call: CacheCall | None, setup: EvaluationSetup, compute: Callable[[],
     :class:`~irscale.measures.results.Evaluation`."""
     if call is None:
         return compute()
-    from .entries import decode, encode
     from .evaluations import call_key, version
-    from .frames import decode_text, encode_text
     from .keys import MissingFile
     from .store import CacheDir, Recorder, shown
 
@@ -73,8 +71,7 @@ def cached(call: CacheCall | None, setup: EvaluationSetup, compute: Callable[[],
         writer = call_key(call.function, call.arguments, setup)
     except MissingFile:  # the evaluation reports it, as without a cache
         return compute()
-    decoder = cast("Decode[Held]", decode_text if text else decode)
-    encoder = cast("Encode[Held]", encode_text if text else encode)
+    decoder, encoder = _codec(text)
     key = writer.hexdigest()
     found = folder.get(key, version(), decoder)
     if found is not None:
@@ -162,6 +159,18 @@ class RunCache:
             return run_key(self.prefix, path, name)
         except MissingFile:
             return None
+
+
+def _codec(text: bool) -> tuple[Decode[Any], Encode[Any]]:
+    """How an entry is read and written: the bytes of a text (:mod:`.frames`, numpy-free:
+    a hit prints them without loading numpy), or an evaluation (:mod:`.entries`)."""
+    if text:
+        from .frames import decode_text, encode_text
+
+        return decode_text, encode_text
+    from .entries import decode, encode
+
+    return decode, encode
 
 
 def _store(folder: CacheDir, key: str, stamps: FileStamps, held: Held,
