@@ -1,4 +1,4 @@
-"""The one builder of evaluation results, ``Evaluation.from_values``: per-row values, whose
+"""The one builder of evaluation results, ``build_evaluation``: per-row values, whose
 each row is (the rows of judged rankings, or the ``RowKeys`` a runner knows), and their
 averaging in; the result, rows in the evaluation's order, out."""
 
@@ -11,12 +11,12 @@ import irscale
 from irscale.core.rows import RowKeys, TopicRows
 from irscale.io.table import Column
 from irscale.measures.diversity.rankings import id_sort_key
-from irscale.measures.results import Averaging, Evaluation
+from irscale.measures.results import Averaging, build_evaluation
 
 
 def test_keyed_values_are_put_run_by_run_topics_in_order():
     keys = RowKeys(("a", "b"), [1, 0, 1, 0], ["q2", "q2", "q1", "q1"], gold_topics=["q3"])
-    ev = Evaluation.from_values({"m": [4, 2, 3, 1]}, keys)
+    ev = build_evaluation({"m": [4, 2, 3, 1]}, keys)
     assert ev.rows.topics == ("q1", "q2", "q3")
     assert ev.rows.run_labels.tolist() == ["a", "a", "b", "b"]
     assert ev.rows.topic_labels.tolist() == ["q1", "q2", "q1", "q2"]
@@ -30,7 +30,7 @@ def test_keyed_values_are_put_run_by_run_topics_in_order():
 def test_the_topics_order_and_the_evaluated_rows_follow_the_keys():
     keys = RowKeys(("r",), [0, 0, 0], ["10", "9", "x"], topic_order=id_sort_key,
                    unjudged=[("x",)], evaluated=np.array([True, True, False]))
-    ev = Evaluation.from_values({"m": [0.1, 0.9, 0.0]}, keys,
+    ev = build_evaluation({"m": [0.1, 0.9, 0.0]}, keys,
                                 Averaging("ndeval", n_qrels_topics=2))
     assert ev.rows.topic_labels.tolist() == ["9", "10", "x"]  # numerically, as ndeval
     assert ev.values["m"].tolist() == [0.9, 0.1, 0.0]
@@ -42,7 +42,7 @@ def test_the_topics_order_and_the_evaluated_rows_follow_the_keys():
 def test_columns_say_how_values_are_held_and_rows_of_judged_rankings_are_kept():
     rows = TopicRows(("r",), ("q1", "q2"), np.array([0, 0]), np.array([0, 1]))
     columns = (Column("n", "sum", "int"), Column("m"))
-    ev = Evaluation.from_values({"n": np.array([2, 3]), "m": [1, 0]}, rows,
+    ev = build_evaluation({"n": np.array([2, 3]), "m": [1, 0]}, rows,
                                 Averaging("trec_eval"), columns=columns, runids=("x",))
     assert ev.rows is rows and ev.columns == columns and ev.runids == ("x",)
     assert ev.values["n"].dtype == np.int64 and ev.values["m"].dtype == np.float64
@@ -62,6 +62,6 @@ def test_every_runner_has_one_list_of_unjudged_topics_per_run():
 def test_values_in_order_are_not_copied_and_others_are(order):
     values = np.array([0.5, 0.25, 0.75])
     keys = RowKeys(("r",), [0, 0, 0], [f"q{k}" for k in order])
-    ev = Evaluation.from_values({"m": values}, keys)
+    ev = build_evaluation({"m": values}, keys)
     assert (ev.values["m"] is values) == (order == [0, 1, 2])
     assert ev.values["m"].tolist() == values[np.argsort(order)].tolist()

@@ -40,7 +40,7 @@ from ..measures.diversity.condensed import judged_only, place
 from ..measures.diversity.context import DiversityContext, diversity_context
 from ..measures.diversity.rankings import DiversityIndex, id_sort_key
 from ..measures.diversity.umeasures import per_intent_measure
-from ..measures.results import Averaging, Evaluation
+from ..measures.results import Averaging, Evaluation, build_evaluation
 from .intent_inputs import JudgedRuns, read_and_judge, read_optional, read_qrels
 
 
@@ -133,7 +133,7 @@ def evaluate_diversity(
     values = {request.label: _values(request, ctx, condensed)
               for request in _distinct(requests)}
     judged_rows = judged.rankings.ranking_topic >= 0
-    return Evaluation.from_values(
+    return build_evaluation(
         values, RowKeys(tuple(run.name for run in judged.runs), judged.run_of,
                         judged.topic_ids, topic_order=id_sort_key,
                         unjudged=_unjudged(judged, ~judged_rows), evaluated=judged_rows),

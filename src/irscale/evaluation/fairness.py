@@ -23,7 +23,7 @@ from ..errors import AlignmentError, MeasureError, ParameterError
 from ..io.stochastic import StochasticRun, deterministic, read_stochastic_run
 from ..measures.fairness import FAIRNESS_REGISTRY
 from ..measures.fairness.context import FairnessContext, fairness_context
-from ..measures.results import Averaging, Evaluation
+from ..measures.results import Averaging, Evaluation, build_evaluation
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.inputs import Qrels
@@ -89,7 +89,7 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     evaluated = [_evaluate_run(qrels_obj, run, requests, tables, allow_empty)
                  for run in run_list]
     topic_of = [topic for topics, _ in evaluated for topic in topics]
-    return Evaluation.from_values(
+    return build_evaluation(
         {name: np.concatenate([values[name] for _, values in evaluated])
          for name in dict(requests)},
         RowKeys(tuple(run.name for run in run_list),

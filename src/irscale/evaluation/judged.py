@@ -45,7 +45,7 @@ from ..io.native_inputs import NativeInputs, judge_native, native_inputs
 from ..io.sources import as_qrels, as_runs
 from ..measures.base import label_sets_named, scores_needed
 from ..measures.compute import compute_shared
-from ..measures.results import Averaging, Evaluation
+from ..measures.results import Averaging, Evaluation, build_evaluation
 from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 from .setup import (
     EvaluationSetup,
@@ -186,7 +186,7 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
     if unused:
         warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
                       "requested", stacklevel=stacklevel)
-    return Evaluation.from_values(values, jr.rows,
+    return build_evaluation(values, jr.rows,
                                   Averaging("trec_eval", complete=setup.context.complete,
                                             n_qrels_topics=len(jr.topics), totals=totals),
                                   columns=columns, rankings=jr)

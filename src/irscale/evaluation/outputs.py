@@ -14,7 +14,7 @@ import numpy as np
 from ..core.rows import RowKeys
 from ..errors import InputError
 from ..io.text import Texts, candidate_runs, read_texts
-from ..measures.results import Evaluation
+from ..measures.results import Evaluation, build_evaluation
 from .setup import check_topics
 
 
@@ -97,7 +97,7 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
     the warning's, as :func:`~irscale.evaluation.check_topics` takes it (the default names
     the caller of the runner that calls this).
     """
-    evaluation = Evaluation.from_values(
+    evaluation = build_evaluation(
         values, RowKeys(tuple(runs), run_index, topic, gold_topics=gold_topics,
                         unjudged=unjudged))
     check_topics(evaluation.rows, allow_empty=allow_empty, qrels_source=source, gold=gold,

@@ -30,7 +30,7 @@ from ..measures.base import CATALOGUE
 from ..measures.compute import column_of
 from ..measures.names import is_measure_name, parse_name
 from ..measures.prefs import ALL_PREFS, NICKNAMES
-from ..measures.results import Averaging, Evaluation
+from ..measures.results import Averaging, Evaluation, build_evaluation
 from .setup import check_run_topics
 
 #: The columns of trec_eval's own that a preference evaluation prints.
@@ -87,7 +87,7 @@ def evaluate_prefs(prefs: Any, runs: Any, measures: str | Iterable[str] = "all_p
     topic_of = [topic for topics, _, _ in scored for topic in topics]
     columns = [_COUNTERS.get(name) or column_of(name, CATALOGUE["prefs"][name])
                for name in families]
-    evaluation = Evaluation.from_values(
+    evaluation = build_evaluation(
         {column.label: _column_values(column, [values for _, values, _ in scored],
                                       len(topic_of)) for column in columns},
         RowKeys(tuple(run.name for run in run_list),

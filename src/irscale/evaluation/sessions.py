@@ -23,7 +23,7 @@ from ..io.sources import as_qrels
 from ..measures.arrays import safe_divide
 from ..measures.base import EvalContext, get_family
 from ..measures.names import NamedMeasure, measure_names, parse_name
-from ..measures.results import Evaluation
+from ..measures.results import Evaluation, build_evaluation
 from ..text.params import CLICK_OPTIONS, CLICK_ORDER, SESSION_CLICK_GAIN
 from ..text.session_cost import cost_values
 from ..text.session_markov import msm_values
@@ -139,7 +139,7 @@ def evaluate_sessions(
     values = _measure(jr, requests, click_logs, click_order, click_gain)
     if tables and not any(r.family == "U" for r in requests):
         warnings.warn(f"label set(s) {', '.join(tables)} used by no measure", stacklevel=2)
-    return Evaluation.from_values(values, jr.rows, rankings=jr)
+    return build_evaluation(values, jr.rows, rankings=jr)
 
 
 def _read_clicks(clicks: Sequence[Any] | None, n_runs: int, requests: list[NamedMeasure],
