@@ -70,7 +70,8 @@ def generate(folder: Path, runs: int, topics: int, depth: int) -> tuple[Path, Pa
 #: Runs the command line in this process, timing its work after the imports it needs.
 INNER = """
 import sys, time
-import irscale.evaluation.many, irscale.cli.eval_many, irscale.cache.evaluations
+import irscale.evaluation.many, irscale.cli.eval_many
+import irscale.cache.evaluations, irscale.cache.calls
 from irscale.cli.main import main
 begin = time.perf_counter()
 status = main(sys.argv[1:])

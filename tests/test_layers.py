@@ -32,6 +32,7 @@ A third rule keeps the modules small: none has more than :data:`MAX_MODULE_LINES
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -100,12 +101,15 @@ def _modules() -> list[tuple[str, Path]]:
     return modules
 
 
-def _imports(name: str, path: Path, *, runtime: bool = False) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import of ``path`` (module ``name``); for
-    ``from X import y`` the module ``X.y`` when it is one, ``X`` otherwise. ``runtime``:
-    without the imports under ``if TYPE_CHECKING:`` (for type checkers only)."""
+def _imported(name: str, path: Path, *, runtime: bool = False
+              ) -> list[tuple[int, str, str | None]]:
+    """(line, absolute module name, name imported from it) of every import of ``path``
+    (module ``name``): for ``import X`` the module ``X`` and no name; for ``from X import
+    y`` the module ``X.y`` and no name when ``X.y`` is a module, ``X`` and ``y`` otherwise.
+    ``runtime``: without the imports under ``if TYPE_CHECKING:`` (for type checkers
+    only)."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    found = []
+    found: list[tuple[int, str, str | None]] = []
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     if runtime:
         for node in ast.walk(tree):
@@ -113,7 +117,7 @@ def _imports(name: str, path: Path, *, runtime: bool = False) -> list[tuple[int,
                 node.body = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
+            found += [(node.lineno, alias.name, None) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[: len(package) - node.level + 1]
@@ -124,11 +128,19 @@ def _imports(name: str, path: Path, *, runtime: bool = False) -> list[tuple[int,
                 sub = SOURCE.parent.joinpath(*f"{target}.{alias.name}".split("."))
                 if any(sub.with_suffix(suffix).is_file() for suffix in (".py", ".pyi")) \
                         or (sub / "__init__.py").is_file():
-                    found.append((node.lineno, f"{target}.{alias.name}"))
+                    found.append((node.lineno, f"{target}.{alias.name}", None))
                 else:
-                    found.append((node.lineno, target))
-    return sorted({(line, target) for line, target in found
-                   if target == "irscale" or target.startswith("irscale.")})
+                    found.append((node.lineno, target, alias.name))
+    return sorted({(line, target, imported) for line, target, imported in found
+                   if target == "irscale" or target.startswith("irscale.")},
+                  key=lambda item: (item[0], item[1], item[2] or ""))
+
+
+def _imports(name: str, path: Path, *, runtime: bool = False) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import of ``path`` (module ``name``)
+    (:func:`_imported`, without the names)."""
+    return sorted({(line, target) for line, target, _ in _imported(name, path,
+                                                                    runtime=runtime)})
 
 
 def _layer(module: str) -> int | None:
@@ -213,6 +225,43 @@ def test_only_the_named_modules_import_the_engine():
                   and not any(_within(name, user) for user in ENGINE_USERS)]
     assert violations == [], "\n".join(violations)
     assert (SOURCE / "core" / "_columnar" / "__init__.py").is_file()
+
+
+#: The readers (the design notes: the measures layer computes, the runners read): the
+#: modules that resolve and open input files, and the functions that read one, by name
+#: (``read_*``, and the engine's file readers of :mod:`irscale.io.diversity`). The data
+#: types and formats of ``io`` may be used below the runners; its readers may not.
+READER_MODULES = ("irscale.io.sources", "irscale.io.naming", "irscale.io.files")
+READER_NAMES = re.compile(r"read_\w*|engine_file|engine_read")
+
+
+def _reads(target: str, imported: str | None) -> bool:
+    """Whether an import (module ``target``, name ``imported``) is one of a reader."""
+    return any(_within(target, reader) for reader in READER_MODULES) or (
+        imported is not None and _within(target, "irscale.io")
+        and READER_NAMES.fullmatch(imported) is not None)
+
+
+def test_the_measures_layer_reads_no_file():
+    """No module under ``irscale.measures`` imports a reader, at module level or inside a
+    function: the runners of :mod:`irscale.evaluation` read the inputs and hand the
+    measures what was read."""
+    violations = [f"{path.relative_to(SOURCE.parent)}:{line}: {name} imports "
+                  f"{target}{'' if imported is None else '.' + imported}"
+                  for name, path in MODULES if _within(name, "irscale.measures")
+                  for line, target, imported in _imported(name, path)
+                  if _reads(target, imported)]
+    assert violations == [], "\n".join(violations)
+
+
+def test_the_reader_rule_sees_readers_by_module_and_by_name():
+    """The rule itself, on imports of every kind: a reader module, a reader function of an
+    io module, and not a data type of the same module."""
+    assert _reads("irscale.io.sources", None) and _reads("irscale.io.naming", "name_runs")
+    assert _reads("irscale.io.diversity", "read_ndeval_run")
+    assert _reads("irscale.io.diversity", "engine_file")
+    assert not _reads("irscale.io.diversity", "DiversityQrels")
+    assert not _reads("irscale.core.labels", "read_only")
 
 
 #: The import circles left (every import made at run time counted, in functions too; those

@@ -20,16 +20,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from irscale.evaluation.intent_inputs import read_and_judge
 from irscale.io.diversity import read_diversity_qrels
 from irscale.io.trec import read_run
 from irscale.measures.diversity import DIVERSITY_REGISTRY
 from irscale.measures.diversity.context import DiversityContext, diversity_context
-from irscale.measures.diversity.rankings import (
-    DiversityIndex,
-    _judge_run,
-    _relevant_judge,
-    read_and_judge,
-)
+from irscale.measures.diversity.rankings import DiversityIndex, _judge_run, _relevant_judge
 
 from .conftest import SHARED_DATA, require
 from .oracles import diversity_numpy as oracle

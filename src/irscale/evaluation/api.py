@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from ..cache.calls import CacheCall
 from ..core.options import is_flag
 from ..errors import AlignmentError, ParameterError, shorten
 from ..io.naming import NameSpec
 from ..measures.results import Evaluation
 from . import contexts  # noqa: F401  (declares the contexts)
-from .context import CacheCall, Context, choose, refuse_unread
+from .context import Context, choose, refuse_unread
 from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -250,7 +251,7 @@ def evaluate_by(context: Context, held: list[Any], measures: Any, values: Mappin
     runner's keeps them) by ``context``, chosen by :func:`chosen` (or by ``irscale eval``,
     which also reads the form of its qrels): its runner is handed the options of
     ``values`` (every option of :func:`evaluate`, :func:`call_values`) that it reads,
-    ``cache`` as the :class:`~irscale.evaluation.context.CacheCall` of the whole call, and
+    ``cache`` as the :class:`~irscale.cache.calls.CacheCall` of the whole call, and
     ``runner``, options of its runner that :func:`evaluate` does not take (those of its
     outputs: :data:`~irscale.evaluation.context.RUNNER_OPTIONS`,
     :attr:`~irscale.evaluation.context.Context.format_options`)."""

@@ -11,10 +11,9 @@ registers it (:func:`register`, in :mod:`.contexts`); its kernels stay in ``meas
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MeasureError, ParameterError
 
@@ -38,16 +37,6 @@ TextRunner = Callable[..., "bytes | None"]
 #: ``matrix(evaluate)``: the score matrix of the evaluation ``evaluate()`` gives
 #: (:attr:`Context.matrix`).
 MatrixRunner = Callable[[Callable[[], "Evaluation"]], "ScoreMatrix"]
-
-
-class CacheCall(NamedTuple):
-    """What a cacheable context is handed as its ``cache`` option: the results cache
-    (:mod:`irscale.cache`) and the call it keys (the function called and every parameter
-    by name, :func:`irscale.cache.evaluations.call_key`)."""
-
-    folder: str | os.PathLike[str]
-    function: Callable[..., Any]
-    arguments: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -74,7 +63,7 @@ class Context:
         kinds: ``"trec_eval"``, ``"ndeval"``, ``"mean"``).
     cacheable : bool
         Whether its evaluations may be stored in a results cache (:mod:`irscale.cache`):
-        then it reads ``cache`` too, handed as a :class:`CacheCall`.
+        then it reads ``cache`` too, handed as a :class:`~irscale.cache.calls.CacheCall`.
     claims : Claim
         Whether it evaluates a call (inputs, measures, options).
     run : Runner

@@ -1,37 +1,35 @@
-"""Evaluating runs with diversity measures (ndeval's output: :mod:`.output`).
+"""Evaluating runs with diversity measures (ndeval's output:
+:mod:`irscale.measures.diversity.output`).
 
-:func:`evaluate_diversity` judges the runs once per intent (:func:`~.rankings.read_and_judge`),
-builds the greedy ideal rankings once per α, and computes every requested family over the
-whole batch. Topics follow ndeval: each run topic gets a row (a topic the qrels do not
-judge scores 0 everywhere, with a warning, and is not evaluated), the mean divides by the
-number of run topics the qrels judge (``complete``, ndeval ``-c``: by the number of qrels
-topics). The result is the :class:`~irscale.measures.results.Evaluation` of every
-evaluation, with ndeval's summaries.
+:func:`evaluate_diversity` reads its inputs and judges the runs once per intent
+(:mod:`.intent_inputs`), builds the greedy ideal rankings once per α, and computes every
+requested family over the whole batch. Topics follow ndeval: each run topic gets a row
+(a topic the qrels do not judge scores 0 everywhere, with a warning, and is not
+evaluated), the mean divides by the number of run topics the qrels judge (``complete``,
+ndeval ``-c``: by the number of qrels topics). The result is the
+:class:`~irscale.measures.results.Evaluation` of every evaluation, with ndeval's summaries.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from ..core.rows import TopicRows
+from ..core.rows import RowKeys
 from ..errors import AlignmentError, MeasureError, ParameterError, shown
 from ..io.diversity import (
     DiversityQrels,
     IntentProbabilities,
     IntentTypes,
     TopicAlphas,
-    ndeval_qrels,
-    read_diversity_qrels,
     read_intent_probabilities,
     read_intent_types,
     read_topic_alphas,
 )
-from ..io.table import Column
 from ..measures.diversity import (
     DIVERSITY_REGISTRY,
     NDEVAL_COLUMNS,
@@ -39,10 +37,11 @@ from ..measures.diversity import (
     parse_diversity_measures,
 )
 from ..measures.diversity.condensed import judged_only, place
-from ..measures.diversity.context import diversity_context
-from ..measures.diversity.rankings import DiversityIndex, id_sort_key, read_and_judge
+from ..measures.diversity.context import DiversityContext, diversity_context
+from ..measures.diversity.rankings import DiversityIndex, id_sort_key
 from ..measures.diversity.umeasures import per_intent_measure
-from ..measures.results import Averaging, Evaluation
+from ..measures.results import Averaging, Evaluation, build_evaluation
+from .intent_inputs import JudgedRuns, read_and_judge, read_optional, read_qrels
 
 
 def evaluate_diversity(
@@ -65,7 +64,8 @@ def evaluate_diversity(
     Parameters
     ----------
     qrels : DiversityQrels or path
-        Judgments ``topic subtopic docno judgment`` (:func:`read_diversity_qrels`).
+        Judgments ``topic subtopic docno judgment``
+        (:func:`~irscale.io.diversity.read_diversity_qrels`).
     runs : Run, path, or a list / mapping of those
         Runs in TREC format; ranked by their rank column as ndeval ranks them, or by
         score then docno descending with ``traditional``.
@@ -109,6 +109,7 @@ def evaluate_diversity(
     Examples
     --------
     >>> from irscale.io.trec import read_run
+    >>> from irscale.io.diversity import read_diversity_qrels
     >>> qrels = read_diversity_qrels(b"1 1 d1 1\\n1 2 d2 1\\n1 2 d3 1\\n")
     >>> run = read_run(b"1 Q0 d2 1 3 r\\n1 Q0 d3 2 2 r\\n1 Q0 d1 3 1 r\\n", keep_rank=True)
     >>> ev = evaluate_diversity(qrels, run, "alpha-nDCG@3 strec@2 MAP-IA")
@@ -116,113 +117,143 @@ def evaluate_diversity(
     {'alpha-nDCG@3': 0.9652, 'strec@2': 0.5, 'MAP-IA': 0.6667}
     """
     requests = parse_diversity_measures(measures)
+    traditional = _traditional(requests, traditional)
+    _check_options(requests, max_docs, ndeval_ids, label_sets or {}, topic_alphas)
+    qrels_obj = read_qrels(qrels, ndeval_ids)
+    index = DiversityIndex.of(qrels_obj)
+    # ndeval's families read the judged rankings only: each run's rows are dropped once it
+    # is judged (memory); the others (IA(...), P+Q, D-U, ...) read the runs again
+    judged = read_and_judge(index, runs, traditional, max_docs,
+                            keep_rows=not _ndeval_only(requests), ndeval_ids=ndeval_ids)
+    _check_run_topics(judged, qrels_obj, allow_empty)
+    ctx = _context(qrels_obj, index, judged, traditional, max_docs, label_sets or {},
+                   intent_probabilities, intent_types, topic_alphas)
+    condensed = _condensed_context(qrels_obj, index, judged, traditional, max_docs, ctx) \
+        if any(r.condensed for r in requests) else None
+    values = {request.label: _values(request, ctx, condensed)
+              for request in _distinct(requests)}
+    judged_rows = judged.rankings.ranking_topic >= 0
+    return build_evaluation(
+        values, RowKeys(tuple(run.name for run in judged.runs), judged.run_of,
+                        judged.topic_ids, topic_order=id_sort_key,
+                        unjudged=_unjudged(judged, ~judged_rows), evaluated=judged_rows),
+        Averaging("ndeval", complete=bool(complete), n_qrels_topics=len(index.topics)),
+        runids=tuple(run.runids[0] if run.runids else run.name for run in judged.runs))
+
+
+def _traditional(requests: list[DiversityRequest], traditional: bool | None) -> bool:
+    """ndeval's ``-traditional``: ``traditional`` when given, else that of the
+    ``ndeval(traditional=...)`` names, else False; names that disagree (with each other or
+    with ``traditional``) are a :class:`MeasureError`."""
     chosen = {value for r in requests for key, value in r.options if key == "traditional"}
     if len(chosen) > 1:
         raise MeasureError("measures ask for both traditional=1 and traditional=0")
     if traditional is None:
-        traditional = chosen.pop() if chosen else False
-    elif chosen and chosen != {bool(traditional)}:
+        return bool(chosen.pop()) if chosen else False
+    if chosen and chosen != {bool(traditional)}:
         raise MeasureError("traditional= of the measure names differs from traditional "
                            f"{traditional!r}")
+    return bool(traditional)
+
+
+def _check_options(requests: list[DiversityRequest], max_docs: int | None,
+                   ndeval_ids: bool, label_sets: Mapping[str, Any], topic_alphas: Any
+                   ) -> None:
+    """The options that need no input, checked before any is read: ``max_docs`` a positive
+    integer, the condensed lists outside ndeval's table, the label sets and the α per topic
+    read by some requested measure."""
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int)
                                  or max_docs < 1):
         raise ParameterError(f"max_docs must be a positive integer, got {shown(max_docs)}")
-    if isinstance(qrels, DiversityQrels):
-        qrels_obj = ndeval_qrels(qrels) if ndeval_ids else qrels
-    else:
-        qrels_obj = read_diversity_qrels(qrels, ndeval=ndeval_ids)
-    index = DiversityIndex.of(qrels_obj)
-    # ndeval's families read the judged rankings only: each run's rows are dropped once it
-    # is judged (memory); the others (IA(...), P+Q, D-U, ...) read the runs again
-    ndeval_only = {r.family for r in requests} <= {c.partition("@")[0] for c in NDEVAL_COLUMNS} \
-        and not any(r.condensed for r in requests)
     if ndeval_ids and any(r.condensed for r in requests):
         raise MeasureError("condensed=1 is not one of ndeval's measures: print it with "
                            "--format trec or csv")
-    run_list, dr, run_of, topic_ids = read_and_judge(index, runs, bool(traditional), max_docs,
-                                                     keep_rows=not ndeval_only,
-                                                     ndeval_ids=ndeval_ids)
-    judged = dr.ranking_topic >= 0
-    unjudged = np.flatnonzero(~judged)
-    qrels_topics = set(qrels_obj.topics)  # those of the file, judged relevant or not
-    for k, run in enumerate(run_list):
-        missing = [topic_ids[i] for i in unjudged[run_of[unjudged] == k].tolist()]
-        if missing and not allow_empty and not judged[run_of == k].any() \
+    _check_label_sets(label_sets, requests)
+    if topic_alphas is not None and not any(
+            r.params is not None and "topic_alpha" in r.params and r.params["topic_alpha"]
+            for r in requests):
+        raise ParameterError("per-topic alphas are read by alpha-nDCG-w(topic_alpha=1)@k and "
+                             "nERR-IA-w(topic_alpha=1)@k only: no requested measure reads them")
+
+
+def _ndeval_only(requests: list[DiversityRequest]) -> bool:
+    """Every request one of ndeval's families on the plain lists (which read the judged
+    rankings only, not the runs' rows)."""
+    return {r.family for r in requests} <= {c.partition("@")[0] for c in NDEVAL_COLUMNS} \
+        and not any(r.condensed for r in requests)
+
+
+def _check_run_topics(judged: JudgedRuns, qrels: DiversityQrels, allow_empty: bool) -> None:
+    """ndeval's rule for run topics the qrels do not judge: they score 0, with a warning
+    per run; a run with no topic of the qrels file (judged relevant or not) is an
+    :class:`AlignmentError`, unless ``allow_empty``."""
+    judged_rows = judged.rankings.ranking_topic >= 0
+    qrels_topics = set(qrels.topics)  # those of the file, judged relevant or not
+    for k, (run, missing) in enumerate(zip(judged.runs, _unjudged(judged, ~judged_rows),
+                                           strict=True)):
+        if missing and not allow_empty and not judged_rows[judged.run_of == k].any() \
                 and qrels_topics.isdisjoint(missing):
             raise AlignmentError(
                 f"run {run.name!r} has no topic in common with the diversity qrels "
-                f"({qrels_obj.source}): the run has topics {', '.join(missing[:5])}"
+                f"({qrels.source}): the run has topics {', '.join(missing[:5])}"
                 f"{' ...' if len(missing) > 5 else ''} (qrels of another collection, or "
                 "topic ids written differently?); --allow-empty (allow_empty=True) "
                 "evaluates it anyway")
         if missing:
             warnings.warn(f"run {run.name!r}: {len(missing)} topic(s) not in the diversity "
                           f"qrels score 0 (as ndeval prints them): {', '.join(missing[:10])}",
-                          stacklevel=2)
+                          stacklevel=3)
+
+
+def _unjudged(judged: JudgedRuns, unjudged: np.ndarray) -> list[tuple[str, ...]]:
+    """Per run, the topic ids of its rankings marked ``unjudged``, in ranking order."""
+    return [tuple(judged.topic_ids[i] for i in np.flatnonzero(
+        unjudged & (judged.run_of == k)).tolist()) for k in range(len(judged.runs))]
+
+
+def _context(qrels: DiversityQrels, index: DiversityIndex, judged: JudgedRuns,
+             traditional: bool, max_docs: int | None, label_sets: Mapping[str, Any],
+             intent_probabilities: Any, intent_types: Any, topic_alphas: Any
+             ) -> DiversityContext:
+    """The context of every family (:func:`~irscale.measures.diversity.context.
+    diversity_context`): the judged rankings, the per-intent judging of the catalogue's
+    measures (``IA(...)``, ``D-U`` ...: the label sets read here) and the optional files."""
     from ..io.labels import read_labels
     from ..measures.diversity.intent_aware import judge_intents
 
-    _check_label_sets(label_sets or {}, requests)
-
     judge = judge_intents(  # called only by measures that read per-intent rankings
-        qrels_obj, run_list, run_of, traditional=bool(traditional), max_docs=max_docs,
-        labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
-    if topic_alphas is not None and not any(
-            r.params is not None and "topic_alpha" in r.params and r.params["topic_alpha"]
-            for r in requests):
-        raise ParameterError("per-topic alphas are read by alpha-nDCG-w(topic_alpha=1)@k and "
-                             "nERR-IA-w(topic_alpha=1)@k only: no requested measure reads them")
-    ctx = diversity_context(index, dr, _read(intent_probabilities, read_intent_probabilities),
-                            _read(intent_types, read_intent_types), judge,
-                            alphas=_read(topic_alphas, read_topic_alphas))
-    condensed_ctx = None
-    if any(r.condensed for r in requests):
-        condensed_ctx = _condensed_context(qrels_obj, index, run_list, run_of, topic_ids,
-                                           bool(traditional), max_docs, ctx)
-    values: dict[str, np.ndarray] = {}
-    labels: list[str] = []
+        qrels, judged.runs, judged.run_of, traditional=traditional, max_docs=max_docs,
+        labels={k: read_labels(v) for k, v in label_sets.items()})
+    return diversity_context(
+        index, judged.rankings,
+        read_optional(intent_probabilities, read_intent_probabilities, IntentProbabilities),
+        read_optional(intent_types, read_intent_types, IntentTypes), judge,
+        alphas=read_optional(topic_alphas, read_topic_alphas, TopicAlphas))
+
+
+def _distinct(requests: list[DiversityRequest]) -> list[DiversityRequest]:
+    """The requests, the first of each label (a measure named twice is computed once)."""
+    first: dict[str, DiversityRequest] = {}
     for request in requests:
-        if request.label in labels:
-            continue
-        with np.errstate(divide="ignore", invalid="ignore"):
-            values[request.label] = np.asarray(
-                per_intent_measure(ctx, request.label) if request.family == "IA" else
-                DIVERSITY_REGISTRY[request.family].kernel(ctx, request.params,
-                                                          request.cutoff), dtype=np.float64)
-            if request.condensed and condensed_ctx is not None:
-                inner, keys, inner_keys = condensed_ctx
-                values[request.label] = place(
-                    values[request.label], keys,
-                    np.asarray(DIVERSITY_REGISTRY[request.family].kernel(
-                        inner, request.params, request.cutoff), dtype=np.float64),
-                    inner_keys)
-        labels.append(request.label)
-    names = tuple(run.name for run in run_list)
-    runids = tuple(run.runids[0] if run.runids else run.name for run in run_list)
-    return diversity_result(values, labels, names, runids, run_of, topic_ids, judged,
-                            n_qrels_topics=len(index.topics), complete=bool(complete))
+        first.setdefault(request.label, request)
+    return list(first.values())
 
 
-def diversity_result(values: Mapping[str, np.ndarray], labels: Sequence[str],
-                     runs: tuple[str, ...], runids: tuple[str, ...], ranking_run: np.ndarray,
-                     ranking_topic: Sequence[str], judged: np.ndarray, *,
-                     n_qrels_topics: int, complete: bool) -> Evaluation:
-    """The :class:`~irscale.measures.results.Evaluation` of diversity measures: one row per
-    run topic (``ranking_run``, ``ranking_topic``: run by run, topics in numeric order),
-    those the qrels do not judge (``~judged``) printed with 0 and not evaluated; ndeval's
-    summaries (``complete``: ndeval's ``-c``)."""
-    topics = tuple(sorted(set(ranking_topic), key=id_sort_key))
-    where = {topic: i for i, topic in enumerate(topics)}
-    codes = np.array([where[t] for t in ranking_topic], dtype=np.int64)
-    unjudged = tuple(tuple(ranking_topic[i] for i in np.flatnonzero(
-        (ranking_run == k) & ~judged).tolist()) for k in range(len(runs)))
-    rows = TopicRows(runs=runs, topics=topics, ranking_run=ranking_run,
-                     ranking_topic=codes, unjudged_topics=unjudged, evaluated=judged)
-    return Evaluation(columns=tuple(Column(label) for label in labels),
-                      values={label: values[label] for label in labels}, rows=rows,
-                      averaging=Averaging("ndeval", complete=complete,
-                                          n_qrels_topics=n_qrels_topics),
-                      runids=runids)
+def _values(request: DiversityRequest, ctx: DiversityContext,
+            condensed: tuple[DiversityContext, list, list] | None) -> np.ndarray:
+    """The value of ``request`` on every ranking of ``ctx`` (on the condensed lists of
+    ``condensed``, :func:`_condensed_context`, for a ``condensed=1`` measure)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if request.family == "IA":
+            return np.asarray(per_intent_measure(ctx, request.label), dtype=np.float64)
+        kernel = DIVERSITY_REGISTRY[request.family].kernel
+        values = np.asarray(kernel(ctx, request.params, request.cutoff), dtype=np.float64)
+        if request.condensed and condensed is not None:
+            inner, keys, inner_keys = condensed
+            values = place(values, keys, np.asarray(kernel(inner, request.params,
+                                                           request.cutoff), dtype=np.float64),
+                           inner_keys)
+        return values
 
 
 def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityRequest]
@@ -247,23 +278,15 @@ def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityReq
             "lengths=doclen by default) and IA(<measure>) of a measure that reads one")
 
 
-def _condensed_context(qrels: DiversityQrels, index: DiversityIndex, run_list: list,
-                       run_of: np.ndarray, topic_ids: list[str], traditional: bool,
-                       max_docs: int | None, ctx: Any) -> tuple[Any, list, list]:
+def _condensed_context(qrels: DiversityQrels, index: DiversityIndex, judged: JudgedRuns,
+                       traditional: bool, max_docs: int | None, ctx: DiversityContext
+                       ) -> tuple[DiversityContext, list, list]:
     """The context of the condensed runs (:mod:`.condensed`), with the ``(run, topic)`` key
     of every ranking of the plain and of the condensed batch."""
-    condensed_runs = judged_only(qrels, run_list)
+    condensed_runs = judged_only(qrels, judged.runs)
     kept = [k for k, run in enumerate(condensed_runs) if len(run)]
-    _, dr, c_run_of, c_topics = read_and_judge(index, [condensed_runs[k] for k in kept],
-                                               traditional, max_docs, keep_rows=True)
-    inner = replace(ctx, run=dr, cache={})
-    keys = list(zip(run_of.tolist(), topic_ids, strict=True))
-    inner_keys = [(kept[k], t) for k, t in zip(c_run_of.tolist(), c_topics, strict=True)]
-    return inner, keys, inner_keys
-
-
-def _read(source: Any, reader: Any) -> Any:
-    """``source`` read with ``reader`` unless already read (``None`` stays ``None``)."""
-    if source is None or isinstance(source, (IntentProbabilities, IntentTypes, TopicAlphas)):
-        return source
-    return reader(source)
+    inner = read_and_judge(index, [condensed_runs[k] for k in kept], traditional, max_docs)
+    keys = list(zip(judged.run_of.tolist(), judged.topic_ids, strict=True))
+    inner_keys = [(kept[k], t) for k, t in zip(inner.run_of.tolist(), inner.topic_ids,
+                                               strict=True)]
+    return replace(ctx, run=inner.rankings, cache={}), keys, inner_keys

@@ -13,18 +13,22 @@ qrels have (others are left out, as trec_eval leaves them out), means over those
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.rows import TopicRows
+from ..core.rows import RowKeys
 from ..errors import AlignmentError, MeasureError, ParameterError
 from ..io.stochastic import StochasticRun, deterministic, read_stochastic_run
-from ..io.table import Column
 from ..measures.fairness import FAIRNESS_REGISTRY
 from ..measures.fairness.context import FairnessContext, fairness_context
-from ..measures.results import Averaging, Evaluation
+from ..measures.results import Averaging, Evaluation, build_evaluation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.inputs import Qrels
+    from ..core.labels import LabelTable
+    from ..measures.names import NamedMeasure
 
 #: The families that read the group label set (EE-* only with level=group).
 GROUP_FAMILIES = ("AWRF", "nDCG-AWRF")
@@ -75,71 +79,100 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     >>> {k: round(float(v[0]), 4) for k, v in ev.values.items()}
     {'EE-L': 0.0, 'EE-R': 1.1875, 'EE-D': 1.1875}
     """
-    from ..io.labels import read_labels
     from ..io.naming import name_runs
     from ..io.sources import as_qrels
+
+    requests = _requests(measures)
+    tables = _read_groups(requests, labels or {})
+    qrels_obj = as_qrels(qrels)
+    run_list = name_runs(read_runs(runs), "runid")
+    evaluated = [_evaluate_run(qrels_obj, run, requests, tables, allow_empty)
+                 for run in run_list]
+    topic_of = [topic for topics, _ in evaluated for topic in topics]
+    return build_evaluation(
+        {name: np.concatenate([values[name] for _, values in evaluated])
+         for name in dict(requests)},
+        RowKeys(tuple(run.name for run in run_list),
+                np.repeat(np.arange(len(run_list)), [len(topics) for topics, _ in evaluated]),
+                topic_of),
+        Averaging("mean", n_qrels_topics=len(set(topic_of))))
+
+
+#: A request: the name as given and the parsed measure.
+Request = tuple[str, "NamedMeasure"]
+
+
+def _requests(measures: str | Iterable[str]) -> list[Request]:
+    """The names of ``measures`` (words of the strings) and their measures of the
+    catalogue's ``policies`` context; :class:`MeasureError` for none."""
     from ..measures.names import parse_name
 
     names = [part for m in ([measures] if isinstance(measures, str) else measures)
              for part in str(m).split()]
     if not names:
         raise MeasureError("no measure requested")
-    requests = [(name, parse_name(name, "policies")) for name in names]
-    needed = {str(r.params["groups"]) for _, r in requests
-              if r.family in GROUP_FAMILIES or r.params["level"] == "group"}
-    given = dict(labels or {})
-    unused = sorted(set(given) - needed)
+    return [(name, parse_name(name, "policies")) for name in names]
+
+
+def _grouped(request: NamedMeasure) -> bool:
+    """Whether a measure reads the document groups (its ``groups=`` label set)."""
+    return request.family in GROUP_FAMILIES or request.params["level"] == "group"
+
+
+def _read_groups(requests: list[Request], labels: Mapping[str, Any]
+                 ) -> dict[str, LabelTable]:
+    """The label sets of the document groups, read (a document in several groups on
+    several lines); one that no requested measure reads is a :class:`ParameterError`."""
+    from ..io.labels import read_labels
+
+    needed = {str(r.params["groups"]) for _, r in requests if _grouped(r)}
+    unused = sorted(set(labels) - needed)
     if unused:
         raise ParameterError(f"label set {unused[0]!r} is read by no measure requested: "
                              "fairness measures read the document groups (groups=NAME of "
                              "AWRF, nDCG-AWRF and EE-*(level=group))")
-    tables = {name: read_labels(source, several=True) for name, source in given.items()}
-    qrels_obj = as_qrels(qrels)
-    run_list = name_runs(read_runs(runs), "runid")
-    values: dict[str, list[np.ndarray]] = {name: [] for name in dict.fromkeys(names)}
-    rows_run: list[np.ndarray] = []
-    rows_topic: list[str] = []
-    for k, run in enumerate(run_list):
-        contexts: dict[str, FairnessContext] = {}
+    return {name: read_labels(source, several=True) for name, source in labels.items()}
 
-        def context(groups: str | None, run: StochasticRun = run,
-                    contexts: dict[str, FairnessContext] = contexts) -> FairnessContext:
-            key = groups or ""
-            if key not in contexts:
-                contexts[key] = fairness_context(qrels_obj, run, tables.get(groups)
-                                                 if groups else None)
-            return contexts[key]
 
-        plain = context(None)
-        if not plain.n_topics and not allow_empty:
-            raise AlignmentError(f"run {run.name!r} ({run.source}) has no topic in common with "
-                                 "the qrels (qrels of another collection, or topic ids "
-                                 "written differently?); --allow-empty (allow_empty=True) "
-                                 "evaluates it anyway")
-        rows_run.append(np.full(plain.n_topics, k))
-        rows_topic.extend(plain.topics)
-        for name, request in requests:
-            if len(values[name]) > k:
-                continue
-            grouped = request.family in GROUP_FAMILIES or request.params["level"] == "group"
-            ctx = context(str(request.params["groups"]) if grouped else None)
-            if grouped and ctx.member_doc is None:
-                group_set = request.params["groups"]
-                raise MeasureError(f"measure {name!r} needs the document groups: give them "
-                                   f"with --labels {group_set}=FILE (in Python labels="
-                                   f"{{{group_set!r}: path}})")
-            kernel = FAIRNESS_REGISTRY[request.family].kernel
-            values[name].append(np.asarray(kernel(ctx, request.params, request.cutoff),
-                                           dtype=np.float64))
-    topics = tuple(sorted(set(rows_topic)))
-    where = {t: i for i, t in enumerate(topics)}
-    rows = TopicRows(runs=tuple(r.name for r in run_list), topics=topics,
-                     ranking_run=np.concatenate(rows_run) if rows_run else np.empty(0, int),
-                     ranking_topic=np.array([where[t] for t in rows_topic], dtype=np.int64))
-    labels_out = list(values)
-    return Evaluation(columns=tuple(Column(label) for label in labels_out),
-                      values={label: np.concatenate(values[label]) for label in labels_out},
-                      rows=rows, averaging=Averaging("mean", n_qrels_topics=len(topics)))
+def _evaluate_run(qrels: Qrels, run: StochasticRun, requests: list[Request],
+                  tables: Mapping[str, LabelTable], allow_empty: bool
+                  ) -> tuple[tuple[str, ...], dict[str, np.ndarray]]:
+    """One run: its topics that the qrels have, and every measure's value on each; the
+    run joined with the qrels once per label set of groups (:mod:`.context`)."""
+    contexts: dict[str, FairnessContext] = {}
+
+    def context(groups: str | None) -> FairnessContext:
+        key = groups or ""
+        if key not in contexts:
+            contexts[key] = fairness_context(qrels, run, tables.get(groups) if groups
+                                             else None)
+        return contexts[key]
+
+    plain = context(None)
+    if not plain.n_topics and not allow_empty:
+        raise AlignmentError(f"run {run.name!r} ({run.source}) has no topic in common with "
+                             "the qrels (qrels of another collection, or topic ids "
+                             "written differently?); --allow-empty (allow_empty=True) "
+                             "evaluates it anyway")
+    values: dict[str, np.ndarray] = {}
+    for name, request in requests:
+        if name not in values:
+            values[name] = _values(name, request, context)
+    return plain.topics, values
+
+
+def _values(name: str, request: NamedMeasure,
+            context: Callable[[str | None], FairnessContext]) -> np.ndarray:
+    """The per-topic values of one measure, on the run's ``context(groups)``."""
+    grouped = _grouped(request)
+    ctx = context(str(request.params["groups"]) if grouped else None)
+    if grouped and ctx.member_doc is None:
+        group_set = request.params["groups"]
+        raise MeasureError(f"measure {name!r} needs the document groups: give them "
+                           f"with --labels {group_set}=FILE (in Python labels="
+                           f"{{{group_set!r}: path}})")
+    kernel = FAIRNESS_REGISTRY[request.family].kernel
+    return np.asarray(kernel(ctx, request.params, request.cutoff), dtype=np.float64)
 
 
 def read_runs(runs: Any) -> list[StochasticRun]:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..cache.calls import CacheCall, cached
 from ..core.conditional import CONDITIONAL, with_conditional
 from ..core.inputs import Qrels, Run
 from ..core.judge import build_judged_rankings
@@ -44,8 +45,7 @@ from ..io.native_inputs import NativeInputs, judge_native, native_inputs
 from ..io.sources import as_qrels, as_runs
 from ..measures.base import label_sets_named, scores_needed
 from ..measures.compute import compute_shared
-from ..measures.results import Averaging, Evaluation
-from .context import CacheCall
+from ..measures.results import Averaging, Evaluation, build_evaluation
 from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 from .setup import (
     EvaluationSetup,
@@ -79,17 +79,11 @@ def run_judged(held: list[Any], measures: Any, *,
 
         reference = read_zscores(zscores)
     setup = evaluation_setup(measures, **trec)
-    if cache is not None:
-        from ..cache.evaluations import cached_evaluation
-
-        qrels, runs = held
-        evaluation = cached_evaluation(cache.folder, cache.function, cache.arguments, setup,
-                                       lambda: _evaluate([qrels, runs], setup, labels,
-                                                         allow_empty, names), stacklevel=5)
-    else:
-        # the warnings name the caller of irscale.evaluate: _evaluate, this runner, the
-        # context's, irscale.evaluate, the caller
-        evaluation = _evaluate(held, setup, labels, allow_empty, names, stacklevel=6)
+    # the warnings name the caller of irscale.evaluate: _evaluate, the lambda, cached, this
+    # runner, the context's, irscale.evaluate, the caller (with a cache: recorded, shown
+    # again by cached from there)
+    evaluation = cached(cache, setup, lambda: _evaluate(held, setup, labels, allow_empty,
+                                                        names, stacklevel=8), stacklevel=5)
     if reference is None:
         return evaluation
     from ..measures.zscored import zscore_evaluation
@@ -192,7 +186,7 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
     if unused:
         warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
                       "requested", stacklevel=stacklevel)
-    return Evaluation(columns=columns, values=values, rows=jr.rows,
-                      averaging=Averaging("trec_eval", complete=setup.context.complete,
-                                          n_qrels_topics=len(jr.topics), totals=totals),
-                      rankings=jr)
+    return build_evaluation(values, jr.rows,
+                                  Averaging("trec_eval", complete=setup.context.complete,
+                                            n_qrels_topics=len(jr.topics), totals=totals),
+                                  columns=columns, rankings=jr)

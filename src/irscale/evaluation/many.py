@@ -52,11 +52,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..cache.entries import decode, encode
-from ..cache.evaluations import call_key, run_key, store
-from ..cache.evaluations import version as cache_version
-from ..cache.keys import KeyWriter, MissingFile
-from ..cache.store import CacheDir, Recorder, shown
+from ..cache.calls import CacheCall, RunCache
 from ..core.inputs import Qrels
 from ..core.progress import DELAY, ProgressArg, progress_reporter
 from ..errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
@@ -86,7 +82,6 @@ from ..measures.names import measure_names
 from ..measures.results import Evaluation, RunSummaries
 from ..measures.trec_table import NICKNAMES, NICKNAMES10
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
-from ..parallel.threads import map_threads
 from .judged import evaluate_judged, evaluate_native
 from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
 from .params import BATCH_SIZE, DEFAULT_BATCH_SIZE
@@ -399,7 +394,7 @@ see irscale.evaluate
         report(finished)
 
     with _output_folder(target, force) as temporary, \
-            (nullcontext() if cached is None else cached.recorder.installed()):
+            (nullcontext() if cached is None else cached.installed()):
         def on_result(index: int, batch: _Batch) -> None:
             collected.add(index, batch, temporary)
 
@@ -409,30 +404,15 @@ see irscale.evaluate
     return collected.result(target, size)
 
 
-@dataclass(frozen=True)
-class _Cache:
-    """The results cache of :func:`evaluate_many`: its folder, the key of the call without
-    its run files (:func:`irscale.cache.evaluations.call_key`) and the recorder of the
-    warnings of each run file evaluated."""
-
-    folder: CacheDir
-    prefix: KeyWriter
-    recorder: Recorder
-
-
 def _cache(call: dict[str, Any], setup: EvaluationSetup, files: list[str],
-           executor: ExecutorArg) -> _Cache | None:
-    """The cache of a call with ``cache=`` (``call``: its parameters); ``None`` when the
-    qrels name no readable file (the evaluation reports it, as without a cache)."""
+           executor: ExecutorArg) -> RunCache | None:
+    """The cache of a call with ``cache=`` (``call``: its parameters), one entry per run
+    file; ``None`` when the qrels name no readable file (the evaluation reports it, as
+    without a cache)."""
     if not is_local(executor):
         raise ParameterError("a cache (--cache, cache=) applies to the local executor (this "
                              "process's threads): evaluate on a Dask cluster without it")
-    folder = CacheDir(call["cache"], [call["qrels"], *files])
-    try:
-        prefix = call_key(evaluate_many, call, setup, per_run=True)
-    except MissingFile:
-        return None
-    return _Cache(folder, prefix, Recorder())
+    return RunCache.of(CacheCall(call["cache"], evaluate_many, call), setup, files)
 
 
 class _Collected:
@@ -526,53 +506,22 @@ Judged = NativeInputs | Qrels
 
 
 def _evaluate_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
-                    cached: _Cache | None, paths: tuple[str, ...],
+                    cached: RunCache | None, paths: tuple[str, ...],
                     names: tuple[str | None, ...], per_topic: bool, capture: bool) -> _Batch:
-    """One batch: read, judge and evaluate its run files (a task of the executor)."""
+    """One batch: read, judge and evaluate its run files (a task of the executor); with a
+    cache, each run file's evaluation read from it, or evaluated alone and stored with its
+    warnings (shown by the caller in either case)."""
     if cached is not None:
-        return _cached_batch(judged, setup, allow_empty, cached, paths, names, per_topic)
+        evaluations, shown = cached.evaluations(
+            zip(paths, names, strict=True),
+            lambda path, name: _evaluated(judged, setup, allow_empty, (path,), (name,)))
+        return replace(_batch(evaluations, per_topic), warnings=tuple(shown))
     if not capture:
         return _batch([_evaluated(judged, setup, allow_empty, paths, names)], per_topic)
     with warnings.catch_warnings(record=True) as caught:  # a Dask worker: shown by the client
         warnings.simplefilter("always")
         batch = _batch([_evaluated(judged, setup, allow_empty, paths, names)], per_topic)
     return replace(batch, warnings=tuple((w.category, str(w.message)) for w in caught))
-
-
-def _cached_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool, cached: _Cache,
-                  paths: tuple[str, ...], names: tuple[str | None, ...],
-                  per_topic: bool) -> _Batch:
-    """A batch with a cache: each run file's evaluation read from the cache, or evaluated
-    alone and stored with its warnings (shown by the caller in either case)."""
-    evaluations = []
-    shown_again: list[tuple[type[Warning], str]] = []
-    version = cache_version()
-    # the files are hashed side by side (hashlib releases the GIL)
-    writers = map_threads(lambda item: _run_writer(cached.prefix, *item),
-                          list(zip(paths, names, strict=True)))
-    for path, name, writer in zip(paths, names, writers, strict=True):
-        key = None if writer is None else writer.hexdigest()
-        found = None if key is None else cached.folder.get(key, version, decode)
-        if found is not None:
-            evaluations.append(found[0])
-            shown_again.extend(shown(found[1]))
-            continue
-        with cached.recorder.recording() as caught:
-            evaluation = _evaluated(judged, setup, allow_empty, (path,), (name,))
-        if writer is not None and key is not None:
-            store(cached.folder, key, writer.stamps, evaluation, caught, encode)
-        evaluations.append(evaluation)
-        shown_again.extend(caught)
-    return replace(_batch(evaluations, per_topic), warnings=tuple(shown_again))
-
-
-def _run_writer(prefix: KeyWriter, path: str, name: str | None) -> KeyWriter | None:
-    """The key of a run file (:func:`irscale.cache.evaluations.run_key`); ``None`` when
-    it can no longer be read (evaluated without the cache: its reader says why)."""
-    try:
-        return run_key(prefix, path, name)
-    except MissingFile:
-        return None
 
 
 def _batch(evaluations: list[Evaluation], per_topic: bool) -> _Batch:

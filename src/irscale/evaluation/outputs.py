@@ -11,11 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.rows import TopicRows
+from ..core.rows import RowKeys
 from ..errors import InputError
-from ..io.table import Column
 from ..io.text import Texts, candidate_runs, read_texts
-from ..measures.results import Evaluation
+from ..measures.results import Evaluation, build_evaluation
 from .setup import check_topics
 
 
@@ -98,17 +97,9 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
     the warning's, as :func:`~irscale.evaluation.check_topics` takes it (the default names
     the caller of the runner that calls this).
     """
-    topics = tuple(sorted(set(gold_topics).union(topic)))
-    code = np.searchsorted(np.asarray(topics, dtype=object),
-                           np.asarray(list(topic), dtype=object)).astype(np.int64) \
-        if len(topic) else np.zeros(0, dtype=np.int64)
-    run_index = np.asarray(run_index, dtype=np.int64)
-    order = np.lexsort((code, run_index))
-    rows = TopicRows(runs=tuple(runs), topics=topics, ranking_run=run_index[order],
-                     ranking_topic=code[order],
-                     unjudged_topics=tuple(tuple(u) for u in (unjudged or [()] * len(runs))))
-    check_topics(rows, allow_empty=allow_empty, qrels_source=source, gold=gold,
+    evaluation = build_evaluation(
+        values, RowKeys(tuple(runs), run_index, topic, gold_topics=gold_topics,
+                        unjudged=unjudged))
+    check_topics(evaluation.rows, allow_empty=allow_empty, qrels_source=source, gold=gold,
                  results="outputs", judgments=gold, stacklevel=stacklevel)
-    return Evaluation(columns=tuple(Column(label) for label in values),
-                      values={k: np.asarray(v, dtype=np.float64)[order]
-                              for k, v in values.items()}, rows=rows)
+    return evaluation

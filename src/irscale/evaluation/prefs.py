@@ -14,21 +14,23 @@ a run retrieved documents for that the judgments lack are not evaluated, with a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
+from ..core.inputs import Run
 from ..core.prefs import TopicJudgments, judge_topic, ranked_docnos, topic_judgments
-from ..core.rows import TopicRows
+from ..core.rows import RowKeys
 from ..errors import MeasureError
 from ..io.prefs import PrefsForm, PrefsJudgments, read_prefs
 from ..io.sources import as_runs
 from ..io.table import Column
 from ..measures.base import CATALOGUE
+from ..measures.compute import column_of
 from ..measures.names import is_measure_name, parse_name
 from ..measures.prefs import ALL_PREFS, NICKNAMES
-from ..measures.results import Averaging, Evaluation
+from ..measures.results import Averaging, Evaluation, build_evaluation
 from .setup import check_run_topics
 
 #: The columns of trec_eval's own that a preference evaluation prints.
@@ -79,57 +81,63 @@ def evaluate_prefs(prefs: Any, runs: Any, measures: str | Iterable[str] = "all_p
         prefs = read_prefs(prefs, form)
     judgments = _by_topic(prefs)
     run_list = as_runs(runs)
-    topics = tuple(sorted(set(judgments).union(
-        *(set(run.topic.to_pylist()) for run in run_list))))
-    code = {topic: k for k, topic in enumerate(topics)}
     kernels = [(name, CATALOGUE["prefs"][name].kernel) for name in families
                if name not in _COUNTERS]
-    values: dict[str, list[float]] = {name: [] for name, _ in kernels}
-    ranking_run: list[int] = []
-    ranking_topic: list[int] = []
-    unjudged: list[tuple[str, ...]] = []
-    for index, run in enumerate(run_list):
-        topic = np.asarray(run.topic.to_pylist(), dtype=object)
-        docno = np.asarray(run.docno.to_pylist(), dtype=object)
-        order = np.argsort(topic.astype(str), kind="stable")
-        starts = np.flatnonzero(np.r_[True, topic[order][1:] != topic[order][:-1]]) \
-            if len(order) else np.zeros(0, dtype=np.int64)
-        missing = []
-        for start, end in zip(starts, np.r_[starts[1:], len(order)], strict=True):
-            lines = order[start:end]
-            name = str(topic[lines[0]])
-            if name not in judgments:
-                missing.append(name)
-                continue
-            ranked = ranked_docnos(docno[lines], run.score[lines], max_docs, run.source, name)
-            counts = judge_topic(judgments[name], ranked)
-            for label, kernel in kernels:
-                values[label].append(kernel(counts))
-            ranking_run.append(index)
-            ranking_topic.append(code[name])
-        unjudged.append(tuple(sorted(missing)))
-    rows = TopicRows(runs=tuple(run.name for run in run_list), topics=topics,
-                     ranking_run=np.asarray(ranking_run, dtype=np.int64),
-                     ranking_topic=np.asarray(ranking_topic, dtype=np.int64),
-                     unjudged_topics=tuple(unjudged))
+    scored = [_score_run(run, judgments, kernels, max_docs) for run in run_list]
+    topic_of = [topic for topics, _, _ in scored for topic in topics]
+    columns = [_COUNTERS.get(name) or column_of(name, CATALOGUE["prefs"][name])
+               for name in families]
+    evaluation = build_evaluation(
+        {column.label: _column_values(column, [values for _, values, _ in scored],
+                                      len(topic_of)) for column in columns},
+        RowKeys(tuple(run.name for run in run_list),
+                np.repeat(np.arange(len(run_list)), [len(topics) for topics, _, _ in scored]),
+                topic_of, gold_topics=set(judgments).union(
+                    *(run.topic.to_pylist() for run in run_list)),
+                unjudged=[missing for _, _, missing in scored]),
+        Averaging("trec_eval", complete=complete, n_qrels_topics=len(judgments)),
+        columns=columns)
+    rows = evaluation.rows
     check_run_topics(rows.runs, np.bincount(rows.ranking_run, minlength=len(run_list)).tolist(),
                      rows.unjudged_topics, sorted(judgments), allow_empty=allow_empty,
                      qrels_source=prefs.source, gold=f"{form} judgments", stacklevel=3)
-    columns = []
-    arrays: dict[str, np.ndarray] = {}
-    for name in families:
-        if name in _COUNTERS:
-            columns.append(_COUNTERS[name])
-            arrays[name] = np.zeros(rows.n_rows)
-        else:
-            family = CATALOGUE["prefs"][name]
-            columns.append(Column(name, family.aggregate, family.value_type))
-            arrays[name] = np.asarray(values[name], dtype=np.float64)
-            if family.value_type == "int":
-                arrays[name] = arrays[name].astype(np.int64)
-    return Evaluation(columns=tuple(columns), values=arrays, rows=rows,
-                      averaging=Averaging("trec_eval", complete=complete,
-                                          n_qrels_topics=len(judgments)))
+    return evaluation
+
+
+def _score_run(run: Run, judgments: Mapping[str, TopicJudgments],
+               kernels: list[tuple[str, Callable[[Any], float]]], max_docs: int | None
+               ) -> tuple[list[str], dict[str, list[float]], tuple[str, ...]]:
+    """One run against the judgments: its topics the judgments hold (in byte order), the
+    value of every kernel on each, and its other topics (not evaluated)."""
+    topic = np.asarray(run.topic.to_pylist(), dtype=object)
+    docno = np.asarray(run.docno.to_pylist(), dtype=object)
+    order = np.argsort(topic.astype(str), kind="stable")
+    starts = np.flatnonzero(np.r_[True, topic[order][1:] != topic[order][:-1]]) \
+        if len(order) else np.zeros(0, dtype=np.int64)
+    topics, missing = [], []
+    values: dict[str, list[float]] = {label: [] for label, _ in kernels}
+    for start, end in zip(starts, np.r_[starts[1:], len(order)], strict=True):
+        lines = order[start:end]
+        name = str(topic[lines[0]])
+        if name not in judgments:
+            missing.append(name)
+            continue
+        ranked = ranked_docnos(docno[lines], run.score[lines], max_docs, run.source, name)
+        counts = judge_topic(judgments[name], ranked)
+        for label, kernel in kernels:
+            values[label].append(kernel(counts))
+        topics.append(name)
+    return topics, values, tuple(sorted(missing))
+
+
+def _column_values(column: Column, runs: list[dict[str, list[float]]], n_rows: int
+                   ) -> np.ndarray:
+    """The values of one column over every run's rows (zeros for trec_eval's counters,
+    whose summaries are the run's name and its number of topics)."""
+    if column.label in _COUNTERS:
+        return np.zeros(n_rows)
+    values = np.asarray([v for run in runs for v in run[column.label]], dtype=np.float64)
+    return values.astype(np.int64) if column.value_type == "int" else values
 
 
 def _by_topic(prefs: PrefsJudgments) -> dict[str, TopicJudgments]:

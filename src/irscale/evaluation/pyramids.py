@@ -7,6 +7,7 @@ Declared as the ``pyramids`` context in :mod:`.contexts.pyramids`."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -65,42 +66,81 @@ def evaluate_pyramid(pyramid: Any,
     if not parts:
         raise InputError("no peer SCUs to evaluate: give a file (or its bytes), or a list "
                          "of them")
-    weight_of = {(t, s): w for t, s, w in zip(pyr.topic, pyr.scu, pyr.weight, strict=True)}
-    by_topic: dict[str, list[int]] = {}
-    for t, w in zip(pyr.topic, pyr.weight, strict=True):
-        by_topic.setdefault(t, []).append(w)
-    runs: list[str] = []
-    expressed: dict[tuple[str, str], list[int]] = {}
-    unjudged: dict[str, set[str]] = {}
-    described: dict[tuple[str, str], str] = {}
-    for scus in parts:
-        for t, peer, scu, line in zip(scus.topic, scus.peer, scus.scu, scus.line,
-                                      strict=True):
-            text = f"{t}\t{peer}\t{scu or '-'}"
-            if described.setdefault((peer, t), scus.source) != scus.source:
-                raise InputFormatError(f"peer {peer!r} has SCUs for topic {t!r} in "
-                                       f"{described[peer, t]} too", source=scus.source,
-                                       line=line, text=text)
-            if peer not in runs:
-                runs.append(peer)
-            if t not in by_topic:
-                unjudged.setdefault(peer, set()).add(t)
-                continue
-            found = expressed.setdefault((peer, t), [])
-            if scu is None:
-                continue
-            if (t, scu) not in weight_of:
-                raise InputFormatError(f"SCU {scu!r} is not in the pyramid of topic {t!r} "
-                                       f"({pyr.source})", source=scus.source, line=line,
-                                       text=text)
-            found.append(weight_of[t, scu])
-    keys = list(expressed)
+    summaries = _Summaries.of(pyr, parts)
+    keys = list(summaries.expressed)
+    run_pos = {r: i for i, r in enumerate(summaries.runs)}
+    return text_evaluation(summaries.runs,
+                           np.array([run_pos[p] for p, _ in keys], dtype=np.int64),
+                           [t for _, t in keys], _scores(wanted, pyr, summaries),
+                           gold_topics=sorted(summaries.by_topic),
+                           unjudged=[sorted(summaries.unjudged.get(r, ()))
+                                     for r in summaries.runs],
+                           allow_empty=allow_empty, source=pyr.source, gold="pyramids")
+
+
+@dataclass
+class _Summaries:
+    """The peers' summaries paired with the pyramid: the runs (peers, in order of
+    appearance), the weights of the SCUs each (peer, topic) summary expresses, per peer
+    the topics it has a summary of but no pyramid, and the pyramid's weights by topic."""
+
+    by_topic: dict[str, list[int]]
+    weight_of: dict[tuple[str, str], int]
+    runs: list[str] = field(default_factory=list)
+    expressed: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    unjudged: dict[str, set[str]] = field(default_factory=dict)
+    described: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, pyr: Pyramid, parts: list[PeerScus]) -> _Summaries:
+        """Every line of the peers' files (``parts``) against the pyramid ``pyr``: a
+        summary described in two files, or an SCU the pyramid of its topic lacks, is an
+        :class:`InputFormatError` naming its line."""
+        by_topic: dict[str, list[int]] = {}
+        for t, w in zip(pyr.topic, pyr.weight, strict=True):
+            by_topic.setdefault(t, []).append(w)
+        summaries = cls(by_topic, {(t, s): w for t, s, w in zip(pyr.topic, pyr.scu,
+                                                                   pyr.weight, strict=True)})
+        for scus in parts:
+            for t, peer, scu, line in zip(scus.topic, scus.peer, scus.scu, scus.line,
+                                          strict=True):
+                summaries.add(scus, t, peer, scu, line, pyr.source)
+        return summaries
+
+    def add(self, scus: PeerScus, t: str, peer: str, scu: str | None, line: int,
+            pyramid: str) -> None:
+        """One line of ``scus``: the peer's summary of topic ``t`` expresses ``scu``."""
+        text = f"{t}\t{peer}\t{scu or '-'}"
+        if self.described.setdefault((peer, t), scus.source) != scus.source:
+            raise InputFormatError(f"peer {peer!r} has SCUs for topic {t!r} in "
+                                   f"{self.described[peer, t]} too", source=scus.source,
+                                   line=line, text=text)
+        if peer not in self.runs:
+            self.runs.append(peer)
+        if t not in self.by_topic:
+            self.unjudged.setdefault(peer, set()).add(t)
+            return
+        found = self.expressed.setdefault((peer, t), [])
+        if scu is None:
+            return
+        if (t, scu) not in self.weight_of:
+            raise InputFormatError(f"SCU {scu!r} is not in the pyramid of topic {t!r} "
+                                   f"({pyramid})", source=scus.source, line=line, text=text)
+        found.append(self.weight_of[t, scu])
+
+
+def _scores(wanted: list[str], pyr: Pyramid, summaries: _Summaries) -> dict[str, np.ndarray]:
+    """The ``wanted`` scores of every (peer, topic) summary (:func:`best_weight`: the
+    weight of an optimal summary of as many SCUs as the peer's, ``pyramid``, or as the
+    average reference's, ``pyramid_modified``)."""
+    keys = list(summaries.expressed)
     values: dict[str, np.ndarray] = {m: np.zeros(len(keys)) for m in wanted}
     for k, (peer, t) in enumerate(keys):
-        weights = expressed[peer, t]
+        weights = summaries.expressed[peer, t]
         gained = float(sum(weights))
+        pyramid = summaries.by_topic[t]
         if "pyramid" in values:
-            best = best_weight(by_topic[t], len(weights))
+            best = best_weight(pyramid, len(weights))
             values["pyramid"][k] = gained / best if best > 0 else 0.0
         if "pyramid_modified" in values:
             models = pyr.models[t]
@@ -108,10 +148,6 @@ def evaluate_pyramid(pyramid: Any,
                 raise ParameterError(f"pyramid_modified needs the reference summaries of "
                                      f"topic {t!r}: {pyr.source} gives its SCUs' weights, "
                                      "not their contributor lists")
-            best = best_weight(by_topic[t], sum(by_topic[t]) / models)
+            best = best_weight(pyramid, sum(pyramid) / models)
             values["pyramid_modified"][k] = gained / best if best > 0 else 0.0
-    run_pos = {r: i for i, r in enumerate(runs)}
-    return text_evaluation(runs, np.array([run_pos[p] for p, _ in keys], dtype=np.int64),
-                           [t for _, t in keys], values, gold_topics=sorted(by_topic),
-                           unjudged=[sorted(unjudged.get(r, ())) for r in runs],
-                           allow_empty=allow_empty, source=pyr.source, gold="pyramids")
+    return values

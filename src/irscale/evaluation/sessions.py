@@ -20,11 +20,10 @@ from ..errors import InputError, MeasureError, ParameterError
 from ..io.labels import read_labels
 from ..io.sessions import ClickLog, SessionRun, read_clicks, read_session_map, read_session_run
 from ..io.sources import as_qrels
-from ..io.table import Column
 from ..measures.arrays import safe_divide
 from ..measures.base import EvalContext, get_family
 from ..measures.names import NamedMeasure, measure_names, parse_name
-from ..measures.results import Evaluation
+from ..measures.results import Evaluation, build_evaluation
 from ..text.params import CLICK_OPTIONS, CLICK_ORDER, SESSION_CLICK_GAIN
 from ..text.session_cost import cost_values
 from ..text.session_markov import msm_values
@@ -127,17 +126,7 @@ def evaluate_sessions(
     topic_map = None
     if topics is not None:
         topic_map = dict(topics) if isinstance(topics, Mapping) else read_session_map(topics)
-    click_logs = None
-    if clicks is not None:
-        click_logs = [c if isinstance(c, ClickLog) else read_clicks(c) for c in clicks]
-        if len(click_logs) != len(run_list):
-            raise ParameterError(f"{len(click_logs)} click log(s) for {len(run_list)} "
-                                 "run(s): give one click log per run, in the runs' order")
-        if not any(r.family == "U" for r in requests):
-            raise ParameterError("click logs are used by U only: ask for U")
-    else:
-        CLICK_OPTIONS.refuse({"click_order": click_order, "click_gain": click_gain},
-                             "clicks=")
+    click_logs = _read_clicks(clicks, len(run_list), requests, click_order, click_gain)
     tables = {str(k): read_labels(v) for k, v in (labels or {}).items()}
     jr = build_session_rankings(qrels_obj, run_list, topic_map,
                                 relevance_level=relevance_level, labels=tables).jr
@@ -147,7 +136,35 @@ def evaluate_sessions(
                  why=None if topics is not None else "a session is judged with the qrels "
                  "of the topic of the same id: map sessions to topics with --topics FILE "
                  "(topics=), or are these qrels of another collection?")
-    columns: list[Column] = []
+    values = _measure(jr, requests, click_logs, click_order, click_gain)
+    if tables and not any(r.family == "U" for r in requests):
+        warnings.warn(f"label set(s) {', '.join(tables)} used by no measure", stacklevel=2)
+    return build_evaluation(values, jr.rows, rankings=jr)
+
+
+def _read_clicks(clicks: Sequence[Any] | None, n_runs: int, requests: list[NamedMeasure],
+                 click_order: ClickOrder, click_gain: float | None
+                 ) -> list[ClickLog] | None:
+    """The click logs, one per run (read unless already read), given with U only; without
+    them ``click_order`` and ``click_gain`` are refused (they read the clicks)."""
+    if clicks is None:
+        CLICK_OPTIONS.refuse({"click_order": click_order, "click_gain": click_gain},
+                             "clicks=")
+        return None
+    click_logs = [c if isinstance(c, ClickLog) else read_clicks(c) for c in clicks]
+    if len(click_logs) != n_runs:
+        raise ParameterError(f"{len(click_logs)} click log(s) for {n_runs} "
+                             "run(s): give one click log per run, in the runs' order")
+    if not any(r.family == "U" for r in requests):
+        raise ParameterError("click logs are used by U only: ask for U")
+    return click_logs
+
+
+def _measure(jr: JudgedRankings, requests: list[NamedMeasure],
+             click_logs: Sequence[ClickLog] | None, click_order: ClickOrder,
+             click_gain: float | None) -> dict[str, np.ndarray]:
+    """The values of every request (a label once) on the sessions' rankings ``jr``, each
+    session view built once and dropped once no later request reads it."""
     values: dict[str, np.ndarray] = {}
     views = _Views(jr)
     for i, request in enumerate(requests):
@@ -161,10 +178,7 @@ def evaluate_sessions(
             raise MeasureError(f"measure {request.label!r}: some values are beyond the "
                                "range of a double (gains too large); scale them down")
         values[request.label] = result
-        columns.append(Column(request.label))
-    if tables and not any(r.family == "U" for r in requests):
-        warnings.warn(f"label set(s) {', '.join(tables)} used by no measure", stacklevel=2)
-    return Evaluation(columns=tuple(columns), values=values, rows=jr.rows, rankings=jr)
+    return values
 
 
 class _Views:

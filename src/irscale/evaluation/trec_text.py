@@ -12,7 +12,7 @@ errors in the same order: the options and names are checked by the same function
 by the same engine code (``rust/src/output``: trec_eval's ``meas_avg`` rules and its
 ``%-22s\\t%s\\t%6.4f`` lines).
 
-With ``cache=DIR`` the text is the results cache's (:func:`irscale.cache.evaluations.cached_text`:
+With ``cache=DIR`` the text is the results cache's (:func:`irscale.cache.calls.cached`:
 keyed by this function's signature, the files' bytes and the checked setup), so that a hit
 costs hashing the files, not numpy's import.
 """
@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..cache.calls import CacheCall, cached
 from ..core.options import check_run_names
 from ..io.formats import run_suffixes
 from ..io.native_files import judge_batch
@@ -67,12 +68,9 @@ def trec_eval_text(
     inputs = native_inputs(qrels, runs, ties=setup.options.ties)
     if not isinstance(inputs, NativeInputs) or inputs.qrels[0] == "dicts":
         return None
-    if cache is None:
-        return _text(inputs, setup, plan, **arguments)
-    from ..cache.evaluations import cached_text
-
-    return cached_text(cache, trec_eval_text, arguments, setup,
-                       lambda: _text(inputs, setup, plan, **arguments))
+    call = None if cache is None else CacheCall(cache, trec_eval_text, arguments)
+    return cached(call, setup, lambda: _text(inputs, setup, plan, **arguments), text=True,
+                  stacklevel=3)
 
 
 def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, complete: bool,

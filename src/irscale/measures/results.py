@@ -7,7 +7,8 @@ measures), :func:`irscale.text.evaluate_sessions`, :func:`irscale.text.evaluate_
 :class:`~irscale.io.table.Column` of each measure (how it is printed and how it
 aggregates), and the :class:`Averaging` that turns a run's rows into its summary
 (computed by the engine, ``rust/src/output/summary.rs``: the one implementation of these
-rules):
+rules). Every runner builds its result with the one builder, :func:`build_evaluation`.
+The rules:
 
 * ``trec_eval`` (judged rankings; ``meas_avg.c`` of trec_eval 9.0.8): a column's
   ``aggregate`` says how — ``mean`` divides the sum (added topic by topic, as trec_eval's
@@ -37,7 +38,7 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.notebook import HtmlRepr
-from ..core.rows import TopicRows
+from ..core.rows import RowKeys, TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
 from ..io.table import Column, check_run_index, run_summaries, summary_mean
@@ -500,6 +501,36 @@ class Evaluation(RunSummaries):
                 f"measures={list(c.label for c in self.columns)[:6]}...)")
 
 
+def build_evaluation(values: Mapping[str, Any], rows: TopicRows | RowKeys,
+                     averaging: Averaging | None = None, *,
+                     columns: Sequence[Column] | None = None,
+                     rankings: JudgedRankings | None = None,
+                     runids: tuple[str, ...] = ()) -> Evaluation:
+    """The one builder of every runner's result: per-row ``values`` of each measure (by
+    label), whose each row is (``rows``: the :class:`TopicRows` of judged rankings, or the
+    :class:`~irscale.core.rows.RowKeys` a runner knows, put in the evaluation's order here,
+    the values with them), and how a run's rows are summarised (``averaging``; default:
+    the plain mean, module documentation).
+
+    ``columns``: how each measure is printed and summarised (default: one
+    :class:`~irscale.io.table.Column` per label of ``values``, a mean of floats); the
+    values of a ``float`` column are held as float64. ``rankings`` and ``runids``: as the
+    :class:`Evaluation` holds them.
+    """
+    order = None
+    if isinstance(rows, RowKeys):
+        rows, order = rows.ordered()
+    shown = tuple(Column(label) for label in values) if columns is None else tuple(columns)
+    floats = {c.label for c in shown if c.value_type == "float"}
+    held = {}
+    for label, array in values.items():
+        array = np.asarray(array, dtype=np.float64 if label in floats else None)
+        held[label] = array if order is None else array[order]
+    return Evaluation(columns=shown, values=held, rows=rows,
+                      averaging=Averaging() if averaging is None else averaging,
+                      rankings=rankings, runids=runids)
+
+
 def _check_defined(label: str, column: np.ndarray, codes: np.ndarray,
                    topics: Sequence[str]) -> None:
     """A diversity measure undefined on some evaluated topic (NaN) cannot enter a matrix:
@@ -566,4 +597,4 @@ def _per_topic_hint(labels: Sequence[str]) -> str:
 
 
 __all__ = ["FRAME_SHAPES", "Averaging", "AveragingRule", "Evaluation", "FrameShape",
-           "RunSummaries", "ir_measure_of"]
+           "RunSummaries", "build_evaluation", "ir_measure_of"]

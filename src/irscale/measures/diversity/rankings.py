@@ -30,7 +30,7 @@ from ...core.diversity_kernels import IntentJudge
 from ...core.inputs import Run
 from ...core.judge import rank_rows
 from ...core.strings import Strings
-from ...errors import InputError, InputFormatError
+from ...errors import InputFormatError
 from ...io.diversity import DiversityQrels
 
 
@@ -59,7 +59,7 @@ class DiversityRankings:
     ``ranking_topic`` indexes :attr:`topics` (−1: a topic the qrels do not judge);
     ``n_intents[t]`` is the number of intents of topic ``t`` with a relevant document
     (ndeval's ``actualSubtopics``) and ``nrel_sub[t, j]`` the relevant documents of
-    intent ``j``. ``entry_level`` (when known: runs judged by :func:`read_and_judge`) is the
+    intent ``j``. ``entry_level`` (when known: runs judged by :class:`RunJudge`) is the
     graded level of each entry's document for its intent, as the qrels give it (≥ 1).
     """
 
@@ -242,7 +242,7 @@ class _RunJudgment:
 
 def _judge_run(index: DiversityIndex, judge: IntentJudge, run: Run, traditional: bool,
                max_docs: int | None) -> _RunJudgment:
-    """Judge one run against ``index`` (see :func:`read_and_judge`): its rows put in
+    """Judge one run against ``index`` (see :class:`RunJudge`): its rows put in
     ndeval's order (:func:`_rank_order`) and grouped into rankings here, every document
     looked up among the relevant pairs by the engine (:class:`IntentJudge`)."""
     n = len(run)
@@ -290,99 +290,53 @@ def _merge(index: DiversityIndex, parts: list[_RunJudgment]
     return dr, np.repeat(np.arange(len(parts), dtype=np.int64), counts), topic_ids
 
 
-def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
-                   max_docs: int | None = None, *, keep_rows: bool = True,
-                   ndeval_ids: bool = False
-                   ) -> tuple[list[Run], DiversityRankings, np.ndarray, list[str]]:
-    """Read ``runs`` and judge every run against ``index``: the runs, named
-    (:func:`~irscale.io.naming.name_runs`), the batch of rankings (run by run, topics in
-    :func:`id_sort_key` order), the run of each ranking, and each ranking's topic id.
+@dataclass(frozen=True, eq=False)
+class RunJudge:
+    """Runs judged per intent against one qrels ``index``, each on its own, in ndeval's
+    order (by the rank column, or by score with ``traditional``; the first ``max_docs``
+    documents of each ranking), the judgments then joined end to end: no table of all
+    runs' rows is built. The runs are read by the runner
+    (:func:`irscale.evaluation.intent_inputs.read_and_judge`), which hands each to
+    :meth:`run`, or the engine's judgment of each run file to :meth:`file`, and their parts
+    to :meth:`batch`."""
 
-    Each run is judged on its own (:func:`_rank_order` puts its rows in ndeval's order;
-    the engine looks the run's docnos up in one pass among the relevant (topic,
-    docno) pairs of the qrels), and the runs' relevant entries are joined end to end:
-    no table of all runs' rows is built.
+    index: DiversityIndex
+    traditional: bool
+    max_docs: int | None
+    #: The relevant (topic, docno) pairs of :attr:`index`, indexed by the engine.
+    engine: IntentJudge
 
-    Paths are read as ndeval reads them (:func:`~irscale.io.diversity.read_ndeval_run`).
-    Without ``keep_rows`` the engine reads, orders and judges the files side by side
-    (:meth:`IntentJudge.judge_files`), no run's rows reaching Python (the returned runs keep
-    their names, sources and run ids only); with it, each file is read by the engine in a
-    thread of its own and judged there.
-    Other inputs (:class:`Run` objects aside) go through
-    :func:`irscale.io.sources.as_runs`. With ``ndeval_ids`` the runs' topic ids are read as
-    ndeval reads them (:func:`~irscale.io.diversity.ndeval_run`).
-    """
-    import os
+    @classmethod
+    def of(cls, index: DiversityIndex, traditional: bool, max_docs: int | None = None
+           ) -> RunJudge:
+        return cls(index, traditional, max_docs, _relevant_judge(index))
 
-    from ...io.diversity import ndeval_run, read_ndeval_run
-    from ...io.naming import name_runs
-    from ...parallel.threads import map_threads
+    def run(self, run: Run) -> _RunJudgment:
+        """One run read (:func:`_judge_run`)."""
+        return _judge_run(self.index, self.engine, run, self.traditional, self.max_docs)
 
-    items = runs if isinstance(runs, (list, tuple)) else [runs]
-    judge = _relevant_judge(index)
-    if not keep_rows and items and all(isinstance(item, (str, os.PathLike)) for item in items):
-        return _judge_files(index, judge, items, traditional, max_docs, ndeval_ids)
-    if not all(isinstance(item, (str, os.PathLike, Run)) for item in items):
-        from ...io.sources import as_runs
-
-        run_list = as_runs(runs, keep_rank=True)
-        if ndeval_ids:
-            run_list = [ndeval_run(run) for run in run_list]
-        parts = [_judge_run(index, judge, run, traditional, max_docs) for run in run_list]
-        return (run_list, *_merge(index, parts))
-
-    def read(item: Any) -> tuple[Run, _RunJudgment]:
-        if isinstance(item, Run):
-            run = ndeval_run(item) if ndeval_ids else item
-        else:
-            run = read_ndeval_run(item, ndeval_topics=ndeval_ids)
-        return run, _judge_run(index, judge, run, traditional, max_docs)
-
-    pairs = map_threads(read, items)  # errors: those of the first run (in order) with one
-    run_list = name_runs([run for run, _ in pairs])
-    return (run_list, *_merge(index, [part for _, part in pairs]))
-
-
-def _judge_files(index: DiversityIndex, judge: IntentJudge, paths: Sequence[Any],
-                 traditional: bool, max_docs: int | None, ndeval_ids: bool
-                 ) -> tuple[list[Run], DiversityRankings, np.ndarray, list[str]]:
-    """:func:`read_and_judge` of run files whose rows are not kept: read, put in ndeval's
-    order and judged by the engine; each run's rankings (one per topic, in order of first
-    appearance) are put in :func:`id_sort_key` order here."""
-    from ...io.diversity import engine_file, engine_read
-    from ...io.naming import name_runs
-
-    files, refused = [], None
-    for path in paths:  # a file refused here comes after the faults of those before it
-        try:
-            files.append(engine_file(path, "read_ndeval_run", checked=False))
-        except InputError as error:
-            refused = error
-            break
-    judged = engine_read(lambda: judge.judge_files(files, index.topics, traditional,
-                                                   max_docs, ndeval_ids), files)
-    if refused is not None:
-        raise refused
-    runs, parts = [], []
-    for (_, source), (runids, topics, lengths, ranking_topic, ranking, rank, intent,
-                      level) in zip(files, judged, strict=True):
+    def file(self, judged: tuple[Any, ...]) -> _RunJudgment:
+        """One run file as the engine read, ordered and judged it
+        (:meth:`IntentJudge.judge_files`: its run ids, topic ids, and its rankings, one per
+        topic in order of first appearance, with their relevant entries), its rankings put
+        in :func:`id_sort_key` order."""
+        _, topics, lengths, ranking_topic, ranking, rank, intent, level = judged
         order = np.argsort(id_ranks(topics), kind="stable")
         position = np.empty_like(order)
         position[order] = np.arange(len(order))
         moved = position[ranking]
         entries = np.argsort(moved, kind="stable")  # a ranking's entries stay in order
-        parts.append(_RunJudgment(
+        return _RunJudgment(
             lengths=lengths[order], ranking_topic=ranking_topic[order],
             topic_ids=[topics[t] for t in order.tolist()], entry_ranking=moved[entries],
             entry_rank=rank[entries], entry_subtopic=intent[entries],
-            entry_level=level[entries]))
-        runs.append(Run(name=runids[0], topic=_NO_STRINGS, docno=_NO_STRINGS,
-                        score=_NO_SCORES, source=source, runids=tuple(runids)))
-    return (name_runs(runs), *_merge(index, parts))
+            entry_level=level[entries])
 
-
-_NO_STRINGS = Strings.of([])
-_NO_SCORES = np.empty(0)
+    def batch(self, parts: Sequence[_RunJudgment]
+              ) -> tuple[DiversityRankings, np.ndarray, list[str]]:
+        """The runs' judgments end to end: one batch (run by run, topics in
+        :func:`id_sort_key` order), the run of each ranking and each ranking's topic id."""
+        return _merge(self.index, list(parts))
 
 
 def ideal_rankings(index: DiversityIndex, alpha: float | np.ndarray,
