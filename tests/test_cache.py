@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 
 import irscale
+import irscale.core.version
 from irscale.cache import store as store_module
 from irscale.cache.entries import decode, encode
 from irscale.cache.evaluations import NOT_IN_KEY, call_key, run_key
@@ -232,7 +233,7 @@ def test_a_changed_measure_evaluates_again_and_names_are_requests(files, tmp_pat
 def test_a_changed_version_evaluates_again(files, tmp_path, measured, monkeypatch):
     cache = tmp_path / "cache"
     evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
-    monkeypatch.setattr(irscale, "__version__", "0.0.0+other")
+    monkeypatch.setattr(irscale.core.version, "__version__", "0.0.0+other")
     evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
     evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
     assert len(measured) == 2 and len(entries(cache)) == 2
@@ -506,6 +507,7 @@ def test_two_writers_of_one_key_interleaved(files, tmp_path, monkeypatch):
 PROCESS = """
 import sys, warnings
 import irscale
+import irscale.core.version
 warnings.simplefilter("ignore")
 ev = irscale.evaluate(sys.argv[1], [sys.argv[2], sys.argv[3]], {measures!r}, cache=sys.argv[4])
 sys.stdout.write(ev.format("trec", per_query=True))
