@@ -507,7 +507,6 @@ def test_two_writers_of_one_key_interleaved(files, tmp_path, monkeypatch):
 PROCESS = """
 import sys, warnings
 import irscale
-import irscale.core.version
 warnings.simplefilter("ignore")
 ev = irscale.evaluate(sys.argv[1], [sys.argv[2], sys.argv[3]], {measures!r}, cache=sys.argv[4])
 sys.stdout.write(ev.format("trec", per_query=True))
