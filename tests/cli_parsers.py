@@ -173,7 +173,7 @@ def _input_files(parser: argparse.ArgumentParser, name: str
 def input_cases(parser: argparse.ArgumentParser, name: str) -> list[list[str]]:
     """A command line of every command of ``parser`` that reads files, each of its inputs
     (positional arguments and required options declared inputs,
-    :func:`irscale.cli.outputs.declare_inputs`) a file of its own, named ``{name}{i}``;
+    :class:`irscale.core.params.InputFiles`) a file of its own, named ``{name}{i}``;
     three of a repeatable argument; the other required options a value they take."""
     return [argv for argv, _ in _input_files(parser, name)]
 

@@ -74,7 +74,8 @@ def _name(action: argparse.Action) -> str:
 
 def test_every_file_option_is_declared():
     """Walk every subcommand's parser: an option that takes a file is declared an input or
-    an output (:func:`irscale.cli.outputs.declare_inputs`, ``declare_outputs``), or named
+    an output (its parameter's domain: :class:`irscale.core.params.InputFiles`,
+    :class:`~irscale.core.params.OutputPath`), or named
     in :data:`NOT_FILES` with the reason."""
     undeclared = []
     for command, parser in leaf_parsers():

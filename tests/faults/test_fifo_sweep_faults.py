@@ -4,7 +4,7 @@ that never comes. Each input is read once, or refused with one ``irscale:`` line
 
 The inputs are found by walking the real parsers (:func:`irscale.cli.main.build_parser`):
 every positional argument and option declared an input
-(:func:`irscale.cli.outputs.declare_inputs`). Each runs from a small valid command line
+(its parameter's domain is :class:`irscale.core.params.InputFiles`). Each runs from a small valid command line
 that uses it (:data:`USES`, else the base of the numeric sweep,
 :data:`~tests.faults.test_numeric_options_faults.BASES`), with the file replaced by a FIFO
 (of the same name, in a folder of its own) whose writer writes the file's bytes once and

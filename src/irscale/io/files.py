@@ -68,6 +68,28 @@ def is_stdio(path: Any) -> bool:
     return isinstance(path, str) and path == STDIO
 
 
+#: The names of a descriptor of this process as an output: ``/dev/stdout`` (1),
+#: ``/dev/stderr`` (2), ``/dev/fd/N`` and ``/proc/self/fd/N`` (N).
+_STREAM = re.compile(r"/dev/(?:(stdout)|(stderr)|fd/(\d+))|/proc/self/fd/(\d+)")
+
+
+def output_stream(path: Any) -> int | None:
+    """The descriptor an output ``path`` names as a stream of this process: 1 for ``-`` and
+    ``/dev/stdout``, 2 for ``/dev/stderr``, N for ``/dev/fd/N`` and ``/proc/self/fd/N``;
+    None for any other path. Such an output is written to its descriptor as it is (no
+    staging file, nothing replaced: no ``--force`` needed), as a shell's redirection
+    means it (``-o /dev/stdout | gzip``)."""
+    if is_stdio(path):
+        return 1
+    if not isinstance(path, (str, os.PathLike)):
+        return None
+    found = _STREAM.fullmatch(os.fspath(path)) if isinstance(os.fspath(path), str) else None
+    if found is None:
+        return None
+    stdout, stderr, fd, proc = found.groups()
+    return 1 if stdout else 2 if stderr else int(fd or proc)
+
+
 def display_name(path: PathLike) -> str:
     """How a path is named in messages: ``<stdin>`` for ``-``, otherwise as given, with
     control characters (and undecodable bytes) escaped as ``repr`` writes them."""
@@ -90,6 +112,7 @@ def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAc
         errno_codes.EROFS: "read-only file system",
         errno_codes.EDQUOT: "disk quota exceeded",
         errno_codes.EFBIG: "file too large for the size limit (ulimit -f)",
+        errno_codes.EBADF: "no such open file descriptor",
     }.get(error.errno or -1, (error.strerror or str(error)).lower())
     return FileAccessError(f"cannot {action} {name}: {reason}", path=name, errno=error.errno)
 
@@ -320,9 +343,19 @@ def check_output(path: PathLike | None, *, force: bool = False, option: str = "-
     ``force``), and :class:`FileAccessError` when it is a directory or its folder does not
     exist or cannot be written. A symbolic link is checked as the file it points to
     (:func:`output_target`). That it is none of the call's inputs is checked first, by the
-    input owner (:func:`irscale.io.sources.check_not_input`).
+    input owner (:func:`irscale.io.sources.check_not_input`). A standard stream
+    (:func:`output_stream`) is written as it is: only its descriptor must be open.
     """
     if path is None or is_stdio(path):
+        return
+    descriptor = output_stream(path)
+    if descriptor is not None:
+        try:
+            os.fstat(descriptor)
+        except (OSError, OverflowError) as error:
+            raise access_error(error if isinstance(error, OSError) else
+                               OSError(errno_codes.EBADF, "bad descriptor"), path, "write"
+                               ) from None
         return
     name = os.fspath(path)
     resolved = output_target(path)
@@ -470,10 +503,15 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
     """A temporary path beside ``path`` to write the whole output to; renamed to ``path``
     when the ``with`` block ends without an exception, removed otherwise.
 
-    Devices and pipes are not regular files: their own path is yielded, written directly.
-    A symbolic link is followed (:func:`output_target`): the temporary file is made in the
-    target's folder and renamed onto the target, and the link stays as it is.
+    Devices, pipes and standard streams (:func:`output_stream`) are not replaced: their
+    own path is yielded, written directly (a writer of a stream writes to its descriptor:
+    :func:`atomic_output`). A symbolic link is followed (:func:`output_target`): the
+    temporary file is made in the target's folder and renamed onto the target, and the
+    link stays as it is.
     """
+    if output_stream(path) is not None:
+        yield os.fspath(path)
+        return
     target = Path(output_target(path))
     try:
         existing = os.stat(target)
@@ -510,20 +548,19 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
 def atomic_output(
     path: PathLike, mode: Literal["wb", "w"] = "wb", *, force: bool = False
 ) -> Iterator[IO[Any]]:
-    """A stream for the whole output (``-``: standard output), committed atomically.
+    """A stream for the whole output, committed atomically; a standard stream
+    (:func:`output_stream`: ``-`` or ``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N``)
+    written to its descriptor as it is.
 
     ``mode`` is ``"wb"`` or ``"w"`` (UTF-8 text). Write errors (a full disk) raise
     :class:`FileAccessError` naming the file; nothing is left under ``path`` then.
     """
     if mode not in ("wb", "w"):
         raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
-    if is_stdio(path):
-        stream: IO[Any] = sys.stdout.buffer if mode == "wb" else sys.stdout
-        yield stream
-        try:
-            stream.flush()
-        except OSError as error:
-            raise access_error(error, "standard output", "write") from None
+    descriptor = output_stream(path)
+    if descriptor is not None:
+        with _descriptor_stream(descriptor, os.fspath(path), mode) as stream:
+            yield stream
         return
     with atomic_path(path, force=force) as temporary:
         try:
@@ -544,6 +581,37 @@ def atomic_output(
             if isinstance(error, FileAccessError):
                 raise
             raise access_error(error, path, "write") from None
+
+
+@contextlib.contextmanager
+def _descriptor_stream(descriptor: int, path: str, mode: Literal["wb", "w"]
+                       ) -> Iterator[IO[Any]]:
+    """A stream on ``descriptor`` (named ``path``), flushed at the end and left open: the
+    interpreter's own for standard output and standard error (what it prints stays in
+    order), a stream that does not own the descriptor for another."""
+    name = {1: "standard output", 2: "standard error"}.get(descriptor, path)
+    standard = {1: sys.stdout, 2: sys.stderr}.get(descriptor)
+    stream: IO[Any]
+    if standard is not None:
+        stream = standard.buffer if mode == "wb" else standard
+    else:
+        try:
+            stream = open(descriptor, mode, closefd=False,  # noqa: SIM115 - not ours to close
+                          **({} if mode == "wb" else {"encoding": "utf-8"}))
+        except (OSError, OverflowError, ValueError) as error:
+            raise access_error(error if isinstance(error, OSError) else
+                               OSError(errno_codes.EBADF, "bad descriptor"), path, "write"
+                               ) from None
+    try:
+        yield stream
+        try:
+            stream.flush()
+        except OSError as error:
+            raise access_error(error, name, "write") from None
+    finally:
+        if standard is None:
+            with contextlib.suppress(OSError):
+                stream.close()  # the descriptor stays open (closefd=False)
 
 
 def write_output(path: PathLike, data: bytes | str, *, force: bool = False) -> None:
