@@ -81,16 +81,20 @@ def _systems(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``irscale eval-seeds``: the systems' table (or every run's), and the replicates."""
-    from ..stats.seeds import evaluate_seeds
+    from ..io.sources import as_qrels, as_runs
     from .eval_many import TREC_EVAL_DESTS
 
-    systems: dict[str, str | list[str]] = {}
+    # the inputs first: a malformed file is reported before the statistics are imported
+    qrels = as_qrels(args.qrels)
+    systems = {}
     for text in args.systems:  # a folder or glob pattern as it is; files as a list
         name, paths = SYSTEM.domain.split(text)
-        systems[name.strip()] = paths if len(paths) > 1 else paths[0]
+        systems[name.strip()] = as_runs(paths if len(paths) > 1 else paths[0])
     trec = {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()
             if name != "complete"}  # every qrels topic counts (trec_eval's -c) in any case
-    result = evaluate_seeds(args.qrels, systems, args.measures, **trec)
+    from ..stats.seeds import evaluate_seeds
+
+    result = evaluate_seeds(qrels, systems, args.measures, **trec)
     if args.shard_scores is not None:
         write_text(args, result.shard_table(), args.shard_scores)
     text = result.format(args.fmt, digits=args.digits, runs=args.runs, pairs=args.pairs,
