@@ -44,6 +44,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, cast
 
+from ..core import reads
 from ..core.edge import about
 from ..errors import (
     FileAccessError,
@@ -173,6 +174,7 @@ def check_readable(path: PathLike) -> os.stat_result | None:
         raise access_error(OSError(errno_codes.EISDIR, "is a directory"), path)
     if not os.access(path, os.R_OK):
         raise access_error(OSError(errno_codes.EACCES, "permission denied"), path)
+    reads.note(info)  # an input of the call: no output replaces it (irscale.core.reads)
     return info
 
 
@@ -186,7 +188,9 @@ def read_file(path: PathLike, limit: int | None = None) -> bytes:
     """
     descriptor = os.open(path, os.O_RDONLY | OPEN_FLAGS)
     try:
-        size = os.fstat(descriptor).st_size  # 0 for pipes and devices
+        info = os.fstat(descriptor)
+        reads.note(info)  # an input of the call: no output replaces it (irscale.core.reads)
+        size = info.st_size  # 0 for pipes and devices
         chunks: list[bytes] = []
         total = 0
         while limit is None or total < limit:
@@ -498,6 +502,26 @@ def _sweep_orphans(target: Path) -> None:
             os.close(handle)
 
 
+def _status(file: PathLike | int) -> os.stat_result | None:
+    """The status of a path or a descriptor (links followed); None where there is none."""
+    try:
+        return os.stat(file)
+    except (OSError, OverflowError, ValueError):
+        return None
+
+
+def refuse_read(path: PathLike, info: os.stat_result | None) -> None:
+    """Refuse to write the output ``path`` onto the file whose status is ``info`` (None:
+    none) when the running call has read it (:mod:`irscale.core.reads`), whatever
+    ``force`` says: :class:`OutputExistsError`."""
+    if info is not None and reads.was_read(info):
+        name = os.fspath(path)
+        raise OutputExistsError(
+            f"{name}{link_note(path, output_target(path))} is a file this call has read: "
+            "refusing to overwrite it (an input is never replaced, even with --force)",
+            path=name)
+
+
 @contextlib.contextmanager
 def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
     """A temporary path beside ``path`` to write the whole output to; renamed to ``path``
@@ -513,13 +537,11 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
         yield os.fspath(path)
         return
     target = Path(output_target(path))
-    try:
-        existing = os.stat(target)
-    except OSError:
-        existing = None
+    existing = _status(target)
     if existing is not None and not stat.S_ISREG(existing.st_mode):
         yield os.fspath(target)
         return
+    refuse_read(path, existing)
     temporary = handle = None
     try:
         with interrupts_held():  # no ^C between making the file and knowing its name
@@ -533,6 +555,7 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
             raise OutputExistsError(
                 f"{os.fspath(path)} appeared while irscale was writing it: refusing to "
                 "overwrite it (--force to replace it)", path=os.fspath(path))
+        refuse_read(path, _status(target))
         os.replace(temporary, target)
     except BaseException:
         if temporary is not None:
@@ -590,13 +613,14 @@ def _descriptor_stream(descriptor: int, path: str, mode: Literal["wb", "w"]
     interpreter's own for standard output and standard error (what it prints stays in
     order), a stream that does not own the descriptor for another."""
     name = {1: "standard output", 2: "standard error"}.get(descriptor, path)
+    refuse_read(path, _status(descriptor))
     standard = {1: sys.stdout, 2: sys.stderr}.get(descriptor)
     stream: IO[Any]
     if standard is not None:
         stream = standard.buffer if mode == "wb" else standard
     else:
         try:
-            stream = open(descriptor, mode, closefd=False,  # noqa: SIM115 - not ours to close
+            stream = open(descriptor, mode, closefd=False,
                           **({} if mode == "wb" else {"encoding": "utf-8"}))
         except (OSError, OverflowError, ValueError) as error:
             raise access_error(error if isinstance(error, OSError) else
