@@ -3,8 +3,8 @@ a FIFO or standard input can be read once only, and a second ``open`` waits for 
 that never comes. Each input is read once, or refused with one ``irscale:`` line.
 
 The inputs are found by walking the real parsers (:func:`irscale.cli.main.build_parser`):
-every positional argument and option declared an input
-(its parameter's domain is :class:`irscale.core.params.InputFiles`). Each runs from a small valid command line
+every positional argument and option declared an input (its parameter's domain is
+:class:`irscale.core.params.InputFiles`). Each runs from a small valid command line
 that uses it (:data:`USES`, else the base of the numeric sweep,
 :data:`~tests.faults.test_numeric_options_faults.BASES`), with the file replaced by a FIFO
 (of the same name, in a folder of its own) whose writer writes the file's bytes once and
