@@ -53,7 +53,8 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
-from . import reads
+from .reads import enter as enter_call
+from .reads import leave as leave_call
 
 if TYPE_CHECKING:  # pragma: no cover
     import ast
@@ -105,7 +106,7 @@ def public(function: F) -> F:
     def edge(*args: Any, **kwargs: Any) -> Any:
         if not _ACTIVE[0]:
             return function(*args, **kwargs)
-        reads.enter()  # one call: no output replaces a file it reads (irscale.core.reads)
+        enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         try:
             return _with_methods_guarded(function(*args, **kwargs))
         except IrscaleError as error:
@@ -118,7 +119,7 @@ def public(function: F) -> F:
                 raise
             raise blamed from error
         finally:
-            reads.leave()
+            leave_call()
 
     edge.__irscale_edge__ = True  # type: ignore[attr-defined]
     return edge  # type: ignore[return-value]

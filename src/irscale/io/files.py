@@ -621,7 +621,7 @@ def _descriptor_stream(descriptor: int, path: str, mode: Literal["wb", "w"]
     else:
         try:
             stream = open(descriptor, mode, closefd=False,
-                          **({} if mode == "wb" else {"encoding": "utf-8"}))
+                          encoding=None if mode == "wb" else "utf-8")
         except (OSError, OverflowError, ValueError) as error:
             raise access_error(error if isinstance(error, OSError) else
                                OSError(errno_codes.EBADF, "bad descriptor"), path, "write"
