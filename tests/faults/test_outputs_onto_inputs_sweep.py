@@ -51,7 +51,6 @@ NEVER_REPLACED = "an input is never replaced"
 FILES: dict[str, str | bytes] = {
     **FIFO_FILES,
     "seeds/s1.run": text(run_lines("a")), "seeds/s2.run": text(run_lines("b")),
-    "human.qrels": text([f"{t} 0 d{d} {d % 3}" for t in (1, 2, 3) for d in range(1, 7)]),
 }
 
 #: Command lines whose values name files in compound forms: a folder, a quoted glob

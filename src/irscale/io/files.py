@@ -8,7 +8,9 @@ Inputs
     that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
     read only once: the readers move its bytes to a file that can be opened again
     (:mod:`irscale.io.spool`) or, where the system has none, take them from
-    :func:`read_input` (one open, one read).
+    :func:`read_input` (one open, one read). Every regular file opened here
+    (:func:`check_readable`, :func:`read_file`) is noted as read by the running call
+    (:mod:`irscale.core.reads`).
 
 Outputs
     :func:`check_output` is called *before* the work starts, after the input owner has
@@ -17,11 +19,14 @@ Outputs
     existing regular file unless ``force``, a directory, and a folder that does not exist or
     cannot be written. :func:`atomic_output` then writes to a temporary file beside the
     target and renames it into place only when the writing succeeded, so an interrupt, a
-    full disk or a crash never leaves a partial file under the output's name. Devices and
-    pipes (``/dev/null``, a FIFO) are written directly; ``-`` is standard output. An output
-    path that is a symbolic link stands for the file it points to (:func:`output_target`):
-    the checks apply to the target, the temporary file is made in the target's folder and
-    renamed onto the target, so the link stays a link (a dangling link creates its target).
+    full disk or a crash never leaves a partial file under the output's name, and never
+    onto a file the call has read (:func:`refuse_read`: the backstop of the check before
+    the work). Devices and pipes (``/dev/null``, a FIFO) are written directly; ``-``,
+    ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N`` are written to their descriptor
+    (:func:`output_stream`). An output path that is a symbolic link stands for the file it
+    points to (:func:`output_target`): the checks apply to the target, the temporary file
+    is made in the target's folder and renamed onto the target, so the link stays a link
+    (a dangling link creates its target).
 """
 
 from __future__ import annotations
@@ -82,9 +87,8 @@ def output_stream(path: Any) -> int | None:
     means it (``-o /dev/stdout | gzip``)."""
     if is_stdio(path):
         return 1
-    if not isinstance(path, (str, os.PathLike)):
-        return None
-    found = _STREAM.fullmatch(os.fspath(path)) if isinstance(os.fspath(path), str) else None
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    found = _STREAM.fullmatch(text) if isinstance(text, str) else None
     if found is None:
         return None
     stdout, stderr, fd, proc = found.groups()
@@ -354,12 +358,8 @@ def check_output(path: PathLike | None, *, force: bool = False, option: str = "-
         return
     descriptor = output_stream(path)
     if descriptor is not None:
-        try:
-            os.fstat(descriptor)
-        except (OSError, OverflowError) as error:
-            raise access_error(error if isinstance(error, OSError) else
-                               OSError(errno_codes.EBADF, "bad descriptor"), path, "write"
-                               ) from None
+        if _status(descriptor) is None:
+            raise access_error(OSError(errno_codes.EBADF, "bad descriptor"), path, "write")
         return
     name = os.fspath(path)
     resolved = output_target(path)
