@@ -78,7 +78,7 @@ VALID = {
 INPUT_KINDS = {
     "qrels": "qrels", "QRELS": "qrels", "QRELS_A": "qrels", "QRELS_B": "qrels",
     "AUTO": "qrels", "HUMAN": "qrels", "runs": "run", "RUN": "run", "RUNS": "run",
-    "--new": "run", "--source": "run", "--target": "run", "--runs": "run",
+    "--new": "run", "--source": "run", "--target": "run", "--runs": "run", "--system": "run",
     "session_run": "session run", "references": "texts", "candidates": "texts",
     "nuggets": "nuggets", "matches": "matches", "pyramid": "pyramid", "peers": "peers",
     "SAMPLE": "sampled", "LABELS": "crowd labels", "JUDGMENTS": "pairwise",
@@ -148,8 +148,10 @@ def _input_files(parser: argparse.ArgumentParser, name: str
                     kinds += [(file, _kind(prog, [*option, names[min(k, len(names) - 1)]]))
                               for k, file in enumerate(given)] if is_input else []
                     reads |= is_input
-                    if option:
-                        options += [*option, *given]
+                    if option:  # (a value NAME=FILE names its file after the '=')
+                        named = is_input and role.named
+                        options += [*option, *(f"A={file}" if named else file
+                                               for file in given)]
                     else:
                         positional += given
                     continue
@@ -173,7 +175,7 @@ def _input_files(parser: argparse.ArgumentParser, name: str
 def input_cases(parser: argparse.ArgumentParser, name: str) -> list[list[str]]:
     """A command line of every command of ``parser`` that reads files, each of its inputs
     (positional arguments and required options declared inputs,
-    :func:`irscale.cli.outputs.declare_inputs`) a file of its own, named ``{name}{i}``;
+    :class:`irscale.core.params.InputFiles`) a file of its own, named ``{name}{i}``;
     three of a repeatable argument; the other required options a value they take."""
     return [argv for argv, _ in _input_files(parser, name)]
 
@@ -231,9 +233,15 @@ def later_input_cases(parser: argparse.ArgumentParser, name: str
                                    "INPUT_KINDS; declare it")
                 texts[file] = VALID[kind] if k < bad else MALFORMED["malformed table"]
             rename = {file: f"{name}{number}_{bad}_{file[1:]}" for file in texts}
-            cases.append(([rename.get(arg, arg) for arg in argv],
+            cases.append(([_renamed(arg, rename) for arg in argv],
                           {rename[file]: text for file, text in texts.items()}))
     return cases
+
+
+def _renamed(arg: str, rename: dict[str, str]) -> str:
+    """``arg`` with the file it names renamed (``NAME=FILE``: the file after the ``=``)."""
+    name, sep, file = arg.rpartition("=")
+    return f"{name}{sep}{rename[file]}" if file in rename else arg
 
 
 def subcommand_helps(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str | None]]:

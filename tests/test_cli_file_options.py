@@ -13,6 +13,7 @@ import pytest
 
 from irscale.cli.main import build_parser
 from irscale.cli.outputs import call_files, command_parsers, file_role
+from irscale.core.params import InputFiles
 from irscale.errors import OutputExistsError, ParameterError
 from irscale.io.files import check_output
 from irscale.io.sources import (
@@ -24,8 +25,10 @@ from irscale.io.sources import (
     source_files,
 )
 
-#: A metavar that names a file (or a folder): ``FILE``, ``DIR``, ``LOG``, ``RUN`` ...
-FILE_METAVAR = re.compile(r"\b(FILE|DIR|LOG2?|RUN|QRELS|TABLE|USERS|SAMPLE|LABELS)\b|\.json")
+#: A metavar that names a file (or a folder): ``FILE``, ``DIR``, ``LOG``, ``RUN`` ..., also
+#: as a part of one (``NAME=RUNS``, ``AUTO_QRELS``).
+FILE_METAVAR = re.compile(r"(?<![A-Za-z])(FILE|DIR|LOG2?|RUNS?|QRELS|TABLE|USERS|SAMPLE|"
+                          r"LABELS)(?![A-Za-z])|\.json")
 #: Help of an option without a metavar that names a file or a folder.
 FILE_HELP = re.compile(r"\b(files?|folders?|directory)\b")
 
@@ -74,7 +77,8 @@ def _name(action: argparse.Action) -> str:
 
 def test_every_file_option_is_declared():
     """Walk every subcommand's parser: an option that takes a file is declared an input or
-    an output (:func:`irscale.cli.outputs.declare_inputs`, ``declare_outputs``), or named
+    an output (its parameter's domain: :class:`irscale.core.params.InputFiles`,
+    :class:`~irscale.core.params.OutputPath`), or named
     in :data:`NOT_FILES` with the reason."""
     undeclared = []
     for command, parser in leaf_parsers():
@@ -125,6 +129,51 @@ def test_keywords_name_no_file():
     files, chain = _files(["online", "interleave", "a.run", "b.run", "--clicks", "m.json"])
     assert [p.prog for p in chain][-1] == "irscale online interleave"
     assert ("m.json", "--clicks") in files.inputs
+
+
+@pytest.mark.parametrize(("argv", "inputs"), [
+    (["eval-seeds", "q", "--system", "A=r0.run,r1.run", "--system", "B=runs", "--system",
+      "C=runs/*.run", "-m", "map"],
+     [("q", ""), ("r0.run", "--system"), ("r1.run", "--system"), ("runs", "--system"),
+      ("runs/*.run", "--system")]),
+    (["report", "h.qrels", "a.run", "b.run", "--automatic", "auto.qrels"],
+     [("h.qrels", ""), ("a.run", ""), ("b.run", ""), ("auto.qrels", "--automatic")]),
+    (["online", "counterfactual", "log", "--run", "a.run", "--estimator", "pbm-ips",
+      "--propensities", "1,0.5,nan"], [("log", ""), ("a.run", "--run")]),
+    (["online", "counterfactual", "log", "--run", "a.run", "--estimator", "pbm-ips",
+      "--propensities", "pbm.json"],
+     [("log", ""), ("a.run", "--run"), ("pbm.json", "--propensities")]),
+    (["online", "counterfactual", "log", "--run", "a.run", "--logging", "empirical"],
+     [("log", ""), ("a.run", "--run")]),
+    (["online", "sensitivity", "q", "a.run", "b.run", "--model", "informational"],
+     [("q", ""), ("a.run", ""), ("b.run", "")]),
+    (["session", "q", "s.run", "--labels", "doclen=len.txt"],
+     [("q", ""), ("s.run", ""), ("len.txt", "--labels")]),
+    (["fuse", "a.run", "b.run", "--method", "posfuse", "--train-qrels", "t.q",
+      "--train-runs", "ta.run", "tb.run"],
+     [("a.run", ""), ("b.run", ""), ("t.q", "--train-qrels"), ("ta.run", "--train-runs"),
+      ("tb.run", "--train-runs")]),
+])
+def test_compound_values_name_their_files(argv, inputs):
+    """The files a value names, as its parameter's domain reads it (``NAME=PATHS`` with a
+    comma-separated list, a folder or a pattern; keywords and lists of numbers that name no
+    file), are the inputs of the call."""
+    files, _ = _files(argv)
+    assert files.inputs == inputs
+
+
+def test_input_domains_split_values():
+    """:meth:`InputFiles.split`: the name and the paths of a value, in every form."""
+    system = InputFiles(named=True, lists=True)
+    assert system.split("A=r0.run, r1.run,") == ("A", ["r0.run", "r1.run"])
+    assert system.split("A=runs") == ("A", ["runs"])
+    assert system.split("A=") == ("A", []) and system.split("A") == ("A", [])
+    labels = InputFiles(named=True)
+    assert labels.split("under=a=b.txt") == ("under", ["a=b.txt"])
+    assert InputFiles(numbers=True).paths("0.5,1e-3") == []
+    assert InputFiles(numbers=True).paths("0.5,gamma.json") == ["0.5,gamma.json"]
+    assert InputFiles(keywords=("perfect",)).paths("perfect") == []
+    assert InputFiles().paths("a,b.run") == ["a,b.run"]  # a comma is a name's
 
 
 @pytest.fixture

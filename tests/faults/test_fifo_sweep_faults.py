@@ -3,8 +3,8 @@ a FIFO or standard input can be read once only, and a second ``open`` waits for 
 that never comes. Each input is read once, or refused with one ``irscale:`` line.
 
 The inputs are found by walking the real parsers (:func:`irscale.cli.main.build_parser`):
-every positional argument and option declared an input
-(:func:`irscale.cli.outputs.declare_inputs`). Each runs from a small valid command line
+every positional argument and option declared an input (its parameter's domain is
+:class:`irscale.core.params.InputFiles`). Each runs from a small valid command line
 that uses it (:data:`USES`, else the base of the numeric sweep,
 :data:`~tests.faults.test_numeric_options_faults.BASES`), with the file replaced by a FIFO
 (of the same name, in a folder of its own) whose writer writes the file's bytes once and
@@ -28,7 +28,7 @@ from irscale.cli.main import build_parser
 from irscale.cli.outputs import file_role
 
 from ..cli_parsers import parsers
-from .conftest import Result, error_line, run_lines, text
+from .conftest import Result, error_line, qrels_lines, run_lines, text
 from .test_compare_faults import SHARDS
 from .test_diversity_faults import FILES as DIVERSITY
 from .test_diversity_faults import PROBS
@@ -171,6 +171,11 @@ USES: dict[tuple[str, str], list[str]] = {
                                        "--models", "shard-main", "--empty", "zero"],
     ("text nuggets", "--lengths"): ["text", "nuggets", "nug.txt", "match.txt", "--lengths",
                                     "nlen.txt"],
+    ("eval-seeds", "--system"): ["eval-seeds", "qrels.txt", "--system", "A=a.run", "--system",
+                                 "B=b.run,c.run", "-m", "map"],
+    ("report", "--automatic"): ["report", "human.qrels", "a.run", "b.run", "c.run",
+                                "--no-robustness", "--automatic", "qrels.txt", "-m", "P@5",
+                                "--format", "markdown"],
 }
 
 #: Inputs that are never read: ``eval --baseline`` names one of the runs (by its name or
@@ -208,6 +213,7 @@ FILES: dict[str, str | bytes] = {
     "rprefs.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"]),
     "alpha.txt": text([f"{t} 0.5" for t in range(1, 7)]),
     "nlen.txt": text(["1 sysA 60", "1 sysB 40", "2 sysA 10", "2 sysB 8"]),
+    "human.qrels": text([line for line in qrels_lines() if line.split()[0] in "123"]),
 }
 
 

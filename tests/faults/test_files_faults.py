@@ -5,6 +5,7 @@ real process."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gc
 import os
@@ -35,6 +36,7 @@ from .conftest import (
     run_case,
     run_lines,
     same_output_as,
+    snapshot,
     subprocess_env,
 )
 
@@ -84,6 +86,8 @@ def output_cases(name: str, argv: list[str], source: str) -> list:
         ok(f"{name}-o-new-file", [*argv, "-o", "out.txt"],
            file_holds_output_of("out.txt", *argv), allowed_new=["out.txt"]),
         ok(f"{name}-o-dash-is-stdout", [*argv, "-o", "-"], same_output_as(*argv)),
+        ok(f"{name}-o-dev-stdout-is-stdout", [*argv, "-o", "/dev/stdout"],
+           same_output_as(*argv)),
         ok(f"{name}-o-new-file-in-subfolder", [*argv, "-o", "adir/out.txt"],
            file_holds_output_of("adir/out.txt", *argv), allowed_new=["adir/out.txt"]),
         err(f"{name}-o-is-input", [*argv, "-o", source], source),
@@ -587,6 +591,74 @@ def test_pipe_paths_read_once(how, tmp_path):
             feeder.join(10)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")
     assert proc.stdout == reference.stdout
+
+
+#: ``-o`` naming a descriptor of the process, and where its output must go: standard output
+#: or standard error of the process, or the extra pipe the test passes it (``{fd}``).
+STREAMS = {"/dev/stdout": "stdout", "/dev/fd/1": "stdout", "/proc/self/fd/1": "stdout",
+           "/dev/stderr": "stderr", "/dev/fd/2": "stderr", "/dev/fd/{fd}": "pipe"}
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/fd") or sys.platform == "win32",
+                    reason="no /dev/fd")
+@pytest.mark.parametrize("path", list(STREAMS))
+def test_standard_streams_as_outputs(path, tmp_path):
+    """``-o /dev/stdout | ...``, ``/dev/stderr``, ``/dev/fd/N`` in a real process whose
+    descriptors are pipes: the output is written to that descriptor, byte for byte what
+    ``-o -`` prints, as a shell means it: no ``--force`` (the path exists), no staging
+    file, nothing else written."""
+    populate(tmp_path)
+    argv = [*BIN, "eval", "qrels.txt", "a.run", "-m", "map", "-q"]
+    reference = subprocess.run(argv, cwd=tmp_path, env=subprocess_env(), capture_output=True,
+                               timeout=120)
+    assert reference.returncode == 0 and reference.stdout, reference.stderr
+    before = snapshot(tmp_path)
+    read_end, write_end = os.pipe()
+    try:
+        proc = subprocess.run([*argv, "-o", path.format(fd=write_end)], cwd=tmp_path,
+                              env=subprocess_env(), pass_fds=(write_end,),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as pipe:
+            written = {"stdout": proc.stdout, "stderr": proc.stderr, "pipe": pipe.read()}
+    finally:
+        for descriptor in (read_end, write_end):
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    assert written.pop(STREAMS[path]) == reference.stdout
+    assert not any(written.values()), written  # nothing on the other descriptors
+    assert not changes(before, snapshot(tmp_path))
+
+
+@pytest.mark.parametrize("redirect", ["new-file", "appended-to-input", "closed-descriptor"])
+def test_standard_output_redirected_to_a_file(redirect, tmp_path):
+    """``-o /dev/stdout > new.txt`` writes ``new.txt`` through the descriptor (no
+    ``--force``, though the shell made the file); ``-o /dev/stdout >> a.run``, where
+    ``a.run`` is an input, is refused (one line, status 2, the input as it was); ``-o
+    /dev/fd/9`` with no descriptor 9 is refused before the work."""
+    populate(tmp_path)
+    argv = [*BIN, "eval", "qrels.txt", "a.run", "-m", "map"]
+    reference = subprocess.run(argv, cwd=tmp_path, env=subprocess_env(), capture_output=True,
+                               timeout=120)
+    name = {"new-file": "new.txt", "appended-to-input": "a.run"}.get(redirect, "out.txt")
+    path = "/dev/fd/9" if redirect == "closed-descriptor" else "/dev/stdout"
+    before = (tmp_path / "a.run").read_bytes()
+    with open(tmp_path / name, "ab") as stream:
+        proc = subprocess.run([*argv, "-o", path], cwd=tmp_path, env=subprocess_env(),
+                              stdin=subprocess.DEVNULL, stdout=stream,
+                              stderr=subprocess.PIPE, timeout=120)
+    err = proc.stderr.decode(errors="replace")
+    if redirect == "new-file":
+        assert proc.returncode == 0, err
+        assert (tmp_path / name).read_bytes() == reference.stdout
+    else:
+        assert proc.returncode == 2 and len(err.splitlines()) == 1, err
+        assert err.startswith("irscale: ") and path in err, err
+        assert ("an input is never replaced" if redirect == "appended-to-input"
+                else "no such open file descriptor") in err, err
+        assert (tmp_path / name).read_bytes() == (before if name == "a.run" else b"")
+    assert (tmp_path / "a.run").read_bytes() == before
 
 
 # --------------------------------------------------------------- demo: all or nothing

@@ -28,10 +28,16 @@ from .test_online_score_faults import BASE as SCORE
 from .test_online_score_faults import FILES as SCORE_LOGS
 from .test_online_sensitivity_faults import BASE as SENSITIVITY
 from .test_report_faults import FAST as REPORT
+from .test_report_faults import HUMAN
 from .test_text_faults import FILES as SESSIONS
 from .test_text_faults import NFILES, RFILES
 
 RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
+#: Two systems of one run each (``--system NAME=RUNS``).
+SEEDS = ["eval-seeds", "qrels.txt", "--system", "A=a.run", "--system", "B=b.run", "-m", "map"]
+#: A system of two runs (a comma-separated list), and another.
+SEEDS_LIST = ["eval-seeds", "qrels.txt", "--system", "A=a.run,b.run", "--system", "B=c.run",
+              "-m", "map"]
 
 #: name → (a valid call, the input of it the rows write over, the files it needs besides
 #: the collection of ``conftest.populate``). The input is one argument of the call, or
@@ -103,6 +109,10 @@ COMMANDS: dict[str, tuple[list[str], str, dict[str, str | bytes]]] = {
     "sensitivity": (SENSITIVITY, "b.run", {}),
     "sensitivity-model": ([*SENSITIVITY, "--model", "pbm.json"], "pbm.json", MODEL),
     "report": (REPORT, "c.run", {}),
+    "report-automatic": (["report", "h.txt", "a.run", "b.run", "c.run", "--no-robustness",
+                          "--automatic", "qrels.txt", "-m", "P@5", "--format", "markdown"],
+                         "qrels.txt", HUMAN),
+    "eval-seeds": (SEEDS, "b.run", {}),
 }
 
 #: How the output names the input: spelt ``./INPUT``, a symbolic link to it, a hard link
@@ -178,6 +188,13 @@ OTHER_OUTPUTS = [
     err("labels-workers-input-in-folder", ["labels", "aggregate", "in", "--method", "mv",
                                            "--workers", "in/crowd.txt", "--force"],
         opt("--workers"), "in/crowd.txt", files={"in/crowd.txt": CROWD["crowd.txt"]}),
+    # the runs of eval-seeds --system NAME=RUNS, a comma-separated list of them
+    *[err(f"eval-seeds-{option.strip('-')}-is-run-of-list", [*SEEDS_LIST, option, run,
+                                                              "--force"],
+          opt(option), run, "input")
+      for option in ("-o", "--shard-scores") for run in ("a.run", "b.run", "./c.run")],
+    err("eval-seeds-o-is-qrels", [*SEEDS_LIST, "-o", "qrels.txt", "--force"], "qrels.txt",
+        "input"),
     # ---- output folders that are or hold an input
     err("many-per-topic-out-holds-runs-folder",
         ["eval-many", "qrels.txt", "runs", "-m", "map", "--per-topic-out", "runs", "--force"],
@@ -270,3 +287,40 @@ def test_summary_never_replaces_a_run_of_the_folder(argv, ws, run_cli):
     _demo_runs(ws, run_cli)
     run_case(Case("reproduction", tuple(argv), "error", ("runs/system2.run", "input")),
              ws, run_cli)
+
+
+# ------------------------------------------------------------------ the backstop
+#: Calls whose input loses its declared role in the test (the option, or the positional
+#: argument's name): the declared check cannot see it, and the one writer must refuse to
+#: rename the output onto the file the call read (:mod:`irscale.core.reads`).
+UNDECLARED = {
+    "eval-seeds-system": ("--system", [*SEEDS_LIST, "-o", "b.run", "--force"], {}),
+    "eval-seeds-system-shard-scores": ("--system", [*SEEDS_LIST, "--shard-scores", "c.run",
+                                                    "--force"], {}),
+    "report-automatic": ("--automatic", [*COMMANDS["report-automatic"][0], "-o", "qrels.txt",
+                                         "--force"], HUMAN),
+    "eval-runs-read-by-the-engine": ("runs", ["eval", "qrels.txt", "a.run", "b.run", "-m",
+                                              "map", "-o", "hard.run", "--force"],
+                                     {"hard.run": Link("b.run", hard=True)}),
+    "fuse-runs": ("runs", ["fuse", "a.run", "b.run", "--method", "combsum", "-o", "a.run",
+                           "--force"], {}),
+}
+
+
+@pytest.mark.parametrize("name", list(UNDECLARED))
+def test_undeclared_input_is_never_replaced(name, ws, run_cli, monkeypatch):
+    """An input whose declaration lost its role (``file_role`` says nothing of it): the
+    call does its work, then its output is refused at the rename, with one line saying
+    that an input is never replaced; every file as it was, no staging file left."""
+    from irscale.cli import outputs
+
+    argument, argv, files = UNDECLARED[name]
+    declared = outputs.file_role
+
+    def forgotten(action):
+        return None if argument in (*action.option_strings, action.dest) else \
+            declared(action)
+
+    monkeypatch.setattr(outputs, "file_role", forgotten)
+    run_case(Case(name, tuple(argv), "error", ("an input is never replaced",),
+                  tuple(files.items())), ws, run_cli)

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ..core.params import Param, Switch, Text
+from ..core.params import InputFiles, OutputPath, Param, Switch, Text
 
-OUTPUT = Param("output", Text(), "-", "write the output to FILE; an existing file is never "
+OUTPUT = Param("output", OutputPath(), "-", "write the output to FILE; an existing file is never "
                "replaced without --force", ("-o", "--output"), "FILE",
                unset="standard output")
 FORCE = Param("force", Switch(), False, "replace output files that exist already (inputs "
@@ -19,9 +19,9 @@ SCHEDULER = Param("scheduler", Text(), None, "run {what} on a Dask cluster: tcp:
                   unset="threads of this process")
 
 # ------------------------------------------------------------------ inputs
-INPUTS = Param("inputs", Text(), None, "qrels file then run files, evaluated with -m MEASURE",
+INPUTS = Param("inputs", InputFiles(), None, "qrels file then run files, evaluated with -m MEASURE",
                ("inputs",), "QRELS RUN")
-SCORES = Param("scores", Text(), [], "score-matrix CSV: one column per system, one row per "
+SCORES = Param("scores", InputFiles(), [], "score-matrix CSV: one column per system, one row per "
                "topic, the measure named after the file (repeatable: one file per measure)",
                ("--scores",), "FILE")
 TOPIC_COLUMN = Param("topic_column", Text(), None, "column of the --scores CSVs holding the "
@@ -46,28 +46,33 @@ STANDARDISE = Param("standardise", Switch(), False, "analyse standardised scores
 NO_CDF = Param("no_cdf", Switch(), False, "with --standardise: the z-scores themselves, not "
                "their normal CDF (a topic where every system scores the same gives 0)",
                ("--no-cdf",))
-INTENT_PROBS = Param("intent_probs", Text(), None, "diversity: intent probabilities 'topic "
+INTENT_PROBS = Param("intent_probs", InputFiles(), None, "diversity: intent probabilities 'topic "
                      "subtopic probability' (NTCIR Iprob) for NTCIREVAL's measures",
                      ("--intent-probs",), "FILE",
                      unset="uniform over each topic's intents with a relevant document")
-INTENT_TYPES = Param("intent_types", Text(), None, "diversity: intent types 'topic subtopic "
+INTENT_TYPES = Param("intent_types", InputFiles(), None, "diversity: intent types 'topic subtopic "
                      "inf|nav' for DIN-nDCG, P+Q and EP", ("--intent-types",), "FILE",
                      unset="every intent informational")
+
+#: ``--labels NAME=FILE`` (repeatable; ``eval``, ``session``): a label set and its file
+#: (the functions' ``labels=``, a mapping {name: file}: :func:`irscale.cli.runargs.label_files`).
+LABEL_FILES = Param("labels", InputFiles(named=True), [], "a label set and its file",
+                    ("--labels",), "NAME=FILE")
 
 # ------------------------------------------------------------------ outputs
 PER_QUERY = Param("per_query", Switch(), False, "also print the value of every topic",
                   ("-q", "--per-query"))
 NO_SUMMARY = Param("no_summary", Switch(), False, "do not print the summary (all) lines",
                    ("-n", "--no-summary"))
-QRELS = Param("qrels", Text(), None, "qrels file: qid iter docno rel", ("qrels",))
-QRELS_OPTION = Param("qrels", Text(), None, "qrels file", ("--qrels",), "FILE")
-RUNS = Param("runs", Text(), None, "run file(s): qid Q0 docno rank score runid", ("runs",))
-RUNS_OPTION = Param("runs", Text(), None, "run files", ("--runs",), "RUN")
-PLOT = Param("plot", Text(), None, "write the plot to FILE", ("--plot",), "FILE",
+QRELS = Param("qrels", InputFiles(), None, "qrels file: qid iter docno rel", ("qrels",))
+QRELS_OPTION = Param("qrels", InputFiles(), None, "qrels file", ("--qrels",), "FILE")
+RUNS = Param("runs", InputFiles(), None, "run file(s): qid Q0 docno rank score runid", ("runs",))
+RUNS_OPTION = Param("runs", InputFiles(), None, "run files", ("--runs",), "RUN")
+PLOT = Param("plot", OutputPath("plot"), None, "write the plot to FILE", ("--plot",), "FILE",
              unset="no plot")
 
 #: ``--contributors FILE``: the contributor of every run (``meta loo``, ``meta pool-bias``,
 #: ``pool simulate``).
-CONTRIBUTORS = Param("contributors", Text(), None, "file of 'run contributor' lines, "
+CONTRIBUTORS = Param("contributors", InputFiles(), None, "file of 'run contributor' lines, "
                      "overriding --contributor-pattern", ("--contributors",), "FILE",
                      unset="none")

@@ -14,6 +14,7 @@ from ..core.params import (
     SIGNIFICANCE,
     TABLE_DIGITS,
     THREADS,
+    InputFiles,
     Param,
     Text,
 )
@@ -63,7 +64,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import declare_outputs, write_text
+from .outputs import write_text
 from .rules import Declared, Rule, applies_to
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,8 +79,8 @@ TEST = Param("test", COMPARE_TEST, "tukey-hsd", "procedure or two-system test", 
 MODELS = (*MODEL_NAMES, *RANK_MODELS)
 MODEL = Param("model", Text(), "topic+system", f"model of tukey-hsd: {' | '.join(MODELS)} or "
               "a formula", ("--model",))
-SHARD_SCORES = Param("shard_scores", Text(), None, "--test mixed and bootstrap-anova: topics × "
-                     "runs × shards (replicates, or query variants) scores, the CSV "
+SHARD_SCORES = Param("shard_scores", InputFiles(), None, "--test mixed and bootstrap-anova: topics "
+                     "× runs × shards (replicates, or query variants) scores, the CSV "
                      "topic,run,shard,value that irscale pool shards --shard-scores writes, "
                      "instead of --scores or runs; empty values are missing scores",
                      ("--shard-scores",), "FILE", unset="none")
@@ -207,7 +208,7 @@ RULES: tuple[Declared, ...] = (
 
 def add_parser(subparsers) -> None:
     """Register ``irscale compare``: its options and the rules of when they apply."""
-    parser = add_command(
+    add_command(
         subparsers, "compare", run,
         lambda p: add_inputs(p, measure_help="measure (repeatable for pairwise tests; "
                              "default: the only measure of the --scores files)"),
@@ -235,12 +236,11 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "each system's mean and every pair's mean "
                                        "difference (paired by topic)"),
         lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_progress, add_output,
-        inputs=("--shard-scores",), rules=RULES,
+        rules=RULES,
         help=SUBCOMMANDS["compare"],
         description="Compare systems on per-topic scores: two-system tests on every pair "
         "with a multiple-comparison correction, an ANOVA model with Tukey's HSD, a mixed "
         "model or a bootstrap ANOVA. See docs/stats.md.")
-    declare_outputs(parser, "--plot", kind="plot")
 
 
 def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:

@@ -8,20 +8,20 @@ import argparse
 import os
 import sys
 
-from ..core.params import DEMO_TOPIC_COUNT, RNG_SEED, Param, Text
+from ..core.params import DEMO_TOPIC_COUNT, RNG_SEED, OutputPath, Param
 from ..io.files import check_new_folder, staged_folder
 from .main import SUBCOMMANDS
 from .options import add_command
 
 #: ``--out DIR``: the folder of the example files.
-OUT = Param("out", Text(), "irscale-demo", "new or empty folder for the example files",
-            ("--out",), "OUT")
+OUT = Param("out", OutputPath("folder"), "irscale-demo", "new or empty folder for the example "
+            "files", ("--out",), "OUT")
 
 
 def add_parser(subparsers) -> None:
     """Register ``irscale demo``."""
     add_command(subparsers, "demo", run, OUT, DEMO_TOPIC_COUNT, (RNG_SEED, {"default": 0}),
-                folders=("--out",), help=SUBCOMMANDS["demo"],
+                help=SUBCOMMANDS["demo"],
                 description="Write a synthetic graded test collection (qrels and five runs) "
                 "to a folder and evaluate it: a summary table, a two-way ANOVA with "
                 "topic-blocked Tukey HSD on AP, and trec_eval's output of one run.")

@@ -9,12 +9,20 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE, Param, Switch, Text
+from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE, InputFiles, Param, Switch, Text
 from ..errors import ParameterError
 from ..evaluation.context import RUNNER_OPTIONS, Context, choose, refuse_unread
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
-from .common_params import ALLOW_EMPTY, MEASURES, NO_SUMMARY, PER_QUERY, QRELS, RUNS
+from .common_params import (
+    ALLOW_EMPTY,
+    LABEL_FILES,
+    MEASURES,
+    NO_SUMMARY,
+    PER_QUERY,
+    QRELS,
+    RUNS,
+)
 from .eval_diversity import (
     add_intent_options,
     add_qrels_format,
@@ -39,7 +47,7 @@ from .options import (
     check_scheduler,
     wants_progress,
 )
-from .outputs import declare_inputs, label_file, open_output, write_text
+from .outputs import open_output, write_text
 from .rules import Declared, Default, Rule, each, given, spelling
 from .runargs import (
     add_run_options,
@@ -58,7 +66,7 @@ RELEVANCE_FORMATS = ("qrels", "prefs", "qrels_prefs")
 #: Paired tests of the latex table and the report: deterministic (no seed to report).
 TABLE_TESTS = ("t", "wilcoxon", "sign")
 
-ZSCORES = Param("zscores", Text(), None, "print z-scores instead of the values, as trec_eval "
+ZSCORES = Param("zscores", InputFiles(), None, "print z-scores instead of the values, as trec_eval "
                 "-Z: FILE holds lines 'qid measure_name mean std_dev' from a reference set of "
                 "runs (irscale eval-many --write-zscores writes one); a value with no line is "
                 "printed -1000000", ("-Z", "--Zscore"), "FILE")
@@ -67,7 +75,7 @@ RELEVANCE_FORMAT = Param("relevance_format", Text(), "qrels", "the form of QRELS
                          "or a qrels file read as preferences (qrels_prefs), evaluated by the "
                          "preference measures (-m all_prefs, -m prefs ...)",
                          ("-R", "--relevance-format"))
-BASELINE = Param("baseline", Text(), None, "mark values significantly better (up arrow) or "
+BASELINE = Param("baseline", InputFiles(), None, "mark values significantly better (up arrow) or "
                  "worse (down arrow) than this run's; with --format ndeval, a baseline run "
                  "FILE for ndeval's risk-sensitive output (ndeval -baseline)", ("--baseline",),
                  "RUN", unset="no marks")
@@ -105,7 +113,7 @@ def add_parser(subparsers) -> None:
             "many run files, streamed in batches (as irscale eval-many)", "memory bounded by "
             "a batch per worker; the runs named after their files unless --names says "
             "otherwise; per-topic values go to --per-topic-out")),
-        add_progress, add_output, inputs=("qrels", "runs", "--baseline", "--Zscore"),
+        add_progress, add_output,
         rules=RULES, help=SUBCOMMANDS["eval"],
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "
@@ -124,9 +132,7 @@ def _add_table_options(parser: argparse.ArgumentParser) -> None:
 def add_labels_option(parser: argparse.ArgumentParser, doc: str) -> None:
     """``--labels NAME=FILE`` (repeatable): the label files of the measures that read one
     (``eval``, ``session``); ``doc`` says which."""
-    parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
-                        help=f"{doc} (repeatable)")
-    declare_inputs(parser, "--labels", path=label_file)
+    add_param(parser, LABEL_FILES, action="append", doc=f"{doc} (repeatable)")
 
 
 def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> None:

@@ -7,11 +7,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from ..core.params import Param, Text
+from ..core.params import InputFiles, Param, Text
 from ..errors import MeasureError, ParameterError
 from .common_params import INTENT_PROBS, INTENT_TYPES
 from .options import add_param
-from .outputs import declare_inputs
 from .rules import Rule, each
 
 QRELS_FORMATS = ("auto", "trec", "diversity")
@@ -20,7 +19,7 @@ QRELS_FORMAT = Param("qrels_format", Text(), "auto", "diversity: read QRELS as n
                      "subtopic docno judgment'; auto: when every measure is a diversity "
                      "measure, such as alpha-nDCG@20", ("--qrels-format",))
 #: ``--topic-alpha FILE``: one α per topic.
-TOPIC_ALPHA = Param("topic_alpha", Text(), None, "diversity: one redundancy intolerance per "
+TOPIC_ALPHA = Param("topic_alpha", InputFiles(), None, "diversity: one redundancy intolerance per "
                     "topic, lines 'topic alpha', for alpha-nDCG-w(topic_alpha=1)@k and "
                     "nERR-IA-w(topic_alpha=1)@k", ("--topic-alpha",), "FILE")
 #: Where the intent options apply.
@@ -31,7 +30,6 @@ def add_intent_options(parser: argparse.ArgumentParser) -> None:
     """``--intent-probs FILE`` and ``--intent-types FILE`` (NTCIREVAL's family)."""
     add_param(parser, INTENT_PROBS)
     add_param(parser, INTENT_TYPES)
-    declare_inputs(parser, "--intent-probs", "--intent-types")
 
 
 def add_qrels_format(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +41,6 @@ def add_qrels_format(parser: argparse.ArgumentParser) -> None:
 def add_topic_alpha_option(parser: argparse.ArgumentParser) -> None:
     """``--topic-alpha FILE`` (:data:`TOPIC_ALPHA`)."""
     add_param(parser, TOPIC_ALPHA)
-    declare_inputs(parser, "--topic-alpha")
 
 
 def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]

@@ -10,7 +10,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..core.params import THREADS, Param, Text
+from ..core.params import THREADS, OutputPath, Param
 from ..errors import ParameterError
 from ..evaluation.options import TREC_EVAL_DEFAULTS
 from ..evaluation.params import BATCH, CACHE, PER_TOPIC_OUT
@@ -28,11 +28,11 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import declare_outputs, open_output, write_text
+from .outputs import open_output, write_text
 from .runargs import add_names, add_trec_eval_options
 
 #: ``--write-zscores FILE``: the runs' moments as a ``trec_eval -Z`` file.
-WRITE_ZSCORES = Param("write_zscores", Text(), None, "also write a Z file of the runs for "
+WRITE_ZSCORES = Param("write_zscores", OutputPath(), None, "also write a Z file of the runs for "
                       "irscale eval -Z (and trec_eval -Z): per topic and per-topic measure, "
                       "the mean and the sample standard deviation of the runs' values, one "
                       "line 'qid measure mean std_dev'", ("--write-zscores",), "FILE")
@@ -59,7 +59,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "every mean, instead of the summary",
                                        formats=("csv", "json", "markdown"), alpha=True),
         add_progress, lambda p: add_output(p, what="summary"),
-        inputs=("qrels", "runs"), outputs=("--write-zscores",), rules=(check_scheduler,),
+        rules=(check_scheduler,),
         help=SUBCOMMANDS["eval-many"],
         description="Evaluate many TREC or Parquet run files as 'irscale eval' does, in "
         "batches of --batch-size files, so that memory holds a batch per worker. See "
@@ -73,13 +73,11 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
     add_scheduler(parser, "the batches")
     add_param(parser, THREADS, doc="threads of this process running batches")
     add_param(parser, PER_TOPIC_OUT)
-    declare_outputs(parser, "--per-topic-out", kind="folder")
 
 
 def add_cache_option(parser: argparse.ArgumentParser) -> None:
     """``--cache DIR``: the results cache of ``eval`` and ``eval-many``."""
     add_param(parser, CACHE)
-    declare_outputs(parser, "--cache", kind="folder")
 
 
 #: trec_eval's options (:mod:`irscale.evaluation.options`) → the destination of each on

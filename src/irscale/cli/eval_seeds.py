@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import TABLE_DIGITS, Param, Switch, Text
+from ..core.params import TABLE_DIGITS, InputFiles, OutputPath, Param, Switch
 from ..errors import ParameterError
 from ..io.formats import FORMAT, TABLE_FORMATS
 from .common_params import MEASURES, QRELS
@@ -17,9 +17,9 @@ from .rules import Rule
 from .runargs import add_trec_eval_options
 
 #: ``--system NAME=RUNS`` (repeatable): a system and its runs.
-SYSTEM = Param("systems", Text(), None, "a system and its runs: a folder, a glob pattern "
-               "(quoted) or comma-separated run files (repeatable, one per system)",
-               ("--system",), "NAME=RUNS")
+SYSTEM = Param("systems", InputFiles(named=True, lists=True), None, "a system and its "
+               "runs: a folder, a glob pattern (quoted) or comma-separated run files "
+               "(repeatable, one per system)", ("--system",), "NAME=RUNS")
 #: ``--runs``: every run's mean instead of the systems' table.
 EVERY_RUN = Param("runs", Switch(), False, "print every run's mean instead of the systems' "
                   "table", ("--runs",))
@@ -28,7 +28,7 @@ PAIRS = Param("pairs", Switch(), False, "with --ci: print every pair of systems'
               "of means with its interval over topics and both systems' runs instead",
               ("--pairs",))
 #: ``--shard-scores FILE``: the per-topic values as replicates.
-SHARD_SCORES = Param("shard_scores", Text(), None, "also write the per-topic values of the "
+SHARD_SCORES = Param("shard_scores", OutputPath(), None, "also write the per-topic values of the "
                      "one -m measure as the CSV topic,run,shard,value (systems as runs, "
                      "their runs as shards; a system of fewer runs leaves the others' "
                      "empty: compare them with --empty missing)", ("--shard-scores",), "FILE")
@@ -49,7 +49,7 @@ def add_parser(subparsers) -> None:
                                        "or bootstrap (percentile, topics and runs "
                                        "resampled)"),
         (FORMAT, {"choices": TABLE_FORMATS}),
-        TABLE_DIGITS, add_output, inputs=("qrels",), outputs=("--shard-scores",),
+        TABLE_DIGITS, add_output,
         rules=(DIGITS_RULE, _systems,
                Rule(("shard_scores",), lambda args: len(args.measures or ()) == 1,
                     "--shard-scores writes the values of one measure: give one -m"),
@@ -69,8 +69,8 @@ def _systems(args: argparse.Namespace) -> None:
     """Every ``--system`` is ``NAME=RUNS``, each name once."""
     names = []
     for text in args.systems or ():
-        name, sep, runs = text.partition("=")
-        if not sep or not name.strip() or not runs.strip():
+        name, runs = SYSTEM.domain.split(text)
+        if "=" not in text or not name.strip() or not runs:
             raise ParameterError(f"--system must be NAME=RUNS (a folder, a glob pattern or "
                                  f"comma-separated run files), got {text!r}")
         names.append(name.strip())
@@ -81,17 +81,20 @@ def _systems(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``irscale eval-seeds``: the systems' table (or every run's), and the replicates."""
-    from ..stats.seeds import evaluate_seeds
+    from ..io.sources import as_qrels, as_runs
     from .eval_many import TREC_EVAL_DESTS
 
+    # the inputs first: a malformed file is reported before the statistics are imported
+    qrels = as_qrels(args.qrels)
     systems = {}
     for text in args.systems:  # a folder or glob pattern as it is; files as a list
-        name, _, runs = text.partition("=")
-        systems[name.strip()] = [p.strip() for p in runs.split(",")] if "," in runs \
-            else runs.strip()
+        name, paths = SYSTEM.domain.split(text)
+        systems[name.strip()] = as_runs(paths if len(paths) > 1 else paths[0])
     trec = {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()
             if name != "complete"}  # every qrels topic counts (trec_eval's -c) in any case
-    result = evaluate_seeds(args.qrels, systems, args.measures, **trec)
+    from ..stats.seeds import evaluate_seeds
+
+    result = evaluate_seeds(qrels, systems, args.measures, **trec)
     if args.shard_scores is not None:
         write_text(args, result.shard_table(), args.shard_scores)
     text = result.format(args.fmt, digits=args.digits, runs=args.runs, pairs=args.pairs,

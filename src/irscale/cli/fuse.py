@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import MEMORY_LIMIT, Param, Switch, Text
+from ..core.params import MEMORY_LIMIT, OutputPath, Param, Switch
 from ..errors import ParameterError
 from ..fusion.params import (
     FUSION_K,
@@ -33,7 +33,7 @@ from .rules import Rule
 OPTIMIZE = Param("optimize", Switch(), False, "wsum: search the weights on a grid for the "
                  "best mean of --measure on --qrels (the training topics)", ("--optimize",))
 #: ``--weights-out FILE``: every weight vector tried.
-WEIGHTS_OUT = Param("weights_out", Text(), None, "--optimize: write every weight vector "
+WEIGHTS_OUT = Param("weights_out", OutputPath(), None, "--optimize: write every weight vector "
                     "tried and its mean (CSV) to FILE", ("--weights-out",), "FILE")
 
 
@@ -55,8 +55,6 @@ def add_parser(subparsers) -> None:
                                      "weights whose estimated memory exceeds SIZE (2G, 500M; "
                                      "powers of 1024)"}),
         add_progress, WEIGHTS_OUT, FUSION_NAME, lambda p: add_output(p, what="fused run"),
-        inputs=("runs", "--qrels", "--train-qrels", "--train-runs"),
-        outputs=("--weights-out",),
         rules=(Rule(("qrels", "measure", "step", "weights_out", "max_memory"),
                     lambda args: args.optimize, "{options} {applies} to --optimize only"),
                Rule(("weights",), lambda args: not args.optimize,

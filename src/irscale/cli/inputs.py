@@ -27,7 +27,6 @@ from .eval_diversity import (
     intent_rules,
 )
 from .options import add_param, wants_progress
-from .outputs import declare_inputs
 from .rules import Rule, add_rules
 from .runargs import add_run_options, named_runs, runs_rule
 
@@ -87,11 +86,9 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
     ``--scores FILE`` and ``--topic-column``; ``--names`` and ``--allow-empty``; (``systems``)
     ``--systems A,B,...``."""
     add_param(parser, INPUTS, nargs="*", doc=INPUTS.doc + (" (or --scores)" if scores else ""))
-    declare_inputs(parser, "inputs")
     if scores:
         add_param(parser, SCORES, action="append")
         add_param(parser, TOPIC_COLUMN)
-        declare_inputs(parser, "--scores")
     add_measures(parser, measure_help)
     add_run_options(parser)  # --names, --allow-empty
     add_qrels_format(parser)

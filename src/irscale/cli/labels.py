@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import Callable, Iterable
 
 from ..collections import params as cp
-from ..core.params import RELEVANCE, RNG_SEED, SIGNIFICANCE, TABLE_DIGITS, Param, Text
+from ..core.params import RELEVANCE, RNG_SEED, SIGNIFICANCE, TABLE_DIGITS, OutputPath, Param
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..io.sources import as_runs
@@ -16,18 +16,18 @@ from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
 from .main import SUBCOMMANDS
 from .options import DIGITS_RULE, add_actions, add_command, add_format, add_output
-from .outputs import declare_outputs, lines_text, write_table, write_text
+from .outputs import lines_text, write_table, write_text
 from .rules import Rule, applies_to, each
 from .runargs import add_names, named_runs, read_inputs
 
 #: The files some actions write beside their main output.
-CONFIDENCE = Param("confidence", Text(), None, "also write 'topic docno label confidence' "
+CONFIDENCE = Param("confidence", OutputPath(), None, "also write 'topic docno label confidence' "
                    "lines to FILE (not for kos and mmsr, which give no probability)",
                    ("--confidence",), "FILE", unset="none")
-WORKERS_FILE = Param("workers_file", Text(), None, "also write 'worker labels quality' lines "
+WORKERS_FILE = Param("workers_file", OutputPath(), None, "also write 'worker labels quality' lines "
                      "to FILE (not for kos, which estimates no worker quality)", ("--workers",),
                      "FILE", unset="none", dest="workers_file")
-TABLE = Param("table", Text(), None, "also write 'topic docno labels label margin stopped' "
+TABLE = Param("table", OutputPath(), None, "also write 'topic docno labels label margin stopped' "
               "lines to FILE", ("--table",), "FILE")
 
 
@@ -52,12 +52,9 @@ TABLE_OPTIONS = (lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_outpu
 CROWD_FILE = _count(lambda n: n == 1, "give a crowd labels file (got {n} files)")
 
 
-def _output(what: str, *side: str):
-    """The builder of ``-o`` (naming ``what`` it writes) and of the ``side`` outputs."""
-    def build(parser: argparse.ArgumentParser) -> None:
-        add_output(parser, what=what)
-        declare_outputs(parser, *side)
-    return build
+def _output(what: str) -> Callable[[argparse.ArgumentParser], None]:
+    """The builder of ``-o``, naming ``what`` it writes."""
+    return lambda parser: add_output(parser, what=what)
 
 
 def add_parser(subparsers) -> None:
@@ -75,7 +72,7 @@ def add_parser(subparsers) -> None:
                     "methods are deterministic)"}),
         cp.LABEL_ITERATIONS, cp.LABEL_RESTARTS, cp.ZBS_LR, cp.ZBS_LR_STEPS, cp.ZBS_LR_DECAY,
         cp.LABEL_FEATURES, cp.GP_LENGTH_SCALE, CONFIDENCE, WORKERS_FILE,
-        _output("qrels", "--confidence", "--workers"), inputs=["inputs", "--features"],
+        _output("qrels"),
         help="aggregate crowd labels into qrels",
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
         rules=(CROWD_FILE, _gp_features, *applies_to("method", {
@@ -90,7 +87,7 @@ def add_parser(subparsers) -> None:
         sub, "pairwise", run_pairwise, _inputs("JUDGMENTS", "pairwise judgments file"),
         cp.PAIRWISE_METHOD, cp.PAIRWISE_ITERATIONS, cp.NOISYBT_REGULARIZATION,
         (WORKERS_FILE, {"doc": "noisybt: also write 'worker comparisons skill bias' lines to "
-                        "FILE"}), _output("scores", "--workers"), inputs=["inputs"],
+                        "FILE"}), _output("scores"),
         help="aggregate pairwise judgments into document scores",
         description="Aggregate pairwise judgments ('topic worker left right label' lines, "
         "label: the preferred document) into 'topic docno score' lines.",
@@ -103,7 +100,7 @@ def add_parser(subparsers) -> None:
         cp.ALLOCATION_RULE, cp.LABEL_BUDGET, cp.ALLOCATION_C, cp.ALLOCATION_EPSILON,
         cp.MIN_LABELS, cp.MAX_LABELS,
         (RNG_SEED, {"doc": "shuffle every document's answers", "unset": "file order"}), TABLE,
-        _output("qrels", "--table"), inputs=["inputs"],
+        _output("qrels"),
         help="answers per document: adaptive stopping or uniform",
         description="Replay the allocation of crowd answers under a budget (Abraham et al. "
         "2016) and write the majority of the answers bought as qrels; see "
@@ -112,7 +109,7 @@ def add_parser(subparsers) -> None:
                                                              ("adaptive",)))))
     add_command(
         sub, "agree", run_agree, _inputs("LABELS", "crowd labels file"), SCALE,
-        *TABLE_OPTIONS, inputs=["inputs"], help="agreement of crowd labels, per topic and overall",
+        *TABLE_OPTIONS, help="agreement of crowd labels, per topic and overall",
         description="Percent agreement, Fleiss' kappa and Krippendorff's alpha (nominal, "
         "ordinal, interval) of crowd labels, per topic and overall.",
         rules=(DIGITS_RULE, CROWD_FILE))
@@ -120,7 +117,7 @@ def add_parser(subparsers) -> None:
         sub, "agree-qrels", run_agree_qrels,
         _inputs("QRELS_A QRELS_B RUN", "two qrels files, then run files (optional)"),
         cp.RANKING_MEASURE, (RELEVANCE, {"doc": "smallest relevant degree, with runs"}),
-        add_names, *TABLE_OPTIONS, inputs=["inputs"],
+        add_names, *TABLE_OPTIONS,
         help="agreement of two qrels (and of the rankings)",
         description="Agreement of two qrels over the documents both judge and, given two "
         "runs or more, Kendall's tau and tau_ap of the system rankings they induce.",
@@ -142,7 +139,7 @@ def add_parser(subparsers) -> None:
         (cp.AUTO_TUNING, {"choices": cp.AUTO_TUNING.domain.names}), cp.AUTO_PAIRS,
         cp.AUTO_PROBABILITIES, cp.AUTO_DRAWS, cp.AUTO_SEED,
         (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), cp.AUTO_DESIGN,
-        add_names, *TABLE_OPTIONS, inputs=["inputs"],
+        add_names, *TABLE_OPTIONS,
         help="automatic judgments against a human sample of topics: agreement and "
         "prediction-powered means",
         description="Automatic judgments (AUTO) against human judgments of a sample (HUMAN; "
@@ -163,7 +160,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_format(p, ("csv", "text"), default="csv", doc="csv: the topics x runs "
                              "score matrix (topic,RUN,...; for irscale compare --scores); "
                              "text: the matrix, the runs' means and the weights"),
-        TABLE_DIGITS, add_output, inputs=["inputs"],
+        TABLE_DIGITS, add_output,
         help="AWARE: combine the runs' scores under every assessor",
         description="The runs' per-topic scores under every worker's labels, combined with "
         "assessor weights (Ferrante, Ferro & Maistro 2017).",

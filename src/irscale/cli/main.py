@@ -283,9 +283,12 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             from . import allocator
 
             allocator.tune_memory()
+        from ..core import reads
         from ..core.edge import bypassed
 
-        with bypassed():  # messages name the options and files, not the API's arguments
+        # messages name the options and files, not the API's arguments; the files the
+        # command reads are never replaced by what it writes (irscale.core.reads)
+        with bypassed(), reads.call():
             status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status

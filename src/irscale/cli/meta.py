@@ -11,10 +11,10 @@ from ..core.params import (
     RESAMPLES,
     RNG_SEED,
     SIGNIFICANCE,
+    InputFiles,
     Names,
     Param,
     Switch,
-    Text,
 )
 from ..errors import ParameterError
 from ..meta import params as mp
@@ -41,21 +41,21 @@ CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "o
                      "(every two measures)", ("--by",))
 #: ``meta loo --per-run``, ``meta pool-bias --new``, ``--per-topic``.
 PER_RUN = Param("per_run", Switch(), False, "print every run", ("--per-run",))
-NEW_RUNS = Param("new", Text(), None, "a run that did not contribute to the pool "
+NEW_RUNS = Param("new", InputFiles(), None, "a run that did not contribute to the pool "
                  "(repeatable)", ("--new",), "RUN")
 PER_TOPIC = Param("per_topic", Switch(), False, "print every topic's adjustment instead of "
                   "the new runs' scores", ("--per-topic",))
 #: ``meta predict --preferences``: the side-by-side judgments.
-PREFERENCES = Param("preferences", Text(), None, "judgments, one 'topic left right "
+PREFERENCES = Param("preferences", InputFiles(), None, "judgments, one 'topic left right "
                     "preference' a line (preference: left, right or tie)", ("--preferences",),
                     "FILE")
 #: ``meta swap --by-bin``.
 BY_BIN = Param("by_bin", Switch(), False, "swap rate per difference bin", ("--by-bin",))
 #: ``meta qpp``: the two tables of :func:`irscale.stats.qpp_anova`; ``--tukey``.
-PREDICTIONS = Param("predictions", Text(), None, "CSV with the columns topic, predictor, value "
-                    "and optionally system and variant: one prediction per row",
+PREDICTIONS = Param("predictions", InputFiles(), None, "CSV with the columns topic, predictor, "
+                    "value and optionally system and variant: one prediction per row",
                     ("--predictions",), "FILE")
-OBSERVED = Param("observed", Text(), None, "CSV with the columns topic, value and the same "
+OBSERVED = Param("observed", InputFiles(), None, "CSV with the columns topic, value and the same "
                  "optional columns: the effectiveness (e.g. AP) of each query", ("--observed",),
                  "FILE")
 TUKEY = Param("tukey", Switch(), False, "also print Tukey's HSD of every pair of predictors",
@@ -288,7 +288,7 @@ ANALYSES = {
     "loo": analysis(
         run_loo, mp.LOO_DEPTH, mp.CONTRIBUTOR_PATTERN, CONTRIBUTORS, PER_RUN,
         lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
-        measure_help=AT_LEAST_ONE, inputs=["--contributors"],
+        measure_help=AT_LEAST_ONE,
         help="leave-one-out reusability test (Sakai 2014, §5.4)",
         rules=[CONTRIBUTOR_PATTERN_RULE]),
     "pool-bias": analysis(
@@ -296,14 +296,14 @@ ANALYSES = {
         (CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "
                         "runs out together", "unset": "each run alone"}), PER_TOPIC,
         scores=False, systems=False, measure_help=AT_LEAST_ONE,
-        inputs=["--new", "--contributors"], help="adjust the scores of runs that did not "
+        help="adjust the scores of runs that did not "
         "contribute to the pool (Webber & Park 2009)"),
     "reproduce": None,
     "predict": analysis(
         run_predict, (PREFERENCES, {"required": True}), mp.PREDICT_THRESHOLD,
         (mp.PREDICT_TIES, {"choices": mp.PREDICT_TIES.domain.names}),
         (mp.PREDICT_BINS, {"many": True, "unique": False, "item": "a bin edge"}),
-        systems=False, inputs=["--preferences"], help="predictive power of measures against "
+        systems=False, help="predictive power of measures against "
         "side-by-side user preferences (Sanderson et al. 2010)"),
     "informativeness": None,
     "scales": None,
@@ -312,7 +312,7 @@ ANALYSES = {
     "qpp": analysis(
         run_qpp, (PREDICTIONS, {"required": True}), (OBSERVED, {"required": True}), QPP_MODEL,
         TUKEY, (SIGNIFICANCE, {"doc": "significance level of --tukey"}), sources=False,
-        min_runs=None, inputs=["--predictions", "--observed"],
+        min_runs=None,
         help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et al. "
         "2021)", description="Query performance predictors: sARE, sMARE and their ANOVA "
         "(Faggioli et al. 2021). See docs/stats.md.",

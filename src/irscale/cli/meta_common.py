@@ -26,7 +26,7 @@ from .options import (
     declare,
     described,
 )
-from .outputs import declare_outputs, write_done
+from .outputs import write_done
 from .rules import Rule, add_rules
 
 #: ``--sizes`` and ``--repetitions`` of ``split`` and ``swap``.
@@ -82,7 +82,6 @@ def add_plot(doc: str) -> Callable[[argparse.ArgumentParser], None]:
     """``--plot FILE`` with its ``doc``, a plot the call writes."""
     def build(parser: argparse.ArgumentParser) -> None:
         add_param(parser, PLOT, doc=doc)
-        declare_outputs(parser, "--plot", kind="plot")
     return build
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Text
+from ..core.params import InputFiles, Param
 from ..errors import InputError
 from ..meta.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
 from ..stats.names import GSTUDY_FACET
@@ -15,8 +15,8 @@ from .rules import Rule, given
 from .runargs import runs_rule
 
 #: ``--facet-scores FILE``: the scores of a second facet, read instead of a score matrix.
-FACET_SCORES = Param("facet_scores", Text(), None, "topics x runs x levels of a second facet, "
-                     "a CSV with the header topic,run,FACET,value (FACET as --facet), read "
+FACET_SCORES = Param("facet_scores", InputFiles(), None, "topics x runs x levels of a second "
+                     "facet, a CSV with the header topic,run,FACET,value (FACET as --facet), read "
                      "instead of QRELS RUN... or --scores", ("--facet-scores",), "FILE",
                      unset="none")
 
@@ -33,7 +33,7 @@ def add_parser(subparsers) -> None:
         (DSTUDY_TOPICS, {"many": True, "item": "a topic set size"}),
         (DSTUDY_FACET, {"many": True, "item": "a number of levels"}), GSTUDY_TARGET,
         min_runs=None, measure_help="measure (one; default: the one measure of the --scores "
-        "file)", inputs=["--facet-scores"],
+        "file)",
         help="generalisability theory: variance components, Eρ² and Φ, D-study (Bodoff & Li "
         "2007; Brennan 2001; Sakai 2016)",
         description="G-study, D-study and the topics a --target needs. See docs/stats.md.",

@@ -6,7 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.params import SIGNIFICANCE, Param, Text
+from ..core.params import SIGNIFICANCE, OutputPath, Param
 from ..meta.params import (
     SCALE_COLLECTION,
     SCALE_LENGTHS,
@@ -21,8 +21,8 @@ from .rules import Default, Rule
 from .runargs import read_inputs
 
 #: ``meta scales --plot-dir``: the scatter plots of each measure against its ranked version.
-PLOT_DIR = Param("plot_dir", Text(), None, "write a scatter of each measure vs its ranked "
-                 "version (PNG) to DIR", ("--plot-dir",), "DIR", unset="no plots")
+PLOT_DIR = Param("plot_dir", OutputPath("folder"), None, "write a scatter of each measure vs its "
+                 "ranked version (PNG) to DIR", ("--plot-dir",), "DIR", unset="no plots")
 
 
 def add_parser(subparsers) -> None:
@@ -32,7 +32,7 @@ def add_parser(subparsers) -> None:
         (SCALE_LENGTHS, {"many": True, "item": "a cut-off"}),
         (SCALES_TABLE, {"choices": SCALES_TABLE.domain.names}), TABLE_CUTOFF, SCALE_COLLECTION,
         (SIGNIFICANCE, {"doc": "significance level of tables 5, 6 and invariants"}),
-        lambda p: add_ties(p, phi=True), PLOT_DIR, scores=False, folders=["--plot-dir"],
+        lambda p: add_ties(p, phi=True), PLOT_DIR, scores=False,
         measure_help="measure (repeatable; default: the eleven of Ferrante, Ferro & Fuhr "
         "2021: " + ", ".join(SCALE_MEASURES) + ")",
         help="measures vs their interval-scaled versions (Ferrante, Ferro & Fuhr 2021, Tables "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, Param, Text
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, InputFiles, Param
 from ..meta.params import SPLIT_METRIC
 from ..stats.names import (
     RESAMPLING,
@@ -27,7 +27,7 @@ from .options import add_scheduler, scheduler, wants_progress
 from .rules import Rule
 
 #: ``--shard-scores FILE``: the scores of the shard models.
-SHARD_SCORES = Param("shard_scores", Text(), None, "topics × runs × shards scores for the "
+SHARD_SCORES = Param("shard_scores", InputFiles(), None, "topics × runs × shards scores for the "
                      "shard models (MD3, MD3f, ...): the CSV topic,run,shard,value that "
                      "irscale pool shards --shard-scores writes, of the same topics and runs "
                      "as the score matrix", ("--shard-scores",), "FILE", unset="none")
@@ -61,7 +61,7 @@ def add_parser(subparsers) -> None:
                        "or missing"}),
         add_plot("write the metric (default τ) against the split size to FILE, PNG/SVG"),
         lambda p: add_scheduler(p, "the repetitions"), standardise=True,
-        inputs=["--shard-scores"], help="topic-splitting consistency (Ferro & Sanderson 2022, "
+        help="topic-splitting consistency (Ferro & Sanderson 2022, "
         "§3)",
         rules=(Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
                     "--alpha applies to the significance metrics; --metric {metric} "

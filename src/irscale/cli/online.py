@@ -9,7 +9,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from ..core.params import LOG_SERP, RNG_SEED, SIGNIFICANCE, Param, Text
+from ..core.params import LOG_SERP, RNG_SEED, SIGNIFICANCE, InputFiles, Param
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..online import params
@@ -25,20 +25,20 @@ from .options import (
     declare,
     described,
 )
-from .outputs import declare_inputs, write_done
+from .outputs import write_done
 from .rules import Required, Rule, each
 from .runargs import distinct_runs, read_inputs
 
 DOCS = "docs/online.md"
 #: ``LOG``: the click log an action reads.
-CLICK_LOG = Param("inputs", Text(), None, "click log (text or Parquet)", ("inputs",), "LOG")
+CLICK_LOG = Param("inputs", InputFiles(), None, "click log (text or Parquet)", ("inputs",), "LOG")
 #: The options of the fit of a click model, and EM's (of the models fitted by EM).
 FITTING = (LOG_SERP, params.FIT_ITERATIONS, params.FIT_TOL, params.FIT_SMOOTHING)
 EM_RULES = each(("iterations", "tol"), lambda args: args.model not in params.CLOSED_FORM_MODELS,
                 "{options} applies to the models fitted by EM, not to --model {model} "
                 "(closed form)", {"iterations": "--iterations", "tol": "--tol"})
 #: ``online satisfaction --apply LOG...``: the click logs measured.
-APPLY = Param("apply", Text(), None, "click logs to measure: their mean predicted "
+APPLY = Param("apply", InputFiles(), None, "click logs to measure: their mean predicted "
               "satisfaction", ("--apply",), "LOG")
 
 
@@ -195,7 +195,6 @@ ACTIONS = {
                                 "click model; -m MP: pseudo-moves out of every rank, spread "
                                 "evenly (0: maximum likelihood)"}),
         LOG_SERP, functools.partial(add_output, what="parameters"),
-        inputs=("inputs", "--qrels"),
         rules=(Rule(("qrels",), lambda args: args.measure == "ERR",
                     "online calibrate: --qrels applies to -m ERR"),
                Rule(("click_model",), lambda args: args.measure == "ERR",
@@ -209,14 +208,14 @@ ACTIONS = {
     "qrels": action(
         run_qrels, CLICK_LOG, (params.CLICK_MODEL, {"default": "sdbn"}), *FITTING,
         params.CLICK_QRELS_SCORE, (params.CLICK_THRESHOLDS, {"many": True, "unique": False}),
-        params.MIN_SESSIONS, functools.partial(add_output, what="qrels"), inputs=("inputs",),
+        params.MIN_SESSIONS, functools.partial(add_output, what="qrels"),
         rules=EM_RULES, help="TREC qrels graded by thresholds on the attractiveness, "
         "satisfaction or relevance of a click model fitted on a click log"),
     "prefs": action(
         run_prefs, (CLICK_LOG, {"doc": "click log (text or Parquet; last-skip-above and "
                                 "earlier-click need its timestamps)"}),
         params.PREFERENCE_RULE, params.MIN_SESSIONS, LOG_SERP,
-        functools.partial(add_output, what="preferences"), inputs=("inputs",),
+        functools.partial(add_output, what="preferences"),
         help="preferences of a click log by a rule of Joachims et al. (2005, 2007), as "
         "trec_eval -R prefs judgments"),
     "sensitivity": action(
@@ -232,8 +231,7 @@ ACTIONS = {
         lambda p: add_format(p, TABLE_FORMATS, doc="output format (csv and json: the curves "
                              "only)"),
         functools.partial(add_output, what="table"),
-        lambda p: declare_inputs(p, "--model", keywords=params.USERS),
-        inputs=("qrels", "runs"), help="impressions interleaving and A/B tests need to agree "
+        help="impressions interleaving and A/B tests need to agree "
         "with an offline measure (simulated users)"),
     "counterfactual": None,
     "satisfaction": action(
@@ -242,7 +240,6 @@ ACTIONS = {
         (params.SAT_LABELS, {"required": True}), (params.SAT_FEATURES, {"many": True}),
         (APPLY, {"nargs": "+"}), params.SAT_L2, params.SAT_FOLDS,
         (RNG_SEED, {"doc": "seed of the assignment to folds"}), add_table,
-        inputs=("inputs", "--labels", "--apply"),
         help="learned satisfaction: a classifier of sessions over their clicks and dwell, "
         "trained on labelled sessions, cross-validated, applied to logs"),
 }

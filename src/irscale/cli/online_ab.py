@@ -51,7 +51,7 @@ def add_parser(subparsers) -> None:
                           "mismatch, sample size")
     add_action(actions, "assign", run_assign,
                (INPUTS, {"metavar": "USERS", "doc": "user ids, one per line"}),
-               (params.AB_SALT, {"required": True}), SPLITS, add_output, inputs=("inputs",),
+               (params.AB_SALT, {"required": True}), SPLITS, add_output,
                help="assign users to variants by MD5(salt:user): 'user<TAB>variant' lines")
     add_action(actions, "measures", run_measures,
                (INPUTS, {"metavar": "CLICKLOG",
@@ -59,18 +59,17 @@ def add_parser(subparsers) -> None:
                (params.SESSION_USERS, {"required": True}), params.ANSWERED,
                params.SESSION_GAP, one_of(params.VARIANTS, params.AB_SALT, required=True),
                SPLITS, params.CLICKS_CUTOFF, add_output,
-               inputs=("inputs", "--users", "--variants", "--answered"),
                rules=(Rule(("splits",), lambda args: args.salt is not None,
                            "--splits applies to --salt"),),
                help="per-user online measures of a click log, with each user's variant "
                "(CSV for analyze, srm and summary)")
     add_action(actions, "summary", run_summary, TABLE, (params.AB_METRICS, {"many": True}),
                params.AB_MISSING, params.AB_VARIANT, SIGNIFICANCE, add_table,
-               inputs=("inputs",), help="means over users with t intervals, per variant")
+               help="means over users with t intervals, per variant")
     add_action(actions, "analyze", run_analyze, TABLE, params.AB_METRIC, params.OEC,
                params.AB_ANALYSIS, params.AB_DENOMINATOR, params.AB_COVARIATE,
                params.AB_MISSING, params.AB_VARIANT, params.AB_CONTROL, params.AB_TREATMENT,
-               SIGNIFICANCE, add_table, inputs=("inputs",),
+               SIGNIFICANCE, add_table,
                rules=(Rule(("oec",), lambda args: args.metric is None,
                            "--oec and --metric: give one (the OEC names its measures)"),
                       Rule(("analysis", "denominator", "covariate", "missing"),
@@ -81,7 +80,7 @@ def add_parser(subparsers) -> None:
                help="compare treatment with control on a metric (Welch, delta method, "
                "CUPED) or an OEC")
     add_action(actions, "srm", run_srm, TABLE, (SPLITS, {"doc": "planned shares"}),
-               params.AB_VARIANT, add_table, inputs=("inputs",),
+               params.AB_VARIANT, add_table,
                help="sample-ratio mismatch: chi2 of users per variant")
     add_action(actions, "size", run_size, (params.MIN_DIFF, {"required": True}),
                (params.USER_SD, {"required": True}), SIGNIFICANCE, params.AB_POWER,

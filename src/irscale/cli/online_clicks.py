@@ -29,14 +29,14 @@ def add_parser(subparsers) -> None:
     fitted = params.FITTED
     add_action(subparsers, "fit", run_fit, CLICK_LOG, (params.CLICK_MODEL, {"required": True}),
                *FITTING, FIT_FORMAT, functools.partial(add_output, what="parameters"),
-               inputs=("inputs",), rules=EM_RULES,
+               rules=EM_RULES,
                help="fit a click model on a click log and write its parameters")
     add_action(subparsers, "loglik", run_loglik,
                (CLICK_LOG, {"nargs": "?", "doc": "training click log"}), params.CLICK_MODEL,
                *FITTING, (fitted, {"doc": fitted.doc + " instead of LOG and --model"}),
                (params.HELD_OUT, {"required": True}),
                functools.partial(add_output, what="table"),
-               inputs=("inputs", "--params", "--test"), rules=(_params_or_fit, *EM_RULES),
+               rules=(_params_or_fit, *EM_RULES),
                help="log-likelihood and perplexity by rank of held-out sessions")
     add_action(subparsers, "simulate-clicks", run_simulate,
                (QRELS, {"metavar": "QRELS",
@@ -47,7 +47,6 @@ def add_parser(subparsers) -> None:
                (params.CLICK_RELEVANCE, {"doc": "lowest grade a user counts as relevant"}),
                params.USER_GAMMA, params.CLICK_SESSIONS, params.SHOWN, RNG_SEED, LOG_FORMAT,
                add_ties, functools.partial(add_output, what="click log"),
-               inputs=("qrels", "runs", "--params"),
                rules=(_parquet_to_file, *each(
                    ("relevance_level", "gamma"), lambda args: args.params is None,
                    "online simulate-clicks: {options} sets a --user from the qrels, not a "
@@ -63,7 +62,7 @@ def add_parser(subparsers) -> None:
                            "parameters and cut-off (repeatable; default uM and rrM)"}),
                params.PAGE_DEPTH, PER_QUERY, add_ties,
                functools.partial(add_output, what="table"),
-               inputs=("qrels", "runs", "--params"), rules=(_calibrated,),
+               rules=(_calibrated,),
                help="uM and rrM with a click model's probabilities")
 
 

@@ -11,7 +11,6 @@ from .inputs import check_click_model
 from .online import CLICK_LOG, add_action, one_of
 from .online_interleave import interval
 from .options import add_progress, wants_progress
-from .outputs import declare_inputs
 from .rules import Required, Rule
 from .runargs import distinct_runs
 
@@ -27,9 +26,7 @@ def add_parser(subparsers) -> None:
         one_of(params.TARGET_RUN, params.TARGET_POLICY, required=True), params.OPE_ESTIMATOR,
         params.LOGGING_POLICY, params.EXAMINATION, params.REWARD_MODEL, params.OPE_CLIP,
         params.OPE_SWITCH_TAU, *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap"),
-        add_progress, lambda p: declare_inputs(p, "--logging", keywords=(params.EMPIRICAL,)),
-        lambda p: declare_inputs(p, "--propensities", path=_model_path),
-        inputs=("inputs", "--run", "--policy", "--reward"),
+        add_progress,
         rules=(Rule(("logging",), lambda args: args.estimator not in ("pbm-ips", "dm"),
                     "--logging applies to every --estimator but pbm-ips and dm"),
                Rule(("propensities",), lambda args: args.estimator in ("pbm-ips", *MODEL),
@@ -50,26 +47,14 @@ def add_parser(subparsers) -> None:
         "click log (IPS, SNIPS, DM, DR, Switch-DR, SNDR, position-based IPS, slate IPS)")
 
 
-def _model_path(value: str) -> str | None:
-    """``--propensities`` names a file unless it is a list of numbers."""
-    return None if _numbers(value) is not None else value
-
-
-def _numbers(value: str) -> list[float] | None:
-    try:
-        return [float(v) for v in value.split(",")]
-    except ValueError:
-        return None
-
-
 def _propensities(value: str | None) -> object:
     """γ from a comma-separated list, or a click model's JSON (checked, built later:
-    :class:`~irscale.io.pending.Pending`)."""
+    :class:`~irscale.io.pending.Pending`): a file unless its domain reads a list of numbers
+    (:class:`~irscale.core.params.InputFiles`)."""
     if value is None:
         return None
-    numbers = _numbers(value)
-    if numbers is not None:
-        return numbers
+    if not params.EXAMINATION.domain.paths(value):
+        return [float(v) for v in value.split(",")]
     return check_click_model(value)
 
 

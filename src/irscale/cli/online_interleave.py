@@ -12,7 +12,6 @@ from .common_params import INPUTS, QRELS_OPTION, RUNS, RUNS_OPTION
 from .inputs import check_click_model
 from .online import add_action, add_table
 from .options import Argument, add_progress, wants_progress
-from .outputs import declare_inputs
 from .rules import Required, Rule, each
 from .runargs import add_names, distinct_runs, named_runs
 
@@ -66,8 +65,6 @@ def add_parser(subparsers) -> None:
         params.SHOWN_LENGTH, add_names,
         *interval(params.INTERVAL_BOOTSTRAP,
                   "seed of the interleaving, the clicks and the bootstrap"),
-        lambda p: declare_inputs(p, "--clicks", keywords=params.CLICKING_USERS),
-        inputs=("runs", "--qrels"),
         rules=(Required("qrels", lambda args: args.clicks == "perfect",
                         "--clicks perfect needs --qrels"),
                *each(("relevance_level", "qrels"), lambda args: args.clicks == "perfect",
@@ -88,7 +85,6 @@ def add_parser(subparsers) -> None:
         *METHOD, (params.SOFTMAX_TAU, {"doc": "probabilistic, marginal credit: the softmax "
                                        "exponent the lists were drawn with"}),
         *interval(params.INTERVAL_BOOTSTRAP, "seed of the bootstrap"),
-        inputs=("inputs", "--runs"),
         rules=(*CREDIT_RULES,
                Rule(("tau",), lambda args: credit(args) == "marginal",
                     "--tau applies to --method probabilistic with marginal credit"),
@@ -106,7 +102,7 @@ def add_parser(subparsers) -> None:
         (params.TARGET_RUNS, {"nargs": 2, "required": True}),
         (params.SOFTMAX_TAU, {"doc": "softmax exponent of the target interleaving"}),
         params.SOURCE_TAU, PLAIN, *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap"),
-        add_progress, inputs=("inputs", "--source", "--target"),
+        add_progress,
         help="probabilistic interleaving outcome of two rankers from a log interleaving two "
         "others (Hofmann, Whiteson & de Rijke 2012)")
 

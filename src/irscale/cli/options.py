@@ -21,7 +21,7 @@ from ..errors import ParameterError
 from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
-from .outputs import declare_inputs, declare_outputs
+from .outputs import declare_paths
 from .parser import GIVEN, StoreOnce, UsageError
 from .rules import Declared, Rule, add_rules, given, words
 
@@ -124,7 +124,7 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
             spelt = "/".join(param.flags)
             kwargs.update(action=Checked, api=param.name, spelt=spelt)
             kwargs.setdefault("label", param.label or f"{spelt} ({dest})")
-    parser.add_argument(*param.flags, *aliases, **{**built, **kwargs})
+    declare_paths(parser.add_argument(*param.flags, *aliases, **{**built, **kwargs}), domain)
 
 
 def _values(domain: Any) -> str | None:
@@ -216,7 +216,6 @@ def scheduler(args: argparse.Namespace) -> Iterator[Any]:
 def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None:
     """``-o/--output FILE`` (default standard output) and ``--force``."""
     add_param(parser, OUTPUT, doc=OUTPUT.doc.replace("the output", f"the {what}"))
-    declare_outputs(parser, "-o")
     add_param(parser, FORCE)
 
 
@@ -250,13 +249,12 @@ Argument = Param | tuple[Param, dict[str, Any]] | Callable[[argparse.ArgumentPar
 
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
                 *arguments: Argument, help: str, description: str | None = None,
-                inputs: Sequence[str] = (), outputs: Sequence[str] = (),
-                folders: Sequence[str] = (), rules: Sequence[Declared] = (),
+                rules: Sequence[Declared] = (),
                 aliases: Sequence[str] = (), **defaults: Any) -> argparse.ArgumentParser:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
-    ``arguments`` in order (:data:`Argument`), the arguments naming files it reads
-    (``inputs``) and writes (``outputs``; ``folders``), its :mod:`irscale.cli.rules`, the
-    other names it is called by (``aliases``) and the function that runs it (and other
+    ``arguments`` in order (:data:`Argument`; the files it reads and writes are those of
+    the arguments whose parameters have a domain of paths), its :mod:`irscale.cli.rules`,
+    the other names it is called by (``aliases``) and the function that runs it (and other
     namespace ``defaults``). Returns the parser."""
     parser = subparsers.add_parser(name, help=help, description=description or help,
                                    aliases=list(aliases))
@@ -267,10 +265,6 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
             add_param(parser, argument[0], **argument[1])
         else:
             argument(parser)
-    if inputs:
-        declare_inputs(parser, *inputs)
-    declare_outputs(parser, *outputs)
-    declare_outputs(parser, *folders, kind="folder")
     if rules:
         add_rules(parser, *rules)
     parser.set_defaults(func=run, **defaults)

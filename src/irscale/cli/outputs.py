@@ -1,22 +1,26 @@
 """The files of a call checked before any work (``docs/errors.md``, rule 4).
 
-Every option that names a file is declared an input (:func:`declare_inputs`) or an output
-(:func:`declare_outputs`; ``tests/test_cli_file_options.py`` fails on one that is
-neither). :func:`check_outputs` then checks every output: none of the call's inputs under
-any name, an existing file replaced only with ``--force``, its folder writable, no two
-outputs one path. Outputs are written to a temporary file renamed into place when complete.
+Every option that names a file is built from a parameter whose domain says its role
+(:class:`~irscale.core.params.InputFiles`, :class:`~irscale.core.params.OutputPath`:
+:func:`declare_paths`, called by :func:`irscale.cli.options.add_param`;
+``tests/test_cli_file_options.py`` fails on one that has none). :func:`check_outputs` then
+checks every output: none of the call's inputs under any name, an existing file replaced
+only with ``--force``, its folder writable, no two outputs one path. Outputs are written to
+a temporary file renamed into place when complete; a standard stream (``-``,
+``/dev/stdout``, ``/dev/fd/N``) is written as it is.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..errors import ParameterError
 from ..io.files import atomic_output, check_output, check_output_folder, is_stdio
 from ..io.sources import (
@@ -30,59 +34,22 @@ from ..io.sources import (
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
 
-OutputKind = Literal["file", "plot", "folder"]
+#: The attribute of an argparse action that holds the path domain of its parameter.
+PATHS = "irscale_paths"
 
 
-@dataclass(frozen=True)
-class FileRole:
-    """What an argument's value is to the call's files: an ``"input"`` (``path``: the file
-    a value names, ``None`` for none) or an output ``"file"``, ``"plot"`` or ``"folder"``."""
-
-    kind: Literal["input"] | OutputKind
-    path: Callable[[str], str | None] | None = None
-
-
-def declare_inputs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *names: str,
-                   keywords: Collection[str] = (),
-                   path: Callable[[str], str | None] | None = None) -> None:
-    """Declare the arguments ``names`` (option strings or positionals' names) inputs: files,
-    folders or glob patterns the call reads; ``keywords``: values that name no file
-    (``--clicks perfect``); ``path``: the file a value names (:func:`label_file`)."""
-    def named(value: str) -> str | None:
-        return None if value in keywords else value if path is None else path(value)
-
-    for action in _actions(parser, names):
-        action.irscale_file_role = FileRole("input", named)  # type: ignore[attr-defined]
+def declare_paths(action: argparse.Action, domain: object) -> None:
+    """Give ``action`` the file role of ``domain``, the domain of the parameter it was built
+    from (:func:`irscale.cli.options.add_param`): an input (:class:`~irscale.core.params.
+    InputFiles`), an output (:class:`~irscale.core.params.OutputPath`), or none."""
+    if isinstance(domain, (InputFiles, OutputPath)):
+        setattr(action, PATHS, domain)
 
 
-def declare_outputs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *names: str,
-                    kind: OutputKind = "file") -> None:
-    """Declare the arguments ``names`` outputs: a ``"file"``, ``"plot"`` or ``"folder"``."""
-    for action in _actions(parser, names):
-        action.irscale_file_role = FileRole(kind)  # type: ignore[attr-defined]
-
-
-def _actions(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
-             names: tuple[str, ...]) -> list[argparse.Action]:
-    """The actions ``names`` name (a name that names none is a bug: ``ValueError``)."""
-    found = []
-    for name in names:
-        action = parser._option_string_actions.get(name) or next(
-            (a for a in parser._actions if not a.option_strings and a.dest == name), None)
-        if action is None:
-            raise ValueError(f"{parser} has no argument {name!r}")
-        found.append(action)
-    return found
-
-
-def label_file(spec: str) -> str:
-    """The file of a ``NAME=FILE`` value (``--labels under=task2.qunder``)."""
-    return spec.partition("=")[2]
-
-
-def file_role(action: argparse.Action) -> FileRole | None:
-    """The :class:`FileRole` of ``action``."""
-    return getattr(action, "irscale_file_role", None)
+def file_role(action: argparse.Action) -> PathDomain | None:
+    """The path domain of ``action`` (its role: ``.kind`` is ``"input"``, or the kind of
+    output), None for an argument that names no file."""
+    return getattr(action, PATHS, None)
 
 
 def command_parsers(parser: argparse.ArgumentParser,
@@ -126,9 +93,9 @@ def call_files(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Cal
             values = [] if value is None else [value] if isinstance(value, str) else value
             strings = list(getattr(action, "target", action).option_strings)
             label = "-o" if "-o" in strings else max(strings, key=len, default="")
-            if role.kind == "input":
-                named = (role.path(v) if role.path is not None else v for v in values)
-                files.inputs.extend((path, label) for path in named if path)
+            if isinstance(role, InputFiles):
+                files.inputs.extend((path, label) for value in values
+                                    for path in role.paths(value))
             else:
                 files.outputs.extend((label, path, role.kind) for path in values)
     return files
@@ -150,12 +117,12 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     made: list[tuple[str, str]] = []
     for option, path, kind in sorted(outputs, key=lambda output: output[2] == "folder"):
         if kind == "folder":
-            check_output_folder(path, option)
             check_folder_inputs(path, inputs, option=option)
+            check_output_folder(path, option)
         else:
+            check_not_input(path, inputs, option=option)  # first: an input, whatever its name
             if kind == "plot":
                 check_plot_path(path, option)
-            check_not_input(path, inputs, option=option)
             check_output(path, force=getattr(args, "force", False), option=option)
         for other_option, other in written + made:
             if os.path.realpath(path) == os.path.realpath(other):

@@ -15,9 +15,9 @@ from ..core.params import (
     RELEVANCE,
     RNG_SEED,
     TABLE_DIGITS,
+    OutputPath,
     Param,
     Switch,
-    Text,
 )
 from ..errors import InputError, ParameterError
 from ..meta.params import CONTRIBUTOR_PATTERN
@@ -35,7 +35,7 @@ from .options import (
     add_output,
     add_ties,
 )
-from .outputs import declare_outputs, lines_text, write_table, write_text
+from .outputs import lines_text, write_table, write_text
 from .rules import Declared, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
@@ -43,15 +43,15 @@ from .runargs import add_names, named_runs, read_inputs
 NO_LOO = Param("no_loo", Switch(), False, "skip the leave-one-contributor-out test (faster)",
                ("--no-loo",))
 #: ``simulate --qrels-out DIR``: the qrels every strategy and budget induces.
-QRELS_OUT = Param("qrels_out", Text(), None, "write the qrels every strategy and budget "
-                  "induces to DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by "
+QRELS_OUT = Param("qrels_out", OutputPath("folder"), None, "write the qrels every strategy and "
+                  "budget induces to DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by "
                   "irscale eval; DIR is made if missing; existing files are refused without "
                   "--force)", ("--qrels-out",), "DIR", unset="none")
 #: ``shards --tukey``: Tukey's HSD on the systems after the model.
 TUKEY = Param("tukey", Switch(), False, "add Tukey's HSD on the systems after the model "
               "(text, markdown and latex formats)", ("--tukey",))
 #: ``shards --shard-scores FILE``: the scores of every topic, run and shard.
-SHARD_SCORES = Param("shard_scores", Text(), None, "write the topic × run × shard scores to "
+SHARD_SCORES = Param("shard_scores", OutputPath(), None, "write the topic × run × shard scores to "
                      "FILE as CSV (topic,run,shard,value; empty value: undefined)",
                      ("--shard-scores",), "FILE", unset="none")
 #: ``estimate -q`` and ``bounds -q``: every topic, not each run's means.
@@ -87,20 +87,19 @@ def add_parser(subparsers) -> None:
                      "replayed, and the first document they do not judge is each topic's next "
                      "to judge (default: none, the first document of every topic)"}),
         *STRATEGY_OPTIONS, lambda p: add_output(p, what="pool file"),
-        inputs=["runs", "--qrels"],
         help="write a pool file from runs",
         description="Pool the runs with one strategy and write the pool file in judging order.",
         rules=(*_strategy_rules("strategy", qrels=cp.ADAPTIVE_STRATEGIES),
                Rule(("relevance_level",), lambda args: args.qrels is not None,
                     "-l/--relevance-level applies with --qrels")))
-    p = add_command(
+    add_command(
         sub, "simulate", run_simulate, *QRELS_RUNS, (cp.SIMULATED_STRATEGY_LIST, {"many": True}),
         (cp.SIMULATED_BUDGET_LIST, {"many": True, "item": "a budget"}),
         (cp.RANKING_MEASURE, {"doc": "measure whose system ranking is compared"}),
         CONTRIBUTOR_PATTERN, CONTRIBUTORS, NO_LOO, *STRATEGY_OPTIONS,
         lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS,
         (PLOT, {"doc": "write the relevant-found curves to FILE, PNG/SVG/PDF"}), QRELS_OUT,
-        add_output, inputs=["qrels", "runs", "--contributors"],
+        add_output,
         help="replay strategies with budgets on qrels",
         description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
         "document counts as non-relevant).",
@@ -109,12 +108,10 @@ def add_parser(subparsers) -> None:
                Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
                     "--contributors and --contributor-pattern apply to the leave-one-out "
                     "test, which --no-loo skips")))
-    declare_outputs(p, "--plot", kind="plot")
-    declare_outputs(p, "--qrels-out", kind="folder")
-    p = add_command(
+    add_command(
         sub, "shards", run_shards, *QRELS_RUNS, cp.SHARD_MEASURE, cp.SHARD_COUNT, cp.SHARD_METHOD,
         (RNG_SEED, {"doc": "seed of the random partition"}), cp.SHARD_MODEL, SHARD_EMPTY,
-        TUKEY, SHARD_SCORES, *JUDGED, *TABLE, inputs=["qrels", "runs"],
+        TUKEY, SHARD_SCORES, *JUDGED, *TABLE,
         help="score runs within document shards and fit MD3",
         description="Score every run on every topic within every shard of the documents and "
         "fit the MD3 ANOVA (Ferro & Sanderson 2022) or another shard model; see "
@@ -128,7 +125,6 @@ def add_parser(subparsers) -> None:
                     "+" in args.model, f"--model {{model!r}}: use one of "
                     f"{', '.join(SHARD_MODEL_NAMES)} or a formula such as "
                     "'topic + system + shard'")))
-    declare_outputs(p, "--shard-scores")
     add_command(
         sub, "sample", run_sample, RUN_FILES, cp.SAMPLE_DRAWS, cp.SAMPLE_DESIGN,
         (cp.SAMPLE_STRATA, {"many": True, "unique": False}), cp.RUN_DEPTH,
@@ -137,7 +133,7 @@ def add_parser(subparsers) -> None:
                      "they do not judge gets 0) and the output is 'topic 0 docno rel prob', "
                      "what 'pool estimate' reads (default: none, 'topic docno prob' lines to "
                      "judge)"}),
-        add_ties, add_names, lambda p: add_output(p, what="sample"), inputs=["runs", "--qrels"],
+        add_ties, add_names, lambda p: add_output(p, what="sample"),
         help="draw the documents to judge for statAP",
         description="Draw a probability sample of the runs' documents (Aslam, Pavlu & Yilmaz "
         "2006) and write every sampled document with its inclusion probability.",
@@ -147,7 +143,7 @@ def add_parser(subparsers) -> None:
         (QRELS, {"metavar": "SAMPLE", "doc": "sampled judgments 'topic 0 docno rel prob'"}),
         RUN_FILES,
         (cp.SAMPLE_CUTOFF_LIST, {"many": True, "item": "a cut-off"}), PER_TOPIC,
-        *JUDGED, *TABLE, inputs=["qrels", "runs"],
+        *JUDGED, *TABLE,
         help="statAP, R and P@k from sampled judgments",
         description="Estimate statAP, R and P@k of every run from sampled judgments 'topic 0 "
         "docno rel prob' (Horvitz-Thompson; prob is the inclusion probability).",
@@ -158,7 +154,7 @@ def add_parser(subparsers) -> None:
                     "doc": "measure with per-topic values (repeatable)"}),
         (PER_TOPIC, {"doc": "print every topic's bounds (run, topic, measure, value, low, "
                      "high, unjudged) instead of each run's means"}),
-        RELEVANCE, MEMORY_LIMIT, add_names, *TABLE, inputs=["qrels", "runs"],
+        RELEVANCE, MEMORY_LIMIT, add_names, *TABLE,
         help="lowest and highest values under the unjudged documents",
         description="The lowest and highest value of every measure of every run when each "
         "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "

@@ -56,7 +56,7 @@ def add_parser(subparsers) -> None:
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
         TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
-        inputs=("qrels", "runs"), rules=RULES,
+        rules=RULES,
         help=SUBCOMMANDS["report"],
         description="Evaluate runs and write the experiment report: significance against a "
         "baseline, ANOVA and Tukey HSD groups, plots, robustness and the commands that "

@@ -11,7 +11,7 @@ from ..core.options import TIE_POLICIES, TREC_EVAL_PARAMS
 from ..errors import ParameterError
 from ..io.files import is_stdio
 from ..io.naming import NAME_MODES, NameSpec
-from .common_params import ALLOW_EMPTY, NAMES
+from .common_params import ALLOW_EMPTY, LABEL_FILES, NAMES
 from .main import given
 from .options import add_param
 from .rules import Rule
@@ -104,10 +104,10 @@ def label_files(specs: list[str]) -> dict[str, str]:
     """``["under=task2.qunder"]`` → ``{"under": "task2.qunder"}``."""
     labels: dict[str, str] = {}
     for spec in specs:
-        name, sep, path = spec.partition("=")
-        if not sep or not name or not path:
+        name, paths = LABEL_FILES.domain.split(spec)
+        if not name or not paths:
             raise ParameterError(f"--labels takes NAME=FILE, got {spec!r}")
         if name in labels:
             raise ParameterError(f"--labels: label set {name!r} given twice")
-        labels[name] = path
+        labels[name] = paths[0]
     return labels

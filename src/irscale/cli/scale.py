@@ -45,7 +45,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import declare_outputs, open_output, write_text
+from .outputs import open_output, write_text
 from .rules import Rule
 from .runargs import add_run_options, read_inputs
 
@@ -90,7 +90,7 @@ def add_parser(subparsers) -> None:
         help=SUBCOMMANDS["scale"],
         description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
         "Fuhr 2021); see docs/scales.md.")
-    image = add_command(
+    add_command(
         commands, "image", run_image, (IMAGE_MEASURE, {"required": True}),
         (SCALE_LENGTH, {"required": True}), *COMMON,
         (SCALE_RECALL_BASE, {"many": True, "unique": False, "item": "a count"}), SCALE_INTENTS,
@@ -106,7 +106,6 @@ def add_parser(subparsers) -> None:
                                 "meet-in-the-middle images (AP, DCG/nDCG, RBP ...) or the "
                                 "chunked enumeration (ERR, Q, diversity measures ...)"),
         SCALE_SHARDS, help="the image of a measure over REL^N and its diagnostics")
-    declare_outputs(image, "-o")
     add_command(
         commands, "transform", run_transform, *RUN_INPUTS, (SCALE_LENGTH, {"required": True}),
         *COMMON, RELEVANCE, lambda p: add_ties(p, phi=True), RESCALE, ALL_TOPICS, RANKED_ONLY,
@@ -116,7 +115,7 @@ def add_parser(subparsers) -> None:
         (NO_SUMMARY, {"doc": "do not print the means over topics"}),
         lambda p: add_interval_options(p, "every mean of M and M_R, instead of the values",
                                        formats=CI_FORMATS, alpha=True),
-        add_run_options, add_output, inputs=["qrels", "runs"],
+        add_run_options, add_output,
         help="per-topic values of M and M_R for real runs",
         rules=(Rule(("summary_only",), lambda args: not args.no_summary, "--summary-only and "
                     "-n/--no-summary together leave nothing to print: give one of them"),
@@ -131,7 +130,7 @@ def add_parser(subparsers) -> None:
         (TABLE_LENGTHS, {"many": True, "unique": False, "item": "a run length N"}), *COMMON,
         RELEVANCE, lambda p: add_ties(p, phi=True),
         lambda p: add_format(p, TAU_TABLE_FORMATS), add_run_options, add_output,
-        inputs=["qrels", "runs"], help="Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ "
+        help="Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ "
         "between each measure and its ranked version")
 
 

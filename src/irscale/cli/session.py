@@ -42,7 +42,6 @@ def add_parser(subparsers) -> None:
             "--labels doclen=lengths.txt (document lengths in characters)"),
         lambda parser: add_evaluation_output(parser, "session",
                                              "none of whose sessions has judgments"),
-        inputs=("qrels", "runs", "--topics", "--clicks"),
         rules=(needs(CLICK_OPTIONS, "clicks"),),
         help=SUBCOMMANDS["session"],
         description="Evaluate session runs against TREC qrels, each session judged with the "

@@ -61,7 +61,7 @@ def add_parser(subparsers) -> None:
         *_inputs(*_TEXTS, "ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', ROUGE-L, "
                  "ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: ROUGE-1, ROUGE-2, "
                  "ROUGE-L; F1)"),
-        STEM, STOPWORDS, ROUGE_MULTI, _common, inputs=("qrels", "runs", "--stopwords"),
+        STEM, STOPWORDS, ROUGE_MULTI, _common,
         help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
         description="ROUGE of candidate texts against reference texts, tokens as "
         "rouge-score makes them. See docs/text.md.")
@@ -70,7 +70,7 @@ def add_parser(subparsers) -> None:
         *_inputs(*_TEXTS, "BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
                  "'BLEU(tokenize=intl,lowercase=1)', 'BLEU(order=2)' (default: BLEU; with "
                  "--corpus: 'BLEU(effective=0)')"),
-        CORPUS, _common, inputs=("qrels", "runs"),
+        CORPUS, _common,
         rules=(Rule(("per_query",), lambda args: not args.corpus, "{options} does not apply "
                     "with --corpus: a corpus value has no per-topic values",
                     {"per_query": "-q/--per-query"}),
@@ -92,7 +92,6 @@ def add_parser(subparsers) -> None:
                      "output must contain"}),
         (STEM, {"doc": "--auto-match: Porter-stem words as ROUGE does (needs nltk)"}),
         (STOPWORDS, {"doc": "--auto-match: " + STOPWORDS.doc}), _common,
-        inputs=("qrels", "runs", "--lengths", "--texts", "--stopwords"),
         rules=(_matches, *each(("threshold", "stem", "stopwords"), lambda args: args.auto_match,
                                "{options} applies to --auto-match",
                                {"threshold": "--threshold", "stem": "--stem",
@@ -107,7 +106,7 @@ def add_parser(subparsers) -> None:
                  "(a file may hold several peers)", "pyramid (original score) or "
                  "pyramid_modified (normalised by the average reference's SCU count) "
                  "(repeatable; default: both)"),
-        _common, inputs=("qrels", "runs"),
+        _common,
         help="pyramid scores (original, modified) of peers from their SCUs",
         description="Pyramid scores of peer summaries from the summary content units they "
         "express (Nenkova & Passonneau 2004). See docs/text.md.")

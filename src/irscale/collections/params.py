@@ -20,6 +20,7 @@ from ..core.params import (
     RRF_K,
     SAMPLES,
     SEED,
+    InputFiles,
     Integers,
     Names,
     Param,
@@ -202,7 +203,7 @@ MAX_LABELS = Param("max_labels", Integers(1), None, "most answers per document",
 LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--budget",), "B",
                      unset="every answer available")
 #: The features of the documents of ``gp`` (:func:`irscale.collections.aggregate_labels`).
-LABEL_FEATURES = Param("features", Text(), None, "gp: 'topic docno f1 f2 ...' lines, the "
+LABEL_FEATURES = Param("features", InputFiles(), None, "gp: 'topic docno f1 f2 ...' lines, the "
                        "features of every labelled document (required with --method gp)",
                        ("--features",), "FILE")
 #: The measure of the system rankings of :func:`irscale.collections.qrels_agreement`.

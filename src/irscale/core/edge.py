@@ -25,8 +25,11 @@ function's declared parameters (its signature and type hints):
 The annotations are read only then, from their text (``from __future__ import
 annotations``): names resolved in the function's module, its ``TYPE_CHECKING`` imports by
 the class names in the value's type hierarchy; an annotation that cannot be read blames
-nothing. This module imports only the standard library and :mod:`irscale.errors`: the
-packages' lazy exports stay lazy.
+nothing. This module imports only the standard library, :mod:`irscale.errors` and
+:mod:`irscale.core.reads`: the packages' lazy exports stay lazy.
+
+A call through the edge is also one call of :mod:`irscale.core.reads`: no file it writes
+replaces a file it has read.
 
 The same contract as scikit-learn's ``validate_params`` (parameters checked against their
 declared types at the public edge, errors naming the parameter), obtained from the type
@@ -50,6 +53,8 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
+from .reads import enter as enter_call
+from .reads import leave as leave_call
 
 if TYPE_CHECKING:  # pragma: no cover
     import ast
@@ -101,6 +106,7 @@ def public(function: F) -> F:
     def edge(*args: Any, **kwargs: Any) -> Any:
         if not _ACTIVE[0]:
             return function(*args, **kwargs)
+        enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         try:
             return _with_methods_guarded(function(*args, **kwargs))
         except IrscaleError as error:
@@ -112,6 +118,8 @@ def public(function: F) -> F:
             if blamed is None:
                 raise
             raise blamed from error
+        finally:
+            leave_call()
 
     edge.__irscale_edge__ = True  # type: ignore[attr-defined]
     return edge  # type: ignore[return-value]

@@ -40,7 +40,7 @@ import numbers
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, SupportsInt, cast
+from typing import Any, ClassVar, Literal, SupportsInt, cast
 
 from ..errors import ParameterError, shown
 from .budget import MAX_MEMORY, parse_size
@@ -266,6 +266,72 @@ class Text:
     name (checked where it is read, with the file, line and text of the fault)."""
 
     type: ClassVar[type] = str
+
+
+# --------------------------------------------------------------------------- paths
+# A parameter that names files says so in its domain: the command line gives its option the
+# file role of the domain (irscale.cli.options.add_param), and the call's outputs are
+# checked against its inputs by one check (irscale.cli.outputs.check_outputs;
+# docs/errors.md, rule 4: an output is never an input).
+
+@dataclass(frozen=True)
+class InputFiles(Text):
+    """Files a call reads, as a value names them (kept as given, read where used).
+
+    A path may be a file, a folder or a glob pattern (the files it stands for are found
+    by :func:`irscale.io.sources.input_files`). ``named``: the value is ``NAME=…`` and the
+    paths follow the first ``=`` (``--labels under=u.qrels``, ``--system
+    A=r0.run,r1.run``); ``lists``: comma-separated paths; ``keywords``: values that name
+    no file (``--clicks perfect``); ``numbers``: a comma-separated list of numbers names no
+    file (``--propensities 1,0.5``).
+    """
+
+    named: bool = False
+    lists: bool = False
+    keywords: tuple[str, ...] = ()
+    numbers: bool = False
+    kind: ClassVar[str] = "input"
+
+    def split(self, value: str) -> tuple[str, list[str]]:
+        """``(NAME, paths)`` of a value (``NAME`` empty unless :attr:`named`): the paths
+        it names, none for a keyword or a list of numbers."""
+        name, _, text = value.partition("=") if self.named else ("", "", value)
+        if text in self.keywords or (self.numbers and _numbers(text)):
+            return name, []
+        if not self.lists:
+            return name, [text] if text else []
+        return name, [path.strip() for path in text.split(",") if path.strip()]
+
+    def paths(self, value: str) -> list[str]:
+        """The paths ``value`` names (:meth:`split`)."""
+        return self.split(value)[1]
+
+
+def _numbers(text: str) -> bool:
+    """Whether ``text`` is a comma-separated list of numbers (as ``float`` reads them)."""
+    try:
+        for item in text.split(","):
+            float(item)
+    except ValueError:
+        return False
+    return True
+
+
+#: What an output is: a file, a plot (its format from its extension) or a folder.
+OutputKind = Literal["file", "plot", "folder"]
+
+
+@dataclass(frozen=True)
+class OutputPath(Text):
+    """A file a call writes (``kind``: ``"file"``; ``"plot"``, a figure whose format its
+    extension names; ``"folder"``, a folder written into): never one of the call's
+    inputs, replaced only with ``--force``, written complete or not at all."""
+
+    kind: OutputKind = "file"
+
+
+#: The domains of parameters that name files: the role they give an option.
+PathDomain = InputFiles | OutputPath
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ..core.params import DEFAULT_RRF_K, RRF_K, Integers, Names, Param, Reals, Text
+from ..core.params import DEFAULT_RRF_K, RRF_K, InputFiles, Integers, Names, Param, Reals, Text
 from ..errors import ParameterError, shown
 
 #: The fusion methods of :func:`irscale.fusion.fuse` (ranx's names as aliases). Score
@@ -76,9 +76,9 @@ FUSION_STEP = Param("step", Reals(0.0, 1.0, "(]"), 0.1, "optimisation: the grid 
                     ("--step",), "S")
 
 #: The supervised methods' training topics: their qrels and the same systems' runs of them.
-FUSION_TRAIN_QRELS = Param("train_qrels", Text(), None, "supervised methods: the qrels of "
+FUSION_TRAIN_QRELS = Param("train_qrels", InputFiles(), None, "supervised methods: the qrels of "
                            "the training topics", ("--train-qrels",), "FILE")
-FUSION_TRAIN_RUNS = Param("train_runs", Text(), None, "supervised methods: the same "
+FUSION_TRAIN_RUNS = Param("train_runs", InputFiles(), None, "supervised methods: the same "
                           "systems' runs of the training topics, one per RUN, in the same "
                           "order", ("--train-runs",), "RUN")
 #: The measure the weights of :func:`irscale.fusion.optimize_fusion` maximise.

@@ -8,7 +8,9 @@ Inputs
     that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
     read only once: the readers move its bytes to a file that can be opened again
     (:mod:`irscale.io.spool`) or, where the system has none, take them from
-    :func:`read_input` (one open, one read).
+    :func:`read_input` (one open, one read). Every regular file opened here
+    (:func:`check_readable`, :func:`read_file`) is noted as read by the running call
+    (:mod:`irscale.core.reads`).
 
 Outputs
     :func:`check_output` is called *before* the work starts, after the input owner has
@@ -17,11 +19,14 @@ Outputs
     existing regular file unless ``force``, a directory, and a folder that does not exist or
     cannot be written. :func:`atomic_output` then writes to a temporary file beside the
     target and renames it into place only when the writing succeeded, so an interrupt, a
-    full disk or a crash never leaves a partial file under the output's name. Devices and
-    pipes (``/dev/null``, a FIFO) are written directly; ``-`` is standard output. An output
-    path that is a symbolic link stands for the file it points to (:func:`output_target`):
-    the checks apply to the target, the temporary file is made in the target's folder and
-    renamed onto the target, so the link stays a link (a dangling link creates its target).
+    full disk or a crash never leaves a partial file under the output's name, and never
+    onto a file the call has read (:func:`refuse_read`: the backstop of the check before
+    the work). Devices and pipes (``/dev/null``, a FIFO) are written directly; ``-``,
+    ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N`` are written to their descriptor
+    (:func:`output_stream`). An output path that is a symbolic link stands for the file it
+    points to (:func:`output_target`): the checks apply to the target, the temporary file
+    is made in the target's folder and renamed onto the target, so the link stays a link
+    (a dangling link creates its target).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, cast
 
+from ..core import reads
 from ..core.edge import about
 from ..errors import (
     FileAccessError,
@@ -68,6 +74,27 @@ def is_stdio(path: Any) -> bool:
     return isinstance(path, str) and path == STDIO
 
 
+#: The names of a descriptor of this process as an output: ``/dev/stdout`` (1),
+#: ``/dev/stderr`` (2), ``/dev/fd/N`` and ``/proc/self/fd/N`` (N).
+_STREAM = re.compile(r"/dev/(?:(stdout)|(stderr)|fd/(\d+))|/proc/self/fd/(\d+)")
+
+
+def output_stream(path: Any) -> int | None:
+    """The descriptor an output ``path`` names as a stream of this process: 1 for ``-`` and
+    ``/dev/stdout``, 2 for ``/dev/stderr``, N for ``/dev/fd/N`` and ``/proc/self/fd/N``;
+    None for any other path. Such an output is written to its descriptor as it is (no
+    staging file, nothing replaced: no ``--force`` needed), as a shell's redirection
+    means it (``-o /dev/stdout | gzip``)."""
+    if is_stdio(path):
+        return 1
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    found = _STREAM.fullmatch(text) if isinstance(text, str) else None
+    if found is None:
+        return None
+    stdout, stderr, fd, proc = found.groups()
+    return 1 if stdout else 2 if stderr else int(fd or proc)
+
+
 def display_name(path: PathLike) -> str:
     """How a path is named in messages: ``<stdin>`` for ``-``, otherwise as given, with
     control characters (and undecodable bytes) escaped as ``repr`` writes them."""
@@ -90,6 +117,7 @@ def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAc
         errno_codes.EROFS: "read-only file system",
         errno_codes.EDQUOT: "disk quota exceeded",
         errno_codes.EFBIG: "file too large for the size limit (ulimit -f)",
+        errno_codes.EBADF: "no such open file descriptor",
     }.get(error.errno or -1, (error.strerror or str(error)).lower())
     return FileAccessError(f"cannot {action} {name}: {reason}", path=name, errno=error.errno)
 
@@ -150,6 +178,7 @@ def check_readable(path: PathLike) -> os.stat_result | None:
         raise access_error(OSError(errno_codes.EISDIR, "is a directory"), path)
     if not os.access(path, os.R_OK):
         raise access_error(OSError(errno_codes.EACCES, "permission denied"), path)
+    reads.note(info)  # an input of the call: no output replaces it (irscale.core.reads)
     return info
 
 
@@ -163,7 +192,9 @@ def read_file(path: PathLike, limit: int | None = None) -> bytes:
     """
     descriptor = os.open(path, os.O_RDONLY | OPEN_FLAGS)
     try:
-        size = os.fstat(descriptor).st_size  # 0 for pipes and devices
+        info = os.fstat(descriptor)
+        reads.note(info)  # an input of the call: no output replaces it (irscale.core.reads)
+        size = info.st_size  # 0 for pipes and devices
         chunks: list[bytes] = []
         total = 0
         while limit is None or total < limit:
@@ -320,9 +351,15 @@ def check_output(path: PathLike | None, *, force: bool = False, option: str = "-
     ``force``), and :class:`FileAccessError` when it is a directory or its folder does not
     exist or cannot be written. A symbolic link is checked as the file it points to
     (:func:`output_target`). That it is none of the call's inputs is checked first, by the
-    input owner (:func:`irscale.io.sources.check_not_input`).
+    input owner (:func:`irscale.io.sources.check_not_input`). A standard stream
+    (:func:`output_stream`) is written as it is: only its descriptor must be open.
     """
     if path is None or is_stdio(path):
+        return
+    descriptor = output_stream(path)
+    if descriptor is not None:
+        if _status(descriptor) is None:
+            raise access_error(OSError(errno_codes.EBADF, "bad descriptor"), path, "write")
         return
     name = os.fspath(path)
     resolved = output_target(path)
@@ -465,23 +502,46 @@ def _sweep_orphans(target: Path) -> None:
             os.close(handle)
 
 
+def _status(file: PathLike | int) -> os.stat_result | None:
+    """The status of a path or a descriptor (links followed); None where there is none."""
+    try:
+        return os.stat(file)
+    except (OSError, OverflowError, ValueError):
+        return None
+
+
+def refuse_read(path: PathLike, info: os.stat_result | None) -> None:
+    """Refuse to write the output ``path`` onto the file whose status is ``info`` (None:
+    none) when the running call has read it (:mod:`irscale.core.reads`), whatever
+    ``force`` says: :class:`OutputExistsError`."""
+    if info is not None and reads.was_read(info):
+        name = os.fspath(path)
+        raise OutputExistsError(
+            f"{name}{link_note(path, output_target(path))} is a file this call has read: "
+            "refusing to overwrite it (an input is never replaced, even with --force)",
+            path=name)
+
+
 @contextlib.contextmanager
 def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
     """A temporary path beside ``path`` to write the whole output to; renamed to ``path``
     when the ``with`` block ends without an exception, removed otherwise.
 
-    Devices and pipes are not regular files: their own path is yielded, written directly.
-    A symbolic link is followed (:func:`output_target`): the temporary file is made in the
-    target's folder and renamed onto the target, and the link stays as it is.
+    Devices, pipes and standard streams (:func:`output_stream`) are not replaced: their
+    own path is yielded, written directly (a writer of a stream writes to its descriptor:
+    :func:`atomic_output`). A symbolic link is followed (:func:`output_target`): the
+    temporary file is made in the target's folder and renamed onto the target, and the
+    link stays as it is.
     """
+    if output_stream(path) is not None:
+        yield os.fspath(path)
+        return
     target = Path(output_target(path))
-    try:
-        existing = os.stat(target)
-    except OSError:
-        existing = None
+    existing = _status(target)
     if existing is not None and not stat.S_ISREG(existing.st_mode):
         yield os.fspath(target)
         return
+    refuse_read(path, existing)
     temporary = handle = None
     try:
         with interrupts_held():  # no ^C between making the file and knowing its name
@@ -495,6 +555,7 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
             raise OutputExistsError(
                 f"{os.fspath(path)} appeared while irscale was writing it: refusing to "
                 "overwrite it (--force to replace it)", path=os.fspath(path))
+        refuse_read(path, _status(target))
         os.replace(temporary, target)
     except BaseException:
         if temporary is not None:
@@ -510,20 +571,19 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
 def atomic_output(
     path: PathLike, mode: Literal["wb", "w"] = "wb", *, force: bool = False
 ) -> Iterator[IO[Any]]:
-    """A stream for the whole output (``-``: standard output), committed atomically.
+    """A stream for the whole output, committed atomically; a standard stream
+    (:func:`output_stream`: ``-`` or ``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N``)
+    written to its descriptor as it is.
 
     ``mode`` is ``"wb"`` or ``"w"`` (UTF-8 text). Write errors (a full disk) raise
     :class:`FileAccessError` naming the file; nothing is left under ``path`` then.
     """
     if mode not in ("wb", "w"):
         raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
-    if is_stdio(path):
-        stream: IO[Any] = sys.stdout.buffer if mode == "wb" else sys.stdout
-        yield stream
-        try:
-            stream.flush()
-        except OSError as error:
-            raise access_error(error, "standard output", "write") from None
+    descriptor = output_stream(path)
+    if descriptor is not None:
+        with _descriptor_stream(descriptor, os.fspath(path), mode) as stream:
+            yield stream
         return
     with atomic_path(path, force=force) as temporary:
         try:
@@ -544,6 +604,38 @@ def atomic_output(
             if isinstance(error, FileAccessError):
                 raise
             raise access_error(error, path, "write") from None
+
+
+@contextlib.contextmanager
+def _descriptor_stream(descriptor: int, path: str, mode: Literal["wb", "w"]
+                       ) -> Iterator[IO[Any]]:
+    """A stream on ``descriptor`` (named ``path``), flushed at the end and left open: the
+    interpreter's own for standard output and standard error (what it prints stays in
+    order), a stream that does not own the descriptor for another."""
+    name = {1: "standard output", 2: "standard error"}.get(descriptor, path)
+    refuse_read(path, _status(descriptor))
+    standard = {1: sys.stdout, 2: sys.stderr}.get(descriptor)
+    stream: IO[Any]
+    if standard is not None:
+        stream = standard.buffer if mode == "wb" else standard
+    else:
+        try:
+            stream = open(descriptor, mode, closefd=False,
+                          encoding=None if mode == "wb" else "utf-8")
+        except (OSError, OverflowError, ValueError) as error:
+            raise access_error(error if isinstance(error, OSError) else
+                               OSError(errno_codes.EBADF, "bad descriptor"), path, "write"
+                               ) from None
+    try:
+        yield stream
+        try:
+            stream.flush()
+        except OSError as error:
+            raise access_error(error, name, "write") from None
+    finally:
+        if standard is None:
+            with contextlib.suppress(OSError):
+                stream.close()  # the descriptor stays open (closefd=False)
 
 
 def write_output(path: PathLike, data: bytes | str, *, force: bool = False) -> None:

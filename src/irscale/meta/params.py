@@ -16,6 +16,7 @@ from ..core.params import (
     SAMPLES,
     Integers,
     Names,
+    OutputPath,
     Param,
     Pattern,
     Reals,
@@ -180,9 +181,9 @@ COPULA_EQUAL = Param("equal", Text(), None, "copula model: transform system B's 
                      "system A's mean, so that the pair (A, B) is null", ("--equal",), "A,B",
                      unset="the fitted means", label="--equal")
 #: The folder :func:`irscale.meta.simulation_study` resumes from.
-CHECKPOINT = Param("checkpoint", Text(), None, "keep the counts of every finished task in DIR "
-                   "(made if missing) and, run again with the same arguments and --seed, "
-                   "compute only the unfinished tasks; a DIR holding another study is "
+CHECKPOINT = Param("checkpoint", OutputPath("folder"), None, "keep the counts of every finished "
+                   "task in DIR (made if missing) and, run again with the same arguments and "
+                   "--seed, compute only the unfinished tasks; a DIR holding another study is "
                    "refused", ("--checkpoint",), "DIR", unset="no checkpoint")
 #: The ridge of the covariance of :func:`irscale.meta.d_rank` (Carterette 2009).
 RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "

@@ -23,6 +23,7 @@ from ..core.params import (
     SAMPLES,
     SERP_SIZE,
     TOLERANCE,
+    InputFiles,
     Integers,
     Names,
     Param,
@@ -301,9 +302,9 @@ AB_METRICS = Param("measures", Text(), None, "the columns to summarise", ("--met
                    dest="metrics")
 #: The experiments of :func:`irscale.online.sensitivity`: the users, the impressions of
 #: an experiment, the offline measure and the interleaving methods.
-SENSITIVITY_MODEL = Param("model", Text(), "navigational", "users: an instantiation from "
-                          "the qrels' grades (Hofmann et al. 2011) or a click model's JSON "
-                          "(online fit --format json)", ("--model",),
+SENSITIVITY_MODEL = Param("model", InputFiles(keywords=USERS), "navigational", "users: an "
+                          "instantiation from the qrels' grades (Hofmann et al. 2011) or a click "
+                          "model's JSON (online fit --format json)", ("--model",),
                           "|".join(USERS) + "|PARAMS.json")
 EXPERIMENT_SIZES = Param("impressions", EXPERIMENT_IMPRESSIONS, SENSITIVITY_IMPRESSIONS,
                          "impressions per experiment, increasing", ("--impressions",),
@@ -315,51 +316,51 @@ SENSITIVITY_METHODS = Param("methods", INTERLEAVING, ("team-draft",), "interleav
 
 #: The files of an A/B test's per-user measures (:func:`irscale.online.read_session_users`,
 #: :func:`irscale.online.session_measures`, :func:`irscale.online.abtest.with_variants`).
-SESSION_USERS = Param("users", Text(), None, "'session user [time]' lines: the user of every "
+SESSION_USERS = Param("users", InputFiles(), None, "'session user [time]' lines: the user of every "
                       "session of the log and the time its page was shown (seconds; gives "
                       "the loyalty measures)", ("--users",), "FILE")
-ANSWERED = Param("satisfied", Text(), None, "the sessions whose page showed the answer, one "
+ANSWERED = Param("satisfied", InputFiles(), None, "the sessions whose page showed the answer, one "
                  "id per line: good_abandonment is a session of them without a click",
                  ("--answered",), "FILE", dest="answered")
-VARIANTS = Param("variants", Text(), None, "'user variant' lines (what 'assign' writes)",
+VARIANTS = Param("variants", InputFiles(), None, "'user variant' lines (what 'assign' writes)",
                  ("--variants",), "FILE")
 #: A click model fitted before (:func:`irscale.online.clickmodels.read_click_model`) and
 #: the held-out log it is evaluated on (:meth:`irscale.online.ClickModel.evaluate`).
-FITTED = Param("params", Text(), None, "a fitted model (fit --format json)", ("--params",),
+FITTED = Param("params", InputFiles(), None, "a fitted model (fit --format json)", ("--params",),
                "FILE")
-HELD_OUT = Param("test", Text(), None, "held-out click log", ("--test",), "LOG2")
+HELD_OUT = Param("test", InputFiles(), None, "held-out click log", ("--test",), "LOG2")
 #: The users that click an interleaving (:meth:`irscale.online.Interleavings.simulate_clicks`):
 #: these, or a click model's JSON file.
 CLICKING_USERS: tuple[str, ...] = ("perfect", "random")
-CLICKS = Param("model", Text(), None, "user model: perfect (click iff relevant in --qrels), "
-               "random (each result with --click-prob) or a click model's JSON file",
-               ("--clicks",), "|".join(CLICKING_USERS) + "|MODEL.json", dest="clicks")
+CLICKS = Param("model", InputFiles(keywords=CLICKING_USERS), None, "user model: perfect (click iff "
+               "relevant in --qrels), random (each result with --click-prob) or a click model's "
+               "JSON file", ("--clicks",), "|".join(CLICKING_USERS) + "|MODEL.json", dest="clicks")
 #: The policies and models of :func:`irscale.online.counterfactual`.
-TARGET_RUN = Param("policy", Text(), None, "target policy: a TREC run (its first SERP-size "
+TARGET_RUN = Param("policy", InputFiles(), None, "target policy: a TREC run (its first SERP-size "
                    "documents per query)", ("--run",), "RUN", dest="run")
-TARGET_POLICY = Param("policy", Text(), None, "target policy: 'query docno rank probability' "
+TARGET_POLICY = Param("policy", InputFiles(), None, "target policy: 'query docno rank probability' "
                       "lines (a stochastic policy); sips, iips, rips: 'query slate "
                       "probability' lines", ("--policy",), "FILE")
 #: The value of ``--logging`` that estimates the propensities from the log.
 EMPIRICAL = "empirical"
-LOGGING_POLICY = Param("logging", Text(), None, "logging propensities: 'query docno rank "
-                       "probability' lines (sips, iips, rips: 'query slate probability' "
-                       "lines), or 'empirical' (their frequencies in the log); all but dm, "
-                       "pbm-ips", ("--logging",), "FILE|" + EMPIRICAL)
-EXAMINATION = Param("propensities", Text(), None, "examination propensities γ_r of ranks 1.. "
-                    "(comma-separated) or a position-based click model (online fit --format "
-                    "json); pbm-ips (default: a PBM fitted on the log), dm, dr, switch-dr, "
-                    "sndr", ("--propensities",), "G1,G2,...|PARAMS.json")
-REWARD_MODEL = Param("reward", Text(), None, "reward model of dm, dr, switch-dr, sndr: 'query "
-                     "docno value' lines (click probabilities, times γ_r of --propensities) "
+LOGGING_POLICY = Param("logging", InputFiles(keywords=(EMPIRICAL,)), None, "logging propensities: "
+                       "'query docno rank probability' lines (sips, iips, rips: 'query slate "
+                       "probability' lines), or 'empirical' (their frequencies in the log); all "
+                       "but dm, pbm-ips", ("--logging",), "FILE|" + EMPIRICAL)
+EXAMINATION = Param("propensities", InputFiles(numbers=True), None, "examination propensities γ_r "
+                    "of ranks 1.. (comma-separated) or a position-based click model (online fit "
+                    "--format json); pbm-ips (default: a PBM fitted on the log), dm, dr, "
+                    "switch-dr, sndr", ("--propensities",), "G1,G2,...|PARAMS.json")
+REWARD_MODEL = Param("reward", InputFiles(), None, "reward model of dm, dr, switch-dr, sndr: "
+                     "'query docno value' lines (click probabilities, times γ_r of --propensities) "
                      "or a position-based click model (default: a PBM fitted on the log)",
                      ("--reward",), "FILE|PARAMS.json")
 #: The pairs of rankers of :func:`irscale.online.historical_interleaving`.
-SOURCE_RUNS = Param("source", Text(), None, "the two runs that built the log (run ids = its "
+SOURCE_RUNS = Param("source", InputFiles(), None, "the two runs that built the log (run ids = its "
                     "teams)", ("--source",), "RUN")
-TARGET_RUNS = Param("target", Text(), None, "the two runs to compare", ("--target",), "RUN")
+TARGET_RUNS = Param("target", InputFiles(), None, "the two runs to compare", ("--target",), "RUN")
 #: The labelled sessions of :func:`irscale.online.fit_satisfaction`.
-SAT_LABELS = Param("labels", Text(), None, "'session label' lines: 1 satisfied, 0 not",
+SAT_LABELS = Param("labels", InputFiles(), None, "'session label' lines: 1 satisfied, 0 not",
                    ("--labels",), "FILE")
 
 

@@ -4,7 +4,7 @@ nothing numerical (the package's ``__init__`` is lazy)."""
 
 from __future__ import annotations
 
-from ..core.params import Param, Switch, Text
+from ..core.params import InputFiles, Param, Switch, Text
 from ..scales.params import LENGTH
 
 #: The run length of the report's robustness panel (Ferrante, Ferro & Fuhr 2021: measures
@@ -22,7 +22,7 @@ BOUNDS = Param("bounds", Switch(), False, "add each mean's bounds under the unju
                "documents the runs retrieve and the pairs of runs the judgments do not order",
                ("--bounds",))
 #: Automatic judgments of every topic (``automatic``: their file).
-AUTOMATIC = Param("automatic", Text(), None, "automatic judgments of every topic: QRELS are "
+AUTOMATIC = Param("automatic", InputFiles(), None, "automatic judgments of every topic: QRELS are "
                   "then the human judgments of a sample (--design), and the report gets a "
                   "section on the automatic judgments (agreement, corrected means, "
                   "conclusions that change)", ("--automatic",), "AUTO_QRELS")

@@ -7,7 +7,7 @@ module imports nothing but :mod:`irscale.core.params` (the mechanism).
 
 from __future__ import annotations
 
-from ..core.params import Names, Needs, Param, Reals, Switch, Text
+from ..core.params import InputFiles, Names, Needs, Param, Reals, Switch
 
 #: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
 CLICK_GAIN = Reals(0.0)
@@ -36,19 +36,19 @@ CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs")
 STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characters "
              "(rouge-score's use_stemmer; needs nltk)", ("--stem",))
 #: ``--stopwords FILE``: words removed before stemming.
-STOPWORDS = Param("stopwords", Text(), None, "remove these words (blank- or line-separated) "
+STOPWORDS = Param("stopwords", InputFiles(), None, "remove these words (blank- or line-separated) "
                   "before stemming", ("--stopwords",), "FILE")
 #: ``--lengths FILE`` / ``--texts FILE``: the outputs of the nugget measures, one or the
 #: other (:func:`irscale.text.evaluate_nuggets`' ``lengths`` and ``texts``).
-OUTPUT_LENGTHS = Param("lengths", Text(), None, "output lengths: topic run length "
+OUTPUT_LENGTHS = Param("lengths", InputFiles(), None, "output lengths: topic run length "
                        "(characters)", ("--lengths",), "FILE")
-OUTPUT_TEXTS = Param("texts", Text(), None, "output texts: topic<TAB>run<TAB>text (length: "
+OUTPUT_TEXTS = Param("texts", InputFiles(), None, "output texts: topic<TAB>run<TAB>text (length: "
                      "non-blank characters)", ("--texts",), "FILE")
 #: ``--topics FILE``: the session map.
-SESSION_MAP = Param("topics", Text(), None, "session map, lines 'session topic': the qrels "
+SESSION_MAP = Param("topics", InputFiles(), None, "session map, lines 'session topic': the qrels "
                     "topic of each session", ("--topics",), "FILE",
                     unset="the session id is the topic id")
 #: ``--clicks FILE`` (repeatable): the click logs of U.
-CLICKS = Param("clicks", Text(), None, "click log 'session query_no rank timestamp', one per "
+CLICKS = Param("clicks", InputFiles(), None, "click log 'session query_no rank timestamp', one per "
                "run in the runs' order (repeatable): U is computed from the clicks",
                ("--clicks",), "FILE")
