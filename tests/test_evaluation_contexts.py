@@ -301,21 +301,22 @@ def test_signatures_take_trec_eval_options_as_declared():
     """Every function that takes trec_eval's options takes all of them, with the declared
     defaults and types (:mod:`irscale.evaluation.options`), its signature built from the
     declaration (not written out), and the judged rankings read them."""
+    import ast
     import inspect
     import typing
+    from pathlib import Path
 
+    from irscale.evaluation import options
     from irscale.evaluation.contexts.judged import JUDGED
     from irscale.evaluation.judged import run_judged
     from irscale.evaluation.many import evaluate_many
-    from irscale.evaluation.options import (
-        TREC_EVAL_DEFAULTS,
-        TrecEvalKeywords,
-        TrecEvalOptions,
-    )
+    from irscale.evaluation.options import TREC_EVAL_DEFAULTS, option_types
     from irscale.evaluation.setup import evaluation_setup
     from irscale.evaluation.trec_text import trec_eval_text
 
-    declared = typing.get_type_hints(TrecEvalOptions)
+    declared = option_types()
+    assert declared["compat"] == typing.Literal[9, 10]
+    assert declared["ties"] == typing.Literal["trec_eval", "file-order", "rank-column"]
     for function in (irscale.evaluate, evaluate_many, evaluation_setup, trec_eval_text,
                      run_judged):
         parameters = inspect.signature(function).parameters
@@ -330,22 +331,27 @@ def test_signatures_take_trec_eval_options_as_declared():
         assert not set(declared) & set(written), function.__qualname__
         assert code.co_flags & inspect.CO_VARKEYWORDS, function.__qualname__
     assert set(TREC_EVAL_DEFAULTS) <= JUDGED.reads
-    # the keywords' types for mypy and IDEs are the declaration's
-    assert typing.get_type_hints(TrecEvalKeywords) == declared
+    # the keywords' types for mypy and IDEs (a TypedDict type checkers read) are the
+    # declaration's, written alike
+    classes = {node.name: {s.target.id: ast.unparse(s.annotation) for s in node.body
+                           if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
+               for node in ast.walk(ast.parse(Path(options.__file__).read_text("utf-8")))
+               if isinstance(node, ast.ClassDef)}
+    assert classes["TrecEvalKeywords"] == classes["TrecEvalOptions"] != {}
 
 
 def test_the_ranking_options_are_declared_once():
     """trec_eval's options that rank and judge the runs take their defaults from the one
     declaration the judging reads (:class:`irscale.core.options.RankingOptions`), and the
     functions that judge files take that declaration, not the options one by one."""
-    import dataclasses
     import inspect
 
     from irscale.core.options import RankingOptions
+    from irscale.core.records import fields
     from irscale.evaluation.options import TREC_EVAL_DEFAULTS
     from irscale.io.native_trec import judge_files
 
-    ranking = {f.name: f.default for f in dataclasses.fields(RankingOptions)}
+    ranking = {f.name: f.default for f in fields(RankingOptions)}
     assert {name: TREC_EVAL_DEFAULTS[name] for name in ranking} == ranking
     assert not set(ranking) & set(inspect.signature(judge_files).parameters)
 
@@ -417,7 +423,8 @@ def test_every_relevance_level_default_reads_the_declaration():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 arguments = node.args
-                positional = arguments.args[len(arguments.args) - len(arguments.defaults):]
+                given = [*arguments.posonlyargs, *arguments.args]
+                positional = given[len(given) - len(arguments.defaults):]
                 pairs = [*zip(positional, arguments.defaults, strict=True),
                          *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
             elif isinstance(node, ast.ClassDef):  # dataclass fields

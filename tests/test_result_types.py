@@ -77,9 +77,10 @@ def _type_checking_names(module: str) -> dict[str, object]:
                         "." * child.level + (child.module or ""), package) \
                         if child.level else child.module or ""
                     source_module = importlib.import_module(base)
-                    for alias in child.names:
-                        names[alias.asname or alias.name] = getattr(source_module,
-                                                                    alias.name)
+                    for alias in child.names:  # (a name declared for type
+                        if hasattr(source_module, alias.name):  # checkers only is left out)
+                            names[alias.asname or alias.name] = getattr(source_module,
+                                                                        alias.name)
                 elif isinstance(child, ast.Import):
                     for alias in child.names:
                         names[alias.asname or alias.name] = importlib.import_module(

@@ -28,10 +28,14 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..core.records import record
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ..evaluation.setup import EvaluationSetup
     from ..measures.results import Evaluation
     from .keys import FileStamps, KeyWriter
@@ -41,7 +45,8 @@ if TYPE_CHECKING:  # pragma: no cover
 Shown = tuple[type[Warning], str]
 
 
-class CacheCall(NamedTuple):
+@record
+class CacheCall:
     """A call whose result the results cache may hold: its folder (``cache=``), the
     function called and every parameter by name (the key:
     :func:`~irscale.cache.evaluations.call_key`). A cacheable evaluation context is handed
@@ -86,7 +91,7 @@ def cached(call: CacheCall | None, setup: EvaluationSetup, compute: Callable[[],
     return held
 
 
-@dataclass(frozen=True)
+@record
 class RunCache:
     """The results cache of :func:`irscale.evaluate_many`: its folder, the key of the call
     without its run files (:func:`~irscale.cache.evaluations.call_key` with ``per_run``)

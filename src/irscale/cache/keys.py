@@ -30,6 +30,8 @@ import struct
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.records import fields as record_fields
+from ..core.records import is_record
 from ..errors import ParameterError
 from ..io.sources import expands, source_files
 
@@ -179,18 +181,19 @@ class KeyWriter:
             for key, item in value.items():
                 self.value(key)
                 self.value(item)
-        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        elif (dataclasses.is_dataclass(value) or is_record(value)) \
+                and not isinstance(value, type):
             self._dataclass(value)
         else:
             self._columnar(value)
 
     def _dataclass(self, value: Any) -> None:
-        """A dataclass (options, measure requests, ``Qrels`` and ``Run`` objects): its class
-        and every field, but the caches of derived values a reader may attach
+        """A dataclass or record (options, measure requests, ``Qrels`` and ``Run`` objects):
+        its class and every field, but the caches of derived values a reader may attach
         (``fingerprints``, ``blocks``: functions of the other fields)."""
         kind = type(value)
         self._raw(b"C", f"{kind.__module__}.{kind.__qualname__}".encode())
-        for item in dataclasses.fields(value):
+        for item in record_fields(value) if is_record(value) else dataclasses.fields(value):
             if item.name in _DERIVED:
                 continue
             self.field(item.name)

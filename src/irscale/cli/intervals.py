@@ -5,7 +5,6 @@ declaration for every command whose tables print means (``eval``, ``eval-many``,
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..core.params import (
     MEAN_INTERVAL,
@@ -16,6 +15,10 @@ from ..core.params import (
 )
 from .options import add_param
 from .rules import Rule, add_rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 
 def add_interval_options(parser: argparse.ArgumentParser, what: str, *,

@@ -16,11 +16,11 @@ import argparse
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager as ContextManager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
+from ..core.records import record
 from ..errors import ParameterError
 from ..io.files import atomic_output, check_output, check_output_folder, is_stdio
 from ..io.sources import (
@@ -65,7 +65,7 @@ def command_parsers(parser: argparse.ArgumentParser,
         chain.append(sub.choices[name])
 
 
-@dataclass(frozen=True)
+@record
 class CallFiles:
     """The files a command line names, as given: ``inputs`` (path, option), ``outputs``
     (option, path, kind); an option as messages name it (``-o``, its longest spelling)."""

@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import NoReturn
 
 from ..errors import IrscaleError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import NoReturn
 
 #: The namespace entry where the parser notes the options it stores (removed after; not an
 #: identifier, so no ``dest`` clashes with it), and the one of its :class:`Given` record.

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 from ..core.params import Needs
+from ..core.records import field, record
 from ..errors import ParameterError
 from .parser import GIVEN
 
@@ -47,7 +47,7 @@ def named(error: Exception, args: argparse.Namespace | None) -> Exception:
 RULES = "_rules"
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     """The options ``dests`` apply only where ``holds(args)``; elsewhere they are refused
     with ``message`` (or the message a function of the command line gives), formatted with
@@ -87,7 +87,7 @@ def needs(declared: Needs, dest: str) -> Rule:
                 lambda args: declared.message("{options}", spelling(args, dest), "{applies}"))
 
 
-@dataclass(frozen=True)
+@record
 class Default:
     """The default of the option ``dest``, ``value(args)``, where it depends on others."""
 
@@ -116,7 +116,7 @@ def check_options(args: argparse.Namespace) -> None:
             rule(args)
 
 
-@dataclass(frozen=True)
+@record
 class Required:
     """The option ``dest`` is needed where ``when(args)`` holds: without it the call is
     refused with ``message`` (or the message a function of the command line gives),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..core.options import TIE_POLICIES, TREC_EVAL_PARAMS
 from ..errors import ParameterError
@@ -15,6 +14,10 @@ from .common_params import ALLOW_EMPTY, LABEL_FILES, NAMES
 from .main import given
 from .options import add_param
 from .rules import Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 #: The choices of trec_eval's options that argparse checks (its message and metavar).
 _CHOICES: dict[str, Any] = {"compat": (9, 10), "tie_policy": TIE_POLICIES}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False
 
 _EXPORTS = {"Qrels": ".inputs", "Run": ".inputs", "ScoreMatrix": ".scorematrix"}
 
@@ -22,5 +23,7 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from .inputs import Qrels, Run
     from .scorematrix import ScoreMatrix

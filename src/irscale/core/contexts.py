@@ -11,10 +11,10 @@ imported in the order the catalogue lists them). This module imports nothing hea
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import record
 
 
-@dataclass(frozen=True)
+@record
 class ContextInfo:
     """What a context holds, the word naming its measures in messages, and examples."""
 

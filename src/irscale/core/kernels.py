@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import TYPE_CHECKING
 
 from .. import _engine
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import numpy as np

@@ -14,9 +14,12 @@ import importlib
 import sys
 import types
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
 
 from .edge import guarded
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 
 def lazy_package(name: str, exports: Mapping[str, str], shadowed: Collection[str] = ()

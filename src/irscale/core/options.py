@@ -12,12 +12,15 @@ For example ``-l 0``: "relevance level (-l, relevance_level) must be an integer 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
 
 from ..errors import InputError, ParameterError
 from .params import DEFAULT_RELEVANCE_LEVEL, INT64_MAX, RELEVANCE, Integers, Names, Param, Switch
 from .params import RELEVANCE_LEVEL as RELEVANCE_LEVEL  # how the checks name -l
+from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Literal, TypeAlias
 
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
 NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)"
@@ -31,7 +34,7 @@ NONNEGATIVE_LONG = Integers(0, INT64_MAX, strict=True)
 #: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
 #: the run file (as NTCIREVAL and cwl_eval); ``rank-column``: by the file's rank column
 #: (ascending) instead of the score, ties in file order.
-TiePolicy = Literal["trec_eval", "file-order", "rank-column"]
+TiePolicy: TypeAlias = 'Literal["trec_eval", "file-order", "rank-column"]'
 TIE_POLICIES: tuple[str, ...] = ("trec_eval", "file-order", "rank-column")
 
 #: trec_eval's options as the command line builds them (``-l``, ``-M``, ``-J``, ``-c``,
@@ -80,7 +83,7 @@ def compat_option(value: Any) -> int:
     return value
 
 
-@dataclass(frozen=True)
+@record
 class RankingOptions:
     """trec_eval's options that shape the judged rankings: ``relevance_level`` (``-l``, an
     integer ≥ 1), ``max_docs`` (``-M``, ``None`` or an integer from 1 to 2⁶³ − 1),

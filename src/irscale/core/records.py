@@ -258,7 +258,12 @@ def fields(value: Any) -> tuple[Field, ...]:
 
 def replace(value: T, /, **changes: Any) -> T:
     """A copy of the record ``value`` with ``changes`` (:func:`dataclasses.replace`: the
-    ``init`` fields are passed to the class again, ``__post_init__`` included)."""
+    ``init`` fields are passed to the class again, ``__post_init__`` included); a dataclass
+    is handed to :func:`dataclasses.replace` (code that holds either writes one call)."""
+    if not is_record(value):
+        import dataclasses
+
+        return dataclasses.replace(value, **changes)  # type: ignore[type-var]
     for item in fields(value):
         if not item.init:
             if item.name in changes:

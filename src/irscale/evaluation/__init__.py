@@ -26,9 +26,12 @@ The names below are loaded when first used (PEP 562): trec_eval's text output
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ..measures.results import Evaluation
     from .api import evaluate, evaluate_matrix
     from .judged import evaluate_judged, evaluate_native

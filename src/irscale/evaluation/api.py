@@ -22,12 +22,13 @@ from ..io.naming import NameSpec
 from ..measures.results import Evaluation
 from . import contexts  # noqa: F401  (declares the contexts)
 from .context import Context, choose, refuse_unread
-from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
+from .options import trec_eval_keywords, trec_eval_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core import ScoreMatrix
+    from .options import TrecEvalKeywords
 
 
 @trec_eval_keywords

@@ -12,9 +12,9 @@ registers it (:func:`register`, in :mod:`.contexts`); its kernels stay in ``meas
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..core.records import record
 from ..errors import MeasureError, ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,7 +39,7 @@ TextRunner = Callable[..., "bytes | None"]
 MatrixRunner = Callable[[Callable[[], "Evaluation"]], "ScoreMatrix"]
 
 
-@dataclass(frozen=True)
+@record
 class Context:
     """One evaluation context, declared once.
 

@@ -46,7 +46,7 @@ from ..io.sources import as_qrels, as_runs
 from ..measures.base import label_sets_named, scores_needed
 from ..measures.compute import compute_shared
 from ..measures.results import Averaging, Evaluation, build_evaluation
-from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
+from .options import trec_eval_keywords, trec_eval_options
 from .setup import (
     EvaluationSetup,
     check_topics,
@@ -56,6 +56,8 @@ from .setup import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
+
+    from .options import TrecEvalKeywords
 
 
 @trec_eval_keywords

@@ -48,13 +48,14 @@ import tempfile
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cache.calls import CacheCall, RunCache
 from ..core.inputs import Qrels
 from ..core.progress import DELAY, ProgressArg, progress_reporter
+from ..core.records import replace
 from ..errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
 from ..io.extras import require_pyarrow
 from ..io.files import (
@@ -83,7 +84,7 @@ from ..measures.results import Evaluation, RunSummaries
 from ..measures.trec_table import NICKNAMES, NICKNAMES10
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from .judged import evaluate_judged, evaluate_native
-from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
+from .options import trec_eval_keywords, trec_eval_options
 from .params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from .setup import EvaluationSetup, evaluation_setup
 
@@ -92,6 +93,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.scorematrix import ScoreMatrix
+    from .options import TrecEvalKeywords
 
 #: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width
 #: :func:`part_name` gives).

@@ -17,14 +17,20 @@ and ``ties`` the order of equal scores (:data:`~irscale.core.options.TIE_POLICIE
 
 from __future__ import annotations
 
-import inspect
+import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
-from typing import Any, Literal, TypedDict, TypeVar, cast, get_type_hints
 
-from ..core.options import RankingOptions, TiePolicy
+from ..core.options import RankingOptions
+from ..core.records import fields, record
 
-F = TypeVar("F", bound=Callable[..., Any])
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    import inspect
+    from typing import Any, Literal, TypedDict, TypeVar
+
+    from ..core.options import TiePolicy
+
+    F = TypeVar("F", bound=Callable[..., Any])
 
 
 #: The options that rank and judge the runs, declared with their defaults where the judging
@@ -32,7 +38,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _RANKING = RankingOptions()
 
 
-@dataclass(frozen=True)
+@record
 class TrecEvalOptions:
     """trec_eval's options with their defaults (meanings: :func:`irscale.evaluate`): those
     of the ranking and judging read from :class:`~irscale.core.options.RankingOptions`,
@@ -43,7 +49,7 @@ class TrecEvalOptions:
     judged_only: bool = _RANKING.judged_only
     complete: bool = False
     num_docs_in_coll: int = 0
-    compat: Literal[9, 10] = cast(Literal[9, 10], _RANKING.compat)
+    compat: Literal[9, 10] = _RANKING.compat  # type: ignore[assignment]
     ties: TiePolicy = _RANKING.ties
 
 
@@ -55,32 +61,73 @@ TREC_EVAL = TrecEvalOptions()
 TREC_EVAL_DEFAULTS: dict[str, object] = {f.name: f.default for f in fields(TrecEvalOptions)}
 
 
-class TrecEvalKeywords(TypedDict, total=False):
-    """The seven options as a function's ``**trec`` takes them (``Unpack[TrecEvalKeywords]``:
-    their types for mypy and IDEs; the defaults are :class:`TrecEvalOptions`')."""
+if TYPE_CHECKING:  # pragma: no cover
+    class TrecEvalKeywords(TypedDict, total=False):
+        """The seven options as a function's ``**trec`` takes them
+        (``Unpack[TrecEvalKeywords]``: their types for mypy and IDEs; the defaults are
+        :class:`TrecEvalOptions`')."""
 
-    relevance_level: int
-    max_docs: int | None
-    judged_only: bool
-    complete: bool
-    num_docs_in_coll: int
-    compat: Literal[9, 10]
-    ties: TiePolicy
+        relevance_level: int
+        max_docs: int | None
+        judged_only: bool
+        complete: bool
+        num_docs_in_coll: int
+        compat: Literal[9, 10]
+        ties: TiePolicy
+
+
+def option_types() -> dict[str, Any]:
+    """The declared type of each option as an object (``Literal[9, 10]``, the tie policies'
+    ``Literal``), resolved here: the annotations name types this module imports for type
+    checkers only."""
+    from typing import Literal, get_type_hints
+
+    from ..core.options import TIE_POLICIES
+
+    return get_type_hints(TrecEvalOptions, localns={
+        "Literal": Literal, "TiePolicy": Literal.__getitem__(TIE_POLICIES)})
+
+
+class TrecEvalSignature:
+    """The signature of a function that takes trec_eval's options as ``**trec``
+    (:func:`trec_eval_keywords`): the function's ``__wrapped__``, where
+    :func:`inspect.signature` (``help()``, the API's edge) stops, as it has a
+    ``__signature__``, which shows the seven options. The signature is built the first time
+    it is asked for: building it needs :mod:`inspect` and :mod:`typing`, which a command
+    line that only evaluates files never imports. The function stays a plain function,
+    called as written (its arguments its own: a runner frees the runs it is handed).
+    Other attributes are the function's (``inspect.unwrap(f).__code__``)."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "__wrapped__":  # the end of the chain
+            raise AttributeError(name)
+        return getattr(self.function, name)
+
+    @functools.cached_property
+    def __signature__(self) -> inspect.Signature:
+        """The function's own signature with the seven options as keyword-only parameters
+        before its other keyword-only ones, with the declared types (as objects, which the
+        API's edge checks arguments against whatever the function's module imports) and
+        defaults (:class:`TrecEvalOptions`)."""
+        import inspect
+
+        signature = inspect.signature(self.function, follow_wrapped=False)
+        kept = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        first = next((k for k, p in enumerate(kept) if p.kind is p.KEYWORD_ONLY), len(kept))
+        types = option_types()  # objects: resolved in any function's module
+        declared = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,
+                                      default=f.default, annotation=types[f.name])
+                    for f in fields(TrecEvalOptions)]
+        return signature.replace(parameters=[*kept[:first], *declared, *kept[first:]])
 
 
 def trec_eval_keywords(function: F) -> F:
-    """``function`` (which takes ``**trec``) with the seven options in its signature, as
-    keyword-only parameters before its other keyword-only ones, with the declared types
-    (as objects, which the API's edge checks arguments against whatever the function's
-    module imports) and defaults (:class:`TrecEvalOptions`)."""
-    signature = inspect.signature(function)
-    kept = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
-    first = next((k for k, p in enumerate(kept) if p.kind is p.KEYWORD_ONLY), len(kept))
-    types = get_type_hints(TrecEvalOptions)  # objects: resolved in any function's module
-    declared = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
-                                  annotation=types[f.name]) for f in fields(TrecEvalOptions)]
-    setattr(function, "__signature__",  # noqa: B010  (no attribute of a function's type)
-            signature.replace(parameters=[*kept[:first], *declared, *kept[first:]]))
+    """``function`` (which takes ``**trec``) with the seven options in its signature
+    (:class:`TrecEvalSignature`, its ``__wrapped__``)."""
+    function.__wrapped__ = TrecEvalSignature(function)  # type: ignore[attr-defined]
     return function
 
 

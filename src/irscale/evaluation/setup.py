@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..core.options import RankingOptions, compat_option, is_flag
+from ..core.records import record
 from ..errors import AlignmentError, ParameterError
 from ..measures.base import EvalContext, MeasureRequest
 from ..measures.names import is_trec_request, parse_measures
-from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
+from .options import trec_eval_keywords, trec_eval_options
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.rows import TopicRows
+    from .options import TrecEvalKeywords
 
 
-@dataclass(frozen=True)
+@record
 class EvaluationSetup:
     """The checked options of an evaluation: how runs are ranked and judged, the context of
     the measures and the parsed measure requests (:func:`evaluation_setup`)."""

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from ..cache.calls import CacheCall, cached
 from ..core.options import check_run_names
@@ -30,11 +29,17 @@ from ..io.native_files import judge_batch
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
 from ..measures.native import unreplayable_sort_warning
 from ..measures.plan import TrecPlan, plan_trec
-from .options import TrecEvalKeywords, trec_eval_keywords, trec_eval_options
+from .options import trec_eval_keywords, trec_eval_options
 from .setup import EvaluationSetup, check_run_topics, complete_totals, evaluation_setup
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from typing_extensions import Unpack  # typing's from Python 3.11
+
+    from .options import TrecEvalKeywords
 
 
 @trec_eval_keywords

@@ -7,7 +7,8 @@ Names are imported on first use (PEP 562): importing a light module of this pack
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False
 
 _EXPORTS = {"read_qrels": ".sources", "read_run": ".sources", "read_runs": ".sources"}
 
@@ -30,4 +31,6 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from .sources import read_qrels, read_run, read_runs

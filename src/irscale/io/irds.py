@@ -19,9 +19,11 @@ dataset is not available locally, with ir_datasets' own reason.
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
-
 from ..errors import InputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, TypeGuard
 
 #: The prefix that marks an ir_datasets id where a file name is expected.
 PREFIX = "irds:"

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from .. import _engine
 from ..core.options import RankingOptions
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover - numpy's, loaded when dicts are judged
+    from typing import Any
+
     from ..core.judged import JudgedRankings
 
 #: The dicts the engine reads (``defaultdict`` iterates as ``dict`` does; an

@@ -33,10 +33,10 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import RankingOptions
+from ..core.records import record, replace
 from ..errors import IrscaleError
 from .files import PathLike, check_readable, display_name, is_parquet, is_stdio, read_input
 from .irds import is_irds
@@ -71,7 +71,7 @@ PYTHON_INPUTS = {
 Source = tuple[str, Any]
 
 
-@dataclass(frozen=True)
+@record
 class NativeInputs:
     """Inputs the engine judges: the qrels, the run files in order, and how the runs are
     named: ``names`` given (a mapping), or run ids, every run named after its file when

@@ -39,10 +39,9 @@ import glob
 import io
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
 
 from ..core.edge import about
+from ..core.records import record, replace
 from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError
 from .extras import needs_pyarrow
 from .files import (
@@ -56,7 +55,11 @@ from .files import (
 )
 from .irds import is_irds
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ..core._columnar.duplicates import DuplicatePolicy
     from ..core.inputs import Qrels, Run
     from ..core.progress import ProgressArg
@@ -549,7 +552,7 @@ def same_file_note(path: PathLike, other: PathLike) -> str:
     return ", the same file under another name"
 
 
-@dataclass(frozen=True)
+@record
 class InputFile:
     """One file a call reads: its ``path``, and how the call named it: ``how``, for
     messages (the option, the folder or glob pattern it was found through), or nothing."""

@@ -35,11 +35,11 @@ import importlib
 import math
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.contexts import CONTEXTS
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
+from ..core.records import field, record, replace
 from ..errors import MeasureError
 from . import contexts  # noqa: F401  (declares the catalogue's contexts)
 
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 MIN_GEO_MEAN = 0.00001
 
 
-@dataclass(frozen=True)
+@record
 class EvalContext:
     """Evaluation-wide settings that some measures depend on.
 
@@ -86,7 +86,7 @@ class ParamSpec:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
+@record
 class NoParams(ParamSpec):
     """The family takes no parameter."""
 
@@ -99,7 +99,7 @@ class NoParams(ParamSpec):
         return ""
 
 
-@dataclass(frozen=True, init=False)
+@record(init=False)
 class Cutoffs(ParamSpec):
     """A comma-separated list of positive integer cut-offs, e.g. ``P.5,10``."""
 
@@ -140,7 +140,7 @@ def _finite_numbers(text: str, family: str) -> tuple[float, ...]:
     return values
 
 
-@dataclass(frozen=True)
+@record
 class Range:
     """The values a numeric parameter may take: ``low`` ≤ v ≤ ``high`` (``low`` excluded
     when ``open_low``), integers only when ``integer``; ``what`` names the values."""
@@ -178,7 +178,7 @@ def _check_range(valid: Range | None, values: tuple[float, ...], text: str,
         valid.check(values, text, family)
 
 
-@dataclass(frozen=True, init=False)
+@record(init=False)
 class Floats(ParamSpec):
     """A comma-separated set of numbers, sorted: ``iprec_at_recall.0.1,0.5``, ``Rprec_mult.2``
     (``valid``: the values allowed)."""
@@ -202,7 +202,7 @@ class Floats(ParamSpec):
         return ",".join(repr(v) for v in value)
 
 
-@dataclass(frozen=True)
+@record
 class FloatList:
     """Parsed numeric parameters kept in the order given, with their text as typed.
 
@@ -219,7 +219,7 @@ class FloatList:
         return name if self.text is None else f"{name}_{self.text}"
 
 
-@dataclass(frozen=True, init=False)
+@record(init=False)
 class FloatParams(ParamSpec):
     """trec_eval's "float params" (``te_init_meas_s_float_p_float``): one output, numbers.
 
@@ -252,7 +252,7 @@ class FloatParams(ParamSpec):
         return value.text if value.text is not None else ",".join(repr(v) for v in value.values)
 
 
-@dataclass(frozen=True)
+@record
 class GainParams:
     """Parsed gain parameters: ``(level, gain)`` pairs in the order given, and their text.
 
@@ -272,7 +272,7 @@ class GainParams:
         return name if self.text is None else f"{name}_{self.text}"
 
 
-@dataclass(frozen=True)
+@record
 class GainPairs(ParamSpec):
     """trec_eval's gain map: ``level=gain`` pairs, e.g. ``ndcg.0=0,1=1,2=3``.
 
@@ -334,7 +334,7 @@ class GainPairs(ParamSpec):
 CutoffRule = Literal["optional", "required", "none"]
 
 
-@dataclass(frozen=True)
+@record
 class Family:
     """A registered measure family (one trec_eval measure, or one of ours), whatever the
     context it needs (:data:`~irscale.core.contexts.CONTEXTS`).
@@ -562,7 +562,7 @@ def get_family(name: str) -> Family:
         raise MeasureError(f"unknown measure {name!r}{hint}") from None
 
 
-@dataclass(frozen=True)
+@record
 class MeasureRequest:
     """One family evaluated with given parameters (and possibly its own relevance level).
 

@@ -4,10 +4,12 @@ family's parameters describes its own (the intent-aware ``IA(<measure>)``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .base import Cutoffs, FloatList, FloatParams, Floats, GainPairs, GainParams, ParamSpec
 from .params import Keywords
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 __all__ = ["format_value", "parameters"]
 

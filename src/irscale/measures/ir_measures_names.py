@@ -34,9 +34,12 @@ their module, ``NAME`` and ``params``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ..errors import MeasureError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 #: ir_measures' ``NAME`` → the parameters irscale reads exactly for it (module
 #: documentation); ``cutoff`` is written ``@k``, ``recall`` (``IPrec``) too.

@@ -9,7 +9,6 @@ pandas DataFrame, and ``irscale measures`` prints them (:func:`format_catalogue`
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from ..core.contexts import CONTEXTS
 from ..errors import ParameterError
@@ -17,7 +16,11 @@ from ..io.formats import CATALOGUE_FORMATS
 from .base import CATALOGUE, Cutoffs, Family, FloatParams, Floats, GainPairs
 from .describe import parameters
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     import pandas as pd
 
 def other_names(family: Family) -> list[str]:

@@ -47,11 +47,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Any
 
 from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
+from ..core.records import record, replace
 from ..errors import MeasureError, ParameterError, shorten, shown
 from .base import (
     CATALOGUE,
@@ -67,6 +66,10 @@ from .ir_measures_names import irscale_name, is_ir_measure
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
 #: The one grammar of measure names, whatever the context: ``Name``, ``Name(key=value,...)``,
 #: ``Name@k``, ``Name(key=value,...)@k``. A name starts with a letter and holds letters,
 #: digits and ``_ + # * -`` (``alpha-nDCG``, ``D#-nDCG``, ``P+Q``, ``ROUGE-S*``); anything
@@ -81,7 +84,7 @@ _IR_CUTOFF = re.compile(r"[0-9.]+")
 _SUFFIX = re.compile(r"[0-9]+|\*")
 
 
-@dataclass(frozen=True)
+@record
 class NameParts:
     """The parts of a measure name: ``name``, the text between the parentheses
     (``params``, ``None`` without them) and the text after the ``@`` (``cutoff``)."""
@@ -498,7 +501,7 @@ def _parse_ir_params(text: str, params: str | None) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------ other contexts
-@dataclass(frozen=True)
+@record
 class NamedMeasure:
     """A measure of a context other than judged rankings, as its name gives it: the family,
     its parameters (defaults filled in), its cut-off (``None``: none given) and the name as

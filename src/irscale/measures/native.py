@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..core.records import record
 from .base import EvalContext, Family, FloatList, NoParams, ParamSpec, declare
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..io.table import Aggregate, ValueType
 
 
-@dataclass(frozen=True)
+@record
 class EngineCall:
     """One call of the engine's measure dispatch (rust ``measures::compute``, by the family's
     line of ``measures::FAMILIES``)."""
@@ -97,7 +97,7 @@ def level_label(family: str, params: Any, index: int, name: str) -> str:
     return f"{family}_{params[index]:3.2f}"
 
 
-@dataclass(frozen=True)
+@record
 class Native:
     """How a trec_eval family is computed by the engine: the kinds of parameters its line of
     the engine's table takes, each read from the family's parsed parameters by the kind's

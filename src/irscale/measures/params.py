@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from ..core.records import record
 from ..errors import MeasureError
 from .base import ParamSpec
 
 
-@dataclass(frozen=True)
+@record
 class Keyword:
     """One named parameter: how its text is parsed, its default, and what it means."""
 
@@ -39,7 +39,7 @@ class Keyword:
         return getattr(self.parse, "domain", "text")
 
 
-@dataclass(frozen=True)
+@record
 class Params(Mapping[str, Any]):
     """Parsed keyword parameters (every declared name, defaults included), hashable."""
 

@@ -12,9 +12,9 @@ pyarrow.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..core.kernels import output_names
+from ..core.records import record
 from .base import TREC_FAMILIES, EvalContext, MeasureRequest
 from .layout import NO_OUTPUT, ordered_requests, output_labels
 from .native import EngineCall
@@ -22,7 +22,7 @@ from .native import EngineCall
 __all__ = ["NO_OUTPUT", "EngineCall", "PlannedColumn", "TrecPlan", "plan_trec"]
 
 
-@dataclass(frozen=True)
+@record
 class PlannedColumn:
     """One printed column: the value at ``output`` of the engine's outputs of call
     ``call`` (:data:`NO_OUTPUT` for runid), printed as ``label`` and summarised as its
@@ -38,7 +38,7 @@ class PlannedColumn:
     missing_value: float | str | None
 
 
-@dataclass(frozen=True)
+@record
 class TrecPlan:
     """The engine's calls and the columns, in output order, no label repeated."""
 

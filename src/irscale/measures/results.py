@@ -30,7 +30,7 @@ In every rule a mean over values one of which is NaN is that NaN, sign included 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
@@ -38,6 +38,7 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.notebook import HtmlRepr
+from ..core.records import replace
 from ..core.rows import RowKeys, TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format

@@ -13,9 +13,9 @@ command line reads the declarations of :mod:`irscale.scales.params` before numpy
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..core.lazy import lazy_package
+
+TYPE_CHECKING = False
 
 #: Public name → the module that defines it.
 _EXPORTS = {

@@ -50,9 +50,9 @@ See ``docs/stats.md`` for formulas, sources and examples.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..core.lazy import lazy_package
+
+TYPE_CHECKING = False
 
 #: Public name → the submodule that defines it. Names are imported on first use (PEP 562),
 #: so that light modules of this package (:mod:`irscale.stats.names`) stay light.

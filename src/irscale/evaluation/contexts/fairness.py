@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from ...measures.names import is_measure_name
 from ..context import Context, measure_names, register, take
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ...measures.results import Evaluation
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from ...measures.names import is_measure_name
 from ..context import Context, measure_names, register, take
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ...core import ScoreMatrix
     from ...measures.results import Evaluation
 

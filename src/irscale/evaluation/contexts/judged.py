@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ..context import DEFAULT, Context, register
 from ..options import TREC_EVAL_DEFAULTS
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ...measures.results import Evaluation
 
 

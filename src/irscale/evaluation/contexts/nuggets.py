@@ -5,10 +5,12 @@ over the topics. They read a third input, the outputs' lengths or texts, which
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
-
 from ...errors import ParameterError
 from ..context import Context, catalogue_claim, register
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, NoReturn
 
 
 def _run(held: list[Any], measures: Any, **options: Any) -> NoReturn:

@@ -4,13 +4,16 @@ measures (``all_prefs``, ``prefs_simp`` ..., :mod:`irscale.evaluation.prefs`).""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from ...core.options import MAX_DOCS, integer_option, is_flag
 from ...errors import ParameterError
 from ..context import Context, register, take
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ...measures.results import Evaluation
 
 #: The forms of preference judgments (``relevance_format`` other than ``qrels``).

@@ -4,11 +4,13 @@ topic's pyramid of SCUs (in place of qrels), averaged over the topics."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ..context import Context, catalogue_claim, measure_names, register, take
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ...measures.results import Evaluation
 
 

@@ -5,12 +5,14 @@ calls of their own."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ...errors import MeasureError
 from ..context import Context, catalogue_claim, measure_names, register, take
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ...measures.results import Evaluation
 
 

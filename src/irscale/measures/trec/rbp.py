@@ -32,11 +32,11 @@ by the engine (``rust/src/measures/rbp.rs``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...errors import MeasureError
 from ..base import GainPairs, Range
 from ..native import Native, declare_native, typed_label
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from ..base import GainParams
