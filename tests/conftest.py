@@ -15,6 +15,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from threadpoolctl import threadpool_limits
 
+from .oracle_imports import import_or_skip_module_libraries
+
 # Timing is not what these tests check: no per-example deadline (CI machines are shared).
 settings.register_profile("irscale", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -42,6 +44,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test module's oracle libraries declared by ``lazy_importorskip`` are imported (or
+    the test skipped) before its fixtures and its body: tests/oracle_imports.py."""
+    module = getattr(item, "module", None)
+    if module is not None:
+        import_or_skip_module_libraries(module)
 
 
 REPO = Path(__file__).resolve().parents[1]
