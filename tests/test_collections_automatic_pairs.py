@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import ppi_py
 import pytest
 
 from irscale.cli.main import main
@@ -19,7 +18,10 @@ from irscale.collections import automatic_judgments
 from irscale.collections.automatic_pairs import sampled_mean
 from irscale.errors import AlignmentError, InputError, ParameterError
 
+from .oracle_imports import lazy_import
 from .test_collections_automatic import _noisy, _pytrec_values, _qrels, _write
+
+ppi_py = lazy_import("ppi_py")
 
 
 # ------------------------------------------------------------ enumeration of every sample
