@@ -25,8 +25,13 @@ function's declared parameters (its signature and type hints):
 The annotations are read only then, from their text (``from __future__ import
 annotations``): names resolved in the function's module, its ``TYPE_CHECKING`` imports by
 the class names in the value's type hierarchy; an annotation that cannot be read blames
-nothing. This module imports only the standard library and :mod:`irscale.errors`: the
-packages' lazy exports stay lazy.
+nothing. This module imports only the standard library, :mod:`irscale.errors` and
+:mod:`irscale.core.numbers` (numpy when a call begins): the packages' lazy exports stay
+lazy.
+
+Inside the call, numpy's floating-point warnings are errors
+(:func:`irscale.core.numbers.raising`: an overflow raises ``FloatingPointError`` where it
+happens, never a ``RuntimeWarning`` and an infinity in a result).
 
 The same contract as scikit-learn's ``validate_params`` (parameters checked against their
 declared types at the public edge, errors naming the parameter), obtained from the type
@@ -50,6 +55,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
+from .numbers import raising
 
 if TYPE_CHECKING:  # pragma: no cover
     import ast
@@ -102,7 +108,9 @@ def public(function: F) -> F:
         if not _ACTIVE[0]:
             return function(*args, **kwargs)
         try:
-            return _with_methods_guarded(function(*args, **kwargs))
+            with raising():
+                result = function(*args, **kwargs)
+            return _with_methods_guarded(result)
         except IrscaleError as error:
             if not _names_parameter(function, error):
                 _name_argument(function, args, kwargs, error)

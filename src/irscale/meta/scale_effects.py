@@ -44,7 +44,7 @@ from ..core.params import CUTOFF
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.kendall import kendall_tau
-from ..stats.tables import Format, check_format
+from ..stats.tables import Format, check_format, json_text
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
 from .params import SCALE_CUTOFFS, SCALE_MEASURES
@@ -311,7 +311,7 @@ class ScaleReport(HtmlRepr):
             records[name if name == "invariants" else f"table{name}"] = json.loads(text) \
                 if fmt == "json" else None
         if fmt == "json" and len(parts) > 1:
-            return json.dumps(records, indent=2) + "\n"
+            return json_text(records, indent=2) + "\n"
         return "\n".join(parts)
 
     def __repr__(self) -> str:
