@@ -109,14 +109,21 @@ def declared(frame: pd.DataFrame) -> dict[str, Meaning]:
 
 def _non_finite(column: pd.Series) -> tuple[Any, Any]:
     """Where ``column`` holds a NaN and where an infinity (boolean arrays), whatever its
-    type: a float column, or objects some of which are floats."""
+    type: a float column, a nullable numeric one (its ``NA`` a NaN), or objects some of
+    which are floats."""
     import numpy as np
 
+    none = np.zeros(len(column), bool)
+    if not isinstance(column.dtype, np.dtype):  # pandas' extension types
+        if column.dtype.kind not in "iufb":  # text, categories: no numbers
+            return none, none
+        values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        return np.isnan(values), np.isinf(values)
     values = column.to_numpy()
     if values.dtype.kind == "f":
         return np.isnan(values), np.isinf(values)
     if values.dtype.kind != "O":
-        return np.zeros(len(values), bool), np.zeros(len(values), bool)
+        return none, none
     floats = [isinstance(v, float) for v in values]
     nan = np.array([f and math.isnan(v) for f, v in zip(floats, values, strict=True)], bool)
     inf = np.array([f and math.isinf(v) for f, v in zip(floats, values, strict=True)], bool)
@@ -178,9 +185,14 @@ def check_finite(values: Any, what: str) -> None:
 
 def spelled(frame: pd.DataFrame, meanings: Mapping[str, Meaning]) -> pd.DataFrame:
     """``frame`` with the NaNs of the ``meanings``' columns (what :func:`check_table`
-    found) spelt as a text table shows them: :data:`UNDEFINED`, or an empty cell; the
-    frame itself when there is none."""
-    if not meanings:
+    found) spelt as a text table shows them, :data:`UNDEFINED` or an empty cell, and the
+    missing cells of its text columns empty; the frame itself when there is none."""
+    import numpy as np
+
+    text = [name for name in frame.columns
+            if not isinstance(frame[name].dtype, np.dtype)
+            and frame[name].dtype.kind not in "iufb" and frame[name].isna().any()]
+    if not meanings and not text:
         return frame
     shown = frame.copy()
     for name, meaning in meanings.items():
@@ -189,6 +201,8 @@ def spelled(frame: pd.DataFrame, meanings: Mapping[str, Meaning]) -> pd.DataFram
             column = shown[name].astype(object)
             column[nan] = "" if meaning.empty else UNDEFINED
             shown[name] = column
+    for name in text:
+        shown[name] = shown[name].astype(object).where(shown[name].notna(), "")
     return shown
 
 

@@ -78,6 +78,11 @@ def value_text(value: float, digits: int = 4) -> str:
     return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
 
 
+def percent_text(value: float, digits: int = 4) -> str:
+    """``value`` as a percentage with ``digits`` decimals, or :data:`UNDEFINED` for NaN."""
+    return UNDEFINED if math.isnan(value) else f"{value:.{digits}%}"
+
+
 def level_text(level: float) -> str:
     """A confidence level as a percentage with the digits it needs: ``99.5%`` (``:.0%``
     wrote the 99.5% interval of α = 0.005 as a "100% CI"), ``95%``."""
