@@ -112,6 +112,7 @@ def _non_finite(column: pd.Series) -> tuple[Any, Any]:
     type: a float column, a nullable numeric one (its ``NA`` a NaN), or objects some of
     which are floats."""
     import numpy as np
+    import pandas as pd
 
     none = np.zeros(len(column), bool)
     if not isinstance(column.dtype, np.dtype):  # pandas' extension types
@@ -122,7 +123,8 @@ def _non_finite(column: pd.Series) -> tuple[Any, Any]:
     values = column.to_numpy()
     if values.dtype.kind == "f":
         return np.isnan(values), np.isinf(values)
-    if values.dtype.kind != "O":
+    if values.dtype.kind != "O" or pd.api.types.infer_dtype(values, skipna=False) in (
+            "string", "bytes", "empty", "boolean", "integer"):  # (pandas' scan, in C)
         return none, none
     floats = [isinstance(v, float) for v in values]
     nan = np.array([f and math.isnan(v) for f, v in zip(floats, values, strict=True)], bool)
