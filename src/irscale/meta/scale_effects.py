@@ -43,7 +43,7 @@ from ..core.numbers import declare, undefined
 from ..core.params import CUTOFF
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
-from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
+from ..stats.kendall import kendall_tau
 from ..stats.tables import Format, check_format, json_text
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
@@ -320,12 +320,17 @@ class ScaleReport(HtmlRepr):
                 f"{e.matrix.n_topics} topics, {len(e.tests)} tests)")
 
 
+#: Why a τ of the tables is undefined.
+_TIED = undefined("Kendall τ is undefined where the runs' means tie under a measure "
+                  "(identical runs, one run): they rank nothing")
+
+
 def _taus(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its Kendall τ columns declared undefined where the runs' means tie
     under a measure (identical runs, one run): every column but ``delta_%`` and the
     counts."""
     return declare(frame, dict.fromkeys(
-        (str(c) for c in frame.columns if c not in ("delta_%", "changes")), NOTHING_TO_RANK))
+        (str(c) for c in frame.columns if c not in ("delta_%", "changes")), _TIED))
 
 
 def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:
