@@ -32,7 +32,7 @@ from ..core.numbers import Meaning, blank, declare, infinite, undefined
 from ..errors import ParameterError
 from ._ptukey import tukey_critical, tukey_sf
 from .assumptions import AssumptionChecks, check_assumptions
-from .effects import EffectSize, EffectSizes, t_interval
+from .effects import NO_SPREAD_CAUSE, EffectSize, EffectSizes, effect_meanings, t_interval
 from .protocol import ConfidenceInterval, Unpacks, interval_or_default
 from .tables import (
     Format,
@@ -202,14 +202,9 @@ class TestResult(Unpacks, HtmlRepr):
 def test_meanings(paired: bool | None, one_sided: bool) -> dict[str, Meaning]:
     """What the non-finite values of a table of tests are (:mod:`irscale.core.numbers`),
     for tests of ``paired`` samples (None: unknown) and ``one_sided`` alternatives."""
-    spread = ("samples without variance (differences the same on every topic, constant "
-              "samples): the statistic and the standardised effect sizes are x/0")
-    other = blank("an effect size of paired samples, for independent ones")
     meanings = {
-        **dict.fromkeys(("statistic", "cohen_d", "hedges_g", "glass_delta", "g", "Δ"),
-                        undefined(spread)),
-        **dict.fromkeys(("d_z", "g_z"), undefined(spread) if paired or paired is None
-                        else other),
+        **effect_meanings(paired),
+        "statistic": undefined(NO_SPREAD_CAUSE),
         **dict.fromkeys(("p", "p_raw", "p_adjusted"),
                         undefined("no statistic (samples without variance), or p-values "
                                   "not computed (decisions only)")),
