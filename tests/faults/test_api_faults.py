@@ -704,6 +704,12 @@ ROWS = [
     bad("fuse-train-run-of-other-topics", lambda a: irscale.fuse(
         FUSE_RUNS, "bayesfuse", train_qrels={"t9": {"d1": 1}}, train_runs=FUSE_RUNS),
         "no topic in common"),
+    # numbers beyond the doubles: refused, never inf in a result
+    bad("fuse-weights-overflow", lambda a: irscale.fuse(
+        FUSE_RUNS, "w-bordafuse", weights=[1e308, 1e308]), "weights", "overflow"),
+    bad("ppi_mean-beyond-the-doubles", lambda a: irscale.collections.ppi_mean(
+        [1.7e308, -1.7e308, 1.7e308], [-1.7e308, 1.7e308, -1.7e308], [1.7e308]),
+        "too large", "largest double"),
 ]
 
 

@@ -293,10 +293,11 @@ def run_shards(args: argparse.Namespace) -> int:
         text = text.rstrip("\n") + "\n\n" + anova.tukey_hsd().format(args.fmt,
                                                                       digits=args.digits)
     if args.shard_scores is not None:
+        from ..core.numbers import csv_text
         from ..io.files import write_output
 
-        write_output(args.shard_scores, result.to_frame().to_csv(index=False),
-                     force=args.force)
+        write_output(args.shard_scores, csv_text(result.to_frame(), "the shard scores",
+                                                 index=False), force=args.force)
     return write_text(args, text.rstrip("\n") + "\n")
 
 

@@ -65,6 +65,8 @@ set of judgments and under both in the same direction.
 from __future__ import annotations
 
 import itertools
+import math
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -74,12 +76,14 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
+from ..stats.kendall import NOTHING_TO_RANK
 from ..stats.protocol import Estimate
 from ..stats.resampling import check_rng
-from .automatic_pairs import PairDesign, human_sample, ppi_moments, sampled_mean
+from .automatic_pairs import PairDesign, human_sample, sampled_mean
 from .params import AUTO_DESIGN, AUTO_DRAWS, AUTO_SEED, DEFAULT_LABEL_DRAWS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -156,13 +160,19 @@ def ppi_mean(y: Sequence[float] | np.ndarray, yhat: Sequence[float] | np.ndarray
     if len(y) < 2 or len(rest) < 1:
         raise InputError(f"a prediction-powered estimate needs 2 labelled units and 1 other at "
                          f"least, got {len(y)} and {len(rest)}")
-    return _interval(*ppi_moments(y, yhat, rest, tuning), alpha)
+    return _interval(*sampled_mean(y, yhat, rest, "uniform", tuning=tuning), alpha)
 
 
-def _interval(estimate: float, variance: float, lam: float, alpha: float) -> MeanEstimate:
-    """``estimate ± z_{1−α/2}·sqrt(variance)``."""
-    half = _normal_quantile(alpha) * float(np.sqrt(variance))
-    return MeanEstimate(estimate, low=estimate - half, high=estimate + half, lam=lam)
+def _interval(estimate: float, se: float, lam: float, alpha: float) -> MeanEstimate:
+    """``estimate ± z_{1−α/2}·se``; an :class:`InputError` when an end is beyond the
+    largest double."""
+    half = _normal_quantile(alpha) * se
+    low, high = estimate - half, estimate + half
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise InputError(f"the values are too large: the interval {estimate:.4g} ± "
+                         f"{half:.4g} has an end beyond the largest double "
+                         f"({sys.float_info.max:.4g})")
+    return MeanEstimate(estimate, low=low, high=high, lam=lam)
 
 
 @dataclass(frozen=True)
@@ -219,11 +229,11 @@ class AutomaticJudgmentsResult(HtmlRepr):
         if fmt == "csv":
             return format_table(self.estimates, "csv")
         if fmt == "json":
-            import json
+            from ..stats.tables import json_text, records
 
-            return json.dumps({name: json.loads(getattr(self, name).to_json(orient="records"))
-                               for name in ("estimates", "labels", "confusion", "systems")},
-                              indent=2)
+            return json_text({name: records(getattr(self, name), name)
+                              for name in ("estimates", "labels", "confusion", "systems")},
+                             indent=2)
         level = f"{100 * (1 - self.alpha):g}%"
         parts = [
             format_table(self.estimates, fmt, digits=digits,
@@ -307,7 +317,7 @@ def _system_agreement(human: np.ndarray, auto: np.ndarray, names: list[str],
             "measure": measure,
             "tau": float(kendall_tau(h_mean, a_mean).tau),
             "tau_ap": float(tau_ap(a_mean, h_mean)),
-            "rbo": float(rbo_scores(h_mean, a_mean)),
+            "rbo": float(rbo_scores(h_mean, a_mean).ext),
             "swaps": len(swapped),
             "largest_swap": "" if worst is None else
             f"{names[first[worst]]} vs {names[second[worst]]}",
@@ -318,7 +328,9 @@ def _system_agreement(human: np.ndarray, auto: np.ndarray, names: list[str],
             "significant_both": int((h_sig & a_sig & (np.sign(h_diff) == np.sign(a_diff))
                                      ).sum()),
         })
-    return pd.DataFrame(rows)
+    return declare(pd.DataFrame(rows), {
+        **dict.fromkeys(("tau", "tau_ap", "rbo"), NOTHING_TO_RANK),
+        "largest_swap_human_diff": blank("no pair of runs is ordered differently")})
 
 
 def _columns(measures: list[str], names: list[str], pairs: bool
@@ -424,9 +436,14 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
     (:mod:`irscale.collections.automatic_pairs`); ``lines``: the label probabilities
     (:func:`_label_distribution`), whose expected contributions are then the
     predictions."""
-    from .automatic_pairs import check_pairs, pair_contributions
+    from .automatic_pairs import (
+        InclusionOverflow,
+        check_pairs,
+        pair_contributions,
+        refuse_overflow,
+    )
 
-    sample, prob = human_sample(human, design)
+    sample, prob, located = human_sample(human, design)
     auto = _auto_frame(auto_qrels)
     where = check_pairs(sample, auto)
     if len(where) >= len(auto) and design != "inclusion":
@@ -461,10 +478,15 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
     for measure, system, kind, select in _columns(measures_out, [r.name for r in run_list],
                                                   pairs):
         ys, yhats, alls = select(y), select(yhat), select(every)
-        found = {name: _interval(*sampled_mean(ys, yhats, alls, design,
-                                               stratum=stratum[where], stratum_all=stratum,
-                                               prob=prob, tuning=name), alpha)
-                 for name in ("classical", tuning)}
+        try:
+            found = {name: _interval(*sampled_mean(ys, yhats, alls, design,
+                                                   stratum=stratum[where],
+                                                   stratum_all=stratum, prob=prob,
+                                                   tuning=name), alpha)
+                     for name in ("classical", tuning)}
+        except InclusionOverflow as overflow:
+            assert located is not None
+            raise refuse_overflow(overflow, located) from None
         classical, corrected = found["classical"], found[tuning]
         rows.append({
             "measure": measure, "system": system, "kind": kind,

@@ -136,12 +136,11 @@ class UnjudgedBounds(HtmlRepr):
         if fmt == "csv":
             return format_table(table, "csv")
         if fmt == "json":
-            import json
+            from ..stats.tables import json_text, records
 
-            return json.dumps({"lowest": self.lowest, "highest": self.highest,
-                               **{name: json.loads(getattr(self, name).to_json(
-                                   orient="records"))
-                                  for name in ("means", "per_topic", "undecided")}}, indent=2)
+            return json_text({"lowest": self.lowest, "highest": self.highest,
+                              **{name: records(getattr(self, name), name)
+                                 for name in ("means", "per_topic", "undecided")}}, indent=2)
         title = (f"Bounds under the unjudged retrieved documents (each given grade "
                  f"{self.lowest} or {self.highest})")
         parts = [format_table(table, fmt, digits=digits, title=title)]

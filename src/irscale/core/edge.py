@@ -25,11 +25,14 @@ function's declared parameters (its signature and type hints):
 The annotations are read only then, from their text (``from __future__ import
 annotations``): names resolved in the function's module, its ``TYPE_CHECKING`` imports by
 the class names in the value's type hierarchy; an annotation that cannot be read blames
-nothing. This module imports only the standard library, :mod:`irscale.errors` and
-:mod:`irscale.core.reads`: the packages' lazy exports stay lazy.
+nothing. This module imports only the standard library, :mod:`irscale.errors`,
+:mod:`irscale.core.reads` and :mod:`irscale.core.numbers` (numpy when a call begins): the
+packages' lazy exports stay lazy.
 
 A call through the edge is also one call of :mod:`irscale.core.reads`: no file it writes
-replaces a file it has read.
+replaces a file it has read. Inside the call, numpy's floating-point warnings are errors
+(:func:`irscale.core.numbers.raising`: an overflow raises ``FloatingPointError`` where it
+happens, never a ``RuntimeWarning`` and an infinity in a result).
 
 The same contract as scikit-learn's ``validate_params`` (parameters checked against their
 declared types at the public edge, errors naming the parameter), obtained from the type
@@ -53,6 +56,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
+from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
 
@@ -108,7 +112,9 @@ def public(function: F) -> F:
             return function(*args, **kwargs)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         try:
-            return _with_methods_guarded(function(*args, **kwargs))
+            with raising():
+                result = function(*args, **kwargs)
+            return _with_methods_guarded(result)
         except IrscaleError as error:
             if not _names_parameter(function, error):
                 _name_argument(function, args, kwargs, error)

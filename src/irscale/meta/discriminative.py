@@ -50,6 +50,7 @@ import pandas as pd
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare, infinite, undefined
 from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, phase_progress, progress_callback
 from ..errors import ParameterError
@@ -86,6 +87,20 @@ __all__ = ["METHODS", "DiscriminativePower", "bootstrap_required_differences",
 
 def _method(name: str) -> str:
     return DISCRIMINATIVE_METHOD.check(name, "method")
+
+
+#: What the non-finite values of the tables of discriminative power are
+#: (:mod:`irscale.core.numbers`): the pairs (``required_diff``) and the summaries
+#: (:meth:`DiscriminativePower.summary`, their display names too).
+MEANINGS = {
+    **dict.fromkeys(("min_significant_diff", "min. significant Δ"), undefined(
+        "no pair is significant: the smallest significant difference is a minimum of none")),
+    "estimated_diff": blank("the bootstrap's estimate only"),
+    "critical_value": blank("the randomised Tukey HSD's only"),
+    "required_diff": undefined("the bootstrap samples of the pair have no spread: t_α has "
+                               "none (the pair is left out of the estimated difference)")
+    | infinite("the bootstrap samples of the pair have no spread: t_α has none"),
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,7 +177,8 @@ class DiscriminativePower(HtmlRepr):
 
     def format(self, fmt: Format = "text", *, digits: int = 4, pairs: bool = False) -> str:
         """The summary (or, with ``pairs=True``, every pair) as a table."""
-        frame = self.pairs if pairs else pd.DataFrame([self.summary()]).dropna(axis=1)
+        frame = self.pairs if pairs else declare(pd.DataFrame([self.summary()]).dropna(axis=1),
+                                                 MEANINGS)
         return format_frame(frame, fmt, digits=digits, title=None if fmt in ("csv", "json")
                             else repr(self))
 
@@ -346,7 +362,7 @@ def discriminative_power(
         columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
                        significant=result.columns["p"] <= alpha)
         note = f"randomised Tukey HSD, Sakai (2014), Fig. 15 ({'>' if strict else '>='})"
-    pairs = pd.DataFrame(columns)
+    pairs = declare(pd.DataFrame(columns), MEANINGS)
     significant = pairs["significant"].to_numpy()
     gaps = np.abs(pairs["diff"].to_numpy())[significant]
     return DiscriminativePower(

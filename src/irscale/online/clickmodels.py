@@ -80,6 +80,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
+from ..core.numbers import blank, declare
 from ..core.progress import announce_rest
 from ..errors import InputError, ParameterError
 from ..io.click_params import click_params, not_parameters, read_click_params
@@ -389,7 +390,9 @@ class ClickModel(TableResult):
                 frame[column] = np.nan
         frame["rank"] = frame["rank"].astype("Int64")
         frame["previous"] = frame["previous"].astype("Int64")
-        return frame[["parameter", "query", "docno", "rank", "previous", "value"]]
+        return declare(frame[["parameter", "query", "docno", "rank", "previous", "value"]],
+                       dict.fromkeys(("rank", "previous"), blank(
+                           "a parameter of another kind (per pair, or a scalar) has none")))
 
     def to_json(self) -> str:
         """The parameters as JSON (read back by :meth:`from_json`)."""

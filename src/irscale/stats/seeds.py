@@ -41,6 +41,7 @@ import pandas as pd
 
 from ..core.mean_intervals import INTERVAL_NAMES, check_interval
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..core.params import check_alpha
 from ..errors import InputError, ParameterError
 from .seed_intervals import difference_intervals, seed_intervals
@@ -107,7 +108,8 @@ class SeedEvaluation(HtmlRepr):
                     row["ci_low"], row["ci_high"] = (float(bounds[s][0][m]),
                                                      float(bounds[s][1][m]))
                 rows.append(row)
-        return pd.DataFrame(rows)
+        return declare(pd.DataFrame(rows), {"sd": undefined(
+            "a system of one run has no spread over runs (divisor runs − 1 = 0)")})
 
     def _system(self, s: int) -> np.ndarray:
         """System ``s``'s values: topics × its runs × measures."""
