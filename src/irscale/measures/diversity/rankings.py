@@ -350,6 +350,7 @@ def _judge_files(index: DiversityIndex, judge: IntentJudge, paths: Sequence[Any]
     order and judged by the engine; each run's rankings (one per topic, in order of first
     appearance) are put in :func:`id_sort_key` order here."""
     from ...io.diversity import engine_file, engine_read
+    from ...io.files import reading_limit
     from ...io.naming import name_runs
 
     files, refused = [], None
@@ -360,7 +361,8 @@ def _judge_files(index: DiversityIndex, judge: IntentJudge, paths: Sequence[Any]
             refused = error
             break
     judged = engine_read(lambda: judge.judge_files(files, index.topics, traditional,
-                                                   max_docs, ndeval_ids), files)
+                                                   max_docs, ndeval_ids, reading_limit()),
+                         files)
     if refused is not None:
         raise refused
     runs, parts = [], []
