@@ -79,7 +79,7 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
 def add_cache_option(parser: argparse.ArgumentParser) -> None:
     """``--cache DIR``: the results cache of ``eval`` and ``eval-many``."""
     add_param(parser, CACHE)
-    declare_outputs(parser, "--cache", kind="folder")
+    declare_outputs(parser, "--cache", kind="cache")
 
 
 #: trec_eval's options (:mod:`irscale.evaluation.options`) → the destination of each on

@@ -30,16 +30,21 @@ from ..io.sources import (
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
 
-OutputKind = Literal["file", "plot", "folder"]
+OutputKind = Literal["file", "plot", "folder", "cache"]
 
 
 @dataclass(frozen=True)
 class FileRole:
     """What an argument's value is to the call's files: an ``"input"`` (``path``: the file
-    a value names, ``None`` for none) or an output ``"file"``, ``"plot"`` or ``"folder"``."""
+    a value names, ``None`` for none) or an output ``"file"``, ``"plot"`` or ``"folder"``,
+    or a ``"cache"`` (a folder written where it can be, read where it cannot)."""
 
     kind: Literal["input"] | OutputKind
     path: Callable[[str], str | None] | None = None
+
+
+#: The kinds of outputs that are folders.
+FOLDERS = ("folder", "cache")
 
 
 def declare_inputs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *names: str,
@@ -57,7 +62,8 @@ def declare_inputs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *n
 
 def declare_outputs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *names: str,
                     kind: OutputKind = "file") -> None:
-    """Declare the arguments ``names`` outputs: a ``"file"``, ``"plot"`` or ``"folder"``."""
+    """Declare the arguments ``names`` outputs: a ``"file"``, ``"plot"``, ``"folder"`` or
+    ``"cache"``."""
     for action in _actions(parser, names):
         action.irscale_file_role = FileRole(kind)  # type: ignore[attr-defined]
 
@@ -142,15 +148,15 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if sum(is_stdio(path) for path, _ in files.inputs) > 1:
         raise ParameterError("standard input ('-') can be given as one input only")
     outputs = [(option, path, kind) for option, path, kind in files.outputs
-               if kind == "folder" or not is_stdio(path)]
+               if kind in FOLDERS or not is_stdio(path)]
     if not outputs:
         return
     inputs = CallInputs(files.input_files())
     written: list[tuple[str, str]] = []
     made: list[tuple[str, str]] = []
-    for option, path, kind in sorted(outputs, key=lambda output: output[2] == "folder"):
-        if kind == "folder":
-            check_output_folder(path, option)
+    for option, path, kind in sorted(outputs, key=lambda output: output[2] in FOLDERS):
+        if kind in FOLDERS:
+            check_output_folder(path, option, read_only=kind == "cache")
             check_folder_inputs(path, inputs, option=option)
         else:
             if kind == "plot":
@@ -159,11 +165,11 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             check_output(path, force=getattr(args, "force", False), option=option)
         for other_option, other in written + made:
             if os.path.realpath(path) == os.path.realpath(other):
-                what = "path" if kind == "folder" else "file"
+                what = "path" if kind in FOLDERS else "file"
                 raise ParameterError(f"{option} and {other_option} name the same {what} "
                                      f"{path}: give each output its own "
-                                     f"{'name' if kind == 'folder' else 'file'}")
-        (made if kind == "folder" else written).append((option, path))
+                                     f"{'name' if kind in FOLDERS else 'file'}")
+        (made if kind in FOLDERS else written).append((option, path))
     for option, path in written:
         for folder_option, folder in made:
             if Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)) and \

@@ -615,16 +615,20 @@ def check_new_folder(path: str, option: str) -> None:
                                   "cannot be replaced (choose a new folder)", path=path)
 
 
-def check_output_folder(path: str, option: str) -> None:
+def check_output_folder(path: str, option: str, *, read_only: bool = False) -> None:
     """An output folder given to ``option`` exists and is writable, or can be created (a
-    symbolic link: its target)."""
+    symbolic link: its target); ``read_only``: an existing folder that cannot be written
+    is taken too, if it can be read (a cache, which serves what it holds)."""
     if not path:
         raise ParameterError(f"{option} is empty: give a folder")
     folder = Path(output_target(path))
     if folder.exists():
         if not folder.is_dir():
             raise FileAccessError(f"{option} {path}: not a folder", path=path)
-        if not os.access(folder, os.W_OK | os.X_OK):
+        if read_only:
+            if not os.access(folder, os.R_OK | os.X_OK):
+                raise FileAccessError(f"{option} {path}: folder is not readable", path=path)
+        elif not os.access(folder, os.W_OK | os.X_OK):
             raise FileAccessError(f"{option} {path}: folder is not writable", path=path)
         return
     parent = folder.parent
