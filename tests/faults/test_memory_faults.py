@@ -108,6 +108,9 @@ MEMORY_CASES = [
     # a plain file beyond the limit is refused by its size, before it is read
     err("eval-qrels-plain-beyond-the-memory-limit", ["eval", "big.qrels", "a.run"],
         "big.qrels", *MEMORY, files={"big.qrels": (QREL + "\n").encode() * (1 << 20)}),
+    err("compare-scores-plain-beyond-the-memory-limit", ["compare", "--scores", "big.csv"],
+        "big.csv", *MEMORY,
+        files={"big.csv": (HEADER + "\n" + (ROW + "\n") * (1 << 19)).encode()}),
     err("eval-stdin-beyond-the-memory-limit", ["eval", "qrels.txt", "-"], "<stdin>",
         *MEMORY, stdin=(RUN + "\n").encode() * (1 << 20)),
 ]

@@ -247,16 +247,17 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
 def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) -> bytes:
     """All bytes of a path (``-``: standard input), a binary stream or a bytes object,
     decompressed when they are gzip data, read as :func:`read_text` reads them (errors of
-    a path name ``name`` if given, as for a spooled input's file, :mod:`irscale.io.spool`)."""
-    given: bytes | PathLike
+    a path name ``name`` if given, as for a spooled input's file, :mod:`irscale.io.spool`).
+    A file's bytes are read here, within the memory limit, and handed to the engine, which
+    gives plain text back as it is (no copy) and decompresses gzip data."""
+    given: bytes
     if isinstance(source, bytes):
         given = source
     elif isinstance(source, (str, os.PathLike)):
         if is_stdio(source):
             given = _read_stdin()
         else:
-            check_readable(source)
-            given = source
+            given = _read_path(source, name)
     else:
         checked = check_file_source(source, "input")  # a stream, or a bytearray's bytes
         # a text stream where a binary one was promised gives text
@@ -267,6 +268,23 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
         name = (display_name(source) if isinstance(source, (str, os.PathLike))
                 else str(getattr(source, "name", "<bytes>")))
     return read_text(given, name)
+
+
+def _read_path(path: PathLike, name: str | None) -> bytes:
+    """The bytes of the file at ``path`` (a FIFO's too, read once), within the memory limit:
+    a regular file larger than it is refused by its size, before it is read."""
+    info = check_readable(path)
+    limit = reading_limit()
+    named = name or display_name(path)
+    if info is not None and info.st_size > limit:
+        raise InputError(memory_reason([str(info.st_size), str(limit)]), source=named)
+    try:
+        data = read_file(path, limit + 1)
+    except OSError as error:
+        raise access_error(error, named) from None
+    if len(data) > limit:
+        raise InputError(memory_reason([str(len(data)), str(limit)]), source=named)
+    return data
 
 
 def read_text(given: bytes | PathLike, name: str) -> bytes:
