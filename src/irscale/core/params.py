@@ -318,13 +318,14 @@ def _numbers(text: str) -> bool:
 
 
 #: What an output is: a file, a plot (its format from its extension) or a folder.
-OutputKind = Literal["file", "plot", "folder"]
+OutputKind = Literal["file", "plot", "folder", "cache"]
 
 
 @dataclass(frozen=True)
 class OutputPath(Text):
     """A file a call writes (``kind``: ``"file"``; ``"plot"``, a figure whose format its
-    extension names; ``"folder"``, a folder written into): never one of the call's
+    extension names; ``"folder"``, a folder written into; ``"cache"``, a folder written into
+    where it can be, read where it cannot): never one of the call's
     inputs, replaced only with ``--force``, written complete or not at all."""
 
     kind: OutputKind = "file"
