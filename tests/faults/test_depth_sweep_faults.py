@@ -20,7 +20,7 @@ import pytest
 from .conftest import RUN_IDS, TOPICS, run_lines, text
 from .test_numeric_options_faults import BASES
 from .test_numeric_options_faults import sweep_ws as sweep_ws
-from .test_work_sweep_faults import _refused_or_estimated
+from .test_work_sweep_faults import REST, _refused_or_estimated, _stopped_after_patience
 from .test_work_sweep_faults import one_gib as one_gib
 from .test_work_sweep_faults import prompt_progress as prompt_progress
 
@@ -88,3 +88,18 @@ def test_deep_inputs_end_or_announce(argv, deep_files, sweep_ws, run_cli, one_gi
     for name, data in deep_files.items():
         sweep_ws.write(name, data)
     _refused_or_estimated([a for a in argv if a != "--no-progress"], run_cli, monkeypatch)
+
+
+#: Deep work whose time grows beyond the input's size: its rest, timed on its first part,
+#: is stated before it goes on (they said nothing for minutes, then hours).
+STATED = ("labels pairwise --method noisybt", "eval --bounds")
+
+
+@pytest.mark.parametrize("key", STATED)
+def test_deep_work_states_its_rest(key, deep_files, sweep_ws, run_cli, one_gib, monkeypatch):
+    for name, data in deep_files.items():
+        sweep_ws.write(name, data)
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    stop, result = _stopped_after_patience(MORE[key], run_cli, monkeypatch, REST)
+    assert stop.estimated, "no statement of the rest" + result.describe()
+    assert result.status == 130, result.describe()  # stopped there

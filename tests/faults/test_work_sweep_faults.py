@@ -211,6 +211,9 @@ STATED = {
                   "10000000", "--seed", "1"],
     "split": ["meta", "split", "--scores", "ap.csv", "--sizes", "3", "--models", "MD1",
               "--repetitions", "1000000", "--seed", "1"],
+    # an evaluation of every run a draw (it said nothing for hours)
+    "auto-draws": ["labels", "auto", "ap.txt", "h.txt", "a.run", "b.run", "c.run", "-m", "map",
+                   "--label-probabilities", "--draws", "1000000000"],
 }
 
 

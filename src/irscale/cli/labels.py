@@ -83,8 +83,8 @@ def add_parser(subparsers) -> None:
                     "methods are deterministic)"}),
         cp.LABEL_ITERATIONS, cp.LABEL_RESTARTS, cp.ZBS_LR, cp.ZBS_LR_STEPS, cp.ZBS_LR_DECAY,
         cp.LABEL_FEATURES, cp.GP_LENGTH_SCALE, CONFIDENCE, WORKERS_FILE,
-        _output("qrels", "--confidence", "--workers"), inputs=["inputs", "--features"],
-        help="aggregate crowd labels into qrels",
+        _output("qrels", "--confidence", "--workers"), add_progress,
+        inputs=["inputs", "--features"], help="aggregate crowd labels into qrels",
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
         rules=(CROWD_FILE, _gp_features, *applies_to("method", {
             "n_iter": cp.AGGREGATION_METHODS[2:], "features": ("gp",),
@@ -264,7 +264,8 @@ def run_aggregate(args: argparse.Namespace) -> int:
     result = aggregate_labels(labels, args.method, scale=args.scale, n_iter=args.n_iter,
                               restarts=args.restarts, rng=args.seed, lr=args.lr,
                               lr_steps=args.lr_steps, lr_decay=args.lr_decay,
-                              features=features, length_scale=args.length_scale)
+                              features=features, length_scale=args.length_scale,
+                              progress=wants_progress(args))
     _warn_unconverged(result, args.method)
     made = {"--confidence": result.confidence_lines, "--workers": result.worker_lines}
     texts = {option: lines_text(made[option]()) for option in side}

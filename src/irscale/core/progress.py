@@ -72,7 +72,8 @@ ProgressArg = bool | Callable[[int, int], None]
 
 __all__ = ["DELAY", "HEARTBEAT_LIMIT", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET",
            "PLAIN_STEP", "Progress", "ProgressArg", "Stopped", "announce_rest",
-           "check_progress", "check_stop", "duration_text", "notice", "phase_progress",
+           "check_progress", "check_stop", "duration_text", "no_report", "notice",
+           "phase_progress",
            "progress_callback", "progress_reporter", "stoppable"]
 
 
@@ -303,6 +304,10 @@ def progress_callback(progress: object, label: str = "resampling", *,
             bar.close()
 
     return report
+
+
+def no_report(done: int) -> None:
+    """The ``report(done)`` of work whose progress nobody follows."""
 
 
 def phase_progress(progress: object, index: int, count: int) -> ProgressArg:
