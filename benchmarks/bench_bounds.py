@@ -6,13 +6,16 @@ random among 5,000), two runs of 5,000 documents a topic (random orders): about 
 unjudged documents a ranking. With ``--clef``, also the 16 CLEF eHealth 2016 task 2 runs
 (50 topics of 1,000 documents, about 830 unjudged a ranking) from ``../shared/data``.
 
-Every command runs in a fresh process, once per version (``--before`` and ``--after``: the
-``src`` folders of two checkouts, each with its compiled engine), one after the other on
-the same machine; the time is the CPU time of the process (user + system, all threads)
-from ``resource.getrusage``, so the load of a shared machine changes it little. A command
-still running after ``--limit`` seconds is stopped and reported as more than that.
+Every command runs in a fresh process, ``--repeat`` times per version (``--before`` and
+``--after``: the ``src`` folders of two checkouts, each with its compiled engine), one
+version after the other on the same machine; the time is the median CPU time of the process
+(user + system, all threads) from ``resource.getrusage``, so the load of a shared machine
+changes it little (single runs of a 2-second command still vary by ±0.3 s there). A
+command still running after ``--limit`` seconds is stopped and reported as more than that
+(and not repeated).
 
-    python benchmarks/bench_bounds.py --before OLD/src --after src [--clef] [--markdown]
+    python benchmarks/bench_bounds.py --before OLD/src --after src [--clef] [--repeat 3]
+        [--markdown]
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import argparse
 import os
 import resource
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -80,6 +84,18 @@ def cpu_seconds(src: str, argv: list[str], cwd: Path, limit: float) -> float | N
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def median_seconds(src: str, argv: list[str], cwd: Path, limit: float, repeat: int
+                   ) -> float | None:
+    """The median of ``repeat`` runs of :func:`cpu_seconds` (None: stopped at ``limit``)."""
+    times = []
+    for _ in range(repeat):
+        seconds = cpu_seconds(src, argv, cwd, limit)
+        if seconds is None:
+            return None
+        times.append(seconds)
+    return statistics.median(times)
+
+
 def shown(seconds: float | None, limit: float) -> str:
     return f"> {limit:.0f} s" if seconds is None else f"{seconds:.2f} s"
 
@@ -91,6 +107,7 @@ def main() -> None:
     parser.add_argument("--clef", action="store_true", help="also the CLEF eHealth runs")
     parser.add_argument("--limit", type=float, default=600.0,
                         help="seconds (wall) before a command is stopped")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each command")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
     rows = []
@@ -107,8 +124,8 @@ def main() -> None:
                                  ["eval", qrels, *runs, "--bounds", *flags], folder))
         for label, argv, cwd in commands:
             started = time.strftime("%H:%M")
-            before = cpu_seconds(args.before, argv, cwd, args.limit)
-            after = cpu_seconds(args.after, argv, cwd, args.limit)
+            before = median_seconds(args.before, argv, cwd, args.limit, args.repeat)
+            after = median_seconds(args.after, argv, cwd, args.limit, args.repeat)
             ratio = "" if before is None or after is None else f"{before / after:.1f}"
             rows.append((label, shown(before, args.limit), shown(after, args.limit), ratio,
                          started))

@@ -52,13 +52,13 @@ from ..core.judged import NONPOOL, JudgedRankings
 from ..core.segments import segment_cumsum, segment_sum
 from ..measures.base import MeasureRequest
 
-#: Families whose extremes are the all-lowest and all-highest completions: the grade
-#: families of :mod:`irscale.collections.bounds` (never falling as a grade rises), and
-#: counts linear in ``k`` (or constant).
+#: Families whose extremes are the all-lowest and all-highest completions: measures of the
+#: grades of the retrieved documents alone (no ``R``, no ideal ranking: never falling as a
+#: grade rises), and counts linear in ``k`` (or constant).
 ENDS = frozenset({"P", "success", "recip_rank", "RBP", "rbp", "DCG", "dcg", "ERR", "set_P",
                   "num_rel_ret", "num_rel", "num_ret", "num_nonrel_judged_ret"})
-#: Relative distance to a chain's extreme within which a completion is evaluated too: the
-#: chains add floats in another order than the kernels.
+#: Distance to a chain's extreme (relative, for values beyond 1) within which a completion
+#: is evaluated too: the chains add floats in another order than the kernels.
 TIES = 1e-9
 #: Most completions of one chain evaluated for one extreme (a plateau of equal values,
 #: such as nDCG@10 once the first 10 ranks and the ideal ones are set, needs one).
