@@ -78,6 +78,7 @@ import pandas as pd
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from ..stats.kendall import NOTHING_TO_RANK
@@ -390,13 +391,15 @@ def _auto_frame(auto_qrels: Any) -> pd.DataFrame:
 
 def _expected_values(auto_qrels: Any, lines: pd.DataFrame, run_list: list[Any],
                      names: list[str], measures: list[str], topics: list[str],
-                     values: np.ndarray, relevance_level: int, draws: int, rng: Any
-                     ) -> np.ndarray:
+                     values: np.ndarray, relevance_level: int, draws: int, rng: Any,
+                     progress: ProgressArg = False) -> np.ndarray:
     """topics × runs × measures: every measure's expected value under the label
     probabilities (module documentation): exact for the sums over the ranked documents
     (``values``: the measures under the most probable grades, which tell them), the mean
     over ``draws`` draws of every pair's grade otherwise (``names``: the measures asked
-    for, whose labels are ``measures``)."""
+    for, whose labels are ``measures``), each draw an evaluation of every run, its
+    ``progress`` shown and the time of the rest stated when long
+    (:func:`~irscale.core.progress.progress_reporter`)."""
     from .automatic_pairs import contributions, is_linear
 
     auto = _auto_frame(auto_qrels)
@@ -418,12 +421,14 @@ def _expected_values(auto_qrels: Any, lines: pd.DataFrame, run_list: list[Any],
         generator = np.random.default_rng(rng)
         cumulative = probabilities.cumsum(axis=1)
         total = np.zeros_like(values)
-        for _ in range(draws):
+        report = progress_reporter(progress, draws, "label draws", units=AUTO_DRAWS.units)
+        for done in range(1, draws + 1):
             column = (generator.random(len(auto))[:, None] > cumulative).sum(axis=1)
             grade = np.asarray(grades)[np.minimum(column, len(grades) - 1)]
             qrels = as_qrels(pd.DataFrame({"query_id": auto["topic"], "doc_id": auto["docno"],
                                            "relevance": grade}))
             total += _per_topic(qrels, run_list, names, topics, relevance_level)[0]
+            report(done)
         expected[:, :, drawn] = total[:, :, drawn] / draws
     return expected
 
@@ -522,7 +527,7 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
                         relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                         design: Design = "topics", label_probabilities: bool = False,
                         draws: int = DEFAULT_LABEL_DRAWS,
-                        rng: object = AUTO_SEED.default
+                        rng: object = AUTO_SEED.default, progress: ProgressArg = False
                         ) -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).
@@ -563,6 +568,9 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
         documents (with ``label_probabilities`` only, as ``rng``).
     rng : seed or numpy.random.Generator
         The draws' generator (default 0: the same draws at every call).
+    progress : bool or callable
+        Progress of the draws (:mod:`irscale.core.progress`; ``True``: the time of the rest
+        stated when long, measured on the first draws, and a bar).
 
     Returns
     -------
@@ -611,7 +619,7 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     if lines is not None:
         auto_all = _expected_values(auto_qrels, lines, run_list, names_given, measures_out,
                                     human_topics + others, auto_all, relevance_level,
-                                    draws, rng)
+                                    draws, rng, check_progress(progress))
     y, _ = _per_topic(human_qrels, run_list, names_given, human_topics, relevance_level,
                       sample=True)
     n = len(human_topics)

@@ -7,6 +7,9 @@ from its sizes **before any work** and hands the estimate to :func:`check_memory
 raises :class:`~irscale.errors.ParameterError` when it exceeds the limit: one line that
 states what was asked, the estimate, the limit and what to change, instead of an
 out-of-memory kill after minutes of work (docs/errors.md, "Work bounded by the input").
+The options that scale work say so where they are declared (:class:`irscale.core.params.
+Cost`); work whose time grows, not its memory, states the time of its rest instead
+(:func:`irscale.core.progress.progress_callback`).
 
 The limit is ``max_memory`` (bytes or a size such as ``2G``; ``--max-memory`` of the
 ``irscale scale`` commands) and by default half of the machine's physical memory, or of

@@ -76,7 +76,7 @@ from ..stats.resampling import (
 from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_alpha, score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
-from .params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATIONS, TOPIC_SD
+from .params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATED_MATRICES, SIMULATIONS, TOPIC_SD
 from .simulated_runs import RunsModel
 from .stochastic import CopulaModel
 
@@ -374,7 +374,7 @@ def simulation_study(
         nonlocal finished, started
         start, stop = tasks[todo[position]]
         if started is not None:  # the first task done: the time of the rest
-            announce_rest(progress, "the simulation", "repetitions",
+            announce_rest(progress, "the simulation", SIMULATED_MATRICES.units,
                           repetitions - finished - (stop - start),
                           (time.monotonic() - started) / (stop - start))
             started = None

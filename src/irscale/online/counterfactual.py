@@ -665,7 +665,7 @@ def _bootstrap(terms: np.ndarray, ratio: bool, level: float, samples: int, rng: 
         counts = gen.multinomial(n, np.full(n, 1.0 / n), size=size)
         values.append(_estimate((counts @ flat / n).reshape(size, *terms.shape[1:]), ratio))
         if start == 0:
-            announce_rest(progress, "the bootstrap", "samples", samples - size,
+            announce_rest(progress, "the bootstrap", OPE_BOOTSTRAP.units, samples - size,
                           (time.monotonic() - started) / size)
         report(start + size)
     low, high = np.quantile(np.concatenate(values), [0.5 - level / 2, 0.5 + level / 2])

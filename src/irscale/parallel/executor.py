@@ -49,6 +49,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, TypeVar
 
 from ..core.params import MAX_WORKERS, WORKERS
@@ -348,21 +349,34 @@ def _run_threads(func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
     # slow first task does not let the others pile up their results behind it).
     pool = ThreadPoolExecutor(max_workers=workers)
     window = 2 * workers
+    stop = threading.Event()
+    task_of = partial(_stoppable_task, stop, func)
     try:
-        futures = deque(pool.submit(func, *shared, *task) for task in tasks[:window])
+        futures = deque(pool.submit(task_of, *shared, *task) for task in tasks[:window])
         for index in range(len(tasks)):
             result = futures.popleft().result()
             if index + window < len(tasks):
-                futures.append(pool.submit(func, *shared, *tasks[index + window]))
+                futures.append(pool.submit(task_of, *shared, *tasks[index + window]))
             if done is not None:
                 done(index)
             on_result(index, result)
             del result
     except BaseException:
-        # ^C or a failed task: drop the queued tasks instead of computing them all
+        # ^C or a failed task: drop the queued tasks instead of computing them all, and
+        # stop the running ones at their next check (irscale.core.progress.check_stop)
+        stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+def _stoppable_task(stop: threading.Event, func: Callable[..., T], *args: Any) -> T:
+    """``func(*args)``, stopped at its next :func:`~irscale.core.progress.check_stop` once
+    ``stop`` is set."""
+    from ..core.progress import stoppable  # (numpy is loaded by then)
+
+    with stoppable(stop):
+        return func(*args)
 
 
 def _scatter(client: Any, shared: tuple[Any, ...]) -> list[Any]:
