@@ -22,6 +22,28 @@ def shorten(text: str, limit: int = SHOWN_TEXT) -> str:
     return f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
 
 
+def printable(text: str) -> str:
+    r"""``text`` with every character a terminal acts on escaped as ``repr`` writes it: the
+    C0 and C1 controls (ESC, CR, BEL, backspace, ...), DEL, and the other characters
+    :meth:`str.isprintable` refuses (line separators, bidirectional overrides, the
+    surrogates of undecodable bytes), so that a hostile topic id, docno or file name in a
+    message cannot recolour, move the cursor or clear the screen.
+
+    >>> printable("9\x1b[31mx\r"), printable("φ ≤ 1")
+    ('9\\x1b[31mx\\r', 'φ ≤ 1')
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def message_line(text: str) -> str:
+    """``irscale: text`` as irscale writes every line of standard error (errors, warnings,
+    notices, progress: the one path): its line breaks made spaces, one line, and every
+    other control character escaped (:func:`printable`)."""
+    return f"irscale: {printable(' '.join(text.split(chr(10))))}"
+
+
 def shown(value: object) -> str:
     """``value`` as a message quotes it: its ``repr``, but a numpy scalar as the Python
     value it holds (``nan``, ``3``, ``'a'``; numpy 2 writes ``np.float64(nan)``).

@@ -38,6 +38,7 @@ from __future__ import annotations
 import builtins
 import collections.abc
 import contextlib
+import contextvars
 import enum
 import functools
 import math
@@ -46,7 +47,7 @@ import re
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
@@ -77,6 +78,14 @@ _MISSING = object()
 #: Whether the edge looks behind errors: off while the command line runs a command
 #: (:func:`bypassed`), whose messages name its options and files, never a Python parameter.
 _ACTIVE = [True]
+#: Whether this thread is inside a call through the edge already: the public functions and
+#: methods that call others (``Evaluation.format`` calls ``Evaluation.write``) are one
+#: call of the caller's, whose arguments the outermost edge names.
+_INSIDE: contextvars.ContextVar[bool] = contextvars.ContextVar("irscale_edge", default=False)
+#: Python's error for a keyword a function does not take (or is given twice), raised where
+#: the function is called: the function's qualified name and the keyword.
+_KEYWORD_ERROR = re.compile(r"^([\w.]+)\(\) got (?:an unexpected|multiple values for) "
+                            r"keyword argument '(\w+)'$")
 
 
 @contextlib.contextmanager
@@ -101,17 +110,27 @@ def public(function: F) -> F:
     def edge(*args: Any, **kwargs: Any) -> Any:
         if not _ACTIVE[0]:
             return function(*args, **kwargs)
+        if _INSIDE.get():
+            return _with_methods_guarded(function(*args, **kwargs))
+        inside = _INSIDE.set(True)
         try:
             return _with_methods_guarded(function(*args, **kwargs))
         except IrscaleError as error:
+            if hasattr(error, "keywords"):  # options a function it hands them to refused
+                own = _unknown_keywords(function, kwargs, error)
+                if own is not None:
+                    raise own from error
             if not _names_parameter(function, error):
                 _name_argument(function, args, kwargs, error)
             raise
         except RAW as error:
-            blamed = _unknown_keywords(function, kwargs) or blame(function, args, kwargs)
+            blamed = _unknown_keywords(function, kwargs, error) or \
+                blame(function, args, kwargs)
             if blamed is None:
                 raise
             raise blamed from error
+        finally:
+            _INSIDE.reset(inside)
 
     edge.__irscale_edge__ = True  # type: ignore[attr-defined]
     return edge  # type: ignore[return-value]
@@ -189,27 +208,89 @@ def _methods(cls: type) -> dict[str, types.FunctionType]:
 
 
 # --------------------------------------------------------------------------- blame
+def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: str = ""
+                  ) -> ParameterError | None:
+    """The error of the keywords of ``given`` that ``owner`` (a function's name, ``the
+    paired t-test``) does not take, or None: each named with the nearest keyword taken
+    (:func:`difflib.get_close_matches`), then the keywords taken (``note`` after them). A
+    public function that hands its ``**options`` to ``owner`` makes it its own, with its
+    own keywords besides (:func:`public`)."""
+    unknown = [name for name in given if name not in taken]
+    if not unknown:
+        return None
+    import difflib
+
+    named = []
+    for name in unknown:
+        near = difflib.get_close_matches(name, taken, n=1)
+        named.append(f"{name} (did you mean {near[0]}?)" if near else name)
+    error = ParameterError(f"{owner}: unknown keyword argument(s) {', '.join(named)}; it "
+                           f"takes {', '.join(taken) or 'none'}{note}")
+    error.keywords = (unknown, list(taken), note)  # type: ignore[attr-defined]
+    return error
+
+
 def _unknown_keywords(function: Callable[..., Any], kwargs: dict[str, Any],
-                      ) -> ParameterError | None:
+                      error: BaseException) -> ParameterError | None:
     """The error of keywords that ``function`` does not take (a misspelt option such as
     ``relevence_level=``: Python's ``TypeError`` names one, this names them all, with the
-    options it takes), or None when it takes every keyword given."""
+    keywords taken: :func:`keyword_error`), or None when it takes every keyword given. A
+    function that takes ``**options`` hands them on: a keyword is unknown when the
+    function it hands it to does not take it (``error``: Python's ``TypeError`` raised
+    where that function is called (:func:`_callee`), or the :func:`keyword_error` of a
+    function that reads its options itself), and the keywords taken are the function's
+    and that one's."""
     import inspect
 
     try:
         parameters = inspect.signature(function).parameters
     except (TypeError, ValueError):
         return None
-    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+    taken = _keywords_of(function)
+    if not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        unknown = [name for name in kwargs if name not in taken]
+        return keyword_error(getattr(function, "__name__", "the function"), kwargs, taken) \
+            if unknown else None
+    match = _KEYWORD_ERROR.match(str(error)) if isinstance(error, TypeError) else None
+    if match is not None:
+        unknown, inner, note = [match[2]], _keywords_of(_callee(error, match[1])), ""
+    else:
+        unknown, inner, note = getattr(error, "keywords", ((), (), ""))
+    if not unknown or any(name not in kwargs for name in unknown):
+        return None  # not the caller's keywords: the function's own fault
+    taken += [name for name in inner if name not in taken and name not in unknown]
+    return keyword_error(getattr(function, "__name__", "the function"), unknown, taken, note)
+
+
+def _callee(error: BaseException, qualname: str) -> Any:
+    """The function called where ``error`` was raised (the last frame of its traceback:
+    the caller's, as a function that refuses its arguments has no frame yet), found by its
+    qualified name among the caller's names (``TrecEvalOptions.__init__``), or None."""
+    trace = error.__traceback__
+    if trace is None:
         return None
-    taken = [name for name, p in parameters.items()
-             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    unknown = [name for name in kwargs if name not in taken]
-    if not unknown:
-        return None
-    name = getattr(function, "__name__", "the function")
-    return ParameterError(f"{name}: unknown keyword argument(s) {', '.join(unknown)}; it "
-                          f"takes {', '.join(taken)}")
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    frame = trace.tb_frame
+    head, *rest = qualname.split(".")
+    value = next((scope[head] for scope in (frame.f_locals, frame.f_globals, vars(builtins))
+                  if head in scope), None)
+    for attribute in rest:
+        value = getattr(value, attribute, None)
+    return value
+
+
+def _keywords_of(function: Any) -> list[str]:
+    """The keywords ``function`` takes (none when it is not a function with a signature;
+    ``self`` of a method read from its class left out)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return []
+    return [name for name, p in parameters.items() if name not in ("self", "cls") and
+            p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
 def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
@@ -509,6 +590,8 @@ def _fits_class(value: Any, target: type) -> bool:
         return isinstance(value, str)
     if target is typing.Any:
         return True
+    if issubclass(target, typing.IO):  # a protocol in all but name: any open file fits
+        return hasattr(value, "read") or hasattr(value, "write")
     try:
         return isinstance(value, target)
     except TypeError:
@@ -552,14 +635,13 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
 
 
 def _isinstance_generic(value: Any, origin: type) -> bool:
+    if origin is collections.abc.Sequence and isinstance(value, collections.abc.Mapping):
+        return False  # {"a": 1} is no sequence of values (its iteration, its keys, is not)
     if origin in (collections.abc.Sequence, collections.abc.Iterable,
                   collections.abc.Collection):
         # a pandas Series and a set are iterables of values; arrays are handled above
         return isinstance(value, origin) or hasattr(value, "__iter__")
-    try:
-        return isinstance(value, origin)
-    except TypeError:
-        return True
+    return _fits_class(value, origin)
 
 
 def _fits_array(value: Any, elements: list[Callable[[Any], bool | None]]) -> bool | None:

@@ -48,7 +48,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from typing import Any, TypeVar
 
 from ..core.params import MAX_WORKERS, WORKERS
@@ -181,21 +181,8 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
     distributed = _distributed(option, address)
     local = _LOCAL.fullmatch(address)
     if local:
-        import warnings
-
-        with _dask_logs_silenced(), warnings.catch_warnings():
-            # the scheduler's HTTP server moves off a busy port 8787 and says so; sockets
-            # of operations a stop (^C, SIGTERM) cut short are collected unclosed
-            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
-            warnings.filterwarnings("ignore", "unclosed <socket", ResourceWarning)
-            try:
-                cluster = distributed.LocalCluster(
-                    n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=SILENT)
-                with cluster, distributed.Client(cluster) as client:
-                    yield client
-            finally:
-                gc.collect()  # the cut-short sockets, under these filters
+        with _local_cluster(distributed, int(local.group(1))) as client:
+            yield client
         return
     if address.split("://", 1)[0] in ("tcp", "tls", "ws", "wss"):
         host, port = _host_port(address, option)
@@ -262,22 +249,82 @@ def _connected(distributed: Any, address: str, option: str) -> Iterator[Any]:
 #: errors with tracebacks that are no news to the user, who sees ``irscale:`` lines only.
 DASK_LOGGERS = ("distributed", "tornado", "asyncio")
 SILENT = 100  # above logging.CRITICAL
+#: Seconds a stopped local cluster (^C, SIGTERM) is given to close once its worker
+#: processes are killed: the stop takes about a second, not Dask's 10 s of a graceful
+#: shutdown.
+STOP_TIMEOUT = 0.5
 
 
 @contextmanager
-def _dask_logs_silenced() -> Iterator[None]:
-    """Silence :data:`DASK_LOGGERS` in the block (their levels restored after)."""
+def _local_cluster(distributed: Any, workers: int) -> Iterator[Any]:
+    """A Client of a new ``LocalCluster`` of ``workers`` processes, closed at the end.
+
+    Dask's loggers are silenced meanwhile (:data:`DASK_LOGGERS`) and some warnings: the
+    scheduler's HTTP server moves off a busy port 8787 and says so, and sockets of
+    operations a stop cuts short are collected unclosed. A stop (``KeyboardInterrupt``:
+    ^C, or SIGTERM raised as one by the command line) while the cluster starts, works or
+    shuts down is no time for Dask's graceful shutdown (up to 10 s, and a traceback from
+    its exit handler for a cluster whose start was cut short): the cluster is abandoned
+    (:func:`_abandon`) and the loggers stay silent, as what its dying parts log is no
+    news."""
     import logging
+    import multiprocessing
+    import warnings
+
+    from distributed.deploy.spec import SpecCluster
 
     loggers = [logging.getLogger(name) for name in DASK_LOGGERS]
     levels = [logger.level for logger in loggers]
+    before = set(SpecCluster._instances), set(multiprocessing.active_children())
     for logger in loggers:
         logger.setLevel(SILENT)
+    stack = ExitStack()
+    clients: list[Any] = []
     try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels, strict=True):
-            logger.setLevel(level)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
+            warnings.filterwarnings("ignore", "unclosed <socket", ResourceWarning)
+            try:
+                cluster = stack.enter_context(distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=SILENT))
+                clients.append(stack.enter_context(
+                    distributed.Client(cluster, set_as_default=False)))
+                yield clients[0]
+            except KeyboardInterrupt:
+                stack.pop_all()  # not the graceful shutdown: _abandon below
+                raise
+            finally:
+                stack.close()
+                gc.collect()  # the cut-short sockets, under these filters
+    except KeyboardInterrupt:  # while it started, worked or shut down
+        _abandon(clients, set(SpecCluster._instances) - before[0],
+                 set(multiprocessing.active_children()) - before[1])
+        raise
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.setLevel(level)
+
+
+def _abandon(clients: list[Any], clusters: set[Any], processes: set[Any]) -> None:
+    """Stop local ``clusters`` at once: their nannies told not to restart a worker, the
+    worker ``processes`` killed, then the ``clients`` and the clusters closed within
+    :data:`STOP_TIMEOUT` seconds each (whatever they fail on, cut short where it started),
+    and Dask's exit handler told to leave the clusters alone (it would wait 10 s for each
+    and print a traceback)."""
+    for cluster in clusters:
+        cluster.shutdown_on_close = False
+        for nanny in list(getattr(cluster, "workers", {}).values()):
+            with suppress(Exception):
+                nanny.close_gracefully()
+    for process in processes:
+        with suppress(OSError, ValueError):
+            process.kill()
+    for client in clients:
+        with suppress(Exception):
+            client.close(timeout=STOP_TIMEOUT)
+    for cluster in clusters:
+        with suppress(Exception):
+            cluster.close(timeout=STOP_TIMEOUT)
 
 
 def _limited(func: Callable[..., T], *args: object) -> T:

@@ -44,7 +44,7 @@ from ..collections.params import AUTO_SEED, DEFAULT_LABEL_DRAWS
 from ..core.mean_intervals import MeanInterval, check_interval
 from ..core.params import SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
-from ..errors import IrscaleError, MeasureError, ParameterError
+from ..errors import IrscaleError, MeasureError, ParameterError, shown
 from ..evaluation import Evaluation, evaluate
 from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
@@ -160,12 +160,15 @@ class Report:
         (:func:`~irscale.stats.tables.format_number`: scientific notation below
         10^-digits), reads as the highest's: two runs shown alike tie, two shown apart do
         not (with --digits 0, 9.8e-02 and 1.2e-01 are not both the best)."""
+        if measure not in self.means.columns:
+            raise MeasureError(f"measure: the report has no measure {shown(measure)} (it has "
+                               f"{', '.join(map(str, self.means.columns))})")
         means = self.means[measure].astype(np.float64).dropna()
         if means.empty:
             return set()
-        shown = {run: format_number(float(v), digits) for run, v in means.items()}
-        top = shown[means.idxmax()]
-        return {str(run) for run, text in shown.items() if text == top}
+        texts = {run: format_number(float(v), digits) for run, v in means.items()}
+        top = texts[means.idxmax()]
+        return {str(run) for run, text in texts.items() if text == top}
 
 
 def _sha256(path: str) -> str:
