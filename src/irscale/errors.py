@@ -14,12 +14,15 @@ from __future__ import annotations
 SHOWN_TEXT = 200
 
 
-def shorten(text: str, limit: int = SHOWN_TEXT) -> str:
-    """``text``, or its start and end around ``…`` when it is longer than ``limit``."""
+def shorten(text: str, limit: int = SHOWN_TEXT, *, counted: bool = True) -> str:
+    """``text``, or its start and end around ``…`` when it is longer than ``limit``
+    (``counted``: followed by its length, ``(100,000 characters)``; else within
+    ``limit``)."""
     if len(text) <= limit:
         return text
     half = (limit - 1) // 2
-    return f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
+    cut = f"{text[:half]}…{text[-half:]}"
+    return f"{cut} ({len(text):,} characters)" if counted else cut
 
 
 def printable(text: str) -> str:

@@ -117,14 +117,14 @@ def public(function: F) -> F:
             return _with_methods_guarded(function(*args, **kwargs))
         except IrscaleError as error:
             if hasattr(error, "keywords"):  # options a function it hands them to refused
-                own = _unknown_keywords(function, kwargs, error)
+                own = _unknown_keywords(function, args, kwargs, error)
                 if own is not None:
                     raise own from error
             if not _names_parameter(function, error):
                 _name_argument(function, args, kwargs, error)
             raise
         except RAW as error:
-            blamed = _unknown_keywords(function, kwargs, error) or \
+            blamed = _unknown_keywords(function, args, kwargs, error) or \
                 blame(function, args, kwargs)
             if blamed is None:
                 raise
@@ -230,8 +230,8 @@ def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: 
     return error
 
 
-def _unknown_keywords(function: Callable[..., Any], kwargs: dict[str, Any],
-                      error: BaseException) -> ParameterError | None:
+def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
+                      kwargs: dict[str, Any], error: BaseException) -> ParameterError | None:
     """The error of keywords that ``function`` does not take (a misspelt option such as
     ``relevence_level=``: Python's ``TypeError`` names one, this names them all, with the
     keywords taken: :func:`keyword_error`), or None when it takes every keyword given. A
@@ -248,9 +248,9 @@ def _unknown_keywords(function: Callable[..., Any], kwargs: dict[str, Any],
         return None
     taken = _keywords_of(function)
     if not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
-        unknown = [name for name in kwargs if name not in taken]
-        return keyword_error(getattr(function, "__name__", "the function"), kwargs, taken) \
-            if unknown else None
+        return keyword_error(_name(function, args), kwargs, taken)
+    unknown: Sequence[str]
+    inner: Sequence[str]
     match = _KEYWORD_ERROR.match(str(error)) if isinstance(error, TypeError) else None
     if match is not None:
         unknown, inner, note = [match[2]], _keywords_of(_callee(error, match[1])), ""
@@ -259,7 +259,18 @@ def _unknown_keywords(function: Callable[..., Any], kwargs: dict[str, Any],
     if not unknown or any(name not in kwargs for name in unknown):
         return None  # not the caller's keywords: the function's own fault
     taken += [name for name in inner if name not in taken and name not in unknown]
-    return keyword_error(getattr(function, "__name__", "the function"), unknown, taken, note)
+    return keyword_error(_name(function, args), unknown, taken, note)
+
+
+def _name(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
+    """The name a caller gave ``function``: its class's for a constructor (the class a
+    base's ``__new__`` or ``__init__`` makes), else its own."""
+    name = getattr(function, "__name__", "the function")
+    if name == "__new__" and args and isinstance(args[0], type):
+        return args[0].__name__
+    if name == "__init__" and args:
+        return type(args[0]).__name__
+    return name
 
 
 def _callee(error: BaseException, qualname: str) -> Any:

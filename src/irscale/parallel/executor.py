@@ -42,6 +42,7 @@ import gc
 import os
 import re
 import socket
+import sys
 import threading
 import time
 import uuid
@@ -253,6 +254,10 @@ SILENT = 100  # above logging.CRITICAL
 #: processes are killed: the stop takes about a second, not Dask's 10 s of a graceful
 #: shutdown.
 STOP_TIMEOUT = 0.5
+#: The warnings of multiprocessing's resource tracker (a process of its own, started with
+#: this one's ``-W`` options, :data:`sys.warnoptions`) about the semaphores of the worker
+#: processes a stop killed: no news either.
+TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
 
 
 @contextmanager
@@ -276,6 +281,8 @@ def _local_cluster(distributed: Any, workers: int) -> Iterator[Any]:
     loggers = [logging.getLogger(name) for name in DASK_LOGGERS]
     levels = [logger.level for logger in loggers]
     before = set(SpecCluster._instances), set(multiprocessing.active_children())
+    if TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_QUIET)
     for logger in loggers:
         logger.setLevel(SILENT)
     stack = ExitStack()
