@@ -21,6 +21,7 @@ import inspect
 import math
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from irscale.core.edge import public
 from irscale.errors import IrscaleError
 
 from .conftest import populate
@@ -278,6 +280,43 @@ def test_an_internal_error_is_not_disguised_as_the_users():
         guarded(["a", "b"])
     with pytest.raises(ParameterError, match=r"^depth: expected int, got nan"):
         guarded([0.5], depth=math.nan)
+
+
+@dataclass(frozen=True)
+class _Options:
+    depth: int = 3
+    width: int = 2
+
+
+def _forwarding(values: list[float], **options: object) -> _Options:
+    return _Options(**options)  # type: ignore[arg-type]
+
+
+def _counted(text: int) -> int:
+    return text + 1  # a TypeError for a str
+
+
+def _calling(values: list[float]) -> int:
+    return public(_counted)(str(len(values)))  # a fault of its own: a str for text
+
+
+def test_a_keyword_handed_on_is_checked_against_what_takes_it():
+    """A keyword a function hands on through ``**options`` is unknown where its callee
+    does not take it: named with the nearest keyword of the two functions."""
+    from irscale.errors import ParameterError
+
+    guarded = public(_forwarding)
+    assert guarded([0.5], depth=2) == _Options(depth=2)
+    with pytest.raises(ParameterError, match=r"^_forwarding: unknown keyword argument\(s\) "
+                       r"dpeth \(did you mean depth\?\); it takes values, depth, width$"):
+        guarded([0.5], dpeth=2)
+
+
+def test_the_outermost_call_is_the_edge():
+    """A public function calling another with arguments of its own making: the inner
+    call's raw error is the outer's fault, never blamed on an argument of the inner."""
+    with pytest.raises(TypeError):
+        public(_calling)([0.5, 0.25])
 
 
 def test_the_exports_are_the_functions_behind_the_edge():

@@ -11,8 +11,12 @@ assert_plain_values`), on errors and warnings alike, and shows them escaped.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
+import irscale
 from irscale.errors import message_line, printable
 
 from .conftest import err, ok, qrels_lines, run_case, run_lines, text, warns_of
@@ -74,6 +78,35 @@ CASES = [
 @pytest.mark.parametrize("case", CASES)
 def test_hostile_identifiers(case, ws, run_cli):
     run_case(case, ws, run_cli)
+
+
+def _writes_to_stderr(node: ast.AST) -> ast.expr | None:
+    """What a call writes on standard error (``sys.stderr.write(x)``, ``print(x,
+    file=sys.stderr)``), or None."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    func = ast.unparse(node.func)
+    if func == "sys.stderr.write" or (func == "print" and any(
+            k.arg == "file" and ast.unparse(k.value) == "sys.stderr" for k in node.keywords)):
+        return node.args[0]
+    return None
+
+
+def test_every_write_on_stderr_goes_through_the_one_function():
+    """The source of irscale writes on standard error only what :func:`message_line` (a
+    line) or :func:`printable` (a progress bar redrawn in place) made, or a line break."""
+    source = Path(irscale.__file__).parent
+    raw = []
+    for path in sorted(source.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            written = _writes_to_stderr(node)
+            if written is None:
+                continue
+            text = ast.unparse(written)
+            if not ("message_line(" in text or "printable(" in text or text == "'\\n'"):
+                raw.append(f"{path.relative_to(source)}:{node.lineno}: {text}")
+    assert not raw, "\n".join(raw)
 
 
 def test_every_line_is_one_escaped_line():

@@ -349,9 +349,9 @@ def _fail(message: str, status: int) -> int:
         _silence(sys.stdout)
     from ..errors import message_line, shorten
 
-    line = message_line(shorten(message, MESSAGE_LIMIT) or "error")
     try:
-        print(line, file=sys.stderr, flush=True)
+        print(message_line(shorten(message, MESSAGE_LIMIT) or "error"), file=sys.stderr,
+              flush=True)
     except (OSError, ValueError):
         _silence(sys.stderr)
     return status

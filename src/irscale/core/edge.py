@@ -22,6 +22,14 @@ function's declared parameters (its signature and type hints):
 * otherwise the raw exception propagates unchanged: every argument had its declared type,
   so it is a fault of irscale, never disguised as the user's.
 
+A keyword the function does not take is named first, with the nearest one it takes
+(:func:`keyword_error`), also where the function hands its ``**options`` on: to another
+function or a dataclass of options (Python's ``TypeError`` there names the callee, whose
+keywords are read), or to one that reads them itself (a test's, a correlation's options:
+its :func:`keyword_error`). The edge is the outermost public call: public functions and
+methods that call others (``Evaluation.format`` calls ``Evaluation.write``) run inside
+it, and the messages name the caller's arguments.
+
 The annotations are read only then, from their text (``from __future__ import
 annotations``): names resolved in the function's module, its ``TYPE_CHECKING`` imports by
 the class names in the value's type hierarchy; an annotation that cannot be read blames
