@@ -11,9 +11,10 @@ return one of irscale's objects, found as the walk goes), is called
   required parameters given their examples (every one hostile where one has none), the
   optional ones left at their defaults: it returns, or raises an
   :class:`~irscale.errors.IrscaleError`;
-* once with a misspelt keyword (its first keyword with one letter doubled, or
-  ``no_such_keyword``): a :class:`~irscale.errors.ParameterError` naming the keyword (and
-  the keyword it resembles), whatever the callable forwards its ``**options`` to.
+* once with a misspelt keyword (its last keyword of four letters or more with its third
+  letter doubled, or ``no_such_keyword``): a :class:`~irscale.errors.ParameterError`; where
+  its examples make a valid call, one naming the keyword and the keyword it resembles,
+  whatever the callable hands its ``**options`` on to.
 
 The values of :data:`~tests.faults.test_api_types_faults.WRONG` (None, a text, an empty
 data frame, a list of strings, NaN) are walked by that file, which checks the parameter

@@ -458,7 +458,8 @@ def _run_dask(client: Any, func: Callable[..., T], tasks: Sequence[tuple[Any, ..
         lost: list[int] = []
         try:
             for future, result in distributed.as_completed(
-                    list(futures.values()), with_results=True, raise_errors=False):
+                    list(futures.values()), loop=client.loop, with_results=True,
+                    raise_errors=False):
                 index = index_of[future.key]
                 del futures[index]  # the result is here: the cluster may drop its copy
                 if future.status == "error":
