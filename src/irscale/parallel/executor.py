@@ -49,8 +49,8 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager, suppress
-from typing import Any, TypeVar
+from contextlib import contextmanager, suppress
+from typing import Any, TypeVar, cast
 
 from ..core.params import MAX_WORKERS, WORKERS
 from ..errors import ParameterError, SchedulerError, shown
@@ -254,6 +254,9 @@ SILENT = 100  # above logging.CRITICAL
 #: processes are killed: the stop takes about a second, not Dask's 10 s of a graceful
 #: shutdown.
 STOP_TIMEOUT = 0.5
+#: Seconds this thread waits at a time for Dask's start and shutdown, run in a thread of
+#: their own (:func:`_interruptible`).
+WAIT_SLICE = 0.05
 #: The warnings of multiprocessing's resource tracker (a process of its own, started with
 #: this one's ``-W`` options, :data:`sys.warnoptions`) about the semaphores of the worker
 #: processes a stop killed: no news either.
@@ -266,10 +269,11 @@ def _local_cluster(distributed: Any, workers: int) -> Iterator[Any]:
 
     Dask's loggers are silenced meanwhile (:data:`DASK_LOGGERS`) and some warnings: the
     scheduler's HTTP server moves off a busy port 8787 and says so, and sockets of
-    operations a stop cuts short are collected unclosed. A stop (``KeyboardInterrupt``:
-    ^C, or SIGTERM raised as one by the command line) while the cluster starts, works or
-    shuts down is no time for Dask's graceful shutdown (up to 10 s, and a traceback from
-    its exit handler for a cluster whose start was cut short): the cluster is abandoned
+    operations a stop cuts short are collected unclosed. The cluster starts and shuts
+    down in a thread of its own (:func:`_interruptible`). A stop (``KeyboardInterrupt``:
+    ^C, or SIGTERM raised as one by the command line) while it starts, works or shuts
+    down is no time for Dask's graceful shutdown (up to 10 s, and a traceback from its
+    exit handler for a cluster whose start was cut short): the cluster is abandoned
     (:func:`_abandon`) and the loggers stay silent, as what its dying parts log is no
     news."""
     import logging
@@ -285,51 +289,96 @@ def _local_cluster(distributed: Any, workers: int) -> Iterator[Any]:
         sys.warnoptions.append(TRACKER_QUIET)
     for logger in loggers:
         logger.setLevel(SILENT)
-    stack = ExitStack()
-    clients: list[Any] = []
+    parts: list[Any] = []  # the client, then the cluster (closed in this order)
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
             warnings.filterwarnings("ignore", "unclosed <socket", ResourceWarning)
             try:
-                cluster = stack.enter_context(distributed.LocalCluster(
+                parts.append(_interruptible(lambda: distributed.LocalCluster(
                     n_workers=workers, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=SILENT))
-                clients.append(stack.enter_context(
-                    distributed.Client(cluster, set_as_default=False)))
-                yield clients[0]
-            except KeyboardInterrupt:
-                stack.pop_all()  # not the graceful shutdown: _abandon below
+                    dashboard_address=None, silence_logs=SILENT)))
+                parts.insert(0, _interruptible(
+                    lambda: distributed.Client(parts[-1], set_as_default=False)))
+                yield parts[0]
+            except BaseException as error:
+                if not isinstance(error, KeyboardInterrupt):  # a stop: _abandon below
+                    _shut_down(parts)
                 raise
+            else:
+                _shut_down(parts)
             finally:
-                stack.close()
                 gc.collect()  # the cut-short sockets, under these filters
     except KeyboardInterrupt:  # while it started, worked or shut down
-        _abandon(clients, set(SpecCluster._instances) - before[0],
-                 set(multiprocessing.active_children()) - before[1])
+        _abandon(parts[:-1], *before)
         raise
     for logger, level in zip(loggers, levels, strict=True):
         logger.setLevel(level)
 
 
+def _shut_down(parts: list[Any]) -> None:
+    """Dask's graceful shutdown of the client and the cluster of ``parts``."""
+    for part in parts:
+        _interruptible(part.close)
+
+
+def _interruptible(call: Callable[[], T]) -> T:
+    """``call()`` (a blocking call of Dask's) run in a thread of its own while this thread
+    waits for it :data:`WAIT_SLICE` seconds at a time, so that a stop signal is acted on
+    at once. Dask's own waits for its event loop last 10 s, and a signal the kernel gives
+    to another thread than the main one (any of Dask's threads) is acted on by the main
+    thread only when its wait ends."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as error:  # raised in the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="irscale-dask", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(WAIT_SLICE)
+    if "error" in outcome:
+        raise outcome["error"]
+    return cast(T, outcome["value"])
+
+
 def _abandon(clients: list[Any], clusters: set[Any], processes: set[Any]) -> None:
-    """Stop local ``clusters`` at once: their nannies told not to restart a worker, the
-    worker ``processes`` killed, then the ``clients`` and the clusters closed within
+    """Stop at once the local clusters made since ``clusters`` (those that existed before):
+    their nannies told not to restart a worker, the worker processes started since
+    ``processes`` killed, then the ``clients`` and the clusters closed within
     :data:`STOP_TIMEOUT` seconds each (whatever they fail on, cut short where it started),
-    and Dask's exit handler told to leave the clusters alone (it would wait 10 s for each
-    and print a traceback)."""
-    for cluster in clusters:
-        cluster.shutdown_on_close = False
+    and Dask's exit handler told to leave them alone (it would wait 10 s for each and
+    print a traceback): also those that a start cut short by the stop, still going on in
+    its thread, makes later (an exit handler of ours, which runs before Dask's)."""
+    import atexit
+    import multiprocessing
+
+    from distributed.deploy.spec import SpecCluster
+
+    known = {id(cluster) for cluster in clusters}
+
+    def leave_alone() -> list[Any]:
+        made = [cluster for cluster in list(SpecCluster._instances) if id(cluster) not in known]
+        for cluster in made:
+            cluster.shutdown_on_close = False
+        return made
+
+    atexit.register(leave_alone)
+    made = leave_alone()
+    for cluster in made:
         for nanny in list(getattr(cluster, "workers", {}).values()):
             with suppress(Exception):
                 nanny.close_gracefully()
-    for process in processes:
+    for process in set(multiprocessing.active_children()) - processes:
         with suppress(OSError, ValueError):
             process.kill()
     for client in clients:
         with suppress(Exception):
             client.close(timeout=STOP_TIMEOUT)
-    for cluster in clusters:
+    for cluster in made:
         with suppress(Exception):
             cluster.close(timeout=STOP_TIMEOUT)
 
