@@ -311,7 +311,14 @@ def _local_cluster(distributed: Any, workers: int) -> Iterator[Any]:
                 gc.collect()  # the cut-short sockets, under these filters
     except KeyboardInterrupt:  # while it started, worked or shut down
         _abandon(parts[:-1], *before)
+        raise  # the loggers stay silent
+    except BaseException:
+        _restore(loggers, levels)
         raise
+    _restore(loggers, levels)
+
+
+def _restore(loggers: list[Any], levels: list[int]) -> None:
     for logger, level in zip(loggers, levels, strict=True):
         logger.setLevel(level)
 
