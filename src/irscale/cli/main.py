@@ -100,7 +100,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A warning on standard error, one ``irscale: warning:`` line."""
-    print(f"irscale: warning: {message}", file=sys.stderr)
+    from ..errors import message_line
+
+    print(message_line(f"warning: {message}"), file=sys.stderr)
 
 
 def _silence(stream) -> None:
@@ -357,13 +359,11 @@ def _fail(message: str, status: int) -> int:
             sys.stdout.flush()
     except (OSError, ValueError):
         _silence(sys.stdout)
-    line = " ".join(message.split("\n")) or "error"
-    if len(line) > MESSAGE_LIMIT:
-        from ..errors import shorten
+    from ..errors import message_line, shorten
 
-        line = shorten(line, MESSAGE_LIMIT)
     try:
-        print(f"irscale: {line}", file=sys.stderr, flush=True)
+        print(message_line(shorten(message, MESSAGE_LIMIT) or "error"), file=sys.stderr,
+              flush=True)
     except (OSError, ValueError):
         _silence(sys.stderr)
     return status

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.params import MEMORY_LIMIT, RELEVANCE, Cost, Integers, Names, Param, Switch, Text
+from ..errors import message_line
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
 from ..meta.params import SCALE_CUTOFFS
 from ..scales.params import (
@@ -246,7 +247,7 @@ def run_transform(args: argparse.Namespace) -> int:
             stream.write("".join(f"\n*{line}*\n" for line in result.legend()).encode())
     if args.fmt != "markdown" and at_terminal(args):  # the data stay as parsers read them
         for line in result.legend():
-            print(f"irscale: {line}", file=sys.stderr)
+            print(message_line(line), file=sys.stderr)
     return 0
 
 

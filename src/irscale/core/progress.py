@@ -50,7 +50,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..errors import ParameterError
+from ..errors import ParameterError, message_line, printable
 
 #: Seconds of work before a bar appears (shorter work prints nothing).
 DELAY = 1.0
@@ -127,7 +127,7 @@ class Progress:
         elapsed = now - self.start
         eta = elapsed / fraction - elapsed if fraction > 0 else float("nan")
         bar = "#" * int(30 * fraction)
-        sys.stderr.write(f"\r{self.label} [{bar:<30}] {100 * fraction:5.1f}% "
+        sys.stderr.write(f"\r{printable(self.label)} [{bar:<30}] {100 * fraction:5.1f}% "
                          f"{elapsed:6.0f}s elapsed, ~{eta:5.0f}s left")
         sys.stderr.flush()
 
@@ -150,7 +150,7 @@ class Progress:
         self.last, self.last_fraction, self.shown = now, fraction, True
 
     def _write(self, text: str) -> None:
-        sys.stderr.write(f"irscale: {self.label}: {text}\n")
+        sys.stderr.write(f"{message_line(f'{self.label}: {text}')}\n")
         sys.stderr.flush()
 
     def _start_heartbeat(self) -> None:
@@ -330,7 +330,7 @@ def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
     unless disabled or IRSCALE_NO_PROGRESS is set (``force``: whatever those say, for what
     the user asked)."""
     if force or (enabled and not os.environ.get("IRSCALE_NO_PROGRESS")):
-        sys.stderr.write(f"irscale: {text}\n")
+        sys.stderr.write(f"{message_line(text)}\n")
         sys.stderr.flush()
 
 

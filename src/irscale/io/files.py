@@ -59,6 +59,7 @@ from ..errors import (
     InputFormatError,
     OutputExistsError,
     ParameterError,
+    printable,
     shorten,
 )
 
@@ -99,11 +100,10 @@ def output_stream(path: Any) -> int | None:
 
 def display_name(path: PathLike) -> str:
     """How a path is named in messages: ``<stdin>`` for ``-``, otherwise as given, with
-    control characters (and undecodable bytes) escaped as ``repr`` writes them."""
+    control characters (and undecodable bytes) escaped (:func:`irscale.errors.printable`)."""
     if is_stdio(path):
         return "<stdin>"
-    name = os.fspath(path)
-    return name if name.isprintable() else repr(name)[1:-1]
+    return printable(os.fspath(path))
 
 
 def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAccessError:

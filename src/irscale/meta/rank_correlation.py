@@ -79,6 +79,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.budget import check_memory, format_size
+from ..core.edge import keyword_error
 from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, declare
 from ..core.params import INTERVAL_SAMPLES
@@ -354,11 +355,11 @@ def rbo_scores(x: object, y: object, p: float = 0.9, *, rtol: float = RTOL,
 def check_options(method: str, options: Mapping[str, object]) -> None:
     """Refuse options the correlation ``method`` does not take (e.g. ``p`` with τ)."""
     allowed = ("p", "rtol", "atol") if method_name(method) == "rbo" else ("rtol", "atol")
-    unknown = sorted(set(options) - set(allowed))
-    if unknown:
-        hint = " (the persistence p applies to RBO only)" if "p" in unknown else ""
-        raise ParameterError(f"the {method_name(method)} correlation takes no option(s) "
-                             f"{unknown}{hint}; it takes {list(allowed)}")
+    hint = " (the persistence p applies to RBO only)" if "p" in set(options) - {*allowed} \
+        else ""
+    error = keyword_error(f"the {method_name(method)} correlation", options, allowed, hint)
+    if error is not None:
+        raise error
 
 
 def correlation(x: object, y: object, method: str = "kendall", **options: float

@@ -140,6 +140,10 @@ class BootstrapModel:
     values: np.ndarray
     null: bool = False
 
+    def __post_init__(self) -> None:
+        values, _, _ = score_table(self.values, None)  # a topics × systems table of numbers
+        object.__setattr__(self, "values", np.ascontiguousarray(values, dtype=np.float64))
+
     @classmethod
     def of(cls, data: object, measure: str | None = None, *, null: bool = False
            ) -> BootstrapModel:

@@ -73,6 +73,7 @@ from __future__ import annotations
 import json
 import time
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -298,7 +299,7 @@ class ClickModel(TableResult):
         return frame
 
     # ---- simulation
-    def check_queries(self, topics: Any) -> None:
+    def check_queries(self, topics: Iterable[str]) -> None:
         """The topics to click on are the model's queries: a topic it has no parameter for
         is warned about (its documents all take the model's prior, e.g. a qrels user's
         grade 0), topics with none of them are an error (every click would be drawn from

@@ -398,7 +398,9 @@ def _pair_series(reward: Any) -> pd.Series:
 
 # --------------------------------------------------------------------------- estimators
 def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
-                   logging: Any = None, propensities: Any = None, reward: Any = None,
+                   logging: Any = None,
+                   propensities: ClickModel | Sequence[float] | np.ndarray | None = None,
+                   reward: Any = None,
                    clip: float | None = None, switch_tau: float | None = None,
                    confidence_level: float = 0.95, bootstrap: int = 0,
                    rng: RngArg = None, progress: ProgressArg = False

@@ -42,6 +42,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..core.edge import keyword_error
 from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, declare
 from ..errors import ParameterError, shown
@@ -130,9 +131,9 @@ class Estimate(float, HtmlRepr):
     _meanings: ClassVar[dict[str, Meaning]] = {}
 
     def __new__(cls, value: float, **info: Any) -> Estimate:
-        unknown = sorted(set(info) - set(cls._fields))
-        if unknown:
-            raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
+        error = keyword_error(cls.__name__, info, cls._fields)
+        if error is not None:
+            raise error
         obj = super().__new__(cls, value)
         for name in cls._fields:
             object.__setattr__(obj, name, info.get(name))
