@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Iterator
+
+
+@functools.cache
+def irscale_parser() -> argparse.ArgumentParser:
+    """The parser of the ``irscale`` command (:func:`irscale.cli.main.build_parser`), built
+    once for the test modules that walk it when they are collected (a build takes about
+    0.1 s). Shared: read it, never change it."""
+    from irscale.cli.main import build_parser
+
+    return build_parser()
 
 
 def parsers(parser: argparse.ArgumentParser, prog: str = "irscale"

@@ -8,12 +8,16 @@ relative to the repository; they skip whenever this directory is absent.
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 from threadpoolctl import threadpool_limits
+
+from .oracle_imports import import_or_skip_module_libraries
 
 # Timing is not what these tests check: no per-example deadline (CI machines are shared).
 settings.register_profile("irscale", deadline=None,
@@ -34,6 +38,28 @@ if "OPENBLAS_NUM_THREADS" not in os.environ:
 RUN_SLOW = os.environ.get("IRSCALE_SLOW", "") not in ("", "0")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
+    """Collect with the cyclic garbage collector paused, then freeze what collection made.
+
+    Collection builds what lives to the end of the session: the modules imported (numpy,
+    pandas, scipy, irscale, the tests) and some 21,000 items. The collector's passes over
+    them while they were made freed little, and every later pass walked them again: those
+    of the tests, of the end of the session, of the interpreter's exit. One pass at the end
+    of collection frees its garbage; :func:`gc.freeze` then keeps what is left out of every
+    later pass (the tests' own objects are collected as before).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.collect()
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip the ``slow`` tests unless :data:`RUN_SLOW`."""
     if RUN_SLOW:
@@ -42,6 +68,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test module's oracle libraries declared by ``lazy_importorskip`` are imported (or
+    the test skipped) before its fixtures and its body: tests/oracle_imports.py."""
+    module = getattr(item, "module", None)
+    if module is not None:
+        import_or_skip_module_libraries(module)
 
 
 REPO = Path(__file__).resolve().parents[1]

@@ -21,8 +21,9 @@ from irscale.text.bleu import (
     sentence_bleu,
 )
 
-sacrebleu = pytest.importorskip("sacrebleu")
-from sacrebleu.metrics import BLEU  # noqa: E402
+from .oracle_imports import lazy_importorskip
+
+sacrebleu = lazy_importorskip("sacrebleu")
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # its effective-order advice
 
@@ -51,9 +52,9 @@ def _name(tokenize: str, smooth: str, value: float | None, order: int, lowercase
 
 def _oracle(tokenize: str, smooth: str, value: float | None, order: int, lowercase: bool,
             effective: bool):
-    return BLEU(tokenize=tokenize, smooth_method=smooth, smooth_value=value,
-                max_ngram_order=order, lowercase=lowercase, effective_order=effective,
-                force=True)
+    return sacrebleu.BLEU(tokenize=tokenize, smooth_method=smooth, smooth_value=value,
+                          max_ngram_order=order, lowercase=lowercase,
+                          effective_order=effective, force=True)
 
 
 def _streams(references: list[list[str]]) -> list[list[str | None]]:
@@ -104,7 +105,7 @@ def test_any_unicode_text_as_sacrebleu(pairs, tokenize):
     hyps = [h for h, _ in pairs]
     refs = [r for _, r in pairs]
     name = f"BLEU(tokenize={tokenize})"
-    oracle = BLEU(tokenize=tokenize, effective_order=True)
+    oracle = sacrebleu.BLEU(tokenize=tokenize, effective_order=True)
     got = sentence_bleu(hyps, refs, [name])[name].tolist()
     for h, r, value in zip(hyps, refs, got, strict=True):
         assert value == pytest.approx(oracle.sentence_score(h, r).score / 100, rel=1e-9,
@@ -157,7 +158,7 @@ def test_reference_lengths_as_sacrebleu(hyp_len, ref_lens):
     texts of distinct words, so that only lengths differ."""
     hyp = " ".join(f"w{k}" for k in range(hyp_len))
     refs = [" ".join(f"w{k}" for k in range(n)) for n in ref_lens]
-    expected = BLEU(effective_order=True).sentence_score(hyp, refs).score / 100
+    expected = sacrebleu.BLEU(effective_order=True).sentence_score(hyp, refs).score / 100
     assert sentence_bleu([hyp], [refs])["BLEU"][0] == pytest.approx(expected, rel=1e-12,
                                                                     abs=1e-15)
 
@@ -203,16 +204,17 @@ CANDS = b"q1\tA\tthe cat sat\nq2\tA\ta dog\nq1\tB\ton the mat\nq9\tB\tx\n"
 def test_evaluation_per_topic_and_corpus():
     with pytest.warns(UserWarning, match="no references are not evaluated: q9"):
         evaluation = evaluate_bleu(REFS, CANDS, ["BLEU", "BLEU(smooth=floor)"])
-    oracle = BLEU(effective_order=True)
+    oracle = sacrebleu.BLEU(effective_order=True)
     q1 = ["The cat sat on the mat.", "A cat sat."]
     a1 = oracle.sentence_score("the cat sat", q1).score / 100
     a2 = oracle.sentence_score("a dog", ["A dog barked."]).score / 100
     assert evaluation.mean().loc["A", "BLEU"] == pytest.approx((a1 + a2) / 2, rel=1e-12)
     corpus = evaluate_corpus_bleu(REFS, CANDS).mean()
-    expected = BLEU().corpus_score(["the cat sat", "a dog"],
-                                   [[q1[0], "A dog barked."], [q1[1], None]]).score / 100
+    expected = sacrebleu.BLEU().corpus_score(["the cat sat", "a dog"],
+                                             [[q1[0], "A dog barked."], [q1[1], None]]
+                                             ).score / 100
     assert corpus.loc["A", "BLEU(effective=0)"] == pytest.approx(expected, rel=1e-12)
-    b = BLEU().corpus_score(["on the mat"], [[q1[0]], [q1[1]]]).score / 100
+    b = sacrebleu.BLEU().corpus_score(["on the mat"], [[q1[0]], [q1[1]]]).score / 100
     assert corpus.loc["B", "BLEU(effective=0)"] == pytest.approx(b, rel=1e-12, abs=1e-15)
 
 

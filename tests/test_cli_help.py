@@ -9,11 +9,9 @@ import re
 
 import pytest
 
-from irscale.cli.main import build_parser
+from .cli_parsers import expanded_help, irscale_parser, parsers, subcommand_helps
 
-from .cli_parsers import expanded_help, parsers, subcommand_helps
-
-PARSERS = list(parsers(build_parser()))
+PARSERS = list(parsers(irscale_parser()))
 
 
 def _shown(default: object) -> str:

@@ -11,7 +11,6 @@ import itertools
 from collections import Counter
 
 import numpy as np
-import ppi_py
 import pytest
 from scipy import stats
 
@@ -20,6 +19,9 @@ from irscale.collections import automatic_judgments, ppi_mean
 from irscale.errors import AlignmentError, InputError, ParameterError
 
 from .conftest import CLEF, require
+from .oracle_imports import lazy_import
+
+ppi_py = lazy_import("ppi_py")
 
 
 def _data(seed: int, n: int, big_n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import ppi_py
 import pytest
 
 from irscale.cli.main import main
@@ -19,7 +18,10 @@ from irscale.collections import automatic_judgments
 from irscale.collections.automatic_pairs import sampled_mean
 from irscale.errors import AlignmentError, InputError, ParameterError
 
+from .oracle_imports import lazy_import
 from .test_collections_automatic import _noisy, _pytrec_values, _qrels, _write
+
+ppi_py = lazy_import("ppi_py")
 
 
 # ------------------------------------------------------------ enumeration of every sample
@@ -41,11 +43,11 @@ def test_poisson_estimate_and_variance_are_unbiased(seed, tuning):
     for chosen in itertools.product([False, True], repeat=7):
         inside = np.array(chosen)
         weight = float(np.prod(np.where(inside, prob, 1 - prob)))
-        est, var, _ = sampled_mean(y[inside], yhat[inside], yhat, "inclusion",
-                                   prob=prob[inside], tuning=tuning)
+        est, se, _ = sampled_mean(y[inside], yhat[inside], yhat, "inclusion",
+                                  prob=prob[inside], tuning=tuning)
         mean += weight * est
         second += weight * est * est
-        expected_var += weight * var
+        expected_var += weight * se * se
     assert mean == pytest.approx(y.sum(), rel=1e-12)
     assert expected_var == pytest.approx(second - mean * mean, rel=1e-10)
 

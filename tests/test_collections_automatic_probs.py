@@ -14,15 +14,17 @@ import io
 
 import numpy as np
 import pandas as pd
-import ppi_py
 import pytest
 
 from irscale.cli.main import main
 from irscale.collections import automatic_judgments
 from irscale.errors import InputError, ParameterError
 
+from .oracle_imports import lazy_import
 from .test_collections_automatic import _pytrec_values, _qrels, _write
 from .test_collections_automatic_pairs import _ranks
+
+ppi_py = lazy_import("ppi_py")
 
 GRADES = (0, 1, 2)
 

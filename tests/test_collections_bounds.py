@@ -103,14 +103,15 @@ def _rbp(grades: list[int], top: int, p: float = 0.8) -> float:
 def test_bounds_of_grade_measures_are_their_two_extreme_completions(seed, tmp_path):
     """P, RR and success (pytrec_eval over every completion) and RBP (its definition over
     every completion) take their bounds at the all-lowest and all-highest completions,
-    which the search evaluates alone (``GRADE_FAMILIES``)."""
-    from irscale.collections.bounds import _extremes
+    which the search evaluates alone (``ENDS``)."""
+    from irscale.collections.bounds_chains import ENDS
+    from irscale.measures.names import parse_measures
 
     qrels, run = _case(seed)
     q, r = _files(tmp_path, qrels, run)
     grades = [v for docs in qrels.values() for v in docs.values()]
     lowest, highest = min(grades), max(grades)
-    assert _extremes(list(GRADE_MEASURES)) and _extremes(["RBP(p=0.8)"])
+    assert {r.family for r in parse_measures([*GRADE_MEASURES, "RBP(p=0.8)"])} <= ENDS
     result = unjudged_bounds(q, [r], list(GRADE_MEASURES))
     table = result.per_topic
     for name, (measure, key) in GRADE_MEASURES.items():

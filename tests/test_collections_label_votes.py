@@ -19,9 +19,10 @@ from irscale.collections import label_votes
 from irscale.collections.labels import aggregate_labels, read_crowd_labels
 from irscale.errors import InputError
 
+from .oracle_imports import lazy_importorskip
 from .test_collections_labels import crowdkit_input, mine, planted
 
-ck = pytest.importorskip("crowdkit.aggregation")
+ck = lazy_importorskip("crowdkit.aggregation")
 #: crowd-kit 1.4.2 calls pandas with inplace= and chained assignment: its warnings, not ours
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:crowdkit"),
               pytest.mark.filterwarnings("ignore::FutureWarning"),

@@ -24,7 +24,9 @@ from irscale.collections.pairwise import _noisy_bt_objective, aggregate_pairwise
 from irscale.errors import InputError
 from irscale.io.pairwise import read_pairwise
 
-ck = pytest.importorskip("crowdkit.aggregation")
+from .oracle_imports import lazy_importorskip
+
+ck = lazy_importorskip("crowdkit.aggregation")
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:crowdkit"),
               pytest.mark.filterwarnings("ignore::FutureWarning"),
               pytest.mark.filterwarnings("ignore::RuntimeWarning:crowdkit")]

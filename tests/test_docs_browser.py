@@ -18,10 +18,12 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
-from playwright import sync_api
 
+from .oracle_imports import lazy_import
 from .test_docs_site import site  # noqa: F401  (the built site, a fixture)
 from .test_report_browser import ARGS, CHROMIUM  # skips this module without Chromium
+
+sync_api = lazy_import("playwright.sync_api")
 
 ORIGIN = "http://irscale-docs.invalid"
 

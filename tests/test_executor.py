@@ -24,7 +24,9 @@ from irscale.errors import ParameterError, SchedulerError
 from irscale.parallel import check_executor, executor_scope, map_tasks
 from irscale.stats.resampling import seed_sequence
 
-distributed = pytest.importorskip("distributed")
+from .oracle_imports import lazy_importorskip
+
+distributed = lazy_importorskip("distributed")
 
 SCORES = np.random.default_rng(42).random((25, 7)) + np.linspace(0.0, 0.3, 7)
 

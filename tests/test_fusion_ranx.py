@@ -25,7 +25,10 @@ from hypothesis import strategies as st
 from irscale import fuse, read_runs
 from irscale.fusion.params import FUSION_RANK_METHODS, FUSION_SCORE_METHODS, FUSION_TRAINED
 
-ranx = pytest.importorskip("ranx")
+from .oracle_imports import lazy_importorskip
+
+ranx = lazy_importorskip("ranx")
+ranx_fusion = lazy_importorskip("ranx.fusion")
 
 #: ranx's name of each method.
 RANX_METHOD = {"combsum": "sum", "combmnz": "mnz", "combmax": "max", "combmin": "min",
@@ -226,15 +229,6 @@ def test_weighted_condorcet(topics):
 
 
 # --------------------------------------------------------------------------- supervised
-from ranx.fusion import (  # noqa: E402 - after the importorskip
-    bayesfuse_train,
-    mapfuse_train,
-    posfuse_train,
-    probfuse_train,
-    segfuse_train,
-    slidefuse_train,
-)
-
 #: Documents of the supervised methods' runs: enough for SegFuse's third segment.
 LONG_DOCS = [f"d{i:02d}" for i in range(40)]
 
@@ -246,16 +240,16 @@ def _ranx_trained(method: str, qrels: dict, runs: Runs, params: dict | None = No
     ranx_qrels = ranx.Qrels(qrels)
     padded = [ranx.Run({topic: run.get(topic, {}) for topic in sorted(qrels)}, name=name)
               for name, run in runs.items()]
+    train = getattr(ranx_fusion, f"{method}_train")  # ranx.fusion.probfuse_train, ...
     if method == "probfuse":
-        return {"probs": probfuse_train(ranx_qrels, padded, params["segments"])}
+        return {"probs": train(ranx_qrels, padded, params["segments"])}
     if method == "slidefuse":
-        return {"probs": slidefuse_train(ranx_qrels, padded), "w": params["window"]}
+        return {"probs": train(ranx_qrels, padded), "w": params["window"]}
     if method == "mapfuse":
-        return {"map_scores": mapfuse_train(ranx_qrels, padded)}
+        return {"map_scores": train(ranx_qrels, padded)}
     if method == "bayesfuse":
-        return {"log_odds": bayesfuse_train(ranx_qrels, padded)}
-    train = {"posfuse": posfuse_train, "segfuse": segfuse_train}[method]
-    return {"probs": train(ranx_qrels, padded)}
+        return {"log_odds": train(ranx_qrels, padded)}
+    return {"probs": train(ranx_qrels, padded)}  # posfuse, segfuse
 
 
 @st.composite

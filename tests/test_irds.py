@@ -19,12 +19,13 @@ from irscale.errors import EmptyInputError, InputError, InputFormatError, Parame
 
 from .docs_examples import check_python_examples
 from .irds_mock import register
+from .oracle_imports import lazy_importorskip
 from .test_cli_eval import cli
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*no judgments are not evaluated")
 
-ir_datasets = pytest.importorskip("ir_datasets")
-from ir_datasets.formats import GenericScoredDoc, TrecQrel  # noqa: E402
+ir_datasets = lazy_importorskip("ir_datasets")
+irds_formats = lazy_importorskip("ir_datasets.formats")
 
 
 @pytest.fixture(autouse=True)
@@ -138,9 +139,9 @@ def test_namedtuple_lists_equal_dicts():
     qrels_lines, run_lines = collection(seed=5)
     qrels, run = _dicts(qrels_lines, run_lines[0])
     expected = irscale.evaluate(qrels, {"run": run}, MEASURES).per_topic()
-    qrel_rows = [TrecQrel(t, d, int(r), "0") for t, (_, _, d, r) in
+    qrel_rows = [irds_formats.TrecQrel(t, d, int(r), "0") for t, (_, _, d, r) in
                  ((line.split()[0], line.split()) for line in qrels_lines)]
-    run_rows = [GenericScoredDoc(t, d, float(s)) for t, _, d, _, s, _ in
+    run_rows = [irds_formats.GenericScoredDoc(t, d, float(s)) for t, _, d, _, s, _ in
                 (line.split() for line in run_lines[0])]
     assert irscale.evaluate(qrel_rows, run_rows, MEASURES).per_topic().equals(expected)
     # iterators (ir_datasets' qrels_iter()), a mapping {name: list}, other field names

@@ -4,6 +4,7 @@ topic-by-topic correlation, bootstrap intervals."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -104,8 +105,22 @@ def test_tau_ap_ties_hand_examples():
     assert tau_ap([3, 2, 1], [2, 1, 1]) == pytest.approx(0.75)
     # ties in both lists count as agreement: identical lists with ties give 1
     assert tau_ap([1, 1, 2, 3], [1, 1, 2, 3]) == pytest.approx(1.0)
-    # an evaluated list that ties everything is worth a random order: 0
-    assert tau_ap([1, 1, 1, 1], [4, 3, 2, 1]) == pytest.approx(0.0)
+    # a list that ties everything ranks nothing: undefined, as τ_b (it was 0 against a
+    # ranking and 1 against itself)
+    assert math.isnan(tau_ap([1, 1, 1, 1], [4, 3, 2, 1]))
+    assert math.isnan(tau_ap([4, 3, 2, 1], [1, 1, 1, 1]))
+    assert math.isnan(tau_ap([1, 1, 1, 1], [1, 1, 1, 1]))
+    assert math.isnan(kendall_tau([1, 1, 1, 1], [1, 1, 1, 1]).tau)
+
+
+def test_rbo_of_scores_that_rank_nothing_is_undefined():
+    """Scores that tie every item keep their input order, which RBO would have compared
+    (1 for two such vectors): undefined instead, with a table that says so."""
+    result = rbo_scores([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    assert math.isnan(result.ext) and math.isnan(result.min)
+    assert math.isnan(correlation([0.0, 0.0, 0.0], [0.3, 0.2, 0.1], "rbo"))
+    with pytest.warns(UserWarning, match="ties every item"):
+        assert "undefined" in result.format("text")
 
 
 def _tau_ap_by_enumeration(x, y):
@@ -136,7 +151,10 @@ def test_tau_ap_with_ties_is_the_mean_over_tie_breaking(seed):
     m = int(rng.integers(2, 7))
     x = rng.integers(0, 3, m).astype(float)
     y = rng.integers(0, 3, m).astype(float)
-    assert tau_ap(x, y) == pytest.approx(_tau_ap_by_enumeration(x, y), abs=1e-12)
+    if len(set(x)) == 1 or len(set(y)) == 1:  # a list that ranks nothing
+        assert math.isnan(tau_ap(x, y))
+    else:
+        assert tau_ap(x, y) == pytest.approx(_tau_ap_by_enumeration(x, y), abs=1e-12)
 
 
 def test_tau_ap_without_ties_is_the_plain_formula():

@@ -19,7 +19,9 @@ from irscale.errors import ParameterError
 from irscale.meta import CopulaModel, simulate_scores
 from irscale.meta.vines import VINE_FAMILIES, vine_observations
 
-pytest.importorskip("pyvinecopulib")
+from .oracle_imports import lazy_importorskip
+
+pyvinecopulib = lazy_importorskip("pyvinecopulib")  # what every test here needs
 
 
 def clayton_scores(n: int, theta: float, seed: int) -> np.ndarray:

@@ -12,11 +12,13 @@ import pytest
 from irscale.errors import InputError, ParameterError
 from irscale.online import ClickLog, fit_satisfaction, satisfaction_features
 
+from .oracle_imports import lazy_importorskip
+
 #: scikit-learn 1.5's L-BFGS call warns under SciPy ≥ 1.15 (its own deprecation).
 pytestmark = pytest.mark.filterwarnings("ignore:scipy.optimize:DeprecationWarning")
 
-sklearn_linear = pytest.importorskip("sklearn.linear_model")
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
+sklearn_linear = lazy_importorskip("sklearn.linear_model")
+sklearn_metrics = lazy_importorskip("sklearn.metrics")
 
 
 def simulated(sessions: int, rng: np.random.Generator) -> tuple[ClickLog, pd.Series]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import time
 
 import pytest
 
@@ -371,3 +372,39 @@ def test_a_unit_of_work_is_timed_in_a_unit_that_fits(seconds, text):
     """The time of a unit of work (the rest's statement) to three significant digits in
     ns, µs, ms or s, the number from 1 to 999 (it was ``0.00051 ms``)."""
     assert progress_module.time_text(seconds) == text
+
+
+def test_a_task_in_a_thread_stops_at_its_next_check_once_given_up():
+    """A task still running in another thread when its caller gives up (^C, SIGTERM, a
+    failed task) stops at its next :func:`check_stop` instead of running to its end
+    (``meta dp`` went on with the chunks under way for seconds after ^C)."""
+    import threading
+
+    from irscale.core.progress import Stopped, check_stop
+    from irscale.parallel import run_tasks
+
+    started, ended = threading.Event(), threading.Event()
+    steps: dict[str, int | None] = {}
+
+    def task(index: int) -> None:
+        if index == 0:
+            started.wait(10)
+            raise RuntimeError("the first task fails: the caller gives up")
+        started.set()
+        try:
+            for step in range(2000):  # 10 s at most
+                try:
+                    check_stop()
+                except Stopped:
+                    steps["stopped at"] = step
+                    raise
+                time.sleep(0.005)
+            steps["stopped at"] = None
+        finally:
+            ended.set()
+
+    with pytest.raises(RuntimeError, match="caller gives up"):
+        run_tasks(task, [(0,), (1,)], lambda index, result: None, workers=2)
+    assert ended.wait(60)
+    assert steps["stopped at"] is not None, "the task ran to its end"
+    check_stop()  # (this thread runs for no abandoned work)

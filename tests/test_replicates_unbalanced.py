@@ -9,12 +9,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-import statsmodels.api as sm
-import statsmodels.formula.api as smf
 
 from irscale.errors import InputError
 from irscale.stats import ShardScores, bootstrap_anova
 from irscale.stats.resampling import seed_sequence
+
+from .oracle_imports import lazy_import
+
+sm = lazy_import("statsmodels.api")
+smf = lazy_import("statsmodels.formula.api")
 
 COUNTS = (3, 5, 2)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tests.oracle_imports import lazy_import
 from tests.report_data import write_collection
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -31,7 +32,7 @@ if not CHROMIUM.exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run installs it)",
                 allow_module_level=True)
 
-from playwright import sync_api  # noqa: E402  (after the skip: needed only with Chromium)
+sync_api = lazy_import("playwright.sync_api")
 
 
 def _run(argv: list[str]) -> str:

@@ -35,9 +35,11 @@ from irscale.text.rouge import (
     tokenize,
 )
 
+from .oracle_imports import lazy_importorskip
+
 rouge_module = sys.modules["irscale.text.rouge"]
 
-rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+rouge_scorer = lazy_importorskip("rouge_score.rouge_scorer")
 
 # words that exercise the tokenizer: case, punctuation inside words, digits, non-ASCII
 # letters (dropped or split), the Kelvin sign (lower-cases to 'k'), stems

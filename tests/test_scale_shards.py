@@ -33,6 +33,8 @@ from irscale.scales.shards import ShardedPairImage, check_shards, shard_bounds, 
 from irscale.scales.space import Space, to_context
 from irscale.scales.stream import write_image
 
+from .oracle_imports import lazy_importorskip
+
 #: (measure, N, levels, keywords of scale()): every mode of the pair table.
 CASES = {
     "AP-binary": ("AP", 12, 2, {}),                                  # int keys
@@ -224,7 +226,7 @@ def test_sharded_additive_equals_the_kernel_enumeration(measure, N, levels):
 
 
 # ------------------------------------------------------------------ Dask
-distributed = pytest.importorskip("distributed")
+distributed = lazy_importorskip("distributed")
 
 
 @pytest.fixture(scope="module", params=[1, 2], ids=["1-worker", "2-workers"])

@@ -11,15 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-import statsmodels.formula.api as smf
 from scipy import stats
-from statsmodels.stats.anova import anova_lm
 
 from irscale.cli.main import main
 from irscale.core.mean_intervals import mean_intervals
 from irscale.stats.seed_intervals import difference_intervals, seed_intervals
 
 from .conftest import CLEF, pytrec_per_topic, require
+from .oracle_imports import lazy_import
+
+smf = lazy_import("statsmodels.formula.api")
+sm_anova = lazy_import("statsmodels.stats.anova")
 
 
 def _mean_squares(y: np.ndarray) -> tuple[float, float, float]:
@@ -27,7 +29,7 @@ def _mean_squares(y: np.ndarray) -> tuple[float, float, float]:
     n, k = y.shape
     long = pd.DataFrame({"value": y.ravel(), "topic": np.repeat(np.arange(n), k).astype(str),
                          "run": np.tile(np.arange(k), n).astype(str)})
-    table = anova_lm(smf.ols("value ~ C(topic) + C(run)", long).fit())
+    table = sm_anova.anova_lm(smf.ols("value ~ C(topic) + C(run)", long).fit())
     ms = table["sum_sq"] / table["df"]
     return ms["C(topic)"], ms["C(run)"], ms["Residual"]
 

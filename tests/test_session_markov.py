@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import numpy as np
 import pytest
 
@@ -17,6 +16,10 @@ from irscale.errors import MeasureError, ParameterError
 from irscale.measures.names import parse_name
 from irscale.text import evaluate_sessions
 from irscale.text.session_markov import session_chain
+
+from .oracle_imports import lazy_import
+
+mpmath = lazy_import("mpmath")
 
 #: (p, q, r, s) sets: no back moves, back moves, back likelier than forward, tiny ends.
 PROBABILITIES = [(0.7, 0.1, 0.1, 0.1), (0.8, 0.0, 0.1, 0.1), (0.6, 0.2, 0.1, 0.1),

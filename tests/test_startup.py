@@ -39,6 +39,7 @@ from irscale.cli.main import build_parser
 from .cli_parsers import (
     MALFORMED,
     input_cases,
+    irscale_parser,
     later_input_cases,
     option_input_cases,
     parsers,
@@ -123,7 +124,7 @@ def _blocked(argvs: list[list[str]], heavy: tuple[str, ...] = HEAVY, cwd=None) -
 
 
 #: Every command (``irscale pool simulate``) and its parser.
-COMMANDS = list(parsers(build_parser()))
+COMMANDS = list(parsers(irscale_parser()))
 
 
 def _domain(action: argparse.Action):

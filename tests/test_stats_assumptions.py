@@ -22,8 +22,10 @@ from irscale.core import ScoreMatrix
 from irscale.errors import InputError, ParameterError
 from irscale.stats.tables import TABLE_FORMATS
 
-smf = pytest.importorskip("statsmodels.formula.api")
-from statsmodels.stats.anova import anova_lm  # noqa: E402
+from .oracle_imports import lazy_importorskip
+
+smf = lazy_importorskip("statsmodels.formula.api")
+sm_anova = lazy_importorskip("statsmodels.stats.anova")
 
 FORMULAS = {"system": "y ~ C(system)", "topic+system": "y ~ C(topic) + C(system)"}
 FACTORS = {"system": ("system",), "topic+system": ("system", "topic")}
@@ -162,7 +164,7 @@ def test_generated_matrices_against_statsmodels_and_scipy(values, model):
 
 
 def check_table(result, changed: np.ndarray, formula: str) -> None:
-    ref = anova_lm(smf.ols(formula, long_frame(changed)).fit())
+    ref = sm_anova.anova_lm(smf.ols(formula, long_frame(changed)).fit())
     for ours, theirs in (("topic", "C(topic)"), ("system", "C(system)"),
                          ("error", "Residual")):
         if theirs not in ref.index:
@@ -212,7 +214,8 @@ def test_shard_rank_transform_ranks_the_scores_the_policy_leaves():
     result = stats.shard_anova(stats.ShardScores.from_array(y), "shard-main", empty="zero",
                                transform="rank")
     changed = sps.rankdata(zero, method="average").reshape(zero.shape)
-    ref = anova_lm(smf.ols("y ~ C(topic) + C(system) + C(shard)", long_frame(changed)).fit())
+    ref = sm_anova.anova_lm(smf.ols("y ~ C(topic) + C(system) + C(shard)",
+                                    long_frame(changed)).fit())
     assert result.row("system").ss == pytest.approx(ref.loc["C(system)", "sum_sq"], rel=1e-9)
     with pytest.raises(InputError, match=r"topic .1., system .s1., shard .shard1. is "):
         stats.shard_anova(stats.ShardScores.from_array(y * 2), "shard-main", empty="zero",

@@ -15,8 +15,10 @@ from irscale import stats
 from irscale.errors import InputError, ParameterError
 from irscale.stats import ShardScores
 
-sm_formula = pytest.importorskip("statsmodels.formula.api")
-sm_anova = pytest.importorskip("statsmodels.stats.anova")
+from .oracle_imports import lazy_importorskip
+
+sm_formula = lazy_importorskip("statsmodels.formula.api")
+sm_anova = lazy_importorskip("statsmodels.stats.anova")
 
 
 def _frame(values: np.ndarray) -> pd.DataFrame:

@@ -12,8 +12,11 @@ from irscale.errors import AlignmentError, InputError, ParameterError
 from irscale.stats import SHARD_MODELS, ShardScores, anova_twoway, shard_anova
 from irscale.stats._factorial import parse_model
 
-smf = pytest.importorskip("statsmodels.formula.api")
-from statsmodels.stats.anova import anova_lm  # noqa: E402
+from .oracle_imports import lazy_importorskip
+
+smf = lazy_importorskip("statsmodels.formula.api")
+sm_anova = lazy_importorskip("statsmodels.stats.anova")
+
 
 TERMS_SM = {
     "topic": "C(topic, Sum)",
@@ -34,7 +37,7 @@ def statsmodels_table(values: np.ndarray, formula: str) -> pd.DataFrame:
     frame = pd.DataFrame({"topic": t, "system": s, "shard": k, "y": values[t, s, k]})
     rhs = " + ".join(":".join(TERMS_SM[f] for f in term)
                      for term in parse_model(formula, ("topic", "system", "shard")))
-    return anova_lm(smf.ols(f"y ~ {rhs}", frame).fit(), typ=3)
+    return sm_anova.anova_lm(smf.ols(f"y ~ {rhs}", frame).fit(), typ=3)
 
 
 def check_against(result, reference: pd.DataFrame) -> None:

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from .oracle_imports import lazy_importorskip
 
-pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[test]')")
+mypy = lazy_importorskip("mypy", reason="mypy is not installed (pip install -e '.[test]')")
 
 ROOT = Path(__file__).resolve().parents[1]
 

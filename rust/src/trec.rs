@@ -3,8 +3,11 @@
 //! [`crate::judge`]). The output is the same whatever the thread count.
 
 use crate::judge::{Batch, Index, Judged, Options, judge_run, stack};
-use crate::read::error::{Kind, ReadError};
-use crate::read::source::{self, Stream, access_error};
+use crate::read::duplicates::TABLE_ROW;
+use crate::read::error::ReadError;
+use crate::read::limits::{Budget, Charge};
+use crate::read::source::{self, Stream};
+use crate::read::topics::Groups;
 use crate::read::{qrels, run};
 use crate::ties::Ties;
 use rayon::prelude::*;
@@ -67,29 +70,54 @@ pub struct Judgment {
     pub unjudged: Vec<Vec<String>>,
 }
 
-/// The text of `file`, or the error that it cannot be read or its gzip data cannot be
-/// decompressed.
-pub fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
-    let gzip = |why| ReadError::whole(Kind::Gzip, why, file.name);
-    match file.data {
-        Data::Bytes(data) => source::text(data).map_err(gzip),
-        Data::Path(path) => {
-            let data = std::fs::read(path).map_err(|error| access_error(&error, file.name))?;
-            source::owned_text(data).map(Cow::Owned).map_err(gzip)
+/// The text of a file held whole, charged to its call's budget while it lives.
+pub struct Text<'a, 'b> {
+    data: Cow<'a, [u8]>,
+    _charge: Charge<'b>,
+}
+
+impl Text<'_, '_> {
+    /// The text where it was made here (decompressed, or read from a path); `None` where
+    /// it is the bytes given.
+    pub fn made(self) -> Option<Vec<u8>> {
+        match self.data {
+            Cow::Owned(data) => Some(data),
+            Cow::Borrowed(_) => None,
         }
     }
 }
 
+impl std::ops::Deref for Text<'_, '_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+/// The text of `file`, read whole within the line limit and `budget`
+/// ([`source::whole`]); the error that it cannot be read, its gzip data cannot be
+/// decompressed or it is beyond the limits otherwise.
+pub fn text<'a, 'b>(file: &File<'a>, budget: &'b Budget) -> Result<Text<'a, 'b>, ReadError> {
+    let mut charge = budget.charge();
+    let data = match file.data {
+        Data::Bytes(data) => source::text(data, file.name, &mut charge)?,
+        Data::Path(path) => Cow::Owned(source::whole(Stream::file(path, file.name)?, &mut charge)?),
+    };
+    Ok(Text {
+        data,
+        _charge: charge,
+    })
+}
+
 impl<'a> File<'a> {
     /// The bytes of a file that can be read once only (a FIFO, a device: not a regular
-    /// file), read whole; `None` for bytes and regular files, which [`File::stream`]
-    /// reads again from their start as often as needed.
-    fn held(&self) -> Result<Option<Vec<u8>>, ReadError> {
+    /// file), read whole (within `charge`'s budget); `None` for bytes and regular files,
+    /// which [`File::stream`] reads again from their start as often as needed.
+    fn held(&self, charge: &mut Charge) -> Result<Option<Vec<u8>>, ReadError> {
         match self.data {
             Data::Path(path) if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) => {
-                std::fs::read(path)
-                    .map(Some)
-                    .map_err(|error| access_error(&error, self.name))
+                source::raw(path, self.name, charge).map(Some)
             }
             _ => Ok(None),
         }
@@ -110,24 +138,50 @@ impl<'a> File<'a> {
 /// A run refused: its fault, and its notes when it was read.
 type Refused = Box<(ReadError, Option<RunNotes>)>;
 
-/// A run file's parsed fields, and its bytes where it can be read once only.
-struct ReadRun {
+/// A run file's parsed fields, and its bytes where it can be read once only, charged to
+/// the call's budget while they live.
+struct ReadRun<'b> {
     held: Option<Vec<u8>>,
     texts: run::Texts,
     columns: run::Columns,
+    _charges: [Charge<'b>; 2],
 }
 
-/// The fields of the run `file`, read in blocks (decompressed); its fault otherwise.
-fn read_run(file: &File, keep_rank: bool) -> Result<ReadRun, Refused> {
+/// The fields of the run `file`, read in blocks (decompressed) within `budget`, with the
+/// memory its judging takes ([`judging_bytes`]); its fault otherwise.
+fn read_run<'b>(file: &File, keep_rank: bool, budget: &'b Budget) -> Result<ReadRun<'b>, Refused> {
     let refused = |e| Box::new((e, None));
-    let held = file.held().map_err(refused)?;
+    let mut held_charge = budget.charge();
+    let held = file.held(&mut held_charge).map_err(refused)?;
     let open = || file.stream(&held);
-    let (texts, columns) = run::read_from(&open, file.name, keep_rank).map_err(refused)?;
+    let (texts, columns, mut charge) =
+        run::read_from(&open, file.name, keep_rank, budget).map_err(refused)?;
+    charge
+        .add(judging_bytes(columns.groups()), file.name)
+        .map_err(refused)?;
     Ok(ReadRun {
         held,
         texts,
         columns,
+        _charges: [held_charge, charge],
     })
+}
+
+/// Bytes a judgment of the qrels takes beyond its text: its columns (topic, docno, degree)
+/// and its place in the index's table of docnos.
+const QRELS_ROW: usize = 28 + TABLE_ROW;
+
+/// Bytes judging a run of the rows `groups` takes beyond its columns: its judged rankings
+/// (a degree and a row number, 12 bytes a row) and the tables of the check for duplicates
+/// of the topics checked at once (the largest, one per thread).
+fn judging_bytes(groups: &Groups) -> usize {
+    let mut rows: Vec<usize> = groups.starts.windows(2).map(|w| w[1] - w[0]).collect();
+    let at_once = rayon::current_num_threads().min(rows.len());
+    if at_once < rows.len() {
+        rows.select_nth_unstable_by(at_once, |a, b| b.cmp(a));
+    }
+    let largest: usize = rows[..at_once].iter().sum();
+    12 * groups.starts.last().copied().unwrap_or(0) + TABLE_ROW * largest
 }
 
 /// The run `read` of `file` judged against `index`, with its notes; its fault otherwise
@@ -163,18 +217,26 @@ fn judge_read(
 /// (the qrels, then the runs in turn) otherwise. The qrels are parsed while the first run
 /// is read (parsed first, alone, they would leave every thread but one idle); the other
 /// runs are read and judged side by side, each run's parsed fields kept while it is judged
-/// only.
+/// only. The files' texts and parsed fields held at once are within `budget`.
 pub fn judge(
     qrels_file: &File,
     run_files: &[File],
     options: &Options,
+    budget: &Budget,
 ) -> Result<Judgment, Failure> {
     let keep_rank = options.ties == Ties::RankColumn;
-    let qrels_text = text(qrels_file)?;
+    let qrels_text = text(qrels_file, budget)?;
+    let mut qrels_charge = budget.charge();
+    let judgments = memchr::memchr_iter(b'\n', &qrels_text).count() + 1;
+    qrels_charge.add(judgments.saturating_mul(QRELS_ROW), qrels_file.name)?;
     // the qrels' columns are not kept: the index holds what judging needs
     let (index, first) = rayon::join(
         || qrels::read(&qrels_text, qrels_file.name).map(|qrels| Index::build(&qrels)),
-        || run_files.first().map(|file| read_run(file, keep_rank)),
+        || {
+            run_files
+                .first()
+                .map(|file| read_run(file, keep_rank, budget))
+        },
     );
     let index = index?;
     let first = Mutex::new(first);
@@ -184,7 +246,7 @@ pub fn judge(
         .map(|(at, file)| {
             let read = match at {
                 0 => first.lock().expect("taken once").take().expect("read"),
-                _ => read_run(file, keep_rank),
+                _ => read_run(file, keep_rank, budget),
             }?;
             judge_read(file, read, &index, options)
         })
@@ -243,6 +305,7 @@ fn lossy(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::error::Kind;
 
     #[test]
     fn judgments_count_every_qrels_topic_by_degree() {
@@ -257,10 +320,35 @@ mod tests {
             name: "run",
         };
         let options = Options::new(Ties::TrecEval, 9, None, false, false);
-        let Ok(judgment) = judge(&qrels, &[run], &options) else {
+        let Ok(judgment) = judge(&qrels, &[run], &options, &Budget::unlimited()) else {
             panic!("the files are well formed");
         };
         assert_eq!(judgment.degrees, vec![0, 1, 2]);
         assert_eq!(judgment.judgments, vec![1, 2, 2]);
+    }
+
+    #[test]
+    fn the_qrels_and_the_runs_are_judged_within_the_budget() {
+        let qrels = b"1 0 a 1\n1 0 b 0\n";
+        let run = b"1 Q0 a 1 1.0 r\n1 Q0 b 2 0.5 r\n";
+        let file = |data, name| File {
+            data: Data::Bytes(data),
+            name,
+        };
+        let options = Options::new(Ties::TrecEval, 9, None, false, false);
+        let judged = |limit| {
+            let runs = [file(run, "run")];
+            judge(&file(qrels, "qrels"), &runs, &options, &Budget::new(limit))
+                .map(|_| ())
+                .map_err(|failure| (failure.error.kind, failure.error.source))
+        };
+        // the qrels' judging: 3 × QRELS_ROW bytes (their text is held by the caller)
+        assert_eq!(judged(100), Err((Kind::Memory, "qrels".to_string())));
+        let qrels_bytes = 3 * QRELS_ROW;
+        assert_eq!(
+            judged(qrels_bytes + 20),
+            Err((Kind::Memory, "run".to_string()))
+        );
+        assert_eq!(judged(1 << 20), Ok(()));
     }
 }

@@ -39,10 +39,18 @@ class TrecReadError(ValueError):
 def judge_trec_batch(
     qrels: bytes | str | os.PathLike[str], qrels_name: str,
     runs: list[tuple[bytes | str | os.PathLike[str], str]], ties: str, compat: int,
-    max_docs: int | None, judged_only: bool, placeholders: bool,
+    max_docs: int | None, judged_only: bool, placeholders: bool, limit: int,
 ) -> JudgedTrec:
     """The judged rankings of TREC run files against a TREC qrels file, from their bytes
-    or their paths, held by the engine."""
+    or their paths, held by the engine (their texts and columns within ``limit`` bytes)."""
+
+#: The longest line any reader takes, in bytes (``rust/src/read/limits.rs``).
+LINE_LIMIT: int
+
+def read_text(source: bytes | str | os.PathLike[str], name: str, limit: int) -> bytes:
+    """The text of a file's bytes or of the file at a path: gzip data decompressed a block
+    at a time, no line beyond ``LINE_LIMIT``, within ``limit`` bytes (``TrecReadError``
+    otherwise); plain bytes given back as they are."""
 
 class JudgedTrec:
     """TREC files judged by the engine (rust/src/bind/trec.rs): numpy-free accessors, the
@@ -117,13 +125,13 @@ def judge_dicts(
 
 # ndeval's files (rust/src/read/diversity.rs)
 def read_diversity_qrels(
-    source: bytes | str | os.PathLike[str], name: str, ndeval: bool,
+    source: bytes | str | os.PathLike[str], name: str, ndeval: bool, limit: int,
 ) -> tuple[tuple[Any, Any], tuple[Any, Any], tuple[Any, Any], Any]:
     """Diversity qrels ``topic subtopic docno judgment`` from a file's bytes or path:
     ``(topic, subtopic, docno, judgment)``, each string column as ``(offsets, data)``."""
 
 def read_ndeval_run(
-    source: bytes | str | os.PathLike[str], name: str, ndeval_topics: bool,
+    source: bytes | str | os.PathLike[str], name: str, ndeval_topics: bool, limit: int,
 ) -> tuple[list[str], Any, tuple[Any, Any], Any, Any, list[str]]:
     """A TREC run read as ndeval reads it: ``(topic ids, every row's topic number, docno
     as (offsets, data), score, rank, run ids)``."""
@@ -182,7 +190,7 @@ class IntentJudge:
         """The relevant entries (ranking, rank, intent, level) of a run."""
     def judge_files(
         self, runs: list[tuple[bytes | str | os.PathLike[str], str]], qrels_topics: list[str],
-        traditional: bool, max_docs: int | None, ndeval_topics: bool,
+        traditional: bool, max_docs: int | None, ndeval_topics: bool, limit: int,
     ) -> list[tuple[Any, ...]]:
         """Run files read as ndeval reads them, put in ndeval's order and judged: per run
         (run ids, topic ids, lengths, qrels topics, entries' ranking, rank, intent,
@@ -243,7 +251,7 @@ def plain_table(text: bytes, body: int, sep: int, numeric: Sequence[bool],
     offsets of its rows' starts and ends and whether its users are known distinct."""
 def read_fields(
     source: bytes | str | os.PathLike[str], name: str, count: int,
-    asked: Sequence[tuple[int, str]], decompress: bool = True,
+    asked: Sequence[tuple[int, str]], limit: int, decompress: bool = True,
 ) -> tuple[str | None, int, list[Any]]:
     """The fields asked (``(index, kind)``, kind ``"str"``, ``"float"`` or ``"int"``) of
     every data line of a file of ``count`` fields separated by blanks and tabs:

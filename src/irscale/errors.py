@@ -14,12 +14,37 @@ from __future__ import annotations
 SHOWN_TEXT = 200
 
 
-def shorten(text: str, limit: int = SHOWN_TEXT) -> str:
-    """``text``, or its start and end around ``…`` when it is longer than ``limit``."""
+def shorten(text: str, limit: int = SHOWN_TEXT, *, counted: bool = True) -> str:
+    """``text``, or its start and end around ``…`` when it is longer than ``limit``
+    (``counted``: followed by its length, ``(100,000 characters)``; else within
+    ``limit``)."""
     if len(text) <= limit:
         return text
     half = (limit - 1) // 2
-    return f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
+    cut = f"{text[:half]}…{text[-half:]}"
+    return f"{cut} ({len(text):,} characters)" if counted else cut
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every character a terminal acts on escaped as ``repr`` writes it: the
+    C0 and C1 controls (ESC, CR, BEL, backspace, ...), DEL, and the other characters
+    :meth:`str.isprintable` refuses (line separators, bidirectional overrides, the
+    surrogates of undecodable bytes), so that a hostile topic id, docno or file name in a
+    message cannot recolour, move the cursor or clear the screen.
+
+    >>> printable("9\x1b[31mx\r"), printable("φ ≤ 1")
+    ('9\\x1b[31mx\\r', 'φ ≤ 1')
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def message_line(text: str) -> str:
+    """``irscale: text`` as irscale writes every line of standard error (errors, warnings,
+    notices, progress: the one path): its line breaks made spaces, one line, and every
+    other control character escaped (:func:`printable`)."""
+    return f"irscale: {printable(' '.join(text.split(chr(10))))}"
 
 
 def shown(value: object) -> str:

@@ -353,10 +353,19 @@ def assert_error(result: Result, *needles: Needle, status: int = 2,
 NUMPY_REPR = re.compile(r"\bnp\.[a-z]+[0-9]*_?\(")
 
 
+#: A character a terminal acts on (C0 and C1 controls but the line feed, DEL): never raw on
+#: standard error, where a hostile topic id could recolour or clear the screen.
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
 def assert_plain_values(result: Result) -> None:
-    """Standard error quotes values as the user wrote them, never numpy's reprs."""
+    """Standard error quotes values as the user wrote them, never numpy's reprs, and no
+    control character raw (:data:`CONTROL`)."""
     found = NUMPY_REPR.search(result.err)
     assert not found, f"standard error shows {found[0]}...)" + result.describe()
+    raw = CONTROL.search(result.err)
+    assert not raw, f"standard error shows the control character {raw[0]!r}" + \
+        result.describe()
 
 
 def assert_ok(result: Result) -> None:

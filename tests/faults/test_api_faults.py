@@ -704,11 +704,22 @@ ROWS = [
     bad("fuse-train-run-of-other-topics", lambda a: irscale.fuse(
         FUSE_RUNS, "bayesfuse", train_qrels={"t9": {"d1": 1}}, train_runs=FUSE_RUNS),
         "no topic in common"),
+    # numbers beyond the doubles: refused, never inf in a result
+    bad("fuse-weights-overflow", lambda a: irscale.fuse(
+        FUSE_RUNS, "w-bordafuse", weights=[1e308, 1e308]), "weights", "overflow"),
+    bad("ppi_mean-beyond-the-doubles", lambda a: irscale.collections.ppi_mean(
+        [1.7e308, -1.7e308, 1.7e308], [-1.7e308, 1.7e308, -1.7e308], [1.7e308]),
+        "too large", "largest double"),
 ]
 
 
 @pytest.mark.parametrize("row", ROWS)
 def test_api_error(row: Row, api: Api):
+    check_row(row, api)
+
+
+def check_row(row: Row, api: Api) -> None:
+    """The row's call raises an irscale error of its kind naming its needles."""
     with pytest.raises(Exception) as info:
         row.call(api)
     error = info.value

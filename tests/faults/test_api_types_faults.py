@@ -21,6 +21,7 @@ import inspect
 import math
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from irscale.core.edge import public
 from irscale.errors import IrscaleError
 
 from .conftest import populate
@@ -87,8 +89,9 @@ EXAMPLES: dict[str, Callable[[], object]] = {
 }
 
 
-#: Small values of optional parameters of functions whose defaults ask for much work (the
-#: rows test the types of arguments, not the work).
+#: Values of the parameters of particular functions: small ones where the defaults ask for
+#: much work (the rows test the types of arguments, not the work), examples of required
+#: parameters whose name means another thing elsewhere (``systems``, ``log``).
 LIGHT: dict[str, dict[str, object]] = {
     "scale_report": {"measures": ["P"], "cutoffs": [5], "tests": ["sign"]},
     "split_study": {"sizes": [6], "repetitions": 2, "rng": 1},
@@ -96,6 +99,12 @@ LIGHT: dict[str, dict[str, object]] = {
     "pool": {"depth": 3},
     "sample_judgments": {"size": 3},
     "evaluate_nuggets": {"lengths": b"q1 A 60\n"},
+    "simulate_pooling": {"strategies": ["depth"], "budgets": [5], "loo": False},
+    "build_report": {"measures": ["map"], "robustness": False},
+    "sensitivity": {"impressions": [10], "repetitions": 2},
+    "evaluate_seeds": {"systems": {"A": ["a.run", "b.run"], "B": ["c.run"]}},
+    "counterfactual": {"log": b"s1 q 1 a 1\ns1 q 2 b 0\ns2 q 1 b 0\ns2 q 2 a 1\n",
+                       "policy": {"q": ["a", "b"]}, "estimator": "pbm-ips"},
 }
 #: Optional parameters given their example too (``y``: without it, ``x`` must be a table).
 COMPANIONS = ("y",)
@@ -139,22 +148,24 @@ def _rows() -> Iterator[Any]:
                                    id=f"{package}.{name}-{parameter.name}-{wrong}")
 
 
-def _call(function: Callable[..., Any], param: str, wrong: str) -> tuple[Any, set[str]]:
-    """The arguments of the row: the wrong value for ``param``, examples for the other
-    required parameters (all wrong when one has none). Returns (kwargs/args, names given
-    a wrong value)."""
+def _call(function: Callable[..., Any], param: str, wrong: Callable[[], object]
+          ) -> tuple[Any, set[str]]:
+    """The arguments of the row: the wrong value ``wrong()`` for ``param``, examples for
+    the other required parameters (all wrong when one has none). Returns (kwargs/args,
+    names given a wrong value)."""
     signature = inspect.signature(function)
+    light = LIGHT.get(function.__name__, {})
     required = [p for p in signature.parameters.values()
                 if p.default is inspect.Parameter.empty
                 and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    all_wrong = any(p.name != param and p.name not in EXAMPLES for p in required)
+    all_wrong = any(p.name != param and p.name not in EXAMPLES and p.name not in light
+                    for p in required)
     wrongs = {param} | ({p.name for p in required} if all_wrong else set())
     args: list[Any] = []
     kwargs: dict[str, Any] = {}
-    light = LIGHT.get(function.__name__, {})
     for p in signature.parameters.values():
         if p.name in wrongs:
-            value = WRONG[wrong]()
+            value = wrong()
         elif p.name in light:
             value = light[p.name]
         elif p.name in COMPANIONS and p.name in EXAMPLES:
@@ -182,12 +193,13 @@ def _examples_refused(function: Callable[..., Any]) -> bool:
     key = f"{function.__module__}.{function.__qualname__}"
     if key not in _REFUSED:
         signature = inspect.signature(function)
+        light = LIGHT.get(function.__name__, {})
         if any(p.default is inspect.Parameter.empty and p.name not in EXAMPLES and
-               p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               p.name not in light and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
                for p in signature.parameters.values()):
             _REFUSED[key] = False  # every row gives its required parameters wrong values
         else:
-            (args, kwargs), _ = _call(function, "", "None")
+            (args, kwargs), _ = _call(function, "", WRONG["None"])
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -207,7 +219,7 @@ def folder(tmp_path, monkeypatch) -> Path:
 
 @pytest.mark.parametrize(("function", "param", "wrong"), list(_rows()))
 def test_a_wrong_argument_is_named(folder, function, param, wrong):
-    (args, kwargs), wrongs = _call(function, param, wrong)
+    (args, kwargs), wrongs = _call(function, param, WRONG[wrong])
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -268,6 +280,43 @@ def test_an_internal_error_is_not_disguised_as_the_users():
         guarded(["a", "b"])
     with pytest.raises(ParameterError, match=r"^depth: expected int, got nan"):
         guarded([0.5], depth=math.nan)
+
+
+@dataclass(frozen=True)
+class _Options:
+    depth: int = 3
+    width: int = 2
+
+
+def _forwarding(values: list[float], **options: object) -> _Options:
+    return _Options(**options)  # type: ignore[arg-type]
+
+
+def _counted(text: int) -> int:
+    return text + 1  # a TypeError for a str
+
+
+def _calling(values: list[float]) -> int:
+    return public(_counted)(str(len(values)))  # a fault of its own: a str for text
+
+
+def test_a_keyword_handed_on_is_checked_against_what_takes_it():
+    """A keyword a function hands on through ``**options`` is unknown where its callee
+    does not take it: named with the nearest keyword of the two functions."""
+    from irscale.errors import ParameterError
+
+    guarded = public(_forwarding)
+    assert guarded([0.5], depth=2) == _Options(depth=2)
+    with pytest.raises(ParameterError, match=r"^_forwarding: unknown keyword argument\(s\) "
+                       r"dpeth \(did you mean depth\?\); it takes values, depth, width$"):
+        guarded([0.5], dpeth=2)
+
+
+def test_the_outermost_call_is_the_edge():
+    """A public function calling another with arguments of its own making: the inner
+    call's raw error is the outer's fault, never blamed on an argument of the inner."""
+    with pytest.raises(TypeError):
+        public(_calling)([0.5, 0.25])
 
 
 def test_the_exports_are_the_functions_behind_the_edge():

@@ -84,6 +84,68 @@ def damaged_is_not_served(damage, *argv: str):
     return check
 
 
+def _socket(path) -> None:
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(os.path.relpath(path))  # (a short name: the case's folder is current)
+
+
+def _replaced(ws, make) -> list[str]:
+    """Every entry of the cache ``c`` replaced by what ``make(path)`` makes there."""
+    names = sorted(os.listdir(ws.root / "c"))
+    assert names, "no entry written"
+    for name in names:
+        (ws.root / "c" / name).unlink()
+        make(ws.root / "c" / name)
+    return names
+
+
+def _missed(again, result, names: list[str], kind: str) -> None:
+    """``again`` gave ``result``'s output, one warning for each entry, naming its kind."""
+    assert again.status == 0 and again.out == result.out, again.describe()
+    warned = _warnings(again)
+    assert len(warned) == len(names), again.describe()
+    assert all("is not used" in w and f"not a regular file: {kind}" in w for w in warned), \
+        again.describe()
+
+
+def not_a_file_is_a_miss(make, kind: str, *argv: str):
+    """Put what ``make(path)`` makes (a folder, a socket) in place of every entry and run
+    ``argv`` (with ``--cache c``) again: each is a miss with one warning, the output is
+    the one written first."""
+
+    def check(result, ws, run) -> None:
+        names = _replaced(ws, make)
+        again = run([*argv, "--cache", "c"])
+        assert_ok(again)
+        _missed(again, result, names, kind)
+
+    return check
+
+
+def fifo_is_not_waited_for(*argv: str):
+    """Every entry a FIFO, ``argv`` (with ``--cache c``) run in a process of its own (a
+    reader that waited for a writer would wait for ever: the process is stopped after two
+    minutes and the case fails): each is a miss with one warning."""
+
+    def check(result, ws, run) -> None:
+        import subprocess
+
+        from .conftest import BIN, Result, subprocess_env
+
+        names = _replaced(ws, os.mkfifo)
+        process = subprocess.run([*BIN, *argv, "--cache", "c"], cwd=ws.root,
+                                 env=subprocess_env(), stdin=subprocess.DEVNULL,
+                                 capture_output=True, timeout=120)
+        again = Result(list(argv), process.returncode, process.stdout.decode(),
+                       process.stderr.decode())
+        assert_ok(again)
+        _missed(again, result, names, "a FIFO")
+
+    return check
+
+
 CASES = [
     # ---- the output: as without a cache, on a miss and on a hit
     ok("eval-cache-miss-then-hit", [*EVAL, "--cache", "c"],
@@ -106,6 +168,20 @@ CASES = [
        all_checks(same_as_uncached(*EVAL[:-1], "--names", "file"),
                   hit_equals(*EVAL[:-1], "--batch-size", "1", "--no-progress")),
        allowed_new=["c/"]),
+    # ---- entries that are not regular files: misses, never waited for
+    ok("eval-cache-entry-a-fifo", [*EVAL, "--cache", "c"], fifo_is_not_waited_for(*EVAL),
+       allowed_new=["c/"]),
+    ok("many-cache-entry-a-fifo", [*MANY, "--cache", "c"], fifo_is_not_waited_for(*MANY),
+       allowed_new=["c/"]),
+    ok("eval-cache-entry-a-folder", [*EVAL, "--cache", "c"],
+       not_a_file_is_a_miss(os.mkdir, "a folder", *EVAL), allowed_new=["c/"]),
+    ok("eval-cache-latex-entry-a-folder", [*EVAL[:-1], "--format", "latex", "--cache", "c"],
+       not_a_file_is_a_miss(os.mkdir, "a folder", *EVAL[:-1], "--format", "latex"),
+       allowed_new=["c/"]),
+    ok("many-cache-entry-a-folder", [*MANY, "--cache", "c"],
+       not_a_file_is_a_miss(os.mkdir, "a folder", *MANY), allowed_new=["c/"]),
+    ok("eval-cache-entry-a-socket", [*EVAL, "--cache", "c"],
+       not_a_file_is_a_miss(_socket, "a socket", *EVAL), allowed_new=["c/"]),
     # ---- the folder
     err("eval-cache-is-the-qrels", [*EVAL, "--cache", "qrels.txt"], opt("--cache"),
         "qrels.txt"),
@@ -170,6 +246,48 @@ def test_cache_read_only_folder_serves_hits(argv, ws, run_cli):
         assert sorted(os.listdir(ws.root / "ro")) == entries
     finally:
         (ws.root / "ro").chmod(0o700)
+
+
+@pytest.mark.parametrize("argv", [EVAL, MANY], ids=["eval", "eval-many"])
+def test_cache_on_a_read_only_file_system(argv, ws, run_cli, monkeypatch):
+    """A cache folder that cannot be written (a read-only file system: ``EROFS``, whoever
+    runs the tests, root too) is taken on the command line: it serves its hits (no
+    warning, nothing written) and evaluates its misses without storing them (one
+    warning)."""
+    import errno
+    import tempfile
+
+    reference = run_cli(list(argv))
+    assert_ok(reference)
+    assert_ok(run_cli([*argv, "--cache", "ro"]))  # fills it
+    (ws.root / "empty").mkdir()
+    read_only = {os.path.realpath(ws.root / name) for name in ("ro", "empty")}
+    access, mkstemp = os.access, tempfile.mkstemp
+
+    def no_write(path, mode, **kwargs):
+        if mode & os.W_OK and os.path.realpath(path) in read_only:
+            return False
+        return access(path, mode, **kwargs)
+
+    def no_file(*args, dir=None, **kwargs):
+        if dir is not None and os.path.realpath(dir) in read_only:
+            raise OSError(errno.EROFS, "Read-only file system")
+        return mkstemp(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(os, "access", no_write)
+    monkeypatch.setattr(tempfile, "mkstemp", no_file)
+    entries = sorted(os.listdir(ws.root / "ro"))
+    hit = run_cli([*argv, "--cache", "ro"])
+    assert_ok(hit)
+    assert hit.out == reference.out and not _warnings(hit), hit.describe()
+    assert sorted(os.listdir(ws.root / "ro")) == entries
+    missed = run_cli([*argv, "--cache", "empty"])
+    assert_ok(missed)
+    warned = _warnings(missed)
+    assert missed.out == reference.out, missed.describe()
+    assert len(warned) == 1 and "read-only file system" in warned[0] \
+        and "not cached" in warned[0], missed.describe()
+    assert not os.listdir(ws.root / "empty")
 
 
 @pytest.mark.parametrize("argv", [EVAL, MANY], ids=["eval", "eval-many"])

@@ -268,16 +268,40 @@ POPULATED = {"qrels.txt", "a.run", "b.run", "c.run", "labels.txt", "ap.csv", "p1
              "gold.csv", "contrib.txt"}
 
 
-class OnceWriter(threading.Thread):
-    """Writes ``data`` into the FIFO at ``path`` once a reader opens it, closes it, then
-    waits; a reader still there after :data:`PATIENCE` seconds (blocked in a second
-    ``open``) is released by opening the FIFO again (``rescued``)."""
+class Rescuer(threading.Thread):
+    """Waits; a reader blocked in an ``open`` of the FIFO at ``path`` after
+    :data:`PATIENCE` seconds is released by opening it for writing (``rescued``)."""
 
-    def __init__(self, path: Path, data: bytes):
+    def __init__(self, path: Path):
         super().__init__(daemon=True)
-        self.path, self.data = path, data
+        self.path = path
         self.stop = threading.Event()
         self.rescued = False
+
+    def run(self) -> None:
+        self.release()
+
+    def release(self) -> None:
+        if self.stop.wait(PATIENCE):
+            return
+        while not self.stop.is_set():
+            try:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
+                self.rescued = True
+            except OSError as error:
+                if error.errno != errno.ENXIO:
+                    raise
+            self.stop.wait(0.01)
+
+
+class OnceWriter(Rescuer):
+    """Writes ``data`` into the FIFO at ``path`` once a reader opens it, closes it, then
+    waits; a reader still there after :data:`PATIENCE` seconds (blocked in a second
+    ``open``) is released (:class:`Rescuer`)."""
+
+    def __init__(self, path: Path, data: bytes):
+        super().__init__(path)
+        self.data = data
 
     def run(self) -> None:
         descriptor = os.open(self.path, os.O_WRONLY)  # waits for the reader
@@ -289,16 +313,7 @@ class OnceWriter(threading.Thread):
             pass
         finally:
             os.close(descriptor)
-        if self.stop.wait(PATIENCE):
-            return
-        while not self.stop.is_set():
-            try:
-                os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
-                self.rescued = True
-            except OSError as error:
-                if error.errno != errno.ENXIO:
-                    raise
-            self.stop.wait(0.01)
+        self.release()
 
 
 _REFERENCES: dict[tuple[str, ...], Result] = {}
@@ -375,3 +390,42 @@ def _read_once(argv: list[str], at: int, file: str, sweep_ws, run_cli, tmp_path)
     else:
         assert result.status == 2, f"exit status {result.status}" + result.describe()
         error_line(result)
+
+
+#: Command lines with a cache (``--cache c`` added): its entries are inputs too.
+CACHED = [["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "-q"],
+          ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "-m", "P@5", "--format", "csv"],
+          ["eval-many", "qrels.txt", "a.run", "b.run", "-m", "map", "--no-progress"]]
+
+
+@pytest.mark.parametrize("argv", [pytest.param(argv, id="-".join(argv[:1] + argv[-2:]))
+                                  for argv in CACHED])
+def test_fifo_cache_entries(argv, sweep_ws, run_cli):
+    """The entries of ``--cache`` as FIFOs (anyone who can write into a shared cache
+    folder can make one): each is a miss with one warning, never opened to wait for a
+    writer (a reader that waits is released after :data:`PATIENCE` seconds, and the case
+    fails), and the output is the one written first."""
+    cached = [*argv, "--cache", "c"]
+    first = run_cli(cached)
+    assert first.status == 0, first.describe()
+    names = sorted(os.listdir(sweep_ws.root / "c"))
+    assert names, "no entry written"
+    rescuers = []
+    for name in names:
+        path = sweep_ws.root / "c" / name
+        path.unlink()
+        os.mkfifo(path)
+        rescuers.append(Rescuer(path))
+        rescuers[-1].start()
+    try:
+        result = run_cli(cached)
+    finally:
+        for rescuer in rescuers:
+            rescuer.stop.set()
+            rescuer.join(10)
+    assert not any(r.rescued for r in rescuers), "waited for a writer of a FIFO entry" + \
+        result.describe()
+    assert result.status == 0 and result.out == first.out, result.describe()
+    warned = [line for line in result.err.splitlines() if "is not used" in line]
+    assert len(warned) == len(names) and all("a FIFO" in line for line in warned), \
+        result.describe()

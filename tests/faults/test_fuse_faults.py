@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from .catalog import trec_file_faults
-from .conftest import err, ok, opt, run_case, text
+from .conftest import err, ok, opt, run_case, run_lines, text
 
 FUSE = ["fuse", "a.run", "b.run", "--method"]
 RRF = [*FUSE, "rrf"]
@@ -86,6 +86,17 @@ CASES = [
     err("fuse-weights-not-numbers", [*FUSE, "wsum", "--weights", "1,x"], opt("--weights"),
         "x"),
     err("fuse-weights-nan", [*FUSE, "wsum", "--weights", "1,nan"], opt("--weights")),
+    # weights near the largest double: the fused scores would overflow to inf
+    err("fuse-w-bordafuse-weights-overflow", [*FUSE, "w-bordafuse", "--weights",
+                                              "1e308,1e308"], opt("--weights"), "overflow"),
+    err("fuse-mixed-weights-overflow", [*FUSE, "mixed", "--weights", "1e308,1e308"],
+        opt("--weights"), "overflow"),
+    # unnormalised scores near the largest double: their sum would overflow to inf
+    err("fuse-combsum-scores-overflow", ["fuse", "big_a.run", "big_b.run", "--method",
+                                         "combsum", "--norm", "none"], "overflows",
+        "document", "topic", "--norm",
+        files={f"big_{w}.run": text([" ".join([*line.split()[:4], "1.7e308", line.split()[5]])
+                                     for line in run_lines(w)]) for w in "ab"}),
     err("fuse-one-run", ["fuse", "a.run", "--method", "rrf"], "two runs"),
     # ---- the methods' own parameters
     ok("fuse-rbc", [*FUSE, "rbc", "--phi", "0.9"], tagged("rbc")),

@@ -9,6 +9,7 @@ import pytest
 from .catalog import trec_file_faults
 from .conftest import (
     TOPICS,
+    all_checks,
     any_of,
     err,
     gz,
@@ -66,6 +67,12 @@ AUTO = ["labels", "auto", "qrels.txt", "h.txt", *RUNS, "-m", "map"]
 PROB_LINES = [f"{line} 1" for line in qrels_lines()]
 PROBS = {"ap.txt": text(PROB_LINES)}
 AUTO_PROBS = ["labels", "auto", "ap.txt", "h.txt", *RUNS, "-m", "P@5", "--label-probabilities"]
+
+
+def _no_agreement_of_one(result, ws, run) -> None:
+    """The system-agreement row gives τ_b, τ_ap and RBO no number (they are undefined)."""
+    row = [line.split() for line in result.out.splitlines() if line.startswith("P@5 ")][-1]
+    assert row[1:4] == ["undefined"] * 3, result.describe()
 
 
 def swap(argv: list[str], old: str, new: str) -> list[str]:
@@ -373,6 +380,21 @@ CASES = [
     bad("auto-design-inclusion-no-prob", [*swap(swap(AUTO, "map", "P@5"), "h.txt", "hp.txt"),
                                           "--design", "inclusion"], "hp.txt", "line 2",
         files={"hp.txt": text(["1 0 d1 2 0.5", "2 0 d2 1"])}),
+    # a probability inside (0, 1] so small that (1 - π)/π² overflows: refused by its line,
+    # never numpy's warnings and blank corrected means
+    *(bad(f"auto-design-inclusion-tiny-prob-{tuning}",
+          [*swap(swap(AUTO, "map", "P@5"), "h.txt", "ht.txt"), "--design", "inclusion",
+           "--tuning", tuning], "ht.txt", "line 2", "1e-300", "overflows",
+          files={"ht.txt": text(["1 0 d1 2 0.5", "2 0 d2 1 1e-300", "3 0 d3 0 0.25"])})
+      for tuning in ("ppi", "ppi++")),
+    # automatic labels all 0 rank no run: τ_b, τ_ap and RBO are undefined (not 1), said so
+    good("auto-automatic-labels-all-zero", [*swap(swap(AUTO, "qrels.txt", "zero.txt"), "map",
+                                                  "P@5")],
+         all_checks(output_contains("undefined"), warns_of("tau", "tau_ap", "rbo",
+                                                           "ties every item"),
+                    _no_agreement_of_one),
+         files={"zero.txt": text([" ".join([*line.split()[:3], "0"])
+                                  for line in qrels_lines()])}),
     # ================================================================ aware
     good("aware", AWARE, output_contains("topic,teamA_r1")),
     good("aware-msd", [*AWARE, "--weights", "msd", "--seed", "1", "--random", "2"]),

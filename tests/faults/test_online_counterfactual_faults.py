@@ -4,6 +4,7 @@ tables (file, line and text named), and every option's bad values and combinatio
 
 from __future__ import annotations
 
+import math
 from itertools import permutations
 
 import pytest
@@ -77,6 +78,11 @@ def _line2(text: str, new: str) -> str:
     return _text(lines)
 
 
+def with_log(argv: list[str], log: str) -> list[str]:
+    """``argv`` reading the click log ``log`` instead of log.txt."""
+    return [log if word == "log.txt" else word for word in argv]
+
+
 def _finite_ess(result, ws, run) -> None:
     """The CSV's effective sample size is a number of sessions (1 to n), with no warning."""
     header, row = result.out.splitlines()[:2]
@@ -84,6 +90,21 @@ def _finite_ess(result, ws, run) -> None:
     assert 1.0 <= float(fields["ess"]) <= float(fields["n"]), result.describe()
     assert "warning" not in result.err, result.describe()
 
+
+def _finite_numbers(result, ws, run) -> None:
+    """Every number of the CSV's row is finite (the standard error of weights of 10³⁰⁰ was
+    inf, its interval ±inf): the bootstrap and clipping columns not asked for are empty."""
+    header, row = result.out.splitlines()[:2]
+    fields = dict(zip(header.split(","), row.split(","), strict=True))
+    for name in ("estimate", "se", "low", "high", "max_weight", "ess"):
+        assert math.isfinite(float(fields[name])), result.describe()
+    assert fields["bootstrap_low"] == fields["clip"] == "", result.describe()
+
+
+#: The log with a click at rank 2 of every session of topic 1 (where --propensities puts
+#: its tiny γ_2).
+RANK2_LOG = _text([f"{s} {t} {r} {d} {1 if t == '1' and r == '2' else c}"
+                   for s, t, r, d, c in (line.split() for line in _LOG)])
 
 CASES = [
     ok("ips", BASE, output_contains("ips", "estimate", "se"), files=FILES),
@@ -102,6 +123,14 @@ CASES = [
     # size is still a number (it was NaN, with numpy's "invalid value" warning)
     ok("pbm-ips-tiny-propensity", [*PBM, "--propensities", "1,1e-300,0.3", "--format",
                                    "csv"], _finite_ess, files=FILES),
+    # clicks weighted by 1/γ_2 = 10³⁰⁰: the standard error computed without overflowing
+    # its squares (it was inf, with numpy's "overflow encountered in square")
+    ok("pbm-ips-tiny-propensity-clicked", [*with_log(PBM, "rank2.txt"), "--propensities",
+                                           "1,1e-300,0.3", "--format", "csv"],
+       _finite_numbers, files={**FILES, "rank2.txt": RANK2_LOG}),
+    # a propensity whose weight 1/γ is beyond the doubles: refused, naming the log's line
+    err("pbm-ips-propensity-beyond-the-doubles", [*PBM, "--propensities", "1,5e-324,0.3"],
+        "log.txt", "line", "propensities too near 0", opt("--clip"), files=FILES),
     ok("policy-file", ["online", "counterfactual", "log.txt", "--policy", "policy.txt",
                        "--logging", "uniform.txt"], files=FILES),
     ok("logging-empirical", [*BASE[:5], "--logging", "empirical"], files=FILES),

@@ -97,7 +97,7 @@ def test_interleaving_bootstrap_is_drawn_in_timed_chunks(argv, ws, run_cli, monk
     assert result.status == 0 and "Traceback" not in result.err, result.describe()
     lines = [line for line in result.err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("irscale: the bootstrap: ") and \
-        "more samples at" in lines[0] and "(measured)" in lines[0], \
+        "more samples (--bootstrap) at" in lines[0] and "(measured)" in lines[0], \
         "not one estimate" + result.describe()
 
 

@@ -21,6 +21,7 @@ from .conftest import (
     run_lines,
     same_output_as,
     text,
+    warnings_of,
 )
 
 BASE = ["report", "qrels.txt", "a.run", "b.run", "c.run"]
@@ -56,6 +57,13 @@ def bold_runs(*expected: str):
 
     return check
 
+
+def no_warning(result, ws, run):
+    assert not warnings_of(result), result.describe()
+
+
+#: A run name of 100,000 characters.
+LONG = "R" * 100_000
 
 #: The human judgments of topics 1-3 (the automatic ones: qrels.txt).
 HUMAN = {"h.txt": text([line for line in qrels_lines() if line.split()[0] in ("1", "2", "3")])}
@@ -182,6 +190,13 @@ CASES = [
         "qrels.txt", "line 1", "expected 5", files=HUMAN),
     ok("html", [*BASE, "--scale-depth", "3", "--dp", "-B", "50", "--seed", "2", "-o",
                 "r.html"], all_checks(html_page), allowed_new=("r.html",)),
+    # a run name of 100,000 characters: whole in the tables, cut in the figures, which
+    # keep their layout (no warning of matplotlib's)
+    ok("run-name-100000-characters", ["report", "qrels.txt", "long.run", "b.run",
+                                      "--no-robustness", "-m", "map", "-o", "r.html"],
+       all_checks(html_page, page_holds(LONG, f"{LONG[:19]}…{LONG[:19]}"), no_warning),
+       files={"long.run": text([f"{line.rsplit(' ', 1)[0]} {LONG}" for line in
+                                run_lines("a")])}, allowed_new=("r.html",)),
 ]
 
 

@@ -140,6 +140,63 @@ def test_local_cluster_stopped_by_a_signal(name, ws):
         select.select([], [], [], 0.1)
 
 
+def _children(pid: int) -> bool:
+    """Whether process ``pid`` has a child process (a worker its cluster starts)."""
+    import psutil
+
+    try:
+        return bool(psutil.Process(pid).children())
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("moment", ["starting", "stopping"])
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_local_cluster_stopped_while_it_starts_or_stops(name, moment, ws):
+    """``eval-many --scheduler local:2`` stopped by ^C or SIGTERM while its LocalCluster
+    starts (as soon as the command has a child process: a worker being started) or shuts
+    down (as soon as ``--per-topic-out`` is complete: the work is done): one ``irscale:``
+    line and the status of the signal (or, where the command ended before the signal
+    came, its output), no traceback or line from Dask's exit handler or from
+    multiprocessing's resource tracker, no process left."""
+    pytest.importorskip("distributed")
+    number = getattr(signal, name)
+    proc = subprocess.Popen(
+        [*BIN, "eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+         "--scheduler", "local:2", "--per-topic-out", "pt", "--no-progress", "-o",
+         "out.txt"], cwd=ws.root, env=subprocess_env(), stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    ready = (lambda: _children(proc.pid)) if moment == "starting" else \
+        (lambda: (ws.root / "pt").is_dir())
+    try:
+        deadline = time.monotonic() + 120  # a bound on a stuck start, not a timing
+        while not ready() and proc.poll() is None:
+            assert time.monotonic() < deadline, f"not {moment} after 120 s"
+            select.select([], [], [], 0.01)
+        proc.send_signal(number)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    lines = err.decode(errors="replace").splitlines()
+    if proc.returncode == 0:  # done before the signal came
+        assert lines == [] and (ws.root / "out.txt").is_file(), err[-3000:]
+    else:
+        expected = "irscale: interrupted" if name == "SIGINT" else "irscale: terminated"
+        assert lines == [expected], err[-3000:]
+        assert proc.returncode == 128 + number, proc.returncode
+    deadline = time.monotonic() + 60
+    while True:  # the session's processes: gone once their parent's pipes close
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "processes of the command outlive it by 60 s"
+        select.select([], [], [], 0.1)
+
+
 MANY_ONE = ["eval-many", "qrels.txt", "a.run", "-m", "map", "--no-progress"]
 
 

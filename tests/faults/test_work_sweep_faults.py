@@ -1,12 +1,13 @@
-"""Every option that scales work, of every subcommand, set to 10^6 times its default
+"""Every option that scales work, of every subcommand, set to 10^6 times its usual value
 (``docs/errors.md`` §7): the call finishes, or refuses up front with one ``irscale:``
 line, or prints its estimate before the work (then shows progress). The sweep never runs
 the work: a call is stopped (as by ^C) as soon as it prints an estimate.
 
 The options are found by walking the real parsers (:func:`irscale.cli.main.build_parser`):
-every option spelt as one of :data:`WORK` (the counts of samples, repetitions, topics,
-sessions, impressions, levels, depths, run lengths, and the grid step, whose work grows
-as 1/step), from the command lines of the numeric sweep
+every option whose parameter declares a cost (:class:`irscale.core.params.Cost`, read by
+:func:`irscale.cli.options.declared_cost`), so an option is swept the day it is declared
+with one; its value asks 10^6 times more work (:meth:`~irscale.core.params.Cost.scaled`:
+a grid step 10^6 times smaller), from the command lines of the numeric sweep
 (:mod:`tests.faults.test_numeric_options_faults`). The memory limit is pinned to 1 GiB,
 so that a refusal does not depend on the machine. A call that neither ends nor prints an
 estimate within :data:`PATIENCE` seconds is interrupted (a safety net) and fails.
@@ -16,6 +17,11 @@ Progress off a terminal is written after :data:`PROMPT` seconds here, not after 
 its progress, not how long it stays silent first; a long call (``meta split -B``, ``swap
 -B``, ``correlate -B``, ``simulate --topics``) then stops at its first line instead of
 running its work for half a minute or more. A call that ends sooner is checked as before.
+
+The inputs are swept too (:func:`test_deep_inputs_end_or_announce`): every command whose
+command line reads runs, given runs of :data:`DEEP` documents a topic with few judgments,
+and the pairwise labels given :data:`COMPARISONS` comparisons, ends or announces its work
+within the same safety net.
 """
 
 from __future__ import annotations
@@ -31,14 +37,13 @@ import pytest
 
 import irscale.core.budget
 import irscale.core.progress
+from irscale.cli.options import declared_cost
+from irscale.core.params import Cost
 
 from .conftest import error_line
-from .test_numeric_options_faults import OPTIONS, USUAL, command_line
+from .test_numeric_options_faults import BASES, USUAL, command_line
 from .test_numeric_options_faults import sweep_ws as sweep_ws
 
-#: The options that scale work (issue-level list of what a user types to ask for more).
-WORK = ("--samples", "--repetitions", "--topics", "--sessions", "--step", "--impressions",
-        "--length", "--levels", "--depth", "--bootstrap")
 #: How much more work is asked.
 FACTOR = 10**6
 #: Seconds a call may run without an estimate before it is interrupted (safety net).
@@ -51,6 +56,21 @@ REST = re.compile(r"^irscale: .*each \(measured\)")
 #: Seconds of work before the first progress line, and between two background lines, in
 #: the sweep (module documentation).
 PROMPT = 2.0
+
+
+def work_options() -> list[tuple[str, str, Cost, int | None]]:
+    """``(command, option, cost, most)`` of every option declared with a cost: the command
+    without ``irscale``, the option's longest spelling, its cost and the largest value its
+    domain takes (None: no bound)."""
+    from irscale.cli.main import build_parser
+
+    from ..cli_parsers import parsers
+
+    return sorted({(prog.removeprefix("irscale").strip(), max(action.option_strings, key=len),
+                    cost, getattr(getattr(action, "domain", None), "high", None))
+                   for prog, parser in parsers(build_parser()) for action in parser._actions
+                   if (cost := declared_cost(action)) is not None},
+                  key=lambda case: case[:2])
 
 
 def _default(command: str, option: str) -> float | None:
@@ -67,20 +87,22 @@ def _default(command: str, option: str) -> float | None:
     return None
 
 
-def _value(command: str, option: str) -> str | None:
-    """10^6 times the default (or the usual value) of ``option``; the step 10^6 times
-    smaller."""
+def _value(command: str, option: str, cost: Cost, most: float | None) -> str | None:
+    """The default (or the usual value) of ``option`` asking :data:`FACTOR` times more work
+    (:meth:`~irscale.core.params.Cost.scaled`), at most the largest value of its domain
+    (``most``: a larger one would be refused by its domain alone, and test nothing)."""
     base = _default(command, option)
     if (base is None or base <= 0) and option in USUAL:  # (0: the option's work is off)
         base = float(USUAL[option].split(",")[-1])
     if base is None or base <= 0:
         return None
-    if option == "--step":
-        return f"{base / FACTOR:g}"
-    return str(int(base * FACTOR))
+    value = cost.scaled(base, FACTOR)
+    if cost.grows == "inverse":
+        return f"{value:g}"
+    return str(int(value if most is None else min(value, most)))
 
 
-CASES = [(command, option) for command, option, _ in OPTIONS if option in WORK]
+CASES = work_options()
 
 
 class _Stop(io.TextIOBase):
@@ -108,10 +130,26 @@ class _Stop(io.TextIOBase):
 
 
 def test_the_sweep_covers_the_work_options():
-    assert {option for _, option in CASES} >= {"--samples", "--repetitions", "--topics",
-                                               "--step", "--impressions", "--levels",
-                                               "--bootstrap", "--sessions", "--depth"}
-    assert len(CASES) > 25, CASES
+    """The options found by their declarations include those a user types to ask for more
+    work (the hand list the sweep had before), and the numeric sweep has a command line of
+    every command."""
+    assert {option for _, option, _, _ in CASES} >= {
+        "--samples", "--repetitions", "--topics", "--step", "--impressions", "--levels",
+        "--bootstrap", "--sessions", "--depth", "--length", "--draws", "--ci-samples",
+        "--seeds", "--n-iter", "--iterations"}
+    assert len(CASES) > 60, CASES
+    assert {command for command, _, _, _ in CASES} <= BASES.keys()
+
+
+def test_every_declared_cost_is_in_the_table_of_the_guarantees():
+    """docs/errors.md §7 names every option declared with a cost."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
+    section = text[text.index("## 7. Work bounded by the input"):text.index("## 8.")]
+    missing = sorted({f"{command} {option}" for command, option, _, _ in CASES
+                      if f"`{option}`" not in section and f"{option}`" not in section})
+    assert not missing, f"not in docs/errors.md §7: {missing}"
 
 
 @pytest.fixture
@@ -127,11 +165,12 @@ def prompt_progress(monkeypatch: pytest.MonkeyPatch) -> None:
                         "heartbeat", PROMPT)
 
 
-@pytest.mark.parametrize(("command", "option"), [
-    pytest.param(command, option, id=f"{command} {option}") for command, option in CASES])
-def test_work_refused_or_estimated(command, option, sweep_ws, run_cli, one_gib,
+@pytest.mark.parametrize(("command", "option", "cost", "most"), [
+    pytest.param(command, option, cost, most, id=f"{command} {option}")
+    for command, option, cost, most in CASES])
+def test_work_refused_or_estimated(command, option, cost, most, sweep_ws, run_cli, one_gib,
                                    monkeypatch):
-    value = _value(command, option)
+    value = _value(command, option, cost, most)
     if value is None:
         pytest.skip(f"{option} has no positive default")
     _refused_or_estimated([a for a in command_line(command, option, value)
@@ -172,6 +211,9 @@ STATED = {
                   "10000000", "--seed", "1"],
     "split": ["meta", "split", "--scores", "ap.csv", "--sizes", "3", "--models", "MD1",
               "--repetitions", "1000000", "--seed", "1"],
+    # an evaluation of every run a draw (it said nothing for hours)
+    "auto-draws": ["labels", "auto", "ap.txt", "h.txt", "a.run", "b.run", "c.run", "-m", "map",
+                   "--label-probabilities", "--draws", "1000000000"],
 }
 
 

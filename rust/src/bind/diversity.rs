@@ -9,6 +9,7 @@ use super::guard::detached;
 use super::trec::{Given, read_error};
 use crate::diversity;
 use crate::read::diversity::{self as files, Column};
+use crate::read::limits::Budget;
 use crate::trec::{File, text};
 
 /// A batch of rankings judged per intent, as numpy arrays (those of
@@ -211,9 +212,11 @@ impl IntentJudge {
     /// ndeval reads them, each put in ndeval's order (`traditional`: by score) and judged
     /// ([`diversity::run_files`]), side by side: per run `(run ids, topic ids, lengths,
     /// qrels topics, entries' ranking, rank, intent, level)`, rankings in the order of
-    /// the run's topics' first appearance, `qrels_topics` naming the index's topics. The
-    /// first faulty file, in order, raises `TrecReadError`.
-    #[pyo3(signature = (runs, qrels_topics, traditional, max_docs, ndeval_topics))]
+    /// the run's topics' first appearance, `qrels_topics` naming the index's topics; the
+    /// texts held at once within `limit` bytes. The first faulty file, in order, raises
+    /// `TrecReadError`.
+    #[pyo3(signature = (runs, qrels_topics, traditional, max_docs, ndeval_topics, limit))]
+    #[allow(clippy::too_many_arguments)]
     fn judge_files<'py>(
         &self,
         py: Python<'py>,
@@ -222,6 +225,7 @@ impl IntentJudge {
         traditional: bool,
         max_docs: Option<i64>,
         ndeval_topics: bool,
+        limit: usize,
     ) -> PyResult<Vec<JudgedFile<'py>>> {
         let given = runs
             .iter()
@@ -234,11 +238,13 @@ impl IntentJudge {
                 name,
             })
             .collect();
+        let budget = Budget::new(limit);
         let how = diversity::run_files::Reading {
             qrels_topics: &qrels_topics,
             traditional,
             max_docs,
             ndeval_topics,
+            budget: &budget,
         };
         let judged = detached(py, "judging diversity runs", || {
             diversity::run_files::judge_files(&self.index, &run_files, &how)
@@ -285,7 +291,7 @@ fn strings(py: Python<'_>, column: Column) -> Strings<'_> {
 }
 
 /// Diversity qrels `topic subtopic docno judgment` from a file's bytes or path (plain or
-/// gzip), named `name` in errors, as ndeval reads them (`ndeval`: the topic and subtopic
+/// gzip; its text within `limit` bytes), named `name` in errors, as ndeval reads them (`ndeval`: the topic and subtopic
 /// ids too; [`files::read_qrels`]): `(topic, subtopic, docno, judgment)`, each string
 /// column as `(offsets, data)`. A fault of the file raises `TrecReadError`.
 #[pyfunction]
@@ -294,6 +300,7 @@ fn read_diversity_qrels<'py>(
     source: Bound<'py, PyAny>,
     name: &str,
     ndeval: bool,
+    limit: usize,
 ) -> PyResult<(
     Strings<'py>,
     Strings<'py>,
@@ -306,7 +313,7 @@ fn read_diversity_qrels<'py>(
         name,
     };
     let qrels = py
-        .detach(|| files::read_qrels(&text(&file)?, name, ndeval))
+        .detach(|| files::read_qrels(&text(&file, &Budget::new(limit))?, name, ndeval))
         .map_err(|error| read_error(error.into()))?;
     Ok((
         strings(py, qrels.topic),
@@ -328,7 +335,7 @@ type RunColumns<'py> = (
 );
 
 /// A TREC run read as ndeval reads it ([`files::read_run`]) from a file's bytes or path,
-/// named `name` in errors: its topic ids (`ndeval_topics`: as ndeval reads them) in order
+/// named `name` in errors (its text within `limit` bytes): its topic ids (`ndeval_topics`: as ndeval reads them) in order
 /// of first appearance, every row's topic number, docnos (`(offsets, data)`), scores,
 /// ranks, and its distinct run ids. A fault of the file raises `TrecReadError`.
 #[pyfunction]
@@ -337,6 +344,7 @@ fn read_ndeval_run<'py>(
     source: Bound<'py, PyAny>,
     name: &str,
     ndeval_topics: bool,
+    limit: usize,
 ) -> PyResult<RunColumns<'py>> {
     let given = Given::of(&source)?;
     let file = File {
@@ -345,7 +353,8 @@ fn read_ndeval_run<'py>(
     };
     let columns = py
         .detach(|| {
-            let data = text(&file)?;
+            let budget = Budget::new(limit);
+            let data = text(&file, &budget)?;
             let run = files::read_run(&data, name, ndeval_topics)?;
             let mut docno = Column::default();
             docno.offsets.reserve(run.docno.len() + 1);

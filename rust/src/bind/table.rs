@@ -9,6 +9,7 @@ use pyo3::types::PyTuple;
 
 use super::guard::detached;
 use super::trec::{Given, read_error};
+use crate::read::limits::Budget;
 use crate::read::plain_table as plain;
 use crate::read::table::{self, Column, Fault, FieldKind};
 use crate::trec::{self, Data, File};
@@ -16,20 +17,22 @@ use crate::trec::{self, Data, File};
 /// The fields asked of every data line of a file (its bytes or its path, plain or gzip:
 /// decompressed here) whose lines hold `count` fields separated by runs of blanks and
 /// tabs; `asked`: `(index, kind)` of each field read, kind `"str"`, `"float"` or
-/// `"int"`; `decompress`: gzip bytes are decompressed (false: the bytes are the text
-/// already, decompressed by the caller). Returns `(fault, rows, columns)`: `fault` is `None`, or `"misfit"` (a line
+/// `"int"`; `limit`: the bytes its text may take ([`crate::read::limits`]); `decompress`:
+/// gzip bytes are decompressed (false: the bytes are the text already, decompressed and
+/// checked by the caller). Returns `(fault, rows, columns)`: `fault` is `None`, or `"misfit"` (a line
 /// does not fit: the caller diagnoses the text), `"nul"` (a NUL byte in a line) or
 /// `"empty"` (no data line), with no columns; a column is a float64 or int64 array, or
 /// `(offsets, data)` for text. A file that cannot be read or decompressed raises
 /// `TrecReadError`.
 #[pyfunction]
-#[pyo3(signature = (source, name, count, asked, decompress=true))]
+#[pyo3(signature = (source, name, count, asked, limit, decompress=true))]
 fn read_fields<'py>(
     py: Python<'py>,
     source: Bound<'py, PyAny>,
     name: &str,
     count: usize,
     asked: Vec<(usize, String)>,
+    limit: usize,
     decompress: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let asked = asked
@@ -58,9 +61,10 @@ fn read_fields<'py>(
         data: given.data(),
         name,
     };
+    let budget = Budget::new(limit);
     let read = detached(py, "reading fields", || match file.data {
         Data::Bytes(text) if !decompress => Ok(table::read(text, count, &asked)),
-        _ => trec::text(&file).map(|text| table::read(&text, count, &asked)),
+        _ => trec::text(&file, &budget).map(|text| table::read(&text, count, &asked)),
     })?
     .map_err(|error| read_error(error.into()))?;
     let table = match read {

@@ -14,6 +14,7 @@ use crate::judge::{Batch, Options};
 use crate::measures::{self, Context, Params};
 use crate::output::evaluate::{self, Missing};
 use crate::read::error::Kind;
+use crate::read::limits::Budget;
 use crate::ties::Ties;
 use crate::trec::{self, Data, Failure, File, Judgment, RunNotes};
 
@@ -34,6 +35,8 @@ pub(crate) fn read_error(failure: Failure) -> PyErr {
         Kind::Duplicate => "duplicate",
         Kind::Gzip => "gzip",
         Kind::Access => "access",
+        Kind::LongLine => "format",
+        Kind::Memory => "memory",
     };
     TrecReadError::new_err((
         kind,
@@ -51,10 +54,11 @@ pub(crate) fn read_error(failure: Failure) -> PyErr {
 }
 
 /// The judged rankings of TREC run files against a TREC qrels file, from their bytes or
-/// their paths (plain or gzip), held by the engine as a [`JudgedTrec`]. A fault of a file
-/// raises [`TrecReadError`].
+/// their paths (plain or gzip), held by the engine as a [`JudgedTrec`]; the files' texts
+/// and columns held at once within `limit` bytes. A fault of a file raises
+/// [`TrecReadError`].
 #[pyfunction]
-#[pyo3(signature = (qrels, qrels_name, runs, ties, compat, max_docs, judged_only, placeholders))]
+#[pyo3(signature = (qrels, qrels_name, runs, ties, compat, max_docs, judged_only, placeholders, limit))]
 #[allow(clippy::too_many_arguments)]
 fn judge_trec_batch<'py>(
     py: Python<'py>,
@@ -66,6 +70,7 @@ fn judge_trec_batch<'py>(
     max_docs: Option<u64>,
     judged_only: bool,
     placeholders: bool,
+    limit: usize,
 ) -> PyResult<JudgedTrec> {
     let ties = Ties::named(ties)
         .ok_or_else(|| PyValueError::new_err(format!("unknown tie policy {ties:?}")))?;
@@ -86,8 +91,9 @@ fn judge_trec_batch<'py>(
             name,
         })
         .collect();
+    let budget = Budget::new(limit);
     let judgment = detached(py, "judging TREC files", || {
-        trec::judge(&qrels_file, &run_files, &options)
+        trec::judge(&qrels_file, &run_files, &options, &budget)
     })?
     .map_err(read_error)?;
     Ok(JudgedTrec::new(judgment, placeholders))
@@ -414,9 +420,40 @@ impl<'py> Given<'py> {
     }
 }
 
-/// Adds this module's function and exception to the engine's Python module.
+/// The text of a file, from its bytes or its path, for the readers written in Python:
+/// read whole, gzip data decompressed, within the line limit and `limit` bytes
+/// ([`crate::read::limits`]); plain bytes are checked and given back as they are. A fault
+/// raises [`TrecReadError`].
+#[pyfunction]
+fn read_text<'py>(
+    py: Python<'py>,
+    source: Bound<'py, PyAny>,
+    name: &str,
+    limit: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let given = Given::of(&source)?;
+    let file = File {
+        data: given.data(),
+        name,
+    };
+    let budget = Budget::new(limit);
+    let made = detached(py, "reading a file", || {
+        trec::text(&file, &budget).map(trec::Text::made)
+    })?
+    .map_err(|error| read_error(error.into()))?;
+    Ok(match (made, &given) {
+        (Some(text), _) => PyBytes::new(py, &text),
+        (None, Given::Bytes(bytes)) => bytes.clone(),
+        (None, Given::Path(_)) => PyBytes::new(py, b""),
+    })
+}
+
+/// Adds this module's functions, exception and the line limit to the engine's Python
+/// module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(judge_trec_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(read_text, m)?)?;
+    m.add("LINE_LIMIT", crate::read::limits::LINE_LIMIT)?;
     m.add_class::<JudgedTrec>()?;
     m.add("TrecReadError", m.py().get_type::<TrecReadError>())?;
     Ok(())

@@ -6,6 +6,7 @@
 use super::judging::{Entries, RelevantIndex, RunRankings};
 use crate::read::diversity::{Run, read_run};
 use crate::read::error::{Kind, ReadError};
+use crate::read::limits::Budget;
 use crate::trec::{File, text};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -107,6 +108,8 @@ pub struct Reading<'a> {
     pub max_docs: Option<i64>,
     /// Topic ids read as ndeval reads them ([`crate::read::diversity::run_topic`]).
     pub ndeval_topics: bool,
+    /// The memory the files' texts read side by side may hold.
+    pub budget: &'a Budget,
 }
 
 fn lossy(bytes: &[u8]) -> String {
@@ -115,7 +118,7 @@ fn lossy(bytes: &[u8]) -> String {
 
 /// The run of `file` judged against `index`.
 fn judge_file(index: &RelevantIndex, file: &File, how: &Reading) -> Result<JudgedRun, ReadError> {
-    let data = text(file)?;
+    let data = text(file, how.budget)?;
     let run = read_run(&data, file.name, how.ndeval_topics)?;
     let order = ndeval_order(&run, how.traditional, file.name)?;
     let qrels: FxHashMap<&[u8], i64> = how
@@ -209,6 +212,7 @@ mod tests {
             traditional: false,
             max_docs: Some(2),
             ndeval_topics: true,
+            budget: &Budget::unlimited(),
         };
         let files = [
             File {

@@ -209,6 +209,7 @@ fn substitute(
 mod tests {
     use super::*;
     use crate::judge::Options;
+    use crate::read::limits::Budget;
     use crate::ties::Ties;
     use crate::trec::{Data, File, judge};
 
@@ -222,7 +223,7 @@ mod tests {
             name: "run",
         };
         let options = Options::new(Ties::TrecEval, 10, None, false, placeholders);
-        match judge(&qrels, &[run], &options) {
+        match judge(&qrels, &[run], &options, &Budget::unlimited()) {
             Ok(judgment) => judgment,
             Err(_) => panic!("the files are well formed"),
         }

@@ -10,15 +10,18 @@ use std::mem::MaybeUninit;
 
 /// `column` extended by one share per part, in order: part `i`'s `lengths[i]` values are
 /// those of `values(i)` (which must give exactly as many: a panic otherwise, before the
-/// column's length changes).
-pub fn append_parts<T, I, F>(column: &mut Vec<T>, lengths: &[usize], values: F)
+/// column's length changes). `Err` with the bytes asked for when the room for them cannot
+/// be allocated (the column unchanged).
+pub fn append_parts<T, I, F>(column: &mut Vec<T>, lengths: &[usize], values: F) -> Result<(), usize>
 where
     T: Send,
     I: Iterator<Item = T>,
     F: Fn(usize) -> I + Sync,
 {
     let total: usize = lengths.iter().sum();
-    column.reserve(total);
+    column
+        .try_reserve(total)
+        .map_err(|_| total.saturating_mul(std::mem::size_of::<T>()))?;
     let mut shares = Vec::with_capacity(lengths.len());
     let mut rest = &mut column.spare_capacity_mut()[..total];
     for &length in lengths {
@@ -34,6 +37,7 @@ where
     // (reserved above), and `fill` initialised every one of them (or panicked, in which
     // case this line is not reached).
     unsafe { column.set_len(column.len() + total) };
+    Ok(())
 }
 
 /// Every slot of `share` written from `values`; a panic when they are not as many.
@@ -61,14 +65,18 @@ mod tests {
         let mut column = vec![1u32, 2];
         let parts: [&[u32]; 4] = [&[3, 4, 5], &[], &[6], &[7, 8]];
         let lengths: Vec<usize> = parts.iter().map(|p| p.len()).collect();
-        append_parts(&mut column, &lengths, |i| parts[i].iter().map(|v| v * 10));
+        append_parts(&mut column, &lengths, |i| parts[i].iter().map(|v| v * 10)).unwrap();
         assert_eq!(column, [1, 2, 30, 40, 50, 60, 70, 80]);
+        // room that cannot be had: the column as it was
+        let error = append_parts(&mut column, &[usize::MAX / 8], |_| std::iter::empty());
+        assert_eq!(error, Err(usize::MAX / 8 * 4));
+        assert_eq!(column.len(), 8);
     }
 
     #[test]
     #[should_panic(expected = "fewer values")]
     fn a_part_short_of_its_share_panics() {
         let mut column: Vec<u8> = Vec::new();
-        append_parts(&mut column, &[2], |_| std::iter::once(1));
+        let _ = append_parts(&mut column, &[2], |_| std::iter::once(1));
     }
 }

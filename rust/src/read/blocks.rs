@@ -1,8 +1,11 @@
 //! A file's text read in blocks of whole lines, so that a large file is parsed without
 //! its whole text in memory: each block ends after a `\n` (or at the text's end), so the
-//! lines of the text are the lines of its blocks in turn.
+//! lines of the text are the lines of its blocks in turn. No line is read beyond
+//! [`super::limits::LINE_LIMIT`]: a longer one is refused as soon as it is ([`locate`]
+//! numbers it).
 
-use super::error::ReadError;
+use super::error::{Kind, ReadError};
+use super::limits::{LineCheck, long_line};
 use super::lines::{Lines, line_text};
 use super::source::{Stream, access_error, read_at};
 use crate::read::fields::python_space;
@@ -15,6 +18,9 @@ pub struct Blocks<'a> {
     size: usize,
     /// The start of a line that the last block cut off: the next block's start.
     carry: Vec<u8>,
+    /// The offset of `carry` in the text.
+    given: usize,
+    lines: LineCheck,
     ended: bool,
 }
 
@@ -24,8 +30,25 @@ impl<'a> Blocks<'a> {
             stream,
             size: size.max(1),
             carry: Vec::new(),
+            given: 0,
+            lines: LineCheck::default(),
             ended: false,
         }
+    }
+
+    /// The text's bytes `read` (just read, in turn), checked against the line limit:
+    /// `Err` with the long line's error, not numbered (`details`: its offset in the text,
+    /// numbered by [`locate`]), `line_start(offset)` giving the bytes from its start.
+    fn check<'b>(
+        &mut self,
+        read: &[u8],
+        line_start: impl FnOnce(usize) -> &'b [u8],
+    ) -> Result<(), ReadError> {
+        self.lines.feed(read).map_err(|open| {
+            let mut error = long_line(self.stream.name(), None, line_start(open));
+            error.details = vec![open.to_string()];
+            error
+        })
     }
 
     /// The next block, in `buffer` (a spent block's, reused: its pages are not mapped
@@ -46,13 +69,19 @@ impl<'a> Blocks<'a> {
             };
             let read = self.stream.append(count, &mut buffer)?;
             self.ended = read < count;
+            let given = self.given;
+            self.check(&buffer[start..], |open| &buffer[open - given..])?;
             if let Some(end) = memchr::memrchr(b'\n', &buffer[start..]) {
                 let cut = start + end + 1;
                 if !self.ended {
                     self.carry.extend_from_slice(&buffer[cut..]);
                     buffer.truncate(cut);
+                    self.given += cut;
                     return Ok(Some(buffer));
                 }
+            }
+            if self.ended {
+                self.given += buffer.len();
             }
         }
     }
@@ -123,6 +152,19 @@ impl Blocks<'_> {
             total += n;
             self.ended |= n < size;
         }
+        // the lines of the bytes read, in turn (the first piece's after the carry); the
+        // text's offsets are the file's
+        let (carried, given) = (self.carry.len(), self.given);
+        for (k, piece) in pieces.iter().enumerate() {
+            let new = &piece[if k == 0 { carried } else { 0 }..];
+            self.check(new, |open| match open.checked_sub(at as usize) {
+                None => &pieces[0][open - given..],
+                Some(after) => {
+                    let (k, within) = (after / size, after % size);
+                    &pieces[k][within + if k == 0 { carried } else { 0 }..]
+                }
+            })?;
+        }
         self.carry.clear();
         self.stream.skip_to(at + total as u64);
         // each piece's bytes up to its first line end belong to the line before: moved to
@@ -168,8 +210,46 @@ impl Blocks<'_> {
                 }
             }
         }
+        self.given += wave.iter().map(Vec::len).sum::<usize>();
         Ok(())
     }
+}
+
+/// `error`, a reader's, numbered by its line where it is the error of a long line that
+/// [`Blocks`] did not number (`details`: its offset in the text), by [`line_at`].
+pub fn locate<'a>(
+    mut error: ReadError,
+    open: impl FnOnce() -> Result<Stream<'a>, ReadError>,
+) -> ReadError {
+    let offset = match (&error.kind, error.line, error.details.first()) {
+        (Kind::LongLine, None, Some(offset)) => offset.parse::<usize>().unwrap_or(0),
+        _ => return error,
+    };
+    if let Ok(line) = line_at(open, offset) {
+        error.line = Some(line);
+        error.details.clear();
+    }
+    error
+}
+
+/// The number of the line at `offset` of the text the stream `open` gives (counted by
+/// `\n`, from its start read again).
+pub fn line_at<'a>(
+    open: impl FnOnce() -> Result<Stream<'a>, ReadError>,
+    offset: usize,
+) -> Result<usize, ReadError> {
+    let mut stream = open()?;
+    let (mut lines, mut seen, mut buffer) = (1, 0, Vec::new());
+    while seen < offset {
+        buffer.clear();
+        let read = stream.append((offset - seen).min(1 << 20), &mut buffer)?;
+        if read == 0 {
+            break;
+        }
+        lines += memchr::memchr_iter(b'\n', &buffer).count();
+        seen += read;
+    }
+    Ok(lines)
 }
 
 /// The line number and text of data line `row` (0-based) of the text of `blocks`, as
@@ -254,6 +334,49 @@ mod tests {
             }
         }
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_line_beyond_the_limit_is_refused_and_numbered() {
+        use crate::read::limits::LINE_LIMIT;
+        let mut data = b"a 1\nb 2\r\n".to_vec();
+        data.extend(vec![b'x'; LINE_LIMIT + 1]);
+        data.extend(b"\nc 3\n");
+        let path = std::env::temp_dir().join(format!("irscale-long-{}", std::process::id()));
+        std::fs::write(&path, &data).unwrap();
+        let refused = |mut blocks: Blocks| loop {
+            let mut spare = Vec::new();
+            match blocks.wave(3, &mut spare) {
+                Ok(wave) => assert!(!wave.is_empty(), "read to the end"),
+                Err(error) => return locate(error, || Ok(Stream::bytes(&data, "r"))),
+            }
+        };
+        for size in [LINE_LIMIT / 16, LINE_LIMIT / 3, LINE_LIMIT + 5] {
+            // read in turn, and a plain file's pieces side by side
+            for stream in [Stream::bytes(&data, "r"), Stream::file(&path, "r").unwrap()] {
+                let error = refused(Blocks::new(stream, size));
+                assert_eq!(
+                    (error.kind, error.line),
+                    (Kind::LongLine, Some(3)),
+                    "{size}"
+                );
+                assert!(error.text.unwrap().starts_with("xxxx"));
+            }
+        }
+        // a line of the limit itself is read
+        data.drain(13..14);
+        std::fs::write(&path, &data).unwrap();
+        let mut blocks = Blocks::new(Stream::file(&path, "r").unwrap(), LINE_LIMIT / 5);
+        let mut read = Vec::new();
+        loop {
+            let wave = blocks.wave(3, &mut Vec::new()).unwrap();
+            if wave.is_empty() {
+                break;
+            }
+            read.extend(wave);
+        }
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(read.concat(), data);
     }
 
     #[test]

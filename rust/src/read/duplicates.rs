@@ -7,17 +7,19 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 /// `(first row, second row)` of the duplicated pair listed first, or `None`; `docno(row)`
-/// is the docno of a row.
+/// is the docno of a row. `Err` with the bytes of a topic's table of docnos that could not
+/// be allocated.
 pub fn first_duplicate<'a>(
     groups: &Groups,
     docno: impl Fn(u32) -> &'a [u8] + Sync,
-) -> Option<(u32, u32)> {
-    (0..groups.len())
+) -> Result<Option<(u32, u32)>, usize> {
+    let found = (0..groups.len())
         .into_par_iter()
-        .filter_map(|t| {
+        .map(|t| {
             let rows = groups.rows_of(t);
             let mut seen: FxHashMap<&[u8], u32> = FxHashMap::default();
-            seen.reserve(rows.len());
+            seen.try_reserve(rows.len())
+                .map_err(|_| rows.len().saturating_mul(TABLE_ROW))?;
             let mut found: Option<(u32, u32)> = None;
             for row in rows {
                 let first = *seen.entry(docno(row)).or_insert(row);
@@ -25,10 +27,15 @@ pub fn first_duplicate<'a>(
                     found = Some((first, row));
                 }
             }
-            found
+            Ok(found)
         })
-        .min()
+        .collect::<Result<Vec<_>, usize>>()?;
+    Ok(found.into_iter().flatten().min())
 }
+
+/// Bytes a row takes in a table of docnos, at most (a key, a row, a control byte; twice
+/// as many slots as rows, at worst).
+pub const TABLE_ROW: usize = 64;
 
 #[cfg(test)]
 mod tests {
@@ -42,11 +49,11 @@ mod tests {
         let groups = Groups::of(&topic, 2);
         assert_eq!(
             first_duplicate(&groups, |row| docno[row as usize]),
-            Some((0, 4))
+            Ok(Some((0, 4)))
         );
         assert_eq!(
             first_duplicate(&Groups::of(&topic[..3], 2), |row| docno[row as usize]),
-            None
+            Ok(None)
         );
     }
 }

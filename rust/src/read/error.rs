@@ -16,6 +16,12 @@ pub enum Kind {
     /// A file that cannot be read (`FileAccessError`): `details` holds the OS error
     /// number, if any, and `reason` the OS's words.
     Access,
+    /// A line longer than [`super::limits::LINE_LIMIT`] (`InputFormatError`).
+    LongLine,
+    /// A file whose reading would hold more than the memory limit, or could not allocate
+    /// (`InputError`): `details` holds the bytes and the limit, or the bytes alone
+    /// ([`super::limits`]).
+    Memory,
 }
 
 /// A reader's error: `reason` is the message without its location.

@@ -7,7 +7,8 @@
 //! whitespace and UTF-8), and the first bad line is named in the error. Runs are read in
 //! blocks of whole lines ([`blocks`], [`run`]): their parsed fields are kept, not their
 //! text, which is read again only to name a line. Files of other fields, as many as the
-//! caller says, are read by the same fast pass into typed columns ([`table`]).
+//! caller says, are read by the same fast pass into typed columns ([`table`]). Every reader
+//! takes lines up to a limit and memory within its call's budget ([`limits`]).
 
 pub mod append;
 pub mod blocks;
@@ -16,6 +17,7 @@ pub mod diversity;
 pub mod duplicates;
 pub mod error;
 pub mod fields;
+pub mod limits;
 pub mod lines;
 pub mod plain_table;
 pub mod qrels;

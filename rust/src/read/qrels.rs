@@ -5,6 +5,7 @@ use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
 use super::fields::{parse_integer, python_space};
+use super::limits::out_of_memory;
 use super::scan::{Format, Scan, pieces, record_bound, row_line, scan, verdict};
 use super::topics::{Groups, Interner};
 use rayon::prelude::*;
@@ -58,14 +59,24 @@ fn read_piece<'a>(
     (topics, found)
 }
 
+/// `count` copies of `value`, or the memory error of `source` when they cannot be had.
+fn filled<T: Clone>(count: usize, value: T, source: &str) -> Result<Vec<T>, ReadError> {
+    let mut column = Vec::new();
+    column
+        .try_reserve_exact(count)
+        .map_err(|_| out_of_memory(source, count.saturating_mul(size_of::<T>())))?;
+    column.resize(count, value);
+    Ok(column)
+}
+
 /// The qrels of `data` (a file's text) named `source` in errors, parsed in pieces side by
 /// side as runs are ([`super::run::read`]).
 pub fn read<'a>(data: &'a [u8], source: &str) -> Result<Qrels<'a>, ReadError> {
     let cut = pieces(data);
     let lines = record_bound(&cut, source, &FORMAT)?;
-    let mut topic = vec![0u32; lines];
-    let mut docno = vec![&b""[..]; lines];
-    let mut rel = vec![0i64; lines];
+    let mut topic = filled(lines, 0u32, source)?;
+    let mut docno = filled(lines, &b""[..], source)?;
+    let mut rel = filled(lines, 0i64, source)?;
     let parts: Vec<(Interner, Scan)> = {
         let (mut t, mut d, mut r) = (&mut topic[..], &mut docno[..], &mut rel[..]);
         let mut jobs = Vec::with_capacity(cut.len());
@@ -104,7 +115,9 @@ pub fn read<'a>(data: &'a [u8], source: &str) -> Result<Qrels<'a>, ReadError> {
     rel.truncate(at);
     verdict(data, source, &FORMAT, &CHECKS, &found)?;
     let groups = Groups::of(&topic, interner.names.len());
-    if let Some((first, second)) = first_duplicate(&groups, |row| docno[row as usize]) {
+    let found = first_duplicate(&groups, |row| docno[row as usize])
+        .map_err(|bytes| out_of_memory(source, bytes))?;
+    if let Some((first, second)) = found {
         let (line, text) = row_line(data, second as usize);
         let (_, first_text) = row_line(data, first as usize);
         let second_field = |text: &str| {

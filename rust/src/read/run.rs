@@ -4,13 +4,14 @@
 //! reader warns before it refuses).
 
 use super::append::append_parts;
-use super::blocks::{Blocks, row_line};
+use super::blocks::{Blocks, locate, row_line};
 use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
 use super::fields::{NOT_FINITE, NOT_NUMBER, parse_float, parse_integer, same};
+use super::limits::{Budget, Charge, grow, out_of_memory};
 use super::scan::{Format, Scan, scan, verdict};
-use super::source::Stream;
+use super::source::{Stream, whole};
 use super::topics::{Groups, Interner};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -71,15 +72,20 @@ impl Starts {
 
     /// The starts of the next docnos, those of each part in turn: part `i`'s end at
     /// `bases[i] + ends[i][r]` of the text (ascending). Written side by side
-    /// ([`append_parts`]), 8 bytes each once the text passes 4 GiB.
-    fn append(&mut self, bases: &[usize], ends: &[&[usize]]) {
+    /// ([`append_parts`]), 8 bytes each once the text passes 4 GiB; `Err` with the bytes
+    /// that could not be allocated.
+    fn append(&mut self, bases: &[usize], ends: &[&[usize]]) -> Result<(), usize> {
         let last = bases
             .iter()
             .zip(ends)
             .filter_map(|(b, e)| e.last().map(|end| b + end));
         if let (Starts::Narrow(starts), Some(end)) = (&*self, last.max()) {
             if u32::try_from(end).is_err() {
-                *self = Starts::Wide(starts.iter().map(|&s| u64::from(s)).collect());
+                let mut wide = Vec::new();
+                wide.try_reserve_exact(starts.len())
+                    .map_err(|_| 8 * starts.len())?;
+                wide.extend(starts.iter().map(|&s| u64::from(s)));
+                *self = Starts::Wide(wide);
             }
         }
         let lengths: Vec<usize> = ends.iter().map(|e| e.len()).collect();
@@ -139,6 +145,11 @@ pub struct Columns {
 }
 
 impl Columns {
+    /// The rows of every topic.
+    pub fn groups(&self) -> &Groups {
+        &self.groups
+    }
+
     /// The run of these columns and `texts`.
     pub fn run(self, texts: &Texts) -> Run<'_> {
         Run {
@@ -160,6 +171,10 @@ impl Columns {
 /// A run's text, read from its start each time it is called: in blocks to be parsed, and
 /// again to name a line (or whole, to diagnose a line that does not fit).
 pub type Open<'a> = dyn Fn() -> Result<Stream<'a>, ReadError> + Sync + 'a;
+
+/// Bytes of a topic in the table of topic ids (an id's key, value and the table's slack),
+/// as the budget counts them.
+const TOPIC_ENTRY: usize = 48;
 
 /// Bytes of a block of the text, parsed as one task. (A few lines in the unit tests, so
 /// that they read every text in several blocks.)
@@ -255,7 +270,9 @@ fn read_block(block: &[u8], first: bool, keep_rank: bool, mut part: Part) -> Par
 }
 
 /// The blocks read so far, joined.
-struct Joined {
+struct Joined<'b> {
+    /// Their bytes, charged to the call's budget.
+    charge: Charge<'b>,
     texts: Texts,
     starts: Starts,
     score: Vec<f64>,
@@ -270,10 +287,11 @@ struct Joined {
     beyond_c_float: Option<(usize, usize)>,
 }
 
-impl Joined {
+impl Joined<'_> {
     /// The next wave's parts appended, in order (none from a line that does not fit on:
     /// the text is then diagnosed whole). Their topics and run ids are taken in turn,
-    /// their scores checked and their columns copied side by side.
+    /// their scores checked and their columns copied side by side, once their bytes are
+    /// charged to the budget and the room for them is had (the memory error otherwise).
     fn add(&mut self, parts: &[Part], source: &str) -> Result<(), ReadError> {
         let mut taken = 0;
         for part in parts {
@@ -292,10 +310,19 @@ impl Joined {
                     source,
                 ));
             }
+            // the room for its topics (as many as its rows, at worst)
+            let (topics, charge) = (part.topics.len(), &mut self.charge);
+            grow(&mut self.segments, part.segments.len(), charge, source)?;
+            grow(&mut self.texts.topics, topics, charge, source)?;
+            charge.add(topics * TOPIC_ENTRY, source)?;
+            self.topic_ids
+                .try_reserve(topics)
+                .map_err(|_| out_of_memory(source, topics * TOPIC_ENTRY))?;
             self.name(part);
             taken += 1;
         }
         let parts = &parts[..taken];
+        self.room(parts, source)?;
         // the scores' checks, made here while the next wave is parsed
         let checks: Vec<_> = parts
             .par_iter()
@@ -325,16 +352,38 @@ impl Joined {
             base += part.docnos.len();
         }
         let ends: Vec<&[usize]> = parts.iter().map(|part| &part.ends[..]).collect();
-        self.starts.append(&bases, &ends);
+        let no_room = |bytes| out_of_memory(source, bytes);
+        self.starts.append(&bases, &ends).map_err(no_room)?;
         let bytes: Vec<usize> = parts.iter().map(|part| part.docnos.len()).collect();
         append_parts(&mut texts.docnos, &bytes, |i| {
             parts[i].docnos.iter().copied()
-        });
+        })
+        .map_err(no_room)?;
         let counts: Vec<usize> = parts.iter().map(|part| part.score.len()).collect();
-        append_parts(&mut self.score, &counts, |i| parts[i].score.iter().copied());
+        append_parts(&mut self.score, &counts, |i| parts[i].score.iter().copied())
+            .map_err(no_room)?;
         let ranks: Vec<usize> = parts.iter().map(|part| part.rank.len()).collect();
-        append_parts(&mut self.rank, &ranks, |i| parts[i].rank.iter().copied());
+        append_parts(&mut self.rank, &ranks, |i| parts[i].rank.iter().copied()).map_err(no_room)?;
         Ok(())
+    }
+
+    /// Room for the columns of `parts`, charged to the budget as it is reserved.
+    fn room(&mut self, parts: &[Part], source: &str) -> Result<(), ReadError> {
+        let sum = |count: fn(&Part) -> usize| parts.iter().map(count).sum::<usize>();
+        let charge = &mut self.charge;
+        let rows = sum(|part| part.ends.len());
+        match &mut self.starts {
+            Starts::Narrow(starts) => grow(starts, rows, charge, source)?,
+            Starts::Wide(starts) => grow(starts, rows, charge, source)?,
+        }
+        grow(
+            &mut self.texts.docnos,
+            sum(|part| part.docnos.len()),
+            charge,
+            source,
+        )?;
+        grow(&mut self.score, rows, charge, source)?;
+        grow(&mut self.rank, sum(|part| part.rank.len()), charge, source)
     }
 
     /// The topics (numbered in order of first appearance), topic segments and run ids of
@@ -377,18 +426,22 @@ impl Joined {
 /// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
 /// wave of blocks ([`WAVE_BLOCKS_PER_THREAD`]) parsed side by side while the next wave is read and
 /// the last wave's columns are appended: the text itself is not kept, its parsed fields
-/// are (the docnos end to end). A line that does not fit, a NUL byte or no data line: the
-/// whole text is read again and diagnosed, as one text is.
-pub fn read_from(
+/// are (the docnos end to end), charged to `budget` (the returned [`Charge`] holds them
+/// while they live). A line that does not fit, a NUL byte or no data line: the whole text
+/// is read again and diagnosed, as one text is. A line beyond the line limit, or columns
+/// beyond the budget or the memory to be had, are refused, named by their line.
+pub fn read_from<'b>(
     open: &Open,
     source: &str,
     keep_rank: bool,
-) -> Result<(Texts, Columns), ReadError> {
+    budget: &'b Budget,
+) -> Result<(Texts, Columns, Charge<'b>), ReadError> {
     let threads = rayon::current_num_threads();
     let mut blocks = Blocks::new(open()?, block_bytes(threads));
     let count = WAVE_BLOCKS_PER_THREAD * threads;
     let mut spare = Vec::new();
     let mut joined = Joined {
+        charge: budget.charge(),
         texts: Texts::default(),
         starts: Starts::new(),
         score: Vec::new(),
@@ -401,7 +454,9 @@ pub fn read_from(
         beyond_c_float: None,
     };
     // a wave of blocks parsed while the next one is read and the last one's parts joined
-    let mut wave = blocks.wave(count, &mut spare)?;
+    let mut wave = blocks
+        .wave(count, &mut spare)
+        .map_err(|error| locate(error, open))?;
     let mut parts: Vec<Part> = Vec::new();
     let mut spent: Vec<Part> = Vec::new();
     let mut first = true;
@@ -430,8 +485,14 @@ pub fn read_from(
                 added
             },
         );
-        joining?;
-        let next = next?;
+        if let Err(mut error) = joining {
+            // the memory error: named by the line of the first row it could not take
+            if error.kind == Kind::Memory {
+                error.line = Some(line_of(open, joined.score.len())?.0).filter(|&n| n > 0);
+            }
+            return Err(error);
+        }
+        let next = next.map_err(|error| locate(error, open))?;
         if joined.scan.misfit {
             break;
         }
@@ -441,6 +502,7 @@ pub fn read_from(
         parts = parsed;
     }
     let Joined {
+        charge,
         texts,
         starts,
         score: scores,
@@ -458,7 +520,14 @@ pub fn read_from(
         } else {
             &[(4, score)]
         };
-        verdict(&open()?.rest()?, source, &FORMAT, checks, &found)?;
+        let mut charge = budget.charge();
+        verdict(
+            &whole(open()?, &mut charge)?,
+            source,
+            &FORMAT,
+            checks,
+            &found,
+        )?;
     }
     if let Some(row) = infinite {
         let (line, text) = line_of(open, row)?;
@@ -478,13 +547,14 @@ pub fn read_from(
         groups,
         beyond_c_float,
     };
-    Ok((texts, columns))
+    Ok((texts, columns, charge))
 }
 
 /// The run of `data` (a file's bytes, plain or gzip) named `source` in errors
-/// ([`read_from`]).
+/// ([`read_from`], within the machine's memory).
 pub fn read(data: &[u8], source: &str, keep_rank: bool) -> Result<(Texts, Columns), ReadError> {
-    read_from(&|| Ok(Stream::bytes(data, source)), source, keep_rank)
+    let open = || Ok(Stream::bytes(data, source));
+    read_from(&open, source, keep_rank, &Budget::unlimited()).map(|(t, c, _)| (t, c))
 }
 
 /// The line number and text of data line `row` of the text `open` reads, as the Python
@@ -496,7 +566,9 @@ pub fn line_of(open: &Open, row: usize) -> Result<(usize, String), ReadError> {
 /// The error of a document that `run` (read from the text `open` reads) retrieves twice
 /// for a topic, named as the Python reader names it; `Ok` when there is none.
 pub fn refuse_duplicates(run: &Run, open: &Open, source: &str) -> Result<(), ReadError> {
-    let Some((first, second)) = first_duplicate(&run.groups, |row| run.docno.get(row)) else {
+    let found = first_duplicate(&run.groups, |row| run.docno.get(row))
+        .map_err(|bytes| out_of_memory(source, bytes))?;
+    let Some((first, second)) = found else {
         return Ok(());
     };
     let topic = (0..run.topics.len())
@@ -581,7 +653,10 @@ mod tests {
             ));
             std::fs::write(&path, &text).unwrap();
             let open = || Stream::file(&path, "r");
-            let (texts, columns) = pool.install(|| read_from(&open, "r", true)).unwrap();
+            let budget = Budget::unlimited();
+            let (texts, columns, _) = pool
+                .install(|| read_from(&open, "r", true, &budget))
+                .unwrap();
             std::fs::remove_file(&path).unwrap();
             check_rows(&columns.run(&texts));
         }
@@ -713,11 +788,29 @@ mod tests {
     }
 
     #[test]
+    fn columns_beyond_the_budget_are_refused_by_the_line_they_reached() {
+        let data = b"1 Q0 d1 1 2.5 a\n".repeat(400);
+        let open = || Ok(Stream::bytes(&data, "r"));
+        let error = read_from(&open, "r", false, &Budget::new(1000))
+            .err()
+            .unwrap();
+        assert_eq!(error.kind, Kind::Memory);
+        assert!(
+            error.line.is_some_and(|line| line > 1 && line < 400),
+            "{error:?}"
+        );
+        let budget = Budget::new(1 << 20);
+        assert!(read_from(&open, "r", false, &budget).is_ok());
+    }
+
+    #[test]
     fn docno_starts_widen_beyond_four_gigabytes() {
         let mut starts = Starts::new();
-        starts.append(&[0], &[&[3]]);
+        starts.append(&[0], &[&[3]]).unwrap();
         assert!(matches!(starts, Starts::Narrow(_)));
-        starts.append(&[3, u32::MAX as usize], &[&[], &[5, 9]]);
+        starts
+            .append(&[3, u32::MAX as usize], &[&[], &[5, 9]])
+            .unwrap();
         assert_eq!(starts.bounds(0), (0, 3));
         assert_eq!(starts.bounds(1), (3, u32::MAX as usize + 5));
         assert_eq!(

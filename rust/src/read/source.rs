@@ -1,8 +1,9 @@
 //! The text of a file's bytes: gzip data (they start with gzip's magic number) are
-//! decompressed, every member of a multi-member file in turn, as Python's `gzip` does;
-//! whole ([`text`]) or read in turn ([`Stream`]).
+//! decompressed, every member of a multi-member file in turn, as Python's `gzip` does; read
+//! in turn ([`Stream`]), or whole within the reader's limits ([`whole`]).
 
 use super::error::{Kind, ReadError};
+use super::limits::{Charge, LineCheck, grow, line_number, long_line};
 use std::borrow::Cow;
 use std::io::{self, Read};
 use std::path::Path;
@@ -10,26 +11,92 @@ use std::path::Path;
 /// gzip's magic number.
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
 
-/// The text of `data`: the data themselves, or what they decompress to; `Err` with the
-/// decompressor's reason for truncated or corrupt gzip data.
-pub fn text(data: &[u8]) -> Result<Cow<'_, [u8]>, String> {
-    if !data.starts_with(GZIP_MAGIC) {
-        return Ok(Cow::Borrowed(data));
-    }
-    let mut out = Vec::with_capacity(data.len().saturating_mul(4));
-    flate2::read::MultiGzDecoder::new(data)
-        .read_to_end(&mut out)
-        .map_err(|error| error.to_string())?;
-    Ok(Cow::Owned(out))
+/// Bytes of text read at once by [`whole`].
+#[cfg(not(test))]
+const WHOLE_BLOCK: usize = 1 << 22;
+#[cfg(test)]
+const WHOLE_BLOCK: usize = 1 << 10;
+
+/// The rest of the text of `stream`, whole: read a block at a time, each block's lines
+/// checked against [`super::limits::LINE_LIMIT`], into a buffer grown by fallible
+/// reservations charged to `charge` (which the caller keeps while it holds the text); a
+/// plain file's is sized to it at once. A text beyond the
+/// limits is refused having read one block beyond them at most, whatever it would
+/// decompress to.
+pub fn whole(stream: Stream, charge: &mut Charge) -> Result<Vec<u8>, ReadError> {
+    let name = stream.name;
+    let mut lines = LineCheck::default();
+    gather(stream, charge, |text, start| {
+        lines
+            .feed(&text[start..])
+            .map_err(|open| long_line(name, Some(line_number(text, open)), &text[open..]))
+    })
 }
 
-/// The text of a file's bytes read into `data`: `data` itself, or what it decompresses to
-/// (as [`text`]), without a copy of plain text.
-pub fn owned_text(data: Vec<u8>) -> Result<Vec<u8>, String> {
-    if data.starts_with(GZIP_MAGIC) {
-        return text(&data).map(Cow::into_owned);
+/// The bytes of the file at `path` (not decompressed: a FIFO's, to be read again from
+/// memory), named `name` in errors, read as [`whole`] reads a text.
+pub fn raw(path: &Path, name: &str, charge: &mut Charge) -> Result<Vec<u8>, ReadError> {
+    let file = std::fs::File::open(path).map_err(|error| access_error(&error, name))?;
+    let stream = Stream {
+        inner: Inner::Reader(Box::new(file)),
+        gzip: false,
+        name,
+    };
+    gather(stream, charge, |_, _| Ok(()))
+}
+
+/// The rest of `stream`'s text, a block at a time (module documentation of [`whole`]):
+/// `check(text, start)` looks at each block, `text[start..]`, as it comes.
+fn gather(
+    mut stream: Stream,
+    charge: &mut Charge,
+    mut check: impl FnMut(&[u8], usize) -> Result<(), ReadError>,
+) -> Result<Vec<u8>, ReadError> {
+    let name = stream.name;
+    let mut text = Vec::new();
+    let plain = stream.plain_left();
+    if plain > 0 {
+        // a byte more: the end of the file is read into the buffer, not past it
+        grow(&mut text, plain + 1, charge, name)?;
     }
-    Ok(data)
+    loop {
+        let start = text.len();
+        if text.capacity() == start {
+            grow(&mut text, WHOLE_BLOCK, charge, name).map_err(|mut error| {
+                error.line = Some(line_number(&text, start));
+                error
+            })?;
+        }
+        let count = (text.capacity() - start).min(WHOLE_BLOCK);
+        let read = stream.append(count, &mut text)?;
+        check(&text, start)?;
+        if read < count {
+            return Ok(text);
+        }
+    }
+}
+
+/// The text of `data`, a file's bytes held in memory, named `name` in errors: the bytes
+/// themselves (their lines checked, [`check_lines`]), or what they decompress to
+/// ([`whole`]).
+pub fn text<'a>(
+    data: &'a [u8],
+    name: &str,
+    charge: &mut Charge,
+) -> Result<Cow<'a, [u8]>, ReadError> {
+    if data.starts_with(GZIP_MAGIC) {
+        return whole(Stream::bytes(data, name), charge).map(Cow::Owned);
+    }
+    check_lines(data, name)?;
+    Ok(Cow::Borrowed(data))
+}
+
+/// The line of `data` (a text held whole) longer than [`super::limits::LINE_LIMIT`], if
+/// any, as its error.
+pub fn check_lines(data: &[u8], name: &str) -> Result<(), ReadError> {
+    LineCheck::default()
+        .feed(data)
+        .map_err(|open| long_line(name, Some(line_number(data, open)), &data[open..]))
 }
 
 /// A file's text read in turn from its start: its bytes, or what they decompress to.
@@ -86,6 +153,8 @@ impl<'a> Stream<'a> {
     pub fn file(path: &Path, name: &'a str) -> Result<Stream<'a>, ReadError> {
         let access = |error: io::Error| access_error(&error, name);
         let mut file = std::fs::File::open(path).map_err(access)?;
+        // a FIFO or a device is read in turn, not at offsets
+        let regular = file.metadata().map_err(access)?.is_file();
         let mut head = Vec::with_capacity(GZIP_MAGIC.len());
         (&mut file)
             .take(GZIP_MAGIC.len() as u64)
@@ -95,8 +164,10 @@ impl<'a> Stream<'a> {
         let inner = if gzip {
             let whole = io::Cursor::new(head).chain(file);
             Inner::Reader(Box::new(flate2::read::MultiGzDecoder::new(whole)))
-        } else {
+        } else if regular {
             Inner::Plain { file, at: 0 }
+        } else {
+            Inner::Reader(Box::new(io::Cursor::new(head).chain(file)))
         };
         Ok(Stream { inner, gzip, name })
     }
@@ -136,20 +207,14 @@ impl<'a> Stream<'a> {
         read.map_err(|error| self.error(&error))
     }
 
-    /// The rest of the text.
-    pub fn rest(mut self) -> Result<Vec<u8>, ReadError> {
-        let mut out = Vec::new();
-        let read = match &mut self.inner {
-            Inner::Reader(inner) => inner.read_to_end(&mut out).map(|_| ()),
-            Inner::Plain { file, at } => {
-                use std::io::{Seek, SeekFrom};
-                file.seek(SeekFrom::Start(*at))
-                    .and_then(|_| file.read_to_end(&mut out))
-                    .map(|_| ())
-            }
-        };
-        read.map_err(|error| self.error(&error))?;
-        Ok(out)
+    /// The bytes of a plain file not read yet (0 for other texts).
+    pub fn plain_left(&self) -> usize {
+        match &self.inner {
+            Inner::Plain { file, at } => file
+                .metadata()
+                .map_or(0, |m| m.len().saturating_sub(*at) as usize),
+            Inner::Reader(_) => 0,
+        }
     }
 
     /// The file's name in errors.
@@ -159,7 +224,13 @@ impl<'a> Stream<'a> {
 
     fn error(&self, error: &io::Error) -> ReadError {
         if self.gzip {
-            ReadError::whole(Kind::Gzip, error.to_string(), self.name)
+            let reason = if error.kind() == io::ErrorKind::UnexpectedEof {
+                "truncated gzip file: the compressed data end before the end-of-stream marker"
+                    .to_string()
+            } else {
+                format!("corrupt gzip data ({error})")
+            };
+            ReadError::whole(Kind::Gzip, reason, self.name)
         } else {
             access_error(error, self.name)
         }
@@ -178,6 +249,7 @@ pub fn access_error(error: &io::Error, name: &str) -> ReadError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::limits::{Budget, LINE_LIMIT};
     use flate2::Compression;
     use flate2::write::GzEncoder;
     use std::io::Write;
@@ -188,21 +260,39 @@ mod tests {
         encoder.finish().unwrap()
     }
 
+    /// The text of `data` (a file's bytes) held in memory.
+    fn text_of(data: &[u8]) -> Result<Vec<u8>, ReadError> {
+        let budget = Budget::unlimited();
+        let mut charge = budget.charge();
+        text(data, "q", &mut charge).map(Cow::into_owned)
+    }
+
+    fn temporary(name: &str, data: &[u8]) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("irscale-{name}-{}", std::process::id()));
+        std::fs::write(&path, data).unwrap();
+        path
+    }
+
     #[test]
     fn plain_bytes_are_their_own_text() {
-        assert!(matches!(text(b"1 0 d1 1\n"), Ok(Cow::Borrowed(_))));
-        let data = b"1 0 d1 1\n".to_vec();
-        let at = data.as_ptr();
-        let kept = owned_text(data).unwrap();
-        assert_eq!(kept.as_ptr(), at);
-        assert_eq!(owned_text(gz(b"1 0 d1 1\n")).unwrap(), b"1 0 d1 1\n");
+        let budget = Budget::unlimited();
+        let data = b"1 0 d1 1\n";
+        assert!(matches!(
+            text(data, "q", &mut budget.charge()),
+            Ok(Cow::Borrowed(_))
+        ));
+        assert_eq!(text_of(&gz(b"1 0 d1 1\n")).unwrap(), b"1 0 d1 1\n");
     }
 
     #[test]
     fn gzip_members_are_decompressed_in_turn() {
         let mut data = gz(b"1 0 d1 1\n");
         data.extend(gz(b"1 0 d2 0\n"));
-        assert_eq!(text(&data).unwrap().as_ref(), b"1 0 d1 1\n1 0 d2 0\n");
+        assert_eq!(text_of(&data).unwrap(), b"1 0 d1 1\n1 0 d2 0\n");
+        // a member that ends within a line: the line goes on in the next one
+        let mut data = gz(b"1 0 d1 1\r\n1 0 d");
+        data.extend(gz(b"2 0\r\n"));
+        assert_eq!(text_of(&data).unwrap(), b"1 0 d1 1\r\n1 0 d2 0\r\n");
     }
 
     #[test]
@@ -213,37 +303,99 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(stream.append(4, &mut out).unwrap(), 4);
         assert_eq!(out, b"1 0 ");
-        assert_eq!(stream.rest().unwrap(), b"d1 1\n1 0 d2 0\n");
-        let path = std::env::temp_dir().join(format!("irscale-stream-{}", std::process::id()));
-        std::fs::write(&path, &data).unwrap();
-        let whole = Stream::file(&path, "q").unwrap().rest();
+        let budget = Budget::unlimited();
+        assert_eq!(
+            whole(stream, &mut budget.charge()).unwrap(),
+            b"d1 1\n1 0 d2 0\n"
+        );
+        let path = temporary("stream", &data);
+        let read = |path| whole(Stream::file(path, "q")?, &mut budget.charge());
+        let all = read(&path);
         std::fs::write(&path, b"x").unwrap();
-        let short = Stream::file(&path, "q").unwrap().rest();
+        let short = read(&path);
         std::fs::remove_file(&path).unwrap();
-        assert_eq!(whole.unwrap(), b"1 0 d1 1\n1 0 d2 0\n");
+        assert_eq!(all.unwrap(), b"1 0 d1 1\n1 0 d2 0\n");
         assert_eq!(short.unwrap(), b"x");
         let error = Stream::file(&path, "q").err().unwrap();
         assert_eq!(
             (error.kind, error.details),
             (Kind::Access, vec!["2".to_string()])
         );
-        let error = Stream::bytes(&data[..data.len() - 3], "q")
-            .rest()
-            .unwrap_err();
+        let error = text_of(&data[..data.len() - 3]).unwrap_err();
         assert_eq!((error.kind, error.source.as_str()), (Kind::Gzip, "q"));
+        assert!(
+            error.reason.starts_with("truncated gzip file"),
+            "{}",
+            error.reason
+        );
     }
 
     #[test]
     fn truncated_or_corrupt_gzip_data_are_refused() {
         let data = gz(b"1 0 d1 1\n1 0 d2 0\n");
-        assert!(text(&data[..data.len() / 2]).is_err());
-        assert!(text(b"\x1f\x8b").is_err());
+        assert!(text_of(&data[..data.len() / 2]).is_err());
+        assert!(text_of(b"\x1f\x8b").is_err());
         let mut garbage = data.clone();
         garbage.extend(b"garbage");
-        assert!(text(&garbage).is_err());
+        assert!(text_of(&garbage).is_err());
         let mut checksum = data.clone();
         let at = checksum.len() - 8; // the trailer's CRC-32
         checksum[at] ^= 0xff;
-        assert!(text(&checksum).is_err());
+        let error = text_of(&checksum).unwrap_err();
+        assert!(
+            error.reason.starts_with("corrupt gzip data ("),
+            "{}",
+            error.reason
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_refused_before_the_rest_is_decompressed() {
+        // a few kilobytes of gzip that would decompress to 64 times the limit of one line
+        // after two short lines: refused by number, a block beyond the limit read at most
+        let member = gz(&vec![b'x'; LINE_LIMIT]);
+        let mut bomb = gz(b"a 1\r\nb 2\n");
+        for _ in 0..64 {
+            bomb.extend(&member);
+        }
+        let error = text_of(&bomb).unwrap_err();
+        assert_eq!((error.kind, error.line), (Kind::LongLine, Some(3)));
+        assert!(error.text.unwrap().starts_with("xxxx"));
+        // lines of the limit exactly, and one beyond it
+        let long = [&b"a\n"[..], &vec![b'y'; LINE_LIMIT + 1], b"\nb\n"].concat();
+        let fit = [
+            &vec![b'z'; LINE_LIMIT][..],
+            b"\n",
+            &vec![b'z'; LINE_LIMIT - 1],
+        ]
+        .concat();
+        assert_eq!(check_lines(&long, "q").unwrap_err().line, Some(2));
+        assert!(check_lines(&fit, "q").is_ok());
+        let path = temporary("long", &long[..4096]);
+        let budget = Budget::unlimited();
+        let read = whole(Stream::file(&path, "q").unwrap(), &mut budget.charge());
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(read.unwrap(), &long[..4096]);
+    }
+
+    #[test]
+    fn a_text_beyond_the_budget_is_refused_by_the_line_it_reached() {
+        // 400 lines of 9 bytes read in blocks of 1 KiB: the third passes 2,500 bytes
+        let lines = b"1 0 d1 1\n".repeat(400);
+        let budget = Budget::new(2500);
+        let error = text(&gz(&lines), "q", &mut budget.charge()).unwrap_err();
+        // the line of the third block's start, byte 2,048
+        assert_eq!((error.kind, error.line), (Kind::Memory, Some(228)));
+        assert_eq!(error.details, ["3072", "2500"]);
+        let path = temporary("budget", &lines);
+        let refused = whole(Stream::file(&path, "q").unwrap(), &mut budget.charge());
+        // the text, and a byte to read its end into
+        let fits = whole(
+            Stream::file(&path, "q").unwrap(),
+            &mut Budget::new(3601).charge(),
+        );
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(refused.unwrap_err().kind, Kind::Memory);
+        assert_eq!(fits.unwrap(), lines);
     }
 }

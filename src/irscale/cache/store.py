@@ -13,15 +13,22 @@ exist) when the first entry is written, and must hold none of the call's inputs.
 A cache never turns a success into a failure: a folder that can be read but not written
 (read-only, a full device) still serves its entries, and an entry that cannot be written
 is not stored, with one warning per folder and process (:class:`CacheWriteWarning`); the
-evaluation is returned as without a cache. The temporary files that a writer killed while
+evaluation is returned as without a cache. An entry is read as any input is: only a
+regular file is, opened without blocking (a FIFO planted under an entry's name, by anyone
+who can write into a shared folder, would otherwise stop every reader of the cache) and
+checked on the descriptor opened (no race between a check and the opening); a FIFO, a
+folder, a socket or a device there, or an entry beyond the memory limit, is not used, with
+a warning, and the evaluation is done again. The temporary files that a writer killed while
 writing left behind are removed when an entry is next written, once older than
 :data:`ORPHAN_AGE` (an hour).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import threading
 import time
 import warnings
@@ -29,8 +36,15 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from ..core.budget import format_size
 from ..errors import CacheWriteWarning, FileAccessError, ParameterError, shorten
-from ..io.files import access_error, current_umask
+from ..io.files import (
+    OPEN_FLAGS,
+    access_error,
+    check_output_folder,
+    current_umask,
+    reading_limit,
+)
 from ..io.sources import call_inputs, check_folder_inputs
 from .frames import BadEntry, Warned, warning_category, warning_name
 
@@ -63,18 +77,13 @@ class CacheDir:
         self.path = name
         self.option = option
         self._swept = False
+        #: Keys whose entry is not a regular file (:meth:`get`): not replaced where a
+        #: folder holds the name (:meth:`put`), the warning said so.
+        self._not_files: set[str] = set()
         check_folder_inputs(name, call_inputs(inputs), option=option)
         if os.path.lexists(name) and not os.path.isdir(name):
             raise FileAccessError(f"{option} {name}: not a folder", path=name)
-        if os.path.isdir(name):
-            if not os.access(name, os.R_OK | os.X_OK):  # read-only serves its entries
-                raise FileAccessError(f"{option} {name}: the folder is not readable",
-                                      path=name)
-            return
-        parent = os.path.dirname(os.path.abspath(name))
-        if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
-            raise FileAccessError(f"{option} {name}: cannot create it (folder {parent} does "
-                                  "not exist or is not writable)", path=name)
+        check_output_folder(name, option, read_only=True)  # read-only serves its entries
 
     def _create(self) -> None:
         """The folder, created on the first entry written (nothing is written before)."""
@@ -114,15 +123,10 @@ class CacheDir:
             ) -> tuple[Held, list[Warned]] | None:
         """The entry of ``key`` read by ``decode``, or ``None`` when there is none or it
         cannot be trusted (a warning says so: the evaluation is done again)."""
-        entry = self._entry(key)
         try:
-            with open(entry, "rb") as stream:
-                data = stream.read()
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except OSError as error:
-            raise access_error(error, entry) from None
-        try:
+            data = self._read(key)
+            if data is None:
+                return None
             held, warned = decode(data, key, version)
             for category, _ in warned:
                 warning_category(category)
@@ -131,6 +135,37 @@ class CacheDir:
                           f"({error}): evaluating again", stacklevel=3)
             return None
         return held, warned
+
+    def _read(self, key: str) -> bytes | None:
+        """The bytes of the entry of ``key``, ``None`` when there is none; :class:`BadEntry`
+        for one that is not a regular file (opened without blocking, and checked on the
+        descriptor opened: a FIFO, a folder, a device; a socket cannot be opened), that
+        cannot be read (permission denied) or that is beyond the memory limit."""
+        entry = self._entry(key)
+        try:
+            descriptor = os.open(entry, os.O_RDONLY | os.O_NONBLOCK | OPEN_FLAGS)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as error:
+            if error.errno == errno.ENXIO:  # a socket
+                self._not_files.add(key)
+                raise BadEntry("not a regular file: a socket") from None
+            raise BadEntry(str(access_error(error, entry))) from None
+        try:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode):
+                self._not_files.add(key)
+                raise BadEntry(f"not a regular file: {_file_kind(info.st_mode)}")
+            if info.st_size > reading_limit():
+                raise BadEntry(f"{format_size(info.st_size)}: more than the memory limit")
+            chunks = []
+            while chunk := os.read(descriptor, max(info.st_size, 1 << 16)):
+                chunks.append(chunk)
+            return b"".join(chunks)
+        except OSError as error:
+            raise BadEntry(str(access_error(error, entry))) from None
+        finally:
+            os.close(descriptor)
 
     def put(self, key: str, version: str, held: Held, warned: list[Warned],
             encode: Encode[Held]) -> None:
@@ -157,7 +192,8 @@ class CacheDir:
             os.replace(temporary, self._entry(key))
         except OSError as error:
             _remove(temporary)
-            self._not_written(error, self._entry(key))
+            if key not in self._not_files:  # a folder under its name: said by get()
+                self._not_written(error, self._entry(key))
         except BaseException:
             _remove(temporary)
             raise
@@ -166,6 +202,12 @@ class CacheDir:
 #: The folders (real paths) whose write failure was reported (:meth:`CacheDir.put`).
 _WARNED: set[str] = set()
 _WARNED_LOCK = threading.Lock()
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in a message."""
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket")
 
 
 def _remove(path: str) -> None:

@@ -11,8 +11,11 @@ import sys
 from ..core.params import DEMO_TOPIC_COUNT, RNG_SEED, OutputPath, Param
 from ..io.files import check_new_folder, staged_folder
 from .main import SUBCOMMANDS
-from .options import add_command
+from .options import add_command, add_progress, wants_progress
 
+#: The steps of the demo's progress: the collection drawn, written, evaluated, tested, and
+#: one run evaluated with trec_eval's measures.
+STEPS = 5
 #: ``--out DIR``: the folder of the example files.
 OUT = Param("out", OutputPath("folder"), "irscale-demo", "new or empty folder for the example "
             "files", ("--out",), "OUT")
@@ -21,26 +24,33 @@ OUT = Param("out", OutputPath("folder"), "irscale-demo", "new or empty folder fo
 def add_parser(subparsers) -> None:
     """Register ``irscale demo``."""
     add_command(subparsers, "demo", run, OUT, DEMO_TOPIC_COUNT, (RNG_SEED, {"default": 0}),
-                help=SUBCOMMANDS["demo"],
+                add_progress, help=SUBCOMMANDS["demo"],
                 description="Write a synthetic graded test collection (qrels and five runs) "
                 "to a folder and evaluate it: a summary table, a two-way ANOVA with "
                 "topic-blocked Tukey HSD on AP, and trec_eval's output of one run.")
 
 
 def run(args: argparse.Namespace) -> int:
-    """``irscale demo``: the example collection, evaluated end to end."""
+    """``irscale demo``: the example collection, evaluated end to end; the progress of its
+    :data:`STEPS` steps shown once it takes more than a second (its work grows with
+    ``--topics``: about 30 s at 10,000 topics)."""
     check_new_folder(args.out, "--out")
+    from ..core.progress import DELAY, progress_reporter
     from ..datasets import synthetic_collection
     from ..evaluation import evaluate
     from ..io.output import markdown_table, trec_text
     from ..stats import anova, tukey_hsd
 
+    report = progress_reporter(wants_progress(args), STEPS, "demo", delay=DELAY)
+    report(0)
     collection = synthetic_collection(n_topics=args.topics, seed=args.seed)
+    report(1)
     # all or nothing: the files are evaluated in the staging folder, the report goes to
     # standard output, and only when that has been written and flushed does the folder
     # take its name (the report names the files by their final paths)
     with staged_folder(args.out, "--out") as staging:
         staged_qrels, staged_runs = collection.write(staging)
+        report(2)
         qrels_path = os.path.join(args.out, "qrels.txt")
         run_paths = [os.path.join(args.out, os.path.basename(p)) for p in staged_runs]
         out = sys.stdout
@@ -52,11 +62,14 @@ def run(args: argparse.Namespace) -> int:
         out.write(markdown_table(summary))
         out.write(f"\n$ irscale compare {qrels_path} {args.out}/*.run -m AP --test "
                   "tukey-hsd\n")
+        report(3)
         scores = summary.to_matrix()
         out.write(anova(scores, measure="AP").format("text") + "\n")
         out.write(tukey_hsd(scores, measure="AP").format("text"))
+        report(4)
         out.write(f"\n$ irscale eval {qrels_path} {run_paths[-1]}\n")
         official = evaluate(staged_qrels, staged_runs[-1:], ["official"])
         out.write(trec_text(official).decode())
+        report(STEPS)
         out.flush()
     return 0

@@ -208,7 +208,8 @@ def run(args: argparse.Namespace) -> int:
         from ..collections.bounds import unjudged_bounds
 
         bounds = unjudged_bounds(qrels, runs, list(evaluation.measures),
-                                 relevance_level=args.relevance_level)
+                                 relevance_level=args.relevance_level,
+                                 progress=wants_progress(args))
         return write_text(args, bounds.format(args.fmt, per_topic=args.per_query))
     if args.ci is not None and args.fmt != "latex":  # the means with their intervals
         return write_text(args, intervals_text(args, evaluation))

@@ -15,7 +15,15 @@ from ..io.sources import as_runs
 from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
 from .main import SUBCOMMANDS
-from .options import DIGITS_RULE, add_actions, add_command, add_format, add_output
+from .options import (
+    DIGITS_RULE,
+    add_actions,
+    add_command,
+    add_format,
+    add_output,
+    add_progress,
+    wants_progress,
+)
 from .outputs import lines_text, write_table, write_text
 from .rules import Rule, applies_to, each
 from .runargs import add_names, named_runs, read_inputs
@@ -72,7 +80,7 @@ def add_parser(subparsers) -> None:
                     "methods are deterministic)"}),
         cp.LABEL_ITERATIONS, cp.LABEL_RESTARTS, cp.ZBS_LR, cp.ZBS_LR_STEPS, cp.ZBS_LR_DECAY,
         cp.LABEL_FEATURES, cp.GP_LENGTH_SCALE, CONFIDENCE, WORKERS_FILE,
-        _output("qrels"),
+        _output("qrels"), add_progress,
         help="aggregate crowd labels into qrels",
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
         rules=(CROWD_FILE, _gp_features, *applies_to("method", {
@@ -87,7 +95,7 @@ def add_parser(subparsers) -> None:
         sub, "pairwise", run_pairwise, _inputs("JUDGMENTS", "pairwise judgments file"),
         cp.PAIRWISE_METHOD, cp.PAIRWISE_ITERATIONS, cp.NOISYBT_REGULARIZATION,
         (WORKERS_FILE, {"doc": "noisybt: also write 'worker comparisons skill bias' lines to "
-                        "FILE"}), _output("scores"),
+                        "FILE"}), _output("scores"), add_progress,
         help="aggregate pairwise judgments into document scores",
         description="Aggregate pairwise judgments ('topic worker left right label' lines, "
         "label: the preferred document) into 'topic docno score' lines.",
@@ -139,7 +147,7 @@ def add_parser(subparsers) -> None:
         (cp.AUTO_TUNING, {"choices": cp.AUTO_TUNING.domain.names}), cp.AUTO_PAIRS,
         cp.AUTO_PROBABILITIES, cp.AUTO_DRAWS, cp.AUTO_SEED,
         (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), cp.AUTO_DESIGN,
-        add_names, *TABLE_OPTIONS,
+        add_names, *TABLE_OPTIONS, add_progress,
         help="automatic judgments against a human sample of topics: agreement and "
         "prediction-powered means",
         description="Automatic judgments (AUTO) against human judgments of a sample (HUMAN; "
@@ -253,7 +261,8 @@ def run_aggregate(args: argparse.Namespace) -> int:
     result = aggregate_labels(labels, args.method, scale=args.scale, n_iter=args.n_iter,
                               restarts=args.restarts, rng=args.seed, lr=args.lr,
                               lr_steps=args.lr_steps, lr_decay=args.lr_decay,
-                              features=features, length_scale=args.length_scale)
+                              features=features, length_scale=args.length_scale,
+                              progress=wants_progress(args))
     _warn_unconverged(result, args.method)
     made = {"--confidence": result.confidence_lines, "--workers": result.worker_lines}
     texts = {option: lines_text(made[option]()) for option in side}
@@ -270,7 +279,8 @@ def run_pairwise(args: argparse.Namespace) -> int:
 
     result = aggregate_pairwise(
         judgments, args.method, n_iter=args.n_iter,
-        regularization=args.regularization if args.method == "noisybt" else None)
+        regularization=args.regularization if args.method == "noisybt" else None,
+        progress=wants_progress(args))
     _warn_unconverged(result, result.method)
     texts = {"--workers": lines_text(result.worker_lines())} if side else {}
     return _write_all(args, side, texts, result.lines())
@@ -312,7 +322,8 @@ def run_auto(args: argparse.Namespace) -> int:
     return write_table(args, automatic_judgments(
         automatic, human, runs, args.measures, alpha=args.alpha, tuning=args.tuning,
         pairs=args.pairs, relevance_level=args.relevance_level, design=args.design,
-        label_probabilities=args.label_probabilities, draws=args.draws, rng=args.seed))
+        label_probabilities=args.label_probabilities, draws=args.draws, rng=args.seed,
+        progress=wants_progress(args)))
 
 
 def run_aware(args: argparse.Namespace) -> int:

@@ -100,7 +100,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A warning on standard error, one ``irscale: warning:`` line."""
-    print(f"irscale: warning: {message}", file=sys.stderr)
+    from ..errors import message_line
+
+    print(message_line(f"warning: {message}"), file=sys.stderr)
 
 
 def _silence(stream) -> None:
@@ -285,10 +287,12 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             allocator.tune_memory()
         from ..core import reads
         from ..core.edge import bypassed
+        from ..core.numbers import floating_point_errors
 
         # messages name the options and files, not the API's arguments; the files the
-        # command reads are never replaced by what it writes (irscale.core.reads)
-        with bypassed(), reads.call():
+        # command reads are never replaced by what it writes (irscale.core.reads); numpy's
+        # floating-point warnings are errors (docs/errors.md §6)
+        with bypassed(), reads.call(), floating_point_errors():
             status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
@@ -316,9 +320,16 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
 
 
 def _internal_error(error: BaseException) -> int:
-    """Report a bug of irscale (an error no user input explains)."""
-    return _fail(f"internal error: {type(error).__name__}: {error} (please report it; "
-                 "IRSCALE_DEBUG=1 shows the traceback)", EXIT_BUG)
+    """Report a bug of irscale (an error no user input explains): a floating-point error
+    numpy raised (:mod:`irscale.core.numbers`) in words, naming what failed."""
+    from ..core.numbers import floating_point_cause
+
+    cause = floating_point_cause(error)
+    what = f"{type(error).__name__}: {error}" if cause is None else (
+        f"a computation failed in floating point ({cause}): an input holds numbers it "
+        "cannot take, which irscale should have named")
+    return _fail(f"internal error: {what} (please report it; IRSCALE_DEBUG=1 shows the "
+                 "traceback)", EXIT_BUG)
 
 
 def _error_status(error: Exception) -> int | None:
@@ -348,13 +359,11 @@ def _fail(message: str, status: int) -> int:
             sys.stdout.flush()
     except (OSError, ValueError):
         _silence(sys.stdout)
-    line = " ".join(message.split("\n")) or "error"
-    if len(line) > MESSAGE_LIMIT:
-        from ..errors import shorten
+    from ..errors import message_line, shorten
 
-        line = shorten(line, MESSAGE_LIMIT)
     try:
-        print(f"irscale: {line}", file=sys.stderr, flush=True)
+        print(message_line(shorten(message, MESSAGE_LIMIT) or "error"), file=sys.stderr,
+              flush=True)
     except (OSError, ValueError):
         _silence(sys.stderr)
     return status

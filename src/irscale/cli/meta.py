@@ -70,19 +70,27 @@ def run_correlate(args: argparse.Namespace) -> str:
     import pandas as pd
 
     from .. import meta
+    from ..core.numbers import declare
+    from ..stats.kendall import NOTHING_TO_RANK
+
+    def undefined_where_tied(frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` with its coefficients declared undefined where a ranking ties."""
+        return declare(frame, dict.fromkeys(map(str, frame.columns), NOTHING_TO_RANK))
 
     names = measure_names(matrix, args)
     options = {"method": args.method, **({"p": args.p} if args.method == "rbo" else {})}
     if args.by == "matrix":
         frame = meta.correlation_matrix(matrix, names, **options)
-        return render(frame.reset_index(), args, f"{args.method}, overall")
+        return render(undefined_where_tied(frame.reset_index()), args,
+                      f"{args.method}, overall")
     if len(names) != 2:
         raise ParameterError(f"name two measures to correlate (have {names}); or --by matrix")
     pair = {"measure_a": names[0], "measure_b": names[1], **options}
     if args.by == "topic":
         series = meta.topic_correlations(matrix, **pair)
-        return render(series.reset_index(), args, f"{args.method}: {names[0]} vs {names[1]}, "
-                      f"topic by topic ({_topic_mean(series)})")
+        return render(undefined_where_tied(series.reset_index()), args,
+                      f"{args.method}: {names[0]} vs {names[1]}, topic by topic "
+                      f"({_topic_mean(series)})")
     if args.samples:
         frame = meta.correlation_ci(matrix, samples=args.samples, rng=args.seed,
                                     progress=wants_progress(args), **pair).to_frame()
@@ -90,7 +98,7 @@ def run_correlate(args: argparse.Namespace) -> str:
         frame = pd.DataFrame([{"method": args.method,
                                "estimate": meta.overall_correlation(matrix, **pair)}])
     frame.insert(0, "measures", f"{names[0]} vs {names[1]}")
-    return render(frame, args, "overall correlation")
+    return render(undefined_where_tied(frame), args, "overall correlation")
 
 
 def _topic_mean(series) -> str:
@@ -116,12 +124,15 @@ def run_drank(args: argparse.Namespace) -> str:
     a, b = names
     forward = meta.d_rank(matrix, measure_a=a, measure_b=b, ridge=args.ridge)
     backward = meta.d_rank(matrix, measure_a=b, measure_b=a, ridge=args.ridge)
-    frame = pd.DataFrame([{
+    from ..core.numbers import declare
+    from ..stats.kendall import NOTHING_TO_RANK
+
+    frame = declare(pd.DataFrame([{
         "measures": f"{a} vs {b}", "kendall": float(meta.overall_correlation(
             matrix, measure_a=a, measure_b=b)),
         "d_rank(A|B)": forward.d, "d_rank(B|A)": backward.d,
         "d_rank_sym": (forward.d + backward.d) / 2, "systems": len(forward.ranking),
-        "topics": forward.n_topics, "ridge": args.ridge}])
+        "topics": forward.n_topics, "ridge": args.ridge}]), {"kendall": NOTHING_TO_RANK})
     return render(frame, args, "d_rank (Carterette 2009): A's per-topic scores against B's "
                   "ranking, and the reverse")
 
@@ -217,7 +228,12 @@ def run_predict(args: argparse.Namespace) -> str:
     bins = pd.concat([r.by_bin.assign(measure=r.measure) for r in results],
                      ignore_index=True) if args.bins else None
     if bins is not None and args.fmt in ("csv", "json"):  # one table: overall rows, then bins
-        return render(pd.concat([overall, bins], ignore_index=True).convert_dtypes(), args)
+        from ..core.numbers import blank, declare, declared
+
+        own = blank("the overall rows and the bins' rows fill their own columns")
+        table = pd.concat([overall, bins], ignore_index=True).convert_dtypes()
+        return render(declare(table, {**dict.fromkeys(set(overall.columns) ^ set(bins.columns),
+                                                      own), **declared(overall)}), args)
     text = render(overall, args, f"predictive power ({len(preferences)} judgments; measure "
                   f"ties: {args.ties})")
     return text if bins is None else text + "\n" + render(bins, args, "by |ΔM| bin")

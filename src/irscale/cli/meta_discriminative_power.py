@@ -73,6 +73,8 @@ def run_discriminative_power(args: argparse.Namespace) -> str:
     import pandas as pd
 
     from .. import meta
+    from ..core.numbers import declare
+    from ..meta.discriminative import MEANINGS
 
     methods = ["bootstrap", "randomized-tukey-hsd"] if args.method == "both" else [args.method]
     with scheduler(args) as executor:
@@ -83,7 +85,7 @@ def run_discriminative_power(args: argparse.Namespace) -> str:
                        for part in parts], ignore_index=True)
     if args.seeds:
         frame = meta.spread_summary(frame)
-    frame = frame.dropna(axis=1, how="all")
+    frame = declare(frame.dropna(axis=1, how="all"), MEANINGS)
     if args.plot and results:
         meta.plot_asl_curves(results, args.plot)
     from ..stats.tables import alpha_text

@@ -109,14 +109,17 @@ def run_fit(args: argparse.Namespace) -> int:
     model = _fitted(args, args.inputs)
     if args.format == "json":
         return write_text(args, model.to_json() + "\n")
+    from ..core.numbers import check_table, spelled
     from ..io.text_columns import frame_text
 
     # a row per (query, document) pair: millions from a large log, spelled a column at a
     # time (pandas' writer, a Python step a field, took 12 s for 10^7 sessions' pairs)
     frame = model.to_frame()
-    text = frame_text(frame)
-    return write_text(args, frame.to_csv(sep="\t", index=False) if text is None
-                      else text.decode())
+    # the guard of numbers: frame_text writes a missing value empty, as a blank is spelt
+    meanings = check_table(frame, "the click model")
+    text = None if any(not m.empty for m in meanings.values()) else frame_text(frame)
+    return write_text(args, spelled(frame, meanings).to_csv(sep="\t", index=False)
+                      if text is None else text.decode())
 
 
 def run_loglik(args: argparse.Namespace) -> int:
@@ -130,7 +133,10 @@ def run_loglik(args: argparse.Namespace) -> int:
     test = read_click_log(args.test, serp_size=args.serp_size)
     model = checked.build() if checked is not None else _fitted(args, train)
     table = model.evaluate(test)
-    return write_text(args, table.to_csv(sep="\t", float_format="%.6g"))
+    from ..core.numbers import csv_text
+
+    return write_text(args, csv_text(table, "the evaluation of the click model", sep="\t",
+                                     float_format="%.6g"))
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -172,4 +178,7 @@ def run_measures(args: argparse.Namespace) -> int:
     frame = click_calibrated(qrels, runs, model, args.measures or ("uM", "rrM"),
                              depth=args.depth, ties=args.ties)
     table = calibrated_summary(frame, per_topic=args.per_query)
-    return write_text(args, table.to_csv(sep="\t", index=False, float_format="%.6g"))
+    from ..core.numbers import csv_text
+
+    return write_text(args, csv_text(table, "the calibrated measures", sep="\t", index=False,
+                                     float_format="%.6g"))

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> Any:
     if logging is not None and logging != params.EMPIRICAL:
         logging = check(logging)
     given = (policy, logging, _propensities(args.propensities), _reward(args.reward))
-    built = [read.build() if isinstance(read, Pending) else read for read in given]
+    built: list[Any] = [read.build() if isinstance(read, Pending) else read for read in given]
     from ..online.counterfactual import counterfactual
 
     return counterfactual(

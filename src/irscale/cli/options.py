@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..core.options import TIE_POLICIES, TIE_POLICY
-from ..core.params import Integers, Names, Param, Reals, Switch, Text
+from ..core.params import Cost, Integers, Names, Param, Reals, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
@@ -92,7 +92,8 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     its help the doc, the values where few and the default. ``domain``, ``doc``,
     ``default``, ``unset`` narrow or say more for one command; other ``kwargs`` go to
     argparse (``choices``: argparse's check). A ``Switch`` is a flag, a ``Text`` stored as
-    given; a first spelling without a dash is a positional argument."""
+    given; a first spelling without a dash is a positional argument. The option keeps its
+    parameter (:func:`declared_cost`: the tests find the options that scale work)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
     values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
@@ -124,7 +125,16 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
             spelt = "/".join(param.flags)
             kwargs.update(action=Checked, api=param.name, spelt=spelt)
             kwargs.setdefault("label", param.label or f"{spelt} ({dest})")
-    declare_paths(parser.add_argument(*param.flags, *aliases, **{**built, **kwargs}), domain)
+    action = parser.add_argument(*param.flags, *aliases, **{**built, **kwargs})
+    action.irscale_param = param  # type: ignore[attr-defined]
+    declare_paths(action, domain)
+
+
+def declared_cost(action: argparse.Action) -> Cost | None:
+    """The cost of the parameter an option was built from (:func:`add_param`), None for
+    an option that scales no work."""
+    param = getattr(action, "irscale_param", None)
+    return None if param is None else param.cost
 
 
 def _values(domain: Any) -> str | None:

@@ -38,6 +38,11 @@ PLOT_FORMATS = ("png", "svg", "pdf")
 PATHS = "irscale_paths"
 
 
+#: The kinds of outputs that are folders (a ``"cache"``: written where it can be, read where
+#: it cannot).
+FOLDERS = ("folder", "cache")
+
+
 def declare_paths(action: argparse.Action, domain: object) -> None:
     """Give ``action`` the file role of ``domain``, the domain of the parameter it was built
     from (:func:`irscale.cli.options.add_param`): an input (:class:`~irscale.core.params.
@@ -109,14 +114,16 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if sum(is_stdio(path) for path, _ in files.inputs) > 1:
         raise ParameterError("standard input ('-') can be given as one input only")
     outputs = [(option, path, kind) for option, path, kind in files.outputs
-               if kind == "folder" or not is_stdio(path)]
+               if kind in FOLDERS or not is_stdio(path)]
     if not outputs:
         return
     inputs = CallInputs(files.input_files())
     written: list[tuple[str, str]] = []
     made: list[tuple[str, str]] = []
-    for option, path, kind in sorted(outputs, key=lambda output: output[2] == "folder"):
-        if kind == "folder":
+    for option, path, kind in sorted(outputs, key=lambda output: output[2] in FOLDERS):
+        if kind in FOLDERS:
+            check_folder_inputs(path, inputs, option=option)
+            check_output_folder(path, option, read_only=kind == "cache")
             check_folder_inputs(path, inputs, option=option)
             check_output_folder(path, option)
         else:
@@ -126,11 +133,11 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             check_output(path, force=getattr(args, "force", False), option=option)
         for other_option, other in written + made:
             if os.path.realpath(path) == os.path.realpath(other):
-                what = "path" if kind == "folder" else "file"
+                what = "path" if kind in FOLDERS else "file"
                 raise ParameterError(f"{option} and {other_option} name the same {what} "
                                      f"{path}: give each output its own "
-                                     f"{'name' if kind == 'folder' else 'file'}")
-        (made if kind == "folder" else written).append((option, path))
+                                     f"{'name' if kind in FOLDERS else 'file'}")
+        (made if kind in FOLDERS else written).append((option, path))
     for option, path in written:
         for folder_option, folder in made:
             if Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)) and \

@@ -33,7 +33,9 @@ from .options import (
     add_command,
     add_format,
     add_output,
+    add_progress,
     add_ties,
+    wants_progress,
 )
 from .outputs import lines_text, write_table, write_text
 from .rules import Declared, Rule, applies_to
@@ -154,7 +156,7 @@ def add_parser(subparsers) -> None:
                     "doc": "measure with per-topic values (repeatable)"}),
         (PER_TOPIC, {"doc": "print every topic's bounds (run, topic, measure, value, low, "
                      "high, unjudged) instead of each run's means"}),
-        RELEVANCE, MEMORY_LIMIT, add_names, *TABLE,
+        RELEVANCE, MEMORY_LIMIT, add_names, *TABLE, add_progress,
         help="lowest and highest values under the unjudged documents",
         description="The lowest and highest value of every measure of every run when each "
         "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "
@@ -293,10 +295,11 @@ def run_shards(args: argparse.Namespace) -> int:
         text = text.rstrip("\n") + "\n\n" + anova.tukey_hsd().format(args.fmt,
                                                                       digits=args.digits)
     if args.shard_scores is not None:
+        from ..core.numbers import csv_text
         from ..io.files import write_output
 
-        write_output(args.shard_scores, result.to_frame().to_csv(index=False),
-                     force=args.force)
+        write_output(args.shard_scores, csv_text(result.to_frame(), "the shard scores",
+                                                 index=False), force=args.force)
     return write_text(args, text.rstrip("\n") + "\n")
 
 
@@ -348,5 +351,5 @@ def run_bounds(args: argparse.Namespace) -> int:
     from ..collections.bounds import unjudged_bounds
 
     result = unjudged_bounds(qrels, runs, args.measures, relevance_level=args.relevance_level,
-                             max_memory=args.max_memory)
+                             max_memory=args.max_memory, progress=wants_progress(args))
     return write_table(args, result, per_topic=args.per_topic)

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.params import MEMORY_LIMIT, RELEVANCE, Integers, Names, Param, Switch, Text
+from ..core.params import MEMORY_LIMIT, RELEVANCE, Cost, Integers, Names, Param, Switch, Text
+from ..errors import message_line
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
 from ..meta.params import SCALE_CUTOFFS
 from ..scales.params import (
@@ -51,7 +52,8 @@ from .runargs import add_run_options, read_inputs
 
 #: ``image --values-limit``: the most distinct values ``image --format json`` lists.
 VALUES_LIMIT = Param("values_limit", Integers(0), 100_000, "list the values only up to K "
-                     "distinct values", ("--values-limit",), "K", label="--values-limit")
+                     "distinct values", ("--values-limit",), "K", label="--values-limit",
+                     cost=Cost("values", per="a value listed"))
 #: Largest image whose gaps and ties ``image`` computes without ``--diagnostics full``.
 STREAM_LIMIT = 50_000_000
 #: ``image``'s options alone.
@@ -69,7 +71,9 @@ SUMMARY_ONLY = Param("summary_only", Switch(), False, "print the means over topi
                      ("--summary-only",))
 #: ``table -N``: the run lengths of Table 2.
 TABLE_LENGTHS = Param("lengths", LENGTH, SCALE_CUTOFFS, "comma-separated run lengths N",
-                      ("-N", "--cutoffs"), "N,N,...", label="-N/--cutoffs")
+                      ("-N", "--cutoffs"), "N,N,...", label="-N/--cutoffs",
+                      cost=Cost("ranks", "exponential", "a factor of levels to the rankings "
+                                "of a scale"))
 
 #: ``transform --ci``: the formats with a place for the intervals (not trec_eval's).
 CI_FORMATS = ("csv", "json", "markdown")
@@ -243,7 +247,7 @@ def run_transform(args: argparse.Namespace) -> int:
             stream.write("".join(f"\n*{line}*\n" for line in result.legend()).encode())
     if args.fmt != "markdown" and at_terminal(args):  # the data stay as parsers read them
         for line in result.legend():
-            print(f"irscale: {line}", file=sys.stderr)
+            print(message_line(line), file=sys.stderr)
     return 0
 
 

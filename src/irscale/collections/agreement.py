@@ -32,10 +32,12 @@ import numpy as np
 import pandas as pd
 
 from ..core.inputs import Qrels
+from ..core.numbers import declare, undefined
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import InputError, ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.sources import as_qrels
+from ..stats.kendall import NOTHING_TO_RANK
 
 LEVELS = ("nominal", "ordinal", "interval")
 
@@ -132,7 +134,15 @@ def _table(counts: np.ndarray, topic_codes: np.ndarray, topics: Sequence[str],
     }
     for level in LEVELS:
         columns[f"alpha_{level}"] = _alpha(doubled, codes, n_t + 1, values, level)
-    return pd.DataFrame(columns)
+    return declare(pd.DataFrame(columns), dict.fromkeys(
+        ("percent", "fleiss_kappa", "cohen_kappa", *(f"alpha_{level}" for level in LEVELS)),
+        _CHANCE))
+
+
+#: Why an agreement coefficient is undefined (NaN).
+_CHANCE = undefined("no document with two labels, unequal label counts (Fleiss' κ), or "
+                    "one label for every document: the agreement expected by chance is "
+                    "1 and κ and α are 0/0")
 
 
 def label_agreement(labels: Any, *, scale: Sequence[int] | None = None) -> pd.DataFrame:
@@ -202,10 +212,11 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Sequence[Any] = (), *,
 def with_ranking(table: pd.DataFrame, ranking: Mapping[str, float] | None) -> pd.DataFrame:
     """The per-topic table of :func:`qrels_agreement` with the agreement of the system
     rankings (``{"tau": ..., "tau_ap": ...}``, or None: the table as it is) as columns,
-    their values on the ``all`` row (the last) and NaN on the topics' rows."""
+    their values on the ``all`` row (the last), the topics' rows empty (``None``)."""
     if ranking is None:
         return table
     table = table.copy()
-    for key, value in ranking.items():
-        table[key] = [float("nan")] * (len(table) - 1) + [value]
-    return table
+    for key, value in ranking.items():  # the topics' cells empty (None), not NaN
+        table[key] = pd.Series([None] * (len(table) - 1) + [value], index=table.index,
+                               dtype=object)
+    return declare(table, dict.fromkeys(ranking, NOTHING_TO_RANK))

@@ -35,6 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ..core.numbers import blank, declare
 from ..io.crowd import read_crowd_labels
 from ..stats.protocol import TableResult
 from .params import (
@@ -62,7 +63,8 @@ class LabelAllocation(TableResult):
     budget: int
 
     def to_frame(self) -> pd.DataFrame:
-        return self.table.copy()
+        return declare(self.table.copy(), {"label": blank("the budget bought the document "
+                                                          "no answer")})
 
     @property
     def used(self) -> int:

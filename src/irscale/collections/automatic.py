@@ -65,6 +65,8 @@ set of judgments and under both in the same direction.
 from __future__ import annotations
 
 import itertools
+import math
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -74,12 +76,15 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
+from ..stats.kendall import NOTHING_TO_RANK
 from ..stats.protocol import Estimate
 from ..stats.resampling import check_rng
-from .automatic_pairs import PairDesign, human_sample, ppi_moments, sampled_mean
+from .automatic_pairs import PairDesign, human_sample, sampled_mean
 from .params import AUTO_DESIGN, AUTO_DRAWS, AUTO_SEED, DEFAULT_LABEL_DRAWS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -156,13 +161,19 @@ def ppi_mean(y: Sequence[float] | np.ndarray, yhat: Sequence[float] | np.ndarray
     if len(y) < 2 or len(rest) < 1:
         raise InputError(f"a prediction-powered estimate needs 2 labelled units and 1 other at "
                          f"least, got {len(y)} and {len(rest)}")
-    return _interval(*ppi_moments(y, yhat, rest, tuning), alpha)
+    return _interval(*sampled_mean(y, yhat, rest, "uniform", tuning=tuning), alpha)
 
 
-def _interval(estimate: float, variance: float, lam: float, alpha: float) -> MeanEstimate:
-    """``estimate ± z_{1−α/2}·sqrt(variance)``."""
-    half = _normal_quantile(alpha) * float(np.sqrt(variance))
-    return MeanEstimate(estimate, low=estimate - half, high=estimate + half, lam=lam)
+def _interval(estimate: float, se: float, lam: float, alpha: float) -> MeanEstimate:
+    """``estimate ± z_{1−α/2}·se``; an :class:`InputError` when an end is beyond the
+    largest double."""
+    half = _normal_quantile(alpha) * se
+    low, high = estimate - half, estimate + half
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise InputError(f"the values are too large: the interval {estimate:.4g} ± "
+                         f"{half:.4g} has an end beyond the largest double "
+                         f"({sys.float_info.max:.4g})")
+    return MeanEstimate(estimate, low=low, high=high, lam=lam)
 
 
 @dataclass(frozen=True)
@@ -219,11 +230,11 @@ class AutomaticJudgmentsResult(HtmlRepr):
         if fmt == "csv":
             return format_table(self.estimates, "csv")
         if fmt == "json":
-            import json
+            from ..stats.tables import json_text, records
 
-            return json.dumps({name: json.loads(getattr(self, name).to_json(orient="records"))
-                               for name in ("estimates", "labels", "confusion", "systems")},
-                              indent=2)
+            return json_text({name: records(getattr(self, name), name)
+                              for name in ("estimates", "labels", "confusion", "systems")},
+                             indent=2)
         level = f"{100 * (1 - self.alpha):g}%"
         parts = [
             format_table(self.estimates, fmt, digits=digits,
@@ -307,7 +318,7 @@ def _system_agreement(human: np.ndarray, auto: np.ndarray, names: list[str],
             "measure": measure,
             "tau": float(kendall_tau(h_mean, a_mean).tau),
             "tau_ap": float(tau_ap(a_mean, h_mean)),
-            "rbo": float(rbo_scores(h_mean, a_mean)),
+            "rbo": float(rbo_scores(h_mean, a_mean).ext),
             "swaps": len(swapped),
             "largest_swap": "" if worst is None else
             f"{names[first[worst]]} vs {names[second[worst]]}",
@@ -318,7 +329,9 @@ def _system_agreement(human: np.ndarray, auto: np.ndarray, names: list[str],
             "significant_both": int((h_sig & a_sig & (np.sign(h_diff) == np.sign(a_diff))
                                      ).sum()),
         })
-    return pd.DataFrame(rows)
+    return declare(pd.DataFrame(rows), {
+        **dict.fromkeys(("tau", "tau_ap", "rbo"), NOTHING_TO_RANK),
+        "largest_swap_human_diff": blank("no pair of runs is ordered differently")})
 
 
 def _columns(measures: list[str], names: list[str], pairs: bool
@@ -378,13 +391,15 @@ def _auto_frame(auto_qrels: Any) -> pd.DataFrame:
 
 def _expected_values(auto_qrels: Any, lines: pd.DataFrame, run_list: list[Any],
                      names: list[str], measures: list[str], topics: list[str],
-                     values: np.ndarray, relevance_level: int, draws: int, rng: Any
-                     ) -> np.ndarray:
+                     values: np.ndarray, relevance_level: int, draws: int, rng: Any,
+                     progress: ProgressArg = False) -> np.ndarray:
     """topics × runs × measures: every measure's expected value under the label
     probabilities (module documentation): exact for the sums over the ranked documents
     (``values``: the measures under the most probable grades, which tell them), the mean
     over ``draws`` draws of every pair's grade otherwise (``names``: the measures asked
-    for, whose labels are ``measures``)."""
+    for, whose labels are ``measures``), each draw an evaluation of every run, its
+    ``progress`` shown and the time of the rest stated when long
+    (:func:`~irscale.core.progress.progress_reporter`)."""
     from .automatic_pairs import contributions, is_linear
 
     auto = _auto_frame(auto_qrels)
@@ -406,12 +421,14 @@ def _expected_values(auto_qrels: Any, lines: pd.DataFrame, run_list: list[Any],
         generator = np.random.default_rng(rng)
         cumulative = probabilities.cumsum(axis=1)
         total = np.zeros_like(values)
-        for _ in range(draws):
+        report = progress_reporter(progress, draws, "label draws", units=AUTO_DRAWS.units)
+        for done in range(1, draws + 1):
             column = (generator.random(len(auto))[:, None] > cumulative).sum(axis=1)
             grade = np.asarray(grades)[np.minimum(column, len(grades) - 1)]
             qrels = as_qrels(pd.DataFrame({"query_id": auto["topic"], "doc_id": auto["docno"],
                                            "relevance": grade}))
             total += _per_topic(qrels, run_list, names, topics, relevance_level)[0]
+            report(done)
         expected[:, :, drawn] = total[:, :, drawn] / draws
     return expected
 
@@ -424,9 +441,14 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
     (:mod:`irscale.collections.automatic_pairs`); ``lines``: the label probabilities
     (:func:`_label_distribution`), whose expected contributions are then the
     predictions."""
-    from .automatic_pairs import check_pairs, pair_contributions
+    from .automatic_pairs import (
+        InclusionOverflow,
+        check_pairs,
+        pair_contributions,
+        refuse_overflow,
+    )
 
-    sample, prob = human_sample(human, design)
+    sample, prob, located = human_sample(human, design)
     auto = _auto_frame(auto_qrels)
     where = check_pairs(sample, auto)
     if len(where) >= len(auto) and design != "inclusion":
@@ -461,10 +483,15 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
     for measure, system, kind, select in _columns(measures_out, [r.name for r in run_list],
                                                   pairs):
         ys, yhats, alls = select(y), select(yhat), select(every)
-        found = {name: _interval(*sampled_mean(ys, yhats, alls, design,
-                                               stratum=stratum[where], stratum_all=stratum,
-                                               prob=prob, tuning=name), alpha)
-                 for name in ("classical", tuning)}
+        try:
+            found = {name: _interval(*sampled_mean(ys, yhats, alls, design,
+                                                   stratum=stratum[where],
+                                                   stratum_all=stratum, prob=prob,
+                                                   tuning=name), alpha)
+                     for name in ("classical", tuning)}
+        except InclusionOverflow as overflow:
+            assert located is not None
+            raise refuse_overflow(overflow, located) from None
         classical, corrected = found["classical"], found[tuning]
         rows.append({
             "measure": measure, "system": system, "kind": kind,
@@ -500,7 +527,7 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
                         relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                         design: Design = "topics", label_probabilities: bool = False,
                         draws: int = DEFAULT_LABEL_DRAWS,
-                        rng: object = AUTO_SEED.default
+                        rng: object = AUTO_SEED.default, progress: ProgressArg = False
                         ) -> AutomaticJudgmentsResult:
     """Automatic judgments checked and corrected with a human sample of topics (module
     documentation).
@@ -541,6 +568,9 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
         documents (with ``label_probabilities`` only, as ``rng``).
     rng : seed or numpy.random.Generator
         The draws' generator (default 0: the same draws at every call).
+    progress : bool or callable
+        Progress of the draws (:mod:`irscale.core.progress`; ``True``: the time of the rest
+        stated when long, measured on the first draws, and a bar).
 
     Returns
     -------
@@ -589,7 +619,7 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     if lines is not None:
         auto_all = _expected_values(auto_qrels, lines, run_list, names_given, measures_out,
                                     human_topics + others, auto_all, relevance_level,
-                                    draws, rng)
+                                    draws, rng, check_progress(progress))
     y, _ = _per_topic(human_qrels, run_list, names_given, human_topics, relevance_level,
                       sample=True)
     n = len(human_topics)

@@ -46,17 +46,31 @@ with the human grades ``Y`` and ``θ̂_auto = Σ_p c_p(Ŷ_p)`` with the automati
 ``λ = 0`` is the classical estimate from the human sample alone (the sample mean, the
 stratified mean, the Horvitz–Thompson estimate); intervals are normal,
 ``θ̂ ± z_{1−α/2}·SE``. Differences of two runs are sums too (``c_a − c_b``).
+
+**Numbers.** The moments are computed on the values divided by a power of two near
+their largest magnitude (exactly: the same digits as on the values themselves), then
+scaled back, so that values near the largest double (10³⁰⁸) give an estimate and a
+standard error instead of overflowing sums and squares; an estimate, a standard error or
+an interval end beyond the largest double is refused (:class:`~irscale.errors.InputError`).
+An inclusion probability so small that ``(1 − π)/π²`` overflows is refused naming its
+line (:class:`InclusionOverflow`, raised with the pair; :func:`refuse_overflow`).
 """
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from ..core.numbers import power_scale
 from ..errors import AlignmentError, InputError, ParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..io.sampled import Located
 
 PairDesign = Literal["uniform", "stratified", "inclusion"]
 #: Largest difference between a per-topic value and the sum of its documents'
@@ -64,10 +78,32 @@ PairDesign = Literal["uniform", "stratified", "inclusion"]
 LINEAR_TOLERANCE = 1e-9
 
 
+class InclusionOverflow(ArithmeticError):
+    """The inclusion design's estimator overflows: ``row``, the sampled pair (its place in
+    the human sample) whose inclusion probability is the smallest, makes ``(1 − π)/π²``
+    overflow (the caller names its line)."""
+
+    def __init__(self, row: int, prob: float) -> None:
+        super().__init__(f"inclusion probability {prob:.6g} of sampled pair {row + 1}")
+        self.row, self.prob = row, prob
+
+
+def _scaled_back(estimate: float, variance: float, scale: float) -> tuple[float, float]:
+    """The estimate and the standard error of moments computed on values divided by
+    ``scale``; an :class:`~irscale.errors.InputError` when one is beyond the largest
+    double."""
+    estimate, se = estimate * scale, math.sqrt(variance) * scale
+    if not (math.isfinite(estimate) and math.isfinite(se)):
+        raise InputError(f"the values are too large: the estimate ({estimate:.4g}) or its "
+                         f"standard error ({se:.4g}) is beyond the largest double "
+                         f"({sys.float_info.max:.4g})")
+    return estimate, se
+
+
 def ppi_moments(y: np.ndarray, yhat: np.ndarray, rest: np.ndarray, tuning: str
                 ) -> tuple[float, float, float]:
     """The estimate, its variance and λ of :func:`irscale.collections.ppi_mean` (its
-    formulas, without the checks and the interval)."""
+    formulas, without the checks, the scaling of :func:`sampled_mean` and the interval)."""
     n, big_n = len(y), len(rest)
     if tuning == "ppi++":
         covariance = float(np.mean((y - y.mean()) * (yhat - yhat.mean())))
@@ -85,8 +121,9 @@ def sampled_mean(y: np.ndarray, yhat: np.ndarray, yhat_all: np.ndarray, design: 
                  stratum: np.ndarray | None = None, stratum_all: np.ndarray | None = None,
                  prob: np.ndarray | None = None, tuning: str = "ppi++"
                  ) -> tuple[float, float, float]:
-    """The estimate of ``θ``, its variance and λ under a document-level design (module
-    documentation).
+    """The estimate of ``θ``, its standard error and λ under a document-level design
+    (module documentation; ``"uniform"``: :func:`irscale.collections.ppi_mean`'s), computed
+    on the values scaled by a power of two (module documentation).
 
     Parameters
     ----------
@@ -102,6 +139,16 @@ def sampled_mean(y: np.ndarray, yhat: np.ndarray, yhat_all: np.ndarray, design: 
         π of the sampled pairs (inclusion).
     tuning : {"ppi++", "ppi", "classical"}
     """
+    scale = power_scale(y, yhat, yhat_all)
+    estimate, variance, lam = _moments(y / scale, yhat / scale, yhat_all / scale, design,
+                                       stratum, stratum_all, prob, tuning)
+    return (*_scaled_back(estimate, variance, scale), lam)
+
+
+def _moments(y: np.ndarray, yhat: np.ndarray, yhat_all: np.ndarray, design: PairDesign,
+             stratum: np.ndarray | None, stratum_all: np.ndarray | None,
+             prob: np.ndarray | None, tuning: str) -> tuple[float, float, float]:
+    """The estimate, its variance and λ of :func:`sampled_mean` (its arguments)."""
     if design == "uniform":
         return ppi_moments(y, yhat, yhat_all, tuning)
     if design == "stratified":
@@ -121,16 +168,25 @@ def sampled_mean(y: np.ndarray, yhat: np.ndarray, yhat_all: np.ndarray, design: 
             lam_sum += weight * lam
         return estimate, variance, lam_sum
     assert prob is not None
-    scale = (1 - prob) / (prob * prob)
-    if tuning == "ppi++":
-        denominator = float(np.sum(scale * yhat * yhat))
-        lam = 0.0 if denominator == 0 else float(np.sum(scale * y * yhat)) / denominator
-        lam = min(max(lam, 0.0), 1.0)
-    else:
-        lam = {"ppi": 1.0, "classical": 0.0}[tuning]
-    error = y - lam * yhat
-    estimate = lam * float(yhat_all.sum()) + float(np.sum(error / prob))
-    return estimate, float(np.sum(scale * error * error)), lam
+    try:
+        with np.errstate(over="raise", divide="raise", invalid="raise"):
+            scale = (1 - prob) / (prob * prob)
+            if tuning == "ppi++":
+                denominator = float(np.sum(scale * yhat * yhat))
+                lam = 0.0 if denominator == 0 else float(np.sum(scale * y * yhat)) / denominator
+                lam = min(max(lam, 0.0), 1.0)
+            else:
+                lam = {"ppi": 1.0, "classical": 0.0}[tuning]
+            error = y - lam * yhat
+            estimate = lam * float(yhat_all.sum()) + float(np.sum(error / prob))
+            variance = float(np.sum(scale * error * error))
+    except FloatingPointError:
+        row = int(np.argmin(prob))
+        raise InclusionOverflow(row, float(prob[row])) from None
+    if not (math.isfinite(estimate) and math.isfinite(variance)):
+        row = int(np.argmin(prob))
+        raise InclusionOverflow(row, float(prob[row]))
+    return estimate, variance, lam
 
 
 def contribution_table(runs: list[Any], measure: str, grades: Sequence[int], depth: int,
@@ -161,19 +217,31 @@ def contribution_table(runs: list[Any], measure: str, grades: Sequence[int], dep
     return table
 
 
-def human_sample(human: Any, design: PairDesign) -> tuple[pd.DataFrame, np.ndarray | None]:
-    """The human judgments as ``topic, docno, rel`` (and π under the inclusion design, read
-    by :func:`irscale.io.sampled.read_sampled_qrels`)."""
+def human_sample(human: Any, design: PairDesign
+                 ) -> tuple[pd.DataFrame, np.ndarray | None, Located | None]:
+    """The human judgments as ``topic, docno, rel`` (and under the inclusion design π and
+    where each row was read, by :func:`irscale.io.sampled.sampled_rows`)."""
     if design == "inclusion":
-        from ..io.sampled import read_sampled_qrels
+        from ..io.sampled import sampled_rows
 
-        frame = read_sampled_qrels(human)
-        return frame[["topic", "docno", "rel"]], frame["prob"].to_numpy(np.float64)
+        frame, located = sampled_rows(human)
+        return (frame[["topic", "docno", "rel"]], frame["prob"].to_numpy(np.float64),
+                located)
     from ..io.sources import as_qrels
 
     qrels = as_qrels(human)
     return pd.DataFrame({"topic": qrels.topic.to_pylist(), "docno": qrels.docno.to_pylist(),
-                         "rel": np.asarray(qrels.rel)}), None
+                         "rel": np.asarray(qrels.rel)}), None, None
+
+
+def refuse_overflow(overflow: InclusionOverflow, located: Located) -> InputError:
+    """The error naming the line of the sampled pair whose inclusion probability makes the
+    estimator overflow."""
+    source, line, text = located(overflow.row)
+    return InputError(f"inclusion probability {overflow.prob:.6g} is too small for the "
+                      "Horvitz–Thompson estimator: its variance, a sum of (1 − π)/π² "
+                      "times squared contributions, overflows the largest double",
+                      source=source, line=line, text=text)
 
 
 def is_linear(per_topic: np.ndarray, sums: np.ndarray) -> bool:

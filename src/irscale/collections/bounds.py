@@ -37,20 +37,27 @@ nDCG (a ratio of a gain sum linear in each grade to an ideal one convex in it is
 quasi-concave in each grade, so its minimum over a grade's range is at an end; tested on
 every ``g^u`` assignment).
 
-For measures of the grades of the retrieved documents alone (precision, success, RR, RBP,
-DCG, ERR: :data:`GRADE_FAMILIES`), which have no ``R`` and no ideal ranking, the maximum is
-the completion giving every unjudged document the highest grade and the minimum the one
-giving every one the lowest: two evaluations of each ranking, whatever its length (RBP's
-residual is the difference of these two, for the documents the run retrieves).
-
-**The cost.** The completions are judged rankings made in place from the run's own
+**The cost.** Which of the ``2 (u' + 1)`` completions of a ranking (``u'`` its unjudged
+documents in the searched depth) can hold an extreme is found first, in linear time
+(:mod:`irscale.collections.bounds_chains`): for ``map``, ``map_cut``, ``Rprec``,
+``recall``, ``relative_P``, ``ndcg``, ``ndcg_cut`` and ``bpref`` each measure's value is
+followed along both families of completions, each from the one before, and only the
+completions at the extremes of a chain are evaluated; measures of the grades of the
+retrieved documents alone (precision, success, RR, RBP, DCG, ERR, the counts:
+:data:`~irscale.collections.bounds_chains.ENDS`), which have no ``R`` and no ideal
+ranking or grow linearly with it, take their bounds at the completions giving every
+unjudged document the lowest grade and every one the highest (RBP's residual is their
+difference, for the documents the run retrieves). Any other measure (``iprec_at_recall``,
+``infAP``, a gain map, the catalogue's families) makes the search evaluate every
+completion: time ``O(u' · n)`` for a ranking of ``n`` documents, its rest measured on its
+first batches and stated before it goes on, with its progress (``progress``). The
+completions evaluated are judged rankings made in place from the run's own
 (:class:`~irscale.core.judged.JudgedRankings`: the unjudged documents' values set, the
 recall base per grade raised by the documents given each grade), each a topic of its own,
-evaluated a batch of at most :data:`CHUNK_LINES` ranking lines at a time: ``2 · (u' + 1)``
-evaluations of each topic's ranking (``u'`` its unjudged documents in the searched depth),
-time ``O(u' · n)`` for a ranking of ``n`` documents, memory that of one batch whatever
-``u'``. A limit ``max_memory`` below one ranking's completion is refused before the
-search (:func:`irscale.core.budget.check_memory`) and makes smaller batches otherwise.
+evaluated a batch of at most :data:`CHUNK_LINES` ranking lines at a time, so the memory is
+that of one batch whatever ``u'``. A limit ``max_memory`` below one ranking's completion
+is refused before the search (:func:`irscale.core.budget.check_memory`) and makes smaller
+batches otherwise.
 
 The mean bounds are the means of the per-topic bounds over the topics the run is evaluated
 on (each topic's completion is independent). Two runs whose mean intervals overlap are
@@ -60,7 +67,7 @@ on (each topic's completion is independent). Two runs whose mean intervals overl
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -70,10 +77,12 @@ import pandas as pd
 from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.progress import ProgressArg, phase_progress, progress_callback, progress_reporter
 from ..errors import MeasureError, ParameterError
 from ..evaluation.setup import EvaluationSetup
 from ..io.sources import as_qrels, as_runs
 from ..measures.compute import compute_shared
+from .bounds_chains import Chains, candidates
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats.tables import Format
@@ -81,12 +90,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Families whose parameters are depth cut-offs: a value at depth c depends on the
 #: documents below c only through R or the ideal ranking (module documentation).
 DEPTH_FAMILIES = frozenset({"P", "ndcg_cut", "map_cut", "recall", "success", "relative_P"})
-#: Families whose value depends on the grades of the retrieved documents alone (no ``R``, no
-#: ideal ranking, no count of judged non-relevant documents) and never falls when one of
-#: them is raised: their extremes are the two completions that give every searched
-#: unjudged document the highest grade and the lowest (module documentation).
-GRADE_FAMILIES = frozenset({"P", "success", "recip_rank", "RBP", "rbp", "DCG", "dcg", "ERR",
-                            "set_P", "num_rel_ret"})
 #: Bytes of memory a ranking line of a completion costs at the peak of its evaluation (the
 #: completed rankings, their batch and the kernels' arrays: about 30 measured by tracemalloc
 #: on CLEF eHealth 2016 runs, doubled for the engine's own arrays).
@@ -136,12 +139,11 @@ class UnjudgedBounds(HtmlRepr):
         if fmt == "csv":
             return format_table(table, "csv")
         if fmt == "json":
-            import json
+            from ..stats.tables import json_text, records
 
-            return json.dumps({"lowest": self.lowest, "highest": self.highest,
-                               **{name: json.loads(getattr(self, name).to_json(
-                                   orient="records"))
-                                  for name in ("means", "per_topic", "undecided")}}, indent=2)
+            return json_text({"lowest": self.lowest, "highest": self.highest,
+                              **{name: records(getattr(self, name), name)
+                                 for name in ("means", "per_topic", "undecided")}}, indent=2)
         title = (f"Bounds under the unjudged retrieved documents (each given grade "
                  f"{self.lowest} or {self.highest})")
         parts = [format_table(table, fmt, digits=digits, title=title)]
@@ -175,15 +177,6 @@ def _depth(measures: Sequence[str]) -> int | None:
     return max(depths)
 
 
-def _extremes(measures: Sequence[str]) -> bool:
-    """Whether every one of ``measures`` is of :data:`GRADE_FAMILIES`: two completions a
-    topic decide its bounds."""
-    from ..measures.names import parse_measures
-
-    return all(getattr(request, "family", None) in GRADE_FAMILIES
-               for request in parse_measures(list(measures)))
-
-
 def _code(grade: int) -> int:
     """The engine's value of a retrieved document of ``grade``: the grade, or the sentinel
     of a document the qrels give a negative grade (:data:`~irscale.core.judged.UNJUDGED`)."""
@@ -204,7 +197,7 @@ class _Search:
     below: np.ndarray
     lowest: int
     highest: int
-    extremes: bool
+    chosen: tuple[Chains, np.ndarray, np.ndarray] | None
     lines: int
     setup: EvaluationSetup
     labels: list[str]
@@ -238,7 +231,8 @@ class _Search:
         completed rankings (completions × documents) and each one's count of documents
         given the highest and the lowest grade. Family 0 gives the highest grade to the
         first ``k`` unjudged documents (the others and those below the depth the lowest),
-        family 1 to the last ``k`` and to those below the depth."""
+        family 1 to the last ``k`` and to those below the depth. Every ``k`` from 0 to
+        ``u``, or those of :attr:`chosen`."""
         view, hi, lo = self.view, _code(self.highest), _code(self.lowest)
         for i in range(view.n_rankings):
             rel = view.rel[view.offsets[i]:view.offsets[i + 1]]
@@ -247,15 +241,33 @@ class _Search:
             u, below = int(unjudged.sum()), int(self.below[i])
             filled = np.where(unjudged, lo, rel)
             step = max(1, self.lines // max(len(rel), 1))
-            for family in (0, 1):
-                ks = np.array([u if family == 0 else 0]) if self.extremes else \
-                    np.arange(u + 1)
+            for family, ks in enumerate(self.ks(i, u)):
                 for first in range(0, len(ks), step):
                     k = ks[first:first + step, None]
                     high = unjudged & (order < k if family == 0 else order >= u - k)
                     n_high = k.ravel() + (below if family else 0)
                     n_low = u - k.ravel() + (0 if family else below)
                     yield i, np.where(high, hi, filled), n_high, n_low
+
+    def ks(self, i: int, u: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` searched in ranking ``i`` (of ``u`` unjudged documents), of the prefix
+        and of the suffix family."""
+        if self.chosen is None:
+            return np.arange(u + 1), np.arange(u + 1)
+        chains, prefix, suffix = self.chosen
+        slots = slice(int(chains.start[i]), int(chains.start[i]) + u + 1)
+        return np.flatnonzero(prefix[slots]), np.flatnonzero(suffix[slots])
+
+    def lines_searched(self) -> int:
+        """The ranking lines of every completion searched."""
+        lengths = self.view.lengths
+        if self.chosen is None:
+            u = np.bincount(self.view.segment[self.view.rel == NONPOOL],
+                            minlength=self.view.n_rankings)
+            return int((2 * (u + 1) * lengths).sum())
+        chains, prefix, suffix = self.chosen
+        per_slot = lengths[chains.slot_ranking]
+        return int((per_slot * prefix).sum() + (per_slot * suffix).sum())
 
     def evaluate(self, blocks: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> None:
         """Evaluate ``blocks`` as one batch, each completion a topic of its own, and keep
@@ -286,26 +298,31 @@ class _Search:
             np.fmax.at(self.high[:, m], source, found)
             np.logical_or.at(self.seen[:, m], source, ~np.isnan(found))
 
-    def run(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every completion evaluated: per ranking and measure, the lowest and the highest
-        value (NaN where every completion's is NaN)."""
+    def run(self, report: Callable[[int], None] = lambda done: None
+            ) -> tuple[np.ndarray, np.ndarray]:
+        """Every completion searched evaluated (``report(lines)`` after each batch, the
+        ranking lines evaluated so far): per ranking and measure, the lowest and the
+        highest value (NaN where every completion's is NaN)."""
         pending: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
-        size = 0
+        size = done = 0
         for block in self.blocks():
             pending.append(block)
             size += block[1].size
             if size >= self.lines:
                 self.evaluate(pending)
+                done += size
+                report(done)
                 pending, size = [], 0
         self.evaluate(pending)
+        report(done + size)
         return (np.where(self.seen, self.low, np.nan),
                 np.where(self.seen, self.high, np.nan))
 
 
 def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
                     relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
-                    max_memory: str | int | float | None = None
-                    ) -> UnjudgedBounds:
+                    max_memory: str | int | float | None = None,
+                    progress: ProgressArg = False) -> UnjudgedBounds:
     """The lowest and highest value of every measure of every run when its unjudged
     retrieved documents take the lowest or the highest grade (module documentation).
 
@@ -322,6 +339,9 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
         ``"2G"``; default half of the RAM): a limit below one ranking's completion is a
         :class:`~irscale.errors.ParameterError` before the search, a larger one sizes the
         batches (at most :data:`CHUNK_LINES` lines).
+    progress : bool or callable
+        Progress of the search, in ranking lines of completions evaluated
+        (:mod:`irscale.core.progress`; ``True``: its rest stated when long, a bar).
 
     Returns
     -------
@@ -341,11 +361,11 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
     if not run_list:
         raise ParameterError("runs: give one run at least", param="runs")
     depth = _depth(names)
-    extremes = _extremes(names)
     setup = evaluation_setup(names, relevance_level=relevance_level)
     limit = max_memory_of(max_memory)
+    progress = progress_callback(progress, "bounds", units="ranking lines of completions")
     per_topic, means = [], []
-    for run in run_list:
+    for index, run in enumerate(run_list):
         evaluation = evaluate(judged, {run.name: run}, names, relevance_level=relevance_level)
         rankings = evaluation.rankings
         if rankings is None:  # measures of another context (sessions, texts ...)
@@ -366,10 +386,13 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
                      f"{format_size(longest * BYTES_PER_LINE)}",
                      "cut-off measures such as P@10 or nDCG@10 search only their depth",
                      max_memory=max_memory, option=MAX_MEMORY)
-        search = _Search(view, every - unjudged, lowest, highest, extremes,
+        chosen = candidates(view, every - unjudged, lowest, highest, setup.requests,
+                            relevance_level)
+        search = _Search(view, every - unjudged, lowest, highest, chosen,
                          max(longest, min(CHUNK_LINES, limit // BYTES_PER_LINE)), setup,
                          list(original.measures))
-        low, high = search.run()
+        low, high = search.run(progress_reporter(
+            phase_progress(progress, index, len(run_list)), search.lines_searched()))
         row = {topic: i for i, topic in enumerate(view.topic_labels)}
         at = [row[topic] for topic in original.topics]
         for m, measure in enumerate(original.measures):

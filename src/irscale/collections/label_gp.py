@@ -41,6 +41,7 @@ approximate marginal likelihood over them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,7 @@ from scipy.linalg import solve_triangular
 from scipy.special import expit
 from threadpoolctl import threadpool_limits
 
+from ..core.progress import no_report
 from ..errors import InputError
 from ..io.crowd import CrowdLabels
 from ..io.features import read_features
@@ -148,18 +150,18 @@ class GpFit:
 
 def fit_gp(item: np.ndarray, worker: np.ndarray, answer: np.ndarray,
            kernels: list[tuple[np.ndarray, np.ndarray]], n_items: int, n_workers: int,
-           n_iter: int, tol: float) -> GpFit:
-    """EM of the module doc. ``item``, ``worker``, ``answer`` (0/1): one entry per label;
-    ``kernels``: (the items of a topic, their kernel matrix) per topic. BLAS runs on one
-    thread: the matrices of one topic are small, and threads would cost more than they
-    save."""
+           n_iter: int, tol: float, report: Callable[[int], None] = no_report) -> GpFit:
+    """EM of the module doc (``report(iterations)`` as they are run). ``item``, ``worker``,
+    ``answer`` (0/1): one entry per label; ``kernels``: (the items of a topic, their kernel
+    matrix) per topic. BLAS runs on one thread: the matrices of one topic are small, and
+    threads would cost more than they save."""
     with threadpool_limits(limits=1, user_api="blas"):
-        return _em(item, worker, answer, kernels, n_items, n_workers, n_iter, tol)
+        return _em(item, worker, answer, kernels, n_items, n_workers, n_iter, tol, report)
 
 
 def _em(item: np.ndarray, worker: np.ndarray, answer: np.ndarray,
         kernels: list[tuple[np.ndarray, np.ndarray]], n_items: int, n_workers: int,
-        n_iter: int, tol: float) -> GpFit:
+        n_iter: int, tol: float, report: Callable[[int], None]) -> GpFit:
     """:func:`fit_gp` (in the BLAS threads it sets)."""
     y = answer.astype(np.float64)
     mu = (np.bincount(item, weights=y, minlength=n_items)
@@ -169,6 +171,7 @@ def _em(item: np.ndarray, worker: np.ndarray, answer: np.ndarray,
     iterations, converged = 0, False
     alpha = beta = np.full(n_workers, 0.5)
     while iterations < n_iter:
+        report(iterations)
         iterations += 1
         m = mu[item]
         alpha = _share(m * y, m, worker, n_workers)

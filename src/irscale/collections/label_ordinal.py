@@ -28,8 +28,11 @@ prior for the ideal grade (as Dawid & Skene 1979)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from ..core.progress import no_report
 from ..io.crowd import CrowdLabels
 
 #: Smallest prior probability of a grade (as Dawid–Skene's).
@@ -77,10 +80,11 @@ def _worker_step(counts: np.ndarray, phi: np.ndarray, log_psi: np.ndarray
     return fit.x[:n_w], fit.x[n_w:]
 
 
-def hierarchical_raters(labels: CrowdLabels, n_iter: int, tol: float
+def hierarchical_raters(labels: CrowdLabels, n_iter: int, tol: float,
+                        report: Callable[[int], None] = no_report
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool]:
     """Posteriors T (documents × K), worker quality, bias φ, spread ψ, iterations and
-    converged of ``hrm`` (module doc)."""
+    converged of ``hrm`` (module doc); ``report(iterations)`` as they are run."""
     k = len(labels.classes)
     n_w, n_items = len(labels.workers), len(labels.items)
     cell = labels.worker * k + labels.label
@@ -89,6 +93,7 @@ def hierarchical_raters(labels: CrowdLabels, n_iter: int, tol: float
     last, iterations, converged = -np.inf, 0, False
     priors = t.mean(axis=0)
     while iterations < n_iter:
+        report(iterations)
         iterations += 1
         priors = t.mean(axis=0)
         counts = np.zeros((n_w * k, k))

@@ -46,8 +46,11 @@ labels (or all worker pairs) at once; only the iterations themselves loop.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from ..core.progress import no_report
 from ..errors import InputError
 from ..io.crowd import CrowdLabels
 
@@ -84,11 +87,14 @@ def vote_shares(labels: CrowdLabels, weights: np.ndarray) -> np.ndarray:
 
 
 def zero_based_skill(labels: CrowdLabels, n_iter: int, lr: float, lr_steps: int,
-                     lr_decay: float) -> tuple[np.ndarray, np.ndarray]:
-    """Probabilities (items × K) and worker skills of ZBS (module doc)."""
+                     lr_decay: float, report: Callable[[int], None] = no_report
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Probabilities (items × K) and worker skills of ZBS (module doc);
+    ``report(iterations)`` as they are run."""
     skills = np.full(len(labels.workers), 1.0 / len(labels.classes) + 1e-5)
     rate = lr
     for step in range(1, n_iter + 1):
+        report(step - 1)
         if step % lr_steps == 0:
             rate *= lr_decay
         chosen = vote_shares(labels, skills).argmax(axis=1)
@@ -96,14 +102,17 @@ def zero_based_skill(labels: CrowdLabels, n_iter: int, lr: float, lr_steps: int,
     return vote_shares(labels, skills), skills
 
 
-def kos(labels: CrowdLabels, n_iter: int, start: np.ndarray) -> tuple[np.ndarray, int]:
+def kos(labels: CrowdLabels, n_iter: int, start: np.ndarray,
+        report: Callable[[int], None] = no_report) -> tuple[np.ndarray, int]:
     """Item scores ``x_i`` (positive: the higher label) and iterations run of KOS (module
-    doc); ``start``: the first worker messages ``y_{j→i}``, one per label."""
+    doc); ``start``: the first worker messages ``y_{j→i}``, one per label;
+    ``report(iterations)`` as they are run."""
     a = np.where(labels.label == 1, 1.0, -1.0)
     n_items, n_workers = len(labels.items), len(labels.workers)
     y = start.astype(np.float64)
     iterations = 0
     while iterations < n_iter:
+        report(iterations)
         sent = a * y
         by_item = np.bincount(labels.item, weights=sent, minlength=n_items)
         if (np.abs(by_item) > KOS_LIMIT).any():
@@ -214,12 +223,14 @@ def _signs(c: np.ndarray) -> np.ndarray:
     return signs
 
 
-def mmsr(labels: CrowdLabels, n_iter: int, tol: float, u: np.ndarray, v: np.ndarray
+def mmsr(labels: CrowdLabels, n_iter: int, tol: float, u: np.ndarray, v: np.ndarray,
+         report: Callable[[int], None] = no_report
          ) -> tuple[np.ndarray, np.ndarray, int, bool]:
     """Item × class scores, worker weights ``q_w``, iterations, converged of M-MSR (module
     doc); ``u``, ``v``: the starting factors (one value per worker). Factors that end
     non-finite (a factor reached 0, then 0/0 in the next means, and the NaN was not
-    filtered out) are an :class:`~irscale.errors.InputError`."""
+    filtered out) are an :class:`~irscale.errors.InputError`. ``report(iterations)`` as
+    they are run."""
     k, n_items = len(labels.classes), len(labels.items)
     c, shared = _covariance(labels)
     x = np.abs(c)
@@ -227,6 +238,7 @@ def mmsr(labels: CrowdLabels, n_iter: int, tol: float, u: np.ndarray, v: np.ndar
     u, v = u.astype(np.float64), v.astype(np.float64)
     iterations, converged = 0, False
     while iterations < n_iter:
+        report(iterations)
         iterations += 1
         before = np.outer(u, v)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -69,7 +69,7 @@ paper's name would mislead (``docs/collections.md`` §6 lists the searches made)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -77,6 +77,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.params import TOLERANCE
+from ..core.progress import ProgressArg, check_progress, no_report, progress_reporter
 from ..errors import InputError, ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..stats.protocol import TableResult
@@ -158,10 +159,11 @@ def _one_coin_skills(labels: CrowdLabels, t: np.ndarray) -> np.ndarray:
             / np.bincount(labels.worker, minlength=n_w))
 
 
-def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float, one_coin: bool = False
+def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float, one_coin: bool = False,
+                 report: Callable[[int], None] = no_report
                  ) -> tuple[np.ndarray, np.ndarray, int, bool]:
     """Posteriors T (items × K), worker quality, iterations, converged (module doc, ``ds``;
-    ``one_coin``: ``onecoin``)."""
+    ``one_coin``: ``onecoin``); ``report(iterations)`` as they are run."""
     k = len(labels.classes)
     n_w = len(labels.workers)
     cell = labels.worker * k + labels.label           # (worker, answered class) of a label
@@ -190,6 +192,7 @@ def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float, one_coin: bool = 
     loss, iterations, converged = -np.inf, 0, False
     n_items = len(labels.items)
     while iterations < n_iter:
+        report(iterations)
         iterations += 1
         priors = np.maximum(priors, EPS)
         log_t = np.log2(priors) + np.zeros((n_items, k))
@@ -218,9 +221,11 @@ def _softplus(x: np.ndarray, limit: float = 30.0) -> np.ndarray:
                     np.where(x > limit, x, 0.0))
 
 
-def _glad(labels: CrowdLabels, n_iter: int, tol: float, m_step_iter: int = 25
+def _glad(labels: CrowdLabels, n_iter: int, tol: float, m_step_iter: int = 25,
+          report: Callable[[int], None] = no_report
           ) -> tuple[np.ndarray, np.ndarray, int, bool]:
-    """Posteriors, worker abilities α, iterations, converged (module doc, ``glad``)."""
+    """Posteriors, worker abilities α, iterations, converged (module doc, ``glad``);
+    ``report(iterations)`` as they are run."""
     from scipy.optimize import minimize
 
     k = len(labels.classes)
@@ -263,6 +268,7 @@ def _glad(labels: CrowdLabels, n_iter: int, tol: float, m_step_iter: int = 25
     q = q_value(x, t[item, cls])
     iterations, converged = 0, False
     while iterations < n_iter:
+        report(iterations)
         iterations += 1
         last = q
         t = e_step(x)
@@ -287,10 +293,11 @@ def _digamma_normalise(x: np.ndarray, prior: float | np.ndarray) -> np.ndarray:
     return np.exp(digamma(x + prior)) / np.exp(digamma((x + prior).sum(axis=1)))[:, None]
 
 
-def _mace(labels: CrowdLabels, n_iter: int, starts: Sequence[MaceStart]
-          ) -> tuple[np.ndarray, np.ndarray]:
+def _mace(labels: CrowdLabels, n_iter: int, starts: Sequence[MaceStart],
+          report: Callable[[int], None] = no_report) -> tuple[np.ndarray, np.ndarray]:
     """Posteriors and the knowing probability of every worker (module doc, ``mace``);
-    ``starts``: the (spam/know, θ) of every restart, unnormalised."""
+    ``starts``: the (spam/know, θ) of every restart, unnormalised; ``report(iterations)``
+    as they are run (every restart's)."""
     k = len(labels.classes)
     n_w, n_i = len(labels.workers), len(labels.items)
     item, worker, cls = labels.item, labels.worker, labels.label
@@ -316,11 +323,12 @@ def _mace(labels: CrowdLabels, n_iter: int, starts: Sequence[MaceStart]
         return likelihood, t, knowing, strategy
 
     best: tuple[float, np.ndarray, np.ndarray] | None = None
-    for spam0, theta0 in starts:
+    for restart, (spam0, theta0) in enumerate(starts):
         spam = spam0 / spam0.sum(axis=1, keepdims=True)
         theta = theta0 / theta0.sum(axis=1, keepdims=True)
         likelihood, _, knowing, strategy = e_step(spam, theta)
-        for _ in range(n_iter):
+        for step in range(n_iter):
+            report(restart * n_iter + step)
             spam = _digamma_normalise(knowing, 0.5)
             theta = _digamma_normalise(strategy, 10.0)
             likelihood, _, knowing, strategy = e_step(spam, theta)
@@ -340,7 +348,8 @@ def _binary(data: CrowdLabels, method: str) -> None:
 
 
 def _gp(data: CrowdLabels, features: Any, length_scale: float | None, n_iter: int,
-        tol: float) -> tuple[np.ndarray, np.ndarray, int, bool, dict[str, np.ndarray]]:
+        tol: float, report: Callable[[int], None]
+        ) -> tuple[np.ndarray, np.ndarray, int, bool, dict[str, np.ndarray]]:
     """Posteriors, worker quality, iterations, converged and the workers' sensitivity and
     specificity of ``gp`` (module doc)."""
     from .label_gp import fit_gp, topic_kernels
@@ -348,14 +357,14 @@ def _gp(data: CrowdLabels, features: Any, length_scale: float | None, n_iter: in
     _binary(data, "gp")
     kernels = topic_kernels(data, features, length_scale)
     fit = fit_gp(data.item, data.worker, data.label, kernels, len(data.items),
-                 len(data.workers), n_iter, tol)
+                 len(data.workers), n_iter, tol, report)
     prior = fit.posterior.mean()
     quality = prior * fit.sensitivity + (1 - prior) * fit.specificity
     return (np.stack([1 - fit.posterior, fit.posterior], axis=1), quality, fit.iterations,
             fit.converged, {"sensitivity": fit.sensitivity, "specificity": fit.specificity})
 
 
-def _hrm(data: CrowdLabels, n_iter: int, tol: float
+def _hrm(data: CrowdLabels, n_iter: int, tol: float, report: Callable[[int], None]
          ) -> tuple[np.ndarray, np.ndarray, int, bool, dict[str, np.ndarray]]:
     """Posteriors, worker quality, iterations, converged and the workers' bias and spread
     of ``hrm`` (module doc)."""
@@ -364,19 +373,21 @@ def _hrm(data: CrowdLabels, n_iter: int, tol: float
     if len(data.classes) < 2:
         raise InputError(f"hrm needs two label values or more (declare the scale), the "
                          f"labels hold one: {data.classes[0]}", source=data.source)
-    t, quality, bias, spread, iterations, converged = hierarchical_raters(data, n_iter, tol)
+    t, quality, bias, spread, iterations, converged = hierarchical_raters(data, n_iter, tol,
+                                                                         report)
     return t, quality, iterations, converged, {"bias": bias, "spread": spread}
 
 
-def _scored(data: CrowdLabels, method: str, rng: object, n_iter: int, tol: float
-            ) -> tuple[np.ndarray, np.ndarray, int, bool]:
+def _scored(data: CrowdLabels, method: str, rng: object, n_iter: int, tol: float,
+            report: Callable[[int], None]) -> tuple[np.ndarray, np.ndarray, int, bool]:
     """Scores (items × K), worker quality, iterations and converged of ``kos`` and
     ``mmsr`` (their random starts drawn from ``rng``)."""
     generator = np.random.default_rng(check_rng(rng))
     if method == "kos":
         _binary(data, method)
         x, iterations = label_votes.kos(data, n_iter, generator.normal(1.0, 1.0,
-                                                                       len(data.item)))
+                                                                       len(data.item)),
+                                        report)
         return (np.stack([-x, x], axis=1), np.full(len(data.workers), np.nan), iterations,
                 True)
     if len(data.classes) < 2:
@@ -384,14 +395,15 @@ def _scored(data: CrowdLabels, method: str, rng: object, n_iter: int, tol: float
                          f"{data.classes[0]}", source=data.source)
     n_w = len(data.workers)
     return label_votes.mmsr(data, n_iter, tol, generator.uniform(0.0, 1.0, n_w),
-                            generator.uniform(0.0, 1.0, n_w))
+                            generator.uniform(0.0, 1.0, n_w), report)
 
 
 def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int] | None = None,
                      n_iter: int | None = None, tol: float | None = None, restarts: int = 10,
                      rng: object = None, lr: float = 1.0, lr_steps: int = 20,
                      lr_decay: float = 0.5, features: Any = None,
-                     length_scale: float | None = None) -> Aggregation:
+                     length_scale: float | None = None,
+                     progress: ProgressArg = False) -> Aggregation:
     """Aggregate crowd labels into qrels with one method of :data:`METHODS` (module doc).
 
     ``labels``: a file, bytes, a ``topic docno worker label`` DataFrame or
@@ -405,7 +417,10 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     reproducible with a seed); ``lr``,
     ``lr_steps``, ``lr_decay``: the learning rate of ``zbs``; ``features`` (a ``topic docno
     f1 f2 ...`` file, bytes or DataFrame: :func:`irscale.io.features.read_features`) and
-    ``length_scale`` (default: the median heuristic): the kernel of ``gp``.
+    ``length_scale`` (default: the median heuristic): the kernel of ``gp``; ``progress``:
+    the iterations run (:mod:`irscale.core.progress`; ``True``: the time of the
+    ``n_iter`` iterations left, ``n_iter × restarts`` for ``mace``, measured on the first
+    ones and stated when long, and a bar; the methods with a stopping rule stop sooner).
 
     >>> agg = aggregate_labels(b"1 a w1 1\\n1 a w2 1\\n1 a w3 0\\n1 b w1 0\\n1 b w2 1\\n",
     ...                        "mv")
@@ -426,6 +441,11 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     if method != "gp" and (features is not None or length_scale is not None):
         raise ParameterError(f"features and length_scale apply to gp, not to {method}")
     data = read_crowd_labels(labels, scale)
+    fixed = method in ("mace", "zbs", "kos")  # (the others stop once converged)
+    report = progress_reporter(check_progress(progress),
+                               n_iter * (restarts if method == "mace" else 1),
+                               method if fixed else f"{method} (stops once converged)",
+                               units=LABEL_ITERATIONS.units)
     iterations, converged = 0, True
     extra: dict[str, np.ndarray] = {}
     mv = shares(data.counts)
@@ -438,27 +458,31 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
         probabilities = vote_shares(data, quality)
     elif method in ("ds", "onecoin"):
         probabilities, quality, iterations, converged = _dawid_skene(
-            data, n_iter, tol, one_coin=method == "onecoin")
+            data, n_iter, tol, one_coin=method == "onecoin", report=report)
     elif method == "glad":
-        probabilities, quality, iterations, converged = _glad(data, n_iter, tol)
+        probabilities, quality, iterations, converged = _glad(data, n_iter, tol,
+                                                              report=report)
     elif method == "zbs":
         probabilities, quality = label_votes.zero_based_skill(data, n_iter, lr, lr_steps,
-                                                              lr_decay)
+                                                              lr_decay, report)
         iterations = n_iter
     elif method in ("kos", "mmsr"):
-        scores, quality, iterations, converged = _scored(data, method, rng, n_iter, tol)
+        scores, quality, iterations, converged = _scored(data, method, rng, n_iter, tol,
+                                                         report)
     elif method == "gp":
         probabilities, quality, iterations, converged, extra = _gp(
-            data, features, length_scale, n_iter, tol)
+            data, features, length_scale, n_iter, tol, report)
     elif method == "hrm":
-        probabilities, quality, iterations, converged, extra = _hrm(data, n_iter, tol)
+        probabilities, quality, iterations, converged, extra = _hrm(data, n_iter, tol,
+                                                                    report)
     else:
         generator = np.random.default_rng(check_rng(rng))
         shape = (len(data.workers), len(data.classes))
         starts = [(generator.uniform(1.0, 2.5, (shape[0], 2)), generator.uniform(1.0, 2.5, shape))
                   for _ in range(restarts)]
-        probabilities, quality = _mace(data, n_iter, starts)
+        probabilities, quality = _mace(data, n_iter, starts, report)
         iterations = n_iter
+    report(n_iter * (restarts if method == "mace" else 1))  # (over: converged or not)
     index = pd.MultiIndex.from_frame(data.items)
     columns = data.classes.tolist()
     if probabilities is not None:

@@ -47,6 +47,8 @@ over all comparisons (and all topics) at once; only the iterations loop.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -54,6 +56,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.params import TOLERANCE
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
 from ..io.pairwise import PairwiseJudgments, read_pairwise
 from ..stats.protocol import TableResult
@@ -126,9 +129,10 @@ def _check_connected(data: PairwiseJudgments) -> None:
                 source=data.source)
 
 
-def _bradley_terry(data: PairwiseJudgments, n_iter: int, tol: float
-                   ) -> tuple[np.ndarray, int, bool]:
-    """Worths, iterations (most over topics) and converged of ``bt`` (module doc)."""
+def _bradley_terry(data: PairwiseJudgments, n_iter: int, tol: float,
+                   report: Callable[[int], None]) -> tuple[np.ndarray, int, bool]:
+    """Worths, iterations (most over topics) and converged of ``bt`` (module doc);
+    ``report(iterations)`` after each."""
     _check_connected(data)
     n, n_topics = len(data.items), len(data.topics)
     topic = data.topic
@@ -139,7 +143,7 @@ def _bradley_terry(data: PairwiseJudgments, n_iter: int, tol: float
     p = 1.0 / np.bincount(topic, minlength=n_topics)[topic]
     running = np.ones(n_topics, dtype=bool)
     done = np.zeros(n_topics, dtype=np.int64)
-    for _ in range(n_iter):
+    for iteration in range(1, n_iter + 1):
         share = n_ij / (p[i] + p[j])
         new = wins / (np.bincount(i, weights=share, minlength=n)
                       + np.bincount(j, weights=share, minlength=n))
@@ -150,6 +154,7 @@ def _bradley_terry(data: PairwiseJudgments, n_iter: int, tol: float
         running &= change >= tol
         if not running.any():
             break
+        report(iteration)
     return p, int(done.max()), not running.any()
 
 
@@ -186,16 +191,20 @@ def _noisy_bt_objective(x: np.ndarray, data: PairwiseJudgments, weight: float
     return -float(value), -grad
 
 
-def _noisy_bradley_terry(data: PairwiseJudgments, n_iter: int, tol: float, weight: float
+def _noisy_bradley_terry(data: PairwiseJudgments, n_iter: int, tol: float, weight: float,
+                         report: Callable[[int], None]
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
-    """Scores σ(s), skills σ(γ), biases σ(q), iterations and converged of ``noisybt``."""
+    """Scores σ(s), skills σ(γ), biases σ(q), iterations and converged of ``noisybt``;
+    ``report(iterations)`` after each."""
     from scipy.optimize import minimize
     from scipy.special import expit
 
     n, n_w = len(data.items), len(data.workers)
+    iterations = itertools.count(1)
     fit = minimize(_noisy_bt_objective, np.zeros(1 + n + 2 * n_w), args=(data, weight),
                    jac=True, method="L-BFGS-B",
-                   options={"maxiter": n_iter, "ftol": tol, "gtol": tol})
+                   options={"maxiter": n_iter, "ftol": tol, "gtol": tol},
+                   callback=lambda _: report(next(iterations)))
     x = fit.x
     return (expit(x[1:n + 1]), expit(x[n + 1 + n_w:]), expit(x[n + 1:n + 1 + n_w]),
             int(fit.nit), bool(fit.success))
@@ -203,7 +212,8 @@ def _noisy_bradley_terry(data: PairwiseJudgments, n_iter: int, tol: float, weigh
 
 def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
                        n_iter: int | None = None, tol: float | None = None,
-                       regularization: float | None = None) -> PairwiseAggregation:
+                       regularization: float | None = None,
+                       progress: ProgressArg = False) -> PairwiseAggregation:
     """Aggregate pairwise judgments into document scores per topic (module doc).
 
     Parameters
@@ -219,6 +229,10 @@ def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
         ``noisybt``), fewer once the change falls below ``tol`` (1e-10).
     regularization
         ``noisybt``: the weight λ of the anchor term (1e-5).
+    progress : bool or callable
+        Progress in iterations (:mod:`irscale.core.progress`; ``True``: the time of the
+        ``n_iter`` iterations left stated when long, measured on the first ones, and a bar;
+        the fit stops sooner once converged).
 
     Returns
     -------
@@ -242,15 +256,19 @@ def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
     weight = NOISYBT_REGULARIZATION.check(NOISYBT_REGULARIZATION.default
                                           if regularization is None else regularization)
     data = judgments if isinstance(judgments, PairwiseJudgments) else read_pairwise(judgments)
+    report = progress_reporter(check_progress(progress), n_iter,
+                               f"{method} (stops once converged)",
+                               units=PAIRWISE_ITERATIONS.units)
     workers = pd.DataFrame({"worker": data.workers,
                             "comparisons": np.bincount(data.worker,
                                                        minlength=len(data.workers))})
     if method == "bt":
-        score, iterations, converged = _bradley_terry(data, n_iter, tol)
+        score, iterations, converged = _bradley_terry(data, n_iter, tol, report)
     else:
         score, skill, bias, iterations, converged = _noisy_bradley_terry(data, n_iter, tol,
-                                                                         weight)
+                                                                         weight, report)
         workers = workers.assign(skill=skill, bias=bias)
+    report(n_iter)  # (the fit is over: converged, or every iteration run)
     scores = data.items.assign(score=score, order=data.topic)
     scores = scores.sort_values(["order", "score", "docno"], ascending=[True, False, True],
                                 kind="stable").drop(columns="order").reset_index(drop=True)

@@ -20,6 +20,7 @@ from ..core.params import (
     RRF_K,
     SAMPLES,
     SEED,
+    Cost,
     InputFiles,
     Integers,
     Names,
@@ -43,7 +44,8 @@ DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
 #: The cut of every run before pooling or sampling (:func:`irscale.collections.pool`,
 #: :func:`irscale.collections.sample_judgments`).
 RUN_DEPTH = Param("depth", DEPTH, None, "cut every run at K documents first", ("--depth",),
-                  "K", unset="whole runs")
+                  "K", unset="whole runs",
+                  cost=Cost("ranks", per="a rank of every run (at most those ranked)"))
 POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("-p", "--p"), "P")
 POOL_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k, rrf only", ("--k",), "K")
 POOL_DISCOUNT = Param("discount", DISCOUNT, DEFAULT_DISCOUNT,
@@ -76,7 +78,8 @@ RANDOM_ASSESSORS = Integers(1, 1_000)
 #: AWARE's random assessors (:func:`irscale.collections.aware`).
 DEFAULT_RANDOM_ASSESSORS = 10
 AWARE_RANDOM = Param("n_random", RANDOM_ASSESSORS, DEFAULT_RANDOM_ASSESSORS, "random "
-                     "assessors of the msd, msd-topic and tau weightings", ("--random",), "N")
+                     "assessors of the msd, msd-topic and tau weightings", ("--random",), "N",
+                     cost=Cost("random assessors", per="a scoring of every run"))
 #: The strategy of a pool (:func:`irscale.collections.pool`) and its judgments per topic.
 POOL_STRATEGY = Param("strategy", STRATEGY, "depth", "depth (depth-k), take (take@N), rbp "
                       "(RBP-weighted, Moffat et al. 2007), rrf (reciprocal rank fusion), mtf "
@@ -84,7 +87,8 @@ POOL_STRATEGY = Param("strategy", STRATEGY, "depth", "depth (depth-k), take (tak
                       "Losada et al. 2016, 2017)", ("--strategy",), "S")
 POOL_BUDGET = Param("budget", BUDGET, None, "judgments per topic: required for take, rbp and "
                     "rrf; the adaptive strategies stop there", ("--budget",), "N",
-                    unset="no limit")
+                    unset="no limit", cost=Cost("judgments", per="a document judged (at "
+                                                "most the documents ranked)"))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` compares, and
 #: the P̂@k cut-offs of :func:`irscale.collections.estimate_sampled`, by default.
 SIMULATED_STRATEGIES: tuple[str, ...] = ("depth", "mtf", "mm-ns")
@@ -105,10 +109,12 @@ AUTO_DESIGN = Param("design", Names("human sample design",
 #: Documents drawn per topic (:func:`irscale.collections.sample_judgments`).
 SAMPLE_DRAWS = Param("size", SAMPLE_SIZE, None, "per topic: draws (with-replacement) or "
                      "expected judgments (poisson); required by those designs", ("--size",),
-                     "N")
+                     "N", cost=Cost("draws", per="a draw of every topic"))
 #: Shards of the documents (:func:`irscale.collections.evaluate_shards`).
 SHARD_COUNT = Param("shards", DOCUMENT_SHARDS, 3, "number of shards (as Ferro & Sanderson "
-                    "2022)", ("--shards",), "K")
+                    "2022)", ("--shards",), "K",
+                    cost=Cost("shards", per="an evaluation of every run (at most the "
+                              "documents)"))
 #: How the documents are split (:func:`irscale.collections.evaluate_shards`).
 SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "random: a "
                      "seeded random partition of the documents (Ferro & Sanderson 2022); hash: "
@@ -121,7 +127,8 @@ LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations of ds, glad, on
                          "gp, hrm (at most), mace, zbs and kos", ("--n-iter",), "N",
                          unset=", ".join(f"{n} for {method}"
                                          for method, n in LABEL_N_ITER.items())
-                         + ", as crowd-kit where it has the method")
+                         + ", as crowd-kit where it has the method",
+                         cost=Cost("iterations", per="a pass over the answers"))
 #: The stopping tolerance of every method that has one (crowd-kit's defaults; ``hrm``, which
 #: crowd-kit lacks: the marginal log-likelihood per label).
 LABEL_TOL: dict[str, float] = {"ds": 1e-5, "glad": 1e-5, "onecoin": 1e-5, "mmsr": 1e-10,
@@ -172,7 +179,8 @@ PAIRWISE_N_ITER: dict[str, int] = {"bt": 10_000, "noisybt": 1000}
 PAIRWISE_TOL: dict[str, float] = {"bt": 1e-10, "noisybt": 1e-10}
 PAIRWISE_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations (at most) of bt and "
                             "noisybt", ("--n-iter",), "N", unset=", ".join(
-                                f"{n} for {method}" for method, n in PAIRWISE_N_ITER.items()))
+                                f"{n} for {method}" for method, n in PAIRWISE_N_ITER.items()),
+                            cost=Cost("iterations", per="a pass over the comparisons"))
 #: Weight of the noisy Bradley–Terry model's anchor (a virtual document that every document
 #: beats once and loses to once; crowd-kit's ``regularization_ratio``).
 NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, math.inf, "()"), 1e-5,
@@ -185,7 +193,7 @@ LABEL_SCALE = Param("scale", LABEL_VALUE, None, "the label values allowed, e.g. 
                     "label outside is an error", ("--scale",), "L,L,...", label="--scale",
                     unset="the values the file holds")
 LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
-                       "N")
+                       "N", cost=Cost("restarts", per="a fit of the answers"))
 #: The allocation of crowd answers (:func:`irscale.collections.allocate_labels`).
 ALLOCATION_RULES: tuple[str, ...] = ("adaptive", "uniform")
 ALLOCATION_RULE = Param("rule", Names("allocation rule", ALLOCATION_RULES), "adaptive",
@@ -201,7 +209,8 @@ MIN_LABELS = Param("min_labels", Integers(1), 2, "adaptive: answers before the r
 MAX_LABELS = Param("max_labels", Integers(1), None, "most answers per document",
                    ("--max-labels",), "N", unset="every answer available")
 LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--budget",), "B",
-                     unset="every answer available")
+                     unset="every answer available",
+                     cost=Cost("answers", per="an answer bought (at most those available)"))
 #: The features of the documents of ``gp`` (:func:`irscale.collections.aggregate_labels`).
 LABEL_FEATURES = Param("features", InputFiles(), None, "gp: 'topic docno f1 f2 ...' lines, the "
                        "features of every labelled document (required with --method gp)",
@@ -229,7 +238,8 @@ AUTO_PROBABILITIES = Param("label_probabilities", Switch(), False, "AUTO gives e
 DEFAULT_LABEL_DRAWS = 100
 AUTO_DRAWS = Param("draws", SAMPLES, DEFAULT_LABEL_DRAWS, "with --label-probabilities, draws "
                    "of every pair's grade that estimate the expected value of a measure that "
-                   "is not a sum over the ranked documents (AP, nDCG)", ("--draws",), "N")
+                   "is not a sum over the ranked documents (AP, nDCG)", ("--draws",), "N",
+                   cost=Cost("draws", per="an evaluation of every run on every topic"))
 AUTO_SEED = Param("rng", SEED, 0, "seed of the draws of --label-probabilities", ("--seed",),
                   "S", dest="seed")
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
@@ -237,7 +247,9 @@ SIMULATED_STRATEGY_LIST = Param("strategies", STRATEGY, SIMULATED_STRATEGIES,
                                 "comma-separated strategies", ("--strategy",), "S,S,...",
                                 label="--strategy")
 SIMULATED_BUDGET_LIST = Param("budgets", BUDGET, SIMULATED_BUDGETS, "comma-separated "
-                              "judgments per topic", ("--budget",), "N,N,...")
+                              "judgments per topic", ("--budget",), "N,N,...",
+                              cost=Cost("judgments", per="a document judged (at most the "
+                                        "documents ranked)"))
 #: The measure and the model of :func:`irscale.collections.evaluate_shards`.
 SHARD_MEASURE = Param("measure", Text(), "AP", "the per-topic measure scored in every shard",
                       ("-m", "--measure"), "MEASURE")

@@ -59,6 +59,7 @@ import pandas as pd
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.strings import Strings
@@ -133,12 +134,13 @@ class ShardedEvaluation(HtmlRepr):
     def to_frame(self) -> pd.DataFrame:
         """Tidy scores: one row per (topic, run, shard), column ``value``."""
         t, s, k = self.scores.shape
-        return pd.DataFrame({
+        return declare(pd.DataFrame({
             "topic": np.repeat(self.scores.topics, s * k),
             "run": np.tile(np.repeat(self.scores.systems, k), t),
             "shard": np.tile(self.scores.shards, t * s),
             "value": self.scores.values.reshape(-1),
-        })
+        }), {"value": undefined("a topic without a relevant document in a shard has no "
+                                "score there (the empty-shard policy decides)")})
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         from ..meta.common import format_frame

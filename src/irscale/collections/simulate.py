@@ -38,6 +38,7 @@ import pandas as pd
 
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K, DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
@@ -47,7 +48,7 @@ from ..io.sources import as_qrels, as_runs
 from ..meta.common import format_frame
 from ..meta.loo import leave_one_out
 from ..meta.rank_correlation import tau_ap
-from ..stats.kendall import kendall_tau
+from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from ..stats.validation import check_counts
@@ -233,5 +234,6 @@ def simulate_pooling(
                     row["loo_tau"] = float(result.summary["tau"].iloc[0])
                     row["loo_max_rank_drop"] = int(result.summary["max_rank_drop"].iloc[0])
             rows.append(row)
-    return PoolingSimulation(table=pd.DataFrame(rows), qrels=induced_qrels, measure=measure,
-                             depth=depth)
+    table = declare(pd.DataFrame(rows), dict.fromkeys(("tau", "tau_ap", "loo_tau"),
+                                                      NOTHING_TO_RANK))
+    return PoolingSimulation(table=table, qrels=induced_qrels, measure=measure, depth=depth)

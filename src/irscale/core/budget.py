@@ -7,11 +7,17 @@ from its sizes **before any work** and hands the estimate to :func:`check_memory
 raises :class:`~irscale.errors.ParameterError` when it exceeds the limit: one line that
 states what was asked, the estimate, the limit and what to change, instead of an
 out-of-memory kill after minutes of work (docs/errors.md, "Work bounded by the input").
+The options that scale work say so where they are declared (:class:`irscale.core.params.
+Cost`); work whose time grows, not its memory, states the time of its rest instead
+(:func:`irscale.core.progress.progress_callback`).
 
 The limit is ``max_memory`` (bytes or a size such as ``2G``; ``--max-memory`` of the
-``irscale scale`` commands) and by default half of the machine's physical memory
-(:func:`default_max_memory`). Estimates are orders of magnitude (the arrays a step holds
-at once, counted in bytes), not measurements.
+``irscale scale`` commands) and by default half of the machine's physical memory, or of
+the process's own limit where one is lower (an address-space limit, ``ulimit -v``, as a
+batch scheduler sets; the memory limit of its cgroup: :func:`default_max_memory`). The
+readers hold the text and columns of the files of a call within it too (``docs/errors.md``
+§1). Estimates are orders of magnitude (the arrays a step holds at once, counted in bytes),
+not measurements.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import re
 from ..errors import ParameterError
 
 __all__ = ["MAX_MEMORY", "check_memory", "default_max_memory", "format_size",
-           "max_memory_of", "parse_size"]
+           "limit_name", "max_memory_of", "parse_size"]
 
 #: How the memory limit is named where a command takes it.
 MAX_MEMORY = "--max-memory/max_memory"
@@ -61,12 +67,61 @@ def parse_size(text: str | int | float, option: str = MAX_MEMORY) -> int:
     return int(value)
 
 
-def default_max_memory() -> int:
-    """Half of the machine's physical memory (8 GiB when it cannot be read)."""
+def _default_limit() -> tuple[int, str]:
+    """The default memory limit and what it is half of: the machine's physical memory (8
+    GiB when it cannot be read), or the process's address-space limit (``ulimit -v``) or
+    its cgroup's memory limit (cgroup v2 ``memory.max``) where lower."""
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+        limits = [(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"),
+                   "this machine's memory")]
     except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return 8 << 30
+        limits = [(16 << 30, "this machine's memory")]
+    try:
+        import resource
+
+        address = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if address != resource.RLIM_INFINITY:
+            limits.append((address, "the address space ulimit -v allows"))
+    except (ImportError, OSError, ValueError):  # pragma: no cover - non-POSIX
+        pass
+    cgroup = _cgroup_limit()
+    if cgroup is not None:
+        limits.append((cgroup, "the memory limit of its cgroup"))
+    size, what = min(limits)
+    return size // 2, what
+
+
+def _cgroup_limit() -> int | None:
+    """The ``memory.max`` of this process's cgroup (v2), or ``None``."""
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as stream:
+            path = next((line[3:].strip() for line in stream if line.startswith("0::")), None)
+        if path is None:
+            return None
+        with open(f"/sys/fs/cgroup{path}/memory.max", encoding="utf-8") as stream:
+            text = stream.read().strip()
+        return int(text) if text.isdigit() else None
+    except (OSError, ValueError):
+        return None
+
+
+def default_max_memory() -> int:
+    """Half of the machine's physical memory, or of this process's own limit where one is
+    lower (module documentation; 8 GiB when none can be read)."""
+    return _default_limit()[0]
+
+
+def limit_name(max_memory: str | int | float | None = None,
+               option: str | None = None) -> str:
+    """The memory limit as a message names it: ``--max-memory/max_memory = 2 GiB`` (the
+    caller's ``option`` given), ``the memory limit of 2 GiB``, or the default's ``the memory
+    limit (half of this machine's memory, 11.8 GiB)``."""
+    size = format_size(max_memory_of(max_memory))
+    if option is not None:
+        return f"{option} = {size}"
+    if max_memory is not None:
+        return f"the memory limit of {size}"
+    return f"the memory limit (half of {_default_limit()[1]}, {size})"
 
 
 def max_memory_of(value: str | int | float | None) -> int:
@@ -101,9 +156,6 @@ def check_memory(need: float, what: str, change: str, *,
     """
     limit = max_memory_of(max_memory)
     if need > limit:
-        size = format_size(limit)
-        named = (f"{option} = {size}" if option is not None else
-                 f"the memory limit of {size}" if max_memory is not None else
-                 f"the memory limit (half of this machine's memory, {size})")
-        raise ParameterError(f"{what}: more than {named} ({change})")
+        raise ParameterError(f"{what}: more than {limit_name(max_memory, option)} "
+                             f"({change})")
     return limit

@@ -126,13 +126,13 @@ class IntentJudge:
 
     def judge_files(self, runs: list[tuple[bytes | str | os.PathLike, str]],
                     topics: Sequence[str], traditional: bool, max_docs: int | None,
-                    ndeval_topics: bool) -> list[tuple[Any, ...]]:
+                    ndeval_topics: bool, limit: int) -> list[tuple[Any, ...]]:
         """The run files ``runs`` (``(bytes or path, name in messages)``) read as ndeval
         reads them (``rust/src/read/diversity.rs``), each put in ndeval's order and judged
         by the engine side by side (``rust/src/diversity/run_files.rs``): per run ``(run
         ids, topic ids, lengths, qrels topics, entries' ranking, rank, intent, level)``,
         one ranking per topic in order of first appearance, ``topics`` naming the qrels
-        topics of the index. The first faulty file raises the engine's
-        ``TrecReadError``."""
+        topics of the index; the texts held at once within ``limit`` bytes. The first
+        faulty file raises the engine's ``TrecReadError``."""
         return self._engine.judge_files(runs, list(topics), traditional, max_docs,
-                                        ndeval_topics)
+                                        ndeval_topics, limit)

@@ -22,14 +22,25 @@ function's declared parameters (its signature and type hints):
 * otherwise the raw exception propagates unchanged: every argument had its declared type,
   so it is a fault of irscale, never disguised as the user's.
 
+A keyword the function does not take is named first, with the nearest one it takes
+(:func:`keyword_error`), also where the function hands its ``**options`` on: to another
+function or a dataclass of options (Python's ``TypeError`` there names the callee, whose
+keywords are read), or to one that reads them itself (a test's, a correlation's options:
+its :func:`keyword_error`). The edge is the outermost public call: public functions and
+methods that call others (``Evaluation.format`` calls ``Evaluation.write``) run inside
+it, and the messages name the caller's arguments.
+
 The annotations are read only then, from their text (``from __future__ import
 annotations``): names resolved in the function's module, its ``TYPE_CHECKING`` imports by
 the class names in the value's type hierarchy; an annotation that cannot be read blames
-nothing. This module imports only the standard library, :mod:`irscale.errors` and
-:mod:`irscale.core.reads`: the packages' lazy exports stay lazy.
+nothing. This module imports only the standard library, :mod:`irscale.errors`,
+:mod:`irscale.core.reads` and :mod:`irscale.core.numbers` (numpy when a call begins): the
+packages' lazy exports stay lazy.
 
 A call through the edge is also one call of :mod:`irscale.core.reads`: no file it writes
-replaces a file it has read.
+replaces a file it has read. Inside the call, numpy's floating-point warnings are errors
+(:func:`irscale.core.numbers.raising`: an overflow raises ``FloatingPointError`` where it
+happens, never a ``RuntimeWarning`` and an infinity in a result).
 
 The same contract as scikit-learn's ``validate_params`` (parameters checked against their
 declared types at the public edge, errors naming the parameter), obtained from the type
@@ -41,6 +52,7 @@ from __future__ import annotations
 import builtins
 import collections.abc
 import contextlib
+import contextvars
 import enum
 import functools
 import math
@@ -49,10 +61,11 @@ import re
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
+from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
 
@@ -82,6 +95,14 @@ _MISSING = object()
 #: Whether the edge looks behind errors: off while the command line runs a command
 #: (:func:`bypassed`), whose messages name its options and files, never a Python parameter.
 _ACTIVE = [True]
+#: Whether this thread is inside a call through the edge already: the public functions and
+#: methods that call others (``Evaluation.format`` calls ``Evaluation.write``) are one
+#: call of the caller's, whose arguments the outermost edge names.
+_INSIDE: contextvars.ContextVar[bool] = contextvars.ContextVar("irscale_edge", default=False)
+#: Python's error for a keyword a function does not take (or is given twice), raised where
+#: the function is called: the function's qualified name and the keyword.
+_KEYWORD_ERROR = re.compile(r"^([\w.]+)\(\) got (?:an unexpected|multiple values for) "
+                            r"keyword argument '(\w+)'$")
 
 
 @contextlib.contextmanager
@@ -106,20 +127,31 @@ def public(function: F) -> F:
     def edge(*args: Any, **kwargs: Any) -> Any:
         if not _ACTIVE[0]:
             return function(*args, **kwargs)
+        if _INSIDE.get():
+            return _with_methods_guarded(function(*args, **kwargs))
+        inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         try:
-            return _with_methods_guarded(function(*args, **kwargs))
+            with raising():
+                result = function(*args, **kwargs)
+            return _with_methods_guarded(result)
         except IrscaleError as error:
+            if hasattr(error, "keywords"):  # options a function it hands them to refused
+                own = _unknown_keywords(function, args, kwargs, error)
+                if own is not None:
+                    raise own from error
             if not _names_parameter(function, error):
                 _name_argument(function, args, kwargs, error)
             raise
         except RAW as error:
-            blamed = _unknown_keywords(function, kwargs) or blame(function, args, kwargs)
+            blamed = _unknown_keywords(function, args, kwargs, error) or \
+                blame(function, args, kwargs)
             if blamed is None:
                 raise
             raise blamed from error
         finally:
             leave_call()
+            _INSIDE.reset(inside)
 
     edge.__irscale_edge__ = True  # type: ignore[attr-defined]
     return edge  # type: ignore[return-value]
@@ -197,27 +229,100 @@ def _methods(cls: type) -> dict[str, types.FunctionType]:
 
 
 # --------------------------------------------------------------------------- blame
-def _unknown_keywords(function: Callable[..., Any], kwargs: dict[str, Any],
-                      ) -> ParameterError | None:
+def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: str = ""
+                  ) -> ParameterError | None:
+    """The error of the keywords of ``given`` that ``owner`` (a function's name, ``the
+    paired t-test``) does not take, or None: each named with the nearest keyword taken
+    (:func:`difflib.get_close_matches`), then the keywords taken (``note`` after them). A
+    public function that hands its ``**options`` to ``owner`` makes it its own, with its
+    own keywords besides (:func:`public`)."""
+    unknown = [name for name in given if name not in taken]
+    if not unknown:
+        return None
+    import difflib
+
+    named = []
+    for name in unknown:
+        near = difflib.get_close_matches(name, taken, n=1)
+        named.append(f"{name} (did you mean {near[0]}?)" if near else name)
+    error = ParameterError(f"{owner}: unknown keyword argument(s) {', '.join(named)}; it "
+                           f"takes {', '.join(taken) or 'none'}{note}")
+    error.keywords = (unknown, list(taken), note)  # type: ignore[attr-defined]
+    return error
+
+
+def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
+                      kwargs: dict[str, Any], error: BaseException) -> ParameterError | None:
     """The error of keywords that ``function`` does not take (a misspelt option such as
     ``relevence_level=``: Python's ``TypeError`` names one, this names them all, with the
-    options it takes), or None when it takes every keyword given."""
+    keywords taken: :func:`keyword_error`), or None when it takes every keyword given. A
+    function that takes ``**options`` hands them on: a keyword is unknown when the
+    function it hands it to does not take it (``error``: Python's ``TypeError`` raised
+    where that function is called (:func:`_callee`), or the :func:`keyword_error` of a
+    function that reads its options itself), and the keywords taken are the function's
+    and that one's."""
     import inspect
 
     try:
         parameters = inspect.signature(function).parameters
     except (TypeError, ValueError):
         return None
-    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
-        return None
-    taken = [name for name, p in parameters.items()
-             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    unknown = [name for name in kwargs if name not in taken]
-    if not unknown:
-        return None
+    taken = _keywords_of(function)
+    if not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return keyword_error(_name(function, args), kwargs, taken)
+    unknown: Sequence[str]
+    inner: Sequence[str]
+    match = _KEYWORD_ERROR.match(str(error)) if isinstance(error, TypeError) else None
+    if match is not None:
+        unknown, inner, note = [match[2]], _keywords_of(_callee(error, match[1])), ""
+    else:
+        unknown, inner, note = getattr(error, "keywords", ((), (), ""))
+    if not unknown or any(name not in kwargs for name in unknown):
+        return None  # not the caller's keywords: the function's own fault
+    taken += [name for name in inner if name not in taken and name not in unknown]
+    return keyword_error(_name(function, args), unknown, taken, note)
+
+
+def _name(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
+    """The name a caller gave ``function``: its class's for a constructor (the class a
+    base's ``__new__`` or ``__init__`` makes), else its own."""
     name = getattr(function, "__name__", "the function")
-    return ParameterError(f"{name}: unknown keyword argument(s) {', '.join(unknown)}; it "
-                          f"takes {', '.join(taken)}")
+    if name == "__new__" and args and isinstance(args[0], type):
+        return args[0].__name__
+    if name == "__init__" and args:
+        return type(args[0]).__name__
+    return name
+
+
+def _callee(error: BaseException, qualname: str) -> Any:
+    """The function called where ``error`` was raised (the last frame of its traceback:
+    the caller's, as a function that refuses its arguments has no frame yet), found by its
+    qualified name among the caller's names (``TrecEvalOptions.__init__``), or None."""
+    trace = error.__traceback__
+    if trace is None:
+        return None
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    frame = trace.tb_frame
+    head, *rest = qualname.split(".")
+    value = next((scope[head] for scope in (frame.f_locals, frame.f_globals, vars(builtins))
+                  if head in scope), None)
+    for attribute in rest:
+        value = getattr(value, attribute, None)
+    return value
+
+
+def _keywords_of(function: Any) -> list[str]:
+    """The keywords ``function`` takes (none when it is not a function with a signature;
+    ``self`` of a method read from its class left out)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return []
+    return [name for name, p in parameters.items() if name not in ("self", "cls") and
+            p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
 def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
@@ -517,6 +622,8 @@ def _fits_class(value: Any, target: type) -> bool:
         return isinstance(value, str)
     if target is typing.Any:
         return True
+    if issubclass(target, typing.IO):  # a protocol in all but name: any open file fits
+        return hasattr(value, "read") or hasattr(value, "write")
     try:
         return isinstance(value, target)
     except TypeError:
@@ -560,14 +667,13 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
 
 
 def _isinstance_generic(value: Any, origin: type) -> bool:
+    if origin is collections.abc.Sequence and isinstance(value, collections.abc.Mapping):
+        return False  # {"a": 1} is no sequence of values (its iteration, its keys, is not)
     if origin in (collections.abc.Sequence, collections.abc.Iterable,
                   collections.abc.Collection):
         # a pandas Series and a set are iterables of values; arrays are handled above
         return isinstance(value, origin) or hasattr(value, "__iter__")
-    try:
-        return isinstance(value, origin)
-    except TypeError:
-        return True
+    return _fits_class(value, origin)
 
 
 def _fits_array(value: Any, elements: list[Callable[[Any], bool | None]]) -> bool | None:

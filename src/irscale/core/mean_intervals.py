@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from .budget import check_memory, format_size
-from .params import MEAN_INTERVALS, check_alpha
+from .params import MEAN_INTERVALS, MEAN_SAMPLES, check_alpha
 from .progress import announce_rest
 
 MeanInterval = Literal["t", "bootstrap"]
@@ -105,7 +105,7 @@ def resampled_means(samples: object, columns: int,
         count = min(BLOCK, total - start)
         means[start:start + count] = block(count)
         if start == 0:
-            announce_rest(True, "the bootstrap interval", "samples", total - count,
+            announce_rest(True, "the bootstrap interval", MEAN_SAMPLES.units, total - count,
                           (time.perf_counter() - began) / count)
     return means
 

@@ -318,13 +318,14 @@ def _numbers(text: str) -> bool:
 
 
 #: What an output is: a file, a plot (its format from its extension) or a folder.
-OutputKind = Literal["file", "plot", "folder"]
+OutputKind = Literal["file", "plot", "folder", "cache"]
 
 
 @dataclass(frozen=True)
 class OutputPath(Text):
     """A file a call writes (``kind``: ``"file"``; ``"plot"``, a figure whose format its
-    extension names; ``"folder"``, a folder written into): never one of the call's
+    extension names; ``"folder"``, a folder written into; ``"cache"``, a folder written into
+    where it can be, read where it cannot): never one of the call's
     inputs, replaced only with ``--force``, written complete or not at all."""
 
     kind: OutputKind = "file"
@@ -332,6 +333,44 @@ class OutputPath(Text):
 
 #: The domains of parameters that name files: the role they give an option.
 PathDomain = InputFiles | OutputPath
+#: How the work of a computation can grow with a parameter that scales it (:class:`Cost`).
+GROWTHS = ("linear", "inverse", "quadratic", "exponential")
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What a parameter costs: the work of the computation that reads it grows with its
+    value (``docs/errors.md`` §7, "Work bounded by the input").
+
+    ``units``: what one unit of the value is, as the statement of the rest names it
+    (``"draws"``); ``grows``: how the work grows with the value, one of :data:`GROWTHS`:
+    ``"linear"`` (the same work per unit: samples, draws, iterations, impressions),
+    ``"inverse"`` (as a power of 1/value: a grid step), ``"quadratic"`` (pairs of systems,
+    tables over the ranks of a page), ``"exponential"`` (the rankings of an interval scale,
+    levels^N); ``per``: what each unit costs, in words (``"an evaluation of every run on
+    every topic"``), for the table of §7.
+
+    A declared cost is kept by one mechanism: before any work the command refuses a value
+    whose memory exceeds ``--max-memory`` (:func:`irscale.core.budget.check_memory`), or
+    it states the time of the rest, measured on its first part, when that exceeds a few
+    seconds, shows its progress (:func:`irscale.core.progress.progress_callback`,
+    :func:`~irscale.core.progress.announce_rest`) and stops within a second or two of ^C
+    or SIGTERM (:func:`~irscale.core.progress.check_stop`). The work sweep
+    (``tests/faults/test_work_sweep_faults.py``) gives every option declared with a cost,
+    of every subcommand, 10^6 times its usual value (:meth:`scaled`).
+    """
+
+    units: str
+    grows: str = "linear"
+    per: str = ""
+
+    def __post_init__(self) -> None:
+        if self.grows not in GROWTHS:
+            raise ValueError(f"grows must be one of {GROWTHS}, got {self.grows!r}")
+
+    def scaled(self, value: float, factor: float) -> float:
+        """``value`` asking ``factor`` times more work (a step ``factor`` times smaller)."""
+        return value / factor if self.grows == "inverse" else value * factor
 
 
 @dataclass(frozen=True)
@@ -347,7 +386,8 @@ class Param:
     (trec_eval's ``relevance level (-l, relevance_level)``; the spellings alone for an
     option no function takes under its name); ``dest``: the command line's name of the
     value where it differs from the Python name (``--seed`` gives ``seed``, the functions
-    take ``rng``).
+    take ``rng``); ``cost``: how the parameter scales the work of the computation that
+    reads it (:class:`Cost`), None when it does not.
     """
 
     name: str
@@ -359,10 +399,19 @@ class Param:
     unset: str | None = None
     label: str | None = None
     dest: str | None = None
+    cost: Cost | None = None
 
     def check(self, value: object) -> Any:
         """``value`` checked against the domain; errors name the parameter."""
         return self.domain.check(value, self.name)
+
+    @property
+    def units(self) -> str:
+        """The units of its :attr:`cost` and the option that asks for them, as the statement
+        of the rest names them: ``draws (--draws)``."""
+        if self.cost is None:
+            raise ValueError(f"{self.name} declares no cost")
+        return f"{self.cost.units} ({'/'.join(self.flags)})"
 
 
 @dataclass(frozen=True)
@@ -460,7 +509,8 @@ SAMPLES = Integers(1, MAX_SAMPLES)
 #: The resamples B of a resampling procedure (None: the procedure's own default).
 RESAMPLES = Param("samples", SAMPLES, None, "resamples of the resampling procedures",
                   ("-B", "--samples"), "B", unset="10000 for randomization and "
-                  "randomized-tukey-hsd, 1000 for the bootstraps")
+                  "randomized-tukey-hsd, 1000 for the bootstraps",
+                  cost=Cost("samples", per="a resample of the scores"))
 #: A bootstrap interval needs two samples at least (:func:`irscale.meta.correlate`).
 INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
 #: The interval of every mean over topics (:mod:`irscale.core.mean_intervals`; the
@@ -468,7 +518,8 @@ INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
 MEAN_INTERVAL = Param("interval", Names("interval", MEAN_INTERVALS), None, "the confidence "
                       "interval of every mean over topics", ("--ci",), dest="ci", label="--ci")
 MEAN_SAMPLES = Param("samples", SAMPLES, 10_000, "bootstrap samples of --ci bootstrap",
-                     ("--ci-samples",), "B", label="--ci-samples (samples)", dest="ci_samples")
+                     ("--ci-samples",), "B", label="--ci-samples (samples)", dest="ci_samples",
+                     cost=Cost("samples", per="a resample of the topics of every mean"))
 MEAN_SEED = Param("rng", SEED, None, "seed of --ci bootstrap", ("--ci-seed",), "S",
                   unset="a fresh random seed", label="--ci-seed (rng)", dest="ci_seed")
 #: A pool depth (deeper than any run: a larger one is a typo).
@@ -510,7 +561,8 @@ MAX_TOPICS = 10_000
 #: Topics of the demo's collection: its ANOVA needs two.
 DEMO_TOPICS = Integers(2, MAX_TOPICS)
 DEMO_TOPIC_COUNT = Param("n_topics", DEMO_TOPICS, 50, "number of topics", ("--topics",),
-                         "TOPICS", label="--topics", dest="topics")
+                         "TOPICS", label="--topics", dest="topics",
+                         cost=Cost("topics", per="a topic of the collection written"))
 
 # --------------------------------------------------------------------------- shared by layers
 # Declared here because packages of two layers read them (the others' parameters live
@@ -534,7 +586,8 @@ POSITIVE = Reals(0.0, bounds="()")
 CUTOFF = Integers(1)
 #: The largest rank of a click log (:func:`irscale.online.read_click_log`).
 LOG_SERP = Param("serp_size", SERP_SIZE, None, "largest rank of the log", ("--serp-size",),
-                 "K", unset="the largest found")
+                 "K", unset="the largest found",
+                 cost=Cost("ranks", "quadratic", "a rank of the click models' tables"))
 #: ndeval's ``-riskAlpha`` of the diversity measures' risk-sensitive output (the text as
 #: typed, printed back).
 NDEVAL_RISK_ALPHA = Param("risk_alpha", RISK_ALPHA, "0", "diversity, --format ndeval "

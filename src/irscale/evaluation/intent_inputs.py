@@ -27,6 +27,7 @@ from ..io.diversity import (
     read_diversity_qrels,
     read_ndeval_run,
 )
+from ..io.files import reading_limit
 from ..io.naming import name_runs
 from ..measures.diversity.rankings import DiversityIndex, DiversityRankings, RunJudge
 from ..parallel.threads import map_threads
@@ -115,7 +116,8 @@ def _judge_files(judge: RunJudge, paths: Sequence[Any], ndeval_ids: bool) -> Jud
             refused = error
             break
     judged = engine_read(lambda: judge.engine.judge_files(
-        files, judge.index.topics, judge.traditional, judge.max_docs, ndeval_ids), files)
+        files, judge.index.topics, judge.traditional, judge.max_docs, ndeval_ids,
+        reading_limit()), files)
     if refused is not None:
         raise refused
     runs = [Run(name=result[0][0], topic=_NO_STRINGS, docno=_NO_STRINGS, score=_NO_SCORES,

@@ -11,7 +11,7 @@ PER_TOPIC_OUT = Param("out", OutputPath("folder"), None, "write the per-topic va
                       "all; a folder holding files is replaced only with --force, and only when it "
                       "holds an earlier output", ("--per-topic-out",), "DIR", dest="per_topic_out")
 #: The results cache (docs/evaluation.md, "The results cache").
-CACHE = Param("cache", OutputPath("folder"), None, "results cache: an evaluation done before (same "
+CACHE = Param("cache", OutputPath("cache"), None, "results cache: an evaluation done before (same "
               "input bytes, measures, options and irscale version) is read from folder DIR, others "
               "are evaluated and stored there (eval-many: one entry per run file, so that only new "
               "or changed runs are evaluated)", ("--cache",), "DIR")

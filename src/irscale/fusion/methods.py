@@ -31,7 +31,9 @@ and ``n`` the number of runs (sums run over ``R(d)``):
   :mod:`irscale.fusion.trained`.
 
 Sums add the runs in the order given (as ranx does), so the fused scores are ranx's to
-the last bit where the inputs are.
+the last bit where the inputs are. A fused score beyond the largest double (weights or
+unnormalised scores near 10³⁰⁸) is refused naming the weights or the pair, never written
+``inf``.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InputError, ParameterError
+from .params import FUSION_WEIGHTED
 from .table import FusionTable
 from .trained import Model, trained_scores
 
@@ -62,7 +66,37 @@ def combine(table: FusionTable, method: str, *, k: float = 60.0,
     """The fused score of every pair of ``table`` by ``method`` (module documentation);
     ``table`` holds the normalised scores for the score methods; ``params``: the method's
     own (:data:`irscale.fusion.params.FUSION_METHOD_PARAMS`), checked; ``model``: what a
-    supervised method learnt (:func:`irscale.fusion.trained.train`)."""
+    supervised method learnt (:func:`irscale.fusion.trained.train`); a fused score that
+    overflows is refused (:func:`_check_finite`)."""
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow: refused below
+        fused = _combine(table, method, k=k, weights=weights, params=params, model=model)
+    return _check_finite(table, fused, method, weights)
+
+
+def _check_finite(table: FusionTable, fused: np.ndarray, method: str,
+                  weights: Sequence[float] | None) -> np.ndarray:
+    """``fused`` when every score is finite; else the error naming what made one overflow:
+    the weights (a :class:`ParameterError`), or the scores of the runs (an
+    :class:`InputError` naming the topic and document)."""
+    bad = ~np.isfinite(fused)
+    if not bad.any():
+        return fused
+    if weights is not None and method in FUSION_WEIGHTED:
+        largest = max(abs(float(w)) for w in weights)
+        raise ParameterError(f"weights: with weights up to {largest:.6g} the fused scores of "
+                             f"{method} overflow the largest double; give smaller weights "
+                             "(their common scale does not change the ranking)",
+                             param="weights")
+    pair = int(np.flatnonzero(bad)[0])
+    raise InputError(f"the fused score of document {table.docnos[int(table.pair_doc[pair])]!r} "
+                     f"of topic {table.topics[int(table.pair_topic[pair])]!r} by {method} "
+                     "overflows the largest double: the runs' scores are too large (normalise "
+                     "them: --norm, norm=)")
+
+
+def _combine(table: FusionTable, method: str, *, k: float, weights: Sequence[float] | None,
+             params: Mapping[str, Any] | None, model: Model | None) -> np.ndarray:
+    """:func:`combine`'s scores, unchecked."""
     present, score = table.present, table.score
     count = present.sum(axis=1)
     params = params or {}

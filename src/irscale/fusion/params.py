@@ -11,7 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ..core.params import DEFAULT_RRF_K, RRF_K, InputFiles, Integers, Names, Param, Reals, Text
+from ..core.params import (
+    DEFAULT_RRF_K,
+    RRF_K,
+    Cost,
+    InputFiles,
+    Integers,
+    Names,
+    Param,
+    Reals,
+    Text,
+)
 from ..errors import ParameterError, shown
 
 #: The fusion methods of :func:`irscale.fusion.fuse` (ranx's names as aliases). Score
@@ -73,7 +83,8 @@ FUSION_METHOD_PARAMS: dict[str, tuple[str, Param]] = {
 #: The grid step of weight optimisation: weights are multiples of it summing to 1.
 FUSION_STEP = Param("step", Reals(0.0, 1.0, "(]"), 0.1, "optimisation: the grid step of "
                     "the weights (multiples of it summing to 1; 1/step an integer)",
-                    ("--step",), "S")
+                    ("--step",), "S",
+                    cost=Cost("steps", "inverse", "(1/step)^(n-1) weight vectors of n runs"))
 
 #: The supervised methods' training topics: their qrels and the same systems' runs of them.
 FUSION_TRAIN_QRELS = Param("train_qrels", InputFiles(), None, "supervised methods: the qrels of "

@@ -31,6 +31,7 @@ from .files import (
     display_name,
     raise_nul_line,
     read_input,
+    reading_limit,
     refuse_parquet,
 )
 from .native_files import raise_read_error
@@ -280,7 +281,7 @@ def read_fields(
     asked = [(field_names.index(field), kind) for field, kind in kinds.items()]
     try:
         fault, rows, arrays = _engine.read_fields(given, name, len(field_names), asked,
-                                                  decompress)
+                                                  reading_limit(), decompress)
     except _engine.TrecReadError as error:
         raise_read_error(error, [(given, name)])
     if fault == "nul":

@@ -23,6 +23,7 @@ ClickLog(2 sessions, 1 queries, 2 documents, SERP size 2, 1 clicks)
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable, Sequence
@@ -256,21 +257,33 @@ def _is_parquet(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike)) and is_parquet(source)
 
 
+#: A byte that is not white space (``bytes.strip``'s).
+_SOLID = re.compile(rb"\S")
+
+
 def _first_fields(source: Any, name: str) -> tuple[list[bytes], bytes | None]:
     """The fields of the first non-blank line, and the whole input when it had to be read
-    (a stream, standard input, a gzip file); a plain file is peeked at only."""
+    (a stream, standard input, a gzip file); a plain file is peeked at only (up to the line
+    limit: a longer line is refused by the reader)."""
+    from .. import _engine
+
     info = check_readable(source) if isinstance(source, (str, os.PathLike)) else None
     if info is not None and stat.S_ISREG(info.st_mode):  # a FIFO is read once, below
         with open(source, "rb") as handle:
-            head = handle.read(1 << 16)
+            head = bytearray(handle.read(1 << 16))
             if head[:2] != b"\x1f\x8b":  # not gzip: the first line is in the first block
-                while head.strip() and b"\n" not in head.lstrip():
+                seen = 0
+                while len(head) <= _engine.LINE_LIMIT:
+                    solid = _SOLID.search(head)  # the first line's start, if any
+                    if solid is None or head.find(b"\n", max(solid.start(), seen)) >= 0:
+                        break
+                    seen = len(head)
                     more = handle.read(1 << 16)
                     if not more:
                         break
                     head += more
-                first = next((line.split() for line in head.split(b"\n") if line.strip()),
-                             None)
+                first = next((line.split() for line in bytes(head).split(b"\n")
+                              if line.strip()), None)
                 if first is not None:
                     return first, None
     data = read_bytes(source)

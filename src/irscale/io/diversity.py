@@ -38,7 +38,14 @@ from .. import _engine
 from ..core.inputs import identifier_column
 from ..core.strings import Strings
 from ..errors import DuplicateError, InputError, InputFormatError
-from .files import check_file_source, check_readable, display_name, is_stdio, read_input
+from .files import (
+    check_file_source,
+    check_readable,
+    display_name,
+    is_stdio,
+    read_input,
+    reading_limit,
+)
 from .irds import is_irds
 from .native_files import raise_read_error
 
@@ -205,7 +212,7 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes, *, ndeval: bool =
                          "ir_datasets' subtopic qrels are not read (irds: gives ad hoc qrels)")
     file = engine_file(source, "read_diversity_qrels")
     topic, subtopic, docno, judgment = engine_read(
-        lambda: _engine.read_diversity_qrels(*file, ndeval), [file])
+        lambda: _engine.read_diversity_qrels(*file, ndeval, reading_limit()), [file])
     return DiversityQrels(topic=Strings(*topic), subtopic=Strings(*subtopic),
                           docno=Strings(*docno), judgment=judgment, source=file[1])
 
@@ -413,7 +420,7 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
 
     file = engine_file(source, "read_ndeval_run")
     topics, topic, docno, score, rank, runids = engine_read(
-        lambda: _engine.read_ndeval_run(*file, ndeval_topics), [file])
+        lambda: _engine.read_ndeval_run(*file, ndeval_topics, reading_limit()), [file])
     return Run(name=name if name is not None else runids[0],
                topic=Strings.of(topics).take(topic), docno=Strings(*docno),
                score=score, rank=rank, source=file[1], runids=tuple(runids))

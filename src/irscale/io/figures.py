@@ -19,9 +19,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..errors import ParameterError
+from ..errors import ParameterError, printable, shorten
 
-__all__ = ["PALETTE", "STYLE", "new_axes", "save_figure", "svg_text"]
+__all__ = ["LABEL_LIMIT", "PALETTE", "STYLE", "label", "new_axes", "save_figure", "svg_text"]
 
 #: Okabe & Ito (2008) colours, distinguishable under the common colour-vision deficiencies.
 PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7",
@@ -46,6 +46,23 @@ STYLE: dict[str, Any] = {
     "svg.fonttype": "none",  # text stays text in SVG: small, searchable
     "svg.hashsalt": "irscale",  # deterministic ids: the same data gives the same SVG
 }
+
+
+#: Most characters of a name a figure draws (a run's, as a tick label, a legend entry or in
+#: a title): a longer one is cut in the middle (:func:`label`); the tables show it whole.
+#: A name of 100,000 characters would otherwise leave the axes no room (matplotlib's
+#: constrained layout gives up, with a warning) and the SVG a line of that length.
+LABEL_LIMIT = 40
+
+
+def label(name: object) -> str:
+    """``name`` as a figure draws it: its text, cut in the middle beyond
+    :data:`LABEL_LIMIT` characters, control characters escaped.
+
+    >>> label("bm25"), label("r" * 100)
+    ('bm25', 'rrrrrrrrrrrrrrrrrrr…rrrrrrrrrrrrrrrrrrr')
+    """
+    return shorten(printable(str(name)), LABEL_LIMIT, counted=False)
 
 
 def _matplotlib() -> Any:

@@ -2,9 +2,13 @@
 
 Inputs
     :func:`read_input` returns every byte of a file (gunzipped when it starts with gzip's
-    magic number) or of standard input for ``-``. A missing file, a directory or an
-    unreadable file raise :class:`~irscale.errors.FileAccessError`; truncated or corrupt
-    gzip data raise :class:`~irscale.errors.InputFormatError` naming the file. An input
+    magic number) or of standard input for ``-``, read by the native engine as its own
+    readers read a text: no line beyond its line limit (16 MiB), the text within the memory
+    limit (:func:`reading_limit`), gzip data decompressed a block at a time, never beyond
+    them. A missing file, a directory or an unreadable file raise
+    :class:`~irscale.errors.FileAccessError`; truncated or corrupt gzip data and a line
+    beyond the limit raise :class:`~irscale.errors.InputFormatError` naming the file (and
+    the line), a text beyond the memory limit :class:`~irscale.errors.InputError`. An input
     that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
     read only once: the readers move its bytes to a file that can be opened again
     (:mod:`irscale.io.spool`) or, where the system has none, take them from
@@ -33,7 +37,6 @@ from __future__ import annotations
 
 import contextlib
 import errno as errno_codes
-import gzip
 import io
 import os
 import re
@@ -44,7 +47,6 @@ import sys
 import tempfile
 import threading
 import time
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, cast
@@ -57,6 +59,7 @@ from ..errors import (
     InputFormatError,
     OutputExistsError,
     ParameterError,
+    printable,
     shorten,
 )
 
@@ -97,11 +100,10 @@ def output_stream(path: Any) -> int | None:
 
 def display_name(path: PathLike) -> str:
     """How a path is named in messages: ``<stdin>`` for ``-``, otherwise as given, with
-    control characters (and undecodable bytes) escaped as ``repr`` writes them."""
+    control characters (and undecodable bytes) escaped (:func:`irscale.errors.printable`)."""
     if is_stdio(path):
         return "<stdin>"
-    name = os.fspath(path)
-    return name if name.isprintable() else repr(name)[1:-1]
+    return printable(os.fspath(path))
 
 
 def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAccessError:
@@ -158,11 +160,55 @@ def check_file_source(source: object, where: str) -> PathLike | io.IOBase | byte
 
 
 def _read_stdin() -> bytes:
+    """Every byte of standard input, within the memory limit (:func:`reading_limit`)."""
     if sys.stdin is None:  # descriptor 0 was closed when the interpreter started
         raise FileAccessError("cannot read <stdin>: standard input is closed", path="<stdin>")
     stream = getattr(sys.stdin, "buffer", sys.stdin)
-    data = stream.read()
-    return data.encode() if isinstance(data, str) else data
+    limit = reading_limit()
+    chunks: list[bytes] = []
+    total = 0
+    while chunk := stream.read(1 << 20):
+        data = chunk.encode() if isinstance(chunk, str) else chunk
+        total += len(data)
+        if total > limit:
+            raise InputError(memory_reason([str(total), str(limit)]), source="<stdin>")
+        chunks.append(data)
+    return b"".join(chunks)
+
+
+def reading_limit() -> int:
+    """The bytes the readers of one call may hold at once, their texts and parsed columns
+    (the native engine's readers share it): the memory limit of
+    :mod:`irscale.core.budget` (by default half of the machine's memory, or of the
+    process's own limit)."""
+    from ..core.budget import max_memory_of
+
+    return max_memory_of(None)
+
+
+def memory_reason(details: list[str]) -> str:
+    """The words of a reader's memory error (the native engine's ``details``): the bytes
+    it would hold and the limit (:func:`reading_limit`), or the bytes that could not be
+    allocated."""
+    from ..core.budget import format_size, limit_name
+
+    if len(details) == 2:
+        return (f"reading it would hold more than {limit_name()} ({format_size(int(details[0]))}"
+                " of its text and columns by then)")
+    return f"out of memory reading it ({format_size(int(details[0]))} could not be allocated)"
+
+
+def engine_error(error: Exception) -> Exception:
+    """The package's error for a fault the native engine found reading a file (its
+    ``TrecReadError``): a file that cannot be read (:func:`access_error`), a text beyond
+    the memory limit (:class:`InputError`), gzip data that cannot be decompressed, a line
+    beyond the line limit or another malformed line (:class:`InputFormatError`)."""
+    kind, reason, source, line, text, details, *_ = error.args
+    if kind == "access":  # the OS's error number, if any, and its words
+        return access_error(OSError(int(details[0]) if details else None, reason), source)
+    if kind == "memory":
+        return InputError(memory_reason(details), source=source, line=line)
+    return InputFormatError(reason, source=source, line=line, text=text)
 
 
 def check_readable(path: PathLike) -> os.stat_result | None:
@@ -231,42 +277,59 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
 
 def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) -> bytes:
     """All bytes of a path (``-``: standard input), a binary stream or a bytes object,
-    decompressed when they are gzip data (errors of a path name ``name`` if given, as
-    for a spooled input's file, :mod:`irscale.io.spool`)."""
+    decompressed when they are gzip data, read as :func:`read_text` reads them (errors of
+    a path name ``name`` if given, as for a spooled input's file, :mod:`irscale.io.spool`).
+    A file's bytes are read here, within the memory limit, and handed to the engine, which
+    gives plain text back as it is (no copy) and decompresses gzip data."""
+    given: bytes
     if isinstance(source, bytes):
-        data = source
+        given = source
     elif isinstance(source, (str, os.PathLike)):
         if is_stdio(source):
-            data = _read_stdin()
+            given = _read_stdin()
         else:
-            check_readable(source)
-            try:
-                data = read_file(source)
-            except OSError as error:
-                raise access_error(error, name or source) from None
+            given = _read_path(source, name)
     else:
         checked = check_file_source(source, "input")  # a stream, or a bytearray's bytes
         # a text stream where a binary one was promised gives text
         read: bytes | str = checked if isinstance(checked, bytes) else \
             cast(Any, checked).read()
-        data = read.encode() if isinstance(read, str) else read
-    if data[:2] == b"\x1f\x8b":
-        if name is None:
-            name = (display_name(source) if isinstance(source, (str, os.PathLike))
-                    else str(getattr(source, "name", "<bytes>")))
-        data = gunzip(data, name)
+        given = read.encode() if isinstance(read, str) else read
+    if name is None:
+        name = (display_name(source) if isinstance(source, (str, os.PathLike))
+                else str(getattr(source, "name", "<bytes>")))
+    return read_text(given, name)
+
+
+def _read_path(path: PathLike, name: str | None) -> bytes:
+    """The bytes of the file at ``path`` (a FIFO's too, read once), within the memory limit:
+    a regular file larger than it is refused by its size, before it is read."""
+    info = check_readable(path)
+    limit = reading_limit()
+    named = name or display_name(path)
+    if info is not None and info.st_size > limit:
+        raise InputError(memory_reason([str(info.st_size), str(limit)]), source=named)
+    try:
+        data = read_file(path, limit + 1)
+    except OSError as error:
+        raise access_error(error, named) from None
+    if len(data) > limit:
+        raise InputError(memory_reason([str(len(data)), str(limit)]), source=named)
     return data
 
 
-def gunzip(data: bytes, name: str) -> bytes:
-    """Decompress gzip ``data``; truncated or corrupt data raise :class:`InputFormatError`."""
+def read_text(given: bytes | PathLike, name: str) -> bytes:
+    """The text of a file's bytes or of the file at a path (named ``name`` in errors), as
+    the native engine's readers read it (``irscale._engine.read_text``): gzip data
+    decompressed a block at a time, no line beyond the line limit, the text within the
+    memory limit (:func:`reading_limit`), the errors of :func:`engine_error` otherwise.
+    Plain bytes are given back as they are."""
+    from .. import _engine
+
     try:
-        return gzip.decompress(data)
-    except EOFError:
-        raise InputFormatError("truncated gzip file: the compressed data end before the "
-                               "end-of-stream marker", source=name) from None
-    except (gzip.BadGzipFile, zlib.error, OSError) as error:
-        raise InputFormatError(f"corrupt gzip data ({error})", source=name) from None
+        return _engine.read_text(given, name, reading_limit())
+    except _engine.TrecReadError as error:
+        raise engine_error(error) from None
 
 
 def check_text(data: bytes, source: str) -> None:
@@ -662,16 +725,20 @@ def check_new_folder(path: str, option: str) -> None:
                                   "cannot be replaced (choose a new folder)", path=path)
 
 
-def check_output_folder(path: str, option: str) -> None:
+def check_output_folder(path: str, option: str, *, read_only: bool = False) -> None:
     """An output folder given to ``option`` exists and is writable, or can be created (a
-    symbolic link: its target)."""
+    symbolic link: its target); ``read_only``: an existing folder that cannot be written
+    is taken too, if it can be read (a cache, which serves what it holds)."""
     if not path:
         raise ParameterError(f"{option} is empty: give a folder")
     folder = Path(output_target(path))
     if folder.exists():
         if not folder.is_dir():
             raise FileAccessError(f"{option} {path}: not a folder", path=path)
-        if not os.access(folder, os.W_OK | os.X_OK):
+        if read_only:
+            if not os.access(folder, os.R_OK | os.X_OK):
+                raise FileAccessError(f"{option} {path}: folder is not readable", path=path)
+        elif not os.access(folder, os.W_OK | os.X_OK):
             raise FileAccessError(f"{option} {path}: folder is not writable", path=path)
         return
     parent = folder.parent

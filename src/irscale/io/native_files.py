@@ -19,14 +19,14 @@ from typing import NoReturn
 from .. import _engine
 from ..core.input_messages import c_float_warning, diversity_hint, duplicate_reason, several_runids
 from ..core.options import RankingOptions
-from ..errors import DuplicateError, EmptyInputError, InputFormatError
+from ..errors import DuplicateError, EmptyInputError
 from .files import (
     PathLike,
-    access_error,
     check_readable,
     display_name,
-    gunzip,
+    engine_error,
     read_file,
+    reading_limit,
     refuse_parquet,
 )
 
@@ -54,7 +54,8 @@ def judge_batch(
     try:
         batch = _engine.judge_trec_batch(
             qrels[0], qrels[1], [(data, name) for data, name in runs], options.ties,
-            options.compat, options.max_docs, options.judged_only, placeholders)
+            options.compat, options.max_docs, options.judged_only, placeholders,
+            reading_limit())
     except _engine.TrecReadError as error:
         raise_read_error(error, [qrels, *runs], names if callable(names) else None)
     found = [RunNote(source, runids, last, beyond)
@@ -107,7 +108,7 @@ def warn_run(source: str, runids: list[str], last: str,
 def raise_read_error(error: Exception, files: Sequence[tuple[bytes | PathLike, str]],
            names: Callable[[list[RunNote]], list[str]] | None = None) -> NoReturn:
     """The package's error for the engine's ``TrecReadError`` (``files``: the bytes or path
-    and the name of every file, for gzip data that cannot be decompressed), after the warnings
+    and the name of every file, for a Parquet file read as text), after the warnings
     of the runs read before the faulty file, as the Python readers give them (by
     ``names``, given the notes of the runs read, the faulty file's last and ``refused``
     when it was read)."""
@@ -127,23 +128,15 @@ def raise_read_error(error: Exception, files: Sequence[tuple[bytes | PathLike, s
         why = diversity_hint(*fields) if fields else ""
         raise DuplicateError(duplicate_reason(topic, docno, why), source=source, line=line,
                              text=text) from None
-    given = [data for data, name in files if name == source]
-    if kind == "access":  # the OS's error number, if any, and its words
-        path = next((data for data in given if not isinstance(data, bytes)), source)
-        raise access_error(OSError(int(details[0]) if details else None, reason),
-                           path) from None
-    if kind == "gzip":
-        for data in given:  # Python's words, where Python refuses the data too
-            raw = data if isinstance(data, bytes) else read_file(data)
-            if raw[:2] == b"\x1f\x8b":
-                gunzip(raw, source)
-        raise InputFormatError(f"corrupt gzip data ({reason})", source=source) from None
-    for data in given:  # a Parquet file read as text: say so, not its first odd byte
-        try:
-            refuse_parquet(data if isinstance(data, bytes) else read_file(data, 4), source)
-        except OSError:
-            pass  # gone since: the reason stands
-    raise InputFormatError(reason, source=source, line=line, text=text) from None
+    if kind == "format":  # a Parquet file read as text: say so, not its first odd byte
+        for data, name in files:
+            if name != source:
+                continue
+            try:
+                refuse_parquet(data if isinstance(data, bytes) else read_file(data, 4), source)
+            except OSError:
+                pass  # gone since: the reason stands
+    raise engine_error(error) from None
 
 
 __all__ = ["RunNote", "judge_batch", "raise_read_error", "trec_file", "warn_run"]

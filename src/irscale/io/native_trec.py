@@ -3,9 +3,9 @@
 
 The engine (``irscale._engine.judge_trec_batch``, ``rust/src/read``) reads the files as
 :mod:`irscale.io.trec` does: the same lines accepted and refused, the same values, the
-same errors (file, line and text). It decompresses gzip data itself; when they are
-truncated or corrupt, :func:`irscale.io.files.gunzip` says why, in Python's words. It
-ranks every run by the tie policy and judges it against the qrels as
+same errors (file, line and text). It decompresses gzip data itself, a block at a time,
+within the line and memory limits every reader keeps (:func:`irscale.io.files.read_text`).
+It ranks every run by the tie policy and judges it against the qrels as
 :func:`irscale.core.judge.build_judged_rankings` does (:mod:`irscale.core.native_judge`).
 
 >>> jr = judge_trec((b"1 0 d1 1\\n1 0 d2 0\\n", "qrels"),

@@ -9,20 +9,28 @@ confused while tools that read the first three fields keep working; one run prin
 what trec_eval prints. The lines are written by the engine (``rust/src/output/trec_text.rs``,
 the one implementation of this format, C's ``%6.4f`` included), per-topic lines in blocks,
 so writing millions of lines costs little.
+
+The other formats pass the guard of numbers (:mod:`irscale.core.numbers`): a measure's
+value is finite, or undefined — the 0/0 trec_eval and ndeval print ``-nan`` (an empty
+ranking's interpolated precision with ``-J``, nNRBP without relevant documents) — and
+written ``undefined`` (JSON: null), with a warning naming the measure; an infinity is a
+fault of irscale (:class:`~irscale.core.numbers.NumberError`). The trec format is
+trec_eval's own, ``-nan`` included.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 import math
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
 from .. import _engine
+from ..core.numbers import UNDEFINED, NumberError, json_number, json_text
 from ..errors import ParameterError
 from .formats import OUTPUT_FORMATS, run_suffixes
 from .table import engine_values
@@ -121,13 +129,40 @@ def _summary_rows(table: SummaryTable, run_index: int) -> list[dict]:
             for column, value in table.summary(run_index)]
 
 
+#: What a NaN of an evaluation is (the warning of :func:`_checked`).
+UNDEFINED_CAUSE = ("0/0 on the topic (trec_eval and ndeval print -nan: an empty ranking's "
+                   "interpolated precision with -J, nNRBP without relevant documents)")
+
+
 def _plain(value):
     if isinstance(value, (np.integer,)):
         return int(value)
     if isinstance(value, (np.floating, float)):
-        value = float(value)
-        return value if math.isfinite(value) else None
+        return float(value)
     return value if isinstance(value, (int, str)) else str(value)
+
+
+def _checked(rows: list[dict]) -> list[dict]:
+    """``rows`` through the guard of numbers: an infinity is a fault
+    (:class:`~irscale.core.numbers.NumberError`), a NaN the measure's 0/0, one warning a
+    measure."""
+    undefined: dict[str, int] = {}
+    for row in rows:
+        value = row["value"]
+        if isinstance(value, float) and not math.isfinite(value):
+            if not math.isnan(value):
+                raise NumberError(f"{row['measure']} of run {row['run']!r}, topic "
+                                  f"{row['topic']!r}: {value}, which no measure gives")
+            undefined[row["measure"]] = undefined.get(row["measure"], 0) + 1
+    for measure, count in undefined.items():
+        warnings.warn(f"{measure} is {UNDEFINED} for {count} value(s): {UNDEFINED_CAUSE}",
+                      stacklevel=4)
+    return rows
+
+
+def _json(rows: list[dict]) -> bytes:
+    return json_text([{**row, "value": json_number(row["value"])} for row in rows],
+                     indent=1).encode() + b"\n"
 
 
 def write_results(
@@ -147,7 +182,7 @@ def write_results(
     if not summary:
         rows = [r for r in rows if r["topic"] != "all"]
     if fmt == "json":
-        stream.write(json.dumps(rows, indent=1).encode() + b"\n")
+        stream.write(_json(_checked(rows)))
     elif fmt == "csv":
         stream.write(_csv_text(rows).encode())
     else:
@@ -169,7 +204,7 @@ def write_summary(table: SummaryTable, stream: IO[bytes], *, fmt: str = "trec") 
     rows = [row for run_index in range(len(table.runs))
             for row in _summary_rows(table, run_index)]
     if fmt == "json":
-        stream.write(json.dumps(rows, indent=1).encode() + b"\n")
+        stream.write(_json(_checked(rows)))
     elif fmt == "csv":
         stream.write(_csv_text(rows).encode())
     else:
@@ -178,11 +213,13 @@ def write_summary(table: SummaryTable, stream: IO[bytes], *, fmt: str = "trec") 
 
 def _csv_text(rows: list[dict]) -> str:
     """``run,topic,measure,value`` lines (RFC 4180 quoting where needed; integers as
-    integers, floats as Python prints them, a missing value empty)."""
+    integers, floats as Python prints them, an undefined value ``undefined``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(("run", "topic", "measure", "value"))
-    writer.writerows((r["run"], r["topic"], r["measure"], r["value"]) for r in rows)
+    writer.writerows((r["run"], r["topic"], r["measure"],
+                      UNDEFINED if isinstance(r["value"], float) and math.isnan(r["value"])
+                      else r["value"]) for r in _checked(rows))
     return out.getvalue()
 
 
@@ -205,11 +242,14 @@ def markdown_table(evaluation: SummaryTable) -> str:
     check_summary_columns(header_columns, evaluation.columns, "the markdown table")
     lines = ["| run | " + " | ".join(c.label for c in header_columns) + " |",
              "|---|" + "---:|" * len(header_columns)]
+    shown = {c.label for c in header_columns}
     for run_index, run in enumerate(evaluation.runs):
-        values = dict((c.label, v) for c, v in evaluation.summary(run_index))
+        values = {row["measure"]: row["value"] for row in _checked(
+            [r for r in _summary_rows(evaluation, run_index) if r["measure"] in shown])}
         cells = []
         for c in header_columns:
             v = values.get(c.label)
-            cells.append(f"{v:.4f}" if isinstance(v, float) else str(v))
+            cells.append((UNDEFINED if math.isnan(v) else f"{v:.4f}") if isinstance(v, float)
+                         else str(v))
         lines.append(f"| {run} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 #: The columns of a sampled-judgments file, in order.
 COLUMNS = ("topic", "iter", "docno", "rel", "prob")
 
-__all__ = ["COLUMNS", "check_sampled_qrels", "read_sampled_qrels"]
+__all__ = ["COLUMNS", "check_sampled_qrels", "read_sampled_qrels", "sampled_rows"]
 
 
 def read_sampled_qrels(source: Any) -> pd.DataFrame:
@@ -41,9 +41,26 @@ def read_sampled_qrels(source: Any) -> pd.DataFrame:
     0     1    d1    1   0.5
     1     1    d2    0   1.0
     """
+    return sampled_rows(source)[0]
+
+
+#: Where a row of a read input is: its source's name, line number (None: not known) and
+#: text.
+Located = Callable[[int], tuple[str, int | None, str]]
+
+
+def sampled_rows(source: Any) -> tuple[pd.DataFrame, Located]:
+    """:func:`read_sampled_qrels`'s frame, and where each of its rows was read (the source's
+    name, the line and its text), so that a value found bad later is named by its line."""
     if hasattr(source, "columns"):
-        return _checked_frame(source)
-    return check_sampled_qrels(source).build()
+        frame = _checked_frame(source)
+        return frame, lambda row: ("<DataFrame>", row + 1,
+                                   " ".join(map(str, frame.iloc[row])))
+    import pandas as pd
+
+    columns, name, where = read_columns(source, "sampled judgments")
+    _check_values(columns, name, where)
+    return pd.DataFrame(columns), lambda row: (name, *where(row))
 
 
 def check_sampled_qrels(source: Any) -> Pending[pd.DataFrame]:

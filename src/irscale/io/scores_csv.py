@@ -33,8 +33,10 @@ from .files import check_text, read_input
 #: Column names taken as the topic column when none is named (compared in lower case).
 TOPIC_COLUMN_NAMES: tuple[str, ...] = ("topic", "topic_id", "topicid", "qid", "query_id",
                                        "queryid", "query")
-#: Cell texts read as a missing score (compared in lower case, surrounding spaces ignored).
-MISSING: frozenset[str] = frozenset({"", "na", "nan", "-nan", "n/a", "null", "none"})
+#: Cell texts read as a missing score (compared in lower case, surrounding spaces ignored;
+#: ``undefined``: what irscale's own tables write for an undefined value).
+MISSING: frozenset[str] = frozenset({"", "na", "nan", "-nan", "n/a", "null", "none",
+                                     "undefined"})
 
 # ASCII digits only: a str pattern's \d also matches other scripts' digits ('١')
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z", re.ASCII)

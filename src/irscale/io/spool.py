@@ -17,7 +17,9 @@ with ``splice`` (no copy through the process) after its buffer is enlarged to 1 
 all: the path is that of a copy of descriptor 0.
 
 Where ``memfd_create`` or ``/proc`` is missing (not Linux), :func:`spool_input` returns
-``None`` and the caller reads the bytes whole.
+``None`` and the caller reads the bytes whole. Either way the bytes held are within the
+memory limit (:func:`irscale.io.files.reading_limit`): an endless pipe is refused, not
+held until the memory runs out.
 """
 
 from __future__ import annotations
@@ -28,7 +30,17 @@ import stat
 import sys
 import weakref
 
-from .files import OPEN_FLAGS, STDIO, PathLike, access_error, check_readable
+from ..errors import InputError
+from .files import (
+    OPEN_FLAGS,
+    STDIO,
+    PathLike,
+    access_error,
+    check_readable,
+    display_name,
+    memory_reason,
+    reading_limit,
+)
 
 #: ``fcntl``'s F_SETPIPE_SZ (Linux): the capacity of a pipe's buffer.
 _F_SETPIPE_SZ = 1031
@@ -107,13 +119,16 @@ def _moved(descriptor: int, pipe: bool, source: PathLike) -> int:
         except (ImportError, OSError):  # above the system's limit, or not a pipe after all
             pass
     target = os.memfd_create("irscale-input", os.MFD_CLOEXEC)
+    limit, held = reading_limit(), 0
     try:
         splice = pipe and hasattr(os, "splice")
-        while True:
+        while held <= limit:
             if splice:
                 try:
-                    if not os.splice(descriptor, target, _CHUNK):
+                    moved = os.splice(descriptor, target, _CHUNK)
+                    if not moved:
                         break
+                    held += moved
                     continue
                 except OSError as error:
                     if error.errno not in _NO_SPLICE:
@@ -122,9 +137,13 @@ def _moved(descriptor: int, pipe: bool, source: PathLike) -> int:
             chunk = os.read(descriptor, _CHUNK)
             if not chunk:
                 break
+            held += len(chunk)
             view = memoryview(chunk)
             while view:
                 view = view[os.write(target, view):]
+        if held > limit:
+            raise InputError(memory_reason([str(held), str(limit)]),
+                             source=display_name(source))
     except OSError as error:
         os.close(target)
         holding = error.errno in _NO_ROOM

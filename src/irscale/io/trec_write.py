@@ -10,6 +10,7 @@ import os
 import numpy as np
 
 from ..core.inputs import Qrels, Run
+from ..core.numbers import check_finite
 from ..core.strings import Strings
 from .files import atomic_output
 from .text_columns import integer_text, join_lines, repr_text, shortest_text
@@ -54,8 +55,10 @@ def ranked_run_text(run: Run, tag: str) -> bytes:
     """``qid Q0 docno rank score tag`` lines of ``run`` in its rows' order, which must be
     each topic's ranking (a fused run's: :func:`irscale.fusion.fuse`); ranks count from 1
     within a topic, scores are written in the shortest form that reads back the same
-    double (:func:`~irscale.io.text_columns.shortest_text`)."""
+    double (:func:`~irscale.io.text_columns.shortest_text`); every score finite (the
+    guard of numbers: :func:`irscale.core.numbers.check_finite`)."""
     if len(run) == 0:
         return b""
+    check_finite(run.score, f"the scores of run {tag!r}")
     return join_lines([run.topic, "Q0", run.docno, integer_text(_ranks(run.topic)),
                        shortest_text(run.score), tag])

@@ -36,6 +36,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 
+from ..core.edge import keyword_error
 from ..core.judged import JudgedRankings
 from ..core.notebook import HtmlRepr
 from ..core.records import replace
@@ -444,9 +445,10 @@ class Evaluation(RunSummaries):
             raise ParameterError("the baseline of ndeval's output is the evaluation of the "
                                  "baseline run (with the same measures and options), got "
                                  f"{type(baseline).__name__}")
-        if table and fmt != "latex":
-            raise ParameterError(f"{', '.join(table)}= appl{'ies' if len(table) == 1 else 'y'}"
-                                 " to the latex table only")
+        unknown = None if fmt == "latex" else \
+            keyword_error(f"format {fmt!r}", table, (), " (the latex table takes more)")
+        if unknown is not None:
+            raise unknown
         if fmt == "latex":
             if per_query or not summary:
                 raise ParameterError("the latex table prints the summary: per_query and "

@@ -26,14 +26,19 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..errors import InputError, ParameterError
 from ..stats import sign_test
 from ..stats.protocol import Unpacks
-from ..stats.tables import Format
+from ..stats.tables import Format, percent_text
 from ..stats.validation import check_alpha, tie_tolerance
 from .common import format_frame, pair_index, paired_tables
 
 __all__ = ["Concordance", "concordance_table", "concordance_test"]
+
+#: Why a concordance is undefined.
+_NO_DISAGREEMENT = undefined("the two measures never disagree: a concordance is x/0 "
+                             "disagreements")
 
 
 @dataclass(frozen=True)
@@ -83,13 +88,13 @@ class Concordance(Unpacks, HtmlRepr):
                             title=None if fmt in ("csv", "json") else repr(self))
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([{
+        return declare(pd.DataFrame([{
             "measure_1": self.measure_1, "measure_2": self.measure_2,
             "gold": "+".join(self.gold), "comparisons": self.comparisons,
             "disagreements": self.disagreements, "conc_1": self.conc_1, "conc_2": self.conc_2,
             "wins_1": self.wins_1, "wins_2": self.wins_2, "p": self.pvalue,
             "significant": self.significant,
-        }])
+        }]), dict.fromkeys(("conc_1", "conc_2"), _NO_DISAGREEMENT))
 
     def __repr__(self) -> str:
         return (f"Concordance({self.measure_1} vs {self.measure_2} | {'+'.join(self.gold)}: "
@@ -193,7 +198,8 @@ def concordance_table(
     shown = pd.DataFrame({
         "measure_1": frame["measure_1"], "measure_2": frame["measure_2"],
         "conc_1 / conc_2": [
-            f"{c1:.{digits}%} / {c2:.{digits}%}{' ‡' if s else ''} ({n})"
+            f"{percent_text(c1, digits)} / {percent_text(c2, digits)}{' ‡' if s else ''} "
+            f"({n})"
             for c1, c2, s, n in zip(frame["conc_1"], frame["conc_2"], frame["significant"],
                                     frame["disagreements"], strict=True)],
     })

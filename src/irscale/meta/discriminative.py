@@ -50,8 +50,9 @@ import pandas as pd
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare, infinite, undefined
 from ..core.params import SAMPLES
-from ..core.progress import ProgressArg, phase_progress, progress_callback
+from ..core.progress import ProgressArg, check_stop, phase_progress, progress_callback
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_local, is_ready
 from ..stats import pairwise_tests, randomized_tukey_hsd
@@ -86,6 +87,20 @@ __all__ = ["METHODS", "DiscriminativePower", "bootstrap_required_differences",
 
 def _method(name: str) -> str:
     return DISCRIMINATIVE_METHOD.check(name, "method")
+
+
+#: What the non-finite values of the tables of discriminative power are
+#: (:mod:`irscale.core.numbers`): the pairs (``required_diff``) and the summaries
+#: (:meth:`DiscriminativePower.summary`, their display names too).
+MEANINGS = {
+    **dict.fromkeys(("min_significant_diff", "min. significant Δ"), undefined(
+        "no pair is significant: the smallest significant difference is a minimum of none")),
+    "estimated_diff": blank("the bootstrap's estimate only"),
+    "critical_value": blank("the randomised Tukey HSD's only"),
+    "required_diff": undefined("the bootstrap samples of the pair have no spread: t_α has "
+                               "none (the pair is left out of the estimated difference)")
+    | infinite("the bootstrap samples of the pair have no spread: t_α has none"),
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,7 +177,8 @@ class DiscriminativePower(HtmlRepr):
 
     def format(self, fmt: Format = "text", *, digits: int = 4, pairs: bool = False) -> str:
         """The summary (or, with ``pairs=True``, every pair) as a table."""
-        frame = self.pairs if pairs else pd.DataFrame([self.summary()]).dropna(axis=1)
+        frame = self.pairs if pairs else declare(pd.DataFrame([self.summary()]).dropna(axis=1),
+                                                 MEANINGS)
         return format_frame(frame, fmt, digits=digits, title=None if fmt in ("csv", "json")
                             else repr(self))
 
@@ -183,6 +199,7 @@ def _top_chunk(w: np.ndarray, rank: int, gen: np.random.Generator, size: int) ->
     keep = min(rank, size)
     top = np.empty((w.shape[1], keep))
     for start in range(0, w.shape[1], BLOCK):
+        check_stop()  # (a chunk given up stops here: irscale.core.progress)
         part = slice(start, start + BLOCK)
         t = np.abs(studentised_means(counts, w[:, part])).T  # pairs × samples
         t = np.where(np.isnan(t), 0.0, t)  # 0/0: a sample of zeros, t = 0
@@ -233,11 +250,17 @@ def bootstrap_required_differences(
     pool = np.empty((len(i), _pool_width(rank)))
     fill = 0  # columns in use: (once full) the `rank` largest |t*| so far, then the chunks'
 
+    # The pool is written and partitioned BLOCK pairs at a time, so that ^C and SIGTERM are
+    # heard between two blocks: at 8,256 pairs and B = 10^6 (6.6 GB) the first write of a
+    # chunk's columns, which maps the memory of every row, held them 40 s in one call.
+    blocks = [slice(start, start + BLOCK) for start in range(0, len(i), BLOCK)]
+
     def keep_largest() -> None:
         nonlocal fill
         if fill > rank:
-            pool[:, :fill].partition(fill - rank, axis=1)
-            pool[:, :rank] = pool[:, fill - rank:fill]
+            for rows in blocks:
+                pool[rows, :fill].partition(fill - rank, axis=1)
+                pool[rows, :rank] = pool[rows, fill - rank:fill]
             fill = rank
 
     def merge(_: int, chunk_top: np.ndarray) -> None:
@@ -245,7 +268,8 @@ def bootstrap_required_differences(
         width = chunk_top.shape[1]
         if fill + width > pool.shape[1]:
             keep_largest()
-        pool[:, fill:fill + width] = chunk_top
+        for rows in blocks:
+            pool[rows, fill:fill + width] = chunk_top[rows]
         fill += width
 
     run_chunks(_top_chunk, chunk_sizes(samples, CHUNK), copy_seed(seeds), merge,
@@ -346,7 +370,7 @@ def discriminative_power(
         columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
                        significant=result.columns["p"] <= alpha)
         note = f"randomised Tukey HSD, Sakai (2014), Fig. 15 ({'>' if strict else '>='})"
-    pairs = pd.DataFrame(columns)
+    pairs = declare(pd.DataFrame(columns), MEANINGS)
     significant = pairs["significant"].to_numpy()
     gaps = np.abs(pairs["diff"].to_numpy())[significant]
     return DiscriminativePower(

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..core.strings import Strings
@@ -49,7 +50,7 @@ from ..io.maps import source_of
 from ..io.memory import qrels_from_frame
 from ..io.sources import as_qrels, as_runs, read_runs
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
-from ..stats.kendall import kendall_tau
+from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
 from ..stats.tables import Format, value_text
 from .common import format_frame
 from .params import CONTRIBUTOR_PATTERN, DEFAULT_CONTRIBUTOR_PATTERN
@@ -329,6 +330,9 @@ def leave_one_out(
             "mean_relative_diff": (float(np.nanmean(relative)) if not np.isnan(relative).all()
                                    else np.nan),
         })
-    return LeaveOneOut(runs=pd.concat(run_rows, ignore_index=True),
-                       summary=pd.DataFrame(summary_rows), unique=pd.DataFrame(unique_rows),
-                       depth=depth)
+    zero = undefined("the run scores 0 on the full qrels: a relative difference is x/0")
+    return LeaveOneOut(runs=declare(pd.concat(run_rows, ignore_index=True),
+                                    {"relative_diff": zero}),
+                       summary=declare(pd.DataFrame(summary_rows),
+                                       {"tau": NOTHING_TO_RANK, "mean_relative_diff": zero}),
+                       unique=pd.DataFrame(unique_rows), depth=depth)

@@ -14,6 +14,7 @@ from ..core.params import (
     CUTOFF,
     DEPTH,
     SAMPLES,
+    Cost,
     Integers,
     Names,
     OutputPath,
@@ -30,11 +31,13 @@ SEEDS = Integers(1, 1_000_000)
 #: Repetitions per split size (:func:`irscale.meta.split_study`, ``swap_rates``).
 REPETITIONS = Integers(1, 1_000_000)
 SPLIT_REPETITIONS = Param("repetitions", REPETITIONS, 100, "random splits per size",
-                          ("--repetitions",), "R")
+                          ("--repetitions",), "R",
+                          cost=Cost("repetitions", per="a split of the topics, its analyses"))
 #: Simulated matrices (:func:`irscale.meta.simulate_tests`).
 SIMULATIONS = Integers(1, 100_000_000)
 SIMULATED_MATRICES = Param("repetitions", SIMULATIONS, 1000, "simulated matrices",
-                           ("--repetitions",), "R")
+                           ("--repetitions",), "R",
+                           cost=Cost("matrices", per="a matrix simulated and tested"))
 #: Rank correlation methods of :func:`irscale.meta.correlation` (``tau`` = Kendall's τ_b).
 CORRELATION = Names("correlation method", ("kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo"),
                     {"tau": "kendall", "tau_b": "kendall", "ap": "tau_ap", "tauap": "tau_ap",
@@ -54,12 +57,15 @@ DISCRIMINATIVE_METHOD = Names(
      "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
     fold=True)
 #: The resamples of :func:`irscale.meta.discriminative_power`.
-DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B")
+DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B",
+                               cost=Cost("samples", per="a resample of every pair of systems"))
 #: Runs that differ in one seed each (:func:`irscale.meta.discriminative_power_spread`).
 SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and report the "
-                     "Monte Carlo spread", ("--seeds",), "R", unset="one run")
+                     "Monte Carlo spread", ("--seeds",), "R", unset="one run",
+                     cost=Cost("seeds", per="the whole resampling again"))
 #: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
-LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K")
+LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K",
+                  cost=Cost("ranks", per="a rank of every run pooled (at most those ranked)"))
 #: Measure differences |ΔM| ≤ θ are measure ties (:func:`irscale.meta.predictive_power`).
 PREDICT_THRESHOLD = Param("threshold", Reals(0.0), 0.0,
                           "differences |ΔM| ≤ θ are measure ties (no prediction)",
@@ -76,13 +82,17 @@ PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")),
 #: The cut of the runs whose curves :func:`irscale.meta.informativeness` infers.
 INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents (the "
                               "maximum entropy of AP costs O(K³) per ranked list)",
-                              ("--depth",), "K")
+                              ("--depth",), "K",
+                              cost=Cost("ranks", per="a rank of every ranked list (at most "
+                                        "those ranked)"))
 #: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
 INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
 #: The cut of both runs before their document orderings are compared
 #: (:func:`irscale.meta.ranking_agreement`, Breuer et al. 2020, §3.1).
 REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs at K "
-                    "documents before comparing their orderings (τ, RBO)", ("--depth",), "K")
+                    "documents before comparing their orderings (τ, RBO)", ("--depth",), "K",
+                    cost=Cost("ranks", per="a rank of every run compared (at most those "
+                              "ranked)"))
 #: The RBO persistence of :func:`irscale.meta.ranking_agreement` (Breuer et al. 2020 use 0.8).
 REPRO_RBO_P = Param("p", PERSISTENCE, 0.8, "RBO persistence of the document orderings",
                     ("-p", "--p"), "P")
@@ -99,7 +109,8 @@ SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jac
 #: Topics of a split (each half holds 2 at least), and the sizes studied.
 SPLIT_SIZE = Integers(2)
 SPLIT_SIZES = Param("sizes", SPLIT_SIZE, (5, 10, 15, 20, 25), "comma-separated topics per "
-                    "split", ("--sizes",), "S,S,...")
+                    "split", ("--sizes",), "S,S,...",
+                    cost=Cost("topics", per="a topic of each half (at most half of them)"))
 #: A D-study size: topics or levels of a second facet (:meth:`irscale.stats.GStudy.dstudy`).
 DSTUDY_SIZE = Integers(1, 1_000_000)
 #: ``meta gstudy --topics``: the topic set sizes of the D-study.
@@ -131,9 +142,10 @@ TOPIC_SD = Reals(0.0)
 ERROR_SD = Reals(0.0, bounds="()")
 EFFECT = Reals()
 NORMAL_TOPICS = Param("topics", MATRIX_SIZE, 50, "normal model: topics per matrix",
-                      ("--topics",), "T")
+                      ("--topics",), "T", cost=Cost("topics", per="a row of every matrix"))
 NORMAL_SYSTEMS = Param("systems", MATRIX_SIZE, 2, "normal model: systems per matrix",
-                       ("--systems",), "S")
+                       ("--systems",), "S",
+                       cost=Cost("systems", "quadratic", "the pairs of systems tested"))
 NORMAL_TOPIC_SD = Param("topic_sd", TOPIC_SD, 0.1, "normal model: standard deviation of the "
                         "topic effects u_t", ("--topic-sd",), "SD")
 NORMAL_ERROR_SD = Param("error_sd", ERROR_SD, 0.1, "normal model: standard deviation of the "
@@ -167,7 +179,9 @@ SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p0
                                    "DCG_b10", "nDCG_b02", "nDCG_b10", "RR")
 SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
 SCALE_LENGTHS = Param("cutoffs", CUTOFF, SCALE_CUTOFFS, "comma-separated run lengths N",
-                      ("--cutoffs",), "N,N,...")
+                      ("--cutoffs",), "N,N,...",
+                      cost=Cost("ranks", "exponential", "a factor of levels to the rankings "
+                                "of a scale"))
 #: The gold-standard measures of :func:`irscale.meta.concordance_table`.
 GOLD = Param("gold", Text(), None, "comma-separated gold-standard measure(s); the other "
              "measures are the candidates", ("--gold",), "M,...", label="--gold")
@@ -196,4 +210,5 @@ SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invari
                      "the table to print", ("--table",))
 TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs",
                      ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
-                     dest="table_n")
+                     dest="table_n", cost=Cost("ranks", "exponential", "a factor of levels "
+                                               "to the rankings of a scale"))

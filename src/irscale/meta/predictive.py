@@ -38,6 +38,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.user_tables import LINES, RowLines
 from ..stats.protocol import Unpacks
@@ -96,13 +97,13 @@ class PredictivePower(Unpacks, HtmlRepr):
         return self.power
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([{
+        return declare(pd.DataFrame([{
             "measure": self.measure, "judgments": self.judgments,
             "predicted": self.predicted, "mispredicted": self.mispredicted,
             "measure_ties": self.measure_ties, "no_preference": self.no_preference,
             "threshold": self.threshold, "ties": self.ties, "power": self.power,
             "p": self.pvalue,
-        }])
+        }]), {"power": _NOTHING_COUNTED})
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The result (and the bins, in text, markdown and latex) as a ``text``, ``csv``,
@@ -281,4 +282,8 @@ def _by_bin(size: np.ndarray, hit: np.ndarray, miss: np.ndarray, tie: np.ndarray
         rows.append({"low": low, "high": high, "predicted": h, "mispredicted": m,
                      "measure_ties": int((tie & inside).sum()),
                      "power": h / (h + m) if h + m else float("nan")})
-    return pd.DataFrame(rows)
+    return declare(pd.DataFrame(rows), {"power": _NOTHING_COUNTED})
+
+
+#: Why a predictive power is undefined.
+_NOTHING_COUNTED = undefined("no judgment is predicted or mispredicted: the power is 0/0")

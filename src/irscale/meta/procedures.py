@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.edge import keyword_error
 from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
 from ..stats import (
@@ -156,8 +157,10 @@ def decide(
         raise InputError(f"{name!r} needs a topics × systems"
                          f"{' × shards' if is_shard_procedure(name) else ''} array, got "
                          f"{values.ndim}-D scores")
-    if options and (name in ANOVA_PROCEDURES or name in RANK_PROCEDURES):
-        raise ParameterError(f"{name} takes no options, got {sorted(options)}")
+    unknown = keyword_error(name, options, ()) \
+        if name in ANOVA_PROCEDURES or name in RANK_PROCEDURES else None
+    if unknown is not None:
+        raise unknown
     if name not in TESTS and correction_name(correction) != "none":
         raise ParameterError(f"correction {correction!r} applies to two-system tests, not to "
                              f"{name} (its pairwise decisions are simultaneous already)")

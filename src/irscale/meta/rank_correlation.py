@@ -20,7 +20,8 @@ AP correlation τ_ap (Sakai 2014, eq. 52; Yilmaz, Aslam & Robertson, 2008)
     ordered, a pair tied only in y as half correct, and ties in x are resolved by the
     expectation over uniformly random orders of the tied items (closed form per tie
     group). Without ties this is eq. 52 exactly; identical rankings give 1, reversed ones
-    (without ties) −1.
+    (without ties) −1. A ranking that ties every item ranks nothing: τ_ap is undefined
+    (NaN), as τ_b is.
 Spearman's ρ (Spearman, 1904)
     Pearson's correlation of the mid-ranks (equal to ``scipy.stats.spearmanr``).
 Rank-biased overlap (Webber, Moffat & Zobel, 2010; Sakai 2014, §5.2)
@@ -32,7 +33,9 @@ Rank-biased overlap (Webber, Moffat & Zobel, 2010; Sakai 2014, §5.2)
     disjoint rankings; RBO_min = (1 − p)/p [Σ_{d=1}^{s} (X_d − X_s)/d p^d − X_s ln(1 − p)]
     (eq. 11 at depth s). Score vectors are ranked by decreasing score; scores tied within
     the tolerance above (consecutive values of the sorted scores, as for τ_ap) keep their
-    input order, so noise in the last bits of equal values cannot reorder the ranking.
+    input order, so noise in the last bits of equal values cannot reorder the ranking; a
+    vector that ties every item ranks nothing (its order would be the input's), and their
+    RBO is undefined (NaN).
 
 Overall versus topic-by-topic correlation of two measures (Ferrante et al. 2021, §3.3)
     *Overall*: the correlation between the systems' mean scores; *topic-by-topic*: one
@@ -57,10 +60,11 @@ Results (the protocol of :mod:`irscale.stats.protocol`)
     objects of plain floats.
 
 Undefined coefficients
-    τ_b is 0/0 and Spearman's ρ divides by a zero spread when a ranking ties every system:
-    NaN. :func:`overall_correlation`, :func:`topic_correlations` and
-    :func:`correlation_matrix` return it with a warning (``UserWarning``) that says where,
-    never a silent NaN (or a mean of the defined topics passed off as all of them).
+    τ_b is 0/0 and Spearman's ρ divides by a zero spread when a ranking ties every system,
+    and τ_ap and RBO have nothing to compare: NaN. :func:`overall_correlation`,
+    :func:`topic_correlations` and :func:`correlation_matrix` return it with a warning
+    (``UserWarning``) that says where, never a silent NaN (or a mean of the defined topics
+    passed off as all of them).
 """
 
 from __future__ import annotations
@@ -68,18 +72,28 @@ from __future__ import annotations
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.budget import check_memory, format_size
+from ..core.edge import keyword_error
 from ..core.notebook import HtmlRepr
+from ..core.numbers import Meaning, declare
 from ..core.params import INTERVAL_SAMPLES
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError
 from ..stats.bootstrap import resample_counts
-from ..stats.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
+from ..stats.kendall import (
+    ATOL,
+    NOTHING_TO_RANK,
+    RTOL,
+    KendallTau,
+    kendall_tau,
+    score_vector,
+)
 from ..stats.protocol import (
     ConfidenceInterval,
     Estimate,
@@ -135,6 +149,8 @@ class Correlation(Estimate):
     (:data:`METHODS`) and the number ``n`` of ranked items; ``statistic`` is the value,
     ``pvalue`` is ``None`` (no test), ``to_frame()``/``format(fmt)`` give one row."""
 
+    _meanings: ClassVar[dict[str, Meaning]] = {"statistic": NOTHING_TO_RANK}
+
     _fields: tuple[str, ...] = ("method", "n")
 
 
@@ -181,7 +197,14 @@ def tau_ap(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> C
     return Correlation(_tau_ap(x, y, rtol, atol), method="tau_ap", n=len(x))
 
 
+def _ranks_nothing(v: np.ndarray, rtol: float, atol: float) -> bool:
+    """Whether the scores ``v`` tie every item (one tie group): they rank nothing."""
+    return int(_tie_groups(v, rtol, atol)[1][-1]) == 0
+
+
 def _tau_ap(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
+    if _ranks_nothing(x, rtol, atol) or _ranks_nothing(y, rtol, atol):
+        return float("nan")
     m = len(x)
     order, group = _tie_groups(x, rtol, atol)
     gold = _order_signs(y, rtol, atol)[np.ix_(order, order)]
@@ -263,9 +286,11 @@ class RBO(HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: ``ext`` (= statistic), ``min``, ``p`` and the two depths."""
-        return pd.DataFrame([{"method": "rbo", "statistic": self.ext, "ext": self.ext,
-                              "min": self.min, "p": self.p, "depth_short": self.depth[0],
-                              "depth_long": self.depth[1]}])
+        return declare(pd.DataFrame([{"method": "rbo", "statistic": self.ext, "ext": self.ext,
+                                      "min": self.min, "p": self.p,
+                                      "depth_short": self.depth[0],
+                                      "depth_long": self.depth[1]}]),
+                       dict.fromkeys(("statistic", "ext", "min"), NOTHING_TO_RANK))
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """RBO as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
@@ -322,17 +347,19 @@ def rbo_scores(x: object, y: object, p: float = 0.9, *, rtol: float = RTOL,
     input order, so floating-point noise cannot reorder them."""
     p = check_persistence(p)
     x, y = _vectors(x, y)
+    if _ranks_nothing(x, rtol, atol) or _ranks_nothing(y, rtol, atol):
+        return RBO(ext=float("nan"), min=float("nan"), p=p, depth=(len(x), len(x)))
     return rbo(_ranking(x, rtol, atol), _ranking(y, rtol, atol), p)
 
 
 def check_options(method: str, options: Mapping[str, object]) -> None:
     """Refuse options the correlation ``method`` does not take (e.g. ``p`` with τ)."""
     allowed = ("p", "rtol", "atol") if method_name(method) == "rbo" else ("rtol", "atol")
-    unknown = sorted(set(options) - set(allowed))
-    if unknown:
-        hint = " (the persistence p applies to RBO only)" if "p" in unknown else ""
-        raise ParameterError(f"the {method_name(method)} correlation takes no option(s) "
-                             f"{unknown}{hint}; it takes {list(allowed)}")
+    hint = " (the persistence p applies to RBO only)" if "p" in set(options) - {*allowed} \
+        else ""
+    error = keyword_error(f"the {method_name(method)} correlation", options, allowed, hint)
+    if error is not None:
+        raise error
 
 
 def correlation(x: object, y: object, method: str = "kendall", **options: float

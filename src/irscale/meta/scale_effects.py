@@ -30,7 +30,6 @@ every test (:meth:`ScaleReport.invariants`).
 from __future__ import annotations
 
 import json
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -40,11 +39,12 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..core.params import CUTOFF
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.kendall import kendall_tau
-from ..stats.tables import Format, check_format
+from ..stats.tables import Format, check_format, json_text
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
 from .params import SCALE_CUTOFFS, SCALE_MEASURES
@@ -200,7 +200,7 @@ class ScaleReport(HtmlRepr):
         rows = {e.label: {m: e.tau(m, r) for m, r in e.pairs} for e in self.effects}
         frame = pd.DataFrame.from_dict(rows, orient="index")
         frame.index.name = "track"
-        return frame
+        return _taus(frame)
 
     def topic_by_topic(self) -> pd.DataFrame:
         """Smallest topic-by-topic τ between M and M_R (1 by construction; NaN where a
@@ -215,7 +215,7 @@ class ScaleReport(HtmlRepr):
             rows[e.label] = row
         frame = pd.DataFrame.from_dict(rows, orient="index")
         frame.index.name = "track"
-        return frame
+        return _taus(frame)
 
     def table4(self, N: int | None = None) -> pd.DataFrame:
         """Msr, RnkMsr and Δ% for every two measures at cut-off N (default: the largest)."""
@@ -228,7 +228,8 @@ class ScaleReport(HtmlRepr):
                 rnk = e.tau(e.ranked(names[a]), e.ranked(names[b]))
                 rows.append({"measure": f"{names[a]} vs {names[b]}", "Msr": msr,
                              "RnkMsr": rnk, "delta_%": _change(msr, rnk)})
-        return pd.DataFrame(rows)
+        return declare(_taus(pd.DataFrame(rows)), {"delta_%": undefined(
+            "τ among the measures (Msr) is 0 or undefined: a relative change is x/0")})
 
     def significance(self) -> pd.DataFrame:
         """Sig, S2NS, NS2S, Δ% for every cut-off, measure and test (long format)."""
@@ -271,7 +272,7 @@ class ScaleReport(HtmlRepr):
                 rows.append({"track": e.label, "measure": m, "tau": e.tau(m, e.ranked(m)),
                              "min_topic_tau": topic.loc[e.label, m],
                              "changes": int((part["s2ns"] + part["ns2s"]).sum())})
-        return pd.DataFrame(rows)
+        return _taus(pd.DataFrame(rows))
 
     def format(self, table: str = "all", fmt: Format = "text", *, N: int | None = None,
                digits: int = 4) -> str:
@@ -303,15 +304,13 @@ class ScaleReport(HtmlRepr):
                 title = "Invariants: interval-scale measures (τ = 1, no decision changes)"
             else:
                 raise ParameterError(f"unknown table {table!r}: 2, 4, 5, 6, invariants or all")
-            if name in ("2", "4"):
-                _warn_undefined_taus(frame, name)
             text = format_frame(frame, fmt, digits=digits,
                                 title=None if fmt in ("csv", "json") else title)
             parts.append(text.replace("Δ\\%", "$\\Delta$\\%") if fmt == "latex" else text)
             records[name if name == "invariants" else f"table{name}"] = json.loads(text) \
                 if fmt == "json" else None
         if fmt == "json" and len(parts) > 1:
-            return json.dumps(records, indent=2) + "\n"
+            return json_text(records, indent=2) + "\n"
         return "\n".join(parts)
 
     def __repr__(self) -> str:
@@ -321,13 +320,17 @@ class ScaleReport(HtmlRepr):
                 f"{e.matrix.n_topics} topics, {len(e.tests)} tests)")
 
 
-def _warn_undefined_taus(frame: pd.DataFrame, table: str) -> None:
-    """A warning where a τ of Table 2 or 4 is undefined (NaN, printed empty): the runs tie
-    under a measure (identical runs, one run)."""
-    numbers = frame.select_dtypes("number").drop(columns="delta_%", errors="ignore")
-    if numbers.isna().to_numpy().any():
-        warnings.warn(f"Table {table}: Kendall τ is undefined (left empty) where the runs' "
-                      "means tie under a measure (identical runs?)", stacklevel=3)
+#: Why a τ of the tables is undefined.
+_TIED = undefined("Kendall τ is undefined where the runs' means tie under a measure "
+                  "(identical runs, one run): they rank nothing")
+
+
+def _taus(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its Kendall τ columns declared undefined where the runs' means tie
+    under a measure (identical runs, one run): every column but ``delta_%`` and the
+    counts."""
+    return declare(frame, dict.fromkeys(
+        (str(c) for c in frame.columns if c not in ("delta_%", "changes")), _TIED))
 
 
 def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:

@@ -62,6 +62,7 @@ from scipy import stats as sps
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare, undefined
 from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import FileAccessError, ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
@@ -75,7 +76,7 @@ from ..stats.resampling import (
 from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_alpha, score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
-from .params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATIONS, TOPIC_SD
+from .params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATED_MATRICES, SIMULATIONS, TOPIC_SD
 from .simulated_runs import RunsModel
 from .stochastic import CopulaModel
 
@@ -138,6 +139,10 @@ class BootstrapModel:
 
     values: np.ndarray
     null: bool = False
+
+    def __post_init__(self) -> None:
+        values, _, _ = score_table(self.values, None)  # a topics × systems table of numbers
+        object.__setattr__(self, "values", np.ascontiguousarray(values, dtype=np.float64))
 
     @classmethod
     def of(cls, data: object, measure: str | None = None, *, null: bool = False
@@ -264,7 +269,17 @@ def _rates(counts: np.ndarray, procedures: tuple[tuple[str, Correction], ...]
             frame[name] = columns[name] / columns[trials]
         frame[f"{name}_low"], frame[f"{name}_high"] = low, high
     frame["null"], frame["non_null"] = columns["null"], columns["non_null"]
-    return pd.DataFrame(frame)
+    # a study without null pairs (or without others: --null) has no such rates by design
+    no_null = (blank if not columns["null"].any() else undefined)(
+        "the simulated systems have no pair of equal means: no comparison can make a Type I "
+        "error (0/0)")
+    no_effect = (blank if not columns["non_null"].any() else undefined)(
+        "the simulated systems have equal means: no comparison can make a Type II or III "
+        "error or be right (0/0)")
+    return declare(pd.DataFrame(frame), {
+        **{f"type_I{end}": no_null for end in ("", "_low", "_high")},
+        **{f"{name}{end}": no_effect for name in ("type_II", "type_III", "power")
+           for end in ("", "_low", "_high")}})
 
 
 def _check_memory(model: Model, repetitions: int, procedures: int,
@@ -363,7 +378,7 @@ def simulation_study(
         nonlocal finished, started
         start, stop = tasks[todo[position]]
         if started is not None:  # the first task done: the time of the rest
-            announce_rest(progress, "the simulation", "repetitions",
+            announce_rest(progress, "the simulation", SIMULATED_MATRICES.units,
                           repetitions - finished - (stop - start),
                           (time.monotonic() - started) / (stop - start))
             started = None

@@ -47,6 +47,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, NoVarianceWarning, ParameterError
@@ -589,6 +590,10 @@ def _swap_bins(size: int, splits: TopicSplits, d1: np.ndarray, d2: np.ndarray,
                    "rate": swapped_total / total if total else float("nan")}
 
 
+#: Why a swap rate is undefined.
+_NO_PAIR = undefined("no pair of systems is counted: a swap rate is 0/0")
+
+
 def _check_bin_width(values: np.ndarray, topics: Sequence[str], names: Sequence[str],
                      bin_width: float, matrix: ScoreMatrix | None) -> None:
     """Refuse, before any split is drawn, a bin width that would number the bins of
@@ -679,6 +684,7 @@ def swap_rates(
             rates, overall = _swap_bins(int(size), splits, d1, d2, counted, bin_width)
             rate_rows.append(rates)
             overall_rows.append(overall)
-    return SwapRates(rates=pd.concat(rate_rows, ignore_index=True),
-                     overall=pd.DataFrame(overall_rows), bin_width=bin_width,
+    return SwapRates(rates=declare(pd.concat(rate_rows, ignore_index=True), {"rate": _NO_PAIR}),
+                     overall=declare(pd.DataFrame(overall_rows), {"rate": _NO_PAIR}),
+                     bin_width=bin_width,
                      test=None if test is None else canonical_procedure(test))

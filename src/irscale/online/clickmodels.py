@@ -73,6 +73,7 @@ from __future__ import annotations
 import json
 import time
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -80,6 +81,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
+from ..core.numbers import blank, declare
 from ..core.progress import announce_rest
 from ..errors import InputError, ParameterError
 from ..io.click_params import click_params, not_parameters, read_click_params
@@ -297,7 +299,7 @@ class ClickModel(TableResult):
         return frame
 
     # ---- simulation
-    def check_queries(self, topics: Any) -> None:
+    def check_queries(self, topics: Iterable[str]) -> None:
         """The topics to click on are the model's queries: a topic it has no parameter for
         is warned about (its documents all take the model's prior, e.g. a qrels user's
         grade 0), topics with none of them are an error (every click would be drawn from
@@ -389,7 +391,9 @@ class ClickModel(TableResult):
                 frame[column] = np.nan
         frame["rank"] = frame["rank"].astype("Int64")
         frame["previous"] = frame["previous"].astype("Int64")
-        return frame[["parameter", "query", "docno", "rank", "previous", "value"]]
+        return declare(frame[["parameter", "query", "docno", "rank", "previous", "value"]],
+                       dict.fromkeys(("rank", "previous"), blank(
+                           "a parameter of another kind (per pair, or a scalar) has none")))
 
     def to_json(self) -> str:
         """The parameters as JSON (read back by :meth:`from_json`)."""

@@ -83,11 +83,18 @@ It bounds the weights and the variance; with clicks ≥ 0 it can only lower the 
 PBM-IPS estimates: their bias is ``−Σ c (1/p − 1/τ)`` over the terms with p < τ, in
 expectation ≤ 0 (clipped IPS under-estimates). For DR the sign of the bias follows the
 reward model's error on the clipped terms.
+
+Numbers: propensities near 0 give huge weights (a propensity of 10⁻³⁰⁰, weights of
+10³⁰⁰); the standard error is computed on the terms scaled by a power of two
+(:func:`irscale.core.numbers.standard_deviation`), so that their squares do not overflow.
+A weight, an estimate, a standard error or an interval end beyond the largest double is
+refused, naming the log's line of the click weighted most (clip the propensities).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import time
 import warnings
 from collections.abc import Mapping, Sequence
@@ -97,6 +104,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
+from ..core.numbers import blank, declare, standard_deviation, undefined
 from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, Estimate, check_confidence_level
@@ -170,17 +178,25 @@ class CounterfactualResult(Estimate):
         return _normal(self.estimate, self.se, level)
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([{
+        return declare(pd.DataFrame([{
             "estimator": self.estimator, "estimate": self.estimate, "se": self.se,
             "n": self.n, "low": self.low, "high": self.high,
             "level": self.confidence_level, "bootstrap": self.bootstrap,
             "bootstrap_low": self.bootstrap_low, "bootstrap_high": self.bootstrap_high,
             "clip": math.nan if self.clip is None else self.clip, "clipped": self.clipped,
-            "max_weight": self.max_weight, "ess": self.ess}])
+            "max_weight": self.max_weight, "ess": self.ess}]), _MEANINGS)
 
     def __repr__(self) -> str:
         return (f"CounterfactualResult({self.estimator}: {self.estimate:.4g} ± "
                 f"{self.se:.2g}, n={self.n:,})")
+
+
+#: What the NaNs of :meth:`CounterfactualResult.to_frame` are.
+_MEANINGS = {"bootstrap_low": blank("no bootstrap asked"),
+             "bootstrap_high": blank("no bootstrap asked"), "clip": blank("no clipping"),
+             "max_weight": blank("no importance weights (dm)"),
+             "ess": undefined("no click has a positive weight: the effective sample size "
+                              "(Σw)²/Σw² is 0/0")}
 
 
 def _normal(estimate: float, se: float, level: float) -> ConfidenceInterval:
@@ -382,7 +398,9 @@ def _pair_series(reward: Any) -> pd.Series:
 
 # --------------------------------------------------------------------------- estimators
 def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
-                   logging: Any = None, propensities: Any = None, reward: Any = None,
+                   logging: Any = None,
+                   propensities: ClickModel | Sequence[float] | np.ndarray | None = None,
+                   reward: Any = None,
                    clip: float | None = None, switch_tau: float | None = None,
                    confidence_level: float = 0.95, bootstrap: int = 0,
                    rng: RngArg = None, progress: ProgressArg = False
@@ -458,10 +476,13 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         lam = pd.Series(table.to_numpy() * gamma[table.index.get_level_values("rank") - 1],
                         index=table.index.droplevel("rank")).groupby(level=[0, 1]).sum()
         denom = np.broadcast_to(np.maximum(gamma, floor), log.doc.shape)
-        weight = np.where(log.valid, _cells(log, lam, by_rank=False) / denom, 0.0)
+        with np.errstate(over="ignore"):  # a weight beyond the doubles: refused below
+            weight = np.where(log.valid, _cells(log, lam, by_rank=False) / denom, 0.0)
+        if not np.isfinite(weight).all():
+            raise _overflow(weight, log)
         clipped = np.broadcast_to(gamma < floor, log.doc.shape)
         return _result(estimator, (clicks * weight)[:, :, None], False, weight, clipped,
-                       clip, level, bootstrap, rng, progress)
+                       clip, level, bootstrap, rng, progress, log)
     model = None
     if estimator in _MODEL:
         exam = None if propensities is None else _examination(propensities, log)
@@ -506,7 +527,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         else:
             terms = (base + residual.sum(axis=1))[:, None, None]
     return _result(estimator, terms, ratio, weight, clipped, clip, level, bootstrap, rng,
-                   progress)
+                   progress, log)
 
 
 #: The estimators with a reward model; those weighting by slate (prefix) propensities.
@@ -614,6 +635,21 @@ def _estimate(means: np.ndarray, ratio: bool) -> np.ndarray:
     return np.divide(num, den, out=np.zeros_like(num), where=den > 0).sum(axis=-1)
 
 
+def _overflow(weight: np.ndarray | None, log: ClickLog | None) -> InputError:
+    """The error of an estimate whose numbers overflow the largest double: its importance
+    weights are too large (propensities too near 0), naming the line of ``log`` whose
+    click is weighted most."""
+    if weight is None:  # pragma: no cover - dm weights nothing; its terms are bounded
+        return InputError("the estimate overflows the largest double")
+    with np.errstate(invalid="ignore"):
+        largest = np.nanmax(np.abs(weight))
+    message = (f"importance weights up to {largest:.4g} (propensities too near 0) make the "
+               f"estimate overflow the largest double ({sys.float_info.max:.4g}); clip the "
+               "propensities (clip=, --clip)")
+    most = np.abs(weight) == largest
+    return InputError(message) if log is None else log.error(InputError, message, most)
+
+
 def _bootstrap(terms: np.ndarray, ratio: bool, level: float, samples: int, rng: RngArg,
                progress: ProgressArg) -> tuple[float, float]:
     """The percentile bootstrap interval over sessions: ``samples`` resamplings of the
@@ -631,7 +667,7 @@ def _bootstrap(terms: np.ndarray, ratio: bool, level: float, samples: int, rng: 
         counts = gen.multinomial(n, np.full(n, 1.0 / n), size=size)
         values.append(_estimate((counts @ flat / n).reshape(size, *terms.shape[1:]), ratio))
         if start == 0:
-            announce_rest(progress, "the bootstrap", "samples", samples - size,
+            announce_rest(progress, "the bootstrap", OPE_BOOTSTRAP.units, samples - size,
                           (time.monotonic() - started) / size)
         report(start + size)
     low, high = np.quantile(np.concatenate(values), [0.5 - level / 2, 0.5 + level / 2])
@@ -640,24 +676,34 @@ def _bootstrap(terms: np.ndarray, ratio: bool, level: float, samples: int, rng: 
 
 def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray | None,
             clipped: np.ndarray, clip: float | None, level: float, bootstrap: int,
-            rng: RngArg, progress: ProgressArg = False) -> CounterfactualResult:
+            rng: RngArg, progress: ProgressArg = False, log: ClickLog | None = None
+            ) -> CounterfactualResult:
     """The estimate of ``terms`` (sessions × K × 1, or × 2 for a per-rank ratio), its
-    standard error by the linearisation ψ, intervals and weight diagnostics."""
+    standard error by the linearisation ψ, intervals and weight diagnostics; numbers
+    beyond the largest double refused (:func:`_overflow`, naming the line of ``log``)."""
     n = len(terms)
     if n < 2:
         raise InputError("an off-policy estimate needs at least two sessions")
-    value = float(_estimate(terms.mean(axis=0), ratio))
-    if ratio:
-        mean = terms.mean(axis=0)
-        rates = np.divide(mean[:, 0], mean[:, 1], out=np.zeros(len(mean)),
-                          where=mean[:, 1] > 0)
-        psi = (np.divide(terms[:, :, 0] - rates * terms[:, :, 1], mean[:, 1],
-                         out=np.zeros(terms.shape[:2]), where=mean[:, 1] > 0).sum(axis=1)
-               + value)
-    else:
-        psi = terms.sum(axis=(1, 2))
-    se = float(np.std(psi, ddof=1) / math.sqrt(n))
+    if weight is not None and not np.isfinite(weight).all():
+        raise _overflow(weight, log)
+    try:
+        with np.errstate(over="raise", invalid="raise"):
+            value = float(_estimate(terms.mean(axis=0), ratio))
+            if ratio:
+                mean = terms.mean(axis=0)
+                rates = np.divide(mean[:, 0], mean[:, 1], out=np.zeros(len(mean)),
+                                  where=mean[:, 1] > 0)
+                psi = (np.divide(terms[:, :, 0] - rates * terms[:, :, 1], mean[:, 1],
+                                 out=np.zeros(terms.shape[:2]), where=mean[:, 1] > 0
+                                 ).sum(axis=1) + value)
+            else:
+                psi = terms.sum(axis=(1, 2))
+    except FloatingPointError:
+        raise _overflow(weight, log) from None
+    se = standard_deviation(psi) / math.sqrt(n)
     low, high = _normal(value, se, level)
+    if not all(math.isfinite(v) for v in (value, se, low, high)):
+        raise _overflow(weight, log)
     boot_low = boot_high = math.nan
     if bootstrap:
         boot_low, boot_high = _bootstrap(terms, ratio, level, bootstrap, rng, progress)

@@ -60,6 +60,7 @@ import pandas as pd
 from ..collections.candidates import Candidates, ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import format_table
@@ -133,7 +134,9 @@ class SensitivityResult(HtmlRepr):
             rows[["a", "b", "delta"]].drop_duplicates()),
             columns=list(dict.fromkeys(rows["method"])))
         wide.columns.name = None
-        return wide.astype("Int64").reset_index()
+        return declare(wide.astype("Int64").reset_index(), dict.fromkeys(
+            wide.columns, blank("no number of impressions of the grid reaches the "
+                                "target agreement")))
 
     def to_frame(self) -> pd.DataFrame:
         """The agreement curves (:attr:`curves`)."""

@@ -169,7 +169,7 @@ def _delta_samples(n: int, probs: np.ndarray, samples: int, gen: np.random.Gener
             out[start:start + len(draws), k] = (draws[:, 0] + draws[:, 2] / 2) / n - 0.5
             done += len(draws)
             if done == len(draws):
-                announce_rest(progress, "the bootstrap", "samples",
+                announce_rest(progress, "the bootstrap", INTERVAL_BOOTSTRAP.units,
                               samples * len(probs) - done, (time.monotonic() - started) / done)
             report(done)
     return out

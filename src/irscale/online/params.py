@@ -23,6 +23,7 @@ from ..core.params import (
     SAMPLES,
     SERP_SIZE,
     TOLERANCE,
+    Cost,
     InputFiles,
     Integers,
     Names,
@@ -134,7 +135,8 @@ USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
 SMOOTHING = Reals(0.0)
 #: The options of :func:`irscale.online.fit_click_model`.
 FIT_ITERATIONS = Param("iterations", ITERATIONS, 100, "most EM iterations (EM models only)",
-                       ("--iterations",), "N")
+                       ("--iterations",), "N",
+                       cost=Cost("iterations", per="a pass of EM over the sessions"))
 FIT_TOL = Param("tol", TOLERANCE, 1e-7, "EM stops when the mean log-likelihood rises by less "
                 "(EM models only)", ("--tol",), "T")
 FIT_SMOOTHING = Param("smoothing", SMOOTHING, 1.0, "pseudo-trials at 0.5 per (query, "
@@ -159,8 +161,9 @@ AGREEMENT = Reals(0.0, 1.0, "(]")
 #: Simulated click logs (:func:`irscale.online.simulate_click_log`) and the users of the
 #: qrels' grades (:func:`irscale.online.qrels_click_model`).
 CLICK_SESSIONS = Param("sessions", SESSIONS, 1000, "impressions per topic", ("--sessions",),
-                       "N")
-SHOWN = Param("serp_size", SERP_SIZE, 10, "documents shown per page", ("--serp-size",), "K")
+                       "N", cost=Cost("sessions", per="a session simulated on every topic"))
+SHOWN = Param("serp_size", SERP_SIZE, 10, "documents shown per page", ("--serp-size",), "K",
+              cost=Cost("ranks", per="a rank of every session (at most those ranked)"))
 USER_GAMMA = Param("gamma", PROBABILITY, 1.0, "--user: probability of going on when not "
                    "satisfied", ("--gamma",), "G")
 #: Counterfactual evaluation (:func:`irscale.online.counterfactual`): the estimator, the
@@ -180,16 +183,18 @@ OPE_SWITCH_TAU = Param("switch_tau", Reals(0.0, math.inf, bounds="[)"), None,
 SAT_L2 = Param("l2", Reals(0.0, math.inf, bounds="()"), 1.0, "L2 penalty λ of the logistic "
                "regression (on z-scored features; sklearn's C = 1/λ)", ("--l2",), "L")
 SAT_FOLDS = Param("folds", Integers(2, 1000), 5, "cross-validation folds (stratified)",
-                  ("--folds",), "K")
+                  ("--folds",), "K", cost=Cost("folds", per="a fit of the classifier"))
 SAT_FEATURES = Param("features", Text(), None, "features: clicks, clicks@3, abandoned, "
                      "reciprocal_rank, success, dwell, time_to_first_click", ("--features",),
                      "F1,F2,...", unset="clicks, reciprocal_rank, abandoned, and success with "
                      "timestamps", label="--features")
 OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile bootstrap "
-                      "samples over sessions (0: none)", ("--bootstrap",), "B")
+                      "samples over sessions (0: none)", ("--bootstrap",), "B",
+                      cost=Cost("samples", per="a resample of the sessions"))
 #: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
 PAGE_DEPTH = Param("depth", SERP_SIZE, None, "result page size", ("--depth",), "K",
-                   unset="the model's ranks, else 10")
+                   unset="the model's ranks, else 10",
+                   cost=Cost("ranks", per="a rank of every run (at most those ranked)"))
 #: Relevance from clicks (:mod:`irscale.online.click_labels`): the score of a pair mapped
 #: to grades, the thresholds of the grades, the preference rule and the sessions a kept
 #: pair or preference needs.
@@ -238,15 +243,20 @@ INTERLEAVING_METHOD = Param("method", INTERLEAVING, "team-draft", "interleaving 
 #: Interleaving (:func:`irscale.online.interleave_runs`, ``score``,
 #: :func:`irscale.online.score_log`); the impressions per topic are the command's.
 TOPIC_IMPRESSIONS = Param("impressions", IMPRESSION_COUNT, 1000, "impressions per topic",
-                          ("--impressions",), "N")
+                          ("--impressions",), "N",
+                          cost=Cost("impressions", per="an interleaved list clicked"))
 SHOWN_LENGTH = Param("length", SERP_LENGTH, 10, "documents shown per impression (at most the "
-                     "documents of a topic's runs together)", ("--length",), "L")
+                     "documents of a topic's runs together)", ("--length",), "L",
+                     cost=Cost("documents", per="a document of every impression (at most "
+                               "those of a topic's runs)"))
 DEFAULT_BOOTSTRAP = 10_000
 INTERVAL_BOOTSTRAP = Param("bootstrap", SAMPLES, DEFAULT_BOOTSTRAP, "bootstrap samples of the "
-                           "interval", ("--bootstrap",), "B")
+                           "interval", ("--bootstrap",), "B",
+                           cost=Cost("samples", per="a resample of the impressions"))
 #: The experiments of :func:`irscale.online.sensitivity`.
 EXPERIMENT_REPETITIONS = Param("repetitions", EXPERIMENTS, 100, "experiments per number of "
-                               "impressions", ("--repetitions",), "R")
+                               "impressions", ("--repetitions",), "R",
+                               cost=Cost("experiments", per="an experiment of every size"))
 AB_MEASURE = Param("ab_measure", Names("A/B measure", AB_MEASURES), "clicks", "online "
                    "measure of the A/B test per impression", ("--ab-measure",), "MEASURE")
 TARGET = Param("target", AGREEMENT, 0.95, "agreement that counts as reached", ("--target",),
@@ -308,7 +318,8 @@ SENSITIVITY_MODEL = Param("model", InputFiles(keywords=USERS), "navigational", "
                           "|".join(USERS) + "|PARAMS.json")
 EXPERIMENT_SIZES = Param("impressions", EXPERIMENT_IMPRESSIONS, SENSITIVITY_IMPRESSIONS,
                          "impressions per experiment, increasing", ("--impressions",),
-                         "N,N,...")
+                         "N,N,...", cost=Cost("impressions", per="an interleaved list of "
+                                              "every experiment"))
 OFFLINE_MEASURE = Param("measure", Text(), "nDCG@10", "offline measure (one name)",
                         ("--measure",), "NAME")
 SENSITIVITY_METHODS = Param("methods", INTERLEAVING, ("team-draft",), "interleaving methods",

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
+from ..core.numbers import blank, declare
 from ..errors import InputError, ParameterError, shown
 from ..io.user_tables import read_satisfaction_labels
 from ..stats.protocol import TableResult
@@ -172,12 +173,14 @@ class SatisfactionModel(TableResult):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per term (the intercept, then each feature), with the validation."""
-        return pd.DataFrame({
+        return declare(pd.DataFrame({
             "term": ["intercept", *self.features],
             "coefficient": [self.intercept, *self.coefficients],
             "mean": [math.nan, *self.centre], "sd": [math.nan, *self.scale],
             "n": self.n, "positives": self.positives, "folds": self.folds,
-            "cv_accuracy": self.cv_accuracy, "cv_auc": self.cv_auc})
+            "cv_accuracy": self.cv_accuracy, "cv_auc": self.cv_auc}),
+            dict.fromkeys(("mean", "sd"), blank("the intercept is not a standardised "
+                                                "feature")))
 
     def __repr__(self) -> str:
         return (f"SatisfactionModel({', '.join(self.features)}: n={self.n:,}, "

@@ -42,14 +42,16 @@ import gc
 import os
 import re
 import socket
+import sys
 import threading
 import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from typing import Any, TypeVar
+from contextlib import contextmanager, suppress
+from functools import partial
+from typing import Any, TypeVar, cast
 
 from ..core.params import MAX_WORKERS, WORKERS
 from ..errors import ParameterError, SchedulerError, shown
@@ -181,21 +183,8 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
     distributed = _distributed(option, address)
     local = _LOCAL.fullmatch(address)
     if local:
-        import warnings
-
-        with _dask_logs_silenced(), warnings.catch_warnings():
-            # the scheduler's HTTP server moves off a busy port 8787 and says so; sockets
-            # of operations a stop (^C, SIGTERM) cut short are collected unclosed
-            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
-            warnings.filterwarnings("ignore", "unclosed <socket", ResourceWarning)
-            try:
-                cluster = distributed.LocalCluster(
-                    n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=SILENT)
-                with cluster, distributed.Client(cluster) as client:
-                    yield client
-            finally:
-                gc.collect()  # the cut-short sockets, under these filters
+        with _local_cluster(distributed, int(local.group(1))) as client:
+            yield client
         return
     if address.split("://", 1)[0] in ("tcp", "tls", "ws", "wss"):
         host, port = _host_port(address, option)
@@ -262,22 +251,144 @@ def _connected(distributed: Any, address: str, option: str) -> Iterator[Any]:
 #: errors with tracebacks that are no news to the user, who sees ``irscale:`` lines only.
 DASK_LOGGERS = ("distributed", "tornado", "asyncio")
 SILENT = 100  # above logging.CRITICAL
+#: Seconds a stopped local cluster (^C, SIGTERM) is given to close once its worker
+#: processes are killed: the stop takes about a second, not Dask's 10 s of a graceful
+#: shutdown.
+STOP_TIMEOUT = 0.5
+#: Seconds this thread waits at a time for Dask's start and shutdown, run in a thread of
+#: their own (:func:`_interruptible`).
+WAIT_SLICE = 0.05
+#: The warnings of multiprocessing's resource tracker (a process of its own, started with
+#: this one's ``-W`` options, :data:`sys.warnoptions`) about the semaphores of the worker
+#: processes a stop killed: no news either.
+TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
 
 
 @contextmanager
-def _dask_logs_silenced() -> Iterator[None]:
-    """Silence :data:`DASK_LOGGERS` in the block (their levels restored after)."""
+def _local_cluster(distributed: Any, workers: int) -> Iterator[Any]:
+    """A Client of a new ``LocalCluster`` of ``workers`` processes, closed at the end.
+
+    Dask's loggers are silenced meanwhile (:data:`DASK_LOGGERS`) and some warnings: the
+    scheduler's HTTP server moves off a busy port 8787 and says so, and sockets of
+    operations a stop cuts short are collected unclosed. The cluster starts and shuts
+    down in a thread of its own (:func:`_interruptible`). A stop (``KeyboardInterrupt``:
+    ^C, or SIGTERM raised as one by the command line) while it starts, works or shuts
+    down is no time for Dask's graceful shutdown (up to 10 s, and a traceback from its
+    exit handler for a cluster whose start was cut short): the cluster is abandoned
+    (:func:`_abandon`) and the loggers stay silent, as what its dying parts log is no
+    news."""
     import logging
+    import multiprocessing
+    import warnings
+
+    from distributed.deploy.spec import SpecCluster
 
     loggers = [logging.getLogger(name) for name in DASK_LOGGERS]
     levels = [logger.level for logger in loggers]
+    before = set(SpecCluster._instances), set(multiprocessing.active_children())
+    if TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_QUIET)
     for logger in loggers:
         logger.setLevel(SILENT)
+    parts: list[Any] = []  # the client, then the cluster (closed in this order)
     try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels, strict=True):
-            logger.setLevel(level)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
+            warnings.filterwarnings("ignore", "unclosed <socket", ResourceWarning)
+            try:
+                parts.append(_interruptible(lambda: distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=SILENT)))
+                parts.insert(0, _interruptible(
+                    lambda: distributed.Client(parts[-1], set_as_default=False)))
+                yield parts[0]
+            except BaseException as error:
+                if not isinstance(error, KeyboardInterrupt):  # a stop: _abandon below
+                    _shut_down(parts)
+                raise
+            else:
+                _shut_down(parts)
+            finally:
+                gc.collect()  # the cut-short sockets, under these filters
+    except KeyboardInterrupt:  # while it started, worked or shut down
+        _abandon(parts[:-1], *before)
+        raise  # the loggers stay silent
+    except BaseException:
+        _restore(loggers, levels)
+        raise
+    _restore(loggers, levels)
+
+
+def _restore(loggers: list[Any], levels: list[int]) -> None:
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.setLevel(level)
+
+
+def _shut_down(parts: list[Any]) -> None:
+    """Dask's graceful shutdown of the client and the cluster of ``parts``."""
+    for part in parts:
+        _interruptible(part.close)
+
+
+def _interruptible(call: Callable[[], T]) -> T:
+    """``call()`` (a blocking call of Dask's) run in a thread of its own while this thread
+    waits for it :data:`WAIT_SLICE` seconds at a time, so that a stop signal is acted on
+    at once. Dask's own waits for its event loop last 10 s, and a signal the kernel gives
+    to another thread than the main one (any of Dask's threads) is acted on by the main
+    thread only when its wait ends."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as error:  # raised in the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="irscale-dask", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(WAIT_SLICE)
+    if "error" in outcome:
+        raise outcome["error"]
+    return cast(T, outcome["value"])
+
+
+def _abandon(clients: list[Any], clusters: set[Any], processes: set[Any]) -> None:
+    """Stop at once the local clusters made since ``clusters`` (those that existed before):
+    their nannies told not to restart a worker, the worker processes started since
+    ``processes`` killed, then the ``clients`` and the clusters closed within
+    :data:`STOP_TIMEOUT` seconds each (whatever they fail on, cut short where it started),
+    and Dask's exit handler told to leave them alone (it would wait 10 s for each and
+    print a traceback): also those that a start cut short by the stop, still going on in
+    its thread, makes later (an exit handler of ours, which runs before Dask's)."""
+    import atexit
+    import multiprocessing
+
+    from distributed.deploy.spec import SpecCluster
+
+    known = {id(cluster) for cluster in clusters}
+
+    def leave_alone() -> list[Any]:
+        made = [cluster for cluster in list(SpecCluster._instances) if id(cluster) not in known]
+        for cluster in made:
+            cluster.shutdown_on_close = False
+        return made
+
+    atexit.register(leave_alone)
+    made = leave_alone()
+    for cluster in made:
+        for nanny in list(getattr(cluster, "workers", {}).values()):
+            with suppress(Exception):
+                nanny.close_gracefully()
+    for process in set(multiprocessing.active_children()) - processes:
+        with suppress(OSError, ValueError):
+            process.kill()
+    for client in clients:
+        with suppress(Exception):
+            client.close(timeout=STOP_TIMEOUT)
+    for cluster in made:
+        with suppress(Exception):
+            cluster.close(timeout=STOP_TIMEOUT)
 
 
 def _limited(func: Callable[..., T], *args: object) -> T:
@@ -348,21 +459,34 @@ def _run_threads(func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
     # slow first task does not let the others pile up their results behind it).
     pool = ThreadPoolExecutor(max_workers=workers)
     window = 2 * workers
+    stop = threading.Event()
+    task_of = partial(_stoppable_task, stop, func)
     try:
-        futures = deque(pool.submit(func, *shared, *task) for task in tasks[:window])
+        futures = deque(pool.submit(task_of, *shared, *task) for task in tasks[:window])
         for index in range(len(tasks)):
             result = futures.popleft().result()
             if index + window < len(tasks):
-                futures.append(pool.submit(func, *shared, *tasks[index + window]))
+                futures.append(pool.submit(task_of, *shared, *tasks[index + window]))
             if done is not None:
                 done(index)
             on_result(index, result)
             del result
     except BaseException:
-        # ^C or a failed task: drop the queued tasks instead of computing them all
+        # ^C or a failed task: drop the queued tasks instead of computing them all, and
+        # stop the running ones at their next check (irscale.core.progress.check_stop)
+        stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+def _stoppable_task(stop: threading.Event, func: Callable[..., T], *args: Any) -> T:
+    """``func(*args)``, stopped at its next :func:`~irscale.core.progress.check_stop` once
+    ``stop`` is set."""
+    from ..core.progress import stoppable  # (numpy is loaded by then)
+
+    with stoppable(stop):
+        return func(*args)
 
 
 def _scatter(client: Any, shared: tuple[Any, ...]) -> list[Any]:
@@ -404,7 +528,8 @@ def _run_dask(client: Any, func: Callable[..., T], tasks: Sequence[tuple[Any, ..
         lost: list[int] = []
         try:
             for future, result in distributed.as_completed(
-                    list(futures.values()), with_results=True, raise_errors=False):
+                    list(futures.values()), loop=client.loop, with_results=True,
+                    raise_errors=False):
                 index = index_of[future.key]
                 del futures[index]  # the result is here: the cluster may drop its copy
                 if future.status == "error":

@@ -16,7 +16,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import MeasureError, ParameterError
 from ..evaluation import Evaluation
-from ..io.figures import PALETTE, new_axes
+from ..io.figures import PALETTE, label, new_axes
 from ..stats.results import AnovaResult, PairwiseComparisons
 
 __all__ = ["RECALL_LEVELS", "baseline_differences", "interpolated_precision",
@@ -65,7 +65,7 @@ def score_distributions(data: Evaluation | ScoreMatrix, measure: str, *,
                    medianprops={"color": PALETTE[3]})
     ax.scatter(positions, [c.mean() if len(c) else np.nan for c in columns], s=14,
                color="white", edgecolor="black", zorder=3, label="mean")
-    ax.set_xticks(positions, names, rotation=60, ha="right")
+    ax.set_xticks(positions, [label(name) for name in names], rotation=60, ha="right")
     ax.set_ylabel(measure)
     shape = {"box": "box plot", "violin": "violin plot", "both": "violin and box plot"}
     ax.set_title(f"{measure} per topic ({shape[kind]})")
@@ -98,12 +98,12 @@ def baseline_differences(data: Evaluation | ScoreMatrix, measure: str, baseline:
         colours = np.where(ordered[:, 0] > 0, PALETTE[2],
                            np.where(ordered[:, 0] < 0, PALETTE[3], "grey"))
         ax.bar(x, ordered[:, 0], color=colours, width=0.85)
-        ax.set_title(f"{names[0]} − {baseline}: {measure} per topic")
+        ax.set_title(f"{label(names[0])} − {label(baseline)}: {measure} per topic")
     else:
         for k, name in enumerate(names):
-            ax.plot(x, ordered[:, k], label=name, linewidth=1.0)
+            ax.plot(x, ordered[:, k], label=label(name), linewidth=1.0)
         ax.legend(fontsize=6, ncols=2 if len(names) > 8 else 1)
-        ax.set_title(f"{measure}: run − {baseline} per topic (sorted)")
+        ax.set_title(f"{measure}: run − {label(baseline)} per topic (sorted)")
     ax.axhline(0.0, color="black", linewidth=0.8)
     ax.set_xlabel("topics, sorted by difference")
     ax.set_ylabel(f"Δ {measure}")
@@ -135,7 +135,8 @@ def precision_recall(data: Evaluation | pd.DataFrame, runs: Sequence[str] | None
     markers = "osD^v<>ph*"
     for k, name in enumerate(names):
         ax.plot(table.columns.astype(float), table.loc[name].to_numpy(np.float64),
-                marker=markers[k % len(markers)], markersize=3, linewidth=1.0, label=str(name))
+                marker=markers[k % len(markers)], markersize=3, linewidth=1.0,
+                label=label(name))
     ax.set_xlim(0, 1)
     ax.set_ylim(0, None)
     ax.set_xlabel("recall")
@@ -173,7 +174,7 @@ def tukey_intervals(result: PairwiseComparisons | AnovaResult, alpha: float = 0.
         colour = PALETTE[3] if str(name) in differs else PALETTE[0]
         ax.errorbar(mean, row, xerr=half, fmt="o", color=colour, markersize=4, capsize=2,
                     linewidth=1.2)
-    ax.set_yticks(y, [str(n) for n in means.index])
+    ax.set_yticks(y, [label(n) for n in means.index])
     ax.axvspan(means.iloc[0] - half, means.iloc[0] + half, color=PALETTE[0], alpha=0.08)
     ax.grid(True, axis="x")
     ax.set_xlabel("mean")

@@ -403,7 +403,8 @@ def build_report(
         found_automatic = automatic_judgments(
             automatic, qrels, run_objs, list(labels), alpha=alpha, pairs=True,
             design=cast(Any, design), label_probabilities=label_probabilities,
-            draws=draws, rng=seed if label_probabilities else AUTO_SEED.default)
+            draws=draws, rng=seed if label_probabilities else AUTO_SEED.default,
+            progress=progress)
     elif design != "topics" or label_probabilities or draws != DEFAULT_LABEL_DRAWS:
         given = "design" if design != "topics" else \
             "label_probabilities" if label_probabilities else "draws"
@@ -412,7 +413,7 @@ def build_report(
     if bounds:
         from ..collections.bounds import unjudged_bounds
 
-        found_bounds = unjudged_bounds(qrels_obj, run_objs, list(labels))
+        found_bounds = unjudged_bounds(qrels_obj, run_objs, list(labels), progress=progress)
     discriminative = None
     if dp:
         discriminative = discriminative_power_table(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..errors import MeasureError, shown
 from ..stats.tables import format_number
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,11 +90,14 @@ class ReportContent:
         (:func:`~irscale.stats.tables.format_number`: scientific notation below
         10^-digits), reads as the highest's: two runs shown alike tie, two shown apart do
         not (with --digits 0, 9.8e-02 and 1.2e-01 are not both the best)."""
+        if measure not in self.means.columns:
+            raise MeasureError(f"measure: the report has no measure {shown(measure)} (it has "
+                               f"{', '.join(map(str, self.means.columns))})")
         means = self.means[measure].astype(np.float64).dropna()
         if means.empty:
             return set()
-        shown = {run: format_number(float(v), digits) for run, v in means.items()}
-        top = shown[means.idxmax()]
-        return {str(run) for run, text in shown.items() if text == top}
+        texts = {run: format_number(float(v), digits) for run, v in means.items()}
+        top = texts[means.idxmax()]
+        return {str(run) for run, text in texts.items() if text == top}
 
 __all__ = ["SCALED_COLUMNS", "Provenance", "ReportContent"]

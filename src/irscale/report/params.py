@@ -4,13 +4,15 @@ nothing numerical (the package's ``__init__`` is lazy)."""
 
 from __future__ import annotations
 
-from ..core.params import InputFiles, Param, Switch, Text
+from ..core.params import Cost, InputFiles, Param, Switch, Text
 from ..scales.params import LENGTH
 
 #: The run length of the report's robustness panel (Ferrante, Ferro & Fuhr 2021: measures
 #: without a cut-off are scaled on runs of N documents).
 SCALE_DEPTH = Param("scale_depth", LENGTH, 10, "run length N of the robustness panel for "
-                    "measures without a cut-off", ("--scale-depth",), "N")
+                    "measures without a cut-off", ("--scale-depth",), "N",
+                    cost=Cost("ranks", "exponential", "a factor of 2 to the rankings of the "
+                              "scale"))
 #: The run the others are compared with (:func:`irscale.report.build_report`'s ``baseline``).
 BASELINE = Param("baseline", Text(), None, "mark runs significantly better/worse than this "
                  "one and count the topics they win, tie and lose against it (its name, or "

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import pandas as pd
 
+from ..core.numbers import declare
 from ..stats.registry import test_spec
 from ..stats.summary_table import SummaryCell, render_summary
 from ..stats.tables import check_digits, format_number, render
@@ -118,11 +119,14 @@ def discriminative_frame(report: ReportContent) -> pd.DataFrame:
     """Discriminative power per measure and method (empty without ``dp``)."""
     if report.discriminative is None:
         return pd.DataFrame()
+    from ..meta.discriminative import MEANINGS
+
     frame = report.discriminative
-    return pd.DataFrame({"measure": frame["measure"], "method": frame["method"],
-                         "B": frame["B"], "significant pairs": frame["significant"],
-                         "pairs": frame["pairs"], "share": frame["share"],
-                         "min. significant Δ": frame["min_significant_diff"]})
+    return declare(pd.DataFrame({"measure": frame["measure"], "method": frame["method"],
+                                 "B": frame["B"], "significant pairs": frame["significant"],
+                                 "pairs": frame["pairs"], "share": frame["share"],
+                                 "min. significant Δ": frame["min_significant_diff"]}),
+                   MEANINGS)
 
 
 def _summary(report: ReportContent, digits: int, fmt: TablesFormat) -> str:

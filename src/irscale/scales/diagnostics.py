@@ -478,12 +478,16 @@ def format_tau_table(frame: pd.DataFrame, fmt: str = "text") -> str:
     """The rows of :func:`tau_table` as Table 2 prints them: one row per N, one column per
     measure (in the order they come), the overall τ; ``csv`` and ``markdown`` the table
     alone, ``text`` also the least topic-by-topic τ (``irscale scale table``)."""
+    from ..core.numbers import check_table, declare, spelled
+    from ..stats.kendall import NOTHING_TO_RANK
     from ..stats.tables import UNDEFINED, value_text
 
     wide = frame.pivot(index="N", columns="measure", values="tau_overall")
-    wide = wide[list(dict.fromkeys(frame["measure"]))]
+    wide = declare(wide[list(dict.fromkeys(frame["measure"]))],
+                   dict.fromkeys(map(str, wide.columns), NOTHING_TO_RANK))
+    meanings = check_table(wide, "Table 2")  # the guard of numbers: one warning a cause
     if fmt == "csv":
-        return wide.to_csv()
+        return spelled(wide, meanings).to_csv()
     if fmt == "markdown":
         lines = ["| N | " + " | ".join(wide.columns) + " |",
                  "|---|" + "---:|" * len(wide.columns)]

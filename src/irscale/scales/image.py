@@ -23,6 +23,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..errors import ParameterError, shown
 from .space import Space
 
 #: Relative tolerance under which two floating-point values are tied, where no exact
@@ -77,11 +78,12 @@ class Image:
 
     def values(self, limit: int | None = MATERIALISE_LIMIT) -> tuple[np.ndarray, np.ndarray]:
         """The sorted distinct values and their run counts, materialised (``limit``: refuse
-        above that many distinct values)."""
+        above that many distinct values, a :class:`~irscale.errors.ParameterError` as every
+        limit's refusal is)."""
         if limit is not None and self.n_distinct > limit:
-            raise MemoryError(
-                f"the image has {self.n_distinct} distinct values (more than {limit}): "
-                "stream it with iter_sorted() instead")
+            raise ParameterError(
+                f"limit: the image has {self.n_distinct:,} distinct values (more than "
+                f"{shown(limit)}): stream it with iter_sorted() instead", param="limit")
         parts = list(self.iter_sorted())
         if not parts:
             return np.zeros(0), np.zeros(0, dtype=np.int64)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.params import INT64_MAX, Integers, Names, Param, Switch
+from ..core.params import INT64_MAX, Cost, Integers, Names, Param, Switch
 
 #: How the functions name the parameters of a scale's space (command line and Python).
 RUN_LENGTH = "run length N (-N, N)"
@@ -41,7 +41,9 @@ PHI_TIES = Param("ties", Names("tie strategy", TIE_STRATEGIES), "unq", "tie stra
                  "for runs of equal value", ("--phi-ties",), dest="phi_ties")
 #: The parameters of a scale's space (:func:`irscale.scales.scale`).
 SCALE_LENGTH = Param("N", LENGTH, None, "run length N (runs cut at N, padded with "
-                     "non-relevant)", ("-N", "--length"), label=RUN_LENGTH)
+                     "non-relevant)", ("-N", "--length"), label=RUN_LENGTH,
+                     cost=Cost("ranks", "exponential", "a factor of levels to the rankings of "
+                               "the space"))
 #: The names of Ferrante, Ferro & Fuhr (2021) that :func:`irscale.scales.scale_measure` takes
 #: beside the catalogue's (``RBP_p05``, ``nDCG_b10`` ...), with optional ``(options)``.
 SCALE_PAPER_NAME = re.compile(
@@ -49,11 +51,14 @@ SCALE_PAPER_NAME = re.compile(
     r"(?:\((?P<params>[^()]*)\))?$"
 )
 SCALE_LEVELS = Param("levels", DEGREES, 2, "number of relevance degrees |REL| = c + 1 (2: "
-                     "binary)", ("--levels",), label=LEVELS)
+                     "binary)", ("--levels",), label=LEVELS,
+                     cost=Cost("degrees", "exponential", "levels^N rankings in the space"))
 SCALE_INTENTS = Param("intents", INTENT_COUNT, None, "diversity measures (alpha-nDCG@k, "
                       "ERR-IA@k, ...): the number of intents; the space holds the (2^S)^N "
                       "runs whose documents are each relevant to a subset of them (see "
-                      "docs/scales.md)", ("--intents",), "S", label=INTENTS)
+                      "docs/scales.md)", ("--intents",), "S", label=INTENTS,
+                      cost=Cost("intents", "exponential", "a factor of 2^N to the runs of the "
+                                "space"))
 SCALE_SHARDS = Param("shards", SHARDS, None, "meet-in-the-middle images (AP, DCG/nDCG, RBP "
                      "...): group the image's buckets (about 4M candidate pairs each) into at "
                      "most K tasks, run on --scheduler (or this process's threads without "

@@ -281,7 +281,8 @@ class Scale:
         """Sorted distinct values and run counts, materialised (``limit``: refuse above)."""
         return self.image.values(limit)
 
-    def phi_of_values(self, values, *, tol: float = TOLERANCE) -> np.ndarray:
+    def phi_of_values(self, values: float | Sequence[float] | np.ndarray, *,
+                      tol: float = TOLERANCE) -> np.ndarray:
         """φ(m) of measure values m (not runs): ``|{x ∈ image : x ≤ m}|``, with the values
         within ``tol·max(1, |m|)`` of m counted as equal. Counted without listing the
         image where its algorithm counts (meet in the middle, integer keys, the RBTO-ordered

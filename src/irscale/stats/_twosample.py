@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ..errors import InputError, ParameterError
+from ..core.edge import keyword_error
+from ..errors import InputError
 from .effects import EffectSizes, effect_size_columns, mean_difference_ci, standard_error
 from .resampling import rng_options
 from .results import TestResult
@@ -74,11 +75,9 @@ class TestSpec:
         }[self.ci_kind]
 
     def check_options(self, options: dict[str, object]) -> None:
-        unknown = sorted(set(options) - set(self.options))
-        if unknown:
-            raise ParameterError(
-                f"the {self.label} takes no option(s) {unknown}; it takes {list(self.options)}"
-            )
+        error = keyword_error(f"the {self.label}", options, self.options)
+        if error is not None:
+            raise error
 
 
 def t_pvalue(t: np.ndarray, df: np.ndarray | float, alternative: Alternative) -> np.ndarray:

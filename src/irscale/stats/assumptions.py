@@ -39,7 +39,6 @@ invariant to scale), so that scores near the range of doubles do not overflow.
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -49,8 +48,9 @@ import pandas as pd
 from scipy import stats
 
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare
 from .protocol import Unpacks
-from .tables import Format, check_digits, records, render
+from .tables import Format, check_digits, json_text, records, render
 from .validation import TIE_RTOL
 
 __all__ = ["AssumptionChecks", "AssumptionTest", "check_assumptions", "display_frame"]
@@ -61,6 +61,12 @@ SHAPIRO_MAX_N = 5000
 SHAPIRO_MIN_DF = 2
 
 _COLUMNS = ("test", "assumption", "groups", "statistic", "df1", "df2", "p", "n", "note")
+#: The empty cells of the checks' table: a check not computed (its note says why), and
+#: Shapiro–Wilk's degrees of freedom (it has none).
+_MEANINGS = {**dict.fromkeys(("statistic", "p"), blank("a check not computed (its note "
+                                                        "says why)")),
+             **dict.fromkeys(("df1", "df2"), blank("Shapiro-Wilk has no degrees of "
+                                                   "freedom; a check not computed none"))}
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,7 @@ class AssumptionTest(Unpacks, HtmlRepr):
     def to_frame(self) -> pd.DataFrame:
         """One row: ``test``, ``assumption``, ``groups``, ``statistic``, ``df1``, ``df2``,
         ``p``, ``n``, ``note``."""
-        return pd.DataFrame([self._row()], columns=list(_COLUMNS))
+        return declare(pd.DataFrame([self._row()], columns=list(_COLUMNS)), _MEANINGS)
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The check as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
@@ -158,7 +164,8 @@ class AssumptionChecks(HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per check (the columns of :meth:`AssumptionTest.to_frame`)."""
-        return pd.DataFrame([t._row() for t in self.tests], columns=list(_COLUMNS))
+        return declare(pd.DataFrame([t._row() for t in self.tests], columns=list(_COLUMNS)),
+                       _MEANINGS)
 
     def json_rows(self) -> list[dict[str, object]]:
         """The checks as JSON-safe records (``irscale compare --format json``)."""
@@ -175,7 +182,7 @@ class AssumptionChecks(HtmlRepr):
         """The checks as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         digits = check_digits(digits)
         if fmt == "json":
-            return json.dumps({"assumptions": self.json_rows()}, indent=2) + "\n"
+            return json_text({"assumptions": self.json_rows()}, indent=2) + "\n"
         if fmt == "csv":
             return render(self.to_frame(), fmt)
         return render(display_frame(self.to_frame()), fmt, digits=digits, title=self.summary())

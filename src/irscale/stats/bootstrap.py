@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..core.progress import ProgressArg
+from ..core.progress import ProgressArg, check_stop
 from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test, studentise
 from .effects import standard_error
@@ -99,6 +99,7 @@ def _by_blocks(pairs: int, count_of: Callable[[slice], np.ndarray]) -> np.ndarra
     """``count_of(part)`` for the pairs in blocks of :data:`BLOCK`, as one array."""
     out = np.zeros(pairs, dtype=np.int64)
     for start in range(0, pairs, BLOCK):
+        check_stop()  # (a chunk given up stops here: irscale.core.progress)
         part = slice(start, start + BLOCK)
         out[part] = count_of(part)
     return out

@@ -44,6 +44,7 @@ import pandas as pd
 from scipy import optimize, special, stats
 
 from ..core.notebook import HtmlRepr
+from ..core.numbers import Meaning, blank, declare, undefined
 from ..errors import ParameterError
 from .protocol import ConfidenceInterval, Estimate, check_confidence_level, format_table
 from .tables import Format
@@ -290,12 +291,28 @@ class EffectSizes(HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the five effect sizes, the sample sizes and the design."""
-        return pd.DataFrame([{**self.as_dict(), "n": self.n, "m": self.m,
-                              "paired": self.paired}])
+        return declare(pd.DataFrame([{**self.as_dict(), "n": self.n, "m": self.m,
+                                      "paired": self.paired}]), effect_meanings(self.paired))
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The effect sizes as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         return format_table(self.to_frame(), fmt, digits=digits)
+
+
+#: Why a statistic or a standardised effect size is undefined.
+NO_SPREAD_CAUSE = ("samples without variance (differences the same on every topic, constant "
+                   "samples): the statistic and the standardised effect sizes are x/0")
+
+
+def effect_meanings(paired: bool | None) -> dict[str, Meaning]:
+    """What the non-finite values of the effect sizes' columns are
+    (:mod:`irscale.core.numbers`; display names ``g`` and ``Δ`` too), for ``paired``
+    samples (None: unknown): d_z and g_z of independent samples have none."""
+    spread = undefined(NO_SPREAD_CAUSE)
+    paired_only = spread if paired or paired is None else blank(
+        "an effect size of paired samples, for independent ones")
+    return {**dict.fromkeys(("cohen_d", "hedges_g", "glass_delta", "g", "Δ"), spread),
+            **dict.fromkeys(("d_z", "g_z"), paired_only)}
 
 
 def effect_size_columns(x: np.ndarray, y: np.ndarray, paired: bool) -> dict[str, np.ndarray]:

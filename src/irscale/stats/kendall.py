@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..core.scorematrix import ScoreMatrix
 from ..core.segments import ranges
 from ..errors import AlignmentError, InputError, ParameterError
@@ -41,6 +42,10 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Default relative tie tolerance of :func:`kendall_tau` and :func:`overall_tau` (means
 #: over topics: sums of floats in different orders differ by up to ~100 ulps).
 RTOL = 1e-12
+#: Why a rank correlation is undefined (NaN; :mod:`irscale.core.numbers`): a ranking that
+#: ties every item has no order to compare (τ_b and ρ are 0/0; τ_ap and RBO, irscale's
+#: convention, are undefined likewise).
+NOTHING_TO_RANK = undefined("a ranking ties every item: it ranks nothing")
 #: Default relative tie tolerance of :func:`topic_taus` (values of one kernel: equal values
 #: agree to a few ulps — AP's sums of fractions —, while RBP with p = 0.3 at N = 30 separates
 #: runs by 1e-14 of its value).
@@ -82,10 +87,12 @@ class KendallTau(HtmlRepr):
         """One row: ``statistic`` (τ) and the pair counts."""
         import pandas as pd
 
-        return pd.DataFrame([{"method": "kendall", "statistic": self.tau,
-                              "concordant": self.concordant, "discordant": self.discordant,
-                              "ties_x": self.ties_x, "ties_y": self.ties_y,
-                              "ties_both": self.ties_both, "n": self.n}])
+        return declare(pd.DataFrame([{"method": "kendall", "statistic": self.tau,
+                                      "concordant": self.concordant,
+                                      "discordant": self.discordant,
+                                      "ties_x": self.ties_x, "ties_y": self.ties_y,
+                                      "ties_both": self.ties_both, "n": self.n}]),
+                       {"statistic": NOTHING_TO_RANK})
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """τ and its counts as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json``

@@ -42,7 +42,6 @@ Differences from statsmodels (``MixedLM``, ``BinomialBayesMixedGLM``)
 
 from __future__ import annotations
 
-import json
 import math
 import warnings
 from collections.abc import Sequence
@@ -57,6 +56,7 @@ from scipy import sparse, stats
 from ..core import ScoreMatrix
 from ..core.edge import about
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare
 from ..errors import InputError, ParameterError
 from ._glmm import fit_glmm
 from ._linear import solve_normal
@@ -66,11 +66,18 @@ from .names import FAMILY, MIXED_METHOD, RANDOM
 from .protocol import Unpacks
 from .results import PairwiseComparisons
 from .shards import ShardScores
-from .tables import Format, alpha_text, check_digits, json_value, render
+from .tables import Format, alpha_text, check_digits, json_text, json_value, render
 from .validation import TIE_RTOL, as_floats, check_alpha, check_magnitude, check_not_constant
 
 #: Quadrature nodes of the GLMM's marginal likelihood (1: Laplace's approximation).
 QUADRATURE_POINTS = 10
+
+
+#: The empty cells of :meth:`MixedModelResult.to_frame`: each section fills its own.
+_MEANINGS = {column: blank("each section fills its own columns (a fixed effect's z test "
+                           "has no degrees of freedom, the Wald test no estimate, a "
+                           "variance component and a fit measure a value only)")
+             for column in ("estimate", "std_error", "statistic", "df", "p")}
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,7 +207,8 @@ class MixedModelResult(Unpacks, HtmlRepr):
                             ("AIC", self.aic), ("BIC", self.bic)):
             rows.append({"section": "fit", "term": term, "estimate": value})
         columns = ["section", "term", "estimate", "std_error", "statistic", "df", "p"]
-        return pd.DataFrame(rows, columns=columns).astype({c: float for c in columns[2:]})
+        return declare(pd.DataFrame(rows, columns=columns).astype(
+            {c: float for c in columns[2:]}), _MEANINGS)
 
     def json_rows(self) -> list[dict[str, object]]:
         """:meth:`to_frame` as records (``irscale compare --format json``)."""
@@ -210,11 +218,12 @@ class MixedModelResult(Unpacks, HtmlRepr):
     #: The key of :meth:`json_rows` in a comparison's JSON document.
     json_key = "mixed"
 
+
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         digits = check_digits(digits)
         if fmt == "json":
-            return json.dumps({"mixed": self.json_rows()}, indent=2) + "\n"
+            return json_text({"mixed": self.json_rows()}, indent=2) + "\n"
         if fmt == "csv":
             return render(self.to_frame(), fmt)
         frame = self.to_frame()

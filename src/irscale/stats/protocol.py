@@ -37,12 +37,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from ..core.edge import keyword_error
 from ..core.notebook import HtmlRepr
+from ..core.numbers import Meaning, declare
 from ..errors import ParameterError, shown
 from .tables import Format, check_digits, render
 
@@ -124,11 +126,14 @@ class Estimate(float, HtmlRepr):
     """
 
     _fields: tuple[str, ...] = ("kind",)
+    #: What the non-finite values of :meth:`to_frame`'s columns are
+    #: (:mod:`irscale.core.numbers`): a subclass whose estimate can be undefined says why.
+    _meanings: ClassVar[dict[str, Meaning]] = {}
 
     def __new__(cls, value: float, **info: Any) -> Estimate:
-        unknown = sorted(set(info) - set(cls._fields))
-        if unknown:
-            raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
+        error = keyword_error(cls.__name__, info, cls._fields)
+        if error is not None:
+            raise error
         obj = super().__new__(cls, value)
         for name in cls._fields:
             object.__setattr__(obj, name, info.get(name))
@@ -170,7 +175,7 @@ class Estimate(float, HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the descriptive fields and ``statistic``."""
-        return pd.DataFrame([self._row()])
+        return declare(pd.DataFrame([self._row()]), self._meanings)
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The estimate as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""

@@ -31,7 +31,6 @@ Query variants
 
 from __future__ import annotations
 
-import json
 import warnings
 from dataclasses import dataclass
 
@@ -46,7 +45,7 @@ from ._factorial import parse_model
 from .anova import fit_model
 from .names import QPP_OPTIONAL_FACTORS as OPTIONAL_FACTORS
 from .results import AnovaResult
-from .tables import Format, check_digits, json_value, render
+from .tables import Format, check_digits, json_text, records, render
 from .validation import as_floats
 
 
@@ -111,8 +110,8 @@ class QppResult(HtmlRepr):
         digits = check_digits(digits)
         frame = self.to_frame()
         if fmt == "json":
-            rows = [{k: json_value(v) for k, v in r.items()} for r in frame.to_dict("records")]
-            return json.dumps({"smare": rows, "anova": self.anova.json_rows()}, indent=2) + "\n"
+            return json_text({"smare": records(frame), "anova": self.anova.json_rows()},
+                             indent=2) + "\n"
         first = render(frame, fmt, digits=digits,
                        title=None if fmt == "csv" else self.summary())
         return first + "\n" + self.anova.format(fmt, digits=digits)

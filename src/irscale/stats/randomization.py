@@ -22,7 +22,7 @@ from typing import Literal
 
 import numpy as np
 
-from ..core.progress import ProgressArg
+from ..core.progress import ProgressArg, check_stop
 from ..errors import ParameterError
 from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test
@@ -53,6 +53,7 @@ def _count_block(signs: np.ndarray, d: np.ndarray, observed: np.ndarray,
                  alternative: Alternative, tol: np.ndarray) -> np.ndarray:
     counts = np.zeros(d.shape[1], dtype=np.int64)
     for start in range(0, d.shape[1], BLOCK):
+        check_stop()  # (a chunk given up stops here: irscale.core.progress)
         part = slice(start, start + BLOCK)
         sums = signs @ d[:, part]
         counts[part] = exceedances(sums, observed[part], alternative, tol[part])

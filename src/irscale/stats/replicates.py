@@ -71,7 +71,6 @@ Bootstrap ANOVA (Voorhees et al. 2017, §3)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Literal
 
@@ -88,7 +87,7 @@ from .protocol import ConfidenceInterval, Unpacks, check_confidence_level
 from .resampling import RngArg, check_resampling, mc_pvalue, seed_sequence
 from .results import AnovaResult, PairwiseComparisons
 from .shards import EmptyPolicy, ShardScores, _apply_policy, shard_anova
-from .tables import Format, check_digits, json_value, render
+from .tables import Format, check_digits, json_text, json_value, render
 from .validation import TIE_RTOL, check_alpha, check_choice
 
 Resample = Literal["residuals", "topics", "replicates"]
@@ -313,7 +312,7 @@ class BootstrapAnovaResult(Unpacks, HtmlRepr):
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         digits = check_digits(digits)
         if fmt == "json":
-            return json.dumps({self.json_key: self.json_rows()}, indent=2) + "\n"
+            return json_text({self.json_key: self.json_rows()}, indent=2) + "\n"
         table = self.table.format(fmt, digits=digits)
         title = None if fmt == "csv" else self.summary()
         return table + "\n" + render(self.to_frame(), fmt, digits=digits, title=title)

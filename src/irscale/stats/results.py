@@ -17,7 +17,6 @@ Each has ``.format(fmt)`` for text, CSV, Markdown, LaTeX or JSON output.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,10 +28,11 @@ import pandas as pd
 
 from ..core.mean_intervals import INTERVAL_NAMES
 from ..core.notebook import HtmlRepr
+from ..core.numbers import Meaning, blank, declare, infinite, undefined
 from ..errors import ParameterError
 from ._ptukey import tukey_critical, tukey_sf
 from .assumptions import AssumptionChecks, check_assumptions
-from .effects import EffectSize, EffectSizes, t_interval
+from .effects import NO_SPREAD_CAUSE, EffectSize, EffectSizes, effect_meanings, t_interval
 from .protocol import ConfidenceInterval, Unpacks, interval_or_default
 from .tables import (
     Format,
@@ -40,6 +40,7 @@ from .tables import (
     check_digits,
     format_interval,
     format_number,
+    json_text,
     json_value,
     level_text,
     records,
@@ -152,7 +153,10 @@ class TestResult(Unpacks, HtmlRepr):
             "method": self.method,
             "samples": self.samples, "mc_se": self.mc_se, "convention": self.convention,
         }
-        return pd.DataFrame([row])
+        return declare(pd.DataFrame([row]), self._meanings())
+
+    def _meanings(self) -> dict[str, Meaning]:
+        return test_meanings(self.paired, self.alternative != "two-sided")
 
     def _display(self, digits: int) -> pd.DataFrame:
         row = {
@@ -171,7 +175,8 @@ class TestResult(Unpacks, HtmlRepr):
         if self.samples is not None:
             row["B"] = self.samples
             row["MC s.e."] = self.mc_se
-        return pd.DataFrame([row])
+        return declare(pd.DataFrame([row]), {**self._meanings(),
+                                             "MC s.e.": blank("not a Monte Carlo test")})
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
@@ -192,6 +197,24 @@ class TestResult(Unpacks, HtmlRepr):
             f"diff {self.diff:.4f} {format_interval(self.ci_low, self.ci_high)}; "
             f"d_z {self.effect.d_z:.3f}, g {self.effect.hedges_g:.3f})"
         )
+
+
+def test_meanings(paired: bool | None, one_sided: bool) -> dict[str, Meaning]:
+    """What the non-finite values of a table of tests are (:mod:`irscale.core.numbers`),
+    for tests of ``paired`` samples (None: unknown) and ``one_sided`` alternatives."""
+    meanings = {
+        **effect_meanings(paired),
+        "statistic": undefined(NO_SPREAD_CAUSE),
+        **dict.fromkeys(("p", "p_raw", "p_adjusted"),
+                        undefined("no statistic (samples without variance), or p-values "
+                                  "not computed (decisions only)")),
+        "df": blank("the test has no degrees of freedom"),
+        **dict.fromkeys(("mc_se", "samples"), blank("not a Monte Carlo test")),
+    }
+    if one_sided:
+        meanings.update(dict.fromkeys(("ci_low", "ci_high"), infinite(
+            "the open end of a one-sided interval")))
+    return meanings
 
 
 # --------------------------------------------------------------------------- families
@@ -297,7 +320,9 @@ class PairwiseComparisons(HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per pair, every column."""
-        return pd.DataFrame({k: np.asarray(v) for k, v in self.columns.items()})
+        return declare(pd.DataFrame({k: np.asarray(v) for k, v in self.columns.items()}),
+                       test_meanings(self.extra.get("paired"),
+                                     self.extra.get("alternative", "two-sided") != "two-sided"))
 
     def json_pairs(self) -> list[dict[str, object]]:
         """The pairs as ``{"a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted",
@@ -357,7 +382,7 @@ class PairwiseComparisons(HtmlRepr):
         ``p_adjusted`` only when a correction was applied)."""
         digits = check_digits(digits)
         if fmt == "json":
-            return json.dumps({"pairs": self.json_pairs()}, indent=2) + "\n"
+            return json_text({"pairs": self.json_pairs()}, indent=2) + "\n"
         if fmt == "csv":
             return render(self._output_frame(), fmt)
         return render(self._display(digits), fmt, digits=digits, title=self.summary())
@@ -501,9 +526,7 @@ class AnovaRow(Unpacks, HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row, the columns of :meth:`AnovaResult.to_frame`."""
-        return pd.DataFrame([{c: getattr(self, c) for c in _ANOVA_COLUMNS}],
-                            columns=list(_ANOVA_COLUMNS)
-                            ).astype({c: float for c in _ANOVA_COLUMNS[1:]})
+        return _anova_frame([self])
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The line as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
@@ -515,13 +538,29 @@ class AnovaRow(Unpacks, HtmlRepr):
 
 _ANOVA_COLUMNS = ("factor", "ss", "df", "ms", "f", "p", "omega2", "omega2_total", "eta2",
                   "partial_eta2")
+#: The display names of the effect sizes (:func:`_anova_display`).
+_ANOVA_NAMES = {"omega2": "ω²", "omega2_total": "ω² (total)", "eta2": "η²",
+                "partial_eta2": "partial η²"}
+#: The empty cells of an ANOVA table, under both names of its columns.
+_ANOVA_MEANINGS = {name: blank("the error and total lines have no F test and no effect "
+                               "size, the total line no mean square; nor has a term "
+                               "without degrees of freedom")
+                   for column in _ANOVA_COLUMNS[3:]
+                   for name in (column, _ANOVA_NAMES.get(column, column))}
+
+
+def _anova_frame(rows: Sequence[AnovaRow]) -> pd.DataFrame:
+    """The table of ``rows`` (:meth:`AnovaResult.to_frame`), its empty cells declared."""
+    frame = pd.DataFrame([{c: getattr(r, c) for c in _ANOVA_COLUMNS} for r in rows],
+                         columns=list(_ANOVA_COLUMNS)
+                         ).astype({c: float for c in _ANOVA_COLUMNS[1:]})
+    return declare(frame, _ANOVA_MEANINGS)
 
 
 def _anova_display(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame.copy()
     frame["df"] = [_whole(v) for v in frame["df"]]
-    return frame.rename(columns={"omega2": "ω²", "omega2_total": "ω² (total)",
-                                 "eta2": "η²", "partial_eta2": "partial η²"})
+    return frame.rename(columns=_ANOVA_NAMES)
 
 
 @dataclass(frozen=True, eq=False)
@@ -607,10 +646,7 @@ class AnovaResult(Unpacks, HtmlRepr):
         return self.row(self.target).omega2
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            [{c: getattr(r, c) for c in _ANOVA_COLUMNS} for r in self.rows],
-            columns=list(_ANOVA_COLUMNS),
-        ).astype({c: float for c in _ANOVA_COLUMNS[1:]})
+        return _anova_frame(self.rows)
 
     def json_rows(self) -> list[dict[str, object]]:
         """The table as ``{"factor", "ss", "df", "ms", "f", "p", "omega2"}`` records."""
@@ -638,7 +674,7 @@ class AnovaResult(Unpacks, HtmlRepr):
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         digits = check_digits(digits)
         if fmt == "json":
-            return json.dumps({"anova": self.json_rows()}, indent=2) + "\n"
+            return json_text({"anova": self.json_rows()}, indent=2) + "\n"
         if fmt == "csv":
             return render(self.to_frame(), fmt)
         return render(self._display(digits), fmt, digits=digits, title=self.summary())
@@ -713,7 +749,7 @@ class RankTestResult(Unpacks, HtmlRepr):
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         digits = check_digits(digits)
         if fmt == "json":
-            return json.dumps({"anova": self.json_rows()}, indent=2) + "\n"
+            return json_text({"anova": self.json_rows()}, indent=2) + "\n"
         frame = self.to_frame()
         if fmt != "csv":
             frame["df"] = [_whole(v) for v in frame["df"]]

@@ -148,12 +148,10 @@ def format_risk(table: pd.DataFrame, baseline: str, risk_alpha: float, fmt: str 
     """The table of :func:`risk_table` in ``fmt``: JSON as ``{"risk": [rows]}``, the other
     formats of :func:`irscale.stats.tables.render` titled with the baseline and ``α``
     (``irscale compare --baseline --risk-alpha``)."""
-    import json
-
-    from .tables import records, render
+    from .tables import json_text, records, render
 
     if fmt == "json":
-        return json.dumps({"risk": records(table)}, indent=2) + "\n"
+        return json_text({"risk": records(table)}, indent=2) + "\n"
     return render(table, fmt, digits=digits,  # type: ignore[arg-type]
                   title=f"Risk against {baseline} (losses weigh 1 + {risk_alpha:g}; "
                   "TRisk: t with topics - 1 df)")

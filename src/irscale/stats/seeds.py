@@ -32,7 +32,7 @@ systems of different numbers of runs are the unbalanced replicates model of
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -41,8 +41,9 @@ import pandas as pd
 
 from ..core.mean_intervals import INTERVAL_NAMES, check_interval
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, undefined
 from ..core.params import check_alpha
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, shown
 from .seed_intervals import difference_intervals, seed_intervals
 from .shards import ShardScores
 from .tables import level_text
@@ -107,7 +108,8 @@ class SeedEvaluation(HtmlRepr):
                     row["ci_low"], row["ci_high"] = (float(bounds[s][0][m]),
                                                      float(bounds[s][1][m]))
                 rows.append(row)
-        return pd.DataFrame(rows)
+        return declare(pd.DataFrame(rows), {"sd": undefined(
+            "a system of one run has no spread over runs (divisor runs − 1 = 0)")})
 
     def _system(self, s: int) -> np.ndarray:
         """System ``s``'s values: topics × its runs × measures."""
@@ -241,6 +243,10 @@ def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Seque
     judged = as_qrels(qrels)
     groups = []
     for system, spec in systems.items():
+        if not isinstance(spec, Iterable) and not hasattr(spec, "__fspath__"):
+            raise ParameterError(f"systems: the runs of system {shown(system)} must be a "
+                                 f"folder, a glob pattern or a list, got {shown(spec)}",
+                                 param="systems")
         runs = as_runs(spec if isinstance(spec, (str, Mapping)) or hasattr(spec, "__fspath__")
                        else list(spec))
         if not runs:

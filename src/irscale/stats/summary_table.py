@@ -25,7 +25,7 @@ import numpy as np
 from ..core.mean_intervals import INTERVAL_NAMES
 from ..errors import ParameterError
 from ..io.output import check_summary_columns
-from .tables import check_digits, latex_escape
+from .tables import UNDEFINED, check_digits, latex_escape
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.mean_intervals import MeanInterval
@@ -112,9 +112,10 @@ def render_summary(header: Sequence[str], rows: Sequence[tuple[str, Sequence[Sum
 
 
 def number_text(value: float, digits: int, integer: bool = False) -> str:
-    """A table value: ``digits`` decimals (an integer column without), ``--`` for NaN."""
+    """A table value: ``digits`` decimals (an integer column without), :data:`UNDEFINED`
+    for NaN (a measure's 0/0: the guard of numbers, :mod:`irscale.core.numbers`)."""
     if np.isnan(value):
-        return "--"
+        return UNDEFINED
     return str(int(value)) if integer else f"{value:.{digits}f}"
 
 

@@ -8,7 +8,6 @@ usual convention relative to the significance level α: ``*`` p ≤ α, ``**`` p
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from typing import Any, Literal, cast
@@ -16,6 +15,8 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
+from ..core.numbers import UNDEFINED as UNDEFINED
+from ..core.numbers import check_table, json_number, json_text, spelled
 from ..core.params import MAX_DIGITS as MAX_DIGITS
 from ..core.params import check_digits as check_digits
 from ..io import formats
@@ -48,7 +49,9 @@ LARGE = 1e15
 def format_number(value: object, digits: int = 4) -> str:
     """A number for display: ``digits`` decimals, scientific notation for tiny values and
     for values of 10¹⁵ or more (whose fixed decimals would be digits a double does not hold:
-    1e300 was written out in 301 digits).
+    1e300 was written out in 301 digits); NaN as :data:`UNDEFINED`, never a blank (the
+    tables' cells passed :func:`irscale.core.numbers.check_table` first); ``None`` (no
+    value) empty.
 
     Degrees of freedom and counts should be given as integers (shown without decimals).
     """
@@ -61,7 +64,7 @@ def format_number(value: object, digits: int = 4) -> str:
     if isinstance(value, (float, np.floating)):
         v = float(value)
         if math.isnan(v):
-            return ""
+            return UNDEFINED
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
         if (v != 0 and abs(v) < 10 ** (-digits)) or abs(v) >= LARGE:
@@ -70,14 +73,14 @@ def format_number(value: object, digits: int = 4) -> str:
     return str(value)
 
 
-#: How titles and summaries print a coefficient that is undefined (NaN): a correlation of
-#: a ranking that ties every system, the rate of no pair.
-UNDEFINED = "undefined"
-
-
 def value_text(value: float, digits: int = 4) -> str:
     """``value`` with ``digits`` decimals, or :data:`UNDEFINED` for NaN (never ``nan``)."""
     return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def percent_text(value: float, digits: int = 4) -> str:
+    """``value`` as a percentage with ``digits`` decimals, or :data:`UNDEFINED` for NaN."""
+    return UNDEFINED if math.isnan(value) else f"{value:.{digits}%}"
 
 
 def level_text(level: float) -> str:
@@ -99,12 +102,16 @@ def _cells(frame: pd.DataFrame, digits: int) -> list[list[str]]:
     return [[format_number(v, digits) for v in row] for row in frame.itertuples(index=False)]
 
 
-def _text(frame: pd.DataFrame, digits: int, title: str | None) -> str:
+def _numeric(frame: pd.DataFrame) -> list[bool]:
+    """Which columns of ``frame`` hold numbers (aligned right)."""
+    return [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+
+
+def _text(frame: pd.DataFrame, digits: int, title: str | None, numeric: list[bool]) -> str:
     header = [str(c) for c in frame.columns]
     rows = _cells(frame, digits)
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
               for i, h in enumerate(header)]
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(
@@ -118,11 +125,11 @@ def _text(frame: pd.DataFrame, digits: int, title: str | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def _markdown(frame: pd.DataFrame, digits: int, title: str | None) -> str:
+def _markdown(frame: pd.DataFrame, digits: int, title: str | None, numeric: list[bool]
+              ) -> str:
     def esc(text: str) -> str:
         return text.replace("|", "\\|")
 
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     out = [f"**{esc(title)}**", ""] if title else []
     out.append("| " + " | ".join(esc(str(c)) for c in frame.columns) + " |")
     out.append("|" + "|".join("---:" if n else ":---" for n in numeric) + "|")
@@ -158,8 +165,7 @@ _LATEX_HEADERS = {
 }
 
 
-def _latex(frame: pd.DataFrame, digits: int, title: str | None) -> str:
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+def _latex(frame: pd.DataFrame, digits: int, title: str | None, numeric: list[bool]) -> str:
     spec = "".join("r" if n else "l" for n in numeric)
     out = ["\\begin{table}", "\\centering"]
     if title:
@@ -173,23 +179,14 @@ def _latex(frame: pd.DataFrame, digits: int, title: str | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def json_value(value: object) -> object:
-    """A JSON-safe scalar: NaN, infinities and pandas' missing values (``pd.NA`` of a
-    nullable column) become null, numpy scalars plain Python."""
-    if value is pd.NA or value is pd.NaT:
-        return None
-    if isinstance(value, (np.bool_, bool)):
-        return bool(value)
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        v = float(value)
-        return v if math.isfinite(v) else None
-    return value
+#: A JSON-safe scalar (:func:`irscale.core.numbers.json_number`).
+json_value = json_number
 
 
-def records(frame: pd.DataFrame) -> list[dict[str, object]]:
-    """The rows of ``frame`` as JSON-safe dictionaries."""
+def records(frame: pd.DataFrame, where: str = "a table") -> list[dict[str, object]]:
+    """The rows of ``frame`` as JSON-safe dictionaries, its numbers checked by
+    :func:`irscale.core.numbers.check_table` (``where``: what the table is)."""
+    check_table(frame, where)
     return [
         {str(k): json_value(v) for k, v in zip(frame.columns, row, strict=True)}
         for row in frame.itertuples(index=False)
@@ -202,19 +199,19 @@ def render(
     """``frame`` as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table.
 
     Text, Markdown and LaTeX round numbers to ``digits`` decimals; CSV and JSON keep full
-    precision.
+    precision. Its numbers pass the guard (:func:`irscale.core.numbers.check_table`): an
+    undefined value is written :data:`UNDEFINED` (JSON: null), with a warning.
     """
     check_format(fmt)
     digits = check_digits(digits)
-    if fmt == "csv":
-        return frame.to_csv(index=False)
+    where = f"the table {title!r}" if title else "a table"
     if fmt == "json":
-        return json.dumps(records(frame), indent=2) + "\n"
-    if fmt == "markdown":
-        return _markdown(frame, digits, title)
-    if fmt == "latex":
-        return _latex(frame, digits, title)
-    return _text(frame, digits, title)
+        return json_text(records(frame, where), indent=2) + "\n"
+    shown = spelled(frame, check_table(frame, where))
+    if fmt == "csv":
+        return shown.to_csv(index=False)
+    renderer = {"markdown": _markdown, "latex": _latex}.get(fmt, _text)
+    return renderer(shown, digits, title, _numeric(frame))
 
 
 def format_comparison(omnibus: Any, pairs: Any, fmt: str = "text", *, digits: int = 4) -> str:
@@ -233,7 +230,7 @@ def format_comparison(omnibus: Any, pairs: Any, fmt: str = "text", *, digits: in
         if checks is not None:
             document["assumptions"] = checks.json_rows()
         document["pairs"] = pairs.json_pairs()
-        return json.dumps(document, indent=2) + "\n"
+        return json_text(document, indent=2) + "\n"
     parts = [] if omnibus is None else [omnibus.format(fmt, digits=digits)]
     if checks is not None:
         parts.append(checks.format(fmt, digits=digits))

@@ -1,0 +1,327 @@
+"""The one guard of the numbers irscale prints or writes, and numpy's floating-point warnings
+as errors (``docs/errors.md`` §2 and §6).
+
+**The guard.** Every table a result prints or writes passes :func:`check_table` where it
+is formatted (:func:`irscale.stats.tables.render`: text, Markdown, LaTeX, CSV and JSON;
+the CSV, JSON and Markdown of evaluations, :mod:`irscale.io.output`; the tables the
+commands write themselves, :func:`csv_text`; JSON documents, :func:`json_text`), and every
+score of a run written (fused runs, :mod:`irscale.io.trec_write`) passes
+:func:`check_finite`. A number is finite, or its table declares what a non-finite one
+means (:func:`declare`, on the data frame, where the result builds it):
+
+* :func:`undefined` — a NaN is a value that has no meaning (a rank correlation of a
+  ranking that ties every item, the standard deviation of one run): shown
+  :data:`UNDEFINED` (JSON: ``null``), with one warning that names the column and the
+  cause;
+* :func:`blank` — a NaN is a cell the table's form leaves empty (the F test of an ANOVA's
+  residual row, the bootstrap interval of a call that asked for none): shown empty
+  (JSON: ``null``), without a warning;
+* :func:`infinite` — ±inf is meant (the open end of a one-sided interval): shown ``inf``
+  and ``-inf`` (JSON: ``null``).
+
+Anything else — a NaN or an infinity no declaration explains — is a fault of irscale
+(a computation that should have refused its input or computed otherwise): a
+:class:`NumberError`, which the command line reports as an internal error (status 3),
+never as a blank cell, ``nan`` or ``inf``.
+
+**Floating-point warnings.** numpy warns (``RuntimeWarning: overflow encountered in
+multiply``) and goes on with an infinity or a NaN. Inside irscale they are errors:
+:func:`floating_point_errors` raises them where they arise, for the computations of a
+command (a warnings filter: the command owns its process, every thread of it included,
+and numpy need not be imported to set it) and of a call of the Python API
+(:func:`raising`: numpy's error state, which is the caller's thread's only). A computation
+that means to produce an infinity or a NaN says so with ``np.errstate`` where it does;
+:func:`floating_point_cause` recognises the error either way.
+
+This module imports the standard library only (numpy and pandas where a function uses
+them): the command line sets the filter before it imports anything numerical.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import re
+import warnings
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+#: How a table spells a value that is undefined (never a blank, ``nan`` or ``None``).
+UNDEFINED = "undefined"
+#: Where a data frame keeps the declarations of its columns (:func:`declare`): pandas
+#: carries ``attrs`` through copies, selections and renamings.
+ATTRS_KEY = "irscale.numbers"
+
+
+class NumberError(RuntimeError):
+    """A non-finite number that no declaration explains reached an output: a fault of
+    irscale (the command line's internal error, status 3), never shown as a number."""
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What the non-finite values of a column mean: ``nan`` (why a NaN is there; ``None``:
+    a NaN is a fault), ``empty`` (a NaN is a cell the table's form leaves empty, not an
+    undefined value) and ``infinite`` (why ±inf is meant; ``None``: a fault)."""
+
+    nan: str | None = None
+    empty: bool = False
+    infinite: str | None = None
+
+    def __or__(self, other: Meaning) -> Meaning:
+        """Both meanings (``undefined(...) | infinite(...)``)."""
+        return Meaning(self.nan or other.nan, self.empty or other.empty,
+                       self.infinite or other.infinite)
+
+
+def undefined(cause: str) -> Meaning:
+    """A NaN of the column is undefined for ``cause`` (shown :data:`UNDEFINED`, warned)."""
+    return Meaning(nan=cause)
+
+
+def blank(why: str) -> Meaning:
+    """A NaN of the column is a cell left empty by the table's form, for ``why``."""
+    return Meaning(nan=why, empty=True)
+
+
+def infinite(why: str) -> Meaning:
+    """An infinity of the column is meant, for ``why``."""
+    return Meaning(infinite=why)
+
+
+def declare(frame: pd.DataFrame, meanings: Mapping[str, Meaning]) -> pd.DataFrame:
+    """``frame`` (itself, returned) with the meanings of the non-finite values of its
+    columns ``meanings`` declared (added to those declared before)."""
+    declared = dict(frame.attrs.get(ATTRS_KEY, {}))
+    declared.update(meanings)
+    frame.attrs[ATTRS_KEY] = declared
+    return frame
+
+
+def declared(frame: pd.DataFrame) -> dict[str, Meaning]:
+    """The meanings declared on ``frame``'s columns (:func:`declare`)."""
+    return dict(frame.attrs.get(ATTRS_KEY, {}))
+
+
+def _non_finite(column: pd.Series) -> tuple[Any, Any]:
+    """Where ``column`` holds a NaN and where an infinity (boolean arrays), whatever its
+    type: a float column, a nullable numeric one (its ``NA`` a NaN), or objects some of
+    which are floats."""
+    import numpy as np
+    import pandas as pd
+
+    none = np.zeros(len(column), bool)
+    if not isinstance(column.dtype, np.dtype):  # pandas' extension types
+        if column.dtype.kind not in "iufb":  # text, categories: no numbers
+            return none, none
+        values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        return np.isnan(values), np.isinf(values)
+    values = column.to_numpy()
+    if values.dtype.kind == "f":
+        return np.isnan(values), np.isinf(values)
+    if values.dtype.kind != "O" or pd.api.types.infer_dtype(values, skipna=False) in (
+            "string", "bytes", "empty", "boolean", "integer"):  # (pandas' scan, in C)
+        return none, none
+    floats = [isinstance(v, float) for v in values]
+    nan = np.array([f and math.isnan(v) for f, v in zip(floats, values, strict=True)], bool)
+    inf = np.array([f and math.isinf(v) for f, v in zip(floats, values, strict=True)], bool)
+    return nan, inf
+
+
+def _row_label(frame: pd.DataFrame, row: int) -> str:
+    """How a message names row ``row`` of ``frame``: its first text cell, or its number."""
+    for name in frame.columns:
+        value = frame[name].iloc[row]
+        if isinstance(value, str) and value:
+            return repr(value)
+    return f"row {row + 1}"
+
+
+def check_table(frame: pd.DataFrame, where: str = "a table") -> dict[str, Meaning]:
+    """Check every non-finite number of ``frame`` (``where``: what it is, for messages)
+    against the meanings declared on its columns (:func:`declare`): the columns that hold
+    one, with their meaning; one warning for each cause of undefined values, naming the
+    columns; :class:`NumberError` for a value nothing declares."""
+    found: dict[str, Meaning] = {}
+    causes: dict[str, list[str]] = {}
+    first: dict[str, int] = {}
+    meanings = declared(frame)
+    for name in frame.columns:
+        nan, inf = _non_finite(frame[name])
+        if not (nan.any() or inf.any()):
+            continue
+        meaning = meanings.get(str(name), Meaning())
+        for bad, allowed, what in ((nan, meaning.nan, "NaN"), (inf, meaning.infinite,
+                                                                 "an infinity")):
+            if bad.any() and allowed is None:
+                row = int(bad.nonzero()[0][0])
+                raise NumberError(f"column {str(name)!r} of {where} holds {what} (at "
+                                  f"{_row_label(frame, row)}) that no computation declared")
+        if nan.any() and not meaning.empty:
+            assert meaning.nan is not None
+            counted = "" if len(frame) < 2 else f" ({int(nan.sum())} of {len(frame)} rows)"
+            causes.setdefault(meaning.nan, []).append(f"{name}{counted}")
+            first.setdefault(meaning.nan, int(nan.nonzero()[0][0]))
+        found[str(name)] = meaning
+    for cause, names in causes.items():
+        at = "" if len(frame) < 2 else f", first at {_row_label(frame, first[cause])}"
+        verb = "is" if len(names) == 1 else "are"
+        warnings.warn(f"{', '.join(names)} {verb} {UNDEFINED}{at}: {cause}", stacklevel=3)
+    return found
+
+
+def check_finite(values: Any, what: str) -> None:
+    """``values`` (numbers) all finite, or :class:`NumberError` naming ``what``: for
+    outputs that hold numbers only (the scores of a run)."""
+    import numpy as np
+
+    array = np.asarray(values, dtype=np.float64)
+    if array.size and not np.isfinite(array).all():
+        bad = float(array[~np.isfinite(array)][0])
+        raise NumberError(f"{what} holds {bad} where only finite numbers can be written")
+
+
+def spelled(frame: pd.DataFrame, meanings: Mapping[str, Meaning]) -> pd.DataFrame:
+    """``frame`` with the NaNs of the ``meanings``' columns (what :func:`check_table`
+    found) spelt as a text table shows them, :data:`UNDEFINED` or an empty cell, and the
+    missing cells of its text columns empty; the frame itself when there is none."""
+    import numpy as np
+
+    text = [name for name in frame.columns
+            if not isinstance(frame[name].dtype, np.dtype)
+            and frame[name].dtype.kind not in "iufb" and frame[name].isna().any()]
+    if not meanings and not text:
+        return frame
+    shown = frame.copy()
+    for name, meaning in meanings.items():
+        nan, _ = _non_finite(shown[name])
+        if nan.any():
+            column = shown[name].astype(object)
+            column[nan] = "" if meaning.empty else UNDEFINED
+            shown[name] = column
+    for name in text:
+        shown[name] = shown[name].astype(object).where(shown[name].notna(), "")
+    return shown
+
+
+def csv_text(frame: pd.DataFrame, where: str = "a table", **options: Any) -> str:
+    """``frame.to_csv(**options)`` once its numbers passed :func:`check_table`: an
+    undefined value written :data:`UNDEFINED`, an empty cell empty."""
+    return spelled(frame, check_table(frame, where)).to_csv(**options)
+
+
+def json_number(value: object) -> object:
+    """A JSON-safe scalar: a NaN, an infinity and pandas' missing values (``pd.NA`` of a
+    nullable column) ``None`` (``null``), numpy scalars plain Python (the values of a table
+    that passed :func:`check_table`)."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return None
+    kind = type(value).__module__
+    if kind == "numpy":
+        value = value.item()  # type: ignore[attr-defined]
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    return value
+
+
+def json_text(document: object, **options: Any) -> str:
+    """``json.dumps(document, **options)`` that refuses a non-finite number
+    (:class:`NumberError`: JSON has none, and Python's ``NaN`` and ``Infinity`` are not
+    JSON): values pass :func:`json_number` before they are put in a document."""
+    import json
+
+    try:
+        return json.dumps(document, allow_nan=False, **options)
+    except ValueError as error:
+        raise NumberError(f"a JSON document holds a non-finite number ({error})") from None
+
+
+def power_scale(*arrays: Any) -> float:
+    """The largest power of two at most the largest magnitude of ``arrays`` (1 when they
+    are all 0): dividing by it is exact and brings every value into (-2, 2), so that sums
+    and squares of values near the largest double (10³⁰⁸) do not overflow, and moments
+    computed on the scaled values and scaled back have the digits they would have had."""
+    import numpy as np
+
+    largest = max((float(np.abs(a).max()) for a in map(np.asarray, arrays) if a.size),
+                  default=0.0)
+    if largest == 0.0 or not math.isfinite(largest):
+        return 1.0
+    return math.ldexp(1.0, math.frexp(largest)[1] - 1)
+
+
+def standard_deviation(values: Any, ddof: int = 1) -> float:
+    """The standard deviation of ``values`` (``ddof``: numpy's) computed on the values
+    divided by :func:`power_scale` (no overflow of the squares), scaled back."""
+    import numpy as np
+
+    scale = power_scale(values)
+    return float(np.std(np.asarray(values) / scale, ddof=ddof)) * scale
+
+
+# --------------------------------------------------------------------------- floating point
+#: numpy's floating-point warnings (what ``np.errstate``'s "warn" issues); underflow is
+#: numpy's default "ignore" and rounds to 0 as it should.
+FLOATING_POINT = re.compile(r"(divide by zero|overflow|invalid value) encountered")
+
+
+@contextlib.contextmanager
+def floating_point_errors() -> Iterator[None]:
+    """numpy's floating-point warnings raised as errors (``RuntimeWarning``, where they
+    arise) in the calls inside: a warnings filter, so every thread of the process is
+    covered and numpy need not be imported yet (the command line's run, which owns its
+    process)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=FLOATING_POINT.pattern,
+                                category=RuntimeWarning)
+        yield
+
+
+@contextlib.contextmanager
+def raising() -> Iterator[None]:
+    """numpy's floating-point errors raised (``FloatingPointError``) in the calls inside,
+    in this thread (``np.errstate``: a call of the Python API, whose caller's other threads
+    keep their own settings)."""
+    import numpy as np
+
+    with np.errstate(divide="raise", over="raise", invalid="raise"):
+        yield
+
+
+def floating_point_cause(error: BaseException) -> str | None:
+    """numpy's words for a floating-point error (``overflow encountered in multiply``):
+    ``error`` raised by :func:`floating_point_errors` or :func:`raising`; None for any
+    other error."""
+    if isinstance(error, FloatingPointError) or (
+            isinstance(error, RuntimeWarning) and FLOATING_POINT.search(str(error))):
+        return str(error)
+    return None
+
+
+__all__ = [
+    "ATTRS_KEY",
+    "FLOATING_POINT",
+    "UNDEFINED",
+    "Meaning",
+    "NumberError",
+    "blank",
+    "check_finite",
+    "check_table",
+    "csv_text",
+    "declare",
+    "declared",
+    "floating_point_cause",
+    "floating_point_errors",
+    "infinite",
+    "json_number",
+    "json_text",
+    "power_scale",
+    "raising",
+    "spelled",
+    "standard_deviation",
+    "undefined",
+]
