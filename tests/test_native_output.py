@@ -12,6 +12,10 @@ import pytest
 
 import irscale
 from irscale import _engine
+from irscale.io.files import reading_limit
+
+#: The bytes the engine's readers may hold (the memory limit, as every reader is given).
+LIMIT = reading_limit()
 
 # a hand-built plan: (family, ints, floats, gains) calls, and the printed columns
 # (call, output, label, value type, aggregate, per_query, missing value) in trec_eval's
@@ -65,7 +69,7 @@ def test_evaluate_trec_is_the_text_of_evaluate(tmp_path, seed, complete, compat,
     paths = paths[:runs] if runs == 1 else paths
     ev = irscale.evaluate(qrels, paths, MEASURES, complete=complete, compat=compat)
     batch = _engine.judge_trec_batch(qrels, qrels, [(p, p) for p in paths], "trec_eval",
-                                     compat, None, False, complete and compat == 10)
+                                     compat, None, False, complete and compat == 10, LIMIT)
     names = [last for _, last, _ in batch.notes()]
     totals = [("num_rel", batch.at_least(1))] if complete and compat == 9 else []
     for per_query in (False, True):
@@ -81,7 +85,7 @@ def test_evaluate_trec_is_the_text_of_evaluate(tmp_path, seed, complete, compat,
 def test_batch_accessors_and_arrays(tmp_path):
     qrels, paths = write_files(tmp_path, 7)
     batch = _engine.judge_trec_batch(qrels, "qrels", [(p, p) for p in paths], "trec_eval",
-                                     10, None, False, True)
+                                     10, None, False, True, LIMIT)
     assert batch.topics() == sorted(str(t) for t in range(101, 113))
     assert batch.n_qrels_topics() == 12
     assert batch.unjudged() == [[], [], ["999"]]
@@ -106,7 +110,7 @@ def test_batch_accessors_and_arrays(tmp_path):
 def test_evaluate_trec_refuses_what_it_cannot_compute(tmp_path):
     qrels, paths = write_files(tmp_path, 3)
     batch = _engine.judge_trec_batch(qrels, "qrels", [(paths[0], "r")], "trec_eval", 9,
-                                     None, False, False)
+                                     None, False, False, LIMIT)
     with pytest.raises(ValueError, match="no native kernel"):
         batch.evaluate_trec([("nonsense", [], [], [])], [(0, 0, "x", "float", "mean", True,
                                                            None)], ["r"], False, [], False,
@@ -135,7 +139,7 @@ def test_evaluate_trec_of_the_plan_of_all_trec(tmp_path, complete, compat):
     assert plan is not None
     ev = irscale.evaluate(qrels, paths, ["all_trec"], complete=complete, compat=compat)
     batch = _engine.judge_trec_batch(qrels, qrels, [(p, p) for p in paths], "trec_eval",
-                                     compat, None, False, complete and compat == 10)
+                                     compat, None, False, complete and compat == 10, LIMIT)
     totals = (complete_num_rel(batch.at_least, requests, 1)
               if complete and compat == 9 else {})
     ours = batch.evaluate_trec(

@@ -130,6 +130,8 @@ def _is_value(cls: type) -> bool:
 
 #: Classes a public function returns that are data for another step, not results.
 NOT_RESULTS = {
+    "Chains": "the completions of judged rankings, what the bounds of unjudged documents "
+              "compute on",
     "EvaluationSetup": "the checked options of an evaluation (evaluation_setup)",
     "SessionRankings": "judged session rankings, what the session measures read",
     "SessionChain": "the average times and probability of one list length's Markov chain, "

@@ -18,7 +18,7 @@ ROWS = pd.DataFrame({"N": [5, 5, 10, 10], "measure": ["RBP", "AP", "RBP", "AP"],
 
 def test_csv_is_one_row_per_n_in_the_measures_order():
     assert format_tau_table(ROWS, "csv").splitlines() == ["N,RBP,AP", "5,0.9,0.75",
-                                                           "10,1.0,"]
+                                                           "10,1.0,undefined"]
 
 
 def test_markdown_writes_undefined_for_nan():

@@ -242,7 +242,7 @@ def test_bad_inputs_raise_clear_errors(x, y, error, match):
 
 def test_unknown_options_and_parameters_are_rejected():
     x, y = scores(13)
-    with pytest.raises(ParameterError, match="no option"):
+    with pytest.raises(ParameterError, match=r"unknown keyword argument.*samples"):
         two_sample_test(x, y, test="t", samples=10)
     with pytest.raises(ParameterError, match="unknown test"):
         two_sample_test(x, y, test="nope")

@@ -124,8 +124,6 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         if kind in FOLDERS:
             check_folder_inputs(path, inputs, option=option)
             check_output_folder(path, option, read_only=kind == "cache")
-            check_folder_inputs(path, inputs, option=option)
-            check_output_folder(path, option)
         else:
             check_not_input(path, inputs, option=option)  # first: an input, whatever its name
             if kind == "plot":

@@ -197,6 +197,10 @@ def guarded(value: Any) -> Any:
         return public(value)
     if isinstance(value, type) and not issubclass(value, (BaseException, enum.Enum)) and \
             not vars(value).get("__irscale_edge__", False):
+        inherited = getattr(value, "__init__", None)  # a base's of irscale (Report's)
+        if "__init__" not in vars(value) and isinstance(inherited, types.FunctionType) and \
+                inherited.__module__.startswith("irscale"):
+            value.__init__ = public(inherited)  # type: ignore[method-assign]
         for name, member in list(vars(value).items()):
             if name == "__init__" and isinstance(member, types.FunctionType):
                 setattr(value, name, public(member))
@@ -295,19 +299,23 @@ def _name(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
 
 
 def _callee(error: BaseException, qualname: str) -> Any:
-    """The function called where ``error`` was raised (the last frame of its traceback:
-    the caller's, as a function that refuses its arguments has no frame yet), found by its
-    qualified name among the caller's names (``TrecEvalOptions.__init__``), or None."""
+    """The function called where ``error`` was raised, found by its qualified name
+    (``TrecEvalOptions.__init__``) among the names of the innermost frame of its traceback
+    that has it: the caller's (a function that refuses its arguments has no frame yet, or
+    one of its own when it checks them itself, as a record's shared ``__init__`` does), or
+    None."""
+    frames = []
     trace = error.__traceback__
-    if trace is None:
-        return None
-    while trace.tb_next is not None:
+    while trace is not None:
+        frames.append(trace.tb_frame)
         trace = trace.tb_next
-    frame = trace.tb_frame
     head, *rest = qualname.split(".")
-    value = next((scope[head] for scope in (frame.f_locals, frame.f_globals, vars(builtins))
-                  if head in scope), None)
+    value = next((scope[head] for frame in reversed(frames)
+                  for scope in (frame.f_locals, frame.f_globals) if head in scope),
+                 vars(builtins).get(head))
     for attribute in rest:
+        if attribute == "__init__" and isinstance(value, type):
+            break  # the class's signature is its __init__'s (a record's shared one reads none)
         value = getattr(value, attribute, None)
     return value
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import sys
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -285,9 +286,15 @@ def floating_point_errors() -> Iterator[None]:
 def raising() -> Iterator[None]:
     """numpy's floating-point errors raised (``FloatingPointError``) in the calls inside,
     in this thread (``np.errstate``: a call of the Python API, whose caller's other threads
-    keep their own settings)."""
-    import numpy as np
-
+    keep their own settings). Where numpy is not imported yet (a call that may never need
+    it: the name parser, the plan of trec_eval's measures), it is not imported for this:
+    its warnings are errors by :func:`floating_point_errors` instead, should the call
+    import it."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        with floating_point_errors():
+            yield
+        return
     with np.errstate(divide="raise", over="raise", invalid="raise"):
         yield
 

@@ -201,6 +201,27 @@ def _delattr(self: Any, name: str) -> None:
     raise FrozenRecordError(f"cannot delete field {name!r}")
 
 
+class _Signature:
+    """The ``__signature__`` of a record class (a descriptor shared by every class), built
+    from its ``__init__`` fields when :func:`inspect.signature` asks for it, as the
+    signature of a dataclass's generated ``__init__`` reads: the shared ``__init__`` takes
+    ``*args, **kwargs``."""
+
+    def __get__(self, instance: object, owner: type) -> Any:
+        import inspect
+
+        parameters = [inspect.Parameter(
+            item.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=inspect.Parameter.empty if item.default is MISSING and
+            item.default_factory is MISSING else
+            item.default if item.default is not MISSING else item.default_factory())
+            for item in owner.__dict__.get("__record_init__", ())]
+        return inspect.Signature(parameters)
+
+
+_SIGNATURE = _Signature()
+
+
 def _make(cls: type, eq: bool, init: bool) -> type:
     own_fields = _fields_of(cls)
     attributes: dict[str, Any] = {
@@ -209,6 +230,7 @@ def _make(cls: type, eq: bool, init: bool) -> type:
         "__setattr__": _setattr, "__delattr__": _delattr}
     if init:
         attributes["__init__"] = _init
+        attributes["__signature__"] = _SIGNATURE
     if "__repr__" not in cls.__dict__:
         attributes["__repr__"] = _repr
     if eq:

@@ -101,6 +101,11 @@ class TrecEvalSignature:
     def __init__(self, function: Callable[..., Any]) -> None:
         self.function = function
 
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        """The function, as a descriptor: :func:`inspect.isroutine` (which :mod:`doctest`
+        asks of the end of a function's ``__wrapped__`` chain) sees a routine."""
+        return self.function.__get__(instance, owner)
+
     def __getattr__(self, name: str) -> Any:
         if name == "__wrapped__":  # the end of the chain
             raise AttributeError(name)

@@ -81,7 +81,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.numbers import blank, declare
+from ..core.numbers import blank, declare, undefined
 from ..core.progress import announce_rest
 from ..errors import InputError, ParameterError
 from ..io.click_params import click_params, not_parameters, read_click_params
@@ -296,7 +296,10 @@ class ClickModel(TableResult):
             "loglik": np.append(np.full(n, np.nan), session.mean()),
             "loglik_total": np.append(np.full(n, np.nan), session.sum()),
         }, index=pd.Index(rows, name="rank"))
-        return frame
+        return declare(frame, {
+            "perplexity": undefined("no session of the test log has a document at that rank"),
+            **dict.fromkeys(("loglik", "loglik_total"),
+                            blank("a log-likelihood is of whole sessions: the 'all' row's"))})
 
     # ---- simulation
     def check_queries(self, topics: Iterable[str]) -> None:

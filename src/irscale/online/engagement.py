@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..core.numbers import declare, undefined
 from ..core.params import check_alpha
 from ..errors import InputError, shown
 from ..io.user_tables import read_session_users
@@ -184,8 +185,11 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
             half = (float(stats.t.ppf(1 - alpha / 2, n - 1)) * sd / math.sqrt(n)
                     if n > 1 else math.nan)
             rows.append((str(name), measure, n, mean, sd, mean - half, mean + half))
-    frame = pd.DataFrame(rows, columns=["variant", "measure", "users", "mean", "sd",
-                                        "ci_low", "ci_high"])
+    frame = declare(pd.DataFrame(rows, columns=["variant", "measure", "users", "mean", "sd",
+                                                "ci_low", "ci_high"]), {
+        "mean": undefined("no user of the variant has a value of the measure"),
+        **dict.fromkeys(("sd", "ci_low", "ci_high"), undefined(
+            "fewer than two users of the variant have a value of the measure"))})
     for measure, count in left_out.items():
         if count:
             warn_left_out(count, f"the mean of {measure!r}")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.numbers import declare
+from ..core.numbers import declare, declared
 from ..stats.registry import test_spec
 from ..stats.summary_table import SummaryCell, render_summary
 from ..stats.tables import check_digits, format_number, render
@@ -147,8 +147,14 @@ def _ascii(frame: pd.DataFrame, fmt: str) -> pd.DataFrame:
     as ``$\Delta$`` by :func:`~irscale.stats.tables.render`)."""
     if fmt != "latex":
         return frame
-    return frame.rename(columns=lambda c: c if c == "Δ" else "".join(
-        _LATEX_WORDS.get(ch, ch) for ch in str(c)))
+
+    def spelt(column: object) -> object:
+        return column if column == "Δ" else "".join(
+            _LATEX_WORDS.get(ch, ch) for ch in str(column))
+
+    # the meanings of its non-finite values follow the columns (irscale.core.numbers)
+    return declare(frame.rename(columns=spelt), {
+        str(spelt(column)): meaning for column, meaning in declared(frame).items()})
 
 
 def _title(text: str, fmt: str) -> str:
