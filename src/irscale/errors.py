@@ -10,6 +10,12 @@ straight to the problem::
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import TypeVar
+
+    E = TypeVar("E", bound=BaseException)
+
 #: Longest offending text quoted in a message (longer text is cut in the middle).
 SHOWN_TEXT = 200
 
@@ -163,3 +169,11 @@ class NoVarianceWarning(UserWarning):
     rounding: they are not tested, their p-value is 1. Meta-evaluations that draw topic
     subsets themselves (split and swap studies) count such pairs as not significant
     without warning: the subsets are theirs, not the user's."""
+
+def about(error: E, value: object) -> E:
+    """``error`` marked as caused by the object ``value`` (what a coercion function was
+    given: a score table, a run): the API's edge (:mod:`irscale.core.edge`) names the
+    argument that passed it (``data: expected a topics × systems score table (2-D), got 1
+    dimension(s)``)."""
+    error.subject = value  # type: ignore[attr-defined]
+    return error

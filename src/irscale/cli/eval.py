@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE, InputFiles, Param, Switch, Text
 from ..errors import ParameterError
@@ -57,7 +56,10 @@ from .runargs import (
     run_paths,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from ..io.naming import NameSpec
     from ..measures.results import Evaluation
 

@@ -58,11 +58,9 @@ def diversity_inputs(args: argparse.Namespace) -> bool:
     ``--qrels-format diversity`` with other measures are refused. The diversity measures
     are imported only for a name that is none of trec_eval's or the catalogue's (the two
     sets of names do not meet)."""
-    from ..measures.names import is_measure_name
-
     names = [name for spec in (args.measures or []) for name in spec.split()]
     flags = [False] * len(names)
-    if not all(map(is_measure_name, names)):
+    if names and not all(map(_measure_name(), names)):
         from ..measures.diversity import is_diversity_name
 
         flags = [is_diversity_name(name) for name in names]
@@ -87,3 +85,10 @@ def wants_diversity(args: argparse.Namespace) -> bool:
     if args.fmt == "ndeval" and not diversity:
         raise ParameterError("--format ndeval prints diversity measures (-m ndeval)")
     return diversity
+
+
+def _measure_name() -> Callable[[str], bool]:
+    """:func:`irscale.measures.names.is_measure_name`, imported when a name is given."""
+    from ..measures.names import is_measure_name
+
+    return is_measure_name

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import warnings
-from pathlib import Path
-from typing import Any
 
 from ..core.params import THREADS, OutputPath, Param
 from ..errors import ParameterError
@@ -28,8 +25,12 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import open_output, write_text
+from .outputs import inside_folder, open_output, write_text
 from .runargs import add_names, add_trec_eval_options
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 #: ``--write-zscores FILE``: the runs' moments as a ``trec_eval -Z`` file.
 WRITE_ZSCORES = Param("write_zscores", OutputPath(), None, "also write a Z file of the runs for "
@@ -108,11 +109,12 @@ def run(args: argparse.Namespace) -> int:
     out = args.per_topic_out
     if out is not None:
         check_out(out, files, force=args.force, option="--per-topic-out")
-        if args.output != "-" and Path(os.path.realpath(args.output)).is_relative_to(
-                os.path.realpath(out)):
+        if args.output != "-" and inside_folder(args.output, out):
             raise ParameterError(f"-o {args.output} lies in --per-topic-out {out}: write "
                                  "the summary elsewhere")
     zscores = getattr(args, "write_zscores", None)
+    import tempfile
+
     with tempfile.TemporaryDirectory() as work, scheduler(args) as executor:
         if (zscores is not None or getattr(args, "ci", None)) and out is None:
             # the per-topic values the Z file and --ci need

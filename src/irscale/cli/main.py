@@ -91,7 +91,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help in SUBCOMMANDS.items():
         if command is not None and name != command:
-            subparsers.add_parser(name, help=help)
+            parser.add_stub(subparsers, name, help)
         else:
             importlib.import_module(f".{name.replace('-', '_')}", __package__
                                     ).add_parser(subparsers)

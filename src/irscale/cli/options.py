@@ -13,7 +13,6 @@ import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from ..core.options import TIE_POLICIES, TIE_POLICY
 from ..core.params import Cost, Integers, Names, Param, Reals, Switch, Text
@@ -24,6 +23,10 @@ from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_paths
 from .parser import GIVEN, StoreOnce, UsageError
 from .rules import Declared, Rule, add_rules, given, words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, TypeAlias
 
 #: What an item of a list is: (noun of the items, of one item, converter, example list).
 _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
@@ -254,7 +257,8 @@ def at_terminal(args: argparse.Namespace) -> bool:
 
 #: An argument of :func:`add_command`: a declaration, with :func:`add_param`'s keywords, or a
 #: builder of arguments (:func:`add_output`, a command's own).
-Argument = Param | tuple[Param, dict[str, Any]] | Callable[[argparse.ArgumentParser], None]
+Argument: TypeAlias = \
+    "Param | tuple[Param, dict[str, Any]] | Callable[[argparse.ArgumentParser], None]"
 
 
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],

@@ -16,8 +16,6 @@ import argparse
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager as ContextManager
-from pathlib import Path
-from typing import IO, Any, Literal
 
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
@@ -30,6 +28,10 @@ from ..io.sources import (
     check_not_input,
     input_files,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import IO, Any, Literal
 
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -138,8 +140,8 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         (made if kind in FOLDERS else written).append((option, path))
     for option, path in written:
         for folder_option, folder in made:
-            if Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)) and \
-                    Path(path).suffix.lower().lstrip(".") in PLOT_FORMATS:
+            if inside_folder(path, folder) and \
+                    _extension(path) in PLOT_FORMATS:
                 raise ParameterError(
                     f"{option} {path} lies in {folder_option} {folder}, where the plots are "
                     f"written, and could take a plot's name: write it outside {folder}")
@@ -147,7 +149,7 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 def check_plot_path(path: str, option: str) -> None:
     """A plot path must name a format matplotlib writes, and matplotlib must be there."""
-    if Path(path).suffix.lower().lstrip(".") not in PLOT_FORMATS:
+    if _extension(path) not in PLOT_FORMATS:
         raise ParameterError(f"{option} {path}: the file name must end in "
                              f"{', '.join('.' + f for f in PLOT_FORMATS)}")
     try:
@@ -195,3 +197,14 @@ def write_table(args: argparse.Namespace, result: Any, **options: Any) -> int:
 def lines_text(lines: Iterable[str]) -> str:
     """``lines`` as a text output writes them, each ended by a newline."""
     return "".join(line + "\n" for line in lines)
+
+
+def inside_folder(path: str, folder: str) -> bool:
+    """Whether ``path`` lies in ``folder`` (links resolved)."""
+    path, folder = os.path.realpath(path), os.path.realpath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _extension(path: str) -> str:
+    """The extension of ``path``'s name, lowercase, without its dot (``png``)."""
+    return os.path.splitext(os.path.basename(path))[1].lower().lstrip(".")

@@ -94,6 +94,17 @@ class Parser(argparse.ArgumentParser):
         self.register("action", "append", AppendNoted)
         self.register("action", "store_true", FlagNoted)
 
+    @staticmethod
+    def add_stub(subparsers: argparse._SubParsersAction, name: str, help: str) -> None:
+        """Register the subcommand ``name`` in ``subparsers`` by its name and ``help`` only,
+        without building a parser for it (a command line builds the parser of the one
+        subcommand it names): the choices, their errors and ``irscale --help`` are those of
+        :meth:`~argparse._SubParsersAction.add_parser`, without the cost of a parser per
+        subcommand."""
+        subparsers._name_parser_map[name] = None
+        subparsers._choices_actions.append(
+            subparsers._ChoicesPseudoAction(name, (), help))
+
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
         seen = vars(namespace).pop(_SEEN, {})

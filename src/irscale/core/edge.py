@@ -60,18 +60,20 @@ import numbers
 import re
 import sys
 import types
-import typing
 from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IrscaleError, ParameterError, shorten
 from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     import ast
     import inspect
+    from typing import Any, TypeVar
+
+    F = TypeVar("F", bound=Callable[..., Any])
 
 #: The raw exceptions the edge looks behind.
 RAW: tuple[type[BaseException], ...] = (TypeError, AttributeError, ValueError, KeyError,
@@ -80,8 +82,6 @@ RAW: tuple[type[BaseException], ...] = (TypeError, AttributeError, ValueError, K
 #: a count, a cut-off or a size.
 _INT64 = 2**63
 
-F = TypeVar("F", bound=Callable[..., Any])
-E = TypeVar("E", bound=IrscaleError)
 
 #: Module aliases the annotations use (``pd.DataFrame``, ``np.ndarray``).
 _ALIASES = {"pd": "pandas", "np": "numpy", "npt": "numpy.typing"}
@@ -166,14 +166,6 @@ def _with_methods_guarded(result: Any) -> Any:
             not vars(kind).get("__irscale_edge__", False):
         guarded(kind)
     return result
-
-
-def about(error: E, value: object) -> E:
-    """``error`` marked as caused by the object ``value`` (what a coercion function was
-    given: a score table, a run): the edge names the argument that passed it
-    (``data: expected a topics × systems score table (2-D), got 1 dimension(s)``)."""
-    error.subject = value  # type: ignore[attr-defined]
-    return error
 
 
 def guard(namespace: MutableMapping[str, Any], names: list[str] | None = None) -> None:
@@ -484,6 +476,7 @@ def _any(results: list[bool | None]) -> bool | None:
 
 def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | None:
     import ast
+    import typing
 
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return _any([_fits_node(value, node.left, namespace),
@@ -518,11 +511,10 @@ def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | 
     return _UNKNOWN
 
 
-
-
 def _resolve(node: ast.expr, namespace: dict[str, Any]) -> Any:
     """The object a name or dotted name of an annotation stands for, or :data:`_MISSING`."""
     import ast
+    import typing
 
     if isinstance(node, ast.Name):
         for scope in (namespace, vars(typing), vars(collections.abc), vars(builtins)):
@@ -584,7 +576,9 @@ def _checking_imports(module_name: str) -> dict[str, Any]:
 
 
 def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | None:
-    if target is Any or target is object:
+    import typing
+
+    if target is typing.Any or target is object:
         return True
     if target is None or target is type(None):
         return value is None
@@ -592,7 +586,7 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
         return _fits(value, target, namespace)
     if isinstance(target, typing.ForwardRef):
         return _fits(value, target.__forward_arg__, namespace)
-    if isinstance(target, TypeVar):
+    if isinstance(target, typing.TypeVar):
         return _UNKNOWN
     origin = typing.get_origin(target)
     if origin is not None:
@@ -618,6 +612,8 @@ def _is_union_type(origin: Any) -> bool:
 def _fits_class(value: Any, target: type) -> bool:
     """``isinstance`` with the numeric tower of type hints (an int is a float, numpy's
     numbers are Python's) and NaN refused where a number is declared."""
+    import typing
+
     if target is float or target is complex:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             return False
@@ -642,6 +638,8 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
                   variadic: bool) -> bool | None:
     """A parametrised container (``Sequence[float]``, ``Mapping[str, int]``,
     ``tuple[str, ...]``, ``Callable[..., T]``)."""
+    import typing
+
     if origin in (collections.abc.Callable, typing.Callable):
         return callable(value)
     if isinstance(origin, type) and origin is type:

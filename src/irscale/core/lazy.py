@@ -15,8 +15,6 @@ import sys
 import types
 from collections.abc import Callable, Collection, Mapping
 
-from .edge import guarded
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
@@ -39,6 +37,8 @@ def lazy_package(name: str, exports: Mapping[str, str], shadowed: Collection[str
         if attribute not in exports:
             raise AttributeError(f"module {name!r} has no attribute {attribute!r}")
         value = getattr(importlib.import_module(exports[attribute], name), attribute)
+        from .edge import guarded
+
         value = guarded(value)  # the API's edge: an argument's fault names it (core.edge)
         setattr(module, attribute, value)
         return value

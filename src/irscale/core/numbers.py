@@ -45,10 +45,13 @@ import re
 import sys
 import warnings
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
+from .records import record
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     import pandas as pd
 
 #: How a table spells a value that is undefined (never a blank, ``nan`` or ``None``).
@@ -63,7 +66,7 @@ class NumberError(RuntimeError):
     irscale (the command line's internal error, status 3), never shown as a number."""
 
 
-@dataclass(frozen=True)
+@record
 class Meaning:
     """What the non-finite values of a column mean: ``nan`` (why a NaN is there; ``None``:
     a NaN is a fault), ``empty`` (a NaN is a cell the table's form leaves empty, not an

@@ -39,12 +39,14 @@ import math
 import numbers
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, SupportsInt, cast
 
-from ..errors import ParameterError, shown
+from ..errors import ParameterError, about, shown
 from .budget import MAX_MEMORY, parse_size
-from .edge import about
+from .records import field, record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, ClassVar, Literal, TypeAlias
 
 #: The largest value of a C ``long`` (and of numpy's int64).
 INT64_MAX = 2**63 - 1
@@ -58,7 +60,7 @@ def _float(value: numbers.Real) -> float:
         return math.inf if value > 0 else -math.inf  # type: ignore[operator]
 
 
-@dataclass(frozen=True)
+@record
 class Integers:
     """Integers in ``[low, high]`` (no upper bound when ``high`` is None).
 
@@ -89,7 +91,7 @@ class Integers:
                                        param=name), value)
         # typeshed's numbers.Real declares no __int__, though the Real types int() meets
         # here (Python and numpy numbers, Fraction) all convert
-        number = int(cast(SupportsInt, value))
+        number = int(value)  # type: ignore[call-overload]
         if number != value or number < self.low or (self.high is not None and
                                                      number > self.high):
             given = number if isinstance(value, numbers.Integral) else value
@@ -101,7 +103,7 @@ class Integers:
         return (str(self.low - 1),) + (() if self.high is None else (str(self.high + 1),))
 
 
-@dataclass(frozen=True)
+@record
 class Reals:
     """Finite real numbers between ``low`` and ``high``; ``bounds`` says whether each end
     belongs to the domain: ``"[]"`` both, ``"()"`` neither, ``"(]"``, ``"[)"``."""
@@ -146,7 +148,7 @@ class Reals:
         return tuple(values)
 
 
-@dataclass(frozen=True)
+@record
 class NumberText:
     """A number of ``domain`` given as a number or as its text, the text kept as typed (a
     tool prints it back as given: ndeval's ``-riskAlpha``)."""
@@ -172,7 +174,7 @@ class NumberText:
         return (*self.domain.outside(), "one")
 
 
-@dataclass(frozen=True)
+@record
 class Names:
     """One of ``names`` (the canonical spellings), or one of the other spellings of
     ``aliases``; ``fold``: case does not matter. ``noun`` says what a name is in
@@ -209,7 +211,7 @@ class Names:
         return ("no-such-" + self.noun.split()[-1],)
 
 
-@dataclass(frozen=True)
+@record
 class Pattern:
     """A regular expression (Python's :mod:`re` syntax), kept as given."""
 
@@ -231,7 +233,7 @@ class Pattern:
         return ("(", "[a-")
 
 
-@dataclass(frozen=True)
+@record
 class Pair:
     """Two values of ``domain`` written ``A:B``, as a tuple of the values its check
     returns (``--cross t:wilcoxon``)."""
@@ -252,7 +254,7 @@ class Pair:
         return ("no-colon", f"{wrong}:{wrong}")
 
 
-@dataclass(frozen=True)
+@record
 class Switch:
     """An option given or not (``--force``, ``--no-progress``): no value, nothing to
     check; the command line stores True when it is given."""
@@ -260,7 +262,7 @@ class Switch:
     type: ClassVar[type] = bool
 
 
-@dataclass(frozen=True)
+@record
 class Text:
     """Text used as it is given: the name of a file, a folder or a column, a measure's
     name (checked where it is read, with the file, line and text of the fault)."""
@@ -274,7 +276,7 @@ class Text:
 # checked against its inputs by one check (irscale.cli.outputs.check_outputs;
 # docs/errors.md, rule 4: an output is never an input).
 
-@dataclass(frozen=True)
+@record
 class InputFiles(Text):
     """Files a call reads, as a value names them (kept as given, read where used).
 
@@ -318,10 +320,10 @@ def _numbers(text: str) -> bool:
 
 
 #: What an output is: a file, a plot (its format from its extension) or a folder.
-OutputKind = Literal["file", "plot", "folder", "cache"]
+OutputKind: TypeAlias = 'Literal["file", "plot", "folder", "cache"]'
 
 
-@dataclass(frozen=True)
+@record
 class OutputPath(Text):
     """A file a call writes (``kind``: ``"file"``; ``"plot"``, a figure whose format its
     extension names; ``"folder"``, a folder written into; ``"cache"``, a folder written into
@@ -337,7 +339,7 @@ PathDomain = InputFiles | OutputPath
 GROWTHS = ("linear", "inverse", "quadratic", "exponential")
 
 
-@dataclass(frozen=True)
+@record
 class Cost:
     """What a parameter costs: the work of the computation that reads it grows with its
     value (``docs/errors.md`` §7, "Work bounded by the input").
@@ -373,7 +375,7 @@ class Cost:
         return value / factor if self.grows == "inverse" else value * factor
 
 
-@dataclass(frozen=True)
+@record
 class Param:
     """A parameter declared once, for the Python functions and the command line.
 
@@ -414,7 +416,7 @@ class Param:
         return f"{self.cost.units} ({'/'.join(self.flags)})"
 
 
-@dataclass(frozen=True)
+@record
 class Needs:
     """Parameters that apply only where another one is given (the order and gain of the
     clicks of session click logs): declared once, beside them, so that the functions and
@@ -448,7 +450,7 @@ def check_count(value: object, name: str, minimum: int = 1,
     return Integers(minimum, maximum).check(value, name)
 
 
-@dataclass(frozen=True)
+@record
 class Levels(Reals):
     """Significance levels: numbers in (``low``, ``high``) that are not so small that
     1 − α/2 rounds to 1 in double precision (α below about 2.2e-16): the quantiles
@@ -594,7 +596,7 @@ NDEVAL_RISK_ALPHA = Param("risk_alpha", RISK_ALPHA, "0", "diversity, --format nd
                           "--baseline FILE: risk sensitivity A >= 0, a loss against the "
                           "baseline weighs 1+A (ndeval -riskAlpha)", ("--risk-alpha",), "A")
 
-@dataclass(frozen=True)
+@record
 class Size:
     """A size in bytes, as :func:`parse_size` reads it; kept as given (the function that
     uses it reads it again)."""

@@ -23,8 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from ..errors import AlignmentError, InputError, InputFormatError, shown
-from .edge import about
+from ..errors import AlignmentError, InputError, InputFormatError, about, shown
 from .notebook import HtmlRepr
 
 

@@ -12,12 +12,14 @@ registers it (:func:`register`, in :mod:`.contexts`); its kernels stay in ``meas
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from ..core.records import record
 from ..errors import MeasureError, ParameterError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, TypeAlias
+
     from ..core import ScoreMatrix
     from ..measures.results import Evaluation
 
@@ -25,12 +27,12 @@ if TYPE_CHECKING:  # pragma: no cover
 #: raise for a call that mixes its measures with others); ``options``: those given, of
 #: :func:`irscale.evaluate`, and on the command line ``qrels_format``, the form its qrels
 #: are read in (``"trec"``, or ``"diversity"`` as ``--qrels-format`` says).
-Claim = Callable[[Any, Any, Mapping[str, Any]], bool]
+Claim: TypeAlias = "Callable[[Any, Any, Mapping[str, Any]], bool]"
 #: ``run(qrels, runs, measures, **options)``: the evaluation, given the options read.
-Runner = Callable[..., "Evaluation"]
+Runner: TypeAlias = "Callable[..., Evaluation]"
 #: ``read_runs(paths, names)``: the run files of the command line, read and named
 #: (:attr:`Context.read_runs`).
-RunReader = Callable[[Sequence[str], Any], Any]
+RunReader: TypeAlias = "Callable[[Sequence[str], Any], Any]"
 #: ``text(qrels, runs, measures, **options)``: trec_eval's text of the files (encoded), or
 #: ``None`` (:attr:`Context.text`).
 TextRunner = Callable[..., "bytes | None"]
@@ -236,10 +238,12 @@ def catalogue_claim(catalogue: str) -> Claim:
     catalogue)."""
 
     def claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+        names = measure_names(measures)
+        if not names:
+            return False
         from ..measures.names import is_measure_name, parse_name
 
-        names = measure_names(measures)
-        if not names or all(map(is_measure_name, names)):
+        if all(map(is_measure_name, names)):
             return False
         try:
             for name in names:

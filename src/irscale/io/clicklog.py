@@ -33,13 +33,13 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 
 from ..core.budget import check_memory, format_size
-from ..core.edge import about
 from ..core.params import LOG_SERP
 from ..errors import (
     DuplicateError,
     EmptyInputError,
     InputError,
     InputFormatError,
+    about,
 )
 from ._text import (
     FieldKind,

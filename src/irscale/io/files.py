@@ -44,24 +44,25 @@ import shutil
 import signal
 import stat
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import IO, Any, Literal, cast
 
 from ..core import reads
-from ..core.edge import about
 from ..errors import (
     FileAccessError,
     InputError,
     InputFormatError,
     OutputExistsError,
     ParameterError,
+    about,
     printable,
     shorten,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+    from typing import IO, Any, Literal
 
 #: The file name that stands for standard input (as an input) or output (as an output).
 STDIO = "-"
@@ -293,7 +294,7 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
         checked = check_file_source(source, "input")  # a stream, or a bytearray's bytes
         # a text stream where a binary one was promised gives text
         read: bytes | str = checked if isinstance(checked, bytes) else \
-            cast(Any, checked).read()
+            checked.read()  # type: ignore[union-attr]
         given = read.encode() if isinstance(read, str) else read
     if name is None:
         name = (display_name(source) if isinstance(source, (str, os.PathLike))
@@ -417,6 +418,8 @@ def check_output(path: PathLike | None, *, force: bool = False, option: str = "-
     input owner (:func:`irscale.io.sources.check_not_input`). A standard stream
     (:func:`output_stream`) is written as it is: only its descriptor must be open.
     """
+    from pathlib import Path
+
     if path is None or is_stdio(path):
         return
     descriptor = output_stream(path)
@@ -477,6 +480,8 @@ def interrupts_held() -> Iterator[None]:
     Only in the main thread, and only the signals with a Python handler in place (Python's
     own for SIGINT, by default); otherwise the block runs as it is.
     """
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -513,6 +518,8 @@ def make_staging(target: Path, *, folder: bool = False) -> tuple[str, int]:
     dies with its process) and that have stood untouched for :data:`ORPHAN_AGE` seconds
     (the moment between making one and locking it). Call it with interrupts held.
     """
+    import tempfile  # (on the write path only)
+
     _sweep_orphans(target)
     if folder:
         path = tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
@@ -596,6 +603,8 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
     temporary file is made in the target's folder and renamed onto the target, and the
     link stays as it is.
     """
+    from pathlib import Path
+
     if output_stream(path) is not None:
         yield os.fspath(path)
         return
@@ -712,6 +721,8 @@ def check_new_folder(path: str, option: str) -> None:
     """``path`` (given to ``option``) must be a new or empty folder, neither the current
     folder nor one above it: nothing is overwritten (its parent must exist and be writable:
     :func:`check_output` of the folder)."""
+    from pathlib import Path
+
     folder = Path(output_target(path))  # a symbolic link stands for its target
     if folder.exists():
         if not folder.is_dir():
@@ -729,6 +740,8 @@ def check_output_folder(path: str, option: str, *, read_only: bool = False) -> N
     """An output folder given to ``option`` exists and is writable, or can be created (a
     symbolic link: its target); ``read_only``: an existing folder that cannot be written
     is taken too, if it can be read (a cache, which serves what it holds)."""
+    from pathlib import Path
+
     if not path:
         raise ParameterError(f"{option} is empty: give a folder")
     folder = Path(output_target(path))
@@ -766,6 +779,8 @@ def staged_folder(path: str, option: str) -> Iterator[str]:
     that is a symbolic link stands for its target: the staging folder is made beside the
     target and renamed onto it, and the link stays a link.
     """
+    from pathlib import Path
+
     folder = Path(output_target(path))
     staging = handle = None
     try:

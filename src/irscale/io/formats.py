@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Literal
 
 from ..core.params import Names, Param
 from ..errors import ParameterError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Literal, TypeAlias
 
 #: Every format a result's ``format(fmt)`` knows, one vocabulary for all results:
 #: ``text`` (an aligned table), ``trec`` (trec_eval's lines), ``ndeval`` (ndeval's CSV),
@@ -63,7 +65,7 @@ def check_format(fmt: object, allowed: tuple[str, ...], what: str) -> str:
            if isinstance(fmt, str) and fmt in FORMATS else "")
     raise ParameterError(f"format must be one of {list(allowed)}, got {fmt!r}{why}")
 
-ImageFormat = Literal["parquet", "csv"]
+ImageFormat: TypeAlias = 'Literal["parquet", "csv"]'
 #: File name endings and their formats.
 SUFFIXES: dict[str, ImageFormat] = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 
@@ -71,7 +73,7 @@ SUFFIXES: dict[str, ImageFormat] = {".parquet": "parquet", ".pq": "parquet", ".c
 def image_format(path: str | os.PathLike[str], option: str = "path") -> ImageFormat:
     """The format of an image file from its name (:data:`SUFFIXES`); ``ParameterError``
     naming ``option`` for any other name."""
-    suffix = Path(os.fspath(path)).suffix.lower()
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
     if suffix not in SUFFIXES:
         raise ParameterError(
             f"{option} {os.fspath(path)!r}: the image is written as Parquet (a name ending "

@@ -30,8 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.edge import about
-from ..errors import InputError, InputFormatError
+from ..errors import InputError, InputFormatError, about
 from ._text import FieldKind, check_int64, line_of_record, read_fields, source_name
 from .clicklog import ClickLog, _encoded
 from .text_codes import codes_of

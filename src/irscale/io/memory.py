@@ -24,10 +24,9 @@ import numpy as np
 
 from ..core._columnar.blocks import TopicBlocks
 from ..core._columnar.duplicates import DuplicatePolicy, resolve_duplicates
-from ..core.edge import about
 from ..core.inputs import Qrels, Run, assemble_run
 from ..core.strings import Strings
-from ..errors import EmptyInputError, InputError, InputFormatError
+from ..errors import EmptyInputError, InputError, InputFormatError, about
 
 #: The names a frame's or a table's topic, document and score columns may have (every reader
 #: of frames and tables: this module, :mod:`.run_parquet`, :mod:`.labels`).

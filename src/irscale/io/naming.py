@@ -27,19 +27,35 @@ import os
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
+from ..core.records import replace
 from ..errors import AlignmentError, ParameterError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar
+
     from ..core.inputs import Run
+
+    class NamedRun(Protocol):
+        """What :func:`name_runs` reads of a run (a ``Run``, or a stochastic run of
+        :mod:`irscale.io.stochastic`): its name and source, a dataclass field ``name``."""
+
+        __dataclass_fields__: ClassVar[dict[str, Any]]
+
+        @property
+        def name(self) -> str: ...
+
+        @property
+        def source(self) -> str: ...
+
+    R = TypeVar("R", bound=NamedRun)
 
 #: The naming rules by keyword; otherwise ``names`` lists one name per run.
 NAME_MODES = ("runid", "file")
 
 #: ``"runid"``, ``"file"`` or one name per run.
-NameSpec = str | Sequence[str]
+NameSpec: TypeAlias = "str | Sequence[str]"
 
 #: Suffixes of compressed files, dropped before the extension to form the stem.
 _COMPRESSED = (".gz", ".gzip")
@@ -119,20 +135,6 @@ def _names_by_files(sources: Sequence[str], chosen: list[str], selected: list[in
             depth[i] += 1
 
 
-class NamedRun(Protocol):
-    """What :func:`name_runs` reads of a run (a ``Run``, or a stochastic run of
-    :mod:`irscale.io.stochastic`): its name and source, a dataclass field ``name``."""
-
-    __dataclass_fields__: ClassVar[dict[str, Any]]
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def source(self) -> str: ...
-
-
-R = TypeVar("R", bound=NamedRun)
 
 
 def name_runs(runs: Sequence[R], names: NameSpec = "runid") -> list[R]:

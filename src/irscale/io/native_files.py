@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import NoReturn
 
 from .. import _engine
 from ..core.input_messages import c_float_warning, diversity_hint, duplicate_reason, several_runids
 from ..core.options import RankingOptions
+from ..core.records import record, replace
 from ..errors import DuplicateError, EmptyInputError
 from .files import (
     PathLike,
@@ -29,6 +28,10 @@ from .files import (
     reading_limit,
     refuse_parquet,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import NoReturn
 
 
 def judge_batch(
@@ -75,7 +78,7 @@ def trec_file(path: PathLike) -> tuple[PathLike, str]:
     return path, display_name(path)
 
 
-@dataclass(frozen=True)
+@record
 class RunNote:
     """What the engine says of a run file beside its rankings: its name in messages
     (``source``), its distinct run ids, the run id of its last line, and the scores no C

@@ -33,7 +33,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from ..core.options import RankingOptions
 from ..core.records import record, replace
@@ -44,7 +43,10 @@ from .naming import runid_names
 from .native_dicts import QRELS_NAME, engine_dicts
 from .native_files import RunNote, trec_file
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - numpy's, loaded when the engine judges
+    from typing import Any, TypeAlias
+
     from ..core.judged import JudgedRankings
 
 #: Why an evaluation's inputs are judged by the Python path (:func:`native_inputs`'s answers
@@ -68,7 +70,7 @@ PYTHON_INPUTS = {
 #: One input file: ``("path", path)``, ``("stdin", "-")``, ``("bytes", data)`` or
 #: ``("read", (data, name))`` (standard input read already, named ``name`` in messages);
 #: or the qrels and runs held by the engine, read from dicts: ``("dicts", held)``.
-Source = tuple[str, Any]
+Source: TypeAlias = "tuple[str, Any]"
 
 
 @record

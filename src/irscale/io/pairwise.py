@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.edge import about
-from ..errors import EmptyInputError, InputError
+from ..errors import EmptyInputError, InputError, about
 from ._text import line_of_record, read_fields, source_name
 from .text_codes import objects_of
 

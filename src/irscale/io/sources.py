@@ -35,14 +35,12 @@ any work): the readers are imported when a spec is read.
 
 from __future__ import annotations
 
-import glob
 import io
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from ..core.edge import about
 from ..core.records import record, replace
-from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError
+from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError, about
 from .extras import needs_pyarrow
 from .files import (
     PathLike,
@@ -698,6 +696,8 @@ def source_files(source: str | os.PathLike[str]) -> list[str]:
             raise access_error(error, text) from None
         return [os.path.join(text, name) for name in names if not name.startswith(".")
                 and not os.path.isdir(os.path.join(text, name))]
+    import glob
+
     return sorted(path for path in glob.glob(text, recursive=True) if not os.path.isdir(path))
 
 

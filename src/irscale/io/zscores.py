@@ -27,8 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.edge import about
-from ..errors import InputError, InputFormatError
+from ..errors import InputError, InputFormatError, about
 from ._text import read_bytes, source_name
 from .files import check_text
 

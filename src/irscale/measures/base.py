@@ -31,11 +31,10 @@ imports no numpy.
 
 from __future__ import annotations
 
+import _thread
 import importlib
 import math
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.contexts import CONTEXTS
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
@@ -43,8 +42,10 @@ from ..core.records import field, record, replace
 from ..errors import MeasureError
 from . import contexts  # noqa: F401  (declares the catalogue's contexts)
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
+    from typing import Any, Literal, TypeAlias
 
     import numpy as np
 
@@ -331,7 +332,7 @@ class GainPairs(ParamSpec):
 
 #: Cut-off rule of a family's names: ``optional`` (``name@k``, or the whole input without
 #: one), ``required`` (``name@k`` only) or ``none`` (no ``@k``).
-CutoffRule = Literal["optional", "required", "none"]
+CutoffRule: TypeAlias = 'Literal["optional", "required", "none"]'
 
 
 @record
@@ -401,7 +402,7 @@ FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_mode
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []
-_LOADING = threading.RLock()
+_LOADING = _thread.RLock()
 
 
 def load_catalogue() -> None:
@@ -549,6 +550,7 @@ def declare(family: Family) -> Family:
 
 def get_family(name: str) -> Family:
     """The registered family ``name``; :class:`MeasureError` listing close names otherwise."""
+    importlib.import_module(f"{__package__}.trec")  # trec_eval's families, registered
     found = TREC_FAMILIES.get(name)
     if found is not None:
         return found

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from ..core.records import record
 from .base import EvalContext, Family, FloatList, NoParams, ParamSpec, declare
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
     from ..core.judged import JudgedRankings
     from ..io.table import Aggregate, ValueType
 
@@ -47,7 +49,7 @@ class EngineCall:
 
 
 #: How an output is labelled: ``label(family, params, index, engine name)``.
-Label = Callable[[str, Any, int, str], str]
+Label: TypeAlias = "Callable[[str, Any, int, str], str]"
 
 
 def parsed(params: Any) -> Any:

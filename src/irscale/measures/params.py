@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
 
 from ..core.records import record
 from ..errors import MeasureError
@@ -38,9 +37,17 @@ class Keyword:
         """The values the parameter takes, in words (the ``domain`` its parser states)."""
         return getattr(self.parse, "domain", "text")
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, TypeAlias
+
+    _Mapping: TypeAlias = Mapping[str, Any]
+else:  # (typing's Any is not imported at run time)
+    _Mapping = Mapping
+
 
 @record
-class Params(Mapping[str, Any]):
+class Params(_Mapping):
     """Parsed keyword parameters (every declared name, defaults included), hashable."""
 
     items_: tuple[tuple[str, Any], ...]
@@ -143,7 +150,7 @@ def only_with(name: str, applies: Callable[[Params], bool],
 
 
 # ---------------------------------------------------------------- value parsers
-Parser = Callable[[str], Any]
+Parser: TypeAlias = "Callable[[str], Any]"
 
 
 def states(domain: str) -> Callable[[Parser], Parser]:

@@ -65,10 +65,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.edge import about
 from ..core.notebook import HtmlRepr
 from ..core.scaling import binary_exponent
-from ..errors import InputError, ParameterError, shown
+from ..errors import InputError, ParameterError, about, shown
 from ..io.user_tables import (
     LINES,
     RowLines,

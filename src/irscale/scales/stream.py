@@ -60,12 +60,15 @@ from ..errors import ParameterError
 from ..io.extras import needs_pyarrow
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
 from ..io.formats import SUFFIXES as SUFFIXES
-from ..io.formats import ImageFormat as ImageFormat
 from ..io.formats import image_format as image_format
 from .cost import NOTICE_SECONDS
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
 from .scale import Scale, ScaledImage
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..io.formats import ImageFormat
 
 #: Candidate pairs of a slice when memory allows (the engine's own bucket size).
 SLICE_PAIRS = BUCKET_PAIRS

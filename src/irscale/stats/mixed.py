@@ -54,10 +54,9 @@ import scipy.linalg as la
 from scipy import sparse, stats
 
 from ..core import ScoreMatrix
-from ..core.edge import about
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, about
 from ._glmm import fit_glmm
 from ._linear import solve_normal
 from ._mixed_fit import Grouping, Moments, balanced_theta, optimise, profile

@@ -48,9 +48,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
-from ..core.edge import about
 from ..core.scorematrix import RowPlaces
-from ..errors import AlignmentError, InputError
+from ..errors import AlignmentError, InputError, about
 from ._factorial import parse_model
 from .anova import fit_model
 from .names import EMPTY_POLICIES as EMPTY_POLICIES

@@ -18,11 +18,10 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
-from ..core.edge import about
 from ..core.params import CUTOFF, Integers
 from ..core.params import check_alpha as check_alpha
 from ..core.params import check_count as check_count
-from ..errors import AlignmentError, InputError, ParameterError, shown
+from ..errors import AlignmentError, InputError, ParameterError, about, shown
 
 Alternative = Literal["two-sided", "greater", "less"]
 ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...measures.names import is_measure_name
 from ..context import Context, measure_names, register, take
 
 TYPE_CHECKING = False
@@ -21,7 +20,11 @@ def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
     :func:`~irscale.evaluation.context.choose`); names that trec_eval or the catalogue's
     rankings read never load the fairness modules."""
     names = measure_names(measures)
-    if not names or all(map(is_measure_name, names)):
+    if not names:
+        return False
+    from ...measures.names import is_measure_name
+
+    if all(map(is_measure_name, names)):
         return False
     from ..fairness import is_fairness_name
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 
-from ...measures.names import is_measure_name
 from ..context import Context, measure_names, register, take
 
 TYPE_CHECKING = False
@@ -30,7 +29,7 @@ def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
     names = measure_names(measures)
     loaded = sys.modules.get("irscale.io.diversity")
     if (loaded is None or not isinstance(qrels, loaded.DiversityQrels)) and (
-            not names or is_measure_name(names[0])):
+            not names or _is_measure_name(names[0])):
         return False
     from ...io.diversity import DiversityQrels
     from ...measures.diversity import is_diversity_name
@@ -87,3 +86,10 @@ INTENTS = register(Context(
     averaging="ndeval", cacheable=False, claims=_claims, run=_run,
     formats=("ndeval", "trec", "csv"), keep_rank=True, format_options=_format_options,
     baseline_run=True, matrix=_matrix))
+
+
+def _is_measure_name(name: str) -> bool:
+    """:func:`irscale.measures.names.is_measure_name` (imported when a name is given)."""
+    from ...measures.names import is_measure_name
+
+    return is_measure_name(name)
