@@ -1,5 +1,5 @@
-"""A folder written whole or not at all (:func:`irscale.io.files.staged_folder`) and the
-check that it is new (:func:`irscale.io.files.check_new_folder`), as ``irscale demo``
+"""A folder written whole or not at all (:func:`irscale.io.folders.staged_folder`) and the
+check that it is new (:func:`irscale.io.folders.check_new_folder`), as ``irscale demo``
 writes its example files."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import os
 import pytest
 
 from irscale.errors import FileAccessError, OutputExistsError
-from irscale.io.files import check_new_folder, staged_folder
+from irscale.io.folders import check_new_folder, staged_folder
 
 
 def test_the_folder_takes_its_name_only_when_the_block_succeeds(tmp_path):

@@ -4,9 +4,8 @@
 //! tabs as the fast pass splits them, then each typed field's check).
 
 use super::error::{Kind, ReadError};
-use super::fields::python_space;
+use super::fields::{Format, python_space};
 use super::lines::{Lines, without_returns};
-use super::scan::Format;
 
 /// A typed field's check: `None` when the field is valid, else why not.
 pub type Check = fn(&str) -> Option<&'static str>;

@@ -8,9 +8,10 @@
 
 use super::diagnose::Check;
 use super::error::{Kind, ReadError};
+use super::fields::Format;
 use super::fields::{parse_float, parse_integer};
 use super::run::FORMAT as RUN_FORMAT;
-use super::scan::{Format, row_line, scan, verdict};
+use super::scan::{row_line, scan, verdict};
 use super::topics::{Groups, Interner};
 use rustc_hash::{FxHashMap, FxHashSet};
 

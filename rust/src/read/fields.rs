@@ -208,6 +208,15 @@ fn decimal(body: &[u8]) -> bool {
     at == body.len()
 }
 
+/// A file format: what the file is called in messages, its fields, and the fields read
+/// as text (which must be UTF-8; the others are not looked at unless typed). No line of
+/// any format may hold a NUL byte, in whatever field (trec_eval would cut the line there).
+pub struct Format {
+    pub what: &'static str,
+    pub names: &'static [&'static str],
+    pub texts: &'static [usize],
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

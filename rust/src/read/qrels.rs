@@ -4,9 +4,10 @@
 use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
+use super::fields::Format;
 use super::fields::{parse_integer, python_space};
 use super::limits::out_of_memory;
-use super::scan::{Format, Scan, pieces, record_bound, row_line, scan, verdict};
+use super::scan::{Scan, pieces, record_bound, row_line, scan, verdict};
 use super::topics::{Groups, Interner};
 use rayon::prelude::*;
 

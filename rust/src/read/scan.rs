@@ -3,18 +3,9 @@
 
 use super::diagnose::{Check, diagnose, nul_line};
 use super::error::{Kind, ReadError};
-use super::fields::{python_space, record_fields};
+use super::fields::{Format, python_space, record_fields};
 use super::lines::{Lines, line_text};
 use rayon::prelude::*;
-
-/// A file format: what the file is called in messages, its fields, and the fields read
-/// as text (which must be UTF-8; the others are not looked at unless typed). No line of
-/// any format may hold a NUL byte, in whatever field (trec_eval would cut the line there).
-pub struct Format {
-    pub what: &'static str,
-    pub names: &'static [&'static str],
-    pub texts: &'static [usize],
-}
 
 /// The UTF-8 byte order mark, dropped from the start of a file's text.
 const BOM: &[u8] = b"\xef\xbb\xbf";

@@ -41,10 +41,10 @@ from ..errors import CacheWriteWarning, FileAccessError, ParameterError, shorten
 from ..io.files import (
     OPEN_FLAGS,
     access_error,
-    check_output_folder,
     current_umask,
     reading_limit,
 )
+from ..io.folders import check_output_folder
 from ..io.sources import call_inputs, check_folder_inputs
 from .frames import BadEntry, Warned, warning_category, warning_name
 

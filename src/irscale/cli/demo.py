@@ -1,6 +1,6 @@
 """``irscale demo``: generate an example collection and evaluate it end to end. All or
 nothing: the files are written to a staging folder, renamed to ``--out`` only once the
-report has been written and flushed (:func:`irscale.io.files.staged_folder`)."""
+report has been written and flushed (:func:`irscale.io.folders.staged_folder`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 import sys
 
 from ..core.params import DEMO_TOPIC_COUNT, RNG_SEED, OutputPath, Param
-from ..io.files import check_new_folder, staged_folder
+from ..io.folders import check_new_folder, staged_folder
 from .main import SUBCOMMANDS
 from .options import add_command, add_progress, wants_progress
 

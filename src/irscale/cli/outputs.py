@@ -20,7 +20,8 @@ from contextlib import AbstractContextManager as ContextManager
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
 from ..errors import ParameterError
-from ..io.files import atomic_output, check_output, check_output_folder, is_stdio
+from ..io.files import atomic_output, check_output, is_stdio
+from ..io.folders import check_output_folder
 from ..io.sources import (
     CallInputs,
     InputFile,

@@ -29,7 +29,7 @@ from .tables import UNDEFINED, check_digits, latex_escape
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.mean_intervals import MeanInterval
-    from ..evaluation import Evaluation
+    from ..measures.results import Evaluation
     from .corrections import Correction
 
 TableFormat = Literal["latex", "markdown", "html"]
