@@ -21,7 +21,6 @@ from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
 from ..errors import ParameterError
 from ..io.files import atomic_output, check_output, is_stdio
-from ..io.folders import check_output_folder
 from ..io.sources import (
     CallInputs,
     InputFile,
@@ -125,6 +124,8 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     made: list[tuple[str, str]] = []
     for option, path, kind in sorted(outputs, key=lambda output: output[2] in FOLDERS):
         if kind in FOLDERS:
+            from ..io.folders import check_output_folder
+
             check_folder_inputs(path, inputs, option=option)
             check_output_folder(path, option, read_only=kind == "cache")
         else:
