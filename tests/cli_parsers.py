@@ -26,7 +26,7 @@ def parsers(parser: argparse.ArgumentParser, prog: str = "irscale"
         if isinstance(action, argparse._SubParsersAction):
             seen = set()
             for name, sub in action.choices.items():
-                if id(sub) not in seen:
+                if sub is not None and id(sub) not in seen:  # (a subcommand not built)
                     seen.add(id(sub))
                     yield from parsers(sub, f"{prog} {name}")
 

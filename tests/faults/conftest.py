@@ -310,6 +310,16 @@ def run_cli(capsys, monkeypatch) -> Callable[..., Result]:
 # ----------------------------------------------------------------------------- contract
 Needle = str | tuple[str, ...]  # a tuple: any one of these
 
+#: The announcement of the rest of long work (``irscale.core.progress.announce_rest``): made
+#: when the rest is measured to take longer than a few seconds, so on a loaded machine a
+#: command that is quick elsewhere may make it; never an error.
+ANNOUNCED = re.compile(r"^irscale: .+: [\d,]+ more .+ each \(measured\), about ")
+
+
+def _notes(line: str) -> bool:
+    """Whether a line of standard error is a warning or an announcement."""
+    return line.startswith("irscale: warning: ") or ANNOUNCED.match(line) is not None
+
 
 def _has(line: str, needle: Needle) -> bool:
     if isinstance(needle, tuple):
@@ -323,7 +333,7 @@ def error_line(result: Result) -> str:
     lines = [line for line in result.err.splitlines() if line.strip()]
     assert not any(line.lstrip().lower().startswith("usage:") for line in lines), \
         "usage text shown" + result.describe()
-    errors = [line for line in lines if not line.startswith("irscale: warning: ")]
+    errors = [line for line in lines if not _notes(line)]
     assert len(errors) == 1, f"{len(errors)} error lines, expected 1" + result.describe()
     line = errors[0]
     assert line.startswith("irscale: "), "error line lacks 'irscale: '" + result.describe()
@@ -372,8 +382,7 @@ def assert_ok(result: Result) -> None:
     assert result.status == 0, f"exit status {result.status}, expected 0" + result.describe()
     assert_plain_values(result)
     assert "Traceback" not in result.err + result.out, "traceback shown" + result.describe()
-    other = [line for line in result.err.splitlines()
-             if line.strip() and not line.startswith("irscale: warning: ")]
+    other = [line for line in result.err.splitlines() if line.strip() and not _notes(line)]
     assert not other, f"stderr holds more than 'irscale: warning:' lines: {other}" \
         + result.describe()
 

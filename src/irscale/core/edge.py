@@ -66,6 +66,7 @@ from ..errors import IrscaleError, ParameterError, shorten
 from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
+from .records import is_record_init
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -257,13 +258,12 @@ def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
     where that function is called (:func:`_callee`), or the :func:`keyword_error` of a
     function that reads its options itself), and the keywords taken are the function's
     and that one's."""
-    import inspect
 
     try:
-        parameters = inspect.signature(function).parameters
+        parameters = _signature(function, args).parameters
     except (TypeError, ValueError):
         return None
-    taken = _keywords_of(function)
+    taken = _keywords_of(function, args)
     if not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
         return keyword_error(_name(function, args), kwargs, taken)
     unknown: Sequence[str]
@@ -285,7 +285,7 @@ def _name(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
     name = getattr(function, "__name__", "the function")
     if name == "__new__" and args and isinstance(args[0], type):
         return args[0].__name__
-    if name == "__init__" and args:
+    if (name == "__init__" or is_record_init(function)) and args:
         return type(args[0]).__name__
     return name
 
@@ -312,13 +312,25 @@ def _callee(error: BaseException, qualname: str) -> Any:
     return value
 
 
-def _keywords_of(function: Any) -> list[str]:
-    """The keywords ``function`` takes (none when it is not a function with a signature;
-    ``self`` of a method read from its class left out)."""
+def _signature(function: Callable[..., Any], args: tuple[Any, ...]) -> inspect.Signature:
+    """:func:`inspect.signature` of ``function``; of a record's constructor (the
+    ``__init__`` records share, :func:`irscale.core.records.is_record_init`), that of the
+    class of ``args[0]`` (the object being made), ``self`` first."""
     import inspect
 
+    if is_record_init(function) and args:
+        own = inspect.signature(type(args[0]))
+        first = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+        return own.replace(parameters=[first, *own.parameters.values()])
+    return inspect.signature(function)
+
+
+def _keywords_of(function: Any, args: tuple[Any, ...] = ()) -> list[str]:
+    """The keywords ``function`` takes (none when it is not a function with a signature;
+    ``self`` of a method read from its class left out; ``args``: the call's, for a record's
+    constructor)."""
     try:
-        parameters = inspect.signature(function).parameters
+        parameters = _signature(function, args).parameters
     except (TypeError, ValueError):
         return []
     return [name for name, p in parameters.items() if name not in ("self", "cls") and
@@ -346,12 +358,11 @@ def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
     """Begin the message of ``error`` (which names no parameter) with the argument that
     passed its subject (:func:`about`), else with the one argument that does not have its
     declared type; the message and the class stay what they were."""
-    import inspect
 
     if not error.args or not isinstance(error.args[0], str):
         return
     try:
-        bound = inspect.signature(function).bind(*args, **kwargs)
+        bound = _signature(function, args).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return
     subject = getattr(error, "subject", _MISSING)
@@ -376,7 +387,7 @@ def blame(function: Callable[..., Any], args: tuple[Any, ...],
     import inspect
 
     try:
-        signature = inspect.signature(function)
+        signature = _signature(function, args)
         bound = signature.bind(*args, **kwargs)
     except (TypeError, ValueError):
         return None

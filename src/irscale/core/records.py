@@ -39,7 +39,7 @@ else:
     def dataclass_transform(**_: object):
         return lambda target: target
 
-__all__ = ["FrozenRecordError", "field", "fields", "is_record", "record", "replace"]
+__all__ = ["FrozenRecordError", "field", "fields", "is_record", "is_record_init", "record", "replace"]
 
 
 class FrozenRecordError(AttributeError):
@@ -170,6 +170,12 @@ def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     post_init = getattr(self, "__post_init__", None)
     if post_init is not None:
         post_init()
+
+
+def is_record_init(function: object) -> bool:
+    """Whether ``function`` is the ``__init__`` every record shares (its class, not the
+    function, has the signature: :func:`inspect.signature` of the class)."""
+    return function is _init
 
 
 def _values(self: Any) -> tuple[Any, ...]:

@@ -40,3 +40,17 @@ __all__ = ["CATALOGUE", "REGISTRY", "EvalContext", "Family", "MeasureRequest", "
 
 # The API's edge (irscale.core.edge) is applied by lazy_package to each name it imports.
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from .base import (
+        CATALOGUE,
+        REGISTRY,
+        EvalContext,
+        Family,
+        MeasureRequest,
+        declare,
+        get_family,
+        register,
+    )
+    from .listing import catalogue
