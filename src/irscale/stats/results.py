@@ -21,7 +21,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -30,8 +30,6 @@ from ..core.mean_intervals import INTERVAL_NAMES
 from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, blank, declare, infinite, undefined
 from ..errors import ParameterError
-from ._ptukey import tukey_critical, tukey_sf
-from .assumptions import AssumptionChecks, check_assumptions
 from .effects import NO_SPREAD_CAUSE, EffectSize, EffectSizes, effect_meanings, t_interval
 from .protocol import ConfidenceInterval, Unpacks, interval_or_default
 from .tables import (
@@ -48,6 +46,9 @@ from .tables import (
     significance_mark,
 )
 from .validation import Alternative, check_alpha, tie_tolerance
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .assumptions import AssumptionChecks
 
 
 def _whole(value: float | None) -> float | None:
@@ -292,6 +293,8 @@ class PairwiseComparisons(HtmlRepr):
                 critical = float(np.quantile(extra["ranges"], level))
                 return diff - critical, diff + critical
             if "tukey_se" in extra:
+                from ._ptukey import tukey_critical
+
                 critical = tukey_critical(1.0 - level, int(extra["k"]), extra["df"])
                 se = extra["tukey_se"]
                 return diff - critical * se, diff + critical * se
@@ -448,6 +451,8 @@ def tukey_from_means(
     diff = means[i] - means[j]
     var = np.maximum(cov[i, i] + cov[j, j] - 2.0 * cov[i, j], 0.0)
     se = np.sqrt(var / 2.0)
+    from ._ptukey import tukey_critical, tukey_sf
+
     with np.errstate(divide="ignore", invalid="ignore"):
         q = np.where(se > 0, np.abs(diff) / np.where(se > 0, se, 1.0), np.inf)
     critical = tukey_critical(alpha, k, df)
@@ -620,6 +625,8 @@ class AnovaResult(Unpacks, HtmlRepr):
         use): Shapiro–Wilk (Shapiro & Wilk 1965), then Levene (1960; centre mean) and
         Brown–Forsythe (1974; centre median) across systems, and across topics (shards)
         where the model has that factor (:mod:`irscale.stats.assumptions`)."""
+        from .assumptions import check_assumptions
+
         return check_assumptions(self.residuals, self.residual_groups, self.df_error,
                                  model=self.model, transform=self.transform)
 
