@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Literal, overload
+from typing import TYPE_CHECKING, Literal, cast, overload
 
 import numpy as np
 
@@ -180,7 +180,7 @@ def score_table(
         matrix = data.measure(measure)  # an unknown measure is the measure's error
     try:
         if is_pandas(data, "DataFrame"):
-            matrix = ScoreMatrix.from_wide(data, allow_missing=True)
+            matrix = ScoreMatrix.from_wide(cast("pd.DataFrame", data), allow_missing=True)
         elif not isinstance(data, ScoreMatrix):
             array = as_floats(data, "the score table")
             if array.ndim != 2:
