@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscale.cli.main import main
+from irscale.core.columns import Columns
 from irscale.core.edge import public
 from irscale.core.inputs import Run
 from irscale.core.numbers import (
@@ -100,6 +101,27 @@ def test_nullable_missing_values_pass_the_guard_too():
         render(frame, "text")
     text = render(declare(frame, {"n": blank("not reached")}), "text")
     assert "<NA>" not in text and UNDEFINED not in text
+
+
+def _columns() -> Columns:
+    return Columns({"name": ["a", "b"], "tau": [0.5, math.nan], "low": [-math.inf, 0.25],
+                    "f": [2.0, math.nan], "n": [3, 4], "ok": [True, False],
+                    "cell": ["0.1***", 0.5], "df": np.array([49, 48.5])})
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_columns_render_as_their_data_frame(fmt):
+    """A table of numpy columns (no pandas) passes the same guard and is written as the
+    data frame of the same columns, in every format."""
+    with pytest.raises(NumberError, match=r"'tau'.*NaN.*'b'"):
+        render(_columns(), fmt)
+    meanings = {"tau": undefined("ties"), "f": blank("no F"), "low": infinite("one-sided")}
+    with pytest.warns(UserWarning) as caught:
+        text = render(declare(_columns(), meanings), fmt, digits=3, title="t")
+    with pytest.warns(UserWarning) as caught_frame:
+        frame = render(declare(_columns().to_frame(), meanings), fmt, digits=3, title="t")
+    assert text == frame
+    assert [str(w.message) for w in caught] == [str(w.message) for w in caught_frame]
 
 
 def test_a_nan_formatted_alone_is_undefined_never_a_blank():

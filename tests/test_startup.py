@@ -66,6 +66,7 @@ _SCRIPT = textwrap.dedent("""
         loaded = sorted({m.split(".")[0] for m in sys.modules} & WATCHED)
         report.append({"argv": argv, "status": status, "loaded": loaded,
                        "numpy_ma": "numpy.ma" in sys.modules,
+                       "scipy_stats": "scipy.stats" in sys.modules,
                        "diversity": sorted(m for m in sys.modules if "diversity" in m
                                            and m != "irscale.cli.eval_diversity"),
                        "output": out.buffer.getvalue().decode()})
@@ -410,6 +411,26 @@ def test_eval_loads_only_what_it_needs(tiny):
         assert not report["numpy_ma"] or NUMPY_1, report
         # trec_eval's measures are told from diversity ones without loading the latter
         assert report["diversity"] == [], report
+
+
+def test_compare_of_two_system_tests_loads_neither_scipy_stats_nor_pandas(tmp_path):
+    """``compare --test t`` (and the normal approximations of the rank tests) computes
+    with scipy.special and writes its text, Markdown, LaTeX and JSON without pandas."""
+    topics = range(1, 6)
+    (tmp_path / "qrels").write_text("".join(f"{t} 0 d{d} {(t + d) % 2}\n"
+                                            for t in topics for d in range(4)))
+    for k, name in enumerate(("r1", "r2", "r3")):
+        (tmp_path / name).write_text("".join(
+            f"{t} Q0 d{d} {r} {10 - r} {name}\n"
+            for t in topics for r, d in enumerate((d + k * t) % 4 for d in range(4))))
+    runs = ["compare", "qrels", "r1", "r2", "r3", "-m", "map"]
+    reports = _run(*([*runs, "--test", "t", "--correction", "holm", *fmt] for fmt in
+                     ([], ["--format", "markdown"], ["--format", "latex"],
+                      ["--format", "json"])),
+                   [*runs, "--test", "wilcoxon"], cwd=tmp_path)
+    for report in reports:
+        assert report["status"] == 0 and report["output"].strip(), report
+        assert "pandas" not in report["loaded"] and not report["scipy_stats"], report
 
 
 def test_trec_eval_measures_of_trec_files_load_no_numerical_package(tiny):

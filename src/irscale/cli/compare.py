@@ -320,16 +320,10 @@ def compare(args: argparse.Namespace):
     if args.shard_scores is not None:
         return _mixed_of_shards(args)
     matrix = load_matrix(args)  # before the statistics: a malformed input is told at once
-    from ..stats import (
-        anova,
-        friedman,
-        kruskal_wallis,
-        pairwise_tests,
-        randomized_tukey_hsd,
-    )
-    from ..stats.registry import test_spec
-
+    # each procedure imports its own module: a two-system test loads no ANOVA (scipy.stats)
     if test == "tukey-hsd":
+        from ..stats import anova, friedman, kruskal_wallis
+
         model = args.model
         measure = _measure_of(matrix, args.measures)
         omnibus: AnovaResult | RankTestResult
@@ -348,11 +342,15 @@ def compare(args: argparse.Namespace):
             family=args.family, method=args.method if args.family == "gaussian" else None,
             alpha=args.alpha, correction=args.correction)
         return fitted, fitted.pairwise()
+    from ..stats.registry import test_spec
+
     spec = None if test == "randomized-tukey-hsd" else test_spec(test)
     resampling = {"samples": args.samples} if given(args, "samples") else {}
     with scheduler(args) as executor:
         where = {"workers": args.workers} if executor == "local" else {"executor": executor}
         if spec is None:
+            from ..stats.randomized_tukey import randomized_tukey_hsd
+
             measure = _measure_of(matrix, args.measures)
             return None, _intervals(args, matrix, randomized_tukey_hsd(
                 matrix, alpha=args.alpha, measure=measure, rng=args.seed, progress=progress,
@@ -360,6 +358,8 @@ def compare(args: argparse.Namespace):
         options: dict[str, Any] = {}
         if spec.resampling:  # --samples/--seed/--workers/--scheduler otherwise: refused
             options = {**resampling, "rng": args.seed, "progress": progress, **where}
+        from ..stats.pairwise import pairwise_tests
+
         measures = list(args.measures) if args.measures else None
         return None, _intervals(args, matrix, pairwise_tests(
             matrix, spec.name, correction=args.correction, alpha=args.alpha,

@@ -50,9 +50,15 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any
+    from typing import Any, TypeVar
 
     import pandas as pd
+
+    from .columns import Columns
+
+    #: A table the guard checks: a data frame, or its columns without pandas.
+    Table = pd.DataFrame | Columns
+    T = TypeVar("T", pd.DataFrame, Columns)
 
 #: How a table spells a value that is undefined (never a blank, ``nan`` or ``None``).
 UNDEFINED = "undefined"
@@ -97,7 +103,7 @@ def infinite(why: str) -> Meaning:
     return Meaning(infinite=why)
 
 
-def declare(frame: pd.DataFrame, meanings: Mapping[str, Meaning]) -> pd.DataFrame:
+def declare(frame: T, meanings: Mapping[str, Meaning]) -> T:
     """``frame`` (itself, returned) with the meanings of the non-finite values of its
     columns ``meanings`` declared (added to those declared before)."""
     declared = dict(frame.attrs.get(ATTRS_KEY, {}))
@@ -106,17 +112,17 @@ def declare(frame: pd.DataFrame, meanings: Mapping[str, Meaning]) -> pd.DataFram
     return frame
 
 
-def declared(frame: pd.DataFrame) -> dict[str, Meaning]:
+def declared(frame: Table) -> dict[str, Meaning]:
     """The meanings declared on ``frame``'s columns (:func:`declare`)."""
     return dict(frame.attrs.get(ATTRS_KEY, {}))
 
 
-def _non_finite(column: pd.Series) -> tuple[Any, Any]:
+def _non_finite(column: pd.Series | Any) -> tuple[Any, Any]:
     """Where ``column`` holds a NaN and where an infinity (boolean arrays), whatever its
     type: a float column, a nullable numeric one (its ``NA`` a NaN), or objects some of
-    which are floats."""
+    which are floats; a pandas column or a numpy one (:class:`irscale.core.columns.
+    Columns`)."""
     import numpy as np
-    import pandas as pd
 
     none = np.zeros(len(column), bool)
     if not isinstance(column.dtype, np.dtype):  # pandas' extension types
@@ -124,11 +130,14 @@ def _non_finite(column: pd.Series) -> tuple[Any, Any]:
             return none, none
         values = column.to_numpy(dtype=np.float64, na_value=np.nan)
         return np.isnan(values), np.isinf(values)
-    values = column.to_numpy()
+    values = np.asarray(column)
     if values.dtype.kind == "f":
         return np.isnan(values), np.isinf(values)
-    if values.dtype.kind != "O" or pd.api.types.infer_dtype(values, skipna=False) in (
-            "string", "bytes", "empty", "boolean", "integer"):  # (pandas' scan, in C)
+    if values.dtype.kind != "O":
+        return none, none
+    pandas = sys.modules.get("pandas")  # its scan, in C, where it is loaded
+    if pandas is not None and pandas.api.types.infer_dtype(values, skipna=False) in (
+            "string", "bytes", "empty", "boolean", "integer"):
         return none, none
     floats = [isinstance(v, float) for v in values]
     nan = np.array([f and math.isnan(v) for f, v in zip(floats, values, strict=True)], bool)
@@ -136,16 +145,18 @@ def _non_finite(column: pd.Series) -> tuple[Any, Any]:
     return nan, inf
 
 
-def _row_label(frame: pd.DataFrame, row: int) -> str:
+def _row_label(frame: Table, row: int) -> str:
     """How a message names row ``row`` of ``frame``: its first text cell, or its number."""
+    import numpy as np
+
     for name in frame.columns:
-        value = frame[name].iloc[row]
+        value = np.asarray(frame[name], dtype=object)[row]
         if isinstance(value, str) and value:
             return repr(value)
     return f"row {row + 1}"
 
 
-def check_table(frame: pd.DataFrame, where: str = "a table") -> dict[str, Meaning]:
+def check_table(frame: Table, where: str = "a table") -> dict[str, Meaning]:
     """Check every non-finite number of ``frame`` (``where``: what it is, for messages)
     against the meanings declared on its columns (:func:`declare`): the columns that hold
     one, with their meaning; one warning for each cause of undefined values, naming the
@@ -189,15 +200,16 @@ def check_finite(values: Any, what: str) -> None:
         raise NumberError(f"{what} holds {bad} where only finite numbers can be written")
 
 
-def spelled(frame: pd.DataFrame, meanings: Mapping[str, Meaning]) -> pd.DataFrame:
+def spelled(frame: Table, meanings: Mapping[str, Meaning]) -> Table:
     """``frame`` with the NaNs of the ``meanings``' columns (what :func:`check_table`
     found) spelt as a text table shows them, :data:`UNDEFINED` or an empty cell, and the
     missing cells of its text columns empty; the frame itself when there is none."""
     import numpy as np
 
-    text = [name for name in frame.columns
+    text = [name for name in frame.columns  # pandas' extension types: a data frame's
             if not isinstance(frame[name].dtype, np.dtype)
-            and frame[name].dtype.kind not in "iufb" and frame[name].isna().any()]
+            and frame[name].dtype.kind not in "iufb"
+            and frame[name].isna().any()]  # type: ignore[union-attr]
     if not meanings and not text:
         return frame
     shown = frame.copy()
@@ -207,12 +219,13 @@ def spelled(frame: pd.DataFrame, meanings: Mapping[str, Meaning]) -> pd.DataFram
             column = shown[name].astype(object)
             column[nan] = "" if meaning.empty else UNDEFINED
             shown[name] = column
-    for name in text:
-        shown[name] = shown[name].astype(object).where(shown[name].notna(), "")
+    for name in text:  # pandas' extension types: columns of a data frame
+        column = shown[name].astype(object)
+        shown[name] = column.where(column.notna(), "")  # type: ignore[union-attr]
     return shown
 
 
-def csv_text(frame: pd.DataFrame, where: str = "a table", **options: Any) -> str:
+def csv_text(frame: Table, where: str = "a table", **options: Any) -> str:
     """``frame.to_csv(**options)`` once its numbers passed :func:`check_table`: an
     undefined value written :data:`UNDEFINED`, an empty cell empty."""
     return spelled(frame, check_table(frame, where)).to_csv(**options)

@@ -18,13 +18,15 @@ import os
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-import pandas as pd
 
 from ..errors import AlignmentError, InputError, InputFormatError, about, shown
 from .notebook import HtmlRepr
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 
 class RowPlaces(Protocol):
@@ -164,6 +166,8 @@ class ScoreMatrix(HtmlRepr):
 
         A table with no system or no topic, columns of booleans (flags, not scores) or
         columns of several levels (whose names would be tuples) is refused."""
+        import pandas as pd
+
         if frame.shape[0] == 0 or frame.shape[1] == 0:
             raise about(InputError(f"the score table has {frame.shape[0]} topic row(s) and "
                                    f"{frame.shape[1]} system column(s): it needs at least one "
@@ -200,6 +204,8 @@ class ScoreMatrix(HtmlRepr):
         allow_missing: bool = False,
     ) -> ScoreMatrix:
         """A matrix from a tidy DataFrame with one row per (system, topic, measure) value."""
+        import pandas as pd
+
         missing = [c for c in (system, topic, measure, value) if c not in frame.columns]
         if missing:
             raise InputError(f"tidy score table lacks the column(s) {missing}")
@@ -363,6 +369,8 @@ class ScoreMatrix(HtmlRepr):
 
     def to_frame(self, measure: str | None = None, *, tidy: bool = False) -> pd.DataFrame:
         """A wide DataFrame (topics × systems) of one measure, or the tidy table of all."""
+        import pandas as pd
+
         if tidy:
             t, s, m = np.meshgrid(
                 np.arange(self.n_topics), np.arange(self.n_systems),
@@ -385,6 +393,8 @@ class ScoreMatrix(HtmlRepr):
     def _html_frame(self) -> pd.DataFrame:
         """A notebook shows each system's mean over topics on every measure (NaN: missing
         values left out)."""
+        import pandas as pd
+
         with np.errstate(invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # a system missing everywhere
             means = np.nanmean(self.values, axis=0)

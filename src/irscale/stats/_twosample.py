@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ..core.edge import keyword_error
 from ..errors import InputError
+from .distributions import symmetric_pvalue, t_sf
 from .effects import EffectSizes, effect_size_columns, mean_difference_ci, standard_error
 from .resampling import rng_options
 from .results import TestResult
@@ -82,11 +82,7 @@ class TestSpec:
 
 def t_pvalue(t: np.ndarray, df: np.ndarray | float, alternative: Alternative) -> np.ndarray:
     """p-value of a t statistic (``df = inf`` gives the normal distribution)."""
-    if alternative == "greater":
-        return stats.t.sf(t, df)
-    if alternative == "less":
-        return stats.t.cdf(t, df)
-    return np.minimum(1.0, 2.0 * stats.t.sf(np.abs(t), df))
+    return symmetric_pvalue(t, lambda s: t_sf(s, df), alternative)
 
 
 #: Why a column pair has nothing to test (:func:`degenerate`): identical paired scores

@@ -38,17 +38,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import optimize, special, stats
+from scipy import special
 
 from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, blank, declare, undefined
 from ..errors import ParameterError
+from .distributions import t_ppf
 from .protocol import ConfidenceInterval, Estimate, check_confidence_level, format_table
 from .tables import Format
 from .validation import Alternative, constant_columns, tie_tolerance
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 
 def hedges_j(df: np.ndarray | float) -> np.ndarray:
@@ -98,6 +102,7 @@ def _nct_root(t: float, df: float, q: float) -> float:
     scipy's ``nct.cdf`` is NaN in bands of the far tail (below ~10⁻¹³: t = −8.5, df = 2,
     λ in [7, 12.5]), which the bracket of a high confidence level reaches; there the same
     probability is taken as P(T'_{df,−λ} ≥ −t) (−T'_{df,λ} is T'_{df,−λ}), ``nct.sf``."""
+    from scipy import optimize, stats  # only for an interval asked for
 
     def excess(lam: float) -> float:
         value = float(stats.nct.cdf(t, df, lam))
@@ -291,6 +296,8 @@ class EffectSizes(HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the five effect sizes, the sample sizes and the design."""
+        import pandas as pd
+
         return declare(pd.DataFrame([{**self.as_dict(), "n": self.n, "m": self.m,
                                       "paired": self.paired}]), effect_meanings(self.paired))
 
@@ -401,9 +408,9 @@ def t_interval(
     of freedom (one-sided for one-sided ``alternative``), element by element."""
     diff = np.asarray(diff, dtype=np.float64)
     if alternative == "two-sided":
-        half = stats.t.ppf(1 - alpha / 2, df) * se
+        half = t_ppf(1 - alpha / 2, df) * se
         return diff - half, diff + half
-    half = stats.t.ppf(1 - alpha, df) * se
+    half = t_ppf(1 - alpha, df) * se
     if alternative == "greater":
         return diff - half, np.full(diff.shape, np.inf)
     return np.full(diff.shape, -np.inf), diff + half

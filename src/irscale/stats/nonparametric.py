@@ -43,11 +43,11 @@ from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
-from scipy import stats
 
 from ..errors import NoVarianceWarning, ParameterError
 from ._exact import grouped_exact_pvalues, rank_sum_counts, signed_rank_counts
 from ._twosample import Outcome, TestSpec, finish_pvalues, run_test
+from .distributions import normal_sf, symmetric_pvalue
 from .ranks import rank_columns
 from .results import TestResult
 from .validation import Alternative, check_choice, tie_tolerance
@@ -70,14 +70,6 @@ def _rank_method(method: RankMethod) -> RankMethod:
         return "approx"
     check_choice(method, RANK_METHODS, "method")
     return method
-
-
-def _normal_pvalue(z: np.ndarray, alternative: Alternative) -> np.ndarray:
-    if alternative == "greater":
-        return stats.norm.sf(z)
-    if alternative == "less":
-        return stats.norm.cdf(z)
-    return np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
 
 
 def _method_label(exact: np.ndarray, approx_label: str) -> str:
@@ -134,7 +126,7 @@ def wilcoxon_kernel(
         if correction:
             sign = {"greater": 1.0, "less": -1.0}.get(alternative)
             z = z - (np.sign(z) if sign is None else sign) * 0.5 / se
-    p = _normal_pvalue(z, alternative)
+    p = symmetric_pvalue(z, normal_sf, alternative)
 
     nonzero = ~zero
     if method == "exact":
@@ -176,6 +168,8 @@ def sign_kernel(
                       f"in {int(np.count_nonzero(total == 0))} pair(s): every topic is a tie, "
                       "there is nothing to test (p = 1, no statistic)", NoVarianceWarning,
                       stacklevel=2)
+    from scipy import stats  # Boost's binomial (see irscale.stats.distributions)
+
     upper = stats.binom.sf(positive - 1, total, 0.5)
     lower = stats.binom.cdf(positive, total, 0.5)
     if alternative == "greater":
@@ -216,7 +210,7 @@ def mann_whitney_kernel(
     sd = np.sqrt(n * m / 12 * ((big + 1) - ties / (big * (big - 1))))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (u - n * m / 2 - (0.5 if correction else 0.0)) / sd
-    p = np.minimum(1.0, factor * stats.norm.sf(z))
+    p = np.minimum(1.0, factor * normal_sf(z))
 
     if method == "exact":
         exact = np.ones(x.shape[1], dtype=bool)

@@ -37,16 +37,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from ..core.edge import keyword_error
 from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, declare
 from ..errors import ParameterError, shown
 from .tables import Format, check_digits, render
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..core.numbers import Table
 
 __all__ = ["ConfidenceInterval", "Estimate", "TableResult", "Unpacks",
            "check_confidence_level", "format_table"]
@@ -73,7 +77,7 @@ def check_confidence_level(confidence_level: object) -> float:
     return value
 
 
-def format_table(frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4,
+def format_table(frame: Table, fmt: Format = "text", *, digits: int = 4,
                  title: str | None = None) -> str:
     """``frame`` rendered as every result's ``format`` does: ``text``/``markdown``/``latex``
     round to ``digits`` and show ``title``; ``csv``/``json`` keep full precision."""
@@ -175,6 +179,8 @@ class Estimate(float, HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the descriptive fields and ``statistic``."""
+        import pandas as pd
+
         return declare(pd.DataFrame([self._row()]), self._meanings)
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:

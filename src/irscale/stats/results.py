@@ -21,17 +21,15 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ..core.columns import Columns
 from ..core.mean_intervals import INTERVAL_NAMES
 from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, blank, declare, infinite, undefined
 from ..errors import ParameterError
-from ._ptukey import tukey_critical, tukey_sf
-from .assumptions import AssumptionChecks, check_assumptions
 from .effects import NO_SPREAD_CAUSE, EffectSize, EffectSizes, effect_meanings, t_interval
 from .protocol import ConfidenceInterval, Unpacks, interval_or_default
 from .tables import (
@@ -48,6 +46,12 @@ from .tables import (
     significance_mark,
 )
 from .validation import Alternative, check_alpha, tie_tolerance
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..core.numbers import Table
+    from .assumptions import AssumptionChecks
 
 
 def _whole(value: float | None) -> float | None:
@@ -141,6 +145,8 @@ class TestResult(Unpacks, HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: every field, effect sizes flattened."""
+        import pandas as pd
+
         row = {
             "test": self.test, "a": self.systems[0], "b": self.systems[1],
             "paired": self.paired, "alternative": self.alternative,
@@ -159,6 +165,8 @@ class TestResult(Unpacks, HtmlRepr):
         return test_meanings(self.paired, self.alternative != "two-sided")
 
     def _display(self, digits: int) -> pd.DataFrame:
+        import pandas as pd
+
         row = {
             "test": self.test,
             "a": self.systems[0],
@@ -292,6 +300,8 @@ class PairwiseComparisons(HtmlRepr):
                 critical = float(np.quantile(extra["ranges"], level))
                 return diff - critical, diff + critical
             if "tukey_se" in extra:
+                from ._ptukey import tukey_critical
+
                 critical = tukey_critical(1.0 - level, int(extra["k"]), extra["df"])
                 se = extra["tukey_se"]
                 return diff - critical * se, diff + critical * se
@@ -320,7 +330,11 @@ class PairwiseComparisons(HtmlRepr):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per pair, every column."""
-        return declare(pd.DataFrame({k: np.asarray(v) for k, v in self.columns.items()}),
+        return self._table().to_frame()
+
+    def _table(self) -> Columns:
+        """Every column, declared (:meth:`to_frame` without pandas)."""
+        return declare(Columns({k: np.asarray(v) for k, v in self.columns.items()}),
                        test_meanings(self.extra.get("paired"),
                                      self.extra.get("alternative", "two-sided") != "two-sided"))
 
@@ -334,33 +348,33 @@ class PairwiseComparisons(HtmlRepr):
         correction — the one ``significant`` rests on; it equals ``p`` without a
         correction (``correction=None``/``"none"``, Tukey HSD, randomised Tukey HSD).
         """
-        frame = self._output_frame()
-        keys = [k for k in ("collection", "measure") if k in frame.columns]
+        frame = self._output_table()
+        keys: list[str] = [k for k in ("collection", "measure") if k in frame.columns]
         keys += ["a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted", "significant"]
         keys += [k for k in ("mean_a", "mean_a_low", "mean_a_high", "mean_b", "mean_b_low",
                              "mean_b_high", "diff_low", "diff_high")
                  if "diff_low" in frame.columns and k in frame.columns]
         keys += [k for k in ("wins", "ties", "losses") if k in frame.columns]
-        return records(frame[keys])
+        return records(Columns({k: frame[k] for k in keys}, frame.attrs))
 
-    def _output_frame(self) -> pd.DataFrame:
+    def _output_table(self) -> Columns:
         """Every column, p-values named as the text table names them: ``p`` (the pair's
         own) then ``p_adjusted`` (after the correction; = ``p`` without one)."""
-        frame = self.to_frame()
-        if "p_raw" in frame.columns:
-            frame = frame.drop(columns="p").rename(columns={"p_raw": "p"})
-            frame.insert(list(frame.columns).index("p") + 1, "p_adjusted", self.columns["p"])
-        else:
-            frame.insert(list(frame.columns).index("p") + 1, "p_adjusted", frame["p"])
-        return frame
+        table = self._table()
+        if "p_raw" in table.columns:
+            table.pop("p")
+            table = Columns({"p" if k == "p_raw" else k: v for k, v in table.data.items()},
+                            table.attrs)
+        table.insert(table.columns.index("p") + 1, "p_adjusted", self.columns["p"])
+        return table
 
-    def _display(self, digits: int) -> pd.DataFrame:
-        frame = self.to_frame()
-        shown = [c for c in _SHOWN if c in frame.columns]
-        if "p_raw" in frame.columns:
-            frame = frame.rename(columns={"p": "p_adjusted", "p_raw": "p"})
-            shown = [c for c in _SHOWN if c in frame.columns]
-        out = frame[shown].copy()
+    def _display(self, digits: int) -> Columns:
+        table = self._table()
+        if "p_raw" in table.columns:
+            renamed = {"p": "p_adjusted", "p_raw": "p"}
+            table = Columns({renamed.get(k, k): v for k, v in table.data.items()},
+                            table.attrs)
+        out = Columns({c: table[c] for c in _SHOWN if c in table.columns}, table.attrs)
         decision = "p_adjusted" if "p_adjusted" in out.columns else "p"
         out[decision] = [
             format_number(p, digits) + significance_mark(p, self.alpha) for p in out[decision]
@@ -384,7 +398,7 @@ class PairwiseComparisons(HtmlRepr):
         if fmt == "json":
             return json_text({"pairs": self.json_pairs()}, indent=2) + "\n"
         if fmt == "csv":
-            return render(self._output_frame(), fmt)
+            return render(self._output_table(), fmt)
         return render(self._display(digits), fmt, digits=digits, title=self.summary())
 
     def summary(self) -> str:
@@ -411,7 +425,7 @@ class PairwiseComparisons(HtmlRepr):
         return f"PairwiseComparisons({self.summary()})"
 
 
-def _fold_interval(frame: pd.DataFrame, after: str, low: str, high: str, header: str,
+def _fold_interval(frame: Table, after: str, low: str, high: str, header: str,
                    digits: int) -> None:
     """Replace ``frame``'s columns ``low`` and ``high`` by one column ``header`` of their
     intervals as text, placed after the column ``after``."""
@@ -448,6 +462,8 @@ def tukey_from_means(
     diff = means[i] - means[j]
     var = np.maximum(cov[i, i] + cov[j, j] - 2.0 * cov[i, j], 0.0)
     se = np.sqrt(var / 2.0)
+    from ._ptukey import tukey_critical, tukey_sf
+
     with np.errstate(divide="ignore", invalid="ignore"):
         q = np.where(se > 0, np.abs(diff) / np.where(se > 0, se, 1.0), np.inf)
     critical = tukey_critical(alpha, k, df)
@@ -551,6 +567,8 @@ _ANOVA_MEANINGS = {name: blank("the error and total lines have no F test and no 
 
 def _anova_frame(rows: Sequence[AnovaRow]) -> pd.DataFrame:
     """The table of ``rows`` (:meth:`AnovaResult.to_frame`), its empty cells declared."""
+    import pandas as pd
+
     frame = pd.DataFrame([{c: getattr(r, c) for c in _ANOVA_COLUMNS} for r in rows],
                          columns=list(_ANOVA_COLUMNS)
                          ).astype({c: float for c in _ANOVA_COLUMNS[1:]})
@@ -620,6 +638,8 @@ class AnovaResult(Unpacks, HtmlRepr):
         use): Shapiro–Wilk (Shapiro & Wilk 1965), then Levene (1960; centre mean) and
         Brown–Forsythe (1974; centre median) across systems, and across topics (shards)
         where the model has that factor (:mod:`irscale.stats.assumptions`)."""
+        from .assumptions import check_assumptions
+
         return check_assumptions(self.residuals, self.residual_groups, self.df_error,
                                  model=self.model, transform=self.transform)
 
@@ -727,6 +747,8 @@ class RankTestResult(Unpacks, HtmlRepr):
         return float(self.statistic / (self.n_obs - 1))
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.DataFrame([{"test": self.test, "statistic": self.statistic, "df": self.df,
                               "p": self.pvalue, "n": self.n_obs}])
 

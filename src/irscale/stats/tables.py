@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
-import pandas as pd
 
 from ..core.numbers import UNDEFINED as UNDEFINED
 from ..core.numbers import check_table, json_number, json_text, spelled
@@ -21,6 +20,9 @@ from ..core.params import MAX_DIGITS as MAX_DIGITS
 from ..core.params import check_digits as check_digits
 from ..io import formats
 from ..io.formats import TABLE_FORMATS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.numbers import Table
 
 #: A table format (:data:`~irscale.io.formats.TABLE_FORMATS`).
 Format = Literal["text", "csv", "markdown", "latex", "json"]
@@ -98,16 +100,27 @@ def format_interval(low: float, high: float, digits: int = 4) -> str:
     return f"[{format_number(low, digits)}, {format_number(high, digits)}]"
 
 
-def _cells(frame: pd.DataFrame, digits: int) -> list[list[str]]:
+def _cells(frame: Table, digits: int) -> list[list[str]]:
     return [[format_number(v, digits) for v in row] for row in frame.itertuples(index=False)]
 
 
-def _numeric(frame: pd.DataFrame) -> list[bool]:
-    """Which columns of ``frame`` hold numbers (aligned right)."""
-    return [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+def _numeric(frame: Table) -> list[bool]:
+    """Which columns of ``frame`` hold numbers (aligned right): pandas'
+    ``is_numeric_dtype``, which for numpy's types is booleans, integers, floats, complex
+    numbers and time spans."""
+    numeric = []
+    for name in frame.columns:
+        dtype = frame[name].dtype
+        if isinstance(dtype, np.dtype):
+            numeric.append(dtype.kind in "biufcm")
+        else:  # pandas' extension types: a frame of pandas, loaded
+            import pandas as pd
+
+            numeric.append(pd.api.types.is_numeric_dtype(dtype))
+    return numeric
 
 
-def _text(frame: pd.DataFrame, digits: int, title: str | None, numeric: list[bool]) -> str:
+def _text(frame: Table, digits: int, title: str | None, numeric: list[bool]) -> str:
     header = [str(c) for c in frame.columns]
     rows = _cells(frame, digits)
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
@@ -125,7 +138,7 @@ def _text(frame: pd.DataFrame, digits: int, title: str | None, numeric: list[boo
     return "\n".join(out) + "\n"
 
 
-def _markdown(frame: pd.DataFrame, digits: int, title: str | None, numeric: list[bool]
+def _markdown(frame: Table, digits: int, title: str | None, numeric: list[bool]
               ) -> str:
     def esc(text: str) -> str:
         return text.replace("|", "\\|")
@@ -165,7 +178,7 @@ _LATEX_HEADERS = {
 }
 
 
-def _latex(frame: pd.DataFrame, digits: int, title: str | None, numeric: list[bool]) -> str:
+def _latex(frame: Table, digits: int, title: str | None, numeric: list[bool]) -> str:
     spec = "".join("r" if n else "l" for n in numeric)
     out = ["\\begin{table}", "\\centering"]
     if title:
@@ -183,7 +196,7 @@ def _latex(frame: pd.DataFrame, digits: int, title: str | None, numeric: list[bo
 json_value = json_number
 
 
-def records(frame: pd.DataFrame, where: str = "a table") -> list[dict[str, object]]:
+def records(frame: Table, where: str = "a table") -> list[dict[str, object]]:
     """The rows of ``frame`` as JSON-safe dictionaries, its numbers checked by
     :func:`irscale.core.numbers.check_table` (``where``: what the table is)."""
     check_table(frame, where)
@@ -194,7 +207,7 @@ def records(frame: pd.DataFrame, where: str = "a table") -> list[dict[str, objec
 
 
 def render(
-    frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4, title: str | None = None
+    frame: Table, fmt: Format = "text", *, digits: int = 4, title: str | None = None
 ) -> str:
     """``frame`` as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table.
 

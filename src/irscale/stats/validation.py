@@ -11,17 +11,20 @@ constant data, fewer than two systems or topics.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator, Sequence
-from typing import Literal, overload
+from typing import TYPE_CHECKING, Literal, cast, overload
 
 import numpy as np
-import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.params import CUTOFF, Integers
 from ..core.params import check_alpha as check_alpha
 from ..core.params import check_count as check_count
 from ..errors import AlignmentError, InputError, ParameterError, about, shown
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 Alternative = Literal["two-sided", "greater", "less"]
 ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")
@@ -176,8 +179,8 @@ def score_table(
     if isinstance(data, ScoreMatrix):
         matrix = data.measure(measure)  # an unknown measure is the measure's error
     try:
-        if isinstance(data, pd.DataFrame):
-            matrix = ScoreMatrix.from_wide(data, allow_missing=True)
+        if is_pandas(data, "DataFrame"):
+            matrix = ScoreMatrix.from_wide(cast("pd.DataFrame", data), allow_missing=True)
         elif not isinstance(data, ScoreMatrix):
             array = as_floats(data, "the score table")
             if array.ndim != 2:
@@ -211,6 +214,13 @@ def check_not_constant(values: np.ndarray, what: str = "the scores") -> None:
         )
 
 
+def is_pandas(value: object, kind: str) -> bool:
+    """Whether ``value`` is a pandas object of the class ``kind`` (``DataFrame``,
+    ``Series``), asked without importing pandas: only a loaded pandas can have made one."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(value, getattr(pandas, kind))
+
+
 def as_floats(values: object, name: str) -> np.ndarray:
     """``values`` as an array of 64-bit floats; an iterator (a generator) is read once.
     Anything that holds no numbers (text, None, objects) is an :class:`InputError` naming
@@ -224,7 +234,7 @@ def as_floats(values: object, name: str) -> np.ndarray:
 
 
 def _vector(values: object, name: str) -> tuple[np.ndarray, pd.Index | None]:
-    index = values.index if isinstance(values, pd.Series) else None
+    index = values.index if is_pandas(values, "Series") else None  # type: ignore[attr-defined]
     array = as_floats(values, name)
     if array.ndim != 1:
         raise about(InputError(f"{name} must be one-dimensional, got shape {array.shape}"),
@@ -250,6 +260,8 @@ def _align(x: pd.Series, y: pd.Series, labels: tuple[str, str]) -> tuple[np.ndar
             f"{labels[0]!r} {list(only_x[:5])}, {len(only_y)} only for {labels[1]!r} "
             f"{list(only_y[:5])}"
         )
+    import pandas as pd
+
     yv = pd.Series(y.to_numpy(), index=yi).reindex(xi).to_numpy(np.float64)
     return x.to_numpy(np.float64), yv
 
@@ -293,8 +305,8 @@ def two_samples(
         labels = (given[0], given[1])
         xs, _ = _vector(x, labels[0])
         ys, _ = _vector(y, labels[1])
-        if paired and isinstance(x, pd.Series) and isinstance(y, pd.Series):
-            xs, ys = _align(x, y, labels)
+        if paired and is_pandas(x, "Series") and is_pandas(y, "Series"):
+            xs, ys = _align(x, y, labels)  # type: ignore[arg-type]
     if paired and len(xs) != len(ys):
         raise AlignmentError(
             f"paired scores need one value per topic for both systems: "
