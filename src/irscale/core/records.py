@@ -39,7 +39,8 @@ else:
     def dataclass_transform(**_: object):
         return lambda target: target
 
-__all__ = ["FrozenRecordError", "field", "fields", "is_record", "is_record_init", "record", "replace"]
+__all__ = ["FrozenRecordError", "field", "fields", "is_record", "is_record_init", "record",
+           "replace"]
 
 
 class FrozenRecordError(AttributeError):
