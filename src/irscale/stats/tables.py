@@ -18,6 +18,7 @@ from ..core.numbers import UNDEFINED as UNDEFINED
 from ..core.numbers import check_table, json_number, json_text, spelled
 from ..core.params import MAX_DIGITS as MAX_DIGITS
 from ..core.params import check_digits as check_digits
+from ..errors import ParameterError, about
 from ..io import formats
 from ..io.formats import TABLE_FORMATS
 
@@ -217,6 +218,9 @@ def render(
     """
     check_format(fmt)
     digits = check_digits(digits)
+    if not (hasattr(frame, "attrs") and hasattr(frame, "columns")):  # a frame, or Columns
+        raise about(ParameterError(f"frame: expected a table (a pandas DataFrame), got "
+                                   f"{type(frame).__name__}", param="frame"), frame)
     where = f"the table {title!r}" if title else "a table"
     if fmt == "json":
         return json_text(records(frame, where), indent=2) + "\n"
