@@ -274,9 +274,6 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
         "Evaluation's methods format('ndeval'), summary_table() and the comparison with a "
         "baseline write through the modules that build those outputs from an Evaluation "
         "(imported in the methods only; the outputs name Evaluation for type checkers)",
-    frozenset({"irscale.measures.base", "irscale.measures.native"}):
-        "a Family names the engine's declaration of a trec_eval family (Native) for type "
-        "checkers; the declarations are built on Family",
 }
 
 

@@ -45,13 +45,13 @@ from . import contexts  # noqa: F401  (declares the catalogue's contexts)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
-    from typing import Any, Literal, TypeAlias
+    from collections.abc import Sequence
+    from typing import Any, Literal, Protocol, TypeAlias
 
     import numpy as np
 
     from ..core.judged import JudgedRankings
     from ..io.table import Aggregate, ValueType
-    from .native import Native
 
 #: trec_eval's floor for values entering a geometric mean (MIN_GEO_MEAN).
 MIN_GEO_MEAN = 0.00001
@@ -335,6 +335,31 @@ class GainPairs(ParamSpec):
 CutoffRule: TypeAlias = 'Literal["optional", "required", "none"]'
 
 
+
+@record
+class EngineCall:
+    """One call of the engine's measure dispatch (rust ``measures::compute``, by the family's
+    line of ``measures::FAMILIES``)."""
+
+    family: str
+    ints: tuple[int, ...]
+    floats: tuple[float, ...]
+    gains: tuple[tuple[int, float], ...]
+    #: The family sorts gain tables (:func:`warn_unreplayable_sort` applies to its gain map).
+    ideal: bool
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    class NativeDeclaration(Protocol):
+        """How a trec_eval family is computed by the engine alone
+        (:class:`irscale.measures.native.Native`): its engine call and the labels of its
+        outputs, given its parsed parameters."""
+
+        def call(self, family: str, params: Any) -> EngineCall: ...
+
+        def labels(self, family: str, params: Any, names: Sequence[str]) -> list[str]: ...
+
+
 @record
 class Family:
     """A registered measure family (one trec_eval measure, or one of ours), whatever the
@@ -375,7 +400,7 @@ class Family:
     max_cutoff: int = 2**63 - 1
     #: For trec_eval's families, computed by the engine alone: how the engine is called and
     #: how its outputs are named (:class:`~irscale.measures.native.Native`).
-    native: Native | None = None
+    native: NativeDeclaration | None = None
     #: The family reads the run's scores: the evaluation attaches them to the judged
     #: rankings as the per-document values ``score`` (:func:`scores_needed`), as it attaches
     #: the label sets the family names (:func:`label_sets_named`).

@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from ..core.records import record
-from .base import EvalContext, Family, FloatList, NoParams, ParamSpec, declare
+from .base import EngineCall, EvalContext, Family, FloatList, NoParams, ParamSpec, declare
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,19 +33,6 @@ if TYPE_CHECKING:
 
     from ..core.judged import JudgedRankings
     from ..io.table import Aggregate, ValueType
-
-
-@record
-class EngineCall:
-    """One call of the engine's measure dispatch (rust ``measures::compute``, by the family's
-    line of ``measures::FAMILIES``)."""
-
-    family: str
-    ints: tuple[int, ...]
-    floats: tuple[float, ...]
-    gains: tuple[tuple[int, float], ...]
-    #: The family sorts gain tables (:func:`warn_unreplayable_sort` applies to its gain map).
-    ideal: bool
 
 
 #: How an output is labelled: ``label(family, params, index, engine name)``.

@@ -15,9 +15,8 @@ from collections.abc import Sequence
 
 from ..core.kernels import output_names
 from ..core.records import record
-from .base import TREC_FAMILIES, EvalContext, MeasureRequest
+from .base import TREC_FAMILIES, EngineCall, EvalContext, MeasureRequest
 from .layout import NO_OUTPUT, ordered_requests, output_labels
-from .native import EngineCall
 
 __all__ = ["NO_OUTPUT", "EngineCall", "PlannedColumn", "TrecPlan", "plan_trec"]
 
