@@ -7,6 +7,7 @@ import io
 import json
 import math
 import re
+import sys
 import warnings
 
 import numpy as np
@@ -101,6 +102,26 @@ def test_nullable_missing_values_pass_the_guard_too():
         render(frame, "text")
     text = render(declare(frame, {"n": blank("not reached")}), "text")
     assert "<NA>" not in text and UNDEFINED not in text
+
+
+def test_missing_text_cells_are_blanks_whatever_the_text_type(monkeypatch):
+    """A text column's missing cell (NaN among strings, as pandas before 3 keeps text in an
+    object column, or None) is a blank, with or without pandas; a NaN among numbers is not."""
+    for label in (np.array(["x", math.nan, None], dtype=object), pd.array(["x", None, None],
+                                                                         dtype="string")):
+        frame = pd.DataFrame({"label": label, "v": [1.0, 2.0, 3.0]})
+        assert check_table(frame) == {}
+        columns = Columns({"label": np.asarray(label, dtype=object),
+                           "v": np.array([1.0, 2.0, 3.0])})
+        assert check_table(columns) == {}
+        with monkeypatch.context() as patch:  # the scan of a process without pandas
+            patch.delitem(sys.modules, "pandas")
+            assert check_table(columns) == {}
+            with pytest.raises(NumberError, match="'cell'"):
+                check_table(Columns({"cell": np.array(["x", 0.5, math.nan], dtype=object)}))
+    mixed = pd.DataFrame({"cell": np.array(["x", 0.5, math.nan], dtype=object)})
+    with pytest.raises(NumberError, match="'cell'"):
+        check_table(mixed)
 
 
 def _columns() -> Columns:

@@ -135,11 +135,21 @@ def _non_finite(column: pd.Series | Any) -> tuple[Any, Any]:
         return np.isnan(values), np.isinf(values)
     if values.dtype.kind != "O":
         return none, none
+    # a text column's missing cells (NaN or None among strings: pandas before 3 keeps text
+    # as objects) are blanks, not numbers, as in pandas' string type
     pandas = sys.modules.get("pandas")  # its scan, in C, where it is loaded
-    if pandas is not None and pandas.api.types.infer_dtype(values, skipna=False) in (
-            "string", "bytes", "empty", "boolean", "integer"):
-        return none, none
+    if pandas is not None:
+        infer = pandas.api.types.infer_dtype
+        if infer(values, skipna=False) in ("string", "bytes", "empty", "boolean",
+                                           "integer") or infer(values, skipna=True) in (
+                "string", "bytes"):
+            return none, none
     floats = [isinstance(v, float) for v in values]
+    if pandas is None and not all(floats) and all(
+            f or v is None or isinstance(v, (str, bytes))
+            for f, v in zip(floats, values, strict=True)) and all(
+            not f or math.isnan(v) for f, v in zip(floats, values, strict=True)):
+        return none, none
     nan = np.array([f and math.isnan(v) for f, v in zip(floats, values, strict=True)], bool)
     inf = np.array([f and math.isinf(v) for f, v in zip(floats, values, strict=True)], bool)
     return nan, inf
