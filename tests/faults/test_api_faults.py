@@ -471,6 +471,14 @@ ROWS = [
         "alpha"),
     bad("pairwise_tests-no-measure", lambda a: stats.pairwise_tests(a.matrix, measures=[]),
         "measures=", "no measure"),
+    bad("pairwise_tests-measure-and-measures", lambda a: stats.pairwise_tests(
+        a.three, measure="ap", measures=["p10"]), "measure=", "measures=", "not both"),
+    bad("pairwise_tests-measure-list", lambda a: stats.pairwise_tests(
+        a.three, measure=["ap", "p10"]), "measure:", "measures=[...]"),
+    bad("baseline_comparison-measure-and-measures", lambda a: stats.baseline_comparison(
+        a.three, a.three.systems[0], measure="ap", measures="p10"), "not both"),
+    bad("tukey_hsd-measures-keyword", lambda a: stats.tukey_hsd(a.three, measures=["ap"]),
+        "measures", "did you mean measure?"),
     bad("from_wide-empty", lambda a: ScoreMatrix.from_wide(pd.DataFrame()), "0 topic row(s)"),
     bad("from_wide-booleans", lambda a: ScoreMatrix.from_wide(
         pd.DataFrame({"a": [True, False], "b": [True, True]})), "booleans", "'a'"),

@@ -1,10 +1,13 @@
 """How results show in a notebook: Jupyter (and every front end that reads IPython's rich
 display protocol) calls ``_repr_html_`` and shows an HTML table instead of the ``repr``.
 
-Every result of irscale inherits :class:`HtmlRepr`: its ``repr`` as a caption above the
-table of :meth:`HtmlRepr._html_frame` (by default the result's ``to_frame()``; the runs ×
-measures means for evaluations), long tables shortened to their first and last rows as
-pandas shortens them. Text is escaped; nothing runs in the page.
+Every result of irscale inherits :class:`HtmlRepr`: its caption (:meth:`HtmlRepr._caption`,
+by default its ``repr``) above the table of :meth:`HtmlRepr._html_frame` (by default the
+result's ``to_frame()``; the runs × measures means for evaluations), long tables shortened
+to their first and last rows as pandas shortens them. Text is escaped; nothing runs in the
+page. The results a user prints most (an evaluation, a comparison with a baseline, a family
+of pairwise tests) are :class:`TableRepr`: ``print(result)`` shows their numbers too, as
+pandas, ranx and ir_measures print theirs.
 """
 
 from __future__ import annotations
@@ -31,8 +34,36 @@ class HtmlRepr:
         """The table a notebook shows (the result's ``to_frame()``)."""
         return self.to_frame()
 
+    def _caption(self) -> str:
+        """The line above the notebook's table: the result's ``repr``."""
+        return repr(self)
+
     def _repr_html_(self) -> str:
-        return result_html(repr(self), self._html_frame())
+        return result_html(self._caption(), self._html_frame())
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1, as a caption says them.
+
+    >>> counted(1, "run"), counted(3, "measure")
+    ('1 run', '3 measures')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+class TableRepr(HtmlRepr):
+    """A result printed with its numbers: ``repr`` (and so ``str``) is a one-line
+    :meth:`_caption` saying what it is, above the notebook's table (:meth:`_html_frame`)
+    as pandas prints a frame, shortened by pandas' display options as pandas shortens
+    large frames (``display.max_rows``: the first and last rows; ``display.max_columns``
+    and the width: the first and last columns). A dataclass subclass is declared with
+    ``repr=False``, since the ``repr`` a dataclass generates would replace this one."""
+
+    def _caption(self) -> str:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{self._caption()}\n{self._html_frame()!r}"
 
 
 def shown_rows(n: int) -> np.ndarray:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.notebook import counted
 from ..errors import InputError
 from ..io.table import Column, check_run_index
 from ..measures.results import Evaluation, RunSummaries
@@ -59,7 +60,7 @@ def evaluate_bleu(references: Any, candidates: Any,
                             allow_empty=allow_empty)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CorpusScores(RunSummaries):
     """Corpus values of every run (a :class:`~irscale.io.table.SummaryTable`: the output
     writers print them as the runs' summary lines; :meth:`mean` is the runs × measures
@@ -72,6 +73,10 @@ class CorpusScores(RunSummaries):
     @property
     def runs(self) -> tuple[str, ...]:
         return self.run_names
+
+    def _caption(self) -> str:
+        return (f"CorpusScores: {counted(len(self.runs), 'run')}, "
+                f"{counted(len(self.measures), 'measure')} (each run's corpus value)")
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, corpus value)`` of one run."""

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cache.calls import CacheCall, RunCache
 from ..core.inputs import Qrels
+from ..core.notebook import counted
 from ..core.progress import DELAY, ProgressArg, progress_reporter
 from ..core.records import replace
 from ..errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
@@ -101,7 +102,7 @@ PART_PREFIX = "part-"
 PART_SUFFIX = ".parquet"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ManyEvaluation(RunSummaries):
     """The summaries of :func:`evaluate_many`: per run (one per file, in file order) the
     summary value of every measure, as :class:`irscale.Evaluation` holds them
@@ -163,10 +164,12 @@ class ManyEvaluation(RunSummaries):
             matrix.check_complete()
         return matrix
 
-    def __repr__(self) -> str:
-        return (f"ManyEvaluation({len(self.runs)} runs, measures="
-                f"{[c.label for c in self.columns][:6]}..., per_topic_dir="
-                f"{self.per_topic_dir!r})")
+    def _caption(self) -> str:
+        kept = "not kept" if self.per_topic_dir is None else \
+            f"in {self.per_topic_dir!r}, .per_topic()"
+        return (f"ManyEvaluation: {counted(len(self.runs), 'run')}, "
+                f"{counted(len(self.measures), 'measure')} (each run's summary; per-topic "
+                f"values {kept})")
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..core.edge import keyword_error
 from ..core.judged import JudgedRankings
-from ..core.notebook import HtmlRepr
+from ..core.notebook import TableRepr, counted
 from ..core.records import replace
 from ..core.rows import RowKeys, TopicRows
 from ..errors import MeasureError, ParameterError
@@ -81,10 +81,11 @@ class Averaging:
         return summary_mean(values, divisor, self.rule)
 
 
-class RunSummaries(HtmlRepr):
+class RunSummaries(TableRepr):
     """The summary tables of a result that has ``columns``, ``runs`` and
     ``summary(run_index)`` (:class:`Evaluation`, and
-    :class:`irscale.evaluation.many.ManyEvaluation`, which keeps the summaries only)."""
+    :class:`irscale.evaluation.many.ManyEvaluation`, which keeps the summaries only).
+    Printed, its caption and its runs × measures table (:meth:`mean`)."""
 
     columns: tuple[Column, ...]
 
@@ -198,8 +199,8 @@ class RunSummaries(HtmlRepr):
     def compare(self, baseline: str | Sequence[str], test: str = "t", *,
                 correction: str | None = "holm",
                 alpha: float = 0.05, alternative: str = "two-sided",
-                measures: Sequence[str] | None = None, **options: object
-                ) -> BaselineComparison:
+                measures: str | Sequence[str] | None = None, measure: str | None = None,
+                **options: object) -> BaselineComparison:
         """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
         (measure, run) the two means, the delta and its CI, p, adjusted p and the topics
         won, tied and lost (:func:`irscale.stats.baseline.baseline_comparison`, which
@@ -228,7 +229,7 @@ class RunSummaries(HtmlRepr):
         return baseline_comparison(self, baseline, test=test,
                                    correction=cast(Any, correction), alpha=alpha,
                                    alternative=cast(Any, alternative), measures=measures,
-                                   **cast(dict[str, Any], options))
+                                   measure=measure, **cast(dict[str, Any], options))
 
     def _html_frame(self) -> pd.DataFrame:
         """A notebook shows the runs × measures means (the summaries when no measure is
@@ -253,7 +254,7 @@ class RunSummaries(HtmlRepr):
         return out.getvalue().decode()
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Evaluation(RunSummaries):
     """Per-topic values of every requested measure for every run, and their summaries.
 
@@ -499,9 +500,11 @@ class Evaluation(RunSummaries):
                    risk_alpha=risk_alpha, **table)
         return out.getvalue().decode()
 
-    def __repr__(self) -> str:
-        return (f"Evaluation({len(self.runs)} runs, {self.rows.n_rows} rows, "
-                f"measures={list(c.label for c in self.columns)[:6]}...)")
+    def _caption(self) -> str:
+        topics = np.unique(self.rows.ranking_topic[self.rows.evaluated_rows()]).size
+        return (f"{type(self).__name__}: {counted(len(self.runs), 'run')}, "
+                f"{counted(topics, 'topic')}, {counted(len(self.measures), 'measure')} "
+                "(each run's summary; per topic: .per_topic())")
 
 
 def build_evaluation(values: Mapping[str, Any], rows: TopicRows | RowKeys,

@@ -48,7 +48,7 @@ MIN_GEO_MEAN = 1e-5
 _CONVERTED = ("mean", "sum", "gmean")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ZScoredEvaluation(Evaluation):
     """An :class:`Evaluation` whose values are trec_eval's ``-Z`` z-scores (module
     documentation): :meth:`summary` follows ``meas_avg.c`` on them and the ``trec`` format

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from ..core import ScoreMatrix
+from ..core.notebook import TableRepr, counted
 from ..errors import AlignmentError, ParameterError
 from .corrections import Correction
 from .pairwise import baseline_names, pairwise_tests
@@ -33,7 +34,7 @@ from .summary_table import (
     render_summary,
 )
 from .tables import Format
-from .validation import Alternative
+from .validation import Alternative, chosen_measures
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -51,12 +52,12 @@ COLUMNS = {"measure": "measure", "a": "run", "b": "baseline", "mean_b": "baselin
            "significant": "significant", "wins": "wins", "ties": "ties", "losses": "losses"}
 
 
-def _matrix(data: RunSummaries | ScoreMatrix, measures: Sequence[str] | None
+def _matrix(data: RunSummaries | ScoreMatrix, measures: list[str] | None
             ) -> tuple[ScoreMatrix, list[str]]:
     """The score matrix of ``data`` and the measures to compare (default: an evaluation's
     per-topic measures averaged over topics, not its counts; every measure of a matrix)."""
     if isinstance(data, ScoreMatrix):
-        return data, list(data.measures) if measures is None else list(measures)
+        return data, list(data.measures) if measures is None else measures
     if measures is None:
         measures = [c.label for c in data.columns
                     if c.label in data.measures and c.aggregate == "mean"]
@@ -66,8 +67,8 @@ def _matrix(data: RunSummaries | ScoreMatrix, measures: Sequence[str] | None
     return data.to_matrix(measures=measures), list(measures)
 
 
-@dataclass(frozen=True)
-class BaselineComparison(TableResult):
+@dataclass(frozen=True, repr=False)
+class BaselineComparison(TableResult, TableRepr):
     """Every run against a baseline (:func:`baseline_comparison`): a table and the paper's
     table of it.
 
@@ -77,7 +78,8 @@ class BaselineComparison(TableResult):
     table (:func:`irscale.stats.summary_table.render_summary`, the table
     ``irscale eval --format latex --baseline`` prints): the means, the best of each measure
     in bold, ↑/↓ where a run is significantly better/worse than the (first) baseline after
-    the correction. A notebook shows the paper's table (as HTML) above the comparison.
+    the correction. A notebook shows the paper's table (as HTML) above the comparison;
+    ``print`` shows a line saying what was compared and the comparison (:meth:`to_frame`).
     """
 
     frame: pd.DataFrame = field(repr=False, compare=False)
@@ -97,12 +99,13 @@ class BaselineComparison(TableResult):
     def __len__(self) -> int:
         return len(self.frame)
 
-    def __repr__(self) -> str:
+    def _caption(self) -> str:
         significant = int(self.frame["significant"].sum())
-        return (f"BaselineComparison({len(self.means) - len(self.baselines)} run(s) against "
-                f"{', '.join(self.baselines)} on {len(self.means.columns)} measure(s), "
-                f"{test_spec(self.test).name} test, {self.correction or 'no'} correction: "
-                f"{significant} of {len(self.frame)} significant at alpha = {self.alpha:g})")
+        return (f"BaselineComparison: {counted(len(self.means) - len(self.baselines), 'run')} "
+                f"against {', '.join(self.baselines)} on "
+                f"{counted(len(self.means.columns), 'measure')}, {test_spec(self.test).name} "
+                f"test, {self.correction or 'no'} correction: {significant} of "
+                f"{len(self.frame)} significant at alpha = {self.alpha:g}")
 
     def format(self, fmt: Format | str = "text", *, digits: int = 4) -> str:
         """``latex``, ``markdown``: the paper's runs × measures table (class
@@ -155,7 +158,7 @@ class BaselineComparison(TableResult):
     def _repr_html_(self) -> str:
         from ..core.notebook import result_html
 
-        return self._table("html", 4) + result_html(repr(self), self.frame)
+        return self._table("html", 4) + result_html(self._caption(), self.frame)
 
 
 def baseline_comparison(
@@ -166,7 +169,8 @@ def baseline_comparison(
     correction: Correction | None = "holm",
     alpha: float = 0.05,
     alternative: Alternative = "two-sided",
-    measures: Sequence[str] | None = None,
+    measures: str | Sequence[str] | None = None,
+    measure: str | None = None,
     interval: MeanInterval | None = None,
     interval_samples: int = 10_000,
     interval_rng: int | np.random.Generator | None = None,
@@ -197,9 +201,13 @@ def baseline_comparison(
         Significance level of ``significant`` and of the confidence intervals (1 − α).
     alternative : {"two-sided", "greater", "less"}
         ``greater``: the run is better than the baseline.
-    measures : sequence of str, optional
-        The measures compared (default: an evaluation's per-topic measures averaged over
-        topics, counts such as ``num_ret`` left out; every measure of a matrix).
+    measures : str or sequence of str, optional
+        The measures compared, one name or several (default: an evaluation's per-topic
+        measures averaged over topics, counts such as ``num_ret`` left out; every measure
+        of a matrix).
+    measure : str, optional
+        One measure compared (the keyword of the tests of one measure): ``measure="AP"``
+        is ``measures=["AP"]``; give one of the two.
     interval : {"t", "bootstrap"}, optional
         Also the 1 − ``alpha`` interval over topics of each mean and of delta (paired by
         topic; :mod:`irscale.stats.pair_intervals`, ``interval_samples`` and
@@ -245,7 +253,7 @@ def baseline_comparison(
     baselines = baseline_names(baseline)
     if baselines is None:
         raise ParameterError("baseline must name a system or a list of systems, got None")
-    matrix, measures = _matrix(data, measures)
+    matrix, compared_measures = _matrix(data, chosen_measures(measure, measures))
     runs = list(matrix.systems)
     unknown = [b for b in baselines if b not in runs]
     if unknown:
@@ -255,7 +263,8 @@ def baseline_comparison(
         raise ParameterError(f"comparing with a baseline needs at least two runs; there is "
                              f"only {baselines[0]!r}")
     result = pairwise_tests(matrix, test, correction=correction, alpha=alpha,
-                            alternative=alternative, measures=measures, baseline=baseline,
+                            alternative=alternative, measures=compared_measures,
+                            baseline=baseline,
                             **cast(dict[str, Any], options))
     if interval is not None:
         from .pair_intervals import with_mean_intervals
@@ -267,7 +276,7 @@ def baseline_comparison(
         frame["p_raw"] = frame["p"]
     import pandas as pd
 
-    compared = matrix.subset(measures=measures)
+    compared = matrix.subset(measures=compared_measures)
     means = pd.DataFrame(compared.values.mean(axis=0), index=list(compared.systems),
                          columns=list(compared.measures))
     return BaselineComparison(

@@ -33,13 +33,14 @@ from .validation import (
     Alternative,
     check_alpha,
     check_alternative,
+    chosen_measures,
     score_table,
     wins_ties_losses,
 )
 
 
 def _groups(
-    data: object, measures: Sequence[str] | None
+    data: object, measures: list[str] | None
 ) -> list[tuple[str | None, str | None, object]]:
     """(collection, measure, data) for every group of the family."""
     collections: list[tuple[str | None, object]]
@@ -50,17 +51,10 @@ def _groups(
                                  param="data")
     else:
         collections = [(None, data)]
-    if isinstance(measures, str):
-        raise ParameterError(f"measures: expected a list of measure names, got the str "
-                             f"{measures!r}", param="measures")
-    measures = None if measures is None else list(measures)
-    if measures is not None and not measures:
-        raise ParameterError("measures= names no measure: name at least one, or leave it "
-                             "out to test every measure of the matrix")
     groups: list[tuple[str | None, str | None, object]] = []
     for name, value in collections:
         if isinstance(value, ScoreMatrix):
-            wanted = list(measures) if measures is not None else list(value.measures)
+            wanted = measures if measures is not None else list(value.measures)
             groups += [(name, m, value) for m in wanted]
         else:
             groups.append((name, None, value))
@@ -74,15 +68,17 @@ def pairwise_tests(
     correction: Correction | None = "holm",
     alpha: float = 0.05,
     alternative: Alternative = "two-sided",
-    measures: Sequence[str] | None = None,
+    measures: str | Sequence[str] | None = None,
+    measure: str | None = None,
     systems: Sequence[str] | None = None,
     baseline: str | Sequence[str] | None = None,
     **options: object,
 ) -> PairwiseComparisons:
     """Test every pair of systems and adjust the p-values over the whole family.
 
-    ``data`` is a score matrix (every measure in it, or those in ``measures``), a wide
-    DataFrame or 2-D array, or a mapping ``{collection: score matrix}``. ``systems``
+    ``data`` is a score matrix (every measure in it, or those in ``measures``: one name or
+    a list; ``measure="AP"``, the keyword of the tests of one measure, is ``measures=["AP"]``),
+    a wide DataFrame or 2-D array, or a mapping ``{collection: score matrix}``. ``systems``
     restricts the systems compared. ``baseline`` names one system: the family is then every
     other system against it (pairs ``a`` = the system, ``b`` = the baseline, so that
     ``diff`` > 0 means better than the baseline), not every pair. Several baselines
@@ -104,6 +100,7 @@ def pairwise_tests(
     with a warning naming them.
     """
     spec = test_spec(test)
+    wanted_measures = chosen_measures(measure, measures)
     baselines = baseline_names(baseline)
     alpha = check_alpha(alpha)
     check_alternative(alternative)
@@ -113,19 +110,19 @@ def pairwise_tests(
         # one cluster (or connection) for every group, not one each
         with executor_scope(options["executor"]) as executor:
             return pairwise_tests(data, test, correction=correction, alpha=alpha,
-                                  alternative=alternative, measures=measures,
+                                  alternative=alternative, measures=wanted_measures,
                                   systems=systems, baseline=baseline,
                                   **{**options, "executor": executor})
     seeds = seed_sequence(rng=check_rng(options.get("rng"))) if spec.resampling else None
     method = correction_name(correction)
-    groups = _groups(data, measures)
+    groups = _groups(data, wanted_measures)
     parts: list[dict[str, np.ndarray]] = []
     samples = convention = None
     # the groups: one bar, and the time of the rest stated from the first chunk
     shared = progress_callback(options.get("progress"), units="samples",
                                elsewhere=not is_local(options.get("executor", "local")))
-    for index, (collection, measure, value) in enumerate(groups):
-        values, _, names = score_table(value, measure)
+    for index, (collection, group_measure, value) in enumerate(groups):
+        values, _, names = score_table(value, group_measure)
         if systems is not None:
             position = {s: i for i, s in enumerate(names)}
             wanted = [str(s) for s in systems]
@@ -156,11 +153,11 @@ def pairwise_tests(
         part: dict[str, np.ndarray] = {}
         if isinstance(data, Mapping):
             part["collection"] = np.full(len(i), collection, dtype=object)
-        if measure is not None and (len(groups) > 1 or measures is not None):
-            part["measure"] = np.full(len(i), measure, dtype=object)
+        if group_measure is not None and (len(groups) > 1 or wanted_measures is not None):
+            part["measure"] = np.full(len(i), group_measure, dtype=object)
         spreadless = columns["degenerate"] == NO_SPREAD
         if spreadless.any():
-            where = "/".join(str(w) for w in (collection, measure) if w is not None)
+            where = "/".join(str(w) for w in (collection, group_measure) if w is not None)
             warnings.warn(spreadless_warning(
                 spec, np.asarray(names, dtype=object)[i[spreadless]],
                 np.asarray(names, dtype=object)[j[spreadless]], columns["diff"][spreadless],

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core.columns import Columns
 from ..core.mean_intervals import INTERVAL_NAMES
-from ..core.notebook import HtmlRepr
+from ..core.notebook import HtmlRepr, TableRepr
 from ..core.numbers import Meaning, blank, declare, infinite, undefined
 from ..errors import ParameterError
 from .effects import NO_SPREAD_CAUSE, EffectSize, EffectSizes, effect_meanings, t_interval
@@ -235,8 +235,8 @@ _SHOWN = (
 )
 
 
-@dataclass(frozen=True, eq=False)
-class PairwiseComparisons(HtmlRepr):
+@dataclass(frozen=True, eq=False, repr=False)
+class PairwiseComparisons(TableRepr):
     """Decisions on a family of system pairs.
 
     ``columns`` maps column names to arrays of one value per pair: always ``a``, ``b``,
@@ -252,7 +252,8 @@ class PairwiseComparisons(HtmlRepr):
     Protocol (arrays of one value per pair, as ``scipy.stats.tukey_hsd``): ``statistic``,
     ``pvalue`` (the decisive p: adjusted when ``correction`` is set), ``effect_size``
     (d_z or Hedges' g per pair, ``None`` for Tukey's tests), :meth:`confidence_interval`,
-    ``to_frame()``, ``format(fmt)``.
+    ``to_frame()``, ``format(fmt)``. Printed, :meth:`summary` and the pairs
+    (:meth:`to_frame`).
     """
 
     method: str
@@ -421,8 +422,8 @@ class PairwiseComparisons(HtmlRepr):
                          "topics of each mean and of the mean paired difference")
         return "; ".join(parts)
 
-    def __repr__(self) -> str:
-        return f"PairwiseComparisons({self.summary()})"
+    def _caption(self) -> str:
+        return f"PairwiseComparisons: {self.summary()}"
 
 
 def _fold_interval(frame: Table, after: str, low: str, high: str, header: str,

@@ -133,6 +133,32 @@ def check_choice(value: str, choices: Sequence[str], name: str) -> str:
 SMALLEST_SCALE = 1e-140
 
 
+def chosen_measures(measure: str | None, measures: str | Sequence[str] | None
+                    ) -> list[str] | None:
+    """The measures given to a function that tests several: ``measures`` (one name or a
+    list of names, as :func:`irscale.evaluate` takes them) or ``measure`` (one name, the
+    keyword of the tests of one measure: ``pairwise_tests(m, measure="AP")`` as
+    ``tukey_hsd(m, measure="AP")``); None when neither is given (every measure). Both at
+    once, a ``measure`` that is not one name, or a list of no name is a
+    :class:`~irscale.errors.ParameterError`."""
+    if measure is not None and measures is not None:
+        raise ParameterError("give measure= (one measure) or measures= (one or several), "
+                             "not both", param="measure")
+    if measure is not None:
+        if not isinstance(measure, str):
+            raise ParameterError(f"measure: expected one measure name, got "
+                                 f"{shown(measure)}; several go in measures=[...]",
+                                 param="measure")
+        return [measure]
+    if measures is None:
+        return None
+    names = [measures] if isinstance(measures, str) else list(measures)
+    if not names:
+        raise ParameterError("measures= names no measure: name at least one, or leave it "
+                             "out to test every measure", param="measures")
+    return names
+
+
 def check_magnitude(values: np.ndarray, what: str = "the scores") -> None:
     """Raise :class:`InputError` when scores are so large that the sums of squares of the
     statistics would overflow 64-bit floats (and give inf or NaN results), or so small
