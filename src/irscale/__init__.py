@@ -3,9 +3,15 @@
 trec_eval-exact measures from TREC files or Python objects, interval scales for measures,
 statistical inference for IR experiments and the meta-evaluation of measures and tests.
 
-Names are imported on first use (PEP 562), so ``irscale eval`` does not pay for scipy and
-the statistics when it only evaluates runs. This module imports nothing when it is loaded
-(not even :mod:`typing`): the ``irscale`` script loads it before
+An experiment: :func:`read_qrels` and :func:`read_runs` read the inputs, :func:`evaluate`
+measures the runs (an :class:`Evaluation`: per-topic values, means, ``compare`` with a
+baseline, ``format`` as a table), and :func:`tukey_hsd`, :func:`pairwise_tests`,
+:func:`paired_t` and :func:`anova` test the differences (every other test:
+:mod:`irscale.stats`).
+
+Implementation: names are imported on first use (PEP 562), so ``irscale eval`` does not
+pay for scipy and the statistics when it only evaluates runs. This module imports nothing
+when it is loaded (not even :mod:`typing`): the ``irscale`` script loads it before
 :func:`irscale.cli.main.main` starts, whose protected region turns ^C into
 ``irscale: interrupted``.
 """
