@@ -33,7 +33,7 @@ MEASURES = Param("measure", Text(), None, "measure (repeatable)", ("-m", "--meas
 SYSTEMS = Param("systems", Text(), None, "comma-separated systems to keep",
                 ("--systems",), "A,B,...", unset="all", label="--systems")
 NAMES = Param("names", Text(), None, "how to name the runs: runid (default: the run id of "
-              "each file; runs that share one are named after their files, with a warning), "
+              "each file; the runs that share one are named after their files, with a warning), "
               "file (the file name without extension, e.g. bm25.run.gz -> bm25), or one name "
               "per run in order: a,b,c", ("--names",), "runid|file|A,B,...", label="--names")
 ALLOW_EMPTY = Param("allow_empty", Switch(), False, "evaluate a run that has no topic in "

@@ -364,7 +364,7 @@ def as_runs(obj: Any, *, keep_rank: bool = False, names: NameSpec | None = None
     :func:`run_files`), a DataFrame with a ``run`` column.
 
     Runs of a list or folder are named by :func:`irscale.io.naming.name_runs`: run ids,
-    or every run after its file when two share one (with a warning); ``names`` names them
+    the runs that share one after their files (with a warning); ``names`` names them
     otherwise (``"file"``, or one name per run)."""
     if names is None:
         return _runs(obj, keep_rank=keep_rank)
