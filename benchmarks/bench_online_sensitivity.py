@@ -27,14 +27,13 @@ import itertools
 import os
 import platform
 import time
-import warnings
 from pathlib import Path
 
 DATA = Path("/work/shared/data/clef2016-task2")
 GRID = "10,20,50,100,200,500,1000,2000,5000,10000"
 
 
-def chosen_pairs(qrels: str, runs: list[str], count: int) -> list[tuple[str, str, float]]:
+def chosen_pairs(qrels: str, runs: dict[str, str], count: int) -> list[tuple[str, str, float]]:
     import irscale
 
     table = irscale.evaluate(qrels, runs, "nDCG@10").per_topic().pivot(
@@ -70,8 +69,8 @@ def main() -> None:
     from irscale.online import sensitivity
 
     qrels = str(args.data / "task2.qrels")
-    runs = sorted(str(p) for p in (args.data / "runs").iterdir())
-    warnings.simplefilter("ignore")  # runs named after their files (shared run ids)
+    # named after their files (CUNI_EN_Run2's run id is Run3; two teams share one)
+    runs = {p.stem: str(p) for p in sorted((args.data / "runs").iterdir())}
     pairs = chosen_pairs(qrels, runs, args.pairs)
     grid = [int(n) for n in args.impressions.split(",")]
     methods = args.methods.split(",")

@@ -43,13 +43,14 @@ def test_several_runs_add_the_run_as_a_fourth_field(clef):
     """``eval -q`` of several runs: every line ends with a tab and its run; without that
     field, each run's lines are trec_eval's output for the run alone. KDEIR_EN_Run1 and
     KDEIR_EN_Run2 share the run id KDEIR: they are named after their files (the runid line
-    prints that name); every run then is, so that no table mixes run ids and file names."""
+    prints that name); GUIR_EN_Run1 keeps its run id, GUIR_EN_RUN1 (a run's name depends on
+    the run alone: it was renamed after its file too, with every run of the call)."""
     runs = ["GUIR_EN_Run1.txt", "KDEIR_EN_Run1.txt", "KDEIR_EN_Run2.txt"]
     ours = run_cli(["eval", "-q", str(clef / "task2.qrels"),
                     *[str(clef / "runs" / run) for run in runs]]).decode()
     lines = [line.split("\t") for line in ours.splitlines()]
     assert {len(fields) for fields in lines} == {4}
-    names = {run: run.removesuffix(".txt") for run in runs}
+    names = {runs[0]: "GUIR_EN_RUN1", runs[1]: "KDEIR_EN_Run1", runs[2]: "KDEIR_EN_Run2"}
     assert list(dict.fromkeys(fields[3] for fields in lines)) == list(names.values())
     for run, name in names.items():
         reference = re.sub(r"(?m)^(runid\s+\tall\t).*$", rf"\g<1>{name}",

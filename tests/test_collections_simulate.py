@@ -109,7 +109,7 @@ BANDITS = ["mtf", "mm", "mm-ns", "ts", "ts-ns"]
 
 def test_clef_bandits_find_more_relevant_documents_than_depth_k(clef):
     runs = sorted(str(p) for p in (clef / "runs").glob("*.txt"))
-    with pytest.warns(UserWarning, match="share the run id"):
+    with pytest.warns(UserWarning, match="share a run id"):
         sim = simulate_pooling(clef / "task2.qrels", runs, ["depth", *BANDITS],
                                [10, 20, 50, 100], loo=False, rng=2016)
     table = sim.relevant_found()

@@ -205,7 +205,8 @@ def test_explicit_deduplication(tmp_path):
 def test_several_runs_and_name_clash(tmp_path):
     a = write(tmp_path, "a.run", "1 Q0 a 1 1 same\n")
     b = write(tmp_path, "b.run", "1 Q0 a 1 1 same\n")
-    with pytest.warns(UserWarning, match="2 runs share the run id 'same'.*'a' .*'b' "):
+    with pytest.warns(UserWarning, match="2 runs share a run id with another run "
+                      "\\('same' ×2\\).*'a' .*'b' "):
         runs = irscale.read_runs([a, b])
     assert [r.name for r in runs] == ["a", "b"]
     named = irscale.read_runs({"x": a, "y": b})
@@ -505,7 +506,7 @@ def test_sorted_codes_are_the_sorted_values_and_each_blocks_place(chunks):
 def test_renamed_runs_keep_their_precomputed_columns(tmp_path):
     a = write(tmp_path, "a.run", "1 Q0 a 1 1 same\n")
     b = write(tmp_path, "b.run", "1 Q0 a 1 1 same\n")
-    with pytest.warns(UserWarning, match="share the run id"):
+    with pytest.warns(UserWarning, match="share a run id"):
         runs = irscale.read_runs([a, b])
     for run in runs:
         assert run.fingerprints is not None and run.blocks is not None

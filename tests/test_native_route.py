@@ -135,7 +135,7 @@ def test_runs_sharing_a_run_id_are_named_after_their_files(files, tmp_path,
                                                            no_python_judge):
     (tmp_path / "a.run").write_text(BM25)
     (tmp_path / "b.run").write_text(BM25.replace("d1 1 3.0", "d1 1 0.1"))
-    with pytest.warns(UserWarning, match="2 runs share the run id 'bm25'"):
+    with pytest.warns(UserWarning, match="2 runs share a run id with another run \\('bm25' ×2\\)"):
         ev = irscale.evaluate(files / "qrels", [tmp_path / "a.run", tmp_path / "b.run"], "map")
     # b ranks d1 last on topic 1: AP (1/3)/2
     assert ev.runs == ("a", "b")

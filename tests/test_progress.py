@@ -16,7 +16,9 @@ import irscale.evaluation.many
 from irscale.cli.main import build_parser, main
 from irscale.core.progress import (
     Progress,
+    Span,
     check_progress,
+    notice,
     phase_progress,
     progress_callback,
     progress_reporter,
@@ -143,6 +145,75 @@ def test_a_step_that_reports_nothing_still_prints_plain_lines(capsys, monkeypatc
     gc.collect()
     assert _wait_for(lambda: not any(t.name == "irscale progress dropped"
                                      for t in threading.enumerate()))
+
+
+def test_a_span_speaks_only_when_every_bar_is_silent(capsys, monkeypatch):
+    """A command's span (the report's reading, imports and figures) writes a plain line
+    when 30 s pass without any progress line or estimate, its own included, and ``done
+    in`` at the end when it wrote one. Its looks are made here on a fake clock (its thread
+    waits an hour between two)."""
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    clock = FakeClock()
+    span = Span("report", clock=clock, plain=True, heartbeat=3600.0)
+    looks = {29.0: "", 31.0: "irscale: report: 31 s elapsed, still working\n",
+             45.0: "", 60.0: "", 70.0: "", 76.0: "irscale: report: 1 min 16 s elapsed, "
+             "still working\n", 100.0: "", 106.0: "irscale: report: 1 min 46 s elapsed, "
+             "still working\n"}
+    for now, expected in looks.items():
+        clock.now = now
+        if now == 45.0:  # another bar's line (an estimate): silence counts from it
+            notice("resampling: 9 more samples at 1 s each (measured), about 9 s")
+            capsys.readouterr()
+        assert span._beat() and capsys.readouterr().err == expected, now
+    clock.now = 107.0
+    span.set(1)
+    span.close()
+    assert not span._beat()
+    assert capsys.readouterr().err == "irscale: report: done in 1 min 47 s\n"
+
+
+@pytest.mark.parametrize("options", [{"plain": False}, {"plain": True, "enabled": False}])
+def test_a_span_is_silent_on_a_terminal_and_when_disabled(options, capsys, monkeypatch):
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    clock = FakeClock()
+    span = Span("report", clock=clock, heartbeat=3600.0, **options)
+    clock.now = 1000.0
+    assert not span._beat()
+    span.set(1)
+    span.close()
+    assert capsys.readouterr().err == ""
+
+
+class Stepping:
+    """A clock that moves 40 s at every reading: every look of a span finds 30 s of
+    silence."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 40.0
+        return self.now
+
+
+def test_the_report_is_spanned_from_its_reading_to_its_page(tmp_path, capsys, monkeypatch):
+    """``irscale report`` off a terminal: its span looks every 10 ms here, on a clock that
+    makes every look find 30 s of silence, from before the inputs are read to after the
+    page is written: plain lines (no carriage return), ``done in`` last; none with
+    ``--no-progress``."""
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    monkeypatch.setitem(Span.__init__.__kwdefaults__, "heartbeat", 0.01)
+    monkeypatch.setitem(Span.__init__.__kwdefaults__, "clock", Stepping())
+    qrels, runs = write_collection(tmp_path)
+    argv = ["report", str(qrels), *map(str, runs), "-m", "map", "--no-robustness"]
+    assert main([*argv, "-o", str(tmp_path / "a.html")]) == 0
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("irscale: report: ")]
+    assert lines[-1].startswith("irscale: report: done in ") and len(lines) > 1, err
+    assert all(line.endswith(" elapsed, still working") for line in lines[:-1]), err
+    assert "\r" not in err
+    assert main([*argv, "-o", str(tmp_path / "b.html"), "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_plain_work_shorter_than_the_interval_and_silenced_work_say_nothing(capsys,

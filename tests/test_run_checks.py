@@ -160,7 +160,7 @@ def test_every_command_prints_the_warnings_eval_prints(warned, capsys):
     expected = warning_lines(capsys.readouterr().err)
     assert len(expected) == 3
     assert any("C_1.run: 2 different run ids" in line for line in expected)
-    assert any("2 runs share the run id 'same'" in line and "'A_1'" in line
+    assert any("2 runs share a run id with another run ('same' ×2)" in line and "'A_1'" in line
                for line in expected)
     assert any("run 'A_1': 1 topic(s) with results but no judgments are not evaluated: 99"
                in line for line in expected)

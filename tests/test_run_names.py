@@ -1,7 +1,7 @@
-"""Runs that share a run id: named after their files, with a warning;
-``read_runs(names=...)`` and ``--names runid|file|a,b,c`` on eval, compare, meta and scale.
-Real case: two CLEF eHealth 2016 teams reuse one run id across their runs (KDEIR,
-WHUIRGroup)."""
+"""A run's name depends on the run alone: its run id, or, where another run of the call
+has the same run id, its file, with one short warning; ``read_runs(names=...)`` and
+``--names runid|file|a,b,c`` on eval, compare, meta and scale. Real case: two CLEF eHealth
+2016 teams reuse one run id across their runs (KDEIR, WHUIRGroup)."""
 
 from __future__ import annotations
 
@@ -35,37 +35,59 @@ def test_file_stem():
     assert file_stem("a/.hidden") == ".hidden"
 
 
-def test_shared_run_id_names_runs_by_file_stem_with_a_warning(tmp_path):
+def test_shared_run_id_names_those_runs_by_file_stem_with_a_warning(tmp_path):
+    """The runs that share a run id are named after their files; a run whose id no other
+    run has keeps it, whatever runs come with it (it was renamed too, "so that no table
+    mixes run ids and file names", which made its name depend on its company)."""
     a = write(tmp_path / "bm25.run.gz", "1 Q0 d 1 1 same\n")
     b = write(tmp_path / "ql.txt", "1 Q0 d 1 1 same\n")
     c = write(tmp_path / "c.txt", "1 Q0 d 1 1 other\n")
     with pytest.warns(UserWarning) as caught:
         runs = irscale.read_runs([a, b, c])
-    assert names_of(runs) == ["bm25", "ql", "c"]  # every run by its file: never a mix
+    assert names_of(runs) == ["bm25", "ql", "other"]
     assert len(caught) == 1
     message = str(caught[0].message)
-    assert "2 runs share the run id 'same'" in message and "every run" in message
-    assert "'bm25'" in message and "'ql'" in message and "'c'" in message and a in message
+    assert message.startswith("2 runs share a run id with another run ('same' ×2): each is "
+                              "named after its file: ")
+    assert f"'bm25' ({a})" in message and f"'ql' ({b})" in message and "'other'" not in message
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # distinct ids: no warning, trec_eval's names
         assert names_of(irscale.read_runs([a, c])) == ["same", "other"]
+        assert names_of(irscale.read_runs([c])) == ["other"]
+
+
+def test_the_warning_names_two_runs_whatever_their_number(tmp_path):
+    """Many runs of one run id (a toolkit's default tag): one warning of the count, the
+    first two shared ids and the first two runs, not every path."""
+    paths = [write(tmp_path / f"run{k:02d}.txt", f"1 Q0 d 1 1 {'tag' if k < 30 else k % 3}\n")
+             for k in range(40)]
+    with pytest.warns(UserWarning) as caught:
+        runs = irscale.read_runs(paths)
+    assert names_of(runs)[:30] == [f"run{k:02d}" for k in range(30)]
+    assert names_of(runs)[30:33] == ["run30", "run31", "run32"]  # ids 0, 1, 2 shared too
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert message.startswith("40 runs share a run id with another run ('tag' ×30, '0' ×4, "
+                              "...): ")
+    assert paths[0] in message and paths[1] in message and paths[2] not in message
+    assert len(message) < 300 + 2 * len(paths[0])
 
 
 def test_colliding_stems_fall_back_to_longer_forms(tmp_path):
     # TREC's input.<runid> files: same stem 'input', different file names
     a = write(tmp_path / "input.bm25", "1 Q0 d 1 1 same\n")
     b = write(tmp_path / "input.ql", "1 Q0 d 1 1 same\n")
-    with pytest.warns(UserWarning, match="share the run id"):
+    with pytest.warns(UserWarning, match="share a run id"):
         assert names_of(irscale.read_runs([a, b])) == ["input.bm25", "input.ql"]
     # same file name in two folders: the folder is added
     c = write(tmp_path / "x" / "k.txt", "1 Q0 d 1 1 same\n")
     d = write(tmp_path / "y" / "k.txt", "1 Q0 d 1 1 same\n")
-    with pytest.warns(UserWarning, match="share the run id"):
+    with pytest.warns(UserWarning, match="share a run id"):
         assert names_of(irscale.read_runs([c, d])) == ["x/k.txt", "y/k.txt"]
-    # a renamed run never takes the name of another run
+    # a renamed run never takes the name of another run (here e's run id, k)
     e = write(tmp_path / "z" / "other.txt", "1 Q0 d 1 1 k\n")
-    with pytest.warns(UserWarning, match="share the run id"):
-        assert names_of(irscale.read_runs([e, c, d])) == ["other", "x/k.txt", "y/k.txt"]
+    with pytest.warns(UserWarning, match="share a run id"):
+        assert names_of(irscale.read_runs([e, c, d])) == ["k", "x/k.txt", "y/k.txt"]
 
 
 def test_the_same_file_twice_is_an_error(tmp_path):
@@ -88,7 +110,7 @@ def test_names_file_and_explicit_names(tmp_path):
     with pytest.raises(ParameterError, match="mapping"):
         irscale.read_runs({"x": a, "y": b}, names="file")
     c = write(tmp_path / "sub" / "a.run", "1 Q0 d 1 1 three\n")
-    with pytest.warns(UserWarning, match="2 run files share the file stem 'a'"):
+    with pytest.warns(UserWarning, match="2 run files share a file stem with another \\('a' ×2\\)"):
         assert names_of(irscale.read_runs([a, c], names="file")) == [
             f"{tmp_path.name}/a.run", "sub/a.run"]  # both equally long: neither is preferred
 
@@ -113,7 +135,7 @@ def test_evaluate_takes_runs_that_share_an_id(tmp_path):
     qrels = {"1": {"d": 1, "e": 0}}
     a = write(tmp_path / "a.txt", "1 Q0 d 1 2 same\n1 Q0 e 2 1 same\n")
     b = write(tmp_path / "b.txt", "1 Q0 e 1 2 same\n1 Q0 d 2 1 same\n")
-    with pytest.warns(UserWarning, match="share the run id 'same'"):
+    with pytest.warns(UserWarning, match="share a run id with another run \\('same' ×2\\)"):
         ev = irscale.evaluate(qrels, [a, b], ["P@1"])
     assert ev.runs == ("a", "b")
     assert ev.mean()["P@1"].tolist() == [1.0, 0.0]
@@ -135,7 +157,7 @@ def test_eval_two_copies_of_a_clef_run(two_copies, clef, capsys):
     qrels, first, second = two_copies
     assert main(["eval", "-q", "-m", "map", "-m", "P.10", qrels, first, second]) == 0
     out, err = capsys.readouterr()
-    assert "irscale: warning: 2 runs share the run id 'KDEIR'" in err
+    assert "irscale: warning: 2 runs share a run id with another run ('KDEIR' ×2)" in err
     assert "'a/kdeir.txt'" in err and "'b/kdeir.txt'" in err
     lines = [line.split("\t") for line in out.splitlines()]
     assert {len(fields) for fields in lines} == {4}
@@ -168,7 +190,7 @@ def test_compare_two_copies_of_a_clef_run(two_copies, clef, capsys):
     other = str(clef / "runs" / "KDEIR_EN_Run2.txt")
     assert main(["compare", qrels, first, second, other, "-m", "P@10", "--test", "t"]) == 0
     out, err = capsys.readouterr()
-    assert "2 runs share the run id" not in err and "3 runs share the run id 'KDEIR'" in err
+    assert "3 runs share a run id with another run ('KDEIR' ×3)" in err
     for name in ("a/kdeir.txt", "b/kdeir.txt", "KDEIR_EN_Run2"):
         assert name in out
     assert main(["compare", qrels, first, other, "-m", "P@10", "--test", "t",
@@ -187,7 +209,7 @@ def test_meta_never_merges_runs(two_copies, tmp_path, capsys):
                  "--names", "file", "--per-run", "--format", "csv"]) == 0
     out, err = capsys.readouterr()
     assert "a/kdeir.txt" in out and "b/kdeir.txt" in out and "X_1" in out
-    assert "share the file stem 'kdeir'" in err
+    assert "share a file stem with another ('kdeir' ×2)" in err
     assert main(["meta", "correlate", qrels, first, second, third, "-m", "P@10", "-m", "map",
                  "--names", "A_1,B_1,C_1", "--format", "csv"]) == 0
     capsys.readouterr()
@@ -264,13 +286,35 @@ def test_evaluate_takes_names(tmp_path):
         irscale.evaluate(qrels, [a, b], "map", names=["x"])
 
 
-def test_clef_runs_are_all_named_by_file_never_a_mix(clef):
-    """Five of the 16 CLEF runs share run ids (KDEIR, WHUIRGroup) and two have ids unlike
-    their files (CUNI_EN_Run2 is 'Run3'): every run is named by its file."""
+def _last_run_id(path) -> str:
+    """The run id of a run file's last line (trec_eval's), read here with ``split``."""
+    return path.read_text().splitlines()[-1].split()[5]
+
+
+def test_clef_run_names_depend_on_the_run_alone(clef):
+    """Five of the 16 CLEF runs share run ids (KDEIR, WHUIRGroup) and others have ids unlike
+    their files (CUNI_EN_Run2 is 'Run3'). Every run is named by its run id, the five by
+    their files, in any company: CUNI_EN_Run2 is 'Run3' among the 16 and beside two others
+    (it was 'CUNI_EN_Run2' among the 16, every run renamed by the KDEIR clash). The warning
+    counts the five and lists two, not the 16 paths (1,074 characters)."""
     files = sorted((clef / "runs").iterdir())
-    with pytest.warns(UserWarning, match="every run is named after its file"):
+    ids = {f: _last_run_id(f) for f in files}
+    shared = {runid for runid in ids.values() if list(ids.values()).count(runid) > 1}
+    assert shared == {"KDEIR", "WHUIRGroup"}
+    expected = {f: f.name.removesuffix(".txt") if ids[f] in shared else ids[f] for f in files}
+    with pytest.warns(UserWarning) as caught:
         ev = irscale.evaluate(clef / "task2.qrels", files, "P@10")
-    assert list(ev.runs) == [f.name.removesuffix(".txt") for f in files]
+    assert list(ev.runs) == [expected[f] for f in files]
+    assert expected[clef / "runs" / "CUNI_EN_Run2.txt"] == "Run3"
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith("5 runs share a run id with another run ('KDEIR' ×2, "
+                              "'WHUIRGroup' ×3)") and len(message) < 400, message
+    for company in ([0, 1, 5], [1, 8, 9], [1, 10, 11, 12]):
+        chosen = [files[k] for k in company]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ev = irscale.evaluate(clef / "task2.qrels", chosen, "P@10")
+        assert list(ev.runs) == [expected[f] for f in chosen], company
 
 
 @pytest.mark.parametrize("option", ["--systems", "--baseline"])

@@ -43,15 +43,17 @@ EVAL_HELP = HELP | {
     "irscale.cli.common_params", "irscale.cli.eval", "irscale.cli.eval_diversity",
     "irscale.cli.eval_many", "irscale.cli.intervals", "irscale.cli.options",
     "irscale.cli.outputs", "irscale.cli.rules", "irscale.cli.runargs",
-    "irscale.core.budget", "irscale.core.lazy", "irscale.core.options", "irscale.core.params",
+    "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy", "irscale.core.options",
+    "irscale.core.params",
     "irscale.core.reads", "irscale.core.records", "irscale.evaluation",
     "irscale.evaluation.context", "irscale.evaluation.options", "irscale.evaluation.params",
-    "irscale.io", "irscale.io.extras", "irscale.io.files", "irscale.io.formats",
+    "irscale.io", "irscale.io.files", "irscale.io.formats",
     "irscale.io.irds", "irscale.io.naming", "irscale.io.sources", "irscale.scales",
     "irscale.scales.params", "irscale.stats", "irscale.stats.names"}
 #: What the evaluation loads besides: the contexts, the judging and trec_eval's families.
 EVAL = EVAL_HELP | {
-    "irscale.cache", "irscale.cache.calls", "irscale.core.contexts", "irscale.core.edge",
+    "irscale.cache", "irscale.cache.calls", "irscale.cli.requirements", "irscale.core.contexts",
+    "irscale.core.edge",
     "irscale.core.input_messages", "irscale.core.kernels", "irscale.core.numbers",
     "irscale.evaluation.contexts", "irscale.evaluation.contexts.fairness",
     "irscale.evaluation.contexts.intents", "irscale.evaluation.contexts.judged",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..core.extras import DASK, IRDS_INPUT, RUN_INPUTS, Requires
 from ..core.params import InputFiles, OutputPath, Param, Switch, Text
 
 OUTPUT = Param("output", OutputPath(), "-", "write the output to FILE; an existing file is never "
@@ -16,11 +17,12 @@ NO_PROGRESS = Param("no_progress", Switch(), False, "no estimate and no progress
 SCHEDULER = Param("scheduler", Text(), None, "run {what} on a Dask cluster: tcp://HOST:PORT (a "
                   "running scheduler) or local:N (N worker processes on this machine); needs "
                   "the irscale[dask] extra; same results", ("--scheduler",), "ADDRESS",
-                  unset="threads of this process")
+                  unset="threads of this process",
+                  requires=(Requires(DASK, when=lambda value: value != "local"),))
 
 # ------------------------------------------------------------------ inputs
 INPUTS = Param("inputs", InputFiles(), None, "qrels file then run files, evaluated with -m MEASURE",
-               ("inputs",), "QRELS RUN")
+               ("inputs",), "QRELS RUN", requires=RUN_INPUTS)
 SCORES = Param("scores", InputFiles(), [], "score-matrix CSV: one column per system, one row per "
                "topic, the measure named after the file (repeatable: one file per measure)",
                ("--scores",), "FILE")
@@ -31,7 +33,7 @@ MEASURES = Param("measure", Text(), None, "measure (repeatable)", ("-m", "--meas
 SYSTEMS = Param("systems", Text(), None, "comma-separated systems to keep",
                 ("--systems",), "A,B,...", unset="all", label="--systems")
 NAMES = Param("names", Text(), None, "how to name the runs: runid (default: the run id of "
-              "each file; runs that share one are named after their files, with a warning), "
+              "each file; the runs that share one are named after their files, with a warning), "
               "file (the file name without extension, e.g. bm25.run.gz -> bm25), or one name "
               "per run in order: a,b,c", ("--names",), "runid|file|A,B,...", label="--names")
 ALLOW_EMPTY = Param("allow_empty", Switch(), False, "evaluate a run that has no topic in "
@@ -64,10 +66,14 @@ PER_QUERY = Param("per_query", Switch(), False, "also print the value of every t
                   ("-q", "--per-query"))
 NO_SUMMARY = Param("no_summary", Switch(), False, "do not print the summary (all) lines",
                    ("-n", "--no-summary"))
-QRELS = Param("qrels", InputFiles(), None, "qrels file: qid iter docno rel", ("qrels",))
-QRELS_OPTION = Param("qrels", InputFiles(), None, "qrels file", ("--qrels",), "FILE")
-RUNS = Param("runs", InputFiles(), None, "run file(s): qid Q0 docno rank score runid", ("runs",))
-RUNS_OPTION = Param("runs", InputFiles(), None, "run files", ("--runs",), "RUN")
+QRELS = Param("qrels", InputFiles(), None, "qrels file: qid iter docno rel", ("qrels",),
+              requires=(IRDS_INPUT,))
+QRELS_OPTION = Param("qrels", InputFiles(), None, "qrels file", ("--qrels",), "FILE",
+                     requires=(IRDS_INPUT,))
+RUNS = Param("runs", InputFiles(), None, "run file(s): qid Q0 docno rank score runid", ("runs",),
+             requires=RUN_INPUTS)
+RUNS_OPTION = Param("runs", InputFiles(), None, "run files", ("--runs",), "RUN",
+                    requires=RUN_INPUTS)
 PLOT = Param("plot", OutputPath("plot"), None, "write the plot to FILE", ("--plot",), "FILE",
              unset="no plot")
 

@@ -281,6 +281,9 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         from .rules import check_options
 
         check_options(args)  # every command's rules, before any input is read
+        from .requirements import check_requirements
+
+        check_requirements(args, parser)  # a missing optional package, before any input
         if tune_memory and os.environ.get("IRSCALE_TUNE_MEMORY") == "1":
             from . import allocator
 

@@ -9,6 +9,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from ..core.extras import PARQUET_INPUT
 from ..core.params import LOG_SERP, RNG_SEED, SIGNIFICANCE, InputFiles, Param
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
@@ -31,7 +32,8 @@ from .runargs import distinct_runs, read_inputs
 
 DOCS = "docs/online.md"
 #: ``LOG``: the click log an action reads.
-CLICK_LOG = Param("inputs", InputFiles(), None, "click log (text or Parquet)", ("inputs",), "LOG")
+CLICK_LOG = Param("inputs", InputFiles(), None, "click log (text or Parquet)", ("inputs",), "LOG",
+                  requires=(PARQUET_INPUT,))
 #: The options of the fit of a click model, and EM's (of the models fitted by EM).
 FITTING = (LOG_SERP, params.FIT_ITERATIONS, params.FIT_TOL, params.FIT_SMOOTHING)
 EM_RULES = each(("iterations", "tol"), lambda args: args.model not in params.CLOSED_FORM_MODELS,
@@ -39,7 +41,7 @@ EM_RULES = each(("iterations", "tol"), lambda args: args.model not in params.CLO
                 "(closed form)", {"iterations": "--iterations", "tol": "--tol"})
 #: ``online satisfaction --apply LOG...``: the click logs measured.
 APPLY = Param("apply", InputFiles(), None, "click logs to measure: their mean predicted "
-              "satisfaction", ("--apply",), "LOG")
+              "satisfaction", ("--apply",), "LOG", requires=(PARQUET_INPUT,))
 
 
 def add_actions(subparsers: Any, name: str, help: str) -> Any:

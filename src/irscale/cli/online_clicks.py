@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import functools
 
+from ..core.extras import PYARROW, Requires
 from ..core.params import RNG_SEED, Names, Param
 from ..errors import ParameterError
-from ..io.extras import require_pyarrow
 from ..online import params
 from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .inputs import check_click_model
@@ -21,7 +21,9 @@ from .runargs import distinct_runs, read_inputs
 FIT_FORMAT = Param("format", Names("format", ("tsv", "json")), "tsv", "tsv: parameters as "
                    "TSV rows, json: as JSON (read by --params)", ("--format",))
 LOG_FORMAT = Param("format", Names("format", ("tsv", "parquet")), "tsv", "log format "
-                   "(parquet needs -o)", ("--format",))
+                   "(parquet needs -o)", ("--format",),
+                   requires=(Requires(PYARROW, "{output}, writing a Parquet click log",
+                                      lambda value: value == "parquet"),))
 
 
 def add_parser(subparsers) -> None:
@@ -82,8 +84,6 @@ def _params_or_fit(args: argparse.Namespace) -> None:
 def _parquet_to_file(args: argparse.Namespace) -> None:
     if args.format == "parquet" and args.output == "-":
         raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
-    if args.format == "parquet":
-        require_pyarrow("writing a Parquet click log", args.output)
 
 
 def _calibrated(args: argparse.Namespace) -> None:

@@ -150,15 +150,10 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 
 def check_plot_path(path: str, option: str) -> None:
-    """A plot path must name a format matplotlib writes, and matplotlib must be there."""
+    """A plot path must name a format matplotlib writes."""
     if _extension(path) not in PLOT_FORMATS:
         raise ParameterError(f"{option} {path}: the file name must end in "
                              f"{', '.join('.' + f for f in PLOT_FORMATS)}")
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:  # pragma: no cover - depends on the installation
-        raise ParameterError(f"{option} needs matplotlib: pip install 'irscale[plots]'") \
-            from None
 
 
 def write_text(args: argparse.Namespace, text: str, path: str | None = None) -> int:

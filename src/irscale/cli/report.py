@@ -100,7 +100,17 @@ RULES: tuple[Declared, ...] = (
 
 
 def run(args: argparse.Namespace) -> int:
-    """``irscale report``: the tables and panels of the runs, as ``--format`` says."""
+    """``irscale report``: the tables and panels of the runs, as ``--format`` says; off a
+    terminal, plain progress lines span the whole of it, the reading, the imports and the
+    figures included (:func:`~irscale.core.progress.working`)."""
+    from ..core.progress import working
+
+    with working("report", enabled=wants_progress(args)):
+        return _report(args)
+
+
+def _report(args: argparse.Namespace) -> int:
+    """The report of ``args`` (:func:`run`)."""
     check_measure_names(args.measures)
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))

@@ -13,7 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.extras import PYARROW, Requires, parquet_name
 from ..core.params import MEMORY_LIMIT, RELEVANCE, Cost, Integers, Names, Param, Switch, Text
+from ..core.records import replace
 from ..errors import message_line
 from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
 from ..meta.params import SCALE_CUTOFFS
@@ -50,6 +52,9 @@ from .outputs import open_output, write_text
 from .rules import Rule
 from .runargs import add_run_options, read_inputs
 
+#: ``image -o``: the sorted image, Parquet (pyarrow) or CSV.
+IMAGE_OUTPUT = replace(OUTPUT, requires=(Requires(PYARROW, "{value}, writing a Parquet image",
+                                                  parquet_name),))
 #: ``image --values-limit``: the most distinct values ``image --format json`` lists.
 VALUES_LIMIT = Param("values_limit", Integers(0), 100_000, "list the values only up to K "
                      "distinct values", ("--values-limit",), "K", label="--values-limit",
@@ -101,7 +106,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_format(p, SCALE_IMAGE_FORMATS, doc="summary (text), the JSON object, "
                              "or the sorted image as CSV on standard output"),
         VALUES_LIMIT, ALL_VALUES,
-        (OUTPUT, {"default": None, "unset": "none", "doc": "also write the sorted image "
+        (IMAGE_OUTPUT, {"default": None, "unset": "none", "doc": "also write the sorted image "
                   "(value, phi, n_runs: one row per distinct value) to FILE, Parquet (.parquet, "
                   ".pq) or CSV (.csv), streamed with bounded memory (--max-memory); an "
                   "existing file is never replaced without --force"}), FORCE,

@@ -6,8 +6,17 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import Param, Switch
+from ..core.records import replace
 from ..errors import ParameterError
-from ..text.params import OUTPUT_LENGTHS, OUTPUT_TEXTS, ROUGE_MULTI, STEM, STOPWORDS, THRESHOLD
+from ..text.params import (
+    BLEU_INTL,
+    OUTPUT_LENGTHS,
+    OUTPUT_TEXTS,
+    ROUGE_MULTI,
+    STEM,
+    STOPWORDS,
+    THRESHOLD,
+)
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .main import SUBCOMMANDS
@@ -22,6 +31,8 @@ CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram 
 AUTO_MATCH = Param("auto_match", Switch(), False, "match nuggets to the --texts by unigram "
                    "overlap with their vital strings (POURPRE-style) instead of match files",
                    ("--auto-match",))
+#: ``text bleu -m``: a measure of the international tokeniser needs the regex package.
+BLEU_MEASURES = replace(MEASURES, requires=(BLEU_INTL,))
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -31,12 +42,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _inputs(gold: str, gold_doc: str, outputs: str, outputs_doc: str, measures_doc: str,
-            nargs: str = "+") -> tuple[Argument, ...]:
+            nargs: str = "+", measures: Param = MEASURES) -> tuple[Argument, ...]:
     """The gold standard (``QRELS``'s place), the outputs evaluated (``RUNS``') and ``-m``
-    of a ``text`` command."""
+    (``measures``) of a ``text`` command."""
     return ((QRELS, {"metavar": gold, "doc": gold_doc}),
             (RUNS, {"nargs": nargs, "metavar": outputs, "doc": outputs_doc}),
-            (MEASURES, {"action": "append", "metavar": "MEASURE", "doc": measures_doc}))
+            (measures, {"action": "append", "metavar": "MEASURE", "doc": measures_doc}))
 
 
 #: ``references candidates...``: the texts of ROUGE and BLEU.
@@ -69,7 +80,7 @@ def add_parser(subparsers) -> None:
         commands, "bleu", run_bleu,
         *_inputs(*_TEXTS, "BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
                  "'BLEU(tokenize=intl,lowercase=1)', 'BLEU(order=2)' (default: BLEU; with "
-                 "--corpus: 'BLEU(effective=0)')"),
+                 "--corpus: 'BLEU(effective=0)')", measures=BLEU_MEASURES),
         CORPUS, _common,
         rules=(Rule(("per_query",), lambda args: not args.corpus, "{options} does not apply "
                     "with --corpus: a corpus value has no per-topic values",

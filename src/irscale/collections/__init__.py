@@ -36,7 +36,7 @@ Automatic judgments (:mod:`irscale.collections.automatic`)
 Bounds under unjudged documents (:mod:`irscale.collections.bounds`)
     :func:`unjudged_bounds`: the lowest and highest value of every measure when each
     unjudged retrieved document takes the lowest or the highest grade.
-Plots (matplotlib, optional) — :func:`plot_relevant_found`.
+Plots (matplotlib) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
 

@@ -1,4 +1,4 @@
-"""Plot of simulated pooling (matplotlib, optional: ``irscale[plots]``): relevant documents
+"""Plot of simulated pooling (matplotlib): relevant documents
 found against the judging budget, one line per strategy — the classic curves of Losada,
 Parapar & Barreiro (2017) and Lipani et al. (2021). Drawn in the style of
 :mod:`irscale.io.figures` (non-interactive, written atomically)."""

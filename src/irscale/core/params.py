@@ -48,6 +48,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, ClassVar, Literal, TypeAlias
 
+    from .extras import Requires
+
 #: The largest value of a C ``long`` (and of numpy's int64).
 INT64_MAX = 2**63 - 1
 
@@ -389,7 +391,10 @@ class Param:
     option no function takes under its name); ``dest``: the command line's name of the
     value where it differs from the Python name (``--seed`` gives ``seed``, the functions
     take ``rng``); ``cost``: how the parameter scales the work of the computation that
-    reads it (:class:`Cost`), None when it does not.
+    reads it (:class:`Cost`), None when it does not; ``requires``: the optional packages
+    its values may need (:class:`~irscale.core.extras.Requires`: a Parquet file needs
+    pyarrow, ``--copula vine`` pyvinecopulib), checked by the command line before any
+    work (:func:`irscale.cli.requirements.check_requirements`).
     """
 
     name: str
@@ -402,6 +407,7 @@ class Param:
     label: str | None = None
     dest: str | None = None
     cost: Cost | None = None
+    requires: tuple[Requires, ...] = ()
 
     def check(self, value: object) -> Any:
         """``value`` checked against the domain; errors name the parameter."""

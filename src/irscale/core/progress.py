@@ -25,6 +25,14 @@ the ``report(done)`` function the work calls; :class:`Progress` shows it in one 
   :data:`PLAIN_INTERVAL` seconds until the work advances, ends or is abandoned (for at most
   :data:`HEARTBEAT_LIMIT` seconds without an advance).
 
+A command whose parts do not all report progress (a report: reading its inputs, importing
+its analyses, drawing its figures, of which only the analyses advance a bar) runs inside
+:func:`working`, which spans the whole of it: off a terminal, when :data:`PLAIN_INTERVAL`
+seconds pass with no progress line of any bar nor estimate written (:data:`_written`), it
+writes one itself, ``irscale: report: 1 min 0 s elapsed, still working``, and at the end
+``irscale: report: done in 1 min 26 s`` when it wrote one; on a terminal it writes
+nothing (the parts' bars show).
+
 Work that ends within ``delay`` seconds (:data:`DELAY` by default) shows nothing either
 way. The environment variable ``IRSCALE_NO_PROGRESS=1`` silences all of it. On the command
 line, ``--no-progress`` turns it off (:func:`irscale.cli.options.wants_progress`); it also
@@ -70,11 +78,15 @@ HEARTBEAT_LIMIT = 3600.0
 #: What every ``progress=`` argument takes.
 ProgressArg = bool | Callable[[int, int], None]
 
+#: Lines of progress and estimates written on standard error by this process so far (a
+#: one-element list: :class:`Span` is quiet while they come).
+_written = [0]
+
 __all__ = ["DELAY", "HEARTBEAT_LIMIT", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET",
-           "PLAIN_STEP", "Progress", "ProgressArg", "Stopped", "announce_rest",
+           "PLAIN_STEP", "Progress", "ProgressArg", "Span", "Stopped", "announce_rest",
            "check_progress", "check_stop", "duration_text", "no_report", "notice",
            "phase_progress",
-           "progress_callback", "progress_reporter", "stoppable"]
+           "progress_callback", "progress_reporter", "stoppable", "working"]
 
 
 class Progress:
@@ -150,6 +162,7 @@ class Progress:
         self.last, self.last_fraction, self.shown = now, fraction, True
 
     def _write(self, text: str) -> None:
+        _written[0] += 1
         sys.stderr.write(f"{message_line(f'{self.label}: {text}')}\n")
         sys.stderr.flush()
 
@@ -197,6 +210,57 @@ class Progress:
             sys.stderr.write("\n")
             sys.stderr.flush()
         self.shown = False
+
+
+class Span(Progress):
+    """The whole of a piece of work whose parts may show no progress of their own (module
+    documentation, :func:`working`): off a terminal, ``LABEL: 45 s elapsed, still working``
+    each time :data:`PLAIN_INTERVAL` seconds pass without a progress line or an estimate
+    (its own or another's: :data:`_written`), ``LABEL: done in ...`` at the end (``set(1)``)
+    when it wrote one; nothing on a terminal. ``clock``, ``delay`` and ``heartbeat`` (the
+    seconds between two looks of its thread) as :class:`Progress`'s."""
+
+    def __init__(self, label: str, *, enabled: bool = True, delay: float = DELAY,
+                 clock: Callable[[], float] | None = None, plain: bool | None = None,
+                 heartbeat: float = PLAIN_INTERVAL) -> None:
+        super().__init__(1, label, enabled=enabled, delay=delay, clock=clock, plain=plain,
+                         heartbeat=heartbeat)
+        self.enabled = self.enabled and self.plain
+        self.heard = _written[0]  # the lines written when it last looked
+        self.set(0)  # its thread starts with the work
+
+    def _line(self, now: float) -> None:
+        """``done in`` at the end, when it wrote a line (its others are :meth:`_beat`'s)."""
+        if self.done >= self.total and self.shown:
+            self._write(f"done in {_duration(now - self.start)}")
+            self.shown = False
+
+    def _beat(self) -> bool:
+        """One look of the thread: a line when none was written for :data:`PLAIN_INTERVAL`
+        seconds; ``False`` once the work is done (or when it shows nothing)."""
+        if self.done >= self.total or not self.enabled:
+            return False
+        with self.lock:
+            now = self.clock()
+            if _written[0] != self.heard:  # another line since the last look
+                self.heard, self.last = _written[0], now
+            elif now - self.start >= self.delay and \
+                    now - max(self.last, self.start) >= PLAIN_INTERVAL:
+                self._write(f"{_duration(now - self.start)} elapsed, still working")
+                self.heard, self.last, self.shown = _written[0], now, True
+        return True
+
+
+@contextmanager
+def working(label: str, *, enabled: bool = True) -> Iterator[None]:
+    """The work of the block as one :class:`Span` labelled ``label``: ``done in`` said
+    when it ends normally, the thread stopped however it ends."""
+    span = Span(label, enabled=enabled)
+    try:
+        yield
+        span.set(1)
+    finally:
+        span.close()
 
 
 def _is_terminal() -> bool:
@@ -330,6 +394,7 @@ def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
     unless disabled or IRSCALE_NO_PROGRESS is set (``force``: whatever those say, for what
     the user asked)."""
     if force or (enabled and not os.environ.get("IRSCALE_NO_PROGRESS")):
+        _written[0] += 1
         sys.stderr.write(f"{message_line(text)}\n")
         sys.stderr.flush()
 

@@ -276,11 +276,9 @@ class Strings:
     def to_arrow(self) -> Any:
         """The strings as a pyarrow ``string`` array (``large_string`` beyond 2 GiB),
         sharing the data (pyarrow must be installed)."""
-        try:
-            import pyarrow as pa
-        except ImportError as missing:  # pragma: no cover - depends on the environment
-            raise ImportError("irscale: converting strings to Arrow needs pyarrow: "
-                              "pip install 'irscale[parquet]'") from missing
+        from .extras import PYARROW
+
+        pa = PYARROW.load("converting strings to Arrow")
         large = self._offsets[-1] > np.iinfo(np.int32).max
         offsets = self._offsets if large else self._offsets.astype(np.int32)
         return pa.Array.from_buffers(pa.large_string() if large else pa.string(), len(self),

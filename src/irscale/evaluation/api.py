@@ -126,8 +126,8 @@ def evaluate(
         (:func:`irscale.evaluation.prefs.evaluate_prefs`, docs/measures.md).
     names : {"runid", "file"} or sequence of str, optional
         How the runs are named, as ``--names`` says (:mod:`irscale.io.naming`, one rule for
-        every table): by default their run ids, or every run after its file when two share
-        a run id (a mapping ``{name: run}`` names them itself); ``"file"``: every run by
+        every table): by default their run ids, the runs that share one with another after
+        their files (a mapping ``{name: run}`` names them itself); ``"file"``: every run by
         its file stem; or one name per run, in order (they replace the names of a mapping
         ``{name: run}``). Evaluations of judged rankings (trec_eval's and the catalogue's
         measures).

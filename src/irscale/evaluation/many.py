@@ -53,12 +53,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cache.calls import CacheCall, RunCache
+from ..core.extras import PYARROW
 from ..core.inputs import Qrels
 from ..core.notebook import counted
 from ..core.progress import DELAY, ProgressArg, progress_reporter
 from ..core.records import replace
-from ..errors import FileAccessError, MeasureError, OutputExistsError, ParameterError
-from ..io.extras import require_pyarrow
+from ..errors import (
+    FileAccessError,
+    InputError,
+    MeasureError,
+    OutputExistsError,
+    ParameterError,
+)
 from ..io.files import (
     access_error,
     current_umask,
@@ -376,7 +382,7 @@ see irscale.evaluate
     files = run_files(runs)
     chosen = _run_names(files, names)
     if out is not None:
-        require_pyarrow("writing per-topic Parquet files", str(out))
+        PYARROW.load("writing per-topic Parquet files", InputError, source=str(out))
     target = None if out is None else check_out(out, call_inputs([qrels, *files]),
                                                 force=force)
     cached = None if call is None else _cache(call, setup, files, executor)

@@ -4,12 +4,14 @@ folder of :func:`irscale.evaluate_many`. Loads nothing numerical."""
 
 from __future__ import annotations
 
+from ..core.extras import PYARROW, Requires
 from ..core.params import Integers, OutputPath, Param
 
 PER_TOPIC_OUT = Param("out", OutputPath("folder"), None, "write the per-topic values (run, topic, "
                       "measure, value) as Parquet files to folder DIR, written whole or not at "
                       "all; a folder holding files is replaced only with --force, and only when it "
-                      "holds an earlier output", ("--per-topic-out",), "DIR", dest="per_topic_out")
+                      "holds an earlier output", ("--per-topic-out",), "DIR", dest="per_topic_out",
+                      requires=(Requires(PYARROW, "{value}, writing per-topic Parquet files"),))
 #: The results cache (docs/evaluation.md, "The results cache").
 CACHE = Param("cache", OutputPath("cache"), None, "results cache: an evaluation done before (same "
               "input bytes, measures, options and irscale version) is read from folder DIR, others "

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 
 from ..core.budget import check_memory, format_size
+from ..core.extras import PYARROW
 from ..core.params import LOG_SERP
 from ..errors import (
     DuplicateError,
@@ -50,7 +51,6 @@ from ._text import (
     read_fields,
     source_name,
 )
-from .extras import needs_pyarrow
 from .files import PARQUET_MAGIC, check_readable, is_parquet
 from .text_codes import codes_of
 
@@ -236,11 +236,8 @@ def _read_parquet(source: Any, serp_size: int | None) -> ClickLog:
     """A Parquet click log (a path or its bytes), read by pyarrow (the ``parquet`` extra:
     without it, an error naming the extra)."""
     name = source_name(source)
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as missing:
-        raise needs_pyarrow("reading a Parquet click log", name) from missing
+    pa = PYARROW.load("reading a Parquet click log", InputError, source=name)
+    import pyarrow.parquet as pq
     try:
         table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes)
                               else source)

@@ -1,5 +1,5 @@
-"""The one figure style of irscale and the figure writer (matplotlib, optional:
-``pip install 'irscale[plots]'``).
+"""The one figure style of irscale and the figure writer (matplotlib, a dependency of
+irscale).
 
 Every plot of the package (:mod:`irscale.plots`, :mod:`irscale.meta.plots`,
 :mod:`irscale.collections.plots`, the HTML report) draws on axes made by :func:`new_axes`:
@@ -65,12 +65,13 @@ def label(name: object) -> str:
     return shorten(printable(str(name)), LABEL_LIMIT, counted=False)
 
 
-def _matplotlib() -> Any:
-    try:
-        import matplotlib
-    except ImportError:  # pragma: no cover - depends on the installation
-        raise ParameterError("plots need matplotlib: pip install 'irscale[plots]'") from None
-    return matplotlib
+def _style(extra: dict[str, Any] | None = None) -> Any:
+    """The context in which matplotlib draws in the irscale style (:data:`STYLE`, then the
+    rc parameters ``extra``)."""
+    import matplotlib
+
+    params: Any = {**STYLE, **(extra or {})}
+    return matplotlib.rc_context(params)
 
 
 def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 4.0)) -> Any:
@@ -81,11 +82,10 @@ def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 4.0)) -> Any:
             raise ParameterError(f"ax: expected matplotlib axes, got {type(ax).__name__}",
                                  param="ax")
         return ax
-    matplotlib = _matplotlib()
     from cycler import cycler
     from matplotlib.figure import Figure
 
-    with matplotlib.rc_context({**STYLE, "axes.prop_cycle": cycler(color=PALETTE)}):
+    with _style({"axes.prop_cycle": cycler(color=PALETTE)}):
         figure = Figure(figsize=size, layout="constrained")
         return figure.add_subplot()
 
@@ -96,7 +96,7 @@ def save_figure(figure: Any, path: str | os.PathLike | None, dpi: int = 150) -> 
     if path is not None:
         from .files import atomic_path
 
-        with _matplotlib().rc_context(STYLE), atomic_path(path, force=True) as temporary:
+        with _style(), atomic_path(path, force=True) as temporary:
             figure.savefig(temporary, dpi=dpi, format=Path(path).suffix.lstrip(".").lower())
     return figure
 
@@ -106,7 +106,7 @@ def svg_text(figure: Any, salt: str = "irscale") -> str:
     its clip paths and markers derive from ``salt``: give each figure of one HTML page its
     own, so that no two share an id."""
     buffer = io.StringIO()
-    with _matplotlib().rc_context({**STYLE, "svg.hashsalt": salt}):
+    with _style({"svg.hashsalt": salt}):
         # no <metadata>: no date (the same figure gives the same text) and no links
         figure.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None,
                                                        "Format": None, "Type": None})

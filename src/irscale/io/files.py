@@ -48,6 +48,7 @@ import time
 from collections.abc import Iterator
 
 from ..core import reads
+from ..core.extras import parquet_name
 from ..errors import (
     FileAccessError,
     InputError,
@@ -255,8 +256,6 @@ def read_file(path: PathLike, limit: int | None = None) -> bytes:
         os.close(descriptor)
 
 
-#: File name endings of Parquet runs.
-PARQUET_SUFFIXES = (".parquet", ".pq")
 #: The first (and last) bytes of every Parquet file.
 PARQUET_MAGIC = b"PAR1"
 
@@ -265,7 +264,7 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a Parquet file: by its name's ending, or by the first bytes of
     a regular file (not of a pipe, which is read once, by its reader; an unreadable file
     is not Parquet: its reader says why)."""
-    if os.fspath(path).lower().endswith(PARQUET_SUFFIXES):
+    if parquet_name(os.fspath(path)):
         return True
     if os.fspath(path) == STDIO or not os.path.isfile(path):
         return False

@@ -19,21 +19,14 @@ dataset is not available locally, with ir_datasets' own reason.
 
 from __future__ import annotations
 
+from ..core.extras import IR_DATASETS
+from ..core.extras import IRDS_PREFIX as PREFIX
+from ..core.extras import irds_name as is_irds
 from ..errors import InputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, TypeGuard
-
-#: The prefix that marks an ir_datasets id where a file name is expected.
-PREFIX = "irds:"
-#: How to install the optional dependency.
-INSTALL = "pip install 'irscale[irds]'"
-
-
-def is_irds(source: object) -> TypeGuard[str]:
-    """True for a string ``irds:...``."""
-    return isinstance(source, str) and source.startswith(PREFIX)
+    from typing import Any
 
 
 def load_dataset(spec: str) -> Any:
@@ -48,11 +41,7 @@ def load_dataset(spec: str) -> Any:
     if not dataset_id:
         raise InputError(f"{spec!r}: name an ir_datasets dataset after {PREFIX!r} "
                          f"(e.g. {PREFIX}msmarco-passage/dev/small)")
-    try:
-        import ir_datasets
-    except ImportError:
-        raise InputError(f"reading {spec!r} needs the ir_datasets package: "
-                         f"{INSTALL}") from None
+    ir_datasets = IR_DATASETS.load(f"reading {spec!r}", InputError)
     try:
         return ir_datasets.load(dataset_id)
     except KeyError:
@@ -103,4 +92,4 @@ def dataset_rows(dataset: Any, kind: str, source: str | None = None) -> tuple[li
     return _rows(dataset, kind, source), source
 
 
-__all__ = ["INSTALL", "PREFIX", "dataset_rows", "is_irds", "load_dataset"]
+__all__ = ["PREFIX", "dataset_rows", "is_irds", "load_dataset"]

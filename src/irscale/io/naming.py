@@ -1,18 +1,21 @@
 """Naming runs: run ids, file names, or names given one per run.
 
 One rule names the runs of every table, report and plot, in the API and on the command
-line alike: the runs are named after their run ids (trec_eval's rule, what ranx and
-PyTerrier users see) when every run's id is distinct; when two runs share a run id (two CLEF
-eHealth 2016 teams reused one id across all their runs), **every** run is named after its
-file instead, with a warning saying so, so that one table never mixes run ids and file
-names. A file's name is its stem (``bm25.run.gz`` → ``bm25``) or, where stems collide, the
-first unambiguous longer form: the whole file name, then the file name with as many parent
+line alike, and a run's name depends on the run alone, never on the runs given with it:
+a run is named after its run id (trec_eval's rule, what ranx and PyTerrier users see),
+unless another run of the call has the same run id (two CLEF eHealth 2016 teams reused one
+id across all their runs): then each of the runs that share it is named after its file,
+with one short warning (how many, the first two). So ``CUNI_EN_Run2.txt`` is ``Run3``
+beside any runs, and ``KDEIR_EN_Run1.txt``, whose id ``KDEIR`` another run has, is
+``KDEIR_EN_Run1`` in every call that gives both. A file's name is its stem
+(``bm25.run.gz`` → ``bm25``) or, where that is another run's name too, the first
+unambiguous longer form: the whole file name, then the file name with as many parent
 folders as needed (``a/bm25.run``). Nothing is merged, and no run is named silently.
 
 The same vocabulary serves the Python API (``read_runs(paths, names=...)``,
 ``evaluate(qrels, runs, names=...)``) and the ``--names`` option of the command line:
 
-* ``"runid"`` (default): run ids, or file names for every run when two share one (above);
+* ``"runid"`` (default): run ids, file names for the runs that share one (above);
 * ``"file"``: every run by its file stem (longer forms where stems collide, with a warning);
 * a sequence of names, one per run in order (``--names a,b,c``).
 
@@ -173,21 +176,19 @@ def name_runs(runs: Sequence[R], names: NameSpec = "runid") -> list[R]:
 def runid_names(given: Sequence[str], sources: Sequence[str], *, stacklevel: int = 2
                 ) -> list[str]:
     """The names ``names="runid"`` gives runs named ``given`` (their run ids) read from
-    ``sources`` (module documentation): ``given`` when they are distinct, else every run
-    named after its file, with a warning (``stacklevel``: that of the warning, seen from
-    the caller)."""
+    ``sources`` (module documentation): each its run id, but the runs that share one,
+    each named after its file, with a warning (``stacklevel``: that of the warning, seen
+    from the caller)."""
     counts = Counter(given)
-    shared = [runid for runid, count in counts.items() if count > 1]
+    shared = [i for i, runid in enumerate(given) if counts[runid] > 1]
     if not shared:
         return list(given)
-    everyone = list(range(len(given)))
-    chosen = _by_files(given, sources, everyone,
-                       f"runs share the run id {shared[0]!r}, so every run is named after "
-                       "its file")
-    ids = ", ".join(f"{counts[runid]} runs share the run id {runid!r}"
-                    for runid in shared[:5]) + (", ..." if len(shared) > 5 else "")
-    _warn_named(f"{ids}: every run is named after its file, so that no table mixes run ids "
-                "and file names", sources, chosen, everyone, stacklevel + 1)
+    ids = list(dict.fromkeys(given[i] for i in shared))
+    chosen = _by_files(given, sources, shared,
+                       f"runs share the run id {ids[0]!r}, and each is named after its file")
+    _warn_named(f"{len(shared)} runs share a run id with another run "
+                f"({_counted(ids, counts)}): each is named after its file", sources, chosen,
+                shared, stacklevel + 1)
     return chosen
 
 
@@ -199,10 +200,12 @@ def file_names(paths: Sequence[str], *, stacklevel: int = 2) -> list[str]:
     chosen = _names_by_files(sources, list(sources), list(range(len(sources))))
     stems = [file_stem(source) for source in sources]
     counts = Counter(stems)
-    for stem in dict.fromkeys(s for s in stems if counts[s] > 1):
-        members = [i for i, s in enumerate(stems) if s == stem]
-        _warn_named(f"{len(members)} run files share the file stem {stem!r}: they are named "
-                    "by longer forms", sources, chosen, members, stacklevel + 1)
+    members = [i for i, stem in enumerate(stems) if counts[stem] > 1]
+    if members:
+        shared = list(dict.fromkeys(stems[i] for i in members))
+        _warn_named(f"{len(members)} run files share a file stem with another "
+                    f"({_counted(shared, counts)}): each is named by a longer form", sources,
+                    chosen, members, stacklevel + 1)
     return chosen
 
 
@@ -264,10 +267,23 @@ def _listed(runs: Sequence[Run], indices: Iterable[int], most: int = 10) -> str:
     return shown + (f", ... ({len(chosen)} in all)" if len(chosen) > most else "")
 
 
+#: Runs (and shared names) a naming warning lists: the rest are counted.
+WARNED = 2
+
+
+def _counted(names: Sequence[str], counts: Counter) -> str:
+    """``'KDEIR' ×2, 'WHUIRGroup' ×3``: the first :data:`WARNED` names shared and how many
+    runs share each, then ``...``."""
+    return ", ".join(f"{name!r} ×{counts[name]}" for name in names[:WARNED]) + \
+        (", ..." if len(names) > WARNED else "")
+
+
 def _warn_named(what: str, sources: Sequence[str], chosen: list[str], members: list[int],
                 stacklevel: int = 3) -> None:
-    listed = ", ".join(f"{chosen[i]!r} ({sources[i]})" for i in members[:10])
-    if len(members) > 10:
-        listed += f", ... ({len(members)} runs in all)"
-    warnings.warn(f"{what}: {listed} (--names or names= chooses other names)",
+    """One short warning: ``what``, then the first :data:`WARNED` runs renamed, each with its
+    file (the others counted), and how to choose other names."""
+    listed = ", ".join(f"{chosen[i]!r} ({sources[i]})" for i in members[:WARNED])
+    if len(members) > WARNED:
+        listed += ", ..."
+    warnings.warn(f"{what}: {listed}; --names (names=) chooses other names",
                   stacklevel=stacklevel)

@@ -76,8 +76,8 @@ Source: TypeAlias = "tuple[str, Any]"
 @record
 class NativeInputs:
     """Inputs the engine judges: the qrels, the run files in order, and how the runs are
-    named: ``names`` given (a mapping), or run ids, every run named after its file when
-    two share one (:mod:`irscale.io.naming`; ``folders``: the ranges of runs of each folder
+    named: ``names`` given (a mapping), or run ids, the runs that share one named after
+    their files (:mod:`irscale.io.naming`; ``folders``: the ranges of runs of each folder
     or pattern, ``listed``: the runs were given as a list), as
     :func:`irscale.io.sources.as_runs` names them."""
 

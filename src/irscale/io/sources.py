@@ -39,9 +39,9 @@ import io
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from ..core.extras import PYARROW
 from ..core.records import record, replace
 from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError, about
-from .extras import needs_pyarrow
 from .files import (
     PathLike,
     access_error,
@@ -364,7 +364,7 @@ def as_runs(obj: Any, *, keep_rank: bool = False, names: NameSpec | None = None
     :func:`run_files`), a DataFrame with a ``run`` column.
 
     Runs of a list or folder are named by :func:`irscale.io.naming.name_runs`: run ids,
-    or every run after its file when two share one (with a warning); ``names`` names them
+    the runs that share one after their files (with a warning); ``names`` names them
     otherwise (``"file"``, or one name per run)."""
     if names is None:
         return _runs(obj, keep_rank=keep_rank)
@@ -380,10 +380,9 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
     or gzip (:func:`irscale.io.trec.read_run`); ``name``, ``duplicates`` and ``keep_rank``
     as :func:`read_run` says."""
     if is_parquet(path):
-        try:
-            from .run_parquet import read_run_parquet
-        except ImportError as missing:  # pyarrow, an optional dependency
-            raise needs_pyarrow("reading a Parquet run", str(path)) from missing
+        PYARROW.load("reading a Parquet run", InputError, source=str(path))
+        from .run_parquet import read_run_parquet
+
         return read_run_parquet(path, name=name, duplicates=duplicates, keep_rank=keep_rank)
     from .trec import read_run as read_trec_run
 

@@ -51,7 +51,7 @@ Measure versus interval-scaled measure (Ferrante et al. 2021, §7) —
     :func:`scale_effects` (the same from a matrix holding M and M_R).
 Procedures — :mod:`irscale.meta.procedures`
     :func:`decide`: the pairwise decisions of a test or model of :mod:`irscale.stats`.
-Plots (matplotlib, optional) — :mod:`irscale.meta.plots`
+Plots (matplotlib) — :mod:`irscale.meta.plots`
     :func:`plot_asl_curves`, :func:`plot_measure_vs_ranked`, :func:`plot_split_metric`.
 
 Results speak the protocol of :mod:`irscale.stats.protocol` (``statistic``, ``pvalue``,

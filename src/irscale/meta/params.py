@@ -10,6 +10,7 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
+from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
     DEPTH,
@@ -172,7 +173,8 @@ COPULA_MARGINS = Param("margins", MARGIN_FAMILY, MARGIN_FAMILIES, "copula model:
 COPULA = Param("copula", COPULA_FAMILY, "gaussian", "copula model: the copula of the "
                "dependence between systems (auto: gaussian or t, the smaller AIC; "
                "vine: an R-vine, needs irscale[vines])",
-               ("--copula",))
+               ("--copula",),
+               requires=(Requires(PYVINECOPULIB, when=lambda value: value == "vine"),))
 #: Measures and run lengths N of :func:`irscale.meta.scale_report` (Ferrante, Ferro & Fuhr
 #: 2021), and a run length.
 SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",

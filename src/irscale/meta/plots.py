@@ -1,4 +1,4 @@
-"""Plots of the meta-evaluation, saved as PNG or SVG (matplotlib, optional: ``irscale[plots]``).
+"""Plots of the meta-evaluation, saved as PNG or SVG (matplotlib).
 
 * :func:`plot_asl_curves` — ASL curves (Sakai 2014, Fig. 16): for each measure (or test), the
   pairs' ASLs sorted increasingly against the pair's rank; a horizontal line at α.

@@ -24,7 +24,6 @@ does with its own generator — so that a seed of irscale gives the same draws.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -32,11 +31,11 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ParameterError
+from ..core.extras import PYVINECOPULIB
 from .copulas import pseudo_observations
 
 #: The extra that installs pyvinecopulib (named in the error when it is missing).
-EXTRA = "irscale[vines]"
+EXTRA = f"irscale[{PYVINECOPULIB.extra}]"
 #: The pair-copula families of the vine (pyvinecopulib's ``BicopFamily`` names).
 VINE_FAMILIES: tuple[str, ...] = ("indep", "gaussian", "student", "clayton", "gumbel",
                                   "frank", "joe", "bb1", "bb6", "bb7", "bb8", "tll")
@@ -46,11 +45,7 @@ __all__ = ["EXTRA", "VINE_FAMILIES", "VineCopula", "fit_vine"]
 
 def _pyvinecopulib() -> ModuleType:
     """pyvinecopulib, or the :class:`~irscale.errors.ParameterError` naming the extra."""
-    try:
-        return importlib.import_module("pyvinecopulib")
-    except ImportError:
-        raise ParameterError(f"copula 'vine' needs pyvinecopulib: pip install '{EXTRA}'",
-                             param="copula") from None
+    return PYVINECOPULIB.load("copula 'vine'", param="copula")
 
 
 def vine_observations(values: np.ndarray, discrete: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.extras import PARQUET_INPUT
 from ..core.params import (
     ALPHA,
     CUTOFF,
@@ -339,7 +340,8 @@ VARIANTS = Param("variants", InputFiles(), None, "'user variant' lines (what 'as
 #: the held-out log it is evaluated on (:meth:`irscale.online.ClickModel.evaluate`).
 FITTED = Param("params", InputFiles(), None, "a fitted model (fit --format json)", ("--params",),
                "FILE")
-HELD_OUT = Param("test", InputFiles(), None, "held-out click log", ("--test",), "LOG2")
+HELD_OUT = Param("test", InputFiles(), None, "held-out click log", ("--test",), "LOG2",
+                 requires=(PARQUET_INPUT,))
 #: The users that click an interleaving (:meth:`irscale.online.Interleavings.simulate_clicks`):
 #: these, or a click model's JSON file.
 CLICKING_USERS: tuple[str, ...] = ("perfect", "random")

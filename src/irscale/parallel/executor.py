@@ -53,13 +53,14 @@ from contextlib import contextmanager, suppress
 from functools import partial
 from typing import Any, TypeVar, cast
 
+from ..core.extras import DASK
 from ..core.params import MAX_WORKERS, WORKERS
 from ..errors import ParameterError, SchedulerError, shown
 
 T = TypeVar("T")
 
 #: The extra that installs Dask (named in the error when it is missing).
-EXTRA = "irscale[dask]"
+EXTRA = f"irscale[{DASK.extra}]"
 #: Seconds to wait for a scheduler (TCP connection, then the Dask handshake).
 CONNECT_TIMEOUT = 10.0
 #: Seconds granted to a handshake beyond :data:`CONNECT_TIMEOUT` (Dask's own limit, which
@@ -160,13 +161,7 @@ def is_ready(executor: object) -> bool:
 
 
 def _distributed(option: str = "executor", address: str = "") -> Any:
-    try:
-        import distributed
-    except ImportError:
-        raise ParameterError(f"{option} {address}: a Dask scheduler needs Dask's distributed "
-                             f"package: install the extra {EXTRA} (pip install '{EXTRA}')"
-                             ) from None
-    return distributed
+    return DASK.load(f"{option} {address}: a Dask scheduler")
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""Plots of irscale as a Python API (matplotlib, optional: ``pip install 'irscale[plots]'``).
+"""Plots of irscale as a Python API (matplotlib).
 
 Every function draws on ``ax`` when given (else on new axes of a new figure) in the one
 style of irscale (:mod:`irscale.io.figures`: Okabe–Ito colours, constrained layout, the

@@ -168,9 +168,9 @@ STEP_UNITS = 1000
 def _stepper(progress: ProgressArg, steps: int
              ) -> tuple[Callable[[], None], Callable[[int, int], None]]:
     """``advance()``: one more of ``steps`` steps of the build done, and ``within(done,
-    total)``: the step under way is that far (a bar labelled ``report`` for work longer
-    than :data:`~irscale.core.progress.DELAY`; :data:`STEP_UNITS` units a step)."""
-    report = progress_reporter(progress, steps * STEP_UNITS, "report", delay=DELAY)
+    total)``: the step under way is that far (a bar labelled ``report analyses`` for work
+    longer than :data:`~irscale.core.progress.DELAY`; :data:`STEP_UNITS` units a step)."""
+    report = progress_reporter(progress, steps * STEP_UNITS, "report analyses", delay=DELAY)
     done = 0
 
     def advance() -> None:

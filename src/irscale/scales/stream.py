@@ -55,9 +55,9 @@ from typing import IO, Any
 import numpy as np
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
+from ..core.extras import PYARROW
 from ..core.progress import Progress, notice
-from ..errors import ParameterError
-from ..io.extras import needs_pyarrow
+from ..errors import InputError, ParameterError
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
 from ..io.formats import SUFFIXES as SUFFIXES
 from ..io.formats import image_format as image_format
@@ -268,11 +268,8 @@ def _parquet_writer(path: str | os.PathLike[str]) -> Any:
     """pyarrow, its Parquet writer loaded (an optional dependency: the ``parquet`` extra),
     or the :class:`~irscale.errors.InputError` naming the extra when it is not
     installed."""
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet  # loads pa.parquet
-    except ImportError as missing:
-        raise needs_pyarrow("writing a Parquet image", str(path)) from missing
+    pa = PYARROW.load("writing a Parquet image", InputError, source=str(path))
+    import pyarrow.parquet  # noqa: F401  # loads pa.parquet
     return pa
 
 

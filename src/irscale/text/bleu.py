@@ -59,6 +59,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.extras import REGEX
 from ..core.lazy import lazy_package
 from ..errors import ParameterError
 from ..measures.names import measure_names, parse_name
@@ -142,11 +143,7 @@ def _tokens_13a(text: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _intl_rules() -> tuple[Any, Any, Any]:
-    try:
-        import regex  # type: ignore[import-untyped]
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ParameterError("tokenize=intl needs the regex package (pip install regex) "
-                             "for the Unicode classes \\p{P}, \\p{S}, \\p{N}") from None
+    regex = REGEX.load("tokenize=intl")  # the Unicode classes \p{P}, \p{S}, \p{N}
     return (regex.compile(r"(\P{N})(\p{P})"), regex.compile(r"(\p{P})(\P{N})"),
             regex.compile(r"(\p{S})"))
 

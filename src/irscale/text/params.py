@@ -7,6 +7,7 @@ module imports nothing but :mod:`irscale.core.params` (the mechanism).
 
 from __future__ import annotations
 
+from ..core.extras import NLTK, REGEX, Requires
 from ..core.params import InputFiles, Names, Needs, Param, Reals, Switch
 
 #: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
@@ -34,7 +35,18 @@ CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs")
 # ------------------------------------------------------------------ cli-x
 #: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
 STEM = Param("stem", Switch(), False, "Porter-stem tokens longer than 3 characters "
-             "(rouge-score's use_stemmer; needs nltk)", ("--stem",))
+             "(rouge-score's use_stemmer; needs nltk, the irscale[text] extra)", ("--stem",),
+             requires=(Requires(NLTK, "{option}"),))
+
+
+def intl_tokens(name: object) -> bool:
+    """Whether the BLEU measure ``name`` asks for the international tokeniser
+    (``BLEU(tokenize=intl)``), which needs the regex package."""
+    return isinstance(name, str) and "tokenize=intl" in "".join(name.split())
+
+
+#: ``text bleu -m 'BLEU(tokenize=intl)'``: the Unicode classes of the regex package.
+BLEU_INTL = Requires(REGEX, when=intl_tokens)
 #: ``--stopwords FILE``: words removed before stemming.
 STOPWORDS = Param("stopwords", InputFiles(), None, "remove these words (blank- or line-separated) "
                   "before stemming", ("--stopwords",), "FILE")

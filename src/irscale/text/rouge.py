@@ -56,6 +56,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..core import identifiers
+from ..core.extras import NLTK
 from ..core.lazy import lazy_package
 from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, ParameterError
@@ -118,11 +119,10 @@ def rouge_requests(measures: str | Iterable[str]) -> list[RougeRequest]:
 
 
 def _stemmer() -> Any:
-    try:
-        from nltk.stem.porter import PorterStemmer
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ParameterError("stemming needs the nltk package (pip install nltk): its "
-                             "Porter stemmer is the one rouge-score uses") from None
+    """nltk's Porter stemmer, the one rouge-score uses (nltk: the ``text`` extra)."""
+    NLTK.load("stemming")
+    from nltk.stem.porter import PorterStemmer
+
     return PorterStemmer()
 
 
