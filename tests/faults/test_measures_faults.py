@@ -126,6 +126,28 @@ CASES += [
     err("cam-aspect-twice", _eval("CAM(aspects=cred:cred)"), "twice"),
 ]
 
+# ranx's names (docs/evaluation.md): read as the irscale measures of ranx's values, labelled
+# as given; the forms no irscale measure gives, refused naming the nearest; close names
+# suggested with the cut-off kept
+CASES += [
+    ok("ranx-names", [*_eval("precision@5"), "-m", "recall@10", "-m", "ndcg@10", "-m", "mrr",
+                      "-m", "map@100", "-m", "hits@10", "-m", "hit_rate@5", "-m", "f1@10",
+                      "-m", "r-precision", "-m", "ndcg_burges@10", "-m", "dcg@10"],
+       output_contains("precision@5", "recall@10", "ndcg@10", "mrr", "map@100", "hits@10",
+                       "hit_rate@5", "f1@10", "r-precision", "ndcg_burges@10", "dcg@10")),
+    err("ranx-typo", _eval("nDGC@10"), "unknown measure 'nDGC@10'", "did you mean nDCG@10"),
+    err("ranx-typo-precision", _eval("precison@10"), "did you mean precision@10"),
+    err("ranx-case", _eval("Ndcg@10"), "did you mean ndcg@10"),
+    err("trec-output-name-case", _eval("p_10"), "did you mean P_10?"),
+    err("ranx-bpref-cutoff", _eval("bpref@10"), "bpref@10", "ranx ignores the cut-off",
+        "Bpref@10"),
+    err("ranx-r-precision-cutoff", _eval("r-precision@5"), "r-precision@5", "Rprec@5"),
+    err("ranx-hit-rate-without-cutoff", _eval("hit_rate"), "hit_rate", "Success@10"),
+    err("ranx-rbp", _eval("rbp.95"), "rbp.95", "RBP(p=0.95)", "binary"),
+    err("ranx-cutoff-zero", _eval("precision@0"), "precision@0", "'0'"),
+    err("ranx-cutoff-text", _eval("hits@x"), "hits@x", "'x'"),
+]
+
 
 @pytest.mark.parametrize("case", CASES)
 def test_measures(case, ws, run_cli):

@@ -19,7 +19,7 @@ import pytest
 import irscale
 from irscale.cli.main import build_parser
 from irscale.errors import MeasureError
-from irscale.measures.names import parse_measures
+from irscale.measures.names import IR_NAMES, RANX_NAMES, parse_measures
 
 from ..cli_parsers import parsers
 from .conftest import assert_error, assert_ok, err, ok, output_contains, run_case
@@ -135,12 +135,16 @@ def _suggestions(message: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ["Pp", "P_", "p", "ndgc", "Rprec_", "MAp", "recall_",
-                                  "NDCG_", "mapp", "success_"])
+                                  "NDCG_", "mapp", "success_", "nDGC@10", "precison@10",
+                                  "ndgc_cut_10", "RBP_0.5", "sETf@10", "rbp(p=0.5)"])
 def test_suggestions_name_each_measure_once(name):
+    """Each suggestion reads, as a measure no other suggestion reads as."""
     with pytest.raises(MeasureError) as raised:
         parse_measures([name])
     suggestions = _suggestions(str(raised.value))
-    assert len(suggestions) == len(set(suggestions)), str(raised.value)
+    assert suggestions, str(raised.value)
+    read = [_read_as(suggestion) for suggestion in suggestions]
+    assert all(read.count(measures) == 1 for measures in read), str(raised.value)
 
 
 @pytest.mark.parametrize(("name", "expected"), [("Pp", ["P"]), ("P_", ["P"]), ("p", ["P"])])
@@ -148,6 +152,50 @@ def test_suggestions_of_a_misspelt_P(name, expected):
     with pytest.raises(MeasureError) as raised:
         parse_measures(name)
     assert _suggestions(str(raised.value)) == expected, str(raised.value)
+
+
+@pytest.mark.parametrize(("name", "first"), [
+    ("Ndcg@10", "ndcg@10"), ("p_10", "P_10"), ("P-10", "P@10"), ("nDCG_10", "nDCG@10"),
+    ("ndcg_cut@10", "ndcg_cut_10"), ("NDCG_cut_10", "ndcg_cut_10"), ("MAp", "MAP"),
+    ("Precision@10", "precision@10"), ("hitrate@10", "hit_rate@10"),
+    ("NDCG_burges@10", "ndcg_burges@10"), ("r_precision", "r-precision"),
+    ("rbp(p=0.5)", "RBP(p=0.5)"),
+    # typos: the name meant, its cut-off kept
+    ("nDGC@10", "nDCG@10"), ("precison@10", "precision@10"), ("reacll@100", "recall@100"),
+    ("ndgc_cut_10", "ndcg_cut_10")])
+def test_suggestion_first_is_the_name_meant(name, first):
+    with pytest.raises(MeasureError) as raised:
+        parse_measures([name])
+    suggestions = _suggestions(str(raised.value))
+    assert suggestions[:1] == [first], str(raised.value)
+
+
+def _read_as(name: str) -> list:
+    return [(r.family, r.params, r.cutoff, r.relevance_level) for r in parse_measures([name])]
+
+
+@pytest.mark.parametrize("name", [
+    *(f"{n}@10" for n in IR_NAMES if n != "IPrec"),
+    *(n for n, (bare, _) in IR_NAMES.items() if bare is not None),
+    *(f"{n}@10" for n, (_, at_k) in RANX_NAMES.items() if at_k is not None),
+    *(n for n, (bare, _) in RANX_NAMES.items() if bare is not None),
+    "P_10", "ndcg_cut_10", "recall_100", "map_cut_100", "success_1"])
+def test_a_name_in_other_case_suggests_the_same_measure_first(name):
+    """A known name written in another case (``NDCG@10`` → ``ndcg@10``) or with its
+    punctuation changed (``P_10`` → ``p-10``, ``P10``) is read (as itself or as another
+    known name), or refused as a ranx form irscale does not give (``bpref@10``), or
+    suggests first a name read as the original."""
+    expected = _read_as(name)
+    for variant in {name.swapcase(), name.upper(), name.lower(),
+                    name.replace("_", "-"), name.replace("_", "")}:
+        try:
+            _read_as(variant)
+        except MeasureError as error:
+            if not str(error).startswith("unknown measure"):  # ranx's bpref@10: refused
+                assert str(error).startswith(f"measure {variant!r}: ranx"), str(error)
+                continue
+            suggestions = _suggestions(str(error))
+            assert suggestions and _read_as(suggestions[0]) == expected, (variant, str(error))
 
 
 def test_suggestion_on_the_command_line(ws, run_cli):

@@ -38,7 +38,9 @@ nothing. This module imports only the standard library, :mod:`irscale.errors`,
 packages' lazy exports stay lazy.
 
 A call through the edge is also one call of :mod:`irscale.core.reads`: no file it writes
-replaces a file it has read. Inside the call, numpy's floating-point warnings are errors
+replaces a file it has read; its warnings are shown at the caller's line
+(:mod:`irscale.core.caller_warnings`: ``script.py:12: UserWarning: ...``, not a line of
+irscale's). Inside the call, numpy's floating-point warnings are errors
 (:func:`irscale.core.numbers.raising`: an overflow raises ``FloatingPointError`` where it
 happens, never a ``RuntimeWarning`` and an infinity in a result).
 
@@ -130,8 +132,12 @@ def public(function: F) -> F:
             return function(*args, **kwargs)
         if _INSIDE.get():
             return _with_methods_guarded(function(*args, **kwargs))
+        from .caller_warnings import enter as enter_warnings
+        from .caller_warnings import leave as leave_warnings
+
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
+        caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
         try:
             with raising():
                 result = function(*args, **kwargs)
@@ -151,6 +157,7 @@ def public(function: F) -> F:
                 raise
             raise blamed from error
         finally:
+            leave_warnings(caller)
             leave_call()
             _INSIDE.reset(inside)
 

@@ -29,7 +29,12 @@ spellings (each yields one or more :class:`MeasureRequest`):
 * NTCIREVAL's output names with the prefix ``ntcir:`` (``ntcir:Q-measure``,
   ``ntcir:nDCG@0010``, ``ntcir:MSnDCG@10``, ``ntcir:nERR@10``, ``ntcir:P-plus`` ...), each
   standing for the irscale measure with NTCIREVAL's definition and defaults
-  (:data:`NTCIR_NAMES`; docs/measures.md).
+  (:data:`NTCIR_NAMES`; docs/measures.md);
+* ranx's names (``precision@10``, ``mrr``, ``hits@10`` ...) for the irscale measures of ranx's
+  values (:data:`RANX_NAMES`); forms no measure gives are refused (:data:`RANX_UNLIKE`).
+
+An unknown name suggests names (:mod:`irscale.measures.suggestions`): the one it equals but
+for case and punctuation (``p_10``: ``P_10``), else close ones with the cut-off kept.
 
 Every label shown to the user is the name as requested (``P@10`` stays ``P@10``); trec_eval
 names print exactly as trec_eval prints them.
@@ -177,6 +182,42 @@ NTCIR_NAMES: dict[str, str] = {
 }
 NTCIR_PREFIX = "ntcir:"
 
+#: ranx's metric names (ranx 0.3.21: ``name``, ``name@k``) → the irscale name of ranx's value
+#: from ranx's source (without a cut-off; with one, ``@k`` appended), or ``None``; checked by
+#: tests/test_ranx_names.py, listed in docs/evaluation.md. trec_eval's names keep trec_eval's
+#: meaning: bare ``recall`` is trec_eval's recall_5 ... (ranx's recall is ``SetR``).
+RANX_NAMES: dict[str, tuple[str | None, str | None]] = {
+    "precision": ("SetP", "P"),
+    "recall": (None, "R"),
+    "f1": ("SetF", "F"),
+    "r-precision": ("Rprec", None),
+    "mrr": ("RR", "RR"),
+    "map": ("map", "AP"),
+    "ndcg": ("ndcg", "nDCG"),
+    "ndcg_burges": ("nDCG(gain=exp,discount=log2)", "nDCG(gain=exp,discount=log2)"),
+    "dcg": ("dcg", "DCG(discount=log2)"),
+    "dcg_burges": ("DCG(gain=exp,discount=log2)", "DCG(gain=exp,discount=log2)"),
+    "bpref": ("Bpref", None),
+    "hits": ("NumRelRet", "NumRelRet"),
+    "hit_rate": (None, "Success"),
+}
+
+#: ranx's forms whose value no irscale measure gives (``name@``: with a cut-off ``{k}``;
+#: ranx writes ``rbp.95`` or ``rbp@95`` for p = 0.95): why, and the nearest irscale name.
+_IGNORED = ("ranx ignores the cut-off of {name} (its value is {bare}); irscale's {bare}@{k} "
+            "evaluates the first {k} documents only: write {name}")
+RANX_UNLIKE: dict[str, str] = {
+    "r-precision@": _IGNORED, "bpref@": _IGNORED,
+    "hit_rate": "ranx's hit_rate without a cut-off (1 when any retrieved document is "
+                "relevant) has no irscale counterpart; with one it is Success@k: write "
+                "hit_rate@10 or Success@10",
+    "rbp@": "ranx's rbp with p = 0.{k} is (1 − p) Σ p^(i−1)·degree_i, the degrees not divided "
+            "by the largest one; irscale's nearest is RBP(p=0.{k}), which divides by it "
+            "(the two agree on binary judgments)",
+}
+#: ranx's spelling of rbp's persistence after a dot (``rbp.95``: p = 0.95).
+_RANX_DOTTED = re.compile(r"(?P<name>rbp)\.(?P<cutoff>[0-9]+)")
+
 
 def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[MeasureRequest]:
     """Requests for every name (a single string may hold several, separated by blanks).
@@ -211,7 +252,7 @@ def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[Measu
     >>> parse_measures("mapp")
     Traceback (most recent call last):
         ...
-    irscale.errors.MeasureError: unknown measure 'mapp' (did you mean map, gm_map?)
+    irscale.errors.MeasureError: unknown measure 'mapp' (did you mean map, GMAP, MP?)
     """
     requests: list[MeasureRequest] = []
     for label, name in labelled_names(names):
@@ -273,10 +314,28 @@ def labelled_names(names: object, *, split: bool = True,
 
 
 def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
-    """Requests for one measure name (see the module documentation)."""
+    """Requests for one measure name (module documentation); an unknown one suggests names."""
     text = name.strip()
     if not text:
         raise MeasureError("empty measure name")
+    found = known_measure(text, compat=compat)
+    if found is not None:
+        return found
+    if text in CATALOGUE["prefs"] or text in ("all_prefs", "prefs"):
+        raise MeasureError(f"measure {text!r} needs preference judgments: -R prefs or -R "
+                           "qrels_prefs (relevance_format='prefs' or 'qrels_prefs')")
+    from .suggestions import suggest
+
+    close = suggest(split_name(text) or NameParts(text, None, None), [
+        *IR_NAMES, *RANX_NAMES, *REGISTRY, *ALIASES, *PRESETS, *NICKNAMES],
+        lambda spelled: known_measure(spelled, compat=compat))
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise MeasureError(f"unknown measure {text!r}{hint}")
+
+
+def known_measure(text: str, *, compat: int = 9) -> list[MeasureRequest] | None:
+    """Requests for the name ``text`` (stripped, not empty), ``None`` for an unknown name;
+    :class:`MeasureError` for a bad parameter or cut-off, or a :data:`RANX_UNLIKE` form."""
     nicknames = NICKNAMES10 if compat == 10 else NICKNAMES
     if text in nicknames:
         return [MeasureRequest(family, requested=text) for family in nicknames[text]]
@@ -284,6 +343,9 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
         return [_ntcir_request(text)]
     if text in IR_NAMES and IR_NAMES[text][0] is not None:
         return [_ir_request(text, text, None, None)]
+    dotted = _RANX_DOTTED.fullmatch(text)  # rbp.95: ranx's, never trec_eval's rbp.p=0.95
+    if dotted is not None:
+        return _ranx_request(text, dotted["name"], dotted["cutoff"])
     trec = _trec_request(text)
     if trec is not None:
         return [trec]
@@ -297,19 +359,30 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     if parts and (parts.name in IR_NAMES or _keyword_family(parts.name) is not None):
         _check_cutoff_text(text, parts)
         return [_ir_request(text, parts.name, parts.params, parts.cutoff)]
-    import difflib
+    if parts and parts.params is None and (
+            parts.name in RANX_NAMES or f"{parts.name}@" in RANX_UNLIKE):
+        return _ranx_request(text, parts.name, parts.cutoff)
+    return None
 
-    if text in CATALOGUE["prefs"] or text in ("all_prefs", "prefs"):
-        raise MeasureError(f"measure {text!r} needs preference judgments: -R prefs or -R "
-                           "qrels_prefs (relevance_format='prefs' or 'qrels_prefs')")
-    # a name may be a family and an ir_measures name at once (P, Rprec): each is suggested
-    # once; names that differ only in case (p, MAP) come first
-    known = list(dict.fromkeys([*REGISTRY, *IR_NAMES, *ALIASES, *PRESETS, *NICKNAMES]))
-    close = [k for k in known if k.lower() == text.lower()]
-    close += [k for k in difflib.get_close_matches(text, known, n=3) if k not in close]
-    close = close[:3]
-    hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    raise MeasureError(f"unknown measure {text!r}{hint}")
+
+def _ranx_request(text: str, name: str, cutoff: str | None) -> list[MeasureRequest]:
+    """ranx's ``name`` or ``name@cutoff`` → the requests of :data:`RANX_NAMES`' measure,
+    labelled ``text``; refused with the reason where no irscale measure gives ranx's value."""
+    bare, with_cutoff = RANX_NAMES.get(name, (None, None))
+    target = bare if cutoff is None else with_cutoff
+    if cutoff is not None:
+        _check_cutoff_text(text, NameParts(name, None, cutoff))
+    if target is None:
+        if cutoff is not None:
+            _cutoff_depth(text, cutoff)
+        unlike = RANX_UNLIKE[name if cutoff is None else f"{name}@"]
+        raise MeasureError(f"measure {text!r}: {unlike.format(k=cutoff, name=name, bare=bare)}")
+    spelled = target if cutoff is None else f"{target}@{cutoff}"
+    try:
+        found = parse_measure(spelled)
+    except MeasureError as error:  # named as written (precision@0), not as irscale's P@0
+        raise MeasureError(str(error).replace(repr(spelled), repr(text))) from None
+    return [replace(request, requested=text) for request in found]
 
 
 def _check_cutoff_text(text: str, parts: NameParts) -> None:
