@@ -170,7 +170,10 @@ def test_extreme_finite_values_are_written_as_numbers(values, fmt, digits):
         text = render(frame, fmt, digits=digits)
     assert not LEAKS.search(text) and UNDEFINED not in text, text
     if fmt == "csv":
-        assert pd.read_csv(io.StringIO(text))["value"].tolist() == values
+        # read exactly: pandas before 3 parses floats with a fast parser that can be one
+        # unit in the last place off (1.3736448352119062e+42 read as ...063e+42)
+        assert pd.read_csv(io.StringIO(text), float_precision="round_trip")[
+            "value"].tolist() == values
     elif fmt == "json":
         assert [row["value"] for row in json.loads(text)] == values
     elif fmt == "text":

@@ -75,10 +75,13 @@ def _show(message: Warning | str, category: type[Warning], filename: str, lineno
         return
     token = _CALLER.set(None)  # issued again below: then shown as it is
     try:
+        # no module_globals: their loader would be asked for the source, and the loader of
+        # a `python -c` script's __main__ (BuiltinImporter) raises ImportError; the line
+        # shown is read by its file name, as warnings.warn reads it
         names = caller.f_globals
         warnings.warn_explicit(message, category, caller.f_code.co_filename, caller.f_lineno,
                                names.get("__name__", "<string>"),
-                               names.setdefault("__warningregistry__", {}), names)
+                               names.setdefault("__warningregistry__", {}))
     finally:
         _CALLER.reset(token)
 
