@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
+import sys
 from collections.abc import Generator
 from pathlib import Path
 
@@ -121,3 +123,20 @@ def clef() -> Path:
 @pytest.fixture
 def urbano() -> Path:
     return require(URBANO)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documentation site, ``mkdocs build --strict`` of ``mkdocs.yml`` into a temporary
+    folder: built once a session for tests/test_docs_site.py and tests/test_docs_browser.py
+    (a module fixture imported by both was built twice, some 20 s each)."""
+    for plugin in ("mkdocs", "material", "mkdocstrings_handlers.python"):
+        pytest.importorskip(plugin, reason=f"{plugin} is not installed (pip install -e "
+                                           "'.[docs]')")
+    site_dir = tmp_path_factory.mktemp("site")
+    env = os.environ | {"NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
+                           str(site_dir)], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return site_dir

@@ -79,7 +79,9 @@ def _topic(draw):
     return qrels, {f"d{i}": float(s) for i, s in enumerate(scores)}, draw(st.integers(1, 2))
 
 
-@settings(max_examples=150, deadline=None)
+#: 50 topics: the 40 seeded cases above (three topics each, runs up to 150 deep) check the
+#: same equality on larger inputs; each example here runs the search over every completion
+@settings(max_examples=50, deadline=None)
 @given(_topic())
 def test_property_chains_give_the_bounds_of_every_completion(case):
     qrels, run, level = case

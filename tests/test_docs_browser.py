@@ -2,7 +2,7 @@
 Playwright as in ``tests/test_report_browser.py`` (skipped, with the reason, where Chromium
 is not installed).
 
-The site (``mkdocs build --strict``, the fixture of ``tests/test_docs_site.py``) is served
+The site (``mkdocs build --strict``, the session fixture of ``tests/conftest.py``) is served
 to the browser from its folder under a made-up origin, as ``mkdocs serve`` serves it (a
 folder's address answers with its ``index.html``, a missing file with 404; nothing else is
 fetched). From the home page every internal link is followed, the navigation's included:
@@ -20,7 +20,6 @@ from urllib.parse import unquote, urldefrag, urlsplit
 import pytest
 
 from .oracle_imports import lazy_import
-from .test_docs_site import site  # noqa: F401  (the built site, a fixture)
 from .test_report_browser import ARGS, CHROMIUM  # skips this module without Chromium
 
 sync_api = lazy_import("playwright.sync_api")
@@ -63,7 +62,7 @@ def browser() -> Iterator[sync_api.Browser]:
 
 
 @pytest.fixture(scope="module")
-def survey(site, browser) -> dict[str, dict]:  # noqa: F811  (site: the fixture)
+def survey(site, browser) -> dict[str, dict]:
     """Every page reached from the home page through the links of the pages: its status
     and what :data:`SURVEY` finds, by address (without fragment)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -106,7 +105,7 @@ def test_the_home_page_answers(survey):
     assert ORIGIN + "/getting-started/" in home["links"]
 
 
-def test_every_link_answers_and_every_page_is_reached(site, survey):  # noqa: F811
+def test_every_link_answers_and_every_page_is_reached(site, survey):
     assert {url: seen["status"] for url, seen in survey.items() if seen["status"] != 200} \
         == {}
     built = set()
@@ -117,7 +116,7 @@ def test_every_link_answers_and_every_page_is_reached(site, survey):  # noqa: F8
     assert built - set(survey) == set()
 
 
-def test_every_linked_file_and_anchor_exists(site, survey):  # noqa: F811
+def test_every_linked_file_and_anchor_exists(site, survey):
     ids = {url: set(seen["ids"]) for url, seen in survey.items()}
     broken = []
     for url, seen in survey.items():

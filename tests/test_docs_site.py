@@ -7,13 +7,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: API page (docs/api/<page>.md) → the module it documents
@@ -21,20 +16,6 @@ API_PAGES = {"irscale": "irscale"} | {
     name: f"irscale.{name}" for name in ("stats", "meta", "scales", "collections", "online",
                                          "text", "fusion", "measures", "plots", "report",
                                          "errors")}
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    for plugin in ("mkdocs", "material", "mkdocstrings_handlers.python"):
-        pytest.importorskip(plugin, reason=f"{plugin} is not installed (pip install -e "
-                                           "'.[docs]')")
-    site_dir = tmp_path_factory.mktemp("site")
-    env = os.environ | {"NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
-                           str(site_dir)], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr[-4000:]
-    return site_dir
 
 
 def test_every_page_of_docs_is_built(site):
