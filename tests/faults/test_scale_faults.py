@@ -326,9 +326,10 @@ CASES = [
         opt("--levels", "degrees")),
     err("image-output-on-bad-measure", ["scale", "image", "-m", "nosuch", "-N", "3", "-o",
                                         "img.parquet"], "nosuch"),
-    # the scale fits --max-memory, its slices do not (at least 16,384 values of 160 bytes)
+    # the scale fits --max-memory (80 MiB of base memory and a tiny image), its slices do
+    # not (at least 16,384 values of 160 bytes)
     err("image-output-max-memory-no-room-for-slices",
-        [*IMAGE, "-o", "img.parquet", "--max-memory", "121M"], opt("--max-memory"),
+        [*IMAGE, "-o", "img.parquet", "--max-memory", "81M"], opt("--max-memory"),
         "image of AP"),
     # ---- diversity measures: --intents
     ok("image-diversity-json", [*DIV_IMAGE, "--format", "json"], diversity_json),
