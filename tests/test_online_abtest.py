@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+import irscale
 from irscale.errors import InputError, ParameterError
 from irscale.online.abtest import (
     aa_test,
@@ -49,8 +51,12 @@ def test_assignment_is_stable_across_processes():
     code = ("from irscale.online.abtest import assign; "
             "print(','.join(assign([f'u{i}' for i in range(50)], salt='s')))")
     for seed in ("1", "2"):  # Python's own hash() differs between these processes
+        # the irscale under test (PYTHONPATH, where the suite runs a checkout's sources)
+        env = {"PYTHONHASHSEED": seed, "PATH": "", "PYTHONPATH": os.pathsep.join(
+            p for p in (os.path.dirname(os.path.dirname(irscale.__file__)),
+                        os.environ.get("PYTHONPATH", "")) if p)}
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             env={"PYTHONHASHSEED": seed, "PATH": ""}, check=True)
+                             env=env, check=True)
         assert out.stdout.strip().split(",") == here
     assert assign(users, salt="s").tolist() == here
 
