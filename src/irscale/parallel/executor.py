@@ -208,10 +208,25 @@ def _connected(distributed: Any, address: str, option: str) -> Iterator[Any]:
     outcome: dict[str, Any] = {}
 
     def connect() -> None:
+        # Dask's loop runner holds a lock that is not reentrant while a Client starts: a
+        # Client collected by the garbage collector meanwhile (a Client whose construction
+        # failed, left in a reference cycle) closes itself through that same lock and
+        # deadlocks the thread and every later Dask call of the process. So no collection
+        # while the Client starts, and a failed one is collected at once (the lock free).
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
         except BaseException as error:  # reported by the caller, whatever it is
+            # its type and words only: no traceback holding the failed Client's frames
+            error.__traceback__ = error.__context__ = error.__cause__ = None
             outcome["error"] = error
+            client = None
+        finally:
+            if collecting:
+                gc.enable()
+        if client is None:
+            gc.collect()
             return
         with lock:
             if "abandoned" not in outcome:
