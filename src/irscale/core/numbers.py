@@ -144,15 +144,24 @@ def _non_finite(column: pd.Series | Any) -> tuple[Any, Any]:
                                            "integer") or infer(values, skipna=True) in (
                 "string", "bytes"):
             return none, none
-    floats = [isinstance(v, float) for v in values]
-    if pandas is None and not all(floats) and all(
-            f or v is None or isinstance(v, (str, bytes))
-            for f, v in zip(floats, values, strict=True)) and all(
-            not f or math.isnan(v) for f, v in zip(floats, values, strict=True)):
+    elif _text_with_blanks(values):
         return none, none
+    floats = [isinstance(v, float) for v in values]
     nan = np.array([f and math.isnan(v) for f, v in zip(floats, values, strict=True)], bool)
     inf = np.array([f and math.isinf(v) for f, v in zip(floats, values, strict=True)], bool)
     return nan, inf
+
+
+def _text_with_blanks(values: Any) -> bool:
+    """Whether ``values`` (objects) are text with missing cells: strings (or bytes), ``None``
+    and float NaNs, at least one string."""
+    text = False
+    for value in values:
+        if isinstance(value, (str, bytes)):
+            text = True
+        elif not (value is None or (isinstance(value, float) and math.isnan(value))):
+            return False
+    return text
 
 
 def _row_label(frame: Table, row: int) -> str:

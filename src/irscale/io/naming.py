@@ -1,9 +1,10 @@
 """Naming runs: run ids, file names, or names given one per run.
 
 One rule names the runs of every table, report and plot, in the API and on the command
-line alike, and a run's name depends on the run alone, never on the runs given with it:
-a run is named after its run id (trec_eval's rule, what ranx and PyTerrier users see),
-unless another run of the call has the same run id (two CLEF eHealth 2016 teams reused one
+line alike, and a run's name depends on the run alone except where its run id is not
+enough to tell it from another run of the call: a run is named after its run id
+(trec_eval's rule, what ranx and PyTerrier users see), unless another run of the call has
+the same run id (two CLEF eHealth 2016 teams reused one
 id across all their runs): then each of the runs that share it is named after its file,
 with one short warning (how many, the first two). So ``CUNI_EN_Run2.txt`` is ``Run3``
 beside any runs, and ``KDEIR_EN_Run1.txt``, whose id ``KDEIR`` another run has, is
