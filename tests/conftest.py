@@ -20,9 +20,11 @@ from hypothesis import HealthCheck, settings
 from threadpoolctl import threadpool_limits
 
 from .oracle_imports import import_or_skip_module_libraries
+from .property_examples import examples
 
 # Timing is not what these tests check: no per-example deadline (CI machines are shared).
-settings.register_profile("irscale", deadline=None,
+# Hypothesis's 100 examples where a test declares none, scaled as the declared numbers are.
+settings.register_profile("irscale", deadline=None, max_examples=examples(100),
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("irscale")
 

@@ -22,6 +22,7 @@ from irscale.text.bleu import (
 )
 
 from .oracle_imports import lazy_importorskip
+from .property_examples import examples
 
 sacrebleu = lazy_importorskip("sacrebleu")
 
@@ -65,7 +66,7 @@ def _streams(references: list[list[str]]) -> list[list[str | None]]:
             for k in range(width)]
 
 
-settings_ = dict(deadline=None, max_examples=80)
+settings_ = dict(deadline=None, max_examples=examples(80))
 
 
 @settings(**settings_)

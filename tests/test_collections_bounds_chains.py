@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 import irscale.collections.bounds as bounds
 from irscale.collections import unjudged_bounds
 
+from .property_examples import examples
+
 #: Every family with a chain, and grade measures and counts beside them.
 CHAINED = ["map", "map_cut.3,10,30", "Rprec", "recall.5,20", "relative_P.5", "ndcg",
            "ndcg_cut.3,10", "bpref", "P.5", "recip_rank", "num_rel", "num_rel_ret",
@@ -81,7 +83,7 @@ def _topic(draw):
 
 #: 50 topics: the 40 seeded cases above (three topics each, runs up to 150 deep) check the
 #: same equality on larger inputs; each example here runs the search over every completion
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(_topic())
 def test_property_chains_give_the_bounds_of_every_completion(case):
     qrels, run, level = case

@@ -20,6 +20,7 @@ from irscale.collections.labels import aggregate_labels, read_crowd_labels
 from irscale.errors import InputError
 
 from .oracle_imports import lazy_importorskip
+from .property_examples import examples
 from .test_collections_labels import crowdkit_input, mine, planted
 
 ck = lazy_importorskip("crowdkit.aggregation")
@@ -28,7 +29,7 @@ pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:crowdkit"),
               pytest.mark.filterwarnings("ignore::FutureWarning"),
               pytest.mark.filterwarnings("ignore::RuntimeWarning:crowdkit")]
 
-SETTINGS = settings(max_examples=25, deadline=None,
+SETTINGS = settings(max_examples=examples(25), deadline=None,
                     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 
 

@@ -25,13 +25,14 @@ from irscale.errors import InputError
 from irscale.io.pairwise import read_pairwise
 
 from .oracle_imports import lazy_importorskip
+from .property_examples import examples
 
 ck = lazy_importorskip("crowdkit.aggregation")
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:crowdkit"),
               pytest.mark.filterwarnings("ignore::FutureWarning"),
               pytest.mark.filterwarnings("ignore::RuntimeWarning:crowdkit")]
 
-SETTINGS = settings(max_examples=25, deadline=None,
+SETTINGS = settings(max_examples=examples(25), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

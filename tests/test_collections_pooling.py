@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from irscale.collections import ADAPTIVE, STRATEGIES, pool, ranked_candidates
 from irscale.errors import InputError, ParameterError
 
+from .property_examples import examples
+
 
 def frame(rows: list[tuple[str, str, float]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
@@ -209,7 +211,7 @@ def test_bandits_match_the_reference(seed, strategy):
 
 
 # ------------------------------------------------------------------ properties
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10_000), strategy=st.sampled_from(ADAPTIVE),
        depth=st.one_of(st.none(), st.integers(1, 8)))
 def test_a_bandit_with_the_whole_pool_as_budget_finds_every_relevant_document(

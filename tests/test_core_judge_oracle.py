@@ -24,6 +24,7 @@ from irscale.io.memory import qrels_from_frame, run_from_frame
 from .oracles.arrow_columns import arrow_column
 from .oracles.columnar_judge import build_judged_rankings as oracle_judged_rankings
 from .oracles.columnar_judge import judged_rows as oracle_rows
+from .property_examples import examples
 
 TOPICS = st.sampled_from(["1", "2", "10", "q", "é"])
 DOCNOS = st.sampled_from(["a", "b", "c", "d", "aa", "ab", "B", "doc-1", "doc-10", ""])
@@ -92,7 +93,7 @@ def _same(got, expected) -> None:
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # scores beyond a C float
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(qrels_objects(), st.lists(st.integers(0, 9), min_size=1, max_size=3, unique=True),
        st.data(), OPTIONS, st.booleans())
 def test_engine_judges_objects_as_the_python_judge(qrels, names, data, options, complete):
@@ -103,7 +104,7 @@ def test_engine_judges_objects_as_the_python_judge(qrels, names, data, options, 
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(qrels_objects(), st.data(), OPTIONS)
 def test_engine_gives_the_rows_of_the_judged_documents(qrels, data, options):
     """The rows given for per-document lookups (labels) are the Python judge's, in its

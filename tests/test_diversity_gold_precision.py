@@ -25,6 +25,8 @@ from irscale.io.diversity import (
 )
 from irscale.io.trec import read_run
 
+from .property_examples import examples
+
 # topic 1: intent 1 {d1, d2}, intent 2 {d2, d3, d4}, intent 3 {d5}; d6 judged non-relevant
 QRELS = (b"1 1 d1 1\n1 1 d2 2\n1 2 d2 1\n1 2 d3 1\n1 2 d4 3\n1 3 d5 1\n1 3 d6 0\n"
          b"2 1 e1 1\n2 2 e2 1\n")
@@ -147,7 +149,7 @@ def plain_precision(topics, relevant_of, k: int) -> dict[str, float]:
                                               strict=True)}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cases(), st.sampled_from([1, 2, 3, 5, 20]))
 def test_against_plain_precision(case, k):
     lines, probs, types, runs, topics = case

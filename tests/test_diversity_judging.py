@@ -19,6 +19,7 @@ from irscale.io.trec import read_run
 from irscale.measures.diversity import NDEVAL_COLUMNS
 from irscale.measures.diversity.risk import c_format
 
+from .property_examples import examples
 from .test_diversity_ndeval import collections, oracle, qrels_bytes, run_bytes
 
 pytest.importorskip("pyndeval")
@@ -51,7 +52,7 @@ def expected_values(qrels, runs, traditional):
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(several_runs(), st.booleans())
 def test_run_files_judged_together_match_pyndeval(tmp_path_factory, case, traditional):
     qrels, runs = case

@@ -24,6 +24,8 @@ from irscale.io.trec import read_run
 from irscale.measures.diversity import NDEVAL_COLUMNS, parse_diversity_measures
 from irscale.measures.diversity.risk import c_format
 
+from .property_examples import examples
+
 pyndeval = pytest.importorskip("pyndeval")
 
 EXTRA = ("ERR-IA@1", "ERR-IA@3", "nERR-IA@2", "alpha-DCG@7", "alpha-nDCG@1", "alpha-nDCG@13",
@@ -121,14 +123,14 @@ def check(qrels, run, measures, traditional, alpha=0.5, beta=0.5, names=None,
         assert c_format(ev.mean().loc["sys", label]) == mean_text(summed, len(judged)), label
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(collections(), st.booleans())
 def test_ndeval_set_matches_pyndeval(data, traditional):
     qrels, run = data
     check(qrels, run, list(NDEVAL_COLUMNS), traditional)
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(collections(), st.sampled_from([0.5, 0.3, 0.8, 1.0, 0.0]),
        st.sampled_from([0.5, 0.9, 0.2]))
 def test_parameters_and_cutoffs_match_pyndeval(data, alpha, beta):
@@ -146,7 +148,7 @@ def test_parameters_and_cutoffs_match_pyndeval(data, alpha, beta):
     check(qrels, run, base, False, alpha, beta, names=names)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(collections(), st.booleans(), st.integers(1, 6))
 def test_depth_cutoff_matches_truncated_rankings(data, traditional, max_docs):
     """ndeval's -M: each ranking cut to its first max_docs documents (after ordering)."""

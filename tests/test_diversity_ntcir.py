@@ -27,6 +27,8 @@ from irscale.io.diversity import (
 )
 from irscale.io.trec import read_run
 
+from .property_examples import examples
+
 QRELS = b"1 1 d1 2\n1 1 d2 1\n1 2 d2 1\n1 2 d3 3\n1 2 d4 0\n"
 RUN = b"1 Q0 d2 1 3 r\n1 Q0 d9 2 2 r\n1 Q0 d3 3 1 r\n1 Q0 d1 4 0 r\n"
 
@@ -258,7 +260,7 @@ def cases(draw):
     return qrels, run, probs, nav, lines, run_lines, prob_lines, type_lines
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(), st.sampled_from([None, 1, 3, 5, 20]))
 def test_against_reference(case, k):
     qrels, run, probs, nav, lines, run_lines, prob_lines, type_lines = case
@@ -281,7 +283,7 @@ def test_against_reference(case, k):
 
 
 # ---------------------------------------------------------------- invariants
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cases(), st.sampled_from([1, 2, 5, 10]), st.floats(0, 1))
 def test_sharp_and_din_invariants(case, k, gamma):
     _, _, _, _, lines, run_lines, _, _ = case
@@ -300,7 +302,7 @@ def test_sharp_and_din_invariants(case, k, gamma):
                                    rtol=1e-13, atol=1e-15)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.dictionaries(st.integers(1, 12), st.integers(0, 3), min_size=1),
        st.permutations(list(range(1, 15))), st.integers(1, 10))
 def test_one_intent_is_the_catalogue_measure(levels, order, k):

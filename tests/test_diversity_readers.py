@@ -21,6 +21,8 @@ from irscale.errors import DuplicateError, EmptyInputError, InputFormatError
 from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels, read_ndeval_run
 
+from .property_examples import examples
+
 
 class Token:
     """A field's text and what the documented rules read in it: ``integer`` (a judgment:
@@ -169,7 +171,7 @@ def outcome(read):
         return type(error), str(error)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(soup(4), st.booleans())
 def test_diversity_qrels_line_soup(drawn, ndeval):
     lines, separator, newline = drawn
@@ -183,7 +185,7 @@ def test_diversity_qrels_line_soup(drawn, ndeval):
     assert outcome(read) == expected_qrels(lines, separator, ndeval)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(soup(6), st.booleans())
 def test_ndeval_run_line_soup(drawn, ndeval):
     lines, separator, newline = drawn
@@ -203,7 +205,7 @@ def test_ndeval_run_line_soup(drawn, ndeval):
 QRELS = b"1 1 d1 1\n1 2 d2 1\n1 2 d3 2\n2 1 d1 1\n2 1 d5 0\n"
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(soup(6), st.booleans(), st.booleans())
 def test_run_files_judged_by_the_engine(tmp_path_factory, drawn, ndeval, traditional):
     """A run file that :func:`evaluate_diversity` reads, orders and judges in the engine:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from irscale.cli.main import main
 from irscale.measures.diversity import NDEVAL_COLUMNS
 
+from .property_examples import examples
 from .test_diversity_ndeval import collections, oracle, qrels_bytes, run_bytes
 
 pytest.importorskip("pyndeval")
@@ -102,7 +103,7 @@ def run_cli(tmp_path, capsys, qrels, run, baseline, alpha_text, complete):
     return capsys.readouterr().out
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # capsys read each time
 @given(collections(), collections(), st.sampled_from(["0", "1", "0.5", "2.50", "5"]),
        st.booleans())

@@ -26,6 +26,7 @@ from irscale import fuse, read_runs
 from irscale.fusion.params import FUSION_RANK_METHODS, FUSION_SCORE_METHODS, FUSION_TRAINED
 
 from .oracle_imports import lazy_importorskip
+from .property_examples import examples
 
 ranx = lazy_importorskip("ranx")
 ranx_fusion = lazy_importorskip("ranx.fusion")
@@ -155,7 +156,7 @@ def distinct(layout, offsets: list[float]) -> Runs:
                       for topic, docs in run.items()} for i, run in enumerate(layout)}
 
 
-@settings(max_examples=2)
+@settings(max_examples=examples(2))
 @given(layout=layouts(), data=st.data())
 def test_score_methods_with_ties(layout, data):
     runs = tied(data.draw, layout)
@@ -166,7 +167,7 @@ def test_score_methods_with_ties(layout, data):
             check_same(runs, method, norm, weights if method in WEIGHTED else None)
 
 
-@settings(max_examples=2)
+@settings(max_examples=examples(2))
 @given(layout=layouts(), offsets=st.lists(st.sampled_from([-20.0, 0.0, 0.5, 100.0]),
                                           min_size=4, max_size=4))
 def test_ordered_norms_and_rank_methods(layout, offsets):
@@ -196,7 +197,7 @@ def _ordered_by_majority(permutations: list[list[str]],
     return all(beats(x, y) for i, x in enumerate(order) for y in order[i + 1:])
 
 
-@settings(max_examples=2)
+@settings(max_examples=examples(2))
 @given(st.lists(st.permutations(DOCS[:6]), min_size=3, max_size=3).flatmap(
     lambda first: st.lists(st.lists(st.permutations(DOCS[:6]), min_size=3, max_size=3),
                            min_size=1, max_size=10).map(lambda rest: [first, *rest])))
@@ -214,7 +215,7 @@ def test_condorcet(topics):
 CONDORCET_WEIGHTS = (0.5, 0.3, 0.4)
 
 
-@settings(max_examples=2)
+@settings(max_examples=examples(2))
 @given(st.lists(st.lists(st.permutations(DOCS[:6]), min_size=3, max_size=3),
                 min_size=4, max_size=12))
 def test_weighted_condorcet(topics):
@@ -283,7 +284,7 @@ def trainings(draw):
     return {"qrels": qrels, "runs": runs_of(topics)}, runs_of(test_topics)
 
 
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=examples(3), deadline=None)
 @given(data=trainings(), segments=st.integers(1, 7), window=st.integers(0, 4))
 def test_supervised_methods(data, segments, window):
     training, runs = data

@@ -27,6 +27,7 @@ from irscale.io.sources import as_runs
 from irscale.parallel import threads
 
 from .oracles.qrels_index import sorted_codes
+from .property_examples import examples
 
 
 def write(tmp_path, name, text, compress=False):
@@ -71,7 +72,7 @@ def test_gzip_files_parsed_as_they_are_decompressed(tmp_path, monkeypatch):
     assert aligned.docno.to_pylist() == expected[0].docno.to_pylist()
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]),
                           st.sampled_from(["plain", "empty", "blank"]),
                           st.sampled_from(["2.5", "-1", " 3", "1e1", "x"]),
@@ -549,7 +550,7 @@ def test_dataframe_duplicates_name_the_row_after_grouping():
                       strict=True)) == [("1", "a", 1.0), ("1", "c", 3.0), ("2", "b", 4.0)]
 
 
-@settings(max_examples=400, deadline=None,
+@settings(max_examples=examples(400), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pieces=st.lists(st.sampled_from(
            [b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x00", b"a", b"7",

@@ -22,6 +22,7 @@ from irscale.core.judge import build_judged_rankings
 from irscale.core.options import RankingOptions
 from irscale.io.memory import qrels_from_dict, run_from_dict
 
+from .property_examples import examples
 from .trec_oracle import qrels_strategy, run_strategy
 
 #: The families of all_trec that depend only on relevant / non-relevant at level 1 (and on
@@ -69,7 +70,7 @@ def warm_up():
     evaluate_quietly({"q": {"a": 1, "b": 3}}, {"q": {"a": 1.0, "c": 2.0}}, BINARY + GRADED)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(qrels_strategy(), run_strategy(), st.booleans(), st.sampled_from((None, 2, 5)))
 def test_relabelling_positive_degrees_in_order_changes_no_binary_measure(
         qrels, run, judged_only, max_docs):
@@ -175,7 +176,7 @@ FAMILIES_EXACT = ("all_trec", "ndcg.1=3,2=9,4=4.5", "ndcg.0=-1,3=2", "Rndcg.2=0.
                   "SBTO@4", "RBTO@4", "AP(norm=min)@3", "MP")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def _sparse(judge_columns):
     """The engine's ``judge_columns`` with the layout of one column per distinct judged
     degree of the qrels forced, as the engine lays out qrels with a large degree."""

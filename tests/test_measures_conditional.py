@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 from irscale import evaluate
 from irscale.errors import InputError, MeasureError
 
+from .property_examples import examples
+
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=examples(40), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 Qrels = dict[str, dict[str, int]]

@@ -21,6 +21,7 @@ from irscale.errors import MeasureError
 
 from .cwl_reference import METRICS, cwl_scores
 from .measures_helpers import batch, measure
+from .property_examples import examples
 
 OUTS = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
 
@@ -139,7 +140,7 @@ def write(folder: Path, data: dict[str, Any]) -> dict[str, Path]:
 @pytest.mark.filterwarnings("ignore:run .* no judgments are not evaluated")
 @pytest.mark.parametrize(("family", "params", "cutoff", "metric", "args"), SPECS,
                          ids=[name_of(s[0], s[1], s[2]) for s in SPECS])
-@settings(max_examples=30, deadline=None,
+@settings(max_examples=examples(30), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=collections())
 def test_every_output_is_cwl_evals(tmp_path, family, params, cutoff, metric, args, data):
@@ -224,7 +225,7 @@ def rankings(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]]]:
     return runs, levels
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=rankings(), p=st.sampled_from([0.5, 0.8, 0.95]))
 def test_rbp_and_its_residual_are_the_cwl_expressions(data, p):
     """RBP = EU·(1 − p^N) (cwl_eval normalises W over the N ranks evaluated) and
@@ -243,7 +244,7 @@ def test_rbp_and_its_residual_are_the_cwl_expressions(data, p):
 TBG = {"h": 224.0, "ts": 4.4, "pc1": 0.64, "pc0": 0.39, "psave": 0.77, "a": 0.018, "b": 7.8}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=rankings(), lengths=st.lists(st.integers(0, 5000), min_size=12, max_size=12))
 def test_tbg_is_cwl_tbg_with_the_time_of_each_document_as_its_cost(data, lengths):
     """TBG = pc1·psave·EU·ED of CWL-TBG (binary gains) when each document costs the time
@@ -261,7 +262,7 @@ def test_tbg_is_cwl_tbg_with_the_time_of_each_document_as_its_cost(data, lengths
                                rtol=1e-12, atol=1e-15)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=rankings(), lengths=st.lists(st.integers(0, 50_000), min_size=13, max_size=13))
 def test_u_is_cwl_u_of_the_ranking_read_one_document_ahead(data, lengths):
     """U credits a document's gain where its text ends, pos(k) = Σ_{j≤k} c(j) with
@@ -285,7 +286,7 @@ def test_u_is_cwl_u_of_the_ranking_read_one_document_ahead(data, lengths):
     np.testing.assert_allclose(u, eu * ed, rtol=1e-12, atol=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=rankings())
 def test_ap_is_traps_eu_and_cwl_ap_divides_by_the_relevant_retrieved(data):
     """trec_eval's AP (binary relevance) is TrAP's EU with unit costs; CWL-AP's EU divides

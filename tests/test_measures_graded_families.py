@@ -16,8 +16,9 @@ from irscale import evaluate
 from irscale.errors import MeasureError
 
 from .measures_helpers import batch, measure
+from .property_examples import examples
 
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=examples(60), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -13,8 +13,9 @@ from irscale.measures.cascade import satisfaction
 from irscale.measures.gain_discount import GainMap
 
 from .measures_helpers import batch, measure
+from .property_examples import examples
 
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=examples(60), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 #: Degrees of retrieved documents: -2 judged negative, -1 not in the qrels, 0..3 judged.

@@ -14,6 +14,8 @@ from irscale import meta
 from irscale.errors import IrscaleError
 from irscale.meta.informativeness import expected_measure, interpolated_curve
 
+from .property_examples import examples
+
 
 def _average_precision(x: np.ndarray, r: int) -> float:
     """AP by its definition: the mean over the R relevant documents of the precision at
@@ -172,7 +174,7 @@ def test_values_near_the_lowest_ap_are_solved():
     assert np.all(np.diff(p) >= -1e-9)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=st.integers(1, 60), c=st.floats(-500, 500), seed=st.integers(0, 2**32 - 1))
 def test_the_stationary_solve_equals_a_dense_solve(n, c, seed):
     """The O(N) solve of (I − c·K·W) x = b (K_mi = 1/max(m, i) off the diagonal) of each

@@ -14,6 +14,7 @@ from irscale import meta
 from irscale.errors import ParameterError
 
 from .docs_examples import DOCS
+from .property_examples import examples
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -76,7 +77,7 @@ def _brute_force(qrels, runs, contributing, new, team_of, depth):
     return out
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collections(), st.sampled_from([2, 5]), st.booleans())
 def test_adjusted_scores_match_a_brute_force_recomputation(data, depth, by_team):
     qrels, runs = data

@@ -23,6 +23,8 @@ from irscale.measures.names import (
 )
 from irscale.measures.params import Keywords
 
+from .property_examples import examples
+
 FAMILIES = [family for families in CATALOGUE.values() for family in families.values()]
 #: Families whose names carry keyword parameters (what format_name writes back).
 KEYWORD_FAMILIES = [f for f in FAMILIES if isinstance(f.params, Keywords)]
@@ -112,7 +114,7 @@ VALUES = st.one_of(
     st.integers(min_value=-5, max_value=10**20).map(str))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(family=st.sampled_from(KEYWORD_FAMILIES), data=st.data())
 def test_any_parameters_parse_or_are_refused_and_round_trip(family, data):
     """A name with any parameters and cut-off is a measure, or a MeasureError (never

@@ -21,6 +21,7 @@ from irscale.core.options import RankingOptions
 from irscale.errors import InputError
 from irscale.io.native_trec import judge_files
 
+from .property_examples import examples
 from .test_native_judge import assert_same
 
 #: The engine's block (``BLOCK`` in ``rust/src/read/run.rs``).
@@ -110,7 +111,7 @@ print(json.dumps([found, sorted(str(w.message) for w in seen)]))
 """
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(head=SOUP_LINES, middle=SOUP_LINES, tail=SOUP_LINES)
 def test_line_soup_in_blocks_whatever_the_threads(tmp_path_factory, head, middle, tail):
     """Soups of lines at the start, across the first block's end and at the end of a run of

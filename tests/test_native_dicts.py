@@ -22,6 +22,8 @@ from irscale.core.options import RankingOptions
 from irscale.io.native_inputs import NativeInputs, judge_native, native_inputs
 from irscale.io.sources import as_qrels, as_runs
 
+from .property_examples import examples
+
 IDS = st.text(alphabet="ab1é字 \t-", min_size=1, max_size=3)
 # few distinct scores: ties within a topic are common, some only as C floats
 SCORES = st.sampled_from([0.0, -0.0, 1.0, 2.5, -3.0, 1.0 + 1e-12, 7, True, False, 10**17])
@@ -60,7 +62,7 @@ def assert_same(engine, python) -> None:
     assert engine.unjudged_topics == python.unjudged_topics
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(qrels=entries(DEGREES), runs=st.one_of(entries(SCORES), st.dictionaries(
            st.sampled_from(["bm25", "ql", "é"]), entries(SCORES), min_size=1, max_size=3)),
        ties=st.sampled_from(["trec_eval", "file-order"]), compat=st.sampled_from([9, 10]),

@@ -29,6 +29,7 @@ from irscale.measures.diversity.rankings import DiversityIndex, _judge_run, _rel
 
 from .conftest import SHARED_DATA, require
 from .oracles import diversity_numpy as oracle
+from .property_examples import examples
 
 ALPHAS = (0.5, 0.0, 0.25, 1.0)
 CUTOFFS = (1, 2, 3, 5, 20)
@@ -138,7 +139,7 @@ def collections(draw):
     return "\n".join(lines) + "\n", runs
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(collections(), st.sampled_from(ALPHAS), st.sampled_from((0.5, 0.8, 1.0)),
        st.booleans())
 def test_ndeval_families_match_the_oracle(case, alpha, beta, traditional):
@@ -146,7 +147,7 @@ def test_ndeval_families_match_the_oracle(case, alpha, beta, traditional):
     check_ndeval(context(qrels_text, runs, traditional), alpha, beta)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(collections(), st.sampled_from(("linear", "exp", "binary", "1:3:7")),
        st.sampled_from(("log2", "jk", "log", "1+log")), st.sampled_from((1.0, 0.5, 3.0)),
        st.integers(0, 2**16))
@@ -202,7 +203,7 @@ def check_judging(qrels_text: str, runs_text: list[str], traditional: bool,
         assert got.topic_ids == expected.topic_ids
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(collections(), st.booleans(), st.sampled_from((None, 1, 2, 5)))
 def test_judging_matches_the_oracle(case, traditional, max_docs):
     qrels_text, runs = case

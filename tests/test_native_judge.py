@@ -29,6 +29,7 @@ from irscale.io.native_trec import judge_files, judge_trec
 from .conftest import CLEF, SHARED_DATA, require
 from .faults.catalog import trec_file_faults
 from .faults.conftest import qrels_lines, run_lines, text
+from .property_examples import examples
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import datagen
@@ -230,7 +231,7 @@ def distinct_pairs(draw, strategy: st.SearchStrategy) -> bytes:
     return gzip.compress(b"".join(kept)) if packed else b"".join(kept)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(qrels=distinct_pairs(trec_text(qrels_rows)),
        runs=st.integers(1, 3).flatmap(lambda n: st.tuples(
            *(distinct_pairs(trec_text(run_rows(f"r{i}"))) for i in range(n)))),
@@ -365,7 +366,7 @@ FUZZ = st.one_of(st.binary(max_size=200), st.lists(st.sampled_from(
      b"-1", b"\xef\xbb\xbf", b"\x0b", b"nan"]), max_size=60).map(b"".join))
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(qrels=FUZZ, run=FUZZ, gz=st.booleans(), ties=st.sampled_from(POLICIES))
 def test_arbitrary_bytes_never_crash(qrels, run, gz, ties):
     """Any bytes give judged rankings or the package's InputError, never anything else."""

@@ -29,6 +29,7 @@ from irscale.measures.precision_recall import ap, ap11
 from .conftest import CLEF, require
 from .oracles import trec_numpy
 from .oracles.trec_numpy import ORACLES
+from .property_examples import examples
 
 FAMILIES = sorted(ORACLES)
 DEGREES = (0, 1, 2, 3, 7, 12)
@@ -115,7 +116,7 @@ def check(family: str, jr: JudgedRankings, params: Any, ctx: EvalContext) -> Non
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(data=st.data(), jr=batches(), ctx=contexts)
 def test_engine_equals_the_numpy_oracle(family, data, jr, ctx):
     check(family, jr, data.draw(params_of(family)), ctx)
@@ -146,7 +147,7 @@ def test_edge_values_of_trec_eval():
     assert strings.dtype == object and strings.tolist() == ["", "-"]
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(jr=batches(), k=st.integers(1, 16), norm=st.sampled_from(("R", "min")))
 def test_ap_and_ap11_on_the_engine_equal_the_oracle(jr, k, norm):
     """irscale's AP (trec_eval's sums, another divisor with norm=min) and AP11 (iprec at

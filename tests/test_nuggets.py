@@ -22,6 +22,8 @@ from irscale.errors import (
 from irscale.measures.names import parse_name
 from irscale.text.nuggets import evaluate_nuggets
 
+from .property_examples import examples
+
 # three iUnits: weights 3, 2, 1; vital strings of 10, 20 and 30 non-blank characters
 NUGGETS = (b"q n1 3 vital " + b"a" * 10 + b"\n" + b"q n2 2 vital " + b"b" * 10 + b" "
            + b"b" * 10 + b"\n" + b"q n3 1 okay " + b"c" * 30 + b"\n")
@@ -88,7 +90,7 @@ nugget_sets = st.lists(st.tuples(st.integers(1, 5), st.integers(1, 40)), min_siz
                        max_size=6)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(nugget_sets, st.data())
 def test_s_tends_to_weighted_recall(units, data):
     nuggets = "".join(f"q n{k} {w} vital {'x' * n}\n" for k, (w, n) in enumerate(units))
@@ -104,7 +106,7 @@ def test_s_tends_to_weighted_recall(units, data):
         assert abs(v["A", f"S(L={patience:g})"] - recall) <= 600 / patience * 2
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(nugget_sets, st.data(), st.sampled_from([0, 1000, 1020, -1000]))
 def test_weights_near_the_double_range_give_exact_ratios(units, data, exponent):
     """Weights w·2^exponent up to 5·2^1020 (their sum beyond the largest double, 1.8e308)

@@ -40,6 +40,8 @@ from irscale.io.output import write_results
 from irscale.io.trec_write import ranked_run_text
 from irscale.stats.tables import format_number, render
 
+from .property_examples import examples
+
 FORMATS = ("text", "csv", "markdown", "latex", "json")
 #: What a non-finite number looks like once written (Python's, pandas', C's, JSON's).
 LEAKS = re.compile(r"(?<![\w.])(-?nan|-?inf|NaN|-?Infinity|<NA>)(?![\w.])")
@@ -157,7 +159,7 @@ extreme = st.one_of(finite, st.sampled_from([1.7976931348623157e308, -1.79769313
                                              1e300, -1e-300, 0.0, -0.0]))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(extreme, min_size=1, max_size=6), st.sampled_from(FORMATS),
        st.integers(0, 17))
 def test_extreme_finite_values_are_written_as_numbers(values, fmt, digits):
@@ -181,7 +183,7 @@ def test_extreme_finite_values_are_written_as_numbers(values, fmt, digits):
         assert len(cells) == len(values) and all(cells), text
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(extreme, min_size=1, max_size=5))
 def test_extreme_finite_scores_of_a_fused_run_are_written_as_numbers(scores):
     run = Run(name="f", topic=Strings.of(["1"] * len(scores)),
@@ -199,7 +201,7 @@ def test_a_fused_run_with_an_infinite_score_is_never_written():
         ranked_run_text(run, "f")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.lists(st.integers(0, 2**31 - 1), min_size=1, max_size=4),
        st.sampled_from(("csv", "json", "markdown")))
 def test_evaluations_of_huge_labels_write_numbers(labels, fmt):

@@ -21,6 +21,8 @@ from irscale.io.scus import read_peer_scus, read_pyramid
 from irscale.text import evaluate_pyramid
 from irscale.text.pyramid import best_weight
 
+from .property_examples import examples
+
 # Four reference summaries A-D. Tiers: T4 = {s1}, T3 = {s2}, T2 = {s3, s4},
 # T1 = {s5, s6, s7}; Σ weights = 14, so the average reference has X̄ = 14 / 4 = 3.5 SCUs;
 # "x" is expressed by no reference (weight 0, a peer's own content).
@@ -71,7 +73,7 @@ def test_two_peer_files_as_one():
 weights_st = st.lists(st.integers(0, 6), min_size=1, max_size=9)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(weights_st, st.integers(0, 10))
 def test_best_weight_is_the_best_subset(weights, x):
     """Max(X) is the largest weight of X of the pyramid's SCUs (all of them, the rest
@@ -81,7 +83,7 @@ def test_best_weight_is_the_best_subset(weights, x):
     assert best_weight(weights, x) == brute
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(weights_st, st.integers(0, 9), st.floats(0, 1))
 def test_best_weight_between_whole_counts(weights, x, share):
     """A fractional X̄ interpolates between the neighbouring whole counts."""
@@ -89,7 +91,7 @@ def test_best_weight_between_whole_counts(weights, x, share):
     assert best_weight(weights, x + share) == pytest.approx(low + share * (high - low))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.frozensets(st.sampled_from("ABCD"), max_size=4), min_size=1, max_size=8),
        st.data())
 def test_properties(contributors, data):

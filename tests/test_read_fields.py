@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 from irscale.errors import EmptyInputError, InputError, InputFormatError
 from irscale.io._text import check_int64, diagnose, is_float, read_fields, source_name
 
+from .property_examples import examples
+
 NAMES = ("a", "b", "c", "d")
 
 # the grammar, written again here (ASCII digits only)
@@ -162,13 +164,13 @@ def _compare(source, text: bytes, kinds: dict[str, str]) -> None:
         assert got == want
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(text=files(), kinds=_KINDS)
 def test_bytes_read_as_the_oracle_reads_them(text, kinds):
     _compare(text, text, kinds)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(text=files(), kinds=_KINDS, how=st.sampled_from(["plain", "gzip", "gzip bytes",
                                                          "stream", "gzip stream"]))
 def test_files_and_streams_read_as_their_text(text, kinds, how, tmp_path_factory):

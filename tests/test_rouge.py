@@ -36,6 +36,7 @@ from irscale.text.rouge import (
 )
 
 from .oracle_imports import lazy_importorskip
+from .property_examples import examples
 
 rouge_module = sys.modules["irscale.text.rouge"]
 
@@ -54,7 +55,7 @@ def _scores(cands, refs, stem, kinds=("1", "2", "3", "L")):
                  stem=stem)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(text_st, st.lists(text_st, min_size=1, max_size=4)),
                 min_size=1, max_size=8), st.booleans())
 def test_every_score_equals_rouge_score(pairs, stem):
@@ -86,7 +87,7 @@ def test_longer_texts_equal_rouge_score():
             assert got[f"ROUGE-{k}(stat=f)"][i] == e[f"rouge{k}"].fmeasure
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(st.tuples(text_st, st.lists(text_st, min_size=1, max_size=3)),
                 min_size=1, max_size=5),
        st.sets(st.sampled_from(("the", "a", "of", "cat", "runs", "42")), max_size=4),
@@ -163,7 +164,7 @@ def _brute(cand, refs, kind, n, skip, beta, multi):
     return max(prf, key=lambda x: x[2])  # the first of the best
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(text_st, st.lists(text_st, min_size=1, max_size=3)),
                 min_size=1, max_size=5),
        st.sampled_from([("S", 2, 0), ("S", 2, 1), ("S", 2, 4), ("S", 2, math.inf),
@@ -185,7 +186,7 @@ def test_skip_bigrams_and_multi_against_brute_force(pairs, unit, multi, beta):
 token_lists = st.lists(st.integers(0, 5), max_size=25)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(token_lists, min_size=1, max_size=6),
        st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=8),
        st.sampled_from([0, 1, 3, 30, math.inf]), st.sampled_from([1, 9, 64, 1 << 20]))
@@ -203,7 +204,7 @@ def test_skip_bigram_hits_against_brute_force(texts, pairs, skip, cells):
         [sum(u.values()) for u in units]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.tuples(text_st, st.lists(text_st, min_size=1, max_size=3)),
                 min_size=1, max_size=5),
        st.sampled_from([("S", 0), ("S", 4), ("S", math.inf), ("SU", 4), ("SU", math.inf)]),
@@ -280,7 +281,7 @@ def test_lcs_batches_of_any_size():
         assert lcs_lengths(ids, offsets, a, b, cells=cells, long=long).tolist() == expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.integers(0, 3), max_size=120), st.lists(st.integers(0, 3), max_size=120),
        st.sampled_from([0, 1 << 29]))
 def test_bit_parallel_lcs_against_the_dp(x, y, budget):
@@ -289,7 +290,7 @@ def test_bit_parallel_lcs_against_the_dp(x, y, budget):
                     budget=budget) == _lcs(x, y)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.lists(text_st, min_size=1, max_size=4), st.lists(text_st, min_size=1, max_size=4),
        st.integers(1, 12))
 def test_ngrams_of_any_n_against_brute_force(cands, refs, n):

@@ -27,6 +27,8 @@ from irscale.scales.enumeration import runs_from_index
 from irscale.scales.measures import scale_measure
 from irscale.scales.space import Space
 
+from .property_examples import examples
+
 
 def all_binary_runs(N: int) -> np.ndarray:
     """Every binary run of length N, written out independently of the engine."""
@@ -124,7 +126,7 @@ def test_feasible_space_counts_the_runs_the_topic_allows(N, rb, levels, small_bu
     assert np.array_equal(np.asarray(sc.phi(runs[allowed]), dtype=np.int64), expected)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_phi_of_values_at_between_and_outside_image_points(data):
     """φ(m) of measure values: an image point counts itself (phi_of_values' tolerance of

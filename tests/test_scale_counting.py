@@ -27,6 +27,8 @@ from irscale.scales.measures import scale_measure
 from irscale.scales.scale import ScaledImage
 from irscale.scales.space import Space, to_context
 
+from .property_examples import examples
+
 #: Every measure with an exact algorithm (closed forms, meet in the middle, AP's integer
 #: keys), in the paper's and trec_eval's spellings; ``{N}`` is the run length.
 SUPPORTED = ("P", "R", "F", "RR", "AP", "RBP(p=0.8)", "RBP_p05", "RBP_p03", "DCG_b02",
@@ -180,7 +182,7 @@ def test_trec_names_use_their_kernels_and_counting():
     assert np.allclose(whole.values(runs), whole.measure.kernel_values(runs, whole.context))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_count_of_values_between_and_at_image_points(data):
     name = data.draw(st.sampled_from(["nDCG", "RBP(p=0.8)", "DCG", "DCG_b02"]))
@@ -259,7 +261,7 @@ def test_generic_enumeration_grows_linearly():
     assert np.array_equal(one._counts, many._counts)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_phi_of_values_counts_without_listing(data):
     """``Scale.phi_of_values`` counts (meet in the middle, integer keys) and agrees with
@@ -277,7 +279,7 @@ def test_phi_of_values_counts_without_listing(data):
     assert np.array_equal(sc.phi_of_values(values), np.searchsorted(listed, upper, "right"))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_phi_of_values_at_and_between_image_points(data):
     """φ(m) of values m (counted: ``Scale.phi_of_values``) at image points, between two

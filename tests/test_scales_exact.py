@@ -16,6 +16,8 @@ from irscale.scales.measures import scale_measure
 from irscale.scales.space import Space, count_sequences, to_context
 from irscale.stats.kendall import kendall_tau
 
+from .property_examples import examples
+
 MEASURES = ["P", "R", "F", "AP", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10",
             "nDCG_b02", "nDCG_b10", "SBTO", "RBTO", "RBP(p=0.4)", "DCG(discount=log2)",
             "DCG_b02(gain=exp)", "RBP_p05(gain=exp)", "F(beta=2)", "AP(norm=min)"]
@@ -130,13 +132,13 @@ ORDER_MEASURES = ["P", "R", "AP", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b0
                   "DCG_b10", "nDCG_b02", "SBTO", "RBTO"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runs=runs_of(2, 24), name=st.sampled_from(ORDER_MEASURES))
 def test_phi_preserves_the_order_of_the_measure_binary(runs, name):
     check_order(runs, name, 2)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runs=runs_of(3, 9), name=st.sampled_from(ORDER_MEASURES))
 def test_phi_preserves_the_order_of_the_measure_graded(runs, name):
     check_order(runs, name, 3)

@@ -25,6 +25,7 @@ from irscale.text.session_paths import (
 )
 
 from .oracles.session_paths_states import expected_session_measures
+from .property_examples import examples
 
 QRELS = {"s1": {"d1": 1, "d2": 2, "d3": 0, "d4": 1, "d5": 2},
          "s2": {"d1": 1}}
@@ -180,7 +181,7 @@ def every_path(lists: SessionLists, ideal_dcg: np.ndarray, num_rel: int, p_refor
     return ndcg, ap
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(sessions(), st.none() | st.integers(1, 4), PROBABILITIES, PROBABILITIES)
 def test_random_sessions_against_every_path_and_the_forward_pass(session, cutoff,
                                                                  p_reform, p_down):
@@ -199,7 +200,7 @@ def test_random_sessions_against_every_path_and_the_forward_pass(session, cutoff
         assert got == pytest.approx(forward, rel=1e-12, abs=1e-14)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.lists(st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f"]), min_size=1,
                          max_size=4, unique=True), min_size=1, max_size=4),
        st.dictionaries(st.sampled_from(["a", "b", "c", "d", "g"]), st.integers(0, 2)),
@@ -244,7 +245,7 @@ def test_long_lists_with_many_repeats_against_the_forward_pass(block, monkeypatc
         assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
 
 
-@settings(max_examples=120)
+@settings(max_examples=examples(120))
 @given(st.lists(sessions(), min_size=1, max_size=6), st.none() | st.integers(1, 4),
        PROBABILITIES, PROBABILITIES, st.sampled_from([None, 60, 4000]))
 def test_sessions_together_equal_each_alone(drawn, cutoff, p_reform, p_down, block):

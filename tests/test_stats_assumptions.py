@@ -23,6 +23,7 @@ from irscale.errors import InputError, ParameterError
 from irscale.stats.tables import TABLE_FORMATS
 
 from .oracle_imports import lazy_importorskip
+from .property_examples import examples
 
 smf = lazy_importorskip("statsmodels.formula.api")
 sm_anova = lazy_importorskip("statsmodels.stats.anova")
@@ -150,7 +151,7 @@ def fitted(values: np.ndarray, model: str, transform: str | None = None):
         raise
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values=matrices(), model=st.sampled_from(["system", "topic+system"]))
 # Levene's W of 2e-10 (p = 0.99999), once set to 0 as rounding
 @example(values=np.array([0.0, 0.0, 0.0, 1e-06, 0.1, 0.1]).reshape(3, 2), model="system")
@@ -178,7 +179,7 @@ def check_table(result, changed: np.ndarray, formula: str) -> None:
             assert row.p == pytest.approx(ref.loc[theirs, "PR(>F)"], rel=1e-6, abs=1e-300)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values=matrices(3, 2), model=st.sampled_from(["system", "topic+system"]),
        transform=st.sampled_from(["arcsine", "rank"]))
 def test_generated_transformed_tables_against_anova_lm(values, model, transform):

@@ -12,6 +12,8 @@ from irscale.core import ScoreMatrix
 from irscale.errors import AlignmentError, ParameterError
 from irscale.stats import CORRECTIONS, adjust_pvalues, paired_t, pairwise_tests, wilcoxon
 
+from .property_examples import examples
+
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 
 STATSMODELS = {"bonferroni": "bonferroni", "sidak": "sidak", "holm": "holm",
@@ -19,7 +21,7 @@ STATSMODELS = {"bonferroni": "bonferroni", "sidak": "sidak", "holm": "holm",
 pvalues = arrays(np.float64, st.integers(1, 60), elements=st.floats(0, 1, allow_subnormal=False))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(p=pvalues)
 def test_every_correction_matches_statsmodels(p):
     for ours, theirs in STATSMODELS.items():
@@ -30,7 +32,7 @@ def test_every_correction_matches_statsmodels(p):
         assert np.array_equal(got <= 0.05, reject) or ours in ("sidak", "holm-sidak")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(p=pvalues)
 def test_corrections_are_monotone_bounded_and_ordered(p):
     order = np.argsort(p, kind="stable")

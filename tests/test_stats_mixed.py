@@ -20,6 +20,7 @@ from irscale.errors import InputError, ParameterError
 from irscale.stats import ShardScores, adjust_pvalues, anova, mixed_model
 
 from .oracle_imports import lazy_importorskip
+from .property_examples import examples
 
 if TYPE_CHECKING:
     from statsmodels.regression.mixed_linear_model import MixedLMParams
@@ -166,7 +167,7 @@ def score_tables(draw, missing: bool):
     return values
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values=score_tables(missing=False), reml=st.booleans())
 def test_balanced_tables_match_statsmodels(values, reml):
     ours = mixed_model(values, method="reml" if reml else "ml")
@@ -174,7 +175,7 @@ def test_balanced_tables_match_statsmodels(values, reml):
     assert_matches(ours, theirs, values)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values=score_tables(missing=True), reml=st.booleans())
 def test_unbalanced_tables_match_statsmodels(values, reml):
     ours = mixed_model(values, method="reml" if reml else "ml")

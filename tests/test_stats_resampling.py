@@ -24,6 +24,8 @@ from irscale.stats import randomization as randomization_module
 from irscale.stats.bootstrap import resample_counts, studentised_means, unpaired_means
 from irscale.stats.resampling import ChunkTasks
 
+from .property_examples import examples
+
 
 def first_chunk_generator(seed: int) -> np.random.Generator:
     """The generator of chunk 0 of a resampling run with ``seed`` (B ≤ chunk size)."""
@@ -256,7 +258,7 @@ def test_pairwise_progress_with_systems_over_several_collections():
     assert seen[-1] == (600, 600) and seen == sorted(seen)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(count=st.integers(0, 200), samples=st.integers(200, 500))
 def test_conventions_and_standard_errors(count, samples):
     from irscale.stats.resampling import mc_pvalue

@@ -25,6 +25,8 @@ from irscale.stats import (
     wilcoxon,
 )
 
+from .property_examples import examples
+
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -257,7 +259,7 @@ thousandths = st.integers(0, 1000).map(lambda v: v / 1000)
 vectors = arrays(np.float64, st.integers(3, 30), elements=thousandths)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(x=vectors, data=st.data())
 def test_pvalues_lie_in_unit_interval_and_swap_symmetrically(x, data):
     y = data.draw(arrays(np.float64, len(x), elements=thousandths))

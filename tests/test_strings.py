@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from irscale.core.strings import Strings
 
+from .property_examples import examples
+
 #: Any text (surrogates excluded: they are not text and cannot be encoded).
 TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
 #: Few short values, so that encodings, lookups and sorts meet repeats and shared prefixes.
@@ -32,7 +34,7 @@ def column_and_slice(values: list[str], data: st.DataObject) -> tuple[Strings, l
     return whole[start: start + len(values)], values
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(COLUMNS, st.data())
 def test_layout_and_conversions_agree_with_arrow(values, data):
     column, values = column_and_slice(values, data)
@@ -49,7 +51,7 @@ def test_layout_and_conversions_agree_with_arrow(values, data):
     assert pickle.loads(pickle.dumps(column)) == column
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(COLUMNS, st.data())
 def test_take_filter_and_slices_agree_with_arrow(values, data):
     column, values = column_and_slice(values, data)
@@ -66,7 +68,7 @@ def test_take_filter_and_slices_agree_with_arrow(values, data):
     assert column[a:b:step].to_pylist() == values[a:b:step]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(COLUMNS, st.data())
 def test_encode_unique_and_sort_agree_with_arrow(values, data):
     column, values = column_and_slice(values, data)
@@ -84,7 +86,7 @@ def test_encode_unique_and_sort_agree_with_arrow(values, data):
     assert column.unique(sort=True) == uniques
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(COLUMNS, COLUMNS, st.data())
 def test_lookups_and_comparisons_agree_with_arrow(values, others, data):
     column, values = column_and_slice(values, data)

@@ -23,6 +23,7 @@ from irscale.measures.names import parse_measure
 from irscale.measures.trec_table import NICKNAMES, TREC_MEASURES
 
 from .conftest import CLEF, require
+from .property_examples import examples
 from .trec_oracle import Options, cases, compare, describe, irscale_values, trec_order
 
 #: The families of this module's scope, with their default parameters.
@@ -38,7 +39,7 @@ WITH_PARAMS = (
     "iprec_at_recall.0.05,0.25,0.33,0.5,0.67,0.75", "Rprec_mult.0.1,0.5,1.5,3",
     "11pt_avg.0.25,0.5,0.75", "set_F.0.25",
 )
-HYPOTHESIS = settings(max_examples=200, deadline=None,
+HYPOTHESIS = settings(max_examples=examples(200), deadline=None,
                       suppress_health_check=[HealthCheck.too_slow])
 
 

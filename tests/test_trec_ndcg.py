@@ -35,6 +35,7 @@ from irscale.measures.trec_table import NICKNAMES10, TREC10_MEASURES, TREC_MEASU
 
 from .conftest import CLEF
 from .oracles.gain_numpy import glibc_msort, trec_compare, trec_sort
+from .property_examples import examples
 from .trec_oracle import cases, compare, describe
 
 pytrec_ext = pytest.importorskip("pytrec_eval_ext")
@@ -134,7 +135,7 @@ cutoff_sets = st.lists(st.integers(1, 12), min_size=1, max_size=4, unique=True).
 
 
 # ----------------------------------------------------------------------------- 9.0.8
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=qrels_and_run(), cutoffs=cutoff_sets, level=st.integers(1, 3),
        judged_only=st.booleans())
 def test_default_gains_match_pytrec_eval(data, cutoffs, level, judged_only):
@@ -142,14 +143,14 @@ def test_default_gains_match_pytrec_eval(data, cutoffs, level, judged_only):
     compare_all(qrels, run, "", cutoffs, level, judged_only)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=qrels_and_run(), pairs=gain_maps.filter(bool), cutoffs=cutoff_sets)
 def test_gain_maps_match_pytrec_eval(data, pairs, cutoffs):
     qrels, run = data
     compare_all(qrels, run, gain_text(pairs), cutoffs)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=cases())
 def test_shared_oracle_cases(case):
     qrels, run, options = case

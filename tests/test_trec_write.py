@@ -19,6 +19,8 @@ from irscale.io.text_columns import frame_text, shortest_text
 from irscale.io.trec import read_qrels, read_run
 from irscale.io.trec_write import ranked_run_text, write_qrels, write_run
 
+from .property_examples import examples
+
 pa = pytest.importorskip("pyarrow")
 # scores beyond a C float's range are read back with trec_eval's warning about them
 pytestmark = pytest.mark.filterwarnings("ignore:.*outside the range of a C float")
@@ -62,7 +64,7 @@ def arrow_ranks(topics) -> np.ndarray:
     return np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n))) + 1
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runs())
 def test_write_run_is_arrows_sort_with_python_repr(tmp_path_factory, run):
     path = tmp_path_factory.mktemp("w") / "run"
@@ -86,7 +88,7 @@ def test_write_run_is_arrows_sort_with_python_repr(tmp_path_factory, run):
             == sorted(zip(run.topic, run.docno, run.score.tolist(), strict=True)))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(runs())
 def test_ranked_run_text_is_arrows_cast_of_the_scores(run):
     text = ranked_run_text(run, "fused")
@@ -103,7 +105,7 @@ def test_ranked_run_text_is_arrows_cast_of_the_scores(run):
             == sorted(zip(run.topic, run.docno, run.score.tolist(), strict=True)))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.one_of(SCORES, st.just(float("nan")), st.just(float("inf")),
                           st.just(-float("inf"))), max_size=30),
        st.sampled_from([np.float64, np.float32]))
@@ -114,7 +116,7 @@ def test_shortest_text_is_arrows_cast(values, dtype):
                                                         pa.string()).to_pylist()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(IDS, IDS, st.integers(-3, 10**6)), min_size=1, max_size=30,
                 unique_by=lambda row: row[:2]))
 def test_write_qrels_is_arrows_cast(tmp_path_factory, rows):

@@ -27,6 +27,8 @@ from scipy import stats as sps
 from irscale import stats
 from irscale.stats.nonparametric import AUTO_EXACT_MAX, AUTO_TIES_EXACT_MAX
 
+from .property_examples import examples
+
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -77,7 +79,7 @@ options = st.tuples(st.sampled_from(ZERO_METHODS), st.sampled_from(ALTERNATIVES)
                     st.booleans())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=samples(st.integers(2, 10), 4), choice=options)
 def test_small_samples_with_ties_and_zeros(data, choice):
     """n ≤ 10 on a grid of five values: ties and zeros in most samples (scipy enumerates
@@ -87,7 +89,7 @@ def test_small_samples_with_ties_and_zeros(data, choice):
     assert_same(x, y, *choice)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=samples(st.integers(14, 70), 4) | samples(st.integers(14, 70), 1024)
        | samples(st.integers(2, 60), 2**20),
        choice=options)
