@@ -724,8 +724,8 @@ def test_the_entry_format_knows_every_field_of_an_evaluation():
     import dataclasses
 
     from irscale.core.rows import TopicRows
-    from irscale.io.table import Column
-    from irscale.measures.results import Averaging, Evaluation
+    from irscale.io.table import Averaging, Column
+    from irscale.measures.results import Evaluation
 
     def names(kind) -> set[str]:
         return {field.name for field in dataclasses.fields(kind)}

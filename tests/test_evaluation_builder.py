@@ -9,9 +9,9 @@ import pytest
 
 import irscale
 from irscale.core.rows import RowKeys, TopicRows
-from irscale.io.table import Column
+from irscale.io.table import Averaging, Column
 from irscale.measures.diversity.rankings import id_sort_key
-from irscale.measures.results import Averaging, build_evaluation
+from irscale.measures.results import build_evaluation
 
 
 def test_keyed_values_are_put_run_by_run_topics_in_order():

@@ -12,10 +12,10 @@ import pytest
 from irscale import evaluate
 from irscale.core.options import RankingOptions
 from irscale.errors import MeasureError, ParameterError
+from irscale.io.table import Averaging
 from irscale.measures.arrays import C_NAN, c_divide
 from irscale.measures.base import EvalContext
 from irscale.measures.names import parse_measure
-from irscale.measures.results import Averaging
 
 from .test_cli_eval import cli
 

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from ..core.rows import TopicRows
-from ..io.table import Column
-from ..measures.results import Averaging, Evaluation
+from ..io.table import Averaging, Column
+from ..measures.results import Evaluation
 from .frames import BadEntry, Warned, frame, unframe
 
 #: The kind of the entries of :func:`encode`.

@@ -61,7 +61,7 @@ class Context:
         value other than its default is refused (:func:`refuse_unread`), in the API and
         on the command line alike, which maps its flags to these names.
     averaging : str
-        How per-topic values are summarised (:class:`~irscale.measures.results.Averaging`
+        How per-topic values are summarised (:class:`~irscale.io.table.Averaging`
         kinds: ``"trec_eval"``, ``"ndeval"``, ``"mean"``).
     cacheable : bool
         Whether its evaluations may be stored in a results cache (:mod:`irscale.cache`):

@@ -30,6 +30,7 @@ from ..io.diversity import (
     read_intent_types,
     read_topic_alphas,
 )
+from ..io.table import Averaging
 from ..measures.diversity import (
     DIVERSITY_REGISTRY,
     NDEVAL_COLUMNS,
@@ -40,7 +41,7 @@ from ..measures.diversity.condensed import judged_only, place
 from ..measures.diversity.context import DiversityContext, diversity_context
 from ..measures.diversity.rankings import DiversityIndex, id_sort_key
 from ..measures.diversity.umeasures import per_intent_measure
-from ..measures.results import Averaging, Evaluation, build_evaluation
+from ..measures.results import Evaluation, build_evaluation
 from .intent_inputs import JudgedRuns, read_and_judge, read_optional, read_qrels
 
 

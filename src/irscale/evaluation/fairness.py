@@ -21,9 +21,10 @@ import numpy as np
 from ..core.rows import RowKeys
 from ..errors import AlignmentError, MeasureError, ParameterError
 from ..io.stochastic import StochasticRun, deterministic, read_stochastic_run
+from ..io.table import Averaging
 from ..measures.fairness import FAIRNESS_REGISTRY
 from ..measures.fairness.context import FairnessContext, fairness_context
-from ..measures.results import Averaging, Evaluation, build_evaluation
+from ..measures.results import Evaluation, build_evaluation
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.inputs import Qrels

@@ -43,9 +43,10 @@ from ..io.naming import NameSpec
 from ..io.native_files import RunNote
 from ..io.native_inputs import NativeInputs, judge_native, native_inputs
 from ..io.sources import as_qrels, as_runs
+from ..io.table import Averaging
 from ..measures.base import label_sets_named, scores_needed
 from ..measures.compute import compute_shared
-from ..measures.results import Averaging, Evaluation, build_evaluation
+from ..measures.results import Evaluation, build_evaluation
 from .options import trec_eval_keywords, trec_eval_options
 from .setup import (
     EvaluationSetup,

@@ -25,12 +25,12 @@ from ..core.rows import RowKeys
 from ..errors import MeasureError
 from ..io.prefs import PrefsForm, PrefsJudgments, read_prefs
 from ..io.sources import as_runs
-from ..io.table import Column
+from ..io.table import Averaging, Column
 from ..measures.base import CATALOGUE
 from ..measures.compute import column_of
 from ..measures.names import is_measure_name, parse_name
 from ..measures.prefs import ALL_PREFS, NICKNAMES
-from ..measures.results import Averaging, Evaluation, build_evaluation
+from ..measures.results import Evaluation, build_evaluation
 from .setup import check_run_topics
 
 #: The columns of trec_eval's own that a preference evaluation prints.

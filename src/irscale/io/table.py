@@ -11,14 +11,20 @@ s say how each output is printed (``value_type``), whether it has a value per to
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
 from .. import _engine
 from ..core.params import Integers
 from ..core.rows import TopicRows
+
+if TYPE_CHECKING:  # pragma: no cover - types of the protocols' methods
+    import pandas as pd
+
+    from ..core.mean_intervals import MeanInterval
+    from ..core.scorematrix import ScoreMatrix
 
 Aggregate = Literal["mean", "sum", "gmean", "count", "runid", "none"]
 ValueType = Literal["float", "int", "str"]
@@ -67,6 +73,34 @@ class ResultTable(SummaryTable, Protocol):
     def rows(self) -> TopicRows: ...
 
 
+class RunTable(SummaryTable, Protocol):
+    """Summaries per run of per-topic measures, their score matrix and the intervals of their
+    means: what the paper's table and the comparison with a baseline read
+    (:class:`irscale.measures.results.RunSummaries` is one)."""
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """Labels of the numeric per-topic measures."""
+        ...
+
+    def to_matrix(self, *, measures: Sequence[str] | None = None) -> ScoreMatrix: ...
+
+    def intervals(self, method: MeanInterval = "t", *, alpha: float = 0.05,
+                  samples: int = 10_000, rng: Any = None) -> pd.DataFrame: ...
+
+
+class AveragedTable(ResultTable, Protocol):
+    """A result table with the rule that summarised its rows and the run ids its files
+    name: what ndeval's writer reads (:class:`irscale.measures.results.Evaluation` is
+    one)."""
+
+    @property
+    def averaging(self) -> Averaging: ...
+
+    @property
+    def runids(self) -> tuple[str, ...]: ...
+
+
 def engine_values(values: Any) -> Any:
     """A column's values as the engine reads them: a contiguous float64 array (floats), an
     int64 array (integers, booleans), or a list of strings (text)."""
@@ -104,5 +138,31 @@ def summary_mean(values: Any, divisor: int, rule: str) -> float:
     return _engine.summary_mean(np.ascontiguousarray(values, dtype=np.float64), divisor, rule)
 
 
-__all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType", "check_run_index",
-           "engine_values", "run_summaries", "summary_mean"]
+#: How an evaluation summarises a run (:mod:`irscale.measures.results` documents the rules).
+AveragingRule = Literal["trec_eval", "ndeval", "mean"]
+
+
+@dataclass(frozen=True)
+class Averaging:
+    """How an evaluation summarises each run's per-topic values (the rules:
+    :mod:`irscale.measures.results`).
+
+    ``complete``: trec_eval's and ndeval's ``-c`` (divide by ``n_qrels_topics``, the number
+    of topics of the gold standard); ``totals``: summary values that replace a column's
+    sum with ``complete`` in trec_eval 9.0.8 (``num_rel`` counts the relevant documents of
+    every qrels topic: :func:`irscale.evaluation.setup.complete_num_rel`).
+    """
+
+    rule: AveragingRule = "mean"
+    complete: bool = False
+    n_qrels_topics: int = 0
+    totals: Mapping[str, int] = field(default_factory=dict)
+
+    def mean(self, values: np.ndarray, divisor: int) -> float:
+        """The mean of ``values`` over ``divisor`` topics, added topic by topic (no topic:
+        0, ndeval's C ``0.0/0`` = ``-nan`` or ``±inf``): the engine's ``summary_mean``."""
+        return summary_mean(values, divisor, self.rule)
+
+__all__ = ["Aggregate", "AveragedTable", "Averaging", "AveragingRule", "Column", "ResultTable",
+           "RunTable", "SummaryTable", "ValueType", "check_run_index", "engine_values",
+           "run_summaries", "summary_mean"]

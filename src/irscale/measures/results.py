@@ -43,7 +43,7 @@ from ..core.records import replace
 from ..core.rows import RowKeys, TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
-from ..io.table import Column, check_run_index, run_summaries, summary_mean
+from ..io.table import Averaging, Column, check_run_index, run_summaries
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
@@ -55,31 +55,6 @@ if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are b
 #: The tables :meth:`Evaluation.to_frame` gives.
 FrameShape = Literal["summary", "pyterrier"]
 FRAME_SHAPES: tuple[str, ...] = ("summary", "pyterrier")
-
-#: How an evaluation summarises a run (module documentation).
-AveragingRule = Literal["trec_eval", "ndeval", "mean"]
-
-
-@dataclass(frozen=True)
-class Averaging:
-    """How an evaluation summarises each run's per-topic values (module documentation).
-
-    ``complete``: trec_eval's and ndeval's ``-c`` (divide by ``n_qrels_topics``, the number
-    of topics of the gold standard); ``totals``: summary values that replace a column's
-    sum with ``complete`` in trec_eval 9.0.8 (``num_rel`` counts the relevant documents of
-    every qrels topic: :func:`irscale.evaluation.setup.complete_num_rel`).
-    """
-
-    rule: AveragingRule = "mean"
-    complete: bool = False
-    n_qrels_topics: int = 0
-    totals: Mapping[str, int] = field(default_factory=dict)
-
-    def mean(self, values: np.ndarray, divisor: int) -> float:
-        """The mean of ``values`` over ``divisor`` topics, added topic by topic (no topic:
-        0, ndeval's C ``0.0/0`` = ``-nan`` or ``±inf``): the engine's ``summary_mean``."""
-        return summary_mean(values, divisor, self.rule)
-
 
 class RunSummaries(TableRepr):
     """The summary tables of a result that has ``columns``, ``runs`` and
@@ -602,5 +577,5 @@ def _per_topic_hint(labels: Sequence[str]) -> str:
     return f" ({', '.join(hints)})" if hints else ""
 
 
-__all__ = ["FRAME_SHAPES", "Averaging", "AveragingRule", "Evaluation", "FrameShape",
+__all__ = ["FRAME_SHAPES", "Evaluation", "FrameShape",
            "RunSummaries", "build_evaluation", "ir_measure_of"]

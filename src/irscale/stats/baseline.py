@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
     from ..core.mean_intervals import MeanInterval
-    from ..measures.results import RunSummaries
+    from ..io.table import RunTable
 
 #: pairwise_tests' columns → the table's, in the table's order.
 #: The intervals of the means and of delta (``interval=``) follow their values.
@@ -52,7 +52,7 @@ COLUMNS = {"measure": "measure", "a": "run", "b": "baseline", "mean_b": "baselin
            "significant": "significant", "wins": "wins", "ties": "ties", "losses": "losses"}
 
 
-def _matrix(data: RunSummaries | ScoreMatrix, measures: list[str] | None
+def _matrix(data: RunTable | ScoreMatrix, measures: list[str] | None
             ) -> tuple[ScoreMatrix, list[str]]:
     """The score matrix of ``data`` and the measures to compare (default: an evaluation's
     per-topic measures averaged over topics, not its counts; every measure of a matrix)."""
@@ -162,7 +162,7 @@ class BaselineComparison(TableResult, TableRepr):
 
 
 def baseline_comparison(
-    data: RunSummaries | ScoreMatrix,
+    data: RunTable | ScoreMatrix,
     baseline: str | Sequence[str],
     *,
     test: str = "t",

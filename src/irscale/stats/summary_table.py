@@ -29,7 +29,7 @@ from .tables import UNDEFINED, check_digits, latex_escape
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.mean_intervals import MeanInterval
-    from ..measures.results import Evaluation
+    from ..io.table import RunTable
     from .corrections import Correction
 
 TableFormat = Literal["latex", "markdown", "html"]
@@ -149,7 +149,7 @@ def baseline_note(baseline: str, test_name: str, correction: str | None, compari
 
 
 def summary_table(
-    evaluation: Evaluation,
+    evaluation: RunTable,
     *,
     baseline: str | None = None,
     test: str = "t",
@@ -239,7 +239,7 @@ def summary_table(
     return render_summary([c.label for c in columns], rows, "; ".join(caption) + ".", fmt)
 
 
-def _baseline_marks(evaluation: Evaluation, runs: list[str], labels: list[str],
+def _baseline_marks(evaluation: RunTable, runs: list[str], labels: list[str],
                     tested: list[str], baseline: str, test: str, correction: Correction | None,
                     alpha: float) -> tuple[np.ndarray, str]:
     """Per (run, column): +1 significantly better than the baseline, -1 worse, 0 not."""

@@ -8,20 +8,22 @@ an evaluation summarised as ndeval summarises (``averaging.rule == "ndeval"``) i
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from ...core.params import check_risk_alpha
 from ...errors import ParameterError
-from ..results import Evaluation
 from .rankings import id_sort_key
 from .risk import c_format, risk_based
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ...io.table import AveragedTable
 
-def ndeval_text(evaluation: Evaluation, fmt: Literal["ndeval", "trec", "csv"] = "ndeval", *,
+
+def ndeval_text(evaluation: AveragedTable, fmt: Literal["ndeval", "trec", "csv"] = "ndeval", *,
                 per_query: bool = False, summary: bool = True,
-                baseline: Evaluation | None = None, risk_alpha: float | str = "0") -> str:
+                baseline: AveragedTable | None = None, risk_alpha: float | str = "0") -> str:
     """``evaluation`` (of diversity measures) as ndeval prints it, or as ``irscale eval``
     prints it in the trec and csv formats.
 
@@ -96,13 +98,13 @@ def ndeval_text(evaluation: Evaluation, fmt: Literal["ndeval", "trec", "csv"] = 
     return "\n".join(lines) + "\n"
 
 
-def _runid(evaluation: Evaluation, run_index: int) -> str:
+def _runid(evaluation: AveragedTable, run_index: int) -> str:
     """The run id the run file names (ndeval's ``runid`` column), else the run's name."""
     runids = evaluation.runids or evaluation.runs
     return runids[run_index]
 
 
-def _relative_to(evaluation: Evaluation, rows: np.ndarray, baseline: Evaluation,
+def _relative_to(evaluation: AveragedTable, rows: np.ndarray, baseline: AveragedTable,
                  alpha: float) -> tuple[list[str], list[np.ndarray]]:
     """ndeval's walk of a run's rows and the baseline's: the printed topics and, per
     measure, the risk-based values (see :func:`ndeval_text`)."""
@@ -122,7 +124,7 @@ def _relative_to(evaluation: Evaluation, rows: np.ndarray, baseline: Evaluation,
     return topics, columns
 
 
-def _lines(evaluation: Evaluation, fmt: Literal["trec", "csv"], per_query: bool,
+def _lines(evaluation: AveragedTable, fmt: Literal["trec", "csv"], per_query: bool,
            summary: bool) -> str:
     """The trec and csv formats of :func:`ndeval_text`."""
     lines = []
