@@ -125,6 +125,11 @@ impl Blocks<'_> {
     ) -> Result<(), ReadError> {
         let (file, at) = self.stream.plain_file().expect("a plain file");
         let size = self.size;
+        // the pieces that start before the file's end as it stands, the last one a byte
+        // longer than what is left (read short, it says the file ended): a small file is
+        // not read into `count` blocks of zeros (their pages cost more than the reading)
+        let left = self.stream.plain_left().unwrap_or(u64::MAX);
+        let count = usize::try_from(left / size as u64).map_or(count, |whole| count.min(whole + 1));
         let mut pieces: Vec<Vec<u8>> = (0..count)
             .map(|_| spare.pop().unwrap_or_default())
             .collect();
@@ -137,10 +142,13 @@ impl Blocks<'_> {
                     piece.extend_from_slice(&self.carry);
                 }
                 let start = piece.len();
+                let want =
+                    usize::try_from(left.saturating_add(1).saturating_sub((k * size) as u64))
+                        .map_or(size, |rest| rest.min(size));
                 // room for the start of the next piece's first line too: moved here below
                 // without reallocating (a copy of the whole piece, made in turn)
-                piece.reserve(size + HEAD_ROOM);
-                piece.resize(start + size, 0);
+                piece.reserve(want + HEAD_ROOM);
+                piece.resize(start + want, 0);
                 let read = read_at(file, at + (k * size) as u64, &mut piece[start..]);
                 piece.truncate(start + *read.as_ref().unwrap_or(&0));
                 read
@@ -302,6 +310,23 @@ mod tests {
         }
         assert_eq!(blocks_of(b"a\nb\n", 2), [b"a\n", b"b\n"]);
         assert!(blocks_of(b"", 4).is_empty());
+    }
+
+    #[test]
+    fn a_small_file_is_read_into_pieces_of_its_size() {
+        // a wave of 8 pieces of 1 MiB over a file of 28 bytes: one piece, the file's size
+        // and the head room (not 8 MiB of zeros)
+        let data = b"1 Q0 d1 1 1 r\n1 Q0 d2 2 0 r\n";
+        let path = std::env::temp_dir().join(format!("irscale-small-{}", std::process::id()));
+        std::fs::write(&path, data).unwrap();
+        let mut blocks = Blocks::new(Stream::file(&path, "r").unwrap(), 1 << 20);
+        let mut spare = Vec::new();
+        let wave = blocks.wave(8, &mut spare).unwrap();
+        assert_eq!(wave.concat(), data);
+        let room = 2 * (data.len() + 1 + HEAD_ROOM);
+        assert!(wave.iter().chain(&spare).all(|b| b.capacity() <= room));
+        assert!(blocks.wave(8, &mut spare).unwrap().is_empty());
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -54,10 +54,14 @@ fn gather(
 ) -> Result<Vec<u8>, ReadError> {
     let name = stream.name;
     let mut text = Vec::new();
-    let plain = stream.plain_left();
-    if plain > 0 {
+    if let Some(left) = stream.plain_left().filter(|&left| left > 0) {
         // a byte more: the end of the file is read into the buffer, not past it
-        grow(&mut text, plain + 1, charge, name)?;
+        grow(
+            &mut text,
+            usize::try_from(left).unwrap_or(usize::MAX - 1) + 1,
+            charge,
+            name,
+        )?;
     }
     loop {
         let start = text.len();
@@ -207,13 +211,15 @@ impl<'a> Stream<'a> {
         read.map_err(|error| self.error(&error))
     }
 
-    /// The bytes of a plain file not read yet (0 for other texts).
-    pub fn plain_left(&self) -> usize {
+    /// The bytes of a plain file not read yet, as it stands (`None` for other texts, or
+    /// where the file's size cannot be read).
+    pub fn plain_left(&self) -> Option<u64> {
         match &self.inner {
             Inner::Plain { file, at } => file
                 .metadata()
-                .map_or(0, |m| m.len().saturating_sub(*at) as usize),
-            Inner::Reader(_) => 0,
+                .ok()
+                .map(|meta| meta.len().saturating_sub(*at)),
+            Inner::Reader(_) => None,
         }
     }
 
