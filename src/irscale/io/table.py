@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -73,10 +73,12 @@ class ResultTable(SummaryTable, Protocol):
     def rows(self) -> TopicRows: ...
 
 
+@runtime_checkable
 class RunTable(SummaryTable, Protocol):
     """Summaries per run of per-topic measures, their score matrix and the intervals of their
     means: what the paper's table and the comparison with a baseline read
-    (:class:`irscale.measures.results.RunSummaries` is one)."""
+    (:class:`irscale.measures.results.RunSummaries` is one). Checkable at run time: the API
+    edge refuses an argument that lacks them (:mod:`irscale.core.edge`)."""
 
     @property
     def measures(self) -> tuple[str, ...]:
@@ -89,10 +91,11 @@ class RunTable(SummaryTable, Protocol):
                   samples: int = 10_000, rng: Any = None) -> pd.DataFrame: ...
 
 
+@runtime_checkable
 class AveragedTable(ResultTable, Protocol):
     """A result table with the rule that summarised its rows and the run ids its files
     name: what ndeval's writer reads (:class:`irscale.measures.results.Evaluation` is
-    one)."""
+    one; checkable at run time, as :class:`RunTable`)."""
 
     @property
     def averaging(self) -> Averaging: ...
