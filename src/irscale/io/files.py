@@ -40,8 +40,6 @@ import errno as errno_codes
 import io
 import os
 import re
-import shutil
-import signal
 import stat
 import sys
 import time
@@ -478,6 +476,7 @@ def interrupts_held() -> Iterator[None]:
     Only in the main thread, and only the signals with a Python handler in place (Python's
     own for SIGINT, by default); otherwise the block runs as it is.
     """
+    import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -562,6 +561,8 @@ def _sweep_orphans(target: Path) -> None:
         try:
             if _lock(handle, wait=False):  # its writer is gone
                 if stat.S_ISDIR(info.st_mode):
+                    import shutil  # (not at import: its bz2 and lzma are no start-up's)
+
                     shutil.rmtree(path, ignore_errors=True)
                 else:
                     with contextlib.suppress(OSError):
