@@ -77,8 +77,9 @@ def is_stdio(path: Any) -> bool:
 
 
 #: The names of a descriptor of this process as an output: ``/dev/stdout`` (1),
-#: ``/dev/stderr`` (2), ``/dev/fd/N`` and ``/proc/self/fd/N`` (N).
-_STREAM = re.compile(r"/dev/(?:(stdout)|(stderr)|fd/(\d+))|/proc/self/fd/(\d+)")
+#: ``/dev/stderr`` (2), ``/dev/fd/N`` and ``/proc/self/fd/N`` (N); a pattern compiled by
+#: :mod:`re` when first used.
+_STREAM = r"/dev/(?:(stdout)|(stderr)|fd/(\d+))|/proc/self/fd/(\d+)"
 
 
 def output_stream(path: Any) -> int | None:
@@ -90,7 +91,7 @@ def output_stream(path: Any) -> int | None:
     if is_stdio(path):
         return 1
     text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
-    found = _STREAM.fullmatch(text) if isinstance(text, str) else None
+    found = re.fullmatch(_STREAM, text) if isinstance(text, str) else None
     if found is None:
         return None
     stdout, stderr, fd, proc = found.groups()
