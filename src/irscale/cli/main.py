@@ -199,7 +199,8 @@ class _Sigint:
         self.done = False
 
     def __call__(self, signum, frame) -> None:
-        signal = _signal()
+        import signal
+
         self.received += 1
         if self.signum is None:
             self.signum = signum
@@ -210,7 +211,8 @@ class _Sigint:
 def _interrupted(error: BaseException | None, sigint: _Sigint) -> int:
     """Report a command stopped by ^C (130) or a stop signal (128 + its number): ``error``,
     the exception raised, or ``None`` for an error a library made of it."""
-    signal = _signal()
+    import signal
+
     signum = error.signum if isinstance(error, Terminated) else sigint.signum
     if signum is None or signum == signal.SIGINT:
         return _fail("interrupted", EXIT_INTERRUPTED)
@@ -229,22 +231,12 @@ def _quiet_interrupts(previous):
     return hook
 
 
-def _signal() -> Any:
-    """The functions and numbers of :mod:`signal` from its C core, ``_signal`` (loaded with
-    the interpreter): :mod:`signal` itself only adds enumerations of them, whose creation
-    costs every command's start-up 3.4 million instructions (a tenth of ``python -c
-    pass``). Its handlers are plain values: ``SIG_DFL`` and ``SIG_IGN`` the numbers 0 and
-    1, which compare equal to :mod:`signal`'s."""
-    import _signal  # type: ignore[import-not-found]
-
-    return _signal
-
-
 def _catch_signals(handler: _Sigint) -> dict:
     """Install ``handler`` for SIGINT and :data:`STOP_SIGNALS` where Python's default is
     in place (a caller's handler or an ignored signal, ``nohup``, is left alone); the
     handlers to restore, by signal."""
-    signal = _signal()
+    import signal
+
     previous: dict = {}
     for name in ("SIGINT", *STOP_SIGNALS):
         number = getattr(signal, name, None)
@@ -252,7 +244,7 @@ def _catch_signals(handler: _Sigint) -> dict:
             continue
         default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
         try:
-            if signal.getsignal(number) == default:
+            if signal.getsignal(number) is default:
                 previous[number] = signal.signal(number, handler)
         except ValueError:  # not the main thread
             break
@@ -264,7 +256,8 @@ def _restore_signals(handlers: dict, *, done: bool) -> None:
     :func:`main`): ^C and the stop signals are ignored from now on, while the interpreter
     exits (a signal there could only kill a process whose outputs are complete, with no
     message and status -N instead of its own)."""
-    signal = _signal()
+    import signal
+
     for number, handler in handlers.items():
         signal.signal(number, signal.SIG_IGN if done else handler)
 
