@@ -10,8 +10,9 @@ command line more than it uses are refused: numpy, pandas, scipy, pyarrow, matpl
 ``dataclasses`` and ``inspect`` (with ``ast`` and ``dis``: classes are
 :mod:`irscale.core.records`), ``typing`` (annotations are text; type checkers read the
 ``TYPE_CHECKING`` imports), ``pathlib`` (and ``urllib``, ``ipaddress``), ``tempfile`` (and
-``random``), ``threading``, ``glob``. Their cost is measured by ``benchmarks/bench_startup.py``,
-never here.
+``random``), ``threading``, ``glob``, ``shutil`` (with ``bz2``, ``lzma`` and ``fnmatch``:
+argparse's help width is read without it, :func:`irscale.cli.parser.help_width`). Their
+cost is measured by ``benchmarks/bench_startup.py``, never here.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ RUN = "".join(f"1 Q0 d{k} {k + 1} {10 - k} r\n" for k in range(10))
 
 REFUSED = {"numpy", "pandas", "scipy", "pyarrow", "matplotlib", "dataclasses", "inspect",
            "ast", "dis", "typing", "pathlib", "urllib", "ipaddress", "tempfile", "random",
-           "threading", "glob"}
+           "threading", "glob", "shutil", "bz2", "lzma", "fnmatch"}
 
 #: What ``irscale --help`` loads of irscale: the command table, no subcommand's module.
 HELP = {"irscale", "irscale._engine", "irscale.cli", "irscale.cli.main", "irscale.cli.parser",

@@ -9,6 +9,7 @@ are :mod:`irscale.cli.options`'.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
@@ -41,6 +42,23 @@ class Given:
 #: :class:`Parser`, not an option (``--effects -0.1,0``).
 _NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _NEGATIVE_NUMBERS = re.compile(rf"^-{_NUMBER}(?:,\s*[-+]?{_NUMBER})*$")
+
+
+def help_width() -> int:
+    """The width of help texts, argparse's: the terminal's columns less 2, as
+    :func:`shutil.get_terminal_size` finds them (``COLUMNS``, else standard output's
+    terminal, else 80), without importing :mod:`shutil` and its ``bz2``, ``lzma`` and
+    ``fnmatch`` on every command's start-up."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
 
 
 class UsageError(IrscaleError, ValueError):
@@ -104,6 +122,11 @@ class Parser(argparse.ArgumentParser):
         subparsers._name_parser_map[name] = None
         subparsers._choices_actions.append(
             subparsers._ChoicesPseudoAction(name, (), help))
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """argparse's formatter, of :func:`help_width` (argparse makes one per option it
+        adds, to check its metavar, and imports :mod:`shutil` for the width)."""
+        return self.formatter_class(prog=self.prog, width=help_width())  # type: ignore[call-arg]
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)

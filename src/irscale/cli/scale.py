@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -274,7 +275,7 @@ def _catalogue_names(names: Sequence[str] | str | None) -> list[str]:
     """``names`` less the papers' names of the scales (``nDCG_b10``, their options checked
     where the scale is built)."""
     listed = [names] if isinstance(names, str) else list(names or ())
-    return [name for name in listed if not SCALE_PAPER_NAME.match(name.strip())]
+    return [name for name in listed if not re.match(SCALE_PAPER_NAME, name.strip())]
 
 
 # ------------------------------------------------------------------ table

@@ -34,7 +34,9 @@ __all__ = ["MAX_MEMORY", "check_memory", "default_max_memory", "format_size",
 #: How the memory limit is named where a command takes it.
 MAX_MEMORY = "--max-memory/max_memory"
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgtp]?)(i?b?)\s*$", re.IGNORECASE)
+#: A size, ignoring case (a pattern compiled by :mod:`re` when first used, not by every
+#: start-up).
+_SIZE = r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgtp]?)(i?b?)\s*$"
 
 
 def format_size(n_bytes: float) -> str:
@@ -56,7 +58,7 @@ def parse_size(text: str | int | float, option: str = MAX_MEMORY) -> int:
         if not (math.isfinite(value) and value >= 1):
             raise ParameterError(f"{option} must be a positive size, got {text!r}")
         return int(value)
-    match = _SIZE.match(str(text))
+    match = re.match(_SIZE, str(text), re.IGNORECASE)
     if not match:
         raise ParameterError(f"{option} takes a size such as 2G, 500M or 1.5GiB (powers of "
                              f"1024), got {text!r}")

@@ -103,9 +103,10 @@ _ACTIVE = [True]
 #: call of the caller's, whose arguments the outermost edge names.
 _INSIDE: contextvars.ContextVar[bool] = contextvars.ContextVar("irscale_edge", default=False)
 #: Python's error for a keyword a function does not take (or is given twice), raised where
-#: the function is called: the function's qualified name and the keyword.
-_KEYWORD_ERROR = re.compile(r"^([\w.]+)\(\) got (?:an unexpected|multiple values for) "
-                            r"keyword argument '(\w+)'$")
+#: the function is called: the function's qualified name and the keyword (a pattern
+#: compiled by :mod:`re` when first used).
+_KEYWORD_ERROR = (r"^([\w.]+)\(\) got (?:an unexpected|multiple values for) "
+                  r"keyword argument '(\w+)'$")
 
 
 @contextlib.contextmanager
@@ -275,7 +276,7 @@ def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
         return keyword_error(_name(function, args), kwargs, taken)
     unknown: Sequence[str]
     inner: Sequence[str]
-    match = _KEYWORD_ERROR.match(str(error)) if isinstance(error, TypeError) else None
+    match = re.match(_KEYWORD_ERROR, str(error)) if isinstance(error, TypeError) else None
     if match is not None:
         unknown, inner, note = [match[2]], _keywords_of(_callee(error, match[1])), ""
     else:

@@ -301,8 +301,9 @@ def standard_deviation(values: Any, ddof: int = 1) -> float:
 
 # --------------------------------------------------------------------------- floating point
 #: numpy's floating-point warnings (what ``np.errstate``'s "warn" issues); underflow is
-#: numpy's default "ignore" and rounds to 0 as it should.
-FLOATING_POINT = re.compile(r"(divide by zero|overflow|invalid value) encountered")
+#: numpy's default "ignore" and rounds to 0 as it should. A pattern's text: the warnings
+#: filter compiles it, and :mod:`re` when a message is matched.
+FLOATING_POINT = r"(divide by zero|overflow|invalid value) encountered"
 
 
 @contextlib.contextmanager
@@ -312,7 +313,7 @@ def floating_point_errors() -> Iterator[None]:
     covered and numpy need not be imported yet (the command line's run, which owns its
     process)."""
     with warnings.catch_warnings():
-        warnings.filterwarnings("error", message=FLOATING_POINT.pattern,
+        warnings.filterwarnings("error", message=FLOATING_POINT,
                                 category=RuntimeWarning)
         yield
 
@@ -339,7 +340,7 @@ def floating_point_cause(error: BaseException) -> str | None:
     ``error`` raised by :func:`floating_point_errors` or :func:`raising`; None for any
     other error."""
     if isinstance(error, FloatingPointError) or (
-            isinstance(error, RuntimeWarning) and FLOATING_POINT.search(str(error))):
+            isinstance(error, RuntimeWarning) and re.search(FLOATING_POINT, str(error))):
         return str(error)
     return None
 

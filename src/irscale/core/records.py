@@ -130,24 +130,19 @@ def _fields_of(cls: type) -> tuple[Field, ...]:
 
 def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     """``__init__`` of every record: its ``init`` fields by position or name, defaults
-    filled in, then ``__post_init__``; the messages of Python's own signatures."""
+    filled in, then ``__post_init__``; the messages of Python's own signatures (worked out
+    only for a call that fails: a declaration's start-up pays for the filling alone)."""
     cls = type(self)
     spec = cls.__record_init__
     if len(args) > len(spec):
         raise TypeError(f"{cls.__qualname__}.__init__() takes {len(spec) + 1} positional "
                         f"arguments but {len(args) + 1} were given")
-    names = [item.name for item in spec]
-    for name in kwargs:  # (in the order given, as Python reports them)
-        if name not in names:
-            raise TypeError(f"{cls.__qualname__}.__init__() got an unexpected keyword "
-                            f"argument {name!r}")
-        if names.index(name) < len(args):
-            raise TypeError(f"{cls.__qualname__}.__init__() got multiple values for "
-                            f"argument {name!r}")
+    setter = object.__setattr__
+    given = len(args)
     missing = []
     for index, item in enumerate(spec):
         name = item.name
-        if index < len(args):
+        if index < given:
             value = args[index]
         elif name in kwargs:
             value = kwargs.pop(name)
@@ -158,19 +153,34 @@ def _init(self: Any, *args: Any, **kwargs: Any) -> None:
         else:
             missing.append(name)
             continue
-        object.__setattr__(self, name, value)
+        setter(self, name, value)
+    if kwargs:  # a name no field has, or a field given by position too
+        _refuse_keywords(cls, spec, given, kwargs)
     if missing:
         quoted = [repr(name) for name in missing]
         listed = quoted[0] if len(quoted) == 1 else " and ".join(quoted) if len(quoted) == 2 \
             else ", ".join(quoted[:-1]) + ", and " + quoted[-1]
         raise TypeError(f"{cls.__qualname__}.__init__() missing {len(missing)} required "
                         f"positional argument{'s' if len(missing) > 1 else ''}: {listed}")
-    for item in cls.__record_fields__:
-        if not item.init and item.default_factory is not MISSING:
-            object.__setattr__(self, item.name, item.default_factory())
+    for item in cls.__record_late__:
+        setter(self, item.name, item.default_factory())
     post_init = getattr(self, "__post_init__", None)
     if post_init is not None:
         post_init()
+
+
+def _refuse_keywords(cls: type, spec: tuple[Field, ...], given: int,
+                     kwargs: dict[str, Any]) -> None:
+    """Raise Python's ``TypeError`` for the first of ``kwargs`` (in the order given) that
+    names no ``init`` field of ``spec``, or one of the first ``given``, passed by position."""
+    names = [item.name for item in spec]
+    for name in kwargs:
+        if name not in names:
+            raise TypeError(f"{cls.__qualname__}.__init__() got an unexpected keyword "
+                            f"argument {name!r}")
+        if names.index(name) < given:
+            raise TypeError(f"{cls.__qualname__}.__init__() got multiple values for "
+                            f"argument {name!r}")
 
 
 def is_record_init(function: object) -> bool:
@@ -234,6 +244,9 @@ def _make(cls: type, eq: bool, init: bool) -> type:
     attributes: dict[str, Any] = {
         "__record_fields__": own_fields,
         "__record_init__": tuple(item for item in own_fields if item.init),
+        # the fields left out of __init__ that a factory fills
+        "__record_late__": tuple(item for item in own_fields if not item.init
+                                 and item.default_factory is not MISSING),
         "__setattr__": _setattr, "__delattr__": _delattr}
     if init:
         attributes["__init__"] = _init

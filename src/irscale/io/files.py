@@ -40,8 +40,6 @@ import errno as errno_codes
 import io
 import os
 import re
-import shutil
-import signal
 import stat
 import sys
 import time
@@ -79,8 +77,9 @@ def is_stdio(path: Any) -> bool:
 
 
 #: The names of a descriptor of this process as an output: ``/dev/stdout`` (1),
-#: ``/dev/stderr`` (2), ``/dev/fd/N`` and ``/proc/self/fd/N`` (N).
-_STREAM = re.compile(r"/dev/(?:(stdout)|(stderr)|fd/(\d+))|/proc/self/fd/(\d+)")
+#: ``/dev/stderr`` (2), ``/dev/fd/N`` and ``/proc/self/fd/N`` (N); a pattern compiled by
+#: :mod:`re` when first used.
+_STREAM = r"/dev/(?:(stdout)|(stderr)|fd/(\d+))|/proc/self/fd/(\d+)"
 
 
 def output_stream(path: Any) -> int | None:
@@ -92,7 +91,7 @@ def output_stream(path: Any) -> int | None:
     if is_stdio(path):
         return 1
     text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
-    found = _STREAM.fullmatch(text) if isinstance(text, str) else None
+    found = re.fullmatch(_STREAM, text) if isinstance(text, str) else None
     if found is None:
         return None
     stdout, stderr, fd, proc = found.groups()
@@ -478,6 +477,7 @@ def interrupts_held() -> Iterator[None]:
     Only in the main thread, and only the signals with a Python handler in place (Python's
     own for SIGINT, by default); otherwise the block runs as it is.
     """
+    import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -562,6 +562,8 @@ def _sweep_orphans(target: Path) -> None:
         try:
             if _lock(handle, wait=False):  # its writer is gone
                 if stat.S_ISDIR(info.st_mode):
+                    import shutil  # (not at import: its bz2 and lzma are no start-up's)
+
                     shutil.rmtree(path, ignore_errors=True)
                 else:
                     with contextlib.suppress(OSError):

@@ -186,7 +186,7 @@ def scale_measure(name: str | ScaleMeasure) -> ScaleMeasure:
             "transform, scale table and meta scales take no diversity measure (a real topic "
             "has its own number of intents S and qrels: one enumeration of (2^S)^N runs per "
             "topic, 2^40 runs already at S = 8, N = 5)")
-    match = SCALE_PAPER_NAME.match(text)
+    match = re.match(SCALE_PAPER_NAME, text)
     if match and not (set(_options(text, match)) - {"rel", "gain", "beta", "norm"}):
         return _paper_measure(text, match)
     requests = parse_measure(text)

@@ -4,13 +4,11 @@ relevance degrees, intents, recall base), φ's tie strategy and the shards of an
 The functions of :mod:`irscale.scales` check their arguments against these declarations and
 the command line builds its options from them (:func:`irscale.cli.options.add_param`),
 before numpy is imported: this module imports nothing but :mod:`irscale.core.params` (the
-mechanism: domains, :class:`~irscale.core.params.Param`) and :mod:`re`, and the package's
+mechanism: domains, :class:`~irscale.core.params.Param`), and the package's
 ``__init__`` is lazy.
 """
 
 from __future__ import annotations
-
-import re
 
 from ..core.params import INT64_MAX, Cost, Integers, Names, Param, Switch
 
@@ -45,8 +43,9 @@ SCALE_LENGTH = Param("N", LENGTH, None, "run length N (runs cut at N, padded wit
                      cost=Cost("ranks", "exponential", "a factor of levels to the rankings of "
                                "the space"))
 #: The names of Ferrante, Ferro & Fuhr (2021) that :func:`irscale.scales.scale_measure` takes
-#: beside the catalogue's (``RBP_p05``, ``nDCG_b10`` ...), with optional ``(options)``.
-SCALE_PAPER_NAME = re.compile(
+#: beside the catalogue's (``RBP_p05``, ``nDCG_b10`` ...), with optional ``(options)``: a
+#: pattern compiled by :mod:`re` when first used (not by every command's start-up).
+SCALE_PAPER_NAME = (
     r"^(?P<name>P|R|F|AP|RR|SBTO|RBTO|RBP_p(?P<p>\d+)|(?P<n>n?)DCG_b(?P<b>\d+))"
     r"(?:\((?P<params>[^()]*)\))?$"
 )
