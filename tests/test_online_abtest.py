@@ -61,6 +61,20 @@ def test_assignment_is_stable_across_processes():
     assert assign(users, salt="s").tolist() == here
 
 
+def test_importing_the_module_loads_neither_pandas_nor_scipy_stats():
+    """The module imports pandas and scipy.stats where a function needs them (a second or
+    more of CPU each, under load): ``import irscale.online.abtest`` loads neither (its
+    normal and t tails are scipy.special's, tests/test_stats_distributions.py)."""
+    code = ("import sys, irscale.online.abtest; "
+            "print(sorted({'pandas', 'scipy.stats'} & set(sys.modules)))")
+    env = {"PATH": "", "PYTHONPATH": os.pathsep.join(
+        p for p in (os.path.dirname(os.path.dirname(irscale.__file__)),
+                    os.environ.get("PYTHONPATH", "")) if p)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_splits_are_within_binomial_intervals_and_salts_independent():
     users = np.arange(100_000)
     splits = {"a": 0.2, "b": 0.3, "c": 0.5}

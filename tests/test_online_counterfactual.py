@@ -535,3 +535,30 @@ def test_the_result_is_one_estimate_with_its_fields():
         assert again.clipped == r.clipped and again.estimator == r.estimator
     with pytest.raises(AttributeError):
         r.se = 0.0
+
+
+def test_policy_table_is_the_frame_indexed() -> None:
+    """policy_table of a stochastic policy (rows in any order, strings and numbers as
+    text) is pandas' own indexing of the frame, its zero probabilities and the ranks
+    beyond the depth left out; a ranking is its rows of probability 1."""
+    from irscale.online.counterfactual import policy_table
+
+    rng = np.random.default_rng(2)
+    frame = UNIFORM.assign(probability=np.where(rng.random(len(UNIFORM)) < 0.2, 0.0, 0.25)
+                           ).sample(frac=1, random_state=1)
+    expected = frame.set_index(["query", "docno", "rank"])["probability"]
+    expected = expected[(expected > 0) & (expected.index.get_level_values("rank") <= 3)]
+    pd.testing.assert_series_equal(policy_table(frame, 3), expected)
+    ranked = pd.DataFrame([(q, d, r + 1, 1.0) for q, docs in TARGET.items()
+                           for r, d in enumerate(docs[:2])],
+                          columns=["query", "docno", "rank", "probability"])
+    pd.testing.assert_series_equal(policy_table(TARGET, 2),
+                                   ranked.set_index(["query", "docno", "rank"])["probability"])
+
+
+def test_a_reward_given_twice_is_refused() -> None:
+    """A per-(query, docno) reward that gives a pair twice is an error naming it (it was
+    pandas' InvalidIndexError)."""
+    reward = pd.DataFrame({"query": "q", "docno": ["a", "b", "a"], "value": [0.5, 0.5, 0.4]})
+    with pytest.raises(InputError, match="document 'a' of query 'q' twice"):
+        counterfactual(HAND, {"q": ["a", "b"]}, estimator="dr", logging=HALF, reward=reward)

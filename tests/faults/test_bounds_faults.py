@@ -77,6 +77,11 @@ CASES = [
     err("loglik-serp-size", ["online", "loglik", "train.log", "--model", "pbm", "--test",
                              "test.log", "--serp-size", "100000000"], "--serp-size", *MEMORY,
         files=CLICKS),
+    # a log small enough, but a row of the table for every rank: refused before the logs
+    # are read (it took 25 s and 1.4 GB to print 3,000,001 rows)
+    err("loglik-serp-size-table", ["online", "loglik", "train.log", "--model", "dbn",
+                                   "--test", "test.log", "--serp-size", "3000000"],
+        "a row for each of 3,000,000 ranks (--serp-size)", *MEMORY, files=CLICKS),
     # the bootstrap intervals of the means (--ci bootstrap) held B × columns means: with
     # B = 10^8 they allocated until the machine ran out of memory, or ran silently for hours
     *[err(f"{command[0]}-ci-samples", [*command, "--ci", "bootstrap", "--ci-samples",

@@ -122,10 +122,17 @@ def run_fit(args: argparse.Namespace) -> int:
                       if text is None else text.decode())
 
 
+#: Bytes of every rank of ``online loglik``'s table at its peak: the frame's row (the rank's
+#: label and four numbers) and its line of text (measured with pandas 3: about 430).
+LOGLIK_RANK_BYTES = 400
+
+
 def run_loglik(args: argparse.Namespace) -> int:
     """``online loglik``: the log-likelihood and perplexity of a model on the test log."""
     from ..io.clicklog import read_click_log
 
+    if args.serp_size is not None:  # a row per rank: refused before the logs are read
+        _check_loglik_table(args.serp_size)
     # every file read before pandas and the click models are imported
     checked = None if args.params is None else check_click_model(args.params)
     train = None if checked is not None else read_click_log(args.inputs,
@@ -137,6 +144,16 @@ def run_loglik(args: argparse.Namespace) -> int:
 
     return write_text(args, csv_text(table, "the evaluation of the click model", sep="\t",
                                      float_format="%.6g"))
+
+
+def _check_loglik_table(serp_size: int) -> None:
+    """Refuse a table of ``serp_size`` ranks (and its text) beyond the memory limit
+    (:func:`irscale.core.budget.check_memory`): the ranks past the logs' are rows too."""
+    from ..core.budget import check_memory, format_size
+
+    need = float(serp_size) * LOGLIK_RANK_BYTES
+    check_memory(need, f"a row for each of {serp_size:,} ranks (--serp-size): a table of "
+                 f"about {format_size(need)}", "a smaller --serp-size")
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -59,11 +59,9 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from ..core.notebook import HtmlRepr
 from ..core.scaling import binary_exponent
@@ -76,9 +74,9 @@ from ..io.user_tables import (
     read_user_table,
     read_users,
 )
+from ..stats.distributions import normal_sf, t_sf
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
-from ..stats.power import power_two_sample_t, topic_set_size
 from ..stats.protocol import format_table
 from ..stats.results import TestResult
 from ..stats.tables import Format
@@ -95,6 +93,9 @@ from .user_values import (
     users_with_values,
     warn_left_out,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
            "ab_test", "assign", "read_pairs", "read_user_table", "read_users",
@@ -155,6 +156,8 @@ def assign(users: Sequence[object] | pd.Series | np.ndarray, *, salt: str,
     >>> assign(["u1", "u2", "u3", "u4"], salt="exp-1").tolist()
     ['treatment', 'treatment', 'control', 'control']
     """
+    import pandas as pd
+
     names, shares = _shares(splits)
     ids = [str(u) for u in (users.tolist() if hasattr(users, "tolist") else users)]
     if not ids:
@@ -180,6 +183,8 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
     Time measures (``time_to_first_click``, ``dwell``, ``success``) need the log's
     timestamps and are NaN without them.
     """
+    import pandas as pd
+
     from .clicklog import ClickLog, read_click_log
 
     clicklog = log if isinstance(log, ClickLog) else read_click_log(log)
@@ -256,6 +261,8 @@ def _per_session(values: object, sessions: np.ndarray, name: str,
     (every session needs one), or an array in the sessions' order. ``table``: the
     sessions' table, whose :class:`~irscale.io.user_tables.RowLines` name the click log's
     line of a session the file of ``values`` lacks."""
+    import pandas as pd
+
     if isinstance(values, (Mapping, pd.Series)):
         series = pd.Series(values)
         series.index = series.index.astype(str)
@@ -282,6 +289,8 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
     ``clicks`` and ``clicks@k``, the means of the other measures (NaN ignored), and
     ``ctr`` = clicks / impressions. ``users``: the user of every session (a mapping or
     Series session → user, or an array in the table's order)."""
+    import pandas as pd
+
     who = pd.Series(_per_session(users, sessions.index.to_numpy(), "users", sessions),
                     index=sessions.index, name="user")
     counts = [c for c in sessions.columns if c.startswith("clicks")]
@@ -319,6 +328,8 @@ def with_variants(table: pd.DataFrame, variants: pd.Series, *,
 # --------------------------------------------------------------------------- analysis
 def _groups(table: pd.DataFrame, variant: str, control: str, treatment: str,
             ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    import pandas as pd
+
     if not isinstance(table, pd.DataFrame):
         raise about(InputError(f"an A/B test needs a per-user DataFrame, got a "
                                f"{type(table).__name__}"), table)
@@ -338,6 +349,8 @@ def _groups(table: pd.DataFrame, variant: str, control: str, treatment: str,
 
 
 def _column(frame: pd.DataFrame, name: str, what: str) -> np.ndarray:
+    import pandas as pd
+
     if name not in frame.columns:
         raise InputError(f"no {what} column {name!r} in the table (columns: "
                          f"{list(frame.columns)})")
@@ -391,6 +404,7 @@ def ab_test(
 
     Examples
     --------
+    >>> import pandas as pd
     >>> table = pd.DataFrame({"variant": ["control"] * 4 + ["treatment"] * 4,
     ...                       "clicks": [1, 2, 0, 3, 2, 3, 1, 4],
     ...                       "impressions": [4, 4, 2, 5, 4, 5, 2, 6]})
@@ -475,7 +489,7 @@ def _ab_test(ctrl: pd.DataFrame, treat: pd.DataFrame, metric: str, analysis: str
                          "test")
     diff = r_t - r_c
     z = diff / se
-    p = float(2 * stats.norm.sf(abs(z)))
+    p = float(2 * normal_sf(abs(z)))
     low, high = t_interval(diff, se, math.inf, alpha=alpha, alternative="two-sided")
     nan = math.nan
     return TestResult(
@@ -567,6 +581,8 @@ class SampleRatioResult(HtmlRepr):
     expected: pd.Series
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         frame = pd.DataFrame({"observed": self.observed, "expected": self.expected})
         frame["share"] = frame["observed"] / frame["observed"].sum()
         frame.index.name = "variant"
@@ -588,6 +604,9 @@ def sample_ratio_mismatch(
     >>> round(sample_ratio_mismatch({"control": 5200, "treatment": 4800}).pvalue, 6)
     6.3e-05
     """
+    import pandas as pd
+    from scipy import stats
+
     names, shares = _shares(splits)
     if isinstance(assignment, pd.Series):
         check_labels(assignment)
@@ -626,6 +645,8 @@ class AATestResult(HtmlRepr):
     pvalue: float
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.DataFrame({"split": np.arange(len(self.pvalues)), "p": self.pvalues,
                              "rejected": self.pvalues <= self.alpha})
 
@@ -641,6 +662,9 @@ def aa_test(values: Sequence[float] | np.ndarray | pd.Series, users: Sequence[ob
     """A/A test: split the users ``splits`` times in halves (salts ``salt-0``, ...) and
     test each split with Welch's t-test (all splits at once). ``values``: the per-user
     metric (a Series indexed by user, or an array with ``users``)."""
+    import pandas as pd
+    from scipy import stats
+
     alpha = check_alpha(alpha)
     splits = check_count(splits, "splits", 1)
     if isinstance(values, pd.Series) and users is None:
@@ -665,7 +689,7 @@ def aa_test(values: Sequence[float] | np.ndarray | pd.Series, users: Sequence[ob
     with np.errstate(divide="ignore", invalid="ignore"):
         t = (mean_a - mean_b) / np.sqrt(a + b)
         df = (a + b) ** 2 / (a**2 / (n_a - 1) + b**2 / (n_b - 1))
-    p = np.where(np.isfinite(t), 2 * stats.t.sf(np.abs(t), df), 1.0)
+    p = np.where(np.isfinite(t), 2 * t_sf(np.abs(t), df), 1.0)
     rejected = int((p <= alpha).sum())
     return AATestResult(alpha, p, rejected / splits,
                         float(stats.binomtest(rejected, splits, alpha).pvalue))
@@ -681,6 +705,8 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
     >>> ab_sample_size(0.01, 0.2)
     6281
     """
+    from ..stats.power import topic_set_size
+
     power = AB_POWER.check(power)
     beta = 1 - power  # the design's β, in (0, 1)
     if beta == 1:
@@ -692,5 +718,7 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
 
 def ab_power(min_diff: float, sd: float, n: int, *, alpha: float = 0.05) -> float:
     """Power of the two-sample t-test with n users per variant (effect min_diff / sd)."""
+    from ..stats.power import power_two_sample_t
+
     USER_SD.check(sd)
     return power_two_sample_t(min_diff / sd, check_count(n, "n", 2), alpha=alpha)

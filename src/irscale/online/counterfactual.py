@@ -102,15 +102,25 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _stats
 
 from ..core.numbers import blank, declare, standard_deviation, undefined
 from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
+from ..stats.distributions import normal_ppf
 from ..stats.protocol import ConfidenceInterval, Estimate, check_confidence_level
 from ..stats.resampling import RngArg, check_rng
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
+from .keyed import (
+    Keyed,
+    factorize,
+    first_over,
+    first_repeat,
+    group,
+    group_sums,
+    positions,
+    ungroup,
+)
 from .params import OPE_BOOTSTRAP, OPE_CLIP, OPE_ESTIMATOR, OPE_ESTIMATORS, OPE_SWITCH_TAU
 from .slates import logged_slates, prefix_propensities, slate_frame, slate_marginals
 
@@ -200,7 +210,7 @@ _MEANINGS = {"bootstrap_low": blank("no bootstrap asked"),
 
 
 def _normal(estimate: float, se: float, level: float) -> ConfidenceInterval:
-    z = float(_stats.norm.ppf(0.5 + level / 2))
+    z = float(normal_ppf(0.5 + level / 2))
     return ConfidenceInterval(estimate - z * se, estimate + z * se)
 
 
@@ -216,6 +226,17 @@ def policy_table(policy: Any, depth: int) -> pd.Series:
     (rankings); or a run (a TREC run file, a ``{query: {docno: score}}`` dict, a Run),
     ranked as trec_eval does. Rankings show their first ``depth`` documents.
     """
+    rows = _policy(policy, depth)
+    ranks, rank = np.unique(rows.rank, return_inverse=True)
+    index = pd.MultiIndex(levels=[rows.queries, rows.docs, ranks],  # type: ignore[list-item]
+                          codes=[rows.query, rows.doc, rank],  # type: ignore[list-item]
+                          names=_KEY, verify_integrity=False)
+    table = pd.Series(rows.value, index=index, name="probability")
+    return table[(table > 0) & (table.index.get_level_values("rank") <= depth)]
+
+
+def _policy(policy: Any, depth: int) -> Keyed:
+    """:func:`policy_table`'s rows, checked, all of them (any probability and rank)."""
     if isinstance(policy, pd.Series) and list(policy.index.names) == _KEY:
         frame = policy.rename("probability").reset_index()
     elif isinstance(policy, pd.DataFrame) and "slate" in policy.columns:
@@ -223,7 +244,8 @@ def policy_table(policy: Any, depth: int) -> pd.Series:
     elif isinstance(policy, pd.DataFrame):
         frame = policy
     else:
-        frame = _rankings(policy, depth)
+        query, docno, rank = _rankings(policy, depth)
+        return _checked(query, docno, rank, np.ones(len(rank)))
     missing = [c for c in (*_KEY, "probability") if c not in frame.columns]
     if missing:
         raise InputError(f"a stochastic policy has columns query docno rank probability; "
@@ -239,75 +261,87 @@ def policy_table(policy: Any, depth: int) -> pd.Series:
         i = int(np.flatnonzero(bad)[0])
         raise InputError(f"policy row {i + 1}: probability must lie in [0, 1], got "
                          f"{frame['probability'].iloc[i]!r}")
-    table = pd.Series(prob, index=pd.MultiIndex.from_arrays(
-        [frame["query"].astype(str).to_numpy(), frame["docno"].astype(str).to_numpy(),
-         rank.astype(np.int64)], names=_KEY), name="probability")
-    if table.index.has_duplicates:
-        query, docno, r = table.index[table.index.duplicated()][0]
-        raise InputError(f"the policy gives document {docno!r} at rank {r} of query "
-                         f"{query!r} twice")
-    for level, what in (("rank", "rank"), ("docno", "document")):
-        total = table.groupby(level=["query", level]).sum()
-        over = total[total > 1 + 1e-9]
-        if len(over):
-            query, key = over.index[0]
-            key = repr(str(key)) if level == "docno" else str(int(key))
+    return _checked(frame["query"].astype(str).to_numpy(),
+                    frame["docno"].astype(str).to_numpy(), rank.astype(np.int64), prob)
+
+
+def _checked(query: np.ndarray, docno: np.ndarray, rank: np.ndarray, prob: np.ndarray
+             ) -> Keyed:
+    """The rows (queries and docnos: strings, NaN where missing; ranks ≥ 1; probabilities
+    in [0, 1]) keyed, checked: no (query, document, rank) twice, the probabilities of every
+    (query, rank) and of every (query, document) summing to at most 1 (the first in sorted
+    order named, as a pandas groupby orders them; a missing query or document is in no
+    sum)."""
+    query_code, queries = factorize(query)
+    doc_code, docs = factorize(docno)
+    table = Keyed(queries, docs, query_code, doc_code, rank, prob)
+    ranks, rank_code = np.unique(rank, return_inverse=True)
+    pairs, pair = group(query_code, doc_code, len(docs))
+    i = first_repeat(group(pair, rank_code, len(ranks))[1])
+    if i is not None:
+        q, d = table.label(i)
+        raise InputError(f"the policy gives document {d!r} at rank {rank[i]} of query "
+                         f"{q!r} twice")
+    ranked = query_code >= 0
+    for (keys, codes), size, what, named in (
+            (group(query_code, rank_code, len(ranks)), len(ranks), "rank", ranked),
+            ((pairs, pair), len(docs), "document", ranked & (doc_code >= 0))):
+        over = first_over(prob, np.where(named, codes, -1), len(keys), 1 + 1e-9)
+        if over is not None:
+            q, k = (int(code) for code in ungroup(keys[over[0]], size))
+            key = repr(str(docs[k])) if what == "document" else str(ranks[k])
             raise InputError(f"the policy's probabilities of {what} {key} of query "
-                             f"{query!r} sum to {over.iloc[0]:.6g} > 1")
-    return table[(table > 0) & (table.index.get_level_values("rank") <= depth)]
+                             f"{queries[q]!r} sum to {over[1]:.6g} > 1")
+    return table
 
 
-def _rankings(policy: Any, depth: int) -> pd.DataFrame:
-    """A deterministic policy's rows (probability 1) from rankings or a run."""
+def _shown(table: Keyed, depth: int) -> Keyed:
+    """The rows of ``table`` a ranking of ``depth`` ranks shows: probability > 0, rank ≤
+    ``depth``."""
+    return table.take((table.value > 0) & (table.rank <= depth))
+
+
+def _rankings(policy: Any, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A deterministic policy's rows (query, docno, rank; probability 1) from rankings or
+    a run: the queries and docnos as ``str`` objects."""
     if isinstance(policy, Mapping) and policy and all(
             isinstance(v, Sequence) and not isinstance(v, (str, bytes))
             for v in policy.values()):
-        rows = [(str(q), str(d), r + 1) for q, docs in policy.items()
-                for r, d in enumerate(list(docs)[:depth])]
-    else:
-        from ..collections.candidates import ranked_candidates
+        ranked = [[str(d) for d in list(docs)[:depth]] for docs in policy.values()]
+        lengths = np.array([len(docs) for docs in ranked], dtype=np.int64)
+        query = np.repeat(np.array([str(q) for q in policy], dtype=object), lengths)
+        docno = np.array([d for docs in ranked for d in docs], dtype=object)
+        rank = np.arange(len(docno)) - np.repeat(np.cumsum(lengths) - lengths, lengths) + 1
+        return query, docno, rank
+    from ..collections.candidates import ranked_candidates
 
-        cube = ranked_candidates([policy] if isinstance(policy, Mapping) else policy,
-                                 depth=depth)
-        if len(cube.runs) != 1:
-            raise InputError(f"the target policy is one run, got {len(cube.runs)}")
-        docno = np.asarray(cube.pair_docno.to_pylist(), dtype=object)
-        rows = [(topic, str(docno[p]), r + 1) for t, topic in enumerate(cube.topics)
-                for r, p in enumerate(cube.pairs[t, 0]) if p >= 0]
-    frame = pd.DataFrame(rows, columns=_KEY)
-    frame["probability"] = 1.0
-    return frame
-
-
-def _cells(log: ClickLog, table: pd.Series, by_rank: bool = True) -> np.ndarray:
-    """``table``'s value at every shown (session, rank) of ``log`` (0 where it has none):
-    keyed by (query, docno, rank), or by (query, docno) when ``by_rank`` is False."""
-    s, r = np.nonzero(log.valid)
-    keys = [log.queries[log.query[s]].astype(str), log.docs[log.doc[s, r]].astype(str)]
-    if by_rank:
-        keys.append(r + 1)
-    index = table.index.get_indexer(pd.MultiIndex.from_arrays(keys))
-    out = np.zeros(log.doc.shape)
-    out[s, r] = np.where(index >= 0, table.to_numpy(np.float64)[np.maximum(index, 0)], 0.0)
-    return out
+    cube = ranked_candidates([policy] if isinstance(policy, Mapping) else policy,
+                             depth=depth)
+    if len(cube.runs) != 1:
+        raise InputError(f"the target policy is one run, got {len(cube.runs)}")
+    t, r = np.nonzero(cube.pairs[:, 0] >= 0)
+    docno = np.asarray(cube.pair_docno.to_pylist(), dtype=object)[cube.pairs[t, 0, r]]
+    return np.array([str(q) for q in cube.topics], dtype=object)[t], docno, r + 1
 
 
-def _logging_table(logging: Any, log: ClickLog) -> pd.Series:
-    """π0(d, r | q): given (as a policy), or ``"empirical"``: the share of the log's
-    sessions of q that showed d at r."""
+def _logging_table(logging: Any, log: ClickLog) -> Keyed:
+    """π0(d, r | q) where it is positive, ranks 1..K: given (as a policy), or
+    ``"empirical"``: the share of the log's sessions of q that showed d at r."""
     if isinstance(logging, str) and logging == "empirical":
-        frame = log.to_frame()
-        frame["query"] = frame["query"].astype(str)
-        frame["docno"] = frame["docno"].astype(str)
-        count = frame.groupby(_KEY).size()
-        sessions = pd.Series(np.bincount(log.query, minlength=len(log.queries)),
-                             index=log.queries.astype(str))
-        share = count.to_numpy() / sessions.reindex(
-            count.index.get_level_values("query")).to_numpy()
-        return pd.Series(share, index=count.index, name="probability")
+        s, r = np.nonzero(log.valid)
+        query_code, queries = factorize(log.queries.astype(str).astype(object))
+        doc_code, docs = factorize(log.docs.astype(str).astype(object))
+        query, doc = query_code[log.query[s]], doc_code[log.doc[s, r]]
+        pair = group(query, doc, len(docs))[1]
+        cells, first, cell = np.unique(pair * log.serp_size + r, return_index=True,
+                                       return_inverse=True)
+        sessions = np.bincount(query_code[log.query], minlength=len(queries))
+        count = np.bincount(cell.reshape(-1), minlength=len(cells))
+        return Keyed(queries, docs, query[first], doc[first], r[first] + 1,
+                     count / sessions[query[first]])
     if isinstance(logging, str):
         raise ParameterError(f"logging is a table or 'empirical', got {logging!r}")
-    return policy_table(logging, log.serp_size)
+    return _shown(_policy(logging, log.serp_size), log.serp_size)
 
 
 # --------------------------------------------------------------------------- propensities
@@ -334,7 +368,7 @@ def _examination(propensities: Any, log: ClickLog) -> np.ndarray:
     return gamma[:k]
 
 
-def _reward(reward: Any, log: ClickLog, table: pd.Series, gamma: np.ndarray | None
+def _reward(reward: Any, log: ClickLog, table: Keyed, gamma: np.ndarray | None
             ) -> tuple[np.ndarray, np.ndarray]:
     """m̂ at the log's shown cells, and the target's expected clicks under m̂ per query
     (Σ_{d,r} π(d, r | q) m̂(q, d, r), aligned with ``log.queries``)."""
@@ -342,29 +376,26 @@ def _reward(reward: Any, log: ClickLog, table: pd.Series, gamma: np.ndarray | No
         reward = fit_click_model(log, "pbm")
     if isinstance(reward, ClickModel):
         gamma = _examination(reward, log)
-        alpha = reward.attractiveness.copy()
-        alpha.index = pd.MultiIndex.from_arrays(
-            [alpha.index.get_level_values(i).astype(str) for i in (0, 1)])
+        alpha = _pairs(reward.attractiveness)
         prior: float | None = reward.prior[0]
     else:
-        alpha = _pair_series(reward)
+        alpha = _pairs(_pair_series(reward))
         prior = None
     if gamma is None:
         gamma = np.ones(log.serp_size)
-    q, d, r = (table.index.get_level_values(i) for i in range(3))
-    index = alpha.index.get_indexer(pd.MultiIndex.from_arrays([q, d]))
+    index = alpha.find(table.queries, table.docs, table.query, table.doc)
     if prior is None and (index < 0).any():
         i = int(np.flatnonzero(index < 0)[0])
-        raise InputError(f"the reward model has no value for document {d[i]!r} of query "
-                         f"{q[i]!r}, which the target policy shows")
-    values = alpha.to_numpy(np.float64)
-    a = np.where(index >= 0, values[np.maximum(index, 0)], prior if prior is not None else 0)
-    direct = pd.Series(table.to_numpy() * a * gamma[np.asarray(r) - 1]).groupby(
-        np.asarray(q)).sum()
-    per_query = direct.reindex(log.queries.astype(str), fill_value=0.0).to_numpy()
+        q, d = table.label(i)
+        raise InputError(f"the reward model has no value for document {d!r} of query "
+                         f"{q!r}, which the target policy shows")
+    values = np.append(alpha.value, prior if prior is not None else 0)
+    direct = group_sums(table.value * values[index] * gamma[table.rank - 1], table.query,
+                        len(table.queries))
+    per_query = np.append(direct, 0.0)[positions(log.queries.astype(str), table.queries)]
     s, k = np.nonzero(log.valid)
-    cell_index = alpha.index.get_indexer(pd.MultiIndex.from_arrays(
-        [log.queries[log.query[s]].astype(str), log.docs[log.doc[s, k]].astype(str)]))
+    cell_index = alpha.find(log.queries.astype(str), log.docs.astype(str), log.query[s],
+                            log.doc[s, k])
     if prior is None and (cell_index < 0).any():
         i = int(np.flatnonzero(cell_index < 0)[0])
         raise InputError(f"the reward model has no value for document "
@@ -372,9 +403,27 @@ def _reward(reward: Any, log: ClickLog, table: pd.Series, gamma: np.ndarray | No
                          f"{log.queries[log.query[s[i]]]!r}, shown in session "
                          f"{log.sessions[s[i]]!r}")
     m = np.zeros(log.doc.shape)
-    m[s, k] = np.where(cell_index >= 0, values[np.maximum(cell_index, 0)],
-                       prior if prior is not None else 0) * gamma[k]
+    m[s, k] = values[cell_index] * gamma[k]
     return m, per_query
+
+
+def _pairs(reward: pd.Series) -> Keyed:
+    """Per-(query, docno) values (a Series on a two-level index) as :class:`Keyed`, its
+    levels' values as strings; a pair given twice refused."""
+    index = reward.index
+    assert isinstance(index, pd.MultiIndex)
+    codes = []
+    for level, code in zip(index.levels, index.codes, strict=True):
+        place, distinct = factorize(level.astype(str).to_numpy())
+        codes.append((np.append(place, -1)[code], distinct))
+    (query, queries), (doc, docs) = codes
+    table = Keyed(queries, docs, query, doc, np.zeros(len(query), np.int64),
+                  reward.to_numpy(np.float64))
+    twice = first_repeat(group(query, doc, len(docs))[1])
+    if twice is not None:
+        q, d = table.label(twice)
+        raise InputError(f"the reward model gives document {d!r} of query {q!r} twice")
+    return table
 
 
 def _pair_series(reward: Any) -> pd.Series:
@@ -392,8 +441,7 @@ def _pair_series(reward: Any) -> pd.Series:
     values = pd.to_numeric(reward, errors="coerce").to_numpy(np.float64)
     if not (np.isfinite(values) & (values >= 0) & (values <= 1)).all():
         raise InputError("reward values are click probabilities in [0, 1]")
-    return pd.Series(values, index=pd.MultiIndex.from_arrays(
-        [reward.index.get_level_values(i).astype(str) for i in (0, 1)]))
+    return pd.Series(values, index=reward.index)
 
 
 # --------------------------------------------------------------------------- estimators
@@ -465,19 +513,23 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     progress = check_progress(progress)
     log = read_click_log(log)
     slates = _slates(policy, log.serp_size) if estimator in _SLATE else None
-    table = policy_table(policy, log.serp_size)
-    _check_queries(log, table)
-    table = table[table.index.get_level_values("query").isin(log.queries.astype(str))]
+    table = _shown(_policy(policy, log.serp_size), log.serp_size)
+    queries = log.queries.astype(str)
+    _check_queries(queries, table)
+    table = table.take(np.append(positions(table.queries, queries), -1)[table.query] >= 0)
     clicks = (log.clicks & log.valid).astype(np.float64)
     floor = 0.0 if clip is None else clip
     weight: np.ndarray | None
     if estimator == "pbm-ips":
         gamma = _examination(propensities, log)
-        lam = pd.Series(table.to_numpy() * gamma[table.index.get_level_values("rank") - 1],
-                        index=table.index.droplevel("rank")).groupby(level=[0, 1]).sum()
+        pairs, pair = group(table.query, table.doc, len(table.docs))
+        lam = Keyed(table.queries, table.docs, *ungroup(pairs, len(table.docs)),
+                    np.zeros(len(pairs), np.int64),
+                    group_sums(table.value * gamma[table.rank - 1],
+                               np.where(table.doc >= 0, pair, -1), len(pairs)))
         denom = np.broadcast_to(np.maximum(gamma, floor), log.doc.shape)
         with np.errstate(over="ignore"):  # a weight beyond the doubles: refused below
-            weight = np.where(log.valid, _cells(log, lam, by_rank=False) / denom, 0.0)
+            weight = np.where(log.valid, lam.at(log, by_rank=False) / denom, 0.0)
         if not np.isfinite(weight).all():
             raise _overflow(weight, log)
         clipped = np.broadcast_to(gamma < floor, log.doc.shape)
@@ -496,8 +548,8 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         target, p0 = _prefix_weights(estimator, log, slates, logging)
     else:
         logged = _logging_table(logging, log)
-        _warn_support(log, table, logged)
-        target, p0 = _cells(log, table), _cells(log, logged)
+        _warn_support(table, logged)
+        target, p0 = table.at(log), logged.at(log)
     shown = log.valid
     impossible = shown & (target > 0) & (p0 <= 0)
     if impossible.any():
@@ -570,7 +622,8 @@ def _slates(policy: Any, depth: int) -> pd.DataFrame:
         raise ParameterError("sips and rips need the target as a distribution over whole "
                              "rankings (query slate probability) or rankings, not "
                              "per-rank marginals")
-    frame = _rankings(policy, depth).sort_values(["query", "rank"])
+    frame = pd.DataFrame(dict(zip(_KEY, _rankings(policy, depth), strict=True))
+                         ).sort_values(["query", "rank"])
     slates = frame.groupby("query", sort=False)["docno"].agg(tuple)
     return pd.DataFrame({"query": slates.index.astype(str), "slate": slates.to_numpy(),
                          "probability": 1.0})
@@ -598,12 +651,11 @@ def _prefix_weights(estimator: str, log: ClickLog, target: pd.DataFrame, logging
     return num, den
 
 
-def _check_queries(log: ClickLog, table: pd.Series) -> None:
-    """The policy ranks the log's queries: none is an error, some missing a warning (the
-    target shows nothing for them)."""
-    known = set(table.index.get_level_values("query"))
-    queries = [str(q) for q in log.queries]
-    missing = [q for q in queries if q not in known]
+def _check_queries(queries: np.ndarray, table: Keyed) -> None:
+    """The policy ranks the log's ``queries`` (as strings): none is an error, some
+    missing a warning (the target shows nothing for them)."""
+    known = table.queries[np.unique(table.query[table.query >= 0])]
+    missing = [str(q) for q in queries[positions(queries, known) < 0]]
     if len(missing) == len(queries):
         raise InputError(f"the target policy ranks none of the log's queries "
                          f"({', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''})")
@@ -613,17 +665,18 @@ def _check_queries(log: ClickLog, table: pd.Series) -> None:
                       stacklevel=3)
 
 
-def _warn_support(log: ClickLog, target: pd.Series, logging: pd.Series) -> None:
-    """Target mass where the logging policy never shows: the weighted clicks cannot see it
-    (no full support): IPS and SNIPS under-estimate, DR has only its reward model there."""
-    queries = set(map(str, log.queries))
-    inside = target[target.index.get_level_values("query").isin(queries)]
-    lacking = inside[logging.reindex(inside.index).fillna(0).to_numpy() <= 0]
+def _warn_support(target: Keyed, logging: Keyed) -> None:
+    """Target mass (of the log's queries) where the logging policy never shows: the
+    weighted clicks cannot see it (no full support): IPS and SNIPS under-estimate, DR has
+    only its reward model there."""
+    row = logging.find(target.queries, target.docs, target.query, target.doc, target.rank)
+    lacking = np.flatnonzero(np.append(logging.value, 0.0)[row] <= 0)
     if len(lacking):
-        q, d, r = lacking.index[0]
+        q, d = target.label(int(lacking[0]))
         warnings.warn(f"the logging policy never shows {len(lacking)} (query, document, "
-                      f"rank) cell(s) the target policy uses (e.g. {d!r} at rank {r} of "
-                      f"query {q!r}): no logged click speaks for them", stacklevel=3)
+                      f"rank) cell(s) the target policy uses (e.g. {d!r} at rank "
+                      f"{target.rank[lacking[0]]} of query {q!r}): no logged click speaks "
+                      "for them", stacklevel=3)
 
 
 def _estimate(means: np.ndarray, ratio: bool) -> np.ndarray:

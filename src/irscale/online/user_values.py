@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..errors import InputError, shown
 from ..io.user_tables import LINES, RowLines
 from .params import AB_MISSING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def located(values: pd.DataFrame | pd.Series, label: Hashable) -> dict[str, Any]:

@@ -6,7 +6,8 @@ bit for bit:
 
 * ``t.sf(x, ν) = stdtr(ν, −x)``, ``t.cdf(x, ν) = stdtr(ν, x)`` (the survival function
   at −x), ``t.ppf(q, ν) = stdtrit(ν, q)`` (0 < q < 1; ν = ∞ is the normal distribution);
-* ``norm.sf(z) = ndtr(−z)``, ``norm.cdf(z) = ndtr(z)`` (likewise).
+* ``norm.sf(z) = ndtr(−z)``, ``norm.cdf(z) = ndtr(z)`` (likewise), ``norm.ppf(q) =
+  ndtri(q)`` (0 < q < 1).
 
 The binomial distribution is not here: ``scipy.stats.binom`` computes with Boost, whose
 values differ from ``scipy.special.bdtr``'s in the last bits, so the sign test imports
@@ -36,6 +37,11 @@ def t_ppf(q: np.ndarray | float, df: np.ndarray | float) -> np.ndarray:
 def normal_sf(z: np.ndarray | float) -> np.ndarray:
     """P(Z > z): ``scipy.stats.norm.sf(z)``."""
     return special.ndtr(-np.asarray(z))
+
+
+def normal_ppf(q: np.ndarray | float) -> np.ndarray:
+    """The quantile z with P(Z ≤ z) = q, 0 < q < 1: ``scipy.stats.norm.ppf(q)``."""
+    return special.ndtri(q)
 
 
 def symmetric_pvalue(statistic: np.ndarray, sf: Callable[[np.ndarray], np.ndarray],
