@@ -18,8 +18,9 @@ from .property_examples import examples
 
 #: Every family with a chain, and grade measures and counts beside them.
 CHAINED = ["map", "map_cut.3,10,30", "Rprec", "recall.5,20", "relative_P.5", "ndcg",
-           "ndcg_cut.3,10", "bpref", "P.5", "recip_rank", "num_rel", "num_rel_ret",
-           "num_ret"]
+           "ndcg_cut.3,10", "bpref", "iprec_at_recall", "iprec_at_recall.0.15,0.55",
+           "11pt_avg", "11pt_avg.0.25,0.5,0.75", "AP11", "P.5", "recip_rank", "num_rel",
+           "num_rel_ret", "num_ret"]
 
 
 def _every_completion(monkeypatch: pytest.MonkeyPatch, *args, **kwargs) -> pd.DataFrame:
@@ -111,10 +112,53 @@ def _lines(n: int, measures: list[str]) -> int:
 
 
 @pytest.mark.parametrize("measures", [["map"], ["map", "ndcg", "bpref", "Rprec"],
-                                      ["map_cut.5,1000", "recall.100", "P.10"]])
+                                      ["map_cut.5,1000", "recall.100", "P.10"],
+                                      ["iprec_at_recall", "11pt_avg", "AP11"]])
 def test_a_deep_ranking_costs_lines_linear_in_its_depth(measures):
     """The lines evaluated grow as the depth, not as its square: ten times deeper, at most
     ten times more (every completion: a hundred times)."""
     shallow, deep = _lines(300, measures), _lines(3000, measures)
     assert deep <= 10 * shallow + 3000 * 40, (shallow, deep)
     assert deep < 3000 * 3000 / 10  # (every completion: 2 · 2,701 · 3,000 a topic)
+
+
+def _interpolated_case(seed: int):
+    """One topic of grades 0/1: a run of 5-60 documents, any share unjudged, in runs of
+    alike documents often (many runs of relevant documents, or few), relevant documents
+    the run misses; distinct scores."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 61))
+    kinds = rng.choice(3, n, p=rng.dirichlet(np.ones(3)))  # 0: non-relevant, 1: relevant
+    if seed % 2:  # runs of alike documents
+        kinds = np.repeat(kinds[: n // 4 + 1], 4)[:n]
+    qrels = {f"d{i}": int(kind) for i, kind in enumerate(kinds) if kind < 2}
+    qrels.update({f"x{i}": 1 for i in range(int(rng.integers(0, 3)))})
+    return qrels, {f"d{i}": float(n - i) for i in range(n)}
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_interpolated_chains_are_every_completions_values(seed):
+    """The chains of iprec_at_recall give, at every k of both families, the value
+    pytrec_eval computes on that completion (the first k or the last k unjudged documents
+    relevant, the others not)."""
+    import pytrec_eval
+
+    from irscale.collections.bounds_chains import Chains, _interpolated
+    from irscale.evaluation import evaluate
+    from irscale.measures.names import parse_measures
+
+    qrels, run = _interpolated_case(seed)
+    view = evaluate({"1": qrels}, {"r": {"1": run}}, ["map"]).rankings
+    chains = Chains(view, np.zeros(1, dtype=np.int64), 0, 1)
+    levels = "iprec_at_recall.0,0.05,0.1,0.25,0.3,0.5,0.7,0.75,0.9,1"
+    found = list(_interpolated(chains, parse_measures([levels])[0], 1) or ())
+    unjudged = [d for d in run if d not in qrels]
+    for k in range(len(unjudged) + 1):
+        for family, raised in ((0, unjudged[:k]), (1, unjudged[len(unjudged) - k:])):
+            completed = {**qrels, **dict.fromkeys(unjudged, 0), **dict.fromkeys(raised, 1)}
+            expected = pytrec_eval.RelevanceEvaluator(
+                {"1": completed}, {levels}).evaluate({"1": run})["1"]
+            for t, level in enumerate(levels.split(".", 1)[1].split(",")):
+                key = f"iprec_at_recall_{float(level):.2f}"
+                assert found[t][family][k] == pytest.approx(expected[key], abs=1e-12), \
+                    (k, family, key)

@@ -40,15 +40,17 @@ every ``g^u`` assignment).
 **The cost.** Which of the ``2 (u' + 1)`` completions of a ranking (``u'`` its unjudged
 documents in the searched depth) can hold an extreme is found first, in linear time
 (:mod:`irscale.collections.bounds_chains`): for ``map``, ``map_cut``, ``Rprec``,
-``recall``, ``relative_P``, ``ndcg``, ``ndcg_cut`` and ``bpref`` each measure's value is
-followed along both families of completions, each from the one before, and only the
-completions at the extremes of a chain are evaluated; measures of the grades of the
+``recall``, ``relative_P``, ``ndcg``, ``ndcg_cut``, ``bpref`` and the interpolated
+precision (``iprec_at_recall``, ``11pt_avg``, ``AP11``:
+:mod:`irscale.collections.bounds_interpolated`) each measure's value is followed along
+both families of completions, and only the completions at the extremes of a chain are
+evaluated; measures of the grades of the
 retrieved documents alone (precision, success, RR, RBP, DCG, ERR, the counts:
 :data:`~irscale.collections.bounds_chains.ENDS`), which have no ``R`` and no ideal
 ranking or grow linearly with it, take their bounds at the completions giving every
 unjudged document the lowest grade and every one the highest (RBP's residual is their
-difference, for the documents the run retrieves). Any other measure (``iprec_at_recall``,
-``infAP``, a gain map, the catalogue's families) makes the search evaluate every
+difference, for the documents the run retrieves). Any other measure (``infAP``, a gain
+map, the catalogue's other families) makes the search evaluate every
 completion: time ``O(u' · n)`` for a ranking of ``n`` documents, its rest measured on its
 first batches and stated before it goes on, with its progress (``progress``). The
 completions evaluated are judged rankings made in place from the run's own
@@ -363,7 +365,6 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
     depth = _depth(names)
     setup = evaluation_setup(names, relevance_level=relevance_level)
     limit = max_memory_of(max_memory)
-    progress = progress_callback(progress, "bounds", units="ranking lines of completions")
     per_topic, means = [], []
     for index, run in enumerate(run_list):
         evaluation = evaluate(judged, {run.name: run}, names, relevance_level=relevance_level)
@@ -391,6 +392,10 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
         search = _Search(view, every - unjudged, lowest, highest, chosen,
                          max(longest, min(CHUNK_LINES, limit // BYTES_PER_LINE)), setup,
                          list(original.measures))
+        if not index:  # the clock of the rest's statement starts with the first search
+            # (the set-up before it, the chains of a deep run, is no part of its rate)
+            progress = progress_callback(progress, "bounds",
+                                         units="ranking lines of completions")
         low, high = search.run(progress_reporter(
             phase_progress(progress, index, len(run_list)), search.lines_searched()))
         row = {topic: i for i, topic in enumerate(view.topic_labels)}

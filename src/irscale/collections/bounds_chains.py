@@ -10,7 +10,8 @@ one before, in ``O(n)`` a ranking (numpy over the whole batch; the thresholds of
 binary search, ``O(n log n)``): going from ``k - 1`` to ``k`` changes one document's grade
 and ``R`` (and the ideal ranking) by one. The search then evaluates, with the engine's own
 kernels, only the completions where a chain reaches its minimum or maximum (and those
-within :data:`TIES` of it, :data:`KEEP` at most): the bounds are the kernels' values, as
+within :data:`TIES` of it, :data:`KEEP` at most; the first one only where the chain's
+values are the kernels' own, :data:`EXACT`): the bounds are the kernels' values, as
 before, at a handful of completions a ranking instead of ``2 (u + 1)``.
 
 The chains (``R``: the relevant documents of the topic, ``h``: the documents given the
@@ -30,6 +31,12 @@ from 1):
   judged non-relevant documents above ``d`` (the unjudged ones given a judged lowest grade
   included), grows along the ranking, so each family's sum of ``min(N(d), R)`` splits at
   the first rank where ``N(d)`` reaches a threshold (:func:`numpy.searchsorted`);
+* ``iprec_at_recall``, ``11pt_avg`` and ``AP11``: the best precision ``i / q_i`` of the
+  relevant documents numbered ``i ≥ m`` (at ranks ``q_i``) splits at the first unjudged
+  document not raised (prefix) or raised (suffix): above it a range of values fixed along
+  the chain (a sparse table), below it lines ``(i₀ + k) / q`` in ``k``, whose best of a
+  suffix comes from monotone row maxima (:mod:`.bounds_interpolated`, ``O(n log² n)`` at
+  worst); the values are the kernels' own (:data:`EXACT`);
 * measures of the grades of the retrieved documents alone (:data:`ENDS`: never falling as
   a grade rises, or linear in ``k``: ``num_rel``): the all-lowest and all-highest
   completions.
@@ -42,15 +49,17 @@ conditional rankings) has no chain: the search evaluates every completion.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from ..core.judged import NONPOOL, JudgedRankings
-from ..core.segments import segment_cumsum, segment_sum
+from ..core.segments import ranges, segment_cumsum, segment_sum
 from ..measures.base import MeasureRequest
+from .bounds_interpolated import FAMILIES as INTERPOLATED
+from .bounds_interpolated import Candidates, Count, Lines, level_counts, lines_max
 
 #: Families whose extremes are the all-lowest and all-highest completions: measures of the
 #: grades of the retrieved documents alone (no ``R``, no ideal ranking: never falling as a
@@ -60,6 +69,9 @@ ENDS = frozenset({"P", "success", "recip_rank", "RBP", "rbp", "DCG", "dcg", "ERR
 #: Distance to a chain's extreme (relative, for values beyond 1) within which a completion
 #: is evaluated too: the chains add floats in another order than the kernels.
 TIES = 1e-9
+#: Families whose chains' values are the kernels' own (each one division of two counts,
+#: as the kernel divides): the first completion at an extreme is evaluated, and no other.
+EXACT = frozenset({"iprec_at_recall"})
 #: Most completions of one chain evaluated for one extreme (a plateau of equal values,
 #: such as nDCG@10 once the first 10 ranks and the ideal ones are set, needs one).
 KEEP = 4
@@ -76,6 +88,7 @@ class Chains:
     below: np.ndarray
     lowest: int
     highest: int
+    binary: dict[int, Relevance] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------ layout
     @cached_property
@@ -174,10 +187,11 @@ class Chains:
         return np.where(clipped > 0, padded[view.offsets[ranking] + clipped], 0)
 
     def relevance(self, level: int) -> Relevance | None:
-        """The binary view at ``level`` (None where the completions do not change it)."""
+        """The binary view at ``level`` (None where the completions do not change it), one
+        for every request at that level."""
         if not (self.highest >= level > self.lowest):
             return None
-        return Relevance(self, level)
+        return self.binary.setdefault(level, Relevance(self, level))
 
 
 @dataclass
@@ -202,6 +216,11 @@ class Relevance:
         """Per ranking: R of its topic before completion."""
         return self.chains.view.judged_at_least(self.level)
 
+    @cached_property
+    def interpolation(self) -> Interpolation:
+        """The lists of the chains of interpolated precision."""
+        return Interpolation(self)
+
     def recall_base(self, suffix: bool) -> np.ndarray:
         """Per slot: R (the documents given the highest grade are relevant)."""
         high, _ = self.chains.family(suffix)
@@ -216,6 +235,108 @@ class Relevance:
         raised = np.maximum(unjudged - (c.u[ranking] - c.k), 0) if suffix else \
             np.minimum(c.k, unjudged)
         return judged + raised
+
+
+@dataclass
+class Interpolation:
+    """The chains of interpolated precision of the binary view ``binary``
+    (:mod:`irscale.collections.bounds_interpolated`)."""
+
+    binary: Relevance
+
+    @cached_property
+    def judged(self) -> Candidates:
+        """The judged relevant documents."""
+        return Candidates.of(self.binary.chains.view, self.binary.relevant)
+
+    @cached_property
+    def either(self) -> Candidates:
+        """The judged relevant documents and the unjudged ones."""
+        return Candidates.of(self.binary.chains.view, self.binary.relevant |
+                             self.binary.chains.unjudged)
+
+    @cached_property
+    def sides(self) -> dict[bool, tuple[np.ndarray, ...]]:
+        """Per family (``suffix``), per slot: ``R`` (float), the relevant documents
+        retrieved, the judged relevant ones above the split, the split's place in
+        :attr:`either` (1-based; past the end where none), and the offset of the ranking in
+        the list of the documents above the split (:attr:`judged` in the suffix family,
+        :attr:`either` in the prefix one) less one."""
+        c = self.binary.chains
+        ranking, k = c.slot_ranking, c.k
+        u = c.u[ranking]
+        out: dict[bool, tuple[np.ndarray, ...]] = {}
+        for suffix in (False, True):
+            place, has = (u - k, k > 0) if suffix else (k, k < u)
+            above = self.judged.length[ranking].copy()
+            if has.any():
+                above[has] = self.binary.ocum[c.elements[c.uoffsets[ranking[has]] +
+                                                         place[has]]]
+            out[suffix] = (self.binary.recall_base(suffix).astype(np.float64),
+                           self.judged.length[ranking] + k, above,
+                           np.where(has, above + place + 1, self.either.length[ranking] + 1),
+                           (self.judged if suffix else self.either).offset[ranking] - 1)
+        return out
+
+    @cached_property
+    def lines(self) -> dict[bool, Lines]:
+        """Per family: the lines below the split (:mod:`.bounds_interpolated`)."""
+        c = self.binary.chains
+        return {False: Lines(c.slot_ranking, self.judged, c.k),
+                True: Lines(c.slot_ranking, self.either, c.k - c.u[c.slot_ranking])}
+
+    @cached_property
+    def below_split(self) -> np.ndarray:
+        """Per slot of the prefix family: the best precision of the judged relevant
+        documents below its split (-inf where none): the run end of ``U`` unjudged documents
+        above lies below the split for ``k < U``; the dyadic blocks of every ``[0, U)``
+        (one per bit of ``U``) are tasks of :func:`lines_max`, rows the block's ``k``."""
+        c, judged = self.binary.chains, self.judged
+        out = np.full(c.size, -np.inf)
+        ends = judged.ends
+        unjudged_above = c.ucum[judged.docs[ends]]
+        ranking = c.view.segment[judged.docs[ends]]
+        blocks: list[tuple[np.ndarray, ...]] = []
+        for bit in range(int(unjudged_above.max(initial=0)).bit_length()):
+            chosen = np.flatnonzero((unjudged_above >> bit) & 1)
+            if not len(chosen):
+                continue
+            block = unjudged_above[chosen] >> bit
+            begin = np.flatnonzero(np.r_[True, (block[1:] != block[:-1]) |
+                                         (ranking[chosen[1:]] != ranking[chosen[:-1]])])
+            finish = np.r_[begin[1:], len(chosen)] - 1
+            blocks.append((ranking[chosen[begin]], (block[begin] - 1) << bit,
+                           np.full(len(begin), 1 << bit), chosen[begin], chosen[finish]))
+        if not blocks:
+            return out
+        owner, k0, size, c0, c1 = (np.concatenate(parts) for parts in zip(*blocks, strict=True))
+        k = ranges(k0, size)
+        stop = np.cumsum(size)
+        values = lines_max(judged.rank[ends], judged.counted[ends].astype(np.float64),
+                           k.astype(np.float64), np.repeat(c0, size),
+                           (stop - size, stop, c0, c1))
+        np.maximum.at(out, c.start[np.repeat(owner, size)] + k, values)
+        return out
+
+    def values(self, count: Count, suffix: bool) -> np.ndarray:
+        """Per slot of the family: the interpolated precision at the level of ``count``
+        (:mod:`irscale.collections.bounds_interpolated`)."""
+        c = self.binary.chains
+        recall_base, retrieved, above, split, offset = self.sides[suffix]
+        level = np.maximum(count(recall_base), 1)
+        live = level <= retrieved
+        if suffix:  # above the split: J(d)/d; below: (E(d) - u + k)/d
+            kept = self.judged.range_max(offset + level, np.where(live, offset + above, -1))
+            lines = self.lines[True]
+            start = np.maximum(split, level - lines.shift)  # (shift: k - u)
+            below = lines.best(live & (start <= self.either.length[c.slot_ranking]), start)
+        else:  # above the split: E(d)/d; below: (J(d) + k)/d
+            alone = live & (level - c.k > above)  # none above the split counts
+            kept = self.either.range_max(offset + level,
+                                         np.where(live & ~alone, offset + split - 1, -1))
+            below = np.where(alone, self.lines[False].best(alone, level - c.k),
+                             self.below_split)
+        return np.where(live, np.maximum(kept, below), 0.0)
 
 
 def _scan(values: np.ndarray, offsets: np.ndarray, *, reverse: bool = False) -> np.ndarray:
@@ -236,7 +357,7 @@ def _ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- the chains
-Values = list[tuple[np.ndarray, np.ndarray]]  # per output: (prefix, suffix) per slot
+Values = Iterable[tuple[np.ndarray, np.ndarray]]  # per output: (prefix, suffix) per slot
 Chain = Callable[[Chains, MeasureRequest, int], "Values | None"]
 
 
@@ -416,11 +537,28 @@ def _bpref(c: Chains, request: MeasureRequest, level: int) -> Values | None:
     return [(values[0], values[1])]
 
 
+def _interpolated(c: Chains, request: MeasureRequest, level: int) -> Values | None:
+    counts = level_counts(request)
+    if counts is None:
+        return None
+    binary = c.relevance(level)
+    if binary is None:
+        return []
+    found = binary.interpolation
+    values = ((found.values(count, False), found.values(count, True)) for count in counts)
+    if request.family == "iprec_at_recall":
+        return values  # (one level at a time)
+    prefix, suffix = next(values)
+    for more in values:
+        prefix, suffix = prefix + more[0], suffix + more[1]
+    return [(prefix / len(counts), suffix / len(counts))]
+
+
 #: The families with a chain (module documentation), by name.
 CHAINS: dict[str, Chain] = {
     "map": _average_precision, "map_cut": _average_precision, "Rprec": _precision_of_r,
     "recall": _recall, "relative_P": _recall, "ndcg": _ndcg, "ndcg_cut": _ndcg,
-    "bpref": _bpref,
+    "bpref": _bpref, **dict.fromkeys(INTERPOLATED, _interpolated),
 }
 
 
@@ -448,20 +586,22 @@ def candidates(view: JudgedRankings, below: np.ndarray, lowest: int, highest: in
         found = None if chain is None else chain(chains, request, level)
         if found is None:
             return None
+        exact = request.family in EXACT
         for values in found:
             for chosen, slots in ((prefix, values[0]), (suffix, values[1])):
-                chosen |= _extreme(chains, slots, np.fmax) | _extreme(chains, -slots, np.fmax)
+                chosen |= _extreme(chains, slots, exact) | _extreme(chains, -slots, exact)
+    chains.binary.clear()  # (the chains' lists: not needed by the search)
     return chains, prefix, suffix
 
 
-def _extreme(chains: Chains, values: np.ndarray, reduce: np.ufunc) -> np.ndarray:
+def _extreme(chains: Chains, values: np.ndarray, exact: bool) -> np.ndarray:
     """Per slot: whether its value is within :data:`TIES` of its ranking's largest, among
-    the first :data:`KEEP` of them."""
+    the first :data:`KEEP` of them (``exact``: the first slot holding the largest)."""
     if not chains.size:
         return np.zeros(0, dtype=bool)
     values = np.where(np.isnan(values), -np.inf, values)
-    best = reduce.reduceat(values, chains.start)
+    best = np.fmax.reduceat(values, chains.start)
     top = best[chains.slot_ranking]
-    near = values >= top - TIES * np.maximum(np.abs(top), 1.0)
+    near = values >= (top if exact else top - TIES * np.maximum(np.abs(top), 1.0))
     offsets = np.concatenate((chains.start, [chains.size]))
-    return near & (segment_cumsum(near.astype(np.int64), offsets) <= KEEP)
+    return near & (segment_cumsum(near.astype(np.int64), offsets) <= (1 if exact else KEEP))
