@@ -48,7 +48,8 @@ from functools import cached_property, partial
 import numpy as np
 
 from ..core.judged import JudgedRankings
-from ..core.segments import ranges, segment_cumsum
+from ..core.segments import ranges
+from ..core.subsets import Subset
 from ..measures.base import FloatList, MeasureRequest, get_family
 
 #: Families of interpolated precision with a chain: their outputs are the levels' values
@@ -155,11 +156,10 @@ class Candidates:
     @classmethod
     def of(cls, view: JudgedRankings, member: np.ndarray) -> Candidates:
         """The documents of ``view`` where ``member``."""
-        docs = np.flatnonzero(member)
-        length = np.bincount(view.segment[docs], minlength=view.n_rankings)
-        counted = segment_cumsum(member.astype(np.int64), view.offsets)[docs]
-        return cls(docs, np.concatenate(([0], np.cumsum(length)[:-1])).astype(np.int64),
-                   length, counted, view.rank[docs].astype(np.float64))
+        subset = Subset.of(view, member)
+        counted = np.arange(1, len(subset.index) + 1) - subset.offsets[subset.segment]
+        return cls(subset.index, subset.offsets[:-1], subset.counts, counted,
+                   view.rank[subset.index].astype(np.float64))
 
     @cached_property
     def ends(self) -> np.ndarray:

@@ -103,6 +103,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ..core.identifiers import index_in
 from ..core.numbers import blank, declare, standard_deviation, undefined
 from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
@@ -118,7 +119,6 @@ from .keyed import (
     first_repeat,
     group,
     group_sums,
-    positions,
     ungroup,
 )
 from .params import OPE_BOOTSTRAP, OPE_CLIP, OPE_ESTIMATOR, OPE_ESTIMATORS, OPE_SWITCH_TAU
@@ -392,7 +392,7 @@ def _reward(reward: Any, log: ClickLog, table: Keyed, gamma: np.ndarray | None
     values = np.append(alpha.value, prior if prior is not None else 0)
     direct = group_sums(table.value * values[index] * gamma[table.rank - 1], table.query,
                         len(table.queries))
-    per_query = np.append(direct, 0.0)[positions(log.queries.astype(str), table.queries)]
+    per_query = np.append(direct, 0.0)[index_in(log.queries.astype(str), table.queries)]
     s, k = np.nonzero(log.valid)
     cell_index = alpha.find(log.queries.astype(str), log.docs.astype(str), log.query[s],
                             log.doc[s, k])
@@ -516,7 +516,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     table = _shown(_policy(policy, log.serp_size), log.serp_size)
     queries = log.queries.astype(str)
     _check_queries(queries, table)
-    table = table.take(np.append(positions(table.queries, queries), -1)[table.query] >= 0)
+    table = table.take(np.append(index_in(table.queries, queries), -1)[table.query] >= 0)
     clicks = (log.clicks & log.valid).astype(np.float64)
     floor = 0.0 if clip is None else clip
     weight: np.ndarray | None
@@ -655,7 +655,7 @@ def _check_queries(queries: np.ndarray, table: Keyed) -> None:
     """The policy ranks the log's ``queries`` (as strings): none is an error, some
     missing a warning (the target shows nothing for them)."""
     known = table.queries[np.unique(table.query[table.query >= 0])]
-    missing = [str(q) for q in queries[positions(queries, known) < 0]]
+    missing = [str(q) for q in queries[index_in(queries, known) < 0]]
     if len(missing) == len(queries):
         raise InputError(f"the target policy ranks none of the log's queries "
                          f"({', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''})")

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..core.strings import Strings
+from ..core.identifiers import index_in
 
 if TYPE_CHECKING:
     from .clicklog import ClickLog
 
 __all__ = ["Keyed", "factorize", "first_over", "first_repeat", "group", "group_sums",
-           "positions", "ungroup"]
+           "ungroup"]
 
 
 def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -32,12 +32,6 @@ def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     missing: code -1) and those, sorted: as a pandas MultiIndex codes its levels."""
     codes, distinct = pd.factorize(values, sort=True)
     return codes.astype(np.int64, copy=False), np.asarray(distinct, dtype=object)
-
-
-def positions(values: np.ndarray, vocabulary: np.ndarray) -> np.ndarray:
-    """The place of every string of ``values`` in ``vocabulary`` (distinct strings), -1
-    where absent; hashed by the engine (:meth:`~irscale.core.strings.Strings.index_in`)."""
-    return Strings.of(values).index_in(Strings.of(vocabulary))
 
 
 def group(major: np.ndarray, minor: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -123,8 +117,8 @@ class Keyed(NamedTuple):
         the strings ``queries`` and ``docs`` (another vocabulary; -1: missing, found
         nowhere), ``rank`` the ranks (None: by (query, document) alone, in a table keyed
         so)."""
-        query = np.append(positions(queries, self.queries), -1)[query]
-        doc = np.append(positions(docs, self.docs), -1)[doc]
+        query = np.append(index_in(queries, self.queries), -1)[query]
+        doc = np.append(index_in(docs, self.docs), -1)[doc]
         have, want = self.query, query
         found = query >= 0
         columns = [(self.doc, doc, len(self.docs))]
