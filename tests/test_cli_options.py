@@ -195,3 +195,71 @@ def test_engine_panic_is_one_internal_error_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.startswith("irscale: internal error: PanicException: called"), err
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+def _every_command() -> list[list[str]]:
+    """The words of every (sub)command and action of the fully built parser, aliases too."""
+    import argparse
+
+    from irscale.cli.main import build_parser
+
+    found: list[list[str]] = []
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found.append([*words, name])
+                    walk(sub, [*words, name])
+
+    walk(build_parser(), [])
+    return found
+
+
+def test_a_command_line_builds_only_what_it_names_and_parses_as_the_whole_parser():
+    """``main`` builds the parsers of the choices its command line names (the others by name
+    and help only: :class:`irscale.cli.parser.Choices`); what it prints is the fully built
+    parser's (the oracle, argparse with every parser made): the help of every command and
+    action, a group without its action, an unknown action, a value before the action."""
+    import contextlib
+    import io
+
+    from irscale.cli.main import build_parser, main
+
+    whole = build_parser()
+
+    def whole_says(argv: list[str]) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                args = whole.parse_args(argv)
+                status = 0
+                if getattr(args, "func", None) is not None and argv[-1] != "--help":
+                    args.func(args)
+            except SystemExit as exit_:
+                status = int(exit_.code or 0)
+            except Exception as error:  # the groups' "choose an action", argparse's errors
+                return 2, "", str(error)
+        return status, out.getvalue(), err.getvalue()
+
+    cases = [*([*words, "--help"] for words in _every_command()),
+             ["meta"], ["online"], ["online", "ab"], ["meta", "nosuch"],
+             ["online", "ab", "nosuch"], ["pool", "value", "build"]]
+    for argv in cases:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(argv)
+            except SystemExit as exit_:
+                status = int(exit_.code or 0)
+        expected_status, expected_out, expected_err = whole_says(argv)
+        assert (status, out.getvalue()) == (expected_status, expected_out), argv
+        assert expected_err.strip() in err.getvalue(), argv
+        parser, words = build_parser(argv=argv), [arg for arg in argv if arg[0] != "-"]
+        while parser is not None and parser._subparsers is not None:
+            choices = parser._subparsers._group_actions[0].choices
+            chosen = choices.get(words[0]) if words else None
+            for sub in choices.values():  # another's parser: a group's, its actions unbuilt
+                assert sub is None or sub is chosen or (sub._subparsers is not None and not any(
+                    sub._subparsers._group_actions[0].choices.values())), argv
+            parser, words = chosen, words[1:]

@@ -73,27 +73,35 @@ def __getattr__(name: str) -> Any:
     return getattr(rules, name)
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of the ``irscale`` command line: given ``command`` (the first word of a
-    command line that is not an option), only that subcommand's parser is built (its module
-    imported) and the others are registered by name and help (the same choices, errors and
-    ``irscale --help``; a word that names no subcommand, or ``""``, builds none); without
-    one, every subcommand's."""
+def build_parser(command: str | None = None, *,
+                 argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of the ``irscale`` command line.
+
+    Given ``argv`` (a command line: what :func:`main` parses), each level builds only the
+    parser of the choice the command line names (its module imported), a subcommand and,
+    below it, an action (``meta split``, ``online ab assign``); the others are registered
+    by name and help (:class:`~irscale.cli.parser.Choices`: the same choices, errors and
+    ``--help``). Given ``command``, that subcommand's parser is built whole (a word that
+    names no subcommand, or ``""``, builds none); without either, every subcommand's."""
     import importlib
 
     from ..core.version import __version__
     from .parser import Parser
 
+    words = None if argv is None else [arg for arg in argv if not arg.startswith("-")]
+    if words is not None:
+        command = words[0] if words else ""
     parser = Parser(
         prog="irscale",
         description="Offline IR evaluation: trec_eval-exact measures, interval scales, "
         "statistics and meta-evaluation.",
     )
+    parser.words = words
     parser.add_argument("--version", action="version", version=f"irscale {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help in SUBCOMMANDS.items():
         if command is not None and name != command:
-            parser.add_stub(subparsers, name, help)
+            subparsers.add_stub(name, help)
         else:
             importlib.import_module(f".{name.replace('-', '_')}", __package__
                                     ).add_parser(subparsers)
@@ -273,7 +281,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
             # caller that imported numpy, or a value the user set, keeps its setup
             os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        parser = build_parser(command or "")
+        parser = build_parser(argv=argv)
         args = parser.parse_args(argv)
         if getattr(args, "func", None) is None:
             parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")

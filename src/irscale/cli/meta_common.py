@@ -41,7 +41,7 @@ def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
                  min_runs: int | None = 2, sources: bool = True, standardise: bool = False,
                  scores: bool = True, systems: bool | None = None,
                  measure_help: str = MEASURE_HELP, aliases: Sequence[str] = (),
-                 **declared: Any) -> argparse.ArgumentParser:
+                 **declared: Any) -> argparse.ArgumentParser | None:
     """The analysis ``name`` (:func:`irscale.cli.options.add_command`, also called by its
     ``aliases``): with ``sources`` its inputs (``scores``: or ``--scores`` files;
     ``systems``: and ``--systems``), ``--format``, ``--digits``, with ``sources``

@@ -59,7 +59,7 @@ def _no_action(prog: str, names: dict, args: argparse.Namespace) -> int:
 
 
 def add_action(actions: Any, name: str, run: Callable[[argparse.Namespace], Any],
-               *arguments: Argument, help: str, **declared: Any) -> argparse.ArgumentParser:
+               *arguments: Argument, help: str, **declared: Any) -> argparse.ArgumentParser | None:
     """The action ``name`` (:func:`irscale.cli.options.add_command`), described by its help
     and docs/online.md. ``run`` returns the text to write to ``-o``, a result written in
     ``--format`` (its ``format(fmt)``), or the exit status where it wrote itself

@@ -21,7 +21,7 @@ from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_paths
-from .parser import GIVEN, StoreOnce, UsageError
+from .parser import GIVEN, Choices, StoreOnce, UsageError
 from .rules import Declared, Rule, add_rules, given, words
 
 TYPE_CHECKING = False
@@ -264,12 +264,17 @@ Argument: TypeAlias = \
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
                 *arguments: Argument, help: str, description: str | None = None,
                 rules: Sequence[Declared] = (),
-                aliases: Sequence[str] = (), **defaults: Any) -> argparse.ArgumentParser:
+                aliases: Sequence[str] = (), **defaults: Any) -> argparse.ArgumentParser | None:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
     ``arguments`` in order (:data:`Argument`; the files it reads and writes are those of
     the arguments whose parameters have a domain of paths), its :mod:`irscale.cli.rules`,
     the other names it is called by (``aliases``) and the function that runs it (and other
-    namespace ``defaults``). Returns the parser."""
+    namespace ``defaults``). Returns the parser, or None where the command line chose
+    another subcommand (:meth:`irscale.cli.parser.Choices.skips`: registered by name,
+    aliases and help only)."""
+    if isinstance(subparsers, Choices) and subparsers.skips(name, aliases):
+        subparsers.add_stub(name, help, aliases)
+        return None
     parser = subparsers.add_parser(name, help=help, description=description or help,
                                    aliases=list(aliases))
     for argument in arguments:
@@ -285,8 +290,9 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     return parser
 
 
-def declare(add: Callable[..., argparse.ArgumentParser], run: Callable[[argparse.Namespace], Any],
-            *arguments: Argument, **keywords: Any) -> Callable[[Any, str], Any]:
+def declare(add: Callable[..., argparse.ArgumentParser | None],
+            run: Callable[[argparse.Namespace], Any], *arguments: Argument,
+            **keywords: Any) -> Callable[[Any, str], Any]:
     """A subcommand declared by ``add`` (:func:`add_command` or a group's own) with ``run``,
     ``arguments`` and ``keywords``, registered later under the name a group's table gives."""
     return lambda subparsers, name: add(subparsers, name, run, *arguments, **keywords)

@@ -17,6 +17,7 @@ from ..errors import IrscaleError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
     from typing import NoReturn
 
 #: The namespace entry where the parser notes the options it stores (removed after; not an
@@ -99,34 +100,71 @@ class FlagNoted(Noted, argparse._StoreTrueAction):
     """argparse's ``store_true`` action, noted in the parse record."""
 
 
+class Choices(argparse._SubParsersAction):
+    """argparse's sub-parsers (the subcommands of ``irscale``, the analyses of ``irscale
+    meta``, ...), built only where the command line names them.
+
+    ``words``: the words of the command line below the parser that holds these choices, those
+    that do not start with ``-`` (the first is the choice made; option values come after
+    it, as a group takes no option of its own), or None to build every choice (the tests
+    and documentation that walk every option). A choice the words do not name is
+    registered by its name, aliases and help only (:meth:`add_stub`): the choices, their
+    errors and ``--help`` are argparse's, without the cost of a parser for each one (the
+    analyses of ``meta`` took 40 ms to build, for a command that runs one)."""
+
+    words: list[str] | None = None
+
+    def add_parser(self, name, **kwargs):
+        parser = super().add_parser(name, **kwargs)
+        if self.words is not None:  # the words below it, or none: it was not chosen
+            chosen = bool(self.words) and self.words[0] in (name, *kwargs.get("aliases", ()))
+            parser.words = self.words[1:] if chosen else []
+        return parser
+
+    def skips(self, name: str, aliases: Sequence[str] = ()) -> bool:
+        """Whether the command line chose another choice than ``name`` (or ``aliases``)."""
+        return self.words is not None and (not self.words
+                                           or self.words[0] not in (name, *aliases))
+
+    def add_stub(self, name: str, help: str, aliases: Sequence[str] = ()) -> None:
+        """Register the choice ``name`` by its name, ``aliases`` and ``help`` only, as
+        argparse's :meth:`add_parser` does, without building its parser."""
+        self._name_parser_map[name] = None
+        for alias in aliases:
+            self._name_parser_map[alias] = None
+        self._choices_actions.append(self._ChoicesPseudoAction(name, tuple(aliases), help))
+
+
 class Parser(argparse.ArgumentParser):
     """A parser whose errors are one-line :class:`UsageError` s, that refuses an option of
     one value given twice, and takes ``-1e-3`` and ``-0.1,0`` as values (as argparse takes
     ``-1``), not options; it records what was given (:class:`~irscale.cli.main.Given`)."""
 
     def __init__(self, *args, **kwargs) -> None:
+        self._width = help_width()  # (argparse's __init__ adds -h/--help)
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = _NEGATIVE_NUMBERS
         self.register("action", None, StoreOnce)
         self.register("action", "store", StoreOnce)
         self.register("action", "append", AppendNoted)
         self.register("action", "store_true", FlagNoted)
-
-    @staticmethod
-    def add_stub(subparsers: argparse._SubParsersAction, name: str, help: str) -> None:
-        """Register the subcommand ``name`` in ``subparsers`` by its name and ``help`` only,
-        without building a parser for it (a command line builds the parser of the one
-        subcommand it names): the choices, their errors and ``irscale --help`` are those of
-        :meth:`~argparse._SubParsersAction.add_parser`, without the cost of a parser per
-        subcommand."""
-        subparsers._name_parser_map[name] = None
-        subparsers._choices_actions.append(
-            subparsers._ChoicesPseudoAction(name, (), help))
+        self.register("action", "parsers", Choices)
+        #: the words of the command line below this parser (:attr:`Choices.words`)
+        self.words: list[str] | None = None
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        """argparse's formatter, of :func:`help_width` (argparse makes one per option it
-        adds, to check its metavar, and imports :mod:`shutil` for the width)."""
-        return self.formatter_class(prog=self.prog, width=help_width())  # type: ignore[call-arg]
+        """argparse's formatter, of :func:`help_width` found when the parser was made
+        (argparse makes one per option it adds, to check its metavar, and imports
+        :mod:`shutil` for the width)."""
+        return self.formatter_class(prog=self.prog, width=self._width)  # type: ignore[call-arg]
+
+    def add_subparsers(self, **kwargs) -> Choices:
+        """argparse's sub-parsers, as :class:`Choices` that know the command line's words
+        below this parser."""
+        choices = super().add_subparsers(**kwargs)
+        assert isinstance(choices, Choices)  # registered in __init__
+        choices.words = self.words
+        return choices
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
