@@ -86,7 +86,9 @@ def survey(site, browser) -> dict[str, dict]:
             url = queue.pop()
             if url in found:
                 continue
-            response = page.goto(url, wait_until="load")
+            # the page's HTML parsed: its links, ids and blockquotes are the built site's (the
+            # theme's scripts add none of them; waiting for them cost a fifth of the walk)
+            response = page.goto(url, wait_until="domcontentloaded")
             status = response.status if response is not None else 0
             found[url] = {"status": status} | (page.evaluate(SURVEY) if status == 200 else {})
             for link in found[url].get("links", []):
