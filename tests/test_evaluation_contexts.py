@@ -1,14 +1,19 @@
 """The evaluation contexts are declarations (:mod:`irscale.evaluation.context`): a context
 declared here, in the test, is chosen by :func:`irscale.evaluate` and by ``irscale eval``
-and its unread options refused by the one rule, with no edit to either; each declared
-context (sessions, texts, pyramids ...) is evaluated through :func:`irscale.evaluate`
-against an oracle written here."""
+and its unread options refused by the one rule, with no edit to either; a new context
+added as real files (its catalogue module and its evaluation module, in a package on
+``sys.path``) is listed, parsed and evaluated by both; each declared context (sessions,
+texts, pyramids ...) is evaluated through :func:`irscale.evaluate` against an oracle
+written here."""
 
 from __future__ import annotations
 
+import importlib
 import math
+import sys
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -205,54 +210,228 @@ def test_the_runners_name_no_context(module):
     assert not {"CONTEXTS", "DEFAULT"} & (names | imported)
 
 
+# --------------------------------------------------------------- a new context, as files
+#: A new context's catalogue, as a module of ``irscale/measures/contexts/`` declares it
+#: (``declare_context``), with its families (as their module of ``irscale/measures/``
+#: registers them): ``retrieved`` takes no parameter and its names no cut-off (declared
+#: with ``register``'s default parameters), ``found(min=...)@k`` takes both.
+TALLIES_CATALOGUE = '''\
+"""Tallies: rankings counted."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from irscale.core.contexts import ContextInfo, declare_context
+from irscale.measures.base import register
+from irscale.measures.params import Keyword, Keywords, integer
+
+TALLIES = declare_context("tallies", ContextInfo(
+    "rankings counted (a test's)", "tally", ("retrieved", "found(min=2)@5"),
+    "irscale.evaluate", whole="list"))
+
+
+@register("retrieved", context="tallies", cutoff="none", doc="The documents retrieved.",
+          formula="|ranking|", source="a test")
+def retrieved(jr, params, cutoff):
+    return np.diff(jr.offsets).astype(float)
+
+
+@register("found", context="tallies", cutoff="required",
+          params=Keywords(min=Keyword(integer(low=1), 1, "the smallest degree counted")),
+          doc="The documents of degree min or more in the top k.",
+          formula="|{d in top k: rel(d) >= min}|", source="a test")
+def found(jr, params, cutoff):
+    lengths = np.diff(jr.offsets)
+    ranking = np.repeat(np.arange(len(lengths)), lengths)
+    rank = np.arange(len(jr.rel)) - jr.offsets[ranking]
+    counted = (jr.rel >= params["min"]) & (rank < cutoff)
+    return np.bincount(ranking, weights=counted, minlength=len(lengths))
+'''
+#: Its evaluation context, as a module of ``irscale/evaluation/contexts/`` declares it
+#: (``register(Context(...))``, its runner loaded when it runs).
+TALLIES_EVALUATION = '''\
+"""Tallies: the measures of the catalogue's context ``tallies`` on judged rankings."""
+
+from __future__ import annotations
+
+from irscale.evaluation.context import (
+    Context, catalogue_claim, measure_names, register, take)
+
+
+def _run(held, measures, *, allow_empty=False):
+    """Each measure's kernel on the judged rankings of ``held`` (``[qrels, runs]``)."""
+    import irscale
+    from irscale.measures.base import CATALOGUE
+    from irscale.measures.names import parse_name
+    from irscale.measures.results import build_evaluation
+
+    qrels, runs = take(held)
+    judged = irscale.evaluate(qrels, runs, "num_ret", allow_empty=allow_empty)
+    values = {}
+    for name in measure_names(measures):
+        measure = parse_name(name, "tallies")
+        kernel = CATALOGUE["tallies"][measure.family].kernel
+        values[measure.label] = kernel(judged.rankings, measure.params, measure.cutoff)
+    return build_evaluation(values, judged.rows, rankings=judged.rankings)
+
+
+TALLIES = register(Context(
+    name="tallies", what="tallies", why="they count the documents of each ranking",
+    reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
+    claims=catalogue_claim("tallies"), run=_run))
+'''
+GRADED = {"q1": {"d1": 1, "d2": 2, "d9": 2}, "q2": {"d3": 2, "d1": 1}}
+
+
+def _write_package(root: Path, package: str, modules: dict[str, str]) -> None:
+    """The package ``package`` under ``root`` (on ``sys.path``), its modules written."""
+    folder = root / package
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    for module, text in modules.items():
+        (folder / f"{module}.py").write_text(text)
+    importlib.invalidate_caches()
+
+
+def _forget(package: str, context: str) -> None:
+    """Every trace of a package's context: its evaluation context, its catalogue context
+    and families, its modules."""
+    from irscale.core.contexts import CONTEXTS as CATALOGUE_CONTEXTS
+    from irscale.core.contexts import undeclare_context
+    from irscale.measures.base import CATALOGUE
+
+    if context in CONTEXTS:
+        unregister(context)
+    if context in CATALOGUE_CONTEXTS:
+        undeclare_context(context)
+    CATALOGUE.pop(context, None)
+    for module in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[module]
+
+
 @pytest.fixture
-def tally(tmp_path) -> Iterator[Context]:
-    """A throw-away context declared as a new context is: its catalogue context
-    (:func:`irscale.core.contexts.declare_context`, with one family declared under it) and
-    its evaluation context claiming that catalogue's names; both are removed after."""
-    from irscale.core.contexts import ContextInfo, declare_context, undeclare_context
-    from irscale.measures.base import CATALOGUE, Family, declare
-    from irscale.measures.params import Keywords
-
-    declare_context("tallies", ContextInfo(
-        "rankings counted (a test's)", "tally", ("tally",), "irscale.evaluate",
-        whole="list"))
-    declare(Family("tally", None, Keywords(), "The documents retrieved.",
-                   context="tallies", cutoff="none", formula="|ranking|", source="a test"))
-    from irscale.evaluation.context import catalogue_claim
-
-    context = register(Context(
-        name="tally", what="tallies", why="they count", reads=frozenset({"allow_empty"}),
-        averaging="mean", cacheable=False, claims=catalogue_claim("tallies"),
-        run=_count_documents))
+def tallies(tmp_path, monkeypatch) -> Iterator[None]:
+    """A new context added as real files: a package on ``sys.path`` holding its catalogue
+    module and its evaluation module, each registered by importing it (inside irscale,
+    the one line ``from . import tallies`` of ``measures/contexts/__init__.py`` and of
+    ``evaluation/contexts/__init__.py``, its families' module named in
+    ``measures.base.FAMILY_MODULES``); every trace removed after."""
+    _write_package(tmp_path, "tallykit", {"catalogue": TALLIES_CATALOGUE,
+                                          "evaluation": TALLIES_EVALUATION})
+    monkeypatch.syspath_prepend(str(tmp_path))
     try:
-        yield context
+        importlib.import_module("tallykit.catalogue")
+        importlib.import_module("tallykit.evaluation")
+        yield
     finally:
-        unregister("tally")
-        undeclare_context("tallies")
-        CATALOGUE.pop("tallies")
+        _forget("tallykit", "tallies")
+    assert "tallies" not in CONTEXTS
 
 
-def test_a_declared_catalogue_context_is_listed_parsed_and_evaluated(tally, capsys):
-    """A new context's catalogue declaration is read by ``irscale measures`` (its
-    ``--context`` choices and listing), by the name parser's messages (its words) and, with
-    its evaluation context, by :func:`irscale.evaluate`: no edit to a table."""
+def _found(qrels: dict, run: dict, minimum: int, k: int) -> dict[str, float]:
+    """The oracle of ``found(min=minimum)@k``: per topic, the documents of the top k
+    (scores distinct, best first) judged ``minimum`` or more."""
+    return {topic: float(sum(qrels[topic].get(doc, -1) >= minimum
+                             for doc in sorted(docs, key=docs.__getitem__, reverse=True)[:k]))
+            for topic, docs in run.items()}
+
+
+def test_a_new_context_is_evaluated_by_evaluate(tallies):
+    """Its names, with no cut-off and no parameter (``retrieved``: declared with no
+    ``params``, read as ``Keywords()``) and with both, are chosen and evaluated by
+    :func:`irscale.evaluate` against the oracle; an option it does not read is refused by
+    the one rule."""
+    names = ["retrieved", "found(min=2)@2", "found@1"]
+    evaluation = irscale.evaluate(GRADED, RUN, names)
+    frame = evaluation.per_topic()
+    got = {(m, t): v for m, t, v in zip(frame["measure"], frame["topic"], frame["value"],
+                                        strict=True)}
+    expected = {**{("retrieved", t): float(len(docs)) for t, docs in RUN.items()},
+                **{("found(min=2)@2", t): v for t, v in _found(GRADED, RUN, 2, 2).items()},
+                **{("found@1", t): v for t, v in _found(GRADED, RUN, 1, 1).items()}}
+    assert got == expected
+    with pytest.raises(ParameterError) as error:
+        irscale.evaluate(GRADED, RUN, "retrieved", judged_only=True)
+    assert str(error.value) == ("judged_only= does not apply to tallies (they count the "
+                                "documents of each ranking)")
+
+
+def test_a_new_context_is_evaluated_by_irscale_eval(tallies, tmp_path, capsys):
+    """``irscale eval`` (``main()`` in process) chooses it, prints its values per topic and
+    their mean, and refuses an option it does not read by the one rule."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"{t} 0 {d} {r}\n" for t, docs in GRADED.items()
+                             for d, r in docs.items()))
+    run.write_text("".join(f"{t} Q0 {d} {i} {s} sys\n" for t, docs in RUN.items()
+                           for i, (d, s) in enumerate(docs.items(), 1)))
+    assert main(["eval", "-q", "-m", "retrieved", "-m", "found(min=2)@2", str(qrels),
+                 str(run)]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    got = {(name.strip(), topic): float(value) for name, topic, value in lines}
+    for name, oracle in (("retrieved", {t: float(len(d)) for t, d in RUN.items()}),
+                         ("found(min=2)@2", _found(GRADED, RUN, 2, 2))):
+        assert {t: got[name, t] for t in RUN} == oracle
+        assert got[name, "all"] == pytest.approx(sum(oracle.values()) / len(oracle),
+                                                 abs=5e-5)
+    assert main(["eval", "-J", "-m", "retrieved", str(qrels), str(run)]) == 2
+    assert capsys.readouterr().err.strip() == ("irscale: -J/--judged-only does not apply to "
+                                               "tallies (they count the documents of each "
+                                               "ranking)")
+
+
+def test_a_new_context_is_listed_and_its_names_read(tallies, capsys):
+    """Its catalogue declaration is read by ``irscale measures`` (its ``--context`` choices
+    and listing) and by the name parser (its parameters, cut-off rule and words)."""
     from irscale.measures.names import parse_name
 
     assert main(["measures", "--context", "tallies"]) == 0
     listed = capsys.readouterr().out
     assert listed.startswith("tallies: rankings counted (a test's) (irscale.evaluate)\n")
-    assert "  tally\n      |ranking|\n      source: a test\n" in listed
-    with pytest.raises(MeasureError) as error:
-        parse_name("tally@5", "tallies")
-    assert str(error.value) == ("measure 'tally' takes no cut-off (tally uses the whole "
-                                "list), got 'tally@5'")
-    with pytest.raises(MeasureError) as error:
-        parse_name("tallies", "tallies")
-    assert str(error.value) == ("unknown tally measure 'tallies' (did you mean tally?); "
-                                "tally measures: tally, e.g. tally")
-    values = irscale.evaluate(QRELS, RUN, "tally").per_topic().set_index("topic")["value"]
-    assert values.to_dict() == {topic: float(len(docs)) for topic, docs in RUN.items()}
+    assert "  retrieved\n      |ranking|\n      source: a test\n" in listed
+    found = parse_name("found(min=3)@4", "tallies")
+    assert (found.family, dict(found.params), found.cutoff) == ("found", {"min": 3}, 4)
+    for name, message in [
+        ("retrieved@5", "measure 'retrieved' takes no cut-off (retrieved uses the whole "
+                        "list), got 'retrieved@5'"),
+        ("retrieved(min=2)", "measure 'retrieved(min=2)': unknown parameter(s) ['min'] "
+                             "(accepted: none)"),
+        ("found(max=2)@2", "measure 'found(max=2)@2': unknown parameter(s) ['max'] "
+                           "(accepted: min)"),
+        ("found", "measure 'found' needs a cut-off: found@k"),
+        ("retreived", "unknown tally measure 'retreived' (did you mean retrieved?); tally "
+                      "measures: retrieved, found, e.g. retrieved, 'found(min=2)@5'"),
+    ]:
+        with pytest.raises(MeasureError) as error:
+            parse_name(name, "tallies")
+        assert str(error.value) == message
+
+
+def test_a_family_whose_names_cannot_carry_its_parameters_is_refused_when_declared(
+        tmp_path, monkeypatch):
+    """Outside judged rankings a family's names are ``Name(key=value,...)@k``: one declared
+    with trec_eval's kind of parameters (a list of cut-offs) is refused when its module is
+    imported, with what to write."""
+    _write_package(tmp_path, "votekit", {"catalogue": '''\
+from irscale.core.contexts import ContextInfo, declare_context
+from irscale.measures.base import Cutoffs, Family, declare
+
+declare_context("votes", ContextInfo("votes cast (a test's)", "vote", ("VoteShare",),
+                                     "irscale.evaluate"))
+declare(Family("VoteShare", None, Cutoffs(5, 10), "The share of the votes.",
+               context="votes", cutoff="none"))
+'''})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(RuntimeError) as error:
+            importlib.import_module("votekit.catalogue")
+    finally:
+        _forget("votekit", "votes")
+    assert str(error.value) == (
+        "measure family 'VoteShare' of votes: its names are read as "
+        "VoteShare(key=value,...)@k, not with params=Cutoffs(...): declare "
+        "params=Keywords(key=Keyword(parse, default, doc), ...) from irscale.measures.params "
+        "(none: Keywords()), and its cut-off @k by cutoff='optional', 'required' or 'none'")
 
 
 def test_every_option_of_evaluate_reaches_a_context_that_reads_it():

@@ -41,6 +41,7 @@ from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..core.records import field, record, replace
 from ..errors import MeasureError
 from . import contexts  # noqa: F401  (declares the catalogue's contexts)
+from .params import Keywords, ParamSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,18 +76,6 @@ class EvalContext:
 
 
 # ------------------------------------------------------------------ parameter kinds
-class ParamSpec:
-    """How a family's parameter string (the part after '.' in trec_eval) is parsed."""
-
-    default: Any = None
-
-    def parse(self, text: str, family: str) -> Any:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def format(self, value: Any) -> str:  # pragma: no cover - interface
-        raise NotImplementedError
-
-
 @record
 class NoParams(ParamSpec):
     """The family takes no parameter."""
@@ -532,6 +521,8 @@ def register(
     ``conditional``) that have
     no effect on the family, each with the reason shown when a name gives it.
     ``needs_scores``: the kernel reads the run's scores (:attr:`Family.needs_scores`).
+    ``params``: none by default (a family read by the one grammar ``Name(...)@k``, outside
+    judged rankings: ``Keywords()``, :func:`_named_params`).
     """
 
     def decorate(kernel: Any) -> Any:
@@ -559,10 +550,12 @@ def register(
 
 def declare(family: Family) -> Family:
     """Add ``family`` to the catalogue (the families of sessions, texts and nuggets are
-    declared so, without a kernel: see :class:`Family`)."""
+    declared so, without a kernel: see :class:`Family`); outside judged rankings, with the
+    parameters its names are read with (:func:`_named_params`)."""
     if family.context not in CONTEXTS:
         raise RuntimeError(f"measure family {family.name!r}: its context {family.context!r} "
                            "is not declared (irscale.core.contexts.declare_context)")
+    family = _named_params(family)
     table = CATALOGUE.setdefault(family.context, FamilyTable())
     if dict.__contains__(table, family.name):
         raise RuntimeError(f"measure family {family.name!r} of {family.context} registered "
@@ -571,6 +564,30 @@ def declare(family: Family) -> Family:
     if family.native is not None:
         TREC_FAMILIES[family.name] = family
     return family
+
+
+def _named_params(family: Family) -> Family:
+    """``family`` with the parameters its names are read with. Judged rankings read
+    trec_eval's names (``P.5,10``: cut-offs, numbers, gain pairs as parameters) as well;
+    every other context reads only the one grammar ``Name(key=value,...)@k``
+    (:func:`~irscale.measures.names.parse_name`), whose cut-off is the ``@k`` (the
+    family's ``cutoff`` rule), never a parameter: its parameters are
+    :class:`~irscale.measures.params.Keywords`, or a spec reading the whole text between
+    the parentheses (``inner``: ``IA(nDCG@10)``). There a family declared with no
+    parameters (:class:`NoParams`, :func:`register`'s default) takes no keyword:
+    ``Keywords()``; any other kind is refused (:class:`RuntimeError` saying what to
+    write), when its module is imported."""
+    spec = family.params
+    if family.context == "rankings" or isinstance(spec, Keywords) or hasattr(spec, "inner"):
+        return family
+    if isinstance(spec, NoParams):
+        return replace(family, params=Keywords())
+    raise RuntimeError(
+        f"measure family {family.name!r} of {family.context}: its names are read as "
+        f"{family.name}(key=value,...)@k, not with params={type(spec).__name__}(...): "
+        "declare params=Keywords(key=Keyword(parse, default, doc), ...) from "
+        "irscale.measures.params (none: Keywords()), and its cut-off @k by "
+        "cutoff='optional', 'required' or 'none'")
 
 
 def get_family(name: str) -> Family:

@@ -4,8 +4,8 @@ family's parameters describes its own (the intent-aware ``IA(<measure>)``)."""
 
 from __future__ import annotations
 
-from .base import Cutoffs, FloatList, FloatParams, Floats, GainPairs, GainParams, ParamSpec
-from .params import Keywords
+from .base import Cutoffs, FloatList, FloatParams, Floats, GainPairs, GainParams
+from .params import Keywords, ParamSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover

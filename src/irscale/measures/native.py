@@ -25,7 +25,8 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from ..core.records import record
-from .base import EngineCall, EvalContext, Family, FloatList, NoParams, ParamSpec, declare
+from .base import EngineCall, EvalContext, Family, FloatList, NoParams, declare
+from .params import ParamSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -21,7 +21,20 @@ from collections.abc import Callable, Iterator, Mapping
 
 from ..core.records import record
 from ..errors import MeasureError
-from .base import ParamSpec
+
+
+class ParamSpec:
+    """How a family's parameter string is parsed (the part after '.' of a trec_eval name,
+    or the ``key=value`` items of ``Name(...)``): the interface of every kind of parameters
+    (:class:`Keywords` here, trec_eval's kinds in :mod:`irscale.measures.base`)."""
+
+    default: Any = None
+
+    def parse(self, text: str, family: str) -> Any:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def format(self, value: Any) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
 
 
 @record

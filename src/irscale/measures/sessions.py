@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import MeasureError
 from . import umeasure  # noqa: F401  (registers U, whose parameters the session U takes)
-from .base import REGISTRY, Family, ParamSpec, declare
+from .base import REGISTRY, Family, declare
 from .cascade import PROB
 from .gain_discount import (
     BASE,
@@ -24,7 +24,7 @@ from .gain_discount import (
     check_discount,
     gain_keyword,
 )
-from .params import Keyword, Keywords, Params, choice, number, only_with, optional
+from .params import Keyword, Keywords, Params, ParamSpec, choice, number, only_with, optional
 from .rbp import PERSISTENCE
 
 #: The largest cut-off of a session measure (documents per query: k times the number of

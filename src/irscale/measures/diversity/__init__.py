@@ -30,13 +30,12 @@ from ..base import (
     REGISTRY,
     Family,
     MeasureRequest,
-    ParamSpec,
     declare,
     get_family,
     register,
 )
 from ..names import NameParts, parse_measures, parse_name, split_name
-from ..params import Keyword, Keywords, Params, flag, number, split_items
+from ..params import Keyword, Keywords, Params, ParamSpec, flag, number, split_items
 from . import ndeval as nd
 from .context import DiversityContext
 from .weighted import weighted_values
