@@ -197,7 +197,7 @@ def test_the_runners_name_no_context(module):
     import ast
     from pathlib import Path
 
-    from irscale.cli.eval import RELEVANCE_FORMATS
+    from irscale.cli.eval_options import RELEVANCE_FORMATS
     from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
 
     tree = ast.parse((Path(irscale.__file__).parent / module).read_text(encoding="utf-8"))
@@ -308,6 +308,65 @@ def _forget(package: str, context: str) -> None:
     CATALOGUE.pop(context, None)
     for module in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
         del sys.modules[module]
+
+
+def _registered_names() -> set[str]:
+    """The names the registries hold, in lower case: every evaluation context's, its own
+    output formats' and its qrels form's; every catalogue context's and the noun of its
+    measures (``diversity``); irscale's command names (``session``) are commands, not
+    contexts."""
+    import irscale.measures.contexts  # noqa: F401  (declares the catalogue's contexts)
+    from irscale.cli.main import SUBCOMMANDS
+    from irscale.core.contexts import CONTEXTS as CATALOGUE
+    from irscale.evaluation.contexts import declared
+
+    contexts = declared()
+    assert any(context.outputs for context in contexts)
+    assert any(context.qrels_format for context in contexts)
+    names = {context.name for context in contexts}
+    names |= {output.name for context in contexts for output in context.outputs}
+    names |= {context.qrels_format for context in contexts if context.qrels_format}
+    names |= set(CATALOGUE) | {info.noun for info in CATALOGUE.values() if info.noun}
+    return {name.lower() for name in names} - set(SUBCOMMANDS)
+
+
+def test_irscale_eval_names_no_context_and_no_format_of_one():
+    """``cli/eval.py`` applies what the contexts declare (their output formats' rules,
+    their qrels forms) and names none of them: no word of its source, code, strings,
+    comments and docstrings, in any case, is a name the registries hold
+    (:func:`_registered_names`; a word is a run of letters, so ``NDEVAL_RISK_ALPHA``
+    names ``ndeval`` and ``contexts`` does not name ``texts``)."""
+    import re
+    from pathlib import Path
+
+    source = (Path(irscale.__file__).parent / "cli" / "eval.py").read_text(encoding="utf-8")
+    words = set(re.findall(r"[a-z]+", source.lower()))
+    assert sorted(_registered_names() & words) == []
+
+
+def test_the_parser_offers_what_the_contexts_declare():
+    """The formats and forms that ``irscale eval``'s parser offers before any context is
+    loaded (:mod:`irscale.cli.eval_options`) are those the contexts declare: the formats of
+    ``--format`` beyond those every evaluation writes are the contexts' own output formats,
+    the formats of ``--ci`` beyond those the ones that print intervals, the forms of
+    ``--qrels-format`` beyond ``auto`` and ``trec`` the contexts' qrels forms, and every
+    format a context of ``irscale eval`` lists is one ``--format`` offers."""
+    from irscale.cli.eval_options import EVAL_FORMATS, INTERVAL_FORMATS, QRELS_FORMATS
+    from irscale.evaluation.contexts import declared
+    from irscale.io.formats import OUTPUT_FORMATS
+
+    contexts = declared()
+    outputs = [output for context in contexts for output in context.outputs]
+    assert set(EVAL_FORMATS) - set(OUTPUT_FORMATS) == {output.name for output in outputs}
+    assert set(INTERVAL_FORMATS) - set(OUTPUT_FORMATS) == \
+        {output.name for output in outputs if output.intervals}
+    assert set(QRELS_FORMATS) - {"auto", "trec"} == \
+        {context.qrels_format for context in contexts if context.qrels_format}
+    for context in contexts:
+        if context.command is None:
+            assert set(context.formats or ()) <= set(EVAL_FORMATS), context.name
+        for output in context.outputs:
+            assert context.formats is None or output.name in context.formats, context.name
 
 
 @pytest.fixture

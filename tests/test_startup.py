@@ -67,8 +67,7 @@ _SCRIPT = textwrap.dedent("""
         report.append({"argv": argv, "status": status, "loaded": loaded,
                        "numpy_ma": "numpy.ma" in sys.modules,
                        "scipy_stats": "scipy.stats" in sys.modules,
-                       "diversity": sorted(m for m in sys.modules if "diversity" in m
-                                           and m != "irscale.cli.eval_diversity"),
+                       "diversity": sorted(m for m in sys.modules if "diversity" in m),
                        "output": out.buffer.getvalue().decode()})
     print(json.dumps(report))
 """)

@@ -1,18 +1,18 @@
 """``irscale eval``: trec_eval's command line for one run or many, any declared evaluation
 context (:mod:`irscale.evaluation.context`) chosen as :func:`irscale.evaluate` chooses it,
-the options it does not read refused by the same rule (usage: ``docs/cli.md``); also the
-output options that ``irscale text`` and ``irscale session`` share with it."""
+the options it does not read refused by the same rule, and those of the output formats of a
+context's own by the rules the context declares (:class:`~irscale.evaluation.context.Output`;
+usage: ``docs/cli.md``); also the output options that ``irscale text`` and ``irscale
+session`` share with it."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
 
-from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE, InputFiles, Param, Switch, Text
 from ..errors import ParameterError
-from ..evaluation.context import RUNNER_OPTIONS, Context, choose, refuse_unread
+from ..evaluation.context import RUNNER_OPTIONS, Context, Output, choose, refuse_unread
 from ..io.formats import OUTPUT_FORMATS
-from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import (
     ALLOW_EMPTY,
     LABEL_FILES,
@@ -22,12 +22,6 @@ from .common_params import (
     QRELS,
     RUNS,
 )
-from .eval_diversity import (
-    add_intent_options,
-    add_qrels_format,
-    add_topic_alpha_option,
-    wants_diversity,
-)
 from .eval_many import (
     TREC_EVAL_DESTS,
     add_batch_options,
@@ -35,7 +29,23 @@ from .eval_many import (
     trec_eval_arguments,
     wants_batches,
 )
-from .intervals import add_interval_options, intervals_text
+from .eval_options import (
+    BOUNDS_INPUTS,
+    BOUNDS_TABLE,
+    EVAL_FORMATS,
+    LATER_RULES,
+    RELEVANCE_FORMAT,
+    RELEVANCE_FORMATS,
+    ZSCORES,
+    add_intent_options,
+    add_outputs,
+    add_qrels_format,
+    add_topic_alpha_option,
+    ci_takes,
+    qrels_context,
+    refuse_outputs,
+)
+from .intervals import intervals_text
 from .main import SUBCOMMANDS
 from .options import (
     add_command,
@@ -47,7 +57,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import open_output, write_text
-from .rules import Declared, Default, Rule, each, given, spelling
+from .rules import Declared, Default, Rule, given, spelling, words
 from .runargs import (
     add_run_options,
     add_trec_eval_options,
@@ -58,34 +68,8 @@ from .runargs import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any
-
     from ..io.naming import NameSpec
     from ..measures.results import Evaluation
-
-#: The forms of QRELS (trec_eval's ``-R``).
-RELEVANCE_FORMATS = ("qrels", "prefs", "qrels_prefs")
-#: Paired tests of the latex table and the report: deterministic (no seed to report).
-TABLE_TESTS = ("t", "wilcoxon", "sign")
-
-ZSCORES = Param("zscores", InputFiles(), None, "print z-scores instead of the values, as trec_eval "
-                "-Z: FILE holds lines 'qid measure_name mean std_dev' from a reference set of "
-                "runs (irscale eval-many --write-zscores writes one); a value with no line is "
-                "printed -1000000", ("-Z", "--Zscore"), "FILE")
-RELEVANCE_FORMAT = Param("relevance_format", Text(), "qrels", "the form of QRELS (trec_eval "
-                         "-R): qrels, or preference judgments 'qid jg jsg docno level' (prefs) "
-                         "or a qrels file read as preferences (qrels_prefs), evaluated by the "
-                         "preference measures (-m all_prefs, -m prefs ...)",
-                         ("-R", "--relevance-format"))
-BASELINE = Param("baseline", InputFiles(), None, "mark values significantly better (up arrow) or "
-                 "worse (down arrow) than this run's; with --format ndeval, a baseline run "
-                 "FILE for ndeval's risk-sensitive output (ndeval -baseline)", ("--baseline",),
-                 "RUN", unset="no marks")
-TABLE_TEST = Param("test", Text(), "t", "paired test against --baseline", ("--test",))
-BOUNDS = Param("bounds", Switch(), False, "instead of the values, each mean's (with -q every "
-               "topic's) lowest and highest value when the unjudged documents a run retrieves "
-               "take the lowest or the highest grade, and the pairs of runs the judgments do "
-               "not order (irscale pool bounds)", ("--bounds",))
 
 
 def add_parser(subparsers) -> None:
@@ -102,15 +86,8 @@ def add_parser(subparsers) -> None:
         lambda p: add_labels_option(p, "a second label file (qrels format: topic iter docno "
                                     "value; topic * = every topic) for the measures that use "
                                     "one, e.g. --labels under=task2.qunder -m 'uRBP(p=0.8)'"),
-        add_qrels_format, add_intent_options, add_topic_alpha_option,
-        lambda p: add_format(p, (*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
-                             doc="output format (trec: byte-identical to trec_eval for one "
-                             "run); latex: the runs x measures table of a paper, best values "
-                             "in bold"),
-        _add_table_options,
-        lambda p: add_interval_options(p, "every mean",
-                                       formats=("latex", "csv", "json", "markdown")),
-        BOUNDS, NDEVAL_RISK_ALPHA, add_run_options, add_cache_option,
+        add_qrels_format, add_intent_options, add_topic_alpha_option, add_outputs,
+        add_run_options, add_cache_option,
         lambda p: add_batch_options(p.add_argument_group(
             "many run files, streamed in batches (as irscale eval-many)", "memory bounded by "
             "a batch per worker; the runs named after their files unless --names says "
@@ -120,15 +97,6 @@ def add_parser(subparsers) -> None:
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "
         "its run in a fourth field. See docs/cli.md.")
-
-
-def _add_table_options(parser: argparse.ArgumentParser) -> None:
-    """The options of ``--format latex``'s table."""
-    table = parser.add_argument_group("latex table (--format latex)")
-    add_param(table, BASELINE)
-    add_param(table, TABLE_TEST, choices=TABLE_TESTS)
-    add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
-    add_param(table, SIGNIFICANCE)
 
 
 def add_labels_option(parser: argparse.ArgumentParser, doc: str) -> None:
@@ -153,21 +121,19 @@ def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str
     add_output(parser)
 
 
-def write_evaluation(args: argparse.Namespace, evaluation: Evaluation, **output: Any) -> int:
-    """Write ``evaluation`` as ``--format``, ``-q`` and ``-n`` say, with the ``output``
-    options of :meth:`~irscale.measures.results.Evaluation.write` (ndeval's ``baseline``
-    and ``risk_alpha``); the exit status."""
+def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> int:
+    """Write ``evaluation`` as ``--format``, ``-q`` and ``-n`` say; the exit status."""
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
-                         summary=not args.no_summary, **output)
+                         summary=not args.no_summary)
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    """``irscale eval``: the measures of every run, as trec_eval (or ndeval) prints them, by
-    the context of the call (``args.context``) as it declares (how its run files are read,
-    its text straight from the files, the options of its runner an output format asks for,
-    its baseline run)."""
+    """``irscale eval``: the measures of every run, as trec_eval (or the reference tool of
+    the context) prints them, by the context of the call (``args.context``) as it declares
+    (how its run files are read, its text straight from the files, the options of its
+    runner an output format asks for, its baseline run, its own output formats)."""
     if wants_batches(args):
         from . import eval_many
 
@@ -213,16 +179,15 @@ def run(args: argparse.Namespace) -> int:
                                  relevance_level=args.relevance_level,
                                  progress=wants_progress(args))
         return write_text(args, bounds.format(args.fmt, per_topic=args.per_query))
-    if args.ci is not None and args.fmt != "latex":  # the means with their intervals
-        return write_text(args, intervals_text(args, evaluation))
-    if args.fmt == "latex":  # the table (and its tests) before the output is opened
+    output = next((o for o in context.outputs if o.name == args.fmt), None)
+    if args.ci is not None and (output is None or not output.intervals):
+        return write_text(args, intervals_text(args, evaluation))  # the means' intervals
+    if output is not None:  # a format of the context's own, before the output is opened
         return write_text(args, evaluation.format(
-            "latex", baseline=baseline, test=args.test, correction=args.correction,
-            alpha=args.alpha, interval=args.ci, interval_samples=args.ci_samples,
-            interval_rng=args.ci_seed))
-    if baseline is not None:  # the baseline run's evaluation (ndeval's -baseline FILE)
-        return write_evaluation(args, evaluation, baseline=baseline,
-                                risk_alpha=args.risk_alpha)
+            args.fmt, per_query=args.per_query, summary=not args.no_summary,
+            baseline=baseline, **{option: getattr(args, option) for option in output.options},
+            **({key: getattr(args, dest) for dest, key in INTERVAL_KEYWORDS.items()}
+               if output.intervals else {})))
     return write_evaluation(args, evaluation)
 
 
@@ -258,6 +223,10 @@ def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: l
     return evaluate_by(context, [qrels, runs], measures, values, **runner)
 
 
+#: The options of the means' intervals, as :meth:`~irscale.measures.results.Evaluation.format`
+#: names them for an output format that prints them (:attr:`Output.intervals`).
+INTERVAL_KEYWORDS = {"ci": "interval", "ci_samples": "interval_samples",
+                     "ci_seed": "interval_rng"}
 #: ``eval``'s options that a context may read (:attr:`~irscale.evaluation.context.Context.reads`:
 #: :func:`irscale.evaluate`'s and its outputs', :data:`~irscale.evaluation.context.OUTPUT_OPTIONS`):
 #: destination → option name.
@@ -273,15 +242,20 @@ API_OPTIONS = {**{dest: name for name, dest in TREC_EVAL_DESTS.items()},
 
 def eval_context(args: argparse.Namespace) -> Context:
     """The context of the call, chosen as :func:`irscale.evaluate` chooses it, given the
-    form the qrels are read in (``qrels_format``: ``"diversity"`` when ``args.diversity``
-    says so, else ``"trec"``); a context with a command of its own (its inputs are not
+    form QRELS are read in (with ``-R qrels``: a context's own,
+    :func:`~irscale.cli.eval_options.qrels_context`, the others' own output formats then
+    refused; ``"trec"`` otherwise); a context with a command of its own (its inputs are not
     qrels and TREC runs) is refused, naming it."""
     from ..evaluation import contexts  # noqa: F401  (declares the contexts)
 
+    read = None
+    if args.relevance_format == RELEVANCE_FORMAT.default:
+        read = qrels_context(args)
+        refuse_outputs(args, read)
     measures = [n for spec in (args.measures or []) for n in spec.split()]
     context = choose(args.qrels, measures, {
         "relevance_format": args.relevance_format,
-        "qrels_format": "diversity" if args.diversity else "trec"})
+        "qrels_format": "trec" if read is None else read.qrels_format})
     if context.command is not None:
         raise ParameterError(context.elsewhere())
     return context
@@ -303,83 +277,76 @@ def _check_labels(args: argparse.Namespace) -> None:
     label_files(args.labels)
 
 
-def _bounds_ignore(args: argparse.Namespace) -> bool:
-    """Whether a trec_eval option other than -l was given (the bounds read the qrels and
-    the runs as trec_eval's defaults do, with -l)."""
-    return any(given(args, dest) for dest in TREC_EVAL_DESTS.values()
-               if dest != "relevance_level")
+def _outputs() -> list[Output]:
+    """The output formats of the contexts' own (:attr:`Context.outputs`), in the order the
+    contexts are asked."""
+    from ..evaluation.contexts import declared
+
+    return [output for context in declared() for output in context.outputs]
 
 
-#: The options of the latex table's tests (--alpha also sets the level of --ci).
-TABLE_OPTIONS = ("test", "correction", "alpha")
-#: Where the table options apply besides the latex table: the default t-test and holm
-#: correction, with --ci (whose level --alpha sets).
-_CI_ONLY = ("t", "holm")
-#: The start of the batches' refusals.
-NOT_WITH_BATCHES = "does not apply with --batch-size, --scheduler, --workers or " \
-    "--per-topic-out"
-#: What the batches refuse: an option, and why.
-BATCH_REFUSED = (("ci", "--ci", "the batches print the means without intervals"),
-                 ("per_query", "-q/--per-query", "per-topic values go to --per-topic-out DIR "
-                  "as Parquet"),
-                 ("no_summary", "-n/--no-summary", "the summary is what is printed"),
-                 ("labels", "--labels", "measures with label sets need irscale eval without "
-                  "batches"),
-                 ("zscores", "-Z/--Zscore", ""),
-                 ("risk_alpha", "--risk-alpha", "see irscale compare"))
+def _check(args: argparse.Namespace, dests: tuple[str, ...], holds: bool,
+           message: str) -> None:
+    """Refuse the options of ``dests`` given, with ``message``, unless ``holds``
+    (:meth:`Rule.check`)."""
+    Rule(dests, lambda _: holds, message).check(args)
 
 
-def _ci_defaults(args: argparse.Namespace) -> bool:
-    """With ``--ci``, the table options at the defaults of the intervals."""
-    return args.ci is not None and (args.test, args.correction) == _CI_ONLY
+def refuse_output_options(args: argparse.Namespace) -> None:
+    """The options only an output format of a context's own reads (:attr:`Output.options`),
+    given with another format: refused at once by their message where it says so
+    (:attr:`Output.at_once`: without the format or its ``--baseline``), else with a format
+    every evaluation writes (another context's own format: that context refuses them),
+    unless ``--ci`` takes them."""
+    outputs = _outputs()
+    own = {output.name for output in outputs}
+    for output in outputs:
+        for dest in output.options:
+            if output.at_once:
+                _check(args, (dest,), args.fmt == output.name and args.baseline is not None,
+                       output.unbaselined)
+            else:
+                _check(args, (dest,), args.fmt in own or ci_takes(args, dest),
+                       f"{{options}} applies to --format {output.name} only")
 
 
-#: When the options apply, in the order they are checked: the table options need --format
-#: latex (and --baseline for the test's options), ``--baseline`` and ``--risk-alpha`` with
-#: --format ndeval are ndeval's (diversity measures); then the context's (the options it
-#: does not read, refused by one rule, and its formats) and the batches'.
+def _baseline_refusal(args: argparse.Namespace) -> str:
+    """The refusal of ``--baseline`` with a format that reads none: what it is with each
+    format that reads one (:attr:`Output.baseline`), as ``--format`` lists them."""
+    outputs = sorted(_outputs(), key=lambda output: EVAL_FORMATS.index(output.name))
+    return "--baseline applies to " + words(
+        [f"--format {output.name} ({output.baseline})" for output in outputs])
+
+
+def refuse_with_outputs(args: argparse.Namespace) -> None:
+    """With an output format of a context's own: the options it refuses
+    (:attr:`Output.refused`), then its options without ``--baseline`` unless ``--ci`` takes
+    them (:attr:`Output.unbaselined`; those refused at once are not asked again)."""
+    for output in _outputs():
+        _check(args, output.refused, args.fmt != output.name, output.refusal)
+        for dest in () if output.at_once else output.options:
+            _check(args, (dest,), args.fmt != output.name or args.baseline is not None
+                   or ci_takes(args, dest), output.unbaselined)
+
+
+#: When the options apply, in the order they are checked: those of the contexts' own output
+#: formats (declared on the contexts), ``--bounds``' table, ``--baseline`` with the formats
+#: that read one, and those the contexts' own formats refuse; then the context's (the
+#: options it does not read, refused by one rule, and its formats), ``--bounds``' inputs,
+#: the batches' and ``-Z``'s.
 RULES: tuple[Declared, ...] = (
-    Rule(("risk_alpha",), lambda args: args.fmt == "ndeval" and args.baseline is not None,
-         "--risk-alpha applies to ndeval's risk-sensitive output (diversity measures, --format "
-         "ndeval --baseline FILE); for URisk/TRisk of any measure see irscale compare "
-         "--baseline --risk-alpha"),
-    *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval") or _ci_defaults(args),
-          "{options} applies to --format latex only"),
-    Rule(("bounds",), lambda args: args.fmt != "ndeval" and args.ci is None
-         and args.baseline is None and not args.no_summary,
-         "--bounds prints the bounds table, in --format trec, csv, json, markdown or latex, "
-         "without --ci, --baseline or -n/--no-summary"),
-    Rule(("baseline",), lambda args: args.fmt in ("latex", "ndeval"), "--baseline applies to "
-         "--format latex (the run the table tests against) and --format ndeval (ndeval's "
-         "-baseline FILE, with diversity measures)"),
-    Rule(("per_query", "no_summary"), lambda args: args.fmt != "latex", "--format latex "
-         "prints the summary table: -q/--per-query and -n/--no-summary do not apply"),
-    Rule(("no_summary",), lambda args: args.fmt != "ndeval",
-         "-n does not apply to --format ndeval (ndeval always prints its amean row)"),
-    *each(TABLE_OPTIONS, lambda args: args.fmt != "latex" or args.baseline is not None
-          or _ci_defaults(args), "{options} applies to the tests against --baseline RUN"),
+    refuse_output_options,
+    BOUNDS_TABLE,
+    Rule(("baseline",), lambda args: args.fmt in {output.name for output in _outputs()},
+         _baseline_refusal),
+    refuse_with_outputs,
     _check_labels,
     check_scheduler,
-    Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
     Default("context", eval_context),
     refuse_unread_options,
     Rule(("fmt",), lambda args: args.context.formats is None
          or args.fmt in args.context.formats,
          lambda args: args.context.format_refusal("--format {fmt}")),
-    Rule(("bounds",), lambda args: not wants_batches(args) and not args.labels
-         and args.zscores is None and not _bounds_ignore(args),
-         "--bounds applies to the evaluation of judged rankings with qrels, not to label "
-         "files, --zscores or batches, and of trec_eval's options takes -l only"),
-    *(Rule((dest,), lambda args: not wants_batches(args),
-           f"{option} {NOT_WITH_BATCHES}{': ' + why if why else ''}")
-      for dest, option, why in BATCH_REFUSED),
-    Rule(("zscores",), lambda args: args.compat == 9, "-Z/--Zscore reproduces trec_eval "
-         "9.0.8's -Z: not with --compat 10"),
-    Rule(("zscores",), lambda args: not args.labels, "-Z/--Zscore applies to trec_eval's "
-         "measures: not with --labels"),
-    Rule(("zscores",), lambda args: args.fmt not in ("latex", "ndeval"), "-Z/--Zscore "
-         "prints trec_eval's z-scores: --format trec, csv, json or markdown"),
-    Rule(("fmt",), lambda args: not wants_batches(args) or args.fmt not in ("latex", "ndeval"),
-         f"--format {{fmt}} {NOT_WITH_BATCHES}: the batches print the trec, csv, json or "
-         "markdown summary"),
+    BOUNDS_INPUTS,
+    *LATER_RULES,
 )

@@ -19,7 +19,7 @@ from .common_params import (
     SYSTEMS,
     TOPIC_COLUMN,
 )
-from .eval_diversity import (
+from .eval_options import (
     DIVERSITY_ONLY,
     add_intent_options,
     add_qrels_format,

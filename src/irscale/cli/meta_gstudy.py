@@ -8,7 +8,7 @@ from ..core.params import InputFiles, Param
 from ..errors import InputError
 from ..meta.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
 from ..stats.names import GSTUDY_FACET
-from .eval_diversity import intent_rules
+from .eval_options import intent_rules
 from .inputs import check_inputs
 from .meta_common import add_analysis, one_measure, render
 from .rules import Rule, given

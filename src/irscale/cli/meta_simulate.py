@@ -15,7 +15,7 @@ from ..stats.names import (
     SIMULATED_TESTS,
     resampling_procedures,
 )
-from .eval_diversity import intent_rules
+from .eval_options import intent_rules
 from .inputs import check_inputs, input_paths
 from .meta_common import add_analysis, one_measure, render, resampling_options
 from .options import add_scheduler, scheduler, wants_progress

@@ -13,7 +13,7 @@ from ..io.sources import expands
 from ..report.params import AUTOMATIC, BASELINE, BOUNDS, DP, SCALE_DEPTH, TITLE
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import MEASURES, QRELS, RUNS
-from .eval import TABLE_TEST, TABLE_TESTS
+from .eval_options import TABLE_TEST, TABLE_TESTS
 from .inputs import check_measure_names
 from .intervals import add_interval_options
 from .main import SUBCOMMANDS

@@ -124,10 +124,10 @@ class UnjudgedBounds(HtmlRepr):
         table; ``trec``: trec_eval's lines ``measure_low topic value run`` and
         ``measure_high ...``, the topics' (``per_topic``) then the means' (``all``), and a
         line ``undecided measure a,b`` a pair of runs the judgments do not order)."""
-        from ..io.formats import TABLE_FORMATS, check_format
+        from ..io.formats import BOUNDS_FORMATS, check_format
         from ..stats.protocol import format_table
 
-        check_format(fmt, (*TABLE_FORMATS, "trec"), "bounds")
+        check_format(fmt, BOUNDS_FORMATS, "bounds")
         table = self.per_topic if per_topic else self.means
         if fmt == "trec":
             rows = [*(self.per_topic.itertuples() if per_topic else ()),

@@ -6,7 +6,10 @@ declared contexts, in order, which one claims the call (:func:`choose`; the firs
 claims it evaluates it, judged rankings when none does) and refuse every option the chosen
 context does not read by one rule (:func:`refuse_unread`), with one message in the API and
 on the command line. A new context is a module that declares a :class:`Context` and
-registers it (:func:`register`, in :mod:`.contexts`); its kernels stay in ``measures``.
+registers it (:func:`register`, in :mod:`.contexts`); its kernels stay in ``measures``. The
+output formats only its evaluations are written in (:class:`Output`) and the form its qrels
+are read in on the command line (:attr:`Context.qrels_format`) are declared on it too, with
+the rules and messages ``irscale eval`` applies to them.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover
 #: ``claims(qrels, measures, options)``: whether a context evaluates the call (it may
 #: raise for a call that mixes its measures with others); ``options``: those given, of
 #: :func:`irscale.evaluate`, and on the command line ``qrels_format``, the form its qrels
-#: are read in (``"trec"``, or ``"diversity"`` as ``--qrels-format`` says).
+#: are read in (``"trec"``, or a context's own, :attr:`Context.qrels_format`, as
+#: ``--qrels-format`` says).
 Claim: TypeAlias = "Callable[[Any, Any, Mapping[str, Any]], bool]"
 #: ``run(qrels, runs, measures, **options)``: the evaluation, given the options read.
 Runner: TypeAlias = "Callable[..., Evaluation]"
@@ -39,6 +43,53 @@ TextRunner = Callable[..., "bytes | None"]
 #: ``matrix(evaluate)``: the score matrix of the evaluation ``evaluate()`` gives
 #: (:attr:`Context.matrix`).
 MatrixRunner = Callable[[Callable[[], "Evaluation"]], "ScoreMatrix"]
+
+
+@record
+class Output:
+    """An output format only a context's evaluations are written in (none of
+    :data:`irscale.io.formats.OUTPUT_FORMATS`, which every evaluation writes), declared on
+    the context (:attr:`Context.outputs`) with the options of
+    :meth:`~irscale.measures.results.Evaluation.format` it reads and the rules by which
+    ``irscale eval`` refuses them where they do not apply, one message each.
+
+    Attributes
+    ----------
+    name : str
+        The format (``--format NAME``, a name of :data:`irscale.io.formats.FORMATS`).
+    baseline : str
+        What ``--baseline`` is with it, as the refusal of ``--baseline`` with the other
+        formats says it (every output format of a context's own reads a baseline).
+    options : tuple of str
+        The other options only it reads, as ``irscale eval`` and
+        :meth:`~irscale.measures.results.Evaluation.format` name them (the latex table's
+        ``test``, ``correction``, ``alpha``; ndeval's ``risk_alpha``).
+    unbaselined : str
+        The message refusing :attr:`options` given without ``--baseline`` (``{options}``:
+        those given, spelt as the command line spells them).
+    at_once : bool, default False
+        :attr:`options` are refused by :attr:`unbaselined` wherever the format or
+        ``--baseline`` is missing, before any other output rule (ndeval's
+        ``--risk-alpha``). Otherwise they are refused with the formats every evaluation
+        writes by "``{options} applies to --format NAME only``" (with another context's
+        own format, that context refuses them itself, :func:`refuse_unread`), and without
+        ``--baseline`` by :attr:`unbaselined` after :attr:`refusal`.
+    refused : tuple of str
+        The options of ``irscale eval`` it refuses (``per_query``, ``no_summary``).
+    refusal : str
+        The message refusing them.
+    intervals : bool, default False
+        It prints the means' intervals itself (``--ci``: the latex table's columns).
+    """
+
+    name: str
+    baseline: str
+    options: tuple[str, ...]
+    unbaselined: str
+    refused: tuple[str, ...]
+    refusal: str
+    at_once: bool = False
+    intervals: bool = False
 
 
 @record
@@ -107,6 +158,19 @@ class Context:
         evaluation; ``None``: the evaluation's
         :meth:`~irscale.measures.results.Evaluation.to_matrix` as it is (a context whose
         runs may cover topics it does not evaluate says so here, by its own warnings).
+    outputs : tuple of Output, default ()
+        The output formats only its evaluations are written in, with their options and
+        rules (:class:`Output`; each one of :attr:`formats` where those are listed).
+    qrels_format : str, optional
+        The form its qrels are read in, named by the command line's ``--qrels-format``
+        (``"diversity"``): the command line reads QRELS so when every measure is one it
+        claims, or when ``--qrels-format`` names it, and refuses its measures with
+        ``--qrels-format trec``, other measures with its form and its :attr:`outputs`
+        when QRELS are not read so, in messages built from :attr:`what` and
+        :attr:`examples`. ``None``: QRELS are qrels (``"trec"``).
+    examples : tuple of str, default ()
+        Names of its measures, as those messages cite them (the first: the one to ask
+        for with one of its :attr:`outputs`).
     """
 
     name: str
@@ -125,6 +189,9 @@ class Context:
     format_options: Callable[[str], Mapping[str, Any]] | None = None
     baseline_run: bool = False
     matrix: MatrixRunner | None = None
+    outputs: tuple[Output, ...] = ()
+    qrels_format: str | None = None
+    examples: tuple[str, ...] = ()
 
     @property
     def accepts(self) -> frozenset[str]:

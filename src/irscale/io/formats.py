@@ -42,6 +42,9 @@ EVALUATION_FORMATS = formats("trec", "ndeval", "csv", "json", "markdown", "latex
 SUMMARY_FORMATS = formats("trec", "csv", "json", "markdown", "latex")
 #: Formats of :func:`irscale.io.output.write_results` (evaluations, summaries of many runs).
 OUTPUT_FORMATS = formats("trec", "csv", "json", "markdown")
+#: Formats of the bounds under the unjudged documents
+#: (:meth:`irscale.collections.bounds.Bounds.format`): a table's, and trec_eval's lines.
+BOUNDS_FORMATS = formats(*TABLE_FORMATS, "trec")
 #: Formats of ``irscale scale image`` (its summary, the JSON object, the image as CSV) and
 #: of Table 2 of Ferrante, Ferro & Fuhr (2021) (``irscale scale table``).
 SCALE_IMAGE_FORMATS = formats("text", "json", "csv")

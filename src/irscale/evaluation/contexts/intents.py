@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 
-from ..context import Context, measure_names, register, take
+from ..context import Context, Output, measure_names, register, take
 
 TYPE_CHECKING = False
 
@@ -17,14 +17,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
 
 
+#: The form of its qrels on the command line (``--qrels-format diversity``): ndeval's
+#: ``topic subtopic docno judgment``.
+FORM = "diversity"
+
+
 def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
     """Diversity qrels (:class:`~irscale.io.diversity.DiversityQrels`, or qrels the
-    command line reads as diversity qrels: ``qrels_format`` ``"diversity"``), or only
+    command line reads as diversity qrels: ``qrels_format`` :data:`FORM`), or only
     diversity measures named (``ndeval``, ``alpha-nDCG@20`` ...). Qrels can be diversity
     qrels only once their module is loaded, and a name of trec_eval's or of the catalogue
     is never a diversity one: neither loads the diversity modules (part of a small
     evaluation's start-up)."""
-    if options.get("qrels_format") == "diversity":
+    if options.get("qrels_format") == FORM:
         return True
     names = measure_names(measures)
     loaded = sys.modules.get("irscale.io.diversity")
@@ -76,6 +81,17 @@ def _format_options(fmt: str) -> dict[str, bool]:
     return {"ndeval_ids": fmt == "ndeval"}
 
 
+#: ndeval's table (``--format ndeval``): its ``-baseline`` run and ``-riskAlpha``, always
+#: its ``amean`` row.
+NDEVAL = Output(
+    name="ndeval", baseline="ndeval's -baseline FILE, with diversity measures",
+    options=("risk_alpha",),
+    unbaselined="--risk-alpha applies to ndeval's risk-sensitive output (diversity measures, "
+                "--format ndeval --baseline FILE); for URisk/TRisk of any measure see irscale "
+                "compare --baseline --risk-alpha", at_once=True,
+    refused=("no_summary",),
+    refusal="-n does not apply to --format ndeval (ndeval always prints its amean row)")
+
 INTENTS = register(Context(
     name="intents", what="diversity measures",
     why="ndeval ranks by the rank column, or by score with 'ndeval(traditional=1)', counts "
@@ -85,7 +101,8 @@ INTENTS = register(Context(
                      "labels", "allow_empty", "baseline", "topic_alphas"}),
     averaging="ndeval", cacheable=False, claims=_claims, run=_run,
     formats=("ndeval", "trec", "csv"), keep_rank=True, format_options=_format_options,
-    baseline_run=True, matrix=_matrix))
+    baseline_run=True, matrix=_matrix, outputs=(NDEVAL,), qrels_format=FORM,
+    examples=("ndeval", "alpha-nDCG@20", "ERR-IA@20")))
 
 
 def _is_measure_name(name: str) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..context import DEFAULT, Context, register
+from ..context import DEFAULT, Context, Output, register
 from ..options import TREC_EVAL_DEFAULTS
 
 TYPE_CHECKING = False
@@ -29,6 +29,16 @@ def _text(qrels: Any, runs: Any, measures: Any, **options: Any) -> bytes | None:
     return trec_eval_text(qrels, runs, measures, **options)
 
 
+#: The table of a paper (``--format latex``): the runs × measures table of the summaries,
+#: best values in bold, its tests against ``--baseline RUN`` and the means' intervals.
+LATEX = Output(
+    name="latex", baseline="the run the table tests against",
+    options=("test", "correction", "alpha"),
+    unbaselined="{options} applies to the tests against --baseline RUN",
+    refused=("per_query", "no_summary"),
+    refusal="--format latex prints the summary table: -q/--per-query and -n/--no-summary do "
+            "not apply", intervals=True)
+
 #: Every option of trec_eval's, the label sets, the Z file, the cache and the run names;
 #: the latex table's baseline and tests, the means' intervals, the bounds under the
 #: unjudged documents and the batches of run files.
@@ -39,4 +49,4 @@ JUDGED = register(Context(
                      "baseline", "test", "correction", "alpha", "interval", "bounds",
                      "batches"}),
     averaging="trec_eval", cacheable=True, claims=lambda qrels, measures, options: True,
-    run=_run, text=_text))
+    run=_run, text=_text, outputs=(LATEX,)))

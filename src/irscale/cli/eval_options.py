@@ -1,0 +1,226 @@
+"""The options of ``irscale eval`` beside trec_eval's (:mod:`.runargs`) and the batches'
+(:mod:`.eval_many`), each declared once with its help and the rules that refuse it where it
+does not apply: ``-Z``, ``-R``, the output options (``--format``, the latex table's,
+``--ci``, ``--bounds``, ndeval's ``--risk-alpha``) and the options of the diversity measures
+that ``compare``, ``meta`` and ``scale`` share (``--qrels-format``, the intents' files); and
+the form QRELS are read in, chosen as the contexts declare it (:func:`qrels_context`).
+
+The rules of an output format of a context's own (``--format latex``, ``--format ndeval``)
+are declared on that context (:class:`~irscale.evaluation.context.Output`), and
+``cli/eval.py`` applies them; the formats and forms named here are those the parser offers
+before any context is loaded (usage: ``docs/cli.md``, ``docs/diversity.md``)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE, InputFiles, Param, Switch, Text
+from ..errors import MeasureError, ParameterError
+from ..io.formats import BOUNDS_FORMATS, OUTPUT_FORMATS
+from ..stats.names import MULTIPLE_CORRECTION
+from .common_params import INTENT_PROBS, INTENT_TYPES
+from .eval_many import TREC_EVAL_DESTS, wants_batches
+from .intervals import add_interval_options
+from .options import add_format, add_param
+from .rules import Rule, each, given, words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..evaluation.context import Context
+
+# ------------------------------------------------------------------ inputs
+#: The forms of QRELS (trec_eval's ``-R``).
+RELEVANCE_FORMATS = ("qrels", "prefs", "qrels_prefs")
+RELEVANCE_FORMAT = Param("relevance_format", Text(), "qrels", "the form of QRELS (trec_eval "
+                         "-R): qrels, or preference judgments 'qid jg jsg docno level' (prefs) "
+                         "or a qrels file read as preferences (qrels_prefs), evaluated by the "
+                         "preference measures (-m all_prefs, -m prefs ...)",
+                         ("-R", "--relevance-format"))
+ZSCORES = Param("zscores", InputFiles(), None, "print z-scores instead of the values, as trec_eval "
+                "-Z: FILE holds lines 'qid measure_name mean std_dev' from a reference set of "
+                "runs (irscale eval-many --write-zscores writes one); a value with no line is "
+                "printed -1000000", ("-Z", "--Zscore"), "FILE")
+#: The values of ``--qrels-format``: ``auto``, QRELS read as TREC qrels, or in the form of
+#: a context's own (:attr:`~irscale.evaluation.context.Context.qrels_format`).
+QRELS_FORMATS = ("auto", "trec", "diversity")
+#: ``--qrels-format``: how QRELS are read.
+QRELS_FORMAT = Param("qrels_format", Text(), "auto", "diversity: read QRELS as ndeval's 'topic "
+                     "subtopic docno judgment'; auto: when every measure is a diversity "
+                     "measure, such as alpha-nDCG@20", ("--qrels-format",))
+#: ``--topic-alpha FILE``: one α per topic.
+TOPIC_ALPHA = Param("topic_alpha", InputFiles(), None, "diversity: one redundancy intolerance per "
+                    "topic, lines 'topic alpha', for alpha-nDCG-w(topic_alpha=1)@k and "
+                    "nERR-IA-w(topic_alpha=1)@k", ("--topic-alpha",), "FILE")
+#: Where the intent options apply.
+DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
+
+# ------------------------------------------------------------------ outputs
+#: The formats of ``irscale eval``: those every evaluation writes, then the contexts' own
+#: (:attr:`~irscale.evaluation.context.Context.outputs`), in the order ``--format`` offers
+#: them.
+EVAL_FORMATS = (*OUTPUT_FORMATS, "latex", "ndeval")
+#: The formats of ``irscale eval`` that print the means' intervals (``--ci``).
+INTERVAL_FORMATS = ("latex", "csv", "json", "markdown")
+#: Paired tests of the latex table and the report: deterministic (no seed to report).
+TABLE_TESTS = ("t", "wilcoxon", "sign")
+BASELINE = Param("baseline", InputFiles(), None, "mark values significantly better (up arrow) or "
+                 "worse (down arrow) than this run's; with --format ndeval, a baseline run "
+                 "FILE for ndeval's risk-sensitive output (ndeval -baseline)", ("--baseline",),
+                 "RUN", unset="no marks")
+TABLE_TEST = Param("test", Text(), "t", "paired test against --baseline", ("--test",))
+BOUNDS = Param("bounds", Switch(), False, "instead of the values, each mean's (with -q every "
+               "topic's) lowest and highest value when the unjudged documents a run retrieves "
+               "take the lowest or the highest grade, and the pairs of runs the judgments do "
+               "not order (irscale pool bounds)", ("--bounds",))
+#: The options ``--ci`` takes too: ``--alpha`` sets its level, and ``--test`` and
+#: ``--correction`` at their defaults are the intervals' own (t, holm).
+CI_TAKES = ("test", "correction", "alpha")
+
+
+def add_outputs(parser: argparse.ArgumentParser) -> None:
+    """``--format`` (:data:`EVAL_FORMATS`), the latex table's options, the intervals of the
+    means, ``--bounds`` and ndeval's ``--risk-alpha``, in that order."""
+    add_format(parser, EVAL_FORMATS, default="trec", doc="output format (trec: "
+               "byte-identical to trec_eval for one run); latex: the runs x measures table "
+               "of a paper, best values in bold")
+    table = parser.add_argument_group("latex table (--format latex)")
+    add_param(table, BASELINE)
+    add_param(table, TABLE_TEST, choices=TABLE_TESTS)
+    add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
+    add_param(table, SIGNIFICANCE)
+    add_interval_options(parser, "every mean", formats=INTERVAL_FORMATS)
+    add_param(parser, BOUNDS)
+    add_param(parser, NDEVAL_RISK_ALPHA)
+
+
+def add_intent_options(parser: argparse.ArgumentParser) -> None:
+    """``--intent-probs FILE`` and ``--intent-types FILE`` (NTCIREVAL's family)."""
+    add_param(parser, INTENT_PROBS)
+    add_param(parser, INTENT_TYPES)
+
+
+def add_qrels_format(parser: argparse.ArgumentParser) -> None:
+    """``--qrels-format`` (:data:`QRELS_FORMAT`; ``eval``, and the commands of
+    :mod:`irscale.cli.inputs`)."""
+    add_param(parser, QRELS_FORMAT, choices=QRELS_FORMATS)
+
+
+def add_topic_alpha_option(parser: argparse.ArgumentParser) -> None:
+    """``--topic-alpha FILE`` (:data:`TOPIC_ALPHA`)."""
+    add_param(parser, TOPIC_ALPHA)
+
+
+# ------------------------------------------------------------------ rules
+def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]
+                 ) -> tuple[Rule, ...]:
+    """``--intent-probs``/``--intent-types`` apply to ``where`` (where ``holds``): no other
+    measure reads them."""
+    return each(("intent_probs", "intent_types"), holds, f"{{options}} applies to {where}",
+                {"intent_probs": "--intent-probs", "intent_types": "--intent-types"})
+
+
+def ci_takes(args: argparse.Namespace, dest: str) -> bool:
+    """Whether ``--ci`` takes the option stored in ``dest`` (:data:`CI_TAKES`): given with
+    ``--ci``, and ``--test`` and ``--correction`` at their defaults."""
+    return dest in CI_TAKES and args.ci is not None and \
+        (args.test, args.correction) == (TABLE_TEST.default, MULTIPLE_CORRECTION.default)
+
+
+def _bounds_ignore(args: argparse.Namespace) -> bool:
+    """Whether a trec_eval option other than -l was given (the bounds read the qrels and
+    the runs as trec_eval's defaults do, with -l)."""
+    return any(given(args, dest) for dest in TREC_EVAL_DESTS.values()
+               if dest != "relevance_level")
+
+
+#: ``--bounds`` prints a table of the bounds alone, in the formats of that table.
+BOUNDS_TABLE = Rule(("bounds",), lambda args: args.fmt in BOUNDS_FORMATS and args.ci is None
+                    and args.baseline is None and not args.no_summary,
+                    "--bounds prints the bounds table, in --format "
+                    f"{words([f for f in EVAL_FORMATS if f in BOUNDS_FORMATS], 'or')}, "
+                    "without --ci, --baseline or -n/--no-summary")
+#: ``--bounds`` reads judged rankings against qrels, as trec_eval's defaults do.
+BOUNDS_INPUTS = Rule(("bounds",), lambda args: not wants_batches(args) and not args.labels
+                     and args.zscores is None and not _bounds_ignore(args),
+                     "--bounds applies to the evaluation of judged rankings with qrels, not "
+                     "to label files, --zscores or batches, and of trec_eval's options takes "
+                     "-l only")
+#: The start of the batches' refusals.
+NOT_WITH_BATCHES = "does not apply with --batch-size, --scheduler, --workers or " \
+    "--per-topic-out"
+#: What the batches refuse: an option, and why.
+BATCH_REFUSED = (("ci", "--ci", "the batches print the means without intervals"),
+                 ("per_query", "-q/--per-query", "per-topic values go to --per-topic-out DIR "
+                  "as Parquet"),
+                 ("no_summary", "-n/--no-summary", "the summary is what is printed"),
+                 ("labels", "--labels", "measures with label sets need irscale eval without "
+                  "batches"),
+                 ("zscores", "-Z/--Zscore", ""),
+                 ("risk_alpha", "--risk-alpha", "see irscale compare"))
+#: The options the batches refuse, then ``-Z``'s rules, then the formats of the batches.
+LATER_RULES = (
+    *(Rule((dest,), lambda args: not wants_batches(args),
+           f"{option} {NOT_WITH_BATCHES}{': ' + why if why else ''}")
+      for dest, option, why in BATCH_REFUSED),
+    Rule(("zscores",), lambda args: args.compat == 9, "-Z/--Zscore reproduces trec_eval "
+         "9.0.8's -Z: not with --compat 10"),
+    Rule(("zscores",), lambda args: not args.labels, "-Z/--Zscore applies to trec_eval's "
+         "measures: not with --labels"),
+    Rule(("zscores",), lambda args: args.fmt in OUTPUT_FORMATS, "-Z/--Zscore prints "
+         f"trec_eval's z-scores: --format {words(OUTPUT_FORMATS, 'or')}"),
+    Rule(("fmt",), lambda args: not wants_batches(args) or args.fmt in OUTPUT_FORMATS,
+         f"--format {{fmt}} {NOT_WITH_BATCHES}: the batches print the "
+         f"{words(OUTPUT_FORMATS, 'or')} summary"),
+)
+
+
+# ------------------------------------------------------------------ the form of QRELS
+def qrels_context(args: argparse.Namespace) -> Context | None:
+    """The context whose own form QRELS are read in
+    (:attr:`~irscale.evaluation.context.Context.qrels_format`): the first that claims every
+    ``-m`` measure on its own (``--qrels-format auto``), or the one ``--qrels-format``
+    names; ``None``: QRELS are TREC qrels. A mix of its measures and others, its measures
+    with ``--qrels-format trec`` and its form with other measures are refused. A context's
+    claim loads its measures only for a name that is none of trec_eval's or the
+    catalogue's."""
+    from ..evaluation.contexts import declared
+
+    names = [name for spec in (args.measures or []) for name in spec.split()]
+    form = getattr(args, "qrels_format", QRELS_FORMAT.default) or QRELS_FORMAT.default
+    for context in declared():
+        if context.qrels_format is None:
+            continue
+        own = [context.claims(None, [name], {}) for name in names]
+        if any(own) and not all(own):
+            raise MeasureError(context.mixed(names[own.index(False)]))
+        claimed = bool(own) and all(own)
+        if form == context.qrels_format and names and not claimed:
+            raise MeasureError(f"--qrels-format {form} needs {context.what} "
+                               f"({', '.join(context.examples)} ...), got {names[0]!r}")
+        if form == "trec" and claimed:
+            raise ParameterError(f"{context.what} need {context.qrels_format} qrels: "
+                                 f"--qrels-format {context.qrels_format} (or "
+                                 f"{QRELS_FORMAT.default})")
+        if claimed or form == context.qrels_format:
+            return context
+    return None
+
+
+def diversity_inputs(args: argparse.Namespace) -> bool:
+    """True when QRELS are diversity qrels evaluated with diversity measures (the one
+    context with a form of its own, :func:`qrels_context`)."""
+    return qrels_context(args) is not None
+
+
+def refuse_outputs(args: argparse.Namespace, read: Context | None) -> None:
+    """``--format`` one of the output formats of a context whose QRELS are read in a form
+    of its own (:attr:`~irscale.evaluation.context.Context.outputs`) when they are not
+    (``read``, :func:`qrels_context`): refused, naming a measure of that context."""
+    from ..evaluation.contexts import declared
+
+    for context in declared():
+        if context.qrels_format is not None and context is not read and \
+                args.fmt in {output.name for output in context.outputs}:
+            raise ParameterError(f"--format {args.fmt} prints {context.what} "
+                                 f"(-m {context.examples[0]})")
