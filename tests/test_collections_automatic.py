@@ -12,7 +12,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from irscale.cli.main import main
 from irscale.collections import automatic_judgments, ppi_mean
@@ -20,6 +19,8 @@ from irscale.errors import AlignmentError, InputError, ParameterError
 
 from .conftest import CLEF, require
 from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 ppi_py = lazy_import("ppi_py")
 

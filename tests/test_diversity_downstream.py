@@ -14,7 +14,6 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import irscale
 from irscale.cli.main import main
@@ -23,6 +22,9 @@ from irscale.evaluation.diversity import evaluate_diversity
 from irscale.io.diversity import read_diversity_qrels
 
 from .conftest import SHARED_DATA, require
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 # topic 1: 2 intents; topic 2: 3 intents; topic 3: judged, nothing relevant (nNRBP 0/0)
 QRELS = b"""1 1 d1 1

@@ -13,7 +13,6 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 import irscale
@@ -24,7 +23,10 @@ from irscale.stats.baseline import baseline_comparison
 from irscale.stats.risk import risk_table
 
 from .docs_examples import check_python_examples
+from .oracle_imports import lazy_import
 from .test_cli_eval import cli
+
+stats = lazy_import("scipy.stats")
 
 MEASURES = ["map", "P@5", "ndcg_cut_10"]
 RUNS = ("bm25", "ql", "dense", "rerank")

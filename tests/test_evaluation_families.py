@@ -13,7 +13,6 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import irscale
 from irscale.errors import ParameterError
@@ -23,6 +22,10 @@ from irscale.measures.results import Evaluation
 from irscale.text import evaluate_sessions
 from irscale.text.nuggets import evaluate_nuggets
 from irscale.text.rouge import evaluate_rouge
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def check_comparison(evaluation: Evaluation, measure: str, baseline: list[float],

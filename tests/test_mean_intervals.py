@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import pytrec_eval
-from scipy import stats
 
 import irscale
 from irscale.cli.main import main
@@ -21,6 +20,9 @@ from irscale.core.mean_intervals import mean_intervals
 from irscale.errors import MeasureError, ParameterError
 
 from .conftest import CLEF, pytrec_per_topic, require
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 @pytest.fixture(scope="module")

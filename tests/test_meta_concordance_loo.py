@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from irscale import evaluate
 from irscale.core import ScoreMatrix
 from irscale.errors import InputError
 from irscale.meta import concordance_table, concordance_test, leave_one_out, pool_contributions
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def _fig17(m1, m2, golds):

@@ -8,7 +8,6 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from irscale.core import ScoreMatrix
 from irscale.errors import ParameterError
@@ -25,6 +24,10 @@ from irscale.meta import (
     tau_ap_symmetric,
     topic_correlations,
 )
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 # ----------------------------------------------------------------------------- Kendall, ρ

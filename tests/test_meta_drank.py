@@ -8,10 +8,13 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from irscale import meta
 from irscale.errors import InputError, ParameterError
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def test_two_systems_worked_example():

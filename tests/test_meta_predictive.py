@@ -8,11 +8,14 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats as sps
 
 from irscale import meta
 from irscale.core import ScoreMatrix
 from irscale.errors import IrscaleError
+
+from .oracle_imports import lazy_import
+
+sps = lazy_import("scipy.stats")
 
 SCORES = {"X": {"1": 0.5, "2": 0.2, "3": 0.4}, "Y": {"1": 0.3, "2": 0.4, "3": 0.4},
           "Z": {"1": 0.1, "2": 0.9, "3": 0.45}}

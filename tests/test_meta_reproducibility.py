@@ -13,11 +13,14 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats as sps
 
 from irscale import meta
 from irscale.core import ScoreMatrix
 from irscale.errors import IrscaleError
+
+from .oracle_imports import lazy_import
+
+sps = lazy_import("scipy.stats")
 
 # a worked example, 4 topics
 OB = {"1": 0.20, "2": 0.40, "3": 0.10, "4": 0.30}

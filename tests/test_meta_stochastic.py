@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import integrate, optimize
-from scipy import stats as sps
 
 from irscale.core import ScoreMatrix
 from irscale.datasets import synthetic_collection
@@ -36,6 +35,9 @@ from irscale.meta.margins import (
 )
 
 from .conftest import URBANO, require
+from .oracle_imports import lazy_import
+
+sps = lazy_import("scipy.stats")
 
 
 def gaussian_scores(n: int, corr: np.ndarray, seed: int) -> np.ndarray:

@@ -12,14 +12,15 @@ import sys
 
 import numpy as np
 import pytest
-from scipy import stats as sps
 
 from irscale.core import ScoreMatrix
 from irscale.errors import ParameterError
 from irscale.meta import CopulaModel, simulate_scores
 from irscale.meta.vines import VINE_FAMILIES, vine_observations
 
-from .oracle_imports import lazy_importorskip
+from .oracle_imports import lazy_import, lazy_importorskip
+
+sps = lazy_import("scipy.stats")
 
 pyvinecopulib = lazy_importorskip("pyvinecopulib")  # what every test here needs
 

@@ -15,7 +15,6 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 import irscale
 from irscale.errors import InputError, ParameterError
@@ -33,6 +32,10 @@ from irscale.online.abtest import (
     user_measures,
 )
 from irscale.online.clicklog import read_click_log
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 # --------------------------------------------------------------------------- assignment

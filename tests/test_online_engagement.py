@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from irscale.errors import (
     DuplicateError,
@@ -22,6 +21,10 @@ from irscale.online.engagement import (
     loyalty_measures,
     read_session_users,
 )
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def test_loyalty_measures_by_hand():

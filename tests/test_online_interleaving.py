@@ -10,7 +10,6 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 from scipy.stats import binomtest
 
 from irscale.errors import InputError, ParameterError
@@ -18,6 +17,9 @@ from irscale.online import interleave, interleave_runs
 from irscale.online.interleaving import TAU, InterleavingResult
 
 from .conftest import CLEF, require
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 # --------------------------------------------------------------------------- references

@@ -10,11 +10,14 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from irscale.errors import InputError, ParameterError
 from irscale.online import ab_test, oec_test
 from irscale.online.oec import parse_oec
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def users(rng, n: int, ctr: float, success: float, variant: str) -> pd.DataFrame:

@@ -11,7 +11,6 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 import irscale
 from irscale.cli.main import main
@@ -21,6 +20,9 @@ from irscale.stats import anova, pairwise_tests
 from irscale.stats.pair_intervals import with_mean_intervals
 
 from .conftest import CLEF, pytrec_per_topic, require
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def _t(x: np.ndarray, level: float = 0.95) -> tuple[float, float]:

@@ -16,13 +16,14 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 import irscale
 from irscale import stats
 
-from .oracle_imports import lazy_importorskip
+from .oracle_imports import lazy_import, lazy_importorskip
+
+sps = lazy_import("scipy.stats")
 
 pytrec_eval = lazy_importorskip("pytrec_eval")
 

@@ -10,7 +10,6 @@ import subprocess
 
 import numpy as np
 import pytest
-from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 import irscale
@@ -19,6 +18,10 @@ from irscale.errors import AlignmentError, MeasureError, ParameterError
 from irscale.report import build_report, format_tables, render_html
 from irscale.report.tables import summary_cells
 from tests.report_data import RUNS, TOPICS, write_collection
+
+from .oracle_imports import lazy_import
+
+sps = lazy_import("scipy.stats")
 
 MEASURES = ["map", "P.10"]
 

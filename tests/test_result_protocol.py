@@ -22,7 +22,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats as sps
 
 from irscale import meta, stats
 from irscale.core import ScoreMatrix
@@ -34,6 +33,10 @@ from irscale.stats.effects import EffectSize, effect_size_interval, hedges_j
 from irscale.stats.effects import noncentral_t_interval as nct_interval
 from irscale.stats.protocol import ConfidenceInterval, Estimate
 from irscale.stats.tables import TABLE_FORMATS, format_number
+
+from .oracle_imports import lazy_import
+
+sps = lazy_import("scipy.stats")
 
 
 def table(seed: int = 0, topics: int = 14, systems: int = 5) -> np.ndarray:

@@ -11,11 +11,14 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from irscale.core import ScoreMatrix
 from irscale.errors import AlignmentError, ParameterError
 from irscale.stats.risk import check_risk_alpha, risk_differences, risk_table
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def _matrix(values, systems, measures=None):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from irscale.cli.main import main
 from irscale.core.mean_intervals import mean_intervals
@@ -19,6 +18,8 @@ from irscale.stats.seed_intervals import difference_intervals, seed_intervals
 
 from .conftest import CLEF, pytrec_per_topic, require
 from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 smf = lazy_import("statsmodels.formula.api")
 sm_anova = lazy_import("statsmodels.stats.anova")

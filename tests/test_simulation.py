@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats as sps
 
 from irscale.errors import ParameterError
 from irscale.meta import BootstrapModel, NormalModel, simulation_study
 from irscale.meta.common import derived_seed, generator
 from irscale.meta.simulation import REPETITIONS_PER_TASK, wilson_interval
 from irscale.stats.resampling import seed_sequence
+
+from .oracle_imports import lazy_import
+
+sps = lazy_import("scipy.stats")
 
 
 def test_type_I_rate_of_the_t_test_under_the_null_model_is_alpha():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from irscale.core import ScoreMatrix
 from irscale.errors import InputError, ParameterError
@@ -21,6 +20,10 @@ from irscale.stats import (
     tukey_hsd,
 )
 from irscale.stats._ptukey import _quadrature_sf, tukey_sf
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def random_table(seed: int, topics: int = 12, systems: int = 5) -> np.ndarray:

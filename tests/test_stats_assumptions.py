@@ -15,15 +15,16 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from scipy import stats as sps
 
 from irscale import plots, stats
 from irscale.core import ScoreMatrix
 from irscale.errors import InputError, ParameterError
 from irscale.stats.tables import TABLE_FORMATS
 
-from .oracle_imports import lazy_importorskip
+from .oracle_imports import lazy_import, lazy_importorskip
 from .property_examples import examples
+
+sps = lazy_import("scipy.stats")
 
 smf = lazy_importorskip("statsmodels.formula.api")
 sm_anova = lazy_importorskip("statsmodels.stats.anova")

@@ -19,10 +19,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy import stats as sp
 
 from irscale import stats
 from irscale.errors import InputError
+
+from .oracle_imports import lazy_import
+
+sp = lazy_import("scipy.stats")
 
 SPREAD_TESTS = ("t", "bootstrap", "bootstrap-shift")  # paired tests that need a spread
 FREE_TESTS = ("wilcoxon", "sign", "randomization")  # paired tests that need none

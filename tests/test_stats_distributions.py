@@ -5,9 +5,12 @@ whole range, the tails, the infinities, NaN and the degrees of freedom of a Welc
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from irscale.stats.distributions import normal_ppf, normal_sf, t_ppf, t_sf
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 X = np.concatenate([np.linspace(-40, 40, 2001), [0.0, -0.0, 1e-300, -1e-300, 1e300,
                                                  np.inf, -np.inf, np.nan]])

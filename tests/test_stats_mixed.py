@@ -13,14 +13,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import integrate, special
-from scipy import stats as sps
 
 from irscale.core import ScoreMatrix
 from irscale.errors import InputError, ParameterError
 from irscale.stats import ShardScores, adjust_pvalues, anova, mixed_model
 
-from .oracle_imports import lazy_importorskip
+from .oracle_imports import lazy_import, lazy_importorskip
 from .property_examples import examples
+
+sps = lazy_import("scipy.stats")
 
 if TYPE_CHECKING:
     from statsmodels.regression.mixed_linear_model import MixedLMParams

@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from irscale.errors import ParameterError
 from irscale.stats import (
@@ -17,6 +16,10 @@ from irscale.stats import (
     power_two_sample_t,
     topic_set_size,
 )
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 power_module = pytest.importorskip("statsmodels.stats.power")
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from irscale.core import ScoreMatrix
 from irscale.errors import InputError, ParameterError
 from irscale.stats import qpp_anova, sare, smare
+
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 
 def counted_ranks(x: np.ndarray) -> np.ndarray:

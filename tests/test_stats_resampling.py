@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import stats
 
 from irscale.core import ScoreMatrix
 from irscale.errors import ParameterError
@@ -24,7 +23,10 @@ from irscale.stats import randomization as randomization_module
 from irscale.stats.bootstrap import resample_counts, studentised_means, unpaired_means
 from irscale.stats.resampling import ChunkTasks
 
+from .oracle_imports import lazy_import
 from .property_examples import examples
+
+stats = lazy_import("scipy.stats")
 
 
 def first_chunk_generator(seed: int) -> np.random.Generator:

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from scipy import stats
 
 from irscale.core import ScoreMatrix
 from irscale.errors import AlignmentError, InputError, ParameterError
@@ -25,7 +24,10 @@ from irscale.stats import (
     wilcoxon,
 )
 
+from .oracle_imports import lazy_import
 from .property_examples import examples
+
+stats = lazy_import("scipy.stats")
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 

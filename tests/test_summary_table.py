@@ -8,7 +8,6 @@ import re
 
 import numpy as np
 import pytest
-from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 import irscale
@@ -17,6 +16,10 @@ from irscale.core import ScoreMatrix
 from irscale.errors import AlignmentError
 from irscale.stats import pairwise_tests
 from irscale.stats.summary_table import summary_table
+
+from .oracle_imports import lazy_import
+
+sps = lazy_import("scipy.stats")
 
 RUNS = ("base", "good", "bad", "same")
 

@@ -11,12 +11,14 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from irscale.cli.main import main
 from irscale.meta import informativeness, reproducibility
 
 from .conftest import CLEF, pytrec_per_topic, require
+from .oracle_imports import lazy_import
+
+stats = lazy_import("scipy.stats")
 
 RUNS = ("GUIR_EN_Run1", "GUIR_EN_Run2", "InfoLab_EN_Run1", "InfoLab_EN_Run2")
 

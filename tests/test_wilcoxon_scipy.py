@@ -22,12 +22,14 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from scipy import stats as sps
 
 from irscale import stats
 from irscale.stats.nonparametric import AUTO_EXACT_MAX, AUTO_TIES_EXACT_MAX
 
+from .oracle_imports import lazy_import
 from .property_examples import examples
+
+sps = lazy_import("scipy.stats")
 
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 ALTERNATIVES = ("two-sided", "greater", "less")
