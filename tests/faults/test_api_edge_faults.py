@@ -11,9 +11,12 @@ import pytest
 import irscale
 import irscale.online
 from irscale import meta, scales, stats
-from irscale.report import build_report
 
+from ..oracle_imports import lazy_import
 from .test_api_faults import Api, _ev, api, bad, check_row  # noqa: F401
+
+#: imported when its row runs (matplotlib and pandas: seconds of every collection)
+report = lazy_import("irscale.report")
 
 #: The systems of evaluate_seeds' rows: one of two runs, one of one.
 SEEDS = {"A": ["a.run", "b.run"], "B": ["c.run"]}
@@ -52,7 +55,7 @@ ROWS = [
         "values", "2-D"),
     bad("check_queries-not-topics", lambda a: irscale.online.qrels_click_model("qrels.txt")
         .check_queries(2.5), "topics"),
-    bad("report-best-unknown-measure", lambda a: build_report(
+    bad("report-best-unknown-measure", lambda a: report.build_report(
         "qrels.txt", ["a.run", "b.run"], "map", robustness=False).best("P@5"), "measure",
         "'P@5'", "map"),
 ]
