@@ -36,6 +36,10 @@ CASES = [
         "pyramid scores", "irscale text pyramid", files=FILES),
     err("eval-nugget-measures-name-their-command", _eval("W-Rec"), "nugget measures",
         "irscale text nuggets", files=FILES),
+    # a family of theirs with a bad parameter or cut-off is still theirs (it was "unknown
+    # measure 'sDCG(b=2)' (did you mean SDCG?)")
+    err("eval-session-measure-bad-parameter-names-its-command", _eval("sDCG(b=2)@5"),
+        "session measures", "irscale session", files=FILES),
     # the formats a context declares: one rule and wording (diversity measures and
     # preference judgments said it in words of their own before)
     err("eval-diversity-format-declared", ["eval", "-m", "ndeval", "--format", "json",
@@ -121,6 +125,9 @@ API_ROWS: list[tuple[str, Callable[[], object], type, str]] = [
      lambda: irscale.evaluate(QRELS, SESSION_RUN, ["map", "AWRF@10"]), MeasureError,
      "fairness measures cannot be mixed with other measures ('map'): evaluate them in a "
      "call of their own"),
+    ("session-measure-bad-parameter",
+     lambda: irscale.evaluate(QRELS, SESSION_RUN, "sDCG(b=2)@10"), MeasureError,
+     "measure 'sDCG(b=2)@10': unknown parameter(s) ['b']"),
     ("session-mixed",
      lambda: irscale.evaluate(QRELS, SESSION_RUN, ["P@5", "sDCG@10"]), MeasureError,
      "session measures cannot be mixed with other measures ('P@5'): evaluate them in a "

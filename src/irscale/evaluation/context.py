@@ -302,7 +302,8 @@ def catalogue_claim(catalogue: str) -> Claim:
     contexts (:data:`irscale.core.contexts.CONTEXTS`): every name read by the one name
     parser in ``catalogue`` (:func:`~irscale.measures.names.parse_name`), and not every
     name one of trec_eval's or of the catalogue's rankings (which never loads another
-    catalogue)."""
+    catalogue). A name of one of its families with a bad parameter or cut-off is claimed
+    too, so that the context says what is wrong with it (not "unknown measure")."""
 
     def claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
         names = measure_names(measures)
@@ -316,10 +317,25 @@ def catalogue_claim(catalogue: str) -> Claim:
             for name in names:
                 parse_name(name, catalogue)
         except MeasureError:
-            return False
+            return all(_names_a_family(name, catalogue) for name in names)
         return True
 
     return claims
+
+
+def _names_a_family(text: str, catalogue: str) -> bool:
+    """Whether ``text`` names a family of the catalogue's context ``catalogue`` (its name
+    before any parameters and cut-off, as the name parser reads it), right or not in the
+    rest."""
+    from ..measures.base import CATALOGUE
+    from ..measures.names import find_family, split_name
+
+    parts = split_name(text.strip().replace("\u266f", "#"))
+    try:
+        return parts is not None and find_family(CATALOGUE[catalogue], parts.name, catalogue,
+                                                 text) is not None
+    except MeasureError:  # a family's stem with a bad value after it (ROUGE-x)
+        return True
 
 
 def take(held: list[Any]) -> tuple[Any, Any]:

@@ -618,7 +618,7 @@ def parse_name(text: str, context: str) -> NamedMeasure:
             return NamedMeasure(family.name, inner(spelled[len(family.name) + 1:-1], label),
                                 None, label)
     parts = split_name(spelled)
-    found = _find_family(families, parts.name, context, label) if parts else None
+    found = find_family(families, parts.name, context, label) if parts else None
     if parts is None or found is None:
         raise MeasureError(_unknown(context, label, parts.name if parts else label))
     family, items = found
@@ -629,7 +629,7 @@ def parse_name(text: str, context: str) -> NamedMeasure:
     return NamedMeasure(family.name, family.params.from_items(items, label), cutoff, label)
 
 
-def _find_family(families: dict[str, Family], name: str, context: str, label: str
+def find_family(families: dict[str, Family], name: str, context: str, label: str
                  ) -> tuple[Family, dict[str, str]] | None:
     """The family ``name`` stands for, with the parameter its suffix gives (``ROUGE-2``:
     ``{"n": "2"}``); ``None`` when none does."""
