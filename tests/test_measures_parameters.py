@@ -95,6 +95,7 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
     "NCU": ("", {"stop": ("u", "rb"), "beta": ("0", "2"), "gain": ("linear", "exp"),
                  "stops": ("exp", "1:1:1"), "gamma": ("0.2", "0.9"), "cutoff": ("2", "5")}),
     "WRR": ("", {"betas": ("-3:0:0", "0:-3:0")}),
+    "PRES": ("", {"cutoff": ("2", "5")}),
     "NSR": ("", {"gain": ("linear", "exp"), "cutoff": ("2", "5")}),
     # a ranking short of the k wanted needs the collection's size
     "ESL": ("collection=1000", {"k": ("1", "3"), "collection": ("100", "1000")}),
@@ -236,7 +237,8 @@ REFUSED = {("NumQ", "rel"), ("NumQ", "condensed"), ("NumRel", "condensed"),
 #: Extra parameters some names need to be evaluated at all.
 NEEDS = {"uM": PCLICK, "rrM": PCLICK, "CAM": "aspects=under", "MM": "aspects=under"}
 #: ir-style names that need a cut-off (or a recall level) to be evaluated.
-NEEDS_CUTOFF = {"P": "@5", "R": "@5", "Recall": "@5", "Success": "@3", "IPrec": "@0.5"}
+NEEDS_CUTOFF = {"P": "@5", "R": "@5", "Recall": "@5", "Success": "@3", "IPrec": "@0.5",
+                "PRES": "@5"}
 NEEDS_CUTOFF.update({family: "@5" for family, own in CWL_CASES.items() if "cutoff" in own})
 #: ... where condensed needs another cut-off to act on this data.
 CONDENSED_CUTOFF = {"Success": "@2", "NSR": "@2"}

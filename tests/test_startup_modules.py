@@ -68,7 +68,8 @@ EVAL = EVAL_HELP | {
         "texts")),
     "irscale.measures.ir_measures_names", "irscale.measures.layout",
     "irscale.measures.names", "irscale.measures.native", "irscale.measures.params",
-    "irscale.measures.plan", "irscale.measures.trec", "irscale.measures.trec_table",
+    "irscale.measures.plan", "irscale.measures.trec", "irscale.measures.trec_reading",
+    "irscale.measures.trec_table",
     *(f"irscale.measures.trec.{name}" for name in (
         "average_precision", "bpref", "counts", "gain_g", "gains", "interpolated", "ndcg",
         "ndcg_averaged", "precision", "rbp", "recall", "reciprocal_rank", "relstring",

@@ -219,6 +219,20 @@ CASES = [
         "P_abc"),
     err("measure-uRBP-without-labels", ["eval", "qrels.txt", "a.run", "-m", "uRBP(p=0.8)"],
         any_of("under", "labels")),
+    # a trec_eval family requested twice: --format trec keeps the first parameters, as
+    # trec_eval does (docs/trec_eval_semantics.md); the other formats keep both; a later
+    # malformed request, which trec_eval never reads, is still refused
+    ok("measure-family-twice-trec", ["eval", "qrels.txt", "a.run", "-m", "P.5", "-m", "P.2"],
+       same_output_as("eval", "qrels.txt", "a.run", "-m", "P.5")),
+    ok("measure-family-twice-many", ["eval-many", "qrels.txt", "a.run", "-m", "P.5", "-m",
+                                     "P.2"],
+       same_output_as("eval-many", "qrels.txt", "a.run", "-m", "P.5")),
+    ok("measure-family-twice-json", ["eval", "qrels.txt", "a.run", "-m", "P.5", "-m", "P.2",
+                                     "--format", "json"], output_contains('"P_5"', '"P_2"')),
+    err("measure-family-twice-bad-later", ["eval", "qrels.txt", "a.run", "-m", "P.5", "-m",
+                                           "P.x"], "'P'", "'x'"),
+    err("measure-family-twice-later-zero", ["eval", "qrels.txt", "a.run", "-m", "P.5", "-m",
+                                            "P.0"], "'P'", "'0'"),
     # ---- -l / -M / -N
     err("level-0", [*BASE, "-l", "0"], any_of("-l", "level")),
     err("level-negative", [*BASE, "-l", "-1"], any_of("-l", "level")),

@@ -1,6 +1,6 @@
 """``irscale measures``: the listing of the measure catalogue, and its usage errors; and
 the bad parameters of the catalogue's families in ``irscale eval -m`` (NCU, WRR, NSR, GAP,
-gAP, AUCPR, cRBP, rpref). Table-driven: every row is one call checked against the contract of
+gAP, AUCPR, cRBP, rpref, PRES). Table-driven: every row is one call checked against the contract of
 ``docs/errors.md`` (see ``conftest.py``)."""
 
 from __future__ import annotations
@@ -124,6 +124,20 @@ CASES += [
     err("mm-weights-count", [*_eval("MM(w=1:1:1)"), "--labels", "cred=labels.txt"], "w",
         "3 weights"),
     err("cam-aspect-twice", _eval("CAM(aspects=cred:cred)"), "twice"),
+]
+
+# PRES@N_max (Magdy & Jones 2010): N_max is the @k, needed, a whole number ≥ 1, not a
+# keyword
+CASES += [
+    ok("pres", [*_eval("PRES@10"), "-m", "PRES(rel=2)@3", "-q"],
+       output_contains("PRES@10", "PRES(rel=2)@3", "all")),
+    ok("pres-listed", ["measures"], output_contains("PRES@k", "Magdy & Jones 2010")),
+    err("pres-without-cutoff", _eval("PRES"), "'PRES'", "needs a cut-off", "PRES@k"),
+    err("pres-without-cutoff-parens", _eval("PRES(rel=2)"), "'PRES'", "PRES@k"),
+    err("pres-cutoff-zero", _eval("PRES@0"), "PRES@0", "from 1"),
+    err("pres-cutoff-text", _eval("PRES@x"), "PRES@x", "'x'"),
+    err("pres-cutoff-keyword", _eval("PRES(cutoff=10)"), "PRES(cutoff=10)", "@k"),
+    err("pres-unknown-parameter", _eval("PRES(p=0.5)@10"), "'PRES'", "p", "accepted"),
 ]
 
 # ranx's names (docs/evaluation.md): read as the irscale measures of ranx's values, labelled

@@ -26,6 +26,7 @@ from .eval_many import (
     TREC_EVAL_DESTS,
     add_batch_options,
     add_cache_option,
+    requested_measures,
     trec_eval_arguments,
     wants_batches,
 )
@@ -80,7 +81,9 @@ def add_parser(subparsers) -> None:
                 "or Parquet); a folder or a quoted glob pattern ('runs/*.gz'): its files"}),
         (MEASURES, {"action": "append", "metavar": "MEASURE", "doc": "measure or nickname "
                     "(repeatable): map, P.5,10, ndcg_cut_10, all_trec, AP@100, P(rel=2)@5 ... "
-                    "(default: official)"}),
+                    "(default: official); with --format trec a trec_eval family given "
+                    "twice keeps its first parameters, as in trec_eval (-m P.5 -m P.7: "
+                    "P_5)"}),
         add_values_options, lambda p: add_trec_eval_options(p, trec_eval=True), ZSCORES,
         (RELEVANCE_FORMAT, {"choices": RELEVANCE_FORMATS}),
         lambda p: add_labels_option(p, "a second label file (qrels format: topic iter docno "
@@ -142,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     labels = label_files(args.labels)
     keep_rank = context.keep_rank or args.ties == "rank-column"
     runs = _read_runs(args, args.runs, args.names, keep_rank=keep_rank)
-    measures = args.measures or ["official"]
+    measures = requested_measures(args)
     baseline = args.baseline
     if context.text is not None and args.fmt == "trec" and baseline is None and not labels \
             and args.zscores is None and not args.bounds:

@@ -93,6 +93,20 @@ def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
     return {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()}
 
 
+def requested_measures(args: argparse.Namespace) -> list[str]:
+    """The ``-m`` names (default: ``official``); with ``--format trec``, whose output stands
+    for trec_eval's, read as trec_eval reads them: a family requested twice keeps its first
+    parameters (:func:`irscale.measures.trec_reading.trec_eval_reading`). The other formats
+    keep every request as given, as :func:`irscale.evaluate` does."""
+    measures = args.measures or ["official"]
+    if args.fmt != "trec":
+        return measures
+    from ..measures.trec_reading import trec_eval_reading
+
+    return trec_eval_reading(measures, compat=args.compat,
+                             per_query=getattr(args, "per_query", False))
+
+
 def wants_batches(args: argparse.Namespace) -> bool:
     """True when ``eval`` was given one of :func:`add_batch_options`' options."""
     return any(given(args, name)
@@ -120,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             # the per-topic values the Z file and --ci need
             out = os.path.join(work, "per-topic")
         many = evaluate_many(
-            args.qrels, files, args.measures or ["official"],
+            args.qrels, files, requested_measures(args),
             batch_size=args.batch_size, executor=executor,
             workers=args.workers, out=out, force=args.force,
             names=args.names or "file", allow_empty=args.allow_empty,

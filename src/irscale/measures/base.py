@@ -410,7 +410,7 @@ class Family:
 FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_models",
                   "condensed", "rpref", "coverage", "dcg", "generalized", "trec", "graded",
                   "graded_ap", "markov", "ncu",
-                  "order_measures", "pr_curve", "precision_recall", "search_length",
+                  "order_measures", "pr_curve", "precision_recall", "pres", "search_length",
                   "sliding_ratio", "tbg", "umeasure", "wrr", "cwl_models", "nuggets", "rouge",
                   "bleu", "pyramid", "sessions", "prefs", "adm")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).

@@ -83,6 +83,7 @@ from .params import (
     choice,
     identifier,
     integer,
+    needs_cutoff,
     number,
     only_with,
     optional,
@@ -125,12 +126,6 @@ CUTOFF_RANKS = Keyword(optional(integer(low=1, high=MAX_DEPTH)), None,
                        "cut-off k (the @k of the name), also the ranks evaluated")
 CUTOFF_BUDGET = Keyword(optional(integer(low=1)), None,
                         "budget of cost K (the @K of the name)")
-
-
-def _check_cutoff(params: Params, family: str) -> None:
-    """A measure that needs ``@k`` has one."""
-    if params["cutoff"] is None:
-        raise MeasureError(f"measure {family!r} needs a cut-off: {family}@k")
 
 
 def depth_of(params: Params) -> int:
@@ -328,7 +323,7 @@ def cwl_measure(name: str, *, by: Literal["C", "W"], doc: str, formula: str, sou
             own["cutoff"] = CUTOFF_RANKS
             del common["depth"]
         keywords = Keywords(**own, **common).checked(
-            MAXREL_CHECK, _MINCOST_CHECK, *((_check_cutoff,) if cutoff else ()), *checks)
+            MAXREL_CHECK, _MINCOST_CHECK, *((needs_cutoff,) if cutoff else ()), *checks)
 
         @functools.wraps(model)
         def kernel(jr: JudgedRankings, values: Params,

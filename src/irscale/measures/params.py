@@ -162,6 +162,14 @@ def only_with(name: str, applies: Callable[[Params], bool],
     return check
 
 
+def needs_cutoff(params: Params, family: str) -> None:
+    """A check (:meth:`Keywords.checked`, and the kernel's, as a bare name brings the
+    defaults unchecked) of a family that needs its ``@k`` (declared ``cutoff="required"``):
+    the cut-off is given."""
+    if params["cutoff"] is None:
+        raise MeasureError(f"measure {family!r} needs a cut-off: {family}@k")
+
+
 # ---------------------------------------------------------------- value parsers
 Parser: TypeAlias = "Callable[[str], Any]"
 

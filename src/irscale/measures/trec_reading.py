@@ -1,0 +1,71 @@
+"""The ``-m`` options as trec_eval reads them, where irscale's output stands for trec_eval's
+(``irscale eval --format trec``, the default: docs/trec_eval_semantics.md, "A family requested
+twice").
+
+trec_eval (9.0.8, ``trec_eval.c`` and ``meas_init.c``) gives each of its families one set of
+parameters: that of the first ``-m family.params`` naming the family; the later ones are not
+read. A name without parameters (``-m P``, or a nickname such as ``all_trec`` holding P) only
+marks the family for computing, with the first parameters given elsewhere or else its
+defaults. So ``-m P.5 -m P.7`` prints P_5 alone, ``-m all_trec -m P.7`` prints P_7 and no
+other P_k, and ``-m P.7 -m P`` prints P_7. irscale's other formats and :func:`irscale.evaluate`
+compute every request as given (P_5 and P_7).
+
+:func:`trec_eval_reading` writes the names so read: the names irscale's evaluation then
+computes as trec_eval prints them. Names trec_eval does not read (``P@10``, ``P_10``,
+irscale's families) are kept as given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import trec as _trec  # noqa: F401  (registers trec_eval's families)
+from .base import TREC_FAMILIES
+from .trec_table import NICKNAMES, NICKNAMES10, TREC10_MEASURES, TREC_MEASURES
+
+
+def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
+                      per_query: bool = False) -> list[str]:
+    """``names`` (one measure name each, as ``-m`` gives them) as trec_eval reads them
+    (module documentation): each family of trec_eval's table (``compat``'s) named once, where
+    it is first named (by itself, with parameters or in a nickname), with the parameters of
+    the first ``family.params`` naming it (the later ones' still checked: irscale refuses a
+    malformed name wherever it stands). A nickname holding a family given parameters is
+    replaced by its members, without those that print only per topic (relstring) unless
+    ``per_query`` (``-q``: without it they print nothing, as in the nickname); a nickname
+    holding none stays. The other names are kept where they stand; a name given twice is
+    kept once.
+
+    >>> trec_eval_reading(["P", "map", "P.7", "P.5"])
+    ['P.7', 'map']
+    >>> trec_eval_reading(["official", "P.7", "P@10"])[-3:]
+    ['iprec_at_recall', 'P.7', 'P@10']
+    """
+    table = TREC10_MEASURES if compat == 10 else TREC_MEASURES
+    nicknames = NICKNAMES10 if compat == 10 else NICKNAMES
+    first: dict[str, str] = {}
+    for name in names:
+        family, dot, params = name.partition(".")
+        if dot and family in table:
+            TREC_FAMILIES[family].params.parse(params, family)  # checked, if left out
+            first.setdefault(family, name)
+    read: list[str] = []
+    for name in names:
+        family, dot, _ = name.partition(".")
+        if dot and family in table:
+            items = [first[family]]
+        elif name in table:
+            items = [first.get(name, name)]
+        elif name in nicknames and any(member in first for member in nicknames[name]):
+            items = [first.get(member, member) for member in nicknames[name]
+                     if member in first or per_query
+                     or TREC_FAMILIES[member].aggregate != "none"]
+        else:
+            items = [name]
+        for item in items:
+            if item not in read:
+                read.append(item)
+    return read
+
+
+__all__ = ["trec_eval_reading"]
