@@ -362,3 +362,54 @@ def test_clef_supervised_methods(clef):
         params = {"probfuse": {"segments": 7}, "slidefuse": {"window": 3}}
         check_same(fused, method, "min-max" if method == "segfuse" else "none",
                    training={**training, "params": params.get(method, {})})
+
+
+# --------------------------------------------------------------------------- a run's no vote
+#: docs/fusion.md's example: r1 ranks d1 above d2; r2 and r3 retrieve d3 only.
+NO_VOTE_EXAMPLE = (("d1", "d2"), ("d3",), ("d3",))
+#: Its weights for weighted CondorcetFuse: r1's 2 below r2's and r3's 2.5 together.
+NO_VOTE_WEIGHTS = (2.0, 1.5, 1.0)
+#: Copies of the example, each topic's docnos its own, so that the order in which ranx's
+#: set of candidates yields d1 and d2 changes from topic to topic (each order's chance of
+#: missing from every topic: 2^-31).
+NO_VOTE_TOPICS = 32
+
+
+def _prefers(ranking: tuple[str, ...], x: str, y: str) -> bool:
+    """Whether a run ranks ``x`` above ``y``: both retrieved, ``x`` first, or ``x`` only."""
+    if x not in ranking:
+        return False
+    return y not in ranking or ranking.index(x) < ranking.index(y)
+
+
+@pytest.mark.parametrize("weights", [None, NO_VOTE_WEIGHTS])
+def test_run_retrieving_neither_document_has_no_vote(weights):
+    """irscale follows the (weighted) majority, counting no vote from a run that retrieves
+    neither document; ranx's comparison counts that run for its second document, so the
+    pair d1, d2 keeps the order ranx's set yields it in: d2 above d1 on some topics."""
+    w = weights or (1.0,) * len(NO_VOTE_EXAMPLE)
+    docs = ("d1", "d2", "d3")
+
+    def beats(x: str, y: str) -> bool:
+        votes_x = sum(wr for wr, r in zip(w, NO_VOTE_EXAMPLE, strict=True) if _prefers(r, x, y))
+        votes_y = sum(wr for wr, r in zip(w, NO_VOTE_EXAMPLE, strict=True) if _prefers(r, y, x))
+        return votes_x > votes_y
+
+    majority = sorted(docs, key=lambda x: -sum(beats(x, y) for y in docs))
+    assert all(beats(x, y) for i, x in enumerate(majority) for y in majority[i + 1:])
+    assert majority == ["d3", "d1", "d2"]
+
+    runs = {f"r{r + 1}": {f"q{t:02d}": {f"t{t}-{d}": float(len(ranking) - place)
+                                         for place, d in enumerate(ranking)}
+                          for t in range(NO_VOTE_TOPICS)}
+            for r, ranking in enumerate(NO_VOTE_EXAMPLE)}
+    method = "condorcet" if weights is None else "w-condorcet"
+    ours = _ours(runs, method, "none", None if weights is None else list(weights))
+    theirs = _ranx_fuse(runs, method, "none", None if weights is None else list(weights))
+    ranx_orders = set()
+    for t in range(NO_VOTE_TOPICS):
+        topic = f"q{t:02d}"
+        assert [d for d, _ in ours[topic]] == [f"t{t}-{d}" for d in majority]
+        order = sorted(theirs[topic], key=lambda d: -theirs[topic][d])
+        ranx_orders.add(tuple(d.split("-")[1] for d in order))
+    assert ranx_orders == {("d3", "d1", "d2"), ("d3", "d2", "d1")}
