@@ -45,7 +45,7 @@ def bounds_chain(
 def bounds_marks(
     family: str, ints: list[int], floats: list[float],
     arrays: tuple[object, object, object, object, int], below: object,
-    grades: tuple[int, int], level: int, exact: bool,
+    grades: tuple[int, int], level: int, marked: str,
 ) -> tuple[Any, Any, list[tuple[Any, Any]]] | None:
     """The slots of both families where a measure's chain reaches an extreme, and per
     output, per ranking, its lowest and highest value; None where the completions do not

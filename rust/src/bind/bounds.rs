@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 
 use super::guard::detached;
 use crate::bounds::complete::completed;
-use crate::bounds::extremes::Marks;
+use crate::bounds::extremes::{Marked, Marks};
 use crate::bounds::{Chain, Completions};
 use crate::judged::JudgedView;
 
@@ -101,9 +101,9 @@ fn bounds_chain<'py>(
 }
 
 /// The slots of both families (bool arrays, every ranking's end to end) where the chain of
-/// `family` reaches an extreme for some output (`crate::bounds::extremes`; `exact`: its
-/// values are the kernels'), and per output, per ranking, its lowest and highest value;
-/// `None` where the completions do not change the measure.
+/// `family` reaches an extreme for some output, those `marked` says (`near`, `first` or
+/// `none`: empty arrays; `crate::bounds::extremes`), and per output, per ranking, its
+/// lowest and highest value; `None` where the completions do not change the measure.
 #[pyfunction]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn bounds_marks<'py>(
@@ -115,7 +115,7 @@ fn bounds_marks<'py>(
     below: PyReadonlyArray1<'py, i64>,
     grades: (i64, i64),
     level: i64,
-    exact: bool,
+    marked: &str,
 ) -> PyResult<
     Option<(
         Bound<'py, PyArray1<bool>>,
@@ -124,10 +124,11 @@ fn bounds_marks<'py>(
     )>,
 > {
     let chain = Chain::of(family, &ints, &floats).map_err(PyValueError::new_err)?;
+    let marked = Marked::of(marked).map_err(PyValueError::new_err)?;
     let c = completions(&arrays, &below, grades)?;
     let found = detached(py, "finding the bounds' chains' extremes", || {
         let marks = c.chain(&chain, level, |ranking, outputs| {
-            Marks::of(&outputs, ranking.u(), exact)
+            Marks::of(&outputs, ranking.u(), marked)
         })?;
         let outputs = marks.first().map_or(0, |m| m.extremes.len());
         let flags = |suffix: bool| -> Vec<bool> {

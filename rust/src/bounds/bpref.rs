@@ -1,8 +1,9 @@
 //! The chain of `bpref`: `(1/R) Σ_{relevant d} [1 − min(N(d), R) / min(NR, R)]`, `N(d)` the
 //! judged non-relevant documents above `d` (the unjudged ones given a judged lowest grade
 //! included). `N(d)` grows along the ranking, so each family's sum of `min(N(d), cap)` over
-//! a range of documents splits at the first document whose `N(d)` reaches the cap (a binary
-//! search): below it `N(d)` itself (running sums), from it the cap.
+//! a range of documents splits at the first document whose `N(d)` reaches the cap: below it
+//! `N(d)` itself (running sums), from it the cap. The caps grow along each family, and so
+//! does that document ([`Split`]).
 
 use super::{Binary, Completions, Pair, at_rank, ratio, running};
 
@@ -30,13 +31,33 @@ impl Counted {
         }
     }
 
-    /// `Σ min(key, cap)` over the counted documents at ranks `(low, high]`, `keys`
-    /// non-decreasing.
-    fn sum_min(&self, keys: &[i64], low: i64, high: i64, cap: i64) -> i64 {
-        let split = (keys.partition_point(|&key| key < cap) as i64).clamp(low, high);
+    /// `Σ min(key, cap)` over the counted documents at ranks `(low, high]`, the documents
+    /// with a key below `cap` the first `split`.
+    fn sum_min(&self, split: i64, low: i64, high: i64, cap: i64) -> i64 {
+        let split = split.clamp(low, high);
         let small = at_rank(&self.sum, split) - at_rank(&self.sum, low);
         let large = at_rank(&self.count, high) - at_rank(&self.count, split);
         small + cap * large
+    }
+}
+
+/// The documents whose key, non-decreasing along the ranking, is below a cap that never
+/// falls from one call to the next.
+struct Split<'a> {
+    keys: &'a [i64],
+    at: usize,
+}
+
+impl<'a> Split<'a> {
+    fn of(keys: &'a [i64]) -> Split<'a> {
+        Split { keys, at: 0 }
+    }
+
+    fn below(&mut self, cap: i64) -> i64 {
+        while self.at < self.keys.len() && self.keys[self.at] < cap {
+            self.at += 1;
+        }
+        self.at as i64
     }
 }
 
@@ -59,30 +80,39 @@ pub fn values(c: &Completions, binary: &Binary) -> Vec<Pair> {
     let total_relevant = at_rank(&binary.ocum, n);
     let rank_of = |t: i64| ranking.unjudged[t as usize] as i64 + 1;
     let num_nonrel = c.view.num_nonrel(ranking.index);
-    vec![Pair::of(ranking.u(), |k, suffix| {
-        let recall_base = binary.recall_base(k, suffix);
-        let (_, low) = ranking.given(k, suffix);
-        let nonrelevant = num_nonrel + judged_low * low;
-        let k = k as i64;
-        let capped = if suffix {
-            // the lowered: the first u - k, the last of them at rank `last`
-            let lowered = u - k;
-            let last = if lowered > 0 { rank_of(lowered - 1) } else { 0 };
-            let offset = judged_low * lowered;
-            relevant.sum_min(&reach, 0, last, recall_base)
-                + either.sum_min(&above, last, n, recall_base - offset)
-                + offset * (at_rank(&either.count, n) - at_rank(&either.count, last))
-        } else {
-            // the raised: the first k, the last of them at rank `boundary`
-            let boundary = if k > 0 { rank_of(k - 1) } else { 0 };
-            let offset = judged_low * k;
-            either.sum_min(&above, 0, boundary, recall_base)
-                + relevant.sum_min(&reach, boundary, n, recall_base + offset)
-                - offset * (total_relevant - at_rank(&binary.ocum, boundary))
-        };
+    let value = |k: i64, capped: i64, nonrelevant: i64, recall_base: i64| {
         let share = ratio(capped as f64, nonrelevant.min(recall_base) as f64);
         ratio((total_relevant + k) as f64 - share, recall_base as f64)
-    })]
+    };
+    // the raised: the first k, the last of them at rank `boundary`
+    let (mut raised, mut rest) = (Split::of(&above), Split::of(&reach));
+    let prefix = (0..=u)
+        .map(|k| {
+            let recall_base = binary.recall_base(k as usize, false);
+            let boundary = if k > 0 { rank_of(k - 1) } else { 0 };
+            let offset = judged_low * k;
+            let capped = either.sum_min(raised.below(recall_base), 0, boundary, recall_base)
+                + relevant.sum_min(rest.below(recall_base + offset), boundary, n,
+                                   recall_base + offset)
+                - offset * (total_relevant - at_rank(&binary.ocum, boundary));
+            value(k, capped, num_nonrel + judged_low * (u - k + ranking.below), recall_base)
+        })
+        .collect();
+    // the lowered: the first u - k, the last of them at rank `last`
+    let (mut lowered, mut rest) = (Split::of(&reach), Split::of(&above));
+    let suffix = (0..=u)
+        .map(|k| {
+            let recall_base = binary.recall_base(k as usize, true);
+            let down = u - k;
+            let last = if down > 0 { rank_of(down - 1) } else { 0 };
+            let offset = judged_low * down;
+            let capped = relevant.sum_min(lowered.below(recall_base), 0, last, recall_base)
+                + either.sum_min(rest.below(recall_base - offset), last, n, recall_base - offset)
+                + offset * (at_rank(&either.count, n) - at_rank(&either.count, last));
+            value(k, capped, num_nonrel + judged_low * down, recall_base)
+        })
+        .collect();
+    vec![Pair { prefix, suffix }]
 }
 
 #[cfg(test)]

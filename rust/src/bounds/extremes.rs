@@ -12,13 +12,24 @@ pub const TIES: f64 = 1e-9;
 /// such as nDCG@10 once the first 10 ranks and the ideal ones are set, needs one).
 pub const KEEP: usize = 4;
 
-/// The largest and the smallest of `values`, NaN passed over (-inf and inf where none).
+/// The largest and the smallest of `values`, NaN passed over (-inf and inf where none):
+/// four of each at a time (the comparisons apart, for the compiler to pack them).
 fn range(values: &[f64]) -> (f64, f64) {
-    values
-        .iter()
-        .fold((f64::NEG_INFINITY, f64::INFINITY), |(top, bottom), &v| {
-            (top.max(v), bottom.min(v))
-        })
+    let (mut top, mut bottom) = ([f64::NEG_INFINITY; 4], [f64::INFINITY; 4]);
+    for chunk in values.chunks(4) {
+        for (i, &v) in chunk.iter().enumerate() {
+            if v > top[i] {
+                top[i] = v;
+            }
+            if v < bottom[i] {
+                bottom[i] = v;
+            }
+        }
+    }
+    (
+        top.into_iter().fold(f64::NEG_INFINITY, f64::max),
+        bottom.into_iter().fold(f64::INFINITY, f64::min),
+    )
 }
 
 /// Marks in `chosen` the slots of `values` (one family of one ranking) at their largest
@@ -54,9 +65,30 @@ pub fn mark(values: &[f64], (top, bottom): (f64, f64), exact: bool, chosen: &mut
     }
 }
 
+/// The slots [`Marks::of`] marks: those near each extreme, the first at each (a chain whose
+/// values are the kernels'), or none (the extremes alone).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Marked {
+    Near,
+    First,
+    Nothing,
+}
+
+impl Marked {
+    /// `near`, `first` or `none`.
+    pub fn of(name: &str) -> Result<Marked, String> {
+        match name {
+            "near" => Ok(Marked::Near),
+            "first" => Ok(Marked::First),
+            "none" => Ok(Marked::Nothing),
+            _ => Err(format!("{name}: no such marks (near, first, none)")),
+        }
+    }
+}
+
 /// One ranking's marks for every output of a chain ([`mark`], both extremes, both
-/// families), and each output's lowest and highest value over both families (NaN where
-/// every value is NaN).
+/// families; no slot where [`Marked::Nothing`]), and each output's lowest and highest value
+/// over both families (NaN where every value is NaN).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Marks {
     pub prefix: Vec<bool>,
@@ -65,16 +97,20 @@ pub struct Marks {
 }
 
 impl Marks {
-    pub fn of(outputs: &[Pair], u: usize, exact: bool) -> Marks {
+    pub fn of(outputs: &[Pair], u: usize, marked: Marked) -> Marks {
+        let slots = if marked == Marked::Nothing { 0 } else { u + 1 };
         let mut marks = Marks {
-            prefix: vec![false; u + 1],
-            suffix: vec![false; u + 1],
+            prefix: vec![false; slots],
+            suffix: vec![false; slots],
             extremes: Vec::with_capacity(outputs.len()),
         };
         for pair in outputs {
             let (prefix, suffix) = (range(&pair.prefix), range(&pair.suffix));
-            mark(&pair.prefix, prefix, exact, &mut marks.prefix);
-            mark(&pair.suffix, suffix, exact, &mut marks.suffix);
+            if marked != Marked::Nothing {
+                let exact = marked == Marked::First;
+                mark(&pair.prefix, prefix, exact, &mut marks.prefix);
+                mark(&pair.suffix, suffix, exact, &mut marks.suffix);
+            }
             let (top, bottom) = (prefix.0.max(suffix.0), prefix.1.min(suffix.1));
             marks.extremes.push(if top == f64::NEG_INFINITY {
                 (f64::NAN, f64::NAN) // every value NaN
@@ -113,11 +149,15 @@ mod tests {
             prefix: vec![f64::NAN, 0.25],
             suffix: vec![0.75, f64::NAN],
         };
-        assert_eq!(Marks::of(&[pair], 1, true).extremes, vec![(0.25, 0.75)]);
+        let marks = Marks::of(&[pair.clone()], 1, Marked::First);
+        assert_eq!(marks.extremes, vec![(0.25, 0.75)]);
+        assert_eq!((marks.prefix, marks.suffix), (vec![false, true], vec![true, false]));
+        let marks = Marks::of(&[pair], 1, Marked::Nothing);
+        assert!(marks.prefix.is_empty() && marks.extremes == vec![(0.25, 0.75)]);
         let pair = Pair {
             prefix: vec![f64::NAN],
             suffix: vec![f64::NAN],
         };
-        assert!(Marks::of(&[pair], 0, false).extremes[0].0.is_nan());
+        assert!(Marks::of(&[pair], 0, Marked::Near).extremes[0].0.is_nan());
     }
 }

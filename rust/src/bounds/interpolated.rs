@@ -17,9 +17,10 @@
 //!
 //! * Above the split the precision of a relevant document does not depend on `k`:
 //!   `E(d)/d` in the prefix family (every unjudged document above it is relevant),
-//!   `J(d)/d` in the suffix family (none is); those numbered `≥ m` are a range of a list
-//!   whose ends never fall along the prefix family (a monotone queue) and never rise along
-//!   the suffix family (a running maximum from `k = u` down: [`Window`]).
+//!   `J(d)/d` in the suffix family (none is); those numbered `≥ m` are a range of a list:
+//!   in the prefix family its two ends never fall along the chain (one queue of the
+//!   candidates no later one reaches, every level's place in it), in the suffix family a
+//!   sparse table of the judged relevant documents gives it ([`Sparse`]).
 //! * Below it the precision is a line in `k`: `(J(d) + k)/d` of the judged relevant
 //!   documents in the prefix family, `(E(d) − u + k)/d` of every candidate in the suffix
 //!   family, the best over a suffix of the list (their upper envelope, [`Hull`]). In the
@@ -30,10 +31,11 @@
 //!   in the prefix family, every relevant document below the split counts whatever the
 //!   level, and one envelope followed from `k = u` down gives them (a binary search).
 //!
-//! Time `O(n)` a ranking and level (amortized), and `O(n log n)` a ranking once; the values
-//! are the kernels' own (one division of two counts, the lines compared exactly).
+//! The levels are followed side by side, `k` by `k`. Time `O(n)` a ranking and level
+//! (amortized), and `O(n log n)` a ranking once; the values are the kernels' own (one
+//! division of two counts, the lines compared exactly).
 
-use super::lines::{Hull, List, Window};
+use super::lines::{Hull, List, Sparse, larger};
 use super::{Binary, Pair};
 
 /// A recall level: trec_eval's `x` (`m = (long)(x·R + 0.9)`) or `AP11`'s tenth `t`
@@ -54,6 +56,19 @@ impl Level {
     }
 }
 
+/// Per level, `max(m, 1)` for every `R` from `first` (`count` of them): the first relevant
+/// document that counts, in every completion of `R` from `first` on.
+fn counts(levels: &[Level], first: i64, count: usize) -> Vec<Vec<i64>> {
+    levels
+        .iter()
+        .map(|level| {
+            (first..first + count as i64)
+                .map(|recall_base| level.count(recall_base).max(1))
+                .collect()
+        })
+        .collect()
+}
+
 /// Per level (or their mean: `mean`), both families' values.
 pub fn values(binary: &Binary, levels: &[Level], mean: bool) -> Vec<Pair> {
     let ranking = binary.ranking;
@@ -62,85 +77,29 @@ pub fn values(binary: &Binary, levels: &[Level], mean: bool) -> Vec<Pair> {
     let either = List::of(
         (0..rel.len()).filter(|&d| binary.relevant[d] || rel[d] == crate::judged::NONPOOL),
     );
-    let jn = judged.len() as i64;
     // per unjudged document: the judged relevant documents above it
     let above: Vec<usize> = ranking.unjudged.iter().map(|&d| binary.ocum[d] as usize).collect();
-    // per k of the prefix family: those above the split, and the best line of those below
-    // it (k descending: the lines grow)
-    let above_split = |k: usize| if k < u { above[k] } else { judged.len() };
-    let mut below_split = vec![f64::NEG_INFINITY; u + 1];
-    let mut hull = Hull::of(&judged);
-    for k in (0..u).rev() {
-        hull.take(&judged, above[k]);
-        below_split[k] = hull.best(k as i64);
-    }
-    let mut window = Window::default();
-    let mut kept = vec![f64::NEG_INFINITY; u + 1];
-    let prefix = |level: Level, window: &mut Window| -> Vec<f64> {
-        window.clear();
-        let mut hull = Hull::of(&judged);
-        (0..=u)
-            .map(|k| {
-                let m = level.count(binary.recall_base(k, false)).max(1);
-                let (k_, split) = (k as i64, above_split(k) as i64);
-                if m > jn + k_ {
-                    0.0
-                } else if m - k_ > split {
-                    // none above the split counts
-                    hull.take(&judged, (m - k_ - 1) as usize);
-                    hull.rising(k_)
-                } else {
-                    let kept = window.sliding(&either, m as usize - 1, (k_ + split) as usize - 1);
-                    kept.max(below_split[k])
-                }
-            })
-            .collect()
-    };
-    let mut suffix = |level: Level, window: &mut Window| -> Vec<f64> {
-        // above β: the judged relevant documents numbered m or more (k descending: the
-        // range grows)
-        window.clear();
-        for k in (0..=u).rev() {
-            let m = level.count(binary.recall_base(k, true)).max(1) as usize;
-            let split = if k > 0 { above[u - k] } else { judged.len() };
-            kept[k] = if m <= split {
-                window.growing(&judged, m - 1, split - 1)
-            } else {
-                f64::NEG_INFINITY
-            };
-        }
-        let mut hull = Hull::of(&either);
-        (0..=u)
-            .map(|k| {
-                let m = level.count(binary.recall_base(k, true)).max(1);
-                let k_ = k as i64;
-                if m > jn + k_ {
-                    return 0.0;
-                }
-                // β's place among the candidates, and the first numbered m or more
-                let place = if k > 0 { u - k + above[u - k] } else { either.len() };
-                let start = place.max((m + (u - k) as i64 - 1) as usize);
-                if start < either.len() {
-                    hull.take(&either, start);
-                    kept[k].max(hull.rising(k_ - u as i64))
-                } else {
-                    kept[k]
-                }
-            })
-            .collect()
-    };
-    let each = levels.iter().map(|&level| Pair {
-        prefix: prefix(level, &mut window),
-        suffix: suffix(level, &mut window),
-    });
+    let mut pairs: Vec<Pair> = levels
+        .iter()
+        .map(|_| Pair {
+            prefix: Vec::with_capacity(u + 1),
+            suffix: Vec::with_capacity(u + 1),
+        })
+        .collect();
+    // m of every level, for R from the prefix family's first (R at k = 0) to the suffix
+    // family's last
+    let first = binary.recall_base(0, false);
+    let m = counts(levels, first, (binary.recall_base(u, true) - first) as usize + 1);
+    prefix(&judged, &either, &above, &m, &mut pairs);
+    suffix(binary, &judged, &either, &above, &m, &mut pairs);
     if !mean {
-        return each.collect();
+        return pairs;
     }
     let mut total = Pair {
         prefix: vec![0.0; u + 1],
         suffix: vec![0.0; u + 1],
     };
-    for pair in each {
+    for pair in pairs {
         for (sum, value) in [
             (&mut total.prefix, pair.prefix),
             (&mut total.suffix, pair.suffix),
@@ -151,6 +110,115 @@ pub fn values(binary: &Binary, levels: &[Level], mean: bool) -> Vec<Pair> {
     let n = levels.len() as f64;
     total.prefix.iter_mut().chain(total.suffix.iter_mut()).for_each(|s| *s /= n);
     vec![total]
+}
+
+/// The prefix family's values of every level (`k` ascending, every level at each `k`),
+/// `counts` each level's `max(m, 1)` from the prefix family's first `R`.
+fn prefix(
+    judged: &List,
+    either: &List,
+    above: &[usize],
+    counts: &[Vec<i64>],
+    pairs: &mut [Pair],
+) {
+    let u = above.len();
+    let jn = judged.len() as i64;
+    // per k: the judged relevant documents above the split, and the best line of those
+    // below it (k descending: the lines grow)
+    let above_split = |k: usize| if k < u { above[k] } else { judged.len() };
+    let mut below_split = vec![f64::NEG_INFINITY; u + 1];
+    let mut hull = Hull::of(judged);
+    for k in (0..u).rev() {
+        hull.take(judged, above[k]);
+        below_split[k] = hull.best(k as i64);
+    }
+    // the candidates above the split: their best from the m-th of each level (a queue of
+    // the candidates no later one reaches, each level's place in it)
+    let mut queue: Vec<usize> = Vec::with_capacity(either.len());
+    let mut taken = 0;
+    let mut places = vec![0_usize; counts.len()];
+    let mut hulls: Vec<Hull> = counts.iter().map(|_| Hull::of(judged)).collect();
+    for k in 0..=u {
+        let split = above_split(k);
+        // (a place past the queue's shortest length since the last k: that of the first
+        // candidate taken since, which reaches those popped)
+        let mut shortest = queue.len();
+        while taken < k + split {
+            let value = either.precision[taken];
+            while queue.last().is_some_and(|&j| either.precision[j] <= value) {
+                queue.pop();
+            }
+            shortest = shortest.min(queue.len());
+            queue.push(taken);
+            taken += 1;
+        }
+        let (k_, split) = (k as i64, split as i64);
+        for (t, counts) in counts.iter().enumerate() {
+            let place = &mut places[t];
+            *place = (*place).min(shortest);
+            let m = counts[k];
+            let value = if m > jn + k_ {
+                0.0
+            } else if m - k_ > split {
+                // none above the split counts
+                hulls[t].take(judged, (m - k_ - 1) as usize);
+                hulls[t].rising(k_)
+            } else {
+                while queue[*place] < m as usize - 1 {
+                    *place += 1;
+                }
+                larger(either.precision[queue[*place]], below_split[k])
+            };
+            pairs[t].prefix.push(value);
+        }
+    }
+}
+
+/// The suffix family's values of every level (`k` ascending, every level at each `k`:
+/// the lines grow), `counts` each level's `max(m, 1)` from the prefix family's first `R`.
+fn suffix(
+    binary: &Binary,
+    judged: &List,
+    either: &List,
+    above: &[usize],
+    counts: &[Vec<i64>],
+    pairs: &mut [Pair],
+) {
+    let u = above.len();
+    let jn = judged.len() as i64;
+    let shift = (binary.recall_base(0, true) - binary.recall_base(0, false)) as usize;
+    let best = Sparse::of(&judged.precision);
+    let mut hulls: Vec<Hull> = counts.iter().map(|_| Hull::of(either)).collect();
+    for k in 0..=u {
+        // the judged relevant documents above β, and β's place among the candidates
+        let (split, place) = if k > 0 {
+            (above[u - k], u - k + above[u - k])
+        } else {
+            (judged.len(), either.len())
+        };
+        let k_ = k as i64;
+        for (t, counts) in counts.iter().enumerate() {
+            let m = counts[k + shift];
+            let value = if m > jn + k_ {
+                0.0
+            } else {
+                // above β, those numbered m or more; below it, those numbered m or more
+                let kept = if m as usize <= split {
+                    best.max(m as usize - 1, split - 1)
+                } else {
+                    f64::NEG_INFINITY
+                };
+                let start = place.max((m + (u - k) as i64 - 1) as usize);
+                if start < either.len() {
+                    hulls[t].take(either, start);
+                    larger(kept, hulls[t].rising(k_ - u as i64))
+                } else {
+                    kept
+                }
+            };
+            pairs[t].suffix.push(value);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -200,3 +268,4 @@ mod tests {
         }
     }
 }
+

@@ -2,8 +2,7 @@
 //! list of candidate documents at a time (the judged relevant ones, or those and the
 //! unjudged ones), its `j`-th (from 1) at rank `q_j`:
 //!
-//! * [`Window`]: the best precision `j / q_j` over a range of the list whose two ends never
-//!   fall (monotone queue), or never rise (a running maximum);
+//! * [`Sparse`]: the best precision `j / q_j` over any range of the list;
 //! * [`Hull`]: the best line `(j + x) / q_j` over a suffix of the list that grows, at any
 //!   `x`. Lines never fall along a run of consecutive documents of the list where `j + x ≤
 //!   q` (`(j + 1 + x)/(q + 1) ≥ (j + x)/q`), so the hull takes the runs' last documents
@@ -65,86 +64,50 @@ impl List {
     }
 }
 
-/// The best precision of a list over a range `lo..=hi` that moves one way: both ends never
-/// falling ([`Window::sliding`]) or never rising ([`Window::growing`]).
+/// The larger of two values, neither NaN (a comparison, where `f64::max` minds NaN).
+#[inline]
+pub fn larger(a: f64, b: f64) -> f64 {
+    if b > a { b } else { a }
+}
+
+/// The best of a list's values over any range (a sparse table: row `r` the best of `2^r`
+/// values from each).
 #[derive(Debug)]
-pub struct Window {
-    /// Sliding: the indices of the range whose precision no later one reaches, from the
-    /// best; `head`: the first of them still in the range; `next`: the first index not
-    /// taken yet.
-    queue: Vec<usize>,
-    head: usize,
-    next: usize,
-    /// Growing: the range taken so far and its best.
-    taken: Option<(usize, usize)>,
-    best: f64,
+pub struct Sparse {
+    rows: Vec<Vec<f64>>,
 }
 
-impl Default for Window {
-    fn default() -> Window {
-        Window {
-            queue: Vec::new(),
-            head: 0,
-            next: 0,
-            taken: None,
-            best: f64::NEG_INFINITY,
+impl Sparse {
+    pub fn of(values: &[f64]) -> Sparse {
+        let mut rows = vec![values.to_vec()];
+        let mut width = 1;
+        while 2 * width <= values.len() {
+            let row = &rows[rows.len() - 1];
+            let next = (0..row.len() - width)
+                .map(|i| larger(row[i], row[i + width]))
+                .collect();
+            rows.push(next);
+            width *= 2;
         }
-    }
-}
-
-impl Window {
-    /// Empties it (its memory kept).
-    pub fn clear(&mut self) {
-        let mut queue = std::mem::take(&mut self.queue);
-        queue.clear();
-        *self = Window {
-            queue,
-            ..Window::default()
-        };
+        Sparse { rows }
     }
 
-    /// The best precision of `list` over `lo..=hi` (not empty), each end no lower than at
-    /// the call before.
-    pub fn sliding(&mut self, list: &List, lo: usize, hi: usize) -> f64 {
-        while self.next <= hi {
-            let value = list.precision[self.next];
-            while self.queue.len() > self.head
-                && list.precision[self.queue[self.queue.len() - 1]] <= value
-            {
-                self.queue.pop();
-            }
-            self.queue.push(self.next);
-            self.next += 1;
-        }
-        while self.queue[self.head] < lo {
-            self.head += 1;
-        }
-        list.precision[self.queue[self.head]]
-    }
-
-    /// The best precision of `list` over `lo..=hi` (not empty), each end no further in than
-    /// at the call before.
-    pub fn growing(&mut self, list: &List, lo: usize, hi: usize) -> f64 {
-        let (mut first, mut last) = self.taken.unwrap_or((hi + 1, hi));
-        while first > lo {
-            first -= 1;
-            self.best = self.best.max(list.precision[first]);
-        }
-        while last < hi {
-            last += 1;
-            self.best = self.best.max(list.precision[last]);
-        }
-        self.taken = Some((first, last));
-        self.best
+    /// The best value of `lo..=hi` (not empty).
+    #[inline]
+    pub fn max(&self, lo: usize, hi: usize) -> f64 {
+        let row = (hi + 1 - lo).ilog2() as usize;
+        let values = &self.rows[row];
+        larger(values[lo], values[hi + 1 - (1 << row)])
     }
 }
 
 /// The upper envelope of lines `(c + x) / q`, each added steeper (smaller `q`) than those
-/// before: the best of them at any `x`, exactly.
+/// before: the best of them at any integer `x`, exactly.
 #[derive(Debug, Default)]
 pub struct Hull {
-    /// `(c, q)`, the envelope's lines from the shallowest.
-    lines: Vec<(i64, i64)>,
+    /// The envelope's lines from the shallowest: `(c, q, from)`, `from` the least `x` where
+    /// the line is at least the one before it.
+    lines: Vec<(i64, i64, i64)>,
     /// The line found best by [`Hull::rising`] at its last `x`.
     at: usize,
     /// The list's runs' ends taken, from this one on (in `List::ends`).
@@ -155,12 +118,6 @@ pub struct Hull {
 fn crossing(a: (i64, i64), b: (i64, i64)) -> (i128, i128) {
     let (ca, qa, cb, qb) = (a.0 as i128, a.1 as i128, b.0 as i128, b.1 as i128);
     (ca * qb - cb * qa, qa - qb)
-}
-
-/// Whether line `b` (steeper than `a`) is at least `a` at `x`.
-fn overtaken(a: (i64, i64), b: (i64, i64), x: i64) -> bool {
-    let (num, den) = crossing(a, b);
-    num <= x as i128 * den
 }
 
 impl Hull {
@@ -175,21 +132,29 @@ impl Hull {
     /// Adds the line `(c + x) / q`, `q` below those of the lines before.
     pub fn push(&mut self, c: i64, q: i64) {
         let line = (c, q);
-        while self.lines.len() >= 2 {
-            let (a, b) = (self.lines[self.lines.len() - 2], self.lines[self.lines.len() - 1]);
-            let (n1, d1) = crossing(a, line);
-            let (n2, d2) = crossing(a, b);
-            if n1 * d2 <= n2 * d1 {
-                self.lines.pop(); // b is never strictly the best
-            } else {
-                break;
+        let mut from = i64::MIN;
+        while let Some(&(cb, qb, _)) = self.lines.last() {
+            let (n1, d1) = crossing((cb, qb), line);
+            if let Some(&(ca, qa, _)) = self.lines.len().checked_sub(2).map(|a| &self.lines[a]) {
+                let (n2, d2) = crossing((ca, qa), (cb, qb));
+                let (n3, d3) = crossing((ca, qa), line);
+                if n3 * d2 <= n2 * d3 {
+                    self.lines.pop(); // b is never strictly the best
+                    // (the best line at x no lower than before: the new one or after)
+                    self.at = self.at.min(self.lines.len());
+                    continue;
+                }
             }
+            // the least integer x ≥ n1 / d1
+            from = (-(-n1).div_euclid(d1)).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+            break;
         }
-        self.lines.push(line);
+        self.lines.push((c, q, from));
     }
 
     /// Takes the lines of the documents of `list` from its `start`-th (0-based) down: the
     /// runs' ends from `start`'s run on (`start` never rises between calls).
+    #[inline]
     pub fn take(&mut self, list: &List, start: usize) {
         let first = list.next_end[start];
         while self.front > first {
@@ -199,38 +164,30 @@ impl Hull {
         }
     }
 
+    #[inline]
     fn value(&self, at: usize, x: i64) -> f64 {
-        let (c, q) = self.lines[at];
+        let (c, q, _) = self.lines[at];
         (c + x) as f64 / q as f64
     }
 
     /// The best line at `x` (-inf where none), by binary search.
     pub fn best(&self, x: i64) -> f64 {
-        if self.lines.is_empty() {
-            return f64::NEG_INFINITY;
+        match self.lines.partition_point(|&(_, _, from)| from <= x) {
+            0 => f64::NEG_INFINITY,
+            at => self.value(at - 1, x),
         }
-        // the last line overtaking the one before it at x
-        let (mut lo, mut hi) = (0, self.lines.len() - 1);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if overtaken(self.lines[mid - 1], self.lines[mid], x) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        self.value(lo, x)
     }
 
     /// The best line at `x` (-inf where none), `x` no lower than at the call before (the
     /// best line only moves to steeper ones: amortized `O(1)`).
+    #[inline]
     pub fn rising(&mut self, x: i64) -> f64 {
         let lines = &self.lines;
         if lines.is_empty() {
             return f64::NEG_INFINITY;
         }
-        let mut at = self.at.min(lines.len() - 1);
-        while at + 1 < lines.len() && overtaken(lines[at], lines[at + 1], x) {
+        let mut at = self.at;
+        while at + 1 < lines.len() && lines[at + 1].2 <= x {
             at += 1;
         }
         self.at = at;
@@ -255,22 +212,16 @@ mod tests {
     }
 
     #[test]
-    fn windows_give_the_best_precision_of_their_range() {
+    fn the_sparse_table_gives_the_best_of_every_range() {
         let mut rng = Rng(23);
         for _ in 0..200 {
             let n = 1 + rng.below(40) as usize;
             let list = list(&mut rng, n);
-            let n = list.len();
-            let (mut sliding, mut growing) = (Window::default(), Window::default());
-            let (mut lo, mut hi) = (0, 0);
-            let (mut glo, mut ghi) = (n / 2, n / 2);
-            for _ in 0..3 * n {
-                hi = (hi + rng.below(3) as usize).min(n - 1);
-                lo = (lo + rng.below(2) as usize).min(hi);
-                assert_eq!(sliding.sliding(&list, lo, hi), best(&list, lo, hi));
-                glo = glo.saturating_sub(rng.below(2) as usize);
-                ghi = (ghi + rng.below(2) as usize).min(n - 1);
-                assert_eq!(growing.growing(&list, glo, ghi), best(&list, glo, ghi));
+            let table = Sparse::of(&list.precision);
+            for lo in 0..list.len() {
+                for hi in lo..list.len() {
+                    assert_eq!(table.max(lo, hi), best(&list, lo, hi), "{lo}..{hi}");
+                }
             }
         }
     }
@@ -299,8 +250,11 @@ mod tests {
                 for x in -60..60 {
                     assert_eq!(hull.best(x), best(x));
                 }
-                x += rng.below(12) as i64;
-                assert_eq!(rising.rising(x), best(x));
+                if rng.below(3) == 0 {
+                    // (some lines added between two calls)
+                    x += rng.below(12) as i64;
+                    assert_eq!(rising.rising(x), best(x));
+                }
             }
         }
     }

@@ -69,14 +69,14 @@ on (each topic's completion is independent). Two runs whose mean intervals overl
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .. import _engine
+from ..core.bounds_kernels import completed
 from ..core.judged import NONPOOL, JudgedRankings
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
@@ -84,7 +84,7 @@ from ..core.progress import ProgressArg, phase_progress, progress_callback, prog
 from ..core.segments import chunks, ranges
 from ..errors import MeasureError, ParameterError
 from ..evaluation.setup import EvaluationSetup
-from ..io.sources import as_qrels, as_runs
+from ..io.sources import as_qrels
 from ..measures.base import MeasureRequest
 from ..measures.compute import compute_shared
 from .bounds_chains import Chosen, candidates
@@ -92,6 +92,8 @@ from .bounds_chains import Chosen, candidates
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from ..core.inputs import Qrels
+    from ..measures.results import Evaluation
     from ..stats.tables import Format
 
 #: Families whose parameters are depth cut-offs: a value at depth c depends on the
@@ -315,10 +317,7 @@ class _Search:
         if not len(ranking):
             return
         view = self.view
-        rel, offsets = _engine.bounds_complete(
-            np.ascontiguousarray(view.rel, dtype=np.int64),
-            np.ascontiguousarray(view.offsets, dtype=np.int64), ranking.astype(np.int64),
-            suffix.astype(bool), k.astype(np.int64), self.lowest, self.highest)
+        rel, offsets = completed(view, ranking, suffix, k, (self.lowest, self.highest))
         u, below = self.unjudged[ranking], self.below[ranking]
         n_high = np.where(suffix, k + below, k)
         n = len(ranking)
@@ -407,36 +406,73 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
     -------
     UnjudgedBounds
     """
-    from ..core.budget import MAX_MEMORY, check_memory, format_size, max_memory_of
     from ..evaluation import evaluate
-    from ..evaluation.setup import evaluation_setup
 
     names = [measures] if isinstance(measures, str) else list(measures)
     if not names:
         raise ParameterError("measures: give one measure at least (P@10, map ...)")
     judged = as_qrels(qrels)
-    grades = np.asarray(judged.rel)
-    lowest, highest = int(grades.min()), int(grades.max())
-    run_list = as_runs(runs)
-    if not run_list:
+    if isinstance(runs, Sequence | Mapping) and not isinstance(runs, str) and not len(runs):
         raise ParameterError("runs: give one run at least", param="runs")
-    depth = _depth(names)
-    setup = evaluation_setup(names, relevance_level=relevance_level)
+    evaluation = evaluate(qrels_again(qrels, judged), runs, names,
+                          relevance_level=relevance_level)
+    evaluation.to_matrix(allow_missing=True)  # (a measure without per-topic values: refused)
+    return evaluation_bounds(evaluation, judged, names, max_memory=max_memory,
+                             progress=progress)
+
+
+def qrels_again(source: Any, read: Qrels) -> Any:
+    """The qrels ``source`` to evaluate once they are ``read`` (for their grades): the file
+    itself where it can be read again (a regular file: the engine reads it with the runs'
+    files), else what was read (standard input and FIFOs give their bytes once)."""
+    import os
+    import stat
+
+    from ..io.files import is_stdio
+
+    if isinstance(source, str | os.PathLike) and not is_stdio(source):
+        try:
+            if stat.S_ISREG(os.stat(source).st_mode):
+                return source
+        except OSError:
+            pass
+    return read
+
+
+def evaluation_bounds(evaluation: Evaluation, qrels: Qrels, measures: Sequence[str], *,
+                      max_memory: str | int | float | None = None,
+                      progress: ProgressArg = False) -> UnjudgedBounds:
+    """:func:`unjudged_bounds` of the runs of ``evaluation`` (of ``qrels``, at the
+    evaluation's relevance level), the search's measures ``measures`` (the evaluation's, or
+    their labels): each run's judged rankings searched in turn."""
+    from ..core.budget import MAX_MEMORY, check_memory, format_size, max_memory_of
+    from ..evaluation.setup import evaluation_setup
+
+    rankings = evaluation.rankings
+    if rankings is None:  # measures of another context (sessions, texts ...)
+        raise MeasureError(f"{', '.join(measures)}: the bounds apply to measures of judged "
+                           "rankings (trec_eval's and the catalogue's)")
+    grades = np.asarray(qrels.rel)
+    lowest, highest = int(grades.min()), int(grades.max())
+    relevance_level = rankings.relevance_level
+    depth = _depth(measures)
+    setup = evaluation_setup(measures, relevance_level=relevance_level)
+    labels = list(evaluation.measures)
     limit = max_memory_of(max_memory)
     blocks: list[dict[str, Any]] = []
     means: list[dict[str, Any]] = []
-    for index, run in enumerate(run_list):
-        evaluation = evaluate(judged, {run.name: run}, names, relevance_level=relevance_level)
-        rankings = evaluation.rankings
-        if rankings is None:  # measures of another context (sessions, texts ...)
-            raise MeasureError(f"{', '.join(names)}: the bounds apply to measures of judged "
-                               "rankings (trec_eval's and the catalogue's)")
-        original = evaluation.to_matrix()
-        view = rankings if depth is None else rankings.truncate(depth)
+    rows = evaluation.rows
+    evaluated = rows.evaluated_rows()
+    for index, run in enumerate(evaluation.runs):
+        ranked = np.flatnonzero(rows.ranking_run == index)  # (run by run: one range)
+        first, stop = (int(ranked[0]), int(ranked[-1]) + 1) if len(ranked) else (0, 0)
+        kept = ranked[evaluated[ranked]]
+        run_rankings = rankings.rankings(first, stop)
+        view = run_rankings if depth is None else run_rankings.truncate(depth)
         unjudged = np.bincount(view.segment[view.rel == NONPOOL],
                                minlength=view.n_rankings)
-        every = np.bincount(rankings.segment[rankings.rel == NONPOOL],
-                            minlength=rankings.n_rankings)
+        every = np.bincount(run_rankings.segment[run_rankings.rel == NONPOOL],
+                            minlength=run_rankings.n_rankings)
         longest = int(view.lengths.max(initial=1))
         where = "every rank (a measure of the whole ranking)" if depth is None else \
             f"the first {depth} ranks"
@@ -450,22 +486,22 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
                             relevance_level, setup.context)
         search = _Search(view, every - unjudged, lowest, highest, chosen,
                          max(longest, min(CHUNK_LINES, limit // BYTES_PER_LINE)), setup,
-                         list(original.measures))
+                         labels)
         if not index:  # the clock of the rest's statement starts with the first search
             # (the set-up before it, the chains of a deep run, is no part of its rate)
             progress = progress_callback(progress, "bounds",
                                          units="ranking lines of completions")
         low, high = search.run(progress_reporter(
-            phase_progress(progress, index, len(run_list)), search.lines_searched()))
-        row = {topic: i for i, topic in enumerate(view.topic_labels)}
-        at = [row[topic] for topic in original.topics]
-        for m, measure in enumerate(original.measures):
+            phase_progress(progress, index, len(evaluation.runs)), search.lines_searched()))
+        topics = [rows.topics[code] for code in rows.ranking_topic[kept].tolist()]
+        at = kept - first
+        for m, measure in enumerate(labels):
             block: dict[str, Any] = {
-                "run": run.name, "topic": list(original.topics), "measure": measure,
-                "value": original.values[:, 0, m], "low": low[at, m], "high": high[at, m],
-                "unjudged": unjudged[at]}
+                "run": run, "topic": topics, "measure": measure,
+                "value": evaluation.values[measure][kept].astype(np.float64), "low": low[at, m],
+                "high": high[at, m], "unjudged": unjudged[at]}
             blocks.append(block)
-            means.append({"run": run.name, "measure": measure,
+            means.append({"run": run, "measure": measure,
                           **{side: _mean(block[side]) for side in ("value", "low", "high")}})
     by_measure: dict[str, list[dict[str, Any]]] = {}
     for mean in means:

@@ -58,9 +58,15 @@ from functools import cached_property
 
 import numpy as np
 
-from .. import _engine
+from ..core.bounds_kernels import Pairs, chain_marks, chain_values
 from ..core.judged import NONPOOL, JudgedRankings
 from ..measures.base import EvalContext, FloatList, MeasureRequest, get_family
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..measures.plan import PlannedColumn
+
+    PlannedColumns = tuple[PlannedColumn, ...]
 
 #: Families whose extremes are the all-lowest and all-highest completions: measures of the
 #: grades of the retrieved documents alone (no ``R``, no ideal ranking: never falling as a
@@ -70,6 +76,11 @@ ENDS = frozenset({"P", "success", "recip_rank", "RBP", "rbp", "DCG", "dcg", "ERR
 #: Families whose chains' values are the kernels' own (each one division of two counts,
 #: as the kernel divides): their extremes are the bounds.
 EXACT = frozenset({"iprec_at_recall", "Rprec", "recall", "relative_P"})
+#: Families whose chains give one output per parameter (cut-off or level), each apart from
+#: the others: the requests of one at one relevance level are followed in one pass, their
+#: parameters together (``iprec_at_recall_0.10`` and ``iprec_at_recall_0.20``: one pass of
+#: two levels).
+SEPARABLE = frozenset({"iprec_at_recall", "map_cut", "recall", "relative_P", "ndcg_cut"})
 #: The cut-offs of ``map_cut``, ``recall``, ``relative_P`` and ``ndcg_cut`` given none
 #: (trec_eval's).
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -102,40 +113,25 @@ class Chains:
     def size(self) -> int:
         return int((self.u + 1).sum())
 
-    def _call(self, request: MeasureRequest, level: int) -> tuple[object, ...] | None:
-        """The engine's arguments of ``request``'s chain at ``level`` (None: no chain)."""
-        read = CHAINS.get(request.family)
-        params = None if read is None else read(request)
-        if params is None:
-            return None
-        view = self.view
-        return (request.family, [int(i) for i in params[0]], [float(f) for f in params[1]],
-                (np.ascontiguousarray(view.rel, dtype=np.int64),
-                 np.ascontiguousarray(view.offsets, dtype=np.int64),
-                 np.ascontiguousarray(view.rel_levels, dtype=np.int64),
-                 np.ascontiguousarray(view.column_degrees, dtype=np.int64),
-                 int(view.relevance_level)),
-                np.ascontiguousarray(self.below, dtype=np.int64),
-                (int(self.lowest), int(self.highest)), int(level))
-
-    def values(self, request: MeasureRequest, level: int
-               ) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    def values(self, request: MeasureRequest, level: int) -> Pairs | None:
         """Per output of ``request`` (at relevance ``level``), its value at every slot of
         the prefix and of the suffix family (``[]`` where the completions do not change
         it; None: no chain)."""
-        call = self._call(request, level)
-        if call is None:
+        params = chain_params(request)
+        if params is None:
             return None
-        return _engine.bounds_chain(*call) or []
+        return chain_values(request.family, *params, self.view, self.below,
+                            (self.lowest, self.highest), level) or []
 
-    def marks(self, request: MeasureRequest, level: int, exact: bool
-              ) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]] | None:
-        """Where ``request``'s chain (at relevance ``level``) reaches an extreme: per slot
-        of the prefix and of the suffix family, whether it can hold one (``exact``: the
-        first slot holding it), and per output, per ranking, its lowest and highest value
-        (None: no chain, or the completions do not change it)."""
-        call = self._call(request, level)
-        return None if call is None else _engine.bounds_marks(*call, exact)
+    def marks(self, family: str, params: tuple[list[int], list[float]], level: int,
+              marked: str) -> tuple[np.ndarray, np.ndarray, Pairs] | None:
+        """Where the chain of ``family`` (with the parameters ``params``, at relevance
+        ``level``) reaches an extreme: per slot of the prefix and of the suffix family,
+        whether it can hold one (``marked``: ``near`` each extreme, the ``first`` at each,
+        or ``none``: empty arrays), and per output, per ranking, its lowest and highest
+        value (None: the completions do not change it)."""
+        return chain_marks(family, *params, self.view, self.below,
+                           (self.lowest, self.highest), level, marked)
 
 
 def _cutoffs(request: MeasureRequest) -> tuple[list[int], list[float]]:
@@ -170,8 +166,13 @@ CHAINS = {"map": _none, "map_cut": _cutoffs, "Rprec": _none, "recall": _cutoffs,
           "iprec_at_recall": _levels, "11pt_avg": _levels, "AP11": _none}
 
 
-def _interpolated(c: Chains, request: MeasureRequest, level: int
-                  ) -> list[tuple[np.ndarray, np.ndarray]] | None:
+def chain_params(request: MeasureRequest) -> tuple[list[int], list[float]] | None:
+    """The engine's parameters of ``request``'s chain (None: it has none)."""
+    read = CHAINS.get(request.family)
+    return None if read is None else read(request)
+
+
+def _interpolated(c: Chains, request: MeasureRequest, level: int) -> Pairs | None:
     """The values of the chains of interpolated precision (``iprec_at_recall``,
     ``11pt_avg``, ``AP11``) of ``request``: per level (or of their mean), at every slot of
     both families (:meth:`Chains.values`)."""
@@ -194,6 +195,20 @@ class Chosen:
     known: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
+@dataclass
+class _Pass:
+    """The requests whose chains are followed in one pass: of ``family``, at relevance
+    ``level``, each with its labels (``plan``: its columns where its chain is exact and
+    gives its bounds, else None) and its parameters, laid end to end."""
+
+    family: str
+    level: int
+    requests: list[tuple[MeasureRequest, PlannedColumns | None, int]] = field(
+        default_factory=list)
+    ints: list[int] = field(default_factory=list)
+    floats: list[float] = field(default_factory=list)
+
+
 def candidates(view: JudgedRankings, below: np.ndarray, lowest: int, highest: int,
                requests: Sequence[MeasureRequest], relevance_level: int,
                context: EvalContext | None = None) -> Chosen | None:
@@ -208,28 +223,45 @@ def candidates(view: JudgedRankings, below: np.ndarray, lowest: int, highest: in
     prefix[chains.start] = True  # the all-lowest and all-highest completions: always
     suffix[chains.start + chains.u] = True
     chosen = Chosen(chains, prefix, suffix)
+    passes: dict[tuple[object, ...], _Pass] = {}
     for request in requests:
         if request.condensed or request.conditional:
             return None
         if request.family in ENDS:  # (whatever its cut-off)
             chosen.ends.append(request)
             continue
-        if request.cutoff is not None or request.family not in CHAINS:
+        params = None if request.cutoff is not None else chain_params(request)
+        if params is None:
             return None
         level = relevance_level if request.relevance_level is None else \
             request.relevance_level
-        if CHAINS[request.family](request) is None:
-            return None
-        exact = request.family in EXACT
-        found = chains.marks(request, level, exact)
-        plan = plan_trec([request], context or EvalContext()) if exact else None
+        plan = plan_trec([request], context or EvalContext()) \
+            if request.family in EXACT else None
+        columns = None if plan is None else plan.columns
+        key = (request.family, level, columns is None) \
+            if request.family in SEPARABLE else (len(passes),)
+        group = passes.setdefault(key, _Pass(request.family, level))
+        group.requests.append((request, columns, len(params[0]) + len(params[1])))
+        group.ints += params[0]
+        group.floats += params[1]
+    for each in passes.values():
+        exact = each.family in EXACT
+        known = all(columns is not None for _, columns, _ in each.requests)
+        found = chains.marks(each.family, (each.ints, each.floats), each.level,
+                             "none" if known else "first" if exact else "near")
         if found is None:  # the completions do not change it
-            chosen.ends.append(request)
-        elif plan is None:
+            chosen.ends += [request for request, _, _ in each.requests]
+            continue
+        if not known:
             chosen.prefix |= found[0]
             chosen.suffix |= found[1]
-            chosen.chained.append(request)
-        else:
-            for column in plan.columns:
-                chosen.known[column.label] = found[2][column.output]
+        first = 0
+        for request, columns, count in each.requests:
+            outputs = found[2][first:first + count] if each.family in SEPARABLE else found[2]
+            first += count
+            if columns is None:
+                chosen.chained.append(request)
+                continue
+            for column in columns:
+                chosen.known[column.label] = outputs[column.output]
     return chosen
