@@ -54,6 +54,9 @@ fn completions<'a>(
     })
 }
 
+/// Two int64 arrays.
+type Ints<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+
 /// One float64 array per family.
 type Families<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
 
@@ -142,7 +145,13 @@ fn bounds_marks<'py>(
                 let side = |high: bool| -> Vec<f64> {
                     marks
                         .iter()
-                        .map(|m| if high { m.extremes[o].1 } else { m.extremes[o].0 })
+                        .map(|m| {
+                            if high {
+                                m.extremes[o].1
+                            } else {
+                                m.extremes[o].0
+                            }
+                        })
                         .collect()
                 };
                 (side(false), side(true))
@@ -176,7 +185,7 @@ fn bounds_complete<'py>(
     k: PyReadonlyArray1<'py, i64>,
     lowest: i64,
     highest: i64,
-) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+) -> PyResult<Ints<'py>> {
     let view = JudgedView {
         rel: rel.as_slice()?,
         offsets: offsets.as_slice()?,
@@ -187,17 +196,23 @@ fn bounds_complete<'py>(
     view.check().map_err(PyValueError::new_err)?;
     let (ranking, suffix, k) = (ranking.as_slice()?, suffix.as_slice()?, k.as_slice()?);
     if ranking.len() != suffix.len() || ranking.len() != k.len() {
-        return Err(PyValueError::new_err("ranking, suffix, k: one value per completion"));
+        return Err(PyValueError::new_err(
+            "ranking, suffix, k: one value per completion",
+        ));
     }
     let n = view.n_rankings();
     let which = ranking
         .iter()
         .zip(suffix)
         .zip(k)
-        .map(|((&i, &s), &k)| match (usize::try_from(i), usize::try_from(k)) {
-            (Ok(i), Ok(k)) if i < n => Ok((i, s, k)),
-            _ => Err(PyValueError::new_err(format!("no completion {k} of ranking {i}"))),
-        })
+        .map(
+            |((&i, &s), &k)| match (usize::try_from(i), usize::try_from(k)) {
+                (Ok(i), Ok(k)) if i < n => Ok((i, s, k)),
+                _ => Err(PyValueError::new_err(format!(
+                    "no completion {k} of ranking {i}"
+                ))),
+            },
+        )
         .collect::<PyResult<Vec<_>>>()?;
     let (rel, offsets) = detached(py, "completing rankings", || {
         completed(&view, lowest, highest, &which)

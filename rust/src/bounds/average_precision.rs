@@ -78,9 +78,21 @@ mod tests {
         let mut rng = Rng(11);
         for _ in 0..60 {
             let case = Case::random(&mut rng, 3, 30);
-            case.compare(&Chain::AveragePrecision(vec![i64::MAX]), "map", &[], &[], close);
+            case.compare(
+                &Chain::AveragePrecision(vec![i64::MAX]),
+                "map",
+                &[],
+                &[],
+                close,
+            );
             let cuts = [3, 10, 1];
-            case.compare(&Chain::AveragePrecision(cuts.to_vec()), "map_cut", &cuts, &[], close);
+            case.compare(
+                &Chain::AveragePrecision(cuts.to_vec()),
+                "map_cut",
+                &cuts,
+                &[],
+                close,
+            );
         }
     }
 }

@@ -16,7 +16,10 @@ struct Counted {
 impl Counted {
     fn of(counted: impl Fn(usize) -> bool, keys: &[i64]) -> Counted {
         let (mut count, mut sum) = (0, 0);
-        let (mut counts, mut sums) = (Vec::with_capacity(keys.len()), Vec::with_capacity(keys.len()));
+        let (mut counts, mut sums) = (
+            Vec::with_capacity(keys.len()),
+            Vec::with_capacity(keys.len()),
+        );
         for (d, &key) in keys.iter().enumerate() {
             if counted(d) {
                 count += 1;
@@ -75,7 +78,10 @@ pub fn values(c: &Completions, binary: &Binary) -> Vec<Pair> {
         .zip(&binary.ucum)
         .map(|(a, unjudged)| a + judged_low * unjudged)
         .collect();
-    let either = Counted::of(|d| binary.relevant[d] || rel[d] == crate::judged::NONPOOL, &above);
+    let either = Counted::of(
+        |d| binary.relevant[d] || rel[d] == crate::judged::NONPOOL,
+        &above,
+    );
     let relevant = Counted::of(|d| binary.relevant[d], &reach);
     let total_relevant = at_rank(&binary.ocum, n);
     let rank_of = |t: i64| ranking.unjudged[t as usize] as i64 + 1;
@@ -92,10 +98,19 @@ pub fn values(c: &Completions, binary: &Binary) -> Vec<Pair> {
             let boundary = if k > 0 { rank_of(k - 1) } else { 0 };
             let offset = judged_low * k;
             let capped = either.sum_min(raised.below(recall_base), 0, boundary, recall_base)
-                + relevant.sum_min(rest.below(recall_base + offset), boundary, n,
-                                   recall_base + offset)
+                + relevant.sum_min(
+                    rest.below(recall_base + offset),
+                    boundary,
+                    n,
+                    recall_base + offset,
+                )
                 - offset * (total_relevant - at_rank(&binary.ocum, boundary));
-            value(k, capped, num_nonrel + judged_low * (u - k + ranking.below), recall_base)
+            value(
+                k,
+                capped,
+                num_nonrel + judged_low * (u - k + ranking.below),
+                recall_base,
+            )
         })
         .collect();
     // the lowered: the first u - k, the last of them at rank `last`
@@ -107,7 +122,12 @@ pub fn values(c: &Completions, binary: &Binary) -> Vec<Pair> {
             let last = if down > 0 { rank_of(down - 1) } else { 0 };
             let offset = judged_low * down;
             let capped = relevant.sum_min(lowered.below(recall_base), 0, last, recall_base)
-                + either.sum_min(rest.below(recall_base - offset), last, n, recall_base - offset)
+                + either.sum_min(
+                    rest.below(recall_base - offset),
+                    last,
+                    n,
+                    recall_base - offset,
+                )
                 + offset * (at_rank(&either.count, n) - at_rank(&either.count, last));
             value(k, capped, num_nonrel + judged_low * down, recall_base)
         })

@@ -31,7 +31,9 @@ pub fn completed(
         // the place from which the unjudged documents are raised, and up to which
         let u = ranking.iter().filter(|&&r| r == NONPOOL).count();
         if k > u {
-            return Err(format!("no completion {k} of ranking {i}: {u} unjudged documents"));
+            return Err(format!(
+                "no completion {k} of ranking {i}: {u} unjudged documents"
+            ));
         }
         let (first, stop) = if suffix { (u - k, u) } else { (0, k) };
         let mut t = 0;
@@ -40,7 +42,11 @@ pub fn completed(
                 return r;
             }
             t += 1;
-            if (first..stop).contains(&(t - 1)) { high } else { low }
+            if (first..stop).contains(&(t - 1)) {
+                high
+            } else {
+                low
+            }
         }));
     }
     Ok((rel, offsets))

@@ -135,12 +135,18 @@ mod tests {
         assert_eq!(chosen, [false, true, false, true, true, true, false, true]);
         let mut chosen = vec![false; 8];
         mark(&values, range(&values), true, &mut chosen);
-        assert_eq!(chosen, [false, true, false, false, false, false, false, true]);
+        assert_eq!(
+            chosen,
+            [false, true, false, false, false, false, false, true]
+        );
     }
 
     #[test]
     fn every_value_nan_marks_the_first_slots() {
-        for (exact, expected) in [(false, [true, true, true, true, false]), (true, [true, false, false, false, false])] {
+        for (exact, expected) in [
+            (false, [true, true, true, true, false]),
+            (true, [true, false, false, false, false]),
+        ] {
             let mut chosen = vec![false; 5];
             mark(&[f64::NAN; 5], range(&[f64::NAN; 5]), exact, &mut chosen);
             assert_eq!(chosen, expected);
@@ -149,9 +155,12 @@ mod tests {
             prefix: vec![f64::NAN, 0.25],
             suffix: vec![0.75, f64::NAN],
         };
-        let marks = Marks::of(&[pair.clone()], 1, Marked::First);
+        let marks = Marks::of(std::slice::from_ref(&pair), 1, Marked::First);
         assert_eq!(marks.extremes, vec![(0.25, 0.75)]);
-        assert_eq!((marks.prefix, marks.suffix), (vec![false, true], vec![true, false]));
+        assert_eq!(
+            (marks.prefix, marks.suffix),
+            (vec![false, true], vec![true, false])
+        );
         let marks = Marks::of(&[pair], 1, Marked::Nothing);
         assert!(marks.prefix.is_empty() && marks.extremes == vec![(0.25, 0.75)]);
         let pair = Pair {

@@ -78,7 +78,11 @@ pub fn values(binary: &Binary, levels: &[Level], mean: bool) -> Vec<Pair> {
         (0..rel.len()).filter(|&d| binary.relevant[d] || rel[d] == crate::judged::NONPOOL),
     );
     // per unjudged document: the judged relevant documents above it
-    let above: Vec<usize> = ranking.unjudged.iter().map(|&d| binary.ocum[d] as usize).collect();
+    let above: Vec<usize> = ranking
+        .unjudged
+        .iter()
+        .map(|&d| binary.ocum[d] as usize)
+        .collect();
     let mut pairs: Vec<Pair> = levels
         .iter()
         .map(|_| Pair {
@@ -89,7 +93,11 @@ pub fn values(binary: &Binary, levels: &[Level], mean: bool) -> Vec<Pair> {
     // m of every level, for R from the prefix family's first (R at k = 0) to the suffix
     // family's last
     let first = binary.recall_base(0, false);
-    let m = counts(levels, first, (binary.recall_base(u, true) - first) as usize + 1);
+    let m = counts(
+        levels,
+        first,
+        (binary.recall_base(u, true) - first) as usize + 1,
+    );
     prefix(&judged, &either, &above, &m, &mut pairs);
     suffix(binary, &judged, &either, &above, &m, &mut pairs);
     if !mean {
@@ -108,19 +116,17 @@ pub fn values(binary: &Binary, levels: &[Level], mean: bool) -> Vec<Pair> {
         }
     }
     let n = levels.len() as f64;
-    total.prefix.iter_mut().chain(total.suffix.iter_mut()).for_each(|s| *s /= n);
+    total
+        .prefix
+        .iter_mut()
+        .chain(total.suffix.iter_mut())
+        .for_each(|s| *s /= n);
     vec![total]
 }
 
 /// The prefix family's values of every level (`k` ascending, every level at each `k`),
 /// `counts` each level's `max(m, 1)` from the prefix family's first `R`.
-fn prefix(
-    judged: &List,
-    either: &List,
-    above: &[usize],
-    counts: &[Vec<i64>],
-    pairs: &mut [Pair],
-) {
+fn prefix(judged: &List, either: &List, above: &[usize], counts: &[Vec<i64>], pairs: &mut [Pair]) {
     let u = above.len();
     let jn = judged.len() as i64;
     // per k: the judged relevant documents above the split, and the best line of those
@@ -235,10 +241,22 @@ mod tests {
         for round in 0..150 {
             let case = Case::random(&mut rng, 3, if round % 3 == 0 { 80 } else { 25 });
             let levels = LEVELS.iter().map(|&x| Level::Trec(x)).collect();
-            case.compare(&Chain::Interpolated(levels, false), "iprec_at_recall", &[], &LEVELS, same);
+            case.compare(
+                &Chain::Interpolated(levels, false),
+                "iprec_at_recall",
+                &[],
+                &LEVELS,
+                same,
+            );
             let tenths: Vec<i64> = (0..=10).collect();
             let levels = tenths.iter().map(|&t| Level::Tenths(t)).collect();
-            case.compare(&Chain::Interpolated(levels, false), "iprec_at_tenths", &tenths, &[], same);
+            case.compare(
+                &Chain::Interpolated(levels, false),
+                "iprec_at_tenths",
+                &tenths,
+                &[],
+                same,
+            );
         }
     }
 
@@ -248,7 +266,13 @@ mod tests {
         for _ in 0..60 {
             let case = Case::random(&mut rng, 3, 30);
             let levels = LEVELS.iter().map(|&x| Level::Trec(x)).collect();
-            case.compare(&Chain::Interpolated(levels, true), "11pt_avg", &[], &LEVELS, close);
+            case.compare(
+                &Chain::Interpolated(levels, true),
+                "11pt_avg",
+                &[],
+                &LEVELS,
+                close,
+            );
         }
     }
 
@@ -259,13 +283,20 @@ mod tests {
         for _ in 0..40 {
             let mut case = Case::random(&mut rng, 1, 2);
             let kinds = [1, crate::judged::NONPOOL, 0];
-            case.rel = (0..120).map(|d| kinds[(d / (1 + rng.below(6) as usize)) % 3]).collect();
+            case.rel = (0..120)
+                .map(|d| kinds[(d / (1 + rng.below(6) as usize)) % 3])
+                .collect();
             case.offsets = vec![0, case.rel.len() as i64];
             case.rel_levels = vec![120, 120, 0, 0][..case.degrees.len()].to_vec();
             case.level = 1;
             let levels = LEVELS.iter().map(|&x| Level::Trec(x)).collect();
-            case.compare(&Chain::Interpolated(levels, false), "iprec_at_recall", &[], &LEVELS, same);
+            case.compare(
+                &Chain::Interpolated(levels, false),
+                "iprec_at_recall",
+                &[],
+                &LEVELS,
+                same,
+            );
         }
     }
 }
-

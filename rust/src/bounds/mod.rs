@@ -302,7 +302,8 @@ pub mod testing {
             let lowest = rng.below(2) as i64 - 1;
             let highest = 1 + rng.below(3) as i64;
             let degrees: Vec<i64> = (0..=highest).collect();
-            let (mut rel, mut offsets, mut rel_levels, mut below) = (vec![], vec![0], vec![], vec![]);
+            let (mut rel, mut offsets, mut rel_levels, mut below) =
+                (vec![], vec![0], vec![], vec![]);
             for _ in 0..rankings {
                 let n = 1 + rng.below(longest) as usize;
                 let share = rng.below(5);
@@ -369,7 +370,8 @@ pub mod testing {
         ) -> Vec<f64> {
             let c = self.completions();
             let ranking = c.ranking(i);
-            let (rel, offsets) = complete::completed(&c.view, c.lowest, c.highest, &[(i, suffix, k)]).unwrap();
+            let (rel, offsets) =
+                complete::completed(&c.view, c.lowest, c.highest, &[(i, suffix, k)]).unwrap();
             let (high, low) = ranking.given(k, suffix);
             let mut levels = c.view.levels(i).to_vec();
             for (grade, count) in [(self.highest, high), (self.lowest, low)] {
@@ -478,7 +480,9 @@ mod tests {
                 let binary = c.binary(&ranking, case.level);
                 for suffix in [false, true] {
                     for k in 0..=ranking.u() {
-                        let (rel, _) = complete::completed(&c.view, c.lowest, c.highest, &[(i, suffix, k)]).unwrap();
+                        let (rel, _) =
+                            complete::completed(&c.view, c.lowest, c.highest, &[(i, suffix, k)])
+                                .unwrap();
                         for ranks in 0..rel.len() as i64 + 2 {
                             let relevant = rel
                                 .iter()
@@ -498,6 +502,9 @@ mod tests {
     #[test]
     fn the_chain_of_a_family_without_one_is_refused() {
         assert!(Chain::of("infAP", &[], &[]).is_err());
-        assert_eq!(Chain::of("map", &[], &[]).unwrap(), Chain::AveragePrecision(vec![i64::MAX]));
+        assert_eq!(
+            Chain::of("map", &[], &[]).unwrap(),
+            Chain::AveragePrecision(vec![i64::MAX])
+        );
     }
 }

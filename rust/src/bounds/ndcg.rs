@@ -52,7 +52,8 @@ impl Tables {
         for (&grade, &count) in self.grades.iter().zip(counts) {
             let first = end;
             end += count as usize;
-            ideal += grade as f64 * (self.discounts[end.min(last)] - self.discounts[first.min(last)]);
+            ideal +=
+                grade as f64 * (self.discounts[end.min(last)] - self.discounts[first.min(last)]);
         }
         ideal
     }
@@ -81,13 +82,21 @@ pub fn values(c: &Completions, tables: &Tables, ranking: &Ranking, cuts: &[i64])
             let base: f64 = (0..rel.len())
                 .filter(|&d| inside(d))
                 .map(|d| {
-                    let value = if rel[d] == crate::judged::NONPOOL { low } else { gain(rel[d]) };
+                    let value = if rel[d] == crate::judged::NONPOOL {
+                        low
+                    } else {
+                        gain(rel[d])
+                    };
                     value / discount(d)
                 })
                 .sum();
             let step = |t: usize| {
                 let d = unjudged[t];
-                if inside(d) { (high - low) / discount(d) } else { 0.0 }
+                if inside(d) {
+                    (high - low) / discount(d)
+                } else {
+                    0.0
+                }
             };
             let last = cut.min(tables.discounts.len() as i64 - 1) as usize;
             let chain = |suffix: bool| -> Vec<f64> {

@@ -47,8 +47,20 @@ mod tests {
             let case = Case::random(&mut rng, 3, 30);
             case.compare(&Chain::PrecisionOfR, "Rprec", &[], &[], same);
             let cuts = [5, 1, 20];
-            case.compare(&Chain::Recall(cuts.to_vec(), false), "recall", &cuts, &[], same);
-            case.compare(&Chain::Recall(cuts.to_vec(), true), "relative_P", &cuts, &[], same);
+            case.compare(
+                &Chain::Recall(cuts.to_vec(), false),
+                "recall",
+                &cuts,
+                &[],
+                same,
+            );
+            case.compare(
+                &Chain::Recall(cuts.to_vec(), true),
+                "relative_P",
+                &cuts,
+                &[],
+                same,
+            );
         }
     }
 }
