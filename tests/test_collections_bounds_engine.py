@@ -89,7 +89,7 @@ def _order(key: str) -> float:
 
 @pytest.mark.parametrize("seed", range(10))
 def test_completions_raise_the_first_or_the_last_unjudged_documents(seed):
-    qrels, run, lowest, highest, level = _case(seed)
+    qrels, run, lowest, highest, _ = _case(seed)
     view = evaluate(qrels, {"r": run}, ["map"]).rankings
     u = np.bincount(view.segment[view.rel == NONPOOL], minlength=view.n_rankings)
     rng = np.random.default_rng(seed)

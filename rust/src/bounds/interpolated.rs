@@ -17,10 +17,8 @@
 //!
 //! * Above the split the precision of a relevant document does not depend on `k`:
 //!   `E(d)/d` in the prefix family (every unjudged document above it is relevant),
-//!   `J(d)/d` in the suffix family (none is); those numbered `≥ m` are a range of a list:
-//!   in the prefix family its two ends never fall along the chain (one queue of the
-//!   candidates no later one reaches, every level's place in it), in the suffix family a
-//!   sparse table of the judged relevant documents gives it ([`Sparse`]).
+//!   `J(d)/d` in the suffix family (none is); those numbered `≥ m` are a range of a list
+//!   ([`List::range_max`], [`Sparse`]).
 //! * Below it the precision is a line in `k`: `(J(d) + k)/d` of the judged relevant
 //!   documents in the prefix family, `(E(d) − u + k)/d` of every candidate in the suffix
 //!   family, the best over a suffix of the list (their upper envelope, [`Hull`]). In the
@@ -31,9 +29,10 @@
 //!   in the prefix family, every relevant document below the split counts whatever the
 //!   level, and one envelope followed from `k = u` down gives them (a binary search).
 //!
-//! The levels are followed side by side, `k` by `k`. Time `O(n)` a ranking and level
-//! (amortized), and `O(n log n)` a ranking once; the values are the kernels' own (one
-//! division of two counts, the lines compared exactly).
+//! What does not depend on the level is found once a ranking, then each level follows both
+//! families. Time `O(n)` a ranking and level (amortized), and `O(n log n)` a ranking once;
+//! the values are the kernels' own (one division of two counts, the lines compared
+//! exactly).
 
 use super::lines::{Hull, List, Sparse, larger};
 use super::{Binary, Pair};
@@ -47,26 +46,19 @@ pub enum Level {
 }
 
 impl Level {
-    /// The relevant documents the level asks for, of `R` (as the kernels count them).
-    pub fn count(self, recall_base: i64) -> i64 {
+    /// `max(m, 1)`, `m` the relevant documents the level asks for of `R` (as the kernels
+    /// count them), for every `R` from `first` to `last`.
+    pub fn counts(self, first: i64, last: i64) -> Vec<i64> {
+        let recall_bases = first..=last;
         match self {
-            Level::Trec(x) => (x * recall_base as f64 + 0.9) as i64,
-            Level::Tenths(t) => (recall_base * t + 9).div_euclid(10),
+            Level::Trec(x) => recall_bases
+                .map(|recall_base| ((x * recall_base as f64 + 0.9) as i64).max(1))
+                .collect(),
+            Level::Tenths(t) => recall_bases
+                .map(|recall_base| (recall_base * t + 9).div_euclid(10).max(1))
+                .collect(),
         }
     }
-}
-
-/// Per level, `max(m, 1)` for every `R` from `first` (`count` of them): the first relevant
-/// document that counts, in every completion of `R` from `first` on.
-fn counts(levels: &[Level], first: i64, count: usize) -> Vec<Vec<i64>> {
-    levels
-        .iter()
-        .map(|level| {
-            (first..first + count as i64)
-                .map(|recall_base| level.count(recall_base).max(1))
-                .collect()
-        })
-        .collect()
 }
 
 /// Per level (or their mean: `mean`), both families' values.
@@ -77,31 +69,19 @@ pub fn values(binary: &Binary, levels: &[Level], mean: bool) -> Vec<Pair> {
     let either = List::of(
         (0..rel.len()).filter(|&d| binary.relevant[d] || rel[d] == crate::judged::NONPOOL),
     );
-    // per unjudged document: the judged relevant documents above it
-    let above: Vec<usize> = ranking
-        .unjudged
-        .iter()
-        .map(|&d| binary.ocum[d] as usize)
-        .collect();
-    let mut pairs: Vec<Pair> = levels
-        .iter()
-        .map(|_| Pair {
-            prefix: Vec::with_capacity(u + 1),
-            suffix: Vec::with_capacity(u + 1),
-        })
-        .collect();
-    // m of every level, for R from the prefix family's first (R at k = 0) to the suffix
-    // family's last
+    let families = Families::of(binary, &judged, &either);
     let first = binary.recall_base(0, false);
-    let m = counts(
-        levels,
-        first,
-        (binary.recall_base(u, true) - first) as usize + 1,
-    );
-    prefix(&judged, &either, &above, &m, &mut pairs);
-    suffix(binary, &judged, &either, &above, &m, &mut pairs);
+    let pairs = levels.iter().map(|&level| {
+        // max(m, 1) for R from the prefix family's first (k = 0) to the suffix family's
+        // last
+        let counts = level.counts(first, binary.recall_base(u, true));
+        Pair {
+            prefix: families.prefix(&counts),
+            suffix: families.suffix(&counts[families.shift..]),
+        }
+    });
     if !mean {
-        return pairs;
+        return pairs.collect();
     }
     let mut total = Pair {
         prefix: vec![0.0; u + 1],
@@ -124,106 +104,116 @@ pub fn values(binary: &Binary, levels: &[Level], mean: bool) -> Vec<Pair> {
     vec![total]
 }
 
-/// The prefix family's values of every level (`k` ascending, every level at each `k`),
-/// `counts` each level's `max(m, 1)` from the prefix family's first `R`.
-fn prefix(judged: &List, either: &List, above: &[usize], counts: &[Vec<i64>], pairs: &mut [Pair]) {
-    let u = above.len();
-    let jn = judged.len() as i64;
-    // per k: the judged relevant documents above the split, and the best line of those
-    // below it (k descending: the lines grow)
-    let above_split = |k: usize| if k < u { above[k] } else { judged.len() };
-    let mut below_split = vec![f64::NEG_INFINITY; u + 1];
-    let mut hull = Hull::of(judged);
-    for k in (0..u).rev() {
-        hull.take(judged, above[k]);
-        below_split[k] = hull.best(k as i64);
-    }
-    // the candidates above the split: their best from the m-th of each level (a queue of
-    // the candidates no later one reaches, each level's place in it)
-    let mut queue: Vec<usize> = Vec::with_capacity(either.len());
-    let mut taken = 0;
-    let mut places = vec![0_usize; counts.len()];
-    let mut hulls: Vec<Hull> = counts.iter().map(|_| Hull::of(judged)).collect();
-    for k in 0..=u {
-        let split = above_split(k);
-        // (a place past the queue's shortest length since the last k: that of the first
-        // candidate taken since, which reaches those popped)
-        let mut shortest = queue.len();
-        while taken < k + split {
-            let value = either.precision[taken];
-            while queue.last().is_some_and(|&j| either.precision[j] <= value) {
-                queue.pop();
-            }
-            shortest = shortest.min(queue.len());
-            queue.push(taken);
-            taken += 1;
-        }
-        let (k_, split) = (k as i64, split as i64);
-        for (t, counts) in counts.iter().enumerate() {
-            let place = &mut places[t];
-            *place = (*place).min(shortest);
-            let m = counts[k];
-            let value = if m > jn + k_ {
-                0.0
-            } else if m - k_ > split {
-                // none above the split counts
-                hulls[t].take(judged, (m - k_ - 1) as usize);
-                hulls[t].rising(k_)
-            } else {
-                while queue[*place] < m as usize - 1 {
-                    *place += 1;
-                }
-                larger(either.precision[queue[*place]], below_split[k])
-            };
-            pairs[t].prefix.push(value);
-        }
-    }
+/// What both families of one ranking share whatever the level: the candidates' lists, per
+/// `k` the split's places, and the best line of the judged relevant documents below the
+/// prefix family's split.
+struct Families<'a> {
+    judged: &'a List,
+    either: &'a List,
+    /// Per k of the prefix family: the judged relevant documents above the split.
+    prefix_split: Vec<usize>,
+    /// Per k of the prefix family: the best line of the judged relevant documents below
+    /// the split (all of them count, whatever the level).
+    below_split: Vec<f64>,
+    /// Per k of the suffix family: the judged relevant documents above β and β's place
+    /// among the candidates (past them at k = 0: none raised).
+    suffix_split: Vec<(usize, usize)>,
+    /// The judged relevant documents' precision, over any range.
+    best_judged: Sparse,
+    /// `R` of the suffix family less the prefix family's at the same `k`.
+    shift: usize,
 }
 
-/// The suffix family's values of every level (`k` ascending, every level at each `k`:
-/// the lines grow), `counts` each level's `max(m, 1)` from the prefix family's first `R`.
-fn suffix(
-    binary: &Binary,
-    judged: &List,
-    either: &List,
-    above: &[usize],
-    counts: &[Vec<i64>],
-    pairs: &mut [Pair],
-) {
-    let u = above.len();
-    let jn = judged.len() as i64;
-    let shift = (binary.recall_base(0, true) - binary.recall_base(0, false)) as usize;
-    let best = Sparse::of(&judged.precision);
-    let mut hulls: Vec<Hull> = counts.iter().map(|_| Hull::of(either)).collect();
-    for k in 0..=u {
-        // the judged relevant documents above β, and β's place among the candidates
-        let (split, place) = if k > 0 {
-            (above[u - k], u - k + above[u - k])
-        } else {
-            (judged.len(), either.len())
-        };
-        let k_ = k as i64;
-        for (t, counts) in counts.iter().enumerate() {
-            let m = counts[k + shift];
-            let value = if m > jn + k_ {
-                0.0
-            } else {
-                // above β, those numbered m or more; below it, those numbered m or more
-                let kept = if m as usize <= split {
-                    best.max(m as usize - 1, split - 1)
+impl<'a> Families<'a> {
+    fn of(binary: &Binary, judged: &'a List, either: &'a List) -> Families<'a> {
+        let u = binary.ranking.u();
+        // per unjudged document: the judged relevant documents above it
+        let above: Vec<usize> = binary
+            .ranking
+            .unjudged
+            .iter()
+            .map(|&d| binary.ocum[d] as usize)
+            .collect();
+        let prefix_split: Vec<usize> = (0..=u)
+            .map(|k| if k < u { above[k] } else { judged.len() })
+            .collect();
+        // (k descending: the lines grow)
+        let mut below_split = vec![f64::NEG_INFINITY; u + 1];
+        let mut hull = Hull::of(judged);
+        for k in (0..u).rev() {
+            hull.take(judged, above[k]);
+            below_split[k] = hull.best(k as i64);
+        }
+        let suffix_split = (0..=u)
+            .map(|k| {
+                if k > 0 {
+                    (above[u - k], u - k + above[u - k])
+                } else {
+                    (judged.len(), either.len())
+                }
+            })
+            .collect();
+        Families {
+            judged,
+            either,
+            prefix_split,
+            below_split,
+            suffix_split,
+            best_judged: Sparse::of(&judged.precision),
+            shift: (binary.recall_base(0, true) - binary.recall_base(0, false)) as usize,
+        }
+    }
+
+    /// The prefix family's values at a level, `counts` its `max(m, 1)` at each `k`.
+    fn prefix(&self, counts: &[i64]) -> Vec<f64> {
+        let (judged, either) = (self.judged, self.either);
+        let jn = judged.len() as i64;
+        let mut hull = Hull::of(judged);
+        let splits = self.prefix_split.iter().zip(&self.below_split);
+        (counts.iter().zip(splits).zip(0_i64..))
+            .map(|((&m, (&split, &below)), k)| {
+                let split = split as i64;
+                if m > jn + k {
+                    0.0
+                } else if m - k > split {
+                    // none above the split counts
+                    hull.take(judged, (m - k - 1) as usize);
+                    hull.rising(k)
+                } else {
+                    larger(
+                        either.range_max(m as usize - 1, (k + split) as usize - 1),
+                        below,
+                    )
+                }
+            })
+            .collect()
+    }
+
+    /// The suffix family's values at a level, `counts` its `max(m, 1)` at each `k`.
+    fn suffix(&self, counts: &[i64]) -> Vec<f64> {
+        let (judged, either) = (self.judged, self.either);
+        let (jn, u) = (judged.len() as i64, self.suffix_split.len() as i64 - 1);
+        let mut hull = Hull::of(either);
+        (counts.iter().zip(&self.suffix_split).zip(0_i64..))
+            .map(|((&m, &(split, place)), k)| {
+                if m > jn + k {
+                    return 0.0;
+                }
+                // above β, and below it, those numbered m or more
+                let above = if m as usize <= split {
+                    self.best_judged.max(m as usize - 1, split - 1)
                 } else {
                     f64::NEG_INFINITY
                 };
-                let start = place.max((m + (u - k) as i64 - 1) as usize);
+                let start = place.max((m + u - k - 1) as usize);
                 if start < either.len() {
-                    hulls[t].take(either, start);
-                    larger(kept, hulls[t].rising(k_ - u as i64))
+                    hull.take(either, start);
+                    larger(above, hull.rising(k - u))
                 } else {
-                    kept
+                    above
                 }
-            };
-            pairs[t].suffix.push(value);
-        }
+            })
+            .collect()
     }
 }
 

@@ -2,7 +2,8 @@
 //! list of candidate documents at a time (the judged relevant ones, or those and the
 //! unjudged ones), its `j`-th (from 1) at rank `q_j`:
 //!
-//! * [`Sparse`]: the best precision `j / q_j` over any range of the list;
+//! * [`List::range_max`]: the best precision `j / q_j` over any range of the list (a
+//!   [`Sparse`] table of the runs' ends);
 //! * [`Hull`]: the best line `(j + x) / q_j` over a suffix of the list that grows, at any
 //!   `x`. Lines never fall along a run of consecutive documents of the list where `j + x ≤
 //!   q` (`(j + 1 + x)/(q + 1) ≥ (j + x)/q`), so the hull takes the runs' last documents
@@ -23,6 +24,8 @@ pub struct List {
     pub next_end: Vec<usize>,
     /// Per document of the list: its precision, `(j + 1) / q_j` for the `j`-th (0-based).
     pub precision: Vec<f64>,
+    /// The precision at the runs' ends, over any range of them.
+    at_ends: Sparse,
 }
 
 impl List {
@@ -40,16 +43,18 @@ impl List {
             }
             next_end.push(at);
         }
-        let precision = rank
+        let precision: Vec<f64> = rank
             .iter()
             .enumerate()
             .map(|(j, &q)| (j + 1) as f64 / q as f64)
             .collect();
+        let at_ends = Sparse::of(&ends.iter().map(|&j| precision[j]).collect::<Vec<_>>());
         List {
             rank,
             ends,
             next_end,
             precision,
+            at_ends,
         }
     }
 
@@ -61,6 +66,19 @@ impl List {
     /// Whether it holds no document.
     pub fn is_empty(&self) -> bool {
         self.rank.is_empty()
+    }
+
+    /// The best precision of the documents `lo..=hi` (not empty): precision never falls
+    /// along a run, so the value at `hi` and those at the runs' ends before it.
+    #[inline]
+    pub fn range_max(&self, lo: usize, hi: usize) -> f64 {
+        let (first, stop) = (self.next_end[lo], self.next_end[hi]);
+        let at_hi = self.precision[hi];
+        if stop > first {
+            larger(at_hi, self.at_ends.max(first, stop - 1))
+        } else {
+            at_hi
+        }
     }
 }
 
@@ -209,6 +227,20 @@ mod tests {
         (lo..=hi)
             .map(|j| list.precision[j])
             .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    #[test]
+    fn range_maxima_are_the_best_precision_of_the_range() {
+        let mut rng = Rng(19);
+        for _ in 0..200 {
+            let n = 1 + rng.below(40) as usize;
+            let list = list(&mut rng, n);
+            for lo in 0..list.len() {
+                for hi in lo..list.len() {
+                    assert_eq!(list.range_max(lo, hi), best(&list, lo, hi), "{lo}..{hi}");
+                }
+            }
+        }
     }
 
     #[test]

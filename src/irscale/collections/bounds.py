@@ -39,17 +39,18 @@ every ``g^u`` assignment).
 
 **The cost.** Which of the ``2 (u' + 1)`` completions of a ranking (``u'`` its unjudged
 documents in the searched depth) can hold an extreme is found first, in linear time
-(:mod:`irscale.collections.bounds_chains`): for ``map``, ``map_cut``, ``Rprec``,
-``recall``, ``relative_P``, ``ndcg``, ``ndcg_cut``, ``bpref`` and the interpolated
-precision (``iprec_at_recall``, ``11pt_avg``, ``AP11``:
-:mod:`irscale.collections.bounds_interpolated`) each measure's value is followed along
-both families of completions, and only the completions at the extremes of a chain are
-evaluated; measures of the grades of the
-retrieved documents alone (precision, success, RR, RBP, DCG, ERR, the counts:
-:data:`~irscale.collections.bounds_chains.ENDS`), which have no ``R`` and no ideal
-ranking or grow linearly with it, take their bounds at the completions giving every
-unjudged document the lowest grade and every one the highest (RBP's residual is their
-difference, for the documents the run retrieves). Any other measure (``infAP``, a gain
+(:mod:`irscale.collections.bounds_chains`, the engine's ``rust/src/bounds/``): for
+``map``, ``map_cut``, ``Rprec``, ``recall``, ``relative_P``, ``ndcg``, ``ndcg_cut``,
+``bpref`` and the interpolated precision (``iprec_at_recall``, ``11pt_avg``, ``AP11``)
+each measure's value is followed along both families of completions, and only the
+completions at the extremes of these chains are evaluated, for these measures (a chain
+whose values are the kernels' own, :data:`~irscale.collections.bounds_chains.EXACT`,
+gives the bounds itself); measures of the grades of the retrieved documents alone (precision,
+success, RR, RBP, DCG, ERR, the counts: :data:`~irscale.collections.bounds_chains.ENDS`),
+which have no ``R`` and no ideal ranking or grow linearly with it, take their bounds at
+the completions giving every unjudged document the lowest grade and every one the highest,
+the only ones evaluated for them (RBP's residual is their difference, for the documents
+the run retrieves). Any other measure (``infAP``, a gain
 map, the catalogue's other families) makes the search evaluate every
 completion: time ``O(u' · n)`` for a ranking of ``n`` documents, its rest measured on its
 first batches and stated before it goes on, with its progress (``progress``). The
@@ -61,9 +62,11 @@ that of one batch whatever ``u'``. A limit ``max_memory`` below one ranking's co
 is refused before the search (:func:`irscale.core.budget.check_memory`) and makes smaller
 batches otherwise.
 
-The mean bounds are the means of the per-topic bounds over the topics the run is evaluated
-on (each topic's completion is independent). Two runs whose mean intervals overlap are
-*undecided*: some completion of the judgments orders them either way.
+The runs are evaluated once, together (the engine reads TREC files), and searched one
+after the other. The mean bounds are the means of the per-topic bounds over the topics the
+run is evaluated on (each topic's completion is independent). Two runs whose mean
+intervals overlap are *undecided*: some completion of the judgments orders them either
+way.
 """
 
 from __future__ import annotations
@@ -87,7 +90,7 @@ from ..evaluation.setup import EvaluationSetup
 from ..io.sources import as_qrels
 from ..measures.base import MeasureRequest
 from ..measures.compute import compute_shared
-from .bounds_chains import Chosen, candidates
+from .bounds_chains import Chains, candidates
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -157,7 +160,6 @@ class UnjudgedBounds(HtmlRepr):
         ``measure_high ...``, the topics' (``per_topic``) then the means' (``all``), and a
         line ``undecided measure a,b`` a pair of runs the judgments do not order)."""
         from ..io.formats import TABLE_FORMATS, check_format
-        from ..stats.protocol import format_table
 
         check_format(fmt, (*TABLE_FORMATS, "trec"), "bounds")
         if fmt == "trec":
@@ -170,6 +172,8 @@ class UnjudgedBounds(HtmlRepr):
             lines += [f"{'undecided':<22}\t{row['measure']}\t{row['a']},{row['b']}"
                       for row in self.pairs]
             return "\n".join(lines) + "\n"
+        from ..stats.protocol import format_table
+
         table = self.per_topic if per_topic else self.means
         if fmt == "csv":
             return format_table(table, "csv")
@@ -245,7 +249,7 @@ class _Search:
     below: np.ndarray
     lowest: int
     highest: int
-    chosen: Chosen | None
+    chosen: Chains | None
     lines: int
     setup: EvaluationSetup
     labels: list[str]
@@ -257,8 +261,9 @@ class _Search:
 
     def __post_init__(self) -> None:
         old = self.view.column_degrees
-        self.degrees = np.union1d(old, [g for g in (self.lowest, self.highest) if g >= 0]
-                                  ).astype(np.int64)
+        given = [g for g in (self.lowest, self.highest) if g >= 0]
+        # (a set of Python's: numpy's import numpy.ma, a tenth of a second)
+        self.degrees = np.array(sorted({*old.tolist(), *given}), dtype=np.int64)
         self.levels = np.zeros((self.view.n_rankings, len(self.degrees)), dtype=np.int64)
         self.levels[:, np.searchsorted(self.degrees, old)] = self.view.rel_levels
         shape = (self.view.n_rankings, len(self.labels))
@@ -291,16 +296,16 @@ class _Search:
             place = np.arange(len(ranking)) - first
             suffix = place > u[ranking]
             return [(self.setup.requests, ranking, suffix, place - suffix * (u[ranking] + 1))]
-        chains = self.chosen.chains
-        slot_ranking = np.repeat(np.arange(n), chains.u + 1)
+        chains = self.chosen
         found: list[tuple[Sequence[MeasureRequest], np.ndarray, np.ndarray, np.ndarray]] = []
-        if self.chosen.ends:
-            found.append((self.chosen.ends, np.repeat(np.arange(n), 2), np.tile([False, True], n),
+        if chains.ends:
+            found.append((chains.ends, np.repeat(np.arange(n), 2), np.tile([False, True], n),
                           np.stack([np.zeros(n, dtype=np.int64), chains.u], axis=1).ravel()))
-        if self.chosen.chained:
-            slots = [np.flatnonzero(self.chosen.prefix), np.flatnonzero(self.chosen.suffix)]
+        if chains.chained:
+            slot_ranking = np.repeat(np.arange(n), chains.u + 1)
+            slots = [np.flatnonzero(chains.prefix), np.flatnonzero(chains.suffix)]
             ranking = np.concatenate([slot_ranking[s] for s in slots])
-            found.append((self.chosen.chained, ranking,
+            found.append((chains.chained, ranking,
                           np.repeat([False, True], [len(s) for s in slots]),
                           np.concatenate(slots) - chains.start[ranking]))
         return found

@@ -91,12 +91,35 @@ class Chains:
     """The completions of every ranking of ``view``: slot ``start[s] + k`` is the
     completion of ranking ``s`` giving ``k`` documents the highest grade (of the prefix
     family, or of the suffix family). ``below``: per ranking, its unjudged documents below
-    the view; ``lowest``, ``highest``: the grades given."""
+    the view; ``lowest``, ``highest``: the grades given. Once :func:`candidates` has
+    followed the chains, what the bounds search evaluates (module documentation): the slots
+    :attr:`prefix` and :attr:`suffix` for the requests ``chained``, the all-lowest and
+    all-highest completions alone for ``ends``; and per label of an exact chain's output,
+    per ranking, the lowest and the highest value (``known``)."""
 
     view: JudgedRankings
     below: np.ndarray
     lowest: int
     highest: int
+    chained: list[MeasureRequest] = field(default_factory=list)
+    ends: list[MeasureRequest] = field(default_factory=list)
+    known: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    @cached_property
+    def prefix(self) -> np.ndarray:
+        """Per slot of the prefix family: whether the search evaluates it (the all-lowest
+        completion of every ranking, at least)."""
+        chosen = np.zeros(self.size, dtype=bool)
+        chosen[self.start] = True
+        return chosen
+
+    @cached_property
+    def suffix(self) -> np.ndarray:
+        """Per slot of the suffix family: whether the search evaluates it (the all-highest
+        completion of every ranking, at least)."""
+        chosen = np.zeros(self.size, dtype=bool)
+        chosen[self.start + self.u] = True
+        return chosen
 
     @cached_property
     def u(self) -> np.ndarray:
@@ -180,22 +203,6 @@ def _interpolated(c: Chains, request: MeasureRequest, level: int) -> Pairs | Non
 
 
 @dataclass
-class Chosen:
-    """What the bounds search evaluates (module documentation): the slots ``prefix`` and
-    ``suffix`` of ``chains`` (the all-lowest and all-highest completions among them) for the
-    requests ``chained``, the all-lowest and all-highest completions alone for ``ends``; and
-    per label of an exact chain's output, per ranking, the lowest and highest values
-    (``known``)."""
-
-    chains: Chains
-    prefix: np.ndarray
-    suffix: np.ndarray
-    chained: list[MeasureRequest] = field(default_factory=list)
-    ends: list[MeasureRequest] = field(default_factory=list)
-    known: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
-
-
-@dataclass
 class _Pass:
     """The requests whose chains are followed in one pass: of ``family``, at relevance
     ``level``, each with its labels (``plan``: its columns where its chain is exact and
@@ -211,24 +218,19 @@ class _Pass:
 
 def candidates(view: JudgedRankings, below: np.ndarray, lowest: int, highest: int,
                requests: Sequence[MeasureRequest], relevance_level: int,
-               context: EvalContext | None = None) -> Chosen | None:
+               context: EvalContext | None = None) -> Chains | None:
     """The chains of ``view`` and what the search evaluates (module documentation), the
     labels of exact chains' outputs as ``context`` prints them; None when a request has no
     chain (the search evaluates every completion)."""
     from ..measures.plan import plan_trec
 
     chains = Chains(view, below, lowest, highest)
-    prefix = np.zeros(chains.size, dtype=bool)
-    suffix = np.zeros(chains.size, dtype=bool)
-    prefix[chains.start] = True  # the all-lowest and all-highest completions: always
-    suffix[chains.start + chains.u] = True
-    chosen = Chosen(chains, prefix, suffix)
     passes: dict[tuple[object, ...], _Pass] = {}
     for request in requests:
         if request.condensed or request.conditional:
             return None
         if request.family in ENDS:  # (whatever its cut-off)
-            chosen.ends.append(request)
+            chains.ends.append(request)
             continue
         params = None if request.cutoff is not None else chain_params(request)
         if params is None:
@@ -250,18 +252,18 @@ def candidates(view: JudgedRankings, below: np.ndarray, lowest: int, highest: in
         found = chains.marks(each.family, (each.ints, each.floats), each.level,
                              "none" if known else "first" if exact else "near")
         if found is None:  # the completions do not change it
-            chosen.ends += [request for request, _, _ in each.requests]
+            chains.ends += [request for request, _, _ in each.requests]
             continue
         if not known:
-            chosen.prefix |= found[0]
-            chosen.suffix |= found[1]
+            chains.prefix |= found[0]
+            chains.suffix |= found[1]
         first = 0
         for request, columns, count in each.requests:
             outputs = found[2][first:first + count] if each.family in SEPARABLE else found[2]
             first += count
             if columns is None:
-                chosen.chained.append(request)
+                chains.chained.append(request)
                 continue
             for column in columns:
-                chosen.known[column.label] = outputs[column.output]
-    return chosen
+                chains.known[column.label] = outputs[column.output]
+    return chains
