@@ -5,6 +5,7 @@
 
 pub mod aside;
 mod bind;
+pub mod bounds;
 pub mod columns;
 pub mod dicts;
 pub mod diversity;
@@ -40,6 +41,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     bind::measures::register(m)?;
+    bind::bounds::register(m)?;
     bind::trec::register(m)?;
     bind::diversity::register(m)?;
     bind::dicts::register(m)?;

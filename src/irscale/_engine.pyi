@@ -32,6 +32,30 @@ def gain_sort_unreplayable(
     gains: list[tuple[int, float]], rel_levels: object, degrees: object,
 ) -> list[tuple[int, float, float]]:
     """The gain tables on which trec_eval's sort of gains cannot be replayed."""
+
+def bounds_chain(
+    family: str, ints: list[int], floats: list[float],
+    arrays: tuple[object, object, object, object, int], below: object,
+    grades: tuple[int, int], level: int,
+) -> list[tuple[Any, Any]] | None:
+    """A measure's chain of the bounds at every slot of both families of completions (per
+    output, the prefix and the suffix family's values); None where the completions do not
+    change it."""
+
+def bounds_marks(
+    family: str, ints: list[int], floats: list[float],
+    arrays: tuple[object, object, object, object, int], below: object,
+    grades: tuple[int, int], level: int, marked: str,
+) -> tuple[Any, Any, list[tuple[Any, Any]]] | None:
+    """The slots of both families where a measure's chain reaches an extreme, and per
+    output, per ranking, its lowest and highest value; None where the completions do not
+    change it."""
+
+def bounds_complete(
+    rel: object, offsets: object, ranking: object, suffix: object, k: object, lowest: int,
+    highest: int,
+) -> tuple[Any, Any]:
+    """The completed rankings of the bounds search: their degrees and offsets."""
 class TrecReadError(ValueError):
     """A fault of a TREC file: ``args`` are (kind, reason, source, line, text, details,
     notes of the runs read before)."""

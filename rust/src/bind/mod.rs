@@ -2,6 +2,7 @@
 //! arrays and bytes into slices, running the engine without the GIL and its `Result`s into
 //! Python values or the package's exceptions.
 
+pub mod bounds;
 pub mod columns;
 pub mod dicts;
 pub mod diversity;

@@ -166,21 +166,22 @@ def run(args: argparse.Namespace) -> int:
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)
     qrels = args.qrels
-    if args.bounds:  # the inputs are read twice: once (a FIFO or - gives its bytes once)
-        from ..io.sources import as_qrels, as_runs
+    if args.bounds:  # the qrels read for their grades, evaluated again from their file
+        from ..collections.bounds import qrels_again
+        from ..io.sources import as_qrels
 
-        qrels, runs = as_qrels(qrels), as_runs(runs, keep_rank=keep_rank)
+        judged = as_qrels(qrels)
+        qrels = qrels_again(qrels, judged)
     evaluation = _evaluate(args, qrels, runs, measures, labels)
     if baseline is not None and context.baseline_run:
         # the baseline run evaluated with the same measures and options
         baseline = _evaluate(args, qrels, _read_runs(args, [baseline], "runid",
                                                      keep_rank=keep_rank), measures, labels)
     if args.bounds:  # the bounds under the unjudged documents instead of the values
-        from ..collections.bounds import unjudged_bounds
+        from ..collections.bounds import evaluation_bounds
 
-        bounds = unjudged_bounds(qrels, runs, list(evaluation.measures),
-                                 relevance_level=args.relevance_level,
-                                 progress=wants_progress(args))
+        bounds = evaluation_bounds(evaluation, judged, list(evaluation.measures),
+                                   progress=wants_progress(args))
         return write_text(args, bounds.format(args.fmt, per_topic=args.per_query))
     output = next((o for o in context.outputs if o.name == args.fmt), None)
     if args.ci is not None and (output is None or not output.intervals):

@@ -347,9 +347,10 @@ def run_estimate(args: argparse.Namespace) -> int:
 def run_bounds(args: argparse.Namespace) -> int:
     """``pool bounds``: the bounds of every run under its unjudged documents."""
     check_measure_names(args.measures)
-    qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
     from ..collections.bounds import unjudged_bounds
 
-    result = unjudged_bounds(qrels, runs, args.measures, relevance_level=args.relevance_level,
+    # (the files read by the evaluation: the engine's, when they are TREC files)
+    result = unjudged_bounds(args.qrels, named_runs(args.runs, args.names), args.measures,
+                             relevance_level=args.relevance_level,
                              max_memory=args.max_memory, progress=wants_progress(args))
     return write_table(args, result, per_topic=args.per_topic)

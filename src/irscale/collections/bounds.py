@@ -39,17 +39,18 @@ every ``g^u`` assignment).
 
 **The cost.** Which of the ``2 (u' + 1)`` completions of a ranking (``u'`` its unjudged
 documents in the searched depth) can hold an extreme is found first, in linear time
-(:mod:`irscale.collections.bounds_chains`): for ``map``, ``map_cut``, ``Rprec``,
-``recall``, ``relative_P``, ``ndcg``, ``ndcg_cut``, ``bpref`` and the interpolated
-precision (``iprec_at_recall``, ``11pt_avg``, ``AP11``:
-:mod:`irscale.collections.bounds_interpolated`) each measure's value is followed along
-both families of completions, and only the completions at the extremes of a chain are
-evaluated; measures of the grades of the
-retrieved documents alone (precision, success, RR, RBP, DCG, ERR, the counts:
-:data:`~irscale.collections.bounds_chains.ENDS`), which have no ``R`` and no ideal
-ranking or grow linearly with it, take their bounds at the completions giving every
-unjudged document the lowest grade and every one the highest (RBP's residual is their
-difference, for the documents the run retrieves). Any other measure (``infAP``, a gain
+(:mod:`irscale.collections.bounds_chains`, the engine's ``rust/src/bounds/``): for
+``map``, ``map_cut``, ``Rprec``, ``recall``, ``relative_P``, ``ndcg``, ``ndcg_cut``,
+``bpref`` and the interpolated precision (``iprec_at_recall``, ``11pt_avg``, ``AP11``)
+each measure's value is followed along both families of completions, and only the
+completions at the extremes of these chains are evaluated, for these measures (a chain
+whose values are the kernels' own, :data:`~irscale.collections.bounds_chains.EXACT`,
+gives the bounds itself); measures of the grades of the retrieved documents alone (precision,
+success, RR, RBP, DCG, ERR, the counts: :data:`~irscale.collections.bounds_chains.ENDS`),
+which have no ``R`` and no ideal ranking or grow linearly with it, take their bounds at
+the completions giving every unjudged document the lowest grade and every one the highest,
+the only ones evaluated for them (RBP's residual is their difference, for the documents
+the run retrieves). Any other measure (``infAP``, a gain
 map, the catalogue's other families) makes the search evaluate every
 completion: time ``O(u' · n)`` for a ranking of ``n`` documents, its rest measured on its
 first batches and stated before it goes on, with its progress (``progress``). The
@@ -61,32 +62,41 @@ that of one batch whatever ``u'``. A limit ``max_memory`` below one ranking's co
 is refused before the search (:func:`irscale.core.budget.check_memory`) and makes smaller
 batches otherwise.
 
-The mean bounds are the means of the per-topic bounds over the topics the run is evaluated
-on (each topic's completion is independent). Two runs whose mean intervals overlap are
-*undecided*: some completion of the judgments orders them either way.
+The runs are evaluated once, together (the engine reads TREC files), and searched one
+after the other. The mean bounds are the means of the per-topic bounds over the topics the
+run is evaluated on (each topic's completion is independent). Two runs whose mean
+intervals overlap are *undecided*: some completion of the judgments orders them either
+way.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 
-from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
+from ..core.bounds_kernels import completed
+from ..core.judged import NONPOOL, JudgedRankings
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import ProgressArg, phase_progress, progress_callback, progress_reporter
+from ..core.segments import chunks, ranges
 from ..errors import MeasureError, ParameterError
 from ..evaluation.setup import EvaluationSetup
-from ..io.sources import as_qrels, as_runs
+from ..io.sources import as_qrels
+from ..measures.base import MeasureRequest
 from ..measures.compute import compute_shared
 from .bounds_chains import Chains, candidates
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..core.inputs import Qrels
+    from ..measures.results import Evaluation
     from ..stats.tables import Format
 
 #: Families whose parameters are depth cut-offs: a value at depth c depends on the
@@ -101,17 +111,42 @@ BYTES_PER_LINE = 64
 CHUNK_LINES = 1 << 21
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class UnjudgedBounds(HtmlRepr):
     """The bounds of :func:`unjudged_bounds`: ``per_topic`` (run, topic, measure, value,
     low, high, unjudged), ``means`` (run, measure, value, low, high) and ``undecided``
-    (measure, a, b: the pairs of runs whose mean intervals overlap)."""
+    (measure, a, b: the pairs of runs whose mean intervals overlap), data frames made when
+    first read from the columns of each run's measure (``blocks``) and the rows of the
+    means and of the pairs (trec_eval's lines, :meth:`format`, need no data frame)."""
 
-    per_topic: pd.DataFrame
-    means: pd.DataFrame
-    undecided: pd.DataFrame
+    blocks: list[dict[str, Any]]
+    mean_rows: list[dict[str, Any]]
+    pairs: list[dict[str, str]]
     lowest: int
     highest: int
+
+    @cached_property
+    def per_topic(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.concat([pd.DataFrame(block) for block in self.blocks], ignore_index=True)
+
+    @cached_property
+    def means(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.mean_rows)
+
+    @cached_property
+    def undecided(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.pairs, columns=["measure", "a", "b"])
+
+    def __repr__(self) -> str:
+        return (f"UnjudgedBounds(per_topic={self.per_topic!r}, means={self.means!r}, "
+                f"undecided={self.undecided!r}, lowest={self.lowest!r}, "
+                f"highest={self.highest!r})")
 
     def to_frame(self) -> pd.DataFrame:
         """The mean bounds (one row a run and measure)."""
@@ -125,19 +160,21 @@ class UnjudgedBounds(HtmlRepr):
         ``measure_high ...``, the topics' (``per_topic``) then the means' (``all``), and a
         line ``undecided measure a,b`` a pair of runs the judgments do not order)."""
         from ..io.formats import BOUNDS_FORMATS, check_format
-        from ..stats.protocol import format_table
 
         check_format(fmt, BOUNDS_FORMATS, "bounds")
-        table = self.per_topic if per_topic else self.means
         if fmt == "trec":
-            rows = [*(self.per_topic.itertuples() if per_topic else ()),
-                    *self.means.assign(topic="all").itertuples()]
-            lines = [f"{row.measure}_{side:<{21 - len(str(row.measure))}}\t{row.topic}\t"
-                     f"{getattr(row, side):.{digits}f}\t{row.run}"
+            rows = [*(row for block in (self.blocks if per_topic else ())
+                      for row in _rows(block)),
+                    *({**row, "topic": "all"} for row in self.mean_rows)]
+            lines = [f"{row['measure']}_{side:<{21 - len(str(row['measure']))}}\t"
+                     f"{row['topic']}\t{row[side]:.{digits}f}\t{row['run']}"
                      for row in rows for side in ("low", "high")]
-            lines += [f"{'undecided':<22}\t{row.measure}\t{row.a},{row.b}"
-                      for row in self.undecided.itertuples()]
+            lines += [f"{'undecided':<22}\t{row['measure']}\t{row['a']},{row['b']}"
+                      for row in self.pairs]
             return "\n".join(lines) + "\n"
+        from ..stats.protocol import format_table
+
+        table = self.per_topic if per_topic else self.means
         if fmt == "csv":
             return format_table(table, "csv")
         if fmt == "json":
@@ -154,6 +191,23 @@ class UnjudgedBounds(HtmlRepr):
                                       title="Pairs of runs the judgments do not order (their "
                                       "mean intervals overlap)"))
         return "\n\n".join(parts)
+
+
+def _rows(block: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The rows of the columns ``block`` (a column of one value: that value in every row)."""
+    n = len(block["topic"])
+    columns = {name: values if isinstance(values, list | np.ndarray) else [values] * n
+               for name, values in block.items()}
+    return (dict(zip(columns, row, strict=True)) for row in zip(*columns.values(), strict=True))
+
+
+def _mean(values: np.ndarray) -> float:
+    """The mean of ``values`` but their NaN (NaN where every one is), as pandas' ``mean``
+    adds them (the NaN as 0, then divided by the count of the others)."""
+    values = np.asarray(values, dtype=np.float64)
+    missing = np.isnan(values)
+    count = len(values) - int(missing.sum())
+    return float(np.where(missing, 0.0, values).sum() / count) if count else float("nan")
 
 
 def _depth(measures: Sequence[str]) -> int | None:
@@ -179,27 +233,23 @@ def _depth(measures: Sequence[str]) -> int | None:
     return max(depths)
 
 
-def _code(grade: int) -> int:
-    """The engine's value of a retrieved document of ``grade``: the grade, or the sentinel
-    of a document the qrels give a negative grade (:data:`~irscale.core.judged.UNJUDGED`)."""
-    return grade if grade >= 0 else UNJUDGED
-
-
 @dataclass
 class _Search:
     """The completions of one run's rankings (module documentation), evaluated a batch of
     at most ``lines`` ranking lines at a time, and the extremes found so far.
 
     ``view``: the run's judged rankings, cut at the depth searched; ``below``: per ranking,
-    its unjudged documents below that depth; ``degrees`` and ``levels``: the columns of the
-    recall base with the lowest and highest grades added, and every ranking's recall base
-    in them; ``low`` and ``high``: per ranking and measure, the extremes so far."""
+    its unjudged documents below that depth; ``chosen``: what the chains leave to evaluate
+    (:func:`~irscale.collections.bounds_chains.candidates`; None: every completion, every
+    request); ``degrees`` and ``levels``: the columns of the recall base with the lowest
+    and highest grades added, and every ranking's recall base in them; ``low`` and
+    ``high``: per ranking and measure, the extremes so far."""
 
     view: JudgedRankings
     below: np.ndarray
     lowest: int
     highest: int
-    chosen: tuple[Chains, np.ndarray, np.ndarray] | None
+    chosen: Chains | None
     lines: int
     setup: EvaluationSetup
     labels: list[str]
@@ -211,8 +261,9 @@ class _Search:
 
     def __post_init__(self) -> None:
         old = self.view.column_degrees
-        self.degrees = np.union1d(old, [g for g in (self.lowest, self.highest) if g >= 0]
-                                  ).astype(np.int64)
+        given = [g for g in (self.lowest, self.highest) if g >= 0]
+        # (a set of Python's: numpy's import numpy.ma, a tenth of a second)
+        self.degrees = np.array(sorted({*old.tolist(), *given}), dtype=np.int64)
         self.levels = np.zeros((self.view.n_rankings, len(self.degrees)), dtype=np.int64)
         self.levels[:, np.searchsorted(self.degrees, old)] = self.view.rel_levels
         shape = (self.view.n_rankings, len(self.labels))
@@ -228,95 +279,106 @@ class _Search:
                 added[:, int(np.searchsorted(self.degrees, grade))] += count
         return added
 
-    def blocks(self) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
-        """Every completion searched, a block of one ranking's at a time: the ranking, its
-        completed rankings (completions × documents) and each one's count of documents
-        given the highest and the lowest grade. Family 0 gives the highest grade to the
-        first ``k`` unjudged documents (the others and those below the depth the lowest),
-        family 1 to the last ``k`` and to those below the depth. Every ``k`` from 0 to
-        ``u``, or those of :attr:`chosen`."""
-        view, hi, lo = self.view, _code(self.highest), _code(self.lowest)
-        for i in range(view.n_rankings):
-            rel = view.rel[view.offsets[i]:view.offsets[i + 1]]
-            unjudged = rel == NONPOOL
-            order = np.cumsum(unjudged) - 1  # the place of each unjudged one among them
-            u, below = int(unjudged.sum()), int(self.below[i])
-            filled = np.where(unjudged, lo, rel)
-            step = max(1, self.lines // max(len(rel), 1))
-            for family, ks in enumerate(self.ks(i, u)):
-                for first in range(0, len(ks), step):
-                    k = ks[first:first + step, None]
-                    high = unjudged & (order < k if family == 0 else order >= u - k)
-                    n_high = k.ravel() + (below if family else 0)
-                    n_low = u - k.ravel() + (0 if family else below)
-                    yield i, np.where(high, hi, filled), n_high, n_low
-
-    def ks(self, i: int, u: int) -> tuple[np.ndarray, np.ndarray]:
-        """The ``k`` searched in ranking ``i`` (of ``u`` unjudged documents), of the prefix
-        and of the suffix family."""
+    @cached_property
+    def passes(self) -> list[tuple[Sequence[MeasureRequest], np.ndarray, np.ndarray,
+                                   np.ndarray]]:
+        """The completions searched, ``(requests, ranking, suffix, k)``: the requests and,
+        per completion, its ranking, its family (the suffix one or the prefix one) and its
+        ``k``. Family 0 gives the highest grade to the first ``k`` unjudged documents (the
+        others and those below the depth the lowest), family 1 to the last ``k`` and to
+        those below the depth. Every ``k`` from 0 to ``u`` for every request, or the slots
+        of :attr:`chosen` for its ``chained`` requests and the all-lowest and all-highest
+        completions for its ``ends``."""
+        n, u = self.view.n_rankings, self.unjudged
         if self.chosen is None:
-            return np.arange(u + 1), np.arange(u + 1)
-        chains, prefix, suffix = self.chosen
-        slots = slice(int(chains.start[i]), int(chains.start[i]) + u + 1)
-        return np.flatnonzero(prefix[slots]), np.flatnonzero(suffix[slots])
+            ranking = np.repeat(np.arange(n), 2 * (u + 1))
+            first = np.repeat(np.cumsum(2 * (u + 1)) - 2 * (u + 1), 2 * (u + 1))
+            place = np.arange(len(ranking)) - first
+            suffix = place > u[ranking]
+            return [(self.setup.requests, ranking, suffix, place - suffix * (u[ranking] + 1))]
+        chains = self.chosen
+        found: list[tuple[Sequence[MeasureRequest], np.ndarray, np.ndarray, np.ndarray]] = []
+        if chains.ends:
+            found.append((chains.ends, np.repeat(np.arange(n), 2), np.tile([False, True], n),
+                          np.stack([np.zeros(n, dtype=np.int64), chains.u], axis=1).ravel()))
+        if chains.chained:
+            slot_ranking = np.repeat(np.arange(n), chains.u + 1)
+            slots = [np.flatnonzero(chains.prefix), np.flatnonzero(chains.suffix)]
+            ranking = np.concatenate([slot_ranking[s] for s in slots])
+            found.append((chains.chained, ranking,
+                          np.repeat([False, True], [len(s) for s in slots]),
+                          np.concatenate(slots) - chains.start[ranking]))
+        return found
 
     def lines_searched(self) -> int:
         """The ranking lines of every completion searched."""
-        lengths = self.view.lengths
-        if self.chosen is None:
-            u = np.bincount(self.view.segment[self.view.rel == NONPOOL],
-                            minlength=self.view.n_rankings)
-            return int((2 * (u + 1) * lengths).sum())
-        chains, prefix, suffix = self.chosen
-        per_slot = lengths[chains.slot_ranking]
-        return int((per_slot * prefix).sum() + (per_slot * suffix).sum())
+        return int(sum(self.view.lengths[ranking].sum() for _, ranking, _, _ in self.passes))
 
-    def evaluate(self, blocks: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> None:
-        """Evaluate ``blocks`` as one batch, each completion a topic of its own, and keep
-        every ranking's extremes (NaN values, such as a 0/0, are passed over)."""
-        if not blocks:
+    def evaluate(self, requests: Sequence[MeasureRequest], ranking: np.ndarray,
+                 suffix: np.ndarray, k: np.ndarray) -> None:
+        """Evaluate ``requests`` on the completions ``(ranking, suffix, k)`` as one batch,
+        each completion a topic of its own, and keep every ranking's extremes (NaN values,
+        such as a 0/0, are passed over)."""
+        if not len(ranking):
             return
-        source = np.concatenate([np.full(len(b[1]), b[0]) for b in blocks])
-        lengths = np.concatenate([np.full(len(b[1]), b[1].shape[1]) for b in blocks])
-        n = len(source)
         view = self.view
-        attributes = tuple(
-            (name, np.concatenate([np.tile(values[view.offsets[b[0]]:view.offsets[b[0] + 1]],
-                                           len(b[1])) for b in blocks]))
-            for name, values in view.attributes)
+        rel, offsets = completed(view, ranking, suffix, k, (self.lowest, self.highest))
+        u, below = self.unjudged[ranking], self.below[ranking]
+        n_high = np.where(suffix, k + below, k)
+        n = len(ranking)
+        attributes: tuple[tuple[str, np.ndarray], ...] = ()
+        if view.attributes:
+            at = ranges(view.offsets[ranking], view.lengths[ranking])
+            attributes = tuple((name, values[at]) for name, values in view.attributes)
         batch = JudgedRankings(
-            rel=np.concatenate([b[1].ravel() for b in blocks]).astype(np.int64, copy=False),
-            offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
-            rel_levels=self.levels[source] + self._added(
-                np.concatenate([b[2] for b in blocks]), np.concatenate([b[3] for b in blocks])),
+            rel=rel, offsets=offsets,
+            rel_levels=self.levels[ranking] + self._added(n_high, u + below - n_high),
             ranking_topic=np.arange(n), ranking_run=np.zeros(n, dtype=np.int64),
             topics=tuple(map(str, range(n))), runs=view.runs,
-            relevance_level=view.relevance_level, attributes=attributes,
-            degrees=self.degrees)
-        _, values = compute_shared(batch, self.setup.requests, self.setup.context)
-        for m, label in enumerate(self.labels):
-            found = np.asarray(values[label], dtype=np.float64)
-            np.fmin.at(self.low[:, m], source, found)
-            np.fmax.at(self.high[:, m], source, found)
-            np.logical_or.at(self.seen[:, m], source, ~np.isnan(found))
+            relevance_level=view.relevance_level,
+            attributes=attributes, degrees=self.degrees)
+        _, values = compute_shared(batch, requests, self.setup.context)
+        for label, found in values.items():
+            if (m := self.columns.get(label)) is not None:
+                self.keep(m, ranking, np.asarray(found, dtype=np.float64))
+
+    @cached_property
+    def unjudged(self) -> np.ndarray:
+        """Per ranking: its unjudged documents (in the view)."""
+        view = self.view
+        return np.bincount(view.segment[view.rel == NONPOOL], minlength=view.n_rankings)
+
+    @cached_property
+    def columns(self) -> dict[str, int]:
+        """The column of each label."""
+        return {label: m for m, label in enumerate(self.labels)}
+
+    def keep(self, m: int, ranking: np.ndarray, found: np.ndarray) -> None:
+        """Keep the values ``found`` of measure ``m`` in each of their ``ranking``'s
+        extremes."""
+        np.fmin.at(self.low[:, m], ranking, found)
+        np.fmax.at(self.high[:, m], ranking, found)
+        np.logical_or.at(self.seen[:, m], ranking, ~np.isnan(found))
 
     def run(self, report: Callable[[int], None] = lambda done: None
             ) -> tuple[np.ndarray, np.ndarray]:
         """Every completion searched evaluated (``report(lines)`` after each batch, the
         ranking lines evaluated so far): per ranking and measure, the lowest and the
         highest value (NaN where every completion's is NaN)."""
-        pending: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
-        size = done = 0
-        for block in self.blocks():
-            pending.append(block)
-            size += block[1].size
-            if size >= self.lines:
-                self.evaluate(pending)
-                done += size
+        done = 0
+        for requests, ranking, suffix, k in self.passes:
+            lengths = self.view.lengths[ranking]
+            for first, stop in chunks(np.concatenate(([0], np.cumsum(lengths))), self.lines):
+                self.evaluate(requests, ranking[first:stop], suffix[first:stop], k[first:stop])
+                done += int(lengths[first:stop].sum())
                 report(done)
-                pending, size = [], 0
-        self.evaluate(pending)
-        report(done + size)
+        every = np.arange(self.view.n_rankings)
+        for label, extremes in (self.chosen.known if self.chosen else {}).items():
+            if (m := self.columns.get(label)) is not None:
+                for found in extremes:
+                    self.keep(m, every, found)
+        if not done:
+            report(done)
         return (np.where(self.seen, self.low, np.nan),
                 np.where(self.seen, self.high, np.nan))
 
@@ -349,35 +411,73 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
     -------
     UnjudgedBounds
     """
-    from ..core.budget import MAX_MEMORY, check_memory, format_size, max_memory_of
     from ..evaluation import evaluate
-    from ..evaluation.setup import evaluation_setup
 
     names = [measures] if isinstance(measures, str) else list(measures)
     if not names:
         raise ParameterError("measures: give one measure at least (P@10, map ...)")
     judged = as_qrels(qrels)
-    grades = np.asarray(judged.rel)
-    lowest, highest = int(grades.min()), int(grades.max())
-    run_list = as_runs(runs)
-    if not run_list:
+    if isinstance(runs, Sequence | Mapping) and not isinstance(runs, str) and not len(runs):
         raise ParameterError("runs: give one run at least", param="runs")
-    depth = _depth(names)
-    setup = evaluation_setup(names, relevance_level=relevance_level)
+    evaluation = evaluate(qrels_again(qrels, judged), runs, names,
+                          relevance_level=relevance_level)
+    evaluation.to_matrix(allow_missing=True)  # (a measure without per-topic values: refused)
+    return evaluation_bounds(evaluation, judged, names, max_memory=max_memory,
+                             progress=progress)
+
+
+def qrels_again(source: Any, read: Qrels) -> Any:
+    """The qrels ``source`` to evaluate once they are ``read`` (for their grades): the file
+    itself where it can be read again (a regular file: the engine reads it with the runs'
+    files), else what was read (standard input and FIFOs give their bytes once)."""
+    import os
+    import stat
+
+    from ..io.files import is_stdio
+
+    if isinstance(source, str | os.PathLike) and not is_stdio(source):
+        try:
+            if stat.S_ISREG(os.stat(source).st_mode):
+                return source
+        except OSError:
+            pass
+    return read
+
+
+def evaluation_bounds(evaluation: Evaluation, qrels: Qrels, measures: Sequence[str], *,
+                      max_memory: str | int | float | None = None,
+                      progress: ProgressArg = False) -> UnjudgedBounds:
+    """:func:`unjudged_bounds` of the runs of ``evaluation`` (of ``qrels``, at the
+    evaluation's relevance level), the search's measures ``measures`` (the evaluation's, or
+    their labels): each run's judged rankings searched in turn."""
+    from ..core.budget import MAX_MEMORY, check_memory, format_size, max_memory_of
+    from ..evaluation.setup import evaluation_setup
+
+    rankings = evaluation.rankings
+    if rankings is None:  # measures of another context (sessions, texts ...)
+        raise MeasureError(f"{', '.join(measures)}: the bounds apply to measures of judged "
+                           "rankings (trec_eval's and the catalogue's)")
+    grades = np.asarray(qrels.rel)
+    lowest, highest = int(grades.min()), int(grades.max())
+    relevance_level = rankings.relevance_level
+    depth = _depth(measures)
+    setup = evaluation_setup(measures, relevance_level=relevance_level)
+    labels = list(evaluation.measures)
     limit = max_memory_of(max_memory)
-    per_topic, means = [], []
-    for index, run in enumerate(run_list):
-        evaluation = evaluate(judged, {run.name: run}, names, relevance_level=relevance_level)
-        rankings = evaluation.rankings
-        if rankings is None:  # measures of another context (sessions, texts ...)
-            raise MeasureError(f"{', '.join(names)}: the bounds apply to measures of judged "
-                               "rankings (trec_eval's and the catalogue's)")
-        original = evaluation.to_matrix()
-        view = rankings if depth is None else rankings.truncate(depth)
+    blocks: list[dict[str, Any]] = []
+    means: list[dict[str, Any]] = []
+    rows = evaluation.rows
+    evaluated = rows.evaluated_rows()
+    for index, run in enumerate(evaluation.runs):
+        ranked = np.flatnonzero(rows.ranking_run == index)  # (run by run: one range)
+        first, stop = (int(ranked[0]), int(ranked[-1]) + 1) if len(ranked) else (0, 0)
+        kept = ranked[evaluated[ranked]]
+        run_rankings = rankings.rankings(first, stop)
+        view = run_rankings if depth is None else run_rankings.truncate(depth)
         unjudged = np.bincount(view.segment[view.rel == NONPOOL],
                                minlength=view.n_rankings)
-        every = np.bincount(rankings.segment[rankings.rel == NONPOOL],
-                            minlength=rankings.n_rankings)
+        every = np.bincount(run_rankings.segment[run_rankings.rel == NONPOOL],
+                            minlength=run_rankings.n_rankings)
         longest = int(view.lengths.max(initial=1))
         where = "every rank (a measure of the whole ranking)" if depth is None else \
             f"the first {depth} ranks"
@@ -388,33 +488,31 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
                      "cut-off measures such as P@10 or nDCG@10 search only their depth",
                      max_memory=max_memory, option=MAX_MEMORY)
         chosen = candidates(view, every - unjudged, lowest, highest, setup.requests,
-                            relevance_level)
+                            relevance_level, setup.context)
         search = _Search(view, every - unjudged, lowest, highest, chosen,
                          max(longest, min(CHUNK_LINES, limit // BYTES_PER_LINE)), setup,
-                         list(original.measures))
+                         labels)
         if not index:  # the clock of the rest's statement starts with the first search
             # (the set-up before it, the chains of a deep run, is no part of its rate)
             progress = progress_callback(progress, "bounds",
                                          units="ranking lines of completions")
         low, high = search.run(progress_reporter(
-            phase_progress(progress, index, len(run_list)), search.lines_searched()))
-        row = {topic: i for i, topic in enumerate(view.topic_labels)}
-        at = [row[topic] for topic in original.topics]
-        for m, measure in enumerate(original.measures):
-            rows = pd.DataFrame({
-                "run": run.name, "topic": list(original.topics), "measure": measure,
-                "value": original.values[:, 0, m], "low": low[at, m], "high": high[at, m],
-                "unjudged": unjudged[at]})
-            per_topic.append(rows)
-            means.append({"run": run.name, "measure": measure,
-                          "value": float(rows["value"].mean()),
-                          "low": float(rows["low"].mean()),
-                          "high": float(rows["high"].mean())})
-    mean_frame = pd.DataFrame(means)
-    undecided = [{"measure": measure, "a": a.run, "b": b.run}
-                 for measure, group in mean_frame.groupby("measure", sort=False)
-                 for a, b in itertools.combinations(group.itertuples(), 2)
-                 if a.low <= b.high and b.low <= a.high]
-    return UnjudgedBounds(pd.concat(per_topic, ignore_index=True), mean_frame,
-                          pd.DataFrame(undecided, columns=["measure", "a", "b"]),
-                          lowest, highest)
+            phase_progress(progress, index, len(evaluation.runs)), search.lines_searched()))
+        topics = [rows.topics[code] for code in rows.ranking_topic[kept].tolist()]
+        at = kept - first
+        for m, measure in enumerate(labels):
+            block: dict[str, Any] = {
+                "run": run, "topic": topics, "measure": measure,
+                "value": evaluation.values[measure][kept].astype(np.float64), "low": low[at, m],
+                "high": high[at, m], "unjudged": unjudged[at]}
+            blocks.append(block)
+            means.append({"run": run, "measure": measure,
+                          **{side: _mean(block[side]) for side in ("value", "low", "high")}})
+    by_measure: dict[str, list[dict[str, Any]]] = {}
+    for mean in means:
+        by_measure.setdefault(mean["measure"], []).append(mean)
+    undecided = [{"measure": measure, "a": a["run"], "b": b["run"]}
+                 for measure, group in by_measure.items()
+                 for a, b in itertools.combinations(group, 2)
+                 if a["low"] <= b["high"] and b["low"] <= a["high"]]
+    return UnjudgedBounds(blocks, means, undecided, lowest, highest)

@@ -32,13 +32,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..cache.calls import CacheCall, cached
-from ..core.conditional import CONDITIONAL, with_conditional
 from ..core.inputs import Qrels, Run
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
-from ..core.labels import attach_labels, unused_label_sets
 from ..errors import ParameterError
-from ..io.labels import read_labels
 from ..io.naming import NameSpec
 from ..io.native_files import RunNote
 from ..io.native_inputs import NativeInputs, judge_native, native_inputs
@@ -154,7 +151,12 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     jr = build_judged_rankings(qrels, runs, options,
                                placeholders=context.complete and context.compat == 10)
     scores = scores_needed(setup.requests)
-    if labels or scores:
+    if labels or scores:  # (their modules imported here: an evaluation without them is
+        # spared their import)
+        from ..core.conditional import CONDITIONAL, with_conditional
+        from ..core.labels import attach_labels
+        from ..io.labels import read_labels
+
         tables = {str(name): read_labels(source) for name, source in (labels or {}).items()}
         jr = attach_labels(jr, qrels, runs, options, tables, scores=scores)
         if CONDITIONAL in tables and any(r.conditional for r in setup.requests):
@@ -185,7 +187,11 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
     columns, values = compute_shared(jr, setup.requests, setup.context)
     # after the measures: a measure that needs a label set not given is the one error,
     # not a warning about the set given in its place followed by that error
-    unused = unused_label_sets(labels, label_sets_named(setup.requests)) if labels else []
+    unused = []
+    if labels:
+        from ..core.labels import unused_label_sets
+
+        unused = unused_label_sets(labels, label_sets_named(setup.requests))
     if unused:
         warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
                       "requested", stacklevel=stacklevel)
