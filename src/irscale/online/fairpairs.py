@@ -21,7 +21,8 @@ bias cancels: both orders are shown at the same two positions with the same prob
 so under a user whose examination of a position does not depend on the documents below it
 (the paper's assumptions; a position-based or cascade click model) P(a ≻ b) > P(b ≻ a) in
 an impression holding the pair exactly when a is the more attractive (PBM with
-examination γ_i, γ_{i+1} and attractiveness α: P(b ≻ a) − P(a ≻ b) = γ_{i+1}(α_b − α_a)/4).
+examination γ_i, γ_{i+1} and attractiveness α: P(b ≻ a) = (1 − γ_i α_a) γ_{i+1} α_b / 2,
+so P(b ≻ a) − P(a ≻ b) = γ_{i+1}(α_b − α_a)/2).
 
 Test: under H0 (neither document preferred) an impression holding the pair yields a ≻ b
 and b ≻ a with the same probability, the flip being a fair coin, so given the n =
