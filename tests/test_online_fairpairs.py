@@ -205,9 +205,9 @@ def test_bad_input_is_refused():
     with pytest.raises(InputError, match="one run"):
         fair_pairs_run({"A": {"q": {"a": 1.0}}, "B": {"q": {"b": 1.0}}}, 3)
     with pytest.raises(InputError, match="twice"):
-        fair_pairs(["a", "b", "a"])
+        fair_pairs(["a", "b", "a"], 1)
     with pytest.raises(InputError, match="list of docnos"):
-        fair_pairs("abc")
+        fair_pairs("abc", 1)
     with pytest.raises(ParameterError):
         fair_pairs(["a", "b"], 0)
     with pytest.raises(ParameterError):

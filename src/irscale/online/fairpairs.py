@@ -220,10 +220,10 @@ def fair_pairs_run(run: object, impressions: int | Sequence[str] | np.ndarray, *
     return replace(batch, asked=asked)
 
 
-def fair_pairs(ranking: Sequence[str], impressions: int = 1, *, length: int | None = None,
+def fair_pairs(ranking: Sequence[str], impressions: int, *, length: int | None = None,
                rng: RngArg = None) -> FairPairs:
-    """FairPairs presentations of one ranking (topic ``q``); ``length`` defaults to the
-    ranking's.
+    """``impressions`` FairPairs presentations of one ranking (topic ``q``); ``length``
+    defaults to the ranking's.
 
     >>> shown = fair_pairs(["d1", "d2", "d3", "d4", "d5"], 3, rng=29)
     >>> shown.offset.tolist(), shown.documents()[0].tolist()
