@@ -86,9 +86,10 @@ BOOTSTRAP = DEFAULT_BOOTSTRAP
 #: Peak bytes per shown position of an impression, lists and simulated clicks together
 #: (measured on 6·10^5 impressions of 5 positions clicked by a PBM: team-draft 74;
 #: probabilistic interleaving also keeps its draw probabilities and the ranks shown, 136
-#: more), with a margin.
+#: more; FairPairs (:mod:`irscale.online.fairpairs`), its ranks shown and preferences, 90),
+#: with a margin.
 POSITION_BYTES = {"team-draft": 96, "balanced": 96, "optimized": 96, "probabilistic": 240,
-                  "fairpairs": 96}
+                  "fairpairs": 128}
 #: Peak bytes per bootstrap sample of Δ for one pair of rankers (the multinomial draws,
 #: the samples kept for :meth:`InterleavingResult.confidence_interval` and a sorted copy).
 SAMPLE_BYTES = 48
