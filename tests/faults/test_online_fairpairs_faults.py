@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 
 from .catalog import trec_file_faults
-from .conftest import any_of, err, ok, opt, output_contains, run_case, with_option
+from .conftest import (
+    any_of,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    same_output_as,
+    with_option,
+)
 from .test_online_faults import MODEL, _model_json
 
 PAIRS = ["online", "fairpairs", "a.run", "--clicks", "perfect", "--qrels", "qrels.txt",
@@ -56,6 +65,10 @@ CASES = [
         opt("--impressions")),
     err("fairpairs-impressions-huge", with_option(PAIRS, "--impressions", str(2**63 - 1)),
         opt("--impressions"), "memory limit"),
+    # a list is never longer than the ranking: a longer --length changes nothing and is
+    # not allocated
+    ok("fairpairs-length-huge", [*PAIRS, "--length", str(2**63 - 1)],
+       same_output_as(*PAIRS, "--length", "10001")),
     err("fairpairs-length-0", [*PAIRS, "--length", "0"], opt("--length")),
     err("fairpairs-seed-negative", with_option(PAIRS, "--seed", "-1"), opt("--seed")),
     err("fairpairs-alpha-1", [*PAIRS, "--alpha", "1"], opt("--alpha")),
