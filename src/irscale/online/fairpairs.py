@@ -35,7 +35,7 @@ tie) and ``significant`` is p ≤ α.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -246,7 +246,7 @@ def _ranking(run: object) -> Candidates:
     """The ranking of :func:`fair_pairs_run` as a cube of one run."""
     if isinstance(run, Candidates):
         cube = run
-    elif isinstance(run, dict) and run and all(
+    elif isinstance(run, Mapping) and run and all(
             isinstance(v, Sequence) and not isinstance(v, (str, bytes)) for v in run.values()):
         cube = ranked_candidates({"ranking": ranking_scores("ranking", run)})
     else:
