@@ -122,6 +122,8 @@ BASES: dict[str, list[str]] = {
                           "--qrels", "qrels.txt", "--impressions", "5", "--seed", "1",
                           "--bootstrap", "50"],
     "online score": ["online", "score", "score.log", "--seed", "1", "--bootstrap", "50"],
+    "online fairpairs": ["online", "fairpairs", "a.run", "--clicks", "perfect", "--qrels",
+                         "qrels.txt", "--impressions", "5", "--seed", "1"],
     "online ab measures": ["online", "ab", "measures", "ab.log", "--users", "su.txt",
                            "--salt", "s"],
     "online ab analyze": ["online", "ab", "analyze", "t.csv", "--metric", "clicks"],
@@ -221,6 +223,8 @@ USING: dict[tuple[str, str], list[str]] = {
     ("online interleave", "--click-prob"): [
         "online", "interleave", "a.run", "b.run", "--clicks", "random", "--impressions",
         "5", "--seed", "1", "--bootstrap", "50"],
+    ("online fairpairs", "--click-prob"): ["online", "fairpairs", "a.run", "--clicks",
+                                           "random", "--impressions", "5", "--seed", "1"],
     ("online interleave", "--tau"): [*BASES["online interleave"], "--method",
                                      "probabilistic"],
     ("online ab measures", "--session-gap"): ["online", "ab", "measures", "ab.log",

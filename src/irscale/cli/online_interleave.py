@@ -1,5 +1,6 @@
-"""``irscale online interleave|score|historical``: interleave runs, click, score; score a
-logged interleaving; estimate one from another's log (docs/online.md)."""
+"""``irscale online interleave|score|historical|fairpairs``: interleave runs, click, score;
+score a logged interleaving; estimate one from another's log; FairPairs preferences of a
+run's randomised pairs (docs/online.md)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,22 @@ METHOD = (params.INTERLEAVING_METHOD, params.CREDIT)
 #: ``historical --plain``: without self-normalisation.
 PLAIN = Param("plain", Switch(), False, "plain importance sampling (unbiased) instead of "
               "self-normalised", ("--plain",))
+
+
+#: The users that click the lists shown (``interleave``, ``fairpairs``) and their rules.
+CLICKING: tuple[Argument, ...] = (
+    (params.CLICKS, {"required": True}),
+    (QRELS_OPTION, {"metavar": "FILE", "doc": "qrels of the perfect click model (and of "
+                    "a click model whose JSON needs none: not read)"}),
+    (params.CLICK_RELEVANCE, {"doc": "perfect clicks: smallest relevant degree"}),
+    params.CLICK_PROBABILITY)
+CLICK_RULES = (
+    Required("qrels", lambda args: args.clicks == "perfect", "--clicks perfect needs --qrels"),
+    *each(("relevance_level", "qrels"), lambda args: args.clicks == "perfect",
+          "{options} applies to --clicks perfect", {"qrels": "--qrels"}),
+    Rule(("probability",), lambda args: args.clicks == "random",
+         "--click-prob applies to --clicks random"),
+)
 
 
 def interval(bootstrap: Param, seed: str) -> tuple[Argument, ...]:
@@ -57,20 +74,11 @@ def add_parser(subparsers) -> None:
         subparsers, "interleave", run,
         (RUNS, {"nargs": "+", "metavar": "RUN",
                 "doc": "TREC run files (two, or more for team-draft multileaving)"}),
-        (params.CLICKS, {"required": True}),
-        (QRELS_OPTION, {"metavar": "FILE", "doc": "qrels of the perfect click model (and of "
-                        "a click model whose JSON needs none: not read)"}),
-        (params.CLICK_RELEVANCE, {"doc": "perfect clicks: smallest relevant degree"}),
-        params.CLICK_PROBABILITY, *METHOD, params.SOFTMAX_TAU, params.TOPIC_IMPRESSIONS,
+        *CLICKING, *METHOD, params.SOFTMAX_TAU, params.TOPIC_IMPRESSIONS,
         params.SHOWN_LENGTH, add_names,
         *interval(params.INTERVAL_BOOTSTRAP,
                   "seed of the interleaving, the clicks and the bootstrap"),
-        rules=(Required("qrels", lambda args: args.clicks == "perfect",
-                        "--clicks perfect needs --qrels"),
-               *each(("relevance_level", "qrels"), lambda args: args.clicks == "perfect",
-                     "{options} applies to --clicks perfect", {"qrels": "--qrels"}),
-               Rule(("probability",), lambda args: args.clicks == "random",
-                    "--click-prob applies to --clicks random"),
+        rules=(*CLICK_RULES,
                Rule(("tau",), lambda args: args.method == "probabilistic",
                     "--tau applies to --method probabilistic"),
                *CREDIT_RULES, _check_length),
@@ -105,6 +113,15 @@ def add_parser(subparsers) -> None:
         add_progress,
         help="probabilistic interleaving outcome of two rankers from a log interleaving two "
         "others (Hofmann, Whiteson & de Rijke 2012)")
+    add_action(
+        subparsers, "fairpairs", run_fairpairs,
+        (RUNS, {"metavar": "RUN", "doc": "TREC run file: the ranking presented"}),
+        *CLICKING, params.TOPIC_IMPRESSIONS, params.SHOWN_LENGTH,
+        (SIGNIFICANCE, {"doc": "significance level of the sign test of every pair"}),
+        (RNG_SEED, {"doc": "seed of the offsets, the flips and the clicks"}), add_table,
+        rules=CLICK_RULES,
+        help="FairPairs (Radlinski & Joachims 2006): present a run with adjacent pairs "
+        "flipped at random, click, and test the preference of every pair")
 
 
 def run(args: argparse.Namespace) -> Any:
@@ -159,3 +176,23 @@ def run_historical(args: argparse.Namespace) -> Any:
         log, list(source), list(target), tau=args.tau, source_tau=args.source_tau,
         normalise=not args.plain, confidence_level=1 - args.alpha, bootstrap=args.bootstrap,
         rng=args.seed, progress=wants_progress(args))
+
+
+def run_fairpairs(args: argparse.Namespace) -> Any:
+    """``online fairpairs``: present the run's pairs flipped at random, click, test."""
+    import numpy as np
+
+    from ..io.sources import as_qrels, as_runs
+
+    # every file first: a malformed one is reported before pandas is imported
+    run = as_runs([args.runs])[0]
+    qrels = None if args.qrels is None else as_qrels(args.qrels)
+    checked = None if args.clicks in params.CLICKING_USERS else check_click_model(args.clicks)
+    from ..online.fairpairs import fair_pairs_run
+
+    model = args.clicks if checked is None else checked.build()
+    seeds = np.random.SeedSequence(args.seed).spawn(2)
+    shown = fair_pairs_run(run, args.impressions, length=args.length, rng=seeds[0])
+    clicks = shown.simulate_clicks(model, qrels=qrels, relevance_level=args.relevance_level,
+                                   probability=args.probability, rng=seeds[1])
+    return shown.preferences(clicks, alpha=args.alpha)

@@ -5,6 +5,10 @@ Interleaving (:mod:`irscale.online.interleaving`)
     :func:`interleave`, :func:`interleave_runs`: balanced, team-draft (multileaving for
     more than two rankers), probabilistic and optimised interleaving, vectorised over
     impressions; :class:`Interleavings` scores clicks into an :class:`InterleavingResult`.
+FairPairs (:mod:`irscale.online.fairpairs`)
+    :func:`fair_pairs_run`, :func:`fair_pairs`: a ranking shown with adjacent pairs flipped
+    at random (Radlinski & Joachims 2006); :class:`FairPairs` turns clicks into a
+    :class:`FairPairsResult`, the preferences of every adjacent pair with a sign test.
 Logged interleaving experiments (:mod:`irscale.online.logged`)
     :func:`score_log`, :func:`logged_interleavings`: an interleaving log (``impression
     topic rank docno team clicked``, :func:`read_interleaving_log`) scored by the same
@@ -66,6 +70,8 @@ _EXPORTS = {
     "ClickQrels": ".click_labels",
     "CounterfactualResult": ".counterfactual",
     "EngagementSummary": ".engagement",
+    "FairPairs": ".fairpairs",
+    "FairPairsResult": ".fairpairs",
     "InterleavingLog": "..io.interleaving_log",
     "InterleavingResult": ".interleaving",
     "Interleavings": ".interleaving",
@@ -83,6 +89,8 @@ _EXPORTS = {
     "click_qrels": ".click_labels",
     "counterfactual": ".counterfactual",
     "engagement_summary": ".engagement",
+    "fair_pairs": ".fairpairs",
+    "fair_pairs_run": ".fairpairs",
     "fit_click_model": ".clickmodels",
     "fit_satisfaction": ".satisfaction",
     "historical_interleaving": ".historical",
@@ -106,15 +114,15 @@ _EXPORTS = {
 }
 
 __all__ = ["ClickLog", "ClickModel", "ClickPreferences", "ClickQrels", "CounterfactualResult",
-    "EngagementSummary", "InterleavingLog", "InterleavingResult", "Interleavings",
-    "SatisfactionModel", "SensitivityResult", "UserModelFit", "aa_test", "ab_power",
-    "ab_sample_size", "ab_test", "assign", "calibrate", "click_calibrated", "click_preferences",
-    "click_qrels", "counterfactual", "engagement_summary", "fit_click_model", "fit_satisfaction",
-    "historical_interleaving", "interleave", "interleave_runs", "logged_interleavings",
-    "loyalty_measures", "oec_test", "qrels_click_model", "rankings_from_lists", "read_click_log",
-    "read_interleaving_log", "read_session_users", "sample_ratio_mismatch",
-    "satisfaction_features", "score_log", "sensitivity", "session_measures", "simulate_click_log",
-    "user_measures"]
+    "EngagementSummary", "FairPairs", "FairPairsResult", "InterleavingLog", "InterleavingResult",
+    "Interleavings", "SatisfactionModel", "SensitivityResult", "UserModelFit", "aa_test",
+    "ab_power", "ab_sample_size", "ab_test", "assign", "calibrate", "click_calibrated",
+    "click_preferences", "click_qrels", "counterfactual", "engagement_summary", "fair_pairs",
+    "fair_pairs_run", "fit_click_model", "fit_satisfaction", "historical_interleaving",
+    "interleave", "interleave_runs", "logged_interleavings", "loyalty_measures", "oec_test",
+    "qrels_click_model", "rankings_from_lists", "read_click_log", "read_interleaving_log",
+    "read_session_users", "sample_ratio_mismatch", "satisfaction_features", "score_log",
+    "sensitivity", "session_measures", "simulate_click_log", "user_measures"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"counterfactual"})
 
@@ -141,6 +149,7 @@ if TYPE_CHECKING:  # pragma: no cover
         loyalty_measures,
         read_session_users,
     )
+    from .fairpairs import FairPairs, FairPairsResult, fair_pairs, fair_pairs_run
     from .harness import SensitivityResult, sensitivity
     from .historical import historical_interleaving
     from .interleaving import (

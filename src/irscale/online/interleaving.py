@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal, TypeGuard
+from typing import Literal, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -31,7 +31,6 @@ import pandas as pd
 from ..collections.candidates import Candidates, ranked_candidates, warn_missing_topics
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.protocol import (
@@ -40,7 +39,7 @@ from ..stats.protocol import (
     check_confidence_level,
     format_table,
 )
-from ..stats.resampling import RngArg, check_rng, seed_sequence
+from ..stats.resampling import RngArg
 from ..stats.tables import Format
 from ..stats.validation import (
     check_alpha,
@@ -57,9 +56,8 @@ from .mixing import (
     probabilistic_lists,
     to_pairs,
 )
+from .params import CREDITS as CREDITS
 from .params import (
-    CLICK_LEVEL,
-    CLICK_PROBABILITY,
     DEFAULT_BOOTSTRAP,
     DEFAULT_TAU,
     INTERLEAVING_METHOD,
@@ -69,12 +67,9 @@ from .params import (
     SERP_LENGTH,
     TOPIC_IMPRESSIONS,
 )
-from .params import CREDITS as CREDITS
 from .params import MAX_OPTIMIZED_LENGTH as MAX_OPTIMIZED_LENGTH
 from .params import TAU as TAU_DOMAIN
-
-if TYPE_CHECKING:
-    from .clicklog import ClickLog
+from .shown import ShownLists, generator
 
 __all__ = ["CREDITS", "METHODS", "InterleavingResult", "Interleavings", "interleave",
            "interleave_runs", "rankings_from_lists"]
@@ -91,18 +86,16 @@ BOOTSTRAP = DEFAULT_BOOTSTRAP
 #: Peak bytes per shown position of an impression, lists and simulated clicks together
 #: (measured on 6·10^5 impressions of 5 positions clicked by a PBM: team-draft 74;
 #: probabilistic interleaving also keeps its draw probabilities and the ranks shown, 136
-#: more), with a margin.
-POSITION_BYTES = {"team-draft": 96, "balanced": 96, "optimized": 96, "probabilistic": 240}
+#: more; FairPairs (:mod:`irscale.online.fairpairs`), its ranks shown and preferences, 90),
+#: with a margin.
+POSITION_BYTES = {"team-draft": 96, "balanced": 96, "optimized": 96, "probabilistic": 240,
+                  "fairpairs": 128}
 #: Peak bytes per bootstrap sample of Δ for one pair of rankers (the multinomial draws,
 #: the samples kept for :meth:`InterleavingResult.confidence_interval` and a sorted copy).
 SAMPLE_BYTES = 48
 #: Bootstrap samples of Δ drawn at a time (24 MB of counts): ^C and a stop signal are
 #: answered between two draws, and the rest of the work is timed on the first.
 SAMPLE_CHUNK = 1 << 20
-
-
-def _generator(rng: RngArg) -> np.random.Generator:
-    return np.random.default_rng(seed_sequence(rng=check_rng(rng)))
 
 
 # --------------------------------------------------------------------------- rankings
@@ -114,25 +107,30 @@ def rankings_from_lists(rankers: Mapping[str, Mapping[str, Sequence[str]]]) -> C
     if not isinstance(rankers, Mapping) or len(rankers) < 2:
         raise InputError("interleaving needs the rankings of at least two rankers, as "
                          "{ranker: {topic: [docno, ...]}}")
-    runs = {}
-    for name, topics in rankers.items():
-        if not isinstance(topics, Mapping):
-            raise InputError(f"ranker {name!r}: expected {{topic: [docno, ...]}}, got a "
-                             f"{type(topics).__name__}")
-        run: dict[str, dict[str, float]] = {}
-        for topic, docs in topics.items():
-            if isinstance(docs, (str, bytes)) or not isinstance(docs, Sequence):
-                raise InputError(f"ranker {name!r}, topic {topic!r}: expected a list of "
-                                 f"docnos, got {docs!r}")
-            scores = {str(d): float(len(docs) - i) for i, d in enumerate(docs)}
-            if len(scores) != len(docs):
-                seen = sorted({str(d) for d in docs if list(map(str, docs)).count(str(d)) > 1})
-                raise InputError(f"ranker {name!r}, topic {topic!r}: document(s) listed "
-                                 f"twice: {seen}")
-            if scores:
-                run[str(topic)] = scores
-        runs[str(name)] = run
-    return ranked_candidates(runs)
+    return ranked_candidates({str(name): ranking_scores(str(name), topics)
+                              for name, topics in rankers.items()})
+
+
+def ranking_scores(name: str, topics: object) -> dict[str, dict[str, float]]:
+    """The ranker ``name``'s rankings ``{topic: [docno, ...]}`` (best first) as a run of
+    scores (the first document the highest), topics without a document left out; a
+    document listed twice in one ranking is an :class:`~irscale.errors.InputError`."""
+    if not isinstance(topics, Mapping):
+        raise InputError(f"ranker {name!r}: expected {{topic: [docno, ...]}}, got a "
+                         f"{type(topics).__name__}")
+    run: dict[str, dict[str, float]] = {}
+    for topic, docs in topics.items():
+        if isinstance(docs, (str, bytes)) or not isinstance(docs, Sequence):
+            raise InputError(f"ranker {name!r}, topic {topic!r}: expected a list of "
+                             f"docnos, got {docs!r}")
+        scores = {str(d): float(len(docs) - i) for i, d in enumerate(docs)}
+        if len(scores) != len(docs):
+            seen = sorted({str(d) for d in docs if list(map(str, docs)).count(str(d)) > 1})
+            raise InputError(f"ranker {name!r}, topic {topic!r}: document(s) listed "
+                             f"twice: {seen}")
+        if scores:
+            run[str(topic)] = scores
+    return run
 
 
 def list_width(candidates: Candidates, length: int) -> int:
@@ -188,7 +186,7 @@ def check_bootstrap(samples: int, pairs: int) -> int:
 
 # --------------------------------------------------------------------------- the batch
 @dataclass(frozen=True, eq=False)
-class Interleavings(TableResult):
+class Interleavings(ShownLists, TableResult):
     """The lists shown in a batch of impressions, and what their credit rule needs.
 
     ``pairs`` (impressions × L) are (topic, document) pair ids of ``candidates`` (-1 past
@@ -209,40 +207,11 @@ class Interleavings(TableResult):
     prob: np.ndarray | None = field(default=None, repr=False)
     asked: int | None = field(default=None, repr=False)
 
+    SOURCE = "<interleavings>"
+
     @property
     def rankers(self) -> tuple[str, ...]:
         return self.candidates.runs
-
-    def __len__(self) -> int:
-        return len(self.topic)
-
-    @property
-    def length(self) -> int:
-        return self.pairs.shape[1]
-
-    def documents(self) -> np.ndarray:
-        """The docnos shown (impressions × L, object array; ``None`` past the end)."""
-        docnos = np.asarray([*self.candidates.pair_docno.to_pylist(), None], dtype=object)
-        return docnos[self.pairs]
-
-    def relevance(self, qrels: object, *, missing: int = 0) -> np.ndarray:
-        """The relevance degree of every shown document by ``qrels`` (a path or
-        :class:`~irscale.core.inputs.Qrels`): impressions × L, ``missing`` for documents
-        not judged, -1 past the end of a list."""
-        import warnings
-
-        from ..io.sources import as_qrels
-
-        judged = as_qrels(qrels)
-        unjudged = sorted(set(self.candidates.topics) - set(judged.topics))
-        if unjudged:
-            shown = ", ".join(unjudged[:5]) + (" ..." if len(unjudged) > 5 else "")
-            warnings.warn(f"{len(unjudged)} topic(s) of the rankings have no judgments in "
-                          f"{judged.source} (their documents count as not relevant): "
-                          f"{shown}", stacklevel=2)
-        degree = self.candidates.degrees(judged)
-        degree = np.where(degree < 0, missing, degree)
-        return np.where(self.pairs >= 0, degree[np.maximum(self.pairs, 0)], -1)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per shown document: impression, topic, rank, docno and team (the
@@ -258,50 +227,6 @@ class Interleavings(TableResult):
         if self.team is not None:
             frame["team"] = np.asarray(self.rankers, dtype=object)[self.team[imp, pos]]
         return frame
-
-    def to_click_log(self) -> ClickLog:
-        """The lists shown as a :class:`~irscale.online.clicklog.ClickLog` without clicks
-        (session = impression number, query = topic), e.g. for a click model's
-        ``simulate``."""
-        from .clicklog import ClickLog
-
-        codes, docs = pd.factorize(np.asarray(self.candidates.pair_docno.to_pylist(),
-                                              dtype=object))
-        doc = np.where(self.pairs >= 0, codes[np.maximum(self.pairs, 0)], -1)
-        return ClickLog(sessions=np.arange(len(self)).astype(str),
-                        queries=np.asarray(self.candidates.topics, dtype=object),
-                        docs=np.asarray(docs, dtype=object), query=self.topic.copy(),
-                        doc=doc, clicks=np.zeros(self.pairs.shape, dtype=bool),
-                        lengths=(self.pairs >= 0).sum(axis=1), source="<interleavings>")
-
-    def simulate_clicks(self, model: object, *, qrels: object = None,
-                        relevance_level: int = DEFAULT_RELEVANCE_LEVEL, probability: float = 0.5,
-                        rng: RngArg = None) -> np.ndarray:
-        """Clicks on the lists shown (impressions × L booleans) from a user model:
-        ``"perfect"`` (a click on every document of degree ≥ ``relevance_level`` by
-        ``qrels``, none elsewhere), ``"random"`` (every shown document clicked with
-        ``probability``, independently), or a click model
-        (:class:`~irscale.online.clickmodels.ClickModel`, its ``simulate``)."""
-        shown = self.pairs >= 0
-        if isinstance(model, str):
-            check_choice(model, ("perfect", "random"), "click model")
-            if model == "perfect":
-                if qrels is None:
-                    raise ParameterError("the perfect click model needs qrels")
-                return self.relevance(qrels) >= CLICK_LEVEL.check(relevance_level,
-                                                                  "relevance_level")
-            CLICK_PROBABILITY.check(probability)
-            return (_generator(rng).random(self.pairs.shape) < float(probability)) & shown
-        simulate = getattr(model, "simulate", None)
-        if simulate is None:
-            raise ParameterError(f"a click model is 'perfect', 'random' or a ClickModel, "
-                                 f"got {model!r}")
-        check_queries = getattr(model, "check_queries", None)
-        if check_queries is not None:
-            check_queries(self.candidates.topics)
-        width = self.length
-        clicks = simulate(self.to_click_log(), rng=_generator(rng)).clicks
-        return np.asarray(clicks[:, :width], dtype=bool) & shown
 
     def credits(self, clicks: object) -> np.ndarray:
         """The credit of every ranker in every impression (impressions × rankers) from
@@ -364,29 +289,6 @@ class Interleavings(TableResult):
     def _pair_index(self) -> tuple[np.ndarray, np.ndarray]:
         i, j = np.triu_indices(len(self.rankers), k=1)
         return i, j
-
-    def _check_clicks(self, clicks: object) -> np.ndarray:
-        """``clicks`` as booleans of the lists' shape; clicks of the ``asked`` length
-        (longer than the lists can be, :func:`list_width`) are accepted when those
-        positions, past the end of every list, hold no click."""
-        click = np.asarray(clicks)
-        n, width = self.pairs.shape
-        widths = {width, self.asked or width}
-        if click.ndim != 2 or click.shape[0] != n or click.shape[1] not in widths:
-            raise InputError(f"clicks must be an array of {n} impressions × "
-                             f"{max(widths)} positions, got shape {click.shape}")
-        if click.dtype != bool:
-            if not np.isin(click, (0, 1)).all():
-                raise InputError("clicks must be 0/1 or booleans")
-            click = click.astype(bool)
-        past = np.pad(self.pairs < 0, ((0, 0), (0, click.shape[1] - width)),
-                      constant_values=True)
-        bad = click & past
-        if bad.any():
-            row, i = np.argwhere(bad)[0]
-            raise InputError(f"impression {row} has a click at rank {i + 1}, past the end of "
-                             f"its list of {int((self.pairs[row] >= 0).sum())} documents")
-        return click[:, :width]
 
     def _balanced_credits(self, click: np.ndarray) -> np.ndarray:
         ranks = Cube(self.candidates).ranks().astype(np.float64)
@@ -486,11 +388,11 @@ def interleave_runs(
                                                                               "length")
     width = list_width(cube.candidates, asked)
     tau = TAU_DOMAIN.check(tau, "tau")
-    topic = _impression_topics(cube.candidates, impressions, width, method)
+    topic = impression_topics(cube.candidates, impressions, width, method)
     if isinstance(impressions, (int, np.integer)):  # every topic of any ranker is shown
         warn_missing_topics(cube.candidates, "interleaved", "its lists there hold the other "
                             "rankers' documents only, and every click there counts for them")
-    batch = _mix(cube, topic, method, credit, width, tau, _generator(rng))
+    batch = _mix(cube, topic, method, credit, width, tau, generator(rng))
     return replace(batch, asked=asked)
 
 
@@ -552,7 +454,7 @@ def _is_lists(runs: object) -> TypeGuard[Mapping[str, Mapping[str, Sequence[str]
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
-def _impression_topics(candidates: Candidates, impressions: object, width: int,
+def impression_topics(candidates: Candidates, impressions: object, width: int,
                        method: str) -> np.ndarray:
     """The topic index of every impression (``impressions`` per topic or the topic of
     every impression); a count beyond the memory limit is refused (:func:`check_impressions`)."""
@@ -660,7 +562,7 @@ class InterleavingResult(HtmlRepr):
             p = np.array([binomtest(int(w), int(w + lo)).pvalue if w + lo else 1.0
                           for w, lo in zip(wins, losses, strict=True)])
             probs = np.stack([wins, losses, ties], axis=1) / n
-            samples = _delta_samples(n, probs, bootstrap, _generator(rng), progress)
+            samples = _delta_samples(n, probs, bootstrap, generator(rng), progress)
             low, high = np.quantile(samples, [alpha / 2, 1 - alpha / 2], axis=0)
             test = "binomial"
         else:
