@@ -170,8 +170,8 @@ def run(args: argparse.Namespace) -> int:
         from ..collections.bounds import qrels_again
         from ..io.sources import as_qrels
 
-        judged = as_qrels(qrels)
-        qrels = qrels_again(qrels, judged)
+        read = as_qrels(qrels)
+        qrels = qrels_again(qrels, read)
     evaluation = _evaluate(args, qrels, runs, measures, labels)
     if baseline is not None and context.baseline_run:
         # the baseline run evaluated with the same measures and options
@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     if args.bounds:  # the bounds under the unjudged documents instead of the values
         from ..collections.bounds import evaluation_bounds
 
-        bounds = evaluation_bounds(evaluation, judged, list(evaluation.measures),
+        bounds = evaluation_bounds(evaluation, read, list(evaluation.measures),
                                    progress=wants_progress(args))
         return write_text(args, bounds.format(args.fmt, per_topic=args.per_query))
     output = next((o for o in context.outputs if o.name == args.fmt), None)
