@@ -124,10 +124,10 @@ def evaluate(
         averaged over a topic's groups (``qrels_jg``, ``map_avgjg``, ``P_avgjg``,
         ``Rprec_mult_avgjg``) with ``max_docs``, ``complete``, ``relevance_level``,
         ``judged_only`` and ``allow_empty`` only
-        (:func:`irscale.evaluation.qrels_jg.evaluate_qrels_jg`); ``prefs`` (``qid jg jsg docno level``)
-        and ``qrels_prefs`` (a qrels file read as preferences) are preference judgments,
-        evaluated by the preference measures (``all_prefs``, ``prefs_simp`` ...) with
-        ``max_docs``, ``complete`` and ``allow_empty`` only
+        (:func:`irscale.evaluation.qrels_jg.evaluate_qrels_jg`); ``prefs`` (``qid jg jsg
+        docno level``) and ``qrels_prefs`` (a qrels file read as preferences) are
+        preference judgments, evaluated by the preference measures (``all_prefs``,
+        ``prefs_simp`` ...) with ``max_docs``, ``complete`` and ``allow_empty`` only
         (:func:`irscale.evaluation.prefs.evaluate_prefs`, docs/measures.md).
     names : {"runid", "file"} or sequence of str, optional
         How the runs are named, as ``--names`` says (:mod:`irscale.io.naming`, one rule for

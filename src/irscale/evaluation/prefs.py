@@ -30,6 +30,7 @@ from ..measures.base import CATALOGUE
 from ..measures.compute import column_of
 from ..measures.names import is_measure_name, parse_name
 from ..measures.prefs import ALL_PREFS, NICKNAMES
+from ..measures.qrels_jg import AVERAGED
 from ..measures.results import Evaluation, build_evaluation
 from .counters import COUNTERS, column_values
 from .setup import check_run_topics
@@ -54,6 +55,9 @@ def prefs_measures(measures: str | Iterable[str], form: str) -> list[str]:
             raise MeasureError(f"with -R {form} (relevance_format={form!r}) name the "
                                "preference measures: -m all_prefs, -m prefs, -m prefs_simp "
                                "... (trec_eval's official measures need qrels)")
+        elif name == "qrels_jg" or name.partition(".")[0] in AVERAGED:
+            raise MeasureError(f"measure {name!r} needs multi-judge qrels (-R qrels_jg), not "
+                               f"preference judgments (-R {form})")
         elif is_measure_name(name) or name in NICKNAMES_OF_QRELS:
             raise MeasureError(f"measure {name!r} needs qrels (-R qrels), not preference "
                                f"judgments (-R {form}): use all_prefs, prefs or "
@@ -64,7 +68,7 @@ def prefs_measures(measures: str | Iterable[str], form: str) -> list[str]:
 
 
 #: trec_eval's sets of measures of qrels (refused with preference judgments).
-NICKNAMES_OF_QRELS = ("official", "set", "all_trec", "qrels_jg")
+NICKNAMES_OF_QRELS = ("official", "set", "all_trec")
 
 
 def evaluate_prefs(prefs: Any, runs: Any, measures: str | Iterable[str] = "all_prefs", *,

@@ -31,10 +31,11 @@ from ..core.strings import Strings
 from ..errors import MeasureError
 from ..io.qrels_jg import JudgmentGroups, read_qrels_jg
 from ..io.sources import as_runs
-from ..io.table import Averaging, Column
+from ..io.table import Averaging
 from ..measures.base import CATALOGUE, get_family
 from ..measures.compute import column_of
 from ..measures.names import is_measure_name
+from ..measures.prefs import NICKNAMES as PREFS_NICKNAMES
 from ..measures.qrels_jg import AVERAGED, QRELS_JG
 from ..measures.results import Evaluation, build_evaluation
 from .counters import COUNTERS, column_values
@@ -63,6 +64,9 @@ def qrels_jg_measures(measures: str | Iterable[str]) -> list[tuple[str, Any]]:
             raise MeasureError("with -R qrels_jg (relevance_format='qrels_jg') name its "
                                "measures: -m qrels_jg, -m map_avgjg, -m P_avgjg, -m "
                                "Rprec_mult_avgjg (trec_eval's official measures need qrels)")
+        elif name in CATALOGUE["prefs"] or name in PREFS_NICKNAMES:
+            raise MeasureError(f"measure {name!r} needs preference judgments (-R prefs or -R "
+                               "qrels_prefs), not multi-judge qrels (-R qrels_jg)")
         elif is_measure_name(name) or name in ("set", "all_trec"):
             raise MeasureError(f"measure {name!r} needs qrels (-R qrels), not multi-judge "
                                "qrels (-R qrels_jg): use qrels_jg, map_avgjg, P_avgjg or "
