@@ -227,9 +227,38 @@ def test_complete_averages_over_the_judged_topics():
     assert complete.mean().iloc[0]["map_avgjg"] == 0.5
 
 
-def test_first_parameters_of_a_family_are_kept():
-    """As trec_eval keeps them; a set (qrels_jg) names the families without parameters."""
+def test_every_request_is_computed_by_the_api():
+    """As irscale.evaluate computes trec_eval's families: P_avgjg.1 and P_avgjg.2 give both
+    cut-offs, the set qrels_jg adds the defaults (the command line's trec output reads them
+    as trec_eval does: test_a_family_requested_twice)."""
     qrels, run = b"a u d1 1\n", b"a Q0 d1 1 1 r\n"
-    evaluation = irscale.evaluate(qrels, run, ["qrels_jg", "P_avgjg.1", "P_avgjg.2"],
+    evaluation = irscale.evaluate(qrels, run, ["P_avgjg.1", "P_avgjg.2"],
                                   relevance_format="qrels_jg")
-    assert [m for m in evaluation.measures if m.startswith("P_")] == ["P_avgjg_1"]
+    assert list(evaluation.measures) == ["P_avgjg_1", "P_avgjg_2"]
+    evaluation = irscale.evaluate(qrels, run, ["qrels_jg", "P_avgjg.7"],
+                                  relevance_format="qrels_jg")
+    assert "P_avgjg_7" in evaluation.measures and "P_avgjg_5" in evaluation.measures
+
+
+@needs_binary
+@pytest.mark.parametrize("names", [["P_avgjg.1", "P_avgjg.2"], ["qrels_jg", "P_avgjg.3"],
+                                   ["P_avgjg.3", "qrels_jg"],
+                                   ["Rprec_mult_avgjg.1", "Rprec_mult_avgjg", "map_avgjg"]])
+def test_a_family_requested_twice(tmp_path, names):
+    qrels, run = _files(tmp_path, 2)
+    args = ["-q", "-R", "qrels_jg", *(a for n in names for a in ("-m", n)), qrels, run]
+    assert BINARY is not None
+    expected = subprocess.run([BINARY, *args], capture_output=True, check=True,
+                              timeout=60).stdout
+    assert _cli(args) == expected
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"ties": "file-order"}, "ties"),
+    ({"num_docs_in_coll": 5}, "num_docs_in_coll"),
+    ({"max_docs": 0}, "max_docs"),
+])
+def test_options_that_do_not_apply_are_refused(options, message):
+    with pytest.raises(irscale.errors.ParameterError, match=message):
+        irscale.evaluate(b"q u d1 1\n", {"q": {"d1": 1.0}}, "map_avgjg",
+                         relevance_format="qrels_jg", **options)

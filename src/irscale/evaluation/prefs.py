@@ -30,8 +30,8 @@ from ..measures.base import CATALOGUE
 from ..measures.compute import column_of
 from ..measures.names import is_measure_name, parse_name
 from ..measures.prefs import ALL_PREFS, NICKNAMES
-from ..measures.qrels_jg import AVERAGED
 from ..measures.results import Evaluation, build_evaluation
+from ..measures.trec_table import AVERAGED_JG
 from .counters import COUNTERS, column_values
 from .setup import check_run_topics
 
@@ -55,7 +55,7 @@ def prefs_measures(measures: str | Iterable[str], form: str) -> list[str]:
             raise MeasureError(f"with -R {form} (relevance_format={form!r}) name the "
                                "preference measures: -m all_prefs, -m prefs, -m prefs_simp "
                                "... (trec_eval's official measures need qrels)")
-        elif name == "qrels_jg" or name.partition(".")[0] in AVERAGED:
+        elif name == "qrels_jg" or name.partition(".")[0] in AVERAGED_JG:
             raise MeasureError(f"measure {name!r} needs multi-judge qrels (-R qrels_jg), not "
                                f"preference judgments (-R {form})")
         elif is_measure_name(name) or name in NICKNAMES_OF_QRELS:

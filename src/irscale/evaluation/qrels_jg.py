@@ -4,7 +4,8 @@ qrels_jg``, form_res_rels_jg.c).
 
 The judgments (``qid jg docno rel``, :func:`irscale.io.qrels_jg.read_qrels_jg`) are split
 into one set of qrels per (topic, judgment group): each is evaluated as a topic of its own
-by trec_eval's ``map``, ``P`` and ``Rprec_mult`` (:func:`irscale.evaluate`, with the
+by trec_eval's ``map``, ``P`` and ``Rprec_mult`` (as :func:`irscale.evaluate` evaluates
+judged rankings, :func:`~irscale.evaluation.judged.run_judged`, with the
 run's ranking of the topic, its options ``max_docs``, ``relevance_level`` and
 ``judged_only``), and a topic's value of ``map_avgjg``, ``P_avgjg`` or ``Rprec_mult_avgjg``
 is the sum of its groups' values, added in the groups' byte order, divided by their number
@@ -14,8 +15,10 @@ the number of topics. Topics a run retrieved documents for that the judgments la
 evaluated, with a warning.
 
 Measure names: the families (``P_avgjg.5,10``: cut-offs written as P's), ``runid``,
-``num_q`` and trec_eval's set ``qrels_jg``. A family named twice keeps its first
-parameters, as trec_eval does (a set names the families without parameters).
+``num_q`` and trec_eval's set ``qrels_jg``. Every request is computed (``P_avgjg.5`` and
+``P_avgjg.7``: both cut-offs), as :func:`irscale.evaluate` computes trec_eval's families;
+``irscale eval --format trec`` reads the names as trec_eval does first (a family named twice
+keeps its first parameters, :mod:`irscale.measures.trec_reading`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..core.inputs import Qrels, Run
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.rows import RowKeys
 from ..core.strings import Strings
 from ..errors import MeasureError
@@ -36,30 +40,34 @@ from ..measures.base import CATALOGUE, get_family
 from ..measures.compute import column_of
 from ..measures.names import is_measure_name
 from ..measures.prefs import NICKNAMES as PREFS_NICKNAMES
-from ..measures.qrels_jg import AVERAGED, QRELS_JG
 from ..measures.results import Evaluation, build_evaluation
+from ..measures.trec_table import AVERAGED_JG as AVERAGED
+from ..measures.trec_table import QRELS_JG
 from .counters import COUNTERS, column_values
+from .judged import run_judged
 from .setup import check_run_topics
 
 
 def qrels_jg_measures(measures: str | Iterable[str]) -> list[tuple[str, Any]]:
-    """The families ``measures`` name, each with its parameters (``None``: its defaults),
-    in trec_eval's table order; :class:`MeasureError` for any other name, saying why."""
+    """The families ``measures`` name, each with its parameters (every request kept: the
+    cut-offs or multiples of every name of the family, a name without parameters or the set
+    ``qrels_jg`` adding the defaults; ``None`` for map_avgjg, runid and num_q), in
+    trec_eval's table order; :class:`MeasureError` for any other name, saying why."""
     names = measures.split() if isinstance(measures, str) else list(measures)
     if not names:
         raise MeasureError("no measure requested")
-    wanted: dict[str, Any] = {}
+    wanted: dict[str, set[Any]] = {}
     for name in names:
         if not isinstance(name, str):
             raise MeasureError(f"measure names are strings, got {name!r}")
         family, dot, text = name.partition(".")
         if name == "qrels_jg" or name in COUNTERS or (family in AVERAGED and not dot):
             for each in (QRELS_JG if name == "qrels_jg" else (name,)):
-                wanted.setdefault(each, None)
+                spec = get_family(AVERAGED[each]).params if each in AVERAGED else None
+                wanted.setdefault(each, set()).update(getattr(spec, "default", None) or ())
         elif family in AVERAGED:
-            params = get_family(AVERAGED[family]).params.parse(text, family)
-            if wanted.get(family) is None:  # trec_eval keeps the first parameters given
-                wanted[family] = params
+            wanted.setdefault(family, set()).update(
+                get_family(AVERAGED[family]).params.parse(text, family))
         elif name == "official":
             raise MeasureError("with -R qrels_jg (relevance_format='qrels_jg') name its "
                                "measures: -m qrels_jg, -m map_avgjg, -m P_avgjg, -m "
@@ -74,18 +82,18 @@ def qrels_jg_measures(measures: str | Iterable[str]) -> list[tuple[str, Any]]:
         else:
             raise MeasureError(f"unknown measure {name!r} of multi-judge qrels (-R "
                                f"qrels_jg): use {', '.join(QRELS_JG)} or the set qrels_jg")
-    return [(name, wanted[name]) for name in QRELS_JG if name in wanted]
+    return [(name, tuple(sorted(wanted[name])) or None) for name in QRELS_JG
+            if name in wanted]
 
 
 def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "qrels_jg",
                       *, max_docs: int | None = None, complete: bool = False,
-                      relevance_level: int = 1, judged_only: bool = False,
+                      relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                      judged_only: bool = False,
                       allow_empty: bool = False) -> Evaluation:
     """Evaluate ``runs`` against multi-judge qrels ``judged`` (a path, bytes or
     :class:`~irscale.io.qrels_jg.JudgmentGroups`): module documentation; options as
     :func:`irscale.evaluate` names them."""
-    from .api import evaluate
-
     families = qrels_jg_measures(measures)
     if not isinstance(judged, JudgmentGroups):
         judged = read_qrels_jg(judged)
@@ -93,13 +101,13 @@ def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "q
     virtual, of_topic = _virtual_qrels(judged, groups)
     run_list = as_runs(runs)
     averaged = [(name, params) for name, params in families if name in AVERAGED]
-    inner = evaluate(virtual, {str(k): _virtual_run(run, of_topic)
-                               for k, run in enumerate(run_list)},
-                     [AVERAGED[name] if params is None else
-                      f"{AVERAGED[name]}.{get_family(AVERAGED[name]).params.format(params)}"
-                      for name, params in averaged] or ["map"],
-                     max_docs=max_docs, relevance_level=relevance_level,
-                     judged_only=judged_only, allow_empty=True)
+    inner = run_judged([virtual, {str(k): _virtual_run(run, of_topic)
+                                  for k, run in enumerate(run_list)}],
+                       [AVERAGED[name] if params is None else
+                        f"{AVERAGED[name]}.{get_family(AVERAGED[name]).params.format(params)}"
+                        for name, params in averaged] or ["map"],
+                       max_docs=max_docs, relevance_level=relevance_level,
+                       judged_only=judged_only, allow_empty=True)
     labels = {name: [(label, name + label[len(AVERAGED[name]):]) for label in inner.measures
                      if label == AVERAGED[name] or label.startswith(AVERAGED[name] + "_")]
               for name, _ in averaged}

@@ -15,18 +15,15 @@ trec_eval divides only when G > 1). The cut-offs are P's (default 5, 10, ..., 10
 multiples Rprec_mult's (default 0.2, 0.4, ..., 2.0), written as theirs: ``P_avgjg.5,10``.
 The families are computed by the evaluation of their context
 (:mod:`irscale.evaluation.qrels_jg`), which evaluates each group as a topic of its own with
-trec_eval's families (:data:`AVERAGED`): they have no kernel here.
+trec_eval's families (:data:`~irscale.measures.trec_table.AVERAGED_JG`): they have no
+kernel here.
 """
 
 from __future__ import annotations
 
 from .base import Family, declare
 from .params import Keywords
-
-#: Each family of multi-judge qrels and trec_eval's family it averages over judgment groups.
-AVERAGED = {"map_avgjg": "map", "P_avgjg": "P", "Rprec_mult_avgjg": "Rprec_mult"}
-#: trec_eval 9.0.8's measure set ``qrels_jg`` (measures.c), in its table order.
-QRELS_JG = ("runid", "num_q", *AVERAGED)
+from .trec_table import AVERAGED_JG
 
 _DOCS = {
     "map_avgjg": ("Mean average precision averaged over judgment groups: map with each "
@@ -43,6 +40,7 @@ _DOCS = {
                          "-R qrels_jg).", "(1/G) Σ_g P_g@(long)(x·R_g + 0.9)"),
 }
 
-for _name, (_doc, _formula) in _DOCS.items():
+for _name in AVERAGED_JG:
+    _doc, _formula = _DOCS[_name]
     declare(Family(_name, None, Keywords(), _doc, context="qrels_jg", cutoff="none",
                    formula=_formula, source=f"trec_eval 9.0.8 (m_{_name}.c)"))
