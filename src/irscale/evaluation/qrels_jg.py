@@ -105,7 +105,7 @@ def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "q
                                   for k, run in enumerate(run_list)}],
                        [AVERAGED[name] if params is None else
                         f"{AVERAGED[name]}.{get_family(AVERAGED[name]).params.format(params)}"
-                        for name, params in averaged] or ["map"],
+                        for name, params in averaged] or ["map"],  # runid, num_q: map's rows
                        max_docs=max_docs, relevance_level=relevance_level,
                        judged_only=judged_only, allow_empty=True)
     labels = {name: [(label, name + label[len(AVERAGED[name]):]) for label in inner.measures
@@ -118,7 +118,7 @@ def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "q
                                                      for pair in labels[name]])
               for k in range(len(run_list))]
     topic_of = [topic for topics, _ in scored for topic in topics]
-    missing = [tuple(sorted(set(run.topic.to_pylist()) - set(groups), key=_utf8))
+    missing = [tuple(sorted(set(run.topic.to_pylist()) - set(groups)))
                for run in run_list]
     evaluation = build_evaluation(
         {column.label: column_values(column, [values for _, values in scored],
@@ -132,13 +132,9 @@ def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "q
         columns=columns)
     rows = evaluation.rows
     check_run_topics(rows.runs, np.bincount(rows.ranking_run, minlength=len(run_list)).tolist(),
-                     rows.unjudged_topics, sorted(groups, key=_utf8), allow_empty=allow_empty,
+                     rows.unjudged_topics, sorted(groups), allow_empty=allow_empty,
                      qrels_source=judged.source, gold="qrels_jg judgments", stacklevel=3)
     return evaluation
-
-
-def _utf8(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
 
 
 def _virtual_qrels(judged: JudgmentGroups, groups: dict[str, tuple[str, ...]]
@@ -178,7 +174,7 @@ def _averaged(inner: Evaluation, run: int, groups: dict[str, tuple[str, ...]],
     mine = np.flatnonzero(rows.ranking_run == run)
     where = {rows.topics[code]: row for row, code in zip(
         mine.tolist(), rows.ranking_topic[mine].tolist(), strict=True)}
-    topics = sorted((topic for topic in groups if of_topic[topic][0] in where), key=_utf8)
+    topics = sorted(topic for topic in groups if of_topic[topic][0] in where)
     values: dict[str, list[float]] = {shown: [] for _, shown in labels}
     for label, shown in labels:
         column = inner.values[label]

@@ -57,11 +57,8 @@ class JudgmentGroups:
         found: dict[str, set[str]] = {}
         for topic, jg in zip(self.topic.tolist(), self.jg.tolist(), strict=True):
             found.setdefault(topic, set()).add(jg)
-        return {topic: tuple(sorted(jgs, key=_utf8)) for topic, jgs in found.items()}
-
-
-def _utf8(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
+        # code-point order, that of the UTF-8 bytes (the reader refuses other bytes)
+        return {topic: tuple(sorted(jgs)) for topic, jgs in found.items()}
 
 
 def read_qrels_jg(source: Any) -> JudgmentGroups:
