@@ -37,6 +37,7 @@ EXPECTED = {
               "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
               "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
               "prefs_avgjg_imp"},
+    "qrels_jg": {"map_avgjg", "P_avgjg", "Rprec_mult_avgjg"},
 }
 
 

@@ -732,3 +732,16 @@ def test_eval_prefs_without_pyarrow(format_files):
     assert values[("prefs_num_prefs_poss", "q1")] == len(pairs) == 3
     assert values[("prefs_num_prefs_ful", "q1")] == sum(
         ranked.index(a) < ranked.index(b) for a, b in pairs) == 1
+
+
+def test_eval_qrels_jg_without_pyarrow(tmp_path, format_files):
+    """``irscale eval -R qrels_jg``: P_avgjg_1 of q1 is the mean over its two groups of
+    whether the run's first document is relevant to the group."""
+    judged = {"u1": {"d1"}, "u2": {"d2"}}
+    (tmp_path / "jg.txt").write_text("".join(f"q1 {g} {d} 1\n" for g, ds in judged.items()
+                                             for d in ds))
+    first = _fields(PREFS_RUN)[0][2]
+    evaluated = _without_pyarrow("cli", "eval", "-R", "qrels_jg", "-q", "-m", "P_avgjg.1",
+                                 str(tmp_path / "jg.txt"), str(format_files["run"]))
+    values = {(m, t): float(v) for m, t, v in _fields(evaluated)}
+    assert values[("P_avgjg_1", "q1")] == sum(first in ds for ds in judged.values()) / 2 == 0.5

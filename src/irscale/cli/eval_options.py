@@ -31,11 +31,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # ------------------------------------------------------------------ inputs
 #: The forms of QRELS (trec_eval's ``-R``).
-RELEVANCE_FORMATS = ("qrels", "prefs", "qrels_prefs")
+RELEVANCE_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 RELEVANCE_FORMAT = Param("relevance_format", Text(), "qrels", "the form of QRELS (trec_eval "
-                         "-R): qrels, or preference judgments 'qid jg jsg docno level' (prefs) "
-                         "or a qrels file read as preferences (qrels_prefs), evaluated by the "
-                         "preference measures (-m all_prefs, -m prefs ...)",
+                         "-R): qrels; multi-judge qrels 'qid jg docno rel' (qrels_jg), evaluated "
+                         "by the measures averaged over judgment groups (-m qrels_jg, "
+                         "map_avgjg ...); or preference judgments 'qid jg jsg docno level' "
+                         "(prefs) or a qrels file read as preferences (qrels_prefs), "
+                         "evaluated by the preference measures (-m all_prefs, -m prefs ...)",
                          ("-R", "--relevance-format"))
 ZSCORES = Param("zscores", InputFiles(), None, "print z-scores instead of the values, as trec_eval "
                 "-Z: FILE holds lines 'qid measure_name mean std_dev' from a reference set of "

@@ -43,7 +43,7 @@ def evaluate(
     intent_types: Any = None,
     zscores: Any = None,
     cache: str | os.PathLike[str] | None = None,
-    relevance_format: Literal["qrels", "prefs", "qrels_prefs"] = "qrels",
+    relevance_format: Literal["qrels", "qrels_jg", "prefs", "qrels_prefs"] = "qrels",
     names: NameSpec | None = None,
     **trec: Unpack[TrecEvalKeywords],
 ) -> Evaluation:
@@ -118,11 +118,16 @@ def evaluate(
         are keyed by their content (dicts, DataFrames, ``Qrels`` and ``Run`` objects); others
         (standard input, open files, iterators, ``irds:``) are refused. Not for diversity
         measures. An evaluation read from the cache has ``rankings=None``.
-    relevance_format : {"qrels", "prefs", "qrels_prefs"}, default "qrels"
-        trec_eval ``-R``: ``qrels`` are judgments; ``prefs`` (``qid jg jsg docno level``)
-        and ``qrels_prefs`` (a qrels file read as preferences) are preference judgments,
-        evaluated by the preference measures (``all_prefs``, ``prefs_simp`` ...) with
-        ``max_docs``, ``complete`` and ``allow_empty`` only
+    relevance_format : {"qrels", "qrels_jg", "prefs", "qrels_prefs"}, default "qrels"
+        trec_eval ``-R``: ``qrels`` are judgments; ``qrels_jg`` multi-judge qrels (``qid jg
+        docno rel``, one set of judgments per judgment group), evaluated by the measures
+        averaged over a topic's groups (``qrels_jg``, ``map_avgjg``, ``P_avgjg``,
+        ``Rprec_mult_avgjg``) with ``max_docs``, ``complete``, ``relevance_level``,
+        ``judged_only`` and ``allow_empty`` only
+        (:func:`irscale.evaluation.qrels_jg.evaluate_qrels_jg`); ``prefs`` (``qid jg jsg
+        docno level``) and ``qrels_prefs`` (a qrels file read as preferences) are
+        preference judgments, evaluated by the preference measures (``all_prefs``,
+        ``prefs_simp`` ...) with ``max_docs``, ``complete`` and ``allow_empty`` only
         (:func:`irscale.evaluation.prefs.evaluate_prefs`, docs/measures.md).
     names : {"runid", "file"} or sequence of str, optional
         How the runs are named, as ``--names`` says (:mod:`irscale.io.naming`, one rule for

@@ -25,17 +25,15 @@ from ..core.rows import RowKeys
 from ..errors import MeasureError
 from ..io.prefs import PrefsForm, PrefsJudgments, read_prefs
 from ..io.sources import as_runs
-from ..io.table import Averaging, Column
+from ..io.table import Averaging
 from ..measures.base import CATALOGUE
 from ..measures.compute import column_of
 from ..measures.names import is_measure_name, parse_name
 from ..measures.prefs import ALL_PREFS, NICKNAMES
 from ..measures.results import Evaluation, build_evaluation
+from ..measures.trec_table import AVERAGED_JG
+from .counters import COUNTERS, column_values
 from .setup import check_run_topics
-
-#: The columns of trec_eval's own that a preference evaluation prints.
-_COUNTERS = {"runid": Column("runid", "runid", "str", per_query=False),
-             "num_q": Column("num_q", "count", "int", per_query=False)}
 
 
 def prefs_measures(measures: str | Iterable[str], form: str) -> list[str]:
@@ -51,12 +49,15 @@ def prefs_measures(measures: str | Iterable[str], form: str) -> list[str]:
             raise MeasureError(f"measure names are strings, got {name!r}")
         if name in NICKNAMES:
             wanted.update(NICKNAMES[name])
-        elif name in _COUNTERS:
+        elif name in COUNTERS:
             wanted.add(name)
         elif name == "official":
             raise MeasureError(f"with -R {form} (relevance_format={form!r}) name the "
                                "preference measures: -m all_prefs, -m prefs, -m prefs_simp "
                                "... (trec_eval's official measures need qrels)")
+        elif name == "qrels_jg" or name.partition(".")[0] in AVERAGED_JG:
+            raise MeasureError(f"measure {name!r} needs multi-judge qrels (-R qrels_jg), not "
+                               f"preference judgments (-R {form})")
         elif is_measure_name(name) or name in NICKNAMES_OF_QRELS:
             raise MeasureError(f"measure {name!r} needs qrels (-R qrels), not preference "
                                f"judgments (-R {form}): use all_prefs, prefs or "
@@ -67,7 +68,7 @@ def prefs_measures(measures: str | Iterable[str], form: str) -> list[str]:
 
 
 #: trec_eval's sets of measures of qrels (refused with preference judgments).
-NICKNAMES_OF_QRELS = ("official", "set", "all_trec", "qrels_jg")
+NICKNAMES_OF_QRELS = ("official", "set", "all_trec")
 
 
 def evaluate_prefs(prefs: Any, runs: Any, measures: str | Iterable[str] = "all_prefs", *,
@@ -82,13 +83,13 @@ def evaluate_prefs(prefs: Any, runs: Any, measures: str | Iterable[str] = "all_p
     judgments = _by_topic(prefs)
     run_list = as_runs(runs)
     kernels = [(name, CATALOGUE["prefs"][name].kernel) for name in families
-               if name not in _COUNTERS]
+               if name not in COUNTERS]
     scored = [_score_run(run, judgments, kernels, max_docs) for run in run_list]
     topic_of = [topic for topics, _, _ in scored for topic in topics]
-    columns = [_COUNTERS.get(name) or column_of(name, CATALOGUE["prefs"][name])
+    columns = [COUNTERS.get(name) or column_of(name, CATALOGUE["prefs"][name])
                for name in families]
     evaluation = build_evaluation(
-        {column.label: _column_values(column, [values for _, values, _ in scored],
+        {column.label: column_values(column, [values for _, values, _ in scored],
                                       len(topic_of)) for column in columns},
         RowKeys(tuple(run.name for run in run_list),
                 np.repeat(np.arange(len(run_list)), [len(topics) for topics, _, _ in scored]),
@@ -128,16 +129,6 @@ def _score_run(run: Run, judgments: Mapping[str, TopicJudgments],
             values[label].append(kernel(counts))
         topics.append(name)
     return topics, values, tuple(sorted(missing))
-
-
-def _column_values(column: Column, runs: list[dict[str, list[float]]], n_rows: int
-                   ) -> np.ndarray:
-    """The values of one column over every run's rows (zeros for trec_eval's counters,
-    whose summaries are the run's name and its number of topics)."""
-    if column.label in _COUNTERS:
-        return np.zeros(n_rows)
-    values = np.asarray([v for run in runs for v in run[column.label]], dtype=np.float64)
-    return values.astype(np.int64) if column.value_type == "int" else values
 
 
 def _by_topic(prefs: PrefsJudgments) -> dict[str, TopicJudgments]:

@@ -321,11 +321,9 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     found = known_measure(text, compat=compat)
     if found is not None:
         return found
-    if text in CATALOGUE["prefs"] or text in ("all_prefs", "prefs"):
-        raise MeasureError(f"measure {text!r} needs preference judgments: -R prefs or -R "
-                           "qrels_prefs (relevance_format='prefs' or 'qrels_prefs')")
-    from .suggestions import suggest
+    from .suggestions import refuse_other_judgments, suggest
 
+    refuse_other_judgments(text)
     close = suggest(split_name(text) or NameParts(text, None, None), [
         *IR_NAMES, *RANX_NAMES, *REGISTRY, *ALIASES, *PRESETS, *NICKNAMES],
         lambda spelled: known_measure(spelled, compat=compat))

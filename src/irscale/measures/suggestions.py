@@ -1,5 +1,6 @@
 """The names suggested for an unknown measure name of judged rankings
-(:func:`irscale.measures.names.parse_measure`), imported when a name is unknown.
+(:func:`irscale.measures.names.parse_measure`), imported when a name is unknown, and the
+refusal of a name of the measures of other judgments (:func:`refuse_other_judgments`).
 
 A name is read as ``Name(params)@k``, or ``Name<sep>k`` with ``<sep>`` one of ``_ . -`` or
 nothing (``P_10``, ``ndcg10``), and ``Name`` compared with every known name: the
@@ -134,4 +135,19 @@ def _spellings(name: str, params: str | None, number: str | None,
                                name]))
 
 
-__all__ = ["suggest"]
+def refuse_other_judgments(text: str) -> None:
+    """A :class:`MeasureError` for a name of the measures of other judgments than qrels,
+    naming the ``-R`` form they need: preference judgments (the prefs families, the sets
+    ``all_prefs`` and ``prefs``) and multi-judge qrels (``map_avgjg``, ``P_avgjg.5`` ...,
+    the set ``qrels_jg``)."""
+    from .base import CATALOGUE
+
+    if text in CATALOGUE["prefs"] or text in ("all_prefs", "prefs"):
+        raise MeasureError(f"measure {text!r} needs preference judgments: -R prefs or -R "
+                           "qrels_prefs (relevance_format='prefs' or 'qrels_prefs')")
+    if text.partition(".")[0] in CATALOGUE["qrels_jg"] or text == "qrels_jg":
+        raise MeasureError(f"measure {text!r} needs multi-judge qrels: -R qrels_jg "
+                           "(relevance_format='qrels_jg')")
+
+
+__all__ = ["refuse_other_judgments", "suggest"]

@@ -8,7 +8,8 @@ read. A name without parameters (``-m P``, or a nickname such as ``all_trec`` ho
 marks the family for computing, with the first parameters given elsewhere or else its
 defaults. So ``-m P.5 -m P.7`` prints P_5 alone, ``-m all_trec -m P.7`` prints P_7 and no
 other P_k, and ``-m P.7 -m P`` prints P_7. irscale's other formats and :func:`irscale.evaluate`
-compute every request as given (P_5 and P_7).
+compute every request as given (P_5 and P_7). The judgment-group families of ``-R qrels_jg``
+(``P_avgjg`` ..., and their set ``qrels_jg``) are read so too.
 
 :func:`trec_eval_reading` writes the names so read: the names irscale's evaluation then
 computes as trec_eval prints them. Names trec_eval does not read (``P@10``, ``P_10``,
@@ -21,7 +22,14 @@ from collections.abc import Sequence
 
 from . import trec as _trec  # noqa: F401  (registers trec_eval's families)
 from .base import TREC_FAMILIES
-from .trec_table import NICKNAMES, NICKNAMES10, TREC10_MEASURES, TREC_MEASURES
+from .trec_table import (
+    AVERAGED_JG,
+    NICKNAMES,
+    NICKNAMES10,
+    QRELS_JG,
+    TREC10_MEASURES,
+    TREC_MEASURES,
+)
 
 
 def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
@@ -41,13 +49,14 @@ def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
     >>> trec_eval_reading(["official", "P.7", "P@10"])[-3:]
     ['iprec_at_recall', 'P.7', 'P@10']
     """
-    table = TREC10_MEASURES if compat == 10 else TREC_MEASURES
-    nicknames = NICKNAMES10 if compat == 10 else NICKNAMES
+    # the judgment-group families (-R qrels_jg) are of trec_eval's table too
+    table = (*(TREC10_MEASURES if compat == 10 else TREC_MEASURES), *AVERAGED_JG)
+    nicknames = {**(NICKNAMES10 if compat == 10 else NICKNAMES), "qrels_jg": QRELS_JG}
     first: dict[str, str] = {}
     for name in names:
         family, dot, params = name.partition(".")
-        if dot and family in table:
-            TREC_FAMILIES[family].params.parse(params, family)  # checked, if left out
+        if dot and family in table:  # checked, if left out
+            TREC_FAMILIES[AVERAGED_JG.get(family, family)].params.parse(params, family)
             first.setdefault(family, name)
     read: list[str] = []
     for name in names:
@@ -58,7 +67,7 @@ def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
             items = [first.get(name, name)]
         elif name in nicknames and any(member in first for member in nicknames[name]):
             items = [first.get(member, member) for member in nicknames[name]
-                     if member in first or per_query
+                     if member in first or per_query or member in AVERAGED_JG
                      or TREC_FAMILIES[member].aggregate != "none"]
         else:
             items = [name]

@@ -67,6 +67,14 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
     ),
 }
 
+#: The judgment-group families of the table (read with ``-R qrels_jg`` alone,
+#: :mod:`irscale.measures.qrels_jg`), in table order, each with the family it averages over a
+#: topic's judgment groups.
+AVERAGED_JG: dict[str, str] = {"map_avgjg": "map", "P_avgjg": "P",
+                               "Rprec_mult_avgjg": "Rprec_mult"}
+#: trec_eval's set ``qrels_jg``, in table order.
+QRELS_JG: tuple[str, ...] = ("runid", "num_q", *AVERAGED_JG)
+
 # ---------------------------------------------------------------------- trec_eval 10.0
 #: Families in trec_eval 10.0's table order (measures.c ``te_trec_measures`` of 10.0,
 #: restricted to the measures computed from qrels and a run): 9.0.8's table with dcg and

@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (the order they are asked)
     nuggets,
     prefs,
     pyramids,
+    qrels_jg,
     sessions,
     texts,
 )

@@ -21,12 +21,12 @@ FORMS = ("prefs", "qrels_prefs")
 
 
 def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
-    """``relevance_format`` ``prefs`` or ``qrels_prefs`` (another value than these and
-    ``qrels`` is a :class:`~irscale.errors.ParameterError`)."""
+    """``relevance_format`` ``prefs`` or ``qrels_prefs`` (another value than these,
+    ``qrels`` and ``qrels_jg`` is a :class:`~irscale.errors.ParameterError`)."""
     form = options.get("relevance_format", "qrels")
-    if form != "qrels" and form not in FORMS:
-        raise ParameterError(f"relevance_format (-R) must be qrels, prefs or qrels_prefs, got "
-                             f"{form!r}")
+    if form not in ("qrels", "qrels_jg", *FORMS):
+        raise ParameterError(f"relevance_format (-R) must be qrels, qrels_jg, prefs or "
+                             f"qrels_prefs, got {form!r}")
     return form in FORMS
 
 
