@@ -135,9 +135,8 @@ def prefix_values(log: ClickLog, slates: pd.DataFrame, rewards: np.ndarray
         for k in range(len(shown) + 1):
             at[s, k] = index.get((q, shown[:k]), len(rows))
     length = log.lengths[:, None]
-    k = np.arange(1, k_max + 1)[None, :]
-    end = table[at[:, 1:], length]
-    here = end - table[at[:, 1:], k - 1]
-    before = table[at[:, :-1], length] - table[at[:, :-1], k - 1]
+    start = np.arange(k_max)[None, :]  # rank k's column: ranks 1..k − 1 summed before it
+    here = table[at[:, 1:], length] - table[at[:, 1:], start]
+    before = table[at[:, :-1], length] - table[at[:, :-1], start]
     valid = log.valid
     return np.where(valid, here, 0.0), np.where(valid, before, 0.0)
