@@ -95,7 +95,7 @@ shown ranking y_s under distributions over whole rankings (:mod:`.slates`),
     (its terms at rank k have mean 0 given the prefix); of lower variance than rips when
     the model is close to the clicks (with the true model only the clicks' own noise is
     left, weighted). The reward model: any click model (its unconditional click
-    probabilities on π's rankings; default a DCM fitted on the log) or per-(query, docno)
+    probabilities on π's rankings; default an SDBN fitted on the log) or per-(query, docno)
     ``α̂`` times γ_r, as dr's.
 ``hcope`` — the high-confidence lower bound of Thomas, Theocharous & Ghavamzadeh 2015
     (:mod:`.hcope`) on sips's terms ``X_s = Σ_k c_{s,k} π(y_s | q_s) / π0(y_s | q_s)`` (the
@@ -139,7 +139,7 @@ from ..stats.distributions import normal_ppf
 from ..stats.protocol import ConfidenceInterval, Estimate, check_confidence_level
 from ..stats.resampling import RngArg, check_rng
 from .clicklog import ClickLog, read_click_log
-from .clickmodels import ClickModel, fit_click_model
+from .clickmodels import ClickModel
 from .keyed import (
     Keyed,
     factorize,
@@ -159,6 +159,7 @@ from .params import (
     OPE_SELF_NORMALISED,
     OPE_SWITCH_TAU,
 )
+from .rewards import examination, reward_values, slate_rewards
 from .slates import (
     logged_slates,
     prefix_propensities,
@@ -407,106 +408,6 @@ def _logging_table(logging: Any, log: ClickLog) -> Keyed:
     return _shown(_policy(logging, log.serp_size), log.serp_size)
 
 
-# --------------------------------------------------------------------------- propensities
-def _examination(propensities: Any, log: ClickLog) -> np.ndarray:
-    """γ_1..γ_K: a click model's (PBM or a CTR model), given, or a PBM fitted on ``log``."""
-    k = log.serp_size
-    if propensities is None:
-        propensities = fit_click_model(log, "pbm")
-    if isinstance(propensities, ClickModel):
-        if propensities.model == "dctr":
-            return np.ones(k)
-        if propensities.model not in ("pbm", "gctr", "rctr") or \
-                propensities.examination is None:
-            raise ParameterError(f"examination propensities come from a position-based "
-                                 f"click model (pbm, rctr, gctr), not "
-                                 f"{propensities.model}")
-        propensities = propensities.examination
-    gamma = np.asarray(propensities, dtype=np.float64).ravel()
-    if len(gamma) < k:
-        raise ParameterError(f"propensities give {len(gamma)} rank(s), the log has "
-                             f"{k}: one γ_r per rank 1..{k}")
-    if not (np.isfinite(gamma) & (gamma > 0) & (gamma <= 1)).all():
-        raise ParameterError("propensities γ_r must lie in (0, 1]")
-    return gamma[:k]
-
-
-def _reward(reward: Any, log: ClickLog, table: Keyed, gamma: np.ndarray | None
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """m̂ at the log's shown cells, and the target's expected clicks under m̂ per query
-    (Σ_{d,r} π(d, r | q) m̂(q, d, r), aligned with ``log.queries``)."""
-    if reward is None:
-        reward = fit_click_model(log, "pbm")
-    if isinstance(reward, ClickModel):
-        gamma = _examination(reward, log)
-        alpha = _pairs(reward.attractiveness)
-        prior: float | None = reward.prior[0]
-    else:
-        alpha = _pairs(_pair_series(reward))
-        prior = None
-    if gamma is None:
-        gamma = np.ones(log.serp_size)
-    index = alpha.find(table.queries, table.docs, table.query, table.doc)
-    if prior is None and (index < 0).any():
-        i = int(np.flatnonzero(index < 0)[0])
-        q, d = table.label(i)
-        raise InputError(f"the reward model has no value for document {d!r} of query "
-                         f"{q!r}, which the target policy shows")
-    values = np.append(alpha.value, prior if prior is not None else 0)
-    direct = group_sums(table.value * values[index] * gamma[table.rank - 1], table.query,
-                        len(table.queries))
-    per_query = np.append(direct, 0.0)[index_in(log.queries.astype(str), table.queries)]
-    s, k = np.nonzero(log.valid)
-    cell_index = alpha.find(log.queries.astype(str), log.docs.astype(str), log.query[s],
-                            log.doc[s, k])
-    if prior is None and (cell_index < 0).any():
-        i = int(np.flatnonzero(cell_index < 0)[0])
-        raise InputError(f"the reward model has no value for document "
-                         f"{log.docs[log.doc[s[i], k[i]]]!r} of query "
-                         f"{log.queries[log.query[s[i]]]!r}, shown in session "
-                         f"{log.sessions[s[i]]!r}")
-    m = np.zeros(log.doc.shape)
-    m[s, k] = values[cell_index] * gamma[k]
-    return m, per_query
-
-
-def _pairs(reward: pd.Series) -> Keyed:
-    """Per-(query, docno) values (a Series on a two-level index) as :class:`Keyed`, its
-    levels' values as strings; a pair given twice refused."""
-    index = reward.index
-    assert isinstance(index, pd.MultiIndex)
-    codes = []
-    for level, code in zip(index.levels, index.codes, strict=True):
-        place, distinct = factorize(level.astype(str).to_numpy())
-        codes.append((np.append(place, -1)[code], distinct))
-    (query, queries), (doc, docs) = codes
-    table = Keyed(queries, docs, query, doc, np.zeros(len(query), np.int64),
-                  reward.to_numpy(np.float64))
-    twice = first_repeat(group(query, doc, len(docs))[1])
-    if twice is not None:
-        q, d = table.label(twice)
-        raise InputError(f"the reward model gives document {d!r} of query {q!r} twice")
-    return table
-
-
-def _pair_series(reward: Any) -> pd.Series:
-    """A per-(query, docno) reward: a Series indexed by (query, docno), a mapping
-    ``{(query, docno): value}`` or a DataFrame ``query docno value``."""
-    if isinstance(reward, pd.DataFrame):
-        if not {"query", "docno", "value"} <= set(reward.columns):
-            raise InputError("a reward table has columns query docno value")
-        reward = reward.set_index(["query", "docno"])["value"]
-    elif isinstance(reward, Mapping):
-        reward = pd.Series(dict(reward))
-    if not isinstance(reward, pd.Series) or reward.index.nlevels != 2:
-        raise ParameterError("reward must be a click model, or per-(query, docno) values "
-                             "(a Series, a mapping or a DataFrame query docno value)")
-    values = pd.to_numeric(reward, errors="coerce").to_numpy(np.float64)
-    if not (np.isfinite(values) & (values >= 0) & (values <= 1)).all():
-        raise InputError("reward values are click probabilities in [0, 1]")
-    return pd.Series(values, index=reward.index)
-
-
 # --------------------------------------------------------------------------- estimators
 def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                    logging: Any = None,
@@ -586,7 +487,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     floor = 0.0 if clip is None else clip
     weight: np.ndarray | None
     if estimator == "pbm-ips":
-        gamma = _examination(propensities, log)
+        gamma = examination(propensities, log)
         pairs, pair = group(table.query, table.doc, len(table.docs))
         lam = Keyed(table.queries, table.docs, *ungroup(pairs, len(table.docs)),
                     np.zeros(len(pairs), np.int64),
@@ -602,8 +503,8 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                        clip, level, bootstrap, rng, progress, log)
     model = None
     if estimator in _ITEM_MODEL:
-        exam = None if propensities is None else _examination(propensities, log)
-        model = _reward(reward, log, table, exam)
+        exam = None if propensities is None else examination(propensities, log)
+        model = reward_values(reward, log, table, exam)
     if estimator == "dm":
         assert model is not None
         terms = model[1][log.query][:, None, None]
@@ -632,7 +533,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     if estimator == "cascade-dr":
         assert slates is not None
         prefixes = _query_slates(slates, log)
-        here, before = prefix_values(log, prefixes, _slate_rewards(
+        here, before = prefix_values(log, prefixes, slate_rewards(
             reward, propensities, log, prefixes, table))
         terms = _cascade_terms(clicks, weight, here, before, np.maximum(p0, floor))
     elif model is None:
@@ -660,8 +561,6 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
 _ITEM_MODEL = ("dm", "dr", "switch-dr", "sndr")
 _PREFIX = ("sips", "rips", "sn-sips", "sn-rips", "cascade-dr", "hcope")
 _WHOLE = ("sips", "sn-sips", "hcope")
-#: The click model fitted on the log as cascade-dr's reward model when none is given.
-CASCADE_REWARD = "sdbn"
 
 
 def _check_options(estimator: str, logging: Any, propensities: Any, reward: Any,
@@ -737,32 +636,6 @@ def _query_slates(slates: pd.DataFrame, log: ClickLog) -> pd.DataFrame:
     """The rankings of ``slates`` of the log's queries, with a positive probability."""
     keep = slates["query"].isin(log.queries.astype(str)) & (slates["probability"] > 0)
     return slates[keep.to_numpy()].reset_index(drop=True)
-
-
-def _slate_rewards(reward: Any, propensities: Any, log: ClickLog, slates: pd.DataFrame,
-                   table: Keyed) -> np.ndarray:
-    """``r̂[i, m − 1]``: cascade-dr's reward model's click probability at rank m of the
-    ranking of row i of ``slates`` (0 beyond it): a click model's unconditional
-    probability (default :data:`CASCADE_REWARD` fitted on ``log``), or a per-(query,
-    docno) ``α̂`` times γ_m of ``propensities`` (1 without)."""
-    k = log.serp_size
-    lengths = np.array([min(len(slate), k) for slate in slates["slate"]], dtype=np.int64)
-    queries, query = np.unique(slates["query"].to_numpy(str), return_inverse=True)
-    cells = [d for slate in slates["slate"] for d in slate[:k]]
-    docs, doc = np.unique(np.array(cells, dtype=str), return_inverse=True)
-    matrix = np.full((len(slates), k), -1, dtype=np.int64)
-    matrix[np.arange(k)[None, :] < lengths[:, None]] = doc
-    shown = ClickLog(np.arange(len(slates)).astype(str).astype(object),
-                     queries.astype(object), docs.astype(object), query, matrix,
-                     np.zeros(matrix.shape, dtype=bool), lengths,
-                     source="the target policy's rankings")
-    if reward is None:
-        reward = fit_click_model(log, CASCADE_REWARD)  # type: ignore[arg-type]
-    if isinstance(reward, ClickModel):
-        reward.check()
-        return reward.click_probabilities(shown)
-    exam = None if propensities is None else _examination(propensities, log)
-    return _reward(reward, shown, table, exam)[0]
 
 
 def _cascade_terms(clicks: np.ndarray, weight: np.ndarray, here: np.ndarray,

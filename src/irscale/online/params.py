@@ -380,7 +380,7 @@ REWARD_MODEL = Param("reward", InputFiles(), None, "reward model of " +
                      ", ".join(OPE_REWARD_ESTIMATORS) + ": 'query docno value' lines (click "
                      "probabilities, times γ_r of --propensities) or a position-based click "
                      "model (cascade-dr: any click model; default: a PBM fitted on the log, "
-                     "cascade-dr a DCM)", ("--reward",), "FILE|PARAMS.json")
+                     "cascade-dr an SDBN)", ("--reward",), "FILE|PARAMS.json")
 #: The pairs of rankers of :func:`irscale.online.historical_interleaving`.
 SOURCE_RUNS = Param("source", InputFiles(), None, "the two runs that built the log (run ids = its "
                     "teams)", ("--source",), "RUN")
