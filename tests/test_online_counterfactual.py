@@ -683,18 +683,25 @@ def test_hcope_threshold_maximises_the_predicted_bound() -> None:
     x = np.where(rng.random(40) < 0.3, rng.exponential(3.0, 40), 0.0)
     n_post, delta = 760, 0.05
 
-    def predicted(c: float) -> float:
+    def predicted_at(c: float, x: np.ndarray, n_post: int) -> float:
         y = np.minimum(x, c)
         log_term = np.log(2 / delta)
         return float(y.mean() - 7 * c * log_term / (3 * (n_post - 1))
                      - np.sqrt(2 * log_term * y.var(ddof=1) / n_post))
+
+    def predicted(c: float) -> float:
+        return predicted_at(c, x, n_post)
 
     grid = np.linspace(x.max() / 20000, x.max(), 20001)
     best = max(predicted(c) for c in grid)
     c = threshold(x, n_post, delta)
     assert 0 < c <= x.max()
     assert predicted(c) >= best - 1e-9
+    # no positive return, or too few to predict a positive bound: c → 0, the bound 0
     assert threshold(np.zeros(5), n_post, delta) == 0.0
+    assert threshold(np.array([0.0, 0.0, 0.0, 5.0]), 10, delta) == 0.0
+    assert max(predicted_at(c, np.array([0.0, 0.0, 0.0, 5.0]), 10)
+               for c in np.linspace(1e-6, 5, 1001)) < 0
 
 
 def test_hcope_estimator_bounds_sips_terms() -> None:

@@ -114,8 +114,9 @@ def _bound_row(result, ws, run) -> None:
     assert fields["estimator"] == "hcope", result.describe()
     assert fields["estimate"] == fields["low"] and math.isfinite(float(fields["low"]))
     assert fields["se"] == fields["high"] == "", result.describe()
-    # the two sessions of D_pre (12 sessions, 1/20 of them, at least 2) may have no
-    # click weighted: then the threshold is 0 and so is the bound
+    # the two sessions of D_pre (12 sessions, 1/20 of them, at least 2) predict no
+    # positive bound (no click weighted, or a bound of 10 sessions too wide): then the
+    # threshold is 0 and so is the bound
     threshold = float(fields["threshold"])
     assert threshold > 0 or threshold == float(fields["estimate"]) == 0.0, result.describe()
     assert float(fields["level"]) == 0.9, result.describe()

@@ -88,15 +88,11 @@ shown ranking y_s under distributions over whole rankings (:mod:`.slates`),
     with rips's prefix weights ``w_{s,1..k}`` (``w_{s,1..0} = 1``) and a reward model's
     ``Q̂_k(y_{1..k})``, the expected clicks at ranks k.. of the rankings π shows after the
     prefix, ``ψ_s = Σ_k [w_{s,1..k} (c_{s,k} − Q̂_k(y_{s,1..k})) + w_{s,1..k−1}
-    E_{a ∼ π(·|y_{s,1..k−1})} Q̂_k(y_{s,1..k−1}, a)]``. With ``r̂_m(y)`` the reward model's
+    E_{a ∼ π(·|y_{s,1..k−1})} Q̂_k(y_{s,1..k−1}, a)]``; with ``r̂_m(y)`` the reward model's
     click probability at rank m of ranking y, ``π(y_{1..k}) Q̂_k(y_{1..k}) = Σ_{y ⊇ y_{1..k}}
-    π(y) Σ_{m ≥ k} r̂_m(y)`` (:func:`~irscale.online.slates.prefix_values`), so the
-    weighted terms divide by π0 alone. Unbiased under rips's assumption whatever the model
-    (its terms at rank k have mean 0 given the prefix); of lower variance than rips when
-    the model is close to the clicks (with the true model only the clicks' own noise is
-    left, weighted). The reward model: any click model (its unconditional click
-    probabilities on π's rankings; default an SDBN fitted on the log) or per-(query, docno)
-    ``α̂`` times γ_r, as dr's.
+    π(y) Σ_{m ≥ k} r̂_m(y)`` (:func:`~irscale.online.slates.prefix_values`): the weighted
+    terms divide by π0 alone. Unbiased under rips's assumption whatever the model; of lower
+    variance than rips when the model is close to the clicks (:mod:`.rewards`).
 ``hcope`` — the high-confidence lower bound of Thomas, Theocharous & Ghavamzadeh 2015
     (:mod:`.hcope`) on sips's terms ``X_s = Σ_k c_{s,k} π(y_s | q_s) / π0(y_s | q_s)`` (the
     paper's importance-weighted returns; ≥ 0, unbiased under any click behaviour): the value
@@ -428,31 +424,30 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         distribution over whole rankings ``query slate probability``
         (:func:`~irscale.online.slates.slate_frame`; needed by sips and rips unless the
         policy is deterministic); it shows ranks 1..K, K the SERP size.
-    estimator : {"ips", "snips", "dr", "pbm-ips", "dm", "switch-dr", "sndr", "sips", \
-"iips", "rips"}
+    estimator : one of :data:`ESTIMATORS` (module doc)
     logging : DataFrame, or ``"empirical"``
         The logging policy π0 (all estimators but pbm-ips and dm): ``query docno rank
-        probability`` propensities, or ``query slate probability`` (the only form sips and
-        rips take besides ``"empirical"``); ``"empirical"``: the share of the log's
-        sessions of q showing d at r (sips, rips: showing the slate's prefix) — consistent
-        for a randomised logging policy, not unbiased.
+        probability`` propensities, or ``query slate probability`` (the only form the
+        prefix-weighted ones take besides ``"empirical"``); ``"empirical"``: the share of
+        the log's sessions of q showing d at r (or the slate's prefix) — consistent for a
+        randomised logging policy, not unbiased (hcope refuses it).
     propensities : ClickModel or sequence of γ_1..γ_K, optional
         Examination propensities of pbm-ips (default: a PBM fitted on the log), and the
-        γ_r of a per-(query, docno) ``reward`` for dm, dr, switch-dr, sndr (default 1).
+        γ_r of a per-(query, docno) ``reward`` (default 1).
     reward : ClickModel, or per-(query, docno) values, optional
-        The reward model of dm, dr, switch-dr and sndr: a position-based click model
-        (``α̂ γ̂_r``; default: a PBM fitted on the log) or click probabilities ``α̂_qd``
-        (times γ_r of ``propensities``).
+        The reward model of dm, dr, switch-dr, sndr (a position-based click model, ``α̂
+        γ̂_r``; default: a PBM fitted on the log) and cascade-dr (any click model; default
+        an SDBN fitted on the log), or click probabilities ``α̂_qd`` (times γ_r).
     clip : float in (0, 1], optional
         Clip the propensities in denominators at ``max(p, clip)`` (biased: module doc).
     switch_tau : float ≥ 0
         switch-dr's threshold τ on the importance weights (required there, only there).
     confidence_level : float
-        Level of the normal (and bootstrap) interval.
+        Level of the normal (and bootstrap) interval; hcope's 1 − δ.
     bootstrap : int
         Percentile bootstrap samples over sessions (0: none).
     rng : seed or Generator
-        The bootstrap's randomness.
+        The bootstrap's randomness, and hcope's split.
     progress : bool or callable
         The bootstrap's progress: ``True`` a bar on standard error and, when the samples
         left after the first chunk would take long, their time measured on it;

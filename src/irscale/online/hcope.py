@@ -17,8 +17,9 @@ mean and the sample variance of D_pre's ``Y``, the two deviation terms at ``n_po
 (the paper's §"Selecting c"); the bound is then computed on D_post alone, whose sessions the
 choice of c did not see. The objective is concave in c between consecutive values of D_pre's
 ``X`` (a linear mean less the norm of an affine function), so it is maximised there by golden
-section (:func:`threshold`). Where no session of D_pre has a positive return the objective's
-supremum is at c → 0, and the bound is 0 (threshold 0).
+section (:func:`threshold`). Where no threshold predicts a positive bound (no session of D_pre
+has a positive return, or too few do) the objective's supremum is 0, at c → 0, and the bound
+is 0 (threshold 0): the value, of returns ≥ 0, is at least that.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def _predicted(c: np.ndarray, x: np.ndarray, prefix: np.ndarray, squares: np.nda
 
 def threshold(x: np.ndarray, n_post: int, delta: float) -> float:
     """The threshold c that maximises the bound that the returns ``x`` of D_pre (at least
-    two) predict for D_post's ``n_post`` sessions (module doc); 0 when none is positive."""
+    two) predict for D_post's ``n_post`` sessions (module doc); 0 when no c predicts a
+    positive bound (its supremum, at c → 0)."""
     x = np.sort(np.asarray(x, dtype=np.float64))
     points = np.unique(x[x > 0])
     if not len(points):
@@ -87,7 +89,9 @@ def threshold(x: np.ndarray, n_post: int, delta: float) -> float:
         high = np.where(left, b, high)
         low = np.where(left, low, a)
     candidates = np.concatenate([points, (low + high) / 2])
-    return float(candidates[int(np.argmax(objective(candidates)))])
+    values = objective(candidates)
+    best = int(np.argmax(values))
+    return float(candidates[best]) if values[best] > 0 else 0.0
 
 
 def high_confidence_bound(x: np.ndarray, delta: float, rng: np.random.Generator
