@@ -124,7 +124,7 @@ def _pair_series(reward: Any) -> pd.Series:
 
 
 def slate_rewards(reward: Any, propensities: Any, log: ClickLog, slates: pd.DataFrame,
-                   table: Keyed) -> np.ndarray:
+                  table: Keyed) -> np.ndarray:
     """``r̂[i, m − 1]``: cascade-dr's reward model's click probability at rank m of the
     ranking of row i of ``slates`` (0 beyond it): a click model's unconditional
     probability (default :data:`CASCADE_REWARD` fitted on ``log``), or a per-(query,
