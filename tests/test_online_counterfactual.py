@@ -9,6 +9,8 @@ and a target ranking whose expected clicks are Σ_r γ_r α_{q, π(r)}, averaged
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -524,7 +526,7 @@ def test_the_result_is_one_estimate_with_its_fields():
     frame = r.to_frame()
     assert list(frame.columns) == ["estimator", "estimate", "se", "n", "low", "high", "level",
                                    "bootstrap", "bootstrap_low", "bootstrap_high", "clip",
-                                   "clipped", "max_weight", "ess"]
+                                   "clipped", "max_weight", "ess", "threshold"]
     assert frame["estimate"][0] == float(r) and "ips" in r.format("text")
     assert json.loads(r.format("json"))[0]["se"] == r.se
     low, high = r.confidence_interval(r.confidence_level)
@@ -562,3 +564,285 @@ def test_a_reward_given_twice_is_refused() -> None:
     reward = pd.DataFrame({"query": "q", "docno": ["a", "b", "a"], "value": [0.5, 0.5, 0.4]})
     with pytest.raises(InputError, match="document 'a' of query 'q' twice"):
         counterfactual(HAND, {"q": ["a", "b"]}, estimator="dr", logging=HALF, reward=reward)
+
+
+# ------------------------------------------------ self-normalised slates, Cascade-DR, HCOPE
+#: Two documents, two positions, one query: the logging and target policies over the two
+#: rankings, four sessions (ranking, clicks) and a reward model's attractiveness.
+TWO_LOGGING = {("a", "b"): 0.7, ("b", "a"): 0.3}
+TWO_TARGET = {("a", "b"): 0.2, ("b", "a"): 0.8}
+TWO_SESSIONS = [(("a", "b"), (1, 0)), (("b", "a"), (0, 1)), (("a", "b"), (0, 1)),
+                (("b", "a"), (1, 1))]
+TWO_ALPHA = {"a": 0.5, "b": 0.3}
+TWO_LOG = "".join(f"s{i} q {k + 1} {d} {c[k]}\n" for i, (y, c) in enumerate(TWO_SESSIONS)
+                  for k, d in enumerate(y)).encode()
+
+
+def _slates(dist: dict) -> pd.DataFrame:
+    return pd.DataFrame({"query": "q", "slate": list(dist), "probability": list(dist.values())})
+
+
+def _mass(dist: dict, prefix: tuple) -> float:
+    """The probability of the rankings that begin with ``prefix``."""
+    return sum(p for y, p in dist.items() if y[:len(prefix)] == prefix)
+
+
+def _r_hat(prefix: tuple, cascade: bool) -> float:
+    """The reward model's click probability at the last rank of ``prefix``: the cascade
+    model's α_k Π_{j<k} (1 − α_j), or α_k alone (a per-document table, γ = 1)."""
+    value = TWO_ALPHA[prefix[-1]]
+    if cascade:
+        for d in prefix[:-1]:
+            value *= 1 - TWO_ALPHA[d]
+    return value
+
+
+def _q_hat(prefix: tuple, cascade: bool) -> float:
+    """Kiyohara et al.'s Q̂_k(y_{1..k}) by its recursion: r̂_k + E_{a ∼ π(·|y_{1..k})}
+    Q̂_{k+1}(y_{1..k}, a), the target continuing the prefix."""
+    value = _r_hat(prefix, cascade)
+    if len(prefix) < 2:
+        value += _next(prefix, cascade)
+    return value
+
+
+def _next(prefix: tuple, cascade: bool) -> float:
+    """E_{a ∼ π(·|prefix)} Q̂(prefix, a) over the documents the target may show next."""
+    total = _mass(TWO_TARGET, prefix)
+    return sum(_mass(TWO_TARGET, (*prefix, a)) / total * _q_hat((*prefix, a), cascade)
+               for a in "ab" if a not in prefix and _mass(TWO_TARGET, (*prefix, a)) > 0)
+
+
+@pytest.mark.parametrize("cascade", [True, False])
+def test_cascade_dr_by_hand(cascade: bool) -> None:
+    """(b) Cascade-DR on two documents and two positions, its formula written as the paper
+    writes it (Q̂ by recursion, conditional expectations under π): ψ_s = Σ_k [w_{1..k} (c_k −
+    Q̂_k) + w_{1..k−1} E_π Q̂_k], the reward model a cascade click model or a per-document
+    table."""
+    terms = []
+    for y, clicks in TWO_SESSIONS:
+        psi = 0.0
+        for k in (1, 2):
+            w = _mass(TWO_TARGET, y[:k]) / _mass(TWO_LOGGING, y[:k])
+            w_before = _mass(TWO_TARGET, y[:k - 1]) / _mass(TWO_LOGGING, y[:k - 1])
+            psi += w * (clicks[k - 1] - _q_hat(y[:k], cascade))
+            psi += w_before * _next(y[:k - 1], cascade) if w_before > 0 else 0.0
+        terms.append(psi)
+    pairs = pd.MultiIndex.from_tuples([("q", d) for d in TWO_ALPHA])
+    reward = (ClickModel("cm", pd.Series(list(TWO_ALPHA.values()), index=pairs)) if cascade
+              else pd.Series(list(TWO_ALPHA.values()), index=pairs))
+    r = counterfactual(TWO_LOG, _slates(TWO_TARGET), estimator="cascade-dr",
+                       logging=_slates(TWO_LOGGING), reward=reward)
+    assert r.estimate == pytest.approx(np.mean(terms))
+    assert r.se == pytest.approx(np.std(terms, ddof=1) / 2)
+
+
+@pytest.mark.parametrize("name", ["sn-sips", "sn-rips", "sn-iips"])
+def test_self_normalised_slates_by_hand(name: str) -> None:
+    """(b) Per rank k, Σ_s c_{s,k} w_{s,k} / Σ_s w_{s,k}, summed over the ranks: the whole
+    ranking's weight (sn-sips), the prefix's (sn-rips), the document's at its rank
+    (sn-iips: the item-position marginals of the slate tables)."""
+    def weight(y: tuple, k: int) -> float:
+        if name == "sn-sips":
+            return TWO_TARGET[y] / TWO_LOGGING[y]
+        if name == "sn-rips":
+            return _mass(TWO_TARGET, y[:k]) / _mass(TWO_LOGGING, y[:k])
+        def marginal(dist: dict) -> float:
+            return sum(p for z, p in dist.items() if z[k - 1] == y[k - 1])
+        return marginal(TWO_TARGET) / marginal(TWO_LOGGING)
+
+    value = sum(sum(c[k - 1] * weight(y, k) for y, c in TWO_SESSIONS)
+                / sum(weight(y, k) for y, _ in TWO_SESSIONS) for k in (1, 2))
+    r = counterfactual(TWO_LOG, _slates(TWO_TARGET), estimator=name,  # type: ignore[arg-type]
+                       logging=_slates(TWO_LOGGING))
+    assert r.estimate == pytest.approx(value)
+
+
+def test_hcope_bound_is_maurer_and_pontil_scaled() -> None:
+    """(b) Theorem 1 with one threshold c is Maurer & Pontil's empirical Bernstein bound
+    on Y/c ∈ [0, 1], scaled by c: c (mean − √(2 V ln(2/δ) / n) − 7 ln(2/δ) / (3 (n − 1))),
+    V the sample variance (numpy's, ddof=1)."""
+    from irscale.online.hcope import bound
+
+    x = np.array([0.0, 3.0, 0.5, 7.5, 1.0, 0.0, 2.0, 12.0])
+    for c, delta in ((2.5, 0.05), (8.0, 0.1), (100.0, 0.01)):
+        z = np.minimum(x, c) / c
+        log_term = np.log(2 / delta)
+        expected = c * (z.mean() - np.sqrt(2 * z.var(ddof=1) * log_term / len(z))
+                        - 7 * log_term / (3 * (len(z) - 1)))
+        assert bound(x, c, delta) == pytest.approx(expected)
+
+
+def test_hcope_threshold_maximises_the_predicted_bound() -> None:
+    """The threshold chosen on D_pre is the best of a fine grid (20,001 values up to the
+    largest return) for the bound D_pre predicts on D_post: D_pre's mean of min(x, c),
+    its sample variance, the deviation terms at n_post (the paper's selection of c)."""
+    from irscale.online.hcope import threshold
+
+    rng = np.random.default_rng(8)
+    x = np.where(rng.random(40) < 0.3, rng.exponential(3.0, 40), 0.0)
+    n_post, delta = 760, 0.05
+
+    def predicted_at(c: float, x: np.ndarray, n_post: int) -> float:
+        y = np.minimum(x, c)
+        log_term = np.log(2 / delta)
+        return float(y.mean() - 7 * c * log_term / (3 * (n_post - 1))
+                     - np.sqrt(2 * log_term * y.var(ddof=1) / n_post))
+
+    def predicted(c: float) -> float:
+        return predicted_at(c, x, n_post)
+
+    grid = np.linspace(x.max() / 20000, x.max(), 20001)
+    best = max(predicted(c) for c in grid)
+    c = threshold(x, n_post, delta)
+    assert 0 < c <= x.max()
+    assert predicted(c) >= best - 1e-9
+    # no positive return, or too few to predict a positive bound: c → 0, the bound 0
+    assert threshold(np.zeros(5), n_post, delta) == 0.0
+    assert threshold(np.array([0.0, 0.0, 0.0, 5.0]), 10, delta) == 0.0
+    assert max(predicted_at(c, np.array([0.0, 0.0, 0.0, 5.0]), 10)
+               for c in np.linspace(1e-6, 5, 1001)) < 0
+
+
+def test_hcope_estimator_bounds_sips_terms() -> None:
+    """hcope is the bound of sips's per-session terms at δ = 1 − confidence_level, the
+    split drawn by rng; its result has no standard error or upper end."""
+    from irscale.online.hcope import high_confidence_bound
+
+    log = _cascade_log(400, np.random.default_rng(3))
+    sips = counterfactual(log, CASCADE_TARGET, estimator="sips", logging=CASCADE_LOGGING)
+    r = counterfactual(log, CASCADE_TARGET, estimator="hcope", logging=CASCADE_LOGGING,
+                       confidence_level=0.9, rng=5)
+    assert sips.terms is not None
+    value, c, _ = high_confidence_bound(sips.terms, 0.1, np.random.default_rng(5))
+    assert (r.estimate, r.low, r.threshold) == pytest.approx((value, value, c))
+    assert np.isnan(r.se) and np.isnan(r.high) and r.terms is None
+    assert r.confidence_interval(0.9) == (r.low, np.inf)
+    with pytest.raises(ParameterError, match="level it was computed at"):
+        r.confidence_interval(0.95)
+    frame = r.to_frame()
+    assert frame["threshold"][0] == c and "hcope" in r.format("text")
+
+
+#: The cascade simulation's policies: uniform logging over the six orders, and a
+#: stochastic target (0.7 on [c, a, b], 0.3 on [b, c, a]).
+CASCADE_LOGGING = pd.DataFrame([(q, order, 1 / 6) for q in ("q1", "q2")
+                                for order in permutations("abc")],
+                               columns=["query", "slate", "probability"])
+CASCADE_TARGET = pd.DataFrame([(q, s, p) for q in ("q1", "q2")
+                               for s, p in ((("c", "a", "b"), 0.7), (("b", "c", "a"), 0.3))],
+                              columns=["query", "slate", "probability"])
+#: The cascade model's own parameters, as irscale's click model "cm".
+CASCADE_MODEL = ClickModel("cm", pd.Series(
+    [CASCADE[q][d] for q in CASCADE for d in "abc"],
+    index=pd.MultiIndex.from_tuples([(q, d) for q in CASCADE for d in "abc"])))
+
+
+def _cascade_truth() -> float:
+    """The target's expected clicks, by enumeration of its rankings (cascade model)."""
+    return float(np.mean([sum(p * _cascade_value(q, tuple(s)) for _, s, p in
+                              CASCADE_TARGET[CASCADE_TARGET["query"] == q].itertuples(
+                                  index=False)) for q in CASCADE]))
+
+
+@pytest.fixture(scope="module")
+def cascade_replicates() -> dict[str, np.ndarray]:
+    """R2 cascade logs of N sessions: the new slate estimators, Cascade-DR with the true
+    model and with a wrong one (every attractiveness 0.5), and hcope at δ = 0.1."""
+    rng = np.random.default_rng(81)
+    wrong = pd.Series(0.5, index=CASCADE_MODEL.attractiveness.index)
+    runs = {"sn-sips": {}, "sn-rips": {}, "cascade-dr": {"reward": CASCADE_MODEL},
+            "cascade-dr-wrong": {"reward": wrong},
+            "hcope": {"confidence_level": 0.9, "rng": 1}}
+    out: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(R2):
+        log = _cascade_log(N, rng)
+        for name, options in runs.items():
+            out[name].append(counterfactual(
+                log, CASCADE_TARGET, estimator=name.removesuffix("-wrong"),  # type: ignore[arg-type]
+                logging=CASCADE_LOGGING, **options).estimate)
+    return {k: np.array(v) for k, v in out.items()}
+
+
+R2 = 100
+
+
+@pytest.mark.parametrize("name", ["sn-sips", "sn-rips", "cascade-dr", "cascade-dr-wrong"])
+def test_new_slate_estimators_unbiased_under_cascade(cascade_replicates, name) -> None:
+    """(a) The mean over R2 logs lies within 4 standard errors of the truth computed by
+    enumeration (Cascade-DR with a wrong reward model too; the self-normalised ones: their
+    O(1/n) bias is far below the noise)."""
+    mean, error = _mean_and_error(cascade_replicates[name])
+    assert abs(mean - _cascade_truth()) < 4 * error, (name, mean, _cascade_truth(), error)
+
+
+def test_cascade_dr_varies_less_than_rips() -> None:
+    """(a) With the true reward model Cascade-DR's per-session terms vary less than
+    RIPS's (only the clicks' own noise is left): a smaller standard error on one large
+    log, where a wrong model gives no such gain over the true one."""
+    log = _cascade_log(6000, np.random.default_rng(12))
+    rips = counterfactual(log, CASCADE_TARGET, estimator="rips", logging=CASCADE_LOGGING)
+    cdr = counterfactual(log, CASCADE_TARGET, estimator="cascade-dr",
+                         logging=CASCADE_LOGGING, reward=CASCADE_MODEL)
+    assert cdr.se < 0.8 * rips.se
+    assert abs(cdr.estimate - _cascade_truth()) < 4 * cdr.se
+
+
+def test_self_normalised_equals_plain_when_weights_average_one() -> None:
+    """Every order shown once per query under uniform logging: at every rank the weights
+    average 1, and the self-normalised estimates equal the plain ones; on a random log
+    sn-sips is a weighted mean of the clicks of the sessions the target could show, within
+    their range."""
+    orders = list(permutations("abc"))
+    rng = np.random.default_rng(4)
+    rows = [(f"{q}{i}", q, k + 1, d, int(rng.random() < 0.4)) for q in ("q1", "q2")
+            for i, order in enumerate(orders) for k, d in enumerate(order)]
+    log = pd.DataFrame(rows, columns=["session", "query", "rank", "docno", "clicked"])
+    for plain in ("sips", "rips"):
+        a = counterfactual(log, CASCADE_TARGET, estimator=plain, logging=CASCADE_LOGGING)
+        b = counterfactual(log, CASCADE_TARGET, estimator=f"sn-{plain}",  # type: ignore[arg-type]
+                           logging=CASCADE_LOGGING)
+        assert b.estimate == pytest.approx(a.estimate)
+    picks = rng.integers(6, size=40)
+    rows = [(f"r{i}", "q1", k + 1, d, int(rng.random() < 0.5)) for i, pick in enumerate(picks)
+            for k, d in enumerate(orders[pick])]
+    random_log = pd.DataFrame(rows, columns=["session", "query", "rank", "docno", "clicked"])
+    r = counterfactual(random_log, CASCADE_TARGET, estimator="sn-sips",
+                       logging=CASCADE_LOGGING)
+    targeted = [orders.index(s) for s in (("c", "a", "b"), ("b", "c", "a"))]
+    totals = (random_log.groupby("session", sort=False)["clicked"].sum().to_numpy()
+              [np.isin(picks, targeted)])
+    assert 0 < len(totals) < len(picks)
+    assert totals.min() <= r.estimate <= totals.max()
+
+
+def test_hcope_holds_and_is_informative(cascade_replicates) -> None:
+    """(a) The bound at δ = 0.1 lies at or below the truth in at least 90% of the R2 logs
+    (a fixed seed), and on a large log it is well above the clicks' minimum (0): more
+    than half the truth."""
+    assert (cascade_replicates["hcope"] <= _cascade_truth()).mean() >= 0.9
+    big = _cascade_log(20000, np.random.default_rng(5))
+    r = counterfactual(big, CASCADE_TARGET, estimator="hcope", logging=CASCADE_LOGGING,
+                       confidence_level=0.9, rng=1)
+    assert 0.5 * _cascade_truth() < r.estimate <= _cascade_truth()
+
+
+def test_new_slate_estimator_errors() -> None:
+    """hcope refuses a bootstrap, 'empirical' logging and fewer than four sessions; the
+    prefix-weighted ones a target given as per-rank marginals."""
+    with pytest.raises(ParameterError, match="bootstrap"):
+        counterfactual(TWO_LOG, _slates(TWO_TARGET), estimator="hcope",
+                       logging=_slates(TWO_LOGGING), bootstrap=10)
+    with pytest.raises(ParameterError, match="empirical"):
+        counterfactual(TWO_LOG, _slates(TWO_TARGET), estimator="hcope", logging="empirical")
+    with pytest.raises(InputError, match="four sessions"):
+        counterfactual(TWO_LOG[:TWO_LOG.index(b"s3")], _slates(TWO_TARGET),
+                       estimator="hcope", logging=_slates(TWO_LOGGING))
+    with pytest.raises(ParameterError, match="whole rankings"):
+        counterfactual(HAND, HALF, estimator="cascade-dr", logging="empirical")
+    with pytest.raises(InputError, match="no value for document 'b'"):
+        counterfactual(TWO_LOG, _slates(TWO_TARGET), estimator="cascade-dr",
+                       logging=_slates(TWO_LOGGING), reward={("q", "a"): 0.5})
+    with pytest.raises(InputError, match="probability 0"):
+        counterfactual(TWO_LOG, _slates(TWO_TARGET), estimator="cascade-dr",
+                       logging=_slates({("a", "b"): 1.0}))

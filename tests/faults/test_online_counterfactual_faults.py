@@ -57,8 +57,13 @@ def _historical_log() -> str:
         strict=True)])
 
 
+#: A cascade click model's parameters (online fit --format json) for the documents shown.
+CM_JSON = ('{"model": "cm", "attractiveness": ['
+           + ", ".join(f'["{t}", "{d}", 0.4]' for t in ("1", "2") for d in _top("a", t))
+           + "]}\n")
 FILES = {"log.txt": LOG, "uniform.txt": UNIFORM, "policy.txt": POLICY,
-         "reward.txt": REWARD, "slates.txt": SLATES, "ilog.txt": _historical_log()}
+         "reward.txt": REWARD, "slates.txt": SLATES, "ilog.txt": _historical_log(),
+         "cm.json": CM_JSON}
 BASE = ["online", "counterfactual", "log.txt", "--run", "a.run", "--logging",
         "uniform.txt"]
 PBM = ["online", "counterfactual", "log.txt", "--run", "a.run", "--estimator", "pbm-ips"]
@@ -99,6 +104,22 @@ def _finite_numbers(result, ws, run) -> None:
     for name in ("estimate", "se", "low", "high", "max_weight", "ess"):
         assert math.isfinite(float(fields[name])), result.describe()
     assert fields["bootstrap_low"] == fields["clip"] == "", result.describe()
+
+
+def _bound_row(result, ws, run) -> None:
+    """hcope's CSV row: the bound is the estimate and the interval's low end; no standard
+    error, no upper end (empty cells); a threshold ≥ 0; the level 1 − alpha."""
+    header, row = result.out.splitlines()[:2]
+    fields = dict(zip(header.split(","), row.split(","), strict=True))
+    assert fields["estimator"] == "hcope", result.describe()
+    assert fields["estimate"] == fields["low"] and math.isfinite(float(fields["low"]))
+    assert fields["se"] == fields["high"] == "", result.describe()
+    # the two sessions of D_pre (12 sessions, 1/20 of them, at least 2) predict no
+    # positive bound (no click weighted, or a bound of 10 sessions too wide): then the
+    # threshold is 0 and so is the bound
+    threshold = float(fields["threshold"])
+    assert threshold > 0 or threshold == float(fields["estimate"]) == 0.0, result.describe()
+    assert float(fields["level"]) == 0.9, result.describe()
 
 
 #: The log with a click at rank 2 of every session of topic 1 (where --propensities puts
@@ -153,6 +174,28 @@ CASES = [
     ok("iips", [*SLATE, "iips"], output_contains("iips"), files=FILES),
     ok("rips-empirical", [*BASE[:5], "--logging", "empirical", "--estimator", "rips"],
        output_contains("rips"), files=FILES),
+    # by hand: every rank's weights average 1 (each order shown once, π0 = 1/6): the
+    # self-normalised estimates are the plain ones (sips: 2)
+    ok("sn-sips-by-hand", [*SLATE, "sn-sips", "--format", "csv"],
+       output_contains("sn-sips,2.0,"), files=FILES),
+    ok("sn-rips", [*SLATE, "sn-rips"], output_contains("sn-rips"), files=FILES),
+    ok("sn-iips", [*SLATE, "sn-iips"], output_contains("sn-iips"), files=FILES),
+    ok("sn-rips-empirical", [*BASE[:5], "--logging", "empirical", "--estimator", "sn-rips"],
+       output_contains("sn-rips"), files=FILES),
+    ok("cascade-dr", [*SLATE, "cascade-dr"], output_contains("cascade-dr"), files=FILES),
+    ok("cascade-dr-click-model", [*SLATE, "cascade-dr", "--reward", "cm.json"],
+       output_contains("cascade-dr"), files=FILES),
+    ok("cascade-dr-reward-table", [*SLATE, "cascade-dr", "--reward", "reward.txt",
+                                   "--propensities", "1,0.5,0.25", "--format", "json"],
+       output_contains('"cascade-dr"'), files=FILES),
+    ok("hcope", [*SLATE, "hcope", "--alpha", "0.1", "--seed", "3", "--format", "csv"],
+       _bound_row, files=FILES),
+    ok("hcope-markdown", [*SLATE, "hcope", "--seed", "3", "--format", "markdown"],
+       output_contains("| hcope |", "threshold"), files=FILES),
+    ok("hcope-latex", [*SLATE, "hcope", "--seed", "3", "--format", "latex"],
+       output_contains("hcope"), files=FILES),
+    ok("hcope-json", [*SLATE, "hcope", "--seed", "3", "--format", "json"],
+       output_contains('"se": null', '"threshold"'), files=FILES),
     ok("historical", HIST, output_contains("pi-ma-is-normalised"), files=FILES),
     ok("historical-plain", [*HIST, "--plain", "--source-tau", "3", "--tau", "2"],
        output_contains("pi-ma-is"), files=FILES),
@@ -204,7 +247,28 @@ CASES = [
         any_of("uniform.txt, line 1", "uniform.txt:1"), files=FILES),
     err("slates-zero-where-shown", [*SLATE, "rips"], "probability 0",
         files=files(slates_txt=_text(SLATES.splitlines()[1:]))),
+    err("cascade-dr-reward-missing-pair", [*SLATE, "cascade-dr", "--reward", "reward.txt"],
+        "no value", files=files(reward_txt=_text(REWARD.splitlines()[1:]))),
+    err("cascade-dr-click-model-not-probability", [*SLATE, "cascade-dr", "--reward",
+                                                    "cm.json"], "cm.json", "probabilit",
+        files=files(cm_json=CM_JSON.replace("0.4]", "4]", 1))),
+    err("cascade-dr-zero-where-shown", [*SLATE, "cascade-dr"], "probability 0",
+        files=files(slates_txt=_text(SLATES.splitlines()[1:]))),
+    err("cascade-dr-given-marginals", [*BASE, "--estimator", "cascade-dr"],
+        any_of("uniform.txt, line 1", "uniform.txt:1"), files=FILES),
+    err("hcope-zero-where-shown", [*SLATE, "hcope"], "probability 0",
+        files=files(slates_txt=_text(SLATES.splitlines()[1:]))),
+    err("hcope-empirical", [*BASE[:5], "--logging", "empirical", "--estimator", "hcope"],
+        "empirical", files=FILES),
+    err("hcope-three-sessions", [*SLATE, "hcope"], "four sessions",
+        files=files(log_txt=_text(_LOG[:9]))),
     # ---- options
+    err("hcope-bootstrap", [*SLATE, "hcope", "--bootstrap", "10"], opt("--bootstrap"),
+        files=FILES),
+    err("reward-with-sn-sips", [*SLATE, "sn-sips", "--reward", "reward.txt"],
+        opt("--reward"), files=FILES),
+    err("propensities-with-hcope", [*SLATE, "hcope", "--propensities", "1,0.5,0.25"],
+        opt("--propensities"), files=FILES),
     err("switch-dr-without-tau", [*BASE, "--estimator", "switch-dr"], opt("--switch-tau"),
         files=FILES),
     err("switch-tau-with-dr", [*BASE, "--estimator", "dr", "--switch-tau", "2"],

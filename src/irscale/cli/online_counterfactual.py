@@ -15,8 +15,8 @@ from .rules import Required, Rule
 from .runargs import distinct_runs
 
 #: The estimators with a reward model; those whose policy files are slate tables.
-MODEL = ("dm", "dr", "switch-dr", "sndr")
-SLATE = ("sips", "iips", "rips")
+MODEL = params.OPE_REWARD_ESTIMATORS
+SLATE = params.OPE_SLATE_ESTIMATORS
 
 
 def add_parser(subparsers) -> None:
@@ -25,15 +25,18 @@ def add_parser(subparsers) -> None:
         subparsers, "counterfactual", run, CLICK_LOG,
         one_of(params.TARGET_RUN, params.TARGET_POLICY, required=True), params.OPE_ESTIMATOR,
         params.LOGGING_POLICY, params.EXAMINATION, params.REWARD_MODEL, params.OPE_CLIP,
-        params.OPE_SWITCH_TAU, *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap"),
+        params.OPE_SWITCH_TAU,
+        *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap and of hcope's split"),
         add_progress,
         rules=(Rule(("logging",), lambda args: args.estimator not in ("pbm-ips", "dm"),
                     "--logging applies to every --estimator but pbm-ips and dm"),
                Rule(("propensities",), lambda args: args.estimator in ("pbm-ips", *MODEL),
-                    "--propensities applies to --estimator pbm-ips, dm, dr, switch-dr or "
-                    "sndr"),
+                    f"--propensities applies to --estimator {_names(('pbm-ips', *MODEL))}"),
                Rule(("reward",), lambda args: args.estimator in MODEL,
-                    "--reward applies to --estimator dm, dr, switch-dr or sndr"),
+                    f"--reward applies to --estimator {_names(MODEL)}"),
+               Rule(("bootstrap",), lambda args: args.estimator != params.OPE_BOUND,
+                    "--bootstrap applies to the estimates, not to --estimator hcope (a "
+                    "bound)"),
                Rule(("clip",), lambda args: args.estimator != "dm",
                     "--clip applies to the weighting estimators, not dm"),
                Rule(("switch_tau",), lambda args: args.estimator == "switch-dr",
@@ -44,7 +47,13 @@ def add_parser(subparsers) -> None:
                Required("switch_tau", lambda args: args.estimator == "switch-dr",
                         "--estimator switch-dr needs its threshold: --switch-tau T")),
         help="off-policy estimate of a ranking policy's expected clicks per session from a "
-        "click log (IPS, SNIPS, DM, DR, Switch-DR, SNDR, position-based IPS, slate IPS)")
+        "click log (IPS, SNIPS, DM, DR, Switch-DR, SNDR, position-based IPS, slate IPS and "
+        "their self-normalised forms, Cascade-DR), or HCOPE's lower bound")
+
+
+def _names(estimators: tuple[str, ...]) -> str:
+    """``a, b or c``."""
+    return f"{', '.join(estimators[:-1])} or {estimators[-1]}"
 
 
 def _propensities(value: str | None) -> object:

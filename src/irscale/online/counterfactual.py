@@ -75,6 +75,30 @@ shown ranking y_s under distributions over whole rankings (:mod:`.slates`),
     π0(y_{s,1..k} | q_s)``, the probabilities of the prefix down to rank k: unbiased when
     a click at rank k depends on the documents at ranks 1..k only (the cascade models),
     of variance between iips's and sips's.
+``sn-sips``, ``sn-iips``, ``sn-rips`` — their self-normalised forms (Swaminathan &
+    Joachims 2015; the Open Bandit Pipeline's ``SelfNormalizedSlateStandardIPS``,
+    ``SelfNormalizedSlateIndependentIPS``, ``SelfNormalizedSlateRewardInteractionIPS``):
+    per rank, as ``snips``, ``V̂ = Σ_k Σ_s c_{s,k} w_{s,k} / Σ_s w_{s,k}`` with the weights
+    above; consistent, biased by O(1/n), each rank's part a weighted mean of its clicks
+    (within their range); equal to the plain estimator when the weights of every rank
+    average 1. ``sn-iips`` is ``snips``.
+``cascade-dr`` — Cascade doubly robust (Kiyohara, Saito, Matsuhiro, Narita, Shimizu &
+    Yamamoto 2022, *Doubly robust off-policy evaluation for ranking policies under the
+    cascade behavior model*, WSDM; the Open Bandit Pipeline's ``SlateCascadeDoublyRobust``):
+    with rips's prefix weights ``w_{s,1..k}`` (``w_{s,1..0} = 1``) and a reward model's
+    ``Q̂_k(y_{1..k})``, the expected clicks at ranks k.. of the rankings π shows after the
+    prefix, ``ψ_s = Σ_k [w_{s,1..k} (c_{s,k} − Q̂_k(y_{s,1..k})) + w_{s,1..k−1}
+    E_{a ∼ π(·|y_{s,1..k−1})} Q̂_k(y_{s,1..k−1}, a)]``; with ``r̂_m(y)`` the reward model's
+    click probability at rank m of ranking y, ``π(y_{1..k}) Q̂_k(y_{1..k}) = Σ_{y ⊇ y_{1..k}}
+    π(y) Σ_{m ≥ k} r̂_m(y)`` (:func:`~irscale.online.slates.prefix_values`): the weighted
+    terms divide by π0 alone. Unbiased under rips's assumption whatever the model; of lower
+    variance than rips when the model is close to the clicks (:mod:`.rewards`).
+``hcope`` — the high-confidence lower bound of Thomas, Theocharous & Ghavamzadeh 2015
+    (:mod:`.hcope`) on sips's terms ``X_s = Σ_k c_{s,k} π(y_s | q_s) / π0(y_s | q_s)`` (the
+    paper's importance-weighted returns; ≥ 0, unbiased under any click behaviour): the value
+    is at least the bound with probability at least ``confidence_level`` = 1 − δ, the
+    threshold chosen on a random share of the sessions (``rng``). Not an estimate: no
+    standard error; the logging probabilities must be known (not ``"empirical"``).
 
 Clipping (``clip=τ``, another τ than switch-dr's): the propensity in a denominator (π0,
 or its slate probability, for all but dm and pbm-ips; γ_r for pbm-ips) is replaced by
@@ -111,7 +135,7 @@ from ..stats.distributions import normal_ppf
 from ..stats.protocol import ConfidenceInterval, Estimate, check_confidence_level
 from ..stats.resampling import RngArg, check_rng
 from .clicklog import ClickLog, read_click_log
-from .clickmodels import ClickModel, fit_click_model
+from .clickmodels import ClickModel
 from .keyed import (
     Keyed,
     factorize,
@@ -121,13 +145,29 @@ from .keyed import (
     group_sums,
     ungroup,
 )
-from .params import OPE_BOOTSTRAP, OPE_CLIP, OPE_ESTIMATOR, OPE_ESTIMATORS, OPE_SWITCH_TAU
-from .slates import logged_slates, prefix_propensities, slate_frame, slate_marginals
+from .params import (
+    OPE_BOOTSTRAP,
+    OPE_BOUND,
+    OPE_CLIP,
+    OPE_ESTIMATOR,
+    OPE_ESTIMATORS,
+    OPE_REWARD_ESTIMATORS,
+    OPE_SELF_NORMALISED,
+    OPE_SWITCH_TAU,
+)
+from .rewards import examination, reward_values, slate_rewards
+from .slates import (
+    logged_slates,
+    prefix_propensities,
+    prefix_values,
+    slate_frame,
+    slate_marginals,
+)
 
 __all__ = ["ESTIMATORS", "CounterfactualResult", "counterfactual", "policy_table"]
 
 Estimator = Literal["ips", "snips", "dr", "pbm-ips", "dm", "switch-dr", "sndr", "sips",
-                    "iips", "rips"]
+                    "iips", "rips", "sn-sips", "sn-iips", "sn-rips", "cascade-dr", "hcope"]
 #: The estimators of :func:`counterfactual`.
 ESTIMATORS = OPE_ESTIMATORS
 #: Cells (samples × sessions) of the resampling counts drawn at a time: about 32 MB, and
@@ -150,11 +190,14 @@ class CounterfactualResult(Estimate):
     the share of weighted terms whose propensity was clipped; ``max_weight`` the largest
     importance weight and ``ess`` the effective sample size ``(Σw)² / Σw²`` of the
     per-session weights; ``terms`` the per-session terms ψ_s (their mean is the estimate).
+    ``hcope``'s ``estimate`` (and ``low``) is its lower bound at ``confidence_level``,
+    ``threshold`` the clipping threshold c of the returns it chose (NaN for the others);
+    it has no standard error, upper end or terms (NaN, None).
     """
 
     _fields = ("estimator", "se", "n", "low", "high", "confidence_level", "bootstrap",
                "bootstrap_low", "bootstrap_high", "clip", "clipped", "max_weight", "ess",
-               "terms")
+               "threshold", "terms")
     # the fields, set by Estimate.__new__ (declarations only, for type checkers)
     estimator: str
     se: float
@@ -169,22 +212,32 @@ class CounterfactualResult(Estimate):
     clipped: float
     max_weight: float
     ess: float
+    threshold: float
     terms: np.ndarray | None
 
     def __new__(cls, estimator: str, estimate: float, se: float, n: int, low: float,
                 high: float, confidence_level: float, bootstrap: int = 0,
                 bootstrap_low: float = math.nan, bootstrap_high: float = math.nan,
                 clip: float | None = None, clipped: float = 0.0, max_weight: float = math.nan,
-                ess: float = math.nan, terms: np.ndarray | None = None) -> CounterfactualResult:
+                ess: float = math.nan, threshold: float = math.nan,
+                terms: np.ndarray | None = None) -> CounterfactualResult:
         return super().__new__(  # type: ignore[return-value]
             cls, estimate, estimator=estimator, se=se, n=n, low=low, high=high,
             confidence_level=confidence_level, bootstrap=bootstrap,
             bootstrap_low=bootstrap_low, bootstrap_high=bootstrap_high, clip=clip,
-            clipped=clipped, max_weight=max_weight, ess=ess, terms=terms)
+            clipped=clipped, max_weight=max_weight, ess=ess, threshold=threshold,
+            terms=terms)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """The normal interval ``estimate ± z SE`` at ``confidence_level``."""
+        """The normal interval ``estimate ± z SE`` at ``confidence_level``; hcope's
+        one-sided ``[bound, ∞)``, at the level it was computed at only."""
         level = check_confidence_level(confidence_level)
+        if self.estimator == OPE_BOUND:
+            if not math.isclose(level, self.confidence_level):
+                raise ParameterError(f"hcope's bound holds at the level it was computed at, "
+                                     f"{self.confidence_level:g}; compute it again at "
+                                     f"{level:g} (confidence_level=)")
+            return ConfidenceInterval(self.low, math.inf)
         return _normal(self.estimate, self.se, level)
 
     def to_frame(self) -> pd.DataFrame:
@@ -194,9 +247,13 @@ class CounterfactualResult(Estimate):
             "level": self.confidence_level, "bootstrap": self.bootstrap,
             "bootstrap_low": self.bootstrap_low, "bootstrap_high": self.bootstrap_high,
             "clip": math.nan if self.clip is None else self.clip, "clipped": self.clipped,
-            "max_weight": self.max_weight, "ess": self.ess}]), _MEANINGS)
+            "max_weight": self.max_weight, "ess": self.ess, "threshold": self.threshold}]),
+            _MEANINGS)
 
     def __repr__(self) -> str:
+        if self.estimator == OPE_BOUND:
+            return (f"CounterfactualResult({self.estimator}: ≥ {self.estimate:.4g} at "
+                    f"{self.confidence_level:g}, n={self.n:,})")
         return (f"CounterfactualResult({self.estimator}: {self.estimate:.4g} ± "
                 f"{self.se:.2g}, n={self.n:,})")
 
@@ -205,6 +262,9 @@ class CounterfactualResult(Estimate):
 _MEANINGS = {"bootstrap_low": blank("no bootstrap asked"),
              "bootstrap_high": blank("no bootstrap asked"), "clip": blank("no clipping"),
              "max_weight": blank("no importance weights (dm)"),
+             "se": blank("hcope: a bound, not an estimate with a standard error"),
+             "high": blank("hcope: a lower bound, no upper end"),
+             "threshold": blank("the clipping threshold of hcope's returns only"),
              "ess": undefined("no click has a positive weight: the effective sample size "
                               "(Σw)²/Σw² is 0/0")}
 
@@ -344,106 +404,6 @@ def _logging_table(logging: Any, log: ClickLog) -> Keyed:
     return _shown(_policy(logging, log.serp_size), log.serp_size)
 
 
-# --------------------------------------------------------------------------- propensities
-def _examination(propensities: Any, log: ClickLog) -> np.ndarray:
-    """γ_1..γ_K: a click model's (PBM or a CTR model), given, or a PBM fitted on ``log``."""
-    k = log.serp_size
-    if propensities is None:
-        propensities = fit_click_model(log, "pbm")
-    if isinstance(propensities, ClickModel):
-        if propensities.model == "dctr":
-            return np.ones(k)
-        if propensities.model not in ("pbm", "gctr", "rctr") or \
-                propensities.examination is None:
-            raise ParameterError(f"examination propensities come from a position-based "
-                                 f"click model (pbm, rctr, gctr), not "
-                                 f"{propensities.model}")
-        propensities = propensities.examination
-    gamma = np.asarray(propensities, dtype=np.float64).ravel()
-    if len(gamma) < k:
-        raise ParameterError(f"propensities give {len(gamma)} rank(s), the log has "
-                             f"{k}: one γ_r per rank 1..{k}")
-    if not (np.isfinite(gamma) & (gamma > 0) & (gamma <= 1)).all():
-        raise ParameterError("propensities γ_r must lie in (0, 1]")
-    return gamma[:k]
-
-
-def _reward(reward: Any, log: ClickLog, table: Keyed, gamma: np.ndarray | None
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """m̂ at the log's shown cells, and the target's expected clicks under m̂ per query
-    (Σ_{d,r} π(d, r | q) m̂(q, d, r), aligned with ``log.queries``)."""
-    if reward is None:
-        reward = fit_click_model(log, "pbm")
-    if isinstance(reward, ClickModel):
-        gamma = _examination(reward, log)
-        alpha = _pairs(reward.attractiveness)
-        prior: float | None = reward.prior[0]
-    else:
-        alpha = _pairs(_pair_series(reward))
-        prior = None
-    if gamma is None:
-        gamma = np.ones(log.serp_size)
-    index = alpha.find(table.queries, table.docs, table.query, table.doc)
-    if prior is None and (index < 0).any():
-        i = int(np.flatnonzero(index < 0)[0])
-        q, d = table.label(i)
-        raise InputError(f"the reward model has no value for document {d!r} of query "
-                         f"{q!r}, which the target policy shows")
-    values = np.append(alpha.value, prior if prior is not None else 0)
-    direct = group_sums(table.value * values[index] * gamma[table.rank - 1], table.query,
-                        len(table.queries))
-    per_query = np.append(direct, 0.0)[index_in(log.queries.astype(str), table.queries)]
-    s, k = np.nonzero(log.valid)
-    cell_index = alpha.find(log.queries.astype(str), log.docs.astype(str), log.query[s],
-                            log.doc[s, k])
-    if prior is None and (cell_index < 0).any():
-        i = int(np.flatnonzero(cell_index < 0)[0])
-        raise InputError(f"the reward model has no value for document "
-                         f"{log.docs[log.doc[s[i], k[i]]]!r} of query "
-                         f"{log.queries[log.query[s[i]]]!r}, shown in session "
-                         f"{log.sessions[s[i]]!r}")
-    m = np.zeros(log.doc.shape)
-    m[s, k] = values[cell_index] * gamma[k]
-    return m, per_query
-
-
-def _pairs(reward: pd.Series) -> Keyed:
-    """Per-(query, docno) values (a Series on a two-level index) as :class:`Keyed`, its
-    levels' values as strings; a pair given twice refused."""
-    index = reward.index
-    assert isinstance(index, pd.MultiIndex)
-    codes = []
-    for level, code in zip(index.levels, index.codes, strict=True):
-        place, distinct = factorize(level.astype(str).to_numpy())
-        codes.append((np.append(place, -1)[code], distinct))
-    (query, queries), (doc, docs) = codes
-    table = Keyed(queries, docs, query, doc, np.zeros(len(query), np.int64),
-                  reward.to_numpy(np.float64))
-    twice = first_repeat(group(query, doc, len(docs))[1])
-    if twice is not None:
-        q, d = table.label(twice)
-        raise InputError(f"the reward model gives document {d!r} of query {q!r} twice")
-    return table
-
-
-def _pair_series(reward: Any) -> pd.Series:
-    """A per-(query, docno) reward: a Series indexed by (query, docno), a mapping
-    ``{(query, docno): value}`` or a DataFrame ``query docno value``."""
-    if isinstance(reward, pd.DataFrame):
-        if not {"query", "docno", "value"} <= set(reward.columns):
-            raise InputError("a reward table has columns query docno value")
-        reward = reward.set_index(["query", "docno"])["value"]
-    elif isinstance(reward, Mapping):
-        reward = pd.Series(dict(reward))
-    if not isinstance(reward, pd.Series) or reward.index.nlevels != 2:
-        raise ParameterError("reward must be a click model, or per-(query, docno) values "
-                             "(a Series, a mapping or a DataFrame query docno value)")
-    values = pd.to_numeric(reward, errors="coerce").to_numpy(np.float64)
-    if not (np.isfinite(values) & (values >= 0) & (values <= 1)).all():
-        raise InputError("reward values are click probabilities in [0, 1]")
-    return pd.Series(values, index=reward.index)
-
-
 # --------------------------------------------------------------------------- estimators
 def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                    logging: Any = None,
@@ -464,31 +424,30 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         distribution over whole rankings ``query slate probability``
         (:func:`~irscale.online.slates.slate_frame`; needed by sips and rips unless the
         policy is deterministic); it shows ranks 1..K, K the SERP size.
-    estimator : {"ips", "snips", "dr", "pbm-ips", "dm", "switch-dr", "sndr", "sips", \
-"iips", "rips"}
+    estimator : one of :data:`ESTIMATORS` (module doc)
     logging : DataFrame, or ``"empirical"``
         The logging policy π0 (all estimators but pbm-ips and dm): ``query docno rank
-        probability`` propensities, or ``query slate probability`` (the only form sips and
-        rips take besides ``"empirical"``); ``"empirical"``: the share of the log's
-        sessions of q showing d at r (sips, rips: showing the slate's prefix) — consistent
-        for a randomised logging policy, not unbiased.
+        probability`` propensities, or ``query slate probability`` (the only form the
+        prefix-weighted ones take besides ``"empirical"``); ``"empirical"``: the share of
+        the log's sessions of q showing d at r (or the slate's prefix) — consistent for a
+        randomised logging policy, not unbiased (hcope refuses it).
     propensities : ClickModel or sequence of γ_1..γ_K, optional
         Examination propensities of pbm-ips (default: a PBM fitted on the log), and the
-        γ_r of a per-(query, docno) ``reward`` for dm, dr, switch-dr, sndr (default 1).
+        γ_r of a per-(query, docno) ``reward`` (default 1).
     reward : ClickModel, or per-(query, docno) values, optional
-        The reward model of dm, dr, switch-dr and sndr: a position-based click model
-        (``α̂ γ̂_r``; default: a PBM fitted on the log) or click probabilities ``α̂_qd``
-        (times γ_r of ``propensities``).
+        The reward model of dm, dr, switch-dr, sndr (a position-based click model, ``α̂
+        γ̂_r``; default: a PBM fitted on the log) and cascade-dr (any click model; default
+        an SDBN fitted on the log), or click probabilities ``α̂_qd`` (times γ_r).
     clip : float in (0, 1], optional
         Clip the propensities in denominators at ``max(p, clip)`` (biased: module doc).
     switch_tau : float ≥ 0
         switch-dr's threshold τ on the importance weights (required there, only there).
     confidence_level : float
-        Level of the normal (and bootstrap) interval.
+        Level of the normal (and bootstrap) interval; hcope's 1 − δ.
     bootstrap : int
         Percentile bootstrap samples over sessions (0: none).
     rng : seed or Generator
-        The bootstrap's randomness.
+        The bootstrap's randomness, and hcope's split.
     progress : bool or callable
         The bootstrap's progress: ``True`` a bar on standard error and, when the samples
         left after the first chunk would take long, their time measured on it;
@@ -509,10 +468,12 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     _check_options(estimator, logging, propensities, reward, clip, switch_tau)
     level = check_confidence_level(confidence_level)
     bootstrap = OPE_BOOTSTRAP.check(bootstrap)
+    if estimator == OPE_BOUND and bootstrap:
+        raise ParameterError("bootstrap applies to the estimates, not to hcope's bound")
     check_rng(rng)
     progress = check_progress(progress)
     log = read_click_log(log)
-    slates = _slates(policy, log.serp_size) if estimator in _SLATE else None
+    slates = _slates(policy, log.serp_size) if estimator in _PREFIX else None
     table = _shown(_policy(policy, log.serp_size), log.serp_size)
     queries = log.queries.astype(str)
     _check_queries(queries, table)
@@ -521,7 +482,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     floor = 0.0 if clip is None else clip
     weight: np.ndarray | None
     if estimator == "pbm-ips":
-        gamma = _examination(propensities, log)
+        gamma = examination(propensities, log)
         pairs, pair = group(table.query, table.doc, len(table.docs))
         lam = Keyed(table.queries, table.docs, *ungroup(pairs, len(table.docs)),
                     np.zeros(len(pairs), np.int64),
@@ -536,9 +497,9 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         return _result(estimator, (clicks * weight)[:, :, None], False, weight, clipped,
                        clip, level, bootstrap, rng, progress, log)
     model = None
-    if estimator in _MODEL:
-        exam = None if propensities is None else _examination(propensities, log)
-        model = _reward(reward, log, table, exam)
+    if estimator in _ITEM_MODEL:
+        exam = None if propensities is None else examination(propensities, log)
+        model = reward_values(reward, log, table, exam)
     if estimator == "dm":
         assert model is not None
         terms = model[1][log.query][:, None, None]
@@ -561,8 +522,16 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     clipped = shown & (target > 0) & (p0 < floor)
     weight = np.where(shown & (target > 0),
                       target / np.maximum(np.maximum(p0, floor), 1e-300), 0.0)
-    ratio = estimator in ("snips", "sndr")
-    if model is None:
+    ratio = estimator in OPE_SELF_NORMALISED
+    if estimator == OPE_BOUND:
+        return _bound(clicks, weight, clipped, clip, level, rng, log)
+    if estimator == "cascade-dr":
+        assert slates is not None
+        prefixes = _query_slates(slates, log)
+        here, before = prefix_values(log, prefixes, slate_rewards(
+            reward, propensities, log, prefixes, table))
+        terms = _cascade_terms(clicks, weight, here, before, np.maximum(p0, floor))
+    elif model is None:
         parts = [clicks * weight, weight] if ratio else [clicks * weight]
         terms = np.stack(parts, axis=2)
     else:
@@ -582,9 +551,11 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                    progress, log)
 
 
-#: The estimators with a reward model; those weighting by slate (prefix) propensities.
-_MODEL = ("dm", "dr", "switch-dr", "sndr")
-_SLATE = ("sips", "rips")
+#: The estimators with a reward model of (query, document, rank) cells; those weighting by
+#: slate (prefix) propensities, and among them by the whole slate's at every rank.
+_ITEM_MODEL = ("dm", "dr", "switch-dr", "sndr")
+_PREFIX = ("sips", "rips", "sn-sips", "sn-rips", "cascade-dr", "hcope")
+_WHOLE = ("sips", "sn-sips", "hcope")
 
 
 def _check_options(estimator: str, logging: Any, propensities: Any, reward: Any,
@@ -602,8 +573,13 @@ def _check_options(estimator: str, logging: Any, propensities: Any, reward: Any,
         raise ParameterError(f"{estimator} needs the logging policy's propensities "
                              "(logging=, a table query docno rank probability, "
                              "query slate probability, or 'empirical')")
-    elif estimator not in _MODEL and (reward is not None or propensities is not None):
+    elif estimator not in OPE_REWARD_ESTIMATORS and (reward is not None
+                                                     or propensities is not None):
         raise ParameterError(f"{estimator} takes logging=, not reward= or propensities=")
+    if estimator == OPE_BOUND and isinstance(logging, str) and logging == "empirical":
+        raise ParameterError("hcope's guarantee needs the logging policy's probabilities "
+                             "(a table query slate probability), not frequencies estimated "
+                             "from the log it bounds ('empirical')")
     if estimator == "switch-dr":
         if switch_tau is None:
             raise ParameterError("switch-dr needs its threshold switch_tau (the largest "
@@ -619,8 +595,8 @@ def _slates(policy: Any, depth: int) -> pd.DataFrame:
     if isinstance(policy, pd.DataFrame) and "slate" in policy.columns:
         return slate_frame(policy)
     if isinstance(policy, (pd.DataFrame, pd.Series)):
-        raise ParameterError("sips and rips need the target as a distribution over whole "
-                             "rankings (query slate probability) or rankings, not "
+        raise ParameterError(f"{', '.join(_PREFIX)} need the target as a distribution over "
+                             "whole rankings (query slate probability) or rankings, not "
                              "per-rank marginals")
     frame = pd.DataFrame(dict(zip(_KEY, _rankings(policy, depth), strict=True))
                          ).sort_values(["query", "rank"])
@@ -632,8 +608,8 @@ def _slates(policy: Any, depth: int) -> pd.DataFrame:
 def _prefix_weights(estimator: str, log: ClickLog, target: pd.DataFrame, logging: Any
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Numerator and denominator of the slate weights at every (session, rank): the
-    prefix probabilities ``π(y_1..y_k)``, ``π0(y_1..y_k)`` (rips), or those of the whole
-    shown ranking at every rank (sips)."""
+    prefix probabilities ``π(y_1..y_k)``, ``π0(y_1..y_k)`` (rips, sn-rips, cascade-dr), or
+    those of the whole shown ranking at every rank (sips, sn-sips, hcope)."""
     if isinstance(logging, str) and logging == "empirical":
         logged = logged_slates(log)
     elif isinstance(logging, pd.DataFrame) and "slate" in logging.columns:
@@ -643,12 +619,51 @@ def _prefix_weights(estimator: str, log: ClickLog, target: pd.DataFrame, logging
                              "over whole rankings (query slate probability) or "
                              "'empirical'")
     num, den = prefix_propensities(log, target), prefix_propensities(log, logged)
-    if estimator == "sips":
+    if estimator in _WHOLE:
         last = np.maximum(log.lengths - 1, 0)[:, None]
         rows = np.arange(len(num))[:, None]
         num = np.where(log.valid, num[rows, last], 0.0)
         den = np.where(log.valid, den[rows, last], 0.0)
     return num, den
+
+
+def _query_slates(slates: pd.DataFrame, log: ClickLog) -> pd.DataFrame:
+    """The rankings of ``slates`` of the log's queries, with a positive probability."""
+    keep = slates["query"].isin(log.queries.astype(str)) & (slates["probability"] > 0)
+    return slates[keep.to_numpy()].reset_index(drop=True)
+
+
+def _cascade_terms(clicks: np.ndarray, weight: np.ndarray, here: np.ndarray,
+                   before: np.ndarray, p0: np.ndarray) -> np.ndarray:
+    """Cascade-DR's ψ_s (sessions × 1 × 1; module doc): the prefix weights' clicks, less
+    ``here / π0(y_{1..k})``, plus ``before / π0(y_{1..k−1})`` (π0 of the empty prefix 1;
+    ``p0`` the prefix propensities, clipped)."""
+    previous = np.concatenate([np.ones((len(p0), 1)), p0[:, :-1]], axis=1)
+    with np.errstate(over="ignore"):  # beyond the doubles: refused by _result
+        model = (np.divide(before, previous, out=np.zeros_like(before), where=before > 0)
+                 - np.divide(here, p0, out=np.zeros_like(here), where=here > 0))
+        return ((clicks * weight).sum(axis=1) + model.sum(axis=1))[:, None, None]
+
+
+def _bound(clicks: np.ndarray, weight: np.ndarray, clipped: np.ndarray, clip: float | None,
+           level: float, rng: RngArg, log: ClickLog) -> CounterfactualResult:
+    """hcope's result: the bound of :func:`~irscale.online.hcope.high_confidence_bound` at
+    δ = 1 − ``level`` on sips's terms (the whole slate's weight times the session's
+    clicks), with the weight diagnostics of the others."""
+    from .hcope import high_confidence_bound
+
+    returns = (clicks * weight).sum(axis=1)
+    if len(returns) < 4:
+        raise InputError(f"hcope needs at least four sessions (two choose its threshold, "
+                         f"two at least are bounded), got {len(returns)}")
+    if not np.isfinite(returns).all():
+        raise _overflow(weight, log)
+    value, c, _ = high_confidence_bound(returns, 1 - level, np.random.default_rng(rng))
+    base = _result(OPE_BOUND, returns[:, None, None], False, weight, clipped, clip, level,
+                   0, rng, log=log)
+    return CounterfactualResult(OPE_BOUND, value, math.nan, base.n, value, math.nan, level,
+                                clip=clip, clipped=base.clipped, max_weight=base.max_weight,
+                                ess=base.ess, threshold=c)
 
 
 def _check_queries(queries: np.ndarray, table: Keyed) -> None:
@@ -776,4 +791,5 @@ def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray |
         float(boot_low), float(boot_high), clip,
         float((clipped & used).sum() / max(int(used.sum()), 1)),
         float(weight.max(initial=0.0)),
-        float(scaled.sum() ** 2 / total) if 0.0 < total < math.inf else math.nan, psi)
+        float(scaled.sum() ** 2 / total) if 0.0 < total < math.inf else math.nan,
+        terms=psi)

@@ -170,7 +170,18 @@ USER_GAMMA = Param("gamma", PROBABILITY, 1.0, "--user: probability of going on w
 #: Counterfactual evaluation (:func:`irscale.online.counterfactual`): the estimator, the
 #: clipping of propensities, the bootstrap over sessions (none by default).
 OPE_ESTIMATORS: tuple[str, ...] = ("ips", "snips", "dr", "pbm-ips", "dm", "switch-dr",
-                                   "sndr", "sips", "iips", "rips")
+                                   "sndr", "sips", "iips", "rips", "sn-sips", "sn-iips",
+                                   "sn-rips", "cascade-dr", "hcope")
+#: The estimators with a reward model (``reward=``, ``--reward``).
+OPE_REWARD_ESTIMATORS: tuple[str, ...] = ("dm", "dr", "switch-dr", "sndr", "cascade-dr")
+#: The estimators whose policies are distributions over whole rankings (``query slate
+#: probability`` tables).
+OPE_SLATE_ESTIMATORS: tuple[str, ...] = ("sips", "iips", "rips", "sn-sips", "sn-iips",
+                                         "sn-rips", "cascade-dr", "hcope")
+#: The self-normalised estimators: per rank, the weighted clicks over the weights' sum.
+OPE_SELF_NORMALISED: tuple[str, ...] = ("snips", "sndr", "sn-sips", "sn-iips", "sn-rips")
+#: The bound (not an estimate) among them: its level is the confidence level, 1 − δ.
+OPE_BOUND = "hcope"
 OPE_ESTIMATOR = Param("estimator", Names("estimator", OPE_ESTIMATORS), "ips",
                       "off-policy estimator", ("--estimator",), "NAME")
 OPE_CLIP = Param("clip", Reals(0.0, 1.0, bounds="(]"), None, "clip the propensities in "
@@ -352,22 +363,24 @@ CLICKS = Param("model", InputFiles(keywords=CLICKING_USERS), None, "user model: 
 TARGET_RUN = Param("policy", InputFiles(), None, "target policy: a TREC run (its first SERP-size "
                    "documents per query)", ("--run",), "RUN", dest="run")
 TARGET_POLICY = Param("policy", InputFiles(), None, "target policy: 'query docno rank probability' "
-                      "lines (a stochastic policy); sips, iips, rips: 'query slate "
-                      "probability' lines", ("--policy",), "FILE")
+                      "lines (a stochastic policy); " + ", ".join(OPE_SLATE_ESTIMATORS) +
+                      ": 'query slate probability' lines", ("--policy",), "FILE")
 #: The value of ``--logging`` that estimates the propensities from the log.
 EMPIRICAL = "empirical"
 LOGGING_POLICY = Param("logging", InputFiles(keywords=(EMPIRICAL,)), None, "logging propensities: "
-                       "'query docno rank probability' lines (sips, iips, rips: 'query slate "
-                       "probability' lines), or 'empirical' (their frequencies in the log); all "
-                       "but dm, pbm-ips", ("--logging",), "FILE|" + EMPIRICAL)
+                       "'query docno rank probability' lines (" + ", ".join(OPE_SLATE_ESTIMATORS)
+                       + ": 'query slate probability' lines), or 'empirical' (their frequencies "
+                       "in the log; not hcope); all but dm, pbm-ips", ("--logging",),
+                       "FILE|" + EMPIRICAL)
 EXAMINATION = Param("propensities", InputFiles(numbers=True), None, "examination propensities γ_r "
                     "of ranks 1.. (comma-separated) or a position-based click model (online fit "
-                    "--format json); pbm-ips (default: a PBM fitted on the log), dm, dr, "
-                    "switch-dr, sndr", ("--propensities",), "G1,G2,...|PARAMS.json")
-REWARD_MODEL = Param("reward", InputFiles(), None, "reward model of dm, dr, switch-dr, sndr: "
-                     "'query docno value' lines (click probabilities, times γ_r of --propensities) "
-                     "or a position-based click model (default: a PBM fitted on the log)",
-                     ("--reward",), "FILE|PARAMS.json")
+                    "--format json); pbm-ips (default: a PBM fitted on the log), " +
+                    ", ".join(OPE_REWARD_ESTIMATORS), ("--propensities",), "G1,G2,...|PARAMS.json")
+REWARD_MODEL = Param("reward", InputFiles(), None, "reward model of " +
+                     ", ".join(OPE_REWARD_ESTIMATORS) + ": 'query docno value' lines (click "
+                     "probabilities, times γ_r of --propensities) or a position-based click "
+                     "model (cascade-dr: any click model; default: a PBM fitted on the log, "
+                     "cascade-dr an SDBN)", ("--reward",), "FILE|PARAMS.json")
 #: The pairs of rankers of :func:`irscale.online.historical_interleaving`.
 SOURCE_RUNS = Param("source", InputFiles(), None, "the two runs that built the log (run ids = its "
                     "teams)", ("--source",), "RUN")

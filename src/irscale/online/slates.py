@@ -1,5 +1,6 @@
-"""Distributions over whole rankings (slates) and the prefix propensities of the slate
-estimators of :func:`~irscale.online.counterfactual` (``sips``, ``rips``, ``iips``).
+"""Distributions over whole rankings (slates) and the prefix propensities and prefix values
+of the slate estimators of :func:`~irscale.online.counterfactual` (``sips``, ``rips``,
+``iips``, their self-normalised forms, ``cascade-dr``, ``hcope``).
 
 A slate policy gives every ranking ``y = (y_1, ..., y_L)`` of a query its probability
 ``π(y | q)``; the probability of a prefix is ``π(y_1..y_k | q) = Σ_{y' : y'_{1..k} =
@@ -19,7 +20,8 @@ import pandas as pd
 from ..errors import InputError
 from .clicklog import ClickLog
 
-__all__ = ["logged_slates", "prefix_propensities", "slate_frame", "slate_marginals"]
+__all__ = ["logged_slates", "prefix_propensities", "prefix_values", "slate_frame",
+           "slate_marginals"]
 
 _COLUMNS = ["query", "slate", "probability"]
 
@@ -98,3 +100,43 @@ def prefix_propensities(log: ClickLog, slates: pd.DataFrame) -> np.ndarray:
         for k in range(len(shown)):
             out[s, k] = mass.get((q, shown[:k + 1]), 0.0)
     return out
+
+
+def prefix_values(log: ClickLog, slates: pd.DataFrame, rewards: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The slate policy's expected reward from a rank on, over the rankings that begin
+    with a session's prefix (Cascade-DR's ``π(y_{1..k}) Q̂_k`` and
+    ``π(y_{1..k−1}) E_π[Q̂_k]``), at every (session s, rank k) of ``log``:
+
+    ``here[s, k−1] = Σ_{y : y_{1..k} = y_{s,1..k}} π(y | q_s) Σ_{m=k}^{L_s} r̂_m(y)`` and
+    ``before[s, k−1] = Σ_{y : y_{1..k−1} = y_{s,1..k−1}} π(y | q_s) Σ_{m=k}^{L_s} r̂_m(y)``,
+
+    ``r̂_m(y) = rewards[i, m − 1]`` of the slate y of row i of ``slates``, L_s the
+    session's length (0 beyond it)."""
+    k_max = log.serp_size
+    index: dict[tuple[str, tuple[str, ...]], int] = {}
+    rows: list[np.ndarray] = []
+    for (q, slate, p), reward in zip(slates.itertuples(index=False), rewards, strict=True):
+        weighted = p * np.asarray(reward, dtype=np.float64)[:k_max]
+        for k in range(min(len(slate), k_max) + 1):
+            key = (q, slate[:k])
+            if key not in index:
+                index[key] = len(rows)
+                rows.append(np.zeros(k_max))
+            rows[index[key]] += weighted
+    # cumulative sums over the ranks (column t: ranks 1..t), and a row of zeros for the
+    # prefixes no ranking of the policy begins with
+    table = np.concatenate([np.zeros((len(rows) + 1, 1)),
+                            np.cumsum(np.array([*rows, np.zeros(k_max)]), axis=1)], axis=1)
+    queries = log.queries.astype(str)
+    at = np.full((len(log.sessions), k_max + 1), len(rows))
+    for s, shown in enumerate(_shown(log)):
+        q = queries[log.query[s]]
+        for k in range(len(shown) + 1):
+            at[s, k] = index.get((q, shown[:k]), len(rows))
+    length = log.lengths[:, None]
+    start = np.arange(k_max)[None, :]  # rank k's column: ranks 1..k − 1 summed before it
+    here = table[at[:, 1:], length] - table[at[:, 1:], start]
+    before = table[at[:, :-1], length] - table[at[:, :-1], start]
+    valid = log.valid
+    return np.where(valid, here, 0.0), np.where(valid, before, 0.0)
