@@ -154,6 +154,7 @@ def test_per_collection_differences_and_meta_analysis() -> None:
     tau2, effect, se, (low, high) = _random_part(theirs, 0.05)
     assert float(dl.effect.iloc[0]) == pytest.approx(effect)
     assert float(dl.tau2.iloc[0]) == pytest.approx(tau2, abs=1e-14)
+    assert float(dl.se.iloc[0]) == pytest.approx(se)
     assert (float(dl.ci_low.iloc[0]), float(dl.ci_high.iloc[0])) == pytest.approx((low, high))
 
 
@@ -186,7 +187,7 @@ def test_bootstrap_covers_the_truth() -> None:
 def test_system_missing_from_a_collection() -> None:
     suite = _suite(2, (5, 6))
     suite["c1"] = suite["c1"].subset(systems=["s0", "s1"])
-    with pytest.raises(AlignmentError, match="collection 'c1' has no run of system.*s2"):
+    with pytest.raises(AlignmentError, match=r"collection 'c1' has no run of system.*s2"):
         across_collections(suite)
 
 
