@@ -116,8 +116,8 @@ class AcrossCollections(HtmlRepr):
                          for name, table in self.tables().items())
 
 
-def _matrix(name: str, value: object, measure: str | None) -> np.ndarray:
-    """The topics × systems values of ``measure`` of collection ``name``."""
+def _matrix(name: str, value: object, measure: str | None) -> ScoreMatrix:
+    """The one-measure matrix of ``measure`` of collection ``name``, complete."""
     from ..core import ScoreMatrix
 
     matrix = value.to_matrix() if hasattr(value, "to_matrix") else value
@@ -257,7 +257,7 @@ META_COLUMNS = ("effect", "se", "ci_low", "ci_high", "tau2", "i2", "q", "q_pvalu
 
 def _meta(first: list[str], second: list[str], differences: np.ndarray,
           variances: np.ndarray, alpha: float) -> pd.DataFrame:
-    """One row per pair and estimator of τ²: the random-effects meta-analysis of the
+    """One row per pair and estimator of τ² (pair by pair): the random-effects meta-analysis of the
     pair's collections; NaN for a pair of a collection with no variance (warned)."""
     fit = (variances > 0).all(axis=1)
     if not fit.all():
@@ -275,7 +275,8 @@ def _meta(first: list[str], second: list[str], differences: np.ndarray,
                 columns[name][fit] = getattr(result, name)
         frames.append(pd.DataFrame({"system_a": first, "system_b": second,
                                     "estimator": estimator, **columns}))
-    table = pd.concat(frames, ignore_index=True)
+    order = np.arange(len(first) * len(ESTIMATORS)).reshape(len(ESTIMATORS), -1).T.ravel()
+    table = pd.concat(frames, ignore_index=True).iloc[order].reset_index(drop=True)
     constant = "a collection where the pair's difference is the same on every topic"
     meanings = {name: undefined(constant) for name in META_COLUMNS}
     if differences.shape[1] < 3:
