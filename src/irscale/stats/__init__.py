@@ -216,7 +216,7 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"anova"})
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"across_collections", "anova"})
 
 
 if TYPE_CHECKING:  # pragma: no cover
