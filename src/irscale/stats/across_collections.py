@@ -169,6 +169,19 @@ def _pair_index(systems: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     return np.array([a for a, _ in pairs]), np.array([b for _, b in pairs])
 
 
+def _check_bootstrap_memory(samples: int, systems: int, pairs: int, topics: int) -> None:
+    """Refuse ``samples`` whose means (every system's and every pair's difference, sorted
+    for the percentiles, and a collection's draws) exceed the memory limit
+    (:func:`irscale.core.budget.check_memory`)."""
+    from ..core.budget import check_memory, format_size
+    from ..core.notebook import counted
+
+    need = 8.0 * samples * (2 * systems + 3 * pairs + 2 * topics)
+    check_memory(need, f"{samples:,} samples (--samples, samples) of the stratified "
+                 f"bootstrap of {counted(systems, 'system')} and {counted(pairs, 'pair')} "
+                 f"keep their means: about {format_size(need)}", "fewer --samples (samples)")
+
+
 def stratified_bootstrap(arrays: list[np.ndarray], *, samples: int, rng: RngArg
                          ) -> np.ndarray:
     """``samples`` × systems: each system's mean over the collections of its means over
@@ -219,6 +232,7 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
     measure, systems, arrays = _aligned(collections, measure)
     names = tuple(str(name) for name in collections)
     a, b = _pair_index(systems)
+    _check_bootstrap_memory(samples, len(systems), len(a), max(x.shape[0] for x in arrays))
     first, second = [systems[i] for i in a], [systems[i] for i in b]
     z = stats.norm.ppf(1 - alpha / 2)
 
