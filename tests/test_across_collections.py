@@ -10,12 +10,17 @@ import warnings
 import numpy as np
 import pytest
 from scipy import optimize, stats
-from statsmodels.stats.meta_analysis import combine_effects
 
+import irscale
 from irscale.core import ScoreMatrix
-from irscale.errors import AlignmentError, InputError
+from irscale.errors import AlignmentError, InputError, ParameterError
 from irscale.stats.across_collections import across_collections
 from irscale.stats.meta_analysis import random_effects
+
+from .oracle_imports import lazy_import, lazy_importorskip
+
+meta_analysis = lazy_import("statsmodels.stats.meta_analysis")
+pytrec_eval = lazy_importorskip("pytrec_eval")
 
 
 def _studies(seed: int, k: int, tau: float) -> tuple[np.ndarray, np.ndarray]:
@@ -30,7 +35,7 @@ def _combine(y: np.ndarray, v: np.ndarray, **options: object):
     0, and the square roots of its negative variances warn."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return combine_effects(y, v, **options)
+        return meta_analysis.combine_effects(y, v, **options)
 
 
 def _random_part(theirs, alpha: float) -> tuple[float, float, float, np.ndarray]:
@@ -194,3 +199,42 @@ def test_system_missing_from_a_collection() -> None:
 def test_one_collection_is_refused() -> None:
     with pytest.raises(Exception, match="2 collections"):
         across_collections(dict(list(_suite(3, (5, 6)).items())[:1]))
+
+
+def _collection(seed: int, topics: int) -> tuple[dict, dict]:
+    """Random qrels and three runs (dictionaries, as pytrec_eval takes them)."""
+    gen = np.random.default_rng(seed)
+    qrels = {f"q{t}": {f"d{d}": int(gen.integers(0, 3)) for d in range(12)}
+             for t in range(topics)}
+    runs = {name: {f"q{t}": {f"d{d}": float(gen.uniform()) for d in range(12)}
+                   for t in range(topics)} for name in ("bm25", "dense", "hybrid")}
+    return qrels, runs
+
+
+def test_evaluations_per_collection_against_pytrec_eval() -> None:
+    """Evaluations (``irscale.evaluate``) of two collections: each collection's mean
+    difference and its variance are those of pytrec_eval's per-topic values."""
+    suite, oracle = {}, {}
+    for name, seed, topics in (("x", 1, 8), ("y", 2, 11)):
+        qrels, runs = _collection(seed, topics)
+        suite[name] = irscale.evaluate(qrels, runs, ["map"])
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map"})
+        oracle[name] = {run: np.array([evaluator.evaluate(ranking)[t]["map"]
+                                       for t in sorted(ranking)])
+                        for run, ranking in runs.items()}
+    result = across_collections(suite, samples=20, rng=0)
+    for row in result.collection_table.itertuples(index=False):
+        d = oracle[row.collection][row.system_a] - oracle[row.collection][row.system_b]
+        assert row.topics == len(d)
+        assert row.difference == pytest.approx(d.mean(), abs=1e-12)
+        assert row.variance == pytest.approx(d.var(ddof=1) / len(d), abs=1e-12)
+
+
+def test_forest_plot() -> None:
+    from irscale.plots import forest
+
+    result = across_collections(_suite(4, (6, 7, 8)), samples=20, rng=0)
+    ax = forest(result, [("s0", "s2")], estimator="dl")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["c0", "c1", "c2", "s0 − s2"]
+    with pytest.raises(ParameterError, match="no pairs of the result"):
+        forest(result, [("s2", "s0")])
