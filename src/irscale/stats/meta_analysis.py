@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .validation import check_choice
+from .validation import as_floats, check_choice
 
 #: The estimators of τ²: DerSimonian–Laird's moment estimator and REML.
 ESTIMATORS: tuple[str, ...] = ("dl", "reml")
@@ -75,18 +75,18 @@ class RandomEffects:
 
 def _check(effects: object, variances: object) -> tuple[np.ndarray, np.ndarray]:
     """The inputs as float arrays of one shape, at least 2 studies, finite, variances > 0."""
-    y = np.asarray(effects, dtype=float)
-    v = np.asarray(variances, dtype=float)
+    y, v = as_floats(effects, "effects"), as_floats(variances, "variances")
     if y.shape != v.shape or y.ndim == 0:
         raise InputError(f"effects and variances must be arrays of one shape (…, k), got "
                          f"{y.shape} and {v.shape}")
     if y.shape[-1] < 2:
-        raise InputError(f"a meta-analysis needs at least 2 studies, got {y.shape[-1]}")
+        raise InputError(f"effects: a meta-analysis needs at least 2 studies (the last "
+                         f"axis), got {y.shape[-1]}")
     if not (np.isfinite(y).all() and np.isfinite(v).all()):
         raise InputError("effects and variances must be finite numbers")
     if (v <= 0).any():
-        raise InputError("every variance must be positive (a study whose effect has no "
-                         "variance would weigh infinitely)")
+        raise InputError("every one of variances must be positive (a study whose effect "
+                         "has no variance would weigh infinitely)")
     return y, v
 
 
