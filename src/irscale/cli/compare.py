@@ -233,8 +233,8 @@ def add_parser(subparsers) -> None:
         (MIXED_METHOD, {"doc": "--test mixed, gaussian: estimator"}), SHARD_SCORES,
         SIGNIFICANCE, (ALTERNATIVE, {"choices": ALTERNATIVES}),
         (RNG_SEED, {"doc": "seed of resampling tests and of --collection's bootstrap"}),
-        (RESAMPLES, {"doc": "resamples of the resampling tests (and of --collection's "
-                     "bootstrap: 1000)"}),
+        (RESAMPLES, {"doc": "resamples of the resampling tests and of --collection's "
+                     "bootstrap"}),
         (COLLECTION, {"action": "append"}),
         (THREADS, {"doc": "threads for resampling"}),
         lambda p: add_scheduler(p, "the resampling"),
