@@ -152,6 +152,10 @@ def test_per_collection_differences_and_meta_analysis() -> None:
     d = x[:, 0] - x[:, 2]
     assert float(row.difference.iloc[0]) == pytest.approx(d.mean())
     assert float(row.variance.iloc[0]) == pytest.approx(d.var(ddof=1) / len(d))
+    means = result.mean_table[result.mean_table.collection == "c1"]
+    assert means["mean"].to_numpy() == pytest.approx(x.mean(axis=0))
+    assert result.system_table["mean"].to_numpy() == pytest.approx(
+        np.mean([m.array().mean(axis=0) for m in suite.values()], axis=0))
     pair = per[(per.system_a == "s0") & (per.system_b == "s2")]
     theirs = _combine(pair.difference.to_numpy(), pair.variance.to_numpy(), method_re="dl")
     meta = result.meta_table

@@ -33,9 +33,10 @@ ACROSS = ["compare", "--collection", X, "--collection", Y, "-m", "map", "--sampl
 
 
 def json_tables(result, ws, run) -> None:
-    """The JSON document holds the four tables, the meta-analysis by both estimators."""
+    """The JSON document holds the five tables, the meta-analysis by both estimators."""
     document = json.loads(result.out)
-    assert set(document) == {"systems", "pairs", "collections", "meta"}, result.describe()
+    assert set(document) == {"systems", "pairs", "means", "collections", "meta"}, \
+        result.describe()
     assert {row["estimator"] for row in document["meta"]} == {"dl", "reml"}
     assert {row["collection"] for row in document["collections"]} == {"X", "Y"}
 

@@ -55,10 +55,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class AcrossCollections(HtmlRepr):
-    """The comparison of :func:`across_collections` (module documentation): four tables.
+    """The comparison of :func:`across_collections` (module documentation): five tables.
 
     ``systems``: system, mean (over collections), ci_low, ci_high (stratified bootstrap);
     ``pairs``: system_a, system_b, difference, ci_low, ci_high (the same bootstrap);
+    ``means``: collection, system, topics, mean (each system's mean per collection);
     ``collections``: collection, system_a, system_b, topics, difference, variance, ci_low,
     ci_high; ``meta``: system_a, system_b, estimator, effect, se, ci_low, ci_high, tau2,
     i2, q, q_pvalue, pi_low, pi_high.
@@ -71,6 +72,7 @@ class AcrossCollections(HtmlRepr):
     samples: int
     system_table: pd.DataFrame
     pair_table: pd.DataFrame
+    mean_table: pd.DataFrame
     collection_table: pd.DataFrame
     meta_table: pd.DataFrame
 
@@ -83,14 +85,15 @@ class AcrossCollections(HtmlRepr):
         return self.meta_table
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The four tables by the names JSON gives them."""
+        """The five tables by the names JSON gives them."""
         return {"systems": self.system_table, "pairs": self.pair_table,
-                "collections": self.collection_table, "meta": self.meta_table}
+                "means": self.mean_table, "collections": self.collection_table,
+                "meta": self.meta_table}
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        """The four tables as ``fmt``: JSON as one document ``{"systems": [rows], "pairs":
-        [rows], "collections": [rows], "meta": [rows]}``, the other formats one table
-        after the other (``irscale compare --collection``)."""
+        """The five tables as ``fmt``: JSON as one document ``{"systems": [rows], "pairs":
+        [rows], "means": [rows], "collections": [rows], "meta": [rows]}``, the other
+        formats one table after the other (``irscale compare --collection``)."""
         from ..core.numbers import json_text
         from ..io.formats import TABLE_FORMATS, check_format
         from .protocol import format_table
@@ -107,6 +110,7 @@ class AcrossCollections(HtmlRepr):
             "systems": f"{self.measure}: systems' means over {len(self.collections)} "
                        f"collections (each weighs the same; {boot})",
             "pairs": f"Differences of those means, a − b ({boot})",
+            "means": "Per collection: each system's mean over its topics",
             "collections": f"Per collection: mean difference a − b over its topics, the "
                            f"variance of that mean, its {level} normal interval",
             "meta": f"Random-effects meta-analysis of each pair (τ² by DerSimonian–Laird "
@@ -258,8 +262,12 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
     pair_table = pd.DataFrame({"system_a": first, "system_b": second,
                                "difference": means[a] - means[b], "ci_low": low,
                                "ci_high": high})
+    mean_table = pd.DataFrame({
+        "collection": np.repeat(names, len(systems)), "system": list(systems) * len(names),
+        "topics": np.repeat([x.shape[0] for x in arrays], len(systems)),
+        "mean": np.concatenate([x.mean(axis=0) for x in arrays])})
     return AcrossCollections(measure, names, systems, alpha, samples, system_table,
-                             pair_table, per_collection,
+                             pair_table, mean_table, per_collection,
                              _meta(first, second, differences, variances, alpha))
 
 
