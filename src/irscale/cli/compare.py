@@ -393,7 +393,7 @@ def run(args: argparse.Namespace) -> int:
         across = compare_collections(args)
         if args.plot:
             from ..io.figures import save_figure
-            from ..plots.forest import forest
+            from ..plots.across import forest
 
             save_figure(forest(across).figure, args.plot)
         return write_text(args, across.format(args.fmt, digits=args.digits))

@@ -10,7 +10,7 @@ Runs on topics (:mod:`irscale.plots.runs`)
     (per-topic differences against a baseline), :func:`precision_recall` (11-point
     interpolated curves), :func:`tukey_intervals` (Tukey HSD intervals,
     Ferro & Maistro 2024, eq. 11).
-Systems across collections (:mod:`irscale.plots.forest`)
+Systems across collections (:mod:`irscale.plots.across`)
     :func:`forest` (each pair's per-collection differences, pooled effect and prediction
     interval; :func:`irscale.stats.across_collections`).
 An ANOVA's residuals (:mod:`irscale.plots.residuals`)
@@ -37,7 +37,7 @@ from ..io.figures import new_axes
 from ..meta.discriminative import DiscriminativePower
 from ..meta.plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
 from ..meta.splitting import SplitStudy
-from .forest import forest
+from .across import forest
 from .residuals import residual_qq
 from .runs import (
     baseline_differences,
