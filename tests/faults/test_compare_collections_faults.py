@@ -19,6 +19,7 @@ from .conftest import (
     run_case,
     run_lines,
     text,
+    warns_of,
 )
 
 #: A second collection: the qrels of the workspace with other documents relevant (d_k
@@ -54,6 +55,10 @@ CASES = [
     ok("across-plot", [*ACROSS, "--plot", "forest.png"],
        all_checks(output_contains("Random-effects")), files=FILES,
        allowed_new=("forest.png",)),
+    ok("across-warning-names-the-collection",
+       ["compare", "--collection", X, "--collection", "Y=y4.qrels,a.run,b.run,c.run", "-m",
+        "map"], warns_of("--collection Y", "not evaluated"),
+       files={"y4.qrels": text([line for line in qrels_lines() if line[0] in "1234"])}),
     # ---- the specs
     err("across-without-equals", ["compare", "--collection", "qrels.txt,a.run",
                                   "--collection", Y, "-m", "map"],

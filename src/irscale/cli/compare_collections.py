@@ -6,6 +6,7 @@ systems are matched by run name across collections."""
 from __future__ import annotations
 
 import argparse
+import warnings
 
 from ..core.params import InputFiles, Param
 from ..errors import ParameterError
@@ -70,11 +71,16 @@ def compare_collections(args: argparse.Namespace):
         runs = paths[1:] if len(paths) > 2 else paths[1]  # a folder or pattern as it is
         read[name.strip()] = as_qrels(paths[0]), as_runs(runs)
     matrices = {}
-    for name, (qrels, runs) in read.items():
+    for name, (qrels, runs) in read.items():  # its errors and warnings name the collection
         try:
-            matrices[name] = evaluate_matrix(qrels, runs, args.measures)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                matrices[name] = evaluate_matrix(qrels, runs, args.measures)
         except (AlignmentError, InputError) as error:
             raise type(error)(f"--collection {name}: {error}") from None
+        for warning in caught:
+            warnings.warn(f"--collection {name}: {warning.message}", warning.category,
+                          stacklevel=1)
     from ..stats.across_collections import across_collections
 
     try:
