@@ -10,6 +10,7 @@ import warnings
 
 from ..core.params import InputFiles, Param
 from ..errors import ParameterError
+from .options import wants_progress
 from .parser import GIVEN
 from .rules import words
 
@@ -85,6 +86,6 @@ def compare_collections(args: argparse.Namespace):
 
     try:
         return across_collections(matrices, alpha=args.alpha, samples=args.samples or 1000,
-                                  rng=args.seed)
+                                  rng=args.seed, progress=wants_progress(args))
     except AlignmentError as error:
         raise AlignmentError(f"--collection: {error}") from None

@@ -23,9 +23,9 @@ Across collections, stratified bootstrap
     difference of those means. Each bootstrap sample redraws ``n_c`` topics with
     replacement within every collection (the strata: Efron & Tibshirani 1993, §8.3,
     resampling within independent samples) and recomputes every mean and difference; the
-    ``1 − α`` interval is the percentile interval of ``samples`` such samples. The draws
-    of collection ``c`` come from child ``c`` of the seed sequence of ``rng``, so that a
-    seed gives the same intervals every time.
+    ``1 − α`` interval is the percentile interval of ``samples`` such samples. Chunk ``i``
+    of the samples draws from child ``i`` of the seed sequence of ``rng``, so that a seed
+    gives the same intervals every time (:mod:`irscale.stats.resampling`).
 """
 
 from __future__ import annotations
@@ -42,10 +42,11 @@ import pandas as pd
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, undefined
 from ..core.params import check_alpha
+from ..core.progress import ProgressArg
 from ..errors import InputError, ParameterError, shown
-from .bootstrap import resample_counts
+from .bootstrap import CHUNK, resample_counts
 from .meta_analysis import ESTIMATORS, random_effects
-from .resampling import RngArg, check_rng, seed_sequence
+from .resampling import RngArg, check_rng, chunk_sizes, run_chunks, seed_sequence
 from .validation import check_count
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,23 +187,40 @@ def _check_bootstrap_memory(samples: int, systems: int, pairs: int, topics: int)
                  f"keep their means: about {format_size(need)}", "fewer --samples (samples)")
 
 
-def stratified_bootstrap(arrays: list[np.ndarray], *, samples: int, rng: RngArg
-                         ) -> np.ndarray:
-    """``samples`` × systems: each system's mean over the collections of its means over
-    topics redrawn with replacement within each collection (module documentation); the
-    draws of collection ``c`` from child ``c`` of ``rng``'s seed sequence."""
-    children = seed_sequence(rng=rng).spawn(len(arrays))
-    total = np.zeros((samples, arrays[0].shape[1]))
-    for values, child in zip(arrays, children, strict=True):  # one step a collection
+def _stratified_chunk(arrays: tuple[np.ndarray, ...], gen: np.random.Generator, size: int
+                     ) -> np.ndarray:
+    """``size`` × systems: the means over the collections of the means of ``size`` samples
+    of each collection's topics (a matrix product a collection)."""
+    total = np.zeros((size, arrays[0].shape[1]))
+    for values in arrays:
         n = values.shape[0]
-        draws = np.random.default_rng(child).integers(0, n, size=(samples, n))
-        total += resample_counts(draws, n) @ values / n
+        total += resample_counts(gen.integers(0, n, size=(size, n)), n) @ values / n
     return total / len(arrays)
 
 
+def stratified_bootstrap(arrays: list[np.ndarray], *, samples: int, rng: RngArg,
+                         progress: ProgressArg = False) -> np.ndarray:
+    """``samples`` × systems: each system's mean over the collections of its means over
+    topics redrawn with replacement within each collection (module documentation), in
+    chunks of :data:`~irscale.stats.bootstrap.CHUNK` samples, chunk ``i`` drawn from child
+    ``i`` of ``rng``'s seed sequence (:func:`~irscale.stats.resampling.run_chunks`: the
+    same samples for a seed whatever the threads; ``progress``, and ^C, as every
+    resampling)."""
+    out = np.empty((samples, arrays[0].shape[1]))
+    sizes = chunk_sizes(samples, CHUNK)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+
+    def keep(index: int, means: np.ndarray) -> None:
+        out[starts[index]:starts[index + 1]] = means
+
+    run_chunks(_stratified_chunk, sizes, seed_sequence(rng=rng), keep,
+               shared=(tuple(arrays),), progress=progress)
+    return out
+
+
 def across_collections(collections: Mapping[str, Any], measure: str | None = None, *,
-                       alpha: float = 0.05, samples: int = 1000, rng: RngArg = None
-                       ) -> AcrossCollections:
+                       alpha: float = 0.05, samples: int = 1000, rng: RngArg = None,
+                       progress: ProgressArg = False) -> AcrossCollections:
     """Compare the systems of several collections (module documentation): each
     collection's paired mean differences, every pair's random-effects meta-analysis
     (DerSimonian–Laird and REML; Higgins, Thompson & Spiegelhalter 2009 for the
@@ -211,7 +229,7 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
 
     ``collections``: ``{name: ScoreMatrix or Evaluation}`` (2 at least), the systems
     matched by name; ``measure``: the one compared (default: the only one); ``alpha``: 1 −
-    the level of every interval; ``samples``, ``rng``: the bootstrap's.
+    the level of every interval; ``samples``, ``rng``, ``progress``: the bootstrap's.
 
     Examples
     --------
@@ -251,7 +269,7 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
         "ci_low": (differences - z * np.sqrt(variances)).T.ravel(),
         "ci_high": (differences + z * np.sqrt(variances)).T.ravel()})
 
-    boot = stratified_bootstrap(arrays, samples=samples, rng=rng)
+    boot = stratified_bootstrap(arrays, samples=samples, rng=rng, progress=progress)
     quantiles = [alpha / 2, 1 - alpha / 2]
     means = np.mean([x.mean(axis=0) for x in arrays], axis=0)
     low, high = np.quantile(boot, quantiles, axis=0)
