@@ -42,6 +42,7 @@ from ..stats.names import (
     is_resampling,
 )
 from .common_params import PLOT
+from .compare_collections import COLLECTION, check_collections
 from .inputs import (
     SOURCES_RULE,
     add_inputs,
@@ -152,6 +153,7 @@ def _model_reason(args: argparse.Namespace) -> str:
 
 #: When the options apply, in the order they are checked.
 RULES: tuple[Declared, ...] = (
+    check_collections,
     Rule(("test", "model", "transform", "plot", "correction", "alternative", "samples",
           "seed", "workers", "scheduler", "alpha", "random", "family", "method",
           "shard_scores"), lambda args: not given(args, "risk_alpha"),
@@ -192,10 +194,10 @@ RULES: tuple[Declared, ...] = (
     Rule(("method",), lambda args: args.family != "binomial",
          "--method applies to the linear mixed model, not to --family binomial (fit by "
          "maximum likelihood)"),
-    Rule(("samples", "seed"), lambda args: is_resampling(args.test)
+    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or bool(args.collections)
          or args.test in ("bootstrap-anova", "document-sampling"),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, bootstrap-anova, "
-         "document-sampling), not to --test {test}"),
+         "document-sampling) and --collection, not to --test {test}"),
     Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     Rule(("ci",), lambda args: _interval_reason(args) is None,
@@ -218,7 +220,8 @@ def add_parser(subparsers) -> None:
         (SHARD_EMPTY, {"doc": "--test bootstrap-anova: scores of a topic without relevant "
                        "documents in a replicate (undefined)"}),
         ANOVA_TRANSFORM, (PLOT, {"doc": "write the normal Q-Q plot of the ANOVA's residuals "
-                                 "to FILE, PNG/SVG/PDF"}),
+                                 "(with --collection: the forest plot of every pair's "
+                                 "effect across the collections) to FILE, PNG/SVG/PDF"}),
         (MULTIPLE_CORRECTION, {"doc": "multiple-comparison correction of the pairwise tests "
                                "(two-system tests, or the Wald tests of --test mixed; the "
                                "bootstrap p-values of --test bootstrap-anova, where the "
@@ -229,8 +232,10 @@ def add_parser(subparsers) -> None:
                   "of 0/1 scores, e.g. success@k)"}),
         (MIXED_METHOD, {"doc": "--test mixed, gaussian: estimator"}), SHARD_SCORES,
         SIGNIFICANCE, (ALTERNATIVE, {"choices": ALTERNATIVES}),
-        (RNG_SEED, {"doc": "seed of resampling tests"}),
-        (RESAMPLES, {"doc": "resamples of the resampling tests"}),
+        (RNG_SEED, {"doc": "seed of resampling tests and of --collection's bootstrap"}),
+        (RESAMPLES, {"doc": "resamples of the resampling tests and of --collection's "
+                     "bootstrap"}),
+        (COLLECTION, {"action": "append"}),
         (THREADS, {"doc": "threads for resampling"}),
         lambda p: add_scheduler(p, "the resampling"),
         lambda p: add_interval_options(p, "each system's mean and every pair's mean "
@@ -382,6 +387,16 @@ def _intervals(args: argparse.Namespace, matrix: ScoreMatrix, pairs: Any,
 
 def run(args: argparse.Namespace) -> int:
     """``irscale compare``: the tests of the options checked by :data:`RULES`."""
+    if args.collections:
+        from .compare_collections import compare_collections
+
+        across = compare_collections(args)
+        if args.plot:
+            from ..io.figures import save_figure
+            from ..plots.across import forest
+
+            save_figure(forest(across).figure, args.plot)
+        return write_text(args, across.format(args.fmt, digits=args.digits))
     if given(args, "risk_alpha"):
         check_inputs(args)
         from ..stats.risk import format_risk, risk_table

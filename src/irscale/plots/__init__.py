@@ -10,6 +10,9 @@ Runs on topics (:mod:`irscale.plots.runs`)
     (per-topic differences against a baseline), :func:`precision_recall` (11-point
     interpolated curves), :func:`tukey_intervals` (Tukey HSD intervals,
     Ferro & Maistro 2024, eq. 11).
+Systems across collections (:mod:`irscale.plots.across`)
+    :func:`forest` (each pair's per-collection differences, pooled effect and prediction
+    interval; :func:`irscale.stats.across_collections`).
 An ANOVA's residuals (:mod:`irscale.plots.residuals`)
     :func:`residual_qq` (normal Q–Q plot, Shapiro & Wilk 1965's W in the title).
 A measure's image (:mod:`irscale.plots.scales`)
@@ -34,6 +37,7 @@ from ..io.figures import new_axes
 from ..meta.discriminative import DiscriminativePower
 from ..meta.plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
 from ..meta.splitting import SplitStudy
+from .across import forest
 from .residuals import residual_qq
 from .runs import (
     baseline_differences,
@@ -44,7 +48,8 @@ from .runs import (
 )
 from .scales import interval_spacing, measure_hasse
 
-__all__ = ["asl_curves", "baseline_differences", "interpolated_precision", "interval_spacing",
+__all__ = ["asl_curves", "baseline_differences", "forest", "interpolated_precision",
+           "interval_spacing",
            "measure_hasse", "measure_vs_ranked", "precision_recall", "relevant_found",
            "residual_qq", "score_distributions", "split_metric", "tukey_intervals"]
 

@@ -18,6 +18,11 @@ Many systems
 Mixed models
     :func:`mixed_model`: systems fixed, topics (and shards, query variants, topic × system)
     random; REML/ML linear mixed models and the logit GLMM of binary scores.
+Across collections
+    :func:`across_collections`: the same systems on several test collections, each
+    pair's per-collection paired differences, its random-effects meta-analysis
+    (:func:`random_effects`: DerSimonian–Laird and REML τ², I², Q, the prediction interval
+    of Higgins, Thompson & Spiegelhalter 2009) and stratified bootstrap intervals.
 Generalisability theory and query performance prediction
     :func:`gstudy` (variance components of systems, topics and a second facet; Eρ² and Φ,
     :meth:`GStudy.dstudy`, :meth:`GStudy.topics_for`; Bodoff & Li 2007, Brennan 2001,
@@ -58,6 +63,8 @@ TYPE_CHECKING = False
 #: so that light modules of this package (:mod:`irscale.stats.names`) stay light.
 _EXPORTS: dict[str, str] = {
     "MODELS": ".anova",
+    "AcrossCollections": ".across_collections",
+    "across_collections": ".across_collections",
     "anova": ".anova",
     "anova_oneway": ".anova",
     "anova_twoway": ".anova",
@@ -72,6 +79,8 @@ _EXPORTS: dict[str, str] = {
     "document_sampling_test": ".document_sampling",
     "document_variance": ".document_sampling",
     "EffectSize": ".effects",
+    "RandomEffects": ".meta_analysis",
+    "random_effects": ".meta_analysis",
     "EffectSizes": ".effects",
     "ConfidenceInterval": ".protocol",
     "effect_sizes": ".effects",
@@ -136,6 +145,7 @@ __all__ = [
     "TABLE_FORMATS",
     "TESTS",
     "TRANSFORMS",
+    "AcrossCollections",
     "AnovaResult",
     "AnovaRow",
     "AssumptionChecks",
@@ -151,11 +161,13 @@ __all__ = [
     "MixedModelResult",
     "PairwiseComparisons",
     "QppResult",
+    "RandomEffects",
     "RankTestResult",
     "SeedEvaluation",
     "ShardScores",
     "TestResult",
     "TopicSetSize",
+    "across_collections",
     "adjust_pvalues",
     "anova",
     "anova_oneway",
@@ -182,6 +194,7 @@ __all__ = [
     "power_paired_t",
     "power_two_sample_t",
     "qpp_anova",
+    "random_effects",
     "randomization_test",
     "randomized_tukey_hsd",
     "reference_moments",
@@ -203,10 +216,11 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"anova"})
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"across_collections", "anova"})
 
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .across_collections import AcrossCollections, across_collections
     from .anova import MODELS, anova, anova_oneway, anova_twoway
     from .assumptions import AssumptionChecks, AssumptionTest
     from .baseline import BaselineComparison, baseline_comparison
@@ -219,6 +233,7 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from .effects import EffectSize, EffectSizes, effect_sizes, hedges_j
     from .gtheory import DStudy, GStudy, gstudy
+    from .meta_analysis import RandomEffects, random_effects
     from .mixed import MixedModelResult, mixed_model
     from .names import CORRECTIONS, TABLE_FORMATS, TRANSFORMS
     from .nonparametric import mann_whitney, sign_test, wilcoxon

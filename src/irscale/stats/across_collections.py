@@ -1,0 +1,325 @@
+"""The same systems evaluated on several test collections, compared across them.
+
+Input: per collection ``c`` a topics × systems table ``y[t, s]`` of one measure (a
+:class:`~irscale.core.ScoreMatrix` or an :class:`~irscale.evaluation.Evaluation`), the
+systems matched by name (run names) across collections; collection ``c`` has ``n_c``
+topics. Output, per system and per pair of systems ``(a, b)``:
+
+Per collection (paired over its topics)
+    ``d_c = (1/n_c) Σ_t (y[t, a] − y[t, b])`` and the variance of that mean,
+    ``v_c = s²_c / n_c`` (``s²_c`` the variance of the differences, divisor ``n_c − 1``),
+    with its normal interval ``d_c ± z_{1−α/2} √v_c``.
+Across collections, random effects
+    The meta-analysis of the ``d_c`` with their ``v_c``
+    (:func:`irscale.stats.meta_analysis.random_effects`) for each estimator of τ²,
+    DerSimonian–Laird and REML: the pooled effect and its interval, τ² (the variance of the
+    pair's true effect between collections), I², Cochran's Q and its p-value, and the
+    prediction interval of Higgins, Thompson & Spiegelhalter (2009) for a new collection.
+    A pair whose differences are constant on some collection (``v_c = 0``) has no
+    meta-analysis (NaN, with a warning).
+Across collections, stratified bootstrap
+    A system's mean is the mean of its collections' means, each collection weighing the
+    same (the average over a suite, as BEIR reports it), and a pair's difference the
+    difference of those means. Each bootstrap sample redraws ``n_c`` topics with
+    replacement within every collection (the strata: Efron & Tibshirani 1993, §8.3,
+    resampling within independent samples) and recomputes every mean and difference; the
+    ``1 − α`` interval is the percentile interval of ``samples`` such samples. Chunk ``i``
+    of the samples draws from child ``i`` of the seed sequence of ``rng``, so that a seed
+    gives the same intervals every time (:mod:`irscale.stats.resampling`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare, undefined
+from ..core.params import check_alpha
+from ..core.progress import ProgressArg
+from ..errors import InputError, ParameterError, shown
+from .bootstrap import CHUNK, resample_counts
+from .meta_analysis import ESTIMATORS, random_effects
+from .resampling import RngArg, check_rng, chunk_sizes, run_chunks, seed_sequence
+from .validation import check_count
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core import ScoreMatrix
+    from .tables import Format
+
+
+@dataclass(frozen=True)
+class AcrossCollections(HtmlRepr):
+    """The comparison of :func:`across_collections` (module documentation): five tables.
+
+    ``systems``: system, mean (over collections), ci_low, ci_high (stratified bootstrap);
+    ``pairs``: system_a, system_b, difference, ci_low, ci_high (the same bootstrap);
+    ``means``: collection, system, topics, mean (each system's mean per collection);
+    ``collections``: collection, system_a, system_b, topics, difference, variance, ci_low,
+    ci_high; ``meta``: system_a, system_b, estimator, effect, se, ci_low, ci_high, tau2,
+    i2, q, q_pvalue, pi_low, pi_high.
+    """
+
+    measure: str
+    collections: tuple[str, ...]
+    systems: tuple[str, ...]
+    alpha: float
+    samples: int
+    system_table: pd.DataFrame
+    pair_table: pd.DataFrame
+    mean_table: pd.DataFrame
+    collection_table: pd.DataFrame
+    meta_table: pd.DataFrame
+
+    def __repr__(self) -> str:
+        return (f"AcrossCollections({len(self.systems)} systems × {len(self.collections)} "
+                f"collections, {self.measure})")
+
+    def to_frame(self) -> pd.DataFrame:
+        """The meta-analyses of every pair (``meta``)."""
+        return self.meta_table
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The five tables by the names JSON gives them."""
+        return {"systems": self.system_table, "pairs": self.pair_table,
+                "means": self.mean_table, "collections": self.collection_table,
+                "meta": self.meta_table}
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The five tables as ``fmt``: JSON as one document ``{"systems": [rows], "pairs":
+        [rows], "means": [rows], "collections": [rows], "meta": [rows]}``, the other
+        formats one table after the other (``irscale compare --collection``)."""
+        from ..core.numbers import json_text
+        from ..io.formats import TABLE_FORMATS, check_format
+        from .protocol import format_table
+        from .tables import level_text, records
+
+        check_format(fmt, TABLE_FORMATS, "a comparison across collections")
+        if fmt == "json":
+            return json_text({name: records(table, f"the table {name!r}")
+                              for name, table in self.tables().items()}, indent=2) + "\n"
+        level = level_text(1 - self.alpha)
+        boot = (f"{level} stratified bootstrap interval, {self.samples} samples of the "
+                "topics within each collection")
+        titles = {
+            "systems": f"{self.measure}: systems' means over {len(self.collections)} "
+                       f"collections (each weighs the same; {boot})",
+            "pairs": f"Differences of those means, a − b ({boot})",
+            "means": "Per collection: each system's mean over its topics",
+            "collections": f"Per collection: mean difference a − b over its topics, the "
+                           f"variance of that mean, its {level} normal interval",
+            "meta": f"Random-effects meta-analysis of each pair (τ² by DerSimonian–Laird "
+                    f"and REML; {level} interval of the pooled effect; pi: {level} "
+                    "prediction interval of a new collection's effect)"}
+        return "\n".join(format_table(table, fmt, digits=digits, title=titles[name])
+                         for name, table in self.tables().items())
+
+
+def _matrix(name: str, value: object, measure: str | None) -> ScoreMatrix:
+    """The one-measure matrix of ``measure`` of collection ``name``, complete."""
+    from ..core import ScoreMatrix
+
+    matrix = value.to_matrix() if hasattr(value, "to_matrix") else value
+    if not isinstance(matrix, ScoreMatrix):
+        raise ParameterError(f"collection {name!r}: expected a ScoreMatrix or an Evaluation, "
+                             f"got {type(value).__name__}")
+    if measure is not None and measure not in matrix.measures:
+        raise InputError(f"collection {name!r} has no measure {measure!r} (it has "
+                         f"{list(matrix.measures)})")
+    if measure is None and len(matrix.measures) != 1:
+        raise ParameterError(f"collection {name!r} has {len(matrix.measures)} measures "
+                             f"{list(matrix.measures)}: choose one with measure=")
+    matrix = matrix.measure(measure).check_complete()
+    if matrix.n_topics < 2:
+        raise InputError(f"collection {name!r} has {matrix.n_topics} topic: the variance "
+                         "of a mean difference needs 2 at least")
+    return matrix
+
+
+def _aligned(collections: Mapping[str, Any], measure: str | None
+             ) -> tuple[str, tuple[str, ...], list[np.ndarray]]:
+    """The measure, the systems (in the first collection's order) and every collection's
+    topics × systems array, columns in that order; a system missing from a collection is
+    an :class:`~irscale.errors.AlignmentError` naming the collection."""
+    from ..errors import AlignmentError
+
+    matrices: dict[str, ScoreMatrix] = {str(name): _matrix(str(name), value, measure)
+                                        for name, value in collections.items()}
+    measures = {m.measures[0] for m in matrices.values()}
+    if len(measures) > 1:
+        raise InputError(f"the collections hold different measures {sorted(measures)}: "
+                         "choose one with measure=")
+    systems = tuple(dict.fromkeys(s for m in matrices.values() for s in m.systems))
+    for name, matrix in matrices.items():
+        missing = [s for s in systems if s not in matrix.systems]
+        if missing:
+            raise AlignmentError(f"collection {name!r} has no run of system(s) "
+                                 f"{missing[:5]} (systems are matched by run name across "
+                                 f"collections; it has {list(matrix.systems[:8])})")
+    if len(systems) < 2:
+        raise InputError(f"at least 2 systems are needed, got {len(systems)}")
+    arrays = [matrix.subset(systems=list(systems)).array() for matrix in matrices.values()]
+    return measures.pop(), systems, arrays
+
+
+def _pair_index(systems: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The columns a and b of every pair a < b, in the systems' order."""
+    pairs = list(itertools.combinations(range(len(systems)), 2))
+    return np.array([a for a, _ in pairs]), np.array([b for _, b in pairs])
+
+
+def _check_bootstrap_memory(samples: int, systems: int, pairs: int, topics: int) -> None:
+    """Refuse ``samples`` whose means (every system's and every pair's difference, sorted
+    for the percentiles, and a collection's draws) exceed the memory limit
+    (:func:`irscale.core.budget.check_memory`)."""
+    from ..core.budget import check_memory, format_size
+    from ..core.notebook import counted
+
+    need = 8.0 * samples * (2 * systems + 3 * pairs + 2 * topics)
+    check_memory(need, f"{samples:,} samples (--samples, samples) of the stratified "
+                 f"bootstrap of {counted(systems, 'system')} and {counted(pairs, 'pair')} "
+                 f"keep their means: about {format_size(need)}", "fewer --samples (samples)")
+
+
+def _stratified_chunk(arrays: tuple[np.ndarray, ...], gen: np.random.Generator, size: int
+                     ) -> np.ndarray:
+    """``size`` × systems: the means over the collections of the means of ``size`` samples
+    of each collection's topics (a matrix product a collection)."""
+    total = np.zeros((size, arrays[0].shape[1]))
+    for values in arrays:
+        n = values.shape[0]
+        total += resample_counts(gen.integers(0, n, size=(size, n)), n) @ values / n
+    return total / len(arrays)
+
+
+def stratified_bootstrap(arrays: list[np.ndarray], *, samples: int, rng: RngArg,
+                         progress: ProgressArg = False) -> np.ndarray:
+    """``samples`` × systems: each system's mean over the collections of its means over
+    topics redrawn with replacement within each collection (module documentation), in
+    chunks of :data:`~irscale.stats.bootstrap.CHUNK` samples, chunk ``i`` drawn from child
+    ``i`` of ``rng``'s seed sequence (:func:`~irscale.stats.resampling.run_chunks`: the
+    same samples for a seed whatever the threads; ``progress``, and ^C, as every
+    resampling)."""
+    out = np.empty((samples, arrays[0].shape[1]))
+    sizes = chunk_sizes(samples, CHUNK)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+
+    def keep(index: int, means: np.ndarray) -> None:
+        out[starts[index]:starts[index + 1]] = means
+
+    run_chunks(_stratified_chunk, sizes, seed_sequence(rng=rng), keep,
+               shared=(tuple(arrays),), progress=progress)
+    return out
+
+
+def across_collections(collections: Mapping[str, Any], measure: str | None = None, *,
+                       alpha: float = 0.05, samples: int = 1000, rng: RngArg = None,
+                       progress: ProgressArg = False) -> AcrossCollections:
+    """Compare the systems of several collections (module documentation): each
+    collection's paired mean differences, every pair's random-effects meta-analysis
+    (DerSimonian–Laird and REML; Higgins, Thompson & Spiegelhalter 2009 for the
+    prediction interval) and the stratified bootstrap intervals of the systems' means and
+    their differences.
+
+    ``collections``: ``{name: ScoreMatrix or Evaluation}`` (2 at least), the systems
+    matched by name; ``measure``: the one compared (default: the only one); ``alpha``: 1 −
+    the level of every interval; ``samples``, ``rng``, ``progress``: the bootstrap's.
+
+    Examples
+    --------
+    >>> from irscale.core import ScoreMatrix
+    >>> def table(rows):
+    ...     return ScoreMatrix.from_array(rows, topics=[str(i) for i in range(len(rows))],
+    ...                                   systems=["a", "b"], measures=["ap"])
+    >>> result = across_collections({"x": table([[0.5, 0.4], [0.3, 0.3], [0.6, 0.2]]),
+    ...                              "y": table([[0.2, 0.1], [0.4, 0.2], [0.3, 0.3]])},
+    ...                             samples=200, rng=1)
+    >>> result.meta_table[["estimator", "effect"]].round(4).values.tolist()
+    [['dl', 0.1125], ['reml', 0.1125]]
+    """
+    from scipy import stats
+
+    alpha = check_alpha(alpha)
+    samples = check_count(samples, "samples")
+    rng = check_rng(rng)
+    if not isinstance(collections, Mapping) or len(collections) < 2:
+        raise ParameterError(f"collections: expected a mapping of 2 collections or more "
+                             f"(name → ScoreMatrix or Evaluation), got {shown(collections)}")
+    measure, systems, arrays = _aligned(collections, measure)
+    names = tuple(str(name) for name in collections)
+    a, b = _pair_index(systems)
+    _check_bootstrap_memory(samples, len(systems), len(a), max(x.shape[0] for x in arrays))
+    first, second = [systems[i] for i in a], [systems[i] for i in b]
+    z = stats.norm.ppf(1 - alpha / 2)
+
+    differences = np.array([(x[:, a] - x[:, b]).mean(axis=0) for x in arrays]).T  # pairs × k
+    variances = np.array([(x[:, a] - x[:, b]).var(axis=0, ddof=1) / x.shape[0]
+                          for x in arrays]).T
+    per_collection = pd.DataFrame({
+        "collection": np.repeat(names, len(a)),
+        "system_a": first * len(names), "system_b": second * len(names),
+        "topics": np.repeat([x.shape[0] for x in arrays], len(a)),
+        "difference": differences.T.ravel(), "variance": variances.T.ravel(),
+        "ci_low": (differences - z * np.sqrt(variances)).T.ravel(),
+        "ci_high": (differences + z * np.sqrt(variances)).T.ravel()})
+
+    boot = stratified_bootstrap(arrays, samples=samples, rng=rng, progress=progress)
+    quantiles = [alpha / 2, 1 - alpha / 2]
+    means = np.mean([x.mean(axis=0) for x in arrays], axis=0)
+    low, high = np.quantile(boot, quantiles, axis=0)
+    system_table = pd.DataFrame({"system": systems, "mean": means, "ci_low": low,
+                                 "ci_high": high})
+    boot_differences = boot[:, a] - boot[:, b]
+    low, high = np.quantile(boot_differences, quantiles, axis=0)
+    pair_table = pd.DataFrame({"system_a": first, "system_b": second,
+                               "difference": means[a] - means[b], "ci_low": low,
+                               "ci_high": high})
+    mean_table = pd.DataFrame({
+        "collection": np.repeat(names, len(systems)), "system": list(systems) * len(names),
+        "topics": np.repeat([x.shape[0] for x in arrays], len(systems)),
+        "mean": np.concatenate([x.mean(axis=0) for x in arrays])})
+    return AcrossCollections(measure, names, systems, alpha, samples, system_table,
+                             pair_table, mean_table, per_collection,
+                             _meta(first, second, differences, variances, alpha))
+
+
+#: The columns of the meta-analysis table, as :class:`~irscale.stats.meta_analysis.
+#: RandomEffects` names them.
+META_COLUMNS = ("effect", "se", "ci_low", "ci_high", "tau2", "i2", "q", "q_pvalue", "pi_low",
+                "pi_high")
+
+
+def _meta(first: list[str], second: list[str], differences: np.ndarray,
+          variances: np.ndarray, alpha: float) -> pd.DataFrame:
+    """One row per pair and estimator of τ² (pair by pair): the random-effects meta-analysis of the
+    pair's collections; NaN for a pair of a collection with no variance (warned)."""
+    fit = (variances > 0).all(axis=1)
+    if not fit.all():
+        unfit = [f"{first[i]} − {second[i]}" for i in np.flatnonzero(~fit)[:5]]
+        warnings.warn(f"{int((~fit).sum())} pairs ({', '.join(unfit)}) have the same "
+                      "difference on every topic of a collection (variance 0): they have no "
+                      "meta-analysis", stacklevel=3)
+    frames = []
+    for estimator in ESTIMATORS:
+        columns = {name: np.full(len(first), np.nan) for name in META_COLUMNS}
+        if fit.any():
+            result = random_effects(differences[fit], variances[fit], estimator=estimator,
+                                    alpha=alpha)
+            for name in META_COLUMNS:
+                columns[name][fit] = getattr(result, name)
+        frames.append(pd.DataFrame({"system_a": first, "system_b": second,
+                                    "estimator": estimator, **columns}))
+    order = np.arange(len(first) * len(ESTIMATORS)).reshape(len(ESTIMATORS), -1).T.ravel()
+    table = pd.concat(frames, ignore_index=True).iloc[order].reset_index(drop=True)
+    constant = "a collection where the pair's difference is the same on every topic"
+    meanings = {name: undefined(constant) for name in META_COLUMNS}
+    if differences.shape[1] < 3:
+        for name in ("pi_low", "pi_high"):
+            meanings[name] = blank("a prediction interval needs 3 collections at least")
+    return declare(table, meanings)

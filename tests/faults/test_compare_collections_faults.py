@@ -1,0 +1,126 @@
+"""``irscale compare --collection NAME=QRELS,RUNS``: systems compared across collections;
+malformed specs, missing and malformed files, a system missing from a collection, options
+that do not apply, outputs onto inputs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import (
+    Link,
+    all_checks,
+    err,
+    ok,
+    opt,
+    output_contains,
+    qrels_lines,
+    run_case,
+    run_lines,
+    text,
+    warns_of,
+)
+
+#: A second collection: the qrels of the workspace with other documents relevant (d_k
+#: judged as d_{7−k} was), the same runs.
+Y_QRELS = text([f"{t} {q} d{7 - int(d[1:])} {r}"
+                for t, q, d, r in (line.split() for line in qrels_lines())])
+FILES = {"y.qrels": Y_QRELS}
+X = "X=qrels.txt,a.run,b.run,c.run"
+Y = "Y=y.qrels,a.run,b.run,c.run"
+ACROSS = ["compare", "--collection", X, "--collection", Y, "-m", "map", "--samples", "50",
+          "--seed", "1"]
+
+
+def json_tables(result, ws, run) -> None:
+    """The JSON document holds the five tables, the meta-analysis by both estimators."""
+    document = json.loads(result.out)
+    assert set(document) == {"systems", "pairs", "means", "collections", "meta"}, \
+        result.describe()
+    assert {row["estimator"] for row in document["meta"]} == {"dl", "reml"}
+    assert {row["collection"] for row in document["collections"]} == {"X", "Y"}
+
+
+CASES = [
+    ok("across", ACROSS, output_contains(
+        "systems' means over 2 collections", "Random-effects meta-analysis", "teamA_r1",
+        "reml"), files=FILES),
+    ok("across-csv", [*ACROSS, "--format", "csv"], output_contains(
+        "collection,system_a,system_b,topics,difference,variance"), files=FILES),
+    ok("across-json", [*ACROSS, "--format", "json"], json_tables, files=FILES),
+    ok("across-glob", ["compare", "--collection", "X=qrels.txt,*.run", "--collection",
+                       "Y=y.qrels,*.run", "-m", "P.5", "--alpha", "0.1"],
+       output_contains("90% stratified bootstrap"), files=FILES),
+    ok("across-plot", [*ACROSS, "--plot", "forest.png"],
+       all_checks(output_contains("Random-effects")), files=FILES,
+       allowed_new=("forest.png",)),
+    ok("across-warning-names-the-collection",
+       ["compare", "--collection", X, "--collection", "Y=y4.qrels,a.run,b.run,c.run", "-m",
+        "map"], warns_of("--collection Y", "not evaluated"),
+       files={"y4.qrels": text([line for line in qrels_lines() if line[0] in "1234"])}),
+    # ---- the specs
+    err("across-without-equals", ["compare", "--collection", "qrels.txt,a.run",
+                                  "--collection", Y, "-m", "map"],
+        "--collection must be NAME=QRELS,RUNS", "'qrels.txt,a.run'", files=FILES),
+    err("across-qrels-only", ["compare", "--collection", "X=qrels.txt", "--collection", Y,
+                              "-m", "map"], "--collection must be NAME=QRELS,RUNS",
+        files=FILES),
+    err("across-empty-name", ["compare", "--collection", "=qrels.txt,a.run", "--collection",
+                              Y, "-m", "map"], "--collection must be NAME=QRELS,RUNS",
+        files=FILES),
+    err("across-name-twice", ["compare", "--collection", X, "--collection",
+                              "X=y.qrels,a.run,b.run,c.run", "-m", "map"],
+        "--collection names ['X'] twice", files=FILES),
+    err("across-one-collection", ["compare", "--collection", X, "-m", "map"],
+        "2 --collection at least"),
+    err("across-no-measure", ["compare", "--collection", X, "--collection", Y],
+        "give one -m", files=FILES),
+    err("across-two-measures", [*ACROSS, "-m", "P.5"], "give one -m", files=FILES),
+    err("across-unknown-measure", ["compare", "--collection", X, "--collection", Y, "-m",
+                                   "mapp"], "mapp", files=FILES),
+    # ---- the files
+    err("across-qrels-missing", ["compare", "--collection", X, "--collection",
+                                 "Y=nope.qrels,a.run,b.run,c.run", "-m", "map"],
+        "nope.qrels"),
+    err("across-run-missing", ["compare", "--collection", X, "--collection",
+                               "Y=y.qrels,a.run,b.run,nope.run", "-m", "map"], "nope.run",
+        files=FILES),
+    err("across-run-malformed", ["compare", "--collection", X, "--collection",
+                                 "Y=y.qrels,a.run,b.run,bad.run", "-m", "map"],
+        "bad.run", "line 2", files={**FILES, "bad.run": text(["1 Q0 d1 1 0.5 r", "1 Q0 d2"])}),
+    err("across-qrels-malformed", ["compare", "--collection", X, "--collection",
+                                   "Y=bad.qrels,a.run,b.run,c.run", "-m", "map"],
+        "bad.qrels", "line 1", files={"bad.qrels": text(["1 0 d1"])}),
+    err("across-system-missing", ["compare", "--collection", X, "--collection",
+                                  "Y=y.qrels,a.run,b.run", "-m", "map"],
+        "collection 'Y'", "teamC_r2", files=FILES),
+    # ---- options of one collection's comparisons
+    err("across-test", [*ACROSS, "--test", "t"], "--test", "not with --collection",
+        files=FILES),
+    err("across-positional-inputs", [*ACROSS, "qrels.txt", "a.run", "b.run"],
+        "not with --collection", files=FILES),
+    err("across-scores", [*ACROSS, "--scores", "ap.csv"], "--scores",
+        "not with --collection", files=FILES),
+    err("across-ci", [*ACROSS, "--ci", "t"], "--ci", "not with --collection", files=FILES),
+    err("across-samples-0", [*ACROSS[:-4], "--samples", "0"], opt("-B", "--samples"),
+        files=FILES),
+    err("across-samples-beyond-the-memory-limit", [*ACROSS[:-4], "--samples", "1000000000"],
+        "1,000,000,000 samples", "memory limit", "fewer --samples", files=FILES),
+    # ---- outputs onto inputs
+    err("across-o-is-qrels", [*ACROSS, "-o", "y.qrels", "--force"], "y.qrels", "input",
+        files=FILES),
+    err("across-o-is-run-of-list", [*ACROSS, "-o", "./b.run", "--force"], "b.run", "input",
+        files=FILES),
+    err("across-o-is-run-of-glob", ["compare", "--collection", "X=qrels.txt,in/*.run",
+                                    "--collection", "Y=y.qrels,in/*.run", "-m", "map", "-o",
+                                    "in/a.run", "--force"], "in/a.run", "input",
+        files={**FILES, "in/a.run": text(run_lines("a")), "in/b.run": text(run_lines("b"))}),
+    err("across-plot-is-input", [*ACROSS, "--plot", "fig.png", "--force"], "fig.png",
+        "input", files={**FILES, "fig.png": Link("y.qrels", hard=True)}),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_compare_collections(case, ws, run_cli):
+    run_case(case, ws, run_cli)
