@@ -256,7 +256,7 @@ def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
         at, g = _ap_terms(p, big_r)
         return np.concatenate([y - lam - mu * g, [np.sum(p) - rho], [at - value]]), (p, g)
 
-    found = damped_newton(z, residual, lambda z, pg: _jacobian(*pg, z[n + 1], big_r),
+    found = damped_newton(z, residual, lambda z, pg: _jacobian(pg[0], pg[1], z[n + 1], big_r),
                           iterations, shortest)
     if found is None:
         return None
