@@ -65,8 +65,8 @@ def run_informativeness(args: argparse.Namespace) -> int:
             path, list(as_runs(named, keep_rank=True)), depth=args.depth,
             measures=args.measures)
         if not intent_lists:
-            raise ParameterError("no run ranks a topic of the diversity qrels that has an "
-                                 "intent: nothing to infer")
+            raise ParameterError(f"no run ranks a topic of the diversity qrels {path} that "
+                                 "has an intent: nothing to infer")
         result = meta.intent_informativeness(intent_lists, measures=args.measures,
                                              recall_base=intent_bases, ideal=ideal,
                                              progress=wants_progress(args))

@@ -24,12 +24,14 @@ computed is stated in full):
 
   ``alpha-DCG@k`` a = α, w_i = log 2/log(i + 1); ``ERR-IA@k`` a = α, w_i = 1/i (both for
   i ≤ k, Z ndeval's sum Σ_{i≤k} S(1 − α)^{i−1} w_i, 1 at k = 1); ``NRBP`` a = α,
-  w_i = β^{i−1}, Z = S/(1 − (1 − α)β); ``P-IA@k`` a = 0, w_i = 1 for i ≤ k, Z = kS;
-  ``strec@k`` a = 1 (the first relevant document of an intent counts, the others do not),
-  w_i = 1 for i ≤ k, Z = S. ``alpha-nDCG@k``, ``nERR-IA@k`` and ``nNRBP`` take Z the
-  sum of the topic's greedy ideal ranking (ndeval's, for the measure's α); a constant,
-  so their distribution, and their informativeness, are those of ``alpha-DCG@k``,
-  ``ERR-IA@k`` and ``NRBP``.
+  w_i = β^{i−1} (0 where below :data:`NEGLIGIBLE`), Z = S/(1 − (1 − α)β); ``P-IA@k``
+  a = 0, w_i = 1 for i ≤ k, Z = kS. ``alpha-nDCG@k``, ``nERR-IA@k`` and ``nNRBP`` take Z
+  the sum of the topic's greedy ideal ranking (ndeval's, for the measure's α); a
+  constant, so their distribution, and their informativeness, are those of
+  ``alpha-DCG@k``, ``ERR-IA@k`` and ``NRBP``. Not ``strec@k`` (a = 1 with equal weights:
+  its value ignores the order within the top k, and where few documents are relevant its
+  maximum entropy distribution is not unique, favouring some of those ranks over the
+  others), nor ``MAP-IA`` (not of this form).
 * **Solution.** The stationary points of the Lagrangian, logit(p_ij) = λ_j + μ ∂E[M]/∂p_ij,
   solved by Newton's method with the exact Jacobian (the Hessian of E[M] is within each
   intent: one K × K block an intent, K the ranks of positive weight, then the S + 1
@@ -38,12 +40,15 @@ computed is stated in full):
   cut-off) share one probability an intent, e^{λ_j}/(1 + e^{λ_j}). The tests check the
   solution against scipy's SLSQP on the same problem.
 * **Corners.** An intent whose value is the same on every list with its ρ_j relevant
-  documents (none or all of the list relevant, ``strec@k`` or ``P-IA@k`` with k ≥ N)
-  says nothing through the value: it is left out of the constraint (its part of the value
-  subtracted) and its distribution is uniform, ρ_j/N a rank. A value at an end of what
-  the lists allow (every relevant document on top, or none within the cut-off) is the
-  limit of the values inside: it is moved inside by 10⁻⁸ of the range, and the solution
-  is that of the moved value.
+  documents (none or all of the list relevant, ``P-IA@k`` with k ≥ N) says nothing
+  through the value: it is left out of the constraint (its part of the value subtracted)
+  and its distribution is uniform, ρ_j/N a rank. At the highest value the lists allow the
+  distribution is the one of largest entropy over the lists that have it (:func:`_best`:
+  the top min(ρ_j, K) ranks relevant, what is left spread evenly below; with a = 1 the
+  first rank relevant, the rest spread; ``P-IA@k``, min(ρ_j, k) spread over the top k);
+  at the lowest, where every intent's relevant documents fit below the K ranks of
+  positive weight, none of them is relevant and ρ_j is spread below; elsewhere the value
+  is inside the range of the product distributions and solved as above.
 * **Informativeness** of M on a list = the root mean square difference, over the S
   intents and the eleven recall levels 0, 0.1, ..., 1, of each intent's interpolated
   precision–recall curve inferred from p_·j (expected counts Σ_{l≤i} p_lj) and its
@@ -124,8 +129,6 @@ class Cascade:
         k = self.cutoff or 0
         if self.family == "P-IA":
             return float(k * n_intents)
-        if self.family == "strec":
-            return float(n_intents)
         if self.family == "NRBP":
             return n_intents / (1.0 - (1.0 - self.a) * self.beta)
         if k <= 1:  # ndeval leaves the sum at k = 1 as it is
@@ -136,7 +139,7 @@ class Cascade:
 
 def cascade(name: str) -> Cascade:
     """The :class:`Cascade` of a diversity measure name (``alpha-nDCG@20``,
-    ``ERR-IA(alpha=0.3)@10``, ``NRBP(beta=0.8)``, ``P-IA@5``, ``strec@10`` ...)."""
+    ``ERR-IA(alpha=0.3)@10``, ``NRBP(beta=0.8)``, ``P-IA@5`` ...)."""
     from ..errors import MeasureError
     from ..measures.diversity import parse_diversity_measures
 
@@ -152,7 +155,7 @@ def cascade(name: str) -> Cascade:
         raise ParameterError(f"informativeness of diversity measures knows {known} (ndeval's "
                              f"cascade measures), not {name!r}", param="measures")
     params = dict(request.params.items())
-    a = {"P-IA": 0.0, "strec": 1.0}.get(family, params.get("alpha", 0.5))
+    a = 0.0 if family == "P-IA" else params["alpha"]
     return Cascade(str(name).strip(), family, float(a), request.cutoff,
                    float(params.get("beta", 0.5)), request.family in NORMALISED)
 
@@ -265,7 +268,9 @@ def _solve(model: Cascade, target: float, n: int, rho: np.ndarray) -> np.ndarray
         def tangent(z: np.ndarray) -> np.ndarray:  # (the Jacobian holds no target)
             return problem.solver(z, problem.residual(z, target)[1])(unit)
 
-        found = follow(z, at, target, lambda z, t: problem.newton(z, t), tangent)
+        # a trial step may overflow: its residual is then not finite, and the step is cut
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            found = follow(z, at, target, problem.newton, tangent)
         if found is None:
             return None
         z = found
@@ -383,10 +388,12 @@ def _matrix(values: ArrayLike, what: str, width: int | None = None) -> np.ndarra
 
 def _bases(recall_base: Mapping[str, ArrayLike] | Sequence[ArrayLike] | None,
            lists: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The R_j of every list (default: its column sums), checked where the list holds a
+    relevant document (the others are left out)."""
     keys = list(lists)
     if recall_base is None:
-        return {key: lists[key].sum(axis=0).astype(np.int64) for key in keys}
-    if isinstance(recall_base, Mapping):
+        given: list[ArrayLike] = [lists[key].sum(axis=0) for key in keys]
+    elif isinstance(recall_base, Mapping):
         missing = [key for key in keys if key not in recall_base]
         if missing:
             raise InputError(f"recall_base lacks the list(s) {missing[:5]}")
@@ -399,10 +406,10 @@ def _bases(recall_base: Mapping[str, ArrayLike] | Sequence[ArrayLike] | None,
     for key, base in zip(keys, given, strict=True):
         bases = np.asarray(base, dtype=np.int64).ravel()
         rho = lists[key].sum(axis=0)
-        if len(bases) != len(rho) or np.any(bases < np.maximum(rho, 1)):
+        if rho.any() and (len(bases) != len(rho) or np.any(bases < np.maximum(rho, 1))):
             raise InputError(f"list {key!r}: recall bases {bases.tolist()} for relevant "
                              f"documents {rho.astype(int).tolist()} per intent (one R_j ≥ 1 "
-                             "an intent, at least the list's)")
+                             "an intent, at least the list's; recall_base= gives them)")
         out[key] = bases
     return out
 
