@@ -106,16 +106,20 @@ def test_expected_measure_is_the_monte_carlo_mean():
         assert cascade(name).sums(p).sum() == pytest.approx(np.mean(values), abs=4 * error)
 
 
-@pytest.mark.parametrize(("name", "rho"), [("alpha-DCG@3", [1, 4]), ("NRBP", [2, 1])])
-def test_the_highest_value_is_the_limit_of_the_values_below_it(name, rho):
-    """At the highest value the solution is given (the lists that have it); the optimiser's
-    solutions of values below it approach it, ten times closer a decade closer."""
+@pytest.mark.parametrize(("name", "rho", "end"), [
+    ("alpha-DCG@3", [1, 4], 1), ("NRBP", [2, 1], 1), ("P-IA@4", [3, 5], 0),
+    ("P-IA@2", [4, 1], 0), ("ERR-IA@3", [2, 1], 0)])
+def test_the_ends_of_the_range_are_the_limits_of_the_values_inside(name, rho, end):
+    """At the highest value (end 1) and the lowest (0) the solution is given (the lists
+    that have it); the optimiser's solutions of values inside approach it, ten times
+    closer a decade closer."""
     n, rho = 6, np.array(rho)
     high = sum(_by_definition(name, np.arange(n)[:, None] < r) for r in rho)
     low = sum(_by_definition(name, np.arange(n)[::-1, None] < r) for r in rho)
-    top = meta.maxent_intent_relevance(name, high / cascade(name).scale(2, None), n_docs=n,
-                                       recall_bases=rho)
-    far, near = (np.abs(top - _slsqp(name, n, rho, high - gap * (high - low))).max()
+    at, inwards = (high, -1) if end else (low, 1)
+    given = meta.maxent_intent_relevance(name, at / cascade(name).scale(2, None), n_docs=n,
+                                         recall_bases=rho)
+    far, near = (np.abs(given - _slsqp(name, n, rho, at + inwards * gap * (high - low))).max()
                  for gap in (1e-3, 1e-4))
     assert near < 0.005 and near < far / 5
 

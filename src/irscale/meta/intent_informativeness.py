@@ -46,9 +46,11 @@ computed is stated in full):
   distribution is the one of largest entropy over the lists that have it (:func:`_best`:
   the top min(ρ_j, K) ranks relevant, what is left spread evenly below; with a = 1 the
   first rank relevant, the rest spread; ``P-IA@k``, min(ρ_j, k) spread over the top k);
-  at the lowest, where every intent's relevant documents fit below the K ranks of
-  positive weight, none of them is relevant and ρ_j is spread below; elsewhere the value
-  is inside the range of the product distributions and solved as above.
+  at the lowest (:func:`_worst`), where every intent's relevant documents fit below the K
+  ranks of positive weight, none of them is relevant and ρ_j is spread below, and with
+  a = 0 (``P-IA``, α = 0, whose value is linear in p) the ranks below are filled and the
+  rest are the lowest of positive weight (``P-IA@k``: spread over the top k); elsewhere
+  the value is inside the range of the product distributions and solved as above.
 * **Informativeness** of M on a list = the root mean square difference, over the S
   intents and the eleven recall levels 0, 0.1, ..., 1, of each intent's interpolated
   precision–recall curve inferred from p_·j (expected counts Σ_{l≤i} p_lj) and its
@@ -221,9 +223,9 @@ def _maxent(model: Cascade, target: float, n: int, rho: np.ndarray) -> np.ndarra
     top = int(np.flatnonzero(model.weights(n) > 0)[-1]) + 1
     if target >= high[free].sum() - tolerance:
         p[:, free] = _best(model, n, top, rho[free])
-    elif target <= low[free].sum() + tolerance and np.all(rho[free] <= n - top):
-        p[:, free] = np.vstack([np.zeros((top, free.sum())),
-                                np.tile(rho[free] / max(n - top, 1), (n - top, 1))])
+    elif target <= low[free].sum() + tolerance and \
+            (model.a == 0.0 or np.all(rho[free] <= n - top)):
+        p[:, free] = _worst(model, n, top, rho[free])
     else:
         solved = _solve(model, target, n, rho[free])
         if solved is None:
@@ -247,6 +249,21 @@ def _best(model: Cascade, n: int, top: int, rho: np.ndarray) -> np.ndarray:
     head = np.minimum(rho, shown)
     return np.where(ranks < head[None, :], 1.0,
                     np.where(ranks < shown, 0.0, (rho - head) / max(n - shown, 1)))
+
+
+def _worst(model: Cascade, n: int, top: int, rho: np.ndarray) -> np.ndarray:
+    """The maximum entropy distribution of the lowest value where it is known (module
+    documentation): ρ_j spread over the N − K ranks of weight 0 as far as they hold it, the
+    rest (a = 0 only) on the lowest ranks of positive weight, or with ``P-IA`` spread over
+    the top k."""
+    ranks = np.arange(n)[:, None]
+    below = n - top
+    tail = np.minimum(rho, below)
+    head = rho - tail
+    if model.family == "P-IA":
+        return np.where(ranks < top, head / top, tail / max(below, 1))
+    return np.where(ranks >= top, tail / max(below, 1),
+                    (ranks >= top - head[None, :]).astype(np.float64))
 
 
 def _solve(model: Cascade, target: float, n: int, rho: np.ndarray) -> np.ndarray | None:
