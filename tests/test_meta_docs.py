@@ -13,6 +13,7 @@ import re
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from irscale import evaluate, meta
@@ -445,3 +446,14 @@ def test_informativeness_example_comment(tmp_path, capsys):
     stated = comment(_block("meta.informativeness(lists"), "print(result.format())")
     for measure in ("AP", "R-prec", "P@10"):
         assert_close(number_after(stated, f"{measure} "), summary[measure], measure)
+
+
+def test_intent_informativeness_example_comment(tmp_path, capsys):
+    """``# mean RMS error: alpha-DCG@20 0.262, ERR-IA@20 0.273, NRBP(beta=0.9) 0.216,
+    P-IA@1 0.312`` and ``Σ_i p_ij = R_j: [4. 2. 6.]``."""
+    example = _run_block("meta.intent_informativeness(lists", tmp_path, capsys)
+    summary = example["result"].summary.set_index("measure")["mean_rms_error"]
+    stated = comment(_block("meta.intent_informativeness(lists"), "print(result.format())")
+    for measure in ("alpha-DCG@20", "ERR-IA@20", "NRBP(beta=0.9)", "P-IA@1"):
+        assert_close(number_after(stated, f"{measure} "), summary[measure], measure)
+    np.testing.assert_allclose(example["p"].sum(axis=0), [4, 2, 6], atol=1e-9)

@@ -623,6 +623,16 @@ ROWS = [
         "AP", 0.001, n_docs=5, n_relevant=2), "impossible"),
     bad("judged_lists-depth-0", lambda a: meta.judged_lists("qrels.txt", ["a.run"], depth=0),
         "depth"),
+    bad("intent_informativeness-measure-unsupported", lambda a: meta.intent_informativeness(
+        [[[1, 0], [0, 1]]], measures=["strec@5"]), "strec@5"),
+    bad("intent_informativeness-not-a-matrix", lambda a: meta.intent_informativeness(
+        [[1, 0, 1]], measures=["NRBP"]), "matrix"),
+    bad("intent_informativeness-normalised-without-ideal", lambda a: meta.intent_informativeness(
+        [[[1, 0], [0, 1]]], measures=["alpha-nDCG@5"]), "ideal"),
+    bad("maxent_intent_relevance-impossible", lambda a: meta.maxent_intent_relevance(
+        "P-IA@2", 1.0, n_docs=5, recall_bases=[1, 3]), "impossible"),
+    bad("judged_intent_lists-trec-measure", lambda a: meta.judged_intent_lists(
+        "qrels.txt", ["a.run"], measures=["AP"]), "AP"),
     bad("scale_report-cutoff-0", lambda a: meta.scale_report(
         "qrels.txt", ["a.run", "b.run"], ["P"], [0])),
     bad("decide-procedure-unknown", lambda a: meta.decide(a.matrix.values[:, :, 0],

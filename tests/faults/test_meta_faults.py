@@ -52,6 +52,7 @@ PRED_FILES = {"prefs.txt": text(PREFS)}
 PRED_RUNS = ["meta", "predict", *RUNS, "-m", "map", "--preferences", "p.txt"]
 PRED_RUN_FILES = {"p.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"])}
 INFO = ["meta", "informativeness", *RUNS]
+DIV_INFO = ["meta", "informativeness", *DIV_RUNS]
 REPRO = ["meta", "reproduce", "--scores", "ap.csv", "--original", "sysA,sysB",
          "--reproduced", "sysC,sysD"]
 REPRO_RUNS = ["meta", "reproduce", *RUNS, "-m", "map", "--original", "teamA_r1,teamB_r1",
@@ -401,6 +402,33 @@ CASES = [
     err("informativeness-diversity-qrels", ["meta", "informativeness", *DIV_RUNS,
                                             "--qrels-format", "ndeval"],
         any_of("diversity", "ndeval")),
+    # diversity qrels and measures (Ashkan & Clarke 2011)
+    ok("informativeness-diversity", [*DIV_INFO, "-m", "alpha-nDCG@5", "-m", "P-IA@5"],
+       output_contains("alpha-nDCG@5", "P-IA@5", "mean_rms_error"), files=DIV_FILES),
+    ok("informativeness-diversity-default-measures", [*DIV_INFO, "--qrels-format",
+                                                      "diversity"],
+       output_contains("alpha-DCG@20", "ERR-IA@20", "NRBP", "P-IA@20"), files=DIV_FILES),
+    ok("informativeness-diversity-ci", [*DIV_INFO, "-m", "nERR-IA@5", "--ci", "t"],
+       output_contains("nERR-IA@5", "ci_low"), files=DIV_FILES),
+    err("informativeness-diversity-strec", [*DIV_INFO, "-m", "strec@5"], "strec@5",
+        "alpha-nDCG", files=DIV_FILES),
+    err("informativeness-diversity-map-ia", [*DIV_INFO, "-m", "MAP-IA"], "MAP-IA",
+        "cascade", files=DIV_FILES),
+    err("informativeness-diversity-no-cutoff", [*DIV_INFO, "-m", "alpha-nDCG"],
+        "alpha-nDCG", files=DIV_FILES),
+    err("informativeness-diversity-mixed", [*DIV_INFO, "-m", "alpha-nDCG@5", "-m", "AP"],
+        "cannot be mixed", files=DIV_FILES),
+    err("informativeness-diversity-qrels-format-trec",
+        [*DIV_INFO, "-m", "alpha-nDCG@5", "--qrels-format", "trec"], opt("--qrels-format"),
+        files=DIV_FILES),
+    err("informativeness-trec-measures-qrels-format-diversity",
+        [*DIV_INFO, "-m", "AP", "--qrels-format", "diversity"], opt("--qrels-format"), "'AP'",
+        files=DIV_FILES),
+    err("informativeness-diversity-bad-qrels-line", [*DIV_INFO, "-m", "alpha-nDCG@5"],
+        "div.qrels", "line 2", "1 2 d1", files={"div.qrels": text([DIV_QRELS[0], "1 2 d1"])}),
+    err("informativeness-diversity-foreign-topics", [*DIV_INFO, "-m", "alpha-nDCG@5"],
+        any_of("topic", "no run"), files={"div.qrels": text(
+            [f"9{line}" for line in DIV_QRELS])}),
     # ================================================================ leave one out
     ok("loo-valid", LOO, output_contains("map")),
     ok("loo-per-run", [*LOO, "--per-run"]),

@@ -41,6 +41,11 @@ Informativeness (Aslam, Yilmaz & Pavlu, SIGIR 2005) — :mod:`irscale.meta.infor
     :func:`informativeness` (RMS error of the precision–recall curve inferred by maximum
     entropy from a measure's value), :func:`maxent_relevance` (the distribution),
     :func:`judged_lists` (the 0/1 lists of qrels and runs).
+Informativeness of diversity measures (Ashkan & Clarke, WWW 2011) —
+:mod:`irscale.meta.intent_informativeness`
+    :func:`intent_informativeness` (RMS error of the per-intent curves inferred from
+    α-nDCG, ERR-IA, NRBP, P-IA), :func:`maxent_intent_relevance` (the distribution),
+    :func:`judged_intent_lists` (the per-intent 0/1 lists of diversity qrels and runs).
 Reproducibility (Breuer et al., SIGIR 2020) — :mod:`irscale.meta.reproducibility`
     :func:`reproducibility` (Effect Ratio, Delta Relative Improvement, per-topic RMSE and
     t-tests of a reproduced or replicated experiment), :func:`ranking_agreement` (Kendall's
@@ -112,9 +117,12 @@ _EXPORTS = {
     "discriminative_power_spread": ".discriminative",
     "discriminative_power_table": ".discriminative",
     "informativeness": ".informativeness",
+    "intent_informativeness": ".intent_informativeness",
+    "judged_intent_lists": ".intent_informativeness",
     "judged_lists": ".informativeness",
     "kendall_tau": ".rank_correlation",
     "leave_one_out": ".loo",
+    "maxent_intent_relevance": ".intent_informativeness",
     "maxent_relevance": ".informativeness",
     "overall_correlation": ".rank_correlation",
     "plot_asl_curves": ".plots",
@@ -183,9 +191,12 @@ __all__ = [
     "discriminative_power_spread",
     "discriminative_power_table",
     "informativeness",
+    "intent_informativeness",
+    "judged_intent_lists",
     "judged_lists",
     "kendall_tau",
     "leave_one_out",
+    "maxent_intent_relevance",
     "maxent_relevance",
     "overall_correlation",
     "plot_asl_curves",
@@ -215,7 +226,8 @@ __all__ = [
 ]
 
 __getattr__, __dir__ = lazy_package(
-    __name__, _EXPORTS, shadowed={"informativeness", "reproducibility", "scale_effects"})
+    __name__, _EXPORTS, shadowed={"informativeness", "intent_informativeness", "reproducibility",
+                               "scale_effects"})
 
 if TYPE_CHECKING:  # pragma: no cover
     from .concordance import Concordance, concordance_table, concordance_test
@@ -232,6 +244,11 @@ if TYPE_CHECKING:  # pragma: no cover
         informativeness,
         judged_lists,
         maxent_relevance,
+    )
+    from .intent_informativeness import (
+        intent_informativeness,
+        judged_intent_lists,
+        maxent_intent_relevance,
     )
     from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
     from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric

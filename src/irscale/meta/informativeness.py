@@ -61,6 +61,7 @@ from ..errors import InputError, ParameterError
 from ..stats.tables import Format
 from ..stats.validation import as_floats
 from .common import format_frame, interval_note
+from .continuation import damped_newton, follow
 from .params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 
 __all__ = ["Informativeness", "informativeness", "judged_lists", "maxent_relevance"]
@@ -200,26 +201,19 @@ def _entropy(y: np.ndarray) -> float:
 def _follow(z: np.ndarray, at: float, value: float, n: int, big_r: int, rho: int,
             attempts: int = 60) -> np.ndarray | None:
     """Continuation of the stationary point ``z`` = (y, λ, μ) of E[AP] = ``at`` to E[AP] =
-    ``value`` (:func:`_maxent_ap`); None where the branch folds back before ``value`` (the
-    steps shrink below 10⁻³ of the way left) or ``attempts`` Newton corrections do not get there."""
+    ``value`` (:func:`_maxent_ap`, :func:`irscale.meta.continuation.follow`); None where
+    the branch folds back before ``value`` or ``attempts`` corrections do not get there."""
     from scipy.special import expit
 
-    step, unit = value - at, np.zeros(n + 2)
+    unit = np.zeros(n + 2)
     unit[-1] = -1.0  # J·dz/dvalue = e_last: the tangent is the Newton step of r = −e_last
-    for _ in range(attempts):
-        if at == value:
-            return z
-        target = value if abs(step) >= abs(value - at) else at + step
+
+    def tangent(z: np.ndarray) -> np.ndarray:
         p = expit(z[:n])
-        tangent = _jacobian(p, _ap_terms(p, big_r)[1], z[n + 1], big_r)(unit)
-        solved = _newton(z + (target - at) * tangent, target, n, big_r, rho, 15, 1e-3)
-        if solved is None:
-            step /= 4
-            if abs(step) < 1e-3 * abs(value - at):
-                return None
-            continue
-        z, at, step = solved, target, 2 * step
-    return z if at == value else None
+        return _jacobian(p, _ap_terms(p, big_r)[1], z[n + 1], big_r)(unit)
+
+    return follow(z, at, value, lambda z, target: _newton(z, target, n, big_r, rho, 15, 1e-3),
+                  tangent, attempts)
 
 
 def _bottom_start(value: float, n: int, big_r: int,
@@ -250,45 +244,29 @@ def _bottom_start(value: float, n: int, big_r: int,
 
 def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
             iterations: int = 100, shortest: float = 1e-10) -> np.ndarray | None:
-    """Newton's method for :func:`_maxent_ap` from ``z`` = (y, λ, μ); None when it does
-    not converge in ``iterations`` steps or a damped step shorter than ``shortest`` is
-    needed."""
+    """Newton's method for :func:`_maxent_ap` from ``z`` = (y, λ, μ)
+    (:func:`irscale.meta.continuation.damped_newton`); None when it does not converge in
+    ``iterations`` steps or a damped step shorter than ``shortest`` is needed."""
     from scipy.special import expit
 
-    def residual(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def residual(z: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
         """The residual at z, with p and g = ∂E[AP]/∂p there (for the Jacobian)."""
         y, lam, mu = z[:n], z[n], z[n + 1]
         p = expit(y)
         at, g = _ap_terms(p, big_r)
-        return np.concatenate([y - lam - mu * g, [np.sum(p) - rho], [at - value]]), p, g
+        return np.concatenate([y - lam - mu * g, [np.sum(p) - rho], [at - value]]), (p, g)
 
-    (r, p, g), t = residual(z), 1.0
-    for _ in range(iterations):
-        if np.max(np.abs(r)) < 1e-11:
-            break
-        solve = _jacobian(p, g, z[n + 1], big_r)
-        step = solve(r)
-        norm = np.linalg.norm(step)
-        # damping by the natural monotonicity test (Deuflhard 2004, "Newton Methods for
-        # Nonlinear Problems", §3.3): a step t is taken when the simplified Newton
-        # correction at z + t·step (the same Jacobian) shrinks by (1 − t/4); it needs a few
-        # steps where a test on the residual's norm took dozens of tiny ones
-        t = min(1.0, 2.0 * t)
-        while t > shortest:
-            trial = z + t * step
-            r_trial, p_trial, g_trial = residual(trial)
-            if np.all(np.isfinite(r_trial)) and \
-                    np.linalg.norm(solve(r_trial)) <= (1 - t / 4) * norm:
-                break
-            t /= 2
-        else:
-            return None
-        z, r, p, g = trial, r_trial, p_trial, g_trial
+    found = damped_newton(z, residual, lambda z, pg: _jacobian(pg[0], pg[1], z[n + 1], big_r),
+                          iterations, shortest)
+    if found is None:
+        return None
+    z, r = found
     if abs(r[n]) > 1e-7 or abs(r[n + 1]) > 1e-7:  # Σ p − ρ and E[AP] − value
         return None
     # the maximum is monotone down the ranking (∂E[AP]/∂p_m decreases with m there, so
     # y = λ + μ·g is monotone in the direction of μ's sign): another stationary point of
     # the constraints (near the lowest AP) is not it
+    p = expit(z[:n])
     if np.any(np.sign(z[n + 1]) * np.diff(p) > 1e-9):
         return None
     return z

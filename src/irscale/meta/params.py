@@ -88,6 +88,9 @@ INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents
                                         "those ranked)"))
 #: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
 INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
+#: The diversity measures of :func:`irscale.meta.intent_informativeness` (Ashkan & Clarke
+#: 2011): ndeval's cascade measures of collection-independent normalisation.
+INTENT_INFORMATIVENESS_MEASURES = ("alpha-DCG@20", "ERR-IA@20", "NRBP", "P-IA@20")
 #: The cut of both runs before their document orderings are compared
 #: (:func:`irscale.meta.ranking_agreement`, Breuer et al. 2020, §3.1).
 REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs at K "
