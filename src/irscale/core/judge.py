@@ -64,10 +64,10 @@ def judge_with_rows(
         qrels_columns(qrels), [run_columns(run, options.ties) for run in runs], options.ties,
         options.compat, options.max_docs, options.judged_only, placeholders, keep_rows)
     (rel, offsets, rel_levels, degrees, dense, _, ranking_topic, ranking_run, placeholder,
-     topics, _, unjudged) = judged
+     topics, _, unjudged, tie_groups) = judged
     jr = judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic, ranking_run,
                          placeholder, topics, names, unjudged, options,
-                         placeholders=placeholders)
+                         placeholders=placeholders, tie_groups=tie_groups)
     return jr, rows
 
 
