@@ -159,6 +159,9 @@ pub struct Judged {
     pub groups: Option<Vec<i64>>,
 }
 
+/// A ranking's rows kept (when asked for) and its tie groups (with `expected`).
+type RowsAndGroups = (Vec<u32>, Vec<i64>);
+
 /// The judged rankings of `run` against `index`.
 pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
     judge_run_rows(index, run, options, false)
@@ -194,7 +197,7 @@ pub fn judge_run_rows(index: &Index, run: &Run, options: &Options, keep_rows: bo
         rest = after;
     }
     let expected = options.ties == Ties::Expected;
-    let (kept, chosen): (Vec<usize>, Vec<(Vec<u32>, Vec<i64>)>) = present
+    let (kept, chosen): (Vec<usize>, Vec<RowsAndGroups>) = present
         .par_iter()
         .zip(shares)
         .map(|(&(code, t), share)| {
