@@ -457,21 +457,31 @@ mod tests {
             compat: 9,
             num_docs_in_coll: 0,
         };
-        for (family, ints) in [
-            ("P", vec![1, 2, 3, 5, 7, 20]),
-            ("relative_P", vec![2, 5]),
-            ("recall", vec![3, 8]),
-            ("success", vec![1, 2, 3, 6]),
-            ("Rprec", vec![]),
-            ("map", vec![]),
-            ("map_cut", vec![2, 5, 9]),
-            ("recip_rank", vec![]),
-            ("ndcg", vec![]),
-            ("ndcg_cut", vec![1, 3, 6]),
-            ("bpref", vec![]),
-        ] {
+        let exponential = vec![(0, 0.0), (1, 1.0), (2, 3.0)];
+        for (family, ints, gains) in [
+            ("ndcg", vec![], exponential.clone()),
+            ("dcg", vec![], exponential),
+        ]
+        .into_iter()
+        .chain(
+            [
+                ("P", vec![1, 2, 3, 5, 7, 20]),
+                ("relative_P", vec![2, 5]),
+                ("recall", vec![3, 8]),
+                ("success", vec![1, 2, 3, 6]),
+                ("Rprec", vec![]),
+                ("map", vec![]),
+                ("map_cut", vec![2, 5, 9]),
+                ("recip_rank", vec![]),
+                ("ndcg", vec![]),
+                ("ndcg_cut", vec![1, 3, 6]),
+                ("bpref", vec![]),
+            ]
+            .map(|(family, ints)| (family, ints, Vec::new())),
+        ) {
             let params = Params {
                 ints,
+                gains,
                 ..Params::default()
             };
             let view = |rel: &[i64]| -> Outputs {
