@@ -20,9 +20,8 @@ import statistics
 import tempfile
 import time
 import warnings
-from pathlib import Path
-
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
