@@ -256,6 +256,8 @@ ROWS = [
         "infAP has no tie-aware value"),
     bad("evaluate-ties-expected-max-docs", lambda a: _ev(ties="expected", max_docs=3),
         "max_docs"),
+    bad("scales-transform-ties-expected", lambda a: irscale.scales.transform(
+        "qrels.txt", "a.run", "AP", 3, tie_policy="expected"), "'expected'", "scales"),
     bad("evaluate-labels-missing-file", lambda a: _ev(
         measures="uRBP(p=0.8)", labels={"under": "missing.txt"}), "missing.txt", kind=FILE),
     bad("evaluate-labels-not-a-source", lambda a: _ev(measures="uRBP(p=0.8)",

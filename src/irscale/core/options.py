@@ -68,6 +68,16 @@ TREC_EVAL_PARAMS = (RELEVANCE, MAX_RETRIEVED, JUDGED_ONLY, COMPLETE, COLLECTION_
                     TIE_POLICY)
 
 
+def check_tie_order(ties: str, where: str) -> None:
+    """A :class:`ParameterError` when ``ties`` is ``expected``, where only an order of the
+    ties (:data:`TIE_ORDERS`) applies: the tie-aware values are the measures' of
+    ``irscale eval`` and :func:`irscale.evaluate`, not ``where``'s."""
+    if ties == EXPECTED:
+        raise ParameterError(f"the tie policy 'expected' (tie-aware values) applies to the "
+                             f"measures of irscale eval and irscale.evaluate, not to {where}: "
+                             f"use one of {', '.join(TIE_ORDERS)}")
+
+
 def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) -> int:
     """``value`` as an ``int`` when it is an integer in ``[low, high]`` (Python or numpy
     integers; not ``bool``); :class:`ParameterError` naming option ``name`` otherwise
