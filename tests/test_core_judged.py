@@ -16,7 +16,7 @@ from irscale.core._columnar.blocks import TopicBlocks, stable_order
 from irscale.core.inputs import Qrels, Run, as_c_float
 from irscale.core.judge import build_judged_rankings
 from irscale.core.judged import NONPOOL, UNJUDGED
-from irscale.core.options import TIE_POLICIES, RankingOptions
+from irscale.core.options import TIE_ORDERS, RankingOptions
 from irscale.core.segments import segment_cumsum, segment_sum
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, qrels_from_frame, run_from_dict
@@ -239,7 +239,7 @@ def _check_against_oracle(qrels, run, rows, options, run_rows=None):
     assert [(topic[i], score[i]) for i in unsorted] == [(topic[i], score[i]) for i in order]
 
 
-@given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
+@given(_run_rows(), st.sampled_from(TIE_ORDERS), st.sampled_from((None, 1, 3)),
        st.booleans(), st.sampled_from((1, 2, 5, 1 << 20)), st.sampled_from((None, 0)),
        st.sampled_from((9, 10)), st.sampled_from((1, 3)), st.booleans())
 @example(rows=[("1", "d1", 1.00000001, 1), ("1", "d10", 1.0, 2)], ties="trec_eval",
@@ -320,7 +320,7 @@ def test_ties_sorted_in_pieces_match_a_plain_sort(presorted, piece):
     assert np.asarray(order).tolist() == expected
 
 
-@given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
+@given(_run_rows(), st.sampled_from(TIE_ORDERS), st.sampled_from((None, 1, 3)),
        st.booleans())
 def test_runs_read_in_every_layout_match_a_plain_sort(rows, ties, max_docs, judged_only):
     """Files whose topics are not together are read grouped by topic (``file_row`` keeping
@@ -346,7 +346,7 @@ def test_runs_read_in_every_layout_match_a_plain_sort(rows, ties, max_docs, judg
 
 
 @pytest.mark.parametrize("single", [True, False])
-@pytest.mark.parametrize("ties", TIE_POLICIES)
+@pytest.mark.parametrize("ties", TIE_ORDERS)
 @pytest.mark.parametrize("widths", [(3, 3, 3), (1, 4, 2), (5, 1)])
 def test_blocks_out_of_order_are_sorted_block_by_block(ties, widths, single):
     """Blocks of equal widths (sorted as one matrix, no copy) and uneven ones (padded), with
@@ -389,7 +389,7 @@ def test_ties_sorted_block_by_block_never_span_two_blocks(single):
     assert pairs.tolist() == ([0, 1, 2, 4, 5, 6, 8, 9, 10] if single else [0, 2, 4, 6, 8, 10])
 
 
-@given(_run_rows(), st.sampled_from(TIE_POLICIES), st.booleans())
+@given(_run_rows(), st.sampled_from(TIE_ORDERS), st.booleans())
 def test_presorted_and_shuffled_files_rank_alike(rows, ties, reverse_topics):
     """The same results written in ranking order, or shuffled, give the same rankings."""
     expected = build_judged_rankings(_qrels_of(), [_run_of(rows)], RankingOptions(ties=ties))
@@ -414,7 +414,7 @@ _NASTY = (0, 1, 5, 1 << 32, (1 << 32) + 7, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4
 
 
 @given(_run_rows(), st.lists(st.sampled_from(_NASTY), min_size=len(_DOCS),
-                             max_size=len(_DOCS)), st.sampled_from(TIE_POLICIES),
+                             max_size=len(_DOCS)), st.sampled_from(TIE_ORDERS),
        st.sampled_from((None, 0)), st.sampled_from(("bytes", "reversed", "interleaved")),
        st.booleans())
 def test_judgments_exact_under_fingerprint_collisions(rows, values, ties, run_rows, layout,

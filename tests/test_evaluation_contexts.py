@@ -554,7 +554,8 @@ def test_signatures_take_trec_eval_options_as_declared():
 
     declared = option_types()
     assert declared["compat"] == typing.Literal[9, 10]
-    assert declared["ties"] == typing.Literal["trec_eval", "file-order", "rank-column"]
+    assert declared["ties"] == typing.Literal["trec_eval", "file-order", "rank-column",
+                                             "expected"]
     for function in (irscale.evaluate, evaluate_many, evaluation_setup, trec_eval_text,
                      run_judged):
         parameters = inspect.signature(function).parameters

@@ -6,7 +6,7 @@
 use crate::judged::{NONPOOL, UNJUDGED};
 use crate::read::qrels::Qrels;
 use crate::read::run::Run;
-use crate::ties::{Ties, rank};
+use crate::ties::{Ties, rank, tie_groups};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -154,7 +154,13 @@ pub struct Judged {
     /// The run's row of every document of `rel` but the placeholders, when asked for
     /// ([`judge_run_rows`]); empty otherwise.
     pub rows: Vec<u32>,
+    /// With the `expected` tie policy, the tie group of every document of `rel`
+    /// ([`tie_groups`] within its ranking; 0 for a placeholder).
+    pub groups: Option<Vec<i64>>,
 }
+
+/// A ranking's rows kept (when asked for) and its tie groups (with `expected`).
+type RowsAndGroups = (Vec<u32>, Vec<i64>);
 
 /// The judged rankings of `run` against `index`.
 pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
@@ -190,7 +196,8 @@ pub fn judge_run_rows(index: &Index, run: &Run, options: &Options, keep_rows: bo
         shares.push(share);
         rest = after;
     }
-    let (kept, chosen): (Vec<usize>, Vec<Vec<u32>>) = present
+    let expected = options.ties == Ties::Expected;
+    let (kept, chosen): (Vec<usize>, Vec<RowsAndGroups>) = present
         .par_iter()
         .zip(shares)
         .map(|(&(code, t), share)| {
@@ -207,11 +214,18 @@ pub fn judge_run_rows(index: &Index, run: &Run, options: &Options, keep_rows: bo
                     kept += 1;
                 }
             }
+            let groups = if expected {
+                tie_groups(&rows[..kept], run, options.doubles)
+            } else {
+                Vec::new()
+            };
             rows.truncate(if keep_rows { kept } else { 0 });
-            (kept, rows)
+            (kept, (rows, groups))
         })
         .unzip();
+    let (chosen, grouped): (Vec<Vec<u32>>, Vec<Vec<i64>>) = chosen.into_iter().unzip();
     let rows = chosen.concat();
+    let groups = expected.then(|| grouped.concat());
     if options.judged_only {
         // the documents kept of each ranking moved up behind the ranking before
         let (mut at, mut start) = (0, 0);
@@ -236,6 +250,7 @@ pub fn judge_run_rows(index: &Index, run: &Run, options: &Options, keep_rows: bo
             topic: codes,
             unjudged,
             rows,
+            groups,
         };
     }
     // trec_eval 10's -c: a ranking of one document not in the pool for each topic missing
@@ -246,6 +261,9 @@ pub fn judge_run_rows(index: &Index, run: &Run, options: &Options, keep_rows: bo
         placeholder: Vec::with_capacity(index.topics.len()),
         unjudged,
         rows,
+        groups: groups
+            .as_ref()
+            .map(|g| Vec::with_capacity(g.len() + index.topics.len())),
     };
     let mut next = codes.iter().zip(&lengths).peekable();
     let mut start = 0;
@@ -254,12 +272,18 @@ pub fn judge_run_rows(index: &Index, run: &Run, options: &Options, keep_rows: bo
             Some((_, &length)) => {
                 let end = start + length as usize;
                 judged.rel.extend_from_slice(&rel[start..end]);
+                if let (Some(all), Some(own)) = (judged.groups.as_mut(), groups.as_ref()) {
+                    all.extend_from_slice(&own[start..end]);
+                }
                 judged.lengths.push(length);
                 judged.placeholder.push(false);
                 start = end;
             }
             None => {
                 judged.rel.push(NONPOOL);
+                if let Some(all) = judged.groups.as_mut() {
+                    all.push(0);
+                }
                 judged.lengths.push(1);
                 judged.placeholder.push(true);
             }
@@ -276,6 +300,8 @@ pub struct Batch {
     pub ranking_topic: Vec<i64>,
     pub ranking_run: Vec<i64>,
     pub placeholder: Vec<bool>,
+    /// The tie group of every document of `rel` (the `expected` tie policy).
+    pub groups: Option<Vec<i64>>,
 }
 
 impl Batch {
@@ -288,6 +314,7 @@ impl Batch {
             ranking_topic: Vec::new(),
             ranking_run: Vec::new(),
             placeholder: Vec::new(),
+            groups: None,
         }
     }
 }
@@ -313,6 +340,9 @@ pub fn stack(index: &Index, runs: Vec<Judged>) -> Batch {
                 .rel_levels
                 .extend(&index.rel_levels[c * width..(c + 1) * width]);
             batch.ranking_run.push(number as i64);
+        }
+        if let Some(groups) = run.groups {
+            batch.groups.get_or_insert_with(Vec::new).extend(groups);
         }
         batch.ranking_topic.extend(run.topic);
         batch.placeholder.extend(run.placeholder);

@@ -16,6 +16,7 @@ pub mod output;
 pub mod read;
 pub mod scales;
 pub mod strings;
+pub mod tie_aware;
 pub mod ties;
 pub mod trec;
 

@@ -6,6 +6,9 @@
 //!   keeps doubles.
 //! * `file-order`: score descending, ties in file order (NTCIREVAL, cwl_eval).
 //! * `rank-column`: the file's rank column ascending, ties in file order.
+//! * `expected`: trec_eval's order, the documents of equal scores forming tie groups
+//!   ([`tie_groups`]) over whose orders the measures take their expectations
+//!   (`crate::tie_aware`).
 
 use crate::read::run::Run;
 
@@ -15,6 +18,7 @@ pub enum Ties {
     TrecEval,
     FileOrder,
     RankColumn,
+    Expected,
 }
 
 impl Ties {
@@ -24,6 +28,7 @@ impl Ties {
             "trec_eval" => Some(Ties::TrecEval),
             "file-order" => Some(Ties::FileOrder),
             "rank-column" => Some(Ties::RankColumn),
+            "expected" => Some(Ties::Expected),
             _ => None,
         }
     }
@@ -51,6 +56,33 @@ fn descending_c_float_key(score: f64) -> u64 {
     })
 }
 
+/// The key `row` of `run` is ranked by (ascending): its rank column, or its score
+/// descending (as a C float for `trec_eval` and `expected` unless `doubles`).
+fn key(run: &Run, row: u32, ties: Ties, doubles: bool) -> u64 {
+    let row = row as usize;
+    match ties {
+        Ties::RankColumn => (run.rank[row] as u64) ^ (1 << 63),
+        Ties::TrecEval | Ties::Expected if !doubles => descending_c_float_key(run.score[row]),
+        _ => descending_key(run.score[row]),
+    }
+}
+
+/// The tie group of each row of `rows` (in ranking order, [`rank`]ed by `expected`): the
+/// place in `rows` of the first row of its group, the rows of equal scores (compared as
+/// [`rank`] compares them) forming one group.
+pub fn tie_groups(rows: &[u32], run: &Run, doubles: bool) -> Vec<i64> {
+    let mut groups = Vec::with_capacity(rows.len());
+    let mut previous = None;
+    for (at, &row) in rows.iter().enumerate() {
+        let this = key(run, row, Ties::Expected, doubles);
+        if previous.is_none_or(|(k, _)| k != this) {
+            previous = Some((this, at as i64));
+        }
+        groups.push(previous.map_or(0, |(_, first)| first));
+    }
+    groups
+}
+
 /// `rows` (one topic's rows of `run`, in file order) put in ranking order. `doubles`:
 /// the `trec_eval` policy compares scores as doubles (trec_eval 10.0) rather than as C
 /// floats (9.0.8).
@@ -59,14 +91,12 @@ fn descending_c_float_key(score: f64) -> u64 {
 /// only the rows of equal keys are ordered (by docno for `trec_eval`; already in file
 /// order for the others), in one pass; otherwise every row is sorted.
 pub fn rank(rows: &mut [u32], run: &Run, ties: Ties, doubles: bool) {
-    let key = |row: u32| -> u64 {
-        let row = row as usize;
-        match ties {
-            Ties::RankColumn => (run.rank[row] as u64) ^ (1 << 63),
-            Ties::TrecEval if !doubles => descending_c_float_key(run.score[row]),
-            _ => descending_key(run.score[row]),
-        }
+    let ties = if ties == Ties::Expected {
+        Ties::TrecEval
+    } else {
+        ties
     };
+    let key = |row: u32| key(run, row, ties, doubles);
     let mut keyed: Vec<(u64, u32)> = rows.iter().map(|&row| (key(row), row)).collect();
     // docnos are distinct within a topic: the order of `trec_eval` is total
     let by_docno = |a: &(u64, u32), b: &(u64, u32)| run.docno.get(b.1).cmp(run.docno.get(a.1));

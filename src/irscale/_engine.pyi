@@ -12,9 +12,14 @@ def build_info() -> tuple[str, bool]:
 def trec_measure(
     family: str, ints: list[int], floats: list[float], gains: list[tuple[int, float]],
     rel: object, offsets: object, rel_levels: object, degrees: object,
-    relevance_level: int, compat: int, num_docs_in_coll: int,
+    relevance_level: int, compat: int, num_docs_in_coll: int, groups: object = None,
 ) -> list[tuple[str, object]]:
-    """The outputs of one trec_eval measure family on a batch of judged rankings."""
+    """The outputs of one trec_eval measure family on a batch of judged rankings (with
+    ``groups``, the tie group of each document: their tie-aware values)."""
+
+def tie_aware_families() -> tuple[list[str], list[str]]:
+    """The trec_eval families with a tie-aware value: those computed in expectation over
+    the orders of the tied documents, and those whose value does not depend on the order."""
 
 def trec_output_names(
     family: str, ints: list[int], floats: list[float], gains: list[tuple[int, float]],
@@ -99,7 +104,8 @@ class JudgedTrec:
         replayed on."""
     def arrays(self) -> tuple[Any, ...]:
         """(rel, offsets, rel_levels, degrees, dense, judgments, ranking_topic, ranking_run,
-        placeholder, topics, run notes, unjudged topics per run); the rankings move to
+        placeholder, topics, run notes, unjudged topics per run, tie groups: an array with
+        the tie policy "expected", None otherwise); the rankings move to
         Python: afterwards arrays() and evaluate_trec() raise ValueError."""
     def evaluate_trec(
         self, calls: list[tuple[str, list[int], list[float], list[tuple[int, float]]]],

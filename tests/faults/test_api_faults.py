@@ -252,6 +252,12 @@ ROWS = [
     bad("evaluate-num-docs-negative", lambda a: _ev(num_docs_in_coll=-1), "num_docs_in_coll"),
     bad("evaluate-compat-8", lambda a: _ev(compat=8), "compat"),
     bad("evaluate-ties-unknown", lambda a: _ev(ties="random"), "random"),
+    bad("evaluate-ties-expected-infap", lambda a: _ev(measures="infAP", ties="expected"),
+        "infAP has no tie-aware value"),
+    bad("evaluate-ties-expected-max-docs", lambda a: _ev(ties="expected", max_docs=3),
+        "max_docs"),
+    bad("scales-transform-ties-expected", lambda a: irscale.scales.transform(
+        "qrels.txt", "a.run", "AP", 3, tie_policy="expected"), "'expected'", "scales"),
     bad("evaluate-labels-missing-file", lambda a: _ev(
         measures="uRBP(p=0.8)", labels={"under": "missing.txt"}), "missing.txt", kind=FILE),
     bad("evaluate-labels-not-a-source", lambda a: _ev(measures="uRBP(p=0.8)",

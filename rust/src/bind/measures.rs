@@ -7,14 +7,17 @@ use pyo3::prelude::*;
 use super::guard::detached;
 use crate::judged::JudgedView;
 use crate::measures::families::{self, Count};
-use crate::measures::{self, Context, FAMILIES, Params, Values};
+use crate::measures::{Context, FAMILIES, Params, Values};
+use crate::tie_aware;
 
 /// The values of one trec_eval measure family on a batch of judged rankings (the arrays of
 /// `irscale.core.judged.JudgedRankings`, read in place): `[(output name, values)]`, the
-/// values a float64 or int64 array, or a list of strings.
+/// values a float64 or int64 array, or a list of strings. With `groups` (the tie group of
+/// each document, `--ties expected`), the values are their expectations over the orders of
+/// the tied documents (`crate::tie_aware`).
 #[pyfunction]
 #[pyo3(signature = (family, ints, floats, gains, rel, offsets, rel_levels, degrees,
-                    relevance_level, compat, num_docs_in_coll))]
+                    relevance_level, compat, num_docs_in_coll, groups=None))]
 #[allow(clippy::too_many_arguments)]
 fn trec_measure<'py>(
     py: Python<'py>,
@@ -29,7 +32,9 @@ fn trec_measure<'py>(
     relevance_level: i64,
     compat: u8,
     num_docs_in_coll: i64,
+    groups: Option<PyReadonlyArray1<'py, i64>>,
 ) -> PyResult<Vec<(String, Py<PyAny>)>> {
+    let groups = groups.as_ref().map(|g| g.as_slice()).transpose()?;
     let view = JudgedView {
         rel: rel.as_slice()?,
         offsets: offsets.as_slice()?,
@@ -47,7 +52,7 @@ fn trec_measure<'py>(
         num_docs_in_coll,
     };
     let outputs = detached(py, "computing a measure", || {
-        measures::compute(family, &params, &view, &ctx)
+        tie_aware::compute(family, &params, &view, groups, &ctx)
     })?
     .map_err(PyValueError::new_err)?;
     let mut converted = Vec::with_capacity(outputs.len());
@@ -82,7 +87,7 @@ fn trec_output_names(
         compat,
         num_docs_in_coll,
     };
-    measures::output_names(family, &params, &ctx).map_err(PyValueError::new_err)
+    crate::measures::output_names(family, &params, &ctx).map_err(PyValueError::new_err)
 }
 
 /// A count of parameters as Python reads it: `(min, max)`, `max` `None` for no bound.
@@ -118,12 +123,22 @@ fn gain_sort_unreplayable<'py>(
     rel_levels: PyReadonlyArray2<'py, i64>,
     degrees: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Vec<(u64, f64, f64)>> {
-    let map = measures::gains::GainMap::new(&gains);
-    Ok(measures::gains::unreplayable_tables(
+    let map = crate::measures::gains::GainMap::new(&gains);
+    Ok(crate::measures::gains::unreplayable_tables(
         rel_levels.as_slice()?,
         degrees.as_slice()?,
         &map,
     ))
+}
+
+/// The trec_eval families with a tie-aware value (`crate::tie_aware`): those computed in
+/// expectation, then those whose value does not depend on the order.
+#[pyfunction]
+fn tie_aware_families() -> (Vec<&'static str>, Vec<&'static str>) {
+    (
+        tie_aware::TIE_AWARE.to_vec(),
+        tie_aware::ORDER_FREE.to_vec(),
+    )
 }
 
 /// Adds this module's functions to the engine's Python module.
@@ -132,5 +147,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gain_sort_unreplayable, m)?)?;
     m.add_function(wrap_pyfunction!(trec_output_names, m)?)?;
     m.add_function(wrap_pyfunction!(trec_families, m)?)?;
+    m.add_function(wrap_pyfunction!(tie_aware_families, m)?)?;
     Ok(())
 }

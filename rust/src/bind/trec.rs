@@ -366,7 +366,8 @@ impl MissingGiven {
 
 /// A [`Judgment`] as Python takes it: `(rel, offsets, rel_levels, degrees, dense,
 /// judgments, ranking_topic, ranking_run, placeholder, topics, run notes, unjudged topics
-/// per run)`.
+/// per run, tie groups)`, the tie groups an array with the `expected` tie policy, `None`
+/// otherwise.
 pub fn judgment_tuple(
     py: Python<'_>,
     judgment: Judgment,
@@ -380,7 +381,8 @@ pub fn judgment_tuple(
         .into_iter()
         .map(|note| (note.runids, note.last_runid, note.beyond_c_float))
         .collect();
-    (
+    let groups = batch.groups.map(|groups| groups.into_pyarray(py));
+    let first = (
         batch.rel.into_pyarray(py),
         batch.offsets.into_pyarray(py),
         rel_levels,
@@ -394,7 +396,11 @@ pub fn judgment_tuple(
         notes,
         judgment.unjudged,
     )
-        .into_pyobject(py)
+        .into_pyobject(py)?;
+    // one more item than PyO3's tuples convert
+    let mut items: Vec<Bound<'_, PyAny>> = first.iter().collect();
+    items.push(groups.into_pyobject(py)?.into_any());
+    pyo3::types::PyTuple::new(py, items)
 }
 
 /// A file as Python gives it: its bytes, or its path (read by the engine).

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from ..core.options import TIE_POLICIES, TIE_POLICY
+from ..core.options import TIE_ORDERS, TIE_POLICY
 from ..core.params import Cost, Integers, Names, Param, Reals, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT
@@ -194,7 +194,7 @@ def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
     """``--ties`` (documents with equal scores) and with ``phi`` ``--phi-ties`` (φ's)."""
     if phi:
         add_param(parser, PHI_TIES, choices=TIE_STRATEGIES)
-    add_param(parser, TIE_POLICY, choices=TIE_POLICIES)
+    add_param(parser, TIE_POLICY, choices=TIE_ORDERS)
 
 
 def add_scheduler(parser: argparse.ArgumentParser | argparse._ArgumentGroup,

@@ -20,7 +20,7 @@ from .inputs import Qrels, Run
 from .judged import JudgedRankings
 from .native_columns import qrels_columns, run_columns, string_column
 from .native_judge import judged_rankings
-from .options import RankingOptions, TiePolicy
+from .options import RankingOptions, TiePolicy, check_tie_order
 
 
 def build_judged_rankings(
@@ -64,10 +64,10 @@ def judge_with_rows(
         qrels_columns(qrels), [run_columns(run, options.ties) for run in runs], options.ties,
         options.compat, options.max_docs, options.judged_only, placeholders, keep_rows)
     (rel, offsets, rel_levels, degrees, dense, _, ranking_topic, ranking_run, placeholder,
-     topics, _, unjudged) = judged
+     topics, _, unjudged, tie_groups) = judged
     jr = judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic, ranking_run,
                          placeholder, topics, names, unjudged, options,
-                         placeholders=placeholders)
+                         placeholders=placeholders, tie_groups=tie_groups)
     return jr, rows
 
 
@@ -76,7 +76,9 @@ def rank_rows(run: Run, topics: Sequence[str], ties: TiePolicy, compat: int = 9
     """The rows of ``run`` of the topics ``topics`` (a topic's code is its place there) by
     code, each topic's in ranking order by the tie policy ``ties`` (scores compared as
     trec_eval ``compat`` compares them), and the code of every row: int64 both. Runs are
-    ranked by the native engine, as :func:`build_judged_rankings` ranks them."""
+    ranked by the native engine, as :func:`build_judged_rankings` ranks them; ``expected``
+    is refused (an order of the ties is needed)."""
+    check_tie_order(ties, "a ranking of a run's rows")
     rows, codes = _engine.ranked_rows(run_columns(run, ties), list(topics), ties, compat)
     return rows, codes
 

@@ -81,6 +81,11 @@ class JudgedRankings:
     #: The judgments under conditional relevance (:mod:`irscale.core.conditional`), when
     #: conditional groups were given: see :meth:`conditional`.
     rejudged: Rejudged | None = None
+    #: With ``--ties expected``: the tie group of each document, aligned with ``rel``
+    #: (consecutive documents of a ranking with the same id have equal scores); the
+    #: measures then take their expectations over the orders of each group
+    #: (``rust/src/tie_aware.rs``). ``None``: the rankings' order is the only one.
+    tie_groups: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.offsets) - 1
@@ -164,6 +169,18 @@ class JudgedRankings:
         ranking = np.searchsorted(self.offsets, counted, side="right") - 1
         return np.bincount(ranking, minlength=self.n_rankings)
 
+    def tie_dependent(self) -> int:
+        """The rankings (with :attr:`tie_groups`) whose plain values may depend on the order
+        of their ties: those with a tie group holding documents of different relevance
+        values (documents outside the qrels and unjudged ones alike); 0 without groups."""
+        if self.tie_groups is None or len(self.rel) < 2:
+            return 0
+        rel = np.maximum(self.rel, NONPOOL)
+        segment = self.segment
+        mixed = (self.tie_groups[1:] == self.tie_groups[:-1]) \
+            & (segment[1:] == segment[:-1]) & (rel[1:] != rel[:-1])
+        return len(np.unique(segment[1:][mixed]))
+
     def segment_sum(self, values: np.ndarray) -> np.ndarray:
         """Sum of per-element ``values`` over each ranking (floats added in rank order)."""
         return segment_sum(values, self.offsets, self.segment)
@@ -214,6 +231,7 @@ class JudgedRankings:
             offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
             attributes=tuple((name, values[keep]) for name, values in self.attributes),
             rejudged=None if rejudged is None else replace(rejudged, rel=rejudged.rel[keep]),
+            tie_groups=None if self.tie_groups is None else self.tie_groups[keep],
         )
 
     def rankings(self, first: int, stop: int) -> JudgedRankings:
@@ -236,6 +254,7 @@ class JudgedRankings:
             placeholder=None if self.placeholder is None else self.placeholder[first:stop],
             attributes=tuple((name, values[begin:end]) for name, values in self.attributes),
             rejudged=rejudged,
+            tie_groups=None if self.tie_groups is None else self.tie_groups[begin:end],
         )
 
     def attribute(self, name: str) -> np.ndarray:

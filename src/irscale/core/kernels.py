@@ -54,19 +54,37 @@ def trec_family_kinds() -> dict[str, frozenset[str]]:
             for name, *bounds, _ in _engine.trec_families()}
 
 
+@cache
+def tie_aware_families() -> frozenset[str]:
+    """The engine's trec_eval families that have a tie-aware value (``--ties expected``,
+    ``rust/src/tie_aware.rs``): those computed in expectation over the orders of the tied
+    documents, and those whose value does not depend on the order."""
+    computed, order_free = _engine.tie_aware_families()
+    return frozenset((*computed, *order_free))
+
+
+def no_tie_aware_value(measure: str) -> str:
+    """Why ``measure`` is refused with ``--ties expected``."""
+    return (f"measure {measure} has no tie-aware value (--ties expected); the tie-aware "
+            "measures are trec_eval's P, recall, success, relative_P, Rprec, map, map_cut, "
+            "recip_rank, ndcg, ndcg_cut, bpref and the measures that do not depend on the "
+            "order (num_*, set_*, utility)")
+
+
 def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),
                 floats: Iterable[float] = (), gains: Iterable[tuple[int, float]] = (),
                 compat: int = 9, num_docs_in_coll: int = 0) -> dict[str, object]:
     """The outputs of the trec_eval family ``family`` on ``jr``, by output name: its
     parameters as the catalogue parsed them (cut-offs in ``ints``, numbers in ``floats``,
     a gain map in ``gains``: ``(level, gain)`` pairs in the order given, which trec_eval's
-    gain tables depend on) and the evaluation's ``compat`` profile and ``-N``."""
+    gain tables depend on) and the evaluation's ``compat`` profile and ``-N``; with
+    ``jr.tie_groups``, their tie-aware values (``rust/src/tie_aware.rs``)."""
     outputs = _engine.trec_measure(
         family, [int(i) for i in ints], [float(f) for f in floats],
         [(int(level), float(gain)) for level, gain in gains],
         _int64(jr.rel), _int64(jr.offsets), _int64(jr.rel_levels),
         _int64(jr.column_degrees), int(jr.relevance_level), int(compat),
-        int(num_docs_in_coll))
+        int(num_docs_in_coll), None if jr.tie_groups is None else _int64(jr.tie_groups))
     return dict(outputs)
 
 

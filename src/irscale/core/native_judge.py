@@ -33,9 +33,11 @@ def judged_rankings(
     options: RankingOptions,
     *,
     placeholders: bool = False,
+    tie_groups: np.ndarray | None = None,
 ) -> JudgedRankings:
     """The :class:`JudgedRankings` of the engine's arrays for the runs named ``runs``
-    (distinct names, as :func:`~irscale.core.judge.build_judged_rankings` requires)."""
+    (distinct names, as :func:`~irscale.core.judge.build_judged_rankings` requires);
+    ``tie_groups``: the engine's tie group of each document (``--ties expected``)."""
     names = check_run_names(runs)
     return JudgedRankings(
         rel=rel,
@@ -49,4 +51,5 @@ def judged_rankings(
         relevance_level=options.relevance_level,
         placeholder=placeholder if placeholders else None,
         unjudged_topics=tuple(tuple(found) for found in unjudged_topics),
+        tie_groups=tie_groups,
     )

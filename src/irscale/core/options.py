@@ -34,8 +34,14 @@ NONNEGATIVE_LONG = Integers(0, INT64_MAX, strict=True)
 #: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
 #: the run file (as NTCIREVAL and cwl_eval); ``rank-column``: by the file's rank column
 #: (ascending) instead of the score, ties in file order.
-TiePolicy: TypeAlias = 'Literal["trec_eval", "file-order", "rank-column"]'
-TIE_POLICIES: tuple[str, ...] = ("trec_eval", "file-order", "rank-column")
+TIE_ORDERS: tuple[str, ...] = ("trec_eval", "file-order", "rank-column")
+#: The orders and ``expected``: the measures' tie-aware values, their expectations over
+#: every order of the documents with equal scores (McSherry & Najork 2008;
+#: ``rust/src/tie_aware.rs``), for the evaluation of judged rankings only.
+TiePolicy: TypeAlias = 'Literal["trec_eval", "file-order", "rank-column", "expected"]'
+TIE_POLICIES: tuple[str, ...] = (*TIE_ORDERS, "expected")
+#: The tie policy of the tie-aware values.
+EXPECTED = "expected"
 
 #: trec_eval's options as the command line builds them (``-l``, ``-M``, ``-J``, ``-c``,
 #: ``-N``, ``--compat``, ``--ties``), in trec_eval's order; their Python names and defaults
@@ -54,10 +60,22 @@ COMPAT = Param("compat", Integers(9, 10, strict=True), 9, "trec_eval version to 
                "(9 = 9.0.8)", ("--compat",))
 TIE_POLICY = Param("tie_policy", Names("tie policy", TIE_POLICIES), "trec_eval",
                    "order of documents with equal scores: trec_eval (score descending, then "
-                   "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column",
+                   "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column; "
+                   "expected (irscale eval): each measure's expectation over every order of "
+                   "the tied documents (tie-aware values)",
                    ("--ties",), dest="ties")
 TREC_EVAL_PARAMS = (RELEVANCE, MAX_RETRIEVED, JUDGED_ONLY, COMPLETE, COLLECTION_SIZE, COMPAT,
                     TIE_POLICY)
+
+
+def check_tie_order(ties: str, where: str) -> None:
+    """A :class:`ParameterError` when ``ties`` is ``expected``, where only an order of the
+    ties (:data:`TIE_ORDERS`) applies: the tie-aware values are the measures' of
+    ``irscale eval`` and :func:`irscale.evaluate`, not ``where``'s."""
+    if ties == EXPECTED:
+        raise ParameterError(f"the tie policy 'expected' (tie-aware values) applies to the "
+                             f"measures of irscale eval and irscale.evaluate, not to {where}: "
+                             f"use one of {', '.join(TIE_ORDERS)}")
 
 
 def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) -> int:
@@ -117,6 +135,10 @@ class RankingOptions:
             raise ParameterError(
                 f"unknown tie policy {self.ties!r}: use one of {', '.join(TIE_POLICIES)}"
             )
+        if self.ties == EXPECTED and self.max_docs is not None:
+            raise ParameterError("--ties expected (ties='expected') does not apply with -M "
+                                 "(max_docs): which documents the cut keeps depends on the "
+                                 "order of the ties")
 
 
 def check_run_names(runs: Sequence[str]) -> list[str]:

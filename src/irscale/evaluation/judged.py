@@ -185,6 +185,11 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
     """The second half of :func:`evaluate_judged`: the measures of judged rankings
     (:func:`_judge`'s). ``stacklevel``: that of the warnings, seen from here."""
     columns, values = compute_shared(jr, setup.requests, setup.context)
+    if dependent := jr.tie_dependent():
+        warnings.warn(f"{dependent} of {jr.n_rankings} topic rankings hold tied documents of "
+                      "different relevance: their trec_eval values depend on the order of "
+                      "the ties; the values given are their expectations over every order "
+                      "(--ties expected)", stacklevel=stacklevel)
     # after the measures: a measure that needs a label set not given is the one error,
     # not a warning about the set given in its place followed by that error
     unused = []

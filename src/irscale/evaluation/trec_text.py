@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Iterable
 
 from ..cache.calls import CacheCall, cached
-from ..core.options import check_run_names
+from ..core.options import EXPECTED, check_run_names
 from ..io.formats import run_suffixes
 from ..io.native_files import judge_batch
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
@@ -68,7 +68,7 @@ def trec_eval_text(
                  "summary": summary, "cache": cache}
     setup = evaluation_setup(measures, **trec)
     plan = plan_trec(setup.requests, setup.context)
-    if plan is None:
+    if plan is None or setup.options.ties == EXPECTED:  # tie-aware: by irscale.evaluate
         return None
     inputs = native_inputs(qrels, runs, ties=setup.options.ties)
     if not isinstance(inputs, NativeInputs) or inputs.qrels[0] == "dicts":

@@ -74,10 +74,10 @@ def engine_judgment(judged: tuple, run_names: Sequence[str], options: RankingOpt
     ``run_names``, and the number of the qrels' judgments with a degree at least ``level``
     (a function of ``level``)."""
     (rel, offsets, rel_levels, degrees, dense, judgments, ranking_topic, ranking_run,
-     placeholder, topics, _, unjudged) = judged
+     placeholder, topics, _, unjudged, tie_groups) = judged
     jr = judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic,
                          ranking_run, placeholder, topics, run_names, unjudged, options,
-                         placeholders=placeholders)
+                         placeholders=placeholders, tie_groups=tie_groups)
 
     def at_least(level: int) -> int:
         return int(judgments[degrees >= level].sum())

@@ -57,6 +57,8 @@ def compute_requests(
     views: dict[tuple[int, int | None, bool, bool], JudgedRankings] = {}
     for request in ordered_requests(requests, context.compat):
         family = get_family(request.family)
+        if jr.tie_groups is not None:
+            check_tie_aware(request, family)
         level = jr.relevance_level if request.relevance_level is None else request.relevance_level
         key = (level, request.cutoff, request.condensed, request.conditional)
         if key not in views:
@@ -75,6 +77,18 @@ def compute_requests(
             values[label] = array
             columns.append(column_of(label, family))
     return tuple(columns), values
+
+
+def check_tie_aware(request: MeasureRequest, family: Family) -> None:
+    """A :class:`MeasureError` unless ``request`` has a tie-aware value (``--ties
+    expected``): one of the engine's trec_eval families that has
+    (:func:`~irscale.core.kernels.tie_aware_families`), without a cut of the ranking of
+    its own (``AP@100``: which documents a cut keeps depends on the order of the ties)."""
+    from ..core.kernels import no_tie_aware_value, tie_aware_families
+
+    if family.native is None or request.family not in tie_aware_families() \
+            or request.cutoff is not None:
+        raise MeasureError(no_tie_aware_value(request.requested))
 
 
 def view_of(jr: JudgedRankings, request: MeasureRequest, level: int) -> JudgedRankings:

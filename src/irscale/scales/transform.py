@@ -33,7 +33,13 @@ import numpy as np
 from ..core.budget import max_memory_of
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
-from ..core.options import RELEVANCE_LEVEL, RankingOptions, TiePolicy, integer_option
+from ..core.options import (
+    RELEVANCE_LEVEL,
+    RankingOptions,
+    TiePolicy,
+    check_tie_order,
+    integer_option,
+)
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
@@ -229,6 +235,7 @@ def transform(
     # caller wrote them
     _scale_measures(measures, N, options.get("levels", 2), options.get("relevance_level", 1),
                     max_memory_of(options.get("max_memory")))
+    check_tie_order(tie_policy, "the interval scales")
     qrels_obj = as_qrels(qrels)
     # several files: runs that share a run id are named after them
     run_objs = as_runs(runs, keep_rank=tie_policy == "rank-column")
