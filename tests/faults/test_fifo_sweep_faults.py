@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -53,6 +54,9 @@ USES: dict[tuple[str, str], list[str]] = {
     ("compare", "--intent-types"): ["compare", "div.qrels", "a.run", "b.run", "-m",
                                     "DIN-nDCG@5", "--intent-types", "t.txt"],
     ("compare", "--shard-scores"): ["compare", "--shard-scores", "sh.csv", "--test", "mixed"],
+    ("compare", "--collection"): ["compare", "--collection", "A=qrels.txt,a.run,b.run",
+                                  "--collection", "B=human.qrels,a.run,b.run", "-m", "map",
+                                  "--seed", "1"],
     ("eval", "--Zscore"): ["eval", "-q", "-m", "map", "-m", "num_ret", "-Z", "z.txt",
                            "qrels.txt", "a.run"],
     ("eval", "--labels"): ["eval", "qrels.txt", "a.run", "--labels", "under=labels.txt", "-m",
@@ -260,9 +264,11 @@ def placed(command: str, action: argparse.Action) -> tuple[list[str], int, str] 
     except SystemExit:
         return None
     for value in _values(getattr(namespace, action.dest, None)):
-        file = value.rsplit("=", 1)[-1]  # --labels NAME=FILE
+        # --labels NAME=FILE; --collection NAME=QRELS,RUNS: its first file
+        parts = re.split(r"[=,]", value)
+        file = next((p for p in parts if p in FILES or p in POPULATED), parts[-1])
         at = [i for i, arg in enumerate(argv) if arg in (value, file)
-              or arg.endswith(f"={file}")]
+              or file in re.split(r"[=,]", arg)[1:]]
         if len(at) == 1 and (file in FILES or file in POPULATED):
             return argv, at[0], file
     return None
