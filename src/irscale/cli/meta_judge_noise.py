@@ -7,12 +7,12 @@ from __future__ import annotations
 import argparse
 
 from ..collections.params import CONFUSION_FILE, DOUBLE_JUDGED, FLIP_RATE, NOISE_REPLICATES
-from ..core.params import RNG_SEED, SIGNIFICANCE, Param
+from ..core.params import RNG_SEED, SIGNIFICANCE, Param, Switch
 from ..errors import ParameterError
-from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE
+from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE, SHARD_MODEL_NAMES
 from .eval_options import intent_rules
 from .inputs import qrels_and_runs
-from .meta_common import add_analysis
+from .meta_common import add_analysis, render
 from .outputs import write_text
 from .rules import given
 from .runargs import read_inputs
@@ -21,6 +21,10 @@ from .runargs import read_inputs
 NOISE_TEST = Param("test", PROCEDURE, "t", "the significance procedure of every pair: a "
                    "two-system test (t, wilcoxon, sign, bootstrap ...) or an ANOVA/Tukey "
                    "procedure (MD1, MD2, friedman ...)", ("--test",), label="--test")
+#: ``--summary``: the measures' table alone.
+SUMMARY = Param("summary", Switch(), False, "print the fragility of each measure only (by "
+                "default, text formats print it after the pairs, csv and json the pairs "
+                "only)", ("--summary",))
 #: The options that give the confusion, one of which is required.
 SOURCES = (("confusion", "--confusion"), ("flip_rate", "--flip-rate"),
            ("double_judged", "--double-judged"))
@@ -31,10 +35,11 @@ def add_parser(subparsers) -> None:
     add_analysis(
         subparsers, "judge-noise", run_judge_noise, CONFUSION_FILE, FLIP_RATE,
         (DOUBLE_JUDGED, {"many": True}), NOISE_REPLICATES, RNG_SEED,
-        (NOISE_TEST, {"choices": PROCEDURE.names}),
+        (NOISE_TEST, {"choices": [name for name in PROCEDURE.names
+                                  if name not in SHARD_MODEL_NAMES]}),
         (MULTIPLE_CORRECTION, {"default": "none", "doc": "the correction of a two-system "
                                "--test over the pairs"}),
-        (SIGNIFICANCE, {"doc": "significance level of --test"}),
+        (SIGNIFICANCE, {"doc": "significance level of --test"}), SUMMARY,
         scores=False, systems=False, measure_help="measure (repeatable; at least one)",
         help="how the order and significance of every pair of runs survive noisy judges "
         "(Rashidi, Zobel & Moffat 2023)",
@@ -78,4 +83,7 @@ def run_judge_noise(args: argparse.Namespace) -> int:
                          rng=args.seed, test=args.test, correction=args.correction,
                          alpha=args.alpha, allow_empty=args.allow_empty,
                          progress=wants_progress(args))
+    if args.summary:
+        return write_text(args, render(result.measures, args, "fragility of each measure ("
+                                       f"{result!r})"))
     return write_text(args, result.format(args.fmt, digits=args.digits))

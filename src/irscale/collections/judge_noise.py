@@ -293,7 +293,8 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     from ..core.labels import LabelTable, attach_labels
     from ..core.judge import build_judged_rankings
     from ..evaluation.setup import check_topics, evaluation_setup
-    from ..meta.procedures import decide
+    from ..meta.procedures import canonical_procedure, decide
+    from ..stats.names import is_resampling
     from ..core.numbers import declare
     from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
 
@@ -345,8 +346,11 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
 
     original = matrices(rows)
     labels = list(original)
-    base = {m: decide(original[m], test, alpha=alpha, correction=correction, systems=systems)
-            for m in labels}
+    gen = np.random.default_rng(rng)
+    # a resampling test draws from a child stream (spawning leaves ``gen``'s draws as they are)
+    options = {"rng": gen.spawn(1)[0]} if is_resampling(canonical_procedure(test)) else {}
+    base = {m: decide(original[m], test, alpha=alpha, correction=correction, systems=systems,
+                      **options) for m in labels}
     n_pairs = len(systems) * (len(systems) - 1) // 2
     order_kept = {m: np.zeros(n_pairs) for m in labels}
     decision_kept = {m: np.zeros(n_pairs) for m in labels}
@@ -354,12 +358,12 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     any_flip = {m: np.zeros(replicates, dtype=bool) for m in labels}
     means = {m: np.empty((replicates, len(systems))) for m in labels}
     report = progress_reporter(progress, replicates, "judge noise", units="replicates")
-    for first, drawn in _draws(rows, confusion, replicates, rng):
+    for first, drawn in _draws(rows, confusion, replicates, gen):
         for r, observed in enumerate(drawn, first):
             check_stop()
             for m, values in matrices(observed).items():
                 found = decide(values, test, alpha=alpha, correction=correction,
-                               systems=systems)
+                               systems=systems, **options)
                 same_order = np.sign(found.diff) == np.sign(base[m].diff)
                 order_kept[m] += same_order
                 decision_kept[m] += _decision(found) == _decision(base[m])
