@@ -1,4 +1,4 @@
-"""``irscale meta judge-noise``: :func:`irscale.collections.judge_noise`, how the order and
+"""``irscale meta judge-noise``: :func:`irscale.collections.judgment_noise`, how the order and
 the significance of every pair of runs survive judgment noise (Rashidi, Zobel & Moffat 2023;
 docs/meta.md)."""
 
@@ -58,7 +58,7 @@ def _confusion(args: argparse.Namespace):
         raise ParameterError("give the judges' confusion with one of --confusion FILE, "
                              "--flip-rate P or --double-judged FIRST,SECOND"
                              + (f" (given: {', '.join(named)})" if named else ""))
-    from ..collections.judge_noise import Confusion
+    from ..collections.judgment_noise import Confusion
 
     if args.confusion is not None:
         return Confusion.read(args.confusion)
@@ -76,7 +76,7 @@ def run_judge_noise(args: argparse.Namespace) -> int:
         raise ParameterError("name the measures with -m (e.g. -m map -m P@10)")
     qrels, runs = read_inputs(*qrels_and_runs(args))  # before the analysis is imported
     confusion = _confusion(args)
-    from ..collections.judge_noise import judge_noise
+    from ..collections.judgment_noise import judge_noise
     from .options import wants_progress
 
     result = judge_noise(qrels, runs, args.measures, confusion, replicates=args.replicates,

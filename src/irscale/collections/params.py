@@ -263,7 +263,7 @@ SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whos
 #: The k of the P@k estimates of :func:`irscale.collections.estimate_sampled`.
 SAMPLE_CUTOFF_LIST = Param("cutoffs", CUTOFF, SAMPLE_CUTOFFS, "the k of the P@k estimates",
                            ("--cutoffs",), "K,K,...")
-#: The judges' confusion of :func:`irscale.collections.judge_noise`: stated in a file, a flip
+#: The judges' confusion of :func:`irscale.collections.judgment_noise`: stated in a file, a flip
 #: rate of binary qrels or estimated from two judgments of the same pairs; the replicates.
 CONFUSION_FILE = Param("confusion", InputFiles(), None, "the judges' confusion: a file of "
                        "'true observed probability' lines, P(observed grade | true grade)",

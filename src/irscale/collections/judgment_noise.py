@@ -9,7 +9,8 @@ pooled but unjudged ones, grade < 0, are kept) with a draw from the row of its g
 and the runs are evaluated again on the relabelled qrels. Over ``R`` replicates:
 
 * per measure and pair of systems (``i < j`` in the runs' order): the share of replicates
-  whose order of the two means is the original one (``sign(ū_i − ū_j)`` the same), and
+  whose order of the two means is the original one (``sign(ū_i − ū_j)`` the same, a
+  difference within 10⁻¹² a tie), and
   the share whose significance decision is (the pair significant in the same direction on
   both, or significant on neither; the test of :func:`irscale.meta.decide` on the topics ×
   systems matrix, with its correction);
@@ -55,6 +56,8 @@ __all__ = ["Confusion", "JudgeNoise", "judge_noise", "relabelled_qrels"]
 
 #: Largest |row sum − 1| accepted in a confusion matrix.
 ROW_TOLERANCE = 1e-6
+#: Largest difference of two means taken for a tie (:func:`_direction`).
+TIE_TOLERANCE = 1e-12
 #: Most uniform draws held at once (replicates × judgments of a chunk).
 CHUNK_DRAWS = 4_000_000
 
@@ -290,6 +293,7 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     progress : bool or callable
         Progress over the replicates (:mod:`irscale.core.progress`).
     """
+    from ..core.budget import check_memory, format_size
     from ..core.labels import LabelTable, attach_labels
     from ..core.judge import build_judged_rankings
     from ..evaluation.setup import check_topics, evaluation_setup
@@ -352,6 +356,10 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     base = {m: decide(original[m], test, alpha=alpha, correction=correction, systems=systems,
                       **options) for m in labels}
     n_pairs = len(systems) * (len(systems) - 1) // 2
+    need = 8.0 * replicates * len(labels) * (len(systems) + 2)  # means, τ and flips kept
+    check_memory(need, f"replicates {replicates:,} of {len(labels)} measure(s) × "
+                 f"{len(systems)} runs: means of about {format_size(need)}",
+                 "fewer replicates")
     order_kept = {m: np.zeros(n_pairs) for m in labels}
     decision_kept = {m: np.zeros(n_pairs) for m in labels}
     taus = {m: np.empty(replicates) for m in labels}
@@ -364,7 +372,7 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
             for m, values in matrices(observed).items():
                 found = decide(values, test, alpha=alpha, correction=correction,
                                systems=systems, **options)
-                same_order = np.sign(found.diff) == np.sign(base[m].diff)
+                same_order = _direction(found.diff) == _direction(base[m].diff)
                 order_kept[m] += same_order
                 decision_kept[m] += _decision(found) == _decision(base[m])
                 any_flip[m][r] = not same_order.all()
@@ -394,9 +402,15 @@ def _defined_mean(taus: np.ndarray) -> float:
     return float(defined.mean()) if len(defined) else float("nan")
 
 
+def _direction(diff: np.ndarray) -> np.ndarray:
+    """sign(diff), 0 for a difference within :data:`TIE_TOLERANCE` (two equal means whose
+    sums were added in another order are tied, not ordered by their rounding)."""
+    return np.where(np.abs(diff) > TIE_TOLERANCE, np.sign(diff), 0)
+
+
 def _decision(found: Any) -> np.ndarray:
     """Per pair: 0 not significant, else the direction of the significant difference."""
-    return np.where(found.significant, np.sign(found.diff), 0)
+    return np.where(found.significant, _direction(found.diff), 0)
 
 
 def _complete_cells(jr: Any, n_runs: int) -> np.ndarray:
