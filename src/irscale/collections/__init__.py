@@ -103,7 +103,8 @@ _EXPORTS = {
 
 __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
            "WEIGHTINGS", "Aggregation", "AutomaticJudgmentsResult", "AwareResult", "Candidates",
-           "Confusion", "JudgeNoise", "LabelAllocation", "MeanEstimate", "PairwiseAggregation", "Pool",
+           "Confusion", "JudgeNoise", "LabelAllocation", "MeanEstimate",
+           "PairwiseAggregation", "Pool",
            "PoolingSimulation", "SampledEstimates", "ShardedEvaluation", "UnjudgedBounds",
            "aggregate_labels", "aggregate_pairwise", "allocate_labels",
            "automatic_judgments",

@@ -50,6 +50,7 @@ from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import ProgressArg, check_stop, progress_reporter
 from ..errors import AlignmentError, InputError, InputFormatError, ParameterError
 from ..io.sources import as_qrels, as_runs
+from ..stats.corrections import Correction
 from ..stats.tables import Format
 
 __all__ = ["Confusion", "JudgeNoise", "judge_noise", "relabelled_qrels"]
@@ -264,7 +265,7 @@ class JudgeNoise(HtmlRepr):
 
 def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion: Confusion, *,
                 replicates: int = 1000, rng: Any = None, test: str = "t",
-                correction: str = "none", alpha: float = 0.05,
+                correction: Correction = "none", alpha: float = 0.05,
                 relevance_level: int = DEFAULT_RELEVANCE_LEVEL, allow_empty: bool = False,
                 progress: ProgressArg = False) -> JudgeNoise:
     """How the order and the significance of every pair of runs survive judgment noise
@@ -294,13 +295,13 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
         Progress over the replicates (:mod:`irscale.core.progress`).
     """
     from ..core.budget import check_memory, format_size
-    from ..core.labels import LabelTable, attach_labels
     from ..core.judge import build_judged_rankings
+    from ..core.labels import LabelTable, attach_labels
+    from ..core.numbers import declare
     from ..evaluation.setup import check_topics, evaluation_setup
     from ..meta.procedures import canonical_procedure, decide
-    from ..stats.names import is_resampling
-    from ..core.numbers import declare
     from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
+    from ..stats.names import is_resampling
 
     if isinstance(replicates, bool) or not isinstance(replicates, int | np.integer) \
             or replicates < 1:
@@ -418,7 +419,7 @@ def _complete_cells(jr: Any, n_runs: int) -> np.ndarray:
     value to test in pairs): an :class:`~irscale.errors.AlignmentError` when there is none."""
     seen = np.zeros((len(jr.topics), n_runs), dtype=bool)
     seen[jr.ranking_topic, jr.ranking_run] = True
-    complete = seen.all(axis=1)
+    complete = np.asarray(seen.all(axis=1), dtype=bool)
     if not complete.any():
         raise AlignmentError("no topic is evaluated for every run: the runs' pairs are "
                              "compared on the topics they share")
