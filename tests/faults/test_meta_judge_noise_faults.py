@@ -61,6 +61,8 @@ CASES = [
     err("judge-noise-two-confusions", [*BASE, "--confusion", "conf.txt", "--flip-rate", "0.1"],
         "one of", "given: --confusion, --flip-rate", files=FILES),
     err("judge-noise-no-measure", [*BASE[:6], "--confusion", "conf.txt"], "-m", files=FILES),
+    err("judge-noise-string-measure", [*BASE[:6], "-m", "relstring", "--confusion",
+                                       "conf.txt"], "relstring", "not numbers", files=FILES),
     err("judge-noise-shard-test", [*BASE, "--confusion", "conf.txt", "--test", "MD3"],
         "MD3", files=FILES),
     err("judge-noise-one-run", [*BASE[:3], "a.run", *BASE[6:], "--confusion", "conf.txt"],

@@ -48,7 +48,7 @@ from ..core.inputs import Qrels
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import ProgressArg, check_stop, progress_reporter
-from ..errors import AlignmentError, InputError, InputFormatError, ParameterError
+from ..errors import AlignmentError, InputError, InputFormatError, MeasureError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from ..stats.corrections import Correction
 from ..stats.tables import Format
@@ -346,6 +346,10 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
         from ..measures.compute import compute_shared
 
         _, values = compute_shared(batch, setup.requests, setup.context)
+        for label, v in values.items():
+            if not np.issubdtype(np.asarray(v).dtype, np.number):
+                raise MeasureError(f"{label}: its per-topic values are not numbers (the "
+                                   "pairs are compared on their means)")
         return {label: _matrix(np.asarray(v, dtype=np.float64), jr, cells)
                 for label, v in values.items()}
 
