@@ -457,3 +457,17 @@ def test_intent_informativeness_example_comment(tmp_path, capsys):
     for measure in ("alpha-DCG@20", "ERR-IA@20", "NRBP(beta=0.9)", "P-IA@1"):
         assert_close(number_after(stated, f"{measure} "), summary[measure], measure)
     np.testing.assert_allclose(example["p"].sum(axis=0), [4, 2, 6], atol=1e-9)
+
+
+def test_judge_noise_example_comments(tmp_path, capsys):
+    """The tables the judgment-noise example prints are its comments, line for line."""
+    code = _block("judge_noise(collection.qrels")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        exec(compile(code, str(DOC), "exec"), {})
+    finally:
+        os.chdir(cwd)
+    printed = capsys.readouterr().out.splitlines()
+    stated = [line[2:] for line in code.splitlines() if line.startswith("# ")]
+    assert printed == stated

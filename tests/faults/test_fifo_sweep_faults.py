@@ -48,6 +48,13 @@ PATIENCE = 60.0
 #: Command lines that use the inputs the bases of the numeric sweep leave out:
 #: (command, input's dest) -> argv.
 USES: dict[tuple[str, str], list[str]] = {
+    ("meta judge-noise", "--confusion"): ["meta", "judge-noise", "qrels.txt", "a.run", "b.run",
+                                          "-m", "map", "--confusion", "conf.txt",
+                                          "--replicates", "3", "--seed", "1"],
+    ("meta judge-noise", "--double-judged"): ["meta", "judge-noise", "qrels.txt", "a.run",
+                                              "b.run", "-m", "map", "--double-judged",
+                                              "qrels.txt,second.txt", "--replicates", "3",
+                                              "--seed", "1"],
     ("compare", "inputs"): ["compare", "qrels.txt", "a.run", "b.run", "-m", "map"],
     ("compare", "--intent-probs"): ["compare", "div.qrels", "a.run", "b.run", "-m",
                                     "D-nDCG@5", "--intent-probs", "p.txt"],

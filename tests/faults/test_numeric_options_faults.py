@@ -30,6 +30,7 @@ from .test_collections_faults import SAMPLED
 from .test_labels_faults import AUTO, CROWD, GP, GP_FILES, PROBS, Q2
 from .test_labels_pairwise_faults import FILES as PAIRWISE_FILES
 from .test_meta_gtheory_faults import FILES as GTHEORY_FILES
+from .test_meta_judge_noise_faults import FILES as NOISE_FILES
 from .test_online_calibrate_faults import FILES as CALIBRATE_FILES
 from .test_online_clicks_faults import FILES as CLICK_FILES
 from .test_online_counterfactual_faults import FILES as OPE_FILES
@@ -60,6 +61,7 @@ FILES: dict[str, str | bytes] = {
     "cf.log": OPE_FILES["log.txt"], "uniform.txt": OPE_FILES["uniform.txt"],
     "ilog.txt": OPE_FILES["ilog.txt"], **GTHEORY_FILES,
     "sat.log": SATISFACTION_FILES["log.txt"], "sat-labels.txt": SATISFACTION_FILES["labels.txt"],
+    **NOISE_FILES,
     "prefs.txt": text(["1 sysA sysB left", "2 sysC sysA right", "3 sysB sysD left"]),
 }
 
@@ -96,6 +98,8 @@ BASES: dict[str, list[str]] = {
     "meta reproduce": ["meta", "reproduce", *RUNS, "-m", "map", "--original",
                        "teamA_r1,teamB_r1", "--reproduced", "teamC_r2,teamB_r1"],
     "meta scales": ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"],
+    "meta judge-noise": ["meta", "judge-noise", "binary.txt", "a.run", "b.run", "c.run", "-m",
+                         "map", "--flip-rate", "0.1", "--replicates", "3", "--seed", "1"],
     "meta simulate": ["meta", "simulate", "--model", "normal", "--topics", "8",
                       "--repetitions", "5", "--seed", "1"],
     "pool build": ["pool", "build", "a.run", "b.run", "c.run", "--strategy", "depth",

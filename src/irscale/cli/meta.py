@@ -324,6 +324,7 @@ ANALYSES = {
     "informativeness": None,
     "scales": None,
     "simulate": None,
+    "judge-noise": None,
     "gstudy": None,
     "qpp": analysis(
         run_qpp, (PREDICTIONS, {"required": True}), (OBSERVED, {"required": True}), QPP_MODEL,

@@ -33,6 +33,11 @@ Automatic judgments (:mod:`irscale.collections.automatic`)
     :func:`automatic_judgments`: automatic qrels checked against human judgments of a sample
     of topics (label and system-ranking agreement) and the runs' means corrected by
     prediction-powered inference (:func:`ppi_mean`; Angelopoulos et al. 2023).
+Judgment noise (:mod:`irscale.collections.judgment_noise`)
+    :func:`judge_noise`: qrels relabelled by a confusion model of the judges
+    (:class:`Confusion`: stated, a flip rate, or estimated from a double-judged sample),
+    the runs evaluated on every replicate, and how often each pair keeps its order and
+    its significance decision (Rashidi, Zobel & Moffat 2023).
 Bounds under unjudged documents (:mod:`irscale.collections.bounds`)
     :func:`unjudged_bounds`: the lowest and highest value of every measure when each
     unjudged retrieved document takes the lowest or the highest grade.
@@ -57,6 +62,7 @@ _EXPORTS = {
     "AutomaticJudgmentsResult": ".automatic",
     "AwareResult": ".aware",
     "Candidates": ".candidates",
+    "Confusion": ".judgment_noise",
     "DESIGNS": ".sampling",
     "FIXED": ".pooling",
     "LabelAllocation": ".allocation",
@@ -78,6 +84,8 @@ _EXPORTS = {
     "aware_weights": ".aware",
     "estimate_sampled": ".sampling",
     "evaluate_shards": ".shards",
+    "JudgeNoise": ".judgment_noise",
+    "judge_noise": ".judgment_noise",
     "judging_order": ".pooling",
     "label_agreement": ".agreement",
     "plot_relevant_found": ".plots",
@@ -85,6 +93,7 @@ _EXPORTS = {
     "ppi_mean": ".automatic",
     "qrels_agreement": ".agreement",
     "ranked_candidates": ".candidates",
+    "relabelled_qrels": ".judgment_noise",
     "sample_judgments": ".sampling",
     "sampling_distribution": ".sampling",
     "shard_documents": ".shards",
@@ -94,13 +103,15 @@ _EXPORTS = {
 
 __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
            "WEIGHTINGS", "Aggregation", "AutomaticJudgmentsResult", "AwareResult", "Candidates",
-           "LabelAllocation", "MeanEstimate", "PairwiseAggregation", "Pool",
+           "Confusion", "JudgeNoise", "LabelAllocation", "MeanEstimate",
+           "PairwiseAggregation", "Pool",
            "PoolingSimulation", "SampledEstimates", "ShardedEvaluation", "UnjudgedBounds",
            "aggregate_labels", "aggregate_pairwise", "allocate_labels",
            "automatic_judgments",
-           "aware_weights", "estimate_sampled", "evaluate_shards", "judging_order",
+           "aware_weights", "estimate_sampled", "evaluate_shards", "judge_noise",
+           "judging_order",
            "label_agreement", "plot_relevant_found", "pool", "ppi_mean", "qrels_agreement",
-           "ranked_candidates", "sample_judgments", "sampling_distribution",
+           "ranked_candidates", "relabelled_qrels", "sample_judgments", "sampling_distribution",
            "shard_documents", "simulate_pooling", "unjudged_bounds"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
@@ -112,6 +123,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .aware import WEIGHTINGS, AwareResult, aware_weights
     from .bounds import UnjudgedBounds, unjudged_bounds
     from .candidates import Candidates, ranked_candidates
+    from .judgment_noise import Confusion, JudgeNoise, judge_noise, relabelled_qrels
     from .labels import METHODS, Aggregation, aggregate_labels
     from .pairwise import PairwiseAggregation, aggregate_pairwise
     from .plots import plot_relevant_found

@@ -263,3 +263,19 @@ SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whos
 #: The k of the P@k estimates of :func:`irscale.collections.estimate_sampled`.
 SAMPLE_CUTOFF_LIST = Param("cutoffs", CUTOFF, SAMPLE_CUTOFFS, "the k of the P@k estimates",
                            ("--cutoffs",), "K,K,...")
+#: The judges' confusion of :func:`irscale.collections.judgment_noise`: stated in a file, a flip
+#: rate of binary qrels or estimated from two judgments of the same pairs; the replicates.
+CONFUSION_FILE = Param("confusion", InputFiles(), None, "the judges' confusion: a file of "
+                       "'true observed probability' lines, P(observed grade | true grade)",
+                       ("--confusion",), "FILE", label="--confusion")
+FLIP_RATE = Param("flip_rate", Reals(0.0, 1.0), None, "binary qrels (grades 0 and 1): the "
+                  "judges flip a label with this probability", ("--flip-rate",), "P",
+                  label="--flip-rate")
+DOUBLE_JUDGED = Param("double_judged", InputFiles(lists=True), None, "two qrels files judging "
+                      "the same (topic, document) pairs: the confusion of the second given "
+                      "the first, add-1/2 smoothed", ("--double-judged",), "FIRST,SECOND",
+                      label="--double-judged")
+NOISE_REPLICATES = Param("replicates", Integers(1, 100_000_000), 1000, "relabelled qrels "
+                         "drawn", ("--replicates",), "N",
+                         cost=Cost("replicates", per="an evaluation of every run on "
+                                   "relabelled qrels, and its tests"))

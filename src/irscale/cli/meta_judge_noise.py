@@ -1,0 +1,89 @@
+"""``irscale meta judge-noise``: :func:`irscale.collections.judgment_noise`, how the order and
+the significance of every pair of runs survive judgment noise (Rashidi, Zobel & Moffat 2023;
+docs/meta.md)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..collections.params import CONFUSION_FILE, DOUBLE_JUDGED, FLIP_RATE, NOISE_REPLICATES
+from ..core.params import RNG_SEED, SIGNIFICANCE, Param, Switch
+from ..errors import ParameterError
+from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE, SHARD_MODEL_NAMES
+from .eval_options import intent_rules
+from .inputs import qrels_and_runs
+from .meta_common import add_analysis, render
+from .outputs import write_text
+from .rules import given
+from .runargs import read_inputs
+
+#: ``--test``: the procedure whose decisions are compared (:func:`irscale.meta.decide`).
+NOISE_TEST = Param("test", PROCEDURE, "t", "the significance procedure of every pair: a "
+                   "two-system test (t, wilcoxon, sign, bootstrap ...) or an ANOVA/Tukey "
+                   "procedure (MD1, MD2, friedman ...)", ("--test",), label="--test")
+#: ``--summary``: the measures' table alone.
+SUMMARY = Param("summary", Switch(), False, "print the fragility of each measure only (by "
+                "default, text formats print it after the pairs, csv and json the pairs "
+                "only)", ("--summary",))
+#: The options that give the confusion, one of which is required.
+SOURCES = (("confusion", "--confusion"), ("flip_rate", "--flip-rate"),
+           ("double_judged", "--double-judged"))
+
+
+def add_parser(subparsers) -> None:
+    """``meta judge-noise``: QRELS RUN..., the confusion, the replicates and the test."""
+    add_analysis(
+        subparsers, "judge-noise", run_judge_noise, CONFUSION_FILE, FLIP_RATE,
+        (DOUBLE_JUDGED, {"many": True}), NOISE_REPLICATES, RNG_SEED,
+        (NOISE_TEST, {"choices": [name for name in PROCEDURE.names
+                                  if name not in SHARD_MODEL_NAMES]}),
+        (MULTIPLE_CORRECTION, {"default": "none", "doc": "the correction of a two-system "
+                               "--test over the pairs"}),
+        (SIGNIFICANCE, {"doc": "significance level of --test"}), SUMMARY,
+        scores=False, systems=False, measure_help="measure (repeatable; at least one)",
+        help="how the order and significance of every pair of runs survive noisy judges "
+        "(Rashidi, Zobel & Moffat 2023)",
+        description="Relabel the qrels with a confusion model of the judges (stated, a flip "
+        "rate or estimated from a double-judged sample), evaluate the runs on every "
+        "replicate, and report how often each pair keeps its order and its significance "
+        "decision, and how fragile each measure is. See docs/meta.md.",
+        rules=intent_rules("diversity measures, not to meta judge-noise", lambda args: False))
+
+
+def _confusion(args: argparse.Namespace):
+    """The confusion of the one of ``--confusion``, ``--flip-rate``, ``--double-judged``
+    given (the files read)."""
+    named = [option for dest, option in SOURCES if given(args, dest)]
+    if len(named) != 1:
+        raise ParameterError("give the judges' confusion with one of --confusion FILE, "
+                             "--flip-rate P or --double-judged FIRST,SECOND"
+                             + (f" (given: {', '.join(named)})" if named else ""))
+    from ..collections.judgment_noise import Confusion
+
+    if args.confusion is not None:
+        return Confusion.read(args.confusion)
+    if args.flip_rate is not None:
+        return Confusion.flip(args.flip_rate)
+    if len(args.double_judged) != 2:
+        raise ParameterError(f"--double-judged takes two qrels files FIRST,SECOND (the same "
+                             f"pairs judged twice), got {len(args.double_judged)}")
+    return Confusion.estimate(*args.double_judged)
+
+
+def run_judge_noise(args: argparse.Namespace) -> int:
+    """``meta judge-noise``: the pairs' table (and the measures' summary)."""
+    if not args.measures:
+        raise ParameterError("name the measures with -m (e.g. -m map -m P@10)")
+    qrels, runs = read_inputs(*qrels_and_runs(args))  # before the analysis is imported
+    confusion = _confusion(args)
+    from ..collections.judgment_noise import judge_noise
+    from .options import wants_progress
+
+    result = judge_noise(qrels, runs, args.measures, confusion, replicates=args.replicates,
+                         rng=args.seed, test=args.test, correction=args.correction,
+                         alpha=args.alpha, allow_empty=args.allow_empty,
+                         progress=wants_progress(args))
+    if args.summary:
+        return write_text(args, render(result.measures, args, "fragility of each measure ("
+                                       f"{result!r})"))
+    return write_text(args, result.format(args.fmt, digits=args.digits))

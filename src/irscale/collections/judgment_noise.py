@@ -1,0 +1,437 @@
+"""Robustness of conclusions to judgment noise (Rashidi, Zobel & Moffat, "The impact of
+judgment variability on the consistency of offline effectiveness measures", ACM TOIS 2023).
+
+A judge labels a document of true grade ``i`` with grade ``j`` with probability
+``P[i, j]`` (a :class:`Confusion`: stated in a file, a symmetric flip rate ``p`` of binary
+qrels, ``P = [[1 − p, p], [p, 1 − p]]``, or estimated from a double-judged sample). Taking
+the qrels as the truth, each replicate relabels every judged document (grade ≥ 0; the
+pooled but unjudged ones, grade < 0, are kept) with a draw from the row of its grade,
+and the runs are evaluated again on the relabelled qrels. Over ``R`` replicates:
+
+* per measure and pair of systems (``i < j`` in the runs' order): the share of replicates
+  whose order of the two means is the original one (``sign(ū_i − ū_j)`` the same, a
+  difference within 10⁻¹² a tie), and
+  the share whose significance decision is (the pair significant in the same direction on
+  both, or significant on neither; the test of :func:`irscale.meta.decide` on the topics ×
+  systems matrix, with its correction);
+* per measure: the mean Kendall's τ_b between the original and the replicates' orderings
+  of the systems' means, the share of pairs whose order flips in some replicate, and the
+  share of replicates with any flip.
+
+**Estimated confusion** (:meth:`Confusion.estimate`): from two judgments of the same
+(topic, document) pairs, ``n_ij`` the pairs graded ``i`` by the first and ``j`` by the
+second, ``P[i, j] = (n_ij + ½) / (n_i + K/2)`` over the ``K`` grades either gives (add-½
+smoothing: no transition is impossible because the sample did not show it).
+
+**How.** The runs are judged once (:class:`~irscale.core.judged.JudgedRankings`) and
+each retrieved document is tied to its judgment (a label set of judgment indices,
+:func:`~irscale.core.labels.attach_labels`); a replicate only rewrites the ``rel`` values
+and the recall base per grade (a count by topic and grade) and runs the measures' kernels
+(:func:`~irscale.measures.compute.compute_shared`) — no file is read again. The draws are
+made for a chunk of replicates at once (uniform numbers against the cumulative rows, one
+vectorised search per grade). The draws are one stream of ``numpy.random.default_rng``
+(``rng``), replicate after replicate, whatever the chunks: :func:`relabelled_qrels` gives
+the same replicates' qrels (for checks with another evaluator).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.inputs import Qrels
+from ..core.notebook import HtmlRepr
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.progress import ProgressArg, check_stop, progress_reporter
+from ..errors import AlignmentError, InputError, InputFormatError, MeasureError, ParameterError
+from ..io.sources import as_qrels, as_runs
+from ..stats.corrections import Correction
+from ..stats.tables import Format
+
+__all__ = ["Confusion", "JudgeNoise", "judge_noise", "relabelled_qrels"]
+
+#: Largest |row sum − 1| accepted in a confusion matrix.
+ROW_TOLERANCE = 1e-6
+#: Largest difference of two means taken for a tie (:func:`_direction`).
+TIE_TOLERANCE = 1e-12
+#: Most uniform draws held at once (replicates × judgments of a chunk).
+CHUNK_DRAWS = 4_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class Confusion(HtmlRepr):
+    """A judges' confusion model: ``matrix[i, j]`` = P(observed ``grades[j]`` | true
+    ``grades[i]``), ``grades`` distinct integers ≥ 0 (module documentation)."""
+
+    grades: np.ndarray
+    matrix: np.ndarray
+    source: str = "<confusion>"
+
+    def __post_init__(self) -> None:
+        grades = np.asarray(self.grades)
+        matrix = np.asarray(self.matrix, dtype=np.float64)
+        if grades.ndim != 1 or not len(grades) or not np.issubdtype(grades.dtype, np.integer) \
+                or (grades < 0).any() or len(np.unique(grades)) != len(grades):
+            raise ParameterError(f"confusion grades must be distinct integers ≥ 0, got "
+                                 f"{grades.tolist()}")
+        order = np.argsort(grades)
+        if matrix.shape != (len(grades), len(grades)):
+            raise ParameterError(f"a confusion matrix of {len(grades)} grades must be "
+                                 f"{len(grades)} × {len(grades)}, got {matrix.shape}")
+        if not np.isfinite(matrix).all() or (matrix < 0).any() or (matrix > 1).any():
+            raise ParameterError("confusion probabilities must lie in [0, 1]")
+        matrix = matrix[np.ix_(order, order)]
+        object.__setattr__(self, "grades", grades[order].astype(np.int64))
+        object.__setattr__(self, "matrix", matrix)
+        sums = matrix.sum(axis=1)
+        bad = np.flatnonzero(np.abs(sums - 1) > ROW_TOLERANCE)
+        if len(bad):
+            raise ParameterError(f"the row of true grade {int(self.grades[bad[0]])} sums to "
+                                 f"{sums[bad[0]]:.6g}, not 1 (the probabilities of the "
+                                 f"observed grades of a true grade sum to 1)")
+
+    @classmethod
+    def flip(cls, rate: float) -> Confusion:
+        """Binary qrels (grades 0 and 1) whose judges flip a label with probability
+        ``rate``: ``[[1 − rate, rate], [rate, 1 − rate]]``."""
+        rate = float(rate)
+        if not 0 <= rate <= 1:
+            raise ParameterError(f"flip_rate must lie in [0, 1], got {rate}", param="flip_rate")
+        return cls(np.array([0, 1]), np.array([[1 - rate, rate], [rate, 1 - rate]]),
+                   f"flip rate {rate:g}")
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Confusion:
+        """The confusion of a file of ``true observed probability`` lines
+        (:func:`irscale.io.confusion.read_confusion`); a row that does not sum to 1 is an
+        error naming the file and the row's first line."""
+        from ..io.confusion import read_confusion
+
+        read = read_confusion(path)
+        try:
+            return cls(read.grades, read.matrix, read.source)
+        except ParameterError as error:
+            sums = read.matrix.sum(axis=1)
+            row = int(np.flatnonzero(np.abs(sums - 1) > ROW_TOLERANCE)[0])
+            number, text = read.first_line.get(int(read.grades[row]), (None, ""))
+            if number is None:  # a grade only observed: its row has no line at all
+                raise InputFormatError(f"grade {int(read.grades[row])} is observed but has "
+                                       "no row (no line 'grade observed probability')",
+                                       source=read.source) from None
+            raise InputFormatError(str(error), source=read.source, line=number,
+                                   text=text) from None
+
+    @classmethod
+    def estimate(cls, first: Any, second: Any) -> Confusion:
+        """The confusion of the second judgments given the first over the same (topic,
+        document) pairs, add-½ smoothed (module documentation). Qrels that do not judge the
+        same pairs are an :class:`~irscale.errors.AlignmentError` naming a pair one lacks;
+        pairs with a grade < 0 (unjudged) in either are left out."""
+        a, b = as_qrels(first), as_qrels(second)
+        keys_a, keys_b = _keys(a), _keys(b)
+        for one, other, keys in ((a, b, keys_b), (b, a, keys_a)):
+            lacking = ~pd.Index(_keys(one)).isin(pd.Index(keys))
+            if lacking.any():
+                at = int(np.flatnonzero(lacking)[0])
+                raise AlignmentError(
+                    f"double-judged qrels differ: {other.source} lacks topic "
+                    f"{one.topic.take(np.array([at])).to_pylist()[0]!r} document "
+                    f"{one.docno.take(np.array([at])).to_pylist()[0]!r} of {one.source} (the "
+                    f"two files must judge the same (topic, document) pairs; "
+                    f"{int(lacking.sum())} of {len(one)} lacking)")
+        order = pd.Index(keys_b).get_indexer(keys_a)
+        grade_a, grade_b = np.asarray(a.rel, dtype=np.int64), np.asarray(b.rel,
+                                                                         dtype=np.int64)[order]
+        kept = (grade_a >= 0) & (grade_b >= 0)
+        grades = np.unique(np.concatenate([grade_a[kept], grade_b[kept]]))
+        if not len(grades):
+            raise InputError(f"{a.source} and {b.source} share no judged document "
+                             "(grade ≥ 0)")
+        k = len(grades)
+        counts = np.bincount(np.searchsorted(grades, grade_a[kept]) * k
+                             + np.searchsorted(grades, grade_b[kept]),
+                             minlength=k * k).reshape(k, k)
+        matrix = (counts + 0.5) / (counts.sum(axis=1, keepdims=True) + k / 2)
+        return cls(grades, matrix, f"estimated from {a.source} and {b.source}")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per true grade, one column per observed grade."""
+        return pd.DataFrame(self.matrix, index=pd.Index(self.grades.tolist(), name="true"),
+                            columns=[f"observed {g}" for g in self.grades.tolist()])
+
+    def __repr__(self) -> str:
+        return f"Confusion({len(self.grades)} grades, {self.source})"
+
+
+def _keys(q: Qrels) -> np.ndarray:
+    """``topic␟docno`` of every judgment (the pair as one key)."""
+    return np.char.add(np.char.add(np.asarray(q.topic.to_numpy(), dtype=str), "\x1f"),
+                       np.asarray(q.docno.to_numpy(), dtype=str))
+
+
+def _codes(qrels: Qrels, confusion: Confusion) -> tuple[np.ndarray, np.ndarray]:
+    """The judgments relabelled (grade ≥ 0) and the row of the confusion of each; a grade
+    the confusion lacks is an :class:`~irscale.errors.InputError` naming one judgment."""
+    rel = np.asarray(qrels.rel, dtype=np.int64)
+    judged = np.flatnonzero(rel >= 0)
+    row = np.searchsorted(confusion.grades, rel[judged])
+    missing = (row >= len(confusion.grades)) | (
+        confusion.grades[np.minimum(row, len(confusion.grades) - 1)] != rel[judged])
+    if missing.any():
+        at = judged[int(np.flatnonzero(missing)[0])]
+        pick = np.array([at])
+        raise InputError(
+            f"{qrels.source}: topic {qrels.topic.take(pick).to_pylist()[0]!r} document "
+            f"{qrels.docno.take(pick).to_pylist()[0]!r} has grade {int(rel[at])}, not a grade "
+            f"of the confusion ({confusion.source}: grades "
+            f"{', '.join(map(str, confusion.grades.tolist()))})")
+    return judged, row
+
+
+def _draws(rows: np.ndarray, confusion: Confusion, replicates: int, rng: Any
+           ) -> Iterator[tuple[int, np.ndarray]]:
+    """``(first, rows')`` per chunk of replicates: the observed row of every judgment in
+    each replicate of the chunk (shape replicates × judgments), one stream of draws
+    (module documentation)."""
+    gen = np.random.default_rng(rng)
+    cumulative = np.cumsum(confusion.matrix, axis=1)
+    cumulative[:, -1] = np.inf  # (a row summing to 1 − 1e-12 still lands in a grade)
+    by_grade = [np.flatnonzero(rows == g) for g in range(len(confusion.grades))]
+    size = max(1, CHUNK_DRAWS // max(len(rows), 1))
+    for first in range(0, replicates, size):
+        count = min(size, replicates - first)
+        u = gen.random((count, len(rows)))
+        out = np.empty((count, len(rows)), dtype=np.int64)
+        for g, where in enumerate(by_grade):
+            out[:, where] = np.searchsorted(cumulative[g], u[:, where], side="right")
+        yield first, out
+
+
+def relabelled_qrels(qrels: Any, confusion: Confusion, replicates: int, *,
+                     rng: Any = None) -> list[Qrels]:
+    """The qrels of the first ``replicates`` replicates of :func:`judge_noise` with the same
+    ``rng`` (the same draws): every judged document's grade redrawn."""
+    judged = as_qrels(qrels)
+    where, rows = _codes(judged, confusion)
+    out = []
+    for _, drawn in _draws(rows, confusion, replicates, rng):
+        for observed in drawn:
+            rel = np.array(judged.rel, dtype=np.int64)
+            rel[where] = confusion.grades[observed]
+            out.append(Qrels(judged.topic, judged.docno, rel, source=judged.source))
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class JudgeNoise(HtmlRepr):
+    """What :func:`judge_noise` found: ``pairs`` (per measure and pair: the original
+    difference and decision, the shares of replicates keeping the order and the decision),
+    ``measures`` (per measure: mean τ_b, the share of pairs that flip in some replicate and
+    of replicates with a flip) and ``means`` (measure → replicates × systems means)."""
+
+    pairs: pd.DataFrame
+    measures: pd.DataFrame
+    means: dict[str, np.ndarray]
+    systems: tuple[str, ...]
+    confusion: Confusion
+    replicates: int
+    test: str
+    correction: str
+    alpha: float
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.pairs
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The pairs' table, then (text formats) the measures' summary."""
+        from ..stats.protocol import format_table
+
+        text = format_table(self.pairs, fmt, digits=digits, title=repr(self))
+        if fmt in ("csv", "json"):
+            return text
+        return text + "\n" + format_table(self.measures, fmt, digits=digits,
+                                          title="fragility of each measure")
+
+    def __repr__(self) -> str:
+        return (f"judge noise: {self.replicates:,} replicates of the qrels relabelled by "
+                f"{self.confusion.source}; {self.test} test, correction {self.correction}, "
+                f"α = {self.alpha:g}")
+
+
+def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion: Confusion, *,
+                replicates: int = 1000, rng: Any = None, test: str = "t",
+                correction: Correction = "none", alpha: float = 0.05,
+                relevance_level: int = DEFAULT_RELEVANCE_LEVEL, allow_empty: bool = False,
+                progress: ProgressArg = False) -> JudgeNoise:
+    """How the order and the significance of every pair of runs survive judgment noise
+    (module documentation).
+
+    Parameters
+    ----------
+    qrels : qrels (path, Qrels, DataFrame, dict): the judgments taken as the truth.
+    runs : runs (paths, a folder, a list or mapping of runs), two at least.
+    measures : str or sequence of str
+        Measures with per-topic values (``map``, ``P@10``, ``ndcg_cut_10`` ...).
+    confusion : Confusion
+        P(observed grade | true grade); every grade ≥ 0 of ``qrels`` must be one of its.
+    replicates : int
+        Relabelled qrels drawn.
+    rng : seed or numpy Generator
+        The draws (deterministic with a seed).
+    test, correction, alpha
+        The significance procedure of :func:`irscale.meta.decide` on the topics × systems
+        matrix (a two-system test of the registry and its correction, or an ANOVA/Tukey
+        procedure), and its level.
+    relevance_level : int
+        Smallest relevant grade (trec_eval's ``-l``).
+    allow_empty : bool
+        A run without a judged topic is evaluated on none instead of refused.
+    progress : bool or callable
+        Progress over the replicates (:mod:`irscale.core.progress`).
+    """
+    from ..core.budget import check_memory, format_size
+    from ..core.judge import build_judged_rankings
+    from ..core.labels import LabelTable, attach_labels
+    from ..core.numbers import declare
+    from ..evaluation.setup import check_topics, evaluation_setup
+    from ..meta.procedures import canonical_procedure, decide
+    from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
+    from ..stats.names import is_resampling
+
+    if isinstance(replicates, bool) or not isinstance(replicates, int | np.integer) \
+            or replicates < 1:
+        raise ParameterError(f"replicates must be an integer ≥ 1, got {replicates!r}",
+                             param="replicates")
+    names = [measures] if isinstance(measures, str) else list(measures)
+    if not names:
+        raise ParameterError("measures: give one measure at least (map, P@10 ...)")
+    setup = evaluation_setup(names, relevance_level=relevance_level)
+    judged = as_qrels(qrels)
+    run_list = as_runs(runs)
+    if len(run_list) < 2:
+        raise ParameterError(f"runs: give two runs at least (pairs are compared), got "
+                             f"{len(run_list)}", param="runs")
+    where, rows = _codes(judged, confusion)
+    jr = build_judged_rankings(judged, run_list, setup.options)
+    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=judged.source)
+    table = LabelTable(judged.topic, judged.docno, np.arange(len(judged), dtype=np.float64),
+                       source=judged.source)
+    index = attach_labels(jr, judged, run_list, setup.options,
+                          {"judgment": table}).attribute("judgment")
+    slot = np.full(len(judged), -1, dtype=np.int64)  # judgment → its place among ``where``
+    slot[where] = np.arange(len(where))
+    retrieved = np.flatnonzero(~np.isnan(index))
+    retrieved = retrieved[slot[index[retrieved].astype(np.int64)] >= 0]
+    retrieved_slot = slot[index[retrieved].astype(np.int64)]
+    topic_of = judged.topic.take(where).index_in(jr.topics)
+    counted = topic_of >= 0
+    n_topics, k = len(jr.topics), len(confusion.grades)
+    cells = _complete_cells(jr, len(run_list))
+    systems = tuple(jr.runs)
+
+    def matrices(observed: np.ndarray) -> dict[str, np.ndarray]:
+        """Topics × systems values of every measure with judgment ``where[i]`` graded
+        ``confusion.grades[observed[i]]``."""
+        rel = jr.rel.copy()
+        rel[retrieved] = confusion.grades[observed[retrieved_slot]]
+        levels = np.bincount(topic_of[counted] * k + observed[counted],
+                             minlength=n_topics * k).reshape(n_topics, k)
+        batch = replace(jr.with_values(rel=rel), rel_levels=levels[jr.ranking_topic],
+                        degrees=confusion.grades)
+        from ..measures.compute import compute_shared
+
+        _, values = compute_shared(batch, setup.requests, setup.context)
+        for label, v in values.items():
+            if not np.issubdtype(np.asarray(v).dtype, np.number):
+                raise MeasureError(f"{label}: its per-topic values are not numbers (the "
+                                   "pairs are compared on their means)")
+        return {label: _matrix(np.asarray(v, dtype=np.float64), jr, cells)
+                for label, v in values.items()}
+
+    original = matrices(rows)
+    labels = list(original)
+    gen = np.random.default_rng(rng)
+    # a resampling test draws from a child stream (spawning leaves ``gen``'s draws as they are)
+    options = {"rng": gen.spawn(1)[0]} if is_resampling(canonical_procedure(test)) else {}
+    base = {m: decide(original[m], test, alpha=alpha, correction=correction, systems=systems,
+                      **options) for m in labels}
+    n_pairs = len(systems) * (len(systems) - 1) // 2
+    need = 8.0 * replicates * len(labels) * (len(systems) + 2)  # means, τ and flips kept
+    check_memory(need, f"replicates {replicates:,} of {len(labels)} measure(s) × "
+                 f"{len(systems)} runs: means of about {format_size(need)}",
+                 "fewer replicates")
+    order_kept = {m: np.zeros(n_pairs) for m in labels}
+    decision_kept = {m: np.zeros(n_pairs) for m in labels}
+    taus = {m: np.empty(replicates) for m in labels}
+    any_flip = {m: np.zeros(replicates, dtype=bool) for m in labels}
+    means = {m: np.empty((replicates, len(systems))) for m in labels}
+    report = progress_reporter(progress, replicates, "judge noise", units="replicates")
+    for first, drawn in _draws(rows, confusion, replicates, gen):
+        for r, observed in enumerate(drawn, first):
+            check_stop()
+            for m, values in matrices(observed).items():
+                found = decide(values, test, alpha=alpha, correction=correction,
+                               systems=systems, **options)
+                same_order = _direction(found.diff) == _direction(base[m].diff)
+                order_kept[m] += same_order
+                decision_kept[m] += _decision(found) == _decision(base[m])
+                any_flip[m][r] = not same_order.all()
+                means[m][r] = values.mean(axis=0)
+                taus[m][r] = kendall_tau(original[m].mean(axis=0), means[m][r]).tau
+            report(r + 1)
+    i, j = np.triu_indices(len(systems), k=1)
+    names_of = np.asarray(systems, dtype=object)
+    pairs = pd.concat([pd.DataFrame({
+        "measure": m, "system_a": names_of[i], "system_b": names_of[j],
+        "diff": base[m].diff, "significant": base[m].significant,
+        "order_kept": order_kept[m] / replicates,
+        "decision_kept": decision_kept[m] / replicates}) for m in labels], ignore_index=True)
+    summary = declare(pd.DataFrame([{
+        "measure": m, "mean_tau": _defined_mean(taus[m]),
+        "pairs_flipping": float(np.mean(order_kept[m] < replicates)) if n_pairs else 0.0,
+        "replicates_with_flip": float(np.mean(any_flip[m])),
+        "decisions_changing": float(np.mean(decision_kept[m] < replicates)) if n_pairs
+        else 0.0} for m in labels]), {"mean_tau": NOTHING_TO_RANK})
+    return JudgeNoise(pairs, summary, means, systems, confusion, replicates, test, correction,
+                      alpha)
+
+
+def _defined_mean(taus: np.ndarray) -> float:
+    """The mean of the replicates' τ_b where it is defined (NaN: a ranking all tied)."""
+    defined = taus[~np.isnan(taus)]
+    return float(defined.mean()) if len(defined) else float("nan")
+
+
+def _direction(diff: np.ndarray) -> np.ndarray:
+    """sign(diff), 0 for a difference within :data:`TIE_TOLERANCE` (two equal means whose
+    sums were added in another order are tied, not ordered by their rounding)."""
+    return np.where(np.abs(diff) > TIE_TOLERANCE, np.sign(diff), 0)
+
+
+def _decision(found: Any) -> np.ndarray:
+    """Per pair: 0 not significant, else the direction of the significant difference."""
+    return np.where(found.significant, _direction(found.diff), 0)
+
+
+def _complete_cells(jr: Any, n_runs: int) -> np.ndarray:
+    """The topics every run is evaluated on (a topic a run did not retrieve for has no
+    value to test in pairs): an :class:`~irscale.errors.AlignmentError` when there is none."""
+    seen = np.zeros((len(jr.topics), n_runs), dtype=bool)
+    seen[jr.ranking_topic, jr.ranking_run] = True
+    complete = np.asarray(seen.all(axis=1), dtype=bool)
+    if not complete.any():
+        raise AlignmentError("no topic is evaluated for every run: the runs' pairs are "
+                             "compared on the topics they share")
+    return complete
+
+
+def _matrix(values: np.ndarray, jr: Any, complete: np.ndarray) -> np.ndarray:
+    """Per-ranking ``values`` as topics × systems, the complete topics only."""
+    out = np.full((len(jr.topics), len(jr.runs)), np.nan)
+    out[jr.ranking_topic, jr.ranking_run] = values
+    return out[complete]
