@@ -31,6 +31,7 @@ import pandas as pd
 
 from ._mixed_fit import Grouping
 from .mixed import MixedModelResult, fit_linear
+from .validation import TIE_RTOL
 
 #: The random terms, in the order of the fit and of the table.
 TERMS = ("collection", "system:collection", "topic")
@@ -49,7 +50,17 @@ def collection_model(arrays: Sequence[np.ndarray], systems: tuple[str, ...], *,
     groups = [Grouping("collection", collection, len(arrays)),
               Grouping("system:collection", collection * s + system, len(arrays) * s),
               Grouping("topic", topic, int(sizes.sum()))]
-    return fit_linear(y, system, groups, method="reml", family="gaussian", random=TERMS,
+    k, first = len(arrays), np.concatenate([[0], np.cumsum(sizes)])
+    blocks = [np.concatenate([[c], k + c * s + np.arange(s),  # every level within c
+                              k + k * s + np.arange(first[c], first[c + 1])])
+              for c in range(k)]
+    # saturated when topic + system fit every collection exactly (mixed._saturated's test)
+    residuals = sum(float(np.sum((x - x.mean(axis=1, keepdims=True) - x.mean(axis=0)
+                                  + x.mean()) ** 2)) for x in arrays)
+    exact = residuals <= TIE_RTOL * float(np.sum((y - y.mean()) ** 2))
+    return fit_linear(y, system, groups, method="reml", blocks=blocks, exact=exact,
+                      family="gaussian",
+                      random=TERMS,
                       systems=systems, n_obs=len(y),
                       levels=(("collection", len(arrays)), ("topic", int(sizes.sum()))),
                       alpha=alpha, correction="holm",
