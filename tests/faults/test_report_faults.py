@@ -23,7 +23,6 @@ from .conftest import (
     text,
     warnings_of,
 )
-
 from .test_compare_collections_faults import FILES, X, Y
 
 BASE = ["report", "qrels.txt", "a.run", "b.run", "c.run"]

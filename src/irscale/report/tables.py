@@ -27,8 +27,8 @@ if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through thi
     from ..stats.across_collections import AcrossCollections
     from .content import ReportContent
 
-__all__ = ["SummaryCell", "across_frames", "comparison_frame", "discriminative_frame", "format_tables",
-           "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
+__all__ = ["SummaryCell", "across_frames", "comparison_frame", "discriminative_frame",
+           "format_tables", "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
 
 TablesFormat = Literal["latex", "markdown"]
 

@@ -108,23 +108,33 @@ class Profile:
         return self.sigma2 * la.cho_solve(self.xhx_factor, np.eye(p), check_finite=False)
 
 
+def _woodbury(lam: np.ndarray, ztz: np.ndarray, a: np.ndarray, b: np.ndarray
+              ) -> tuple[float, np.ndarray, np.ndarray, float]:
+    """log|M| and the parts ΛZ'X, ΛZ'y take off X'X, X'y and y'y in X'H⁻¹X, X'H⁻¹y and
+    y'H⁻¹y (module docstring), M = I + ΛZ'ZΛ of the levels ``lam``, ``a`` = ΛZ'X and
+    ``b`` = ΛZ'y."""
+    inner = np.eye(len(lam)) + lam[:, None] * ztz * lam[None, :]
+    chol = la.cho_factor(inner, lower=True, check_finite=False)
+    logdet = 2.0 * float(np.sum(np.log(np.diag(chol[0]))))
+    return (logdet, a.T @ la.cho_solve(chol, a, check_finite=False),
+            a.T @ la.cho_solve(chol, b, check_finite=False),
+            float(b @ la.cho_solve(chol, b, check_finite=False)))
+
+
 def profile(theta: np.ndarray, m: Moments, reml: bool) -> Profile:
     """−2 log-likelihood (ML) or −2 restricted log-likelihood (REML) at relative standard
     deviations ``theta``, with β̂, Cov(β̂) and σ̂² (module docstring)."""
     lam = np.repeat(np.asarray(theta, dtype=np.float64), m.sizes)
     a = lam[:, None] * m.ztx
     b = lam * m.zty
-    xhx, xhy, yhy, logdet_h = m.xtx.copy(), m.xty.copy(), m.yty, 0.0
-    blocks = m.blocks if m.blocks is not None else (np.arange(len(lam)),)
-    for block in blocks:  # M = I + ΛZ'ZΛ, block by block
-        scale = lam[block]
-        inner = np.eye(len(block)) + scale[:, None] * m.ztz[np.ix_(block, block)] * scale[None, :]
-        chol = la.cho_factor(inner, lower=True, check_finite=False)
-        logdet_h += 2.0 * float(np.sum(np.log(np.diag(chol[0]))))
-        solved = la.cho_solve(chol, np.column_stack([a[block], b[block]]), check_finite=False)
-        xhx -= a[block].T @ solved[:, :-1]
-        xhy -= a[block].T @ solved[:, -1]
-        yhy -= float(b[block] @ solved[:, -1])
+    if m.blocks is None:
+        parts = [_woodbury(lam, m.ztz, a, b)]
+    else:  # M = I + ΛZ'ZΛ block diagonal: factorised block by block
+        parts = [_woodbury(lam[k], m.ztz[np.ix_(k, k)], a[k], b[k]) for k in m.blocks]
+    logdet_h = sum(part[0] for part in parts)
+    xhx = m.xtx - sum(part[1] for part in parts)
+    xhy = m.xty - sum(part[2] for part in parts)
+    yhy = m.yty - sum(part[3] for part in parts)
     xchol = la.cho_factor(xhx, lower=True, check_finite=False)
     beta = la.cho_solve(xchol, xhy, check_finite=False)
     rss = max(yhy - float(beta @ xhy), 0.0)
