@@ -83,6 +83,12 @@ def _runs(args: argparse.Namespace) -> None:
                              "run files (or a folder of them)")
 
 
+def _collections(args: argparse.Namespace) -> None:
+    """Each ``--collection`` is ``NAME=QRELS,RUNS``, each name once, 2 at least."""
+    if args.collections:
+        collection_names(args.collections)
+
+
 def _draws_labels(args: argparse.Namespace) -> bool:
     """Whether the labels of ``--label-probabilities`` are drawn (the topic design)."""
     return args.label_probabilities and args.design == "topics"
@@ -111,7 +117,7 @@ RULES: tuple[Declared, ...] = (
          "--design inclusion reads sampled judgments (topic iter docno rel prob), not the "
          "qrels a report evaluates: use irscale labels auto --design inclusion"),
     _runs,
-    lambda args: collection_names(args.collections) if args.collections else None,
+    _collections,
 )
 
 
