@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import optimize, stats
 
@@ -15,11 +16,13 @@ import irscale
 from irscale.core import ScoreMatrix
 from irscale.errors import AlignmentError, InputError, ParameterError
 from irscale.stats.across_collections import across_collections
+from irscale.stats.collection_model import variance_table
 from irscale.stats.meta_analysis import random_effects
 
 from .oracle_imports import lazy_import, lazy_importorskip
 
 meta_analysis = lazy_import("statsmodels.stats.meta_analysis")
+smf = lazy_import("statsmodels.formula.api")
 pytrec_eval = lazy_importorskip("pytrec_eval")
 
 
@@ -165,6 +168,56 @@ def test_per_collection_differences_and_meta_analysis() -> None:
     assert float(dl.tau2.iloc[0]) == pytest.approx(tau2, abs=1e-14)
     assert float(dl.se.iloc[0]) == pytest.approx(se)
     assert (float(dl.ci_low.iloc[0]), float(dl.ci_high.iloc[0])) == pytest.approx((low, high))
+
+
+def test_mixed_model_matches_statsmodels_mixedlm() -> None:
+    """The model with random collection, system × collection and topic within collection
+    is statsmodels' ``MixedLM`` with the collection as its group, a random intercept and
+    the two other terms as variance components (REML): the same system effects, variance
+    components, restricted log-likelihood and Wald test, on collections of unequal
+    sizes (with variance in every term: statsmodels' optimiser stops short of a
+    boundary)."""
+    gen = np.random.default_rng(3)
+    suite = {f"c{c}": ScoreMatrix.from_array(
+        0.4 + gen.normal(0, 0.1) + gen.normal(0, 0.1, (n, 1)) + np.array([0.0, 0.05, 0.1])
+        + gen.normal(0, 0.04, (1, 3)) + gen.normal(0, 0.05, (n, 3)),
+        topics=[str(t) for t in range(n)], systems=["s0", "s1", "s2"], measures=["ap"])
+        for c, n in enumerate((9, 14, 20, 11, 16))}
+    model = across_collections(suite, samples=20, rng=1).model
+    rows = [(name, f"{t}", system, value) for name, matrix in suite.items()
+            for t, scores in enumerate(matrix.array())
+            for system, value in zip(matrix.systems, scores, strict=True)]
+    frame = pd.DataFrame(rows, columns=["collection", "topic", "system", "score"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = smf.mixedlm("score ~ 0 + C(system)", frame, groups="collection",
+                             re_formula="1", vc_formula={"sc": "0 + C(system)",
+                                                         "topic": "0 + C(topic)"}
+                             ).fit(reml=True, method=["lbfgs"])
+    assert model.estimates == pytest.approx(theirs.fe_params.to_numpy(), abs=1e-6)
+    components = [float(theirs.cov_re.iloc[0, 0]), *theirs.vcomp, theirs.scale]
+    assert [value for _, value in model.components] == pytest.approx(components, rel=1e-3)
+    assert model.loglik == pytest.approx(theirs.llf, rel=1e-6)
+    # the Wald test with the GLS Cov(β̂) = (X'V⁻¹X)⁻¹, V built from statsmodels'
+    # components (its own cov_params inverts the whole Hessian: mixed.py's docstring)
+    def same(column: str) -> np.ndarray:
+        return (frame[column].to_numpy()[:, None] == frame[column].to_numpy()).astype(float)
+
+    cells = frame.collection + ":" + frame.system
+    inner = (cells.to_numpy()[:, None] == cells.to_numpy()).astype(float)
+    topics = same("topic") * same("collection")
+    v = (components[0] * same("collection") + components[1] * inner
+         + components[2] * topics + components[3] * np.eye(len(frame)))
+    x = pd.get_dummies(frame.system).to_numpy(dtype=float)
+    cov = np.linalg.inv(x.T @ np.linalg.solve(v, x))
+    assert model.cov == pytest.approx(cov, rel=2e-3)
+    contrast = np.hstack([np.eye(2), -np.ones((2, 1))])
+    difference = contrast @ theirs.fe_params.to_numpy()
+    wald = difference @ np.linalg.solve(contrast @ cov @ contrast.T, difference)
+    assert model.statistic == pytest.approx(wald, rel=1e-3)
+    shares = variance_table(model)
+    assert shares.share.sum() == pytest.approx(1.0)
+    assert shares.variance.to_numpy() == pytest.approx(components, rel=1e-3)
 
 
 def test_bootstrap_is_deterministic_with_a_seed() -> None:

@@ -50,8 +50,16 @@ def report(tmp_path_factory):
     qrels, runs = write_collection(folder)
     runs = [runs[2], runs[0], runs[1]]  # neural, bm25, lm: not in the order of any mean
     page = folder / "report.html"
+    # two collections of the same runs: the section across collections and its forest plots
+    spec = {}
+    for name, seed in (("A", 8), ("B", 9)):
+        where = folder / name
+        where.mkdir()
+        other_qrels, other_runs = write_collection(where, seed=seed)
+        spec[name] = f"{name}={other_qrels},{','.join(map(str, other_runs))}"
     _run(["report", str(qrels), *map(str, runs), "-m", "map", "-m", "P.10",
-          "--baseline", "bm25", "--scale-depth", "5", "-o", str(page)])
+          "--baseline", "bm25", "--scale-depth", "5", "--collection", spec["A"],
+          "--collection", spec["B"], "-o", str(page)])
     evaluated = _run(["eval", "-m", "map", "-m", "P.10", str(qrels), *map(str, runs)])
     expected = {}
     for line in evaluated.splitlines():
@@ -160,9 +168,9 @@ def test_every_figure_has_a_size_and_a_screenshot_is_saved(browser, report):
         sizes = page.eval_on_selector_all(
             "svg, img", "els => els.map(e => { const r = e.getBoundingClientRect(); "
             "return [r.width, r.height]; })")
-        # per measure: residuals' Q-Q plot, Tukey intervals, box plot, differences; one
-        # PR curve
-        assert len(sizes) == 2 * 4 + 1
+        # per measure: residuals' Q-Q plot, Tukey intervals, box plot, differences, the
+        # forest plot across collections; one PR curve
+        assert len(sizes) == 2 * 5 + 1
         assert all(w > 0 and h > 0 for w, h in sizes), sizes
         RESULTS.mkdir(parents=True, exist_ok=True)
         shot = RESULTS / "report_screenshot.png"

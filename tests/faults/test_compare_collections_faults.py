@@ -34,9 +34,10 @@ ACROSS = ["compare", "--collection", X, "--collection", Y, "-m", "map", "--sampl
 
 
 def json_tables(result, ws, run) -> None:
-    """The JSON document holds the five tables, the meta-analysis by both estimators."""
+    """The JSON document holds the seven tables, the meta-analysis by both estimators."""
     document = json.loads(result.out)
-    assert set(document) == {"systems", "pairs", "means", "collections", "meta"}, \
+    assert set(document) == {"systems", "pairs", "means", "collections", "meta", "mixed",
+                             "variance"}, \
         result.describe()
     assert {row["estimator"] for row in document["meta"]} == {"dl", "reml"}
     assert {row["collection"] for row in document["collections"]} == {"X", "Y"}
@@ -45,7 +46,7 @@ def json_tables(result, ws, run) -> None:
 CASES = [
     ok("across", ACROSS, output_contains(
         "systems' means over 2 collections", "Random-effects meta-analysis", "teamA_r1",
-        "reml"), files=FILES),
+        "reml", "system (Wald χ²)", "Variance components"), files=FILES),
     ok("across-csv", [*ACROSS, "--format", "csv"], output_contains(
         "collection,system_a,system_b,topics,difference,variance"), files=FILES),
     ok("across-json", [*ACROSS, "--format", "json"], json_tables, files=FILES),

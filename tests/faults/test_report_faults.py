@@ -23,6 +23,7 @@ from .conftest import (
     text,
     warnings_of,
 )
+from .test_compare_collections_faults import FILES, X, Y
 
 BASE = ["report", "qrels.txt", "a.run", "b.run", "c.run"]
 FAST = [*BASE, "--no-robustness", "--format", "markdown"]
@@ -197,6 +198,35 @@ CASES = [
        all_checks(html_page, page_holds(LONG, f"{LONG[:19]}…{LONG[:19]}"), no_warning),
        files={"long.run": text([f"{line.rsplit(' ', 1)[0]} {LONG}" for line in
                                 run_lines("a")])}, allowed_new=("r.html",)),
+]
+
+#: ``--collection``: the workspace's qrels and runs, and a second collection of the same runs
+#: (tests/faults/test_compare_collections_faults.py).
+ACROSS = [*FAST, "-m", "map", "--collection", X, "--collection", Y, "-B", "50"]
+CASES += [
+    ok("collections", ACROSS, output_contains(
+        "map across 2 collections: random-effects meta-analysis", "stratified bootstrap",
+        "system (Wald", "variance components"), files=FILES),
+    ok("collections-html", [*BASE, "--no-robustness", "-m", "map", "--collection", X,
+                            "--collection", Y, "-o", "r.html"],
+       all_checks(html_page, page_holds('id="across"', 'id="across-meta-map"',
+                                        "forest plot")),
+       files=FILES, allowed_new=("r.html",)),
+    err("collection-one", [*FAST, "--collection", X], "2 --collection at least"),
+    err("collection-malformed", [*FAST, "--collection", "X=qrels.txt", "--collection", Y],
+        "--collection must be NAME=QRELS,RUNS", files=FILES),
+    err("collection-twice", [*FAST, "--collection", X, "--collection", X],
+        "--collection names ['X'] twice"),
+    err("collection-qrels-missing", [*FAST, "--collection", X, "--collection",
+                                     "Y=nope.qrels,a.run,b.run,c.run"], "nope.qrels"),
+    err("collection-run-malformed", [*FAST, "--collection", X, "--collection",
+                                     "Y=y.qrels,a.run,b.run,bad.run"], "bad.run", "line 2",
+        files={**FILES, "bad.run": text(["1 Q0 d1 1 0.5 r", "1 Q0 d2"])}),
+    err("collection-system-missing", [*FAST, "--collection", X, "--collection",
+                                      "Y=y.qrels,a.run,b.run"], "collection 'Y'",
+        "teamC_r2", files=FILES),
+    err("collection-o-is-its-qrels", [*ACROSS, "-o", "y.qrels", "--force"], "y.qrels",
+        "input", files=FILES),
 ]
 
 

@@ -227,6 +227,24 @@ def test_long_resampling_states_its_rest(argv, sweep_ws, run_cli, one_gib, monke
     assert result.status == 130, result.describe()  # stopped there
 
 
+#: The stratified bootstrap across collections (``--collection``; the same files twice are
+#: two collections) at :data:`FACTOR` times its default samples: the sweep's options are
+#: found with their usual command lines, which compare and report read without it.
+ACROSS = ["--collection", "X=qrels.txt,a.run,b.run,c.run", "--collection",
+          "Y=qrels.txt,a.run,b.run,c.run", "-m", "map", "--samples", str(1000 * FACTOR)]
+COLLECTIONS = {
+    "compare": ["compare", *ACROSS],
+    "report": ["report", "qrels.txt", "a.run", "b.run", "c.run", "--no-robustness", *ACROSS],
+}
+
+
+@pytest.mark.parametrize("argv", [pytest.param(argv, id=key)
+                                  for key, argv in COLLECTIONS.items()])
+def test_collections_bootstrap_refused_or_estimated(argv, sweep_ws, run_cli, one_gib,
+                                                    monkeypatch):
+    _refused_or_estimated(argv, run_cli, monkeypatch, refusal="--samples")
+
+
 def _stopped_after_patience(argv, run_cli, monkeypatch, wanted=ESTIMATE):
     """Run ``argv`` in process, its standard error watched for ``wanted`` (:class:`_Stop`),
     stopped by a SIGINT after :data:`PATIENCE` seconds: the watcher and the result."""

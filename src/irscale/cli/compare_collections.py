@@ -26,9 +26,32 @@ APPLY = ("collections", "measures", "alpha", "samples", "seed", "fmt", "digits",
          "output", "force", "no_progress")
 
 
+def collection_names(texts: list[str]) -> list[str]:
+    """The names of the ``--collection`` specs ``texts``: each ``NAME=QRELS,RUNS``, each
+    name once, 2 of them at least (before any file is read)."""
+    names = []
+    for text in texts:
+        name, paths = COLLECTION.domain.split(text)
+        if "=" not in text or not name.strip() or len(paths) < 2:
+            raise ParameterError(f"--collection must be NAME=QRELS,RUNS (a qrels file, then "
+                                 f"run files, a folder or a glob pattern), got {text!r}")
+        names.append(name.strip())
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ParameterError(f"--collection names {repeated} twice")
+    if len(names) < 2:
+        raise ParameterError("a comparison across collections needs 2 --collection at least")
+    return names
+
+
+def collection_paths(texts: list[str]) -> list[str]:
+    """Every file named by the ``--collection`` specs ``texts`` (their provenance)."""
+    return [path for text in texts for path in COLLECTION.domain.split(text)[1]]
+
+
 def check_collections(args: argparse.Namespace) -> None:
-    """With ``--collection``: each is ``NAME=QRELS,RUNS``, each name once, 2 of them at
-    least, one ``-m``, and none of ``compare``'s other options (:data:`APPLY`)."""
+    """With ``--collection``: the specs (:func:`collection_names`), one ``-m``, and none of
+    ``compare``'s other options (:data:`APPLY`)."""
     if not args.collections:
         return
     record = getattr(args, GIVEN)
@@ -39,49 +62,48 @@ def check_collections(args: argparse.Namespace) -> None:
                              "to the comparisons of one collection, not with --collection "
                              "(which takes -m, --alpha, --samples, --seed, --plot, --format, "
                              "--digits and -o)")
-    names = []
-    for text in args.collections:
-        name, paths = COLLECTION.domain.split(text)
-        if "=" not in text or not name.strip() or len(paths) < 2:
-            raise ParameterError(f"--collection must be NAME=QRELS,RUNS (a qrels file, then "
-                                 f"run files, a folder or a glob pattern), got {text!r}")
-        names.append(name.strip())
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise ParameterError(f"--collection names {repeated} twice")
-    if len(names) < 2:
-        raise ParameterError("compare across collections needs 2 --collection at least")
+    collection_names(args.collections)
     if not args.measures or len(args.measures) != 1:
         raise ParameterError("compare --collection compares one measure: give one -m "
                              "(e.g. -m ndcg_cut.10)")
 
 
-def compare_collections(args: argparse.Namespace):
-    """The comparison across the collections of ``--collection`` (checked by
-    :func:`check_collections`): every file read and evaluated first, collection by
-    collection, then :func:`irscale.stats.across_collections.across_collections`."""
+def evaluate_collections(texts: list[str], measures: list[str]) -> dict[str, object]:
+    """``{name: ScoreMatrix}``: the runs of every ``--collection`` spec of ``texts``
+    evaluated with ``measures`` against its qrels, every file read first, collection by
+    collection; the errors and warnings of each name it."""
     from ..errors import AlignmentError, InputError
     from ..evaluation import evaluate_matrix
     from ..io.sources import as_qrels, as_runs
-    from .inputs import check_measure_names
 
-    check_measure_names(args.measures)
     read = {}
-    for text in args.collections:  # every file read before any evaluation
+    for text in texts:  # every file read before any evaluation
         name, paths = COLLECTION.domain.split(text)
         runs = paths[1:] if len(paths) > 2 else paths[1]  # a folder or pattern as it is
         read[name.strip()] = as_qrels(paths[0]), as_runs(runs)
-    matrices = {}
-    for name, (qrels, runs) in read.items():  # its errors and warnings name the collection
+    matrices: dict[str, object] = {}
+    for name, (qrels, runs) in read.items():
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                matrices[name] = evaluate_matrix(qrels, runs, args.measures)
+                matrices[name] = evaluate_matrix(qrels, runs, measures)
         except (AlignmentError, InputError) as error:
             raise type(error)(f"--collection {name}: {error}") from None
         for warning in caught:
             warnings.warn(f"--collection {name}: {warning.message}", warning.category,
                           stacklevel=1)
+    return matrices
+
+
+def compare_collections(args: argparse.Namespace):
+    """The comparison across the collections of ``--collection`` (checked by
+    :func:`check_collections`): :func:`evaluate_collections`, then
+    :func:`irscale.stats.across_collections.across_collections`."""
+    from ..errors import AlignmentError
+    from .inputs import check_measure_names
+
+    check_measure_names(args.measures)
+    matrices = evaluate_collections(args.collections, args.measures)
     from ..stats.across_collections import across_collections
 
     try:

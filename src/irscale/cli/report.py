@@ -13,6 +13,12 @@ from ..io.sources import expands
 from ..report.params import AUTOMATIC, BASELINE, BOUNDS, DP, SCALE_DEPTH, TITLE
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import MEASURES, QRELS, RUNS
+from .compare_collections import (
+    COLLECTION,
+    collection_names,
+    collection_paths,
+    evaluate_collections,
+)
 from .eval_options import TABLE_TEST, TABLE_TESTS
 from .inputs import check_measure_names
 from .intervals import add_interval_options
@@ -45,14 +51,21 @@ def add_parser(subparsers) -> None:
                                "--baseline"}),
         (SIGNIFICANCE, {"doc": "significance level, also of every interval"}),
         lambda p: add_interval_options(p, "every mean of the summary (default t)"), DP,
-        (RESAMPLES, {"doc": "samples of --dp", "default": 1000}),
-        (RNG_SEED, {"doc": "seed of --dp and of the draws of --label-probabilities (the "
-                    "report is reproducible)", "default": 0}),
+        (RESAMPLES, {"doc": "samples of --dp and of --collection's bootstrap",
+                     "default": 1000}),
+        (RNG_SEED, {"doc": "seed of --dp, of --collection's bootstrap and of the draws of "
+                    "--label-probabilities (the report is reproducible)", "default": 0}),
         SCALE_DEPTH, NO_ROBUSTNESS, AUTOMATIC, AUTO_DESIGN,
         (AUTO_PROBABILITIES, {"doc": "AUTO_QRELS gives every pair's grades with their "
                               "probabilities (topic iter docno rel prob): the automatic "
                               "values are the measures' expected values under them"}),
         AUTO_DRAWS, BOUNDS,
+        (COLLECTION, {"action": "append", "doc": "a collection: its name, its qrels file, "
+                      "then its runs "
+                      "(comma-separated run files, a folder or a glob pattern, quoted); "
+                      "repeatable, 2 at least, every collection with runs of the same "
+                      "systems (matched by run name): adds a section comparing the systems "
+                      "across the collections (meta-analysis, mixed model, forest plot)"}),
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
         TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
@@ -70,6 +83,12 @@ def _runs(args: argparse.Namespace) -> None:
                              "run files (or a folder of them)")
 
 
+def _collections(args: argparse.Namespace) -> None:
+    """Each ``--collection`` is ``NAME=QRELS,RUNS``, each name once, 2 at least."""
+    if args.collections:
+        collection_names(args.collections)
+
+
 def _draws_labels(args: argparse.Namespace) -> bool:
     """Whether the labels of ``--label-probabilities`` are drawn (the topic design)."""
     return args.label_probabilities and args.design == "topics"
@@ -79,9 +98,11 @@ def _draws_labels(args: argparse.Namespace) -> bool:
 RULES: tuple[Declared, ...] = (
     *each(("test", "correction"), lambda args: args.baseline is not None,
           "{options} applies to the comparison with --baseline: name a baseline run"),
-    Rule(("samples",), lambda args: args.dp, "{options} applies to --dp (discriminative power)"),
-    Rule(("seed",), lambda args: args.dp or _draws_labels(args), "--seed applies to --dp "
-         "(discriminative power) and to the draws of --label-probabilities"),
+    Rule(("samples",), lambda args: args.dp or bool(args.collections), "{options} applies to "
+         "--dp (discriminative power) and to --collection (its bootstrap)"),
+    Rule(("seed",), lambda args: args.dp or bool(args.collections) or _draws_labels(args),
+         "--seed applies to --dp (discriminative power), to --collection (its bootstrap) "
+         "and to the draws of --label-probabilities"),
     Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
          "robustness panel, which --no-robustness leaves out"),
     Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
@@ -96,6 +117,7 @@ RULES: tuple[Declared, ...] = (
          "--design inclusion reads sampled judgments (topic iter docno rel prob), not the "
          "qrels a report evaluates: use irscale labels auto --design inclusion"),
     _runs,
+    _collections,
 )
 
 
@@ -116,15 +138,20 @@ def _report(args: argparse.Namespace) -> int:
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
     from ..report import DEFAULT_MEASURES, build_report, format_tables, render_html
 
+    measures = args.measures or list(DEFAULT_MEASURES)
+    collections = evaluate_collections(args.collections, measures) if args.collections \
+        else None
     report = build_report(
-        qrels, runs, args.measures or DEFAULT_MEASURES,
+        qrels, runs, measures,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         interval=args.ci or "t", interval_samples=args.ci_samples, interval_rng=args.ci_seed,
         dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
         label_probabilities=args.label_probabilities, draws=args.draws,
-        bounds=args.bounds, command=command_line(args),
-        input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else [])],
+        bounds=args.bounds, collections=collections, collection_samples=args.samples,
+        command=command_line(args),
+        input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
+                     *collection_paths(args.collections or [])],
         progress=wants_progress(args))
     if args.fmt != "html":
         return write_text(args, format_tables(report, args.fmt, digits=args.digits))

@@ -25,6 +25,10 @@ precision–recall curves) and assembles:
   measure with no scale gets the reason instead;
 * ``discriminative`` — with ``dp``, discriminative power (Sakai 2014, §5: the paired
   bootstrap and the randomised Tukey HSD, B samples, one seed) per measure;
+* ``across`` — with ``collections``, per measure the same systems compared across those
+  collections (:func:`irscale.stats.across_collections.across_collections`: each pair's
+  random-effects meta-analysis, the stratified bootstrap of the systems' means, the mixed
+  model with the collection as a factor), shown with its forest plot;
 * ``provenance`` — the command, the versions and every input file's size and sha256.
 """
 
@@ -33,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -272,6 +276,8 @@ def build_report(
     label_probabilities: bool = False,
     draws: int = DEFAULT_LABEL_DRAWS,
     bounds: bool = False,
+    collections: Mapping[str, Any] | None = None,
+    collection_samples: int = 1000,
     command: str | None = None,
     input_files: Sequence[str] | None = None,
     progress: ProgressArg = False,
@@ -327,6 +333,12 @@ def build_report(
         (:func:`irscale.collections.unjudged_bounds`).
     command : str, optional
         The command line shown in the reproducibility block (default: this call).
+    collections, collection_samples : optional
+        ``{name: ScoreMatrix or Evaluation}`` of 2 collections or more holding the report's
+        measures for the same systems (matched by run name): the report gets a section
+        comparing the systems across them, per measure
+        (:func:`irscale.stats.across_collections.across_collections`, its stratified
+        bootstrap of ``collection_samples`` samples seeded by ``seed``), with a forest plot.
     input_files : sequence of str, optional
         The files listed (size, SHA-256) in that block (default: ``qrels`` and ``runs``
         where they are paths).
@@ -352,6 +364,7 @@ def build_report(
         raise ParameterError("interval_rng applies to interval='bootstrap'")
     test_spec(test)
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
+    collection_samples = SAMPLES.check(collection_samples, "collection_samples")
     scale_depth = SCALE_DEPTH.check(scale_depth)
     correction_label = "none" if correction is None else correction_name(correction)
     requested = measure_names(measures)
@@ -414,6 +427,13 @@ def build_report(
         from ..collections.bounds import unjudged_bounds
 
         found_bounds = unjudged_bounds(qrels_obj, run_objs, list(labels), progress=progress)
+    across = {}
+    if collections is not None:
+        from ..stats.across_collections import across_collections
+
+        across = {measure: across_collections(collections, measure, alpha=alpha,
+                                              samples=collection_samples, rng=seed)
+                  for measure in labels}
     discriminative = None
     if dp:
         discriminative = discriminative_power_table(
@@ -432,4 +452,4 @@ def build_report(
         provenance=provenance(command or "irscale.report.build_report(...)", paths),
         scaled=scaled, automatic=found_automatic, interval=interval,
         label_probabilities=label_probabilities,
-        bounds=found_bounds)
+        bounds=found_bounds, across=across)

@@ -75,6 +75,10 @@ class ReportContent:
     #: With ``build_report(bounds=True)``: the bounds under the unjudged documents
     #: (:class:`~irscale.collections.bounds.UnjudgedBounds`); None otherwise.
     bounds: Any = None
+    #: With ``build_report(collections=...)``: each measure's comparison of the systems
+    #: across those collections (measure →
+    #: :class:`~irscale.stats.across_collections.AcrossCollections`); empty otherwise.
+    across: dict[str, Any] = field(default_factory=dict)
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""

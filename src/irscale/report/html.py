@@ -32,6 +32,7 @@ from ..plots.runs import (
 from ..stats.assumptions import display_frame
 from ..stats.tables import check_digits, format_number
 from .tables import (
+    across_frames,
     automatic_frames,
     bounds_frames,
     comparison_frame,
@@ -285,6 +286,25 @@ def _automatic(report: ReportContent, digits: int) -> list[str]:
     ]
 
 
+def _across(report: ReportContent, digits: int, figure: _Figures) -> list[str]:
+    """The systems compared across collections (``build_report(collections=...)``): each
+    measure's tables (:func:`~irscale.report.tables.across_frames`) and forest plot."""
+    from ..plots.across import forest
+
+    body = [f"<p>The same runs on {len(next(iter(report.across.values())).collections)} "
+            "collections, matched by run name: per measure, each pair's random-effects "
+            "meta-analysis over the collections, the systems' means over them and the mixed "
+            "model with the collection as a factor.</p>"]
+    for measure, found in report.across.items():
+        body.append(f"<h3>{_esc(measure)}</h3>")
+        body.extend(_table(frame, digits, table_id=table_id, caption=caption)
+                    for table_id, caption, frame in across_frames(measure, found))
+        body.append(figure(forest(found), f"{measure}: forest plot, each pair's difference "
+                           "per collection with its interval and the pooled REML effect "
+                           "(diamond) with its prediction interval (line)"))
+    return body
+
+
 def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
@@ -388,6 +408,9 @@ def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale
                                   for table_id, caption, frame in bounds_frames(report)]))
     if report.automatic is not None:
         sections.append(_section("Automatic judgments", "automatic", _automatic(report, digits)))
+    if report.across:
+        sections.append(_section("Across collections", "across", _across(report, digits,
+                                                                          figure)))
     sections.append(_section("Reproducibility", "reproducibility", _reproducibility(report)))
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

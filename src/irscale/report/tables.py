@@ -24,10 +24,11 @@ from ..stats.summary_table import SummaryCell, render_summary
 from ..stats.tables import check_digits, format_number, render
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
+    from ..stats.across_collections import AcrossCollections
     from .content import ReportContent
 
-__all__ = ["SummaryCell", "comparison_frame", "discriminative_frame", "format_tables",
-           "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
+__all__ = ["SummaryCell", "across_frames", "comparison_frame", "discriminative_frame",
+           "format_tables", "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
 
 TablesFormat = Literal["latex", "markdown"]
 
@@ -200,6 +201,29 @@ def bounds_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
     ]
 
 
+def across_frames(measure: str, found: AcrossCollections) -> list[tuple[str, str, pd.DataFrame]]:
+    """The tables of the comparison of ``measure`` across collections (``found``, an
+    :class:`~irscale.stats.across_collections.AcrossCollections` of ``report.across``):
+    the meta-analysis of every pair, the systems' means, the mixed model's test of the
+    systems and its variance components, ``(id, caption, frame)`` each."""
+    level = f"{100 * (1 - found.alpha):g}%"
+    where = f"{measure} across {len(found.collections)} collections"
+    model = found.model.to_frame()
+    return [
+        (f"across-meta-{measure}", f"{where}: random-effects meta-analysis of each pair "
+         f"a − b (τ² by DerSimonian–Laird and REML; {level} interval of the pooled "
+         f"effect; pi: {level} prediction interval of a new collection)", found.meta_table),
+        (f"across-systems-{measure}", f"{where}: each system's mean over the collections "
+         f"(each weighs the same; {level} stratified bootstrap interval, {found.samples} "
+         "samples)", found.system_table),
+        (f"across-mixed-{measure}", f"{where}: {found.model.summary()}",
+         model[model.section.isin(("fixed", "test"))]),
+        (f"across-variance-{measure}", f"{where}: the mixed model's variance components "
+         "and their shares (between collections, system × collection, topics within "
+         "collections, residual)", found.tables()["variance"]),
+    ]
+
+
 def format_tables(report: ReportContent, fmt: TablesFormat = "latex", *, digits: int = 4) -> str:
     """Every table of the report as LaTeX (booktabs ``table`` environments, ASCII: Greek
     letters as math or words) or Markdown, separated by blank lines."""
@@ -230,7 +254,9 @@ def format_tables(report: ReportContent, fmt: TablesFormat = "latex", *, digits:
                             title="Discriminative power"))
     for _, caption, frame in bounds_frames(report):
         parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))
-    for _, caption, frame in automatic_frames(report):
+    across = [frame for measure, found in report.across.items()
+              for frame in across_frames(measure, found)]
+    for _, caption, frame in [*automatic_frames(report), *across]:
         if fmt == "latex":  # ASCII: the minus of the pairs' names as a hyphen
             frame = frame.replace("\u2212", "-", regex=True)
         parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))

@@ -6,7 +6,9 @@ Model (Laird & Ware 1982; Searle, Casella & McCulloch 1992, ch. 6)
     grouping factors (crossed or nested alike) and Λ = diag(θ_k per level), θ_k = σ_k / σ.
 
 Profiled criteria (Bates et al. 2015, lme4, §3; the profiling of β and σ² is theirs)
-    With M = I + Λ Z'Z Λ (q × q, q the number of random levels), the Woodbury identity gives
+    With M = I + Λ Z'Z Λ (q × q, q the number of random levels; factorised block by block
+    where the random terms are all nested in one factor, Z'Z then block diagonal), the
+    Woodbury identity gives
     H⁻¹ = I − ZΛ M⁻¹ ΛZ' and log|H| = log|M|, so every quantity needs only the
     cross-products X'X, X'y, y'y, Z'Z, Z'X and Z'y: β̂ = (X'H⁻¹X)⁻¹ X'H⁻¹y,
     r'H⁻¹r = y'H⁻¹y − β̂'X'H⁻¹y and, with n observations and p fixed effects,
@@ -66,11 +68,17 @@ class Moments:
     sizes: tuple[int, ...]
     n: int
     p: int
+    #: Random levels that no observation shares with a level of another block (random
+    #: terms nested in one factor, e.g. all within a collection): Z'Z, so M, is block
+    #: diagonal and is factorised block by block; None: one block.
+    blocks: tuple[np.ndarray, ...] | None = None
 
     @classmethod
-    def of(cls, y: np.ndarray, x: sparse.spmatrix, groups: Sequence[Grouping]) -> Moments:
+    def of(cls, y: np.ndarray, x: sparse.spmatrix, groups: Sequence[Grouping],
+           blocks: Sequence[np.ndarray] | None = None) -> Moments:
         """The cross-products of scores ``y``, a (sparse) fixed-effects design ``x`` and
-        the indicator columns of ``groups`` (built sparse; Z'Z is q × q dense)."""
+        the indicator columns of ``groups`` (built sparse; Z'Z is q × q dense), with the
+        ``blocks`` of levels (indices into the q columns of Z) if Z'Z is block diagonal."""
         offsets = np.cumsum([0, *(g.levels for g in groups)])
         rows = np.tile(np.arange(len(y)), len(groups))
         columns = np.concatenate([start + g.codes for g, start in
@@ -80,7 +88,8 @@ class Moments:
         x = sparse.csr_matrix(x)
         return cls(np.asarray((x.T @ x).todense()), np.asarray(x.T @ y), float(y @ y),
                    np.asarray((z.T @ z).todense()), np.asarray((z.T @ x).todense()),
-                   np.asarray(z.T @ y), tuple(g.levels for g in groups), len(y), x.shape[1])
+                   np.asarray(z.T @ y), tuple(g.levels for g in groups), len(y), x.shape[1],
+                   None if blocks is None else tuple(blocks))
 
 
 @dataclass(frozen=True)
@@ -99,18 +108,33 @@ class Profile:
         return self.sigma2 * la.cho_solve(self.xhx_factor, np.eye(p), check_finite=False)
 
 
+def _woodbury(lam: np.ndarray, ztz: np.ndarray, a: np.ndarray, b: np.ndarray
+              ) -> tuple[float, np.ndarray, np.ndarray, float]:
+    """log|M| and the parts ΛZ'X, ΛZ'y take off X'X, X'y and y'y in X'H⁻¹X, X'H⁻¹y and
+    y'H⁻¹y (module docstring), M = I + ΛZ'ZΛ of the levels ``lam``, ``a`` = ΛZ'X and
+    ``b`` = ΛZ'y."""
+    inner = np.eye(len(lam)) + lam[:, None] * ztz * lam[None, :]
+    chol = la.cho_factor(inner, lower=True, check_finite=False)
+    logdet = 2.0 * float(np.sum(np.log(np.diag(chol[0]))))
+    return (logdet, a.T @ la.cho_solve(chol, a, check_finite=False),
+            a.T @ la.cho_solve(chol, b, check_finite=False),
+            float(b @ la.cho_solve(chol, b, check_finite=False)))
+
+
 def profile(theta: np.ndarray, m: Moments, reml: bool) -> Profile:
     """−2 log-likelihood (ML) or −2 restricted log-likelihood (REML) at relative standard
     deviations ``theta``, with β̂, Cov(β̂) and σ̂² (module docstring)."""
     lam = np.repeat(np.asarray(theta, dtype=np.float64), m.sizes)
-    inner = np.eye(len(lam)) + lam[:, None] * m.ztz * lam[None, :]
-    chol = la.cho_factor(inner, lower=True, check_finite=False)
-    logdet_h = 2.0 * float(np.sum(np.log(np.diag(chol[0]))))
     a = lam[:, None] * m.ztx
     b = lam * m.zty
-    xhx = m.xtx - a.T @ la.cho_solve(chol, a, check_finite=False)
-    xhy = m.xty - a.T @ la.cho_solve(chol, b, check_finite=False)
-    yhy = m.yty - float(b @ la.cho_solve(chol, b, check_finite=False))
+    if m.blocks is None:
+        parts = [_woodbury(lam, m.ztz, a, b)]
+    else:  # M = I + ΛZ'ZΛ block diagonal: factorised block by block
+        parts = [_woodbury(lam[k], m.ztz[np.ix_(k, k)], a[k], b[k]) for k in m.blocks]
+    logdet_h = sum(part[0] for part in parts)
+    xhx = m.xtx - sum(part[1] for part in parts)
+    xhy = m.xty - sum(part[2] for part in parts)
+    yhy = m.yty - sum(part[3] for part in parts)
     xchol = la.cho_factor(xhx, lower=True, check_finite=False)
     beta = la.cho_solve(xchol, xhy, check_finite=False)
     rss = max(yhy - float(beta @ xhy), 0.0)

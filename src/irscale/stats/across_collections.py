@@ -17,6 +17,10 @@ Across collections, random effects
     prediction interval of Higgins, Thompson & Spiegelhalter (2009) for a new collection.
     A pair whose differences are constant on some collection (``v_c = 0``) has no
     meta-analysis (NaN, with a warning).
+Across collections, the mixed model
+    score = system + (collection) + (system:collection) + (topic within collection), by
+    REML (:mod:`irscale.stats.collection_model`): the Wald test of the systems over the
+    population of collections, and the variance components with their shares.
 Across collections, stratified bootstrap
     A system's mean is the mean of its collections' means, each collection weighing the
     same (the average over a suite, as BEIR reports it), and a pair's difference the
@@ -51,19 +55,22 @@ from .validation import check_count
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
+    from .mixed import MixedModelResult
     from .tables import Format
 
 
 @dataclass(frozen=True)
 class AcrossCollections(HtmlRepr):
-    """The comparison of :func:`across_collections` (module documentation): five tables.
+    """The comparison of :func:`across_collections` (module documentation): seven tables.
 
     ``systems``: system, mean (over collections), ci_low, ci_high (stratified bootstrap);
     ``pairs``: system_a, system_b, difference, ci_low, ci_high (the same bootstrap);
     ``means``: collection, system, topics, mean (each system's mean per collection);
     ``collections``: collection, system_a, system_b, topics, difference, variance, ci_low,
     ci_high; ``meta``: system_a, system_b, estimator, effect, se, ci_low, ci_high, tau2,
-    i2, q, q_pvalue, pi_low, pi_high.
+    i2, q, q_pvalue, pi_low, pi_high; ``mixed``: the mixed model's rows
+    (:meth:`~irscale.stats.mixed.MixedModelResult.to_frame`), its fit in ``model``;
+    ``variance``: term, variance, share (its variance components).
     """
 
     measure: str
@@ -76,6 +83,7 @@ class AcrossCollections(HtmlRepr):
     mean_table: pd.DataFrame
     collection_table: pd.DataFrame
     meta_table: pd.DataFrame
+    model: MixedModelResult
 
     def __repr__(self) -> str:
         return (f"AcrossCollections({len(self.systems)} systems × {len(self.collections)} "
@@ -86,14 +94,18 @@ class AcrossCollections(HtmlRepr):
         return self.meta_table
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The five tables by the names JSON gives them."""
+        """The seven tables by the names JSON gives them."""
+        from .collection_model import variance_table
+
         return {"systems": self.system_table, "pairs": self.pair_table,
                 "means": self.mean_table, "collections": self.collection_table,
-                "meta": self.meta_table}
+                "meta": self.meta_table, "mixed": self.model.to_frame(),
+                "variance": variance_table(self.model)}
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        """The five tables as ``fmt``: JSON as one document ``{"systems": [rows], "pairs":
-        [rows], "means": [rows], "collections": [rows], "meta": [rows]}``, the other
+        """The seven tables as ``fmt``: JSON as one document ``{"systems": [rows], "pairs":
+        [rows], "means": [rows], "collections": [rows], "meta": [rows], "mixed": [rows],
+        "variance": [rows]}``, the other
         formats one table after the other (``irscale compare --collection``)."""
         from ..core.numbers import json_text
         from ..io.formats import TABLE_FORMATS, check_format
@@ -116,7 +128,11 @@ class AcrossCollections(HtmlRepr):
                            f"variance of that mean, its {level} normal interval",
             "meta": f"Random-effects meta-analysis of each pair (τ² by DerSimonian–Laird "
                     f"and REML; {level} interval of the pooled effect; pi: {level} "
-                    "prediction interval of a new collection's effect)"}
+                    "prediction interval of a new collection's effect)",
+            "mixed": self.model.summary(),
+            "variance": "Variance components of the mixed model and their shares: between "
+                        "collections, system × collection, between topics within "
+                        "collections, residual"}
         return "\n".join(format_table(table, fmt, digits=digits, title=titles[name])
                          for name, table in self.tables().items())
 
@@ -245,6 +261,8 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
     """
     from scipy import stats
 
+    from .collection_model import collection_model
+
     alpha = check_alpha(alpha)
     samples = check_count(samples, "samples")
     rng = check_rng(rng)
@@ -286,7 +304,8 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
         "mean": np.concatenate([x.mean(axis=0) for x in arrays])})
     return AcrossCollections(measure, names, systems, alpha, samples, system_table,
                              pair_table, mean_table, per_collection,
-                             _meta(first, second, differences, variances, alpha))
+                             _meta(first, second, differences, variances, alpha),
+                             collection_model(arrays, systems, alpha=alpha))
 
 
 #: The columns of the meta-analysis table, as :class:`~irscale.stats.meta_analysis.

@@ -397,30 +397,45 @@ def mixed_model(
             converged=glmm.converged,
             estimator=f"ML (adaptive Gauss-Hermite, {QUADRATURE_POINTS} nodes)", **common)
     method = MIXED_METHOD.check("reml" if method is None else method)
-    reml = method == "reml"
-    groups = _groupings(design, terms)
-    x = sparse.csr_matrix((np.ones(len(design.y)), (np.arange(len(design.y)),
-                                                   design.codes["system"])),
-                          shape=(len(design.y), n_systems))
-    shift = float(design.y.mean())  # centred scores: no cancellation in the cross-products
-    moments = Moments.of(design.y - shift, x, groups)
     closed = terms == ("topic",) and design.table.ndim == 2 and np.isfinite(design.table).all()
-    exact = InputError("the model fits the scores exactly, up to rounding: there is no "
+    return fit_linear(design.y, design.codes["system"], _groupings(design, terms),
+                      method=method, table=design.table if closed else None, family=family,
+                      **common)
+
+
+def fit_linear(y: np.ndarray, system: np.ndarray, groups: Sequence[Grouping], *,
+               method: str, table: np.ndarray | None = None,
+               blocks: Sequence[np.ndarray] | None = None, exact: bool | None = None,
+               **common: Any) -> MixedModelResult:
+    """The linear mixed model y = β_system + Σ random terms + ε of scores ``y``, the system
+    of each in ``system`` (codes 0 … S − 1, S = ``len(common["systems"])``), the random
+    terms ``groups``, by ``method`` (``"reml"`` or ``"ml"``; :mod:`irscale.stats._mixed_fit`);
+    ``table``: the complete topics × systems table when the only random term is the topic,
+    fit in closed form; ``blocks``: those of :class:`~irscale.stats._mixed_fit.Moments`
+    (random levels nested in one factor); ``exact``: whether the model fits ``y`` exactly,
+    where the caller knows it more cheaply than the general check (:func:`_saturated`).
+    ``common``: the other fields of :class:`MixedModelResult`."""
+    reml = method == "reml"
+    n_systems = len(common["systems"])
+    x = sparse.csr_matrix((np.ones(len(y)), (np.arange(len(y)), system)),
+                          shape=(len(y), n_systems))
+    shift = float(y.mean())  # centred scores: no cancellation in the cross-products
+    moments = Moments.of(y - shift, x, groups, blocks)
+    error = InputError("the model fits the scores exactly, up to rounding: there is no "
                        "residual variance")
-    if _saturated(moments, design.y - shift):
-        raise exact
+    if _saturated(moments, y - shift) if exact is None else exact:
+        raise error
     try:
-        if closed:
-            theta, converged = balanced_theta(design.table, reml), True
+        if table is not None:
+            theta, converged = balanced_theta(table, reml), True
         else:
             theta, converged = optimise(moments, reml)
         fit = profile(theta, moments, reml)
     except la.LinAlgError:  # the residual variance went to 0: θ = σ_k/σ without bound
-        raise exact from None
+        raise error from None
     components = (*((g.name, float(t**2 * fit.sigma2)) for g, t in
                      zip(groups, theta, strict=True)), ("residual", fit.sigma2))
-    estimator = method.upper() + (" (closed form, balanced)" if closed else "")
+    estimator = method.upper() + (" (closed form, balanced)" if table is not None else "")
     return MixedModelResult(
-        family=family, method=method, estimates=fit.beta + shift, cov=fit.cov,
-        components=components, loglik=-0.5 * fit.neg2ll, converged=converged,
-        estimator=estimator, **common)
+        method=method, estimates=fit.beta + shift, cov=fit.cov, components=components,
+        loglik=-0.5 * fit.neg2ll, converged=converged, estimator=estimator, **common)
