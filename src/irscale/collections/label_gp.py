@@ -237,8 +237,7 @@ class TopicKernel:
                       tuple(np.log(VARIANCE_BOUNDS))]
             start = np.log([self.length_scale, self.variance])
             best = minimize(loss, start, jac=True, method="L-BFGS-B", bounds=bounds)
-            theta = best.x if best.fun <= loss(start)[0] else start
-            self.length_scale, self.variance = (float(v) for v in np.exp(theta))
+            self.length_scale, self.variance = (float(v) for v in np.exp(best.x))
         return laplace_mode(self.matrix(), targets, f0)
 
 
