@@ -109,6 +109,13 @@ def side_files(result, ws, run):
                                                                  for w in workers)
 
 
+def kernel_file(result, ws, run):
+    """``--kernel k.txt``: one ``topic length_scale variance log_evidence`` line a topic."""
+    rows = [line.split() for line in (ws.root / "k.txt").read_text().splitlines()]
+    assert [row[0] for row in rows] == list(TOPICS), rows
+    assert all(len(row) == 4 and float(row[1]) > 0 and float(row[2]) > 0 for row in rows)
+
+
 def crowd_faults(prefix: str, argv: list[str]):
     """Faulty crowd-label files at the place of crowd.txt (line 3 is '1 d1 w3 0')."""
     loc = any_of("crowd.txt, line 3", "crowd.txt:3", "crowd.txt (line 3")
@@ -238,6 +245,22 @@ CASES = [
     good("agg-gp", GP, files=GP_FILES),
     good("agg-gp-length-scale", [*GP, "--length-scale", "0.5", "--n-iter", "20"],
          files=GP_FILES),
+    good("agg-gp-kernel-fit-median", [*GP, "--kernel-fit", "median"], files=GP_FILES),
+    good("agg-gp-kernel-file", [*GP, "--kernel", "k.txt"], kernel_file, files=GP_FILES,
+         allowed_new=("k.txt",)),
+    bad("agg-gp-kernel-fit-unknown", [*GP, "--kernel-fit", "ml"], opt("--kernel-fit"), "ml",
+        files=GP_FILES),
+    bad("agg-gp-kernel-fit-empty", [*GP, "--kernel-fit", ""], opt("--kernel-fit"),
+        files=GP_FILES),
+    bad("agg-gp-kernel-fit-with-length-scale", [*GP, "--length-scale", "1", "--kernel-fit",
+                                                "median"], opt("--kernel-fit"),
+        "--length-scale", files=GP_FILES),
+    bad("agg-kernel-fit-not-gp", [*AGG, "--kernel-fit", "median"], opt("--kernel-fit"), "gp"),
+    bad("agg-kernel-file-not-gp", [*AGG, "--kernel", "k.txt"], opt("--kernel"), "gp"),
+    bad("agg-gp-kernel-file-exists", [*GP, "--kernel", "feat.txt"], "feat.txt",
+        opt("--kernel"), files=GP_FILES),
+    bad("agg-gp-kernel-file-stdout", [*GP, "--kernel", "-"], opt("--kernel"),
+        "standard output", files=GP_FILES),
     bad("agg-gp-no-features", with_option(BINARY, "--method", "gp"), opt("--features"),
         files=GP_FILES),
     bad("agg-gp-features-missing-file", with_option(GP, "--features", "nope.txt"),

@@ -35,6 +35,10 @@ CONFIDENCE = Param("confidence", OutputPath(), None, "also write 'topic docno la
 WORKERS_FILE = Param("workers_file", OutputPath(), None, "also write 'worker labels quality' lines "
                      "to FILE (not for kos, which estimates no worker quality)", ("--workers",),
                      "FILE", unset="none", dest="workers_file")
+KERNEL_FILE = Param("kernel_file", OutputPath(), None, "gp: also write 'topic length_scale "
+                    "variance log_evidence' lines to FILE (every topic's kernel and its Laplace "
+                    "log marginal likelihood)", ("--kernel",), "FILE", unset="none",
+                    dest="kernel_file")
 TABLE = Param("table", OutputPath(), None, "also write 'topic docno labels label margin stopped' "
               "lines to FILE", ("--table",), "FILE")
 
@@ -79,14 +83,19 @@ def add_parser(subparsers) -> None:
         (RNG_SEED, {"doc": "seed of the random starts of mace, kos and mmsr (the other "
                     "methods are deterministic)"}),
         cp.LABEL_ITERATIONS, cp.LABEL_RESTARTS, cp.ZBS_LR, cp.ZBS_LR_STEPS, cp.ZBS_LR_DECAY,
-        cp.LABEL_FEATURES, cp.GP_LENGTH_SCALE, CONFIDENCE, WORKERS_FILE,
+        cp.LABEL_FEATURES, cp.GP_LENGTH_SCALE, cp.GP_KERNEL_FIT, CONFIDENCE, WORKERS_FILE,
+        KERNEL_FILE,
         _output("qrels"), add_progress,
         help="aggregate crowd labels into qrels",
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
         rules=(CROWD_FILE, _gp_features, *applies_to("method", {
             "n_iter": cp.AGGREGATION_METHODS[2:], "features": ("gp",),
-            "length_scale": ("gp",), "seed": cp.RANDOM_AGGREGATIONS, "restarts": ("mace",),
+            "length_scale": ("gp",), "kernel_fit": ("gp",), "kernel_file": ("gp",),
+            "seed": cp.RANDOM_AGGREGATIONS, "restarts": ("mace",),
             "lr": ("zbs",), "lr_steps": ("zbs",), "lr_decay": ("zbs",)}),
+               Rule(("kernel_fit",), lambda args: args.length_scale is None,
+                    "--kernel-fit applies without --length-scale (a declared length-scale is "
+                    "fixed)"),
                Rule(("confidence",), lambda args: args.method not in ("kos", "mmsr"),
                     "--confidence: --method {method} gives scores, not probabilities"),
                Rule(("workers_file",), lambda args: args.method != "kos",
@@ -246,7 +255,8 @@ def run_allocate(args: argparse.Namespace) -> int:
 
 def run_aggregate(args: argparse.Namespace) -> int:
     """``labels aggregate``: the qrels of the crowd labels (and the side outputs)."""
-    side = _side_files(args, confidence="--confidence", workers_file="--workers")
+    side = _side_files(args, confidence="--confidence", workers_file="--workers",
+                       kernel_file="--kernel")
     from ..io.crowd import check_crowd_labels
 
     checked = check_crowd_labels(args.inputs[0], args.scale)  # every file before pandas
@@ -262,9 +272,12 @@ def run_aggregate(args: argparse.Namespace) -> int:
                               restarts=args.restarts, rng=args.seed, lr=args.lr,
                               lr_steps=args.lr_steps, lr_decay=args.lr_decay,
                               features=features, length_scale=args.length_scale,
+                              kernel_fit=(args.kernel_fit if args.method == "gp"
+                                          and args.length_scale is None else None),
                               progress=wants_progress(args))
     _warn_unconverged(result, args.method)
-    made = {"--confidence": result.confidence_lines, "--workers": result.worker_lines}
+    made = {"--confidence": result.confidence_lines, "--workers": result.worker_lines,
+            "--kernel": result.kernel_lines}
     texts = {option: lines_text(made[option]()) for option in side}
     return _write_all(args, side, texts, result.lines())
 

@@ -32,7 +32,9 @@ is the number of workers who gave item ``i`` class ``k``.
 ``gp``: Gaussian-process aggregation of binary labels (Rodrigues, Pereira & Ribeiro
     2014): :mod:`irscale.collections.label_gp`; the documents' features from ``features``.
     Worker quality: ``π α_w + (1 − π) β_w`` (``π``: the mean posterior of the label 1; as
-    ``ds``); ``workers`` also holds ``sensitivity`` α and ``specificity`` β.
+    ``ds``); ``workers`` also holds ``sensitivity`` α and ``specificity`` β; ``kernel``
+    holds every topic's length-scale, signal variance (learned by default) and log
+    marginal likelihood.
 ``hrm``: ordinal labels, the rater model of the hierarchical rater model (Patz, Junker,
     Johnson & Mariano 2002) on latent grades: :mod:`irscale.collections.label_ordinal`.
     Worker quality: the probability of giving the ideal grade; ``workers`` also holds the
@@ -86,6 +88,7 @@ from . import label_votes
 from .label_votes import accuracy, shares, vote_shares
 from .params import (
     AGGREGATION_METHODS,
+    GP_KERNEL_FIT,
     GP_LENGTH_SCALE,
     LABEL_ITERATIONS,
     LABEL_METHOD,
@@ -114,7 +117,9 @@ class Aggregation(TableResult):
     """Aggregated crowd labels: ``qrels`` (topic, docno, label, confidence), ``workers``
     (worker, labels, quality), ``probabilities`` (documents × classes; None for ``kos`` and
     ``mmsr``, which have ``scores`` instead, and a NaN confidence) and the method; for the
-    iterative methods also the iterations run and whether the stopping rule was met."""
+    iterative methods also the iterations run and whether the stopping rule was met; for
+    ``gp``, ``kernel`` (topic, length_scale, variance, log_evidence: every topic's kernel
+    hyper-parameters and the Laplace log marginal likelihood of the last fit)."""
 
     method: str
     qrels: pd.DataFrame
@@ -123,6 +128,7 @@ class Aggregation(TableResult):
     iterations: int = 0
     converged: bool = True
     scores: pd.DataFrame | None = None
+    kernel: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """The aggregated labels: ``topic, docno, label, confidence`` (:attr:`qrels`)."""
@@ -140,6 +146,15 @@ class Aggregation(TableResult):
         q = self.qrels
         return [f"{t} {d} {r} {c!r}" for t, d, r, c in zip(
             q["topic"], q["docno"], q["label"], q["confidence"].astype(float), strict=True)]
+
+    def kernel_lines(self) -> list[str]:
+        """``topic length_scale variance log_evidence`` lines of ``gp`` (none otherwise)."""
+        if self.kernel is None:
+            return []
+        return [f"{t} {ell!r} {s2!r} {ev!r}" for t, ell, s2, ev in zip(
+            self.kernel["topic"], self.kernel["length_scale"].astype(float),
+            self.kernel["variance"].astype(float), self.kernel["log_evidence"].astype(float),
+            strict=True)]
 
     def worker_lines(self) -> list[str]:
         """``worker labels quality`` lines: every worker's labels and estimated quality."""
@@ -347,21 +362,26 @@ def _binary(data: CrowdLabels, method: str) -> None:
                          source=data.source)
 
 
-def _gp(data: CrowdLabels, features: Any, length_scale: float | None, n_iter: int,
-        tol: float, report: Callable[[int], None]
-        ) -> tuple[np.ndarray, np.ndarray, int, bool, dict[str, np.ndarray]]:
-    """Posteriors, worker quality, iterations, converged and the workers' sensitivity and
-    specificity of ``gp`` (module doc)."""
+def _gp(data: CrowdLabels, features: Any, length_scale: float | None, kernel_fit: str,
+        n_iter: int, tol: float, report: Callable[[int], None]
+        ) -> tuple[np.ndarray, np.ndarray, int, bool, dict[str, np.ndarray], pd.DataFrame]:
+    """Posteriors, worker quality, iterations, converged, the workers' sensitivity and
+    specificity, and the topics' kernels of ``gp`` (module doc)."""
     from .label_gp import fit_gp, topic_kernels
 
     _binary(data, "gp")
-    kernels = topic_kernels(data, features, length_scale)
+    kernels = topic_kernels(data, features, length_scale,
+                            learn=length_scale is None and kernel_fit == "evidence")
     fit = fit_gp(data.item, data.worker, data.label, kernels, len(data.items),
                  len(data.workers), n_iter, tol, report)
     prior = fit.posterior.mean()
     quality = prior * fit.sensitivity + (1 - prior) * fit.specificity
+    kernel = pd.DataFrame({"topic": [data.items["topic"].iloc[k.items[0]] for k in kernels],
+                           "length_scale": fit.length_scale, "variance": fit.variance,
+                           "log_evidence": fit.log_evidence})
     return (np.stack([1 - fit.posterior, fit.posterior], axis=1), quality, fit.iterations,
-            fit.converged, {"sensitivity": fit.sensitivity, "specificity": fit.specificity})
+            fit.converged, {"sensitivity": fit.sensitivity, "specificity": fit.specificity},
+            kernel)
 
 
 def _hrm(data: CrowdLabels, n_iter: int, tol: float, report: Callable[[int], None]
@@ -402,7 +422,7 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
                      n_iter: int | None = None, tol: float | None = None, restarts: int = 10,
                      rng: object = None, lr: float = 1.0, lr_steps: int = 20,
                      lr_decay: float = 0.5, features: Any = None,
-                     length_scale: float | None = None,
+                     length_scale: float | None = None, kernel_fit: str | None = None,
                      progress: ProgressArg = False) -> Aggregation:
     """Aggregate crowd labels into qrels with one method of :data:`METHODS` (module doc).
 
@@ -417,7 +437,10 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     reproducible with a seed); ``lr``,
     ``lr_steps``, ``lr_decay``: the learning rate of ``zbs``; ``features`` (a ``topic docno
     f1 f2 ...`` file, bytes or DataFrame: :func:`irscale.io.features.read_features`) and
-    ``length_scale`` (default: the median heuristic): the kernel of ``gp``; ``progress``:
+    ``length_scale``: the kernel of ``gp`` (a declared length-scale is fixed, with signal
+    variance 1); ``kernel_fit`` (``gp`` without ``length_scale``): ``"evidence"`` (the
+    default: length-scale and signal variance learned in EM by maximising the Laplace
+    marginal likelihood) or ``"median"`` (the median heuristic, fixed); ``progress``:
     the iterations run (:mod:`irscale.core.progress`; ``True``: the time of the
     ``n_iter`` iterations left, ``n_iter × restarts`` for ``mace``, measured on the first
     ones and stated when long, and a bar; the methods with a stopping rule stop sooner).
@@ -438,8 +461,15 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
         length_scale = GP_LENGTH_SCALE.check(length_scale)
     if method == "gp" and features is None:
         raise ParameterError("gp needs the documents' features (features)")
-    if method != "gp" and (features is not None or length_scale is not None):
-        raise ParameterError(f"features and length_scale apply to gp, not to {method}")
+    if method != "gp" and (features is not None or length_scale is not None
+                           or kernel_fit is not None):
+        raise ParameterError(f"features, length_scale and kernel_fit apply to gp, not to "
+                             f"{method}")
+    if kernel_fit is not None and length_scale is not None:
+        raise ParameterError("kernel_fit applies without length_scale (a declared "
+                             "length-scale is fixed)")
+    kernel_fit = GP_KERNEL_FIT.check(GP_KERNEL_FIT.default if kernel_fit is None
+                                     else kernel_fit)
     data = read_crowd_labels(labels, scale)
     fixed = method in ("mace", "zbs", "kos")  # (the others stop once converged)
     report = progress_reporter(check_progress(progress),
@@ -448,6 +478,7 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
                                units=LABEL_ITERATIONS.units)
     iterations, converged = 0, True
     extra: dict[str, np.ndarray] = {}
+    kernel: pd.DataFrame | None = None
     mv = shares(data.counts)
     probabilities: np.ndarray | None = None
     scores: np.ndarray | None = None
@@ -470,8 +501,8 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
         scores, quality, iterations, converged = _scored(data, method, rng, n_iter, tol,
                                                          report)
     elif method == "gp":
-        probabilities, quality, iterations, converged, extra = _gp(
-            data, features, length_scale, n_iter, tol, report)
+        probabilities, quality, iterations, converged, extra, kernel = _gp(
+            data, features, length_scale, kernel_fit, n_iter, tol, report)
     elif method == "hrm":
         probabilities, quality, iterations, converged, extra = _hrm(data, n_iter, tol,
                                                                     report)
@@ -500,4 +531,4 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
         return None if values is None else pd.DataFrame(values, columns=columns, index=index)
 
     return Aggregation(method, qrels, workers, table(probabilities), iterations, converged,
-                       table(scores))
+                       table(scores), kernel)

@@ -153,7 +153,13 @@ ZBS_LR_DECAY = Param("lr_decay", Reals(0.0, 1.0, "(]"), 0.5, "zbs: factor of a r
 #: The RBF length-scale of the ``gp`` aggregation (:mod:`irscale.collections.label_gp`).
 GP_LENGTH_SCALE = Param("length_scale", Reals(0.0, math.inf, "()"), None, "gp: length-scale "
                         "of the RBF kernel over the features", ("--length-scale",), "L",
-                        unset="the median distance between the documents of the topic")
+                        unset="learned (--kernel-fit)")
+#: How ``gp`` sets its kernel's hyper-parameters when no length-scale is declared.
+GP_KERNEL_FIT = Param("kernel_fit", Names("kernel fit", ("evidence", "median")), "evidence",
+                      "gp without --length-scale: evidence (length-scale and signal variance "
+                      "learned by maximising the Laplace marginal likelihood in EM) or median "
+                      "(the median distance between the topic's documents, signal variance 1)",
+                      ("--kernel-fit",), "FIT")
 #: AWARE's assessor weighting (:func:`irscale.collections.aware`).
 AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uniform (the mean "
                       "over assessors), msd, msd-topic (mean squared distance from random "
