@@ -129,6 +129,7 @@ NOT_THE_DECLARATION: dict[str, dict[str, str]] = {
     # Benjamini-Hochberg for the bootstrap ANOVA's contrasts
     "irscale.meta.procedures.decide": {"correction": "uncorrected decisions"},
     "irscale.meta.splitting.split_study": {"correction": "uncorrected decisions"},
+    "irscale.collections.judgment_noise.judge_noise": {"correction": "uncorrected decisions"},
     "irscale.stats.replicates.bootstrap_anova": {"correction": "FDR of the contrasts"},
     # the click model to fit or calibrate, not the simulated users of --model
     "irscale.online.clickmodels.fit_click_model": {"model": "a click model's name"},
