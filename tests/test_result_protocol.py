@@ -83,7 +83,8 @@ REPORTS = {"BaselineComparison", "PoolingBias", "TopicSetSize", "GStudy", "DStud
            "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport", "SplitStudy",
            "SwapRates", "TopicSplits",
            "SimulationStudy", "Reproducibility", "RankingAgreement", "Informativeness",
-           "SimulatedScores", "SimulatedRuns", "SeedEvaluation"}
+           "SimulatedScores", "SimulatedRuns", "SeedEvaluation", "AcrossCollections",
+           "RandomEffects"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
 #: simulation study; the interval type results return).
 NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel",
@@ -184,6 +185,12 @@ def instances() -> dict[str, list[object]]:
                                 meta.discriminative_power(values, "randomized-tukey-hsd",
                                                           samples=100, rng=1)],
         "Decisions": [meta.decide(values, "MD2")],
+        "RandomEffects": [stats.random_effects(values[:3].T, np.abs(values[3:6].T) / 10 + 0.01),
+                          stats.random_effects(values[0], np.abs(values[1]) / 10 + 0.01,
+                                               estimator="dl")],
+        "AcrossCollections": [stats.across_collections(
+            {"c1": ScoreMatrix.from_array(values[:7]), "c2": ScoreMatrix.from_array(values[7:])},
+            samples=50, rng=1)],
         "LeaveOneOut": [meta.leave_one_out(QRELS, RUNS, ["P@2", "map"], depth=10)],
         "Reproducibility": [meta.reproducibility(*(values[:, k] for k in range(4))),
                             meta.reproducibility(values[:, 0], values[:, 1], values[:5, 2],

@@ -142,6 +142,8 @@ NOT_RESULTS = {
     "DiscreteMargin": "a fitted discrete margin, a part of the CopulaModel a simulation "
                       "draws from",
     "VineCopula": "a fitted vine copula, a part of the CopulaModel a simulation draws from",
+    "TopicKernel": "one topic's Gaussian process, what the EM of the gp label aggregation "
+                   "fits",
 }
 
 
@@ -283,6 +285,9 @@ def instances(tmp_path_factory):
                 {"1": {"d1": 1, "d2": 0}, "2": {"d4": 1}}, RUNS, ["map", "P@2"])],
             "MeanEstimate": [collections.ppi_mean([0.2, 0.4, 0.9], [0.3, 0.5, 0.7],
                                                   [0.1, 0.6, 0.8, 0.4])],
+            "FairPairs": [online.fair_pairs(["d1", "d2", "d3"], 4, rng=1)],
+            "JudgeNoise": [collections.judge_noise(
+                QRELS, RUNS, "P@2", collections.Confusion.flip(0.1), replicates=5, rng=1)],
             "CounterfactualResult": [online.counterfactual(
                 click_log, {"q": ["b", "a"]}, estimator="pbm-ips")],
             "SatisfactionModel": [online.fit_satisfaction(

@@ -118,7 +118,8 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
     >>> table.set_index("name").loc["alpha-nDCG", ["context", "signature"]].tolist()
     ['intents', 'alpha-nDCG(alpha=0.5)@k']
     >>> sorted(set(table["context"]))
-    ['intents', 'nuggets', 'policies', 'prefs', 'pyramids', 'rankings', 'sessions', 'texts']
+    ['intents', 'nuggets', 'policies', 'prefs', 'pyramids', 'qrels_jg', 'rankings', 'sessions',
+     'texts']
     """
     import pandas as pd
 

@@ -453,7 +453,7 @@ def intent_informativeness(
     >>> lists = {"a": [[1, 0], [0, 0], [0, 1], [1, 0]], "b": [[0, 0], [1, 1], [0, 0], [0, 0]]}
     >>> result = intent_informativeness(lists, measures=["alpha-DCG@3", "P-IA@1"])
     >>> result.to_frame()[["list", "measure", "value"]].round(4).values.tolist()
-    [['a', 'alpha-DCG@3', 0.5734], ['a', 'P-IA@1', 0.5], ['b', 'alpha-DCG@3', 0.3891], \
+    [['a', 'alpha-DCG@3', 0.5207], ['a', 'P-IA@1', 0.5], ['b', 'alpha-DCG@3', 0.438], \
 ['b', 'P-IA@1', 0.0]]
     """
     items = rankings.items() if isinstance(rankings, Mapping) else enumerate(rankings)

@@ -36,11 +36,18 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
+from ..core.notebook import HtmlRepr, counted
 from ..errors import InputError
 from .validation import as_floats, check_choice
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .tables import Format
 
 #: The estimators of τ²: DerSimonian–Laird's moment estimator and REML.
 ESTIMATORS: tuple[str, ...] = ("dl", "reml")
@@ -50,8 +57,8 @@ REML_TOL = 1e-12
 REML_STEPS = 1000
 
 
-@dataclass(frozen=True)
-class RandomEffects:
+@dataclass(frozen=True, eq=False)
+class RandomEffects(HtmlRepr):
     """A random-effects meta-analysis per row of the inputs (module documentation).
 
     Every field has the shape of the inputs without their last axis (a 0-d array for one
@@ -71,6 +78,31 @@ class RandomEffects:
     q_pvalue: np.ndarray
     pi_low: np.ndarray
     pi_high: np.ndarray
+
+    #: The per-row fields, in the order of the table.
+    COLUMNS: ClassVar[tuple[str, ...]] = ("effect", "se", "ci_low", "ci_high", "tau2", "i2",
+                                          "q", "q_pvalue", "pi_low", "pi_high")
+
+    def __repr__(self) -> str:
+        return (f"RandomEffects({self.estimator}, {counted(self.effect.size, 'row')}"
+                f" of {self.k} studies)")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per meta-analysis (the inputs' rows, flattened in C order): the
+        estimator, k and the fields."""
+        import pandas as pd
+
+        columns = {name: np.asarray(getattr(self, name), dtype=float).reshape(-1)
+                   for name in self.COLUMNS}
+        rows = len(columns["effect"])
+        return pd.DataFrame({"estimator": [self.estimator] * rows, "k": self.k, **columns})
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The table of :meth:`to_frame` as ``fmt``."""
+        from .protocol import format_table
+
+        return format_table(self.to_frame(), fmt, digits=digits,
+                            title=f"Random-effects meta-analysis ({self.estimator})")
 
 
 def _check(effects: object, variances: object) -> tuple[np.ndarray, np.ndarray]:
