@@ -153,20 +153,42 @@ def optimise(m: Moments, reml: bool, start: np.ndarray | None = None) -> tuple[n
 
     L-BFGS-B runs on the variance ratios γ = θ² ≥ 0 (the criterion is even in θ, so its
     gradient in θ vanishes at the bound θ = 0 and would stop a search there), from γ = 1
-    and from ``start``; the better optimum is kept."""
+    and from ``start``; the better optimum is kept. Its positive ratios are then polished
+    on log γ: where a ratio is large the criterion is flat in γ and the search stopped
+    short of the optimum (a topic variance 180 times the residual one: −2ℓ 3·10⁻⁷ above
+    statsmodels' optimum)."""
     k = len(m.sizes)
     starts = [np.ones(k)] + ([np.asarray(start, dtype=np.float64) ** 2]
                              if start is not None else [])
+    options = {"ftol": 1e-15, "gtol": 1e-10, "maxiter": 1000}
     best = None
     for x0 in starts:
         found = optimize.minimize(lambda g: profile(np.sqrt(g), m, reml).neg2ll, x0,
-                                  method="L-BFGS-B",
-                                  bounds=[(0.0, None)] * k,
-                                  options={"ftol": 1e-15, "gtol": 1e-10, "maxiter": 1000})
+                                  method="L-BFGS-B", bounds=[(0.0, None)] * k,
+                                  options=options)
         if best is None or found.fun < best.fun:
             best = found
     assert best is not None
-    return np.sqrt(np.asarray(best.x)), bool(best.success)
+    gamma = np.asarray(best.x, dtype=np.float64)
+    positive = gamma > 0
+
+    def on_logs(logs: np.ndarray) -> float:
+        return profile(np.sqrt(np.where(positive, np.exp(_spread(logs, positive)), 0.0)), m,
+                       reml).neg2ll
+
+    if positive.any():
+        polished = optimize.minimize(on_logs, np.log(gamma[positive]), method="L-BFGS-B",
+                                     options=options)
+        if polished.fun < best.fun:
+            gamma = np.where(positive, np.exp(_spread(polished.x, positive)), 0.0)
+    return np.sqrt(gamma), bool(best.success)
+
+
+def _spread(values: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """``values`` at the places ``where`` is true, 0 elsewhere."""
+    out = np.zeros(len(where))
+    out[where] = values
+    return out
 
 
 def balanced_theta(values: np.ndarray, reml: bool) -> np.ndarray:
