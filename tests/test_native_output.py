@@ -96,7 +96,8 @@ def test_batch_accessors_and_arrays(tmp_path):
     assert batch.gain_sort_unreplayable([(1, 1.0), (2, 3.0)]) == []
     notes = batch.notes()
     arrays = batch.arrays()
-    assert len(arrays) == 12 and arrays[10] == notes and arrays[9] == batch.topics()
+    assert len(arrays) == 13 and arrays[10] == notes and arrays[9] == batch.topics()
+    assert arrays[12] is None  # the tie groups: the expected tie policy only
     ranking_run, placeholder = arrays[7], arrays[8]
     counts = np.bincount(ranking_run[~placeholder], minlength=3).tolist()
     assert counts == batch.evaluated_counts()

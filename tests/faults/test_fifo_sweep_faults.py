@@ -192,6 +192,10 @@ USES: dict[tuple[str, str], list[str]] = {
     ("report", "--automatic"): ["report", "human.qrels", "a.run", "b.run", "c.run",
                                 "--no-robustness", "--automatic", "qrels.txt", "-m", "P@5",
                                 "--format", "markdown"],
+    ("report", "--collection"): ["report", "qrels.txt", "a.run", "b.run", "--no-robustness",
+                                 "-m", "P@5", "--format", "markdown", "--seed", "1",
+                                 "--collection", "A=human.qrels,a.run,b.run",
+                                 "--collection", "B=qrels.txt,a.run,b.run"],
 }
 
 #: Inputs that are never read: ``eval --baseline`` names one of the runs (by its name or

@@ -148,8 +148,8 @@ CASES = [
     # one wording for a command without its action (every command with actions)
     err("meta-no-analysis-lists-the-analyses", ["meta"], "meta: choose an analysis: "
         "correlate, drank, discriminative-power, dp, split, swap, concordance, loo, "
-        "pool-bias, reproduce, predict, informativeness, scales, simulate, gstudy or qpp "
-        "(see 'irscale meta --help')"),
+        "pool-bias, reproduce, predict, informativeness, scales, simulate, judge-noise, "
+        "gstudy or qpp (see 'irscale meta --help')"),
     # ================================================================ score CSVs
     *csv_faults("drank-csv", drank_argv, drank_argv("ap.csv"), constant="either",
                 single=False),
