@@ -260,7 +260,7 @@ def test_significance_only_removes_agreement():
 def test_welch_and_sign_test_equal_scipy():
     from scipy.stats import ttest_ind
 
-    from irscale.online.harness import _sign_test, _welch
+    from irscale.online.harness import _welch, sign_test
 
     rng = np.random.default_rng(4)
     value = rng.poisson(1.5, 6 * 40).astype(float)
@@ -275,4 +275,4 @@ def test_welch_and_sign_test_equal_scipy():
     wins, losses = np.array([0, 3, 7, 12, 5]), np.array([0, 9, 7, 2, 0])
     expected = [1.0] + [binomtest(w, w + lo).pvalue for w, lo in zip(wins[1:], losses[1:],
                                                                        strict=True)]
-    assert _sign_test(wins, losses) == pytest.approx(expected, rel=1e-9)
+    assert sign_test(wins, losses) == pytest.approx(expected, rel=1e-9)

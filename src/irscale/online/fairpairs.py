@@ -29,8 +29,8 @@ and b ≻ a with the same probability, the flip being a fair coin, so given the 
 a_over_b + b_over_a preferences, a_over_b ~ Binomial(n, 1/2): the two-sided binomial
 (sign) test, p = min(1, 2 · min(F(k), 1 − F(k − 1))) with k = a_over_b and F the
 Binomial(n, 1/2) distribution function (``scipy.stats.binomtest``'s p for a symmetric
-null; 1 when n = 0). ``preferred`` is the document with more preferences (``none`` on a
-tie) and ``significant`` is p ≤ α.
+null; 1 when n = 0; :func:`irscale.online.harness.sign_test`). ``preferred`` is the
+document with more preferences (``none`` on a tie) and ``significant`` is p ≤ α.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from ..stats.protocol import TableResult, format_table
 from ..stats.resampling import RngArg
 from ..stats.tables import Format
 from ..stats.validation import check_alpha
+from .harness import sign_test
 from .interleaving import LENGTH, impression_topics, list_width, ranking_scores
 from .params import SERP_LENGTH
 from .shown import ShownLists, generator
@@ -142,17 +143,6 @@ class FairPairs(ShownLists, TableResult):
             "significant": p <= alpha,
         })
         return FairPairsResult(frame, alpha)
-
-
-def sign_test(k: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """Two-sided binomial test of ``k`` successes against ``other`` failures under
-    P = 1/2, element by element: min(1, 2 · min(F(k), 1 − F(k − 1))) (the null is
-    symmetric, so this is ``scipy.stats.binomtest``'s p); 1 with no trial."""
-    from scipy.stats import binom
-
-    n = k + other
-    tail = np.minimum(binom.cdf(k, n, 0.5), binom.sf(k - 1, n, 0.5))
-    return np.where(n > 0, np.minimum(1.0, 2.0 * tail), 1.0)
 
 
 @dataclass(frozen=True, eq=False)

@@ -248,7 +248,7 @@ def _interleaving_scores(cube: Candidates, topic_ids: np.ndarray,
                          user: int, coins: np.random.SeedSequence, *, method: Method,
                          length: int, credit: str | None) -> tuple[np.ndarray, np.ndarray]:
     """Σ_i o_i of every experiment (A − B: > 0 prefers A) and the p-value of its test:
-    the sign test of wins against losses (:func:`_sign_test`), or, for marginal credit,
+    the sign test of wins against losses (:func:`sign_test`), or, for marginal credit,
     the one-sample t-test of mean E[o] = 0 (as :class:`InterleavingResult`)."""
     shown = interleave_runs(cube, topic_ids, method=method, length=length, credit=credit,
                             rng=coins)
@@ -262,7 +262,7 @@ def _interleaving_scores(cube: Candidates, topic_ids: np.ndarray,
     if np.isin(win, (0.0, 1.0)).all() and np.isin(loss, (0.0, 1.0)).all():
         wins = np.bincount(experiment, weights=win, minlength=repetitions)
         losses = np.bincount(experiment, weights=loss, minlength=repetitions)
-        return total, _sign_test(wins, losses)
+        return total, sign_test(wins, losses)
     n = len(outcome) // repetitions
     spread = outcome.reshape(repetitions, n).std(axis=1, ddof=1) if n > 1 else \
         np.full(repetitions, np.nan)
@@ -308,7 +308,7 @@ def _welch(value: np.ndarray, cell: np.ndarray, repetitions: int
     return diff, _p_or_limit(diff, np.sqrt(share.sum(axis=1)), df)
 
 
-def _sign_test(wins: np.ndarray, losses: np.ndarray) -> np.ndarray:
+def sign_test(wins: np.ndarray, losses: np.ndarray) -> np.ndarray:
     """Two-sided sign test of wins against losses: min(1, 2 F(min(w, l); w + l, 1/2)), F
     the binomial CDF (``scipy.stats.binomtest``'s p for p = 1/2); 1 without any."""
     from scipy.stats import binom
