@@ -145,17 +145,23 @@ def urbano() -> Path:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The documentation site, ``mkdocs build --strict`` of ``mkdocs.yml`` into a temporary
-    folder: built once a session for tests/test_docs_site.py and tests/test_docs_browser.py
-    (a module fixture imported by both was built twice, some 20 s each)."""
+    folder, and what the build printed: built once a session for tests/test_docs_site.py and
+    tests/test_docs_browser.py (a module fixture imported by both was built twice, some 20 s
+    each)."""
     for plugin in ("mkdocs", "material", "mkdocstrings_handlers.python"):
         pytest.importorskip(plugin, reason=f"{plugin} is not installed (pip install -e "
                                            "'.[docs]')")
     site_dir = tmp_path_factory.mktemp("site")
-    env = os.environ | {"NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
-                           str(site_dir)], cwd=REPO, env=env, capture_output=True, text=True,
+                           str(site_dir)], cwd=REPO, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr[-4000:]
-    return site_dir
+    return site_dir, done.stdout + done.stderr
+
+
+@pytest.fixture(scope="session")
+def site(site_build: tuple[Path, str]) -> Path:
+    """The documentation site's folder (:func:`site_build`)."""
+    return site_build[0]

@@ -27,6 +27,17 @@ def test_every_page_of_docs_is_built(site):
         assert (folder / "index.html").is_file(), relative
 
 
+def test_the_build_prints_only_its_own_log(site_build):
+    """The build prints mkdocs' INFO lines and nothing else: no warning (``--strict`` would
+    fail on one) and no banner of the theme's (its releases from 9.7.2 print one at every
+    build: pyproject.toml keeps the theme below them)."""
+    _, printed = site_build
+    lines = [line for line in printed.splitlines() if line.strip()]
+    assert lines, "the build printed nothing"
+    strays = [line for line in lines if not line.startswith("INFO")]
+    assert not strays, strays[:5]
+
+
 #: the languages of the pages' code blocks: examples that the page's test runs (python,
 #: console, bash), output or figures (text), and the forms of commands and calls with
 #: placeholder files (synopsis, labelled so on the site: mkdocs_hooks.py)
