@@ -148,15 +148,23 @@ def profile(theta: np.ndarray, m: Moments, reml: bool) -> Profile:
     return Profile(float(neg2ll), beta, sigma2, xchol)
 
 
+#: The largest slope of −2ℓ that a converged optimum may keep: per unit of log γ at a
+#: positive ratio, and into the interior (per unit of γ) at a ratio on its bound 0.
+STATIONARY_SLOPE = 1e-3
+
+
 def optimise(m: Moments, reml: bool, start: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
-    """θ̂ ≥ 0 minimising the criterion and whether the optimiser reported convergence.
+    """θ̂ ≥ 0 minimising the criterion, and whether it is a stationary point
+    (:func:`stationary`).
 
     L-BFGS-B runs on the variance ratios γ = θ² ≥ 0 (the criterion is even in θ, so its
     gradient in θ vanishes at the bound θ = 0 and would stop a search there), from γ = 1
     and from ``start``; the better optimum is kept. Its positive ratios are then polished
     on log γ: where a ratio is large the criterion is flat in γ and the search stopped
     short of the optimum (a topic variance 180 times the residual one: −2ℓ 3·10⁻⁷ above
-    statsmodels' optimum)."""
+    statsmodels' optimum). Convergence is judged at the optimum found, not by L-BFGS-B's
+    status: its line search ends "ABNORMAL" where the criterion cannot fall by rounding,
+    at optima as stationary as those it calls converged."""
     k = len(m.sizes)
     starts = [np.ones(k)] + ([np.asarray(start, dtype=np.float64) ** 2]
                              if start is not None else [])
@@ -181,7 +189,33 @@ def optimise(m: Moments, reml: bool, start: np.ndarray | None = None) -> tuple[n
                                      options=options)
         if polished.fun < best.fun:
             gamma = np.where(positive, np.exp(_spread(polished.x, positive)), 0.0)
-    return np.sqrt(gamma), bool(best.success)
+    return np.sqrt(gamma), stationary(m, reml, gamma)
+
+
+def stationary(m: Moments, reml: bool, gamma: np.ndarray) -> bool:
+    """Whether the variance ratios ``gamma`` (γ = θ²) satisfy the optimum's first-order
+    (Karush–Kuhn–Tucker) conditions for −2ℓ(γ), γ ≥ 0, within :data:`STATIONARY_SLOPE`:
+    at a positive ratio the slope in log γ_i (a central difference, step 10⁻⁴) is about 0;
+    at a ratio on its bound 0, −2ℓ does not fall into the interior (a forward difference
+    in γ_i, step 10⁻⁴)."""
+    def criterion(g: np.ndarray) -> float:
+        return profile(np.sqrt(g), m, reml).neg2ll
+
+    at = criterion(gamma)
+    for i, ratio in enumerate(gamma):
+        step = np.zeros(len(gamma))
+        if ratio > 0:
+            step[i] = ratio * np.expm1(1e-4)
+            down = gamma.copy()
+            down[i] = ratio * np.exp(-1e-4)
+            slope = (criterion(gamma + step) - criterion(down)) / 2e-4
+            if abs(slope) > STATIONARY_SLOPE:
+                return False
+        else:
+            step[i] = 1e-4
+            if (criterion(gamma + step) - at) / 1e-4 < -STATIONARY_SLOPE:
+                return False
+    return True
 
 
 def _spread(values: np.ndarray, where: np.ndarray) -> np.ndarray:

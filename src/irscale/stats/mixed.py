@@ -239,7 +239,7 @@ class MixedModelResult(Unpacks, HtmlRepr):
         parts = [f"{self.describe()}: N = {self.n_obs} ({levels}); system effects on the "
                  f"{self.scale} scale; α = {alpha_text(self.alpha)}"]
         if not self.converged:
-            parts.append("the optimiser did not report convergence")
+            parts.append("the fit did not converge (its optimum is not stationary)")
         if self.note:
             parts.append(self.note)
         return "; ".join(parts)
