@@ -1,7 +1,8 @@
 """Judgment noise (:mod:`irscale.collections.judgment_noise`): an identity confusion changes
 nothing; the relabelling's empirical confusion matches the stated matrix (χ² at a fixed
 seed); every replicate's means, orders and t-test decisions equal pytrec_eval's and
-scipy's on the relabelled qrels; the estimated confusion equals counts made by hand."""
+scipy's on the relabelled qrels; the estimated confusion (of double-judged qrels, of
+labels auto's human sample) equals counts made by hand."""
 
 from __future__ import annotations
 
@@ -125,6 +126,34 @@ def test_estimated_confusion_equals_counts_by_hand():
     found = Confusion.estimate(first, second)
     assert found.grades.tolist() == grades
     np.testing.assert_allclose(found.matrix, expected)
+
+
+def test_confusion_from_labels_auto_sample_equals_a_crosstab():
+    """P(automatic | human) of labels auto's human sample: the pairs both judge counted by
+    pandas' crosstab, then add-½ smoothed here (human pairs the automatic judgments lack, and
+    unjudged grades, left out)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(8)
+    auto = {f"t{t}": {f"d{d}": int(rng.choice([0, 1, 1, 2])) for d in range(30)}
+            for t in range(6)}
+    human = {t: {d: int(min(2, max(0, g + rng.choice([-1, 0, 0, 0, 1]))))
+                 for d, g in auto[t].items() if rng.random() < 0.5}
+             for t in ("t0", "t2", "t3")}
+    human["t2"]["extra"] = 1  # a pair the automatic judgments lack
+    human["t3"]["d0"] = -1  # pooled, not judged
+    rows = [(t, d, g, auto[t].get(d)) for t in human for d, g in human[t].items()]
+    frame = pd.DataFrame(rows, columns=["topic", "docno", "human", "auto"]).dropna()
+    frame = frame[(frame["human"] >= 0) & (frame["auto"] >= 0)]
+    counts = pd.crosstab(frame["human"], frame["auto"]).reindex(
+        index=[0, 1, 2], columns=[0, 1, 2], fill_value=0).to_numpy()
+    expected = (counts + 0.5) / (counts.sum(axis=1, keepdims=True) + 3 / 2)
+    found = Confusion.from_sample(auto, human)
+    assert found.grades.tolist() == [0, 1, 2]
+    np.testing.assert_allclose(found.matrix, expected)
+    assert counts.sum() == len(frame) > 20 and (counts > 0).sum() >= 6
+    with pytest.raises(InputError, match="share no"):
+        Confusion.from_sample(auto, {"t9": {"x": 1}})
 
 
 def test_same_seed_same_result():

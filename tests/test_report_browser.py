@@ -2,8 +2,9 @@
 
 The page is made once (a small collection, ``irscale report``) and opened as a file:
 its table values must be those ``irscale eval`` prints, a click on a header sorts the
-table, every figure has a size, no request leaves the file, and the page reads the same
-with JavaScript off. A screenshot is saved under benchmarks/results/ (git-ignored).
+table, every figure has a size, no request leaves the file, the table of contents leads
+to every section (judge noise among them), and the page reads the same with JavaScript
+off. A screenshot is saved under benchmarks/results/ (git-ignored).
 Skipped, with the reason, when Chromium is not installed (Playwright is a test extra: its
 absence is a failure, not a skip).
 """
@@ -57,9 +58,12 @@ def report(tmp_path_factory):
         where.mkdir()
         other_qrels, other_runs = write_collection(where, seed=seed)
         spec[name] = f"{name}={other_qrels},{','.join(map(str, other_runs))}"
+    confusion = folder / "judges.txt"  # the section on judge noise (grades 0, 1, 2)
+    confusion.write_text("0 0 0.8\n0 1 0.2\n1 0 0.2\n1 1 0.6\n1 2 0.2\n2 1 0.3\n2 2 0.7\n")
     _run(["report", str(qrels), *map(str, runs), "-m", "map", "-m", "P.10",
           "--baseline", "bm25", "--scale-depth", "5", "--collection", spec["A"],
-          "--collection", spec["B"], "-o", str(page)])
+          "--collection", spec["B"], "--confusion", str(confusion), "--replicates", "20",
+          "-o", str(page)])
     evaluated = _run(["eval", "-m", "map", "-m", "P.10", str(qrels), *map(str, runs)])
     expected = {}
     for line in evaluated.splitlines():
@@ -190,6 +194,28 @@ def test_the_page_reads_the_same_without_javascript(browser, report):
         page.click("#summary thead th:nth-child(2)")
         assert [run for run, _ in _summary(page)] == ["neural", "bm25", "lm"]  # unsorted
         assert page.is_visible("#anova") and page.is_visible("#reproducibility")
+    finally:
+        context.close()
+
+
+def test_the_contents_lead_to_every_section(browser, report):
+    """The table of contents links every section of the page, the one on judge noise
+    among them; a click on its link scrolls to it, whose table has a verdict per
+    conclusion."""
+    page_path, _ = report
+    context, page, _ = _open(browser, page_path)
+    try:
+        links = page.eval_on_selector_all("#contents a", "as => as.map(a => a.hash)")
+        sections = page.eval_on_selector_all("section", "ss => ss.map(s => '#' + s.id)")
+        assert links == sections and "#judge-noise-section" in links
+        page.click('#contents a[href="#judge-noise-section"]')
+        page.wait_for_function("location.hash === '#judge-noise-section'")
+        top = page.eval_on_selector("#judge-noise-section",
+                                    "s => s.getBoundingClientRect().top")
+        assert abs(top) < 5, top
+        verdicts = page.eval_on_selector_all("#judge-noise tbody tr td:last-child",
+                                             "cs => cs.map(c => c.textContent)")
+        assert len(verdicts) == 6 and set(verdicts) <= {"robust", "fragile"}
     finally:
         context.close()
 

@@ -1,6 +1,6 @@
 """``irscale meta judge-noise``: faulty confusion files, grades the confusion lacks,
-mismatched double-judged qrels, the confusion given twice or not at all, and outputs onto
-inputs."""
+mismatched double-judged qrels, labels auto's human samples that give no confusion or one
+of other grades, the confusion given twice or not at all, and outputs onto inputs."""
 
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ SECOND = text([" ".join([*f[:3], str((int(f[3]) + 1) % 3)]) if i % 4 == 0 else l
                for i, (line, f) in enumerate((line, line.split()) for line in qrels_lines())])
 BINARY = text([" ".join([*line.split()[:3], str(min(int(line.split()[3]), 1))])
                for line in qrels_lines()])
-FILES = {"conf.txt": CONFUSION, "second.txt": SECOND, "binary.txt": BINARY}
+#: A human sample of topics 1-3 (irscale labels auto's HUMAN; its AUTO: second.txt).
+HUMAN = text([line for line in qrels_lines() if line.split()[0] in ("1", "2", "3")])
+FILES = {"conf.txt": CONFUSION, "second.txt": SECOND, "binary.txt": BINARY,
+         "human.txt": HUMAN}
 
 BASE = ["meta", "judge-noise", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
         "--replicates", "5", "--seed", "1"]
@@ -55,6 +58,26 @@ CASES = [
     err("judge-noise-double-mismatch", [*BASE, "--double-judged", "qrels.txt,part.txt"],
         "part.txt", "lacks", files={**FILES, "part.txt": text(qrels_lines()[1:])}),
     err("judge-noise-double-one", [*BASE, "--double-judged", "qrels.txt"], "two qrels files",
+        files=FILES),
+    # ---------------------------------------------------------------- labels auto's sample
+    ok("judge-noise-auto-sample", [*BASE, "--auto-sample", "second.txt,human.txt"],
+       output_contains("estimated from human.txt and second.txt"), files=FILES),
+    err("judge-noise-auto-sample-one", [*BASE, "--auto-sample", "human.txt"],
+        "two qrels files", "AUTO,HUMAN", files=FILES),
+    err("judge-noise-auto-sample-disjoint", [*BASE, "--auto-sample", "other.txt,human.txt"],
+        "human.txt", "other.txt", "share no (topic, document) pair",
+        files={**FILES, "other.txt": "9 0 x1 1\n9 0 x2 0\n"}),
+    err("judge-noise-auto-sample-unjudged", [*BASE, "--auto-sample", "second.txt,unjudged.txt"],
+        "unjudged.txt", "share no judged document",
+        files={**FILES, "unjudged.txt": text([" ".join([*line.split()[:3], "-1"])
+                                              for line in qrels_lines()[:5]])}),
+    err("judge-noise-auto-sample-grades", [*BASE, "--auto-sample", "bauto.txt,bhuman.txt"],
+        "qrels.txt", "grade 2", "not a grade of the confusion",
+        files={**FILES, "bauto.txt": BINARY, "bhuman.txt": BINARY}),
+    err("judge-noise-auto-sample-missing", [*BASE, "--auto-sample", "second.txt,nope.txt"],
+        "nope.txt", files=FILES),
+    err("judge-noise-output-auto-sample", [*BASE, "--auto-sample", "second.txt,human.txt",
+                                           "-o", "human.txt"], "human.txt", "input",
         files=FILES),
     # ---------------------------------------------------------------- the options
     err("judge-noise-no-confusion", BASE, "--confusion", "--flip-rate", "--double-judged"),

@@ -157,6 +157,10 @@ BASES: dict[str, list[str]] = {
                           "--target", "b.run", "c.run"],
 }
 
+#: The report with the section on judge noise (binary qrels, for --flip-rate).
+NOISE_REPORT = ["report", "binary.txt", "a.run", "b.run", "c.run", "--no-robustness",
+                "--format", "markdown", "-m", "map", "--replicates", "3"]
+
 #: Command lines without the options the sweep varies.
 RUNS_OF = {"pool simulate": ["pool", "simulate", *RUNS]}
 
@@ -247,6 +251,8 @@ USING: dict[tuple[str, str], list[str]] = {
     ("report", "--samples"): [*BASES["report"], "--dp"],
     ("report", "--seed"): [*BASES["report"], "--dp"],
     ("report", "--scale-depth"): BASES["report"][:-3],
+    ("report", "--flip-rate"): [*NOISE_REPORT, "--flip-rate", "0.1"],
+    ("report", "--replicates"): [*NOISE_REPORT, "--flip-rate", "0.1"],
     ("meta simulate", "--samples"): [*BASES["meta simulate"], "--test", "randomization"],
     ("meta simulate", "--qualities"): ["meta", "simulate", "--model", "runs", "qrels.txt",
                                        "-m", "map", "--repetitions", "3", "--seed", "1"],

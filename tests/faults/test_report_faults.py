@@ -24,6 +24,7 @@ from .conftest import (
     warnings_of,
 )
 from .test_compare_collections_faults import FILES, X, Y
+from .test_meta_judge_noise_faults import FILES as NOISE_FILES
 
 BASE = ["report", "qrels.txt", "a.run", "b.run", "c.run"]
 FAST = [*BASE, "--no-robustness", "--format", "markdown"]
@@ -227,6 +228,33 @@ CASES += [
         "teamC_r2", files=FILES),
     err("collection-o-is-its-qrels", [*ACROSS, "-o", "y.qrels", "--force"], "y.qrels",
         "input", files=FILES),
+]
+
+#: ``--flip-rate`` and the other confusions of the judges: the section on judge noise
+#: (tests/faults/test_meta_judge_noise_faults.py: the files).
+NOISE = [*FAST, "-m", "map", "--replicates", "5"]
+CASES += [
+    ok("judge-noise-flip-rate", [*NOISE[:1], "binary.txt", *NOISE[2:], "--flip-rate", "0.1"],
+       output_contains("under judge noise", "decision kept", "Fragility of each measure"),
+       files=NOISE_FILES),
+    ok("judge-noise-html", [*BASE, "--no-robustness", "-m", "map", "--replicates", "5",
+                            "--confusion", "conf.txt", "-o", "r.html"],
+       all_checks(html_page, page_holds('id="judge-noise-section"', 'id="judge-noise"',
+                                        'href="#judge-noise-section"', "robust")),
+       files=NOISE_FILES, allowed_new=("r.html",)),
+    ok("judge-noise-auto-sample", [*NOISE, "--auto-sample", "second.txt,h.txt", "--seed", "2"],
+       output_contains("estimated from h.txt and second.txt"),
+       files={**NOISE_FILES, **HUMAN}),
+    err("judge-noise-replicates-alone", NOISE, "--replicates", "--flip-rate"),
+    err("judge-noise-two-confusions", [*NOISE, "--flip-rate", "0.1", "--confusion",
+                                       "conf.txt"], "one of", files=NOISE_FILES),
+    err("judge-noise-grade-missing", [*NOISE, "--flip-rate", "0.1"], "qrels.txt", "grade 2",
+        "not a grade of the confusion"),
+    err("judge-noise-auto-sample-one", [*NOISE, "--auto-sample", "h.txt"], "two qrels files",
+        files=HUMAN),
+    err("judge-noise-o-is-the-confusion", [*NOISE, "--confusion", "conf.txt", "-o",
+                                           "conf.txt", "--force"], "conf.txt", "input",
+        files=NOISE_FILES),
 ]
 
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..collections.params import CONFUSION_FILE, DOUBLE_JUDGED, FLIP_RATE, NOISE_REPLICATES
+from ..collections.params import NOISE_REPLICATES
 from ..core.params import RNG_SEED, SIGNIFICANCE, Param, Switch
 from ..errors import ParameterError
 from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE, SHARD_MODEL_NAMES
+from .confusion_options import CONFUSION_OPTIONS, read_confusion_options
 from .eval_options import intent_rules
 from .inputs import qrels_and_runs
 from .meta_common import add_analysis, render
 from .outputs import write_text
-from .rules import given
 from .runargs import read_inputs
 
 #: ``--test``: the procedure whose decisions are compared (:func:`irscale.meta.decide`).
@@ -25,16 +25,13 @@ NOISE_TEST = Param("test", PROCEDURE, "t", "the significance procedure of every 
 SUMMARY = Param("summary", Switch(), False, "print the fragility of each measure only (by "
                 "default, text formats print it after the pairs, csv and json the pairs "
                 "only)", ("--summary",))
-#: The options that give the confusion, one of which is required.
-SOURCES = (("confusion", "--confusion"), ("flip_rate", "--flip-rate"),
-           ("double_judged", "--double-judged"))
 
 
 def add_parser(subparsers) -> None:
     """``meta judge-noise``: QRELS RUN..., the confusion, the replicates and the test."""
     add_analysis(
-        subparsers, "judge-noise", run_judge_noise, CONFUSION_FILE, FLIP_RATE,
-        (DOUBLE_JUDGED, {"many": True}), NOISE_REPLICATES, RNG_SEED,
+        subparsers, "judge-noise", run_judge_noise, *CONFUSION_OPTIONS, NOISE_REPLICATES,
+        RNG_SEED,
         (NOISE_TEST, {"choices": [name for name in PROCEDURE.names
                                   if name not in SHARD_MODEL_NAMES]}),
         (MULTIPLE_CORRECTION, {"default": "none", "doc": "the correction of a two-system "
@@ -44,30 +41,11 @@ def add_parser(subparsers) -> None:
         help="how the order and significance of every pair of runs survive noisy judges "
         "(Rashidi, Zobel & Moffat 2023)",
         description="Relabel the qrels with a confusion model of the judges (stated, a flip "
-        "rate or estimated from a double-judged sample), evaluate the runs on every "
-        "replicate, and report how often each pair keeps its order and its significance "
-        "decision, and how fragile each measure is. See docs/meta.md.",
+        "rate, or estimated from a double-judged sample or from the human sample of irscale "
+        "labels auto), evaluate the runs on every replicate, and report how often each pair "
+        "keeps its order and its significance decision, and how fragile each measure is. See "
+        "docs/meta.md.",
         rules=intent_rules("diversity measures, not to meta judge-noise", lambda args: False))
-
-
-def _confusion(args: argparse.Namespace):
-    """The confusion of the one of ``--confusion``, ``--flip-rate``, ``--double-judged``
-    given (the files read)."""
-    named = [option for dest, option in SOURCES if given(args, dest)]
-    if len(named) != 1:
-        raise ParameterError("give the judges' confusion with one of --confusion FILE, "
-                             "--flip-rate P or --double-judged FIRST,SECOND"
-                             + (f" (given: {', '.join(named)})" if named else ""))
-    from ..collections.judgment_noise import Confusion
-
-    if args.confusion is not None:
-        return Confusion.read(args.confusion)
-    if args.flip_rate is not None:
-        return Confusion.flip(args.flip_rate)
-    if len(args.double_judged) != 2:
-        raise ParameterError(f"--double-judged takes two qrels files FIRST,SECOND (the same "
-                             f"pairs judged twice), got {len(args.double_judged)}")
-    return Confusion.estimate(*args.double_judged)
 
 
 def run_judge_noise(args: argparse.Namespace) -> int:
@@ -75,7 +53,7 @@ def run_judge_noise(args: argparse.Namespace) -> int:
     if not args.measures:
         raise ParameterError("name the measures with -m (e.g. -m map -m P@10)")
     qrels, runs = read_inputs(*qrels_and_runs(args))  # before the analysis is imported
-    confusion = _confusion(args)
+    confusion = read_confusion_options(args)
     from ..collections.judgment_noise import judge_noise
     from .options import wants_progress
 

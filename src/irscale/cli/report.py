@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES
+from ..collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES, NOISE_REPLICATES
 from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, TABLE_DIGITS, Param, Switch
 from ..errors import ParameterError
 from ..io.formats import FORMAT, REPORT_FORMATS
@@ -18,6 +18,12 @@ from .compare_collections import (
     collection_names,
     collection_paths,
     evaluate_collections,
+)
+from .confusion_options import (
+    CONFUSION_OPTIONS,
+    confusion_files,
+    confusion_given,
+    read_confusion_options,
 )
 from .eval_options import TABLE_TEST, TABLE_TESTS
 from .inputs import check_measure_names
@@ -53,13 +59,17 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "every mean of the summary (default t)"), DP,
         (RESAMPLES, {"doc": "samples of --dp and of --collection's bootstrap",
                      "default": 1000}),
-        (RNG_SEED, {"doc": "seed of --dp, of --collection's bootstrap and of the draws of "
-                    "--label-probabilities (the report is reproducible)", "default": 0}),
+        (RNG_SEED, {"doc": "seed of --dp, of --collection's bootstrap, of the draws of "
+                    "--label-probabilities and of the judge-noise replicates (the report is "
+                    "reproducible)", "default": 0}),
         SCALE_DEPTH, NO_ROBUSTNESS, AUTOMATIC, AUTO_DESIGN,
         (AUTO_PROBABILITIES, {"doc": "AUTO_QRELS gives every pair's grades with their "
                               "probabilities (topic iter docno rel prob): the automatic "
                               "values are the measures' expected values under them"}),
-        AUTO_DRAWS, BOUNDS,
+        AUTO_DRAWS, BOUNDS, *CONFUSION_OPTIONS,
+        (NOISE_REPLICATES, {"doc": "relabelled qrels of the section on judge noise (with "
+                            "--confusion, --flip-rate, --double-judged or --auto-sample: "
+                            "every Tukey HSD conclusion robust or fragile)"}),
         (COLLECTION, {"action": "append", "doc": "a collection: its name, its qrels file, "
                       "then its runs "
                       "(comma-separated run files, a folder or a glob pattern, quoted); "
@@ -100,9 +110,14 @@ RULES: tuple[Declared, ...] = (
           "{options} applies to the comparison with --baseline: name a baseline run"),
     Rule(("samples",), lambda args: args.dp or bool(args.collections), "{options} applies to "
          "--dp (discriminative power) and to --collection (its bootstrap)"),
-    Rule(("seed",), lambda args: args.dp or bool(args.collections) or _draws_labels(args),
-         "--seed applies to --dp (discriminative power), to --collection (its bootstrap) "
-         "and to the draws of --label-probabilities"),
+    Rule(("seed",), lambda args: args.dp or bool(args.collections) or _draws_labels(args)
+         or confusion_given(args),
+         "--seed applies to --dp (discriminative power), to --collection (its bootstrap), "
+         "to the draws of --label-probabilities and to the judge-noise replicates (--confusion, "
+         "--flip-rate, --double-judged, --auto-sample)"),
+    Rule(("replicates",), confusion_given, "--replicates applies to the section on judge "
+         "noise: give the judges' confusion (--confusion, --flip-rate, --double-judged or "
+         "--auto-sample)"),
     Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
          "robustness panel, which --no-robustness leaves out"),
     Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
@@ -136,6 +151,7 @@ def _report(args: argparse.Namespace) -> int:
     check_measure_names(args.measures)
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
+    confusion = read_confusion_options(args) if confusion_given(args) else None
     from ..report import DEFAULT_MEASURES, build_report, format_tables, render_html
 
     measures = args.measures or list(DEFAULT_MEASURES)
@@ -149,9 +165,9 @@ def _report(args: argparse.Namespace) -> int:
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
         label_probabilities=args.label_probabilities, draws=args.draws,
         bounds=args.bounds, collections=collections, collection_samples=args.samples,
-        command=command_line(args),
+        confusion=confusion, replicates=args.replicates, command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
-                     *collection_paths(args.collections or [])],
+                     *collection_paths(args.collections or []), *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":
         return write_text(args, format_tables(report, args.fmt, digits=args.digits))

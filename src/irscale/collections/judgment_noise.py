@@ -3,7 +3,8 @@ judgment variability on the consistency of offline effectiveness measures", ACM 
 
 A judge labels a document of true grade ``i`` with grade ``j`` with probability
 ``P[i, j]`` (a :class:`Confusion`: stated in a file, a symmetric flip rate ``p`` of binary
-qrels, ``P = [[1 − p, p], [p, 1 − p]]``, or estimated from a double-judged sample). Taking
+qrels, ``P = [[1 − p, p], [p, 1 − p]]``, or estimated from a double-judged sample, such as
+the human sample of automatic judgments). Taking
 the qrels as the truth, each replicate relabels every judged document (grade ≥ 0; the
 pooled but unjudged ones, grade < 0, are kept) with a draw from the row of its grade,
 and the runs are evaluated again on the relabelled qrels. Over ``R`` replicates:
@@ -21,7 +22,10 @@ and the runs are evaluated again on the relabelled qrels. Over ``R`` replicates:
 **Estimated confusion** (:meth:`Confusion.estimate`): from two judgments of the same
 (topic, document) pairs, ``n_ij`` the pairs graded ``i`` by the first and ``j`` by the
 second, ``P[i, j] = (n_ij + ½) / (n_i + K/2)`` over the ``K`` grades either gives (add-½
-smoothing: no transition is impossible because the sample did not show it).
+smoothing: no transition is impossible because the sample did not show it). The human
+sample of automatic judgments (:meth:`Confusion.from_sample`, ``irscale labels auto``'s
+HUMAN and AUTO) is such a sample: the human grade first, the automatic one second, over
+the pairs both judge.
 
 **How.** The runs are judged once (:class:`~irscale.core.judged.JudgedRankings`) and
 each retrieved document is tied to its judgment (a label set of judgment indices,
@@ -159,6 +163,26 @@ class Confusion(HtmlRepr):
         matrix = (counts + 0.5) / (counts.sum(axis=1, keepdims=True) + k / 2)
         return cls(grades, matrix, f"estimated from {a.source} and {b.source}")
 
+    @classmethod
+    def from_sample(cls, automatic: Any, human: Any) -> Confusion:
+        """The confusion of automatic judgments given human ones, from the human sample of
+        :func:`irscale.collections.automatic_judgments` (``irscale labels auto AUTO HUMAN``):
+        :meth:`estimate` of ``human`` then ``automatic`` over the (topic, document) pairs
+        both judge (those of its confusion matrix), P(automatic grade | human grade). A
+        sample sharing no pair with ``automatic`` is an
+        :class:`~irscale.errors.InputError`."""
+        auto, sample = as_qrels(automatic), as_qrels(human)
+        in_sample = pd.Index(_keys(sample))
+        auto_keys = _keys(auto)
+        shared = np.flatnonzero(pd.Index(auto_keys).isin(in_sample))
+        if not len(shared):
+            raise InputError(f"the human sample {sample.source} and the automatic judgments "
+                             f"{auto.source} share no (topic, document) pair (the human "
+                             "sample of irscale labels auto judges pairs the automatic "
+                             "judgments label)")
+        kept = np.flatnonzero(in_sample.isin(pd.Index(auto_keys[shared])))
+        return cls.estimate(_subset(sample, kept), _subset(auto, shared))
+
     def to_frame(self) -> pd.DataFrame:
         """One row per true grade, one column per observed grade."""
         return pd.DataFrame(self.matrix, index=pd.Index(self.grades.tolist(), name="true"),
@@ -172,6 +196,12 @@ def _keys(q: Qrels) -> np.ndarray:
     """``topic␟docno`` of every judgment (the pair as one key)."""
     return np.char.add(np.char.add(np.asarray(q.topic.to_numpy(), dtype=str), "\x1f"),
                        np.asarray(q.docno.to_numpy(), dtype=str))
+
+
+def _subset(q: Qrels, rows: np.ndarray) -> Qrels:
+    """The judgments ``rows`` of ``q`` (its source kept, for messages)."""
+    return Qrels(q.topic.take(rows), q.docno.take(rows), np.asarray(q.rel)[rows],
+                 source=q.source)
 
 
 def _codes(qrels: Qrels, confusion: Confusion) -> tuple[np.ndarray, np.ndarray]:

@@ -270,7 +270,8 @@ SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whos
 SAMPLE_CUTOFF_LIST = Param("cutoffs", CUTOFF, SAMPLE_CUTOFFS, "the k of the P@k estimates",
                            ("--cutoffs",), "K,K,...")
 #: The judges' confusion of :func:`irscale.collections.judgment_noise`: stated in a file, a flip
-#: rate of binary qrels or estimated from two judgments of the same pairs; the replicates.
+#: rate of binary qrels, estimated from two judgments of the same pairs or from the human
+#: sample of automatic judgments (``irscale labels auto``); the replicates.
 CONFUSION_FILE = Param("confusion", InputFiles(), None, "the judges' confusion: a file of "
                        "'true observed probability' lines, P(observed grade | true grade)",
                        ("--confusion",), "FILE", label="--confusion")
@@ -281,7 +282,12 @@ DOUBLE_JUDGED = Param("double_judged", InputFiles(lists=True), None, "two qrels 
                       "the same (topic, document) pairs: the confusion of the second given "
                       "the first, add-1/2 smoothed", ("--double-judged",), "FIRST,SECOND",
                       label="--double-judged")
-NOISE_REPLICATES = Param("replicates", Integers(1, 100_000_000), 1000, "relabelled qrels "
-                         "drawn", ("--replicates",), "N",
+AUTO_SAMPLE = Param("auto_sample", InputFiles(lists=True), None, "the automatic qrels and the "
+                    "human sample of irscale labels auto (its AUTO and HUMAN): the confusion "
+                    "P(automatic grade | human grade) over the pairs both judge, add-1/2 "
+                    "smoothed", ("--auto-sample",), "AUTO,HUMAN", label="--auto-sample")
+DEFAULT_REPLICATES = 1000
+NOISE_REPLICATES = Param("replicates", Integers(1, 100_000_000), DEFAULT_REPLICATES,
+                         "relabelled qrels drawn", ("--replicates",), "N",
                          cost=Cost("replicates", per="an evaluation of every run on "
                                    "relabelled qrels, and its tests"))

@@ -29,6 +29,12 @@ precision–recall curves) and assembles:
   collections (:func:`irscale.stats.across_collections.across_collections`: each pair's
   random-effects meta-analysis, the stratified bootstrap of the systems' means, the mixed
   model with the collection as a factor), shown with its forest plot;
+* ``noise`` — with ``confusion``, every conclusion of the Tukey HSD (each pair of runs,
+  per measure: significant in one direction, or not significant) under judge noise
+  (:func:`irscale.collections.judge_noise` with ``test="MD2"``, the report's α, ``replicates``
+  relabelled qrels drawn from ``seed``): a conclusion is **robust** when the replicates
+  keep its decision (the same direction and significance) in at least
+  :data:`~irscale.report.tables.ROBUST_SHARE` (95%) of them, **fragile** otherwise;
 * ``provenance`` — the command, the versions and every input file's size and sha256.
 """
 
@@ -43,7 +49,12 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ..collections.params import AUTO_SEED, DEFAULT_LABEL_DRAWS
+from ..collections.params import (
+    AUTO_SEED,
+    DEFAULT_LABEL_DRAWS,
+    DEFAULT_REPLICATES,
+    NOISE_REPLICATES,
+)
 from ..core.mean_intervals import MeanInterval, check_interval
 from ..core.params import SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
@@ -278,6 +289,8 @@ def build_report(
     bounds: bool = False,
     collections: Mapping[str, Any] | None = None,
     collection_samples: int = 1000,
+    confusion: Any = None,
+    replicates: int = DEFAULT_REPLICATES,
     command: str | None = None,
     input_files: Sequence[str] | None = None,
     progress: ProgressArg = False,
@@ -339,6 +352,11 @@ def build_report(
         comparing the systems across them, per measure
         (:func:`irscale.stats.across_collections.across_collections`, its stratified
         bootstrap of ``collection_samples`` samples seeded by ``seed``), with a forest plot.
+    confusion, replicates : optional
+        A :class:`~irscale.collections.Confusion` of the judges: the report gets a section
+        marking every conclusion of the Tukey HSD robust or fragile under judge noise
+        (:func:`irscale.collections.judge_noise`, ``replicates`` relabelled qrels drawn
+        from ``seed``; module documentation).
     input_files : sequence of str, optional
         The files listed (size, SHA-256) in that block (default: ``qrels`` and ``runs``
         where they are paths).
@@ -346,8 +364,9 @@ def build_report(
     progress : bool or callable, default False
         Progress of the build (:mod:`irscale.core.progress`): one step for the evaluation,
         one per measure for its ANOVA and Tukey HSD, one per measure for the robustness
-        panel, one for discriminative power (a step is :data:`STEP_UNITS` units; a
-        callable sees the resampling of discriminative power advance within its step,
+        panel, one for discriminative power, one for judge noise (a step is
+        :data:`STEP_UNITS` units; a callable sees the resampling of discriminative power
+        and the replicates of judge noise advance within their steps,
         ``True`` shows that resampling with a bar of its own, whose time left is its own).
 
     Raises
@@ -365,6 +384,9 @@ def build_report(
     test_spec(test)
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
     collection_samples = SAMPLES.check(collection_samples, "collection_samples")
+    replicates = NOISE_REPLICATES.check(replicates)
+    if confusion is None and replicates != DEFAULT_REPLICATES:
+        raise ParameterError("replicates applies to judge noise (confusion=...)")
     scale_depth = SCALE_DEPTH.check(scale_depth)
     correction_label = "none" if correction is None else correction_name(correction)
     requested = measure_names(measures)
@@ -377,7 +399,8 @@ def build_report(
         baseline = find_run(baseline, run_objs)
     evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"])
     labels = _report_measures(evaluation, requested)
-    advance, within = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp))
+    advance, within = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp)
+                               + (confusion is not None))
     advance()
     run_names = tuple(evaluation.runs)
     if len(run_names) < 2:
@@ -442,6 +465,14 @@ def build_report(
             progress=_dp_progress(within, len(labels)) if callable(progress)
             else bool(progress))  # a bar (lines) of its own: the resampling's time left
         advance()
+    noise = None
+    if confusion is not None:
+        from ..collections.judgment_noise import judge_noise
+
+        noise = judge_noise(qrels_obj, run_objs, list(labels), confusion, replicates=replicates,
+                            rng=seed, test="MD2", alpha=alpha,
+                            progress=within if callable(progress) else bool(progress))
+        advance()
     return Report(
         evaluation=evaluation, measures=labels, runs=run_names, alpha=alpha,
         baseline=baseline, test=test, correction=correction_label, means=means,
@@ -452,4 +483,4 @@ def build_report(
         provenance=provenance(command or "irscale.report.build_report(...)", paths),
         scaled=scaled, automatic=found_automatic, interval=interval,
         label_probabilities=label_probabilities,
-        bounds=found_bounds, across=across)
+        bounds=found_bounds, across=across, noise=noise)

@@ -79,6 +79,9 @@ class ReportContent:
     #: across those collections (measure →
     #: :class:`~irscale.stats.across_collections.AcrossCollections`); empty otherwise.
     across: dict[str, Any] = field(default_factory=dict)
+    #: With ``build_report(confusion=...)``: the conclusions of the Tukey HSD under judge
+    #: noise (:class:`~irscale.collections.judgment_noise.JudgeNoise`); None otherwise.
+    noise: Any = None
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""

@@ -32,12 +32,14 @@ from ..plots.runs import (
 from ..stats.assumptions import display_frame
 from ..stats.tables import check_digits, format_number
 from .tables import (
+    ROBUST_SHARE,
     across_frames,
     automatic_frames,
     bounds_frames,
     comparison_frame,
     discriminative_frame,
     groups_frame,
+    noise_frames,
     robustness_frame,
     summary_caption,
     summary_cells,
@@ -309,6 +311,32 @@ def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
 
+def _contents(sections: Iterable[tuple[str, str, Iterable[str]]]) -> str:
+    """The table of contents: a link to every section, in order."""
+    return ('<nav id="contents" aria-label="Contents"><h2>Contents</h2><ol>'
+            + "".join(f'<li><a href="#{anchor}">{_esc(title)}</a></li>'
+                      for title, anchor, _ in sections) + "</ol></nav>")
+
+
+def _noise(report: ReportContent, digits: int) -> list[str]:
+    """The conclusions of the Tukey HSD under judge noise (``report.noise``,
+    :func:`~irscale.report.tables.noise_frames`)."""
+    found = report.noise
+    frames = noise_frames(report)
+    verdicts = frames[0][2]["verdict"]
+    fragile = int((verdicts == "fragile").sum())
+    return [
+        f"<p>The qrels relabelled {found.replicates} times by a confusion model of the "
+        f"judges ({_esc(found.confusion.source)}; Rashidi, Zobel &amp; Moffat, TOIS 2023), "
+        "the runs evaluated and the Tukey HSD after the two-way ANOVA run again on every "
+        "replicate. A conclusion about a pair of runs (significantly better, worse, or "
+        "not significantly different) is <b>robust</b> when at least "
+        f"{100 * ROBUST_SHARE:g}% of the replicates reach the same decision, "
+        f"<b>fragile</b> otherwise: {fragile} of {len(verdicts)} conclusions are fragile.</p>",
+        *(_table(frame, digits, table_id=table_id, caption=caption)
+          for table_id, caption, frame in frames)]
+
+
 def _reproducibility(report: ReportContent) -> list[str]:
     info = report.provenance
     versions = pd.DataFrame(list(info.versions), columns=["software", "version"])
@@ -324,7 +352,7 @@ def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale
     digits = check_digits(digits)
     figure = _Figures()
     n_topics = report.evaluation.to_matrix(measures=[report.measures[0]]).n_topics
-    sections = []
+    sections: list[tuple[str, str, list[str]]] = []
     intro = (f"<p>{len(report.runs)} runs, {n_topics} topics, measures "
              f"{_esc(', '.join(report.measures))}"
              + (f"; baseline <b>{_esc(report.baseline)}</b>" if report.baseline else "")
@@ -335,7 +363,7 @@ def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale
                            caption=f"Every run against {report.baseline}: Δ = run − "
                            f"baseline with its {100 * (1 - report.alpha):g}% interval, "
                            f"p, p adjusted ({report.correction}), topics won/tied/lost"))
-    sections.append(_section("Runs × measures", "summary-section", body))
+    sections.append(("Runs × measures", "summary-section", body))
 
     body = []
     for measure in report.measures:
@@ -366,9 +394,9 @@ def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale
             + figure(tukey_intervals(hsd),
                      f"{measure}: Tukey HSD intervals (Ferro & Maistro 2024, eq. 11); "
                      "intervals that do not overlap differ significantly") + "</div>")
-    sections.append(_section("Per topic: any two runs side by side", "drill-down",
-                             _drilldown(report, digits)))
-    sections.append(_section("Two-way ANOVA, its assumptions and Tukey HSD", "anova", body))
+    sections.append(("Per topic: any two runs side by side", "drill-down",
+                     _drilldown(report, digits)))
+    sections.append(("Two-way ANOVA, its assumptions and Tukey HSD", "anova", body))
 
     body = ['<div class="figs">']
     for measure in report.measures:
@@ -383,7 +411,7 @@ def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale
     body.append(figure(precision_recall(report.precision_recall),
                        "11-point interpolated precision–recall (means over topics)"))
     body.append("</div>")
-    sections.append(_section("Per-topic plots and precision–recall", "plots", body))
+    sections.append(("Per-topic plots and precision–recall", "plots", body))
 
     body = []
     if len(report.robustness):
@@ -401,20 +429,23 @@ def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale
         body.append(_table(discriminative_frame(report), digits, table_id="dp",
                            caption="Discriminative power (Sakai 2014, §5): pairs significant "
                            "under the paired bootstrap and the randomised Tukey HSD"))
-    sections.append(_section("Robustness", "robustness-section", body))
+    sections.append(("Robustness", "robustness-section", body))
     if report.bounds is not None:
-        sections.append(_section("Bounds under unjudged documents", "bounds-section",
-                                 [_table(frame, digits, table_id=table_id, caption=caption)
-                                  for table_id, caption, frame in bounds_frames(report)]))
+        sections.append(("Bounds under unjudged documents", "bounds-section",
+                         [_table(frame, digits, table_id=table_id, caption=caption)
+                          for table_id, caption, frame in bounds_frames(report)]))
     if report.automatic is not None:
-        sections.append(_section("Automatic judgments", "automatic", _automatic(report, digits)))
+        sections.append(("Automatic judgments", "automatic", _automatic(report, digits)))
+    if report.noise is not None:
+        sections.append(("Conclusions under judge noise", "judge-noise-section",
+                         _noise(report, digits)))
     if report.across:
-        sections.append(_section("Across collections", "across", _across(report, digits,
-                                                                          figure)))
-    sections.append(_section("Reproducibility", "reproducibility", _reproducibility(report)))
+        sections.append(("Across collections", "across", _across(report, digits, figure)))
+    sections.append(("Reproducibility", "reproducibility", _reproducibility(report)))
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{_esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-            f"<h1>{_esc(title)}</h1>\n{intro}\n" + "\n".join(sections)
+            f"<h1>{_esc(title)}</h1>\n{intro}\n{_contents(sections)}\n"
+            + "\n".join(_section(*section) for section in sections)
             + f"\n<script>{_JS}</script>\n</body>\n</html>\n")
 

@@ -8,7 +8,9 @@ The same tables are shown by the HTML page (:mod:`irscale.report.html`) and prin
   than the baseline (adjusted p ≤ α), with the 1 − α interval of the mean;
 * against the baseline — delta, its interval, p, adjusted p and wins/ties/losses;
 * per measure the two-way ANOVA with ω² and the Tukey HSD groups (letters);
-* the robustness panel and discriminative power.
+* the robustness panel and discriminative power;
+* with a confusion of the judges, every conclusion of the Tukey HSD marked robust or
+  fragile under judge noise (:func:`noise_frames`).
 """
 
 from __future__ import annotations
@@ -27,10 +29,15 @@ if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through thi
     from ..stats.across_collections import AcrossCollections
     from .content import ReportContent
 
-__all__ = ["SummaryCell", "across_frames", "comparison_frame", "discriminative_frame",
-           "format_tables", "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
+__all__ = ["ROBUST_SHARE", "SummaryCell", "across_frames", "comparison_frame",
+           "discriminative_frame", "format_tables", "groups_frame", "noise_frames",
+           "robustness_frame", "summary_caption", "summary_cells"]
 
 TablesFormat = Literal["latex", "markdown"]
+
+#: The least share of the judge-noise replicates that keep a conclusion's decision (its
+#: direction and significance) for the conclusion to be robust (:func:`noise_frames`).
+ROBUST_SHARE = 0.95
 
 
 def _marks(report: ReportContent) -> dict[tuple[str, str], int]:
@@ -201,6 +208,50 @@ def bounds_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
     ]
 
 
+def noise_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
+    """The tables of the section on judge noise (``report.noise``; none without): every
+    conclusion of the Tukey HSD (per measure and pair of runs: ``a > b`` or ``a < b``
+    significant, or not significant) with the shares of the replicates that keep the
+    order of the two means and the decision, ``robust`` when the decision is kept in at
+    least :data:`ROBUST_SHARE` of them (``fragile`` otherwise); then each measure's
+    fragility. ``(id, caption, frame)`` each."""
+    found = report.noise
+    if found is None:
+        return []
+    pairs = found.pairs
+    a, b = pairs["system_a"].astype(str), pairs["system_b"].astype(str)
+    up = pairs["diff"].to_numpy(np.float64) > 0
+    conclusion = np.where(pairs["significant"].to_numpy(bool),
+                          np.where(up, a + " > " + b, a + " < " + b), "not significant")
+    kept = pairs["decision_kept"].to_numpy(np.float64)
+    where = (f"{found.replicates} replicates of the qrels relabelled by "
+             f"{found.confusion.source}")
+    return [
+        ("judge-noise", f"Every conclusion of the Tukey HSD (α = {found.alpha:g}) under judge "
+         f"noise ({where}): the share of replicates keeping the order of the two means and "
+         f"the decision; robust: the decision kept in at least {100 * ROBUST_SHARE:g}% of "
+         "them", pd.DataFrame({
+             "measure": pairs["measure"], "a": a, "b": b, "conclusion": conclusion,
+             "order kept": pairs["order_kept"], "decision kept": kept,
+             "verdict": np.where(kept >= ROBUST_SHARE, "robust", "fragile")})),
+        ("judge-noise-measures", f"Fragility of each measure under judge noise ({where}): "
+         "mean Kendall τ_b of the replicates' rankings with the original, the shares of "
+         "pairs whose order or decision changes in some replicate and of replicates with a "
+         "flipped pair", _renamed(found.measures, {
+             "mean_tau": "mean τ_b", "pairs_flipping": "pairs flipping",
+             "replicates_with_flip": "replicates with a flip",
+             "decisions_changing": "decisions changing"})),
+    ]
+
+
+def _renamed(frame: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
+    """``frame`` with its columns renamed, the meanings of their non-finite values
+    (:mod:`irscale.core.numbers`) following them."""
+    out = frame.rename(columns=names)
+    out.attrs = {}
+    return declare(out, {names.get(c, c): m for c, m in declared(frame).items()})
+
+
 def across_frames(measure: str, found: AcrossCollections) -> list[tuple[str, str, pd.DataFrame]]:
     """The tables of the comparison of ``measure`` across collections (``found``, an
     :class:`~irscale.stats.across_collections.AcrossCollections` of ``report.across``):
@@ -256,7 +307,7 @@ def format_tables(report: ReportContent, fmt: TablesFormat = "latex", *, digits:
         parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))
     across = [frame for measure, found in report.across.items()
               for frame in across_frames(measure, found)]
-    for _, caption, frame in [*automatic_frames(report), *across]:
+    for _, caption, frame in [*automatic_frames(report), *noise_frames(report), *across]:
         if fmt == "latex":  # ASCII: the minus of the pairs' names as a hyphen
             frame = frame.replace("\u2212", "-", regex=True)
         parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))
