@@ -64,6 +64,7 @@ from ..stats.baseline import baseline_comparison
 from ..stats.corrections import correction_name
 from ..stats.kendall import kendall_tau
 from ..stats.letters import compact_letters
+from ..stats.names import WEIGHTS
 from ..stats.registry import test_spec
 from ..stats.results import AnovaResult, PairwiseComparisons
 from ..stats.validation import check_alpha
@@ -276,8 +277,9 @@ def build_report(
     label_probabilities: bool = False,
     draws: int = DEFAULT_LABEL_DRAWS,
     bounds: bool = False,
-    collections: Mapping[str, Any] | None = None,
+    collections: Mapping[str, Any] | str | os.PathLike[str] | None = None,
     collection_samples: int = 1000,
+    collection_weights: str = "equal",
     command: str | None = None,
     input_files: Sequence[str] | None = None,
     progress: ProgressArg = False,
@@ -333,12 +335,15 @@ def build_report(
         (:func:`irscale.collections.unjudged_bounds`).
     command : str, optional
         The command line shown in the reproducibility block (default: this call).
-    collections, collection_samples : optional
+    collections, collection_samples, collection_weights : optional
         ``{name: ScoreMatrix or Evaluation}`` of 2 collections or more holding the report's
-        measures for the same systems (matched by run name): the report gets a section
-        comparing the systems across them, per measure
+        measures for the same systems (matched by run name), or the path of their manifest
+        (:mod:`irscale.io.manifest`, evaluated with the report's measures): the report
+        gets a section comparing the systems across them, per measure
         (:func:`irscale.stats.across_collections.across_collections`, its stratified
-        bootstrap of ``collection_samples`` samples seeded by ``seed``), with a forest plot.
+        bootstrap of ``collection_samples`` samples seeded by ``seed``, the collections
+        weighing as ``collection_weights`` says: ``"equal"`` or ``"topics"``), with a
+        forest plot.
     input_files : sequence of str, optional
         The files listed (size, SHA-256) in that block (default: ``qrels`` and ``runs``
         where they are paths).
@@ -365,6 +370,7 @@ def build_report(
     test_spec(test)
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
     collection_samples = SAMPLES.check(collection_samples, "collection_samples")
+    collection_weights = WEIGHTS.domain.check(collection_weights, "collection_weights")
     scale_depth = SCALE_DEPTH.check(scale_depth)
     correction_label = "none" if correction is None else correction_name(correction)
     requested = measure_names(measures)
@@ -431,8 +437,14 @@ def build_report(
     if collections is not None:
         from ..stats.across_collections import across_collections
 
+        if isinstance(collections, (str, os.PathLike)):  # read and evaluated once
+            from ..evaluation.suite import evaluate_collections
+            from ..io.manifest import read_collections
+
+            collections = evaluate_collections(read_collections(collections), list(labels))
         across = {measure: across_collections(collections, measure, alpha=alpha,
-                                              samples=collection_samples, rng=seed)
+                                              samples=collection_samples, rng=seed,
+                                              weights=collection_weights)
                   for measure in labels}
     discriminative = None
     if dp:
