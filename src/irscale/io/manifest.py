@@ -22,6 +22,8 @@ from .files import check_file_source, check_text, is_stdio
 
 #: The columns of a manifest, as its header names them.
 COLUMNS = ("collection", "qrels", "run")
+#: The header line of a manifest (its columns in this order).
+HEADER = "\t".join(COLUMNS)
 
 
 @record
@@ -69,7 +71,7 @@ def read_collections(source: PathLike) -> dict[str, CollectionFiles]:
             if text.strip() and not text.lstrip().startswith("#")]
     if not rows:
         raise EmptyInputError(f"no header line: a manifest starts with the header "
-                              f"{_tabbed(COLUMNS)!r}", source=name)
+                              f"{HEADER!r}", source=name)
     order = _header(rows[0], name)
     found: dict[str, dict] = {}
     for number, text in rows[1:]:
@@ -100,10 +102,6 @@ def read_collections(source: PathLike) -> dict[str, CollectionFiles]:
             for collection, entry in found.items()}
 
 
-def _tabbed(fields: tuple[str, ...]) -> str:
-    return "\t".join(fields)
-
-
 def _header(row: tuple[int, str], name: str) -> tuple[str, ...]:
     """The columns of the header ``row`` in their order: each of :data:`COLUMNS` once."""
     number, text = row
@@ -123,4 +121,4 @@ def _resolved(folder: str, path: str) -> str:
     return path if is_stdio(path) else os.path.normpath(os.path.join(folder, path))
 
 
-__all__ = ["COLUMNS", "CollectionFiles", "read_collections"]
+__all__ = ["COLUMNS", "HEADER", "CollectionFiles", "read_collections"]
