@@ -14,6 +14,7 @@ import pytest
 from irscale.core import ScoreMatrix
 from irscale.errors import InputError, ParameterError
 from irscale.io.manifest import read_collections
+from irscale.report import build_report
 from irscale.stats.across_collections import across_collections
 
 from .oracle_imports import lazy_importorskip
@@ -114,8 +115,9 @@ def _write_collection(folder: Path, seed: int, topics: int) -> tuple[dict, dict]
 def test_a_manifest_is_read_from_its_folder_and_evaluated(tmp_path: Path,
                                                           monkeypatch) -> None:
     """The collections of a manifest (columns in another order, a comment, a blank line,
-    paths relative to its folder, read from elsewhere): each collection's differences
-    are those of pytrec_eval's per-topic values."""
+    paths relative to its folder, read from elsewhere), given to ``across_collections``
+    and to ``build_report``: each collection's differences are those of pytrec_eval's
+    per-topic values."""
     oracle = {}
     for name, seed, topics in (("x", 1, 6), ("y", 2, 9)):
         qrels, runs = _write_collection(tmp_path / "suite" / name, seed, topics)
@@ -134,11 +136,16 @@ def test_a_manifest_is_read_from_its_folder_and_evaluated(tmp_path: Path,
                                     for r in ("bm25", "dense", "hybrid"))
     result = across_collections("suite/suite.tsv", "map", samples=20, rng=0,
                                 weights="topics")
-    for row in result.collection_table.itertuples(index=False):
-        d = oracle[row.collection][row.system_a] - oracle[row.collection][row.system_b]
-        assert row.topics == len(d)
-        assert row.difference == pytest.approx(d.mean(), abs=1e-12)
-        assert row.variance == pytest.approx(d.var(ddof=1) / len(d), abs=1e-12)
+    report = build_report("suite/x/qrels.txt", [f"suite/x/{r}.run" for r in ("bm25", "dense")],
+                          ["map"], robustness=False, collections="suite/suite.tsv",
+                          collection_samples=20, collection_weights="topics")
+    assert report.across["map"].weights == "topics"
+    for table in (result.collection_table, report.across["map"].collection_table):
+        for row in table.itertuples(index=False):
+            d = oracle[row.collection][row.system_a] - oracle[row.collection][row.system_b]
+            assert row.topics == len(d)
+            assert row.difference == pytest.approx(d.mean(), abs=1e-12)
+            assert row.variance == pytest.approx(d.var(ddof=1) / len(d), abs=1e-12)
     with pytest.raises(ParameterError, match="give measure="):
         across_collections("suite/suite.tsv")
 
