@@ -1,6 +1,7 @@
-"""``irscale compare --collection NAME=QRELS,RUNS``: systems compared across collections;
-malformed specs, missing and malformed files, a system missing from a collection, options
-that do not apply, outputs onto inputs."""
+"""``irscale compare --collection NAME=QRELS,RUNS`` (or ``--collections FILE``, a manifest):
+systems compared across collections; malformed specs and manifests, missing and malformed
+files, a system missing from a collection, ``--weights``, options that do not apply,
+outputs onto inputs."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .conftest import (
     qrels_lines,
     run_case,
     run_lines,
+    same_output_as,
     text,
     warns_of,
 )
@@ -31,6 +33,24 @@ X = "X=qrels.txt,a.run,b.run,c.run"
 Y = "Y=y.qrels,a.run,b.run,c.run"
 ACROSS = ["compare", "--collection", X, "--collection", Y, "-m", "map", "--samples", "50",
           "--seed", "1"]
+#: The manifest of X and Y (``--collections``), a comment and a blank line in it.
+HEADER = "collection\tqrels\trun"
+ROWS = [f"{name}\t{qrels}\t{run}.run" for name, qrels in (("X", "qrels.txt"), ("Y", "y.qrels"))
+        for run in "abc"]
+SUITE = text(["# X and Y", HEADER, *ROWS[:3], "", *ROWS[3:]])
+MANIFEST = {**FILES, "suite.tsv": SUITE}
+BY_MANIFEST = ["compare", "--collections", "suite.tsv", "-m", "map", "--samples", "50",
+               "--seed", "1"]
+
+
+def manifest(*lines: str) -> dict:
+    """The workspace's files with ``m.tsv`` holding ``lines``."""
+    return {**FILES, "m.tsv": text(list(lines))}
+
+
+def by(name: str = "m.tsv") -> list[str]:
+    return ["compare", "--collections", name, "-m", "map"]
+
 
 
 def json_tables(result, ws, run) -> None:
@@ -60,6 +80,68 @@ CASES = [
        ["compare", "--collection", X, "--collection", "Y=y4.qrels,a.run,b.run,c.run", "-m",
         "map"], warns_of("--collection Y", "not evaluated"),
        files={"y4.qrels": text([line for line in qrels_lines() if line[0] in "1234"])}),
+    # ---- the manifest (--collections)
+    ok("manifest", BY_MANIFEST, same_output_as(*ACROSS), files=MANIFEST),
+    ok("manifest-paths-from-its-folder", [*BY_MANIFEST[:2], "in/suite.tsv", *BY_MANIFEST[3:]],
+       same_output_as(*ACROSS), files={**FILES, "in/suite.tsv": text(
+           ["run\tcollection\tqrels", *(f"../{run}\t{name}\t../{qrels}"
+                                         for name, qrels, run in (r.split("\t") for r in ROWS))])}),
+    ok("manifest-stdin", [*BY_MANIFEST[:2], "-", *BY_MANIFEST[3:]], same_output_as(*ACROSS),
+       files=FILES, stdin=SUITE),
+    ok("manifest-weights-topics", [*BY_MANIFEST, "--weights", "topics"], output_contains(
+        "weights topics: each collection weighs its number of topics"), files=MANIFEST),
+    ok("weights-equal", [*ACROSS, "--weights", "equal"], same_output_as(*ACROSS),
+       files=FILES),
+    err("manifest-missing", by("nope.tsv"), "nope.tsv"),
+    err("manifest-empty", by(), "m.tsv", "no header line", files=manifest("# only")),
+    err("manifest-header-missing-column", by(), "m.tsv", "line 1", "no column 'run'",
+        files=manifest("collection\tqrels", "X\tqrels.txt")),
+    err("manifest-header-unknown-column", by(), "m.tsv", "line 2", "unknown column 'runs'",
+        files=manifest("# suite", "collection\tqrels\truns", *ROWS)),
+    err("manifest-header-column-twice", by(), "m.tsv", "line 1", "named twice",
+        files=manifest("collection\tqrels\trun\trun", *ROWS)),
+    err("manifest-row-missing-column", by(), "m.tsv", "line 3", "expected 3 tab-separated",
+        r"'X\tqrels.txt'", files=manifest(HEADER, ROWS[0], "X\tqrels.txt", *ROWS[3:])),
+    err("manifest-row-extra-column", by(), "m.tsv", "line 2", "got 4",
+        files=manifest(HEADER, ROWS[0] + "\tx", *ROWS[1:])),
+    err("manifest-row-empty-field", by(), "m.tsv", "line 2", "none empty",
+        files=manifest(HEADER, "X\t\ta.run", *ROWS[1:])),
+    err("manifest-run-twice", by(), "m.tsv", "line 3", "names the run a.run twice",
+        "line 2 too", files=manifest(HEADER, ROWS[0], ROWS[0], *ROWS[1:])),
+    err("manifest-run-twice-spelt-otherwise", by(), "m.tsv", "line 3", "twice",
+        files=manifest(HEADER, ROWS[0], "X\tqrels.txt\t./a.run", *ROWS[1:])),
+    err("manifest-two-qrels", by(), "m.tsv", "line 4", "one qrels file",
+        files=manifest(HEADER, *ROWS[:2], "X\ty.qrels\tc.run", *ROWS[3:])),
+    err("manifest-one-collection", by(), "m.tsv", "names 1 collection", "2 at least",
+        files=manifest(HEADER, *ROWS[:3])),
+    err("manifest-run-set-differs", by(), "m.tsv", "line 4", r"'X\tqrels.txt\tc.run'",
+        "collection 'Y' has no run of system(s) ['teamC_r2']",
+        files=manifest(HEADER, *ROWS[:5])),
+    err("manifest-qrels-missing", by(), "m.tsv", "line 5", "nope.qrels",
+        files=manifest(HEADER, *ROWS[:3], *(r.replace("y.qrels", "nope.qrels")
+                                            for r in ROWS[3:]))),
+    err("manifest-run-missing", by(), "m.tsv", "line 6", "nope.run",
+        files=manifest(HEADER, *ROWS[:4], "Y\ty.qrels\tnope.run", ROWS[5])),
+    err("manifest-run-malformed", by(), "m.tsv", "line 6", "bad.run", "line 2",
+        files={**manifest(HEADER, *ROWS[:4], "Y\ty.qrels\tbad.run", ROWS[5]),
+               "bad.run": text(["1 Q0 d1 1 0.5 r", "1 Q0 d2"])}),
+    err("manifest-and-collection", [*BY_MANIFEST, "--collection", X],
+        "--collection or by --collections FILE, not both", files=MANIFEST),
+    err("manifest-test", [*BY_MANIFEST, "--test", "t"], "--test", "not with --collection",
+        files=MANIFEST),
+    err("weights-without-collections", ["compare", "qrels.txt", "a.run", "b.run", "-m", "map",
+                                        "--weights", "topics"],
+        "--weights applies to the comparison across collections"),
+    err("weights-unknown", [*ACROSS, "--weights", "micro"], "--weights",
+        "unknown weighting 'micro'", files=FILES),
+    err("manifest-o-is-manifest", [*BY_MANIFEST, "-o", "suite.tsv", "--force"], "suite.tsv",
+        "input", files=MANIFEST),
+    err("manifest-o-is-its-qrels", [*BY_MANIFEST, "-o", "y.qrels", "--force"], "y.qrels",
+        "an input is never replaced", files=MANIFEST),
+    err("manifest-plot-is-its-run", [*BY_MANIFEST, "--plot", "fig.png", "--force"],
+        "fig.png", "an input is never replaced",
+        files={**FILES, "fig.png": text(run_lines("c")), "suite.tsv": text(
+            [HEADER, *ROWS[:2], "X\tqrels.txt\tfig.png", *ROWS[3:5], "Y\ty.qrels\tfig.png"])}),
     # ---- the specs
     err("across-without-equals", ["compare", "--collection", "qrels.txt,a.run",
                                   "--collection", Y, "-m", "map"],

@@ -78,6 +78,8 @@ USES: dict[tuple[str, str], list[str]] = {
     ("compare", "--collection"): ["compare", "--collection", "A=qrels.txt,a.run,b.run",
                                   "--collection", "B=human.qrels,a.run,b.run", "-m", "map",
                                   "--seed", "1"],
+    ("compare", "--collections"): ["compare", "--collections", "suite.tsv", "-m", "map",
+                                   "--seed", "1"],
     ("eval", "--Zscore"): ["eval", "-q", "-m", "map", "-m", "num_ret", "-Z", "z.txt",
                            "qrels.txt", "a.run"],
     ("eval", "--labels"): ["eval", "qrels.txt", "a.run", "--labels", "under=labels.txt", "-m",
@@ -210,6 +212,9 @@ USES: dict[tuple[str, str], list[str]] = {
                                  "-m", "P@5", "--format", "markdown", "--seed", "1",
                                  "--collection", "A=human.qrels,a.run,b.run",
                                  "--collection", "B=qrels.txt,a.run,b.run"],
+    ("report", "--collections"): ["report", "qrels.txt", "a.run", "b.run", "--no-robustness",
+                                  "-m", "P@5", "--format", "markdown", "--seed", "1",
+                                  "--collections", "suite.tsv"],
 }
 
 #: Inputs that are never read: ``eval --baseline`` names one of the runs (by its name or
@@ -248,6 +253,8 @@ FILES: dict[str, str | bytes] = {
     "alpha.txt": text([f"{t} 0.5" for t in range(1, 7)]),
     "nlen.txt": text(["1 sysA 60", "1 sysB 40", "2 sysA 10", "2 sysB 8"]),
     "human.qrels": text([line for line in qrels_lines() if line.split()[0] in "123"]),
+    "suite.tsv": text(["collection\tqrels\trun", "A\tqrels.txt\ta.run", "A\tqrels.txt\tb.run",
+                       "B\thuman.qrels\ta.run", "B\thuman.qrels\tb.run"]),
 }
 
 

@@ -23,7 +23,7 @@ from .conftest import (
     text,
     warnings_of,
 )
-from .test_compare_collections_faults import FILES, X, Y
+from .test_compare_collections_faults import FILES, HEADER, MANIFEST, ROWS, X, Y
 from .test_meta_judge_noise_faults import FILES as NOISE_FILES
 
 BASE = ["report", "qrels.txt", "a.run", "b.run", "c.run"]
@@ -228,6 +228,21 @@ CASES += [
         "teamC_r2", files=FILES),
     err("collection-o-is-its-qrels", [*ACROSS, "-o", "y.qrels", "--force"], "y.qrels",
         "input", files=FILES),
+    ok("collections-manifest", [*FAST, "-m", "map", "--collections", "suite.tsv", "-B", "50"],
+       same_output_as(*ACROSS), files=MANIFEST),
+    ok("collections-weights-topics", [*ACROSS, "--weights", "topics"], output_contains(
+        "weights topics: each collection weighs its number of topics"), files=FILES),
+    err("collections-manifest-run-set-differs",
+        [*FAST, "-m", "map", "--collections", "m.tsv"], "m.tsv", "line 3",
+        "collection 'Y' has no run of system(s)",
+        files={**FILES, "m.tsv": text([HEADER, *ROWS[:2], ROWS[3]])}),
+    err("collections-manifest-and-collection",
+        [*ACROSS, "--collections", "suite.tsv"], "not both", files=MANIFEST),
+    err("weights-without-collections", [*FAST, "--weights", "topics"],
+        "--weights applies to the comparison across collections"),
+    err("collections-manifest-o-is-it", [*FAST, "-m", "map", "--collections", "suite.tsv",
+                                         "-o", "suite.tsv", "--force"], "suite.tsv",
+        "input", files=MANIFEST),
 ]
 
 #: ``--flip-rate`` and the other confusions of the judges: the section on judge noise

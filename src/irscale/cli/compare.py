@@ -39,10 +39,17 @@ from ..stats.names import (
     RESAMPLING,
     RISK,
     SHARD_EMPTY,
+    WEIGHTS,
     is_resampling,
 )
 from .common_params import PLOT
-from .compare_collections import COLLECTION, check_collections
+from .compare_collections import (
+    COLLECTION,
+    COLLECTIONS,
+    WEIGHTS_RULE,
+    across,
+    check_collections,
+)
 from .inputs import (
     SOURCES_RULE,
     add_inputs,
@@ -194,10 +201,11 @@ RULES: tuple[Declared, ...] = (
     Rule(("method",), lambda args: args.family != "binomial",
          "--method applies to the linear mixed model, not to --family binomial (fit by "
          "maximum likelihood)"),
-    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or bool(args.collections)
+    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or across(args)
          or args.test in ("bootstrap-anova", "document-sampling"),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, bootstrap-anova, "
          "document-sampling) and --collection, not to --test {test}"),
+    WEIGHTS_RULE,
     Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     Rule(("ci",), lambda args: _interval_reason(args) is None,
@@ -235,7 +243,7 @@ def add_parser(subparsers) -> None:
         (RNG_SEED, {"doc": "seed of resampling tests and of --collection's bootstrap"}),
         (RESAMPLES, {"doc": "resamples of the resampling tests and of --collection's "
                      "bootstrap"}),
-        (COLLECTION, {"action": "append"}),
+        (COLLECTION, {"action": "append"}), COLLECTIONS, WEIGHTS,
         (THREADS, {"doc": "threads for resampling"}),
         lambda p: add_scheduler(p, "the resampling"),
         lambda p: add_interval_options(p, "each system's mean and every pair's mean "
@@ -387,16 +395,16 @@ def _intervals(args: argparse.Namespace, matrix: ScoreMatrix, pairs: Any,
 
 def run(args: argparse.Namespace) -> int:
     """``irscale compare``: the tests of the options checked by :data:`RULES`."""
-    if args.collections:
+    if across(args):
         from .compare_collections import compare_collections
 
-        across = compare_collections(args)
+        found = compare_collections(args)
         if args.plot:
             from ..io.figures import save_figure
             from ..plots.across import forest
 
-            save_figure(forest(across).figure, args.plot)
-        return write_text(args, across.format(args.fmt, digits=args.digits))
+            save_figure(forest(found).figure, args.plot)
+        return write_text(args, found.format(args.fmt, digits=args.digits))
     if given(args, "risk_alpha"):
         check_inputs(args)
         from ..stats.risk import format_risk, risk_table

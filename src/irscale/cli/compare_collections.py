@@ -1,18 +1,22 @@
-"""``irscale compare --collection NAME=QRELS,RUNS ...``: the same systems compared across
-several test collections (:mod:`irscale.stats.across_collections`; usage:
-``docs/stats.md``). Each ``--collection`` names a collection, its qrels and its runs; the
-systems are matched by run name across collections."""
+"""``irscale compare --collection NAME=QRELS,RUNS ...`` (or ``--collections FILE``): the
+same systems compared across several test collections
+(:mod:`irscale.stats.across_collections`; usage: ``docs/stats.md``). Each ``--collection``
+names a collection, its qrels and its runs, or a manifest names them
+(:mod:`irscale.io.manifest`); the systems are matched by run name across collections."""
 
 from __future__ import annotations
 
 import argparse
-import warnings
+from typing import TYPE_CHECKING
 
 from ..core.params import InputFiles, Param
 from ..errors import ParameterError
 from .options import wants_progress
 from .parser import GIVEN
-from .rules import words
+from .rules import Rule, words
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..io.manifest import CollectionFiles
 
 #: ``--collection NAME=QRELS,RUNS`` (repeatable): a collection, its qrels and its runs.
 COLLECTION = Param("collections", InputFiles(named=True, lists=True), None, "a collection: "
@@ -21,9 +25,36 @@ COLLECTION = Param("collections", InputFiles(named=True, lists=True), None, "a c
                    "collection with runs of the same systems (matched by run name): "
                    "compares the systems across the collections instead",
                    ("--collection",), "NAME=QRELS,RUNS")
+#: ``--collections FILE``: the manifest of the collections (:mod:`irscale.io.manifest`),
+#: instead of ``--collection``.
+COLLECTIONS = Param("collections_file", InputFiles(), None, "a manifest of the "
+                    "collections instead of --collection: a tab-separated file with the "
+                    "header collection, qrels, run and one line per collection and run "
+                    "(paths relative to its folder; # comments)", ("--collections",), "FILE")
 #: The options of ``compare`` that apply with ``--collection`` (``dest``), besides it.
-APPLY = ("collections", "measures", "alpha", "samples", "seed", "fmt", "digits", "plot",
-         "output", "force", "no_progress")
+APPLY = ("collections", "collections_file", "weights", "measures", "alpha", "samples",
+         "seed", "fmt", "digits", "plot", "output", "force", "no_progress")
+
+
+def across(args: argparse.Namespace) -> bool:
+    """Whether the call compares systems across collections (``--collection`` or
+    ``--collections``)."""
+    return bool(args.collections) or args.collections_file is not None
+
+
+#: ``--weights`` applies to the comparisons across collections.
+WEIGHTS_RULE = Rule(("weights",), across, "--weights applies to the comparison across "
+                    "collections (--collection or --collections)")
+
+
+def check_sources(args: argparse.Namespace) -> None:
+    """The collections are given by ``--collection`` (:func:`collection_names`) or by
+    ``--collections``, not both."""
+    if args.collections and args.collections_file is not None:
+        raise ParameterError("give the collections by --collection or by --collections "
+                             "FILE, not both")
+    if args.collections:
+        collection_names(args.collections)
 
 
 def collection_names(texts: list[str]) -> list[str]:
@@ -44,15 +75,10 @@ def collection_names(texts: list[str]) -> list[str]:
     return names
 
 
-def collection_paths(texts: list[str]) -> list[str]:
-    """Every file named by the ``--collection`` specs ``texts`` (their provenance)."""
-    return [path for text in texts for path in COLLECTION.domain.split(text)[1]]
-
-
 def check_collections(args: argparse.Namespace) -> None:
-    """With ``--collection``: the specs (:func:`collection_names`), one ``-m``, and none of
-    ``compare``'s other options (:data:`APPLY`)."""
-    if not args.collections:
+    """With ``--collection`` or ``--collections``: the specs (:func:`check_sources`), one
+    ``-m``, and none of ``compare``'s other options (:data:`APPLY`)."""
+    if not across(args):
         return
     record = getattr(args, GIVEN)
     others = sorted(record.spelt.get(dest, dest) for dest in record.dests
@@ -60,39 +86,41 @@ def check_collections(args: argparse.Namespace) -> None:
     if others:
         raise ParameterError(f"{words(others)} {'applies' if len(others) == 1 else 'apply'} "
                              "to the comparisons of one collection, not with --collection "
-                             "(which takes -m, --alpha, --samples, --seed, --plot, --format, "
-                             "--digits and -o)")
-    collection_names(args.collections)
+                             "(which takes -m, --alpha, --samples, --seed, --weights, --plot, "
+                             "--format, --digits and -o)")
+    check_sources(args)
     if not args.measures or len(args.measures) != 1:
         raise ParameterError("compare --collection compares one measure: give one -m "
                              "(e.g. -m ndcg_cut.10)")
 
 
-def evaluate_collections(texts: list[str], measures: list[str]) -> dict[str, object]:
-    """``{name: ScoreMatrix}``: the runs of every ``--collection`` spec of ``texts``
-    evaluated with ``measures`` against its qrels, every file read first, collection by
-    collection; the errors and warnings of each name it."""
-    from ..errors import AlignmentError, InputError
-    from ..evaluation import evaluate_matrix
-    from ..io.sources import as_qrels, as_runs
+def collection_files(args: argparse.Namespace) -> dict[str, CollectionFiles]:
+    """The files of every collection of ``--collection`` (checked by :func:`check_sources`)
+    or of the manifest of ``--collections`` (read here, once)."""
+    from ..io.manifest import CollectionFiles, read_collections
 
-    read = {}
-    for text in texts:  # every file read before any evaluation
+    if args.collections_file is not None:
+        return read_collections(args.collections_file)
+    files = {}
+    for text in args.collections:
         name, paths = COLLECTION.domain.split(text)
-        runs = paths[1:] if len(paths) > 2 else paths[1]  # a folder or pattern as it is
-        read[name.strip()] = as_qrels(paths[0]), as_runs(runs)
-    matrices: dict[str, object] = {}
-    for name, (qrels, runs) in read.items():
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                matrices[name] = evaluate_matrix(qrels, runs, measures)
-        except (AlignmentError, InputError) as error:
-            raise type(error)(f"--collection {name}: {error}") from None
-        for warning in caught:
-            warnings.warn(f"--collection {name}: {warning.message}", warning.category,
-                          stacklevel=1)
-    return matrices
+        files[name.strip()] = CollectionFiles(paths[0], tuple(paths[1:]),
+                                              f"--collection {name.strip()}")
+    return files
+
+
+def evaluate_collections(args: argparse.Namespace, measures: list[str]
+                         ) -> tuple[dict[str, object], list[str]]:
+    """``({name: ScoreMatrix}, files)``: the collections of ``args``
+    (:func:`collection_files`) evaluated with ``measures``
+    (:func:`irscale.evaluation.suite.evaluate_collections`), and every file they name
+    (the manifest first: the provenance)."""
+    from ..evaluation.suite import evaluate_collections as evaluate
+
+    files = collection_files(args)
+    named = [*([args.collections_file] if args.collections_file is not None else []),
+             *(path for given in files.values() for path in (given.qrels, *given.runs))]
+    return dict(evaluate(files, measures)), named
 
 
 def compare_collections(args: argparse.Namespace):
@@ -103,11 +131,13 @@ def compare_collections(args: argparse.Namespace):
     from .inputs import check_measure_names
 
     check_measure_names(args.measures)
-    matrices = evaluate_collections(args.collections, args.measures)
+    matrices, _ = evaluate_collections(args, args.measures)
     from ..stats.across_collections import across_collections
 
     try:
         return across_collections(matrices, alpha=args.alpha, samples=args.samples or 1000,
-                                  rng=args.seed, progress=wants_progress(args))
+                                  rng=args.seed, weights=args.weights,
+                                  progress=wants_progress(args))
     except AlignmentError as error:
-        raise AlignmentError(f"--collection: {error}") from None
+        where = "--collection" if args.collections else f"--collections {args.collections_file}"
+        raise AlignmentError(f"{where}: {error}") from None

@@ -11,12 +11,14 @@ from ..errors import ParameterError
 from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
 from ..report.params import AUTOMATIC, BASELINE, BOUNDS, DP, SCALE_DEPTH, TITLE
-from ..stats.names import MULTIPLE_CORRECTION
+from ..stats.names import MULTIPLE_CORRECTION, WEIGHTS
 from .common_params import MEASURES, QRELS, RUNS
 from .compare_collections import (
     COLLECTION,
-    collection_names,
-    collection_paths,
+    COLLECTIONS,
+    WEIGHTS_RULE,
+    across,
+    check_sources,
     evaluate_collections,
 )
 from .confusion_options import (
@@ -76,6 +78,7 @@ def add_parser(subparsers) -> None:
                       "repeatable, 2 at least, every collection with runs of the same "
                       "systems (matched by run name): adds a section comparing the systems "
                       "across the collections (meta-analysis, mixed model, forest plot)"}),
+        COLLECTIONS, WEIGHTS,
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
         TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
@@ -93,12 +96,6 @@ def _runs(args: argparse.Namespace) -> None:
                              "run files (or a folder of them)")
 
 
-def _collections(args: argparse.Namespace) -> None:
-    """Each ``--collection`` is ``NAME=QRELS,RUNS``, each name once, 2 at least."""
-    if args.collections:
-        collection_names(args.collections)
-
-
 def _draws_labels(args: argparse.Namespace) -> bool:
     """Whether the labels of ``--label-probabilities`` are drawn (the topic design)."""
     return args.label_probabilities and args.design == "topics"
@@ -108,9 +105,9 @@ def _draws_labels(args: argparse.Namespace) -> bool:
 RULES: tuple[Declared, ...] = (
     *each(("test", "correction"), lambda args: args.baseline is not None,
           "{options} applies to the comparison with --baseline: name a baseline run"),
-    Rule(("samples",), lambda args: args.dp or bool(args.collections), "{options} applies to "
+    Rule(("samples",), lambda args: args.dp or across(args), "{options} applies to "
          "--dp (discriminative power) and to --collection (its bootstrap)"),
-    Rule(("seed",), lambda args: args.dp or bool(args.collections) or _draws_labels(args)
+    Rule(("seed",), lambda args: args.dp or across(args) or _draws_labels(args)
          or confusion_given(args),
          "--seed applies to --dp (discriminative power), to --collection (its bootstrap), "
          "to the draws of --label-probabilities and to the judge-noise replicates (--confusion, "
@@ -131,8 +128,9 @@ RULES: tuple[Declared, ...] = (
     Rule(("design",), lambda args: args.design != "inclusion",
          "--design inclusion reads sampled judgments (topic iter docno rel prob), not the "
          "qrels a report evaluates: use irscale labels auto --design inclusion"),
+    WEIGHTS_RULE,
     _runs,
-    _collections,
+    check_sources,
 )
 
 
@@ -155,8 +153,8 @@ def _report(args: argparse.Namespace) -> int:
     from ..report import DEFAULT_MEASURES, build_report, format_tables, render_html
 
     measures = args.measures or list(DEFAULT_MEASURES)
-    collections = evaluate_collections(args.collections, measures) if args.collections \
-        else None
+    collections, collection_files = evaluate_collections(args, measures) if across(args) \
+        else (None, [])
     report = build_report(
         qrels, runs, measures,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
@@ -165,9 +163,10 @@ def _report(args: argparse.Namespace) -> int:
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
         label_probabilities=args.label_probabilities, draws=args.draws,
         bounds=args.bounds, collections=collections, collection_samples=args.samples,
-        confusion=confusion, replicates=args.replicates, command=command_line(args),
+        confusion=confusion, replicates=args.replicates, collection_weights=args.weights,
+        command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
-                     *collection_paths(args.collections or []), *confusion_files(args)],
+                     *collection_files, *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":
         return write_text(args, format_tables(report, args.fmt, digits=args.digits))

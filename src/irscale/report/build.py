@@ -75,6 +75,7 @@ from ..stats.baseline import baseline_comparison
 from ..stats.corrections import correction_name
 from ..stats.kendall import kendall_tau
 from ..stats.letters import compact_letters
+from ..stats.names import WEIGHTS
 from ..stats.registry import test_spec
 from ..stats.results import AnovaResult, PairwiseComparisons
 from ..stats.validation import check_alpha
@@ -287,10 +288,11 @@ def build_report(
     label_probabilities: bool = False,
     draws: int = DEFAULT_LABEL_DRAWS,
     bounds: bool = False,
-    collections: Mapping[str, Any] | None = None,
+    collections: Mapping[str, Any] | str | os.PathLike[str] | None = None,
     collection_samples: int = 1000,
     confusion: Any = None,
     replicates: int = DEFAULT_REPLICATES,
+    collection_weights: str = "equal",
     command: str | None = None,
     input_files: Sequence[str] | None = None,
     progress: ProgressArg = False,
@@ -346,12 +348,15 @@ def build_report(
         (:func:`irscale.collections.unjudged_bounds`).
     command : str, optional
         The command line shown in the reproducibility block (default: this call).
-    collections, collection_samples : optional
+    collections, collection_samples, collection_weights : optional
         ``{name: ScoreMatrix or Evaluation}`` of 2 collections or more holding the report's
-        measures for the same systems (matched by run name): the report gets a section
-        comparing the systems across them, per measure
+        measures for the same systems (matched by run name), or the path of their manifest
+        (:mod:`irscale.io.manifest`, evaluated with the report's measures): the report
+        gets a section comparing the systems across them, per measure
         (:func:`irscale.stats.across_collections.across_collections`, its stratified
-        bootstrap of ``collection_samples`` samples seeded by ``seed``), with a forest plot.
+        bootstrap of ``collection_samples`` samples seeded by ``seed``, the collections
+        weighing as ``collection_weights`` says: ``"equal"`` or ``"topics"``), with a
+        forest plot.
     confusion, replicates : optional
         A :class:`~irscale.collections.Confusion` of the judges: the report gets a section
         marking every conclusion of the Tukey HSD robust or fragile under judge noise
@@ -387,6 +392,7 @@ def build_report(
     replicates = NOISE_REPLICATES.check(replicates)
     if confusion is None and replicates != DEFAULT_REPLICATES:
         raise ParameterError("replicates applies to judge noise (confusion=...)")
+    collection_weights = WEIGHTS.domain.check(collection_weights, "collection_weights")
     scale_depth = SCALE_DEPTH.check(scale_depth)
     correction_label = "none" if correction is None else correction_name(correction)
     requested = measure_names(measures)
@@ -454,8 +460,14 @@ def build_report(
     if collections is not None:
         from ..stats.across_collections import across_collections
 
+        if isinstance(collections, (str, os.PathLike)):  # read and evaluated once
+            from ..evaluation.suite import evaluate_collections
+            from ..io.manifest import read_collections
+
+            collections = evaluate_collections(read_collections(collections), list(labels))
         across = {measure: across_collections(collections, measure, alpha=alpha,
-                                              samples=collection_samples, rng=seed)
+                                              samples=collection_samples, rng=seed,
+                                              weights=collection_weights)
                   for measure in labels}
     discriminative = None
     if dp:

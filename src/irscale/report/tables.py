@@ -265,7 +265,7 @@ def across_frames(measure: str, found: AcrossCollections) -> list[tuple[str, str
          f"a − b (τ² by DerSimonian–Laird and REML; {level} interval of the pooled "
          f"effect; pi: {level} prediction interval of a new collection)", found.meta_table),
         (f"across-systems-{measure}", f"{where}: each system's mean over the collections "
-         f"(each weighs the same; {level} stratified bootstrap interval, {found.samples} "
+         f"({found.weighing()}; {level} stratified bootstrap interval, {found.samples} "
          "samples)", found.system_table),
         (f"across-mixed-{measure}", f"{where}: {found.model.summary()}",
          model[model.section.isin(("fixed", "test"))]),

@@ -22,19 +22,30 @@ Across collections, the mixed model
     REML (:mod:`irscale.stats.collection_model`): the Wald test of the systems over the
     population of collections, and the variance components with their shares.
 Across collections, stratified bootstrap
-    A system's mean is the mean of its collections' means, each collection weighing the
-    same (the average over a suite, as BEIR reports it), and a pair's difference the
-    difference of those means. Each bootstrap sample redraws ``n_c`` topics with
-    replacement within every collection (the strata: Efron & Tibshirani 1993, §8.3,
-    resampling within independent samples) and recomputes every mean and difference; the
-    ``1 − α`` interval is the percentile interval of ``samples`` such samples. Chunk ``i``
-    of the samples draws from child ``i`` of the seed sequence of ``rng``, so that a seed
-    gives the same intervals every time (:mod:`irscale.stats.resampling`).
+    A system's mean is the weighted mean of its collections' means, ``Σ_c w_c m_c``, and a
+    pair's difference the difference of those means. ``weights="equal"`` (the default):
+    ``w_c = 1/k``, each collection weighing the same (the macro average over a suite, as
+    BEIR reports it); ``weights="topics"``: ``w_c = n_c / Σ n_c``, each collection weighing
+    its topics (the micro average: the plain mean over every topic of every collection).
+    Each bootstrap sample redraws ``n_c`` topics with replacement within every collection
+    (the strata: Efron & Tibshirani 1993, §8.3, resampling within independent samples) and
+    recomputes every weighted mean and difference; the ``1 − α`` interval is the percentile
+    interval of ``samples`` such samples. Chunk ``i`` of the samples draws from child ``i``
+    of the seed sequence of ``rng``, so that a seed gives the same intervals every time
+    (:mod:`irscale.stats.resampling`). The weights govern these means only: the
+    meta-analysis weighs each collection by the inverse of its variance, ``1/(v_c + τ²)``,
+    whatever ``weights`` says.
+
+Input by files
+    ``collections`` may be the path of a manifest (:mod:`irscale.io.manifest`): its
+    collections are read and evaluated with ``measure``
+    (:func:`irscale.evaluation.suite.evaluate_collections`).
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -50,6 +61,7 @@ from ..core.progress import ProgressArg
 from ..errors import InputError, ParameterError, shown
 from .bootstrap import CHUNK, resample_counts
 from .meta_analysis import ESTIMATORS, random_effects
+from .names import WEIGHTS
 from .resampling import RngArg, check_rng, chunk_sizes, run_chunks, seed_sequence
 from .validation import check_count
 
@@ -65,7 +77,8 @@ class AcrossCollections(HtmlRepr):
 
     ``systems``: system, mean (over collections), ci_low, ci_high (stratified bootstrap);
     ``pairs``: system_a, system_b, difference, ci_low, ci_high (the same bootstrap);
-    ``means``: collection, system, topics, mean (each system's mean per collection);
+    ``means``: collection, system, topics, weight, mean (each system's mean per collection,
+    the collection's weight in the means across collections: ``weights``);
     ``collections``: collection, system_a, system_b, topics, difference, variance, ci_low,
     ci_high; ``meta``: system_a, system_b, estimator, effect, se, ci_low, ci_high, tau2,
     i2, q, q_pvalue, pi_low, pi_high; ``mixed``: the mixed model's rows
@@ -78,6 +91,7 @@ class AcrossCollections(HtmlRepr):
     systems: tuple[str, ...]
     alpha: float
     samples: int
+    weights: str
     system_table: pd.DataFrame
     pair_table: pd.DataFrame
     mean_table: pd.DataFrame
@@ -88,6 +102,11 @@ class AcrossCollections(HtmlRepr):
     def __repr__(self) -> str:
         return (f"AcrossCollections({len(self.systems)} systems × {len(self.collections)} "
                 f"collections, {self.measure})")
+
+    def weighing(self) -> str:
+        """How the collections weigh in the systems' means, in words (the tables' titles)."""
+        return "weights equal: each collection weighs the same" if self.weights == "equal" \
+            else "weights topics: each collection weighs its number of topics"
 
     def to_frame(self) -> pd.DataFrame:
         """The meta-analyses of every pair (``meta``)."""
@@ -121,9 +140,10 @@ class AcrossCollections(HtmlRepr):
                 "topics within each collection")
         titles = {
             "systems": f"{self.measure}: systems' means over {len(self.collections)} "
-                       f"collections (each weighs the same; {boot})",
+                       f"collections ({self.weighing()}; {boot})",
             "pairs": f"Differences of those means, a − b ({boot})",
-            "means": "Per collection: each system's mean over its topics",
+            "means": "Per collection: each system's mean over its topics, the "
+                     "collection's weight in the means across collections",
             "collections": f"Per collection: mean difference a − b over its topics, the "
                            f"variance of that mean, its {level} normal interval",
             "meta": f"Random-effects meta-analysis of each pair (τ² by DerSimonian–Laird "
@@ -164,6 +184,7 @@ def _aligned(collections: Mapping[str, Any], measure: str | None
     topics × systems array, columns in that order; a system missing from a collection is
     an :class:`~irscale.errors.AlignmentError` naming the collection."""
     from ..errors import AlignmentError
+    from ..evaluation.suite import missing_systems
 
     matrices: dict[str, ScoreMatrix] = {str(name): _matrix(str(name), value, measure)
                                         for name, value in collections.items()}
@@ -172,12 +193,12 @@ def _aligned(collections: Mapping[str, Any], measure: str | None
         raise InputError(f"the collections hold different measures {sorted(measures)}: "
                          "choose one with measure=")
     systems = tuple(dict.fromkeys(s for m in matrices.values() for s in m.systems))
-    for name, matrix in matrices.items():
-        missing = [s for s in systems if s not in matrix.systems]
-        if missing:
-            raise AlignmentError(f"collection {name!r} has no run of system(s) "
-                                 f"{missing[:5]} (systems are matched by run name across "
-                                 f"collections; it has {list(matrix.systems[:8])})")
+    found = missing_systems({name: m.systems for name, m in matrices.items()})
+    if found is not None:
+        name, missing = found
+        raise AlignmentError(f"collection {name!r} has no run of system(s) "
+                             f"{missing[:5]} (systems are matched by run name across "
+                             f"collections; it has {list(matrices[name].systems[:8])})")
     if len(systems) < 2:
         raise InputError(f"at least 2 systems are needed, got {len(systems)}")
     arrays = [matrix.subset(systems=list(systems)).array() for matrix in matrices.values()]
@@ -203,20 +224,31 @@ def _check_bootstrap_memory(samples: int, systems: int, pairs: int, topics: int)
                  f"keep their means: about {format_size(need)}", "fewer --samples (samples)")
 
 
-def _stratified_chunk(arrays: tuple[np.ndarray, ...], gen: np.random.Generator, size: int
-                     ) -> np.ndarray:
-    """``size`` × systems: the means over the collections of the means of ``size`` samples
-    of each collection's topics (a matrix product a collection)."""
+def collection_weights(arrays: list[np.ndarray], weights: str) -> np.ndarray:
+    """The weight ``w_c`` of every collection (its topics × systems array) in the means
+    across collections (module documentation): ``1/k``, or ``n_c / Σ n_c`` for
+    ``weights="topics"``."""
+    counts = np.array([x.shape[0] for x in arrays], dtype=float)
+    return counts / counts.sum() if weights == "topics" else np.full(len(arrays),
+                                                                     1 / len(arrays))
+
+
+def _stratified_chunk(arrays: tuple[np.ndarray, ...], weights: np.ndarray,
+                      gen: np.random.Generator, size: int) -> np.ndarray:
+    """``size`` × systems: the weighted means over the collections of the means of ``size``
+    samples of each collection's topics (a matrix product a collection)."""
     total = np.zeros((size, arrays[0].shape[1]))
-    for values in arrays:
+    for values, weight in zip(arrays, weights, strict=True):
         n = values.shape[0]
-        total += resample_counts(gen.integers(0, n, size=(size, n)), n) @ values / n
-    return total / len(arrays)
+        total += weight * (resample_counts(gen.integers(0, n, size=(size, n)), n) @ values
+                           / n)
+    return total
 
 
 def stratified_bootstrap(arrays: list[np.ndarray], *, samples: int, rng: RngArg,
-                         progress: ProgressArg = False) -> np.ndarray:
-    """``samples`` × systems: each system's mean over the collections of its means over
+                         weights: str = "equal", progress: ProgressArg = False) -> np.ndarray:
+    """``samples`` × systems: each system's mean over the collections (weighted as
+    ``weights`` says: :func:`collection_weights`) of its means over
     topics redrawn with replacement within each collection (module documentation), in
     chunks of :data:`~irscale.stats.bootstrap.CHUNK` samples, chunk ``i`` drawn from child
     ``i`` of ``rng``'s seed sequence (:func:`~irscale.stats.resampling.run_chunks`: the
@@ -230,12 +262,14 @@ def stratified_bootstrap(arrays: list[np.ndarray], *, samples: int, rng: RngArg,
         out[starts[index]:starts[index + 1]] = means
 
     run_chunks(_stratified_chunk, sizes, seed_sequence(rng=rng), keep,
-               shared=(tuple(arrays),), progress=progress)
+               shared=(tuple(arrays), collection_weights(arrays, weights)),
+               progress=progress)
     return out
 
 
-def across_collections(collections: Mapping[str, Any], measure: str | None = None, *,
-                       alpha: float = 0.05, samples: int = 1000, rng: RngArg = None,
+def across_collections(collections: Mapping[str, Any] | str | os.PathLike[str],
+                       measure: str | None = None, *, alpha: float = 0.05,
+                       samples: int = 1000, rng: RngArg = None, weights: str = "equal",
                        progress: ProgressArg = False) -> AcrossCollections:
     """Compare the systems of several collections (module documentation): each
     collection's paired mean differences, every pair's random-effects meta-analysis
@@ -244,8 +278,12 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
     their differences.
 
     ``collections``: ``{name: ScoreMatrix or Evaluation}`` (2 at least), the systems
-    matched by name; ``measure``: the one compared (default: the only one); ``alpha``: 1 −
-    the level of every interval; ``samples``, ``rng``, ``progress``: the bootstrap's.
+    matched by name, or the path of a manifest (:mod:`irscale.io.manifest`: a file
+    ``collection<TAB>qrels<TAB>run``, one row per collection and run), its collections
+    evaluated with ``measure``; ``measure``: the one compared (default: the only one; a
+    manifest needs it); ``alpha``: 1 − the level of every interval; ``samples``, ``rng``,
+    ``progress``: the bootstrap's; ``weights``: how the collections weigh in the systems'
+    means and their bootstrap, ``"equal"`` or ``"topics"`` (module documentation).
 
     Examples
     --------
@@ -266,6 +304,9 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
     alpha = check_alpha(alpha)
     samples = check_count(samples, "samples")
     rng = check_rng(rng)
+    weights = WEIGHTS.check(weights)
+    if isinstance(collections, (str, os.PathLike)):
+        collections = _manifest(collections, measure)
     if not isinstance(collections, Mapping) or len(collections) < 2:
         raise ParameterError(f"collections: expected a mapping of 2 collections or more "
                              f"(name → ScoreMatrix or Evaluation), got {shown(collections)}")
@@ -287,9 +328,11 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
         "ci_low": (differences - z * np.sqrt(variances)).T.ravel(),
         "ci_high": (differences + z * np.sqrt(variances)).T.ravel()})
 
-    boot = stratified_bootstrap(arrays, samples=samples, rng=rng, progress=progress)
+    boot = stratified_bootstrap(arrays, samples=samples, rng=rng, weights=weights,
+                                progress=progress)
     quantiles = [alpha / 2, 1 - alpha / 2]
-    means = np.mean([x.mean(axis=0) for x in arrays], axis=0)
+    weight = collection_weights(arrays, weights)
+    means = weight @ np.array([x.mean(axis=0) for x in arrays])
     low, high = np.quantile(boot, quantiles, axis=0)
     system_table = pd.DataFrame({"system": systems, "mean": means, "ci_low": low,
                                  "ci_high": high})
@@ -301,11 +344,23 @@ def across_collections(collections: Mapping[str, Any], measure: str | None = Non
     mean_table = pd.DataFrame({
         "collection": np.repeat(names, len(systems)), "system": list(systems) * len(names),
         "topics": np.repeat([x.shape[0] for x in arrays], len(systems)),
+        "weight": np.repeat(weight, len(systems)),
         "mean": np.concatenate([x.mean(axis=0) for x in arrays])})
-    return AcrossCollections(measure, names, systems, alpha, samples, system_table,
+    return AcrossCollections(measure, names, systems, alpha, samples, weights, system_table,
                              pair_table, mean_table, per_collection,
                              _meta(first, second, differences, variances, alpha),
                              collection_model(arrays, systems, alpha=alpha))
+
+
+def _manifest(path: str | os.PathLike[str], measure: str | None) -> dict[str, ScoreMatrix]:
+    """The collections of the manifest at ``path`` evaluated with ``measure``."""
+    from ..evaluation.suite import evaluate_collections
+    from ..io.manifest import read_collections
+
+    if measure is None:
+        raise ParameterError("measure: a manifest of collections is evaluated with the "
+                             "measure compared: give measure= (e.g. 'ndcg_cut.10')")
+    return evaluate_collections(read_collections(path), [measure])
 
 
 #: The columns of the meta-analysis table, as :class:`~irscale.stats.meta_analysis.

@@ -187,6 +187,19 @@ GSTUDY_FACET = Param("facet", Text(), "variant", "name of the second facet, the 
                      "of --facet-scores", ("--facet",), "NAME")
 
 
+#: The weightings of the collections in the systems' means across them
+#: (:mod:`irscale.stats.across_collections`): ``equal`` (the macro average) or ``topics``
+#: (the micro average).
+WEIGHTINGS = ("equal", "topics")
+#: ``--weights`` / ``weights=``: how the collections weigh in the systems' means across
+#: them and in their stratified bootstrap.
+WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "equal", "how the collections "
+                "weigh in the systems' means across them and in their bootstrap (equal: "
+                "each the same, the macro average; topics: each by its number of topics, "
+                "the micro average; the meta-analysis weighs them by inverse variance "
+                "either way)", ("--weights",))
+
+
 def document_sampling_cutoff(name: str) -> int | None:
     """The measure of the document-sampling test (Cormack & Lynam 2006) that ``name``
     names: ``None`` for AP, k for P@k: the name read by the one measure-name grammar
