@@ -86,6 +86,8 @@ CASES = [
         "--dataset", "--no-dataset-defaults"),
     err("unknown-official-measure", ["eval", f"{IRDS}unknown-measure", "a.run"],
         f"{IRDS}unknown-measure", "NoSuchMeasure@10", "--no-dataset-defaults"),
+    err("dataset-with-prefs", ["eval", "--dataset", "trec-dl-2019-passage", "-R", "prefs",
+                               "qrels.txt", "a.run"], "--dataset", "-R prefs"),
     err("missing-qrels-file", ["eval", "--dataset", "trec-dl-2019-passage", "missing.qrels",
                                "a.run"], "missing.qrels"),
 ]

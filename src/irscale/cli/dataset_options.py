@@ -43,6 +43,9 @@ def apply_dataset_conventions(args: argparse.Namespace) -> None:
     implicit = irds_name(args.qrels) and args.relevance_format == "qrels"
     if args.no_dataset_defaults or (args.dataset is None and not implicit):
         return
+    if args.relevance_format != "qrels":
+        raise ParameterError(f"--dataset applies to judgments (-R qrels), not -R "
+                             f"{args.relevance_format}: a dataset's conventions are for them")
     from ..evaluation.conventions import conventions_for
 
     applied = conventions_for(
@@ -55,9 +58,8 @@ def apply_dataset_conventions(args: argparse.Namespace) -> None:
         args.measures = list(applied.measures)
     if applied.relevance_level is not None:
         args.relevance_level = applied.relevance_level
-    head, *rest = applied.lines
-    args.conventions_note = (f"note: {head.split(', from ')[0]}: {'; '.join(rest)} "
-                             "(--no-dataset-defaults: none)")
+    args.conventions_note = (f"note: dataset conventions: {applied.dataset}: "
+                             f"{'; '.join(applied.lines[1:])} (--no-dataset-defaults: none)")
 
 
 def note(args: argparse.Namespace) -> None:

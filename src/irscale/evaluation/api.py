@@ -259,6 +259,9 @@ def _conventions(qrels: Any, dataset: object, enabled: object, measures: object,
         raise ParameterError(f"dataset_defaults must be True or False, got {enabled!r}")
     if dataset is None and not (enabled and implicit and irds_name(qrels)):
         return None
+    if not implicit:
+        raise ParameterError("dataset applies to judgments (relevance_format='qrels'): a "
+                             "dataset's conventions are for them")
     from .conventions import conventions_for
 
     return conventions_for(qrels, cast(Any, dataset), bool(enabled),

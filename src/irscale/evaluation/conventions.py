@@ -42,8 +42,10 @@ class Conventions(NamedTuple):
 class Applied(NamedTuple):
     """What an evaluation takes from a dataset's conventions: its measures (``None``: the
     caller's, or trec_eval's default), its relevance level (``None``: the caller's or
-    trec_eval's default) and the provenance lines that say so."""
+    trec_eval's default) and the provenance lines that say so (the first names the dataset
+    and the source, the others the measures and the level)."""
 
+    dataset: str
     measures: tuple[str, ...] | None
     relevance_level: int | None
     lines: tuple[str, ...]
@@ -180,7 +182,7 @@ def apply_conventions(conventions: Conventions, *, measures_given: bool,
                      "keeping its own rel=")
     else:
         lines.append("relevance level: trec_eval's default 1; the dataset defines none")
-    return Applied(None if measures_given or not conventions.measures
+    return Applied(conventions.dataset, None if measures_given or not conventions.measures
                    else conventions.measures,
                    None if level_given is not None else level, tuple(lines))
 
