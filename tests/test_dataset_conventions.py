@@ -174,10 +174,15 @@ def test_table_rows_agree_with_ir_datasets_documentation():
 def test_docs_render_the_table():
     """docs/evaluation.md shows every row of the one declaration as it stands."""
     text = (DOCS / "evaluation.md").read_text()
+    header = ("| name | relevant | official measures | source | ir_datasets ids |\n"
+              "|---|---|---|---|---|\n")
+    shown = text.split(header)[1].split("\n\n")[0].splitlines()
+    assert len(shown) == len(COLLECTIONS), "the table shows rows the declaration lacks"
     for row in COLLECTIONS:
         level = "—" if row.relevance_level is None else f"≥ {row.relevance_level}"
-        line = f"| `{row.name}` | {level} | {', '.join(f'`{m}`' for m in row.measures)} |"
-        assert line in text, line
+        line = (f"| `{row.name}` | {level} | {', '.join(f'`{m}`' for m in row.measures)} | "
+                f"{row.source} | {', '.join(f'`{i}`' for i in row.irds_ids)} |")
+        assert f"\n{line}\n" in text, line
 
 
 def test_cache_hit_carries_the_calls_provenance(collection, tmp_path):
