@@ -53,6 +53,10 @@ CASES = [
     ok("irds-id-as-dataset", ["eval", "--dataset", "irscale-conventions/dl", "qrels.txt",
                               "a.run"],
        same_output_as("eval", "-l", "2", *DL, "qrels.txt", "a.run")),
+    ok("in-batches", ["eval", "--dataset", "trec-dl-2019-passage", "qrels.txt", "a.run",
+                      "b.run", "--batch-size", "1"],
+       same_output_as("eval", "-l", "2", *DL, "qrels.txt", "a.run", "b.run", "--batch-size",
+                      "1")),
     # overrides
     ok("m-and-l-override", ["eval", "--dataset", "trec-dl-2019-passage", "-m", "P@5", "-l",
                             "1", "qrels.txt", "a.run"],
