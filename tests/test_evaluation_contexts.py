@@ -529,8 +529,10 @@ def test_every_option_a_context_reads_is_one_of_evaluate_or_of_the_outputs():
     from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
     from irscale.evaluation.context import CONTEXTS, OUTPUT_OPTIONS
 
+    # the dataset's conventions are evaluate's own, applied before any context runs
     known = {name for name, p in inspect.signature(irscale.evaluate).parameters.items()
-             if p.kind == p.KEYWORD_ONLY} | OUTPUT_OPTIONS
+             if p.kind == p.KEYWORD_ONLY and name not in ("dataset", "dataset_defaults")} \
+        | OUTPUT_OPTIONS
     for context in CONTEXTS.values():
         assert context.reads <= known, context.name
     assert set(API_OPTIONS.values()) == known - {"names", "allow_empty"}
