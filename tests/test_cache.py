@@ -730,8 +730,9 @@ def test_the_entry_format_knows_every_field_of_an_evaluation():
     def names(kind) -> set[str]:
         return {field.name for field in dataclasses.fields(kind)}
 
+    # conventions: the call's provenance, added by evaluate to a hit (not stored)
     assert names(Evaluation) == {"columns", "values", "rows", "averaging", "rankings",
-                                 "runids"}
+                                 "runids", "conventions"}
     assert names(TopicRows) == {"runs", "topics", "ranking_run", "ranking_topic",
                                 "unjudged_topics", "placeholder", "evaluated"}
     assert names(Averaging) == {"rule", "complete", "n_qrels_topics", "totals"}

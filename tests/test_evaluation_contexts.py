@@ -495,12 +495,13 @@ declare(Family("VoteShare", None, Cutoffs(5, 10), "The share of the votes.",
 
 def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
     """A context that reads every keyword option of ``irscale.evaluate`` (its signature)
-    is handed each of them, with its value."""
+    is handed each of them, with its value; the dataset's conventions, which
+    ``evaluate`` applies itself, are none of them."""
     import inspect
 
     options = {name: p.default for name, p in
                inspect.signature(irscale.evaluate).parameters.items()
-               if p.kind == p.KEYWORD_ONLY}
+               if p.kind == p.KEYWORD_ONLY and name not in ("dataset", "dataset_defaults")}
     seen = {}
 
     def record(held, measures, **given):
@@ -528,8 +529,10 @@ def test_every_option_a_context_reads_is_one_of_evaluate_or_of_the_outputs():
     from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
     from irscale.evaluation.context import CONTEXTS, OUTPUT_OPTIONS
 
+    # the dataset's conventions are evaluate's own, applied before any context runs
     known = {name for name, p in inspect.signature(irscale.evaluate).parameters.items()
-             if p.kind == p.KEYWORD_ONLY} | OUTPUT_OPTIONS
+             if p.kind == p.KEYWORD_ONLY and name not in ("dataset", "dataset_defaults")} \
+        | OUTPUT_OPTIONS
     for context in CONTEXTS.values():
         assert context.reads <= known, context.name
     assert set(API_OPTIONS.values()) == known - {"names", "allow_empty"}

@@ -41,7 +41,8 @@ HELP = {"irscale", "irscale._engine", "irscale.cli", "irscale.cli.main", "irscal
 #: What ``irscale eval --help`` loads besides: the parser of ``eval`` and the declarations of
 #: its options.
 EVAL_HELP = HELP | {
-    "irscale.cli.common_params", "irscale.cli.eval", "irscale.cli.eval_options",
+    "irscale.cli.common_params", "irscale.cli.dataset_options", "irscale.cli.eval",
+    "irscale.cli.eval_options",
     "irscale.cli.eval_many", "irscale.cli.intervals", "irscale.cli.options",
     "irscale.cli.outputs", "irscale.cli.rules", "irscale.cli.runargs",
     "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy", "irscale.core.options",

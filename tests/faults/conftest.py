@@ -11,7 +11,8 @@ contract:
   ``usage:`` text, the line names what the case says (file, line number, offending text,
   option), and the folder is byte-for-byte what it was (no output, no partial or temporary
   file, no input modified);
-* a success: exit status 0, standard error holds nothing but ``irscale: warning:`` lines,
+* a success: exit status 0, standard error holds nothing but ``irscale: warning:`` lines
+  (and ``irscale: note:`` lines),
   the inputs are unchanged, and the case's own check of the output holds.
 """
 
@@ -317,8 +318,10 @@ ANNOUNCED = re.compile(r"^irscale: .+: [\d,]+ more .+ each \(measured\), about "
 
 
 def _notes(line: str) -> bool:
-    """Whether a line of standard error is a warning or an announcement."""
-    return line.startswith("irscale: warning: ") or ANNOUNCED.match(line) is not None
+    """Whether a line of standard error is a warning, an announcement or a note (``irscale
+    eval``'s dataset conventions: irscale.cli.dataset_options.note)."""
+    return line.startswith(("irscale: warning: ", "irscale: note: ")) \
+        or ANNOUNCED.match(line) is not None
 
 
 def _has(line: str, needle: Needle) -> bool:

@@ -9,7 +9,9 @@ exactly what :func:`encode` wrote for that key: the caller evaluates again.
 
 The judged rankings an evaluation measured (:attr:`Evaluation.rankings`) are not stored:
 an evaluation read from the cache has ``rankings=None`` (no method of an
-:class:`Evaluation` reads them).
+:class:`Evaluation` reads them). Nor are the dataset conventions' provenance lines
+(:attr:`Evaluation.conventions`): they are the call's, added by :func:`irscale.evaluate` to
+the evaluation it reads or makes.
 """
 
 from __future__ import annotations

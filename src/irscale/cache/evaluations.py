@@ -41,9 +41,11 @@ INPUTS = frozenset({"qrels", "runs", "labels", "intent_probabilities", "intent_t
 #: Parameters keyed as resolved in the evaluation's setup.
 RESOLVED = frozenset({"measures"})
 #: Parameters that change no value (evaluate_many's batches, executor, output, progress),
-#: and ``zscores``: trec_eval's -Z is applied to the evaluation read from the cache.
+#: ``zscores``: trec_eval's -Z is applied to the evaluation read from the cache, and the
+#: dataset's conventions (``dataset``, ``dataset_defaults``): keyed by what they set, the
+#: measures and the relevance level, their provenance added to the evaluation read.
 NOT_IN_KEY = frozenset({"cache", "batch_size", "executor", "workers", "out", "force",
-                        "progress", "zscores"})
+                        "progress", "zscores", "dataset", "dataset_defaults"})
 #: Parameters of evaluate_many keyed per run file (the file, and the run's name).
 PER_RUN = frozenset({"runs", "names"})
 

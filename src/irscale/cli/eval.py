@@ -22,6 +22,7 @@ from .common_params import (
     QRELS,
     RUNS,
 )
+from .dataset_options import add_dataset_options, apply_dataset_conventions, note
 from .eval_many import (
     TREC_EVAL_DESTS,
     add_batch_options,
@@ -90,7 +91,7 @@ def add_parser(subparsers) -> None:
                                     "value; topic * = every topic) for the measures that use "
                                     "one, e.g. --labels under=task2.qunder -m 'uRBP(p=0.8)'"),
         add_qrels_format, add_intent_options, add_topic_alpha_option, add_outputs,
-        add_run_options, add_cache_option,
+        add_run_options, add_cache_option, add_dataset_options,
         lambda p: add_batch_options(p.add_argument_group(
             "many run files, streamed in batches (as irscale eval-many)", "memory bounded by "
             "a batch per worker; the runs named after their files unless --names says "
@@ -137,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
     the context) prints them, by the context of the call (``args.context``) as it declares
     (how its run files are read, its text straight from the files, the options of its
     runner an output format asks for, its baseline run, its own output formats)."""
+    note(args)  # the dataset conventions applied (--dataset, irds: qrels)
     if wants_batches(args):
         from . import eval_many
 
@@ -346,6 +348,7 @@ RULES: tuple[Declared, ...] = (
     refuse_with_outputs,
     _check_labels,
     check_scheduler,
+    apply_dataset_conventions,
     Default("context", eval_context),
     refuse_unread_options,
     Rule(("fmt",), lambda args: args.context.formats is None

@@ -11,11 +11,12 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 
 from ..cache.calls import CacheCall
+from ..core.extras import irds_name
 from ..core.options import is_flag
 from ..errors import AlignmentError, ParameterError, shorten
 from ..io.naming import NameSpec
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core import ScoreMatrix
+    from .conventions import Applied
     from .options import TrecEvalKeywords
 
 
@@ -35,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def evaluate(
     qrels: Any,
     runs: Any,
-    measures: str | Iterable[str] = "official",
+    measures: str | Iterable[str] | None = None,
     *,
     labels: Mapping[str, Any] | None = None,
     allow_empty: bool = False,
@@ -45,6 +47,8 @@ def evaluate(
     cache: str | os.PathLike[str] | None = None,
     relevance_format: Literal["qrels", "qrels_jg", "prefs", "qrels_prefs"] = "qrels",
     names: NameSpec | None = None,
+    dataset: str | None = None,
+    dataset_defaults: bool = True,
     **trec: Unpack[TrecEvalKeywords],
 ) -> Evaluation:
     """Evaluate runs against qrels.
@@ -74,7 +78,9 @@ def evaluate(
         (sorted by name), a glob pattern (``"runs/*.gz"``) the files it matches
         (:func:`irscale.io.sources.run_files`); for thousands of files,
         :func:`irscale.evaluate_many` streams them with bounded memory.
-    measures : str or iterable of str or of ir_measures' measures, default "official"
+    measures : str or iterable of str or of ir_measures' measures, optional
+        By default the dataset's official measures where its conventions apply
+        (``dataset``), trec_eval's ``official`` otherwise.
         Measure names as accepted by :func:`irscale.measures.names.parse_measures`:
         trec_eval's (``map``, ``P.5,10``, ``ndcg_cut_10``, nicknames such as
         ``all_trec``) or ir_measures' (``AP@100``, ``P(rel=2)@5``, ``nDCG@10``), or
@@ -136,6 +142,17 @@ def evaluate(
         its file stem; or one name per run, in order (they replace the names of a mapping
         ``{name: run}``). Evaluations of judged rankings (trec_eval's and the catalogue's
         measures).
+    dataset : str, optional
+        The conventions of a dataset (:mod:`irscale.evaluation.conventions`, docs/evaluation.md,
+        "Dataset conventions"): a collection of irscale's table
+        (:mod:`irscale.io.collections_table`: ``"trec-dl-2019-passage"`` ...) or an
+        ir_datasets id. Its official measures are evaluated where ``measures`` is not given,
+        and its relevance level applied where ``relevance_level`` is not; qrels read as
+        ``"irds:ID"`` apply their dataset's conventions without it.
+        :attr:`Evaluation.conventions` says what was applied and what was overridden.
+    dataset_defaults : bool, default True
+        False: no dataset's conventions (``irds:`` qrels evaluated as trec_eval would
+        evaluate their file); ``dataset`` is then refused.
 
     Returns
     -------
@@ -210,22 +227,56 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
+    applied = _conventions(qrels, dataset, dataset_defaults, measures, trec,
+                           implicit=relevance_format == "qrels")
+    if measures is None:
+        measures = applied.measures if applied is not None and applied.measures else "official"
     # named one by one, not by locals(): its snapshot would keep the inputs alive
     values = dict(**vars(trec_eval_options(trec)), labels=labels, allow_empty=allow_empty,
                   intent_probabilities=intent_probabilities, intent_types=intent_types,
                   zscores=zscores, cache=cache, relevance_format=relevance_format,
                   names=names)
     context = chosen(qrels, measures, values)
+    if applied is not None and applied.relevance_level is not None \
+            and "relevance_level" in context.accepts:
+        values["relevance_level"] = applied.relevance_level
     held = [qrels, runs]  # handed over: this frame keeps no reference (the runner's memory)
     del qrels, runs
-    return evaluate_by(context, held, measures, values)
+    evaluation = evaluate_by(context, held, measures, values)
+    if applied is None:
+        return evaluation
+    from dataclasses import replace
+
+    return replace(evaluation, conventions=applied.lines)
+
+
+def _conventions(qrels: Any, dataset: object, enabled: object, measures: object,
+                 trec: Mapping[str, Any], *, implicit: bool) -> Applied | None:
+    """The dataset conventions :func:`evaluate` applies
+    (:func:`irscale.evaluation.conventions.conventions_for`), or ``None``; ``implicit``:
+    those of ``irds:`` qrels too (judgments, not preferences or multi-judge qrels)."""
+    if not is_flag(enabled):
+        raise ParameterError(f"dataset_defaults must be True or False, got {enabled!r}")
+    if dataset is None and not (enabled and implicit and irds_name(qrels)):
+        return None
+    if not implicit:
+        raise ParameterError("dataset applies to judgments (relevance_format='qrels'): a "
+                             "dataset's conventions are for them")
+    from .conventions import conventions_for
+
+    return conventions_for(qrels, cast(Any, dataset), bool(enabled),
+                           measures_given=measures is not None,
+                           level_given=trec.get("relevance_level"),
+                           option_names=("measures=", "relevance_level="))
 
 
 #: The options of :func:`evaluate` and their defaults, read from its signature: a context
-#: reads some of them (:attr:`~irscale.evaluation.context.Context.reads`).
+#: reads some of them (:attr:`~irscale.evaluation.context.Context.reads`). The dataset's
+#: conventions are not among them: :func:`evaluate` applies them before the context runs.
 OPTIONS: dict[str, Any] = {
     name: parameter.default for name, parameter in
-    inspect.signature(evaluate).parameters.items() if parameter.kind == parameter.KEYWORD_ONLY}
+    inspect.signature(evaluate).parameters.items() if parameter.kind == parameter.KEYWORD_ONLY
+    and name not in ("dataset", "dataset_defaults")}
 
 
 def call_values(**given: Any) -> dict[str, Any]:

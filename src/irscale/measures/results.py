@@ -239,6 +239,9 @@ class Evaluation(RunSummaries):
     rankings that were measured (trec_eval's measures and the catalogue's, sessions),
     ``None`` for per-intent judgments and texts. :attr:`runids`: the run ids the run
     files name, where they differ from the run names (ndeval's ``runid`` column).
+    :attr:`conventions`: the provenance lines of the dataset conventions applied (its
+    official measures, its relevance level, what the call overrode:
+    :mod:`irscale.evaluation.conventions`), empty where none were.
     """
 
     columns: tuple[Column, ...]
@@ -247,6 +250,7 @@ class Evaluation(RunSummaries):
     averaging: Averaging = field(default_factory=Averaging)
     rankings: JudgedRankings | None = None
     runids: tuple[str, ...] = ()
+    conventions: tuple[str, ...] = ()
 
     @property
     def runs(self) -> tuple[str, ...]:
