@@ -200,8 +200,8 @@ def test_the_page_reads_the_same_without_javascript(browser, report):
 
 def test_the_contents_lead_to_every_section(browser, report):
     """The table of contents links every section of the page, the one on judge noise
-    among them; a click on its link scrolls to it, whose table has a verdict per
-    conclusion."""
+    among them; a click on its link scrolls to it, whose tables have a verdict per
+    conclusion of the Tukey HSD and per conclusion against the baseline."""
     page_path, _ = report
     context, page, _ = _open(browser, page_path)
     try:
@@ -216,6 +216,9 @@ def test_the_contents_lead_to_every_section(browser, report):
         verdicts = page.eval_on_selector_all("#judge-noise tbody tr td:last-child",
                                              "cs => cs.map(c => c.textContent)")
         assert len(verdicts) == 6 and set(verdicts) <= {"robust", "fragile"}
+        against = page.eval_on_selector_all("#judge-noise-baseline tbody tr td:last-child",
+                                            "cs => cs.map(c => c.textContent)")
+        assert len(against) == 4 and set(against) <= {"robust", "fragile"}  # 2 runs × 2
     finally:
         context.close()
 

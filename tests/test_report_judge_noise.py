@@ -4,7 +4,10 @@ inputs and seed, its conclusions those of the report's Tukey HSD, and every pair
 agree, within binomial error, with a simulation written here (the qrels relabelled with
 numpy under the flip model, evaluated by pytrec_eval, the topic-blocked Tukey HSD by
 scipy's studentized range); the verdict follows the stated threshold; the LaTeX and
-Markdown tables and the page's table of contents hold the section."""
+Markdown tables and the page's table of contents hold the section. With a baseline, the
+conclusions against it are marked from the same replicates, and their shares agree with
+the simulation's paired t-tests (scipy) Holm-corrected over every run × measure
+(statsmodels); corrected over another family (none, each measure apart), they would not."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import itertools
 import numpy as np
 import pytest
 
-from irscale.collections import Confusion, judge_noise
+from irscale.collections import Confusion, judge_noise, relabelled_qrels
 from irscale.errors import ParameterError
 from irscale.report import build_report, format_tables, render_html
 from irscale.report.tables import ROBUST_SHARE, noise_frames
@@ -23,6 +26,7 @@ from .oracle_imports import lazy_import, lazy_importorskip
 
 pytrec_eval = lazy_importorskip("pytrec_eval")
 sps = lazy_import("scipy.stats")
+multitest = lazy_import("statsmodels.stats.multitest")
 
 FLIP = 0.15
 REPLICATES = 200
@@ -49,6 +53,30 @@ def data():
     report = build_report(qrels, runs, list(MEASURES), robustness=False,
                           confusion=Confusion.flip(FLIP), replicates=REPLICATES, seed=SEED)
     return qrels, runs, report
+
+
+@pytest.fixture(scope="module")
+def against_baseline(data):
+    """The report of :func:`data` with the baseline r0 (t-test, Holm over the family)."""
+    qrels, runs, _ = data
+    return build_report(qrels, runs, list(MEASURES), robustness=False, baseline="r0",
+                        confusion=Confusion.flip(FLIP), replicates=REPLICATES, seed=SEED)
+
+
+def _relabelled(qrels, rng):
+    """The qrels with every binary grade flipped with probability :data:`FLIP` (numpy)."""
+    return {t: {d: int(g ^ (rng.random() < FLIP)) for d, g in judged.items()}
+            for t, judged in sorted(qrels.items())}
+
+
+def _within(counts, own, theirs):
+    """Whether the shares ``counts / own`` of the simulation and ``theirs`` (of
+    :data:`REPLICATES`) differ by at most 4.5 standard errors of a difference of two
+    binomial shares (pooled), plus one replicate of each; per share."""
+    pooled = (counts + theirs * REPLICATES) / (own + REPLICATES)
+    tolerance = 4.5 * np.sqrt(pooled * (1 - pooled) * (1 / own + 1 / REPLICATES)) \
+        + 1 / own + 1 / REPLICATES
+    return np.abs(counts / own - theirs) <= tolerance
 
 
 def _values(qrels, runs, measure):
@@ -111,7 +139,6 @@ def test_the_shares_agree_with_a_simulation_by_pytrec_eval_and_scipy(data):
     qrels, runs, report = data
     own = 300
     rng = np.random.default_rng(12345)
-    topics = sorted(qrels)
     pairs = report.noise.pairs
     for label, name in MEASURES.items():
         base = _values(qrels, runs, name)
@@ -120,8 +147,7 @@ def test_the_shares_agree_with_a_simulation_by_pytrec_eval_and_scipy(data):
         base_decision = _tukey(base)
         order_kept, decision_kept = np.zeros(len(base_order)), np.zeros(len(base_order))
         for _ in range(own):
-            relabelled = {t: {d: int(g ^ (rng.random() < FLIP)) for d, g in qrels[t].items()}
-                          for t in topics}
+            relabelled = _relabelled(qrels, rng)
             values = _values(relabelled, runs, name)
             means = values.mean(axis=0)
             order = np.sign([means[i] - means[j]
@@ -131,11 +157,86 @@ def test_the_shares_agree_with_a_simulation_by_pytrec_eval_and_scipy(data):
         rows = pairs[pairs["measure"] == label]
         np.testing.assert_array_equal(rows["significant"], base_decision != 0)
         for column, counts in (("order_kept", order_kept), ("decision_kept", decision_kept)):
-            mine, theirs = counts / own, rows[column].to_numpy()
-            pooled = (counts + theirs * REPLICATES) / (own + REPLICATES)
-            tolerance = 4.5 * np.sqrt(pooled * (1 - pooled) * (1 / own + 1 / REPLICATES)) \
-                + 1 / own + 1 / REPLICATES
-            assert (np.abs(mine - theirs) <= tolerance).all(), (label, column, mine, theirs)
+            theirs = rows[column].to_numpy()
+            assert _within(counts, own, theirs).all(), (label, column, counts / own, theirs)
+
+
+#: The families of the comparisons with the baseline: every run × measure (the report's),
+#: none (each comparison alone), each measure apart.
+FAMILIES = ("all", "none", "measure")
+
+
+def _baseline_decisions(scores, family, alpha=0.05):
+    """Per (measure, run ≠ r0), in the measures' then the runs' order: +1/−1 the direction
+    of a difference with r0 significant after Holm's correction over ``family``, 0 not
+    significant; paired t-tests by scipy, the correction by statsmodels."""
+    diffs = [(values[:, k] - values[:, 0]) for values in scores.values()
+             for k in range(1, values.shape[1])]
+    p = np.array([sps.ttest_rel(d, np.zeros_like(d)).pvalue for d in diffs])
+    if family == "all":
+        reject = multitest.multipletests(p, alpha, method="holm")[0]
+    elif family == "none":
+        reject = p <= alpha
+    else:
+        per = len(p) // len(scores)
+        reject = np.concatenate([multitest.multipletests(p[i:i + per], alpha,
+                                                         method="holm")[0]
+                                 for i in range(0, len(p), per)])
+    return np.where(reject, np.sign([d.mean() for d in diffs]), 0)
+
+
+def test_the_conclusions_against_the_baseline_agree_with_a_simulation(data, against_baseline):
+    """The same replicates as the Tukey HSD's (same seed), the conclusions those of the
+    report's comparison (as scipy and statsmodels decide them), and every conclusion's
+    share of replicates that keep its decision against 300 replicates drawn here."""
+    qrels, runs, _ = data
+    report = against_baseline
+    np.testing.assert_array_equal(report.noise.pairs.to_numpy(),
+                                  data[2].noise.pairs.to_numpy())
+    found = report.noise_baseline
+    np.testing.assert_array_equal(found[["measure", "run", "delta", "significant"]],
+                                  report.comparison[["measure", "run", "delta", "significant"]])
+    scores = {label: _values(qrels, runs, name) for label, name in MEASURES.items()}
+    base = _baseline_decisions(scores, "all")
+    np.testing.assert_array_equal(
+        base, np.where(found["significant"], np.sign(found["delta"]), 0))
+    own = 300
+    rng = np.random.default_rng(54321)
+    kept = np.zeros(len(base))
+    for _ in range(own):
+        relabelled = _relabelled(qrels, rng)
+        kept += _baseline_decisions({label: _values(relabelled, runs, name)
+                                     for label, name in MEASURES.items()}, "all") == base
+    theirs = found["decision_kept"].to_numpy()
+    assert _within(kept, own, theirs).all(), (kept / own, theirs)
+    table = dict((i, f) for i, _, f in noise_frames(report))["judge-noise-baseline"]
+    np.testing.assert_array_equal(table["decision kept"], theirs)
+    assert (table["verdict"] == np.where(theirs >= ROBUST_SHARE, "robust", "fragile")).all()
+    assert set(table["verdict"]) == {"robust", "fragile"}
+
+
+def test_the_baseline_family_is_every_run_and_measure(data, against_baseline):
+    """On the report's own replicates (:func:`~irscale.collections.relabelled_qrels`, the
+    same draws), evaluated by pytrec_eval and decided by scipy and statsmodels: the shares
+    are those of Holm over every run × measure, and not those of no correction or of each
+    measure apart (whose decisions differ here already on the original qrels)."""
+    qrels, runs, _ = data
+    scores = {label: _values(qrels, runs, name) for label, name in MEASURES.items()}
+    base = _baseline_decisions(scores, "all")
+    assert all((_baseline_decisions(scores, f) != base).any() for f in FAMILIES[1:])
+    kept = {family: np.zeros(len(base)) for family in FAMILIES}
+    for replicate in relabelled_qrels(qrels, Confusion.flip(FLIP), REPLICATES, rng=SEED):
+        judged = {}
+        for t, d, g in zip(replicate.topic.to_pylist(), replicate.docno.to_pylist(),
+                           np.asarray(replicate.rel).tolist(), strict=True):
+            judged.setdefault(t, {})[d] = int(g)
+        values = {label: _values(judged, runs, name) for label, name in MEASURES.items()}
+        for family in FAMILIES:
+            kept[family] += _baseline_decisions(values, family) == base
+    theirs = against_baseline.noise_baseline["decision_kept"].to_numpy()
+    np.testing.assert_allclose(kept["all"] / REPLICATES, theirs)
+    for family in FAMILIES[1:]:
+        assert not np.allclose(kept[family] / REPLICATES, theirs), family
 
 
 def test_the_tables_and_the_page_hold_the_section(data):
@@ -150,6 +251,21 @@ def test_the_tables_and_the_page_hold_the_section(data):
     assert '<section id="judge-noise-section">' in page and 'id="judge-noise-measures"' in page
     fragile = int((noise_frames(report)[0][2]["verdict"] == "fragile").sum())
     assert f"{fragile} of {len(report.noise.pairs)} conclusions are fragile" in page
+
+
+def test_the_tables_and_the_page_hold_the_conclusions_against_the_baseline(
+        data, against_baseline):
+    report = against_baseline
+    caption = "Every conclusion against the baseline r0"
+    for fmt in ("markdown", "latex"):
+        text = format_tables(report, fmt)
+        assert caption in text and "no significant difference" in text
+    page = render_html(report)
+    assert 'id="judge-noise-baseline"' in page and caption in page
+    fragile = int((report.noise_baseline["decision_kept"] < ROBUST_SHARE).sum())
+    assert f"{fragile} of {len(report.noise_baseline)} are" in page
+    assert data[2].noise_baseline is None  # no baseline, no table
+    assert 'id="judge-noise-baseline"' not in render_html(data[2])
 
 
 def test_without_a_confusion_no_section_and_replicates_refused(data):

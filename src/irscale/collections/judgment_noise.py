@@ -41,9 +41,9 @@ the same replicates' qrels (for checks with another evaluator).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -56,6 +56,9 @@ from ..errors import AlignmentError, InputError, InputFormatError, MeasureError,
 from ..io.sources import as_qrels, as_runs
 from ..stats.corrections import Correction
 from ..stats.tables import Format
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core import ScoreMatrix
 
 __all__ = ["Confusion", "JudgeNoise", "judge_noise", "relabelled_qrels"]
 
@@ -297,6 +300,7 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
                 replicates: int = 1000, rng: Any = None, test: str = "t",
                 correction: Correction = "none", alpha: float = 0.05,
                 relevance_level: int = DEFAULT_RELEVANCE_LEVEL, allow_empty: bool = False,
+                each_replicate: Callable[[ScoreMatrix], None] | None = None,
                 progress: ProgressArg = False) -> JudgeNoise:
     """How the order and the significance of every pair of runs survive judgment noise
     (module documentation).
@@ -321,6 +325,11 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
         Smallest relevant grade (trec_eval's ``-l``).
     allow_empty : bool
         A run without a judged topic is evaluated on none instead of refused.
+    each_replicate : callable, optional
+        Called with every replicate's values, in the replicates' order, as a
+        :class:`~irscale.core.ScoreMatrix` (the topics every run is evaluated on × the runs
+        × the measures): other conclusions drawn from the same replicates (the report's
+        comparison with a baseline).
     progress : bool or callable
         Progress over the replicates (:mod:`irscale.core.progress`).
     """
@@ -363,6 +372,7 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     n_topics, k = len(jr.topics), len(confusion.grades)
     cells = _complete_cells(jr, len(run_list))
     systems = tuple(jr.runs)
+    topics = [t for t, complete in zip(jr.topics, cells, strict=True) if complete]
 
     def matrices(observed: np.ndarray) -> dict[str, np.ndarray]:
         """Topics × systems values of every measure with judgment ``where[i]`` graded
@@ -404,12 +414,20 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     for first, drawn in _draws(rows, confusion, replicates, gen):
         for r, observed in enumerate(drawn, first):
             check_stop()
-            for m, values in matrices(observed).items():
+            found_values = matrices(observed)
+            if each_replicate is not None:
+                from ..core import ScoreMatrix
+
+                each_replicate(ScoreMatrix.from_array(
+                    np.stack([found_values[m] for m in labels], axis=2), topics=topics,
+                    systems=systems, measures=labels))
+            for m, values in found_values.items():
                 found = decide(values, test, alpha=alpha, correction=correction,
                                systems=systems, **options)
                 same_order = _direction(found.diff) == _direction(base[m].diff)
                 order_kept[m] += same_order
-                decision_kept[m] += _decision(found) == _decision(base[m])
+                decision_kept[m] += decisions(found.significant, found.diff) == decisions(
+                    base[m].significant, base[m].diff)
                 any_flip[m][r] = not same_order.all()
                 means[m][r] = values.mean(axis=0)
                 taus[m][r] = kendall_tau(original[m].mean(axis=0), means[m][r]).tau
@@ -443,9 +461,11 @@ def _direction(diff: np.ndarray) -> np.ndarray:
     return np.where(np.abs(diff) > TIE_TOLERANCE, np.sign(diff), 0)
 
 
-def _decision(found: Any) -> np.ndarray:
-    """Per pair: 0 not significant, else the direction of the significant difference."""
-    return np.where(found.significant, _direction(found.diff), 0)
+def decisions(significant: Any, diff: Any) -> np.ndarray:
+    """Per comparison: 0 not significant, else the direction of the significant difference
+    (:func:`_direction`): the decision a replicate keeps or changes."""
+    return np.where(np.asarray(significant, dtype=bool),
+                    _direction(np.asarray(diff, dtype=np.float64)), 0)
 
 
 def _complete_cells(jr: Any, n_runs: int) -> np.ndarray:

@@ -35,6 +35,12 @@ precision–recall curves) and assembles:
   relabelled qrels drawn from ``seed``): a conclusion is **robust** when the replicates
   keep its decision (the same direction and significance) in at least
   :data:`~irscale.report.tables.ROBUST_SHARE` (95%) of them, **fragile** otherwise;
+  ``noise_baseline`` — with a baseline too, every conclusion against it (per measure and
+  run: significantly better, worse, or no significant difference) the same way: on each
+  replicate's values, every run is compared with the baseline again as ``comparison``
+  is (the same test, the correction over the same family of runs × measures) and the
+  replicates keeping the decision (direction and significance after the correction)
+  counted;
 * ``provenance`` — the command, the versions and every input file's size and sha256.
 """
 
@@ -266,6 +272,41 @@ def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
             .reset_index(drop=True))
 
 
+class _BaselineTally:
+    """The conclusions against the baseline over the judge-noise replicates: called with
+    each replicate's values (:func:`~irscale.collections.judge_noise`'s ``each_replicate``),
+    it compares them with the baseline as the report does (``compare``: the same test and
+    correction over the same family of runs × measures) and counts, per (measure, run), the
+    replicates that keep the stated decision (the same direction and significance after
+    the correction)."""
+
+    def __init__(self, stated: pd.DataFrame,
+                 compare: Callable[[Any], pd.DataFrame]) -> None:
+        from ..collections.judgment_noise import decisions
+
+        self.stated = stated
+        self.compare = compare
+        self.keys = pd.MultiIndex.from_frame(stated[["measure", "run"]].astype(str))
+        self.decision = decisions(stated["significant"], stated["delta"])
+        self.kept = np.zeros(len(stated))
+
+    def __call__(self, values: Any) -> None:
+        from ..collections.judgment_noise import decisions
+
+        found = self.compare(values)
+        at = pd.MultiIndex.from_frame(found[["measure", "run"]].astype(str)).get_indexer(
+            self.keys)
+        self.kept += decisions(found["significant"].to_numpy()[at],
+                               found["delta"].to_numpy()[at]) == self.decision
+
+    def frame(self, replicates: int) -> pd.DataFrame:
+        """``measure, run, baseline, delta, significant`` (the stated comparison) and
+        ``decision_kept``: the share of the ``replicates`` that keep its decision."""
+        out = self.stated[["measure", "run", "baseline", "delta", "significant"]].copy()
+        out["decision_kept"] = self.kept / replicates
+        return out.reset_index(drop=True)
+
+
 def build_report(
     qrels: Any,
     runs: Any,
@@ -359,7 +400,8 @@ def build_report(
         forest plot.
     confusion, replicates : optional
         A :class:`~irscale.collections.Confusion` of the judges: the report gets a section
-        marking every conclusion of the Tukey HSD robust or fragile under judge noise
+        marking every conclusion of the Tukey HSD, and with ``baseline`` every conclusion
+        against the baseline, robust or fragile under judge noise
         (:func:`irscale.collections.judge_noise`, ``replicates`` relabelled qrels drawn
         from ``seed``; module documentation).
     input_files : sequence of str, optional
@@ -415,11 +457,15 @@ def build_report(
     means = evaluation.mean()[list(labels)]
     intervals = _mean_intervals(evaluation, labels, alpha, interval, interval_samples,
                                 interval_rng)
-    comparison = None
-    if baseline is not None:
-        comparison = baseline_comparison(evaluation, baseline, test=test,
-                                         correction=cast(Any, correction), alpha=alpha,
-                                         measures=list(labels)).to_frame()
+
+    def against_baseline(data: Any) -> pd.DataFrame:
+        """Every run against the baseline on every measure of ``data`` (the evaluation,
+        or a judge-noise replicate's values), one family."""
+        return baseline_comparison(data, cast(str, baseline), test=test,
+                                   correction=cast(Any, correction), alpha=alpha,
+                                   measures=list(labels)).to_frame()
+
+    comparison = None if baseline is None else against_baseline(evaluation)
     anovas: dict[str, AnovaResult] = {}
     tukeys: dict[str, PairwiseComparisons] = {}
     letters: dict[str, dict[str, str]] = {}
@@ -477,13 +523,15 @@ def build_report(
             progress=_dp_progress(within, len(labels)) if callable(progress)
             else bool(progress))  # a bar (lines) of its own: the resampling's time left
         advance()
-    noise = None
+    noise = noise_baseline = None
     if confusion is not None:
         from ..collections.judgment_noise import judge_noise
 
+        tally = None if comparison is None else _BaselineTally(comparison, against_baseline)
         noise = judge_noise(qrels_obj, run_objs, list(labels), confusion, replicates=replicates,
-                            rng=seed, test="MD2", alpha=alpha,
+                            rng=seed, test="MD2", alpha=alpha, each_replicate=tally,
                             progress=within if callable(progress) else bool(progress))
+        noise_baseline = None if tally is None else tally.frame(replicates)
         advance()
     return Report(
         evaluation=evaluation, measures=labels, runs=run_names, alpha=alpha,
@@ -495,4 +543,4 @@ def build_report(
         provenance=provenance(command or "irscale.report.build_report(...)", paths),
         scaled=scaled, automatic=found_automatic, interval=interval,
         label_probabilities=label_probabilities,
-        bounds=found_bounds, across=across, noise=noise)
+        bounds=found_bounds, across=across, noise=noise, noise_baseline=noise_baseline)

@@ -82,6 +82,11 @@ class ReportContent:
     #: With ``build_report(confusion=...)``: the conclusions of the Tukey HSD under judge
     #: noise (:class:`~irscale.collections.judgment_noise.JudgeNoise`); None otherwise.
     noise: Any = None
+    #: With ``build_report(confusion=..., baseline=...)``: every conclusion against the
+    #: baseline under judge noise, ``measure, run, baseline, delta, significant`` (the
+    #: comparison's) and ``decision_kept`` (the share of the replicates keeping it); None
+    #: otherwise.
+    noise_baseline: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""

@@ -323,8 +323,16 @@ def _noise(report: ReportContent, digits: int) -> list[str]:
     :func:`~irscale.report.tables.noise_frames`)."""
     found = report.noise
     frames = noise_frames(report)
-    verdicts = frames[0][2]["verdict"]
+    tables = {table_id: frame for table_id, _, frame in frames}
+    verdicts = tables["judge-noise"]["verdict"]
     fragile = int((verdicts == "fragile").sum())
+    against = ""
+    if "judge-noise-baseline" in tables:
+        stated = tables["judge-noise-baseline"]["verdict"]
+        against = (f"; against the baseline <b>{_esc(report.baseline or '')}</b> (the "
+                   "comparison run again on every replicate: the same test, the correction "
+                   f"over the same runs × measures), {int((stated == 'fragile').sum())} of "
+                   f"{len(stated)} are")
     return [
         f"<p>The qrels relabelled {found.replicates} times by a confusion model of the "
         f"judges ({_esc(found.confusion.source)}; Rashidi, Zobel &amp; Moffat, TOIS 2023), "
@@ -332,7 +340,8 @@ def _noise(report: ReportContent, digits: int) -> list[str]:
         "replicate. A conclusion about a pair of runs (significantly better, worse, or "
         "not significantly different) is <b>robust</b> when at least "
         f"{100 * ROBUST_SHARE:g}% of the replicates reach the same decision, "
-        f"<b>fragile</b> otherwise: {fragile} of {len(verdicts)} conclusions are fragile.</p>",
+        f"<b>fragile</b> otherwise: {fragile} of {len(verdicts)} conclusions are "
+        f"fragile{against}.</p>",
         *(_table(frame, digits, table_id=table_id, caption=caption)
           for table_id, caption, frame in frames)]
 

@@ -9,8 +9,9 @@ The same tables are shown by the HTML page (:mod:`irscale.report.html`) and prin
 * against the baseline — delta, its interval, p, adjusted p and wins/ties/losses;
 * per measure the two-way ANOVA with ω² and the Tukey HSD groups (letters);
 * the robustness panel and discriminative power;
-* with a confusion of the judges, every conclusion of the Tukey HSD marked robust or
-  fragile under judge noise (:func:`noise_frames`).
+* with a confusion of the judges, every conclusion of the Tukey HSD (and with a
+  baseline, every conclusion against it) marked robust or fragile under judge noise
+  (:func:`noise_frames`).
 """
 
 from __future__ import annotations
@@ -213,8 +214,11 @@ def noise_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
     conclusion of the Tukey HSD (per measure and pair of runs: ``a > b`` or ``a < b``
     significant, or not significant) with the shares of the replicates that keep the
     order of the two means and the decision, ``robust`` when the decision is kept in at
-    least :data:`ROBUST_SHARE` of them (``fragile`` otherwise); then each measure's
-    fragility. ``(id, caption, frame)`` each."""
+    least :data:`ROBUST_SHARE` of them (``fragile`` otherwise); with a baseline, every
+    conclusion against it (per measure and run: better, worse, or no significant
+    difference after the report's correction) with the share of the replicates that keep
+    it and its verdict (``report.noise_baseline``); then each measure's fragility.
+    ``(id, caption, frame)`` each."""
     found = report.noise
     if found is None:
         return []
@@ -226,22 +230,52 @@ def noise_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
     kept = pairs["decision_kept"].to_numpy(np.float64)
     where = (f"{found.replicates} replicates of the qrels relabelled by "
              f"{found.confusion.source}")
-    return [
+    tukey = [
         ("judge-noise", f"Every conclusion of the Tukey HSD (α = {found.alpha:g}) under judge "
          f"noise ({where}): the share of replicates keeping the order of the two means and "
          f"the decision; robust: the decision kept in at least {100 * ROBUST_SHARE:g}% of "
          "them", pd.DataFrame({
              "measure": pairs["measure"], "a": a, "b": b, "conclusion": conclusion,
              "order kept": pairs["order_kept"], "decision kept": kept,
-             "verdict": np.where(kept >= ROBUST_SHARE, "robust", "fragile")})),
-        ("judge-noise-measures", f"Fragility of each measure under judge noise ({where}): "
+             "verdict": _verdicts(kept)}))]
+    return [*tukey, *_baseline_noise_frames(report, where), (
+        "judge-noise-measures", f"Fragility of each measure under judge noise ({where}): "
          "mean Kendall τ_b of the replicates' rankings with the original, the shares of "
          "pairs whose order or decision changes in some replicate and of replicates with a "
          "flipped pair", _renamed(found.measures, {
              "mean_tau": "mean τ_b", "pairs_flipping": "pairs flipping",
              "replicates_with_flip": "replicates with a flip",
-             "decisions_changing": "decisions changing"})),
-    ]
+             "decisions_changing": "decisions changing"}))]
+
+
+def _verdicts(kept: np.ndarray) -> np.ndarray:
+    """``robust`` where the share of replicates keeping a decision is at least
+    :data:`ROBUST_SHARE`, ``fragile`` otherwise."""
+    return np.where(kept >= ROBUST_SHARE, "robust", "fragile")
+
+
+def _baseline_noise_frames(report: ReportContent, where: str
+                           ) -> list[tuple[str, str, pd.DataFrame]]:
+    """The conclusions against the baseline under judge noise (:func:`noise_frames`;
+    none without a baseline)."""
+    found = report.noise_baseline
+    if found is None:
+        return []
+    up = found["delta"].to_numpy(np.float64) > 0
+    conclusion = np.where(found["significant"].to_numpy(bool),
+                          np.where(up, "better than ", "worse than ") + found["baseline"]
+                          .astype(str).to_numpy(str), "no significant difference")
+    kept = found["decision_kept"].to_numpy(np.float64)
+    correction = ("no correction" if report.correction == "none" else
+                  f"{report.correction} correction over the {len(found)} comparisons")
+    return [("judge-noise-baseline", f"Every conclusion against the baseline "
+             f"{report.baseline} ({test_spec(report.test).name} test, {correction}, "
+             f"α = {report.alpha:g}) "
+             f"under judge noise ({where}): the share of replicates keeping the decision "
+             f"(direction and significance after the correction); robust: kept in at least "
+             f"{100 * ROBUST_SHARE:g}% of them", pd.DataFrame({
+                 "measure": found["measure"], "run": found["run"], "conclusion": conclusion,
+                 "decision kept": kept, "verdict": _verdicts(kept)}))]
 
 
 def _renamed(frame: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
