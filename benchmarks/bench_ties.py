@@ -33,7 +33,9 @@ from irscale.measures.compute import compute_requests
 
 #: The measures timed: every family with a tie-aware value computed in expectation.
 MEASURES = ["map", "map_cut.10,100", "P.5,10,100", "recall.100", "success.10",
-            "relative_P.10", "Rprec", "recip_rank", "ndcg", "ndcg_cut.10,100", "bpref"]
+            "relative_P.10", "Rprec", "recip_rank", "ndcg", "ndcg_cut.10,100", "bpref",
+            "RBP(p=0.8)", "RBPres(p=0.8)", "ERR", "ERR@20", "nERR@20", "SDCG@10",
+            "CWL-RBP(p=0.8)", "INSQ(T=2)"]
 
 
 def write_files(folder: Path, topics: int, depth: int, levels: int, seed: int = 0

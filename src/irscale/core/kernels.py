@@ -63,12 +63,15 @@ def tie_aware_families() -> frozenset[str]:
     return frozenset((*computed, *order_free))
 
 
-def no_tie_aware_value(measure: str) -> str:
-    """Why ``measure`` is refused with ``--ties expected``."""
+def no_tie_aware_value(measure: str, own: Iterable[str]) -> str:
+    """Why ``measure`` is refused with ``--ties expected``, naming the tie-aware measures:
+    the engine's trec_eval families (:func:`tie_aware_families`, in its order) and
+    irscale's own families ``own`` (those declared tie-aware in the catalogue)."""
+    computed, order_free = _engine.tie_aware_families()
     return (f"measure {measure} has no tie-aware value (--ties expected); the tie-aware "
-            "measures are trec_eval's P, recall, success, relative_P, Rprec, map, map_cut, "
-            "recip_rank, ndcg, ndcg_cut, bpref and the measures that do not depend on the "
-            "order (num_*, set_*, utility)")
+            f"measures are trec_eval's {', '.join(computed)}, irscale's {', '.join(own)} "
+            f"and the measures that do not depend on the order ({', '.join(order_free)}), "
+            "without a cut-off @k of their own")
 
 
 def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),
