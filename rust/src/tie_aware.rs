@@ -538,7 +538,6 @@ mod tests {
                 ints,
                 floats: persistence,
                 gains,
-                ..Params::default()
             };
             let view = |rel: &[i64]| -> Outputs {
                 let jr = JudgedView {

@@ -190,7 +190,8 @@ class _Batch:
     #: Warnings of a task run on a Dask worker (their ``(category, message)``), shown here.
     warnings: tuple[tuple[type[Warning], str], ...] = ()
     #: With ``--ties expected``: the topic rankings whose order of ties matters and all
-    #: the topic rankings of the batch, warned of once per call (:func:`tie_warning`).
+    #: the topic rankings of the batch, warned of once per call (:func:`tie_warning`);
+    #: with a cache, each file's evaluation warns (its warning stored with it) instead.
     tied: tuple[int, int] = (0, 0)
 
 
@@ -531,11 +532,12 @@ def _evaluate_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
     """One batch: read, judge and evaluate its run files (a task of the executor); with a
     cache, each run file's evaluation read from it, or evaluated alone and stored with its
     warnings (shown by the caller in either case)."""
-    if cached is not None:
+    if cached is not None:  # each file's warnings stored with it, that of ties included
         evaluations, shown = cached.evaluations(
             zip(paths, names, strict=True),
-            lambda path, name: _evaluated(judged, setup, allow_empty, (path,), (name,)))
-        return replace(_batch(evaluations, per_topic), warnings=tuple(shown))
+            lambda path, name: _evaluated(judged, setup, allow_empty, (path,), (name,),
+                                          warn_ties=True))
+        return replace(_batch(evaluations, per_topic), warnings=tuple(shown), tied=(0, 0))
     if not capture:
         return _batch([_evaluated(judged, setup, allow_empty, paths, names)], per_topic)
     with warnings.catch_warnings(record=True) as caught:  # a Dask worker: shown by the client
@@ -575,12 +577,15 @@ def _by_measure(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def _evaluated(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
-               paths: tuple[str, ...], names: tuple[str | None, ...]) -> Evaluation:
-    """The evaluation of run files ``paths`` named ``names`` (``None``: by run id)."""
+               paths: tuple[str, ...], names: tuple[str | None, ...], *,
+               warn_ties: bool = False) -> Evaluation:
+    """The evaluation of run files ``paths`` named ``names`` (``None``: by run id);
+    ``warn_ties``: it warns of the rankings whose order of ties matters itself (else the
+    call does, once: :class:`_Collected`)."""
     if isinstance(judged, NativeInputs):
         batch = replace(judged, runs=tuple(("path", path) for path in paths))
         evaluation = evaluate_native(
-            batch, setup, allow_empty=allow_empty, warn_ties=False,
+            batch, setup, allow_empty=allow_empty, warn_ties=warn_ties,
             names=lambda notes: _batch_names(paths, names, _warned(notes)))
     else:
         keep_rank = setup.options.ties == "rank-column"
@@ -588,7 +593,7 @@ def _evaluated(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
                 for path, name in zip(paths, names, strict=True)]
         _batch_names(paths, names, [run.name for run in runs])
         evaluation = evaluate_judged(judged, runs, setup, allow_empty=allow_empty,
-                                     warn_ties=False)
+                                     warn_ties=warn_ties)
         del runs
     return evaluation
 
