@@ -17,7 +17,9 @@ the degree) and ``gmax``, the gain of the scale's highest degree (``maxrel``):
   rel prob < 1 even for a highly rel doc"; ERR then does not reduce to RR in the binary case).
 
 The operations follow NTCIREVAL's loop (``ERR += (dsat/r)·R``, ``dsat *= 1 − R``). With one
-relevant document at rank r, ERR = R_r / r.
+relevant document at rank r, ERR = R_r / r. ``ERR@k`` (the parameter ``cutoff``, as for
+``nERR``) sums the first k ranks; with ``--ties expected`` both are expectations over the
+orders of the tie groups, the cut applied inside them (:mod:`irscale.measures.ties`).
 
 ``ERR(stop=s0:s1:...)`` gives the stopping probability of every degree 0, 1, 2, ... instead
 (a document not judged counts as degree 0, and a non-relevant document may stop the user
