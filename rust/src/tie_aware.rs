@@ -34,7 +34,9 @@
 //!
 //! Families whose value does not depend on the order ([`ORDER_FREE`]: counts and set
 //! measures) are their plain values; any other family has no tie-aware value and is
-//! refused.
+//! refused. irscale's own ERR has its tie-aware value in [`err`].
+
+pub mod err;
 
 use crate::judged::JudgedView;
 use crate::measures::families::{self, Call};
@@ -452,7 +454,7 @@ mod tests {
 
     /// Every order of the documents of the tie groups of `rel` (one ranking), by
     /// enumeration of the permutations of each group.
-    fn orders(rel: &[i64], groups: &[i64]) -> Vec<Vec<i64>> {
+    pub(super) fn orders(rel: &[i64], groups: &[i64]) -> Vec<Vec<i64>> {
         let mut all = vec![Vec::new()];
         for chunk in groups
             .iter()

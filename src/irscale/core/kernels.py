@@ -91,6 +91,19 @@ def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),
     return dict(outputs)
 
 
+def expected_err(jr: JudgedRankings, satisfied: np.ndarray, depth: int | None) -> np.ndarray:
+    """Per ranking: the expectation of ERR over the orders of the tie groups of ``jr``,
+    with ``satisfied`` the stopping probability ``R`` of every document of ``jr`` and
+    ``w(r) = 1/r`` up to rank ``depth`` (all ranks: ``None``), 0 beyond; in closed form, by
+    the engine (``rust/src/tie_aware/err.rs``, whose documentation gives the formula)."""
+    import numpy as np
+
+    if jr.tie_groups is None:
+        raise ValueError("the expected ERR needs the tie groups of the rankings")
+    return _engine.expected_err(np.ascontiguousarray(satisfied, dtype=np.float64),
+                                _int64(jr.tie_groups), _int64(jr.offsets), depth)
+
+
 def gain_sort_unreplayable(jr: JudgedRankings, gains: Iterable[tuple[int, float]]
                            ) -> list[tuple[int, float, float]]:
     """``(num_levels, least gain, greatest gain)`` for each number of levels of ``jr``'s

@@ -90,13 +90,13 @@ def err_values(jr: JudgedRankings, prob: str, gain: GainMap, maxrel: int | None,
                family: str = "ERR", depth: int | None = None) -> np.ndarray:
     """Per ranking: ERR of its first ``depth`` documents (all: ``None``; NTCIREVAL's
     operations: (dsat/r)·R); with tie groups, its expectation over their orders
-    (:func:`irscale.measures.ties.expected_err`)."""
+    (:func:`irscale.core.kernels.expected_err`)."""
 
     def compute() -> np.ndarray:
         subset = relevant_documents(jr)
         stop = satisfaction(jr, prob, gain, maxrel, family, subset.index)
         if jr.tie_groups is not None:
-            from .ties import expected_err
+            from ..core.kernels import expected_err
 
             return expected_err(jr, _everywhere(jr, subset, stop), depth)
         cut = subset if depth is None else subset.select(subset.rank <= depth)
@@ -153,7 +153,7 @@ def err(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     if params["stop"] is not None:
         stop = degree_table(jr, params["stop"], "ERR", "stop")
         if jr.tie_groups is not None:
-            from .ties import expected_err
+            from ..core.kernels import expected_err
 
             return {"ERR": expected_err(jr, stop, k)}
         subset = Subset.of(jr, (stop > 0) & (jr.rank <= (k or len(jr.rel))))
