@@ -55,7 +55,7 @@ PCLICK = f"pclick={CLICKS}"
 #: together with another (documented in the parameter's description).
 KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
     "ERR": ("", {"prob": ("exp", "ntcir"), "gain": ("linear", "exp"), "maxrel": ("3", "5"),
-                 "stop": ("0.1:0.2:0.3:0.4", "0.3:0.3:0.5:0.9")}),
+                 "stop": ("0.1:0.2:0.3:0.4", "0.3:0.3:0.5:0.9"), "cutoff": ("2", "5")}),
     "nERR": ("", {"prob": ("exp", "ntcir"), "gain": ("linear", "exp"), "maxrel": ("3", "5"),
                   "cutoff": ("2", "5")}),
     "RBP": ("", {"p": ("0.5", "0.9"), "gain": ("linear", "exp"), "maxrel": ("3", "5")}),

@@ -59,20 +59,27 @@ impl<'a> JudgedView<'a> {
     /// Whether the CSR arrays agree with each other (checked once, at the boundary).
     pub fn check(&self) -> Result<(), String> {
         let n = self.n_rankings();
-        if self.offsets.is_empty() || self.offsets[0] != 0 {
-            return Err("offsets must start at 0".into());
-        }
-        if self.offsets.windows(2).any(|w| w[1] < w[0]) {
-            return Err("offsets must not decrease".into());
-        }
-        if self.offsets[n] as usize != self.rel.len() {
-            return Err("the last offset must be the number of documents".into());
-        }
+        check_offsets(self.offsets, self.rel.len())?;
         if self.rel_levels.len() != n * self.degrees.len() {
             return Err("rel_levels must have one row per ranking, one column per degree".into());
         }
         Ok(())
     }
+}
+
+/// Whether `offsets` cut `documents` documents into rankings: from 0, not decreasing, to
+/// `documents`.
+pub fn check_offsets(offsets: &[i64], documents: usize) -> Result<(), String> {
+    if offsets.is_empty() || offsets[0] != 0 {
+        return Err("offsets must start at 0".into());
+    }
+    if offsets.windows(2).any(|w| w[1] < w[0]) {
+        return Err("offsets must not decrease".into());
+    }
+    if offsets[offsets.len() - 1] as usize != documents {
+        return Err("the last offset must be the number of documents".into());
+    }
+    Ok(())
 }
 
 /// Counts over one ranking's documents, shared by the binary-relevance families.

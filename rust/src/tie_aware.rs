@@ -26,15 +26,22 @@
 //!                (u the group's judged non-relevant documents, b those above the group:
 //!                 a relevant document's judged non-relevant documents above it within the
 //!                 group are uniform on 0..u; term as in `measures::bpref`)
+//! E[rbp]       = (1 − p) Σ_{groups} ḡ Σ_{j=1..n} p^(s+j−1)   (linear in the gains: each
+//!                rank holds its group's mean gain ḡ, as for DCG)
+//! E[rbp_resid] = p^N + (1 − p) Σ_{groups} ū Σ_{j=1..n} p^(s+j−1)   (ū the group's share
+//!                of unjudged documents; 0 when none is unjudged, which no order changes)
 //! ```
 //!
 //! Families whose value does not depend on the order ([`ORDER_FREE`]: counts and set
 //! measures) are their plain values; any other family has no tie-aware value and is
-//! refused.
+//! refused. irscale's own ERR has its tie-aware value in [`err`].
+
+pub mod err;
 
 use crate::judged::JudgedView;
 use crate::measures::families::{self, Call};
-use crate::measures::gains::{Discounts, GainMap, Ideal, PerTopic};
+use crate::measures::gains::{Discounts, GainMap, Ideal, PerTopic, num_rel_levels};
+use crate::measures::rbp;
 use crate::measures::table::{cutoff_names, float_column, float_columns};
 use crate::measures::{self, Context, FAMILIES, Outputs, Params};
 
@@ -54,6 +61,8 @@ pub const TIE_AWARE: &[&str] = &[
     "ndcg_cut",
     "bpref",
     "gm_bpref",
+    "rbp",
+    "rbp_resid",
 ];
 
 /// The families whose value does not depend on the order of the documents: their
@@ -224,6 +233,24 @@ impl<'a> Tied<'a> {
         dcg
     }
 
+    /// `Σ_{groups} mean(value) Σ_{ranks r of the group} p^(r−1)` of ranking `i`: the
+    /// expectation of `Σ_r value(d_r)·p^(r−1)` (powers by repeated multiplication).
+    fn expected_discounted(&self, i: usize, p: f64, value: impl Fn(i64) -> f64) -> f64 {
+        let (mut sum, mut weight) = (0.0, 1.0);
+        for group in self.groups_of(i) {
+            let total: f64 = group.rels.iter().map(|&rel| value(rel)).sum();
+            let mut weights = 0.0;
+            for _ in 0..group.len() {
+                weights += weight;
+                weight *= p;
+            }
+            if total != 0.0 {
+                sum += total / group.len() as f64 * weights;
+            }
+        }
+        sum
+    }
+
     /// trec_eval's bpref of ranking `i`, in expectation.
     fn bpref(&self, i: usize) -> f64 {
         let jr = &self.jr;
@@ -349,6 +376,27 @@ fn tie_aware(call: &Call, tied: &Tied) -> Result<Outputs, String> {
             })
         }
         "bpref" | "gm_bpref" => float_column(jr, call.family, |i| tied.bpref(i)),
+        "rbp" => {
+            let (p, gains) = (call.params.floats[0], GainMap::new(&call.params.gains));
+            let tables = PerTopic::build(jr, |levels| {
+                rbp::Table::of(num_rel_levels(levels, jr.degrees), &gains)
+            });
+            float_column(jr, "rbp", |i| {
+                let table = tables.of(i);
+                (1.0 - p) * tied.expected_discounted(i, p, |rel| table.gain(rel, &gains))
+            })
+        }
+        "rbp_resid" => {
+            let p = call.params.floats[0];
+            float_column(jr, "rbp_resid", |i| {
+                let ranking = jr.ranking(i);
+                if !ranking.iter().any(|&rel| rel < 0) {
+                    return 0.0;
+                }
+                let unjudged = tied.expected_discounted(i, p, |rel| f64::from(rel < 0));
+                p.powi(ranking.len() as i32) + (1.0 - p) * unjudged
+            })
+        }
         family => return Err(no_tie_aware_value(family)),
     })
 }
@@ -406,7 +454,7 @@ mod tests {
 
     /// Every order of the documents of the tie groups of `rel` (one ranking), by
     /// enumeration of the permutations of each group.
-    fn orders(rel: &[i64], groups: &[i64]) -> Vec<Vec<i64>> {
+    pub(super) fn orders(rel: &[i64], groups: &[i64]) -> Vec<Vec<i64>> {
         let mut all = vec![Vec::new()];
         for chunk in groups
             .iter()
@@ -476,13 +524,22 @@ mod tests {
                 ("ndcg", vec![]),
                 ("ndcg_cut", vec![1, 3, 6]),
                 ("bpref", vec![]),
+                ("rbp", vec![]),
+                ("rbp_resid", vec![]),
             ]
             .map(|(family, ints)| (family, ints, Vec::new())),
-        ) {
+        )
+        .chain([("rbp", vec![], vec![(1, 0.5), (2, 3.0)])])
+        {
+            let persistence = if family.starts_with("rbp") {
+                vec![0.7]
+            } else {
+                vec![]
+            };
             let params = Params {
                 ints,
+                floats: persistence,
                 gains,
-                ..Params::default()
             };
             let view = |rel: &[i64]| -> Outputs {
                 let jr = JudgedView {

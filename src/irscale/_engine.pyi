@@ -21,6 +21,12 @@ def tie_aware_families() -> tuple[list[str], list[str]]:
     """The trec_eval families with a tie-aware value: those computed in expectation over
     the orders of the tied documents, and those whose value does not depend on the order."""
 
+def expected_err(stop: object, groups: object, offsets: object,
+                 depth: int | None = None) -> Any:
+    """Per ranking (``offsets``): the expectation of ERR over the orders of its tie groups
+    (``groups``, one id per document), ``stop`` the stopping probability of each document,
+    weights ``1/r`` up to rank ``depth`` (all ranks: None); a float64 array."""
+
 def trec_output_names(
     family: str, ints: list[int], floats: list[float], gains: list[tuple[int, float]],
     compat: int, num_docs_in_coll: int,

@@ -26,6 +26,7 @@ from .conftest import (
     same_output_as,
     text,
     trec_values,
+    warnings_of,
 )
 
 MEASURES = ["-m", "map", "-m", "P@5", "-m", "num_ret", "-m", "num_rel", "-q"]
@@ -96,6 +97,20 @@ def each_line_names_run(*names: str):
 def no_summary(result, ws, run):
     assert not trec_values(result.out, "map", "all"), result.describe()
     assert trec_values(result.out, "map", "1"), result.describe()
+
+
+#: A run whose topic 1 ties d1 (relevant) with d2 (not): its order matters; topic 2 not.
+TIED_RUN = "1 Q0 d1 1 0.5 {run}\n1 Q0 d2 2 0.5 {run}\n2 Q0 d2 1 0.9 {run}\n"
+
+
+def one_tie_warning(needle: str):
+    """A check: the warning of --ties expected comes once, naming ``needle`` (the counts of
+    the whole call, not of a batch)."""
+    def check(result, ws, run):
+        lines = [line for line in warnings_of(result) if "tied documents" in line]
+        assert len(lines) == 1 and needle in lines[0], result.describe()
+
+    return check
 
 
 FOREIGN = text([" ".join(["10" + f[0], *f[1:]]) for f in (line.split() for line in RUN)])
@@ -358,9 +373,20 @@ CASES = [
     err("ties-expected-measure-without-tie-aware-value",
         ["eval", "qrels.txt", "a.run", "-m", "infAP", "--ties", "expected"],
         "measure infAP has no tie-aware value"),
-    err("ties-expected-catalogue-measure", ["eval", "qrels.txt", "a.run", "-m",
-                                            "ERR@10", "--ties", "expected"],
-        "ERR@10 has no tie-aware value"),
+    ok("ties-expected-catalogue-measure", ["eval", "qrels.txt", "a.run", "-m", "ERR@10",
+                                           "-m", "RBP(p=0.8)", "-m", "SDCG@3", "--ties",
+                                           "expected"],
+       output_contains("ERR@10", "RBP(p=0.8)", "SDCG@3")),
+    err("ties-expected-adaptive-cwl-measure", ["eval", "qrels.txt", "a.run", "-m", "INST(T=2)",
+                                               "--ties", "expected"],
+        "INST(T=2) has no tie-aware value", "CWL-P", "SDCG", "INSQ"),
+    err("ties-expected-cut-of-its-own", ["eval", "qrels.txt", "a.run", "-m", "RBP@5",
+                                         "--ties", "expected"],
+        "RBP@5 has no tie-aware value", "without a cut-off @k of their own"),
+    ok("ties-expected-eval-many-warns-once",
+       ["eval-many", "qrels.txt", "t1.run", "t2.run", "--batch-size", "1", "-m", "map",
+        "--ties", "expected", "--no-progress"], one_tie_warning("2 of 4 topic rankings"),
+       files={"t1.run": TIED_RUN.format(run="t1"), "t2.run": TIED_RUN.format(run="t2")}),
     ok("ties-expected-ir-measures-name", ["eval", "qrels.txt", "a.run", "-m", "AP@3",
                                           "--ties", "expected"], output_contains("AP@3")),
     err("ties-expected-max-docs", [*BASE, "--ties", "expected", "-M", "3"], "-M",

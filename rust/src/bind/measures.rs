@@ -1,6 +1,6 @@
 //! Python's view of trec_eval's measure kernels (`crate::measures`).
 
-use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -141,6 +141,27 @@ fn tie_aware_families() -> (Vec<&'static str>, Vec<&'static str>) {
     )
 }
 
+/// Per ranking (`offsets`): the expectation of ERR over the orders of its tie groups
+/// (`groups`, one id per document), with `stop` the stopping probability of each document
+/// and weights `1/r` up to rank `depth` (all ranks: `None`), as float64
+/// (`crate::tie_aware::err`).
+#[pyfunction]
+#[pyo3(signature = (stop, groups, offsets, depth=None))]
+fn expected_err<'py>(
+    py: Python<'py>,
+    stop: PyReadonlyArray1<'py, f64>,
+    groups: PyReadonlyArray1<'py, i64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    depth: Option<usize>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (stop, groups, offsets) = (stop.as_slice()?, groups.as_slice()?, offsets.as_slice()?);
+    let values = detached(py, "computing ERR", || {
+        tie_aware::err::expected_err(stop, groups, offsets, depth)
+    })?
+    .map_err(PyValueError::new_err)?;
+    Ok(values.into_pyarray(py))
+}
+
 /// Adds this module's functions to the engine's Python module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trec_measure, m)?)?;
@@ -148,5 +169,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trec_output_names, m)?)?;
     m.add_function(wrap_pyfunction!(trec_families, m)?)?;
     m.add_function(wrap_pyfunction!(tie_aware_families, m)?)?;
+    m.add_function(wrap_pyfunction!(expected_err, m)?)?;
     Ok(())
 }

@@ -96,8 +96,17 @@ where
     T: Send,
     F: Fn(usize) -> T + Sync + Send,
 {
-    let n = jr.n_rankings();
-    if jr.rel.len() < PARALLEL_DOCUMENTS {
+    over_rankings(jr.n_rankings(), jr.rel.len(), value)
+}
+
+/// `value(i)` for `i` in `0..n`, the rankings of a batch of `documents` documents, as
+/// [`per_ranking`].
+pub fn over_rankings<T, F>(n: usize, documents: usize, value: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    if documents < PARALLEL_DOCUMENTS {
         (0..n).map(value).collect()
     } else {
         (0..n).into_par_iter().map(value).collect()

@@ -29,14 +29,14 @@ pub const FAMILIES: &[Family] = &[
 ];
 
 /// A topic's rbp gain table, as far as document gains need it.
-struct Table {
+pub(crate) struct Table {
     num_levels: u64,
     /// `(min, max)` of the entries when they are normalised (some entry outside [0, 1]).
     normalised: Option<(f64, f64)>,
 }
 
 impl Table {
-    fn of(num_levels: u64, gains: &GainMap) -> Table {
+    pub(crate) fn of(num_levels: u64, gains: &GainMap) -> Table {
         let entries = gains.bounding_gains(num_levels);
         let least = entries.iter().copied().fold(f64::INFINITY, f64::min);
         let greatest = entries.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -48,7 +48,7 @@ impl Table {
     }
 
     /// The gain of a document of relevance value `rel`.
-    fn gain(&self, rel: i64, gains: &GainMap) -> f64 {
+    pub(crate) fn gain(&self, rel: i64, gains: &GainMap) -> f64 {
         let raw = match gains.given(rel) {
             Some(gain) => gain,
             None if rel >= 0 && (rel as u64) < self.num_levels => rel as f64,

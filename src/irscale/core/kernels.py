@@ -63,12 +63,15 @@ def tie_aware_families() -> frozenset[str]:
     return frozenset((*computed, *order_free))
 
 
-def no_tie_aware_value(measure: str) -> str:
-    """Why ``measure`` is refused with ``--ties expected``."""
+def no_tie_aware_value(measure: str, own: Iterable[str]) -> str:
+    """Why ``measure`` is refused with ``--ties expected``, naming the tie-aware measures:
+    the engine's trec_eval families (:func:`tie_aware_families`, in its order) and
+    irscale's own families ``own`` (those declared tie-aware in the catalogue)."""
+    computed, order_free = _engine.tie_aware_families()
     return (f"measure {measure} has no tie-aware value (--ties expected); the tie-aware "
-            "measures are trec_eval's P, recall, success, relative_P, Rprec, map, map_cut, "
-            "recip_rank, ndcg, ndcg_cut, bpref and the measures that do not depend on the "
-            "order (num_*, set_*, utility)")
+            f"measures are trec_eval's {', '.join(computed)}, irscale's {', '.join(own)} "
+            f"and the measures that do not depend on the order ({', '.join(order_free)}), "
+            "without a cut-off @k of their own")
 
 
 def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),
@@ -86,6 +89,19 @@ def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),
         _int64(jr.column_degrees), int(jr.relevance_level), int(compat),
         int(num_docs_in_coll), None if jr.tie_groups is None else _int64(jr.tie_groups))
     return dict(outputs)
+
+
+def expected_err(jr: JudgedRankings, satisfied: np.ndarray, depth: int | None) -> np.ndarray:
+    """Per ranking: the expectation of ERR over the orders of the tie groups of ``jr``,
+    with ``satisfied`` the stopping probability ``R`` of every document of ``jr`` and
+    ``w(r) = 1/r`` up to rank ``depth`` (all ranks: ``None``), 0 beyond; in closed form, by
+    the engine (``rust/src/tie_aware/err.rs``, whose documentation gives the formula)."""
+    import numpy as np
+
+    if jr.tie_groups is None:
+        raise ValueError("the expected ERR needs the tie groups of the rankings")
+    return _engine.expected_err(np.ascontiguousarray(satisfied, dtype=np.float64),
+                                _int64(jr.tie_groups), _int64(jr.offsets), depth)
 
 
 def gain_sort_unreplayable(jr: JudgedRankings, gains: Iterable[tuple[int, float]]

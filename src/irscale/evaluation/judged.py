@@ -120,24 +120,35 @@ def _evaluate(held: list[Any], setup: EvaluationSetup, labels: Mapping[str, Any]
 def evaluate_judged(
     qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     labels: Mapping[str, Any] | None = None, allow_empty: bool = False, stacklevel: int = 2,
+    warn_ties: bool = True,
 ) -> Evaluation:
     """:func:`evaluate` of runs already read, with options already checked (``setup``).
-    ``stacklevel``: that of the warnings (default: the caller).
+    ``stacklevel``: that of the warnings (default: the caller). ``warn_ties``: warn of the
+    rankings whose order of ties matters (:func:`tie_warning`; else the caller does).
     """
     judged = _judge(qrels, runs, setup, labels=labels, allow_empty=allow_empty,
                     stacklevel=stacklevel + 1)
-    return _measure(*judged, setup, labels, stacklevel=stacklevel + 1)
+    return _measure(*judged, setup, labels, stacklevel=stacklevel + 1, warn_ties=warn_ties)
 
 
 def evaluate_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
                     names: Callable[[list[RunNote]], list[str]] | None = None,
-                    stacklevel: int = 2) -> Evaluation:
+                    stacklevel: int = 2, warn_ties: bool = True) -> Evaluation:
     """:func:`evaluate_judged` of TREC files judged by the engine
     (:func:`irscale.io.native_inputs.native_inputs`); ``names``: the runs' names from what
     the engine says of them (:func:`irscale.io.native_inputs.judge_native`)."""
     judged = _judge_native(inputs, setup, allow_empty=allow_empty, names=names,
                            stacklevel=stacklevel + 1)
-    return _measure(*judged, setup, None, stacklevel=stacklevel + 1)
+    return _measure(*judged, setup, None, stacklevel=stacklevel + 1, warn_ties=warn_ties)
+
+
+def tie_warning(dependent: int, rankings: int) -> str:
+    """The warning of ``--ties expected`` when ``dependent`` of ``rankings`` topic rankings
+    hold tied documents of different relevance
+    (:meth:`~irscale.core.judged.JudgedRankings.tie_dependent`)."""
+    return (f"{dependent} of {rankings} topic rankings hold tied documents of different "
+            "relevance: their trec_eval values depend on the order of the ties; the values "
+            "given are their expectations over every order (--ties expected)")
 
 
 def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
@@ -181,15 +192,13 @@ def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: 
 
 
 def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
-             labels: Mapping[str, Any] | None, *, stacklevel: int = 3) -> Evaluation:
+             labels: Mapping[str, Any] | None, *, stacklevel: int = 3,
+             warn_ties: bool = True) -> Evaluation:
     """The second half of :func:`evaluate_judged`: the measures of judged rankings
     (:func:`_judge`'s). ``stacklevel``: that of the warnings, seen from here."""
     columns, values = compute_shared(jr, setup.requests, setup.context)
-    if dependent := jr.tie_dependent():
-        warnings.warn(f"{dependent} of {jr.n_rankings} topic rankings hold tied documents of "
-                      "different relevance: their trec_eval values depend on the order of "
-                      "the ties; the values given are their expectations over every order "
-                      "(--ties expected)", stacklevel=stacklevel)
+    if warn_ties and (dependent := jr.tie_dependent()):
+        warnings.warn(tie_warning(dependent, jr.n_rankings), stacklevel=stacklevel)
     # after the measures: a measure that needs a label set not given is the one error,
     # not a warning about the set given in its place followed by that error
     unused = []

@@ -90,7 +90,7 @@ from ..measures.names import measure_names
 from ..measures.results import Evaluation, RunSummaries
 from ..measures.trec_table import NICKNAMES, NICKNAMES10
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
-from .judged import evaluate_judged, evaluate_native
+from .judged import evaluate_judged, evaluate_native, tie_warning
 from .options import trec_eval_keywords, trec_eval_options
 from .params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from .setup import EvaluationSetup, evaluation_setup
@@ -189,6 +189,10 @@ class _Batch:
     per_topic: Any  # a pandas DataFrame (None when not kept)
     #: Warnings of a task run on a Dask worker (their ``(category, message)``), shown here.
     warnings: tuple[tuple[type[Warning], str], ...] = ()
+    #: With ``--ties expected``: the topic rankings whose order of ties matters and all
+    #: the topic rankings of the batch, warned of once per call (:func:`tie_warning`);
+    #: with a cache, each file's evaluation warns (its warning stored with it) instead.
+    tied: tuple[int, int] = (0, 0)
 
 
 def part_name(index: int, count: int) -> str:
@@ -437,6 +441,7 @@ class _Collected:
         self.summaries: list[tuple[tuple[Column, Any], ...]] = []
         self.unjudged: dict[str, tuple[str, ...]] = {}
         self.file_of: dict[str, str] = {}
+        self.tied = (0, 0)
 
     def add(self, index: int, batch: _Batch, temporary: str | None) -> None:
         for category, message in batch.warnings:
@@ -451,6 +456,7 @@ class _Collected:
                                      f"their run {name!r}: name runs by file (names='file', "
                                      "--names file) or one name per file")
             self.file_of[name] = path
+        self.tied = (self.tied[0] + batch.tied[0], self.tied[1] + batch.tied[1])
         self.names.extend(batch.runs)
         self.summaries.extend(batch.summaries)
         self.unjudged.update(zip(batch.runs, batch.unjudged, strict=True))
@@ -462,6 +468,10 @@ class _Collected:
                 raise access_error(error, part, "write") from None
 
     def result(self, target: str | None, batch_size: int) -> ManyEvaluation:
+        """The call's result, after its one warning of the rankings whose order of ties
+        matters (``--ties expected``; the batches' evaluations give none)."""
+        if self.tied[0]:
+            warnings.warn(tie_warning(*self.tied), stacklevel=3)
         return ManyEvaluation(columns=self.columns or (), files=tuple(self.files),
                               run_names=tuple(self.names), summaries=tuple(self.summaries),
                               unjudged_topics=self.unjudged, per_topic_dir=target,
@@ -522,11 +532,12 @@ def _evaluate_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
     """One batch: read, judge and evaluate its run files (a task of the executor); with a
     cache, each run file's evaluation read from it, or evaluated alone and stored with its
     warnings (shown by the caller in either case)."""
-    if cached is not None:
+    if cached is not None:  # each file's warnings stored with it, that of ties included
         evaluations, shown = cached.evaluations(
             zip(paths, names, strict=True),
-            lambda path, name: _evaluated(judged, setup, allow_empty, (path,), (name,)))
-        return replace(_batch(evaluations, per_topic), warnings=tuple(shown))
+            lambda path, name: _evaluated(judged, setup, allow_empty, (path,), (name,),
+                                          warn_ties=True))
+        return replace(_batch(evaluations, per_topic), warnings=tuple(shown), tied=(0, 0))
     if not capture:
         return _batch([_evaluated(judged, setup, allow_empty, paths, names)], per_topic)
     with warnings.catch_warnings(record=True) as caught:  # a Dask worker: shown by the client
@@ -542,7 +553,9 @@ def _batch(evaluations: list[Evaluation], per_topic: bool) -> _Batch:
     if per_topic:
         frames = [evaluation.per_topic() for evaluation in evaluations]
         frame = frames[0] if len(frames) == 1 else _by_measure(frames)
+    judged = [e.rankings for e in evaluations if e.rankings is not None]
     return _Batch(
+        tied=(sum(jr.tie_dependent() for jr in judged), sum(jr.n_rankings for jr in judged)),
         runs=tuple(run for evaluation in evaluations for run in evaluation.runs),
         columns=evaluations[0].columns,
         summaries=tuple(tuple(evaluation.summary(k)) for evaluation in evaluations
@@ -564,19 +577,23 @@ def _by_measure(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def _evaluated(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
-               paths: tuple[str, ...], names: tuple[str | None, ...]) -> Evaluation:
-    """The evaluation of run files ``paths`` named ``names`` (``None``: by run id)."""
+               paths: tuple[str, ...], names: tuple[str | None, ...], *,
+               warn_ties: bool = False) -> Evaluation:
+    """The evaluation of run files ``paths`` named ``names`` (``None``: by run id);
+    ``warn_ties``: it warns of the rankings whose order of ties matters itself (else the
+    call does, once: :class:`_Collected`)."""
     if isinstance(judged, NativeInputs):
         batch = replace(judged, runs=tuple(("path", path) for path in paths))
         evaluation = evaluate_native(
-            batch, setup, allow_empty=allow_empty,
+            batch, setup, allow_empty=allow_empty, warn_ties=warn_ties,
             names=lambda notes: _batch_names(paths, names, _warned(notes)))
     else:
         keep_rank = setup.options.ties == "rank-column"
         runs = [read_run_file(path, name=name, keep_rank=keep_rank)
                 for path, name in zip(paths, names, strict=True)]
         _batch_names(paths, names, [run.name for run in runs])
-        evaluation = evaluate_judged(judged, runs, setup, allow_empty=allow_empty)
+        evaluation = evaluate_judged(judged, runs, setup, allow_empty=allow_empty,
+                                     warn_ties=warn_ties)
         del runs
     return evaluation
 

@@ -394,6 +394,10 @@ class Family:
     #: rankings as the per-document values ``score`` (:func:`scores_needed`), as it attaches
     #: the label sets the family names (:func:`label_sets_named`).
     needs_scores: bool = False
+    #: The family's kernel computes tie-aware values (``--ties expected``): with
+    #: :attr:`~irscale.core.judged.JudgedRankings.tie_groups`, the expectation of its value
+    #: over every order of each tie group (:mod:`irscale.measures.ties`).
+    tie_aware: bool = False
 
     def compute(
         self, jr: JudgedRankings, params: Any = None, ctx: EvalContext | None = None
@@ -513,6 +517,7 @@ def register(
     cutoff: CutoffRule = "optional",
     aliases: tuple[str, ...] = (),
     needs_scores: bool = False,
+    tie_aware: bool = False,
 ) -> Callable[[Any], Any]:
     """Class the decorated kernel as measure family ``name`` of ``context`` (see the module
     docstring and :class:`Family`).
@@ -521,6 +526,7 @@ def register(
     ``conditional``) that have
     no effect on the family, each with the reason shown when a name gives it.
     ``needs_scores``: the kernel reads the run's scores (:attr:`Family.needs_scores`).
+    ``tie_aware``: the kernel computes tie-aware values (:attr:`Family.tie_aware`).
     ``params``: none by default (a family read by the one grammar ``Name(...)@k``, outside
     judged rankings: ``Keywords()``, :func:`_named_params`).
     """
@@ -542,6 +548,7 @@ def register(
             source=source,
             aliases=aliases,
             needs_scores=needs_scores,
+            tie_aware=tie_aware,
         ))
         return kernel
 

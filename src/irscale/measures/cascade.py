@@ -17,7 +17,9 @@ the degree) and ``gmax``, the gain of the scale's highest degree (``maxrel``):
   rel prob < 1 even for a highly rel doc"; ERR then does not reduce to RR in the binary case).
 
 The operations follow NTCIREVAL's loop (``ERR += (dsat/r)·R``, ``dsat *= 1 − R``). With one
-relevant document at rank r, ERR = R_r / r.
+relevant document at rank r, ERR = R_r / r. ``ERR@k`` (the parameter ``cutoff``, as for
+``nERR``) sums the first k ranks; with ``--ties expected`` both are expectations over the
+orders of the tie groups, the cut applied inside them (:mod:`irscale.measures.ties`).
 
 ``ERR(stop=s0:s1:...)`` gives the stopping probability of every degree 0, 1, 2, ... instead
 (a document not judged counts as degree 0, and a non-relevant document may stop the user
@@ -85,16 +87,31 @@ def stop_probability(jr: JudgedRankings, p_satisfied: np.ndarray) -> np.ndarray:
 
 
 def err_values(jr: JudgedRankings, prob: str, gain: GainMap, maxrel: int | None,
-               family: str = "ERR") -> np.ndarray:
-    """Per ranking: ERR of the whole ranking (NTCIREVAL's operations: (dsat/r)·R)."""
+               family: str = "ERR", depth: int | None = None) -> np.ndarray:
+    """Per ranking: ERR of its first ``depth`` documents (all: ``None``; NTCIREVAL's
+    operations: (dsat/r)·R); with tie groups, its expectation over their orders
+    (:func:`irscale.core.kernels.expected_err`)."""
 
     def compute() -> np.ndarray:
         subset = relevant_documents(jr)
         stop = satisfaction(jr, prob, gain, maxrel, family, subset.index)
-        before = unsatisfied_before(subset, stop)
-        return subset.total((before / subset.rank) * stop)
+        if jr.tie_groups is not None:
+            from ..core.kernels import expected_err
 
-    return memo(jr, f"err:{prob}:{gain}:{maxrel}", compute)
+            return expected_err(jr, _everywhere(jr, subset, stop), depth)
+        cut = subset if depth is None else subset.select(subset.rank <= depth)
+        stop = stop if depth is None else stop[subset.rank <= depth]
+        before = unsatisfied_before(cut, stop)
+        return cut.total((before / cut.rank) * stop)
+
+    return memo(jr, f"err:{prob}:{gain}:{maxrel}:{depth}", compute)
+
+
+def _everywhere(jr: JudgedRankings, subset: Subset, values: np.ndarray) -> np.ndarray:
+    """Per document of ``jr``: ``values`` at the documents of ``subset``, 0 elsewhere."""
+    out = np.zeros(len(jr.rel))
+    out[subset.index] = values
+    return out
 
 
 _PARAMS = {"prob": PROB, "gain": gain_keyword("linear"), "maxrel": MAXREL}
@@ -124,19 +141,25 @@ def _without_stop(name: str) -> Callable[[Params, str], None]:
     "ERR",
     doc="Expected reciprocal rank Σ dsat(r−1)·R_r / r, cascade user model (Chapelle et al. "
     "2009; Sakai 2014, eq. 15).",
-    params=Keywords(**_PARAMS, stop=STOP).checked(
+    params=Keywords(**_PARAMS, stop=STOP, cutoff=CUTOFF).checked(
         MAXREL_CHECK, *(_without_stop(name) for name in _PARAMS)),
     missing_value=0.0,
     formula="Σ_r dsat(r − 1)·R_r / r, R_r = (2^g(r) − 1)/2^gmax",
     source="Chapelle et al. 2009",
+    tie_aware=True,
 )
 def err(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
+    k = params["cutoff"]
     if params["stop"] is not None:
         stop = degree_table(jr, params["stop"], "ERR", "stop")
-        subset = Subset.of(jr, stop > 0)
+        if jr.tie_groups is not None:
+            from ..core.kernels import expected_err
+
+            return {"ERR": expected_err(jr, stop, k)}
+        subset = Subset.of(jr, (stop > 0) & (jr.rank <= (k or len(jr.rel))))
         r = stop[subset.index]
         return {"ERR": subset.total(unsatisfied_before(subset, r) * r / subset.rank)}
-    return {"ERR": err_values(jr, params["prob"], params["gain"], params["maxrel"])}
+    return {"ERR": err_values(jr, params["prob"], params["gain"], params["maxrel"], depth=k)}
 
 
 @register(
@@ -146,20 +169,20 @@ def err(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     missing_value=0.0,
     formula="ERR@l / ERR@l of the ideal ranking",
     source="Sakai: NTCIREVAL (nERR@l)",
+    tie_aware=True,
 )
 def nerr(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     prob, gain, maxrel, k = params["prob"], params["gain"], params["maxrel"], params["cutoff"]
-    view = jr if k is None else jr.truncate(k)
     ideal = ideal_rankings(jr, gain, maxrel, "nERR")
     best = ideal.batch if k is None else ideal.batch.truncate(k)
     ideal_err = ideal.per_ranking(err_values(best, prob, gain, maxrel, "nERR"))
-    values = safe_divide(err_values(view, prob, gain, maxrel, "nERR"), ideal_err)
+    values = safe_divide(err_values(jr, prob, gain, maxrel, "nERR", k), ideal_err)
     if prob == "exp":
-        values = _faint_topics(values, view, best, ideal.row, gain, maxrel)
+        values = _faint_topics(values, jr, k, best, ideal.row, gain, maxrel)
     return {"nERR": values}
 
 
-def _faint_topics(values: np.ndarray, view: JudgedRankings, best: JudgedRankings,
+def _faint_topics(values: np.ndarray, jr: JudgedRankings, k: int | None, best: JudgedRankings,
                   ideal_row: np.ndarray, gain: GainMap, maxrel: int | None) -> np.ndarray:
     """nERR of the rankings whose topic's most relevant document has R = (2^gt − 1)/2^gmax
     below 2^−1022 (gt more than 1022 below gmax: labels in the thousands beside small
@@ -169,17 +192,24 @@ def _faint_topics(values: np.ndarray, view: JudgedRankings, best: JudgedRankings
     first = best.offsets[:-1][best.lengths > 0]
     top = np.full(best.n_rankings, -np.inf)
     top[best.lengths > 0] = element_gains(best, gain, maxrel, "nERR", first)
-    gmax = max_gain(view, gain, maxrel, "nERR")
+    gmax = max_gain(jr, gain, maxrel, "nERR")
     faint = top[ideal_row] < gmax - 1022
     if not faint.any():
         return values
 
     def scaled_err(batch: JudgedRankings, topic_top: np.ndarray) -> np.ndarray:
+        # linear in the documents' terms: with ties, each holds its group's mean
+        # (irscale.measures.ties.tie_means), taken before the cut
+        from .ties import tie_means
+
         subset = relevant_documents(batch)
         g = element_gains(batch, gain, maxrel, "nERR", subset.index)
         t = topic_top[subset.segment]
-        return subset.total((np.exp2(g - t) - np.exp2(-t)) / subset.rank)
+        terms = tie_means(batch, _everywhere(batch, subset, np.exp2(g - t) - np.exp2(-t)))
+        kept = np.flatnonzero(batch.rank <= (len(batch.rel) if k is None else k))
+        return np.bincount(batch.segment[kept], weights=terms[kept] / batch.rank[kept],
+                           minlength=batch.n_rankings)
 
     ideal_sum = scaled_err(best, np.where(np.isfinite(top), top, 0.0))[ideal_row]
-    ranked_sum = scaled_err(view, np.where(faint, top[ideal_row], 0.0))
+    ranked_sum = scaled_err(jr, np.where(faint, top[ideal_row], 0.0))
     return np.where(faint, safe_divide(ranked_sum, ideal_sum), values)

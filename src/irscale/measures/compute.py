@@ -19,7 +19,7 @@ from ..core.segments import chunks
 from ..errors import IrscaleError, MeasureError
 from ..io.table import Column
 from ..parallel.threads import map_threads, usable_cores
-from .base import EvalContext, Family, MeasureRequest, get_family
+from .base import REGISTRY, EvalContext, Family, MeasureRequest, get_family
 from .layout import NO_OUTPUT, ordered_requests, output_labels
 from .params import Keywords
 
@@ -82,13 +82,16 @@ def compute_requests(
 def check_tie_aware(request: MeasureRequest, family: Family) -> None:
     """A :class:`MeasureError` unless ``request`` has a tie-aware value (``--ties
     expected``): one of the engine's trec_eval families that has
-    (:func:`~irscale.core.kernels.tie_aware_families`), without a cut of the ranking of
-    its own (``AP@100``: which documents a cut keeps depends on the order of the ties)."""
+    (:func:`~irscale.core.kernels.tie_aware_families`) or one of irscale's declared so
+    (:attr:`Family.tie_aware`), without a cut of the ranking of its own (``AP@100``: which
+    documents a cut keeps depends on the order of the ties)."""
     from ..core.kernels import no_tie_aware_value, tie_aware_families
 
-    if family.native is None or request.family not in tie_aware_families() \
-            or request.cutoff is not None:
-        raise MeasureError(no_tie_aware_value(request.requested))
+    if request.cutoff is None and (family.tie_aware or (
+            family.native is not None and request.family in tie_aware_families())):
+        return
+    own = [name for name, declared in REGISTRY.items() if declared.tie_aware]
+    raise MeasureError(no_tie_aware_value(request.requested, own))
 
 
 def view_of(jr: JudgedRankings, request: MeasureRequest, level: int) -> JudgedRankings:

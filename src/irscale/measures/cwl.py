@@ -207,6 +207,21 @@ def elements(jr: JudgedRankings, params: Params, family: str) -> Elements:
     return Elements(gains, jr.rel < 0, costs, total_rels)
 
 
+def tie_averaged(jr: JudgedRankings, items: Elements, params: Params, best: bool) -> Elements:
+    """``items`` of a static measure (weights of the rank alone) with tie groups: each
+    document's gain and cost (of the worst or the best case) replaced by its group's mean.
+    EU, ETU, EC and ETC are linear in the gains and costs and ED depends on neither, so the
+    outputs of the means are their expectations over the orders of the ties
+    (:mod:`irscale.measures.ties`)."""
+    from .ties import tie_means
+
+    gains = np.where(items.unjudged, 1.0, items.gains) if best else items.gains
+    fill = params["mincost"] if best else params["maxcost"]
+    costs = np.where(np.isnan(items.costs), fill, items.costs)
+    return Elements(tie_means(jr, gains), np.zeros(len(gains), dtype=bool),
+                    tie_means(jr, costs), items.total_rels)
+
+
 def blocks(jr: JudgedRankings, depth: int) -> Iterator[tuple[int, int]]:
     """``(first, stop)`` ranges of rankings of at most :data:`BLOCK_CELLS` ranks."""
     rows = max(1, BLOCK_CELLS // depth)
@@ -283,6 +298,8 @@ def outputs_of_batch(jr: JudgedRankings, params: Params, model: Model, by: Liter
 
     def compute() -> dict[str, np.ndarray]:
         items = elements(jr, params, family)
+        if jr.tie_groups is not None:
+            items = tie_averaged(jr, items, params, best)
         values = {name: np.zeros(jr.n_rankings) for name in OUTPUTS}
         for first, stop in blocks(jr, depth_of(params)):
             block = vectors(jr, items, first, stop, params, best)
@@ -307,12 +324,14 @@ def evaluate_model(jr: JudgedRankings, params: Params, model: Model, by: Literal
 def cwl_measure(name: str, *, by: Literal["C", "W"], doc: str, formula: str, source: str,
                 params: dict[str, Keyword] | None = None,
                 cutoff: Literal["ranks", "budget"] | None = None,
-                checks: tuple[Callable[[Params, str], None], ...] = ()
-                ) -> Callable[[Model], Model]:
+                checks: tuple[Callable[[Params, str], None], ...] = (),
+                static: bool = False) -> Callable[[Model], Model]:
     """Register the decorated user model (C or W per rank, ``by``) as the C/W/L measure
     ``name``, with its own ``params``, the ``@k`` it needs (``cutoff``: ``ranks``, a
     cut-off of ranks, which is then the depth N; ``budget``, a budget of cost) and the
-    parameters every C/W/L measure takes (:data:`COMMON`)."""
+    parameters every C/W/L measure takes (:data:`COMMON`). ``static``: its C or W depends
+    on the rank alone (not on the gains or costs), so that it has tie-aware values
+    (:func:`tie_averaged`)."""
 
     def decorate(model: Model) -> Model:
         own = dict(params or {})
@@ -333,7 +352,7 @@ def cwl_measure(name: str, *, by: Literal["C", "W"], doc: str, formula: str, sou
             return {name: evaluate_model(jr, values, model, by, name)}
 
         register(name, doc=doc, params=keywords, formula=formula, source=source,
-                 cutoff="required" if cutoff else "optional")(kernel)
+                 cutoff="required" if cutoff else "optional", tie_aware=static)(kernel)
         return model
 
     return decorate

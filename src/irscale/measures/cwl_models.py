@@ -81,7 +81,7 @@ def _needs_two_ranks(v: Vectors, name: str) -> None:
         raise MeasureError(f"measure {name!r} needs depth ≥ 2 (its weights are 0 at rank N)")
 
 
-@cwl_measure("CWL-P", by="C", cutoff="ranks",
+@cwl_measure("CWL-P", by="C", cutoff="ranks", static=True,
              doc="Precision at k as a C/W/L measure: the user reads k items (cwl_eval's P@k).",
              formula="C(i) = 1 for i < k, else 0; EU = Σ_{i≤k} g(i) / k",
              source="cwl_eval 1.0.12 (Van Rijsbergen 1979)")
@@ -98,7 +98,7 @@ def reciprocal_rank(v: Vectors, p: Params) -> np.ndarray:
     return np.logical_and.accumulate(v.gains <= 0.0, axis=1).astype(np.float64)
 
 
-@cwl_measure("CWL-RBP", by="C",
+@cwl_measure("CWL-RBP", by="C", static=True,
              params={"p": Keyword(_PROBABILITY, 0.9, "persistence θ")},
              doc="Rank-biased precision as a C/W/L measure (cwl_eval's RBP@θ); EU is RBP "
              "divided by 1 − p^N.",
@@ -108,7 +108,7 @@ def rank_biased_precision(v: Vectors, p: Params) -> np.ndarray:
     return v.full(p["p"])
 
 
-@cwl_measure("NPV", by="C",
+@cwl_measure("NPV", by="C", static=True,
              params={"rate": Keyword(number(low=0.0), 0.1, "discount rate r of the future")},
              doc="Net present value: RBP with θ = 1/(1 + rate) (cwl_eval's NPV).",
              formula="C(i) = 1 / (1 + rate)",
@@ -117,7 +117,7 @@ def net_present_value(v: Vectors, p: Params) -> np.ndarray:
     return v.full(1.0 / (1.0 + p["rate"]))
 
 
-@cwl_measure("SDCG", by="C", cutoff="ranks",
+@cwl_measure("SDCG", by="C", cutoff="ranks", static=True,
              doc="Scaled DCG@k: DCG@k with log2 discount divided by the sum of the discounts "
              "(cwl_eval's NDCG-k, ir_measures' SDCG).",
              formula="C(i) = log(i + 1) / log(i + 2) for i < k, else 0",
@@ -168,7 +168,7 @@ def inst(v: Vectors, p: Params) -> np.ndarray:
     return _squared_ratio(v, target + (target - v.cum_gains))
 
 
-@cwl_measure("INSQ", by="C", params={"T": _T},
+@cwl_measure("INSQ", by="C", params={"T": _T}, static=True,
              doc="INSQ: INST's static precursor (Moffat, Scholer & Thomas 2012).",
              formula="C(i) = ((i + 2T − 1)/(i + 2T))²",
              source="Moffat, Scholer & Thomas 2012")
@@ -298,7 +298,7 @@ def nerr11(v: Vectors, p: Params) -> np.ndarray:
     return _squared_ratio(v, 2.0 * p["T"]) * (1.0 - v.gains)
 
 
-@cwl_measure("SET", by="C", cutoff="ranks",
+@cwl_measure("SET", by="C", cutoff="ranks", static=True,
              params={"beta": Keyword(number(low=0.0, high=1.0, open_low=True), 0.5,
                                      "diminishing returns β of the gain i^β")},
              doc="Search economic measure: total gain i^β of the first i items, read to k "

@@ -17,7 +17,8 @@ unjudged retrieved document (not in the qrels, or judged negative) and every ran
 the n evaluated were relevant (of gain gmax) — RBP lies in [RBP, RBP + RBPres]. (trec_eval
 10.0's rbp_resid instead reports 0 when every retrieved document is judged.) Powers of p
 are formed by repeated multiplication, terms added in rank order. ``gRBP`` is another name
-of ``RBP``.
+of ``RBP``. Both are linear in the documents' values: their tie-aware values (``--ties
+expected``) give each rank its tie group's mean value (:mod:`irscale.measures.ties`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..core.subsets import relevant_documents
 from .base import EvalContext, register
 from .gain_discount import MAXREL, MAXREL_CHECK, element_gains, gain_keyword, max_gain
 from .params import Keyword, Keywords, Params, number
+from .ties import tie_means
 
 PERSISTENCE = Keyword(number(low=0.0, high=1.0, open_low=True, open_high=True), 0.8,
                       "persistence p: probability of moving on to the next rank")
@@ -61,6 +63,7 @@ def rbp_of(jr: JudgedRankings, p: float, values: np.ndarray,
     missing_value=0.0,
     formula="(1 − p) Σ_i p^(i−1) g_i / gmax",
     source="Moffat & Zobel 2008",
+    tie_aware=True,
 )
 def rbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     p, gain, maxrel = params["p"], params["gain"], params["maxrel"]
@@ -69,6 +72,10 @@ def rbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
         return {"RBP": np.zeros(jr.n_rankings)}
     scoring = relevant_documents(jr)
     gains = element_gains(jr, gain, maxrel, "RBP", scoring.index)
+    if jr.tie_groups is not None:  # linear in the gains: each rank holds its group's mean
+        everywhere = np.zeros(len(jr.rel))
+        everywhere[scoring.index] = gains
+        return {"RBP": rbp_of(jr, p, tie_means(jr, everywhere)) / gmax}
     return {"RBP": rbp_of(jr, p, gains, scoring.index) / gmax}
 
 
@@ -82,8 +89,10 @@ def rbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
              "conditional": "the residual depends on the unjudged documents only"},
     formula="p^n + (1 − p) Σ_{unjudged i ≤ n} p^(i−1)",
     source="Moffat & Zobel 2008",
+    tie_aware=True,
 )
 def rbp_residual(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     p = params["p"]
     tail = powers(p, int(jr.lengths.max(initial=0)))[jr.lengths]
-    return {"RBPres": tail + rbp_of(jr, p, (~jr.is_judged).astype(np.float64))}
+    unjudged = tie_means(jr, (~jr.is_judged).astype(np.float64))
+    return {"RBPres": tail + rbp_of(jr, p, unjudged)}
