@@ -155,7 +155,7 @@ from .params import (
     OPE_SELF_NORMALISED,
     OPE_SWITCH_TAU,
 )
-from .rewards import examination, reward_values, slate_rewards
+from .rewards import check_propensities, examination, reward_values, slate_rewards
 from .slates import (
     logged_slates,
     prefix_propensities,
@@ -576,13 +576,8 @@ def _check_options(estimator: str, logging: Any, propensities: Any, reward: Any,
     elif estimator not in OPE_REWARD_ESTIMATORS and (reward is not None
                                                      or propensities is not None):
         raise ParameterError(f"{estimator} takes logging=, not reward= or propensities=")
-    if estimator in OPE_REWARD_ESTIMATORS and propensities is not None and (
-            reward is None or isinstance(reward, ClickModel)):
-        raise ParameterError(f"{estimator}: propensities= are the γ_r of a per-(query, "
-                             "docno) reward; a click model's reward (given, or fitted on "
-                             "the log without reward=) carries its own examination: give "
-                             "the reward as a table query docno value, or leave "
-                             "propensities= out")
+    if estimator in OPE_REWARD_ESTIMATORS:
+        check_propensities(estimator, reward, propensities)
     if estimator == OPE_BOUND and isinstance(logging, str) and logging == "empirical":
         raise ParameterError("hcope's guarantee needs the logging policy's probabilities "
                              "(a table query slate probability), not frequencies estimated "

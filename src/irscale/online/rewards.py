@@ -18,7 +18,8 @@ from .clicklog import ClickLog
 from .clickmodels import ClickModel, fit_click_model
 from .keyed import Keyed, factorize, first_repeat, group, group_sums
 
-__all__ = ["CASCADE_REWARD", "examination", "reward_values", "slate_rewards"]
+__all__ = ["CASCADE_REWARD", "check_propensities", "examination", "reward_values",
+           "slate_rewards"]
 
 #: The click model fitted on the log as cascade-dr's reward model when none is given.
 CASCADE_REWARD = "sdbn"
@@ -45,6 +46,18 @@ def examination(propensities: Any, log: ClickLog) -> np.ndarray:
     if not (np.isfinite(gamma) & (gamma > 0) & (gamma <= 1)).all():
         raise ParameterError("propensities γ_r must lie in (0, 1]")
     return gamma[:k]
+
+
+def check_propensities(estimator: str, reward: Any, propensities: Any) -> None:
+    """A :class:`ParameterError` where the reward estimator ``estimator`` is given
+    ``propensities`` that it would not read: they are the γ_r of a per-(query, docno)
+    reward, and a click model's reward (given, or fitted on the log) has its own."""
+    if propensities is not None and (reward is None or isinstance(reward, ClickModel)):
+        raise ParameterError(f"{estimator}: propensities= are the γ_r of a per-(query, "
+                             "docno) reward; a click model's reward (given, or fitted on "
+                             "the log without reward=) carries its own examination: give "
+                             "the reward as a table query docno value, or leave "
+                             "propensities= out")
 
 
 def reward_values(reward: Any, log: ClickLog, table: Keyed, gamma: np.ndarray | None
