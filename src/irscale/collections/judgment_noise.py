@@ -207,9 +207,21 @@ def _subset(q: Qrels, rows: np.ndarray) -> Qrels:
                  source=q.source)
 
 
+def check_confusion(confusion: Any) -> Confusion:
+    """``confusion`` if it is a :class:`Confusion`, else a
+    :class:`~irscale.errors.ParameterError` naming the parameter and its forms."""
+    if not isinstance(confusion, Confusion):
+        raise ParameterError(f"confusion must be a Confusion (Confusion.read, .flip, "
+                             f".estimate or .from_sample), got {type(confusion).__name__}",
+                             param="confusion")
+    return confusion
+
+
 def _codes(qrels: Qrels, confusion: Confusion) -> tuple[np.ndarray, np.ndarray]:
-    """The judgments relabelled (grade ≥ 0) and the row of the confusion of each; a grade
-    the confusion lacks is an :class:`~irscale.errors.InputError` naming one judgment."""
+    """The judgments relabelled (grade ≥ 0) and the row of the confusion of each (a
+    :class:`Confusion`: :func:`check_confusion`); a grade the confusion lacks is an
+    :class:`~irscale.errors.InputError` naming one judgment."""
+    confusion = check_confusion(confusion)
     rel = np.asarray(qrels.rel, dtype=np.int64)
     judged = np.flatnonzero(rel >= 0)
     row = np.searchsorted(confusion.grades, rel[judged])

@@ -434,6 +434,10 @@ def build_report(
     replicates = NOISE_REPLICATES.check(replicates)
     if confusion is None and replicates != DEFAULT_REPLICATES:
         raise ParameterError("replicates applies to judge noise (confusion=...)")
+    if confusion is not None:
+        from ..collections.judgment_noise import check_confusion
+
+        check_confusion(confusion)
     collection_weights = WEIGHTS.domain.check(collection_weights, "collection_weights")
     scale_depth = SCALE_DEPTH.check(scale_depth)
     correction_label = "none" if correction is None else correction_name(correction)
