@@ -342,9 +342,11 @@ def _check_call_options(labels: object, allow_empty: object) -> None:
         raise ParameterError(f"allow_empty must be True or False, got {allow_empty!r}")
 
 
-def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str], *,
+def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str] | None = None, *,
                     intent_probabilities: Any = None, intent_types: Any = None,
-                    allow_empty: bool = False) -> ScoreMatrix:
+                    allow_empty: bool = False, relevance_level: int | None = None,
+                    dataset: str | None = None, dataset_defaults: bool = True
+                    ) -> ScoreMatrix:
     """The per-topic scores of ``runs`` against ``qrels`` for every measure, as a
     :class:`~irscale.core.ScoreMatrix` (topics × runs × measures), for the analyses of
     score matrices (``irscale compare``, ``meta``). Every run must cover the same topics:
@@ -352,13 +354,27 @@ def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str], *,
 
     The context is chosen and the options refused as :func:`evaluate` chooses and refuses
     them; the matrix is the context's (:attr:`~irscale.evaluation.context.Context.matrix`).
+    ``relevance_level`` is trec_eval's ``-l`` (``None``: 1, or the dataset's); a dataset's
+    conventions apply as :func:`evaluate` applies them (``dataset``, qrels ``irds:ID``,
+    ``dataset_defaults``; docs/evaluation.md, "Dataset conventions"): its official
+    measures where ``measures`` is ``None``, its level where ``relevance_level`` is;
+    :func:`~irscale.evaluation.conventions.conventions_for` tells what applies.
     Diversity measures are computed as ndeval does
     (:func:`irscale.evaluation.diversity.evaluate_diversity`, with the intent
     probabilities and types of NTCIREVAL's family) over the topics the qrels judge: run
     topics the qrels do not judge (ndeval prints 0 for them) are left out with a warning
     per run; a run with none of the qrels topics is an error unless ``allow_empty``."""
+    trec = {} if relevance_level is None else {"relevance_level": relevance_level}
+    applied = _conventions(qrels, dataset, dataset_defaults, measures, trec, implicit=True)
+    if applied is not None and applied.relevance_level is not None:
+        trec = {"relevance_level": applied.relevance_level}
+    if measures is None:
+        if applied is None or not applied.measures:
+            raise ParameterError("name the measures (a score matrix's default measures are "
+                                 "a dataset's official ones: dataset=, qrels irds:ID)")
+        measures = list(applied.measures)
     values = call_values(intent_probabilities=intent_probabilities, intent_types=intent_types,
-                         allow_empty=allow_empty)
+                         allow_empty=allow_empty, **trec)
     context = chosen(qrels, measures, values)
 
     def evaluation() -> Evaluation:
