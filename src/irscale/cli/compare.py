@@ -165,8 +165,8 @@ def _model_reason(args: argparse.Namespace) -> str:
             "such as 'topic + system'")
 
 
-#: The procedures that compare one measure.
-ONE_MEASURE = ("tukey-hsd", "randomized-tukey-hsd", "mixed")
+#: The procedures of score matrices that compare one measure (``_measure_of``).
+ONE_MEASURE = (*MULTI_TESTS, "mixed")
 
 
 def _conventions_apply(args: argparse.Namespace) -> None:
