@@ -237,9 +237,7 @@ def evaluate(
                   zscores=zscores, cache=cache, relevance_format=relevance_format,
                   names=names)
     context = chosen(qrels, measures, values)
-    if applied is not None and applied.relevance_level is not None \
-            and "relevance_level" in context.accepts:
-        values["relevance_level"] = applied.relevance_level
+    _apply_level(values, context, applied)
     held = [qrels, runs]  # handed over: this frame keeps no reference (the runner's memory)
     del qrels, runs
     evaluation = evaluate_by(context, held, measures, values)
@@ -268,6 +266,14 @@ def _conventions(qrels: Any, dataset: object, enabled: object, measures: object,
                            measures_given=measures is not None,
                            level_given=trec.get("relevance_level"),
                            option_names=("measures=", "relevance_level="))
+
+
+def _apply_level(values: dict[str, Any], context: Context, applied: Applied | None) -> None:
+    """The dataset's relevance level into ``values`` (the call's options) where ``applied``
+    has one and ``context`` reads a level (preference judgments, diversity qrels do not)."""
+    if applied is not None and applied.relevance_level is not None \
+            and "relevance_level" in context.accepts:
+        values["relevance_level"] = applied.relevance_level
 
 
 #: The options of :func:`evaluate` and their defaults, read from its signature: a context
@@ -366,8 +372,6 @@ def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str] | None = None
     per run; a run with none of the qrels topics is an error unless ``allow_empty``."""
     trec = {} if relevance_level is None else {"relevance_level": relevance_level}
     applied = _conventions(qrels, dataset, dataset_defaults, measures, trec, implicit=True)
-    if applied is not None and applied.relevance_level is not None:
-        trec = {"relevance_level": applied.relevance_level}
     if measures is None:
         if applied is None or not applied.measures:
             raise ParameterError("name the measures (a score matrix's default measures are "
@@ -376,6 +380,7 @@ def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str] | None = None
     values = call_values(intent_probabilities=intent_probabilities, intent_types=intent_types,
                          allow_empty=allow_empty, **trec)
     context = chosen(qrels, measures, values)
+    _apply_level(values, context, applied)
 
     def evaluation() -> Evaluation:
         return evaluate_by(context, [qrels, runs], measures, values)
