@@ -212,3 +212,170 @@ def test_table_without_ir_datasets(collection, monkeypatch):
     with pytest.raises(ParameterError, match=r"unknown dataset 'msmarco-passage/dev'.*"
                        r"pip install 'irscale\[irds\]'"):
         irscale.evaluate(qrels_path, run, dataset="msmarco-passage/dev")
+
+
+# ------------------------------------------------------------------ compare and report
+@pytest.fixture
+def two_runs(collection, tmp_path):
+    """The collection's run (``sys``) and a second one (``alt``), as dicts and files."""
+    qrels, run, qrels_path, run_path = collection
+    rng = np.random.default_rng(11)
+    alt = {t: {f"d{d}": float(s) for d, s in enumerate(rng.permutation(40) / 40)}
+           for t in qrels}
+    alt_path = tmp_path / "alt.run"
+    alt_path.write_text("".join(f"{t} Q0 {d} 1 {s} alt\n" for t, docs in alt.items()
+                                for d, s in docs.items()))
+    return qrels, {"sys": run, "alt": alt}, qrels_path, [run_path, alt_path]
+
+
+def per_topic(qrels: dict, run: dict, name: str, level: int) -> dict[str, float]:
+    """ir_measures' value of ``name`` on every topic, at ``level`` as :func:`oracle`."""
+    measure = ir_measures.parse_measure(name)
+    if "rel" in measure.SUPPORTED_PARAMS and "rel" not in measure.params:
+        measure = measure(rel=level)
+    return {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+
+
+def compared(out: str) -> dict[str, dict[str, str]]:
+    """``irscale compare --format csv``'s rows, by measure (one pair of runs)."""
+    import csv
+    import io
+
+    return {row["measure"]: row for row in csv.DictReader(io.StringIO(out))}
+
+
+def test_compare_applies_conventions(two_runs):
+    """compare of irds: qrels: the dataset's measures at its level, each pair's paired t
+    test as scipy computes it on ir_measures' per-topic values; -m/-l override, and
+    --no-dataset-defaults turns them off."""
+    from scipy import stats
+
+    qrels, runs, qrels_path, run_paths = two_runs
+    dataset_id = register(qrels=qrels_path, official_measures=DL_MEASURES)
+    paths = [str(p) for p in run_paths]
+    cases = [([], DL_MEASURES, 2), (["-m", "P@10", "-l", "3"], ["P@10"], 3),
+             (["-m", "AP", "--no-dataset-defaults"], ["AP"], 1)]
+    for options, names, level in cases:
+        status, out, err = cli(["compare", "--test", "t", "--format", "csv", *options,
+                                f"irds:{dataset_id}", *paths])
+        assert status == 0, err
+        rows = compared(out)
+        assert list(rows) == names
+        for name in names:
+            sys_, alt = (per_topic(qrels, runs[r], name, level) for r in ("sys", "alt"))
+            topics = sorted(sys_)
+            a, b = ([v[t] for t in topics] for v in (sys_, alt))
+            assert float(rows[name]["mean_a"]) == pytest.approx(np.mean(a), abs=1e-12)
+            assert float(rows[name]["mean_b"]) == pytest.approx(np.mean(b), abs=1e-12)
+            assert float(rows[name]["p"]) == pytest.approx(stats.ttest_rel(a, b).pvalue,
+                                                           rel=1e-9)
+        notes = [line for line in err.splitlines() if line.startswith("irscale: note: ")]
+        assert len(notes) == (0 if "--no-dataset-defaults" in options else 1)
+
+
+def test_compare_note_and_one_measure(two_runs):
+    _qrels, _runs, qrels_path, run_paths = two_runs
+    paths = [str(p) for p in run_paths]
+    status, _out, err = cli(["compare", "--test", "t", "--dataset", "trec-dl-2019-passage",
+                            "-l", "3", "-m", "AP", str(qrels_path), *paths])
+    assert status == 0, err
+    assert [line for line in err.splitlines() if line.startswith("irscale: note: ")] == [
+        "irscale: note: dataset conventions: trec-dl-2019-passage: measures: given (-m), "
+        "over the dataset's official nDCG@10, RR(rel=2), AP(rel=2); relevance level: 3, "
+        "given (-l); the dataset has 2 (--no-dataset-defaults: none)"]
+    # Tukey's HSD compares one measure: the official ones are listed, none chosen
+    status, _out, err = cli(["compare", "--dataset", "trec-dl-2019-passage",
+                            str(qrels_path), *paths])
+    assert status == 2 and "nDCG@10, RR(rel=2), AP(rel=2)): choose one with -m" in err
+
+
+def test_evaluate_matrix_applies_conventions(two_runs):
+    qrels, runs, qrels_path, _run_paths = two_runs
+    dataset_id = register(qrels=qrels_path, official_measures=DL_MEASURES)
+    from irscale.evaluation import evaluate_matrix
+
+    for matrix, names, level in (
+            (evaluate_matrix(f"irds:{dataset_id}", runs), DL_MEASURES, 2),
+            (evaluate_matrix(qrels_path, runs, ["AP", "P@5"], dataset="trec-dl-2019-passage",
+                             relevance_level=3), ["AP", "P@5"], 3),
+            (evaluate_matrix(f"irds:{dataset_id}", runs, ["AP"], dataset_defaults=False),
+             ["AP"], 1)):
+        assert list(matrix.measures) == names
+        for name in names:
+            for s, system in enumerate(matrix.systems):
+                expected = per_topic(qrels, runs[system], name, level)
+                got = matrix.array(name)[:, s]
+                assert got == pytest.approx([expected[t] for t in matrix.topics], abs=1e-12)
+    with pytest.raises(ParameterError, match="name the measures"):
+        evaluate_matrix(qrels_path, runs)
+
+
+def test_report_applies_conventions_to_every_panel(two_runs):
+    """build_report of irds: qrels: the means, the robustness panel's values at N and the
+    bounds under unjudged documents all at the dataset's level 2 (ir_measures: the low
+    bound of P@10 its value, the high one its value with the unjudged retrieved documents
+    graded 3, the highest grade); the provenance names the conventions."""
+    from irscale.report import build_report
+
+    qrels, runs, qrels_path, run_paths = two_runs
+    dataset_id = register(qrels=qrels_path, official_measures=DL_MEASURES)
+    names = ["P@10", "AP"]
+    report = build_report(f"irds:{dataset_id}", run_paths, names, bounds=True)
+    for name in names:
+        for run in ("sys", "alt"):
+            expected = np.mean(list(per_topic(qrels, runs[run], name, 2).values()))
+            assert report.means.loc[run, name] == pytest.approx(expected, abs=1e-12)
+    scaled = report.scaled.set_index(["run", "measure"])
+    completed = {t: {**{d: 3 for d in runs["sys"][t]}, **docs} for t, docs in qrels.items()}
+    bounds = report.bounds.means.set_index(["run", "measure"])
+    for run in ("sys", "alt"):
+        at_2 = np.mean(list(per_topic(qrels, runs[run], "P@10", 2).values()))
+        assert scaled.loc[(run, "P@10"), "value"] == pytest.approx(at_2, abs=1e-12)
+        assert bounds.loc[(run, "P@10"), "low"] == pytest.approx(at_2, abs=1e-12)
+        high = np.mean(list(per_topic(completed, runs[run], "P@10", 2).values()))
+        assert bounds.loc[(run, "P@10"), "high"] == pytest.approx(high, abs=1e-12)
+    line = report.provenance.conventions
+    assert line.startswith(f"dataset conventions: irds:{dataset_id}: measures: given "
+                           "(measures=), over the dataset's official nDCG@10, RR(rel=2), "
+                           "AP(rel=2); relevance level: 2, the dataset's (from ir_datasets' "
+                           f"documentation of {dataset_id}")
+    assert report.format("markdown").splitlines()[0] == line
+    import html
+
+    assert f"<p>{html.escape(line)}</p>" in report.format("html")
+    # turned off: trec_eval's level 1, no provenance line
+    off = build_report(f"irds:{dataset_id}", run_paths, ["P@10"], dataset_defaults=False,
+                       robustness=False)
+    expected = np.mean(list(per_topic(qrels, runs["sys"], "P@10", 1).values()))
+    assert off.means.loc["sys", "P@10"] == pytest.approx(expected, abs=1e-12)
+    assert off.provenance.conventions is None
+    assert not off.format("markdown").startswith("dataset conventions")
+
+
+def test_report_overrides_and_cli(two_runs):
+    from irscale.report import build_report
+
+    qrels, runs, qrels_path, run_paths = two_runs
+    report = build_report(qrels_path, run_paths, dataset="trec-dl-2019-passage",
+                          relevance_level=3, robustness=False)
+    assert list(report.measures) == DL_MEASURES
+    for name in DL_MEASURES:
+        expected = np.mean(list(per_topic(qrels, runs["alt"], name, 3).values()))
+        assert report.means.loc["alt", name] == pytest.approx(expected, abs=1e-12)
+    assert "relevance level: 3, given (relevance_level=); the dataset has 2" in \
+        report.provenance.conventions
+    with pytest.raises(ParameterError, match="relevance level 1, not at the report's 2"):
+        build_report(qrels_path, run_paths, dataset="trec-dl-2019-passage",
+                     collections={"x": report.evaluation, "y": report.evaluation})
+    status, out, err = cli(["report", "--no-robustness", "--format", "markdown", "-m", "AP",
+                            "--dataset", "trec-dl-2019-passage", str(qrels_path),
+                            *map(str, run_paths)])
+    assert status == 0, err
+    line = ("dataset conventions: trec-dl-2019-passage: measures: given (-m), over the "
+            "dataset's official nDCG@10, RR(rel=2), AP(rel=2); relevance level: 2, the "
+            "dataset's")
+    assert out.startswith(f"{line} (from irscale's table")
+    assert f"irscale: note: {line} (--no-dataset-defaults: none)" in err.splitlines()
+    table = next(row for row in out.splitlines() if row.startswith("| alt |"))
+    expected = np.mean(list(per_topic(qrels, runs["alt"], "AP", 2).values()))
+    assert f"{expected:.4f}" in table

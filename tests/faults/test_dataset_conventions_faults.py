@@ -1,7 +1,9 @@
-"""``irscale eval``'s dataset conventions (``--dataset``, ``--no-dataset-defaults``, qrels
-``irds:ID``): unknown names, contradicting options, datasets without official measures,
-with official measures of different relevance levels or that irscale does not know, and
-the overrides. Table-driven, as ``docs/errors.md`` says (``conftest.py``).
+"""The dataset conventions of ``irscale eval``, ``compare`` and ``report``
+(``--dataset``, ``--no-dataset-defaults``, qrels ``irds:ID``): unknown names,
+contradicting options, datasets without official measures, with official measures of
+different relevance levels or that irscale does not know, the overrides, and what
+``compare`` and ``report`` cannot evaluate at a dataset's level (refused). Table-driven,
+as ``docs/errors.md`` says (``conftest.py``).
 
 The ir_datasets datasets are local, registered once per process (the fixture below): the
 workspace's qrels, documented with the official measures each id names."""
@@ -10,7 +12,17 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import all_checks, err, ok, qrels_lines, run_case, same_output_as, text
+from .conftest import (
+    all_checks,
+    err,
+    ok,
+    output_contains,
+    qrels_lines,
+    run_case,
+    same_output_as,
+    text,
+)
+from .test_compare_collections_faults import FILES, X, Y
 
 IRDS = "irds:irscale-conventions/"
 #: The datasets: id → the official measures their documentation names (None: no
@@ -23,6 +35,9 @@ DOCUMENTED = {
     "unknown-measure": ["nDCG@10", "NoSuchMeasure@10"],
 }
 DL = ["-m", "nDCG@10", "-m", "RR(rel=2)", "-m", "AP(rel=2)"]
+#: ``irscale compare``'s pairwise t tests and ``irscale report``'s tables, fast.
+T = ["compare", "--test", "t"]
+REPORT = ["report", "--no-robustness", "--format", "markdown"]
 
 
 def notes(*needles: str):
@@ -39,6 +54,10 @@ def notes(*needles: str):
 
 def no_note(result, ws, run) -> None:
     assert "irscale: note:" not in result.err, result.describe()
+
+
+def no_conventions_line(result, ws, run) -> None:
+    assert "dataset conventions" not in result.out, result.describe()
 
 
 CASES = [
@@ -94,6 +113,91 @@ CASES = [
                                "qrels.txt", "a.run"], "--dataset", "-R prefs"),
     err("missing-qrels-file", ["eval", "--dataset", "trec-dl-2019-passage", "missing.qrels",
                                "a.run"], "missing.qrels"),
+    # irscale compare: every pair's test on the dataset's measures at its level
+    ok("compare-irds-official", [*T, f"{IRDS}dl", "a.run", "b.run"], all_checks(
+        same_output_as(*T, "-l", "2", *DL, "qrels.txt", "a.run", "b.run"),
+        notes(f"{IRDS}dl", "the dataset's official nDCG@10, RR(rel=2), AP(rel=2)",
+              "relevance level: 2, the dataset's"))),
+    ok("compare-table-on-a-file", [*T, "--dataset", "trec-dl-2019-passage", "-m", "AP",
+                                   "qrels.txt", "a.run", "b.run", "c.run"],
+       all_checks(same_output_as(*T, "-l", "2", "-m", "AP", "qrels.txt", "a.run", "b.run",
+                                 "c.run"),
+                  notes("measures: given (-m)", "relevance level: 2, the dataset's"))),
+    ok("compare-tukey-one-measure", ["compare", "-m", "AP", f"{IRDS}dl", "a.run", "b.run",
+                                     "c.run"],
+       same_output_as("compare", "-m", "AP", "-l", "2", "qrels.txt", "a.run", "b.run",
+                      "c.run")),
+    ok("compare-risk", ["compare", "--baseline", "a.run", "--risk-alpha", "1", f"{IRDS}dl",
+                        "a.run", "b.run"],
+       same_output_as("compare", "--baseline", "a.run", "--risk-alpha", "1", "-l", "2", *DL,
+                      "qrels.txt", "a.run", "b.run")),
+    ok("compare-l-overrides", [*T, "-l", "3", f"{IRDS}dl", "a.run", "b.run"], all_checks(
+        same_output_as(*T, "-l", "3", *DL, "qrels.txt", "a.run", "b.run"),
+        notes("relevance level: 3, given (-l); the dataset has 2"))),
+    ok("compare-turned-off", [*T, "--no-dataset-defaults", "-m", "AP", f"{IRDS}dl", "a.run",
+                              "b.run"],
+       all_checks(same_output_as(*T, "-m", "AP", "qrels.txt", "a.run", "b.run"), no_note)),
+    ok("compare-plain-file-unchanged", [*T, "-m", "AP", "qrels.txt", "a.run", "b.run"],
+       no_note),
+    err("compare-several-official-one-measure", ["compare", f"{IRDS}dl", "a.run", "b.run"],
+        "--test tukey-hsd compares one measure", "nDCG@10, RR(rel=2), AP(rel=2)",
+        "choose one with -m"),
+    err("compare-mixed-several-official", ["compare", "--test", "mixed", "--dataset",
+                                           "trec-dl-2019-passage", "qrels.txt", "a.run",
+                                           "b.run"], "--test mixed compares one measure"),
+    err("compare-document-sampling-level", ["compare", "--test", "document-sampling", "-m",
+                                            "AP", f"{IRDS}dl", "a.run", "b.run"],
+        "--test document-sampling", "relevance level 2", f"conventions of {IRDS}dl",
+        "give -l 1"),
+    err("compare-document-sampling-l", ["compare", "--test", "document-sampling", "-m", "AP",
+                                        "-l", "2", "qrels.txt", "a.run", "b.run"],
+        "--test document-sampling", "relevance level 2 (-l)"),
+    err("compare-dataset-with-scores", ["compare", "--dataset", "trec-dl-2019-passage",
+                                        "--scores", "ap.csv"],
+        "--dataset applies to the judgments of QRELS RUN", "--scores"),
+    err("compare-l-with-scores", ["compare", "-l", "2", "--scores", "ap.csv"],
+        "-l applies to QRELS RUN", "--scores"),
+    err("compare-bad-level", [*T, "-l", "0", "-m", "AP", "qrels.txt", "a.run", "b.run"],
+        "-l"),
+    err("compare-unknown-name", [*T, "--dataset", "trec-dl-2019-pasage", "-m", "AP",
+                                 "qrels.txt", "a.run", "b.run"],
+        "unknown dataset 'trec-dl-2019-pasage'"),
+    err("compare-dataset-and-off", [*T, "--dataset", "trec-dl-2019-passage",
+                                    "--no-dataset-defaults", "qrels.txt", "a.run", "b.run"],
+        "--dataset", "--no-dataset-defaults"),
+    err("compare-unknown-official-measure", [*T, f"{IRDS}unknown-measure", "a.run", "b.run"],
+        "NoSuchMeasure@10", "--no-dataset-defaults"),
+    # irscale report: every table at the level, the conventions first and on stderr
+    ok("report-irds-official", [*REPORT, f"{IRDS}dl", "a.run", "b.run"], all_checks(
+        output_contains(f"dataset conventions: {IRDS}dl: measures: the dataset's official "
+                        "nDCG@10, RR(rel=2), AP(rel=2); relevance level: 2, the dataset's "
+                        "(from ir_datasets' documentation of irscale-conventions/dl",
+                        "| nDCG@10 | RR(rel=2) | AP(rel=2) |"),
+        notes(f"{IRDS}dl", "relevance level: 2, the dataset's"))),
+    ok("report-overrides", [*REPORT, "--dataset", "trec-dl-2019-passage", "-m", "P@5", "-l",
+                            "1", "qrels.txt", "a.run", "b.run"],
+       all_checks(output_contains("measures: given (-m)", "relevance level: 1, given (-l); "
+                                  "the dataset has 2"),
+                  notes("measures: given (-m)", "relevance level: 1, given (-l)"))),
+    ok("report-turned-off", [*REPORT, "--no-dataset-defaults", f"{IRDS}dl", "a.run", "b.run"],
+       all_checks(same_output_as(*REPORT, "qrels.txt", "a.run", "b.run"), no_note)),
+    ok("report-plain-file-unchanged", [*REPORT, "qrels.txt", "a.run", "b.run"],
+       all_checks(no_note, no_conventions_line)),
+    ok("report-collection-level-1", [*REPORT, "--dataset", "trec-dl-2019-passage", "-l", "1",
+                                     "-m", "map", "--collection", X, "--collection", Y, "-B",
+                                     "50", "qrels.txt", "a.run", "b.run", "c.run"],
+       output_contains("relevance level: 1, given (-l)"), files=FILES),
+    err("report-collection-at-the-level", [*REPORT, "--dataset", "trec-dl-2019-passage",
+                                           "-m", "map", "--collection", X, "--collection", Y,
+                                           "qrels.txt", "a.run", "b.run", "c.run"],
+        "--collection evaluates its collections at relevance level 1", "relevance level 2",
+        "trec-dl-2019-passage", files=FILES),
+    err("report-bad-level", [*REPORT, "-l", "1.5", "qrels.txt", "a.run", "b.run"], "-l"),
+    err("report-dataset-and-off", [*REPORT, "--dataset", "trec-dl-2019-passage",
+                                   "--no-dataset-defaults", "qrels.txt", "a.run", "b.run"],
+        "--dataset", "--no-dataset-defaults"),
+    err("report-unknown-irds-id", [*REPORT, f"{IRDS}nosuch", "a.run", "b.run"],
+        "unknown ir_datasets dataset 'irscale-conventions/nosuch'"),
 ]
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.params import (
+    RELEVANCE,
     RESAMPLES,
     RNG_SEED,
     SIGNIFICANCE,
@@ -49,6 +50,12 @@ from .compare_collections import (
     WEIGHTS_RULE,
     across,
     check_collections,
+)
+from .dataset_options import (
+    add_dataset_options,
+    apply_dataset_conventions,
+    note,
+    refuse_level,
 )
 from .inputs import (
     SOURCES_RULE,
@@ -158,6 +165,26 @@ def _model_reason(args: argparse.Namespace) -> str:
             "such as 'topic + system'")
 
 
+#: The procedures of score matrices that compare one measure (``_measure_of``).
+ONE_MEASURE = (*MULTI_TESTS, "mixed")
+
+
+def _conventions_apply(args: argparse.Namespace) -> None:
+    """What the dataset's conventions give, checked: one official measure for a procedure
+    of one measure (several: refused, listing them, rather than one chosen), and relevance
+    level 1 for ``--test document-sampling`` (it counts every grade of 1 or more
+    relevant)."""
+    applied = args.conventions
+    if applied is not None and applied.measures is not None and len(applied.measures) > 1 \
+            and args.test in ONE_MEASURE and not given(args, "risk_alpha"):
+        raise ParameterError(f"--test {args.test} compares one measure and the official "
+                             f"measures of {applied.dataset} are {len(applied.measures)} "
+                             f"({', '.join(applied.measures)}): choose one with -m")
+    if args.test == "document-sampling":
+        refuse_level(args, "--test document-sampling counts every grade of 1 or more "
+                     "relevant")
+
+
 #: When the options apply, in the order they are checked.
 RULES: tuple[Declared, ...] = (
     check_collections,
@@ -213,6 +240,10 @@ RULES: tuple[Declared, ...] = (
     DIGITS_RULE,
     SOURCES_RULE,
     check_scheduler,
+    Rule(("relevance_level",), lambda args: bool(input_paths(args)), "-l applies to QRELS "
+         "RUN..., not to --scores, --shard-scores or --collection"),
+    apply_dataset_conventions,
+    _conventions_apply,
 )
 
 
@@ -221,7 +252,10 @@ def add_parser(subparsers) -> None:
     add_command(
         subparsers, "compare", run,
         lambda p: add_inputs(p, measure_help="measure (repeatable for pairwise tests; "
-                             "default: the only measure of the --scores files)"),
+                             "default: the only measure of the --scores files, or the "
+                             "dataset's official measures)"),
+        (RELEVANCE, {"doc": "QRELS RUN...: smallest relevant grade (trec_eval's -l; default: "
+                     "1, or the dataset's)"}), add_dataset_options,
         add_standardise,
         (BASELINE, {"many": True, "metavar": "SYSTEM[,SYSTEM...]"}),
         (RISK, {"type": float}), TEST, MODEL, RESAMPLE,
@@ -395,6 +429,7 @@ def _intervals(args: argparse.Namespace, matrix: ScoreMatrix, pairs: Any,
 
 def run(args: argparse.Namespace) -> int:
     """``irscale compare``: the tests of the options checked by :data:`RULES`."""
+    note(args)  # the dataset conventions applied (--dataset, irds: qrels)
     if across(args):
         from .compare_collections import compare_collections
 

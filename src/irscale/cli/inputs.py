@@ -210,9 +210,10 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
 
 
 def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
-    """The runs of ``QRELS RUN...`` evaluated with every ``-m`` measure
-    (:func:`irscale.evaluation.evaluate_matrix`; diversity measures as ndeval ranks: by the
-    rank column)."""
+    """The runs of ``QRELS RUN...`` evaluated with every ``-m`` measure, at ``-l`` where
+    the command has it (:func:`irscale.evaluation.evaluate_matrix`; diversity measures as
+    ndeval ranks: by the rank column). A dataset's conventions are the command's to apply
+    (:func:`irscale.cli.dataset_options.apply_dataset_conventions`), not the evaluation's."""
     from ..evaluation import evaluate_matrix
 
     diversity = diversity_inputs(args)
@@ -222,7 +223,9 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
     qrels, runs = qrels_and_runs(args, keep_rank=diversity)
     runs = _find_systems(args, runs, keep_rank=diversity)
     return evaluate_matrix(qrels, runs, args.measures, intent_probabilities=args.intent_probs,
-                           intent_types=args.intent_types, allow_empty=args.allow_empty)
+                           intent_types=args.intent_types, allow_empty=args.allow_empty,
+                           relevance_level=getattr(args, "relevance_level", None),
+                           dataset_defaults=False)
 
 
 #: The options (``dest``) of the commands of score matrices that name runs.

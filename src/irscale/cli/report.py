@@ -6,7 +6,15 @@ from __future__ import annotations
 import argparse
 
 from ..collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES, NOISE_REPLICATES
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, TABLE_DIGITS, Param, Switch
+from ..core.params import (
+    RELEVANCE,
+    RESAMPLES,
+    RNG_SEED,
+    SIGNIFICANCE,
+    TABLE_DIGITS,
+    Param,
+    Switch,
+)
 from ..errors import ParameterError
 from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
@@ -27,6 +35,7 @@ from .confusion_options import (
     confusion_given,
     read_confusion_options,
 )
+from .dataset_options import add_dataset_options, apply_dataset_conventions, note, refuse_level
 from .eval_options import TABLE_TEST, TABLE_TESTS
 from .inputs import check_measure_names
 from .intervals import add_interval_options
@@ -52,8 +61,10 @@ def add_parser(subparsers) -> None:
         subparsers, "report", run, (QRELS, {"metavar": "QRELS", "doc": "qrels file"}),
         (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files (at least two), a folder "
                 "of them or a quoted glob pattern ('runs/*.gz')"}),
-        (MEASURES, {"action": "append", "doc": "measure (repeatable; default map, P_10, "
-                    "ndcg_cut_10)"}),
+        (MEASURES, {"action": "append", "doc": "measure (repeatable; default: the dataset's "
+                    "official measures, else map, P_10, ndcg_cut_10)"}),
+        (RELEVANCE, {"doc": "smallest relevant grade of every evaluation of the report "
+                     "(trec_eval's -l; default: 1, or the dataset's)"}), add_dataset_options,
         add_names, BASELINE, (TABLE_TEST, {"choices": TABLE_TESTS}),
         (MULTIPLE_CORRECTION, {"doc": "correction over the runs x measures compared with "
                                "--baseline"}),
@@ -101,6 +112,13 @@ def _draws_labels(args: argparse.Namespace) -> bool:
     return args.label_probabilities and args.design == "topics"
 
 
+def _collections_level(args: argparse.Namespace) -> None:
+    """``--collection``'s collections are evaluated at relevance level 1: another level
+    (``-l``, the dataset's) is refused with them."""
+    if across(args):
+        refuse_level(args, "--collection evaluates its collections at relevance level 1")
+
+
 #: When the options apply, in the order they are checked, before any input is read.
 RULES: tuple[Declared, ...] = (
     *each(("test", "correction"), lambda args: args.baseline is not None,
@@ -131,6 +149,8 @@ RULES: tuple[Declared, ...] = (
     WEIGHTS_RULE,
     _runs,
     check_sources,
+    apply_dataset_conventions,
+    _collections_level,
 )
 
 
@@ -140,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
     figures included (:func:`~irscale.core.progress.working`)."""
     from ..core.progress import working
 
+    note(args)  # the dataset conventions applied (--dataset, irds: qrels)
     with working("report", enabled=wants_progress(args)):
         return _report(args)
 
@@ -156,7 +177,8 @@ def _report(args: argparse.Namespace) -> int:
     collections, collection_files = evaluate_collections(args, measures) if across(args) \
         else (None, [])
     report = build_report(
-        qrels, runs, measures,
+        qrels, runs, measures, relevance_level=args.relevance_level,
+        conventions=args.conventions,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         interval=args.ci or "t", interval_samples=args.ci_samples, interval_rng=args.ci_seed,
         dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,

@@ -237,9 +237,7 @@ def evaluate(
                   zscores=zscores, cache=cache, relevance_format=relevance_format,
                   names=names)
     context = chosen(qrels, measures, values)
-    if applied is not None and applied.relevance_level is not None \
-            and "relevance_level" in context.accepts:
-        values["relevance_level"] = applied.relevance_level
+    _apply_level(values, context, applied)
     held = [qrels, runs]  # handed over: this frame keeps no reference (the runner's memory)
     del qrels, runs
     evaluation = evaluate_by(context, held, measures, values)
@@ -268,6 +266,14 @@ def _conventions(qrels: Any, dataset: object, enabled: object, measures: object,
                            measures_given=measures is not None,
                            level_given=trec.get("relevance_level"),
                            option_names=("measures=", "relevance_level="))
+
+
+def _apply_level(values: dict[str, Any], context: Context, applied: Applied | None) -> None:
+    """The dataset's relevance level into ``values`` (the call's options) where ``applied``
+    has one and ``context`` reads a level (preference judgments, diversity qrels do not)."""
+    if applied is not None and applied.relevance_level is not None \
+            and "relevance_level" in context.accepts:
+        values["relevance_level"] = applied.relevance_level
 
 
 #: The options of :func:`evaluate` and their defaults, read from its signature: a context
@@ -342,9 +348,11 @@ def _check_call_options(labels: object, allow_empty: object) -> None:
         raise ParameterError(f"allow_empty must be True or False, got {allow_empty!r}")
 
 
-def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str], *,
+def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str] | None = None, *,
                     intent_probabilities: Any = None, intent_types: Any = None,
-                    allow_empty: bool = False) -> ScoreMatrix:
+                    allow_empty: bool = False, relevance_level: int | None = None,
+                    dataset: str | None = None, dataset_defaults: bool = True
+                    ) -> ScoreMatrix:
     """The per-topic scores of ``runs`` against ``qrels`` for every measure, as a
     :class:`~irscale.core.ScoreMatrix` (topics × runs × measures), for the analyses of
     score matrices (``irscale compare``, ``meta``). Every run must cover the same topics:
@@ -352,14 +360,27 @@ def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str], *,
 
     The context is chosen and the options refused as :func:`evaluate` chooses and refuses
     them; the matrix is the context's (:attr:`~irscale.evaluation.context.Context.matrix`).
+    ``relevance_level`` is trec_eval's ``-l`` (``None``: 1, or the dataset's); a dataset's
+    conventions apply as :func:`evaluate` applies them (``dataset``, qrels ``irds:ID``,
+    ``dataset_defaults``; docs/evaluation.md, "Dataset conventions"): its official
+    measures where ``measures`` is ``None``, its level where ``relevance_level`` is;
+    :func:`~irscale.evaluation.conventions.conventions_for` tells what applies.
     Diversity measures are computed as ndeval does
     (:func:`irscale.evaluation.diversity.evaluate_diversity`, with the intent
     probabilities and types of NTCIREVAL's family) over the topics the qrels judge: run
     topics the qrels do not judge (ndeval prints 0 for them) are left out with a warning
     per run; a run with none of the qrels topics is an error unless ``allow_empty``."""
+    trec = {} if relevance_level is None else {"relevance_level": relevance_level}
+    applied = _conventions(qrels, dataset, dataset_defaults, measures, trec, implicit=True)
+    if measures is None:
+        if applied is None or not applied.measures:
+            raise ParameterError("name the measures (a score matrix's default measures are "
+                                 "a dataset's official ones: dataset=, qrels irds:ID)")
+        measures = list(applied.measures)
     values = call_values(intent_probabilities=intent_probabilities, intent_types=intent_types,
-                         allow_empty=allow_empty)
+                         allow_empty=allow_empty, **trec)
     context = chosen(qrels, measures, values)
+    _apply_level(values, context, applied)
 
     def evaluation() -> Evaluation:
         return evaluate_by(context, [qrels, runs], measures, values)

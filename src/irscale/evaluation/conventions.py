@@ -43,12 +43,20 @@ class Applied(NamedTuple):
     """What an evaluation takes from a dataset's conventions: its measures (``None``: the
     caller's, or trec_eval's default), its relevance level (``None``: the caller's or
     trec_eval's default) and the provenance lines that say so (the first names the dataset
-    and the source, the others the measures and the level)."""
+    and the source, the others the measures and the level); ``source``: where the
+    conventions come from."""
 
     dataset: str
     measures: tuple[str, ...] | None
     relevance_level: int | None
     lines: tuple[str, ...]
+    source: str
+
+    def summary(self) -> str:
+        """The one line that says what was applied: ``dataset conventions: NAME: measures:
+        ...; relevance level: ...`` (``irscale eval``'s, ``compare``'s and ``report``'s
+        note on standard error, and with its source the report's provenance)."""
+        return f"dataset conventions: {self.dataset}: {'; '.join(self.lines[1:])}"
 
 
 def measure_levels(measures: tuple[str, ...]) -> tuple[int, ...]:
@@ -184,7 +192,8 @@ def apply_conventions(conventions: Conventions, *, measures_given: bool,
         lines.append("relevance level: trec_eval's default 1; the dataset defines none")
     return Applied(conventions.dataset, None if measures_given or not conventions.measures
                    else conventions.measures,
-                   None if level_given is not None else level, tuple(lines))
+                   None if level_given is not None else level, tuple(lines),
+                   conventions.source)
 
 
 def conventions_for(qrels: object, dataset: str | None, enabled: bool, *,

@@ -62,10 +62,12 @@ from ..collections.params import (
     NOISE_REPLICATES,
 )
 from ..core.mean_intervals import MeanInterval, check_interval
-from ..core.params import SAMPLES
+from ..core.options import is_flag
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, RELEVANCE, SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
+from ..evaluation.conventions import Applied, conventions_for
 from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.naming import find_run
@@ -123,9 +125,11 @@ def _sha256(path: str) -> str:
     return digest.hexdigest()
 
 
-def provenance(command: str, paths: Iterable[object]) -> Provenance:
+def provenance(command: str, paths: Iterable[object], conventions: Applied | None = None
+               ) -> Provenance:
     """The :class:`Provenance` of a report made by ``command`` from ``paths`` (inputs that
-    are not files — DataFrames, dicts — are listed by type)."""
+    are not files — DataFrames, dicts — are listed by type) with the dataset
+    ``conventions`` applied (their summary and source)."""
     import importlib.metadata
 
     import scipy
@@ -145,7 +149,9 @@ def provenance(command: str, paths: Iterable[object]) -> Provenance:
             inputs.append((os.fspath(path), os.path.getsize(path), _sha256(os.fspath(path))))
         else:
             inputs.append((f"<{type(path).__name__} in memory>", 0, ""))
-    return Provenance(command=command, versions=versions, inputs=tuple(inputs))
+    return Provenance(command=command, versions=versions, inputs=tuple(inputs),
+                      conventions=None if conventions is None
+                      else f"{conventions.summary()} (from {conventions.source})")
 
 
 def _report_measures(evaluation: Evaluation, requested: Sequence[str]) -> tuple[str, ...]:
@@ -224,9 +230,11 @@ def _dp_progress(within: Callable[[int, int], None], measures: int
 
 
 def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
-                alpha: float, advance: Callable[[], None]) -> tuple[pd.DataFrame, pd.DataFrame]:
+                alpha: float, advance: Callable[[], None], level: int
+                ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The τ(M, M_R) of Ferrante et al. (2021) and S2NS/NS2S of the Tukey HSD after MD2, per measure
-    (``advance()`` after each), and the runs' means of M at N and of M_R (:attr:`Report.scaled`)."""
+    (``advance()`` after each), and the runs' means of M at N and of M_R (:attr:`Report.scaled`),
+    the runs judged at relevance ``level`` (the report's)."""
     rows: list[dict[str, object]] = []
     scaled: list[dict[str, object]] = []
     by_depth: dict[int, list[str]] = {}
@@ -240,12 +248,14 @@ def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
         by_depth.setdefault(cutoff or depth, []).append(measure)
     for N, group in by_depth.items():
         try:
-            results = [transform(qrels, runs, group, N, progress=False)]
+            results = [transform(qrels, runs, group, N, progress=False,
+                                 relevance_level=level)]
         except IrscaleError:  # one measure's scale is out of reach: find which, keep others
             results = []
             for measure in group:
                 try:
-                    results.append(transform(qrels, runs, [measure], N, progress=False))
+                    results.append(transform(qrels, runs, [measure], N, progress=False,
+                                             relevance_level=level))
                 except IrscaleError as error:
                     rows.append({"measure": measure, "N": N, "note": f"no scale: {error}"})
         for result, (measure, ranked) in ((r, pair) for r in results for pair in r.labels):
@@ -310,8 +320,12 @@ class _BaselineTally:
 def build_report(
     qrels: Any,
     runs: Any,
-    measures: str | Sequence[str] = DEFAULT_MEASURES,
+    measures: str | Sequence[str] | None = None,
     *,
+    relevance_level: int | None = None,
+    dataset: str | None = None,
+    dataset_defaults: bool = True,
+    conventions: Applied | None = None,
     baseline: str | None = None,
     test: str = "t",
     correction: str | None = "holm",
@@ -346,9 +360,23 @@ def build_report(
     qrels, runs
         As :func:`irscale.evaluate` takes them (files, DataFrames, dicts); at least two runs,
         evaluated on the same topics.
-    measures : str or sequence of str
-        Measure names (default ``map``, ``P_10``, ``ndcg_cut_10``); the report shows those
-        with a per-topic value averaged over topics.
+    measures : str or sequence of str, optional
+        Measure names (default: the dataset's official measures, else ``map``, ``P_10``,
+        ``ndcg_cut_10``); the report shows those with a per-topic value averaged over
+        topics.
+    relevance_level : int, optional
+        trec_eval's ``-l`` (default: the dataset's, else 1), of every evaluation the report
+        makes: the runs', the robustness panel's, the automatic judgments', the bounds'
+        and the judge-noise replicates'; the collections of ``collections`` are evaluated
+        at 1, and refused with another level.
+    dataset, dataset_defaults : optional
+        A dataset's conventions, as :func:`irscale.evaluate` applies them
+        (docs/evaluation.md, "Dataset conventions"): ``dataset``'s, or those of qrels
+        ``irds:ID``, unless ``dataset_defaults`` is false; recorded in the provenance.
+    conventions : Applied, optional
+        The conventions the caller applied already to ``measures`` and
+        ``relevance_level`` (``irscale report``), recorded in the provenance; not with
+        ``dataset``.
     baseline : str, optional
         A run: significance marks and wins/ties/losses against it. Its name, or its file:
         the path, the file name or its stem (``runs/bm25.run.gz``, ``bm25.run.gz``,
@@ -441,15 +469,40 @@ def build_report(
     collection_weights = WEIGHTS.domain.check(collection_weights, "collection_weights")
     scale_depth = SCALE_DEPTH.check(scale_depth)
     correction_label = "none" if correction is None else correction_name(correction)
-    requested = measure_names(measures)
+    if relevance_level is not None:
+        relevance_level = RELEVANCE.check(relevance_level)
+    if not is_flag(dataset_defaults):
+        raise ParameterError(f"dataset_defaults must be True or False, got {dataset_defaults!r}")
+    if conventions is None:
+        conventions = conventions_for(qrels, dataset, dataset_defaults,
+                                      measures_given=measures is not None,
+                                      level_given=relevance_level,
+                                      option_names=("measures=", "relevance_level="))
+        if conventions is not None:
+            measures = conventions.measures or measures
+            relevance_level = conventions.relevance_level or relevance_level
+    elif dataset is not None:
+        raise ParameterError("conventions= are the dataset conventions applied already: "
+                             "give no dataset= with them")
+    # the one relevance level of every evaluation of the report (the panels' too)
+    level = DEFAULT_RELEVANCE_LEVEL if relevance_level is None else relevance_level
+    if collections is not None and level != DEFAULT_RELEVANCE_LEVEL:
+        raise ParameterError(
+            f"the collections compared across (collections=, --collection) are evaluated at "
+            f"relevance level 1, not at the report's {level}"
+            f"{'' if conventions is None else f' (the conventions of {conventions.dataset})'}"
+            ": give relevance level 1, or leave the collections out")
+    requested = measure_names(DEFAULT_MEASURES if measures is None else measures)
     paths = list(input_files) if input_files is not None else \
         [qrels, *(runs if isinstance(runs, list | tuple) else [runs])]
     check_progress(progress)
-    evaluation_setup([*requested, "iprec_at_recall"])  # unknown measures before any input
+    # unknown measures and a bad level before any input
+    evaluation_setup([*requested, "iprec_at_recall"], relevance_level=level)
     qrels_obj, run_objs = as_qrels(qrels), as_runs(runs)
     if baseline is not None:  # before the evaluation: a name that matches no run fails fast
         baseline = find_run(baseline, run_objs)
-    evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"])
+    evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"],
+                          relevance_level=level)
     labels = _report_measures(evaluation, requested)
     advance, within = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp)
                                + (confusion is not None))
@@ -483,7 +536,8 @@ def build_report(
         order = [run_names[i] for i in np.argsort(-means[measure].to_numpy(), kind="stable")]
         letters[measure] = compact_letters(order, pairs)
         advance()
-    panel, scaled = (_robustness(qrels_obj, run_objs, labels, scale_depth, alpha, advance)
+    panel, scaled = (_robustness(qrels_obj, run_objs, labels, scale_depth, alpha, advance,
+                                 level)
                      if robustness
                      else (pd.DataFrame(columns=["measure", "N", "tau", "sig", "sig_ranked",
                                                  "s2ns", "ns2s", "note"]),
@@ -496,7 +550,7 @@ def build_report(
             automatic, qrels, run_objs, list(labels), alpha=alpha, pairs=True,
             design=cast(Any, design), label_probabilities=label_probabilities,
             draws=draws, rng=seed if label_probabilities else AUTO_SEED.default,
-            progress=progress)
+            progress=progress, relevance_level=level)
     elif design != "topics" or label_probabilities or draws != DEFAULT_LABEL_DRAWS:
         given = "design" if design != "topics" else \
             "label_probabilities" if label_probabilities else "draws"
@@ -505,7 +559,8 @@ def build_report(
     if bounds:
         from ..collections.bounds import unjudged_bounds
 
-        found_bounds = unjudged_bounds(qrels_obj, run_objs, list(labels), progress=progress)
+        found_bounds = unjudged_bounds(qrels_obj, run_objs, list(labels), progress=progress,
+                                       relevance_level=level)
     across = {}
     if collections is not None:
         from ..stats.across_collections import across_collections
@@ -534,7 +589,8 @@ def build_report(
         tally = None if comparison is None else _BaselineTally(comparison, against_baseline)
         noise = judge_noise(qrels_obj, run_objs, list(labels), confusion, replicates=replicates,
                             rng=seed, test="MD2", alpha=alpha, each_replicate=tally,
-                            progress=within if callable(progress) else bool(progress))
+                            progress=within if callable(progress) else bool(progress),
+                            relevance_level=level)
         noise_baseline = None if tally is None else tally.frame(replicates)
         advance()
     return Report(
@@ -544,7 +600,8 @@ def build_report(
         comparison=comparison, anova=anovas, tukey=tukeys, letters=letters,
         precision_recall=interpolated_precision(evaluation), robustness=panel,
         discriminative=discriminative,
-        provenance=provenance(command or "irscale.report.build_report(...)", paths),
+        provenance=provenance(command or "irscale.report.build_report(...)", paths,
+                              conventions),
         scaled=scaled, automatic=found_automatic, interval=interval,
         label_probabilities=label_probabilities,
         bounds=found_bounds, across=across, noise=noise, noise_baseline=noise_baseline)

@@ -21,12 +21,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class Provenance:
-    """What produced a report: the command, the software versions and the input files
-    (``name, bytes, sha256``)."""
+    """What produced a report: the command, the software versions, the input files
+    (``name, bytes, sha256``) and the dataset conventions applied (``dataset conventions:
+    NAME: measures: ...; relevance level: ... (from SOURCE)``; ``None``: none,
+    :mod:`irscale.evaluation.conventions`)."""
 
     command: str
     versions: tuple[tuple[str, str], ...]
     inputs: tuple[tuple[str, int, str], ...]
+    conventions: str | None = None
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame(list(self.inputs), columns=["file", "bytes", "sha256"])

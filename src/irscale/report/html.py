@@ -349,7 +349,8 @@ def _noise(report: ReportContent, digits: int) -> list[str]:
 def _reproducibility(report: ReportContent) -> list[str]:
     info = report.provenance
     versions = pd.DataFrame(list(info.versions), columns=["software", "version"])
-    return [f"<p>Command:</p><pre><code>{_esc(info.command)}</code></pre>",
+    applied = [] if info.conventions is None else [f"<p>{_esc(info.conventions)}</p>"]
+    return [f"<p>Command:</p><pre><code>{_esc(info.command)}</code></pre>", *applied,
             _table(versions, 4, caption="Versions", sortable=False),
             _table(info.to_frame(), 0, caption="Input files (bytes, SHA-256)",
                    table_id="inputs", sortable=False)]

@@ -311,13 +311,17 @@ def across_frames(measure: str, found: AcrossCollections) -> list[tuple[str, str
 
 def format_tables(report: ReportContent, fmt: TablesFormat = "latex", *, digits: int = 4) -> str:
     """Every table of the report as LaTeX (booktabs ``table`` environments, ASCII: Greek
-    letters as math or words) or Markdown, separated by blank lines."""
+    letters as math or words) or Markdown, separated by blank lines; the dataset
+    conventions applied (:attr:`~irscale.report.content.Provenance.conventions`) first, a
+    paragraph (a LaTeX comment)."""
     if fmt not in ("latex", "markdown"):
         from ..errors import ParameterError
 
         raise ParameterError(f"tables are written as latex or markdown, got {fmt!r}")
     digits = check_digits(digits)
-    parts = [_summary(report, digits, fmt)]
+    applied = report.provenance.conventions
+    parts = [] if applied is None else [f"{'% ' if fmt == 'latex' else ''}{applied}\n"]
+    parts.append(_summary(report, digits, fmt))
     if report.comparison is not None:
         parts.append(render(_ascii(comparison_frame(report), fmt), fmt, digits=digits,
                             title=f"Runs against the baseline {report.baseline}"))
