@@ -263,8 +263,9 @@ def _baseline_noise_frames(report: ReportContent, where: str
         return []
     up = found["delta"].to_numpy(np.float64) > 0
     conclusion = np.where(found["significant"].to_numpy(bool),
-                          np.where(up, "better than ", "worse than ") + found["baseline"]
-                          .astype(str).to_numpy(str), "no significant difference")
+                          np.char.add(np.where(up, "better than ", "worse than "),
+                                      found["baseline"].astype(str).to_numpy(str)),
+                          "no significant difference")
     kept = found["decision_kept"].to_numpy(np.float64)
     correction = ("no correction" if report.correction == "none" else
                   f"{report.correction} correction over the {len(found)} comparisons")
