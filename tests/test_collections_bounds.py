@@ -18,6 +18,8 @@ from irscale.cli.main import main
 from irscale.collections import unjudged_bounds
 from irscale.errors import ParameterError
 
+from .trec_files import write_qrels, write_run
+
 #: irscale's name → pytrec_eval's measure and result key.
 MEASURES = {"map": ("map", "map"), "ndcg": ("ndcg", "ndcg"), "P.3": ("P.3", "P_3"),
             "P.5": ("P.5", "P_5"), "recip_rank": ("recip_rank", "recip_rank"),
@@ -61,13 +63,7 @@ def _brute(qrels, run, measure: str, key: str, lowest: int, highest: int,
 
 
 def _files(tmp_path, qrels, run):
-    q = tmp_path / "qrels"
-    q.write_text("".join(f"{t} 0 {d} {r}\n" for t, docs in qrels.items()
-                         for d, r in docs.items()))
-    r = tmp_path / "run"
-    r.write_text("".join(f"{t} Q0 {d} 0 {s} r\n" for t, docs in run.items()
-                         for d, s in docs.items()))
-    return str(q), str(r)
+    return str(write_qrels(tmp_path / "qrels", qrels)), str(write_run(tmp_path / "run", run))
 
 
 @pytest.mark.parametrize("seed", range(16))

@@ -24,6 +24,7 @@ from irscale.io.collections_table import COLLECTIONS
 from .irds_mock import register
 from .oracle_imports import lazy_importorskip
 from .test_cli_eval import cli
+from .trec_files import write_qrels, write_run
 
 ir_measures = lazy_importorskip("ir_measures")
 lazy_importorskip("ir_datasets")
@@ -44,13 +45,8 @@ def collection(tmp_path):
              for t in range(6)}
     run = {t: {f"d{d}": float(s) for d, s in enumerate(rng.permutation(40) / 40)}
            for t in qrels}
-    qrels_path = tmp_path / "qrels.txt"
-    qrels_path.write_text("".join(f"{t} 0 {d} {r}\n" for t, docs in qrels.items()
-                                  for d, r in docs.items()))
-    run_path = tmp_path / "sys.run"
-    run_path.write_text("".join(f"{t} Q0 {d} 1 {s} sys\n" for t, docs in run.items()
-                                for d, s in docs.items()))
-    return qrels, run, qrels_path, run_path
+    return (qrels, run, write_qrels(tmp_path / "qrels.txt", qrels),
+            write_run(tmp_path / "sys.run", run, "sys"))
 
 
 def oracle(qrels: dict, run: dict, measures: list[str], level: int) -> dict[str, float]:
