@@ -51,7 +51,7 @@ CASES = [
     with_confusion("0 0 0.5\n0 3 0.5\n1 1 1\n2 2 1\n", "judge-noise-observed-only",
                    "grade 3", "no row"),
     err("judge-noise-grade-missing", [*BASE, "--flip-rate", "0.1"], "qrels.txt", "grade 2",
-        "not a grade of the confusion"),
+        "not a grade of the confusion", "a flip rate is for binary qrels"),
     with_confusion("0 0 1\n1 1 1\n", "judge-noise-grade-missing-file", ("qrels.txt",),
                    "grade 2"),
     # ---------------------------------------------------------------- double judged

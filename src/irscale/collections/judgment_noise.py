@@ -234,7 +234,9 @@ def _codes(qrels: Qrels, confusion: Confusion) -> tuple[np.ndarray, np.ndarray]:
             f"{qrels.source}: topic {qrels.topic.take(pick).to_pylist()[0]!r} document "
             f"{qrels.docno.take(pick).to_pylist()[0]!r} has grade {int(rel[at])}, not a grade "
             f"of the confusion ({confusion.source}: grades "
-            f"{', '.join(map(str, confusion.grades.tolist()))})")
+            f"{', '.join(map(str, confusion.grades.tolist()))}): give a confusion of every "
+            "grade the qrels hold (a flip rate is for binary qrels; graded ones: a "
+            "confusion file, double-judged qrels or a human sample)")
     return judged, row
 
 
