@@ -294,8 +294,6 @@ ROWS = [
         NUGGETS, MATCHES, None, lengths=LENGTHS), "measures", "None"),
     bad("evaluate-nuggets-measure-not-a-str", lambda a: evaluate_nuggets(
         NUGGETS, MATCHES, [1], lengths=LENGTHS), "measures", "not a string"),
-    bad("build-report-measures-none", lambda a: build_report(
-        "qrels.txt", ["a.run", "b.run"], None), "measures", "None"),
     bad("build-report-measure-not-a-str", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], [1]), "got [1] (1 is not"),
     bad("build-report-label-probabilities-without-automatic", lambda a: build_report(

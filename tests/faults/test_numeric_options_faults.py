@@ -195,6 +195,9 @@ USING: dict[tuple[str, str], list[str]] = {
     ("session", "--click-gain"): [*BASES["session"], "-m", "U", "--labels",
                                   "doclen=len.txt", "--clicks", "c.log"],
     ("compare", "--risk-alpha"): ["compare", "--scores", "ap.csv", "--baseline", "sysA"],
+    # the level of the evaluation of QRELS RUN... (--scores has no qrels)
+    ("compare", "--relevance-level"): ["compare", "qrels.txt", "a.run", "b.run", "-m", "map",
+                                       "--test", "t"],
     ("scale image", "--intents"): ["scale", "image", "-m", "alpha-nDCG@3", "-N", "2",
                                    "--no-progress"],
     ("meta discriminative-power", "--seeds"): [*BASES["meta discriminative-power"],

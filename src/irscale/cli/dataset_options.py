@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.extras import irds_name
+from ..core.extras import IR_DATASETS, irds_name
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, Param, Switch, Text
 from ..errors import ParameterError
 from .options import add_param
@@ -50,6 +50,8 @@ def apply_dataset_conventions(args: argparse.Namespace) -> None:
     implicit = irds_name(qrels) and relevance_format == "qrels"
     if args.no_dataset_defaults or (args.dataset is None and not implicit):
         return
+    if args.dataset is None and not IR_DATASETS.installed():
+        return  # QRELS irds:ID without ir_datasets: refused by its declaration, as any input
     if qrels is None:
         raise ParameterError("--dataset applies to the judgments of QRELS RUN..., not to "
                              "--scores, --shard-scores or --collection: a dataset's "
