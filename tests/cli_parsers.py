@@ -34,7 +34,7 @@ def parsers(parser: argparse.ArgumentParser, prog: str = "irscale"
 #: Values of the required options that are neither inputs nor choices, for
 #: :func:`input_cases`.
 REQUIRED_VALUES = {"--measure": "AP", "--length": "3", "--salt": "s", "--min-diff": "0.1",
-                   "--sd": "1", "--strategy": "depth", "fuse --method": "combsum",
+                   "--sd": "1", "--strategy": "mtf", "fuse --method": "combsum",
                    "--original": "a,b", "--reproduced": "a,b", "--model": "bootstrap"}
 
 

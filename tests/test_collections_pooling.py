@@ -202,7 +202,8 @@ def test_bandits_match_the_reference(seed, strategy):
     rel = {(t, d): r for t, d, r in qrels.itertuples(index=False)}
     reference = ranked(runs)
     ties = tie_orders(seed, len(reference), len(runs))
-    got = by_topic(pool(runs, strategy, budget=7, qrels=qrels, rng=seed, discount=0.5,
+    discount = {"discount": 0.5} if strategy.endswith("-ns") else {}  # the others take none
+    got = by_topic(pool(runs, strategy, budget=7, qrels=qrels, rng=seed, **discount,
                         unjudged="nonrelevant"))
     for i, (t, rankings) in enumerate(reference.items()):
         expected = bandit(rankings, {d: r for (q, d), r in rel.items() if q == t}, strategy,
@@ -258,7 +259,7 @@ def test_bad_parameters():
     runs = {"a": A, "b": B}
     with pytest.raises(ParameterError, match="unknown pooling strategy"):
         pool(runs, "nope", depth=1)
-    with pytest.raises(ParameterError, match="needs the pool depth"):
+    with pytest.raises(ParameterError, match="strategy='depth' needs depth="):
         pool(runs, "depth")
     with pytest.raises(ParameterError, match="budget"):
         pool(runs, "take")
@@ -274,6 +275,31 @@ def test_bad_parameters():
         pool(runs, "ts", budget=2, rng="x")
     with pytest.raises(InputError, match="empty"):
         pool(runs, "depth", depth=1, topics=["99"])
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    # the command line refuses the same calls (tests/faults/test_collections_faults.py)
+    ({"depth": 2, "relevance_level": 5}, "relevance_level= applies only with qrels="),
+    ({"depth": 2, "p": 0.5}, "p= applies to strategy 'rbp', not to strategy 'depth'"),
+    ({"depth": 2, "k": 10}, "k= applies to strategy 'rrf'"),
+    ({"strategy": "mtf", "discount": 0.5}, "discount= applies to strategy 'mm-ns' and "
+     "'ts-ns', not to strategy 'mtf'"),
+    ({"depth": 2, "rng": 1}, "rng= applies to strategy 'mtf', 'mm', 'mm-ns', 'ts' and "
+     "'ts-ns', not to strategy 'depth'"),
+    ({"strategy": "rrf"}, "strategy='rrf' needs budget="),
+    ({"depth": 2, "relevance_level": 0}, "relevance_level must be an integer from 1"),
+    ({"depth": 2, "dpeth": 2}, r"unknown keyword argument\(s\) dpeth \(did you mean depth\?\)"),
+])
+def test_parameters_refused_by_the_binding(options, message):
+    """pool()'s declarations (collections.params.POOL) refuse what ``pool build`` refuses."""
+    with pytest.raises(ParameterError, match=message):
+        pool({"a": A, "b": B}, **options)
+
+
+def test_arity_is_a_parameter_error():
+    with pytest.raises(ParameterError, match=r"pool takes at most 2 positional arguments "
+                       r"\(runs and strategy\), got 3"):
+        pool({"a": A}, "depth", 2)
 
 
 def test_strategies_listed():

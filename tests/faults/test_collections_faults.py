@@ -140,11 +140,9 @@ CASES = [
     err("build-no-run", ["pool", "build", "--strategy", "depth", "--depth", "2"],
         "required", "RUN"),
     err("build-no-strategy", ["pool", "build", *RUNS, "--depth", "2"], opt("--strategy")),
-    # read '--depth (depth)-k pooling needs the pool depth': an option name put in place of
-    # the word 'depth' of 'depth-k'
     err("build-depth-without-depth", ["pool", "build", *RUNS, "--strategy", "depth",
                                       "--budget", "3"],
-        "irscale: depth-k pooling needs", "--depth K"),
+        "irscale: --strategy depth needs --depth K"),
     err("build-strategy-unknown", with_option(BUILD, "--strategy", "nosuch"), "nosuch"),
     err("build-depth-missing", ["pool", "build", *RUNS, "--strategy", "depth"],
         opt("--depth")),

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..core.extras import DASK, IRDS_INPUT, RUN_INPUTS, Requires
+from ..core.params import QRELS_OPTION as QRELS_OPTION
 from ..core.params import InputFiles, OutputPath, Param, Switch, Text
 
 OUTPUT = Param("output", OutputPath(), "-", "write the output to FILE; an existing file is never "
@@ -68,8 +69,6 @@ NO_SUMMARY = Param("no_summary", Switch(), False, "do not print the summary (all
                    ("-n", "--no-summary"))
 QRELS = Param("qrels", InputFiles(), None, "qrels file: qid iter docno rel", ("qrels",),
               requires=(IRDS_INPUT,))
-QRELS_OPTION = Param("qrels", InputFiles(), None, "qrels file", ("--qrels",), "FILE",
-                     requires=(IRDS_INPUT,))
 RUNS = Param("runs", InputFiles(), None, "run file(s): qid Q0 docno rank score runid", ("runs",),
              requires=RUN_INPUTS)
 RUNS_OPTION = Param("runs", InputFiles(), None, "run files", ("--runs",), "RUN",

@@ -22,11 +22,13 @@ from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
-from .rules import Declared, Rule, add_rules, given, words
+from .rules import Declared, Rule, add_rules, binding_rules, given, words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, TypeAlias
+
+    from ..core.binding import Binding
 
 #: What an item of a list is: (noun of the items, of one item, converter, example list).
 _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
@@ -263,13 +265,15 @@ Argument: TypeAlias = \
 
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
                 *arguments: Argument, help: str, description: str | None = None,
-                rules: Sequence[Declared] = (),
+                rules: Sequence[Declared] = (), binding: Binding | None = None,
                 aliases: Sequence[str] = (), **defaults: Any) -> argparse.ArgumentParser | None:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
     ``arguments`` in order (:data:`Argument`; the files it reads and writes are those of
-    the arguments whose parameters have a domain of paths), its :mod:`irscale.cli.rules`,
-    the other names it is called by (``aliases``) and the function that runs it (and other
-    namespace ``defaults``). Returns the parser, or None where the command line chose
+    the arguments whose parameters have a domain of paths), its :mod:`irscale.cli.rules`
+    (first those of the ``binding`` of the function it calls,
+    :func:`~irscale.cli.rules.binding_rules`: the function's own rules, never restated
+    here), the other names it is called by (``aliases``) and the function that runs it
+    (and other namespace ``defaults``). Returns the parser, or None where the command line chose
     another subcommand (:meth:`irscale.cli.parser.Choices.skips`: registered by name,
     aliases and help only)."""
     if isinstance(subparsers, Choices) and subparsers.skips(name, aliases):
@@ -284,8 +288,9 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
             add_param(parser, argument[0], **argument[1])
         else:
             argument(parser)
-    if rules:
-        add_rules(parser, *rules)
+    declared = (*(() if binding is None else binding_rules(binding)), *rules)
+    if declared:
+        add_rules(parser, *declared)
     parser.set_defaults(func=run, **defaults)
     return parser
 

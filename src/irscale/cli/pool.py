@@ -91,9 +91,9 @@ def add_parser(subparsers) -> None:
         *STRATEGY_OPTIONS, lambda p: add_output(p, what="pool file"),
         help="write a pool file from runs",
         description="Pool the runs with one strategy and write the pool file in judging order.",
-        rules=(*_strategy_rules("strategy", qrels=cp.ADAPTIVE_STRATEGIES),
-               Rule(("relevance_level",), lambda args: args.qrels is not None,
-                    "-l/--relevance-level applies with --qrels")))
+        binding=cp.POOL,
+        # the pool file holds no judgments: --qrels replays those of the adaptive strategies
+        rules=applies_to("strategy", {"qrels": cp.ADAPTIVE_STRATEGIES}, flag="--strategy"))
     add_command(
         sub, "simulate", run_simulate, *QRELS_RUNS, (cp.SIMULATED_STRATEGY_LIST, {"many": True}),
         (cp.SIMULATED_BUDGET_LIST, {"many": True, "item": "a budget"}),

@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 
-from ..core.params import Needs
+from ..core.binding import Binding, applies
+from ..core.binding import Required as Needed
+from ..core.params import Needs, Param
 from ..core.records import field, record
 from ..errors import ParameterError
 from .parser import GIVEN
@@ -52,12 +54,14 @@ class Rule:
     """The options ``dests`` apply only where ``holds(args)``; elsewhere they are refused
     with ``message`` (or the message a function of the command line gives), formatted with
     the command line's values, ``{options}`` (those given, spelt as declared or as
-    ``spelt`` says) and ``{applies}`` (the verb that agrees with them)."""
+    ``spelt`` says) and ``{applies}`` (the verb that agrees with them). ``bound``: built
+    from a function's :class:`~irscale.core.binding.Binding` (:func:`binding_rules`)."""
 
     dests: tuple[str, ...]
     holds: Callable[[argparse.Namespace], bool]
     message: str | Callable[[argparse.Namespace], str]
     spelt: Mapping[str, str] = field(default_factory=dict)
+    bound: bool = False
 
     def check(self, args: argparse.Namespace) -> None:
         """Refuse the options of ``dests`` given where the rule does not hold."""
@@ -85,6 +89,66 @@ def needs(declared: Needs, dest: str) -> Rule:
     return Rule(tuple(p.dest or p.name for p in declared.params),
                 lambda args: getattr(args, dest) is not None,
                 lambda args: declared.message("{options}", spelling(args, dest), "{applies}"))
+
+
+def binding_rules(binding: Binding) -> tuple[Declared, ...]:
+    """The rules of a function's :class:`~irscale.core.binding.Binding` as the command line
+    applies them (the options spelt as given): the parameters of a
+    :class:`~irscale.core.params.Needs` refused where the option they depend on is not given
+    or does not hold one of its values, a :class:`~irscale.core.binding.Required` option
+    asked for. The same declarations the function checks on entry, so the two refuse the
+    same calls."""
+    built: list[Declared] = []
+    for rule in binding.rules:
+        if rule.on is None:
+            continue
+        if isinstance(rule, Needed):
+            built.append(_required(rule))
+        else:
+            built.append(_applicable(rule, rule.on))
+    return tuple(built)
+
+
+def _dest(param: Param) -> str:
+    return param.dest or param.name
+
+
+def _chosen(args: argparse.Namespace, dest: str) -> str:
+    """The value of the option ``dest`` as the command line wrote it (a list: its items,
+    comma-separated)."""
+    value = getattr(args, dest)
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def _applicable(rule: Needs, on: Param) -> Rule:
+    """A :class:`~irscale.core.params.Needs` as a command-line :class:`Rule`."""
+    dest = _dest(on)
+
+    def holds(args: argparse.Namespace) -> bool:
+        if rule.values is None:
+            return given(args, dest)
+        return applies(rule.values, getattr(args, dest))
+
+    def message(args: argparse.Namespace) -> str:
+        flag = spelling(args, dest) if rule.values is None else on.flags[-1]
+        chosen = None if rule.values is None else _chosen(args, dest).replace(
+            "{", "{{").replace("}", "}}")
+        return rule.message("{options}", flag, "{applies}", chosen=chosen)
+
+    return Rule(tuple(_dest(param) for param in rule.params), holds, message, bound=True)
+
+
+def _required(rule: Needed) -> Callable[[argparse.Namespace], None]:
+    """A :class:`~irscale.core.binding.Required` as a command-line check."""
+    dest, on = _dest(rule.param), _dest(rule.on)
+
+    def check(args: argparse.Namespace) -> None:
+        if getattr(args, dest) is None and applies(rule.values, getattr(args, on)):
+            raise ParameterError(rule.message(
+                f"{'/'.join(rule.param.flags)} {rule.param.metavar or ''}".rstrip(),
+                f"{rule.on.flags[-1]} {_chosen(args, on)}"))
+
+    return check
 
 
 @record

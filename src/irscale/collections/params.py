@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import math
 
+from ..core.binding import Binding, Required
 from ..core.params import (
     CUTOFF,
     DEFAULT_RRF_K,
     DEPTH,
     INT64_MAX,
     ITERATIONS,
+    QRELS_OPTION,
+    RELEVANCE,
+    RNG_SEED,
     RRF_K,
     SAMPLES,
     SEED,
@@ -24,6 +28,7 @@ from ..core.params import (
     InputFiles,
     Integers,
     Names,
+    Needs,
     Param,
     Reals,
     Switch,
@@ -89,6 +94,19 @@ POOL_BUDGET = Param("budget", BUDGET, None, "judgments per topic: required for t
                     "rrf; the adaptive strategies stop there", ("--budget",), "N",
                     unset="no limit", cost=Cost("judgments", per="a document judged (at "
                                                 "most the documents ranked)"))
+#: :func:`irscale.collections.pool` (and ``irscale pool build``): its parameters and when
+#: they apply: p to rbp, k to rrf, the discount to the non-stationary bandits, the seed to
+#: the adaptive strategies (their tie order and draws), the relevance level to the qrels
+#: that judge the pool; depth-k pooling needs its depth, take@N, rbp and rrf a budget.
+POOL = Binding(
+    (POOL_STRATEGY, RUN_DEPTH, POOL_BUDGET, RELEVANCE, POOL_P, POOL_K, POOL_DISCOUNT),
+    rules=(Needs((POOL_P,), on=POOL_STRATEGY, values=("rbp",)),
+           Needs((POOL_K,), on=POOL_STRATEGY, values=("rrf",)),
+           Needs((POOL_DISCOUNT,), on=POOL_STRATEGY, values=("mm-ns", "ts-ns")),
+           Needs((RNG_SEED,), on=POOL_STRATEGY, values=ADAPTIVE_STRATEGIES),
+           Needs((RELEVANCE,), on=QRELS_OPTION),
+           Required(RUN_DEPTH, on=POOL_STRATEGY, values=("depth",)),
+           Required(POOL_BUDGET, on=POOL_STRATEGY, values=("take", "rbp", "rrf"))))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` compares, and
 #: the P̂@k cut-offs of :func:`irscale.collections.estimate_sampled`, by default.
 SIMULATED_STRATEGIES: tuple[str, ...] = ("depth", "mtf", "mm-ns")

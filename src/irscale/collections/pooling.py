@@ -66,8 +66,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.inputs import Qrels
-from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K, DEPTH, RRF_K
+from ..core.options import TiePolicy
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K, RRF_K
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
@@ -79,7 +79,7 @@ from .params import (
     DEFAULT_RBP_P,
     DISCOUNT,
     FIXED_STRATEGIES,
-    POOL_BUDGET,
+    POOL,
     POOL_STRATEGY,
     RBP_P,
 )
@@ -333,6 +333,7 @@ def _advance(cube: np.ndarray, pointer: np.ndarray, judged: np.ndarray,
         topic, run = topic[stale], run[stale]
 
 
+@POOL
 def pool(
     runs: object,
     strategy: str = "depth",
@@ -374,21 +375,9 @@ def pool(
     >>> pool({"a": a, "b": b}, "depth", depth=2).lines()
     ['1 d1', '1 d2', '1 d4']
     """
-    strategy = check_strategy(strategy)
-    if depth is not None:
-        depth = DEPTH.check(depth, "depth")
-    if budget is not None:
-        budget = POOL_BUDGET.check(budget)
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    p, k, discount = check_weights(p, k, discount)
     check_rng(rng)
     if unjudged not in ("stop", "nonrelevant"):
         raise ParameterError(f"unjudged must be 'stop' or 'nonrelevant', got {unjudged!r}")
-    if strategy == "depth" and depth is None:
-        raise ParameterError("depth-k pooling needs the pool depth (depth=k, --depth K)")
-    if strategy in ("take", "rbp", "rrf") and budget is None:
-        raise ParameterError(f"the {strategy} strategy needs a budget of judgments per "
-                             "topic (budget=N, --budget N)")
     cand = ranked_candidates(runs, depth=depth, ties=ties, topics=topics)
     warn_missing_topics(cand, "pooled", "it contributes nothing there")
     labels = None

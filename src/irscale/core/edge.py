@@ -62,9 +62,10 @@ import numbers
 import re
 import sys
 import types
-from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 
 from ..errors import IrscaleError, ParameterError, shorten
+from .binding import bind_arguments, keyword_error
 from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
@@ -136,6 +137,9 @@ def public(function: F) -> F:
         from .caller_warnings import enter as enter_warnings
         from .caller_warnings import leave as leave_warnings
 
+        if not hasattr(function, "__irscale_binding__") and not is_record_init(function):
+            # arity and keywords on entry (a bound function checks its own: Binding)
+            bind_arguments(function, args, kwargs, owner=_qualified(function, args))
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
@@ -234,28 +238,6 @@ def _methods(cls: type) -> dict[str, types.FunctionType]:
 
 
 # --------------------------------------------------------------------------- blame
-def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: str = ""
-                  ) -> ParameterError | None:
-    """The error of the keywords of ``given`` that ``owner`` (a function's name, ``the
-    paired t-test``) does not take, or None: each named with the nearest keyword taken
-    (:func:`difflib.get_close_matches`), then the keywords taken (``note`` after them). A
-    public function that hands its ``**options`` to ``owner`` makes it its own, with its
-    own keywords besides (:func:`public`)."""
-    unknown = [name for name in given if name not in taken]
-    if not unknown:
-        return None
-    import difflib
-
-    named = []
-    for name in unknown:
-        near = difflib.get_close_matches(name, taken, n=1)
-        named.append(f"{name} (did you mean {near[0]}?)" if near else name)
-    error = ParameterError(f"{owner}: unknown keyword argument(s) {', '.join(named)}; it "
-                           f"takes {', '.join(taken) or 'none'}{note}")
-    error.keywords = (unknown, list(taken), note)  # type: ignore[attr-defined]
-    return error
-
-
 def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
                       kwargs: dict[str, Any], error: BaseException) -> ParameterError | None:
     """The error of keywords that ``function`` does not take (a misspelt option such as
@@ -296,6 +278,16 @@ def _name(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
     if (name == "__init__" or is_record_init(function)) and args:
         return type(args[0]).__name__
     return name
+
+
+def _qualified(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
+    """How arity errors name ``function``: its class's name for a constructor, the class
+    and method (``ScoreMatrix.from_frame``) for a method, else its own name."""
+    name = _name(function, args)
+    qualified = getattr(function, "__qualname__", name)
+    if name != getattr(function, "__name__", None) or "<locals>" in qualified:
+        return name
+    return qualified
 
 
 def _callee(error: BaseException, qualname: str) -> Any:

@@ -42,6 +42,7 @@ from collections.abc import Mapping
 
 from ..errors import ParameterError, about, shown
 from .budget import MAX_MEMORY, parse_size
+from .extras import IRDS_INPUT
 from .records import field, record
 
 TYPE_CHECKING = False
@@ -425,19 +426,38 @@ class Param:
 @record
 class Needs:
     """Parameters that apply only where another one is given (the order and gain of the
-    clicks of session click logs): declared once, beside them, so that the functions and
-    the command line refuse them by one rule, with one message, each spelling the
-    parameters its own way (``click_order=`` and ``clicks=``; ``--click-order`` and
-    ``--clicks``).
+    clicks of session click logs), or holds some values (RBP's ``p`` with the ``rbp``
+    pooling strategy): declared once, beside them, so that the functions and the command
+    line refuse them by one rule, with one message, each spelling the parameters its own
+    way (``click_order=`` and ``clicks=``; ``--click-order`` and ``--clicks``).
+
+    ``on``: the parameter they depend on (None: named where the rule is applied);
+    ``values``: the values of ``on`` they apply to (a list parameter: one of its items),
+    None for any value given; ``what``: what they apply to, in words, where ``values``
+    does not say it. A function declares its rules in its
+    :class:`~irscale.core.binding.Binding`, the command line builds them from there
+    (:func:`irscale.cli.rules.binding_rules`).
     """
 
     params: tuple[Param, ...]
-    what: str
+    what: str = ""
+    on: Param | None = None
+    values: tuple[object, ...] | None = None
 
-    def message(self, options: str, needed: str, applies: str = "applies") -> str:
+    def message(self, options: str, needed: str, applies: str = "applies", *,
+                chosen: str | None = None, said: str | None = None) -> str:
         """The message that refuses ``options`` (the parameters given, spelt) without
-        ``needed`` (the parameter they need, spelt); ``applies`` agrees with them."""
-        return f"{options} {applies} to {self.what} ({needed})"
+        ``needed`` (the parameter they need, spelt); ``applies`` agrees with them. Where
+        the rule holds for some values of ``needed``: ``chosen`` is its value given, and
+        ``said`` how the values it applies to are written (default: as given,
+        comma-separated)."""
+        if self.values is None:
+            return f"{options} {applies} to {self.what} ({needed})" if self.what else \
+                f"{options} {applies} only with {needed}"
+        listed = [str(value) for value in self.values]
+        allowed = said or (listed[0] if len(listed) == 1 else
+                           f"{', '.join(listed[:-1])} and {listed[-1]}")
+        return f"{options} {applies} to {needed} {allowed}, not to {needed} {chosen}"
 
     def refuse(self, values: Mapping[str, object], needed: str) -> None:
         """The functions' rule: a :class:`ParameterError` naming the parameters of
@@ -561,6 +581,9 @@ DEFAULT_RELEVANCE_LEVEL = 1
 RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), DEFAULT_RELEVANCE_LEVEL,
                   "smallest relevance degree counted as relevant", ("-l", "--relevance-level"),
                   "L", label=RELEVANCE_LEVEL)
+#: ``--qrels FILE``: qrels given as an option (pooling's oracle, interleaving's judge).
+QRELS_OPTION = Param("qrels", InputFiles(), None, "qrels file", ("--qrels",), "FILE",
+                     requires=(IRDS_INPUT,))
 #: Most topics of a synthetic collection (:func:`irscale.datasets.synthetic_collection`,
 #: ``irscale demo``): 10,000 topics of the default sizes are 7·10^6 lines (208 MB of
 #: files; ``irscale demo`` takes about 30 s and 0.9 GB on a 2-core machine). A demo needs

@@ -1,0 +1,305 @@
+"""Parameters bound once, at the function: arity, keywords, domains and applicability.
+
+A public function declares its parameters where it is defined, with a :class:`Binding`
+used as its decorator::
+
+    POOL = Binding((POOL_STRATEGY, RUN_DEPTH, POOL_BUDGET, RELEVANCE, POOL_P, ...),
+                   rules=(Needs((POOL_P,), on=POOL_STRATEGY, values=("rbp",)), ...))
+
+    @POOL
+    def pool(runs, strategy="depth", *, depth=None, ...): ...
+
+One mechanism then checks every call on entry (:meth:`Binding.bind`), before the body runs:
+
+* **arity and keywords** (:func:`bind_arguments`): too many positional arguments, a
+  required one missing, one given twice, a keyword the function does not take (named with
+  the nearest it takes) are a :class:`~irscale.errors.ParameterError` naming the function
+  and the argument, never Python's ``TypeError``;
+* **domains**: each declared parameter given a value other than ``None`` is checked against
+  its :class:`~irscale.core.params.Param`'s domain, and the body receives the value the
+  domain returns (``5.0`` as ``5``, an alias as its canonical name): no body repeats a check;
+* **applicability** (:class:`~irscale.core.params.Needs`, :class:`Required`): parameters
+  given where another parameter does not hold the values they apply to are refused, and a
+  parameter that another's value makes necessary is asked for.
+
+The command line builds its rules from the same declarations
+(:func:`irscale.cli.rules.binding_rules`, through ``add_command(..., binding=...)``), each
+message spelling the parameters its own way (``p=`` and ``strategy=``; ``--p`` and
+``--strategy``): the API and the command line refuse the same values with one rule.
+
+Declarations are data: a :class:`Binding` is made where its parameters are declared (a
+package's ``params.py``, which imports nothing numerical), so the command line reads it
+before numpy is imported; the function's module applies it. The arity of a function is
+read from its code object (no :mod:`inspect`, whose import costs more than a small
+evaluation), once per function.
+
+This is scikit-learn's ``validate_params`` contract (parameters validated once at the
+public edge, errors naming the parameter) with the declarations the command line shares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from ..errors import ParameterError
+from .params import Needs, Param
+from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, TypeVar
+
+    F = TypeVar("F", bound=Callable[..., Any])
+
+#: The code flags of ``*args`` and ``**kwargs`` (CPython's ``CO_VARARGS``, ``CO_VARKEYWORDS``).
+_VARARGS, _VARKEYWORDS = 0x04, 0x08
+#: No default: the argument is required.
+_REQUIRED = object()
+
+
+class Arity:
+    """What a Python function takes, read from its code object: the names it takes by
+    position (``positional``; ``self``/``cls`` of a method included), those of them that
+    cannot be given by keyword (``positional_only``), its keyword-only names, whether it
+    takes ``*args`` and ``**kwargs``, and the defaults by name."""
+
+    __slots__ = ("defaults", "keyword_only", "positional", "positional_only", "varargs",
+                 "varkw")
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        code = function.__code__
+        names = code.co_varnames
+        count, kwcount = code.co_argcount, code.co_kwonlyargcount
+        self.positional: tuple[str, ...] = names[:count]
+        self.positional_only = frozenset(names[:code.co_posonlyargcount])
+        self.keyword_only: tuple[str, ...] = names[count:count + kwcount]
+        self.varargs = bool(code.co_flags & _VARARGS)
+        self.varkw = bool(code.co_flags & _VARKEYWORDS)
+        values = function.__defaults__ or ()
+        defaults: dict[str, object] = dict(zip(self.positional[count - len(values):], values,
+                                               strict=True))
+        defaults.update(function.__kwdefaults__ or {})
+        self.defaults = defaults
+
+    @property
+    def keywords(self) -> list[str]:
+        """The names that can be given by keyword (``self`` and ``cls`` left out)."""
+        return [name for name in (*self.positional, *self.keyword_only)
+                if name not in self.positional_only and name not in ("self", "cls")]
+
+
+#: The arity of each function met, by function (read once).
+_ARITIES: dict[Callable[..., Any], Arity] = {}
+
+
+def arity(function: Callable[..., Any]) -> Arity | None:
+    """The :class:`Arity` of ``function`` (the innermost of its wrappers, ``__wrapped__``),
+    or None where it is not a Python function (a builtin, a class)."""
+    inner = function
+    while hasattr(inner, "__wrapped__"):
+        inner = inner.__wrapped__
+    found = _ARITIES.get(inner)
+    if found is None:
+        if not hasattr(inner, "__code__"):
+            return None
+        found = _ARITIES[inner] = Arity(inner)
+    return found
+
+
+def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: str = ""
+                  ) -> ParameterError | None:
+    """The error of the keywords of ``given`` that ``owner`` (a function's name, ``the
+    paired t-test``) does not take, or None: each named with the nearest keyword taken
+    (:func:`difflib.get_close_matches`), then the keywords taken (``note`` after them). A
+    public function that hands its ``**options`` to ``owner`` makes it its own, with its
+    own keywords besides (:func:`irscale.core.edge.public`)."""
+    unknown = [name for name in given if name not in taken]
+    if not unknown:
+        return None
+    import difflib
+
+    named = []
+    for name in unknown:
+        near = difflib.get_close_matches(name, taken, n=1)
+        named.append(f"{name} (did you mean {near[0]}?)" if near else name)
+    error = ParameterError(f"{owner}: unknown keyword argument(s) {', '.join(named)}; it "
+                           f"takes {', '.join(taken) or 'none'}{note}")
+    error.keywords = (unknown, list(taken), note)  # type: ignore[attr-defined]
+    return error
+
+
+def _names(names: Sequence[str]) -> str:
+    said = list(names)
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+
+def bind_arguments(function: Callable[..., Any], args: tuple[Any, ...],
+                   kwargs: Mapping[str, Any], *, owner: str | None = None,
+                   skip: int = 0) -> dict[str, Any] | None:
+    """The arguments of a call of ``function`` by name, defaults left out, or a
+    :class:`~irscale.errors.ParameterError` naming ``owner`` (default: the function's name)
+    and what is wrong: too many positional arguments, a required one missing, one given by
+    position and by keyword, a keyword it does not take. ``skip``: leading positional
+    parameters the caller fills (``self`` of a constructor). None where the function's
+    arity cannot be read (:func:`arity`)."""
+    found = arity(function)
+    if found is None:
+        return None
+    name = owner or str(getattr(function, "__name__", "the function"))
+    positional = found.positional[skip:]
+    if len(args) > len(positional) and not found.varargs:
+        shown = [p for p in positional if p not in ("self", "cls")]
+        most = len(shown)
+        takes = "no positional argument" if most == 0 else \
+            f"at most {most} positional argument{'s' if most > 1 else ''} ({_names(shown)})"
+        raise ParameterError(f"{name} takes {takes}, got {len(args)}: give the others by "
+                             "keyword")
+    bound: dict[str, Any] = dict(zip(positional, args, strict=False))
+    unknown, twice = [], []
+    for key, value in kwargs.items():
+        if key in found.positional_only or key not in found.keywords or key in ("self", "cls"):
+            if not found.varkw:
+                unknown.append(key)
+        elif key in bound:
+            twice.append(key)
+        else:
+            bound[key] = value
+    if unknown:
+        error = keyword_error(name, unknown, found.keywords)
+        if error is not None:
+            raise error
+    if twice:
+        raise ParameterError(f"{name}: {_names(twice)} given twice (by position and by "
+                             "keyword)", param=twice[0])
+    missing = [p for p in (*positional, *found.keyword_only)
+               if p not in bound and p not in found.defaults and p not in ("self", "cls")]
+    if missing:
+        raise ParameterError(f"{name}: missing {_names(missing)} (required)",
+                             param=missing[0])
+    return bound
+
+
+@record
+class Required:
+    """``param`` is needed where ``on`` takes one of ``values`` (``depth`` for depth-k
+    pooling): refused without it, in the function's and the command line's words."""
+
+    param: Param
+    on: Param
+    values: tuple[object, ...]
+
+    def message(self, needed: str, chosen: str) -> str:
+        """The refusal: ``chosen`` (``on`` and its value, spelt: ``strategy='depth'``,
+        ``--strategy depth``) needs ``needed`` (spelt)."""
+        return f"{chosen} needs {needed}"
+
+
+#: What a binding's rules can be.
+Rule = Needs | Required
+
+
+def _given(value: object, default: object) -> bool:
+    """Whether a value counts as given: not None and not the default."""
+    return value is not None and value is not default and value != default
+
+
+@record(eq=False)
+class Binding:
+    """The parameters of a public function, declared once and checked on every call by
+    one mechanism (module documentation): ``params``, whose domains are checked;
+    ``rules``, when some of them apply (:class:`~irscale.core.params.Needs` with ``on``)
+    or are needed (:class:`Required`)."""
+
+    params: tuple[Param, ...]
+    rules: tuple[Rule, ...] = ()
+
+    def __call__(self, function: F) -> F:
+        """``function`` checked on entry (its declared parameters must be its own)."""
+        import functools
+
+        found = arity(function)
+        taken = set() if found is None else {*found.positional, *found.keyword_only}
+        strays = [p.name for p in self.params if p.name not in taken]
+        if strays:
+            raise TypeError(f"{function.__qualname__} declares {strays}, which it does not "
+                            "take")
+
+        @functools.wraps(function)
+        def bound(*args: Any, **kwargs: Any) -> Any:
+            args, kwargs = self.bind(function, args, kwargs)
+            return function(*args, **kwargs)
+
+        bound.__irscale_binding__ = self  # type: ignore[attr-defined]
+        return bound  # type: ignore[return-value]
+
+    def bind(self, function: Callable[..., Any], args: tuple[Any, ...],
+             kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The call's arguments checked (arity, domains, rules), as the function receives
+        them: each declared parameter given a value holds the value its domain returns."""
+        bound = bind_arguments(function, args, kwargs)
+        found = arity(function)
+        if bound is None or found is None:  # pragma: no cover - a Python function always has one
+            return args, kwargs
+        checked = dict(bound)
+        for param in self.params:
+            check = getattr(param.domain, "check", None)
+            if param.name not in bound or check is None:
+                continue  # a default holds its domain (tests/test_binding.py)
+            value = bound[param.name]
+            if value is not None or found.defaults.get(param.name, _REQUIRED) is not None:
+                checked[param.name] = check(value, param.name)
+        self.check_rules(checked, found.defaults)
+        names = found.positional[:len(args)]
+        args = tuple(checked[name] for name in names) + args[len(names):]
+        kwargs = {key: checked.get(key, value) for key, value in kwargs.items()}
+        return args, kwargs
+
+    def check_rules(self, values: Mapping[str, object], defaults: Mapping[str, object]
+                    ) -> None:
+        """Refuse what the rules refuse, in the functions' words (``p=``, ``strategy=``)."""
+        def value(name: str) -> object:
+            return values.get(name, defaults.get(name))
+
+        for rule in self.rules:
+            on = rule.on
+            if on is None:
+                continue
+            holds = applies(rule.values, value(on.name), defaults.get(on.name))
+            if isinstance(rule, Required):
+                if holds and value(rule.param.name) is None:
+                    raise ParameterError(rule.message(f"{rule.param.name}=",
+                                                      f"{on.name}={value(on.name)!r}"),
+                                         param=rule.param.name)
+                continue
+            given = [f"{p.name}=" for p in rule.params
+                     if _given(value(p.name), defaults.get(p.name, p.default))]
+            if given and not holds:
+                verb = "applies" if len(given) == 1 else "apply"
+                if rule.values is None:
+                    text = rule.message(", ".join(given), f"{on.name}=", verb)
+                else:
+                    text = rule.message(", ".join(given), on.name, verb,
+                                        chosen=repr(value(on.name)),
+                                        said=_names([repr(v) for v in rule.values]))
+                raise ParameterError(text, param=rule.params[0].name)
+
+
+def applies(values: tuple[object, ...] | None, value: object, default: object = None) -> bool:
+    """Whether a rule holds for ``value`` of the parameter it depends on: given (not None,
+    not its ``default``) where ``values`` is None, else one of ``values`` (a list: one of
+    its items)."""
+    if values is None:
+        return _given(value, default)
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return any(item in values for item in items)
+
+
+def binding_of(function: Callable[..., Any]) -> Binding | None:
+    """The :class:`Binding` a function was declared with (through its wrappers), or None."""
+    inner: Any = function
+    while inner is not None:
+        found = getattr(inner, "__irscale_binding__", None)
+        if found is not None:
+            return found
+        inner = getattr(inner, "__wrapped__", None)
+    return None

@@ -1,0 +1,197 @@
+"""Parameters bound once, at the function (:mod:`irscale.core.binding`): arity, keywords,
+domains and applicability checked on entry; the command line's rules built from the same
+declarations."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import re
+
+import pytest
+
+import irscale
+from irscale.cli.main import build_parser
+from irscale.cli.rules import RULES, Rule
+from irscale.core.binding import Binding, Required, bind_arguments, binding_of
+from irscale.core.params import Integers, Names, Needs, Param, Reals
+from irscale.errors import ParameterError
+
+LEVEL = Param("level", Integers(1), 1, "a level", ("-l",), "L")
+KIND = Param("kind", Names("kind", ("a", "b", "c")), "a", "a kind", ("--kind",), "K")
+WEIGHT = Param("weight", Reals(0.0, 1.0, "()"), 0.5, "a weight", ("--weight",), "W")
+ORACLE = Param("oracle", Integers(0), None, "an oracle", ("--oracle",), "O")
+DEPTH = Param("depth", Integers(1), None, "a depth", ("--depth",), "K")
+
+TOY = Binding((LEVEL, KIND, WEIGHT, DEPTH),
+              rules=(Needs((WEIGHT,), on=KIND, values=("b",)),
+                     Needs((LEVEL,), on=ORACLE),
+                     Required(DEPTH, on=KIND, values=("c",))))
+
+
+@TOY
+def toy(data, kind="a", /, *, level=1, weight=0.5, oracle=None, depth=None):
+    return data, kind, level, weight, oracle, depth
+
+
+def test_the_body_gets_the_values_the_domains_return():
+    assert toy("x", "a", level=2.0, oracle=0) == ("x", "a", 2, 0.5, 0, None)
+    assert type(toy("x", level=3.0, oracle=0)[2]) is int
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: toy(), r"toy: missing data \(required\)"),
+    (lambda: toy("x", "a", "extra"), r"toy takes at most 2 positional arguments \(data and "
+     r"kind\), got 3"),
+    (lambda: toy("x", levle=2), r"unknown keyword argument\(s\) levle \(did you mean level\?\)"),
+    (lambda: toy("x", kind="a"), r"unknown keyword argument\(s\) kind"),  # positional-only
+    (lambda: toy("x", level=0), "level must be an integer ≥ 1, got 0"),
+    (lambda: toy("x", "d"), "kind: unknown kind 'd'"),
+    (lambda: toy("x", weight=0.7), "weight= applies to kind 'b', not to kind 'a'"),
+    (lambda: toy("x", level=2), "level= applies only with oracle="),
+    (lambda: toy("x", "c"), "kind='c' needs depth="),
+])
+def test_refusals(call, message):
+    with pytest.raises(ParameterError, match=message):
+        call()
+
+
+def test_rules_that_hold():
+    assert toy("x", "b", weight=0.7)[3] == 0.7
+    assert toy("x", level=2, oracle=0)[2] == 2
+    assert toy("x", "c", depth=3)[5] == 3
+
+
+def test_a_binding_refuses_a_parameter_the_function_lacks():
+    with pytest.raises(TypeError, match="declares"):
+        @Binding((LEVEL,))
+        def lacks(data):
+            return data
+
+
+def test_arity_of_methods_and_varargs():
+    class Thing:
+        def method(self, a, *rest, b=1, **more):
+            return a
+
+    assert bind_arguments(Thing.method, (Thing(), 1, 2, 3), {"b": 2, "c": 3}) is not None
+    with pytest.raises(ParameterError, match=r"missing a"):
+        bind_arguments(Thing.method, (Thing(),), {})
+
+
+def _command_line_of(binding: Binding) -> argparse.ArgumentParser:
+    """A parser with the options of ``binding`` and its rules (as ``add_command`` builds)."""
+    from irscale.cli.options import add_param
+    from irscale.cli.parser import Parser
+    from irscale.cli.rules import add_rules, binding_rules
+
+    parser = Parser(prog="toy")
+    for param in (*binding.params, ORACLE):
+        add_param(parser, param)
+    add_rules(parser, *binding_rules(binding))
+    return parser
+
+
+@pytest.mark.parametrize(("argv", "keywords"), [
+    (["--weight", "0.7"], {"weight": 0.7}),
+    (["-l", "2"], {"level": 2}),
+    (["--kind", "c"], {}),
+    (["--kind", "b", "--weight", "0.7"], None),
+    (["-l", "2", "--oracle", "0"], None),
+])
+def test_the_command_line_refuses_what_the_function_refuses(argv, keywords):
+    """The same declaration refuses the same calls through both doors."""
+    from irscale.cli.rules import check_options
+
+    parser = _command_line_of(TOY)
+    args = parser.parse_args(argv)
+    given = {dest: getattr(args, dest) for dest in ("kind", "level", "weight", "oracle",
+                                                    "depth")}
+    kind = given.pop("kind")
+    call = {k: v for k, v in given.items() if v is not None and v != {"level": 1,
+                                                                   "weight": 0.5}.get(k)}
+    if keywords is None:  # both accept
+        check_options(args)
+        toy("x", kind, **call)
+        return
+    with pytest.raises(ParameterError) as cli:
+        check_options(args)
+    with pytest.raises(ParameterError) as api:
+        toy("x", kind, **call)
+    # one message, each spelling the parameters its own way
+    plain = [re.sub(r" [A-Z]\b|[-=' ]", "", str(e.value).replace("-l ", "level "))
+             for e in (cli, api)]
+    assert plain[0] == plain[1], plain
+
+
+# --------------------------------------------------------------------------- the package
+def _bound_functions() -> list:
+    """Every function of irscale declared with a :class:`Binding` (its modules imported)."""
+    found = []
+    for module in pkgutil.walk_packages(irscale.__path__, "irscale."):
+        if ".cli." in module.name or module.name.endswith("__main__"):
+            continue
+        try:
+            loaded = importlib.import_module(module.name)
+        except ImportError:  # an optional package
+            continue
+        for value in vars(loaded).values():
+            if callable(value) and binding_of(value) is not None and \
+                    getattr(value, "__module__", "") == module.name:
+                found.append(value)
+    return found
+
+
+BOUND = _bound_functions()
+
+
+def test_bindings_are_found():
+    assert any(f.__name__ == "pool" for f in BOUND)
+
+
+@pytest.mark.parametrize("function", BOUND, ids=lambda f: f"{f.__module__}.{f.__name__}")
+def test_defaults_hold_their_domains(function):
+    """A default is never checked on entry: it must lie in its domain, and be the
+    parameter's declared default (the command line's)."""
+    from irscale.core.binding import arity
+
+    binding = binding_of(function)
+    defaults = arity(function).defaults
+    for param in binding.params:
+        default = defaults[param.name]
+        check = getattr(param.domain, "check", None)
+        if default is not None and check is not None:
+            check(default, param.name)
+        if param.default is not None:
+            assert default == param.default, (param.name, default, param.default)
+    for rule in binding.rules:
+        named = rule.params if isinstance(rule, Needs) else (rule.param,)
+        for param in (*named, rule.on):
+            assert param.name in defaults or param.name in arity(function).positional, \
+                (function.__name__, param.name)
+
+
+def _parsers():
+    """Every (sub)command parser of the command line, with its command words."""
+    stack = [((), build_parser())]
+    while stack:
+        words, parser = stack.pop()
+        yield words, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    stack.append(((*words, name), sub))
+
+
+def test_no_command_line_rule_restates_a_binding():
+    """A command whose function has a binding takes its rules from it
+    (``add_command(..., binding=...)``): no hand-written rule of the command refuses an
+    option the binding's rules already govern."""
+    for words, parser in _parsers():
+        rules = parser.get_default(RULES) or ()
+        bound = [r for r in rules if isinstance(r, Rule) and r.bound]
+        governed = {dest for r in bound for dest in r.dests}
+        hand = [r for r in rules if isinstance(r, Rule) and r not in bound]
+        twice = governed & {dest for r in hand for dest in r.dests}
+        assert not twice, (words, twice)
