@@ -11,6 +11,10 @@ return one of irscale's objects, found as the walk goes), is called
   required parameters given their examples (every one hostile where one has none), the
   optional ones left at their defaults: it returns, or raises an
   :class:`~irscale.errors.IrscaleError`;
+* with no argument, with one positional argument more than it takes, and with its first
+  parameter given twice (by position and by keyword): a
+  :class:`~irscale.errors.ParameterError` (or, with no argument, a result), never Python's
+  ``TypeError`` (the arity is bound on entry: :mod:`irscale.core.binding`);
 * once with a misspelt keyword (its last keyword of four letters or more with its third
   letter doubled, or ``no_such_keyword``): a :class:`~irscale.errors.ParameterError`; where
   its examples make a valid call, one naming the keyword and the keyword it resembles,
@@ -102,6 +106,7 @@ def _walk(label: str, function: Callable[..., Any], failures: list[str]) -> None
             except Exception as error:
                 failures.append(f"{label}({parameter.name}={kind}): "
                                 f"{type(error).__name__}: {error}")
+    _arity(label, function, failures)
     accepted, result = _valid_call(label, function, failures)
     keyword, near = _misspelt(function)
     args, kwargs = _arguments(function, "", HOSTILE["float"])
@@ -127,6 +132,32 @@ def _walk(label: str, function: Callable[..., Any], failures: list[str]) -> None
             if not name.startswith("_") and inspect.ismethod(method) and \
                     inspect.isfunction(getattr(kind, name, None)):
                 _walk(f"{label}().{name}", method, failures)
+
+
+def _arity(label: str, function: Callable[..., Any], failures: list[str]) -> None:
+    """Calls of the wrong arity: none but irscale's errors, a
+    :class:`~irscale.errors.ParameterError` where the arity is wrong."""
+    parameters = inspect.signature(function).parameters.values()
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)]
+    calls: list[tuple[str, list[Any], dict[str, Any], bool]] = [("no argument", [], {}, False)]
+    if not any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        calls.append(("one positional argument too many", [None] * (len(positional) + 1), {},
+                      True))
+    if positional and positional[0].kind is positional[0].POSITIONAL_OR_KEYWORD:
+        calls.append(("a parameter given twice", [None], {positional[0].name: None}, True))
+    for what, args, kwargs, wrong in calls:
+        try:
+            _quietly(function, *args, **kwargs)
+            if wrong:
+                failures.append(f"{label} with {what}: no error")
+        except ParameterError:
+            pass
+        except IrscaleError as error:
+            if wrong:
+                failures.append(f"{label} with {what}: {type(error).__name__}: {error}")
+        except Exception as error:
+            failures.append(f"{label} with {what}: {type(error).__name__}: {error}")
 
 
 def _valid_call(label: str, function: Callable[..., Any], failures: list[str]

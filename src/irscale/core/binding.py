@@ -81,6 +81,21 @@ class Arity:
         defaults.update(function.__kwdefaults__ or {})
         self.defaults = defaults
 
+    @classmethod
+    def of_record(cls, kind: type) -> Arity:
+        """The arity of the constructor of a record class (:mod:`irscale.core.records`:
+        every record shares one ``__init__``, its class's fields are its parameters)."""
+        from .records import MISSING
+
+        made = object.__new__(cls)
+        spec = kind.__record_init__  # type: ignore[attr-defined]
+        made.positional = ("self", *(item.name for item in spec))
+        made.positional_only = frozenset(("self",))
+        made.keyword_only, made.varargs, made.varkw = (), False, False
+        made.defaults = {item.name: item.default for item in spec
+                         if item.default is not MISSING or item.default_factory is not MISSING}
+        return made
+
     @property
     def keywords(self) -> list[str]:
         """The names that can be given by keyword (``self`` and ``cls`` left out)."""
@@ -135,25 +150,26 @@ def _names(names: Sequence[str]) -> str:
 
 def bind_arguments(function: Callable[..., Any], args: tuple[Any, ...],
                    kwargs: Mapping[str, Any], *, owner: str | None = None,
-                   skip: int = 0) -> dict[str, Any] | None:
+                   found: Arity | None = None) -> dict[str, Any] | None:
     """The arguments of a call of ``function`` by name, defaults left out, or a
     :class:`~irscale.errors.ParameterError` naming ``owner`` (default: the function's name)
     and what is wrong: too many positional arguments, a required one missing, one given by
-    position and by keyword, a keyword it does not take. ``skip``: leading positional
-    parameters the caller fills (``self`` of a constructor). None where the function's
-    arity cannot be read (:func:`arity`)."""
-    found = arity(function)
+    position and by keyword, a keyword it does not take. ``found``: its arity where the
+    function does not tell it (a record's constructor, :meth:`Arity.of_record`). None
+    where the function's arity cannot be read (:func:`arity`)."""
+    found = found or arity(function)
     if found is None:
         return None
     name = owner or str(getattr(function, "__name__", "the function"))
-    positional = found.positional[skip:]
+    positional = found.positional
     if len(args) > len(positional) and not found.varargs:
         shown = [p for p in positional if p not in ("self", "cls")]
         most = len(shown)
         takes = "no positional argument" if most == 0 else \
             f"at most {most} positional argument{'s' if most > 1 else ''} ({_names(shown)})"
-        raise ParameterError(f"{name} takes {takes}, got {len(args)}: give the others by "
-                             "keyword")
+        own = len(positional) - most  # self or cls, given by the method's call
+        raise ParameterError(f"{name} takes {takes}, got {len(args) - own}: give the "
+                             "others by keyword")
     bound: dict[str, Any] = dict(zip(positional, args, strict=False))
     unknown, twice = [], []
     for key, value in kwargs.items():
@@ -199,8 +215,14 @@ Rule = Needs | Required
 
 
 def _given(value: object, default: object) -> bool:
-    """Whether a value counts as given: not None and not the default."""
-    return value is not None and value is not default and value != default
+    """Whether a value counts as given: not None and not the default (a value that cannot
+    be compared with it, a data frame, is given)."""
+    if value is None or value is default:
+        return False
+    try:
+        return not bool(value == default)
+    except (TypeError, ValueError):
+        return True
 
 
 @record(eq=False)

@@ -65,7 +65,7 @@ import types
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 
 from ..errors import IrscaleError, ParameterError, shorten
-from .binding import bind_arguments, keyword_error
+from .binding import Arity, bind_arguments, keyword_error
 from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
@@ -137,9 +137,12 @@ def public(function: F) -> F:
         from .caller_warnings import enter as enter_warnings
         from .caller_warnings import leave as leave_warnings
 
-        if not hasattr(function, "__irscale_binding__") and not is_record_init(function):
+        if not hasattr(function, "__irscale_binding__"):
             # arity and keywords on entry (a bound function checks its own: Binding)
-            bind_arguments(function, args, kwargs, owner=_qualified(function, args))
+            record = is_record_init(function) and args and hasattr(type(args[0]),
+                                                                   "__record_init__")
+            bind_arguments(function, args, kwargs, owner=_qualified(function, args),
+                           found=Arity.of_record(type(args[0])) if record else None)
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
@@ -391,7 +394,7 @@ def blame(function: Callable[..., Any], args: tuple[Any, ...],
         bound = signature.bind(*args, **kwargs)
     except (TypeError, ValueError):
         return None
-    namespace = getattr(function, "__globals__", {})
+    namespace = getattr(inspect.unwrap(function), "__globals__", {})  # (a Binding's)
     arguments = [(name, value, signature.parameters[name])
                  for name, value in bound.arguments.items()]
     for name, value, parameter in arguments:
