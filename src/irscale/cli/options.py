@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from ..core.options import TIE_ORDERS, TIE_POLICY
-from ..core.params import Cost, Integers, Names, Param, Reals, Switch, Text
+from ..core.params import Cost, Integers, Listed, Names, Param, Reals, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
@@ -101,6 +101,9 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     parameter (:func:`declared_cost`: the tests find the options that scale work)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
+    if isinstance(domain, Listed):  # a list: its items checked one by one
+        domain, many = domain.domain, True
+        kwargs.setdefault("item", param.domain.what)
     values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
     text = (doc or param.doc) + (f": {values}" if values else "")
     unset = unset or param.unset

@@ -95,8 +95,8 @@ def add_parser(subparsers) -> None:
         # the pool file holds no judgments: --qrels replays those of the adaptive strategies
         rules=applies_to("strategy", {"qrels": cp.ADAPTIVE_STRATEGIES}, flag="--strategy"))
     add_command(
-        sub, "simulate", run_simulate, *QRELS_RUNS, (cp.SIMULATED_STRATEGY_LIST, {"many": True}),
-        (cp.SIMULATED_BUDGET_LIST, {"many": True, "item": "a budget"}),
+        sub, "simulate", run_simulate, *QRELS_RUNS, cp.SIMULATED_STRATEGY_LIST,
+        cp.SIMULATED_BUDGET_LIST,
         (cp.RANKING_MEASURE, {"doc": "measure whose system ranking is compared"}),
         CONTRIBUTOR_PATTERN, CONTRIBUTORS, NO_LOO, *STRATEGY_OPTIONS,
         lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS,
@@ -105,7 +105,8 @@ def add_parser(subparsers) -> None:
         help="replay strategies with budgets on qrels",
         description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
         "document counts as non-relevant).",
-        rules=(DIGITS_RULE, _two_runs, *_strategy_rules("strategies"),
+        binding=cp.SIMULATE,
+        rules=(DIGITS_RULE, _two_runs,
                CONTRIBUTOR_PATTERN_RULE,
                Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
                     "--contributors and --contributor-pattern apply to the leave-one-out "
@@ -144,9 +145,9 @@ def add_parser(subparsers) -> None:
         sub, "estimate", run_estimate,
         (QRELS, {"metavar": "SAMPLE", "doc": "sampled judgments 'topic 0 docno rel prob'"}),
         RUN_FILES,
-        (cp.SAMPLE_CUTOFF_LIST, {"many": True, "item": "a cut-off"}), PER_TOPIC,
+        cp.SAMPLE_CUTOFF_LIST, PER_TOPIC,
         *JUDGED, *TABLE,
-        help="statAP, R and P@k from sampled judgments",
+        help="statAP, R and P@k from sampled judgments", binding=cp.ESTIMATE,
         description="Estimate statAP, R and P@k of every run from sampled judgments 'topic 0 "
         "docno rel prob' (Horvitz-Thompson; prob is the inclusion probability).",
         rules=[DIGITS_RULE])
@@ -162,13 +163,6 @@ def add_parser(subparsers) -> None:
         "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "
         "and the pairs of runs whose mean intervals overlap; see docs/collections.md.",
         rules=[DIGITS_RULE])
-
-
-def _strategy_rules(dest: str, **more: Sequence[str]) -> tuple[Rule, ...]:
-    """The options of some strategies only (``build``'s ``--strategy`` stored in
-    ``strategy``, ``simulate``'s in ``strategies``)."""
-    return applies_to(dest, {"p": ("rbp",), "k": ("rrf",), "discount": ("mm-ns", "ts-ns"),
-                             "seed": cp.ADAPTIVE_STRATEGIES, **more}, flag="--strategy")
 
 
 def _two_runs(args: argparse.Namespace) -> None:

@@ -27,6 +27,7 @@ from ..core.params import (
     Cost,
     InputFiles,
     Integers,
+    Listed,
     Names,
     Needs,
     Param,
@@ -267,10 +268,12 @@ AUTO_DRAWS = Param("draws", SAMPLES, DEFAULT_LABEL_DRAWS, "with --label-probabil
 AUTO_SEED = Param("rng", SEED, 0, "seed of the draws of --label-probabilities", ("--seed",),
                   "S", dest="seed")
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
-SIMULATED_STRATEGY_LIST = Param("strategies", STRATEGY, SIMULATED_STRATEGIES,
+SIMULATED_STRATEGY_LIST = Param("strategies", Listed(STRATEGY, "a strategy"),
+                                SIMULATED_STRATEGIES,
                                 "comma-separated strategies", ("--strategy",), "S,S,...",
                                 label="--strategy")
-SIMULATED_BUDGET_LIST = Param("budgets", BUDGET, SIMULATED_BUDGETS, "comma-separated "
+SIMULATED_BUDGET_LIST = Param("budgets", Listed(BUDGET, "a budget"), SIMULATED_BUDGETS,
+                              "comma-separated "
                               "judgments per topic", ("--budget",), "N,N,...",
                               cost=Cost("judgments", per="a document judged (at most the "
                                         "documents ranked)"))
@@ -285,8 +288,19 @@ SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whos
                       "without replacement, e.g. 10:1,100:0.2,1000:0.05", ("--strata",),
                       "D:F,D:F,...", unset="none", label="--strata")
 #: The k of the P@k estimates of :func:`irscale.collections.estimate_sampled`.
-SAMPLE_CUTOFF_LIST = Param("cutoffs", CUTOFF, SAMPLE_CUTOFFS, "the k of the P@k estimates",
-                           ("--cutoffs",), "K,K,...")
+SAMPLE_CUTOFF_LIST = Param("cutoffs", Listed(CUTOFF, "a cut-off"), SAMPLE_CUTOFFS,
+                           "the k of the P@k estimates", ("--cutoffs",), "K,K,...")
+#: :func:`irscale.collections.simulate_pooling` (``irscale pool simulate``): the strategies'
+#: own parameters apply where one of the strategies listed uses them (as :data:`POOL`).
+SIMULATE = Binding(
+    (SIMULATED_STRATEGY_LIST, SIMULATED_BUDGET_LIST, RUN_DEPTH, RELEVANCE, POOL_P, POOL_K,
+     POOL_DISCOUNT),
+    rules=(Needs((POOL_P,), on=SIMULATED_STRATEGY_LIST, values=("rbp",)),
+           Needs((POOL_K,), on=SIMULATED_STRATEGY_LIST, values=("rrf",)),
+           Needs((POOL_DISCOUNT,), on=SIMULATED_STRATEGY_LIST, values=("mm-ns", "ts-ns")),
+           Needs((RNG_SEED,), on=SIMULATED_STRATEGY_LIST, values=ADAPTIVE_STRATEGIES)))
+#: :func:`irscale.collections.estimate_sampled` (``irscale pool estimate``).
+ESTIMATE = Binding((SAMPLE_CUTOFF_LIST, RELEVANCE))
 #: The judges' confusion of :func:`irscale.collections.judgment_noise`: stated in a file, a flip
 #: rate of binary qrels, estimated from two judgments of the same pairs or from the human
 #: sample of automatic judgments (``irscale labels auto``); the replicates.

@@ -67,7 +67,7 @@ import pandas as pd
 
 from ..core.inputs import Qrels
 from ..core.options import TiePolicy
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K, RRF_K
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
@@ -77,11 +77,9 @@ from .params import (
     ADAPTIVE_STRATEGIES,
     DEFAULT_DISCOUNT,
     DEFAULT_RBP_P,
-    DISCOUNT,
     FIXED_STRATEGIES,
     POOL,
     POOL_STRATEGY,
-    RBP_P,
 )
 
 __all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Pool", "judging_order", "pool"]
@@ -139,11 +137,6 @@ class Pool(TableResult):
 def check_strategy(strategy: object) -> Strategy:
     """``strategy`` if it names one of :data:`STRATEGIES`."""
     return cast(Strategy, POOL_STRATEGY.check(strategy))
-
-
-def check_weights(p: object, k: object, discount: object) -> tuple[float, float, float]:
-    """RBP's ``p``, RRF's ``k`` and the bandits' ``discount``, checked."""
-    return RBP_P.check(p, "p"), RRF_K.check(k, "k"), DISCOUNT.check(discount, "discount")
 
 
 def _round_robin(cand: Candidates) -> np.ndarray:

@@ -65,7 +65,7 @@ import pandas as pd
 from ..core import identifiers
 from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
-from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..core.options import TiePolicy
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
@@ -73,10 +73,9 @@ from ..io.sampled import read_sampled_qrels
 from ..io.sources import as_qrels, as_runs
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
-from ..stats.validation import check_counts
 from .candidates import Candidates, ranked_candidates
 from .params import DESIGNS as DESIGNS
-from .params import SAMPLE_CUTOFFS, SAMPLE_DESIGN, SAMPLE_DRAWS, STRATUM_RATE
+from .params import ESTIMATE, SAMPLE_CUTOFFS, SAMPLE_DESIGN, SAMPLE_DRAWS, STRATUM_RATE
 
 __all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments", "sample_lines",
            "sampling_distribution"]
@@ -320,6 +319,7 @@ def _unscaled(values: np.ndarray, exponent: np.ndarray, name: str,
     return out
 
 
+@ESTIMATE
 def estimate_sampled(
     sample: object,
     runs: object,
@@ -344,9 +344,7 @@ def estimate_sampled(
 
     (R̂ = 2 + 4; P̂@2 = 2/2; statAP = (2·1/1 + 4·(1 + 2)/3)/6.)
     """
-    levels = check_counts([cutoffs] if isinstance(cutoffs, int) else cutoffs, "cutoffs",
-                          "a cut-off")
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
+    levels = list(cutoffs)  # type: ignore[arg-type]  # a list once bound (ESTIMATE)
     frame = read_sampled_qrels(sample)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")
     topics = sorted(set(frame["topic"]))

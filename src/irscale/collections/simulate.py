@@ -39,8 +39,8 @@ import pandas as pd
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
 from ..core.numbers import declare
-from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K, DEPTH
+from ..core.options import TiePolicy
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEFAULT_RRF_K
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import qrels_from_frame
@@ -51,10 +51,15 @@ from ..meta.rank_correlation import tau_ap
 from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
-from ..stats.validation import check_counts
 from .candidates import ranked_candidates
-from .params import BUDGET, DEFAULT_DISCOUNT, DEFAULT_RBP_P, SIMULATED_BUDGETS, SIMULATED_STRATEGIES
-from .pooling import STRATEGIES, check_strategy, check_weights, judging_order
+from .params import (
+    DEFAULT_DISCOUNT,
+    DEFAULT_RBP_P,
+    SIMULATE,
+    SIMULATED_BUDGETS,
+    SIMULATED_STRATEGIES,
+)
+from .pooling import judging_order
 
 __all__ = ["PoolingSimulation", "simulate_pooling"]
 
@@ -133,6 +138,7 @@ def _check_common_topics(runs: Sequence[Run], judged: set[str], source: str,
                 f"runs by their mean {measure} over judged topics")
 
 
+@SIMULATE
 def simulate_pooling(
     qrels: object,
     runs: object,
@@ -161,21 +167,10 @@ def simulate_pooling(
     Topics judged in the qrels are simulated; run topics without judgments are reported
     (warning) and left out.
     """
-    names = [strategies] if isinstance(strategies, str) else list(strategies)
-    if not names:
-        raise ParameterError(f"strategies: no strategy to simulate: use some of "
-                             f"{', '.join(STRATEGIES)}", param="strategies")
-    checked = [check_strategy(name) for name in names]
-    if len(set(checked)) != len(checked):
-        raise ParameterError(f"a strategy is listed twice: {names}")
-    budget_list = sorted(check_counts([budgets] if isinstance(budgets, int) else budgets,
-                                      "budgets", "a budget", BUDGET))
-    if depth is not None:
-        depth = DEPTH.check(depth, "depth")
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
+    checked = list(strategies)  # (strategies and budgets: lists, once bound: SIMULATE)
+    budget_list = sorted(budgets)  # type: ignore[arg-type]
     if not isinstance(measure, str) or len(measure.split()) != 1:
         raise ParameterError(f"measure must be one measure name, got {measure!r}")
-    p, k, discount = check_weights(p, k, discount)
     check_rng(rng)
     oracle = as_qrels(qrels)
     run_list = as_runs(runs)

@@ -258,6 +258,46 @@ class Pair:
 
 
 @record
+class Listed:
+    """A list of values of ``domain`` (one value alone is a list of one), at least one,
+    none twice: the functions' ``budgets=[10, 50]``, the command line's comma-separated
+    ``--budget 10,50`` (:func:`irscale.cli.options.add_param` makes a list option of it).
+    ``what`` names one value in messages (``a budget``)."""
+
+    domain: Any
+    what: str = "a value"
+
+    @property
+    def type(self) -> type:
+        """How the command line converts one item (the domain's)."""
+        return self.domain.type  # type: ignore[no-any-return]
+
+    def check(self, value: object, name: str) -> list[Any]:
+        """The values, each as ``domain`` returns it, in the order given."""
+        items = [value] if isinstance(value, (str, numbers.Number)) else value
+        if isinstance(items, (bytes, Mapping)) or not hasattr(items, "__iter__"):
+            raise about(ParameterError(f"{name} must be a list of {self.what.removeprefix('a ')}"
+                                       f"s, got {shown(value)}", param=name), value)
+        checked = []
+        for item in items:  # type: ignore[union-attr]
+            try:
+                checked.append(self.domain.check(item, f"{name}: {self.what}"))
+            except ParameterError as error:
+                error.param = name
+                raise
+        noun = self.what.removeprefix("a ").removeprefix("an ")
+        if not checked:
+            raise ParameterError(f"{name} is empty: give at least one {noun}", param=name)
+        twice = list(dict.fromkeys(v for v in checked if checked.count(v) > 1))
+        if twice:
+            raise ParameterError(f"{name} lists the {noun}(s) {twice} twice", param=name)
+        return checked
+
+    def outside(self) -> tuple[str, ...]:
+        return self.domain.outside()  # type: ignore[no-any-return]
+
+
+@record
 class Switch:
     """An option given or not (``--force``, ``--no-progress``): no value, nothing to
     check; the command line stores True when it is given."""

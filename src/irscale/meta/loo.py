@@ -40,8 +40,7 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..core.numbers import declare, undefined
-from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.strings import Strings
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
@@ -53,7 +52,12 @@ from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
 from ..stats.tables import Format, value_text
 from .common import format_frame
-from .params import CONTRIBUTOR_PATTERN, DEFAULT_CONTRIBUTOR_PATTERN
+from .params import (
+    CONTRIBUTOR_PATTERN,
+    DEFAULT_CONTRIBUTOR_PATTERN,
+    POOL_CONTRIBUTIONS,
+    POOL_REUSE,
+)
 
 __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
 
@@ -82,12 +86,12 @@ def _ranked_frame(run) -> pd.DataFrame:
     return frame
 
 
+@POOL_CONTRIBUTIONS
 def pool_contributions(
     qrels: object, runs: object, contributors: Mapping[str, str], *, depth: int = 100,
 ) -> pd.DataFrame:
     """The judged documents each contributor's runs retrieved within ``depth``:
     columns ``query_id, doc_id, contributor, unique`` (unique: no other contributor)."""
-    DEPTH.check(depth, "depth")
     qrels_obj = qrels if isinstance(qrels, DiversityQrels) else as_qrels(qrels)
     run_list = _runs(runs)
     # diversity qrels judge a document once per intent: one row per (topic, document)
@@ -226,6 +230,7 @@ def _leave_out(
     return row, means, _topics_of(matrix, names)
 
 
+@POOL_REUSE
 def leave_one_out(
     qrels: object,
     runs: object,
@@ -246,8 +251,6 @@ def leave_one_out(
     every worker; locally one after the other, as the evaluation threads itself).
     """
     executor = check_executor(executor)
-    depth = DEPTH.check(depth, "depth")
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)  # before anything is read
     if isinstance(measures, str):
         measures = measures.split()
     diversity = _diversity(qrels, measures)

@@ -10,10 +10,12 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
+from ..core.binding import Binding
 from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
     DEPTH,
+    RELEVANCE,
     SAMPLES,
     Cost,
     Integers,
@@ -67,6 +69,11 @@ SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and
 #: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
 LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K",
                   cost=Cost("ranks", per="a rank of every run pooled (at most those ranked)"))
+#: :func:`irscale.meta.leave_one_out` and :func:`irscale.meta.pooling_bias` (``meta loo``,
+#: ``meta pool-bias``): the pool depth and the relevance level, checked on entry.
+POOL_REUSE = Binding((LOO_DEPTH, RELEVANCE))
+#: :func:`irscale.meta.pool_contributions`: the pool depth.
+POOL_CONTRIBUTIONS = Binding((LOO_DEPTH,))
 #: Measure differences |ΔM| ≤ θ are measure ties (:func:`irscale.meta.predictive_power`).
 PREDICT_THRESHOLD = Param("threshold", Reals(0.0), 0.0,
                           "differences |ΔM| ≤ θ are measure ties (no prediction)",

@@ -38,8 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.maps import source_of
@@ -47,6 +46,7 @@ from ..io.sources import as_qrels
 from ..stats.tables import Format, value_text
 from .common import format_frame
 from .loo import _runs, _without, pool_contributions, unique_judgments
+from .params import POOL_REUSE
 
 __all__ = ["PoolingBias", "pooling_bias"]
 
@@ -112,6 +112,7 @@ def _long(matrix: Any, value: str) -> pd.DataFrame:
         value: values[keep]})
 
 
+@POOL_REUSE
 def pooling_bias(
     qrels: object,
     runs: object,
@@ -149,8 +150,6 @@ def pooling_bias(
     PoolingBias
         Scores, adjustments a(t) and the leave-one-out errors e(r, t).
     """
-    depth = DEPTH.check(depth, "depth")
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     if isinstance(measures, str):
         measures = measures.split()
     qrels_obj = as_qrels(qrels)
