@@ -270,7 +270,7 @@ class Listed:
     @property
     def type(self) -> type:
         """How the command line converts one item (the domain's)."""
-        return self.domain.type  # type: ignore[no-any-return]
+        return self.domain.type
 
     def check(self, value: object, name: str) -> list[Any]:
         """The values, each as ``domain`` returns it, in the order given."""
@@ -279,7 +279,7 @@ class Listed:
             raise about(ParameterError(f"{name} must be a list of {self.what.removeprefix('a ')}"
                                        f"s, got {shown(value)}", param=name), value)
         checked = []
-        for item in items:  # type: ignore[union-attr]
+        for item in items:
             try:
                 checked.append(self.domain.check(item, f"{name}: {self.what}"))
             except ParameterError as error:
@@ -294,7 +294,7 @@ class Listed:
         return checked
 
     def outside(self) -> tuple[str, ...]:
-        return self.domain.outside()  # type: ignore[no-any-return]
+        return self.domain.outside()
 
 
 @record
