@@ -82,15 +82,6 @@ def each(dests: tuple[str, ...], holds: Callable[[argparse.Namespace], bool],
     return tuple(Rule((dest,), holds, message, spelt or {}) for dest in dests)
 
 
-def needs(declared: Needs, dest: str) -> Rule:
-    """The rule of the parameters of ``declared`` (:class:`~irscale.core.params.Needs`):
-    they apply where the option stored in ``dest`` is given, refused elsewhere with the
-    functions' message, spelt as the command spells the options."""
-    return Rule(tuple(p.dest or p.name for p in declared.params),
-                lambda args: getattr(args, dest) is not None,
-                lambda args: declared.message("{options}", spelling(args, dest), "{applies}"))
-
-
 def binding_rules(binding: Binding) -> tuple[Declared, ...]:
     """The rules of a function's :class:`~irscale.core.binding.Binding` as the command line
     applies them (the options spelt as given): the parameters of a

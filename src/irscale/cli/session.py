@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import RELEVANCE
-from ..text.params import CLICK_OPTIONS, CLICK_ORDER, CLICKS, SESSION_CLICK_GAIN, SESSION_MAP
+from ..text.params import CLICK_ORDER, CLICKS, SESSION_CLICK_GAIN, SESSION_MAP, SESSIONS
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import (
     add_evaluation_output,
@@ -16,7 +16,6 @@ from .eval import (
 )
 from .main import SUBCOMMANDS
 from .options import add_command
-from .rules import needs
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -42,7 +41,7 @@ def add_parser(subparsers) -> None:
             "--labels doclen=lengths.txt (document lengths in characters)"),
         lambda parser: add_evaluation_output(parser, "session",
                                              "none of whose sessions has judgments"),
-        rules=(needs(CLICK_OPTIONS, "clicks"),),
+        binding=SESSIONS,
         help=SUBCOMMANDS["session"],
         description="Evaluate session runs against TREC qrels, each session judged with the "
         "qrels of its topic; output as irscale eval prints it. See docs/sessions.md.")

@@ -499,13 +499,6 @@ class Needs:
                            f"{', '.join(listed[:-1])} and {listed[-1]}")
         return f"{options} {applies} to {needed} {allowed}, not to {needed} {chosen}"
 
-    def refuse(self, values: Mapping[str, object], needed: str) -> None:
-        """The functions' rule: a :class:`ParameterError` naming the parameters of
-        :attr:`params` that ``values`` (name → value) gives other than their defaults."""
-        given = [f"{p.name}=" for p in self.params if values[p.name] != p.default]
-        if given:
-            raise ParameterError(self.message(", ".join(given), needed,
-                                              "applies" if len(given) == 1 else "apply"))
 
 
 # --------------------------------------------------------------------------- shared

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from ..core.judged import JudgedRankings
-from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.segments import segment_cumsum
 from ..errors import InputError, MeasureError, ParameterError
@@ -24,7 +23,7 @@ from ..measures.arrays import safe_divide
 from ..measures.base import EvalContext, get_family
 from ..measures.names import NamedMeasure, measure_names, parse_name
 from ..measures.results import Evaluation, build_evaluation
-from ..text.params import CLICK_OPTIONS, CLICK_ORDER, SESSION_CLICK_GAIN
+from ..text.params import SESSIONS
 from ..text.session_cost import cost_values
 from ..text.session_markov import msm_values
 from ..text.sessions import (
@@ -62,6 +61,7 @@ def _as_runs(runs: Any) -> list[SessionRun]:
     return [run if isinstance(run, SessionRun) else read_session_run(run) for run in runs]
 
 
+@SESSIONS
 def evaluate_sessions(
     qrels: Any,
     runs: Any,
@@ -115,12 +115,8 @@ def evaluate_sessions(
     >>> round(float(e.values["sDCG(bq=4)@10"][0]), 4)  # 1/log2(3) + 2/(log4(5)·log2(4))
     1.4923
     """
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     names = measure_names(measures, split=False, expected=SESSION_MEASURES_EXPECTED)
     requests = [parse_name(name, "sessions") for name in names]
-    click_order = CLICK_ORDER.check(click_order)
-    if click_gain is not None:
-        SESSION_CLICK_GAIN.check(click_gain)
     qrels_obj = as_qrels(qrels)
     run_list = _as_runs(runs)
     topic_map = None
@@ -147,9 +143,7 @@ def _read_clicks(clicks: Sequence[Any] | None, n_runs: int, requests: list[Named
                  ) -> list[ClickLog] | None:
     """The click logs, one per run (read unless already read), given with U only; without
     them ``click_order`` and ``click_gain`` are refused (they read the clicks)."""
-    if clicks is None:
-        CLICK_OPTIONS.refuse({"click_order": click_order, "click_gain": click_gain},
-                             "clicks=")
+    if clicks is None:  # (click_order and click_gain refused without them: SESSIONS)
         return None
     click_logs = [c if isinstance(c, ClickLog) else read_clicks(c) for c in clicks]
     if len(click_logs) != n_runs:

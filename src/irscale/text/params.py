@@ -7,8 +7,9 @@ module imports nothing but :mod:`irscale.core.params` (the mechanism).
 
 from __future__ import annotations
 
+from ..core.binding import Binding
 from ..core.extras import NLTK, REGEX, Requires
-from ..core.params import InputFiles, Names, Needs, Param, Reals, Switch
+from ..core.params import RELEVANCE, InputFiles, Names, Needs, Param, Reals, Switch
 
 #: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
 CLICK_GAIN = Reals(0.0)
@@ -29,8 +30,6 @@ ROUGE_MULTI = Param("multi", Names("multi-reference rule", ("max", "mean", "pool
 SESSION_CLICK_GAIN = Param("click_gain", CLICK_GAIN, None, "gain of every click (0.5: "
                            "'clicked = relevant' as Sakai's algorithm)", ("--click-gain",),
                            "G", unset="the qrels gain of the clicked document")
-#: The click order and gain apply to click logs only (``clicks=``, ``--clicks``).
-CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs")
 
 # ------------------------------------------------------------------ cli-x
 #: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.
@@ -64,3 +63,7 @@ SESSION_MAP = Param("topics", InputFiles(), None, "session map, lines 'session t
 CLICKS = Param("clicks", InputFiles(), None, "click log 'session query_no rank timestamp', one per "
                "run in the runs' order (repeatable): U is computed from the clicks",
                ("--clicks",), "FILE")
+#: The click order and gain apply to click logs only (``clicks=``, ``--clicks``).
+CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs", on=CLICKS)
+#: :func:`irscale.evaluate_sessions` (``irscale session``).
+SESSIONS = Binding((CLICK_ORDER, SESSION_CLICK_GAIN, RELEVANCE), rules=(CLICK_OPTIONS,))
