@@ -119,9 +119,8 @@ def add_parser(subparsers) -> None:
         description="Score every run on every topic within every shard of the documents and "
         "fit the MD3 ANOVA (Ferro & Sanderson 2022) or another shard model; see "
         "docs/collections.md.",
+        binding=cp.SHARDS,
         rules=(DIGITS_RULE, _two_runs,
-               Rule(("seed",), lambda args: args.method != "hash", "--seed applies to "
-                    "--method random; hash shards depend on the docno only"),
                Rule(("tukey",), lambda args: args.fmt not in FULL_PRECISION, "--tukey adds a "
                     "second table: use --format text, markdown or latex, not {fmt}"),
                Rule(("model",), lambda args: args.model in SHARD_MODEL_NAMES or

@@ -138,6 +138,10 @@ SHARD_COUNT = Param("shards", DOCUMENT_SHARDS, 3, "number of shards (as Ferro & 
 SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "random: a "
                      "seeded random partition of the documents (Ferro & Sanderson 2022); hash: "
                      "a stable 64-bit hash of the docno modulo K", ("--method",), "METHOD")
+#: :func:`irscale.collections.evaluate_shards` (``irscale pool shards``): a seed applies to
+#: the random partition (hash shards depend on the docno only).
+SHARDS = Binding((SHARD_COUNT, SHARD_METHOD, RELEVANCE),
+                 rules=(Needs((RNG_SEED,), on=SHARD_METHOD, values=("random",)),))
 #: EM iterations of the aggregation methods (:func:`irscale.collections.aggregate_labels`;
 #: crowd-kit's defaults) and MACE's random restarts.
 LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50, "onecoin": 100,

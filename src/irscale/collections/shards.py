@@ -60,7 +60,7 @@ from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
 from ..core.numbers import declare, undefined
-from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..core.options import TiePolicy
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.strings import Strings
 from ..errors import InputError, ParameterError, shown
@@ -70,7 +70,7 @@ from ..stats.resampling import check_rng
 from ..stats.results import AnovaResult
 from ..stats.shards import EmptyPolicy, ShardScores, shard_anova
 from ..stats.tables import Format
-from .params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
+from .params import DOCUMENT_SHARDS, SHARD_METHOD, SHARDS
 from .params import SHARD_METHODS as SHARD_METHODS
 
 __all__ = ["SHARD_METHODS", "ShardedEvaluation", "evaluate_shards", "shard_documents"]
@@ -178,6 +178,7 @@ def _shard_of(docno: Strings, shards: pd.Series) -> np.ndarray:
     return shards.to_numpy()[where]
 
 
+@SHARDS
 def evaluate_shards(
     qrels: object,
     runs: object,
@@ -209,9 +210,7 @@ def evaluate_shards(
     """
     if not isinstance(measure, str) or len(measure.split()) != 1:
         raise ParameterError(f"measure must be one measure name, got {measure!r}")
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    k = SHARD_COUNT.check(shards)
-    method = SHARD_METHOD.check(method)
+    k = shards
     judged = as_qrels(qrels)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")
     if len(run_list) < 2:
