@@ -285,7 +285,7 @@ def test_errors(crowd):
     with pytest.raises(ParameterError, match="without length_scale"):
         aggregate_labels(labels, "gp", features=features, length_scale=1.0,
                          kernel_fit="median")
-    with pytest.raises(ParameterError, match="kernel_fit apply to gp"):
+    with pytest.raises(ParameterError, match="kernel_fit= applies to method 'gp'"):
         aggregate_labels(labels, "ds", kernel_fit="median")
     with pytest.raises(InputError, match="no features in <DataFrame>"):
         aggregate_labels(labels, "gp", features=features.iloc[1:])

@@ -88,11 +88,8 @@ def add_parser(subparsers) -> None:
         _output("qrels"), add_progress,
         help="aggregate crowd labels into qrels",
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
-        rules=(CROWD_FILE, _gp_features, *applies_to("method", {
-            "n_iter": cp.AGGREGATION_METHODS[2:], "features": ("gp",),
-            "length_scale": ("gp",), "kernel_fit": ("gp",), "kernel_file": ("gp",),
-            "seed": cp.RANDOM_AGGREGATIONS, "restarts": ("mace",),
-            "lr": ("zbs",), "lr_steps": ("zbs",), "lr_decay": ("zbs",)}),
+        binding=cp.AGGREGATE,
+        rules=(CROWD_FILE, *applies_to("method", {"kernel_file": ("gp",)}),
                Rule(("kernel_fit",), lambda args: args.length_scale is None,
                     "--kernel-fit applies without --length-scale (a declared length-scale is "
                     "fixed)"),
@@ -185,12 +182,6 @@ def add_parser(subparsers) -> None:
                Rule(("digits",), lambda args: args.fmt == "text",
                     "--digits applies to --format text"),
                *applies_to("weights", {"n_random": cp.WEIGHTINGS[1:], "seed": cp.WEIGHTINGS[1:]})))
-
-
-def _gp_features(args: argparse.Namespace) -> None:
-    """``--method gp`` reads the documents' features."""
-    if args.method == "gp" and args.features is None:
-        raise ParameterError("--method gp needs the documents' features (--features FILE)")
 
 
 def _side_files(args: argparse.Namespace, **options: str) -> dict[str, str]:

@@ -87,17 +87,12 @@ from ..stats.resampling import check_rng
 from . import label_votes
 from .label_votes import accuracy, shares, vote_shares
 from .params import (
+    AGGREGATE,
     AGGREGATION_METHODS,
     GP_KERNEL_FIT,
-    GP_LENGTH_SCALE,
     LABEL_ITERATIONS,
-    LABEL_METHOD,
     LABEL_N_ITER,
-    LABEL_RESTARTS,
     LABEL_TOL,
-    ZBS_LR,
-    ZBS_LR_DECAY,
-    ZBS_LR_STEPS,
 )
 
 Method = Literal["mv", "wmv", "wawa", "ds", "glad", "mace", "onecoin", "zbs", "kos", "mmsr",
@@ -418,6 +413,7 @@ def _scored(data: CrowdLabels, method: str, rng: object, n_iter: int, tol: float
                             generator.uniform(0.0, 1.0, n_w), report)
 
 
+@AGGREGATE
 def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int] | None = None,
                      n_iter: int | None = None, tol: float | None = None, restarts: int = 10,
                      rng: object = None, lr: float = 1.0, lr_steps: int = 20,
@@ -450,26 +446,12 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     >>> agg.lines()
     ['1 0 a 1', '1 0 b 0']
     """
-    method = LABEL_METHOD.check(method)
     n_iter = N_ITER.get(method, 1) if n_iter is None else n_iter
-    LABEL_ITERATIONS.check(n_iter)
-    LABEL_RESTARTS.check(restarts)
     tol = TOLERANCE.check(LABEL_TOL.get(method, 0.0) if tol is None else tol, "tol")
-    lr, lr_steps, lr_decay = ZBS_LR.check(lr), ZBS_LR_STEPS.check(lr_steps), \
-        ZBS_LR_DECAY.check(lr_decay)
-    if length_scale is not None:
-        length_scale = GP_LENGTH_SCALE.check(length_scale)
-    if method == "gp" and features is None:
-        raise ParameterError("gp needs the documents' features (features)")
-    if method != "gp" and (features is not None or length_scale is not None
-                           or kernel_fit is not None):
-        raise ParameterError(f"features, length_scale and kernel_fit apply to gp, not to "
-                             f"{method}")
     if kernel_fit is not None and length_scale is not None:
         raise ParameterError("kernel_fit applies without length_scale (a declared "
                              "length-scale is fixed)")
-    kernel_fit = GP_KERNEL_FIT.check(GP_KERNEL_FIT.default if kernel_fit is None
-                                     else kernel_fit)
+    fit = str(GP_KERNEL_FIT.default) if kernel_fit is None else kernel_fit
     data = read_crowd_labels(labels, scale)
     fixed = method in ("mace", "zbs", "kos")  # (the others stop once converged)
     report = progress_reporter(check_progress(progress),
@@ -502,7 +484,7 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
                                                          report)
     elif method == "gp":
         probabilities, quality, iterations, converged, extra, kernel = _gp(
-            data, features, length_scale, kernel_fit, n_iter, tol, report)
+            data, features, length_scale, fit, n_iter, tol, report)
     elif method == "hrm":
         probabilities, quality, iterations, converged, extra = _hrm(data, n_iter, tol,
                                                                     report)

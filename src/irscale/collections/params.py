@@ -244,6 +244,23 @@ LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--bu
 LABEL_FEATURES = Param("features", InputFiles(), None, "gp: 'topic docno f1 f2 ...' lines, the "
                        "features of every labelled document (required with --method gp)",
                        ("--features",), "FILE")
+#: :func:`irscale.collections.aggregate_labels` (``irscale labels aggregate``): each
+#: method's own parameters apply to it alone (the iterations to the iterative methods, the
+#: seed to those with random starts, the restarts to MACE, the learning rate to ZBS, the
+#: features and the kernel to the Gaussian process, which needs the features).
+AGGREGATE = Binding(
+    (LABEL_METHOD, LABEL_ITERATIONS, LABEL_RESTARTS, ZBS_LR, ZBS_LR_STEPS, ZBS_LR_DECAY,
+     GP_LENGTH_SCALE, GP_KERNEL_FIT),
+    rules=(Needs((LABEL_ITERATIONS,), on=LABEL_METHOD, values=AGGREGATION_METHODS[2:]),
+           Needs((RNG_SEED,), on=LABEL_METHOD, values=RANDOM_AGGREGATIONS),
+           Needs((LABEL_RESTARTS,), on=LABEL_METHOD, values=("mace",)),
+           Needs((ZBS_LR,), on=LABEL_METHOD, values=("zbs",)),
+           Needs((ZBS_LR_STEPS,), on=LABEL_METHOD, values=("zbs",)),
+           Needs((ZBS_LR_DECAY,), on=LABEL_METHOD, values=("zbs",)),
+           Needs((LABEL_FEATURES,), on=LABEL_METHOD, values=("gp",)),
+           Needs((GP_LENGTH_SCALE,), on=LABEL_METHOD, values=("gp",)),
+           Needs((GP_KERNEL_FIT,), on=LABEL_METHOD, values=("gp",)),
+           Required(LABEL_FEATURES, on=LABEL_METHOD, values=("gp",))))
 #: The measure of the system rankings of :func:`irscale.collections.qrels_agreement`.
 RANKING_MEASURE = Param("measure", Text(), "map", "measure of the system rankings, with runs",
                         ("-m", "--measure"), "MEASURE")
