@@ -15,6 +15,7 @@ their command lines (:mod:`tests.faults.examples`).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -26,7 +27,7 @@ from irscale.cli.main import build_parser
 
 from ..cli_parsers import irscale_parser
 from . import throwaway_command
-from .examples import COMMANDS, EXAMPLES, example, undeclared, what_to_declare
+from .examples import COMMANDS, EXAMPLES, FILES, POPULATED, example, undeclared, what_to_declare
 from .examples import sweep_ws as sweep_ws
 
 ROOT = Path(__file__).parents[2]
@@ -37,6 +38,20 @@ def test_every_command_declares_an_example():
     missing = undeclared(irscale_parser())
     assert not missing, "\n".join(map(what_to_declare, missing))
     assert len(EXAMPLES) >= 65, sorted(EXAMPLES)
+
+
+def test_the_example_files_are_documented():
+    """Every example file an example names is in docs/cli.md's table of the example files,
+    and every file there is one of the workspace's."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = text[text.index("## Examples"):text.index("## Option names")]
+    documented = {name for line in section.splitlines() if line.startswith("| `")
+                  for name in re.findall(r"`([\w.-]+)`", line.split(" | ")[0])}
+    files = FILES.keys() | POPULATED
+    named = {item for argv in EXAMPLES.values() for argument in argv
+             for item in argument.rpartition("=")[2].split(",") if item in files}
+    assert not named - documented, f"not in docs/cli.md, Examples: {sorted(named - documented)}"
+    assert not documented - files, f"no example file: {sorted(documented - files)}"
 
 
 @pytest.mark.parametrize("command", sorted(EXAMPLES))
