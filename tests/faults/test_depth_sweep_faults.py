@@ -4,10 +4,10 @@ reads pairwise labels, given :data:`COMPARISONS` comparisons, ends, or refuses u
 announces its work before doing it (then shows progress): a cost that grows faster than
 its input (the bounds search grew as the square of the depth) is said, never silent.
 
-The command lines are the numeric sweep's (:data:`tests.faults.test_numeric_options_faults.
-BASES`: every subcommand's small valid call) that name a run or the pairwise labels, run on
-the deep files instead, and :data:`MORE` (the options whose work depends on the depth:
-``--bounds``, the measures of whole rankings, ``noisybt``). As in the work sweep
+The command lines are the commands' declared examples (:mod:`tests.faults.examples`: every
+subcommand's small valid call) that name a run or the pairwise labels, run on the deep
+files instead, and :data:`MORE` (the options whose work depends on the depth: ``--bounds``,
+the measures of whole rankings, ``noisybt``). As in the work sweep
 (:mod:`tests.faults.test_work_sweep_faults`), a call that neither ends nor announces within
 its safety net is interrupted and fails; nothing is timed.
 """
@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from .conftest import RUN_IDS, TOPICS, run_lines, text
-from .test_numeric_options_faults import BASES
-from .test_numeric_options_faults import sweep_ws as sweep_ws
+from .examples import EXAMPLES, varied
+from .examples import sweep_ws as sweep_ws
 from .test_work_sweep_faults import REST, _refused_or_estimated, _stopped_after_patience
 from .test_work_sweep_faults import one_gib as one_gib
 from .test_work_sweep_faults import prompt_progress as prompt_progress
@@ -64,19 +64,27 @@ def deep_files() -> dict[str, bytes]:
     return {**{name: _deep_run(name[0]) for name in RUN_FILES}, PAIRS_FILE: _deep_pairs()}
 
 
-#: Command lines whose work depends on the depth beyond the bases'.
+#: Command lines whose work depends on the depth beyond the examples'. Those of eval are
+#: given whole: two runs and eval's default measures, or measures repeated (``-m``), which
+#: a variation of the example's options does not give.
 MORE = {
     "eval --bounds": ["eval", "qrels.txt", "a.run", "b.run", "--bounds"],
     "eval --bounds -m map": ["eval", "qrels.txt", "a.run", "-m", "map", "-m", "bpref",
                              "-m", "ndcg", "--bounds"],
     "eval --bounds -m infAP": ["eval", "qrels.txt", "a.run", "-m", "infAP", "--bounds"],
-    "pool bounds -m map": ["pool", "bounds", "qrels.txt", "a.run", "b.run", "-m", "map"],
-    "report --bounds": [*BASES["report"], "--bounds"],
-    "labels pairwise --method noisybt": ["labels", "pairwise", PAIRS_FILE, "--method",
-                                         "noisybt"],
+    "pool bounds -m map": varied("pool bounds", {"-m": "map"}),
+    "report --bounds": varied("report", {}, "--bounds"),
+    "labels pairwise --method noisybt": varied("labels pairwise", {"--method": "noisybt"}),
 }
-CASES = {**{command: argv for command, argv in BASES.items()
-            if any(arg in RUN_FILES | {PAIRS_FILE} for arg in argv)}, **MORE}
+
+
+def cases(examples: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The declared ``examples`` that name a run or the pairwise labels, and :data:`MORE`."""
+    return {**{command: argv for command, argv in examples.items()
+               if any(arg in RUN_FILES | {PAIRS_FILE} for arg in argv)}, **MORE}
+
+
+CASES = cases(EXAMPLES)
 
 
 def test_the_sweep_covers_the_readers_of_runs_and_comparisons():

@@ -18,10 +18,10 @@ cases:
   and failing that the backstop of the writer (:mod:`irscale.core.reads`) after it; the
   refusal must say that an input is never replaced either way.
 
-The command lines are the valid small ones of the other sweeps (the numeric options'
-:data:`~tests.faults.test_numeric_options_faults.BASES`, the FIFO sweep's
-:data:`~tests.faults.test_fifo_sweep_faults.USES`) and :data:`FORMS`, the compound forms of
-the values that name files. Every call is refused before any input is read, in-process.
+The command lines are every command's declared example (:mod:`tests.faults.examples`),
+the FIFO sweep's :data:`~tests.faults.test_fifo_sweep_faults.USES` and :data:`FORMS`, the
+compound forms of the values that name files. Every call is refused before any input is
+read, in-process.
 """
 
 from __future__ import annotations
@@ -39,21 +39,16 @@ from irscale.cli.main import build_parser
 from irscale.cli.outputs import file_role
 
 from ..cli_parsers import parsers
-from .conftest import Result, changes, error_line, run_lines, text
-from .test_fifo_sweep_faults import FILES as FIFO_FILES
-from .test_fifo_sweep_faults import POPULATED, USES
-from .test_numeric_options_faults import BASES
+from .conftest import Result, changes, error_line
+from .examples import EXAMPLES, FILES, POPULATED
+from .examples import sweep_ws as sweep_ws
+from .test_fifo_sweep_faults import USES
 
 #: What every refusal of an output that is an input says.
 NEVER_REPLACED = "an input is never replaced"
 
-#: Files of the compound forms of :data:`FORMS`, besides those of the other sweeps.
-FILES: dict[str, str | bytes] = {
-    **FIFO_FILES,
-    "seeds/s1.run": text(run_lines("a")), "seeds/s2.run": text(run_lines("b")),
-}
-
-#: Command lines whose values name files in compound forms: a folder, a quoted glob
+#: Command lines whose values name files in compound forms (the example files' ``seeds``
+#: folder): a folder, a quoted glob
 #: pattern, a comma-separated list, ``NAME=FILE``, ``NAME=PATHS`` and an option read only
 #: with another one.
 FORMS: list[list[str]] = [
@@ -74,18 +69,19 @@ FORMS: list[list[str]] = [
 PARSER = build_parser()
 
 
-def _commands() -> dict[str, argparse.ArgumentParser]:
-    """Every subcommand (``pool build``) that reads files and writes outputs, by name."""
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand (``pool build``) of ``parser`` that reads files and writes outputs,
+    by name."""
     found = {}
-    for prog, parser in parsers(PARSER):
-        roles = [file_role(action) for action in parser._actions]
+    for prog, command in parsers(parser):
+        roles = [file_role(action) for action in command._actions]
         kinds = {role.kind for role in roles if role is not None}
         if "input" in kinds and kinds - {"input"}:
-            found[prog.removeprefix("irscale").strip()] = parser
+            found[prog.removeprefix("irscale").strip()] = command
     return found
 
 
-COMMANDS = _commands()
+COMMANDS = _commands(PARSER)
 
 
 def _spellings(parser: argparse.ArgumentParser, prefix: str = "") -> Iterator[tuple[str, int]]:
@@ -120,17 +116,17 @@ def _names_a_file(argv: list[str]) -> bool:
                if item and not item.startswith("-") for file in known)
 
 
-def command_lines() -> list[list[str]]:
+def command_lines(examples: dict[str, list[str]]) -> list[list[str]]:
     """The valid command lines of every subcommand of :data:`COMMANDS` that name a file,
-    each once."""
+    each once: the declared ``examples``, :data:`USES` and :data:`FORMS`."""
     lines: dict[tuple[str, ...], None] = {}
-    for argv in [*BASES.values(), *USES.values(), *FORMS]:
+    for argv in [*examples.values(), *USES.values(), *FORMS]:
         if _command_of(argv) is not None and _names_a_file(argv):
             lines.setdefault(tuple(argv))
     return [list(argv) for argv in lines]
 
 
-LINES = command_lines()
+LINES = command_lines(EXAMPLES)
 
 
 def outputs(command: str) -> list[tuple[str, ...]]:
@@ -171,19 +167,14 @@ def with_output(argv: list[str], spellings: tuple[str, ...], path: str) -> list[
 
 def test_every_command_is_swept(sweep_ws):
     """Every subcommand that reads files and writes an output has a command line here that
-    names a file: a new command gets one (in the bases of the other sweeps, or
-    :data:`FORMS`)."""
+    names a file: its declared example (or, where the example names none of the example
+    files, a line of :data:`FORMS`). A command without an example is named by
+    ``tests/faults/test_command_examples.py``."""
     swept = {_command_of(argv) for argv in LINES if any(named_files(argv))}
-    missing = sorted(set(COMMANDS) - swept)
-    assert not missing, f"no command line for {missing}"
+    missing = sorted(set(COMMANDS) & EXAMPLES.keys() - swept)
+    assert not missing, f"no command line names an example file for {missing}: the " \
+        "example files are those of tests/faults/examples.py"
     assert len(COMMANDS) > 50, len(COMMANDS)
-
-
-@pytest.fixture
-def sweep_ws(ws):
-    for name, data in FILES.items():
-        ws.write(name, data)
-    return ws
 
 
 def refused(result: Result) -> None:

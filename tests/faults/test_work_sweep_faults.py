@@ -8,7 +8,8 @@ every option whose parameter declares a cost (:class:`irscale.core.params.Cost`,
 :func:`irscale.cli.options.declared_cost`), so an option is swept the day it is declared
 with one; its value asks 10^6 times more work (:meth:`~irscale.core.params.Cost.scaled`:
 a grid step 10^6 times smaller), from the command lines of the numeric sweep
-(:mod:`tests.faults.test_numeric_options_faults`). The memory limit is pinned to 1 GiB,
+(:mod:`tests.faults.test_numeric_options_faults`: each command's declared example, or a
+variation of it where the option applies only with another). The memory limit is pinned to 1 GiB,
 so that a refusal does not depend on the machine. A call that neither ends nor prints an
 estimate within :data:`PATIENCE` seconds is interrupted (a safety net) and fails.
 
@@ -27,6 +28,7 @@ within the same safety net.
 from __future__ import annotations
 
 import _thread
+import argparse
 import io
 import re
 import signal
@@ -40,9 +42,11 @@ import irscale.core.progress
 from irscale.cli.options import declared_cost
 from irscale.core.params import Cost
 
+from ..cli_parsers import irscale_parser
 from .conftest import error_line
-from .test_numeric_options_faults import BASES, USUAL, command_line
-from .test_numeric_options_faults import sweep_ws as sweep_ws
+from .examples import sweep_ws as sweep_ws
+from .examples import varied
+from .test_numeric_options_faults import USUAL, command_line
 
 #: How much more work is asked.
 FACTOR = 10**6
@@ -58,17 +62,16 @@ REST = re.compile(r"^irscale: .*each \(measured\)")
 PROMPT = 2.0
 
 
-def work_options() -> list[tuple[str, str, Cost, int | None]]:
-    """``(command, option, cost, most)`` of every option declared with a cost: the command
-    without ``irscale``, the option's longest spelling, its cost and the largest value its
-    domain takes (None: no bound)."""
-    from irscale.cli.main import build_parser
-
+def work_options(parser: argparse.ArgumentParser
+                 ) -> list[tuple[str, str, Cost, int | None]]:
+    """``(command, option, cost, most)`` of every option of ``parser`` declared with a cost:
+    the command without ``irscale``, the option's longest spelling, its cost and the largest
+    value its domain takes (None: no bound)."""
     from ..cli_parsers import parsers
 
     return sorted({(prog.removeprefix("irscale").strip(), max(action.option_strings, key=len),
                     cost, getattr(getattr(action, "domain", None), "high", None))
-                   for prog, parser in parsers(build_parser()) for action in parser._actions
+                   for prog, command in parsers(parser) for action in command._actions
                    if (cost := declared_cost(action)) is not None},
                   key=lambda case: case[:2])
 
@@ -102,7 +105,7 @@ def _value(command: str, option: str, cost: Cost, most: float | None) -> str | N
     return str(int(value if most is None else min(value, most)))
 
 
-CASES = work_options()
+CASES = work_options(irscale_parser())
 
 
 class _Stop(io.TextIOBase):
@@ -131,14 +134,12 @@ class _Stop(io.TextIOBase):
 
 def test_the_sweep_covers_the_work_options():
     """The options found by their declarations include those a user types to ask for more
-    work (the hand list the sweep had before), and the numeric sweep has a command line of
-    every command."""
+    work (the hand list the sweep had before)."""
     assert {option for _, option, _, _ in CASES} >= {
         "--samples", "--repetitions", "--topics", "--step", "--impressions", "--levels",
         "--bootstrap", "--sessions", "--depth", "--length", "--draws", "--ci-samples",
         "--seeds", "--n-iter", "--iterations"}
     assert len(CASES) > 60, CASES
-    assert {command for command, _, _, _ in CASES} <= BASES.keys()
 
 
 def test_every_declared_cost_is_in_the_table_of_the_guarantees():
@@ -182,11 +183,11 @@ def test_work_refused_or_estimated(command, option, cost, most, sweep_ws, run_cl
 #: is refused or estimated, or costs nothing (irscale.online).
 SERP = "200000"
 SERP_CASES = {
-    "prefs": ["online", "prefs", "train.log"],
-    "calibrate-markov": ["online", "calibrate", "calib.log", "-m", "MP"],
-    "fit-dbn": ["online", "fit", "train.log", "--model", "dbn"],
-    "loglik-dbn": ["online", "loglik", "train.log", "--model", "dbn", "--test", "test.log"],
-    "qrels": ["online", "qrels", "train.log"],
+    "prefs": varied("online prefs"),
+    "calibrate-markov": varied("online calibrate", {"-m": "MP"}),
+    "fit-dbn": varied("online fit", {"--model": "dbn", "--iterations": None}),
+    "loglik-dbn": varied("online loglik", {"--model": "dbn", "--iterations": None}),
+    "qrels": varied("online qrels"),
 }
 
 
@@ -201,17 +202,17 @@ def test_serp_size_refused_or_estimated(argv, sweep_ws, run_cli, one_gib, monkey
 #: 10^9 samples): its rest, timed on its first samples, is stated before it goes on (the
 #: progress line came after 1 s on a terminal, 30 s in a log).
 STATED = {
-    "dp-bootstrap": ["meta", "dp", "--scores", "ap.csv", "-B", "100000000", "--seed", "1"],
-    "dp-tukey": ["meta", "dp", "--scores", "ap.csv", "--method", "randomized-tukey-hsd",
-                 "-B", "30000000", "--seed", "1"],  # (the ranges kept: 0.67 GiB)
-    "dp-seeds": ["meta", "dp", "--scores", "ap.csv", "-B", "10000000", "--seeds", "3"],
-    "compare-bootstrap": ["compare", "--scores", "ap.csv", "--test", "bootstrap",
-                          "--samples", "1000000000", "--seed", "1"],
-    "correlate": ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv", "-B",
-                  "10000000", "--seed", "1"],
-    "split": ["meta", "split", "--scores", "ap.csv", "--sizes", "3", "--models", "MD1",
-              "--repetitions", "1000000", "--seed", "1"],
-    # an evaluation of every run a draw (it said nothing for hours)
+    "dp-bootstrap": varied("meta discriminative-power", {"-B": "100000000"}),
+    "dp-tukey": varied("meta discriminative-power", {  # (the ranges kept: 0.67 GiB)
+        "--method": "randomized-tukey-hsd", "-B": "30000000"}),
+    "dp-seeds": varied("meta discriminative-power", {"-B": "10000000", "--seed": None,
+                                                     "--seeds": "3"}),
+    "compare-bootstrap": varied("compare", {"--test": "bootstrap", "--samples": "1000000000"}),
+    "correlate": varied("meta correlate", {"-B": "10000000", "--seed": "1"}),
+    "split": varied("meta split", {"--sizes": "3", "--models": "MD1",
+                                   "--repetitions": "1000000"}),
+    # an evaluation of every run a draw (it said nothing for hours); the automatic qrels
+    # with their grades' probabilities (ap.txt, not the example's qrels)
     "auto-draws": ["labels", "auto", "ap.txt", "h.txt", "a.run", "b.run", "c.run", "-m", "map",
                    "--label-probabilities", "--draws", "1000000000"],
 }
@@ -234,7 +235,7 @@ ACROSS = ["--collection", "X=qrels.txt,a.run,b.run,c.run", "--collection",
           "Y=qrels.txt,a.run,b.run,c.run", "-m", "map", "--samples", str(1000 * FACTOR)]
 COLLECTIONS = {
     "compare": ["compare", *ACROSS],
-    "report": ["report", "qrels.txt", "a.run", "b.run", "c.run", "--no-robustness", *ACROSS],
+    "report": varied("report", {"--format": None}, *ACROSS),
 }
 
 
@@ -263,8 +264,7 @@ def _stopped_after_patience(argv, run_cli, monkeypatch, wanted=ESTIMATE):
 #: REPETITIONS_PER_TASK` holds them all) of a long resampling test: its progress shows
 #: from the start (it said nothing until the task ended: an hour of silence at -B 10^9).
 FEW_REPETITIONS = {
-    command: ["meta", command, "--scores", "ap.csv", "--sizes", "2,3", "--repetitions", "3",
-              "--seed", "1", option, "bootstrap", "--samples", "1000000000"]
+    command: varied(f"meta {command}", {option: "bootstrap", "--samples": "1000000000"})
     for command, option in (("split", "--models"), ("swap", "--test"))}
 
 

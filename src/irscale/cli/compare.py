@@ -284,6 +284,7 @@ def add_parser(subparsers) -> None:
                                        "difference (paired by topic)"),
         lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_progress, add_output,
         rules=RULES,
+        example="--scores ap.csv --test randomization --samples 20 --seed 1",
         help=SUBCOMMANDS["compare"],
         description="Compare systems on per-topic scores: two-system tests on every pair "
         "with a multiple-comparison correction, an ANOVA model with Tukey's HSD, a mixed "

@@ -25,6 +25,7 @@ def add_parser(subparsers) -> None:
     """Register ``irscale demo``."""
     add_command(subparsers, "demo", run, OUT, DEMO_TOPIC_COUNT, (RNG_SEED, {"default": 0}),
                 add_progress, help=SUBCOMMANDS["demo"],
+                example="--out demo --topics 3",
                 description="Write a synthetic graded test collection (qrels and five runs) "
                 "to a folder and evaluate it: a summary table, a two-way ANOVA with "
                 "topic-blocked Tukey HSD on AP, and trec_eval's output of one run.")

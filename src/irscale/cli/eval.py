@@ -97,6 +97,7 @@ def add_parser(subparsers) -> None:
             "a batch per worker; the runs named after their files unless --names says "
             "otherwise; per-topic values go to --per-topic-out")),
         add_progress, add_output,
+        example="qrels.txt a.run -m map -m P@5",
         rules=RULES, help=SUBCOMMANDS["eval"],
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "

@@ -61,6 +61,7 @@ def add_parser(subparsers) -> None:
                                        formats=("csv", "json", "markdown"), alpha=True),
         add_progress, lambda p: add_output(p, what="summary"),
         rules=(check_scheduler,),
+        example="qrels.txt a.run b.run -m map --no-progress",
         help=SUBCOMMANDS["eval-many"],
         description="Evaluate many TREC or Parquet run files as 'irscale eval' does, in "
         "batches of --batch-size files, so that memory holds a batch per worker. See "

@@ -58,6 +58,7 @@ def add_parser(subparsers) -> None:
                Rule(("pairs",), lambda args: args.ci is not None and not args.runs,
                     "--pairs prints the differences with their intervals: give --ci t or "
                     "bootstrap (and not --runs)")),
+        example="qrels.txt --system A=a.run,b.run -m map",
         help=SUBCOMMANDS["eval-seeds"],
         description="Every system's mean of its runs' means and their spread across runs "
         "(trec_eval's options as irscale eval; a topic a run lacks counts 0, as -c); "

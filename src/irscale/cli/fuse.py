@@ -60,6 +60,7 @@ def add_parser(subparsers) -> None:
                Rule(("weights",), lambda args: not args.optimize,
                     "--weights and --optimize: the weights are given or searched, not both"),
                _optimize_needs),
+        example="a.run b.run --method wsum --weights 0.5,0.5",
         help=SUBCOMMANDS["fuse"],
         description="Fuse two runs or more into one TREC run, as ranx's fuse does, by a "
         "score or a rank method; --optimize searches wsum's weights. See docs/fusion.md.")

@@ -86,6 +86,7 @@ def add_parser(subparsers) -> None:
         cp.LABEL_FEATURES, cp.GP_LENGTH_SCALE, cp.GP_KERNEL_FIT, CONFIDENCE, WORKERS_FILE,
         KERNEL_FILE,
         _output("qrels"), add_progress,
+        example="crowd.txt --method mace --seed 1 --n-iter 5",
         help="aggregate crowd labels into qrels",
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
         binding=cp.AGGREGATE,
@@ -102,6 +103,7 @@ def add_parser(subparsers) -> None:
         cp.PAIRWISE_METHOD, cp.PAIRWISE_ITERATIONS, cp.NOISYBT_REGULARIZATION,
         (WORKERS_FILE, {"doc": "noisybt: also write 'worker comparisons skill bias' lines to "
                         "FILE"}), _output("scores"), add_progress,
+        example="pairs.txt",
         help="aggregate pairwise judgments into document scores",
         description="Aggregate pairwise judgments ('topic worker left right label' lines, "
         "label: the preferred document) into 'topic docno score' lines.",
@@ -115,6 +117,7 @@ def add_parser(subparsers) -> None:
         cp.MIN_LABELS, cp.MAX_LABELS,
         (RNG_SEED, {"doc": "shuffle every document's answers", "unset": "file order"}), TABLE,
         _output("qrels"),
+        example="crowd.txt --seed 1",
         help="answers per document: adaptive stopping or uniform",
         description="Replay the allocation of crowd answers under a budget (Abraham et al. "
         "2016) and write the majority of the answers bought as qrels; see "
@@ -124,6 +127,7 @@ def add_parser(subparsers) -> None:
     add_command(
         sub, "agree", run_agree, _inputs("LABELS", "crowd labels file"), SCALE,
         *TABLE_OPTIONS, help="agreement of crowd labels, per topic and overall",
+        example="crowd.txt",
         description="Percent agreement, Fleiss' kappa and Krippendorff's alpha (nominal, "
         "ordinal, interval) of crowd labels, per topic and overall.",
         rules=(DIGITS_RULE, CROWD_FILE))
@@ -132,6 +136,7 @@ def add_parser(subparsers) -> None:
         _inputs("QRELS_A QRELS_B RUN", "two qrels files, then run files (optional)"),
         cp.RANKING_MEASURE, (RELEVANCE, {"doc": "smallest relevant degree, with runs"}),
         add_names, *TABLE_OPTIONS,
+        example="qrels.txt qrels.txt a.run b.run c.run",
         help="agreement of two qrels (and of the rankings)",
         description="Agreement of two qrels over the documents both judge and, given two "
         "runs or more, Kendall's tau and tau_ap of the system rankings they induce.",
@@ -154,6 +159,7 @@ def add_parser(subparsers) -> None:
         cp.AUTO_PROBABILITIES, cp.AUTO_DRAWS, cp.AUTO_SEED,
         (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), cp.AUTO_DESIGN,
         add_names, *TABLE_OPTIONS, add_progress,
+        example="qrels.txt h.txt a.run b.run c.run -m map",
         help="automatic judgments against a human sample of topics: agreement and "
         "prediction-powered means",
         description="Automatic judgments (AUTO) against human judgments of a sample (HUMAN; "
@@ -175,6 +181,7 @@ def add_parser(subparsers) -> None:
                              "score matrix (topic,RUN,...; for irscale compare --scores); "
                              "text: the matrix, the runs' means and the weights"),
         TABLE_DIGITS, add_output,
+        example="crowd.txt a.run b.run c.run -m map",
         help="AWARE: combine the runs' scores under every assessor",
         description="The runs' per-topic scores under every worker's labels, combined with "
         "assessor weights (Ferrante, Ferro & Maistro 2017).",

@@ -25,6 +25,7 @@ def add_parser(subparsers) -> None:
                   "family; json: parameters with their domains and meaning; markdown: a "
                   "table)"}),
         lambda p: add_output(p, what="catalogue"),
+        example="--context texts",
         help=SUBCOMMANDS["measures"],
         description="List the measure catalogue: every measure family irscale computes, by "
         "the context it needs, with its parameters and defaults, other names, formula and "

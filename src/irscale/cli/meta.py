@@ -271,6 +271,7 @@ ANALYSES = {
                      "doc": "bootstrap confidence interval of the overall correlation with "
                      "B ≥ 2 resamples, --by overall only"}),
         RNG_SEED, standardise=True, help="rank correlation between two measures",
+        example="--scores ap.csv --scores p10.csv",
         rules=(Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
                     "persistence: it applies to --method rbo, not to {method}"),
                Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies "
@@ -280,7 +281,8 @@ ANALYSES = {
                     "-B/--samples (the bootstrap interval, the only random part of "
                     "correlate)"))),
     "drank": analysis(run_drank, mp.RIDGE, standardise=True, help="d_rank of two measures "
-                      "(Carterette 2009), beside Kendall's tau"),
+                      "(Carterette 2009), beside Kendall's tau",
+                      example="--scores p10.csv --scores gold.csv"),
     "discriminative-power": None,
     "split": None,
     "swap": analysis(
@@ -288,6 +290,7 @@ ANALYSES = {
         (SIGNIFICANCE, {"doc": "significance level of --test"}), RNG_SEED,
         (RESAMPLES, {"doc": "resamples of a resampling --test"}), BY_BIN,
         lambda p: add_scheduler(p, "the repetitions of --test"), standardise=True,
+        example="--scores ap.csv --sizes 2,3 --repetitions 3 --seed 1",
         help="swap method and swap rates (Voorhees & Buckley 2002)",
         rules=(Rule(("bin_width",), lambda args: args.by_bin, "--bin-width applies to "
                     "--by-bin (the swap rate per difference bin); without it no bins are "
@@ -300,10 +303,13 @@ ANALYSES = {
                     "is run"))),
     "concordance": analysis(run_concordance, (mp.GOLD, {"many": True, "required": True}),
                             SIGNIFICANCE, standardise=True,
+                            example="--scores ap.csv --scores p10.csv --scores gold.csv "
+                            "--gold gold",
                             help="concordance test (Sakai 2014, Fig. 17)"),
     "loo": analysis(
         run_loo, mp.LOO_DEPTH, mp.CONTRIBUTOR_PATTERN, CONTRIBUTORS, PER_RUN,
         lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
+        example="qrels.txt a.run b.run c.run -m map --depth 3",
         measure_help=AT_LEAST_ONE,
         help="leave-one-out reusability test (Sakai 2014, §5.4)",
         rules=[CONTRIBUTOR_PATTERN_RULE]),
@@ -311,6 +317,7 @@ ANALYSES = {
         run_pool_bias, (NEW_RUNS, {"action": "append", "required": True}), mp.LOO_DEPTH,
         (CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "
                         "runs out together", "unset": "each run alone"}), PER_TOPIC,
+        example="qrels.txt a.run b.run --new c.run -m map --depth 3",
         scores=False, systems=False, measure_help=AT_LEAST_ONE,
         help="adjust the scores of runs that did not "
         "contribute to the pool (Webber & Park 2009)"),
@@ -319,6 +326,7 @@ ANALYSES = {
         run_predict, (PREFERENCES, {"required": True}), mp.PREDICT_THRESHOLD,
         (mp.PREDICT_TIES, {"choices": mp.PREDICT_TIES.domain.names}),
         (mp.PREDICT_BINS, {"many": True, "unique": False, "item": "a bin edge"}),
+        example="--scores ap.csv --preferences prefs.txt",
         systems=False, help="predictive power of measures against "
         "side-by-side user preferences (Sanderson et al. 2010)"),
     "informativeness": None,
@@ -330,6 +338,7 @@ ANALYSES = {
         run_qpp, (PREDICTIONS, {"required": True}), (OBSERVED, {"required": True}), QPP_MODEL,
         TUKEY, (SIGNIFICANCE, {"doc": "significance level of --tukey"}), sources=False,
         min_runs=None,
+        example="--predictions pred.csv --observed obs.csv",
         help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et al. "
         "2021)", description="Query performance predictors: sARE, sMARE and their ANOVA "
         "(Faggioli et al. 2021). See docs/stats.md.",

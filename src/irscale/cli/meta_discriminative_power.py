@@ -31,6 +31,7 @@ def add_parser(subparsers) -> None:
         (CONVENTION, {"choices": CONVENTIONS}), PAIRS, MEMORY_LIMIT,
         add_plot("write the ASL curves to FILE, PNG/SVG"),
         lambda p: add_scheduler(p, "the resampling"), standardise=True, aliases=["dp"],
+        example="--scores ap.csv -B 20 --seed 1",
         help="ASL of every pair and discriminative power (Sakai 2014, §5.1)",
         rules=[Rule(("pairs", "plot"), lambda args: not given(args, "seeds"),
                     "{options} {applies} to one resampling run, not to --seeds (which "

@@ -32,6 +32,7 @@ def add_parser(subparsers) -> None:
         subparsers, "gstudy", run_gstudy, FACET_SCORES, GSTUDY_FACET,
         (DSTUDY_TOPICS, {"many": True, "item": "a topic set size"}),
         (DSTUDY_FACET, {"many": True, "item": "a number of levels"}), GSTUDY_TARGET,
+        example="--scores ap.csv",
         min_runs=None, measure_help="measure (one; default: the one measure of the --scores "
         "file)",
         help="generalisability theory: variance components, Eρ² and Φ, D-study (Bodoff & Li "

@@ -33,6 +33,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "each measure's mean RMS error", alpha=True,
                                        how="over the lists (runs × topics): t (Student) or "
                                        "bootstrap (percentile, lists resampled)"),
+        example="qrels.txt a.run b.run c.run -m AP",
         min_runs=1, scores=False, systems=False, measure_help="AP, R-prec or P@k; with "
         "diversity qrels alpha-nDCG@k, alpha-DCG@k, ERR-IA@k, nERR-IA@k, NRBP, nNRBP or "
         "P-IA@k (repeatable; default: " + ", ".join(INFORMATIVENESS_MEASURES) + "; with "

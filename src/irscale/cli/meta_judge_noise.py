@@ -37,6 +37,7 @@ def add_parser(subparsers) -> None:
         (MULTIPLE_CORRECTION, {"default": "none", "doc": "the correction of a two-system "
                                "--test over the pairs"}),
         (SIGNIFICANCE, {"doc": "significance level of --test"}), SUMMARY,
+        example="binary.txt a.run b.run c.run -m map --flip-rate 0.1 --replicates 3 --seed 1",
         scores=False, systems=False, measure_help="measure (repeatable; at least one)",
         help="how the order and significance of every pair of runs survive noisy judges "
         "(Rashidi, Zobel & Moffat 2023)",

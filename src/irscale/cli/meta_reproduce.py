@@ -35,6 +35,8 @@ def add_parser(subparsers) -> None:
         REPRO_DEPTH, REPRO_RBO_P,
         lambda p: add_interval_options(p, "each run's mean, beside it", alpha=True),
         systems=False,
+        example="qrels.txt a.run b.run c.run -m map --original teamA_r1,teamB_r1 "
+        "--reproduced teamC_r2,teamB_r1",
         help="reproducibility of an experiment: ER, ΔRI, RMSE, τ and RBO (Breuer et al. 2020)",
         description="An original experiment (baseline and advanced run) against its "
         "reproduction: Effect Ratio, Delta Relative Improvement, per-topic RMSE, t-tests and, "

@@ -33,6 +33,7 @@ def add_parser(subparsers) -> None:
         (SCALES_TABLE, {"choices": SCALES_TABLE.domain.names}), TABLE_CUTOFF, SCALE_COLLECTION,
         (SIGNIFICANCE, {"doc": "significance level of tables 5, 6 and invariants"}),
         lambda p: add_ties(p, phi=True), PLOT_DIR, scores=False,
+        example="qrels.txt a.run b.run c.run -m P -m AP --cutoffs 3",
         measure_help="measure (repeatable; default: the eleven of Ferrante, Ferro & Fuhr "
         "2021: " + ", ".join(SCALE_MEASURES) + ")",
         help="measures vs their interval-scaled versions (Ferrante, Ferro & Fuhr 2021, Tables "

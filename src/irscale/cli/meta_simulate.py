@@ -90,6 +90,7 @@ def add_parser(subparsers) -> None:
         (RESAMPLES, {"doc": "resamples of the resampling tests among --test",
                      "unset": "each test's own"}), mp.CHECKPOINT, MEMORY_LIMIT,
         lambda p: add_scheduler(p, "the simulated matrices"), min_runs=None, systems=False,
+        example="--model normal --topics 8 --repetitions 5 --seed 1",
         measure_help="measure of the bootstrap model's matrix (one; default: the one measure "
         "of the --scores file)",
         help="Type I, II and III error rates and power of tests over simulated score matrices "

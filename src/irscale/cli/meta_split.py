@@ -61,6 +61,7 @@ def add_parser(subparsers) -> None:
                        "or missing"}),
         add_plot("write the metric (default τ) against the split size to FILE, PNG/SVG"),
         lambda p: add_scheduler(p, "the repetitions"), standardise=True,
+        example="--scores ap.csv --sizes 2,3 --repetitions 3 --seed 1",
         help="topic-splitting consistency (Ferro & Sanderson 2022, "
         "§3)",
         rules=(Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),

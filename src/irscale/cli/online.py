@@ -205,12 +205,14 @@ ACTIONS = {
                     "online calibrate: --smoothing applies to -m ERR and -m MP"),
                Required("qrels", lambda args: args.measure == "ERR", "online calibrate: -m "
                         "ERR needs --qrels (the degrees of the logged documents)")),
+        example="calib.log -m MP",
         help="fit RBP's persistence, ERR's stopping probabilities or Markov precision's "
         "chain on a click log, and print the measure name for irscale eval -m"),
     "qrels": action(
         run_qrels, CLICK_LOG, (params.CLICK_MODEL, {"default": "sdbn"}), *FITTING,
         params.CLICK_QRELS_SCORE, (params.CLICK_THRESHOLDS, {"many": True, "unique": False}),
         params.MIN_SESSIONS, functools.partial(add_output, what="qrels"),
+        example="train.log",
         rules=EM_RULES, help="TREC qrels graded by thresholds on the attractiveness, "
         "satisfaction or relevance of a click model fitted on a click log"),
     "prefs": action(
@@ -218,6 +220,7 @@ ACTIONS = {
                                 "earlier-click need its timestamps)"}),
         params.PREFERENCE_RULE, params.MIN_SESSIONS, LOG_SERP,
         functools.partial(add_output, what="preferences"),
+        example="train.log",
         help="preferences of a click log by a rule of Joachims et al. (2005, 2007), as "
         "trec_eval -R prefs judgments"),
     "sensitivity": action(
@@ -233,6 +236,7 @@ ACTIONS = {
         lambda p: add_format(p, TABLE_FORMATS, doc="output format (csv and json: the curves "
                              "only)"),
         functools.partial(add_output, what="table"),
+        example="qrels.txt a.run b.run --impressions 10,20 --repetitions 3 --seed 1",
         help="impressions interleaving and A/B tests need to agree "
         "with an offline measure (simulated users)"),
     "counterfactual": None,
@@ -242,6 +246,7 @@ ACTIONS = {
         (params.SAT_LABELS, {"required": True}), (params.SAT_FEATURES, {"many": True}),
         (APPLY, {"nargs": "+"}), params.SAT_L2, params.SAT_FOLDS,
         (RNG_SEED, {"doc": "seed of the assignment to folds"}), add_table,
+        example="sat.log --labels sat-labels.txt --seed 1",
         help="learned satisfaction: a classifier of sessions over their clicks and dwell, "
         "trained on labelled sessions, cross-validated, applied to logs"),
 }

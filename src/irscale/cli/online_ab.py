@@ -52,6 +52,7 @@ def add_parser(subparsers) -> None:
     add_action(actions, "assign", run_assign,
                (INPUTS, {"metavar": "USERS", "doc": "user ids, one per line"}),
                (params.AB_SALT, {"required": True}), SPLITS, add_output,
+               example="users.txt --salt s1",
                help="assign users to variants by MD5(salt:user): 'user<TAB>variant' lines")
     add_action(actions, "measures", run_measures,
                (INPUTS, {"metavar": "CLICKLOG",
@@ -61,10 +62,12 @@ def add_parser(subparsers) -> None:
                SPLITS, params.CLICKS_CUTOFF, add_output,
                rules=(Rule(("splits",), lambda args: args.salt is not None,
                            "--splits applies to --salt"),),
+               example="ab.log --users su.txt --salt s",
                help="per-user online measures of a click log, with each user's variant "
                "(CSV for analyze, srm and summary)")
     add_action(actions, "summary", run_summary, TABLE, (params.AB_METRICS, {"many": True}),
                params.AB_MISSING, params.AB_VARIANT, SIGNIFICANCE, add_table,
+               example="t.csv",
                help="means over users with t intervals, per variant")
     add_action(actions, "analyze", run_analyze, TABLE, params.AB_METRIC, params.OEC,
                params.AB_ANALYSIS, params.AB_DENOMINATOR, params.AB_COVARIATE,
@@ -77,14 +80,17 @@ def add_parser(subparsers) -> None:
                            "--oec is its own delta-method test"),
                       Required("metric", lambda args: args.oec is None, "analyze needs "
                                "--metric COLUMN or --oec MEASURE=WEIGHT,...")),
+               example="t.csv --metric clicks",
                help="compare treatment with control on a metric (Welch, delta method, "
                "CUPED) or an OEC")
     add_action(actions, "srm", run_srm, TABLE, (SPLITS, {"doc": "planned shares"}),
                params.AB_VARIANT, add_table,
+               example="t.csv",
                help="sample-ratio mismatch: chi2 of users per variant")
     add_action(actions, "size", run_size, (params.MIN_DIFF, {"required": True}),
                (params.USER_SD, {"required": True}), SIGNIFICANCE, params.AB_POWER,
-               add_output, help="users per variant for a two-sample t-test")
+               add_output, help="users per variant for a two-sample t-test",
+               example="--min-diff 0.1 --sd 1")
 
 
 def run_assign(args: argparse.Namespace) -> str:

@@ -32,6 +32,7 @@ def add_parser(subparsers) -> None:
     add_action(subparsers, "fit", run_fit, CLICK_LOG, (params.CLICK_MODEL, {"required": True}),
                *FITTING, FIT_FORMAT, functools.partial(add_output, what="parameters"),
                rules=EM_RULES,
+               example="train.log --model dbn --iterations 5",
                help="fit a click model on a click log and write its parameters")
     add_action(subparsers, "loglik", run_loglik,
                (CLICK_LOG, {"nargs": "?", "doc": "training click log"}), params.CLICK_MODEL,
@@ -39,6 +40,7 @@ def add_parser(subparsers) -> None:
                (params.HELD_OUT, {"required": True}),
                functools.partial(add_output, what="table"),
                rules=(_params_or_fit, *EM_RULES),
+               example="train.log --model dbn --test test.log --iterations 5",
                help="log-likelihood and perplexity by rank of held-out sessions")
     add_action(subparsers, "simulate-clicks", run_simulate,
                (QRELS, {"metavar": "QRELS",
@@ -54,6 +56,7 @@ def add_parser(subparsers) -> None:
                    "online simulate-clicks: {options} sets a --user from the qrels, not a "
                    "fitted model (--params)",
                    {"relevance_level": "-l/--relevance-level", "gamma": "--gamma"})),
+               example="qrels.txt a.run --sessions 3 --seed 1",
                help="simulate users (Hofmann et al. 2011, or a fitted model) clicking on "
                "a run's result pages")
     add_action(subparsers, "measures", run_measures,
@@ -65,6 +68,7 @@ def add_parser(subparsers) -> None:
                params.PAGE_DEPTH, PER_QUERY, add_ties,
                functools.partial(add_output, what="table"),
                rules=(_calibrated,),
+               example="qrels.txt a.run b.run --params pbm.json",
                help="uM and rrM with a click model's probabilities")
 
 

@@ -46,6 +46,7 @@ def add_parser(subparsers) -> None:
                         "--logging FILE or --logging empirical"),
                Required("switch_tau", lambda args: args.estimator == "switch-dr",
                         "--estimator switch-dr needs its threshold: --switch-tau T")),
+        example="cf.log --run a.run --logging uniform.txt --bootstrap 20 --seed 1",
         help="off-policy estimate of a ranking policy's expected clicks per session from a "
         "click log (IPS, SNIPS, DM, DR, Switch-DR, SNDR, position-based IPS, slate IPS and "
         "their self-normalised forms, Cascade-DR), or HCOPE's lower bound")

@@ -82,6 +82,8 @@ def add_parser(subparsers) -> None:
                Rule(("tau",), lambda args: args.method == "probabilistic",
                     "--tau applies to --method probabilistic"),
                *CREDIT_RULES, _check_length),
+        example="a.run b.run --clicks perfect --qrels qrels.txt --impressions 5 --seed 1 "
+        "--bootstrap 50",
         help="interleave runs (balanced, team-draft, probabilistic, optimized; "
         "multileaving), click them with a user model, test the outcome of every pair")
     add_action(
@@ -100,6 +102,7 @@ def add_parser(subparsers) -> None:
                         lambda args: f"--method {args.method} ({credit(args)} credit) scores "
                         "clicks by the ranks the rankers gave the documents, which the log "
                         "does not hold: give the rankers' runs with --runs")),
+        example="score.log --seed 1 --bootstrap 50",
         help="score the clicks of a logged interleaving experiment (impression topic rank "
         "docno team clicked)")
     add_action(
@@ -111,6 +114,7 @@ def add_parser(subparsers) -> None:
         (params.SOFTMAX_TAU, {"doc": "softmax exponent of the target interleaving"}),
         params.SOURCE_TAU, PLAIN, *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap"),
         add_progress,
+        example="ilog.txt --source a.run b.run --target b.run c.run",
         help="probabilistic interleaving outcome of two rankers from a log interleaving two "
         "others (Hofmann, Whiteson & de Rijke 2012)")
     add_action(
@@ -120,6 +124,7 @@ def add_parser(subparsers) -> None:
         (SIGNIFICANCE, {"doc": "significance level of the sign test of every pair"}),
         (RNG_SEED, {"doc": "seed of the offsets, the flips and the clicks"}), add_table,
         rules=CLICK_RULES,
+        example="a.run --clicks perfect --qrels qrels.txt --impressions 5 --seed 1",
         help="FairPairs (Radlinski & Joachims 2006): present a run with adjacent pairs "
         "flipped at random, click, and test the preference of every pair")
 

@@ -269,21 +269,30 @@ Argument: TypeAlias = \
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
                 *arguments: Argument, help: str, description: str | None = None,
                 rules: Sequence[Declared] = (), binding: Binding | None = None,
-                aliases: Sequence[str] = (), **defaults: Any) -> argparse.ArgumentParser | None:
+                aliases: Sequence[str] = (), example: str | None = None,
+                **defaults: Any) -> argparse.ArgumentParser | None:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
     ``arguments`` in order (:data:`Argument`; the files it reads and writes are those of
     the arguments whose parameters have a domain of paths), its :mod:`irscale.cli.rules`
     (first those of the ``binding`` of the function it calls,
     :func:`~irscale.cli.rules.binding_rules`: the function's own rules, never restated
-    here), the other names it is called by (``aliases``) and the function that runs it
-    (and other namespace ``defaults``). Returns the parser, or None where the command line chose
-    another subcommand (:meth:`irscale.cli.parser.Choices.skips`: registered by name,
-    aliases and help only)."""
+    here), the other names it is called by (``aliases``), one ``example`` invocation and
+    the function that runs it (and other namespace ``defaults``). Returns the parser, or
+    None where the command line chose another subcommand
+    (:meth:`irscale.cli.parser.Choices.skips`: registered by name, aliases and help only).
+
+    ``example``: the arguments after the command's words of a small valid call, in a
+    shell's words, naming the example files of ``docs/cli.md`` ("Examples": ``qrels.txt``,
+    ``a.run``, ``ap.csv`` ...). ``--help`` shows it (:meth:`irscale.cli.parser.Parser.
+    format_help`), and the test suite's sweeps derive their command lines from it
+    (``tests/faults/examples.py``): a command without one fails
+    ``tests/faults/test_command_examples.py``."""
     if isinstance(subparsers, Choices) and subparsers.skips(name, aliases):
         subparsers.add_stub(name, help, aliases)
         return None
     parser = subparsers.add_parser(name, help=help, description=description or help,
                                    aliases=list(aliases))
+    parser.example = example
     for argument in arguments:
         if isinstance(argument, Param):
             add_param(parser, argument)

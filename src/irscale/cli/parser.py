@@ -151,12 +151,24 @@ class Parser(argparse.ArgumentParser):
         self.register("action", "parsers", Choices)
         #: the words of the command line below this parser (:attr:`Choices.words`)
         self.words: list[str] | None = None
+        #: the command's declared example: its arguments after the command's words
+        #: (:func:`irscale.cli.options.add_command`), shown by ``--help``
+        self.example: str | None = None
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         """argparse's formatter, of :func:`help_width` found when the parser was made
         (argparse makes one per option it adds, to check its metavar, and imports
         :mod:`shutil` for the width)."""
         return self.formatter_class(prog=self.prog, width=self._width)  # type: ignore[call-arg]
+
+    def format_help(self) -> str:
+        """argparse's help, then the command's declared example (:attr:`example`) as one
+        ``example: irscale COMMAND ARGUMENTS`` line, never wrapped: a command line to copy
+        whole (argparse reflows an ``epilog``)."""
+        text = super().format_help()
+        if self.example is None:
+            return text
+        return f"{text}\nexample: {self.prog} {self.example}\n"
 
     def add_subparsers(self, **kwargs) -> Choices:
         """argparse's sub-parsers, as :class:`Choices` that know the command line's words

@@ -89,6 +89,7 @@ def add_parser(subparsers) -> None:
                      "replayed, and the first document they do not judge is each topic's next "
                      "to judge (default: none, the first document of every topic)"}),
         *STRATEGY_OPTIONS, lambda p: add_output(p, what="pool file"),
+        example="a.run b.run c.run --strategy depth --depth 2",
         help="write a pool file from runs",
         description="Pool the runs with one strategy and write the pool file in judging order.",
         binding=cp.POOL,
@@ -102,6 +103,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS,
         (PLOT, {"doc": "write the relevant-found curves to FILE, PNG/SVG/PDF"}), QRELS_OUT,
         add_output,
+        example="qrels.txt a.run b.run c.run --strategy depth,mm-ns --budget 2,4 --seed 1",
         help="replay strategies with budgets on qrels",
         description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
         "document counts as non-relevant).",
@@ -115,6 +117,7 @@ def add_parser(subparsers) -> None:
         sub, "shards", run_shards, *QRELS_RUNS, cp.SHARD_MEASURE, cp.SHARD_COUNT, cp.SHARD_METHOD,
         (RNG_SEED, {"doc": "seed of the random partition"}), cp.SHARD_MODEL, SHARD_EMPTY,
         TUKEY, SHARD_SCORES, *JUDGED, *TABLE,
+        example="qrels.txt a.run b.run c.run --shards 2 --seed 1 --empty zero",
         help="score runs within document shards and fit MD3",
         description="Score every run on every topic within every shard of the documents and "
         "fit the MD3 ANOVA (Ferro & Sanderson 2022) or another shard model; see "
@@ -136,6 +139,7 @@ def add_parser(subparsers) -> None:
                      "what 'pool estimate' reads (default: none, 'topic docno prob' lines to "
                      "judge)"}),
         add_ties, add_names, lambda p: add_output(p, what="sample"),
+        example="a.run b.run c.run --size 3 --seed 1",
         help="draw the documents to judge for statAP",
         description="Draw a probability sample of the runs' documents (Aslam, Pavlu & Yilmaz "
         "2006) and write every sampled document with its inclusion probability.",
@@ -146,7 +150,8 @@ def add_parser(subparsers) -> None:
         RUN_FILES,
         cp.SAMPLE_CUTOFF_LIST, PER_TOPIC,
         *JUDGED, *TABLE,
-        help="statAP, R and P@k from sampled judgments", binding=cp.ESTIMATE,
+        example="sampled.txt a.run b.run c.run", binding=cp.ESTIMATE,
+        help="statAP, R and P@k from sampled judgments",
         description="Estimate statAP, R and P@k of every run from sampled judgments 'topic 0 "
         "docno rel prob' (Horvitz-Thompson; prob is the inclusion probability).",
         rules=[DIGITS_RULE])
@@ -157,6 +162,7 @@ def add_parser(subparsers) -> None:
         (PER_TOPIC, {"doc": "print every topic's bounds (run, topic, measure, value, low, "
                      "high, unjudged) instead of each run's means"}),
         RELEVANCE, MEMORY_LIMIT, add_names, *TABLE, add_progress,
+        example="qrels.txt a.run b.run -m P.3",
         help="lowest and highest values under the unjudged documents",
         description="The lowest and highest value of every measure of every run when each "
         "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "

@@ -94,6 +94,7 @@ def add_parser(subparsers) -> None:
                   "self-contained page; latex or markdown: the tables"}),
         TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
         rules=RULES,
+        example="qrels.txt a.run b.run c.run --no-robustness --format markdown",
         help=SUBCOMMANDS["report"],
         description="Evaluate runs and write the experiment report: significance against a "
         "baseline, ANOVA and Tukey HSD groups, plots, robustness and the commands that "

@@ -115,7 +115,8 @@ def add_parser(subparsers) -> None:
         lambda p: add_scheduler(p, "the shards of the image: the buckets of the "
                                 "meet-in-the-middle images (AP, DCG/nDCG, RBP ...) or the "
                                 "chunked enumeration (ERR, Q, diversity measures ...)"),
-        SCALE_SHARDS, help="the image of a measure over REL^N and its diagnostics")
+        SCALE_SHARDS, help="the image of a measure over REL^N and its diagnostics",
+        example="-m AP -N 3 --no-progress")
     add_command(
         commands, "transform", run_transform, *RUN_INPUTS, (SCALE_LENGTH, {"required": True}),
         *COMMON, RELEVANCE, lambda p: add_ties(p, phi=True), RESCALE, ALL_TOPICS, RANKED_ONLY,
@@ -126,6 +127,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "every mean of M and M_R, instead of the values",
                                        formats=CI_FORMATS, alpha=True),
         add_run_options, add_output,
+        example="qrels.txt a.run -m AP -N 3 --no-progress",
         help="per-topic values of M and M_R for real runs",
         rules=(Rule(("summary_only",), lambda args: not args.no_summary, "--summary-only and "
                     "-n/--no-summary together leave nothing to print: give one of them"),
@@ -140,6 +142,7 @@ def add_parser(subparsers) -> None:
         (TABLE_LENGTHS, {"many": True, "unique": False, "item": "a run length N"}), *COMMON,
         RELEVANCE, lambda p: add_ties(p, phi=True),
         lambda p: add_format(p, TAU_TABLE_FORMATS), add_run_options, add_output,
+        example="qrels.txt a.run b.run -m AP -N 3 --no-progress",
         help="Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ "
         "between each measure and its ranked version")
 

@@ -42,6 +42,7 @@ def add_parser(subparsers) -> None:
         lambda parser: add_evaluation_output(parser, "session",
                                              "none of whose sessions has judgments"),
         binding=SESSIONS,
+        example="qrels.txt s.run",
         help=SUBCOMMANDS["session"],
         description="Evaluate session runs against TREC qrels, each session judged with the "
         "qrels of its topic; output as irscale eval prints it. See docs/sessions.md.")

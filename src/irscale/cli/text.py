@@ -73,6 +73,7 @@ def add_parser(subparsers) -> None:
                  "ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: ROUGE-1, ROUGE-2, "
                  "ROUGE-L; F1)"),
         STEM, STOPWORDS, ROUGE_MULTI, _common,
+        example="refs.tsv cands.tsv",
         help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
         description="ROUGE of candidate texts against reference texts, tokens as "
         "rouge-score makes them. See docs/text.md.")
@@ -88,6 +89,7 @@ def add_parser(subparsers) -> None:
                Rule(("no_summary",), lambda args: not args.corpus, "{options} does not "
                     "apply with --corpus: the corpus values are the summary lines",
                     {"no_summary": "-n/--no-summary"})),
+        example="refs.tsv cands.tsv",
         help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
         description="Sentence BLEU of candidate texts against the topic's reference texts "
         "as sacrebleu computes it, or each run's corpus BLEU. See docs/text.md.")
@@ -107,6 +109,7 @@ def add_parser(subparsers) -> None:
                                "{options} applies to --auto-match",
                                {"threshold": "--threshold", "stem": "--stem",
                                 "stopwords": "--stopwords"})),
+        example="nug.txt --texts auto.tsv --auto-match",
         help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
         description="Nugget and iUnit measures of outputs (--lengths or --texts) from their "
         "matched nuggets (match files, or --auto-match). See docs/text.md.")
@@ -118,6 +121,7 @@ def add_parser(subparsers) -> None:
                  "pyramid_modified (normalised by the average reference's SCU count) "
                  "(repeatable; default: both)"),
         _common,
+        example="pyr.tsv peers.tsv",
         help="pyramid scores (original, modified) of peers from their SCUs",
         description="Pyramid scores of peer summaries from the summary content units they "
         "express (Nenkova & Passonneau 2004). See docs/text.md.")
