@@ -14,7 +14,7 @@ import pytest
 import irscale
 from irscale.cli.main import build_parser
 from irscale.cli.rules import RULES, Rule
-from irscale.core.binding import Binding, Required, bind_arguments, binding_of
+from irscale.core.binding import Binding, Excludes, Required, bind_arguments, binding_of
 from irscale.core.params import Integers, Names, Needs, Param, Reals
 from irscale.errors import ParameterError
 
@@ -24,14 +24,16 @@ WEIGHT = Param("weight", Reals(0.0, 1.0, "()"), 0.5, "a weight", ("--weight",), 
 ORACLE = Param("oracle", Integers(0), None, "an oracle", ("--oracle",), "O")
 DEPTH = Param("depth", Integers(1), None, "a depth", ("--depth",), "K")
 
+SPAN = Param("span", Integers(1), None, "a span", ("--span",), "S")
 TOY = Binding((LEVEL, KIND, WEIGHT, DEPTH),
               rules=(Needs((WEIGHT,), on=KIND, values=("b",)),
                      Needs((LEVEL,), on=ORACLE),
-                     Required(DEPTH, on=KIND, values=("c",))))
+                     Required(DEPTH, on=KIND, values=("c",)),
+                     Excludes((SPAN,), on=DEPTH, why="a depth sets the span")))
 
 
 @TOY
-def toy(data, kind="a", /, *, level=1, weight=0.5, oracle=None, depth=None):
+def toy(data, kind="a", /, *, level=1, weight=0.5, oracle=None, depth=None, span=None):
     return data, kind, level, weight, oracle, depth
 
 
@@ -51,6 +53,8 @@ def test_the_body_gets_the_values_the_domains_return():
     (lambda: toy("x", weight=0.7), "weight= applies to kind 'b', not to kind 'a'"),
     (lambda: toy("x", level=2), "level= applies only with oracle="),
     (lambda: toy("x", "c"), "kind='c' needs depth="),
+    (lambda: toy("x", "c", depth=2, span=3), r"span= applies without depth= \(a depth sets "
+     "the span\\)"),
 ])
 def test_refusals(call, message):
     with pytest.raises(ParameterError, match=message):
@@ -87,7 +91,7 @@ def _command_line_of(binding: Binding) -> argparse.ArgumentParser:
     from irscale.cli.rules import add_rules, binding_rules
 
     parser = Parser(prog="toy")
-    for param in (*binding.params, ORACLE):
+    for param in (*binding.params, ORACLE, SPAN):
         add_param(parser, param)
     add_rules(parser, *binding_rules(binding))
     return parser
@@ -97,6 +101,7 @@ def _command_line_of(binding: Binding) -> argparse.ArgumentParser:
     (["--weight", "0.7"], {"weight": 0.7}),
     (["-l", "2"], {"level": 2}),
     (["--kind", "c"], {}),
+    (["--kind", "c", "--depth", "2", "--span", "3"], {}),
     (["--kind", "b", "--weight", "0.7"], None),
     (["-l", "2", "--oracle", "0"], None),
 ])
@@ -107,7 +112,7 @@ def test_the_command_line_refuses_what_the_function_refuses(argv, keywords):
     parser = _command_line_of(TOY)
     args = parser.parse_args(argv)
     given = {dest: getattr(args, dest) for dest in ("kind", "level", "weight", "oracle",
-                                                    "depth")}
+                                                    "depth", "span")}
     kind = given.pop("kind")
     call = {k: v for k, v in given.items() if v is not None and v != {"level": 1,
                                                                    "weight": 0.5}.get(k)}
@@ -166,7 +171,7 @@ def test_defaults_hold_their_domains(function):
         if param.default is not None and default is not None:  # (None: worked out)
             assert default == param.default, (param.name, default, param.default)
     for rule in binding.rules:
-        named = rule.params if isinstance(rule, Needs) else (rule.param,)
+        named = rule.params if hasattr(rule, "params") else (rule.param,)
         for param in (*named, rule.on):
             assert param.name in defaults or param.name in arity(function).positional, \
                 (function.__name__, param.name)

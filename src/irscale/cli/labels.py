@@ -91,9 +91,6 @@ def add_parser(subparsers) -> None:
         description="Aggregate crowd labels into qrels ('topic 0 docno label').",
         binding=cp.AGGREGATE,
         rules=(CROWD_FILE, *applies_to("method", {"kernel_file": ("gp",)}),
-               Rule(("kernel_fit",), lambda args: args.length_scale is None,
-                    "--kernel-fit applies without --length-scale (a declared length-scale is "
-                    "fixed)"),
                Rule(("confidence",), lambda args: args.method not in ("kos", "mmsr"),
                     "--confidence: --method {method} gives scores, not probabilities"),
                Rule(("workers_file",), lambda args: args.method != "kos",

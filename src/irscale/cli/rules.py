@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 
-from ..core.binding import Binding, applies
+from ..core.binding import Binding, Excludes, applies
 from ..core.binding import Required as Needed
 from ..core.params import Needs, Param
 from ..core.records import field, record
@@ -95,6 +95,8 @@ def binding_rules(binding: Binding) -> tuple[Declared, ...]:
             continue
         if isinstance(rule, Needed):
             built.append(_required(rule))
+        elif isinstance(rule, Excludes):
+            built.append(_excluded(rule))
         else:
             built.append(_applicable(rule, rule.on))
     return tuple(built)
@@ -127,6 +129,15 @@ def _applicable(rule: Needs, on: Param) -> Rule:
         return rule.message("{options}", flag, "{applies}", chosen=chosen)
 
     return Rule(tuple(_dest(param) for param in rule.params), holds, message, bound=True)
+
+
+def _excluded(rule: Excludes) -> Rule:
+    """An :class:`~irscale.core.binding.Excludes` as a command-line :class:`Rule`."""
+    dest = _dest(rule.on)
+    return Rule(tuple(_dest(param) for param in rule.params),
+                lambda args: not given(args, dest),
+                lambda args: rule.message("{options}", spelling(args, dest), "{applies}"),
+                bound=True)
 
 
 def _required(rule: Needed) -> Callable[[argparse.Namespace], None]:

@@ -80,7 +80,7 @@ import pandas as pd
 
 from ..core.params import TOLERANCE
 from ..core.progress import ProgressArg, check_progress, no_report, progress_reporter
-from ..errors import InputError, ParameterError
+from ..errors import InputError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
@@ -448,9 +448,6 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     """
     n_iter = N_ITER.get(method, 1) if n_iter is None else n_iter
     tol = TOLERANCE.check(LABEL_TOL.get(method, 0.0) if tol is None else tol, "tol")
-    if kernel_fit is not None and length_scale is not None:
-        raise ParameterError("kernel_fit applies without length_scale (a declared "
-                             "length-scale is fixed)")
     fit = str(GP_KERNEL_FIT.default) if kernel_fit is None else kernel_fit
     data = read_crowd_labels(labels, scale)
     fixed = method in ("mace", "zbs", "kos")  # (the others stop once converged)

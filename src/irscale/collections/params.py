@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..core.binding import Binding, Required
+from ..core.binding import Binding, Excludes, Required
 from ..core.params import (
     CUTOFF,
     DEFAULT_RRF_K,
@@ -260,7 +260,9 @@ AGGREGATE = Binding(
            Needs((LABEL_FEATURES,), on=LABEL_METHOD, values=("gp",)),
            Needs((GP_LENGTH_SCALE,), on=LABEL_METHOD, values=("gp",)),
            Needs((GP_KERNEL_FIT,), on=LABEL_METHOD, values=("gp",)),
-           Required(LABEL_FEATURES, on=LABEL_METHOD, values=("gp",))))
+           Required(LABEL_FEATURES, on=LABEL_METHOD, values=("gp",)),
+           Excludes((GP_KERNEL_FIT,), on=GP_LENGTH_SCALE,
+                    why="a declared length-scale is fixed")))
 #: The measure of the system rankings of :func:`irscale.collections.qrels_agreement`.
 RANKING_MEASURE = Param("measure", Text(), "map", "measure of the system rankings, with runs",
                         ("-m", "--measure"), "MEASURE")

@@ -210,8 +210,22 @@ class Required:
         return f"{chosen} needs {needed}"
 
 
+@record
+class Excludes:
+    """``params`` apply only where ``on`` is not given (``kernel_fit`` learns the
+    length-scale that ``length_scale`` fixes): refused beside it, ``why`` saying why."""
+
+    params: tuple[Param, ...]
+    on: Param
+    why: str
+
+    def message(self, options: str, on: str, applies: str) -> str:
+        """The refusal of ``options`` (spelt) given with ``on`` (spelt)."""
+        return f"{options} {applies} without {on} ({self.why})"
+
+
 #: What a binding's rules can be.
-Rule = Needs | Required
+Rule = Needs | Required | Excludes
 
 
 def _given(value: object, default: object) -> bool:
@@ -229,8 +243,8 @@ def _given(value: object, default: object) -> bool:
 class Binding:
     """The parameters of a public function, declared once and checked on every call by
     one mechanism (module documentation): ``params``, whose domains are checked;
-    ``rules``, when some of them apply (:class:`~irscale.core.params.Needs` with ``on``)
-    or are needed (:class:`Required`)."""
+    ``rules``, when some of them apply (:class:`~irscale.core.params.Needs` with ``on``,
+    :class:`Excludes`) or are needed (:class:`Required`)."""
 
     params: tuple[Param, ...]
     rules: tuple[Rule, ...] = ()
@@ -285,6 +299,14 @@ class Binding:
         for rule in self.rules:
             on = rule.on
             if on is None:
+                continue
+            if isinstance(rule, Excludes):
+                given = [f"{p.name}=" for p in rule.params
+                         if _given(value(p.name), defaults.get(p.name, p.default))]
+                if given and _given(value(on.name), defaults.get(on.name)):
+                    raise ParameterError(rule.message(
+                        ", ".join(given), f"{on.name}=",
+                        "applies" if len(given) == 1 else "apply"), param=rule.params[0].name)
                 continue
             holds = applies(rule.values, value(on.name), defaults.get(on.name))
             if isinstance(rule, Required):
