@@ -119,8 +119,7 @@ def add_parser(subparsers) -> None:
         description="Replay the allocation of crowd answers under a budget (Abraham et al. "
         "2016) and write the majority of the answers bought as qrels; see "
         "docs/collections.md.",
-        rules=(CROWD_FILE, *applies_to("rule", dict.fromkeys(("c", "epsilon", "min_labels"),
-                                                             ("adaptive",)))))
+        binding=cp.ALLOCATE, rules=(CROWD_FILE,))
     add_command(
         sub, "agree", run_agree, _inputs("LABELS", "crowd labels file"), SCALE,
         *TABLE_OPTIONS, help="agreement of crowd labels, per topic and overall",

@@ -38,14 +38,7 @@ import pandas as pd
 from ..core.numbers import blank, declare
 from ..io.crowd import read_crowd_labels
 from ..stats.protocol import TableResult
-from .params import (
-    ALLOCATION_C,
-    ALLOCATION_EPSILON,
-    ALLOCATION_RULE,
-    LABEL_BUDGET,
-    MAX_LABELS,
-    MIN_LABELS,
-)
+from .params import ALLOCATE
 
 __all__ = ["LabelAllocation", "allocate_labels"]
 
@@ -84,6 +77,7 @@ class LabelAllocation(TableResult):
                 "stopped by the rule)")
 
 
+@ALLOCATE
 def allocate_labels(labels: Any, rule: Rule = "adaptive", *, budget: int | None = None,
                     c: float = 1.5, epsilon: float = 0.1, min_labels: int = 2,
                     max_labels: int | None = None, rng: Any = None,
@@ -113,10 +107,7 @@ def allocate_labels(labels: Any, rule: Rule = "adaptive", *, budget: int | None 
     0     t    d1       2      1       2     True
     1     t    d2       3      1       1     True
     """
-    rule = ALLOCATION_RULE.check(rule)
-    c = ALLOCATION_C.check(c)
-    epsilon = ALLOCATION_EPSILON.check(epsilon)
-    least = MIN_LABELS.check(min_labels)
+    least = min_labels
     data = read_crowd_labels(labels, scale)
     n_items, n_classes = len(data.items), len(data.classes)
     order = np.arange(len(data.item))
@@ -130,9 +121,9 @@ def allocate_labels(labels: Any, rule: Rule = "adaptive", *, budget: int | None 
     # the counts are at most the answers available: larger settings are clamped to them
     # (exact, and within int64)
     cap = available if max_labels is None else np.minimum(
-        available, min(MAX_LABELS.check(max_labels), total))
+        available, min(max_labels, total))
     least = min(least, total + 1)
-    budget = total if budget is None else min(LABEL_BUDGET.check(budget), total)
+    budget = total if budget is None else min(budget, total)
     counts = np.zeros((n_items, n_classes), dtype=np.int64)
     bought = np.zeros(n_items, dtype=np.int64)
     stopped = np.zeros(n_items, dtype=bool)

@@ -240,6 +240,13 @@ MAX_LABELS = Param("max_labels", Integers(1), None, "most answers per document",
 LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--budget",), "B",
                      unset="every answer available",
                      cost=Cost("answers", per="an answer bought (at most those available)"))
+#: :func:`irscale.collections.allocate_labels` (``irscale labels allocate``): the stopping
+#: rule's constants apply to the adaptive rule.
+ALLOCATE = Binding(
+    (ALLOCATION_RULE, ALLOCATION_C, ALLOCATION_EPSILON, MIN_LABELS, MAX_LABELS, LABEL_BUDGET),
+    rules=(Needs((ALLOCATION_C,), on=ALLOCATION_RULE, values=("adaptive",)),
+           Needs((ALLOCATION_EPSILON,), on=ALLOCATION_RULE, values=("adaptive",)),
+           Needs((MIN_LABELS,), on=ALLOCATION_RULE, values=("adaptive",))))
 #: The features of the documents of ``gp`` (:func:`irscale.collections.aggregate_labels`).
 LABEL_FEATURES = Param("features", InputFiles(), None, "gp: 'topic docno f1 f2 ...' lines, the "
                        "features of every labelled document (required with --method gp)",
