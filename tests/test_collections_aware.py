@@ -57,7 +57,7 @@ def test_every_weighting_is_an_expectation_over_the_assessors():
     1 − p on w1 and w2: B ranks d5 d4; w1 (d4 relevant) AP = 1/2, w2 (d5) AP = 1, so
     AWARE = p/2 + (1 − p)."""
     for weighting in WEIGHTINGS:
-        result = aware(LABELS, RUNS, "map", weights=weighting, n_random=5, rng=11)
+        result = aware(LABELS, RUNS, "map", weights=weighting, **_random(weighting, 5, 11))
         w = result.weights
         assert (w.to_numpy() >= 0).all()
         np.testing.assert_allclose(w.sum(axis=1), 1.0)
@@ -102,14 +102,19 @@ def test_uniform_weights_and_missing_topics_by_hand():
     np.testing.assert_allclose(aware_weights(scores), [[0.5, 0.0, 0.5]])
 
 
+def _random(weighting: str, n: int, seed: int) -> dict:
+    """The random assessors of a weighting that compares with them (uniform takes none)."""
+    return {} if weighting == "uniform" else {"n_random": n, "rng": seed}
+
+
 def test_combination_uses_the_weights_and_is_reproducible():
     for weighting in WEIGHTINGS:
-        result = aware(LABELS, RUNS, "map", weights=weighting, n_random=4, rng=3)
+        result = aware(LABELS, RUNS, "map", weights=weighting, **_random(weighting, 4, 3))
         w = result.weights.to_numpy()
         np.testing.assert_allclose(w.sum(axis=1), 1.0)
         expected = np.einsum("tk,kts->ts", w, np.nan_to_num(result.assessors))
         np.testing.assert_allclose(result.matrix.array(), expected)
-        again = aware(LABELS, RUNS, "map", weights=weighting, n_random=4, rng=3)
+        again = aware(LABELS, RUNS, "map", weights=weighting, **_random(weighting, 4, 3))
         pd.testing.assert_frame_equal(again.weights, result.weights)
 
 
@@ -194,8 +199,8 @@ def test_random_assessors_do_not_depend_on_the_order_of_the_lines():
     shuffled: the random assessors label the (topic, docno) pairs in sorted order."""
     shuffled = LABELS.sample(frac=1.0, random_state=7).reset_index(drop=True)
     for weighting in WEIGHTINGS:
-        one = aware(LABELS, RUNS, "map", weights=weighting, n_random=4, rng=3)
-        other = aware(shuffled, RUNS, "map", weights=weighting, n_random=4, rng=3)
+        one = aware(LABELS, RUNS, "map", weights=weighting, **_random(weighting, 4, 3))
+        other = aware(shuffled, RUNS, "map", weights=weighting, **_random(weighting, 4, 3))
         pd.testing.assert_frame_equal(one.weights.sort_index(axis=1),
                                       other.weights.sort_index(axis=1))
         np.testing.assert_allclose(one.matrix.array(), other.matrix.array())

@@ -183,8 +183,7 @@ def add_parser(subparsers) -> None:
         "assessor weights (Ferrante, Ferro & Maistro 2017).",
         rules=(_count(lambda n: n >= 2, "give a crowd labels file and at least one run file"),
                Rule(("digits",), lambda args: args.fmt == "text",
-                    "--digits applies to --format text"),
-               *applies_to("weights", {"n_random": cp.WEIGHTINGS[1:], "seed": cp.WEIGHTINGS[1:]})))
+                    "--digits applies to --format text")), binding=cp.AWARE)
 
 
 def _side_files(args: argparse.Namespace, **options: str) -> dict[str, str]:

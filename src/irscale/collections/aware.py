@@ -76,7 +76,7 @@ from ..stats.protocol import TableResult, format_table
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from ..stats.validation import as_floats
-from .params import AWARE_RANDOM, AWARE_WEIGHTS, DEFAULT_RANDOM_ASSESSORS
+from .params import AWARE, DEFAULT_RANDOM_ASSESSORS
 from .params import WEIGHTINGS as WEIGHTINGS
 
 #: Random assessors drawn for the accuracy-based weightings by default.
@@ -216,6 +216,7 @@ def _score(qrels: pd.DataFrame, runs: list[Any], measure: str, topics: Sequence[
             matrix.measures[0])
 
 
+@AWARE
 def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
           scale: Sequence[int] | None = None, n_random: int = N_RANDOM, rng: object = None,
           relevance_level: int = DEFAULT_RELEVANCE_LEVEL, allow_unretrieved: bool = False,
@@ -233,8 +234,6 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
     assessor's qrels as trec_eval counts a judged document no run retrieves. The topics
     are those both labelled and retrieved.
     """
-    weights = AWARE_WEIGHTS.check(weights)
-    AWARE_RANDOM.check(n_random)
     data: CrowdLabels = read_crowd_labels(labels, scale)
     run_list = as_runs(runs)
     run_topic = np.concatenate([r.topic.to_numpy() for r in run_list]).astype(str)

@@ -190,6 +190,11 @@ AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uni
                       "the run rankings from random assessors'); msd, msd-topic and tau are "
                       "irscale's reading, not verified against the paper's estimators",
                       ("--weights",), "W")
+#: :func:`irscale.collections.aware` (``irscale labels aware``): the random assessors and
+#: their seed apply to the weightings that compare with them.
+AWARE = Binding((AWARE_WEIGHTS, AWARE_RANDOM),
+                rules=(Needs((AWARE_RANDOM,), on=AWARE_WEIGHTS, values=WEIGHTINGS[1:]),
+                       Needs((RNG_SEED,), on=AWARE_WEIGHTS, values=WEIGHTINGS[1:])))
 #: Pairwise aggregation (:func:`irscale.collections.aggregate_pairwise`): Bradley & Terry
 #: (1952) by Hunter's (2004) MM algorithm, and the noisy Bradley–Terry model of Bugakova et
 #: al. (2019); crowd-kit's class names are aliases.
