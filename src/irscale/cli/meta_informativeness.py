@@ -17,7 +17,6 @@ from .inputs import diversity_inputs, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, render
 from .options import wants_progress
-from .outputs import write_text
 from .rules import Default, Rule
 from .runargs import read_inputs
 
@@ -76,6 +75,6 @@ def run_informativeness(args: argparse.Namespace) -> int:
         result = meta.informativeness(lists, measures=args.measures, recall_base=bases,
                                       progress=wants_progress(args))
     if args.per_list:
-        return write_text(args, render(result.to_frame(), args, repr(result)))
-    return write_text(args, result.format(args.fmt, digits=args.digits, interval=args.ci,
-                                          alpha=args.alpha, **interval_arguments(args)))
+        return render(result.to_frame(), args, repr(result))
+    return result.format(args.fmt, digits=args.digits, interval=args.ci,
+                                          alpha=args.alpha, **interval_arguments(args))

@@ -14,7 +14,6 @@ from .confusion_options import CONFUSION_OPTIONS, read_confusion_options
 from .eval_options import intent_rules
 from .inputs import qrels_and_runs
 from .meta_common import add_analysis, render
-from .outputs import write_text
 from .runargs import read_inputs
 
 #: ``--test``: the procedure whose decisions are compared (:func:`irscale.meta.decide`).
@@ -62,6 +61,6 @@ def run_judge_noise(args: argparse.Namespace) -> int:
                          alpha=args.alpha, allow_empty=args.allow_empty,
                          progress=wants_progress(args))
     if args.summary:
-        return write_text(args, render(result.measures, args, "fragility of each measure ("
-                                       f"{result!r})"))
-    return write_text(args, result.format(args.fmt, digits=args.digits))
+        return render(result.measures, args, "fragility of each measure ("
+                                       f"{result!r})")
+    return result.format(args.fmt, digits=args.digits)

@@ -11,7 +11,6 @@ from ..meta.params import REPRO_DEPTH, REPRO_RBO_P
 from .inputs import load_matrix, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, measure_names, render
-from .outputs import write_text
 from .rules import Rule
 
 #: ``--original`` and ``--reproduced``: the baseline and advanced systems of each experiment.
@@ -81,4 +80,4 @@ def run_reproduce(args: argparse.Namespace) -> int:
                   f"{args.depth}, mean over topics")
     if args.fmt not in ("csv", "json"):  # an undefined ratio is said, never shown as nan
         frame = frame.astype(object).where(frame.notna(), "undefined")
-    return write_text(args, render(frame, args, title))
+    return render(frame, args, title)

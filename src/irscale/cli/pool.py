@@ -37,7 +37,7 @@ from .options import (
     add_ties,
     wants_progress,
 )
-from .outputs import lines_text, write_table, write_text
+from .outputs import Output, lines_text, table_text
 from .rules import Declared, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
@@ -222,7 +222,7 @@ def run_build(args: argparse.Namespace) -> int:
 
     result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
                   qrels=qrels, **_strategy_arguments(args))  # type: ignore[arg-type]
-    return write_text(args, lines_text(result.lines()))
+    return lines_text(result.lines())
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -247,8 +247,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         plot_relevant_found(result, args.plot)
     if qrels_paths:
         os.makedirs(args.qrels_out, exist_ok=True)
-        result.write_qrels(qrels_paths, force=args.force)
-    return write_text(args, result.format(args.fmt, digits=args.digits) + "\n")
+    return [*(Output(result.qrels_text(key), path) for key, path in qrels_paths.items()),
+            Output(result.format(args.fmt, digits=args.digits) + "\n")]
 
 
 def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
@@ -294,13 +294,13 @@ def run_shards(args: argparse.Namespace) -> int:
     if args.tukey:
         text = text.rstrip("\n") + "\n\n" + anova.tukey_hsd().format(args.fmt,
                                                                       digits=args.digits)
+    side = []
     if args.shard_scores is not None:
         from ..core.numbers import csv_text
-        from ..io.files import write_output
 
-        write_output(args.shard_scores, csv_text(result.to_frame(), "the shard scores",
-                                                 index=False), force=args.force)
-    return write_text(args, text.rstrip("\n") + "\n")
+        side.append(Output(csv_text(result.to_frame(), "the shard scores", index=False),
+                           args.shard_scores))
+    return [*side, Output(text.rstrip("\n") + "\n")]
 
 
 def run_sample(args: argparse.Namespace) -> int:
@@ -312,7 +312,7 @@ def run_sample(args: argparse.Namespace) -> int:
     sample = sample_judgments(runs, args.size, design=args.design,
                               strata=strata, depth=args.depth, rng=args.seed,
                               qrels=qrels, ties=args.ties)
-    return write_text(args, lines_text(sample_lines(sample)))
+    return lines_text(sample_lines(sample))
 
 
 def _stratum(text: str) -> tuple[int, float]:
@@ -341,7 +341,7 @@ def run_estimate(args: argparse.Namespace) -> int:
 
     result = estimate_sampled(sample, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
-    return write_table(args, result, per_topic=args.per_topic)
+    return table_text(args, result, per_topic=args.per_topic)
 
 
 def run_bounds(args: argparse.Namespace) -> int:
@@ -353,4 +353,4 @@ def run_bounds(args: argparse.Namespace) -> int:
     result = unjudged_bounds(args.qrels, named_runs(args.runs, args.names), args.measures,
                              relevance_level=args.relevance_level,
                              max_memory=args.max_memory, progress=wants_progress(args))
-    return write_table(args, result, per_topic=args.per_topic)
+    return table_text(args, result, per_topic=args.per_topic)

@@ -47,7 +47,6 @@ from .options import (
     command_line,
     wants_progress,
 )
-from .outputs import write_text
 from .rules import Declared, Rule, each
 from .runargs import add_names, named_runs, read_inputs
 
@@ -191,5 +190,5 @@ def _report(args: argparse.Namespace) -> int:
                      *collection_files, *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":
-        return write_text(args, format_tables(report, args.fmt, digits=args.digits))
-    return write_text(args, render_html(report, digits=args.digits, title=args.title))
+        return format_tables(report, args.fmt, digits=args.digits)
+    return render_html(report, digits=args.digits, title=args.title)

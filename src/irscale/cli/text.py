@@ -145,12 +145,10 @@ def run_bleu(args: argparse.Namespace) -> int:
             args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
             allow_empty=args.allow_empty))
     from ..io.output import write_summary
-    from .outputs import open_output
+    from .outputs import Output
 
     scores = evaluate_corpus_bleu(args.qrels, args.runs, args.measures or ["BLEU(effective=0)"])
-    with open_output(args) as stream:
-        write_summary(scores, stream, fmt=args.fmt)
-    return 0
+    return Output(lambda stream: write_summary(scores, stream, fmt=args.fmt), mode="wb")
 
 
 def run_pyramid(args: argparse.Namespace) -> int:
