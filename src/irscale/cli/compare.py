@@ -79,6 +79,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
+from .outputs import Done
 from .rules import Declared, Rule, applies_to
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -426,7 +427,7 @@ def _intervals(args: argparse.Namespace, matrix: ScoreMatrix, pairs: Any,
                                **interval_arguments(args))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale compare``: the tests of the options checked by :data:`RULES`."""
     note(args)  # the dataset conventions applied (--dataset, irds: qrels)
     if across(args):

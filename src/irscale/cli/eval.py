@@ -58,6 +58,7 @@ from .options import (
     check_scheduler,
     wants_progress,
 )
+from .outputs import Done
 from .outputs import Output as Written
 from .rules import Declared, Default, Rule, given, spelling, words
 from .runargs import (
@@ -132,7 +133,7 @@ def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> Writte
                                                   summary=not args.no_summary), mode="wb")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale eval``: the measures of every run, as trec_eval (or the reference tool of
     the context) prints them, by the context of the call (``args.context``) as it declares
     (how its run files are read, its text straight from the files, the options of its

@@ -25,7 +25,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import Output, inside_folder
+from .outputs import Done, Output, inside_folder
 from .runargs import add_names, add_trec_eval_options
 
 TYPE_CHECKING = False
@@ -113,7 +113,7 @@ def wants_batches(args: argparse.Namespace) -> bool:
                for name in ("batch_size", "scheduler", "workers", "per_topic_out"))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
     evaluated a batch of files at a time."""
     from ..evaluation.many import check_out, evaluate_many, run_files

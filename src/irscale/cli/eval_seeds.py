@@ -12,7 +12,7 @@ from .common_params import MEASURES, QRELS
 from .intervals import add_interval_options, interval_arguments
 from .main import SUBCOMMANDS
 from .options import DIGITS_RULE, add_command, add_output
-from .outputs import Output
+from .outputs import Done, Output
 from .rules import Rule
 from .runargs import add_trec_eval_options
 
@@ -79,7 +79,7 @@ def _systems(args: argparse.Namespace) -> None:
         raise ParameterError(f"--system names {repeated} twice")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale eval-seeds``: the systems' table (or every run's), and the replicates."""
     from ..io.sources import as_qrels, as_runs
     from .eval_many import TREC_EVAL_DESTS

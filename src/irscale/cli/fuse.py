@@ -26,7 +26,7 @@ from ..fusion.params import (
 from .common_params import QRELS_OPTION, RUNS
 from .main import SUBCOMMANDS
 from .options import add_command, add_output, add_progress, wants_progress
-from .outputs import Output
+from .outputs import Done, Output
 from .rules import Rule
 
 #: ``--optimize``: wsum's weights searched on a grid.
@@ -78,7 +78,7 @@ def _optimize_needs(args: argparse.Namespace) -> None:
         raise ParameterError("--optimize needs --qrels FILE (the training topics)")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale fuse``: the fused run, written whole to ``-o``."""
     from ..io.trec_write import ranked_run_text
 

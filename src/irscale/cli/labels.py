@@ -23,7 +23,7 @@ from .options import (
     add_progress,
     wants_progress,
 )
-from .outputs import Output, lines_text, table_text
+from .outputs import Done, Output, lines_text, table_text
 from .rules import Rule, applies_to, each
 from .runargs import add_names, named_runs, read_inputs
 
@@ -222,7 +222,7 @@ def _warn_unconverged(result, method: str) -> None:
                       "converging (raise --n-iter)", stacklevel=1)
 
 
-def run_allocate(args: argparse.Namespace) -> int:
+def run_allocate(args: argparse.Namespace) -> Done:
     """``labels allocate``: the qrels of the answers an allocation buys."""
     side = _side_files(args, table="--table")
     from ..io.crowd import read_crowd_labels
@@ -246,7 +246,7 @@ def run_allocate(args: argparse.Namespace) -> int:
     return _write_all(args, side, {"--table": text}, result.lines())
 
 
-def run_aggregate(args: argparse.Namespace) -> int:
+def run_aggregate(args: argparse.Namespace) -> Done:
     """``labels aggregate``: the qrels of the crowd labels (and the side outputs)."""
     side = _side_files(args, confidence="--confidence", workers_file="--workers",
                        kernel_file="--kernel")
@@ -275,7 +275,7 @@ def run_aggregate(args: argparse.Namespace) -> int:
     return _write_all(args, side, texts, result.lines())
 
 
-def run_pairwise(args: argparse.Namespace) -> int:
+def run_pairwise(args: argparse.Namespace) -> Done:
     """``labels pairwise``: the documents' scores (and the workers' skill and bias)."""
     side = _side_files(args, workers_file="--workers")
     from ..io.pairwise import read_pairwise
@@ -292,7 +292,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
     return _write_all(args, side, texts, result.lines())
 
 
-def run_agree(args: argparse.Namespace) -> int:
+def run_agree(args: argparse.Namespace) -> Done:
     """``labels agree``: the agreement of the crowd labels."""
     from ..io.crowd import read_crowd_labels
 
@@ -302,7 +302,7 @@ def run_agree(args: argparse.Namespace) -> int:
     return table_text(args, label_agreement(labels, scale=args.scale))
 
 
-def run_agree_qrels(args: argparse.Namespace) -> int:
+def run_agree_qrels(args: argparse.Namespace) -> Done:
     """``labels agree-qrels``: the agreement of two qrels (and of the rankings)."""
     # the inputs first: a malformed file is reported before pandas is imported
     first, runs = read_inputs(args.inputs[0], named_runs(args.inputs[2:], args.names)
@@ -315,7 +315,7 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
     return table_text(args, with_ranking(table, ranking))
 
 
-def run_auto(args: argparse.Namespace) -> int:
+def run_auto(args: argparse.Namespace) -> Done:
     """``labels auto``: the four tables of :class:`AutomaticJudgmentsResult`."""
     # label probabilities and sampled judgments (topic iter docno rel prob) are read by
     # their own readers
@@ -332,7 +332,7 @@ def run_auto(args: argparse.Namespace) -> int:
         progress=wants_progress(args)))
 
 
-def run_aware(args: argparse.Namespace) -> int:
+def run_aware(args: argparse.Namespace) -> Done:
     """``labels aware``: the runs' scores combined over the assessors."""
     check_measure_names(args.measure)
     from ..io.crowd import check_crowd_labels

@@ -303,14 +303,16 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         from ..core import reads
         from ..core.edge import bypassed
         from ..core.numbers import floating_point_errors, text_scope
-        from .outputs import write_outputs
+        from .outputs import guarded_stdout, write_outputs
 
         # messages name the options and files, not the API's arguments; the files the
         # command reads are never replaced by what it writes (irscale.core.reads); numpy's
         # floating-point warnings are errors (docs/errors.md §6); what the command returns
         # is written by the one writer, its text through the guard on numbers
         with bypassed(), reads.call(), floating_point_errors(), text_scope():
-            status = write_outputs(args, args.func(args))
+            with guarded_stdout():
+                done = args.func(args)
+            status = write_outputs(args, done)
         sys.stdout.flush()
         return status
     except KeyboardInterrupt as error:

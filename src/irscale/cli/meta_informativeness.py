@@ -17,6 +17,7 @@ from .inputs import diversity_inputs, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, render
 from .options import wants_progress
+from .outputs import Done
 from .rules import Default, Rule
 from .runargs import read_inputs
 
@@ -48,7 +49,7 @@ def add_parser(subparsers) -> None:
                     "intervals: not with --per-list (every list's error, no mean)")])
 
 
-def run_informativeness(args: argparse.Namespace) -> int:
+def run_informativeness(args: argparse.Namespace) -> Done:
     """``meta informativeness``: Aslam, Yilmaz & Pavlu (2005) on QRELS RUN...; Ashkan &
     Clarke (2011) on diversity QRELS RUN..."""
     from .. import meta

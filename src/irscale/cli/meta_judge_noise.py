@@ -14,6 +14,7 @@ from .confusion_options import CONFUSION_OPTIONS, read_confusion_options
 from .eval_options import intent_rules
 from .inputs import qrels_and_runs
 from .meta_common import add_analysis, render
+from .outputs import Done
 from .runargs import read_inputs
 
 #: ``--test``: the procedure whose decisions are compared (:func:`irscale.meta.decide`).
@@ -47,7 +48,7 @@ def add_parser(subparsers) -> None:
         rules=intent_rules("diversity measures, not to meta judge-noise", lambda args: False))
 
 
-def run_judge_noise(args: argparse.Namespace) -> int:
+def run_judge_noise(args: argparse.Namespace) -> Done:
     """``meta judge-noise``: the pairs' table (and the measures' summary)."""
     if not args.measures:
         raise ParameterError("name the measures with -m (e.g. -m map -m P@10)")

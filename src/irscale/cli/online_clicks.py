@@ -13,7 +13,7 @@ from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .inputs import check_click_model
 from .online import CLICK_LOG, EM_RULES, FITTING, add_action, one_of
 from .options import add_output, add_ties
-from .outputs import Output
+from .outputs import Done, Output
 from .rules import each, given
 from .runargs import distinct_runs, read_inputs
 
@@ -104,7 +104,7 @@ def _fitted(args: argparse.Namespace, log: object):
                            smoothing=args.smoothing)
 
 
-def run_fit(args: argparse.Namespace) -> int:
+def run_fit(args: argparse.Namespace) -> Done:
     """``online fit``: the click model fitted on the log."""
     model = _fitted(args, args.inputs)
     if args.format == "json":
@@ -127,7 +127,7 @@ def run_fit(args: argparse.Namespace) -> int:
 LOGLIK_RANK_BYTES = 400
 
 
-def run_loglik(args: argparse.Namespace) -> int:
+def run_loglik(args: argparse.Namespace) -> Done:
     """``online loglik``: the log-likelihood and perplexity of a model on the test log."""
     from ..io.clicklog import read_click_log
 
@@ -156,7 +156,7 @@ def _check_loglik_table(serp_size: int) -> None:
                  f"about {format_size(need)}", "a smaller --serp-size")
 
 
-def run_simulate(args: argparse.Namespace) -> int:
+def run_simulate(args: argparse.Namespace) -> Done:
     """``online simulate-clicks``: a click log of the run, clicked by a model."""
     from ..io.sources import as_qrels, as_runs
 
@@ -181,7 +181,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                   mode="w")
 
 
-def run_measures(args: argparse.Namespace) -> int:
+def run_measures(args: argparse.Namespace) -> Done:
     """``online measures``: uM and rrM of every run with a fitted click model."""
     # the inputs first: a malformed file is reported before pandas is imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs),

@@ -261,7 +261,7 @@ Argument: TypeAlias = \
     "Param | tuple[Param, dict[str, Any]] | Callable[[argparse.ArgumentParser], None]"
 
 
-def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
+def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], Any],
                 *arguments: Argument, help: str, description: str | None = None,
                 rules: Sequence[Declared] = (),
                 aliases: Sequence[str] = (), **defaults: Any) -> argparse.ArgumentParser | None:

@@ -25,7 +25,9 @@ import argparse
 import contextlib
 import itertools
 import os
+import sys
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ..core.numbers import check_text
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
@@ -43,7 +45,7 @@ from ..io.sources import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable  # noqa: F401 - in Content's annotation
-    from typing import IO, Any, Literal
+    from typing import IO, Literal
 
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -174,6 +176,12 @@ def check_plot_path(path: str, option: str) -> None:
 Content = "str | bytes | Iterable[str | bytes] | Callable[[IO[Any]], object]"
 
 
+#: What a command's ``run(args)`` returns (:func:`write_outputs`): an exit status, a text, an
+#: iterator of chunks, a writing function, a result, a data frame, an :class:`Output` or a
+#: list of them.
+Done = Any
+
+
 @record
 class Output:
     """One output of a command, as its ``run(args)`` returns it: its ``content``
@@ -266,6 +274,22 @@ class GuardedStream:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """Standard output, while a command runs, through the guard on text: what a command
+    prints itself (it should return it instead: ``tests/test_command_outputs_scan.py``) is
+    refused too when it holds a non-finite number no computation declared."""
+    real = sys.stdout
+    if real is None:  # no standard output (pythonw): nothing to guard
+        yield
+        return
+    sys.stdout = GuardedStream(real, "standard output")
+    try:
+        yield
+    finally:
+        sys.stdout = real
 
 
 def table_text(args: argparse.Namespace, result: Any, **options: Any) -> str:

@@ -37,7 +37,7 @@ from .options import (
     add_ties,
     wants_progress,
 )
-from .outputs import Output, lines_text, table_text
+from .outputs import Done, Output, lines_text, table_text
 from .rules import Declared, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
@@ -215,7 +215,7 @@ def _runs_and_qrels(args: argparse.Namespace) -> tuple[list[Any], Any]:
     return runs, None if args.qrels is None else as_qrels(args.qrels)
 
 
-def run_build(args: argparse.Namespace) -> int:
+def run_build(args: argparse.Namespace) -> Done:
     """``pool build``: the pool file of one strategy."""
     runs, qrels = _runs_and_qrels(args)
     from ..collections import pool
@@ -225,7 +225,7 @@ def run_build(args: argparse.Namespace) -> int:
     return lines_text(result.lines())
 
 
-def run_simulate(args: argparse.Namespace) -> int:
+def run_simulate(args: argparse.Namespace) -> Done:
     """``pool simulate``: the strategies replayed with budgets on the qrels."""
     pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
@@ -273,7 +273,7 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
     return paths
 
 
-def run_shards(args: argparse.Namespace) -> int:
+def run_shards(args: argparse.Namespace) -> Done:
     """``pool shards``: every run scored within every shard, and the shard model."""
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, _named_runs(args),
@@ -303,7 +303,7 @@ def run_shards(args: argparse.Namespace) -> int:
     return [*side, Output(text.rstrip("\n") + "\n")]
 
 
-def run_sample(args: argparse.Namespace) -> int:
+def run_sample(args: argparse.Namespace) -> Done:
     """``pool sample``: the documents to judge, drawn with their inclusion probabilities."""
     strata = None if args.strata is None else [_stratum(text) for text in args.strata]
     runs, qrels = _runs_and_qrels(args)
@@ -329,7 +329,7 @@ def _stratum(text: str) -> tuple[int, float]:
         pair[1], "--strata: a rate")
 
 
-def run_estimate(args: argparse.Namespace) -> int:
+def run_estimate(args: argparse.Namespace) -> Done:
     """``pool estimate``: statAP, R and P@k of every run from sampled judgments."""
     from ..io.sampled import check_sampled_qrels
     from ..io.sources import as_runs
@@ -344,7 +344,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     return table_text(args, result, per_topic=args.per_topic)
 
 
-def run_bounds(args: argparse.Namespace) -> int:
+def run_bounds(args: argparse.Namespace) -> Done:
     """``pool bounds``: the bounds of every run under its unjudged documents."""
     check_measure_names(args.measures)
     from ..collections.bounds import unjudged_bounds

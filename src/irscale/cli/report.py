@@ -47,6 +47,7 @@ from .options import (
     command_line,
     wants_progress,
 )
+from .outputs import Done
 from .rules import Declared, Rule, each
 from .runargs import add_names, named_runs, read_inputs
 
@@ -164,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         return _report(args)
 
 
-def _report(args: argparse.Namespace) -> int:
+def _report(args: argparse.Namespace) -> Done:
     """The report of ``args`` (:func:`run`)."""
     check_measure_names(args.measures)
     # the inputs first: a malformed file is reported before the analyses are imported

@@ -49,7 +49,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import Output
+from .outputs import Done, Output
 from .rules import Rule
 from .runargs import add_run_options, read_inputs
 
@@ -145,7 +145,7 @@ def add_parser(subparsers) -> None:
 
 
 # ------------------------------------------------------------------ image
-def run_image(args: argparse.Namespace) -> int:
+def run_image(args: argparse.Namespace) -> Output:
     """``scale image``: the scale of a measure, its summary or its values."""
     from ..io.formats import image_format
 
@@ -230,7 +230,7 @@ def _check_listing(n_distinct: int, max_memory: str | None) -> None:
 
 
 # ------------------------------------------------------------------ transform
-def run_transform(args: argparse.Namespace) -> int:
+def run_transform(args: argparse.Namespace) -> Output:
     """``scale transform``: per-topic values of M and M_R for real runs."""
     from dataclasses import replace
 
@@ -283,7 +283,7 @@ def _catalogue_names(names: Sequence[str] | str | None) -> list[str]:
 
 
 # ------------------------------------------------------------------ table
-def run_table(args: argparse.Namespace) -> int:
+def run_table(args: argparse.Namespace) -> Done:
     """``scale table``: Kendall τ between each measure and its ranked version."""
     qrels, runs, space = _judged(args)
     from ..scales.diagnostics import format_tau_table, tau_table

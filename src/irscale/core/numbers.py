@@ -306,12 +306,14 @@ def check_text(chunk: str | bytes, where: str = "the output", line: int = 0) -> 
     not declare (module documentation): :class:`NumberError` naming the line and the
     field. One pass of C over the lower-cased text for ``nan`` and ``inf`` first: the
     usual output, which holds neither as a field, costs two searches."""
-    lowered = chunk.lower()
-    if isinstance(lowered, bytes):
-        if b"nan" not in lowered and b"inf" not in lowered:
+    found: Iterator[re.Match[Any]]
+    if isinstance(chunk, bytes):
+        lowered_bytes = chunk.lower()
+        if b"nan" not in lowered_bytes and b"inf" not in lowered_bytes:
             return
-        found = _TOKEN_BYTES.finditer(lowered)  # ASCII lower case: the same offsets
+        found = _TOKEN_BYTES.finditer(lowered_bytes)  # ASCII lower case: the same offsets
     else:
+        lowered = chunk.lower()
         if "nan" not in lowered and "inf" not in lowered:
             return
         found = (_TOKEN.finditer(lowered) if len(lowered) == len(chunk)
