@@ -27,9 +27,7 @@ import itertools
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
 
-from ..core.numbers import check_text
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
 from ..errors import ParameterError
@@ -45,7 +43,7 @@ from ..io.sources import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable  # noqa: F401 - in Content's annotation
-    from typing import IO, Literal
+    from typing import IO, Any, Literal
 
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -170,16 +168,15 @@ def check_plot_path(path: str, option: str) -> None:
                              f"{', '.join('.' + f for f in PLOT_FORMATS)}")
 
 
+#: What a command's ``run(args)`` returns (:func:`write_outputs`): an exit status, a text,
+#: an iterator of chunks, a writing function, a result, a data frame, an :class:`Output` or
+#: a list of them (the writer tells them apart; ``typing`` is not imported at start-up).
+Done = object
+
 #: What an output holds: its whole text (``str``, or UTF-8 ``bytes``), its chunks one after
 #: the other (an iterator: a large output streamed, its memory a chunk's), or a function
 #: that writes it to the stream it is given (a writer of a library: ``frame.to_csv``).
 Content = "str | bytes | Iterable[str | bytes] | Callable[[IO[Any]], object]"
-
-
-#: What a command's ``run(args)`` returns (:func:`write_outputs`): an exit status, a text, an
-#: iterator of chunks, a writing function, a result, a data frame, an :class:`Output` or a
-#: list of them.
-Done = Any
 
 
 @record
@@ -263,12 +260,15 @@ class GuardedStream:
     messages; anything else is the stream's (a library's writer can be given it)."""
 
     def __init__(self, stream: IO[Any], where: str) -> None:
+        from ..core.numbers import check_text  # (not for --help)
+
+        self._check = check_text
         self._stream = stream
         self._where = where
         self._lines = 0
 
     def write(self, data: Any) -> int:
-        check_text(data, self._where, self._lines)
+        self._check(data, self._where, self._lines)
         self._lines += data.count(b"\n" if isinstance(data, bytes) else "\n")
         return self._stream.write(data)
 

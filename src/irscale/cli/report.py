@@ -154,7 +154,7 @@ RULES: tuple[Declared, ...] = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale report``: the tables and panels of the runs, as ``--format`` says; off a
     terminal, plain progress lines span the whole of it, the reading, the imports and the
     figures included (:func:`~irscale.core.progress.working`)."""

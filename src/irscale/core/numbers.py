@@ -245,11 +245,16 @@ def check_table(frame: Table, where: str = "a table") -> dict[str, Meaning]:
 NON_FINITE = r"[-+]?(?:nan|inf(?:inity)?)"
 #: What may stand on either side of a number field: the start or end of a line, spaces and
 #: tabs, the separators of CSV, TSV, Markdown, LaTeX and JSON (a quoted JSON string is
-#: text, not a number), brackets and ``=``.
-FIELD_EDGE = r"\s,;|&:\[\]{}()<>="
-_TOKEN = re.compile(rf"(?<![^{FIELD_EDGE}]){NON_FINITE}(?![^{FIELD_EDGE}])")
+#: text, not a number) and brackets; not ``=``, which a measure's parameter follows in its
+#: name (``ROUGE-S(skip=inf)``: a spelling of the name, not a number written).
+FIELD_EDGE = r"\s,;|&:\[\]{}()<>"
+#: The word of a token, its end at a field's edge; its start (and sign) is checked on
+#: each match: a pattern that starts with its letters is searched for them in C, where a
+#: leading look-behind would be tried at every character.
+_TOKEN = re.compile(rf"(?:nan|inf(?:inity)?)(?![^{FIELD_EDGE}])")
 _TOKEN_BYTES = re.compile(_TOKEN.pattern.encode())
 _TOKEN_ANY_CASE = re.compile(_TOKEN.pattern, re.IGNORECASE)
+_EDGES = frozenset(" \t\n\r\f\v,;|&:[]{}()<>")
 _WORD = re.compile(NON_FINITE, re.IGNORECASE)
 
 #: The spellings declared by the running command lines' calls (:func:`text_scope`), one
@@ -321,6 +326,14 @@ def check_text(chunk: str | bytes, where: str = "the output", line: int = 0) -> 
     declared = _SCOPES[-1][0] if _SCOPES else set()
     for match in found:
         start, end = match.span()
+        before = chunk[start - 1:start] if start else ""
+        before = before.decode("latin-1") if isinstance(before, bytes) else before
+        if before in "+-" and before:  # a sign: the field starts before it
+            start -= 1
+            before = chunk[start - 1:start] if start else ""
+            before = before.decode("latin-1") if isinstance(before, bytes) else before
+        if before and before not in _EDGES:  # inside a word (Monsanto, 0xnan)
+            continue
         raw = chunk[start:end]
         word = raw.decode() if isinstance(raw, bytes) else raw
         if word in declared or _declared_identifier(word):
