@@ -39,13 +39,13 @@ def add_parser(subparsers: Any, example: str | None = EXAMPLE) -> None:
                 help=HELP, example=example)
 
 
-def run(args: argparse.Namespace) -> int:
-    """The runs' means over topics as a LaTeX table of ``--digits`` decimals."""
+def run(args: argparse.Namespace) -> str:
+    """The runs' means over topics as a LaTeX table of ``--digits`` decimals (returned: the
+    command line writes it)."""
     from irscale import evaluate
-    from irscale.cli.outputs import write_text
 
-    table = evaluate(args.qrels, args.runs, args.measures).format("latex", digits=args.digits)
-    return write_text(args, table + "\n")
+    return evaluate(args.qrels, args.runs, args.measures).format("latex",
+                                                                  digits=args.digits) + "\n"
 
 
 def module(example: str | None = EXAMPLE) -> types.ModuleType:

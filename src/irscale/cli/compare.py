@@ -79,7 +79,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import write_text
+from .outputs import Done
 from .rules import Declared, Rule, applies_to
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -428,7 +428,7 @@ def _intervals(args: argparse.Namespace, matrix: ScoreMatrix, pairs: Any,
                                **interval_arguments(args))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale compare``: the tests of the options checked by :data:`RULES`."""
     note(args)  # the dataset conventions applied (--dataset, irds: qrels)
     if across(args):
@@ -440,7 +440,7 @@ def run(args: argparse.Namespace) -> int:
             from ..plots.across import forest
 
             save_figure(forest(found).figure, args.plot)
-        return write_text(args, found.format(args.fmt, digits=args.digits))
+        return found.format(args.fmt, digits=args.digits)
     if given(args, "risk_alpha"):
         check_inputs(args)
         from ..stats.risk import format_risk, risk_table
@@ -448,13 +448,12 @@ def run(args: argparse.Namespace) -> int:
         matrix = load_matrix(args)  # --baseline, a run's name or file, found among the runs
         baseline = args.baseline[0]
         table = risk_table(matrix, baseline, args.risk_alpha, measures=args.measures or None)
-        return write_text(args, format_risk(table, baseline, args.risk_alpha, args.fmt,
-                                            digits=args.digits))
+        return format_risk(table, baseline, args.risk_alpha, args.fmt, digits=args.digits)
     if args.shard_scores is None:
         check_inputs(args)
     omnibus, pairs = compare(args)
     if pairs is None:  # --test document-sampling: one test of two runs
-        return write_text(args, omnibus.format(args.fmt, digits=args.digits))
+        return omnibus.format(args.fmt, digits=args.digits)
     from ..stats.tables import format_comparison
 
     if args.plot:
@@ -462,4 +461,4 @@ def run(args: argparse.Namespace) -> int:
         from ..plots.residuals import residual_qq
 
         save_figure(residual_qq(omnibus).figure, args.plot)
-    return write_text(args, format_comparison(omnibus, pairs, args.fmt, digits=args.digits))
+    return format_comparison(omnibus, pairs, args.fmt, digits=args.digits)

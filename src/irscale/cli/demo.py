@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
+from collections.abc import Iterator
 
 from ..core.params import DEMO_TOPIC_COUNT, RNG_SEED, OutputPath, Param
 from ..io.folders import check_new_folder, staged_folder
 from .main import SUBCOMMANDS
 from .options import add_command, add_progress, wants_progress
+from .outputs import Output
 
 #: The steps of the demo's progress: the collection drawn, written, evaluated, tested, and
 #: one run evaluated with trec_eval's measures.
@@ -31,11 +32,18 @@ def add_parser(subparsers) -> None:
                 "topic-blocked Tukey HSD on AP, and trec_eval's output of one run.")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Output:
     """``irscale demo``: the example collection, evaluated end to end; the progress of its
     :data:`STEPS` steps shown once it takes more than a second (its work grows with
     ``--topics``: about 30 s at 10,000 topics)."""
     check_new_folder(args.out, "--out")
+    return Output(_demo(args), "-")
+
+
+def _demo(args: argparse.Namespace) -> Iterator[str]:
+    """The work of :func:`run`, its report a chunk at a time: the one writer writes and
+    flushes each chunk before the next step, and the folder takes its name after the
+    last."""
     from ..core.progress import DELAY, progress_reporter
     from ..datasets import synthetic_collection
     from ..evaluation import evaluate
@@ -54,23 +62,21 @@ def run(args: argparse.Namespace) -> int:
         report(2)
         qrels_path = os.path.join(args.out, "qrels.txt")
         run_paths = [os.path.join(args.out, os.path.basename(p)) for p in staged_runs]
-        out = sys.stdout
-        out.write(f"Example collection written to {args.out}/ ({len(run_paths)} runs, "
-                  f"{args.topics} topics)\n\n")
+        yield (f"Example collection written to {args.out}/ ({len(run_paths)} runs, "
+               f"{args.topics} topics)\n\n")
         summary = evaluate(staged_qrels, staged_runs, ["AP", "P@10", "RR", "Rprec", "bpref",
                                                        "nDCG@10", "num_rel_ret"])
-        out.write("Summary over topics (trec_eval semantics):\n\n")
-        out.write(markdown_table(summary))
-        out.write(f"\n$ irscale compare {qrels_path} {args.out}/*.run -m AP --test "
-                  "tukey-hsd\n")
+        yield "Summary over topics (trec_eval semantics):\n\n"
+        yield markdown_table(summary)
+        yield (f"\n$ irscale compare {qrels_path} {args.out}/*.run -m AP --test "
+               "tukey-hsd\n")
         report(3)
         scores = summary.to_matrix()
-        out.write(anova(scores, measure="AP").format("text") + "\n")
-        out.write(tukey_hsd(scores, measure="AP").format("text"))
+        yield anova(scores, measure="AP").format("text") + "\n"
+        yield tukey_hsd(scores, measure="AP").format("text")
         report(4)
-        out.write(f"\n$ irscale eval {qrels_path} {run_paths[-1]}\n")
+        yield f"\n$ irscale eval {qrels_path} {run_paths[-1]}\n"
         official = evaluate(staged_qrels, staged_runs[-1:], ["official"])
-        out.write(trec_text(official).decode())
+        yield trec_text(official).decode()
         report(STEPS)
-        out.flush()
-    return 0
+

@@ -58,7 +58,8 @@ from .options import (
     check_scheduler,
     wants_progress,
 )
-from .outputs import open_output, write_text
+from .outputs import Done
+from .outputs import Output as Written
 from .rules import Declared, Default, Rule, given, spelling, words
 from .runargs import (
     add_run_options,
@@ -126,15 +127,14 @@ def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str
     add_output(parser)
 
 
-def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> int:
-    """Write ``evaluation`` as ``--format``, ``-q`` and ``-n`` say; the exit status."""
-    with open_output(args) as stream:
-        evaluation.write(stream, args.fmt, per_query=args.per_query,
-                         summary=not args.no_summary)
-    return 0
+def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> Written:
+    """The output of ``evaluation`` as ``--format``, ``-q`` and ``-n`` say (written by the
+    one writer as the evaluation writes it: per-topic lines a block at a time)."""
+    return Written(lambda stream: evaluation.write(stream, args.fmt, per_query=args.per_query,
+                                                  summary=not args.no_summary), mode="wb")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale eval``: the measures of every run, as trec_eval (or the reference tool of
     the context) prints them, by the context of the call (``args.context``) as it declares
     (how its run files are read, its text straight from the files, the options of its
@@ -158,9 +158,7 @@ def run(args: argparse.Namespace) -> int:
                                per_query=args.per_query, summary=not args.no_summary,
                                cache=args.cache, **trec_eval_arguments(args))
         if printed is not None:
-            with open_output(args) as stream:
-                stream.write(printed)
-            return 0
+            return printed
     if baseline is not None and not context.baseline_run:
         # a run's name, or its file (path, file name or stem)
         from ..io.naming import find_run
@@ -185,16 +183,16 @@ def run(args: argparse.Namespace) -> int:
 
         bounds = evaluation_bounds(evaluation, read, list(evaluation.measures),
                                    progress=wants_progress(args))
-        return write_text(args, bounds.format(args.fmt, per_topic=args.per_query))
+        return bounds.format(args.fmt, per_topic=args.per_query)
     output = next((o for o in context.outputs if o.name == args.fmt), None)
     if args.ci is not None and (output is None or not output.intervals):
-        return write_text(args, intervals_text(args, evaluation))  # the means' intervals
+        return intervals_text(args, evaluation)  # the means' intervals
     if output is not None:  # a format of the context's own, before the output is opened
-        return write_text(args, evaluation.format(
+        return evaluation.format(
             args.fmt, per_query=args.per_query, summary=not args.no_summary,
             baseline=baseline, **{option: getattr(args, option) for option in output.options},
             **({key: getattr(args, dest) for dest, key in INTERVAL_KEYWORDS.items()}
-               if output.intervals else {})))
+               if output.intervals else {}))
     return write_evaluation(args, evaluation)
 
 

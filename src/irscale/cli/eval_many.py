@@ -25,7 +25,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import inside_folder, open_output, write_text
+from .outputs import Done, Output, inside_folder
 from .runargs import add_names, add_trec_eval_options
 
 TYPE_CHECKING = False
@@ -114,7 +114,7 @@ def wants_batches(args: argparse.Namespace) -> bool:
                for name in ("batch_size", "scheduler", "workers", "per_topic_out"))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
     evaluated a batch of files at a time."""
     from ..evaluation.many import check_out, evaluate_many, run_files
@@ -140,16 +140,13 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, out=out, force=args.force,
             names=args.names or "file", allow_empty=args.allow_empty,
             progress=wants_progress(args), cache=args.cache, **trec_eval_arguments(args))
-        if zscores is not None:  # from the per-topic values, before they are removed
-            write_text(args, _zscores_text(many), zscores)
+        # the Z file from the per-topic values, before they are removed
+        side = [] if zscores is None else [Output(_zscores_text(many), zscores)]
         # --ci: the means with their intervals, read back before the folder goes
         means = intervals_text(args, many) if getattr(args, "ci", None) else None
-    with open_output(args) as stream:
-        if means is not None:
-            stream.write(means.encode())
-        else:
-            write_summary(many, stream, fmt=args.fmt)
-    return 0
+    if means is not None:
+        return [*side, Output(means.encode())]
+    return [*side, Output(lambda stream: write_summary(many, stream, fmt=args.fmt), mode="wb")]
 
 
 def _zscores_text(many: Any) -> str:

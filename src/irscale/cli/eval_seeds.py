@@ -12,7 +12,7 @@ from .common_params import MEASURES, QRELS
 from .intervals import add_interval_options, interval_arguments
 from .main import SUBCOMMANDS
 from .options import DIGITS_RULE, add_command, add_output
-from .outputs import write_text
+from .outputs import Done, Output
 from .rules import Rule
 from .runargs import add_trec_eval_options
 
@@ -80,7 +80,7 @@ def _systems(args: argparse.Namespace) -> None:
         raise ParameterError(f"--system names {repeated} twice")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale eval-seeds``: the systems' table (or every run's), and the replicates."""
     from ..io.sources import as_qrels, as_runs
     from .eval_many import TREC_EVAL_DESTS
@@ -96,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
     from ..stats.seeds import evaluate_seeds
 
     result = evaluate_seeds(qrels, systems, args.measures, **trec)
-    if args.shard_scores is not None:
-        write_text(args, result.shard_table(), args.shard_scores)
+    side = [] if args.shard_scores is None else [Output(result.shard_table(),
+                                                        args.shard_scores)]
     text = result.format(args.fmt, digits=args.digits, runs=args.runs, pairs=args.pairs,
                          interval=args.ci, alpha=args.alpha, **interval_arguments(args))
-    return write_text(args, text.rstrip("\n") + "\n")
+    return [*side, Output(text.rstrip("\n") + "\n")]

@@ -26,7 +26,7 @@ from ..fusion.params import (
 from .common_params import QRELS_OPTION, RUNS
 from .main import SUBCOMMANDS
 from .options import add_command, add_output, add_progress, wants_progress
-from .outputs import open_output, write_text
+from .outputs import Done, Output
 from .rules import Rule
 
 #: ``--optimize``: wsum's weights searched on a grid.
@@ -79,7 +79,7 @@ def _optimize_needs(args: argparse.Namespace) -> None:
         raise ParameterError("--optimize needs --qrels FILE (the training topics)")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale fuse``: the fused run, written whole to ``-o``."""
     from ..io.trec_write import ranked_run_text
 
@@ -90,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
                                 step=args.step, name=args.run_tag,
                                 max_memory=args.max_memory, progress=wants_progress(args))
         fused = found.run
-        if args.weights_out is not None:
-            write_text(args, found.to_frame().to_csv(index=False), args.weights_out)
+        side = [] if args.weights_out is None else [
+            Output(found.to_frame().to_csv(index=False), args.weights_out)]
     else:
         from ..fusion import fuse
 
@@ -99,6 +99,5 @@ def run(args: argparse.Namespace) -> int:
                      weights=args.weights, train_qrels=args.train_qrels,
                      train_runs=args.train_runs, name=args.run_tag,
                      **{name: getattr(args, name) for name in FUSION_METHOD_PARAMS})
-    with open_output(args) as stream:
-        stream.write(ranked_run_text(fused, args.run_tag or fused.name))
-    return 0
+        side = []
+    return [*side, Output(ranked_run_text(fused, args.run_tag or fused.name))]

@@ -4,7 +4,6 @@ agreement tables (usage: ``docs/cli.md``, ``docs/collections.md``)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 from collections.abc import Callable, Iterable
 
 from ..collections import params as cp
@@ -24,7 +23,7 @@ from .options import (
     add_progress,
     wants_progress,
 )
-from .outputs import lines_text, write_table, write_text
+from .outputs import Done, Output, lines_text, table_text
 from .rules import Rule, applies_to, each
 from .runargs import add_names, named_runs, read_inputs
 
@@ -200,17 +199,11 @@ def _side_files(args: argparse.Namespace, **options: str) -> dict[str, str]:
 
 
 def _write_all(args: argparse.Namespace, side: dict[str, str], texts: dict[str, str],
-               lines: Iterable[str]) -> int:
+               lines: Iterable[str]) -> list[Output]:
     """The ``side`` outputs (their ``texts`` by option), then ``lines`` to ``-o``: each
-    file complete or not written (:func:`irscale.io.files.atomic_output`)."""
-    from ..io.files import atomic_output
-
-    with contextlib.ExitStack() as stack:
-        for option, path in side.items():
-            stack.enter_context(atomic_output(path, "w", force=args.force)).write(texts[option])
-        stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
-            lines_text(lines))
-    return 0
+    file complete or none written (:func:`irscale.cli.outputs.write_outputs`)."""
+    return [*(Output(texts[option], path) for option, path in side.items()),
+            Output(lines_text(lines))]
 
 
 def _warn_unconverged(result, method: str) -> None:
@@ -222,7 +215,7 @@ def _warn_unconverged(result, method: str) -> None:
                       "converging (raise --n-iter)", stacklevel=1)
 
 
-def run_allocate(args: argparse.Namespace) -> int:
+def run_allocate(args: argparse.Namespace) -> Done:
     """``labels allocate``: the qrels of the answers an allocation buys."""
     side = _side_files(args, table="--table")
     from ..io.crowd import read_crowd_labels
@@ -246,7 +239,7 @@ def run_allocate(args: argparse.Namespace) -> int:
     return _write_all(args, side, {"--table": text}, result.lines())
 
 
-def run_aggregate(args: argparse.Namespace) -> int:
+def run_aggregate(args: argparse.Namespace) -> Done:
     """``labels aggregate``: the qrels of the crowd labels (and the side outputs)."""
     side = _side_files(args, confidence="--confidence", workers_file="--workers",
                        kernel_file="--kernel")
@@ -275,7 +268,7 @@ def run_aggregate(args: argparse.Namespace) -> int:
     return _write_all(args, side, texts, result.lines())
 
 
-def run_pairwise(args: argparse.Namespace) -> int:
+def run_pairwise(args: argparse.Namespace) -> Done:
     """``labels pairwise``: the documents' scores (and the workers' skill and bias)."""
     side = _side_files(args, workers_file="--workers")
     from ..io.pairwise import read_pairwise
@@ -292,17 +285,17 @@ def run_pairwise(args: argparse.Namespace) -> int:
     return _write_all(args, side, texts, result.lines())
 
 
-def run_agree(args: argparse.Namespace) -> int:
+def run_agree(args: argparse.Namespace) -> Done:
     """``labels agree``: the agreement of the crowd labels."""
     from ..io.crowd import read_crowd_labels
 
     labels = read_crowd_labels(args.inputs[0], args.scale)  # before pandas and scipy
     from ..collections.agreement import label_agreement
 
-    return write_table(args, label_agreement(labels, scale=args.scale))
+    return table_text(args, label_agreement(labels, scale=args.scale))
 
 
-def run_agree_qrels(args: argparse.Namespace) -> int:
+def run_agree_qrels(args: argparse.Namespace) -> Done:
     """``labels agree-qrels``: the agreement of two qrels (and of the rankings)."""
     # the inputs first: a malformed file is reported before pandas is imported
     first, runs = read_inputs(args.inputs[0], named_runs(args.inputs[2:], args.names)
@@ -312,10 +305,10 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 
     table, ranking = qrels_agreement(first, second, runs, measure=args.measure,
                                      relevance_level=args.relevance_level)
-    return write_table(args, with_ranking(table, ranking))
+    return table_text(args, with_ranking(table, ranking))
 
 
-def run_auto(args: argparse.Namespace) -> int:
+def run_auto(args: argparse.Namespace) -> Done:
     """``labels auto``: the four tables of :class:`AutomaticJudgmentsResult`."""
     # label probabilities and sampled judgments (topic iter docno rel prob) are read by
     # their own readers
@@ -325,14 +318,14 @@ def run_auto(args: argparse.Namespace) -> int:
     human = args.inputs[1] if args.design == "inclusion" else read_inputs(args.inputs[1], [])[0]
     from ..collections.automatic import automatic_judgments
 
-    return write_table(args, automatic_judgments(
+    return table_text(args, automatic_judgments(
         automatic, human, runs, args.measures, alpha=args.alpha, tuning=args.tuning,
         pairs=args.pairs, relevance_level=args.relevance_level, design=args.design,
         label_probabilities=args.label_probabilities, draws=args.draws, rng=args.seed,
         progress=wants_progress(args)))
 
 
-def run_aware(args: argparse.Namespace) -> int:
+def run_aware(args: argparse.Namespace) -> Done:
     """``labels aware``: the runs' scores combined over the assessors."""
     check_measure_names(args.measure)
     from ..io.crowd import check_crowd_labels
@@ -348,5 +341,5 @@ def run_aware(args: argparse.Namespace) -> int:
                    relevance_level=args.relevance_level,
                    allow_unretrieved=args.allow_unretrieved)
     if args.fmt == "csv":
-        return write_text(args, result.format("csv"))
-    return write_text(args, result.format("text", digits=args.digits) + "\n")
+        return result.format("csv")
+    return result.format("text", digits=args.digits) + "\n"

@@ -1,9 +1,11 @@
 """Entry point of the ``irscale`` command (usage: ``docs/cli.md``; errors: ``docs/errors.md``).
 
 Each subcommand's module registers its parser with ``add_parser(subparsers)`` and a
-``func`` default ``(args) -> int``. Whatever a user can cause ends in one line on standard
-error: ``irscale: <message>`` (status 2), ``irscale: interrupted`` (130, ^C),
-``irscale: terminated`` (SIGTERM 143, SIGHUP 129: the same clean-up as ^C),
+``func`` default ``(args)`` that returns what the command made, written here by the one
+writer (:func:`irscale.cli.outputs.write_outputs`: atomically, its text through the guard
+on numbers); a command prints nothing and opens no file itself. Whatever a user can cause
+ends in one line on standard error: ``irscale: <message>`` (status 2), ``irscale:
+interrupted`` (130, ^C), ``irscale: terminated`` (SIGTERM 143, SIGHUP 129: the same clean-up as ^C),
 ``irscale: warning: ...``, ``irscale: internal error: ...`` (3, a bug; ``IRSCALE_DEBUG=1``
 shows the traceback). ^C may come at any moment, also during imports: this module imports
 only ``os`` and ``sys`` when loaded (argparse and :class:`irscale.cli.parser.Parser`
@@ -300,13 +302,17 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             allocator.tune_memory()
         from ..core import reads
         from ..core.edge import bypassed
-        from ..core.numbers import floating_point_errors
+        from ..core.numbers import floating_point_errors, text_scope
+        from .outputs import guarded_stdout, write_outputs
 
         # messages name the options and files, not the API's arguments; the files the
         # command reads are never replaced by what it writes (irscale.core.reads); numpy's
-        # floating-point warnings are errors (docs/errors.md §6)
-        with bypassed(), reads.call(), floating_point_errors():
-            status = int(args.func(args) or 0)
+        # floating-point warnings are errors (docs/errors.md §6); what the command returns
+        # is written by the one writer, its text through the guard on numbers
+        with bypassed(), reads.call(), floating_point_errors(), text_scope():
+            with guarded_stdout():
+                done = args.func(args)
+            status = write_outputs(args, done)
         sys.stdout.flush()
         return status
     except KeyboardInterrupt as error:

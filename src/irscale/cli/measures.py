@@ -10,7 +10,7 @@ from ..io.formats import CATALOGUE_FORMATS, FORMAT
 from ..measures.contexts import CONTEXTS
 from .main import SUBCOMMANDS
 from .options import add_command, add_output
-from .outputs import write_text
+from .outputs import Done
 
 #: ``--context``: the families of one context only.
 CONTEXT = Param("context", Text(), None, "list the families of this context only",
@@ -32,8 +32,8 @@ def add_parser(subparsers) -> None:
         "source. See docs/measures.md.")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale measures``: the catalogue of measures."""
     from ..measures.listing import catalogue_rows, format_catalogue
 
-    return write_text(args, format_catalogue(catalogue_rows(args.context), args.fmt))
+    return format_catalogue(catalogue_rows(args.context), args.fmt)

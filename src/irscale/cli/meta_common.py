@@ -26,15 +26,14 @@ from .options import (
     declare,
     described,
 )
-from .outputs import write_done
 from .rules import Rule, add_rules
 
 #: ``--sizes`` and ``--repetitions`` of ``split`` and ``swap``.
 SIZES = ((SPLIT_SIZES, {"many": True, "item": "a split size"}), SPLIT_REPETITIONS)
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
                 "file per measure)")
-#: An analysis: the text it writes to ``-o`` (or the exit status where it wrote itself).
-Run = Callable[[argparse.Namespace], "str | int"]
+#: An analysis: what it writes to ``-o`` (:func:`irscale.cli.outputs.write_outputs`).
+Run = Callable[[argparse.Namespace], Any]
 
 
 def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
@@ -66,12 +65,12 @@ def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
                        aliases=aliases, **declared)
 
 
-def _run(run: Run, min_runs: int | None, args: argparse.Namespace) -> int:
-    """``run(args)`` after the checks of :func:`add_analysis`, its text written."""
+def _run(run: Run, min_runs: int | None, args: argparse.Namespace) -> Any:
+    """``run(args)`` after the checks of :func:`add_analysis`: what it returned."""
     check_scheduler(args)
     if min_runs is not None:
         check_inputs(args, min_runs=min_runs)
-    return write_done(args, run(args))
+    return run(args)
 
 
 #: An analysis declared (:func:`irscale.cli.options.declare`) for :func:`add_analysis`.

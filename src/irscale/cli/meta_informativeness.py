@@ -17,7 +17,7 @@ from .inputs import diversity_inputs, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, render
 from .options import wants_progress
-from .outputs import write_text
+from .outputs import Done
 from .rules import Default, Rule
 from .runargs import read_inputs
 
@@ -50,7 +50,7 @@ def add_parser(subparsers) -> None:
                     "intervals: not with --per-list (every list's error, no mean)")])
 
 
-def run_informativeness(args: argparse.Namespace) -> int:
+def run_informativeness(args: argparse.Namespace) -> Done:
     """``meta informativeness``: Aslam, Yilmaz & Pavlu (2005) on QRELS RUN...; Ashkan &
     Clarke (2011) on diversity QRELS RUN..."""
     from .. import meta
@@ -77,6 +77,6 @@ def run_informativeness(args: argparse.Namespace) -> int:
         result = meta.informativeness(lists, measures=args.measures, recall_base=bases,
                                       progress=wants_progress(args))
     if args.per_list:
-        return write_text(args, render(result.to_frame(), args, repr(result)))
-    return write_text(args, result.format(args.fmt, digits=args.digits, interval=args.ci,
-                                          alpha=args.alpha, **interval_arguments(args)))
+        return render(result.to_frame(), args, repr(result))
+    return result.format(args.fmt, digits=args.digits, interval=args.ci,
+                                          alpha=args.alpha, **interval_arguments(args))

@@ -14,7 +14,7 @@ from .confusion_options import CONFUSION_OPTIONS, read_confusion_options
 from .eval_options import intent_rules
 from .inputs import qrels_and_runs
 from .meta_common import add_analysis, render
-from .outputs import write_text
+from .outputs import Done
 from .runargs import read_inputs
 
 #: ``--test``: the procedure whose decisions are compared (:func:`irscale.meta.decide`).
@@ -49,7 +49,7 @@ def add_parser(subparsers) -> None:
         rules=intent_rules("diversity measures, not to meta judge-noise", lambda args: False))
 
 
-def run_judge_noise(args: argparse.Namespace) -> int:
+def run_judge_noise(args: argparse.Namespace) -> Done:
     """``meta judge-noise``: the pairs' table (and the measures' summary)."""
     if not args.measures:
         raise ParameterError("name the measures with -m (e.g. -m map -m P@10)")
@@ -63,6 +63,6 @@ def run_judge_noise(args: argparse.Namespace) -> int:
                          alpha=args.alpha, allow_empty=args.allow_empty,
                          progress=wants_progress(args))
     if args.summary:
-        return write_text(args, render(result.measures, args, "fragility of each measure ("
-                                       f"{result!r})"))
-    return write_text(args, result.format(args.fmt, digits=args.digits))
+        return render(result.measures, args, "fragility of each measure ("
+                                       f"{result!r})")
+    return result.format(args.fmt, digits=args.digits)

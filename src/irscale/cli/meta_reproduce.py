@@ -11,7 +11,7 @@ from ..meta.params import REPRO_DEPTH, REPRO_RBO_P
 from .inputs import load_matrix, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, measure_names, render
-from .outputs import write_text
+from .outputs import Done
 from .rules import Rule
 
 #: ``--original`` and ``--reproduced``: the baseline and advanced systems of each experiment.
@@ -54,7 +54,7 @@ def _pair(args: argparse.Namespace, option: str) -> list[str]:
     return names
 
 
-def run_reproduce(args: argparse.Namespace) -> int:
+def run_reproduce(args: argparse.Namespace) -> Done:
     """``meta reproduce``: reproducibility measures (Breuer et al. 2020)."""
     _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
     matrix = load_matrix(args)  # with runs, each name found among them (a run's name or file)
@@ -83,4 +83,4 @@ def run_reproduce(args: argparse.Namespace) -> int:
                   f"{args.depth}, mean over topics")
     if args.fmt not in ("csv", "json"):  # an undefined ratio is said, never shown as nan
         frame = frame.astype(object).where(frame.notna(), "undefined")
-    return write_text(args, render(frame, args, title))
+    return render(frame, args, title)

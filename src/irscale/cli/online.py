@@ -26,7 +26,6 @@ from .options import (
     declare,
     described,
 )
-from .outputs import write_done
 from .rules import Required, Rule, each
 from .runargs import distinct_runs, read_inputs
 
@@ -61,10 +60,9 @@ def _no_action(prog: str, names: dict, args: argparse.Namespace) -> int:
 def add_action(actions: Any, name: str, run: Callable[[argparse.Namespace], Any],
                *arguments: Argument, help: str, **declared: Any) -> argparse.ArgumentParser | None:
     """The action ``name`` (:func:`irscale.cli.options.add_command`), described by its help
-    and docs/online.md. ``run`` returns the text to write to ``-o``, a result written in
-    ``--format`` (its ``format(fmt)``), or the exit status where it wrote itself
-    (:func:`irscale.cli.outputs.write_done`)."""
-    return add_command(actions, name, lambda args: write_done(args, run(args)), *arguments,
+    and docs/online.md. ``run`` returns the text to write to ``-o``, or a result written in
+    ``--format`` (its ``format(fmt)``: :func:`irscale.cli.outputs.write_outputs`)."""
+    return add_command(actions, name, run, *arguments,
                        help=help, description=described(help, DOCS), **declared)
 
 

@@ -13,7 +13,7 @@ from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .inputs import check_click_model
 from .online import CLICK_LOG, EM_RULES, FITTING, add_action, one_of
 from .options import add_output, add_ties
-from .outputs import open_output, write_text
+from .outputs import Done, Output
 from .rules import each, given
 from .runargs import distinct_runs, read_inputs
 
@@ -108,11 +108,11 @@ def _fitted(args: argparse.Namespace, log: object):
                            smoothing=args.smoothing)
 
 
-def run_fit(args: argparse.Namespace) -> int:
+def run_fit(args: argparse.Namespace) -> Done:
     """``online fit``: the click model fitted on the log."""
     model = _fitted(args, args.inputs)
     if args.format == "json":
-        return write_text(args, model.to_json() + "\n")
+        return model.to_json() + "\n"
     from ..core.numbers import check_table, spelled
     from ..io.text_columns import frame_text
 
@@ -122,8 +122,8 @@ def run_fit(args: argparse.Namespace) -> int:
     # the guard of numbers: frame_text writes a missing value empty, as a blank is spelt
     meanings = check_table(frame, "the click model")
     text = None if any(not m.empty for m in meanings.values()) else frame_text(frame)
-    return write_text(args, spelled(frame, meanings).to_csv(sep="\t", index=False)
-                      if text is None else text.decode())
+    return (spelled(frame, meanings).to_csv(sep="\t", index=False)
+            if text is None else text.decode())
 
 
 #: Bytes of every rank of ``online loglik``'s table at its peak: the frame's row (the rank's
@@ -131,7 +131,7 @@ def run_fit(args: argparse.Namespace) -> int:
 LOGLIK_RANK_BYTES = 400
 
 
-def run_loglik(args: argparse.Namespace) -> int:
+def run_loglik(args: argparse.Namespace) -> Done:
     """``online loglik``: the log-likelihood and perplexity of a model on the test log."""
     from ..io.clicklog import read_click_log
 
@@ -146,8 +146,8 @@ def run_loglik(args: argparse.Namespace) -> int:
     table = model.evaluate(test)
     from ..core.numbers import csv_text
 
-    return write_text(args, csv_text(table, "the evaluation of the click model", sep="\t",
-                                     float_format="%.6g"))
+    return csv_text(table, "the evaluation of the click model", sep="\t",
+                                     float_format="%.6g")
 
 
 def _check_loglik_table(serp_size: int) -> None:
@@ -160,7 +160,7 @@ def _check_loglik_table(serp_size: int) -> None:
                  f"about {format_size(need)}", "a smaller --serp-size")
 
 
-def run_simulate(args: argparse.Namespace) -> int:
+def run_simulate(args: argparse.Namespace) -> Done:
     """``online simulate-clicks``: a click log of the run, clicked by a model."""
     from ..io.sources import as_qrels, as_runs
 
@@ -180,15 +180,12 @@ def run_simulate(args: argparse.Namespace) -> int:
     frame = simulate_click_log(run, model, sessions=args.sessions, serp_size=args.serp_size,
                                ties=args.ties, rng=args.seed).to_frame()
     if args.format == "parquet":
-        with open_output(args) as stream:
-            frame.to_parquet(stream, index=False)
-    else:
-        with open_output(args, "w") as stream:
-            frame.to_csv(stream, sep="\t", index=False, header=False)
-    return 0
+        return Output(lambda stream: frame.to_parquet(stream, index=False), binary=True)
+    return Output(lambda stream: frame.to_csv(stream, sep="\t", index=False, header=False),
+                  mode="w")
 
 
-def run_measures(args: argparse.Namespace) -> int:
+def run_measures(args: argparse.Namespace) -> Done:
     """``online measures``: uM and rrM of every run with a fitted click model."""
     # the inputs first: a malformed file is reported before pandas is imported
     qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs),
@@ -201,5 +198,5 @@ def run_measures(args: argparse.Namespace) -> int:
     table = calibrated_summary(frame, per_topic=args.per_query)
     from ..core.numbers import csv_text
 
-    return write_text(args, csv_text(table, "the calibrated measures", sep="\t", index=False,
-                                     float_format="%.6g"))
+    return csv_text(table, "the calibrated measures", sep="\t", index=False,
+                                     float_format="%.6g")

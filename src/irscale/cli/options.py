@@ -266,7 +266,7 @@ Argument: TypeAlias = \
     "Param | tuple[Param, dict[str, Any]] | Callable[[argparse.ArgumentParser], None]"
 
 
-def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int],
+def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], Any],
                 *arguments: Argument, help: str, description: str | None = None,
                 rules: Sequence[Declared] = (), binding: Binding | None = None,
                 aliases: Sequence[str] = (), example: str | None = None,

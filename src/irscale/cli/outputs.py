@@ -1,4 +1,5 @@
-"""The files of a call checked before any work (``docs/errors.md``, rule 4).
+"""The files of a call checked before any work (``docs/errors.md``, rule 4), and the one
+writer of what a command returns.
 
 Every option that names a file is built from a parameter whose domain says its role
 (:class:`~irscale.core.params.InputFiles`, :class:`~irscale.core.params.OutputPath`:
@@ -8,14 +9,24 @@ checks every output: none of the call's inputs under any name, an existing file 
 only with ``--force``, its folder writable, no two outputs one path. Outputs are written to
 a temporary file renamed into place when complete; a standard stream (``-``,
 ``/dev/stdout``, ``/dev/fd/N``) is written as it is.
+
+A command does not write: its ``run(args)`` returns what it made (a text, a stream of
+chunks, a result, a data frame, :class:`Output` objects for several files), and the
+command line (:func:`irscale.cli.main.main`) hands it to :func:`write_outputs`, which
+writes every output through :func:`irscale.io.files.atomic_output` and every text through
+the guard on numbers (:func:`irscale.core.numbers.check_text`: a ``nan`` or ``inf`` no
+computation declared never leaves). ``tests/test_command_outputs_scan.py`` fails on a
+command module that prints or opens a file itself.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import os
+import sys
 from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager as ContextManager
 
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
@@ -31,6 +42,7 @@ from ..io.sources import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable  # noqa: F401 - in Content's annotation
     from typing import IO, Any, Literal
 
 #: Formats a plot can be saved in (from the file's extension).
@@ -156,39 +168,140 @@ def check_plot_path(path: str, option: str) -> None:
                              f"{', '.join('.' + f for f in PLOT_FORMATS)}")
 
 
-def write_text(args: argparse.Namespace, text: str, path: str | None = None) -> int:
-    """Write a command's whole text output to ``-o`` (or ``path``, another output),
-    atomically, or to standard output."""
-    with atomic_output(args.output if path is None else path, "w", force=args.force) as stream:
-        stream.write(text)
+#: What a command's ``run(args)`` returns (:func:`write_outputs`): an exit status, a text,
+#: an iterator of chunks, a writing function, a result, a data frame, an :class:`Output` or
+#: a list of them (the writer tells them apart; ``typing`` is not imported at start-up).
+Done = object
+
+#: What an output holds: its whole text (``str``, or UTF-8 ``bytes``), its chunks one after
+#: the other (an iterator: a large output streamed, its memory a chunk's), or a function
+#: that writes it to the stream it is given (a writer of a library: ``frame.to_csv``).
+Content = "str | bytes | Iterable[str | bytes] | Callable[[IO[Any]], object]"
+
+
+@record
+class Output:
+    """One output of a command, as its ``run(args)`` returns it: its ``content``
+    (:data:`Content`), the ``path`` it goes to (None: ``-o``, else the path of another
+    output option, ``-`` standard output), the ``mode`` of a function's stream (``"w"``
+    text, ``"wb"`` bytes; None: from the content) and whether it is ``binary`` data that is
+    not text (Parquet: not read by the guard on text)."""
+
+    content: Any
+    path: str | None = None
+    mode: Literal["w", "wb"] | None = None
+    binary: bool = False
+
+
+def write_outputs(args: argparse.Namespace, done: Any) -> int:
+    """Write what a command's ``run(args)`` returned, ``done``, through the one writer; the
+    exit status. ``done`` is an exit status (or None: 0, nothing to write), a text
+    (``str``, ``bytes``, an iterator of chunks, a writing function: written to ``-o``), a
+    result written in ``--format`` (its ``format(fmt)``, one final newline), a data frame
+    (:func:`table_text`), an :class:`Output` or a list of them (several files: each
+    complete or none written, in order). Every output goes through
+    :func:`irscale.io.files.atomic_output` (complete or not at all; an input is never
+    replaced) and text through the guard on numbers
+    (:func:`irscale.core.numbers.check_text`), chunk by chunk as it is written."""
+    if done is None or isinstance(done, int):
+        return int(done or 0)
+    outputs = list(done) if isinstance(done, (list, tuple)) else [done]
+    outputs = [output if isinstance(output, Output) else Output(_content(args, output))
+               for output in outputs]
+    with contextlib.ExitStack() as stack:
+        for output in outputs:
+            _write(stack, args, output)
     return 0
 
 
-def open_output(args: argparse.Namespace,
-                mode: Literal["wb", "w"] = "wb") -> ContextManager[IO[Any]]:
-    """The stream of a command's output: ``-o`` written atomically, or standard output."""
-    return atomic_output(args.output, mode, force=args.force)
+def _content(args: argparse.Namespace, done: Any) -> Any:
+    """What a command returned, as content: a result in ``--format``, a data frame as its
+    table, anything else as it is."""
+    if hasattr(done, "columns"):  # a data frame
+        return table_text(args, done)
+    if hasattr(done, "format") and not isinstance(done, (str, bytes)):
+        return done.format(args.fmt) + "\n"
+    return done
 
 
-def write_done(args: argparse.Namespace, done: Any) -> int:
-    """What a command's run returned, ``done``: its exit status, or the text to write to
-    ``-o``, or a result written in ``--format`` (its ``format(fmt)``)."""
-    if isinstance(done, int):
-        return done
-    return write_text(args, done if isinstance(done, str) else done.format(args.fmt) + "\n")
+def _write(stack: contextlib.ExitStack, args: argparse.Namespace, output: Output) -> None:
+    """Write ``output`` (its file committed when ``stack`` closes without an error)."""
+    content = output.content
+    chunks: Iterator[Any] | None = None
+    mode = output.mode
+    if isinstance(content, (str, bytes)):
+        mode = "w" if isinstance(content, str) else "wb"
+    elif not callable(content):  # an iterator of chunks: its first says the mode
+        chunks = iter(content)
+        first = next(chunks, b"")
+        chunks = itertools.chain([first], chunks)
+        mode = "w" if isinstance(first, str) else "wb"
+    path = args.output if output.path is None else output.path
+    stream = stack.enter_context(atomic_output(path, mode or "wb",
+                                               force=getattr(args, "force", False)))
+    guarded = stream if output.binary else GuardedStream(
+        stream, "standard output" if is_stdio(path) else os.fspath(path))
+    if chunks is not None:
+        try:
+            for chunk in chunks:
+                guarded.write(chunk)
+                stream.flush()  # a chunk is out before the next is made (demo's folder)
+        finally:  # a generator stopped by an error cleans up now, not when collected
+            getattr(content, "close", lambda: None)()
+    elif callable(content):
+        content(guarded)
+    else:
+        guarded.write(content)
 
 
-def write_table(args: argparse.Namespace, result: Any, **options: Any) -> int:
-    """Write a command's table to ``-o`` as :func:`write_text`: ``result`` (a result with
-    ``format``, or a data frame) in ``--format`` with ``--digits`` (and ``options``), one
-    final newline."""
+class GuardedStream:
+    """A stream of the one writer whose every write passes the guard on text
+    (:func:`irscale.core.numbers.check_text`) first, the lines written counted for its
+    messages; anything else is the stream's (a library's writer can be given it)."""
+
+    def __init__(self, stream: IO[Any], where: str) -> None:
+        from ..core.numbers import check_text  # (not for --help)
+
+        self._check = check_text
+        self._stream = stream
+        self._where = where
+        self._lines = 0
+
+    def write(self, data: Any) -> int:
+        self._check(data, self._where, self._lines)
+        self._lines += data.count(b"\n" if isinstance(data, bytes) else "\n")
+        return self._stream.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """Standard output, while a command runs, through the guard on text: what a command
+    prints itself (it should return it instead: ``tests/test_command_outputs_scan.py``) is
+    refused too when it holds a non-finite number no computation declared."""
+    real = sys.stdout
+    if real is None:  # no standard output (pythonw): nothing to guard
+        yield
+        return
+    sys.stdout = GuardedStream(real, "standard output")
+    try:
+        yield
+    finally:
+        sys.stdout = real
+
+
+def table_text(args: argparse.Namespace, result: Any, **options: Any) -> str:
+    """A command's table: ``result`` (a result with ``format``, or a data frame) in
+    ``--format`` with ``--digits`` (and ``options``), one final newline."""
     if hasattr(result, "columns"):  # a data frame
         from ..stats.protocol import format_table
 
         text = format_table(result, args.fmt, digits=args.digits)
     else:
         text = result.format(args.fmt, digits=args.digits, **options)
-    return write_text(args, text.rstrip("\n") + "\n")
+    return text.rstrip("\n") + "\n"
 
 
 def lines_text(lines: Iterable[str]) -> str:

@@ -37,7 +37,7 @@ from .options import (
     add_ties,
     wants_progress,
 )
-from .outputs import lines_text, write_table, write_text
+from .outputs import Done, Output, lines_text, table_text
 from .rules import Declared, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
@@ -214,17 +214,17 @@ def _runs_and_qrels(args: argparse.Namespace) -> tuple[list[Any], Any]:
     return runs, None if args.qrels is None else as_qrels(args.qrels)
 
 
-def run_build(args: argparse.Namespace) -> int:
+def run_build(args: argparse.Namespace) -> Done:
     """``pool build``: the pool file of one strategy."""
     runs, qrels = _runs_and_qrels(args)
     from ..collections import pool
 
     result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
                   qrels=qrels, **_strategy_arguments(args))  # type: ignore[arg-type]
-    return write_text(args, lines_text(result.lines()))
+    return lines_text(result.lines())
 
 
-def run_simulate(args: argparse.Namespace) -> int:
+def run_simulate(args: argparse.Namespace) -> Done:
     """``pool simulate``: the strategies replayed with budgets on the qrels."""
     pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
@@ -246,8 +246,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         plot_relevant_found(result, args.plot)
     if qrels_paths:
         os.makedirs(args.qrels_out, exist_ok=True)
-        result.write_qrels(qrels_paths, force=args.force)
-    return write_text(args, result.format(args.fmt, digits=args.digits) + "\n")
+    return [*(Output(result.qrels_text(key), path) for key, path in qrels_paths.items()),
+            Output(result.format(args.fmt, digits=args.digits) + "\n")]
 
 
 def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
@@ -272,7 +272,7 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
     return paths
 
 
-def run_shards(args: argparse.Namespace) -> int:
+def run_shards(args: argparse.Namespace) -> Done:
     """``pool shards``: every run scored within every shard, and the shard model."""
     # the inputs first: a malformed file is reported before the analyses are imported
     qrels, runs = read_inputs(args.qrels, _named_runs(args),
@@ -293,16 +293,16 @@ def run_shards(args: argparse.Namespace) -> int:
     if args.tukey:
         text = text.rstrip("\n") + "\n\n" + anova.tukey_hsd().format(args.fmt,
                                                                       digits=args.digits)
+    side = []
     if args.shard_scores is not None:
         from ..core.numbers import csv_text
-        from ..io.files import write_output
 
-        write_output(args.shard_scores, csv_text(result.to_frame(), "the shard scores",
-                                                 index=False), force=args.force)
-    return write_text(args, text.rstrip("\n") + "\n")
+        side.append(Output(csv_text(result.to_frame(), "the shard scores", index=False),
+                           args.shard_scores))
+    return [*side, Output(text.rstrip("\n") + "\n")]
 
 
-def run_sample(args: argparse.Namespace) -> int:
+def run_sample(args: argparse.Namespace) -> Done:
     """``pool sample``: the documents to judge, drawn with their inclusion probabilities."""
     strata = None if args.strata is None else [_stratum(text) for text in args.strata]
     runs, qrels = _runs_and_qrels(args)
@@ -311,7 +311,7 @@ def run_sample(args: argparse.Namespace) -> int:
     sample = sample_judgments(runs, args.size, design=args.design,
                               strata=strata, depth=args.depth, rng=args.seed,
                               qrels=qrels, ties=args.ties)
-    return write_text(args, lines_text(sample_lines(sample)))
+    return lines_text(sample_lines(sample))
 
 
 def _stratum(text: str) -> tuple[int, float]:
@@ -328,7 +328,7 @@ def _stratum(text: str) -> tuple[int, float]:
         pair[1], "--strata: a rate")
 
 
-def run_estimate(args: argparse.Namespace) -> int:
+def run_estimate(args: argparse.Namespace) -> Done:
     """``pool estimate``: statAP, R and P@k of every run from sampled judgments."""
     from ..io.sampled import check_sampled_qrels
     from ..io.sources import as_runs
@@ -340,10 +340,10 @@ def run_estimate(args: argparse.Namespace) -> int:
 
     result = estimate_sampled(sample, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
-    return write_table(args, result, per_topic=args.per_topic)
+    return table_text(args, result, per_topic=args.per_topic)
 
 
-def run_bounds(args: argparse.Namespace) -> int:
+def run_bounds(args: argparse.Namespace) -> Done:
     """``pool bounds``: the bounds of every run under its unjudged documents."""
     check_measure_names(args.measures)
     from ..collections.bounds import unjudged_bounds
@@ -352,4 +352,4 @@ def run_bounds(args: argparse.Namespace) -> int:
     result = unjudged_bounds(args.qrels, named_runs(args.runs, args.names), args.measures,
                              relevance_level=args.relevance_level,
                              max_memory=args.max_memory, progress=wants_progress(args))
-    return write_table(args, result, per_topic=args.per_topic)
+    return table_text(args, result, per_topic=args.per_topic)

@@ -47,7 +47,7 @@ from .options import (
     command_line,
     wants_progress,
 )
-from .outputs import write_text
+from .outputs import Done
 from .rules import Declared, Rule, each
 from .runargs import add_names, named_runs, read_inputs
 
@@ -155,7 +155,7 @@ RULES: tuple[Declared, ...] = (
 )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale report``: the tables and panels of the runs, as ``--format`` says; off a
     terminal, plain progress lines span the whole of it, the reading, the imports and the
     figures included (:func:`~irscale.core.progress.working`)."""
@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         return _report(args)
 
 
-def _report(args: argparse.Namespace) -> int:
+def _report(args: argparse.Namespace) -> Done:
     """The report of ``args`` (:func:`run`)."""
     check_measure_names(args.measures)
     # the inputs first: a malformed file is reported before the analyses are imported
@@ -192,5 +192,5 @@ def _report(args: argparse.Namespace) -> int:
                      *collection_files, *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":
-        return write_text(args, format_tables(report, args.fmt, digits=args.digits))
-    return write_text(args, render_html(report, digits=args.digits, title=args.title))
+        return format_tables(report, args.fmt, digits=args.digits)
+    return render_html(report, digits=args.digits, title=args.title)

@@ -12,7 +12,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import IO, Any
 
 from ..core.extras import PYARROW, Requires, parquet_name
 from ..core.params import MEMORY_LIMIT, RELEVANCE, Cost, Integers, Names, Param, Switch, Text
@@ -49,7 +49,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import open_output, write_text
+from .outputs import Done, Output
 from .rules import Rule
 from .runargs import add_run_options, read_inputs
 
@@ -148,20 +148,25 @@ def add_parser(subparsers) -> None:
 
 
 # ------------------------------------------------------------------ image
-def run_image(args: argparse.Namespace) -> int:
+def run_image(args: argparse.Namespace) -> Output:
     """``scale image``: the scale of a measure, its summary or its values."""
     from ..io.formats import image_format
 
     fmt = None if args.output is None else image_format(args.output, "-o")
     from ..scales import scale
 
-    with scheduler(args) as executor:  # open for the passes over the image too
-        levels = args.levels if given(args, "levels") else None  # refused with --intents
-        sc = scale(args.measure, args.N, levels, recall_base=args.recall_base,
-                   feasible=args.feasible, progress=wants_progress(args),
-                   max_memory=args.max_memory, explain=args.explain, intents=args.intents,
-                   executor=executor, shards=args.shards, summary=_summary_limit(args))
-        return _report_image(args, sc, fmt)
+    def write(out: IO[str]) -> None:
+        with scheduler(args) as executor:  # open for the passes over the image too
+            levels = args.levels if given(args, "levels") else None  # refused with --intents
+            sc = scale(args.measure, args.N, levels, recall_base=args.recall_base,
+                       feasible=args.feasible, progress=wants_progress(args),
+                       max_memory=args.max_memory, explain=args.explain,
+                       intents=args.intents, executor=executor, shards=args.shards,
+                       summary=_summary_limit(args))
+            _report_image(args, sc, fmt, out)
+
+    # the summary to standard output, written as the image's passes go (the executor open)
+    return Output(write, "-", mode="w")
 
 
 def _summary_limit(args: argparse.Namespace) -> int | None:
@@ -174,8 +179,9 @@ def _summary_limit(args: argparse.Namespace) -> int | None:
     return STREAM_LIMIT if args.diagnostics == "auto" else 1 << 62
 
 
-def _report_image(args: argparse.Namespace, sc, fmt) -> int:
-    """Write the image of ``sc`` to ``-o`` (in ``fmt``) and its summary in ``--format``."""
+def _report_image(args: argparse.Namespace, sc, fmt, out: IO[str]) -> None:
+    """Write the image of ``sc`` to ``-o`` (in ``fmt``) and its summary in ``--format`` to
+    ``out``."""
     from dataclasses import replace
 
     from ..scales.diagnostics import image_document, phi_lines, summarize
@@ -190,12 +196,10 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
         written = write_image(sc, args.output, fmt=fmt, force=args.force,
                               max_memory=args.max_memory, progress=wants_progress(args))
     listed = args.all_values or sc.n_distinct <= args.values_limit
-    out = sys.stdout
     if args.fmt == "json":
         if listed:
             _check_listing(sc.n_distinct, args.max_memory)
-        json.dump(image_document(sc, values=listed, intents=args.intents), out)
-        out.write("\n")
+        out.write(json.dumps(image_document(sc, values=listed, intents=args.intents)) + "\n")
     elif args.fmt == "csv":
         write_csv(sc, out)
     else:
@@ -210,7 +214,6 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
                       "--diagnostics full streams the image)\n")
         if listed and sc.n_distinct <= 20:
             out.write(phi_lines(sc))
-    return 0
 
 
 #: Bytes per value listed as JSON (a Python float in a list and its text).
@@ -230,7 +233,7 @@ def _check_listing(n_distinct: int, max_memory: str | None) -> None:
 
 
 # ------------------------------------------------------------------ transform
-def run_transform(args: argparse.Namespace) -> int:
+def run_transform(args: argparse.Namespace) -> Output:
     """``scale transform``: per-topic values of M and M_R for real runs."""
     from dataclasses import replace
 
@@ -246,7 +249,8 @@ def run_transform(args: argparse.Namespace) -> int:
         evaluation = replace(evaluation, columns=tuple(c for c in evaluation.columns
                                                        if c.label in keep))
     means = None if args.ci is None else intervals_text(args, evaluation)  # before -o opens
-    with open_output(args) as stream:
+
+    def write(stream: IO[bytes]) -> None:
         if means is not None:  # the means of M and M_R with their intervals
             stream.write(means.encode())
         else:
@@ -254,10 +258,10 @@ def run_transform(args: argparse.Namespace) -> int:
                           summary=not args.no_summary)
         if args.fmt == "markdown":  # a document: what M_R is, under the table
             stream.write("".join(f"\n*{line}*\n" for line in result.legend()).encode())
-    if args.fmt != "markdown" and at_terminal(args):  # the data stay as parsers read them
-        for line in result.legend():
-            print(message_line(line), file=sys.stderr)
-    return 0
+        elif at_terminal(args):  # the data stay as parsers read them: a note on stderr
+            for line in result.legend():
+                print(message_line(line), file=sys.stderr)
+    return Output(write, mode="wb")
 
 
 def _judged(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]]:
@@ -282,11 +286,11 @@ def _catalogue_names(names: Sequence[str] | str | None) -> list[str]:
 
 
 # ------------------------------------------------------------------ table
-def run_table(args: argparse.Namespace) -> int:
+def run_table(args: argparse.Namespace) -> Done:
     """``scale table``: Kendall τ between each measure and its ranked version."""
     qrels, runs, space = _judged(args)
     from ..scales.diagnostics import format_tau_table, tau_table
 
     frame = tau_table(qrels, runs, args.measures, args.lengths, **space)
-    return write_text(args, format_tau_table(frame, args.fmt))
+    return format_tau_table(frame, args.fmt)
 

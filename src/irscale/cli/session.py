@@ -16,6 +16,7 @@ from .eval import (
 )
 from .main import SUBCOMMANDS
 from .options import add_command
+from .outputs import Done
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -48,7 +49,7 @@ def add_parser(subparsers) -> None:
         "qrels of its topic; output as irscale eval prints it. See docs/sessions.md.")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Done:
     """``irscale session``: the session measures of every run."""
     from ..evaluation.sessions import evaluate_sessions
 

@@ -21,6 +21,7 @@ from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .main import SUBCOMMANDS
 from .options import Argument, add_actions, add_command, add_param
+from .outputs import Done
 from .rules import Rule, each
 
 #: ``--corpus``: each run's corpus BLEU.
@@ -127,7 +128,7 @@ def add_parser(subparsers) -> None:
         "express (Nenkova & Passonneau 2004). See docs/text.md.")
 
 
-def run_rouge(args: argparse.Namespace) -> int:
+def run_rouge(args: argparse.Namespace) -> Done:
     """``text rouge``: the ROUGE measures of every output."""
     from ..evaluation.rouge import evaluate_rouge
     from ..text.rouge import DEFAULT_MEASURES
@@ -138,7 +139,7 @@ def run_rouge(args: argparse.Namespace) -> int:
     return write_evaluation(args, evaluation)
 
 
-def run_bleu(args: argparse.Namespace) -> int:
+def run_bleu(args: argparse.Namespace) -> Done:
     """``text bleu``: sentence BLEU of every output, or with ``--corpus`` corpus BLEU per
     run."""
     from ..evaluation.bleu import evaluate_bleu, evaluate_corpus_bleu
@@ -149,15 +150,13 @@ def run_bleu(args: argparse.Namespace) -> int:
             args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
             allow_empty=args.allow_empty))
     from ..io.output import write_summary
-    from .outputs import open_output
+    from .outputs import Output
 
     scores = evaluate_corpus_bleu(args.qrels, args.runs, args.measures or ["BLEU(effective=0)"])
-    with open_output(args) as stream:
-        write_summary(scores, stream, fmt=args.fmt)
-    return 0
+    return Output(lambda stream: write_summary(scores, stream, fmt=args.fmt), mode="wb")
 
 
-def run_pyramid(args: argparse.Namespace) -> int:
+def run_pyramid(args: argparse.Namespace) -> Done:
     """``text pyramid``: the pyramid scores of every peer summary."""
     from ..evaluation.pyramids import evaluate_pyramid
     from ..text.pyramid import PYRAMID_MEASURES
@@ -180,7 +179,7 @@ def _matches(args: argparse.Namespace) -> None:
         raise ParameterError("give the nugget match file(s), or --auto-match with --texts")
 
 
-def run_nuggets(args: argparse.Namespace) -> int:
+def run_nuggets(args: argparse.Namespace) -> Done:
     """``text nuggets``: the nugget measures of every output."""
     from ..evaluation.nuggets import evaluate_nuggets
     from ..text.nuggets import DEFAULT_MEASURES

@@ -98,12 +98,21 @@ class PoolingSimulation(HtmlRepr):
 
         with contextlib.ExitStack() as stack:
             for key, path in paths.items():
-                frame = self.qrels[key]
-                lines = (frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str)
-                         + " " + frame["relevance"].astype(str) + "\n")
+                text = self.qrels_text(key)
                 temporary = stack.enter_context(atomic_path(path, force=force))
                 with open(temporary, "w", encoding="utf-8") as handle:
-                    handle.write("".join(lines))
+                    handle.write(text)
+
+    def qrels_text(self, key: tuple[str, int]) -> str:
+        """The induced qrels of ``key`` (a strategy and a budget) as TREC qrels lines
+        (``topic 0 docno rel``): what :meth:`write_qrels` writes."""
+        from ..core.numbers import identifiers
+
+        frame = self.qrels[key]
+        identifiers(lambda: [*frame["query_id"].astype(str), *frame["doc_id"].astype(str)])
+        lines = (frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str)
+                 + " " + frame["relevance"].astype(str) + "\n")
+        return "".join(lines)
 
     def __repr__(self) -> str:
         strategies = ", ".join(dict.fromkeys(self.table["strategy"]))

@@ -24,6 +24,17 @@ Anything else — a NaN or an infinity no declaration explains — is a fault of
 :class:`NumberError`, which the command line reports as an internal error (status 3),
 never as a blank cell, ``nan`` or ``inf``.
 
+**The guard on text.** What a command writes as text passes :func:`check_text` on its way
+out (the one writer of the command line, :mod:`irscale.cli.outputs`): a field that spells a
+non-finite number (``nan``, ``-nan``, ``inf``, ``-inf``, ``Infinity``, any case: a token
+between separators of a table, CSV or JSON line) is a :class:`NumberError` unless the call
+declared that spelling (:func:`declare_words`). The renderers declare what they mean: a
+table whose declared infinities are present (:func:`check_table`: ``inf``, ``-inf``), the
+trec_eval format's ``-nan`` (trec_eval's 0/0, :mod:`irscale.io.output`), and identifiers
+of the inputs that happen to spell such a word (a topic ``nan``: the text cells of a table,
+the topics and runs of an evaluation, the fields of a run written: :func:`identifiers`).
+A text a command builds by hand declares nothing, so a ``nan`` of its own never leaves.
+
 **Floating-point warnings.** numpy warns (``RuntimeWarning: overflow encountered in
 multiply``) and goes on with an infinity or a NaN. Inside irscale they are errors:
 :func:`floating_point_errors` raises them where they arise, for the computations of a
@@ -175,6 +186,22 @@ def _row_label(frame: Table, row: int) -> str:
     return f"row {row + 1}"
 
 
+def _text_cells(frame: Table) -> list[str]:
+    """The texts of ``frame`` a renderer may write as fields: its column names, its index
+    labels (a data frame's) and the cells of its columns that are not numbers."""
+    import numpy as np
+
+    texts = [str(name) for name in frame.columns]
+    index = getattr(frame, "index", None)
+    if index is not None and index.dtype.kind == "O":
+        texts.extend(str(label) for label in index)
+    for name in frame.columns:
+        values = np.asarray(frame[name], dtype=object)
+        if np.asarray(frame[name]).dtype.kind not in "iufbc":
+            texts.extend(str(value) for value in values if isinstance(value, str))
+    return texts
+
+
 def check_table(frame: Table, where: str = "a table") -> dict[str, Meaning]:
     """Check every non-finite number of ``frame`` (``where``: what it is, for messages)
     against the meanings declared on its columns (:func:`declare`): the columns that hold
@@ -184,6 +211,8 @@ def check_table(frame: Table, where: str = "a table") -> dict[str, Meaning]:
     causes: dict[str, list[str]] = {}
     first: dict[str, int] = {}
     meanings = declared(frame)
+    if _SCOPES:  # the labels and text cells a renderer writes are text, not numbers
+        identifiers(lambda: _text_cells(frame))
     for name in frame.columns:
         nan, inf = _non_finite(frame[name])
         if not (nan.any() or inf.any()):
@@ -200,12 +229,125 @@ def check_table(frame: Table, where: str = "a table") -> dict[str, Meaning]:
             counted = "" if len(frame) < 2 else f" ({int(nan.sum())} of {len(frame)} rows)"
             causes.setdefault(meaning.nan, []).append(f"{name}{counted}")
             first.setdefault(meaning.nan, int(nan.nonzero()[0][0]))
+        if inf.any():
+            declare_words("inf", "-inf", "+inf")  # how the renderers write a meant one
         found[str(name)] = meaning
     for cause, names in causes.items():
         at = "" if len(frame) < 2 else f", first at {_row_label(frame, first[cause])}"
         verb = "is" if len(names) == 1 else "are"
         warnings.warn(f"{', '.join(names)} {verb} {UNDEFINED}{at}: {cause}", stacklevel=3)
     return found
+
+
+# ------------------------------------------------------------------------ text guard
+#: A spelling of a non-finite number: what C's printf, Python, numpy, pandas and JavaScript
+#: write for a NaN or an infinity (matched on lower-case text).
+NON_FINITE = r"[-+]?(?:nan|inf(?:inity)?)"
+#: What may stand on either side of a number field: the start or end of a line, spaces and
+#: tabs, the separators of CSV, TSV, Markdown, LaTeX and JSON (a quoted JSON string is
+#: text, not a number) and brackets; not ``=``, which a measure's parameter follows in its
+#: name (``ROUGE-S(skip=inf)``: a spelling of the name, not a number written).
+FIELD_EDGE = r"\s,;|&:\[\]{}()<>"
+#: The word of a token, its end at a field's edge; its start (and sign) is checked on
+#: each match: a pattern that starts with its letters is searched for them in C, where a
+#: leading look-behind would be tried at every character.
+_TOKEN = re.compile(rf"(?:nan|inf(?:inity)?)(?![^{FIELD_EDGE}])")
+_TOKEN_BYTES = re.compile(_TOKEN.pattern.encode())
+_TOKEN_ANY_CASE = re.compile(_TOKEN.pattern, re.IGNORECASE)
+_EDGES = frozenset(" \t\n\r\f\v,;|&:[]{}()<>")
+_WORD = re.compile(NON_FINITE, re.IGNORECASE)
+
+#: The spellings declared by the running command lines' calls (:func:`text_scope`), one
+#: set per call (nested calls and the call's threads share the innermost), and the
+#: sources of identifiers looked at when a token is found (:func:`identifiers`).
+_SCOPES: list[tuple[set[str], list[Any]]] = []
+
+
+@contextlib.contextmanager
+def text_scope() -> Iterator[None]:
+    """The scope of one command of the command line: the spellings declared inside
+    (:func:`declare_words`, :func:`identifiers`) are what :func:`check_text` lets through
+    until it ends. Outside a scope (the Python API) nothing is recorded."""
+    _SCOPES.append((set(), []))
+    try:
+        yield
+    finally:
+        _SCOPES.pop()
+
+
+def declare_words(*words: str) -> None:
+    """Declare that the call's text may hold ``words`` (exact spellings, such as ``-nan``)
+    as fields: a renderer that writes them on purpose, where it writes them."""
+    if _SCOPES:
+        _SCOPES[-1][0].update(words)
+
+
+def identifiers(source: Any) -> None:
+    """Declare ``source`` (identifiers written as text: a callable returning them, or an
+    iterable that stays valid) as the call's identifiers: a field of the output that spells
+    a non-finite word is let through when it is one of them (a topic named ``nan``). Only
+    looked at when such a field is found, so declaring millions of document ids costs
+    nothing on the usual path."""
+    if _SCOPES:
+        _SCOPES[-1][1].append(source)
+
+
+def _declared_identifier(word: str) -> bool:
+    """Whether ``word`` is among the identifiers declared in the call (:func:`identifiers`);
+    the sources looked at are turned into the set of their non-finite spellings once."""
+    if not _SCOPES:
+        return False
+    words, sources = _SCOPES[-1]
+    while sources:
+        source = sources.pop()
+        values = source() if callable(source) else source
+        words.update(value for value in set(map(str, values)) if _WORD.fullmatch(value))
+    return word in words
+
+
+def check_text(chunk: str | bytes, where: str = "the output", line: int = 0) -> None:
+    """Refuse a field of ``chunk`` (text or UTF-8 bytes about to be written to ``where``,
+    ``line`` lines already written before it) that spells a non-finite number the call did
+    not declare (module documentation): :class:`NumberError` naming the line and the
+    field. One pass of C over the lower-cased text for ``nan`` and ``inf`` first: the
+    usual output, which holds neither as a field, costs two searches."""
+    found: Iterator[re.Match[Any]]
+    if isinstance(chunk, bytes):
+        lowered_bytes = chunk.lower()
+        if b"nan" not in lowered_bytes and b"inf" not in lowered_bytes:
+            return
+        found = _TOKEN_BYTES.finditer(lowered_bytes)  # ASCII lower case: the same offsets
+    else:
+        lowered = chunk.lower()
+        if "nan" not in lowered and "inf" not in lowered:
+            return
+        found = (_TOKEN.finditer(lowered) if len(lowered) == len(chunk)
+                 else _TOKEN_ANY_CASE.finditer(chunk))  # lower() changed a length
+    declared = _SCOPES[-1][0] if _SCOPES else set()
+    for match in found:
+        start, end = match.span()
+        before = chunk[start - 1:start] if start else ""
+        before = before.decode("latin-1") if isinstance(before, bytes) else before
+        if before in "+-" and before:  # a sign: the field starts before it
+            start -= 1
+            before = chunk[start - 1:start] if start else ""
+            before = before.decode("latin-1") if isinstance(before, bytes) else before
+        if before and before not in _EDGES:  # inside a word (Monsanto, 0xnan)
+            continue
+        raw = chunk[start:end]
+        word = raw.decode() if isinstance(raw, bytes) else raw
+        if word in declared or _declared_identifier(word):
+            continue
+        newline = b"\n" if isinstance(chunk, bytes) else "\n"
+        number = line + chunk.count(newline, 0, start) + 1  # type: ignore[arg-type]
+        first = chunk.rfind(newline, 0, start) + 1  # type: ignore[arg-type]
+        last = chunk.find(newline, start)  # type: ignore[arg-type]
+        text = chunk[first:last if last >= 0 else len(chunk)]
+        text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+        raise NumberError(f"{where}, line {number}: the field {word!r} is a non-finite "
+                          f"number that no computation declared ({text.strip()[:200]!r}): "
+                          "a command returns its numbers in a table whose columns declare "
+                          "what a NaN or an infinity means (irscale.core.numbers.declare)")
 
 
 def check_finite(values: Any, what: str) -> None:
@@ -354,11 +496,14 @@ __all__ = [
     "blank",
     "check_finite",
     "check_table",
+    "check_text",
     "csv_text",
     "declare",
+    "declare_words",
     "declared",
     "floating_point_cause",
     "floating_point_errors",
+    "identifiers",
     "infinite",
     "json_number",
     "json_text",
@@ -366,5 +511,6 @@ __all__ = [
     "raising",
     "spelled",
     "standard_deviation",
+    "text_scope",
     "undefined",
 ]

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from ..cache.calls import CacheCall, cached
 from ..core.options import EXPECTED, check_run_names
-from ..io.formats import run_suffixes
+from ..io.formats import declare_trec_text, run_suffixes
 from ..io.native_files import judge_batch
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
 from ..measures.native import unreplayable_sort_warning
@@ -74,8 +74,10 @@ def trec_eval_text(
     if not isinstance(inputs, NativeInputs) or inputs.qrels[0] == "dicts":
         return None
     call = None if cache is None else CacheCall(cache, trec_eval_text, arguments)
-    return cached(call, setup, lambda: _text(inputs, setup, plan, **arguments), text=True,
+    text = cached(call, setup, lambda: _text(inputs, setup, plan, **arguments), text=True,
                   stacklevel=3)
+    declare_trec_text(text)  # trec_eval's -nan and the topics: text, not a fault
+    return text
 
 
 def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, complete: bool,

@@ -96,3 +96,23 @@ def run_suffixes(runs: Sequence[str]) -> list[bytes]:
             raise ParameterError(f"run name {run!r} holds a tab or a line break: it cannot "
                                  "name the runs of the trec format (rename the run)")
     return [b"\t" + run.encode() for run in runs]
+
+
+def declare_trec_text(text: bytes) -> None:
+    """Declare to the guard on text (:func:`irscale.core.numbers.check_text`) what the
+    trec format ``text`` writes on purpose: trec_eval's ``-nan`` (its 0/0), and its
+    identifiers, the topic (second field), the run of several runs' lines (fourth) and the
+    ``runid`` line's value, read from the text only when the guard finds such a word."""
+    from ..core.numbers import declare_words, identifiers
+
+    def fields() -> list[str]:
+        found = []
+        for line in text.decode("utf-8", "replace").splitlines():
+            parts = line.split("\t")
+            found.extend(parts[1::2])  # the topic, and the run of several runs' lines
+            if parts[0].rstrip() == "runid" and len(parts) > 2:
+                found.append(parts[2])
+        return found
+
+    declare_words("-nan")
+    identifiers(fields)

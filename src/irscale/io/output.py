@@ -30,7 +30,14 @@ from typing import IO, TYPE_CHECKING
 import numpy as np
 
 from .. import _engine
-from ..core.numbers import UNDEFINED, NumberError, json_number, json_text
+from ..core.numbers import (
+    UNDEFINED,
+    NumberError,
+    declare_words,
+    identifiers,
+    json_number,
+    json_text,
+)
 from ..errors import ParameterError
 from .formats import OUTPUT_FORMATS, run_suffixes
 from .table import engine_values
@@ -50,6 +57,9 @@ def iter_trec(
     """trec_eval-format output of every run (run after run), as consecutive byte chunks
     (with several runs, every line ends with a tab and its run: module documentation)."""
     suffixes = run_suffixes(evaluation.runs)
+    # the guard on text: trec_eval's 0/0 is -nan, and topics and runs are identifiers
+    declare_words("-nan")
+    identifiers(lambda: [*evaluation.rows.topics, *evaluation.runs])
     topics = _topic_buffers(evaluation.rows.topics) if per_query else None
     for run_index, suffix in enumerate(suffixes):
         if topics is not None:
@@ -99,12 +109,15 @@ def _per_query_blocks(evaluation: ResultTable, run_index: int,
 def summary_lines(table: SummaryTable, run_index: int, suffix: bytes = b"") -> bytes:
     """The summary (``all``) lines of one run, written by the engine: ``%6.4f`` for float
     columns and means, the others as they are (counts ``%ld``, the run id)."""
+    declare_words("-nan")  # the guard on text: trec_eval's 0/0, and the run's name
+    identifiers([table.runs[run_index]])
     return _engine.trec_summary_lines(
         [(c.label, c.value_type, c.aggregate, value) for c, value in table.summary(run_index)],
         suffix)
 
 
 def _rows(evaluation: ResultTable, per_query: bool) -> list[dict]:
+    identifiers(lambda: [*evaluation.rows.topics, *evaluation.runs])  # the guard on text
     rows = []
     jr = evaluation.rows
     for run_index, run in enumerate(evaluation.runs):
@@ -125,6 +138,7 @@ def _rows(evaluation: ResultTable, per_query: bool) -> list[dict]:
 def _summary_rows(table: SummaryTable, run_index: int) -> list[dict]:
     """The ``all`` rows of one run (csv and json formats)."""
     run = table.runs[run_index]
+    identifiers([run])  # the guard on text: a run named "nan"
     return [{"run": run, "topic": "all", "measure": column.label, "value": _plain(value)}
             for column, value in table.summary(run_index)]
 

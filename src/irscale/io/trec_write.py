@@ -10,7 +10,7 @@ import os
 import numpy as np
 
 from ..core.inputs import Qrels, Run
-from ..core.numbers import check_finite
+from ..core.numbers import check_finite, identifiers
 from ..core.strings import Strings
 from .files import atomic_output
 from .text_columns import integer_text, join_lines, repr_text, shortest_text
@@ -60,5 +60,8 @@ def ranked_run_text(run: Run, tag: str) -> bytes:
     if len(run) == 0:
         return b""
     check_finite(run.score, f"the scores of run {tag!r}")
+    identifiers(run.topic)  # the text of the lines (the guard on text: a docno "nan")
+    identifiers(run.docno)
+    identifiers([tag])
     return join_lines([run.topic, "Q0", run.docno, integer_text(_ranks(run.topic)),
                        shortest_text(run.score), tag])

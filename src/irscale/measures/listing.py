@@ -137,6 +137,9 @@ def format_catalogue(rows: Iterable[dict[str, Any]], fmt: str = "text") -> str:
         raise ParameterError(f"unknown catalogue format {fmt!r}: use one of "
                              f"{', '.join(CATALOGUE_FORMATS)}")
     rows = list(rows)
+    from ..core.numbers import declare_words
+
+    declare_words("inf")  # a parameter's value as its domain spells it (skip=inf): words
     if fmt == "json":
         import json
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 
 from ..core.numbers import UNDEFINED as UNDEFINED
-from ..core.numbers import check_table, json_number, json_text, spelled
+from ..core.numbers import check_table, declare_words, json_number, json_text, spelled
 from ..core.params import MAX_DIGITS as MAX_DIGITS
 from ..core.params import check_digits as check_digits
 from ..errors import ParameterError, about
@@ -68,8 +68,10 @@ def format_number(value: object, digits: int = 4) -> str:
         v = float(value)
         if math.isnan(v):
             return UNDEFINED
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
+        if math.isinf(v):  # meant (its table declared it): so for the guard on text too
+            text = "inf" if v > 0 else "-inf"
+            declare_words(text)
+            return text
         if (v != 0 and abs(v) < 10 ** (-digits)) or abs(v) >= LARGE:
             return f"{v:.{max(digits - 2, 1)}e}"
         return f"{v:.{digits}f}"
