@@ -200,3 +200,25 @@ def test_no_command_line_rule_restates_a_binding():
         hand = [r for r in rules if isinstance(r, Rule) and r not in bound]
         twice = governed & {dest for r in hand for dest in r.dests}
         assert not twice, (words, twice)
+
+
+def test_a_bound_command_offers_the_functions_parameters_with_their_domains():
+    """A command built with a function's binding offers each of its parameters as an option
+    built from the same declaration (:func:`irscale.cli.options.add_param`), checked against
+    the same domain: the command line and the function refuse the same values."""
+    from irscale.core.params import Listed
+
+    checked = 0
+    for words, parser in _parsers():
+        binding = getattr(parser, "irscale_binding", None)
+        if binding is None:
+            continue
+        options = {id(getattr(action, "irscale_param", None)): action
+                   for action in parser._actions}
+        for param in binding.params:
+            action = options.get(id(param))
+            assert action is not None, (words, param.name, "no option built from it")
+            domain = param.domain.domain if isinstance(param.domain, Listed) else param.domain
+            assert getattr(action, "domain", domain) == domain, (words, param.name)
+            checked += 1
+    assert checked >= 20

@@ -303,6 +303,8 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     declared = (*(() if binding is None else binding_rules(binding)), *rules)
     if declared:
         add_rules(parser, *declared)
+    if binding is not None:
+        parser.irscale_binding = binding  # type: ignore[attr-defined]  # (tests/test_binding.py)
     parser.set_defaults(func=run, **defaults)
     return parser
 
