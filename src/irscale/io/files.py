@@ -43,7 +43,7 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..core import reads
 from ..core.extras import parquet_name
@@ -160,20 +160,55 @@ def check_file_source(source: object, where: str) -> PathLike | io.IOBase | byte
 
 
 def _read_stdin() -> bytes:
-    """Every byte of standard input, within the memory limit (:func:`reading_limit`)."""
+    """Every byte of standard input, within the memory and line limits
+    (:func:`read_stream`)."""
     if sys.stdin is None:  # descriptor 0 was closed when the interpreter started
         raise FileAccessError("cannot read <stdin>: standard input is closed", path="<stdin>")
     stream = getattr(sys.stdin, "buffer", sys.stdin)
-    limit = reading_limit()
+    return read_stream(stream.read, "<stdin>")
+
+
+#: Bytes read at a time from an input that can be read once only (:func:`read_stream`):
+#: far fewer than the line limit, so that a line within one block is never beyond it.
+STREAM_BLOCK = 1 << 20
+
+#: The first bytes of gzip data.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_stream(read: Callable[[int], bytes | str], name: str) -> bytes:
+    """Every byte ``read(n)`` gives (an input that can be read once only: standard input,
+    a FIFO, a character device such as ``/dev/zero``, a stream), read
+    :data:`STREAM_BLOCK` bytes at a time within the bounds the native engine's readers
+    keep (``rust/src/read/limits.rs``), so that an endless input is refused, not held
+    until the memory runs out: once more than the memory limit (:func:`reading_limit`) has
+    come, :class:`InputError` naming ``name``; in a text that is not gzip data, reading
+    stops within the first line longer than the line limit (``_engine.LINE_LIMIT``, the
+    bytes before its ``\n``), the bytes read so far returned: :func:`read_text` then
+    refuses that line by its number and start. gzip data are bounded by what they
+    decompress to (:func:`read_text`). ``^C`` stops the reading between two blocks."""
+    from .. import _engine
+
+    limit, line_limit = reading_limit(), _engine.LINE_LIMIT
     chunks: list[bytes] = []
     total = 0
-    while chunk := stream.read(1 << 20):
+    open_line = 0  # bytes of the last line, not ended yet
+    while chunk := read(STREAM_BLOCK):
         data = chunk.encode() if isinstance(chunk, str) else chunk
+        chunks.append(data)
         total += len(data)
         if total > limit:
-            raise InputError(memory_reason([str(total), str(limit)]), source="<stdin>")
-        chunks.append(data)
-    return b"".join(chunks)
+            raise InputError(memory_reason([str(total), str(limit)]), source=name)
+        first = data.find(b"\n")
+        if first >= 0:
+            longest = open_line + first
+            open_line = len(data) - data.rfind(b"\n") - 1
+        else:
+            longest = open_line = open_line + len(data)
+        if max(longest, open_line) > line_limit and \
+                (chunks[0] if len(chunks[0]) > 1 else b"".join(chunks))[:2] != GZIP_MAGIC:
+            break
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def reading_limit() -> int:
@@ -300,14 +335,21 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
 
 
 def _read_path(path: PathLike, name: str | None) -> bytes:
-    """The bytes of the file at ``path`` (a FIFO's too, read once), within the memory limit:
-    a regular file larger than it is refused by its size, before it is read."""
+    """The bytes of the file at ``path``, within the memory limit: a regular file larger
+    than it is refused by its size, before it is read; a FIFO or a device is read once,
+    within the memory and line limits (:func:`read_stream`)."""
     info = check_readable(path)
     limit = reading_limit()
     named = name or display_name(path)
     if info is not None and info.st_size > limit:
         raise InputError(memory_reason([str(info.st_size), str(limit)]), source=named)
     try:
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            descriptor = os.open(path, os.O_RDONLY | OPEN_FLAGS)
+            try:
+                return read_stream(lambda size: os.read(descriptor, size), named)
+            finally:
+                os.close(descriptor)
         data = read_file(path, limit + 1)
     except OSError as error:
         raise access_error(error, named) from None
