@@ -14,10 +14,12 @@ token by token, for the line of the fault, only when there may be one.
 
 >>> parse_json(b'{"model": "cm", "prior": [1, 1]}', "m.json")
 {'model': 'cm', 'prior': [1, 1]}
->>> parse_json(b'{"n": 99999999999999999999}', "m.json")
-Traceback (most recent call last):
-...
-irscale.errors.InputFormatError: m.json, line 1: the integer 99999999999999999999 is beyond 64 bits (integers lie within ±9,223,372,036,854,775,807): '{"n": 99999999999999999999}'
+>>> from irscale.errors import InputFormatError
+>>> try:
+...     parse_json(b'{"n": [1,\\n 99999999999999999999]}', "m.json")
+... except InputFormatError as error:
+...     print(error.source, error.line, error.reason.split(" (")[0])
+m.json 2 the integer 99999999999999999999 is beyond 64 bits
 """
 
 from __future__ import annotations
