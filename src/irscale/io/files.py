@@ -176,37 +176,56 @@ STREAM_BLOCK = 1 << 20
 GZIP_MAGIC = b"\x1f\x8b"
 
 
+class LineWatch:
+    """Watches a text read a block at a time (an input that can be read once only) for a
+    line longer than the line limit (``_engine.LINE_LIMIT``: the bytes before its
+    ``\n``), as the native engine's readers count it, so that its reader stops there: the
+    engine then refuses that line by its number and start. gzip data (told by their first
+    bytes) are not watched: their lines are those they decompress to, bounded when the
+    engine reads them."""
+
+    def __init__(self) -> None:
+        from .. import _engine
+
+        self.limit = _engine.LINE_LIMIT
+        self.open = 0  # bytes of the last line, not ended yet
+        self.head = b""  # the text's first bytes, to tell gzip data
+
+    def beyond(self, block: bytes) -> bool:
+        """Whether the text, ``block`` its latest bytes, has reached a line beyond the
+        limit (a block shorter than the limit: a line within it is shorter too)."""
+        if len(self.head) < len(GZIP_MAGIC):
+            self.head += block[:len(GZIP_MAGIC) - len(self.head)]
+        first = block.find(b"\n")
+        if first >= 0:
+            longest = self.open + first
+            self.open = len(block) - block.rfind(b"\n") - 1
+        else:
+            longest = self.open = self.open + len(block)
+        return max(longest, self.open) > self.limit and not self.head.startswith(GZIP_MAGIC)
+
+
 def read_stream(read: Callable[[int], bytes | str], name: str) -> bytes:
     """Every byte ``read(n)`` gives (an input that can be read once only: standard input,
     a FIFO, a character device such as ``/dev/zero``, a stream), read
     :data:`STREAM_BLOCK` bytes at a time within the bounds the native engine's readers
     keep (``rust/src/read/limits.rs``), so that an endless input is refused, not held
     until the memory runs out: once more than the memory limit (:func:`reading_limit`) has
-    come, :class:`InputError` naming ``name``; in a text that is not gzip data, reading
-    stops within the first line longer than the line limit (``_engine.LINE_LIMIT``, the
-    bytes before its ``\n``), the bytes read so far returned: :func:`read_text` then
-    refuses that line by its number and start. gzip data are bounded by what they
-    decompress to (:func:`read_text`). ``^C`` stops the reading between two blocks."""
-    from .. import _engine
-
-    limit, line_limit = reading_limit(), _engine.LINE_LIMIT
+    come, :class:`InputError` naming ``name``; reading stops within the first line longer
+    than the line limit (:class:`LineWatch`), the bytes read so far returned:
+    :func:`read_text` then refuses that line by its number and start. ``^C`` stops the
+    reading between two blocks."""
+    limit = reading_limit()
+    watch = LineWatch()
     chunks: list[bytes] = []
     total = 0
-    open_line = 0  # bytes of the last line, not ended yet
     while chunk := read(STREAM_BLOCK):
         data = chunk.encode() if isinstance(chunk, str) else chunk
         chunks.append(data)
         total += len(data)
         if total > limit:
             raise InputError(memory_reason([str(total), str(limit)]), source=name)
-        first = data.find(b"\n")
-        if first >= 0:
-            longest = open_line + first
-            open_line = len(data) - data.rfind(b"\n") - 1
-        else:
-            longest = open_line = open_line + len(data)
-        if max(longest, open_line) > line_limit and \
-                (chunks[0] if len(chunks[0]) > 1 else b"".join(chunks))[:2] != GZIP_MAGIC:
+        if watch.beyond(data):
             break
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
