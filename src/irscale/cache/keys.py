@@ -33,7 +33,7 @@ from typing import Any
 from ..core.records import fields as record_fields
 from ..core.records import is_record
 from ..errors import ParameterError
-from ..io.files import file_digest
+from ..io.regular_files import file_digest
 from ..io.sources import expands, source_files
 
 #: Bytes read at a time from a file being hashed.

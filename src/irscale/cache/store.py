@@ -35,8 +35,9 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from ..errors import CacheWriteWarning, FileAccessError, InputError, ParameterError, shorten
-from ..io.files import NotRegularFile, access_error, current_umask, read_regular
+from ..io.files import access_error, current_umask
 from ..io.folders import check_output_folder
+from ..io.regular_files import NotRegularFile, read_regular
 from ..io.sources import call_inputs, check_folder_inputs
 from .frames import BadEntry, Warned, warning_category, warning_name
 

@@ -4,7 +4,7 @@
 
 The folder is irscale's, but anyone who can write into it may have put anything under
 those names: each file is read as a file irscale wrote and reads back
-(:func:`irscale.io.files.read_regular`: a regular file only, opened without blocking,
+(:func:`irscale.io.regular_files.read_regular`: a regular file only, opened without blocking,
 within the memory limit), the description parsed by the one JSON parser
 (:func:`irscale.io.json_input.parse_json`: nesting and integers bounded, a fault named by
 its line), the counts by numpy from memory (no pickles).
@@ -16,8 +16,9 @@ import io
 import os
 from typing import TYPE_CHECKING, Any
 
-from .files import display_name, read_regular
+from .files import display_name
 from .json_input import parse_json
+from .regular_files import read_regular
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

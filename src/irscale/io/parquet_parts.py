@@ -4,7 +4,7 @@ writes, one per batch of runs, read back as one table
 
 The folder is irscale's, but anyone who can write into it may have put anything under a
 part's name: each part is read as a file irscale wrote and reads back
-(:func:`irscale.io.files.read_regular`: a regular file only, opened without blocking,
+(:func:`irscale.io.regular_files.read_regular`: a regular file only, opened without blocking,
 within the memory limit), then parsed from memory; a part that is not a Parquet file (a
 damaged or replaced one) is an :class:`~irscale.errors.InputError` naming it.
 """
@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from .files import access_error, display_name, read_regular
+from .files import access_error, display_name
+from .regular_files import read_regular
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

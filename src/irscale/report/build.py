@@ -68,9 +68,9 @@ from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
 from ..evaluation.conventions import Applied, conventions_for
 from ..evaluation.setup import evaluation_setup
-from ..io.files import file_digest
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.naming import find_run
+from ..io.regular_files import file_digest
 from ..io.sources import as_qrels, as_runs
 from ..measures.names import measure_names
 from ..meta.discriminative import METHODS, discriminative_power_table
