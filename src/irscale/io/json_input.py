@@ -30,7 +30,6 @@ from itertools import accumulate
 from typing import Any
 
 from ..errors import InputFormatError, shorten
-from .files import read_input
 
 #: The deepest nesting of arrays and objects a JSON input may have: a click model's
 #: parameters nest 3 deep, a cache entry's header 3; far below the depth at which
@@ -57,20 +56,6 @@ _NOT_BRACKETS = bytes(b for b in range(256) if not _STEP[b])
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 #: The shortest run of digits that may be an integer beyond 64 bits.
 _LONG_RUN = b"0" * 19
-
-
-def read_json(source: Any, name: str | None = None) -> Any:
-    """The JSON value of a file (a path, ``-`` for standard input, an open binary file or
-    bytes; gzip data decompressed), read within the memory and line limits
-    (:func:`irscale.io.files.read_input`) and parsed by :func:`parse_json`; ``name``
-    names it in errors (default: its path)."""
-    from .files import display_name
-
-    data = read_input(source, name)
-    if name is None:
-        name = display_name(source) if isinstance(source, str) else \
-            str(getattr(source, "name", "<bytes>"))
-    return parse_json(data, name)
 
 
 def parse_json(text: str | bytes, source: str) -> Any:
@@ -146,4 +131,4 @@ def _line(data: bytes, number: int) -> str:
         "utf-8", errors="replace")
 
 
-__all__ = ["MAX_DEPTH", "parse_json", "read_json"]
+__all__ = ["MAX_DEPTH", "parse_json"]
