@@ -199,3 +199,104 @@ def test_cli_topic_column_note_and_fix(tmp_path, capsys):
 def test_cli_missing_scores_file(tmp_path, capsys):
     status, _, err = cli(capsys, "compare", "--scores", str(tmp_path / "nope.csv"))
     assert status == 2 and "nope.csv" in err and "no such file" in err
+
+
+# ------------------------------------------------- inputs read once, within the limits
+#: The memory limit of the reads below: beyond the line limit (16 MiB), so that a line
+#: beyond it is refused for its length, and small enough that an input held whole before
+#: it is refused does no harm.
+READING_LIMIT = 64 << 20
+
+
+@pytest.fixture
+def reading_limit(monkeypatch):
+    import irscale.core.budget
+
+    monkeypatch.setattr(irscale.core.budget, "default_max_memory", lambda: READING_LIMIT)
+
+
+def test_dev_zero_is_refused_by_the_line_limit(reading_limit):
+    """``/dev/zero`` (a device that never ends, one line of NUL bytes) is refused as soon as
+    its first line passes the line limit, naming the file and the line; never read until
+    the memory runs out."""
+    with pytest.raises(InputFormatError, match="16 MiB") as raised:
+        ScoreMatrix.read_csv("/dev/zero")
+    assert (raised.value.source, raised.value.line) == ("/dev/zero", 1)
+
+
+class _Endless:
+    """A stream of ``block`` repeated forever (standard input that never ends)."""
+
+    def __init__(self, block: bytes):
+        self.block = block
+        self.given = 0
+
+    def read(self, size: int = -1) -> bytes:
+        assert size > 0, "read whole"
+        self.given += size
+        return (self.block * (size // len(self.block) + 1))[:size]
+
+
+@pytest.mark.parametrize(("block", "error", "words"), [
+    (b"x", InputFormatError, "16 MiB"),  # one endless line
+    (b"0.5,0.25\n", InputError, "memory limit"),  # endless valid rows
+])
+def test_endless_standard_input_is_refused(block, error, words, reading_limit, monkeypatch):
+    """Standard input that never ends: one endless line is refused by the line limit, valid
+    rows by the memory limit, each once a little more than the limit has come."""
+    stream = _Endless(block)
+    monkeypatch.setattr("sys.stdin", type("Stdin", (), {"buffer": stream})())
+    with pytest.raises(error, match=words) as raised:
+        ScoreMatrix.read_csv("-")
+    assert raised.value.source == "<stdin>"
+    assert stream.given <= READING_LIMIT + (2 << 20)
+
+
+def test_fifo_holding_a_line_beyond_the_limit(tmp_path, reading_limit):
+    """A FIFO whose writer never stops writing one line: refused by the line limit, the
+    FIFO opened once."""
+    import os
+    import threading
+
+    fifo = tmp_path / "scores.csv"
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def write() -> None:
+        descriptor = os.open(fifo, os.O_WRONLY)
+        try:
+            while not stop.is_set():
+                os.write(descriptor, b"y" * (1 << 20))
+        except BrokenPipeError:
+            pass
+        finally:
+            os.close(descriptor)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        with pytest.raises(InputFormatError, match="16 MiB") as raised:
+            ScoreMatrix.read_csv(str(fifo))
+    finally:
+        stop.set()
+        writer.join(10)
+    assert (raised.value.source, raised.value.line) == (str(fifo), 1)
+
+
+def test_a_score_file_through_a_fifo_reads_as_the_file(tmp_path):
+    """The bounded reading of a FIFO gives the file's matrix (its lines within the limits)."""
+    import os
+    import threading
+
+    fifo = tmp_path / "ap.csv"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "wb") as stream:
+            stream.write(GOOD.encode())
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    matrix = ScoreMatrix.read_csv(str(fifo))
+    writer.join(10)
+    assert matrix.array().tolist() == ScoreMatrix.read_csv(GOOD.encode()).array().tolist()

@@ -62,10 +62,30 @@ def _other_kind(data: bytes) -> bytes:
                  [data[start + 8 + length:]])
 
 
-def damaged_is_not_served(damage, *argv: str):
+def _header_with(field: bytes):
+    """A damage: the entry framed again, its checksum holding, with ``field`` (``"name":
+    value``, JSON) first in its header (anyone who can write into the folder can frame
+    one)."""
+
+    def damage(data: bytes) -> bytes:
+        import hashlib
+
+        from irscale.cache.frames import MAGIC
+
+        start = len(MAGIC) + 32
+        length = int.from_bytes(data[start:start + 8], "little")
+        header = b"{" + field + b"," + data[start + 9:start + 8 + length]
+        body = len(header).to_bytes(8, "little") + header + data[start + 8 + length:]
+        return MAGIC + hashlib.sha256(body).digest() + body
+
+    return damage
+
+
+def damaged_is_not_served(damage, *argv: str, reason: str = "is not used"):
     """Damage every entry (``damage``: its bytes to the bytes written back), run ``argv``
-    (with ``--cache c``) again: each entry is reported not used, the output is the one
-    written first, and the entry is written again (a third run reads it silently)."""
+    (with ``--cache c``) again: each entry is reported not used (the warning saying
+    ``reason``), the output is the one written first, and the entry is written again (a
+    third run reads it silently)."""
 
     def check(result, ws, run) -> None:
         names = sorted(os.listdir(ws.root / "c"))
@@ -74,8 +94,8 @@ def damaged_is_not_served(damage, *argv: str):
         again = run([*argv, "--cache", "c"])
         assert_ok(again)
         warned = _warnings(again)
-        assert len(warned) == len(names) and all("is not used" in w for w in warned), \
-            again.describe()
+        assert len(warned) == len(names) and all(
+            "is not used" in w and reason in w for w in warned), again.describe()
         assert again.out == result.out, again.describe()
         third = run([*argv, "--cache", "c"])
         assert_ok(third)
@@ -161,6 +181,14 @@ CASES = [
        allowed_new=["c/"]),
     ok("eval-cache-text-entry-of-another-kind", [*EVAL, "--cache", "c"],
        damaged_is_not_served(_other_kind, *EVAL), allowed_new=["c/"]),
+    # a header beyond the JSON parser's bounds (nested 100,000 deep: a RecursionError; an
+    # integer of 100,000 digits: Python's advice about sys.set_int_max_str_digits)
+    ok("eval-cache-header-nested-too-deep", [*EVAL, "--cache", "c"],
+       damaged_is_not_served(_header_with(b'"x":' + b"[" * 100_000 + b"]" * 100_000), *EVAL,
+                             reason="nested deeper than 100"), allowed_new=["c/"]),
+    ok("eval-cache-header-huge-integer", [*EVAL, "--cache", "c"],
+       damaged_is_not_served(_header_with(b'"x":' + b"7" * 100_000), *EVAL,
+                             reason="beyond 64 bits"), allowed_new=["c/"]),
     ok("many-cache-miss-then-hit", [*MANY, "--cache", "c"],
        all_checks(same_as_uncached(*MANY), hit_equals(*MANY)), allowed_new=["c/"]),
     ok("eval-batches-cache", [*EVAL[:-1], "--batch-size", "1", "--no-progress", "--cache",

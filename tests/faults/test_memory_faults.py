@@ -8,6 +8,10 @@ In process, the memory limit is pinned to 8 MiB (by default it is half of the ma
 memory, or of the process's own limit): gzip files of a few kilobytes whose text is a line
 of 17 MiB, or 64 MiB of valid lines, are refused reading 8 MiB or 16 MiB of them at most.
 
+Inputs that never end (``/dev/zero``, a FIFO whose writer never stops, standard input) are
+read a block at a time: one endless line is refused by the line limit, endless valid lines by
+the memory limit, whatever the reader (every input of every command as ``/dev/zero``).
+
 In real processes under an address-space limit (``RLIMIT_AS`` of 2 GiB, as ``ulimit -v`` or
 a batch scheduler sets it), the bombs of a few megabytes that decompress to 3 GiB of one line
 or 4 GiB of one valid line repeated, as a run, as qrels and to ``fuse``, and a plain file of
@@ -18,8 +22,10 @@ process (status 134) or a bare "out of memory".
 from __future__ import annotations
 
 import gzip
+import os
 import resource
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -41,6 +47,9 @@ from .conftest import (
     subprocess_env,
 )
 from .test_diversity_faults import FILES as DIVERSITY
+from .test_fifo_sweep_faults import FILES as SWEEP_FILES
+from .test_fifo_sweep_faults import INPUTS, NOT_READ, SHARED, key, placed
+from .test_meta_judge_noise_faults import BASE as JUDGE_NOISE
 from .test_online_clicks_faults import FILES as CLICKS
 from .test_online_clicks_faults import LOG
 
@@ -195,3 +204,127 @@ def test_bombs_under_an_address_space_limit(name, tmp_path: Path):
     assert process.returncode == 2, f"status {process.returncode}" + result.describe()
     line = error_line(result)
     assert all(needle in line for needle in needles), f"{line!r} lacks {needles}"
+
+
+# ------------------------------------------------------------- inputs that never end
+#: The memory limit of the rows below: beyond the line limit (16 MiB), so that a line
+#: beyond it is refused for its length, and small enough that an input held whole before
+#: it is refused does no harm.
+ENDLESS_MEMORY = 64 << 20
+
+
+@pytest.fixture
+def sixty_four_mib(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(irscale.core.budget, "default_max_memory", lambda: ENDLESS_MEMORY)
+
+
+LOGLIK = ["online", "loglik", "--params", "/dev/zero", "--test", "test.log"]
+ZERO = ("/dev/zero, line 1", "16 MiB")
+
+#: ``/dev/zero`` (one line of NUL bytes that never ends) to the readers that held every
+#: byte of it before reading a line: refused by the line limit, naming the file and line 1.
+DEVICE_CASES = [
+    err("compare-scores-dev-zero", ["compare", "--scores", "/dev/zero"], *ZERO),
+    err("compare-scores-dev-zero-twice", ["compare", "--scores", "ap.csv", "--scores",
+                                          "/dev/zero"], *ZERO),
+    err("compare-collections-dev-zero", ["compare", "--collections", "/dev/zero", "-m", "map",
+                                         "--seed", "1"], *ZERO),
+    err("online-loglik-params-dev-zero", LOGLIK, *ZERO, files=CLICKS),
+    err("meta-judge-noise-confusion-dev-zero", [*JUDGE_NOISE, "--confusion", "/dev/zero"],
+        *ZERO),
+    err("eval-zscores-dev-zero", ["eval", "-Z", "/dev/zero", "qrels.txt", "a.run"], *ZERO),
+    err("text-rouge-dev-zero", ["text", "rouge", "/dev/zero", "cands.tsv"], *ZERO,
+        files=SWEEP_FILES),
+    # standard input (a test's is not descriptor 0: read whole, as a stream)
+    err("compare-scores-stdin-line-beyond-the-limit", ["compare", "--scores", "-"],
+        "<stdin>, line 2", "16 MiB", stdin=HEADER.encode() + b"\n" + b"9" * (LIMIT + 1)),
+    err("online-loglik-params-stdin-line-beyond-the-limit",
+        ["online", "loglik", "--params", "-", "--test", "test.log"], "<stdin>, line 1",
+        "16 MiB", stdin=b"[" * (LIMIT + 1), files=CLICKS),
+]
+
+
+@pytest.mark.parametrize("case", DEVICE_CASES)
+def test_device_that_never_ends(case, ws, run_cli, sixty_four_mib):
+    run_case(case, ws, run_cli)
+
+
+class EndlessWriter(threading.Thread):
+    """Writes ``block`` into the FIFO at ``path`` over and over, until its reader closes
+    it or :attr:`stop` is set."""
+
+    def __init__(self, path: Path, block: bytes):
+        super().__init__(daemon=True)
+        self.path, self.block = path, block
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        descriptor = os.open(self.path, os.O_WRONLY)  # waits for the reader
+        try:
+            while not self.stop.is_set():
+                os.write(descriptor, self.block)
+        except BrokenPipeError:
+            pass
+        finally:
+            os.close(descriptor)
+
+
+#: A FIFO whose writer never stops, to the readers that held every byte before reading a
+#: line: (id, argv with ``FIFO`` for the FIFO, the block written, what the line names).
+ENDLESS_FIFOS = [
+    ("compare-scores-one-line", ["compare", "--scores", "FIFO"], b"9" * (1 << 20),
+     ("line 1", "16 MiB")),
+    ("compare-scores-valid-rows", ["compare", "--scores", "FIFO"],
+     (HEADER + "\n" + (ROW + "\n") * 4096).encode(), ("memory limit", "64 MiB")),
+    ("compare-collections-one-line", ["compare", "--collections", "FIFO", "-m", "map"],
+     b"x" * (1 << 20), ("line 1", "16 MiB")),
+    ("online-loglik-params-nesting", ["online", "loglik", "--params", "FIFO", "--test",
+                                      "test.log"], b"[" * (1 << 20), ("line 1", "16 MiB")),
+]
+
+
+@pytest.mark.parametrize(("argv", "block", "needles"),
+                         [pytest.param(argv, block, needles, id=name)
+                          for name, argv, block, needles in ENDLESS_FIFOS])
+def test_fifo_that_never_ends(argv, block, needles, ws, run_cli, sixty_four_mib, tmp_path):
+    """The FIFO's writer never stops: one ``irscale:`` line naming the FIFO, once a little
+    more than the line limit (one line) or the memory limit (valid lines) has come."""
+    for name, data in CLICKS.items():
+        ws.write(name, data)
+    fifo = tmp_path / "endless"
+    os.mkfifo(fifo)
+    writer = EndlessWriter(fifo, block)
+    writer.start()
+    try:
+        result = run_cli([str(fifo) if arg == "FIFO" else arg for arg in argv])
+    finally:
+        writer.stop.set()
+        try:  # a reader that never came: release the writer's open
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        writer.join(10)
+    assert result.status == 2, f"exit status {result.status}" + result.describe()
+    line = error_line(result)
+    assert str(fifo) in line and all(n in line for n in needles), \
+        f"{line!r} lacks {needles}"
+
+
+@pytest.mark.parametrize(("command", "action"), [
+    pytest.param(command, action, id=f"{command} {key(action)}")
+    for command, action in INPUTS if (command, key(action)) not in SHARED | NOT_READ])
+def test_every_input_as_dev_zero(command, action, ws, run_cli, sixty_four_mib):
+    """Every input of every command given as ``/dev/zero`` (from the command lines of
+    the FIFO sweep, ``tests/faults/test_fifo_sweep_faults.py``): one ``irscale:`` line
+    naming it, by the line limit or the memory limit, never a read until the memory runs
+    out."""
+    found = placed(command, action)
+    if found is None:
+        pytest.skip("no command line uses it (test_every_input_is_swept fails)")
+    argv, at, file = found
+    for name, data in SWEEP_FILES.items():
+        ws.write(name, data)
+    result = run_cli([*argv[:at], argv[at].replace(file, "/dev/zero"), *argv[at + 1:]])
+    assert result.status == 2, f"exit status {result.status}" + result.describe()
+    line = error_line(result)
+    assert "/dev/zero" in line and ("16 MiB" in line or "memory limit" in line), line

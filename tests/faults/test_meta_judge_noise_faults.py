@@ -48,6 +48,21 @@ CASES = [
     with_confusion("0 0 1\n1 1 1.5\n", "judge-noise-probability", "line 2", "[0, 1]"),
     with_confusion("0 0 1\n0 0 1\n", "judge-noise-pair-twice", "line 2", "twice"),
     with_confusion("# nothing\n", "judge-noise-empty", "no 'true observed probability'"),
+    # a grade beyond 64-bit integers (an OverflowError, an internal error), one of 5,000
+    # digits (Python's advice about sys.set_int_max_str_digits)
+    with_confusion("0 0 1\n0 9223372036854775808 0\n", "judge-noise-grade-2-to-63", "line 2",
+                   "9223372036854775808", "beyond 64-bit integers",
+                   "'0 9223372036854775808 0'"),
+    with_confusion("-9223372036854775809 0 1\n", "judge-noise-grade-below-64-bits", "line 1",
+                   "beyond 64-bit integers"),
+    with_confusion(f"0 0 1\n{'1' * 5000} 1 1\n", "judge-noise-grade-of-5000-digits",
+                   "line 2", "beyond 64-bit integers"),
+    # qrels read by the Python readers: a grade of 5,000 digits named as too large (the
+    # diagnosis converted it: Python's ValueError, an internal error)
+    err("judge-noise-qrels-grade-of-5000-digits", [*BASE[:2], "big.qrels", *BASE[3:],
+                                                   "--confusion", "conf.txt"],
+        "big.qrels", "line 2", "too large",
+        files={**FILES, "big.qrels": f"1 0 d1 1\n1 0 d2 {'1' * 5000}\n"}),
     with_confusion("0 0 0.5\n0 3 0.5\n1 1 1\n2 2 1\n", "judge-noise-observed-only",
                    "grade 3", "no row"),
     err("judge-noise-grade-missing", [*BASE, "--flip-rate", "0.1"], "qrels.txt", "grade 2",

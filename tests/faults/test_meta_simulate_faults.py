@@ -298,6 +298,13 @@ CASES = [
         "not a study description", files={"ck/study.json": "not json\n"}),
     err("simulate-checkpoint-study-a-list", [*NORMAL, *CK], "ck/study.json",
         "not a study description", files={"ck/study.json": "[1, 2]\n"}),
+    # beyond the JSON parser's bounds (nested 100,000 deep: a RecursionError; an integer
+    # of 100,000 digits: Python's advice about sys.set_int_max_str_digits)
+    err("simulate-checkpoint-study-nested-too-deep", [*NORMAL, *CK], "ck/study.json",
+        "line 2", "not a study description", "nested deeper than 100",
+        files={"ck/study.json": '{"model": 1,\n "x": ' + "[" * 100_000 + "]" * 100_000 + "}"}),
+    err("simulate-checkpoint-study-huge-integer", [*NORMAL, *CK], "ck/study.json", "line 1",
+        "beyond 64 bits", files={"ck/study.json": '{"alpha": ' + "5" * 100_000 + "}"}),
     err("simulate-output-in-checkpoint", [*NORMAL, *CK, "-o", "ck/rates.txt"],
         "ck/rates.txt", "--checkpoint", files={"ck": "<dir>"}),
     err("simulate-output-is-input", [*BOOT, "-o", "ap.csv", "--force"], "ap.csv"),

@@ -206,6 +206,28 @@ CASES = [
                          '"examination": [1]}', "[query, docno, value]"))],
     err("params-missing", ["online", "loglik", "--params", "nope.json", "--test",
                            "test.log"], "nope.json", files=FILES),
+    # JSON beyond the parser's bounds, named by file, line and text: nesting 100,000 deep
+    # (a RecursionError, an internal error), an integer of 100,000 digits (Python's advice
+    # about sys.set_int_max_str_digits) or of 20 (beyond 64 bits), a syntax error's line
+    *[err(f"params-{what}", ["online", "loglik", "--params", "p.json", "--test", "test.log"],
+          "p.json", *needles, files={**FILES, "p.json": content})
+      for what, content, needles in (
+          ("nested-100000-deep", '{"model": "pbm",\n "attractiveness": '
+           + "[" * 100_000 + "]" * 100_000 + "}", ("line 2", "nested deeper than 100")),
+          ("integer-of-100000-digits", PARAMS.replace("0.6]", "1" * 100_000 + "]"),
+           ("line 1", "beyond 64 bits", "100,000 digits")),
+          ("integer-beyond-64-bits", PARAMS.replace('"prior": [0.5, 0.5]',
+                                                    '"prior":\n [9223372036854775808, 1]'),
+           ("line 2", "9223372036854775808 is beyond 64 bits", "' [9223372036854775808, 1],")),
+          ("syntax-error-line", '{"model": "pbm",\n "attractiveness": [,]}',
+           ("line 2", "not JSON", "\"attractiveness\": [,]")))],
+    # a float of many digits is a float, an integer within 64 bits is read
+    ok("params-long-float", ["online", "loglik", "--params", "p.json", "--test", "test.log"],
+       files={**FILES, "p.json": PARAMS.replace("0.6]", "0." + "6" * 5000 + "]")}),
+    ok("params-integer-of-64-bits", ["online", "loglik", "--params", "p.json", "--test",
+                                     "test.log"],
+       files={**FILES, "p.json": PARAMS.replace("[1.0, 0.6", "[1, 0.6").replace(
+           '"prior": [0.5, 0.5]', '"prior": [0.5, 0.5], "gamma": null')}),
     err("simulate-no-sessions", with_option(simulate(), "--sessions", "0"), "sessions",
         files=FILES),
     err("simulate-bad-serp-size", simulate("--serp-size", "0"), "serp_size", files=FILES),

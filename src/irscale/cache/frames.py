@@ -27,6 +27,9 @@ import json
 import struct
 from typing import Any
 
+from ..errors import InputFormatError
+from ..io.json_input import parse_json
+
 #: The first bytes of every entry: the format and its version.
 MAGIC = b"irscale-cache\x00\x00\x02"
 _CHECKSUM = 32
@@ -85,10 +88,12 @@ def unframe(data: bytes, key: str, version: str, kind: str
         raise BadEntry("checksum mismatch (truncated or altered)")
     (length,) = _LENGTH.unpack_from(body)
     try:
-        header = json.loads(bytes(body[_LENGTH.size:_LENGTH.size + length]))
+        header = parse_json(bytes(body[_LENGTH.size:_LENGTH.size + length]), "its header")
         if header["key"] != key or header["version"] != version or header["kind"] != kind:
             raise BadEntry("written for another key, version or kind")
         warned = [(str(c), str(m)) for c, m in header["warnings"]]
+    except InputFormatError as error:  # not JSON, or beyond its bounds
+        raise BadEntry(f"malformed header ({error.reason})") from None
     except (KeyError, TypeError, ValueError) as error:
         raise BadEntry(f"malformed header ({error})") from None
     return header, body[_LENGTH.size + length:], warned

@@ -33,6 +33,7 @@ from typing import Any
 from ..core.records import fields as record_fields
 from ..core.records import is_record
 from ..errors import ParameterError
+from ..io.regular_files import file_digest
 from ..io.sources import expands, source_files
 
 #: Bytes read at a time from a file being hashed.
@@ -49,19 +50,6 @@ class Unkeyable(ParameterError):
 class MissingFile(Exception):
     """A path given as an input does not name a readable file: the evaluation itself then
     reports it, uncached, exactly as without a cache."""
-
-
-def file_digest(path: str) -> bytes:
-    """SHA-256 digest of the bytes of file ``path``, read in blocks of :data:`BLOCK` into
-    one buffer (``hashlib`` releases the GIL while it hashes a block: files are hashed
-    side by side in threads)."""
-    digest = hashlib.sha256()
-    buffer = bytearray(BLOCK)
-    view = memoryview(buffer)
-    with open(path, "rb", buffering=0) as stream:
-        while count := stream.readinto(buffer):
-            digest.update(view[:count])
-    return digest.digest()
 
 
 @dataclasses.dataclass
@@ -127,7 +115,7 @@ class KeyWriter:
                             "evaluate without a cache")
         try:
             self.stamps.add(path)
-            digest = file_digest(path)
+            digest = file_digest(path, BLOCK)
         except OSError as error:
             raise MissingFile(path) from error
         self.text(path)

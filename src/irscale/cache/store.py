@@ -25,10 +25,8 @@ writing left behind are removed when an entry is next written, once older than
 
 from __future__ import annotations
 
-import errno
 import os
 import re
-import stat
 import threading
 import time
 import warnings
@@ -36,15 +34,10 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from ..core.budget import format_size
-from ..errors import CacheWriteWarning, FileAccessError, ParameterError, shorten
-from ..io.files import (
-    OPEN_FLAGS,
-    access_error,
-    current_umask,
-    reading_limit,
-)
+from ..errors import CacheWriteWarning, FileAccessError, InputError, ParameterError, shorten
+from ..io.files import access_error, current_umask
 from ..io.folders import check_output_folder
+from ..io.regular_files import NotRegularFile, read_regular
 from ..io.sources import call_inputs, check_folder_inputs
 from .frames import BadEntry, Warned, warning_category, warning_name
 
@@ -141,31 +134,15 @@ class CacheDir:
         for one that is not a regular file (opened without blocking, and checked on the
         descriptor opened: a FIFO, a folder, a device; a socket cannot be opened), that
         cannot be read (permission denied) or that is beyond the memory limit."""
-        entry = self._entry(key)
         try:
-            descriptor = os.open(entry, os.O_RDONLY | os.O_NONBLOCK | OPEN_FLAGS)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except OSError as error:
-            if error.errno == errno.ENXIO:  # a socket
-                self._not_files.add(key)
-                raise BadEntry("not a regular file: a socket") from None
-            raise BadEntry(str(access_error(error, entry))) from None
-        try:
-            info = os.fstat(descriptor)
-            if not stat.S_ISREG(info.st_mode):
-                self._not_files.add(key)
-                raise BadEntry(f"not a regular file: {_file_kind(info.st_mode)}")
-            if info.st_size > reading_limit():
-                raise BadEntry(f"{format_size(info.st_size)}: more than the memory limit")
-            chunks = []
-            while chunk := os.read(descriptor, max(info.st_size, 1 << 16)):
-                chunks.append(chunk)
-            return b"".join(chunks)
-        except OSError as error:
-            raise BadEntry(str(access_error(error, entry))) from None
-        finally:
-            os.close(descriptor)
+            return read_regular(self._entry(key))
+        except NotRegularFile as error:
+            self._not_files.add(key)
+            raise BadEntry(f"not a regular file: {error.kind}") from None
+        except InputError as error:  # beyond the memory limit
+            raise BadEntry(error.reason) from None
+        except FileAccessError as error:
+            raise BadEntry(str(error)) from None
 
     def put(self, key: str, version: str, held: Held, warned: list[Warned],
             encode: Encode[Held]) -> None:
@@ -202,12 +179,6 @@ class CacheDir:
 #: The folders (real paths) whose write failure was reported (:meth:`CacheDir.put`).
 _WARNED: set[str] = set()
 _WARNED_LOCK = threading.Lock()
-
-
-def _file_kind(mode: int) -> str:
-    """What a file that is not a regular one is, in a message."""
-    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket")
 
 
 def _remove(path: str) -> None:

@@ -75,6 +75,7 @@ from ..io.files import (
 from ..io.naming import NAME_MODES, NameSpec, file_names
 from ..io.native_files import RunNote
 from ..io.native_inputs import NativeInputs, native_inputs, read_qrels_once
+from ..io.parquet_parts import read_parts
 from ..io.sources import (
     CallInputs,
     as_qrels,
@@ -144,7 +145,7 @@ class ManyEvaluation(RunSummaries):
         parts = _parts(Path(self.per_topic_dir))
         if not parts:
             return pd.DataFrame(columns=["run", "topic", "measure", "value"])
-        return pd.concat([pd.read_parquet(part) for part in parts], ignore_index=True)
+        return read_parts(parts)
 
     def to_matrix(self, *, measures: Sequence[str] | None = None,
                   allow_missing: bool = False) -> ScoreMatrix:

@@ -74,7 +74,10 @@ def check_int64(text: str) -> str | None:
     zeros: ``+2``, ``2.0``) whose value fits in 64 bits, else the problem."""
     if _INTEGER_FIELD.match(text) is None:
         return "is not an integer"
-    if not INT64_MIN <= int(text.partition(".")[0]) <= INT64_MAX:
+    whole = text.partition(".")[0]
+    # more than 19 digits (leading zeros aside) is beyond 64 bits: not converted, as
+    # Python refuses to convert an integer of more than 4,300 digits
+    if len(whole.lstrip("+-").lstrip("0")) > 19 or not INT64_MIN <= int(whole) <= INT64_MAX:
         return "is too large (integers must lie within ±9,223,372,036,854,775,807)"
     return None
 

@@ -14,11 +14,11 @@ Errors name the file and what is wrong.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..errors import InputFormatError
 from .files import check_text, read_input
+from .json_input import parse_json
 
 #: The fields that hold ``[query, docno, value]`` rows.
 PAIR_FIELDS = ("attractiveness", "satisfaction")
@@ -29,10 +29,12 @@ _JSON_TYPES = {"list": "an array", "str": "a string", "int": "a number", "float"
                "bool": "a boolean", "NoneType": "null"}
 
 
-def not_parameters(reason: str, source: str) -> InputFormatError:
-    """The error of a file that is not a click model's parameters, saying why."""
+def not_parameters(reason: str, source: str, line: int | None = None,
+                   text: str | None = None) -> InputFormatError:
+    """The error of a file that is not a click model's parameters, saying why (and where,
+    given ``line`` and its ``text``)."""
     return InputFormatError(f"not a click model's parameters (irscale online fit --format "
-                            f"json): {reason}", source=source)
+                            f"json): {reason}", source=source, line=line, text=text)
 
 
 def read_click_params(source: str | bytes) -> dict[str, Any]:
@@ -43,16 +45,18 @@ def read_click_params(source: str | bytes) -> dict[str, Any]:
     name = source if isinstance(source, str) else "<json>"
     data = source if isinstance(source, bytes) else read_input(source)
     check_text(data, name)
-    return click_params(data.decode("utf-8"), name)
+    return click_params(data, name)
 
 
-def click_params(text: str, source: str = "<json>") -> dict[str, Any]:
-    """The JSON object of the text of a click model's parameters, checked as
-    :func:`read_click_params` says; ``source`` names it in errors."""
+def click_params(text: str | bytes, source: str = "<json>") -> dict[str, Any]:
+    """The JSON object of the text of a click model's parameters (UTF-8 bytes or a
+    ``str``), checked as :func:`read_click_params` says; ``source`` names it in errors.
+    The text is parsed within the bounds of :func:`irscale.io.json_input.parse_json`
+    (nesting, integers of 64 bits): a fault names its line."""
     try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise not_parameters(str(error), source) from None
+        data = parse_json(text, source)
+    except InputFormatError as error:
+        raise not_parameters(error.reason, source, error.line, error.text) from None
     if not isinstance(data, dict):
         raise not_parameters(f"a JSON object is expected, the file holds "
                              f"{_JSON_TYPES.get(type(data).__name__, 'a value')}", source)

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import EmptyInputError, InputFormatError
+from ..errors import EmptyInputError, InputFormatError, shorten
+from ._text import check_int64
 from .files import display_name, read_lines
 
 #: What a line holds.
 SHAPE = "expected 'true observed probability' (two integer grades ≥ 0 and a number in [0, 1])"
+#: A grade written as an integer (ASCII digits, maybe a sign): one beyond 64 bits is named
+#: as such, not as a line of another shape.
+_GRADE = re.compile(r"[+-]?[0-9]+\Z")
 
 
 @dataclass(frozen=True)
@@ -41,8 +46,8 @@ def read_confusion(path: str | os.PathLike[str]) -> ConfusionLines:
         if not fields or fields[0].startswith("#"):
             continue
         parsed = _entry(fields)
-        if parsed is None:
-            raise InputFormatError(SHAPE, source=source, line=number, text=line)
+        if isinstance(parsed, str):
+            raise InputFormatError(parsed, source=source, line=number, text=line)
         true, observed, probability = parsed
         if (true, observed) in entries:
             raise InputFormatError(f"grade {true} → {observed} is given twice", source=source,
@@ -58,14 +63,20 @@ def read_confusion(path: str | os.PathLike[str]) -> ConfusionLines:
     return ConfusionLines(source, grades, matrix, first)
 
 
-def _entry(fields: list[str]) -> tuple[int, int, float] | None:
-    """``(true, observed, probability)`` of a line's fields, or None when they are not."""
+def _entry(fields: list[str]) -> tuple[int, int, float] | str:
+    """``(true, observed, probability)`` of a line's fields, or what is wrong with them:
+    not of the shape (:data:`SHAPE`), or a grade beyond 64-bit integers (as the grades of
+    qrels: :func:`irscale.io._text.check_int64`)."""
     if len(fields) != 3:
-        return None
+        return SHAPE
+    for field in fields[:2]:
+        if _GRADE.match(field) and check_int64(field) is not None:
+            return f"grade {shorten(field, 60)} is beyond 64-bit integers (grades lie within " \
+                "0 and 9,223,372,036,854,775,807)"
     try:
         true, observed, probability = int(fields[0]), int(fields[1]), float(fields[2])
     except ValueError:
-        return None
+        return SHAPE
     if true < 0 or observed < 0 or not (math.isfinite(probability) and 0 <= probability <= 1):
-        return None
+        return SHAPE
     return true, observed, probability

@@ -43,7 +43,7 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..core import reads
 from ..core.extras import parquet_name
@@ -160,20 +160,74 @@ def check_file_source(source: object, where: str) -> PathLike | io.IOBase | byte
 
 
 def _read_stdin() -> bytes:
-    """Every byte of standard input, within the memory limit (:func:`reading_limit`)."""
+    """Every byte of standard input, within the memory and line limits
+    (:func:`read_stream`)."""
     if sys.stdin is None:  # descriptor 0 was closed when the interpreter started
         raise FileAccessError("cannot read <stdin>: standard input is closed", path="<stdin>")
     stream = getattr(sys.stdin, "buffer", sys.stdin)
+    return read_stream(stream.read, "<stdin>")
+
+
+#: Bytes read at a time from an input that can be read once only (:func:`read_stream`):
+#: far fewer than the line limit, so that a line within one block is never beyond it.
+STREAM_BLOCK = 1 << 20
+
+#: The first bytes of gzip data.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+class LineWatch:
+    """Watches a text read a block at a time (an input that can be read once only) for a
+    line longer than the line limit (``_engine.LINE_LIMIT``: the bytes before its
+    ``\n``), as the native engine's readers count it, so that its reader stops there: the
+    engine then refuses that line by its number and start. gzip data (told by their first
+    bytes) are not watched: their lines are those they decompress to, bounded when the
+    engine reads them."""
+
+    def __init__(self) -> None:
+        from .. import _engine
+
+        self.limit = _engine.LINE_LIMIT
+        self.open = 0  # bytes of the last line, not ended yet
+        self.head = b""  # the text's first bytes, to tell gzip data
+
+    def beyond(self, block: bytes) -> bool:
+        """Whether the text, ``block`` its latest bytes, has reached a line beyond the
+        limit (a block shorter than the limit: a line within it is shorter too)."""
+        if len(self.head) < len(GZIP_MAGIC):
+            self.head += block[:len(GZIP_MAGIC) - len(self.head)]
+        first = block.find(b"\n")
+        if first >= 0:
+            longest = self.open + first
+            self.open = len(block) - block.rfind(b"\n") - 1
+        else:
+            longest = self.open = self.open + len(block)
+        return max(longest, self.open) > self.limit and not self.head.startswith(GZIP_MAGIC)
+
+
+def read_stream(read: Callable[[int], bytes | str], name: str) -> bytes:
+    """Every byte ``read(n)`` gives (an input that can be read once only: standard input,
+    a FIFO, a character device such as ``/dev/zero``, a stream), read
+    :data:`STREAM_BLOCK` bytes at a time within the bounds the native engine's readers
+    keep (``rust/src/read/limits.rs``), so that an endless input is refused, not held
+    until the memory runs out: once more than the memory limit (:func:`reading_limit`) has
+    come, :class:`InputError` naming ``name``; reading stops within the first line longer
+    than the line limit (:class:`LineWatch`), the bytes read so far returned:
+    :func:`read_text` then refuses that line by its number and start. ``^C`` stops the
+    reading between two blocks."""
     limit = reading_limit()
+    watch = LineWatch()
     chunks: list[bytes] = []
     total = 0
-    while chunk := stream.read(1 << 20):
+    while chunk := read(STREAM_BLOCK):
         data = chunk.encode() if isinstance(chunk, str) else chunk
+        chunks.append(data)
         total += len(data)
         if total > limit:
-            raise InputError(memory_reason([str(total), str(limit)]), source="<stdin>")
-        chunks.append(data)
-    return b"".join(chunks)
+            raise InputError(memory_reason([str(total), str(limit)]), source=name)
+        if watch.beyond(data):
+            break
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def reading_limit() -> int:
@@ -300,14 +354,21 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
 
 
 def _read_path(path: PathLike, name: str | None) -> bytes:
-    """The bytes of the file at ``path`` (a FIFO's too, read once), within the memory limit:
-    a regular file larger than it is refused by its size, before it is read."""
+    """The bytes of the file at ``path``, within the memory limit: a regular file larger
+    than it is refused by its size, before it is read; a FIFO or a device is read once,
+    within the memory and line limits (:func:`read_stream`)."""
     info = check_readable(path)
     limit = reading_limit()
     named = name or display_name(path)
     if info is not None and info.st_size > limit:
         raise InputError(memory_reason([str(info.st_size), str(limit)]), source=named)
     try:
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            descriptor = os.open(path, os.O_RDONLY | OPEN_FLAGS)
+            try:
+                return read_stream(lambda size: os.read(descriptor, size), named)
+            finally:
+                os.close(descriptor)
         data = read_file(path, limit + 1)
     except OSError as error:
         raise access_error(error, named) from None

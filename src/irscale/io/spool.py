@@ -19,7 +19,9 @@ all: the path is that of a copy of descriptor 0.
 Where ``memfd_create`` or ``/proc`` is missing (not Linux), :func:`spool_input` returns
 ``None`` and the caller reads the bytes whole. Either way the bytes held are within the
 memory limit (:func:`irscale.io.files.reading_limit`): an endless pipe is refused, not
-held until the memory runs out.
+held until the memory runs out. Bytes read here (a device such as ``/dev/zero``, a pipe
+that cannot be spliced) are moved up to the first line beyond the line limit only
+(:class:`irscale.io.files.LineWatch`), which the reader then refuses by its number.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from ..errors import InputError
 from .files import (
     OPEN_FLAGS,
     STDIO,
+    LineWatch,
     PathLike,
     access_error,
     check_readable,
@@ -120,6 +123,7 @@ def _moved(descriptor: int, pipe: bool, source: PathLike) -> int:
             pass
     target = os.memfd_create("irscale-input", os.MFD_CLOEXEC)
     limit, held = reading_limit(), 0
+    watch = LineWatch()  # the bytes read here (not those spliced): /dev/zero stops early
     try:
         splice = pipe and hasattr(os, "splice")
         while held <= limit:
@@ -141,6 +145,8 @@ def _moved(descriptor: int, pipe: bool, source: PathLike) -> int:
             view = memoryview(chunk)
             while view:
                 view = view[os.write(target, view):]
+            if watch.beyond(chunk):
+                break  # the reader refuses the line by its number
         if held > limit:
             raise InputError(memory_reason([str(held), str(limit)]),
                              source=display_name(source))

@@ -29,7 +29,6 @@ every test (:meth:`ScaleReport.invariants`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -43,6 +42,7 @@ from ..core.numbers import declare, undefined
 from ..core.params import CUTOFF
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
+from ..io.json_input import parse_json
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format, check_format, json_text
 from ..stats.validation import check_alpha, check_counts
@@ -307,8 +307,8 @@ class ScaleReport(HtmlRepr):
             text = format_frame(frame, fmt, digits=digits,
                                 title=None if fmt in ("csv", "json") else title)
             parts.append(text.replace("Δ\\%", "$\\Delta$\\%") if fmt == "latex" else text)
-            records[name if name == "invariants" else f"table{name}"] = json.loads(text) \
-                if fmt == "json" else None
+            records[name if name == "invariants" else f"table{name}"] = parse_json(
+                text, f"table {name}") if fmt == "json" else None
         if fmt == "json" and len(parts) > 1:
             return json_text(records, indent=2) + "\n"
         return "\n".join(parts)

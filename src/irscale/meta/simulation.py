@@ -64,7 +64,9 @@ from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, undefined
 from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
-from ..errors import FileAccessError, ParameterError
+from ..errors import FileAccessError, InputError, ParameterError
+from ..io.checkpoint import read_counts, read_study
+from ..io.json_input import parse_json
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats import pairwise_tests
 from ..stats.corrections import Correction, correction_name
@@ -409,9 +411,9 @@ class _Checkpoint:
                                   ) from None
         manifest = self.folder / "study.json"
         text = json.dumps(description, sort_keys=True, indent=1)
-        if manifest.exists():
-            before = self._description(manifest)
-            now = json.loads(text)
+        before = self._description(manifest)
+        if before is not None:
+            now = parse_json(text, "the study's description")  # as read back: lists, str keys
             if before != now:
                 keys = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))
                 raise ParameterError(f"checkpoint {self.folder} holds another study (its "
@@ -421,12 +423,17 @@ class _Checkpoint:
             self._write(manifest, text.encode())
 
     @staticmethod
-    def _description(manifest: Path) -> dict[str, Any]:
-        """The study described by ``manifest``; a file that is not one is refused."""
+    def _description(manifest: Path) -> dict[str, Any] | None:
+        """The study described by ``manifest`` (``None``: none yet); a file that is not one
+        is refused (text that is not JSON, or beyond its bounds, by its line)."""
         try:
-            before = json.loads(manifest.read_text(encoding="utf-8"))
-        except ValueError:  # not UTF-8, not JSON
-            before = None
+            before = read_study(manifest)
+            if before is None:
+                return None
+        except InputError as error:
+            raise InputError(f"not a study description of a checkpoint (a damaged or "
+                             f"foreign file: give another directory): {error.reason}",
+                             source=error.source, line=error.line, text=error.text) from None
         if not isinstance(before, dict):
             raise ParameterError(f"checkpoint {manifest}: not a study description (a "
                                  "damaged or foreign file): give another directory")
@@ -437,13 +444,13 @@ class _Checkpoint:
 
     def load(self, index: int, shape: tuple[int, ...]) -> np.ndarray | None:
         path = self._path(index)
-        if not path.exists():
-            return None
         try:
-            part = np.load(path, allow_pickle=False)
+            part = read_counts(path)
         except (ValueError, EOFError):  # not a .npy file, or a truncated one
             raise ParameterError(f"checkpoint {path}: not a .npy file of counts (a damaged "
                                  "or foreign file)") from None
+        if part is None:
+            return None
         if part.shape != shape or part.dtype != np.int64:
             raise ParameterError(f"checkpoint {path}: holds {part.shape} {part.dtype} counts, "
                                  f"expected {shape} int64 (a damaged or foreign file)")

@@ -46,7 +46,6 @@ precision–recall curves) and assembles:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import platform
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -71,6 +70,7 @@ from ..evaluation.conventions import Applied, conventions_for
 from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.naming import find_run
+from ..io.regular_files import file_digest
 from ..io.sources import as_qrels, as_runs
 from ..measures.names import measure_names
 from ..meta.discriminative import METHODS, discriminative_power_table
@@ -117,14 +117,6 @@ class Report(ReportContent):
         return format_tables(self, cast(Any, fmt), digits=digits)
 
 
-def _sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def provenance(command: str, paths: Iterable[object], conventions: Applied | None = None
                ) -> Provenance:
     """The :class:`Provenance` of a report made by ``command`` from ``paths`` (inputs that
@@ -146,7 +138,7 @@ def provenance(command: str, paths: Iterable[object], conventions: Applied | Non
     inputs = []
     for path in paths:
         if isinstance(path, str | os.PathLike) and os.path.isfile(path):
-            inputs.append((os.fspath(path), os.path.getsize(path), _sha256(os.fspath(path))))
+            inputs.append((os.fspath(path), os.path.getsize(path), file_digest(path).hex()))
         else:
             inputs.append((f"<{type(path).__name__} in memory>", 0, ""))
     return Provenance(command=command, versions=versions, inputs=tuple(inputs),
