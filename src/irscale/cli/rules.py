@@ -12,12 +12,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 
-from ..core.binding import Binding, Excludes, applies
-from ..core.binding import Required as Needed
 from ..core.params import Needs, Param
 from ..core.records import field, record
 from ..errors import ParameterError
 from .parser import GIVEN
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.binding import Binding, Excludes
+    from ..core.binding import Required as Needed
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
@@ -88,7 +91,11 @@ def binding_rules(binding: Binding) -> tuple[Declared, ...]:
     :class:`~irscale.core.params.Needs` refused where the option they depend on is not given
     or does not hold one of its values, a :class:`~irscale.core.binding.Required` option
     asked for. The same declarations the function checks on entry, so the two refuse the
-    same calls."""
+    same calls. (:mod:`irscale.core.binding` is loaded here: the commands without a binding,
+    ``irscale eval``, do without it.)"""
+    from ..core.binding import Excludes
+    from ..core.binding import Required as Needed
+
     built: list[Declared] = []
     for rule in binding.rules:
         if rule.on is None:
@@ -117,6 +124,8 @@ def _applicable(rule: Needs, on: Param) -> Rule:
     """A :class:`~irscale.core.params.Needs` as a command-line :class:`Rule`."""
     dest = _dest(on)
 
+    from ..core.binding import applies
+
     def holds(args: argparse.Namespace) -> bool:
         if rule.values is None:
             return given(args, dest)
@@ -142,6 +151,8 @@ def _excluded(rule: Excludes) -> Rule:
 
 def _required(rule: Needed) -> Callable[[argparse.Namespace], None]:
     """A :class:`~irscale.core.binding.Required` as a command-line check."""
+    from ..core.binding import applies
+
     dest, on = _dest(rule.param), _dest(rule.on)
 
     def check(args: argparse.Namespace) -> None:

@@ -65,7 +65,6 @@ import types
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 
 from ..errors import IrscaleError, ParameterError, shorten
-from .binding import Arity, bind_arguments, keyword_error
 from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
@@ -139,6 +138,8 @@ def public(function: F) -> F:
 
         if not hasattr(function, "__irscale_binding__"):
             # arity and keywords on entry (a bound function checks its own: Binding)
+            from .binding import Arity, bind_arguments
+
             record = is_record_init(function) and args and hasattr(type(args[0]),
                                                                    "__record_init__")
             bind_arguments(function, args, kwargs, owner=_qualified(function, args),
@@ -258,7 +259,7 @@ def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
         return None
     taken = _keywords_of(function, args)
     if not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
-        return keyword_error(_name(function, args), kwargs, taken)
+        return _keyword_error(_name(function, args), kwargs, taken)
     unknown: Sequence[str]
     inner: Sequence[str]
     match = re.match(_KEYWORD_ERROR, str(error)) if isinstance(error, TypeError) else None
@@ -269,7 +270,24 @@ def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
     if not unknown or any(name not in kwargs for name in unknown):
         return None  # not the caller's keywords: the function's own fault
     taken += [name for name in inner if name not in taken and name not in unknown]
-    return keyword_error(_name(function, args), unknown, taken, note)
+    return _keyword_error(_name(function, args), unknown, taken, note)
+
+
+def _keyword_error(*args: Any) -> ParameterError | None:
+    """:func:`irscale.core.binding.keyword_error` (loaded when a call goes wrong)."""
+    from .binding import keyword_error
+
+    return keyword_error(*args)
+
+
+def __getattr__(name: str) -> Any:
+    """``keyword_error``, where the modules that refuse keywords read it (loaded on first
+    use: :mod:`irscale.core.binding` is not on the start-up path of ``irscale eval``)."""
+    if name == "keyword_error":
+        from .binding import keyword_error
+
+        return keyword_error
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _name(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
