@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use std::path::PathBuf;
 
-use super::guard::detached;
+use super::guard::{detached, watched};
 use super::output;
 use crate::aside::drop_aside;
 use crate::judge::{Batch, Options};
@@ -15,6 +15,7 @@ use crate::measures::{self, Context, Params};
 use crate::output::evaluate::{self, Missing};
 use crate::read::error::Kind;
 use crate::read::limits::Budget;
+use crate::read::open::Stop;
 use crate::ties::Ties;
 use crate::trec::{self, Data, Failure, File, Judgment, RunNotes};
 
@@ -37,6 +38,8 @@ pub(crate) fn read_error(failure: Failure) -> PyErr {
         Kind::Access => "access",
         Kind::LongLine => "format",
         Kind::Memory => "memory",
+        // raised as the exception of what stopped it ([`super::guard::watched`])
+        Kind::Stopped => "stopped",
     };
     TrecReadError::new_err((
         kind,
@@ -76,8 +79,9 @@ fn judge_trec_batch<'py>(
         .ok_or_else(|| PyValueError::new_err(format!("unknown tie policy {ties:?}")))?;
     let options = Options::new(ties, compat, max_docs, judged_only, placeholders);
     let qrels = Given::of(&qrels)?;
+    let stop = Stop::new();
     let qrels_file = File {
-        data: qrels.data(),
+        data: qrels.data(&stop),
         name: qrels_name,
     };
     let given = runs
@@ -87,12 +91,13 @@ fn judge_trec_batch<'py>(
     let run_files: Vec<File> = given
         .iter()
         .map(|(data, name)| File {
-            data: data.data(),
+            data: data.data(&stop),
             name,
         })
         .collect();
     let budget = Budget::new(limit);
-    let judgment = detached(py, "judging TREC files", || {
+    let files = std::iter::once(&qrels).chain(given.iter().map(|(data, _)| data));
+    let judgment = reading(py, "judging TREC files", files, &stop, || {
         trec::judge(&qrels_file, &run_files, &options, &budget)
     })?
     .map_err(read_error)?;
@@ -418,11 +423,32 @@ impl<'py> Given<'py> {
         Ok(Given::Path(object.extract::<PathBuf>()?))
     }
 
-    pub(crate) fn data(&self) -> Data<'_> {
+    /// Where the file's bytes are; a path's waits end once `stop` is set.
+    pub(crate) fn data<'s>(&'s self, stop: &'s Stop) -> Data<'s> {
         match self {
             Given::Bytes(bytes) => Data::Bytes(bytes.as_bytes()),
-            Given::Path(path) => Data::Path(path),
+            Given::Path(path) => Data::Path(path, stop),
         }
+    }
+}
+
+/// `work`, reading the files `given` (their waits ended by `stop`), without the GIL: where
+/// one is a path, which may be a FIFO or a device that keeps it waiting, interruptible by
+/// Python's signal handlers ([`watched`]); bytes alone, on this thread ([`detached`]).
+pub(crate) fn reading<'g, 'py: 'g, T: Send>(
+    py: Python<'py>,
+    what: &str,
+    given: impl IntoIterator<Item = &'g Given<'py>>,
+    stop: &Stop,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    if given
+        .into_iter()
+        .any(|given| matches!(given, Given::Path(_)))
+    {
+        watched(py, what, stop, work)
+    } else {
+        detached(py, what, work)
     }
 }
 
@@ -438,12 +464,13 @@ fn read_text<'py>(
     limit: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let given = Given::of(&source)?;
+    let stop = Stop::new();
     let file = File {
-        data: given.data(),
+        data: given.data(&stop),
         name,
     };
     let budget = Budget::new(limit);
-    let made = detached(py, "reading a file", || {
+    let made = reading(py, "reading a file", [&given], &stop, || {
         trec::text(&file, &budget).map(trec::Text::made)
     })?
     .map_err(|error| read_error(error.into()))?;
