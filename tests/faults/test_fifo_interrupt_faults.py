@@ -7,11 +7,12 @@ FIFO written late, and in two parts, gives what the file gives: its reader waits
 writer, never taking a FIFO with no writer yet, or emptied while its writer holds it, for
 the end of the file.
 
-No case depends on timing: the signal is sent once the process holds the FIFO open (one of
-its descriptors in ``/proc/PID/fd`` links to it) or, with a writer that sends nothing,
-once that writer's ``open`` found a reader; nothing is ever written, so the command can
-only be waiting then. The limits only end a failure (a reader that never opens the FIFO,
-or is not stopped by the signal).
+No case depends on timing: the signal is sent once the process waits for the FIFO (one of
+its descriptors in ``/proc/PID/fd`` links to it, or one of its threads sleeps in a FIFO's
+blocking ``open``, ``wait_for_partner`` in its ``wchan``) or, with a writer that sends
+nothing, once that writer's ``open`` found a reader; nothing is ever written, so the
+command can only be waiting then. The limits only end a failure (a process the signal does
+not stop), or send the signal anyway where ``/proc`` shows neither sign.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ from .test_diversity_faults import div
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd") or not hasattr(os, "mkfifo"),
                                 reason="needs named pipes and /proc (Linux)")
 
-#: Seconds a process may take to start and open the FIFO (a safety net for a loaded
-#: machine: the reader opens it as soon as it starts reading).
+#: Seconds a process may take to start and wait for the FIFO (a safety net for a loaded
+#: machine: the reader opens it as soon as it starts reading); the signal is sent then
+#: whatever ``/proc`` shows.
 OPEN_LIMIT = 60.0
 #: Seconds a process may take to end after the signal (it ends within a second: the limit
 #: only ends a reader the signal did not stop).
@@ -79,6 +81,7 @@ class Case:
     signum: int = signal.SIGINT
     writer: bool = False
     api: bool = False
+    name: str = "input"  # the FIFO's name (a run named *.parquet is read by pyarrow)
 
 
 @dataclass
@@ -88,11 +91,12 @@ class Outcome:
     err: str
     problem: str | None
     seconds: float  # from the signal to the process's end
+    seen_waiting: bool  # the signal was sent once the process was seen waiting
 
     def describe(self) -> str:
-        return (f"\n  status: {self.status}\n  problem: {self.problem}\n  seconds after "
-                f"the signal: {self.seconds:.2f}\n  stderr: {self.err[-1500:]!r}\n  stdout: "
-                f"{self.out[:300]!r}")
+        return (f"\n  status: {self.status}\n  problem: {self.problem}\n  seen waiting: "
+                f"{self.seen_waiting}\n  seconds after the signal: {self.seconds:.2f}\n  "
+                f"stderr: {self.err[-1500:]!r}\n  stdout: {self.out[:300]!r}")
 
 
 EVAL_RUN = ("eval", "-m", "map", "qrels.txt", FIFO)
@@ -101,6 +105,8 @@ EVAL_DIVERSITY = tuple(div(FIFO))
 #: Commands whose inputs Python reads (``irscale.io.files``, ``irscale.io.spool``).
 FUSE = ("fuse", FIFO, "b.run", "--method", "wsum", "--weights", "0.5,0.5")
 COMPARE = ("compare", "--scores", FIFO)
+#: A Parquet run: its bytes read by Python for pyarrow (``irscale.io.files.parquet_input``).
+PARQUET = "run.parquet"
 
 CASES: dict[str, Case] = {
     **{f"{name}-{signame.lower()}": Case(argv, getattr(signal, signame))
@@ -112,24 +118,36 @@ CASES: dict[str, Case] = {
     "eval-qrels-slow-pipe-sigint": Case(EVAL_QRELS, writer=True),
     "eval-diversity-qrels-slow-pipe-sigint": Case(EVAL_DIVERSITY, writer=True),
     "fuse-slow-pipe-sigint": Case(FUSE, writer=True),
+    "eval-parquet-run-sigterm": Case(EVAL_RUN, signal.SIGTERM, name=PARQUET),
+    "eval-parquet-run-slow-pipe-sigint": Case(EVAL_RUN, writer=True, name=PARQUET),
     **{f"api-{call}": Case((call,), api=True)
        for call in ("evaluate-qrels", "evaluate-run", "read_diversity_qrels", "read_qrels")},
     "api-evaluate-run-slow-pipe": Case(("evaluate-run",), writer=True, api=True),
 }
 
 
-def _holds(pid: int, path: str) -> bool:
-    """Whether process ``pid`` has the file at ``path`` open."""
-    folder = f"/proc/{pid}/fd"
+def _listed(folder: str) -> list[str]:
     try:
-        names = os.listdir(folder)
-    except OSError:
-        return False
-    for name in names:
+        return os.listdir(folder)
+    except OSError:  # the process ended
+        return []
+
+
+def _waits_for(pid: int, path: str) -> bool:
+    """Whether process ``pid`` has the FIFO at ``path`` open, or one of its threads sleeps
+    in a FIFO's blocking ``open`` (waiting for a writer)."""
+    for name in _listed(f"/proc/{pid}/fd"):
         try:
-            if os.readlink(f"{folder}/{name}") == path:
+            if os.readlink(f"/proc/{pid}/fd/{name}") == path:
                 return True
         except OSError:  # closed meanwhile
+            continue
+    for task in _listed(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/wchan") as wchan:
+                if wchan.read().strip() == "wait_for_partner":
+                    return True
+        except OSError:
             continue
     return False
 
@@ -154,7 +172,7 @@ def execute(case: Case, root: Path) -> Outcome:
         (root / name).write_bytes(data)
     pipes = root / "pipes"
     pipes.mkdir()
-    fifo = os.path.realpath(pipes / "input")
+    fifo = os.path.realpath(pipes / case.name)
     os.mkfifo(fifo)
     if case.api:
         command = [sys.executable, "-c", API_SCRIPT, fifo, *case.argv]
@@ -165,20 +183,19 @@ def execute(case: Case, root: Path) -> Outcome:
     writer = None
     problem = None
     seconds = 0.0
+    seen = False
     try:
         deadline = time.monotonic() + OPEN_LIMIT
-        while True:
+        while time.monotonic() < deadline:
             if proc.poll() is not None:
                 problem = f"ended (status {proc.returncode}) before the signal"
                 break
             if case.writer:
                 writer = _open_writer(fifo)
-                if writer is not None:
-                    break
-            elif _holds(proc.pid, fifo):
-                break
-            if time.monotonic() > deadline:
-                problem = f"had not opened the FIFO after {OPEN_LIMIT:g} s"
+                seen = writer is not None
+            else:
+                seen = _waits_for(proc.pid, fifo)
+            if seen:
                 break
             time.sleep(0.01)
         signalled = time.monotonic()
@@ -199,7 +216,7 @@ def execute(case: Case, root: Path) -> Outcome:
         if writer is not None:
             os.close(writer)
     return Outcome(proc.returncode, out.decode(errors="replace"),
-                   err.decode(errors="replace"), problem, seconds)
+                   err.decode(errors="replace"), problem, seconds, seen)
 
 
 @pytest.fixture(scope="module")
@@ -287,16 +304,33 @@ def _waiting_bytes(descriptor: int) -> int:
     return int.from_bytes(fcntl.ioctl(descriptor, termios.FIONREAD, bytes(4)), sys.byteorder)
 
 
+def _parquet_run(run: bytes) -> bytes:
+    """The TREC run ``run`` as a Parquet table (``topic``, ``docno``, ``score``)."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import io
+
+    rows = [line.split() for line in run.decode().splitlines()]
+    table = pa.table({"topic": [r[0] for r in rows], "docno": [r[2] for r in rows],
+                      "score": [float(r[4]) for r in rows]})
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
 @pytest.mark.parametrize(("argv", "name"), [
     pytest.param(list(EVAL_RUN), "a.run", id="eval-run"),
     pytest.param(list(EVAL_QRELS), "qrels.txt", id="eval-qrels"),
     pytest.param(list(EVAL_DIVERSITY), "div.qrels", id="eval-diversity-qrels"),
+    pytest.param(list(EVAL_RUN), PARQUET, id="eval-parquet-run"),
 ])
 def test_fifo_written_late_gives_the_file(argv, name, ws, run_cli, tmp_path):
     """The FIFO opened by its writer after its reader, and written in two parts with a
     pause between them: the output of the same call on the regular file."""
     for file, data in DIVERSITY.items():
         ws.write(file, data)
+    if name == PARQUET:
+        ws.write(name, _parquet_run(ws.read("a.run")))
     reference = run_cli([name if arg == FIFO else arg for arg in argv])
     assert reference.status == 0, reference.describe()
     folder = tmp_path / "pipes"

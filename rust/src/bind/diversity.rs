@@ -6,11 +6,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::guard::detached;
-use super::trec::{Given, read_error, reading};
+use super::trec::{Given, read_error, reading, stop_for};
 use crate::diversity;
 use crate::read::diversity::{self as files, Column};
 use crate::read::limits::Budget;
-use crate::read::open::Stop;
 use crate::trec::{File, text};
 
 /// A batch of rankings judged per intent, as numpy arrays (those of
@@ -232,7 +231,7 @@ impl IntentJudge {
             .iter()
             .map(|(data, name)| Ok((Given::of(data)?, name)))
             .collect::<PyResult<Vec<_>>>()?;
-        let stop = Stop::new();
+        let stop = stop_for(given.iter().map(|(data, _)| data));
         let run_files: Vec<File> = given
             .iter()
             .map(|(data, name)| File {
@@ -248,8 +247,7 @@ impl IntentJudge {
             ndeval_topics,
             budget: &budget,
         };
-        let files = given.iter().map(|(data, _)| data);
-        let judged = reading(py, "judging diversity runs", files, &stop, || {
+        let judged = reading(py, "judging diversity runs", &stop, || {
             diversity::run_files::judge_files(&self.index, &run_files, &how)
         })?
         .map_err(|error| read_error(error.into()))?;
@@ -311,12 +309,12 @@ fn read_diversity_qrels<'py>(
     Bound<'py, PyArray1<i64>>,
 )> {
     let given = Given::of(&source)?;
-    let stop = Stop::new();
+    let stop = stop_for([&given]);
     let file = File {
         data: given.data(&stop),
         name,
     };
-    let qrels = reading(py, "reading diversity qrels", [&given], &stop, || {
+    let qrels = reading(py, "reading diversity qrels", &stop, || {
         files::read_qrels(&text(&file, &Budget::new(limit))?, name, ndeval)
     })?
     .map_err(|error| read_error(error.into()))?;
@@ -352,12 +350,12 @@ fn read_ndeval_run<'py>(
     limit: usize,
 ) -> PyResult<RunColumns<'py>> {
     let given = Given::of(&source)?;
-    let stop = Stop::new();
+    let stop = stop_for([&given]);
     let file = File {
         data: given.data(&stop),
         name,
     };
-    let columns = reading(py, "reading an ndeval run", [&given], &stop, || {
+    let columns = reading(py, "reading an ndeval run", &stop, || {
         let budget = Budget::new(limit);
         let data = text(&file, &budget)?;
         let run = files::read_run(&data, name, ndeval_topics)?;

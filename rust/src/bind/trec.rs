@@ -79,15 +79,15 @@ fn judge_trec_batch<'py>(
         .ok_or_else(|| PyValueError::new_err(format!("unknown tie policy {ties:?}")))?;
     let options = Options::new(ties, compat, max_docs, judged_only, placeholders);
     let qrels = Given::of(&qrels)?;
-    let stop = Stop::new();
-    let qrels_file = File {
-        data: qrels.data(&stop),
-        name: qrels_name,
-    };
     let given = runs
         .iter()
         .map(|(data, name)| Ok((Given::of(data)?, name)))
         .collect::<PyResult<Vec<_>>>()?;
+    let stop = stop_for(std::iter::once(&qrels).chain(given.iter().map(|(data, _)| data)));
+    let qrels_file = File {
+        data: qrels.data(&stop),
+        name: qrels_name,
+    };
     let run_files: Vec<File> = given
         .iter()
         .map(|(data, name)| File {
@@ -96,8 +96,7 @@ fn judge_trec_batch<'py>(
         })
         .collect();
     let budget = Budget::new(limit);
-    let files = std::iter::once(&qrels).chain(given.iter().map(|(data, _)| data));
-    let judgment = reading(py, "judging TREC files", files, &stop, || {
+    let judgment = reading(py, "judging TREC files", &stop, || {
         trec::judge(&qrels_file, &run_files, &options, &budget)
     })?
     .map_err(read_error)?;
@@ -432,20 +431,32 @@ impl<'py> Given<'py> {
     }
 }
 
-/// `work`, reading the files `given` (their waits ended by `stop`), without the GIL: where
-/// one is a path, which may be a FIFO or a device that keeps it waiting, interruptible by
-/// Python's signal handlers ([`watched`]); bytes alone, on this thread ([`detached`]).
-pub(crate) fn reading<'g, 'py: 'g, T: Send>(
-    py: Python<'py>,
+/// The stop of a call reading the files `given`: watched where a path names a file that is
+/// not regular (a FIFO, a device), which may keep the call waiting; else unwatched (bytes
+/// and regular files keep no reader waiting: such a call runs on the calling thread, and a
+/// file that becomes a FIFO meanwhile is refused, [`Stop::unwatched`]).
+pub(crate) fn stop_for<'g, 'py: 'g>(given: impl IntoIterator<Item = &'g Given<'py>>) -> Stop {
+    let waits = given.into_iter().any(|given| {
+        matches!(given, Given::Path(path)
+            if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()))
+    });
+    if waits {
+        Stop::watched()
+    } else {
+        Stop::unwatched()
+    }
+}
+
+/// `work`, reading files whose waits `stop` ends ([`stop_for`]), without the GIL: where it
+/// may wait, interruptible by Python's signal handlers ([`watched`]); else on this thread
+/// ([`detached`]).
+pub(crate) fn reading<T: Send>(
+    py: Python<'_>,
     what: &str,
-    given: impl IntoIterator<Item = &'g Given<'py>>,
     stop: &Stop,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    if given
-        .into_iter()
-        .any(|given| matches!(given, Given::Path(_)))
-    {
+    if stop.is_watched() {
         watched(py, what, stop, work)
     } else {
         detached(py, what, work)
@@ -464,13 +475,13 @@ fn read_text<'py>(
     limit: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let given = Given::of(&source)?;
-    let stop = Stop::new();
+    let stop = stop_for([&given]);
     let file = File {
         data: given.data(&stop),
         name,
     };
     let budget = Budget::new(limit);
-    let made = reading(py, "reading a file", [&given], &stop, || {
+    let made = reading(py, "reading a file", &stop, || {
         trec::text(&file, &budget).map(trec::Text::made)
     })?
     .map_err(|error| read_error(error.into()))?;

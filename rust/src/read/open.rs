@@ -31,29 +31,57 @@ use std::time::Duration;
 pub const SLICE: Duration = Duration::from_millis(100);
 
 /// Whether the call that reads some inputs has been stopped: set by the caller (from
-/// another thread), asked by every wait for an input between two slices.
-#[derive(Debug, Default)]
-pub struct Stop(AtomicBool);
+/// another thread), asked by every wait for an input between two slices. A call nobody
+/// watches ([`Stop::unwatched`]: the bindings' call whose inputs are all regular files,
+/// run on the calling thread) cannot be stopped: it waits for no input.
+#[derive(Debug)]
+pub struct Stop {
+    stopped: AtomicBool,
+    watched: bool,
+}
 
-/// A stop never set: for readers nobody can stop (tests, inputs held in memory).
-pub static NEVER: Stop = Stop::new();
+/// A stop never set, of a call that may wait: for readers nobody stops (tests).
+pub static NEVER: Stop = Stop::watched();
 
 impl Stop {
-    /// A stop not set.
-    pub const fn new() -> Stop {
-        Stop(AtomicBool::new(false))
+    /// The stop of a call that someone may stop while it waits for an input (in the
+    /// bindings, the calling thread runs Python's signal handlers meanwhile).
+    pub const fn watched() -> Stop {
+        Stop {
+            stopped: AtomicBool::new(false),
+            watched: true,
+        }
+    }
+
+    /// The stop of a call nobody can stop: a file that would keep it waiting (a regular
+    /// file replaced by a FIFO or a device after the call looked at it) is refused at its
+    /// open ([`open`]), as no wait of the call could end but by a writer.
+    pub const fn unwatched() -> Stop {
+        Stop {
+            stopped: AtomicBool::new(false),
+            watched: false,
+        }
+    }
+
+    /// Whether the call may wait for an input, someone watching it.
+    pub fn is_watched(&self) -> bool {
+        self.watched
     }
 
     /// Stops the call: its waits for an input end within a [`SLICE`].
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.stopped.store(true, Ordering::Relaxed);
     }
 
     /// Whether the call was stopped.
     pub fn stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.stopped.load(Ordering::Relaxed)
     }
 }
+
+/// Why a file that would keep an unwatched call waiting is refused ([`Stop::unwatched`]).
+pub const UNWATCHED: &str = "it became a FIFO or a device while the call was reading its \
+     inputs (regular files when it began)";
 
 /// The error of a wait for an input that ended because its call was stopped (carried in an
 /// [`io::Error`] of kind `Other`: not `Interrupted`, which `std`'s readers retry).
@@ -90,7 +118,8 @@ impl Read for Opened<'_> {
 }
 
 /// Opens the file at `path` for reading without waiting for a writer (module
-/// documentation); `stop` ends its waits if it is not a regular file.
+/// documentation); `stop` ends its waits if it is not a regular file, or refuses it
+/// ([`UNWATCHED`]) where it is [`Stop::unwatched`].
 pub fn open<'s>(path: &Path, stop: &'s Stop) -> io::Result<Opened<'s>> {
     let file = std::fs::OpenOptions::new()
         .read(true)
@@ -99,6 +128,9 @@ pub fn open<'s>(path: &Path, stop: &'s Stop) -> io::Result<Opened<'s>> {
     if file.metadata()?.is_file() {
         blocking(&file)?;
         return Ok(Opened::Regular(file));
+    }
+    if !stop.is_watched() {
+        return Err(io::Error::other(UNWATCHED));
     }
     Ok(Opened::Waiting(Waiting {
         file,
@@ -222,7 +254,7 @@ mod tests {
     #[test]
     fn a_fifo_without_a_writer_waits_until_stopped() {
         let path = fifo("open-stopped");
-        let stop = Stop::new();
+        let stop = Stop::watched();
         let (sender, receiver) = mpsc::channel();
         std::thread::scope(|scope| {
             scope.spawn(|| sender.send(open(&path, &stop).and_then(read_all)).unwrap());
@@ -247,7 +279,7 @@ mod tests {
     #[test]
     fn a_late_and_slow_writer_gives_every_byte() {
         let path = fifo("open-late");
-        let stop = Stop::new();
+        let stop = Stop::watched();
         let opened = open(&path, &stop).unwrap();
         std::thread::scope(|scope| {
             let reader = scope.spawn(|| read_all(opened));
@@ -263,6 +295,21 @@ mod tests {
             assert_eq!(reader.join().unwrap().unwrap(), b"1 0 d1 1\n1 0 d2 0\n");
         });
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_call_nobody_watches_refuses_to_wait() {
+        let path = fifo("open-unwatched");
+        let error = open(&path, &Stop::unwatched()).err().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(error.to_string(), UNWATCHED);
+        assert!(!is_stopped(&error));
+        // a regular file is read as by any call
+        let path = std::env::temp_dir().join(format!("irscale-unw-{}", std::process::id()));
+        std::fs::write(&path, b"x").unwrap();
+        let read = open(&path, &Stop::unwatched()).and_then(read_all);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(read.unwrap(), b"x");
     }
 
     #[test]

@@ -273,6 +273,19 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+def parquet_input(path: PathLike) -> PathLike | bytes:
+    """The Parquet file at ``path`` as pyarrow's reader is given it: the path of a regular
+    file (or ``-``); the bytes of a FIFO or a device, read here once within the memory
+    limit (:func:`read_path`). pyarrow would open such a path once for its schema and again
+    for its table, each ``open`` waiting for a writer, in a wait that ^C and SIGTERM cannot
+    end; Python's ``open`` and reads run the signal's handler and raise. Raises
+    :class:`FileAccessError` for a path that cannot be read."""
+    info = check_readable(path)
+    if info is None or stat.S_ISREG(info.st_mode):
+        return path
+    return read_path(path)
+
+
 def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) -> bytes:
     """All bytes of a path (``-``: standard input), a binary stream or a bytes object,
     decompressed when they are gzip data, read as :func:`read_text` reads them (errors of
@@ -286,7 +299,7 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
         if is_stdio(source):
             given = _read_stdin()
         else:
-            given = _read_path(source, name)
+            given = read_path(source, name)
     else:
         checked = check_file_source(source, "input")  # a stream, or a bytearray's bytes
         # a text stream where a binary one was promised gives text
@@ -299,7 +312,7 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
     return read_text(given, name)
 
 
-def _read_path(path: PathLike, name: str | None) -> bytes:
+def read_path(path: PathLike, name: str | None = None) -> bytes:
     """The bytes of the file at ``path`` (a FIFO's too, read once), within the memory limit:
     a regular file larger than it is refused by its size, before it is read."""
     info = check_readable(path)
