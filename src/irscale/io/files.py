@@ -12,7 +12,11 @@ Inputs
     that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
     read only once: the readers move its bytes to a file that can be opened again
     (:mod:`irscale.io.spool`) or, where the system has none, take them from
-    :func:`read_input` (one open, one read). Every regular file opened here
+    :func:`read_input` (one open, one read); pyarrow is given a Parquet input that is not a
+    regular file as its bytes (:func:`parquet_input`). Every ``open`` and read of an input
+    here is Python's, which runs a signal's handler and raises (^C while a FIFO waits for
+    its writer ends the wait); the engine's waits end the same way
+    (``rust/src/read/open.rs``). Every regular file opened here
     (:func:`check_readable`, :func:`read_file`) is noted as read by the running call
     (:mod:`irscale.core.reads`).
 
@@ -314,7 +318,8 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
 
 def read_path(path: PathLike, name: str | None = None) -> bytes:
     """The bytes of the file at ``path`` (a FIFO's too, read once), within the memory limit:
-    a regular file larger than it is refused by its size, before it is read."""
+    a regular file larger than it is refused by its size, before it is read. Errors name
+    ``name`` if given (else the path)."""
     info = check_readable(path)
     limit = reading_limit()
     named = name or display_name(path)
