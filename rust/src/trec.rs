@@ -6,6 +6,7 @@ use crate::judge::{Batch, Index, Judged, Options, judge_run, stack};
 use crate::read::duplicates::TABLE_ROW;
 use crate::read::error::ReadError;
 use crate::read::limits::{Budget, Charge};
+use crate::read::open::Stop;
 use crate::read::source::{self, Stream};
 use crate::read::topics::Groups;
 use crate::read::{qrels, run};
@@ -22,10 +23,11 @@ pub struct File<'a> {
     pub name: &'a str,
 }
 
-/// Where a file's bytes are.
+/// Where a file's bytes are: in memory, or in the file at a path, whose reading waits for a
+/// FIFO's or a device's bytes until the [`Stop`] of its call is set at most.
 pub enum Data<'a> {
     Bytes(&'a [u8]),
-    Path(&'a Path),
+    Path(&'a Path, &'a Stop),
 }
 
 /// What one run file says beside its rankings (nothing, by default: runs not read from a
@@ -102,7 +104,10 @@ pub fn text<'a, 'b>(file: &File<'a>, budget: &'b Budget) -> Result<Text<'a, 'b>,
     let mut charge = budget.charge();
     let data = match file.data {
         Data::Bytes(data) => source::text(data, file.name, &mut charge)?,
-        Data::Path(path) => Cow::Owned(source::whole(Stream::file(path, file.name)?, &mut charge)?),
+        Data::Path(path, stop) => Cow::Owned(source::whole(
+            Stream::file(path, file.name, stop)?,
+            &mut charge,
+        )?),
     };
     Ok(Text {
         data,
@@ -116,8 +121,8 @@ impl<'a> File<'a> {
     /// which [`File::stream`] reads again from their start as often as needed.
     fn held(&self, charge: &mut Charge) -> Result<Option<Vec<u8>>, ReadError> {
         match self.data {
-            Data::Path(path) if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) => {
-                source::raw(path, self.name, charge).map(Some)
+            Data::Path(path, stop) if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) => {
+                source::raw(path, self.name, charge, stop).map(Some)
             }
             _ => Ok(None),
         }
@@ -130,7 +135,7 @@ impl<'a> File<'a> {
     {
         match (held.as_deref(), &self.data) {
             (Some(data), _) | (None, &Data::Bytes(data)) => Ok(Stream::bytes(data, self.name)),
-            (None, &Data::Path(path)) => Stream::file(path, self.name),
+            (None, &Data::Path(path, stop)) => Stream::file(path, self.name, stop),
         }
     }
 }

@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::guard::detached;
-use super::trec::{Given, read_error};
+use super::trec::{Given, read_error, reading, stop_for};
 use crate::diversity;
 use crate::read::diversity::{self as files, Column};
 use crate::read::limits::Budget;
@@ -231,10 +231,11 @@ impl IntentJudge {
             .iter()
             .map(|(data, name)| Ok((Given::of(data)?, name)))
             .collect::<PyResult<Vec<_>>>()?;
+        let stop = stop_for(given.iter().map(|(data, _)| data));
         let run_files: Vec<File> = given
             .iter()
             .map(|(data, name)| File {
-                data: data.data(),
+                data: data.data(&stop),
                 name,
             })
             .collect();
@@ -246,7 +247,7 @@ impl IntentJudge {
             ndeval_topics,
             budget: &budget,
         };
-        let judged = detached(py, "judging diversity runs", || {
+        let judged = reading(py, "judging diversity runs", &stop, || {
             diversity::run_files::judge_files(&self.index, &run_files, &how)
         })?
         .map_err(|error| read_error(error.into()))?;
@@ -308,13 +309,15 @@ fn read_diversity_qrels<'py>(
     Bound<'py, PyArray1<i64>>,
 )> {
     let given = Given::of(&source)?;
+    let stop = stop_for([&given]);
     let file = File {
-        data: given.data(),
+        data: given.data(&stop),
         name,
     };
-    let qrels = py
-        .detach(|| files::read_qrels(&text(&file, &Budget::new(limit))?, name, ndeval))
-        .map_err(|error| read_error(error.into()))?;
+    let qrels = reading(py, "reading diversity qrels", &stop, || {
+        files::read_qrels(&text(&file, &Budget::new(limit))?, name, ndeval)
+    })?
+    .map_err(|error| read_error(error.into()))?;
     Ok((
         strings(py, qrels.topic),
         strings(py, qrels.subtopic),
@@ -347,33 +350,33 @@ fn read_ndeval_run<'py>(
     limit: usize,
 ) -> PyResult<RunColumns<'py>> {
     let given = Given::of(&source)?;
+    let stop = stop_for([&given]);
     let file = File {
-        data: given.data(),
+        data: given.data(&stop),
         name,
     };
-    let columns = py
-        .detach(|| {
-            let budget = Budget::new(limit);
-            let data = text(&file, &budget)?;
-            let run = files::read_run(&data, name, ndeval_topics)?;
-            let mut docno = Column::default();
-            docno.offsets.reserve(run.docno.len() + 1);
-            docno.offsets.push(0);
-            for d in &run.docno {
-                docno.data.extend_from_slice(d);
-                docno.offsets.push(docno.data.len() as i64);
-            }
-            let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-            Ok::<_, crate::read::error::ReadError>((
-                run.topics.iter().map(|t| lossy(t)).collect::<Vec<_>>(),
-                run.topic.iter().map(|&t| i64::from(t)).collect::<Vec<_>>(),
-                docno,
-                run.score,
-                run.rank,
-                run.runids.iter().map(|r| lossy(r)).collect::<Vec<_>>(),
-            ))
-        })
-        .map_err(|error| read_error(error.into()))?;
+    let columns = reading(py, "reading an ndeval run", &stop, || {
+        let budget = Budget::new(limit);
+        let data = text(&file, &budget)?;
+        let run = files::read_run(&data, name, ndeval_topics)?;
+        let mut docno = Column::default();
+        docno.offsets.reserve(run.docno.len() + 1);
+        docno.offsets.push(0);
+        for d in &run.docno {
+            docno.data.extend_from_slice(d);
+            docno.offsets.push(docno.data.len() as i64);
+        }
+        let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        Ok::<_, crate::read::error::ReadError>((
+            run.topics.iter().map(|t| lossy(t)).collect::<Vec<_>>(),
+            run.topic.iter().map(|&t| i64::from(t)).collect::<Vec<_>>(),
+            docno,
+            run.score,
+            run.rank,
+            run.runids.iter().map(|r| lossy(r)).collect::<Vec<_>>(),
+        ))
+    })?
+    .map_err(|error| read_error(error.into()))?;
     let (topics, topic, docno, score, rank, runids) = columns;
     Ok((
         topics,

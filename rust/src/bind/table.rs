@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::guard::detached;
-use super::trec::{Given, read_error};
+use super::trec::{Given, read_error, reading, stop_for};
 use crate::read::limits::Budget;
 use crate::read::plain_table as plain;
 use crate::read::table::{self, Column, Fault, FieldKind};
@@ -57,12 +57,13 @@ fn read_fields<'py>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     let given = Given::of(&source)?;
+    let stop = stop_for([&given]);
     let file = File {
-        data: given.data(),
+        data: given.data(&stop),
         name,
     };
     let budget = Budget::new(limit);
-    let read = detached(py, "reading fields", || match file.data {
+    let read = reading(py, "reading fields", &stop, || match file.data {
         Data::Bytes(text) if !decompress => Ok(table::read(text, count, &asked)),
         _ => trec::text(&file, &budget).map(|text| table::read(&text, count, &asked)),
     })?

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use std::path::PathBuf;
 
-use super::guard::detached;
+use super::guard::{detached, watched};
 use super::output;
 use crate::aside::drop_aside;
 use crate::judge::{Batch, Options};
@@ -15,6 +15,7 @@ use crate::measures::{self, Context, Params};
 use crate::output::evaluate::{self, Missing};
 use crate::read::error::Kind;
 use crate::read::limits::Budget;
+use crate::read::open::Stop;
 use crate::ties::Ties;
 use crate::trec::{self, Data, Failure, File, Judgment, RunNotes};
 
@@ -37,6 +38,8 @@ pub(crate) fn read_error(failure: Failure) -> PyErr {
         Kind::Access => "access",
         Kind::LongLine => "format",
         Kind::Memory => "memory",
+        // raised as the exception of what stopped it ([`super::guard::watched`])
+        Kind::Stopped => "stopped",
     };
     TrecReadError::new_err((
         kind,
@@ -76,23 +79,24 @@ fn judge_trec_batch<'py>(
         .ok_or_else(|| PyValueError::new_err(format!("unknown tie policy {ties:?}")))?;
     let options = Options::new(ties, compat, max_docs, judged_only, placeholders);
     let qrels = Given::of(&qrels)?;
-    let qrels_file = File {
-        data: qrels.data(),
-        name: qrels_name,
-    };
     let given = runs
         .iter()
         .map(|(data, name)| Ok((Given::of(data)?, name)))
         .collect::<PyResult<Vec<_>>>()?;
+    let stop = stop_for(std::iter::once(&qrels).chain(given.iter().map(|(data, _)| data)));
+    let qrels_file = File {
+        data: qrels.data(&stop),
+        name: qrels_name,
+    };
     let run_files: Vec<File> = given
         .iter()
         .map(|(data, name)| File {
-            data: data.data(),
+            data: data.data(&stop),
             name,
         })
         .collect();
     let budget = Budget::new(limit);
-    let judgment = detached(py, "judging TREC files", || {
+    let judgment = reading(py, "judging TREC files", &stop, || {
         trec::judge(&qrels_file, &run_files, &options, &budget)
     })?
     .map_err(read_error)?;
@@ -418,11 +422,44 @@ impl<'py> Given<'py> {
         Ok(Given::Path(object.extract::<PathBuf>()?))
     }
 
-    pub(crate) fn data(&self) -> Data<'_> {
+    /// Where the file's bytes are; a path's waits end once `stop` is set.
+    pub(crate) fn data<'s>(&'s self, stop: &'s Stop) -> Data<'s> {
         match self {
             Given::Bytes(bytes) => Data::Bytes(bytes.as_bytes()),
-            Given::Path(path) => Data::Path(path),
+            Given::Path(path) => Data::Path(path, stop),
         }
+    }
+}
+
+/// The stop of a call reading the files `given`: watched where a path names a file that is
+/// not regular (a FIFO, a device), which may keep the call waiting; else unwatched (bytes
+/// and regular files keep no reader waiting: such a call runs on the calling thread, and a
+/// file that becomes a FIFO meanwhile is refused, [`Stop::unwatched`]).
+pub(crate) fn stop_for<'g, 'py: 'g>(given: impl IntoIterator<Item = &'g Given<'py>>) -> Stop {
+    let waits = given.into_iter().any(|given| {
+        matches!(given, Given::Path(path)
+            if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()))
+    });
+    if waits {
+        Stop::watched()
+    } else {
+        Stop::unwatched()
+    }
+}
+
+/// `work`, reading files whose waits `stop` ends ([`stop_for`]), without the GIL: where it
+/// may wait, interruptible by Python's signal handlers ([`watched`]); else on this thread
+/// ([`detached`]).
+pub(crate) fn reading<T: Send>(
+    py: Python<'_>,
+    what: &str,
+    stop: &Stop,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    if stop.is_watched() {
+        watched(py, what, stop, work)
+    } else {
+        detached(py, what, work)
     }
 }
 
@@ -438,12 +475,13 @@ fn read_text<'py>(
     limit: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let given = Given::of(&source)?;
+    let stop = stop_for([&given]);
     let file = File {
-        data: given.data(),
+        data: given.data(&stop),
         name,
     };
     let budget = Budget::new(limit);
-    let made = detached(py, "reading a file", || {
+    let made = reading(py, "reading a file", &stop, || {
         trec::text(&file, &budget).map(trec::Text::made)
     })?
     .map_err(|error| read_error(error.into()))?;

@@ -288,6 +288,7 @@ pub fn row_line(mut blocks: Blocks, row: usize) -> Result<(usize, String), ReadE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::open::NEVER;
 
     fn blocks_of(data: &[u8], size: usize) -> Vec<Vec<u8>> {
         let mut blocks = Blocks::new(Stream::bytes(data, "r"), size);
@@ -319,7 +320,7 @@ mod tests {
         let data = b"1 Q0 d1 1 1 r\n1 Q0 d2 2 0 r\n";
         let path = std::env::temp_dir().join(format!("irscale-small-{}", std::process::id()));
         std::fs::write(&path, data).unwrap();
-        let mut blocks = Blocks::new(Stream::file(&path, "r").unwrap(), 1 << 20);
+        let mut blocks = Blocks::new(Stream::file(&path, "r", &NEVER).unwrap(), 1 << 20);
         let mut spare = Vec::new();
         let wave = blocks.wave(8, &mut spare).unwrap();
         assert_eq!(wave.concat(), data);
@@ -339,7 +340,7 @@ mod tests {
         std::fs::write(&path, &data).unwrap();
         for size in 1..data.len() + 2 {
             for count in [1, 2, 3, 7] {
-                let stream = Stream::file(&path, "r").unwrap();
+                let stream = Stream::file(&path, "r", &NEVER).unwrap();
                 assert!(stream.plain_file().is_some());
                 let mut blocks = Blocks::new(stream, size);
                 let (mut read, mut spare) = (Vec::new(), Vec::new());
@@ -378,7 +379,10 @@ mod tests {
         };
         for size in [LINE_LIMIT / 16, LINE_LIMIT / 3, LINE_LIMIT + 5] {
             // read in turn, and a plain file's pieces side by side
-            for stream in [Stream::bytes(&data, "r"), Stream::file(&path, "r").unwrap()] {
+            for stream in [
+                Stream::bytes(&data, "r"),
+                Stream::file(&path, "r", &NEVER).unwrap(),
+            ] {
                 let error = refused(Blocks::new(stream, size));
                 assert_eq!(
                     (error.kind, error.line),
@@ -391,7 +395,7 @@ mod tests {
         // a line of the limit itself is read
         data.drain(13..14);
         std::fs::write(&path, &data).unwrap();
-        let mut blocks = Blocks::new(Stream::file(&path, "r").unwrap(), LINE_LIMIT / 5);
+        let mut blocks = Blocks::new(Stream::file(&path, "r", &NEVER).unwrap(), LINE_LIMIT / 5);
         let mut read = Vec::new();
         loop {
             let wave = blocks.wave(3, &mut Vec::new()).unwrap();

@@ -22,6 +22,9 @@ pub enum Kind {
     /// (`InputError`): `details` holds the bytes and the limit, or the bytes alone
     /// ([`super::limits`]).
     Memory,
+    /// The call was stopped while it waited for the file's bytes ([`super::open`]): the
+    /// bindings raise what stopped it (the exception of a signal's Python handler).
+    Stopped,
 }
 
 /// A reader's error: `reason` is the message without its location.

@@ -19,6 +19,7 @@ pub mod error;
 pub mod fields;
 pub mod limits;
 pub mod lines;
+pub mod open;
 pub mod plain_table;
 pub mod qrels;
 pub mod run;

@@ -597,6 +597,7 @@ pub fn c_float_losses(scores: &[f64]) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::open::NEVER;
     use crate::read::scan;
 
     /// Reads `data` and hands its run to `check`.
@@ -653,7 +654,7 @@ mod tests {
                 std::process::id()
             ));
             std::fs::write(&path, &text).unwrap();
-            let open = || Stream::file(&path, "r");
+            let open = || Stream::file(&path, "r", &NEVER);
             let budget = Budget::unlimited();
             let (texts, columns, _) = pool
                 .install(|| read_from(&open, "r", true, &budget))

@@ -1,9 +1,12 @@
 //! The text of a file's bytes: gzip data (they start with gzip's magic number) are
 //! decompressed, every member of a multi-member file in turn, as Python's `gzip` does; read
-//! in turn ([`Stream`]), or whole within the reader's limits ([`whole`]).
+//! in turn ([`Stream`]), or whole within the reader's limits ([`whole`]). A file is opened
+//! by [`super::open`]: a FIFO or a device keeps its reader waiting only until the call's
+//! [`Stop`] is set.
 
 use super::error::{Kind, ReadError};
 use super::limits::{Charge, LineCheck, grow, line_number, long_line};
+use super::open::{self, Opened, Stop};
 use std::borrow::Cow;
 use std::io::{self, Read};
 use std::path::Path;
@@ -34,9 +37,15 @@ pub fn whole(stream: Stream, charge: &mut Charge) -> Result<Vec<u8>, ReadError> 
 }
 
 /// The bytes of the file at `path` (not decompressed: a FIFO's, to be read again from
-/// memory), named `name` in errors, read as [`whole`] reads a text.
-pub fn raw(path: &Path, name: &str, charge: &mut Charge) -> Result<Vec<u8>, ReadError> {
-    let file = std::fs::File::open(path).map_err(|error| access_error(&error, name))?;
+/// memory), named `name` in errors, read as [`whole`] reads a text; its waits end once
+/// `stop` is set.
+pub fn raw(
+    path: &Path,
+    name: &str,
+    charge: &mut Charge,
+    stop: &Stop,
+) -> Result<Vec<u8>, ReadError> {
+    let file = open::open(path, stop).map_err(|error| access_error(&error, name))?;
     let stream = Stream {
         inner: Inner::Reader(Box::new(file)),
         gzip: false,
@@ -153,25 +162,25 @@ impl<'a> Stream<'a> {
     }
 
     /// The text of the file at `path` named `name` in errors: the file opened, and its
-    /// first bytes read to tell gzip data; `Err` when it cannot be read.
-    pub fn file(path: &Path, name: &'a str) -> Result<Stream<'a>, ReadError> {
+    /// first bytes read to tell gzip data; `Err` when it cannot be read. A FIFO or a device
+    /// (read in turn, not at offsets) keeps it waiting until `stop` is set at most.
+    pub fn file(path: &Path, name: &'a str, stop: &'a Stop) -> Result<Stream<'a>, ReadError> {
         let access = |error: io::Error| access_error(&error, name);
-        let mut file = std::fs::File::open(path).map_err(access)?;
-        // a FIFO or a device is read in turn, not at offsets
-        let regular = file.metadata().map_err(access)?.is_file();
+        let mut file = open::open(path, stop).map_err(access)?;
         let mut head = Vec::with_capacity(GZIP_MAGIC.len());
         (&mut file)
             .take(GZIP_MAGIC.len() as u64)
             .read_to_end(&mut head)
             .map_err(access)?;
         let gzip = head == GZIP_MAGIC;
-        let inner = if gzip {
-            let whole = io::Cursor::new(head).chain(file);
-            Inner::Reader(Box::new(flate2::read::MultiGzDecoder::new(whole)))
-        } else if regular {
-            Inner::Plain { file, at: 0 }
-        } else {
-            Inner::Reader(Box::new(io::Cursor::new(head).chain(file)))
+        let inner = match file {
+            // a FIFO or a device is read in turn, not at offsets
+            Opened::Regular(file) if !gzip => Inner::Plain { file, at: 0 },
+            file if gzip => {
+                let whole = io::Cursor::new(head).chain(file);
+                Inner::Reader(Box::new(flate2::read::MultiGzDecoder::new(whole)))
+            }
+            file => Inner::Reader(Box::new(io::Cursor::new(head).chain(file))),
         };
         Ok(Stream { inner, gzip, name })
     }
@@ -229,7 +238,7 @@ impl<'a> Stream<'a> {
     }
 
     fn error(&self, error: &io::Error) -> ReadError {
-        if self.gzip {
+        if self.gzip && !open::is_stopped(error) {
             let reason = if error.kind() == io::ErrorKind::UnexpectedEof {
                 "truncated gzip file: the compressed data end before the end-of-stream marker"
                     .to_string()
@@ -243,8 +252,12 @@ impl<'a> Stream<'a> {
     }
 }
 
-/// The error of a file that cannot be read: the OS's words, and its error number if any.
+/// The error of a file that cannot be read: the OS's words, and its error number if any;
+/// or that its call was stopped while it waited for the file ([`Kind::Stopped`]).
 pub fn access_error(error: &io::Error, name: &str) -> ReadError {
+    if open::is_stopped(error) {
+        return ReadError::whole(Kind::Stopped, error.to_string(), name);
+    }
     let mut refused = ReadError::whole(Kind::Access, error.to_string(), name);
     refused
         .details
@@ -256,6 +269,7 @@ pub fn access_error(error: &io::Error, name: &str) -> ReadError {
 mod tests {
     use super::*;
     use crate::read::limits::{Budget, LINE_LIMIT};
+    use crate::read::open::NEVER;
     use flate2::Compression;
     use flate2::write::GzEncoder;
     use std::io::Write;
@@ -315,14 +329,14 @@ mod tests {
             b"d1 1\n1 0 d2 0\n"
         );
         let path = temporary("stream", &data);
-        let read = |path| whole(Stream::file(path, "q")?, &mut budget.charge());
+        let read = |path| whole(Stream::file(path, "q", &NEVER)?, &mut budget.charge());
         let all = read(&path);
         std::fs::write(&path, b"x").unwrap();
         let short = read(&path);
         std::fs::remove_file(&path).unwrap();
         assert_eq!(all.unwrap(), b"1 0 d1 1\n1 0 d2 0\n");
         assert_eq!(short.unwrap(), b"x");
-        let error = Stream::file(&path, "q").err().unwrap();
+        let error = Stream::file(&path, "q", &NEVER).err().unwrap();
         assert_eq!(
             (error.kind, error.details),
             (Kind::Access, vec!["2".to_string()])
@@ -379,7 +393,10 @@ mod tests {
         assert!(check_lines(&fit, "q").is_ok());
         let path = temporary("long", &long[..4096]);
         let budget = Budget::unlimited();
-        let read = whole(Stream::file(&path, "q").unwrap(), &mut budget.charge());
+        let read = whole(
+            Stream::file(&path, "q", &NEVER).unwrap(),
+            &mut budget.charge(),
+        );
         std::fs::remove_file(&path).unwrap();
         assert_eq!(read.unwrap(), &long[..4096]);
     }
@@ -394,10 +411,13 @@ mod tests {
         assert_eq!((error.kind, error.line), (Kind::Memory, Some(228)));
         assert_eq!(error.details, ["3072", "2500"]);
         let path = temporary("budget", &lines);
-        let refused = whole(Stream::file(&path, "q").unwrap(), &mut budget.charge());
+        let refused = whole(
+            Stream::file(&path, "q", &NEVER).unwrap(),
+            &mut budget.charge(),
+        );
         // the text, and a byte to read its end into
         let fits = whole(
-            Stream::file(&path, "q").unwrap(),
+            Stream::file(&path, "q", &NEVER).unwrap(),
             &mut Budget::new(3601).charge(),
         );
         std::fs::remove_file(&path).unwrap();

@@ -51,7 +51,7 @@ from ._text import (
     read_fields,
     source_name,
 )
-from .files import PARQUET_MAGIC, check_readable, is_parquet
+from .files import PARQUET_MAGIC, check_readable, is_parquet, parquet_input
 from .text_codes import codes_of
 
 if TYPE_CHECKING:
@@ -238,6 +238,8 @@ def _read_parquet(source: Any, serp_size: int | None) -> ClickLog:
     name = source_name(source)
     pa = PYARROW.load("reading a Parquet click log", InputError, source=name)
     import pyarrow.parquet as pq
+    if not isinstance(source, bytes):
+        source = parquet_input(source)
     try:
         table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes)
                               else source)

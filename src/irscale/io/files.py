@@ -12,7 +12,11 @@ Inputs
     that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
     read only once: the readers move its bytes to a file that can be opened again
     (:mod:`irscale.io.spool`) or, where the system has none, take them from
-    :func:`read_input` (one open, one read). Every regular file opened here
+    :func:`read_input` (one open, one read); pyarrow is given a Parquet input that is not a
+    regular file as its bytes (:func:`parquet_input`). Every ``open`` and read of an input
+    here is Python's, which runs a signal's handler and raises (^C while a FIFO waits for
+    its writer ends the wait); the engine's waits end the same way
+    (``rust/src/read/open.rs``). Every regular file opened here
     (:func:`check_readable`, :func:`read_file`) is noted as read by the running call
     (:mod:`irscale.core.reads`).
 
@@ -327,6 +331,19 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+def parquet_input(path: PathLike) -> PathLike | bytes:
+    """The Parquet file at ``path`` as pyarrow's reader is given it: the path of a regular
+    file (or ``-``); the bytes of a FIFO or a device, read here once within the memory
+    limit (:func:`read_path`). pyarrow would open such a path once for its schema and again
+    for its table, each ``open`` waiting for a writer, in a wait that ^C and SIGTERM cannot
+    end; Python's ``open`` and reads run the signal's handler and raise. Raises
+    :class:`FileAccessError` for a path that cannot be read."""
+    info = check_readable(path)
+    if info is None or stat.S_ISREG(info.st_mode):
+        return path
+    return read_path(path)
+
+
 def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) -> bytes:
     """All bytes of a path (``-``: standard input), a binary stream or a bytes object,
     decompressed when they are gzip data, read as :func:`read_text` reads them (errors of
@@ -340,7 +357,7 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
         if is_stdio(source):
             given = _read_stdin()
         else:
-            given = _read_path(source, name)
+            given = read_path(source, name)
     else:
         checked = check_file_source(source, "input")  # a stream, or a bytearray's bytes
         # a text stream where a binary one was promised gives text
@@ -353,10 +370,11 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
     return read_text(given, name)
 
 
-def _read_path(path: PathLike, name: str | None) -> bytes:
+def read_path(path: PathLike, name: str | None = None) -> bytes:
     """The bytes of the file at ``path``, within the memory limit: a regular file larger
     than it is refused by its size, before it is read; a FIFO or a device is read once,
-    within the memory and line limits (:func:`read_stream`)."""
+    within the memory and line limits (:func:`read_stream`). Errors name ``name`` if given
+    (else the path)."""
     info = check_readable(path)
     limit = reading_limit()
     named = name or display_name(path)

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import EmptyInputError, InputError, InputFormatError
-from .files import access_error, check_readable
+from .files import access_error, parquet_input
 from .memory import DOC_COLUMNS, SCORE_COLUMNS, TOPIC_COLUMNS, find_column, make_run
 from .naming import file_stem
 
@@ -64,9 +64,10 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
     import pyarrow.parquet as pq
 
     source = os.fspath(path)
-    check_readable(source)
+    given = parquet_input(source)
+    where = pa.BufferReader(given) if isinstance(given, bytes) else given
     try:
-        schema = pq.read_schema(source)
+        schema = pq.read_schema(where)
         names = list(schema.names)
         topic_name = find_column(names, TOPIC_COLUMNS, "topic", source)
         doc_name = find_column(names, DOC_COLUMNS, "document", source)
@@ -74,7 +75,7 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
         wanted = [topic_name, doc_name, score_name]
         wanted += [extra for extra in ("rank", "runid") if extra in names and
                    (extra != "rank" or keep_rank)]
-        table = pq.read_table(source, columns=wanted)
+        table = pq.read_table(where, columns=wanted)
     except OSError as error:
         raise access_error(error, source) from None
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
