@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.params import (
+    MEMORY_LIMIT,
     RELEVANCE,
     RESAMPLES,
     RNG_SEED,
@@ -278,6 +279,9 @@ def add_parser(subparsers) -> None:
         (RESAMPLES, {"doc": "resamples of the resampling tests and of --collection's "
                      "bootstrap"}),
         (COLLECTION, {"action": "append"}), COLLECTIONS, WEIGHTS,
+        (MEMORY_LIMIT, {"doc": "--collection: refuse, with the estimate, collections whose "
+                        "evaluation or mixed model would take more memory than SIZE (2G, "
+                        "500M, 1.5GiB; powers of 1024)"}),
         (THREADS, {"doc": "threads for resampling"}),
         lambda p: add_scheduler(p, "the resampling"),
         lambda p: add_interval_options(p, "each system's mean and every pair's mean "
