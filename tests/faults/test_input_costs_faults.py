@@ -64,15 +64,15 @@ CASES = [
     ok("collections-within-max-memory", [*ACROSS, "--max-memory", "1G"],
        output_contains("systems' means over 40 collections"), files={"suite.tsv": SUITE}),
     # ------------------------------------------------------------ the confusion file
-    err("confusion-comment-then-bad-line", NOISE + ["bad.txt"], "bad.txt", "line 3",
+    err("confusion-comment-then-bad-line", [*NOISE, "bad.txt"], "bad.txt", "line 3",
         "true observed probability", files={"bad.txt": "# grades\n0 0 1\n1 1 x\n"}),
-    err("confusion-negative-grade", NOISE + ["bad.txt"], "bad.txt", "line 2", "-1 1 1",
+    err("confusion-negative-grade", [*NOISE, "bad.txt"], "bad.txt", "line 2", "-1 1 1",
         files={"bad.txt": "0 0 1\n-1 1 1\n"}),
-    err("confusion-nan", NOISE + ["bad.txt"], "bad.txt", "line 1", "nan",
+    err("confusion-nan", [*NOISE, "bad.txt"], "bad.txt", "line 1", "nan",
         files={"bad.txt": "0 0 nan\n"}),
-    err("confusion-pair-twice-after-others", NOISE + ["bad.txt"], "bad.txt", "line 4",
+    err("confusion-pair-twice-after-others", [*NOISE, "bad.txt"], "bad.txt", "line 4",
         "1 → 1 is given twice", files={"bad.txt": "0 0 1\n1 1 1\n2 2 1\n1 1 1\n"}),
-    ok("confusion-comments-kept-out", NOISE + ["conf.txt"], output_contains("mean_tau"),
+    ok("confusion-comments-kept-out", [*NOISE, "conf.txt"], output_contains("mean_tau"),
        files={"conf.txt": "# a comment\n" + CONFUSION.replace("\n", "\n  # indented\n", 1)}),
     # ------------------------------------------------------------ noisybt's anchor weight
     err("noisybt-regularization-largest-double",
@@ -196,7 +196,7 @@ def test_api_intent_probabilities_refused(given):
 def test_api_read_intent_probabilities_refuses_a_sum():
     import irscale
 
-    with pytest.raises(InputFormatError, match="line 1.*sum to 1.4"):
+    with pytest.raises(InputFormatError, match=r"line 1.*sum to 1\.4"):
         irscale.read_intent_probabilities(b"1 1 0.9\n1 2 0.25\n1 3 0.25\n")
 
 

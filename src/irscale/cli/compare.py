@@ -21,6 +21,7 @@ from ..core.params import (
     Text,
 )
 from ..errors import ParameterError
+from ..evaluation.params import COLLECTION, COLLECTIONS
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
     ALTERNATIVE,
@@ -46,8 +47,6 @@ from ..stats.names import (
 )
 from .common_params import PLOT
 from .compare_collections import (
-    COLLECTION,
-    COLLECTIONS,
     WEIGHTS_RULE,
     across,
     check_collections,

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..evaluation.params import COLLECTION, COLLECTIONS
 from ..errors import ParameterError
+from ..evaluation.params import COLLECTION
 from .options import wants_progress
 from .parser import GIVEN
 from .rules import Rule, words

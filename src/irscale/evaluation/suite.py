@@ -3,8 +3,8 @@
 manifest): collection by collection, its files read and its runs evaluated against its
 qrels, only its score matrix kept (the files of every collection were held at once); the
 systems of a manifest's collections are checked as they come, before a collection whose
-runs are of other systems than the first's is evaluated. An error or warning names the collection where
-it was given (``--collection X``, or the manifest's line and its text).
+runs are of other systems than the first's is evaluated. An error or warning names the
+collection where it was given (``--collection X``, or the manifest's line and its text).
 
 The work grows with the collections, as many as the input names: it is declared as the
 cost of the option that names them (:data:`irscale.evaluation.params.COLLECTIONS`,

@@ -17,9 +17,10 @@ denominator from vanishing, as ranx does):
 
 The score normalisations (``min-max``, ``max``, ``sum``, ``zmuv``) are computed on the
 scores of a run and topic divided by a power of two near their largest magnitude (half the
-one just above it: no larger than 2^1023; ``ε`` with them): dividing by a power of two is exact, so the values are those of the
-formulas bit for bit, and no sum, difference or square of scores near the largest double
-(1e308: ``zmuv``'s squares overflowed) leaves the range of doubles.
+one just above it: no larger than 2^1023; ``ε`` with them): dividing by a power of two is
+exact, so the values are those of the formulas bit for bit, and no sum, difference or
+square of scores near the largest double (1e308: ``zmuv``'s squares overflowed) leaves the
+range of doubles.
 """
 
 from __future__ import annotations
@@ -88,8 +89,9 @@ def _unit_scale(score: np.ndarray, present: np.ndarray, starts: np.ndarray,
                 per_pair: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``score`` and :data:`EPSILON` divided, for each run and topic, by the power of two
     2^(e−1), 2^e just above the largest magnitude of its scores (module documentation:
-    exact, so the normalised values are unchanged; the scores then below 2 in magnitude). A scale so small that
-    ε over it is beyond the doubles makes that ε infinite, as it is meant: such scores are
+    exact, so the normalised values are unchanged; the scores then below 2 in magnitude).
+    A scale so small that ε over it is beyond the doubles makes that ε infinite, as it is
+    meant: such scores are
     all within ε of each other."""
     magnitude = np.maximum.reduceat(np.where(present, np.abs(score), 0.0), starts)[per_pair]
     scale = np.ldexp(1.0, np.frexp(magnitude)[1] - 1)

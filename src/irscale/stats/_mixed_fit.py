@@ -111,7 +111,7 @@ class Moments:
         if blocks is None:
             dense = ztz.toarray()
             kept: np.ndarray | sparse.csr_matrix = dense
-            parts = (Blocks(np.arange(len(dense))[None, :], dense[None, :, :]),)
+            parts: tuple[Blocks, ...] = (Blocks(np.arange(len(dense))[None, :], dense[None, :, :]),)
         else:
             kept, parts = ztz, block_diagonal(ztz, blocks)
         return cls(np.asarray((x.T @ x).todense()), np.asarray(x.T @ y), float(y @ y),

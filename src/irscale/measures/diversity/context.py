@@ -53,7 +53,6 @@ from ...io.diversity import (
 from .rankings import DiversityIndex, DiversityRankings, ideal_rankings
 
 
-
 @dataclass(frozen=True, eq=False)
 class DiversityContext:
     """A run batch judged per intent plus the topics' intent structure (see the module
