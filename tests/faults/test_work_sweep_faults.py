@@ -62,17 +62,29 @@ REST = re.compile(r"^irscale: .*each \(measured\)")
 PROMPT = 2.0
 
 
-def work_options(parser: argparse.ArgumentParser
+def _names_input(action) -> bool:
+    """Whether the option names an input (its parameter's domain is
+    :class:`~irscale.core.params.InputFiles`): its cost counts what the input holds (the
+    collections of a manifest, the lines of a file), not its value."""
+    from irscale.core.params import InputFiles
+
+    return isinstance(action.irscale_param.domain, InputFiles)
+
+
+def work_options(parser: argparse.ArgumentParser, inputs: bool = False
                  ) -> list[tuple[str, str, Cost, int | None]]:
     """``(command, option, cost, most)`` of every option of ``parser`` declared with a cost:
     the command without ``irscale``, the option's longest spelling, its cost and the largest
-    value its domain takes (None: no bound)."""
+    value its domain takes (None: no bound). ``inputs``: those that name an input instead,
+    whose value cannot be scaled (:func:`_names_input`; their mechanism is tested by
+    ``tests/faults/test_input_costs_faults.py``)."""
     from ..cli_parsers import parsers
 
     return sorted({(prog.removeprefix("irscale").strip(), max(action.option_strings, key=len),
                     cost, getattr(getattr(action, "domain", None), "high", None))
                    for prog, command in parsers(parser) for action in command._actions
-                   if (cost := declared_cost(action)) is not None},
+                   if (cost := declared_cost(action)) is not None
+                   and _names_input(action) == inputs},
                   key=lambda case: case[:2])
 
 
@@ -106,6 +118,8 @@ def _value(command: str, option: str, cost: Cost, most: float | None) -> str | N
 
 
 CASES = work_options(irscale_parser())
+#: The options that name an input whose size is the work (declared with a cost).
+INPUT_CASES = work_options(irscale_parser(), inputs=True)
 
 
 class _Stop(io.TextIOBase):
@@ -148,7 +162,7 @@ def test_every_declared_cost_is_in_the_table_of_the_guarantees():
 
     text = (Path(__file__).parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
     section = text[text.index("## 7. Work bounded by the input"):text.index("## 8.")]
-    missing = sorted({f"{command} {option}" for command, option, _, _ in CASES
+    missing = sorted({f"{command} {option}" for command, option, _, _ in CASES + INPUT_CASES
                       if f"`{option}`" not in section and f"{option}`" not in section})
     assert not missing, f"not in docs/errors.md §7: {missing}"
 

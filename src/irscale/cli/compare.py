@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.params import (
+    MEMORY_LIMIT,
     RELEVANCE,
     RESAMPLES,
     RNG_SEED,
@@ -20,6 +21,7 @@ from ..core.params import (
     Text,
 )
 from ..errors import ParameterError
+from ..evaluation.params import COLLECTION, COLLECTIONS
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
     ALTERNATIVE,
@@ -45,8 +47,6 @@ from ..stats.names import (
 )
 from .common_params import PLOT
 from .compare_collections import (
-    COLLECTION,
-    COLLECTIONS,
     WEIGHTS_RULE,
     across,
     check_collections,
@@ -278,6 +278,9 @@ def add_parser(subparsers) -> None:
         (RESAMPLES, {"doc": "resamples of the resampling tests and of --collection's "
                      "bootstrap"}),
         (COLLECTION, {"action": "append"}), COLLECTIONS, WEIGHTS,
+        (MEMORY_LIMIT, {"doc": "--collection: refuse, with the estimate, collections whose "
+                        "evaluation or mixed model would take more memory than SIZE (2G, "
+                        "500M, 1.5GiB; powers of 1024)"}),
         (THREADS, {"doc": "threads for resampling"}),
         lambda p: add_scheduler(p, "the resampling"),
         lambda p: add_interval_options(p, "each system's mean and every pair's mean "

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..core.params import InputFiles, Param
 from ..errors import ParameterError
+from ..evaluation.params import COLLECTION
 from .options import wants_progress
 from .parser import GIVEN
 from .rules import Rule, words
@@ -18,22 +18,9 @@ from .rules import Rule, words
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.manifest import CollectionFiles
 
-#: ``--collection NAME=QRELS,RUNS`` (repeatable): a collection, its qrels and its runs.
-COLLECTION = Param("collections", InputFiles(named=True, lists=True), None, "a collection: "
-                   "its name, its qrels file, then its runs (comma-separated run files, a "
-                   "folder or a glob pattern, quoted); repeatable, 2 at least, every "
-                   "collection with runs of the same systems (matched by run name): "
-                   "compares the systems across the collections instead",
-                   ("--collection",), "NAME=QRELS,RUNS")
-#: ``--collections FILE``: the manifest of the collections (:mod:`irscale.io.manifest`),
-#: instead of ``--collection``.
-COLLECTIONS = Param("collections_file", InputFiles(), None, "a manifest of the "
-                    "collections instead of --collection: a tab-separated file with the "
-                    "header collection, qrels, run and one line per collection and run "
-                    "(paths relative to its folder; # comments)", ("--collections",), "FILE")
 #: The options of ``compare`` that apply with ``--collection`` (``dest``), besides it.
 APPLY = ("collections", "collections_file", "weights", "measures", "alpha", "samples",
-         "seed", "fmt", "digits", "plot", "output", "force", "no_progress")
+         "seed", "fmt", "digits", "plot", "output", "force", "no_progress", "max_memory")
 
 
 def across(args: argparse.Namespace) -> bool:
@@ -42,9 +29,9 @@ def across(args: argparse.Namespace) -> bool:
     return bool(args.collections) or args.collections_file is not None
 
 
-#: ``--weights`` applies to the comparisons across collections.
-WEIGHTS_RULE = Rule(("weights",), across, "--weights applies to the comparison across "
-                    "collections (--collection or --collections)")
+#: ``--weights`` and ``--max-memory`` apply to the comparisons across collections.
+WEIGHTS_RULE = Rule(("weights", "max_memory"), across, "{options} {applies} to the "
+                    "comparison across collections (--collection or --collections)")
 
 
 def check_sources(args: argparse.Namespace) -> None:
@@ -87,7 +74,7 @@ def check_collections(args: argparse.Namespace) -> None:
         raise ParameterError(f"{words(others)} {'applies' if len(others) == 1 else 'apply'} "
                              "to the comparisons of one collection, not with --collection "
                              "(which takes -m, --alpha, --samples, --seed, --weights, --plot, "
-                             "--format, --digits and -o)")
+                             "--format, --digits, --max-memory and -o)")
     check_sources(args)
     if not args.measures or len(args.measures) != 1:
         raise ParameterError("compare --collection compares one measure: give one -m "
@@ -113,14 +100,16 @@ def evaluate_collections(args: argparse.Namespace, measures: list[str]
                          ) -> tuple[dict[str, object], list[str]]:
     """``({name: ScoreMatrix}, files)``: the collections of ``args``
     (:func:`collection_files`) evaluated with ``measures``
-    (:func:`irscale.evaluation.suite.evaluate_collections`), and every file they name
-    (the manifest first: the provenance)."""
+    (:func:`irscale.evaluation.suite.evaluate_collections`: its progress, and its memory
+    within ``--max-memory`` where the command takes it), and every file they name (the
+    manifest first: the provenance)."""
     from ..evaluation.suite import evaluate_collections as evaluate
 
     files = collection_files(args)
     named = [*([args.collections_file] if args.collections_file is not None else []),
              *(path for given in files.values() for path in (given.qrels, *given.runs))]
-    return dict(evaluate(files, measures)), named
+    return dict(evaluate(files, measures, progress=wants_progress(args),
+                         max_memory=getattr(args, "max_memory", None))), named
 
 
 def compare_collections(args: argparse.Namespace):
@@ -137,7 +126,7 @@ def compare_collections(args: argparse.Namespace):
     try:
         return across_collections(matrices, alpha=args.alpha, samples=args.samples or 1000,
                                   rng=args.seed, weights=args.weights,
-                                  progress=wants_progress(args))
+                                  progress=wants_progress(args), max_memory=args.max_memory)
     except AlignmentError as error:
         where = "--collection" if args.collections else f"--collections {args.collections_file}"
         raise AlignmentError(f"{where}: {error}") from None

@@ -16,14 +16,13 @@ from ..core.params import (
     Switch,
 )
 from ..errors import ParameterError
+from ..evaluation.params import COLLECTION, COLLECTIONS
 from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
 from ..report.params import AUTOMATIC, BASELINE, BOUNDS, DP, SCALE_DEPTH, TITLE
 from ..stats.names import MULTIPLE_CORRECTION, WEIGHTS
 from .common_params import MEASURES, QRELS, RUNS
 from .compare_collections import (
-    COLLECTION,
-    COLLECTIONS,
     WEIGHTS_RULE,
     across,
     check_sources,

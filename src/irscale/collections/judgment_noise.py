@@ -125,13 +125,13 @@ class Confusion(HtmlRepr):
         except ParameterError as error:
             sums = read.matrix.sum(axis=1)
             row = int(np.flatnonzero(np.abs(sums - 1) > ROW_TOLERANCE)[0])
-            number, text = read.first_line.get(int(read.grades[row]), (None, ""))
-            if number is None:  # a grade only observed: its row has no line at all
+            first = read.first_line(int(read.grades[row]))
+            if first is None:  # a grade only observed: its row has no line at all
                 raise InputFormatError(f"grade {int(read.grades[row])} is observed but has "
                                        "no row (no line 'grade observed probability')",
                                        source=read.source) from None
-            raise InputFormatError(str(error), source=read.source, line=number,
-                                   text=text) from None
+            raise InputFormatError(str(error), source=read.source, line=first[0],
+                                   text=first[1]) from None
 
     @classmethod
     def estimate(cls, first: Any, second: Any) -> Confusion:

@@ -215,11 +215,21 @@ PAIRWISE_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations (at most) of
                             "noisybt", ("--n-iter",), "N", unset=", ".join(
                                 f"{n} for {method}" for method, n in PAIRWISE_N_ITER.items()),
                             cost=Cost("iterations", per="a pass over the comparisons"))
+#: The largest weight of the noisy Bradley–Terry model's anchor: the anchor term is ``λ``
+#: times a document's comparisons with it, so beyond a thousand it holds every score at
+#: the anchor's own (gaps of order 1/λ), and the comparisons' share of the objective
+#: (about 1/λ² of it) falls below the fit's relative tolerance (``tol``, 1e-10, where λ
+#: reaches about 10^4): the order of the scores would be decided by rounding (at 10^6 it
+#: reversed the order of 10^3), and from about 10^306 the objective overflows. So the
+#: domain stops at 1,000 rather than at the largest float.
+MAX_REGULARIZATION = 1e3
 #: Weight of the noisy Bradley–Terry model's anchor (a virtual document that every document
-#: beats once and loses to once; crowd-kit's ``regularization_ratio``).
-NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, math.inf, "()"), 1e-5,
-                               "noisybt: weight of the anchor that keeps the scores finite",
-                               ("--regularization",), "R")
+#: beats once and loses to once; crowd-kit's ``regularization_ratio``), in (0, 1,000]
+#: (:data:`MAX_REGULARIZATION`: why not larger).
+NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, MAX_REGULARIZATION, "(]"), 1e-5,
+                               "noisybt: weight of the anchor that keeps the scores finite "
+                               "(at most 1000: a larger one holds every score at the "
+                               "anchor's)", ("--regularization",), "R")
 #: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
 LABEL_VALUE = Integers(-2**63, INT64_MAX)
 #: The label values allowed (``scale=`` of the functions that read crowd labels).

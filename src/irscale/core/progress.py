@@ -60,6 +60,10 @@ import numpy as np
 
 from ..errors import ParameterError, message_line, printable
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from .params import Param
+
 #: Seconds of work before a bar appears (shorter work prints nothing).
 DELAY = 1.0
 #: Least seconds between two redraws of a bar.
@@ -84,7 +88,8 @@ _written = [0]
 
 __all__ = ["DELAY", "HEARTBEAT_LIMIT", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET",
            "PLAIN_STEP", "Progress", "ProgressArg", "Span", "Stopped", "announce_rest",
-           "check_progress", "check_stop", "duration_text", "no_report", "notice",
+           "check_progress", "check_stop", "counted_work", "duration_text", "no_report",
+           "notice",
            "phase_progress",
            "progress_callback", "progress_reporter", "stoppable", "working"]
 
@@ -368,6 +373,48 @@ def progress_callback(progress: object, label: str = "resampling", *,
             bar.close()
 
     return report
+
+
+def counted_work(param: Param, count: int, what: str, progress: object, *,
+                 memory: float = 0.0, max_memory: str | int | float | None = None,
+                 option: str | None = None) -> Callable[[int], None]:
+    """The work of ``count`` units of what ``param`` declares (its
+    :class:`~irscale.core.params.Cost`), kept by the one mechanism; ``report(done)`` of
+    ``done`` units.
+
+    The units are those of an option's value (draws) or of an input's size (the
+    collections of a manifest, the lines of a file, the comparisons of a file: the
+    parameter that names the input declares its cost as an option does, ``Param(...,
+    cost=Cost("collections", per=...))``), and the work grows with them as the cost says
+    (``linear``: ``count`` units of work; ``quadratic``: ``count²``). Before any work, the
+    memory, ``memory`` bytes a unit of work, is refused beyond the limit
+    (:func:`irscale.core.budget.check_memory`: ``max_memory``, named ``option`` when
+    given; otherwise the default limit, named as such), the
+    message stating ``count``, the units and the option, ``what`` and the estimate. Then
+    each ``report(done)`` shows the progress of ``what`` (``progress``:
+    :func:`progress_reporter`), states the time of the rest in those units, measured on
+    its first part, when it exceeds :data:`NOTICE_SECONDS` (:func:`progress_callback`),
+    and stops where the caller gave up (:func:`check_stop`); ^C and SIGTERM reach the main
+    thread between two reports, a unit of work apart.
+    """
+    from .budget import check_memory, format_size
+
+    cost = param.cost
+    if cost is None or cost.grows not in ("linear", "quadratic"):
+        raise ValueError(f"{param.name} declares no cost counted in units of an input")
+    size = float(count) ** 2 if cost.grows == "quadratic" else float(count)
+    if memory > 0:
+        need = memory * size
+        check_memory(need, f"{count:,} {param.units}: {what}, about {format_size(need)}",
+                     f"fewer {param.units}", max_memory=max_memory,
+                     option=None if max_memory is None else option)
+    report = progress_reporter(progress, count, what, units=param.units)
+
+    def advance(done: int) -> None:
+        check_stop()
+        report(done)
+
+    return advance
 
 
 def no_report(done: int) -> None:

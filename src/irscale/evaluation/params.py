@@ -1,11 +1,12 @@
 """The runners' own parameters that the command line builds its options from
 (:func:`irscale.cli.options.add_param`): the batches, the results cache and the per-topic
-folder of :func:`irscale.evaluate_many`. Loads nothing numerical."""
+folder of :func:`irscale.evaluate_many`, the collections of a suite
+(:mod:`irscale.evaluation.suite`). Loads nothing numerical."""
 
 from __future__ import annotations
 
 from ..core.extras import PYARROW, Requires
-from ..core.params import Integers, OutputPath, Param
+from ..core.params import Cost, InputFiles, Integers, OutputPath, Param
 
 PER_TOPIC_OUT = Param("out", OutputPath("folder"), None, "write the per-topic values (run, topic, "
                       "measure, value) as Parquet files to folder DIR, written whole or not at "
@@ -23,3 +24,23 @@ BATCH_SIZE = Integers(1, strict=True)
 DEFAULT_BATCH_SIZE = 64
 BATCH = Param("batch_size", BATCH_SIZE, DEFAULT_BATCH_SIZE, "run files per batch: memory "
               "holds about one batch per worker", ("--batch-size",), "N")
+
+#: What a collection of a suite costs (:func:`irscale.evaluation.suite.evaluate_collections`,
+#: then :func:`irscale.stats.across_collections.across_collections`): the work grows with
+#: the collections, as many as the input names.
+COLLECTION_COST = Cost("collections", per="a collection's qrels and runs read and evaluated, "
+                       "its block of the mixed model")
+#: ``--collection NAME=QRELS,RUNS`` (repeatable): a collection, its qrels and its runs.
+COLLECTION = Param("collections", InputFiles(named=True, lists=True), None, "a collection: "
+                   "its name, its qrels file, then its runs (comma-separated run files, a "
+                   "folder or a glob pattern, quoted); repeatable, 2 at least, every "
+                   "collection with runs of the same systems (matched by run name): "
+                   "compares the systems across the collections instead",
+                   ("--collection",), "NAME=QRELS,RUNS", cost=COLLECTION_COST)
+#: ``--collections FILE``: the manifest of the collections (:mod:`irscale.io.manifest`),
+#: instead of ``--collection``; its rows are the work.
+COLLECTIONS = Param("collections_file", InputFiles(), None, "a manifest of the "
+                    "collections instead of --collection: a tab-separated file with the "
+                    "header collection, qrels, run and one line per collection and run "
+                    "(paths relative to its folder; # comments)", ("--collections",), "FILE",
+                    cost=COLLECTION_COST)

@@ -239,6 +239,13 @@ class IntentProbabilities:
     """Intent probabilities per topic: ``{topic: {subtopic: probability}}``.
 
     Topics not listed get uniform probabilities over their intents (NTCIREVAL's default).
+    Each probability is a number in [0, 1] (NaN is none) and a topic's sum to 1 within
+    :data:`PROBABILITY_TOLERANCE`: the intent-aware measures weigh the intents by them as
+    given (NTCIREVAL's ``Iprob`` files are used without renormalising, and the
+    intent-aware measures of Agrawal et al. 2009 take Pr(i|q) summing to 1 over the
+    topic's intents), so another sum would scale the topic's value. Either is an
+    :class:`~irscale.errors.InputFormatError` naming the source and, for a file, the line
+    (the topic's first line for a sum).
     """
 
     probabilities: Mapping[str, Mapping[str, float]]
@@ -246,6 +253,35 @@ class IntentProbabilities:
     #: ``(topic, subtopic)`` → (line number, line text) in the file, for error messages.
     where: Mapping[tuple[str, str], tuple[int, str]] = field(default_factory=dict,
                                                              repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for topic, given in self.probabilities.items():
+            total = 0.0
+            for subtopic, value in given.items():
+                number = value if isinstance(value, (int, float)) and \
+                    not isinstance(value, bool) else math.nan
+                if not (0.0 <= number <= 1.0):
+                    self._refuse(topic, subtopic, f"the probability of intent {subtopic} of "
+                                 f"topic {topic} must be a number in [0, 1], got {value!r}")
+                total += number
+            if not abs(total - 1.0) <= PROBABILITY_TOLERANCE and given:
+                self._refuse(topic, next(iter(given)), f"the probabilities of topic {topic} "
+                             f"sum to {total:.6g}, not 1 (tolerance "
+                             f"{PROBABILITY_TOLERANCE:g})")
+
+    def _refuse(self, topic: str, subtopic: str, message: str) -> None:
+        """Raise :class:`InputFormatError` ``message`` naming the line of ``(topic,
+        subtopic)`` where known."""
+        line, text = self.where.get((topic, subtopic), (None, None))
+        raise InputFormatError(message, source=self.source, line=line, text=text)
+
+
+#: Largest accepted |Σ_j Pr(j|q) − 1| of a topic's intent probabilities: files print
+#: probabilities with a few decimals (seven intents at 4 decimals are off by up to
+#: 3.5e-4), so a looser tolerance than rounding of doubles is needed; NTCIREVAL takes the
+#: probabilities as given (no renormalising), ndeval has none (its intents are equally
+#: likely).
+PROBABILITY_TOLERANCE = 1e-3
 
 
 def _check_probability(text: str) -> str | None:

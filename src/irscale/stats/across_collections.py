@@ -56,8 +56,8 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, undefined
-from ..core.params import check_alpha
-from ..core.progress import ProgressArg
+from ..core.params import MEMORY, check_alpha
+from ..core.progress import ProgressArg, working
 from ..errors import InputError, ParameterError, shown
 from .bootstrap import CHUNK, resample_counts
 from .meta_analysis import ESTIMATORS, random_effects
@@ -211,17 +211,20 @@ def _pair_index(systems: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     return np.array([a for a, _ in pairs]), np.array([b for _, b in pairs])
 
 
-def _check_bootstrap_memory(samples: int, systems: int, pairs: int, topics: int) -> None:
+def _check_bootstrap_memory(samples: int, systems: int, pairs: int, topics: int,
+                            max_memory: str | int | float | None) -> None:
     """Refuse ``samples`` whose means (every system's and every pair's difference, sorted
-    for the percentiles, and a collection's draws) exceed the memory limit
+    for the percentiles, and a collection's draws) exceed the memory limit ``max_memory``
     (:func:`irscale.core.budget.check_memory`)."""
-    from ..core.budget import check_memory, format_size
+    from ..core.budget import MAX_MEMORY, check_memory, format_size
     from ..core.notebook import counted
 
     need = 8.0 * samples * (2 * systems + 3 * pairs + 2 * topics)
     check_memory(need, f"{samples:,} samples (--samples, samples) of the stratified "
                  f"bootstrap of {counted(systems, 'system')} and {counted(pairs, 'pair')} "
-                 f"keep their means: about {format_size(need)}", "fewer --samples (samples)")
+                 f"keep their means: about {format_size(need)}", "fewer --samples (samples)",
+                 max_memory=max_memory,
+                 option=None if max_memory is None else MAX_MEMORY)
 
 
 def collection_weights(arrays: list[np.ndarray], weights: str) -> np.ndarray:
@@ -270,7 +273,8 @@ def stratified_bootstrap(arrays: list[np.ndarray], *, samples: int, rng: RngArg,
 def across_collections(collections: Mapping[str, Any] | str | os.PathLike[str],
                        measure: str | None = None, *, alpha: float = 0.05,
                        samples: int = 1000, rng: RngArg = None, weights: str = "equal",
-                       progress: ProgressArg = False) -> AcrossCollections:
+                       progress: ProgressArg = False,
+                       max_memory: str | int | float | None = None) -> AcrossCollections:
     """Compare the systems of several collections (module documentation): each
     collection's paired mean differences, every pair's random-effects meta-analysis
     (DerSimonian–Laird and REML; Higgins, Thompson & Spiegelhalter 2009 for the
@@ -282,8 +286,13 @@ def across_collections(collections: Mapping[str, Any] | str | os.PathLike[str],
     ``collection<TAB>qrels<TAB>run``, one row per collection and run), its collections
     evaluated with ``measure``; ``measure``: the one compared (default: the only one; a
     manifest needs it); ``alpha``: 1 − the level of every interval; ``samples``, ``rng``,
-    ``progress``: the bootstrap's; ``weights``: how the collections weigh in the systems'
-    means and their bootstrap, ``"equal"`` or ``"topics"`` (module documentation).
+    ``progress``: the bootstrap's (and, for a manifest, its evaluation's:
+    :func:`irscale.evaluation.suite.evaluate_collections`); ``weights``: how the
+    collections weigh in the systems' means and their bootstrap, ``"equal"`` or
+    ``"topics"`` (module documentation); ``max_memory``: the memory limit (bytes or a size
+    such as ``"2G"``; default half of the RAM) beyond which the evaluation of a manifest's
+    collections, the bootstrap and the mixed model are refused before their work
+    (:func:`irscale.core.budget.check_memory`).
 
     Examples
     --------
@@ -305,15 +314,20 @@ def across_collections(collections: Mapping[str, Any] | str | os.PathLike[str],
     samples = check_count(samples, "samples")
     rng = check_rng(rng)
     weights = WEIGHTS.check(weights)
+    if max_memory is not None:
+        MEMORY.check(max_memory, "max_memory")
     if isinstance(collections, (str, os.PathLike)):
-        collections = _manifest(collections, measure)
+        collections = _manifest(collections, measure, progress, max_memory)
     if not isinstance(collections, Mapping) or len(collections) < 2:
         raise ParameterError(f"collections: expected a mapping of 2 collections or more "
                              f"(name → ScoreMatrix or Evaluation), got {shown(collections)}")
     measure, systems, arrays = _aligned(collections, measure)
     names = tuple(str(name) for name in collections)
     a, b = _pair_index(systems)
-    _check_bootstrap_memory(samples, len(systems), len(a), max(x.shape[0] for x in arrays))
+    _check_bootstrap_memory(samples, len(systems), len(a), max(x.shape[0] for x in arrays),
+                            max_memory)
+    with working("the mixed model", enabled=progress is not False):
+        model = collection_model(arrays, systems, alpha=alpha, max_memory=max_memory)
     first, second = [systems[i] for i in a], [systems[i] for i in b]
     z = stats.norm.ppf(1 - alpha / 2)
 
@@ -349,18 +363,21 @@ def across_collections(collections: Mapping[str, Any] | str | os.PathLike[str],
     return AcrossCollections(measure, names, systems, alpha, samples, weights, system_table,
                              pair_table, mean_table, per_collection,
                              _meta(first, second, differences, variances, alpha),
-                             collection_model(arrays, systems, alpha=alpha))
+                             model)
 
 
-def _manifest(path: str | os.PathLike[str], measure: str | None) -> dict[str, ScoreMatrix]:
-    """The collections of the manifest at ``path`` evaluated with ``measure``."""
+def _manifest(path: str | os.PathLike[str], measure: str | None, progress: ProgressArg,
+              max_memory: str | int | float | None) -> dict[str, ScoreMatrix]:
+    """The collections of the manifest at ``path`` evaluated with ``measure``
+    (``progress``, ``max_memory``: :func:`irscale.evaluation.suite.evaluate_collections`)."""
     from ..evaluation.suite import evaluate_collections
     from ..io.manifest import read_collections
 
     if measure is None:
         raise ParameterError("measure: a manifest of collections is evaluated with the "
                              "measure compared: give measure= (e.g. 'ndcg_cut.10')")
-    return evaluate_collections(read_collections(path), [measure])
+    return evaluate_collections(read_collections(path), [measure], progress=progress,
+                                max_memory=max_memory)
 
 
 #: The columns of the meta-analysis table, as :class:`~irscale.stats.meta_analysis.

@@ -37,12 +37,36 @@ from .validation import TIE_RTOL
 TERMS = ("collection", "system:collection", "topic")
 
 
+def model_bytes(sizes: np.ndarray, systems: int) -> float:
+    """The memory of the fit (bytes), estimated: collection ``c`` of ``sizes[c]`` topics has
+    a block of ``n_c = 1 + systems + sizes[c]`` random levels, its n_c × n_c block of Z'Z
+    kept dense and sparse (with its copy while the blocks are cut out: about four times
+    ``8 n_c²`` in all), a group of :data:`~irscale.stats._mixed_fit.BLOCK_GROUP` blocks
+    factorised at once (about five arrays of its size), and the scores, their codes and
+    the sparse indicator columns, the tables of the result (about 400 bytes a score)."""
+    from ._mixed_fit import BLOCK_GROUP
+
+    n = 1.0 + systems + np.asarray(sizes, dtype=np.float64)
+    group = min(len(n), BLOCK_GROUP) * float(n.max()) ** 2 if len(n) else 0.0
+    return 32.0 * float(np.sum(n * n)) + 40.0 * group + 400.0 * float(np.sum(sizes)) * systems
+
+
 def collection_model(arrays: Sequence[np.ndarray], systems: tuple[str, ...], *,
-                     alpha: float) -> MixedModelResult:
+                     alpha: float, max_memory: str | int | float | None = None
+                     ) -> MixedModelResult:
     """The REML fit of the model (module documentation) to each collection's complete
-    topics × systems array of ``arrays``, the columns ``systems``."""
+    topics × systems array of ``arrays``, the columns ``systems``; refused before the fit
+    when its memory (:func:`model_bytes`) exceeds ``max_memory``
+    (:func:`irscale.core.budget.check_memory`)."""
+    from ..core.budget import MAX_MEMORY, check_memory, format_size
+
     s = len(systems)
     sizes = np.array([x.shape[0] for x in arrays])
+    need = model_bytes(sizes, s)
+    check_memory(need, f"the mixed model of {len(arrays):,} collections of {s:,} systems and "
+                 f"{int(sizes.sum()):,} topics in all: about {format_size(need)}",
+                 "fewer collections", max_memory=max_memory,
+                 option=None if max_memory is None else MAX_MEMORY)
     y = np.concatenate([x.ravel() for x in arrays])
     collection = np.repeat(np.arange(len(arrays)), sizes * s)
     system = np.tile(np.arange(s), int(sizes.sum()))

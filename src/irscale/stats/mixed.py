@@ -330,7 +330,8 @@ def _saturated(m: Moments, y: np.ndarray) -> bool:
     """Whether the fixed effects and every random term taken as fixed factors fit the
     centred scores ``y`` exactly, up to rounding (residual sum of squares ≤ TIE_RTOL ×
     Σ y²): then the likelihood grows without bound as σ² → 0 and has no maximum."""
-    gram = np.block([[m.xtx, m.ztx.T], [m.ztx, m.ztz]])
+    ztz = m.ztz.toarray() if sparse.issparse(m.ztz) else np.asarray(m.ztz)  # type: ignore[union-attr]
+    gram = np.block([[m.xtx, m.ztx.T], [m.ztx, ztz]])
     moment = np.concatenate([m.xty, m.zty])
     coef, _ = solve_normal(gram, moment)
     rss = m.yty - float(coef @ moment)

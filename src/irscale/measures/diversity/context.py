@@ -44,13 +44,13 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ...errors import InputFormatError, MeasureError
-from ...io.diversity import IntentProbabilities, IntentTypes, TopicAlphas
+from ...io.diversity import (
+    PROBABILITY_TOLERANCE,
+    IntentProbabilities,
+    IntentTypes,
+    TopicAlphas,
+)
 from .rankings import DiversityIndex, DiversityRankings, ideal_rankings
-
-#: Largest accepted |Σ_j Pr(j|q) − 1| of a topic of an intent-probability file: files
-#: print probabilities with a few decimals (seven intents at 4 decimals are off by up to
-#: 3.5e-4), so a looser tolerance than rounding of doubles is needed.
-PROBABILITY_TOLERANCE = 1e-3
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,7 +156,7 @@ def diversity_context(index: DiversityIndex, run: DiversityRankings,
                             f"{index.source} but no probability (list every intent of "
                             "the topic)")
             total = float(sum(given.values()))
-            if abs(total - 1.0) > PROBABILITY_TOLERANCE:
+            if not abs(total - 1.0) <= PROBABILITY_TOLERANCE:
                 _refuse(probabilities, topic, next(iter(given)),
                         f"the probabilities of topic {topic} sum to {total:.6g}, not 1 "
                         f"(tolerance {PROBABILITY_TOLERANCE:g})")
