@@ -399,7 +399,8 @@ def test_new_estimator_errors() -> None:
     with pytest.raises(ParameterError, match="switch_tau"):
         counterfactual(HAND, {"q": ["a", "b"]}, estimator="switch-dr", logging=HALF,
                        switch_tau=-1)
-    with pytest.raises(ParameterError, match="weights nothing"):
+    with pytest.raises(ParameterError, match="logging= applies to every estimator but "
+                       "pbm-ips and dm, not to estimator 'dm'"):
         counterfactual(HAND, {"q": ["a", "b"]}, estimator="dm", logging=HALF)
     with pytest.raises(ParameterError, match="whole rankings"):
         counterfactual(HAND, {"q": ["a", "b"]}, estimator="sips", logging=HALF)

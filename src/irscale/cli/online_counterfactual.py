@@ -11,7 +11,6 @@ from .inputs import check_click_model
 from .online import CLICK_LOG, add_action, one_of
 from .online_interleave import interval
 from .options import add_progress, wants_progress
-from .rules import Required, Rule
 from .runargs import distinct_runs
 
 #: The estimators with a reward model; those whose policy files are slate tables.
@@ -28,33 +27,11 @@ def add_parser(subparsers) -> None:
         params.OPE_SWITCH_TAU,
         *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap and of hcope's split"),
         add_progress,
-        rules=(Rule(("logging",), lambda args: args.estimator not in ("pbm-ips", "dm"),
-                    "--logging applies to every --estimator but pbm-ips and dm"),
-               Rule(("propensities",), lambda args: args.estimator in ("pbm-ips", *MODEL),
-                    f"--propensities applies to --estimator {_names(('pbm-ips', *MODEL))}"),
-               Rule(("reward",), lambda args: args.estimator in MODEL,
-                    f"--reward applies to --estimator {_names(MODEL)}"),
-               Rule(("bootstrap",), lambda args: args.estimator != params.OPE_BOUND,
-                    "--bootstrap applies to the estimates, not to --estimator hcope (a "
-                    "bound)"),
-               Rule(("clip",), lambda args: args.estimator != "dm",
-                    "--clip applies to the weighting estimators, not dm"),
-               Rule(("switch_tau",), lambda args: args.estimator == "switch-dr",
-                    "--switch-tau applies to --estimator switch-dr"),
-               Required("logging", lambda args: args.estimator not in ("pbm-ips", "dm"),
-                        "--estimator {estimator} needs the logging policy's propensities: "
-                        "--logging FILE or --logging empirical"),
-               Required("switch_tau", lambda args: args.estimator == "switch-dr",
-                        "--estimator switch-dr needs its threshold: --switch-tau T")),
+        binding=params.COUNTERFACTUAL,
         example="cf.log --run a.run --logging uniform.txt --bootstrap 20 --seed 1",
         help="off-policy estimate of a ranking policy's expected clicks per session from a "
         "click log (IPS, SNIPS, DM, DR, Switch-DR, SNDR, position-based IPS, slate IPS and "
         "their self-normalised forms, Cascade-DR), or HCOPE's lower bound")
-
-
-def _names(estimators: tuple[str, ...]) -> str:
-    """``a, b or c``."""
-    return f"{', '.join(estimators[:-1])} or {estimators[-1]}"
 
 
 def _propensities(value: str | None) -> object:

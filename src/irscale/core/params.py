@@ -494,6 +494,8 @@ class Needs:
         if self.values is None:
             return f"{options} {applies} to {self.what} ({needed})" if self.what else \
                 f"{options} {applies} only with {needed}"
+        if self.what:
+            return f"{options} {applies} to {self.what}, not to {needed} {chosen}"
         listed = [str(value) for value in self.values]
         allowed = said or (listed[0] if len(listed) == 1 else
                            f"{', '.join(listed[:-1])} and {listed[-1]}")

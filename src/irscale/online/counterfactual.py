@@ -146,14 +146,12 @@ from .keyed import (
     ungroup,
 )
 from .params import (
+    COUNTERFACTUAL,
     OPE_BOOTSTRAP,
     OPE_BOUND,
-    OPE_CLIP,
-    OPE_ESTIMATOR,
     OPE_ESTIMATORS,
     OPE_REWARD_ESTIMATORS,
     OPE_SELF_NORMALISED,
-    OPE_SWITCH_TAU,
 )
 from .rewards import check_propensities, examination, reward_values, slate_rewards
 from .slates import (
@@ -405,6 +403,7 @@ def _logging_table(logging: Any, log: ClickLog) -> Keyed:
 
 
 # --------------------------------------------------------------------------- estimators
+@COUNTERFACTUAL
 def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                    logging: Any = None,
                    propensities: ClickModel | Sequence[float] | np.ndarray | None = None,
@@ -462,14 +461,8 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     >>> r.estimate, r.se   # session terms 1/0.5 and 0
     (1.0, 1.0)
     """
-    estimator = OPE_ESTIMATOR.check(estimator)
-    if clip is not None:
-        clip = OPE_CLIP.check(clip)
-    _check_options(estimator, logging, propensities, reward, clip, switch_tau)
+    _check_options(estimator, logging, propensities, reward)
     level = check_confidence_level(confidence_level)
-    bootstrap = OPE_BOOTSTRAP.check(bootstrap)
-    if estimator == OPE_BOUND and bootstrap:
-        raise ParameterError("bootstrap applies to the estimates, not to hcope's bound")
     check_rng(rng)
     progress = check_progress(progress)
     log = read_click_log(log)
@@ -558,37 +551,16 @@ _PREFIX = ("sips", "rips", "sn-sips", "sn-rips", "cascade-dr", "hcope")
 _WHOLE = ("sips", "sn-sips", "hcope")
 
 
-def _check_options(estimator: str, logging: Any, propensities: Any, reward: Any,
-                   clip: float | None, switch_tau: float | None) -> None:
-    """Each estimator's inputs: what it needs and nothing it would ignore."""
-    if estimator == "pbm-ips":
-        if logging is not None or reward is not None:
-            raise ParameterError("pbm-ips takes examination propensities "
-                                 "(propensities=), not logging= or reward=")
-    elif estimator == "dm":
-        if logging is not None or clip is not None:
-            raise ParameterError("dm takes a reward model (reward=, propensities=), not "
-                                 "logging= or clip=: it weights nothing")
-    elif logging is None:
-        raise ParameterError(f"{estimator} needs the logging policy's propensities "
-                             "(logging=, a table query docno rank probability, "
-                             "query slate probability, or 'empirical')")
-    elif estimator not in OPE_REWARD_ESTIMATORS and (reward is not None
-                                                     or propensities is not None):
-        raise ParameterError(f"{estimator} takes logging=, not reward= or propensities=")
+def _check_options(estimator: str, logging: Any, propensities: Any, reward: Any) -> None:
+    """Each estimator's inputs beyond its binding (:data:`irscale.online.params.
+    COUNTERFACTUAL`: which inputs apply to it and which it needs): the propensities a reward
+    model takes, and hcope's logging policy."""
     if estimator in OPE_REWARD_ESTIMATORS:
         check_propensities(estimator, reward, propensities)
     if estimator == OPE_BOUND and isinstance(logging, str) and logging == "empirical":
         raise ParameterError("hcope's guarantee needs the logging policy's probabilities "
                              "(a table query slate probability), not frequencies estimated "
                              "from the log it bounds ('empirical')")
-    if estimator == "switch-dr":
-        if switch_tau is None:
-            raise ParameterError("switch-dr needs its threshold switch_tau (the largest "
-                                 "importance weight kept)")
-        OPE_SWITCH_TAU.check(switch_tau)
-    elif switch_tau is not None:
-        raise ParameterError(f"switch_tau applies to switch-dr, not {estimator}")
 
 
 def _slates(policy: Any, depth: int) -> pd.DataFrame:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.binding import Binding, Required
 from ..core.extras import PARQUET_INPUT
 from ..core.params import (
     ALPHA,
@@ -28,6 +29,7 @@ from ..core.params import (
     InputFiles,
     Integers,
     Names,
+    Needs,
     Param,
     Reals,
     Text,
@@ -381,6 +383,24 @@ REWARD_MODEL = Param("reward", InputFiles(), None, "reward model of " +
                      "probabilities, times γ_r of --propensities) or a position-based click "
                      "model (cascade-dr: any click model; default: a PBM fitted on the log, "
                      "cascade-dr an SDBN)", ("--reward",), "FILE|PARAMS.json")
+#: The estimators that weight by the logging policy's propensities (all but pbm-ips, whose
+#: weights are the examination propensities, and dm, which weights nothing).
+OPE_LOGGED: tuple[str, ...] = tuple(e for e in OPE_ESTIMATORS if e not in ("pbm-ips", "dm"))
+#: :func:`irscale.online.counterfactual` (``irscale online counterfactual``): each
+#: estimator's inputs, what it needs and nothing it would ignore.
+COUNTERFACTUAL = Binding(
+    (OPE_ESTIMATOR, OPE_CLIP, OPE_SWITCH_TAU, OPE_BOOTSTRAP),
+    rules=(Needs((LOGGING_POLICY,), "every estimator but pbm-ips and dm", on=OPE_ESTIMATOR,
+                 values=OPE_LOGGED),
+           Required(LOGGING_POLICY, on=OPE_ESTIMATOR, values=OPE_LOGGED),
+           Needs((EXAMINATION,), on=OPE_ESTIMATOR, values=("pbm-ips", *OPE_REWARD_ESTIMATORS)),
+           Needs((REWARD_MODEL,), on=OPE_ESTIMATOR, values=OPE_REWARD_ESTIMATORS),
+           Needs((OPE_CLIP,), "the weighting estimators", on=OPE_ESTIMATOR,
+                 values=tuple(e for e in OPE_ESTIMATORS if e != "dm")),
+           Needs((OPE_BOOTSTRAP,), "the estimates (hcope gives a bound)", on=OPE_ESTIMATOR,
+                 values=tuple(e for e in OPE_ESTIMATORS if e != OPE_BOUND)),
+           Needs((OPE_SWITCH_TAU,), on=OPE_ESTIMATOR, values=("switch-dr",)),
+           Required(OPE_SWITCH_TAU, on=OPE_ESTIMATOR, values=("switch-dr",))))
 #: The pairs of rankers of :func:`irscale.online.historical_interleaving`.
 SOURCE_RUNS = Param("source", InputFiles(), None, "the two runs that built the log (run ids = its "
                     "teams)", ("--source",), "RUN")
