@@ -167,7 +167,7 @@ USUAL: dict[str, str] = {
     "--threshold": "0.5",
     "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1", "--qualities": "0.5,1",
     "--relevance-level": "1", "--level-for-rel": "1", "--facet-levels": "2",
-    "--bins": "0,0.1,1", "--length-scale": "1",
+    "--bins": "0,0.1,1", "--length-scale": "1", "--segments": "2", "--window": "2",
 }
 
 #: Words that are NaN or infinity where a number is printed.

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from ..core.options import TIE_ORDERS, TIE_POLICY
-from ..core.params import Cost, Integers, Listed, Names, Param, Reals, Switch, Text
+from ..core.params import NO_WORK, Cost, Integers, Listed, Names, Param, Reals, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT
 from ..scales.params import PHI_TIES, TIE_STRATEGIES
@@ -142,7 +142,7 @@ def declared_cost(action: argparse.Action) -> Cost | None:
     """The cost of the parameter an option was built from (:func:`add_param`), None for
     an option that scales no work."""
     param = getattr(action, "irscale_param", None)
-    return None if param is None else param.cost
+    return None if param is None or param.cost == NO_WORK else param.cost
 
 
 def _values(domain: Any) -> str | None:
@@ -304,7 +304,7 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     if declared:
         add_rules(parser, *declared)
     if binding is not None:
-        parser.irscale_binding = binding  # type: ignore[attr-defined]  # (tests/test_binding.py)
+        parser.irscale_binding = binding  # (tests/test_binding.py)
     parser.set_defaults(func=run, **defaults)
     return parser
 

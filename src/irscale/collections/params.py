@@ -18,6 +18,7 @@ from ..core.params import (
     DEPTH,
     INT64_MAX,
     ITERATIONS,
+    NO_WORK,
     QRELS_OPTION,
     RELEVANCE,
     RNG_SEED,
@@ -170,7 +171,8 @@ LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
 ZBS_LR = Param("lr", Reals(0.0, math.inf, "()"), 1.0, "zbs: initial learning rate",
                ("--lr",), "R")
 ZBS_LR_STEPS = Param("lr_steps", ITERATIONS, 20, "zbs: iterations between two reductions "
-                     "of the learning rate", ("--lr-steps",), "N")
+                     "of the learning rate", ("--lr-steps",), "N",
+                     cost=NO_WORK)
 ZBS_LR_DECAY = Param("lr_decay", Reals(0.0, 1.0, "(]"), 0.5, "zbs: factor of a reduction "
                      "of the learning rate", ("--lr-decay",), "F")
 #: The RBF length-scale of the ``gp`` aggregation (:mod:`irscale.collections.label_gp`).
@@ -235,7 +237,8 @@ LABEL_VALUE = Integers(-2**63, INT64_MAX)
 #: The label values allowed (``scale=`` of the functions that read crowd labels).
 LABEL_SCALE = Param("scale", LABEL_VALUE, None, "the label values allowed, e.g. 0,1,2; a "
                     "label outside is an error", ("--scale",), "L,L,...", label="--scale",
-                    unset="the values the file holds")
+                    unset="the values the file holds",
+                    cost=NO_WORK)
 LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
                        "N", cost=Cost("restarts", per="a fit of the answers"))
 #: The allocation of crowd answers (:func:`irscale.collections.allocate_labels`).
@@ -249,9 +252,11 @@ ALLOCATION_EPSILON = Param("epsilon", Reals(0.0, 1.0), 0.1, "adaptive: epsilon o
                            "stopping rule (every document stops by (c/epsilon)^2 answers)",
                            ("--epsilon",), "E")
 MIN_LABELS = Param("min_labels", Integers(1), 2, "adaptive: answers before the rule may "
-                   "stop", ("--min-labels",), "N")
+                   "stop", ("--min-labels",), "N",
+                   cost=NO_WORK)
 MAX_LABELS = Param("max_labels", Integers(1), None, "most answers per document",
-                   ("--max-labels",), "N", unset="every answer available")
+                   ("--max-labels",), "N", unset="every answer available",
+                   cost=NO_WORK)
 LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--budget",), "B",
                      unset="every answer available",
                      cost=Cost("answers", per="an answer bought (at most those available)"))
@@ -311,7 +316,8 @@ AUTO_DRAWS = Param("draws", SAMPLES, DEFAULT_LABEL_DRAWS, "with --label-probabil
                    "is not a sum over the ranked documents (AP, nDCG)", ("--draws",), "N",
                    cost=Cost("draws", per="an evaluation of every run on every topic"))
 AUTO_SEED = Param("rng", SEED, 0, "seed of the draws of --label-probabilities", ("--seed",),
-                  "S", dest="seed")
+                  "S", dest="seed",
+                  cost=NO_WORK)
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
 SIMULATED_STRATEGY_LIST = Param("strategies", Listed(STRATEGY, "a strategy"),
                                 SIMULATED_STRATEGIES,
@@ -334,7 +340,8 @@ SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whos
                       "D:F,D:F,...", unset="none", label="--strata")
 #: The k of the P@k estimates of :func:`irscale.collections.estimate_sampled`.
 SAMPLE_CUTOFF_LIST = Param("cutoffs", Listed(CUTOFF, "a cut-off"), SAMPLE_CUTOFFS,
-                           "the k of the P@k estimates", ("--cutoffs",), "K,K,...")
+                           "the k of the P@k estimates", ("--cutoffs",), "K,K,...",
+                           cost=NO_WORK)
 #: :func:`irscale.collections.simulate_pooling` (``irscale pool simulate``): the strategies'
 #: own parameters apply where one of the strategies listed uses them (as :data:`POOL`).
 SIMULATE = Binding(

@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InputError, ParameterError
-from .params import DEFAULT_RELEVANCE_LEVEL, INT64_MAX, RELEVANCE, Integers, Names, Param, Switch
+from .params import (
+    DEFAULT_RELEVANCE_LEVEL,
+    INT64_MAX,
+    NO_WORK,
+    RELEVANCE,
+    Integers,
+    Names,
+    Param,
+    Switch,
+)
 from .params import RELEVANCE_LEVEL as RELEVANCE_LEVEL  # how the checks name -l
 from .records import record
 
@@ -48,14 +57,16 @@ EXPECTED = "expected"
 #: are :class:`irscale.evaluation.options.TrecEvalOptions`'.
 MAX_RETRIEVED = Param("max_docs", POSITIVE_LONG, None, "evaluate only the first N documents "
                       "of each topic", ("-M", "--max-retrieved"), "N", label=MAX_DOCS,
-                      unset="every document", dest="max_retrieved")
+                      unset="every document", dest="max_retrieved",
+                      cost=NO_WORK)
 JUDGED_ONLY = Param("judged_only", Switch(), False, "drop unjudged documents before "
                     "evaluating (trec_eval -J)", ("-J", "--judged-only"))
 COMPLETE = Param("complete", Switch(), False, "average over every qrels topic; missing topics "
                  "count 0", ("-c", "--complete"))
 COLLECTION_SIZE = Param("num_docs_in_coll", NONNEGATIVE_LONG, 0, "number of documents in the "
                         "collection (trec_eval -N; 0: unknown)", ("-N", "--num-docs-in-coll"),
-                        "N", label=NUM_DOCS_IN_COLL)
+                        "N", label=NUM_DOCS_IN_COLL,
+                        cost=NO_WORK)
 COMPAT = Param("compat", Integers(9, 10, strict=True), 9, "trec_eval version to reproduce "
                "(9 = 9.0.8)", ("--compat",))
 TIE_POLICY = Param("tie_policy", Names("tie policy", TIE_POLICIES), "trec_eval",

@@ -6,7 +6,7 @@ folder of :func:`irscale.evaluate_many`, the collections of a suite
 from __future__ import annotations
 
 from ..core.extras import PYARROW, Requires
-from ..core.params import Cost, InputFiles, Integers, OutputPath, Param
+from ..core.params import NO_WORK, Cost, InputFiles, Integers, OutputPath, Param
 
 PER_TOPIC_OUT = Param("out", OutputPath("folder"), None, "write the per-topic values (run, topic, "
                       "measure, value) as Parquet files to folder DIR, written whole or not at "
@@ -23,7 +23,8 @@ CACHE = Param("cache", OutputPath("cache"), None, "results cache: an evaluation 
 BATCH_SIZE = Integers(1, strict=True)
 DEFAULT_BATCH_SIZE = 64
 BATCH = Param("batch_size", BATCH_SIZE, DEFAULT_BATCH_SIZE, "run files per batch: memory "
-              "holds about one batch per worker", ("--batch-size",), "N")
+              "holds about one batch per worker", ("--batch-size",), "N",
+              cost=NO_WORK)
 
 #: What a collection of a suite costs (:func:`irscale.evaluation.suite.evaluate_collections`,
 #: then :func:`irscale.stats.across_collections.across_collections`): the work grows with

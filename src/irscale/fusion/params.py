@@ -73,9 +73,13 @@ FUSION_GAMMA = Param("gamma", Reals(0.0, 10.0), None, "combgmnz, required: the e
 FUSION_SIGMA = Param("sigma", Reals(0.0, 1.0), 0.01, "logn-isr: sigma of ln(|R(d)| + sigma)",
                      ("--sigma",), "S")
 FUSION_SEGMENTS = Param("segments", Integers(1, 100_000), None, "probfuse, required: the segments "
-                        "of each ranking", ("--segments",), "K")
+                        "of each ranking", ("--segments",), "K",
+                        cost=Cost("segments", per="a segment of every ranking of every "
+                                  "topic (the probabilities kept)"))
 FUSION_WINDOW = Param("window", Integers(0, 100_000), None, "slidefuse, required: the "
-                      "half-width w of the window of ranks averaged", ("--window",), "W")
+                      "half-width w of the window of ranks averaged", ("--window",), "W",
+                      cost=Cost("ranks", per="a rank of the window averaged at every rank "
+                                "(at most the ranks of a run)"))
 FUSION_METHOD_PARAMS: dict[str, tuple[str, Param]] = {
     "phi": ("rbc", FUSION_PHI), "gamma": ("combgmnz", FUSION_GAMMA),
     "sigma": ("logn-isr", FUSION_SIGMA), "segments": ("probfuse", FUSION_SEGMENTS),

@@ -15,6 +15,7 @@ from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
     DEPTH,
+    NO_WORK,
     RELEVANCE,
     SAMPLES,
     Cost,
@@ -126,11 +127,13 @@ SPLIT_SIZES = Param("sizes", SPLIT_SIZE, (5, 10, 15, 20, 25), "comma-separated t
 DSTUDY_SIZE = Integers(1, 1_000_000)
 #: ``meta gstudy --topics``: the topic set sizes of the D-study.
 DSTUDY_TOPICS = Param("n_topics", DSTUDY_SIZE, (10, 25, 50, 100, 200), "comma-separated "
-                      "topic set sizes of the D-study", ("--topics",), "N,N,...")
+                      "topic set sizes of the D-study", ("--topics",), "N,N,...",
+                      cost=NO_WORK)
 #: ``meta gstudy --facet-levels``: the D-study sizes of the second facet.
 DSTUDY_FACET = Param("n_facet", DSTUDY_SIZE, None, "comma-separated levels of the second "
                      "facet in the D-study", ("--facet-levels",), "N,N,...",
-                     unset="its number in the --facet-scores file")
+                     unset="its number in the --facet-scores file",
+                     cost=NO_WORK)
 #: ``meta gstudy --target``: the coefficient whose topic count is wanted.
 GSTUDY_TARGET = Param("target", Reals(0.0, 1.0, "()"), None, "print the fewest topics that "
                       "reach this Eρ² and this Φ", ("--target",), "R", unset="none")

@@ -21,6 +21,7 @@ from ..core.params import (
     DEFAULT_RELEVANCE_LEVEL,
     ITERATIONS,
     MAX_SAMPLES,
+    NO_WORK,
     POSITIVE,
     SAMPLES,
     SERP_SIZE,
@@ -151,7 +152,8 @@ SESSIONS = Integers(1, 1_000_000_000)
 #: ``-l`` of the simulated users: the smallest grade they count as relevant.
 CLICK_RELEVANCE = Param("relevance_level", CLICK_LEVEL, DEFAULT_RELEVANCE_LEVEL,
                         "smallest relevant degree",
-                        ("-l", "--relevance-level"), "L")
+                        ("-l", "--relevance-level"), "L",
+                        cost=NO_WORK)
 POWER = Reals(0.0, 1.0, "()")
 #: Measures of the A/B tests of :func:`irscale.online.sensitivity`, the experiments per
 #: number of impressions, its default grid of impressions (2 at least each) and the
@@ -225,14 +227,16 @@ PREFERENCE_RULES: tuple[str, ...] = ("skip-above", "last-skip-above", "earlier-c
 PREFERENCE_RULE = Param("rule", Names("preference rule", PREFERENCE_RULES), "skip-above",
                         "Joachims et al.'s rule", ("--rule",), "NAME")
 MIN_SESSIONS = Param("min_sessions", Integers(1), 1, "sessions a pair (qrels: showing it; "
-                     "prefs: preferring it) needs to be kept", ("--min-sessions",), "N")
+                     "prefs: preferring it) needs to be kept", ("--min-sessions",), "N",
+                     cost=NO_WORK)
 #: The inactivity (seconds) after which a user's next page starts a new search session
 #: (:func:`irscale.online.loyalty_measures`).
 SESSION_GAP = Param("session_gap", Reals(0.0, bounds="(]"), 1800.0, "seconds without a "
                     "page after which a user's next page starts a search session",
                     ("--session-gap",), "S")
 #: The cut-off of clicks@k (:func:`irscale.online.session_measures`).
-CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K")
+CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K",
+                      cost=NO_WORK)
 #: The analysis of an A/B test (:func:`irscale.online.ab_test`).
 AB_ANALYSES: tuple[str, ...] = ("welch", "delta", "cuped")
 AB_ANALYSIS = Param("analysis", Names("analysis", AB_ANALYSES), "welch", "welch, delta (ratio "

@@ -10,7 +10,7 @@ mechanism: domains, :class:`~irscale.core.params.Param`), and the package's
 
 from __future__ import annotations
 
-from ..core.params import INT64_MAX, Cost, Integers, Names, Param, Switch
+from ..core.params import INT64_MAX, NO_WORK, Cost, Integers, Names, Param, Switch
 
 #: How the functions name the parameters of a scale's space (command line and Python).
 RUN_LENGTH = "run length N (-N, N)"
@@ -62,13 +62,15 @@ SCALE_SHARDS = Param("shards", SHARDS, None, "meet-in-the-middle images (AP, DCG
                      "...): group the image's buckets (about 4M candidate pairs each) into at "
                      "most K tasks, run on --scheduler (or this process's threads without "
                      "it); same image and file", ("--shards",), "K", label="--shards",
-                     unset="one task per bucket with --scheduler, none without")
+                     unset="one task per bucket with --scheduler, none without",
+                     cost=NO_WORK)
 SCALE_RECALL_BASE = Param("recall_base", RECALL_COUNT, None, "the topic's documents per "
                           "relevant degree 1..c: c = levels - 1 comma-separated integers from "
                           "0 to 2^31 - 1; with --intents S: S counts (documents relevant to "
                           "each intent alone) or 2^S - 1 (documents of each intent set)",
                           ("--recall-base",), "COUNTS", unset="N of the highest degree",
-                          label="--recall-base")
+                          label="--recall-base",
+                          cost=NO_WORK)
 #: Only the runs a topic allows (:func:`irscale.scales.scale`, ``transform``, ``tau_table``).
 FEASIBLE = Param("feasible", Switch(), False, "only the runs the topic allows (no more "
                  "documents of a degree than its recall base)", ("--feasible",))
