@@ -258,7 +258,7 @@ def instances(tmp_path_factory):
             "ShardedEvaluation": [collections.evaluate_shards(QRELS, RUNS, "AP", shards=2,
                                                               rng=1)],
             "PoolingSimulation": [collections.simulate_pooling(QRELS, RUNS, ["depth"], [2],
-                                                               loo=False, rng=1)],
+                                                               loo=False)],
             "AATestResult": [online.aa_test(pd.Series(np.arange(40.0),
                                                       index=[f"u{i}" for i in range(40)]),
                                             splits=5)],

@@ -30,5 +30,9 @@ def c_format(value: float, decimals: int = 6) -> str:
     NaN with its sign set)."""
     value = float(value)
     if math.isnan(value):
-        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
+        from ...core.numbers import declare_words
+
+        text = "-nan" if math.copysign(1.0, value) < 0 else "nan"
+        declare_words(text)  # the guard on text: ndeval's 0/0, printed as C prints it
+        return text
     return f"{value:.{decimals}f}"
