@@ -66,27 +66,17 @@ from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import format_table
 from ..stats.resampling import seed_sequence
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_choice
+from ..stats.validation import check_choice
 from .abtest import session_measures
 from .clickmodels import ClickModel
 from .interleaving import (
-    CREDITS,
     LENGTH,
-    METHODS,
     Interleavings,
     Method,
     interleave_runs,
     list_width,
 )
-from .params import (
-    AB_MEASURE,
-    EXPERIMENT_IMPRESSIONS,
-    EXPERIMENT_REPETITIONS,
-    SENSITIVITY_IMPRESSIONS,
-    SHOWN_LENGTH,
-    TARGET,
-    TEST_SIGNIFICANCE,
-)
+from .params import SENSITIVITY, SENSITIVITY_IMPRESSIONS, check_credit
 from .simulate import INSTANTIATIONS, qrels_click_model
 
 __all__ = ["AB_MEASURES", "IMPRESSIONS", "SensitivityResult", "sensitivity"]
@@ -174,14 +164,12 @@ def _check_batch(users: int, width: int, repetitions: int, impressions: int) -> 
                  "fewer --repetitions, fewer --impressions or a shorter --length")
 
 
-def _grid(impressions: Sequence[int], repetitions: int) -> list[int]:
-    if isinstance(impressions, (str, bytes)) or not isinstance(impressions, Sequence):
-        raise ParameterError(f"impressions must be a list of counts, got {impressions!r}")
-    grid = [EXPERIMENT_IMPRESSIONS.check(n, "impressions") for n in impressions]
-    if not grid:
-        raise ParameterError("impressions: give at least one count")
-    if len(set(grid)) != len(grid) or grid != sorted(grid):
-        raise ParameterError(f"impressions must increase, without repeats: got {grid}")
+def _grid(impressions: Sequence[int]) -> list[int]:
+    """The grid of impressions (counts, none twice: its domain), refused unless it
+    increases."""
+    grid = list(impressions)
+    if grid != sorted(grid):
+        raise ParameterError(f"impressions must increase: got {grid}", param="impressions")
     return grid
 
 
@@ -317,6 +305,7 @@ def sign_test(wins: np.ndarray, losses: np.ndarray) -> np.ndarray:
     return np.where(wins + losses > 0, p, 1.0)
 
 
+@SENSITIVITY
 def sensitivity(
     qrels: Any,
     runs: Any,
@@ -394,25 +383,12 @@ def sensitivity(
     (A perfect user clicks the one relevant document of each list wherever it is ranked:
     both runs get one click per impression, and A/B on clicks never prefers either.)
     """
-    reps = EXPERIMENT_REPETITIONS.check(repetitions)
-    grid = _grid(impressions, reps)
-    length = SHOWN_LENGTH.check(length)
-    AB_MEASURE.check(ab_measure)
-    alpha = check_alpha(alpha)
-    level = 1.0 if significance is None else TEST_SIGNIFICANCE.check(significance)
-    TARGET.check(target)
-    if isinstance(methods, str) or not methods:
-        raise ParameterError(f"methods must be a non-empty list of interleaving methods "
-                             f"({', '.join(METHODS)}), got {methods!r}")
-    for method in methods:
-        check_choice(method, METHODS, "interleaving method")
-    if len(set(methods)) != len(methods):
-        raise ParameterError(f"methods repeat a method: {list(methods)}")
-    wrong = [m for m in methods if credit is not None and credit not in CREDITS[m]]
-    if wrong:
-        rules = "; ".join(f"{m}: {', '.join(CREDITS[m])}" for m in methods)
-        raise ParameterError(f"credit {credit!r} is not a credit rule of {', '.join(wrong)} "
-                             f"(the rules: {rules})")
+    reps = repetitions
+    grid = _grid(impressions)
+    level = 1.0 if significance is None else significance
+    if credit is not None:
+        for method in methods:  # one of each method's rules
+            check_credit(method, credit)
     judged = as_qrels(qrels)
     run_list = as_runs(runs)
     if len(run_list) < 2:
