@@ -26,7 +26,7 @@ from .options import (
     declare,
     described,
 )
-from .rules import Required, Rule
+from .rules import Required, Rule, given
 from .runargs import distinct_runs, read_inputs
 
 DOCS = "docs/online.md"
@@ -111,9 +111,10 @@ def run_qrels(args: argparse.Namespace) -> str:
     log = read_log(args)
     from ..online.click_labels import click_qrels
 
+    fitting = {name: getattr(args, name) for name in ("smoothing", "iterations", "tol")
+               if given(args, name)}  # (the others: fit_click_model's defaults)
     inferred = click_qrels(log, args.model, score=args.score, thresholds=args.thresholds,
-                           min_sessions=args.min_sessions, smoothing=args.smoothing,
-                           iterations=args.iterations, tol=args.tol)
+                           min_sessions=args.min_sessions, **fitting)
     if inferred.table.empty:
         raise InputError(f"no (query, document) pair is shown in --min-sessions "
                          f"{args.min_sessions} sessions: no qrels to write", source=args.inputs)

@@ -73,7 +73,7 @@ def add_parser(subparsers) -> None:
                params.AB_ANALYSIS, params.AB_DENOMINATOR, params.AB_COVARIATE,
                params.AB_MISSING, params.AB_VARIANT, params.AB_CONTROL, params.AB_TREATMENT,
                SIGNIFICANCE, add_table,
-               rules=(Rule(("oec",), lambda args: args.metric is None,
+               ahead=(Rule(("oec",), lambda args: args.metric is None,
                            "--oec and --metric: give one (the OEC names its measures)"),
                       Rule(("analysis", "missing"),
                            lambda args: args.oec is None, "{options} {applies} to --metric; "
