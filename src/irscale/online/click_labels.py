@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -174,7 +174,7 @@ def click_qrels(source: Any, model: str | None = None, *, score: str | None = No
     0     q     a         2    1.0      1
     1     q     b         2    0.0      0
     """
-    cuts = _thresholds(thresholds)
+    cuts = _thresholds(cast("list[float]", thresholds))  # a list: the binding's (Listed)
     least = min_sessions
     # the fitting options given (fit_click_model's defaults for the others)
     options: dict[str, Any] = {name: value for name, value in (
