@@ -386,7 +386,8 @@ def ab_test(
         The column analysed (the numerator of a ratio metric for ``delta``).
     analysis : {"welch", "delta", "cuped"}
         Welch's t-test, the delta method for the ratio Σ metric / Σ ``denominator``, or
-        CUPED with the pre-period ``covariate``.
+        CUPED with the pre-period ``covariate``: each needs its column, refused with the
+        others (:data:`~irscale.online.params.AB_TEST`).
     alpha : float
         Level of the test and of the 1 − α interval of the difference.
     missing : {"error", "drop"}

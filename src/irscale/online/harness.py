@@ -383,7 +383,6 @@ def sensitivity(
     (A perfect user clicks the one relevant document of each list wherever it is ranked:
     both runs get one click per impression, and A/B on clicks never prefers either.)
     """
-    reps = repetitions
     grid = _grid(impressions)
     level = 1.0 if significance is None else significance
     if credit is not None:
@@ -403,22 +402,22 @@ def sensitivity(
     pair_seeds = seed_sequence(seed).spawn(len(chosen))
     cubes = [ranked_candidates([by_name[a], by_name[b]], topics=topics) for a, b in chosen]
     widths = [list_width(cube, length) for cube in cubes]
-    _check_batch(reps * grid[-1], max(widths), reps, grid[-1])
+    _check_batch(repetitions * grid[-1], max(widths), repetitions, grid[-1])
     for index, ((a, b), pair_seed) in enumerate(zip(chosen, pair_seeds, strict=True)):
         delta = float((offline[a] - offline[b]).mean())
         sign = 0 if abs(delta) <= TIE else (1 if delta > 0 else -1)
         cube, width = cubes[index], widths[index]
         for n, point in zip(grid, pair_seed.spawn(len(grid)), strict=True):
             topic_seed, user_seed, split_seed, *coins = point.spawn(3 + len(methods))
-            topic = np.random.default_rng(topic_seed).integers(0, len(topics), reps * n)
+            topic = np.random.default_rng(topic_seed).integers(0, len(topics), repetitions * n)
             topic_ids = np.asarray(topics, dtype=object)[topic]
-            experiment = np.repeat(np.arange(reps), n)
+            experiment = np.repeat(np.arange(repetitions), n)
             user = int(user_seed.generate_state(1)[0])
-            scores = [_interleaving_scores(cube, topic_ids, experiment, reps, user_model,
+            scores = [_interleaving_scores(cube, topic_ids, experiment, repetitions, user_model,
                                            user, coin, method=method, length=length,
                                            credit=credit)
                       for method, coin in zip(methods, coins, strict=True)]
-            scores.append(_ab_scores(cube, topic, experiment, reps, user_model, user,
+            scores.append(_ab_scores(cube, topic, experiment, repetitions, user_model, user,
                                      split_seed, length=width, ab_measure=ab_measure))
             for m, (score, p) in enumerate(scores):
                 agree = (np.sign(score) * sign > 0) & (p <= level)
@@ -430,14 +429,14 @@ def sensitivity(
     sign = curves["sign"].to_numpy()
     curves.insert(5, "preference", np.where(sign > 0, curves["a"], np.where(
         sign < 0, curves["b"], "none")))
-    low, high = _clopper_pearson(curves["agree"].to_numpy(), reps, alpha)
-    curves["repetitions"] = reps
-    curves["agreement"] = np.where(sign == 0, np.nan, curves["agree"] / reps)
+    low, high = _clopper_pearson(curves["agree"].to_numpy(), repetitions, alpha)
+    curves["repetitions"] = repetitions
+    curves["agreement"] = np.where(sign == 0, np.nan, curves["agree"] / repetitions)
     curves["ci_low"] = np.where(sign == 0, np.nan, low)
     curves["ci_high"] = np.where(sign == 0, np.nan, high)
     curves = curves.drop(columns=["pair", "m", "sign"]).reset_index(drop=True)
     return SensitivityResult(curves, measure, float(target), {
         "model": model if isinstance(model, str) else user_model.model, "methods": methods,
-        "ab_measure": ab_measure, "length": length, "repetitions": reps,
+        "ab_measure": ab_measure, "length": length, "repetitions": repetitions,
         "impressions": grid, "topics": len(topics), "alpha": alpha,
         "significance": significance})

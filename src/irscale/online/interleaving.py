@@ -355,9 +355,10 @@ def interleave_runs(
         (:class:`~irscale.errors.ParameterError`, :func:`check_impressions`).
     credit : str, optional
         ``probabilistic``: ``"marginal"`` (default) or ``"assignment"``; ``optimized``:
-        ``"inverse"`` (default) or ``"linear"``.
+        ``"inverse"`` (default) or ``"linear"``; refused with the other methods
+        (:data:`~irscale.online.params.INTERLEAVE`).
     tau : float, default 3
-        The softmax exponent of probabilistic interleaving.
+        The softmax exponent of probabilistic interleaving (refused with the others).
     rng : seed or numpy Generator
         Coins and draws; the same seed gives the same lists.
 
