@@ -66,6 +66,20 @@ QRELS = text(qrels_lines())
 RUN = text(run_lines("a"))
 
 
+#: Two rankers' lists, an interleaving log, a click log and a per-user table of the
+#: online rows.
+RANKERS = {"A": {"q": ["a", "b"]}, "B": {"q": ["b", "a"]}}
+INTERLEAVING_LOG = b"i1 q 1 d1 A 1\ni1 q 2 d2 B 0\ni2 q 1 d2 B 1\ni2 q 2 d1 A 1\n"
+CLICK_LOG = b"s1 q 1 a 1\ns1 q 2 b 0\ns2 q 1 b 0\ns2 q 2 a 1\n"
+AB_TABLE = pd.DataFrame({"variant": ["control", "treatment"] * 4, "clicks": range(8),
+                         "impressions": [4] * 8})
+
+
+def _shown():
+    """Lists shown, whose clicks the rows simulate."""
+    return irscale.online.interleave_runs(RANKERS, 2, rng=1)
+
+
 @dataclass(frozen=True)
 class Row:
     id: str
@@ -726,6 +740,51 @@ ROWS = [
     bad("fuse-train-run-of-other-topics", lambda a: irscale.fuse(
         FUSE_RUNS, "bayesfuse", train_qrels={"t9": {"d1": 1}}, train_runs=FUSE_RUNS),
         "no topic in common"),
+    # ================================================================ online: bound
+    # parameters that apply to some choices only, refused elsewhere as the command line
+    # refuses them (irscale.online.params; they were ignored)
+    bad("interleave_runs-tau-team-draft", lambda a: irscale.online.interleave_runs(
+        RANKERS, 2, tau=2), "tau= applies to method 'probabilistic'", "'team-draft'"),
+    bad("interleave_runs-credit-team-draft", lambda a: irscale.online.interleave_runs(
+        RANKERS, 2, credit="team"), "credit= applies to method 'probabilistic' and "
+        "'optimized'"),
+    bad("interleave_runs-credit-not-the-methods", lambda a: irscale.online.interleave_runs(
+        RANKERS, 2, method="optimized", credit="marginal"), "'marginal'",
+        "optimized interleaving (inverse or linear)"),
+    bad("simulate_clicks-qrels-random", lambda a: _shown().simulate_clicks(
+        "random", qrels={"q": {"a": 1}}), "qrels= applies to model 'perfect'"),
+    bad("simulate_clicks-level-random", lambda a: _shown().simulate_clicks(
+        "random", relevance_level=2), "relevance_level= applies to model 'perfect'"),
+    bad("simulate_clicks-probability-perfect", lambda a: _shown().simulate_clicks(
+        "perfect", qrels={"q": {"a": 1}}, probability=0.2),
+        "probability= applies to model 'random'"),
+    bad("simulate_clicks-perfect-no-qrels", lambda a: _shown().simulate_clicks("perfect"),
+        "model='perfect' needs qrels="),
+    bad("score_log-tau-team-draft", lambda a: irscale.online.score_log(
+        INTERLEAVING_LOG, tau=2), "tau= applies to method 'probabilistic'"),
+    bad("score_log-tau-assignment", lambda a: irscale.online.score_log(
+        INTERLEAVING_LOG, method="probabilistic", credit="assignment", tau=2),
+        "tau= applies to marginal credit", "'assignment'"),
+    bad("fit_click_model-iterations-closed-form", lambda a: irscale.online.fit_click_model(
+        CLICK_LOG, "sdbn", iterations=5), "iterations= applies to the models fitted by EM",
+        "'sdbn'"),
+    bad("fit_click_model-tol-closed-form", lambda a: irscale.online.fit_click_model(
+        CLICK_LOG, "cm", tol=1e-3), "tol= applies to the models fitted by EM", "'cm'"),
+    bad("click_qrels-iterations-sdbn", lambda a: irscale.online.click_qrels(
+        CLICK_LOG, iterations=5), "iterations= applies to the models fitted by EM",
+        "'sdbn'"),
+    bad("qrels_click_model-level-tables", lambda a: irscale.online.qrels_click_model(
+        {"q": {"a": 1}}, None, click=[0.1, 0.9], stop=[0.2, 0.8], relevance_level=2),
+        "relevance_level= applies to an instantiation"),
+    bad("sensitivity-credit-team-draft", lambda a: irscale.online.sensitivity(
+        "qrels.txt", ["a.run", "b.run"], credit="team"), "credit= applies to methods"),
+    bad("ab_power-min-diff-negative", lambda a: irscale.online.ab_power(-0.1, 1, 10),
+        "min_diff"),
+    bad("ab_test-denominator-welch", lambda a: irscale.online.ab_test(
+        AB_TABLE, "clicks", denominator="impressions"),
+        "denominator= applies to analysis 'delta', not to analysis 'welch'"),
+    bad("ab_test-delta-no-denominator", lambda a: irscale.online.ab_test(
+        AB_TABLE, "clicks", analysis="delta"), "analysis='delta' needs denominator="),
     # numbers beyond the doubles: refused, never inf in a result
     bad("fuse-weights-overflow", lambda a: irscale.fuse(
         FUSE_RUNS, "w-bordafuse", weights=[1e308, 1e308]), "weights", "overflow"),

@@ -147,7 +147,7 @@ CASES = [
     # (--params), were ignored
     *(err(f"fit-{option[2:]}-closed-form-{model}", ["online", "fit", "train.log", "--model",
                                                      model, option, value],
-          option, "closed form", files=FILES)
+          option, "fitted by EM", f"--model {model}", files=FILES)
       for model in ("cm", "sdbn", "gctr", "rctr", "dctr")
       for option, value in (("--iterations", "5"),
                                                         ("--tol", "0.001"))),

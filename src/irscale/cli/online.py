@@ -26,18 +26,16 @@ from .options import (
     declare,
     described,
 )
-from .rules import Required, Rule, each
+from .rules import Required, Rule, given
 from .runargs import distinct_runs, read_inputs
 
 DOCS = "docs/online.md"
 #: ``LOG``: the click log an action reads.
 CLICK_LOG = Param("inputs", InputFiles(), None, "click log (text or Parquet)", ("inputs",), "LOG",
                   requires=(PARQUET_INPUT,))
-#: The options of the fit of a click model, and EM's (of the models fitted by EM).
+#: The options of the fit of a click model (EM's apply to the models fitted by EM:
+#: :data:`irscale.online.params.FIT`).
 FITTING = (LOG_SERP, params.FIT_ITERATIONS, params.FIT_TOL, params.FIT_SMOOTHING)
-EM_RULES = each(("iterations", "tol"), lambda args: args.model not in params.CLOSED_FORM_MODELS,
-                "{options} applies to the models fitted by EM, not to --model {model} "
-                "(closed form)", {"iterations": "--iterations", "tol": "--tol"})
 #: ``online satisfaction --apply LOG...``: the click logs measured.
 APPLY = Param("apply", InputFiles(), None, "click logs to measure: their mean predicted "
               "satisfaction", ("--apply",), "LOG", requires=(PARQUET_INPUT,))
@@ -113,9 +111,10 @@ def run_qrels(args: argparse.Namespace) -> str:
     log = read_log(args)
     from ..online.click_labels import click_qrels
 
+    fitting = {name: getattr(args, name) for name in ("smoothing", "iterations", "tol")
+               if given(args, name)}  # (the others: fit_click_model's defaults)
     inferred = click_qrels(log, args.model, score=args.score, thresholds=args.thresholds,
-                           min_sessions=args.min_sessions, smoothing=args.smoothing,
-                           iterations=args.iterations, tol=args.tol)
+                           min_sessions=args.min_sessions, **fitting)
     if inferred.table.empty:
         raise InputError(f"no (query, document) pair is shown in --min-sessions "
                          f"{args.min_sessions} sessions: no qrels to write", source=args.inputs)
@@ -208,26 +207,25 @@ ACTIONS = {
         "chain on a click log, and print the measure name for irscale eval -m"),
     "qrels": action(
         run_qrels, CLICK_LOG, (params.CLICK_MODEL, {"default": "sdbn"}), *FITTING,
-        params.CLICK_QRELS_SCORE, (params.CLICK_THRESHOLDS, {"many": True, "unique": False}),
+        params.CLICK_QRELS_SCORE, params.CLICK_THRESHOLDS,
         params.MIN_SESSIONS, functools.partial(add_output, what="qrels"),
         example="train.log",
-        rules=EM_RULES, help="TREC qrels graded by thresholds on the attractiveness, "
+        binding=params.CLICK_QRELS, help="TREC qrels graded by thresholds on the attractiveness, "
         "satisfaction or relevance of a click model fitted on a click log"),
     "prefs": action(
         run_prefs, (CLICK_LOG, {"doc": "click log (text or Parquet; last-skip-above and "
                                 "earlier-click need its timestamps)"}),
         params.PREFERENCE_RULE, params.MIN_SESSIONS, LOG_SERP,
         functools.partial(add_output, what="preferences"),
-        example="train.log",
+        example="train.log", binding=params.CLICK_PREFERENCES,
         help="preferences of a click log by a rule of Joachims et al. (2005, 2007), as "
         "trec_eval -R prefs judgments"),
     "sensitivity": action(
         run_sensitivity, (QRELS, {"metavar": "QRELS", "doc": "qrels file (TREC format)"}),
         (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files (two or more)"}),
         params.SENSITIVITY_MODEL,
-        (params.EXPERIMENT_SIZES, {"many": True, "item": "an impression count"}),
-        params.EXPERIMENT_REPETITIONS, RNG_SEED, params.OFFLINE_MEASURE,
-        (params.SENSITIVITY_METHODS, {"many": True}), params.CREDIT, params.AB_MEASURE,
+        params.EXPERIMENT_SIZES, params.EXPERIMENT_REPETITIONS, RNG_SEED,
+        params.OFFLINE_MEASURE, params.SENSITIVITY_METHODS, params.CREDIT, params.AB_MEASURE,
         params.SHOWN_LENGTH, params.TARGET,
         (SIGNIFICANCE, {"doc": "the agreement's interval is at level 1 - alpha"}),
         params.TEST_SIGNIFICANCE,
@@ -235,6 +233,7 @@ ACTIONS = {
                              "only)"),
         functools.partial(add_output, what="table"),
         example="qrels.txt a.run b.run --impressions 10,20 --repetitions 3 --seed 1",
+        binding=params.SENSITIVITY,
         help="impressions interleaving and A/B tests need to agree "
         "with an offline measure (simulated users)"),
     "counterfactual": None,
@@ -244,7 +243,7 @@ ACTIONS = {
         (params.SAT_LABELS, {"required": True}), (params.SAT_FEATURES, {"many": True}),
         (APPLY, {"nargs": "+"}), params.SAT_L2, params.SAT_FOLDS,
         (RNG_SEED, {"doc": "seed of the assignment to folds"}), add_table,
-        example="sat.log --labels sat-labels.txt --seed 1",
+        example="sat.log --labels sat-labels.txt --seed 1", binding=params.SATISFACTION,
         help="learned satisfaction: a classifier of sessions over their clicks and dwell, "
         "trained on labelled sessions, cross-validated, applied to logs"),
 }

@@ -62,25 +62,25 @@ def add_parser(subparsers) -> None:
                SPLITS, params.CLICKS_CUTOFF, add_output,
                rules=(Rule(("splits",), lambda args: args.salt is not None,
                            "--splits applies to --salt"),),
-               example="ab.log --users su.txt --salt s",
+               binding=params.SESSION_MEASURES, example="ab.log --users su.txt --salt s",
                help="per-user online measures of a click log, with each user's variant "
                "(CSV for analyze, srm and summary)")
     add_action(actions, "summary", run_summary, TABLE, (params.AB_METRICS, {"many": True}),
                params.AB_MISSING, params.AB_VARIANT, SIGNIFICANCE, add_table,
-               example="t.csv",
+               example="t.csv", binding=params.ENGAGEMENT,
                help="means over users with t intervals, per variant")
     add_action(actions, "analyze", run_analyze, TABLE, params.AB_METRIC, params.OEC,
                params.AB_ANALYSIS, params.AB_DENOMINATOR, params.AB_COVARIATE,
                params.AB_MISSING, params.AB_VARIANT, params.AB_CONTROL, params.AB_TREATMENT,
                SIGNIFICANCE, add_table,
-               rules=(Rule(("oec",), lambda args: args.metric is None,
+               ahead=(Rule(("oec",), lambda args: args.metric is None,
                            "--oec and --metric: give one (the OEC names its measures)"),
-                      Rule(("analysis", "denominator", "covariate", "missing"),
+                      Rule(("analysis", "missing"),
                            lambda args: args.oec is None, "{options} {applies} to --metric; "
                            "--oec is its own delta-method test"),
                       Required("metric", lambda args: args.oec is None, "analyze needs "
                                "--metric COLUMN or --oec MEASURE=WEIGHT,...")),
-               example="t.csv --metric clicks",
+               binding=params.AB_TEST, example="t.csv --metric clicks",
                help="compare treatment with control on a metric (Welch, delta method, "
                "CUPED) or an OEC")
     add_action(actions, "srm", run_srm, TABLE, (SPLITS, {"doc": "planned shares"}),
@@ -89,7 +89,8 @@ def add_parser(subparsers) -> None:
                help="sample-ratio mismatch: chi2 of users per variant")
     add_action(actions, "size", run_size, (params.MIN_DIFF, {"required": True}),
                (params.USER_SD, {"required": True}), SIGNIFICANCE, params.AB_POWER,
-               add_output, help="users per variant for a two-sample t-test",
+               add_output, binding=params.AB_SIZE,
+               help="users per variant for a two-sample t-test",
                example="--min-diff 0.1 --sd 1")
 
 

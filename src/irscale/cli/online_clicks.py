@@ -11,7 +11,7 @@ from ..errors import ParameterError
 from ..online import params
 from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .inputs import check_click_model
-from .online import CLICK_LOG, EM_RULES, FITTING, add_action, one_of
+from .online import CLICK_LOG, FITTING, add_action, one_of
 from .options import add_output, add_ties
 from .outputs import Done, Output
 from .rules import each, given
@@ -31,7 +31,7 @@ def add_parser(subparsers) -> None:
     fitted = params.FITTED
     add_action(subparsers, "fit", run_fit, CLICK_LOG, (params.CLICK_MODEL, {"required": True}),
                *FITTING, FIT_FORMAT, functools.partial(add_output, what="parameters"),
-               rules=EM_RULES,
+               binding=params.FIT,
                example="train.log --model dbn --iterations 5",
                help="fit a click model on a click log and write its parameters")
     add_action(subparsers, "loglik", run_loglik,
@@ -39,7 +39,7 @@ def add_parser(subparsers) -> None:
                *FITTING, (fitted, {"doc": fitted.doc + " instead of LOG and --model"}),
                (params.HELD_OUT, {"required": True}),
                functools.partial(add_output, what="table"),
-               rules=(_params_or_fit, *EM_RULES),
+               binding=params.FIT, rules=(_params_or_fit,),
                example="train.log --model dbn --test test.log --iterations 5",
                help="log-likelihood and perplexity by rank of held-out sessions")
     add_action(subparsers, "simulate-clicks", run_simulate,
@@ -56,7 +56,7 @@ def add_parser(subparsers) -> None:
                    "online simulate-clicks: {options} sets a --user from the qrels, not a "
                    "fitted model (--params)",
                    {"relevance_level": "-l/--relevance-level", "gamma": "--gamma"})),
-               example="qrels.txt a.run --sessions 3 --seed 1",
+               binding=params.SIMULATE_LOG, example="qrels.txt a.run --sessions 3 --seed 1",
                help="simulate users (Hofmann et al. 2011, or a fitted model) clicking on "
                "a run's result pages")
     add_action(subparsers, "measures", run_measures,
@@ -67,7 +67,7 @@ def add_parser(subparsers) -> None:
                            "parameters and cut-off (repeatable; default uM and rrM)"}),
                params.PAGE_DEPTH, PER_QUERY, add_ties,
                functools.partial(add_output, what="table"),
-               rules=(_calibrated,),
+               binding=params.CALIBRATED_MEASURES, rules=(_calibrated,),
                example="qrels.txt a.run b.run --params pbm.json",
                help="uM and rrM with a click model's probabilities")
 

@@ -13,7 +13,7 @@ from .common_params import INPUTS, QRELS_OPTION, RUNS, RUNS_OPTION
 from .inputs import check_click_model
 from .online import add_action, add_table
 from .options import Argument, add_progress, wants_progress
-from .rules import Required, Rule, each
+from .rules import Required
 from .runargs import add_names, distinct_runs, named_runs
 
 #: The interleaving method and its credit rule (``interleave``, ``score``).
@@ -23,20 +23,13 @@ PLAIN = Param("plain", Switch(), False, "plain importance sampling (unbiased) in
               "self-normalised", ("--plain",))
 
 
-#: The users that click the lists shown (``interleave``, ``fairpairs``) and their rules.
+#: The users that click the lists shown (``interleave``, ``fairpairs``; their rules:
+#: :data:`irscale.online.params.SIMULATE_CLICKS`).
 CLICKING: tuple[Argument, ...] = (
     (params.CLICKS, {"required": True}),
-    (QRELS_OPTION, {"metavar": "FILE", "doc": "qrels of the perfect click model (and of "
-                    "a click model whose JSON needs none: not read)"}),
+    (QRELS_OPTION, {"metavar": "FILE", "doc": "qrels of the perfect click model"}),
     (params.CLICK_RELEVANCE, {"doc": "perfect clicks: smallest relevant degree"}),
     params.CLICK_PROBABILITY)
-CLICK_RULES = (
-    Required("qrels", lambda args: args.clicks == "perfect", "--clicks perfect needs --qrels"),
-    *each(("relevance_level", "qrels"), lambda args: args.clicks == "perfect",
-          "{options} applies to --clicks perfect", {"qrels": "--qrels"}),
-    Rule(("probability",), lambda args: args.clicks == "random",
-         "--click-prob applies to --clicks random"),
-)
 
 
 def interval(bootstrap: Param, seed: str) -> tuple[Argument, ...]:
@@ -51,14 +44,10 @@ def credit(args: argparse.Namespace) -> str:
     return args.credit or params.CREDITS[args.method][0]
 
 
-#: ``--credit``: of the methods that take one, one of theirs.
-CREDIT_RULES = (
-    Rule(("credit",), lambda args: args.method in ("probabilistic", "optimized"),
-         "--credit applies to --method probabilistic or optimized, not {method}"),
-    Rule(("credit",), lambda args: args.credit in params.CREDITS[args.method],
-         lambda args: "--credit of --method {method} must be one of "
-         f"{list(params.CREDITS[args.method])}, got {{credit!r}}"),
-)
+def _check_credit(args: argparse.Namespace) -> None:
+    """``--credit``: one of the rules of ``--method`` (the methods it applies to are the
+    binding's), checked before the files are read."""
+    params.check_credit(args.method, args.credit)
 
 
 def _check_length(args: argparse.Namespace) -> None:
@@ -78,10 +67,7 @@ def add_parser(subparsers) -> None:
         params.SHOWN_LENGTH, add_names,
         *interval(params.INTERVAL_BOOTSTRAP,
                   "seed of the interleaving, the clicks and the bootstrap"),
-        rules=(*CLICK_RULES,
-               Rule(("tau",), lambda args: args.method == "probabilistic",
-                    "--tau applies to --method probabilistic"),
-               *CREDIT_RULES, _check_length),
+        binding=params.INTERLEAVE_CLICKS, rules=(_check_credit, _check_length),
         example="a.run b.run --clicks perfect --qrels qrels.txt --impressions 5 --seed 1 "
         "--bootstrap 50",
         help="interleave runs (balanced, team-draft, probabilistic, optimized; "
@@ -95,9 +81,8 @@ def add_parser(subparsers) -> None:
         *METHOD, (params.SOFTMAX_TAU, {"doc": "probabilistic, marginal credit: the softmax "
                                        "exponent the lists were drawn with"}),
         *interval(params.INTERVAL_BOOTSTRAP, "seed of the bootstrap"),
-        rules=(*CREDIT_RULES,
-               Rule(("tau",), lambda args: credit(args) == "marginal",
-                    "--tau applies to --method probabilistic with marginal credit"),
+        binding=params.LOGGED,
+        rules=(_check_credit,
                Required("runs", lambda args: params.needs_rankings(args.method, credit(args)),
                         lambda args: f"--method {args.method} ({credit(args)} credit) scores "
                         "clicks by the ranks the rankers gave the documents, which the log "
@@ -113,7 +98,7 @@ def add_parser(subparsers) -> None:
         (params.TARGET_RUNS, {"nargs": 2, "required": True}),
         (params.SOFTMAX_TAU, {"doc": "softmax exponent of the target interleaving"}),
         params.SOURCE_TAU, PLAIN, *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap"),
-        add_progress,
+        add_progress, binding=params.HISTORICAL,
         example="ilog.txt --source a.run b.run --target b.run c.run",
         help="probabilistic interleaving outcome of two rankers from a log interleaving two "
         "others (Hofmann, Whiteson & de Rijke 2012)")
@@ -123,7 +108,7 @@ def add_parser(subparsers) -> None:
         *CLICKING, params.TOPIC_IMPRESSIONS, params.SHOWN_LENGTH,
         (SIGNIFICANCE, {"doc": "significance level of the sign test of every pair"}),
         (RNG_SEED, {"doc": "seed of the offsets, the flips and the clicks"}), add_table,
-        rules=CLICK_RULES,
+        binding=params.FAIR_PAIRS_CLICKS,
         example="a.run --clicks perfect --qrels qrels.txt --impressions 5 --seed 1",
         help="FairPairs (Radlinski & Joachims 2006): present a run with adjacent pairs "
         "flipped at random, click, and test the preference of every pair")

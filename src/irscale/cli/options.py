@@ -269,15 +269,18 @@ Argument: TypeAlias = \
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], Any],
                 *arguments: Argument, help: str, description: str | None = None,
                 rules: Sequence[Declared] = (), binding: Binding | None = None,
-                aliases: Sequence[str] = (), example: str | None = None,
+                ahead: Sequence[Declared] = (), aliases: Sequence[str] = (),
+                example: str | None = None,
                 **defaults: Any) -> argparse.ArgumentParser | None:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
     ``arguments`` in order (:data:`Argument`; the files it reads and writes are those of
     the arguments whose parameters have a domain of paths), its :mod:`irscale.cli.rules`
     (first those of the ``binding`` of the function it calls,
     :func:`~irscale.cli.rules.binding_rules`: the function's own rules, never restated
-    here), the other names it is called by (``aliases``), one ``example`` invocation and
-    the function that runs it (and other namespace ``defaults``). Returns the parser, or
+    here; after the rules ``ahead``, those of the choice of the function: ``online ab
+    analyze --oec`` calls another function, to which the binding's rules do not apply), the
+    other names it is called by (``aliases``), one ``example`` invocation and the function
+    that runs it (and other namespace ``defaults``). Returns the parser, or
     None where the command line chose another subcommand
     (:meth:`irscale.cli.parser.Choices.skips`: registered by name, aliases and help only).
 
@@ -300,7 +303,7 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
             add_param(parser, argument[0], **argument[1])
         else:
             argument(parser)
-    declared = (*(() if binding is None else binding_rules(binding)), *rules)
+    declared = (*ahead, *(() if binding is None else binding_rules(binding)), *rules)
     if declared:
         add_rules(parser, *declared)
     if binding is not None:

@@ -86,7 +86,7 @@ from ..stats.validation import (
     constant_columns,
     tie_tolerance,
 )
-from .params import AB_ANALYSES, AB_ANALYSIS, AB_MISSING, AB_POWER, CLICKS_CUTOFF, USER_SD
+from .params import AB_ANALYSES, AB_POWER_OF, AB_SIZE, AB_TEST, SESSION_MEASURES
 from .user_values import (
     check_labels,
     located,
@@ -169,6 +169,7 @@ def assign(users: Sequence[object] | pd.Series | np.ndarray, *, salt: str,
 
 
 # --------------------------------------------------------------------------- measures
+@SESSION_MEASURES
 def session_measures(log: object, *, k: int = 3, satisfied: object = None,
                      ends: object = None) -> pd.DataFrame:
     """The online measures of every session of a click log (module doc), one row per
@@ -188,7 +189,6 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
     from .clicklog import ClickLog, read_click_log
 
     clicklog = log if isinstance(log, ClickLog) else read_click_log(log)
-    k = CLICKS_CUTOFF.check(k)
     clicks = clicklog.clicks & clicklog.valid
     n = clicks.shape[0]
     count = clicks.sum(axis=1)
@@ -362,6 +362,7 @@ def _column(frame: pd.DataFrame, name: str, what: str) -> np.ndarray:
     return values
 
 
+@AB_TEST
 def ab_test(
     table: pd.DataFrame,
     metric: str,
@@ -385,7 +386,8 @@ def ab_test(
         The column analysed (the numerator of a ratio metric for ``delta``).
     analysis : {"welch", "delta", "cuped"}
         Welch's t-test, the delta method for the ratio Σ metric / Σ ``denominator``, or
-        CUPED with the pre-period ``covariate``.
+        CUPED with the pre-period ``covariate``: each needs its column, refused with the
+        others (:data:`~irscale.online.params.AB_TEST`).
     alpha : float
         Level of the test and of the 1 − α interval of the difference.
     missing : {"error", "drop"}
@@ -412,15 +414,6 @@ def ab_test(
     >>> round(result.diff, 4), round(result.pvalue, 4)
     (0.1882, 0.1187)
     """
-    analysis = AB_ANALYSIS.check(analysis)
-    alpha = check_alpha(alpha)
-    if (denominator is not None) != (analysis == "delta"):
-        raise ParameterError("a denominator goes with the delta method (analysis='delta'), "
-                             "which needs one")
-    if (covariate is not None) != (analysis == "cuped"):
-        raise ParameterError("a covariate goes with CUPED (analysis='cuped'), which needs "
-                             "one")
-    missing = AB_MISSING.check(missing)
     groups = _groups(table, variant, control, treatment)
     used = [c for c in (metric, denominator, covariate) if c is not None]
     (ctrl, ctrl_out), (treat, treat_out) = (users_with_values(g, used, missing)
@@ -696,6 +689,7 @@ def aa_test(values: Sequence[float] | np.ndarray | pd.Series, users: Sequence[ob
 
 
 # --------------------------------------------------------------------------- sizes
+@AB_SIZE
 def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
                    power: float = 0.8) -> int:
     """Users per variant for a two-sample t-test to detect ``min_diff`` with ``power``
@@ -707,7 +701,6 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
     """
     from ..stats.power import topic_set_size
 
-    power = AB_POWER.check(power)
     beta = 1 - power  # the design's β, in (0, 1)
     if beta == 1:
         raise ParameterError(f"power {power:g} cannot be told from 0 in floating point "
@@ -716,9 +709,9 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
                           beta=beta).n
 
 
+@AB_POWER_OF
 def ab_power(min_diff: float, sd: float, n: int, *, alpha: float = 0.05) -> float:
     """Power of the two-sample t-test with n users per variant (effect min_diff / sd)."""
     from ..stats.power import power_two_sample_t
 
-    USER_SD.check(sd)
-    return power_two_sample_t(min_diff / sd, check_count(n, "n", 2), alpha=alpha)
+    return power_two_sample_t(min_diff / sd, n, alpha=alpha)

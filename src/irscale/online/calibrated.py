@@ -30,7 +30,7 @@ from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
-from .params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH, split_calibrated
+from .params import CALIBRATED_MEASURES, INDEPENDENT_CLICK_MODELS, split_calibrated
 
 __all__ = ["calibrated_summary", "click_calibrated"]
 
@@ -40,6 +40,7 @@ CLICK, SATISFACTION = "clickmodel_click", "clickmodel_sat"
 DEFAULT_DEPTH = 10
 
 
+@CALIBRATED_MEASURES
 def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
                      measures: str | Iterable[str] = ("uM", "rrM"), *,
                      depth: int | None = None, ties: TiePolicy = "trec_eval",
@@ -85,7 +86,6 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
     most = None if rank_params is None else len(np.asarray(rank_params))
     if depth is None:
         depth = most or DEFAULT_DEPTH
-    depth = PAGE_DEPTH.check(depth)
     if most is not None and depth > most:
         raise ParameterError(f"depth {depth}: the {model.model} model has parameters for "
                              f"{most} ranks only")

@@ -46,23 +46,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError, ParameterError
 from ..stats.protocol import TableResult
-from ..stats.validation import check_choice
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, ClickModelFit, fit_click_model
 from .params import (
-    CLICK_MODELS,
-    CLICK_QRELS_SCORE,
+    CLICK_PREFERENCES,
+    CLICK_QRELS,
     CLICK_QRELS_SCORES,
-    CLICK_THRESHOLDS,
-    MIN_SESSIONS,
-    PREFERENCE_RULE,
     PREFERENCE_RULES,
 )
 
@@ -136,15 +132,17 @@ class ClickPreferences(TableResult):
                 f"{self.table['query'].nunique()} queries)")
 
 
-def _thresholds(values: Sequence[float] | float) -> tuple[float, ...]:
-    items = [values] if isinstance(values, (int, float)) else list(values)
-    checked = tuple(CLICK_THRESHOLDS.check(v) for v in items)
-    if not checked or any(b <= a for a, b in pairwise(checked)):
+def _thresholds(values: Sequence[float]) -> tuple[float, ...]:
+    """The thresholds (probabilities, none twice: their domain), refused unless they
+    increase."""
+    checked = tuple(values)
+    if any(b <= a for a, b in pairwise(checked)):
         raise ParameterError(f"thresholds must be increasing numbers in [0, 1], one or "
-                             f"more; got {items}", param="thresholds")
+                             f"more; got {list(checked)}", param="thresholds")
     return checked
 
 
+@CLICK_QRELS
 def click_qrels(source: Any, model: str | None = None, *, score: str | None = None,
                 thresholds: Sequence[float] | float = (0.5,), min_sessions: int = 1,
                 smoothing: float | None = None, iterations: int | None = None,
@@ -176,8 +174,8 @@ def click_qrels(source: Any, model: str | None = None, *, score: str | None = No
     0     q     a         2    1.0      1
     1     q     b         2    0.0      0
     """
-    cuts = _thresholds(thresholds)
-    least = MIN_SESSIONS.check(min_sessions)
+    cuts = _thresholds(cast("list[float]", thresholds))  # a list: the binding's (Listed)
+    least = min_sessions
     # the fitting options given (fit_click_model's defaults for the others)
     options: dict[str, Any] = {name: value for name, value in (
         ("smoothing", smoothing), ("iterations", iterations), ("tol", tol))
@@ -189,15 +187,14 @@ def click_qrels(source: Any, model: str | None = None, *, score: str | None = No
                                  "(give a click log to fit one)")
         fitted = source
     else:
-        model = check_choice(model or "sdbn", CLICK_MODELS, "model")
+        model = model or "sdbn"
         fitted = fit_click_model(read_click_log(source), model,  # type: ignore[arg-type]
                                  **options)
     name = fitted.model
     if name in _PAIRLESS_MODELS:
         raise ParameterError(f"click model {name} has no parameter per (query, document) "
                              "pair to infer relevance from: choose another model")
-    score = CLICK_QRELS_SCORE.check(
-        score or ("relevance" if name in _SATISFACTION_MODELS else "attractiveness"))
+    score = score or ("relevance" if name in _SATISFACTION_MODELS else "attractiveness")
     if score != "attractiveness" and name not in _SATISFACTION_MODELS:
         raise ParameterError(f"score {score} needs a satisfaction per (query, document) "
                              f"pair: a dbn or sdbn model, not {name}")
@@ -280,6 +277,7 @@ def _session_pairs(log: ClickLog, rule: str) -> tuple[np.ndarray, np.ndarray, np
             np.concatenate([f[2] for f in found]).astype(np.int64))
 
 
+@CLICK_PREFERENCES
 def click_preferences(log: Any, rule: Rule = "skip-above", *,
                       min_sessions: int = 1) -> ClickPreferences:
     """Pairwise preferences of a click log by one of Joachims et al.'s rules, aggregated
@@ -294,8 +292,7 @@ def click_preferences(log: Any, rule: Rule = "skip-above", *,
     q p1 1 c 1
     q p1 1 b 0
     """
-    rule = PREFERENCE_RULE.check(rule)
-    least = MIN_SESSIONS.check(min_sessions)
+    least = min_sessions
     log = read_click_log(log).trimmed()  # the ranks shown: not a larger declared page
     s, i, j = _session_pairs(log, rule)
     query = log.query[s]

@@ -109,9 +109,7 @@ from .params import (
     CLICK_MODELS,
     CLICK_PROBABILITIES,
     CLOSED_FORM_MODELS,
-    FIT_ITERATIONS,
-    FIT_SMOOTHING,
-    FIT_TOL,
+    FIT,
     INDEPENDENT_CLICK_MODELS,
     click_model_needs,
     click_values_fault,
@@ -507,6 +505,7 @@ class ClickModelFit(ClickModel):
     sessions: pd.Series | None = None
 
 
+@FIT
 def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100,
                     tol: float = 1e-7, smoothing: float = 1.0) -> ClickModelFit:
     """Fit click model ``model`` (one of :data:`MODELS`) on a click log.
@@ -519,9 +518,10 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
         ``pbm``, ``cm``, ``ubm``, ``dcm``, ``dbn``, ``sdbn``, ``ccm``, ``gctr``, ``rctr`` or
         ``dctr`` (module doc).
     iterations : int
-        Most EM iterations (EM models only).
+        Most EM iterations (EM models only: :data:`~irscale.online.params.FIT`).
     tol : float
-        EM stops when the mean log-likelihood per session rises by less than ``tol``.
+        EM stops when the mean log-likelihood per session rises by less than ``tol`` (EM
+        models only).
     smoothing : float
         Pseudo-trials at the prior 0.5 added to the counts of every (query, document)
         parameter (α, σ): ``(successes + k/2) / (trials + k)``, the MAP estimate under a
@@ -537,12 +537,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     >>> fit_click_model(log, "sdbn").attractiveness.round(3).to_dict()  # (c + ½)/(n + 1)
     {('q', 'a'): 0.5, ('q', 'b'): 0.25}
     """
-    if model not in MODELS:
-        raise ParameterError(f"unknown click model {model!r}: choose one of "
-                             f"{', '.join(MODELS)}")
-    FIT_ITERATIONS.check(iterations)
-    FIT_TOL.check(tol)
-    k = FIT_SMOOTHING.check(smoothing)
+    k = smoothing
     log = read_click_log(log)
     # per-rank parameters for the SERP size; the work on the ranks shown (the parameters
     # of the ranks beyond them keep their start: widened below)

@@ -45,11 +45,10 @@ import pandas as pd
 from scipy import stats
 
 from ..core.numbers import declare, undefined
-from ..core.params import check_alpha
 from ..errors import InputError, shown
 from ..io.user_tables import read_session_users
 from ..stats.protocol import TableResult
-from .params import AB_MISSING, SESSION_GAP
+from .params import ENGAGEMENT, LOYALTY_MEASURES
 from .user_values import check_labels, located, users_with_values, warn_left_out
 
 __all__ = ["EngagementSummary", "engagement_summary", "loyalty_measures",
@@ -59,6 +58,7 @@ __all__ = ["EngagementSummary", "engagement_summary", "loyalty_measures",
 LOYALTY = ("search_sessions", "queries_per_session", "absence_time")
 
 
+@LOYALTY_MEASURES
 def loyalty_measures(visits: pd.DataFrame, *, session_gap: float = 1800.0) -> pd.DataFrame:
     """Per-user ``search_sessions``, ``queries_per_session`` and ``absence_time`` (module
     documentation) of ``visits``: one row per page shown, with columns ``user`` and
@@ -71,7 +71,7 @@ def loyalty_measures(visits: pd.DataFrame, *, session_gap: float = 1800.0) -> pd
     u                   2                  1.5        7200.0
     v                   1                  1.0           NaN
     """
-    gap = SESSION_GAP.check(session_gap)
+    gap = session_gap
     for column in ("user", "time"):
         if column not in visits.columns:
             source = visits.attrs.get("source")
@@ -118,6 +118,7 @@ class EngagementSummary(TableResult):
                 f"intervals over users)")
 
 
+@ENGAGEMENT
 def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = None, *,
                        variant: str | None = "variant", alpha: float = 0.05,
                        source: str | None = None,
@@ -136,8 +137,6 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
     variant measure  users  mean   sd  ci_low  ci_high
         all  clicks      4   3.0 2.16  -0.437    6.437
     """
-    alpha = check_alpha(alpha)
-    missing = AB_MISSING.check(missing)
     if not isinstance(table, pd.DataFrame) or table.empty:
         raise InputError("engagement_summary needs a per-user table with rows",
                          source=source)

@@ -51,7 +51,7 @@ from ..stats.tables import Format
 from ..stats.validation import check_alpha
 from .harness import sign_test
 from .interleaving import LENGTH, impression_topics, list_width, ranking_scores
-from .params import SERP_LENGTH
+from .params import FAIR_PAIRS
 from .shown import ShownLists, generator
 
 __all__ = ["FairPairs", "FairPairsResult", "fair_pairs", "fair_pairs_run"]
@@ -169,6 +169,7 @@ class FairPairsResult(HtmlRepr):
                 f"significant at {self.alpha:g})")
 
 
+@FAIR_PAIRS
 def fair_pairs_run(run: object, impressions: int | Sequence[str] | np.ndarray, *,
                    length: int = LENGTH, rng: RngArg = None) -> FairPairs:
     """FairPairs presentations of a ranking (module documentation), all at once.
@@ -188,8 +189,7 @@ def fair_pairs_run(run: object, impressions: int | Sequence[str] | np.ndarray, *
         The offsets and flips; the same seed gives the same lists.
     """
     cube = _ranking(run)
-    asked = SERP_LENGTH.check(length, "length")
-    width = list_width(cube, asked)
+    width = list_width(cube, length)
     topic = impression_topics(cube, impressions, width, "fairpairs")
     n = len(topic)
     gen = generator(rng)
@@ -207,7 +207,7 @@ def fair_pairs_run(run: object, impressions: int | Sequence[str] | np.ndarray, *
     rank = np.where(s < size[:, None], rank, -1)
     pairs = np.where(rank >= 0, ranked[topic[:, None], np.maximum(rank, 0)], -1)
     batch = FairPairs(cube, topic, pairs, rank, offset)
-    return replace(batch, asked=asked)
+    return replace(batch, asked=length)
 
 
 def fair_pairs(ranking: Sequence[str], impressions: int, *, length: int | None = None,

@@ -66,27 +66,17 @@ from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import format_table
 from ..stats.resampling import seed_sequence
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_choice
+from ..stats.validation import check_choice
 from .abtest import session_measures
 from .clickmodels import ClickModel
 from .interleaving import (
-    CREDITS,
     LENGTH,
-    METHODS,
     Interleavings,
     Method,
     interleave_runs,
     list_width,
 )
-from .params import (
-    AB_MEASURE,
-    EXPERIMENT_IMPRESSIONS,
-    EXPERIMENT_REPETITIONS,
-    SENSITIVITY_IMPRESSIONS,
-    SHOWN_LENGTH,
-    TARGET,
-    TEST_SIGNIFICANCE,
-)
+from .params import SENSITIVITY, SENSITIVITY_IMPRESSIONS, check_credit
 from .simulate import INSTANTIATIONS, qrels_click_model
 
 __all__ = ["AB_MEASURES", "IMPRESSIONS", "SensitivityResult", "sensitivity"]
@@ -174,14 +164,12 @@ def _check_batch(users: int, width: int, repetitions: int, impressions: int) -> 
                  "fewer --repetitions, fewer --impressions or a shorter --length")
 
 
-def _grid(impressions: Sequence[int], repetitions: int) -> list[int]:
-    if isinstance(impressions, (str, bytes)) or not isinstance(impressions, Sequence):
-        raise ParameterError(f"impressions must be a list of counts, got {impressions!r}")
-    grid = [EXPERIMENT_IMPRESSIONS.check(n, "impressions") for n in impressions]
-    if not grid:
-        raise ParameterError("impressions: give at least one count")
-    if len(set(grid)) != len(grid) or grid != sorted(grid):
-        raise ParameterError(f"impressions must increase, without repeats: got {grid}")
+def _grid(impressions: Sequence[int]) -> list[int]:
+    """The grid of impressions (counts, none twice: its domain), refused unless it
+    increases."""
+    grid = list(impressions)
+    if grid != sorted(grid):
+        raise ParameterError(f"impressions must increase: got {grid}", param="impressions")
     return grid
 
 
@@ -317,6 +305,7 @@ def sign_test(wins: np.ndarray, losses: np.ndarray) -> np.ndarray:
     return np.where(wins + losses > 0, p, 1.0)
 
 
+@SENSITIVITY
 def sensitivity(
     qrels: Any,
     runs: Any,
@@ -394,25 +383,11 @@ def sensitivity(
     (A perfect user clicks the one relevant document of each list wherever it is ranked:
     both runs get one click per impression, and A/B on clicks never prefers either.)
     """
-    reps = EXPERIMENT_REPETITIONS.check(repetitions)
-    grid = _grid(impressions, reps)
-    length = SHOWN_LENGTH.check(length)
-    AB_MEASURE.check(ab_measure)
-    alpha = check_alpha(alpha)
-    level = 1.0 if significance is None else TEST_SIGNIFICANCE.check(significance)
-    TARGET.check(target)
-    if isinstance(methods, str) or not methods:
-        raise ParameterError(f"methods must be a non-empty list of interleaving methods "
-                             f"({', '.join(METHODS)}), got {methods!r}")
-    for method in methods:
-        check_choice(method, METHODS, "interleaving method")
-    if len(set(methods)) != len(methods):
-        raise ParameterError(f"methods repeat a method: {list(methods)}")
-    wrong = [m for m in methods if credit is not None and credit not in CREDITS[m]]
-    if wrong:
-        rules = "; ".join(f"{m}: {', '.join(CREDITS[m])}" for m in methods)
-        raise ParameterError(f"credit {credit!r} is not a credit rule of {', '.join(wrong)} "
-                             f"(the rules: {rules})")
+    grid = _grid(impressions)
+    level = 1.0 if significance is None else significance
+    if credit is not None:
+        for method in methods:  # one of each method's rules
+            check_credit(method, credit)
     judged = as_qrels(qrels)
     run_list = as_runs(runs)
     if len(run_list) < 2:
@@ -427,22 +402,22 @@ def sensitivity(
     pair_seeds = seed_sequence(seed).spawn(len(chosen))
     cubes = [ranked_candidates([by_name[a], by_name[b]], topics=topics) for a, b in chosen]
     widths = [list_width(cube, length) for cube in cubes]
-    _check_batch(reps * grid[-1], max(widths), reps, grid[-1])
+    _check_batch(repetitions * grid[-1], max(widths), repetitions, grid[-1])
     for index, ((a, b), pair_seed) in enumerate(zip(chosen, pair_seeds, strict=True)):
         delta = float((offline[a] - offline[b]).mean())
         sign = 0 if abs(delta) <= TIE else (1 if delta > 0 else -1)
         cube, width = cubes[index], widths[index]
         for n, point in zip(grid, pair_seed.spawn(len(grid)), strict=True):
             topic_seed, user_seed, split_seed, *coins = point.spawn(3 + len(methods))
-            topic = np.random.default_rng(topic_seed).integers(0, len(topics), reps * n)
+            topic = np.random.default_rng(topic_seed).integers(0, len(topics), repetitions * n)
             topic_ids = np.asarray(topics, dtype=object)[topic]
-            experiment = np.repeat(np.arange(reps), n)
+            experiment = np.repeat(np.arange(repetitions), n)
             user = int(user_seed.generate_state(1)[0])
-            scores = [_interleaving_scores(cube, topic_ids, experiment, reps, user_model,
+            scores = [_interleaving_scores(cube, topic_ids, experiment, repetitions, user_model,
                                            user, coin, method=method, length=length,
                                            credit=credit)
                       for method, coin in zip(methods, coins, strict=True)]
-            scores.append(_ab_scores(cube, topic, experiment, reps, user_model, user,
+            scores.append(_ab_scores(cube, topic, experiment, repetitions, user_model, user,
                                      split_seed, length=width, ab_measure=ab_measure))
             for m, (score, p) in enumerate(scores):
                 agree = (np.sign(score) * sign > 0) & (p <= level)
@@ -454,14 +429,14 @@ def sensitivity(
     sign = curves["sign"].to_numpy()
     curves.insert(5, "preference", np.where(sign > 0, curves["a"], np.where(
         sign < 0, curves["b"], "none")))
-    low, high = _clopper_pearson(curves["agree"].to_numpy(), reps, alpha)
-    curves["repetitions"] = reps
-    curves["agreement"] = np.where(sign == 0, np.nan, curves["agree"] / reps)
+    low, high = _clopper_pearson(curves["agree"].to_numpy(), repetitions, alpha)
+    curves["repetitions"] = repetitions
+    curves["agreement"] = np.where(sign == 0, np.nan, curves["agree"] / repetitions)
     curves["ci_low"] = np.where(sign == 0, np.nan, low)
     curves["ci_high"] = np.where(sign == 0, np.nan, high)
     curves = curves.drop(columns=["pair", "m", "sign"]).reset_index(drop=True)
     return SensitivityResult(curves, measure, float(target), {
         "model": model if isinstance(model, str) else user_model.model, "methods": methods,
-        "ab_measure": ab_measure, "length": length, "repetitions": reps,
+        "ab_measure": ab_measure, "length": length, "repetitions": repetitions,
         "impressions": grid, "topics": len(topics), "alpha": alpha,
         "significance": significance})

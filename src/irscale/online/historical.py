@@ -39,12 +39,12 @@ from .counterfactual import CounterfactualResult, _result
 from .interleaving import TAU, Interleavings, candidates_of
 from .logged import _assignment_probabilities, logged_interleavings
 from .mixing import Cube
-from .params import OPE_BOOTSTRAP, SOURCE_TAU
-from .params import TAU as TAU_DOMAIN
+from .params import HISTORICAL
 
 __all__ = ["historical_interleaving"]
 
 
+@HISTORICAL
 def historical_interleaving(log: Any, source: object, target: object, *, tau: float = TAU,
                             source_tau: float | None = None, normalise: bool = True,
                             confidence_level: float = 0.95, bootstrap: int = 0,
@@ -68,10 +68,8 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
     confidence_level, bootstrap, rng, progress
         As :func:`~irscale.online.counterfactual`.
     """
-    tau = TAU_DOMAIN.check(tau, "tau")
-    source_tau = tau if source_tau is None else SOURCE_TAU.check(source_tau)
+    source_tau = tau if source_tau is None else source_tau
     level = check_confidence_level(confidence_level)
-    bootstrap = OPE_BOOTSTRAP.check(bootstrap)
     check_rng(rng)
     progress = check_progress(progress)
     log = read_interleaving_log(log)

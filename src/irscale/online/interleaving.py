@@ -43,7 +43,6 @@ from ..stats.resampling import RngArg
 from ..stats.tables import Format
 from ..stats.validation import (
     check_alpha,
-    check_choice,
     constant_columns,
     tie_tolerance,
 )
@@ -60,15 +59,14 @@ from .params import CREDITS as CREDITS
 from .params import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_TAU,
-    INTERLEAVING_METHOD,
+    INTERLEAVE,
     INTERLEAVING_METHODS,
     INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
-    SERP_LENGTH,
     TOPIC_IMPRESSIONS,
+    check_credit,
 )
 from .params import MAX_OPTIMIZED_LENGTH as MAX_OPTIMIZED_LENGTH
-from .params import TAU as TAU_DOMAIN
 from .shown import ShownLists, generator
 
 __all__ = ["CREDITS", "METHODS", "InterleavingResult", "Interleavings", "interleave",
@@ -324,6 +322,7 @@ class Interleavings(ShownLists, TableResult):
         return dist[:, length + 1:].sum(axis=1), dist[:, :length].sum(axis=1)
 
 
+@INTERLEAVE
 def interleave_runs(
     runs: object,
     impressions: int | Sequence[str] | np.ndarray,
@@ -356,9 +355,10 @@ def interleave_runs(
         (:class:`~irscale.errors.ParameterError`, :func:`check_impressions`).
     credit : str, optional
         ``probabilistic``: ``"marginal"`` (default) or ``"assignment"``; ``optimized``:
-        ``"inverse"`` (default) or ``"linear"``.
+        ``"inverse"`` (default) or ``"linear"``; refused with the other methods
+        (:data:`~irscale.online.params.INTERLEAVE`).
     tau : float, default 3
-        The softmax exponent of probabilistic interleaving.
+        The softmax exponent of probabilistic interleaving (refused with the others).
     rng : seed or numpy Generator
         Coins and draws; the same seed gives the same lists.
 
@@ -374,9 +374,7 @@ def interleave_runs(
        a  b  wins  losses  ties
     0  A  B     2       2     0
     """
-    method = INTERLEAVING_METHOD.check(method)
-    credit = CREDITS[method][0] if credit is None else credit
-    check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
+    credit = check_credit(method, credit)
     cube = Cube(candidates_of(runs))
     n_rankers = cube.n_rankers
     if n_rankers < 2:
@@ -384,10 +382,8 @@ def interleave_runs(
     if n_rankers > 2 and method != "team-draft":
         raise ParameterError(f"{method} interleaving compares two rankers; for "
                              f"{n_rankers} use team-draft (multileaving)")
-    asked = (OPTIMIZED_LENGTH if method == "optimized" else SERP_LENGTH).check(length,
-                                                                              "length")
+    asked = OPTIMIZED_LENGTH.check(length, "length") if method == "optimized" else length
     width = list_width(cube.candidates, asked)
-    tau = TAU_DOMAIN.check(tau, "tau")
     topic = impression_topics(cube.candidates, impressions, width, method)
     if isinstance(impressions, (int, np.integer)):  # every topic of any ranker is shown
         warn_missing_topics(cube.candidates, "interleaved", "its lists there hold the other "

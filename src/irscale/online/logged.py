@@ -36,11 +36,8 @@ from ..core.strings import Strings
 from ..errors import InputError, InputFormatError, ParameterError
 from ..io.interleaving_log import InterleavingLog, read_interleaving_log
 from ..stats.resampling import RngArg
-from ..stats.validation import check_choice
 from .interleaving import (
     BOOTSTRAP,
-    CREDITS,
-    METHODS,
     TAU,
     InterleavingResult,
     Interleavings,
@@ -48,12 +45,13 @@ from .interleaving import (
     candidates_of,
 )
 from .mixing import Cube
-from .params import TAU as TAU_DOMAIN
+from .params import LOGGED, check_credit
 from .params import needs_rankings as needs_rankings
 
 __all__ = ["logged_interleavings", "needs_rankings", "score_log"]
 
 
+@LOGGED
 def logged_interleavings(log: Any, runs: object = None, *, method: Method = "team-draft",
                          credit: str | None = None, tau: float = TAU) -> Interleavings:
     """The lists of an interleaving log as :class:`Interleavings` (module docstring).
@@ -66,7 +64,9 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
         The rankers' rankings, as :func:`~irscale.online.interleaving.interleave_runs`
         takes them; needed by balanced, optimized and probabilistic (marginal credit).
     method, credit, tau
-        As :func:`~irscale.online.interleaving.interleave_runs`.
+        As :func:`~irscale.online.interleaving.interleave_runs`; ``tau`` gives the
+        assignment probabilities of marginal credit, and applies to it alone
+        (:data:`~irscale.online.params.LOGGED`).
 
     Examples
     --------
@@ -75,10 +75,7 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
     >>> shown.rankers, shown.team.tolist()
     (('A', 'B'), [[0, 1], [1, 0]])
     """
-    check_choice(method, METHODS, "method")
-    credit = CREDITS[method][0] if credit is None else credit
-    check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
-    tau = TAU_DOMAIN.check(tau, "tau")
+    credit = check_credit(method, credit)
     log = read_interleaving_log(log)
     by_team = not needs_rankings(method, credit)
     if not by_team and runs is None:
@@ -124,6 +121,7 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
                          team.astype(np.int8) if keep_team else None, prob)
 
 
+@LOGGED
 def score_log(log: Any, runs: object = None, *, method: Method = "team-draft",
               credit: str | None = None, tau: float = TAU, alpha: float = 0.05,
               bootstrap: int = BOOTSTRAP, rng: RngArg = None,

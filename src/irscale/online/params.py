@@ -23,12 +23,15 @@ from ..core.params import (
     MAX_SAMPLES,
     NO_WORK,
     POSITIVE,
+    QRELS_OPTION,
     SAMPLES,
     SERP_SIZE,
+    SIGNIFICANCE,
     TOLERANCE,
     Cost,
     InputFiles,
     Integers,
+    Listed,
     Names,
     Needs,
     Param,
@@ -47,6 +50,24 @@ CREDITS: dict[str, tuple[str, ...]] = {
     "balanced": ("balanced",), "team-draft": ("team",),
     "probabilistic": ("marginal", "assignment"), "optimized": ("inverse", "linear"),
 }
+
+
+#: The methods that take a credit rule of their choice (the others have one).
+CREDITED: tuple[str, ...] = tuple(m for m, rules in CREDITS.items() if len(rules) > 1)
+
+
+def check_credit(method: str, credit: str | None) -> str:
+    """The credit rule of interleaving ``method``: ``credit``, refused unless it is one of
+    the method's (:data:`CREDITS`), or by default the method's first. The rules a method
+    takes depend on the method: checked here, for the functions and the command line,
+    where a declared domain could not say it."""
+    rules = CREDITS[method]
+    if credit is None:
+        return rules[0]
+    if credit not in rules:
+        raise ParameterError(f"credit {credit!r} is not a credit rule of {method} "
+                             f"interleaving ({' or '.join(rules)})", param="credit")
+    return credit
 
 
 def needs_rankings(method: str, credit: str | None = None) -> bool:
@@ -219,8 +240,9 @@ CLICK_QRELS_SCORE = Param("score", Names("click model score", CLICK_QRELS_SCORES
                           "the parameter graded", ("--score",), "NAME",
                           unset="relevance (alpha sigma) for dbn and sdbn, else "
                           "attractiveness")
-CLICK_THRESHOLDS = Param("thresholds", PROBABILITY, (0.5,), "increasing thresholds: a "
-                         "pair's grade is the number at or below its score",
+CLICK_THRESHOLDS = Param("thresholds", Listed(PROBABILITY, "a threshold"), (0.5,),
+                         "increasing thresholds: a pair's grade is the number at or below "
+                         "its score",
                          ("--thresholds",), "T,...")
 PREFERENCE_RULES: tuple[str, ...] = ("skip-above", "last-skip-above", "earlier-click",
                                      "skip-previous", "no-click-next")
@@ -254,6 +276,9 @@ MIN_DIFF = Param("min_diff", POSITIVE, None, "the smallest difference of means t
 USER_SD = Param("sd", POSITIVE, None, "standard deviation of the per-user metric", ("--sd",),
                 "SD")
 AB_POWER = Param("power", POWER, 0.8, "power", ("--power",), "POWER")
+#: The users per variant whose power :func:`irscale.online.ab_power` gives (two at least:
+#: a variance each).
+AB_USERS = Param("n", Integers(2), None, "users per variant", ("-n",), "N")
 #: The interleaving method (:func:`irscale.online.interleave_runs`,
 #: :func:`irscale.online.score_log`).
 INTERLEAVING_METHOD = Param("method", INTERLEAVING, "team-draft", "interleaving method",
@@ -334,13 +359,15 @@ SENSITIVITY_MODEL = Param("model", InputFiles(keywords=USERS), "navigational", "
                           "instantiation from the qrels' grades (Hofmann et al. 2011) or a click "
                           "model's JSON (online fit --format json)", ("--model",),
                           "|".join(USERS) + "|PARAMS.json")
-EXPERIMENT_SIZES = Param("impressions", EXPERIMENT_IMPRESSIONS, SENSITIVITY_IMPRESSIONS,
+EXPERIMENT_SIZES = Param("impressions", Listed(EXPERIMENT_IMPRESSIONS, "an impression count"),
+                         SENSITIVITY_IMPRESSIONS,
                          "impressions per experiment, increasing", ("--impressions",),
                          "N,N,...", cost=Cost("impressions", per="an interleaved list of "
                                               "every experiment"))
 OFFLINE_MEASURE = Param("measure", Text(), "nDCG@10", "offline measure (one name)",
                         ("--measure",), "NAME")
-SENSITIVITY_METHODS = Param("methods", INTERLEAVING, ("team-draft",), "interleaving methods",
+SENSITIVITY_METHODS = Param("methods", Listed(INTERLEAVING, "a method"), ("team-draft",),
+                            "interleaving methods",
                             ("--method",), "M[,M...]", label="--method", dest="method")
 
 #: The files of an A/B test's per-user measures (:func:`irscale.online.read_session_users`,
@@ -413,6 +440,99 @@ TARGET_RUNS = Param("target", InputFiles(), None, "the two runs to compare", ("-
 SAT_LABELS = Param("labels", InputFiles(), None, "'session label' lines: 1 satisfied, 0 not",
                    ("--labels",), "FILE")
 
+
+
+# --------------------------------------------------------------------------- bindings
+# Each public function's parameters, bound where it is defined (irscale.core.binding): the
+# domains checked on entry, the rules of when a parameter applies or is needed; the
+# commands that call the function build their rules from the same declaration.
+def _joined(*bindings: Binding) -> Binding:
+    """The parameters and rules of ``bindings`` together: those of a command that calls
+    several functions (interleave, then click)."""
+    return Binding(tuple(p for b in bindings for p in b.params),
+                   rules=tuple(r for b in bindings for r in b.rules))
+
+
+#: The methods with a credit rule to choose (``credit=``, ``--credit``).
+_CREDIT_RULE = Needs((CREDIT,), on=INTERLEAVING_METHOD, values=CREDITED)
+#: :func:`irscale.online.interleave_runs` (``irscale online interleave``): τ draws the
+#: lists of probabilistic interleaving alone.
+INTERLEAVE = Binding((INTERLEAVING_METHOD, SHOWN_LENGTH, SOFTMAX_TAU),
+                     rules=(_CREDIT_RULE,
+                            Needs((SOFTMAX_TAU,), on=INTERLEAVING_METHOD,
+                                  values=("probabilistic",))))
+#: :meth:`irscale.online.interleaving.ShownLists.simulate_clicks`: the qrels and their
+#: relevance level make the perfect user's clicks, the probability the random user's.
+SIMULATE_CLICKS = Binding(
+    (CLICK_RELEVANCE, CLICK_PROBABILITY),
+    rules=(Required(QRELS_OPTION, on=CLICKS, values=("perfect",)),
+           Needs((QRELS_OPTION,), on=CLICKS, values=("perfect",)),
+           Needs((CLICK_RELEVANCE,), on=CLICKS, values=("perfect",)),
+           Needs((CLICK_PROBABILITY,), on=CLICKS, values=("random",))))
+#: :func:`irscale.online.logged_interleavings` and :func:`irscale.online.score_log`
+#: (``irscale online score``): τ gives the assignment probabilities of marginal credit.
+LOGGED = Binding((INTERLEAVING_METHOD, SOFTMAX_TAU),
+                 rules=(_CREDIT_RULE,
+                        Needs((SOFTMAX_TAU,), on=INTERLEAVING_METHOD, values=("probabilistic",)),
+                        Needs((SOFTMAX_TAU,), "marginal credit", on=CREDIT,
+                              values=(None, "marginal"))))
+#: :func:`irscale.online.historical_interleaving` (``irscale online historical``).
+HISTORICAL = Binding((SOFTMAX_TAU, SOURCE_TAU, OPE_BOOTSTRAP))
+#: :func:`irscale.online.fair_pairs_run` (``irscale online fairpairs``).
+FAIR_PAIRS = Binding((SHOWN_LENGTH,))
+#: The commands that show lists and click them.
+INTERLEAVE_CLICKS = _joined(INTERLEAVE, SIMULATE_CLICKS)
+FAIR_PAIRS_CLICKS = _joined(FAIR_PAIRS, SIMULATE_CLICKS)
+#: :func:`irscale.online.sensitivity` (``irscale online sensitivity``): a credit rule
+#: for the methods that have one to choose (one of each method's: checked in the body).
+SENSITIVITY = Binding(
+    (EXPERIMENT_SIZES, EXPERIMENT_REPETITIONS, SENSITIVITY_METHODS, AB_MEASURE, SHOWN_LENGTH,
+     TARGET, SIGNIFICANCE, TEST_SIGNIFICANCE),
+    rules=(Needs((CREDIT,), on=SENSITIVITY_METHODS, values=CREDITED),))
+#: :func:`irscale.online.ab_test` (``irscale online ab analyze``): the denominator of the
+#: delta method's ratio, CUPED's covariate.
+AB_TEST = Binding((AB_ANALYSIS, SIGNIFICANCE, AB_MISSING),
+                  rules=(Needs((AB_DENOMINATOR,), on=AB_ANALYSIS, values=("delta",)),
+                         Required(AB_DENOMINATOR, on=AB_ANALYSIS, values=("delta",)),
+                         Needs((AB_COVARIATE,), on=AB_ANALYSIS, values=("cuped",)),
+                         Required(AB_COVARIATE, on=AB_ANALYSIS, values=("cuped",))))
+#: :func:`irscale.online.ab_sample_size` (``irscale online ab size``) and
+#: :func:`irscale.online.ab_power`.
+AB_SIZE = Binding((MIN_DIFF, USER_SD, SIGNIFICANCE, AB_POWER))
+AB_POWER_OF = Binding((MIN_DIFF, USER_SD, AB_USERS, SIGNIFICANCE))
+#: :func:`irscale.online.session_measures` (``irscale online ab measures``),
+#: :func:`irscale.online.loyalty_measures`, :func:`irscale.online.engagement_summary`
+#: (``irscale online ab summary``) and
+#: :func:`irscale.online.user_values.users_with_values`.
+SESSION_MEASURES = Binding((CLICKS_CUTOFF,))
+LOYALTY_MEASURES = Binding((SESSION_GAP,))
+ENGAGEMENT = Binding((SIGNIFICANCE, AB_MISSING))
+USER_VALUES = Binding((AB_MISSING,))
+#: The click models fitted by EM (the others in closed form).
+EM_MODELS: tuple[str, ...] = tuple(m for m in CLICK_MODELS if m not in CLOSED_FORM_MODELS)
+#: The iterations and tolerance of EM. No model named (None: a command's fitted model, or
+#: click_qrels' default sdbn, which fits it by fit_click_model) leaves the rule to where
+#: the model is named.
+_EM_RULE = Needs((FIT_ITERATIONS, FIT_TOL), "the models fitted by EM", on=CLICK_MODEL,
+                 values=(*EM_MODELS, None))
+#: :func:`irscale.online.fit_click_model` (``irscale online fit``, ``loglik``).
+FIT = Binding((CLICK_MODEL, FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING), rules=(_EM_RULE,))
+#: :func:`irscale.online.click_qrels` (``irscale online qrels``) and
+#: :func:`irscale.online.click_preferences` (``irscale online prefs``).
+CLICK_QRELS = Binding((CLICK_MODEL, CLICK_QRELS_SCORE, CLICK_THRESHOLDS, MIN_SESSIONS,
+                       FIT_SMOOTHING, FIT_ITERATIONS, FIT_TOL), rules=(_EM_RULE,))
+CLICK_PREFERENCES = Binding((PREFERENCE_RULE, MIN_SESSIONS))
+#: :func:`irscale.online.qrels_click_model`: the relevance level binarises the grades of
+#: an instantiation (per-grade tables take every grade); and
+#: :func:`irscale.online.simulate_click_log` (``irscale online simulate-clicks``).
+QRELS_USERS = Binding((CLICK_RELEVANCE, USER_GAMMA),
+                      rules=(Needs((CLICK_RELEVANCE,), "an instantiation", on=QRELS_USER,
+                                   values=USERS),))
+SIMULATE_LOG = Binding((CLICK_SESSIONS, SHOWN))
+#: :func:`irscale.online.fit_satisfaction` (``irscale online satisfaction``).
+SATISFACTION = Binding((SAT_L2, SAT_FOLDS))
+#: :func:`irscale.online.click_calibrated` (``irscale online measures``).
+CALIBRATED_MEASURES = Binding((PAGE_DEPTH,))
 
 def split_calibrated(name: str) -> tuple[str, str, set[str], str]:
     """A click-calibrated measure's name (``uM``, ``rrM(gain=exp)@10``: Chuklin, Serdyukov

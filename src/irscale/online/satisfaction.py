@@ -48,7 +48,7 @@ from ..stats.protocol import TableResult
 from ..stats.resampling import RngArg, check_rng
 from .abtest import session_measures
 from .clicklog import ClickLog, read_click_log
-from .params import SAT_FOLDS, SAT_L2
+from .params import SATISFACTION
 from .user_values import located
 
 __all__ = ["SatisfactionModel", "fit_satisfaction", "read_satisfaction_labels",
@@ -187,6 +187,7 @@ class SatisfactionModel(TableResult):
                 f"cv accuracy {self.cv_accuracy:.3f}, cv AUC {self.cv_auc:.3f})")
 
 
+@SATISFACTION
 def fit_satisfaction(log: object, labels: Mapping[str, int] | pd.Series, *,
                      features: Sequence[str] | None = None,
                      extra: pd.DataFrame | None = None, l2: float = 1.0, folds: int = 5,
@@ -212,8 +213,6 @@ def fit_satisfaction(log: object, labels: Mapping[str, int] | pd.Series, *,
     rng : seed or Generator
         The assignment of sessions to folds.
     """
-    l2 = SAT_L2.check(l2)
-    folds = SAT_FOLDS.check(folds)
     check_rng(rng)
     clicklog = log if isinstance(log, ClickLog) else read_click_log(log)
     frame = satisfaction_features(clicklog, extra)

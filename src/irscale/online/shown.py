@@ -21,7 +21,7 @@ from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import InputError, ParameterError
 from ..stats.resampling import RngArg, check_rng, seed_sequence
 from ..stats.validation import check_choice
-from .params import CLICK_LEVEL, CLICK_PROBABILITY
+from .params import SIMULATE_CLICKS
 
 if TYPE_CHECKING:
     from ..collections.candidates import Candidates
@@ -92,6 +92,7 @@ class ShownLists:
                         doc=doc, clicks=np.zeros(self.pairs.shape, dtype=bool),
                         lengths=(self.pairs >= 0).sum(axis=1), source=self.SOURCE)
 
+    @SIMULATE_CLICKS
     def simulate_clicks(self, model: object, *, qrels: object = None,
                         relevance_level: int = DEFAULT_RELEVANCE_LEVEL, probability: float = 0.5,
                         rng: RngArg = None) -> np.ndarray:
@@ -99,16 +100,14 @@ class ShownLists:
         ``"perfect"`` (a click on every document of degree ≥ ``relevance_level`` by
         ``qrels``, none elsewhere), ``"random"`` (every shown document clicked with
         ``probability``, independently), or a click model
-        (:class:`~irscale.online.clickmodels.ClickModel`, its ``simulate``)."""
+        (:class:`~irscale.online.clickmodels.ClickModel`, its ``simulate``). ``qrels`` and
+        ``relevance_level`` apply to the perfect user, who needs the qrels, ``probability``
+        to the random one (:data:`~irscale.online.params.SIMULATE_CLICKS`)."""
         shown = self.pairs >= 0
         if isinstance(model, str):
             check_choice(model, ("perfect", "random"), "click model")
             if model == "perfect":
-                if qrels is None:
-                    raise ParameterError("the perfect click model needs qrels")
-                return self.relevance(qrels) >= CLICK_LEVEL.check(relevance_level,
-                                                                  "relevance_level")
-            CLICK_PROBABILITY.check(probability)
+                return self.relevance(qrels) >= relevance_level
             return (generator(rng).random(self.pairs.shape) < float(probability)) & shown
         simulate = getattr(model, "simulate", None)
         if simulate is None:

@@ -38,7 +38,7 @@ from ..io.clicklog import CELL_BYTES
 from ..io.sources import as_qrels
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
-from .params import CLICK_LEVEL, CLICK_SESSIONS, SHOWN, USER_GAMMA
+from .params import QRELS_USERS, SIMULATE_LOG
 
 __all__ = ["INSTANTIATIONS", "qrels_click_model", "simulate_click_log"]
 
@@ -62,6 +62,7 @@ def _table(values: Sequence[float], name: str) -> np.ndarray:
     return table
 
 
+@QRELS_USERS
 def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
                       relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                       click: Sequence[float] | None = None,
@@ -82,7 +83,7 @@ def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
         if instantiation not in INSTANTIATIONS:
             raise ParameterError(f"unknown user instantiation {instantiation!r}: choose "
                                  f"one of {', '.join(INSTANTIATIONS)}")
-        level = CLICK_LEVEL.check(relevance_level, "relevance_level")
+        level = relevance_level
         click_nr_r, stop_nr_r = INSTANTIATIONS[instantiation]
         click_of = np.array(click_nr_r)
         stop_of = np.array(stop_nr_r)
@@ -93,7 +94,6 @@ def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
         if len(click_of) != len(stop_of):
             raise ParameterError(f"click= and stop= give {len(click_of)} and {len(stop_of)} "
                                  "grades: give one value per grade in both")
-    USER_GAMMA.check(gamma)
     judged = as_qrels(qrels)
     grade = np.maximum(np.asarray(judged.rel, dtype=np.int64), 0)
     if instantiation is not None:
@@ -124,6 +124,7 @@ def _check_sessions(sessions: int, topics: int, size: int) -> None:
                  "fewer --sessions")
 
 
+@SIMULATE_LOG
 def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
                        serp_size: int = 10, ties: TiePolicy = "trec_eval",
                        rng: Any = None) -> ClickLog:
@@ -142,8 +143,6 @@ def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
        t1:1    t1     1     b        0
        t1:1    t1     2     a        1
     """
-    sessions = CLICK_SESSIONS.check(sessions)
-    serp_size = SHOWN.check(serp_size)
     if not isinstance(model, ClickModel):
         raise ParameterError(f"model must be a ClickModel (qrels_click_model, "
                              f"fit_click_model), got {type(model).__name__}")

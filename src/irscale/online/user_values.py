@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError, shown
 from ..io.user_tables import LINES, RowLines
-from .params import AB_MISSING
+from .params import USER_VALUES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,6 +35,7 @@ def located(values: pd.DataFrame | pd.Series, label: Hashable) -> dict[str, Any]
     return {"source": source} if isinstance(source, str) else {}
 
 
+@USER_VALUES
 def users_with_values(frame: pd.DataFrame, columns: Sequence[str], missing: str,
                       what: str = "metric") -> tuple[pd.DataFrame, int]:
     """The users (rows) of ``frame`` with a value (not NaN) in every one of ``columns``
@@ -44,7 +45,6 @@ def users_with_values(frame: pd.DataFrame, columns: Sequence[str], missing: str,
     without a value is an :class:`InputError` naming the column, the user and, read from a
     file, the file, line and text; ``"drop"``, such users are left out and counted (the
     caller says how many)."""
-    missing = AB_MISSING.check(missing)
     present = [c for c in columns if c in frame.columns]
     absent = frame[present].isna().to_numpy()
     if not absent.any():
