@@ -17,6 +17,8 @@ from ..core.params import (
     DEPTH,
     RELEVANCE,
     SAMPLES,
+    SIGNIFICANCE,
+    THREADS,
     Cost,
     Integers,
     Names,
@@ -27,7 +29,7 @@ from ..core.params import (
     Switch,
     Text,
 )
-from ..stats.names import PROCEDURE
+from ..stats.names import CONVENTION, PROCEDURE
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
 SEEDS = Integers(1, 1_000_000)
@@ -59,9 +61,16 @@ DISCRIMINATIVE_METHOD = Names(
      "randomized-tukey": "randomized-tukey-hsd", "randomized_tukey_hsd": "randomized-tukey-hsd",
      "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
     fold=True)
+DISCRIMINATIVE_POWER_METHOD = Param("method", DISCRIMINATIVE_METHOD, "bootstrap",
+                                    "method of discriminative power", ("--method",),
+                                    label="--method")
 #: The resamples of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B",
                                cost=Cost("samples", per="a resample of every pair of systems"))
+#: :func:`irscale.meta.discriminative_power` (and the table and spread that call it): the
+#: method, the resamples, the level, the ASL convention and the threads, checked on entry.
+DISCRIMINATIVE = Binding((DISCRIMINATIVE_POWER_METHOD, DISCRIMINATIVE_SAMPLES, SIGNIFICANCE,
+                          CONVENTION, THREADS))
 #: Runs that differ in one seed each (:func:`irscale.meta.discriminative_power_spread`).
 SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and report the "
                      "Monte Carlo spread", ("--seeds",), "R", unset="one run",
