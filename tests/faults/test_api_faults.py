@@ -560,6 +560,16 @@ ROWS = [
     bad("swap_rates-size-0", lambda a: meta.swap_rates(a.matrix, [0], 2), "size"),
     bad("swap_rates-repetitions-0", lambda a: meta.swap_rates(a.matrix, [2], 0),
         "repetitions"),
+    # the level and the resamples apply to the significance filter (test=) alone, as on
+    # the command line (alpha= without a test was accepted and ignored)
+    bad("swap_rates-alpha-without-test", lambda a: meta.swap_rates(a.matrix, [2], 2,
+                                                                   alpha=0.01),
+        "alpha= applies to the significance filter of the swap method (test=)"),
+    bad("swap_rates-samples-non-resampling-test", lambda a: meta.swap_rates(
+        a.matrix, [2], 2, test="t", samples=10), "samples= applies to a resampling test",
+        "not to test 't'"),
+    bad("swap_rates-test-unknown", lambda a: meta.swap_rates(a.matrix, [2], 2, test="nosuch"),
+        "test: unknown procedure 'nosuch'"),
     bad("topic_splits-size-0", lambda a: meta.topic_splits(10, 0), "size"),
     bad("topic_splits-size-above", lambda a: meta.topic_splits(10, 11), "size"),
     bad("topic_splits-repetitions-0", lambda a: meta.topic_splits(10, 2, 0), "repetitions"),

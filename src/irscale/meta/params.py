@@ -16,12 +16,14 @@ from ..core.params import (
     CUTOFF,
     DEPTH,
     RELEVANCE,
+    RESAMPLES,
     SAMPLES,
     SIGNIFICANCE,
     THREADS,
     Cost,
     Integers,
     Names,
+    Needs,
     OutputPath,
     Param,
     Pattern,
@@ -29,7 +31,7 @@ from ..core.params import (
     Switch,
     Text,
 )
-from ..stats.names import CONVENTION, PROCEDURE
+from ..stats.names import CONVENTION, PROCEDURE, RESAMPLING, RESAMPLING_PROCEDURES
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
 SEEDS = Integers(1, 1_000_000)
@@ -155,6 +157,19 @@ SWAP_BIN_WIDTH = Param("bin_width", BIN_WIDTH, 0.01, "width of the bins of score
 #: The significance filter of the swap method (:func:`irscale.meta.swap_rates`' ``test``).
 SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
                   "on TS1", ("--test",), label="--test", unset="every pair")
+#: :func:`irscale.meta.topic_splits`: the repetitions, checked on entry.
+TOPIC_SPLITS = Binding((SPLIT_REPETITIONS,))
+#: :func:`irscale.meta.split_study` (``meta split``): the repetitions and the level.
+SPLIT = Binding((SPLIT_REPETITIONS, SIGNIFICANCE))
+#: :func:`irscale.meta.swap_rates` (``meta swap``): the level and the resamples apply to
+#: the significance filter ``test`` (without it no test is run), the resamples to a
+#: resampling test only.
+SWAP = Binding(
+    (SPLIT_REPETITIONS, SWAP_BIN_WIDTH, SWAP_TEST, SIGNIFICANCE, RESAMPLES),
+    rules=(Needs((SIGNIFICANCE, RESAMPLES), "the significance filter of the swap method",
+                 on=SWAP_TEST),
+           Needs((RESAMPLES,), f"a resampling test ({RESAMPLING})", on=SWAP_TEST,
+                 values=RESAMPLING_PROCEDURES)))
 #: The normal model of :func:`irscale.meta.simulation_study`: topics and systems per
 #: matrix, the standard deviations of topic effects (≥ 0) and errors (> 0), system means.
 MATRIX_SIZE = Integers(2)
