@@ -677,6 +677,12 @@ ROWS = [
         "power must lie in (0, 1)"),
     bad("aggregate_labels-n-iter-huge", lambda a: irscale.collections.aggregate_labels(
         b"1 a w1 1\n1 a w2 0\n", "mace", n_iter=2**63 - 1), "n_iter", "100,000"),
+    # a checkpoint resumes only a study of the seed it started with: refused without one,
+    # as meta simulate refuses --checkpoint without --seed (the function wrote a checkpoint
+    # that no call could resume)
+    bad("simulation_study-checkpoint-without-rng", lambda a: meta.simulation_study(
+        meta.NormalModel(topics=5), repetitions=2, checkpoint=a.path("ck")),
+        "checkpoint= applies to a seeded study", "(rng=)"),
     # a model's size is checked against the memory limit when a study would draw it
     bad("normal_model-topics-huge", lambda a: meta.simulation_study(
         meta.NormalModel(topics=2**63 - 1), repetitions=2, rng=1), "topics",

@@ -19,7 +19,7 @@ from .eval_options import intent_rules
 from .inputs import check_inputs, input_paths
 from .meta_common import add_analysis, one_measure, render, resampling_options
 from .options import add_scheduler, scheduler, wants_progress
-from .rules import Default, Rule, given
+from .rules import Default, Rule
 from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
@@ -58,10 +58,12 @@ def _normal_systems(args: argparse.Namespace) -> int | None:
     return len(args.effects) if args.effects else cast(int, mp.NORMAL_SYSTEMS.default)
 
 
-def _output_in_checkpoint(args: argparse.Namespace) -> bool:
-    """Whether ``-o`` lies in ``--checkpoint``, whose files the study writes."""
-    return args.output != "-" and os.path.dirname(os.path.realpath(args.output)) == \
-        os.path.realpath(args.checkpoint)
+def _output_outside_checkpoint(args: argparse.Namespace) -> None:
+    """``-o`` outside ``--checkpoint``, whose files the study writes."""
+    if args.checkpoint is not None and args.output != "-" and \
+            os.path.dirname(os.path.realpath(args.output)) == os.path.realpath(args.checkpoint):
+        raise ParameterError(f"-o {args.output} lies in --checkpoint {args.checkpoint}, whose "
+                             "files the study writes: write it outside")
 
 
 #: ``--model``: the model the matrices are drawn from.
@@ -122,12 +124,9 @@ def add_parser(subparsers) -> None:
                  lambda args: f"-B/--samples applies to the resampling tests "
                  f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
                  f"({', '.join(args.tests)})"),
-            Rule(("checkpoint",), lambda args: given(args, "seed"), "--checkpoint needs "
-                 "--seed: a study resumes only with the seed it started with"),
-            Rule(("checkpoint",), lambda args: not _output_in_checkpoint(args), "-o {output} "
-                 "lies in --checkpoint {checkpoint}, whose files the study writes: write it "
-                 "outside"),
-            Default("systems", _normal_systems)))
+            _output_outside_checkpoint,
+            Default("systems", _normal_systems)),
+        binding=mp.SIMULATION)
 
 
 def _check_runs_model(args: argparse.Namespace) -> None:

@@ -17,6 +17,7 @@ from ..core.params import (
     DEPTH,
     RELEVANCE,
     RESAMPLES,
+    RNG_SEED,
     SAMPLES,
     SIGNIFICANCE,
     THREADS,
@@ -235,6 +236,12 @@ CHECKPOINT = Param("checkpoint", OutputPath("folder"), None, "keep the counts of
                    "task in DIR (made if missing) and, run again with the same arguments and "
                    "--seed, compute only the unfinished tasks; a DIR holding another study is "
                    "refused", ("--checkpoint",), "DIR", unset="no checkpoint")
+#: :func:`irscale.meta.simulation_study` (``meta simulate``): the matrices, the level and
+#: the checkpoint, which applies to a seeded study (the checkpoint's description holds the
+#: seed: one drawn afresh could never resume).
+SIMULATION = Binding((SIMULATED_MATRICES, SIGNIFICANCE, CHECKPOINT),
+                     rules=(Needs((CHECKPOINT,), "a seeded study, which alone can resume",
+                                  on=RNG_SEED),))
 #: The ridge of the covariance of :func:`irscale.meta.d_rank` (Carterette 2009).
 RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "
               "differences (0: none; without it d_rank needs more topics than systems - 1)",
