@@ -195,6 +195,17 @@ RUNS_QUALITIES = Param("qualities", EFFECT, None, "runs model (QRELS -m MEASURE)
                        "per system, the mean score of a relevant document in a binormal score "
                        "model (non-relevant: 0; both of variance 1); equal qualities make a "
                        "null pair", ("--qualities",), "Q,Q,...", label="--qualities")
+#: The runs of the runs model (:meth:`irscale.meta.RunsModel.of`, :func:`irscale.meta.
+#: simulate_runs`): their depth and the Monte Carlo runs per distinct quality that estimate
+#: the true means (options of no command: ``meta simulate --model runs`` takes the defaults).
+RUNS_DEPTH = Param("depth", DEPTH, 1000, "runs model: documents of each run drawn",
+                   ("--depth",), "K")
+DEFAULT_TRUTH_DRAWS = 200
+RUNS_TRUTH_DRAWS = Param("truth_draws", SIMULATIONS, DEFAULT_TRUTH_DRAWS, "runs model: Monte "
+                         "Carlo runs per distinct quality that estimate the true means",
+                         ("--truth-draws",), "N")
+#: :meth:`irscale.meta.RunsModel.of`: the depth, the relevance level and the truth's draws.
+RUNS_MODEL = Binding((RUNS_DEPTH, RELEVANCE, RUNS_TRUTH_DRAWS))
 #: The margin families and copulas of the copula model (:mod:`irscale.meta.stochastic`;
 #: Urbano & Nagler 2018).
 MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks", "bbinom", "dks")
