@@ -683,6 +683,11 @@ ROWS = [
     bad("simulation_study-checkpoint-without-rng", lambda a: meta.simulation_study(
         meta.NormalModel(topics=5), repetitions=2, checkpoint=a.path("ck")),
         "checkpoint= applies to a seeded study", "(rng=)"),
+    # one declaration refuses equal= with null= in the function and --equal with --null
+    bad("copula_model-equal-with-null", lambda a: meta.CopulaModel.fit(
+        a.matrix, null=True, equal=("sysA", "sysB")), "equal= applies without null="),
+    bad("copula_model-margins-unknown", lambda a: meta.CopulaModel.fit(
+        a.matrix, margins=["truncnorm", "gamma"]), "margins", "gamma"),
     # a model's size is checked against the memory limit when a study would draw it
     bad("normal_model-topics-huge", lambda a: meta.simulation_study(
         meta.NormalModel(topics=2**63 - 1), repetitions=2, rng=1), "topics",

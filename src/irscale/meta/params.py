@@ -10,7 +10,7 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
-from ..core.binding import Binding
+from ..core.binding import Binding, Excludes
 from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
@@ -23,6 +23,7 @@ from ..core.params import (
     THREADS,
     Cost,
     Integers,
+    Listed,
     Names,
     Needs,
     OutputPath,
@@ -212,7 +213,8 @@ MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks", "bbinom", "dks")
 MARGIN_FAMILY = Names("margin family", MARGIN_FAMILIES)
 COPULA_FAMILIES: tuple[str, ...] = ("gaussian", "t", "independent", "auto", "vine")
 COPULA_FAMILY = Names("copula", COPULA_FAMILIES)
-COPULA_MARGINS = Param("margins", MARGIN_FAMILY, MARGIN_FAMILIES, "copula model: "
+COPULA_MARGINS = Param("margins", Listed(MARGIN_FAMILY, "a margin family"), MARGIN_FAMILIES,
+                       "copula model: "
                        "comma-separated margin families fitted to every system, the one of "
                        "the smallest AIC kept (bbinom, dks: for discrete scores, P@10)",
                        ("--margins",), "F,F,...")
@@ -242,6 +244,16 @@ SIMULATION_NULL = Param("null", Switch(), False, "bootstrap model: first centre 
 COPULA_EQUAL = Param("equal", Text(), None, "copula model: transform system B's margin to "
                      "system A's mean, so that the pair (A, B) is null", ("--equal",), "A,B",
                      unset="the fitted means", label="--equal")
+#: :meth:`irscale.meta.CopulaModel.fit` (``meta simulate --model copula``): the margins, the
+#: copula and the topics; ``equal`` (one pair made null) applies without ``null`` (every
+#: pair made null).
+COPULA_FIT = Binding((COPULA_MARGINS, COPULA, NORMAL_TOPICS, SIMULATION_NULL, COPULA_EQUAL),
+                     rules=(Excludes((COPULA_EQUAL,), on=SIMULATION_NULL,
+                                     why="null makes every pair null, equal one pair"),))
+#: The fits of one system's margin and of the copula (:func:`irscale.meta.margins.fit_margin`,
+#: :func:`irscale.meta.copulas.fit_copula`).
+MARGIN_FIT = Binding((COPULA_MARGINS,))
+COPULA_FAMILY_FIT = Binding((COPULA,))
 #: The folder :func:`irscale.meta.simulation_study` resumes from.
 CHECKPOINT = Param("checkpoint", OutputPath("folder"), None, "keep the counts of every finished "
                    "task in DIR (made if missing) and, run again with the same arguments and "
