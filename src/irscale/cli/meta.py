@@ -271,6 +271,7 @@ ANALYSES = {
                      "doc": "bootstrap confidence interval of the overall correlation with "
                      "B ≥ 2 resamples, --by overall only"}),
         RNG_SEED, standardise=True, help="rank correlation between two measures",
+        binding=mp.CORRELATE,
         example="--scores ap.csv --scores p10.csv",
         rules=(Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
                     "persistence: it applies to --method rbo, not to {method}"),

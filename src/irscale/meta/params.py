@@ -15,6 +15,7 @@ from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
     DEPTH,
+    INTERVAL_SAMPLES,
     RELEVANCE,
     RESAMPLES,
     RNG_SEED,
@@ -57,6 +58,18 @@ RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence, --method rbo only", ("-p"
 #: The rank correlation of :func:`irscale.meta.overall_correlation` and its kin.
 CORRELATION_METHOD = Param("method", CORRELATION, "kendall", "rank correlation",
                            ("--method",), label="--method")
+#: The bootstrap samples of :func:`irscale.meta.correlation_ci` (two at least: an interval).
+CORRELATION_SAMPLES = Param("samples", INTERVAL_SAMPLES, 1000, "bootstrap samples of the "
+                            "interval of the overall correlation", ("-B", "--samples"), "B",
+                            cost=Cost("samples", per="a resample of the topics"))
+#: :func:`irscale.meta.correlation` (``meta correlate``): the method, checked on entry (the
+#: persistence ``p``, RBO's alone, is one of its ``**options``, refused with the others a
+#: method does not take).
+CORRELATE = Binding((CORRELATION_METHOD,))
+#: :func:`irscale.meta.correlation_ci`: the method and the bootstrap samples.
+CORRELATE_CI = Binding((CORRELATION_METHOD, CORRELATION_SAMPLES))
+#: :func:`irscale.meta.rbo` and :func:`irscale.meta.rbo_scores`: the persistence.
+RANK_BIASED_OVERLAP = Binding((RBO_P,))
 #: Methods of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_METHOD = Names(
     "method", ("bootstrap", "randomized-tukey-hsd"),
