@@ -635,6 +635,12 @@ ROWS = [
     bad("informativeness-not-binary", lambda a: meta.informativeness([[1, 0.5]]), "0"),
     bad("maxent_relevance-impossible", lambda a: meta.maxent_relevance(
         "AP", 0.001, n_docs=5, n_relevant=2), "impossible"),
+    # the relevance level checked on entry (a text escaped as int()'s ValueError, 0 and
+    # below were taken)
+    bad("judged_lists-relevance-level-0", lambda a: meta.judged_lists(
+        "qrels.txt", ["a.run"], relevance_level=0), "relevance_level", "got 0"),
+    bad("judged_lists-relevance-level-text", lambda a: meta.judged_lists(
+        "qrels.txt", ["a.run"], relevance_level="high"), "relevance_level", "'high'"),
     bad("judged_lists-depth-0", lambda a: meta.judged_lists("qrels.txt", ["a.run"], depth=0),
         "depth"),
     bad("intent_informativeness-measure-unsupported", lambda a: meta.intent_informativeness(

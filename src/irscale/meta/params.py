@@ -119,6 +119,9 @@ INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents
                               ("--depth",), "K",
                               cost=Cost("ranks", per="a rank of every ranked list (at most "
                                         "those ranked)"))
+#: :func:`irscale.meta.judged_lists`: the relevance level, checked on entry (its ``depth``
+#: takes None too, no cut, so its body checks a number given).
+JUDGED_LISTS = Binding((RELEVANCE,))
 #: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
 INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
 #: The diversity measures of :func:`irscale.meta.intent_informativeness` (Ashkan & Clarke
