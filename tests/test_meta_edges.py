@@ -56,7 +56,7 @@ def test_rbo_tolerance_is_an_option():
 
 @pytest.mark.parametrize("p", [0, 1, -0.5, 1.5, float("nan"), "x"])
 def test_rbo_persistence_outside_0_1(p):
-    with pytest.raises(ParameterError, match="persistence p must"):
+    with pytest.raises(ParameterError, match=r"^p must lie in \(0, 1\)"):
         rbo_scores([0.1, 0.2], [0.2, 0.1], p)
 
 
