@@ -372,7 +372,7 @@ def test_simulate_scores_names_the_systems_of_a_matrix():
 @pytest.mark.parametrize("kwargs, message", [
     ({"equal": ("a", "x")}, "'x' is not one of the systems"),
     ({"equal": ("a", "a")}, "names system 'a' twice"),
-    ({"equal": ("a", "b"), "null": True}, "not both"),
+    ({"equal": ("a", "b"), "null": True}, r"equal= applies without null= \(null makes"),
     ({"copula": "clayton"}, "unknown copula 'clayton'"),
     ({"margins": []}, "at least one"),
     ({"n_topics": 1}, "topics must be"),

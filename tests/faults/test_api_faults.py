@@ -574,6 +574,16 @@ ROWS = [
     bad("swap_rates-size-0", lambda a: meta.swap_rates(a.matrix, [0], 2), "size"),
     bad("swap_rates-repetitions-0", lambda a: meta.swap_rates(a.matrix, [2], 0),
         "repetitions"),
+    # the level and the resamples apply to the significance filter (test=) alone, as on
+    # the command line (alpha= without a test was accepted and ignored)
+    bad("swap_rates-alpha-without-test", lambda a: meta.swap_rates(a.matrix, [2], 2,
+                                                                   alpha=0.01),
+        "alpha= applies to the significance filter of the swap method (test=)"),
+    bad("swap_rates-samples-non-resampling-test", lambda a: meta.swap_rates(
+        a.matrix, [2], 2, test="t", samples=10), "samples= applies to a resampling test",
+        "not to test 't'"),
+    bad("swap_rates-test-unknown", lambda a: meta.swap_rates(a.matrix, [2], 2, test="nosuch"),
+        "test: unknown procedure 'nosuch'"),
     bad("topic_splits-size-0", lambda a: meta.topic_splits(10, 0), "size"),
     bad("topic_splits-size-above", lambda a: meta.topic_splits(10, 11), "size"),
     bad("topic_splits-repetitions-0", lambda a: meta.topic_splits(10, 2, 0), "repetitions"),
@@ -639,6 +649,12 @@ ROWS = [
     bad("informativeness-not-binary", lambda a: meta.informativeness([[1, 0.5]]), "0"),
     bad("maxent_relevance-impossible", lambda a: meta.maxent_relevance(
         "AP", 0.001, n_docs=5, n_relevant=2), "impossible"),
+    # the relevance level checked on entry (a text escaped as int()'s ValueError, 0 and
+    # below were taken)
+    bad("judged_lists-relevance-level-0", lambda a: meta.judged_lists(
+        "qrels.txt", ["a.run"], relevance_level=0), "relevance_level", "got 0"),
+    bad("judged_lists-relevance-level-text", lambda a: meta.judged_lists(
+        "qrels.txt", ["a.run"], relevance_level="high"), "relevance_level", "'high'"),
     bad("judged_lists-depth-0", lambda a: meta.judged_lists("qrels.txt", ["a.run"], depth=0),
         "depth"),
     bad("intent_informativeness-measure-unsupported", lambda a: meta.intent_informativeness(
@@ -681,6 +697,17 @@ ROWS = [
         "power must lie in (0, 1)"),
     bad("aggregate_labels-n-iter-huge", lambda a: irscale.collections.aggregate_labels(
         b"1 a w1 1\n1 a w2 0\n", "mace", n_iter=2**63 - 1), "n_iter", "100,000"),
+    # a checkpoint resumes only a study of the seed it started with: refused without one,
+    # as meta simulate refuses --checkpoint without --seed (the function wrote a checkpoint
+    # that no call could resume)
+    bad("simulation_study-checkpoint-without-rng", lambda a: meta.simulation_study(
+        meta.NormalModel(topics=5), repetitions=2, checkpoint=a.path("ck")),
+        "checkpoint= applies to a seeded study", "(rng=)"),
+    # one declaration refuses equal= with null= in the function and --equal with --null
+    bad("copula_model-equal-with-null", lambda a: meta.CopulaModel.fit(
+        a.matrix, null=True, equal=("sysA", "sysB")), "equal= applies without null="),
+    bad("copula_model-margins-unknown", lambda a: meta.CopulaModel.fit(
+        a.matrix, margins=["truncnorm", "gamma"]), "margins", "gamma"),
     # a model's size is checked against the memory limit when a study would draw it
     bad("normal_model-topics-huge", lambda a: meta.simulation_study(
         meta.NormalModel(topics=2**63 - 1), repetitions=2, rng=1), "topics",

@@ -182,7 +182,7 @@ CASES = [
     err("simulate-copula-equal-same-twice", [*COP, "--equal", "sysA,sysA"],
         "--equal"),
     err("simulate-copula-equal-with-null", [*COP, "--equal", "sysA,sysB", "--null"],
-        "--equal and --null"),
+        "--equal applies without --null", "every pair null"),
     err("simulate-copula-topics-1", [*COP, "--topics", "1"], opt("--topics")),
     err("simulate-copula-score-above-1", with_option(COP, "--scores", "big.csv"),
         "sysB", "outside", files={"big.csv": "sysA,sysB\n0.2,1.5\n0.4,0.3\n0.1,0.2\n"}),

@@ -18,7 +18,7 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..meta import params as mp
-from ..stats.names import QPP_MODEL, RESAMPLING, is_resampling
+from ..stats.names import QPP_MODEL
 from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
 from .main import SUBCOMMANDS
@@ -271,6 +271,7 @@ ANALYSES = {
                      "doc": "bootstrap confidence interval of the overall correlation with "
                      "B ≥ 2 resamples, --by overall only"}),
         RNG_SEED, standardise=True, help="rank correlation between two measures",
+        binding=mp.CORRELATE,
         example="--scores ap.csv --scores p10.csv",
         rules=(Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
                     "persistence: it applies to --method rbo, not to {method}"),
@@ -291,16 +292,10 @@ ANALYSES = {
         (RESAMPLES, {"doc": "resamples of a resampling --test"}), BY_BIN,
         lambda p: add_scheduler(p, "the repetitions of --test"), standardise=True,
         example="--scores ap.csv --sizes 2,3 --repetitions 3 --seed 1",
-        help="swap method and swap rates (Voorhees & Buckley 2002)",
+        help="swap method and swap rates (Voorhees & Buckley 2002)", binding=mp.SWAP,
         rules=(Rule(("bin_width",), lambda args: args.by_bin, "--bin-width applies to "
                     "--by-bin (the swap rate per difference bin); without it no bins are "
-                    "made"),
-               Rule(("samples",), lambda args: given(args, "test")
-                    and is_resampling(args.test),
-                    f"-B/--samples applies to a resampling --test ({RESAMPLING})"),
-               Rule(("alpha",), lambda args: given(args, "test"), "--alpha applies to --test "
-                    "(the significance filter of the swap method); without --test no test "
-                    "is run"))),
+                    "made"),)),
     "concordance": analysis(run_concordance, (mp.GOLD, {"many": True, "required": True}),
                             SIGNIFICANCE, standardise=True,
                             example="--scores ap.csv --scores p10.csv --scores gold.csv "

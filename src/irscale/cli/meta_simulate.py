@@ -6,7 +6,16 @@ import argparse
 import os
 from typing import TYPE_CHECKING, cast
 
-from ..core.params import MEMORY_LIMIT, RESAMPLES, RNG_SEED, SIGNIFICANCE, Names, Param
+from ..core.binding import Binding
+from ..core.params import (
+    MEMORY_LIMIT,
+    RESAMPLES,
+    RNG_SEED,
+    SIGNIFICANCE,
+    Names,
+    Needs,
+    Param,
+)
 from ..errors import ParameterError
 from ..meta import params as mp
 from ..stats.names import (
@@ -19,7 +28,7 @@ from .eval_options import intent_rules
 from .inputs import check_inputs, input_paths
 from .meta_common import add_analysis, one_measure, render, resampling_options
 from .options import add_scheduler, scheduler, wants_progress
-from .rules import Default, Rule, given
+from .rules import Default, Rule, binding_rules
 from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
@@ -27,10 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
 
 #: Models of ``meta simulate``: NormalModel, BootstrapModel, CopulaModel, RunsModel.
 SIMULATION_MODELS = ("normal", "bootstrap", "copula", "runs")
-#: The options of the normal model only (``--topics`` is also the copula model's) and of the
-#: copula model only.
+#: The options of the normal model only (``--topics`` is also the copula model's).
 NORMAL_OPTIONS = ("systems", "effects", "topic_sd", "error_sd")
-COPULA_OPTIONS = ("margins", "copula", "equal")
 
 
 def _bootstrap(args: argparse.Namespace) -> bool:
@@ -58,16 +65,26 @@ def _normal_systems(args: argparse.Namespace) -> int | None:
     return len(args.effects) if args.effects else cast(int, mp.NORMAL_SYSTEMS.default)
 
 
-def _output_in_checkpoint(args: argparse.Namespace) -> bool:
-    """Whether ``-o`` lies in ``--checkpoint``, whose files the study writes."""
-    return args.output != "-" and os.path.dirname(os.path.realpath(args.output)) == \
-        os.path.realpath(args.checkpoint)
+def _output_outside_checkpoint(args: argparse.Namespace) -> None:
+    """``-o`` outside ``--checkpoint``, whose files the study writes."""
+    if args.checkpoint is not None and args.output != "-" and \
+            os.path.dirname(os.path.realpath(args.output)) == os.path.realpath(args.checkpoint):
+        raise ParameterError(f"-o {args.output} lies in --checkpoint {args.checkpoint}, whose "
+                             "files the study writes: write it outside")
 
 
 #: ``--model``: the model the matrices are drawn from.
 MODEL = Param("model", Names("model", SIMULATION_MODELS), None, "normal (system means plus "
               "normal topic effects and errors), bootstrap or copula (of a real matrix) or "
               "runs (drawn from QRELS); see docs/scale-out.md", ("--model",))
+
+
+#: The parameters of :meth:`irscale.meta.CopulaModel.fit` apply to ``--model copula``: declared
+#: as what they need (:class:`~irscale.core.params.Needs` on ``--model``, the command line's
+#: choice of the function they go to) and built into rules as a binding's are, after which
+#: the function's own rules (:data:`irscale.meta.params.COPULA_FIT`) apply.
+COPULA_ONLY = Binding((), rules=(Needs((mp.COPULA_MARGINS, mp.COPULA, mp.COPULA_EQUAL),
+                                       on=MODEL, values=("copula",)),))
 
 
 def add_parser(subparsers) -> None:
@@ -82,7 +99,7 @@ def add_parser(subparsers) -> None:
                              f"{mp.NORMAL_SYSTEMS.default}"}),
         (mp.NORMAL_EFFECTS, {"many": True, "unique": False, "item": "a system mean"}),
         mp.NORMAL_TOPIC_SD, mp.NORMAL_ERROR_SD, mp.SIMULATION_NULL,
-        (mp.COPULA_MARGINS, {"many": True}),
+        mp.COPULA_MARGINS,
         mp.COPULA, (mp.COPULA_EQUAL, {"many": True, "unique": False}),
         (mp.RUNS_QUALITIES, {"many": True, "unique": False, "item": "a quality"}),
         mp.SIMULATED_MATRICES, (SIMULATED_TESTS, {"many": True}),
@@ -114,20 +131,14 @@ def add_parser(subparsers) -> None:
                  "(which draws its runs from QRELS)"),
             Rule(("qualities",), lambda args: args.model == "runs", "--qualities applies to "
                  "--model runs, not to --model {model}"),
-            Rule(COPULA_OPTIONS, lambda args: args.model == "copula", "{options} {applies} "
-                 "to --model copula, not to --model {model}"),
-            Rule(("equal",), lambda args: not args.null, "--equal and --null do not go "
-                 "together: --null makes every pair null, --equal one pair"),
+            *binding_rules(COPULA_ONLY), *binding_rules(mp.COPULA_FIT),
             Rule(("samples",), lambda args: bool(resampling_procedures(args.tests)),
                  lambda args: f"-B/--samples applies to the resampling tests "
                  f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
                  f"({', '.join(args.tests)})"),
-            Rule(("checkpoint",), lambda args: given(args, "seed"), "--checkpoint needs "
-                 "--seed: a study resumes only with the seed it started with"),
-            Rule(("checkpoint",), lambda args: not _output_in_checkpoint(args), "-o {output} "
-                 "lies in --checkpoint {checkpoint}, whose files the study writes: write it "
-                 "outside"),
-            Default("systems", _normal_systems)))
+            _output_outside_checkpoint,
+            Default("systems", _normal_systems)),
+        binding=mp.SIMULATION)
 
 
 def _check_runs_model(args: argparse.Namespace) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, InputFiles, Param
-from ..meta.params import SPLIT_METRIC
+from ..meta.params import SPLIT, SPLIT_METRIC
 from ..stats.names import (
     RESAMPLING,
     SHARD_EMPTY,
@@ -63,7 +63,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_scheduler(p, "the repetitions"), standardise=True,
         example="--scores ap.csv --sizes 2,3 --repetitions 3 --seed 1",
         help="topic-splitting consistency (Ferro & Sanderson 2022, "
-        "§3)",
+        "§3)", binding=SPLIT,
         rules=(Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
                     "--alpha applies to the significance metrics; --metric {metric} "
                     "(Kendall's τ between the halves' rankings) uses no test decision"),

@@ -34,7 +34,7 @@ from scipy import optimize, special
 from scipy import stats as sps
 
 from ..errors import ParameterError
-from .params import COPULA_FAMILIES, COPULA_FAMILY
+from .params import COPULA_FAMILIES, COPULA_FAMILY_FIT
 
 #: The copula families.
 COPULAS = COPULA_FAMILIES
@@ -128,27 +128,28 @@ def _t_loglik(u: np.ndarray, corr: np.ndarray, df: float) -> float:
     return float((joint - single).sum())
 
 
-def fit_copula(values: np.ndarray, family: str = "gaussian") -> Copula:
-    """The elliptical copula ``family`` fitted to the topics × systems ``values`` (module
-    documentation; the vine is :func:`irscale.meta.vines.fit_vine`)."""
-    family = COPULA_FAMILY.check(family, "copula")
-    if family == "vine":
+@COPULA_FAMILY_FIT
+def fit_copula(values: np.ndarray, copula: str = "gaussian") -> Copula:
+    """The elliptical copula ``copula`` (a family) fitted to the topics × systems ``values``
+    (module documentation; the vine is :func:`irscale.meta.vines.fit_vine`), its name
+    checked on entry (:data:`irscale.meta.params.COPULA_FAMILY_FIT`)."""
+    if copula == "vine":
         raise ParameterError("copula 'vine' is fitted by irscale.meta.vines.fit_vine",
                              param="copula")
     d = values.shape[1]
-    if family == "independent":
+    if copula == "independent":
         return Copula("independent", np.eye(d))
     tau = np.nan_to_num(kendall_matrix(values))  # a constant column: no dependence
     np.fill_diagonal(tau, 1.0)
     corr = nearest_correlation(np.sin(np.pi * tau / 2))
     u = pseudo_observations(values)
     gaussian = Copula("gaussian", corr, loglik=_gaussian_loglik(u, corr))
-    if family == "gaussian":
+    if copula == "gaussian":
         return gaussian
     best = optimize.minimize_scalar(lambda log_df: -_t_loglik(u, corr, float(np.exp(log_df))),
                                     bounds=np.log(DF_RANGE), method="bounded",
                                     options={"xatol": 1e-4})
     student = Copula("t", corr, float(np.exp(best.x)), -float(best.fun))
-    if family == "t":
+    if copula == "t":
         return student
     return min((gaussian, student), key=lambda c: 2 * c.n_params - 2 * c.loglik)

@@ -60,7 +60,6 @@ from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ..stats.effects import standard_error
 from ..stats.randomized_tukey import check_ranges_memory
 from ..stats.resampling import (
-    CONVENTIONS,
     Convention,
     RngArg,
     check_rng,
@@ -69,9 +68,9 @@ from ..stats.resampling import (
     run_chunks,
 )
 from ..stats.tables import Format, alpha_text
-from ..stats.validation import check_alpha, check_choice, check_count, check_not_constant
+from ..stats.validation import check_not_constant
 from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
-from .params import DISCRIMINATIVE_METHOD
+from .params import DISCRIMINATIVE, DISCRIMINATIVE_METHOD
 
 #: Methods of :func:`discriminative_power`.
 METHODS: tuple[str, ...] = DISCRIMINATIVE_METHOD.names
@@ -83,10 +82,6 @@ BLOCK = 256
 __all__ = ["METHODS", "DiscriminativePower", "bootstrap_required_differences",
            "discriminative_power", "discriminative_power_spread",
            "discriminative_power_table"]
-
-
-def _method(name: str) -> str:
-    return DISCRIMINATIVE_METHOD.check(name, "method")
 
 
 #: What the non-finite values of the tables of discriminative power are
@@ -282,6 +277,7 @@ def bootstrap_required_differences(
     return t_alpha, required
 
 
+@DISCRIMINATIVE
 def discriminative_power(
     data: object,
     method: str = "bootstrap",
@@ -307,20 +303,16 @@ def discriminative_power(
     two passes over the B samples, total 2B); ``workers`` / ``executor``: where the samples are
     drawn (:mod:`irscale.parallel`: local threads, or a Dask cluster; the same results for a seed
     either way). ``max_memory``: what the samples kept may take (bytes or a size such as
-    ``"2G"``; default half of the RAM): a B beyond it is refused before any work.
+    ``"2G"``; default half of the RAM): a B beyond it is refused before any work. The
+    method, ``samples``, ``alpha``, ``convention`` and ``workers`` are checked on entry
+    (:data:`irscale.meta.params.DISCRIMINATIVE`).
     """
     if B is not None:
         if samples != 1000 and samples != B:
             raise ParameterError(f"give the number of samples once: samples={samples!r} and "
                                  f"B={B!r}")
         samples = SAMPLES.check(B, "B")
-    method = _method(method)
-    alpha = check_alpha(alpha)
-    samples = SAMPLES.check(samples, "samples")
-    check_choice(convention, CONVENTIONS, "convention")
     rng = check_rng(rng)
-    if workers is not None:
-        check_count(workers, "workers")
     executor = check_workers(workers, executor)
     # the two passes of the bootstrap: one bar, and the time of the rest of both stated
     # from the first chunk (the estimate, :func:`irscale.core.progress.announce_rest`)

@@ -62,7 +62,7 @@ from ..stats.tables import Format
 from ..stats.validation import as_floats
 from .common import format_frame, interval_note
 from .continuation import damped_newton, follow
-from .params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
+from .params import INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES, JUDGED_LISTS
 
 __all__ = ["Informativeness", "informativeness", "judged_lists", "maxent_relevance"]
 
@@ -502,6 +502,7 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
     return Informativeness(table=pd.DataFrame(rows))
 
 
+@JUDGED_LISTS
 def judged_lists(qrels: object, runs: object, *,
                  depth: int | None = cast(int, INFORMATIVENESS_DEPTH.default),
                  relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
@@ -514,7 +515,7 @@ def judged_lists(qrels: object, runs: object, *,
     from ..io.sources import as_qrels, as_runs
 
     batch = build_judged_rankings(as_qrels(qrels), as_runs(runs))
-    batch = batch.with_level(int(relevance_level))
+    batch = batch.with_level(relevance_level)
     if depth is not None:
         batch = batch.truncate(DEPTH.check(depth, "depth"))
     relevant = batch.is_relevant & batch.is_judged

@@ -63,7 +63,7 @@ from scipy import integrate, interpolate, optimize, special
 from scipy import stats as sps
 
 from ..errors import InputError
-from .params import MARGIN_FAMILIES, MARGIN_FAMILY
+from .params import MARGIN_FAMILIES, MARGIN_FIT
 
 #: The families, in the order they are tried: continuous, then discrete.
 FAMILIES = MARGIN_FAMILIES
@@ -441,10 +441,12 @@ DISCRETE_FITTERS: dict[str, Callable[[np.ndarray, np.ndarray], DiscreteMargin | 
     "bbinom": fit_beta_binomial, "dks": fit_discrete_kernel}
 
 
-def fit_margin(scores: np.ndarray, families: Sequence[str] = FAMILIES, *,
+@MARGIN_FIT
+def fit_margin(scores: np.ndarray, margins: Sequence[str] = FAMILIES, *,
                name: str = "the scores") -> Margin:
-    """The margin of the smallest AIC among ``families`` fitted to ``scores``
-    (module documentation). ``name`` names the scores in errors."""
+    """The margin of the smallest AIC among the families ``margins`` fitted to ``scores``
+    (module documentation), the families checked on entry
+    (:data:`irscale.meta.params.MARGIN_FIT`). ``name`` names the scores in errors."""
     x = np.asarray(scores, dtype=np.float64)
     if np.any((x < 0) | (x > 1)) or not np.all(np.isfinite(x)):
         raise InputError(f"{name}: the margins are distributions on [0, 1] and a score "
@@ -452,7 +454,7 @@ def fit_margin(scores: np.ndarray, families: Sequence[str] = FAMILIES, *,
     if np.ptp(x) == 0:
         raise InputError(f"{name}: every topic has the score {x[0]:g}: no distribution "
                          "to fit (leave this system out)")
-    chosen = [MARGIN_FAMILY.check(f, "margins") for f in families]
+    chosen = list(margins)
     support = discrete_support(x)
     discrete = [f for f in chosen if f in DISCRETE_FITTERS]
     continuous = [f for f in chosen if f in FITTERS]

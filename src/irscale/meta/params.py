@@ -10,17 +10,24 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
-from ..core.binding import Binding
+from ..core.binding import Binding, Excludes
 from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
     DEPTH,
+    INTERVAL_SAMPLES,
     NO_WORK,
     RELEVANCE,
+    RESAMPLES,
+    RNG_SEED,
     SAMPLES,
+    SIGNIFICANCE,
+    THREADS,
     Cost,
     Integers,
+    Listed,
     Names,
+    Needs,
     OutputPath,
     Param,
     Pattern,
@@ -28,7 +35,7 @@ from ..core.params import (
     Switch,
     Text,
 )
-from ..stats.names import PROCEDURE
+from ..stats.names import CONVENTION, PROCEDURE, RESAMPLING, RESAMPLING_PROCEDURES
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
 SEEDS = Integers(1, 1_000_000)
@@ -52,6 +59,18 @@ RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence, --method rbo only", ("-p"
 #: The rank correlation of :func:`irscale.meta.overall_correlation` and its kin.
 CORRELATION_METHOD = Param("method", CORRELATION, "kendall", "rank correlation",
                            ("--method",), label="--method")
+#: The bootstrap samples of :func:`irscale.meta.correlation_ci` (two at least: an interval).
+CORRELATION_SAMPLES = Param("samples", INTERVAL_SAMPLES, 1000, "bootstrap samples of the "
+                            "interval of the overall correlation", ("-B", "--samples"), "B",
+                            cost=Cost("samples", per="a resample of the topics"))
+#: :func:`irscale.meta.correlation` (``meta correlate``): the method, checked on entry (the
+#: persistence ``p``, RBO's alone, is one of its ``**options``, refused with the others a
+#: method does not take).
+CORRELATE = Binding((CORRELATION_METHOD,))
+#: :func:`irscale.meta.correlation_ci`: the method and the bootstrap samples.
+CORRELATE_CI = Binding((CORRELATION_METHOD, CORRELATION_SAMPLES))
+#: :func:`irscale.meta.rbo` and :func:`irscale.meta.rbo_scores`: the persistence.
+RANK_BIASED_OVERLAP = Binding((RBO_P,))
 #: Methods of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_METHOD = Names(
     "method", ("bootstrap", "randomized-tukey-hsd"),
@@ -60,9 +79,16 @@ DISCRIMINATIVE_METHOD = Names(
      "randomized-tukey": "randomized-tukey-hsd", "randomized_tukey_hsd": "randomized-tukey-hsd",
      "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
     fold=True)
+DISCRIMINATIVE_POWER_METHOD = Param("method", DISCRIMINATIVE_METHOD, "bootstrap",
+                                    "method of discriminative power", ("--method",),
+                                    label="--method")
 #: The resamples of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B",
                                cost=Cost("samples", per="a resample of every pair of systems"))
+#: :func:`irscale.meta.discriminative_power` (and the table and spread that call it): the
+#: method, the resamples, the level, the ASL convention and the threads, checked on entry.
+DISCRIMINATIVE = Binding((DISCRIMINATIVE_POWER_METHOD, DISCRIMINATIVE_SAMPLES, SIGNIFICANCE,
+                          CONVENTION, THREADS))
 #: Runs that differ in one seed each (:func:`irscale.meta.discriminative_power_spread`).
 SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and report the "
                      "Monte Carlo spread", ("--seeds",), "R", unset="one run",
@@ -94,6 +120,9 @@ INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents
                               ("--depth",), "K",
                               cost=Cost("ranks", per="a rank of every ranked list (at most "
                                         "those ranked)"))
+#: :func:`irscale.meta.judged_lists`: the relevance level, checked on entry (its ``depth``
+#: takes None too, no cut, so its body checks a number given).
+JUDGED_LISTS = Binding((RELEVANCE,))
 #: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
 INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
 #: The diversity measures of :func:`irscale.meta.intent_informativeness` (Ashkan & Clarke
@@ -149,6 +178,19 @@ SWAP_BIN_WIDTH = Param("bin_width", BIN_WIDTH, 0.01, "width of the bins of score
 #: The significance filter of the swap method (:func:`irscale.meta.swap_rates`' ``test``).
 SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
                   "on TS1", ("--test",), label="--test", unset="every pair")
+#: :func:`irscale.meta.topic_splits`: the repetitions, checked on entry.
+TOPIC_SPLITS = Binding((SPLIT_REPETITIONS,))
+#: :func:`irscale.meta.split_study` (``meta split``): the repetitions and the level.
+SPLIT = Binding((SPLIT_REPETITIONS, SIGNIFICANCE))
+#: :func:`irscale.meta.swap_rates` (``meta swap``): the level and the resamples apply to
+#: the significance filter ``test`` (without it no test is run), the resamples to a
+#: resampling test only.
+SWAP = Binding(
+    (SPLIT_REPETITIONS, SWAP_BIN_WIDTH, SWAP_TEST, SIGNIFICANCE, RESAMPLES),
+    rules=(Needs((SIGNIFICANCE, RESAMPLES), "the significance filter of the swap method",
+                 on=SWAP_TEST),
+           Needs((RESAMPLES,), f"a resampling test ({RESAMPLING})", on=SWAP_TEST,
+                 values=RESAMPLING_PROCEDURES)))
 #: The normal model of :func:`irscale.meta.simulation_study`: topics and systems per
 #: matrix, the standard deviations of topic effects (≥ 0) and errors (> 0), system means.
 MATRIX_SIZE = Integers(2)
@@ -173,13 +215,25 @@ RUNS_QUALITIES = Param("qualities", EFFECT, None, "runs model (QRELS -m MEASURE)
                        "per system, the mean score of a relevant document in a binormal score "
                        "model (non-relevant: 0; both of variance 1); equal qualities make a "
                        "null pair", ("--qualities",), "Q,Q,...", label="--qualities")
+#: The runs of the runs model (:meth:`irscale.meta.RunsModel.of`, :func:`irscale.meta.
+#: simulate_runs`): their depth and the Monte Carlo runs per distinct quality that estimate
+#: the true means (options of no command: ``meta simulate --model runs`` takes the defaults).
+RUNS_DEPTH = Param("depth", DEPTH, 1000, "runs model: documents of each run drawn",
+                   ("--depth",), "K")
+DEFAULT_TRUTH_DRAWS = 200
+RUNS_TRUTH_DRAWS = Param("truth_draws", SIMULATIONS, DEFAULT_TRUTH_DRAWS, "runs model: Monte "
+                         "Carlo runs per distinct quality that estimate the true means",
+                         ("--truth-draws",), "N")
+#: :meth:`irscale.meta.RunsModel.of`: the depth, the relevance level and the truth's draws.
+RUNS_MODEL = Binding((RUNS_DEPTH, RELEVANCE, RUNS_TRUTH_DRAWS))
 #: The margin families and copulas of the copula model (:mod:`irscale.meta.stochastic`;
 #: Urbano & Nagler 2018).
 MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks", "bbinom", "dks")
 MARGIN_FAMILY = Names("margin family", MARGIN_FAMILIES)
 COPULA_FAMILIES: tuple[str, ...] = ("gaussian", "t", "independent", "auto", "vine")
 COPULA_FAMILY = Names("copula", COPULA_FAMILIES)
-COPULA_MARGINS = Param("margins", MARGIN_FAMILY, MARGIN_FAMILIES, "copula model: "
+COPULA_MARGINS = Param("margins", Listed(MARGIN_FAMILY, "a margin family"), MARGIN_FAMILIES,
+                       "copula model: "
                        "comma-separated margin families fitted to every system, the one of "
                        "the smallest AIC kept (bbinom, dks: for discrete scores, P@10)",
                        ("--margins",), "F,F,...")
@@ -209,11 +263,27 @@ SIMULATION_NULL = Param("null", Switch(), False, "bootstrap model: first centre 
 COPULA_EQUAL = Param("equal", Text(), None, "copula model: transform system B's margin to "
                      "system A's mean, so that the pair (A, B) is null", ("--equal",), "A,B",
                      unset="the fitted means", label="--equal")
+#: :meth:`irscale.meta.CopulaModel.fit` (``meta simulate --model copula``): the margins, the
+#: copula and the topics; ``equal`` (one pair made null) applies without ``null`` (every
+#: pair made null).
+COPULA_FIT = Binding((COPULA_MARGINS, COPULA, NORMAL_TOPICS, SIMULATION_NULL, COPULA_EQUAL),
+                     rules=(Excludes((COPULA_EQUAL,), on=SIMULATION_NULL,
+                                     why="null makes every pair null, equal one pair"),))
+#: The fits of one system's margin and of the copula (:func:`irscale.meta.margins.fit_margin`,
+#: :func:`irscale.meta.copulas.fit_copula`).
+MARGIN_FIT = Binding((COPULA_MARGINS,))
+COPULA_FAMILY_FIT = Binding((COPULA,))
 #: The folder :func:`irscale.meta.simulation_study` resumes from.
 CHECKPOINT = Param("checkpoint", OutputPath("folder"), None, "keep the counts of every finished "
                    "task in DIR (made if missing) and, run again with the same arguments and "
                    "--seed, compute only the unfinished tasks; a DIR holding another study is "
                    "refused", ("--checkpoint",), "DIR", unset="no checkpoint")
+#: :func:`irscale.meta.simulation_study` (``meta simulate``): the matrices, the level and
+#: the checkpoint, which applies to a seeded study (the checkpoint's description holds the
+#: seed: one drawn afresh could never resume).
+SIMULATION = Binding((SIMULATED_MATRICES, SIGNIFICANCE, CHECKPOINT),
+                     rules=(Needs((CHECKPOINT,), "a seeded study, which alone can resume",
+                                  on=RNG_SEED),))
 #: The ridge of the covariance of :func:`irscale.meta.d_rank` (Carterette 2009).
 RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "
               "differences (0: none; without it d_rank needs more topics than systems - 1)",

@@ -82,7 +82,6 @@ from ..core.budget import check_memory, format_size
 from ..core.edge import keyword_error
 from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, declare
-from ..core.params import INTERVAL_SAMPLES
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError
 from ..stats.bootstrap import resample_counts
@@ -109,7 +108,7 @@ from ..stats.resampling import (
 )
 from ..stats.tables import Format
 from .common import generator, paired_tables
-from .params import CORRELATION, PERSISTENCE
+from .params import CORRELATE, CORRELATE_CI, CORRELATION, PERSISTENCE, RANK_BIASED_OVERLAP
 
 #: Correlation methods of :func:`correlation` (``tau`` = Kendall's τ_b).
 METHODS: tuple[str, ...] = CORRELATION.names
@@ -309,9 +308,10 @@ def check_persistence(p: object, name: str = "p") -> float:
     return PERSISTENCE.check(p, f"the RBO persistence {name}")
 
 
+@RANK_BIASED_OVERLAP
 def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> RBO:
-    """Rank-biased overlap of two rankings of items, best first (module documentation)."""
-    p = check_persistence(p)
+    """Rank-biased overlap of two rankings of items, best first (module documentation);
+    ``p`` checked on entry (:data:`irscale.meta.params.RANK_BIASED_OVERLAP`)."""
     a, b = _check_ranking(a, "a"), _check_ranking(b, "b")
     if not a or not b:
         raise ParameterError("RBO needs two non-empty rankings")
@@ -340,12 +340,12 @@ def _ranking(v: np.ndarray, rtol: float, atol: float) -> list[int]:
     return order[np.lexsort((order, group))].tolist()
 
 
+@RANK_BIASED_OVERLAP
 def rbo_scores(x: object, y: object, p: float = 0.9, *, rtol: float = RTOL,
                atol: float = ATOL) -> RBO:
     """RBO of the rankings of the same items by decreasing scores ``x`` and ``y``; scores
     tied within the tolerance of Kendall's τ and τ_ap (``rtol``, ``atol``) keep their
     input order, so floating-point noise cannot reorder them."""
-    p = check_persistence(p)
     x, y = _vectors(x, y)
     if _ranks_nothing(x, rtol, atol) or _ranks_nothing(y, rtol, atol):
         return RBO(ext=float("nan"), min=float("nan"), p=p, depth=(len(x), len(x)))
@@ -362,6 +362,7 @@ def check_options(method: str, options: Mapping[str, object]) -> None:
         raise error
 
 
+@CORRELATE
 def correlation(x: object, y: object, method: str = "kendall", **options: float
                 ) -> Correlation:
     """The correlation of the rankings by scores ``x`` and ``y``.
@@ -402,7 +403,6 @@ def correlation(x: object, y: object, method: str = "kendall", **options: float
     >>> print(round(correlation(ap, ndcg, "rbo", p=0.8), 4))
     0.9573
     """
-    method = method_name(method)
     check_options(method, options)
     x, y = _vectors(x, y)  # every method: finite vectors of one length (also Kendall's τ)
     return Correlation(_correlation(x, y, method, options), method=method, n=len(x))
@@ -530,6 +530,7 @@ def _percentile(values: np.ndarray, level: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
+@CORRELATE_CI
 def correlation_ci(
     a: object, b: object = None, *, measure_a: str | None = None,
     measure_b: str | None = None, method: str = "kendall", samples: int = 1000,
@@ -544,10 +545,8 @@ def correlation_ci(
         level = check_confidence_level(level)
     except ParameterError:
         raise ParameterError(f"level must lie in (0, 1), got {level}") from None
-    samples = INTERVAL_SAMPLES.check(samples, "samples")
     rng = check_rng(rng)
     check_progress(progress)
-    method = method_name(method)
     check_options(method, options)
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
     n = x.shape[0]

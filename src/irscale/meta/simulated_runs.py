@@ -40,8 +40,7 @@ import pandas as pd
 
 from ..core.inputs import Qrels, Run
 from ..core.notebook import HtmlRepr
-from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import run_from_frame
@@ -49,10 +48,10 @@ from ..io.sources import as_qrels
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
 from .common import format_frame, generator, seed_sequence
-from .params import EFFECT, SIMULATIONS
+from .params import DEFAULT_TRUTH_DRAWS, EFFECT, RUNS_MODEL
 
 #: Monte Carlo runs per distinct quality that estimate the true means.
-TRUTH_DRAWS = 200
+TRUTH_DRAWS = DEFAULT_TRUTH_DRAWS
 #: The seed of the truth's Monte Carlo stream (fixed: the truth is part of the model).
 TRUTH_SEED = 2021
 
@@ -77,10 +76,13 @@ class RunsModel:
     _means: np.ndarray = field(repr=False)
 
     @classmethod
+    @RUNS_MODEL
     def of(cls, qrels: object, qualities: Sequence[float], *, measure: str = "AP",
            depth: int = 1000, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
            truth_draws: int = TRUTH_DRAWS) -> RunsModel:
-        """The model of ``qrels`` (any qrels spec) with one system per quality."""
+        """The model of ``qrels`` (any qrels spec) with one system per quality (``depth``,
+        ``relevance_level`` and ``truth_draws`` checked on entry:
+        :data:`irscale.meta.params.RUNS_MODEL`)."""
         qualities = tuple(float(EFFECT.check(q, "qualities: a quality")) for q in qualities)
         if len(qualities) < 2:
             raise ParameterError(f"qualities: give one per system, at least 2, got "
@@ -88,9 +90,6 @@ class RunsModel:
         if not isinstance(measure, str) or len(measure.split()) != 1:
             raise ParameterError(f"measure must be one measure name, got {measure!r}",
                                  param="measure")
-        depth = DEPTH.check(depth, "depth")
-        integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-        truth_draws = SIMULATIONS.check(truth_draws, "truth_draws")
         judged = as_qrels(qrels)
         topic = np.asarray(judged.topic.to_pylist(), dtype=object)
         docno = np.asarray(judged.docno.to_pylist(), dtype=object)

@@ -76,9 +76,9 @@ from ..stats.resampling import (
     check_rng,
 )
 from ..stats.tables import Format, alpha_text
-from ..stats.validation import check_alpha, score_table
+from ..stats.validation import score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
-from .params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATED_MATRICES, SIMULATIONS, TOPIC_SD
+from .params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATED_MATRICES, SIMULATION, TOPIC_SD
 from .simulated_runs import RunsModel
 from .stochastic import CopulaModel
 
@@ -309,6 +309,7 @@ def _check_memory(model: Model, repetitions: int, procedures: int,
                  max_memory=max_memory, option=MAX_MEMORY)
 
 
+@SIMULATION
 def simulation_study(
     model: Model,
     tests: Sequence[str] = ("t",),
@@ -330,12 +331,11 @@ def simulation_study(
     total)`` over the repetitions (``True``: with the time of the rest, measured on the
     first task, stated first when it is long); ``max_memory``: the study is refused, with
     its estimate, beyond this memory (bytes or a size such as ``"2G"``; default half of the
-    RAM), before any work."""
+    RAM), before any work. ``repetitions``, ``alpha`` and ``checkpoint`` are checked on
+    entry (:data:`irscale.meta.params.SIMULATION`: a checkpoint needs a seed, ``rng``)."""
     if not isinstance(model, MODELS):
         raise ParameterError(f"model must be one of {', '.join(m.__name__ for m in MODELS)}, "
                              f"got {type(model).__name__}")
-    alpha = check_alpha(alpha)
-    repetitions = SIMULATIONS.check(repetitions, "repetitions")
     rng = check_rng(rng)
     executor = check_executor(executor)
     check_progress(progress)

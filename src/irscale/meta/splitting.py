@@ -48,7 +48,6 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
 from ..core.numbers import declare, undefined
-from ..core.params import SAMPLES
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, NoVarianceWarning, ParameterError
 from ..io.formats import TABLE_FORMATS
@@ -57,7 +56,7 @@ from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, ru
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
 from ..stats.kendall import kendall_tau
-from ..stats.names import SHARD_EMPTY
+from ..stats.names import SHARD_EMPTY, is_resampling
 from ..stats.registry import TESTS
 from ..stats.resampling import (
     RngArg,
@@ -65,7 +64,7 @@ from ..stats.resampling import (
 )
 from ..stats.shards import _apply_policy
 from ..stats.tables import Format, alpha_text, check_format, value_text
-from ..stats.validation import as_floats, check_alpha, check_count, check_counts
+from ..stats.validation import as_floats, check_count, check_counts
 from .common import (
     derived_seed,
     format_frame,
@@ -75,7 +74,7 @@ from .common import (
     score_table,
     seed_sequence,
 )
-from .params import BIN_WIDTH, REPETITIONS, SPLIT_METRICS, SPLIT_SIZE
+from .params import SPLIT, SPLIT_METRICS, SPLIT_SIZE, SWAP, TOPIC_SPLITS
 from .procedures import Decisions, canonical_procedure, decide, is_shard_procedure
 
 #: Bins of the swap method are numbered below this (exact in 64-bit floats).
@@ -129,6 +128,7 @@ class TopicSplits(HtmlRepr):
                 f"{self.second.shape[1]} topics)")
 
 
+@TOPIC_SPLITS
 def topic_splits(
     n_topics: int, size: int, repetitions: int = 100, *, rng: RngArg = None,
 ) -> TopicSplits:
@@ -136,7 +136,6 @@ def topic_splits(
     (min(size, n − size)), deterministic for a seed and a size (module documentation).
     ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None``."""
     rng = check_rng(rng)
-    REPETITIONS.check(repetitions, "repetitions")
     check_count(size, "size")
     if size >= n_topics:
         raise ParameterError(f"split size {size} leaves no topic for TS2 ({n_topics} topics)")
@@ -200,10 +199,6 @@ def bias(aa: float, ad: float, ma: float, md: float) -> float:
     """Bias = 1 − AA / (AA + AD + MA/2 + MD/2) (Ferro & Sanderson 2022, §5.2; 0 when all are 0)."""
     total = aa + ad + ma / 2.0 + md / 2.0
     return 1.0 - aa / total if total > 0 else 0.0
-
-
-def _resampling(name: str) -> bool:
-    return name == "randomized-tukey-hsd" or (name in TESTS and TESTS[name].resampling)
 
 
 def _inputs(
@@ -327,6 +322,7 @@ class SplitStudy(HtmlRepr):
                 f"{len(comparisons)} comparison(s), α={alpha_text(self.alpha)})")
 
 
+@SPLIT
 def split_study(
     data: object,
     sizes: Sequence[int] = DEFAULT_SIZES,
@@ -358,9 +354,7 @@ def split_study(
     repetitions run (:mod:`irscale.parallel`; on Dask, in tasks of :data:`REPETITIONS_PER_TASK`);
     the results do not depend on it.
     """
-    alpha = check_alpha(alpha)
     executor = check_executor(executor)
-    REPETITIONS.check(repetitions, "repetitions")
     rng = check_rng(rng)
     check_progress(progress)
     values, shard_values, topics, names = _inputs(data, measure, shards, systems)
@@ -448,7 +442,7 @@ def _split_task(
         for half, topics in enumerate((first[r], second[r])):
             for m, model in enumerate(needed):
                 opts: dict[str, Any] = dict(chosen.get(model, {}))
-                if _resampling(model):
+                if is_resampling(model):
                     opts["rng"] = derived_seed(seeds, 1, size, start + r, half)
                     if remote and "executor" not in opts:
                         opts.setdefault("workers", 1)
@@ -620,6 +614,7 @@ def _check_bin_width(values: np.ndarray, topics: Sequence[str], names: Sequence[
         "beyond 2^53")
 
 
+@SWAP
 def swap_rates(
     data: object,
     sizes: Sequence[int] = DEFAULT_SIZES,
@@ -639,30 +634,22 @@ def swap_rates(
     those of :func:`split_study` for the same ``rng`` (an integer seed, a
     :class:`numpy.random.Generator` or ``None``).
     ``samples``: resamples of a resampling ``test`` (default: the test's own, 10,000 for
-    randomization, 1,000 for the bootstraps); refused for other tests and without one.
-    ``progress``: a bool or a callable ``progress(done, total)`` over the splits;
+    randomization, 1,000 for the bootstraps); ``alpha``: the level of ``test``. Both are
+    refused without a test, ``samples`` with a test that does not resample (checked on
+    entry with the other parameters: :data:`irscale.meta.params.SWAP`). ``progress``: a
+    bool or a callable ``progress(done, total)`` over the splits;
     ``executor``: where the test's repetitions run (:mod:`irscale.parallel`)."""
     executor = check_executor(executor)
-    bin_width = BIN_WIDTH.check(bin_width, "bin_width")
-    REPETITIONS.check(repetitions, "repetitions")
     rng = check_rng(rng)
     check_progress(progress)
     values, _, topics, names = _inputs(data, measure, None, systems)
     sizes = check_sizes(sizes, values.shape[0])
     _check_bin_width(values, topics, names, bin_width,
                      data.measure(measure) if isinstance(data, ScoreMatrix) else None)
-    if test is not None:
-        test = canonical_procedure(test)
-        if is_shard_procedure(test):
-            raise ParameterError(f"the swap method filters with a test on topics × systems "
-                                 f"scores; {test!r} needs shard scores")
-        alpha = check_alpha(alpha)
-    resamples = test is not None and _resampling(test)
-    if samples is not None:
-        if not resamples:
-            raise ParameterError(f"samples applies to a resampling test (randomization, the "
-                                 f"bootstraps, randomized-tukey-hsd), got test={test!r}")
-        samples = SAMPLES.check(samples, "samples")
+    if test is not None and is_shard_procedure(test):
+        raise ParameterError(f"the swap method filters with a test on topics × systems "
+                             f"scores; {test!r} needs shard scores")
+    resamples = test is not None and is_resampling(test)
     seeds = seed_sequence(rng=rng)
     n, k = values.shape
     i, j = pair_index(k)
@@ -687,4 +674,4 @@ def swap_rates(
     return SwapRates(rates=declare(pd.concat(rate_rows, ignore_index=True), {"rate": _NO_PAIR}),
                      overall=declare(pd.DataFrame(overall_rows), {"rate": _NO_PAIR}),
                      bin_width=bin_width,
-                     test=None if test is None else canonical_procedure(test))
+                     test=test)

@@ -47,7 +47,7 @@ from ..stats.tables import Format
 from .common import format_frame, generator, score_table, seed_sequence
 from .copulas import Copula, fit_copula
 from .margins import FAMILIES, DiscreteMargin, Margin, aic, fit_margin
-from .params import COPULA_FAMILY, MATRIX_SIZE
+from .params import COPULA_FIT, MATRIX_SIZE
 from .vines import VineCopula, fit_vine
 
 __all__ = ["CopulaModel", "SimulatedScores", "simulate_scores"]
@@ -91,6 +91,7 @@ class CopulaModel:
     _means: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     @classmethod
+    @COPULA_FIT
     def fit(cls, data: object, measure: str | None = None, *,
             margins: Sequence[str] = FAMILIES, copula: str = "gaussian",
             topics: int | None = None, null: bool = False,
@@ -98,17 +99,12 @@ class CopulaModel:
         """Fit the margins (the smallest AIC among ``margins`` per system) and ``copula``
         to a score matrix, wide DataFrame or topics × systems array; ``topics``: topics
         per drawn matrix (default: the matrix's); ``null`` or ``equal``: the systems whose
-        means are made equal (module documentation)."""
+        means are made equal (module documentation). The margins, the copula, ``topics``
+        and ``equal`` without ``null`` are checked on entry
+        (:data:`irscale.meta.params.COPULA_FIT`)."""
         values, _, systems = score_table(data, measure)
-        if isinstance(margins, str):
-            margins = [margins]
-        if not list(margins):
-            raise ParameterError(f"margins: give at least one of {', '.join(FAMILIES)}",
-                                 param="margins")
-        topics = MATRIX_SIZE.check(values.shape[0] if topics is None else topics, "topics")
-        if null and equal is not None:
-            raise ParameterError("give null (every system) or equal (two systems), not both",
-                                 param="equal")
+        if topics is None:
+            topics = MATRIX_SIZE.check(values.shape[0], "topics")
         pair = None
         if equal is not None:
             if not isinstance(equal, (tuple, list)) or len(equal) != 2:
@@ -121,8 +117,7 @@ class CopulaModel:
         fitted = tuple(fit_margin(values[:, s], margins, name=f"system {systems[s]!r}")
                        for s in range(len(systems)))
         discrete = np.array([isinstance(m, DiscreteMargin) for m in fitted])
-        cop = (fit_vine(values, discrete) if COPULA_FAMILY.check(copula, "copula") == "vine"
-               else fit_copula(values, copula))
+        cop = fit_vine(values, discrete) if copula == "vine" else fit_copula(values, copula)
         fitted_means = np.array([m.moment(1.0) for m in fitted])
         targets = fitted_means.copy()
         if null:

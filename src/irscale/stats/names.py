@@ -95,13 +95,14 @@ REPLICATE_MODELS: tuple[str, ...] = ("replicates", "replicates-main")
 #: The models of the document-sampling test (``compare --test document-sampling --model``;
 #: :data:`irscale.stats.document_sampling.MODELS`).
 DOCUMENT_MODELS: tuple[str, ...] = ("mixed", "documents")
-#: The procedures that resample, as messages list them (``-B/--samples`` applies to them).
-RESAMPLING = ", ".join((*RESAMPLING_TESTS, "randomized-tukey-hsd"))
+#: The procedures that resample (``-B/--samples`` applies to them), and as messages list them.
+RESAMPLING_PROCEDURES: tuple[str, ...] = (*RESAMPLING_TESTS, "randomized-tukey-hsd")
+RESAMPLING = ", ".join(RESAMPLING_PROCEDURES)
 
 
 def is_resampling(procedure: str) -> bool:
     """Whether the canonical ``procedure`` resamples (``samples`` applies to it)."""
-    return procedure == "randomized-tukey-hsd" or procedure in RESAMPLING_TESTS
+    return procedure in RESAMPLING_PROCEDURES
 
 
 #: The procedures of meta-evaluation (:func:`irscale.meta.procedures.decide`): ANOVA, rank
