@@ -287,7 +287,8 @@ def test_bad_parameters():
     ({"depth": 2, "rng": 1}, "rng= applies to strategy 'mtf', 'mm', 'mm-ns', 'ts' and "
      "'ts-ns', not to strategy 'depth'"),
     ({"strategy": "rrf"}, "strategy='rrf' needs budget="),
-    ({"depth": 2, "relevance_level": 0}, "relevance_level must be an integer from 1"),
+    ({"depth": 2, "relevance_level": 0}, r"relevance level \(-l, relevance_level\) must be an "
+     "integer from 1"),
     ({"depth": 2, "dpeth": 2}, r"unknown keyword argument\(s\) dpeth \(did you mean depth\?\)"),
 ])
 def test_parameters_refused_by_the_binding(options, message):

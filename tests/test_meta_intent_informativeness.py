@@ -70,7 +70,11 @@ def _slsqp(name: str, n: int, rho: np.ndarray, target: float) -> np.ndarray:
                        for j in range(s)),
                      {"type": "eq", "fun": lambda v: expected(v) - target}],
         options={"maxiter": 1000, "ftol": 1e-14})
-    assert found.success, found.message
+    # SLSQP may stop on a "positive directional derivative" at a point that meets the
+    # constraints (scipy 1.17, at the edge of the range): the point is what the test reads
+    met = max(abs(found.x.reshape(n, s)[:, j].sum() - rho[j]) for j in range(s))
+    assert found.success or (found.status == 8 and met < 1e-9
+                             and abs(expected(found.x) - target) < 1e-9), found.message
     return found.x.reshape(n, s)
 
 

@@ -228,6 +228,14 @@ class Excludes:
 Rule = Needs | Required | Excludes
 
 
+def _label(param: Param) -> str:
+    """How a message names ``param``: its label where the label names its Python name too
+    (``relevance level (-l, relevance_level)``, as every function and trec_eval's options
+    name it), else its Python name."""
+    label = param.label
+    return label if label is not None and param.name in label else param.name
+
+
 def _given(value: object, default: object) -> bool:
     """Whether a value counts as given: not None and not the default (a value that cannot
     be compared with it, a data frame, is given)."""
@@ -283,7 +291,11 @@ class Binding:
                 continue  # a default holds its domain (tests/test_binding.py)
             value = bound[param.name]
             if value is not None or found.defaults.get(param.name, _REQUIRED) is not None:
-                checked[param.name] = check(value, param.name)
+                try:
+                    checked[param.name] = check(value, _label(param))
+                except ParameterError as error:
+                    error.param = param.name
+                    raise
         self.check_rules(checked, found.defaults)
         names = found.positional[:len(args)]
         args = tuple(checked[name] for name in names) + args[len(names):]
