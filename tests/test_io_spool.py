@@ -63,6 +63,7 @@ def test_pipe_spooled_whole_and_readable_twice(size):
 
 
 def test_descriptor_closed_when_collected():
+    gc.collect()  # the spooled inputs of earlier tests, held by cycles (their tracebacks)
     before = _open_descriptors()
     read_end, thread = _pipe(RUN.encode())
     spooled = spool.spool_input(f"/proc/self/fd/{read_end}")
