@@ -201,12 +201,8 @@ class LineWatch:
         return self.ends(block, block.find(b"\n"), block.rfind(b"\n"), len(block))
 
     def ends(self, start: bytes, first: int, last: int, size: int) -> bool:
-        """:meth:`beyond` of a block known by its line ends only: ``size`` bytes, the
-        first of them ``start`` (at least the bytes that tell gzip data, or the whole
-        block), its first and last ``\n`` at ``first`` and ``last`` (-1: none). Only
-        these decide where its lines start and end (a line between two line ends is within
-        the block, shorter than the limit), so a block moved without being read
-        (:mod:`irscale.io.spool`'s ``splice``) is watched by reading its two ends."""
+        """:meth:`beyond` of a block of ``size`` bytes known by its start and first and last
+        ``\n`` (-1: none), which alone decide (a block spliced: :mod:`irscale.io.spool`)."""
         if len(self.head) < len(GZIP_MAGIC):
             self.head += start[:len(GZIP_MAGIC) - len(self.head)]
         if first >= 0:
