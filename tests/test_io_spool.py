@@ -30,6 +30,8 @@ def _pipe(data: bytes) -> tuple[int, threading.Thread]:
         try:
             while view:
                 view = view[os.write(write_end, view):]
+        except BrokenPipeError:
+            pass  # a reader that stopped before the end (the line limit)
         finally:
             os.close(write_end)
 
@@ -61,6 +63,7 @@ def test_pipe_spooled_whole_and_readable_twice(size):
 
 
 def test_descriptor_closed_when_collected():
+    gc.collect()  # the spooled inputs of earlier tests, held by cycles (their tracebacks)
     before = _open_descriptors()
     read_end, thread = _pipe(RUN.encode())
     spooled = spool.spool_input(f"/proc/self/fd/{read_end}")
@@ -172,3 +175,63 @@ def test_stdin_descriptor_closed_is_named(monkeypatch):
     finally:
         os.dup2(saved, 0)
         os.close(saved)
+
+
+class _SmallWatch(spool.LineWatch):
+    """A line watch whose limit is 200 KiB (the engine's is 16 MiB)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.limit = 200 << 10
+
+
+def test_spliced_moves_watched_by_their_line_ends():
+    """A move spliced is watched by reading back its two ends (a text of ordinary lines)
+    or the whole of it (a move whose ends hold no line end): the same answers, move after
+    move, as a watch of every byte, for lines shorter than a peek, longer than one and
+    beyond the limit, each cut anywhere by the moves."""
+    import random
+
+    rng = random.Random(7)
+    lengths = [10, 100, 5000, 70_000, 150_000, 199_000, 210_000]
+    text = b"".join(b"x" * rng.choice(lengths) + b"\n" for _ in range(60))
+    target = os.memfd_create("irscale-test", os.MFD_CLOEXEC)
+    try:
+        os.write(target, text)
+        whole, spliced, at = _SmallWatch(), _SmallWatch(), 0
+        while at < len(text):
+            size = min(rng.choice([1, 100, 1 << 16, (1 << 17) + 3, 1 << 20]), len(text) - at)
+            expected = whole.beyond(text[at:at + size])
+            assert spool._spliced_beyond(spliced, target, at, size) == expected, at
+            assert (spliced.open, spliced.head) == (whole.open, whole.head)
+            at += size
+    finally:
+        os.close(target)
+
+
+def test_pipe_spooled_to_its_first_line_beyond_the_limit(monkeypatch):
+    """A pipe whose third line is longer than the limit is moved to a little beyond that
+    line's limit, not to its end (an endless one would be held to the memory limit); lines
+    longer than a peek but within the limit are moved whole."""
+    monkeypatch.setattr(spool, "LineWatch", _SmallWatch)
+    fit = b"a\n" + b"y" * (150 << 10) + b"\n"
+    data = fit + b"z" * (4 << 20) + b"\n" + RUN.encode()
+    read_end, thread = _pipe(data)
+    try:
+        spooled = spool.spool_input(f"/proc/self/fd/{read_end}")
+    finally:
+        os.close(read_end)  # the feeder's writes fail once the reader is gone
+        thread.join(10)
+    assert spooled is not None
+    with open(spooled.path, "rb") as handle:
+        held = handle.read()
+    assert data.startswith(held) and len(fit) + (200 << 10) < len(held) < len(data) - (1 << 20)
+    fits = fit * 40
+    read_end, thread = _pipe(fits)
+    try:
+        spooled = spool.spool_input(f"/proc/self/fd/{read_end}")
+    finally:
+        thread.join(10)
+        os.close(read_end)
+    with open(spooled.path, "rb") as handle:
+        assert handle.read() == fits

@@ -4,7 +4,9 @@
 //! are read where Arrow keeps them: one row per entry of the columns, in their order (the
 //! `file-order` tie policy keeps it for ties).
 
-use crate::judge::{Index, Options, judge_run_rows};
+use crate::judge::{HELD_QRELS, Index, Options, judge_run_rows};
+use crate::read::error::ReadError;
+use crate::read::limits::Budget;
 use crate::read::qrels::Qrels;
 use crate::read::run::{Docnos, Run};
 use crate::read::topics::{Groups, Interner};
@@ -167,15 +169,19 @@ impl<'a> RunColumns<'a> {
 }
 
 /// The judged rankings of every run against the qrels, and with `keep_rows` each run's
-/// row of every judged document but the placeholders (in the order of the rankings).
+/// row of every judged document but the placeholders (in the order of the rankings); the
+/// memory error of the qrels ([`HELD_QRELS`]) where their index or the batch cannot be
+/// had ([`Index::build`], [`crate::judge::stack`]).
 pub fn judge(
     qrels: &QrelsColumns,
     runs: &[RunColumns],
     options: &Options,
     keep_rows: bool,
-) -> (Judgment, Vec<Vec<u32>>) {
+) -> Result<(Judgment, Vec<Vec<u32>>), ReadError> {
     let read = qrels.qrels();
-    let index = Index::build(&read);
+    let budget = Budget::unlimited();
+    let mut charge = budget.charge();
+    let index = Index::build(&read, &mut charge, HELD_QRELS)?;
     let mut judged: Vec<_> = runs
         .par_iter()
         .map(|columns| judge_run_rows(&index, &columns.run(), options, keep_rows))
@@ -185,7 +191,8 @@ pub fn judge(
         .map(|one| std::mem::take(&mut one.rows))
         .collect();
     let notes = runs.iter().map(|_| RunNotes::default()).collect();
-    (gathered(&index, judged, notes), rows)
+    let judgment = gathered(&index, judged, notes, &mut charge, HELD_QRELS)?;
+    Ok((judgment, rows))
 }
 
 /// The degree of every pair (topic `codes[i]`, the code of a topic of `index` or -1 for
@@ -301,13 +308,13 @@ mod tests {
         assert!(qrels.check().is_ok() && run.check(Ties::TrecEval).is_ok());
         assert!(run.check(Ties::RankColumn).is_err());
         let options = Options::new(Ties::TrecEval, 9, None, false, true);
-        let (judgment, rows) = judge(&qrels, &[run], &options, true);
+        let (judgment, rows) = judge(&qrels, &[run], &options, true).unwrap();
         assert_eq!(judgment.topics, ["q0", "q1"]);
         assert_eq!(judgment.batch.rel, [NONPOOL, NONPOOL, UNJUDGED, 1]);
         assert_eq!(judgment.batch.placeholder, [true, false]);
         assert_eq!(rows, [vec![3, 2, 0]]);
         assert_eq!(judgment.unjudged, [["q9"]]);
-        let index = Index::build(&qrels.qrels());
+        let index = Index::build(&qrels.qrels(), &mut Budget::unlimited().charge(), "q").unwrap();
         let docnos = Strings {
             offsets: Offsets::Narrow(&rdo),
             data: &rd,

@@ -2,7 +2,9 @@
 //! `run_from_dict`) laid out as the TREC readers' columns, then judged as TREC files are
 //! ([`crate::trec`]): one row per `(topic, docno)` entry, in the dicts' order.
 
-use crate::judge::{Index, Options, judge_run};
+use crate::judge::{HELD_QRELS, Index, Options, judge_run};
+use crate::read::error::ReadError;
+use crate::read::limits::Budget;
 use crate::read::qrels::Qrels;
 use crate::read::run::{Docnos, Run};
 use crate::read::topics::Groups;
@@ -103,10 +105,13 @@ pub fn run<'a>(ids: &'a [u8], text: &'a [u8], table: Table) -> Run<'a> {
 }
 
 /// The judged rankings of every run against the qrels (the `rank-column` tie policy
-/// needs a rank column: dicts have none).
-pub fn judge(qrels: &Table, runs: Vec<Table>, options: &Options) -> Judgment {
+/// needs a rank column: dicts have none); the memory error of the qrels
+/// ([`HELD_QRELS`]) where their index or the batch cannot be had.
+pub fn judge(qrels: &Table, runs: Vec<Table>, options: &Options) -> Result<Judgment, ReadError> {
     let read = qrels.qrels();
-    let index = Index::build(&read);
+    let budget = Budget::unlimited();
+    let mut charge = budget.charge();
+    let index = Index::build(&read, &mut charge, HELD_QRELS)?;
     let notes = runs.iter().map(|_| RunNotes::default()).collect();
     let judged = runs
         .into_par_iter()
@@ -116,7 +121,7 @@ pub fn judge(qrels: &Table, runs: Vec<Table>, options: &Options) -> Judgment {
             judge_run(&index, &run(&ids, &text, table), options)
         })
         .collect();
-    gathered(&index, judged, notes)
+    gathered(&index, judged, notes, &mut charge, HELD_QRELS)
 }
 
 #[cfg(test)]
@@ -143,7 +148,7 @@ mod tests {
         given.topic("q9");
         given.push("a", 1.0);
         let options = Options::new(Ties::TrecEval, 9, None, false, false);
-        let judgment = judge(&qrels, vec![given], &options);
+        let judgment = judge(&qrels, vec![given], &options).unwrap();
         assert_eq!(judgment.topics, ["q0", "q1"]);
         assert_eq!(judgment.batch.rel, [NONPOOL, UNJUDGED, 1]);
         assert_eq!(judgment.batch.ranking_topic, [1]);

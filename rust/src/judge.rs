@@ -4,6 +4,8 @@
 //! order.
 
 use crate::judged::{NONPOOL, UNJUDGED};
+use crate::read::error::ReadError;
+use crate::read::limits::{Charge, filled, reserve_exact};
 use crate::read::qrels::Qrels;
 use crate::read::run::Run;
 use crate::ties::{Ties, rank, tie_groups};
@@ -60,9 +62,20 @@ pub struct Index<'a> {
     pub dense: bool,
 }
 
+/// The name in errors of qrels given in memory (columns, dicts), not read from a file.
+pub const HELD_QRELS: &str = "qrels";
+
 impl<'a> Index<'a> {
-    /// The index of `qrels` (distinct pairs).
-    pub fn build(qrels: &Qrels<'a>) -> Index<'a> {
+    /// The index of `qrels` (distinct pairs), named `source` in errors. Its table of
+    /// judged documents by topic and degree ([`Index::rel_levels`]: topics × degrees, a
+    /// product a file of a few megabytes can take to terabytes, each topic judged at a
+    /// degree of its own) is charged to `charge` and reserved fallibly: beyond the budget
+    /// or the memory to be had, the memory error of `source`.
+    pub fn build(
+        qrels: &Qrels<'a>,
+        charge: &mut Charge,
+        source: &str,
+    ) -> Result<Index<'a>, ReadError> {
         let mut by_bytes: Vec<u32> = (0..qrels.topics.len() as u32).collect();
         by_bytes.sort_unstable_by_key(|&t| qrels.topics[t as usize]);
         let topics: Vec<&[u8]> = by_bytes.iter().map(|&t| qrels.topics[t as usize]).collect();
@@ -89,7 +102,8 @@ impl<'a> Index<'a> {
             .collect();
         let (degrees, dense) = columns(&qrels.rel);
         let width = degrees.len();
-        let mut rel_levels = vec![0i64; topics.len() * width];
+        let cells = topics.len().saturating_mul(width);
+        let mut rel_levels = filled(cells, 0i64, charge, source)?;
         for (c, &t) in by_bytes.iter().enumerate() {
             for row in qrels.groups.rows_of(t as usize) {
                 let rel = qrels.rel[row as usize];
@@ -103,14 +117,14 @@ impl<'a> Index<'a> {
                 }
             }
         }
-        Index {
+        Ok(Index {
             topics,
             code,
             judged,
             rel_levels,
             degrees,
             dense,
-        }
+        })
     }
 }
 
@@ -319,16 +333,32 @@ impl Batch {
     }
 }
 
-/// The rankings of every run, run after run.
-pub fn stack(index: &Index, runs: Vec<Judged>) -> Batch {
+/// The rankings of every run, run after run. The batch's documents and its rows of
+/// [`Index::rel_levels`] (one per ranking: rankings × degrees) are charged to `charge` and
+/// reserved fallibly; beyond the budget or the memory to be had, the memory error of
+/// `source` (the qrels, whose degrees make the rows wide).
+pub fn stack(
+    index: &Index,
+    runs: Vec<Judged>,
+    charge: &mut Charge,
+    source: &str,
+) -> Result<Batch, ReadError> {
     let width = index.degrees.len();
     let total: usize = runs.iter().map(|r| r.rel.len()).sum();
+    let rankings: usize = runs.iter().map(|r| r.lengths.len()).sum();
     let mut batch = Batch::empty();
+    reserve_exact(
+        &mut batch.rel_levels,
+        rankings.saturating_mul(width),
+        charge,
+        source,
+    )?;
     for (number, mut run) in runs.into_iter().enumerate() {
         if number == 0 {
             // the first run's documents are kept where they are, the others appended
             batch.rel = std::mem::take(&mut run.rel);
-            batch.rel.reserve(total - batch.rel.len());
+            let more = total - batch.rel.len();
+            reserve_exact(&mut batch.rel, more, charge, source)?;
         } else {
             batch.rel.extend_from_slice(&run.rel);
         }
@@ -347,18 +377,47 @@ pub fn stack(index: &Index, runs: Vec<Judged>) -> Batch {
         batch.ranking_topic.extend(run.topic);
         batch.placeholder.extend(run.placeholder);
     }
-    batch
+    Ok(batch)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::error::Kind;
+    use crate::read::limits::Budget;
     use crate::read::{qrels, run};
+
+    #[test]
+    fn a_table_of_degrees_beyond_the_budget_is_refused_by_the_qrels() {
+        // 40 topics, each judged at a degree of its own: 40 × 41 cells (degrees 0..=40)
+        // from 40 lines, a product that a few megabytes of qrels take to terabytes
+        let text: String = (1..=40).map(|t| format!("{t} 0 d {t}\n")).collect();
+        let q = qrels::read(text.as_bytes(), "q").unwrap();
+        let cells = 40 * 41;
+        let error = Index::build(&q, &mut Budget::new(1000).charge(), "wide")
+            .err()
+            .unwrap();
+        assert_eq!((error.kind, error.source.as_str()), (Kind::Memory, "wide"));
+        assert_eq!(error.details, [(8 * cells).to_string(), "1000".to_string()]);
+        let budget = Budget::new(8 * cells);
+        let mut held = budget.charge();
+        let index = Index::build(&q, &mut held, "wide").unwrap();
+        assert_eq!(index.rel_levels.len(), cells);
+        // the batch takes a row of the table per ranking: charged too
+        let (texts, columns) = run::read(b"1 Q0 d 1 1 r\n2 Q0 d 1 1 r\n", "r", false).unwrap();
+        let options = Options::new(Ties::TrecEval, 9, None, false, false);
+        let judged = judge_run(&index, &columns.run(&texts), &options);
+        let error = stack(&index, vec![judged], &mut budget.charge(), "wide")
+            .err()
+            .unwrap();
+        assert_eq!(error.kind, Kind::Memory);
+        assert_eq!(error.details[0], (8 * (cells + 2 * 41)).to_string());
+    }
 
     #[test]
     fn rankings_judged_and_stacked() {
         let q = qrels::read(b"2 0 a 1\n2 0 b 0\n1 0 c 2\n2 0 d -1\n3 0 x 1\n", "q").unwrap();
-        let index = Index::build(&q);
+        let index = Index::build(&q, &mut Budget::unlimited().charge(), "q").unwrap();
         assert_eq!(index.topics, [&b"1"[..], b"2", b"3"]);
         assert_eq!((index.degrees.clone(), index.dense), (vec![0, 1, 2], true));
         assert_eq!(index.rel_levels, [0, 0, 1, 1, 1, 0, 0, 1, 0]);
@@ -381,7 +440,7 @@ mod tests {
         assert_eq!(judged.topic, [0, 1, 2]);
         assert_eq!(judged.placeholder, [false, false, true]);
         assert_eq!(judged.unjudged, ["9"]);
-        let batch = stack(&index, vec![judged]);
+        let batch = stack(&index, vec![judged], &mut Budget::unlimited().charge(), "q").unwrap();
         assert_eq!(batch.offsets, [0, 1, 4, 5]);
         assert_eq!(batch.rel_levels[6..], [0, 1, 0]);
         let cut = Options {

@@ -236,7 +236,10 @@ pub fn judge(
     qrels_charge.add(judgments.saturating_mul(QRELS_ROW), qrels_file.name)?;
     // the qrels' columns are not kept: the index holds what judging needs
     let (index, first) = rayon::join(
-        || qrels::read(&qrels_text, qrels_file.name).map(|qrels| Index::build(&qrels)),
+        || {
+            let qrels = qrels::read(&qrels_text, qrels_file.name)?;
+            Index::build(&qrels, &mut qrels_charge, qrels_file.name)
+        },
         || {
             run_files
                 .first()
@@ -275,12 +278,25 @@ pub fn judge(
         runs.push(one);
         notes.push(note);
     }
-    Ok(gathered(&index, runs, notes))
+    Ok(gathered(
+        &index,
+        runs,
+        notes,
+        &mut qrels_charge,
+        qrels_file.name,
+    )?)
 }
 
 /// The [`Judgment`] of runs judged against `index` (`notes`: what each run says beside
-/// its rankings).
-pub fn gathered(index: &Index, mut runs: Vec<Judged>, notes: Vec<RunNotes>) -> Judgment {
+/// its rankings), its batch charged to `charge` ([`stack`]: the memory error of the qrels
+/// `source` beyond the budget or the memory to be had).
+pub fn gathered(
+    index: &Index,
+    mut runs: Vec<Judged>,
+    notes: Vec<RunNotes>,
+    charge: &mut Charge,
+    source: &str,
+) -> Result<Judgment, ReadError> {
     let unjudged = runs
         .iter_mut()
         .map(|run| std::mem::take(&mut run.unjudged))
@@ -292,15 +308,15 @@ pub fn gathered(index: &Index, mut runs: Vec<Judged>, notes: Vec<RunNotes>) -> J
             *total += count;
         }
     }
-    Judgment {
-        batch: stack(index, runs),
+    Ok(Judgment {
+        batch: stack(index, runs, charge, source)?,
         judgments,
         topics: index.topics.iter().map(|t| lossy(t)).collect(),
         degrees: index.degrees.clone(),
         dense: index.dense,
         notes,
         unjudged,
-    }
+    })
 }
 
 fn lossy(bytes: &[u8]) -> String {

@@ -21,6 +21,7 @@ process (status 134) or a bare "out of memory".
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import resource
@@ -122,6 +123,13 @@ MEMORY_CASES = [
         files={"big.csv": (HEADER + "\n" + (ROW + "\n") * (1 << 19)).encode()}),
     err("eval-stdin-beyond-the-memory-limit", ["eval", "qrels.txt", "-"], "<stdin>",
         *MEMORY, stdin=(RUN + "\n").encode() * (1 << 20)),
+    # 2,000 lines of qrels, each topic judged at a degree of its own: the engine's table of
+    # judged documents by topic and degree (2,000 × 2,001 cells, 32 MB) is charged to the
+    # limit, not allocated whatever its size (80 GB from 100,000 such lines)
+    err("eval-qrels-topics-by-degrees-beyond-the-memory-limit", ["eval", "wide.qrels",
+                                                                 "a.run"],
+        "wide.qrels", *MEMORY, files={"wide.qrels": "".join(
+            f"{t} 0 d1 {t}\n" for t in range(1, 2001)).encode()}),
 ]
 
 
@@ -184,6 +192,13 @@ PROCESSES = {
     "qrels-4gib-valid-lines": (["eval", "bomb.gz", "a.run"],
                                lambda: {"bomb.gz": repeated(f"{QREL}\n".encode(), 4 << 30)},
                                ("bomb.gz", "memory limit", "ulimit -v")),
+    # /dev/zero as a run and as qrels: refused by the line limit, not held to the memory limit
+    "run-dev-zero": (["eval", "qrels.txt", "/dev/zero"], dict, ("/dev/zero, line 1", "16 MiB")),
+    "qrels-dev-zero": (["eval", "/dev/zero", "a.run"], dict, ("/dev/zero, line 1", "16 MiB")),
+    # 1.5 MB of qrels whose table of topics by degrees would take 80 GB
+    "qrels-topics-by-degrees": (["eval", "wide.qrels", "a.run"], lambda: {"wide.qrels": "".join(
+        f"{t} 0 d1 {t}\n" for t in range(1, 100_001)).encode()},
+                                ("wide.qrels", "memory limit", "ulimit -v")),
 }
 
 
@@ -204,6 +219,44 @@ def test_bombs_under_an_address_space_limit(name, tmp_path: Path):
     assert process.returncode == 2, f"status {process.returncode}" + result.describe()
     line = error_line(result)
     assert all(needle in line for needle in needles), f"{line!r} lacks {needles}"
+
+
+def _zeros_into(pipe) -> None:  # pragma: no cover - timing of the reader's close
+    """Writes NUL bytes into ``pipe`` until its reader closes it."""
+    try:
+        while True:
+            pipe.write(bytes(1 << 20))
+    except (BrokenPipeError, ValueError, OSError):
+        pass
+
+
+@pytest.mark.parametrize("argv", [["eval", "qrels.txt", "-"],
+                                  ["fuse", "a.run", "-", "--method", "combsum"]],
+                         ids=["eval-run", "fuse-run"])
+def test_endless_pipe_under_an_address_space_limit(argv, tmp_path: Path):
+    """Standard input a pipe of NUL bytes that never ends (``cat /dev/zero |``), read by
+    the engine or moved by ``splice`` into an in-memory file: refused by the line limit,
+    one ``irscale:`` line, under ``RLIMIT_AS``."""
+    populate(tmp_path)
+    out, error = tmp_path / "out.txt", tmp_path / "err.txt"
+    with out.open("wb") as out_file, error.open("wb") as error_file:
+        process = subprocess.Popen([*BIN, *argv], cwd=tmp_path, env=subprocess_env(),
+                                   preexec_fn=_limited, stdin=subprocess.PIPE, bufsize=0,
+                                   stdout=out_file, stderr=error_file)
+    writer = threading.Thread(target=_zeros_into, args=(process.stdin,), daemon=True)
+    writer.start()
+    try:
+        process.wait(timeout=300)
+    finally:
+        process.kill()
+        writer.join(10)
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+    result = Result(argv, process.returncode, out.read_text(errors="replace"),
+                    error.read_text(errors="replace"))
+    assert process.returncode == 2, f"status {process.returncode}" + result.describe()
+    line = error_line(result)
+    assert "<stdin>, line 1" in line and "16 MiB" in line, line
 
 
 # ------------------------------------------------------------- inputs that never end
@@ -233,6 +286,10 @@ DEVICE_CASES = [
     err("meta-judge-noise-confusion-dev-zero", [*JUDGE_NOISE, "--confusion", "/dev/zero"],
         *ZERO),
     err("eval-zscores-dev-zero", ["eval", "-Z", "/dev/zero", "qrels.txt", "a.run"], *ZERO),
+    # a run the engine reads by its path (held whole, being read twice)
+    err("eval-run-dev-zero", ["eval", "qrels.txt", "/dev/zero"], *ZERO),
+    err("eval-many-run-dev-zero", ["eval-many", "qrels.txt", "/dev/zero", "--no-progress"],
+        *ZERO),
     err("text-rouge-dev-zero", ["text", "rouge", "/dev/zero", "cands.tsv"], *ZERO,
         files=SWEEP_FILES),
     # standard input (a test's is not descriptor 0: read whole, as a stream)
@@ -280,6 +337,12 @@ ENDLESS_FIFOS = [
      b"x" * (1 << 20), ("line 1", "16 MiB")),
     ("online-loglik-params-nesting", ["online", "loglik", "--params", "FIFO", "--test",
                                       "test.log"], b"[" * (1 << 20), ("line 1", "16 MiB")),
+    # a run the engine reads by its path, held whole (it is read twice)
+    ("eval-run-one-line", ["eval", "qrels.txt", "FIFO"], b"x" * (1 << 20),
+     ("line 1", "16 MiB")),
+    # a run moved into an in-memory file by splice (irscale.io.spool), not read by Python
+    ("fuse-run-one-line", ["fuse", "a.run", "FIFO", "--method", "combsum"],
+     b"x" * (1 << 20), ("line 1", "16 MiB")),
 ]
 
 
@@ -308,6 +371,29 @@ def test_fifo_that_never_ends(argv, block, needles, ws, run_cli, sixty_four_mib,
     line = error_line(result)
     assert str(fifo) in line and all(n in line for n in needles), \
         f"{line!r} lacks {needles}"
+
+
+def test_malformed_fifo_run_refused_without_waiting(tmp_path: Path):
+    """A run read from a FIFO and refused for a malformed line: the error names its line,
+    and the FIFO is not opened again (to tell a Parquet file read as text), which would
+    wait for a writer that never comes."""
+    populate(tmp_path)
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    process = subprocess.Popen([*BIN, "eval", "qrels.txt", str(fifo)], cwd=tmp_path,
+                               env=subprocess_env(), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with open(fifo, "wb") as writer:  # once the process opens it
+        writer.write(b"bad line\n")
+    try:
+        out, error = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail("the FIFO was opened again, waiting for a writer")
+    result = Result(["eval"], process.returncode, out.decode(), error.decode())
+    assert process.returncode == 2, result.describe()
+    assert "run.fifo, line 1" in error_line(result), result.describe()
 
 
 @pytest.mark.parametrize(("command", "action"), [

@@ -9,9 +9,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::guard::detached;
-use super::trec::judgment_tuple;
+use super::trec::{judgment_tuple, memory_error};
 use crate::columns::{self, Offsets, QrelsColumns, RunColumns, Strings};
-use crate::judge::{Index, Options};
+use crate::judge::{HELD_QRELS, Index, Options};
+use crate::read::limits::Budget;
 use crate::ties::Ties;
 
 /// The arrays of a string column, held while the engine reads them.
@@ -147,7 +148,8 @@ fn judge_columns<'py>(
         .collect::<PyResult<Vec<_>>>()?;
     let (judgment, rows) = detached(py, "judging qrels and runs", || {
         columns::judge(&qrels_view, &run_views, &options, keep_rows)
-    })?;
+    })?
+    .map_err(memory_error)?;
     let rows = keep_rows.then(|| {
         rows.into_iter()
             .map(|r| r.into_pyarray(py).into_any())
@@ -164,14 +166,15 @@ fn qrels_levels<'py>(py: Python<'py>, qrels: Bound<'py, PyTuple>) -> PyResult<Bo
     let view = qrels.view()?;
     let (topics, rel_levels, degrees, dense) = detached(py, "indexing qrels", || {
         let read = view.qrels();
-        let index = Index::build(&read);
+        let index = Index::build(&read, &mut Budget::unlimited().charge(), HELD_QRELS)?;
         let topics: Vec<String> = index
             .topics
             .iter()
             .map(|t| String::from_utf8_lossy(t).into_owned())
             .collect();
-        (topics, index.rel_levels, index.degrees, index.dense)
-    })?;
+        Ok((topics, index.rel_levels, index.degrees, index.dense))
+    })?
+    .map_err(memory_error)?;
     let width = degrees.len();
     let rel_levels = rel_levels.into_pyarray(py).reshape([topics.len(), width])?;
     (topics, rel_levels, degrees.into_pyarray(py), dense).into_pyobject(py)
@@ -207,9 +210,10 @@ fn pair_degrees<'py>(
     }
     let degrees = detached(py, "judging pairs", || {
         let read = view.qrels();
-        let index = Index::build(&read);
-        columns::pair_degrees(&index, codes, &docnos, doc)
-    })?;
+        let index = Index::build(&read, &mut Budget::unlimited().charge(), HELD_QRELS)?;
+        Ok(columns::pair_degrees(&index, codes, &docnos, doc))
+    })?
+    .map_err(memory_error)?;
     Ok(degrees.into_pyarray(py).into_any())
 }
 

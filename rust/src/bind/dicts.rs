@@ -10,7 +10,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 
 use super::guard::detached;
-use super::trec::judgment_tuple;
+use super::trec::{judgment_tuple, memory_error};
 use crate::dicts::{self, Table};
 use crate::judge::Options;
 use crate::read::run::c_float_losses;
@@ -235,7 +235,8 @@ fn judge_dicts<'py>(
     if runs.is_empty() {
         return Err(PyValueError::new_err("these dicts were judged already"));
     }
-    let judgment = detached(py, "judging dicts", || dicts::judge(&qrels, runs, &options))?;
+    let judgment = detached(py, "judging dicts", || dicts::judge(&qrels, runs, &options))?
+        .map_err(memory_error)?;
     judgment_tuple(py, judgment)
 }
 

@@ -2,7 +2,7 @@
 //! files' bytes, and their faults as [`TrecReadError`].
 
 use numpy::{IntoPyArray, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use std::path::PathBuf;
@@ -13,7 +13,7 @@ use crate::aside::drop_aside;
 use crate::judge::{Batch, Options};
 use crate::measures::{self, Context, Params};
 use crate::output::evaluate::{self, Missing};
-use crate::read::error::Kind;
+use crate::read::error::{Kind, ReadError};
 use crate::read::limits::Budget;
 use crate::read::open::Stop;
 use crate::ties::Ties;
@@ -54,6 +54,12 @@ pub(crate) fn read_error(failure: Failure) -> PyErr {
             .map(|(name, note)| (name, note.runids, note.last_runid, note.beyond_c_float))
             .collect::<Vec<_>>(),
     ))
+}
+
+/// A memory error of data given in memory (no file: columns, dicts) as Python's
+/// `MemoryError`, naming them.
+pub(crate) fn memory_error(error: ReadError) -> PyErr {
+    PyMemoryError::new_err(format!("{}: {}", error.source, error.reason))
 }
 
 /// The judged rankings of TREC run files against a TREC qrels file, from their bytes or

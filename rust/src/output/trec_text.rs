@@ -46,10 +46,13 @@ pub fn per_topic_lines<'t>(
     let mut rows = rows.peekable();
     if let Some(&first) = rows.peek() {
         // about the bytes of the lines (as if every topic were as long as the first and
-        // every value `d.dddd`): one allocation instead of a doubling buffer's copies
+        // every value `d.dddd`): one allocation instead of a doubling buffer's copies. An
+        // estimate, asked for fallibly: a first topic id of megabytes before many short
+        // ones would ask for far more than the lines take, and where it cannot be had the
+        // buffer grows with the lines instead
         let line: usize = pieces.iter().map(Vec::len).sum::<usize>()
             + columns.len() * (topic(first).len() + 8 + suffix.len());
-        out.reserve(line.saturating_mul(rows.size_hint().0));
+        let _ = out.try_reserve(line.saturating_mul(rows.size_hint().0));
     }
     for row in rows {
         let topic = topic(row);

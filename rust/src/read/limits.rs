@@ -118,11 +118,53 @@ pub fn grow<T>(
     let target = length
         .saturating_add(additional)
         .max(capacity + capacity / 2);
-    let bytes = (target - capacity).saturating_mul(std::mem::size_of::<T>());
+    reserve_to(column, target, charge, source)
+}
+
+/// Room for exactly `additional` more values in `column` (a need known in full, as
+/// [`grow`] but by no more), charged to `charge` first; the same errors.
+pub fn reserve_exact<T>(
+    column: &mut Vec<T>,
+    additional: usize,
+    charge: &mut Charge,
+    source: &str,
+) -> Result<(), ReadError> {
+    let target = column.len().saturating_add(additional);
+    if column.capacity() >= target {
+        return Ok(());
+    }
+    reserve_to(column, target, charge, source)
+}
+
+/// Room for `target` values in `column` (more than its capacity), the bytes beyond its
+/// capacity charged to `charge` first ([`grow`]'s errors).
+fn reserve_to<T>(
+    column: &mut Vec<T>,
+    target: usize,
+    charge: &mut Charge,
+    source: &str,
+) -> Result<(), ReadError> {
+    let bytes = (target - column.capacity()).saturating_mul(std::mem::size_of::<T>());
     charge.add(bytes, source)?;
     column
-        .try_reserve_exact(target - length)
+        .try_reserve_exact(target - column.len())
         .map_err(|_| out_of_memory(source, bytes))
+}
+
+/// `count` copies of `value`, their bytes charged to `charge` first and reserved by a
+/// fallible reservation ([`reserve_exact`]): a column, a table or a matrix whose size an input
+/// decides (a product of its counts included, saturating) is refused with the memory error
+/// of `source` beyond the budget or the memory to be had, never an abort of the process.
+pub fn filled<T: Clone>(
+    count: usize,
+    value: T,
+    charge: &mut Charge,
+    source: &str,
+) -> Result<Vec<T>, ReadError> {
+    let mut column = Vec::new();
+    reserve_exact(&mut column, count, charge, source)?;
+    column.resize(count, value);
+    Ok(column)
 }
 
 /// The error of the line of `source` numbered `line` (`None`: not known yet) that starts
@@ -267,5 +309,17 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!((error.kind, error.details.len()), (Kind::Memory, 1));
+        // a table whose size is beyond what any address space holds (more than isize::MAX
+        // bytes): the reader's error, not an abort or a panic
+        let error =
+            filled(usize::MAX / 4, 0u64, &mut Budget::unlimited().charge(), "t").unwrap_err();
+        assert_eq!((error.kind, error.source.as_str()), (Kind::Memory, "t"));
+        assert_eq!(error.details, [usize::MAX.to_string()]);
+        let error = filled(3, 0u64, &mut Budget::new(16).charge(), "t").unwrap_err();
+        assert_eq!(error.details, ["24", "16"]);
+        assert_eq!(
+            filled(2, 7u64, &mut Budget::new(16).charge(), "t").unwrap(),
+            [7, 7]
+        );
     }
 }

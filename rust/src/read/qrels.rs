@@ -6,7 +6,7 @@ use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
 use super::fields::Format;
 use super::fields::{parse_integer, python_space};
-use super::limits::out_of_memory;
+use super::limits::{Budget, filled, out_of_memory};
 use super::scan::{Scan, pieces, record_bound, row_line, scan, verdict};
 use super::topics::{Groups, Interner};
 use rayon::prelude::*;
@@ -60,24 +60,16 @@ fn read_piece<'a>(
     (topics, found)
 }
 
-/// `count` copies of `value`, or the memory error of `source` when they cannot be had.
-fn filled<T: Clone>(count: usize, value: T, source: &str) -> Result<Vec<T>, ReadError> {
-    let mut column = Vec::new();
-    column
-        .try_reserve_exact(count)
-        .map_err(|_| out_of_memory(source, count.saturating_mul(size_of::<T>())))?;
-    column.resize(count, value);
-    Ok(column)
-}
-
 /// The qrels of `data` (a file's text) named `source` in errors, parsed in pieces side by
 /// side as runs are ([`super::run::read`]).
 pub fn read<'a>(data: &'a [u8], source: &str) -> Result<Qrels<'a>, ReadError> {
     let cut = pieces(data);
     let lines = record_bound(&cut, source, &FORMAT)?;
-    let mut topic = filled(lines, 0u32, source)?;
-    let mut docno = filled(lines, &b""[..], source)?;
-    let mut rel = filled(lines, 0i64, source)?;
+    // reserved fallibly; charged by the caller, who knows what it keeps of them
+    let unlimited = Budget::unlimited();
+    let mut topic = filled(lines, 0u32, &mut unlimited.charge(), source)?;
+    let mut docno = filled(lines, &b""[..], &mut unlimited.charge(), source)?;
+    let mut rel = filled(lines, 0i64, &mut unlimited.charge(), source)?;
     let parts: Vec<(Interner, Scan)> = {
         let (mut t, mut d, mut r) = (&mut topic[..], &mut docno[..], &mut rel[..]);
         let mut jobs = Vec::with_capacity(cut.len());

@@ -27,18 +27,17 @@ const WHOLE_BLOCK: usize = 1 << 10;
 /// limits is refused having read one block beyond them at most, whatever it would
 /// decompress to.
 pub fn whole(stream: Stream, charge: &mut Charge) -> Result<Vec<u8>, ReadError> {
-    let name = stream.name;
-    let mut lines = LineCheck::default();
-    gather(stream, charge, |text, start| {
-        lines
-            .feed(&text[start..])
-            .map_err(|open| long_line(name, Some(line_number(text, open)), &text[open..]))
-    })
+    let mut check = line_check(stream.name);
+    gather(stream, charge, |text, start| check(text, start))
 }
 
 /// The bytes of the file at `path` (not decompressed: a FIFO's, to be read again from
-/// memory), named `name` in errors, read as [`whole`] reads a text; its waits end once
-/// `stop` is set.
+/// memory), named `name` in errors, read as [`whole`] reads a text: a block at a time,
+/// within `charge`'s budget, and, unless they are gzip data (told by their first bytes),
+/// refused at the first line longer than [`super::limits::LINE_LIMIT`] (an endless device
+/// such as `/dev/zero` after a block beyond it, not at the memory limit). gzip data's lines
+/// are those they decompress to, checked when their reader decompresses them (a block at
+/// a time: [`super::blocks::Blocks`]). Its waits end once `stop` is set.
 pub fn raw(
     path: &Path,
     name: &str,
@@ -51,7 +50,25 @@ pub fn raw(
         gzip: false,
         name,
     };
-    gather(stream, charge, |_, _| Ok(()))
+    let mut check = line_check(name);
+    gather(stream, charge, |text, start| {
+        if text.starts_with(GZIP_MAGIC) {
+            return Ok(());
+        }
+        check(text, start)
+    })
+}
+
+/// The check [`gather`] makes of a text's blocks as they come: their lines against
+/// [`super::limits::LINE_LIMIT`], the first longer one refused by its number and start
+/// (in `name`).
+fn line_check(name: &str) -> impl FnMut(&[u8], usize) -> Result<(), ReadError> + '_ {
+    let mut lines = LineCheck::default();
+    move |text, start| {
+        lines
+            .feed(&text[start..])
+            .map_err(|open| long_line(name, Some(line_number(text, open)), &text[open..]))
+    }
 }
 
 /// The rest of `stream`'s text, a block at a time (module documentation of [`whole`]):
@@ -107,9 +124,7 @@ pub fn text<'a>(
 /// The line of `data` (a text held whole) longer than [`super::limits::LINE_LIMIT`], if
 /// any, as its error.
 pub fn check_lines(data: &[u8], name: &str) -> Result<(), ReadError> {
-    LineCheck::default()
-        .feed(data)
-        .map_err(|open| long_line(name, Some(line_number(data, open)), &data[open..]))
+    line_check(name)(data, 0)
 }
 
 /// A file's text read in turn from its start: its bytes, or what they decompress to.
@@ -399,6 +414,34 @@ mod tests {
         );
         std::fs::remove_file(&path).unwrap();
         assert_eq!(read.unwrap(), &long[..4096]);
+    }
+
+    #[test]
+    fn raw_bytes_stop_at_the_first_line_beyond_the_limit() {
+        // /dev/zero, one line that never ends: refused by its number and start a block
+        // beyond the limit, within a budget of a few times the limit (not at the memory
+        // limit, which is the machine's)
+        let budget = Budget::new(4 * LINE_LIMIT);
+        let zero = Path::new("/dev/zero");
+        let error = raw(zero, "z", &mut budget.charge(), &NEVER).unwrap_err();
+        assert_eq!((error.kind, error.line), (Kind::LongLine, Some(1)));
+        assert!(error.text.unwrap().starts_with('\0'));
+        // a line of the limit is read; one beyond it, after two lines, is refused
+        let fit = [&b"a\n"[..], &vec![b'x'; LINE_LIMIT], b"\nb\n"].concat();
+        let long = [&b"a\nb\n"[..], &vec![b'y'; LINE_LIMIT + 1], b"\nc\n"].concat();
+        // gzip data are held as they are: their lines are those they decompress to
+        let bomb = gz(&vec![b'z'; 4 * LINE_LIMIT]);
+        let read = |data: &[u8]| {
+            let path = temporary("raw", data);
+            let read = raw(&path, "r", &mut Budget::unlimited().charge(), &NEVER);
+            std::fs::remove_file(&path).unwrap();
+            read
+        };
+        assert_eq!(read(&fit).unwrap(), fit);
+        let error = read(&long).unwrap_err();
+        assert_eq!((error.kind, error.line), (Kind::LongLine, Some(3)));
+        assert!(error.text.unwrap().starts_with("yyy"));
+        assert_eq!(read(&bomb).unwrap(), bomb);
     }
 
     #[test]

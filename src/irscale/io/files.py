@@ -198,14 +198,18 @@ class LineWatch:
     def beyond(self, block: bytes) -> bool:
         """Whether the text, ``block`` its latest bytes, has reached a line beyond the
         limit (a block shorter than the limit: a line within it is shorter too)."""
+        return self.ends(block, block.find(b"\n"), block.rfind(b"\n"), len(block))
+
+    def ends(self, start: bytes, first: int, last: int, size: int) -> bool:
+        """:meth:`beyond` of a block of ``size`` bytes known by its start and first and last
+        ``\n`` (-1: none), which alone decide (a block spliced: :mod:`irscale.io.spool`)."""
         if len(self.head) < len(GZIP_MAGIC):
-            self.head += block[:len(GZIP_MAGIC) - len(self.head)]
-        first = block.find(b"\n")
+            self.head += start[:len(GZIP_MAGIC) - len(self.head)]
         if first >= 0:
             longest = self.open + first
-            self.open = len(block) - block.rfind(b"\n") - 1
+            self.open = size - last - 1
         else:
-            longest = self.open = self.open + len(block)
+            longest = self.open = self.open + size
         return max(longest, self.open) > self.limit and not self.head.startswith(GZIP_MAGIC)
 
 

@@ -11,6 +11,7 @@ become a :class:`~irscale.core.judged.JudgedRankings` in :mod:`irscale.io.native
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable, Sequence
 
@@ -133,7 +134,8 @@ def raise_read_error(error: Exception, files: Sequence[tuple[bytes | PathLike, s
                              text=text) from None
     if kind == "format":  # a Parquet file read as text: say so, not its first odd byte
         for data, name in files:
-            if name != source:
+            # a FIFO or a device is read once: opened again, it would wait for a writer
+            if name != source or not (isinstance(data, bytes) or os.path.isfile(data)):
                 continue
             try:
                 refuse_parquet(data if isinstance(data, bytes) else read_file(data, 4), source)

@@ -19,9 +19,13 @@ all: the path is that of a copy of descriptor 0.
 Where ``memfd_create`` or ``/proc`` is missing (not Linux), :func:`spool_input` returns
 ``None`` and the caller reads the bytes whole. Either way the bytes held are within the
 memory limit (:func:`irscale.io.files.reading_limit`): an endless pipe is refused, not
-held until the memory runs out. Bytes read here (a device such as ``/dev/zero``, a pipe
-that cannot be spliced) are moved up to the first line beyond the line limit only
-(:class:`irscale.io.files.LineWatch`), which the reader then refuses by its number.
+held until the memory runs out. Bytes are moved up to the first line beyond the line
+limit only (:class:`irscale.io.files.LineWatch`), which the reader then refuses by its
+number: those read here (a device such as ``/dev/zero``, a pipe that cannot be spliced)
+as they are read, those spliced by the line ends at either end of each move, read back
+from the in-memory file (:func:`_spliced_beyond`: two reads of 64 KiB a move at most for
+a text of ordinary lines, the whole move where one holds no line end), so that an
+endless pipe of one line (``cat /dev/zero |``) stops a little beyond the line limit.
 """
 
 from __future__ import annotations
@@ -55,6 +59,8 @@ _CHUNK = 1 << 20
 _NO_ROOM = {errno_codes.EFBIG, errno_codes.ENOSPC, errno_codes.ENOMEM}
 #: ``splice`` refuses these when neither end is a pipe it can use: bytes are copied instead.
 _NO_SPLICE = {errno_codes.EINVAL, errno_codes.ENOSYS, errno_codes.EBADF}
+#: Bytes read back from each end of a move spliced, for its line ends (:func:`_spliced_beyond`).
+_PEEK = 1 << 16
 
 
 class SpooledInput:
@@ -133,6 +139,8 @@ def _moved(descriptor: int, pipe: bool, source: PathLike) -> int:
                     if not moved:
                         break
                     held += moved
+                    if _spliced_beyond(watch, target, held - moved, moved):
+                        break  # the reader refuses the line by its number
                     continue
                 except OSError as error:
                     if error.errno not in _NO_SPLICE:
@@ -158,3 +166,17 @@ def _moved(descriptor: int, pipe: bool, source: PathLike) -> int:
         os.close(target)
         raise
     return target
+
+
+def _spliced_beyond(watch: LineWatch, target: int, at: int, size: int) -> bool:
+    """Whether the ``size`` bytes spliced into ``target`` at offset ``at`` take the text
+    to a line beyond the line limit (``watch``): read back from the in-memory file, their
+    first and last :data:`_PEEK` bytes, which hold their first and last line ends in a text
+    of ordinary lines (:meth:`LineWatch.ends`), or the whole move where either holds none."""
+    head = os.pread(target, min(size, _PEEK), at)
+    first = head.find(b"\n")
+    if first >= 0 and size > 2 * _PEEK:
+        last = os.pread(target, _PEEK, at + size - _PEEK).rfind(b"\n")
+        if last >= 0:
+            return watch.ends(head, first, size - _PEEK + last, size)
+    return watch.beyond(head if size <= _PEEK else os.pread(target, size, at))
