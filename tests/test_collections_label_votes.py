@@ -271,6 +271,10 @@ def check_mmsr(frame, model, data, start):
     theirs = model.skills_.reindex(data.workers).to_numpy()
     if not sign_step_is_determined(model._covariation_matrix):
         signed = label_votes._signs(label_votes._covariance(data)[0]) != 0
+        if signed.any() and not np.abs(theirs[signed]).any():
+            # ARPACK's random start left crowd-kit's sign vector orthogonal to the space of
+            # solutions (every weight 0, not reproducible): nothing of theirs to compare
+            return np.zeros(len(scores), dtype=bool)
         np.testing.assert_allclose(np.abs(weights[signed]), np.abs(theirs[signed]),
                                    atol=1e-7)
         return np.zeros(len(scores), dtype=bool)
