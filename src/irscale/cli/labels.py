@@ -104,8 +104,8 @@ def add_parser(subparsers) -> None:
         description="Aggregate pairwise judgments ('topic worker left right label' lines, "
         "label: the preferred document) into 'topic docno score' lines.",
         rules=(_count(lambda n: n == 1, "give a pairwise judgments file (got {n} files)"),
-               *applies_to("method", {"regularization": ("noisybt",),
-                                      "workers_file": ("noisybt",)})))
+               *applies_to("method", {"workers_file": ("noisybt",)})),
+        binding=cp.PAIRWISE)
     add_command(
         sub, "allocate", run_allocate,
         _inputs("LABELS", "crowd labels file (the answers available)"), SCALE,

@@ -38,7 +38,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import Done, Output, lines_text, table_text
-from .rules import Declared, Rule, applies_to
+from .rules import Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``simulate --no-loo``: no leave-one-contributor-out test.
@@ -143,7 +143,7 @@ def add_parser(subparsers) -> None:
         help="draw the documents to judge for statAP",
         description="Draw a probability sample of the runs' documents (Aslam, Pavlu & Yilmaz "
         "2006) and write every sampled document with its inclusion probability.",
-        rules=SAMPLE_RULES)
+        binding=cp.SAMPLE)
     add_command(
         sub, "estimate", run_estimate,
         (QRELS, {"metavar": "SAMPLE", "doc": "sampled judgments 'topic 0 docno rel prob'"}),
@@ -176,22 +176,6 @@ def _two_runs(args: argparse.Namespace) -> None:
         raise ParameterError("give a qrels file and at least two run files")
 
 
-def _design_needs(args: argparse.Namespace) -> None:
-    """The stratified design needs ``--strata``, the others ``--size``."""
-    if args.design == "stratified" and args.strata is None:
-        raise ParameterError("--design stratified needs --strata D:F,D:F,...")
-    if args.design != "stratified" and args.size is None:
-        raise ParameterError(f"--design {args.design} needs --size N (per topic)")
-
-
-#: The options of ``pool sample``'s designs.
-SAMPLE_RULES: tuple[Declared, ...] = (
-    *applies_to("design", {"strata": ("stratified",)}),
-    _design_needs,
-    Rule(("size", "depth"), lambda args: args.design != "stratified", "--size and --depth "
-         "apply to the with-replacement and poisson designs; --strata gives the stratified "
-         "one's"),
-)
 
 
 def _strategy_arguments(args: argparse.Namespace) -> dict[str, object]:

@@ -57,13 +57,13 @@ import pandas as pd
 
 from ..core.params import TOLERANCE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import InputError, ParameterError
+from ..errors import InputError
 from ..io.pairwise import PairwiseJudgments, read_pairwise
 from ..stats.protocol import TableResult
 from .params import (
     NOISYBT_REGULARIZATION,
+    PAIRWISE,
     PAIRWISE_ITERATIONS,
-    PAIRWISE_METHOD,
     PAIRWISE_N_ITER,
     PAIRWISE_TOL,
 )
@@ -210,6 +210,7 @@ def _noisy_bradley_terry(data: PairwiseJudgments, n_iter: int, tol: float, weigh
             int(fit.nit), bool(fit.success))
 
 
+@PAIRWISE
 def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
                        n_iter: int | None = None, tol: float | None = None,
                        regularization: float | None = None,
@@ -248,13 +249,10 @@ def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
     0     1     a  0.666667
     1     1     b  0.333333
     """
-    method = PAIRWISE_METHOD.check(method)
-    n_iter = PAIRWISE_ITERATIONS.check(PAIRWISE_N_ITER[method] if n_iter is None else n_iter)
+    n_iter = PAIRWISE_N_ITER[method] if n_iter is None else n_iter
     tol = TOLERANCE.check(PAIRWISE_TOL[method] if tol is None else tol, "tol")
-    if regularization is not None and method != "noisybt":
-        raise ParameterError(f"regularization applies to noisybt, not to {method}")
-    weight = NOISYBT_REGULARIZATION.check(NOISYBT_REGULARIZATION.default
-                                          if regularization is None else regularization)
+    weight = float(NOISYBT_REGULARIZATION.default  # type: ignore[arg-type]
+                   if regularization is None else regularization)
     data = judgments if isinstance(judgments, PairwiseJudgments) else read_pairwise(judgments)
     report = progress_reporter(check_progress(progress), n_iter,
                                f"{method} (stops once converged)",

@@ -232,6 +232,11 @@ NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, MAX_REGULARIZATION, 
                                "noisybt: weight of the anchor that keeps the scores finite "
                                "(at most 1000: a larger one holds every score at the "
                                "anchor's)", ("--regularization",), "R")
+#: :func:`irscale.collections.aggregate_pairwise` (``irscale labels pairwise``): the anchor's
+#: weight applies to noisybt.
+PAIRWISE = Binding((PAIRWISE_METHOD, PAIRWISE_ITERATIONS, NOISYBT_REGULARIZATION),
+                   rules=(Needs((NOISYBT_REGULARIZATION,), on=PAIRWISE_METHOD,
+                                values=("noisybt",)),))
 #: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
 LABEL_VALUE = Integers(-2**63, INT64_MAX)
 #: The label values allowed (``scale=`` of the functions that read crowd labels).
@@ -338,6 +343,17 @@ SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whos
                       "lies in (previous D, D] form a stratum, a fraction F of which is drawn "
                       "without replacement, e.g. 10:1,100:0.2,1000:0.05", ("--strata",),
                       "D:F,D:F,...", unset="none", label="--strata")
+#: The designs that draw a number per topic (``size``), not strata.
+SIZED_DESIGNS: tuple[str, ...] = ("with-replacement", "poisson")
+#: :func:`irscale.collections.sample_judgments` (``irscale pool sample``): the stratified
+#: design takes its strata, the others a size per topic (and the runs' cut).
+SAMPLE = Binding(
+    (SAMPLE_DESIGN, SAMPLE_DRAWS, RUN_DEPTH),
+    rules=(Needs((SAMPLE_STRATA,), on=SAMPLE_DESIGN, values=("stratified",)),
+           Needs((SAMPLE_DRAWS, RUN_DEPTH), "the with-replacement and poisson designs; "
+                 "--strata gives the stratified one's", on=SAMPLE_DESIGN, values=SIZED_DESIGNS),
+           Required(SAMPLE_STRATA, on=SAMPLE_DESIGN, values=("stratified",)),
+           Required(SAMPLE_DRAWS, on=SAMPLE_DESIGN, values=SIZED_DESIGNS)))
 #: The k of the P@k estimates of :func:`irscale.collections.estimate_sampled`.
 SAMPLE_CUTOFF_LIST = Param("cutoffs", Listed(CUTOFF, "a cut-off"), SAMPLE_CUTOFFS,
                            "the k of the P@k estimates", ("--cutoffs",), "K,K,...",

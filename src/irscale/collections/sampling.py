@@ -75,7 +75,7 @@ from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from .candidates import Candidates, ranked_candidates
 from .params import DESIGNS as DESIGNS
-from .params import ESTIMATE, SAMPLE_CUTOFFS, SAMPLE_DESIGN, SAMPLE_DRAWS, STRATUM_RATE
+from .params import ESTIMATE, SAMPLE, SAMPLE_CUTOFFS, STRATUM_RATE
 
 __all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments", "sample_lines",
            "sampling_distribution"]
@@ -183,6 +183,7 @@ def _stratified(cand: Candidates, depths: np.ndarray, rates: np.ndarray,
     return pi, np.sort(order[position < wanted[group[order]]])
 
 
+@SAMPLE
 def sample_judgments(
     runs: object,
     size: int | None = None,
@@ -210,21 +211,12 @@ def sample_judgments(
     >>> sample_judgments({"x": run}, 2, design="poisson", rng=1)["prob"].tolist()
     [1.0, 1.0]
     """
-    design = SAMPLE_DESIGN.check(design)
+    # (which of strata, size and depth a design takes: its binding, SAMPLE)
     if design == "stratified":
-        if size is not None or depth is not None:
-            raise ParameterError("the stratified design takes strata=((depth, rate), ...), "
-                                 "not size or depth")
         depths, rates = check_strata(strata)
         depth, draws_per_topic = int(depths[-1]), 0
     else:
-        if strata is not None:
-            raise ParameterError(f"strata apply to the stratified design, not to {design}")
-        if size is None:
-            raise ParameterError(f"the {design} design needs size (per topic)")
-        draws_per_topic = SAMPLE_DRAWS.check(size)
-    if depth is not None:
-        depth = DEPTH.check(depth, "depth")
+        draws_per_topic = int(size)  # type: ignore[arg-type]
     generator = np.random.default_rng(check_rng(rng))
     oracle = as_qrels(qrels) if qrels is not None else None
     cand = ranked_candidates(runs, depth=depth, ties=ties)
