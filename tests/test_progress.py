@@ -14,6 +14,7 @@ import pytest
 import irscale.core.progress as progress_module
 import irscale.evaluation.many
 from irscale.cli.main import build_parser, main
+from irscale.core.params import RESAMPLES
 from irscale.core.progress import (
     Progress,
     Span,
@@ -382,7 +383,7 @@ def test_the_rest_is_stated_after_a_second_of_work_past_the_first_advance(
     monkeypatch.setattr(progress_module.time, "process_time", cpu)
     monkeypatch.setattr(progress_module.time, "monotonic", wall)
     measured, other = (wall, cpu) if elsewhere else (cpu, wall)
-    report = progress_reporter(True, 1_000_000, units="samples", elsewhere=elsewhere)
+    report = progress_reporter(True, 1_000_000, units=RESAMPLES, elsewhere=elsewhere)
     for seconds, done in [(0.4, 1024), (0.9, 2048), (1.3, 3072)]:
         measured.now, other.now = seconds, 100 * seconds  # (the other clock is not read)
         report(done)
@@ -391,7 +392,7 @@ def test_the_rest_is_stated_after_a_second_of_work_past_the_first_advance(
     report(4096)
     left, each = 1_000_000 - 4096, 1.1 / 3072  # 358.07 µs
     assert capsys.readouterr().err == (
-        f"irscale: resampling: {left:,} more samples at 358 µs each "
+        f"irscale: resampling: {left:,} more samples (-B/--samples) at 358 µs each "
         f"(measured), about {each * left / 60:.0f} min\n")
     measured.now = 3.0
     report(8192)
@@ -406,11 +407,11 @@ def test_a_long_first_advance_states_the_rest_at_once(capsys, monkeypatch):
                         lambda text, **_: sys.stderr.write(f"irscale: {text}\n"))
     cpu = Seconds()
     monkeypatch.setattr(progress_module.time, "process_time", cpu)
-    report = progress_callback(True, "the bootstrap", units="samples")
+    report = progress_callback(True, "the bootstrap", units=RESAMPLES)
     cpu.now = 8.0
     report(1000, 3000)
-    assert capsys.readouterr().err == ("irscale: the bootstrap: 2,000 more samples at 8 ms "
-                                       "each (measured), about 16 s\n")
+    assert capsys.readouterr().err == ("irscale: the bootstrap: 2,000 more samples "
+                                       "(-B/--samples) at 8 ms each (measured), about 16 s\n")
 
 
 @pytest.mark.parametrize("argv", [

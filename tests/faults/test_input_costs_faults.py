@@ -53,7 +53,7 @@ def fused_scores_finite(result, ws, run) -> None:
 CASES = [
     # ------------------------------------------------------------ the collections' memory
     err("collections-beyond-max-memory", [*ACROSS, "--max-memory", "100K"],
-        "40 collections (--collections)", "MiB", "--max-memory", "fewer collections",
+        "40 collections (--collections)", "MiB", "--max-memory", "fewer --collections",
         files={"suite.tsv": SUITE}),
     err("collection-beyond-max-memory",
         ["compare", "--collection", "X=qrels.txt,a.run,b.run,c.run", "--collection",

@@ -421,7 +421,7 @@ def _expected_values(auto_qrels: Any, lines: pd.DataFrame, run_list: list[Any],
         generator = np.random.default_rng(rng)
         cumulative = probabilities.cumsum(axis=1)
         total = np.zeros_like(values)
-        report = progress_reporter(progress, draws, "label draws", units=AUTO_DRAWS.units)
+        report = progress_reporter(progress, draws, "label draws", units=AUTO_DRAWS)
         for done in range(1, draws + 1):
             column = (generator.random(len(auto))[:, None] > cumulative).sum(axis=1)
             grade = np.asarray(grades)[np.minimum(column, len(grades) - 1)]

@@ -56,6 +56,7 @@ from ..errors import AlignmentError, InputError, InputFormatError, MeasureError,
 from ..io.sources import as_qrels, as_runs
 from ..stats.corrections import Correction
 from ..stats.tables import Format
+from .params import NOISE_REPLICATES
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -424,7 +425,7 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     taus = {m: np.empty(replicates) for m in labels}
     any_flip = {m: np.zeros(replicates, dtype=bool) for m in labels}
     means = {m: np.empty((replicates, len(systems))) for m in labels}
-    report = progress_reporter(progress, replicates, "judge noise", units="replicates")
+    report = progress_reporter(progress, replicates, "judge noise", units=NOISE_REPLICATES)
     for first, drawn in _draws(rows, confusion, replicates, gen):
         for r, observed in enumerate(drawn, first):
             check_stop()

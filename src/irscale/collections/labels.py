@@ -454,7 +454,7 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     report = progress_reporter(check_progress(progress),
                                n_iter * (restarts if method == "mace" else 1),
                                method if fixed else f"{method} (stops once converged)",
-                               units=LABEL_ITERATIONS.units)
+                               units=LABEL_ITERATIONS)
     iterations, converged = 0, True
     extra: dict[str, np.ndarray] = {}
     kernel: pd.DataFrame | None = None

@@ -256,7 +256,7 @@ def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
     data = judgments if isinstance(judgments, PairwiseJudgments) else read_pairwise(judgments)
     report = progress_reporter(check_progress(progress), n_iter,
                                f"{method} (stops once converged)",
-                               units=PAIRWISE_ITERATIONS.units)
+                               units=PAIRWISE_ITERATIONS)
     workers = pd.DataFrame({"worker": data.workers,
                             "comparisons": np.bincount(data.worker,
                                                        minlength=len(data.workers))})

@@ -301,7 +301,7 @@ def check_progress(progress: object) -> ProgressArg:
 
 def progress_reporter(
     progress: object, total: int, label: str = "resampling", *, offset: int = 0,
-    overall: int | None = None, delay: float = 0.0, units: str | None = None,
+    overall: int | None = None, delay: float = 0.0, units: Param | None = None,
     elsewhere: bool = False,
 ) -> Callable[[int], None]:
     """``report(done)`` for ``done`` of ``total`` units of work: calls ``progress(done,
@@ -331,14 +331,15 @@ def progress_reporter(
 
 
 def progress_callback(progress: object, label: str = "resampling", *,
-                      units: str | None = None, elsewhere: bool = False) -> ProgressArg:
+                      units: Param | None = None, elsewhere: bool = False) -> ProgressArg:
     """``progress`` with ``True`` turned into one callable ``progress(done, total)`` that
     draws one :class:`Progress` (made at its first call), so that the passes of one run
     (:func:`phase_progress`) share one bar and one clock (a bar made per pass, or per
     call, never showed a line off a terminal: its clock started again at every step);
     ``False`` and callables as they are.
 
-    With ``units`` (what the work counts: ``"samples"``), the time of the rest is stated
+    With ``units`` (the parameter whose declared :class:`~irscale.core.params.Cost` names
+    what the work counts: ``samples (-B/--samples)``), the time of the rest is stated
     (:func:`announce_rest`) at the seconds per unit measured on the work after the first
     advance (the set-up and the start of the threads left out) once :data:`DELAY` seconds
     of it are done, or at the first advance when that took :data:`DELAY` seconds already
@@ -354,6 +355,7 @@ def progress_callback(progress: object, label: str = "resampling", *,
     began = clock()
     first: tuple[int, float] | None = None  # (units, seconds) at the first advance
     announced = units is None
+    stated = "" if units is None else units.units
 
     def report(done: int, total: int) -> None:
         nonlocal bar, announced, first
@@ -366,7 +368,7 @@ def progress_callback(progress: object, label: str = "resampling", *,
             elif first is None or (spent - first[1] >= DELAY and done > first[0]):
                 announced = True
                 base = first or (0, 0.0)
-                announce_rest(True, label, str(units), total - done,
+                announce_rest(True, label, stated, total - done,
                               (spent - base[1]) / (done - base[0]))
         bar.set(done)
         if done >= total:
@@ -375,46 +377,114 @@ def progress_callback(progress: object, label: str = "resampling", *,
     return report
 
 
-def counted_work(param: Param, count: int, what: str, progress: object, *,
-                 memory: float = 0.0, max_memory: str | int | float | None = None,
-                 option: str | None = None) -> Callable[[int], None]:
-    """The work of ``count`` units of what ``param`` declares (its
-    :class:`~irscale.core.params.Cost`), kept by the one mechanism; ``report(done)`` of
-    ``done`` units.
+def spelled(param: Param) -> str:
+    """How a message names a declared parameter for the API and the command line at once:
+    ``-B/--samples (samples)``; the Python name alone where no option spells it."""
+    if not param.flags:
+        return param.name
+    options = "/".join(param.flags)
+    return options if param.name in options else f"{options} ({param.name})"
+
+
+def _params(params: Param | tuple[Param, ...]) -> tuple[Param, ...]:
+    """``params`` as a tuple, each declaring a cost that scales work
+    (:class:`~irscale.core.params.Cost`, not :data:`~irscale.core.params.NO_WORK`)."""
+    found = params if isinstance(params, tuple) else (params,)
+    for param in found:
+        if _grows(param) == "none":
+            raise ValueError(f"{param.name} declares no cost: its value scales no work")
+    return found
+
+
+def _grows(param: Param) -> str:
+    """How the work grows with ``param`` (its declared cost's ``grows``)."""
+    return "none" if param.cost is None else param.cost.grows
+
+
+def change_text(params: Param | tuple[Param, ...], option: str | None = None) -> str:
+    """What to change to ask for less work, read from the declared costs: ``fewer
+    -B/--samples (samples)`` for a parameter whose work grows with its value, ``a larger
+    --step`` for one whose work grows as its value shrinks (``inverse``), joined by
+    ``or``; ``or a larger OPTION`` where the caller's memory limit is an option."""
+    asked = [f"{'a larger' if _grows(param) == 'inverse' else 'fewer'} {spelled(param)}"
+             for param in _params(params)]
+    if option is not None:
+        asked.append(f"a larger {option}")
+    return asked[0] if len(asked) == 1 else f"{', '.join(asked[:-1])} or {asked[-1]}"
+
+
+def declared_memory(params: Param | tuple[Param, ...], need: float, what: str, *,
+                    max_memory: str | int | float | None = None,
+                    option: str | None = None) -> int:
+    """Refuse, before any work, memory that the values of ``params`` (parameters declaring
+    a :class:`~irscale.core.params.Cost`, or an input's size declared the same way) make
+    ``need`` bytes, beyond the memory limit (:func:`irscale.core.budget.check_memory`:
+    ``max_memory``, named ``option`` when the caller takes one; otherwise the default
+    limit); return the limit in bytes.
+
+    The message is ``WHAT, about SIZE: more than LIMIT (CHANGE)``: ``what`` states the values
+    asked for (``10,000 samples of 45 pairs``), the size is the estimate, and the change is
+    read from the declarations (:func:`change_text`), so that no call site writes its own.
+    """
+    from .budget import check_memory, format_size
+
+    return check_memory(need, f"{what}, about {format_size(need)}",
+                        change_text(params, option), max_memory=max_memory, option=option)
+
+
+class Work:
+    """``count`` units of the work ``params`` declare, kept by the one mechanism
+    (:func:`counted_work`); calling it with ``done`` reports ``done`` units."""
+
+    __slots__ = ("_report", "limit")
+
+    def __init__(self, limit: int, report: Callable[[int], None]) -> None:
+        #: The memory limit in bytes the work was checked against.
+        self.limit = limit
+        self._report = report
+
+    def __call__(self, done: int) -> None:
+        check_stop()
+        self._report(done)
+
+
+def counted_work(params: Param | tuple[Param, ...], count: int, what: str, progress: object,
+                 *, memory: float = 0.0, need: float | None = None,
+                 max_memory: str | int | float | None = None, option: str | None = None,
+                 elsewhere: bool = False) -> Work:
+    """The work of ``count`` units of what ``params`` declare (the first one's
+    :class:`~irscale.core.params.Cost` names the units), kept by the one mechanism;
+    ``work(done)`` reports ``done`` units.
 
     The units are those of an option's value (draws) or of an input's size (the
     collections of a manifest, the lines of a file, the comparisons of a file: the
     parameter that names the input declares its cost as an option does, ``Param(...,
     cost=Cost("collections", per=...))``), and the work grows with them as the cost says
     (``linear``: ``count`` units of work; ``quadratic``: ``count²``). Before any work, the
-    memory, ``memory`` bytes a unit of work, is refused beyond the limit
-    (:func:`irscale.core.budget.check_memory`: ``max_memory``, named ``option`` when
-    given; otherwise the default limit, named as such), the
-    message stating ``count``, the units and the option, ``what`` and the estimate. Then
-    each ``report(done)`` shows the progress of ``what`` (``progress``:
-    :func:`progress_reporter`), states the time of the rest in those units, measured on
-    its first part, when it exceeds :data:`NOTICE_SECONDS` (:func:`progress_callback`),
+    memory — ``need`` bytes, or ``memory`` bytes a unit of work — is refused beyond the
+    limit (:func:`declared_memory`), the message stating ``count``, the units and the
+    options, ``what`` and the estimate. Then each ``work(done)`` shows the progress of
+    ``what`` (``progress``: :func:`progress_reporter`; ``elsewhere``: work done in other
+    processes, timed by the clock), states the time of the rest in those units, measured
+    on its first part, when it exceeds :data:`NOTICE_SECONDS` (:func:`progress_callback`),
     and stops where the caller gave up (:func:`check_stop`); ^C and SIGTERM reach the main
     thread between two reports, a unit of work apart.
     """
-    from .budget import check_memory, format_size
+    from .budget import max_memory_of
 
-    cost = param.cost
-    if cost is None or cost.grows not in ("linear", "quadratic"):
-        raise ValueError(f"{param.name} declares no cost counted in units of an input")
-    size = float(count) ** 2 if cost.grows == "quadratic" else float(count)
-    if memory > 0:
-        need = memory * size
-        check_memory(need, f"{count:,} {param.units}: {what}, about {format_size(need)}",
-                     f"fewer {param.units}", max_memory=max_memory,
-                     option=None if max_memory is None else option)
-    report = progress_reporter(progress, count, what, units=param.units)
-
-    def advance(done: int) -> None:
-        check_stop()
-        report(done)
-
-    return advance
+    declared = _params(params)
+    grows = _grows(declared[0])
+    if grows not in ("linear", "quadratic"):
+        raise ValueError(f"{declared[0].name} declares no cost counted in units of its value")
+    size = float(count) ** 2 if grows == "quadratic" else float(count)
+    total = memory * size if need is None else need
+    if total > 0:
+        limit = declared_memory(declared, total, f"{count:,} {declared[0].units}: {what}",
+                                max_memory=max_memory, option=option)
+    else:
+        limit = max_memory_of(max_memory)
+    return Work(limit, progress_reporter(progress, count, what, units=declared[0],
+                                         elsewhere=elsewhere))
 
 
 def no_report(done: int) -> None:

@@ -70,7 +70,7 @@ from ..stats.resampling import (
 from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_not_constant
 from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
-from .params import DISCRIMINATIVE, DISCRIMINATIVE_METHOD
+from .params import DISCRIMINATIVE, DISCRIMINATIVE_METHOD, DISCRIMINATIVE_SAMPLES
 
 #: Methods of :func:`discriminative_power`.
 METHODS: tuple[str, ...] = DISCRIMINATIVE_METHOD.names
@@ -316,7 +316,8 @@ def discriminative_power(
     executor = check_workers(workers, executor)
     # the two passes of the bootstrap: one bar, and the time of the rest of both stated
     # from the first chunk (the estimate, :func:`irscale.core.progress.announce_rest`)
-    progress = progress_callback(progress, units="samples", elsewhere=not is_local(executor))
+    progress = progress_callback(progress, units=DISCRIMINATIVE_SAMPLES,
+                                 elsewhere=not is_local(executor))
     if not is_ready(executor):  # one cluster (or connection) for both passes
         with executor_scope(executor) as ready:
             return discriminative_power(data, method, measure=measure, samples=samples,
@@ -421,7 +422,7 @@ def discriminative_power_spread(
         raise ParameterError("seeds is empty: give at least one seed")
     for seed in seeds:
         check_seed(seed, "seeds: a seed")
-    progress = progress_callback(progress, units="samples",
+    progress = progress_callback(progress, units=DISCRIMINATIVE_SAMPLES,
                                  elsewhere=not is_local(options.get("executor", "local")))
     rows = []
     for index, seed in enumerate(seeds):

@@ -108,7 +108,14 @@ from ..stats.resampling import (
 )
 from ..stats.tables import Format
 from .common import generator, paired_tables
-from .params import CORRELATE, CORRELATE_CI, CORRELATION, PERSISTENCE, RANK_BIASED_OVERLAP
+from .params import (
+    CORRELATE,
+    CORRELATE_CI,
+    CORRELATION,
+    CORRELATION_SAMPLES,
+    PERSISTENCE,
+    RANK_BIASED_OVERLAP,
+)
 
 #: Correlation methods of :func:`correlation` (``tau`` = Kendall's τ_b).
 METHODS: tuple[str, ...] = CORRELATION.names
@@ -555,7 +562,7 @@ def correlation_ci(
                  f"(-B/--samples, samples), kept for intervals at any level: about "
                  f"{format_size(REPLICATE_BYTES * float(samples))}", "fewer -B/--samples")
     gen = generator(seed_sequence(rng=rng))
-    report = progress_reporter(progress, samples, "bootstrap", units="samples")
+    report = progress_reporter(progress, samples, "bootstrap", units=CORRELATION_SAMPLES)
     values = np.empty(samples)
     for first in range(0, samples, CHUNK):  # topics drawn a chunk at a time: flat memory
         size = min(CHUNK, samples - first)

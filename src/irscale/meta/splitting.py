@@ -74,7 +74,14 @@ from .common import (
     score_table,
     seed_sequence,
 )
-from .params import SPLIT, SPLIT_METRICS, SPLIT_SIZE, SWAP, TOPIC_SPLITS
+from .params import (
+    SPLIT,
+    SPLIT_METRICS,
+    SPLIT_REPETITIONS,
+    SPLIT_SIZE,
+    SWAP,
+    TOPIC_SPLITS,
+)
 from .procedures import Decisions, canonical_procedure, decide, is_shard_procedure
 
 #: Bins of the swap method are numbered below this (exact in 64-bit floats).
@@ -485,7 +492,7 @@ def _split_progress(progress: ProgressArg, size: int, position: int, repetitions
         return progress_reporter(progress, repetitions, offset=position * repetitions,
                                  overall=count * repetitions)
     return progress_reporter(progress, repetitions, f"splits of {size} topics",
-                             units="repetitions")
+                             units=SPLIT_REPETITIONS)
 
 
 @dataclass(frozen=True, eq=False)

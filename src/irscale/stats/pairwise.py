@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..core import ScoreMatrix
+from ..core.params import RESAMPLES
 from ..core.progress import phase_progress, progress_callback
 from ..errors import AlignmentError, NoVarianceWarning, ParameterError
 from ..parallel import check_executor, executor_scope, is_local, is_ready
@@ -119,7 +120,7 @@ def pairwise_tests(
     parts: list[dict[str, np.ndarray]] = []
     samples = convention = None
     # the groups: one bar, and the time of the rest stated from the first chunk
-    shared = progress_callback(options.get("progress"), units="samples",
+    shared = progress_callback(options.get("progress"), units=RESAMPLES,
                                elsewhere=not is_local(options.get("executor", "local")))
     for index, (collection, group_measure, value) in enumerate(groups):
         values, _, names = score_table(value, group_measure)

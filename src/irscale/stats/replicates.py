@@ -78,7 +78,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.params import INTERVAL_SAMPLES
+from ..core.params import INTERVAL_SAMPLES, RESAMPLES
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError
 from .corrections import Correction, adjust_pvalues, correction_name
@@ -399,7 +399,7 @@ def bootstrap_anova(
     gen = np.random.Generator(np.random.PCG64(seed_sequence(rng=rng)))
     block = max(1, BLOCK_VALUES // values.size)
     effect_parts, f_parts = [], []
-    report = progress_reporter(progress, samples, "bootstrap ANOVA", units="samples")
+    report = progress_reporter(progress, samples, "bootstrap ANOVA", units=RESAMPLES)
     for start in range(0, samples, block):
         index = _draw(gen, resample, min(block, samples - start), (t, j, k), size)
         effect_parts.append(_effects_and_f(

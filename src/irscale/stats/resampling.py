@@ -37,7 +37,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core.params import MAX_SAMPLES as MAX_SAMPLES
-from ..core.params import SAMPLES, SEED
+from ..core.params import RESAMPLES, SAMPLES, SEED
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError, shown
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
@@ -188,7 +188,7 @@ def run_chunks(
     tasks = ChunkTasks(seeds, sizes)
     # the rest timed on the first chunk and stated when long (a caller's callable, a share
     # of a longer run, states its own)
-    report = progress_reporter(progress, sum(sizes), units="samples",
+    report = progress_reporter(progress, sum(sizes), units=RESAMPLES,
                                elsewhere=not is_local(executor))
     finished = 0
 
