@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..errors import ParameterError
 from .params import Needs, Param
-from .records import record
+from .records import is_record_init, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -63,8 +63,8 @@ class Arity:
     cannot be given by keyword (``positional_only``), its keyword-only names, whether it
     takes ``*args`` and ``**kwargs``, and the defaults by name."""
 
-    __slots__ = ("defaults", "keyword_only", "positional", "positional_only", "varargs",
-                 "varkw")
+    __slots__ = ("defaults", "extra", "keyword_only", "positional", "positional_only",
+                 "varargs", "varkw")
 
     def __init__(self, function: Callable[..., Any]) -> None:
         code = function.__code__
@@ -75,6 +75,8 @@ class Arity:
         self.keyword_only: tuple[str, ...] = names[count:count + kwcount]
         self.varargs = bool(code.co_flags & _VARARGS)
         self.varkw = bool(code.co_flags & _VARKEYWORDS)
+        #: The names of ``*args`` and ``**kwargs``, those it takes.
+        self.extra = names[count + kwcount:count + kwcount + self.varargs + self.varkw]
         values = function.__defaults__ or ()
         defaults: dict[str, object] = dict(zip(self.positional[count - len(values):], values,
                                                strict=True))
@@ -91,7 +93,7 @@ class Arity:
         spec = kind.__record_init__  # type: ignore[attr-defined]
         made.positional = ("self", *(item.name for item in spec))
         made.positional_only = frozenset(("self",))
-        made.keyword_only, made.varargs, made.varkw = (), False, False
+        made.keyword_only, made.varargs, made.varkw, made.extra = (), False, False, ()
         made.defaults = {item.name: item.default for item in spec
                          if item.default is not MISSING or item.default_factory is not MISSING}
         return made
@@ -119,6 +121,21 @@ def arity(function: Callable[..., Any]) -> Arity | None:
             return None
         found = _ARITIES[inner] = Arity(inner)
     return found
+
+
+def arity_of_call(function: Any, args: tuple[Any, ...] = ()) -> Arity | None:
+    """What ``function`` takes as called with ``args``: a record's constructor (the
+    ``__init__`` records share, :func:`irscale.core.records.is_record_init`), the fields of
+    the class of ``args[0]`` (the object being made); a class, its constructor's; else
+    :func:`arity`. None where it cannot be read."""
+    if is_record_init(function) and args and hasattr(type(args[0]), "__record_init__"):
+        return Arity.of_record(type(args[0]))
+    if isinstance(function, type):
+        if hasattr(function, "__record_init__"):
+            return Arity.of_record(function)
+        init: Any = getattr(function, "__init__", None)
+        return arity(init) if callable(init) else None
+    return arity(function) if callable(function) else None
 
 
 def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: str = ""

@@ -1,14 +1,20 @@
 """The edge of the Python API: a raw exception caused by an argument becomes an irscale error.
 
 Every public function of irscale (what the ``__all__`` of a public package exports) is
-wrapped once, where its package exports it (:func:`guard`). The wrapper costs nothing on
-the way in: it calls the function as it is, and keeps its arguments until it returns (to
-name one in a message): a caller that hands over its only reference so that the function
-frees an input early (the command line's runs) calls the module's function itself. When
-the call ends in a raw Python exception (:data:`RAW`: ``TypeError``, ``AttributeError``,
+wrapped once, where its package exports it (:func:`guard`). On the way in, the call's
+arity and keywords are bound by the binding's mechanism
+(:func:`irscale.core.binding.bind_arguments`: too many positional arguments, a missing
+one, one given twice, a keyword the function does not take, a :class:`~irscale.errors.
+ParameterError` naming the function), and a function declared with a
+:class:`~irscale.core.binding.Binding` has its parameters' domains and rules checked by
+it. What the declarations cannot know is left here: the types of the data a function is
+given. The wrapper keeps the call's arguments until it returns (to name one in a
+message): a caller that hands over its only reference so that the function frees an
+input early (the command line's runs) calls the module's function itself. When the call
+ends in a raw Python exception (:data:`RAW`: ``TypeError``, ``AttributeError``,
 ``ValueError``, ``KeyError``, ``IndexError``, ``OverflowError``, ``ZeroDivisionError``;
 never an :class:`~irscale.errors.IrscaleError`), the arguments are checked against the
-function's declared parameters (its signature and type hints):
+function's type hints:
 
 * the first argument that does not have its declared type — ``None`` where the annotation
   does not allow it, a string where it declares numbers or a sequence of names, a list of
@@ -22,11 +28,11 @@ function's declared parameters (its signature and type hints):
 * otherwise the raw exception propagates unchanged: every argument had its declared type,
   so it is a fault of irscale, never disguised as the user's.
 
-A keyword the function does not take is named first, with the nearest one it takes
-(:func:`keyword_error`), also where the function hands its ``**options`` on: to another
-function or a dataclass of options (Python's ``TypeError`` there names the callee, whose
-keywords are read), or to one that reads them itself (a test's, a correlation's options:
-its :func:`keyword_error`). The edge is the outermost public call: public functions and
+A keyword a function hands on through its ``**options`` is checked where it is handed:
+to another function or a dataclass of options (Python's ``TypeError`` there names the
+callee, whose keywords are read), or to one that reads them itself (a test's, a
+correlation's options: its :func:`keyword_error`); the message names them all, with the
+nearest keyword taken. The edge is the outermost public call: public functions and
 methods that call others (``Evaluation.format`` calls ``Evaluation.write``) run inside
 it, and the messages name the caller's arguments.
 
@@ -73,8 +79,9 @@ from .records import is_record_init
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     import ast
-    import inspect
     from typing import Any, TypeVar
+
+    from .binding import Arity
 
     F = TypeVar("F", bound=Callable[..., Any])
 
@@ -138,12 +145,10 @@ def public(function: F) -> F:
 
         if not hasattr(function, "__irscale_binding__"):
             # arity and keywords on entry (a bound function checks its own: Binding)
-            from .binding import Arity, bind_arguments
+            from .binding import bind_arguments
 
-            record = is_record_init(function) and args and hasattr(type(args[0]),
-                                                                   "__record_init__")
             bind_arguments(function, args, kwargs, owner=_qualified(function, args),
-                           found=Arity.of_record(type(args[0])) if record else None)
+                           found=_arity_of(function, args))
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
@@ -156,7 +161,7 @@ def public(function: F) -> F:
                 own = _unknown_keywords(function, args, kwargs, error)
                 if own is not None:
                     raise own from error
-            if not _names_parameter(function, error):
+            if not _names_parameter(function, args, error):
                 _name_argument(function, args, kwargs, error)
             raise
         except RAW as error:
@@ -242,24 +247,31 @@ def _methods(cls: type) -> dict[str, types.FunctionType]:
 
 
 # --------------------------------------------------------------------------- blame
+def _arity_of(function: Any, args: tuple[Any, ...] = ()) -> Arity | None:
+    """:func:`irscale.core.binding.arity_of_call` (loaded when a call goes wrong)."""
+    from .binding import arity_of_call
+
+    return arity_of_call(function, args)
+
+
+def _keywords_of(function: Any, args: tuple[Any, ...] = ()) -> list[str]:
+    """The keywords ``function`` takes (none where its arity cannot be read)."""
+    found = _arity_of(function, args)
+    return [] if found is None else found.keywords
+
+
 def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
                       kwargs: dict[str, Any], error: BaseException) -> ParameterError | None:
-    """The error of keywords that ``function`` does not take (a misspelt option such as
-    ``relevence_level=``: Python's ``TypeError`` names one, this names them all, with the
-    keywords taken: :func:`keyword_error`), or None when it takes every keyword given. A
-    function that takes ``**options`` hands them on: a keyword is unknown when the
-    function it hands it to does not take it (``error``: Python's ``TypeError`` raised
-    where that function is called (:func:`_callee`), or the :func:`keyword_error` of a
-    function that reads its options itself), and the keywords taken are the function's
-    and that one's."""
-
-    try:
-        parameters = _signature(function, args).parameters
-    except (TypeError, ValueError):
+    """The error of keywords that ``function`` hands on through its ``**options`` and the
+    function it hands them to does not take (``error``: Python's ``TypeError`` raised where
+    that function is called (:func:`_callee`), or the :func:`keyword_error` of a function
+    that reads its options itself), naming them all with the keywords taken, the
+    function's and that one's; None otherwise. (A keyword that a function without
+    ``**options`` does not take is refused on entry: :func:`irscale.core.binding.
+    bind_arguments`.)"""
+    found = _arity_of(function, args)
+    if found is None or not found.varkw:
         return None
-    taken = _keywords_of(function, args)
-    if not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
-        return _keyword_error(_name(function, args), kwargs, taken)
     unknown: Sequence[str]
     inner: Sequence[str]
     match = re.match(_KEYWORD_ERROR, str(error)) if isinstance(error, TypeError) else None
@@ -269,6 +281,7 @@ def _unknown_keywords(function: Callable[..., Any], args: tuple[Any, ...],
         unknown, inner, note = getattr(error, "keywords", ((), (), ""))
     if not unknown or any(name not in kwargs for name in unknown):
         return None  # not the caller's keywords: the function's own fault
+    taken = found.keywords
     taken += [name for name in inner if name not in taken and name not in unknown]
     return _keyword_error(_name(function, args), unknown, taken, note)
 
@@ -328,44 +341,65 @@ def _callee(error: BaseException, qualname: str) -> Any:
                  vars(builtins).get(head))
     for attribute in rest:
         if attribute == "__init__" and isinstance(value, type):
-            break  # the class's signature is its __init__'s (a record's shared one reads none)
+            break  # the class's arity is its constructor's (a record's: its fields)
         value = getattr(value, attribute, None)
     return value
 
 
-def _signature(function: Callable[..., Any], args: tuple[Any, ...]) -> inspect.Signature:
-    """:func:`inspect.signature` of ``function``; of a record's constructor (the
-    ``__init__`` records share, :func:`irscale.core.records.is_record_init`), that of the
-    class of ``args[0]`` (the object being made), ``self`` first."""
-    import inspect
-
+def _annotations(function: Callable[..., Any], args: tuple[Any, ...]
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The annotations of the parameters of ``function`` (a record's constructor: those of
+    the fields of the class of ``args[0]``; a function that shows the options it takes as
+    ``**options`` in a ``__signature__``, theirs too) and the names of the module they are
+    read in."""
     if is_record_init(function) and args:
-        own = inspect.signature(type(args[0]))
-        first = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
-        return own.replace(parameters=[first, *own.parameters.values()])
-    return inspect.signature(function)
+        kind = type(args[0])
+        found: dict[str, Any] = {}
+        for base in reversed(kind.__mro__):
+            found.update(vars(base).get("__annotations__", {}))
+        module = sys.modules.get(kind.__module__)
+        return found, vars(module) if module is not None else {}
+    inner: Any = function
+    while hasattr(inner, "__wrapped__"):
+        inner = inner.__wrapped__
+    found = dict(getattr(inner, "__annotations__", {}))
+    declared = getattr(inner, "__signature__", None)  # options shown as its keywords
+    if declared is not None:  # (evaluation.options.TrecEvalSignature: trec_eval's)
+        found.update((name, parameter.annotation)
+                     for name, parameter in declared.parameters.items()
+                     if parameter.annotation is not parameter.empty)
+    return found, getattr(inner, "__globals__", {})
 
 
-def _keywords_of(function: Any, args: tuple[Any, ...] = ()) -> list[str]:
-    """The keywords ``function`` takes (none when it is not a function with a signature;
-    ``self`` of a method read from its class left out; ``args``: the call's, for a record's
-    constructor)."""
-    try:
-        parameters = _signature(function, args).parameters
-    except (TypeError, ValueError):
-        return []
-    return [name for name, p in parameters.items() if name not in ("self", "cls") and
-            p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+def _arguments(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+               ) -> tuple[list[tuple[str, Any, list[Any]]], dict[str, Any]] | None:
+    """Each argument of the call (its arity checked on entry): its name, its value and the
+    values its annotation applies to (each one of ``*args`` and ``**kwargs``); and the
+    annotations, by name. None where the arity of ``function`` cannot be read."""
+    found = _arity_of(function, args)
+    if found is None:
+        return None
+    annotations, _ = _annotations(function, args)
+    bound = [(name, value, [value]) for name, value in zip(found.positional, args,
+                                                           strict=False)]
+    rest = list(args[len(found.positional):])
+    if rest and found.varargs:
+        bound.append((found.extra[0], tuple(rest), rest))
+    taken = [*found.keywords, *(name for name in annotations if name not in found.extra)]
+    options = {key: value for key, value in kwargs.items() if key not in taken}
+    bound += [(key, value, [value]) for key, value in kwargs.items() if key in taken]
+    if options and found.varkw:
+        bound.append((found.extra[-1], options, list(options.values())))
+    return bound, annotations
 
 
-def _names_parameter(function: Callable[..., Any], error: IrscaleError) -> bool:
+def _names_parameter(function: Callable[..., Any], args: tuple[Any, ...],
+                     error: IrscaleError) -> bool:
     """Whether the message of ``error`` names a parameter of ``function`` already."""
-    import inspect
-
-    try:
-        names = inspect.signature(function).parameters
-    except (TypeError, ValueError):
+    found = _arity_of(function, args)
+    if found is None:
         return True
+    names = {*found.positional, *found.keyword_only, *found.extra}
     if getattr(error, "param", None) in names:
         return True
     message = str(error)
@@ -382,12 +416,11 @@ def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
 
     if not error.args or not isinstance(error.args[0], str):
         return
-    try:
-        bound = _signature(function, args).bind(*args, **kwargs)
-    except (TypeError, ValueError):
+    call = _arguments(function, args, kwargs)
+    if call is None:
         return
     subject = getattr(error, "subject", _MISSING)
-    named = next((name for name, value in bound.arguments.items() if value is subject), None)
+    named = next((name for name, value, _ in call[0] if value is subject), None)
     if named is None:
         blamed = blame(function, args, kwargs)
         named = None if blamed is None else blamed.param
@@ -405,44 +438,28 @@ def blame(function: Callable[..., Any], args: tuple[Any, ...],
           kwargs: dict[str, Any]) -> ParameterError | None:
     """The error naming the argument of ``function`` that does not fit its declaration,
     or None when every argument fits (or cannot be judged)."""
-    import inspect
-
-    try:
-        signature = _signature(function, args)
-        bound = signature.bind(*args, **kwargs)
-    except (TypeError, ValueError):
+    call = _arguments(function, args, kwargs)
+    if call is None:
         return None
-    namespace = getattr(inspect.unwrap(function), "__globals__", {})  # (a Binding's)
-    arguments = [(name, value, signature.parameters[name])
-                 for name, value in bound.arguments.items()]
-    for name, value, parameter in arguments:
-        for item in _items(value, parameter):
-            annotation = parameter.annotation
-            if annotation is inspect.Parameter.empty or \
-                    _fits(item, annotation, namespace) is not False:
-                continue
-            return ParameterError(f"{name}: expected {_text(annotation)}, got "
-                                  f"{_what(item)}", param=name)
+    arguments, annotations = call
+    namespace = _annotations(function, args)[1]
+    for name, _, items in arguments:
+        annotation = annotations.get(name)
+        if annotation is None:
+            continue
+        for item in items:
+            if _fits(item, annotation, namespace) is False:
+                return ParameterError(f"{name}: expected {_text(annotation)}, got "
+                                      f"{_what(item)}", param=name)
     for name, value, _ in arguments:
         if isinstance(value, int) and not -_INT64 <= value < _INT64:
             return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
                                   "integer", param=name)
-    for name, value, parameter in arguments:
-        if _is_empty(value) and _is_container(parameter.annotation, namespace):
+    for name, value, _ in arguments:
+        if _is_empty(value) and _is_container(annotations.get(name, ""), namespace):
             return ParameterError(f"{name}: got an empty {type(value).__name__} (no data)",
                                   param=name)
     return None
-
-
-def _items(value: Any, parameter: inspect.Parameter) -> list[Any]:
-    """The values an annotation applies to: each one of ``*args`` and ``**kwargs``."""
-    import inspect
-
-    if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
-        return list(value)
-    if parameter.kind is inspect.Parameter.VAR_KEYWORD:
-        return list(value.values())
-    return [value]
 
 
 def _text(annotation: Any) -> str:
