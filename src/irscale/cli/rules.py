@@ -19,7 +19,7 @@ from .parser import GIVEN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.binding import Binding, Excludes
+    from ..core.binding import Binding, Choice, Excludes
     from ..core.binding import Required as Needed
 
 
@@ -109,6 +109,79 @@ def binding_rules(binding: Binding) -> tuple[Declared, ...]:
     return tuple(built)
 
 
+def choice_rules(choice: Choice, offered: Mapping[str, Param | None]) -> tuple[Declared, ...]:
+    """The rules of a command that calls one of several functions, chosen by an option
+    (:class:`~irscale.core.binding.Choice`): each option a binding declares refused where
+    the choice made calls a function that does not take it (a
+    :class:`~irscale.core.params.Needs` on the choosing option, the values
+    :meth:`~irscale.core.binding.Choice.applies_to` gives); then, where a value is chosen,
+    its function's :func:`binding_rules` and the domains of its parameters whose option
+    (``offered``: each option's own parameter, by dest) is built from another declaration
+    (``--model``: a named model or a formula for Tukey's HSD, one of two for the
+    document-sampling test). None of them where one of the choice's ``unless`` is given:
+    another function is called."""
+    from ..core.binding import Excludes
+    from ..core.binding import Required as Needed
+
+    on = _dest(choice.on)
+    unless = tuple(_dest(param) for param in choice.unless)
+
+    def made(args: argparse.Namespace) -> bool:
+        return not any(given(args, dest) for dest in unless)
+
+    built: list[Declared] = []
+    for param in choice.declared().values():
+        rule = Needs((param,), on=choice.on, values=choice.applies_to(param.name))
+        built.append(_only(_applicable(rule, choice.on), made))
+    for binding, values in choice.chosen().values():
+        def chosen(args: argparse.Namespace, values: tuple[str, ...] = values) -> bool:
+            return made(args) and getattr(args, on) in values
+
+        checked = tuple(param for param in binding.params if _dest(param) != on
+                        and _dest(param) in offered
+                        and offered[_dest(param)] is not param
+                        and getattr(param.domain, "check", None) is not None)
+        if checked:
+            built.append(_only(_domains(checked), chosen))
+        for rule in binding.rules:
+            if rule.on is None or _dest(rule.on) == on:
+                continue  # the choosing option's own rules: applies_to's
+            if isinstance(rule, Needed):
+                built.append(_only(_required(rule), chosen))
+            elif isinstance(rule, Excludes):
+                built.append(_only(_excluded(rule), chosen))
+            else:
+                built.append(_only(_applicable(rule, rule.on), chosen))
+    return tuple(built)
+
+
+def _only(rule: Declared, when: Callable[[argparse.Namespace], bool]) -> Declared:
+    """``rule`` applied only where ``when(args)`` holds."""
+    if isinstance(rule, Rule):
+        holds = rule.holds
+        return Rule(rule.dests, lambda args: not when(args) or holds(args), rule.message,
+                    rule.spelt, bound=rule.bound)
+
+    def check(args: argparse.Namespace) -> None:
+        if when(args):
+            rule(args)  # type: ignore[operator]
+
+    return check
+
+
+def _domains(params: tuple[Param, ...]) -> Callable[[argparse.Namespace], None]:
+    """The options of ``params`` given, checked against the domains of ``params`` (the
+    chosen function's, narrower than the option's own) and stored as they return them."""
+    def check(args: argparse.Namespace) -> None:
+        for param in params:
+            dest = _dest(param)
+            if given(args, dest):
+                setattr(args, dest, param.domain.check(getattr(args, dest),
+                                                       spelling(args, dest)))
+
+    return check
+
+
 def _dest(param: Param) -> str:
     return param.dest or param.name
 
@@ -143,9 +216,19 @@ def _applicable(rule: Needs, on: Param) -> Rule:
 def _excluded(rule: Excludes) -> Rule:
     """An :class:`~irscale.core.binding.Excludes` as a command-line :class:`Rule`."""
     dest = _dest(rule.on)
+    if rule.values is None:
+        return Rule(tuple(_dest(param) for param in rule.params),
+                    lambda args: not given(args, dest),
+                    lambda args: rule.message("{options}", spelling(args, dest), "{applies}"),
+                    bound=True)
+    from ..core.binding import applies
+
+    def message(args: argparse.Namespace) -> str:
+        chosen = _chosen(args, dest).replace("{", "{{").replace("}", "}}")
+        return rule.message("{options}", f"{rule.on.flags[-1]} {chosen}", "{applies}")
+
     return Rule(tuple(_dest(param) for param in rule.params),
-                lambda args: not given(args, dest),
-                lambda args: rule.message("{options}", spelling(args, dest), "{applies}"),
+                lambda args: not applies(rule.values, getattr(args, dest)), message,
                 bound=True)
 
 
