@@ -21,6 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.binding import Binding, Choice, Excludes
     from ..core.binding import Required as Needed
+    from ..core.binding import Rule as BoundRule
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
@@ -93,20 +94,20 @@ def binding_rules(binding: Binding) -> tuple[Declared, ...]:
     asked for. The same declarations the function checks on entry, so the two refuse the
     same calls. (:mod:`irscale.core.binding` is loaded here: the commands without a binding,
     ``irscale eval``, do without it.)"""
+    return tuple(_declared(rule) for rule in binding.rules if rule.on is not None)
+
+
+def _declared(rule: BoundRule) -> Declared:
+    """One rule of a binding (its ``on`` named) as the command line applies it."""
     from ..core.binding import Excludes
     from ..core.binding import Required as Needed
 
-    built: list[Declared] = []
-    for rule in binding.rules:
-        if rule.on is None:
-            continue
-        if isinstance(rule, Needed):
-            built.append(_required(rule))
-        elif isinstance(rule, Excludes):
-            built.append(_excluded(rule))
-        else:
-            built.append(_applicable(rule, rule.on))
-    return tuple(built)
+    if isinstance(rule, Needed):
+        return _required(rule)
+    if isinstance(rule, Excludes):
+        return _excluded(rule)
+    assert rule.on is not None  # (binding_rules, choice_rules)
+    return _applicable(rule, rule.on)
 
 
 def choice_rules(choice: Choice, offered: Mapping[str, Param | None]) -> tuple[Declared, ...]:
@@ -120,9 +121,6 @@ def choice_rules(choice: Choice, offered: Mapping[str, Param | None]) -> tuple[D
     (``--model``: a named model or a formula for Tukey's HSD, one of two for the
     document-sampling test). None of them where one of the choice's ``unless`` is given:
     another function is called."""
-    from ..core.binding import Excludes
-    from ..core.binding import Required as Needed
-
     on = _dest(choice.on)
     unless = tuple(_dest(param) for param in choice.unless)
 
@@ -131,8 +129,8 @@ def choice_rules(choice: Choice, offered: Mapping[str, Param | None]) -> tuple[D
 
     built: list[Declared] = []
     for param in choice.declared().values():
-        rule = Needs((param,), on=choice.on, values=choice.applies_to(param.name))
-        built.append(_only(_applicable(rule, choice.on), made))
+        needs = Needs((param,), on=choice.on, values=choice.applies_to(param.name))
+        built.append(_only(_applicable(needs, choice.on), made))
     for binding, values in choice.chosen().values():
         def chosen(args: argparse.Namespace, values: tuple[str, ...] = values) -> bool:
             return made(args) and getattr(args, on) in values
@@ -143,15 +141,9 @@ def choice_rules(choice: Choice, offered: Mapping[str, Param | None]) -> tuple[D
                         and getattr(param.domain, "check", None) is not None)
         if checked:
             built.append(_only(_domains(checked), chosen))
-        for rule in binding.rules:
-            if rule.on is None or _dest(rule.on) == on:
-                continue  # the choosing option's own rules: applies_to's
-            if isinstance(rule, Needed):
-                built.append(_only(_required(rule), chosen))
-            elif isinstance(rule, Excludes):
-                built.append(_only(_excluded(rule), chosen))
-            else:
-                built.append(_only(_applicable(rule, rule.on), chosen))
+        # (the rules on the choosing option itself are applies_to's)
+        built += [_only(_declared(rule), chosen) for rule in binding.rules
+                  if rule.on is not None and _dest(rule.on) != on]
     return tuple(built)
 
 

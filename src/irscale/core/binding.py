@@ -284,12 +284,14 @@ class Binding:
         return named
 
     def __call__(self, function: F) -> F:
-        """``function`` checked on entry (its declared parameters must be its own)."""
+        """``function`` checked on entry (its declared parameters must be its own, or
+        taken by its ``**options``)."""
         import functools
 
         found = arity(function)
         taken = set() if found is None else {*found.positional, *found.keyword_only}
-        strays = [p.name for p in self.params if p.name not in taken]
+        strays = [] if found is not None and found.varkw else \
+            [p.name for p in (*self.params, *self.takes) if p.name not in taken]
         if strays:
             raise TypeError(f"{function.__qualname__} declares {strays}, which it does not "
                             "take")
@@ -433,7 +435,7 @@ class Choice:
             ruled = [rule for rule in binding.rules if isinstance(rule, Needs)
                      and rule.on is not None and rule.on.name == self.on.name
                      and rule.values is not None and any(p.name == name for p in rule.params)]
-            if all(value in rule.values for rule in ruled):
+            if all(value in (rule.values or ()) for rule in ruled):
                 found.append(value)
         return tuple(found)
 
