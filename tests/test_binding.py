@@ -14,7 +14,14 @@ import pytest
 import irscale
 from irscale.cli.main import build_parser
 from irscale.cli.rules import RULES, Rule
-from irscale.core.binding import Binding, Excludes, Required, bind_arguments, binding_of
+from irscale.core.binding import (
+    Binding,
+    Choice,
+    Excludes,
+    Required,
+    bind_arguments,
+    binding_of,
+)
 from irscale.core.params import Integers, Names, Needs, Param, Reals
 from irscale.errors import ParameterError
 
@@ -172,9 +179,9 @@ def test_defaults_hold_their_domains(function):
             assert default == param.default, (param.name, default, param.default)
     for rule in binding.rules:
         named = rule.params if hasattr(rule, "params") else (rule.param,)
-        for param in (*named, rule.on):
-            assert param.name in defaults or param.name in arity(function).positional, \
-                (function.__name__, param.name)
+        for param in (*named, rule.on):  # its own, or one of its **options
+            assert param.name in defaults or param.name in arity(function).positional \
+                or arity(function).varkw, (function.__name__, param.name)
 
 
 def _parsers():
@@ -222,3 +229,76 @@ def test_a_bound_command_offers_the_functions_parameters_with_their_domains():
             assert getattr(action, "domain", domain) == domain, (words, param.name)
             checked += 1
     assert checked >= 20
+
+
+# --------------------------------------------------------------------------- a choice
+TEST = Param("test", Names("test", ("one", "two", "three")), "one", "a test", ("--test",))
+FIRST = Binding((WEIGHT, KIND), rules=(Needs((LEVEL,), on=KIND, values=("b",)),), takes=(ORACLE,))
+SECOND = Binding((LEVEL, KIND, Param("depth", Integers(5), None, "d", ("--depth",))),
+                 rules=(Needs((SPAN,), on=TEST, values=("three",)),))
+CHOICE = Choice(on=TEST, bindings={"one": FIRST, "two": SECOND, "three": SECOND},
+                unless=(ORACLE,))
+
+
+def _command_line_of_choice() -> argparse.ArgumentParser:
+    """A parser with a choice's options and the rules ``add_command`` builds from it."""
+    from irscale.cli.options import add_command
+    from irscale.cli.parser import Parser
+
+    parser = Parser(prog="toy")
+    commands = parser.add_subparsers(dest="command")
+    add_command(commands, "toy", lambda args: 0, TEST, LEVEL, KIND, WEIGHT, ORACLE, DEPTH,
+                SPAN, binding=CHOICE, help="a toy")
+    return parser
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--test", "two", "--weight", "0.7"], "--weight applies to --test one, not to --test two"),
+    (["--test", "one", "--depth", "7"], "--depth applies to --test two and three, not to "
+     "--test one"),
+    (["--test", "two", "--span", "1"], "--span applies to --test three, not to --test two"),
+    # the chosen function's own rules, and its domains where narrower than the option's
+    (["--test", "one", "-l", "2"], "-l applies to --kind b, not to --kind a"),
+    (["--test", "two", "--depth", "2"], "--depth must be an integer ≥ 5, got 2"),
+    (["--test", "one", "-l", "2", "--kind", "b"], None),
+    (["--test", "two", "-l", "2"], None),
+    (["--test", "three", "--depth", "6", "--span", "1"], None),
+    # not made: another function is called
+    (["--oracle", "1", "--weight", "0.7", "--test", "two"], None),
+])
+def test_a_choice_refuses_what_the_chosen_function_does_not_take(argv, message):
+    from irscale.cli.rules import check_options
+
+    args = _command_line_of_choice().parse_args(["toy", *argv])
+    if message is None:
+        check_options(args)
+        return
+    with pytest.raises(ParameterError, match=re.escape(message)):
+        check_options(args)
+
+
+def test_a_choice_declares_where_each_parameter_applies():
+    assert CHOICE.applies_to("weight") == ("one",)
+    assert CHOICE.applies_to("oracle") == ("one",)  # taken, its domain undeclared
+    assert CHOICE.applies_to("span") == ("three",)  # the binding's rule on the choice
+    assert set(CHOICE.declared()) == {"weight", "level", "oracle", "kind", "depth", "span"}
+
+
+def test_commands_with_a_choice_take_its_rules():
+    """A command declared with a :class:`Choice` governs every parameter its bindings
+    declare and it offers by a rule built from the choice (``bound``), and no hand rule
+    of it governs one (:func:`test_no_command_line_rule_restates_a_binding`)."""
+    found = 0
+    for words, parser in _parsers():
+        choice = getattr(parser, "irscale_choice", None)
+        if choice is None:
+            continue
+        found += 1
+        dests = {action.dest for action in parser._actions}
+        rules = parser.get_default(RULES) or ()
+        bound = {dest for r in rules if isinstance(r, Rule) and r.bound for dest in r.dests}
+        for name, param in choice.declared().items():
+            dest = param.dest or name
+            if dest in dests:
+                assert dest in bound, (words, dest)
+    assert found >= 1

@@ -206,8 +206,12 @@ def test_bad_inputs():
         anova(random_table(9), "topic+shard")
     with pytest.raises(ParameterError, match="no degrees of freedom"):
         anova(random_table(9), "topic+system+topic:system")
-    with pytest.raises(ParameterError, match="model must be one of"):
+    with pytest.raises(ParameterError, match="model: unknown model 'nope'"):
         tukey_hsd(random_table(9), "nope")
+    # a formula, as compare --model takes it (the named models alone were taken before)
+    assert tukey_hsd(random_table(9), "topic + system").columns["p"].size == 10  # 5 systems
+    with pytest.raises(ParameterError, match=r"transform= applies without model='friedman'"):
+        tukey_hsd(random_table(9), "friedman", transform="rank")
 
 
 def test_tables_render_in_every_format():

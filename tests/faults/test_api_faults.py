@@ -507,7 +507,31 @@ ROWS = [
         a.matrix, "t", systems=["sysA", "nosuch"]), "nosuch"),
     bad("pairwise_tests-samples-0", lambda a: stats.pairwise_tests(
         a.matrix, "bootstrap", samples=0), "samples"),
+    # the resamples, seed and threads apply to the tests that resample, in the words of
+    # compare --test (the test's unknown keyword before: its kernel's list of keywords)
+    bad("pairwise_tests-samples-with-t", lambda a: stats.pairwise_tests(
+        a.matrix, "t", samples=100), "samples= applies to test 'randomization'",
+        "not to test 't'"),
+    bad("pairwise_tests-rng-with-wilcoxon", lambda a: stats.pairwise_tests(
+        a.matrix, "wilcoxon", rng=1), "rng= applies to test", "not to test 'wilcoxon'"),
+    bad("pairwise_tests-workers-with-sign", lambda a: stats.pairwise_tests(
+        a.matrix, "sign", workers=2), "workers= applies to test", "not to test 'sign'"),
+    bad("pairwise_tests-alternative-unknown", lambda a: stats.pairwise_tests(
+        a.matrix, "t", alternative="sideways"), "alternative: unknown alternative 'sideways'"),
     bad("tukey_hsd-alpha-2", lambda a: stats.tukey_hsd(a.matrix, alpha=2), "alpha"),
+    # a transform applies to an ANOVA model, as compare --transform (a rank model ranks the
+    # scores itself; tukey_hsd took no transform before)
+    bad("tukey_hsd-transform-with-rank-model", lambda a: stats.tukey_hsd(
+        a.matrix, "friedman", transform="rank"), "transform= applies without "
+        "model='friedman'", "ranks the scores itself"),
+    bad("tukey_hsd-transform-unknown", lambda a: stats.tukey_hsd(
+        a.matrix, transform="log"), "transform: unknown transform 'log'"),
+    bad("tukey_hsd-formula-unknown-factor", lambda a: stats.tukey_hsd(
+        a.matrix, "topic+shard"), "unknown model 'topic+shard'", "a formula"),
+    bad("randomized_tukey-alpha-2", lambda a: stats.randomized_tukey_hsd(
+        a.matrix, samples=10, alpha=2), "alpha"),
+    bad("randomized_tukey-convention-unknown", lambda a: stats.randomized_tukey_hsd(
+        a.matrix, samples=10, convention="nosuch"), "convention: unknown convention"),
     bad("tukey_hsd-model-unknown", lambda a: stats.tukey_hsd(a.matrix, "nosuch"), "nosuch"),
     bad("anova-model-unknown", lambda a: stats.anova(a.matrix, "nosuch"), "nosuch"),
     bad("anova-measure-unknown", lambda a: stats.anova(a.matrix, measure="nosuch"), "nosuch"),

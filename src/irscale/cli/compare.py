@@ -1,13 +1,15 @@
 """``irscale compare``: significance tests, ANOVA, mixed models and multiple comparisons of
-systems; options the chosen test would ignore are refused (:data:`RULES`; usage:
-``docs/cli.md``, ``docs/stats.md``)."""
+systems. ``--test`` chooses the function called (:data:`PROCEDURES`): an option that
+function does not take is refused, and its own rules apply, from its binding; the rules
+of the command line's own (inputs, formats, --collection, --risk-alpha) are
+:data:`AHEAD` and :data:`RULES` (usage: ``docs/cli.md``, ``docs/stats.md``)."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.binding import Binding, Choice
 from ..core.params import (
     MEMORY_LIMIT,
     RELEVANCE,
@@ -17,12 +19,15 @@ from ..core.params import (
     TABLE_DIGITS,
     THREADS,
     InputFiles,
+    Names,
+    Needs,
     Param,
     Text,
 )
 from ..errors import ParameterError
 from ..evaluation.params import COLLECTION, COLLECTIONS
 from ..io.formats import TABLE_FORMATS
+from ..stats import params as sp
 from ..stats.names import (
     ALTERNATIVE,
     ALTERNATIVES,
@@ -42,6 +47,7 @@ from ..stats.names import (
     RESAMPLING,
     RISK,
     SHARD_EMPTY,
+    TEST_NAMES,
     WEIGHTS,
     is_resampling,
 )
@@ -80,7 +86,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import Done
-from .rules import Declared, Rule, applies_to
+from .rules import Declared, Rule, applies_to, words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -101,22 +107,60 @@ SHARD_SCORES = Param("shard_scores", InputFiles(), None, "--test mixed and boots
                      ("--shard-scores",), "FILE", unset="none")
 
 
-#: Why the options of two-system tests do not apply to the other procedures.
-NOT_PAIRWISE = {
-    "tukey-hsd": "the ANOVA or rank model and Tukey's HSD compares every pair two-sided and "
-    "controls the family-wise error itself",
-    "randomized-tukey-hsd": "the randomised Tukey HSD compares every pair two-sided and "
-    "controls the family-wise error itself",
-    "document-sampling": "its z test is two-sided, of the two runs given",
-    "bootstrap-anova": "it compares every pair two-sided, with --correction (default bh)",
-    "mixed": "its Wald tests compare every pair two-sided, with --correction"}
+#: The parameters of the functions ``--test mixed``, ``bootstrap-anova`` and
+#: ``document-sampling`` call (:func:`irscale.stats.mixed_model`,
+#: :func:`~irscale.stats.bootstrap_anova`, :func:`~irscale.stats.document_variance` and
+#: ``document_sampling_test``) as this command passes them, until those functions are
+#: bound in :mod:`irscale.stats.params`: each is then one entry of :data:`PROCEDURES`,
+#: the function's binding in place of these lines.
+MIXED = Binding((RANDOM, FAMILY, MIXED_METHOD, SIGNIFICANCE),
+                rules=(Needs((MIXED_METHOD,), on=FAMILY, values=("gaussian",)),),
+                takes=(MULTIPLE_CORRECTION,))
+BOOTSTRAP_ANOVA = Binding(
+    (Param("model", Names("bootstrap ANOVA model", REPLICATE_MODELS), REPLICATE_MODELS[0],
+           "replicates: with the topic × system interaction", ("--model",)),
+     RESAMPLE, RESAMPLES, SHARD_EMPTY, SIGNIFICANCE), takes=(RNG_SEED, MULTIPLE_CORRECTION))
+DOCUMENT_SAMPLING = Binding(
+    (Param("model", Names("document-sampling model", DOCUMENT_MODELS), DOCUMENT_MODELS[0],
+           "the model of the document-sampling test", ("--model",)),
+     RESAMPLES, SIGNIFICANCE), takes=(RNG_SEED,))
+#: The function each ``--test`` calls, by its binding (:class:`~irscale.core.binding.Choice`):
+#: an option is refused where the chosen function does not take it, and the chosen
+#: function's rules apply; not with ``--risk-alpha`` or ``--collection`` (other functions,
+#: :data:`AHEAD`).
+PROCEDURES = Choice(
+    on=TEST,
+    bindings={"tukey-hsd": sp.TUKEY, "randomized-tukey-hsd": sp.RANDOMIZED_TUKEY,
+              "mixed": MIXED, "bootstrap-anova": BOOTSTRAP_ANOVA,
+              "document-sampling": DOCUMENT_SAMPLING,
+              **dict.fromkeys(TEST_NAMES, sp.PAIRWISE)},
+    shared=(SIGNIFICANCE,), unless=(RISK, COLLECTION, COLLECTIONS))
 
 
-def _pairwise(dests: tuple[str, ...], tests: Sequence[str]) -> Rule:
-    """``dests`` apply to two-system tests (and ``--risk-alpha``), not to ``tests``."""
-    return Rule(dests, lambda args: args.test not in tests or given(args, "risk_alpha"),
-                lambda args: "{options} {applies} to two-system tests, not to --test {test}: "
-                + NOT_PAIRWISE[args.test])
+#: The options of the significance tests, which --risk-alpha (its own t-test) refuses.
+TEST_OPTIONS = ("test", "model", "transform", "plot", "correction", "alternative", "samples",
+                "seed", "workers", "scheduler", "alpha", "random", "family", "method",
+                "shard_scores")
+
+
+def _risk_alone(args: argparse.Namespace) -> None:
+    """``--risk-alpha`` calls :func:`irscale.stats.risk.risk_table`, not a test of
+    ``--test``: refuse the tests' options with it, and ask for one ``--baseline``."""
+    if not given(args, "risk_alpha"):
+        return
+    from .rules import spelling
+
+    named = [spelling(args, dest) for dest in TEST_OPTIONS if given(args, dest)]
+    if named:
+        raise ParameterError(f"{words(named)} {'applies' if len(named) == 1 else 'apply'} "
+                             "to the significance tests, not to --risk-alpha (TRisk is its "
+                             "own t-test: its p-value is printed)")
+    if args.baseline is None:
+        raise ParameterError("--risk-alpha needs --baseline SYSTEM (the run every other "
+                             "system is compared with)")
+    if len(args.baseline) != 1:
+        raise ParameterError(f"--risk-alpha compares with one baseline; --baseline names "
+                             f"{len(args.baseline)}")
 
 
 def _shard_inputs(args: argparse.Namespace) -> None:
@@ -154,17 +198,6 @@ def _interval_reason(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _model_reason(args: argparse.Namespace) -> str:
-    if args.test == "document-sampling":
-        return (f"--model: the document-sampling test has the models "
-                f"{' and '.join(DOCUMENT_MODELS)}, not {{model!r}}")
-    if args.test == "bootstrap-anova":
-        return (f"--model: the bootstrap ANOVA fits {' or '.join(REPLICATE_MODELS)}, not "
-                "{model!r}")
-    return (f"--model: unknown model {{model!r}}; choose from {', '.join(MODELS)} or a formula "
-            "such as 'topic + system'")
-
-
 #: The procedures of score matrices that compare one measure (``_measure_of``).
 ONE_MEASURE = (*MULTI_TESTS, "mixed")
 
@@ -185,55 +218,38 @@ def _conventions_apply(args: argparse.Namespace) -> None:
                      "relevant")
 
 
-#: When the options apply, in the order they are checked.
+def _random_terms(args: argparse.Namespace) -> None:
+    """The random terms beyond ``topic`` need a third axis of replicates: scores of
+    ``--shard-scores`` (a score table has topics and systems alone)."""
+    if args.shard_scores is None and not set(args.random) <= {"topic"}:
+        raise ParameterError("--random: the terms shard, topic:shard and topic:system need "
+                             "topics × systems × shards (or query variants) scores: give "
+                             "them with --shard-scores FILE (the CSV topic,run,shard,value "
+                             "of irscale pool shards --shard-scores)")
+
+
+#: The rules of the command line's own checked before those of :data:`PROCEDURES`: the
+#: calls of other functions (``--collection``, ``--risk-alpha``).
+AHEAD: tuple[Declared, ...] = (check_collections, _risk_alone)
+#: The rules of the command line's own after those of :data:`PROCEDURES`, in the order
+#: they are checked: the inputs each procedure reads, the plot, the threads' scheduler,
+#: the intervals, the formats.
 RULES: tuple[Declared, ...] = (
-    check_collections,
-    Rule(("test", "model", "transform", "plot", "correction", "alternative", "samples",
-          "seed", "workers", "scheduler", "alpha", "random", "family", "method",
-          "shard_scores"), lambda args: not given(args, "risk_alpha"),
-         "{options} {applies} to the significance tests, not to --risk-alpha (TRisk is its "
-         "own t-test: its p-value is printed)"),
-    Rule(("risk_alpha",), lambda args: args.baseline is not None,
-         "--risk-alpha needs --baseline SYSTEM (the run every other system is compared with)"),
-    Rule(("risk_alpha",), lambda args: args.baseline is None or len(args.baseline) == 1,
-         lambda args: f"--risk-alpha compares with one baseline; --baseline names "
-         f"{len(args.baseline)}"),
-    *applies_to("test", {"model": ("tukey-hsd", "bootstrap-anova", "document-sampling")}),
-    Rule(("model",), lambda args: args.model in DOCUMENT_MODELS
-         if args.test == "document-sampling" else args.model in REPLICATE_MODELS
-         if args.test == "bootstrap-anova" else args.model in (*MODELS, "topic", "system")
-         or "+" in args.model, _model_reason),
-    Rule(("scores", "standardise", "systems", "correction"),
-         lambda args: args.test != "document-sampling",
+    Rule(("scores", "standardise", "systems"), lambda args: args.test != "document-sampling",
          "{options} {applies} to the tests of score tables, not to --test document-sampling: "
          "it reads the qrels and two runs (QRELS RUN RUN -m AP or P@k)"),
-    *applies_to("test", {"resample": ("bootstrap-anova",), "empty": ("bootstrap-anova",)}),
-    *applies_to("test", {"transform": ("tukey-hsd",), "plot": ("tukey-hsd",)}),
-    Rule(("transform", "plot"), lambda args: args.model not in RANK_MODELS,
-         "{options} {applies} to an ANOVA model, not to --model {model} (a rank test: it has "
-         "no residuals, and ranks its scores itself)"),
-    _pairwise(("correction", "alternative", "baseline"), MULTI_TESTS),
-    _pairwise(("alternative", "baseline"), tuple(NOT_PAIRWISE)),
-    *applies_to("test", {"random": ("mixed",), "family": ("mixed",), "method": ("mixed",),
+    *applies_to("test", {"plot": ("tukey-hsd",),
                          "shard_scores": ("mixed", "bootstrap-anova")}),
+    Rule(("plot",), lambda args: args.model not in RANK_MODELS,
+         "{options} {applies} to an ANOVA model, not to --model {model} (a rank test: it has "
+         "no residuals)"),
     Rule(("test",), lambda args: args.test != "bootstrap-anova" or args.shard_scores is not None,
          "--test bootstrap-anova needs replicated scores: give them with --shard-scores FILE "
          "(the CSV topic,run,shard,value of irscale pool shards --shard-scores)"),
     _shard_inputs,
-    Rule(("random",), lambda args: set(args.random) <= {"topic"}
-         or args.shard_scores is not None,
-         "--random: the terms shard, topic:shard and topic:system need topics × systems × "
-         "shards (or query variants) scores: give them with --shard-scores FILE (the CSV "
-         "topic,run,shard,value of irscale pool shards --shard-scores)"),
-    Rule(("method",), lambda args: args.family != "binomial",
-         "--method applies to the linear mixed model, not to --family binomial (fit by "
-         "maximum likelihood)"),
-    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or across(args)
-         or args.test in ("bootstrap-anova", "document-sampling"),
-         f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, bootstrap-anova, "
-         "document-sampling) and --collection, not to --test {test}"),
+    _random_terms,
     WEIGHTS_RULE,
-    Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
+    Rule(("scheduler",), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     Rule(("ci",), lambda args: _interval_reason(args) is None,
          lambda args: _interval_reason(args) or ""),
@@ -286,7 +302,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "each system's mean and every pair's mean "
                                        "difference (paired by topic)"),
         lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_progress, add_output,
-        rules=RULES,
+        binding=PROCEDURES, ahead=AHEAD, rules=RULES,
         example="--scores ap.csv --test randomization --samples 20 --seed 1",
         help=SUBCOMMANDS["compare"],
         description="Compare systems on per-topic scores: two-system tests on every pair "
@@ -373,16 +389,11 @@ def compare(args: argparse.Namespace):
     matrix = load_matrix(args)  # before the statistics: a malformed input is told at once
     # each procedure imports its own module: a two-system test loads no ANOVA (scipy.stats)
     if test == "tukey-hsd":
-        from ..stats import anova, friedman, kruskal_wallis
+        from ..stats.tukey import tukey_model
 
-        model = args.model
         measure = _measure_of(matrix, args.measures)
-        omnibus: AnovaResult | RankTestResult
-        if model in RANK_MODELS:  # else a model of anova (checked by RULES)
-            omnibus = (kruskal_wallis if model == "kruskal-wallis" else friedman)(
-                matrix, measure=measure)
-        else:
-            omnibus = anova(matrix, model, measure=measure, transform=args.transform)
+        omnibus: AnovaResult | RankTestResult = tukey_model(
+            matrix, args.model, measure=measure, transform=args.transform)
         return omnibus, _intervals(args, matrix, omnibus.tukey_hsd(alpha=args.alpha),
                                    measure)
     if test == "mixed":

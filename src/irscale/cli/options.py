@@ -22,13 +22,13 @@ from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
-from .rules import Declared, Rule, add_rules, binding_rules, given, words
+from .rules import Declared, Rule, add_rules, binding_rules, choice_rules, given, words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, TypeAlias
 
-    from ..core.binding import Binding
+    from ..core.binding import Binding, Choice
 
 #: What an item of a list is: (noun of the items, of one item, converter, example list).
 _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
@@ -268,7 +268,7 @@ Argument: TypeAlias = \
 
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], Any],
                 *arguments: Argument, help: str, description: str | None = None,
-                rules: Sequence[Declared] = (), binding: Binding | None = None,
+                rules: Sequence[Declared] = (), binding: Binding | Choice | None = None,
                 ahead: Sequence[Declared] = (), aliases: Sequence[str] = (),
                 example: str | None = None,
                 **defaults: Any) -> argparse.ArgumentParser | None:
@@ -277,8 +277,10 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     the arguments whose parameters have a domain of paths), its :mod:`irscale.cli.rules`
     (first those of the ``binding`` of the function it calls,
     :func:`~irscale.cli.rules.binding_rules`: the function's own rules, never restated
-    here; after the rules ``ahead``, those of the choice of the function: ``online ab
-    analyze --oec`` calls another function, to which the binding's rules do not apply), the
+    here; a :class:`~irscale.core.binding.Choice` where an option chooses which function
+    is called, :func:`~irscale.cli.rules.choice_rules`; after the rules ``ahead``, those
+    of the choice of the function: ``online ab analyze --oec`` calls another function, to
+    which the binding's rules do not apply), the
     other names it is called by (``aliases``), one ``example`` invocation and the function
     that runs it (and other namespace ``defaults``). Returns the parser, or
     None where the command line chose another subcommand
@@ -303,11 +305,21 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
             add_param(parser, argument[0], **argument[1])
         else:
             argument(parser)
-    declared = (*ahead, *(() if binding is None else binding_rules(binding)), *rules)
+    bound: tuple[Declared, ...] = ()
+    if binding is not None:  # (irscale.core.binding is loaded where a binding is made)
+        from ..core.binding import Choice
+
+        if isinstance(binding, Choice):
+            offered = {action.dest: getattr(action, "irscale_param", None)
+                       for action in parser._actions}
+            bound = choice_rules(binding, offered)
+            parser.irscale_choice = binding  # (tests/test_binding.py)
+        else:
+            bound = binding_rules(binding)
+            parser.irscale_binding = binding  # (tests/test_binding.py)
+    declared = (*ahead, *bound, *rules)
     if declared:
         add_rules(parser, *declared)
-    if binding is not None:
-        parser.irscale_binding = binding  # (tests/test_binding.py)
     parser.set_defaults(func=run, **defaults)
     return parser
 

@@ -19,8 +19,9 @@ from .parser import GIVEN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.binding import Binding, Excludes
+    from ..core.binding import Binding, Choice, Excludes
     from ..core.binding import Required as Needed
+    from ..core.binding import Rule as BoundRule
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
@@ -93,20 +94,84 @@ def binding_rules(binding: Binding) -> tuple[Declared, ...]:
     asked for. The same declarations the function checks on entry, so the two refuse the
     same calls. (:mod:`irscale.core.binding` is loaded here: the commands without a binding,
     ``irscale eval``, do without it.)"""
+    return tuple(_declared(rule) for rule in binding.rules if rule.on is not None)
+
+
+def _declared(rule: BoundRule) -> Declared:
+    """One rule of a binding (its ``on`` named) as the command line applies it."""
     from ..core.binding import Excludes
     from ..core.binding import Required as Needed
 
+    if isinstance(rule, Needed):
+        return _required(rule)
+    if isinstance(rule, Excludes):
+        return _excluded(rule)
+    assert rule.on is not None  # (binding_rules, choice_rules)
+    return _applicable(rule, rule.on)
+
+
+def choice_rules(choice: Choice, offered: Mapping[str, Param | None]) -> tuple[Declared, ...]:
+    """The rules of a command that calls one of several functions, chosen by an option
+    (:class:`~irscale.core.binding.Choice`): each option a binding declares refused where
+    the choice made calls a function that does not take it (a
+    :class:`~irscale.core.params.Needs` on the choosing option, the values
+    :meth:`~irscale.core.binding.Choice.applies_to` gives); then, where a value is chosen,
+    its function's :func:`binding_rules` and the domains of its parameters whose option
+    (``offered``: each option's own parameter, by dest) is built from another declaration
+    (``--model``: a named model or a formula for Tukey's HSD, one of two for the
+    document-sampling test). None of them where one of the choice's ``unless`` is given:
+    another function is called."""
+    on = _dest(choice.on)
+    unless = tuple(_dest(param) for param in choice.unless)
+
+    def made(args: argparse.Namespace) -> bool:
+        return not any(given(args, dest) for dest in unless)
+
     built: list[Declared] = []
-    for rule in binding.rules:
-        if rule.on is None:
-            continue
-        if isinstance(rule, Needed):
-            built.append(_required(rule))
-        elif isinstance(rule, Excludes):
-            built.append(_excluded(rule))
-        else:
-            built.append(_applicable(rule, rule.on))
+    for param in choice.declared().values():
+        needs = Needs((param,), on=choice.on, values=choice.applies_to(param.name))
+        built.append(_only(_applicable(needs, choice.on), made))
+    for binding, values in choice.chosen().values():
+        def chosen(args: argparse.Namespace, values: tuple[str, ...] = values) -> bool:
+            return made(args) and getattr(args, on) in values
+
+        checked = tuple(param for param in binding.params if _dest(param) != on
+                        and _dest(param) in offered
+                        and offered[_dest(param)] is not param
+                        and getattr(param.domain, "check", None) is not None)
+        if checked:
+            built.append(_only(_domains(checked), chosen))
+        # (the rules on the choosing option itself are applies_to's)
+        built += [_only(_declared(rule), chosen) for rule in binding.rules
+                  if rule.on is not None and _dest(rule.on) != on]
     return tuple(built)
+
+
+def _only(rule: Declared, when: Callable[[argparse.Namespace], bool]) -> Declared:
+    """``rule`` applied only where ``when(args)`` holds."""
+    if isinstance(rule, Rule):
+        holds = rule.holds
+        return Rule(rule.dests, lambda args: not when(args) or holds(args), rule.message,
+                    rule.spelt, bound=rule.bound)
+
+    def check(args: argparse.Namespace) -> None:
+        if when(args):
+            rule(args)  # type: ignore[operator]
+
+    return check
+
+
+def _domains(params: tuple[Param, ...]) -> Callable[[argparse.Namespace], None]:
+    """The options of ``params`` given, checked against the domains of ``params`` (the
+    chosen function's, narrower than the option's own) and stored as they return them."""
+    def check(args: argparse.Namespace) -> None:
+        for param in params:
+            dest = _dest(param)
+            if given(args, dest):
+                setattr(args, dest, param.domain.check(getattr(args, dest),
+                                                       spelling(args, dest)))
+
+    return check
 
 
 def _dest(param: Param) -> str:
@@ -143,9 +208,19 @@ def _applicable(rule: Needs, on: Param) -> Rule:
 def _excluded(rule: Excludes) -> Rule:
     """An :class:`~irscale.core.binding.Excludes` as a command-line :class:`Rule`."""
     dest = _dest(rule.on)
+    if rule.values is None:
+        return Rule(tuple(_dest(param) for param in rule.params),
+                    lambda args: not given(args, dest),
+                    lambda args: rule.message("{options}", spelling(args, dest), "{applies}"),
+                    bound=True)
+    from ..core.binding import applies
+
+    def message(args: argparse.Namespace) -> str:
+        chosen = _chosen(args, dest).replace("{", "{{").replace("}", "}}")
+        return rule.message("{options}", f"{rule.on.flags[-1]} {chosen}", "{applies}")
+
     return Rule(tuple(_dest(param) for param in rule.params),
-                lambda args: not given(args, dest),
-                lambda args: rule.message("{options}", spelling(args, dest), "{applies}"),
+                lambda args: not applies(rule.values, getattr(args, dest)), message,
                 bound=True)
 
 

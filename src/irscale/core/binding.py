@@ -172,8 +172,9 @@ def bind_arguments(function: Callable[..., Any], args: tuple[Any, ...],
     :class:`~irscale.errors.ParameterError` naming ``owner`` (default: the function's name)
     and what is wrong: too many positional arguments, a required one missing, one given by
     position and by keyword, a keyword it does not take. ``found``: its arity where the
-    function does not tell it (a record's constructor, :meth:`Arity.of_record`). None
-    where the function's arity cannot be read (:func:`arity`)."""
+    function does not tell it (a record's constructor, :meth:`Arity.of_record`). A keyword
+    that ``**kwargs`` takes is bound by its name too (a declared option of the function's
+    ``**options``). None where the function's arity cannot be read (:func:`arity`)."""
     found = found or arity(function)
     if found is None:
         return None
@@ -193,6 +194,8 @@ def bind_arguments(function: Callable[..., Any], args: tuple[Any, ...],
         if key in found.positional_only or key not in found.keywords or key in ("self", "cls"):
             if not found.varkw:
                 unknown.append(key)
+            elif key not in bound:  # taken by ``**options``: bound by its name too
+                bound[key] = value
         elif key in bound:
             twice.append(key)
         else:
@@ -230,15 +233,24 @@ class Required:
 @record
 class Excludes:
     """``params`` apply only where ``on`` is not given (``kernel_fit`` learns the
-    length-scale that ``length_scale`` fixes): refused beside it, ``why`` saying why."""
+    length-scale that ``length_scale`` fixes), or with ``values``, where it holds none of
+    them (an ANOVA's ``transform`` and a rank model, which ranks the scores itself):
+    refused elsewhere, ``why`` saying why."""
 
     params: tuple[Param, ...]
     on: Param
     why: str
+    values: tuple[object, ...] | None = None
 
     def message(self, options: str, on: str, applies: str) -> str:
-        """The refusal of ``options`` (spelt) given with ``on`` (spelt)."""
+        """The refusal of ``options`` (spelt) given with ``on`` (spelt, with its value
+        where the rule names ``values``)."""
         return f"{options} {applies} without {on} ({self.why})"
+
+    def holds(self, value: object, default: object = None) -> bool:
+        """Whether ``value`` of ``on`` excludes the parameters: given (not None, not its
+        ``default``), or with ``values``, one of them."""
+        return applies(self.values, value, default)
 
 
 #: What a binding's rules can be.
@@ -269,18 +281,34 @@ class Binding:
     """The parameters of a public function, declared once and checked on every call by
     one mechanism (module documentation): ``params``, whose domains are checked;
     ``rules``, when some of them apply (:class:`~irscale.core.params.Needs` with ``on``,
-    :class:`Excludes`) or are needed (:class:`Required`)."""
+    :class:`Excludes`) or are needed (:class:`Required`); ``takes``, parameters the
+    function takes whose domain cannot be declared (a seed that also takes a numpy
+    Generator), named so that a :class:`Choice` knows the function takes them."""
 
     params: tuple[Param, ...]
     rules: tuple[Rule, ...] = ()
+    takes: tuple[Param, ...] = ()
+
+    def declares(self) -> dict[str, Param]:
+        """Every parameter the binding names, by name: its ``params``, ``takes`` and the
+        parameters its rules govern (not those they depend on)."""
+        named: dict[str, Param] = {}
+        for rule in self.rules:
+            for param in (rule.param,) if isinstance(rule, Required) else rule.params:
+                named.setdefault(param.name, param)
+        for param in (*self.params, *self.takes):
+            named[param.name] = param
+        return named
 
     def __call__(self, function: F) -> F:
-        """``function`` checked on entry (its declared parameters must be its own)."""
+        """``function`` checked on entry (its declared parameters must be its own, or
+        taken by its ``**options``)."""
         import functools
 
         found = arity(function)
         taken = set() if found is None else {*found.positional, *found.keyword_only}
-        strays = [p.name for p in self.params if p.name not in taken]
+        strays = [] if found is not None and found.varkw else \
+            [p.name for p in (*self.params, *self.takes) if p.name not in taken]
         if strays:
             raise TypeError(f"{function.__qualname__} declares {strays}, which it does not "
                             "take")
@@ -332,9 +360,11 @@ class Binding:
             if isinstance(rule, Excludes):
                 given = [f"{p.name}=" for p in rule.params
                          if _given(value(p.name), defaults.get(p.name, p.default))]
-                if given and _given(value(on.name), defaults.get(on.name)):
+                if given and rule.holds(value(on.name), defaults.get(on.name)):
+                    said = f"{on.name}=" if rule.values is None else \
+                        f"{on.name}={value(on.name)!r}"
                     raise ParameterError(rule.message(
-                        ", ".join(given), f"{on.name}=",
+                        ", ".join(given), said,
                         "applies" if len(given) == 1 else "apply"), param=rule.params[0].name)
                 continue
             holds = applies(rule.values, value(on.name), defaults.get(on.name))
@@ -376,3 +406,60 @@ def binding_of(function: Callable[..., Any]) -> Binding | None:
             return found
         inner = getattr(inner, "__wrapped__", None)
     return None
+
+
+@record(eq=False)
+class Choice:
+    """A call of one of several functions, chosen by the value of ``on`` (``irscale
+    compare --test``: a two-system test, Tukey's HSD, the mixed model ...): ``bindings``
+    maps each value of ``on`` to the :class:`Binding` of the function it calls (values
+    may share one; a function bound later is one more entry). ``shared``: parameters
+    every choice takes (the significance level), never refused by the choice;
+    ``unless``: parameters whose being given calls another function altogether (the
+    choice is not made: ``--risk-alpha``, the comparison across collections).
+
+    The command line derives its rules from it (:func:`irscale.cli.rules.choice_rules`,
+    through ``add_command(..., binding=choice)``): each parameter a binding declares
+    (:meth:`Binding.declares`) applies to the values whose function takes it
+    (:meth:`applies_to`), refused elsewhere in :class:`~irscale.core.params.Needs`' words
+    (``--family applies to --test mixed, not to --test t``); where a value is chosen, its
+    binding's domains and rules apply, as the function applies them on entry."""
+
+    on: Param
+    bindings: Mapping[str, Binding]
+    shared: tuple[Param, ...] = ()
+    unless: tuple[Param, ...] = ()
+
+    def declared(self) -> dict[str, Param]:
+        """The parameters the choice governs, by name: those the bindings declare, less
+        ``on`` and ``shared``."""
+        skip = {self.on.name, *(param.name for param in self.shared)}
+        named: dict[str, Param] = {}
+        for binding in self.bindings.values():
+            for name, param in binding.declares().items():
+                if name not in skip:
+                    named.setdefault(name, param)
+        return named
+
+    def applies_to(self, name: str) -> tuple[str, ...]:
+        """The values of ``on`` whose function takes the parameter ``name``, less those
+        its binding's own :class:`~irscale.core.params.Needs` on a parameter of
+        ``on``'s name rules out (the resamples of a pairwise test: the resampling tests)."""
+        found = []
+        for value, binding in self.bindings.items():
+            if name not in binding.declares():
+                continue
+            ruled = [rule for rule in binding.rules if isinstance(rule, Needs)
+                     and rule.on is not None and rule.on.name == self.on.name
+                     and rule.values is not None and any(p.name == name for p in rule.params)]
+            if all(value in (rule.values or ()) for rule in ruled):
+                found.append(value)
+        return tuple(found)
+
+    def chosen(self) -> dict[int, tuple[Binding, tuple[str, ...]]]:
+        """Each binding once (by identity), with the values of ``on`` that choose it."""
+        grouped: dict[int, tuple[Binding, tuple[str, ...]]] = {}
+        for value, binding in self.bindings.items():
+            _, values = grouped.get(id(binding), (binding, ()))
+            grouped[id(binding)] = (binding, (*values, value))
+        return grouped

@@ -22,6 +22,7 @@ from ..errors import AlignmentError, NoVarianceWarning, ParameterError
 from ..parallel import check_executor, executor_scope, is_local, is_ready
 from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
 from .corrections import Correction, adjust_pvalues, correction_name
+from .params import PAIRWISE
 from .registry import test_spec
 from .resampling import (
     check_rng,
@@ -32,8 +33,6 @@ from .resampling import (
 from .results import PairwiseComparisons
 from .validation import (
     Alternative,
-    check_alpha,
-    check_alternative,
     chosen_measures,
     score_table,
     wins_ties_losses,
@@ -62,6 +61,7 @@ def _groups(
     return groups
 
 
+@PAIRWISE
 def pairwise_tests(
     data: object,
     test: str = "t",
@@ -98,13 +98,13 @@ def pairwise_tests(
     A pair with nothing to test (identical scores; for the t-tests and the paired
     bootstraps, differences the same on every topic up to rounding: see
     :func:`irscale.stats._twosample.degenerate`) has p = 1 and no statistic; the latter
-    with a warning naming them.
+    with a warning naming them. The test, level and alternative are checked on entry, and
+    the resamples, seed and threads given to a test that does not resample refused
+    (:data:`irscale.stats.params.PAIRWISE`).
     """
     spec = test_spec(test)
     wanted_measures = chosen_measures(measure, measures)
     baselines = baseline_names(baseline)
-    alpha = check_alpha(alpha)
-    check_alternative(alternative)
     spec.check_options(options)
     options = rng_options(options)
     if "executor" in options and not is_ready(check_executor(options["executor"])):

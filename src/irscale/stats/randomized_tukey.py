@@ -28,6 +28,7 @@ import numpy as np
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.progress import ProgressArg
 from ..parallel import ExecutorArg
+from .params import RANDOMIZED_TUKEY
 from .resampling import (
     Convention,
     RngArg,
@@ -39,7 +40,7 @@ from .resampling import (
     seed_sequence,
 )
 from .results import PairwiseComparisons
-from .validation import TIE_RTOL, check_alpha, check_not_constant, score_table
+from .validation import TIE_RTOL, check_not_constant, score_table
 
 #: Memory per chunk: at most this many float64 values in the permuted chunk array.
 CHUNK_VALUES = 4_000_000
@@ -87,6 +88,7 @@ def check_ranges_memory(samples: int, max_memory: str | int | None = None,
                  option=option)
 
 
+@RANDOMIZED_TUKEY
 def randomized_tukey_hsd(
     data: object,
     *,
@@ -107,8 +109,9 @@ def randomized_tukey_hsd(
     a callable ``progress(done, total)``; ``workers`` / ``executor``: where the samples are drawn
     (:mod:`irscale.parallel`). ``confidence_interval(level)`` of the result uses the (level)
     quantile of the same sampled ranges. ``max_memory``: the limit of the ranges kept
-    (bytes or a size such as ``"2G"``; default half of the RAM)."""
-    alpha = check_alpha(alpha)
+    (bytes or a size such as ``"2G"``; default half of the RAM). The samples, level,
+    threads and convention are checked on entry (:data:`irscale.stats.params.
+    RANDOMIZED_TUKEY`)."""
     rng = check_rng(rng)
     check_resampling("two-sided", samples, convention, workers, progress, executor)
     check_ranges_memory(samples, max_memory, None if max_memory is None else MAX_MEMORY)

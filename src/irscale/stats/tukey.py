@@ -29,37 +29,52 @@ difference is non-zero as significant with p = 0 (pairs with equal means: p = 1)
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..errors import ParameterError
+from .params import TUKEY, TUKEY_FIT
 from .results import PairwiseComparisons
 
-#: Models accepted by :func:`tukey_hsd`.
+if TYPE_CHECKING:  # pragma: no cover
+    from .results import AnovaResult, RankTestResult
+
+#: Named models accepted by :func:`tukey_hsd` (besides formulas over topic and system).
 TUKEY_MODELS = ("system", "topic+system", "MD1", "MD2", "MD1f", "MD2f", "kruskal-wallis",
                 "friedman")
 TukeyModel = Literal["system", "topic+system", "MD1", "MD2", "MD1f", "MD2f", "kruskal-wallis",
                      "friedman"]
 
 
-def tukey_hsd(
-    data: object, model: TukeyModel = "topic+system", *, alpha: float = 0.05,
-    measure: str | None = None, pvalues: bool = True,
-) -> PairwiseComparisons:
-    """Tukey's HSD for all pairs of systems after the given model.
-
-    ``model``: ``"topic+system"`` (MD2, default: topic-blocked, the right choice for
-    paired IR data), ``"system"`` (MD1, one-way), ``"MD1f"``/``"MD2f"`` (fake models),
-    ``"kruskal-wallis"`` or ``"friedman"`` (mean ranks). Shard models:
-    :func:`irscale.stats.shard_anova` then ``.tukey_hsd()``. ``pvalues=False``: decisions
-    only (p = NaN), see :func:`irscale.stats.results.tukey_from_means`.
-    """
-    from .anova import MODELS, anova
+@TUKEY_FIT
+def tukey_model(data: object, model: TukeyModel | str = "topic+system", *,
+                measure: str | None = None, transform: str = "none"
+                ) -> AnovaResult | RankTestResult:
+    """The model Tukey's HSD follows, fitted: :func:`irscale.stats.kruskal_wallis` or
+    :func:`~irscale.stats.friedman` for a rank model, else :func:`irscale.stats.anova`
+    of ``model`` (a named model or a formula over topic and system) on the scores
+    ``transform`` gives (an ANOVA's alone: a rank model ranks the scores itself)."""
+    from .anova import anova
     from .ranktests import friedman, kruskal_wallis
 
     if model == "kruskal-wallis":
-        return kruskal_wallis(data, measure=measure).tukey_hsd(alpha, pvalues=pvalues)
+        return kruskal_wallis(data, measure=measure)
     if model == "friedman":
-        return friedman(data, measure=measure).tukey_hsd(alpha, pvalues=pvalues)
-    if model not in MODELS:
-        raise ParameterError(f"model must be one of {list(TUKEY_MODELS)}, got {model!r}")
-    return anova(data, model, measure=measure).tukey_hsd(alpha, pvalues=pvalues)
+        return friedman(data, measure=measure)
+    return anova(data, model, measure=measure, transform=transform)
+
+
+@TUKEY
+def tukey_hsd(
+    data: object, model: TukeyModel | str = "topic+system", *, alpha: float = 0.05,
+    measure: str | None = None, pvalues: bool = True, transform: str = "none",
+) -> PairwiseComparisons:
+    """Tukey's HSD for all pairs of systems after the given model (:func:`tukey_model`).
+
+    ``model``: ``"topic+system"`` (MD2, default: topic-blocked, the right choice for
+    paired IR data), ``"system"`` (MD1, one-way), ``"MD1f"``/``"MD2f"`` (fake models), a
+    formula over topic and system, ``"kruskal-wallis"`` or ``"friedman"`` (mean ranks).
+    ``transform``: the scores of an ANOVA model (:func:`irscale.stats.anova`). Shard
+    models: :func:`irscale.stats.shard_anova` then ``.tukey_hsd()``. ``pvalues=False``:
+    decisions only (p = NaN), see :func:`irscale.stats.results.tukey_from_means`.
+    """
+    return tukey_model(data, model, measure=measure, transform=transform).tukey_hsd(
+        alpha, pvalues=pvalues)
