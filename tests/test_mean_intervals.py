@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 
 import numpy as np
 import pandas as pd
@@ -15,12 +16,14 @@ import pytest
 import pytrec_eval
 
 import irscale
+import irscale.core.progress as progress_module
 from irscale.cli.main import main
-from irscale.core.mean_intervals import mean_intervals
+from irscale.core.mean_intervals import BLOCK, mean_intervals, resampled_means
 from irscale.errors import MeasureError, ParameterError
 
 from .conftest import CLEF, pytrec_per_topic, require
 from .oracle_imports import lazy_import
+from .test_progress import Seconds
 
 stats = lazy_import("scipy.stats")
 
@@ -76,6 +79,28 @@ def test_refusals():
         only.intervals()
     low, high = mean_intervals(np.array([[0.5]]))
     assert np.isnan(low).all() and np.isnan(high).all()  # one topic: no interval
+
+
+def test_the_rest_is_stated_in_samples_measured_on_the_first_blocks(capsys, monkeypatch):
+    """The time of the rest of the bootstrap is the one mechanism's
+    (:func:`irscale.core.progress.counted_work`), in the declared units of ``--ci-samples``:
+    CPU time measured on the blocks after the first once a second of them is done, never a
+    clock read beside the loop. A clock of the test advances half a second a block."""
+    monkeypatch.setenv("IRSCALE_NO_PROGRESS", "1")  # (the bar; the statement is forced)
+    monkeypatch.setattr(progress_module, "notice",
+                        lambda text, **_: sys.stderr.write(f"irscale: {text}\n"))
+    cpu = Seconds()
+    monkeypatch.setattr(progress_module.time, "process_time", cpu)
+
+    def block(count: int) -> np.ndarray:
+        cpu.now += 0.5
+        return np.zeros((count, 1))
+
+    resampled_means(23 * BLOCK, 1, block)
+    # 1 s for the blocks 2 and 3 (4,000 samples), then 40,000 samples left
+    assert capsys.readouterr().err == (
+        "irscale: the bootstrap means of 1 column(s): 40,000 more samples (--ci-samples) "
+        "at 250 µs each (measured), about 10 s\n")
 
 
 def test_command_line_csv_and_latex(clef_values, tmp_path, capsys):

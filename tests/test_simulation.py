@@ -6,9 +6,13 @@ finished tasks."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
+import irscale.core.progress as progress_module
+import irscale.meta.simulation as simulation
 from irscale.errors import ParameterError
 from irscale.meta import BootstrapModel, NormalModel, simulation_study
 from irscale.meta.common import derived_seed, generator
@@ -16,6 +20,7 @@ from irscale.meta.simulation import REPETITIONS_PER_TASK, wilson_interval
 from irscale.stats.resampling import seed_sequence
 
 from .oracle_imports import lazy_import
+from .test_progress import Seconds
 
 sps = lazy_import("scipy.stats")
 
@@ -136,6 +141,41 @@ def test_an_interrupted_study_resumes_with_identical_results(tmp_path):
     simulation_study(*args, rng=9, options=options, checkpoint=tmp_path,
                      progress=lambda done, total: third.append(done))
     assert third == [args[3]]
+
+
+def test_the_rest_is_stated_in_matrices_measured_on_the_tasks_computed(tmp_path, capsys,
+                                                                       monkeypatch):
+    """The time of the rest is the one mechanism's (:func:`irscale.core.progress.
+    counted_work`), in the declared units of ``--repetitions``, measured on the tasks
+    computed: the matrices resumed from a checkpoint cost nothing and are left out. A clock
+    of the test advances half a second a task."""
+    model = NormalModel(topics=5, systems=2)
+    args = (model, ["t"], ["none"], 15 * REPETITIONS_PER_TASK)
+
+    def stop_after_a_task(done: int, total: int) -> None:
+        if done >= REPETITIONS_PER_TASK:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulation_study(*args, rng=3, checkpoint=tmp_path, progress=stop_after_a_task)
+    monkeypatch.setenv("IRSCALE_NO_PROGRESS", "1")  # (the bar; the statement is forced)
+    monkeypatch.setattr(progress_module, "notice",
+                        lambda text, **_: sys.stderr.write(f"irscale: {text}\n"))
+    cpu = Seconds()
+    monkeypatch.setattr(progress_module.time, "process_time", cpu)
+    task = simulation._simulate
+
+    def timed(*arguments):
+        cpu.now += 0.5
+        return task(*arguments)
+
+    monkeypatch.setattr(simulation, "_simulate", timed)
+    capsys.readouterr()
+    simulation_study(*args, rng=3, checkpoint=tmp_path, progress=True)
+    # a task resumed (25 matrices), then 1 s for two tasks (50 matrices): 300 left at 20 ms
+    assert capsys.readouterr().err == (
+        "irscale: the simulation: 300 more matrices (--repetitions) at 20 ms each "
+        "(measured), about 6 s\n")
 
 
 def test_a_checkpoint_of_another_study_is_refused(tmp_path):

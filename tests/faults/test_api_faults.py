@@ -738,14 +738,17 @@ ROWS = [
         "--max-memory/max_memory"),
     bad("normal_model-cells", lambda a: meta.simulation_study(
         meta.NormalModel(topics=20_000, systems=20_000), repetitions=2, rng=1), "systems",
-        "--max-memory/max_memory"),
+        "--max-memory/max_memory", "2 matrices (--repetitions) of 20,000 topics (--topics)",
+        "fewer --systems or a larger --max-memory/max_memory"),
     # meta dp's samples kept, against the limit given (max_memory=, as --max-memory)
     bad("discriminative_power-max-memory", lambda a: meta.discriminative_power(
         np.arange(24.0).reshape(6, 4) % 5, samples=10**6, rng=1, max_memory="1M"),
-        "-B/--samples", "--max-memory/max_memory = 1 MiB"),
+        "-B/--samples", "--max-memory/max_memory = 1 MiB",
+        "fewer -B/--samples or a larger --max-memory/max_memory"),
     bad("randomized_tukey_hsd-max-memory", lambda a: stats.randomized_tukey_hsd(
         np.arange(24.0).reshape(6, 4) % 5, samples=10**6, rng=1, max_memory="1M"),
-        "randomised Tukey HSD", "--max-memory/max_memory = 1 MiB"),
+        "1,000,000 samples (-B/--samples) of randomised Tukey HSD",
+        "--max-memory/max_memory = 1 MiB"),
     bad("read_click_log-serp-size-huge", lambda a: irscale.online.read_click_log(
         b"s1 q1 1 d1 1\n", serp_size=2**63 - 1), "serp_size", "2,147,483,647"),
     # ================================================================ fairness measures

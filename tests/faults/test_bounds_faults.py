@@ -85,8 +85,9 @@ CASES = [
     # the bootstrap intervals of the means (--ci bootstrap) held B × columns means: with
     # B = 10^8 they allocated until the machine ran out of memory, or ran silently for hours
     *[err(f"{command[0]}-ci-samples", [*command, "--ci", "bootstrap", "--ci-samples",
-                                       "100000000", "--ci-seed", "1"], "--ci-samples",
-          "bootstrap means", *MEMORY)
+                                       "100000000", "--ci-seed", "1"],
+          "100,000,000 samples (--ci-samples): the bootstrap means", "fewer --ci-samples",
+          *MEMORY)
       for command in (["eval", "qrels.txt", "a.run", "b.run", "--format", "csv"],
                       ["eval-many", "qrels.txt", "a.run", "b.run", "-m", "map", "--format",
                        "csv", "--no-progress"],
@@ -94,16 +95,19 @@ CASES = [
                       ["eval-seeds", "qrels.txt", "--system", "A=a.run,b.run", "--system",
                        "B=c.run,b.run", "-m", "map", "--pairs"])],
     err("correlate-samples", ["meta", "correlate", "--scores", "ap.csv", "--scores",
-                              "p10.csv", "-B", "100000000"], "-B/--samples", *MEMORY),
+                              "p10.csv", "-B", "100000000"],
+        "100,000,000 samples (-B/--samples): bootstrap replicates", "fewer -B/--samples",
+        *MEMORY),
     err("compare-randomized-tukey-samples", ["compare", "--scores", "ap.csv", "--test",
                                              "randomized-tukey-hsd", "-B", "100000000"],
-        "-B/--samples", *MEMORY),
+        "100,000,000 samples (-B/--samples) of randomised Tukey HSD",
+        "(fewer -B/--samples)", *MEMORY),
     err("dp-samples", ["meta", "dp", "--scores", "ap.csv", "-B", "1000000000", "--seed", "1"],
         "-B/--samples", *MEMORY),
     # meta dp --max-memory: the limit of its samples kept (both methods, and --seeds)
     *[err(f"dp-max-memory{suffix}", ["meta", "dp", "--scores", "ap.csv", "-B", "1000000",
                                       "--seed", "1", "--max-memory", "1M", *more],
-          what, "--max-memory", "1 MiB")
+          what, "--max-memory", "1 MiB", "fewer -B/--samples or a larger --max-memory")
       for suffix, more, what in (
           ("", [], "-B/--samples 1,000,000"), ("-seeds", ["--seeds", "2"], "|t*|"),
           ("-tukey", ["--method", "randomized-tukey-hsd"], "randomised Tukey HSD"))],
@@ -116,7 +120,8 @@ CASES = [
     err("simulate-repetitions-max-memory", ["meta", "simulate", "--model", "normal",
                                             "--topics", "8", "--repetitions", "100000000",
                                             "--max-memory", "8G"],
-        "--repetitions", "9.69 GiB", "--max-memory"),
+        "100,000,000 matrices (--repetitions) of 8 topics (--topics)", "9.69 GiB",
+        "fewer --repetitions, fewer --topics, fewer --systems or a larger --max-memory"),
     err("simulate-systems", ["meta", "simulate", "--model", "normal", "--systems", "100000",
                              "--repetitions", "2"], "--systems", *MEMORY),
     err("pool-sample-size", ["pool", "sample", "a.run", "b.run", "c.run", "--size",
@@ -136,13 +141,14 @@ CASES = [
         "--optimize"),
     err("scale-image-json-listing", ["scale", "image", "-m", "nDCG@20", "-N", "20",
                                      "--levels", "3", "--all-values", "--format", "json",
-                                     "--max-memory", "1G"], "--values-limit", "--max-memory"),
+                                     "--max-memory", "1G"], "--values-limit",
+        "-o IMAGE.parquet streams them", "fewer --values-limit", "or a larger --max-memory"),
     err("demo-topics", ["demo", "--out", "demo", "--topics", "100000000"], "--topics",
         "10,000"),
     # local:N starts N worker processes (each about 110 MiB once irscale is imported)
     err("eval-many-local-workers", ["eval-many", "qrels.txt", "a.run", "--scheduler",
-                                    "local:1024"], "--scheduler", "1024 worker processes",
-        *MEMORY),
+                                    "local:1024"], "--scheduler",
+        "1024 worker processes (local:N)", "(fewer local:N)", *MEMORY),
     err("eval-local-workers", ["eval", "qrels.txt", "a.run", "--scheduler", "local:16"],
         "--scheduler", "16 worker processes", *MEMORY),
 ]

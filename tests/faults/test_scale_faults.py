@@ -149,7 +149,8 @@ CASES = [
         "estimate"),
     err("image-max-memory-too-small-nDCG", ["scale", "image", "-m", "nDCG@30", "-N", "30",
                                             "--no-progress", "--max-memory", "100M"],
-        opt("--max-memory"), "estimate", "nDCG@30"),
+        opt("--max-memory"), "estimate", "nDCG@30",
+        "fewer -N/--length, fewer --levels or a larger --max-memory"),
     err("image-max-memory-text", [*IMAGE, "--max-memory", "lots"], opt("--max-memory")),
     err("image-max-memory-unit", [*IMAGE, "--max-memory", "2X"], opt("--max-memory")),
     err("image-max-memory-zero", [*IMAGE, "--max-memory", "0"], opt("--max-memory")),
@@ -330,7 +331,8 @@ CASES = [
     # not (at least 16,384 values of 160 bytes)
     err("image-output-max-memory-no-room-for-slices",
         [*IMAGE, "-o", "img.parquet", "--max-memory", "81M"], opt("--max-memory"),
-        "image of AP"),
+        "image of AP", "slices of at least 16,384 values), about",
+        "fewer -N/--length, fewer --levels or a larger --max-memory"),
     # ---- diversity measures: --intents
     ok("image-diversity-json", [*DIV_IMAGE, "--format", "json"], diversity_json),
     ok("image-diversity-text", DIV_IMAGE, output_contains("over 2 intents", "64 runs")),

@@ -164,7 +164,7 @@ CASES = [
     # a chain of 2^61 positions per query is refused before any work, with its estimate
     err("session-msm-chain-too-long", session("-m", f"MsM@{2**61}", "-o", "out.txt"),
         "Markov chain of 2,305,843,009,213,693,952 positions", "a smaller cut-off @k",
-        files=FILES),
+        "about 256 EiB", "(fewer @k (positions))", files=FILES),
     err("session-u-without-lengths", session("-m", "U"), "doclen", files=FILES),
     err("session-u-clicks-cutoff", session("-m", "U@5", "--labels", "doclen=len.txt",
                                            "--clicks", "c.log"), "cut-off", files=FILES),

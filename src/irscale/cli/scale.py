@@ -221,15 +221,15 @@ LISTED_VALUE_BYTES = 64
 
 
 def _check_listing(n_distinct: int, max_memory: str | None) -> None:
-    """Refuse a JSON listing of ``n_distinct`` values beyond the memory limit
-    (:func:`irscale.core.budget.check_memory`)."""
-    from ..core.budget import MAX_MEMORY, check_memory, format_size
+    """Refuse a JSON listing of ``n_distinct`` values beyond the memory limit, from the
+    declared cost of the values listed (:func:`irscale.core.progress.declared_memory`)."""
+    from ..core.budget import MAX_MEMORY
+    from ..core.progress import declared_memory
 
-    need = float(n_distinct) * LISTED_VALUE_BYTES
-    check_memory(need, f"listing the {n_distinct:,} values of the image as JSON "
-                 f"(--values-limit, --all-values): about {format_size(need)}",
-                 "a smaller --values-limit, or -o IMAGE.parquet, which streams them",
-                 max_memory=max_memory, option=MAX_MEMORY)
+    declared_memory(VALUES_LIMIT, float(n_distinct) * LISTED_VALUE_BYTES,
+                    f"listing the {n_distinct:,} values of the image as JSON "
+                    "(--values-limit, --all-values; -o IMAGE.parquet streams them instead)",
+                    max_memory=max_memory, option=MAX_MEMORY)
 
 
 # ------------------------------------------------------------------ transform

@@ -19,16 +19,14 @@ the tables of :func:`irscale.stats.summary_table` and by the report's summary.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
 from ..errors import ParameterError
-from .budget import check_memory, format_size
 from .params import MEAN_INTERVALS, MEAN_SAMPLES, check_alpha
-from .progress import announce_rest
+from .progress import counted_work
 
 MeanInterval = Literal["t", "bootstrap"]
 #: Resampled means computed at once (memory: this many × (topics + the table's columns)
@@ -85,28 +83,26 @@ def resampled_means(samples: object, columns: int,
     """The ``samples × columns`` resampled means of a percentile bootstrap, ``block(count)``
     giving the next ``count`` of them (:data:`BLOCK` at a time), once ``samples`` (a
     positive integer) is checked and the memory the means and their quantiles take (two
-    ``samples × columns`` float64 arrays) is within the limit
-    (:func:`~irscale.core.budget.check_memory`: refused up front with the estimate); a
-    rest timed on the first block at more than a few seconds is announced
-    (:func:`~irscale.core.progress.announce_rest`)."""
+    ``samples × columns`` float64 arrays) is within the limit, from the declared cost of the
+    samples (:data:`~irscale.core.params.MEAN_SAMPLES`,
+    :func:`~irscale.core.progress.counted_work`: refused up front with the estimate); the
+    samples are counted by the same mechanism, the time of the rest, measured on the first
+    blocks, stated when it is more than a few seconds."""
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise ParameterError(f"samples must be a positive integer, got {samples!r}",
                              param="samples")
     total = int(samples)
-    need = 2.0 * total * columns * 8
     try:
-        check_memory(need, f"samples: {total:,} bootstrap means of {columns:,} column(s) "
-                     f"take about {format_size(need)}", "fewer samples")
+        report = counted_work(MEAN_SAMPLES, total,
+                              f"the bootstrap means of {columns:,} column(s)", True,
+                              need=2.0 * total * columns * 8)
     except ParameterError as error:
         raise ParameterError(str(error), param="samples") from None
     means = np.empty((total, columns))
-    began = time.perf_counter()
     for start in range(0, total, BLOCK):
         count = min(BLOCK, total - start)
         means[start:start + count] = block(count)
-        if start == 0:
-            announce_rest(True, "the bootstrap interval", MEAN_SAMPLES.units, total - count,
-                          (time.perf_counter() - began) / count)
+        report(start + count)
     return means
 
 

@@ -605,6 +605,12 @@ MAX_WORKERS = 1024
 WORKERS = Integers(1, MAX_WORKERS, strict=True)
 THREADS = Param("workers", WORKERS, None, "threads of this process", ("--workers",), "N",
                 unset="one per CPU core")
+#: The worker processes N of a local Dask cluster (``executor="local:N"``, ``--scheduler
+#: local:N``; :mod:`irscale.parallel`): each holds its own interpreter and irscale, so that
+#: their memory is refused beyond the limit before the cluster starts.
+LOCAL_WORKERS = Param("N", WORKERS, None, "worker processes of a local Dask cluster, "
+                      "started on this machine", ("local:N",),
+                      cost=Cost("worker processes", per="a worker process and its nanny"))
 
 #: Risk sensitivity α ≥ 0: a loss against the baseline weighs 1 + α (TREC Web 2013–2014;
 #: ndeval's ``-riskAlpha``, whose text is printed back as typed).

@@ -48,11 +48,17 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..core.budget import MAX_MEMORY, check_memory, format_size
+from ..core.budget import MAX_MEMORY
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, infinite, undefined
 from ..core.params import SAMPLES
-from ..core.progress import ProgressArg, check_stop, phase_progress, progress_callback
+from ..core.progress import (
+    ProgressArg,
+    check_stop,
+    declared_memory,
+    phase_progress,
+    progress_callback,
+)
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_local, is_ready
 from ..stats import pairwise_tests, randomized_tukey_hsd
@@ -206,13 +212,13 @@ def check_required_memory(samples: int, alpha: float, pairs: int,
                           max_memory: str | int | None = None) -> None:
     """Refuse B = ``samples`` whose ⌊Bα⌉ largest |t*| of every pair
     (:func:`bootstrap_required_differences`: kept, with room for as many more) exceed
-    ``max_memory`` (:func:`irscale.core.budget.check_memory`, ``--max-memory``)."""
+    ``max_memory`` (``--max-memory``), from the declared cost of the samples
+    (:func:`irscale.core.progress.declared_memory`)."""
     rank = max(1, round(samples * alpha))
-    need = 8.0 * pairs * _pool_width(rank)
-    check_memory(need, f"-B/--samples {samples:,} at alpha {alpha}: the bootstrap keeps the "
-                 f"{rank:,} largest |t*| of each of {pairs:,} pairs of systems: about "
-                 f"{format_size(need)}", "fewer -B/--samples", max_memory=max_memory,
-                 option=MAX_MEMORY)
+    declared_memory(DISCRIMINATIVE_SAMPLES, 8.0 * pairs * _pool_width(rank),
+                    f"-B/--samples {samples:,} at alpha {alpha}: the bootstrap keeps the "
+                    f"{rank:,} largest |t*| of each of {pairs:,} pairs of systems",
+                    max_memory=max_memory, option=MAX_MEMORY)
 
 
 def _pool_width(rank: int) -> int:
@@ -315,7 +321,7 @@ def discriminative_power(
     rng = check_rng(rng)
     executor = check_workers(workers, executor)
     # the two passes of the bootstrap: one bar, and the time of the rest of both stated
-    # from the first chunk (the estimate, :func:`irscale.core.progress.announce_rest`)
+    # from the first chunk, in the declared units of the samples (:mod:`irscale.core.progress`)
     progress = progress_callback(progress, units=DISCRIMINATIVE_SAMPLES,
                                  elsewhere=not is_local(executor))
     if not is_ready(executor):  # one cluster (or connection) for both passes

@@ -78,11 +78,10 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
-from ..core.budget import check_memory, format_size
 from ..core.edge import keyword_error
 from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, declare
-from ..core.progress import ProgressArg, check_progress, progress_reporter
+from ..core.progress import ProgressArg, check_progress, counted_work, declared_memory
 from ..errors import ParameterError
 from ..stats.bootstrap import resample_counts
 from ..stats.kendall import (
@@ -558,11 +557,13 @@ def correlation_ci(
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
     n = x.shape[0]
     estimate = correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
-    check_memory(REPLICATE_BYTES * float(samples), f"{samples:,} bootstrap replicates "
-                 f"(-B/--samples, samples), kept for intervals at any level: about "
-                 f"{format_size(REPLICATE_BYTES * float(samples))}", "fewer -B/--samples")
+    # the replicates, kept for intervals at any level, refused beyond the memory limit
+    # before any draw; then the draws counted (the one mechanism, irscale.core.progress)
+    declared_memory(CORRELATION_SAMPLES, REPLICATE_BYTES * float(samples),
+                    f"{samples:,} {CORRELATION_SAMPLES.units}: bootstrap replicates, kept for "
+                    "intervals at any level")
+    report = counted_work(CORRELATION_SAMPLES, samples, "bootstrap", progress)
     gen = generator(seed_sequence(rng=rng))
-    report = progress_reporter(progress, samples, "bootstrap", units=CORRELATION_SAMPLES)
     values = np.empty(samples)
     for first in range(0, samples, CHUNK):  # topics drawn a chunk at a time: flat memory
         size = min(CHUNK, samples - first)

@@ -50,7 +50,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,10 +59,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from ..core.budget import MAX_MEMORY, check_memory, format_size
+from ..core.budget import MAX_MEMORY, format_size
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, undefined
-from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
+from ..core.progress import ProgressArg, check_progress, counted_work, declared_memory
 from ..errors import FileAccessError, InputError, ParameterError
 from ..io.checkpoint import read_counts, read_study
 from ..io.json_input import parse_json
@@ -78,7 +77,16 @@ from ..stats.resampling import (
 from ..stats.tables import Format, alpha_text
 from ..stats.validation import score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
-from .params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATED_MATRICES, SIMULATION, TOPIC_SD
+from .params import (
+    EFFECT,
+    ERROR_SD,
+    MATRIX_SIZE,
+    NORMAL_SYSTEMS,
+    NORMAL_TOPICS,
+    SIMULATED_MATRICES,
+    SIMULATION,
+    TOPIC_SD,
+)
 from .simulated_runs import RunsModel
 from .stochastic import CopulaModel
 
@@ -286,8 +294,9 @@ def _rates(counts: np.ndarray, procedures: tuple[tuple[str, Correction], ...]
 
 def _check_memory(model: Model, repetitions: int, procedures: int,
                   max_memory: str | int | None) -> None:
-    """Refuse a study beyond ``max_memory`` (:func:`irscale.core.budget.check_memory`,
-    default half of the RAM) before any work: the counts of every repetition (kept:
+    """Refuse a study beyond ``max_memory`` (default half of the RAM) before any work, from
+    the declared costs of the matrices, topics and systems
+    (:func:`irscale.core.progress.declared_memory`): the counts of every repetition (kept:
     :attr:`SimulationStudy.counts`, and once more while the rates are reduced), the
     bookkeeping of its tasks (:data:`TASK_BYTES` each, one per
     :data:`REPETITIONS_PER_TASK` repetitions) and, per matrix, the topics × systems scores
@@ -299,14 +308,12 @@ def _check_memory(model: Model, repetitions: int, procedures: int,
     counts = 2 * 8.0 * len(COUNTS) * repetitions * procedures
     tasks = TASK_BYTES * math.ceil(repetitions / REPETITIONS_PER_TASK)
     matrix = 8.0 * topics * systems * 4 + 8.0 * topics * pairs * 5 + 200.0 * pairs
-    need = counts + tasks + matrix
-    check_memory(need, f"{repetitions:,} repetitions (--repetitions) of {int(topics):,} "
-                 f"topics (--topics) × {int(systems):,} systems (--systems), "
-                 f"{procedures} procedure(s): about {format_size(need)} ("
-                 f"{format_size(matrix)} per matrix, {format_size(counts + tasks)} of "
-                 "counts and tasks)",
-                 "fewer --topics, --systems or --repetitions, or a larger --max-memory",
-                 max_memory=max_memory, option=MAX_MEMORY)
+    declared_memory((SIMULATED_MATRICES, NORMAL_TOPICS, NORMAL_SYSTEMS), counts + tasks + matrix,
+                    f"{repetitions:,} {SIMULATED_MATRICES.units} of {int(topics):,} "
+                    f"{NORMAL_TOPICS.units} × {int(systems):,} {NORMAL_SYSTEMS.units}, "
+                    f"{procedures} procedure(s) ({format_size(matrix)} per matrix, "
+                    f"{format_size(counts + tasks)} of counts and tasks)",
+                    max_memory=max_memory, option=MAX_MEMORY)
 
 
 @SIMULATION
@@ -371,19 +378,16 @@ def simulation_study(
             todo.append(index)
         else:
             counts[start:stop] = saved
-    report = progress_reporter(progress, repetitions, "simulation")
+    # the matrices of the tasks resumed from the checkpoint are done before the clock
+    # starts: the time of the rest is measured on the tasks computed (the one mechanism)
+    report = counted_work(SIMULATED_MATRICES, repetitions, "the simulation", progress,
+                          elsewhere=not is_local(executor))
     finished = repetitions - sum(tasks[i][1] - tasks[i][0] for i in todo)
     report(finished)
-    started: float | None = time.monotonic()
 
     def keep(position: int, part: np.ndarray) -> None:
-        nonlocal finished, started
+        nonlocal finished
         start, stop = tasks[todo[position]]
-        if started is not None:  # the first task done: the time of the rest
-            announce_rest(progress, "the simulation", SIMULATED_MATRICES.units,
-                          repetitions - finished - (stop - start),
-                          (time.monotonic() - started) / (stop - start))
-            started = None
         counts[start:stop] = part
         if store is not None:
             store.save(todo[position], part)

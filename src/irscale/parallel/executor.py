@@ -54,7 +54,7 @@ from functools import partial
 from typing import Any, TypeVar, cast
 
 from ..core.extras import DASK
-from ..core.params import MAX_WORKERS, WORKERS
+from ..core.params import LOCAL_WORKERS, MAX_WORKERS, WORKERS
 from ..errors import ParameterError, SchedulerError, shown
 
 T = TypeVar("T")
@@ -72,7 +72,8 @@ SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 RESUBMISSIONS = 3
 #: Memory of one worker process of ``local:N`` and its nanny once irscale is imported in
 #: it (about 110 MiB measured with ``local:4``, rounded up): N of them are checked against
-#: the memory limit before the cluster starts.
+#: the memory limit before the cluster starts (the declared cost of
+#: :data:`~irscale.core.params.LOCAL_WORKERS`).
 LOCAL_WORKER_BYTES = 128 << 20
 #: What ``executor=`` accepts: ``"local"``, ``"local:N"``, an address, or a Dask Client.
 ExecutorArg = Any
@@ -108,11 +109,12 @@ def check_executor(executor: object, option: str = "executor") -> ExecutorArg:
             raise ParameterError(f"{option} {executor!r}: N of 'local:N' must be a whole number "
                                  f"of worker processes from 1 to {MAX_WORKERS}, "
                                  f"got {shown(count)}")
-        from ..core.budget import check_memory, format_size
+        from ..core.budget import format_size
+        from ..core.progress import declared_memory
 
-        check_memory(int(count) * LOCAL_WORKER_BYTES,
-                     f"{option} {executor}: {count} worker processes of about "
-                     f"{format_size(LOCAL_WORKER_BYTES)} each", "fewer worker processes")
+        declared_memory(LOCAL_WORKERS, int(count) * LOCAL_WORKER_BYTES,
+                        f"{option} {executor}: {count} {LOCAL_WORKERS.units} of about "
+                        f"{format_size(LOCAL_WORKER_BYTES)} each")
         return executor
     address = _ADDRESS.fullmatch(executor)
     if address is None or address.group("scheme") not in SCHEMES:

@@ -5,8 +5,9 @@ why), its time and memory — computed from the structure of the measure, before
 what no algorithm can hold (run indices beyond 2^24 bits, AP beyond 64-bit keys, exact
 counts beyond :data:`EXACT_COUNTS_BUDGET`, enumerations beyond 2^40 runs) and what would
 need more memory than ``max_memory`` (default: half of the machine's RAM), with the
-estimate in the message (:func:`irscale.core.budget.check_memory`, the one refusal of the
-package). :func:`irscale.core.progress.notice` prints it before a long computation.
+estimate in the message, from the declared costs of the run length and the degrees
+(:func:`irscale.core.progress.declared_memory`, the one refusal of the package).
+:func:`irscale.core.progress.notice` prints it before a long computation.
 
 The time is counts of work times per-unit CPU costs measured on the 2-core development
 machine (:func:`estimate`; docs/scales.md): ``scale image`` took 0.5–2 × its estimate on
@@ -19,10 +20,11 @@ import math
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from ..core.budget import MAX_MEMORY, check_memory, format_size
-from ..core.progress import duration_text, notice
+from ..core.budget import MAX_MEMORY, format_size
+from ..core.progress import declared_memory, duration_text, notice
 from ..errors import ParameterError
 from .measures import ScaleMeasure
+from .params import SCALE_LENGTH, SCALE_LEVELS
 from .space import Space
 
 #: Memory the exact run counts of a closed-form image may take (bytes).
@@ -103,12 +105,13 @@ class CostEstimate:
     searches: int = 0      # φ searches in a pair table's larger half (PairTable.searches)
     summary_queries: int = 0  # φ queries of the summary's order diagnostics, when counted
 
-    def line(self) -> str:
-        """One line: ``estimate for M on REL^N: ...``."""
+    def line(self, memory: bool = True) -> str:
+        """One line: ``estimate for M on REL^N: ...``; without ``memory``, the time alone
+        (the refusal of :func:`estimate` states the memory itself)."""
+        held = f" and about {format_size(self.memory)}" if memory else ""
         return (f"estimate for {self.measure} on {self.space}: {_count(self.runs)} runs, "
                 f"at most {_count(self.distinct)} distinct values; {self.algorithm}: "
-                f"{duration_text(self.seconds)} and about {format_size(self.memory)} for "
-                f"{self.queries} φ queries"
+                f"{duration_text(self.seconds)}{held} for {self.queries} φ queries"
                 + (f" and the summary ({self.summary_queries:,} more)"
                    if self.summary_queries else ""))
 
@@ -213,8 +216,8 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
                           BASE_MEMORY + 32 * min(runs, DISTINCT_BUDGET)
                           + int(bytes_per_run * min(runs, CHUNK_RUNS)), queries)
     result = replace(result, summary_queries=load.total - load.queries)
-    check_memory(result.memory, result.line(), "a smaller -N or fewer --levels, or a larger "
-                 "--max-memory", max_memory=max_memory, option=MAX_MEMORY)
+    declared_memory((SCALE_LENGTH, SCALE_LEVELS), result.memory, result.line(memory=False),
+                    max_memory=max_memory, option=MAX_MEMORY)
     return result
 
 

@@ -54,9 +54,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from ..core.budget import MAX_MEMORY, check_memory, format_size
+from ..core.budget import MAX_MEMORY, format_size
 from ..core.extras import PYARROW
-from ..core.progress import Progress, notice
+from ..core.progress import Progress, declared_memory, notice
 from ..errors import InputError, ParameterError
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
 from ..io.formats import SUFFIXES as SUFFIXES
@@ -64,6 +64,7 @@ from ..io.formats import image_format as image_format
 from .cost import NOTICE_SECONDS
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
+from .params import SCALE_LENGTH, SCALE_LEVELS
 from .scale import Scale, ScaledImage
 
 TYPE_CHECKING = False
@@ -108,11 +109,11 @@ def slice_pairs(sc: Scale, max_memory: str | int | None = None) -> int:
     estimated memory; ``ParameterError`` naming ``--max-memory`` when even
     :data:`MIN_SLICE_PAIRS` do not fit."""
     held = sc.estimate.memory if sc.estimate is not None else 0
-    need = held + MIN_SLICE_PAIRS * BYTES_PER_SLICE_PAIR
-    limit = check_memory(
-        need, f"writing the image of {sc.measure.label} needs about {format_size(need)} "
-        f"(the engine's {format_size(held)} and slices of at least {MIN_SLICE_PAIRS:,} "
-        "values)", "a larger --max-memory", max_memory=max_memory, option=MAX_MEMORY)
+    limit = declared_memory(
+        (SCALE_LENGTH, SCALE_LEVELS), held + MIN_SLICE_PAIRS * BYTES_PER_SLICE_PAIR,
+        f"writing the image of {sc.measure.label} (the engine's {format_size(held)} and "
+        f"slices of at least {MIN_SLICE_PAIRS:,} values)", max_memory=max_memory,
+        option=MAX_MEMORY)
     room = (limit - held) // BYTES_PER_SLICE_PAIR
     return int(min(SLICE_PAIRS, room))
 

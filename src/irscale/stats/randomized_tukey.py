@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.budget import MAX_MEMORY, check_memory, format_size
-from ..core.progress import ProgressArg
+from ..core.budget import MAX_MEMORY
+from ..core.params import RESAMPLES
+from ..core.progress import ProgressArg, declared_memory
 from ..parallel import ExecutorArg
 from .params import RANDOMIZED_TUKEY
 from .resampling import (
@@ -79,13 +80,12 @@ def sample_ranges(
 def check_ranges_memory(samples: int, max_memory: str | int | None = None,
                         option: str | None = None) -> None:
     """Refuse B = ``samples`` whose ranges (kept for intervals at any level) exceed
-    ``max_memory`` (:func:`irscale.core.budget.check_memory`; ``option``: the caller's
-    limit option, named in the message)."""
-    need = RANGE_BYTES * float(samples)
-    check_memory(need, f"{samples:,} samples (-B/--samples, samples) of randomised Tukey "
-                 f"HSD keep their ranges for intervals at any level: about "
-                 f"{format_size(need)}", "fewer -B/--samples", max_memory=max_memory,
-                 option=option)
+    ``max_memory``, from the declared cost of the samples
+    (:func:`irscale.core.progress.declared_memory`; ``option``: the caller's limit option,
+    named in the message)."""
+    declared_memory(RESAMPLES, RANGE_BYTES * float(samples),
+                    f"{samples:,} {RESAMPLES.units} of randomised Tukey HSD keep their ranges "
+                    "for intervals at any level", max_memory=max_memory, option=option)
 
 
 @RANDOMIZED_TUKEY

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from ..core.binding import Binding
 from ..core.extras import NLTK, REGEX, Requires
-from ..core.params import RELEVANCE, InputFiles, Names, Needs, Param, Reals, Switch
+from ..core.params import (
+    RELEVANCE,
+    Cost,
+    InputFiles,
+    Integers,
+    Names,
+    Needs,
+    Param,
+    Reals,
+    Switch,
+)
 
 #: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
 CLICK_GAIN = Reals(0.0)
@@ -30,6 +40,14 @@ ROUGE_MULTI = Param("multi", Names("multi-reference rule", ("max", "mean", "pool
 SESSION_CLICK_GAIN = Param("click_gain", CLICK_GAIN, None, "gain of every click (0.5: "
                            "'clicked = relevant' as Sakai's algorithm)", ("--click-gain",),
                            "G", unset="the qrels gain of the clicked document")
+#: The positions of every query's list in the Markov chain of MsM
+#: (:mod:`irscale.text.session_markov`): the measure's cut-off ``@k``, or without one the
+#: longest list of a session (the size of the session run, declared as an option's cost
+#: is): the chain's memory grows with them.
+MSM_POSITIONS = Param("positions", Integers(1), None, "the positions of every query's list in "
+                      "the Markov chain of MsM: its cut-off @k, or the longest list of a "
+                      "session without one", ("@k",), label="the cut-off @k of MsM",
+                      cost=Cost("positions", per="a state of the chain of every query's list"))
 
 # ------------------------------------------------------------------ cli-x
 #: ``--stem``: Porter-stemmed tokens, as rouge-score's ``use_stemmer``.

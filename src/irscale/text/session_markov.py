@@ -56,13 +56,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.budget import check_memory
 from ..core.judged import JudgedRankings
+from ..core.progress import declared_memory
 from ..measures.gain_discount import element_gains
 from ..measures.params import Params
+from .params import MSM_POSITIONS
 
 #: Bytes per state of one list length's chain (its rows, the banded matrix, the solver's
-#: copies and the solutions): the estimate :func:`check_memory` is given.
+#: copies and the solutions): the estimate :func:`~irscale.core.progress.declared_memory` is
+#: given, from the declared cost of the positions (:data:`~irscale.text.params.MSM_POSITIONS`).
 _BYTES_PER_STATE = 16 * 8
 
 @dataclass(frozen=True)
@@ -141,10 +143,10 @@ def msm_values(view: JudgedRankings, positions: np.ndarray, params: Params,
         depth = np.zeros(view.n_rankings, dtype=np.int64)
         np.maximum.at(depth, view.segment, positions)
     longest = int(depth.max(initial=0))
-    check_memory(float(longest) * _BYTES_PER_STATE,
-                 f"measure {label!r}: a Markov chain of {longest:,} positions per query "
-                 f"(about {longest * _BYTES_PER_STATE / 2**30:.3g} GiB)",
-                 "a smaller cut-off @k")
+    declared_memory(MSM_POSITIONS, float(longest) * _BYTES_PER_STATE,
+                    f"measure {label!r}: a Markov chain of {longest:,} positions per query "
+                    "(its cut-off @k, or the longest list of a session without one: a "
+                    "smaller cut-off @k shortens it)")
     qnum = view.attribute("qnum")
     chosen = np.flatnonzero(gains > 0)
     doc_depth = depth[view.segment[chosen]]
