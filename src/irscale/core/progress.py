@@ -383,7 +383,8 @@ def spelled(param: Param) -> str:
     if not param.flags:
         return param.name
     options = "/".join(param.flags)
-    return options if param.name in options else f"{options} ({param.name})"
+    named = param.name in options or param.name.replace("_", "-") in options
+    return options if named else f"{options} ({param.name})"
 
 
 def _params(params: Param | tuple[Param, ...]) -> tuple[Param, ...]:
