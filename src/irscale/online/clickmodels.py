@@ -546,6 +546,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     {('q', 'a'): 0.5, ('q', 'b'): 0.25}
     """
     k = smoothing
+    progress = check_progress(progress)
     log = read_click_log(log)
     # per-rank parameters for the SERP size; the work on the ranks shown (the parameters
     # of the ranks beyond them keep their start: widened below)
@@ -599,7 +600,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     # --serp-size); at most: EM stops once converged
     work = counted_work(FIT_ITERATIONS, iterations, f"{model} on {len(log.sessions):,} "
                         f"sessions of a SERP size of {serp:,} (at most: stops once "
-                        "converged)", check_progress(progress))
+                        "converged)", progress)
     for done in range(1, iterations + 1):
         alpha = np.append(alpha_pair, 0.0)[safe]
         if model in ("pbm", "ubm"):
