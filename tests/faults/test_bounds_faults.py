@@ -24,6 +24,7 @@ from .conftest import (
     with_option,
 )
 from .test_labels_faults import FILES as CROWD
+from .test_online_calibrate_faults import FILES as CALIB
 from .test_online_clicks_faults import FILES as CLICKS
 from .test_online_score_faults import BASE as SCORE
 from .test_online_score_faults import FILES as SCORE_LOGS
@@ -35,6 +36,10 @@ SENS = ["online", "sensitivity", "qrels.txt", "a.run", "b.run", "--impressions",
         "--repetitions", "5", "--seed", "1"]
 FUSE4 = ["fuse", "a.run", "b.run", "c.run", "d.run", "--method", "wsum", "--optimize",
          "--qrels", "qrels.txt"]
+#: Judge noise under a confusion file (its name last).
+NOISE = ["meta", "judge-noise", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map", "--seed",
+         "1", "--confusion"]
+JUDGES = {"conf.txt": "0 0 0.9\n0 1 0.1\n1 0 0.2\n1 1 0.7\n1 2 0.1\n2 1 0.3\n2 2 0.7\n"}
 #: A fourth run (run c's lines under a tag of its own).
 RUN_D = {"d.run": text([line.replace("teamC_r2", "teamD_r1") for line in run_lines("c")])}
 LONG = "d1" + "x" * 100_000  # beyond the 4 KiB of the word-by-word fingerprints
@@ -65,15 +70,19 @@ CASES = [
     err("score-bootstrap", with_option(SCORE, "--bootstrap", "100000000"), "--bootstrap",
         *MEMORY, files=SCORE_LOGS),
     err("sensitivity-users", with_option(SENS, "--repetitions", "100000"), "--repetitions",
-        "users", *MEMORY),
+        "users", *MEMORY, "fewer --repetitions, fewer --impressions or fewer --length"),
     err("simulate-clicks-sessions", ["online", "simulate-clicks", "qrels.txt", "a.run",
                                      "--sessions", "100000000", "--seed", "1"],
-        "--sessions", *MEMORY),
+        "--sessions", *MEMORY, "fewer --sessions or fewer --serp-size (serp_size)"),
     err("fit-serp-size", ["online", "fit", "train.log", "--model", "pbm", "--serp-size",
                           "100000000"], "--serp-size", *MEMORY, files=CLICKS),
     err("fit-ubm-serp-size", ["online", "fit", "train.log", "--model", "ubm",
                               "--serp-size", "10000"], "UBM", "--serp-size", *MEMORY,
-        files=CLICKS),
+        "fewer --serp-size (serp_size)", files=CLICKS),
+    # the Markov user model's six SERP size² tables (4.5 GiB at 10,000 ranks)
+    err("calibrate-mp-serp-size", ["online", "calibrate", "calib.log", "-m", "MP",
+                                   "--serp-size", "10000"], "Markov user model",
+        "--serp-size", "4.47 GiB", *MEMORY, "fewer --serp-size (serp_size)", files=CALIB),
     err("loglik-serp-size", ["online", "loglik", "train.log", "--model", "pbm", "--test",
                              "test.log", "--serp-size", "100000000"], "--serp-size", *MEMORY,
         files=CLICKS),
@@ -81,7 +90,8 @@ CASES = [
     # are read (it took 25 s and 1.4 GB to print 3,000,001 rows)
     err("loglik-serp-size-table", ["online", "loglik", "train.log", "--model", "dbn",
                                    "--test", "test.log", "--serp-size", "3000000"],
-        "a row for each of 3,000,000 ranks (--serp-size)", *MEMORY, files=CLICKS),
+        "a row for each of 3,000,000 ranks (--serp-size)", *MEMORY,
+        "fewer --serp-size (serp_size)", files=CLICKS),
     # the bootstrap intervals of the means (--ci bootstrap) held B × columns means: with
     # B = 10^8 they allocated until the machine ran out of memory, or ran silently for hours
     *[err(f"{command[0]}-ci-samples", [*command, "--ci", "bootstrap", "--ci-samples",
@@ -125,13 +135,22 @@ CASES = [
     err("simulate-systems", ["meta", "simulate", "--model", "normal", "--systems", "100000",
                              "--repetitions", "2"], "--systems", *MEMORY),
     err("pool-sample-size", ["pool", "sample", "a.run", "b.run", "c.run", "--size",
-                             "100000000", "--seed", "1"], opt("--size"), *MEMORY),
+                             "100000000", "--seed", "1"], opt("--size"), *MEMORY,
+        "fewer --size", "--design poisson"),
     err("aware-random", ["labels", "aware", "crowd.txt", "a.run", "b.run", "c.run", "-m",
                          "map", "--weights", "msd", "--random", "10000000", "--seed", "1"],
         "--random", "1,000", files=CROWD),
+    # judge noise keeps the means of every replicate (10^8 of 3 runs: 3.73 GiB); a
+    # confusion file's matrix is the square of its distinct grades (12,000: 1.07 GiB)
+    err("judge-noise-replicates", [*NOISE, "conf.txt", "--replicates", "100000000"],
+        "--replicates", "3.73 GiB", *MEMORY, "fewer --replicates", files=JUDGES),
+    err("judge-noise-confusion-grades", [*NOISE, "grades.txt", "--replicates", "2"],
+        "grades.txt", "12,000 grades", *MEMORY, "fewer --confusion",
+        files={"grades.txt": "".join(f"{g} {g} 1\n" for g in range(12_000))}),
     # the weight grid: C(1/step + 3, 3) vectors of 4 runs (1.7e8 at step 0.001)
     err("fuse-optimize-step", [*FUSE4, "--step", "0.001"], "--step", "167,668,501 weight "
-        "vectors", *MEMORY, files=RUN_D),
+        "vectors", *MEMORY, "a larger --step or a larger --max-memory", "fewer runs",
+        files=RUN_D),
     err("fuse-optimize-max-memory", [*FUSE4, "--step", "0.01", "--max-memory", "10M"],
         "176,851 weight vectors", "--max-memory", "10 MiB", files=RUN_D),
     ok("fuse-optimize-within-max-memory", [*FUSE4, "--step", "0.5", "--max-memory", "1M"],

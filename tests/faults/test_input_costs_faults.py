@@ -208,8 +208,54 @@ def test_api_confusion_of_too_many_grades_refused(ws, monkeypatch):
 
     monkeypatch.setattr(irscale.core.budget, "default_max_memory", lambda: 1 << 20)
     ws.write("c.txt", "".join(f"{g} {g} 1\n" for g in range(1000)))
-    with pytest.raises(ParameterError, match="a confusion of 1,000 grades"):
+    with pytest.raises(ParameterError, match=r"a confusion of 1,000 grades.*\(fewer "
+                       r"--confusion\)"):
         Confusion.read("c.txt")
+
+
+def test_api_aware_random_assessors_refused(monkeypatch):
+    """AWARE's random assessors are refused beyond the memory limit, naming the option that
+    declares their cost."""
+    import irscale.core.budget
+    from irscale.collections.aware import aware
+
+    monkeypatch.setattr(irscale.core.budget, "default_max_memory", lambda: 1 << 10)
+    labels = b"1 d1 w1 1\n1 d2 w1 0\n1 d1 w2 0\n1 d2 w2 1\n"
+    runs = {"A": {"1": {"d1": 2.0, "d2": 1.0}}, "B": {"1": {"d2": 2.0, "d1": 1.0}}}
+    with pytest.raises(ParameterError, match=r"1,000 random assessors .*: more than the "
+                       r"memory limit .*\(fewer --random \(n_random\)\)"):
+        aware(labels, runs, "map", weights="msd", n_random=1000, rng=1)
+
+
+#: Work whose rest is stated in the units its declaration names, and the statement's
+#: beginning: the EM of a click model (it named "EM iterations at most", no option), the
+#: weight grid of fuse --optimize ("vectors") and the bounds search (its units a text,
+#: which the mechanism no longer takes: the search failed).
+STATED = {
+    "online-fit": (["online", "fit", "train.log", "--model", "dbn"],
+                   "irscale: dbn on 4 sessions of a SERP size of 3 (at most: stops once "
+                   "converged): ", "more iterations (--iterations) at"),
+    "fuse-optimize": (["fuse", "a.run", "b.run", "c.run", "d.run", "--method", "wsum",
+                       "--optimize", "--qrels", "qrels.txt", "--step", "0.1"],
+                      "irscale: the weight grid: ", "more weight vectors (--step) at"),
+    "pool-bounds": (["pool", "bounds", "qrels.txt", "a.run", "b.run", "-m", "map",
+                     "--max-memory", "1k"],
+                    "irscale: bounds: ", "more ranking lines of completions (runs) at"),
+}
+
+
+@pytest.mark.parametrize("name", list(STATED))
+def test_the_rest_is_stated_in_the_declared_units(name, ws, run_cli, stated_at_once):
+    from .test_bounds_faults import RUN_D
+    from .test_online_clicks_faults import FILES as CLICKS
+
+    for file, body in {**CLICKS, **RUN_D}.items():
+        ws.write(file, body)
+    argv, begins, units = STATED[name]
+    result = run_cli(argv)
+    assert result.status == 0, result.describe()
+    stated = [line for line in result.err.splitlines() if line.startswith(begins)]
+    assert stated and units in stated[0] and "(measured)" in stated[0], result.describe()
 
 
 def test_api_fuse_zmuv_near_the_largest_double(ws):

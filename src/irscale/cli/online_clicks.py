@@ -6,13 +6,13 @@ import argparse
 import functools
 
 from ..core.extras import PYARROW, Requires
-from ..core.params import RNG_SEED, Names, Param
+from ..core.params import LOG_SERP, RNG_SEED, Names, Param
 from ..errors import ParameterError
 from ..online import params
 from .common_params import MEASURES, PER_QUERY, QRELS, RUNS
 from .inputs import check_click_model
 from .online import CLICK_LOG, FITTING, add_action, one_of
-from .options import add_output, add_ties
+from .options import add_output, add_ties, wants_progress
 from .outputs import Done, Output
 from .rules import each, given
 from .runargs import distinct_runs, read_inputs
@@ -105,7 +105,7 @@ def _fitted(args: argparse.Namespace, log: object):
     from ..online.clickmodels import fit_click_model
 
     return fit_click_model(log, args.model, iterations=args.iterations, tol=args.tol,
-                           smoothing=args.smoothing)
+                           smoothing=args.smoothing, progress=wants_progress(args))
 
 
 def run_fit(args: argparse.Namespace) -> Done:
@@ -151,13 +151,13 @@ def run_loglik(args: argparse.Namespace) -> Done:
 
 
 def _check_loglik_table(serp_size: int) -> None:
-    """Refuse a table of ``serp_size`` ranks (and its text) beyond the memory limit
-    (:func:`irscale.core.budget.check_memory`): the ranks past the logs' are rows too."""
-    from ..core.budget import check_memory, format_size
+    """Refuse a table of ``serp_size`` ranks (and its text), :data:`LOGLIK_RANK_BYTES` a
+    rank, beyond the memory limit (:func:`irscale.core.progress.declared_memory`: the SERP
+    size declares the cost): the ranks past the logs' are rows too."""
+    from ..core.progress import declared_memory
 
-    need = float(serp_size) * LOGLIK_RANK_BYTES
-    check_memory(need, f"a row for each of {serp_size:,} ranks (--serp-size): a table of "
-                 f"about {format_size(need)}", "a smaller --serp-size")
+    declared_memory(LOG_SERP, float(serp_size) * LOGLIK_RANK_BYTES,
+                    f"a row for each of {serp_size:,} ranks (--serp-size): a table")
 
 
 def run_simulate(args: argparse.Namespace) -> Done:

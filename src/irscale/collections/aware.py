@@ -65,8 +65,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.budget import check_memory, format_size
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.progress import declared_memory
 from ..core.scorematrix import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
@@ -76,7 +76,7 @@ from ..stats.protocol import TableResult, format_table
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from ..stats.validation import as_floats
-from .params import AWARE, DEFAULT_RANDOM_ASSESSORS
+from .params import AWARE, AWARE_RANDOM, DEFAULT_RANDOM_ASSESSORS
 from .params import WEIGHTINGS as WEIGHTINGS
 
 #: Random assessors drawn for the accuracy-based weightings by default.
@@ -127,12 +127,12 @@ class AwareResult(TableResult):
 
 def _check_random(n_random: int, assessors: int, topics: int, runs: int) -> None:
     """Refuse ``n_random`` random assessors beyond the memory limit
-    (:func:`irscale.core.budget.check_memory`): their scores (R × topics × runs) and the
-    squared gaps of :func:`_gaps` (assessors × R × topics × runs, twice)."""
+    (:func:`irscale.core.progress.declared_memory`: ``--random`` declares the cost): their
+    scores (R × topics × runs) and the squared gaps of :func:`_gaps` (assessors × R × topics
+    × runs, twice)."""
     need = 8.0 * n_random * topics * runs * (1 + 2 * assessors)
-    check_memory(need, f"{n_random:,} random assessors (--random, n_random) against "
-                 f"{assessors:,} assessors on {topics:,} topics × {runs:,} runs: about "
-                 f"{format_size(need)}", "fewer --random")
+    declared_memory(AWARE_RANDOM, need, f"{n_random:,} random assessors (--random, n_random) "
+                    f"against {assessors:,} assessors on {topics:,} topics × {runs:,} runs")
 
 
 def _gaps(scores: np.ndarray, random: np.ndarray, weighting: str) -> np.ndarray:

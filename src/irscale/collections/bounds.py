@@ -59,8 +59,10 @@ completions evaluated are judged rankings made in place from the run's own
 recall base per grade raised by the documents given each grade), each a topic of its own,
 evaluated a batch of at most :data:`CHUNK_LINES` ranking lines at a time, so the memory is
 that of one batch whatever ``u'``. A limit ``max_memory`` below one ranking's completion
-is refused before the search (:func:`irscale.core.budget.check_memory`) and makes smaller
-batches otherwise.
+is refused before the search (:func:`irscale.core.progress.declared_memory`) and makes
+smaller batches otherwise. The runs declare the cost of the search, in ranking lines of
+completions (:data:`irscale.collections.params.BOUNDED_RUNS`): its refusal and the
+statement of its rest are the mechanism's.
 
 The runs are evaluated once, together (the engine reads TREC files), and searched one
 after the other. The mean bounds are the means of the per-topic bounds over the topics the
@@ -83,7 +85,13 @@ from ..core.bounds_kernels import completed
 from ..core.judged import NONPOOL, JudgedRankings
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
-from ..core.progress import ProgressArg, phase_progress, progress_callback, progress_reporter
+from ..core.progress import (
+    ProgressArg,
+    declared_memory,
+    phase_progress,
+    progress_callback,
+    progress_reporter,
+)
 from ..core.segments import chunks, ranges
 from ..errors import MeasureError, ParameterError
 from ..evaluation.setup import EvaluationSetup
@@ -91,6 +99,7 @@ from ..io.sources import as_qrels
 from ..measures.base import MeasureRequest
 from ..measures.compute import compute_shared
 from .bounds_chains import Chains, candidates
+from .params import BOUNDED_RUNS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -450,7 +459,7 @@ def evaluation_bounds(evaluation: Evaluation, qrels: Qrels, measures: Sequence[s
     """:func:`unjudged_bounds` of the runs of ``evaluation`` (of ``qrels``, at the
     evaluation's relevance level), the search's measures ``measures`` (the evaluation's, or
     their labels): each run's judged rankings searched in turn."""
-    from ..core.budget import MAX_MEMORY, check_memory, format_size, max_memory_of
+    from ..core.budget import MAX_MEMORY, max_memory_of
     from ..evaluation.setup import evaluation_setup
 
     rankings = evaluation.rankings
@@ -481,12 +490,11 @@ def evaluation_bounds(evaluation: Evaluation, qrels: Qrels, measures: Sequence[s
         longest = int(view.lengths.max(initial=1))
         where = "every rank (a measure of the whole ranking)" if depth is None else \
             f"the first {depth} ranks"
-        check_memory(longest * BYTES_PER_LINE,
-                     f"the bounds search evaluates {longest:,} ranking lines of completions "
-                     f"at a time at least (a ranking searched in {where}): about "
-                     f"{format_size(longest * BYTES_PER_LINE)}",
-                     "cut-off measures such as P@10 or nDCG@10 search only their depth",
-                     max_memory=max_memory, option=MAX_MEMORY)
+        declared_memory(BOUNDED_RUNS, longest * BYTES_PER_LINE,
+                        f"the bounds search evaluates {longest:,} ranking lines of "
+                        f"completions at a time at least (a ranking searched in {where}; "
+                        "cut-off measures such as P@10 or nDCG@10 search only their depth)",
+                        max_memory=max_memory, option=MAX_MEMORY)
         chosen = candidates(view, every - unjudged, lowest, highest, setup.requests,
                             relevance_level, setup.context)
         search = _Search(view, every - unjudged, lowest, highest, chosen,
@@ -494,8 +502,7 @@ def evaluation_bounds(evaluation: Evaluation, qrels: Qrels, measures: Sequence[s
                          labels)
         if not index:  # the clock of the rest's statement starts with the first search
             # (the set-up before it, the chains of a deep run, is no part of its rate)
-            progress = progress_callback(progress, "bounds",
-                                         units="ranking lines of completions")
+            progress = progress_callback(progress, "bounds", units=BOUNDED_RUNS)
         low, high = search.run(progress_reporter(
             phase_progress(progress, index, len(evaluation.runs)), search.lines_searched()))
         topics = [rows.topics[code] for code in rows.ranking_topic[kept].tolist()]

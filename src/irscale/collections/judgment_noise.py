@@ -51,7 +51,7 @@ import pandas as pd
 from ..core.inputs import Qrels
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
-from ..core.progress import ProgressArg, check_stop, progress_reporter
+from ..core.progress import ProgressArg, check_stop, declared_memory, progress_reporter
 from ..errors import AlignmentError, InputError, InputFormatError, MeasureError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from ..stats.corrections import Correction
@@ -348,7 +348,6 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     progress : bool or callable
         Progress over the replicates (:mod:`irscale.core.progress`).
     """
-    from ..core.budget import check_memory, format_size
     from ..core.judge import build_judged_rankings
     from ..core.labels import LabelTable, attach_labels
     from ..core.numbers import declare
@@ -417,9 +416,9 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
                       **options) for m in labels}
     n_pairs = len(systems) * (len(systems) - 1) // 2
     need = 8.0 * replicates * len(labels) * (len(systems) + 2)  # means, τ and flips kept
-    check_memory(need, f"replicates {replicates:,} of {len(labels)} measure(s) × "
-                 f"{len(systems)} runs: means of about {format_size(need)}",
-                 "fewer replicates")
+    declared_memory(NOISE_REPLICATES, need, f"{replicates:,} replicates (--replicates, "
+                    f"replicates) of {len(labels)} measure(s) × {len(systems)} runs: their "
+                    "means kept")
     order_kept = {m: np.zeros(n_pairs) for m in labels}
     decision_kept = {m: np.zeros(n_pairs) for m in labels}
     taus = {m: np.empty(replicates) for m in labels}

@@ -4,7 +4,8 @@ The functions of :mod:`irscale.collections` check their arguments against these
 declarations and the command line builds its options from them
 (:func:`irscale.cli.options.add_param`), before numpy is imported: this module imports
 nothing but :mod:`irscale.core.params` (the mechanism: domains,
-:class:`~irscale.core.params.Param`).
+:class:`~irscale.core.params.Param`) and the declaration of an input the readers of
+:mod:`irscale.io` size (:mod:`irscale.io.params`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ..core.params import (
     Switch,
     Text,
 )
+from ..io.params import CONFUSION_FILE as CONFUSION_FILE
 
 #: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
 #: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
@@ -272,6 +274,15 @@ ALLOCATE = Binding(
     rules=(Needs((ALLOCATION_C,), on=ALLOCATION_RULE, values=("adaptive",)),
            Needs((ALLOCATION_EPSILON,), on=ALLOCATION_RULE, values=("adaptive",)),
            Needs((MIN_LABELS,), on=ALLOCATION_RULE, values=("adaptive",))))
+#: The runs whose bounds under the unjudged documents are searched
+#: (:func:`irscale.collections.unjudged_bounds`, ``irscale pool bounds``, ``eval --bounds``):
+#: the input whose size is the search's work, the lines of the completions of their rankings
+#: that the search evaluates (two or more per unjudged document of a ranking, for a measure
+#: of the whole ranking), its memory one ranking's completions at a time.
+BOUNDED_RUNS = Param("runs", InputFiles(), None, "the runs whose bounds are searched",
+                     ("runs",), "RUN",
+                     cost=Cost("ranking lines of completions", per="a line of a ranking "
+                               "completed with a grade of each unjudged document, evaluated"))
 #: The features of the documents of ``gp`` (:func:`irscale.collections.aggregate_labels`).
 LABEL_FEATURES = Param("features", InputFiles(), None, "gp: 'topic docno f1 f2 ...' lines, the "
                        "features of every labelled document (required with --method gp)",
@@ -371,10 +382,9 @@ SIMULATE = Binding(
 ESTIMATE = Binding((SAMPLE_CUTOFF_LIST, RELEVANCE))
 #: The judges' confusion of :func:`irscale.collections.judgment_noise`: stated in a file, a flip
 #: rate of binary qrels, estimated from two judgments of the same pairs or from the human
-#: sample of automatic judgments (``irscale labels auto``); the replicates.
-CONFUSION_FILE = Param("confusion", InputFiles(), None, "the judges' confusion: a file of "
-                       "'true observed probability' lines, P(observed grade | true grade)",
-                       ("--confusion",), "FILE", label="--confusion")
+#: sample of automatic judgments (``irscale labels auto``); the replicates. The file's
+#: declaration (its cost: the square of its grades) is the reader's
+#: (:data:`irscale.io.params.CONFUSION_FILE`).
 FLIP_RATE = Param("flip_rate", Reals(0.0, 1.0), None, "binary qrels (grades 0 and 1): the "
                   "judges flip a label with this probability", ("--flip-rate",), "P",
                   label="--flip-rate")

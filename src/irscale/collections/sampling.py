@@ -63,10 +63,10 @@ import numpy as np
 import pandas as pd
 
 from ..core import identifiers
-from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
 from ..core.options import TiePolicy
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
+from ..core.progress import declared_memory
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
 from ..io.sampled import read_sampled_qrels
@@ -75,7 +75,7 @@ from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from .candidates import Candidates, ranked_candidates
 from .params import DESIGNS as DESIGNS
-from .params import ESTIMATE, SAMPLE, SAMPLE_CUTOFFS, STRATUM_RATE
+from .params import ESTIMATE, SAMPLE, SAMPLE_CUTOFFS, SAMPLE_DRAWS, STRATUM_RATE
 
 __all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments", "sample_lines",
            "sampling_distribution"]
@@ -229,9 +229,9 @@ def sample_judgments(
         chosen = np.flatnonzero(generator.random(cand.n_pairs) < pi)
     else:
         need = DRAW_BYTES * float(n_topics) * draws_per_topic
-        check_memory(need, f"{draws_per_topic:,} draws (--size, size) for each of "
-                     f"{n_topics:,} topics: about {format_size(need)}",
-                     "a smaller --size, or --design poisson, whose size costs nothing")
+        declared_memory(SAMPLE_DRAWS, need, f"{draws_per_topic:,} draws (--size, size) for "
+                        f"each of {n_topics:,} topics (--design poisson's size costs "
+                        "nothing)")
         p = _ap_prior(cand)
         # π = 1 − (1 − p)^n; a topic's only candidate (p = 1) is drawn every time: π = 1
         # (log1p(−1) would be −inf, with numpy's divide-by-zero warning)

@@ -11,30 +11,30 @@ ranx's ``>=`` comparison picks it.
 The grid has C(1/step + n − 1, n − 1) vectors for n runs (1.7·10^8 for four runs and step
 0.001): its memory, :data:`GRID_BYTES` per run and vector (the grid, its construction
 and the means kept), is estimated before any work and refused beyond ``max_memory``
-(:func:`irscale.core.budget.check_memory`). The time is measured on the first batch of
-vectors and, when the rest would take more than
-:data:`irscale.core.progress.NOTICE_SECONDS`, stated before
-the search goes on with a progress bar.
+(:func:`irscale.core.progress.declared_memory`: ``--step`` declares the cost, a grid
+growing as its inverse). The search shows its progress in the weight vectors ``--step``
+declares, and the time of the rest, measured on its first batches, is stated when it
+would take more than :data:`irscale.core.progress.NOTICE_SECONDS`
+(:func:`irscale.core.progress.progress_reporter`).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..core.budget import MAX_MEMORY, check_memory, format_size
+from ..core.budget import MAX_MEMORY
 from ..core.inputs import Run
-from ..core.progress import ProgressArg, announce_rest, progress_reporter
+from ..core.progress import ProgressArg, declared_memory, progress_reporter
 from ..errors import ParameterError
 from .fused import fused_run
 from .methods import combine
 from .normalize import normalize
-from .params import check_fusion, check_fusion_step, check_weight_count
+from .params import FUSION_STEP, check_fusion, check_fusion_step, check_weight_count
 from .table import fusion_table
 from .trained import check_training_topics
 
@@ -84,10 +84,9 @@ def check_grid(n_runs: int, steps: int, max_memory: str | int | None = None) -> 
     vectors = grid_size(n_runs, steps)
     need = float(vectors) * GRID_BYTES * (n_runs + 1)
     count = f"{vectors:,}" if vectors < 10**15 else f"{float(vectors):.3g}"
-    check_memory(need, f"--step/step {1 / steps:g} on {n_runs} runs: a grid of {count} "
-                 f"weight vectors, about {format_size(need)}",
-                 "a larger --step, fewer runs or a larger --max-memory",
-                 max_memory=max_memory, option=MAX_MEMORY)
+    declared_memory(FUSION_STEP, need, f"--step/step {1 / steps:g} on {n_runs} runs: a grid "
+                    f"of {count} weight vectors (fewer runs make fewer)",
+                    max_memory=max_memory, option=MAX_MEMORY)
     return vectors
 
 
@@ -163,13 +162,8 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
     check_training_topics(table.topics, qrels)
     values = np.empty(len(grid))
     label = measure
-    report = progress_reporter(progress, len(grid), "weight grid")
-    started = time.process_time()
+    report = progress_reporter(progress, len(grid), "the weight grid", units=FUSION_STEP)
     for begin in range(0, len(grid), BATCH):
-        if begin == BATCH:
-            announce_rest(progress, "the weight grid", "vectors", len(grid) - begin,
-                          (time.process_time() - started) / BATCH)
-        report(begin)
         batch = [fused_run(table, combine(table, "wsum", weights=list(weights)), f"w{index}")
                  for index, weights in enumerate(grid[begin:begin + BATCH], begin)]
         means = evaluate(qrels, batch, measure).mean()
@@ -179,7 +173,7 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
                                  param="measure")
         label = str(means.columns[0])
         values[begin:begin + len(batch)] = means.iloc[:, 0].to_numpy()
-    report(len(grid))
+        report(begin + len(batch))
     best = len(values) - 1 - int(np.argmax(values[::-1]))
     weights = tuple(float(w) for w in grid[best])
     run = fused_run(table, combine(table, "wsum", weights=list(weights)), name or "wsum")

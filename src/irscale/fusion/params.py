@@ -88,7 +88,8 @@ FUSION_METHOD_PARAMS: dict[str, tuple[str, Param]] = {
 FUSION_STEP = Param("step", Reals(0.0, 1.0, "(]"), 0.1, "optimisation: the grid step of "
                     "the weights (multiples of it summing to 1; 1/step an integer)",
                     ("--step",), "S",
-                    cost=Cost("steps", "inverse", "(1/step)^(n-1) weight vectors of n runs"))
+                    cost=Cost("weight vectors", "inverse",
+                              "(1/step)^(n-1) weight vectors of n runs"))
 
 #: The supervised methods' training topics: their qrels and the same systems' runs of them.
 FUSION_TRAIN_QRELS = Param("train_qrels", InputFiles(), None, "supervised methods: the qrels of "

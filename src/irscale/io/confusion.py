@@ -10,8 +10,9 @@ keeps its number; the grades are integers as the qrels' grades are read (``+2`` 
 outside [0, 1], a pair given twice) are made on the columns at once, the first line at
 fault named: a 4-million-line file (2,000 grades) took 20 s line by line, a second now.
 Its matrix, grades × grades, is refused beyond the memory limit before it is allocated
-(:func:`irscale.core.budget.check_memory`: a file of distinct grades asks for the square of
-its lines).
+(:func:`irscale.core.progress.declared_memory`: a file of distinct grades asks for the
+square of its lines; the option that names the file declares that cost,
+:data:`irscale.io.params.CONFUSION_FILE`).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def read_confusion(path: str | os.PathLike[str]) -> ConfusionLines:
     """The confusion matrix of the file ``path`` (module documentation): blank lines and
     lines starting with ``#`` skipped; a line of another shape, a (true, observed) pair given
     twice and a file without a line are refused, naming the file and the line."""
-    from ..core.budget import check_memory, format_size
+    from ..core.progress import declared_memory
+    from .params import CONFUSION_FILE
 
     source = display_name(path)
     data = read_input(str(path))
@@ -96,8 +98,8 @@ def read_confusion(path: str | os.PathLike[str]) -> ConfusionLines:
         _refuse(data, source, row, f"grade {int(true[row])} → {int(observed[row])} is given "
                 "twice")
     need = 8.0 * len(grades) ** 2
-    check_memory(need, f"{source}: a confusion of {len(grades):,} grades, a matrix of about "
-                 f"{format_size(need)}", "a confusion of fewer grades")
+    declared_memory(CONFUSION_FILE, need, f"{source}: a confusion of {len(grades):,} grades, "
+                    "a matrix of their pairs")
     matrix = np.zeros((len(grades), len(grades)))
     matrix[row_of, column_of] = probability
     kinds, rows = np.unique(true, return_index=True)

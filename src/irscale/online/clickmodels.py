@@ -71,7 +71,6 @@ between them).
 from __future__ import annotations
 
 import json
-import time
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -80,9 +79,9 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.budget import check_memory, format_size
 from ..core.numbers import blank, declare, undefined
-from ..core.progress import announce_rest
+from ..core.params import LOG_SERP
+from ..core.progress import ProgressArg, check_progress, counted_work, declared_memory
 from ..errors import InputError, ParameterError
 from ..io.click_params import click_params, not_parameters, read_click_params
 from ..stats.protocol import TableResult
@@ -110,6 +109,7 @@ from .params import (
     CLICK_PROBABILITIES,
     CLOSED_FORM_MODELS,
     FIT,
+    FIT_ITERATIONS,
     INDEPENDENT_CLICK_MODELS,
     click_model_needs,
     click_values_fault,
@@ -507,7 +507,8 @@ class ClickModelFit(ClickModel):
 
 @FIT
 def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100,
-                    tol: float = 1e-7, smoothing: float = 1.0) -> ClickModelFit:
+                    tol: float = 1e-7, smoothing: float = 1.0,
+                    progress: ProgressArg = True) -> ClickModelFit:
     """Fit click model ``model`` (one of :data:`MODELS`) on a click log.
 
     Parameters
@@ -527,6 +528,13 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
         parameter (α, σ): ``(successes + k/2) / (trials + k)``, the MAP estimate under a
         Beta(1 + k/2, 1 + k/2) prior, so that no estimate is exactly 0 or 1 (a held-out
         click it forbids would give a log-likelihood of -inf); 0: maximum likelihood.
+    progress : bool or callable
+        The EM iterations' progress (:func:`irscale.core.progress.counted_work`, in
+        ``--iterations``' units): by default shown, the time of the rest stated when long
+        (timed on the first iterations), whoever fits (the commands that fit a model on the
+        way, ``online qrels`` and the reward models of ``online counterfactual``, too);
+        ``False``: nothing; a callable ``progress(done, total)``. A fit in closed form has
+        no iterations and shows nothing.
 
     Examples
     --------
@@ -538,6 +546,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     {('q', 'a'): 0.5, ('q', 'b'): 0.25}
     """
     k = smoothing
+    progress = check_progress(progress)
     log = read_click_log(log)
     # per-rank parameters for the SERP size; the work on the ranks shown (the parameters
     # of the ranks beyond them keep their start: widened below)
@@ -554,8 +563,8 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
         return ClickModelFit(**fitted, sessions=sessions)
     if model == "ubm":  # γ_{r r'} of every pair of ranks: a few SERP size² tables
         need = 32.0 * n * n
-        check_memory(need, f"UBM on a SERP size of {n:,} (--serp-size): tables of about "
-                     f"{format_size(need)}", "a smaller --serp-size")
+        declared_memory(LOG_SERP, need, f"UBM on a SERP size of {n:,} (--serp-size): its "
+                        "tables of pairs of ranks")
     alpha_pair = np.full(npairs, PRIOR)
     n, serp = log.serp_size, n
     state: dict[str, Any] = {
@@ -587,12 +596,12 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
             cell = np.where(valid, rank * n + previous, cells)
         cell = cell.astype(safe.dtype)
         cell_count = np.bincount(cell.ravel(), minlength=cells + 1)[:cells]
-    started = time.perf_counter()
+    # the rest, timed on the first iterations and stated when long (a long page:
+    # --serp-size); at most: EM stops once converged
+    work = counted_work(FIT_ITERATIONS, iterations, f"{model} on {len(log.sessions):,} "
+                        f"sessions of a SERP size of {serp:,} (at most: stops once "
+                        "converged)", progress)
     for done in range(1, iterations + 1):
-        if done == 2:  # the rest, timed on the first iteration (a long page: --serp-size)
-            announce_rest(True, f"{model} on {len(log.sessions):,} sessions of a SERP size of "
-                          f"{serp:,}", "EM iterations at most", iterations - 1,
-                          time.perf_counter() - started)
         alpha = np.append(alpha_pair, 0.0)[safe]
         if model in ("pbm", "ubm"):
             table = state["exam"] if model == "pbm" else state["ubm"].ravel()
@@ -640,8 +649,11 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
                                  np.bincount(click_rank, minlength=n), 1.0 - state["lam"])
                     state["lam"] = 1.0 - sat
         history.append(float(ll.mean()))
+        work(done)
         if len(history) > 1 and history[-1] - history[-2] < tol:
             break
+    if done < iterations:
+        work(iterations)  # (over: converged)
     attractiveness = pd.Series(alpha_pair, index=pairs)
     common: dict[str, Any] = {"model": model, "attractiveness": attractiveness,
                               "iterations": done, "loglik": tuple(history),

@@ -119,7 +119,6 @@ from __future__ import annotations
 
 import math
 import sys
-import time
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -129,7 +128,7 @@ import pandas as pd
 
 from ..core.identifiers import index_in
 from ..core.numbers import blank, declare, standard_deviation, undefined
-from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
+from ..core.progress import ProgressArg, check_progress, counted_work
 from ..errors import InputError, ParameterError
 from ..stats.distributions import normal_ppf
 from ..stats.protocol import ConfidenceInterval, Estimate, check_confidence_level
@@ -696,22 +695,19 @@ def _bootstrap(terms: np.ndarray, ratio: bool, level: float, samples: int, rng: 
                progress: ProgressArg) -> tuple[float, float]:
     """The percentile bootstrap interval over sessions: ``samples`` resamplings of the
     sessions (multinomial counts), the estimate of each, in chunks of
-    :data:`_CHUNK_CELLS` counts; the time of the rest announced from the first chunk."""
+    :data:`_CHUNK_CELLS` counts; the time of the rest stated from the first chunks, in the
+    samples ``--bootstrap`` declares (:func:`irscale.core.progress.counted_work`)."""
     n = len(terms)
     gen = np.random.default_rng(rng)
     flat = terms.reshape(n, -1)
     chunk = max(1, _CHUNK_CELLS // n)
-    report = progress_reporter(progress, samples, "bootstrap")
+    work = counted_work(OPE_BOOTSTRAP, samples, "the bootstrap", progress)
     values = []
-    started = time.monotonic()
     for start in range(0, samples, chunk):
         size = min(chunk, samples - start)
         counts = gen.multinomial(n, np.full(n, 1.0 / n), size=size)
         values.append(_estimate((counts @ flat / n).reshape(size, *terms.shape[1:]), ratio))
-        if start == 0:
-            announce_rest(progress, "the bootstrap", OPE_BOOTSTRAP.units, samples - size,
-                          (time.monotonic() - started) / size)
-        report(start + size)
+        work(start + size)
     low, high = np.quantile(np.concatenate(values), [0.5 - level / 2, 0.5 + level / 2])
     return float(low), float(high)
 

@@ -58,9 +58,9 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates
-from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare
+from ..core.progress import declared_memory
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import format_table
@@ -76,7 +76,14 @@ from .interleaving import (
     interleave_runs,
     list_width,
 )
-from .params import SENSITIVITY, SENSITIVITY_IMPRESSIONS, check_credit
+from .params import (
+    EXPERIMENT_REPETITIONS,
+    EXPERIMENT_SIZES,
+    SENSITIVITY,
+    SENSITIVITY_IMPRESSIONS,
+    SHOWN_LENGTH,
+    check_credit,
+)
 from .simulate import INSTANTIATIONS, qrels_click_model
 
 __all__ = ["AB_MEASURES", "IMPRESSIONS", "SensitivityResult", "sensitivity"]
@@ -156,12 +163,14 @@ def _model(model: object, qrels: object) -> ClickModel:
 
 def _check_batch(users: int, width: int, repetitions: int, impressions: int) -> None:
     """Refuse a batch of ``users`` (``repetitions`` × ``impressions``) shown lists of
-    ``width`` positions beyond the memory limit (:func:`irscale.core.budget.check_memory`)."""
+    ``width`` positions beyond the memory limit, :data:`USER_POSITION_BYTES` a position
+    (:func:`irscale.core.progress.declared_memory`: the repetitions, the impressions and the
+    length declare the cost)."""
     need = float(users) * width * USER_POSITION_BYTES
-    check_memory(need, f"{repetitions:,} repetitions (--repetitions) of {impressions:,} "
-                 f"impressions (--impressions) simulate {users:,} users in one batch, lists "
-                 f"of {width:,} documents: about {format_size(need)}",
-                 "fewer --repetitions, fewer --impressions or a shorter --length")
+    declared_memory((EXPERIMENT_REPETITIONS, EXPERIMENT_SIZES, SHOWN_LENGTH), need,
+                    f"{repetitions:,} repetitions (--repetitions) of {impressions:,} "
+                    f"impressions (--impressions) simulate {users:,} users in one batch, "
+                    f"lists of {width:,} documents")
 
 
 def _grid(impressions: Sequence[int]) -> list[int]:

@@ -30,15 +30,15 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import ranked_candidates
-from ..core.budget import check_memory, format_size
 from ..core.options import TiePolicy
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.progress import declared_memory
 from ..errors import ParameterError
 from ..io.clicklog import CELL_BYTES
 from ..io.sources import as_qrels
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
-from .params import QRELS_USERS, SIMULATE_LOG
+from .params import CLICK_SESSIONS, QRELS_USERS, SHOWN, SIMULATE_LOG
 
 __all__ = ["INSTANTIATIONS", "qrels_click_model", "simulate_click_log"]
 
@@ -114,14 +114,15 @@ def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
 
 
 def _check_sessions(sessions: int, topics: int, size: int) -> None:
-    """Refuse a log of ``sessions`` per topic beyond the memory limit
-    (:func:`irscale.core.budget.check_memory`; :data:`SESSION_BYTES` and
-    :data:`~irscale.io.clicklog.CELL_BYTES` per rank)."""
+    """Refuse a log of ``sessions`` per topic beyond the memory limit, :data:`SESSION_BYTES`
+    a session and :data:`~irscale.io.clicklog.CELL_BYTES` a rank
+    (:func:`irscale.core.progress.declared_memory`: the sessions and the SERP size declare
+    the cost)."""
     total = float(sessions) * topics
     need = total * (SESSION_BYTES + size * CELL_BYTES)
-    check_memory(need, f"{sessions:,} sessions (--sessions) of each of {topics:,} topics, "
-                 f"pages of {size:,} documents: about {format_size(need)}",
-                 "fewer --sessions")
+    declared_memory((CLICK_SESSIONS, SHOWN), need,
+                    f"{sessions:,} sessions (--sessions) of each of {topics:,} topics, "
+                    f"pages of {size:,} documents")
 
 
 @SIMULATE_LOG

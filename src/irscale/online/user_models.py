@@ -51,8 +51,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.budget import check_memory, format_size
-from ..core.progress import NOTICE_SECONDS, duration_text, notice
+from ..core.params import LOG_SERP
+from ..core.progress import NOTICE_SECONDS, declared_memory, duration_text, notice
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
@@ -272,14 +272,15 @@ TIMED_RANKS = 400
 def _check_markov_cost(n: int) -> None:
     """Refuse, before any table is built, a Markov model whose ``n × n`` tables (the counts,
     the smoothing, the weights, the transition matrix, the least-squares system and its
-    copy: six) exceed the memory limit; announce one whose stationary distribution takes
+    copy: six) exceed the memory limit (:func:`irscale.core.progress.declared_memory`: the
+    SERP size declares the cost); announce one whose stationary distribution takes
     longer than :data:`~irscale.core.progress.NOTICE_SECONDS`, its time measured on
     :data:`TIMED_RANKS` ranks and scaled by ``(n / TIMED_RANKS)³``."""
     import time
 
     need = 48.0 * n * n
-    check_memory(need, f"the Markov user model on a SERP size of {n:,} (--serp-size): "
-                 f"tables of about {format_size(need)}", "a smaller --serp-size")
+    declared_memory(LOG_SERP, need, f"the Markov user model on a SERP size of {n:,} "
+                    "(--serp-size): its tables")
     if n <= TIMED_RANKS:
         return
     start = time.perf_counter()
