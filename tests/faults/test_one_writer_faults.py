@@ -26,7 +26,7 @@ import pytest
 from irscale.cli import main as cli_main
 from irscale.core.params import InputFiles, OutputPath, Param
 
-from .conftest import any_of, assert_error, assert_ok, opt
+from .conftest import assert_error, assert_ok, opt
 from .test_files_faults import DP, PNG, SCALES, SPLIT
 
 needs_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="/dev/full is absent")
