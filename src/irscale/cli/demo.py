@@ -40,10 +40,10 @@ def run(args: argparse.Namespace) -> list[Output]:
     ``--topics``: about 30 s at 10,000 topics). The folder comes first: the one writer
     fills it (its files written by the collection), then writes the report, which
     evaluates those files, and gives the folder its name after the report."""
+    check_new_folder(args.out, "--out")  # refused before numpy is imported
     from ..core.progress import DELAY, progress_reporter
     from ..datasets import synthetic_collection
 
-    check_new_folder(args.out, "--out")
     report = progress_reporter(wants_progress(args), STEPS, "demo", delay=DELAY)
     report(0)
     collection = synthetic_collection(n_topics=args.topics, seed=args.seed)
