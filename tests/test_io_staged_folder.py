@@ -59,7 +59,7 @@ def test_a_folder_holding_files_is_replaced_only_when_asked(replace, tmp_path):
         build()
         assert os.listdir(target) == ["new.txt"]
     else:
-        with pytest.raises(OutputExistsError, match="--out .*out: appeared or was filled"):
+        with pytest.raises(OutputExistsError, match=r"--out .*out: appeared or was filled"):
             build()
         assert os.listdir(target) == ["old.txt"]
     assert sorted(os.listdir(tmp_path)) == ["out"]
