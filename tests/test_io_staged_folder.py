@@ -39,3 +39,27 @@ def test_only_a_new_or_empty_folder_is_taken(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "empty")
     with pytest.raises(FileAccessError, match="current folder"):
         check_new_folder(".", "--out")
+
+
+@pytest.mark.parametrize("replace", [False, True], ids=["refused", "replaced"])
+def test_a_folder_holding_files_is_replaced_only_when_asked(replace, tmp_path):
+    """A folder filled while the block runs is refused (kept as it is), or, with
+    ``replace`` (an earlier output its command checked), replaced whole; no staging folder
+    is left either way."""
+    target = tmp_path / "out"
+
+    def build() -> None:
+        with staged_folder(str(target), "--out", replace=replace) as staging:
+            target.mkdir()
+            (target / "old.txt").write_text("old\n")
+            with open(os.path.join(staging, "new.txt"), "w") as handle:
+                handle.write("new\n")
+
+    if replace:
+        build()
+        assert os.listdir(target) == ["new.txt"]
+    else:
+        with pytest.raises(OutputExistsError, match=r"--out .*out: appeared or was filled"):
+            build()
+        assert os.listdir(target) == ["old.txt"]
+    assert sorted(os.listdir(tmp_path)) == ["out"]

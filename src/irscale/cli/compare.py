@@ -85,7 +85,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import Done
+from .outputs import Done, Output, plot_output
 from .rules import Declared, Rule, applies_to, words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -449,12 +449,12 @@ def run(args: argparse.Namespace) -> Done:
         from .compare_collections import compare_collections
 
         found = compare_collections(args)
+        text = found.format(args.fmt, digits=args.digits)
         if args.plot:
-            from ..io.figures import save_figure
             from ..plots.across import forest
 
-            save_figure(forest(found).figure, args.plot)
-        return found.format(args.fmt, digits=args.digits)
+            return [plot_output(forest(found).figure, args.plot), Output(text)]
+        return text
     if given(args, "risk_alpha"):
         check_inputs(args)
         from ..stats.risk import format_risk, risk_table
@@ -470,9 +470,9 @@ def run(args: argparse.Namespace) -> Done:
         return omnibus.format(args.fmt, digits=args.digits)
     from ..stats.tables import format_comparison
 
+    text = format_comparison(omnibus, pairs, args.fmt, digits=args.digits)
     if args.plot:
-        from ..io.figures import save_figure
         from ..plots.residuals import residual_qq
 
-        save_figure(residual_qq(omnibus).figure, args.plot)
-    return format_comparison(omnibus, pairs, args.fmt, digits=args.digits)
+        return [plot_output(residual_qq(omnibus).figure, args.plot), Output(text)]
+    return text

@@ -25,11 +25,12 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import Done, Output, inside_folder
+from .outputs import Done, Folder, Output, inside_folder
 from .runargs import add_names, add_trec_eval_options
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
     from typing import Any
 
 #: ``--write-zscores FILE``: the runs' moments as a ``trec_eval -Z`` file.
@@ -116,37 +117,66 @@ def wants_batches(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace) -> Done:
     """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
-    evaluated a batch of files at a time."""
-    from ..evaluation.many import check_out, evaluate_many, run_files
-    from ..io.output import write_summary
+    evaluated a batch of files at a time. With ``--per-topic-out`` the folder is an output
+    of the call (:class:`~irscale.cli.outputs.Folder`): the one writer builds it, the
+    evaluation writing its parts there, and the outputs after it (the Z file, the
+    summary) are made from it while it is built, before it takes its name."""
+    from ..evaluation.many import check_out, run_files
 
     files = run_files(args.runs)
     out = args.per_topic_out
+    zscores = getattr(args, "write_zscores", None)
     if out is not None:
         check_out(out, files, force=args.force, option="--per-topic-out")
         if args.output != "-" and inside_folder(args.output, out):
             raise ParameterError(f"-o {args.output} lies in --per-topic-out {out}: write "
                                  "the summary elsewhere")
-    zscores = getattr(args, "write_zscores", None)
+        evaluated: list[Any] = []
+
+        def fill(folder: str) -> None:
+            evaluated.append(_evaluate(args, files, folder))
+
+        return [Output(Folder(fill, "--per-topic-out", replace=True), out),
+                *_outputs(args, lambda: evaluated[0], zscores, later=True)]
     import tempfile
 
-    with tempfile.TemporaryDirectory() as work, scheduler(args) as executor:
-        if (zscores is not None or getattr(args, "ci", None)) and out is None:
-            # the per-topic values the Z file and --ci need
-            out = os.path.join(work, "per-topic")
-        many = evaluate_many(
+    with tempfile.TemporaryDirectory() as work:
+        # the per-topic values the Z file and --ci need, read before the folder goes
+        kept = zscores is not None or getattr(args, "ci", None)
+        many = _evaluate(args, files, os.path.join(work, "per-topic") if kept else None)
+        return _outputs(args, lambda: many, zscores, later=False)
+
+
+def _evaluate(args: argparse.Namespace, files: list[str], folder: str | None) -> Any:
+    """:func:`irscale.evaluate_many` of the call, its per-topic values in ``folder``."""
+    from ..evaluation.many import evaluate_many
+
+    with scheduler(args) as executor:
+        return evaluate_many(
             args.qrels, files, requested_measures(args),
             batch_size=args.batch_size, executor=executor,
-            workers=args.workers, out=out, force=args.force,
+            workers=args.workers, out=folder, force=args.force,
             names=args.names or "file", allow_empty=args.allow_empty,
             progress=wants_progress(args), cache=args.cache, **trec_eval_arguments(args))
-        # the Z file from the per-topic values, before they are removed
-        side = [] if zscores is None else [Output(_zscores_text(many), zscores)]
-        # --ci: the means with their intervals, read back before the folder goes
-        means = intervals_text(args, many) if getattr(args, "ci", None) else None
-    if means is not None:
-        return [*side, Output(means.encode())]
-    return [*side, Output(lambda stream: write_summary(many, stream, fmt=args.fmt), mode="wb")]
+
+
+def _outputs(args: argparse.Namespace, evaluated: Callable[[], Any], zscores: str | None, *,
+             later: bool) -> list[Output]:
+    """The Z file (``--write-zscores``) and the summary (``--ci``: the means with their
+    intervals) of the evaluation ``evaluated()``; the texts that read the per-topic values
+    back made now, or, ``later``, when the one writer writes them (the evaluation and its
+    folder are made by an output before them)."""
+    from ..io.output import write_summary
+
+    def text(make: Callable[[], str | bytes], path: str | None = None) -> Output:
+        return Output(lambda stream: stream.write(make()), path, mode="wb" if path is None
+                      else "w") if later else Output(make(), path)
+
+    side = [] if zscores is None else [text(lambda: _zscores_text(evaluated()), zscores)]
+    if getattr(args, "ci", None):
+        return [*side, text(lambda: intervals_text(args, evaluated()).encode())]
+    return [*side, Output(lambda stream: write_summary(evaluated(), stream, fmt=args.fmt),
+                          mode="wb")]
 
 
 def _zscores_text(many: Any) -> str:

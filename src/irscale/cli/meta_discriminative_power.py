@@ -10,6 +10,7 @@ from ..stats.names import CONVENTION, CONVENTIONS
 from .inputs import load_matrix
 from .meta_common import add_analysis, add_plot, measure_names, render
 from .options import add_scheduler, scheduler, wants_progress
+from .outputs import Done, Output, plot_output
 from .rules import Rule, given
 
 #: ``meta dp --method``: a method of discriminative power, or both.
@@ -66,7 +67,7 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
     return parts, results
 
 
-def run_discriminative_power(args: argparse.Namespace) -> str:
+def run_discriminative_power(args: argparse.Namespace) -> Done:
     """``meta dp``: the discriminative power of every measure (Sakai 2014, §5.1)."""
     matrix = load_matrix(args)  # (the inputs read before the analysis is imported)
 
@@ -87,9 +88,10 @@ def run_discriminative_power(args: argparse.Namespace) -> str:
     if args.seeds:
         frame = meta.spread_summary(frame)
     frame = declare(frame.dropna(axis=1, how="all"), MEANINGS)
-    if args.plot and results:
-        meta.plot_asl_curves(results, args.plot)
     from ..stats.tables import alpha_text
 
-    return render(frame, args, f"discriminative power (B = {args.samples}, "
+    text = render(frame, args, f"discriminative power (B = {args.samples}, "
                   f"α = {alpha_text(args.alpha)}, p = {args.convention})")
+    if args.plot and results:
+        return [plot_output(meta.plot_asl_curves(results), args.plot), Output(text)]
+    return text

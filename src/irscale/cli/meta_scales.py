@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 
 from ..core.params import SIGNIFICANCE, OutputPath, Param
 from ..meta.params import (
@@ -17,6 +16,7 @@ from ..meta.params import (
 from .inputs import diversity_inputs, qrels_and_runs
 from .meta_common import add_analysis
 from .options import add_ties, wants_progress
+from .outputs import Done, Output, plot_output
 from .rules import Default, Rule
 from .runargs import read_inputs
 
@@ -49,7 +49,7 @@ def add_parser(subparsers) -> None:
                     "--table-cutoff {table_n} is not one of the --cutoffs {cutoffs}")))
 
 
-def run_scales(args: argparse.Namespace) -> str:
+def run_scales(args: argparse.Namespace) -> Done:
     """``meta scales``: Tables 2, 4, 5 and 6 of Ferrante, Ferro & Fuhr (2021)."""
     from .. import meta
 
@@ -69,16 +69,16 @@ def run_scales(args: argparse.Namespace) -> str:
                                allow_empty=args.allow_empty,
                                progress=wants_progress(args))
     text = report.format(args.table, args.fmt, N=args.table_n, digits=args.digits)
-    if args.plot_dir:
-        from ..io.files import check_output
+    if not args.plot_dir:
+        return text
+    from ..io.files import check_output
 
-        effect = report.effects[-1]
-        plots = [(Path(args.plot_dir) / f"{effect.label}_{measure}.png", measure, ranked)
-                 for measure, ranked in effect.pairs]
-        if os.path.isdir(args.plot_dir):  # every plot checked before the first is drawn
-            for path, _, _ in plots:
-                check_output(path, force=args.force, option="--plot-dir")
-        os.makedirs(args.plot_dir, exist_ok=True)
-        for path, measure, ranked in plots:
-            meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
-    return text
+    effect = report.effects[-1]
+    plots = [(os.path.join(args.plot_dir, f"{effect.label}_{measure}.png"), measure, ranked)
+             for measure, ranked in effect.pairs]
+    if os.path.isdir(args.plot_dir):  # every plot checked before the first is drawn
+        for path, _, _ in plots:
+            check_output(path, force=args.force, option="--plot-dir")
+    return [*(plot_output(meta.plot_measure_vs_ranked(effect.matrix, measure, ranked), path,
+                          folder=args.plot_dir) for path, measure, ranked in plots),
+            Output(text)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, InputFiles, Param
 from ..meta.params import SPLIT, SPLIT_METRIC
@@ -24,6 +25,7 @@ from .meta_common import (
     shard_scores,
 )
 from .options import add_scheduler, scheduler, wants_progress
+from .outputs import Done, Output, plot_output
 from .rules import Rule
 
 #: ``--shard-scores FILE``: the scores of the shard models.
@@ -81,7 +83,7 @@ def add_parser(subparsers) -> None:
                     f"({_studied(args)})")))
 
 
-def run_split(args: argparse.Namespace) -> str:
+def run_split(args: argparse.Namespace) -> Done:
     """``meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3)."""
     from .. import meta
 
@@ -96,8 +98,13 @@ def run_split(args: argparse.Namespace) -> str:
                                  cross=args.cross, shards=shards, alpha=args.alpha,
                                  rng=args.seed, progress=wants_progress(args),
                                  options=options or None, executor=executor)
-    if args.plot:
-        meta.plot_split_metric(study, args.metric or "tau", args.plot)
+    plots = [] if not args.plot else \
+        [plot_output(meta.plot_split_metric(study, args.metric or "tau"), args.plot)]
+    return [*plots, Output(_split_text(args, study))]
+
+
+def _split_text(args: argparse.Namespace, study: Any) -> str:
+    """The tables of ``meta split``: ``--metric``'s, or τ with the agreement measures."""
     if args.metric:
         return render(study.table(args.metric).reset_index(), args,
                       f"{args.metric} by topic-set size ({study!r})")

@@ -11,12 +11,15 @@ a temporary file renamed into place when complete; a standard stream (``-``,
 ``/dev/stdout``, ``/dev/fd/N``) is written as it is.
 
 A command does not write: its ``run(args)`` returns what it made (a text, a stream of
-chunks, a result, a data frame, :class:`Output` objects for several files), and the
-command line (:func:`irscale.cli.main.main`) hands it to :func:`write_outputs`, which
-writes every output through :func:`irscale.io.files.atomic_output` and every text through
-the guard on numbers (:func:`irscale.core.numbers.check_text`: a ``nan`` or ``inf`` no
-computation declared never leaves). ``tests/test_command_outputs_scan.py`` fails on a
-command module that prints or opens a file itself.
+chunks, a result, a data frame, :class:`Output` objects for several files: a figure,
+:func:`plot_output`; a folder, :class:`Folder`), and the command line
+(:func:`irscale.cli.main.main`) hands it to :func:`write_outputs`, which writes every file
+through :func:`irscale.io.files.atomic_output`, every folder through
+:func:`irscale.io.folders.staged_folder` and every text through the guard on numbers
+(:func:`irscale.core.numbers.check_text`: a ``nan`` or ``inf`` no computation declared
+never leaves). ``tests/test_command_outputs_scan.py`` fails on a command module that
+prints, opens a file, saves a figure or makes a folder itself, or hands a path of its
+options to a library function that writes it.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from ..io.sources import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Callable  # noqa: F401 - in Content's annotation
+    from collections.abc import Callable
     from typing import IO, Any, Literal
 
 #: Formats a plot can be saved in (from the file's extension).
@@ -174,9 +177,26 @@ def check_plot_path(path: str, option: str) -> None:
 Done = object
 
 #: What an output holds: its whole text (``str``, or UTF-8 ``bytes``), its chunks one after
-#: the other (an iterator: a large output streamed, its memory a chunk's), or a function
-#: that writes it to the stream it is given (a writer of a library: ``frame.to_csv``).
-Content = "str | bytes | Iterable[str | bytes] | Callable[[IO[Any]], object]"
+#: the other (an iterator: a large output streamed, its memory a chunk's), a function
+#: that writes it to the stream it is given (a writer of a library: ``frame.to_csv``, a
+#: figure's :func:`plot_output`), or a :class:`Folder`.
+Content = "str | bytes | Iterable[str | bytes] | Callable[[IO[Any]], object] | Folder"
+
+
+@record
+class Folder:
+    """The content of an output that is a folder: ``fill(folder)`` makes its files in the
+    new, empty ``folder`` it is given (a library's writer of a folder:
+    ``collection.write(folder)``, ``evaluate_many(..., out=folder)``). The one writer
+    builds it in a hidden staging folder beside the output path and renames it onto the
+    path once every output of the call is complete (:func:`irscale.io.folders.
+    staged_folder`): complete or not at all. A folder already holding files is refused,
+    unless ``replace`` and ``--force`` (its command checked before the work that what it
+    holds is an earlier output of its own); ``option`` names the output in messages."""
+
+    fill: Callable[[str], object]
+    option: str
+    replace: bool = False
 
 
 @record
@@ -184,13 +204,30 @@ class Output:
     """One output of a command, as its ``run(args)`` returns it: its ``content``
     (:data:`Content`), the ``path`` it goes to (None: ``-o``, else the path of another
     output option, ``-`` standard output), the ``mode`` of a function's stream (``"w"``
-    text, ``"wb"`` bytes; None: from the content) and whether it is ``binary`` data that is
-    not text (Parquet: not read by the guard on text)."""
+    text, ``"wb"`` bytes; None: from the content), whether it is ``binary`` data that is
+    not text (Parquet, a figure: not read by the guard on text), and the output ``folder``
+    it lies in (the value of an option of kind ``"folder"``, ``--plot-dir``): a folder
+    that does not exist is made with the call's outputs, built whole beside its path and
+    renamed once all are complete (:func:`irscale.io.folders.staged_folder`); one that
+    exists is written into, file by file."""
 
     content: Any
     path: str | None = None
     mode: Literal["w", "wb"] | None = None
     binary: bool = False
+    folder: str | None = None
+
+
+def plot_output(figure: Any, path: str, dpi: int = 150, *,
+                folder: str | None = None) -> Output:
+    """The output of the figure ``figure`` (matplotlib's) at ``path`` (a ``--plot`` file,
+    its format from its extension; in the output ``folder`` of :class:`Output`): written
+    by the one writer, complete or not at all, in the irscale style
+    (:func:`irscale.io.figures.figure_writer`)."""
+    from ..io.figures import figure_writer
+
+    return Output(figure_writer(figure, path, dpi), path, mode="wb", binary=True,
+                  folder=folder)
 
 
 def write_outputs(args: argparse.Namespace, done: Any) -> int:
@@ -199,18 +236,21 @@ def write_outputs(args: argparse.Namespace, done: Any) -> int:
     (``str``, ``bytes``, an iterator of chunks, a writing function: written to ``-o``), a
     result written in ``--format`` (its ``format(fmt)``, one final newline), a data frame
     (:func:`table_text`), an :class:`Output` or a list of them (several files: each
-    complete or none written, in order). Every output goes through
+    complete or none written, in order). Every file goes through
     :func:`irscale.io.files.atomic_output` (complete or not at all; an input is never
-    replaced) and text through the guard on numbers
+    replaced), every :class:`Folder` through :func:`irscale.io.folders.staged_folder`
+    (renamed onto its path after the outputs that follow it are written), and text
+    through the guard on numbers
     (:func:`irscale.core.numbers.check_text`), chunk by chunk as it is written."""
     if done is None or isinstance(done, int):
         return int(done or 0)
     outputs = list(done) if isinstance(done, (list, tuple)) else [done]
     outputs = [output if isinstance(output, Output) else Output(_content(args, output))
                for output in outputs]
+    staged: dict[str, str] = {}  # an output folder made by the call: its staging folder
     with contextlib.ExitStack() as stack:
         for output in outputs:
-            _write(stack, args, output)
+            _write(stack, args, output, staged)
     return 0
 
 
@@ -224,9 +264,25 @@ def _content(args: argparse.Namespace, done: Any) -> Any:
     return done
 
 
-def _write(stack: contextlib.ExitStack, args: argparse.Namespace, output: Output) -> None:
-    """Write ``output`` (its file committed when ``stack`` closes without an error)."""
+def _write(stack: contextlib.ExitStack, args: argparse.Namespace, output: Output,
+           staged: dict[str, str]) -> None:
+    """Write ``output`` (its file committed when ``stack`` closes without an error; an
+    output folder the call makes, ``staged``, renamed then too)."""
+    from ..io.folders import staged_folder
+
     content = output.content
+    path = args.output if output.path is None else output.path
+    force = getattr(args, "force", False)
+    if isinstance(content, Folder):
+        content.fill(stack.enter_context(staged_folder(
+            path, content.option, replace=content.replace and force)))
+        return
+    target = path  # where it is written: in the staging folder of a folder made
+    folder = output.folder
+    if folder is not None and not os.path.isdir(folder):
+        if folder not in staged:
+            staged[folder] = stack.enter_context(staged_folder(folder, "the output folder"))
+        target = os.path.join(staged[folder], os.path.relpath(path, folder))
     chunks: Iterator[Any] | None = None
     mode = output.mode
     if isinstance(content, (str, bytes)):
@@ -236,9 +292,7 @@ def _write(stack: contextlib.ExitStack, args: argparse.Namespace, output: Output
         first = next(chunks, b"")
         chunks = itertools.chain([first], chunks)
         mode = "w" if isinstance(first, str) else "wb"
-    path = args.output if output.path is None else output.path
-    stream = stack.enter_context(atomic_output(path, mode or "wb",
-                                               force=getattr(args, "force", False)))
+    stream = stack.enter_context(atomic_output(target, mode or "wb", force=force))
     guarded = stream if output.binary else GuardedStream(
         stream, "standard output" if is_stdio(path) else os.fspath(path))
     if chunks is not None:

@@ -37,7 +37,7 @@ from .options import (
     add_ties,
     wants_progress,
 )
-from .outputs import Done, Output, lines_text, table_text
+from .outputs import Done, Output, lines_text, plot_output, table_text
 from .rules import Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
@@ -224,13 +224,13 @@ def run_simulate(args: argparse.Namespace) -> Done:
                               measure=args.measure, depth=args.depth,
                               contributors=contributors, loo=not args.no_loo,
                               **_strategy_arguments(args))  # type: ignore[arg-type]
+    plots = []
     if args.plot:
         from ..collections import plot_relevant_found
 
-        plot_relevant_found(result, args.plot)
-    if qrels_paths:
-        os.makedirs(args.qrels_out, exist_ok=True)
-    return [*(Output(result.qrels_text(key), path) for key, path in qrels_paths.items()),
+        plots.append(plot_output(plot_relevant_found(result), args.plot))
+    return [*plots, *(Output(result.qrels_text(key), path, folder=args.qrels_out)
+                      for key, path in qrels_paths.items()),
             Output(result.format(args.fmt, digits=args.digits) + "\n")]
 
 

@@ -347,7 +347,9 @@ def check_text(chunk: str | bytes, where: str = "the output", line: int = 0) -> 
         raise NumberError(f"{where}, line {number}: the field {word!r} is a non-finite "
                           f"number that no computation declared ({text.strip()[:200]!r}): "
                           "a command returns its numbers in a table whose columns declare "
-                          "what a NaN or an infinity means (irscale.core.numbers.declare)")
+                          "what a NaN or an infinity means (irscale.core.numbers.declare), "
+                          "and a renderer that spells one on purpose declares the spelling "
+                          "(irscale.core.numbers.declare_words)")
 
 
 def check_finite(values: Any, what: str) -> None:

@@ -5,9 +5,11 @@ Every plot of the package (:mod:`irscale.plots`, :mod:`irscale.meta.plots`,
 :mod:`irscale.collections.plots`, the HTML report) draws on axes made by :func:`new_axes`:
 the non-interactive ``Figure`` API (no display, no global pyplot state), constrained layout,
 the colour-blind-safe Okabe–Ito palette as the colour cycle, light horizontal grid lines,
-no top/right spines and small fonts. :func:`save_figure` writes a figure completely or not
-at all (format from the extension: ``.png``, ``.svg``, ``.pdf``), :func:`svg_text` renders
-one as inline SVG text (what the report embeds).
+no top/right spines and small fonts. :func:`figure_writer` is the function that writes a
+figure to a stream in the format a path's extension names (``.png``, ``.svg``, ``.pdf``):
+the command line hands it to its one writer (:func:`irscale.cli.outputs.plot_output`),
+:func:`save_figure` (the API's) to :func:`~irscale.io.files.atomic_output`, both complete
+or not at all; :func:`svg_text` renders one as inline SVG text (what the report embeds).
 
 matplotlib is imported only when a figure is made: importing irscale never loads it.
 """
@@ -16,12 +18,14 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..errors import ParameterError, printable, shorten
 
-__all__ = ["LABEL_LIMIT", "PALETTE", "STYLE", "label", "new_axes", "save_figure", "svg_text"]
+__all__ = ["LABEL_LIMIT", "PALETTE", "STYLE", "figure_writer", "label", "new_axes",
+           "save_figure", "svg_text"]
 
 #: Okabe & Ito (2008) colours, distinguishable under the common colour-vision deficiencies.
 PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7",
@@ -90,14 +94,29 @@ def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 4.0)) -> Any:
         return figure.add_subplot()
 
 
+def figure_writer(figure: Any, path: str | os.PathLike, dpi: int = 150
+                  ) -> Callable[[IO[bytes]], None]:
+    """The function that writes ``figure`` to the binary stream it is given, in the irscale
+    style and the format ``path``'s extension names (``.png``, ``.svg``, ``.pdf``): what a
+    writer of files calls into its temporary file (the command line's one writer,
+    :func:`save_figure`)."""
+    fmt = Path(path).suffix.lstrip(".").lower()
+
+    def write(stream: IO[bytes]) -> None:
+        with _style():
+            figure.savefig(stream, dpi=dpi, format=fmt)
+
+    return write
+
+
 def save_figure(figure: Any, path: str | os.PathLike | None, dpi: int = 150) -> Any:
     """Write ``figure`` to ``path`` (format from the extension), complete or not at all,
     replacing an existing file; nothing when ``path`` is None. Returns ``figure``."""
     if path is not None:
-        from .files import atomic_path
+        from .files import atomic_output
 
-        with _style(), atomic_path(path, force=True) as temporary:
-            figure.savefig(temporary, dpi=dpi, format=Path(path).suffix.lstrip(".").lower())
+        with atomic_output(path, "wb", force=True) as stream:
+            figure_writer(figure, path, dpi)(stream)
     return figure
 
 

@@ -77,14 +77,20 @@ def _is_empty_folder(folder: Path) -> bool:
 
 
 @contextlib.contextmanager
-def staged_folder(path: str, option: str) -> Iterator[str]:
-    """A new hidden folder beside ``path`` (given to ``option``) to write files to.
+def staged_folder(path: str, option: str, *, replace: bool = False) -> Iterator[str]:
+    """A new empty folder to fill, made in a hidden staging folder beside ``path`` (given
+    to ``option``): the folder an output folder is built in.
 
-    It is renamed to ``path`` when the ``with`` block ends without an exception (after the
-    block has written and flushed standard output), and removed otherwise: a full device,
-    a closed pipe or ^C leave neither ``path`` nor the staging folder behind. A ``path``
-    that is a symbolic link stands for its target: the staging folder is made beside the
-    target and renamed onto it, and the link stays a link.
+    When the ``with`` block ends without an exception it is renamed onto ``path``: a new
+    path, or an empty folder; a folder holding files only with ``replace`` (an earlier
+    output its command has checked, moved aside and removed once the new one has its
+    name), refused otherwise. On an exception (a full device, a closed pipe, ^C) the
+    staging folder and all it holds are removed: neither ``path`` nor a staging folder is
+    left behind. The staging folder, locked while it lives, is what a sweep of orphans
+    (:func:`~irscale.io.files.make_staging`) would remove after a kill; the folder is built
+    inside it, so that a library's writer of a folder (which stages its own files beside
+    the folder it is given) writes there too. A ``path`` that is a symbolic link stands
+    for its target: the folder is renamed onto the target, and the link stays a link.
     """
     from pathlib import Path
 
@@ -94,24 +100,36 @@ def staged_folder(path: str, option: str) -> Iterator[str]:
         with interrupts_held():  # no ^C between making the folder and knowing its name
             try:
                 staging, handle = make_staging(folder, folder=True)
+                built = os.path.join(staging, "new")
+                os.mkdir(built)
             except OSError as error:
                 raise access_error(error, path, "write") from None
-        yield staging
+        yield built
         with interrupts_held():
-            os.chmod(staging, 0o777 & ~current_umask())
-            try:
-                os.replace(staging, folder)
-            except OSError as error:
-                if folder.exists() and not _is_empty_folder(folder):
-                    raise OutputExistsError(
-                        f"{option} {path}: appeared or was filled while irscale was writing "
-                        "the example files: refusing to replace it", path=path) from None
-                raise access_error(error, path, "write") from None
-    except BaseException:
+            os.chmod(built, 0o777 & ~current_umask())
+            _commit(built, folder, path, option, replace, staging)
+    finally:
         if staging is not None:
             with interrupts_held():
                 shutil.rmtree(staging, ignore_errors=True)
-        raise
-    finally:
         if handle is not None:
             os.close(handle)
+
+
+def _commit(built: str, folder: Path, path: str, option: str, replace: bool,
+            staging: str) -> None:
+    """Rename the folder ``built`` onto ``folder`` (:func:`staged_folder`)."""
+    try:
+        os.replace(built, folder)  # a new path, or an empty folder
+        return
+    except OSError as error:
+        if not folder.is_dir() or _is_empty_folder(folder):
+            raise access_error(error, path, "write") from None
+    if not replace:
+        raise OutputExistsError(f"{option} {path}: appeared or was filled while irscale was "
+                                "writing it: refusing to replace it", path=path)
+    try:
+        os.rename(folder, os.path.join(staging, "old"))  # removed with the staging folder
+        os.rename(built, folder)
+    except OSError as error:
+        raise access_error(error, path, "write") from None
