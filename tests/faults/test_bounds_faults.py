@@ -73,16 +73,16 @@ CASES = [
         "users", *MEMORY, "fewer --repetitions, fewer --impressions or fewer --length"),
     err("simulate-clicks-sessions", ["online", "simulate-clicks", "qrels.txt", "a.run",
                                      "--sessions", "100000000", "--seed", "1"],
-        "--sessions", *MEMORY, "fewer --sessions or fewer --serp-size (serp_size)"),
+        "--sessions", *MEMORY, "fewer --sessions or fewer --serp-size"),
     err("fit-serp-size", ["online", "fit", "train.log", "--model", "pbm", "--serp-size",
                           "100000000"], "--serp-size", *MEMORY, files=CLICKS),
     err("fit-ubm-serp-size", ["online", "fit", "train.log", "--model", "ubm",
                               "--serp-size", "10000"], "UBM", "--serp-size", *MEMORY,
-        "fewer --serp-size (serp_size)", files=CLICKS),
+        "fewer --serp-size", files=CLICKS),
     # the Markov user model's six SERP size² tables (4.5 GiB at 10,000 ranks)
     err("calibrate-mp-serp-size", ["online", "calibrate", "calib.log", "-m", "MP",
                                    "--serp-size", "10000"], "Markov user model",
-        "--serp-size", "4.47 GiB", *MEMORY, "fewer --serp-size (serp_size)", files=CALIB),
+        "--serp-size", "4.47 GiB", *MEMORY, "fewer --serp-size", files=CALIB),
     err("loglik-serp-size", ["online", "loglik", "train.log", "--model", "pbm", "--test",
                              "test.log", "--serp-size", "100000000"], "--serp-size", *MEMORY,
         files=CLICKS),
@@ -91,7 +91,7 @@ CASES = [
     err("loglik-serp-size-table", ["online", "loglik", "train.log", "--model", "dbn",
                                    "--test", "test.log", "--serp-size", "3000000"],
         "a row for each of 3,000,000 ranks (--serp-size)", *MEMORY,
-        "fewer --serp-size (serp_size)", files=CLICKS),
+        "fewer --serp-size", files=CLICKS),
     # the bootstrap intervals of the means (--ci bootstrap) held B × columns means: with
     # B = 10^8 they allocated until the machine ran out of memory, or ran silently for hours
     *[err(f"{command[0]}-ci-samples", [*command, "--ci", "bootstrap", "--ci-samples",

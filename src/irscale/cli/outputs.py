@@ -268,17 +268,17 @@ def _write(stack: contextlib.ExitStack, args: argparse.Namespace, output: Output
            staged: dict[str, str]) -> None:
     """Write ``output`` (its file committed when ``stack`` closes without an error; an
     output folder the call makes, ``staged``, renamed then too)."""
-    from ..io.folders import staged_folder
-
     content = output.content
     path = args.output if output.path is None else output.path
     force = getattr(args, "force", False)
+    folder = output.folder
+    if isinstance(content, Folder) or (folder is not None and not os.path.isdir(folder)):
+        from ..io.folders import staged_folder  # (loaded for folders only)
     if isinstance(content, Folder):
         content.fill(stack.enter_context(staged_folder(
             path, content.option, replace=content.replace and force)))
         return
     target = path  # where it is written: in the staging folder of a folder made
-    folder = output.folder
     if folder is not None and not os.path.isdir(folder):
         if folder not in staged:
             staged[folder] = stack.enter_context(staged_folder(folder, "the output folder"))
