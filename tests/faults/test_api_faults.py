@@ -150,6 +150,26 @@ def _ir_measures():
     return pytest.importorskip("ir_measures")
 
 
+def _shard_scores():
+    """Replicated scores: 4 topics × 3 systems × 2 shards."""
+    return stats.ShardScores.from_array(np.random.default_rng(0).random((4, 3, 2)))
+
+
+def _across(api: Api, **options):
+    """The comparison of two collections, the matrix of the table twice."""
+    from irscale.stats.across_collections import across_collections
+
+    return across_collections({"x": api.matrix, "y": api.matrix}, rng=1, **options)
+
+
+def _document_variance(**options):
+    """The document bootstrap of two runs of one topic."""
+    from irscale.stats.document_sampling import document_variance
+
+    return document_variance({"1": {"d1": 1, "d2": 0}}, {"1": {"d1": 2.0, "d2": 1.0}},
+                             {"1": {"d2": 2.0, "d1": 1.0}}, **options)
+
+
 def _ev(qrels=None, runs=None, measures="map", **options):
     return irscale.evaluate("qrels.txt" if qrels is None else qrels,
                             "a.run" if runs is None else runs, measures, **options)
@@ -517,6 +537,35 @@ ROWS = [
     bad("randomized_tukey-rng-negative", lambda a: stats.randomized_tukey_hsd(
         a.matrix, samples=10, rng=-1), "rng"),
     bad("friedman-one-system", lambda a: stats.friedman(a.matrix.subset(systems=["sysA"]))),
+    # the statistics' bindings (irscale.stats.params): the binomial GLMM's one estimator
+    # is maximum likelihood, so method= is refused with it whatever its value (method="ml"
+    # was taken silently, as compare --family binomial --method ml never was); a keyword a
+    # function does not take is named in irscale's words (it was Python's TypeError)
+    bad("mixed_model-binomial-with-method-ml", lambda a: stats.mixed_model(
+        a.matrix, family="binomial", method="ml"), "method=", "family 'binomial'"),
+    bad("mixed_model-method-unknown", lambda a: stats.mixed_model(a.matrix, method="mom"),
+        "method", "'mom'"),
+    bad("mixed_model-unknown-keyword", lambda a: stats.mixed_model(a.matrix, famly="binomial"),
+        "famly", "did you mean family?"),
+    bad("bootstrap_anova-resample-unknown", lambda a: stats.bootstrap_anova(
+        _shard_scores(), resample="documents"), "resample", "'documents'"),
+    bad("bootstrap_anova-samples-1", lambda a: stats.bootstrap_anova(
+        _shard_scores(), samples=1), "samples", "got 1"),
+    bad("bootstrap_anova-unknown-keyword", lambda a: stats.bootstrap_anova(
+        _shard_scores(), sample=10), "sample", "did you mean samples?"),
+    bad("shard_anova-empty-unknown", lambda a: stats.shard_anova(
+        _shard_scores(), empty="skip"), "empty", "'skip'"),
+    bad("shard_anova-unknown-keyword", lambda a: stats.shard_anova(
+        _shard_scores(), transfrom="rank"), "transfrom", "did you mean transform?"),
+    bad("across_collections-samples-0", lambda a: _across(a, samples=0), "samples", "got 0"),
+    bad("across_collections-weights-unknown", lambda a: _across(a, weights="runs"),
+        "weights", "'runs'"),
+    bad("across_collections-unknown-keyword", lambda a: _across(a, weight="topics"),
+        "weight", "did you mean weights?"),
+    bad("document_variance-samples-1", lambda a: _document_variance(samples=1), "samples",
+        "got 1"),
+    bad("document_variance-unknown-keyword", lambda a: _document_variance(rnd=1), "rnd",
+        "did you mean rng?"),
     bad("topic_set_size-sd-negative", lambda a: stats.topic_set_size(
         "paired-t", sd=-1, min_diff=0.1), "sd"),
     bad("topic_set_size-design", lambda a: stats.topic_set_size(
