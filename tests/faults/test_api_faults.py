@@ -150,6 +150,13 @@ def _ir_measures():
     return pytest.importorskip("ir_measures")
 
 
+def _synthetic(**options):
+    """A synthetic collection of ``options``."""
+    from irscale.datasets import synthetic_collection
+
+    return synthetic_collection(**options)
+
+
 def _shard_scores():
     """Replicated scores: 4 topics × 3 systems × 2 shards."""
     return stats.ShardScores.from_array(np.random.default_rng(0).random((4, 3, 2)))
@@ -307,6 +314,23 @@ ROWS = [
         "mapping"),
     bad("evaluate-labels-a-str", lambda a: _ev(labels="labels.txt"), "labels", "mapping"),
     bad("evaluate-allow-empty-not-bool", lambda a: _ev(allow_empty="yes"), "allow_empty"),
+    bad("evaluate_many-batch-size-0", lambda a: irscale.evaluate_many(
+        "qrels.txt", ["a.run"], "map", batch_size=0), "batch_size", "got 0"),
+    # the sizes of the synthetic collection checked on entry (an unknown keyword was
+    # Python's TypeError)
+    bad("synthetic_collection-unknown-keyword", lambda a: _synthetic(n_topic=3), "n_topic",
+        "did you mean n_topics?"),
+    bad("synthetic_collection-topics-0", lambda a: _synthetic(n_topics=0), "n_topics",
+        "got 0"),
+    bad("synthetic_collection-pool-size-beyond", lambda a: _synthetic(pool_size=1001),
+        "pool_size", "got 1001"),
+    bad("synthetic_collection-depth-beyond-the-pool", lambda a: _synthetic(
+        pool_size=10, depth=16), "depth", "got 16"),
+    # the split into shards: a seed applies to random shards, in the binding's words
+    bad("shard_documents-rng-with-hash", lambda a: irscale.collections.shard_documents(
+        ["d1", "d2"], 2, method="hash", rng=1), "rng=", "'hash'"),
+    bad("shard_documents-k-0", lambda a: irscale.collections.shard_documents(["d1"], 0),
+        "shards (k)", "got 0"),
     bad("evaluate-many-runs-none", lambda a: irscale.evaluate_many("qrels.txt", None),
         "run files", "None"),
     bad("evaluate-many-measures-none", lambda a: irscale.evaluate_many(
