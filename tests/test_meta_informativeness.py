@@ -100,6 +100,10 @@ def test_judged_lists_of_qrels_and_runs():
     assert {k: v.tolist() for k, v in lists.items()} == {"S 1": [1, 0, 0], "S 2": [0, 1]}
     assert bases == {"S 1": 3, "S 2": 1}
     assert meta.judged_lists(qrels, runs, depth=1)[0]["S 2"].tolist() == [0]
+    assert meta.judged_lists(qrels, runs, depth=1.0)[0]["S 2"].tolist() == [0]
+    # None: the lists whole (the binding takes it beside the default cut, 100)
+    whole = meta.judged_lists(qrels, runs, depth=None)[0]
+    assert {k: v.tolist() for k, v in whole.items()} == {"S 1": [1, 0, 0], "S 2": [0, 1]}
     assert meta.judged_lists(qrels, runs, relevance_level=2)[1]["S 1"] == 1
 
 

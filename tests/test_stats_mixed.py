@@ -386,8 +386,10 @@ def test_refusals_of_replicate_terms_and_binomial_options():
     with pytest.raises(ParameterError, match="needs replicates"):
         mixed_model(ShardScores.from_array(values[:, :, :1]), random="topic:system")
     binary = (values[:, :, 0] > 0.5).astype(float)
-    with pytest.raises(ParameterError, match="maximum likelihood"):
-        mixed_model(binary, family="binomial", method="reml")
+    for method in ("reml", "ml"):  # the estimator applies to the linear model only
+        with pytest.raises(ParameterError, match=r"method= applies to the linear mixed "
+                           r"model .*maximum likelihood only.*, not to family 'binomial'"):
+            mixed_model(binary, family="binomial", method=method)
     with pytest.raises(ParameterError, match="one random term"):
         mixed_model(ShardScores.from_array((values > 0.5).astype(float)), family="binomial",
                     random="topic,shard")

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .core.binding import Binding
 from .core.inputs import Qrels, Run
 from .core.options import integer_option
-from .core.params import MAX_TOPICS
+from .core.params import MAX_TOPICS as MAX_TOPICS  # most topics
 from .core.scorematrix import ScoreMatrix
 from .core.strings import Strings
-
-#: Most judged documents per topic.
-MAX_POOL = 1_000
+from .evaluation.params import MAX_POOL as MAX_POOL  # most judged documents per topic
+from .evaluation.params import SYNTHETIC_DEPTH, SYNTHETIC_POOL, SYNTHETIC_TOPICS
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,17 @@ class SyntheticCollection:
         return qrels_path, run_paths
 
 
+#: :func:`synthetic_collection`: its sizes, checked on entry (the depth's bound set by the
+#: pool, ``pool_size + pool_size // 2``, in its body). ``irscale demo`` offers ``--topics``
+#: only, declared as its ANOVA needs them (:data:`irscale.core.params.DEMO_TOPIC_COUNT`).
+SYNTHETIC = Binding((SYNTHETIC_TOPICS, SYNTHETIC_POOL, SYNTHETIC_DEPTH))
 #: Generality of a topic: the share of its pool that is relevant, Beta(a, b) (mean 2/7).
 GENERALITY = (2.0, 5.0)
 #: Easiness of a topic: exp(N(0, σ²)) multiplies the relevant documents' margin.
 EASINESS_SPREAD = 0.5
 
 
+@SYNTHETIC
 def synthetic_collection(
     n_topics: int = 50,
     pool_size: int = 200,
@@ -85,11 +90,10 @@ def synthetic_collection(
     the topic's easiness and ``ε ~ N(0, 1)``. Topics of high generality and easiness are
     easy for every system: a two-way ANOVA of AP finds a strong topic effect beside the
     systems' (module documentation). ``n_topics`` is 1 to :data:`MAX_TOPICS`, ``pool_size`` 1 to
-    :data:`MAX_POOL`; other sizes are a :class:`~irscale.errors.ParameterError`.
+    :data:`MAX_POOL`, ``depth`` 1 to ``pool_size + pool_size // 2``; other sizes are a
+    :class:`~irscale.errors.ParameterError` (checked on entry:
+    :data:`SYNTHETIC`, the depth's bound by the pool here).
     """
-    n_topics = integer_option(n_topics, "number of topics (--topics, n_topics)", low=1,
-                              high=MAX_TOPICS)
-    pool_size = integer_option(pool_size, "pool_size", low=1, high=MAX_POOL)
     depth = integer_option(depth, "depth", low=1, high=pool_size + pool_size // 2)
     rng = np.random.default_rng(seed)
     topics = np.array([str(401 + t) for t in range(n_topics)])

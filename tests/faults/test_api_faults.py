@@ -150,6 +150,33 @@ def _ir_measures():
     return pytest.importorskip("ir_measures")
 
 
+def _synthetic(**options):
+    """A synthetic collection of ``options``."""
+    from irscale.datasets import synthetic_collection
+
+    return synthetic_collection(**options)
+
+
+def _shard_scores():
+    """Replicated scores: 4 topics × 3 systems × 2 shards."""
+    return stats.ShardScores.from_array(np.random.default_rng(0).random((4, 3, 2)))
+
+
+def _across(api: Api, **options):
+    """The comparison of two collections, the matrix of the table twice."""
+    from irscale.stats.across_collections import across_collections
+
+    return across_collections({"x": api.matrix, "y": api.matrix}, rng=1, **options)
+
+
+def _document_variance(**options):
+    """The document bootstrap of two runs of one topic."""
+    from irscale.stats.document_sampling import document_variance
+
+    return document_variance({"1": {"d1": 1, "d2": 0}}, {"1": {"d1": 2.0, "d2": 1.0}},
+                             {"1": {"d2": 2.0, "d1": 1.0}}, **options)
+
+
 def _ev(qrels=None, runs=None, measures="map", **options):
     return irscale.evaluate("qrels.txt" if qrels is None else qrels,
                             "a.run" if runs is None else runs, measures, **options)
@@ -287,6 +314,23 @@ ROWS = [
         "mapping"),
     bad("evaluate-labels-a-str", lambda a: _ev(labels="labels.txt"), "labels", "mapping"),
     bad("evaluate-allow-empty-not-bool", lambda a: _ev(allow_empty="yes"), "allow_empty"),
+    bad("evaluate_many-batch-size-0", lambda a: irscale.evaluate_many(
+        "qrels.txt", ["a.run"], "map", batch_size=0), "batch_size", "got 0"),
+    # the sizes of the synthetic collection checked on entry (an unknown keyword was
+    # Python's TypeError)
+    bad("synthetic_collection-unknown-keyword", lambda a: _synthetic(n_topic=3), "n_topic",
+        "did you mean n_topics?"),
+    bad("synthetic_collection-topics-0", lambda a: _synthetic(n_topics=0), "n_topics",
+        "got 0"),
+    bad("synthetic_collection-pool-size-beyond", lambda a: _synthetic(pool_size=1001),
+        "pool_size", "got 1001"),
+    bad("synthetic_collection-depth-beyond-the-pool", lambda a: _synthetic(
+        pool_size=10, depth=16), "depth", "got 16"),
+    # the split into shards: a seed applies to random shards, in the binding's words
+    bad("shard_documents-rng-with-hash", lambda a: irscale.collections.shard_documents(
+        ["d1", "d2"], 2, method="hash", rng=1), "rng=", "'hash'"),
+    bad("shard_documents-k-0", lambda a: irscale.collections.shard_documents(["d1"], 0),
+        "shards (k)", "got 0"),
     bad("evaluate-many-runs-none", lambda a: irscale.evaluate_many("qrels.txt", None),
         "run files", "None"),
     bad("evaluate-many-measures-none", lambda a: irscale.evaluate_many(
@@ -541,6 +585,35 @@ ROWS = [
     bad("randomized_tukey-rng-negative", lambda a: stats.randomized_tukey_hsd(
         a.matrix, samples=10, rng=-1), "rng"),
     bad("friedman-one-system", lambda a: stats.friedman(a.matrix.subset(systems=["sysA"]))),
+    # the statistics' bindings (irscale.stats.params): the binomial GLMM's one estimator
+    # is maximum likelihood, so method= is refused with it whatever its value (method="ml"
+    # was taken silently, as compare --family binomial --method ml never was); a keyword a
+    # function does not take is named in irscale's words (it was Python's TypeError)
+    bad("mixed_model-binomial-with-method-ml", lambda a: stats.mixed_model(
+        a.matrix, family="binomial", method="ml"), "method=", "family 'binomial'"),
+    bad("mixed_model-method-unknown", lambda a: stats.mixed_model(a.matrix, method="mom"),
+        "method", "'mom'"),
+    bad("mixed_model-unknown-keyword", lambda a: stats.mixed_model(a.matrix, famly="binomial"),
+        "famly", "did you mean family?"),
+    bad("bootstrap_anova-resample-unknown", lambda a: stats.bootstrap_anova(
+        _shard_scores(), resample="documents"), "resample", "'documents'"),
+    bad("bootstrap_anova-samples-1", lambda a: stats.bootstrap_anova(
+        _shard_scores(), samples=1), "samples", "got 1"),
+    bad("bootstrap_anova-unknown-keyword", lambda a: stats.bootstrap_anova(
+        _shard_scores(), sample=10), "sample", "did you mean samples?"),
+    bad("shard_anova-empty-unknown", lambda a: stats.shard_anova(
+        _shard_scores(), empty="skip"), "empty", "'skip'"),
+    bad("shard_anova-unknown-keyword", lambda a: stats.shard_anova(
+        _shard_scores(), transfrom="rank"), "transfrom", "did you mean transform?"),
+    bad("across_collections-samples-0", lambda a: _across(a, samples=0), "samples", "got 0"),
+    bad("across_collections-weights-unknown", lambda a: _across(a, weights="runs"),
+        "weights", "'runs'"),
+    bad("across_collections-unknown-keyword", lambda a: _across(a, weight="topics"),
+        "weight", "did you mean weights?"),
+    bad("document_variance-samples-1", lambda a: _document_variance(samples=1), "samples",
+        "got 1"),
+    bad("document_variance-unknown-keyword", lambda a: _document_variance(rnd=1), "rnd",
+        "did you mean rng?"),
     bad("topic_set_size-sd-negative", lambda a: stats.topic_set_size(
         "paired-t", sd=-1, min_diff=0.1), "sd"),
     bad("topic_set_size-design", lambda a: stats.topic_set_size(

@@ -189,7 +189,7 @@ CASES = [
     err("across-samples-0", [*ACROSS[:-4], "--samples", "0"], opt("-B", "--samples"),
         files=FILES),
     err("across-samples-beyond-the-memory-limit", [*ACROSS[:-4], "--samples", "1000000000"],
-        "1,000,000,000 samples", "memory limit", "fewer --samples", files=FILES),
+        "1,000,000,000 samples", "memory limit", "fewer -B/--samples", files=FILES),
     # ---- outputs onto inputs
     err("across-o-is-qrels", [*ACROSS, "-o", "y.qrels", "--force"], "y.qrels", "input",
         files=FILES),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from ..core.binding import Binding, Choice
+from ..core.binding import Choice
 from ..core.params import (
     MEMORY_LIMIT,
     RELEVANCE,
@@ -20,7 +20,6 @@ from ..core.params import (
     THREADS,
     InputFiles,
     Names,
-    Needs,
     Param,
     Text,
 )
@@ -107,23 +106,15 @@ SHARD_SCORES = Param("shard_scores", InputFiles(), None, "--test mixed and boots
                      ("--shard-scores",), "FILE", unset="none")
 
 
-#: The parameters of the functions ``--test mixed``, ``bootstrap-anova`` and
-#: ``document-sampling`` call (:func:`irscale.stats.mixed_model`,
-#: :func:`~irscale.stats.bootstrap_anova`, :func:`~irscale.stats.document_variance` and
-#: ``document_sampling_test``) as this command passes them, until those functions are
-#: bound in :mod:`irscale.stats.params`: each is then one entry of :data:`PROCEDURES`,
-#: the function's binding in place of these lines.
-MIXED = Binding((RANDOM, FAMILY, MIXED_METHOD, SIGNIFICANCE),
-                rules=(Needs((MIXED_METHOD,), on=FAMILY, values=("gaussian",)),),
-                takes=(MULTIPLE_CORRECTION,))
-BOOTSTRAP_ANOVA = Binding(
-    (Param("model", Names("bootstrap ANOVA model", REPLICATE_MODELS), REPLICATE_MODELS[0],
-           "replicates: with the topic × system interaction", ("--model",)),
-     RESAMPLE, RESAMPLES, SHARD_EMPTY, SIGNIFICANCE), takes=(RNG_SEED, MULTIPLE_CORRECTION))
-DOCUMENT_SAMPLING = Binding(
-    (Param("model", Names("document-sampling model", DOCUMENT_MODELS), DOCUMENT_MODELS[0],
-           "the model of the document-sampling test", ("--model",)),
-     RESAMPLES, SIGNIFICANCE), takes=(RNG_SEED,))
+#: The functions ``--test bootstrap-anova`` and ``document-sampling`` call, with the
+#: parameters this command adds: ``--model`` (the bootstrap ANOVA's interaction; the
+#: document-sampling test's model) and the level of the document-sampling test.
+BOOTSTRAP_ANOVA = sp.BOOTSTRAP_ANOVA.extended(
+    Param("model", Names("bootstrap ANOVA model", REPLICATE_MODELS), REPLICATE_MODELS[0],
+          "replicates: with the topic × system interaction", ("--model",)))
+DOCUMENT_SAMPLING = sp.DOCUMENT_VARIANCE.extended(
+    Param("model", Names("document-sampling model", DOCUMENT_MODELS), DOCUMENT_MODELS[0],
+          "the model of the document-sampling test", ("--model",)), SIGNIFICANCE)
 #: The function each ``--test`` calls, by its binding (:class:`~irscale.core.binding.Choice`):
 #: an option is refused where the chosen function does not take it, and the chosen
 #: function's rules apply; not with ``--risk-alpha`` or ``--collection`` (other functions,
@@ -131,7 +122,7 @@ DOCUMENT_SAMPLING = Binding(
 PROCEDURES = Choice(
     on=TEST,
     bindings={"tukey-hsd": sp.TUKEY, "randomized-tukey-hsd": sp.RANDOMIZED_TUKEY,
-              "mixed": MIXED, "bootstrap-anova": BOOTSTRAP_ANOVA,
+              "mixed": sp.MIXED, "bootstrap-anova": BOOTSTRAP_ANOVA,
               "document-sampling": DOCUMENT_SAMPLING,
               **dict.fromkeys(TEST_NAMES, sp.PAIRWISE)},
     shared=(SIGNIFICANCE,), unless=(RISK, COLLECTION, COLLECTIONS))

@@ -141,10 +141,16 @@ SHARD_COUNT = Param("shards", DOCUMENT_SHARDS, 3, "number of shards (as Ferro & 
 SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "random: a "
                      "seeded random partition of the documents (Ferro & Sanderson 2022); hash: "
                      "a stable 64-bit hash of the docno modulo K", ("--method",), "METHOD")
-#: :func:`irscale.collections.evaluate_shards` (``irscale pool shards``): a seed applies to
-#: the random partition (hash shards depend on the docno only).
-SHARDS = Binding((SHARD_COUNT, SHARD_METHOD, RELEVANCE),
-                 rules=(Needs((RNG_SEED,), on=SHARD_METHOD, values=("random",)),))
+#: A seed applies to the random partition (hash shards depend on the docno only).
+SHARD_SEED = Needs((RNG_SEED,), on=SHARD_METHOD, values=("random",))
+#: :func:`irscale.collections.evaluate_shards` (``irscale pool shards``).
+SHARDS = Binding((SHARD_COUNT, SHARD_METHOD, RELEVANCE), rules=(SHARD_SEED,))
+#: The shards of :func:`irscale.collections.shard_documents` (its ``k``: ``--shards`` of
+#: ``irscale pool shards``, through :func:`~irscale.collections.evaluate_shards`).
+SHARD_K = Param("k", DOCUMENT_SHARDS, None, "number of shards", ("--shards",), "K",
+                label="shards (k)", cost=SHARD_COUNT.cost)
+#: :func:`irscale.collections.shard_documents`: the split of ``evaluate_shards``.
+SHARD_SPLIT = Binding((SHARD_K, SHARD_METHOD), rules=(SHARD_SEED,))
 #: EM iterations of the aggregation methods (:func:`irscale.collections.aggregate_labels`;
 #: crowd-kit's defaults) and MACE's random restarts.
 LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50, "onecoin": 100,

@@ -70,30 +70,27 @@ from ..stats.resampling import check_rng
 from ..stats.results import AnovaResult
 from ..stats.shards import EmptyPolicy, ShardScores, shard_anova
 from ..stats.tables import Format
-from .params import DOCUMENT_SHARDS, SHARD_METHOD, SHARDS
 from .params import SHARD_METHODS as SHARD_METHODS
+from .params import SHARD_SPLIT, SHARDS
 
 __all__ = ["SHARD_METHODS", "ShardedEvaluation", "evaluate_shards", "shard_documents"]
 
 ShardMethod = Literal["random", "hash"]
 
 
+@SHARD_SPLIT
 def shard_documents(docnos: Iterable[str] | Strings, k: int, *,
                     method: ShardMethod = "random", rng: object = None) -> pd.Series:
     """Split the distinct ``docnos`` into ``k`` shards (module documentation).
 
     Returns a Series docno → shard (0 to k − 1), indexed by the distinct docnos in byte
     order. ``rng`` (random method only): a seed or a :class:`numpy.random.Generator`.
+    Parameters checked on entry: :data:`irscale.collections.params.SHARD_SPLIT`.
 
     >>> split = shard_documents(["d3", "d1", "d2", "d4", "d1"], 2, rng=7)
     >>> split.index.tolist(), sorted(split.value_counts().tolist())
     (['d1', 'd2', 'd3', 'd4'], [2, 2])
     """
-    k = DOCUMENT_SHARDS.check(k, "shards")
-    method = SHARD_METHOD.check(method)
-    if method == "hash" and rng is not None:
-        raise ParameterError("rng (a seed) applies to random shards; hash shards depend on "
-                             "the docno only")
     check_rng(rng)
     values = docnos if isinstance(docnos, Strings) or type(docnos).__module__.startswith(
         "pyarrow") else identifiers.strings([str(d) for d in docnos])

@@ -300,6 +300,12 @@ class Binding:
             named[param.name] = param
         return named
 
+    def extended(self, *params: Param) -> Binding:
+        """This binding with parameters a command adds to its function's, for a
+        :class:`Choice` (``compare --test bootstrap-anova --model``, which chooses the
+        function's ``interaction``; the level of the test that follows a function)."""
+        return Binding((*self.params, *params), rules=self.rules, takes=self.takes)
+
     def __call__(self, function: F) -> F:
         """``function`` checked on entry (its declared parameters must be its own, or
         taken by its ``**options``)."""

@@ -298,6 +298,29 @@ class Listed:
 
 
 @record
+class OrNone:
+    """A value of ``domain``, or None, which ``unset`` says the meaning of (``depth=None``:
+    no cut): for a function whose default is a value (``depth=100``) yet takes None too, so
+    that its binding, which checks every value given where the default is not None, takes
+    it. The command line gives the option a value of ``domain`` (None is its absence)."""
+
+    domain: Any
+    unset: str = "none"
+
+    @property
+    def type(self) -> type:
+        """How the command line converts the option (the domain's)."""
+        return self.domain.type
+
+    def check(self, value: object, name: str) -> Any:
+        """None as it is, else the value ``domain`` returns."""
+        return None if value is None else self.domain.check(value, name)
+
+    def outside(self) -> tuple[str, ...]:
+        return self.domain.outside()
+
+
+@record
 class Switch:
     """An option given or not (``--force``, ``--no-progress``): no value, nothing to
     check; the command line stores True when it is given."""

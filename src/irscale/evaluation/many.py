@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cache.calls import CacheCall, RunCache
+from ..core.binding import Binding
 from ..core.extras import PYARROW
 from ..core.inputs import Qrels
 from ..core.notebook import counted
@@ -93,7 +94,7 @@ from ..measures.trec_table import NICKNAMES, NICKNAMES10
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from .judged import evaluate_judged, evaluate_native, tie_warning
 from .options import trec_eval_keywords, trec_eval_options
-from .params import BATCH_SIZE, DEFAULT_BATCH_SIZE
+from .params import BATCH, DEFAULT_BATCH_SIZE
 from .setup import EvaluationSetup, evaluation_setup
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -275,6 +276,13 @@ def check_out(out: str | os.PathLike[str], files: Iterable[Any] | CallInputs, *,
     return path
 
 
+#: :func:`evaluate_many`: the batches, checked on entry (made here, not in
+#: :mod:`irscale.evaluation.params`, which ``irscale eval`` reads without the binding's
+#: mechanism).
+EVALUATE_MANY = Binding((BATCH,))
+
+
+@EVALUATE_MANY
 @trec_eval_keywords
 def evaluate_many(
     qrels: Any,
@@ -380,7 +388,7 @@ see irscale.evaluate
                              "use irscale.evaluate (irscale eval) with diversity qrels")
     setup = evaluation_setup(measures, **trec)
     _check_kept(setup)
-    size = BATCH_SIZE.check(batch_size, "batch_size")
+    size = batch_size
     executor = check_workers(workers, executor)
     if not isinstance(allow_empty, bool) or not isinstance(force, bool):
         raise ParameterError("allow_empty and force must be True or False")

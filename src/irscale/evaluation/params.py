@@ -1,12 +1,25 @@
 """The runners' own parameters that the command line builds its options from
 (:func:`irscale.cli.options.add_param`): the batches, the results cache and the per-topic
 folder of :func:`irscale.evaluate_many`, the collections of a suite
-(:mod:`irscale.evaluation.suite`). Loads nothing numerical."""
+(:mod:`irscale.evaluation.suite`); and the sizes of the synthetic collection the runners
+are shown on (:mod:`irscale.datasets`, of this layer). Loads nothing numerical, nor the
+binding's mechanism (:mod:`irscale.core.binding`), which ``irscale eval``, whose options
+are read here, does without: the functions' modules make their bindings of these
+parameters."""
 
 from __future__ import annotations
 
 from ..core.extras import PYARROW, Requires
-from ..core.params import NO_WORK, Cost, InputFiles, Integers, OutputPath, Param
+from ..core.params import (
+    DEMO_TOPIC_COUNT,
+    MAX_TOPICS,
+    NO_WORK,
+    Cost,
+    InputFiles,
+    Integers,
+    OutputPath,
+    Param,
+)
 
 PER_TOPIC_OUT = Param("out", OutputPath("folder"), None, "write the per-topic values (run, topic, "
                       "measure, value) as Parquet files to folder DIR, written whole or not at "
@@ -45,3 +58,23 @@ COLLECTIONS = Param("collections_file", InputFiles(), None, "a manifest of the "
                     "header collection, qrels, run and one line per collection and run "
                     "(paths relative to its folder; # comments)", ("--collections",), "FILE",
                     cost=COLLECTION_COST)
+
+# --------------------------------------------------------------------------- datasets
+#: Most judged documents per topic of :func:`irscale.datasets.synthetic_collection`.
+MAX_POOL = 1_000
+#: The topics of :func:`irscale.datasets.synthetic_collection`: one at least (``irscale
+#: demo``'s ``--topics`` asks for two, its ANOVA's: :data:`~irscale.core.params.
+#: DEMO_TOPIC_COUNT`).
+SYNTHETIC_TOPICS = Param("n_topics", Integers(1, MAX_TOPICS, strict=True), 50,
+                         "topics of the synthetic collection", (), "TOPICS",
+                         label="number of topics (--topics, n_topics)",
+                         cost=DEMO_TOPIC_COUNT.cost)
+#: The judged documents of each topic of the synthetic collection.
+SYNTHETIC_POOL = Param("pool_size", Integers(1, MAX_POOL, strict=True), 200,
+                       "judged documents per topic", (), "N",
+                       cost=Cost("documents", per="a judged document of every topic"))
+#: The documents each run of the synthetic collection retrieves per topic: drawn from the
+#: pool and half as many unjudged ones (at most ``pool_size + pool_size // 2``).
+SYNTHETIC_DEPTH = Param("depth", Integers(1, MAX_POOL + MAX_POOL // 2, strict=True), 100,
+                        "documents each run retrieves per topic", (), "K",
+                        cost=Cost("ranks", per="a rank of every run on every topic"))

@@ -55,7 +55,7 @@ from numpy.typing import ArrayLike
 
 from ..core.mean_intervals import MeanInterval, mean_intervals
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.tables import Format
@@ -508,16 +508,18 @@ def judged_lists(qrels: object, runs: object, *,
                  relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                  ) -> tuple[dict[str, np.ndarray], dict[str, int]]:
     """The 0/1 relevance lists and recall bases of every (run, topic) of ``runs`` judged
-    by ``qrels`` (ranked as trec_eval ranks them, cut at ``depth``; a document is relevant
-    with a degree ≥ ``relevance_level``, unjudged ones are not), keyed ``"run topic"``:
-    what :func:`informativeness` takes (``informativeness(lists, recall_base=bases)``)."""
+    by ``qrels`` (ranked as trec_eval ranks them, cut at ``depth``, None: not cut; a
+    document is relevant with a degree ≥ ``relevance_level``, unjudged ones are not), keyed
+    ``"run topic"``: what :func:`informativeness` takes (``informativeness(lists,
+    recall_base=bases)``). Parameters checked on entry:
+    :data:`irscale.meta.params.JUDGED_LISTS`."""
     from ..core.judge import build_judged_rankings
     from ..io.sources import as_qrels, as_runs
 
     batch = build_judged_rankings(as_qrels(qrels), as_runs(runs))
     batch = batch.with_level(relevance_level)
     if depth is not None:
-        batch = batch.truncate(DEPTH.check(depth, "depth"))
+        batch = batch.truncate(depth)
     relevant = batch.is_relevant & batch.is_judged
     lists, bases = {}, {}
     for i in range(batch.n_rankings):

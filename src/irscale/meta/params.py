@@ -28,6 +28,7 @@ from ..core.params import (
     Listed,
     Names,
     Needs,
+    OrNone,
     OutputPath,
     Param,
     Pattern,
@@ -120,9 +121,13 @@ INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents
                               ("--depth",), "K",
                               cost=Cost("ranks", per="a rank of every ranked list (at most "
                                         "those ranked)"))
-#: :func:`irscale.meta.judged_lists`: the relevance level, checked on entry (its ``depth``
-#: takes None too, no cut, so its body checks a number given).
-JUDGED_LISTS = Binding((RELEVANCE,))
+#: The cut of the lists of :func:`irscale.meta.judged_lists`: ``--depth`` of ``irscale meta
+#: informativeness`` (:data:`INFORMATIVENESS_DEPTH`), or None, whole lists.
+JUDGED_DEPTH = Param("depth", OrNone(DEPTH, "no cut: whole lists"), INFORMATIVENESS_DEPTH.default,
+                     INFORMATIVENESS_DEPTH.doc, INFORMATIVENESS_DEPTH.flags,
+                     INFORMATIVENESS_DEPTH.metavar, cost=INFORMATIVENESS_DEPTH.cost)
+#: :func:`irscale.meta.judged_lists`: the cut and the relevance level, checked on entry.
+JUDGED_LISTS = Binding((JUDGED_DEPTH, RELEVANCE))
 #: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
 INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
 #: The diversity measures of :func:`irscale.meta.intent_informativeness` (Ashkan & Clarke

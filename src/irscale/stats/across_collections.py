@@ -56,14 +56,13 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, undefined
-from ..core.params import MEMORY, check_alpha
-from ..core.progress import ProgressArg, working
+from ..core.params import RESAMPLES
+from ..core.progress import ProgressArg, declared_memory, working
 from ..errors import InputError, ParameterError, shown
 from .bootstrap import CHUNK, resample_counts
 from .meta_analysis import ESTIMATORS, random_effects
-from .names import WEIGHTS
+from .params import ACROSS_COLLECTIONS
 from .resampling import RngArg, check_rng, chunk_sizes, run_chunks, seed_sequence
-from .validation import check_count
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -215,16 +214,15 @@ def _check_bootstrap_memory(samples: int, systems: int, pairs: int, topics: int,
                             max_memory: str | int | float | None) -> None:
     """Refuse ``samples`` whose means (every system's and every pair's difference, sorted
     for the percentiles, and a collection's draws) exceed the memory limit ``max_memory``
-    (:func:`irscale.core.budget.check_memory`)."""
-    from ..core.budget import MAX_MEMORY, check_memory, format_size
+    (:func:`irscale.core.progress.declared_memory`: the samples declare the cost)."""
+    from ..core.budget import MAX_MEMORY
     from ..core.notebook import counted
 
     need = 8.0 * samples * (2 * systems + 3 * pairs + 2 * topics)
-    check_memory(need, f"{samples:,} samples (--samples, samples) of the stratified "
-                 f"bootstrap of {counted(systems, 'system')} and {counted(pairs, 'pair')} "
-                 f"keep their means: about {format_size(need)}", "fewer --samples (samples)",
-                 max_memory=max_memory,
-                 option=None if max_memory is None else MAX_MEMORY)
+    declared_memory(RESAMPLES, need, f"{samples:,} samples (-B/--samples, samples) of the "
+                    f"stratified bootstrap of {counted(systems, 'system')} and "
+                    f"{counted(pairs, 'pair')} keep their means", max_memory=max_memory,
+                    option=None if max_memory is None else MAX_MEMORY)
 
 
 def collection_weights(arrays: list[np.ndarray], weights: str) -> np.ndarray:
@@ -270,6 +268,7 @@ def stratified_bootstrap(arrays: list[np.ndarray], *, samples: int, rng: RngArg,
     return out
 
 
+@ACROSS_COLLECTIONS
 def across_collections(collections: Mapping[str, Any] | str | os.PathLike[str],
                        measure: str | None = None, *, alpha: float = 0.05,
                        samples: int = 1000, rng: RngArg = None, weights: str = "equal",
@@ -292,7 +291,8 @@ def across_collections(collections: Mapping[str, Any] | str | os.PathLike[str],
     ``"topics"`` (module documentation); ``max_memory``: the memory limit (bytes or a size
     such as ``"2G"``; default half of the RAM) beyond which the evaluation of a manifest's
     collections, the bootstrap and the mixed model are refused before their work
-    (:func:`irscale.core.budget.check_memory`).
+    (:func:`irscale.core.progress.declared_memory`). Parameters checked on entry:
+    :data:`irscale.stats.params.ACROSS_COLLECTIONS`.
 
     Examples
     --------
@@ -310,12 +310,7 @@ def across_collections(collections: Mapping[str, Any] | str | os.PathLike[str],
 
     from .collection_model import collection_model
 
-    alpha = check_alpha(alpha)
-    samples = check_count(samples, "samples")
     rng = check_rng(rng)
-    weights = WEIGHTS.check(weights)
-    if max_memory is not None:
-        MEMORY.check(max_memory, "max_memory")
     if isinstance(collections, (str, os.PathLike)):
         collections = _manifest(collections, measure, progress, max_memory)
     if not isinstance(collections, Mapping) or len(collections) < 2:

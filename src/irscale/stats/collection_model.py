@@ -57,16 +57,18 @@ def collection_model(arrays: Sequence[np.ndarray], systems: tuple[str, ...], *,
     """The REML fit of the model (module documentation) to each collection's complete
     topics × systems array of ``arrays``, the columns ``systems``; refused before the fit
     when its memory (:func:`model_bytes`) exceeds ``max_memory``
-    (:func:`irscale.core.budget.check_memory`)."""
-    from ..core.budget import MAX_MEMORY, check_memory, format_size
+    (:func:`irscale.core.progress.declared_memory`: the collections declare the cost,
+    :data:`irscale.evaluation.params.COLLECTION`)."""
+    from ..core.budget import MAX_MEMORY
+    from ..core.progress import declared_memory
+    from ..evaluation.params import COLLECTION
 
     s = len(systems)
     sizes = np.array([x.shape[0] for x in arrays])
     need = model_bytes(sizes, s)
-    check_memory(need, f"the mixed model of {len(arrays):,} collections of {s:,} systems and "
-                 f"{int(sizes.sum()):,} topics in all: about {format_size(need)}",
-                 "fewer collections", max_memory=max_memory,
-                 option=None if max_memory is None else MAX_MEMORY)
+    declared_memory(COLLECTION, need, f"the mixed model of {len(arrays):,} collections of "
+                    f"{s:,} systems and {int(sizes.sum()):,} topics in all",
+                    max_memory=max_memory, option=None if max_memory is None else MAX_MEMORY)
     y = np.concatenate([x.ravel() for x in arrays])
     collection = np.repeat(np.arange(len(arrays)), sizes * s)
     system = np.tile(np.arange(s), int(sizes.sum()))

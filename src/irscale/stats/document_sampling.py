@@ -48,12 +48,12 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..core.notebook import HtmlRepr
-from ..core.params import INTERVAL_SAMPLES
-from ..core.progress import ProgressArg, progress_reporter
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import InputError, ParameterError
 from .names import DOCUMENT_MODELS, document_sampling_cutoff
+from .params import DOCUMENT_VARIANCE
 from .protocol import ConfidenceInterval, Unpacks, check_confidence_level, format_table
-from .resampling import RngArg, check_resampling, seed_sequence
+from .resampling import RngArg, seed_sequence
 from .tables import Format
 from .validation import check_alpha
 
@@ -86,6 +86,7 @@ def _scores(weights: np.ndarray, relevant: np.ndarray, n_relevant: np.ndarray,
     return np.divide(total, n_relevant, out=np.zeros_like(total), where=n_relevant > 0)
 
 
+@DOCUMENT_VARIANCE
 def document_variance(qrels: Judgments, run_x: Ranked, run_y: Ranked, measure: str = "AP",
                       *, samples: int = 1000, rng: RngArg = None,
                       progress: ProgressArg = False) -> pd.DataFrame:
@@ -93,9 +94,9 @@ def document_variance(qrels: Judgments, run_x: Ranked, run_y: Ranked, measure: s
     difference d_t and its document-bootstrap variance v_t (module docstring). ``qrels``
     ``{topic: {docno: degree}}``, runs ``{topic: {docno: score}}``; a variance needs
     ``samples`` ≥ 2. ``progress``: the topics done, shown on standard error (``True``) or
-    given to a callable ``(done, total)``."""
-    check_resampling("two-sided", samples, "plus-one", progress=progress)
-    samples = INTERVAL_SAMPLES.check(samples, "samples")
+    given to a callable ``(done, total)``. Parameters checked on entry:
+    :data:`irscale.stats.params.DOCUMENT_VARIANCE`."""
+    check_progress(progress)
     k = document_sampling_cutoff(measure)
     gen = np.random.Generator(np.random.PCG64(seed_sequence(rng=rng)))
     rows = []

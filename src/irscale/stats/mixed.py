@@ -61,7 +61,8 @@ from ._glmm import fit_glmm
 from ._linear import solve_normal
 from ._mixed_fit import Grouping, Moments, balanced_theta, optimise, profile
 from .corrections import Correction, adjust_pvalues, correction_name
-from .names import FAMILY, MIXED_METHOD, RANDOM
+from .names import RANDOM
+from .params import MIXED
 from .protocol import Unpacks
 from .results import PairwiseComparisons
 from .shards import ShardScores
@@ -346,6 +347,7 @@ def _random_terms(random: str | Sequence[str]) -> tuple[str, ...]:
     return checked
 
 
+@MIXED
 def mixed_model(
     data: object, *, measure: str | None = None, random: str | Sequence[str] = ("topic",),
     family: str = "gaussian", method: str | None = None, alpha: float = 0.05,
@@ -359,11 +361,11 @@ def mixed_model(
     ``"shard"``, ``"topic:system"``, ``"topic:shard"`` (a tuple or ``"topic,shard"``).
     ``family``: ``"gaussian"`` (linear mixed model; ``method`` ``"reml"``, the default,
     or ``"ml"``) or ``"binomial"`` (logit GLMM of 0/1 scores with a random topic
-    intercept, maximum likelihood). ``alpha`` and ``correction`` are those of
-    :meth:`MixedModelResult.pairwise`.
+    intercept, fit by maximum likelihood, its one estimator: ``method`` applies to the
+    linear model only, and is refused with ``"binomial"``). ``alpha`` and ``correction``
+    are those of :meth:`MixedModelResult.pairwise`. Parameters checked on entry:
+    :data:`irscale.stats.params.MIXED`.
     """
-    family = FAMILY.check(family)
-    alpha = check_alpha(alpha)
     correction = correction_name(correction)
     terms = _random_terms(random)
     design = _design(data, measure)
@@ -371,10 +373,7 @@ def mixed_model(
     levels = tuple((f, design.levels[f]) for f in design.levels if f != "system")
     common: dict[str, Any] = {"random": terms, "systems": design.systems, "n_obs": len(design.y),
               "levels": levels, "alpha": alpha, "correction": correction}
-    if family == "binomial":
-        if method not in (None, "ml"):
-            raise ParameterError("the binomial GLMM is fit by maximum likelihood: method "
-                                 f"{method!r} does not apply")
+    if family == "binomial":  # (method applies to the linear model only: MIXED)
         if terms != ("topic",):
             raise ParameterError("the binomial GLMM has one random term, 'topic'; got "
                                  f"{', '.join(terms)}")
@@ -397,7 +396,7 @@ def mixed_model(
             components=(("topic", glmm.sigma**2),), loglik=glmm.loglik,
             converged=glmm.converged,
             estimator=f"ML (adaptive Gauss-Hermite, {QUADRATURE_POINTS} nodes)", **common)
-    method = MIXED_METHOD.check("reml" if method is None else method)
+    method = "reml" if method is None else method
     closed = terms == ("topic",) and design.table.ndim == 2 and np.isfinite(design.table).all()
     return fit_linear(design.y, design.codes["system"], _groupings(design, terms),
                       method=method, table=design.table if closed else None, family=family,

@@ -12,7 +12,17 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..core.binding import Binding, Excludes
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, THREADS, Needs, Param
+from ..core.params import (
+    INTERVAL_SAMPLES,
+    MEMORY_LIMIT,
+    RESAMPLES,
+    RNG_SEED,
+    SIGNIFICANCE,
+    THREADS,
+    Cost,
+    Needs,
+    Param,
+)
 from ..core.records import record
 from ..errors import ParameterError, about
 from .names import (
@@ -20,11 +30,17 @@ from .names import (
     ANOVA_TRANSFORM,
     BASELINE,
     CONVENTION,
+    FAMILY,
+    MIXED_METHOD,
     MODEL_NAMES,
     MULTIPLE_CORRECTION,
+    RANDOM,
     RANK_MODELS,
+    RESAMPLE,
     RESAMPLING_TESTS,
+    SHARD_EMPTY,
     TEST,
+    WEIGHTS,
 )
 
 
@@ -75,3 +91,45 @@ PAIRWISE = Binding((PAIRWISE_TEST, SIGNIFICANCE, ALTERNATIVE, BASELINE),
                    rules=(Needs((RESAMPLES, RNG_SEED, THREADS), on=PAIRWISE_TEST,
                                 values=RESAMPLING_TESTS),),
                    takes=(MULTIPLE_CORRECTION,))
+
+#: :func:`irscale.stats.mixed_model` (``irscale compare --test mixed``): the estimator
+#: applies to the linear mixed model. The binomial GLMM has one, maximum likelihood
+#: (adaptive Gauss–Hermite quadrature: :mod:`irscale.stats._glmm`; REML, which removes the
+#: fixed effects from a Gaussian likelihood, has no counterpart for it: lme4's ``glmer``
+#: takes no ``REML``, statsmodels' ``BinomialBayesMixedGLM`` no ``method``), so ``method``
+#: is refused with ``family="binomial"`` whatever its value, as ``--method`` is.
+MIXED = Binding(
+    (FAMILY, MIXED_METHOD, SIGNIFICANCE),
+    rules=(Needs((MIXED_METHOD,), "the linear mixed model (the binomial GLMM is fit by "
+                 "maximum likelihood only)", on=FAMILY, values=("gaussian",)),),
+    takes=(RANDOM, MULTIPLE_CORRECTION))
+
+#: The bootstrap samples B of :func:`irscale.stats.bootstrap_anova` (two at least: its
+#: intervals and standard errors).
+BOOTSTRAP_ANOVA_SAMPLES = Param(
+    "samples", INTERVAL_SAMPLES, 1000, "--test bootstrap-anova: bootstrap samples B",
+    ("-B", "--samples"), "B",
+    cost=Cost("samples", per="a resample of the replicated scores and its two ANOVA fits "
+              "(the data's and the null's)"))
+#: :func:`irscale.stats.bootstrap_anova` (``irscale compare --test bootstrap-anova``).
+BOOTSTRAP_ANOVA = Binding((RESAMPLE, BOOTSTRAP_ANOVA_SAMPLES, SIGNIFICANCE, SHARD_EMPTY),
+                          takes=(RNG_SEED, MULTIPLE_CORRECTION))
+
+#: The document bootstrap samples of :func:`irscale.stats.document_sampling.document_variance`
+#: (two at least: a variance).
+DOCUMENT_SAMPLES = Param(
+    "samples", INTERVAL_SAMPLES, 1000, "--test document-sampling: bootstrap samples of "
+    "each topic's documents", ("-B", "--samples"), "B",
+    cost=Cost("samples", per="a Poisson resample of every topic's documents, both runs "
+              "scored on it"))
+#: :func:`irscale.stats.document_sampling.document_variance` (``irscale compare --test
+#: document-sampling``).
+DOCUMENT_VARIANCE = Binding((DOCUMENT_SAMPLES,), takes=(RNG_SEED,))
+
+#: :func:`irscale.stats.shard_anova` (``irscale pool shards``, ``ShardedEvaluation.anova``).
+SHARD_ANOVA = Binding((SHARD_EMPTY, ANOVA_TRANSFORM))
+
+#: :func:`irscale.stats.across_collections.across_collections` (``irscale compare
+#: --collection``): the level, the stratified bootstrap's samples, the collections'
+#: weights and the memory limit.
+ACROSS_COLLECTIONS = Binding((SIGNIFICANCE, RESAMPLES, WEIGHTS, MEMORY_LIMIT))

@@ -78,17 +78,17 @@ import numpy as np
 import pandas as pd
 
 from ..core.notebook import HtmlRepr
-from ..core.params import INTERVAL_SAMPLES, RESAMPLES
-from ..core.progress import ProgressArg, progress_reporter
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import InputError
 from .corrections import Correction, adjust_pvalues, correction_name
 from .names import RESAMPLE
+from .params import BOOTSTRAP_ANOVA, BOOTSTRAP_ANOVA_SAMPLES
 from .protocol import ConfidenceInterval, Unpacks, check_confidence_level
-from .resampling import RngArg, check_resampling, mc_pvalue, seed_sequence
+from .resampling import RngArg, mc_pvalue, seed_sequence
 from .results import AnovaResult, PairwiseComparisons
 from .shards import EmptyPolicy, ShardScores, _apply_policy, shard_anova
 from .tables import Format, check_digits, json_text, json_value, render
-from .validation import TIE_RTOL, check_alpha, check_choice
+from .validation import TIE_RTOL
 
 Resample = Literal["residuals", "topics", "replicates"]
 #: What :func:`bootstrap_anova` resamples (module docstring).
@@ -345,6 +345,7 @@ def _pairs(result_effects: np.ndarray, samples: np.ndarray, means: np.ndarray,
         note="percentile intervals of the bootstrap differences of system effects")
 
 
+@BOOTSTRAP_ANOVA
 def bootstrap_anova(
     scores: ShardScores,
     *,
@@ -367,12 +368,10 @@ def bootstrap_anova(
     ``empty``: the empty-shard policy of :func:`~irscale.stats.shard_anova`, which must
     leave complete data; ``rng``: seed or generator. The intervals and standard errors
     need two samples at least (``samples`` ≥ 2). ``progress``: the samples drawn, shown
-    on standard error (``True``) or given to a callable ``(done, total)``.
+    on standard error (``True``) or given to a callable ``(done, total)``. Parameters
+    checked on entry: :data:`irscale.stats.params.BOOTSTRAP_ANOVA`.
     """
-    alpha = check_alpha(alpha)
-    check_resampling("two-sided", samples, "plus-one", progress=progress)
-    INTERVAL_SAMPLES.check(samples, "samples")
-    check_choice(resample, RESAMPLE_UNITS, "resample")
+    check_progress(progress)
     correction_name(correction)
     if len(scores.shards) < 2 and (interaction or resample == "replicates"):
         raise InputError("1 replicate: the topic × system interaction and the resampling "
@@ -399,7 +398,8 @@ def bootstrap_anova(
     gen = np.random.Generator(np.random.PCG64(seed_sequence(rng=rng)))
     block = max(1, BLOCK_VALUES // values.size)
     effect_parts, f_parts = [], []
-    report = progress_reporter(progress, samples, "bootstrap ANOVA", units=RESAMPLES)
+    report = progress_reporter(progress, samples, "bootstrap ANOVA",
+                               units=BOOTSTRAP_ANOVA_SAMPLES)
     for start in range(0, samples, block):
         index = _draw(gen, resample, min(block, samples - start), (t, j, k), size)
         effect_parts.append(_effects_and_f(

@@ -53,9 +53,9 @@ from ..errors import AlignmentError, InputError, about
 from ._factorial import parse_model
 from .anova import fit_model
 from .names import EMPTY_POLICIES as EMPTY_POLICIES
-from .names import SHARD_EMPTY
+from .params import SHARD_ANOVA
 from .results import AnovaResult
-from .transforms import arcsine, check_transform, ranks
+from .transforms import arcsine, ranks
 from .validation import check_magnitude
 
 FACTORS = ("topic", "system", "shard")
@@ -209,6 +209,7 @@ def _apply_policy(scores: ShardScores, empty: EmptyPolicy) -> tuple[np.ndarray, 
     return values, f"{count} undefined score(s) left missing (unbalanced design)"
 
 
+@SHARD_ANOVA
 def shard_anova(
     scores: ShardScores, model: str = "MD3", *, empty: EmptyPolicy = "error",
     transform: str | None = None,
@@ -219,10 +220,9 @@ def shard_anova(
     ``"drop-shard"`` or ``"missing"``. ``transform`` (:mod:`irscale.stats.transforms`):
     ``"arcsine"`` transforms every score (a score outside [0, 1] is named), ``"rank"``
     ranks the scores the policy leaves (Conover & Iman 1981); ``None``/``"none"``: the
-    scores themselves.
+    scores themselves. Parameters checked on entry: :data:`irscale.stats.params.SHARD_ANOVA`.
     """
-    empty = SHARD_EMPTY.check(empty)
-    transform = check_transform(transform)
+    transform = None if transform == "none" else transform
     formula, name, fake = SHARD_MODELS.get(model, (model, "shard ANOVA", False))
     terms = parse_model(formula, FACTORS)
     if transform == "arcsine":
