@@ -209,7 +209,8 @@ def compare(capsys, scores, *argv: str) -> tuple[int, str, str]:
     (["--model", "friedman", "--transform", "rank"], "--transform applies without --model "
      "friedman (a rank test ranks the scores itself)"),
     (["--test", "mixed", "--family", "binomial", "--method", "ml"],
-     "--method applies to --family gaussian, not to --family binomial"),
+     "--method applies to the linear mixed model (the binomial GLMM is fit by maximum "
+     "likelihood only), not to --family binomial"),
     (["--samples", "100"], "not to --test tukey-hsd"),
     (["--test", "t", "--model", "MD1"], "--model applies to --test tukey-hsd"),
     (["--format", "json", "--digits", "3"], "--digits applies to text, markdown and latex"),

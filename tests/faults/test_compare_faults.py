@@ -474,7 +474,8 @@ CASES = [
     err("mixed-binomial-not-binary", [*MIXED, "--family", "binomial"], "0/1 scores"),
     # the rules of the function --test chooses, from its binding, in their generic words
     err("mixed-method-with-binomial", [*MIXED, "--family", "binomial", "--method", "ml"],
-        "--method applies to --family gaussian, not to --family binomial"),
+        "--method applies to the linear mixed model (the binomial GLMM is fit by maximum "
+        "likelihood only), not to --family binomial"),
     err("tukey-model-unknown", [*TUKEY, "--model", "MD9"], opt("--model"),
         "unknown model 'MD9'", "a formula"),
     err("bootstrap-anova-model-of-tukey", [*BOOT_ANOVA, "--model", "MD2"], opt("--model"),
