@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from ..core.params import INT64_MAX, NO_WORK, Cost, Integers, Names, Param, Switch
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
 #: How the functions name the parameters of a scale's space (command line and Python).
 RUN_LENGTH = "run length N (-N, N)"
 LEVELS = "number of relevance degrees (--levels, levels)"
@@ -83,3 +87,24 @@ RESCALE = Param("rescale", Switch(), False, "rescale M_R to [0, 1]: (φ − 1)/(
                 ("--rescale",))
 ALL_TOPICS = Param("all_topics", Switch(), False, "every qrels topic (runs without results "
                    "get N non-relevant documents)", ("--all-topics",))
+
+
+def _bindings() -> dict[str, Any]:
+    """The bindings of the scales' functions (:class:`~irscale.core.binding.Binding`):
+    :func:`irscale.scales.diversity.diversity_measure` (``DIVERSITY_MEASURE``: the number
+    of intents of its space)."""
+    from ..core.binding import Binding
+
+    return {"DIVERSITY_MEASURE": Binding((SCALE_INTENTS,))}
+
+
+def __getattr__(name: str) -> Any:
+    """A binding of :func:`_bindings`, made on first use: this module is read at the
+    start-up of ``irscale eval`` (the names of the measures' scales), which loads no
+    binding (:mod:`irscale.core.binding`)."""
+    if name.isupper():
+        made = _bindings()
+        if name in made:
+            globals().update(made)
+            return made[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
