@@ -23,6 +23,8 @@ from irscale import meta, scales, stats
 from irscale.core import ScoreMatrix
 from irscale.errors import FileAccessError, IrscaleError
 from irscale.report import build_report
+from irscale.scales.diagnostics import tau_table
+from irscale.scales.diversity import diversity_measure
 from irscale.text import evaluate_nuggets, evaluate_rouge, evaluate_sessions
 
 from .conftest import NUMPY_REPR, populate, qrels_lines, run_lines, text
@@ -544,6 +546,19 @@ ROWS = [
     bad("scale-measure-unknown", lambda a: scales.scale("nosuch", 3), "nosuch"),
     bad("scale-recall-base-negative", lambda a: scales.scale("AP", 3, recall_base=[-1])),
     bad("scale-recall-base-too-long", lambda a: scales.scale("AP", 3, recall_base=[1, 2])),
+    # Table 2: its run lengths, degrees and orders of ties checked on entry (TAU_TABLE)
+    bad("tau_table-N-repeated", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], [3, 3]), "run lengths (-N, Ns)", "[3] twice"),
+    bad("tau_table-N-none", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], []), "run lengths (-N, Ns) is empty"),
+    bad("tau_table-N-0", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], [3, 0]), "run length N", "got 0"),
+    bad("tau_table-phi-ties", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], 3, ties="random"), "ties", "'random'"),
+    bad("tau_table-tie-policy", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], 3, tie_policy="random"), "tie_policy", "'random'"),
+    bad("diversity_measure-intents-8", lambda a: diversity_measure(
+        "alpha-nDCG@3", 8), "number of intents (--intents, intents)", "got 8"),
     # ================================================================ meta
     bad("dp-samples-0", lambda a: meta.discriminative_power(a.matrix, samples=0), "samples"),
     bad("dp-alpha-2", lambda a: meta.discriminative_power(a.matrix, samples=10, alpha=2),
