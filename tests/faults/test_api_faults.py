@@ -559,6 +559,11 @@ ROWS = [
         "qrels.txt", "a.run", ["AP"], 3, tie_policy="random"), "tie_policy", "'random'"),
     bad("diversity_measure-intents-8", lambda a: diversity_measure(
         "alpha-nDCG@3", 8), "number of intents (--intents, intents)", "got 8"),
+    # the runs' candidates: their cut and order of ties checked on entry (CANDIDATES)
+    bad("ranked_candidates-depth-0", lambda a: irscale.collections.ranked_candidates(
+        "a.run", depth=0), "depth", "got 0"),
+    bad("ranked_candidates-ties-unknown", lambda a: irscale.collections.ranked_candidates(
+        "a.run", ties="random"), "ties: unknown tie policy 'random'"),
     # ================================================================ meta
     bad("dp-samples-0", lambda a: meta.discriminative_power(a.matrix, samples=0), "samples"),
     bad("dp-alpha-2", lambda a: meta.discriminative_power(a.matrix, samples=10, alpha=2),

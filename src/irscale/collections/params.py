@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from ..core.binding import Binding, Excludes, Required
+from ..core.options import TIE_POLICY
 from ..core.params import (
     CUTOFF,
     DEFAULT_RRF_K,
@@ -36,6 +37,7 @@ from ..core.params import (
     Switch,
     Text,
 )
+from ..core.records import replace
 
 #: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
 #: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
@@ -53,6 +55,11 @@ DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
 RUN_DEPTH = Param("depth", DEPTH, None, "cut every run at K documents first", ("--depth",),
                   "K", unset="whole runs",
                   cost=Cost("ranks", per="a rank of every run (at most those ranked)"))
+#: The order of the runs' documents with equal scores (:func:`irscale.collections.
+#: ranked_candidates`' ``ties``: trec_eval's ``--ties``).
+RUN_TIES = replace(TIE_POLICY, name="ties")
+#: :func:`irscale.collections.ranked_candidates`: the runs' cut and their order of ties.
+CANDIDATES = Binding((RUN_DEPTH, RUN_TIES))
 POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("-p", "--p"), "P")
 POOL_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k, rrf only", ("--k",), "K")
 POOL_DISCOUNT = Param("discount", DISCOUNT, DEFAULT_DISCOUNT,
