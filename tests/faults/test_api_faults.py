@@ -559,6 +559,19 @@ ROWS = [
         "qrels.txt", "a.run", ["AP"], 3, tie_policy="random"), "tie_policy", "'random'"),
     bad("diversity_measure-intents-8", lambda a: diversity_measure(
         "alpha-nDCG@3", 8), "number of intents (--intents, intents)", "got 8"),
+    # automatic judgments: the draws of the grades and their seed apply to label
+    # probabilities with the topic design, in the API as in labels auto (AUTOMATIC; the
+    # function took a seed with the other designs, where nothing is drawn)
+    bad("automatic_judgments-draws-without-probabilities", lambda a: irscale.collections.
+        automatic_judgments("qrels.txt", "qrels.txt", ["a.run", "b.run"], "map", draws=5),
+        "draws= applies only with label_probabilities="),
+    bad("automatic_judgments-rng-pair-design", lambda a: irscale.collections.
+        automatic_judgments("qrels.txt", "qrels.txt", ["a.run", "b.run"], "map",
+                            label_probabilities=True, design="uniform", rng=5),
+        "rng= applies to design 'topics', not to design 'uniform'"),
+    bad("automatic_judgments-tuning", lambda a: irscale.collections.automatic_judgments(
+        "qrels.txt", "qrels.txt", ["a.run", "b.run"], "map", tuning="ppi+"),
+        "tuning: unknown tuning 'ppi+'"),
     # the runs' candidates: their cut and order of ties checked on entry (CANDIDATES)
     bad("ranked_candidates-depth-0", lambda a: irscale.collections.ranked_candidates(
         "a.run", depth=0), "depth", "got 0"),

@@ -26,6 +26,7 @@ from ..core.params import (
     RRF_K,
     SAMPLES,
     SEED,
+    SIGNIFICANCE,
     Cost,
     InputFiles,
     Integers,
@@ -330,6 +331,12 @@ AUTO_DRAWS = Param("draws", SAMPLES, DEFAULT_LABEL_DRAWS, "with --label-probabil
 AUTO_SEED = Param("rng", SEED, 0, "seed of the draws of --label-probabilities", ("--seed",),
                   "S", dest="seed",
                   cost=NO_WORK)
+#: :func:`irscale.collections.automatic_judgments` (``irscale labels auto``): the draws of
+#: every pair's grade, and their seed, apply to label probabilities with the topic design.
+AUTOMATIC = Binding(
+    (SIGNIFICANCE, AUTO_TUNING, AUTO_DESIGN, AUTO_DRAWS, RELEVANCE),
+    rules=(Needs((AUTO_DRAWS, AUTO_SEED), on=AUTO_PROBABILITIES),
+           Needs((AUTO_DRAWS, AUTO_SEED), on=AUTO_DESIGN, values=("topics",))))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
 SIMULATED_STRATEGY_LIST = Param("strategies", Listed(STRATEGY, "a strategy"),
                                 SIMULATED_STRATEGIES,
