@@ -805,6 +805,15 @@ ROWS = [
     # refuses them (irscale.online.params; they were ignored)
     bad("interleave_runs-tau-team-draft", lambda a: irscale.online.interleave_runs(
         RANKERS, 2, tau=2), "tau= applies to method 'probabilistic'", "'team-draft'"),
+    bad("interleave_runs-impressions-text", lambda a: irscale.online.interleave_runs(
+        RANKERS, "q"), "impressions must be a number per topic or the topic of every "
+        "impression, got 'q'"),
+    bad("interleave_runs-impressions-0", lambda a: irscale.online.interleave_runs(
+        RANKERS, 0), "impressions must be an integer ≥ 1, got 0"),
+    bad("fair_pairs_run-impressions-set", lambda a: irscale.online.fair_pairs_run(
+        {"q": ["a", "b"]}, {"q"}), "impressions must be a number per topic"),
+    bad("interleavings-score-bootstrap-0", lambda a: _shown().score(
+        [[1, 0]] * 2, bootstrap=0), "bootstrap must be an integer in [1, 1,000,000,000]"),
     bad("interleave_runs-credit-team-draft", lambda a: irscale.online.interleave_runs(
         RANKERS, 2, credit="team"), "credit= applies to method 'probabilistic' and "
         "'optimized'"),
