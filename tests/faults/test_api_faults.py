@@ -780,16 +780,21 @@ ROWS = [
         "run": ["a", "b"], "topic": ["1", "1"], "measure": ["AP", "AP"],
         "value": ["x", 0.1]})), "non-numeric score 'x'", "system 'a'", "topic '1'"),
     # ================================================================ fuse: ranx's others
+    bad("fuse-norm-rank-method", lambda a: irscale.fuse(FUSE_RUNS, "rrf", norm="none"),
+        "norm= applies to the score methods", "not to method 'rrf'"),
+    bad("fuse-k-not-rrf", lambda a: irscale.fuse(FUSE_RUNS, "combsum", k=10),
+        "k= applies to method 'rrf', not to method 'combsum'"),
     bad("fuse-rbc-phi-outside", lambda a: irscale.fuse(FUSE_RUNS, "rbc", phi=1.5), "phi",
         "(0, 1)"),
-    bad("fuse-rbc-no-phi", lambda a: irscale.fuse(FUSE_RUNS, "rbc"), "rbc needs phi"),
+    bad("fuse-rbc-no-phi", lambda a: irscale.fuse(FUSE_RUNS, "rbc"),
+        "method='rbc' needs phi="),
     bad("fuse-gmnz-gamma-nan", lambda a: irscale.fuse(FUSE_RUNS, "gmnz", gamma=NAN),
         "gamma"),
     bad("fuse-segments-fraction", lambda a: irscale.fuse(
         FUSE_RUNS, "probfuse", segments=2.5, train_qrels=FUSE_QRELS, train_runs=FUSE_RUNS),
         "segments"),
     bad("fuse-window-not-slidefuse", lambda a: irscale.fuse(FUSE_RUNS, "rrf", window=2),
-        "window", "slidefuse only"),
+        "window= applies to method 'slidefuse', not to method 'rrf'"),
     bad("fuse-posfuse-no-training", lambda a: irscale.fuse(FUSE_RUNS, "posfuse"),
         "train_qrels"),
     bad("fuse-train-runs-not-supervised", lambda a: irscale.fuse(
