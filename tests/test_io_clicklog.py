@@ -50,3 +50,20 @@ def test_repeats_found_on_the_first_line(seed):
     kind, line = expected
     assert caught.value.line == line
     assert ("rank given twice" if kind == "rank" else "shown twice") in str(caught.value)
+
+
+def test_matrices_beyond_the_memory_limit_are_refused_from_the_declared_costs(monkeypatch):
+    """The (sessions × SERP size) matrices beyond the memory limit: refused before they are
+    made, the change asked for read from the declared cost of what sizes them
+    (``--serp-size`` where it is given, the log's sessions otherwise)."""
+    from irscale.core import budget
+    from irscale.errors import ParameterError
+
+    monkeypatch.setattr(budget, "default_max_memory", lambda: 1 << 20)
+    log = b"s1 q 1 a 1\ns2 q 1 b 0\n"
+    with pytest.raises(ParameterError, match=r"2 sessions × a SERP size of 100,000, "
+                       r"about 12\.2 MiB: .*\(fewer --serp-size \(serp_size\)\)"):
+        read_click_log(log, serp_size=100_000)
+    with pytest.raises(ParameterError, match=r"2 sessions × the longest session's 100,000 "
+                       r"ranks .*split or drop the longest.*\(fewer sessions\)"):
+        read_click_log(b"s1 q 1 a 1\ns2 q 100000 b 0\n")

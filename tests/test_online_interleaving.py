@@ -543,3 +543,16 @@ def test_marginal_credit_t_test_needs_a_spread_of_expected_outcomes():
     low, high = stats.t.interval(0.95, len(o) - 1, loc=o.mean() / 2,
                                  scale=stats.sem(o) / 2)
     assert (row.ci_low, row.ci_high) == pytest.approx((low, high), rel=1e-12)
+
+
+def test_the_bootstrap_beyond_the_memory_limit_is_refused_from_its_declared_cost(monkeypatch):
+    """The bootstrap samples of Δ kept beyond the memory limit: refused before they are
+    drawn, the change asked for read from the declared cost of ``--bootstrap``."""
+    from irscale.core import budget
+    from irscale.errors import ParameterError
+    from irscale.online.interleaving import check_bootstrap
+
+    monkeypatch.setattr(budget, "default_max_memory", lambda: 1 << 20)
+    with pytest.raises(ParameterError, match=r"100,000 bootstrap samples of delta for 3 "
+                       r"pair\(s\) of rankers, about 13\.7 MiB: .*\(fewer --bootstrap\)"):
+        check_bootstrap(100_000, 3)

@@ -23,6 +23,8 @@ from irscale import meta, scales, stats
 from irscale.core import ScoreMatrix
 from irscale.errors import FileAccessError, IrscaleError
 from irscale.report import build_report
+from irscale.scales.diagnostics import tau_table
+from irscale.scales.diversity import diversity_measure
 from irscale.text import evaluate_nuggets, evaluate_rouge, evaluate_sessions
 
 from .conftest import NUMPY_REPR, populate, qrels_lines, run_lines, text
@@ -641,6 +643,37 @@ ROWS = [
     bad("scale-measure-unknown", lambda a: scales.scale("nosuch", 3), "nosuch"),
     bad("scale-recall-base-negative", lambda a: scales.scale("AP", 3, recall_base=[-1])),
     bad("scale-recall-base-too-long", lambda a: scales.scale("AP", 3, recall_base=[1, 2])),
+    # Table 2: its run lengths, degrees and orders of ties checked on entry (TAU_TABLE)
+    bad("tau_table-N-repeated", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], [3, 3]), "run lengths (-N, Ns)", "[3] twice"),
+    bad("tau_table-N-none", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], []), "run lengths (-N, Ns) is empty"),
+    bad("tau_table-N-0", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], [3, 0]), "run length N", "got 0"),
+    bad("tau_table-phi-ties", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], 3, ties="random"), "ties", "'random'"),
+    bad("tau_table-tie-policy", lambda a: tau_table(
+        "qrels.txt", "a.run", ["AP"], 3, tie_policy="random"), "tie_policy", "'random'"),
+    bad("diversity_measure-intents-8", lambda a: diversity_measure(
+        "alpha-nDCG@3", 8), "number of intents (--intents, intents)", "got 8"),
+    # automatic judgments: the draws of the grades and their seed apply to label
+    # probabilities with the topic design, in the API as in labels auto (AUTOMATIC; the
+    # function took a seed with the other designs, where nothing is drawn)
+    bad("automatic_judgments-draws-without-probabilities", lambda a: irscale.collections.
+        automatic_judgments("qrels.txt", "qrels.txt", ["a.run", "b.run"], "map", draws=5),
+        "draws= applies only with label_probabilities="),
+    bad("automatic_judgments-rng-pair-design", lambda a: irscale.collections.
+        automatic_judgments("qrels.txt", "qrels.txt", ["a.run", "b.run"], "map",
+                            label_probabilities=True, design="uniform", rng=5),
+        "rng= applies to design 'topics', not to design 'uniform'"),
+    bad("automatic_judgments-tuning", lambda a: irscale.collections.automatic_judgments(
+        "qrels.txt", "qrels.txt", ["a.run", "b.run"], "map", tuning="ppi+"),
+        "tuning: unknown tuning 'ppi+'"),
+    # the runs' candidates: their cut and order of ties checked on entry (CANDIDATES)
+    bad("ranked_candidates-depth-0", lambda a: irscale.collections.ranked_candidates(
+        "a.run", depth=0), "depth", "got 0"),
+    bad("ranked_candidates-ties-unknown", lambda a: irscale.collections.ranked_candidates(
+        "a.run", ties="random"), "ties: unknown tie policy 'random'"),
     # ================================================================ meta
     bad("dp-samples-0", lambda a: meta.discriminative_power(a.matrix, samples=0), "samples"),
     bad("dp-alpha-2", lambda a: meta.discriminative_power(a.matrix, samples=10, alpha=2),
@@ -847,16 +880,21 @@ ROWS = [
         "run": ["a", "b"], "topic": ["1", "1"], "measure": ["AP", "AP"],
         "value": ["x", 0.1]})), "non-numeric score 'x'", "system 'a'", "topic '1'"),
     # ================================================================ fuse: ranx's others
+    bad("fuse-norm-rank-method", lambda a: irscale.fuse(FUSE_RUNS, "rrf", norm="none"),
+        "norm= applies to the score methods", "not to method 'rrf'"),
+    bad("fuse-k-not-rrf", lambda a: irscale.fuse(FUSE_RUNS, "combsum", k=10),
+        "k= applies to method 'rrf', not to method 'combsum'"),
     bad("fuse-rbc-phi-outside", lambda a: irscale.fuse(FUSE_RUNS, "rbc", phi=1.5), "phi",
         "(0, 1)"),
-    bad("fuse-rbc-no-phi", lambda a: irscale.fuse(FUSE_RUNS, "rbc"), "rbc needs phi"),
+    bad("fuse-rbc-no-phi", lambda a: irscale.fuse(FUSE_RUNS, "rbc"),
+        "method='rbc' needs phi="),
     bad("fuse-gmnz-gamma-nan", lambda a: irscale.fuse(FUSE_RUNS, "gmnz", gamma=NAN),
         "gamma"),
     bad("fuse-segments-fraction", lambda a: irscale.fuse(
         FUSE_RUNS, "probfuse", segments=2.5, train_qrels=FUSE_QRELS, train_runs=FUSE_RUNS),
         "segments"),
     bad("fuse-window-not-slidefuse", lambda a: irscale.fuse(FUSE_RUNS, "rrf", window=2),
-        "window", "slidefuse only"),
+        "window= applies to method 'slidefuse', not to method 'rrf'"),
     bad("fuse-posfuse-no-training", lambda a: irscale.fuse(FUSE_RUNS, "posfuse"),
         "train_qrels"),
     bad("fuse-train-runs-not-supervised", lambda a: irscale.fuse(
@@ -872,6 +910,15 @@ ROWS = [
     # refuses them (irscale.online.params; they were ignored)
     bad("interleave_runs-tau-team-draft", lambda a: irscale.online.interleave_runs(
         RANKERS, 2, tau=2), "tau= applies to method 'probabilistic'", "'team-draft'"),
+    bad("interleave_runs-impressions-text", lambda a: irscale.online.interleave_runs(
+        RANKERS, "q"), "impressions must be a number per topic or the topic of every "
+        "impression, got 'q'"),
+    bad("interleave_runs-impressions-0", lambda a: irscale.online.interleave_runs(
+        RANKERS, 0), "impressions must be an integer ≥ 1, got 0"),
+    bad("fair_pairs_run-impressions-set", lambda a: irscale.online.fair_pairs_run(
+        {"q": ["a", "b"]}, {"q"}), "impressions must be a number per topic"),
+    bad("interleavings-score-bootstrap-0", lambda a: _shown().score(
+        [[1, 0]] * 2, bootstrap=0), "bootstrap must be an integer in [1, 1,000,000,000]"),
     bad("interleave_runs-credit-team-draft", lambda a: irscale.online.interleave_runs(
         RANKERS, 2, credit="team"), "credit= applies to method 'probabilistic' and "
         "'optimized'"),

@@ -375,6 +375,8 @@ CASES = [
         "--label-probabilities"),
     bad("auto-draws-pair-design", [*AUTO_PROBS, "--design", "uniform", "--draws", "5"],
         "--draws", "--design topics", files=PROBS),
+    bad("auto-seed-pair-design", [*AUTO_PROBS, "--design", "uniform", "--seed", "5"],
+        "--seed", "--design topics", "not to --design uniform", files=PROBS),
     bad("auto-draws-zero", [*AUTO_PROBS, "--draws", "0"], opt("--draws"),
         "[1, 1,000,000,000], got 0", files=PROBS),
     bad("auto-seed-negative", [*AUTO_PROBS, "--seed", "-1"], opt("--seed"),

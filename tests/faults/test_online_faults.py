@@ -160,6 +160,10 @@ CASES = [
         opt("--bootstrap"), "1,000,000,000"),
     err("interleave-impressions-huge", with_option(INTER, "--impressions", str(2**63 - 1)),
         opt("--impressions"), "memory limit"),
+    # the change asked for read from the declared costs of --impressions and --length
+    err("interleave-impressions-memory", with_option(INTER, "--impressions", str(2**40)),
+        opt("--impressions"), "1,099,511,627,776 impressions on each of",
+        "fewer --impressions or fewer --length"),
     err("interleave-impressions-beyond-64-bits", with_option(INTER, "--impressions",
                                                              str(10**30)),
         opt("--impressions")),

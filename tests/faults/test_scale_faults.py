@@ -359,8 +359,9 @@ CASES = [
         opt("--feasible"), "--recall-base"),
     err("image-intents-too-large", ["scale", "image", "-m", "alpha-nDCG@5", "-N", "9",
                                     "--intents", "5", "--no-progress"], "2^45"),
+    # the change asked for is read from the declared costs of -N and --intents
     err("image-intents-max-memory", [*with_option(DIV_IMAGE, "-N", "8"), "--max-memory", "1M"],
-        opt("--max-memory")),
+        opt("--max-memory"), "about 130 MiB", "fewer -N/--length, fewer --intents"),
     err("image-intents-ndeval-set", with_option(DIV_IMAGE, "-m", "ndeval"), "one measure"),
     err("transform-diversity-measure", with_option(TRANSFORM, "-m", "alpha-nDCG@3"),
         "diversity measure", "--intents"),

@@ -8,6 +8,7 @@ import argparse
 from ..core.params import MEMORY_LIMIT, OutputPath, Param, Switch
 from ..errors import ParameterError
 from ..fusion.params import (
+    FUSE,
     FUSION_K,
     FUSION_MEASURE,
     FUSION_METHOD,
@@ -19,9 +20,6 @@ from ..fusion.params import (
     FUSION_TRAIN_RUNS,
     FUSION_WEIGHT,
     FUSION_WEIGHTS,
-    check_fusion,
-    check_fusion_params,
-    check_training,
 )
 from .common_params import QRELS_OPTION, RUNS
 from .main import SUBCOMMANDS
@@ -57,22 +55,21 @@ def add_parser(subparsers) -> None:
         add_progress, WEIGHTS_OUT, FUSION_NAME, lambda p: add_output(p, what="fused run"),
         rules=(Rule(("qrels", "measure", "step", "weights_out", "max_memory"),
                     lambda args: args.optimize, "{options} {applies} to --optimize only"),
-               Rule(("weights",), lambda args: not args.optimize,
-                    "--weights and --optimize: the weights are given or searched, not both"),
                _optimize_needs),
         example="a.run b.run --method wsum --weights 0.5,0.5",
         help=SUBCOMMANDS["fuse"],
         description="Fuse two runs or more into one TREC run, as ranx's fuse does, by a "
-        "score or a rank method; --optimize searches wsum's weights. See docs/fusion.md.")
+        "score or a rank method; --optimize searches wsum's weights. See docs/fusion.md.",
+        binding=FUSE)
 
 
 def _optimize_needs(args: argparse.Namespace) -> None:
-    """The fusion's options checked together (:func:`~irscale.fusion.params.check_fusion`);
-    ``--optimize`` searches wsum's weights on ``--qrels``."""
-    method, _, _, _ = check_fusion(args.method, args.norm, args.k, args.weights)
-    check_fusion_params(method, {name: getattr(args, name) for name in FUSION_METHOD_PARAMS})
-    check_training(method, args.train_qrels, args.train_runs)
-    if args.optimize and method != "wsum":
+    """``--optimize`` searches wsum's weights on ``--qrels`` (which options apply to the
+    method is the binding's: :data:`~irscale.fusion.params.FUSE`)."""
+    if args.optimize and args.weights is not None:
+        raise ParameterError("--weights and --optimize: the weights are given or searched, "
+                             "not both")
+    if args.optimize and args.method != "wsum":
         raise ParameterError(f"--optimize searches the weights of wsum, not of --method "
                              f"{args.method}")
     if args.optimize and args.qrels is None:

@@ -24,7 +24,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import Done, Output, lines_text, table_text
-from .rules import Rule, applies_to, each
+from .rules import Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
 #: The files some actions write beside their main output.
@@ -161,10 +161,7 @@ def add_parser(subparsers) -> None:
         "--design): agreement and the runs' means corrected by prediction-powered inference "
         "(Angelopoulos et al., Science 2023; PPI++); see docs/collections.md.",
         rules=[_count(lambda n: n >= 4, "give the automatic qrels, the human qrels and two "
-                      "run files at least"), *each(
-            ("draws", "seed"), lambda args: args.label_probabilities and args.design == "topics",
-            "{options} applies to --label-probabilities with --design topics (the draws of "
-            "every pair's grade for a measure that is not a sum over the ranked documents)")])
+                      "run files at least")], binding=cp.AUTOMATIC)
     add_command(
         sub, "aware", run_aware, _inputs("LABELS RUN", "labels file, then runs"),
         (cp.RANKING_MEASURE, {"default": None, "required": True, "doc": "one measure with "

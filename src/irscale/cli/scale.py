@@ -24,7 +24,6 @@ from ..scales.params import (
     ALL_TOPICS,
     EXPLAIN,
     FEASIBLE,
-    LENGTH,
     RESCALE,
     SCALE_INTENTS,
     SCALE_LENGTH,
@@ -32,6 +31,8 @@ from ..scales.params import (
     SCALE_PAPER_NAME,
     SCALE_RECALL_BASE,
     SCALE_SHARDS,
+    TAU_LENGTHS,
+    TAU_TABLE,
 )
 from .common_params import FORCE, NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
@@ -75,12 +76,6 @@ DIAGNOSTICS = Param("diagnostics", Names("diagnostics", ("auto", "full", "none")
 RANKED_ONLY = Param("ranked_only", Switch(), False, "print M_R only, not M", ("--ranked-only",))
 SUMMARY_ONLY = Param("summary_only", Switch(), False, "print the means over topics only",
                      ("--summary-only",))
-#: ``table -N``: the run lengths of Table 2.
-TABLE_LENGTHS = Param("lengths", LENGTH, SCALE_CUTOFFS, "comma-separated run lengths N",
-                      ("-N", "--cutoffs"), "N,N,...", label="-N/--cutoffs",
-                      cost=Cost("ranks", "exponential", "a factor of levels to the rankings "
-                                "of a scale"))
-
 #: ``transform --ci``: the formats with a place for the intervals (not trec_eval's).
 CI_FORMATS = ("csv", "json", "markdown")
 #: ``QRELS RUN...`` and the ``-m`` measures of ``transform`` and ``table``.
@@ -139,12 +134,12 @@ def add_parser(subparsers) -> None:
                     "one of them")))
     add_command(
         commands, "table", run_table, *RUN_INPUTS,
-        (TABLE_LENGTHS, {"many": True, "unique": False, "item": "a run length N"}), *COMMON,
+        (TAU_LENGTHS, {"default": SCALE_CUTOFFS}), *COMMON,
         RELEVANCE, lambda p: add_ties(p, phi=True),
         lambda p: add_format(p, TAU_TABLE_FORMATS), add_run_options, add_output,
         example="qrels.txt a.run b.run -m AP -N 3 --no-progress",
         help="Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ "
-        "between each measure and its ranked version")
+        "between each measure and its ranked version", binding=TAU_TABLE)
 
 
 # ------------------------------------------------------------------ image

@@ -12,6 +12,8 @@ from ..text.params import (
     BLEU_INTL,
     OUTPUT_LENGTHS,
     OUTPUT_TEXTS,
+    POURPRE,
+    ROUGE,
     ROUGE_MULTI,
     STEM,
     STOPWORDS,
@@ -77,7 +79,7 @@ def add_parser(subparsers) -> None:
         example="refs.tsv cands.tsv",
         help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
         description="ROUGE of candidate texts against reference texts, tokens as "
-        "rouge-score makes them. See docs/text.md.")
+        "rouge-score makes them. See docs/text.md.", binding=ROUGE)
     add_command(
         commands, "bleu", run_bleu,
         *_inputs(*_TEXTS, "BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
@@ -113,7 +115,8 @@ def add_parser(subparsers) -> None:
         example="nug.txt --texts auto.tsv --auto-match",
         help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
         description="Nugget and iUnit measures of outputs (--lengths or --texts) from their "
-        "matched nuggets (match files, or --auto-match). See docs/text.md.")
+        "matched nuggets (match files, or --auto-match). See docs/text.md.",
+        binding=POURPRE)
     add_command(
         commands, "pyramid", run_pyramid,
         *_inputs("pyramid", "SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"

@@ -85,7 +85,7 @@ from ..stats.kendall import NOTHING_TO_RANK
 from ..stats.protocol import Estimate
 from ..stats.resampling import check_rng
 from .automatic_pairs import PairDesign, human_sample, sampled_mean
-from .params import AUTO_DESIGN, AUTO_DRAWS, AUTO_SEED, DEFAULT_LABEL_DRAWS
+from .params import AUTO_DRAWS, AUTO_SEED, AUTOMATIC, DEFAULT_LABEL_DRAWS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats.tables import Format
@@ -516,11 +516,7 @@ def _pair_design(auto_qrels: Any, human: Any, run_list: list[Any], measures: lis
                                     tuning)
 
 
-def _default_seed(rng: object) -> bool:
-    """Whether ``rng`` is the default seed of the label draws (:data:`AUTO_SEED`)."""
-    return isinstance(rng, int | np.integer) and int(rng) == AUTO_SEED.default
-
-
+@AUTOMATIC
 def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | Sequence[str],
                         *, alpha: float = 0.05, tuning: Tuning = "ppi++",
                         pairs: bool = False,
@@ -576,18 +572,12 @@ def automatic_judgments(automatic: Any, human: Any, runs: Any, measures: str | S
     -------
     AutomaticJudgmentsResult
     """
-    alpha = check_alpha(alpha)
-    if tuning not in ("ppi++", "ppi", "classical"):
-        raise ParameterError(f"tuning must be 'ppi++', 'ppi' or 'classical', got {tuning!r}")
+    # (alpha, tuning, design and draws are checked on entry, and where draws and rng apply:
+    # AUTOMATIC)
     names_given = [measures] if isinstance(measures, str) else list(measures)
     if not names_given:
         raise ParameterError("measures: give one measure at least (map, ndcg_cut_10 ...)")
-    design = AUTO_DESIGN.check(design)
-    draws = AUTO_DRAWS.check(draws)
     rng = check_rng(rng)
-    if not label_probabilities and (draws != DEFAULT_LABEL_DRAWS or not _default_seed(rng)):
-        raise ParameterError("draws= and rng= apply to label_probabilities=True (the draws of "
-                             "every pair's grade)")
     auto_qrels, lines = _label_distribution(automatic) if label_probabilities else \
         (as_qrels(automatic), None)
     run_list = as_runs(runs)

@@ -21,11 +21,12 @@ import numpy as np
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.judge import PairJudge, rank_rows
-from ..core.options import RankingOptions, TiePolicy
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, DEPTH
+from ..core.options import TiePolicy
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.strings import Strings
 from ..errors import InputError
 from ..io.sources import as_runs
+from .params import CANDIDATES
 
 if TYPE_CHECKING:
     pass
@@ -76,6 +77,7 @@ class Candidates:
         return np.where(degree < 0, -1, degree >= relevance_level).astype(np.int8)
 
 
+@CANDIDATES
 def ranked_candidates(
     runs: object,
     *,
@@ -87,11 +89,9 @@ def ranked_candidates(
 
     ``runs``: run files or objects (as :func:`irscale.evaluate` takes them), at least one,
     with distinct names. ``topics``: the topics to keep (default: every topic of any run);
-    a run may lack a topic (its rankings there are empty).
+    a run may lack a topic (its rankings there are empty). ``depth`` and ``ties`` are
+    checked on entry (:data:`~irscale.collections.params.CANDIDATES`).
     """
-    if depth is not None:
-        depth = DEPTH.check(depth, "depth")
-    RankingOptions(ties=ties)  # checks the tie policy
     run_list: list[Run] = as_runs(runs, keep_rank=ties == "rank-column")
     if not run_list:
         raise InputError("no run to pool")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from ..core.binding import Binding, Excludes, Required
+from ..core.options import TIE_POLICY
 from ..core.params import (
     CUTOFF,
     DEFAULT_RRF_K,
@@ -26,6 +27,7 @@ from ..core.params import (
     RRF_K,
     SAMPLES,
     SEED,
+    SIGNIFICANCE,
     Cost,
     InputFiles,
     Integers,
@@ -37,6 +39,7 @@ from ..core.params import (
     Switch,
     Text,
 )
+from ..core.records import replace
 from ..io.params import CONFUSION_FILE as CONFUSION_FILE
 
 #: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
@@ -55,6 +58,11 @@ DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
 RUN_DEPTH = Param("depth", DEPTH, None, "cut every run at K documents first", ("--depth",),
                   "K", unset="whole runs",
                   cost=Cost("ranks", per="a rank of every run (at most those ranked)"))
+#: The order of the runs' documents with equal scores (:func:`irscale.collections.
+#: ranked_candidates`' ``ties``: trec_eval's ``--ties``).
+RUN_TIES = replace(TIE_POLICY, name="ties")
+#: :func:`irscale.collections.ranked_candidates`: the runs' cut and their order of ties.
+CANDIDATES = Binding((RUN_DEPTH, RUN_TIES))
 POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("-p", "--p"), "P")
 POOL_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k, rrf only", ("--k",), "K")
 POOL_DISCOUNT = Param("discount", DISCOUNT, DEFAULT_DISCOUNT,
@@ -340,6 +348,12 @@ AUTO_DRAWS = Param("draws", SAMPLES, DEFAULT_LABEL_DRAWS, "with --label-probabil
 AUTO_SEED = Param("rng", SEED, 0, "seed of the draws of --label-probabilities", ("--seed",),
                   "S", dest="seed",
                   cost=NO_WORK)
+#: :func:`irscale.collections.automatic_judgments` (``irscale labels auto``): the draws of
+#: every pair's grade, and their seed, apply to label probabilities with the topic design.
+AUTOMATIC = Binding(
+    (SIGNIFICANCE, AUTO_TUNING, AUTO_DESIGN, AUTO_DRAWS, RELEVANCE),
+    rules=(Needs((AUTO_DRAWS, AUTO_SEED), on=AUTO_PROBABILITIES),
+           Needs((AUTO_DRAWS, AUTO_SEED), on=AUTO_DESIGN, values=("topics",))))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
 SIMULATED_STRATEGY_LIST = Param("strategies", Listed(STRATEGY, "a strategy"),
                                 SIMULATED_STRATEGIES,

@@ -16,11 +16,12 @@ import numpy as np
 from ..core.segments import ranges
 from ..io.text import read_stopwords
 from ..measures.results import Evaluation
-from ..text.params import ROUGE_MULTI
+from ..text.params import ROUGE
 from ..text.rouge import DEFAULT_MEASURES, Multi, rouge_requests, rouge_scores, tokenize
 from .outputs import pair_texts
 
 
+@ROUGE
 def evaluate_rouge(references: Any, candidates: Any,
                    measures: str | Iterable[str] = DEFAULT_MEASURES, *, stem: bool = False,
                    stopwords: Any = None, multi: Multi = "max",
@@ -60,7 +61,6 @@ def evaluate_rouge(references: Any, candidates: Any,
     B                 0.4167
     """
     requests = rouge_requests(measures)
-    multi = ROUGE_MULTI.check(multi)
     pairs = pair_texts(references, candidates)
     words: Iterable[str] = ()
     if stopwords is not None:

@@ -11,11 +11,12 @@ from ..core.inputs import Run
 from ..core.strings import Strings
 from .methods import combine
 from .normalize import normalize
-from .params import check_fusion, check_fusion_params, check_training, check_weight_count
+from .params import FUSE, FUSION_TRAINED, check_fusion, check_weight_count, method_params
 from .table import FusionTable, fusion_table
 from .trained import read_training, train
 
 
+@FUSE
 def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 60.0,
          weights: Sequence[float] | None = None, phi: float | None = None,
          gamma: float | None = None, sigma: float | None = None, segments: int | None = None,
@@ -91,10 +92,11 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
     """
     from ..io.sources import as_runs
 
+    # (the method and its parameters checked on entry, and which apply: FUSE)
     method, norm, k, checked = check_fusion(method, norm, k, weights)
-    params = check_fusion_params(method, {"phi": phi, "gamma": gamma, "sigma": sigma,
-                                          "segments": segments, "window": window})
-    trained = check_training(method, train_qrels, train_runs)
+    params = method_params(method, {"phi": phi, "gamma": gamma, "sigma": sigma,
+                                    "segments": segments, "window": window})
+    trained = method in FUSION_TRAINED
     read = as_runs(runs)
     check_weight_count(checked, len(read))
     model = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from ..core.binding import Binding, Required
 from ..core.params import (
     DEFAULT_RRF_K,
     RRF_K,
@@ -18,6 +19,7 @@ from ..core.params import (
     InputFiles,
     Integers,
     Names,
+    Needs,
     Param,
     Reals,
     Text,
@@ -105,73 +107,52 @@ FUSION_NAME = Param("name", Text(), None, "the run tag of the output's lines",
                     ("--run-tag",), "TAG", unset="the method", dest="run_tag")
 
 
+#: :func:`irscale.fusion.fuse` (``irscale fuse``): a normalisation applies to the score
+#: methods, ``k`` to rrf, weights to the weighted methods, each method's own parameter to
+#: it (those without a default needed), the training topics to the supervised methods
+#: (and needed by them).
+FUSE = Binding(
+    (FUSION_METHOD, FUSION_NORM, FUSION_K,
+     *(param for _, param in FUSION_METHOD_PARAMS.values())),
+    rules=(Needs((FUSION_NORM,), "the score methods (a rank method reads each run's ranking "
+                 "only: leave it unset)", on=FUSION_METHOD, values=FUSION_SCORE_METHODS),
+           Needs((FUSION_K,), on=FUSION_METHOD, values=("rrf",)),
+           Needs((FUSION_WEIGHTS,), on=FUSION_METHOD, values=FUSION_WEIGHTED),
+           *(Needs((param,), on=FUSION_METHOD, values=(owner,))
+             for owner, param in FUSION_METHOD_PARAMS.values()),
+           *(Required(param, on=FUSION_METHOD, values=(owner,))
+             for owner, param in FUSION_METHOD_PARAMS.values() if param.default is None),
+           Needs((FUSION_TRAIN_QRELS, FUSION_TRAIN_RUNS), "the supervised methods",
+                 on=FUSION_METHOD, values=FUSION_TRAINED),
+           Required(FUSION_TRAIN_QRELS, on=FUSION_METHOD, values=FUSION_TRAINED),
+           Required(FUSION_TRAIN_RUNS, on=FUSION_METHOD, values=FUSION_TRAINED)))
+
+
 def check_fusion(method: object, norm: object, k: object = DEFAULT_RRF_K,
                  weights: object = None) -> tuple[str, str, float, list[float] | None]:
-    """The parameters of a fusion checked together, before any run is read:
-    ``(method, norm, k, weights)`` in canonical form; ``norm`` resolved (``min-max`` for a
-    score method, ``none`` for a rank method, which refuses any other); ``k`` for rrf
-    only; ``weights`` (finite numbers) for wsum only. Their count is checked against the
-    runs' by :func:`check_weight_count`."""
+    """The parameters of a fusion in canonical form, ``(method, norm, k, weights)``: the
+    method's name, ``norm`` resolved (``min-max`` for a score method, ``none`` for a rank
+    method, where :data:`FUSE` refuses any), ``k`` as a float, ``weights`` finite numbers.
+    Which of them apply to the method is :data:`FUSE`'s to say; their count is checked
+    against the runs' by :func:`check_weight_count`."""
     method = str(FUSION_METHOD.check(method))
-    rank_method = method in FUSION_RANK_METHODS
-    norm = ("none" if rank_method else "min-max") if norm is None else \
+    norm = ("none" if method in FUSION_RANK_METHODS else "min-max") if norm is None else \
         str(FUSION_NORM.check(norm))
-    if rank_method and norm != "none":
-        raise ParameterError(f"norm: {method} reads each run's ranking only; a "
-                             f"normalisation ({norm}) would change nothing or add unranked "
-                             "documents: leave norm unset", param="norm")
     k = float(FUSION_K.check(k))
-    if k != FUSION_K.default and method != "rrf":
-        raise ParameterError(f"k applies to rrf only, not to {method}", param="k")
     if weights is None:
         return method, norm, k, None
-    if method not in FUSION_WEIGHTED:
-        raise ParameterError(f"weights apply to {', '.join(FUSION_WEIGHTED)} only, not to "
-                             f"{method}", param="weights")
     if isinstance(weights, (str, bytes, Mapping)) or not hasattr(weights, "__len__"):
         raise ParameterError(f"weights must be a sequence of numbers, one per run, got "
                              f"{shown(weights)}", param="weights")
     return method, norm, k, [FUSION_WEIGHT.check(w, "weights") for w in cast(Any, weights)]
 
 
-
-
-def check_training(method: str, train_qrels: Any, train_runs: Any) -> bool:
-    """Whether ``method`` is supervised: then it needs ``train_qrels`` and ``train_runs``,
-    which the other methods refuse."""
-    for name, given in (("train_qrels", train_qrels), ("train_runs", train_runs)):
-        if method not in FUSION_TRAINED and given is not None:
-            raise ParameterError(f"{name} applies to the supervised methods "
-                                 f"({', '.join(FUSION_TRAINED)}) only, not to {method}",
-                                 param=name)
-        if method in FUSION_TRAINED and given is None:
-            raise ParameterError(f"{method} learns on training topics: it needs {name} (the "
-                                 "training topics' qrels, and the same systems' runs of "
-                                 "them, one per run fused, in order)", param=name)
-    return method in FUSION_TRAINED
-
-
-
-
-def check_fusion_params(method: str, given: Mapping[str, object]) -> dict[str, Any]:
-    """The parameters of one method of :data:`FUSION_METHOD_PARAMS` checked (``given``:
-    name → value, None where not given): ``method``'s own, its default filled in, or
-    refused where missing and required; any other given refused."""
-    checked: dict[str, Any] = {}
-    for name, value in given.items():
-        owner, param = FUSION_METHOD_PARAMS[name]
-        if owner != method:
-            if value is not None:
-                raise ParameterError(f"{name} applies to {owner} only, not to {method}",
-                                     param=name)
-            continue
-        if value is None and param.default is None:
-            raise ParameterError(f"{method} needs {name} ({param.doc})",
-                                 param=name)
-        checked[name] = param.check(param.default if value is None else value)
-    return checked
-
-
+def method_params(method: str, given: Mapping[str, object]) -> dict[str, Any]:
+    """The parameters of :data:`FUSION_METHOD_PARAMS` that are ``method``'s own (``given``:
+    name → value, None where not given), its default filled in where it has one (which
+    apply and which are needed is :data:`FUSE`'s to say)."""
+    return {name: FUSION_METHOD_PARAMS[name][1].default if value is None else value
+            for name, value in given.items() if FUSION_METHOD_PARAMS[name][0] == method}
 
 
 def check_weight_count(weights: list[float] | None, runs: int) -> None:

@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
-from ..core.budget import check_memory, format_size
+from ..core.binding import Binding
 from ..core.extras import PYARROW
-from ..core.params import LOG_SERP
+from ..core.params import LOG_SERP, Cost, Param, Text
+from ..core.progress import declared_memory
 from ..errors import (
     DuplicateError,
     EmptyInputError,
@@ -197,6 +198,19 @@ class _SessionLines(Sequence[tuple[int, str]]):
         return self._locate(int(row[row >= 0].min()))
 
 
+#: :func:`read_click_log`: the SERP size checked on entry (no command calls it alone: the
+#: commands that read click logs declare ``--serp-size`` with their functions').
+CLICK_LOG = Binding((LOG_SERP,))
+#: The rows of a log's (rows × SERP size) matrices, whose memory they size with the SERP
+#: size: a click log's sessions, an interleaving log's impressions (the input is the work,
+#: its cost declared on what counts it).
+LOG_ROWS = {unit: Param(f"{unit}s", Text(), None, f"the {unit}s of a log", (),
+                        cost=Cost(f"{unit}s", per=f"a row of the log's ({unit} × SERP size) "
+                                  "matrices"))
+            for unit in ("session", "impression")}
+
+
+@CLICK_LOG
 def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
     """Read a click log (see the module documentation): a path (text, gzip or Parquet),
     bytes, a stream or a DataFrame with the columns of :data:`COLUMNS`.
@@ -218,8 +232,6 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
     EmptyInputError
         No line at all.
     """
-    if serp_size is not None:
-        serp_size = LOG_SERP.check(serp_size)
     if isinstance(source, ClickLog):
         return source if serp_size is None else _from_frame(source.to_frame(), source.source,
                                                             serp_size)
@@ -359,14 +371,16 @@ CELL_BYTES = 64
 
 def _check_size(sessions: int, size: int, unit: str, given: bool) -> None:
     """Refuse a log whose sessions × SERP size matrices exceed the memory limit
-    (:func:`irscale.core.budget.check_memory`): a SERP size far beyond the log's ranks, or
-    one long session among many short ones (the matrices are dense)."""
+    (:func:`irscale.core.progress.declared_memory`): a SERP size far beyond the log's ranks
+    (the cost of ``--serp-size``), or one long session among many short ones (the matrices
+    are dense: the cost of the log's sessions, :data:`LOG_ROWS`)."""
     need = float(sessions) * size * CELL_BYTES
-    check_memory(need, f"{sessions:,} {unit}s × a SERP size of {size:,}"
-                 + (" (--serp-size)" if given else " (the longest " + unit + ")")
-                 + f": about {format_size(need)}",
-                 "a smaller --serp-size" if given else
-                 f"the matrices are {unit}s × the longest {unit}: split or drop the longest")
+    if given:
+        declared_memory(LOG_SERP, need, f"{sessions:,} {unit}s × a SERP size of {size:,}")
+    else:
+        declared_memory(LOG_ROWS[unit], need, f"{sessions:,} {unit}s × the longest {unit}'s "
+                        f"{size:,} ranks (the matrices are {unit}s × the longest {unit}: "
+                        "split or drop the longest)")
 
 
 def _document_twice(session: np.ndarray, doc_of_row: np.ndarray, cell: np.ndarray,

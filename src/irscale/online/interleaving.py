@@ -29,9 +29,8 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates, warn_missing_topics
-from ..core.budget import check_memory, format_size
 from ..core.notebook import HtmlRepr
-from ..core.progress import ProgressArg, announce_rest, check_progress, progress_reporter
+from ..core.progress import ProgressArg, check_progress, counted_work, declared_memory
 from ..errors import InputError, ParameterError
 from ..stats.protocol import (
     ConfidenceInterval,
@@ -42,7 +41,6 @@ from ..stats.protocol import (
 from ..stats.resampling import RngArg
 from ..stats.tables import Format
 from ..stats.validation import (
-    check_alpha,
     constant_columns,
     tie_tolerance,
 )
@@ -63,6 +61,8 @@ from .params import (
     INTERLEAVING_METHODS,
     INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
+    OUTCOMES,
+    SHOWN_LENGTH,
     TOPIC_IMPRESSIONS,
     check_credit,
 )
@@ -139,13 +139,13 @@ def list_width(candidates: Candidates, length: int) -> int:
     return max(1, min(int(length), int(union.max(initial=1))))
 
 
-def check_impressions(n: int, width: int, method: str, what: str, change: str) -> None:
+def check_impressions(n: int, width: int, method: str, what: str) -> None:
     """Refuse ``n`` impressions of lists of ``width`` positions beyond the memory limit
-    (:func:`irscale.core.budget.check_memory`, :data:`POSITION_BYTES`); ``what`` says how
-    ``n`` was asked for, ``change`` what to change."""
-    need = float(n) * width * POSITION_BYTES[method]
-    check_memory(need, f"{what} of lists of {width:,} documents: about {format_size(need)}",
-                 change)
+    (:data:`POSITION_BYTES` each; :func:`irscale.core.progress.declared_memory`, the
+    change asked for read from the declared costs of ``--impressions`` and ``--length``);
+    ``what`` says how ``n`` was asked for."""
+    declared_memory((TOPIC_IMPRESSIONS, SHOWN_LENGTH), float(n) * width * POSITION_BYTES[method],
+                    f"{what} of lists of {width:,} documents")
 
 
 def _delta_samples(n: int, probs: np.ndarray, samples: int, gen: np.random.Generator,
@@ -153,32 +153,27 @@ def _delta_samples(n: int, probs: np.ndarray, samples: int, gen: np.random.Gener
     """``samples`` bootstrap samples of Δ = (wins* + ties*/2)/n − 1/2 for every pair of
     rankers (samples × pairs), (wins*, losses*, ties*) ~ Multinomial(n, ``probs`` of the
     pair): drawn pair after pair in chunks of :data:`SAMPLE_CHUNK` (the same numbers as
-    one draw of each pair's samples)."""
-    import time
-
+    one draw of each pair's samples), the work counted in the samples of ``--bootstrap``
+    (:func:`irscale.core.progress.counted_work`: the rest stated, measured on the first
+    chunks, and a stop answered between two chunks)."""
     out = np.empty((samples, len(probs)))
-    report = progress_reporter(progress, samples * len(probs), "bootstrap")
-    started, done = time.monotonic(), 0
+    work = counted_work(INTERVAL_BOOTSTRAP, samples * len(probs), "the bootstrap", progress)
+    done = 0
     for k, pr in enumerate(probs):
         for start in range(0, samples, SAMPLE_CHUNK):
             draws = gen.multinomial(n, pr, size=min(SAMPLE_CHUNK, samples - start))
             out[start:start + len(draws), k] = (draws[:, 0] + draws[:, 2] / 2) / n - 0.5
             done += len(draws)
-            if done == len(draws):
-                announce_rest(progress, "the bootstrap", INTERVAL_BOOTSTRAP.units,
-                              samples * len(probs) - done, (time.monotonic() - started) / done)
-            report(done)
+            work(done)
     return out
 
 
 def check_bootstrap(samples: int, pairs: int) -> int:
-    """``samples`` (≥ 1) bootstrap samples of Δ for ``pairs`` pairs of rankers, refused
-    beyond the memory limit (:data:`SAMPLE_BYTES`; they are kept for intervals at any
-    level)."""
-    samples = INTERVAL_BOOTSTRAP.check(samples)
-    need = float(samples) * max(pairs, 1) * SAMPLE_BYTES
-    check_memory(need, f"{samples:,} bootstrap samples of delta for {pairs:,} pair(s) of "
-                 f"rankers: about {format_size(need)}", "give fewer --bootstrap samples")
+    """``samples`` bootstrap samples of Δ for ``pairs`` pairs of rankers (a count its
+    caller's binding checked: :data:`~irscale.online.params.OUTCOMES`), refused beyond the
+    memory limit (:data:`SAMPLE_BYTES`; they are kept for intervals at any level)."""
+    declared_memory(INTERVAL_BOOTSTRAP, float(samples) * max(pairs, 1) * SAMPLE_BYTES,
+                    f"{samples:,} bootstrap samples of delta for {pairs:,} pair(s) of rankers")
     return samples
 
 
@@ -450,21 +445,17 @@ def _is_lists(runs: object) -> TypeGuard[Mapping[str, Mapping[str, Sequence[str]
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
-def impression_topics(candidates: Candidates, impressions: object, width: int,
-                       method: str) -> np.ndarray:
+def impression_topics(candidates: Candidates, impressions: int | Sequence[str] | np.ndarray,
+                      width: int, method: str) -> np.ndarray:
     """The topic index of every impression (``impressions`` per topic or the topic of
-    every impression); a count beyond the memory limit is refused (:func:`check_impressions`)."""
+    every impression, as the bindings of its callers checked them:
+    :data:`~irscale.online.params.TOPIC_IMPRESSIONS`); a count beyond the memory limit is
+    refused (:func:`check_impressions`)."""
     topics = candidates.topics
-    if isinstance(impressions, (int, np.integer)) and not isinstance(impressions, bool):
-        count = TOPIC_IMPRESSIONS.check(impressions)
-        check_impressions(count * len(topics), width, method,
-                          f"{count:,} impressions (--impressions) on each of "
-                          f"{len(topics):,} topics", "fewer --impressions or a shorter --length")
-        return np.repeat(np.arange(len(topics)), count)
-    if isinstance(impressions, (str, bytes)) or not isinstance(impressions,
-                                                                 Sequence | np.ndarray):
-        raise ParameterError("impressions must be a number per topic or the topic of every "
-                             f"impression, got {impressions!r}")
+    if isinstance(impressions, int):
+        check_impressions(impressions * len(topics), width, method,
+                          f"{impressions:,} impressions on each of {len(topics):,} topics")
+        return np.repeat(np.arange(len(topics)), impressions)
     index = pd.Index(list(topics)).get_indexer([str(t) for t in impressions])
     if (index < 0).any():
         missing = str(list(impressions)[int(np.argmax(index < 0))])
@@ -534,6 +525,7 @@ class InterleavingResult(HtmlRepr):
     se: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
+    @OUTCOMES
     def of(cls, win: np.ndarray, loss: np.ndarray, pairs: Sequence[tuple[str, str]], *,
            method: str, alpha: float = 0.05, bootstrap: int = BOOTSTRAP,
            rng: RngArg = None, progress: ProgressArg = False) -> InterleavingResult:
@@ -541,8 +533,7 @@ class InterleavingResult(HtmlRepr):
         pairs; 0/1 where the clicks decide); ``progress``: that of the bootstrap."""
         from scipy.stats import binomtest, t
 
-        alpha = check_alpha(alpha)
-        bootstrap = check_bootstrap(bootstrap, len(pairs))
+        bootstrap = check_bootstrap(bootstrap, len(pairs))  # (checked on entry: OUTCOMES)
         progress = check_progress(progress)
         win, loss = np.asarray(win, dtype=np.float64), np.asarray(loss, dtype=np.float64)
         n = win.shape[0]

@@ -10,6 +10,7 @@ mechanism: domains, :class:`~irscale.core.params.Param`).
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,7 +39,8 @@ from ..core.params import (
     Reals,
     Text,
 )
-from ..errors import ParameterError
+from ..core.records import record
+from ..errors import ParameterError, about, shown
 
 #: Interleaving methods (Joachims 2003; Radlinski, Kurup & Joachims 2008; Hofmann, Whiteson
 #: & de Rijke 2011; Radlinski & Craswell 2013) and the credit rules each accepts (the first
@@ -91,6 +93,26 @@ SERP_LENGTH = Integers(1)
 MAX_OPTIMIZED_LENGTH = 16
 OPTIMIZED_LENGTH = Integers(1, MAX_OPTIMIZED_LENGTH)
 IMPRESSION_COUNT = Integers(1)
+
+
+@record
+class Impressions(Integers):
+    """Impressions per topic (an integer ≥ ``low``), or the topic of every impression: a
+    sequence of topic ids, kept as given (each is looked for among the rankers' topics
+    where they are read: :func:`irscale.online.interleaving.impression_topics`)."""
+
+    def check(self, value: object, name: str) -> Any:
+        """A count as an ``int``; a sequence of topics as it is."""
+        if isinstance(value, numbers.Number):
+            return super().check(value, name)
+        if isinstance(value, (str, bytes, Mapping)) or not (
+                hasattr(value, "__len__") and hasattr(value, "__getitem__")):
+            raise about(ParameterError(f"{name} must be a number per topic or the topic of "
+                                       f"every impression, got {shown(value)}", param=name),
+                        value)
+        return value
+
+
 PROBABILITY = Reals(0.0, 1.0)
 #: The probability of a random click (:meth:`irscale.online.InterleavingBatch.simulate_clicks`).
 CLICK_PROBABILITY = Param("probability", PROBABILITY, 0.5,
@@ -285,7 +307,7 @@ INTERLEAVING_METHOD = Param("method", INTERLEAVING, "team-draft", "interleaving 
                             ("--method",), "METHOD")
 #: Interleaving (:func:`irscale.online.interleave_runs`, ``score``,
 #: :func:`irscale.online.score_log`); the impressions per topic are the command's.
-TOPIC_IMPRESSIONS = Param("impressions", IMPRESSION_COUNT, 1000, "impressions per topic",
+TOPIC_IMPRESSIONS = Param("impressions", Impressions(1), 1000, "impressions per topic",
                           ("--impressions",), "N",
                           cost=Cost("impressions", per="an interleaved list clicked"))
 SHOWN_LENGTH = Param("length", SERP_LENGTH, 10, "documents shown per impression (at most the "
@@ -457,7 +479,7 @@ def _joined(*bindings: Binding) -> Binding:
 _CREDIT_RULE = Needs((CREDIT,), on=INTERLEAVING_METHOD, values=CREDITED)
 #: :func:`irscale.online.interleave_runs` (``irscale online interleave``): τ draws the
 #: lists of probabilistic interleaving alone.
-INTERLEAVE = Binding((INTERLEAVING_METHOD, SHOWN_LENGTH, SOFTMAX_TAU),
+INTERLEAVE = Binding((INTERLEAVING_METHOD, TOPIC_IMPRESSIONS, SHOWN_LENGTH, SOFTMAX_TAU),
                      rules=(_CREDIT_RULE,
                             Needs((SOFTMAX_TAU,), on=INTERLEAVING_METHOD,
                                   values=("probabilistic",))))
@@ -479,7 +501,10 @@ LOGGED = Binding((INTERLEAVING_METHOD, SOFTMAX_TAU),
 #: :func:`irscale.online.historical_interleaving` (``irscale online historical``).
 HISTORICAL = Binding((SOFTMAX_TAU, SOURCE_TAU, OPE_BOOTSTRAP))
 #: :func:`irscale.online.fair_pairs_run` (``irscale online fairpairs``).
-FAIR_PAIRS = Binding((SHOWN_LENGTH,))
+FAIR_PAIRS = Binding((TOPIC_IMPRESSIONS, SHOWN_LENGTH))
+#: :meth:`irscale.online.interleaving.InterleavingResult.of` (the outcomes of ``online
+#: interleave``, ``score``, ``historical``): the level and the bootstrap of the intervals.
+OUTCOMES = Binding((SIGNIFICANCE, INTERVAL_BOOTSTRAP))
 #: The commands that show lists and click them.
 INTERLEAVE_CLICKS = _joined(INTERLEAVE, SIMULATE_CLICKS)
 FAIR_PAIRS_CLICKS = _joined(FAIR_PAIRS, SIMULATE_CLICKS)

@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -34,14 +33,13 @@ import pandas as pd
 
 from ..core.options import TiePolicy
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
-from ..errors import ParameterError
 from ..stats.kendall import overall_tau, topic_taus
 from .closed_forms import CountImage, LexImage
 from .cost import ENUMERATE_LIMIT, SAMPLE_CELLS, SAMPLES, STRUCTURED_POSITIONS
 from .enumeration import format_run, iter_runs, run_index
 from .image import ConstantImage
+from .params import TAU_TABLE
 from .scale import Scale, ScaledImage
-from .space import Space
 from .ties import rank_values
 
 #: Relative tolerance of the equi-spacing test (gaps equal within tol × range).
@@ -427,6 +425,7 @@ def figure_data(sc: Scale, *, points: int = 2000, runs_limit: int = 1 << 12) -> 
 
 
 # ====================================================================== Table 2
+@TAU_TABLE
 def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int], *,
               levels: int = 2, relevance_level: int = DEFAULT_RELEVANCE_LEVEL, ties: str = "unq",
               feasible: bool = False, progress: bool = True, allow_empty: bool = False,
@@ -439,23 +438,10 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
     (``allow_empty`` and ``tie_policy``, the order of documents with equal scores, as
     there); ``max_memory`` and ``explain`` as :func:`~irscale.scales.transform.transform`
     takes them."""
-    from ..core.options import RELEVANCE_LEVEL, integer_option
     from ..io.sources import as_qrels, as_runs
     from .transform import transform
 
-    # every option checked before anything is read, named as the caller wrote it
-    # one N (anything but an integer is refused below) or several
-    one = isinstance(Ns, (numbers.Number, str, bytes)) or not isinstance(Ns, Iterable)
-    items: Iterable[object] = [Ns] if one else Ns
-    Ns = [integer_option(N, "run length N (-N, Ns)", low=1) for N in items]
-    if not Ns:
-        raise ParameterError("run lengths (-N, Ns): give at least one")
-    repeated = sorted({N for N in Ns if Ns.count(N) > 1})
-    if repeated:
-        raise ParameterError(f"run lengths (-N, Ns): {', '.join(map(str, repeated))} given "
-                             "more than once")
-    Space(Ns[0], levels)  # levels
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
+    # every option checked on entry (TAU_TABLE), before anything is read
     qrels, runs = as_qrels(qrels), as_runs(runs, keep_rank=tie_policy == "rank-column")
     rows = []
     for N in Ns:

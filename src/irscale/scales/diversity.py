@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.budget import MAX_MEMORY, check_memory
+from ..core.budget import MAX_MEMORY
+from ..core.progress import declared_memory
 from ..errors import MeasureError, ParameterError
 from ..measures.diversity import DIVERSITY_REGISTRY, DiversityRequest, is_diversity_name
 from ..measures.diversity import parse_diversity_measures as parse_names
@@ -50,7 +51,7 @@ from .cost import (
 )
 from .enumeration import CHUNK_RUNS, format_run, synthetic_rankings
 from .measures import ScaleMeasure
-from .params import INTENT_COUNT, INTENTS
+from .params import DIVERSITY_MEASURE, SCALE_INTENTS, SCALE_LENGTH
 from .params import MAX_INTENTS as MAX_INTENTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -193,9 +194,10 @@ def is_diversity_measure(name: object) -> bool:
     return isinstance(name, str) and is_diversity_name(name)
 
 
+@DIVERSITY_MEASURE
 def diversity_measure(name: str, intents: int) -> DiversityScaleMeasure:
-    """The :class:`DiversityScaleMeasure` of a diversity measure name for ``S`` intents."""
-    intents = INTENT_COUNT.check(intents, INTENTS)
+    """The :class:`DiversityScaleMeasure` of a diversity measure name for ``S`` intents
+    (checked on entry: :data:`~irscale.scales.params.DIVERSITY_MEASURE`)."""
     text = name.strip()
     requests = parse_names([text])
     if len(requests) != 1:
@@ -274,8 +276,8 @@ def estimate_diversity(measure: DiversityScaleMeasure, space: Space, *,
                       "scored by its kernel, values closer than 1e-9 are tied",
                       runs * SECONDS_PER_RUN,
                       BASE_MEMORY + 32 * min(runs, DISTINCT_BUDGET) + chunk, queries)
-    check_memory(result.memory, result.line(), "a smaller -N or fewer --intents, or a larger "
-                 "--max-memory", max_memory=max_memory, option=MAX_MEMORY)
+    declared_memory((SCALE_LENGTH, SCALE_INTENTS), result.memory, result.line(),
+                    max_memory=max_memory, option=MAX_MEMORY)
     return result
 
 

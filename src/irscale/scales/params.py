@@ -10,7 +10,11 @@ mechanism: domains, :class:`~irscale.core.params.Param`), and the package's
 
 from __future__ import annotations
 
-from ..core.params import INT64_MAX, NO_WORK, Cost, Integers, Names, Param, Switch
+from ..core.params import INT64_MAX, NO_WORK, Cost, Integers, Listed, Names, Param, Switch
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 #: How the functions name the parameters of a scale's space (command line and Python).
 RUN_LENGTH = "run length N (-N, N)"
@@ -49,6 +53,13 @@ SCALE_PAPER_NAME = (
     r"^(?P<name>P|R|F|AP|RR|SBTO|RBTO|RBP_p(?P<p>\d+)|(?P<n>n?)DCG_b(?P<b>\d+))"
     r"(?:\((?P<params>[^()]*)\))?$"
 )
+#: The run lengths of Table 2 (:func:`irscale.scales.diagnostics.tau_table`'s ``Ns``,
+#: ``irscale scale table -N``), each a scale of its own.
+TAU_LENGTHS = Param("Ns", Listed(LENGTH, "a run length N"), None, "comma-separated run "
+                    "lengths N", ("-N", "--cutoffs"), "N,N,...", label="run lengths (-N, Ns)",
+                    dest="lengths",
+                    cost=Cost("ranks", "exponential", "a factor of levels to the rankings of "
+                              "a scale"))
 SCALE_LEVELS = Param("levels", DEGREES, 2, "number of relevance degrees |REL| = c + 1 (2: "
                      "binary)", ("--levels",), label=LEVELS,
                      cost=Cost("degrees", "exponential", "levels^N rankings in the space"))
@@ -83,3 +94,29 @@ RESCALE = Param("rescale", Switch(), False, "rescale M_R to [0, 1]: (φ − 1)/(
                 ("--rescale",))
 ALL_TOPICS = Param("all_topics", Switch(), False, "every qrels topic (runs without results "
                    "get N non-relevant documents)", ("--all-topics",))
+
+
+def _bindings() -> dict[str, Any]:
+    """The bindings of the scales' functions (:class:`~irscale.core.binding.Binding`):
+    :func:`irscale.scales.diversity.diversity_measure` (``DIVERSITY_MEASURE``: the number
+    of intents of its space) and :func:`irscale.scales.diagnostics.tau_table`
+    (``TAU_TABLE``, ``irscale scale table``: the run lengths, the space's degrees, the
+    relevance level and the orders of ties)."""
+    from ..core.binding import Binding
+    from ..core.options import TIE_POLICY
+    from ..core.params import RELEVANCE
+
+    return {"DIVERSITY_MEASURE": Binding((SCALE_INTENTS,)),
+            "TAU_TABLE": Binding((TAU_LENGTHS, SCALE_LEVELS, RELEVANCE, PHI_TIES, TIE_POLICY))}
+
+
+def __getattr__(name: str) -> Any:
+    """A binding of :func:`_bindings`, made on first use: this module is read at the
+    start-up of ``irscale eval`` (the names of the measures' scales), which loads no
+    binding (:mod:`irscale.core.binding`)."""
+    if name.isupper():
+        made = _bindings()
+        if name in made:
+            globals().update(made)
+            return made[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -81,6 +81,12 @@ SESSION_MAP = Param("topics", InputFiles(), None, "session map, lines 'session t
 CLICKS = Param("clicks", InputFiles(), None, "click log 'session query_no rank timestamp', one per "
                "run in the runs' order (repeatable): U is computed from the clicks",
                ("--clicks",), "FILE")
+#: :func:`irscale.text.rouge.rouge` and :func:`irscale.evaluation.rouge.evaluate_rouge`
+#: (``irscale text rouge``): the rule of several references and the stemming.
+ROUGE = Binding((ROUGE_MULTI, STEM))
+#: :func:`irscale.text.pourpre.pourpre_matches` (``irscale text nuggets --auto-match``): the
+#: share of a nugget's terms that matches it, and the stemming.
+POURPRE = Binding((THRESHOLD, STEM))
 #: The click order and gain apply to click logs only (``clicks=``, ``--clicks``).
 CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs", on=CLICKS)
 #: :func:`irscale.evaluate_sessions` (``irscale session``).

@@ -33,7 +33,7 @@ import numpy as np
 from ..core.segments import ranges
 from ..errors import InputError
 from ..io.text import Matches, Nuggets, Texts, read_nuggets, read_texts
-from .params import THRESHOLD
+from .params import POURPRE
 from .rouge import word_ids
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -53,6 +53,7 @@ def _words(text: str) -> tuple[list[str], list[int]]:
     return [m.group() for m in found], (ends - np.searchsorted(blanks, ends)).tolist()
 
 
+@POURPRE
 def pourpre_matches(nuggets: Any, texts: Any, *, threshold: float = 0.5,
                     stem: bool = False, stopwords: Iterable[str] = ()) -> Matches:
     """The nugget matches of every output text by unigram overlap (module documentation).
@@ -83,7 +84,6 @@ def pourpre_matches(nuggets: Any, texts: Any, *, threshold: float = 0.5,
     >>> list(zip(m.nugget, m.offset))  # n1: 2 of 3 terms, by "in" (11); n2: 1 of 2
     [('n1', 11), ('n2', 20)]
     """
-    THRESHOLD.check(threshold)
     gold = nuggets if isinstance(nuggets, Nuggets) else read_nuggets(nuggets)
     outputs = texts if isinstance(texts, Texts) else read_texts(texts, what="output texts")
     topic_ids = sorted(set(gold.topic))

@@ -62,7 +62,7 @@ from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, ParameterError
 from ..measures.arrays import f_beta
 from ..measures.names import measure_names, parse_name
-from .params import ROUGE_MULTI
+from .params import ROUGE, ROUGE_MULTI
 
 Multi = Literal["max", "mean", "pooled"]
 MULTI: tuple[str, ...] = ROUGE_MULTI.domain.names
@@ -575,6 +575,7 @@ def _aggregate(hits: np.ndarray, c_total: np.ndarray, r_total: np.ndarray,
     return out
 
 
+@ROUGE
 def rouge(candidates: Sequence[str], references: Sequence[Sequence[str]],
           measures: str | Iterable[str] = DEFAULT_MEASURES, *, stem: bool = False,
           stopwords: Iterable[str] = (), multi: Multi = "max") -> Any:
@@ -610,7 +611,6 @@ def rouge(candidates: Sequence[str], references: Sequence[Sequence[str]],
     import pandas as pd
 
     requests = rouge_requests(measures)
-    multi = ROUGE_MULTI.check(multi)
     if len(references) != len(candidates):
         raise ParameterError(f"{len(candidates)} candidates but {len(references)} lists "
                              "of references: give one list per candidate")
