@@ -541,7 +541,8 @@ def build_report(
         found_automatic = automatic_judgments(
             automatic, qrels, run_objs, list(labels), alpha=alpha, pairs=True,
             design=cast(Any, design), label_probabilities=label_probabilities,
-            draws=draws, rng=seed if label_probabilities else AUTO_SEED.default,
+            draws=draws, rng=seed if label_probabilities and design == "topics" else
+            AUTO_SEED.default,
             progress=progress, relevance_level=level)
     elif design != "topics" or label_probabilities or draws != DEFAULT_LABEL_DRAWS:
         given = "design" if design != "topics" else \
