@@ -22,7 +22,16 @@ from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
-from .rules import Declared, Rule, add_rules, binding_rules, choice_rules, given, words
+from .rules import (
+    Declared,
+    Rule,
+    Sources,
+    add_rules,
+    binding_rules,
+    choice_rules,
+    given,
+    words,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -270,7 +279,7 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
                 *arguments: Argument, help: str, description: str | None = None,
                 rules: Sequence[Declared] = (), binding: Binding | Choice | None = None,
                 ahead: Sequence[Declared] = (), aliases: Sequence[str] = (),
-                example: str | None = None,
+                example: str | None = None, sources: Sources | None = None,
                 **defaults: Any) -> argparse.ArgumentParser | None:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
     ``arguments`` in order (:data:`Argument`; the files it reads and writes are those of
@@ -280,10 +289,11 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     here; a :class:`~irscale.core.binding.Choice` where an option chooses which function
     is called, :func:`~irscale.cli.rules.choice_rules`; after the rules ``ahead``, those
     of the choice of the function: ``online ab analyze --oec`` calls another function, to
-    which the binding's rules do not apply), the
-    other names it is called by (``aliases``), one ``example`` invocation and the function
-    that runs it (and other namespace ``defaults``). Returns the parser, or
-    None where the command line chose another subcommand
+    which the binding's rules do not apply; ``sources``: the options that give a parameter
+    of the binding the command line gives by several, :func:`~irscale.cli.rules.
+    binding_rules`), the other names it is called by (``aliases``), one ``example``
+    invocation and the function that runs it (and other namespace ``defaults``). Returns
+    the parser, or None where the command line chose another subcommand
     (:meth:`irscale.cli.parser.Choices.skips`: registered by name, aliases and help only).
 
     ``example``: the arguments after the command's words of a small valid call, in a
@@ -315,7 +325,8 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
             bound = choice_rules(binding, offered)
             parser.irscale_choice = binding  # (tests/test_binding.py)
         else:
-            bound = binding_rules(binding)
+            bound = binding_rules(binding, {action.dest for action in parser._actions},
+                                  sources)
             parser.irscale_binding = binding  # (tests/test_binding.py)
     declared = (*ahead, *bound, *rules)
     if declared:
