@@ -356,10 +356,10 @@ ROWS = [
         "qrels.txt", ["a.run", "b.run"], [1]), "got [1] (1 is not"),
     bad("build-report-label-probabilities-without-automatic", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", label_probabilities=True, robustness=False),
-        "label_probabilities applies to automatic judgments"),
+        "label_probabilities= applies to automatic judgments (automatic=)"),
     bad("build-report-draws-without-automatic", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", draws=5, robustness=False),
-        "draws applies to automatic judgments"),
+        "draws= applies only with label_probabilities="),
     bad("build-report-interval", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", interval="normal"), "normal"),
     bad("build-report-interval-rng-with-t", lambda a: build_report(

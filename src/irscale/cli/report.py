@@ -184,15 +184,19 @@ def _report(args: argparse.Namespace) -> Done:
         conventions=args.conventions,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         interval=args.ci or "t", interval_samples=args.ci_samples, interval_rng=args.ci_seed,
-        dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
+        dp=args.dp, seed=args.seed, scale_depth=args.scale_depth,
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
         label_probabilities=args.label_probabilities, draws=args.draws,
-        bounds=args.bounds, collections=collections, collection_samples=args.samples,
-        confusion=confusion, replicates=args.replicates, collection_weights=args.weights,
+        bounds=args.bounds, collections=collections, confusion=confusion,
+        replicates=args.replicates,
         command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
                      *collection_files, *confusion_files(args)],
-        progress=wants_progress(args))
+        progress=wants_progress(args),
+        # --samples: the resamples of the sections asked for (each applies to its own)
+        **({"dp_samples": args.samples} if args.dp else {}),
+        **({"collection_samples": args.samples, "collection_weights": args.weights}
+           if collections is not None else {}))
     if args.fmt != "html":
         return format_tables(report, args.fmt, digits=args.digits)
     return render_html(report, digits=args.digits, title=args.title)
