@@ -17,6 +17,7 @@ from irscale.cli.rules import RULES, Rule
 from irscale.core.binding import (
     Binding,
     Choice,
+    Either,
     Excludes,
     Required,
     bind_arguments,
@@ -179,7 +180,8 @@ def test_defaults_hold_their_domains(function):
             assert default == param.default, (param.name, default, param.default)
     for rule in binding.rules:
         named = rule.params if hasattr(rule, "params") else (rule.param,)
-        for param in (*named, rule.on):  # its own, or one of its **options
+        depends = rule.depends() if isinstance(rule, Either) else (rule.on,)
+        for param in (*named, *depends):  # its own, or one of its **options
             assert param.name in defaults or param.name in arity(function).positional \
                 or arity(function).varkw, (function.__name__, param.name)
 
@@ -229,6 +231,56 @@ def test_a_bound_command_offers_the_functions_parameters_with_their_domains():
             assert getattr(action, "domain", domain) == domain, (words, param.name)
             checked += 1
     assert checked >= 20
+
+
+# --------------------------------------------------------------------------- either
+SEEDED = Param("seed", Integers(0), 0, "a seed", ("--seed",), "S")
+DRAWS = Param("draws", Integers(1), None, "draws", ("--draws",), "N")
+SOURCE = Param("source", Integers(0), None, "a source", ("--source",), "S")
+EITHER = Binding((KIND, SEEDED, DRAWS),
+                 rules=(Either((SEEDED,), ((Needs((), on=DRAWS),),
+                                           (Needs((), on=KIND, values=("b",)),
+                                            Needs((), on=SOURCE))), "what draws"),))
+
+
+@EITHER
+def drawn(data, *, kind="a", seed=0, draws=None, source=None):
+    return data, kind, seed, draws, source
+
+
+@pytest.mark.parametrize(("call", "api", "cli"), [
+    ({"seed": 3}, "seed= applies to what draws (draws= or kind='b' with source=)",
+     "--seed applies to what draws (--draws or --kind b with --source/--sources)"),
+    ({"seed": 3, "kind": "b"}, "seed= applies to what draws", "--seed applies to what draws"),
+    ({"seed": 3, "source": 1}, "seed= applies to what draws", "--seed applies to what draws"),
+    ({"seed": 3, "draws": 2}, None, None),
+    ({"seed": 3, "kind": "b", "source": 1}, None, None),
+    ({"seed": 3, "kind": "b", "sources": 1}, "unknown keyword", None),  # the option only
+    ({"kind": "b"}, None, None),
+])
+def test_either_holds_where_one_case_holds(call, api, cli):
+    """An :class:`Either` refuses its parameters where no case holds, the function and the
+    command line alike; the command line gives a parameter by any of its ``sources``."""
+    from irscale.cli.options import add_command
+    from irscale.cli.parser import Parser
+    from irscale.cli.rules import check_options
+
+    if api is None:
+        drawn("x", **call)
+    else:
+        with pytest.raises(ParameterError, match=re.escape(api)):
+            drawn("x", **call)
+    parser = Parser(prog="toy")
+    add_command(parser.add_subparsers(dest="command"), "toy", lambda args: 0, KIND, SEEDED,
+                DRAWS, SOURCE, Param("sources", Integers(0), None, "sources", ("--sources",)),
+                binding=EITHER, sources={"source": ("source", "sources")}, help="a toy")
+    argv = [part for key, value in call.items() for part in (f"--{key}", str(value))]
+    args = parser.parse_args(["toy", *argv])
+    if cli is None:
+        check_options(args)
+        return
+    with pytest.raises(ParameterError, match=re.escape(cli)):
+        check_options(args)
 
 
 # --------------------------------------------------------------------------- a choice

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -273,5 +274,6 @@ def test_without_a_confusion_no_section_and_replicates_refused(data):
     report = build_report(qrels, runs, ["P_10"], robustness=False)
     assert report.noise is None and noise_frames(report) == []
     assert 'href="#judge-noise-section"' not in render_html(report)
-    with pytest.raises(ParameterError, match="replicates applies to judge noise"):
+    with pytest.raises(ParameterError,
+                       match=re.escape("replicates= applies to judge noise (confusion=)")):
         build_report(qrels, runs, ["P_10"], robustness=False, replicates=5)

@@ -358,10 +358,50 @@ ROWS = [
         "qrels.txt", ["a.run", "b.run"], [1]), "got [1] (1 is not"),
     bad("build-report-label-probabilities-without-automatic", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", label_probabilities=True, robustness=False),
-        "label_probabilities applies to automatic judgments"),
+        "label_probabilities= applies to automatic judgments (automatic=)"),
     bad("build-report-draws-without-automatic", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", draws=5, robustness=False),
-        "draws applies to automatic judgments"),
+        "draws= applies only with label_probabilities="),
+    # the report's binding: each parameter refused where its section is not asked for
+    bad("build-report-test-without-baseline", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", test="wilcoxon", robustness=False),
+        "test= applies to the comparison with a baseline (baseline=)"),
+    bad("build-report-correction-without-baseline", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", correction="bh", robustness=False),
+        "correction= applies to the comparison with a baseline"),
+    bad("build-report-seed-without-draws", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", seed=3, robustness=False),
+        "seed= applies to the sections that draw", "dp=", "confusion="),
+    bad("build-report-seed-with-labels-of-pairs", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", automatic="qrels.txt",
+        label_probabilities=True, design="uniform", seed=3, robustness=False),
+        "seed= applies to the sections that draw",
+        "label_probabilities= with design='topics'"),
+    bad("build-report-dp-samples-without-dp", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", dp_samples=50, robustness=False),
+        "dp_samples= applies to discriminative power (dp=)"),
+    bad("build-report-collection-samples-without-collections", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", collection_samples=50, robustness=False),
+        "collection_samples= applies to the comparison across collections"),
+    bad("build-report-weights-without-collections", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", collection_weights="topics",
+        robustness=False), "collection_weights= applies to the comparison across"),
+    bad("build-report-interval-samples-with-t", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", interval_samples=50, robustness=False),
+        "interval_samples= applies to interval 'bootstrap', not to interval 't'"),
+    bad("build-report-scale-depth-without-robustness", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", scale_depth=5, robustness=False),
+        "scale_depth= applies to the robustness panel"),
+    bad("build-report-design-without-automatic", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", design="uniform", robustness=False),
+        "design= applies to automatic judgments (automatic=)"),
+    bad("build-report-draws-with-pairs-design", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", automatic="qrels.txt",
+        label_probabilities=True, design="uniform", draws=5, robustness=False),
+        "draws= applies to design 'topics', not to design 'uniform'"),
+    bad("build-report-replicates-without-confusion", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", replicates=5, robustness=False),
+        "replicates= applies to judge noise (confusion=)"),
     bad("build-report-interval", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", interval="normal"), "normal"),
     bad("build-report-interval-rng-with-t", lambda a: build_report(

@@ -6,14 +6,13 @@ import argparse
 import os
 from typing import TYPE_CHECKING, cast
 
-from ..core.binding import Binding
+from ..core.binding import Choice
 from ..core.params import (
     MEMORY_LIMIT,
     RESAMPLES,
     RNG_SEED,
     SIGNIFICANCE,
     Names,
-    Needs,
     Param,
 )
 from ..errors import ParameterError
@@ -28,7 +27,7 @@ from .eval_options import intent_rules
 from .inputs import check_inputs, input_paths
 from .meta_common import add_analysis, one_measure, render, resampling_options
 from .options import add_scheduler, scheduler, wants_progress
-from .rules import Default, Rule, binding_rules
+from .rules import Default, Rule
 from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
@@ -36,8 +35,6 @@ if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
 
 #: Models of ``meta simulate``: NormalModel, BootstrapModel, CopulaModel, RunsModel.
 SIMULATION_MODELS = ("normal", "bootstrap", "copula", "runs")
-#: The options of the normal model only (``--topics`` is also the copula model's).
-NORMAL_OPTIONS = ("systems", "effects", "topic_sd", "error_sd")
 
 
 def _bootstrap(args: argparse.Namespace) -> bool:
@@ -79,12 +76,12 @@ MODEL = Param("model", Names("model", SIMULATION_MODELS), None, "normal (system 
               "runs (drawn from QRELS); see docs/scale-out.md", ("--model",))
 
 
-#: The parameters of :meth:`irscale.meta.CopulaModel.fit` apply to ``--model copula``: declared
-#: as what they need (:class:`~irscale.core.params.Needs` on ``--model``, the command line's
-#: choice of the function they go to) and built into rules as a binding's are, after which
-#: the function's own rules (:data:`irscale.meta.params.COPULA_FIT`) apply.
-COPULA_ONLY = Binding((), rules=(Needs((mp.COPULA_MARGINS, mp.COPULA, mp.COPULA_EQUAL),
-                                       on=MODEL, values=("copula",)),))
+#: The function each ``--model`` calls to make its model, by its binding
+#: (:class:`~irscale.core.binding.Choice`): an option is refused where the chosen function
+#: does not take it (``--topics`` with ``--model bootstrap``, whose matrices have the topics
+#: of its matrix), and the chosen function's rules apply (``--equal`` without ``--null``).
+MODELS = Choice(on=MODEL, bindings={"normal": mp.NORMAL_MODEL, "bootstrap": mp.BOOTSTRAP_MODEL,
+                                    "copula": mp.COPULA_FIT, "runs": mp.RUNS_MODEL})
 
 
 def add_parser(subparsers) -> None:
@@ -115,30 +112,21 @@ def add_parser(subparsers) -> None:
         description="Type I, II and III error rates and power of tests over matrices drawn "
         "from a model whose true system means are known. See docs/scale-out.md.",
         rules=(
-            Rule(("null", "inputs", "scores", "measures", "topic_column"),
-                 lambda args: args.model != "normal", "{options} {applies} to --model "
-                 "bootstrap (the matrix whose topics are resampled), not to --model normal",
-                 spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
+            Rule(("inputs", "scores", "measures", "topic_column"),
+                 lambda args: args.model != "normal", "{options} {applies} to the models "
+                 "read from data (--model bootstrap, copula or runs), not to --model normal "
+                 "(which reads none)", spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
             *NORMAL_ONLY,
-            Rule(NORMAL_OPTIONS, lambda args: args.model == "normal", "{options} {applies} to "
-                 "--model normal, not to --model {model} (whose matrix, every system of the "
-                 "runs or --scores given, is the model's)"),
-            Rule(("topics",), lambda args: args.model in ("normal", "copula"), "--topics "
-                 "applies to --model normal and copula, not to --model {model} (whose "
-                 "matrices have the topics of its matrix or qrels)"),
-            Rule(("null", "scores", "topic_column"), lambda args: args.model != "runs",
+            Rule(("scores", "topic_column"), lambda args: args.model != "runs",
                  "{options} {applies} to --model bootstrap or copula, not to --model runs "
                  "(which draws its runs from QRELS)"),
-            Rule(("qualities",), lambda args: args.model == "runs", "--qualities applies to "
-                 "--model runs, not to --model {model}"),
-            *binding_rules(COPULA_ONLY), *binding_rules(mp.COPULA_FIT),
             Rule(("samples",), lambda args: bool(resampling_procedures(args.tests)),
                  lambda args: f"-B/--samples applies to the resampling tests "
                  f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
                  f"({', '.join(args.tests)})"),
             _output_outside_checkpoint,
             Default("systems", _normal_systems)),
-        binding=mp.SIMULATION)
+        binding=(MODELS, mp.SIMULATION))
 
 
 def _check_runs_model(args: argparse.Namespace) -> None:

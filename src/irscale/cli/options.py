@@ -22,7 +22,16 @@ from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
-from .rules import Declared, Rule, add_rules, binding_rules, choice_rules, given, words
+from .rules import (
+    Declared,
+    Rule,
+    Sources,
+    add_rules,
+    binding_rules,
+    choice_rules,
+    given,
+    words,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -268,9 +277,10 @@ Argument: TypeAlias = \
 
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], Any],
                 *arguments: Argument, help: str, description: str | None = None,
-                rules: Sequence[Declared] = (), binding: Binding | Choice | None = None,
+                rules: Sequence[Declared] = (),
+                binding: Binding | Choice | tuple[Binding | Choice, ...] | None = None,
                 ahead: Sequence[Declared] = (), aliases: Sequence[str] = (),
-                example: str | None = None,
+                example: str | None = None, sources: Sources | None = None,
                 **defaults: Any) -> argparse.ArgumentParser | None:
     """The subcommand ``name`` declared in one call: ``help`` (and ``description``), its
     ``arguments`` in order (:data:`Argument`; the files it reads and writes are those of
@@ -278,12 +288,15 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     (first those of the ``binding`` of the function it calls,
     :func:`~irscale.cli.rules.binding_rules`: the function's own rules, never restated
     here; a :class:`~irscale.core.binding.Choice` where an option chooses which function
-    is called, :func:`~irscale.cli.rules.choice_rules`; after the rules ``ahead``, those
+    is called, :func:`~irscale.cli.rules.choice_rules`; both, a choice and a binding, where
+    the chosen function's result is another's argument (``meta simulate``: the model, then
+    the study); after the rules ``ahead``, those
     of the choice of the function: ``online ab analyze --oec`` calls another function, to
-    which the binding's rules do not apply), the
-    other names it is called by (``aliases``), one ``example`` invocation and the function
-    that runs it (and other namespace ``defaults``). Returns the parser, or
-    None where the command line chose another subcommand
+    which the binding's rules do not apply; ``sources``: the options that give a parameter
+    of the binding the command line gives by several, :func:`~irscale.cli.rules.
+    binding_rules`), the other names it is called by (``aliases``), one ``example``
+    invocation and the function that runs it (and other namespace ``defaults``). Returns
+    the parser, or None where the command line chose another subcommand
     (:meth:`irscale.cli.parser.Choices.skips`: registered by name, aliases and help only).
 
     ``example``: the arguments after the command's words of a small valid call, in a
@@ -306,17 +319,19 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
         else:
             argument(parser)
     bound: tuple[Declared, ...] = ()
-    if binding is not None:  # (irscale.core.binding is loaded where a binding is made)
+    for each in binding if isinstance(binding, tuple) else () if binding is None else \
+            (binding,):  # (irscale.core.binding is loaded where a binding is made)
         from ..core.binding import Choice
 
-        if isinstance(binding, Choice):
+        if isinstance(each, Choice):
             offered = {action.dest: getattr(action, "irscale_param", None)
                        for action in parser._actions}
-            bound = choice_rules(binding, offered)
-            parser.irscale_choice = binding  # (tests/test_binding.py)
+            bound += choice_rules(each, offered)
+            parser.irscale_choice = each  # (tests/test_binding.py)
         else:
-            bound = binding_rules(binding)
-            parser.irscale_binding = binding  # (tests/test_binding.py)
+            bound += binding_rules(each, {action.dest for action in parser._actions},
+                                   sources)
+            parser.irscale_binding = each  # (tests/test_binding.py)
     declared = (*ahead, *bound, *rules)
     if declared:
         add_rules(parser, *declared)

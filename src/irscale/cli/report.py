@@ -9,7 +9,6 @@ from ..collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES, NO
 from ..core.params import (
     RELEVANCE,
     RESAMPLES,
-    RNG_SEED,
     SIGNIFICANCE,
     TABLE_DIGITS,
     Param,
@@ -19,7 +18,16 @@ from ..errors import ParameterError
 from ..evaluation.params import COLLECTION, COLLECTIONS
 from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
-from ..report.params import AUTOMATIC, BASELINE, BOUNDS, DP, SCALE_DEPTH, TITLE
+from ..report.params import (
+    AUTOMATIC,
+    BASELINE,
+    BOUNDS,
+    DP,
+    REPORT,
+    SCALE_DEPTH,
+    SEED_OF_DRAWS,
+    TITLE,
+)
 from ..stats.names import MULTIPLE_CORRECTION, WEIGHTS
 from .common_params import MEASURES, QRELS, RUNS
 from .compare_collections import (
@@ -34,6 +42,9 @@ from .confusion_options import (
     confusion_given,
     read_confusion_options,
 )
+from .confusion_options import (
+    SOURCES as CONFUSION_SOURCES,
+)
 from .dataset_options import add_dataset_options, apply_dataset_conventions, note, refuse_level
 from .eval_options import TABLE_TEST, TABLE_TESTS
 from .inputs import check_measure_names
@@ -47,7 +58,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import Done
-from .rules import Declared, Rule, each
+from .rules import Declared, Rule
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``--no-robustness``: the robustness panel left out (``robustness=False``).
@@ -71,9 +82,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "every mean of the summary (default t)"), DP,
         (RESAMPLES, {"doc": "samples of --dp and of --collection's bootstrap",
                      "default": 1000}),
-        (RNG_SEED, {"doc": "seed of --dp, of --collection's bootstrap, of the draws of "
-                    "--label-probabilities and of the judge-noise replicates (the report is "
-                    "reproducible)", "default": 0}),
+        SEED_OF_DRAWS,
         SCALE_DEPTH, NO_ROBUSTNESS, AUTOMATIC, AUTO_DESIGN,
         (AUTO_PROBABILITIES, {"doc": "AUTO_QRELS gives every pair's grades with their "
                               "probabilities (topic iter docno rel prob): the automatic "
@@ -92,7 +101,7 @@ def add_parser(subparsers) -> None:
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
         TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
-        rules=RULES,
+        binding=REPORT, sources=SOURCES, rules=RULES,
         example="qrels.txt a.run b.run c.run --no-robustness --format markdown",
         help=SUBCOMMANDS["report"],
         description="Evaluate runs and write the experiment report: significance against a "
@@ -107,11 +116,6 @@ def _runs(args: argparse.Namespace) -> None:
                              "run files (or a folder of them)")
 
 
-def _draws_labels(args: argparse.Namespace) -> bool:
-    """Whether the labels of ``--label-probabilities`` are drawn (the topic design)."""
-    return args.label_probabilities and args.design == "topics"
-
-
 def _collections_level(args: argparse.Namespace) -> None:
     """``--collection``'s collections are evaluated at relevance level 1: another level
     (``-l``, the dataset's) is refused with them."""
@@ -119,33 +123,32 @@ def _collections_level(args: argparse.Namespace) -> None:
         refuse_level(args, "--collection evaluates its collections at relevance level 1")
 
 
-#: When the options apply, in the order they are checked, before any input is read.
+def _inclusion(args: argparse.Namespace) -> None:
+    """``--design inclusion`` reads sampled judgments, which a report does not evaluate."""
+    if args.design == "inclusion":
+        raise ParameterError("--design inclusion reads sampled judgments (topic iter docno rel "
+                             "prob), not the qrels a report evaluates: use irscale labels auto "
+                             "--design inclusion")
+
+
+#: The options the command line gives its own way, by the parameter of
+#: :data:`~irscale.report.params.REPORT` they give: the collections (``--collection`` or a
+#: manifest), the judges' confusion (four ways).
+SOURCES = {"collections": ("collections", "collections_file"),
+           "confusion": tuple(dest for dest, _ in CONFUSION_SOURCES)}
+
+#: The rules of the command line's own, after those of the function's binding
+#: (:data:`~irscale.report.params.REPORT`), in the order they are checked, before any
+#: input is read: ``--samples`` is the resamples of two sections (``dp_samples`` and
+#: ``collection_samples``), ``--no-robustness`` leaves out the panel (``robustness=False``),
+#: ``--title`` is the HTML page's.
 RULES: tuple[Declared, ...] = (
-    *each(("test", "correction"), lambda args: args.baseline is not None,
-          "{options} applies to the comparison with --baseline: name a baseline run"),
     Rule(("samples",), lambda args: args.dp or across(args), "{options} applies to "
          "--dp (discriminative power) and to --collection (its bootstrap)"),
-    Rule(("seed",), lambda args: args.dp or across(args) or _draws_labels(args)
-         or confusion_given(args),
-         "--seed applies to --dp (discriminative power), to --collection (its bootstrap), "
-         "to the draws of --label-probabilities and to the judge-noise replicates (--confusion, "
-         "--flip-rate, --double-judged, --auto-sample)"),
-    Rule(("replicates",), confusion_given, "--replicates applies to the section on judge "
-         "noise: give the judges' confusion (--confusion, --flip-rate, --double-judged or "
-         "--auto-sample)"),
     Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
          "robustness panel, which --no-robustness leaves out"),
     Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
-    Rule(("design",), lambda args: args.automatic is not None,
-         "--design applies to --automatic (how QRELS, the human sample, were drawn)"),
-    Rule(("label_probabilities",), lambda args: args.automatic is not None,
-         "--label-probabilities applies to --automatic (the automatic judgments)"),
-    Rule(("draws",), _draws_labels,
-         "--draws applies to --label-probabilities with --design topics (the draws of every "
-         "pair's grade for a measure that is not a sum over the ranked documents)"),
-    Rule(("design",), lambda args: args.design != "inclusion",
-         "--design inclusion reads sampled judgments (topic iter docno rel prob), not the "
-         "qrels a report evaluates: use irscale labels auto --design inclusion"),
+    _inclusion,
     WEIGHTS_RULE,
     _runs,
     check_sources,
@@ -181,15 +184,19 @@ def _report(args: argparse.Namespace) -> Done:
         conventions=args.conventions,
         baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
         interval=args.ci or "t", interval_samples=args.ci_samples, interval_rng=args.ci_seed,
-        dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
+        dp=args.dp, seed=args.seed, scale_depth=args.scale_depth,
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
         label_probabilities=args.label_probabilities, draws=args.draws,
-        bounds=args.bounds, collections=collections, collection_samples=args.samples,
-        confusion=confusion, replicates=args.replicates, collection_weights=args.weights,
+        bounds=args.bounds, collections=collections, confusion=confusion,
+        replicates=args.replicates,
         command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
                      *collection_files, *confusion_files(args)],
-        progress=wants_progress(args))
+        progress=wants_progress(args),
+        # --samples: the resamples of the sections asked for (each applies to its own)
+        **({"dp_samples": args.samples} if args.dp else {}),
+        **({"collection_samples": args.samples, "collection_weights": args.weights}
+           if collections is not None else {}))
     if args.fmt != "html":
         return format_tables(report, args.fmt, digits=args.digits)
     return render_html(report, digits=args.digits, title=args.title)

@@ -10,7 +10,7 @@ An option that the other choices of a call would ignore is refused, not silently
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ..core.params import Needs, Param
 from ..core.records import field, record
@@ -19,7 +19,7 @@ from .parser import GIVEN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.binding import Binding, Choice, Excludes
+    from ..core.binding import Binding, Choice, Either, Excludes
     from ..core.binding import Required as Needed
     from ..core.binding import Rule as BoundRule
 
@@ -86,28 +86,60 @@ def each(dests: tuple[str, ...], holds: Callable[[argparse.Namespace], bool],
     return tuple(Rule((dest,), holds, message, spelt or {}) for dest in dests)
 
 
-def binding_rules(binding: Binding) -> tuple[Declared, ...]:
+def binding_rules(binding: Binding, offered: Collection[str] | None = None,
+                  sources: Sources | None = None) -> tuple[Declared, ...]:
     """The rules of a function's :class:`~irscale.core.binding.Binding` as the command line
     applies them (the options spelt as given): the parameters of a
     :class:`~irscale.core.params.Needs` refused where the option they depend on is not given
     or does not hold one of its values, a :class:`~irscale.core.binding.Required` option
     asked for. The same declarations the function checks on entry, so the two refuse the
     same calls. (:mod:`irscale.core.binding` is loaded here: the commands without a binding,
-    ``irscale eval``, do without it.)"""
-    return tuple(_declared(rule) for rule in binding.rules if rule.on is not None)
+    ``irscale eval``, do without it.)
+
+    ``offered``: the command's options (their dests), where known: a rule none of whose
+    parameters the command offers, or that depends on a parameter it does not offer, is
+    the function's alone (``robustness=``, which ``--no-robustness`` turns off: the
+    command line states that rule in its own words). ``sources``: a parameter the command
+    line gives by any of several options, by the parameter's dest (a report's
+    ``collections``: ``--collection`` or ``--collections FILE``)."""
+    return tuple(_declared(rule, sources) for rule in binding.rules
+                 if rule.on is not None and _offers(rule, offered, sources))
 
 
-def _declared(rule: BoundRule) -> Declared:
+#: The options (dests) that give a parameter the command line gives by several, by the
+#: parameter's dest (:func:`binding_rules`).
+Sources = Mapping[str, tuple[str, ...]]
+
+
+def _offers(rule: BoundRule, offered: Collection[str] | None, sources: Sources | None
+            ) -> bool:
+    """Whether the command offers a parameter ``rule`` governs and every one it depends on
+    (``offered`` None: every one)."""
+    from ..core.binding import Either
+    from ..core.binding import Required as Needed
+
+    if offered is None:
+        return True
+    governed = (rule.param,) if isinstance(rule, Needed) else rule.params
+    depends = rule.depends() if isinstance(rule, Either) else (rule.on,)
+    return any(_dest(param) in offered for param in governed) and \
+        all(_dest(param) in offered or _dest(param) in (sources or {})
+            for param in depends if param is not None)
+
+
+def _declared(rule: BoundRule, sources: Sources | None = None) -> Declared:
     """One rule of a binding (its ``on`` named) as the command line applies it."""
-    from ..core.binding import Excludes
+    from ..core.binding import Either, Excludes
     from ..core.binding import Required as Needed
 
     if isinstance(rule, Needed):
         return _required(rule)
     if isinstance(rule, Excludes):
         return _excluded(rule)
+    if isinstance(rule, Either):
+        return _either(rule, sources or {})
     assert rule.on is not None  # (binding_rules, choice_rules)
-    return _applicable(rule, rule.on)
+    return _applicable(rule, rule.on, sources or {})
 
 
 def choice_rules(choice: Choice, offered: Mapping[str, Param | None]) -> tuple[Declared, ...]:
@@ -185,24 +217,59 @@ def _chosen(args: argparse.Namespace, dest: str) -> str:
     return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
-def _applicable(rule: Needs, on: Param) -> Rule:
-    """A :class:`~irscale.core.params.Needs` as a command-line :class:`Rule`."""
-    dest = _dest(on)
+def _given(args: argparse.Namespace, dest: str, sources: Sources) -> bool:
+    """Whether the parameter of ``dest`` is given: its option, or one of its ``sources``."""
+    return any(given(args, each) for each in sources.get(dest, (dest,)))
 
+
+def _spelt(args: argparse.Namespace, dest: str, sources: Sources) -> str:
+    """How a message spells the parameter of ``dest``: its option as given, or each of its
+    ``sources`` (``--collection/--collections``)."""
+    return "/".join(spelling(args, each) for each in sources.get(dest, (dest,)))
+
+
+def _holds(need: Needs, args: argparse.Namespace, sources: Sources) -> bool:
+    """Whether the condition of ``need`` (its ``on``, given or holding its values) holds."""
     from ..core.binding import applies
 
-    def holds(args: argparse.Namespace) -> bool:
-        if rule.values is None:
-            return given(args, dest)
-        return applies(rule.values, getattr(args, dest))
+    assert need.on is not None  # (a rule names the parameter it depends on)
+    dest = _dest(need.on)
+    if need.values is None:
+        return _given(args, dest, sources)
+    return applies(need.values, getattr(args, dest))
+
+
+def _applicable(rule: Needs, on: Param, sources: Sources | None = None) -> Rule:
+    """A :class:`~irscale.core.params.Needs` as a command-line :class:`Rule`."""
+    dest = _dest(on)
+    found = sources or {}
 
     def message(args: argparse.Namespace) -> str:
-        flag = spelling(args, dest) if rule.values is None else on.flags[-1]
+        flag = _spelt(args, dest, found) if rule.values is None else on.flags[-1]
         chosen = None if rule.values is None else _chosen(args, dest).replace(
             "{", "{{").replace("}", "}}")
         return rule.message("{options}", flag, "{applies}", chosen=chosen)
 
-    return Rule(tuple(_dest(param) for param in rule.params), holds, message, bound=True)
+    return Rule(tuple(_dest(param) for param in rule.params),
+                lambda args: _holds(Needs((), on=on, values=rule.values), args, found),
+                message, bound=True)
+
+
+def _either(rule: Either, sources: Sources) -> Rule:
+    """An :class:`~irscale.core.binding.Either` as a command-line :class:`Rule`: each case
+    spelt as options (``--label-probabilities with --design topics``)."""
+    def case(args: argparse.Namespace, needs: tuple[Needs, ...]) -> str:
+        return " with ".join(
+            _spelt(args, _dest(need.on), sources) if need.values is None else
+            f"{need.on.flags[-1]} {words([str(v) for v in need.values], 'or')}"
+            for need in needs if need.on is not None)
+
+    return Rule(tuple(_dest(param) for param in rule.params),
+                lambda args: any(all(_holds(need, args, sources) for need in needs)
+                                 for needs in rule.cases),
+                lambda args: rule.message("{options}", [case(args, needs)
+                                                        for needs in rule.cases],
+                                          "{applies}"), bound=True)
 
 
 def _excluded(rule: Excludes) -> Rule:

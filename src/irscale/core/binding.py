@@ -160,9 +160,9 @@ def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: 
     return error
 
 
-def _names(names: Sequence[str]) -> str:
+def _names(names: Sequence[str], last: str = "and") -> str:
     said = list(names)
-    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} {last} {said[-1]}"
 
 
 def bind_arguments(function: Callable[..., Any], args: tuple[Any, ...],
@@ -253,8 +253,39 @@ class Excludes:
         return applies(self.values, value, default)
 
 
+@record
+class Either:
+    """``params`` apply where one of ``cases`` holds, each case one condition or several
+    that hold together (a :class:`~irscale.core.params.Needs` without parameters: its
+    ``on`` given, or holding one of its ``values``): the seed of a report applies to each
+    section that draws (discriminative power, the collections' bootstrap, the label draws
+    of the topic design, judge noise). ``what``: those cases, in words."""
+
+    params: tuple[Param, ...]
+    cases: tuple[tuple[Needs, ...], ...]
+    what: str
+
+    @property
+    def on(self) -> Param:
+        """The parameter of the first condition (every rule names one it depends on)."""
+        return self.cases[0][0].on  # type: ignore[return-value]
+
+    def depends(self) -> tuple[Param, ...]:
+        """Every parameter the cases depend on, once, in order."""
+        found: dict[str, Param] = {}
+        for case in self.cases:
+            for need in case:
+                if need.on is not None:
+                    found.setdefault(need.on.name, need.on)
+        return tuple(found.values())
+
+    def message(self, options: str, cases: Sequence[str], applies: str) -> str:
+        """The refusal of ``options`` (spelt) where none of ``cases`` (each spelt) holds."""
+        return f"{options} {applies} to {self.what} ({_names(list(cases), 'or')})"
+
+
 #: What a binding's rules can be.
-Rule = Needs | Required | Excludes
+Rule = Needs | Required | Excludes | Either
 
 
 def _label(param: Param) -> str:
@@ -360,6 +391,17 @@ class Binding:
             return values.get(name, defaults.get(name))
 
         for rule in self.rules:
+            if isinstance(rule, Either):
+                given = [f"{p.name}=" for p in rule.params
+                         if _given(value(p.name), defaults.get(p.name, p.default))]
+                if given and not any(all(applies(need.values, value(need.on.name),
+                                                 defaults.get(need.on.name))
+                                         for need in case if need.on is not None)
+                                     for case in rule.cases):
+                    raise ParameterError(rule.message(
+                        ", ".join(given), [_case(case) for case in rule.cases],
+                        "applies" if len(given) == 1 else "apply"), param=rule.params[0].name)
+                continue
             on = rule.on
             if on is None:
                 continue
@@ -391,6 +433,13 @@ class Binding:
                                         chosen=repr(value(on.name)),
                                         said=_names([repr(v) for v in rule.values]))
                 raise ParameterError(text, param=rule.params[0].name)
+
+
+def _case(case: tuple[Needs, ...]) -> str:
+    """A case of an :class:`Either` in the functions' words (``dp=``, ``design='topics'``)."""
+    return " with ".join(f"{need.on.name}=" if need.values is None else
+                         f"{need.on.name}={_names([repr(v) for v in need.values], 'or')}"
+                         for need in case if need.on is not None)
 
 
 def applies(values: tuple[object, ...] | None, value: object, default: object = None) -> bool:

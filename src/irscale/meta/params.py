@@ -229,8 +229,14 @@ DEFAULT_TRUTH_DRAWS = 200
 RUNS_TRUTH_DRAWS = Param("truth_draws", SIMULATIONS, DEFAULT_TRUTH_DRAWS, "runs model: Monte "
                          "Carlo runs per distinct quality that estimate the true means",
                          ("--truth-draws",), "N")
-#: :meth:`irscale.meta.RunsModel.of`: the depth, the relevance level and the truth's draws.
-RUNS_MODEL = Binding((RUNS_DEPTH, RELEVANCE, RUNS_TRUTH_DRAWS))
+#: :meth:`irscale.meta.RunsModel.of`: the depth, the relevance level and the truth's draws,
+#: and the systems' qualities (a list that may repeat a value: checked in the body).
+RUNS_MODEL = Binding((RUNS_DEPTH, RELEVANCE, RUNS_TRUTH_DRAWS), takes=(RUNS_QUALITIES,))
+#: :class:`irscale.meta.NormalModel`: the matrices' size and the standard deviations (each
+#: checked as the model is made, against these declarations), and the system means (one per
+#: system: checked with them).
+NORMAL_MODEL = Binding((NORMAL_TOPICS, NORMAL_SYSTEMS, NORMAL_TOPIC_SD, NORMAL_ERROR_SD),
+                       takes=(NORMAL_EFFECTS,))
 #: The margin families and copulas of the copula model (:mod:`irscale.meta.stochastic`;
 #: Urbano & Nagler 2018).
 MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks", "bbinom", "dks")
@@ -274,6 +280,8 @@ COPULA_EQUAL = Param("equal", Text(), None, "copula model: transform system B's 
 COPULA_FIT = Binding((COPULA_MARGINS, COPULA, NORMAL_TOPICS, SIMULATION_NULL, COPULA_EQUAL),
                      rules=(Excludes((COPULA_EQUAL,), on=SIMULATION_NULL,
                                      why="null makes every pair null, equal one pair"),))
+#: :meth:`irscale.meta.BootstrapModel.of`: every pair made null, or none.
+BOOTSTRAP_MODEL = Binding((SIMULATION_NULL,))
 #: The fits of one system's margin and of the copula (:func:`irscale.meta.margins.fit_margin`,
 #: :func:`irscale.meta.copulas.fit_copula`).
 MARGIN_FIT = Binding((COPULA_MARGINS,))

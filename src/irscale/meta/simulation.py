@@ -78,14 +78,13 @@ from ..stats.tables import Format, alpha_text
 from ..stats.validation import score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
 from .params import (
+    BOOTSTRAP_MODEL,
     EFFECT,
-    ERROR_SD,
-    MATRIX_SIZE,
+    NORMAL_MODEL,
     NORMAL_SYSTEMS,
     NORMAL_TOPICS,
     SIMULATED_MATRICES,
     SIMULATION,
-    TOPIC_SD,
 )
 from .simulated_runs import RunsModel
 from .stochastic import CopulaModel
@@ -116,10 +115,10 @@ class NormalModel:
     error_sd: float = 0.1
 
     def __post_init__(self) -> None:
-        MATRIX_SIZE.check(self.topics, "topics")
-        MATRIX_SIZE.check(self.systems, "systems")
-        TOPIC_SD.check(self.topic_sd, "topic_sd")
-        ERROR_SD.check(self.error_sd, "error_sd")  # 0: the paired differences are constant
+        """The fields checked against their declarations (:data:`~irscale.meta.params.
+        NORMAL_MODEL`; an error s.d. of 0 would make the paired differences constant)."""
+        for param in NORMAL_MODEL.params:
+            param.domain.check(getattr(self, param.name), param.name)
         if self.effects is not None:
             if len(self.effects) != self.systems:
                 raise ParameterError(f"effects must be {self.systems} finite numbers (one per "
@@ -155,6 +154,7 @@ class BootstrapModel:
         object.__setattr__(self, "values", np.ascontiguousarray(values, dtype=np.float64))
 
     @classmethod
+    @BOOTSTRAP_MODEL
     def of(cls, data: object, measure: str | None = None, *, null: bool = False
            ) -> BootstrapModel:
         """From a score matrix, wide DataFrame or topics × systems array."""

@@ -58,11 +58,10 @@ from ..collections.params import (
     AUTO_SEED,
     DEFAULT_LABEL_DRAWS,
     DEFAULT_REPLICATES,
-    NOISE_REPLICATES,
 )
-from ..core.mean_intervals import MeanInterval, check_interval
+from ..core.mean_intervals import MeanInterval
 from ..core.options import is_flag
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, RELEVANCE, SAMPLES
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
@@ -86,9 +85,8 @@ from ..stats.letters import compact_letters
 from ..stats.names import WEIGHTS
 from ..stats.registry import test_spec
 from ..stats.results import AnovaResult, PairwiseComparisons
-from ..stats.validation import check_alpha
 from .content import SCALED_COLUMNS, Provenance, ReportContent
-from .params import SCALE_DEPTH
+from .params import REPORT
 
 __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report"]
 
@@ -309,6 +307,7 @@ class _BaselineTally:
         return out.reset_index(drop=True)
 
 
+@REPORT
 def build_report(
     qrels: Any,
     runs: Any,
@@ -443,26 +442,18 @@ def build_report(
         not cover the same topics or the baseline names no run; MeasureError for unknown
         measures.
     """
-    alpha = check_alpha(alpha)
-    check_interval(interval)
+    # the domains and the sections each parameter applies to are checked on entry
+    # (REPORT); those of the parameters the command line gives its own way here
     interval_samples = SAMPLES.check(interval_samples, "interval_samples")
-    if interval != "bootstrap" and interval_rng is not None:
-        raise ParameterError("interval_rng applies to interval='bootstrap'")
     test_spec(test)
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
     collection_samples = SAMPLES.check(collection_samples, "collection_samples")
-    replicates = NOISE_REPLICATES.check(replicates)
-    if confusion is None and replicates != DEFAULT_REPLICATES:
-        raise ParameterError("replicates applies to judge noise (confusion=...)")
     if confusion is not None:
         from ..collections.judgment_noise import check_confusion
 
         check_confusion(confusion)
     collection_weights = WEIGHTS.domain.check(collection_weights, "collection_weights")
-    scale_depth = SCALE_DEPTH.check(scale_depth)
     correction_label = "none" if correction is None else correction_name(correction)
-    if relevance_level is not None:
-        relevance_level = RELEVANCE.check(relevance_level)
     if not is_flag(dataset_defaults):
         raise ParameterError(f"dataset_defaults must be True or False, got {dataset_defaults!r}")
     if conventions is None:
@@ -544,10 +535,6 @@ def build_report(
             draws=draws, rng=seed if label_probabilities and design == "topics" else
             AUTO_SEED.default,
             progress=progress, relevance_level=level)
-    elif design != "topics" or label_probabilities or draws != DEFAULT_LABEL_DRAWS:
-        given = "design" if design != "topics" else \
-            "label_probabilities" if label_probabilities else "draws"
-        raise ParameterError(f"{given} applies to automatic judgments (automatic=...)")
     found_bounds = None
     if bounds:
         from ..collections.bounds import unjudged_bounds
