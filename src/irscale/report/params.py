@@ -15,6 +15,7 @@ from ..collections.params import (
 from ..core.binding import Binding, Either
 from ..core.params import (
     MEAN_INTERVAL,
+    NO_WORK,
     RELEVANCE,
     SAMPLES,
     SEED,
@@ -58,7 +59,7 @@ TITLE = Param("title", Text(), "irscale experiment report", "title of the HTML p
 #: The seed of every section of the report that draws (``--seed``).
 SEED_OF_DRAWS = Param("seed", SEED, 0, "seed of --dp, of --collection's bootstrap, of the draws "
                       "of --label-probabilities and of the judge-noise replicates (the report "
-                      "is reproducible)", ("--seed",), "S")
+                      "is reproducible)", ("--seed",), "S", cost=NO_WORK)
 #: The parameters of :func:`irscale.report.build_report` that the command line gives its own
 #: way (declared for the binding's rules): the panel ``--no-robustness`` leaves out, the
 #: collections (``--collection`` or ``--collections FILE``), the judges' confusion (read from
@@ -80,7 +81,7 @@ COLLECTION_WEIGHTS = Param("collection_weights", WEIGHTS.domain, WEIGHTS.default
 INTERVAL_SAMPLES = Param("interval_samples", SAMPLES, 10_000, "bootstrap samples of the "
                          "intervals of the means", ("--ci-samples",))
 INTERVAL_RNG = Param("interval_rng", SEED, None, "seed of the bootstrap of the intervals of "
-                     "the means", ("--ci-seed",))
+                     "the means", ("--ci-seed",), cost=NO_WORK)
 #: :func:`irscale.report.build_report` (``irscale report``): the domains of the options, and
 #: the sections each applies to: the test and the correction to the comparison with a
 #: baseline; the resamples and the seed of the intervals to their bootstrap; the resamples
