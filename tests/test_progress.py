@@ -19,6 +19,7 @@ from irscale.core.progress import (
     Progress,
     Span,
     check_progress,
+    measured_estimate,
     notice,
     phase_progress,
     progress_callback,
@@ -397,6 +398,31 @@ def test_the_rest_is_stated_after_a_second_of_work_past_the_first_advance(
     measured.now = 3.0
     report(8192)
     assert capsys.readouterr().err == ""  # stated once
+
+
+def test_one_call_is_stated_from_a_probe_scaled_as_its_cost_grows(capsys, monkeypatch):
+    """A computation that reports no progress (one solve) is timed on a probe and scaled:
+    stated, naming the option whose declared cost sizes it, when the estimate exceeds the
+    notice threshold; silent below it."""
+    from irscale.core.params import LOG_SERP, RNG_SEED
+
+    monkeypatch.setattr(progress_module, "notice",
+                        lambda text, **_: sys.stderr.write(f"irscale: {text}\n"))
+    cpu = Seconds()
+    monkeypatch.setattr(progress_module.time, "process_time", cpu)
+
+    def probe() -> None:
+        cpu.now += 0.002  # 2 ms on the probe
+
+    assert measured_estimate(LOG_SERP, "the solve", probe, 1000.0, "on 10 ranks") == \
+        pytest.approx(2.0)
+    assert capsys.readouterr().err == ""
+    seconds = measured_estimate(LOG_SERP, "the solve", probe, 30_000.0, "on 10 ranks")
+    assert seconds == pytest.approx(60.0)
+    assert capsys.readouterr().err == \
+        "irscale: the solve (--serp-size): about 60 s (on 10 ranks)\n"
+    with pytest.raises(ValueError, match="declares no cost"):
+        measured_estimate(RNG_SEED, "x", probe, 1.0, "")
 
 
 def test_a_long_first_advance_states_the_rest_at_once(capsys, monkeypatch):

@@ -433,6 +433,26 @@ def declared_memory(params: Param | tuple[Param, ...], need: float, what: str, *
                         change_text(params, option), max_memory=max_memory, option=option)
 
 
+def measured_estimate(params: Param | tuple[Param, ...], what: str,
+                      probe: Callable[[], object], scale: float, how: str, *,
+                      enabled: bool = True) -> float:
+    """The time of one computation that reports no progress as it goes (one call of a
+    solver), measured before it on a probe: ``probe()`` (the same computation on a small
+    size) timed in CPU time and scaled by ``scale`` (the work's size over the probe's, as
+    the work grows with ``params``, parameters declaring a
+    :class:`~irscale.core.params.Cost`); stated as ``WHAT (OPTIONS): about D (HOW)`` when it
+    exceeds :data:`NOTICE_SECONDS` (``how``: what it was measured on and how it grows).
+    Returns the estimate in seconds."""
+    declared = _params(params)
+    began = time.process_time()
+    probe()
+    seconds = (time.process_time() - began) * scale
+    if seconds > NOTICE_SECONDS:
+        options = ", ".join(spelled(param) for param in declared)
+        notice(f"{what} ({options}): {duration_text(seconds)} ({how})", enabled=enabled)
+    return seconds
+
+
 class Work:
     """``count`` units of the work ``params`` declare, kept by the one mechanism
     (:func:`counted_work`); calling it with ``done`` reports ``done`` units."""

@@ -52,7 +52,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.params import LOG_SERP
-from ..core.progress import NOTICE_SECONDS, declared_memory, duration_text, notice
+from ..core.progress import declared_memory, measured_estimate
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
@@ -275,21 +275,18 @@ def _check_markov_cost(n: int) -> None:
     copy: six) exceed the memory limit (:func:`irscale.core.progress.declared_memory`: the
     SERP size declares the cost); announce one whose stationary distribution takes
     longer than :data:`~irscale.core.progress.NOTICE_SECONDS`, its time measured on
-    :data:`TIMED_RANKS` ranks and scaled by ``(n / TIMED_RANKS)³``."""
-    import time
-
+    :data:`TIMED_RANKS` ranks and scaled by ``(n / TIMED_RANKS)³``
+    (:func:`irscale.core.progress.measured_estimate`)."""
     need = 48.0 * n * n
     declared_memory(LOG_SERP, need, f"the Markov user model on a SERP size of {n:,} "
                     "(--serp-size): its tables")
-    if n <= TIMED_RANKS:
-        return
-    start = time.perf_counter()
-    stationary(np.full((TIMED_RANKS, TIMED_RANKS), 1.0 / TIMED_RANKS))
-    seconds = (time.perf_counter() - start) * (n / TIMED_RANKS) ** 3
-    if seconds > NOTICE_SECONDS:
-        notice(f"the Markov user model on a SERP size of {n:,} (--serp-size): its "
-               f"stationary distribution {duration_text(seconds)} (measured on "
-               f"{TIMED_RANKS} ranks, growing as the cube of the SERP size)")
+    if n > TIMED_RANKS:
+        measured_estimate(
+            LOG_SERP, f"the stationary distribution of the Markov user model on a SERP size "
+            f"of {n:,}", lambda: stationary(np.full((TIMED_RANKS, TIMED_RANKS),
+                                                    1.0 / TIMED_RANKS)),
+            (n / TIMED_RANKS) ** 3, f"measured on {TIMED_RANKS} ranks, growing as the cube "
+            "of the SERP size")
 
 
 def _markov(log: ClickLog, smoothing: float) -> UserModelFit:
