@@ -999,6 +999,16 @@ ROWS = [
         "denominator= applies to analysis 'delta', not to analysis 'welch'"),
     bad("ab_test-delta-no-denominator", lambda a: irscale.online.ab_test(
         AB_TABLE, "clicks", analysis="delta"), "analysis='delta' needs denominator="),
+    # calibrate's parameters apply to the user models that read them, as online calibrate
+    # refuses them (irscale.online.params.CALIBRATE; the smoothing was ignored by RBP)
+    bad("calibrate-smoothing-rbp", lambda a: irscale.online.calibrate(
+        CLICK_LOG, "rbp", smoothing=2), "smoothing= applies to model 'ERR' and 'MP', not to "
+        "model 'RBP'"),
+    bad("calibrate-click-model-markov", lambda a: irscale.online.calibrate(
+        CLICK_LOG, "markov", click_model="dbn"), "click_model= applies to model 'ERR', not "
+        "to model 'MP'"),
+    bad("calibrate-err-no-qrels", lambda a: irscale.online.calibrate(CLICK_LOG, "ERR"),
+        "model='ERR' needs qrels="),
     # numbers beyond the doubles: refused, never inf in a result
     bad("fuse-weights-overflow", lambda a: irscale.fuse(
         FUSE_RUNS, "w-bordafuse", weights=[1e308, 1e308]), "weights", "overflow"),

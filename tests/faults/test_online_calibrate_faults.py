@@ -54,7 +54,8 @@ CASES = [
         "judge none", files={**FILES, "q.txt": text(["9 0 d1 2", "9 0 d2 0", "9 0 d3 1"])}),
     # ---- options
     err("err-no-qrels", calibrate("ERR"), "--qrels", files=FILES),
-    err("unknown-measure", calibrate("rbp"), "-m/--measure", "unknown measure", "'rbp'",
+    ok("user-model-name", calibrate("markov"), output_contains("measure\tMP("), files=FILES),
+    err("unknown-measure", calibrate("ndcg"), "-m/--measure", "unknown measure", "'ndcg'",
         "RBP, ERR, MP", files=FILES),
     err("unknown-click-model", calibrate("ERR", "--qrels", "qrels.txt", "--click-model",
                                          "pbm"), "--click-model", "'pbm'", "sdbn, dbn",

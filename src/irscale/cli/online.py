@@ -26,7 +26,7 @@ from .options import (
     declare,
     described,
 )
-from .rules import Required, Rule, given
+from .rules import given
 from .runargs import distinct_runs, read_inputs
 
 DOCS = "docs/online.md"
@@ -193,15 +193,7 @@ ACTIONS = {
         (params.FIT_SMOOTHING, {"doc": "-m ERR: pseudo-trials at 0.5 per parameter of the "
                                 "click model; -m MP: pseudo-moves out of every rank, spread "
                                 "evenly (0: maximum likelihood)"}),
-        LOG_SERP, functools.partial(add_output, what="parameters"),
-        rules=(Rule(("qrels",), lambda args: args.measure == "ERR",
-                    "online calibrate: --qrels applies to -m ERR"),
-               Rule(("click_model",), lambda args: args.measure == "ERR",
-                    "online calibrate: --click-model applies to -m ERR"),
-               Rule(("smoothing",), lambda args: args.measure != "RBP",
-                    "online calibrate: --smoothing applies to -m ERR and -m MP"),
-               Required("qrels", lambda args: args.measure == "ERR", "online calibrate: -m "
-                        "ERR needs --qrels (the degrees of the logged documents)")),
+        LOG_SERP, functools.partial(add_output, what="parameters"), binding=params.CALIBRATE,
         example="calib.log -m MP",
         help="fit RBP's persistence, ERR's stopping probabilities or Markov precision's "
         "chain on a click log, and print the measure name for irscale eval -m"),

@@ -21,6 +21,7 @@ from ..core.params import (
     CUTOFF,
     DEFAULT_RELEVANCE_LEVEL,
     ITERATIONS,
+    LOG_SERP,
     MAX_SAMPLES,
     NO_WORK,
     POSITIVE,
@@ -344,11 +345,22 @@ QRELS_USER = Param("instantiation", Names("user", USERS), "navigational", "user 
                    "qrels' grades", ("--user",), "USER", dest="user")
 #: The user model fitted on a click log (:func:`irscale.online.calibrate`), and the click
 #: model of ERR's.
-CALIBRATED = Param("model", Names("measure", ("RBP", "ERR", "MP")), None, "the measure "
-                   "whose user model is fitted", ("-m", "--measure"), "MEASURE",
-                   dest="measure")
+CALIBRATED = Param("model", Names("measure", ("RBP", "ERR", "MP"),
+                                   {"rbp": "RBP", "err": "ERR", "markov": "MP"}, fold=True),
+                   None, "the measure whose user model is fitted", ("-m", "--measure"),
+                   "MEASURE", dest="measure")
 ERR_CLICK_MODEL = Param("click_model", Names("click model", ("sdbn", "dbn")), "sdbn",
                         "-m ERR: sdbn (closed form) or dbn (EM)", ("--click-model",), "MODEL")
+#: :func:`irscale.online.calibrate` (``irscale online calibrate``): the user model (its
+#: measure or its name: ``MP`` or ``markov``), ERR's click model, the smoothing and the SERP
+#: size, checked on entry; the qrels and the click model are ERR's alone (the qrels needed
+#: there), the smoothing ERR's click model's and Markov precision's chain's (RBP's
+#: persistence is a closed form of the last clicks).
+CALIBRATE = Binding((CALIBRATED, ERR_CLICK_MODEL, FIT_SMOOTHING, LOG_SERP),
+                    rules=(Needs((QRELS_OPTION, ERR_CLICK_MODEL), on=CALIBRATED,
+                                 values=("ERR",)),
+                           Needs((FIT_SMOOTHING,), on=CALIBRATED, values=("ERR", "MP")),
+                           Required(QRELS_OPTION, on=CALIBRATED, values=("ERR",))))
 #: An A/B test (:func:`irscale.online.ab_test`, :func:`irscale.online.oec_test`,
 #: :func:`irscale.online.assign`): the metric or the overall evaluation criterion, the
 #: columns of a ratio's denominator and of CUPED's covariate, the variants compared, the

@@ -58,12 +58,16 @@ from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import fit_click_model
+from .params import CALIBRATE
 
 __all__ = ["USER_MODELS", "UserModelFit", "calibrate"]
 
 #: The user models :func:`calibrate` fits, and the measure each one names.
 USER_MODELS = {"rbp": "RBP", "err": "ERR", "markov": "MP"}
 UserModel = Literal["rbp", "err", "markov"]
+#: The user model of each measure (the canonical names of
+#: :data:`irscale.online.params.CALIBRATED`), and of the default's own name.
+_MODEL_NAMES: dict[str, UserModel] = {"rbp": "rbp", "RBP": "rbp", "ERR": "err", "MP": "markov"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +92,7 @@ class UserModelFit(TableResult):
                 "sessions)")
 
 
+@CALIBRATE
 def calibrate(log: Any, model: UserModel = "rbp", *, qrels: Any = None,
               click_model: Literal["sdbn", "dbn"] = "sdbn", smoothing: float = 1.0,
               serp_size: int | None = None) -> UserModelFit:
@@ -113,32 +118,18 @@ def calibrate(log: Any, model: UserModel = "rbp", *, qrels: Any = None,
         ``markov``: pseudo-moves out of every rank (≥ 0); ``err``: the click model's.
     serp_size : int, optional
         Largest rank of the log (:func:`~irscale.online.read_click_log`).
+
+    The parameters are checked on entry (:data:`irscale.online.params.CALIBRATE`): the
+    qrels and the click model apply to ``err`` alone (the qrels needed there), the
+    smoothing to ``err`` and ``markov``.
     """
-    name = _model_name(model)
-    if not isinstance(smoothing, (int, float)) or not np.isfinite(smoothing) or smoothing < 0:
-        raise ParameterError(f"smoothing must be a finite number ≥ 0, got {smoothing!r}")
-    if name != "err" and qrels is not None:
-        raise ParameterError(f"qrels are read by the err user model, not by {name}")
-    if name != "err" and click_model != "sdbn":
-        raise ParameterError(f"click_model is the err user model's, not {name}'s")
+    name = _MODEL_NAMES[model]
     clicks = read_click_log(log, serp_size=serp_size)
     if name == "rbp":  # (RBP and ERR: the ranks shown; the Markov chain: the whole page)
         return _rbp(clicks.trimmed())
     if name == "err":
-        if qrels is None:
-            raise ParameterError("the err user model needs the qrels (the degrees of the "
-                                 "logged documents): give qrels=")
         return _err(clicks.trimmed(), qrels, click_model, float(smoothing))
     return _markov(clicks, float(smoothing))
-
-
-def _model_name(model: object) -> UserModel:
-    spelt = {**{k: k for k in USER_MODELS}, **{v.lower(): k for k, v in USER_MODELS.items()}}
-    found = spelt.get(str(model).lower())
-    if found is None:
-        raise ParameterError(f"unknown user model {model!r}: choose one of "
-                             f"{', '.join(USER_MODELS)} (or {', '.join(USER_MODELS.values())})")
-    return found  # type: ignore[return-value]
 
 
 def _short(value: float) -> str:
