@@ -791,6 +791,14 @@ ROWS = [
         a.three, ["ap", "p10"], ["nosuch"]), "nosuch"),
     bad("concordance-alpha-2", lambda a: meta.concordance_table(
         a.three, ["ap", "p10"], ["gold"], alpha=2), "alpha"),
+    bad("concordance_test-alpha-0", lambda a: meta.concordance_test(
+        a.x, a.y, a.x, alpha=0), "alpha must lie in (0, 1), got 0"),
+    bad("d_rank-ridge-negative", lambda a: meta.d_rank(a.matrix, a.matrix, ridge=-1),
+        "ridge must be a number ≥ 0, got -1"),
+    bad("rank_distance-ridge-inf", lambda a: meta.rank_distance(
+        a.matrix, list(a.matrix.systems), ridge=math.inf), "ridge must be a number ≥ 0"),
+    bad("qpp_anova-unknown-keyword", lambda a: stats.qpp_anova(
+        None, None, modle="topic"), "modle (did you mean model?)"),
     bad("reproducibility-one-topic-unpaired", lambda a: meta.reproducibility(
         {"1": 0.1, "2": 0.2}, {"1": 0.3}, {"1": 0.1}, {"1": 0.2}), "same topics"),
     bad("reproducibility-matrix-of-four", lambda a: meta.reproducibility(

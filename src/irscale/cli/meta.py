@@ -19,6 +19,7 @@ from ..core.params import (
 from ..errors import ParameterError
 from ..meta import params as mp
 from ..stats.names import QPP_MODEL
+from ..stats.params import QPP
 from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
 from .main import SUBCOMMANDS
@@ -283,7 +284,7 @@ ANALYSES = {
                     "correlate)"))),
     "drank": analysis(run_drank, mp.RIDGE, standardise=True, help="d_rank of two measures "
                       "(Carterette 2009), beside Kendall's tau",
-                      example="--scores p10.csv --scores gold.csv"),
+                      example="--scores p10.csv --scores gold.csv", binding=mp.D_RANK),
     "discriminative-power": None,
     "split": None,
     "swap": analysis(
@@ -300,7 +301,8 @@ ANALYSES = {
                             SIGNIFICANCE, standardise=True,
                             example="--scores ap.csv --scores p10.csv --scores gold.csv "
                             "--gold gold",
-                            help="concordance test (Sakai 2014, Fig. 17)"),
+                            help="concordance test (Sakai 2014, Fig. 17)",
+                            binding=mp.CONCORDANCE),
     "loo": analysis(
         run_loo, mp.LOO_DEPTH, mp.CONTRIBUTOR_PATTERN, CONTRIBUTORS, PER_RUN,
         lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
@@ -321,7 +323,7 @@ ANALYSES = {
         run_predict, (PREFERENCES, {"required": True}), mp.PREDICT_THRESHOLD,
         (mp.PREDICT_TIES, {"choices": mp.PREDICT_TIES.domain.names}),
         (mp.PREDICT_BINS, {"many": True, "unique": False, "item": "a bin edge"}),
-        example="--scores ap.csv --preferences prefs.txt",
+        example="--scores ap.csv --preferences prefs.txt", binding=mp.PREDICT,
         systems=False, help="predictive power of measures against "
         "side-by-side user preferences (Sanderson et al. 2010)"),
     "informativeness": None,
@@ -333,7 +335,7 @@ ANALYSES = {
         run_qpp, (PREDICTIONS, {"required": True}), (OBSERVED, {"required": True}), QPP_MODEL,
         TUKEY, (SIGNIFICANCE, {"doc": "significance level of --tukey"}), sources=False,
         min_runs=None,
-        example="--predictions pred.csv --observed obs.csv",
+        example="--predictions pred.csv --observed obs.csv", binding=QPP,
         help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et al. "
         "2021)", description="Query performance predictors: sARE, sMARE and their ANOVA "
         "(Faggioli et al. 2021). See docs/stats.md.",

@@ -31,8 +31,9 @@ from ..errors import InputError, ParameterError
 from ..stats import sign_test
 from ..stats.protocol import Unpacks
 from ..stats.tables import Format, percent_text
-from ..stats.validation import check_alpha, tie_tolerance
+from ..stats.validation import tie_tolerance
 from .common import format_frame, pair_index, paired_tables
+from .params import CONCORDANCE
 
 __all__ = ["Concordance", "concordance_table", "concordance_test"]
 
@@ -116,6 +117,7 @@ def _deltas(values: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     return np.where(np.abs(delta) <= tie_tolerance(values), 0.0, delta)
 
 
+@CONCORDANCE
 def concordance_test(
     measure_1: object,
     measure_2: object,
@@ -131,7 +133,6 @@ def concordance_test(
     (labelled inputs are aligned). ``names``: labels of measure_1, measure_2 and the gold
     standards (default: the matrices' measure names).
     """
-    alpha = check_alpha(alpha)
     golds = list(gold) if isinstance(gold, (list, tuple)) else [gold]
     if not golds:
         raise ParameterError("give at least one gold-standard measure")
@@ -169,6 +170,7 @@ def concordance_test(
     )
 
 
+@CONCORDANCE
 def concordance_table(
     data: ScoreMatrix, measures: Sequence[str], gold: Sequence[str], *, alpha: float = 0.05,
     fmt: Format | None = None, digits: int = 0,

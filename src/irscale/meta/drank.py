@@ -51,6 +51,7 @@ from ..stats.kendall import ATOL, RTOL
 from ..stats.protocol import format_table
 from ..stats.tables import Format
 from .common import paired_tables, score_table
+from .params import D_RANK
 from .rank_correlation import _ranking
 
 __all__ = ["DRank", "d_rank", "rank_distance"]
@@ -131,18 +132,11 @@ def _distance(values: np.ndarray, order: Sequence[int], ridge: float
     return float(residual ** 2), mean, theta
 
 
-def _check_ridge(ridge: object) -> float:
-    value = float(ridge)  # type: ignore[arg-type]
-    if not np.isfinite(value) or value < 0:
-        raise ParameterError(f"ridge must be a finite number ≥ 0, got {ridge!r}")
-    return value
-
-
+@D_RANK
 def rank_distance(scores: object, ranking: Sequence[Hashable], *, measure: str | None = None,
                   ridge: float = 0.0) -> DRank:
     """d_rank of the per-topic ``scores`` (topics × systems: a ScoreMatrix, a wide
     DataFrame or an array) from ``ranking`` (the systems' labels, best first)."""
-    ridge = _check_ridge(ridge)
     values, _, systems = score_table(scores, measure, min_systems=2, min_topics=2)
     order = _ranking_order(ranking, systems)
     d, mean, theta = _distance(values, order, ridge)
@@ -155,13 +149,13 @@ def _order_by_means(values: np.ndarray) -> list[int]:
     return _ranking(values.mean(axis=0), RTOL, ATOL)
 
 
+@D_RANK
 def d_rank(a: object, b: object = None, *, measure_a: str | None = None,
            measure_b: str | None = None, symmetric: bool = False,
            ridge: float = 0.0) -> DRank:
     """d_rank(A | B): the distance of measure A's per-topic scores from the ranking of the
     systems by measure B's mean scores (module docstring); ``symmetric``: the mean of
     d_rank(A | B) and d_rank(B | A). Inputs as :func:`~irscale.meta.overall_correlation`."""
-    ridge = _check_ridge(ridge)
     x, y, topics, systems = paired_tables(a, b, measure_a, measure_b)
     if len(topics) < 2:
         raise InputError("d_rank needs two topics at least (a covariance of the differences)")

@@ -115,6 +115,9 @@ PREDICT_BINS = Param("bins", PREDICT_BIN_EDGE, None, "also the power per bin of 
 PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")), "exclude",
                      "how a measure tie counts: left out, half a prediction or a miss",
                      ("--ties",))
+#: :func:`irscale.meta.predictive_power` (``meta predict``): the threshold of a measure tie
+#: and how a tie counts, checked on entry (the bins' edges, increasing, by the function).
+PREDICT = Binding((PREDICT_THRESHOLD, PREDICT_TIES))
 #: The cut of the runs whose curves :func:`irscale.meta.informativeness` infers.
 INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents (the "
                               "maximum entropy of AP costs O(K³) per ranked list)",
@@ -301,6 +304,12 @@ SIMULATION = Binding((SIMULATED_MATRICES, SIGNIFICANCE, CHECKPOINT),
 RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "
               "differences (0: none; without it d_rank needs more topics than systems - 1)",
               ("--ridge",), "L")
+#: :func:`irscale.meta.d_rank` and :func:`irscale.meta.rank_distance` (``meta drank``): the
+#: ridge, checked on entry.
+D_RANK = Binding((RIDGE,))
+#: :func:`irscale.meta.concordance_table` and :func:`irscale.meta.concordance_test` (``meta
+#: concordance``): the significance level of the sign tests, checked on entry.
+CONCORDANCE = Binding((SIGNIFICANCE,))
 #: The prefix of the track labels of :func:`irscale.meta.scale_report`.
 SCALE_COLLECTION = Param("collection", Text(), "T", "track label prefix", ("--collection",))
 #: The table of :meth:`irscale.meta.ScaleReport.format` and its cut-off ``N``.

@@ -45,7 +45,7 @@ from ..stats.protocol import Unpacks
 from ..stats.tables import Format
 from ..stats.validation import score_table, tie_tolerance
 from .common import format_frame
-from .params import PREDICT_THRESHOLD, PREDICT_TIES
+from .params import PREDICT, PREDICT_THRESHOLD, PREDICT_TIES
 
 __all__ = ["PredictivePower", "predictive_power"]
 
@@ -180,6 +180,7 @@ def _check_bins(bins: Sequence[float] | None) -> np.ndarray | None:
     return edges
 
 
+@PREDICT
 def predictive_power(
     preferences: object,
     scores: object,
@@ -207,6 +208,8 @@ def predictive_power(
     bins
         Increasing edges of |ΔM| bins for :attr:`PredictivePower.by_bin`.
 
+    ``threshold`` and ``ties`` are checked on entry (:data:`irscale.meta.params.PREDICT`).
+
     Examples
     --------
     >>> scores = {"X": {"1": 0.5, "2": 0.2}, "Y": {"1": 0.3, "2": 0.4}}
@@ -215,8 +218,6 @@ def predictive_power(
     >>> result.predicted, result.mispredicted, round(result.power, 4)
     (2, 1, 0.6667)
     """
-    ties = cast(MeasureTies, PREDICT_TIES.domain.check(ties, "ties"))
-    threshold = PREDICT_THRESHOLD.domain.check(threshold, "threshold")
     edges = _check_bins(bins)
     prefs = preference_frame(preferences)
     if isinstance(scores, Mapping):

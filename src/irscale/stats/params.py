@@ -34,6 +34,7 @@ from .names import (
     MIXED_METHOD,
     MODEL_NAMES,
     MULTIPLE_CORRECTION,
+    QPP_MODEL,
     RANDOM,
     RANK_MODELS,
     RESAMPLE,
@@ -133,3 +134,6 @@ SHARD_ANOVA = Binding((SHARD_EMPTY, ANOVA_TRANSFORM))
 #: --collection``): the level, the stratified bootstrap's samples, the collections'
 #: weights and the memory limit.
 ACROSS_COLLECTIONS = Binding((SIGNIFICANCE, RESAMPLES, WEIGHTS, MEMORY_LIMIT))
+#: :func:`irscale.stats.qpp_anova` (``meta qpp``): the ANOVA formula, checked on entry (the
+#: factors it names, against those of the tables, by the function).
+QPP = Binding((QPP_MODEL,))

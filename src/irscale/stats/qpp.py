@@ -44,6 +44,7 @@ from ..errors import InputError, ParameterError
 from ._factorial import parse_model
 from .anova import fit_model
 from .names import QPP_OPTIONAL_FACTORS as OPTIONAL_FACTORS
+from .params import QPP
 from .results import AnovaResult
 from .tables import Format, check_digits, json_text, records, render
 from .validation import as_floats
@@ -165,6 +166,7 @@ def _observed_frame(observed: object, measure: str | None) -> pd.DataFrame | obj
                          "value": values.ravel()})
 
 
+@QPP
 def qpp_anova(predictions: object, observed: object, *, model: str | None = None,
               measure: str | None = None,
               labels: tuple[str, str] = ("predictions", "observed")) -> QppResult:
