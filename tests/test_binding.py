@@ -354,3 +354,66 @@ def test_commands_with_a_choice_take_its_rules():
             if dest in dests:
                 assert dest in bound, (words, dest)
     assert found >= 1
+
+
+# --------------------------------------------------------------------------- every command
+#: The leaf commands declared without a binding, each with why: the function it calls takes
+#: no parameter whose domain or rule a binding declares, or its binding cannot give the
+#: command's options. A command absent here must declare the binding of the function it calls
+#: (``add_command(..., binding=...)``), so that a new command cannot skip its function's rules.
+UNBOUND = {
+    "measures": "lists the catalogue; calls no function with parameters",
+    "demo": "writes the example files; the engine's evaluation is irscale eval's",
+    "eval": "evaluate's options are the engine's, checked by the command line's own rules",
+    "eval-many": "evaluate_many's batches are bound; the command's options are eval's",
+    "eval-seeds": "evaluate's options are the engine's, checked by the command line's own "
+                  "rules",
+    "online ab srm": "sample_ratio_mismatch checks its assignment against the splits, data "
+                     "rather than a declared domain; no rule",
+    "online ab assign": "assign takes a salt and the splits, checked with the users; no rule",
+    "labels agree": "label_agreement takes the scale its labels were read with; no rule",
+    "labels agree-qrels": "-m and -l apply with run files, given as the positional inputs "
+                          "after the two qrels: a count of inputs no declaration names",
+    "pool bounds": "unjudged_bounds' options are the evaluation's (measures, relevance level, "
+                   "memory); no rule",
+    "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "
+                   "its inputs (--facet-scores or the topics x systems scores)",
+    "meta judge-noise": "its rules are its inputs' (diversity options, score files)",
+    "meta scales": "its rules say which tables --alpha and --table-cutoff apply to, tables "
+                   "the command prints from scale_report's result",
+    "meta reproduce": "its rules are its inputs' (document orderings of runs) and its "
+                      "intervals' (--ci)",
+    "meta informativeness": "its rules are its intervals' (--ci); judged_lists' relevance "
+                            "level is not offered",
+    "meta pool-bias": "pooling_bias' binding declares a relevance level the command does not "
+                      "offer, and no rule",
+    "meta loo": "leave_one_out's binding declares a relevance level the command does not "
+                "offer, and no rule; --contributor-pattern is the command line's",
+    "meta discriminative-power": "--method also takes both (two calls of "
+                                 "discriminative_power, whose binding declares no rule); "
+                                 "--seeds calls discriminative_power_spread",
+    "scale transform": "its rules are its outputs' and its intervals' (--ci)",
+    "scale image": "scale's rules depend on the kind of the measure (diversity or not), "
+                   "which no declaration names",
+    "text pyramid": "evaluate_pyramid's options are the evaluation's; no rule",
+    "text bleu": "its rules are its outputs' (--corpus prints no per-topic values)",
+}
+
+
+def test_every_command_declares_its_functions_binding():
+    """Every leaf command declares the binding (or the choice) of the function it calls,
+    or is listed in :data:`UNBOUND` with why; a command listed there is one that exists."""
+    names: dict[int, set[str]] = {}
+    parsers: dict[int, argparse.ArgumentParser] = {}
+    for words, parser in _parsers():
+        if words and not any(isinstance(action, argparse._SubParsersAction)
+                             for action in parser._actions):
+            names.setdefault(id(parser), set()).add(" ".join(words))
+            parsers[id(parser)] = parser
+    unlisted = [sorted(said) for key, said in names.items()
+                if getattr(parsers[key], "irscale_binding", None) is None
+                and getattr(parsers[key], "irscale_choice", None) is None
+                and not said & set(UNBOUND)]
+    assert not unlisted, f"commands without the binding of their function: {unlisted}"
+    every = set().union(*names.values())
+    assert set(UNBOUND) <= every, sorted(set(UNBOUND) - every)
