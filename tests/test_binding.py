@@ -372,8 +372,6 @@ UNBOUND = {
                      "rather than a declared domain; no rule",
     "online ab assign": "assign takes a salt and the splits, checked with the users; no rule",
     "labels agree": "label_agreement takes the scale its labels were read with; no rule",
-    "labels agree-qrels": "-m and -l apply with run files, given as the positional inputs "
-                          "after the two qrels: a count of inputs no declaration names",
     "pool bounds": "unjudged_bounds' options are the evaluation's (measures, relevance level, "
                    "memory); no rule",
     "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "

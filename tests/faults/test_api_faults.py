@@ -1017,6 +1017,14 @@ ROWS = [
         "to model 'MP'"),
     bad("calibrate-err-no-qrels", lambda a: irscale.online.calibrate(CLICK_LOG, "ERR"),
         "model='ERR' needs qrels="),
+    # the measure of the system rankings applies with runs, as labels agree-qrels refuses
+    # it without run files (irscale.collections.params.QRELS_AGREEMENT; it was ignored)
+    bad("qrels_agreement-measure-without-runs", lambda a: irscale.collections.qrels_agreement(
+        "qrels.txt", "qrels.txt", measure="P@10"), "measure= applies to the system rankings "
+        "(runs=)"),
+    bad("qrels_agreement-level-without-runs", lambda a: irscale.collections.qrels_agreement(
+        "qrels.txt", "qrels.txt", relevance_level=2), "relevance_level= applies to the system "
+        "rankings"),
     # numbers beyond the doubles: refused, never inf in a result
     bad("fuse-weights-overflow", lambda a: irscale.fuse(
         FUSE_RUNS, "w-bordafuse", weights=[1e308, 1e308]), "weights", "overflow"),

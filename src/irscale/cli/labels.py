@@ -135,10 +135,13 @@ def add_parser(subparsers) -> None:
         help="agreement of two qrels (and of the rankings)",
         description="Agreement of two qrels over the documents both judge and, given two "
         "runs or more, Kendall's tau and tau_ap of the system rankings they induce.",
+        binding=cp.QRELS_AGREEMENT,
         rules=(DIGITS_RULE, _count(lambda n: n >= 2, "give two qrels files (then, "
                                    "optionally, two run files or more)"),
                _count(lambda n: n != 3, "system-ranking agreement needs at least two run "
                       "files"),
+               # (the binding's rule, stated by the count of the inputs: the runs follow
+               # the two qrels)
                Rule(("measure", "relevance_level"), lambda args: len(args.inputs) > 2,
                     "-m/--measure and -l/--relevance-level apply with run files"),
                Rule(("names",), lambda args: len(args.inputs) > 2,

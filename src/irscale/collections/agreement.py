@@ -38,6 +38,7 @@ from ..errors import InputError, ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.sources import as_qrels
 from ..stats.kendall import NOTHING_TO_RANK
+from .params import QRELS_AGREEMENT
 
 LEVELS = ("nominal", "ordinal", "interval")
 
@@ -158,6 +159,7 @@ def _qrels_frame(q: Qrels) -> pd.DataFrame:
                          "rel": np.asarray(q.rel, dtype=np.int64)})
 
 
+@QRELS_AGREEMENT
 def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Sequence[Any] = (), *,
                     measure: str = "map", relevance_level: int = DEFAULT_RELEVANCE_LEVEL
                     ) -> tuple[pd.DataFrame, dict[str, float] | None]:
@@ -165,7 +167,9 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Sequence[Any] = (), *,
 
     Returns the per-topic table (``all`` last: documents, percent, Cohen's κ, Fleiss' κ,
     α nominal/ordinal/interval) and, given two runs or more, ``{"tau": τ_b, "tau_ap":
-    τ_ap}`` of the mean ``measure`` of the runs under qrels A versus qrels B (else None).
+    τ_ap}`` of the mean ``measure`` of the runs under qrels A versus qrels B (else None):
+    ``measure`` and ``relevance_level`` apply with runs, refused without them
+    (:data:`irscale.collections.params.QRELS_AGREEMENT`).
     """
     first_qrels, second_qrels = as_qrels(qrels_a), as_qrels(qrels_b)
     a, b = _qrels_frame(first_qrels), _qrels_frame(second_qrels)

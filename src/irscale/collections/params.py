@@ -323,6 +323,16 @@ AGGREGATE = Binding(
 #: The measure of the system rankings of :func:`irscale.collections.qrels_agreement`.
 RANKING_MEASURE = Param("measure", Text(), "map", "measure of the system rankings, with runs",
                         ("-m", "--measure"), "MEASURE")
+#: The runs whose system rankings :func:`irscale.collections.qrels_agreement` compares
+#: under either qrels (``labels agree-qrels``: the run files after the two qrels).
+AGREEMENT_RUNS = Param("runs", InputFiles(), (), "run files (two or more): the agreement of "
+                       "the system rankings", ("RUN",), "RUN")
+#: :func:`irscale.collections.qrels_agreement`: the measure of the system rankings and its
+#: relevance level apply with runs (the command line states the rule by the count of its
+#: input files).
+QRELS_AGREEMENT = Binding((RANKING_MEASURE, RELEVANCE),
+                          rules=(Needs((RANKING_MEASURE, RELEVANCE), "the system rankings",
+                                       on=AGREEMENT_RUNS),))
 #: Labels of documents no run retrieves, kept by :func:`irscale.collections.aware.aware`.
 AWARE_UNRETRIEVED = Param("allow_unretrieved", Switch(), False, "keep labels of documents "
                           "that no run retrieves for the topic (they count in the recall "
