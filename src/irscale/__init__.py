@@ -47,7 +47,7 @@ _EXPORTS: dict[str, str] = {
     "topic_set_size": ".stats",
     "tukey_hsd": ".stats",
 }
-_SUBMODULES = ("stats", "meta", "scales", "collections", "text", "online")
+_SUBMODULES = ("stats", "meta", "scales", "collections", "text", "online", "report")
 
 __all__ = [
     "Evaluation",
@@ -75,6 +75,7 @@ __all__ = [
     "read_run",
     "read_runs",
     "read_session_run",
+    "report",
     "scales",
     "stats",
     "text",
@@ -105,7 +106,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from typing import Any
 
-    from . import collections, meta, online, scales, stats, text
+    from . import collections, meta, online, report, scales, stats, text
     from .core.inputs import Qrels, Run
     from .core.scorematrix import ScoreMatrix
     from .errors import IrscaleError
