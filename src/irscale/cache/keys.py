@@ -55,9 +55,12 @@ class MissingFile(Exception):
 @dataclasses.dataclass
 class FileStamps:
     """``(size, inode, modification time)`` of every file hashed into a key, to check that
-    none changed before an entry is stored (:meth:`unchanged`)."""
+    none changed before an entry is stored (:meth:`unchanged`), and the digest of its bytes
+    that went into the key (``digests``: the command line's own keys,
+    :mod:`irscale.cache.requests`, check the files against them)."""
 
     stamps: dict[str, tuple[int, int, int]] = dataclasses.field(default_factory=dict)
+    digests: dict[str, bytes] = dataclasses.field(default_factory=dict)
 
     def add(self, path: str) -> None:
         info = os.stat(path)
@@ -84,7 +87,7 @@ class KeyWriter:
 
     def copy(self) -> KeyWriter:
         """A writer that continues from this one's items (its files recorded too)."""
-        writer = KeyWriter(FileStamps(dict(self.stamps.stamps)))
+        writer = KeyWriter(FileStamps(dict(self.stamps.stamps), dict(self.stamps.digests)))
         writer._digest = self._digest.copy()
         return writer
 
@@ -118,6 +121,7 @@ class KeyWriter:
             digest = file_digest(path, BLOCK)
         except OSError as error:
             raise MissingFile(path) from error
+        self.stamps.digests[path] = digest
         self.text(path)
         self._raw(b"H", digest)
 
