@@ -132,14 +132,18 @@ class Request:
         found = self._folder().get(self.key, _version(), decode_reply)
         if found is None:
             return None
+        from ..core import reads
+        from ..io.files import STDIO, atomic_output
+
         files, stderr, text = found[0]
-        if not _unchanged(files):
-            return None
-        if stderr:
-            sys.stderr.write(stderr)
-            sys.stderr.flush()
-        sys.stdout.flush()
-        sys.stdout.buffer.write(text)
+        with reads.call():  # its inputs noted: standard output is never one of them
+            if not _unchanged(files):
+                return None
+            if stderr:
+                sys.stderr.write(stderr)
+                sys.stderr.flush()
+            with atomic_output(STDIO, "wb") as stream:  # the one writer, as the command's
+                stream.write(text)
         return 0
 
     def recording(self) -> _Recording:
@@ -182,7 +186,7 @@ class _Recording:
         global _ACTIVE
         self._stderr = sys.stderr
         self._showwarning = warnings.showwarning
-        sys.stderr = _Tee(self._stderr, self.request)  # type: ignore[assignment]
+        sys.stderr = _Tee(self._stderr, self.request)
         warnings.showwarning = self._show
         _ACTIVE = self.request
         return self.request
@@ -247,17 +251,21 @@ def _named_files(argv: Sequence[str], folder: str, digests: dict[str, bytes]) ->
 
 def _unchanged(files: list[tuple[str, bytes]]) -> bool:
     """Whether every file is a regular file whose bytes have ``digest`` (hashed as the
-    evaluation's key hashes them)."""
+    evaluation's key hashes them); each noted as read by the running call
+    (:mod:`irscale.core.reads`: the output is refused on one, as the command's is)."""
     import stat
 
+    from ..core import reads
     from ..io.regular_files import file_digest
 
     for path, digest in files:
         try:
-            if not stat.S_ISREG(os.stat(path).st_mode) or file_digest(path) != digest:
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode) or file_digest(path) != digest:
                 return False
         except OSError:
             return False
+        reads.note(info)
     return True
 
 
