@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from .conftest import Link, all_checks, assert_ok, err, ok, opt, run_case
+from .conftest import Link, all_checks, assert_ok, err, ok, opt, run_case, text
 
 EVAL = ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "-m", "P.5", "-q"]
 MANY = ["eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map", "-m", "P.5",
@@ -209,14 +209,26 @@ def hit_is_a_reply(*argv: str):
 
 def hit_says_the_same(*argv: str):
     """Run ``argv`` (with ``--cache c``) again: the same output and standard error (the
-    evaluation's warnings, shown again by the reply)."""
+    evaluation's warnings, shown again by the reply), and the reply was read (no
+    evaluation loaded: :func:`hit_is_a_reply`)."""
 
     def check(result, ws, run) -> None:
+        assert _warnings(result), "the case emits no warning"
         again = run([*argv, "--cache", "c"])
         assert_ok(again)
         assert (again.out, again.err) == (result.out, result.err), again.describe()
+        hit_is_a_reply(*argv)(result, ws, run)
 
     return check
+
+
+def _unjudged_topic(which: str) -> bytes:
+    """Run ``which`` of the collection with one more line, of a topic the qrels do not
+    judge (a warning names it)."""
+    from .conftest import run_lines
+
+    lines = run_lines(which)
+    return text([*lines, f"999 Q0 dX 1 1.0 {lines[0].split()[5]}"])
 
 
 def changed_input_is_a_miss(name: str, change, *argv: str):
@@ -292,8 +304,10 @@ CASES = [
     # nothing of the evaluation loaded; any change of an input a miss
     ok("eval-cache-hit-loads-no-evaluation", [*EVAL, "--cache", "c"], hit_is_a_reply(*EVAL),
        allowed_new=["c/"]),
-    ok("eval-cache-hit-shows-the-warnings", [*EVAL, "--cache", "c"], hit_says_the_same(*EVAL),
-       allowed_new=["c/"]),
+    ok("eval-cache-hit-shows-the-warnings", ["eval", "qrels.txt", "x.run", "-m", "map",
+                                             "--cache", "c"],
+       hit_says_the_same("eval", "qrels.txt", "x.run", "-m", "map"),
+       files={"x.run": _unjudged_topic("a")}, allowed_new=["c/"]),
     ok("eval-cache-run-changed-same-size", [*EVAL, "--cache", "c"],
        changed_input_is_a_miss("a.run", _same_size_change, *EVAL), allowed_new=["c/"]),
     ok("eval-cache-qrels-changed", [*EVAL, "--cache", "c"],
