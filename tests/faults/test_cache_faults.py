@@ -493,3 +493,32 @@ def test_cache_full_device_warns_once_and_succeeds(argv, where, ws, run_cli, mon
     warned = _warnings(result)
     assert len(warned) == 1 and "no space left on device" in warned[0], result.describe()
     assert not [n for n in os.listdir(ws.root / "c") if not n.endswith(".entry")]
+
+
+@pytest.mark.parametrize("settled", [False, True], ids=["by-digest", "by-identity"])
+def test_cache_reply_checks_its_files(settled, ws, run_cli, monkeypatch):
+    """A reply checks each file by its identity (device, inode, size, modification and
+    status change times) once it is settled (no write for ``SETTLED_NS`` before it was
+    hashed: 0 here, so the files just written are), by the digest of its bytes before:
+    settled, a hit hashes nothing; either way a change of one byte at the same size is a
+    miss that prints the new values."""
+    from irscale.io import regular_files
+
+    if settled:
+        monkeypatch.setattr(regular_files, "SETTLED_NS", 0)
+    argv = [*EVAL, "--cache", "c"]
+    first = run_cli(argv)
+    assert_ok(first)
+    if settled:  # a hit reads no input's bytes
+        digest = regular_files.file_digest
+        monkeypatch.setattr(regular_files, "file_digest", None)
+        hit = run_cli(argv)
+        assert_ok(hit)
+        assert hit.out == first.out, hit.describe()
+        monkeypatch.setattr(regular_files, "file_digest", digest)
+    ws.write("a.run", _same_size_change(ws.read("a.run")))
+    reference = run_cli(list(EVAL))
+    assert_ok(reference)
+    again = run_cli(argv)
+    assert_ok(again)
+    assert again.out == reference.out != first.out, again.describe()

@@ -27,13 +27,14 @@ import hashlib
 import os
 import stat
 import struct
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from ..core.records import fields as record_fields
 from ..core.records import is_record
 from ..errors import ParameterError
-from ..io.regular_files import file_digest
+from ..io.regular_files import file_digest, settled_identity
 from ..io.sources import expands, source_files
 
 #: Bytes read at a time from a file being hashed.
@@ -61,10 +62,15 @@ class FileStamps:
 
     stamps: dict[str, tuple[int, int, int]] = dataclasses.field(default_factory=dict)
     digests: dict[str, bytes] = dataclasses.field(default_factory=dict)
+    #: Each file's identity before it was hashed, where settled
+    #: (:func:`~irscale.io.regular_files.settled_identity`; ``None`` otherwise).
+    identities: dict[str, tuple[int, ...] | None] = dataclasses.field(default_factory=dict)
 
     def add(self, path: str) -> None:
+        now = time.time_ns()
         info = os.stat(path)
         self.stamps[path] = (info.st_size, info.st_ino, info.st_mtime_ns)
+        self.identities[path] = settled_identity(info, now)
 
     def unchanged(self) -> bool:
         for path, stamp in self.stamps.items():
@@ -87,7 +93,9 @@ class KeyWriter:
 
     def copy(self) -> KeyWriter:
         """A writer that continues from this one's items (its files recorded too)."""
-        writer = KeyWriter(FileStamps(dict(self.stamps.stamps), dict(self.stamps.digests)))
+        stamps = self.stamps
+        writer = KeyWriter(FileStamps(dict(stamps.stamps), dict(stamps.digests),
+                                      dict(stamps.identities)))
         writer._digest = self._digest.copy()
         return writer
 

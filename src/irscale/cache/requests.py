@@ -12,13 +12,14 @@ command line keeps a second entry, its *reply*, under the key of its request:
   is interpreted, so two spellings of one request are two replies (the second a hit of the
   evaluation's own entry, as without replies);
 * the reply (kind ``"reply"``, framed and checked as every entry: :mod:`.frames`): the
-  files of the evaluation's key with the digest of their bytes that went into it, what the
-  command wrote on standard error (the evaluation's warnings, a dataset's note) and the
+  files of the evaluation's key with the digest of their bytes that went into it and their
+  identity when it was settled (:func:`irscale.io.regular_files.settled_identity`), what
+  the command wrote on standard error (the evaluation's warnings, a dataset's note) and the
   bytes it printed.
 
-A reply is used only when each of its files is still a regular file with the same digest
-(hashed again, as the evaluation's key hashes it): a changed input is a miss, never a
-wrong answer, and so are another version, an altered entry (a warning, as for any entry)
+A reply is used only when each of its files is still a regular file with the same
+identity (no write since it was hashed) or, without one, the same digest (hashed again, as
+the evaluation's key hashes it): a changed input is a miss, never a wrong answer, and so are another version, an altered entry (a warning, as for any entry)
 and a request that differs by one character. It is written by a command whose printed text
 was a cache entry's (:func:`irscale.cache.calls.cached` with ``text``: trec_eval's
 measures of TREC files, :func:`irscale.evaluation.trec_text.trec_eval_text`), which
@@ -28,7 +29,8 @@ changed while it ran; and whose standard error held no progress bar. The cache's
 warnings (an entry not used, not written) are not part of a reply.
 
 This module imports only :mod:`os` and :mod:`sys` when loaded; a hit loads the cache's
-folder and frames (:mod:`.store`, :mod:`.frames`) and the engine's version, nothing else.
+folder and frames (:mod:`.store`, :mod:`.frames`), the engine's version and the one writer
+of standard output (:mod:`irscale.io.files`), nothing else.
 """
 
 from __future__ import annotations
@@ -163,13 +165,15 @@ class Request:
         stderr = "".join(self._stderr)
         if folder != self.folder or done is not text or "\r" in stderr:
             return
-        if not _named_files(self.argv, self.folder, stamps.digests) or not stamps.unchanged():
+        if not _named_files(self.argv, self.folder, stamps.digests) or not stamps.unchanged() \
+                or not _settled(stamps.identities):
             return
         from .store import CacheDir
 
         if self._dir is None:  # (the folder was checked by the evaluation's cache)
             self._dir = CacheDir.read_only(self.folder)
-        files = [(path, digest.hex()) for path, digest in stamps.digests.items()]
+        files = [(path, digest, stamps.identities.get(path))
+                 for path, digest in stamps.digests.items()]
         self._dir.put(self.key, _version(), (files, stderr, text), [], encode_reply)
 
 
@@ -249,19 +253,47 @@ def _named_files(argv: Sequence[str], folder: str, digests: dict[str, bytes]) ->
         expands(word) for word in words - {folder, f"{OPTION}={folder}"})
 
 
-def _unchanged(files: list[tuple[str, bytes]]) -> bool:
-    """Whether every file is a regular file whose bytes have ``digest`` (hashed as the
-    evaluation's key hashes them); each noted as read by the running call
-    (:mod:`irscale.core.reads`: the output is refused on one, as the command's is)."""
+#: A file of a reply: its path, the digest of its bytes and its settled identity (or None).
+File = tuple[str, bytes, "tuple[int, ...] | None"]
+
+
+def _settled(identities: dict[str, tuple[int, ...] | None]) -> bool:
+    """Whether no file whose identity was settled when it was hashed has changed since
+    (its status changed: a write, even of the same size at the same modification time)."""
+    import time
+
+    from ..io.regular_files import settled_identity
+
+    now = time.time_ns()
+    for path, identity in identities.items():
+        try:
+            if identity is not None and settled_identity(os.stat(path), now) != identity:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _unchanged(files: list[File]) -> bool:
+    """Whether every file is a regular file with the identity it had when its digest was
+    taken, settled (:func:`~irscale.io.regular_files.settled_identity`: no write since),
+    or else whose bytes have its digest (hashed as the evaluation's key hashes them); each
+    noted as read by the running call (:mod:`irscale.core.reads`: the output is refused on
+    one, as the command's is)."""
     import stat
+    import time
 
     from ..core import reads
-    from ..io.regular_files import file_digest
+    from ..io.regular_files import file_digest, settled_identity
 
-    for path, digest in files:
+    now = time.time_ns()
+    for path, digest, identity in files:
         try:
             info = os.stat(path)
-            if not stat.S_ISREG(info.st_mode) or file_digest(path) != digest:
+            if not stat.S_ISREG(info.st_mode):
+                return False
+            if (identity is None or settled_identity(info, now) != identity) \
+                    and file_digest(path) != digest:
                 return False
         except OSError:
             return False
@@ -269,27 +301,32 @@ def _unchanged(files: list[tuple[str, bytes]]) -> bool:
     return True
 
 
-def encode_reply(key: str, version: str, reply: tuple[list[tuple[str, str]], str, bytes],
+def encode_reply(key: str, version: str, reply: tuple[list[File], str, bytes],
                  warned: list[tuple[str, str]]) -> bytes:
-    """The bytes of a reply's entry: its files and standard error in the header, its text
-    the data."""
+    """The bytes of a reply's entry: its files (path, digest, identity) and standard error
+    in the header, its text the data."""
     from .frames import frame
 
     files, stderr, text = reply
-    return frame(key, version, REPLY, warned,
-                 {"files": [list(item) for item in files], "stderr": stderr}, [text])
+    return frame(key, version, REPLY, warned, {
+        "files": [[path, digest.hex(), None if identity is None else list(identity)]
+                  for path, digest, identity in files],
+        "stderr": stderr}, [text])
 
 
 def decode_reply(data: bytes, key: str, version: str
-                 ) -> tuple[tuple[list[tuple[str, bytes]], str, bytes], list[tuple[str, str]]]:
-    """The files (with their digests), standard error and text of a reply written by
-    :func:`encode_reply` for ``key`` and ``version``; :class:`~.frames.BadEntry`
-    otherwise."""
+                 ) -> tuple[tuple[list[File], str, bytes], list[tuple[str, str]]]:
+    """The files (with their digests and identities), standard error and text of a reply
+    written by :func:`encode_reply` for ``key`` and ``version``;
+    :class:`~.frames.BadEntry` otherwise."""
     from .frames import BadEntry, unframe
 
     header, text, warned = unframe(data, key, version, REPLY)
     try:
-        files = [(str(path), bytes.fromhex(digest)) for path, digest in header["files"]]
+        files: list[File] = [
+            (str(path), bytes.fromhex(digest),
+             None if identity is None else tuple(int(item) for item in identity))
+            for path, digest, identity in header["files"]]
         stderr = header["stderr"]
         if not isinstance(stderr, str) or not files:
             raise TypeError("its standard error is not text, or it names no file")
