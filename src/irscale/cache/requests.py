@@ -19,8 +19,9 @@ command line keeps a second entry, its *reply*, under the key of its request:
 
 A reply is used only when each of its files is still a regular file with the same
 identity (no write since it was hashed) or, without one, the same digest (hashed again, as
-the evaluation's key hashes it): a changed input is a miss, never a wrong answer, and so are another version, an altered entry (a warning, as for any entry)
-and a request that differs by one character. It is written by a command whose printed text
+the evaluation's key hashes it): a changed input is a miss, never a wrong answer, and so
+are another version, an altered entry (a warning, as for any entry) and a request that
+differs by one character. It is written by a command whose printed text
 was a cache entry's (:func:`irscale.cache.calls.cached` with ``text``: trec_eval's
 measures of TREC files, :func:`irscale.evaluation.trec_text.trec_eval_text`), which
 succeeded and printed to standard output; whose files are words of the command line (a
