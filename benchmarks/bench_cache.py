@@ -14,9 +14,12 @@ checked identical to the run without a cache.
 Then ``irscale eval`` of one run file (the first: a TREC track run at the defaults, 50
 topics x 1,000 documents) with trec_eval's official measures, and of the 10M-line run of
 :mod:`datagen`'s case ``i`` with ``--datagen-dir DIR`` (generated there once): without a
-cache and with a warm one (a hit), alternated in one loop, each a whole process
-(``python -m irscale``): medians of the wall and CPU time (user + system of the process)
-and the hit's ratio to the evaluation without a cache.
+cache, with a warm one (a hit: the reply to the command line, :mod:`irscale.cache.requests`)
+and with a cold one (a miss), alternated in one loop, each a whole process
+(``python -m irscale``): medians of the wall and CPU time (user + system of the process),
+and the median of the ratios of each hit's and miss's CPU time to the evaluation without
+a cache run beside it; the machine's load before and after. Add ``-S`` to ``--python-flags``
+to leave out what the machine's ``site`` (its ``.pth`` files) costs every process.
 
     python benchmarks/bench_cache.py --runs 50 --topics 50 --depth 1000 [--repeat 3]
         [--datagen-dir DIR]
@@ -94,37 +97,75 @@ def timed(argv: list[str]) -> tuple[float, float, bytes]:
 def whole(argv: list[str]) -> tuple[float, float, bytes]:
     """Wall and CPU time (user + system) of ``python -m irscale ARGV`` in a fresh process,
     and its output."""
+    import irscale  # where it is installed: on the path of a process started with -S
+
+    path = os.pathsep.join(filter(None, [os.path.dirname(os.path.dirname(irscale.__file__)),
+                                         os.environ.get("PYTHONPATH")]))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     begin = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "irscale", *argv], capture_output=True,
-                          check=True)
+    done = subprocess.run([sys.executable, *PYTHON_FLAGS, "-m", "irscale", *argv],
+                          capture_output=True, check=True,
+                          env={**os.environ, "PYTHONPATH": path})
     wall = time.perf_counter() - begin
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, done.stdout
 
 
+#: The interpreter's options of :func:`whole`'s processes (``--python-flags``).
+PYTHON_FLAGS: list[str] = []
+
+
+def load() -> str:
+    """The machine's load (1, 5 and 15 minutes) and its processors, for the table's
+    caption: a loaded machine spreads the times (the pairs' ratios less)."""
+    try:
+        averages = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:  # pragma: no cover - no load average on this system
+        averages = "unknown"
+    return f"load {averages} on {os.cpu_count()} CPUs"
+
+
 def eval_table(label: str, qrels: Path, run: Path, cache: Path, repeat: int) -> None:
-    """``irscale eval QRELS RUN`` (official measures) without a cache and with a warm one,
-    alternated (module documentation); the outputs checked identical."""
+    """``irscale eval QRELS RUN`` (official measures) without a cache, with a warm one (a
+    hit: the reply to its command line) and with a cold one (a miss: evaluated and
+    stored), in alternating triples (module documentation); the outputs checked
+    identical. Each hit's and miss's CPU time is divided by that of the run without a cache
+    of its triple: the median of those ratios is the row's "CPU vs no cache" (pairing
+    keeps it meaningful when the machine's speed drifts)."""
     command = ["eval", str(qrels), str(run)]
+    cold = cache.with_name(cache.name + "-cold")
+    from irscale.io.regular_files import SETTLED_NS
+
     shutil.rmtree(cache, ignore_errors=True)
+    # the inputs as a user's usually are, written a while ago: a hit checks them by their
+    # identity, not their bytes (irscale.io.regular_files.settled_identity)
+    time.sleep(max(0.0, SETTLED_NS / 1e9 - (time.time() - run.stat().st_ctime)) + 0.1)
     _, _, reference = whole([*command, "--cache", str(cache)])  # fills the cache
-    times: dict[str, list[tuple[float, float]]] = {"no cache": [], "cache hit": []}
+    times: dict[str, list[tuple[float, float]]] = {"no cache": [], "cache hit": [],
+                                                   "cache miss": []}
+    ratios: dict[str, list[float]] = {name: [] for name in times}
+    before = load()
     for _ in range(repeat):
+        shutil.rmtree(cold, ignore_errors=True)
         for name, argv in (("no cache", command),
-                           ("cache hit", [*command, "--cache", str(cache)])):
+                           ("cache hit", [*command, "--cache", str(cache)]),
+                           ("cache miss", [*command, "--cache", str(cold)])):
             wall, cpu, out = whole(argv)
             assert out == reference, name
             times[name].append((wall, cpu))
-    print(f"\nirscale eval, {label}, official measures; median of {repeat}, alternated")
-    print("| configuration | wall (s) | CPU (s) | wall vs no cache | CPU vs no cache |")
+            ratios[name].append(cpu / times["no cache"][-1][1])
+    shutil.rmtree(cold, ignore_errors=True)
+    print(f"\nirscale eval, {label}, official measures; median of {repeat}, alternated; "
+          f"{before} before, {load()} after")
+    print("| configuration | wall (s) | CPU (s) | wall vs no cache | CPU vs no cache "
+          "(median of the triples' ratios) |")
     print("|---|---:|---:|---:|---:|")
-    base = [statistics.median(t[i] for t in times["no cache"]) for i in (0, 1)]
+    base = statistics.median(t[0] for t in times["no cache"])
     for name, measured in times.items():
         wall, cpu = (statistics.median(t[i] for t in measured) for i in (0, 1))
-        print(f"| {name} | {wall:.3f} | {cpu:.3f} | {wall / base[0]:.2f} | "
-              f"{cpu / base[1]:.2f} |")
+        print(f"| {name} | {wall:.3f} | {cpu:.3f} | {wall / base:.2f} | "
+              f"{statistics.median(ratios[name]):.2f} |")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -141,7 +182,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="also time eval on datagen's 10M-line case i (kept there)")
     parser.add_argument("--eval-only", action="store_true",
                         help="only the tables of irscale eval (not eval-many's)")
+    parser.add_argument("--python-flags", default="",
+                        help="the interpreter's options of irscale eval's processes, "
+                        "e.g. '-S' (no site: no .pth file of the machine)")
     args = parser.parse_args(argv)
+    PYTHON_FLAGS[:] = args.python_flags.split()
     scratch = Path(tempfile.mkdtemp(prefix="irscale-cache-", dir=args.scratch))
     try:
         qrels, runs = generate(scratch, args.runs, args.topics, args.depth)

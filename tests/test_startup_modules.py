@@ -1,5 +1,6 @@
 """The modules the commands typed most import, listed: a 10-line ``irscale eval`` of
-trec_eval's measures, ``irscale --help`` and ``irscale eval --help``.
+trec_eval's measures, the same with ``--cache DIR`` once it is cached (a hit),
+``irscale --help`` and ``irscale eval --help``.
 
 Each runs in a fresh interpreter started with ``-S`` (no ``site``: no ``.pth`` file of the
 machine pre-imports a module the command would otherwise pay for, as a user's fresh virtual
@@ -77,6 +78,18 @@ EVAL = EVAL_HELP | {
         "ndcg_averaged", "precision", "rbp", "recall", "reciprocal_rank", "relstring",
         "set_measures", "unjudged"))}
 
+#: What a hit of ``irscale eval --cache DIR`` loads of irscale: the reply to its command
+#: line (:mod:`irscale.cache.requests`) read from the folder (:mod:`irscale.cache.store`,
+#: its frame checked: :mod:`irscale.cache.frames`) with the files' digests
+#: (:mod:`irscale.io.regular_files`), irscale's version from the engine, and the one writer
+#: of standard output; no parser, no catalogue, no context, no judging.
+CACHE_HIT = {
+    "irscale", "irscale._engine", "irscale.cache", "irscale.cache.frames",
+    "irscale.cache.requests", "irscale.cache.store", "irscale.cli", "irscale.cli.main",
+    "irscale.core", "irscale.core.budget", "irscale.core.extras", "irscale.core.reads",
+    "irscale.core.records", "irscale.core.version", "irscale.errors", "irscale.io",
+    "irscale.io.files", "irscale.io.json_input", "irscale.io.regular_files"}
+
 _SCRIPT = textwrap.dedent("""
     import contextlib, io, json, sys
     from irscale.cli.main import main
@@ -113,6 +126,25 @@ def test_the_modules_a_command_imports_are_listed(tmp_path, argv, listed):
     (tmp_path / "qrels").write_text(QRELS)
     (tmp_path / "run").write_text(RUN)
     status, modules = _modules(argv, str(tmp_path))
+    _check_listed(status, modules, listed)
+
+
+def test_the_modules_a_cache_hit_imports_are_listed(tmp_path):
+    """``irscale eval --cache DIR`` run twice: the second, a hit, loads :data:`CACHE_HIT`
+    of irscale (and the first wrote the reply it reads: two entries)."""
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    argv = ["eval", "qrels", "run", "--cache", "c"]
+    status, _ = _modules(argv, str(tmp_path))  # a miss
+    assert status == 0
+    assert len(os.listdir(tmp_path / "c")) == 2
+    status, modules = _modules(argv, str(tmp_path))
+    _check_listed(status, modules, CACHE_HIT)
+
+
+def _check_listed(status: object, modules: set[str], listed: set[str]) -> None:
+    """The command succeeded, loaded exactly ``listed`` of irscale and none of
+    :data:`REFUSED`."""
     assert status == 0
     ours = {name for name in modules if name == "irscale" or name.startswith("irscale.")}
     assert sorted(ours - listed) == [], "modules of irscale not listed for this command"

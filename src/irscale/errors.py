@@ -159,6 +159,12 @@ class SchedulerError(IrscaleError, RuntimeError):
     nothing listens at the address, or the handshake does not finish in time."""
 
 
+class CacheEntryWarning(UserWarning):
+    """An entry of a results cache (``--cache``, ``cache=``) that cannot be trusted (altered,
+    truncated, of another format, not a regular file): it is not used, the evaluation is
+    done again and stored in its place."""
+
+
 class CacheWriteWarning(UserWarning):
     """A results cache (``--cache``, ``cache=``) whose entries cannot be written (a
     read-only folder, a full device): the evaluation is returned, and not stored."""

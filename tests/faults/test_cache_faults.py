@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from .conftest import Link, all_checks, assert_ok, err, ok, opt, run_case
+from .conftest import Link, all_checks, assert_ok, err, ok, opt, run_case, text
 
 EVAL = ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "-m", "P.5", "-q"]
 MANY = ["eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map", "-m", "P.5",
@@ -166,7 +166,159 @@ def fifo_is_not_waited_for(*argv: str):
     return check
 
 
+def _hit_modules(ws, argv: list[str]) -> tuple[object, str, set[str]]:
+    """The exit status, output and modules loaded of ``irscale ARGV`` in a process of its
+    own."""
+    import json
+    import subprocess
+    import sys
+
+    from .conftest import subprocess_env
+
+    script = ("import io, json, sys\nfrom irscale.cli.main import main\n"
+              "out = sys.stdout\nsys.stdout = io.TextIOWrapper(io.BytesIO(), 'utf-8')\n"
+              "status = main(json.loads(sys.argv[1]))\nsys.stdout.flush()\n"
+              "text = sys.stdout.buffer.getvalue().decode()\n"
+              "out.write(json.dumps([status, text, sorted(sys.modules)]))\n")
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(argv)], cwd=ws.root,
+                          env=subprocess_env(), capture_output=True, text=True, timeout=120,
+                          check=True)
+    status, text, modules = json.loads(done.stdout)
+    return status, text, set(modules)
+
+
+#: What a hit of ``irscale eval`` must not load: the parser of its options, the measure
+#: catalogue, the evaluation contexts, the judging and the evaluation's key.
+NOT_FOR_A_HIT = ("irscale.cli.parser", "irscale.cli.eval", "irscale.measures.names",
+                 "irscale.evaluation.contexts", "irscale.evaluation.setup",
+                 "irscale.io.native_files", "irscale.cache.keys", "irscale.cache.evaluations")
+
+
+def hit_is_a_reply(*argv: str):
+    """Run ``argv`` (with ``--cache c``) again in a process of its own: the same output,
+    read from the cache's reply to the command line, with none of :data:`NOT_FOR_A_HIT`
+    loaded."""
+
+    def check(result, ws, run) -> None:
+        status, text, modules = _hit_modules(ws, [*argv, "--cache", "c"])
+        assert status == 0 and text == result.out
+        assert sorted(modules & set(NOT_FOR_A_HIT)) == []
+
+    return check
+
+
+def hit_says_the_same(*argv: str):
+    """Run ``argv`` (with ``--cache c``) again: the same output and standard error (the
+    evaluation's warnings, shown again by the reply), and the reply was read (no
+    evaluation loaded: :func:`hit_is_a_reply`)."""
+
+    def check(result, ws, run) -> None:
+        assert _warnings(result), "the case emits no warning"
+        again = run([*argv, "--cache", "c"])
+        assert_ok(again)
+        assert (again.out, again.err) == (result.out, result.err), again.describe()
+        hit_is_a_reply(*argv)(result, ws, run)
+
+    return check
+
+
+def _unjudged_topic(which: str) -> bytes:
+    """Run ``which`` of the collection with one more line, of a topic the qrels do not
+    judge (a warning names it)."""
+    from .conftest import run_lines
+
+    lines = run_lines(which)
+    return text([*lines, f"999 Q0 dX 1 1.0 {lines[0].split()[5]}"])
+
+
+def changed_input_is_a_miss(name: str, change, *argv: str):
+    """After the reply is stored, change the input ``name`` (``change``: its bytes to the
+    bytes written back): ``argv`` (with ``--cache c``) prints what it prints without a
+    cache for the new bytes, and again from the reply stored then."""
+
+    def check(result, ws, run) -> None:
+        ws.write(name, change(ws.read(name)))
+        reference = run(list(argv))
+        assert_ok(reference)
+        assert reference.out != result.out, "the change changes no value"
+        for _ in range(2):
+            again = run([*argv, "--cache", "c"])
+            assert_ok(again)
+            assert again.out == reference.out, again.describe()
+
+    return check
+
+
+def _same_size_change(data: bytes) -> bytes:
+    """The first run line's document swapped with the last one's: the same bytes, in
+    another order (the same size, the values changed)."""
+    lines = data.split(b"\n")
+    body = [index for index, line in enumerate(lines) if line.strip()]
+    first, last = body[0], body[-1]
+    a, b = lines[first].split(), lines[last].split()
+    if a[0] == b[0]:
+        a[2], b[2] = b[2], a[2]
+    else:
+        a[4], b[4] = b[4], a[4]
+    lines[first], lines[last] = b" ".join(a), b" ".join(b)
+    return b"\n".join(lines)
+
+
+def new_run_in_folder_is_evaluated(*argv: str):
+    """``argv`` names a folder of runs: a run file added to it is evaluated by the next
+    call with the cache (a folder's files may change: no reply answers it)."""
+
+    def check(result, ws, run) -> None:
+        os.symlink("../c.run", ws.root / "runs" / "c.run")
+        reference = run(list(argv))
+        assert_ok(reference)
+        again = run([*argv, "--cache", "c"])
+        assert_ok(again)
+        assert again.out == reference.out != result.out, again.describe()
+
+    return check
+
+
+def output_onto_an_input_is_refused(*argv: str):
+    """``argv`` (with ``--cache c``) again, its standard output appended to its run file
+    ``a.run``: refused as without a cache, the file unchanged."""
+
+    def check(result, ws, run) -> None:
+        import subprocess
+
+        from .conftest import BIN, subprocess_env
+
+        before = ws.read("a.run")
+        with open(ws.root / "a.run", "ab") as stream:
+            done = subprocess.run([*BIN, *argv, "--cache", "c"], cwd=ws.root,
+                                  env=subprocess_env(), stdin=subprocess.DEVNULL,
+                                  stdout=stream, stderr=subprocess.PIPE, timeout=120)
+        assert done.returncode == 2 and b"a file this call has read" in done.stderr
+        assert ws.read("a.run") == before
+
+    return check
+
+
 CASES = [
+    # ---- a hit of irscale eval: the reply to its command line, read and printed with
+    # nothing of the evaluation loaded; any change of an input a miss
+    ok("eval-cache-hit-loads-no-evaluation", [*EVAL, "--cache", "c"], hit_is_a_reply(*EVAL),
+       allowed_new=["c/"]),
+    ok("eval-cache-hit-shows-the-warnings", ["eval", "qrels.txt", "x.run", "-m", "map",
+                                             "--cache", "c"],
+       hit_says_the_same("eval", "qrels.txt", "x.run", "-m", "map"),
+       files={"x.run": _unjudged_topic("a")}, allowed_new=["c/"]),
+    ok("eval-cache-run-changed-same-size", [*EVAL, "--cache", "c"],
+       changed_input_is_a_miss("a.run", _same_size_change, *EVAL), allowed_new=["c/"]),
+    ok("eval-cache-qrels-changed", [*EVAL, "--cache", "c"],
+       changed_input_is_a_miss("qrels.txt", lambda data: data.replace(b" 1\n", b" 0\n", 3),
+                               *EVAL), allowed_new=["c/"]),
+    ok("eval-cache-run-folder-grows", ["eval", "qrels.txt", "runs", "-m", "map", "--cache",
+                                       "c"],
+       new_run_in_folder_is_evaluated("eval", "qrels.txt", "runs", "-m", "map"),
+       files=RUNS_ONLY, allowed_new=["c/"]),
+    ok("eval-cache-hit-output-onto-a-run", [*EVAL, "--cache", "c"],
+       output_onto_an_input_is_refused(*EVAL), allowed_new=["c/"]),
     # ---- the output: as without a cache, on a miss and on a hit
     ok("eval-cache-miss-then-hit", [*EVAL, "--cache", "c"],
        all_checks(same_as_uncached(*EVAL), hit_equals(*EVAL)), allowed_new=["c/"]),
@@ -341,3 +493,32 @@ def test_cache_full_device_warns_once_and_succeeds(argv, where, ws, run_cli, mon
     warned = _warnings(result)
     assert len(warned) == 1 and "no space left on device" in warned[0], result.describe()
     assert not [n for n in os.listdir(ws.root / "c") if not n.endswith(".entry")]
+
+
+@pytest.mark.parametrize("settled", [False, True], ids=["by-digest", "by-identity"])
+def test_cache_reply_checks_its_files(settled, ws, run_cli, monkeypatch):
+    """A reply checks each file by its identity (device, inode, size, modification and
+    status change times) once it is settled (no write for ``SETTLED_NS`` before it was
+    hashed: 0 here, so the files just written are), by the digest of its bytes before:
+    settled, a hit hashes nothing; either way a change of one byte at the same size is a
+    miss that prints the new values."""
+    from irscale.io import regular_files
+
+    if settled:
+        monkeypatch.setattr(regular_files, "SETTLED_NS", 0)
+    argv = [*EVAL, "--cache", "c"]
+    first = run_cli(argv)
+    assert_ok(first)
+    if settled:  # a hit reads no input's bytes
+        digest = regular_files.file_digest
+        monkeypatch.setattr(regular_files, "file_digest", None)
+        hit = run_cli(argv)
+        assert_ok(hit)
+        assert hit.out == first.out, hit.describe()
+        monkeypatch.setattr(regular_files, "file_digest", digest)
+    ws.write("a.run", _same_size_change(ws.read("a.run")))
+    reference = run_cli(list(EVAL))
+    assert_ok(reference)
+    again = run_cli(argv)
+    assert_ok(again)
+    assert again.out == reference.out != first.out, again.describe()

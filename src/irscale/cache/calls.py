@@ -82,12 +82,16 @@ def cached(call: CacheCall | None, setup: EvaluationSetup, compute: Callable[[],
     if found is not None:
         held, warned = found
         _show(shown(warned), stacklevel)
-        return held
-    recorder = Recorder()
-    with recorder.installed(), recorder.recording() as caught:
-        held = compute()
-    _store(folder, key, writer.stamps, held, caught, encoder)
-    _show(caught, stacklevel)
+    else:
+        recorder = Recorder()
+        with recorder.installed(), recorder.recording() as caught:
+            held = compute()
+        _store(folder, key, writer.stamps, held, caught, encoder)
+        _show(caught, stacklevel)
+    if text:  # the command line's reply to its request (irscale.cache.requests)
+        from .requests import offer
+
+        offer(call.folder, writer.stamps, held)
     return held
 
 

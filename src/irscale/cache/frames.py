@@ -25,10 +25,14 @@ import hashlib
 import importlib
 import json
 import struct
-from typing import Any
 
 from ..errors import InputFormatError
 from ..io.json_input import parse_json
+
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:  # pragma: no cover  (typing: not for a cache hit)
+    from typing import Any
 
 #: The first bytes of every entry: the format and its version.
 MAGIC = b"irscale-cache\x00\x00\x02"

@@ -27,13 +27,14 @@ import hashlib
 import os
 import stat
 import struct
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from ..core.records import fields as record_fields
 from ..core.records import is_record
 from ..errors import ParameterError
-from ..io.regular_files import file_digest
+from ..io.regular_files import file_digest, settled_identity
 from ..io.sources import expands, source_files
 
 #: Bytes read at a time from a file being hashed.
@@ -55,13 +56,21 @@ class MissingFile(Exception):
 @dataclasses.dataclass
 class FileStamps:
     """``(size, inode, modification time)`` of every file hashed into a key, to check that
-    none changed before an entry is stored (:meth:`unchanged`)."""
+    none changed before an entry is stored (:meth:`unchanged`), and the digest of its bytes
+    that went into the key (``digests``: the command line's own keys,
+    :mod:`irscale.cache.requests`, check the files against them)."""
 
     stamps: dict[str, tuple[int, int, int]] = dataclasses.field(default_factory=dict)
+    digests: dict[str, bytes] = dataclasses.field(default_factory=dict)
+    #: Each file's identity before it was hashed, where settled
+    #: (:func:`~irscale.io.regular_files.settled_identity`; ``None`` otherwise).
+    identities: dict[str, tuple[int, ...] | None] = dataclasses.field(default_factory=dict)
 
     def add(self, path: str) -> None:
+        now = time.time_ns()
         info = os.stat(path)
         self.stamps[path] = (info.st_size, info.st_ino, info.st_mtime_ns)
+        self.identities[path] = settled_identity(info, now)
 
     def unchanged(self) -> bool:
         for path, stamp in self.stamps.items():
@@ -84,7 +93,9 @@ class KeyWriter:
 
     def copy(self) -> KeyWriter:
         """A writer that continues from this one's items (its files recorded too)."""
-        writer = KeyWriter(FileStamps(dict(self.stamps.stamps)))
+        stamps = self.stamps
+        writer = KeyWriter(FileStamps(dict(stamps.stamps), dict(stamps.digests),
+                                      dict(stamps.identities)))
         writer._digest = self._digest.copy()
         return writer
 
@@ -118,6 +129,7 @@ class KeyWriter:
             digest = file_digest(path, BLOCK)
         except OSError as error:
             raise MissingFile(path) from error
+        self.stamps.digests[path] = digest
         self.text(path)
         self._raw(b"H", digest)
 

@@ -25,29 +25,38 @@ writing left behind are removed when an entry is next written, once older than
 
 from __future__ import annotations
 
+import _thread
 import os
 import re
-import threading
 import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
 
-from ..errors import CacheWriteWarning, FileAccessError, InputError, ParameterError, shorten
+from ..errors import (
+    CacheEntryWarning,
+    CacheWriteWarning,
+    FileAccessError,
+    InputError,
+    ParameterError,
+    shorten,
+)
 from ..io.files import access_error, current_umask
-from ..io.folders import check_output_folder
 from ..io.regular_files import NotRegularFile, read_regular
-from ..io.sources import call_inputs, check_folder_inputs
 from .frames import BadEntry, Warned, warning_category, warning_name
 
-#: What an entry holds (an evaluation, a text).
-Held = TypeVar("Held")
-#: Reads an entry's bytes for a key and version: what it holds and its warnings
-#: (:func:`irscale.cache.entries.decode`, :func:`irscale.cache.frames.decode_text`).
-Decode = Callable[[bytes, str, str], tuple[Held, list[Warned]]]
-#: Writes what an entry holds and its warnings under a key and version.
-Encode = Callable[[str, str, Held, list[Warned]], bytes]
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:  # pragma: no cover  (typing: not for a hit, irscale.cache.requests)
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any, TypeVar
+
+    #: What an entry holds (an evaluation, a text).
+    Held = TypeVar("Held")
+    #: Reads an entry's bytes for a key and version: what it holds and its warnings
+    #: (:func:`irscale.cache.entries.decode`, :func:`irscale.cache.frames.decode_text`).
+    Decode = Callable[[bytes, str, str], tuple[Held, list[Warned]]]
+    #: Writes what an entry holds and its warnings under a key and version.
+    Encode = Callable[[str, str, Held, list[Warned]], bytes]
 
 #: The suffix of an entry's file.
 SUFFIX = ".entry"
@@ -64,19 +73,35 @@ class CacheDir:
 
     def __init__(self, path: str | os.PathLike[str], inputs: Iterable[Any],
                  *, option: str = "cache") -> None:
+        from ..io.folders import check_output_folder
+        from ..io.sources import call_inputs, check_folder_inputs
+
         name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
         if not isinstance(name, str) or not name:
             raise ParameterError(f"{option} must name a folder, got {shorten(repr(path))}")
-        self.path = name
+        self._open(name, option)
+        check_folder_inputs(name, call_inputs(inputs), option=option)
+        if os.path.lexists(name) and not os.path.isdir(name):
+            raise FileAccessError(f"{option} {name}: not a folder", path=name)
+        check_output_folder(name, option, read_only=True)  # read-only serves its entries
+
+    @classmethod
+    def read_only(cls, path: str, option: str = "cache") -> CacheDir:
+        """The folder ``path`` opened to read entries (:meth:`get`) without its checks:
+        reading writes nothing, and an entry is only ever written through a folder the
+        constructor checked (the command line's replies, :mod:`irscale.cache.requests`,
+        read before the inputs are known)."""
+        folder = cls.__new__(cls)
+        folder._open(path, option)
+        return folder
+
+    def _open(self, path: str, option: str) -> None:
+        self.path = path
         self.option = option
         self._swept = False
         #: Keys whose entry is not a regular file (:meth:`get`): not replaced where a
         #: folder holds the name (:meth:`put`), the warning said so.
         self._not_files: set[str] = set()
-        check_folder_inputs(name, call_inputs(inputs), option=option)
-        if os.path.lexists(name) and not os.path.isdir(name):
-            raise FileAccessError(f"{option} {name}: not a folder", path=name)
-        check_output_folder(name, option, read_only=True)  # read-only serves its entries
 
     def _create(self) -> None:
         """The folder, created on the first entry written (nothing is written before)."""
@@ -125,7 +150,7 @@ class CacheDir:
                 warning_category(category)
         except BadEntry as error:
             warnings.warn(f"{self.option} {self.path}: entry {key}{SUFFIX} is not used "
-                          f"({error}): evaluating again", stacklevel=3)
+                          f"({error}): evaluating again", CacheEntryWarning, stacklevel=3)
             return None
         return held, warned
 
@@ -178,7 +203,7 @@ class CacheDir:
 
 #: The folders (real paths) whose write failure was reported (:meth:`CacheDir.put`).
 _WARNED: set[str] = set()
-_WARNED_LOCK = threading.Lock()
+_WARNED_LOCK = _thread.allocate_lock()
 
 
 def _remove(path: str) -> None:
@@ -191,7 +216,7 @@ def _remove(path: str) -> None:
 #: Held while a :class:`Recorder` is installed: Python's warning filters and
 #: ``showwarning`` are the process's, so one recorder is installed at a time (cached
 #: evaluations in several threads record one after the other).
-_INSTALLED = threading.RLock()
+_INSTALLED = _thread.RLock()
 
 
 class Recorder:
@@ -204,6 +229,8 @@ class Recorder:
     shows them under the filters of its own caller."""
 
     def __init__(self) -> None:
+        import threading  # (a miss only: the locks above are threading's own)
+
         self._local = threading.local()
         self._pending: list[tuple[type[Warning], str]] = []
         self._lock = threading.Lock()

@@ -279,6 +279,15 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         command = next((arg for arg in argv if not arg.startswith("-")), None)
+        request = None
+        if "--cache" in argv or any(arg.startswith("--cache=") for arg in argv):
+            from ..cache.requests import Request
+
+            # the cache's reply to this very command line, before anything else is loaded
+            request = Request.of(argv)
+            if request is not None and request.reply() is not None:
+                sys.stdout.flush()
+                return 0
         if command in NO_BLAS and "numpy" not in sys.modules:
             # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
             # caller that imported numpy, or a value the user set, keeps its setup
@@ -300,6 +309,8 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             from . import allocator
 
             allocator.tune_memory()
+        import contextlib
+
         from ..core import reads
         from ..core.edge import bypassed
         from ..core.numbers import floating_point_errors, text_scope
@@ -309,11 +320,14 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         # command reads are never replaced by what it writes (irscale.core.reads); numpy's
         # floating-point warnings are errors (docs/errors.md §6); what the command returns
         # is written by the one writer, its text through the guard on numbers
-        with bypassed(), reads.call(), floating_point_errors(), text_scope():
+        with bypassed(), reads.call(), floating_point_errors(), text_scope(), \
+                request.recording() if request is not None else contextlib.nullcontext():
             with guarded_stdout():
                 done = args.func(args)
             status = write_outputs(args, done)
         sys.stdout.flush()
+        if request is not None:  # its reply, for the next time
+            request.store(args, done, status)
         return status
     except KeyboardInterrupt as error:
         return _interrupted(error, sigint)

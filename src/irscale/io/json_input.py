@@ -27,9 +27,13 @@ from __future__ import annotations
 import json
 import re
 from itertools import accumulate
-from typing import Any
 
 from ..errors import InputFormatError, shorten
+
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:  # pragma: no cover  (typing: not for a cache hit)
+    from typing import Any
 
 #: The deepest nesting of arrays and objects a JSON input may have: a click model's
 #: parameters nest 3 deep, a cache entry's header 3; far below the depth at which

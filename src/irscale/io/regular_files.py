@@ -73,6 +73,25 @@ def read_regular(path: PathLike) -> bytes | None:
         os.close(descriptor)
 
 
+#: How long (nanoseconds) before it is hashed a file's status must have last changed for
+#: its identity to stand for its bytes (:func:`settled_identity`): more than the coarsest
+#: timestamps of a file system (FAT's 2 s), so that a later write, which sets the status
+#: change time to its own time, cannot leave the same one.
+SETTLED_NS = 3_000_000_000
+
+
+def settled_identity(info: os.stat_result, now_ns: int) -> tuple[int, ...] | None:
+    """The identity of the file whose status is ``info``, read at ``now_ns``
+    (``time.time_ns()`` before it was read): its device, inode, size, modification and
+    status change times (ns), which no write leaves unchanged (a write sets the status
+    change time, which no program can set back); ``None`` when its status changed less than
+    :data:`SETTLED_NS` before, where a write in the same tick of a coarse clock could leave
+    it unchanged (the "racy" files of git's index: they are hashed instead)."""
+    if info.st_ctime_ns > now_ns - SETTLED_NS:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
 def file_digest(path: PathLike, block: int = 1 << 20) -> bytes:
     """The SHA-256 digest of the bytes of the regular file at ``path`` (as stored: gzip
     data not decompressed), read in blocks of ``block`` bytes into one buffer (``hashlib``
