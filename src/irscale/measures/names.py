@@ -318,9 +318,14 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     text = name.strip()
     if not text:
         raise MeasureError("empty measure name")
-    found = known_measure(text, compat=compat)
+    try:
+        found = known_measure(text, compat=compat)
+    except MeasureError:
+        refuse_list(text, compat=compat)
+        raise
     if found is not None:
         return found
+    refuse_list(text, compat=compat)
     from .suggestions import refuse_other_judgments, suggest
 
     refuse_other_judgments(text)
@@ -329,6 +334,32 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
         lambda spelled: known_measure(spelled, compat=compat))
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise MeasureError(f"unknown measure {text!r}{hint}")
+
+
+#: A comma outside parentheses: between a trec_eval family's parameters (``P.5,10``), or
+#: between measures where a list was written in one name.
+_OUTER_COMMA = re.compile(r",(?![^()]*\))")
+
+
+def refuse_list(text: str, *, compat: int = 9) -> None:
+    """A :class:`MeasureError` saying to give each measure on its own when ``text``, not a
+    measure, is measures separated by commas (``ndcg@10,P@10``). A comma list is not read
+    as several measures: a comma also separates the parameters of one measure (trec_eval's
+    ``P.5,10``, ``ndcg.0=0,1=1``, ``RBP(p=0.8,gain=binary)``), so one rule, one name per
+    measure, keeps every comma's meaning independent of what follows it."""
+    pieces = [piece.strip() for piece in _OUTER_COMMA.split(text)]
+    if len(pieces) < 2:
+        return
+    for piece in pieces:
+        try:
+            if not piece or known_measure(piece, compat=compat) is None:
+                return
+        except MeasureError:
+            return
+    raise MeasureError(
+        f"measure {text!r} is a list of measures: give -m once per measure "
+        f"({' '.join(f'-m {piece}' for piece in pieces)}; in Python a list, measures="
+        f"{pieces!r}); a comma separates the parameters of one measure (P.5,10)")
 
 
 def known_measure(text: str, *, compat: int = 9) -> list[MeasureRequest] | None:

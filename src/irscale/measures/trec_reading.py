@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import MeasureError
 from . import trec as _trec  # noqa: F401  (registers trec_eval's families)
 from .base import TREC_FAMILIES
+from .names import refuse_list
 from .trec_table import (
     AVERAGED_JG,
     NICKNAMES,
@@ -56,7 +58,11 @@ def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
     for name in names:
         family, dot, params = name.partition(".")
         if dot and family in table:  # checked, if left out
-            TREC_FAMILIES[AVERAGED_JG.get(family, family)].params.parse(params, family)
+            try:
+                TREC_FAMILIES[AVERAGED_JG.get(family, family)].params.parse(params, family)
+            except MeasureError:
+                refuse_list(name, compat=compat)  # P.5,map: measures in one name
+                raise
             first.setdefault(family, name)
     read: list[str] = []
     for name in names:
