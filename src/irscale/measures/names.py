@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import partial
 
 from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
@@ -318,48 +319,17 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     text = name.strip()
     if not text:
         raise MeasureError("empty measure name")
+    read = partial(known_measure, compat=compat)
     try:
-        found = known_measure(text, compat=compat)
-    except MeasureError:
-        refuse_list(text, compat=compat)
-        raise
-    if found is not None:
+        found: list[MeasureRequest] | MeasureError | None = read(text)
+    except MeasureError as error:
+        found = error
+    if isinstance(found, list):
         return found
-    refuse_list(text, compat=compat)
-    from .suggestions import refuse_other_judgments, suggest
+    from .suggestions import refuse_name
 
-    refuse_other_judgments(text)
-    close = suggest(split_name(text) or NameParts(text, None, None), [
-        *IR_NAMES, *RANX_NAMES, *REGISTRY, *ALIASES, *PRESETS, *NICKNAMES],
-        lambda spelled: known_measure(spelled, compat=compat))
-    hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    raise MeasureError(f"unknown measure {text!r}{hint}")
-
-
-#: A comma outside parentheses: between a trec_eval family's parameters (``P.5,10``), or
-#: between measures where a list was written in one name.
-_OUTER_COMMA = re.compile(r",(?![^()]*\))")
-
-
-def refuse_list(text: str, *, compat: int = 9) -> None:
-    """A :class:`MeasureError` saying to give each measure on its own when ``text``, not a
-    measure, is measures separated by commas (``ndcg@10,P@10``). A comma list is not read
-    as several measures: a comma also separates the parameters of one measure (trec_eval's
-    ``P.5,10``, ``ndcg.0=0,1=1``, ``RBP(p=0.8,gain=binary)``), so one rule, one name per
-    measure, keeps every comma's meaning independent of what follows it."""
-    pieces = [piece.strip() for piece in _OUTER_COMMA.split(text)]
-    if len(pieces) < 2:
-        return
-    for piece in pieces:
-        try:
-            if not piece or known_measure(piece, compat=compat) is None:
-                return
-        except MeasureError:
-            return
-    raise MeasureError(
-        f"measure {text!r} is a list of measures: give -m once per measure "
-        f"({' '.join(f'-m {piece}' for piece in pieces)}; in Python a list, measures="
-        f"{pieces!r}); a comma separates the parameters of one measure (P.5,10)")
+    refuse_name(text, found, read, split_name(text) or NameParts(text, None, None),
+                [*IR_NAMES, *RANX_NAMES, *REGISTRY, *ALIASES, *PRESETS, *NICKNAMES])
 
 
 def known_measure(text: str, *, compat: int = 9) -> list[MeasureRequest] | None:
