@@ -4,7 +4,9 @@
 # puccinialin's setup_rust) unless MATURIN_NO_INSTALL_RUST is set. POSIX sh: builtins only.
 if command -v cargo >/dev/null 2>&1; then
     echo "irscale: compiling the engine with $(cargo --version 2>&1) (rustc 1.85 or later and a"
-    echo "  C linker needed): about 1.5 minutes of CPU time, a minute on 2 idle cores"
+    echo "  C linker needed): about 2.5 minutes of CPU time, 5 minutes on a 2-core machine shared"
+    echo "  with other work (less on idle cores), with nothing on screen but pip's \"still"
+    echo "  running...\"; pip install -v . shows cargo's progress, one line per crate compiled"
 elif [ -n "${MATURIN_NO_INSTALL_RUST:-}" ]; then
     echo "irscale: no cargo on PATH and MATURIN_NO_INSTALL_RUST is set, so nothing can compile the" >&2
     echo "  engine: install Rust (https://rustup.rs) and run the command again" >&2

@@ -61,11 +61,10 @@ def browser() -> Iterator[sync_api.Browser]:
         instance.close()
 
 
-@pytest.fixture(scope="module")
-def survey(site, browser) -> dict[str, dict]:
-    """Every page reached from the home page through the links of the pages: its status
-    and what :data:`SURVEY` finds, by address (without fragment)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def _served(browser: sync_api.Browser, site: Path, width: int = 1280
+            ) -> sync_api.BrowserContext:
+    """A browser context ``width`` pixels wide to which :data:`ORIGIN` serves ``site``."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
 
     def serve(route: sync_api.Route) -> None:
         if not route.request.url.startswith(ORIGIN + "/"):
@@ -78,6 +77,14 @@ def survey(site, browser) -> dict[str, dict]:
             route.fulfill(path=str(path))
 
     context.route("**/*", serve)
+    return context
+
+
+@pytest.fixture(scope="module")
+def survey(site, browser) -> dict[str, dict]:
+    """Every page reached from the home page through the links of the pages: its status
+    and what :data:`SURVEY` finds, by address (without fragment)."""
+    context = _served(browser, site)
     page = context.new_page()
     found: dict[str, dict] = {}
     queue = [ORIGIN + "/"]
@@ -138,3 +145,25 @@ def test_no_nested_blockquote_and_every_prompt_in_code(survey):
     assert not nested
     loose = {url: seen["loose"] for url, seen in survey.items() if seen["loose"]}
     assert not loose
+
+
+#: The code blocks of a page: their text and whether their lines are wider than the block
+#: (shown cut at its right edge, the rest reached only by scrolling it)
+CODE_BLOCKS = """() => Array.from(document.querySelectorAll('pre > code'), code => ({
+  text: code.textContent, cut: code.scrollWidth > code.clientWidth}))"""
+
+
+def test_the_home_page_s_install_command_is_shown_whole(site, browser):
+    """The install command of the home page fits its block on a laptop's screen (a
+    viewport 1280 pixels wide, the theme's content column): none of it is hidden past the
+    block's right edge, where a reader copying it by eye would miss ``pip install .``."""
+    context = _served(browser, site)
+    try:
+        page = context.new_page()
+        page.goto(ORIGIN + "/", wait_until="load")
+        blocks = page.evaluate(CODE_BLOCKS)
+    finally:
+        context.close()
+    install = [block for block in blocks if "check-toolchain.sh" in block["text"]]
+    assert install and "pip install ." in install[0]["text"]
+    assert not install[0]["cut"], install[0]["text"]

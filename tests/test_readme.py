@@ -72,6 +72,12 @@ def test_with_cargo_the_check_names_it(tmp_path):
     said = _check_toolchain(tmp_path, cargo="cargo 1.85.0 (stub)")
     assert said.returncode == 0
     assert said.stdout.startswith("irscale: compiling the engine with cargo 1.85.0 (stub)")
+    # how long, as the README measured it, and how to see the compilation as it goes
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    took = re.search(r"The engine compiles in about ([\d.]+) minutes of CPU time", readme)
+    shown = " ".join(said.stdout.split())
+    assert took is not None and f"about {took[1]} minutes of CPU time" in shown
+    assert "still running" in shown and "pip install -v . shows cargo's progress" in shown
 
 
 def test_the_check_s_cases_are_maturin_s(tmp_path):

@@ -118,3 +118,20 @@ def test_warning_counts_the_rankings_whose_order_matters():
     run = {"1": {"a": 1.0, "b": 1.0}, "2": {"x": 1.0, "y": 1.0}}
     with pytest.warns(UserWarning, match="1 of 2 topic rankings hold tied documents"):
         irscale.evaluate(qrels, run, ["map"], ties="expected")
+
+
+@pytest.mark.filterwarnings("ignore:1 of 1 topic rankings hold tied documents")
+def test_default_measures_keep_the_tie_aware_ones(tmp_path) -> None:
+    """``ties="expected"`` without measures: the tie-aware values of trec_eval's default
+    set, its ``iprec_at_recall`` left out and named in one :class:`NoteWarning`; the
+    values are those of the measures asked for by name."""
+    from irscale.errors import NoteWarning
+
+    qrels = {"1": {"a": 1, "b": 0, "c": 1, "d": 0}}
+    run = {"1": {"a": 2.0, "b": 1.0, "c": 1.0, "d": 1.0}}
+    with pytest.warns(NoteWarning, match="iprec_at_recall, of the measure set official"):
+        means = irscale.evaluate(qrels, run, ties="expected").mean()
+    assert not [m for m in means.columns if m.startswith("iprec_at_recall")]
+    named = irscale.evaluate(qrels, run, ["map", "P.5", "recip_rank"], ties="expected").mean()
+    for measure in named.columns:
+        assert means[measure].tolist() == named[measure].tolist(), measure

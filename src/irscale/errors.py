@@ -170,6 +170,13 @@ class CacheWriteWarning(UserWarning):
     read-only folder, a full device): the evaluation is returned, and not stored."""
 
 
+class NoteWarning(UserWarning):
+    """What irscale applied that the call did not spell out and that changes what is
+    computed (``ties="expected"`` leaving out the measures of the default set that have no
+    tie-aware value): a warning in Python, a note on the command line (``irscale: note:
+    ...``, docs/errors.md §6)."""
+
+
 class NoVarianceWarning(UserWarning):
     """Pairs of a family of tests whose differences (or samples) have no variance up to
     rounding: they are not tested, their p-value is 1. Meta-evaluations that draw topic

@@ -297,6 +297,11 @@ ROWS = [
     bad("evaluate-ties-unknown", lambda a: _ev(ties="random"), "random"),
     bad("evaluate-ties-expected-infap", lambda a: _ev(measures="infAP", ties="expected"),
         "infAP has no tie-aware value"),
+    bad("evaluate-measures-comma-list", lambda a: _ev(measures="nDCG@10,P@10"),
+        "list of measures", "measures=['nDCG@10', 'P@10']"),
+    bad("evaluate-ties-expected-iprec", lambda a: _ev(measures="iprec_at_recall",
+                                                      ties="expected"),
+        "iprec_at_recall has no tie-aware value", "gRBP", "nDCG"),
     bad("evaluate-ties-expected-max-docs", lambda a: _ev(ties="expected", max_docs=3),
         "max_docs"),
     bad("scales-transform-ties-expected", lambda a: irscale.scales.transform(

@@ -113,6 +113,22 @@ def one_tie_warning(needle: str):
     return check
 
 
+def one_note(*needles: str):
+    """A check: standard error holds one ``irscale: note:`` line, naming every needle."""
+    def check(result, ws, run):
+        notes = [line for line in result.err.splitlines() if line.startswith("irscale: note: ")]
+        assert len(notes) == 1 and all(n in notes[0] for n in needles), result.describe()
+
+    return check
+
+
+def not_in_output(*needles: str):
+    def check(result, ws, run):
+        assert not any(n in result.out for n in needles), result.describe()
+
+    return check
+
+
 FOREIGN = text([" ".join(["10" + f[0], *f[1:]]) for f in (line.split() for line in RUN)])
 
 CASES = [
@@ -392,6 +408,25 @@ CASES = [
     err("ties-expected-max-docs", [*BASE, "--ties", "expected", "-M", "3"], "-M",
         "--ties expected"),
     ok("ties-expected", [*BASE, "--ties", "expected"], output_contains("map")),
+    # the default measures (and any measure set): the tie-aware values of the measures that
+    # have one, the others named in one note
+    ok("ties-expected-default-measures", ["eval", "qrels.txt", "a.run", "--ties", "expected"],
+       all_checks(output_contains("map", "recip_rank", "P_5"),
+                  not_in_output("iprec_at_recall"),
+                  one_note("--ties expected", "iprec_at_recall", "official", "left out"))),
+    ok("ties-expected-all-trec", ["eval", "qrels.txt", "a.run", "-m", "all_trec", "--ties",
+                                  "expected"],
+       all_checks(output_contains("ndcg", "bpref"), not_in_output("11pt_avg", "infAP"),
+                  one_note("iprec_at_recall", "11pt_avg", "infAP", "all_trec"))),
+    ok("ties-expected-default-measures-eval-many",
+       ["eval-many", "qrels.txt", "a.run", "--ties", "expected", "--no-progress"],
+       all_checks(output_contains("map"), not_in_output("iprec_at_recall"),
+                  one_note("iprec_at_recall"))),
+    # a measure named by itself is refused, naming every tie-aware measure (gRBP: RBP's
+    # other name; ir_measures' names)
+    err("ties-expected-named-measure-of-the-default-set",
+        ["eval", "qrels.txt", "a.run", "-m", "iprec_at_recall", "--ties", "expected"],
+        "measure iprec_at_recall has no tie-aware value", "RBP, gRBP", "ir_measures' AP"),
     ok("ties-expected-json", [*BASE, "--ties", "expected", "--format", "json"],
        output_contains('"measure": "map"')),
     # ---- the command itself

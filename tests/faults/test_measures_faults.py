@@ -162,6 +162,22 @@ CASES += [
     err("ranx-cutoff-text", _eval("hits@x"), "hits@x", "'x'"),
 ]
 
+# measures written as one comma list: refused, saying to give -m once per measure; a comma
+# between one measure's parameters (trec_eval's P.5,10 and gain maps, keyword lists) keeps
+# its meaning
+CASES += [
+    err("comma-list-ir-names", _eval("ndcg@10,precision@10"), "'ndcg@10,precision@10'",
+        "list of measures", "-m ndcg@10 -m precision@10"),
+    err("comma-list-unknown-first", _eval("map,P@5"), "-m map -m P@5"),
+    err("comma-list-trec-family", _eval("P.5,map"), "-m P.5 -m map"),
+    err("comma-list-trec-family-csv", [*_eval("P.5,map"), "--format", "csv"], "-m P.5 -m map"),
+    err("comma-list-with-an-unknown-name", _eval("mapp,P@5"), "unknown measure 'mapp,P@5'"),
+    ok("comma-trec-parameters", _eval("P.5,10"), output_contains("P_5", "P_10")),
+    ok("comma-trec-gain-map", _eval("ndcg.0=0,1=1,2=3"), output_contains("ndcg_0=0,1=1,2=3")),
+    ok("comma-keyword-parameters", _eval("RBP(p=0.8,gain=binary)"),
+       output_contains("RBP(p=0.8,gain=binary)")),
+]
+
 
 @pytest.mark.parametrize("case", CASES)
 def test_measures(case, ws, run_cli):

@@ -51,6 +51,11 @@ CASES = [
     err("qrels-jg-bad-cutoff", jg("-m", "P_avgjg.0"), "P_avgjg", "cut-offs", files=FILES),
     err("qrels-jg-map-params", jg("-m", "map_avgjg.3"), "map_avgjg", "no parameters",
         files=FILES),
+    # judgment-group qrels read as qrels: the duplicate's error points to -R qrels_jg
+    err("qrels-jg-file-without-format", ["eval", "jg.txt", "a.run"], "jg.txt", "line 3",
+        "judgment-group qrels", "-R qrels_jg", files=FILES),
+    err("qrels-jg-file-without-format-measure", ["eval", "-m", "map", "jg.txt", "a.run"],
+        "jg.txt", "line 3", "-R qrels_jg", files=FILES),
     err("qrels-jg-measure-without-format", ["eval", "-m", "map_avgjg", "qrels.txt", "a.run"],
         "map_avgjg", "-R qrels_jg"),
     err("qrels-jg-set-without-format", ["eval", "-m", "qrels_jg", "qrels.txt", "a.run"],

@@ -111,10 +111,12 @@ def build_parser(command: str | None = None, *,
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """A warning on standard error, one ``irscale: warning:`` line."""
-    from ..errors import message_line
+    """A warning on standard error, one ``irscale: warning:`` line (``irscale: note:`` for a
+    :class:`~irscale.errors.NoteWarning`)."""
+    from ..errors import NoteWarning, message_line
 
-    print(message_line(f"warning: {message}"), file=sys.stderr)
+    kind = "note" if issubclass(category, NoteWarning) else "warning"
+    print(message_line(f"{kind}: {message}"), file=sys.stderr)
 
 
 def _silence(stream) -> None:

@@ -36,13 +36,16 @@ def c_float_level_warning(where: str, count: int, text: str) -> str:
 
 def diversity_hint(first: str, second: str) -> str:
     """What the qrels readers add to a duplicate's error for a pair whose lines hold
-    ``first`` and ``second`` in their second field (nothing when they are equal)."""
+    ``first`` and ``second`` in their second field (nothing when they are equal): the two
+    formats whose second field names something (trec_eval's judgment groups, the intents
+    of diversity qrels) and how to read each; their lines look alike, so both are named."""
     if first == second:
         return ""
-    return (f"; its lines differ in the second field ({first!r}, {second!r}), as diversity "
-            "qrels 'topic subtopic docno judgment' do: read them with --qrels-format "
-            "diversity or a diversity measure (-m ndeval, alpha-nDCG@20; "
-            "read_diversity_qrels in Python)")
+    return (f"; its lines differ in the second field ({first!r}, {second!r}), as in "
+            "trec_eval's judgment-group qrels 'topic group docno rel' (read them with "
+            "-R qrels_jg, relevance_format='qrels_jg' in Python) and in diversity qrels "
+            "'topic subtopic docno judgment' (read them with --qrels-format diversity or "
+            "a diversity measure: -m ndeval, alpha-nDCG@20; read_diversity_qrels in Python)")
 
 
 def several_runids(source: str, count: int, last: str) -> str:

@@ -63,13 +63,15 @@ def tie_aware_families() -> frozenset[str]:
     return frozenset((*computed, *order_free))
 
 
-def no_tie_aware_value(measure: str, own: Iterable[str]) -> str:
+def no_tie_aware_value(measure: str, own: Iterable[str], ir_names: Iterable[str]) -> str:
     """Why ``measure`` is refused with ``--ties expected``, naming the tie-aware measures:
-    the engine's trec_eval families (:func:`tie_aware_families`, in its order) and
-    irscale's own families ``own`` (those declared tie-aware in the catalogue)."""
+    the engine's trec_eval families (:func:`tie_aware_families`, in its order), irscale's
+    own ``own`` (its families declared tie-aware in the catalogue, with their other names)
+    and ir_measures' names ``ir_names`` of the engine's."""
     computed, order_free = _engine.tie_aware_families()
     return (f"measure {measure} has no tie-aware value (--ties expected); the tie-aware "
-            f"measures are trec_eval's {', '.join(computed)}, irscale's {', '.join(own)} "
+            f"measures are trec_eval's {', '.join(computed)}, irscale's {', '.join(own)}, "
+            f"ir_measures' {', '.join(ir_names)} "
             f"and the measures that do not depend on the order ({', '.join(order_free)}), "
             "without a cut-off @k of their own")
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 
-from ..core.options import RankingOptions, compat_option, is_flag
+from ..core.options import EXPECTED, RankingOptions, compat_option, is_flag
 from ..core.records import record
-from ..errors import AlignmentError, ParameterError
+from ..errors import AlignmentError, NoteWarning, ParameterError
 from ..measures.base import EvalContext, MeasureRequest
 from ..measures.names import is_trec_request, parse_measures
 from .options import trec_eval_keywords, trec_eval_options
@@ -52,7 +52,40 @@ def evaluation_setup(measures: str | Iterable[str] = "official",
                              judged_only=o.judged_only, ties=o.ties, compat=o.compat)
     context = EvalContext(compat=o.compat, num_docs_in_coll=o.num_docs_in_coll,
                           complete=o.complete)
-    return EvaluationSetup(options, context, tuple(parse_measures(measures, compat=o.compat)))
+    requests = tuple(parse_measures(measures, compat=o.compat))
+    if o.ties == EXPECTED:
+        requests = tie_aware_members(requests)
+    return EvaluationSetup(options, context, requests)
+
+
+def tie_aware_members(requests: tuple[MeasureRequest, ...]) -> tuple[MeasureRequest, ...]:
+    """``requests`` without the members of trec_eval's measure sets (``official``, the
+    default, ``all_trec``, ``set``) that have no tie-aware value (``iprec_at_recall``...),
+    named in one :class:`~irscale.errors.NoteWarning`: with ``--ties expected`` a set
+    gives the tie-aware values of those of its measures that have one. A measure named by
+    itself is kept, to be refused naming the tie-aware ones
+    (:func:`~irscale.measures.compute.check_tie_aware`), as is a set none of whose
+    measures has a tie-aware value."""
+    from ..measures.compute import check_tie_aware, has_tie_aware_value
+    from ..measures.trec_table import NICKNAMES, NICKNAMES10
+
+    left = [request for request in requests
+            if request.requested in (*NICKNAMES, *NICKNAMES10)
+            and not has_tie_aware_value(request)]
+    if not left:
+        return requests
+    kept = tuple(request for request in requests if request not in left)
+    if not kept:
+        check_tie_aware(left[0])
+    sets = list(dict.fromkeys(request.requested for request in left))
+    names = list(dict.fromkeys(request.family for request in left))
+    one, several = len(names) == 1, len(sets) > 1
+    warnings.warn(NoteWarning(
+        f"--ties expected: {', '.join(names)}, of the measure set{'s' if several else ''} "
+        f"{', '.join(sets)}, {'has' if one else 'have'} no tie-aware value and "
+        f"{'is' if one else 'are'} left out; {'their' if several else 'its'} other "
+        "measures are evaluated"), stacklevel=3)
+    return kept
 
 
 def check_run_topics(runs: Sequence[str], evaluated: Sequence[int],

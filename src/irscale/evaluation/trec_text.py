@@ -66,9 +66,11 @@ def trec_eval_text(
     arguments = {**vars(trec_eval_options(trec)), "qrels": qrels, "runs": runs,
                  "measures": measures, "allow_empty": allow_empty, "per_query": per_query,
                  "summary": summary, "cache": cache}
+    if arguments["ties"] == EXPECTED:  # tie-aware: by irscale.evaluate, which checks all
+        return None
     setup = evaluation_setup(measures, **trec)
     plan = plan_trec(setup.requests, setup.context)
-    if plan is None or setup.options.ties == EXPECTED:  # tie-aware: by irscale.evaluate
+    if plan is None:
         return None
     inputs = native_inputs(qrels, runs, ties=setup.options.ties)
     if not isinstance(inputs, NativeInputs) or inputs.qrels[0] == "dicts":

@@ -58,7 +58,7 @@ def compute_requests(
     for request in ordered_requests(requests, context.compat):
         family = get_family(request.family)
         if jr.tie_groups is not None:
-            check_tie_aware(request, family)
+            check_tie_aware(request)
         level = jr.relevance_level if request.relevance_level is None else request.relevance_level
         key = (level, request.cutoff, request.condensed, request.conditional)
         if key not in views:
@@ -79,19 +79,44 @@ def compute_requests(
     return tuple(columns), values
 
 
-def check_tie_aware(request: MeasureRequest, family: Family) -> None:
-    """A :class:`MeasureError` unless ``request`` has a tie-aware value (``--ties
-    expected``): one of the engine's trec_eval families that has
-    (:func:`~irscale.core.kernels.tie_aware_families`) or one of irscale's declared so
-    (:attr:`Family.tie_aware`), without a cut of the ranking of its own (``AP@100``: which
-    documents a cut keeps depends on the order of the ties)."""
-    from ..core.kernels import no_tie_aware_value, tie_aware_families
+def has_tie_aware_value(request: MeasureRequest) -> bool:
+    """Whether ``request`` has a tie-aware value (``--ties expected``): it is one of the
+    engine's trec_eval families that has (:func:`~irscale.core.kernels.tie_aware_families`)
+    or one of irscale's declared so (:attr:`Family.tie_aware`), without a cut of the ranking
+    of its own (``AP@100``: which documents a cut keeps depends on the order of the ties)."""
+    from ..core.kernels import tie_aware_families
 
-    if request.cutoff is None and (family.tie_aware or (
-            family.native is not None and request.family in tie_aware_families())):
-        return
-    own = [name for name, declared in REGISTRY.items() if declared.tie_aware]
-    raise MeasureError(no_tie_aware_value(request.requested, own))
+    family = get_family(request.family)
+    return request.cutoff is None and (family.tie_aware or (
+        family.native is not None and request.family in tie_aware_families()))
+
+
+def check_tie_aware(request: MeasureRequest) -> None:
+    """A :class:`MeasureError` naming every tie-aware measure unless ``request`` has a
+    tie-aware value (:func:`has_tie_aware_value`)."""
+    if not has_tie_aware_value(request):
+        from ..core.kernels import no_tie_aware_value
+
+        raise MeasureError(no_tie_aware_value(request.requested, *tie_aware_names()))
+
+
+def tie_aware_names() -> tuple[list[str], list[str]]:
+    """The names of the measures with a tie-aware value besides the engine's trec_eval
+    families, read from their declarations so that none is left out: irscale's families
+    declared tie-aware (:attr:`Family.tie_aware`), each followed by its other names
+    (:data:`~irscale.measures.names.ALIASES`, :data:`~irscale.measures.names.PRESETS`:
+    ``RBP``, ``gRBP``), and ir_measures' names whose trec_eval families all have one
+    (:data:`~irscale.measures.names.IR_NAMES`: ``AP``, ``nDCG``...)."""
+    from ..core.kernels import tie_aware_families
+    from .names import ALIASES, IR_NAMES, PRESETS
+
+    others = {**ALIASES, **{name: family for name, (family, _) in PRESETS.items()}}
+    own = [spelt for name, family in REGISTRY.items() if family.tie_aware
+           for spelt in (name, *(other for other, of in others.items() if of == name))]
+    engine = tie_aware_families()
+    ir_names = [name for name, families in IR_NAMES.items()
+                if all(family in engine for family in families if family is not None)]
+    return own, ir_names
 
 
 def view_of(jr: JudgedRankings, request: MeasureRequest, level: int) -> JudgedRankings:

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import partial
 
 from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
@@ -318,17 +319,17 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     text = name.strip()
     if not text:
         raise MeasureError("empty measure name")
-    found = known_measure(text, compat=compat)
-    if found is not None:
+    read = partial(known_measure, compat=compat)
+    try:
+        found: list[MeasureRequest] | MeasureError | None = read(text)
+    except MeasureError as error:
+        found = error
+    if isinstance(found, list):
         return found
-    from .suggestions import refuse_other_judgments, suggest
+    from .suggestions import refuse_name
 
-    refuse_other_judgments(text)
-    close = suggest(split_name(text) or NameParts(text, None, None), [
-        *IR_NAMES, *RANX_NAMES, *REGISTRY, *ALIASES, *PRESETS, *NICKNAMES],
-        lambda spelled: known_measure(spelled, compat=compat))
-    hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    raise MeasureError(f"unknown measure {text!r}{hint}")
+    refuse_name(text, found, read, split_name(text) or NameParts(text, None, None),
+                [*IR_NAMES, *RANX_NAMES, *REGISTRY, *ALIASES, *PRESETS, *NICKNAMES])
 
 
 def known_measure(text: str, *, compat: int = 9) -> list[MeasureRequest] | None:

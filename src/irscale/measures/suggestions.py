@@ -1,6 +1,7 @@
 """The names suggested for an unknown measure name of judged rankings
-(:func:`irscale.measures.names.parse_measure`), imported when a name is unknown, and the
-refusal of a name of the measures of other judgments (:func:`refuse_other_judgments`).
+(:func:`irscale.measures.names.parse_measure`), imported when a name is unknown or
+refused, the refusal of a name of the measures of other judgments
+(:func:`refuse_other_judgments`) and of measures joined by commas (:func:`refuse_list`).
 
 A name is read as ``Name(params)@k``, or ``Name<sep>k`` with ``<sep>`` one of ``_ . -`` or
 nothing (``P_10``, ``ndcg10``), and ``Name`` compared with every known name: the
@@ -26,7 +27,7 @@ from ..errors import MeasureError, ParameterError
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable, Iterable
-    from typing import Protocol
+    from typing import NoReturn, Protocol
 
     from .base import MeasureRequest
 
@@ -135,6 +136,49 @@ def _spellings(name: str, params: str | None, number: str | None,
                                name]))
 
 
+#: A comma outside parentheses: between a trec_eval family's parameters (``P.5,10``), or
+#: between measures where a list was written in one name.
+_OUTER_COMMA = re.compile(r",(?![^()]*\))")
+
+
+def refuse_list(text: str, read: Read) -> None:
+    """A :class:`MeasureError` saying to give each measure on its own when ``text``, not a
+    measure, is measures separated by commas (``ndcg@10,P@10``), each read by ``read``. A
+    comma list is not read as several measures: a comma also separates the parameters of
+    one measure (trec_eval's ``P.5,10``, ``ndcg.0=0,1=1``, ``RBP(p=0.8,gain=binary)``), so
+    one rule, one name per measure, keeps every comma's meaning independent of what
+    follows it."""
+    pieces = [piece.strip() for piece in _OUTER_COMMA.split(text)]
+    if len(pieces) < 2:
+        return
+    for piece in pieces:
+        try:
+            if not piece or read(piece) is None:
+                return
+        except MeasureError:
+            return
+    raise MeasureError(
+        f"measure {text!r} is a list of measures: give -m once per measure "
+        f"({' '.join(f'-m {piece}' for piece in pieces)}; in Python a list, measures="
+        f"{pieces!r}); a comma separates the parameters of one measure (P.5,10)")
+
+
+def refuse_name(text: str, error: MeasureError | None, read: Read, parts: Parts,
+                known: Iterable[str]) -> NoReturn:
+    """The error of the measure name ``text`` (its ``parts``) that ``read`` refused
+    (``error``) or does not know (``None``): measures joined by commas
+    (:func:`refuse_list`), then ``error``, or else a name of other judgments
+    (:func:`refuse_other_judgments`) or an unknown name, with the ``known`` names closest
+    to it (:func:`suggest`)."""
+    refuse_list(text, read)
+    if error is not None:
+        raise error
+    refuse_other_judgments(text)
+    close = suggest(parts, known, read)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise MeasureError(f"unknown measure {text!r}{hint}")
+
+
 def refuse_other_judgments(text: str) -> None:
     """A :class:`MeasureError` for a name of the measures of other judgments than qrels,
     naming the ``-R`` form they need: preference judgments (the prefs families, the sets
@@ -150,4 +194,4 @@ def refuse_other_judgments(text: str) -> None:
                            "(relevance_format='qrels_jg')")
 
 
-__all__ = ["refuse_other_judgments", "suggest"]
+__all__ = ["refuse_list", "refuse_name", "refuse_other_judgments", "suggest"]

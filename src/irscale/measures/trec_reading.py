@@ -19,9 +19,12 @@ irscale's families) are kept as given.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
+from ..errors import MeasureError
 from . import trec as _trec  # noqa: F401  (registers trec_eval's families)
 from .base import TREC_FAMILIES
+from .names import known_measure
 from .trec_table import (
     AVERAGED_JG,
     NICKNAMES,
@@ -56,7 +59,13 @@ def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
     for name in names:
         family, dot, params = name.partition(".")
         if dot and family in table:  # checked, if left out
-            TREC_FAMILIES[AVERAGED_JG.get(family, family)].params.parse(params, family)
+            try:
+                TREC_FAMILIES[AVERAGED_JG.get(family, family)].params.parse(params, family)
+            except MeasureError:  # P.5,map: measures in one name
+                from .suggestions import refuse_list
+
+                refuse_list(name, partial(known_measure, compat=compat))
+                raise
             first.setdefault(family, name)
     read: list[str] = []
     for name in names:
