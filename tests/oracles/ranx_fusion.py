@@ -451,7 +451,9 @@ def record(cases: dict[str, Any]) -> dict[str, Any]:
 
 def differences(recorded: dict[str, Any], answered: dict[str, Any]) -> list[str]:
     """Where ranx's answers now differ from the recorded ones (a score beyond a relative
-    1e-12, a document more or less), one line each."""
+    1e-12, a document more or less), one line each. (docs/fusion.md's example of a run
+    with no vote: which of d1, d2 ranx puts first on a topic is the order its set yields
+    them in, drawn anew by each process; the orders shown over the topics are compared.)"""
     found = []
     for number, (old_case, new_case) in enumerate(zip(recorded["cases"], answered["cases"],
                                                       strict=True)):
@@ -460,6 +462,13 @@ def differences(recorded: dict[str, Any], answered: dict[str, Any]) -> list[str]
             if old["fused"].keys() != new["fused"].keys():
                 found.append(f"{where}: topics {sorted(old['fused'])} now "
                              f"{sorted(new['fused'])}")
+                continue
+            if old_case["group"] == "no_vote":  # the orders ranx's set yields, by topic:
+                # its strings' hashes, drawn anew by each process (PYTHONHASHSEED)
+                shown = {tuple(scores) for scores in old["fused"].values()}
+                if shown != {tuple(scores) for scores in new["fused"].values()}:
+                    found.append(f"{where}: the topics' scores {sorted(shown)} now "
+                                 f"{sorted({tuple(s) for s in new['fused'].values()})}")
                 continue
             for topic, scores in old["fused"].items():
                 now = new["fused"][topic]
