@@ -218,6 +218,15 @@ def _examples_refused(function: Callable[..., Any]) -> bool:
     return _REFUSED[key]
 
 
+@pytest.fixture
+def folder(tmp_path, monkeypatch) -> Path:
+    """:func:`populate`'s files in the test's folder, made current (the walk's:
+    tests/faults/test_api_walk_faults.py)."""
+    populate(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 def _fresh_folder(root: Path, monkeypatch: pytest.MonkeyPatch, number: int) -> None:
     """A folder of its own for case ``number`` (:func:`populate`'s files), made current:
     the cases of a callable share no file (a call may write or move one)."""
