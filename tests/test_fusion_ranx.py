@@ -21,10 +21,8 @@ functions, their output handed to ``ranx.fuse``.
 
 from __future__ import annotations
 
-import importlib.metadata
 import itertools
 import math
-import os
 from typing import Any
 
 import pytest
@@ -34,16 +32,7 @@ from irscale.fusion.params import FUSION_RANK_METHODS
 
 from .oracles import ranx_fusion as oracle
 from .oracles.ranx_fusion import Runs
-
-#: ``IRSCALE_REFRESH_ORACLES=1``: ranx answers the recorded cases again.
-REFRESH = os.environ.get("IRSCALE_REFRESH_ORACLES", "") not in ("", "0")
-
-
-def _installed_ranx() -> str | None:
-    try:
-        return importlib.metadata.version("ranx")
-    except importlib.metadata.PackageNotFoundError:
-        return None
+from .oracles.recorded import ask_again
 
 
 @pytest.fixture(scope="module")
@@ -55,16 +44,13 @@ def recorded() -> dict[str, Any]:
 def test_the_record_is_ranxs_answer(recorded):
     """ranx answers the recorded cases as recorded: checked where the installed ranx is not
     the recorded release, or when asked (``IRSCALE_REFRESH_ORACLES=1``)."""
-    installed = _installed_ranx()
-    if not REFRESH and installed in (None, recorded["ranx"]):
-        pytest.skip(f"ranx {recorded['ranx']}'s record used (IRSCALE_REFRESH_ORACLES=1 "
-                    "asks ranx again)" if installed else "ranx is not installed: its "
-                    "record used")
-    if installed is None:
-        pytest.fail("IRSCALE_REFRESH_ORACLES=1 asks ranx again, and ranx is not installed")
+    why = ask_again("ranx", recorded["ranx"])
+    if why is None:
+        pytest.skip(f"ranx {recorded['ranx']}'s record used (IRSCALE_REFRESH_ORACLES=1 asks "
+                    "ranx again)")
     found = oracle.differences(recorded, oracle.record(recorded))
-    assert not found, (f"ranx {installed} answers otherwise than ranx {recorded['ranx']} "
-                       f"recorded (python -m tests.oracles.ranx_fusion records it again):\n"
+    assert not found, (f"ranx answers otherwise than ranx {recorded['ranx']} recorded "
+                       f"({why}; python -m tests.oracles.ranx_fusion records it again):\n"
                        + "\n".join(found[:20]))
 
 
