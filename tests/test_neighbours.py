@@ -266,6 +266,19 @@ def test_ranx_evaluate_gives_the_same_means():
         assert math.isclose(theirs[name], ours[label], rel_tol=0, abs_tol=1e-12), name
 
 
+def test_real_ranx_objects_as_the_stand_ins(ranx_objects):
+    """tests/test_io_sources.py's collection as ranx's own objects: read as its stand-ins of
+    ranx's Qrels and Run are (they copy what ranx 0.3 stores). Here, beside the other tests
+    of ranx's objects: one process compiles ranx's numba code once for them all."""
+    from .test_io_sources import EXPECTED, QRELS_ROWS, RUN_ROWS, _dict, _evaluate, _rows
+
+    ranx = ranx_objects[0]
+    qrels, run = ranx.Qrels(_dict(QRELS_ROWS)), ranx.Run(_dict(RUN_ROWS), name="r")
+    assert sorted(_rows(irscale.read_qrels(qrels))) == sorted(QRELS_ROWS)
+    assert irscale.read_run(run).name == "r"
+    assert _evaluate(qrels, run) == EXPECTED
+
+
 def test_reading_leaves_ranx_objects_as_they_were(ranx_objects):
     ranx, _, run, _, _ = ranx_objects
     given = ranx.Run(_dicts(run), name="sys")
