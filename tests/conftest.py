@@ -66,25 +66,8 @@ def pytest_collection(session: pytest.Session) -> Generator[None, object, object
             gc.enable()
 
 
-#: ``IRSCALE_FIRST_CASES=1``: of a parametrised test, its first case alone (CI's run of the
-#: suite on the oldest releases of numpy, pandas, scipy and pyarrow, ``.ci/minimums``: every
-#: test function's code meets those releases in its first case; its other cases, the first
-#: run's, vary the data and the options).
-FIRST_CASES = os.environ.get("IRSCALE_FIRST_CASES", "") not in ("", "0")
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the first case of each test function under :data:`FIRST_CASES`; skip the
-    ``slow`` tests unless :data:`RUN_SLOW`."""
-    if FIRST_CASES:
-        functions: set[str] = set()
-        kept, dropped = [], []
-        for item in items:
-            function = item.nodeid.split("[", 1)[0]
-            (dropped if function in functions else kept).append(item)
-            functions.add(function)
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = kept
+    """Skip the ``slow`` tests unless :data:`RUN_SLOW`."""
     if RUN_SLOW:
         return
     skip = pytest.mark.skip(reason="slow: set IRSCALE_SLOW=1 to run it")
