@@ -12,7 +12,7 @@ fixture is ranx's own, written by this module::
     PYTHONPATH=src python -m tests.oracles.ranx_fusion
 
 The cases: the properties' layouts drawn by Hypothesis with a fixed seed (derandomised,
-:data:`DRAWN` of each, six times the examples one run of the properties drew), three CLEF
+:data:`DRAWN` of each, where one run of the properties drew 2 or 3), three CLEF
 2016 runs (``../shared/data``: cut to a few topics and documents, recorded with the inputs,
 so the comparison runs without the data; where the data is there the test checks that
 irscale still reads the same inputs from it), the supervised methods trained by ranx's own
@@ -65,8 +65,8 @@ ORDER_FREE_NORMS = ("none", "min-max", "max", "sum", "zmuv")
 ORDERED_NORMS = ("rank", "borda")
 #: Scores that tie often (and a negative one, and zero).
 TIED_SCORES = (-1.5, 0.0, 0.25, 1.0, 2.0, 7.5)
-#: Examples drawn of each property: six times what one run of them drew (2, 3 for the
-#: supervised methods), the recording being made once.
+#: Examples drawn of each property: four to six times what one run of them drew (2; 3 for
+#: the supervised methods), the recording being made once.
 DRAWN = 12
 
 Runs = dict[str, dict[str, dict[str, float]]]
