@@ -3,7 +3,8 @@ same order for every method × normalisation, on generated runs and on real CLEF
 
 ranx's answers are recorded (``tests/oracles/ranx_fusion.py`` writes them, with the cases,
 to ``tests/fixtures/ranx_fusion.json.gz``): ranx runs through numba, whose compilation
-costs 20 s of CPU on a machine that has compiled it before and over 160 s on a fresh one.
+made these tests cost 36 s of CPU where it had compiled before and 374 s on a fresh
+machine (CI's); they cost 6 s on the record.
 The answers are ranx's own; ranx answers again, and any difference from the record fails
 :func:`test_the_record_is_ranxs_answer`, where the installed ranx is another release than
 the one recorded or ``IRSCALE_REFRESH_ORACLES=1`` is set (ranx is not needed otherwise).

@@ -2,8 +2,8 @@
 with, and what ranx 0.3.21 answers on each, written to ``tests/fixtures/ranx_fusion.json.gz``
 (JSON, gzipped: 2 MB of scores, 0.6 MB stored).
 
-ranx runs through numba, whose compilation of the fusion kernels costs some 20 s of CPU on
-a machine that has compiled them before and over 160 s on a fresh one (CI's): the test
+ranx runs through numba, whose compilation of the fusion kernels made the tests cost 36 s
+of CPU where it had compiled before and 374 s on a fresh machine (CI's): the test
 compares irscale with ranx's recorded answers, and calls ranx again (:func:`record` on the
 fixture's inputs, failing on any difference) only where the installed ranx is not the
 release that answered, or where ``IRSCALE_REFRESH_ORACLES=1`` asks. Every value of the
