@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import subprocess
 import sys
-from collections.abc import Generator
+import threading
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -64,25 +66,8 @@ def pytest_collection(session: pytest.Session) -> Generator[None, object, object
             gc.enable()
 
 
-#: ``IRSCALE_FIRST_CASES=1``: of a parametrised test, its first case alone (CI's run of the
-#: suite on the oldest releases of numpy, pandas, scipy and pyarrow, ``.ci/minimums``: every
-#: test function's code meets those releases in its first case; its other cases, the first
-#: run's, vary the data and the options).
-FIRST_CASES = os.environ.get("IRSCALE_FIRST_CASES", "") not in ("", "0")
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the first case of each test function under :data:`FIRST_CASES`; skip the
-    ``slow`` tests unless :data:`RUN_SLOW`."""
-    if FIRST_CASES:
-        functions: set[str] = set()
-        kept, dropped = [], []
-        for item in items:
-            function = item.nodeid.split("[", 1)[0]
-            (dropped if function in functions else kept).append(item)
-            functions.add(function)
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = kept
+    """Skip the ``slow`` tests unless :data:`RUN_SLOW`."""
     if RUN_SLOW:
         return
     skip = pytest.mark.skip(reason="slow: set IRSCALE_SLOW=1 to run it")
@@ -98,6 +83,31 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     module = getattr(item, "module", None)
     if module is not None:
         import_or_skip_module_libraries(module)
+
+
+#: The signals irscale's command line handles while it runs (``cli.main``: ^C, SIGTERM,
+#: SIGHUP), whose handlers each test leaves as it found them.
+HANDLED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                        if hasattr(signal, name))
+
+
+@pytest.fixture(autouse=True)
+def signal_handlers_restored() -> Iterator[None]:
+    """The handlers of :data:`HANDLED_SIGNALS` the test found, put back after it.
+
+    A test that runs the command line in process (``cli.main.main``) has irscale install
+    its handlers; the console script's path (``main()``, no ``argv``) leaves ^C, SIGTERM and
+    SIGHUP ignored once the command is done, as the interpreter exits. Left in place, a
+    SIGTERM sent to the suite (CI's timeout, a developer's ``kill``) would be ignored, or
+    read as a command's, and the suite would go on: tests/test_suite_signals.py."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    found = {number: signal.getsignal(number) for number in HANDLED_SIGNALS}
+    yield
+    for number, handler in found.items():
+        if handler is not None and signal.getsignal(number) is not handler:
+            signal.signal(number, handler)
 
 
 REPO = Path(__file__).resolve().parents[1]

@@ -331,22 +331,14 @@ def test_read_run_refuses_several_runs(place):
 
 def test_ranx_objects_are_known_by_their_mappings():
     """ranx's Qrels and Run (not a dependency) are known by their class name and the
-    mapping they hold; an object without ranx's compiled columns is read from it."""
+    mapping they hold; an object without ranx's compiled columns is read from it. (The same
+    with ranx's own objects: tests/test_neighbours.py, where every test of them runs in
+    one process, which compiles ranx's numba code once.)"""
     assert irscale.read_qrels(Qrels({"1": {"d": 1}})).rel.tolist() == [1]
     with pytest.raises(InputError, match="expected qrels"):
         irscale.read_qrels(Run({"1": {"d": 1.0}}))
     assert irscale.read_run(Run(_dict(RUN_ROWS), name="bm25")).name == "bm25"
     assert irscale.read_run(Run(_dict(RUN_ROWS))).name == "run"
-
-
-def test_real_ranx_objects():
-    """The same with ranx itself, where it is installed (it is not a test dependency: the
-    stand-ins above copy what ranx 0.3 stores)."""
-    ranx = pytest.importorskip("ranx")
-    qrels, run = ranx.Qrels(_dict(QRELS_ROWS)), ranx.Run(_dict(RUN_ROWS), name="r")
-    assert sorted(_rows(irscale.read_qrels(qrels))) == sorted(QRELS_ROWS)
-    assert irscale.read_run(run).name == "r"
-    assert _evaluate(qrels, run) == EXPECTED
 
 
 def test_the_files_a_spec_reads(place, monkeypatch):

@@ -132,20 +132,28 @@ def _functions() -> Iterator[tuple[str, str, Callable[..., Any]]]:
 
 
 def _rows() -> Iterator[Any]:
+    """One row per public callable (re-exports once): its cases are its parameters × the
+    values of :data:`WRONG` (:func:`_cases`), run together by the test."""
     seen: set[int] = set()
     for package, name, function in _functions():
         target = inspect.unwrap(function)
         if id(target) in seen:  # re-exported by irscale and its package
             continue
         seen.add(id(target))
-        parameters = [p for p in inspect.signature(function).parameters.values()
-                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        for parameter in parameters:
-            for wrong in WRONG:
-                if parameter.default is None and wrong == "None":
-                    continue  # the documented default
-                yield pytest.param(function, parameter.name, wrong,
-                                   id=f"{package}.{name}-{parameter.name}-{wrong}")
+        yield pytest.param(function, id=f"{package}.{name}")
+
+
+def _cases(function: Callable[..., Any]) -> Iterator[tuple[str, str]]:
+    """(parameter, wrong value) of every case of ``function``: each parameter (but
+    ``*args``, ``**kwargs``) with each value of :data:`WRONG` (None not where it is the
+    documented default)."""
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        for wrong in WRONG:
+            if parameter.default is None and wrong == "None":
+                continue  # the documented default
+            yield parameter.name, wrong
 
 
 def _call(function: Callable[..., Any], param: str, wrong: Callable[[], object]
@@ -212,13 +220,41 @@ def _examples_refused(function: Callable[..., Any]) -> bool:
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch) -> Path:
+    """:func:`populate`'s files in the test's folder, made current (the walk's:
+    tests/faults/test_api_walk_faults.py)."""
     populate(tmp_path)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
-@pytest.mark.parametrize(("function", "param", "wrong"), list(_rows()))
-def test_a_wrong_argument_is_named(folder, function, param, wrong):
+def _fresh_folder(root: Path, monkeypatch: pytest.MonkeyPatch, number: int) -> None:
+    """A folder of its own for case ``number`` (:func:`populate`'s files), made current:
+    the cases of a callable share no file (a call may write or move one)."""
+    folder = root / f"case{number}"
+    folder.mkdir()
+    populate(folder)
+    monkeypatch.chdir(folder)
+
+
+def _failures(cases: Iterator[tuple[str, Callable[[], None]]], root: Path,
+              monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each case (its name, its check) run in a fresh folder; the failures, one line each
+    naming the case: an assertion's message, or the exception that escaped."""
+    failed = []
+    for number, (name, check) in enumerate(cases):
+        _fresh_folder(root, monkeypatch, number)
+        try:
+            check()
+        except AssertionError as error:
+            failed.append(f"{name}: {error}")
+        except Exception as error:  # a raw exception: the case's failure, named
+            failed.append(f"{name}: {type(error).__name__}: {error}")
+    return failed
+
+
+def _check_named(function: Callable[..., Any], param: str, wrong: str) -> None:
+    """The call with ``param`` given the wrong value returns, or raises an irscale error
+    naming a parameter given a wrong value (or the wrong text itself)."""
     (args, kwargs), wrongs = _call(function, param, WRONG[wrong])
     try:
         with warnings.catch_warnings():
@@ -232,6 +268,17 @@ def test_a_wrong_argument_is_named(folder, function, param, wrong):
         named = {name for name in named if name in wrongs}
         assert any(name in message for name in named) or \
             any(text in message for text in (TEXT, "xx")), message
+
+
+@pytest.mark.parametrize("function", list(_rows()))
+def test_a_wrong_argument_is_named(tmp_path, monkeypatch, function):
+    """Every case of the callable (:func:`_cases`), each in a fresh folder; the test fails
+    listing every case that broke, with its message."""
+    cases = ((f"{param}-{wrong}",
+              lambda param=param, wrong=wrong: _check_named(function, param, wrong))
+             for param, wrong in _cases(function))
+    failed = _failures(cases, tmp_path, monkeypatch)
+    assert not failed, f"{len(failed)} cases failed:\n" + "\n".join(failed)
 
 
 # ----------------------------------------------------------------------------- the issue's calls
@@ -336,7 +383,7 @@ def test_the_exports_are_the_functions_behind_the_edge():
 
 
 # ----------------------------------------------------------------------------- the results' methods
-#: Objects the public functions return, made in the folder of :func:`folder`: their public
+#: Objects the public functions return, made in the case's folder: their public
 #: methods are part of the API as much as the functions that return them.
 RESULTS: dict[str, Callable[[], object]] = {
     "Evaluation": lambda: __import__("irscale").evaluate("qrels.txt", ["a.run", "b.run"],
@@ -350,8 +397,8 @@ RESULTS: dict[str, Callable[[], object]] = {
 
 
 def _method_rows() -> Iterator[Any]:
-    """(result, method, parameter, wrong value) of every public method of every object of
-    :data:`RESULTS`, its class read from the source (the objects are made in the test)."""
+    """(result, method) of every public method of every object of :data:`RESULTS`, its
+    class read from the source (the objects are made in the test)."""
     from irscale.collections.bounds import UnjudgedBounds
     from irscale.core import ScoreMatrix
     from irscale.measures.results import Evaluation
@@ -364,23 +411,25 @@ def _method_rows() -> Iterator[Any]:
             method = getattr(cls, name)
             if name.startswith("_") or not inspect.isfunction(method):
                 continue
-            for parameter in list(inspect.signature(method).parameters.values())[1:]:
-                if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-                    continue
-                for wrong in (*WRONG, "huge"):
-                    if parameter.default is None and wrong == "None":
-                        continue
-                    yield pytest.param(result, name, parameter.name, wrong,
-                                       id=f"{result}.{name}-{parameter.name}-{wrong}")
+            yield pytest.param(result, name, method, id=f"{result}.{name}")
 
 
-@pytest.mark.parametrize(("result", "method", "param", "wrong"), list(_method_rows()))
-def test_a_wrong_argument_of_a_results_method_is_named(folder, result, method, param, wrong):
-    """A method of an object a public function returns (``Evaluation.format``,
-    ``AnovaResult.row``) given a wrong value (or a number beyond 64 bits), its other
-    required parameters their example (all wrong where one has none), the optional ones
-    left at their defaults: it returns, or raises an irscale error that names a parameter
-    given a wrong value."""
+def _method_cases(method: Callable[..., Any]) -> Iterator[tuple[str, str]]:
+    """(parameter, wrong value) of every case of a method: each parameter but ``self``,
+    ``*args`` and ``**kwargs``, with each value of :data:`WRONG` and a number beyond 64
+    bits (None not where it is the documented default)."""
+    for parameter in list(inspect.signature(method).parameters.values())[1:]:
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        for wrong in (*WRONG, "huge"):
+            if parameter.default is None and wrong == "None":
+                continue
+            yield parameter.name, wrong
+
+
+def _check_method_named(result: str, method: str, param: str, wrong: str) -> None:
+    """The method of a fresh :data:`RESULTS` object given the wrong value returns, or
+    raises an irscale error naming a parameter given a wrong value."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         target = getattr(RESULTS[result](), method)
@@ -398,3 +447,20 @@ def test_a_wrong_argument_of_a_results_method_is_named(folder, result, method, p
     except IrscaleError as error:
         assert any(name in str(error) for name in wrongs) or TEXT in str(error) or \
             "xx" in str(error), str(error)
+
+
+@pytest.mark.parametrize(("result", "method", "function"), list(_method_rows()))
+def test_a_wrong_argument_of_a_results_method_is_named(tmp_path, monkeypatch, result, method,
+                                                       function):
+    """A method of an object a public function returns (``Evaluation.format``,
+    ``AnovaResult.row``) given a wrong value (or a number beyond 64 bits), its other
+    required parameters their example (all wrong where one has none), the optional ones
+    left at their defaults: it returns, or raises an irscale error that names a parameter
+    given a wrong value. Every case of the method (:func:`_method_cases`) runs in a fresh
+    folder, on a fresh object; the test fails listing every case that broke."""
+    cases = ((f"{param}-{wrong}",
+              lambda param=param, wrong=wrong: _check_method_named(result, method, param,
+                                                                   wrong))
+             for param, wrong in _method_cases(function))
+    failed = _failures(cases, tmp_path, monkeypatch)
+    assert not failed, f"{len(failed)} cases failed:\n" + "\n".join(failed)
