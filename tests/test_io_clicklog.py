@@ -62,7 +62,7 @@ def test_matrices_beyond_the_memory_limit_are_refused_from_the_declared_costs(mo
     monkeypatch.setattr(budget, "default_max_memory", lambda: 1 << 20)
     log = b"s1 q 1 a 1\ns2 q 1 b 0\n"
     with pytest.raises(ParameterError, match=r"2 sessions × a SERP size of 100,000, "
-                       r"about 12\.2 MiB: .*\(fewer --serp-size \(serp_size\)\)"):
+                       r"about 12\.2 MiB: .*\(fewer --serp-size\)"):
         read_click_log(log, serp_size=100_000)
     with pytest.raises(ParameterError, match=r"2 sessions × the longest session's 100,000 "
                        r"ranks .*split or drop the longest.*\(fewer sessions\)"):

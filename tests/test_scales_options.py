@@ -84,12 +84,12 @@ def test_transform_checks_before_reading(kwargs, needle):
 
 
 @pytest.mark.parametrize("Ns, kwargs, needle", [
-    ([3, -4], {}, r"run length N \(-N, Ns\) must be an integer from 1 .*got -4"),
+    ([3, -4], {}, r"\(-N, Ns\): a run length N must be an integer from 1 .*got -4"),
     ([0], {}, r"\(-N, Ns\)"),
     ([], {}, r"\(-N, Ns\)"),
     ([5], {"levels": 0}, r"\(--levels, levels\)"),
-    (5.0, {}, r"\(-N, Ns\) must be an integer from 1 .*got 5.0"),
-    ("5", {}, r"\(-N, Ns\) must be an integer from 1 .*got '5'"),
+    (5.0, {}, r"\(-N, Ns\): a run length N must be an integer from 1 .*got 5.0"),
+    ("5", {}, r"\(-N, Ns\): a run length N must be an integer from 1 .*got '5'"),
 ])
 def test_tau_table_checks_before_reading(Ns, kwargs, needle):
     with pytest.raises(ParameterError, match=needle):
