@@ -111,7 +111,8 @@ def test_family_options_and_restrictions():
     assert frame.loc[0, "p_raw"] == pytest.approx(ref.pvalue)
     with pytest.raises(AlignmentError):
         pairwise_tests(m, "t", systems=["a", "zz"])
-    with pytest.raises(ParameterError, match=r"samples= applies to test .randomization.*not to test .t."):
+    with pytest.raises(ParameterError,
+                       match=r"samples= applies to test .randomization.*not to test .t."):
         pairwise_tests(m, "t", samples=10)
     none = pairwise_tests(m, "sign", correction="none", measures=["m0"])
     assert "p_raw" not in none.to_frame() and none.correction is None
