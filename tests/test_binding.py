@@ -390,7 +390,6 @@ UNBOUND = {
     "meta discriminative-power": "--method also takes both (two calls of "
                                  "discriminative_power, whose binding declares no rule); "
                                  "--seeds calls discriminative_power_spread",
-    "scale transform": "its rules are its outputs' and its intervals' (--ci)",
     "scale image": "scale's rules depend on the kind of the measure (diversity or not), "
                    "which no declaration names",
     "text pyramid": "evaluate_pyramid's options are the evaluation's; no rule",

@@ -33,6 +33,7 @@ from ..scales.params import (
     SCALE_SHARDS,
     TAU_LENGTHS,
     TAU_TABLE,
+    TRANSFORM,
 )
 from .common_params import FORCE, NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
@@ -123,7 +124,7 @@ def add_parser(subparsers) -> None:
                                        formats=CI_FORMATS, alpha=True),
         add_run_options, add_output,
         example="qrels.txt a.run -m AP -N 3 --no-progress",
-        help="per-topic values of M and M_R for real runs",
+        help="per-topic values of M and M_R for real runs", binding=TRANSFORM,
         rules=(Rule(("summary_only",), lambda args: not args.no_summary, "--summary-only and "
                     "-n/--no-summary together leave nothing to print: give one of them"),
                Rule(("per_query", "summary_only", "no_summary"), lambda args: args.ci is None,

@@ -101,13 +101,19 @@ def _bindings() -> dict[str, Any]:
     :func:`irscale.scales.diversity.diversity_measure` (``DIVERSITY_MEASURE``: the number
     of intents of its space) and :func:`irscale.scales.diagnostics.tau_table`
     (``TAU_TABLE``, ``irscale scale table``: the run lengths, the space's degrees, the
-    relevance level and the orders of ties)."""
+    relevance level and the orders of ties), :func:`irscale.scales.transform.transform`
+    and :func:`~irscale.scales.transform.transform_rankings` (``TRANSFORM``,
+    ``TRANSFORM_RANKINGS``, ``irscale scale transform``: the run length, the degrees, the
+    relevance level, φ's ties and, for files, the order of ties)."""
     from ..core.binding import Binding
     from ..core.options import TIE_POLICY
     from ..core.params import RELEVANCE
 
+    space = (SCALE_LENGTH, SCALE_LEVELS, RELEVANCE, PHI_TIES)
     return {"DIVERSITY_MEASURE": Binding((SCALE_INTENTS,)),
-            "TAU_TABLE": Binding((TAU_LENGTHS, SCALE_LEVELS, RELEVANCE, PHI_TIES, TIE_POLICY))}
+            "TAU_TABLE": Binding((TAU_LENGTHS, SCALE_LEVELS, RELEVANCE, PHI_TIES, TIE_POLICY)),
+            "TRANSFORM": Binding((*space, TIE_POLICY)),
+            "TRANSFORM_RANKINGS": Binding(space)}
 
 
 def __getattr__(name: str) -> Any:

@@ -34,11 +34,9 @@ from ..core.budget import max_memory_of
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
 from ..core.options import (
-    RELEVANCE_LEVEL,
     RankingOptions,
     TiePolicy,
     check_tie_order,
-    integer_option,
 )
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.scorematrix import ScoreMatrix
@@ -49,6 +47,7 @@ from ..io.table import Column
 from .cost import report
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
+from .params import TRANSFORM, TRANSFORM_RANKINGS
 from .scale import Scale, ScaledImage, TieStrategy, check_size, scale
 from .space import Context, Space
 
@@ -206,6 +205,7 @@ def _grid(jr: JudgedRankings, complete_topics: Sequence[str] | None
     return grid, topics
 
 
+@TRANSFORM
 def transform(
     qrels: Any,
     runs: Any,
@@ -245,6 +245,7 @@ def transform(
     return transform_rankings(jr, measures, N, topics=complete, **options)
 
 
+@TRANSFORM_RANKINGS
 def transform_rankings(
     rankings: JudgedRankings,
     measures: str | Iterable[str],
@@ -263,7 +264,6 @@ def transform_rankings(
     """:func:`transform` of judged rankings already built (e.g. by
     :func:`~irscale.core.judge.build_judged_rankings`); ``topics``: the topics to report
     (default: those some run was evaluated on)."""
-    N, levels = _check_options(N, levels, relevance_level)
     limit = max_memory_of(max_memory)
     scale_measures = _scale_measures(measures, N, levels, relevance_level, limit)
     grid, topics = _grid(rankings, topics)
@@ -299,7 +299,6 @@ def _scale_measures(measures: str | Iterable[str], N: Any, levels: Any,
     """The measures to transform, each checked to have a scale of a size that fits
     (:func:`~irscale.scales.scale.check_size`, within ``max_memory``) on runs of length
     ``N``."""
-    N, levels = _check_options(N, levels, relevance_level)
     if isinstance(measures, str):
         measures = measures.split()
     out = [_for_transform(scale_measure(name).for_length(N), levels, relevance_level)
@@ -307,14 +306,6 @@ def _scale_measures(measures: str | Iterable[str], N: Any, levels: Any,
     for measure in out:
         check_size(measure, Space(N, levels), max_memory=max_memory)
     return out
-
-
-def _check_options(N: Any, levels: Any, relevance_level: Any) -> tuple[int, int]:
-    """``N`` and ``levels`` as ints (a :class:`Space` of them exists), ``relevance_level``
-    ≥ 1; :class:`~irscale.errors.ParameterError` naming the option otherwise."""
-    space = Space(N, levels)
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    return space.N, space.levels
 
 
 def _for_transform(measure: ScaleMeasure, levels: int, relevance_level: int) -> ScaleMeasure:
