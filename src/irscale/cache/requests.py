@@ -142,8 +142,13 @@ class Request:
         with reads.call():  # its inputs noted: standard output is never one of them
             if not _unchanged(files):
                 return None
-            if stderr:
-                sys.stderr.write(stderr)
+            if stderr:  # its lines as message_line made them, escaped again (an entry is
+                # a file: a line in it that a terminal would act on is shown, not obeyed)
+                from ..errors import printable
+
+                for line in stderr.splitlines():
+                    sys.stderr.write(printable(line))
+                    sys.stderr.write("\n")
                 sys.stderr.flush()
             with atomic_output(STDIO, "wb") as stream:  # the one writer, as the command's
                 stream.write(text)
