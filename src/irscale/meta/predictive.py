@@ -206,9 +206,8 @@ def predictive_power(
     ties
         ``exclude`` (default), ``half`` or ``miss``: how measure ties count.
     bins
-        Increasing edges of |ΔM| bins for :attr:`PredictivePower.by_bin`.
-
-    ``threshold`` and ``ties`` are checked on entry (:data:`irscale.meta.params.PREDICT`).
+        Increasing edges of |ΔM| bins for :attr:`PredictivePower.by_bin`; ``threshold``
+        and ``ties`` are checked on entry (:data:`irscale.meta.params.PREDICT`).
 
     Examples
     --------

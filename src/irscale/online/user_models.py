@@ -117,11 +117,10 @@ def calibrate(log: Any, model: UserModel = "rbp", *, qrels: Any = None,
     smoothing : float
         ``markov``: pseudo-moves out of every rank (≥ 0); ``err``: the click model's.
     serp_size : int, optional
-        Largest rank of the log (:func:`~irscale.online.read_click_log`).
-
-    The parameters are checked on entry (:data:`irscale.online.params.CALIBRATE`): the
-    qrels and the click model apply to ``err`` alone (the qrels needed there), the
-    smoothing to ``err`` and ``markov``.
+        Largest rank of the log (:func:`~irscale.online.read_click_log`). The parameters
+        are checked on entry (:data:`irscale.online.params.CALIBRATE`): the qrels and the
+        click model apply to ``err`` alone (the qrels needed there), the smoothing to
+        ``err`` and ``markov``.
     """
     name = _MODEL_NAMES[model]
     clicks = read_click_log(log, serp_size=serp_size)
