@@ -840,6 +840,10 @@ ROWS = [
         "qrels.txt", ["a.run"], relevance_level="high"), "relevance_level", "'high'"),
     bad("judged_lists-depth-0", lambda a: meta.judged_lists("qrels.txt", ["a.run"], depth=0),
         "depth"),
+    bad("judged_intent_lists-depth-0", lambda a: meta.judged_intent_lists(
+        "qrels.txt", ["a.run"], depth=0), "depth must be an integer in [1,", "got 0"),
+    bad("judged_intent_lists-depth-text", lambda a: meta.judged_intent_lists(
+        "qrels.txt", ["a.run"], depth="10"), "depth"),
     bad("intent_informativeness-measure-unsupported", lambda a: meta.intent_informativeness(
         [[[1, 0], [0, 1]]], measures=["strec@5"]), "strec@5"),
     bad("intent_informativeness-not-a-matrix", lambda a: meta.intent_informativeness(

@@ -75,7 +75,7 @@ from ..errors import InputError, ParameterError
 from ..stats.validation import as_floats
 from .continuation import damped_newton, follow
 from .informativeness import Informativeness, interpolated_curve
-from .params import INFORMATIVENESS_DEPTH, INTENT_INFORMATIVENESS_MEASURES
+from .params import INFORMATIVENESS_DEPTH, INTENT_INFORMATIVENESS_MEASURES, JUDGED_INTENT_LISTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.diversity.rankings import DiversityRankings
@@ -502,6 +502,7 @@ def _list_rows(key: str, x: np.ndarray, bases: np.ndarray, rho: np.ndarray,
     return rows
 
 
+@JUDGED_INTENT_LISTS
 def judged_intent_lists(qrels: object, runs: object, *,
                         depth: int | None = INFORMATIVENESS_DEPTH.default,  # type: ignore[assignment]
                         measures: Sequence[str] = ()
@@ -513,14 +514,13 @@ def judged_intent_lists(qrels: object, runs: object, *,
     ``"run topic"``, and, for the α of every normalised measure among ``measures``, each
     list's topic's greedy ideal ranking (ndeval's): what :func:`intent_informativeness`
     takes (``intent_informativeness(lists, recall_base=bases, ideal=ideal)``). A ranking
-    of a topic the qrels do not judge, or without an intent, is left out."""
-    from ..core.params import DEPTH
+    of a topic the qrels do not judge, or without an intent, is left out. ``depth`` is
+    checked on entry (:data:`irscale.meta.params.JUDGED_INTENT_LISTS`)."""
     from ..evaluation.intent_inputs import read_and_judge, read_qrels
     from ..measures.diversity.rankings import DiversityIndex, ideal_rankings
 
-    cut = None if depth is None else DEPTH.check(depth, "depth")
     index = DiversityIndex.of(read_qrels(qrels, False))
-    judged = read_and_judge(index, runs, False, cut)
+    judged = read_and_judge(index, runs, False, depth)
     batch = judged.rankings
     lists, bases, topic_of = {}, {}, {}
     for i in np.flatnonzero(batch.ranking_topic >= 0):

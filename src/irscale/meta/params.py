@@ -131,6 +131,8 @@ JUDGED_DEPTH = Param("depth", OrNone(DEPTH, "no cut: whole lists"), INFORMATIVEN
                      INFORMATIVENESS_DEPTH.metavar, cost=INFORMATIVENESS_DEPTH.cost)
 #: :func:`irscale.meta.judged_lists`: the cut and the relevance level, checked on entry.
 JUDGED_LISTS = Binding((JUDGED_DEPTH, RELEVANCE))
+#: :func:`irscale.meta.judged_intent_lists`: the cut of the diversity runs.
+JUDGED_INTENT_LISTS = Binding((JUDGED_DEPTH,))
 #: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
 INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
 #: The diversity measures of :func:`irscale.meta.intent_informativeness` (Ashkan & Clarke
