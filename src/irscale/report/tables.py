@@ -23,16 +23,17 @@ import pandas as pd
 
 from ..core.numbers import declare, declared
 from ..stats.registry import test_spec
-from ..stats.summary_table import SummaryCell, render_summary
+from ..stats.summary_table import SummaryCell
 from ..stats.tables import check_digits, format_number, render
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
     from ..stats.across_collections import AcrossCollections
     from .content import ReportContent
 
-__all__ = ["ROBUST_SHARE", "SummaryCell", "across_frames", "comparison_frame",
-           "discriminative_frame", "format_tables", "groups_frame", "noise_frames",
-           "robustness_frame", "summary_caption", "summary_cells"]
+__all__ = ["ROBUST_SHARE", "SummaryCell", "across_frames", "ascii_headers", "comparison_frame",
+           "discriminative_frame", "format_tables", "frames_text", "groups_frame",
+           "noise_frames", "robustness_frame", "summary_caption", "summary_cells",
+           "title_text"]
 
 TablesFormat = Literal["latex", "markdown"]
 
@@ -138,20 +139,13 @@ def discriminative_frame(report: ReportContent) -> pd.DataFrame:
                    MEANINGS)
 
 
-def _summary(report: ReportContent, digits: int, fmt: TablesFormat) -> str:
-    """The summary (:func:`summary_cells`, the baseline's row named so) as ``fmt``."""
-    rows = [(run + (" (baseline)" if run == report.baseline else ""), cells)
-            for run, cells in summary_cells(report, digits)]
-    return render_summary(report.measures, rows, summary_caption(report), fmt)
-
-
 #: LaTeX spellings (plain ASCII, as pdflatex reads without extra packages) of the Greek
 #: letters of the titles and of the headers :func:`irscale.stats.tables.render` does not
 #: translate itself.
 _LATEX_WORDS = {"α": "alpha", "τ": "Kendall tau", "Δ": "diff."}
 
 
-def _ascii(frame: pd.DataFrame, fmt: str) -> pd.DataFrame:
+def ascii_headers(frame: pd.DataFrame, fmt: str) -> pd.DataFrame:
     r"""``frame`` with the Greek of its headers spelt out for LaTeX (Δ alone is rendered
     as ``$\Delta$`` by :func:`~irscale.stats.tables.render`)."""
     if fmt != "latex":
@@ -166,8 +160,22 @@ def _ascii(frame: pd.DataFrame, fmt: str) -> pd.DataFrame:
         str(spelt(column)): meaning for column, meaning in declared(frame).items()})
 
 
-def _title(text: str, fmt: str) -> str:
+def title_text(text: str, fmt: str) -> str:
+    """``text`` with its Greek spelt out for LaTeX (:data:`_LATEX_WORDS`)."""
     return "".join(_LATEX_WORDS.get(ch, ch) for ch in text) if fmt == "latex" else text
+
+
+def frames_text(frames: list[tuple[str, str, pd.DataFrame]], fmt: str, digits: int
+                ) -> list[str]:
+    """The tables of ``frames`` (``(id, caption, frame)`` each) as ``fmt``, the caption
+    their title; in LaTeX, ASCII: the minus of the pairs' names as a hyphen."""
+    out = []
+    for _, caption, frame in frames:
+        if fmt == "latex":
+            frame = frame.replace("\u2212", "-", regex=True)
+        out.append(render(ascii_headers(frame, fmt), fmt, digits=digits,
+                          title=title_text(caption, fmt)))
+    return out
 
 
 def automatic_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
@@ -319,35 +327,12 @@ def format_tables(report: ReportContent, fmt: TablesFormat = "latex", *, digits:
         from ..errors import ParameterError
 
         raise ParameterError(f"tables are written as latex or markdown, got {fmt!r}")
+    from .sections import SECTIONS
+
     digits = check_digits(digits)
     applied = report.provenance.conventions
     parts = [] if applied is None else [f"{'% ' if fmt == 'latex' else ''}{applied}\n"]
-    parts.append(_summary(report, digits, fmt))
-    if report.comparison is not None:
-        parts.append(render(_ascii(comparison_frame(report), fmt), fmt, digits=digits,
-                            title=f"Runs against the baseline {report.baseline}"))
-    for measure in report.measures:
-        parts.append(report.anova[measure].format(fmt, digits=digits))
-        parts.append(report.anova[measure].assumptions.format(fmt, digits=digits))
-        parts.append(render(groups_frame(report, measure), fmt, digits=digits,
-                            title=_title(f"{measure}: Tukey HSD groups after the two-way "
-                                         f"ANOVA (α = {report.alpha:g}; runs sharing a "
-                                         "letter do not differ)", fmt)))
-    if len(report.robustness):
-        parts.append(render(_ascii(robustness_frame(report), fmt), fmt, digits=digits,
-                            title=_title("Robustness: the measure M against its ranked "
-                                         "version M_R (Ferrante et al. 2021): Kendall τ of the run "
-                                         "means and Tukey HSD pairs that change (S2NS, "
-                                         "NS2S)", fmt)))
-    if report.discriminative is not None:
-        parts.append(render(_ascii(discriminative_frame(report), fmt), fmt, digits=digits,
-                            title="Discriminative power"))
-    for _, caption, frame in bounds_frames(report):
-        parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))
-    across = [frame for measure, found in report.across.items()
-              for frame in across_frames(measure, found)]
-    for _, caption, frame in [*automatic_frames(report), *noise_frames(report), *across]:
-        if fmt == "latex":  # ASCII: the minus of the pairs' names as a hyphen
-            frame = frame.replace("\u2212", "-", regex=True)
-        parts.append(render(_ascii(frame, fmt), fmt, digits=digits, title=_title(caption, fmt)))
+    for section in SECTIONS:
+        if section.tables is not None:
+            parts.extend(section.tables(report, fmt, digits))
     return "\n".join(parts)

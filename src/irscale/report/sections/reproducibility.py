@@ -1,0 +1,46 @@
+"""The reproducibility block: the command, the dataset conventions applied, the versions
+and every input file's size and SHA-256. The page shows it last; the LaTeX and Markdown
+tables carry the conventions in their first lines
+(:func:`~irscale.report.tables.format_tables`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..section import Build, Page, Section
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..content import ReportContent
+
+
+def _build(build: Build) -> dict[str, Any]:
+    """The provenance of the call: its command (default: this call) and its input files
+    (default: ``qrels`` and ``runs`` where they are paths)."""
+    from ..build import provenance
+
+    options = build.options
+    runs = options["runs"]
+    paths = list(options["input_files"]) if options["input_files"] is not None else \
+        [options["qrels"], *(runs if isinstance(runs, list | tuple) else [runs])]
+    return {"provenance": provenance(options["command"] or "irscale.report.build_report(...)",
+                                     paths, options["conventions"])}
+
+
+def _html(report: ReportContent, page: Page) -> list[str]:
+    import pandas as pd
+
+    from ..html import esc, table
+
+    info = report.provenance
+    versions = pd.DataFrame(list(info.versions), columns=["software", "version"])
+    applied = [] if info.conventions is None else [f"<p>{esc(info.conventions)}</p>"]
+    return [f"<p>Command:</p><pre><code>{esc(info.command)}</code></pre>", *applied,
+            table(versions, 4, caption="Versions", sortable=False),
+            table(info.to_frame(), 0, caption="Input files (bytes, SHA-256)",
+                  table_id="inputs", sortable=False)]
+
+
+SECTION = Section(
+    "reproducibility", needs=(), build=_build, html=_html, tables=None,
+    heading=("Reproducibility", "reproducibility"),
+    why="the tables carry the conventions applied in their first lines")
