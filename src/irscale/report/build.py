@@ -53,12 +53,8 @@ before the work and letting each fill its part.
 from __future__ import annotations
 
 import os
-import platform
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
-
-import numpy as np
-import pandas as pd
 
 from ..collections.params import DEFAULT_LABEL_DRAWS, DEFAULT_REPLICATES
 from ..core.mean_intervals import MeanInterval
@@ -70,12 +66,19 @@ from ..evaluation import evaluate
 from ..evaluation.conventions import Applied, conventions_for
 from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
-from ..io.regular_files import file_digest
 from ..io.sources import as_qrels, as_runs
 from ..measures.names import measure_names
 from .content import Provenance, ReportContent
 from .params import REPORT
-from .section import Build, Requirement, Section, check_needs, in_report, step_count
+from .section import (
+    Build,
+    Requirement,
+    Section,
+    check_needs,
+    in_report,
+    needs_of,
+    step_count,
+)
 from .sections import SECTIONS
 from .sections.robustness import DEFAULT_SCALE_DEPTH
 from .sections.summary import report_measures
@@ -102,35 +105,6 @@ class Report(ReportContent):
         from .tables import format_tables
 
         return format_tables(self, cast(Any, fmt), digits=digits)
-
-
-def provenance(command: str, paths: Iterable[object], conventions: Applied | None = None
-               ) -> Provenance:
-    """The :class:`Provenance` of a report made by ``command`` from ``paths`` (inputs that
-    are not files — DataFrames, dicts — are listed by type) with the dataset
-    ``conventions`` applied (their summary and source)."""
-    import importlib.metadata
-
-    import scipy
-
-    from ..core.version import __version__
-
-    try:
-        plotting = importlib.metadata.version("matplotlib")
-    except importlib.metadata.PackageNotFoundError:
-        plotting = "not installed"
-    versions = (("irscale", __version__), ("python", platform.python_version()),
-                ("numpy", np.__version__), ("scipy", scipy.__version__),
-                ("pandas", pd.__version__), ("matplotlib", plotting))
-    inputs = []
-    for path in paths:
-        if isinstance(path, str | os.PathLike) and os.path.isfile(path):
-            inputs.append((os.fspath(path), os.path.getsize(path), file_digest(path).hex()))
-        else:
-            inputs.append((f"<{type(path).__name__} in memory>", 0, ""))
-    return Provenance(command=command, versions=versions, inputs=tuple(inputs),
-                      conventions=None if conventions is None
-                      else f"{conventions.summary()} (from {conventions.source})")
 
 
 #: Units of progress of one step of the build (a step's own work, the resampling of
@@ -197,7 +171,7 @@ def _settle(options: dict[str, Any]) -> int:
     return DEFAULT_RELEVANCE_LEVEL if level is None else level
 
 
-def _evaluate(build: Build, active: Sequence[Section]) -> None:
+def _evaluate(build: Build, needs: Sequence[Requirement]) -> None:
     """Read the inputs and evaluate the runs (and trec_eval's ``iprec_at_recall`` for the
     precision–recall curves), each stage's requirements checked before its work: unknown
     measures and a bad level before any input, the baseline before the evaluation."""
@@ -208,11 +182,19 @@ def _evaluate(build: Build, active: Sequence[Section]) -> None:
     evaluation_setup([*requested, "iprec_at_recall"], relevance_level=build.level)
     build.set(qrels=as_qrels(options["qrels"]), runs=as_runs(options["runs"]),
               requested=requested)
-    check_needs(active, "inputs", build)
+    check_needs(needs, "inputs", build)
     build.set(evaluation=evaluate(build.qrels, build.runs, [*requested, "iprec_at_recall"],
                                   relevance_level=build.level))
     build.set(measures=report_measures(build.evaluation, requested))
-    check_needs(active, "evaluation", build)
+    check_needs(needs, "evaluation", build)
+
+
+def _part(section: Section, present: bool, build: Build) -> Mapping[str, Any]:
+    """The fields of the report ``section`` fills: its part where it is in the report,
+    else what it leaves there (:attr:`~irscale.report.section.Section.absent`)."""
+    if present:
+        return {} if section.build is None else section.build(build)
+    return {} if section.absent is None else section.absent()
 
 
 def _walk(options: dict[str, Any]) -> Report:
@@ -220,19 +202,18 @@ def _walk(options: dict[str, Any]) -> Report:
     then the sections' (:data:`~irscale.report.sections.SECTIONS`: those the options put in
     the report) at each stage, the evaluation, and each section's part in turn."""
     active = [section for section in SECTIONS if in_report(section, options)]
+    needs = needs_of(active)
     build = Build(options)
-    check_needs((Section("report", NEEDS, None, None, None),), "call", build)
+    check_needs(NEEDS, "call", build)
     build.set(level=_settle(options))
-    check_needs(active, "call", build)
-    _evaluate(build, active)
+    check_needs(needs, "call", build)
+    _evaluate(build, needs)
     advance, within = _stepper(options["progress"],
                                1 + step_count(active, len(build.measures)))
     build.set(advance=advance, within=within)
     advance()
     for section in SECTIONS:
-        part = section.build if section in active else section.absent
-        build.fields.update(part(build) if part is section.build and part is not None
-                            else part() if part is not None else {})
+        build.fields.update(_part(section, section in active, build))
     correction = options["correction"]
     return Report(
         evaluation=build.evaluation, measures=build.measures,

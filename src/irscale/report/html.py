@@ -13,20 +13,18 @@ cells carry their full-precision value in ``data-value``.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
-from ..io.figures import svg_text
-from ..stats.tables import check_digits, format_number
+from ..stats.tables import check_digits
+from .page import Figures, esc
+from .section import Page
+from .sections import SECTIONS
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
     from .content import ReportContent
 
-__all__ = ["esc", "render_html", "table"]
+__all__ = ["render_html"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
@@ -106,50 +104,6 @@ document.querySelectorAll("table.sortable").forEach(function(t){
 """
 
 
-def esc(value: object) -> str:
-    """``value`` as HTML text (quotes escaped: it may stand in an attribute)."""
-    return html.escape(str(value), quote=True)
-
-
-def _cell(value: object, digits: int) -> str:
-    if isinstance(value, bool | np.bool_):
-        return f"<td>{'yes' if value else 'no'}</td>"
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return "<td data-value=\"\">–</td>"
-    if isinstance(value, int | float | np.integer | np.floating):
-        return f"<td data-value=\"{float(value)!r}\">{esc(format_number(value, digits))}</td>"
-    return f"<td>{esc(value)}</td>"
-
-
-def table(frame: pd.DataFrame, digits: int, *, caption: str | None = None,
-          table_id: str | None = None, sortable: bool = True) -> str:
-    """``frame`` as an HTML table (numbers at ``digits``, their full value in
-    ``data-value``), sortable by a click on its headers unless ``sortable`` is false."""
-    attributes = (f' id="{esc(table_id)}"' if table_id else "") + \
-        (' class="sortable"' if sortable else "")
-    out = [f"<table{attributes}>"]
-    if caption:
-        out.append(f"<caption>{esc(caption)}</caption>")
-    out.append("<thead><tr>" + "".join(f"<th scope=\"col\">{esc(c)}</th>"
-                                        for c in frame.columns) + "</tr></thead><tbody>")
-    for row in frame.itertuples(index=False):
-        out.append("<tr>" + "".join(_cell(v, digits) for v in row) + "</tr>")
-    out.append("</tbody></table>")
-    return "\n".join(out)
-
-
-class _Figures:
-    """Figures rendered as inline SVG, each with its own id salt."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, ax: Any, caption: str) -> str:
-        self.count += 1
-        svg = svg_text(ax.figure, salt=f"irscale-figure-{self.count}")
-        return f"<figure>{svg}<figcaption>{esc(caption)}</figcaption></figure>"
-
-
 def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
@@ -166,11 +120,8 @@ def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale
     """The report as one self-contained HTML page (module documentation): the parts of the
     sections (:data:`irscale.report.sections.SECTIONS`) in order, each under its heading
     (a part without one continues the section before it), with a table of contents."""
-    from .section import Page
-    from .sections import SECTIONS
-
     digits = check_digits(digits)
-    page = Page(digits, _Figures())
+    page = Page(digits, Figures())
     n_topics = report.evaluation.to_matrix(measures=[report.measures[0]]).n_topics
     intro = (f"<p>{len(report.runs)} runs, {n_topics} topics, measures "
              f"{esc(', '.join(report.measures))}"

@@ -26,12 +26,15 @@ from ..core.binding import Binding, Either, Rule, applies
 from ..core.params import NO_WORK, SEED, Needs, Param
 from ..core.records import field, record
 
-__all__ = ["SEED_OF_DRAWS", "Build", "Page", "Requirement", "Section", "check_needs",
-           "command_binding", "in_report", "report_binding", "step_count"]
+__all__ = ["SEED_OF_DRAWS", "Build", "Page", "Requirement", "Section", "TablesFormat",
+           "check_needs", "command_binding", "in_report", "needs_of", "report_binding",
+           "step_count"]
 
 #: When a requirement is checked: on the call's options (before any input is read), on
 #: the inputs read (before the evaluation), or on the evaluation.
 Stage = Literal["call", "inputs", "evaluation"]
+#: The formats of a section's tables (:func:`irscale.report.format_tables`).
+TablesFormat = Literal["latex", "markdown"]
 #: The progress steps a section takes (:data:`irscale.report.build.STEP_UNITS` units each):
 #: none, one, or one per measure of the report.
 Steps = Literal["none", "one", "each measure"]
@@ -115,7 +118,7 @@ class Section:
     needs: tuple[Requirement, ...]
     build: Callable[[Build], Mapping[str, Any]] | None
     html: Callable[[Any, Page], list[str] | None] | None
-    tables: Callable[[Any, str, int], list[str]] | None
+    tables: Callable[[Any, TablesFormat, int], list[str]] | None
     params: tuple[Param, ...] = ()
     own: tuple[Param, ...] = ()
     takes: tuple[Param, ...] = ()
@@ -142,15 +145,16 @@ def step_count(sections: Iterable[Section], measures: int) -> int:
     return sum({"none": 0, "one": 1, "each measure": measures}[s.steps] for s in sections)
 
 
-def check_needs(sections: Iterable[Section], stage: Stage, build: Build) -> None:
-    """Check the requirements of ``sections`` (those in the report) at ``stage``, each once,
-    in the order of the sections."""
-    seen: set[int] = set()
-    for section in sections:
-        for need in section.needs:
-            if need.stage == stage and id(need) not in seen:
-                seen.add(id(need))
-                need.check(build)
+def needs_of(sections: Iterable[Section]) -> tuple[Requirement, ...]:
+    """The requirements of ``sections``, each once, in the order of the sections."""
+    return tuple({id(need): need for section in sections for need in section.needs}.values())
+
+
+def check_needs(needs: Iterable[Requirement], stage: Stage, build: Build) -> None:
+    """Check the requirements ``needs`` of the call ``build`` at ``stage``, in order."""
+    for need in needs:
+        if need.stage == stage:
+            need.check(build)
 
 
 def _once(params: Iterable[Param]) -> tuple[Param, ...]:

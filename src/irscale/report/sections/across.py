@@ -12,7 +12,7 @@ from ...core.params import DEFAULT_RELEVANCE_LEVEL, SAMPLES, Needs, Param
 from ...errors import ParameterError
 from ...evaluation.params import COLLECTION
 from ...stats.names import WEIGHTS
-from ..section import Build, Page, Requirement, Section
+from ..section import Build, Page, Requirement, Section, TablesFormat
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..content import ReportContent
@@ -65,8 +65,8 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
     """Each measure's tables (:func:`~irscale.report.tables.across_frames`) and forest
     plot."""
     from ...plots.across import forest
-    from ..html import esc, table
-    from ..tables import across_frames
+    from ..frames import across_frames
+    from ..page import esc, table
 
     if not report.across:
         return None
@@ -84,8 +84,8 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
     return body
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
-    from ..tables import across_frames, frames_text
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
+    from ..frames import across_frames, frames_text
 
     return frames_text([frame for measure, found in report.across.items()
                         for frame in across_frames(measure, found)], fmt, digits)

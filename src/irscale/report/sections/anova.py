@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..section import Build, Page, Requirement, Section
+from ..section import Build, Page, Requirement, Section, TablesFormat
 from .summary import TWO_RUNS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,8 +55,8 @@ def _html(report: ReportContent, page: Page) -> list[str]:
     from ...plots.residuals import residual_qq
     from ...plots.runs import tukey_intervals
     from ...stats.assumptions import display_frame
-    from ..html import esc, table
-    from ..tables import groups_frame
+    from ..frames import groups_frame
+    from ..page import esc, table
 
     digits, figure = page.digits, page.figure
     body = []
@@ -91,9 +91,9 @@ def _html(report: ReportContent, page: Page) -> list[str]:
     return body
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
     from ...stats.tables import render
-    from ..tables import groups_frame, title_text
+    from ..frames import groups_frame, title_text
 
     parts = []
     for measure in report.measures:

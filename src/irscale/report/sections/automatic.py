@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...collections.params import AUTO_DESIGN, AUTO_DRAWS, AUTO_PROBABILITIES, AUTO_SEED
 from ...core.params import InputFiles, Needs, Param
-from ..section import Build, Page, Section
+from ..section import Build, Page, Section, TablesFormat
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..content import ReportContent
@@ -42,8 +42,8 @@ def _build(build: Build) -> dict[str, Any]:
 
 def _html(report: ReportContent, page: Page) -> list[str] | None:
     """Agreement, corrected means and the conclusions that change."""
-    from ..html import esc, table
-    from ..tables import automatic_frames
+    from ..frames import automatic_frames
+    from ..page import esc, table
 
     found = report.automatic
     if found is None:
@@ -61,8 +61,8 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
     ]
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
-    from ..tables import automatic_frames, frames_text
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
+    from ..frames import automatic_frames, frames_text
 
     return frames_text(automatic_frames(report), fmt, digits)
 

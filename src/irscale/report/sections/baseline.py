@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.params import Needs, OrNone, Param, Text
 from ...stats.names import CORRECTION, MULTIPLE_CORRECTION
 from ...stats.params import PAIRWISE_TEST
-from ..section import Build, Page, Requirement, Section
+from ..section import Build, Page, Requirement, Section, TablesFormat
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -55,8 +55,8 @@ def _build(build: Build) -> dict[str, Any]:
 
 
 def _html(report: ReportContent, page: Page) -> list[str] | None:
-    from ..html import table
-    from ..tables import comparison_frame
+    from ..frames import comparison_frame
+    from ..page import table
 
     if report.comparison is None:
         return None
@@ -66,9 +66,9 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
                   f"p, p adjusted ({report.correction}), topics won/tied/lost")]
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
     from ...stats.tables import render
-    from ..tables import ascii_headers, comparison_frame
+    from ..frames import ascii_headers, comparison_frame
 
     if report.comparison is None:
         return []

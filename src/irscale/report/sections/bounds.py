@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.params import Param, Switch
-from ..section import Build, Page, Section
+from ..section import Build, Page, Section, TablesFormat
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..content import ReportContent
@@ -26,8 +26,8 @@ def _build(build: Build) -> dict[str, Any]:
 
 
 def _html(report: ReportContent, page: Page) -> list[str] | None:
-    from ..html import table
-    from ..tables import bounds_frames
+    from ..frames import bounds_frames
+    from ..page import table
 
     if report.bounds is None:
         return None
@@ -35,9 +35,9 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
             for table_id, caption, frame in bounds_frames(report)]
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
     from ...stats.tables import render
-    from ..tables import ascii_headers, bounds_frames, title_text
+    from ..frames import ascii_headers, bounds_frames, title_text
 
     return [render(ascii_headers(frame, fmt), fmt, digits=digits, title=title_text(caption, fmt))
             for _, caption, frame in bounds_frames(report)]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...core.params import SAMPLES, Needs, Param, Switch
-from ..section import Build, Page, Section
+from ..section import Build, Page, Section, TablesFormat
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..content import ReportContent
@@ -54,8 +54,8 @@ def _build(build: Build) -> dict[str, Any]:
 
 
 def _html(report: ReportContent, page: Page) -> list[str] | None:
-    from ..html import table
-    from ..tables import discriminative_frame
+    from ..frames import discriminative_frame
+    from ..page import table
 
     if report.discriminative is None:
         return None
@@ -64,9 +64,9 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
                   "under the paired bootstrap and the randomised Tukey HSD")]
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
     from ...stats.tables import render
-    from ..tables import ascii_headers, discriminative_frame
+    from ..frames import ascii_headers, discriminative_frame
 
     if report.discriminative is None:
         return []

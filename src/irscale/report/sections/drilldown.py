@@ -30,7 +30,7 @@ def _choice(element: str, label: str, options: Iterable[str], chosen: str) -> st
 
 
 def _html(report: ReportContent, page: Page) -> list[str]:
-    from ..html import esc
+    from ..page import esc
 
     digits = page.digits
     matrix = report.evaluation.to_matrix(measures=list(report.measures))

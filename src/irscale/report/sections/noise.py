@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...collections.params import NOISE_REPLICATES
 from ...core.params import Needs, Param, Text
-from ..section import Build, Page, Requirement, Section
+from ..section import Build, Page, Requirement, Section, TablesFormat
 from .baseline import compare
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,8 +103,8 @@ def _build(build: Build) -> dict[str, Any]:
 def _html(report: ReportContent, page: Page) -> list[str] | None:
     """The conclusions of the Tukey HSD under judge noise (``report.noise``,
     :func:`~irscale.report.tables.noise_frames`)."""
-    from ..html import esc, table
-    from ..tables import ROBUST_SHARE, noise_frames
+    from ..frames import ROBUST_SHARE, noise_frames
+    from ..page import esc, table
 
     found = report.noise
     if found is None:
@@ -133,8 +133,8 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
           for table_id, caption, frame in frames)]
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
-    from ..tables import frames_text, noise_frames
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
+    from ..frames import frames_text, noise_frames
 
     return frames_text(noise_frames(report), fmt, digits)
 

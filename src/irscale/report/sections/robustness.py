@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.params import Cost, Needs, Param, Switch
 from ...scales.params import LENGTH
-from ..section import Build, Page, Section
+from ..section import Build, Page, Section, TablesFormat
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -132,7 +132,7 @@ def _absent() -> dict[str, Any]:
 def _scaled(report: ReportContent, digits: int) -> list[str]:
     """The runs' means of every measure at the panel's N and of its interval-scaled version
     M_R, one table whose button switches between the two (M shown without JavaScript)."""
-    from ..html import esc
+    from ..page import esc
 
     scaled = report.scaled
     if not len(scaled):
@@ -161,8 +161,8 @@ def _scaled(report: ReportContent, digits: int) -> list[str]:
 
 
 def _html(report: ReportContent, page: Page) -> list[str]:
-    from ..html import table
-    from ..tables import robustness_frame
+    from ..frames import robustness_frame
+    from ..page import table
 
     if not len(report.robustness):
         return ["<p>Not computed (robustness panel turned off).</p>"]
@@ -176,9 +176,9 @@ def _html(report: ReportContent, page: Page) -> list[str]:
             *_scaled(report, page.digits)]
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
     from ...stats.tables import render
-    from ..tables import ascii_headers, robustness_frame, title_text
+    from ..frames import ascii_headers, robustness_frame, title_text
 
     if not len(report.robustness):
         return []

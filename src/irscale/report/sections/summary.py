@@ -18,7 +18,7 @@ from ...core.params import (
     Param,
 )
 from ...errors import MeasureError, ParameterError
-from ..section import Build, Page, Requirement, Section
+from ..section import Build, Page, Requirement, Section, TablesFormat
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
@@ -99,8 +99,8 @@ def _build(build: Build) -> dict[str, Any]:
 
 def _html(report: ReportContent, page: Page) -> list[str]:
     """The summary table, each cell's value in ``data-value`` for sorting."""
-    from ..html import esc
-    from ..tables import summary_caption, summary_cells
+    from ..frames import summary_caption, summary_cells
+    from ..page import esc
 
     out = ['<table id="summary" class="sortable">',
            f"<caption>{esc(summary_caption(report))}</caption>",
@@ -123,11 +123,11 @@ def _html(report: ReportContent, page: Page) -> list[str]:
     return ["\n".join(out)]
 
 
-def _tables(report: ReportContent, fmt: str, digits: int) -> list[str]:
+def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
     """The summary (:func:`~irscale.report.tables.summary_cells`, the baseline's row named
     so) as ``fmt``."""
     from ...stats.summary_table import render_summary
-    from ..tables import summary_caption, summary_cells
+    from ..frames import summary_caption, summary_cells
 
     rows = [(run + (" (baseline)" if run == report.baseline else ""), cells)
             for run, cells in summary_cells(report, digits)]
