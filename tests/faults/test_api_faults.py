@@ -407,6 +407,27 @@ ROWS = [
     bad("build-report-replicates-without-confusion", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", replicates=5, robustness=False),
         "replicates= applies to judge noise (confusion=)"),
+    # the report's binding checks the domain of every section's option on entry: a value
+    # outside it is refused as such first, as the command line refuses it (-B 0, --weights
+    # nope), not as an option of a section the call does not ask for
+    bad("build-report-dp-samples-zero-without-dp", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", dp_samples=0, robustness=False),
+        "dp_samples must be an integer in [1, "),
+    bad("build-report-interval-samples-zero-with-t", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", interval_samples=0, robustness=False),
+        "interval_samples must be an integer in [1, "),
+    bad("build-report-collection-samples-zero-without-collections", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", collection_samples=0, robustness=False),
+        "collection_samples must be an integer in [1, "),
+    bad("build-report-unknown-weights-without-collections", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", collection_weights="nope",
+        robustness=False), "collection_weights: unknown weighting 'nope'"),
+    bad("build-report-unknown-test-without-baseline", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", test="nope", robustness=False),
+        "test: unknown test 'nope'"),
+    bad("build-report-unknown-correction-without-baseline", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", correction="nope", robustness=False),
+        "correction: unknown correction 'nope'"),
     bad("build-report-interval", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", interval="normal"), "normal"),
     bad("build-report-interval-rng-with-t", lambda a: build_report(

@@ -68,6 +68,7 @@ from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.sources import as_qrels, as_runs
 from ..measures.names import measure_names
+from . import sections as listed
 from .content import Provenance, ReportContent
 from .params import REPORT
 from .section import (
@@ -79,7 +80,6 @@ from .section import (
     needs_of,
     step_count,
 )
-from .sections import SECTIONS
 from .sections.robustness import DEFAULT_SCALE_DEPTH
 from .sections.summary import report_measures
 
@@ -201,7 +201,7 @@ def _walk(options: dict[str, Any]) -> Report:
     """The report of a call with ``options`` (checked on entry): the report's requirements,
     then the sections' (:data:`~irscale.report.sections.SECTIONS`: those the options put in
     the report) at each stage, the evaluation, and each section's part in turn."""
-    active = [section for section in SECTIONS if in_report(section, options)]
+    active = [section for section in listed.SECTIONS if in_report(section, options)]
     needs = needs_of(active)
     build = Build(options)
     check_needs(NEEDS, "call", build)
@@ -212,7 +212,7 @@ def _walk(options: dict[str, Any]) -> Report:
                                1 + step_count(active, len(build.measures)))
     build.set(advance=advance, within=within)
     advance()
-    for section in SECTIONS:
+    for section in listed.SECTIONS:
         build.fields.update(_part(section, section in active, build))
     correction = options["correction"]
     return Report(

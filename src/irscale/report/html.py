@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..stats.tables import check_digits
+from . import sections as listed
 from .page import Figures, esc
 from .section import Page
-from .sections import SECTIONS
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
     from .content import ReportContent
@@ -128,7 +128,7 @@ def render_html(report: ReportContent, *, digits: int = 4, title: str = "irscale
              + (f"; baseline <b>{esc(report.baseline)}</b>" if report.baseline else "")
              + f"; α = {report.alpha:g}. Click a column header to sort a table.</p>")
     sections: list[tuple[str, str, list[str]]] = []
-    for section in SECTIONS:
+    for section in listed.SECTIONS:
         body = None if section.html is None else section.html(report, page)
         if body is None:
             continue

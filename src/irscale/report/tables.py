@@ -17,6 +17,7 @@ The same tables are shown by the HTML page (:mod:`irscale.report.html`) and prin
 from __future__ import annotations
 
 from ..stats.tables import check_digits
+from . import sections as listed
 from .frames import (
     ROBUST_SHARE,
     SummaryCell,
@@ -35,7 +36,6 @@ from .frames import (
     summary_cells,
     title_text,
 )
-from .sections import SECTIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
@@ -59,7 +59,7 @@ def format_tables(report: ReportContent, fmt: TablesFormat = "latex", *, digits:
     digits = check_digits(digits)
     applied = report.provenance.conventions
     parts = [] if applied is None else [f"{'% ' if fmt == 'latex' else ''}{applied}\n"]
-    for section in SECTIONS:
+    for section in listed.SECTIONS:
         if section.tables is not None:
             parts.extend(section.tables(report, fmt, digits))
     return "\n".join(parts)
