@@ -92,6 +92,23 @@ def test_the_binding_is_the_union_of_the_sections():
             "test", "correction"} <= names
 
 
+def test_the_command_offers_every_sections_options():
+    """``irscale report`` builds an option from each section's ``params`` (the same
+    declaration: its domain and flags), and applies the sections' binding."""
+    import argparse
+
+    from irscale.cli.main import build_parser
+
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    report = action.choices["report"]
+    built = {id(getattr(a, "irscale_param", None)) for a in report._actions}
+    for section in listed.SECTIONS:
+        for param in section.params:
+            assert id(param) in built, (section.name, param.name)
+    assert report.irscale_binding is REPORT_OPTIONS
+
+
 @pytest.fixture(scope="module")
 def collection(tmp_path_factory):
     return write_collection(tmp_path_factory.mktemp("collection"))
