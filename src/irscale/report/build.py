@@ -131,8 +131,6 @@ def _stepper(progress: ProgressArg, steps: int
     return advance, within
 
 
-
-
 def _dataset_defaults(build: Build) -> None:
     """``dataset_defaults`` is a flag."""
     flag = build.options["dataset_defaults"]
