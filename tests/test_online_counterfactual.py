@@ -9,9 +9,8 @@ and a target ranking whose expected clicks are Σ_r γ_r α_{q, π(r)}, averaged
 
 from __future__ import annotations
 
-from typing import Any
-
 from itertools import permutations
+from typing import Any
 
 import numpy as np
 import pandas as pd

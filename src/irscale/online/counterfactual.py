@@ -416,7 +416,8 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                    propensities: ClickModel | Sequence[float] | np.ndarray | None = None,
                    reward: Any = None,
                    clip: float | None = None, switch_tau: float | None = None,
-                   shrinkage: float | None = None, confidence_level: float = 0.95, bootstrap: int = 0,
+                   shrinkage: float | None = None, confidence_level: float = 0.95,
+                   bootstrap: int = 0,
                    rng: RngArg = None, progress: ProgressArg = False
                    ) -> CounterfactualResult:
     """Estimate the expected clicks per session of ``policy`` from ``log`` (module doc).
