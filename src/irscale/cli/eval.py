@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ..errors import ParameterError
 from ..evaluation.context import RUNNER_OPTIONS, Context, Output, choose, refuse_unread
+from ..evaluation.params import EVALUATE
 from ..io.formats import OUTPUT_FORMATS
 from .common_params import (
     ALLOW_EMPTY,
@@ -99,7 +100,7 @@ def add_parser(subparsers) -> None:
             "otherwise; per-topic values go to --per-topic-out")),
         add_progress, add_output,
         example="qrels.txt a.run -m map -m P@5",
-        rules=RULES, help=SUBCOMMANDS["eval"],
+        rules=RULES, binding=EVALUATE, help=SUBCOMMANDS["eval"],
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "
         "its run in a fourth field. See docs/cli.md.")

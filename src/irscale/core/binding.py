@@ -310,7 +310,7 @@ def _label(param: Param) -> str:
     return label if label is not None and param.name in label else param.name
 
 
-def _given(value: object, default: object) -> bool:
+def is_given(value: object, default: object) -> bool:
     """Whether a value counts as given: not None and not the default (a value that cannot
     be compared with it, a data frame, is given); where the default is None, an empty
     mapping is none given (``labels={}``: no label set)."""
@@ -437,7 +437,7 @@ def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, 
                                 f"{rule.on.name}={value(rule.on.name)!r}")
         return None
     given = [f"{p.name}=" for p in rule.params
-             if _given(value(p.name), defaults.get(p.name, p.default))]
+             if is_given(value(p.name), defaults.get(p.name, p.default))]
     verb = "applies" if len(given) == 1 else "apply"
     if not given:
         return None
@@ -480,7 +480,7 @@ def applies(values: tuple[object, ...] | None, value: object, default: object = 
     not its ``default``) where ``values`` is None, else one of ``values`` (a list: one of
     its items)."""
     if values is None:
-        return _given(value, default)
+        return is_given(value, default)
     items = value if isinstance(value, (list, tuple)) else [value]
     return any(item in values for item in items)
 

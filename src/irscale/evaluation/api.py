@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 
 from ..cache.calls import CacheCall
+from ..core.binding import is_given
 from ..core.extras import irds_name
 from ..core.options import is_flag
 from ..errors import AlignmentError, ParameterError, shorten
@@ -24,6 +25,7 @@ from ..measures.results import Evaluation
 from . import contexts  # noqa: F401  (declares the contexts)
 from .context import Context, choose, refuse_unread
 from .options import trec_eval_keywords, trec_eval_options
+from .params import EVALUATE
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
@@ -33,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .options import TrecEvalKeywords
 
 
+@EVALUATE
 @trec_eval_keywords
 def evaluate(
     qrels: Any,
@@ -302,7 +305,7 @@ def chosen(qrels: Any, measures: Any, values: Mapping[str, Any]) -> Context:
     it does not read refused by the other (:func:`~irscale.evaluation.context.refuse_unread`),
     before any input is read."""
     _check_call_options(values["labels"], values["allow_empty"])
-    given = {name for name, value in values.items() if _given(value, OPTIONS[name])}
+    given = {name for name, value in values.items() if is_given(value, OPTIONS[name])}
     context = choose(qrels, measures, {name: values[name] for name in given})
     refuse_unread(context, {name: f"{name}=" for name in sorted(given, key=list(OPTIONS).index)})
     return context
@@ -325,17 +328,6 @@ def evaluate_by(context: Context, held: list[Any], measures: Any, values: Mappin
                                      {"qrels": held[0], "runs": held[1], "measures": measures,
                                       **values})
     return context.run(held, measures, **options, **runner)
-
-
-def _given(value: Any, default: Any) -> bool:
-    """Whether an option is given: a value other than its default (an empty mapping of
-    label sets is none)."""
-    if default is None:
-        return value is not None and not (isinstance(value, Mapping) and not value)
-    try:
-        return bool(value != default)
-    except (TypeError, ValueError):  # an array or a frame where a value is expected
-        return True
 
 
 def _check_call_options(labels: object, allow_empty: object) -> None:
