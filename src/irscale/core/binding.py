@@ -359,13 +359,7 @@ class Binding:
         taken by its ``**options``)."""
         import functools
 
-        found = arity(function)
-        taken = set() if found is None else {*found.positional, *found.keyword_only}
-        strays = [] if found is not None and found.varkw else \
-            [p.name for p in (*self.params, *self.takes) if p.name not in taken]
-        if strays:
-            raise TypeError(f"{function.__qualname__} declares {strays}, which it does not "
-                            "take")
+        self._check_declared(function)
 
         @functools.wraps(function)
         def bound(*args: Any, **kwargs: Any) -> Any:
@@ -374,6 +368,37 @@ class Binding:
 
         bound.__irscale_binding__ = self  # type: ignore[attr-defined]
         return bound  # type: ignore[return-value]
+
+    def on_entry(self, function: F) -> F:
+        """``function`` declared with this binding, which its first statement applies
+        (:meth:`check_entry`) instead of a wrapper: for a function that hands its inputs
+        over (:func:`irscale.evaluate` frees the runs it is given before the measures run),
+        which a wrapper's frame, holding the call's arguments, would keep alive throughout.
+        The command line and the tests read the binding as a wrapper's
+        (:func:`binding_of`)."""
+        self._check_declared(function)
+        function.__irscale_binding__ = self  # type: ignore[attr-defined]
+        return function
+
+    def check_entry(self, function: Callable[..., Any], values: Mapping[str, Any]
+                    ) -> dict[str, Any]:
+        """The parameters of a call of ``function`` (declared :meth:`on_entry`), ``values``
+        by name, checked as :meth:`bind` checks them (domains, then rules), each as its
+        domain returns it."""
+        found = arity(function)
+        assert found is not None  # (on_entry: a Python function)
+        return self._checked(values, found)
+
+    def _check_declared(self, function: Callable[..., Any]) -> None:
+        """Refuse a declared parameter that ``function`` does not take (nor its
+        ``**options``)."""
+        found = arity(function)
+        taken = set() if found is None else {*found.positional, *found.keyword_only}
+        strays = [] if found is not None and found.varkw else \
+            [p.name for p in (*self.params, *self.takes) if p.name not in taken]
+        if strays:
+            raise TypeError(f"{function.__qualname__} declares {strays}, which it does not "
+                            "take")
 
     def defaults(self, found: Arity) -> dict[str, object]:
         """The defaults of a function of arity ``found``: its own, and for a parameter it
@@ -392,6 +417,16 @@ class Binding:
         found = arity(function)
         if bound is None or found is None:  # pragma: no cover - a Python function always has one
             return args, kwargs
+        checked = self._checked(bound, found)
+        names = found.positional[:len(args)]
+        args = tuple(checked[name] for name in names) + args[len(names):]
+        kwargs = {key: checked.get(key, value) for key, value in kwargs.items()}
+        return args, kwargs
+
+    def _checked(self, bound: Mapping[str, Any], found: Arity) -> dict[str, Any]:
+        """The arguments ``bound`` by name (of a function of arity ``found``), each
+        declared parameter's checked against its domain (as the domain returns it), then
+        the rules."""
         checked = dict(bound)
         defaults = self.defaults(found)
         for param in self.params:
@@ -406,10 +441,7 @@ class Binding:
                     error.param = param.name
                     raise
         self.check_rules(checked, defaults)
-        names = found.positional[:len(args)]
-        args = tuple(checked[name] for name in names) + args[len(names):]
-        kwargs = {key: checked.get(key, value) for key, value in kwargs.items()}
-        return args, kwargs
+        return checked
 
     def check_rules(self, values: Mapping[str, object], defaults: Mapping[str, object]
                     ) -> None:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .options import TrecEvalKeywords
 
 
-@EVALUATE
+@EVALUATE.on_entry  # checked by its first statement: it hands the runs over
 @trec_eval_keywords
 def evaluate(
     qrels: Any,
@@ -230,6 +230,10 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
+    checked = EVALUATE.check_entry(evaluate, {
+        **trec, "labels": labels, "zscores": zscores, "cache": cache,
+        "relevance_format": relevance_format})
+    trec = {name: checked[name] for name in trec}  # type: ignore[assignment]
     applied = _conventions(qrels, dataset, dataset_defaults, measures, trec,
                            implicit=relevance_format == "qrels")
     if measures is None:
