@@ -150,16 +150,10 @@ def run(args: argparse.Namespace) -> Done:
     keep_rank = context.keep_rank or args.ties == "rank-column"
     runs = _read_runs(args, args.runs, args.names, keep_rank=keep_rank)
     measures = requested_measures(args)
+    printed = _text(args, runs, measures, labels)
+    if printed is not None:
+        return printed
     baseline = args.baseline
-    if context.text is not None and args.fmt == "trec" and baseline is None and not labels \
-            and args.zscores is None and not args.bounds:
-        # the text from the files (None: a measure or an input it does not take alone),
-        # --cache's entry the text itself
-        printed = context.text(args.qrels, runs, measures, allow_empty=args.allow_empty,
-                               per_query=args.per_query, summary=not args.no_summary,
-                               cache=args.cache, **trec_eval_arguments(args))
-        if printed is not None:
-            return printed
     if baseline is not None and not context.baseline_run:
         # a run's name, or its file (path, file name or stem)
         from ..io.naming import find_run
@@ -167,7 +161,7 @@ def run(args: argparse.Namespace) -> Done:
 
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)
-    qrels = args.qrels
+    qrels, read = args.qrels, None
     if args.bounds:  # the qrels read for their grades, evaluated again from their file
         from ..collections.bounds import qrels_again
         from ..io.sources import as_qrels
@@ -179,22 +173,47 @@ def run(args: argparse.Namespace) -> Done:
         # the baseline run evaluated with the same measures and options
         baseline = _evaluate(args, qrels, _read_runs(args, [baseline], "runid",
                                                      keep_rank=keep_rank), measures, labels)
-    if args.bounds:  # the bounds under the unjudged documents instead of the values
+    if read is not None:  # the bounds under the unjudged documents instead of the values
         from ..collections.bounds import evaluation_bounds
 
         bounds = evaluation_bounds(evaluation, read, list(evaluation.measures),
                                    progress=wants_progress(args))
         return bounds.format(args.fmt, per_topic=args.per_query)
-    output = next((o for o in context.outputs if o.name == args.fmt), None)
+    return _written(args, evaluation, baseline)
+
+
+def _text(args: argparse.Namespace, runs: Sequence[object], measures: list[str],
+          labels: dict[str, str]) -> Done | None:
+    """The text straight from the files, where the context has one
+    (:attr:`~irscale.evaluation.context.Context.text`) and the call asks for its text
+    alone (``--format trec``, no baseline, labels, z-scores or bounds); ``--cache``'s entry
+    the text itself. None otherwise, or where the context does not take the measures or
+    inputs alone."""
+    context = args.context
+    if context.text is None or args.fmt != "trec" or args.baseline is not None or labels \
+            or args.zscores is not None or args.bounds:
+        return None
+    return context.text(args.qrels, runs, measures, allow_empty=args.allow_empty,
+                        per_query=args.per_query, summary=not args.no_summary,
+                        cache=args.cache, **trec_eval_arguments(args))
+
+
+def _written(args: argparse.Namespace, evaluation: Evaluation,
+             baseline: Evaluation | str | None) -> Done:
+    """The output of ``evaluation``: the means' intervals (``--ci``, where the format does
+    not print them itself), a format of the context's own (with its options, its
+    ``baseline``), or a format every evaluation writes."""
+    output = next((o for o in args.context.outputs if o.name == args.fmt), None)
     if args.ci is not None and (output is None or not output.intervals):
         return intervals_text(args, evaluation)  # the means' intervals
-    if output is not None:  # a format of the context's own, before the output is opened
-        return evaluation.format(
-            args.fmt, per_query=args.per_query, summary=not args.no_summary,
-            baseline=baseline, **{option: getattr(args, option) for option in output.options},
-            **({key: getattr(args, dest) for dest, key in INTERVAL_KEYWORDS.items()}
-               if output.intervals else {}))
-    return write_evaluation(args, evaluation)
+    if output is None:
+        return write_evaluation(args, evaluation)
+    # a format of the context's own, before the output is opened
+    return evaluation.format(
+        args.fmt, per_query=args.per_query, summary=not args.no_summary,
+        baseline=baseline, **{option: getattr(args, option) for option in output.options},
+        **({key: getattr(args, dest) for dest, key in INTERVAL_KEYWORDS.items()}
+           if output.intervals else {}))
 
 
 def _read_runs(args: argparse.Namespace, paths: Sequence[str], names: NameSpec | None, *,
