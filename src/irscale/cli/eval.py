@@ -11,7 +11,6 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import ParameterError
-from ..evaluation.context import RUNNER_OPTIONS, Context, Output, choose, refuse_unread
 from ..evaluation.params import EVALUATE
 from ..io.formats import OUTPUT_FORMATS
 from .common_params import (
@@ -72,6 +71,7 @@ from .runargs import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from ..evaluation.context import Context, Output
     from ..io.naming import NameSpec
     from ..measures.results import Evaluation
 
@@ -235,6 +235,7 @@ def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: l
     and those ``--format`` asks for
     (:attr:`~irscale.evaluation.context.Context.format_options`)."""
     from ..evaluation.api import call_values, evaluate_by
+    from ..evaluation.context import RUNNER_OPTIONS
 
     context = args.context
     values = call_values(labels=labels, allow_empty=args.allow_empty, zscores=args.zscores,
@@ -272,6 +273,7 @@ def eval_context(args: argparse.Namespace) -> Context:
     refused; ``"trec"`` otherwise); a context with a command of its own (its inputs are not
     qrels and TREC runs) is refused, naming it."""
     from ..evaluation import contexts  # noqa: F401  (declares the contexts)
+    from ..evaluation.context import choose
 
     read = None
     if args.relevance_format == RELEVANCE_FORMAT.default:
@@ -290,6 +292,8 @@ def refuse_unread_options(args: argparse.Namespace) -> None:
     """The one rule of :func:`irscale.evaluate` on the command line: an option of
     :data:`API_OPTIONS` given that ``args.context`` does not read is refused, spelt as
     the command declares it."""
+    from ..evaluation.context import refuse_unread
+
     named: dict[str, str] = {}
     for dest, option in API_OPTIONS.items():
         if given(args, dest):

@@ -18,7 +18,6 @@ from ..core.options import TIE_ORDERS, TIE_POLICY
 from ..core.params import NO_WORK, Cost, Integers, Listed, Names, Param, Reals, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT
-from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
@@ -220,7 +219,9 @@ def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
 
 def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
     """``--ties`` (documents with equal scores) and with ``phi`` ``--phi-ties`` (φ's)."""
-    if phi:
+    if phi:  # (the scales' declarations, loaded by the commands of scales only)
+        from ..scales.params import PHI_TIES, TIE_STRATEGIES
+
         add_param(parser, PHI_TIES, choices=TIE_STRATEGIES)
     add_param(parser, TIE_POLICY, choices=TIE_ORDERS)
 
