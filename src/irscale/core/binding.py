@@ -375,9 +375,11 @@ class Binding:
         over (:func:`irscale.evaluate` frees the runs it is given before the measures run),
         which a wrapper's frame, holding the call's arguments, would keep alive throughout.
         The command line and the tests read the binding as a wrapper's
-        (:func:`binding_of`)."""
+        (:func:`binding_of`); the API's edge binds the call's arguments, which a wrapper
+        would (:mod:`irscale.core.edge`)."""
         self._check_declared(function)
         function.__irscale_binding__ = self  # type: ignore[attr-defined]
+        function.__irscale_on_entry__ = True  # type: ignore[attr-defined]  # (core.edge)
         return function
 
     def check_entry(self, function: Callable[..., Any], values: Mapping[str, Any]
