@@ -335,6 +335,10 @@ ROWS = [
     bad("evaluate-zscores-with-labels", lambda a: _ev(zscores=b"1 map 0.5 0.1\n",
                                                       labels={"u": "labels.txt"}),
         "zscores= applies without labels="),
+    # a dataset's conventions are for judgments: the binding's rule, eval's too
+    bad("evaluate-dataset-with-prefs", lambda a: _ev(dataset="trec-dl-2019-passage",
+                                                     relevance_format="prefs"),
+        "dataset= applies to judgments, not to relevance_format 'prefs'"),
     # a seed evaluation's table: the level, samples and seed of the intervals apply to
     # them (they were ignored without), as irscale eval-seeds refuses --alpha, --ci-samples
     # and --ci-seed

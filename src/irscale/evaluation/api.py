@@ -232,7 +232,7 @@ def evaluate(
     """
     checked = EVALUATE.check_entry(evaluate, {
         **trec, "labels": labels, "zscores": zscores, "cache": cache,
-        "relevance_format": relevance_format})
+        "relevance_format": relevance_format, "dataset": dataset})
     trec = {name: checked[name] for name in trec}  # type: ignore[assignment]
     applied = _conventions(qrels, dataset, dataset_defaults, measures, trec,
                            implicit=relevance_format == "qrels")
@@ -263,10 +263,7 @@ def _conventions(qrels: Any, dataset: object, enabled: object, measures: object,
     if not is_flag(enabled):
         raise ParameterError(f"dataset_defaults must be True or False, got {enabled!r}")
     if dataset is None and not (enabled and implicit and irds_name(qrels)):
-        return None
-    if not implicit:
-        raise ParameterError("dataset applies to judgments (relevance_format='qrels'): a "
-                             "dataset's conventions are for them")
+        return None  # (a dataset with other than judgments: refused by the binding)
     from .conventions import conventions_for
 
     return conventions_for(qrels, cast(Any, dataset), bool(enabled),

@@ -97,6 +97,13 @@ ZSCORES = Param("zscores", InputFiles(), None, "print z-scores instead of the va
 #: (the functions' ``labels=``, a mapping {name: file}: :func:`irscale.cli.runargs.label_files`).
 LABEL_FILES = Param("labels", InputFiles(named=True), [], "a label set and its file",
                     ("--labels",), "NAME=FILE")
+#: ``--dataset``: a dataset's conventions (:mod:`irscale.evaluation.conventions`), for
+#: judgments only.
+DATASET = Param("dataset", Text(), None, "apply the evaluation conventions of a dataset: its "
+                "official measures where -m is not given, its relevance level where -l is "
+                "not: a collection of irscale's table (trec-dl-2019-passage, trec-robust-2004 "
+                "...) or an ir_datasets id", ("--dataset",), "NAME",
+                unset="those of QRELS irds:ID, else none")
 #: trec_eval's options whose values a domain checks, and its switches: the parameters
 #: every evaluation of TREC files takes (``-c`` aside, which :data:`EVALUATE_SEEDS` fixes).
 TREC_EVAL_BOUND = (RELEVANCE, MAX_RETRIEVED, COLLECTION_SIZE, JUDGED_ONLY)
@@ -108,10 +115,12 @@ ZSCORES_RULES = (
     Excludes((ZSCORES,), on=LABEL_FILES, why="the z-scores are those of trec_eval's "
              "measures, which read no label set"),
 )
-#: :func:`irscale.evaluate` (and ``irscale eval``): trec_eval's options, ``-Z``, ``-R``
-#: and the results cache, checked on entry.
-EVALUATE = Binding((*TREC_EVAL_BOUND, COMPLETE, ZSCORES, RELEVANCE_FORMAT, CACHE),
-                   rules=ZSCORES_RULES)
+#: :func:`irscale.evaluate` (and ``irscale eval``): trec_eval's options, ``-Z``, ``-R``,
+#: the results cache and a dataset's conventions (for judgments: a dataset's conventions
+#: are for its qrels), checked on entry.
+EVALUATE = Binding((*TREC_EVAL_BOUND, COMPLETE, ZSCORES, RELEVANCE_FORMAT, CACHE, DATASET),
+                   rules=(*ZSCORES_RULES, Needs((DATASET,), "judgments", on=RELEVANCE_FORMAT,
+                                                values=("qrels",))))
 #: :func:`irscale.evaluate_many` (and ``irscale eval-many``): its batches, trec_eval's
 #: options and the results cache, checked on entry.
 EVALUATE_MANY = Binding((BATCH, *TREC_EVAL_BOUND, COMPLETE, CACHE))
