@@ -383,10 +383,6 @@ UNBOUND = {
                       "intervals' (--ci)",
     "meta informativeness": "its rules are its intervals' (--ci); judged_lists' relevance "
                             "level is not offered",
-    "meta pool-bias": "pooling_bias' binding declares a relevance level the command does not "
-                      "offer, and no rule",
-    "meta loo": "leave_one_out's binding declares a relevance level the command does not "
-                "offer, and no rule; --contributor-pattern is the command line's",
     "meta discriminative-power": "--method also takes both (two calls of "
                                  "discriminative_power, whose binding declares no rule); "
                                  "--seeds calls discriminative_power_spread",

@@ -20,9 +20,9 @@ from ..core.params import (
     Switch,
 )
 from ..errors import InputError, ParameterError
-from ..meta.params import CONTRIBUTOR_PATTERN
+from ..meta.params import CONTRIBUTOR_PATTERN, CONTRIBUTORS
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
-from .common_params import CONTRIBUTORS, MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
+from .common_params import MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
 from .main import SUBCOMMANDS
 from .meta_common import CONTRIBUTOR_PATTERN_RULE, given_contributors

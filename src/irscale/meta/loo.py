@@ -53,20 +53,22 @@ from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
 from ..stats.tables import Format, value_text
 from .common import format_frame
 from .params import (
-    CONTRIBUTOR_PATTERN,
+    CONTRIBUTORS_BY_PREFIX,
     DEFAULT_CONTRIBUTOR_PATTERN,
+    LEAVE_ONE_OUT,
     POOL_CONTRIBUTIONS,
-    POOL_REUSE,
 )
 
 __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
 
 
+@CONTRIBUTORS_BY_PREFIX
 def contributors_by_prefix(runs: Iterable[str], pattern: str = DEFAULT_CONTRIBUTOR_PATTERN
                            ) -> dict[str, str]:
     """Run → contributor, the contributor being the part of the run name matched by
-    ``pattern`` (default: up to the first underscore, ``CUNI_EN_Run1`` → ``CUNI``)."""
-    regex = re.compile(CONTRIBUTOR_PATTERN.check(pattern))
+    ``pattern`` (default: up to the first underscore, ``CUNI_EN_Run1`` → ``CUNI``), a
+    regular expression checked on entry (:data:`irscale.meta.params.CONTRIBUTORS_BY_PREFIX`)."""
+    regex = re.compile(pattern)
     out = {}
     for run in runs:
         match = regex.search(run)
@@ -230,13 +232,14 @@ def _leave_out(
     return row, means, _topics_of(matrix, names)
 
 
-@POOL_REUSE
+@LEAVE_ONE_OUT
 def leave_one_out(
     qrels: object,
     runs: object,
     measures: str | Sequence[str],
     *,
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
+    contributor_pattern: str = DEFAULT_CONTRIBUTOR_PATTERN,
     depth: int = 100,
     relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     executor: ExecutorArg = "local",
@@ -245,10 +248,13 @@ def leave_one_out(
     """Leave-one-out test (module documentation).
 
     ``runs``: run files or objects (see :func:`irscale.evaluate`); ``contributors``: run
-    name → contributor (a mapping or a function; default :func:`contributors_by_prefix`);
-    ``depth``: the pool depth; ``executor``: where the contributors' evaluations run
+    name → contributor (a mapping or a function; default :func:`contributors_by_prefix`
+    with ``contributor_pattern``, which applies without ``contributors``); ``depth``: the
+    pool depth; ``executor``: where the contributors' evaluations run
     (:mod:`irscale.parallel`: one task per contributor, the qrels and runs sent once to
-    every worker; locally one after the other, as the evaluation threads itself).
+    every worker; locally one after the other, as the evaluation threads itself). The
+    depth, the relevance level and the pattern are checked on entry
+    (:data:`irscale.meta.params.LEAVE_ONE_OUT`).
     """
     executor = check_executor(executor)
     if isinstance(measures, str):
@@ -264,7 +270,7 @@ def leave_one_out(
     run_list = _runs(runs, keep_rank=diversity)  # ndeval ranks by the rank column
     names = [run.name for run in run_list]
     if contributors is None:
-        team_of = contributors_by_prefix(names)
+        team_of = contributors_by_prefix(names, contributor_pattern)
     elif callable(contributors):
         team_of = {name: str(contributors(name)) for name in names}
     else:

@@ -24,6 +24,7 @@ from ..core.params import (
     SIGNIFICANCE,
     THREADS,
     Cost,
+    InputFiles,
     Integers,
     Listed,
     Names,
@@ -36,6 +37,7 @@ from ..core.params import (
     Switch,
     Text,
 )
+from ..core.records import replace
 from ..stats.names import CONVENTION, PROCEDURE, RESAMPLING, RESAMPLING_PROCEDURES
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
@@ -97,8 +99,8 @@ SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and
 #: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
 LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K",
                   cost=Cost("ranks", per="a rank of every run pooled (at most those ranked)"))
-#: :func:`irscale.meta.leave_one_out` and :func:`irscale.meta.pooling_bias` (``meta loo``,
-#: ``meta pool-bias``): the pool depth and the relevance level, checked on entry.
+#: :func:`irscale.meta.pooling_bias` (``meta pool-bias``): the pool depth and the relevance
+#: level, checked on entry.
 POOL_REUSE = Binding((LOO_DEPTH, RELEVANCE))
 #: :func:`irscale.meta.pool_contributions`: the pool depth.
 POOL_CONTRIBUTIONS = Binding((LOO_DEPTH,))
@@ -153,6 +155,19 @@ DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
 CONTRIBUTOR_PATTERN = Param("contributor_pattern", Pattern(), DEFAULT_CONTRIBUTOR_PATTERN,
                             "contributor of a run = the part of its name matched (by default "
                             "up to the first '_')", ("--contributor-pattern",), "REGEX")
+#: :func:`irscale.meta.contributors_by_prefix`: its ``pattern``, the same declaration.
+CONTRIBUTORS_BY_PREFIX = Binding((replace(CONTRIBUTOR_PATTERN, name="pattern"),))
+#: The contributor of every run (``meta loo``, ``meta pool-bias``, ``pool simulate``): a file
+#: on the command line; a mapping or a function of the run's name in the API.
+CONTRIBUTORS = Param("contributors", InputFiles(), None, "file of 'run contributor' lines, "
+                     "overriding --contributor-pattern", ("--contributors",), "FILE",
+                     unset="none")
+#: :func:`irscale.meta.leave_one_out` (``meta loo``): the pool depth, the relevance level and
+#: the pattern of the runs' contributors, checked on entry; the pattern applies where no
+#: contributors are given (they name every run's contributor).
+LEAVE_ONE_OUT = Binding((LOO_DEPTH, RELEVANCE, CONTRIBUTOR_PATTERN),
+                        rules=(Excludes((CONTRIBUTOR_PATTERN,), on=CONTRIBUTORS,
+                                        why="they name every run's contributor"),))
 #: Agreement metrics of :func:`irscale.meta.split_study` (``tau``: Kendall's τ between the
 #: halves' rankings).
 SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
