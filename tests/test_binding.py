@@ -383,9 +383,6 @@ UNBOUND = {
                       "intervals' (--ci)",
     "meta informativeness": "its rules are its intervals' (--ci); judged_lists' relevance "
                             "level is not offered",
-    "meta discriminative-power": "--method also takes both (two calls of "
-                                 "discriminative_power, whose binding declares no rule); "
-                                 "--seeds calls discriminative_power_spread",
     "scale image": "scale's rules depend on the kind of the measure (diversity or not), "
                    "which no declaration names",
     "text pyramid": "evaluate_pyramid's options are the evaluation's; no rule",

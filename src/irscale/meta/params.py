@@ -10,7 +10,7 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
-from ..core.binding import Binding, Excludes
+from ..core.binding import Binding, Choice, Excludes
 from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
@@ -21,6 +21,7 @@ from ..core.params import (
     RESAMPLES,
     RNG_SEED,
     SAMPLES,
+    SEED,
     SIGNIFICANCE,
     THREADS,
     Cost,
@@ -88,14 +89,44 @@ DISCRIMINATIVE_POWER_METHOD = Param("method", DISCRIMINATIVE_METHOD, "bootstrap"
 #: The resamples of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B",
                                cost=Cost("samples", per="a resample of every pair of systems"))
+#: ``B``, the other name of the resamples of :func:`irscale.meta.discriminative_power`
+#: (Sakai's): the number of samples is given once, by either name.
+DISCRIMINATIVE_B = Param("B", SAMPLES, None, "the resamples (samples' other name)", ("-B",),
+                         "B", unset="samples", label="B",
+                         cost=DISCRIMINATIVE_SAMPLES.cost)
 #: :func:`irscale.meta.discriminative_power` (and the table and spread that call it): the
-#: method, the resamples, the level, the ASL convention and the threads, checked on entry.
-DISCRIMINATIVE = Binding((DISCRIMINATIVE_POWER_METHOD, DISCRIMINATIVE_SAMPLES, SIGNIFICANCE,
-                          CONVENTION, THREADS))
+#: method, the resamples (by either name, given once), the level, the ASL convention and the
+#: threads, checked on entry.
+DISCRIMINATIVE = Binding((DISCRIMINATIVE_POWER_METHOD, DISCRIMINATIVE_SAMPLES, DISCRIMINATIVE_B,
+                          SIGNIFICANCE, CONVENTION, THREADS),
+                         rules=(Excludes((DISCRIMINATIVE_SAMPLES,), on=DISCRIMINATIVE_B,
+                                         why="B is samples' other name: give the number of "
+                                         "samples once"),))
+#: ``meta discriminative-power --method``: a method of :func:`irscale.meta.
+#: discriminative_power`, or both (the function called once with each).
+BOTH_METHODS = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
+                                     (*DISCRIMINATIVE_METHOD.names, "both"),
+                                     DISCRIMINATIVE_METHOD.aliases, fold=True),
+                     "bootstrap", "method of discriminative power, or both", ("--method",),
+                     label="--method")
+#: ``meta discriminative-power``: :func:`irscale.meta.discriminative_power` with the method
+#: chosen, or with each of them (``both``: two calls of the same binding); ``--seeds`` calls
+#: it once per seed (:func:`irscale.meta.discriminative_power_spread`, which hands it its
+#: options).
+DISCRIMINATIVE_CHOICE = Choice(on=BOTH_METHODS,
+                               bindings=dict.fromkeys(BOTH_METHODS.domain.names, DISCRIMINATIVE))
 #: Runs that differ in one seed each (:func:`irscale.meta.discriminative_power_spread`).
 SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and report the "
                      "Monte Carlo spread", ("--seeds",), "R", unset="one run",
                      cost=Cost("seeds", per="the whole resampling again"))
+#: The seeds of :func:`irscale.meta.discriminative_power_spread`: one run each, none twice
+#: (a seed run twice draws the same samples: no spread).
+SPREAD_SEED_LIST = Param("seeds", Listed(SEED, "a seed"), None, "the seeds, one resampling run "
+                         "each", ("--seeds",), "S,S,...", unset="0 to 9",
+                         cost=SPREAD_SEEDS.cost)
+#: :func:`irscale.meta.discriminative_power_spread`: the method and the seeds, checked on
+#: entry (its other options are :data:`DISCRIMINATIVE`'s, checked by each run).
+DISCRIMINATIVE_SPREAD = Binding((DISCRIMINATIVE_POWER_METHOD, SPREAD_SEED_LIST))
 #: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
 LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K",
                   cost=Cost("ranks", per="a rank of every run pooled (at most those ranked)"))
