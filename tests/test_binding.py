@@ -376,7 +376,6 @@ UNBOUND = {
                    "memory); no rule",
     "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "
                    "its inputs (--facet-scores or the topics x systems scores)",
-    "meta judge-noise": "its rules are its inputs' (diversity options, score files)",
     "meta scales": "its rules say which tables --alpha and --table-cutoff apply to, tables "
                    "the command prints from scale_report's result",
     "meta reproduce": "its rules are its inputs' (document orderings of runs) and its "

@@ -56,7 +56,7 @@ from ..errors import AlignmentError, InputError, InputFormatError, MeasureError,
 from ..io.sources import as_qrels, as_runs
 from ..stats.corrections import Correction
 from ..stats.tables import Format
-from .params import NOISE_REPLICATES
+from .params import JUDGE_NOISE, NOISE_REPLICATES
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -311,6 +311,7 @@ class JudgeNoise(HtmlRepr):
                 f"α = {self.alpha:g}")
 
 
+@JUDGE_NOISE
 def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion: Confusion, *,
                 replicates: int = 1000, rng: Any = None, test: str = "t",
                 correction: Correction = "none", alpha: float = 0.05,
@@ -347,6 +348,10 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
         comparison with a baseline).
     progress : bool or callable
         Progress over the replicates (:mod:`irscale.core.progress`).
+
+    The replicates, the procedure, the correction (a two-system test's alone), the level
+    and the relevance level are checked on entry
+    (:data:`irscale.collections.params.JUDGE_NOISE`).
     """
     from ..core.judge import build_judged_rankings
     from ..core.labels import LabelTable, attach_labels
@@ -356,10 +361,6 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
     from ..stats.names import is_resampling
 
-    if isinstance(replicates, bool) or not isinstance(replicates, int | np.integer) \
-            or replicates < 1:
-        raise ParameterError(f"replicates must be an integer ≥ 1, got {replicates!r}",
-                             param="replicates")
     names = [measures] if isinstance(measures, str) else list(measures)
     if not names:
         raise ParameterError("measures: give one measure at least (map, P@10 ...)")

@@ -41,6 +41,7 @@ from ..core.params import (
 )
 from ..core.records import replace
 from ..io.params import CONFUSION_FILE as CONFUSION_FILE
+from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE, SHARD_MODEL_NAMES, TEST_NAMES
 
 #: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
 #: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
@@ -431,3 +432,23 @@ NOISE_REPLICATES = Param("replicates", Integers(1, 100_000_000), DEFAULT_REPLICA
                          "relabelled qrels drawn", ("--replicates",), "N",
                          cost=Cost("replicates", per="an evaluation of every run on "
                                    "relabelled qrels, and its tests"))
+#: The procedure whose decisions :func:`irscale.collections.judge_noise` compares on every
+#: replicate (:func:`irscale.meta.decide`): a two-system test or an ANOVA/Tukey procedure of
+#: the topics × systems matrix (a shard model needs shards, which a replicate has not).
+NOISE_TEST = Param("test", Names(PROCEDURE.noun, tuple(name for name in PROCEDURE.names
+                                                       if name not in SHARD_MODEL_NAMES),
+                                 PROCEDURE.aliases, fold=True),
+                   "t", "the significance procedure of every pair: a two-system test (t, "
+                   "wilcoxon, sign, bootstrap ...) or an ANOVA/Tukey procedure (MD1, MD2, "
+                   "friedman ...)", ("--test",))
+#: The correction of :func:`irscale.collections.judge_noise`'s two-system test over the
+#: pairs (none by default: each pair's decision as the test makes it).
+NOISE_CORRECTION = replace(MULTIPLE_CORRECTION, default="none",
+                           doc="the correction of a two-system --test over the pairs")
+#: :func:`irscale.collections.judge_noise` (``meta judge-noise``): the replicates, the
+#: procedure, its correction (a two-system test's alone) and level, the relevance level,
+#: checked on entry; the seed, which also takes a numpy Generator, is taken.
+JUDGE_NOISE = Binding(
+    (NOISE_REPLICATES, NOISE_TEST, NOISE_CORRECTION, SIGNIFICANCE, RELEVANCE),
+    rules=(Needs((NOISE_CORRECTION,), "a two-system test", on=NOISE_TEST, values=TEST_NAMES),),
+    takes=(RNG_SEED,))
