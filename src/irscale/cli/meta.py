@@ -323,7 +323,7 @@ ANALYSES = {
     "predict": analysis(
         run_predict, (PREFERENCES, {"required": True}), mp.PREDICT_THRESHOLD,
         (mp.PREDICT_TIES, {"choices": mp.PREDICT_TIES.domain.names}),
-        (mp.PREDICT_BINS, {"many": True, "unique": False, "item": "a bin edge"}),
+        mp.PREDICT_BINS,
         example="--scores ap.csv --preferences prefs.txt", binding=mp.PREDICT,
         systems=False, help="predictive power of measures against "
         "side-by-side user preferences (Sanderson et al. 2010)"),

@@ -298,6 +298,29 @@ class Listed:
 
 
 @record
+class Increasing(Listed):
+    """A list of values of ``domain`` in strictly increasing order, ``least`` of them at
+    least: the edges of bins (``meta predict --bins 0,0.05,0.1``), where an edge out of
+    order or given twice would make an empty or overlapping bin."""
+
+    least: int = 2
+
+    def check(self, value: object, name: str) -> list[Any]:
+        """The values, each as ``domain`` returns it, once they increase."""
+        from itertools import pairwise
+
+        checked = super().check(value, name)
+        noun = self.what.removeprefix("a ").removeprefix("an ")
+        if len(checked) < self.least or any(b <= a for a, b in pairwise(checked)):
+            raise ParameterError(f"{name} must be at least {self.least} increasing {noun}s, "
+                                 f"got {checked}", param=name)
+        return checked
+
+    def outside(self) -> tuple[str, ...]:
+        return (*self.domain.outside(), "1,0")
+
+
+@record
 class OrNone:
     """A value of ``domain``, or None, which ``unset`` says the meaning of (``depth=None``:
     no cut): for a function whose default is a value (``depth=100``) yet takes None too, so

@@ -25,6 +25,7 @@ from ..core.params import (
     SIGNIFICANCE,
     THREADS,
     Cost,
+    Increasing,
     InputFiles,
     Integers,
     Listed,
@@ -141,16 +142,16 @@ PREDICT_THRESHOLD = Param("threshold", Reals(0.0), 0.0,
                           ("--threshold",), "θ")
 #: An edge of the |ΔM| bins of :func:`irscale.meta.predictive_power` (``meta predict --bins``).
 PREDICT_BIN_EDGE = Reals(0.0)
-PREDICT_BINS = Param("bins", PREDICT_BIN_EDGE, None, "also the power per bin of |ΔM| between "
-                    "these increasing edges", ("--bins",), "E,E,...", unset="none",
-                    label="--bins")
+PREDICT_BINS = Param("bins", Increasing(PREDICT_BIN_EDGE, "an edge"), None, "also the power "
+                    "per bin of |ΔM| between these increasing edges", ("--bins",), "E,E,...",
+                    unset="none")
 #: How a measure tie counts in :func:`irscale.meta.predictive_power`.
 PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")), "exclude",
                      "how a measure tie counts: left out, half a prediction or a miss",
                      ("--ties",))
-#: :func:`irscale.meta.predictive_power` (``meta predict``): the threshold of a measure tie
-#: and how a tie counts, checked on entry (the bins' edges, increasing, by the function).
-PREDICT = Binding((PREDICT_THRESHOLD, PREDICT_TIES))
+#: :func:`irscale.meta.predictive_power` (``meta predict``): the threshold of a measure tie,
+#: how a tie counts and the bins' edges (two at least, increasing), checked on entry.
+PREDICT = Binding((PREDICT_THRESHOLD, PREDICT_TIES, PREDICT_BINS))
 #: The cut of the runs whose curves :func:`irscale.meta.informativeness` infers.
 INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents (the "
                               "maximum entropy of AP costs O(K³) per ranked list)",
