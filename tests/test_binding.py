@@ -376,8 +376,6 @@ UNBOUND = {
                    "memory); no rule",
     "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "
                    "its inputs (--facet-scores or the topics x systems scores)",
-    "meta scales": "its rules say which tables --alpha and --table-cutoff apply to, tables "
-                   "the command prints from scale_report's result",
     "meta reproduce": "its rules are its inputs' (document orderings of runs) and its "
                       "intervals' (--ci)",
     "meta informativeness": "its rules are its intervals' (--ci); judged_lists' relevance "

@@ -40,6 +40,7 @@ from ..core.params import (
     Text,
 )
 from ..core.records import replace
+from ..scales.params import PHI_TIES
 from ..stats.names import CONVENTION, PROCEDURE, RESAMPLING, RESAMPLING_PROCEDURES
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
@@ -310,7 +311,8 @@ COPULA = Param("copula", COPULA_FAMILY, "gaussian", "copula model: the copula of
 SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",
                                    "DCG_b10", "nDCG_b02", "nDCG_b10", "RR")
 SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
-SCALE_LENGTHS = Param("cutoffs", CUTOFF, SCALE_CUTOFFS, "comma-separated run lengths N",
+SCALE_LENGTHS = Param("cutoffs", Listed(CUTOFF, "a cut-off"), SCALE_CUTOFFS,
+                      "comma-separated run lengths N",
                       ("--cutoffs",), "N,N,...",
                       cost=Cost("ranks", "exponential", "a factor of levels to the rankings "
                                 "of a scale"))
@@ -368,3 +370,7 @@ TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs
                      ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
                      dest="table_n", cost=Cost("ranks", "exponential", "a factor of levels "
                                                "to the rankings of a scale"))
+#: :func:`irscale.meta.scale_report` (``meta scales``): the run lengths (at least one, none
+#: twice), the significance level and φ's ties, checked on entry (the order of tied
+#: documents by :func:`irscale.scales.transform.transform`, which it calls).
+SCALE_REPORT = Binding((SCALE_LENGTHS, SIGNIFICANCE, PHI_TIES))
