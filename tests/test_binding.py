@@ -362,7 +362,6 @@ def test_commands_with_a_choice_take_its_rules():
 #: command's options. A command absent here must declare the binding of the function it calls
 #: (``add_command(..., binding=...)``), so that a new command cannot skip its function's rules.
 UNBOUND = {
-    "measures": "lists the catalogue; calls no function with parameters",
     "demo": "writes the example files; the engine's evaluation is irscale eval's",
     "eval": "evaluate's options are the engine's, checked by the command line's own rules",
     "eval-many": "evaluate_many's batches are bound; the command's options are eval's",
