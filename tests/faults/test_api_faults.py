@@ -733,6 +733,10 @@ ROWS = [
         a.matrix, samples=10, B=20)),
     bad("dp-spread-no-seeds", lambda a: meta.discriminative_power_spread(
         a.matrix, seeds=[], samples=10)),
+    bad("dp-B-and-samples-both", lambda a: meta.discriminative_power(
+        a.matrix, samples=20, B=20), "samples= applies without B="),
+    bad("dp-spread-seed-twice", lambda a: meta.discriminative_power_spread(
+        a.matrix, seeds=[1, 1], samples=10), "seeds lists the seed(s) [1] twice"),
     bad("split_study-size-0", lambda a: meta.split_study(a.matrix, [0], 2), "size"),
     bad("split_study-size-above-topics", lambda a: meta.split_study(a.matrix, [100], 2),
         "size"),
@@ -792,6 +796,21 @@ ROWS = [
         "qrels.txt", ["a.run", "missing.run"], "map"), "missing.run", kind=FILE),
     bad("leave_one_out-measure-unknown", lambda a: meta.leave_one_out(
         "qrels.txt", ["a.run", "b.run"], "nosuch"), "nosuch"),
+    bad("leave_one_out-pattern-with-contributors", lambda a: meta.leave_one_out(
+        "qrels.txt", ["a.run", "b.run"], "map", contributors={"a": "A", "b": "B"},
+        contributor_pattern="^x"), "contributor_pattern= applies without contributors="),
+    bad("leave_one_out-pattern-bad-regex", lambda a: meta.leave_one_out(
+        "qrels.txt", ["a.run", "b.run"], "map", contributor_pattern="("),
+        "contributor_pattern '(' is not a valid regular expression"),
+    bad("judge_noise-shard-model", lambda a: irscale.collections.judge_noise(
+        "qrels.txt", ["a.run", "b.run"], "map", irscale.collections.Confusion.flip(0.1),
+        test="MD3"), "test: unknown procedure 'MD3'"),
+    bad("judge_noise-correction-of-an-anova", lambda a: irscale.collections.judge_noise(
+        "qrels.txt", ["a.run", "b.run"], "map", irscale.collections.Confusion.flip(0.1),
+        test="MD1", correction="holm"), "correction= applies to a two-system test"),
+    bad("judge_noise-replicates-0", lambda a: irscale.collections.judge_noise(
+        "qrels.txt", ["a.run", "b.run"], "map", irscale.collections.Confusion.flip(0.1),
+        replicates=0), "replicates must be an integer in [1, 100,000,000], got 0"),
     bad("concordance-gold-unknown", lambda a: meta.concordance_table(
         a.three, ["ap", "p10"], ["nosuch"]), "nosuch"),
     bad("concordance-alpha-2", lambda a: meta.concordance_table(
