@@ -379,8 +379,6 @@ UNBOUND = {
                       "intervals' (--ci)",
     "meta informativeness": "its rules are its intervals' (--ci); judged_lists' relevance "
                             "level is not offered",
-    "scale image": "scale's rules depend on the kind of the measure (diversity or not), "
-                   "which no declaration names",
     "text pyramid": "evaluate_pyramid's options are the evaluation's; no rule",
     "text bleu": "its rules are its outputs' (--corpus prints no per-topic values)",
 }

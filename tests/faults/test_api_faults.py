@@ -686,6 +686,12 @@ ROWS = [
     bad("scale-N-huge", lambda a: scales.scale("AP", 2**70, progress=False), "N"),
     bad("scale-levels-1", lambda a: scales.scale("AP", 3, 1), "levels"),
     bad("scale-measure-unknown", lambda a: scales.scale("nosuch", 3), "nosuch"),
+    bad("scale-diversity-without-intents", lambda a: scales.scale("alpha-nDCG@3", 2),
+        "kind='diversity measure' needs intents="),
+    bad("scale-diversity-levels", lambda a: scales.scale("alpha-nDCG@3", 2, 2, intents=2),
+        "levels= applies to measures of one degree per document"),
+    bad("scale-intents-of-a-graded-measure", lambda a: scales.scale("AP", 2, intents=2),
+        "intents= applies to diversity measures", "not to kind 'graded measure'"),
     bad("scale-recall-base-negative", lambda a: scales.scale("AP", 3, recall_base=[-1])),
     bad("scale-recall-base-too-long", lambda a: scales.scale("AP", 3, recall_base=[1, 2])),
     # Table 2: its run lengths, degrees and orders of ties checked on entry (TAU_TABLE)
