@@ -370,7 +370,6 @@ UNBOUND = {
     "online ab srm": "sample_ratio_mismatch checks its assignment against the splits, data "
                      "rather than a declared domain; no rule",
     "online ab assign": "assign takes a salt and the splits, checked with the users; no rule",
-    "labels agree": "label_agreement takes the scale its labels were read with; no rule",
     "pool bounds": "unjudged_bounds' options are the evaluation's (measures, relevance level, "
                    "memory); no rule",
     "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "

@@ -257,10 +257,14 @@ PAIRWISE = Binding((PAIRWISE_METHOD, PAIRWISE_ITERATIONS, NOISYBT_REGULARIZATION
 #: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
 LABEL_VALUE = Integers(-2**63, INT64_MAX)
 #: The label values allowed (``scale=`` of the functions that read crowd labels).
-LABEL_SCALE = Param("scale", LABEL_VALUE, None, "the label values allowed, e.g. 0,1,2; a "
-                    "label outside is an error", ("--scale",), "L,L,...", label="--scale",
+LABEL_SCALE = Param("scale", Listed(LABEL_VALUE, "a label"), None, "the label values "
+                    "allowed, e.g. 0,1,2; a "
+                    "label outside is an error", ("--scale",), "L,L,...",
                     unset="the values the file holds",
                     cost=NO_WORK)
+#: :func:`irscale.collections.label_agreement` (``irscale labels agree``): the label values
+#: allowed (at least one, none twice), checked on entry.
+LABEL_AGREEMENT = Binding((LABEL_SCALE,))
 LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
                        "N", cost=Cost("restarts", per="a fit of the answers"))
 #: The allocation of crowd answers (:func:`irscale.collections.allocate_labels`).
