@@ -370,8 +370,6 @@ UNBOUND = {
     "online ab srm": "sample_ratio_mismatch checks its assignment against the splits, data "
                      "rather than a declared domain; no rule",
     "online ab assign": "assign takes a salt and the splits, checked with the users; no rule",
-    "pool bounds": "unjudged_bounds' options are the evaluation's (measures, relevance level, "
-                   "memory); no rule",
     "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "
                    "its inputs (--facet-scores or the topics x systems scores)",
     "meta reproduce": "its rules are its inputs' (document orderings of runs) and its "

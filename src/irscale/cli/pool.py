@@ -167,7 +167,7 @@ def add_parser(subparsers) -> None:
         description="The lowest and highest value of every measure of every run when each "
         "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "
         "and the pairs of runs whose mean intervals overlap; see docs/collections.md.",
-        rules=[DIGITS_RULE])
+        binding=cp.UNJUDGED_BOUNDS, rules=[DIGITS_RULE])
 
 
 def _two_runs(args: argparse.Namespace) -> None:

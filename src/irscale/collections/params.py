@@ -20,6 +20,7 @@ from ..core.params import (
     DEPTH,
     INT64_MAX,
     ITERATIONS,
+    MEMORY_LIMIT,
     NO_WORK,
     QRELS_OPTION,
     RELEVANCE,
@@ -302,6 +303,9 @@ BOUNDED_RUNS = Param("runs", InputFiles(), None, "the runs whose bounds are sear
                      ("runs",), "RUN",
                      cost=Cost("ranking lines of completions", per="a line of a ranking "
                                "completed with a grade of each unjudged document, evaluated"))
+#: :func:`irscale.collections.unjudged_bounds` (``irscale pool bounds``): the relevance
+#: level and the memory of a batch of completions, checked on entry.
+UNJUDGED_BOUNDS = Binding((RELEVANCE, MEMORY_LIMIT))
 #: The features of the documents of ``gp`` (:func:`irscale.collections.aggregate_labels`).
 LABEL_FEATURES = Param("features", InputFiles(), None, "gp: 'topic docno f1 f2 ...' lines, the "
                        "features of every labelled document (required with --method gp)",
