@@ -374,8 +374,6 @@ UNBOUND = {
                    "its inputs (--facet-scores or the topics x systems scores)",
     "meta reproduce": "its rules are its inputs' (document orderings of runs) and its "
                       "intervals' (--ci)",
-    "meta informativeness": "its rules are its intervals' (--ci); judged_lists' relevance "
-                            "level is not offered",
     "text pyramid": "evaluate_pyramid's options are the evaluation's; no rule",
     "text bleu": "its rules are its outputs' (--corpus prints no per-topic values)",
 }

@@ -375,6 +375,13 @@ CASES = [
     ok("informativeness-one-run", ["meta", "informativeness", "qrels.txt", "a.run", "-m",
                                    "AP", "--per-list", "--format", "json"], json_ok),
     ok("informativeness-depth", [*INFO, "--depth", "3", "-m", "P@2"]),
+    ok("informativeness-relevance-level", [*INFO, "-l", "2", "-m", "AP"],
+       output_contains("AP")),
+    err("informativeness-relevance-level-0", [*INFO, "-l", "0"], "relevance level", "got 0"),
+    err("informativeness-relevance-level-diversity",
+        [*DIV_INFO, "-m", "alpha-nDCG@5", "-l", "2"],
+        "-l/--relevance-level applies to graded qrels, not to diversity qrels",
+        files=DIV_FILES),
     # lists without a relevant document (no curve) are counted in a warning, not left out
     # in silence (teamA_r1 retrieves none of topic 4's)
     ok("informativeness-list-without-relevant", INFO,
