@@ -16,6 +16,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
+    from ..core.binding import Binding
+
+    #: The bindings :func:`_bindings` makes on first use (:func:`__getattr__`).
+    SCALE: Binding
+    DIVERSITY_MEASURE: Binding
+    TAU_TABLE: Binding
+    TRANSFORM: Binding
+    TRANSFORM_RANKINGS: Binding
+
 #: How the functions name the parameters of a scale's space (command line and Python).
 RUN_LENGTH = "run length N (-N, N)"
 LEVELS = "number of relevance degrees (--levels, levels)"

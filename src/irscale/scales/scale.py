@@ -395,6 +395,7 @@ def _scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
 
     executor = check_executor(executor)
     if kind == "diversity measure":
+        assert intents is not None  # (required by the binding of its kind)
         return Scale(*diversity_scale(str(measure), N, intents, recall_base=recall_base,
                                       feasible=feasible, progress=progress,
                                       max_memory=max_memory, explain=explain,
