@@ -121,6 +121,8 @@ POOL = Binding(
            Needs((RELEVANCE,), on=QRELS_OPTION),
            Required(RUN_DEPTH, on=POOL_STRATEGY, values=("depth",)),
            Required(POOL_BUDGET, on=POOL_STRATEGY, values=("take", "rbp", "rrf"))))
+#: :func:`irscale.collections.pooling.judging_order`: the strategy, checked on entry.
+JUDGING_ORDER = Binding((POOL_STRATEGY,))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` compares, and
 #: the P̂@k cut-offs of :func:`irscale.collections.estimate_sampled`, by default.
 SIMULATED_STRATEGIES: tuple[str, ...] = ("depth", "mtf", "mm-ns")
