@@ -372,8 +372,6 @@ UNBOUND = {
     "online ab assign": "assign takes a salt and the splits, checked with the users; no rule",
     "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "
                    "its inputs (--facet-scores or the topics x systems scores)",
-    "meta reproduce": "its rules are its inputs' (document orderings of runs) and its "
-                      "intervals' (--ci)",
     "text pyramid": "evaluate_pyramid's options are the evaluation's; no rule",
     "text bleu": "its rules are its outputs' (--corpus prints no per-topic values)",
 }

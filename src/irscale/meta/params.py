@@ -182,6 +182,9 @@ REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs 
 #: The RBO persistence of :func:`irscale.meta.ranking_agreement` (Breuer et al. 2020 use 0.8).
 REPRO_RBO_P = Param("p", PERSISTENCE, 0.8, "RBO persistence of the document orderings",
                     ("-p", "--p"), "P")
+#: :func:`irscale.meta.ranking_agreement` (``meta reproduce``): the cut and the RBO
+#: persistence, checked on entry.
+RANKING_AGREEMENT = Binding((REPRO_DEPTH, REPRO_RBO_P))
 #: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
 #: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
