@@ -367,13 +367,17 @@ UNBOUND = {
     "eval-many": "evaluate_many's batches are bound; the command's options are eval's",
     "eval-seeds": "evaluate's options are the engine's, checked by the command line's own "
                   "rules",
-    "online ab srm": "sample_ratio_mismatch checks its assignment against the splits, data "
-                     "rather than a declared domain; no rule",
-    "online ab assign": "assign takes a salt and the splits, checked with the users; no rule",
-    "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "
-                   "its inputs (--facet-scores or the topics x systems scores)",
-    "text pyramid": "evaluate_pyramid's options are the evaluation's; no rule",
-    "text bleu": "its rules are its outputs' (--corpus prints no per-topic values)",
+    "online ab srm": "sample_ratio_mismatch takes the splits, NAME=SHARE pairs parsed by "
+                     "the command (no declared domain of such pairs yet), and no rule",
+    "online ab assign": "assign takes a salt (any text) and the splits (as srm's); no rule",
+    "meta gstudy": "stats.gstudy takes the facet's name (any text) of --facet-scores data; "
+                   "the command's rules choose between its inputs; the D-study's sizes are "
+                   "a method's (GStudy.dstudy), an int or a list",
+    "text pyramid": "evaluate_pyramid (irscale.evaluation's) takes measure names, checked "
+                    "where they are parsed, and allow_empty, a switch: no domain or rule",
+    "text bleu": "evaluate_bleu and evaluate_corpus_bleu (irscale.evaluation's) take measure "
+                 "names and allow_empty, as text pyramid; its rules are its outputs' "
+                 "(--corpus prints no per-topic values)",
 }
 
 
