@@ -106,11 +106,20 @@ def measure_kind(measure: object) -> str:
     of the intents, its image enumerated over (2^S)^N runs) or ``"graded measure"`` (one
     degree per document, over REL^N). The value the binding of
     :func:`irscale.scales.scale` rules on (``SCALE``), derived alike by the function and
-    the command line."""
+    the command line (the diversity measures, which import numpy, looked up only for a
+    name that is neither a scale of the papers nor a measure of trec_eval or the
+    catalogue: a call refused by its options is refused before numpy is imported)."""
+    import re
+
+    if not isinstance(measure, str) or re.match(SCALE_PAPER_NAME, measure.strip()):
+        return "graded measure"
+    from ..measures.names import is_measure_name
+
+    if is_measure_name(measure):
+        return "graded measure"
     from ..measures.diversity import is_diversity_name
 
-    return "diversity measure" if isinstance(measure, str) and is_diversity_name(measure) \
-        else "graded measure"
+    return "diversity measure" if is_diversity_name(measure) else "graded measure"
 
 
 #: Only the runs a topic allows (:func:`irscale.scales.scale`, ``transform``, ``tau_table``).
