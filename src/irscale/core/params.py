@@ -288,7 +288,13 @@ class Listed:
         noun = self.what.removeprefix("a ").removeprefix("an ")
         if not checked:
             raise ParameterError(f"{name} is empty: give at least one {noun}", param=name)
-        twice = list(dict.fromkeys(v for v in checked if checked.count(v) > 1))
+        try:  # (counted once each: a list of a million seeds is checked in a second)
+            from collections import Counter
+
+            counts = Counter(checked)
+            twice = [v for v in counts if counts[v] > 1]
+        except TypeError:  # values that cannot be hashed
+            twice = list(dict.fromkeys(v for v in checked if checked.count(v) > 1))
         if twice:
             raise ParameterError(f"{name} lists the {noun}(s) {twice} twice", param=name)
         return checked
