@@ -362,34 +362,18 @@ def test_commands_with_a_choice_take_its_rules():
 #: command's options. A command absent here must declare the binding of the function it calls
 #: (``add_command(..., binding=...)``), so that a new command cannot skip its function's rules.
 UNBOUND = {
-    "measures": "lists the catalogue; calls no function with parameters",
     "demo": "writes the example files; the engine's evaluation is irscale eval's",
-    "online ab srm": "sample_ratio_mismatch checks its assignment against the splits, data "
-                     "rather than a declared domain; no rule",
-    "online ab assign": "assign takes a salt and the splits, checked with the users; no rule",
-    "labels agree": "label_agreement takes the scale its labels were read with; no rule",
-    "pool bounds": "unjudged_bounds' options are the evaluation's (measures, relevance level, "
-                   "memory); no rule",
-    "meta gstudy": "gstudy takes the facet of its data; the command's rules choose between "
-                   "its inputs (--facet-scores or the topics x systems scores)",
-    "meta judge-noise": "its rules are its inputs' (diversity options, score files)",
-    "meta scales": "its rules say which tables --alpha and --table-cutoff apply to, tables "
-                   "the command prints from scale_report's result",
-    "meta reproduce": "its rules are its inputs' (document orderings of runs) and its "
-                      "intervals' (--ci)",
-    "meta informativeness": "its rules are its intervals' (--ci); judged_lists' relevance "
-                            "level is not offered",
-    "meta pool-bias": "pooling_bias' binding declares a relevance level the command does not "
-                      "offer, and no rule",
-    "meta loo": "leave_one_out's binding declares a relevance level the command does not "
-                "offer, and no rule; --contributor-pattern is the command line's",
-    "meta discriminative-power": "--method also takes both (two calls of "
-                                 "discriminative_power, whose binding declares no rule); "
-                                 "--seeds calls discriminative_power_spread",
-    "scale image": "scale's rules depend on the kind of the measure (diversity or not), "
-                   "which no declaration names",
-    "text pyramid": "evaluate_pyramid's options are the evaluation's; no rule",
-    "text bleu": "its rules are its outputs' (--corpus prints no per-topic values)",
+    "online ab srm": "sample_ratio_mismatch takes the splits, NAME=SHARE pairs parsed by "
+                     "the command (no declared domain of such pairs yet), and no rule",
+    "online ab assign": "assign takes a salt (any text) and the splits (as srm's); no rule",
+    "meta gstudy": "stats.gstudy takes the facet's name (any text) of --facet-scores data; "
+                   "the command's rules choose between its inputs; the D-study's sizes are "
+                   "a method's (GStudy.dstudy), an int or a list",
+    "text pyramid": "evaluate_pyramid (irscale.evaluation's) takes measure names, checked "
+                    "where they are parsed, and allow_empty, a switch: no domain or rule",
+    "text bleu": "evaluate_bleu and evaluate_corpus_bleu (irscale.evaluation's) take measure "
+                 "names and allow_empty, as text pyramid; its rules are its outputs' "
+                 "(--corpus prints no per-topic values)",
 }
 
 
@@ -410,3 +394,121 @@ def test_every_command_declares_its_functions_binding():
     assert not unlisted, f"commands without the binding of their function: {unlisted}"
     every = set().union(*names.values())
     assert set(UNBOUND) <= every, sorted(set(UNBOUND) - every)
+
+
+# --------------------------------------------------------------------------- body checks
+#: The checks of a value against a declared domain that a body still makes outside the
+#: mechanism (``core/``), found by :func:`_body_checks` as (module, what is checked), each
+#: with why it is no binding's: the command line's own machinery, a value no declaration
+#: can state (a part of a parsed text, a size read from the data, a check whose domain
+#: depends on another value), a helper shared by bound functions, or a check still to be
+#: moved into its function's binding (said so). A new body check fails
+#: :func:`test_no_new_body_check_outside_the_bindings`: declare the parameter in its
+#: function's :class:`~irscale.core.binding.Binding` instead.
+BODY_CHECKS = {
+    # the command line's machinery: options checked as parsed, rules applied
+    ("cli/options.py", "self.domain"): "an option's value checked as parsed (Checked, "
+                                       "ListAction): the domain of its parameter",
+    ("cli/options.py", "self.whole"): "a list option checked as a whole (Increasing)",
+    ("cli/rules.py", "rule"): "the command's rules applied (check_options)",
+    ("cli/rules.py", "param.domain"): "a chosen function's narrower domain (choice_rules)",
+    ("cli/inputs.py", "rule"): "the inputs' rules applied before the inputs are read",
+    ("cli/eval.py", "Rule(dests, lambda _: holds, message)"): "irscale eval's rules (its "
+                                                             "options are the engine's)",
+    ("online/params.py", "super()"): "a domain's own check (Impressions extends Integers)",
+    # a value no declaration states: parts of a parsed text, sizes read from the data
+    ("cli/pool.py", "DEPTH"): "--strata D:F,...: each depth of the text as it is split",
+    ("cli/pool.py", "cp.STRATUM_RATE"): "--strata D:F,...: each rate of the text as it is "
+                                        "split",
+    ("collections/sampling.py", "DEPTH"): "strata='D:F,...': each depth of the text",
+    ("collections/sampling.py", "STRATUM_RATE"): "strata='D:F,...': each rate of the text",
+    ("io/table.py", "Integers(0, max(len(table.runs) - 1, 0), strict=True)"):
+        "a run's index, bounded by the runs of the table read",
+    ("meta/stochastic.py", "MATRIX_SIZE"): "the topics of a matrix given as data (its rows)",
+    ("meta/simulation.py", "param.domain"): "NormalModel's fields (a record: its "
+                                            "constructor checks its declared parameters)",
+    ("meta/simulation.py", "EFFECT"): "NormalModel's effects, one per system: their count "
+                                      "is the systems'",
+    ("meta/simulated_runs.py", "EFFECT"): "RunsModel's qualities, a list that may repeat "
+                                          "a value (Listed refuses repeats)",
+    ("cli/online_interleave.py", "params.OPTIMIZED_LENGTH"): "--length bounded for "
+                                                             "--method optimized only",
+    ("online/interleaving.py", "OPTIMIZED_LENGTH"): "length bounded for method='optimized' "
+                                                    "only: a domain that depends on another "
+                                                    "value",
+    ("meta/splitting.py", "SHARD_EMPTY"): "the empty-cell policy of shard models, read "
+                                          "where a shard table is met",
+    ("measures/base.py", "valid"): "a measure family's parameter range, of the name parsed",
+    ("online/clickmodels.py", "result"): "a fitted click model's own consistency",
+    ("online/rewards.py", "reward"): "a reward model's own consistency",
+    ("online/simulate.py", "model"): "a user model's own consistency",
+    # helpers shared by bound functions (each the check of one declared domain)
+    ("scales/space.py", "LENGTH"): "Space, the record every scale function builds: its N",
+    ("scales/space.py", "DEGREES"): "Space: its levels",
+    ("scales/space.py", "RECALL_COUNT"): "Space: a recall base of its degrees, whose count "
+                                         "is the levels'",
+    ("scales/shards.py", "SHARDS"): "the shards of a sharded image made outside scale()",
+    ("stats/validation.py", "domain"): "check_counts, the lists of counts of the statistics",
+    ("stats/resampling.py", "SEED"): "check_seed: a seed, a sequence of seeds or a numpy "
+                                     "SeedSequence (no declared domain takes all three)",
+    ("stats/resampling.py", "SAMPLES"): "check_resampling, shared by the resampling tests "
+                                        "(still to move into their bindings)",
+    ("stats/names.py", "PROCEDURE"): "the procedures of a list named by the meta analyses",
+    ("stats/registry.py", "TEST"): "the registry's lookup of a test by name",
+    ("stats/corrections.py", "CORRECTION"): "a correction named where p-values are adjusted",
+    ("stats/transforms.py", "ANOVA_TRANSFORM"): "a transform named where scores are "
+                                                "transformed",
+    ("stats/mixed.py", "RANDOM.domain"): "each term of a formula's random part",
+    ("stats/power.py", "POSITIVE"): "the power analyses' positive values (still to move "
+                                    "into their bindings)",
+    ("meta/procedures.py", "PROCEDURE"): "canonical_procedure, the name of a procedure a "
+                                         "list or a pair holds",
+    ("meta/rank_correlation.py", "CORRELATION"): "method_name, shared by the correlations",
+    ("meta/rank_correlation.py", "PERSISTENCE"): "check_persistence, RBO's p where a method "
+                                                 "takes it among its options",
+    ("parallel/executor.py", "WORKERS"): "check_workers, shared by every threaded function",
+    ("fusion/params.py", "FUSION_METHOD"): "check_fusion, shared by fuse and its trained "
+                                           "weights (still to move into FUSE's binding)",
+    ("fusion/params.py", "FUSION_NORM"): "check_fusion (as above)",
+    ("fusion/params.py", "FUSION_K"): "check_fusion (as above)",
+    ("fusion/params.py", "FUSION_WEIGHT"): "check_fusion: each weight, their count the "
+                                           "runs'",
+    ("fusion/params.py", "FUSION_STEP"): "check_fusion_step (as check_fusion)",
+    ("collections/labels.py", "TOLERANCE"): "tol, whose default is the method's "
+                                            "(LABEL_TOL)",
+    ("collections/pairwise.py", "TOLERANCE"): "tol, whose default is the method's "
+                                              "(PAIRWISE_TOL)",
+    # another package's, not moved here
+    ("report/build.py", "SAMPLES"): "build_report's (irscale.report)",
+    ("report/build.py", "WEIGHTS.domain"): "build_report's (irscale.report)",
+}
+
+
+def _body_checks() -> set[tuple[str, str]]:
+    """Every ``X.check(...)`` of the package outside ``core/``, as (module, ``X``)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(irscale.__file__).parent
+    found = set()
+    for path in root.rglob("*.py"):
+        module = path.relative_to(root).as_posix()
+        if module.startswith("core/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == "check":
+                found.add((module, ast.unparse(node.func.value)))
+    return found
+
+
+def test_no_new_body_check_outside_the_bindings():
+    """A body checks no parameter against its domain by itself (its function's binding
+    does, on entry, for the API and the command line): the checks left are those of
+    :data:`BODY_CHECKS`, each with why; a check gone is taken off the list."""
+    found = _body_checks()
+    new = sorted(found - set(BODY_CHECKS))
+    assert not new, f"body checks outside a binding: {new}: declare the parameter in the " \
+        "function's Binding (irscale.core.binding), or list it in BODY_CHECKS with why"
+    gone = sorted(set(BODY_CHECKS) - found)
+    assert not gone, f"listed body checks that are gone: {gone}"

@@ -742,6 +742,12 @@ ROWS = [
     bad("scale-N-huge", lambda a: scales.scale("AP", 2**70, progress=False), "N"),
     bad("scale-levels-1", lambda a: scales.scale("AP", 3, 1), "levels"),
     bad("scale-measure-unknown", lambda a: scales.scale("nosuch", 3), "nosuch"),
+    bad("scale-diversity-without-intents", lambda a: scales.scale("alpha-nDCG@3", 2),
+        "kind='diversity measure' needs intents="),
+    bad("scale-diversity-levels", lambda a: scales.scale("alpha-nDCG@3", 2, 2, intents=2),
+        "levels= applies to measures of one degree per document"),
+    bad("scale-intents-of-a-graded-measure", lambda a: scales.scale("AP", 2, intents=2),
+        "intents= applies to diversity measures", "not to kind 'graded measure'"),
     bad("scale-recall-base-negative", lambda a: scales.scale("AP", 3, recall_base=[-1])),
     bad("scale-recall-base-too-long", lambda a: scales.scale("AP", 3, recall_base=[1, 2])),
     # Table 2: its run lengths, degrees and orders of ties checked on entry (TAU_TABLE)
@@ -789,6 +795,10 @@ ROWS = [
         a.matrix, samples=10, B=20)),
     bad("dp-spread-no-seeds", lambda a: meta.discriminative_power_spread(
         a.matrix, seeds=[], samples=10)),
+    bad("dp-B-and-samples-both", lambda a: meta.discriminative_power(
+        a.matrix, samples=20, B=20), "samples= applies without B="),
+    bad("dp-spread-seed-twice", lambda a: meta.discriminative_power_spread(
+        a.matrix, seeds=[1, 1], samples=10), "seeds lists the seed(s) [1] twice"),
     bad("split_study-size-0", lambda a: meta.split_study(a.matrix, [0], 2), "size"),
     bad("split_study-size-above-topics", lambda a: meta.split_study(a.matrix, [100], 2),
         "size"),
@@ -848,6 +858,21 @@ ROWS = [
         "qrels.txt", ["a.run", "missing.run"], "map"), "missing.run", kind=FILE),
     bad("leave_one_out-measure-unknown", lambda a: meta.leave_one_out(
         "qrels.txt", ["a.run", "b.run"], "nosuch"), "nosuch"),
+    bad("leave_one_out-pattern-with-contributors", lambda a: meta.leave_one_out(
+        "qrels.txt", ["a.run", "b.run"], "map", contributors={"a": "A", "b": "B"},
+        contributor_pattern="^x"), "contributor_pattern= applies without contributors="),
+    bad("leave_one_out-pattern-bad-regex", lambda a: meta.leave_one_out(
+        "qrels.txt", ["a.run", "b.run"], "map", contributor_pattern="("),
+        "contributor_pattern '(' is not a valid regular expression"),
+    bad("judge_noise-shard-model", lambda a: irscale.collections.judge_noise(
+        "qrels.txt", ["a.run", "b.run"], "map", irscale.collections.Confusion.flip(0.1),
+        test="MD3"), "test: unknown procedure 'MD3'"),
+    bad("judge_noise-correction-of-an-anova", lambda a: irscale.collections.judge_noise(
+        "qrels.txt", ["a.run", "b.run"], "map", irscale.collections.Confusion.flip(0.1),
+        test="MD1", correction="holm"), "correction= applies to a two-system test"),
+    bad("judge_noise-replicates-0", lambda a: irscale.collections.judge_noise(
+        "qrels.txt", ["a.run", "b.run"], "map", irscale.collections.Confusion.flip(0.1),
+        replicates=0), "replicates must be an integer in [1, 100,000,000], got 0"),
     bad("concordance-gold-unknown", lambda a: meta.concordance_table(
         a.three, ["ap", "p10"], ["nosuch"]), "nosuch"),
     bad("concordance-alpha-2", lambda a: meta.concordance_table(

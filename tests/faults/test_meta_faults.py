@@ -375,6 +375,13 @@ CASES = [
     ok("informativeness-one-run", ["meta", "informativeness", "qrels.txt", "a.run", "-m",
                                    "AP", "--per-list", "--format", "json"], json_ok),
     ok("informativeness-depth", [*INFO, "--depth", "3", "-m", "P@2"]),
+    ok("informativeness-relevance-level", [*INFO, "-l", "2", "-m", "AP"],
+       output_contains("AP")),
+    err("informativeness-relevance-level-0", [*INFO, "-l", "0"], "relevance level", "got 0"),
+    err("informativeness-relevance-level-diversity",
+        [*DIV_INFO, "-m", "alpha-nDCG@5", "-l", "2"],
+        "-l/--relevance-level applies to graded qrels, not to diversity qrels",
+        files=DIV_FILES),
     # lists without a relevant document (no curve) are counted in a warning, not left out
     # in silence (teamA_r1 retrieves none of topic 4's)
     ok("informativeness-list-without-relevant", INFO,
@@ -432,6 +439,10 @@ CASES = [
     # ================================================================ leave one out
     ok("loo-valid", LOO, output_contains("map")),
     ok("loo-per-run", [*LOO, "--per-run"]),
+    ok("loo-relevance-level", [*LOO, "-l", "2"], output_contains("map")),
+    err("loo-relevance-level-0", [*LOO, "-l", "0"], "relevance level", "got 0"),
+    err("loo-pattern-with-contributors", [*LOO_REF, "--contributor-pattern", "^x"],
+        "--contributor-pattern applies without --contributors"),
     ok("loo-contributors-bom", loo_contrib("c.txt"), same_output_as(*LOO_REF),
        files={"c.txt": b"\xef\xbb\xbf" + text(CONTRIB)}),
     ok("loo-contributors-crlf", loo_contrib("c.txt"), same_output_as(*LOO_REF),
@@ -470,6 +481,8 @@ CASES = [
     ok("pool-bias-contributors", [*BIAS, "--contributors", "c.txt"],
        output_contains("teamC_r2"), files={"c.txt": text(CONTRIB[:2])}),
     err("pool-bias-without-new", BIAS[:5] + BIAS[7:], "--new"),
+    ok("pool-bias-relevance-level", [*BIAS, "-l", "2"], output_contains("adjusted")),
+    err("pool-bias-relevance-level-text", [*BIAS, "-l", "high"], "-l/--relevance-level", "high"),
     err("pool-bias-new-missing", with_option(BIAS, "--new", "nope.run"), "nope.run"),
     err("pool-bias-new-contributed", with_option(BIAS, "--new", "a.run"), "teamA_r1",
         "both as contributing and as new"),

@@ -103,6 +103,13 @@ CASES = [
                                        "conf.txt"], "relstring", "not numbers", files=FILES),
     err("judge-noise-shard-test", [*BASE, "--confusion", "conf.txt", "--test", "MD3"],
         "MD3", files=FILES),
+    err("judge-noise-correction-of-an-anova", [*BASE, "--confusion", "conf.txt", "--test",
+                                              "MD1", "--correction", "holm"],
+        "--correction applies to a two-system test, not to --test MD1", files=FILES),
+    err("judge-noise-relevance-level-0", [*BASE, "--confusion", "conf.txt", "-l", "0"],
+        "relevance level", files=FILES),
+    ok("judge-noise-relevance-level", [*BASE, "--confusion", "conf.txt", "-l", "2"],
+       files=FILES),
     err("judge-noise-one-run", [*BASE[:3], "a.run", *BASE[6:], "--confusion", "conf.txt"],
         "run", files=FILES),
     # ---------------------------------------------------------------- outputs onto inputs

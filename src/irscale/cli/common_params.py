@@ -75,8 +75,3 @@ RUNS_OPTION = Param("runs", InputFiles(), None, "run files", ("--runs",), "RUN",
 PLOT = Param("plot", OutputPath("plot"), None, "write the plot to FILE", ("--plot",), "FILE",
              unset="no plot")
 
-#: ``--contributors FILE``: the contributor of every run (``meta loo``, ``meta pool-bias``,
-#: ``pool simulate``).
-CONTRIBUTORS = Param("contributors", InputFiles(), None, "file of 'run contributor' lines, "
-                     "overriding --contributor-pattern", ("--contributors",), "FILE",
-                     unset="none")

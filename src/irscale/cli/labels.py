@@ -125,6 +125,7 @@ def add_parser(subparsers) -> None:
         example="crowd.txt",
         description="Percent agreement, Fleiss' kappa and Krippendorff's alpha (nominal, "
         "ordinal, interval) of crowd labels, per topic and overall.",
+        binding=cp.LABEL_AGREEMENT,
         rules=(DIGITS_RULE, CROWD_FILE))
     add_command(
         sub, "agree-qrels", run_agree_qrels,

@@ -5,27 +5,23 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Text
 from ..io.formats import CATALOGUE_FORMATS, FORMAT
-from ..measures.contexts import CONTEXTS
+from ..measures.catalogue_params import CATALOGUE_CONTEXT, LISTING
 from .main import SUBCOMMANDS
 from .options import add_command, add_output
 from .outputs import Done
-
-#: ``--context``: the families of one context only.
-CONTEXT = Param("context", Text(), None, "list the families of this context only",
-                ("--context",), unset="all")
 
 
 def add_parser(subparsers) -> None:
     """Register ``irscale measures``."""
     add_command(
-        subparsers, "measures", run, (CONTEXT, {"choices": tuple(CONTEXTS)}),
+        subparsers, "measures", run,
+        (CATALOGUE_CONTEXT, {"metavar": f"{{{','.join(CATALOGUE_CONTEXT.domain.names)}}}"}),
         (FORMAT, {"choices": CATALOGUE_FORMATS, "doc": "output format (text: one entry per "
                   "family; json: parameters with their domains and meaning; markdown: a "
                   "table)"}),
         lambda p: add_output(p, what="catalogue"),
-        example="--context texts",
+        example="--context texts", binding=LISTING,
         help=SUBCOMMANDS["measures"],
         description="List the measure catalogue: every measure family irscale computes, by "
         "the context it needs, with its parameters and defaults, other names, formula and "

@@ -8,6 +8,7 @@ import importlib
 
 from ..core.params import (
     INTERVAL_SAMPLES,
+    RELEVANCE,
     RESAMPLES,
     RNG_SEED,
     SIGNIFICANCE,
@@ -20,11 +21,9 @@ from ..errors import ParameterError
 from ..meta import params as mp
 from ..stats.names import QPP_MODEL
 from ..stats.params import QPP
-from .common_params import CONTRIBUTORS
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
 from .main import SUBCOMMANDS
 from .meta_common import (
-    CONTRIBUTOR_PATTERN_RULE,
     SIZES,
     analysis,
     given_contributors,
@@ -178,16 +177,17 @@ def run_loo(args: argparse.Namespace) -> str:
         runs = list(as_runs(named, keep_rank=True))
     else:
         qrels, runs = read_inputs(path, named)
-    table = given_contributors(args)
+    contributors = given_contributors(args)
 
     from .. import meta  # (after the inputs are read: their errors come first)
 
-    contributors = table if table is not None else (
-        lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
+    pattern = {} if contributors is not None else \
+        {"contributor_pattern": args.contributor_pattern}
     with scheduler(args) as executor:
         result = meta.leave_one_out(qrels, runs, args.measures, allow_empty=args.allow_empty,
                                     contributors=contributors, depth=args.depth,
-                                    executor=executor)
+                                    relevance_level=args.relevance_level, executor=executor,
+                                    **pattern)
     text = render(result.runs if args.per_run else result.summary, args, repr(result))
     if not args.per_run and args.fmt not in ("csv", "json"):
         text += "\n" + render(result.unique, args, "unique judged documents per contributor")
@@ -206,6 +206,7 @@ def run_pool_bias(args: argparse.Namespace) -> str:
 
     result = meta.pooling_bias(qrels, runs, new_runs, args.measures,
                                contributors=contributors, depth=args.depth,
+                               relevance_level=args.relevance_level,
                                allow_empty=args.allow_empty)
     return render(result.topics if args.per_topic else result.runs, args, repr(result))
 
@@ -304,17 +305,17 @@ ANALYSES = {
                             help="concordance test (Sakai 2014, Fig. 17)",
                             binding=mp.CONCORDANCE),
     "loo": analysis(
-        run_loo, mp.LOO_DEPTH, mp.CONTRIBUTOR_PATTERN, CONTRIBUTORS, PER_RUN,
+        run_loo, mp.LOO_DEPTH, RELEVANCE, mp.CONTRIBUTOR_PATTERN, mp.CONTRIBUTORS, PER_RUN,
         lambda p: add_scheduler(p, "the contributors' evaluations"), scores=False,
         example="qrels.txt a.run b.run c.run -m map --depth 3",
-        measure_help=AT_LEAST_ONE,
-        help="leave-one-out reusability test (Sakai 2014, §5.4)",
-        rules=[CONTRIBUTOR_PATTERN_RULE]),
+        measure_help=AT_LEAST_ONE, binding=mp.LEAVE_ONE_OUT,
+        help="leave-one-out reusability test (Sakai 2014, §5.4)"),
     "pool-bias": analysis(
         run_pool_bias, (NEW_RUNS, {"action": "append", "required": True}), mp.LOO_DEPTH,
-        (CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "
-                        "runs out together", "unset": "each run alone"}), PER_TOPIC,
-        example="qrels.txt a.run b.run --new c.run -m map --depth 3",
+        RELEVANCE,
+        (mp.CONTRIBUTORS, {"doc": "file of 'run contributor' lines: leave each contributor's "
+                           "runs out together", "unset": "each run alone"}), PER_TOPIC,
+        example="qrels.txt a.run b.run --new c.run -m map --depth 3", binding=mp.POOL_REUSE,
         scores=False, systems=False, measure_help=AT_LEAST_ONE,
         help="adjust the scores of runs that did not "
         "contribute to the pool (Webber & Park 2009)"),
@@ -322,7 +323,7 @@ ANALYSES = {
     "predict": analysis(
         run_predict, (PREFERENCES, {"required": True}), mp.PREDICT_THRESHOLD,
         (mp.PREDICT_TIES, {"choices": mp.PREDICT_TIES.domain.names}),
-        (mp.PREDICT_BINS, {"many": True, "unique": False, "item": "a bin edge"}),
+        mp.PREDICT_BINS,
         example="--scores ap.csv --preferences prefs.txt", binding=mp.PREDICT,
         systems=False, help="predictive power of measures against "
         "side-by-side user preferences (Sanderson et al. 2010)"),

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import MEMORY_LIMIT, RNG_SEED, SIGNIFICANCE, Names, Param, Switch
-from ..meta.params import DISCRIMINATIVE_METHOD, DISCRIMINATIVE_SAMPLES, SPREAD_SEEDS
+from ..core.params import MEMORY_LIMIT, RNG_SEED, SIGNIFICANCE, Param, Switch
+from ..meta.params import (
+    BOTH_METHODS,
+    DISCRIMINATIVE_CHOICE,
+    DISCRIMINATIVE_SAMPLES,
+    SPREAD_SEEDS,
+)
 from ..stats.names import CONVENTION, CONVENTIONS
 from .inputs import load_matrix
 from .meta_common import add_analysis, add_plot, measure_names, render
 from .options import add_scheduler, scheduler, wants_progress
 from .outputs import Done, Output, plot_output
 from .rules import Rule, given
-
-#: ``meta dp --method``: a method of discriminative power, or both.
-DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
-                                  (*DISCRIMINATIVE_METHOD.names, "both"),
-                                  DISCRIMINATIVE_METHOD.aliases, fold=True),
-                  "bootstrap", "method of discriminative power, or both", ("--method",),
-                  label="--method")
 
 #: ``meta dp --pairs``: the ASL of every pair, not the summary.
 PAIRS = Param("pairs", Switch(), False, "print the ASL of every pair", ("--pairs",))
@@ -27,13 +25,14 @@ PAIRS = Param("pairs", Switch(), False, "print the ASL of every pair", ("--pairs
 def add_parser(subparsers) -> None:
     """``meta discriminative-power`` (``dp``)."""
     add_analysis(
-        subparsers, "discriminative-power", run_discriminative_power, DP_METHOD,
+        subparsers, "discriminative-power", run_discriminative_power, BOTH_METHODS,
         DISCRIMINATIVE_SAMPLES, SIGNIFICANCE, RNG_SEED, SPREAD_SEEDS,
         (CONVENTION, {"choices": CONVENTIONS}), PAIRS, MEMORY_LIMIT,
         add_plot("write the ASL curves to FILE, PNG/SVG"),
         lambda p: add_scheduler(p, "the resampling"), standardise=True, aliases=["dp"],
         example="--scores ap.csv -B 20 --seed 1",
         help="ASL of every pair and discriminative power (Sakai 2014, §5.1)",
+        binding=DISCRIMINATIVE_CHOICE,
         rules=[Rule(("pairs", "plot"), lambda args: not given(args, "seeds"),
                     "{options} {applies} to one resampling run, not to --seeds (which "
                     "prints the spread across seeds)")])

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Switch
+from ..core.params import RELEVANCE, Param, Switch
 from ..errors import ParameterError
 from ..meta.params import (
-    INFORMATIVENESS_DEPTH,
     INFORMATIVENESS_MEASURES,
     INTENT_INFORMATIVENESS_MEASURES,
+    JUDGED_DEPTH,
+    JUDGED_LISTS,
 )
 from .inputs import diversity_inputs, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
@@ -29,7 +30,8 @@ PER_LIST = Param("per_list", Switch(), False, "print every run and topic (defaul
 def add_parser(subparsers) -> None:
     """``meta informativeness``: the maximum entropy method of Aslam, Yilmaz & Pavlu."""
     add_analysis(
-        subparsers, "informativeness", run_informativeness, INFORMATIVENESS_DEPTH, PER_LIST,
+        subparsers, "informativeness", run_informativeness, JUDGED_DEPTH,
+        (RELEVANCE, {"doc": "smallest relevant grade of graded qrels"}), PER_LIST,
         lambda p: add_interval_options(p, "each measure's mean RMS error", alpha=True,
                                        how="over the lists (runs × topics): t (Student) or "
                                        "bootstrap (percentile, lists resampled)"),
@@ -47,7 +49,12 @@ def add_parser(subparsers) -> None:
             INTENT_INFORMATIVENESS_MEASURES if getattr(args, "qrels_format", None)
             == "diversity" else INFORMATIVENESS_MEASURES)),
                Rule(("ci",), lambda args: not args.per_list, "--ci gives the means their "
-                    "intervals: not with --per-list (every list's error, no mean)")])
+                    "intervals: not with --per-list (every list's error, no mean)"),
+               # (judged_intent_lists reads every intent's judgment: no relevance level)
+               Rule(("relevance_level",), lambda args: not diversity_inputs(args),
+                    "{options} {applies} to graded qrels, not to diversity qrels (each "
+                    "intent's judgments are read as they are)")],
+        binding=JUDGED_LISTS)
 
 
 def run_informativeness(args: argparse.Namespace) -> Done:
@@ -73,7 +80,8 @@ def run_informativeness(args: argparse.Namespace) -> Done:
                                              progress=wants_progress(args))
     else:
         qrels, runs = read_inputs(*qrels_and_runs(args))  # before pandas is imported
-        lists, bases = meta.judged_lists(qrels, runs, depth=args.depth)
+        lists, bases = meta.judged_lists(qrels, runs, depth=args.depth,
+                                         relevance_level=args.relevance_level)
         result = meta.informativeness(lists, measures=args.measures, recall_base=bases,
                                       progress=wants_progress(args))
     if args.per_list:

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..collections.params import NOISE_REPLICATES
-from ..core.params import RNG_SEED, SIGNIFICANCE, Param, Switch
+from ..collections.params import JUDGE_NOISE, NOISE_CORRECTION, NOISE_REPLICATES, NOISE_TEST
+from ..core.params import RELEVANCE, RNG_SEED, SIGNIFICANCE, Param, Switch
 from ..errors import ParameterError
-from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE, SHARD_MODEL_NAMES
 from .confusion_options import CONFUSION_OPTIONS, read_confusion_options
 from .eval_options import intent_rules
 from .inputs import qrels_and_runs
@@ -17,10 +16,6 @@ from .meta_common import add_analysis, render
 from .outputs import Done
 from .runargs import read_inputs
 
-#: ``--test``: the procedure whose decisions are compared (:func:`irscale.meta.decide`).
-NOISE_TEST = Param("test", PROCEDURE, "t", "the significance procedure of every pair: a "
-                   "two-system test (t, wilcoxon, sign, bootstrap ...) or an ANOVA/Tukey "
-                   "procedure (MD1, MD2, friedman ...)", ("--test",), label="--test")
 #: ``--summary``: the measures' table alone.
 SUMMARY = Param("summary", Switch(), False, "print the fragility of each measure only (by "
                 "default, text formats print it after the pairs, csv and json the pairs "
@@ -31,12 +26,9 @@ def add_parser(subparsers) -> None:
     """``meta judge-noise``: QRELS RUN..., the confusion, the replicates and the test."""
     add_analysis(
         subparsers, "judge-noise", run_judge_noise, *CONFUSION_OPTIONS, NOISE_REPLICATES,
-        RNG_SEED,
-        (NOISE_TEST, {"choices": [name for name in PROCEDURE.names
-                                  if name not in SHARD_MODEL_NAMES]}),
-        (MULTIPLE_CORRECTION, {"default": "none", "doc": "the correction of a two-system "
-                               "--test over the pairs"}),
-        (SIGNIFICANCE, {"doc": "significance level of --test"}), SUMMARY,
+        RNG_SEED, NOISE_TEST, NOISE_CORRECTION,
+        (SIGNIFICANCE, {"doc": "significance level of --test"}), RELEVANCE, SUMMARY,
+        binding=JUDGE_NOISE,
         example="binary.txt a.run b.run c.run -m map --flip-rate 0.1 --replicates 3 --seed 1",
         scores=False, systems=False, measure_help="measure (repeatable; at least one)",
         help="how the order and significance of every pair of runs survive noisy judges "
@@ -60,7 +52,8 @@ def run_judge_noise(args: argparse.Namespace) -> Done:
 
     result = judge_noise(qrels, runs, args.measures, confusion, replicates=args.replicates,
                          rng=args.seed, test=args.test, correction=args.correction,
-                         alpha=args.alpha, allow_empty=args.allow_empty,
+                         alpha=args.alpha, relevance_level=args.relevance_level,
+                         allow_empty=args.allow_empty,
                          progress=wants_progress(args))
     if args.summary:
         return render(result.measures, args, "fragility of each measure ("

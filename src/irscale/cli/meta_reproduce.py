@@ -7,7 +7,7 @@ import argparse
 
 from ..core.params import Param, Text
 from ..errors import ParameterError
-from ..meta.params import REPRO_DEPTH, REPRO_RBO_P
+from ..meta.params import RANKING_AGREEMENT, REPRO_DEPTH, REPRO_RBO_P
 from .inputs import load_matrix, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, measure_names, render
@@ -41,6 +41,7 @@ def add_parser(subparsers) -> None:
         description="An original experiment (baseline and advanced run) against its "
         "reproduction: Effect Ratio, Delta Relative Improvement, per-topic RMSE, t-tests and, "
         "with QRELS RUN..., τ and RBO of the document orderings; see docs/meta.md.",
+        binding=RANKING_AGREEMENT,
         rules=[Rule(("depth", "p"), _runs_given, "{options} {applies} to the document "
                     "orderings of QRELS RUN..., which --scores files do not hold")])
 

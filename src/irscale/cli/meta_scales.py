@@ -10,6 +10,7 @@ from ..meta.params import (
     SCALE_COLLECTION,
     SCALE_LENGTHS,
     SCALE_MEASURES,
+    SCALE_REPORT,
     SCALES_TABLE,
     TABLE_CUTOFF,
 )
@@ -29,7 +30,7 @@ def add_parser(subparsers) -> None:
     """``meta scales``."""
     add_analysis(
         subparsers, "scales", run_scales,
-        (SCALE_LENGTHS, {"many": True, "item": "a cut-off"}),
+        SCALE_LENGTHS,
         (SCALES_TABLE, {"choices": SCALES_TABLE.domain.names}), TABLE_CUTOFF, SCALE_COLLECTION,
         (SIGNIFICANCE, {"doc": "significance level of tables 5, 6 and invariants"}),
         lambda p: add_ties(p, phi=True), PLOT_DIR, scores=False,
@@ -37,7 +38,7 @@ def add_parser(subparsers) -> None:
         measure_help="measure (repeatable; default: the eleven of Ferrante, Ferro & Fuhr "
         "2021: " + ", ".join(SCALE_MEASURES) + ")",
         help="measures vs their interval-scaled versions (Ferrante, Ferro & Fuhr 2021, Tables "
-        "2, 4, 5, 6)",
+        "2, 4, 5, 6)", binding=SCALE_REPORT,
         rules=(Default("measures", lambda args: list(SCALE_MEASURES)),
                Rule(("alpha",), lambda args: args.table not in ("2", "4"), "--alpha applies "
                     "to the significance tables (5, 6, invariants, all), not to --table "

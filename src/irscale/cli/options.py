@@ -110,6 +110,8 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     default = param.default if default is ... else default
     domain = domain or param.domain
     if isinstance(domain, Listed):  # a list: its items checked one by one
+        if type(domain).check is not Listed.check:  # and the list as a whole (Increasing)
+            kwargs.setdefault("whole", domain)
         domain, many = domain.domain, True
         kwargs.setdefault("item", param.domain.what)
     built: dict[str, Any] = {"help": _help(param, domain, doc, default, unset, kwargs)}
@@ -186,11 +188,12 @@ class ListAction(StoreOnce):
 
     def __init__(self, option_strings, dest, *, kind: str = "int", api: str | None = None,
                  unique: bool = False, keywords: Sequence[str] = (),
-                 domain: Any = None, item: str | None = None, **kwargs) -> None:
+                 domain: Any = None, item: str | None = None, whole: Any = None,
+                 **kwargs) -> None:
         super().__init__(option_strings, dest, **kwargs)
         self.kind, self.api, self.unique = kind, api, unique
         self.keywords = tuple(keywords)
-        self.domain, self.item = domain, item
+        self.domain, self.item, self.whole = domain, item, whole
 
     def __call__(self, parser, namespace, values, option_string=None):
         option = option_string or self.dest
@@ -200,6 +203,8 @@ class ListAction(StoreOnce):
         if self.domain is not None and parsed is not values:
             name = f"{named}: {self.item}" if self.item else named
             parsed = [self.domain.check(value, name) for value in parsed]
+        if self.whole is not None and parsed is not values:  # (increasing edges)
+            parsed = self.whole.check(parsed, named)
         super().__call__(parser, namespace, parsed, option_string)
 
 

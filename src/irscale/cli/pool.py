@@ -20,9 +20,9 @@ from ..core.params import (
     Switch,
 )
 from ..errors import InputError, ParameterError
-from ..meta.params import CONTRIBUTOR_PATTERN
+from ..meta.params import CONTRIBUTOR_PATTERN, CONTRIBUTORS
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
-from .common_params import CONTRIBUTORS, MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
+from .common_params import MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
 from .main import SUBCOMMANDS
 from .meta_common import CONTRIBUTOR_PATTERN_RULE, given_contributors
@@ -167,7 +167,7 @@ def add_parser(subparsers) -> None:
         description="The lowest and highest value of every measure of every run when each "
         "unjudged document it retrieves takes the lowest or the highest grade of the qrels, "
         "and the pairs of runs whose mean intervals overlap; see docs/collections.md.",
-        rules=[DIGITS_RULE])
+        binding=cp.UNJUDGED_BOUNDS, rules=[DIGITS_RULE])
 
 
 def _two_runs(args: argparse.Namespace) -> None:

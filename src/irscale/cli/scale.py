@@ -25,6 +25,7 @@ from ..scales.params import (
     EXPLAIN,
     FEASIBLE,
     RESCALE,
+    SCALE,
     SCALE_INTENTS,
     SCALE_LENGTH,
     SCALE_LEVELS,
@@ -34,6 +35,7 @@ from ..scales.params import (
     TAU_LENGTHS,
     TAU_TABLE,
     TRANSFORM,
+    measure_kind,
 )
 from .common_params import FORCE, NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
@@ -52,7 +54,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import Done, Output
-from .rules import Rule
+from .rules import Default, Rule
 from .runargs import add_run_options, read_inputs
 
 #: ``image -o``: the sorted image, Parquet (pyarrow) or CSV.
@@ -112,7 +114,8 @@ def add_parser(subparsers) -> None:
                                 "meet-in-the-middle images (AP, DCG/nDCG, RBP ...) or the "
                                 "chunked enumeration (ERR, Q, diversity measures ...)"),
         SCALE_SHARDS, help="the image of a measure over REL^N and its diagnostics",
-        example="-m AP -N 3 --no-progress")
+        example="-m AP -N 3 --no-progress", binding=SCALE, sources={"measure_kind": ("measure",)},
+        ahead=(Default("measure_kind", lambda args: measure_kind(args.measure)),))
     add_command(
         commands, "transform", run_transform, *RUN_INPUTS, (SCALE_LENGTH, {"required": True}),
         *COMMON, RELEVANCE, lambda p: add_ties(p, phi=True), RESCALE, ALL_TOPICS, RANKED_ONLY,

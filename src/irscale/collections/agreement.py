@@ -38,7 +38,7 @@ from ..errors import InputError, ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.sources import as_qrels
 from ..stats.kendall import NOTHING_TO_RANK
-from .params import QRELS_AGREEMENT
+from .params import LABEL_AGREEMENT, QRELS_AGREEMENT
 
 LEVELS = ("nominal", "ordinal", "interval")
 
@@ -146,9 +146,12 @@ _CHANCE = undefined("no document with two labels, unequal label counts (Fleiss' 
                     "1 and κ and α are 0/0")
 
 
+@LABEL_AGREEMENT
 def label_agreement(labels: Any, *, scale: Sequence[int] | None = None) -> pd.DataFrame:
     """Agreement of crowd labels per topic and over all topics (row ``all``): pairable
-    documents, ratings, percent agreement, Fleiss' κ, α nominal, ordinal and interval."""
+    documents, ratings, percent agreement, Fleiss' κ, α nominal, ordinal and interval;
+    ``scale``, the label values allowed, is checked on entry
+    (:data:`irscale.collections.params.LABEL_AGREEMENT`)."""
     data: CrowdLabels = read_crowd_labels(labels, scale)
     topic_codes, topics = pd.factorize(data.items["topic"])
     return _table(data.counts, topic_codes, [str(t) for t in topics], data.classes)

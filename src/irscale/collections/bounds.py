@@ -99,7 +99,7 @@ from ..io.sources import as_qrels
 from ..measures.base import MeasureRequest
 from ..measures.compute import compute_shared
 from .bounds_chains import Chains, candidates
-from .params import BOUNDED_RUNS
+from .params import BOUNDED_RUNS, UNJUDGED_BOUNDS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -392,6 +392,7 @@ class _Search:
                 np.where(self.seen, self.high, np.nan))
 
 
+@UNJUDGED_BOUNDS
 def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
                     relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                     max_memory: str | int | float | None = None,
@@ -419,6 +420,9 @@ def unjudged_bounds(qrels: Any, runs: Any, measures: str | Sequence[str], *,
     Returns
     -------
     UnjudgedBounds
+
+    The relevance level and ``max_memory`` are checked on entry
+    (:data:`irscale.collections.params.UNJUDGED_BOUNDS`).
     """
     from ..evaluation import evaluate
 

@@ -56,7 +56,7 @@ from ..errors import AlignmentError, InputError, InputFormatError, MeasureError,
 from ..io.sources import as_qrels, as_runs
 from ..stats.corrections import Correction
 from ..stats.tables import Format
-from .params import NOISE_REPLICATES
+from .params import JUDGE_NOISE, NOISE_REPLICATES
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -311,6 +311,7 @@ class JudgeNoise(HtmlRepr):
                 f"α = {self.alpha:g}")
 
 
+@JUDGE_NOISE
 def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion: Confusion, *,
                 replicates: int = 1000, rng: Any = None, test: str = "t",
                 correction: Correction = "none", alpha: float = 0.05,
@@ -347,120 +348,197 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
         comparison with a baseline).
     progress : bool or callable
         Progress over the replicates (:mod:`irscale.core.progress`).
+
+    The replicates, the procedure, the correction (a two-system test's alone), the level
+    and the relevance level are checked on entry
+    (:data:`irscale.collections.params.JUDGE_NOISE`).
     """
-    from ..core.judge import build_judged_rankings
-    from ..core.labels import LabelTable, attach_labels
-    from ..core.numbers import declare
-    from ..evaluation.setup import check_topics, evaluation_setup
-    from ..meta.procedures import canonical_procedure, decide
-    from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
+    from ..meta.procedures import canonical_procedure
     from ..stats.names import is_resampling
 
-    if isinstance(replicates, bool) or not isinstance(replicates, int | np.integer) \
-            or replicates < 1:
-        raise ParameterError(f"replicates must be an integer ≥ 1, got {replicates!r}",
-                             param="replicates")
     names = [measures] if isinstance(measures, str) else list(measures)
     if not names:
         raise ParameterError("measures: give one measure at least (map, P@10 ...)")
-    setup = evaluation_setup(names, relevance_level=relevance_level)
-    judged = as_qrels(qrels)
-    run_list = as_runs(runs)
-    if len(run_list) < 2:
-        raise ParameterError(f"runs: give two runs at least (pairs are compared), got "
-                             f"{len(run_list)}", param="runs")
-    where, rows = _codes(judged, confusion)
-    jr = build_judged_rankings(judged, run_list, setup.options)
-    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=judged.source)
-    table = LabelTable(judged.topic, judged.docno, np.arange(len(judged), dtype=np.float64),
-                       source=judged.source)
-    index = attach_labels(jr, judged, run_list, setup.options,
-                          {"judgment": table}).attribute("judgment")
-    slot = np.full(len(judged), -1, dtype=np.int64)  # judgment → its place among ``where``
-    slot[where] = np.arange(len(where))
-    retrieved = np.flatnonzero(~np.isnan(index))
-    retrieved = retrieved[slot[index[retrieved].astype(np.int64)] >= 0]
-    retrieved_slot = slot[index[retrieved].astype(np.int64)]
-    topic_of = judged.topic.take(where).index_in(jr.topics)
-    counted = topic_of >= 0
-    n_topics, k = len(jr.topics), len(confusion.grades)
-    cells = _complete_cells(jr, len(run_list))
-    systems = tuple(jr.runs)
-    topics = [t for t, complete in zip(jr.topics, cells, strict=True) if complete]
-
-    def matrices(observed: np.ndarray) -> dict[str, np.ndarray]:
-        """Topics × systems values of every measure with judgment ``where[i]`` graded
-        ``confusion.grades[observed[i]]``."""
-        rel = jr.rel.copy()
-        rel[retrieved] = confusion.grades[observed[retrieved_slot]]
-        levels = np.bincount(topic_of[counted] * k + observed[counted],
-                             minlength=n_topics * k).reshape(n_topics, k)
-        batch = replace(jr.with_values(rel=rel), rel_levels=levels[jr.ranking_topic],
-                        degrees=confusion.grades)
-        from ..measures.compute import compute_shared
-
-        _, values = compute_shared(batch, setup.requests, setup.context)
-        for label, v in values.items():
-            if not np.issubdtype(np.asarray(v).dtype, np.number):
-                raise MeasureError(f"{label}: its per-topic values are not numbers (the "
-                                   "pairs are compared on their means)")
-        return {label: _matrix(np.asarray(v, dtype=np.float64), jr, cells)
-                for label, v in values.items()}
-
-    original = matrices(rows)
+    relabel = _Relabelling.of(qrels, runs, names, confusion, relevance_level, allow_empty)
+    original = relabel.matrices(relabel.rows)
     labels = list(original)
     gen = np.random.default_rng(rng)
     # a resampling test draws from a child stream (spawning leaves ``gen``'s draws as they are)
     options = {"rng": gen.spawn(1)[0]} if is_resampling(canonical_procedure(test)) else {}
-    base = {m: decide(original[m], test, alpha=alpha, correction=correction, systems=systems,
-                      **options) for m in labels}
-    n_pairs = len(systems) * (len(systems) - 1) // 2
-    need = 8.0 * replicates * len(labels) * (len(systems) + 2)  # means, τ and flips kept
+    decide_options = {"procedure": test, "alpha": alpha, "correction": correction, **options}
+    need = 8.0 * replicates * len(labels) * (len(relabel.systems) + 2)  # means, τ and flips
     declared_memory(NOISE_REPLICATES, need, f"{replicates:,} replicates (--replicates, "
-                    f"replicates) of {len(labels)} measure(s) × {len(systems)} runs: their "
-                    "means kept")
-    order_kept = {m: np.zeros(n_pairs) for m in labels}
-    decision_kept = {m: np.zeros(n_pairs) for m in labels}
-    taus = {m: np.empty(replicates) for m in labels}
-    any_flip = {m: np.zeros(replicates, dtype=bool) for m in labels}
-    means = {m: np.empty((replicates, len(systems))) for m in labels}
+                    f"replicates) of {len(labels)} measure(s) × {len(relabel.systems)} runs: "
+                    "their means kept")
+    tally = _Tally.start(original, relabel.systems, replicates, decide_options)
     report = progress_reporter(progress, replicates, "judge noise", units=NOISE_REPLICATES)
-    for first, drawn in _draws(rows, confusion, replicates, gen):
+    for first, drawn in _draws(relabel.rows, confusion, replicates, gen):
         for r, observed in enumerate(drawn, first):
             check_stop()
-            found_values = matrices(observed)
+            found_values = relabel.matrices(observed)
             if each_replicate is not None:
                 from ..core import ScoreMatrix
 
                 each_replicate(ScoreMatrix.from_array(
-                    np.stack([found_values[m] for m in labels], axis=2), topics=topics,
-                    systems=systems, measures=labels))
-            for m, values in found_values.items():
-                found = decide(values, test, alpha=alpha, correction=correction,
-                               systems=systems, **options)
-                same_order = _direction(found.diff) == _direction(base[m].diff)
-                order_kept[m] += same_order
-                decision_kept[m] += decisions(found.significant, found.diff) == decisions(
-                    base[m].significant, base[m].diff)
-                any_flip[m][r] = not same_order.all()
-                means[m][r] = values.mean(axis=0)
-                taus[m][r] = kendall_tau(original[m].mean(axis=0), means[m][r]).tau
+                    np.stack([found_values[m] for m in labels], axis=2),
+                    topics=relabel.topics, systems=relabel.systems, measures=labels))
+            tally.add(r, found_values)
             report(r + 1)
-    i, j = np.triu_indices(len(systems), k=1)
-    names_of = np.asarray(systems, dtype=object)
-    pairs = pd.concat([pd.DataFrame({
-        "measure": m, "system_a": names_of[i], "system_b": names_of[j],
-        "diff": base[m].diff, "significant": base[m].significant,
-        "order_kept": order_kept[m] / replicates,
-        "decision_kept": decision_kept[m] / replicates}) for m in labels], ignore_index=True)
-    summary = declare(pd.DataFrame([{
-        "measure": m, "mean_tau": _defined_mean(taus[m]),
-        "pairs_flipping": float(np.mean(order_kept[m] < replicates)) if n_pairs else 0.0,
-        "replicates_with_flip": float(np.mean(any_flip[m])),
-        "decisions_changing": float(np.mean(decision_kept[m] < replicates)) if n_pairs
-        else 0.0} for m in labels]), {"mean_tau": NOTHING_TO_RANK})
-    return JudgeNoise(pairs, summary, means, systems, confusion, replicates, test, correction,
-                      alpha)
+    pairs, summary = tally.tables()
+    return JudgeNoise(pairs, summary, tally.means, relabel.systems, confusion, replicates,
+                      test, correction, alpha)
+
+
+@dataclass
+class _Relabelling:
+    """The judged rankings of :func:`judge_noise` and where the judgments relabelled fall:
+    ``rows`` the true grades' codes of the judgments ``where`` of ``confusion``'s grades,
+    the rankings' rows that retrieve them (``retrieved``, each judgment's place among
+    ``where`` in ``slot``), the topic of each judgment among the rankings' (``topic_of``,
+    ``counted`` where it is one of them), and the topics every run is evaluated on
+    (``cells``, named ``topics``)."""
+
+    jr: Any
+    setup: Any
+    confusion: Confusion
+    rows: np.ndarray
+    retrieved: np.ndarray
+    slot: np.ndarray
+    topic_of: np.ndarray
+    counted: np.ndarray
+    cells: np.ndarray
+    systems: tuple[str, ...]
+    topics: list[str]
+
+    @classmethod
+    def of(cls, qrels: Any, runs: Any, names: list[str], confusion: Confusion,
+           relevance_level: int, allow_empty: bool) -> _Relabelling:
+        """The qrels and runs read and judged, two runs at least, every grade of the qrels
+        one of ``confusion``'s."""
+        from ..core.judge import build_judged_rankings
+        from ..core.labels import LabelTable, attach_labels
+        from ..evaluation.setup import check_topics, evaluation_setup
+
+        setup = evaluation_setup(names, relevance_level=relevance_level)
+        judged = as_qrels(qrels)
+        run_list = as_runs(runs)
+        if len(run_list) < 2:
+            raise ParameterError(f"runs: give two runs at least (pairs are compared), got "
+                                 f"{len(run_list)}", param="runs")
+        where, rows = _codes(judged, confusion)
+        jr = build_judged_rankings(judged, run_list, setup.options)
+        check_topics(jr.rows, allow_empty=allow_empty, qrels_source=judged.source)
+        table = LabelTable(judged.topic, judged.docno,
+                           np.arange(len(judged), dtype=np.float64), source=judged.source)
+        index = attach_labels(jr, judged, run_list, setup.options,
+                              {"judgment": table}).attribute("judgment")
+        slot = np.full(len(judged), -1, dtype=np.int64)  # judgment → its place in ``where``
+        slot[where] = np.arange(len(where))
+        retrieved = np.flatnonzero(~np.isnan(index))
+        retrieved = retrieved[slot[index[retrieved].astype(np.int64)] >= 0]
+        topic_of = judged.topic.take(where).index_in(jr.topics)
+        cells = _complete_cells(jr, len(run_list))
+        return cls(jr, setup, confusion, rows, retrieved,
+                   slot[index[retrieved].astype(np.int64)], topic_of, topic_of >= 0, cells,
+                   tuple(jr.runs),
+                   [t for t, complete in zip(jr.topics, cells, strict=True) if complete])
+
+    def matrices(self, observed: np.ndarray) -> dict[str, np.ndarray]:
+        """Topics × systems values of every measure with judgment ``where[i]`` graded
+        ``confusion.grades[observed[i]]``."""
+        from ..measures.compute import compute_shared
+
+        jr, grades = self.jr, self.confusion.grades
+        n_topics, k = len(jr.topics), len(grades)
+        rel = jr.rel.copy()
+        rel[self.retrieved] = grades[observed[self.slot]]
+        levels = np.bincount(self.topic_of[self.counted] * k + observed[self.counted],
+                             minlength=n_topics * k).reshape(n_topics, k)
+        batch = replace(jr.with_values(rel=rel), rel_levels=levels[jr.ranking_topic],
+                        degrees=grades)
+        _, values = compute_shared(batch, self.setup.requests, self.setup.context)
+        for label, v in values.items():
+            if not np.issubdtype(np.asarray(v).dtype, np.number):
+                raise MeasureError(f"{label}: its per-topic values are not numbers (the "
+                                   "pairs are compared on their means)")
+        return {label: _matrix(np.asarray(v, dtype=np.float64), jr, self.cells)
+                for label, v in values.items()}
+
+
+@dataclass
+class _Tally:
+    """What :func:`judge_noise` counts over the replicates, per measure: the decisions on
+    the original qrels (``base``), how often each pair keeps its order and its decision,
+    Kendall's τ of each replicate's ranking with the original's, whether a pair flips, and
+    every replicate's means."""
+
+    original: dict[str, np.ndarray]
+    systems: tuple[str, ...]
+    replicates: int
+    options: dict[str, Any]
+    base: dict[str, Any]
+    order_kept: dict[str, np.ndarray]
+    decision_kept: dict[str, np.ndarray]
+    taus: dict[str, np.ndarray]
+    any_flip: dict[str, np.ndarray]
+    means: dict[str, np.ndarray]
+
+    @classmethod
+    def start(cls, original: dict[str, np.ndarray], systems: tuple[str, ...],
+              replicates: int, options: dict[str, Any]) -> _Tally:
+        """Nothing counted yet; the decisions on ``original`` made (``options``: those of
+        :func:`irscale.meta.decide`)."""
+        from ..meta.procedures import decide
+
+        labels = list(original)
+        n_pairs = len(systems) * (len(systems) - 1) // 2
+        return cls(original, systems, replicates, options,
+                   {m: decide(original[m], systems=systems, **options) for m in labels},
+                   {m: np.zeros(n_pairs) for m in labels},
+                   {m: np.zeros(n_pairs) for m in labels},
+                   {m: np.empty(replicates) for m in labels},
+                   {m: np.zeros(replicates, dtype=bool) for m in labels},
+                   {m: np.empty((replicates, len(systems))) for m in labels})
+
+    def add(self, r: int, found_values: dict[str, np.ndarray]) -> None:
+        """Count replicate ``r``'s values of every measure."""
+        from ..meta.procedures import decide
+        from ..stats.kendall import kendall_tau
+
+        for m, values in found_values.items():
+            found = decide(values, systems=self.systems, **self.options)
+            base = self.base[m]
+            same_order = _direction(found.diff) == _direction(base.diff)
+            self.order_kept[m] += same_order
+            self.decision_kept[m] += decisions(found.significant, found.diff) == decisions(
+                base.significant, base.diff)
+            self.any_flip[m][r] = not same_order.all()
+            self.means[m][r] = values.mean(axis=0)
+            self.taus[m][r] = kendall_tau(self.original[m].mean(axis=0), self.means[m][r]).tau
+
+    def tables(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The pairs' table and the measures' summary of :class:`JudgeNoise`."""
+        from ..core.numbers import declare
+        from ..stats.kendall import NOTHING_TO_RANK
+
+        systems, replicates = self.systems, self.replicates
+        n_pairs = len(systems) * (len(systems) - 1) // 2
+        i, j = np.triu_indices(len(systems), k=1)
+        names_of = np.asarray(systems, dtype=object)
+        pairs = pd.concat([pd.DataFrame({
+            "measure": m, "system_a": names_of[i], "system_b": names_of[j],
+            "diff": self.base[m].diff, "significant": self.base[m].significant,
+            "order_kept": self.order_kept[m] / replicates,
+            "decision_kept": self.decision_kept[m] / replicates}) for m in self.original],
+            ignore_index=True)
+        summary = declare(pd.DataFrame([{
+            "measure": m, "mean_tau": _defined_mean(self.taus[m]),
+            "pairs_flipping": float(np.mean(self.order_kept[m] < replicates)) if n_pairs
+            else 0.0,
+            "replicates_with_flip": float(np.mean(self.any_flip[m])),
+            "decisions_changing": float(np.mean(self.decision_kept[m] < replicates))
+            if n_pairs else 0.0} for m in self.original]), {"mean_tau": NOTHING_TO_RANK})
+        return pairs, summary
 
 
 def _defined_mean(taus: np.ndarray) -> float:

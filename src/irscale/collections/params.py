@@ -20,6 +20,7 @@ from ..core.params import (
     DEPTH,
     INT64_MAX,
     ITERATIONS,
+    MEMORY_LIMIT,
     NO_WORK,
     QRELS_OPTION,
     RELEVANCE,
@@ -41,6 +42,7 @@ from ..core.params import (
 )
 from ..core.records import replace
 from ..io.params import CONFUSION_FILE as CONFUSION_FILE
+from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE, SHARD_MODEL_NAMES, TEST_NAMES
 
 #: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
 #: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
@@ -119,6 +121,8 @@ POOL = Binding(
            Needs((RELEVANCE,), on=QRELS_OPTION),
            Required(RUN_DEPTH, on=POOL_STRATEGY, values=("depth",)),
            Required(POOL_BUDGET, on=POOL_STRATEGY, values=("take", "rbp", "rrf"))))
+#: :func:`irscale.collections.pooling.judging_order`: the strategy, checked on entry.
+JUDGING_ORDER = Binding((POOL_STRATEGY,))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` compares, and
 #: the P̂@k cut-offs of :func:`irscale.collections.estimate_sampled`, by default.
 SIMULATED_STRATEGIES: tuple[str, ...] = ("depth", "mtf", "mm-ns")
@@ -258,10 +262,14 @@ PAIRWISE = Binding((PAIRWISE_METHOD, PAIRWISE_ITERATIONS, NOISYBT_REGULARIZATION
 #: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
 LABEL_VALUE = Integers(-2**63, INT64_MAX)
 #: The label values allowed (``scale=`` of the functions that read crowd labels).
-LABEL_SCALE = Param("scale", LABEL_VALUE, None, "the label values allowed, e.g. 0,1,2; a "
-                    "label outside is an error", ("--scale",), "L,L,...", label="--scale",
+LABEL_SCALE = Param("scale", Listed(LABEL_VALUE, "a label"), None, "the label values "
+                    "allowed, e.g. 0,1,2; a "
+                    "label outside is an error", ("--scale",), "L,L,...",
                     unset="the values the file holds",
                     cost=NO_WORK)
+#: :func:`irscale.collections.label_agreement` (``irscale labels agree``): the label values
+#: allowed (at least one, none twice), checked on entry.
+LABEL_AGREEMENT = Binding((LABEL_SCALE,))
 LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
                        "N", cost=Cost("restarts", per="a fit of the answers"))
 #: The allocation of crowd answers (:func:`irscale.collections.allocate_labels`).
@@ -299,6 +307,9 @@ BOUNDED_RUNS = Param("runs", InputFiles(), None, "the runs whose bounds are sear
                      ("runs",), "RUN",
                      cost=Cost("ranking lines of completions", per="a line of a ranking "
                                "completed with a grade of each unjudged document, evaluated"))
+#: :func:`irscale.collections.unjudged_bounds` (``irscale pool bounds``): the relevance
+#: level and the memory of a batch of completions, checked on entry.
+UNJUDGED_BOUNDS = Binding((RELEVANCE, MEMORY_LIMIT))
 #: The features of the documents of ``gp`` (:func:`irscale.collections.aggregate_labels`).
 LABEL_FEATURES = Param("features", InputFiles(), None, "gp: 'topic docno f1 f2 ...' lines, the "
                        "features of every labelled document (required with --method gp)",
@@ -433,3 +444,23 @@ NOISE_REPLICATES = Param("replicates", Integers(1, 100_000_000), DEFAULT_REPLICA
                          "relabelled qrels drawn", ("--replicates",), "N",
                          cost=Cost("replicates", per="an evaluation of every run on "
                                    "relabelled qrels, and its tests"))
+#: The procedure whose decisions :func:`irscale.collections.judge_noise` compares on every
+#: replicate (:func:`irscale.meta.decide`): a two-system test or an ANOVA/Tukey procedure of
+#: the topics × systems matrix (a shard model needs shards, which a replicate has not).
+NOISE_TEST = Param("test", Names(PROCEDURE.noun, tuple(name for name in PROCEDURE.names
+                                                       if name not in SHARD_MODEL_NAMES),
+                                 PROCEDURE.aliases, fold=True),
+                   "t", "the significance procedure of every pair: a two-system test (t, "
+                   "wilcoxon, sign, bootstrap ...) or an ANOVA/Tukey procedure (MD1, MD2, "
+                   "friedman ...)", ("--test",))
+#: The correction of :func:`irscale.collections.judge_noise`'s two-system test over the
+#: pairs (none by default: each pair's decision as the test makes it).
+NOISE_CORRECTION = replace(MULTIPLE_CORRECTION, default="none",
+                           doc="the correction of a two-system --test over the pairs")
+#: :func:`irscale.collections.judge_noise` (``meta judge-noise``): the replicates, the
+#: procedure, its correction (a two-system test's alone) and level, the relevance level,
+#: checked on entry; the seed, which also takes a numpy Generator, is taken.
+JUDGE_NOISE = Binding(
+    (NOISE_REPLICATES, NOISE_TEST, NOISE_CORRECTION, SIGNIFICANCE, RELEVANCE),
+    rules=(Needs((NOISE_CORRECTION,), "a two-system test", on=NOISE_TEST, values=TEST_NAMES),),
+    takes=(RNG_SEED,))

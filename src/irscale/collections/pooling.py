@@ -78,8 +78,8 @@ from .params import (
     DEFAULT_DISCOUNT,
     DEFAULT_RBP_P,
     FIXED_STRATEGIES,
+    JUDGING_ORDER,
     POOL,
-    POOL_STRATEGY,
 )
 
 __all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Pool", "judging_order", "pool"]
@@ -132,11 +132,6 @@ class Pool(TableResult):
         n_topics = self.frame["query_id"].nunique()
         return (f"Pool({self.strategy}, {len(self.frame)} documents over {n_topics} topics"
                 f"{'' if self.budget is None else f', budget {self.budget} per topic'})")
-
-
-def check_strategy(strategy: object) -> Strategy:
-    """``strategy`` if it names one of :data:`STRATEGIES`."""
-    return cast(Strategy, POOL_STRATEGY.check(strategy))
 
 
 def _round_robin(cand: Candidates) -> np.ndarray:
@@ -203,6 +198,7 @@ def _first_rank(cand: Candidates, rr: np.ndarray) -> np.ndarray:
     return (rr - cand.pair_topic * (width * n_runs)) // max(n_runs, 1)
 
 
+@JUDGING_ORDER
 def judging_order(
     cand: Candidates,
     strategy: str,
@@ -218,15 +214,15 @@ def judging_order(
     """(pairs in judging order, their 1-based order within the topic, next flags) of
     ``strategy`` on ``cand`` (module documentation). ``labels``: the oracle, the relevance
     of every pair (:meth:`Candidates.labels`; -1 unknown); adaptive strategies need it
-    (without one, every judgment is unknown)."""
-    strategy = check_strategy(strategy)
+    (without one, every judgment is unknown). ``strategy`` is checked on entry
+    (:data:`irscale.collections.params.JUDGING_ORDER`)."""
     if strategy in FIXED:
         order = _fixed_order(cand, strategy, depth_k=depth_k, p=p, k=k)
         order, position = _per_topic_prefix(order, cand.pair_topic, len(cand.topics), budget)
         return order, position, np.zeros(len(order), dtype=bool)
     if labels is None:
         labels = np.full(cand.n_pairs, -1, dtype=np.int8)
-    return _adaptive(cand, strategy, budget, labels, discount, rng)
+    return _adaptive(cand, cast(Strategy, strategy), budget, labels, discount, rng)
 
 
 def _adaptive(cand: Candidates, strategy: Strategy, budget: int | None, labels: np.ndarray,

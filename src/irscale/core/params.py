@@ -288,13 +288,42 @@ class Listed:
         noun = self.what.removeprefix("a ").removeprefix("an ")
         if not checked:
             raise ParameterError(f"{name} is empty: give at least one {noun}", param=name)
-        twice = list(dict.fromkeys(v for v in checked if checked.count(v) > 1))
+        try:  # (counted once each: a list of a million seeds is checked in a second)
+            from collections import Counter
+
+            counts = Counter(checked)
+            twice = [v for v in counts if counts[v] > 1]
+        except TypeError:  # values that cannot be hashed
+            twice = list(dict.fromkeys(v for v in checked if checked.count(v) > 1))
         if twice:
             raise ParameterError(f"{name} lists the {noun}(s) {twice} twice", param=name)
         return checked
 
     def outside(self) -> tuple[str, ...]:
         return self.domain.outside()
+
+
+@record
+class Increasing(Listed):
+    """A list of values of ``domain`` in strictly increasing order, ``least`` of them at
+    least: the edges of bins (``meta predict --bins 0,0.05,0.1``), where an edge out of
+    order or given twice would make an empty or overlapping bin."""
+
+    least: int = 2
+
+    def check(self, value: object, name: str) -> list[Any]:
+        """The values, each as ``domain`` returns it, once they increase."""
+        from itertools import pairwise
+
+        checked = super().check(value, name)
+        noun = self.what.removeprefix("a ").removeprefix("an ")
+        if len(checked) < self.least or any(b <= a for a, b in pairwise(checked)):
+            raise ParameterError(f"{name} must be at least {self.least} increasing {noun}s, "
+                                 f"got {checked}", param=name)
+        return checked
+
+    def outside(self) -> tuple[str, ...]:
+        return (*self.domain.outside(), "1,0")
 
 
 @record

@@ -14,6 +14,7 @@ from ..core.contexts import CONTEXTS
 from ..errors import ParameterError
 from ..io.formats import CATALOGUE_FORMATS
 from .base import CATALOGUE, Cutoffs, Family, FloatParams, Floats, GainPairs
+from .catalogue_params import LISTING
 from .describe import parameters
 
 TYPE_CHECKING = False
@@ -68,12 +69,11 @@ def _load_every_context() -> None:
     from . import diversity, fairness  # noqa: F401
 
 
+@LISTING
 def catalogue_rows(context: str | None = None) -> list[dict[str, Any]]:
-    """One description per family of the catalogue (of ``context`` only, when given), in
+    """One description per family of the catalogue (of ``context`` only, when given, a
+    context checked on entry: :data:`irscale.measures.catalogue_params.LISTING`), in
     the order of :data:`~irscale.core.contexts.CONTEXTS` then of registration."""
-    if context is not None and context not in CONTEXTS:
-        raise ParameterError(f"unknown measure context {context!r}: use one of "
-                             f"{', '.join(CONTEXTS)}")
     _load_every_context()
     rows = []
     for name in CONTEXTS if context is None else (context,):
@@ -95,6 +95,7 @@ def catalogue_rows(context: str | None = None) -> list[dict[str, Any]]:
     return rows
 
 
+@LISTING
 def catalogue(context: str | None = None) -> pd.DataFrame:
     """Every measure family irscale knows, one row each, whatever the context it needs.
 

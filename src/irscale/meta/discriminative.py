@@ -51,7 +51,6 @@ import pandas as pd
 from ..core.budget import MAX_MEMORY
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, infinite, undefined
-from ..core.params import SAMPLES
 from ..core.progress import (
     ProgressArg,
     check_stop,
@@ -59,7 +58,6 @@ from ..core.progress import (
     phase_progress,
     progress_callback,
 )
-from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_local, is_ready
 from ..stats import pairwise_tests, randomized_tukey_hsd
 from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
@@ -69,14 +67,18 @@ from ..stats.resampling import (
     Convention,
     RngArg,
     check_rng,
-    check_seed,
     chunk_sizes,
     run_chunks,
 )
 from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_not_constant
 from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
-from .params import DISCRIMINATIVE, DISCRIMINATIVE_METHOD, DISCRIMINATIVE_SAMPLES
+from .params import (
+    DISCRIMINATIVE,
+    DISCRIMINATIVE_METHOD,
+    DISCRIMINATIVE_SAMPLES,
+    DISCRIMINATIVE_SPREAD,
+)
 
 #: Methods of :func:`discriminative_power`.
 METHODS: tuple[str, ...] = DISCRIMINATIVE_METHOD.names
@@ -310,14 +312,11 @@ def discriminative_power(
     drawn (:mod:`irscale.parallel`: local threads, or a Dask cluster; the same results for a seed
     either way). ``max_memory``: what the samples kept may take (bytes or a size such as
     ``"2G"``; default half of the RAM): a B beyond it is refused before any work. The
-    method, ``samples``, ``alpha``, ``convention`` and ``workers`` are checked on entry
-    (:data:`irscale.meta.params.DISCRIMINATIVE`).
+    method, ``samples`` (or ``B``, given instead of it), ``alpha``, ``convention`` and
+    ``workers`` are checked on entry (:data:`irscale.meta.params.DISCRIMINATIVE`).
     """
     if B is not None:
-        if samples != 1000 and samples != B:
-            raise ParameterError(f"give the number of samples once: samples={samples!r} and "
-                                 f"B={B!r}")
-        samples = SAMPLES.check(B, "B")
+        samples = B
     rng = check_rng(rng)
     executor = check_workers(workers, executor)
     # the two passes of the bootstrap: one bar, and the time of the rest of both stated
@@ -408,6 +407,7 @@ def discriminative_power_table(
     return pd.DataFrame(rows)
 
 
+@DISCRIMINATIVE_SPREAD
 def discriminative_power_spread(
     data: object,
     method: str = "bootstrap",
@@ -421,13 +421,11 @@ def discriminative_power_spread(
     ``frame.describe()`` of the result gives mean, standard deviation and range across
     seeds of the number of significant pairs and of the difference estimates.
     ``progress`` (a bool or a callable ``progress(done, total)``) counts the samples of
-    every seed together: one bar for the whole spread.
+    every seed together: one bar for the whole spread. ``method`` and ``seeds`` (seeds ≥ 0,
+    at least one, none twice) are checked on entry
+    (:data:`irscale.meta.params.DISCRIMINATIVE_SPREAD`).
     """
-    seeds = list(seeds)
-    if not seeds:
-        raise ParameterError("seeds is empty: give at least one seed")
-    for seed in seeds:
-        check_seed(seed, "seeds: a seed")
+    seeds = list(seeds)  # (the default's range; given seeds are checked on entry)
     progress = progress_callback(progress, units=DISCRIMINATIVE_SAMPLES,
                                  elsewhere=not is_local(options.get("executor", "local")))
     rows = []

@@ -53,20 +53,22 @@ from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
 from ..stats.tables import Format, value_text
 from .common import format_frame
 from .params import (
-    CONTRIBUTOR_PATTERN,
+    CONTRIBUTORS_BY_PREFIX,
     DEFAULT_CONTRIBUTOR_PATTERN,
+    LEAVE_ONE_OUT,
     POOL_CONTRIBUTIONS,
-    POOL_REUSE,
 )
 
 __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
 
 
+@CONTRIBUTORS_BY_PREFIX
 def contributors_by_prefix(runs: Iterable[str], pattern: str = DEFAULT_CONTRIBUTOR_PATTERN
                            ) -> dict[str, str]:
     """Run → contributor, the contributor being the part of the run name matched by
-    ``pattern`` (default: up to the first underscore, ``CUNI_EN_Run1`` → ``CUNI``)."""
-    regex = re.compile(CONTRIBUTOR_PATTERN.check(pattern))
+    ``pattern`` (default: up to the first underscore, ``CUNI_EN_Run1`` → ``CUNI``), a
+    regular expression checked on entry (:data:`irscale.meta.params.CONTRIBUTORS_BY_PREFIX`)."""
+    regex = re.compile(pattern)
     out = {}
     for run in runs:
         match = regex.search(run)
@@ -230,13 +232,14 @@ def _leave_out(
     return row, means, _topics_of(matrix, names)
 
 
-@POOL_REUSE
+@LEAVE_ONE_OUT
 def leave_one_out(
     qrels: object,
     runs: object,
     measures: str | Sequence[str],
     *,
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
+    contributor_pattern: str = DEFAULT_CONTRIBUTOR_PATTERN,
     depth: int = 100,
     relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
     executor: ExecutorArg = "local",
@@ -245,45 +248,25 @@ def leave_one_out(
     """Leave-one-out test (module documentation).
 
     ``runs``: run files or objects (see :func:`irscale.evaluate`); ``contributors``: run
-    name → contributor (a mapping or a function; default :func:`contributors_by_prefix`);
-    ``depth``: the pool depth; ``executor``: where the contributors' evaluations run
+    name → contributor (a mapping or a function; default :func:`contributors_by_prefix`
+    with ``contributor_pattern``, which applies without ``contributors``); ``depth``: the
+    pool depth; ``executor``: where the contributors' evaluations run
     (:mod:`irscale.parallel`: one task per contributor, the qrels and runs sent once to
-    every worker; locally one after the other, as the evaluation threads itself).
+    every worker; locally one after the other, as the evaluation threads itself). The
+    depth, the relevance level and the pattern are checked on entry
+    (:data:`irscale.meta.params.LEAVE_ONE_OUT`).
     """
     executor = check_executor(executor)
     if isinstance(measures, str):
         measures = measures.split()
-    diversity = _diversity(qrels, measures)
-    qrels_obj: Any
-    if not diversity:
-        qrels_obj = as_qrels(qrels)
-    elif isinstance(qrels, DiversityQrels):
-        qrels_obj = qrels
-    else:  # the reader refuses what is not a path, file or bytes
-        qrels_obj = read_diversity_qrels(qrels)  # type: ignore[arg-type]
-    run_list = _runs(runs, keep_rank=diversity)  # ndeval ranks by the rank column
+    qrels_obj, run_list = _inputs(qrels, runs, measures)
     names = [run.name for run in run_list]
-    if contributors is None:
-        team_of = contributors_by_prefix(names)
-    elif callable(contributors):
-        team_of = {name: str(contributors(name)) for name in names}
-    else:
-        missing = [name for name in names if name not in contributors]
-        if missing:
-            raise InputError(f"no contributor given for run(s) {missing[:5]}",
-                             source=source_of(contributors, "contributors="))
-        unknown = [name for name in contributors if name not in set(names)]
-        if unknown:
-            warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "
-                          f"(ignored): {', '.join(map(str, unknown[:5]))}"
-                          f"{' ...' if len(unknown) > 5 else ''}", stacklevel=2)
-        team_of = {name: str(contributors[name]) for name in names}
+    team_of = _contributors_of(names, contributors, contributor_pattern)
     teams = list(dict.fromkeys(team_of[name] for name in names))
     if len(teams) < 2:
         raise InputError("leave-one-out needs runs of at least two contributors")
     full = evaluate(qrels_obj, run_list, measures, relevance_level=relevance_level,
                     **evaluate_options).to_matrix(allow_missing=True)
-    labels = full.measures
     _check_scored(full)
     original = np.nanmean(full.values, axis=0)  # runs × measures
     loo = original.copy()
@@ -312,6 +295,55 @@ def leave_one_out(
         warnings.warn(f"leave-one-out without {team!r}: {len(listed)} topic(s) keep no "
                       f"judgment ({', '.join(listed[:10])}{' ...' * (len(listed) > 10)}); "
                       "its runs are averaged over their other topics", stacklevel=2)
+    runs_frame, summary = _comparison(full.measures, names, team_of, original, loo)
+    return LeaveOneOut(runs=runs_frame, summary=summary, unique=pd.DataFrame(unique_rows),
+                       depth=depth)
+
+
+def _inputs(qrels: object, runs: object, measures: Sequence[str]) -> tuple[Any, list]:
+    """The qrels and runs of :func:`leave_one_out`, read as the evaluation reads them:
+    diversity qrels (:func:`_diversity`) with runs ranked by their rank column (ndeval's
+    order), else qrels and runs as trec_eval reads them."""
+    diversity = _diversity(qrels, measures)
+    qrels_obj: Any
+    if not diversity:
+        qrels_obj = as_qrels(qrels)
+    elif isinstance(qrels, DiversityQrels):
+        qrels_obj = qrels
+    else:  # the reader refuses what is not a path, file or bytes
+        qrels_obj = read_diversity_qrels(qrels)  # type: ignore[arg-type]
+    return qrels_obj, _runs(runs, keep_rank=diversity)
+
+
+def _contributors_of(names: Sequence[str],
+                     contributors: Mapping[str, str] | Callable[[str], str] | None,
+                     pattern: str) -> dict[str, str]:
+    """Run name → contributor: from ``contributors`` (a mapping, which must name every run
+    and whose other runs are warned of, or a function), else the part of the name
+    ``pattern`` matches (:func:`contributors_by_prefix`)."""
+    if contributors is None:
+        return contributors_by_prefix(names, pattern)
+    if callable(contributors):
+        return {name: str(contributors(name)) for name in names}
+    missing = [name for name in names if name not in contributors]
+    if missing:
+        raise InputError(f"no contributor given for run(s) {missing[:5]}",
+                         source=source_of(contributors, "contributors="))
+    unknown = [name for name in contributors if name not in set(names)]
+    if unknown:
+        warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "
+                      f"(ignored): {', '.join(map(str, unknown[:5]))}"
+                      f"{' ...' if len(unknown) > 5 else ''}", stacklevel=3)
+    return {name: str(contributors[name]) for name in names}
+
+
+def _comparison(labels: Sequence[str], names: Sequence[str], team_of: Mapping[str, str],
+                original: np.ndarray, loo: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tables of :class:`LeaveOneOut`: per run and measure, its mean ``original``
+    (full qrels) and ``loo`` (its contributor's LOO qrels) scores (runs × measures), their
+    difference, relative difference and ranks; per measure, Kendall's τ between the two
+    rankings, the largest rank drop and the differences' summaries."""
+    teams = len(set(team_of.values()))
     run_rows, summary_rows = [], []
     for m, label in enumerate(labels):
         rank_full, rank_loo = _ranks(original[:, m]), _ranks(loo[:, m])
@@ -325,7 +357,7 @@ def leave_one_out(
             "rank_change": rank_loo - rank_full,
         }))
         summary_rows.append({
-            "measure": label, "runs": len(names), "contributors": len(teams),
+            "measure": label, "runs": len(names), "contributors": teams,
             "tau": kendall_tau(original[:, m], loo[:, m]).tau,
             "max_rank_drop": int(np.max(rank_loo - rank_full)),
             "mean_diff": float(np.mean(diff)), "max_abs_diff": float(np.max(np.abs(diff))),
@@ -334,8 +366,6 @@ def leave_one_out(
                                    else np.nan),
         })
     zero = undefined("the run scores 0 on the full qrels: a relative difference is x/0")
-    return LeaveOneOut(runs=declare(pd.concat(run_rows, ignore_index=True),
-                                    {"relative_diff": zero}),
-                       summary=declare(pd.DataFrame(summary_rows),
-                                       {"tau": NOTHING_TO_RANK, "mean_relative_diff": zero}),
-                       unique=pd.DataFrame(unique_rows), depth=depth)
+    return (declare(pd.concat(run_rows, ignore_index=True), {"relative_diff": zero}),
+            declare(pd.DataFrame(summary_rows),
+                    {"tau": NOTHING_TO_RANK, "mean_relative_diff": zero}))

@@ -10,7 +10,7 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
-from ..core.binding import Binding, Excludes
+from ..core.binding import Binding, Choice, Excludes
 from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
@@ -21,9 +21,12 @@ from ..core.params import (
     RESAMPLES,
     RNG_SEED,
     SAMPLES,
+    SEED,
     SIGNIFICANCE,
     THREADS,
     Cost,
+    Increasing,
+    InputFiles,
     Integers,
     Listed,
     Names,
@@ -36,6 +39,8 @@ from ..core.params import (
     Switch,
     Text,
 )
+from ..core.records import replace
+from ..scales.params import PHI_TIES
 from ..stats.names import CONVENTION, PROCEDURE, RESAMPLING, RESAMPLING_PROCEDURES
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
@@ -86,19 +91,49 @@ DISCRIMINATIVE_POWER_METHOD = Param("method", DISCRIMINATIVE_METHOD, "bootstrap"
 #: The resamples of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B",
                                cost=Cost("samples", per="a resample of every pair of systems"))
+#: ``B``, the other name of the resamples of :func:`irscale.meta.discriminative_power`
+#: (Sakai's): the number of samples is given once, by either name.
+DISCRIMINATIVE_B = Param("B", SAMPLES, None, "the resamples (samples' other name)", ("-B",),
+                         "B", unset="samples", label="B",
+                         cost=DISCRIMINATIVE_SAMPLES.cost)
 #: :func:`irscale.meta.discriminative_power` (and the table and spread that call it): the
-#: method, the resamples, the level, the ASL convention and the threads, checked on entry.
-DISCRIMINATIVE = Binding((DISCRIMINATIVE_POWER_METHOD, DISCRIMINATIVE_SAMPLES, SIGNIFICANCE,
-                          CONVENTION, THREADS))
+#: method, the resamples (by either name, given once), the level, the ASL convention and the
+#: threads, checked on entry.
+DISCRIMINATIVE = Binding((DISCRIMINATIVE_POWER_METHOD, DISCRIMINATIVE_SAMPLES, DISCRIMINATIVE_B,
+                          SIGNIFICANCE, CONVENTION, THREADS),
+                         rules=(Excludes((DISCRIMINATIVE_SAMPLES,), on=DISCRIMINATIVE_B,
+                                         why="B is samples' other name: give the number of "
+                                         "samples once"),))
+#: ``meta discriminative-power --method``: a method of :func:`irscale.meta.
+#: discriminative_power`, or both (the function called once with each).
+BOTH_METHODS = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
+                                     (*DISCRIMINATIVE_METHOD.names, "both"),
+                                     DISCRIMINATIVE_METHOD.aliases, fold=True),
+                     "bootstrap", "method of discriminative power, or both", ("--method",),
+                     label="--method")
+#: ``meta discriminative-power``: :func:`irscale.meta.discriminative_power` with the method
+#: chosen, or with each of them (``both``: two calls of the same binding); ``--seeds`` calls
+#: it once per seed (:func:`irscale.meta.discriminative_power_spread`, which hands it its
+#: options).
+DISCRIMINATIVE_CHOICE = Choice(on=BOTH_METHODS,
+                               bindings=dict.fromkeys(BOTH_METHODS.domain.names, DISCRIMINATIVE))
 #: Runs that differ in one seed each (:func:`irscale.meta.discriminative_power_spread`).
 SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and report the "
                      "Monte Carlo spread", ("--seeds",), "R", unset="one run",
                      cost=Cost("seeds", per="the whole resampling again"))
+#: The seeds of :func:`irscale.meta.discriminative_power_spread`: one run each, none twice
+#: (a seed run twice draws the same samples: no spread).
+SPREAD_SEED_LIST = Param("seeds", Listed(SEED, "a seed"), None, "the seeds, one resampling run "
+                         "each", ("--seeds",), "S,S,...", unset="0 to 9",
+                         cost=SPREAD_SEEDS.cost)
+#: :func:`irscale.meta.discriminative_power_spread`: the method and the seeds, checked on
+#: entry (its other options are :data:`DISCRIMINATIVE`'s, checked by each run).
+DISCRIMINATIVE_SPREAD = Binding((DISCRIMINATIVE_POWER_METHOD, SPREAD_SEED_LIST))
 #: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
 LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K",
                   cost=Cost("ranks", per="a rank of every run pooled (at most those ranked)"))
-#: :func:`irscale.meta.leave_one_out` and :func:`irscale.meta.pooling_bias` (``meta loo``,
-#: ``meta pool-bias``): the pool depth and the relevance level, checked on entry.
+#: :func:`irscale.meta.pooling_bias` (``meta pool-bias``): the pool depth and the relevance
+#: level, checked on entry.
 POOL_REUSE = Binding((LOO_DEPTH, RELEVANCE))
 #: :func:`irscale.meta.pool_contributions`: the pool depth.
 POOL_CONTRIBUTIONS = Binding((LOO_DEPTH,))
@@ -108,16 +143,16 @@ PREDICT_THRESHOLD = Param("threshold", Reals(0.0), 0.0,
                           ("--threshold",), "θ")
 #: An edge of the |ΔM| bins of :func:`irscale.meta.predictive_power` (``meta predict --bins``).
 PREDICT_BIN_EDGE = Reals(0.0)
-PREDICT_BINS = Param("bins", PREDICT_BIN_EDGE, None, "also the power per bin of |ΔM| between "
-                    "these increasing edges", ("--bins",), "E,E,...", unset="none",
-                    label="--bins")
+PREDICT_BINS = Param("bins", Increasing(PREDICT_BIN_EDGE, "an edge"), None, "also the power "
+                    "per bin of |ΔM| between these increasing edges", ("--bins",), "E,E,...",
+                    unset="none")
 #: How a measure tie counts in :func:`irscale.meta.predictive_power`.
 PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")), "exclude",
                      "how a measure tie counts: left out, half a prediction or a miss",
                      ("--ties",))
-#: :func:`irscale.meta.predictive_power` (``meta predict``): the threshold of a measure tie
-#: and how a tie counts, checked on entry (the bins' edges, increasing, by the function).
-PREDICT = Binding((PREDICT_THRESHOLD, PREDICT_TIES))
+#: :func:`irscale.meta.predictive_power` (``meta predict``): the threshold of a measure tie,
+#: how a tie counts and the bins' edges (two at least, increasing), checked on entry.
+PREDICT = Binding((PREDICT_THRESHOLD, PREDICT_TIES, PREDICT_BINS))
 #: The cut of the runs whose curves :func:`irscale.meta.informativeness` infers.
 INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents (the "
                               "maximum entropy of AP costs O(K³) per ranked list)",
@@ -147,12 +182,28 @@ REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs 
 #: The RBO persistence of :func:`irscale.meta.ranking_agreement` (Breuer et al. 2020 use 0.8).
 REPRO_RBO_P = Param("p", PERSISTENCE, 0.8, "RBO persistence of the document orderings",
                     ("-p", "--p"), "P")
+#: :func:`irscale.meta.ranking_agreement` (``meta reproduce``): the cut and the RBO
+#: persistence, checked on entry.
+RANKING_AGREEMENT = Binding((REPRO_DEPTH, REPRO_RBO_P))
 #: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
 #: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
 CONTRIBUTOR_PATTERN = Param("contributor_pattern", Pattern(), DEFAULT_CONTRIBUTOR_PATTERN,
                             "contributor of a run = the part of its name matched (by default "
                             "up to the first '_')", ("--contributor-pattern",), "REGEX")
+#: :func:`irscale.meta.contributors_by_prefix`: its ``pattern``, the same declaration.
+CONTRIBUTORS_BY_PREFIX = Binding((replace(CONTRIBUTOR_PATTERN, name="pattern"),))
+#: The contributor of every run (``meta loo``, ``meta pool-bias``, ``pool simulate``): a file
+#: on the command line; a mapping or a function of the run's name in the API.
+CONTRIBUTORS = Param("contributors", InputFiles(), None, "file of 'run contributor' lines, "
+                     "overriding --contributor-pattern", ("--contributors",), "FILE",
+                     unset="none")
+#: :func:`irscale.meta.leave_one_out` (``meta loo``): the pool depth, the relevance level and
+#: the pattern of the runs' contributors, checked on entry; the pattern applies where no
+#: contributors are given (they name every run's contributor).
+LEAVE_ONE_OUT = Binding((LOO_DEPTH, RELEVANCE, CONTRIBUTOR_PATTERN),
+                        rules=(Excludes((CONTRIBUTOR_PATTERN,), on=CONTRIBUTORS,
+                                        why="they name every run's contributor"),))
 #: Agreement metrics of :func:`irscale.meta.split_study` (``tau``: Kendall's τ between the
 #: halves' rankings).
 SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
@@ -263,7 +314,8 @@ COPULA = Param("copula", COPULA_FAMILY, "gaussian", "copula model: the copula of
 SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",
                                    "DCG_b10", "nDCG_b02", "nDCG_b10", "RR")
 SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
-SCALE_LENGTHS = Param("cutoffs", CUTOFF, SCALE_CUTOFFS, "comma-separated run lengths N",
+SCALE_LENGTHS = Param("cutoffs", Listed(CUTOFF, "a cut-off"), SCALE_CUTOFFS,
+                      "comma-separated run lengths N",
                       ("--cutoffs",), "N,N,...",
                       cost=Cost("ranks", "exponential", "a factor of levels to the rankings "
                                 "of a scale"))
@@ -321,3 +373,7 @@ TABLE_CUTOFF = Param("N", CUTOFF, None, "cut-off of Tables 4-6, one of --cutoffs
                      ("--table-cutoff",), "N", unset="the largest", label="--table-cutoff",
                      dest="table_n", cost=Cost("ranks", "exponential", "a factor of levels "
                                                "to the rankings of a scale"))
+#: :func:`irscale.meta.scale_report` (``meta scales``): the run lengths (at least one, none
+#: twice), the significance level and φ's ties, checked on entry (the order of tied
+#: documents by :func:`irscale.scales.transform.transform`, which it calls).
+SCALE_REPORT = Binding((SCALE_LENGTHS, SIGNIFICANCE, PHI_TIES))

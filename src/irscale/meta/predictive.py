@@ -39,7 +39,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
 from ..core.numbers import declare, undefined
-from ..errors import AlignmentError, InputError, ParameterError
+from ..errors import AlignmentError, InputError
 from ..io.user_tables import LINES, RowLines
 from ..stats.protocol import Unpacks
 from ..stats.tables import Format
@@ -169,17 +169,6 @@ def preference_frame(preferences: object) -> pd.DataFrame:
     return out
 
 
-def _check_bins(bins: Sequence[float] | None) -> np.ndarray | None:
-    if bins is None:
-        return None
-    edges = np.asarray(list(bins), dtype=np.float64)
-    if edges.ndim != 1 or len(edges) < 2 or not np.all(np.isfinite(edges)) or \
-            np.any(np.diff(edges) <= 0) or edges[0] < 0:
-        raise ParameterError(f"bins must be at least two increasing finite edges ≥ 0, got "
-                             f"{list(bins)}", param="bins")
-    return edges
-
-
 @PREDICT
 def predictive_power(
     preferences: object,
@@ -206,8 +195,9 @@ def predictive_power(
     ties
         ``exclude`` (default), ``half`` or ``miss``: how measure ties count.
     bins
-        Increasing edges of |ΔM| bins for :attr:`PredictivePower.by_bin`; ``threshold``
-        and ``ties`` are checked on entry (:data:`irscale.meta.params.PREDICT`).
+        Increasing edges of |ΔM| bins for :attr:`PredictivePower.by_bin`; ``threshold``,
+        ``ties`` and ``bins`` (two edges ≥ 0 at least) are checked on entry
+        (:data:`irscale.meta.params.PREDICT`).
 
     Examples
     --------
@@ -217,7 +207,7 @@ def predictive_power(
     >>> result.predicted, result.mispredicted, round(result.power, 4)
     (2, 1, 0.6667)
     """
-    edges = _check_bins(bins)
+    edges = None if bins is None else np.asarray(bins, dtype=np.float64)
     prefs = preference_frame(preferences)
     if isinstance(scores, Mapping):
         scores = pd.DataFrame({str(s): pd.Series(v, dtype=np.float64)

@@ -62,8 +62,8 @@ from ..stats.kendall import kendall_tau
 from ..stats.tables import Format
 from ..stats.validation import tie_tolerance
 from .common import format_frame, interval_note
-from .params import REPRO_DEPTH, REPRO_RBO_P
-from .rank_correlation import check_persistence, rbo
+from .params import RANKING_AGREEMENT, REPRO_DEPTH, REPRO_RBO_P
+from .rank_correlation import rbo
 
 if TYPE_CHECKING:
     from ..collections.candidates import Candidates
@@ -345,6 +345,7 @@ def union_ranks(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[np.ndarra
     return x, y
 
 
+@RANKING_AGREEMENT
 def ranking_agreement(original: object, reproduced: object, *,
                       depth: int = cast(int, REPRO_DEPTH.default),
                       p: float = cast(float, REPRO_RBO_P.default)) -> RankingAgreement:
@@ -364,12 +365,11 @@ def ranking_agreement(original: object, reproduced: object, *,
     ``original``, ``reproduced``: runs (files or objects, as :func:`irscale.evaluate`
     takes them). The topics are the original run's; a topic the reproduction lacks is an
     error (never dropped), and topics only the reproduction has are not compared (they
-    have no original ordering).
+    have no original ordering). ``depth`` and ``p`` are checked on entry
+    (:data:`irscale.meta.params.RANKING_AGREEMENT`).
     """
     from ..collections.candidates import ranked_candidates
 
-    depth = REPRO_DEPTH.domain.check(depth, "depth")
-    p = check_persistence(p)
     first = ranked_candidates([original], depth=depth)
     second = ranked_candidates([reproduced], depth=depth)
     missing = sorted(set(first.topics) - set(second.topics))

@@ -47,7 +47,7 @@ from ..stats.kendall import kendall_tau
 from ..stats.tables import Format, check_format, json_text
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
-from .params import SCALE_CUTOFFS, SCALE_MEASURES
+from .params import SCALE_CUTOFFS, SCALE_MEASURES, SCALE_REPORT
 from .procedures import ORDINAL_TESTS, SCALE_PAPER_TESTS, decide
 
 if TYPE_CHECKING:
@@ -339,6 +339,7 @@ def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:
     return check_counts(cutoffs, name, "a cut-off", CUTOFF)
 
 
+@SCALE_REPORT
 def scale_report(
     qrels: object,
     runs: object,
@@ -356,13 +357,13 @@ def scale_report(
     compute the analyses of Ferrante et al. (2021), §7 (module documentation). Tracks are labelled
     ``{collection}_{N:02d}`` as in the paper (T08_30). The runs are checked and their
     topics reported as :func:`irscale.evaluate` does (``allow_empty=True`` among the
-    ``transform_options`` evaluates a run with no topic in common with the qrels)."""
+    ``transform_options`` evaluates a run with no topic in common with the qrels). The
+    cut-offs, ``alpha`` and ``ties`` are checked on entry
+    (:data:`irscale.meta.params.SCALE_REPORT`)."""
     from ..io.sources import as_qrels, as_runs
     from ..scales import scale_measure
     from ..scales.transform import transform
 
-    alpha = check_alpha(alpha)
-    cutoffs = check_cutoffs(cutoffs)
     qrels, runs = as_qrels(qrels), as_runs(runs)  # read once for every cut-off
     effects = []
     for N in cutoffs:

@@ -16,6 +16,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
+    from ..core.binding import Binding
+
+    #: The bindings :func:`_bindings` makes on first use (:func:`__getattr__`).
+    SCALE: Binding
+    DIVERSITY_MEASURE: Binding
+    TAU_TABLE: Binding
+    TRANSFORM: Binding
+    TRANSFORM_RANKINGS: Binding
+
 #: How the functions name the parameters of a scale's space (command line and Python).
 RUN_LENGTH = "run length N (-N, N)"
 LEVELS = "number of relevance degrees (--levels, levels)"
@@ -82,6 +91,37 @@ SCALE_RECALL_BASE = Param("recall_base", RECALL_COUNT, None, "the topic's docume
                           ("--recall-base",), "COUNTS", unset="N of the highest degree",
                           label="--recall-base",
                           cost=NO_WORK)
+#: The kind of a measure whose scale is built (:func:`irscale.scales.scale.measure_kind`):
+#: the parameters of its space depend on it (``levels`` and ``shards``, or ``intents``).
+#: Derived from the measure, never given: the command line sets it from ``-m``
+#: (``irscale scale image``); messages name it as "a diversity measure".
+MEASURE_KIND = Param("kind", Names("measure kind", ("graded measure", "diversity measure")),
+                     None, "the kind of the measure, derived from it", ("a",),
+                     dest="measure_kind")
+
+
+def measure_kind(measure: object) -> str:
+    """The kind of a measure whose scale is built (:data:`MEASURE_KIND`): ``"diversity
+    measure"`` (``alpha-nDCG@5``, ``ERR-IA@10`` ...: its documents are relevant to subsets
+    of the intents, its image enumerated over (2^S)^N runs) or ``"graded measure"`` (one
+    degree per document, over REL^N). The value the binding of
+    :func:`irscale.scales.scale` rules on (``SCALE``), derived alike by the function and
+    the command line (the diversity measures, which import numpy, looked up only for a
+    name that is neither a scale of the papers nor a measure of trec_eval or the
+    catalogue: a call refused by its options is refused before numpy is imported)."""
+    import re
+
+    if not isinstance(measure, str) or re.match(SCALE_PAPER_NAME, measure.strip()):
+        return "graded measure"
+    from ..measures.names import is_measure_name
+
+    if is_measure_name(measure):
+        return "graded measure"
+    from ..measures.diversity import is_diversity_name
+
+    return "diversity measure" if is_diversity_name(measure) else "graded measure"
+
+
 #: Only the runs a topic allows (:func:`irscale.scales.scale`, ``transform``, ``tau_table``).
 FEASIBLE = Param("feasible", Switch(), False, "only the runs the topic allows (no more "
                  "documents of a degree than its recall base)", ("--feasible",))
@@ -104,13 +144,25 @@ def _bindings() -> dict[str, Any]:
     relevance level and the orders of ties), :func:`irscale.scales.transform.transform`
     and :func:`~irscale.scales.transform.transform_rankings` (``TRANSFORM``,
     ``TRANSFORM_RANKINGS``, ``irscale scale transform``: the run length, the degrees, the
-    relevance level, φ's ties and, for files, the order of ties)."""
-    from ..core.binding import Binding
+    relevance level, φ's ties and, for files, the order of ties), and
+    :func:`irscale.scales.scale` (``SCALE``, ``irscale scale image``: the degrees, the
+    intents and the shards, by the kind of the measure, :data:`MEASURE_KIND`)."""
+    from ..core.binding import Binding, Required
     from ..core.options import TIE_POLICY
-    from ..core.params import RELEVANCE
+    from ..core.params import RELEVANCE, Needs
 
     space = (SCALE_LENGTH, SCALE_LEVELS, RELEVANCE, PHI_TIES)
-    return {"DIVERSITY_MEASURE": Binding((SCALE_INTENTS,)),
+    diversity, graded = ("diversity measure",), ("graded measure",)
+    return {"SCALE": Binding(
+                (SCALE_LEVELS, SCALE_INTENTS, SCALE_SHARDS),
+                rules=(Needs((SCALE_INTENTS,), "diversity measures (alpha-nDCG@k, ERR-IA@k "
+                             "...)", on=MEASURE_KIND, values=diversity),
+                       Needs((SCALE_LEVELS, SCALE_SHARDS), "measures of one degree per "
+                             "document (a diversity measure's documents are relevant to "
+                             "subsets of the intents, its image enumerated in fixed shards)",
+                             on=MEASURE_KIND, values=graded),
+                       Required(SCALE_INTENTS, on=MEASURE_KIND, values=diversity))),
+            "DIVERSITY_MEASURE": Binding((SCALE_INTENTS,)),
             "TAU_TABLE": Binding((TAU_LENGTHS, SCALE_LEVELS, RELEVANCE, PHI_TIES, TIE_POLICY)),
             "TRANSFORM": Binding((*space, TIE_POLICY)),
             "TRANSFORM_RANKINGS": Binding(space)}

@@ -34,6 +34,7 @@ from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
 from .measures import ScaleMeasure, scale_measure
 from .pairs import PairImage
+from .params import SCALE, measure_kind
 from .params import TIE_STRATEGIES as TIE_STRATEGIES
 from .space import Context, Space, to_context
 
@@ -370,27 +371,31 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
     ``shards`` runs them on this process's threads): :mod:`irscale.scales.shards`. The
     image is the same, bit for bit, wherever they run. ``shards`` for an image without
     pair buckets (closed forms, enumeration) is a :class:`~irscale.errors.ParameterError`.
+
+    Which of ``levels``, ``intents`` and ``shards`` apply depends on the kind of the
+    measure (:func:`measure_kind`): they are checked on entry by the binding of that kind
+    (:data:`irscale.scales.params.SCALE`), as ``irscale scale image`` checks its options.
     """
-    from .diversity import diversity_scale, is_diversity_measure
-    from .shards import check_shards
+    return _scale(measure, N, levels, kind=measure_kind(measure), recall_base=recall_base,
+                  feasible=feasible, progress=progress, max_memory=max_memory,
+                  explain=explain, queries=queries, announce=announce, intents=intents,
+                  executor=executor, shards=shards, summary=summary)
+
+
+@SCALE
+def _scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
+           kind: str = "graded measure",
+           recall_base: Sequence[int] | Context | int | None, feasible: bool, progress: bool,
+           max_memory: str | int | None, explain: bool, queries: int, announce: bool,
+           intents: int | None = None, executor: ExecutorArg = "local",
+           shards: int | None = None, summary: int | None) -> Scale:
+    """:func:`scale`, its measure's ``kind`` derived (:func:`measure_kind`) and the
+    parameters that kind takes checked on entry."""
+    from .diversity import diversity_scale
 
     executor = check_executor(executor)
-    shards = check_shards(shards)
-    if intents is not None or is_diversity_measure(measure):
-        if shards is not None:
-            raise ParameterError("shards (--shards) applies to the meet-in-the-middle images "
-                                 "(AP, DCG/nDCG, RBP ...); a diversity measure's image is "
-                                 "enumerated in fixed shards")
-        if intents is None:
-            raise ParameterError(f"{measure}: the scale of a diversity measure needs the "
-                                 "number of intents S (intents=S, --intents S)")
-        if not is_diversity_measure(measure):
-            raise ParameterError(f"intents (--intents) applies to diversity measures "
-                                 f"(alpha-nDCG@k, ERR-IA@k ...), not to {measure!r}")
-        if levels is not None:
-            raise ParameterError("levels (--levels) does not apply to diversity measures: a "
-                                 "document is relevant to a subset of the intents (2^S kinds "
-                                 "of documents); give intents (--intents) only")
+    if kind == "diversity measure":
+        assert intents is not None  # (required by the binding of its kind)
         return Scale(*diversity_scale(str(measure), N, intents, recall_base=recall_base,
                                       feasible=feasible, progress=progress,
                                       max_memory=max_memory, explain=explain,
