@@ -439,6 +439,8 @@ BODY_CHECKS = {
     ("meta/splitting.py", "SHARD_EMPTY"): "the empty-cell policy of shard models, read "
                                           "where a shard table is met",
     ("measures/base.py", "valid"): "a measure family's parameter range, of the name parsed",
+    ("report/section.py", "need"): "a report section's declared Requirement, checked at "
+                                   "its stage (the declaration itself, not a body check)",
     ("online/clickmodels.py", "result"): "a fitted click model's own consistency",
     ("online/rewards.py", "reward"): "a reward model's own consistency",
     ("online/simulate.py", "model"): "a user model's own consistency",
@@ -479,8 +481,6 @@ BODY_CHECKS = {
     ("collections/pairwise.py", "TOLERANCE"): "tol, whose default is the method's "
                                               "(PAIRWISE_TOL)",
     # another package's, not moved here
-    ("report/build.py", "SAMPLES"): "build_report's (irscale.report)",
-    ("report/build.py", "WEIGHTS.domain"): "build_report's (irscale.report)",
 }
 
 
