@@ -50,13 +50,14 @@ EVAL_HELP = HELP | {
     "irscale.core.options",
     "irscale.core.params",
     "irscale.core.reads", "irscale.core.records", "irscale.evaluation",
-    "irscale.evaluation.context", "irscale.evaluation.options", "irscale.evaluation.params",
+    "irscale.evaluation.options", "irscale.evaluation.params",
     "irscale.io", "irscale.io.files", "irscale.io.formats",
-    "irscale.io.irds", "irscale.io.naming", "irscale.io.sources", "irscale.scales",
-    "irscale.scales.params", "irscale.stats", "irscale.stats.names"}
+    "irscale.io.irds", "irscale.io.naming", "irscale.io.sources", "irscale.stats",
+    "irscale.stats.names"}
 #: What the evaluation loads besides: the contexts, the judging and trec_eval's families.
 EVAL = EVAL_HELP | {
     "irscale.cache", "irscale.cache.calls", "irscale.cli.requirements", "irscale.core.contexts",
+    "irscale.evaluation.context",
     "irscale.core.edge",
     "irscale.core.input_messages", "irscale.core.kernels", "irscale.core.numbers",
     "irscale.evaluation.contexts", "irscale.evaluation.contexts.fairness",
