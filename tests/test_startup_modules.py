@@ -150,3 +150,65 @@ def _check_listed(status: object, modules: set[str], listed: set[str]) -> None:
     assert sorted(ours - listed) == [], "modules of irscale not listed for this command"
     assert sorted(listed - ours) == [], "listed but no longer imported: take them out"
     assert sorted({name.partition(".")[0] for name in modules} & REFUSED) == []
+
+
+#: What ``irscale compare -m map --test t --correction holm`` loads of irscale besides
+#: :data:`EVAL_HELP`: its parser, the evaluation of the runs into a score matrix (the
+#: judging, the catalogue's computation and the evaluation's result), the paired t-test
+#: (:mod:`irscale.stats.parametric`, not the registry's other tests), Holm's correction and
+#: the text of the comparison; no rank or resampling test's module, no ANOVA, no report,
+#: no plot, no meta-evaluation.
+COMPARE = (EVAL - {"irscale.cli.eval", "irscale.evaluation.trec_text", "irscale.measures.plan",
+                   "irscale.measures.trec_reading"}) | {
+    "irscale.cli.compare", "irscale.cli.compare_collections", "irscale.cli.inputs",
+    "irscale.core._columnar", "irscale.core._columnar.blocks",
+    "irscale.core._columnar.duplicates", "irscale.core._columnar.fingerprints",
+    "irscale.core.binding", "irscale.core.columns", "irscale.core.inputs", "irscale.core.judge",
+    "irscale.core.judged", "irscale.core.mean_intervals", "irscale.core.native_columns",
+    "irscale.core.native_judge", "irscale.core.notebook", "irscale.core.progress",
+    "irscale.core.rows", "irscale.core.scorematrix", "irscale.core.segments",
+    "irscale.core.strings", "irscale.evaluation.api", "irscale.evaluation.judged",
+    "irscale.io.native_trec", "irscale.io.table", "irscale.measures.compute",
+    "irscale.measures.means", "irscale.measures.results", "irscale.parallel",
+    "irscale.parallel.executor", "irscale.parallel.threads", "irscale.stats._twosample",
+    "irscale.stats.corrections", "irscale.stats.distributions", "irscale.stats.effects",
+    "irscale.stats.pairwise", "irscale.stats.parametric", "irscale.stats.params",
+    "irscale.stats.protocol", "irscale.stats.registry", "irscale.stats.resampling",
+    "irscale.stats.results", "irscale.stats.tables", "irscale.stats.validation"}
+#: Of the standard library, what ``compare`` loads besides ``irscale eval`` and
+#: ``import numpy, scipy.special``: the executor of the parallel loops (a thread pool, its
+#: queue, uuid).
+COMPARE_LIBRARY = {"_queue", "_uuid", "concurrent.futures.thread", "queue", "uuid"}
+
+
+def test_the_modules_compare_of_a_t_test_imports_are_listed(tmp_path):
+    """``irscale compare`` with a t-test and Holm's correction loads :data:`COMPARE` of
+    irscale, and of the rest only what ``irscale eval`` and ``import numpy, scipy.special``
+    load, and :data:`COMPARE_LIBRARY`: neither scipy.stats nor pandas, nor threadpoolctl."""
+    (tmp_path / "qrels").write_text(QRELS.replace("1 0 ", "2 0 ") + QRELS)
+    for name, shift in (("a", 0), ("b", 3), ("c", 5)):
+        (tmp_path / name).write_text("".join(
+            f"{t} Q0 d{(k + shift * t) % 10} {k + 1} {10 - k} {name}\n"
+            for t in (1, 2) for k in range(10)))
+    argv = ["compare", "-m", "map", "--test", "t", "--correction", "holm", "qrels", "a", "b",
+            "c"]
+    status, modules = _modules(argv, str(tmp_path))
+    assert status == 0
+    ours = {name for name in modules if name == "irscale" or name.startswith("irscale.")}
+    assert sorted(ours - COMPARE) == [], "modules of irscale not listed for this command"
+    assert sorted(COMPARE - ours) == [], "listed but no longer imported: take them out"
+    _, evaluation = _modules(["eval", "-m", "map", "qrels", "a", "b", "c"], str(tmp_path))
+    numerical = _imported("import numpy, scipy.special")
+    assert sorted(modules - ours - evaluation - numerical - COMPARE_LIBRARY) == []
+
+
+def _imported(code: str) -> set[str]:
+    """The modules ``code`` loads in an interpreter without ``site`` (as :func:`_modules`)."""
+    import numpy
+
+    path = [os.path.dirname(os.path.dirname(numpy.__file__))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    done = subprocess.run([sys.executable, "-S", "-c",
+                           f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"],
+                          env=env, capture_output=True, text=True, timeout=300, check=True)
+    return set(json.loads(done.stdout))
