@@ -18,9 +18,9 @@ written for the frame runs unchanged. A :class:`Means` is not a ``DataFrame`` in
 from __future__ import annotations
 
 import math
-from types import MethodType
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from types import MethodType
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -93,6 +93,10 @@ class Means:
     def __contains__(self, label: object) -> bool:
         return label in self.measures
 
+    def __getitem__(self, key: Any) -> Any:
+        """The frame's columns (``means["map"]``: a ``Series`` by run)."""
+        return self.frame[_frame_of(key)]
+
     def __repr__(self) -> str:
         return table_text(self.runs, self.measures, self.rows)
 
@@ -115,7 +119,7 @@ class Means:
         return self.frame.copy()
 
     def _repr_html_(self) -> str:
-        return str(self.frame._repr_html_())
+        return str(cast(Any, self.frame)._repr_html_())
 
     def __getattr__(self, name: str) -> Any:
         """What a ``DataFrame`` has and a :class:`Means` does not define (``loc``,
@@ -157,7 +161,7 @@ def _operator(name: str) -> Callable[..., Any]:
 for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv",
               "floordiv", "rfloordiv", "mod", "rmod", "pow", "rpow", "and", "rand", "or",
               "ror", "xor", "rxor", "eq", "ne", "lt", "le", "gt", "ge", "neg", "pos",
-              "abs", "invert", "getitem"):
+              "abs", "invert"):
     setattr(Means, f"__{_name}__", _operator(f"__{_name}__"))
 Means.__hash__ = None  # type: ignore[assignment]  # equality is element-wise, as a frame's
 
