@@ -24,16 +24,16 @@ and peak memory (the process's maximum RSS), and the machine's load before and a
 busy machine hold). ``--fresh-venv`` runs every process in a virtual environment built for
 the run: a wheel of this tree (``pip wheel . -w WORK/wheels --no-deps``: maturin compiles
 the engine, minutes), ``python -m venv WORK/venv`` and ``pip install`` of the wheel, its
-dependencies and pytrec-eval-terrier from the local pip cache (``--no-index
---find-links``, where the cache holds them; else from the registry), so that no ``.pth``
-file or editable install of the machine changes what a user's first script imports.
+dependencies and pytrec-eval-terrier (pip takes them from its cache where it holds them,
+else from the registry; ``--wheel PATH``: a wheel built already), so that no ``.pth`` file
+or editable install of the machine changes what a user's first script imports.
 Without it, the processes run this tree's ``src`` (the engine built beside it).
 
 No timing is asserted anywhere; ``tests/test_api_means.py`` and
 ``tests/test_startup_modules.py`` check what the API and ``compare`` import.
 
     python benchmarks/bench_api.py [--rows api-fresh api-warm compare] [--repeat 5]
-                                   [--callgrind] [--fresh-venv] [--work DIR]
+                                   [--callgrind] [--fresh-venv [--wheel PATH]] [--work DIR]
 """
 
 from __future__ import annotations
@@ -203,22 +203,20 @@ def report(results: dict, counts: dict) -> None:
         print(text)
 
 
-def fresh_venv(work: Path) -> str:
-    """A virtual environment with this tree's wheel and pytrec-eval-terrier installed; its
-    interpreter."""
-    wheels, venv = work / "wheels", work / "venv"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "-w", str(wheels),
-                    "--no-deps"], check=True)
+def fresh_venv(work: Path, wheel: Path | None = None) -> str:
+    """A virtual environment with this tree's wheel (``wheel``: one built already),
+    its dependencies and pytrec-eval-terrier installed; its interpreter. pip takes the
+    packages from its cache where it holds them, else from the registry."""
+    venv = work / "venv"
+    if wheel is None:
+        wheels = work / "wheels"
+        subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "-w", str(wheels),
+                        "--no-deps"], check=True)
+        wheel = sorted(wheels.glob("irscale-*.whl"))[-1]
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    wheel = sorted(wheels.glob("irscale-*.whl"))[-1]
-    cache = subprocess.run([sys.executable, "-m", "pip", "cache", "dir"], capture_output=True,
-                           text=True).stdout.strip()
-    install = [python, "-m", "pip", "install", "-q", str(wheel), "pytrec-eval-terrier"]
-    local = subprocess.run([*install, "--no-index", "--find-links", str(wheels),
-                            *(["--find-links", cache] if cache else [])])
-    if local.returncode != 0:  # the cache lacks some: the registry
-        subprocess.run(install, check=True)
+    subprocess.run([python, "-m", "pip", "install", "-q", str(wheel), "pytrec-eval-terrier"],
+                   check=True)
     return python
 
 
@@ -231,14 +229,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="timed calls of each warm process")
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--fresh-venv", action="store_true")
+    parser.add_argument("--wheel", type=Path, default=None,
+                        help="with --fresh-venv: this wheel of irscale, not one built now")
     parser.add_argument("--work", type=Path, default=None)
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_api-"))
     work.mkdir(parents=True, exist_ok=True)
     if args.fresh_venv:
-        python = fresh_venv(work)
+        python = fresh_venv(work, args.wheel)
         bench_eval.CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        state = "wheel of " + bench_eval.source_state()
+        state = f"wheel {args.wheel.name}" if args.wheel else \
+            "wheel of " + bench_eval.source_state()
     else:
         python = sys.executable
         state = bench_eval.take_snapshot(work)

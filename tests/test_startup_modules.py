@@ -212,3 +212,16 @@ def _imported(code: str) -> set[str]:
                            f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"],
                           env=env, capture_output=True, text=True, timeout=300, check=True)
     return set(json.loads(done.stdout))
+
+
+def test_the_registry_declares_every_test_where_it_is():
+    """:data:`irscale.stats.registry.DECLARED` names every test of
+    :data:`~irscale.stats.names.TEST_NAMES` with the module and the spec of that name, and
+    ``TESTS`` (built from it when first read) holds them in that order."""
+    from irscale.stats.names import TEST_NAMES
+    from irscale.stats.registry import DECLARED, TESTS, test_spec
+
+    assert list(DECLARED) == list(TEST_NAMES) == list(TESTS)
+    for name, spec in TESTS.items():
+        assert spec.name == name and test_spec(name) is spec
+        assert spec.kernel.__module__ == f"irscale.stats.{DECLARED[name][0]}"

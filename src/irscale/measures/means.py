@@ -127,7 +127,11 @@ class Means:
         arguments are their frames."""
         if name.startswith("_"):  # private or special: never the frame's (pickle, copy)
             raise AttributeError(name)
-        found = getattr(self.frame, name)
+        try:
+            found = getattr(self.frame, name)
+        except AttributeError:
+            raise AttributeError(f"'Means' object has no attribute {name!r} (nor has its "
+                                 "frame)") from None
         # a method (not an indexer such as .loc, callable too)
         return _unwrapping(found) if isinstance(found, MethodType) else found
 
