@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Sequence
 from types import MethodType
 from typing import TYPE_CHECKING, Any, cast
 
+from ..errors import ParameterError, shorten
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
     import pandas as pd
@@ -78,8 +80,17 @@ class Means:
         return np.array(self.rows, dtype=np.float64).reshape(self.shape)
 
     def to_numpy(self, dtype: Any = None) -> np.ndarray:
-        """:attr:`values` (as ``dtype``, where given)."""
-        return self.values if dtype is None else self.values.astype(dtype)
+        """:attr:`values` (as ``dtype``, a numpy data type, where given)."""
+        if dtype is None:
+            return self.values
+        import numpy as np
+
+        try:
+            kind = np.dtype(dtype)
+        except (TypeError, ValueError):
+            raise ParameterError(f"dtype must be a numpy data type, such as float or "
+                                 f"'float32', got {shorten(repr(dtype))}") from None
+        return self.values.astype(kind)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return self.to_numpy(dtype)
