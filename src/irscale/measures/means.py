@@ -36,7 +36,7 @@ PRECISION = 6
 class Means:
     """Runs × measures summary values (module documentation): ``runs``, ``measures`` and
     ``rows`` (one tuple of floats per run, a value per measure). Read-only: a frame to
-    change is :attr:`frame` (a copy: ``to_frame()``)."""
+    change is :meth:`to_frame` (a copy of :attr:`frame`)."""
 
     __slots__ = ("_frame", "measures", "rows", "runs")
 
