@@ -27,13 +27,15 @@ the engine, minutes), ``python -m venv WORK/venv`` and ``pip install`` of the wh
 dependencies and pytrec-eval-terrier (pip takes them from its cache where it holds them,
 else from the registry; ``--wheel PATH``: a wheel built already), so that no ``.pth`` file
 or editable install of the machine changes what a user's first script imports.
-Without it, the processes run this tree's ``src`` (the engine built beside it).
+``--python PATH``: the interpreter of an environment made otherwise. Without either, the
+processes run a byte-compiled copy of this tree's ``src`` (the engine built beside it).
 
 No timing is asserted anywhere; ``tests/test_api_means.py`` and
 ``tests/test_startup_modules.py`` check what the API and ``compare`` import.
 
     python benchmarks/bench_api.py [--rows api-fresh api-warm compare] [--repeat 5]
-                                   [--callgrind] [--fresh-venv [--wheel PATH]] [--work DIR]
+                                   [--callgrind] [--fresh-venv [--wheel PATH] | --python PATH]
+                                   [--work DIR]
 """
 
 from __future__ import annotations
@@ -231,15 +233,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh-venv", action="store_true")
     parser.add_argument("--wheel", type=Path, default=None,
                         help="with --fresh-venv: this wheel of irscale, not one built now")
+    parser.add_argument("--python", default=None,
+                        help="the interpreter of every process: one of a virtual environment "
+                             "in which irscale and pytrec-eval-terrier are installed")
     parser.add_argument("--work", type=Path, default=None)
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_api-"))
     work.mkdir(parents=True, exist_ok=True)
-    if args.fresh_venv:
-        python = fresh_venv(work, args.wheel)
+    if args.fresh_venv or args.python:
+        python = args.python or fresh_venv(work, args.wheel)
         bench_eval.CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        state = f"wheel {args.wheel.name}" if args.wheel else \
-            "wheel of " + bench_eval.source_state()
+        state = (f"installed for {python}" if args.python else
+                 f"wheel {args.wheel.name}" if args.wheel else
+                 "wheel of " + bench_eval.source_state())
     else:
         python = sys.executable
         state = bench_eval.take_snapshot(work)
