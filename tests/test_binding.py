@@ -364,10 +364,6 @@ def test_commands_with_a_choice_take_its_rules():
 UNBOUND = {
     "measures": "lists the catalogue; calls no function with parameters",
     "demo": "writes the example files; the engine's evaluation is irscale eval's",
-    "eval": "evaluate's options are the engine's, checked by the command line's own rules",
-    "eval-many": "evaluate_many's batches are bound; the command's options are eval's",
-    "eval-seeds": "evaluate's options are the engine's, checked by the command line's own "
-                  "rules",
     "online ab srm": "sample_ratio_mismatch checks its assignment against the splits, data "
                      "rather than a declared domain; no rule",
     "online ab assign": "assign takes a salt and the splits, checked with the users; no rule",

@@ -222,8 +222,8 @@ def simulate_gp_truth(seed: int, ell: float, topics: int = 5, docs: int = 120,
 def test_learned_length_scale_on_a_known_truth():
     ell = 0.4
     labels, features, truth = simulate_gp_truth(0, ell)
-    learned = aggregate_labels(labels, "gp", features=features)
-    median = aggregate_labels(labels, "gp", features=features, kernel_fit="median")
+    learned = aggregate_labels(labels, "gp", features=features, kernel_fit="evidence")
+    median = aggregate_labels(labels, "gp", features=features)
     assert learned.converged and list(learned.kernel.columns) == [
         "topic", "length_scale", "variance", "log_evidence"]
     # the median of the topics' learned ℓ within a factor 2 of the truth's (the median

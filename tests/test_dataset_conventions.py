@@ -97,7 +97,8 @@ def test_overrides_and_turning_off(collection):
     off = irscale.evaluate(f"irds:{dataset_id}", run, given, dataset_defaults=False)
     assert means(off) == pytest.approx(oracle(qrels, run, given, 1), abs=1e-12)
     assert off.conventions == ()
-    with pytest.raises(ParameterError, match="dataset applies to judgments"):
+    with pytest.raises(ParameterError, match="dataset= applies to judgments, not to "
+                       "relevance_format 'prefs'"):
         irscale.evaluate(qrels, run, dataset="trec-dl-2019-passage", relevance_format="prefs")
     with pytest.raises(ParameterError, match="defaults are turned off"):
         irscale.evaluate(qrels, run, dataset="trec-dl-2019-passage", dataset_defaults=False)

@@ -10,6 +10,7 @@ and a target ranking whose expected clicks are Σ_r γ_r α_{q, π(r)}, averaged
 from __future__ import annotations
 
 from itertools import permutations
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -342,6 +343,31 @@ def test_switch_dr_stochastic_by_hand() -> None:
     terms = [0.6, 0.6 + 0.6 * (0 - 0.2) + 0.6 * (1 - 0.4), 0.6]
     assert r.estimate == pytest.approx(np.mean(terms))
     assert r.se == pytest.approx(np.std(terms, ddof=1) / np.sqrt(3))
+
+
+def test_dr_os_by_hand() -> None:
+    """The same cells as above (weights 1.4 and 0.6, α̂ = 0.4 for a, 0.2 for b, direct term
+    0.6) with dr-os's weights ŵ = λw/(w² + λ) (Su et al. 2020; OBP's
+    DoublyRobustWithShrinkage): λ = 1 gives ŵ(1.4) = 1.4/2.96 and ŵ(0.6) = 0.6/1.36. Each
+    session's correction is Σ_r ŵ (c − m̂): s1 a@1 (1 − 0.4), b@2 (0 − 0.2); s2 b@1
+    (0 − 0.2), a@2 (1 − 0.4); s3 a@1 (0 − 0.4), b@2 (1 − 0.2). λ = 0 is dm, a large λ dr."""
+    policy = HALF.assign(probability=[0.7, 0.3, 0.3, 0.7])
+    reward = {("q", "a"): 0.4, ("q", "b"): 0.2}
+    big, small = 1.4 / (1.4 ** 2 + 1), 0.6 / (0.6 ** 2 + 1)
+    terms = [0.6 + big * 0.6 + big * -0.2, 0.6 + small * -0.2 + small * 0.6,
+             0.6 + big * -0.4 + big * 0.8]
+
+    def estimate(**options: Any) -> Any:
+        logging = None if options["estimator"] == "dm" else HALF
+        return counterfactual(HAND, policy, logging=logging, reward=reward, **options)
+
+    r = estimate(estimator="dr-os", shrinkage=1.0)
+    assert r.estimate == pytest.approx(np.mean(terms), abs=1e-15)
+    assert r.se == pytest.approx(np.std(terms, ddof=1) / np.sqrt(3), abs=1e-15)
+    assert estimate(estimator="dr-os", shrinkage=0.0).estimate == \
+        estimate(estimator="dm").estimate
+    assert estimate(estimator="dr-os", shrinkage=1e12).estimate == \
+        pytest.approx(estimate(estimator="dr").estimate, abs=1e-11)
 
 
 def test_reward_model_estimators_simulated() -> None:

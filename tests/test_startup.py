@@ -412,6 +412,56 @@ def test_eval_loads_only_what_it_needs(tiny):
         assert report["diversity"] == [], report
 
 
+#: Run ``main(argv)`` for every argv given as JSON (its output to a byte buffer, as a
+#: process's); print, for each, its status and the irscale modules loaded (``irscale``
+#: and ``irscale.*``) after it, each argv in a fresh interpreter.
+_MODULES_SCRIPT = textwrap.dedent("""
+    import contextlib, io, json, sys
+    from irscale.cli.main import main
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            status = main(json.loads(sys.argv[1]))
+        except SystemExit as stop:  # --help
+            status = stop.code
+    print(json.dumps({"status": status, "modules": sorted(
+        m for m in sys.modules if m == "irscale" or m.startswith("irscale."))}))
+""")
+
+#: How many irscale modules a command line of trec_eval's measures of TREC files loads
+#: (the default measures, ``-m`` of trec_eval's families, ``-q``, ``-c``, ``-J``, ``-M``):
+#: its start-up costs about 0.19 ms a module, beside the evaluation itself. Pinned, so
+#: that a module added to the path is a decision: lower it when the path sheds modules,
+#: never raise it without saying why in the commit. (The declarations read as data, an
+#: import-free manifest of the commands, options, families and contexts, would bring it to
+#: about 25: docs/architecture.md, "What a new command inherits".)
+TREC_EVAL_PATH_MODULES = 97
+#: How many irscale modules ``irscale eval --help`` loads (pinned as above).
+EVAL_HELP_MODULES = 37
+
+
+def _modules(argv: list[str], cwd) -> dict:
+    done = subprocess.run([sys.executable, "-c", _MODULES_SCRIPT, json.dumps(argv)], cwd=cwd,
+                          capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize(("argv", "most"), [
+    (["eval", "-m", "map", "qrels", "run"], TREC_EVAL_PATH_MODULES),
+    (["eval", "qrels", "run"], TREC_EVAL_PATH_MODULES),
+    (["eval", "-q", "-c", "-J", "-M", "2", "-m", "all_trec", "qrels", "run", "run2"],
+     TREC_EVAL_PATH_MODULES),
+    (["eval", "--help"], EVAL_HELP_MODULES),
+], ids=["map", "official", "options", "help"])
+def test_the_trec_eval_path_loads_a_pinned_number_of_modules(tiny, argv, most):
+    """``irscale eval`` of trec_eval's measures of TREC files, and ``irscale eval
+    --help``, load at most the pinned number of irscale modules
+    (:data:`TREC_EVAL_PATH_MODULES`, :data:`EVAL_HELP_MODULES`); the message lists them."""
+    report = _modules(argv, tiny)
+    assert report["status"] == 0, report
+    assert len(report["modules"]) <= most, (len(report["modules"]), report["modules"])
+
+
 def test_compare_of_two_system_tests_loads_neither_scipy_stats_nor_pandas(tmp_path):
     """``compare --test t`` (and the normal approximations of the rank tests) computes
     with scipy.special and writes its text, Markdown, LaTeX and JSON without pandas."""

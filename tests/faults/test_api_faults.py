@@ -90,6 +90,13 @@ class Row:
     needles: tuple[str, ...] = ()
 
 
+def _seeds() -> object:
+    """The seed evaluation of two systems (a.run and b.run; c.run)."""
+    from irscale.stats.seeds import evaluate_seeds
+
+    return evaluate_seeds("qrels.txt", {"A": ["a.run", "b.run"], "C": ["c.run"]}, "map")
+
+
 def bad(id: str, call: Callable[[Api], object], *needles: str, kind: str = VALUE):
     return pytest.param(Row(id, call, kind, needles), id=id)
 
@@ -321,6 +328,34 @@ ROWS = [
         "mapping"),
     bad("evaluate-labels-a-str", lambda a: _ev(labels="labels.txt"), "labels", "mapping"),
     bad("evaluate-allow-empty-not-bool", lambda a: _ev(allow_empty="yes"), "allow_empty"),
+    # -Z's rules are evaluate's binding's, the command line's too (docs/errors.md)
+    bad("evaluate-zscores-with-compat-10", lambda a: _ev(zscores=b"1 map 0.5 0.1\n",
+                                                         compat=10),
+        "zscores= applies without compat=10"),
+    bad("evaluate-zscores-with-labels", lambda a: _ev(zscores=b"1 map 0.5 0.1\n",
+                                                      labels={"u": "labels.txt"}),
+        "zscores= applies without labels="),
+    # a dataset's conventions are for judgments: the binding's rule, eval's too
+    bad("evaluate-dataset-with-prefs", lambda a: _ev(dataset="trec-dl-2019-passage",
+                                                     relevance_format="prefs"),
+        "dataset= applies to judgments, not to relevance_format 'prefs'"),
+    # a seed evaluation's table: the level, samples and seed of the intervals apply to
+    # them (they were ignored without), as irscale eval-seeds refuses --alpha, --ci-samples
+    # and --ci-seed
+    bad("seeds-format-alpha-without-interval", lambda a: _seeds().format(alpha=0.1),
+        "alpha= applies to the intervals (interval=)"),
+    bad("seeds-format-samples-with-t", lambda a: _seeds().format(interval="t", samples=50),
+        "samples= applies to the bootstrap intervals (interval='bootstrap')"),
+    bad("seeds-format-rng-without-interval", lambda a: _seeds().format(rng=3),
+        "rng= applies to the bootstrap intervals"),
+    bad("seeds-format-runs-with-interval", lambda a: _seeds().format(runs=True,
+                                                                      interval="t"),
+        "interval= applies without runs="),
+    bad("seeds-format-pairs-without-interval", lambda a: _seeds().format(pairs=True),
+        "pairs= applies to the intervals (interval=)"),
+    bad("evaluate_seeds-level-0", lambda a: stats.seeds.evaluate_seeds(
+        "qrels.txt", {"A": ["a.run", "b.run"]}, "map", relevance_level=0),
+        "relevance_level", "got 0"),
     bad("evaluate_many-batch-size-0", lambda a: irscale.evaluate_many(
         "qrels.txt", ["a.run"], "map", batch_size=0), "batch_size", "got 0"),
     # the sizes of the synthetic collection checked on entry (an unknown keyword was
@@ -407,6 +442,27 @@ ROWS = [
     bad("build-report-replicates-without-confusion", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", replicates=5, robustness=False),
         "replicates= applies to judge noise (confusion=)"),
+    # the report's binding checks the domain of every section's option on entry: a value
+    # outside it is refused as such first, as the command line refuses it (-B 0, --weights
+    # nope), not as an option of a section the call does not ask for
+    bad("build-report-dp-samples-zero-without-dp", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", dp_samples=0, robustness=False),
+        "dp_samples must be an integer in [1, "),
+    bad("build-report-interval-samples-zero-with-t", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", interval_samples=0, robustness=False),
+        "interval_samples must be an integer in [1, "),
+    bad("build-report-collection-samples-zero-without-collections", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", collection_samples=0, robustness=False),
+        "collection_samples must be an integer in [1, "),
+    bad("build-report-unknown-weights-without-collections", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", collection_weights="nope",
+        robustness=False), "collection_weights: unknown weighting 'nope'"),
+    bad("build-report-unknown-test-without-baseline", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", test="nope", robustness=False),
+        "test: unknown test 'nope'"),
+    bad("build-report-unknown-correction-without-baseline", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], "map", correction="nope", robustness=False),
+        "correction: unknown correction 'nope'"),
     bad("build-report-interval", lambda a: build_report(
         "qrels.txt", ["a.run", "b.run"], "map", interval="normal"), "normal"),
     bad("build-report-interval-rng-with-t", lambda a: build_report(

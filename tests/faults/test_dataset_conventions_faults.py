@@ -110,7 +110,8 @@ CASES = [
     err("unknown-official-measure", ["eval", f"{IRDS}unknown-measure", "a.run"],
         f"{IRDS}unknown-measure", "NoSuchMeasure@10", "--no-dataset-defaults"),
     err("dataset-with-prefs", ["eval", "--dataset", "trec-dl-2019-passage", "-R", "prefs",
-                               "qrels.txt", "a.run"], "--dataset", "-R prefs"),
+                               "qrels.txt", "a.run"],
+        "--dataset applies to judgments, not to --relevance-format prefs"),
     err("missing-qrels-file", ["eval", "--dataset", "trec-dl-2019-passage", "missing.qrels",
                                "a.run"], "missing.qrels"),
     # irscale compare: every pair's test on the dataset's measures at its level

@@ -246,6 +246,7 @@ CASES = [
     good("agg-gp-length-scale", [*GP, "--length-scale", "0.5", "--n-iter", "20"],
          files=GP_FILES),
     good("agg-gp-kernel-fit-median", [*GP, "--kernel-fit", "median"], files=GP_FILES),
+    good("agg-gp-kernel-fit-evidence", [*GP, "--kernel-fit", "evidence"], files=GP_FILES),
     good("agg-gp-kernel-file", [*GP, "--kernel", "k.txt"], kernel_file, files=GP_FILES,
          allowed_new=("k.txt",)),
     bad("agg-gp-kernel-fit-unknown", [*GP, "--kernel-fit", "ml"], opt("--kernel-fit"), "ml",

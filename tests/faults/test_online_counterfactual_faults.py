@@ -166,6 +166,8 @@ CASES = [
     ok("switch-dr", [*BASE, "--estimator", "switch-dr", "--switch-tau", "3"],
        output_contains("switch-dr"), files=FILES),
     ok("sndr", [*BASE, "--estimator", "sndr"], output_contains("sndr"), files=FILES),
+    ok("dr-os", [*BASE, "--estimator", "dr-os", "--shrinkage", "4"],
+       output_contains("dr-os"), files=FILES),
     # by hand: the target's ranking is the log's first order of each topic, shown in one
     # session of six with 2 clicks, weight 1/(1/6): 6 × 2 / 6 = 2
     ok("sips-by-hand", [*SLATE, "sips", "--format", "csv"], output_contains("sips,2.0,"),
@@ -284,6 +286,14 @@ CASES = [
         opt("--switch-tau"), files=FILES),
     err("switch-tau-negative", [*BASE, "--estimator", "switch-dr", "--switch-tau", "-1"],
         opt("--switch-tau"), files=FILES),
+    err("dr-os-without-shrinkage", [*BASE, "--estimator", "dr-os"], opt("--shrinkage"),
+        files=FILES),
+    err("shrinkage-with-dr", [*BASE, "--estimator", "dr", "--shrinkage", "2"],
+        opt("--shrinkage"), files=FILES),
+    err("shrinkage-negative", [*BASE, "--estimator", "dr-os", "--shrinkage", "-1"],
+        opt("--shrinkage"), files=FILES),
+    err("shrinkage-infinite", [*BASE, "--estimator", "dr-os", "--shrinkage", "inf"],
+        opt("--shrinkage"), files=FILES),
     err("logging-with-dm", [*DM, "--logging", "uniform.txt"], opt("--logging"),
         files=FILES),
     err("clip-with-dm", [*DM, "--clip", "0.5"], opt("--clip"), files=FILES),

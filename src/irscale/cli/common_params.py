@@ -7,6 +7,9 @@ from ..core.extras import DASK, IRDS_INPUT, RUN_INPUTS, Requires
 from ..core.params import QRELS_OPTION as QRELS_OPTION
 from ..core.params import InputFiles, OutputPath, Param, Switch, Text
 
+#: ``--labels NAME=FILE``: declared with the evaluation's bindings, whose rules name it.
+from ..evaluation.params import LABEL_FILES as LABEL_FILES
+
 OUTPUT = Param("output", OutputPath(), "-", "write the output to FILE; an existing file is never "
                "replaced without --force", ("-o", "--output"), "FILE",
                unset="standard output")
@@ -57,10 +60,6 @@ INTENT_TYPES = Param("intent_types", InputFiles(), None, "diversity: intent type
                      "inf|nav' for DIN-nDCG, P+Q and EP", ("--intent-types",), "FILE",
                      unset="every intent informational")
 
-#: ``--labels NAME=FILE`` (repeatable; ``eval``, ``session``): a label set and its file
-#: (the functions' ``labels=``, a mapping {name: file}: :func:`irscale.cli.runargs.label_files`).
-LABEL_FILES = Param("labels", InputFiles(named=True), [], "a label set and its file",
-                    ("--labels",), "NAME=FILE")
 
 # ------------------------------------------------------------------ outputs
 PER_QUERY = Param("per_query", Switch(), False, "also print the value of every topic",

@@ -11,16 +11,12 @@ from __future__ import annotations
 import argparse
 
 from ..core.extras import IR_DATASETS, irds_name
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, Param, Switch, Text
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, Param, Switch
 from ..errors import ParameterError
+from ..evaluation.params import DATASET as DATASET
 from .options import add_param
 from .rules import given
 
-DATASET = Param("dataset", Text(), None, "apply the evaluation conventions of a dataset: its "
-                "official measures where -m is not given, its relevance level where -l is "
-                "not: a collection of irscale's table (trec-dl-2019-passage, trec-robust-2004 "
-                "...) or an ir_datasets id", ("--dataset",), "NAME",
-                unset="those of QRELS irds:ID, else none")
 NO_DATASET_DEFAULTS = Param("no_dataset_defaults", Switch(), False, "apply no dataset's "
                             "conventions, not even those of QRELS irds:ID",
                             ("--no-dataset-defaults",))
@@ -56,9 +52,7 @@ def apply_dataset_conventions(args: argparse.Namespace) -> None:
         raise ParameterError("--dataset applies to the judgments of QRELS RUN..., not to "
                              "--scores, --shard-scores or --collection: a dataset's "
                              "conventions are for its qrels")
-    if relevance_format != "qrels":
-        raise ParameterError(f"--dataset applies to judgments (-R qrels), not -R "
-                             f"{relevance_format}: a dataset's conventions are for them")
+    # (--dataset with -R other than qrels: irscale.evaluate's binding, eval's rule)
     from ..evaluation.conventions import conventions_for
 
     applied = conventions_for(

@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import ParameterError
-from ..evaluation.context import RUNNER_OPTIONS, Context, Output, choose, refuse_unread
+from ..evaluation.params import EVALUATE
 from ..io.formats import OUTPUT_FORMATS
 from .common_params import (
     ALLOW_EMPTY,
@@ -71,6 +71,7 @@ from .runargs import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from ..evaluation.context import Context, Output
     from ..io.naming import NameSpec
     from ..measures.results import Evaluation
 
@@ -99,7 +100,7 @@ def add_parser(subparsers) -> None:
             "otherwise; per-topic values go to --per-topic-out")),
         add_progress, add_output,
         example="qrels.txt a.run -m map -m P@5",
-        rules=RULES, help=SUBCOMMANDS["eval"],
+        rules=RULES, binding=EVALUATE, help=SUBCOMMANDS["eval"],
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "
         "its run in a fourth field. See docs/cli.md.")
@@ -149,16 +150,10 @@ def run(args: argparse.Namespace) -> Done:
     keep_rank = context.keep_rank or args.ties == "rank-column"
     runs = _read_runs(args, args.runs, args.names, keep_rank=keep_rank)
     measures = requested_measures(args)
+    printed = _text(args, runs, measures, labels)
+    if printed is not None:
+        return printed
     baseline = args.baseline
-    if context.text is not None and args.fmt == "trec" and baseline is None and not labels \
-            and args.zscores is None and not args.bounds:
-        # the text from the files (None: a measure or an input it does not take alone),
-        # --cache's entry the text itself
-        printed = context.text(args.qrels, runs, measures, allow_empty=args.allow_empty,
-                               per_query=args.per_query, summary=not args.no_summary,
-                               cache=args.cache, **trec_eval_arguments(args))
-        if printed is not None:
-            return printed
     if baseline is not None and not context.baseline_run:
         # a run's name, or its file (path, file name or stem)
         from ..io.naming import find_run
@@ -166,7 +161,7 @@ def run(args: argparse.Namespace) -> Done:
 
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)
-    qrels = args.qrels
+    qrels, read = args.qrels, None
     if args.bounds:  # the qrels read for their grades, evaluated again from their file
         from ..collections.bounds import qrels_again
         from ..io.sources import as_qrels
@@ -178,22 +173,47 @@ def run(args: argparse.Namespace) -> Done:
         # the baseline run evaluated with the same measures and options
         baseline = _evaluate(args, qrels, _read_runs(args, [baseline], "runid",
                                                      keep_rank=keep_rank), measures, labels)
-    if args.bounds:  # the bounds under the unjudged documents instead of the values
+    if read is not None:  # the bounds under the unjudged documents instead of the values
         from ..collections.bounds import evaluation_bounds
 
         bounds = evaluation_bounds(evaluation, read, list(evaluation.measures),
                                    progress=wants_progress(args))
         return bounds.format(args.fmt, per_topic=args.per_query)
-    output = next((o for o in context.outputs if o.name == args.fmt), None)
+    return _written(args, evaluation, baseline)
+
+
+def _text(args: argparse.Namespace, runs: Sequence[object], measures: list[str],
+          labels: dict[str, str]) -> Done | None:
+    """The text straight from the files, where the context has one
+    (:attr:`~irscale.evaluation.context.Context.text`) and the call asks for its text
+    alone (``--format trec``, no baseline, labels, z-scores or bounds); ``--cache``'s entry
+    the text itself. None otherwise, or where the context does not take the measures or
+    inputs alone."""
+    context = args.context
+    if context.text is None or args.fmt != "trec" or args.baseline is not None or labels \
+            or args.zscores is not None or args.bounds:
+        return None
+    return context.text(args.qrels, runs, measures, allow_empty=args.allow_empty,
+                        per_query=args.per_query, summary=not args.no_summary,
+                        cache=args.cache, **trec_eval_arguments(args))
+
+
+def _written(args: argparse.Namespace, evaluation: Evaluation,
+             baseline: Evaluation | str | None) -> Done:
+    """The output of ``evaluation``: the means' intervals (``--ci``, where the format does
+    not print them itself), a format of the context's own (with its options, its
+    ``baseline``), or a format every evaluation writes."""
+    output = next((o for o in args.context.outputs if o.name == args.fmt), None)
     if args.ci is not None and (output is None or not output.intervals):
         return intervals_text(args, evaluation)  # the means' intervals
-    if output is not None:  # a format of the context's own, before the output is opened
-        return evaluation.format(
-            args.fmt, per_query=args.per_query, summary=not args.no_summary,
-            baseline=baseline, **{option: getattr(args, option) for option in output.options},
-            **({key: getattr(args, dest) for dest, key in INTERVAL_KEYWORDS.items()}
-               if output.intervals else {}))
-    return write_evaluation(args, evaluation)
+    if output is None:
+        return write_evaluation(args, evaluation)
+    # a format of the context's own, before the output is opened
+    return evaluation.format(
+        args.fmt, per_query=args.per_query, summary=not args.no_summary,
+        baseline=baseline, **{option: getattr(args, option) for option in output.options},
+        **({key: getattr(args, dest) for dest, key in INTERVAL_KEYWORDS.items()}
+           if output.intervals else {}))
 
 
 def _read_runs(args: argparse.Namespace, paths: Sequence[str], names: NameSpec | None, *,
@@ -215,6 +235,7 @@ def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: l
     and those ``--format`` asks for
     (:attr:`~irscale.evaluation.context.Context.format_options`)."""
     from ..evaluation.api import call_values, evaluate_by
+    from ..evaluation.context import RUNNER_OPTIONS
 
     context = args.context
     values = call_values(labels=labels, allow_empty=args.allow_empty, zscores=args.zscores,
@@ -252,6 +273,7 @@ def eval_context(args: argparse.Namespace) -> Context:
     refused; ``"trec"`` otherwise); a context with a command of its own (its inputs are not
     qrels and TREC runs) is refused, naming it."""
     from ..evaluation import contexts  # noqa: F401  (declares the contexts)
+    from ..evaluation.context import choose
 
     read = None
     if args.relevance_format == RELEVANCE_FORMAT.default:
@@ -270,6 +292,8 @@ def refuse_unread_options(args: argparse.Namespace) -> None:
     """The one rule of :func:`irscale.evaluate` on the command line: an option of
     :data:`API_OPTIONS` given that ``args.context`` does not read is refused, spelt as
     the command declares it."""
+    from ..evaluation.context import refuse_unread
+
     named: dict[str, str] = {}
     for dest, option in API_OPTIONS.items():
         if given(args, dest):

@@ -10,7 +10,7 @@ import warnings
 from ..core.params import THREADS, OutputPath, Param
 from ..errors import ParameterError
 from ..evaluation.options import TREC_EVAL_DEFAULTS
-from ..evaluation.params import BATCH, CACHE, PER_TOPIC_OUT
+from ..evaluation.params import BATCH, CACHE, EVALUATE_MANY, PER_TOPIC_OUT
 from ..io.formats import FORMAT, OUTPUT_FORMATS
 from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
 from .intervals import add_interval_options, intervals_text
@@ -61,7 +61,7 @@ def add_parser(subparsers) -> None:
         lambda p: add_interval_options(p, "every mean, instead of the summary",
                                        formats=("csv", "json", "markdown"), alpha=True),
         add_progress, lambda p: add_output(p, what="summary"),
-        rules=(check_scheduler,),
+        rules=(check_scheduler,), binding=EVALUATE_MANY,
         example="qrels.txt a.run b.run -m map --no-progress",
         help=SUBCOMMANDS["eval-many"],
         description="Evaluate many TREC or Parquet run files as 'irscale eval' does, in "
@@ -109,10 +109,14 @@ def requested_measures(args: argparse.Namespace) -> list[str]:
                              per_query=getattr(args, "per_query", False))
 
 
+#: The options of :func:`add_batch_options` (their dests): ``eval`` given one evaluates in
+#: batches.
+BATCH_DESTS = ("batch_size", "scheduler", "workers", "per_topic_out")
+
+
 def wants_batches(args: argparse.Namespace) -> bool:
     """True when ``eval`` was given one of :func:`add_batch_options`' options."""
-    return any(given(args, name)
-               for name in ("batch_size", "scheduler", "workers", "per_topic_out"))
+    return any(given(args, name) for name in BATCH_DESTS)
 
 
 def run(args: argparse.Namespace) -> Done:

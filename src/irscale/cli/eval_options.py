@@ -17,10 +17,13 @@ from collections.abc import Callable
 
 from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE, InputFiles, Param, Switch, Text
 from ..errors import MeasureError, ParameterError
+from ..evaluation.params import RELEVANCE_FORMAT as RELEVANCE_FORMAT
+from ..evaluation.params import RELEVANCE_FORMATS as RELEVANCE_FORMATS
+from ..evaluation.params import ZSCORES as ZSCORES
 from ..io.formats import BOUNDS_FORMATS, OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import INTENT_PROBS, INTENT_TYPES
-from .eval_many import TREC_EVAL_DESTS, wants_batches
+from .eval_many import BATCH_DESTS, TREC_EVAL_DESTS, wants_batches
 from .intervals import add_interval_options
 from .options import add_format, add_param
 from .rules import Rule, each, given, words
@@ -30,19 +33,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation.context import Context
 
 # ------------------------------------------------------------------ inputs
-#: The forms of QRELS (trec_eval's ``-R``).
-RELEVANCE_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
-RELEVANCE_FORMAT = Param("relevance_format", Text(), "qrels", "the form of QRELS (trec_eval "
-                         "-R): qrels; multi-judge qrels 'qid jg docno rel' (qrels_jg), evaluated "
-                         "by the measures averaged over judgment groups (-m qrels_jg, "
-                         "map_avgjg ...); or preference judgments 'qid jg jsg docno level' "
-                         "(prefs) or a qrels file read as preferences (qrels_prefs), "
-                         "evaluated by the preference measures (-m all_prefs, -m prefs ...)",
-                         ("-R", "--relevance-format"))
-ZSCORES = Param("zscores", InputFiles(), None, "print z-scores instead of the values, as trec_eval "
-                "-Z: FILE holds lines 'qid measure_name mean std_dev' from a reference set of "
-                "runs (irscale eval-many --write-zscores writes one); a value with no line is "
-                "printed -1000000", ("-Z", "--Zscore"), "FILE")
 #: The values of ``--qrels-format``: ``auto``, QRELS read as TREC qrels, or in the form of
 #: a context's own (:attr:`~irscale.evaluation.context.Context.qrels_format`).
 QRELS_FORMATS = ("auto", "trec", "diversity")
@@ -158,19 +148,20 @@ BATCH_REFUSED = (("ci", "--ci", "the batches print the means without intervals")
                  ("no_summary", "-n/--no-summary", "the summary is what is printed"),
                  ("labels", "--labels", "measures with label sets need irscale eval without "
                   "batches"),
-                 ("zscores", "-Z/--Zscore", ""),
                  ("risk_alpha", "--risk-alpha", "see irscale compare"))
-#: The options the batches refuse, then ``-Z``'s rules, then the formats of the batches.
+#: The options the batches refuse, then ``-Z``'s formats (its other rules are
+#: :data:`irscale.evaluation.params.EVALUATE`'s), then the formats of the batches.
 LATER_RULES = (
     *(Rule((dest,), lambda args: not wants_batches(args),
            f"{option} {NOT_WITH_BATCHES}{': ' + why if why else ''}")
       for dest, option, why in BATCH_REFUSED),
-    Rule(("zscores",), lambda args: args.compat == 9, "-Z/--Zscore reproduces trec_eval "
-         "9.0.8's -Z: not with --compat 10"),
-    Rule(("zscores",), lambda args: not args.labels, "-Z/--Zscore applies to trec_eval's "
-         "measures: not with --labels"),
-    Rule(("zscores",), lambda args: args.fmt in OUTPUT_FORMATS, "-Z/--Zscore prints "
-         f"trec_eval's z-scores: --format {words(OUTPUT_FORMATS, 'or')}"),
+    # -Z is evaluate's (its rules are the binding's): the batches and the formats that do
+    # not print z-scores refuse it, spelt as their own options
+    Rule(BATCH_DESTS, lambda args: args.zscores is None, "{options} {applies} without "
+         "-Z/--Zscore: the batches print the values, not their z-scores"),
+    Rule(("fmt",), lambda args: args.zscores is None or args.fmt in OUTPUT_FORMATS,
+         "--format {fmt} does not print -Z/--Zscore's z-scores: --format "
+         f"{words(OUTPUT_FORMATS, 'or')}"),
     Rule(("fmt",), lambda args: not wants_batches(args) or args.fmt in OUTPUT_FORMATS,
          f"--format {{fmt}} {NOT_WITH_BATCHES}: the batches print the "
          f"{words(OUTPUT_FORMATS, 'or')} summary"),

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import TABLE_DIGITS, InputFiles, OutputPath, Param, Switch
+from ..core.params import TABLE_DIGITS, InputFiles, OutputPath, Param
 from ..errors import ParameterError
+from ..evaluation.params import EVALUATE_SEEDS, EVERY_RUN, PAIRS, SEED_TABLE
 from ..io.formats import FORMAT, TABLE_FORMATS
 from .common_params import MEASURES, QRELS
 from .intervals import add_interval_options, interval_arguments
@@ -20,13 +21,6 @@ from .runargs import add_trec_eval_options
 SYSTEM = Param("systems", InputFiles(named=True, lists=True), None, "a system and its "
                "runs: a folder, a glob pattern (quoted) or comma-separated run files "
                "(repeatable, one per system)", ("--system",), "NAME=RUNS")
-#: ``--runs``: every run's mean instead of the systems' table.
-EVERY_RUN = Param("runs", Switch(), False, "print every run's mean instead of the systems' "
-                  "table", ("--runs",))
-#: ``--pairs``: with ``--ci``, every pair of systems' difference of means.
-PAIRS = Param("pairs", Switch(), False, "with --ci: print every pair of systems' difference "
-              "of means with its interval over topics and both systems' runs instead",
-              ("--pairs",))
 #: ``--shard-scores FILE``: the per-topic values as replicates.
 SHARD_SCORES = Param("shard_scores", OutputPath(), None, "also write the per-topic values of the "
                      "one -m measure as the CSV topic,run,shard,value (systems as runs, "
@@ -43,7 +37,7 @@ def add_parser(subparsers) -> None:
                     "doc": "measure with per-topic values (repeatable)"}),
         lambda p: add_trec_eval_options(p, leave_out=("complete",)),  # -c: always
         EVERY_RUN, PAIRS, SHARD_SCORES,
-        lambda p: add_interval_options(p, "each system's mean", alpha=True,
+        lambda p: add_interval_options(p, "each system's mean", alpha=True, bound=True,
                                        how="over topics and its runs, the seed variance "
                                        "inside: t (two-way mean squares, Satterthwaite's df) "
                                        "or bootstrap (percentile, topics and runs "
@@ -52,12 +46,8 @@ def add_parser(subparsers) -> None:
         TABLE_DIGITS, add_output,
         rules=(DIGITS_RULE, _systems,
                Rule(("shard_scores",), lambda args: len(args.measures or ()) == 1,
-                    "--shard-scores writes the values of one measure: give one -m"),
-               Rule(("ci",), lambda args: not args.runs, "--ci gives the systems' intervals "
-                    "(over topics and runs): not with --runs"),
-               Rule(("pairs",), lambda args: args.ci is not None and not args.runs,
-                    "--pairs prints the differences with their intervals: give --ci t or "
-                    "bootstrap (and not --runs)")),
+                    "--shard-scores writes the values of one measure: give one -m")),
+        binding=(EVALUATE_SEEDS, SEED_TABLE),
         example="qrels.txt --system A=a.run,b.run -m map",
         help=SUBCOMMANDS["eval-seeds"],
         description="Every system's mean of its runs' means and their spread across runs "

@@ -24,12 +24,14 @@ if TYPE_CHECKING:  # pragma: no cover
 def add_interval_options(parser: argparse.ArgumentParser, what: str, *,
                          formats: tuple[str, ...] | None = None, alpha: bool = False,
                          how: str = "over topics: t (Student) or bootstrap (percentile, "
-                         "topics resampled)") -> None:
+                         "topics resampled)", bound: bool = False) -> None:
     """The options of the intervals of ``what`` (a phrase: "every mean", "each system's
     mean and every pair's difference") and their rules: :data:`SAMPLES_RULE`, and where
     the command has a format without a place for them (trec_eval's), the ``formats``
     that print them; ``alpha``: also ``--alpha`` (a command without one of its own),
-    which then applies to ``--ci`` only; ``how``: the intervals' methods, in words."""
+    which then applies to ``--ci`` only; ``how``: the intervals' methods, in words;
+    ``bound``: those two rules are the binding's of the function that prints the intervals
+    (:data:`irscale.evaluation.params.SEED_TABLE`), not stated here."""
     shown = "every format" if formats is None else "--format " + ", ".join(formats)
     group = parser.add_argument_group(f"confidence intervals ({shown})")
     add_param(group, MEAN_INTERVAL, choices=MEAN_INTERVALS,
@@ -38,9 +40,11 @@ def add_interval_options(parser: argparse.ArgumentParser, what: str, *,
     add_param(group, MEAN_SEED)
     if alpha:
         add_param(group, SIGNIFICANCE, doc="1 - the level of the --ci intervals")
+    if alpha and not bound:
         add_rules(parser, Rule(("alpha",), lambda args: args.ci is not None,
                                "--alpha sets the level of --ci: give --ci t or bootstrap"))
-    add_rules(parser, SAMPLES_RULE)
+    if not bound:
+        add_rules(parser, SAMPLES_RULE)
     if formats is not None:
         listed = f"{', '.join(formats[:-1])} and {formats[-1]}"
         add_rules(parser, Rule(("ci",), lambda args: args.fmt in formats,

@@ -280,57 +280,18 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     args = None
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
+        request, replied = _cache_request(argv)
+        if replied:
+            return 0
         command = next((arg for arg in argv if not arg.startswith("-")), None)
-        request = None
-        if "--cache" in argv or any(arg.startswith("--cache=") for arg in argv):
-            from ..cache.requests import Request
-
-            # the cache's reply to this very command line, before anything else is loaded
-            request = Request.of(argv)
-            if request is not None and request.reply() is not None:
-                sys.stdout.flush()
-                return 0
         if command in NO_BLAS and "numpy" not in sys.modules:
             # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
             # caller that imported numpy, or a value the user set, keeps its setup
             os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         parser = build_parser(argv=argv)
         args = parser.parse_args(argv)
-        if getattr(args, "func", None) is None:
-            parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
-        from .outputs import check_outputs
-
-        check_outputs(args, parser)
-        from .rules import check_options
-
-        check_options(args)  # every command's rules, before any input is read
-        from .requirements import check_requirements
-
-        check_requirements(args, parser)  # a missing optional package, before any input
-        if tune_memory and os.environ.get("IRSCALE_TUNE_MEMORY") == "1":
-            from . import allocator
-
-            allocator.tune_memory()
-        import contextlib
-
-        from ..core import reads
-        from ..core.edge import bypassed
-        from ..core.numbers import floating_point_errors, text_scope
-        from .outputs import guarded_stdout, write_outputs
-
-        # messages name the options and files, not the API's arguments; the files the
-        # command reads are never replaced by what it writes (irscale.core.reads); numpy's
-        # floating-point warnings are errors (docs/errors.md §6); what the command returns
-        # is written by the one writer, its text through the guard on numbers
-        with bypassed(), reads.call(), floating_point_errors(), text_scope(), \
-                request.recording() if request is not None else contextlib.nullcontext():
-            with guarded_stdout():
-                done = args.func(args)
-            status = write_outputs(args, done)
-        sys.stdout.flush()
-        if request is not None:  # its reply, for the next time
-            request.store(args, done, status)
-        return status
+        _check(args, parser, tune_memory=tune_memory)
+        return _run(args, request)
     except KeyboardInterrupt as error:
         return _interrupted(error, sigint)
     except BrokenPipeError:
@@ -339,12 +300,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     except Exception as error:
         if sigint.received:  # a ^C some library turned into another error
             return _interrupted(None, sigint)
-        shown = error
-        if args is not None and getattr(error, "param", None) is not None:
-            from .rules import named  # a parameter's error names its option as given
-
-            shown = named(error, args)
-        reported = _error_status(shown)
+        reported = _error_status(_named(error, args))
         if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise
         return _internal_error(error) if reported is None else reported
@@ -352,6 +308,78 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         if type(error).__name__ != "PanicException" or os.environ.get("IRSCALE_DEBUG"):
             raise
         return _interrupted(None, sigint) if sigint.received else _internal_error(error)
+
+
+def _cache_request(argv: list[str]) -> tuple[Any, bool]:
+    """The results cache's request of ``argv`` (:class:`irscale.cache.requests.Request`;
+    None without ``--cache``), and whether its reply to this very command line was written,
+    before anything else is loaded."""
+    if "--cache" not in argv and not any(arg.startswith("--cache=") for arg in argv):
+        return None, False
+    from ..cache.requests import Request
+
+    request = Request.of(argv)
+    if request is not None and request.reply() is not None:
+        sys.stdout.flush()
+        return request, True
+    return request, False
+
+
+def _check(args: argparse.Namespace, parser: argparse.ArgumentParser, *,
+           tune_memory: bool) -> None:
+    """Before any input is read: a command chosen, the outputs apart from the inputs,
+    every rule of the command, the optional packages it needs; then the allocator tuned
+    (``tune_memory``, :mod:`irscale.cli.allocator`)."""
+    if getattr(args, "func", None) is None:
+        parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
+    from .outputs import check_outputs
+
+    check_outputs(args, parser)
+    from .rules import check_options
+
+    check_options(args)  # every command's rules, before any input is read
+    from .requirements import check_requirements
+
+    check_requirements(args, parser)  # a missing optional package, before any input
+    if tune_memory and os.environ.get("IRSCALE_TUNE_MEMORY") == "1":
+        from . import allocator
+
+        allocator.tune_memory()
+
+
+def _run(args: argparse.Namespace, request: Any) -> int:
+    """Run the command of ``args`` and write what it returns; its exit status. ``request``:
+    the results cache's (its reply stored, for the next time), or None."""
+    import contextlib
+
+    from ..core import reads
+    from ..core.edge import bypassed
+    from ..core.numbers import floating_point_errors, text_scope
+    from .outputs import guarded_stdout, write_outputs
+
+    # messages name the options and files, not the API's arguments; the files the
+    # command reads are never replaced by what it writes (irscale.core.reads); numpy's
+    # floating-point warnings are errors (docs/errors.md §6); what the command returns
+    # is written by the one writer, its text through the guard on numbers
+    with bypassed(), reads.call(), floating_point_errors(), text_scope(), \
+            request.recording() if request is not None else contextlib.nullcontext():
+        with guarded_stdout():
+            done = args.func(args)
+        status = write_outputs(args, done)
+    sys.stdout.flush()
+    if request is not None:  # its reply, for the next time
+        request.store(args, done, status)
+    return status
+
+
+def _named(error: Exception, args: argparse.Namespace | None) -> Exception:
+    """``error`` naming the option of its parameter as given
+    (:func:`irscale.cli.rules.named`), where the command line was parsed."""
+    if args is None or getattr(error, "param", None) is None:
+        return error
+    from .rules import named
+
+    return named(error, args)
 
 
 def _internal_error(error: BaseException) -> int:

@@ -24,13 +24,13 @@ def add_parser(subparsers) -> None:
         subparsers, "counterfactual", run, CLICK_LOG,
         one_of(params.TARGET_RUN, params.TARGET_POLICY, required=True), params.OPE_ESTIMATOR,
         params.LOGGING_POLICY, params.EXAMINATION, params.REWARD_MODEL, params.OPE_CLIP,
-        params.OPE_SWITCH_TAU,
+        params.OPE_SWITCH_TAU, params.OPE_SHRINKAGE,
         *interval(params.OPE_BOOTSTRAP, "seed of the bootstrap and of hcope's split"),
         add_progress,
         binding=params.COUNTERFACTUAL,
         example="cf.log --run a.run --logging uniform.txt --bootstrap 20 --seed 1",
         help="off-policy estimate of a ranking policy's expected clicks per session from a "
-        "click log (IPS, SNIPS, DM, DR, Switch-DR, SNDR, position-based IPS, slate IPS and "
+        "click log (IPS, SNIPS, DM, DR, Switch-DR, DRos, SNDR, position-based IPS, slate IPS and "
         "their self-normalised forms, Cascade-DR), or HCOPE's lower bound")
 
 
@@ -78,5 +78,6 @@ def run(args: argparse.Namespace) -> Any:
     return counterfactual(
         log, built[0], estimator=args.estimator, logging=built[1], propensities=built[2],
         reward=built[3], clip=args.clip, switch_tau=args.switch_tau,
+        shrinkage=args.shrinkage,
         confidence_level=1 - args.alpha, bootstrap=args.bootstrap, rng=args.seed,
         progress=wants_progress(args))

@@ -18,7 +18,6 @@ from ..core.options import TIE_ORDERS, TIE_POLICY
 from ..core.params import NO_WORK, Cost, Integers, Listed, Names, Param, Reals, Switch, Text
 from ..errors import ParameterError
 from ..io.formats import FORMAT
-from ..scales.params import PHI_TIES, TIE_STRATEGIES
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
 from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
@@ -113,17 +112,9 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     if isinstance(domain, Listed):  # a list: its items checked one by one
         domain, many = domain.domain, True
         kwargs.setdefault("item", param.domain.what)
-    values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
-    text = (doc or param.doc) + (f": {values}" if values else "")
-    unset = unset or param.unset
-    shown = join(default) if isinstance(default, (list, tuple)) else default
-    if not isinstance(domain, Switch) and (shown not in (None, "", "-") or unset):
-        # no default, an empty list or standard input/output ("-"): ``unset`` says it
-        text += f" (default: {unset if shown in (None, '', '-') else shown})"
-    dest = param.dest or param.name
-    built: dict[str, Any] = {"help": text.replace("%", "%%")}
+    built: dict[str, Any] = {"help": _help(param, domain, doc, default, unset, kwargs)}
     if param.flags[0].startswith("-"):  # a positional argument's dest is its name
-        built["dest"] = dest
+        built["dest"] = param.dest or param.name
     if isinstance(domain, Switch):
         built["action"] = "store_true"
     elif isinstance(domain, Text) and not many:  # used as given: nothing to check
@@ -133,18 +124,40 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     else:  # the items of a list of text are used as given too
         built.update(domain=None if isinstance(domain, Text) else domain, default=default,
                      metavar=param.metavar)
-        if many:
-            kwargs.setdefault("unique", True)
-            kwargs.update(action=ListAction, kind=domain.type.__name__,
-                          api=None if param.label else param.name)
-            built["default"] = None if default is None else list(default)
-        else:
-            spelt = "/".join(param.flags)
-            kwargs.update(action=Checked, api=param.name, spelt=spelt)
-            kwargs.setdefault("label", param.label or f"{spelt} ({dest})")
+        _checked_action(param, domain, many, built, kwargs)
     action = parser.add_argument(*param.flags, *aliases, **{**built, **kwargs})
     action.irscale_param = param  # type: ignore[attr-defined]
     declare_paths(action, domain)
+
+
+def _help(param: Param, domain: Any, doc: str | None, default: Any, unset: str | None,
+          kwargs: dict[str, Any]) -> str:
+    """The help of the option of ``param``: its doc (or ``doc``), the values of ``domain``
+    where few (not with argparse's ``choices``, which the metavar shows) and the default
+    (``unset`` where there is none, or it is standard input/output)."""
+    values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
+    text = (doc or param.doc) + (f": {values}" if values else "")
+    unset = unset or param.unset
+    shown = join(default) if isinstance(default, (list, tuple)) else default
+    if not isinstance(domain, Switch) and (shown not in (None, "", "-") or unset):
+        # no default, an empty list or standard input/output ("-"): ``unset`` says it
+        text += f" (default: {unset if shown in (None, '', '-') else shown})"
+    return text.replace("%", "%%")
+
+
+def _checked_action(param: Param, domain: Any, many: bool, built: dict[str, Any],
+                    kwargs: dict[str, Any]) -> None:
+    """The action of an option whose values ``domain`` checks (into ``kwargs``): a list
+    (``many``, :class:`ListAction`) or one value (:class:`Checked`)."""
+    if many:
+        kwargs.setdefault("unique", True)
+        kwargs.update(action=ListAction, kind=domain.type.__name__,
+                      api=None if param.label else param.name)
+        built["default"] = None if built["default"] is None else list(built["default"])
+    else:
+        spelt = "/".join(param.flags)
+        kwargs.update(action=Checked, api=param.name, spelt=spelt)
+        kwargs.setdefault("label", param.label or f"{spelt} ({param.dest or param.name})")
 
 
 def declared_cost(action: argparse.Action) -> Cost | None:
@@ -206,7 +219,9 @@ def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
 
 def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
     """``--ties`` (documents with equal scores) and with ``phi`` ``--phi-ties`` (φ's)."""
-    if phi:
+    if phi:  # (the scales' declarations, loaded by the commands of scales only)
+        from ..scales.params import PHI_TIES, TIE_STRATEGIES
+
         add_param(parser, PHI_TIES, choices=TIE_STRATEGIES)
     add_param(parser, TIE_POLICY, choices=TIE_ORDERS)
 

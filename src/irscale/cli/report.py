@@ -23,7 +23,7 @@ from ..report.params import (
     BASELINE,
     BOUNDS,
     DP,
-    REPORT,
+    REPORT_OPTIONS,
     SCALE_DEPTH,
     SEED_OF_DRAWS,
     TITLE,
@@ -101,7 +101,7 @@ def add_parser(subparsers) -> None:
         (FORMAT, {"choices": REPORT_FORMATS, "default": "html", "doc": "html: one "
                   "self-contained page; latex or markdown: the tables"}),
         TABLE_DIGITS, TITLE, add_progress, lambda p: add_output(p, what="report"),
-        binding=REPORT, sources=SOURCES, rules=RULES,
+        binding=REPORT_OPTIONS, sources=SOURCES, rules=RULES,
         example="qrels.txt a.run b.run c.run --no-robustness --format markdown",
         help=SUBCOMMANDS["report"],
         description="Evaluate runs and write the experiment report: significance against a "
@@ -132,13 +132,13 @@ def _inclusion(args: argparse.Namespace) -> None:
 
 
 #: The options the command line gives its own way, by the parameter of
-#: :data:`~irscale.report.params.REPORT` they give: the collections (``--collection`` or a
+#: :data:`~irscale.report.params.REPORT_OPTIONS` they give: the collections (``--collection`` or a
 #: manifest), the judges' confusion (four ways).
 SOURCES = {"collections": ("collections", "collections_file"),
            "confusion": tuple(dest for dest, _ in CONFUSION_SOURCES)}
 
 #: The rules of the command line's own, after those of the function's binding
-#: (:data:`~irscale.report.params.REPORT`), in the order they are checked, before any
+#: (:data:`~irscale.report.params.REPORT_OPTIONS`), in the order they are checked, before any
 #: input is read: ``--samples`` is the resamples of two sections (``dp_samples`` and
 #: ``collection_samples``), ``--no-robustness`` leaves out the panel (``robustness=False``),
 #: ``--title`` is the HTML page's.

@@ -35,13 +35,16 @@ regression), starting from the majority-vote share ``μ_i`` of the label 1:
   (K W^½ B⁻¹ W^½ K)_ii``, ``B = I + W^½ K W^½`` (R&W eq. 3.24).
 
 EM stops after ``n_iter`` iterations or when no ``μ_i`` moves by ``tol`` or more.
-Hyper-parameters (``kernel_fit="evidence"``, the default without a declared ``ℓ``): at
+Hyper-parameters: by default (``kernel_fit="median"``) the median heuristic's ``ℓ`` and
+``s² = 1``, fixed. With ``kernel_fit="evidence"`` (no declared ``ℓ``), at
 every M-step, before the Laplace fit, ``(ℓ, s²)`` of each topic move to the maximum of the
 Laplace approximation of the marginal likelihood of the soft targets (R&W eq. 3.32;
 :func:`laplace_mode`) with its analytic gradient (:func:`evidence_gradient`), from the
 previous values (first: the median heuristic and 1; :class:`TopicKernel`), as the paper
-maximises the approximate marginal likelihood. A declared ``ℓ`` or
-``kernel_fit="median"`` keeps the kernel fixed (``s² = 1``).
+maximises the approximate marginal likelihood, until a search moves neither ``log ℓ`` nor
+``log s²`` by :data:`SETTLED` (the topic's kernel then stays: a search from a maximum
+costs a few Laplace fits and moves nothing). A declared ``ℓ`` keeps the kernel fixed
+(``s² = 1``).
 
 Differences from the paper: Laplace instead of expectation propagation (so the marginal
 likelihood maximised is Laplace's), the logistic instead of the probit link, and the
@@ -70,6 +73,10 @@ from ..io.features import read_features
 #: machinery of :func:`irscale.collections.aggregate_labels` (``method="gp"``), whose
 #: :class:`~irscale.collections.labels.Aggregation` is the result.
 __all__ = ["JITTER", "median_length_scale", "rbf_kernel", "topic_kernels"]
+
+#: A topic's hyper-parameters stay where they are once a search moves neither log ℓ nor
+#: log s² by this much.
+SETTLED = 1e-3
 
 #: The jitter added to the kernel's diagonal.
 JITTER = 1e-6
@@ -238,6 +245,7 @@ class TopicKernel:
             start = np.log([self.length_scale, self.variance])
             best = minimize(loss, start, jac=True, method="L-BFGS-B", bounds=bounds)
             self.length_scale, self.variance = (float(v) for v in np.exp(best.x))
+            self.learn = bool(np.abs(best.x - start).max() >= SETTLED)
         return laplace_mode(self.matrix(), targets, f0)
 
 

@@ -196,10 +196,12 @@ GP_LENGTH_SCALE = Param("length_scale", Reals(0.0, math.inf, "()"), None, "gp: l
                         "of the RBF kernel over the features", ("--length-scale",), "L",
                         unset="learned (--kernel-fit)")
 #: How ``gp`` sets its kernel's hyper-parameters when no length-scale is declared.
-GP_KERNEL_FIT = Param("kernel_fit", Names("kernel fit", ("evidence", "median")), "evidence",
-                      "gp without --length-scale: evidence (length-scale and signal variance "
-                      "learned by maximising the Laplace marginal likelihood in EM) or median "
-                      "(the median distance between the topic's documents, signal variance 1)",
+GP_KERNEL_FIT = Param("kernel_fit", Names("kernel fit", ("evidence", "median")), "median",
+                      "gp without --length-scale: median (the median distance between the "
+                      "topic's documents, signal variance 1; the default) or evidence "
+                      "(length-scale and signal variance learned by maximising the Laplace "
+                      "marginal likelihood in EM: often a little more accurate, several times "
+                      "the CPU)",
                       ("--kernel-fit",), "FIT")
 #: AWARE's assessor weighting (:func:`irscale.collections.aware`).
 AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uniform (the mean "

@@ -179,16 +179,42 @@ def bind_arguments(function: Callable[..., Any], args: tuple[Any, ...],
     if found is None:
         return None
     name = owner or str(getattr(function, "__name__", "the function"))
+    _check_positional(found, len(args), name)
+    bound: dict[str, Any] = dict(zip(found.positional, args, strict=False))
+    unknown, twice = _bind_keywords(found, kwargs, bound)
+    if unknown:
+        error = keyword_error(name, unknown, found.keywords)
+        if error is not None:
+            raise error
+    if twice:
+        raise ParameterError(f"{name}: {_names(twice)} given twice (by position and by "
+                             "keyword)", param=twice[0])
+    missing = [p for p in (*found.positional, *found.keyword_only)
+               if p not in bound and p not in found.defaults and p not in ("self", "cls")]
+    if missing:
+        raise ParameterError(f"{name}: missing {_names(missing)} (required)",
+                             param=missing[0])
+    return bound
+
+
+def _check_positional(found: Arity, given: int, name: str) -> None:
+    """Refuse more positional arguments (``given``) than ``found`` takes, naming ``name``."""
     positional = found.positional
-    if len(args) > len(positional) and not found.varargs:
-        shown = [p for p in positional if p not in ("self", "cls")]
-        most = len(shown)
-        takes = "no positional argument" if most == 0 else \
-            f"at most {most} positional argument{'s' if most > 1 else ''} ({_names(shown)})"
-        own = len(positional) - most  # self or cls, given by the method's call
-        raise ParameterError(f"{name} takes {takes}, got {len(args) - own}: give the "
-                             "others by keyword")
-    bound: dict[str, Any] = dict(zip(positional, args, strict=False))
+    if given <= len(positional) or found.varargs:
+        return
+    shown = [p for p in positional if p not in ("self", "cls")]
+    most = len(shown)
+    takes = "no positional argument" if most == 0 else \
+        f"at most {most} positional argument{'s' if most > 1 else ''} ({_names(shown)})"
+    own = len(positional) - most  # self or cls, given by the method's call
+    raise ParameterError(f"{name} takes {takes}, got {given - own}: give the others by "
+                         "keyword")
+
+
+def _bind_keywords(found: Arity, kwargs: Mapping[str, Any], bound: dict[str, Any]
+                   ) -> tuple[list[str], list[str]]:
+    """``kwargs`` into ``bound`` (the positional arguments by name); the keywords
+    ``found`` does not take, and those given by position too."""
     unknown, twice = [], []
     for key, value in kwargs.items():
         if key in found.positional_only or key not in found.keywords or key in ("self", "cls"):
@@ -200,19 +226,7 @@ def bind_arguments(function: Callable[..., Any], args: tuple[Any, ...],
             twice.append(key)
         else:
             bound[key] = value
-    if unknown:
-        error = keyword_error(name, unknown, found.keywords)
-        if error is not None:
-            raise error
-    if twice:
-        raise ParameterError(f"{name}: {_names(twice)} given twice (by position and by "
-                             "keyword)", param=twice[0])
-    missing = [p for p in (*positional, *found.keyword_only)
-               if p not in bound and p not in found.defaults and p not in ("self", "cls")]
-    if missing:
-        raise ParameterError(f"{name}: missing {_names(missing)} (required)",
-                             param=missing[0])
-    return bound
+    return unknown, twice
 
 
 @record
@@ -296,10 +310,13 @@ def _label(param: Param) -> str:
     return label if label is not None and param.name in label else param.name
 
 
-def _given(value: object, default: object) -> bool:
+def is_given(value: object, default: object) -> bool:
     """Whether a value counts as given: not None and not the default (a value that cannot
-    be compared with it, a data frame, is given)."""
+    be compared with it, a data frame, is given); where the default is None, an empty
+    mapping is none given (``labels={}``: no label set)."""
     if value is None or value is default:
+        return False
+    if default is None and isinstance(value, Mapping) and not value:
         return False
     try:
         return not bool(value == default)
@@ -342,13 +359,7 @@ class Binding:
         taken by its ``**options``)."""
         import functools
 
-        found = arity(function)
-        taken = set() if found is None else {*found.positional, *found.keyword_only}
-        strays = [] if found is not None and found.varkw else \
-            [p.name for p in (*self.params, *self.takes) if p.name not in taken]
-        if strays:
-            raise TypeError(f"{function.__qualname__} declares {strays}, which it does not "
-                            "take")
+        self._check_declared(function)
 
         @functools.wraps(function)
         def bound(*args: Any, **kwargs: Any) -> Any:
@@ -358,6 +369,48 @@ class Binding:
         bound.__irscale_binding__ = self  # type: ignore[attr-defined]
         return bound  # type: ignore[return-value]
 
+    def on_entry(self, function: F) -> F:
+        """``function`` declared with this binding, which its first statement applies
+        (:meth:`check_entry`) instead of a wrapper: for a function that hands its inputs
+        over (:func:`irscale.evaluate` frees the runs it is given before the measures run),
+        which a wrapper's frame, holding the call's arguments, would keep alive throughout.
+        The command line and the tests read the binding as a wrapper's
+        (:func:`binding_of`); the API's edge binds the call's arguments, which a wrapper
+        would (:mod:`irscale.core.edge`)."""
+        self._check_declared(function)
+        function.__irscale_binding__ = self  # type: ignore[attr-defined]
+        function.__irscale_on_entry__ = True  # type: ignore[attr-defined]  # (core.edge)
+        return function
+
+    def check_entry(self, function: Callable[..., Any], values: Mapping[str, Any]
+                    ) -> dict[str, Any]:
+        """The parameters of a call of ``function`` (declared :meth:`on_entry`), ``values``
+        by name, checked as :meth:`bind` checks them (domains, then rules), each as its
+        domain returns it."""
+        found = arity(function)
+        assert found is not None  # (on_entry: a Python function)
+        return self._checked(values, found)
+
+    def _check_declared(self, function: Callable[..., Any]) -> None:
+        """Refuse a declared parameter that ``function`` does not take (nor its
+        ``**options``)."""
+        found = arity(function)
+        taken = set() if found is None else {*found.positional, *found.keyword_only}
+        strays = [] if found is not None and found.varkw else \
+            [p.name for p in (*self.params, *self.takes) if p.name not in taken]
+        if strays:
+            raise TypeError(f"{function.__qualname__} declares {strays}, which it does not "
+                            "take")
+
+    def defaults(self, found: Arity) -> dict[str, object]:
+        """The defaults of a function of arity ``found``: its own, and for a parameter it
+        takes by ``**options`` (trec_eval's options of :func:`irscale.evaluate`), the
+        declared one (:attr:`~irscale.core.params.Param.default`)."""
+        if not found.varkw:
+            return found.defaults
+        declared = {param.name: param.default for param in (*self.params, *self.takes)}
+        return {**declared, **found.defaults}
+
     def bind(self, function: Callable[..., Any], args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The call's arguments checked (arity, domains, rules), as the function receives
@@ -366,23 +419,31 @@ class Binding:
         found = arity(function)
         if bound is None or found is None:  # pragma: no cover - a Python function always has one
             return args, kwargs
+        checked = self._checked(bound, found)
+        names = found.positional[:len(args)]
+        args = tuple(checked[name] for name in names) + args[len(names):]
+        kwargs = {key: checked.get(key, value) for key, value in kwargs.items()}
+        return args, kwargs
+
+    def _checked(self, bound: Mapping[str, Any], found: Arity) -> dict[str, Any]:
+        """The arguments ``bound`` by name (of a function of arity ``found``), each
+        declared parameter's checked against its domain (as the domain returns it), then
+        the rules."""
         checked = dict(bound)
+        defaults = self.defaults(found)
         for param in self.params:
             check = getattr(param.domain, "check", None)
             if param.name not in bound or check is None:
                 continue  # a default holds its domain (tests/test_binding.py)
             value = bound[param.name]
-            if value is not None or found.defaults.get(param.name, _REQUIRED) is not None:
+            if value is not None or defaults.get(param.name, _REQUIRED) is not None:
                 try:
                     checked[param.name] = check(value, _label(param))
                 except ParameterError as error:
                     error.param = param.name
                     raise
-        self.check_rules(checked, found.defaults)
-        names = found.positional[:len(args)]
-        args = tuple(checked[name] for name in names) + args[len(names):]
-        kwargs = {key: checked.get(key, value) for key, value in kwargs.items()}
-        return args, kwargs
+        self.check_rules(checked, defaults)
+        return checked
 
     def check_rules(self, values: Mapping[str, object], defaults: Mapping[str, object]
                     ) -> None:
@@ -391,48 +452,54 @@ class Binding:
             return values.get(name, defaults.get(name))
 
         for rule in self.rules:
-            if isinstance(rule, Either):
-                given = [f"{p.name}=" for p in rule.params
-                         if _given(value(p.name), defaults.get(p.name, p.default))]
-                if given and not any(all(applies(need.values, value(need.on.name),
-                                                 defaults.get(need.on.name))
-                                         for need in case if need.on is not None)
-                                     for case in rule.cases):
-                    raise ParameterError(rule.message(
-                        ", ".join(given), [_case(case) for case in rule.cases],
-                        "applies" if len(given) == 1 else "apply"), param=rule.params[0].name)
-                continue
-            on = rule.on
-            if on is None:
-                continue
-            if isinstance(rule, Excludes):
-                given = [f"{p.name}=" for p in rule.params
-                         if _given(value(p.name), defaults.get(p.name, p.default))]
-                if given and rule.holds(value(on.name), defaults.get(on.name)):
-                    said = f"{on.name}=" if rule.values is None else \
-                        f"{on.name}={value(on.name)!r}"
-                    raise ParameterError(rule.message(
-                        ", ".join(given), said,
-                        "applies" if len(given) == 1 else "apply"), param=rule.params[0].name)
-                continue
-            holds = applies(rule.values, value(on.name), defaults.get(on.name))
-            if isinstance(rule, Required):
-                if holds and value(rule.param.name) is None:
-                    raise ParameterError(rule.message(f"{rule.param.name}=",
-                                                      f"{on.name}={value(on.name)!r}"),
-                                         param=rule.param.name)
-                continue
-            given = [f"{p.name}=" for p in rule.params
-                     if _given(value(p.name), defaults.get(p.name, p.default))]
-            if given and not holds:
-                verb = "applies" if len(given) == 1 else "apply"
-                if rule.values is None:
-                    text = rule.message(", ".join(given), f"{on.name}=", verb)
-                else:
-                    text = rule.message(", ".join(given), on.name, verb,
-                                        chosen=repr(value(on.name)),
-                                        said=_names([repr(v) for v in rule.values]))
-                raise ParameterError(text, param=rule.params[0].name)
+            text = _refusal(rule, value, defaults)
+            if text is not None:
+                governed = rule.param if isinstance(rule, Required) else rule.params[0]
+                raise ParameterError(text, param=governed.name)
+
+
+def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, object]
+             ) -> str | None:
+    """What ``rule`` refuses in a call whose parameters have ``value(name)`` (their
+    ``defaults`` telling the given ones), in the functions' words; None where it holds."""
+    def holds(values: tuple[object, ...] | None, on: Param) -> bool:
+        return applies(values, value(on.name), defaults.get(on.name))
+
+    if isinstance(rule, Required):
+        if holds(rule.values, rule.on) and value(rule.param.name) is None:
+            return rule.message(f"{rule.param.name}=",
+                                f"{rule.on.name}={value(rule.on.name)!r}")
+        return None
+    given = [f"{p.name}=" for p in rule.params
+             if is_given(value(p.name), defaults.get(p.name, p.default))]
+    verb = "applies" if len(given) == 1 else "apply"
+    if not given:
+        return None
+    if isinstance(rule, Either):
+        if any(all(holds(need.values, need.on) for need in case if need.on is not None)
+               for case in rule.cases):
+            return None
+        return rule.message(", ".join(given), [_case(case) for case in rule.cases], verb)
+    if isinstance(rule, Excludes):
+        if not rule.holds(value(rule.on.name), defaults.get(rule.on.name)):
+            return None
+        said = f"{rule.on.name}=" if rule.values is None else \
+            f"{rule.on.name}={value(rule.on.name)!r}"
+        return rule.message(", ".join(given), said, verb)
+    return _needs_refusal(rule, ", ".join(given), verb, value, holds)
+
+
+def _needs_refusal(rule: Needs, given: str, verb: str, value: Callable[[str], object],
+                   holds: Callable[[tuple[object, ...] | None, Param], bool]) -> str | None:
+    """What a :class:`~irscale.core.params.Needs` refuses of the parameters ``given``
+    (spelt), where its condition does not hold (``holds``); None where it does."""
+    on = rule.on
+    if on is None or holds(rule.values, on):
+        return None
+    if rule.values is None:
+        return rule.message(given, f"{on.name}=", verb)
+    return rule.message(given, on.name, verb, chosen=repr(value(on.name)),
+                        said=_names([repr(v) for v in rule.values]))
 
 
 def _case(case: tuple[Needs, ...]) -> str:
@@ -447,7 +514,7 @@ def applies(values: tuple[object, ...] | None, value: object, default: object = 
     not its ``default``) where ``values`` is None, else one of ``values`` (a list: one of
     its items)."""
     if values is None:
-        return _given(value, default)
+        return is_given(value, default)
     items = value if isinstance(value, (list, tuple)) else [value]
     return any(item in values for item in items)
 

@@ -143,8 +143,10 @@ def public(function: F) -> F:
         from .caller_warnings import enter as enter_warnings
         from .caller_warnings import leave as leave_warnings
 
-        if not hasattr(function, "__irscale_binding__"):
-            # arity and keywords on entry (a bound function checks its own: Binding)
+        if not hasattr(function, "__irscale_binding__") or \
+                hasattr(function, "__irscale_on_entry__"):
+            # arity and keywords on entry (a bound function's wrapper checks its own:
+            # Binding; one bound on_entry has no wrapper)
             from .binding import bind_arguments
 
             bind_arguments(function, args, kwargs, owner=_qualified(function, args),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 
 from ..cache.calls import CacheCall
+from ..core.binding import is_given
 from ..core.extras import irds_name
 from ..core.options import is_flag
 from ..errors import AlignmentError, ParameterError, shorten
@@ -24,6 +25,7 @@ from ..measures.results import Evaluation
 from . import contexts  # noqa: F401  (declares the contexts)
 from .context import Context, choose, refuse_unread
 from .options import trec_eval_keywords, trec_eval_options
+from .params import EVALUATE
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
@@ -33,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .options import TrecEvalKeywords
 
 
+@EVALUATE.on_entry  # checked by its first statement: it hands the runs over
 @trec_eval_keywords
 def evaluate(
     qrels: Any,
@@ -227,6 +230,10 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
+    checked = EVALUATE.check_entry(evaluate, {
+        **trec, "labels": labels, "zscores": zscores, "cache": cache,
+        "relevance_format": relevance_format, "dataset": dataset})
+    trec = {name: checked[name] for name in trec}  # type: ignore[assignment]
     applied = _conventions(qrels, dataset, dataset_defaults, measures, trec,
                            implicit=relevance_format == "qrels")
     if measures is None:
@@ -256,10 +263,7 @@ def _conventions(qrels: Any, dataset: object, enabled: object, measures: object,
     if not is_flag(enabled):
         raise ParameterError(f"dataset_defaults must be True or False, got {enabled!r}")
     if dataset is None and not (enabled and implicit and irds_name(qrels)):
-        return None
-    if not implicit:
-        raise ParameterError("dataset applies to judgments (relevance_format='qrels'): a "
-                             "dataset's conventions are for them")
+        return None  # (a dataset with other than judgments: refused by the binding)
     from .conventions import conventions_for
 
     return conventions_for(qrels, cast(Any, dataset), bool(enabled),
@@ -302,7 +306,7 @@ def chosen(qrels: Any, measures: Any, values: Mapping[str, Any]) -> Context:
     it does not read refused by the other (:func:`~irscale.evaluation.context.refuse_unread`),
     before any input is read."""
     _check_call_options(values["labels"], values["allow_empty"])
-    given = {name for name, value in values.items() if _given(value, OPTIONS[name])}
+    given = {name for name, value in values.items() if is_given(value, OPTIONS[name])}
     context = choose(qrels, measures, {name: values[name] for name in given})
     refuse_unread(context, {name: f"{name}=" for name in sorted(given, key=list(OPTIONS).index)})
     return context
@@ -325,17 +329,6 @@ def evaluate_by(context: Context, held: list[Any], measures: Any, values: Mappin
                                      {"qrels": held[0], "runs": held[1], "measures": measures,
                                       **values})
     return context.run(held, measures, **options, **runner)
-
-
-def _given(value: Any, default: Any) -> bool:
-    """Whether an option is given: a value other than its default (an empty mapping of
-    label sets is none)."""
-    if default is None:
-        return value is not None and not (isinstance(value, Mapping) and not value)
-    try:
-        return bool(value != default)
-    except (TypeError, ValueError):  # an array or a frame where a value is expected
-        return True
 
 
 def _check_call_options(labels: object, allow_empty: object) -> None:

@@ -35,7 +35,6 @@ from ..cache.calls import CacheCall, cached
 from ..core.inputs import Qrels, Run
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
-from ..errors import ParameterError
 from ..io.naming import NameSpec
 from ..io.native_files import RunNote
 from ..io.native_inputs import NativeInputs, judge_native, native_inputs
@@ -44,7 +43,7 @@ from ..io.table import Averaging
 from ..measures.base import label_sets_named, scores_needed
 from ..measures.compute import compute_shared
 from ..measures.results import Evaluation, build_evaluation
-from .options import trec_eval_keywords, trec_eval_options
+from .options import trec_eval_keywords
 from .setup import (
     EvaluationSetup,
     check_topics,
@@ -71,10 +70,7 @@ def run_judged(held: list[Any], measures: Any, *,
     options are checked before any file is read; the Z
     file (``zscores``) is read before the qrels and runs, as ``trec_eval -Z`` reads it."""
     reference = None
-    if zscores is not None:
-        if trec_eval_options(trec).compat != 9 or labels:
-            raise ParameterError("zscores= (-Z) applies to trec_eval 9.0.8's evaluations "
-                                 "(compat=9, no labels=)")
+    if zscores is not None:  # (not with compat=10 or labels: irscale.evaluate's binding)
         from ..io.zscores import read_zscores
 
         reference = read_zscores(zscores)

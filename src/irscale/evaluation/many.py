@@ -53,7 +53,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cache.calls import CacheCall, RunCache
-from ..core.binding import Binding
 from ..core.extras import PYARROW
 from ..core.inputs import Qrels
 from ..core.notebook import counted
@@ -94,7 +93,7 @@ from ..measures.trec_table import NICKNAMES, NICKNAMES10
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from .judged import evaluate_judged, evaluate_native, tie_warning
 from .options import trec_eval_keywords, trec_eval_options
-from .params import BATCH, DEFAULT_BATCH_SIZE
+from .params import DEFAULT_BATCH_SIZE, EVALUATE_MANY
 from .setup import EvaluationSetup, evaluation_setup
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -274,12 +273,6 @@ def check_out(out: str | os.PathLike[str], files: Iterable[Any] | CallInputs, *,
         raise FileAccessError(f"{option} {path}: cannot create it (folder {parent} does not "
                               "exist or is not writable)", path=path)
     return path
-
-
-#: :func:`evaluate_many`: the batches, checked on entry (made here, not in
-#: :mod:`irscale.evaluation.params`, which ``irscale eval`` reads without the binding's
-#: mechanism).
-EVALUATE_MANY = Binding((BATCH,))
 
 
 @EVALUATE_MANY

@@ -2,23 +2,42 @@
 (:func:`irscale.cli.options.add_param`): the batches, the results cache and the per-topic
 folder of :func:`irscale.evaluate_many`, the collections of a suite
 (:mod:`irscale.evaluation.suite`); and the sizes of the synthetic collection the runners
-are shown on (:mod:`irscale.datasets`, of this layer). Loads nothing numerical, nor the
-binding's mechanism (:mod:`irscale.core.binding`), which ``irscale eval``, whose options
-are read here, does without: the functions' modules make their bindings of these
-parameters."""
+are shown on (:mod:`irscale.datasets`, of this layer); and the bindings of the evaluations
+the command line calls (:data:`EVALUATE`, :data:`EVALUATE_MANY`, :data:`EVALUATE_SEEDS`,
+:data:`SEED_TABLE`): trec_eval's options, ``-Z``, ``-R`` and the label sets, declared once
+with the rules that refuse them, which :func:`irscale.evaluate` checks on entry and
+``irscale eval`` builds its options' rules from. Loads nothing numerical (the binding's
+mechanism, :mod:`irscale.core.binding`, is light): the command line reads the bindings
+here, before numpy is imported; the functions' modules apply them."""
 
 from __future__ import annotations
 
+from ..core.binding import Binding, Either, Excludes
 from ..core.extras import PYARROW, Requires
+from ..core.options import (
+    COLLECTION_SIZE,
+    COMPAT,
+    COMPLETE,
+    JUDGED_ONLY,
+    MAX_RETRIEVED,
+)
 from ..core.params import (
     DEMO_TOPIC_COUNT,
     MAX_TOPICS,
+    MEAN_INTERVAL,
+    MEAN_SAMPLES,
+    MEAN_SEED,
     NO_WORK,
+    RELEVANCE,
+    SIGNIFICANCE,
     Cost,
     InputFiles,
     Integers,
+    Needs,
     OutputPath,
     Param,
+    Switch,
+    Text,
 )
 
 PER_TOPIC_OUT = Param("out", OutputPath("folder"), None, "write the per-topic values (run, topic, "
@@ -58,6 +77,76 @@ COLLECTIONS = Param("collections_file", InputFiles(), None, "a manifest of the "
                     "header collection, qrels, run and one line per collection and run "
                     "(paths relative to its folder; # comments)", ("--collections",), "FILE",
                     cost=COLLECTION_COST)
+
+# --------------------------------------------------------------------------- evaluate
+#: The forms of qrels (trec_eval's ``-R``).
+RELEVANCE_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
+RELEVANCE_FORMAT = Param("relevance_format", Text(), "qrels", "the form of QRELS (trec_eval "
+                         "-R): qrels; multi-judge qrels 'qid jg docno rel' (qrels_jg), evaluated "
+                         "by the measures averaged over judgment groups (-m qrels_jg, "
+                         "map_avgjg ...); or preference judgments 'qid jg jsg docno level' "
+                         "(prefs) or a qrels file read as preferences (qrels_prefs), "
+                         "evaluated by the preference measures (-m all_prefs, -m prefs ...)",
+                         ("-R", "--relevance-format"))
+#: trec_eval's ``-Z``: the Z file whose means and deviations standardise every value.
+ZSCORES = Param("zscores", InputFiles(), None, "print z-scores instead of the values, as trec_eval "
+                "-Z: FILE holds lines 'qid measure_name mean std_dev' from a reference set of "
+                "runs (irscale eval-many --write-zscores writes one); a value with no line is "
+                "printed -1000000", ("-Z", "--Zscore"), "FILE")
+#: ``--labels NAME=FILE`` (repeatable; ``eval``, ``session``): a label set and its file
+#: (the functions' ``labels=``, a mapping {name: file}: :func:`irscale.cli.runargs.label_files`).
+LABEL_FILES = Param("labels", InputFiles(named=True), [], "a label set and its file",
+                    ("--labels",), "NAME=FILE")
+#: ``--dataset``: a dataset's conventions (:mod:`irscale.evaluation.conventions`), for
+#: judgments only.
+DATASET = Param("dataset", Text(), None, "apply the evaluation conventions of a dataset: its "
+                "official measures where -m is not given, its relevance level where -l is "
+                "not: a collection of irscale's table (trec-dl-2019-passage, trec-robust-2004 "
+                "...) or an ir_datasets id", ("--dataset",), "NAME",
+                unset="those of QRELS irds:ID, else none")
+#: trec_eval's options whose values a domain checks, and its switches: the parameters
+#: every evaluation of TREC files takes (``-c`` aside, which :data:`EVALUATE_SEEDS` fixes).
+TREC_EVAL_BOUND = (RELEVANCE, MAX_RETRIEVED, COLLECTION_SIZE, JUDGED_ONLY)
+#: ``-Z`` reproduces trec_eval 9.0.8's z-scores of its measures: not the 10.0 profile, not
+#: the measures that read label sets.
+ZSCORES_RULES = (
+    Excludes((ZSCORES,), on=COMPAT, values=(10,), why="the z-scores are trec_eval "
+             "9.0.8's"),
+    Excludes((ZSCORES,), on=LABEL_FILES, why="the z-scores are those of trec_eval's "
+             "measures, which read no label set"),
+)
+#: :func:`irscale.evaluate` (and ``irscale eval``): trec_eval's options, ``-Z``, ``-R``,
+#: the results cache and a dataset's conventions (for judgments: a dataset's conventions
+#: are for its qrels), checked on entry.
+EVALUATE = Binding((*TREC_EVAL_BOUND, COMPLETE, ZSCORES, RELEVANCE_FORMAT, CACHE, DATASET),
+                   rules=(*ZSCORES_RULES, Needs((DATASET,), "judgments", on=RELEVANCE_FORMAT,
+                                                values=("qrels",))))
+#: :func:`irscale.evaluate_many` (and ``irscale eval-many``): its batches, trec_eval's
+#: options and the results cache, checked on entry.
+EVALUATE_MANY = Binding((BATCH, *TREC_EVAL_BOUND, COMPLETE, CACHE))
+#: :func:`irscale.stats.seeds.evaluate_seeds` (``irscale eval-seeds``): trec_eval's options
+#: but ``-c``, which a seed evaluation always applies.
+EVALUATE_SEEDS = Binding(TREC_EVAL_BOUND)
+
+#: ``--runs``: every run's mean instead of the systems' table.
+EVERY_RUN = Param("runs", Switch(), False, "print every run's mean instead of the systems' "
+                  "table", ("--runs",))
+#: ``--pairs``: with ``--ci``, every pair of systems' difference of means.
+PAIRS = Param("pairs", Switch(), False, "with --ci: print every pair of systems' difference "
+              "of means with its interval over topics and both systems' runs instead",
+              ("--pairs",))
+#: The table of a seed evaluation (:meth:`irscale.stats.seeds.SeedEvaluation.format`):
+#: every run's mean (``runs``) has no interval (those are the systems'), the differences
+#: (``pairs``) are printed with their intervals, ``alpha`` is the intervals' level and
+#: ``samples`` and ``rng`` the bootstrap's.
+SEED_TABLE = Binding(
+    (MEAN_INTERVAL, SIGNIFICANCE, MEAN_SAMPLES, EVERY_RUN, PAIRS), takes=(MEAN_SEED,),
+    rules=(Excludes((MEAN_INTERVAL, PAIRS), on=EVERY_RUN, why="the intervals are the "
+                    "systems'"),
+           Needs((PAIRS, SIGNIFICANCE), on=MEAN_INTERVAL, what="the intervals"),
+           Either((MEAN_SAMPLES, MEAN_SEED), ((Needs((), on=MEAN_INTERVAL,
+                                                     values=("bootstrap",)),),),
+                  "the bootstrap intervals")))
 
 # --------------------------------------------------------------------------- datasets
 #: Most judged documents per topic of :func:`irscale.datasets.synthetic_collection`.

@@ -51,6 +51,13 @@ interval ``V̂ ± z_{1−α/2} SE``; a percentile bootstrap over sessions is an 
     τ = 0 gives dm, τ ≥ the largest weight dr. Unbiased where no weight exceeds τ; above
     it, biased by the reward model's error there, with the variance of the large weights
     removed.
+``dr-os`` — doubly robust with optimistic shrinkage (Su, Dimakakou, Krishnamurthy & Dudík
+    2020, *Doubly robust off-policy evaluation with shrinkage*, ICML; the Open Bandit
+    Pipeline's ``DoublyRobustWithShrinkage``): DR's correction with each weight shrunk
+    to ``ŵ = λ w / (w² + λ)`` (``shrinkage=λ``), ``ψ_s = Σ_{d,r} π m̂ + Σ_r ŵ_{s,r}
+    (c_{s,r} − m̂(q_s, d_{s,r}, r))``; λ = 0 gives dm (ŵ = 0, a weight of 0 included,
+    where the formula reads 0/0), dr the limit as λ grows. ŵ ≤ √λ / 2: the variance of large weights
+    bounded, biased by the reward model's error where ŵ < w.
 ``sndr`` — self-normalised doubly robust (the Open Bandit Pipeline's
     ``SelfNormalizedDoublyRobust``; Kallus & Uehara 2019, *Intrinsically efficient,
     stable, and bounded off-policy evaluation for reinforcement learning*, NeurIPS): DR
@@ -163,7 +170,8 @@ from .slates import (
 
 __all__ = ["ESTIMATORS", "CounterfactualResult", "counterfactual", "policy_table"]
 
-Estimator = Literal["ips", "snips", "dr", "pbm-ips", "dm", "switch-dr", "sndr", "sips",
+Estimator = Literal["ips", "snips", "dr", "pbm-ips", "dm", "switch-dr", "dr-os", "sndr",
+                    "sips",
                     "iips", "rips", "sn-sips", "sn-iips", "sn-rips", "cascade-dr", "hcope"]
 #: The estimators of :func:`counterfactual`.
 ESTIMATORS = OPE_ESTIMATORS
@@ -408,7 +416,8 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
                    propensities: ClickModel | Sequence[float] | np.ndarray | None = None,
                    reward: Any = None,
                    clip: float | None = None, switch_tau: float | None = None,
-                   confidence_level: float = 0.95, bootstrap: int = 0,
+                   shrinkage: float | None = None, confidence_level: float = 0.95,
+                   bootstrap: int = 0,
                    rng: RngArg = None, progress: ProgressArg = False
                    ) -> CounterfactualResult:
     """Estimate the expected clicks per session of ``policy`` from ``log`` (module doc).
@@ -433,13 +442,15 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         Examination propensities of pbm-ips (default: a PBM fitted on the log), and the
         γ_r of a per-(query, docno) ``reward`` (default 1).
     reward : ClickModel, or per-(query, docno) values, optional
-        The reward model of dm, dr, switch-dr, sndr (a position-based click model, ``α̂
+        The reward model of dm, dr, switch-dr, dr-os, sndr (a position-based click model, ``α̂
         γ̂_r``; default: a PBM fitted on the log) and cascade-dr (any click model; default
         an SDBN fitted on the log), or click probabilities ``α̂_qd`` (times γ_r).
     clip : float in (0, 1], optional
         Clip the propensities in denominators at ``max(p, clip)`` (biased: module doc).
     switch_tau : float ≥ 0
         switch-dr's threshold τ on the importance weights (required there, only there).
+    shrinkage : float ≥ 0
+        dr-os's λ (required there, only there).
     confidence_level : float
         Level of the normal (and bootstrap) interval; hcope's 1 − δ.
     bootstrap : int
@@ -532,6 +543,9 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
         if estimator == "switch-dr":
             assert switch_tau is not None
             residual = np.where(weight <= switch_tau, residual, 0.0)
+        elif estimator == "dr-os":
+            assert shrinkage is not None
+            residual = shrunk(weight, shrinkage) * (clicks - m)
         base = direct[log.query]
         if ratio:  # the direct term as one more "rank" whose denominator is 1
             terms = np.concatenate([np.stack([residual, weight], axis=2),
@@ -545,7 +559,16 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
 
 #: The estimators with a reward model of (query, document, rank) cells; those weighting by
 #: slate (prefix) propensities, and among them by the whole slate's at every rank.
-_ITEM_MODEL = ("dm", "dr", "switch-dr", "sndr")
+_ITEM_MODEL = ("dm", "dr", "switch-dr", "dr-os", "sndr")
+
+
+def shrunk(weight: np.ndarray, shrinkage: float) -> np.ndarray:
+    """dr-os's weights ``λ w / (w² + λ)`` (Su et al. 2020, eq. 7): 0 for λ = 0 (where a
+    weight of 0 would read 0/0)."""
+    if shrinkage == 0:
+        return np.zeros_like(weight)
+    with np.errstate(over="ignore"):  # w² beyond the doubles: ŵ → 0, its limit
+        return shrinkage * weight / (weight * weight + shrinkage)
 _PREFIX = ("sips", "rips", "sn-sips", "sn-rips", "cascade-dr", "hcope")
 _WHOLE = ("sips", "sn-sips", "hcope")
 

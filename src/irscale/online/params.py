@@ -218,10 +218,11 @@ USER_GAMMA = Param("gamma", PROBABILITY, 1.0, "--user: probability of going on w
 #: Counterfactual evaluation (:func:`irscale.online.counterfactual`): the estimator, the
 #: clipping of propensities, the bootstrap over sessions (none by default).
 OPE_ESTIMATORS: tuple[str, ...] = ("ips", "snips", "dr", "pbm-ips", "dm", "switch-dr",
-                                   "sndr", "sips", "iips", "rips", "sn-sips", "sn-iips",
+                                   "dr-os", "sndr", "sips", "iips", "rips", "sn-sips", "sn-iips",
                                    "sn-rips", "cascade-dr", "hcope")
 #: The estimators with a reward model (``reward=``, ``--reward``).
-OPE_REWARD_ESTIMATORS: tuple[str, ...] = ("dm", "dr", "switch-dr", "sndr", "cascade-dr")
+OPE_REWARD_ESTIMATORS: tuple[str, ...] = ("dm", "dr", "switch-dr", "dr-os", "sndr",
+                                          "cascade-dr")
 #: The estimators whose policies are distributions over whole rankings (``query slate
 #: probability`` tables).
 OPE_SLATE_ESTIMATORS: tuple[str, ...] = ("sips", "iips", "rips", "sn-sips", "sn-iips",
@@ -238,6 +239,10 @@ OPE_CLIP = Param("clip", Reals(0.0, 1.0, bounds="(]"), None, "clip the propensit
 OPE_SWITCH_TAU = Param("switch_tau", Reals(0.0, math.inf, bounds="[)"), None,
                        "switch-dr: importance weights above T leave their rank to the "
                        "reward model", ("--switch-tau",), "T", unset="required by switch-dr")
+OPE_SHRINKAGE = Param("shrinkage", Reals(0.0, math.inf, bounds="[)"), None,
+                      "dr-os: the shrinkage λ of the importance weights, w → λw/(w² + λ) "
+                      "(0: dm; dr as λ grows)", ("--shrinkage",), "LAMBDA",
+                      unset="required by dr-os")
 #: Learned satisfaction (:func:`irscale.online.fit_satisfaction`): the L2 penalty of the
 #: logistic regression on standardised features, the cross-validation folds.
 SAT_L2 = Param("l2", Reals(0.0, math.inf, bounds="()"), 1.0, "L2 penalty λ of the logistic "
@@ -454,7 +459,7 @@ OPE_LOGGED: tuple[str, ...] = tuple(e for e in OPE_ESTIMATORS if e not in ("pbm-
 #: :func:`irscale.online.counterfactual` (``irscale online counterfactual``): each
 #: estimator's inputs, what it needs and nothing it would ignore.
 COUNTERFACTUAL = Binding(
-    (OPE_ESTIMATOR, OPE_CLIP, OPE_SWITCH_TAU, OPE_BOOTSTRAP),
+    (OPE_ESTIMATOR, OPE_CLIP, OPE_SWITCH_TAU, OPE_SHRINKAGE, OPE_BOOTSTRAP),
     rules=(Needs((LOGGING_POLICY,), "every estimator but pbm-ips and dm", on=OPE_ESTIMATOR,
                  values=OPE_LOGGED),
            Required(LOGGING_POLICY, on=OPE_ESTIMATOR, values=OPE_LOGGED),
@@ -465,7 +470,9 @@ COUNTERFACTUAL = Binding(
            Needs((OPE_BOOTSTRAP,), "the estimates (hcope gives a bound)", on=OPE_ESTIMATOR,
                  values=tuple(e for e in OPE_ESTIMATORS if e != OPE_BOUND)),
            Needs((OPE_SWITCH_TAU,), on=OPE_ESTIMATOR, values=("switch-dr",)),
-           Required(OPE_SWITCH_TAU, on=OPE_ESTIMATOR, values=("switch-dr",))))
+           Required(OPE_SWITCH_TAU, on=OPE_ESTIMATOR, values=("switch-dr",)),
+           Needs((OPE_SHRINKAGE,), on=OPE_ESTIMATOR, values=("dr-os",)),
+           Required(OPE_SHRINKAGE, on=OPE_ESTIMATOR, values=("dr-os",))))
 #: The pairs of rankers of :func:`irscale.online.historical_interleaving`.
 SOURCE_RUNS = Param("source", InputFiles(), None, "the two runs that built the log (run ids = its "
                     "teams)", ("--source",), "RUN")

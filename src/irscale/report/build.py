@@ -42,59 +42,51 @@ precision–recall curves) and assembles:
   replicates keeping the decision (direction and significance after the correction)
   counted;
 * ``provenance`` — the command, the versions and every input file's size and sha256.
+
+Each part is a section of the report (:mod:`irscale.report.sections`, one module each, in
+the order of :data:`~irscale.report.sections.SECTIONS`): :func:`build_report` reads the
+inputs and evaluates the runs, then walks the sections, each in the report or not as its
+declaration says (:class:`~irscale.report.section.Section`), checking what each needs
+before the work and letting each fill its part.
 """
 
 from __future__ import annotations
 
 import os
-import platform
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-import numpy as np
-import pandas as pd
-
-from ..collections.params import (
-    AUTO_SEED,
-    DEFAULT_LABEL_DRAWS,
-    DEFAULT_REPLICATES,
-)
+from ..collections.params import DEFAULT_LABEL_DRAWS, DEFAULT_REPLICATES
 from ..core.mean_intervals import MeanInterval
 from ..core.options import is_flag
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, SAMPLES
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
-from ..errors import IrscaleError, MeasureError, ParameterError
-from ..evaluation import Evaluation, evaluate
+from ..errors import ParameterError
+from ..evaluation import evaluate
 from ..evaluation.conventions import Applied, conventions_for
 from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
-from ..io.naming import find_run
-from ..io.regular_files import file_digest
 from ..io.sources import as_qrels, as_runs
 from ..measures.names import measure_names
-from ..meta.discriminative import METHODS, discriminative_power_table
-from ..meta.procedures import decide
-from ..plots.runs import RECALL_LEVELS, interpolated_precision
-from ..scales import scale_measure
-from ..scales.transform import transform
-from ..stats import anova as anova_of
-from ..stats.baseline import baseline_comparison
-from ..stats.corrections import correction_name
-from ..stats.kendall import kendall_tau
-from ..stats.letters import compact_letters
-from ..stats.names import WEIGHTS
-from ..stats.registry import test_spec
-from ..stats.results import AnovaResult, PairwiseComparisons
-from .content import SCALED_COLUMNS, Provenance, ReportContent
+from . import sections as listed
+from .content import Provenance, ReportContent
 from .params import REPORT
+from .section import (
+    Build,
+    Requirement,
+    Section,
+    check_needs,
+    in_report,
+    needs_of,
+    step_count,
+)
+from .sections.robustness import DEFAULT_SCALE_DEPTH
+from .sections.summary import report_measures
 
 __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report"]
 
 #: Measures of the report when none are named (trec_eval names).
 DEFAULT_MEASURES: tuple[str, ...] = ("map", "P_10", "ndcg_cut_10")
-#: Run length of the robustness panel for measures without a cut-off (Ferrante et al. 2021, §6 uses
-#: 5, 10, 20 and 30).
-DEFAULT_SCALE_DEPTH = 10
 
 
 class Report(ReportContent):
@@ -113,69 +105,6 @@ class Report(ReportContent):
         from .tables import format_tables
 
         return format_tables(self, cast(Any, fmt), digits=digits)
-
-
-def provenance(command: str, paths: Iterable[object], conventions: Applied | None = None
-               ) -> Provenance:
-    """The :class:`Provenance` of a report made by ``command`` from ``paths`` (inputs that
-    are not files — DataFrames, dicts — are listed by type) with the dataset
-    ``conventions`` applied (their summary and source)."""
-    import importlib.metadata
-
-    import scipy
-
-    from ..core.version import __version__
-
-    try:
-        plotting = importlib.metadata.version("matplotlib")
-    except importlib.metadata.PackageNotFoundError:
-        plotting = "not installed"
-    versions = (("irscale", __version__), ("python", platform.python_version()),
-                ("numpy", np.__version__), ("scipy", scipy.__version__),
-                ("pandas", pd.__version__), ("matplotlib", plotting))
-    inputs = []
-    for path in paths:
-        if isinstance(path, str | os.PathLike) and os.path.isfile(path):
-            inputs.append((os.fspath(path), os.path.getsize(path), file_digest(path).hex()))
-        else:
-            inputs.append((f"<{type(path).__name__} in memory>", 0, ""))
-    return Provenance(command=command, versions=versions, inputs=tuple(inputs),
-                      conventions=None if conventions is None
-                      else f"{conventions.summary()} (from {conventions.source})")
-
-
-def _report_measures(evaluation: Evaluation, requested: Sequence[str]) -> tuple[str, ...]:
-    """The per-topic measures averaged over topics, in order, without the precision–recall
-    columns added for the curves (unless they were asked for). A requested measure that is
-    not one (a count such as ``num_ret``, a summary such as ``gm_map``) is refused, never
-    left out silently."""
-    asked_iprec = any("iprec" in name for name in requested)
-    columns = [c for c in evaluation.columns if asked_iprec or c.label not in RECALL_LEVELS]
-    labels = tuple(c.label for c in columns
-                   if c.label in evaluation.measures and c.aggregate == "mean")
-    other = [c.label for c in columns if c.label not in labels]
-    if other:
-        raise MeasureError(
-            f"{', '.join(other)}: the report compares measures with a per-topic value "
-            "averaged over topics; counts, summaries over topics and text cannot be tested "
-            f"(leave {'it' if len(other) == 1 else 'them'} out; irscale eval prints "
-            f"{'it' if len(other) == 1 else 'them'})")
-    return labels
-
-
-def _mean_intervals(evaluation: Evaluation, measures: Sequence[str], alpha: float,
-                    method: MeanInterval, samples: int, rng: Any) -> pd.DataFrame:
-    """Runs × (measure, "low" | "high"): the interval of each run's mean over topics, as
-    ``irscale eval --ci`` gives it (:meth:`irscale.measures.results.Evaluation.intervals`:
-    t, or bootstrap of ``samples`` from ``rng``)."""
-    table = evaluation.intervals(method, alpha=alpha, samples=samples, rng=rng)
-    table = table[table["measure"].isin(list(measures))]
-    frames = {}
-    for measure in measures:
-        rows = table[table["measure"] == measure].set_index("run")
-        frames[(measure, "low")] = rows["ci_low"]
-        frames[(measure, "high")] = rows["ci_high"]
-    return pd.DataFrame(frames, index=list(evaluation.runs))
 
 
 #: Units of progress of one step of the build (a step's own work, the resampling of
@@ -202,109 +131,95 @@ def _stepper(progress: ProgressArg, steps: int
     return advance, within
 
 
-def _dp_progress(within: Callable[[int, int], None], measures: int
-                 ) -> Callable[[int, int], None]:
-    """The resampling of discriminative power as the progress of its step: the methods of
-    each measure in turn (:data:`~irscale.meta.discriminative.METHODS`), each counting its
-    samples from 0 again."""
-    passes = measures * len(METHODS)
-    seen = {"pass": 0, "last": 0}
-
-    def report(done: int, total: int) -> None:
-        if done < seen["last"]:  # the next method's resampling has started
-            seen["pass"] = min(seen["pass"] + 1, passes - 1)
-        seen["last"] = done
-        within(seen["pass"] * total + done, passes * total)
-
-    return report
+def _dataset_defaults(build: Build) -> None:
+    """``dataset_defaults`` is a flag."""
+    flag = build.options["dataset_defaults"]
+    if not is_flag(flag):
+        raise ParameterError(f"dataset_defaults must be True or False, got {flag!r}")
 
 
-def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
-                alpha: float, advance: Callable[[], None], level: int
-                ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The τ(M, M_R) of Ferrante et al. (2021) and S2NS/NS2S of the Tukey HSD after MD2, per measure
-    (``advance()`` after each), and the runs' means of M at N and of M_R (:attr:`Report.scaled`),
-    the runs judged at relevance ``level`` (the report's)."""
-    rows: list[dict[str, object]] = []
-    scaled: list[dict[str, object]] = []
-    by_depth: dict[int, list[str]] = {}
-    for measure in measures:
-        try:
-            cutoff = scale_measure(measure).cutoff
-        except IrscaleError as error:
-            rows.append({"measure": measure, "N": None, "note": f"no scale: {error}"})
-            advance()
-            continue
-        by_depth.setdefault(cutoff or depth, []).append(measure)
-    for N, group in by_depth.items():
-        try:
-            results = [transform(qrels, runs, group, N, progress=False,
-                                 relevance_level=level)]
-        except IrscaleError:  # one measure's scale is out of reach: find which, keep others
-            results = []
-            for measure in group:
-                try:
-                    results.append(transform(qrels, runs, [measure], N, progress=False,
-                                             relevance_level=level))
-                except IrscaleError as error:
-                    rows.append({"measure": measure, "N": N, "note": f"no scale: {error}"})
-        for result, (measure, ranked) in ((r, pair) for r in results for pair in r.labels):
-            before = result.matrix.array(measure)
-            after = result.matrix.array(ranked)
-            tau = kendall_tau(before.mean(axis=0), after.mean(axis=0)).tau
-            sig = decide(before, "MD2", alpha=alpha).significant
-            sig_r = decide(after, "MD2", alpha=alpha).significant
-            rows.append({"measure": measure, "N": N, "tau": tau, "sig": int(sig.sum()),
-                         "sig_ranked": int(sig_r.sum()), "s2ns": int((sig & ~sig_r).sum()),
-                         "ns2s": int((~sig & sig_r).sum()), "note": ""})
-            scaled.extend({"run": run, "measure": measure, "N": N, "value": float(m),
-                           "ranked": float(r)}
-                          for run, m, r in zip(result.matrix.systems, before.mean(axis=0),
-                                               after.mean(axis=0), strict=True))
-        for _ in group:
-            advance()
-    order = {m: i for i, m in enumerate(measures)}
-    frame = pd.DataFrame(rows, columns=["measure", "N", "tau", "sig", "sig_ranked", "s2ns",
-                                        "ns2s", "note"])
-    table = pd.DataFrame(scaled, columns=list(SCALED_COLUMNS))
-    return (frame.sort_values("measure", key=lambda s: s.map(order)).reset_index(drop=True),
-            table.sort_values("measure", key=lambda s: s.map(order), kind="stable")
-            .reset_index(drop=True))
+def _conventions_once(build: Build) -> None:
+    """``conventions`` are those applied already: no ``dataset`` to apply besides."""
+    if build.options["conventions"] is not None and build.options["dataset"] is not None:
+        raise ParameterError("conventions= are the dataset conventions applied already: "
+                             "give no dataset= with them")
 
 
-class _BaselineTally:
-    """The conclusions against the baseline over the judge-noise replicates: called with
-    each replicate's values (:func:`~irscale.collections.judge_noise`'s ``each_replicate``),
-    it compares them with the baseline as the report does (``compare``: the same test and
-    correction over the same family of runs × measures) and counts, per (measure, run), the
-    replicates that keep the stated decision (the same direction and significance after
-    the correction)."""
+#: What the report itself needs of the call, before the sections' requirements.
+NEEDS: tuple[Requirement, ...] = (
+    Requirement("dataset_defaults a flag", "call", _dataset_defaults),
+    Requirement("dataset conventions applied once", "call", _conventions_once))
 
-    def __init__(self, stated: pd.DataFrame,
-                 compare: Callable[[Any], pd.DataFrame]) -> None:
-        from ..collections.judgment_noise import decisions
 
-        self.stated = stated
-        self.compare = compare
-        self.keys = pd.MultiIndex.from_frame(stated[["measure", "run"]].astype(str))
-        self.decision = decisions(stated["significant"], stated["delta"])
-        self.kept = np.zeros(len(stated))
+def _settle(options: dict[str, Any]) -> int:
+    """Apply the dataset conventions (``dataset``'s, or those of qrels ``irds:ID``, unless
+    given applied already or turned off) to ``options``' measures and relevance level, and
+    return the one relevance level of every evaluation of the report (the panels' too)."""
+    if options["conventions"] is None:
+        applied = conventions_for(options["qrels"], options["dataset"],
+                                  options["dataset_defaults"],
+                                  measures_given=options["measures"] is not None,
+                                  level_given=options["relevance_level"],
+                                  option_names=("measures=", "relevance_level="))
+        if applied is not None:
+            options["measures"] = applied.measures or options["measures"]
+            options["relevance_level"] = applied.relevance_level or options["relevance_level"]
+        options["conventions"] = applied
+    level = options["relevance_level"]
+    return DEFAULT_RELEVANCE_LEVEL if level is None else level
 
-    def __call__(self, values: Any) -> None:
-        from ..collections.judgment_noise import decisions
 
-        found = self.compare(values)
-        at = pd.MultiIndex.from_frame(found[["measure", "run"]].astype(str)).get_indexer(
-            self.keys)
-        self.kept += decisions(found["significant"].to_numpy()[at],
-                               found["delta"].to_numpy()[at]) == self.decision
+def _evaluate(build: Build, needs: Sequence[Requirement]) -> None:
+    """Read the inputs and evaluate the runs (and trec_eval's ``iprec_at_recall`` for the
+    precision–recall curves), each stage's requirements checked before its work: unknown
+    measures and a bad level before any input, the baseline before the evaluation."""
+    options = build.options
+    requested = tuple(measure_names(DEFAULT_MEASURES if options["measures"] is None
+                                    else options["measures"]))
+    check_progress(options["progress"])
+    evaluation_setup([*requested, "iprec_at_recall"], relevance_level=build.level)
+    build.set(qrels=as_qrels(options["qrels"]), runs=as_runs(options["runs"]),
+              requested=requested)
+    check_needs(needs, "inputs", build)
+    build.set(evaluation=evaluate(build.qrels, build.runs, [*requested, "iprec_at_recall"],
+                                  relevance_level=build.level))
+    build.set(measures=report_measures(build.evaluation, requested))
+    check_needs(needs, "evaluation", build)
 
-    def frame(self, replicates: int) -> pd.DataFrame:
-        """``measure, run, baseline, delta, significant`` (the stated comparison) and
-        ``decision_kept``: the share of the ``replicates`` that keep its decision."""
-        out = self.stated[["measure", "run", "baseline", "delta", "significant"]].copy()
-        out["decision_kept"] = self.kept / replicates
-        return out.reset_index(drop=True)
+
+def _part(section: Section, present: bool, build: Build) -> Mapping[str, Any]:
+    """The fields of the report ``section`` fills: its part where it is in the report,
+    else what it leaves there (:attr:`~irscale.report.section.Section.absent`)."""
+    if present:
+        return {} if section.build is None else section.build(build)
+    return {} if section.absent is None else section.absent()
+
+
+def _walk(options: dict[str, Any]) -> Report:
+    """The report of a call with ``options`` (checked on entry): the report's requirements,
+    then the sections' (:data:`~irscale.report.sections.SECTIONS`: those the options put in
+    the report) at each stage, the evaluation, and each section's part in turn."""
+    active = [section for section in listed.SECTIONS if in_report(section, options)]
+    needs = needs_of(active)
+    build = Build(options)
+    check_needs(NEEDS, "call", build)
+    build.set(level=_settle(options))
+    check_needs(needs, "call", build)
+    _evaluate(build, needs)
+    advance, within = _stepper(options["progress"],
+                               1 + step_count(active, len(build.measures)))
+    build.set(advance=advance, within=within)
+    advance()
+    for section in listed.SECTIONS:
+        build.fields.update(_part(section, section in active, build))
+    correction = options["correction"]
+    return Report(
+        evaluation=build.evaluation, measures=build.measures,
+        runs=tuple(build.evaluation.runs), alpha=options["alpha"],
+        baseline=options["baseline"], test=options["test"],
+        correction="none" if correction is None else correction,
+        interval=options["interval"], label_probabilities=options["label_probabilities"],
+        **build.fields)
 
 
 @REPORT
@@ -442,146 +357,6 @@ def build_report(
         not cover the same topics or the baseline names no run; MeasureError for unknown
         measures.
     """
-    # the domains and the sections each parameter applies to are checked on entry
-    # (REPORT); those of the parameters the command line gives its own way here
-    interval_samples = SAMPLES.check(interval_samples, "interval_samples")
-    test_spec(test)
-    dp_samples = SAMPLES.check(dp_samples, "dp_samples")
-    collection_samples = SAMPLES.check(collection_samples, "collection_samples")
-    if confusion is not None:
-        from ..collections.judgment_noise import check_confusion
-
-        check_confusion(confusion)
-    collection_weights = WEIGHTS.domain.check(collection_weights, "collection_weights")
-    correction_label = "none" if correction is None else correction_name(correction)
-    if not is_flag(dataset_defaults):
-        raise ParameterError(f"dataset_defaults must be True or False, got {dataset_defaults!r}")
-    if conventions is None:
-        conventions = conventions_for(qrels, dataset, dataset_defaults,
-                                      measures_given=measures is not None,
-                                      level_given=relevance_level,
-                                      option_names=("measures=", "relevance_level="))
-        if conventions is not None:
-            measures = conventions.measures or measures
-            relevance_level = conventions.relevance_level or relevance_level
-    elif dataset is not None:
-        raise ParameterError("conventions= are the dataset conventions applied already: "
-                             "give no dataset= with them")
-    # the one relevance level of every evaluation of the report (the panels' too)
-    level = DEFAULT_RELEVANCE_LEVEL if relevance_level is None else relevance_level
-    if collections is not None and level != DEFAULT_RELEVANCE_LEVEL:
-        raise ParameterError(
-            f"the collections compared across (collections=, --collection) are evaluated at "
-            f"relevance level 1, not at the report's {level}"
-            f"{'' if conventions is None else f' (the conventions of {conventions.dataset})'}"
-            ": give relevance level 1, or leave the collections out")
-    requested = measure_names(DEFAULT_MEASURES if measures is None else measures)
-    paths = list(input_files) if input_files is not None else \
-        [qrels, *(runs if isinstance(runs, list | tuple) else [runs])]
-    check_progress(progress)
-    # unknown measures and a bad level before any input
-    evaluation_setup([*requested, "iprec_at_recall"], relevance_level=level)
-    qrels_obj, run_objs = as_qrels(qrels), as_runs(runs)
-    if baseline is not None:  # before the evaluation: a name that matches no run fails fast
-        baseline = find_run(baseline, run_objs)
-    evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"],
-                          relevance_level=level)
-    labels = _report_measures(evaluation, requested)
-    advance, within = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp)
-                               + (confusion is not None))
-    advance()
-    run_names = tuple(evaluation.runs)
-    if len(run_names) < 2:
-        raise ParameterError(f"a report compares runs: give at least two (got {len(run_names)})")
-    evaluation.to_matrix(measures=list(labels))  # the same topics for every run, or raise
-    means = evaluation.mean()[list(labels)]
-    intervals = _mean_intervals(evaluation, labels, alpha, interval, interval_samples,
-                                interval_rng)
-
-    def against_baseline(data: Any) -> pd.DataFrame:
-        """Every run against the baseline on every measure of ``data`` (the evaluation,
-        or a judge-noise replicate's values), one family."""
-        return baseline_comparison(data, cast(str, baseline), test=test,
-                                   correction=cast(Any, correction), alpha=alpha,
-                                   measures=list(labels)).to_frame()
-
-    comparison = None if baseline is None else against_baseline(evaluation)
-    anovas: dict[str, AnovaResult] = {}
-    tukeys: dict[str, PairwiseComparisons] = {}
-    letters: dict[str, dict[str, str]] = {}
-    for measure in labels:
-        matrix = evaluation.to_matrix(measures=[measure])
-        anovas[measure] = result = anova_of(matrix, "topic+system")
-        tukeys[measure] = hsd = result.tukey_hsd(alpha)
-        columns = hsd.columns
-        pairs = [(str(a), str(b)) for a, b, s in zip(columns["a"], columns["b"],
-                                                      columns["significant"], strict=True) if s]
-        order = [run_names[i] for i in np.argsort(-means[measure].to_numpy(), kind="stable")]
-        letters[measure] = compact_letters(order, pairs)
-        advance()
-    panel, scaled = (_robustness(qrels_obj, run_objs, labels, scale_depth, alpha, advance,
-                                 level)
-                     if robustness
-                     else (pd.DataFrame(columns=["measure", "N", "tau", "sig", "sig_ranked",
-                                                 "s2ns", "ns2s", "note"]),
-                           pd.DataFrame(columns=list(SCALED_COLUMNS))))
-    found_automatic = None
-    if automatic is not None:
-        from ..collections.automatic import automatic_judgments
-
-        found_automatic = automatic_judgments(
-            automatic, qrels, run_objs, list(labels), alpha=alpha, pairs=True,
-            design=cast(Any, design), label_probabilities=label_probabilities,
-            draws=draws, rng=seed if label_probabilities and design == "topics" else
-            AUTO_SEED.default,
-            progress=progress, relevance_level=level)
-    found_bounds = None
-    if bounds:
-        from ..collections.bounds import unjudged_bounds
-
-        found_bounds = unjudged_bounds(qrels_obj, run_objs, list(labels), progress=progress,
-                                       relevance_level=level)
-    across = {}
-    if collections is not None:
-        from ..stats.across_collections import across_collections
-
-        if isinstance(collections, (str, os.PathLike)):  # read and evaluated once
-            from ..evaluation.suite import evaluate_collections
-            from ..io.manifest import read_collections
-
-            collections = evaluate_collections(read_collections(collections), list(labels))
-        across = {measure: across_collections(collections, measure, alpha=alpha,
-                                              samples=collection_samples, rng=seed,
-                                              weights=collection_weights)
-                  for measure in labels}
-    discriminative = None
-    if dp:
-        discriminative = discriminative_power_table(
-            evaluation.to_matrix(measures=list(labels)), measures=list(labels),
-            samples=dp_samples, alpha=alpha, rng=seed,
-            progress=_dp_progress(within, len(labels)) if callable(progress)
-            else bool(progress))  # a bar (lines) of its own: the resampling's time left
-        advance()
-    noise = noise_baseline = None
-    if confusion is not None:
-        from ..collections.judgment_noise import judge_noise
-
-        tally = None if comparison is None else _BaselineTally(comparison, against_baseline)
-        noise = judge_noise(qrels_obj, run_objs, list(labels), confusion, replicates=replicates,
-                            rng=seed, test="MD2", alpha=alpha, each_replicate=tally,
-                            progress=within if callable(progress) else bool(progress),
-                            relevance_level=level)
-        noise_baseline = None if tally is None else tally.frame(replicates)
-        advance()
-    return Report(
-        evaluation=evaluation, measures=labels, runs=run_names, alpha=alpha,
-        baseline=baseline, test=test, correction=correction_label, means=means,
-        intervals=intervals,
-        comparison=comparison, anova=anovas, tukey=tukeys, letters=letters,
-        precision_recall=interpolated_precision(evaluation), robustness=panel,
-        discriminative=discriminative,
-        provenance=provenance(command or "irscale.report.build_report(...)", paths,
-                              conventions),
-        scaled=scaled, automatic=found_automatic, interval=interval,
-        label_probabilities=label_probabilities,
-        bounds=found_bounds, across=across, noise=noise, noise_baseline=noise_baseline)
+    # the options' domains and when each applies are checked on entry (REPORT: the
+    # sections' declarations); what each section needs, by the walk
+    return _walk(dict(locals()))

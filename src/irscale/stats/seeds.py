@@ -44,6 +44,7 @@ from ..core.notebook import HtmlRepr
 from ..core.numbers import declare, undefined
 from ..core.params import check_alpha
 from ..errors import InputError, ParameterError, shown
+from ..evaluation.params import EVALUATE_SEEDS, SEED_TABLE
 from .seed_intervals import difference_intervals, seed_intervals
 from .shards import ShardScores
 from .tables import level_text
@@ -164,6 +165,7 @@ class SeedEvaluation(HtmlRepr):
                                  f"{'' if np.isnan(value) else repr(float(value))}")
         return "\n".join(lines) + "\n"
 
+    @SEED_TABLE
     def format(self, fmt: Format = "text", *, digits: int = 4, runs: bool = False,
                pairs: bool = False, interval: MeanInterval | None = None,
                alpha: float = 0.05, samples: int = 10_000,
@@ -176,12 +178,6 @@ class SeedEvaluation(HtmlRepr):
         from .protocol import format_table
 
         check_format(fmt, TABLE_FORMATS, "a seed evaluation")
-        if runs and (interval is not None or pairs):
-            raise ParameterError("runs=True prints every run's mean: not with interval or "
-                                 "pairs (the intervals are the systems')")
-        if pairs and interval is None:
-            raise ParameterError("pairs: the differences are printed with their intervals: "
-                                 "give interval='t' or 'bootstrap'")
         if runs:
             return format_table(self.per_run(), fmt, digits=digits)
         level = "" if interval is None else \
@@ -205,6 +201,7 @@ def _generator(method: str, rng: int | np.random.Generator | None
     return rng
 
 
+@EVALUATE_SEEDS
 def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Sequence[str],
                    **trec: Unpack[TrecEvalKeywords]) -> SeedEvaluation:
     """Evaluate every run of every system (module documentation).
