@@ -152,29 +152,63 @@ def _check_listed(status: object, modules: set[str], listed: set[str]) -> None:
     assert sorted({name.partition(".")[0] for name in modules} & REFUSED) == []
 
 
-#: What ``irscale compare -m map --test t --correction holm`` loads of irscale besides
-#: :data:`EVAL_HELP`: its parser, the evaluation of the runs into a score matrix (the
+#: What ``irscale compare -m map --test t --correction holm`` loads of irscale: the
+#: command table, its parser, the evaluation of the runs into a score matrix (the
 #: judging, the catalogue's computation and the evaluation's result), the paired t-test
 #: (:mod:`irscale.stats.parametric`, not the registry's other tests), Holm's correction and
 #: the text of the comparison; no rank or resampling test's module, no ANOVA, no report,
 #: no plot, no meta-evaluation.
-COMPARE = (EVAL - {"irscale.cli.eval", "irscale.evaluation.trec_text", "irscale.measures.plan",
-                   "irscale.measures.trec_reading"}) | {
-    "irscale.cli.compare", "irscale.cli.compare_collections", "irscale.cli.inputs",
-    "irscale.core._columnar", "irscale.core._columnar.blocks",
-    "irscale.core._columnar.duplicates", "irscale.core._columnar.fingerprints",
-    "irscale.core.binding", "irscale.core.columns", "irscale.core.inputs", "irscale.core.judge",
-    "irscale.core.judged", "irscale.core.mean_intervals", "irscale.core.native_columns",
-    "irscale.core.native_judge", "irscale.core.notebook", "irscale.core.progress",
-    "irscale.core.rows", "irscale.core.scorematrix", "irscale.core.segments",
-    "irscale.core.strings", "irscale.evaluation.api", "irscale.evaluation.judged",
-    "irscale.io.native_trec", "irscale.io.table", "irscale.measures.compute",
-    "irscale.measures.means", "irscale.measures.results", "irscale.parallel",
-    "irscale.parallel.executor", "irscale.parallel.threads", "irscale.stats._twosample",
+COMPARE = {
+    "irscale", "irscale._engine", "irscale.cache", "irscale.cache.calls", "irscale.cli",
+    "irscale.cli.common_params", "irscale.cli.compare", "irscale.cli.compare_collections",
+    "irscale.cli.dataset_options", "irscale.cli.eval_many", "irscale.cli.eval_options",
+    "irscale.cli.inputs", "irscale.cli.intervals", "irscale.cli.main", "irscale.cli.options",
+    "irscale.cli.outputs", "irscale.cli.parser", "irscale.cli.requirements",
+    "irscale.cli.rules", "irscale.cli.runargs", "irscale.core", "irscale.core._columnar",
+    "irscale.core._columnar.blocks", "irscale.core._columnar.duplicates",
+    "irscale.core._columnar.fingerprints", "irscale.core.binding", "irscale.core.budget",
+    "irscale.core.columns", "irscale.core.contexts", "irscale.core.edge",
+    "irscale.core.extras", "irscale.core.input_messages", "irscale.core.inputs",
+    "irscale.core.judge", "irscale.core.judged", "irscale.core.kernels", "irscale.core.lazy",
+    "irscale.core.mean_intervals", "irscale.core.native_columns", "irscale.core.native_judge",
+    "irscale.core.notebook", "irscale.core.numbers", "irscale.core.options",
+    "irscale.core.params", "irscale.core.progress", "irscale.core.reads",
+    "irscale.core.records", "irscale.core.rows", "irscale.core.scorematrix",
+    "irscale.core.segments", "irscale.core.strings", "irscale.core.version", "irscale.errors",
+    "irscale.evaluation", "irscale.evaluation.api", "irscale.evaluation.context",
+    "irscale.evaluation.contexts", "irscale.evaluation.contexts.fairness",
+    "irscale.evaluation.contexts.intents", "irscale.evaluation.contexts.judged",
+    "irscale.evaluation.contexts.nuggets", "irscale.evaluation.contexts.prefs",
+    "irscale.evaluation.contexts.pyramids", "irscale.evaluation.contexts.qrels_jg",
+    "irscale.evaluation.contexts.sessions", "irscale.evaluation.contexts.texts",
+    "irscale.evaluation.judged", "irscale.evaluation.options", "irscale.evaluation.params",
+    "irscale.evaluation.setup", "irscale.io", "irscale.io.files", "irscale.io.formats",
+    "irscale.io.irds", "irscale.io.naming", "irscale.io.native_dicts",
+    "irscale.io.native_files", "irscale.io.native_inputs", "irscale.io.native_trec",
+    "irscale.io.sources", "irscale.io.table", "irscale.measures", "irscale.measures.base",
+    "irscale.measures.compute", "irscale.measures.contexts",
+    "irscale.measures.contexts.intents", "irscale.measures.contexts.nuggets",
+    "irscale.measures.contexts.policies", "irscale.measures.contexts.prefs",
+    "irscale.measures.contexts.pyramids", "irscale.measures.contexts.qrels_jg",
+    "irscale.measures.contexts.rankings", "irscale.measures.contexts.sessions",
+    "irscale.measures.contexts.texts", "irscale.measures.ir_measures_names",
+    "irscale.measures.layout", "irscale.measures.means", "irscale.measures.names",
+    "irscale.measures.native", "irscale.measures.params", "irscale.measures.results",
+    "irscale.measures.trec", "irscale.measures.trec.average_precision",
+    "irscale.measures.trec.bpref", "irscale.measures.trec.counts",
+    "irscale.measures.trec.gain_g", "irscale.measures.trec.gains",
+    "irscale.measures.trec.interpolated", "irscale.measures.trec.ndcg",
+    "irscale.measures.trec.ndcg_averaged", "irscale.measures.trec.precision",
+    "irscale.measures.trec.rbp", "irscale.measures.trec.recall",
+    "irscale.measures.trec.reciprocal_rank", "irscale.measures.trec.relstring",
+    "irscale.measures.trec.set_measures", "irscale.measures.trec.unjudged",
+    "irscale.measures.trec_table", "irscale.parallel", "irscale.parallel.executor",
+    "irscale.parallel.threads", "irscale.stats", "irscale.stats._twosample",
     "irscale.stats.corrections", "irscale.stats.distributions", "irscale.stats.effects",
-    "irscale.stats.pairwise", "irscale.stats.parametric", "irscale.stats.params",
-    "irscale.stats.protocol", "irscale.stats.registry", "irscale.stats.resampling",
-    "irscale.stats.results", "irscale.stats.tables", "irscale.stats.validation"}
+    "irscale.stats.names", "irscale.stats.pairwise", "irscale.stats.parametric",
+    "irscale.stats.params", "irscale.stats.protocol", "irscale.stats.registry",
+    "irscale.stats.resampling", "irscale.stats.results", "irscale.stats.tables",
+    "irscale.stats.validation"}
 #: Of the standard library, what ``compare`` loads besides ``irscale eval`` and
 #: ``import numpy, scipy.special``: the executor of the parallel loops (a thread pool, its
 #: queue, uuid).
