@@ -634,7 +634,8 @@ def test_evaluate_many_hits_equal_one_evaluation(files, tmp_path):
     plain = evaluate_many(files / "qrels", runs, measures, out=tmp_path / "plain",
                           names="runid")
     pd.testing.assert_frame_equal(hit.per_topic(), plain.per_topic(), check_exact=True)
-    pd.testing.assert_frame_equal(hit.mean(), evaluate(files / "qrels", runs, measures).mean(),
+    pd.testing.assert_frame_equal(hit.mean().frame,
+                                  evaluate(files / "qrels", runs, measures).mean().frame,
                                   check_exact=True)
 
 

@@ -110,7 +110,7 @@ def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
 def _assert_same(many, reference) -> None:
     assert many.runs == reference.runs
     pd.testing.assert_frame_equal(many.aggregates(), reference.aggregates(), check_exact=True)
-    pd.testing.assert_frame_equal(many.mean(), reference.mean(), check_exact=True)
+    pd.testing.assert_frame_equal(many.mean().frame, reference.mean().frame, check_exact=True)
     pd.testing.assert_frame_equal(_sorted(many.per_topic()), _sorted(reference.per_topic()),
                                   check_exact=True)
 

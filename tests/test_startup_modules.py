@@ -152,3 +152,112 @@ def _check_listed(status: object, modules: set[str], listed: set[str]) -> None:
     assert sorted(ours - listed) == [], "modules of irscale not listed for this command"
     assert sorted(listed - ours) == [], "listed but no longer imported: take them out"
     assert sorted({name.partition(".")[0] for name in modules} & REFUSED) == []
+
+
+#: What ``irscale compare -m map --test t --correction holm`` loads of irscale: the
+#: command table, its parser, the evaluation of the runs into a score matrix (the
+#: judging, the catalogue's computation and the evaluation's result), the paired t-test
+#: (:mod:`irscale.stats.parametric`, not the registry's other tests), Holm's correction and
+#: the text of the comparison; no rank or resampling test's module, no ANOVA, no report,
+#: no plot, no meta-evaluation.
+COMPARE = {
+    "irscale", "irscale._engine", "irscale.cache", "irscale.cache.calls", "irscale.cli",
+    "irscale.cli.common_params", "irscale.cli.compare", "irscale.cli.compare_collections",
+    "irscale.cli.dataset_options", "irscale.cli.eval_many", "irscale.cli.eval_options",
+    "irscale.cli.inputs", "irscale.cli.intervals", "irscale.cli.main", "irscale.cli.options",
+    "irscale.cli.outputs", "irscale.cli.parser", "irscale.cli.requirements",
+    "irscale.cli.rules", "irscale.cli.runargs", "irscale.core", "irscale.core._columnar",
+    "irscale.core._columnar.blocks", "irscale.core._columnar.duplicates",
+    "irscale.core._columnar.fingerprints", "irscale.core.binding", "irscale.core.budget",
+    "irscale.core.columns", "irscale.core.contexts", "irscale.core.edge",
+    "irscale.core.extras", "irscale.core.input_messages", "irscale.core.inputs",
+    "irscale.core.judge", "irscale.core.judged", "irscale.core.kernels", "irscale.core.lazy",
+    "irscale.core.mean_intervals", "irscale.core.native_columns", "irscale.core.native_judge",
+    "irscale.core.notebook", "irscale.core.numbers", "irscale.core.options",
+    "irscale.core.params", "irscale.core.progress", "irscale.core.reads",
+    "irscale.core.records", "irscale.core.rows", "irscale.core.scorematrix",
+    "irscale.core.segments", "irscale.core.strings", "irscale.core.version", "irscale.errors",
+    "irscale.evaluation", "irscale.evaluation.api", "irscale.evaluation.context",
+    "irscale.evaluation.contexts", "irscale.evaluation.contexts.fairness",
+    "irscale.evaluation.contexts.intents", "irscale.evaluation.contexts.judged",
+    "irscale.evaluation.contexts.nuggets", "irscale.evaluation.contexts.prefs",
+    "irscale.evaluation.contexts.pyramids", "irscale.evaluation.contexts.qrels_jg",
+    "irscale.evaluation.contexts.sessions", "irscale.evaluation.contexts.texts",
+    "irscale.evaluation.judged", "irscale.evaluation.options", "irscale.evaluation.params",
+    "irscale.evaluation.setup", "irscale.io", "irscale.io.files", "irscale.io.formats",
+    "irscale.io.irds", "irscale.io.naming", "irscale.io.native_dicts",
+    "irscale.io.native_files", "irscale.io.native_inputs", "irscale.io.native_trec",
+    "irscale.io.sources", "irscale.io.table", "irscale.measures", "irscale.measures.base",
+    "irscale.measures.compute", "irscale.measures.contexts",
+    "irscale.measures.contexts.intents", "irscale.measures.contexts.nuggets",
+    "irscale.measures.contexts.policies", "irscale.measures.contexts.prefs",
+    "irscale.measures.contexts.pyramids", "irscale.measures.contexts.qrels_jg",
+    "irscale.measures.contexts.rankings", "irscale.measures.contexts.sessions",
+    "irscale.measures.contexts.texts", "irscale.measures.ir_measures_names",
+    "irscale.measures.layout", "irscale.measures.means", "irscale.measures.names",
+    "irscale.measures.native", "irscale.measures.params", "irscale.measures.results",
+    "irscale.measures.trec", "irscale.measures.trec.average_precision",
+    "irscale.measures.trec.bpref", "irscale.measures.trec.counts",
+    "irscale.measures.trec.gain_g", "irscale.measures.trec.gains",
+    "irscale.measures.trec.interpolated", "irscale.measures.trec.ndcg",
+    "irscale.measures.trec.ndcg_averaged", "irscale.measures.trec.precision",
+    "irscale.measures.trec.rbp", "irscale.measures.trec.recall",
+    "irscale.measures.trec.reciprocal_rank", "irscale.measures.trec.relstring",
+    "irscale.measures.trec.set_measures", "irscale.measures.trec.unjudged",
+    "irscale.measures.trec_table", "irscale.parallel", "irscale.parallel.executor",
+    "irscale.parallel.threads", "irscale.stats", "irscale.stats._twosample",
+    "irscale.stats.corrections", "irscale.stats.distributions", "irscale.stats.effects",
+    "irscale.stats.names", "irscale.stats.pairwise", "irscale.stats.parametric",
+    "irscale.stats.params", "irscale.stats.protocol", "irscale.stats.registry",
+    "irscale.stats.resampling", "irscale.stats.results", "irscale.stats.tables",
+    "irscale.stats.validation"}
+#: Of the standard library, what ``compare`` loads besides ``irscale eval`` and
+#: ``import numpy, scipy.special``: the executor of the parallel loops (a thread pool, its
+#: queue, uuid).
+COMPARE_LIBRARY = {"_queue", "_uuid", "concurrent.futures.thread", "queue", "uuid"}
+
+
+def test_the_modules_compare_of_a_t_test_imports_are_listed(tmp_path):
+    """``irscale compare`` with a t-test and Holm's correction loads :data:`COMPARE` of
+    irscale, and of the rest only what ``irscale eval`` and ``import numpy, scipy.special``
+    load, and :data:`COMPARE_LIBRARY`: neither scipy.stats nor pandas, nor threadpoolctl."""
+    (tmp_path / "qrels").write_text(QRELS.replace("1 0 ", "2 0 ") + QRELS)
+    for name, shift in (("a", 0), ("b", 3), ("c", 5)):
+        (tmp_path / name).write_text("".join(
+            f"{t} Q0 d{(k + shift * t) % 10} {k + 1} {10 - k} {name}\n"
+            for t in (1, 2) for k in range(10)))
+    argv = ["compare", "-m", "map", "--test", "t", "--correction", "holm", "qrels", "a", "b",
+            "c"]
+    status, modules = _modules(argv, str(tmp_path))
+    assert status == 0
+    ours = {name for name in modules if name == "irscale" or name.startswith("irscale.")}
+    assert sorted(ours - COMPARE) == [], "modules of irscale not listed for this command"
+    assert sorted(COMPARE - ours) == [], "listed but no longer imported: take them out"
+    _, evaluation = _modules(["eval", "-m", "map", "qrels", "a", "b", "c"], str(tmp_path))
+    numerical = _imported("import numpy, scipy.special")
+    assert sorted(modules - ours - evaluation - numerical - COMPARE_LIBRARY) == []
+
+
+def _imported(code: str) -> set[str]:
+    """The modules ``code`` loads in an interpreter without ``site`` (as :func:`_modules`)."""
+    import numpy
+
+    path = [os.path.dirname(os.path.dirname(numpy.__file__))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    done = subprocess.run([sys.executable, "-S", "-c",
+                           f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"],
+                          env=env, capture_output=True, text=True, timeout=300, check=True)
+    return set(json.loads(done.stdout))
+
+
+def test_the_registry_declares_every_test_where_it_is():
+    """:data:`irscale.stats.registry.DECLARED` names every test of
+    :data:`~irscale.stats.names.TEST_NAMES` with the module and the spec of that name, and
+    ``TESTS`` (built from it when first read) holds them in that order."""
+    from irscale.stats.names import TEST_NAMES
+    from irscale.stats.registry import DECLARED, TESTS, test_spec
+
+    assert list(DECLARED) == list(TEST_NAMES) == list(TESTS)
+    for name, spec in TESTS.items():
+        assert spec.name == name and test_spec(name) is spec
+        assert spec.kernel.__module__ == f"irscale.stats.{DECLARED[name][0]}"

@@ -72,7 +72,6 @@ from .inputs import (
 )
 from .intervals import add_interval_options, interval_arguments
 from .main import SUBCOMMANDS, given
-from .meta_common import shard_scores
 from .options import (
     DIGITS_RULE,
     add_command,
@@ -315,6 +314,8 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
 
 def _mixed_of_shards(args: argparse.Namespace):
     """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
+    from .meta_common import shard_scores  # with the meta parameters: shards only
+
     shards = shard_scores(args.shard_scores)
     from ..stats.mixed import mixed_model
 
@@ -326,6 +327,8 @@ def _mixed_of_shards(args: argparse.Namespace):
 
 def _bootstrap_of_shards(args: argparse.Namespace):
     """The bootstrap ANOVA of ``--shard-scores`` and its pairwise decisions."""
+    from .meta_common import shard_scores
+
     shards = shard_scores(args.shard_scores)
     from ..stats.replicates import bootstrap_anova
 

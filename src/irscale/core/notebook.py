@@ -12,7 +12,6 @@ pandas, ranx and ir_measures print theirs.
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,6 +80,8 @@ def shown_rows(n: int) -> np.ndarray:
 def result_html(caption: str, frame: pd.DataFrame) -> str:
     """``frame`` as an HTML table (at most :data:`MAX_ROWS` rows shown, numbers at full
     precision as pandas prints them) under ``caption`` (escaped)."""
+    import html  # with the page only (a printed result needs none)
+
     table = frame.to_html(max_rows=MAX_ROWS, border=0, escape=True)
     return (f'<div class="irscale-result"><p><code>{html.escape(caption)}</code></p>'
             f"{table}</div>")

@@ -44,6 +44,7 @@ from ..core.rows import RowKeys, TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
 from ..io.table import Averaging, Column, check_run_index, run_summaries
+from .means import Means
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
@@ -91,12 +92,17 @@ class RunSummaries(TableRepr):
                 rows.append((run, column.label, value))
         return pd.DataFrame(rows, columns=["run", "measure", "value"])
 
-    def mean(self) -> pd.DataFrame:
-        """Runs × measures table of the numeric summary values."""
-        frame = self.aggregates()
-        frame = frame[frame["measure"].isin(self.measures)]
-        table = frame.pivot(index="run", columns="measure", values="value").astype(float)
-        return table.loc[list(self.runs), [m for m in self.measures if m in table.columns]]
+    def mean(self) -> Means:
+        """Runs × measures table of the numeric summary values, as floats: a
+        :class:`~irscale.measures.means.Means`, built without pandas (its ``repr`` is the
+        frame's text; ``.frame`` the pandas ``DataFrame``, index ``run``, columns
+        ``measure``, which earlier versions returned; the frame's attributes, ``.loc``,
+        ``.round(4)``, ``["map"]``, are its too)."""
+        found = [{column.label: value for column, value in self.summary(run_index)}
+                 for run_index in range(len(self.runs))]
+        # the numeric measures a run is summarised on (not those with no summary)
+        labels = [m for m in self.measures if m in found[0]] if found else []
+        return Means(self.runs, labels, [[float(run[m]) for m in labels] for run in found])
 
     @property
     def counted_topics(self) -> int | None:
@@ -153,7 +159,8 @@ class RunSummaries(TableRepr):
             values = np.nan_to_num(values, nan=0.0)
             missing = max(0, counted - values.shape[0])
             values = np.concatenate([values, np.zeros((missing, *values.shape[1:]))])
-        summaries = self.mean().loc[list(matrix.systems), labels].to_numpy(np.float64)
+        summaries = self.mean().frame.loc[list(matrix.systems), labels].to_numpy(
+            np.float64)
         rows = []
         for r, run in enumerate(matrix.systems):
             column = values[:, r, :]
@@ -209,7 +216,7 @@ class RunSummaries(TableRepr):
     def _html_frame(self) -> pd.DataFrame:
         """A notebook shows the runs × measures means (the summaries when no measure is
         numeric)."""
-        return self.mean() if self.measures else self.aggregates()
+        return self.mean().frame if self.measures else self.aggregates()
 
     def format(self, fmt: str = "trec") -> str:
         """The summaries in one of :data:`~irscale.io.formats.SUMMARY_FORMATS`: trec_eval's

@@ -19,7 +19,6 @@ from ..core.edge import keyword_error
 from ..errors import InputError
 from .distributions import symmetric_pvalue, t_sf
 from .effects import EffectSizes, effect_size_columns, mean_difference_ci, standard_error
-from .resampling import rng_options
 from .results import TestResult
 from .validation import (
     TIE_RTOL,
@@ -223,7 +222,10 @@ def run_test(
     check_alternative(alternative)
     alpha = check_alpha(alpha)
     spec.check_options(options)
-    options = rng_options(options)
+    if "rng" in options:  # the resampling tests' (imported with them)
+        from .resampling import rng_options
+
+        options = rng_options(options)
     xs, ys, labels = two_samples(x, y, paired=spec.paired, systems=systems, measure=measure)
     reason = refusal(xs, ys, spec, labels)
     if reason is not None:

@@ -18,27 +18,56 @@ name                paired   test
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from ._twosample import TestSpec, run_test
-from .bootstrap import BOOTSTRAP_SHIFT, PAIRED_BOOTSTRAP, UNPAIRED_BOOTSTRAP
-from .names import TEST
-from .nonparametric import MANN_WHITNEY, SIGN, WILCOXON
-from .parametric import PAIRED_T, STUDENT_T, WELCH_T
-from .randomization import RANDOMIZATION
-from .results import TestResult
-from .validation import Alternative
+from .names import TEST, TEST_NAMES
 
-TESTS: dict[str, TestSpec] = {
-    spec.name: spec
-    for spec in (PAIRED_T, STUDENT_T, WELCH_T, WILCOXON, SIGN, MANN_WHITNEY, RANDOMIZATION,
-                 PAIRED_BOOTSTRAP, BOOTSTRAP_SHIFT, UNPAIRED_BOOTSTRAP)
+if TYPE_CHECKING:  # pragma: no cover
+    from ._twosample import TestSpec
+    from .results import TestResult
+    from .validation import Alternative
+
+#: Where each test of :data:`~irscale.stats.names.TEST_NAMES` is declared (its module and
+#: the :class:`~irscale.stats._twosample.TestSpec` there): a call imports the module of the
+#: test it runs, not those of the others (``irscale compare --test t`` loads neither the
+#: resampling nor the rank tests).
+DECLARED: dict[str, tuple[str, str]] = {
+    "t": ("parametric", "PAIRED_T"), "student": ("parametric", "STUDENT_T"),
+    "welch": ("parametric", "WELCH_T"), "wilcoxon": ("nonparametric", "WILCOXON"),
+    "sign": ("nonparametric", "SIGN"), "mann-whitney": ("nonparametric", "MANN_WHITNEY"),
+    "randomization": ("randomization", "RANDOMIZATION"),
+    "bootstrap": ("bootstrap", "PAIRED_BOOTSTRAP"),
+    "bootstrap-shift": ("bootstrap", "BOOTSTRAP_SHIFT"),
+    "unpaired-bootstrap": ("bootstrap", "UNPAIRED_BOOTSTRAP"),
 }
+#: Every registered test by name, in :data:`~irscale.stats.names.TEST_NAMES`' order: built
+#: (every test's module imported) when first read, by the module's ``__getattr__``.
+TESTS: dict[str, TestSpec]
+
+
+def _declared(name: str) -> TestSpec:
+    """The test ``name`` (a key of :data:`DECLARED`), its module imported."""
+    module, attribute = DECLARED[name]
+    spec: TestSpec = getattr(importlib.import_module(f"{__package__}.{module}"), attribute)
+    return spec
+
+
+def __getattr__(name: str) -> Any:
+    """``TESTS``: every registered test by name (:data:`~irscale.stats.names.TEST_NAMES`'
+    order), their modules imported when it is first read."""
+    if name == "TESTS":
+        tests = {test: _declared(test) for test in TEST_NAMES}
+        globals()["TESTS"] = tests
+        return tests
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def test_spec(name: str) -> TestSpec:
     """The registered test called ``name`` (or one of its aliases:
     :data:`irscale.stats.names.TEST`)."""
-    return TESTS[TEST.check(name, "test")]
+    return _declared(TEST.check(name, "test"))
 
 
 test_spec.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
@@ -56,6 +85,8 @@ def two_sample_test(
     **options: object,
 ) -> TestResult:
     """Run the two-system test named ``test`` (see the table above) with its ``options``."""
+    from ._twosample import run_test
+
     return run_test(test_spec(test), x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha, **options)
 

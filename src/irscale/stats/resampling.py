@@ -34,7 +34,6 @@ from functools import partial
 from typing import Any, Literal, TypeVar
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from ..core.params import MAX_SAMPLES as MAX_SAMPLES
 from ..core.params import RESAMPLES, SAMPLES, SEED
@@ -197,8 +196,12 @@ def run_chunks(
         finished += sizes[index]
         report(finished)
 
-    limits = threadpool_limits(limits=1, user_api="blas") if is_local(executor) \
-        else nullcontext()
+    if is_local(executor):  # threadpoolctl imported by the loops that resample only
+        from threadpoolctl import threadpool_limits
+
+        limits: Any = threadpool_limits(limits=1, user_api="blas")
+    else:
+        limits = nullcontext()
     with limits:
         run_tasks(partial(_chunk, work), tasks, on_result, shared=shared, executor=executor,
                   workers=workers, done=done)
