@@ -118,7 +118,6 @@ class EngagementSummary(TableResult):
                 f"intervals over users)")
 
 
-@ENGAGEMENT
 def _numeric_measures(table: pd.DataFrame, measures: Sequence[str] | None,
                       variant: str | None, source: str | None) -> list[str]:
     """The measures to summarise (by default every numeric column but ``variant``), each
@@ -151,6 +150,7 @@ def _numeric_measures(table: pd.DataFrame, measures: Sequence[str] | None,
     return list(measures)
 
 
+@ENGAGEMENT
 def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = None, *,
                        variant: str | None = "variant", alpha: float = 0.05,
                        source: str | None = None,
