@@ -40,11 +40,21 @@ def _count_documents(held: list[Any], measures: Any, *, allow_empty: bool = Fals
 @pytest.fixture
 def toy() -> Iterator[Context]:
     """A context that claims the measure name ``toy`` and reads ``allow_empty`` only."""
-    context = register(Context(
-        name="toy", what="toy measures", why="they count the documents retrieved",
-        reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
-        claims=lambda qrels, measures, options: measures == "toy" or measures == ["toy"],
-        run=_count_documents, formats=("trec", "csv")))
+    class Toy(Context):
+        name = "toy"
+        what = "toy measures"
+        why = "they count the documents retrieved"
+        reads = frozenset({"allow_empty"})
+        averaging = "mean"
+        formats = ("trec", "csv")
+
+        def claims(self, qrels, measures, options):
+            return measures == "toy" or measures == ["toy"]
+
+        def run(self, held, measures, **options):
+            return _count_documents(held, measures, **options)
+
+    context = register(Toy())
     try:
         yield context
     finally:
@@ -122,23 +132,32 @@ def words() -> Iterator[list[dict]]:
     hooks were handed is recorded in the list yielded."""
     seen: list[dict] = []
 
-    def run(held, measures, *, allow_empty=False, fmt=None):
-        seen.append({"fmt": fmt})
-        return _count_documents(held, measures, allow_empty=allow_empty)
+    class Words(Context):
+        name = "words"
+        what = "word measures"
+        why = "they count the words of a line"
+        reads = frozenset({"allow_empty"})
+        averaging = "mean"
 
-    def read_runs(paths, names):
-        seen.append({"paths": [str(p) for p in paths], "names": names})
-        return _read_word_runs(paths, names)
+        def claims(self, qrels, measures, options):
+            return list(measures) == ["words"]
 
-    def matrix(evaluation):
-        seen.append({"matrix": True})
-        return evaluation().to_matrix(allow_missing=True)
+        def run(self, held, measures, *, allow_empty=False, fmt=None):
+            seen.append({"fmt": fmt})
+            return _count_documents(held, measures, allow_empty=allow_empty)
 
-    register(Context(
-        name="words", what="word measures", why="they count the words of a line",
-        reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
-        claims=lambda qrels, measures, options: list(measures) == ["words"], run=run,
-        read_runs=read_runs, format_options=lambda fmt: {"fmt": fmt}, matrix=matrix))
+        def read_runs(self, paths, names, trec):
+            seen.append({"paths": [str(p) for p in paths], "names": names})
+            return _read_word_runs(paths, names)
+
+        def format_options(self, fmt):
+            return {"fmt": fmt}
+
+        def matrix(self, evaluate):
+            seen.append({"matrix": True})
+            return super().matrix(evaluate)
+
+    register(Words())
     try:
         yield seen
     finally:
@@ -249,37 +268,41 @@ def found(jr, params, cutoff):
     return np.bincount(ranking, weights=counted, minlength=len(lengths))
 '''
 #: Its evaluation context, as a module of ``irscale/evaluation/contexts/`` declares it
-#: (``register(Context(...))``, its runner loaded when it runs).
+#: (a subclass of ``Context`` registered, its runner loaded when it runs).
 TALLIES_EVALUATION = '''\
 """Tallies: the measures of the catalogue's context ``tallies`` on judged rankings."""
 
 from __future__ import annotations
 
 from irscale.evaluation.context import (
-    Context, catalogue_claim, measure_names, register, take)
+    CatalogueContext, measure_names, register, take)
 
 
-def _run(held, measures, *, allow_empty=False):
-    """Each measure's kernel on the judged rankings of ``held`` (``[qrels, runs]``)."""
-    import irscale
-    from irscale.measures.base import CATALOGUE
-    from irscale.measures.names import parse_name
-    from irscale.measures.results import build_evaluation
+class Tallies(CatalogueContext):
+    name = "tallies"
+    what = "tallies"
+    why = "they count the documents of each ranking"
+    reads = frozenset({"allow_empty"})
+    averaging = "mean"
 
-    qrels, runs = take(held)
-    judged = irscale.evaluate(qrels, runs, "num_ret", allow_empty=allow_empty)
-    values = {}
-    for name in measure_names(measures):
-        measure = parse_name(name, "tallies")
-        kernel = CATALOGUE["tallies"][measure.family].kernel
-        values[measure.label] = kernel(judged.rankings, measure.params, measure.cutoff)
-    return build_evaluation(values, judged.rows, rankings=judged.rankings)
+    def run(self, held, measures, *, allow_empty=False):
+        """Each measure's kernel on the judged rankings of ``held`` (``[qrels, runs]``)."""
+        import irscale
+        from irscale.measures.base import CATALOGUE
+        from irscale.measures.names import parse_name
+        from irscale.measures.results import build_evaluation
+
+        qrels, runs = take(held)
+        judged = irscale.evaluate(qrels, runs, "num_ret", allow_empty=allow_empty)
+        values = {}
+        for name in measure_names(measures):
+            measure = parse_name(name, "tallies")
+            kernel = CATALOGUE["tallies"][measure.family].kernel
+            values[measure.label] = kernel(judged.rankings, measure.params, measure.cutoff)
+        return build_evaluation(values, judged.rows, rankings=judged.rankings)
 
 
-TALLIES = register(Context(
-    name="tallies", what="tallies", why="they count the documents of each ranking",
-    reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
-    claims=catalogue_claim("tallies"), run=_run))
+TALLIES = register(Tallies())
 '''
 GRADED = {"q1": {"d1": 1, "d2": 2, "d9": 2}, "q2": {"d3": 2, "d1": 1}}
 
@@ -508,9 +531,20 @@ def test_every_option_of_evaluate_reaches_a_context_that_reads_it():
         seen.update(given)
         return "recorded"
 
-    register(Context(name="all", what="everything", why="-", reads=frozenset(options),
-                     averaging="mean", cacheable=False,
-                     claims=lambda qrels, measures, o: measures == "all", run=record))
+    class All(Context):
+        name = "all"
+        what = "everything"
+        why = "-"
+        reads = frozenset(options)
+        averaging = "mean"
+
+        def claims(self, qrels, measures, o):
+            return measures == "all"
+
+        def run(self, held, measures, **given):
+            return record(held, measures, **given)
+
+    register(All())
     try:
         assert irscale.evaluate(QRELS, RUN, "all", max_docs=3) == "recorded"
     finally:
@@ -698,3 +732,35 @@ def test_every_catalogue_context_names_functions_that_exist():
         for dotted in re.findall(r"\birscale(?:\.\w+)+", info.evaluated_by):
             module, _, attribute = dotted.rpartition(".")
             assert hasattr(importlib.import_module(module), attribute), (name, dotted)
+
+
+def test_a_context_that_leaves_out_a_declaration_is_refused_where_declared():
+    """A subclass of :class:`Context` without one of the declarations every context has,
+    or without its claim or runner, is a :class:`TypeError` naming them, when the class
+    is written (not when a call first reaches it)."""
+    with pytest.raises(TypeError) as error:
+        class Half(Context):
+            name = "half"
+            what = "half measures"
+
+            def run(self, held, measures, **options):
+                raise AssertionError
+    assert str(error.value) == ("evaluation context "
+                                "test_a_context_that_leaves_out_a_declaration_is_refused_where"
+                                "_declared.<locals>.Half declares no why, reads, averaging, "
+                                "def claims()")
+    assert "half" not in CONTEXTS
+
+
+def test_the_defaults_of_a_context_are_those_of_judged_rankings():
+    """What only some contexts do has a default on :class:`Context` (no text, no runner
+    option from a format, TREC run files, the evaluation's matrix) that the contexts
+    override where they differ."""
+    from irscale.evaluation.contexts.intents import INTENTS
+    from irscale.evaluation.contexts.judged import JUDGED
+
+    assert JUDGED.format_options("csv") == {} and JUDGED.read_runs([], None, lambda: "trec")\
+        == "trec"
+    assert INTENTS.text(None, None, "ndeval") is None
+    assert INTENTS.format_options("ndeval") == {"ndeval_ids": True}
+    assert repr(INTENTS) == "Intents(name='intents')"

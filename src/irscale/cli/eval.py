@@ -65,7 +65,7 @@ from .runargs import (
     add_run_options,
     add_trec_eval_options,
     label_files,
-    named_runs,
+    read_named,
     run_paths,
 )
 
@@ -185,12 +185,12 @@ def run(args: argparse.Namespace) -> Done:
 def _text(args: argparse.Namespace, runs: Sequence[object], measures: list[str],
           labels: dict[str, str]) -> Done | None:
     """The text straight from the files, where the context has one
-    (:attr:`~irscale.evaluation.context.Context.text`) and the call asks for its text
+    (:meth:`~irscale.evaluation.context.Context.text`) and the call asks for its text
     alone (``--format trec``, no baseline, labels, z-scores or bounds); ``--cache``'s entry
     the text itself. None otherwise, or where the context does not take the measures or
     inputs alone."""
     context = args.context
-    if context.text is None or args.fmt != "trec" or args.baseline is not None or labels \
+    if args.fmt != "trec" or args.baseline is not None or labels \
             or args.zscores is not None or args.bounds:
         return None
     return context.text(args.qrels, runs, measures, allow_empty=args.allow_empty,
@@ -219,11 +219,11 @@ def _written(args: argparse.Namespace, evaluation: Evaluation,
 def _read_runs(args: argparse.Namespace, paths: Sequence[str], names: NameSpec | None, *,
                keep_rank: bool) -> Sequence[object]:
     """The runs of ``paths`` (run files, folders, glob patterns), named as ``names`` says,
-    read as the context declares (:attr:`~irscale.evaluation.context.Context.read_runs`),
-    else as TREC run files (``keep_rank``: their rank column kept)."""
-    if args.context.read_runs is not None:
-        return args.context.read_runs(run_paths(paths), names)
-    return named_runs(paths, names, keep_rank=keep_rank, progress=wants_progress(args))
+    read as the context declares (:meth:`~irscale.evaluation.context.Context.read_runs`),
+    by default as TREC run files (``keep_rank``: their rank column kept)."""
+    files = run_paths(paths)
+    return args.context.read_runs(files, names, lambda: read_named(
+        files, names, keep_rank=keep_rank, progress=wants_progress(args)))
 
 
 def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: list[str],
@@ -233,7 +233,7 @@ def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: l
     :func:`irscale.evaluate` given (the others refused by :func:`refuse_unread_options`),
     the options of its runner it reads (:data:`~irscale.evaluation.context.RUNNER_OPTIONS`)
     and those ``--format`` asks for
-    (:attr:`~irscale.evaluation.context.Context.format_options`)."""
+    (:meth:`~irscale.evaluation.context.Context.format_options`)."""
     from ..evaluation.api import call_values, evaluate_by
     from ..evaluation.context import RUNNER_OPTIONS
 
@@ -244,8 +244,7 @@ def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: l
                          intent_types=args.intent_types, **trec_eval_arguments(args))
     runner = {option: getattr(args, dest) for dest, option in API_OPTIONS.items()
               if option in RUNNER_OPTIONS & context.reads}
-    if context.format_options is not None:
-        runner.update(context.format_options(args.fmt))
+    runner.update(context.format_options(args.fmt))
     return evaluate_by(context, [qrels, runs], measures, values, **runner)
 
 

@@ -59,14 +59,20 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
     """The runs to evaluate (:func:`run_paths`): the paths, read by the evaluation after
     the qrels (whose errors come first), unless ``--names`` or a ``progress`` bar on a
     terminal asks for them read here."""
+    return read_named(run_paths(paths), names, keep_rank=keep_rank, progress=progress)
+
+
+def read_named(files: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False,
+               progress: bool = False) -> Sequence[object]:
+    """The run files ``files`` (:func:`run_paths` of those given) as :func:`named_runs`
+    hands them over: the paths, unless ``--names`` or a progress bar asks them read."""
     import sys
 
-    paths = run_paths(paths)
     if names is None and not (progress and sys.stderr.isatty()):
-        return paths
+        return files
     from ..io.sources import read_runs
 
-    return read_runs(list(paths), names=names or "runid", keep_rank=keep_rank,
+    return read_runs(list(files), names=names or "runid", keep_rank=keep_rank,
                      progress=progress)
 
 

@@ -222,9 +222,22 @@ def candidates(view: JudgedRankings, below: np.ndarray, lowest: int, highest: in
     """The chains of ``view`` and what the search evaluates (module documentation), the
     labels of exact chains' outputs as ``context`` prints them; None when a request has no
     chain (the search evaluates every completion)."""
+    chains = Chains(view, below, lowest, highest)
+    passes = _passes(chains, requests, relevance_level, context)
+    if passes is None:
+        return None
+    for each in passes:
+        _mark(chains, each)
+    return chains
+
+
+def _passes(chains: Chains, requests: Sequence[MeasureRequest], relevance_level: int,
+            context: EvalContext | None) -> list[_Pass] | None:
+    """The passes of the search over ``requests`` (the separable families' requests of
+    one level grouped in one pass; the measures the completions do not change added to
+    ``chains.ends``), or None when a request has no chain."""
     from ..measures.plan import plan_trec
 
-    chains = Chains(view, below, lowest, highest)
     passes: dict[tuple[object, ...], _Pass] = {}
     for request in requests:
         if request.condensed or request.conditional:
@@ -246,24 +259,30 @@ def candidates(view: JudgedRankings, below: np.ndarray, lowest: int, highest: in
         group.requests.append((request, columns, len(params[0]) + len(params[1])))
         group.ints += params[0]
         group.floats += params[1]
-    for each in passes.values():
-        exact = each.family in EXACT
-        known = all(columns is not None for _, columns, _ in each.requests)
-        found = chains.marks(each.family, (each.ints, each.floats), each.level,
-                             "none" if known else "first" if exact else "near")
-        if found is None:  # the completions do not change it
-            chains.ends += [request for request, _, _ in each.requests]
+    return list(passes.values())
+
+
+def _mark(chains: Chains, each: _Pass) -> None:
+    """One pass's marks on ``chains``: the prefixes and suffixes a chain must keep, the
+    exact outputs of its requests with known columns (``chains.known``) and its other
+    requests chained; its requests end ``chains.ends`` when the completions do not change
+    them."""
+    exact = each.family in EXACT
+    known = all(columns is not None for _, columns, _ in each.requests)
+    found = chains.marks(each.family, (each.ints, each.floats), each.level,
+                         "none" if known else "first" if exact else "near")
+    if found is None:  # the completions do not change it
+        chains.ends += [request for request, _, _ in each.requests]
+        return
+    if not known:
+        chains.prefix |= found[0]
+        chains.suffix |= found[1]
+    first = 0
+    for request, columns, count in each.requests:
+        outputs = found[2][first:first + count] if each.family in SEPARABLE else found[2]
+        first += count
+        if columns is None:
+            chains.chained.append(request)
             continue
-        if not known:
-            chains.prefix |= found[0]
-            chains.suffix |= found[1]
-        first = 0
-        for request, columns, count in each.requests:
-            outputs = found[2][first:first + count] if each.family in SEPARABLE else found[2]
-            first += count
-            if columns is None:
-                chains.chained.append(request)
-                continue
-            for column in columns:
-                chains.known[column.label] = outputs[column.output]
-    return chains
+        for column in columns:
+            chains.known[column.label] = outputs[column.output]

@@ -175,6 +175,24 @@ def _shard_of(docno: Strings, shards: pd.Series) -> np.ndarray:
     return shards.to_numpy()[where]
 
 
+def _scored_topics(topics: Sequence[str] | None, judged: Sequence[str],
+                   retrieved: set[str]) -> list[str]:
+    """The topics to score: ``topics`` as given (a list of distinct topic ids), by default
+    the judged topics some run retrieved for (trec_eval's); none is an
+    :class:`~irscale.errors.InputError`."""
+    if topics is None:
+        topics = [t for t in judged if t in retrieved]
+    elif isinstance(topics, (str, bytes, pd.DataFrame)) or not isinstance(topics, Iterable):
+        raise ParameterError(f"topics: expected a list of topic ids, got {shown(topics)}",
+                             param="topics")
+    topics = list(topics)
+    if len(set(topics)) != len(topics):
+        raise ParameterError("topics: a topic is given twice", param="topics")
+    if not topics:
+        raise InputError("the runs and the qrels have no topic in common")
+    return topics
+
+
 @SHARDS
 def evaluate_shards(
     qrels: object,
@@ -221,16 +239,7 @@ def evaluate_shards(
         warnings.warn(f"{len(unjudged)} run topic(s) have no judgments and are not scored: "
                       f"{', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}",
                       stacklevel=2)
-    if topics is None:
-        topics = [t for t in judged.topics if t in retrieved]
-    elif isinstance(topics, (str, bytes, pd.DataFrame)) or not isinstance(topics, Iterable):
-        raise ParameterError(f"topics: expected a list of topic ids, got {shown(topics)}",
-                             param="topics")
-    topics = list(topics)
-    if len(set(topics)) != len(topics):
-        raise ParameterError("topics: a topic is given twice", param="topics")
-    if not topics:
-        raise InputError("the runs and the qrels have no topic in common")
+    topics = _scored_topics(topics, judged.topics, retrieved)
     docnos = identifiers.as_strings(judged.docno, *(run.docno for run in run_list))
     split = shard_documents(docnos, k, method=method, rng=rng)
     qrels_shard = _shard_of(judged.docno, split)

@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -41,6 +42,15 @@ def identifier_column(values: object, what: str, source: str) -> Strings:
         return as_string_array(values)
     except TypeError as error:
         raise InputFormatError(f"{what}s: {error}", source=source) from None
+
+
+
+def _pick(column: Any, rows: np.ndarray | None) -> Any:
+    """The values of ``column`` (:class:`Strings` or an array) at ``rows`` (``None``:
+    every one), for the frames of :class:`Qrels` and :class:`Run`."""
+    if rows is None:
+        return column
+    return column.take(rows) if isinstance(column, Strings) else column[rows]
 
 
 class _IdentifierColumns:
@@ -114,13 +124,9 @@ class Qrels(_IdentifierColumns, HtmlRepr):
     def _rows(self, rows: np.ndarray | None):
         import pandas as pd
 
-        def pick(column):
-            return column if rows is None else column.take(rows) \
-                if isinstance(column, Strings) else column[rows]
-
-        return pd.DataFrame({"query_id": pick(self.topic).to_numpy(),
-                             "doc_id": pick(self.docno).to_numpy(),
-                             "relevance": pick(self.rel)},
+        return pd.DataFrame({"query_id": _pick(self.topic, rows).to_numpy(),
+                             "doc_id": _pick(self.docno, rows).to_numpy(),
+                             "relevance": _pick(self.rel, rows)},
                             index=None if rows is None else rows)
 
     def _html_frame(self):
@@ -179,16 +185,12 @@ class Run(_IdentifierColumns, HtmlRepr):
     def _rows(self, rows: np.ndarray | None):
         import pandas as pd
 
-        def pick(column):
-            return column if rows is None else column.take(rows) \
-                if isinstance(column, Strings) else column[rows]
-
-        frame = pd.DataFrame({"query_id": pick(self.topic).to_numpy(),
-                              "doc_id": pick(self.docno).to_numpy(),
-                              "score": pick(self.score)},
+        frame = pd.DataFrame({"query_id": _pick(self.topic, rows).to_numpy(),
+                              "doc_id": _pick(self.docno, rows).to_numpy(),
+                              "score": _pick(self.score, rows)},
                              index=None if rows is None else rows)
         if self.rank is not None:
-            frame["rank"] = pick(self.rank)
+            frame["rank"] = _pick(self.rank, rows)
         return frame
 
     def _html_frame(self):

@@ -61,7 +61,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, TypeVar
+    from typing import Any, NoReturn, TypeVar
 
     import pandas as pd
 
@@ -311,45 +311,63 @@ def check_text(chunk: str | bytes, where: str = "the output", line: int = 0) -> 
     not declare (module documentation): :class:`NumberError` naming the line and the
     field. One pass of C over the lower-cased text for ``nan`` and ``inf`` first: the
     usual output, which holds neither as a field, costs two searches."""
-    found: Iterator[re.Match[Any]]
-    if isinstance(chunk, bytes):
-        lowered_bytes = chunk.lower()
-        if b"nan" not in lowered_bytes and b"inf" not in lowered_bytes:
-            return
-        found = _TOKEN_BYTES.finditer(lowered_bytes)  # ASCII lower case: the same offsets
-    else:
-        lowered = chunk.lower()
-        if "nan" not in lowered and "inf" not in lowered:
-            return
-        found = (_TOKEN.finditer(lowered) if len(lowered) == len(chunk)
-                 else _TOKEN_ANY_CASE.finditer(chunk))  # lower() changed a length
+    found = _tokens(chunk)
+    if found is None:
+        return
     declared = _SCOPES[-1][0] if _SCOPES else set()
     for match in found:
         start, end = match.span()
-        before = chunk[start - 1:start] if start else ""
-        before = before.decode("latin-1") if isinstance(before, bytes) else before
+        before = _char_before(chunk, start)
         if before in "+-" and before:  # a sign: the field starts before it
             start -= 1
-            before = chunk[start - 1:start] if start else ""
-            before = before.decode("latin-1") if isinstance(before, bytes) else before
+            before = _char_before(chunk, start)
         if before and before not in _EDGES:  # inside a word (Monsanto, 0xnan)
             continue
         raw = chunk[start:end]
         word = raw.decode() if isinstance(raw, bytes) else raw
         if word in declared or _declared_identifier(word):
             continue
-        newline = b"\n" if isinstance(chunk, bytes) else "\n"
-        number = line + chunk.count(newline, 0, start) + 1  # type: ignore[arg-type]
-        first = chunk.rfind(newline, 0, start) + 1  # type: ignore[arg-type]
-        last = chunk.find(newline, start)  # type: ignore[arg-type]
-        text = chunk[first:last if last >= 0 else len(chunk)]
-        text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-        raise NumberError(f"{where}, line {number}: the field {word!r} is a non-finite "
-                          f"number that no computation declared ({text.strip()[:200]!r}): "
-                          "a command returns its numbers in a table whose columns declare "
-                          "what a NaN or an infinity means (irscale.core.numbers.declare), "
-                          "and a renderer that spells one on purpose declares the spelling "
-                          "(irscale.core.numbers.declare_words)")
+        _refuse_field(chunk, where, line, start, word)
+
+
+def _tokens(chunk: str | bytes) -> Iterator[re.Match[Any]] | None:
+    """The spellings of ``nan`` and ``inf`` in ``chunk``, matched in its lower case
+    (``None``: neither is there, the usual output)."""
+    if isinstance(chunk, bytes):
+        lowered_bytes = chunk.lower()
+        if b"nan" not in lowered_bytes and b"inf" not in lowered_bytes:
+            return None
+        return _TOKEN_BYTES.finditer(lowered_bytes)  # ASCII lower case: the same offsets
+    lowered = chunk.lower()
+    if "nan" not in lowered and "inf" not in lowered:
+        return None
+    return (_TOKEN.finditer(lowered) if len(lowered) == len(chunk)
+            else _TOKEN_ANY_CASE.finditer(chunk))  # lower() changed a length
+
+
+def _char_before(chunk: str | bytes, start: int) -> str:
+    """The character of ``chunk`` before offset ``start`` (``""`` at its start; a byte
+    read as Latin-1)."""
+    before = chunk[start - 1:start] if start else ""
+    return before.decode("latin-1") if isinstance(before, bytes) else before
+
+
+def _refuse_field(chunk: str | bytes, where: str, line: int, start: int, word: str
+                  ) -> NoReturn:
+    """The :class:`NumberError` of the undeclared field ``word`` at offset ``start`` of
+    ``chunk``, naming its line (``line`` lines written before ``chunk``) and its text."""
+    newline = b"\n" if isinstance(chunk, bytes) else "\n"
+    number = line + chunk.count(newline, 0, start) + 1  # type: ignore[arg-type]
+    first = chunk.rfind(newline, 0, start) + 1  # type: ignore[arg-type]
+    last = chunk.find(newline, start)  # type: ignore[arg-type]
+    text = chunk[first:last if last >= 0 else len(chunk)]
+    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    raise NumberError(f"{where}, line {number}: the field {word!r} is a non-finite "
+                      f"number that no computation declared ({text.strip()[:200]!r}): "
+                      "a command returns its numbers in a table whose columns declare "
+                      "what a NaN or an infinity means (irscale.core.numbers.declare), "
+                      "and a renderer that spells one on purpose declares the spelling "
+                      "(irscale.core.numbers.declare_words)")
 
 
 def check_finite(values: Any, what: str) -> None:

@@ -321,7 +321,7 @@ def evaluate_by(context: Context, held: list[Any], measures: Any, values: Mappin
     ``cache`` as the :class:`~irscale.cache.calls.CacheCall` of the whole call, and
     ``runner``, options of its runner that :func:`evaluate` does not take (those of its
     outputs: :data:`~irscale.evaluation.context.RUNNER_OPTIONS`,
-    :attr:`~irscale.evaluation.context.Context.format_options`)."""
+    :meth:`~irscale.evaluation.context.Context.format_options`)."""
     # the options of evaluate it reads, with their values (defaults too)
     options = {name: value for name, value in values.items() if name in context.accepts}
     if values["cache"] is not None:  # a cacheable context: the key is that of the whole call
@@ -352,7 +352,7 @@ def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str] | None = None
     a topic a run lacks is an :class:`~irscale.errors.AlignmentError` naming it.
 
     The context is chosen and the options refused as :func:`evaluate` chooses and refuses
-    them; the matrix is the context's (:attr:`~irscale.evaluation.context.Context.matrix`).
+    them; the matrix is the context's (:meth:`~irscale.evaluation.context.Context.matrix`).
     ``relevance_level`` is trec_eval's ``-l`` (``None``: 1, or the dataset's); a dataset's
     conventions apply as :func:`evaluate` applies them (``dataset``, qrels ``irds:ID``,
     ``dataset_defaults``; docs/evaluation.md, "Dataset conventions"): its official
@@ -378,8 +378,7 @@ def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str] | None = None
     def evaluation() -> Evaluation:
         return evaluate_by(context, [qrels, runs], measures, values)
 
-    matrix = evaluation().to_matrix(allow_missing=True) if context.matrix is None \
-        else context.matrix(evaluation)
+    matrix = context.matrix(evaluation)
     missing = ~np.isfinite(matrix.values)
     if missing.any():
         rows, cols, _ = np.nonzero(missing)

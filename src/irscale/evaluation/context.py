@@ -5,10 +5,15 @@ averages, whether it can be cached, and its runner.
 declared contexts, in order, which one claims the call (:func:`choose`; the first that
 claims it evaluates it, judged rankings when none does) and refuse every option the chosen
 context does not read by one rule (:func:`refuse_unread`), with one message in the API and
-on the command line. A new context is a module that declares a :class:`Context` and
-registers it (:func:`register`, in :mod:`.contexts`); its kernels stay in ``measures``. The
-output formats only its evaluations are written in (:class:`Output`) and the form its qrels
-are read in on the command line (:attr:`Context.qrels_format`) are declared on it too, with
+on the command line. A new context is a module (in :mod:`.contexts`) that declares a
+subclass of :class:`Context` and registers an instance (:func:`register`): what every
+context has (its name, what it evaluates, the options it reads, how it averages, its claim
+and its runner) it writes; what only some contexts do (their own run files, trec_eval's
+text straight from the files, the options an output format asks of its runner, their own
+score matrix) are methods whose defaults are those of judged rankings, which it overrides.
+Its kernels stay in ``measures``. The output formats only its evaluations are written in
+(:class:`Output`) and the form its qrels are read in on the command line
+(:attr:`Context.qrels_format`) are declared on it too, as literal class attributes, with
 the rules and messages ``irscale eval`` applies to them.
 """
 
@@ -26,23 +31,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
     from ..measures.results import Evaluation
 
-#: ``claims(qrels, measures, options)``: whether a context evaluates the call (it may
-#: raise for a call that mixes its measures with others); ``options``: those given, of
-#: :func:`irscale.evaluate`, and on the command line ``qrels_format``, the form its qrels
-#: are read in (``"trec"``, or a context's own, :attr:`Context.qrels_format`, as
-#: ``--qrels-format`` says).
-Claim: TypeAlias = "Callable[[Any, Any, Mapping[str, Any]], bool]"
-#: ``run(qrels, runs, measures, **options)``: the evaluation, given the options read.
-Runner: TypeAlias = "Callable[..., Evaluation]"
-#: ``read_runs(paths, names)``: the run files of the command line, read and named
-#: (:attr:`Context.read_runs`).
-RunReader: TypeAlias = "Callable[[Sequence[str], Any], Any]"
-#: ``text(qrels, runs, measures, **options)``: trec_eval's text of the files (encoded), or
-#: ``None`` (:attr:`Context.text`).
-TextRunner = Callable[..., "bytes | None"]
-#: ``matrix(evaluate)``: the score matrix of the evaluation ``evaluate()`` gives
-#: (:attr:`Context.matrix`).
-MatrixRunner = Callable[[Callable[[], "Evaluation"]], "ScoreMatrix"]
+#: ``trec()``: the run files of the command line read as TREC run files, as
+#: :func:`irscale.evaluate` reads them (:meth:`Context.read_runs`' default).
+TrecReader: TypeAlias = "Callable[[], Any]"
+#: ``evaluate()``: a context's evaluation of the call (:meth:`Context.matrix`).
+Evaluate: TypeAlias = "Callable[[], Evaluation]"
 
 
 @record
@@ -92,12 +85,13 @@ class Output:
     intervals: bool = False
 
 
-@record
 class Context:
-    """One evaluation context, declared once.
+    """One evaluation context, declared once: a subclass, in its own module
+    (:mod:`irscale.evaluation.contexts`), registered as an instance (:func:`register`).
 
-    Attributes
-    ----------
+    What every context declares, as class attributes (literal values: a reader of the
+    source, such as a manifest generator, finds them without importing the module):
+
     name : str
         Short identifier (``"judged"``, ``"intents"``, ``"fairness"``, ``"prefs"``,
         ``"sessions"``, ``"texts"``, ``"pyramids"``, ``"nuggets"``).
@@ -114,54 +108,35 @@ class Context:
     averaging : str
         How per-topic values are summarised (:class:`~irscale.io.table.Averaging`
         kinds: ``"trec_eval"``, ``"ndeval"``, ``"mean"``).
-    cacheable : bool
+
+    and the two methods every context writes: :meth:`claims` (whether it evaluates a
+    call) and :meth:`run` (its runner).
+
+    What only some contexts declare has a default here, which a context overrides:
+
+    cacheable : bool, default False
         Whether its evaluations may be stored in a results cache (:mod:`irscale.cache`):
         then it reads ``cache`` too, handed as a :class:`~irscale.cache.calls.CacheCall`.
-    claims : Claim
-        Whether it evaluates a call (inputs, measures, options).
-    run : Runner
-        The runner: ``run(qrels, runs, measures, **options)`` with the options it reads.
-    formats : tuple of str, optional
+    formats : tuple of str or None, default None
         The output formats of its evaluations (names of :data:`irscale.io.formats.FORMATS`)
         where not every format of an evaluation applies: ``irscale eval --format`` refuses
         the others by one rule (:meth:`format_refusal`).
-    command : str, optional
+    command : str or None, default None
         Its own command (``"irscale session"``) when its inputs are not the files
         ``irscale eval`` reads (qrels and TREC runs): ``irscale eval`` then refuses its
         measures by one rule and names that command (:meth:`elsewhere`).
-    read_runs : RunReader, optional
-        How ``irscale eval`` reads its run files: ``read_runs(paths, names)`` with the
-        files given (folders and glob patterns expanded, none twice) and ``--names``
-        (``None``: not given), the runs named (stochastic runs: every file's samples).
-        ``None``: TREC run files, as :func:`irscale.evaluate` reads them.
     keep_rank : bool, default False
         Its runs are ranked by their rank column (ndeval's order): ``irscale eval`` and
         the score matrices (:func:`~irscale.evaluation.api.evaluate_matrix`) read the TREC
         run files keeping it, as with ``--ties rank-column``.
-    text : TextRunner, optional
-        Its output in trec_eval's format computed from the files without an
-        :class:`~irscale.measures.results.Evaluation` (the engine's trec_eval text, no
-        numpy): ``text(qrels, runs, measures, *, allow_empty, per_query, summary, cache,
-        **trec_eval_options)``, ``None`` for a measure or an input it does not take
-        alone; ``irscale eval`` asks it first when nothing but that text is printed.
-    format_options : callable, optional
-        The options of its runner that an output format asks for
-        (``format_options(fmt)``, a mapping): ndeval's topic ids with ``--format
-        ndeval``.
     baseline_run : bool, default False
         Its ``baseline`` is a run file evaluated with the same measures and options and
         handed to its output as that evaluation (ndeval's ``-baseline FILE``), not the
         name of one of the runs evaluated (the latex table's).
-    matrix : MatrixRunner, optional
-        Its score matrix (:func:`~irscale.evaluation.api.evaluate_matrix`, the analyses of
-        ``irscale compare`` and ``meta``): ``matrix(evaluate)``, ``evaluate()`` giving its
-        evaluation; ``None``: the evaluation's
-        :meth:`~irscale.measures.results.Evaluation.to_matrix` as it is (a context whose
-        runs may cover topics it does not evaluate says so here, by its own warnings).
     outputs : tuple of Output, default ()
         The output formats only its evaluations are written in, with their options and
         rules (:class:`Output`; each one of :attr:`formats` where those are listed).
-    qrels_format : str, optional
+    qrels_format : str or None, default None
         The form its qrels are read in, named by the command line's ``--qrels-format``
         (``"diversity"``): the command line reads QRELS so when every measure is one it
         claims, or when ``--qrels-format`` names it, and refuses its measures with
@@ -171,6 +146,9 @@ class Context:
     examples : tuple of str, default ()
         Names of its measures, as those messages cite them (the first: the one to ask
         for with one of its :attr:`outputs`).
+
+    and the methods :meth:`read_runs`, :meth:`text`, :meth:`format_options` and
+    :meth:`matrix`, whose defaults are those of judged rankings.
     """
 
     name: str
@@ -178,20 +156,79 @@ class Context:
     why: str
     reads: frozenset[str]
     averaging: str
-    cacheable: bool
-    claims: Claim
-    run: Runner
+    cacheable: bool = False
     formats: tuple[str, ...] | None = None
     command: str | None = None
-    read_runs: RunReader | None = None
     keep_rank: bool = False
-    text: TextRunner | None = None
-    format_options: Callable[[str], Mapping[str, Any]] | None = None
     baseline_run: bool = False
-    matrix: MatrixRunner | None = None
     outputs: tuple[Output, ...] = ()
     qrels_format: str | None = None
     examples: tuple[str, ...] = ()
+
+    #: The class attributes every context declares (:meth:`__init_subclass__`).
+    REQUIRED = ("name", "what", "why", "reads", "averaging")
+
+    def __init_subclass__(cls, abstract: bool = False, **kwargs: Any) -> None:
+        """A context that leaves out one of :data:`REQUIRED`, or the methods
+        :meth:`claims` and :meth:`run`, is refused where it is declared (a
+        :class:`TypeError` naming what to declare), not when a call first reaches it;
+        ``abstract``: a base of contexts (:class:`CatalogueContext`), declaring part."""
+        super().__init_subclass__(**kwargs)
+        if abstract:
+            return
+        missing = [attribute for attribute in cls.REQUIRED if not hasattr(cls, attribute)]
+        missing += [f"def {method}()" for method in ("claims", "run")
+                    if getattr(cls, method) is getattr(Context, method)]
+        if missing:
+            raise TypeError(f"evaluation context {cls.__qualname__} declares no "
+                            f"{', '.join(missing)}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+    def claims(self, qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+        """Whether it evaluates a call: ``options`` are those given, of
+        :func:`irscale.evaluate`, and on the command line ``qrels_format``, the form its
+        qrels are read in (``"trec"``, or a context's own, :attr:`qrels_format`, as
+        ``--qrels-format`` says). It may raise for a call that mixes its measures with
+        others."""
+        raise NotImplementedError
+
+    def run(self, *arguments: Any, **options: Any) -> Evaluation:
+        """``run(held, measures, **options)``: the evaluation of ``held`` (``[qrels,
+        runs]``, taken out by :func:`take`) of ``measures`` with the options it reads
+        (:attr:`accepts`), each context's runner taking those keywords only."""
+        raise NotImplementedError
+
+    def read_runs(self, paths: Sequence[str], names: Any, trec: TrecReader) -> Any:
+        """How ``irscale eval`` reads its run files: ``paths`` the files given (folders
+        and glob patterns expanded, none twice), ``names`` its ``--names`` (``None``: not
+        given). By default TREC run files, as :func:`irscale.evaluate` reads them
+        (``trec()``, the command line's reading, with its ranking options); a context
+        whose runs are not TREC runs reads and names them itself (stochastic runs:
+        every file's samples)."""
+        return trec()
+
+    def text(self, qrels: Any, runs: Any, measures: Any, **options: Any) -> bytes | None:
+        """Its output in trec_eval's format computed from the files without an
+        :class:`~irscale.measures.results.Evaluation` (the engine's trec_eval text, no
+        numpy), with ``allow_empty``, ``per_query``, ``summary``, ``cache`` and
+        trec_eval's options; ``irscale eval`` asks it first when nothing but that text is
+        printed. ``None`` (the default): a measure or an input it does not take alone."""
+        return None
+
+    def format_options(self, fmt: str) -> Mapping[str, Any]:
+        """The options of its runner that the output format ``fmt`` asks for (ndeval's
+        topic ids with ``--format ndeval``); none by default."""
+        return {}
+
+    def matrix(self, evaluate: Evaluate) -> ScoreMatrix:
+        """Its score matrix (:func:`~irscale.evaluation.api.evaluate_matrix`, the analyses
+        of ``irscale compare`` and ``meta``), ``evaluate()`` giving its evaluation: by
+        default the evaluation's :meth:`~irscale.measures.results.Evaluation.to_matrix`
+        as it is (a context whose runs may cover topics it does not evaluate says so
+        here, by its own warnings)."""
+        return evaluate().to_matrix(allow_missing=True)
 
     @property
     def accepts(self) -> frozenset[str]:
@@ -297,15 +334,17 @@ def refuse_unread(context: Context, given: Mapping[str, str]) -> None:
             raise ParameterError(context.refusal(spelled))
 
 
-def catalogue_claim(catalogue: str) -> Claim:
-    """The claim of a context that evaluates the measures of one of the catalogue's
-    contexts (:data:`irscale.core.contexts.CONTEXTS`): every name read by the one name
-    parser in ``catalogue`` (:func:`~irscale.measures.names.parse_name`), and not every
-    name one of trec_eval's or of the catalogue's rankings (which never loads another
-    catalogue). A name of one of its families with a bad parameter or cut-off is claimed
-    too, so that the context says what is wrong with it (not "unknown measure")."""
+class CatalogueContext(Context, abstract=True):
+    """A context that evaluates the measures of one of the catalogue's contexts
+    (:data:`irscale.core.contexts.CONTEXTS`) of the same :attr:`~Context.name`: it claims a
+    call when every name is read by the one name parser in that catalogue
+    (:func:`~irscale.measures.names.parse_name`), and not every name is one of trec_eval's
+    or of the catalogue's rankings (which never loads another catalogue). A name of one of
+    its families with a bad parameter or cut-off is claimed too, so that the context says
+    what is wrong with it (not "unknown measure")."""
 
-    def claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+    def claims(self, qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+        """Every name one of its catalogue's (see the class)."""
         names = measure_names(measures)
         if not names:
             return False
@@ -315,12 +354,10 @@ def catalogue_claim(catalogue: str) -> Claim:
             return False
         try:
             for name in names:
-                parse_name(name, catalogue)
+                parse_name(name, self.name)
         except MeasureError:
-            return all(_names_a_family(name, catalogue) for name in names)
+            return all(_names_a_family(name, self.name) for name in names)
         return True
-
-    return claims
 
 
 def _names_a_family(text: str, catalogue: str) -> bool:

@@ -68,22 +68,27 @@ def qrels_jg_measures(measures: str | Iterable[str]) -> list[tuple[str, Any]]:
         elif family in AVERAGED:
             wanted.setdefault(family, set()).update(
                 get_family(AVERAGED[family]).params.parse(text, family))
-        elif name == "official":
-            raise MeasureError("with -R qrels_jg (relevance_format='qrels_jg') name its "
-                               "measures: -m qrels_jg, -m map_avgjg, -m P_avgjg, -m "
-                               "Rprec_mult_avgjg (trec_eval's official measures need qrels)")
-        elif name in CATALOGUE["prefs"] or name in PREFS_NICKNAMES:
-            raise MeasureError(f"measure {name!r} needs preference judgments (-R prefs or -R "
-                               "qrels_prefs), not multi-judge qrels (-R qrels_jg)")
-        elif is_measure_name(name) or name in ("set", "all_trec"):
-            raise MeasureError(f"measure {name!r} needs qrels (-R qrels), not multi-judge "
-                               "qrels (-R qrels_jg): use qrels_jg, map_avgjg, P_avgjg or "
-                               "Rprec_mult_avgjg")
         else:
-            raise MeasureError(f"unknown measure {name!r} of multi-judge qrels (-R "
-                               f"qrels_jg): use {', '.join(QRELS_JG)} or the set qrels_jg")
+            raise MeasureError(_not_qrels_jg(name))
     return [(name, tuple(sorted(wanted[name])) or None) for name in QRELS_JG
             if name in wanted]
+
+
+def _not_qrels_jg(name: str) -> str:
+    """Why ``name`` is no measure of multi-judge qrels: the official measures, those of
+    preference judgments or of qrels, or none at all, each with what to ask instead."""
+    if name == "official":
+        return ("with -R qrels_jg (relevance_format='qrels_jg') name its measures: -m "
+                "qrels_jg, -m map_avgjg, -m P_avgjg, -m Rprec_mult_avgjg (trec_eval's "
+                "official measures need qrels)")
+    if name in CATALOGUE["prefs"] or name in PREFS_NICKNAMES:
+        return (f"measure {name!r} needs preference judgments (-R prefs or -R "
+                "qrels_prefs), not multi-judge qrels (-R qrels_jg)")
+    if is_measure_name(name) or name in ("set", "all_trec"):
+        return (f"measure {name!r} needs qrels (-R qrels), not multi-judge qrels (-R "
+                "qrels_jg): use qrels_jg, map_avgjg, P_avgjg or Rprec_mult_avgjg")
+    return (f"unknown measure {name!r} of multi-judge qrels (-R qrels_jg): use "
+            f"{', '.join(QRELS_JG)} or the set qrels_jg")
 
 
 def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "qrels_jg",
@@ -103,11 +108,9 @@ def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "q
     averaged = [(name, params) for name, params in families if name in AVERAGED]
     inner = run_judged([virtual, {str(k): _virtual_run(run, of_topic)
                                   for k, run in enumerate(run_list)}],
-                       [AVERAGED[name] if params is None else
-                        f"{AVERAGED[name]}.{get_family(AVERAGED[name]).params.format(params)}"
-                        for name, params in averaged] or ["map"],  # runid, num_q: map's rows
-                       max_docs=max_docs, relevance_level=relevance_level,
-                       judged_only=judged_only, allow_empty=True)
+                       _inner_names(averaged), max_docs=max_docs,
+                       relevance_level=relevance_level, judged_only=judged_only,
+                       allow_empty=True)
     labels = {name: [(label, name + label[len(AVERAGED[name]):]) for label in inner.measures
                      if label == AVERAGED[name] or label.startswith(AVERAGED[name] + "_")]
               for name, _ in averaged}
@@ -117,24 +120,38 @@ def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "q
     scored = [_averaged(inner, k, groups, of_topic, [pair for name, _ in averaged
                                                      for pair in labels[name]])
               for k in range(len(run_list))]
-    topic_of = [topic for topics, _ in scored for topic in topics]
-    missing = [tuple(sorted(set(run.topic.to_pylist()) - set(groups)))
-               for run in run_list]
+    keys = _row_keys(run_list, [topics for topics, _ in scored], groups)
     evaluation = build_evaluation(
         {column.label: column_values(column, [values for _, values in scored],
-                                     len(topic_of)) for column in columns},
-        RowKeys(tuple(run.name for run in run_list),
-                np.repeat(np.arange(len(run_list)), [len(topics) for topics, _ in scored]),
-                topic_of, gold_topics=set(groups).union(
-                    *(run.topic.to_pylist() for run in run_list)),
-                unjudged=missing),
-        Averaging("trec_eval", complete=complete, n_qrels_topics=len(groups)),
+                                     len(keys.topic)) for column in columns},
+        keys, Averaging("trec_eval", complete=complete, n_qrels_topics=len(groups)),
         columns=columns)
     rows = evaluation.rows
     check_run_topics(rows.runs, np.bincount(rows.ranking_run, minlength=len(run_list)).tolist(),
                      rows.unjudged_topics, sorted(groups), allow_empty=allow_empty,
                      qrels_source=judged.source, gold="qrels_jg judgments", stacklevel=3)
     return evaluation
+
+
+def _inner_names(averaged: list[tuple[str, Any]]) -> list[str]:
+    """The names of trec_eval's measures that the averaged families of ``averaged`` (with
+    their parameters) average over the groups; ``map`` when there are none (runid and
+    num_q: its rows)."""
+    return [AVERAGED[name] if params is None else
+            f"{AVERAGED[name]}.{get_family(AVERAGED[name]).params.format(params)}"
+            for name, params in averaged] or ["map"]
+
+
+def _row_keys(run_list: list[Run], topics: list[list[str]],
+              groups: dict[str, tuple[str, ...]]) -> RowKeys:
+    """The rows of the evaluation: each run's topics (``topics``, one list per run), the
+    topics of the judgments and of the runs, and each run's topics without judgments."""
+    missing = [tuple(sorted(set(run.topic.to_pylist()) - set(groups))) for run in run_list]
+    return RowKeys(tuple(run.name for run in run_list),
+                   np.repeat(np.arange(len(run_list)), [len(each) for each in topics]),
+                   [topic for each in topics for topic in each],
+                   gold_topics=set(groups).union(*(run.topic.to_pylist() for run in run_list)),
+                   unjudged=missing)
 
 
 def _virtual_qrels(judged: JudgmentGroups, groups: dict[str, tuple[str, ...]]

@@ -96,14 +96,25 @@ def _check_finite(table: FusionTable, fused: np.ndarray, method: str,
 
 def _combine(table: FusionTable, method: str, *, k: float, weights: Sequence[float] | None,
              params: Mapping[str, Any] | None, model: Model | None) -> np.ndarray:
-    """:func:`combine`'s scores, unchecked."""
-    present, score = table.present, table.score
-    count = present.sum(axis=1)
-    params = params or {}
-    w = np.asarray(weights if weights is not None else [1.0] * score.shape[1],
-                   dtype=np.float64)
+    """:func:`combine`'s scores, unchecked: a trained ``model``'s, else those of the
+    methods that combine the runs' scores (:func:`_by_scores`), else of those that
+    combine their ranks (:func:`_by_ranks`)."""
     if model is not None:
         return _sum(*trained_scores(table, model))
+    params = params or {}
+    w = np.asarray(weights if weights is not None else [1.0] * table.score.shape[1],
+                   dtype=np.float64)
+    count = table.present.sum(axis=1)
+    scores = _by_scores(table, method, w, params, count)
+    return scores if scores is not None else _by_ranks(table, method, k, w, params, count)
+
+
+def _by_scores(table: FusionTable, method: str, w: np.ndarray, params: Mapping[str, Any],
+               count: np.ndarray) -> np.ndarray | None:
+    """The fused scores of the methods that combine the runs' scores (Fox and Shaw's
+    CombSUM family, weighted sums), ``None`` for another method (``count``: the runs
+    that retrieve each document, ``w``: the runs' weights)."""
+    present, score = table.present, table.score
     if method == "combsum":
         return _sum(score, present)
     if method == "combmnz":
@@ -122,6 +133,14 @@ def _combine(table: FusionTable, method: str, *, k: float, weights: Sequence[flo
         return _sum(score, present) * np.power(count.astype(np.float64), params["gamma"])
     if method == "mixed":
         return _sum(score * w, present) * np.sqrt(count)
+    return None
+
+
+def _by_ranks(table: FusionTable, method: str, k: float, w: np.ndarray,
+              params: Mapping[str, Any], count: np.ndarray) -> np.ndarray:
+    """The fused scores of the methods that combine the runs' ranks (reciprocal rank
+    fusion, the inverse square ranks, rank-biased centroids, Borda and Condorcet)."""
+    present = table.present
     rank = table.rank.astype(np.float64)
     if method == "rrf":  # absent documents (rank 0) take no term: k = 0 divides by 0
         return _sum(np.divide(1.0, k + rank, out=np.zeros_like(rank), where=present), present)

@@ -498,15 +498,11 @@ class KeyedTable:
     source: str
 
 
-def read_keyed_table(path: object, required: Sequence[str],
-                     optional: Sequence[str] = ()) -> KeyedTable:
-    """Parse a long CSV: a header naming the ``required`` key columns, any of the
-    ``optional`` ones and ``value`` (in any order, each once), then one row per key; every
-    key once, every value a finite number (the predictions and effectiveness scores of
-    ``irscale meta qpp``)."""
-    source, _ = _source_and_measure(path)
-    rows = _rows(path, source)
-    header, body = rows[0], rows[1:]
+def _keyed_header(header: _Row, required: Sequence[str], optional: Sequence[str],
+                  source: str) -> list[str]:
+    """The column names of a keyed table's ``header`` (lower case): the ``required`` key
+    columns and ``value``, any of the ``optional`` ones, each once (an
+    :class:`~irscale.errors.InputFormatError` saying what is expected otherwise)."""
     names = [f.strip().lower() for f in header.fields]
     allowed = (*required, *optional, "value")
     expected = f"the columns {', '.join(required)}, value (and optionally " \
@@ -518,6 +514,30 @@ def read_keyed_table(path: object, required: Sequence[str],
                 if missing else "a column appears twice")
         raise InputFormatError(f"{what}: expected a header of {expected}", source=source,
                                line=header.line, text=header.text)
+    return names
+
+
+def _row_key(row: _Row, names: list[str], keys: list[str], source: str
+             ) -> tuple[str, ...]:
+    """The key of a keyed table's ``row``: its fields of the ``keys`` columns, none empty."""
+    key = tuple(row.fields[names.index(k)].strip() for k in keys)
+    for name, text in zip(keys, key, strict=True):
+        if not text:
+            raise InputFormatError(f"empty {name}", source=source, line=row.line,
+                                   text=row.text)
+    return key
+
+
+def read_keyed_table(path: object, required: Sequence[str],
+                     optional: Sequence[str] = ()) -> KeyedTable:
+    """Parse a long CSV: a header naming the ``required`` key columns, any of the
+    ``optional`` ones and ``value`` (in any order, each once), then one row per key; every
+    key once, every value a finite number (the predictions and effectiveness scores of
+    ``irscale meta qpp``)."""
+    source, _ = _source_and_measure(path)
+    rows = _rows(path, source)
+    header, body = rows[0], rows[1:]
+    names = _keyed_header(header, required, optional, source)
     if not body:
         raise EmptyInputError("the file has a header but no data row", source=source,
                               line=header.line, text=header.text)
@@ -531,11 +551,7 @@ def read_keyed_table(path: object, required: Sequence[str],
             raise InputFormatError(f"expected {len(names)} comma-separated fields (as the "
                                    f"header), got {len(row.fields)}", source=source,
                                    line=row.line, text=row.text)
-        key = tuple(row.fields[names.index(k)].strip() for k in keys)
-        for name, text in zip(keys, key, strict=True):
-            if not text:
-                raise InputFormatError(f"empty {name}", source=source, line=row.line,
-                                       text=row.text)
+        key = _row_key(row, names, keys, source)
         if key in seen:
             raise InputFormatError(
                 f"{', '.join(f'{k} {v!r}' for k, v in zip(keys, key, strict=True))} appears "

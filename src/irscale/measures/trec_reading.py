@@ -55,18 +55,7 @@ def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
     # the judgment-group families (-R qrels_jg) are of trec_eval's table too
     table = (*(TREC10_MEASURES if compat == 10 else TREC_MEASURES), *AVERAGED_JG)
     nicknames = {**(NICKNAMES10 if compat == 10 else NICKNAMES), "qrels_jg": QRELS_JG}
-    first: dict[str, str] = {}
-    for name in names:
-        family, dot, params = name.partition(".")
-        if dot and family in table:  # checked, if left out
-            try:
-                TREC_FAMILIES[AVERAGED_JG.get(family, family)].params.parse(params, family)
-            except MeasureError:  # P.5,map: measures in one name
-                from .suggestions import refuse_list
-
-                refuse_list(name, partial(known_measure, compat=compat))
-                raise
-            first.setdefault(family, name)
+    first = _first_named(names, table, compat)
     read: list[str] = []
     for name in names:
         family, dot, _ = name.partition(".")
@@ -84,6 +73,26 @@ def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
             if item not in read:
                 read.append(item)
     return read
+
+
+def _first_named(names: Sequence[str], table: Sequence[str], compat: int
+                 ) -> dict[str, str]:
+    """Each family of ``table`` named with parameters in ``names``, with the first name
+    that gives them; every such name's parameters are checked (one that is a list of
+    measures, ``P.5,map``, refused by what it lists)."""
+    first: dict[str, str] = {}
+    for name in names:
+        family, dot, params = name.partition(".")
+        if dot and family in table:  # checked, if left out
+            try:
+                TREC_FAMILIES[AVERAGED_JG.get(family, family)].params.parse(params, family)
+            except MeasureError:  # P.5,map: measures in one name
+                from .suggestions import refuse_list
+
+                refuse_list(name, partial(known_measure, compat=compat))
+                raise
+            first.setdefault(family, name)
+    return first
 
 
 __all__ = ["trec_eval_reading"]

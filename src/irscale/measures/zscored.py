@@ -30,6 +30,7 @@ from __future__ import annotations
 import io
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import IO, Any
 
@@ -101,6 +102,32 @@ class ZScoredEvaluation(Evaluation):
             stream.write(b"Z" + line if label in prefixed else line)
 
 
+def _zscored(column: Column, values: Any, zscores: ZScores, topics: Sequence[str],
+             codes: np.ndarray, missing: list[str], flat: list[str]) -> np.ndarray:
+    """The z-scores of one measure's ``values`` (``codes``: each value's topic, an index
+    into ``topics``): (v − mean) / sd by the Z file's moments of its (topic, measure), of
+    log(max(v, MIN_GEO_MEAN)) for a geometric mean as trec_eval holds it; 0 where sd is 0
+    and v the mean, else −1000000 (:data:`MISSING_ZSCORE_VALUE`), as where the file has no
+    moments. The pairs without moments are added to ``missing``, those of sd 0 to
+    ``flat``."""
+    raw = np.asarray(values, dtype=np.float64)
+    if column.aggregate == "gmean":  # trec_eval holds log(MAX(v, MIN_GEO_MEAN))
+        raw = np.array([math.log(v if v > MIN_GEO_MEAN else MIN_GEO_MEAN)
+                        for v in raw.tolist()], dtype=np.float64)
+    found = [zscores.moments.get((topic, column.label)) for topic in topics]
+    known = np.array([f is not None for f in found])[codes]
+    mean = np.array([f[0] if f else 0.0 for f in found])[codes]
+    sd = np.array([f[1] if f else 0.0 for f in found])[codes]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(sd != 0, (raw - mean) / np.where(sd != 0, sd, 1.0),
+                     np.where(raw == mean, 0.0, MISSING_ZSCORE_VALUE))
+    z[~known] = MISSING_ZSCORE_VALUE
+    missing += [f"{topics[c]} {column.label}" for c in codes[~known].tolist()]
+    flat += [f"{topics[c]} {column.label}"
+             for c in codes[known & (sd == 0) & (raw != mean)].tolist()]
+    return z
+
+
 def zscore_evaluation(evaluation: Evaluation, zscores: ZScores) -> ZScoredEvaluation:
     """``evaluation`` with every value replaced by its z-score against ``zscores``, as
     ``trec_eval -Z`` (module documentation). A warning names the values printed −1000000:
@@ -123,22 +150,8 @@ def zscore_evaluation(evaluation: Evaluation, zscores: ZScores) -> ZScoredEvalua
         if column.aggregate not in _CONVERTED or column.value_type == "str":
             columns.append(column)
             continue
-        raw = np.asarray(evaluation.values[column.label], dtype=np.float64)
-        if column.aggregate == "gmean":  # trec_eval holds log(MAX(v, MIN_GEO_MEAN))
-            raw = np.array([math.log(v if v > MIN_GEO_MEAN else MIN_GEO_MEAN)
-                            for v in raw.tolist()], dtype=np.float64)
-        found = [zscores.moments.get((topic, column.label)) for topic in topics]
-        known = np.array([f is not None for f in found])[codes]
-        mean = np.array([f[0] if f else 0.0 for f in found])[codes]
-        sd = np.array([f[1] if f else 0.0 for f in found])[codes]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = np.where(sd != 0, (raw - mean) / np.where(sd != 0, sd, 1.0),
-                         np.where(raw == mean, 0.0, MISSING_ZSCORE_VALUE))
-        z[~known] = MISSING_ZSCORE_VALUE
-        missing += [f"{topics[c]} {column.label}" for c in codes[~known].tolist()]
-        flat += [f"{topics[c]} {column.label}"
-                 for c in codes[known & (sd == 0) & (raw != mean)].tolist()]
-        values[column.label] = z
+        values[column.label] = _zscored(column, evaluation.values[column.label], zscores,
+                                        topics, codes, missing, flat)
         columns.append(replace(column, value_type="float"))
     for pairs, what in ((missing, "has no line for"), (flat, "gives std_dev 0 and another "
                                                               "mean for")):

@@ -118,6 +118,38 @@ class EngagementSummary(TableResult):
                 f"intervals over users)")
 
 
+def _numeric_measures(table: pd.DataFrame, measures: Sequence[str] | None,
+                      variant: str | None, source: str | None) -> list[str]:
+    """The measures to summarise (by default every numeric column but ``variant``), each
+    a column of ``table`` whose values are finite numbers or missing (an
+    :class:`~irscale.errors.InputError` naming the column, and the user, otherwise)."""
+    if measures is None:
+        measures = [c for c in table.columns if c != variant
+                    and pd.api.types.is_numeric_dtype(table[c])
+                    and not pd.api.types.is_bool_dtype(table[c])]
+        if not measures:
+            raise InputError(f"no numeric column to summarise (columns: "
+                             f"{list(table.columns)})", source=source)
+    absent = [m for m in measures if m not in table.columns]
+    if absent:
+        raise InputError(f"no column {absent[0]!r} in the table (columns: "
+                         f"{list(table.columns)})", source=source)
+    for measure in measures:
+        given = table[measure].dropna()
+        numbers = pd.to_numeric(given, errors="coerce")
+        if numbers.isna().any():
+            raise InputError(f"column {measure!r} is not a column of numbers (user "
+                             f"{given.index[numbers.isna().to_numpy()][0]!r}: "
+                             f"{given[numbers.isna()].iloc[0]!r})", source=source)
+        infinite = ~np.isfinite(numbers.to_numpy(np.float64))
+        if infinite.any():
+            user = given.index[infinite][0]
+            raise InputError(f"column {measure!r}: user {shown(user)} has no finite value "
+                             f"({shown(given[infinite].iloc[0])})",
+                             **{"source": source, **located(table, user)})
+    return list(measures)
+
+
 @ENGAGEMENT
 def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = None, *,
                        variant: str | None = "variant", alpha: float = 0.05,
@@ -145,30 +177,7 @@ def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = Non
         check_labels(table[variant], f"variant ({variant!r})")
     groups = table.groupby(table[variant].astype(str), sort=True) if by_variant \
         else [("all", table)]
-    if measures is None:
-        measures = [c for c in table.columns if c != variant
-                    and pd.api.types.is_numeric_dtype(table[c])
-                    and not pd.api.types.is_bool_dtype(table[c])]
-        if not measures:
-            raise InputError(f"no numeric column to summarise (columns: "
-                             f"{list(table.columns)})", source=source)
-    absent = [m for m in measures if m not in table.columns]
-    if absent:
-        raise InputError(f"no column {absent[0]!r} in the table (columns: "
-                         f"{list(table.columns)})", source=source)
-    for measure in measures:
-        given = table[measure].dropna()
-        numbers = pd.to_numeric(given, errors="coerce")
-        if numbers.isna().any():
-            raise InputError(f"column {measure!r} is not a column of numbers (user "
-                             f"{given.index[numbers.isna().to_numpy()][0]!r}: "
-                             f"{given[numbers.isna()].iloc[0]!r})", source=source)
-        infinite = ~np.isfinite(numbers.to_numpy(np.float64))
-        if infinite.any():
-            user = given.index[infinite][0]
-            raise InputError(f"column {measure!r}: user {shown(user)} has no finite value "
-                             f"({shown(given[infinite].iloc[0])})",
-                             **{"source": source, **located(table, user)})
+    measures = _numeric_measures(table, measures, variant, source)
     if missing == "error":  # the first user without a value, in the table's order
         users_with_values(table, measures, missing, "measure")
     rows = []

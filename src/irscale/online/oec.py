@@ -57,22 +57,29 @@ class Component(NamedTuple):
             f"{self.numerator}/{self.denominator}"
 
 
+def _oec_text(weights: str) -> list[tuple[str, object]]:
+    """The (measure, weight) pairs of an OEC's text ``measure=weight,...`` (``--oec``),
+    each weight a number (a :class:`ParameterError` naming the part otherwise)."""
+    pairs: list[tuple[str, object]] = []
+    for part in weights.split(","):
+        name, sep, weight = part.rpartition("=")
+        if not sep or not name.strip():
+            raise ParameterError(f"--oec: expected measure=weight,... (a measure a "
+                                 f"column, or num/den for a ratio), got {part!r}")
+        try:
+            pairs.append((name.strip(), float(weight)))
+        except ValueError:
+            raise ParameterError(f"--oec: the weight of {name.strip()!r} is not a "
+                                 f"number: {weight!r}") from None
+    return pairs
+
+
 def parse_oec(weights: Mapping[str, float] | str) -> tuple[Component, ...]:
     """The components of an OEC: a mapping ``{"clicks/impressions": 0.5, "success": 1}``
     or its text ``"clicks/impressions=0.5,success=1"`` (``--oec``). Every weight a finite
     number other than 0, every measure once (a :class:`ParameterError` otherwise)."""
-    pairs: list[tuple[str, object]] = []
     if isinstance(weights, str):
-        for part in weights.split(","):
-            name, sep, weight = part.rpartition("=")
-            if not sep or not name.strip():
-                raise ParameterError(f"--oec: expected measure=weight,... (a measure a "
-                                     f"column, or num/den for a ratio), got {part!r}")
-            try:
-                pairs.append((name.strip(), float(weight)))
-            except ValueError:
-                raise ParameterError(f"--oec: the weight of {name.strip()!r} is not a "
-                                     f"number: {weight!r}") from None
+        pairs = _oec_text(weights)
     elif isinstance(weights, Mapping):
         pairs = [(str(k), v) for k, v in weights.items()]
     else:

@@ -42,8 +42,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -255,32 +257,33 @@ def _paper_measure(text: str, match: re.Match) -> ScaleMeasure:
 
 def _from_request(text: str, request: MeasureRequest) -> ScaleMeasure:
     """Recognise the catalogue families that have an exact algorithm (conditional
-    relevance refused: the enumerated rankings hold no conditional groups)."""
+    relevance refused: the enumerated rankings hold no conditional groups); any other
+    measure is computed on the enumerated rankings by its kernel (``generic``)."""
     if request.conditional:
         raise MeasureError(f"measure {text!r}: conditional=1 cannot apply to interval "
                            "scales: their rankings are enumerated, without conditional groups")
-    family, params = request.family, request.params
     level = 1 if request.relevance_level is None else request.relevance_level
     generic = ScaleMeasure(text, "generic", text=text, relevance_level=level)
     if request.condensed:
         return generic
-    cutoff = request.cutoff
+    family, params, cutoff = request.family, request.params, request.cutoff
+    exact = _trec_eval_family(text, family, params, cutoff, level) \
+        if params is None or isinstance(params, tuple) \
+        else _keyword_family(text, family, params, cutoff, level)
+    return generic if exact is None else exact
+
+
+def _trec_eval_family(text: str, family: str, params: tuple[int, ...] | None,
+                      cutoff: int | None,
+                      level: int) -> ScaleMeasure | None:
+    """The exact measure of a trec_eval family (``params``: its list of cut-offs, or
+    ``None``), or ``None`` when it has none."""
     if family in ("P", "recall", "map_cut") and params is not None and len(params) == 1:
         kind = {"P": "P", "recall": "R", "map_cut": "AP"}[family]
         return ScaleMeasure(text, kind, relevance_level=level, cutoff=params[0], text=text)
     if family in ("map", "recip_rank"):
         kind = "AP" if family == "map" else "RR"
         return ScaleMeasure(text, kind, relevance_level=level, cutoff=cutoff, text=text)
-    if family in ("F", "AP") and params is not None:
-        k = params["cutoff"] if params["cutoff"] is not None else cutoff
-        if family == "F":
-            return ScaleMeasure(text, "F", relevance_level=level, beta=params["beta"],
-                                cutoff=k, text=text)
-        return ScaleMeasure(text, "AP", relevance_level=level, ap_norm=params["norm"],
-                            cutoff=k, text=text)
-    if family == "RBP" and params is not None and params["maxrel"] is None:
-        return ScaleMeasure(text, "RBP", p=params["p"], gain=params["gain"], cutoff=cutoff,
-                            text=text, relevance_level=level)
     if family in ("ndcg", "DCG", "nDCG", "gP") and params is None:
         # trec_eval's ndcg (ideal not cut), DCG, nDCG and gP with their defaults:
         # gain = degree, discount log2(r + 1)
@@ -290,21 +293,36 @@ def _from_request(text: str, request: MeasureRequest) -> ScaleMeasure:
     if family == "ndcg_cut" and params is not None and len(params) == 1:
         return ScaleMeasure(text, "nDCG", discount=Discount("log2", 2.0), cutoff=params[0],
                             text=text, kernel=text)
-    if family == "gP" and params is not None and params["maxrel"] is None:
-        k = params["cutoff"] if params["cutoff"] is not None else cutoff
+    return None
+
+
+def _keyword_family(text: str, family: str, params: Mapping[str, Any], cutoff: int | None,
+                    level: int) -> ScaleMeasure | None:
+    """The exact measure of a catalogue family read with keyword parameters (its cut-off
+    the parameters' ``cutoff``, else the name's ``@k``), or ``None`` when it has none."""
+    k = params.get("cutoff") if params.get("cutoff") is not None else cutoff
+    if family == "F":
+        return ScaleMeasure(text, "F", relevance_level=level, beta=params["beta"],
+                            cutoff=k, text=text)
+    if family == "AP":
+        return ScaleMeasure(text, "AP", relevance_level=level, ap_norm=params["norm"],
+                            cutoff=k, text=text)
+    if family in ("RBP", "gP", "SBTO", "RBTO") and params.get("maxrel") is not None:
+        return None
+    if family == "RBP":
+        return ScaleMeasure(text, "RBP", p=params["p"], gain=params["gain"], cutoff=cutoff,
+                            text=text, relevance_level=level)
+    if family == "gP":
         return ScaleMeasure(text, "gP", gain=params["gain"], cutoff=k, text=text,
                             relevance_level=level, kernel=text)
-    if family in ("DCG", "nDCG") and params is not None:
-        k = params["cutoff"] if params["cutoff"] is not None else cutoff
+    if family in ("DCG", "nDCG"):
         discount = Discount(params["discount"],
                             2.0 if params["discount"] == "log2" else params["base"])
         return ScaleMeasure(text, family, gain=params["gain"], discount=discount, cutoff=k,
                             text=text, relevance_level=level)
-    if family in ("SBTO", "RBTO") and params is not None and params.get("maxrel") is None \
-            and not params.get("norm", False):
-        k = params["cutoff"] if params["cutoff"] is not None else cutoff
+    if family in ("SBTO", "RBTO") and not params.get("norm", False):
         return ScaleMeasure(text, family, cutoff=k, text=text, relevance_level=level)
-    return generic
+    return None
 
 
 __all__ = ["BINARY_KINDS", "EXACT_KINDS", "RECALL_BASE_KINDS", "ScaleMeasure", "scale_measure"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -146,24 +146,36 @@ def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
                        lambda: ap_image(space, level=level, progress=progress))
         return ScaledImage(sharded(base), 1.0 / divisor)
     if kind in ("RBTO", "RBP", "DCG", "nDCG") and (kind != "RBTO" or level == 1):
-        spec = additive_spec(measure, space, context)
-        if spec.scale == 0.0:
-            return ConstantImage(space)
-        if spec.lexicographic():
-            return LexImage(spec, space)
-        structure = (kind if kind != "nDCG" else "DCG", str(measure.gain), measure.discount,
-                     measure.p, level, space)
-        factor = spec.scale
-
-        def pairs() -> Image:
-            image = _cached(structure, lambda: additive_image(
-                replace(spec, scale=1.0), progress=progress, label=measure.label))
-            return sharded(image) if isinstance(image, PairImage) else image
-
-        if kind == "RBP" and measure.p == 0.5 and space.bounds is None and _linear(spec):
-            return DyadicImage(spec, space, lambda: ScaledImage(pairs(), factor))
-        return ScaledImage(pairs(), factor)
+        return _additive_image(measure, space, context, sharded, progress=progress)
     return EnumeratedImage(measure, space, context, progress=progress, executor=executor)
+
+
+def _additive_image(measure: ScaleMeasure, space: Space, context: Context,
+                    sharded: Callable[[Image], Image], *, progress: bool) -> Image:
+    """The image of an additive measure (RBTO, RBP, DCG, nDCG: a weighted sum over the
+    ranks, :func:`~irscale.scales.additive.additive_spec`): constant when its scale is 0,
+    lexicographic when its weights decrease fast enough, dyadic for RBP(p=0.5) with
+    linear gains, else the meet-in-the-middle pair table of its structure (cached, shared
+    by the measures of the same structure, ``sharded`` as :func:`build_image` runs it),
+    scaled."""
+    kind, level = measure.kind, measure.relevance_level
+    spec = additive_spec(measure, space, context)
+    if spec.scale == 0.0:
+        return ConstantImage(space)
+    if spec.lexicographic():
+        return LexImage(spec, space)
+    structure = (kind if kind != "nDCG" else "DCG", str(measure.gain), measure.discount,
+                 measure.p, level, space)
+    factor = spec.scale
+
+    def pairs() -> Image:
+        image = _cached(structure, lambda: additive_image(
+            replace(spec, scale=1.0), progress=progress, label=measure.label))
+        return sharded(image) if isinstance(image, PairImage) else image
+
+    if kind == "RBP" and measure.p == 0.5 and space.bounds is None and _linear(spec):
+        return DyadicImage(spec, space, lambda: ScaledImage(pairs(), factor))
+    return ScaledImage(pairs(), factor)
 
 
 def _linear(spec) -> bool:

@@ -43,7 +43,7 @@ from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
 from ..evaluation import Evaluation, check_topics
 from ..io.sources import as_qrels, as_runs
-from ..io.table import Column
+from ..measures.results import build_evaluation
 from .cost import report
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
@@ -271,7 +271,6 @@ def transform_rankings(
     contexts = map_recall_base(grid.rel_levels, levels, relevance_level, grid.column_degrees)
     out_jr = synthetic_rankings(degrees, contexts, topics=grid.topics, runs=grid.runs,
                                 ranking_topic=grid.ranking_topic, ranking_run=grid.ranking_run)
-    columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     labels: list[tuple[str, str]] = []
     used: dict[tuple[str, str], Scale] = {}
@@ -283,10 +282,9 @@ def transform_rankings(
         report(cost, progress=progress, explain=explain)
         values[r_label] = _ranked_values(measure, degrees, contexts, grid, N, levels, ties,
                                          rescale, feasible, progress, used, limit)
-        columns += [Column(label), Column(r_label)]
         labels.append((label, r_label))
-    evaluation = Evaluation(columns=tuple(columns), values=values, rows=out_jr.rows,
-                            rankings=out_jr)
+    # each measure and its ranked values, one plain column each (the builder's default)
+    evaluation = build_evaluation(values, out_jr.rows, rankings=out_jr)
     matrix = evaluation.to_matrix()
     return ScaleTransform(matrix=matrix, evaluation=evaluation, N=N, levels=levels, ties=ties,
                           rescaled=rescale, feasible=feasible, labels=tuple(labels),

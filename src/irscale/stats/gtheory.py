@@ -189,6 +189,24 @@ class GStudy(HtmlRepr):
                              "erho2": erho2, "phi": phi})
         return DStudy(self, pd.DataFrame(rows))
 
+    def _error_parts(self, coefficient: str, sizes: dict[str, float]
+                     ) -> tuple[float, float]:
+        """The error variance of ``coefficient`` (relative for ``"erho2"``: the components
+        with the system; absolute for ``"phi"``: every one but the system's) at one topic
+        and the second facet's ``sizes``, in two parts: the components with the topic
+        (divided by the number of topics of a D-study) and those without."""
+        with_topic, without = (0.0, 0.0)
+        for c in self.components:
+            facets = [f for f in c.effect if f != "system"]
+            if not facets or (coefficient == "erho2" and "system" not in c.effect):
+                continue
+            part = c.variance / math.prod(sizes[f] for f in facets if f != "topic")
+            if "topic" in facets:
+                with_topic += part
+            else:
+                without += part
+        return with_topic, without
+
     def topics_for(self, target: float, coefficient: str = "erho2",
                    n_facet: int | None = None) -> TopicSetSize:
         """The fewest topics whose ``coefficient`` (``"erho2"`` or ``"phi"``) reaches
@@ -200,16 +218,7 @@ class GStudy(HtmlRepr):
                 or not 0.0 < float(target) < 1.0:
             raise ParameterError(f"target must be a number in (0, 1), got {target!r}")
         sizes = self._facet_sizes(1, n_facet)
-        with_topic, without = (0.0, 0.0)
-        for c in self.components:
-            facets = [f for f in c.effect if f != "system"]
-            if not facets or (coefficient == "erho2" and "system" not in c.effect):
-                continue
-            part = c.variance / math.prod(sizes[f] for f in facets if f != "topic")
-            if "topic" in facets:
-                with_topic += part
-            else:
-                without += part
+        with_topic, without = self._error_parts(coefficient, sizes)
         system = self.variance("system")
         room = system * (1.0 - target) / target - without
         name = "Eρ²" if coefficient == "erho2" else "Φ"
@@ -301,6 +310,24 @@ def _array(data: object, measure: str | None, facet: str) -> tuple[np.ndarray, t
     return values.T, ("system", "topic")
 
 
+def _estimates(lines: list[tuple[Term, float, float]], n: dict[str, int], noise: float
+               ) -> dict[Term, float]:
+    """The variance components of a fully crossed random design from its ANOVA ``lines``
+    (effect, sum of squares, degrees of freedom; ``n``: each factor's levels): the
+    expected mean squares solved from the highest interaction down (Brennan 2001,
+    Generalizability Theory, eq. 3.1.5: σ²(α) = (MS(α) − Σ_{β ⊃ α} π(β\\α)·σ²(β)) /
+    π(α̇)), an estimate within ``noise`` of 0 set to 0 (rounding, not variance)."""
+    factors = list(n)
+    estimates: dict[Term, float] = {}
+    for effect, ss, df in sorted(lines, key=lambda line: -len(line[0])):
+        ms = ss / df
+        above = sum(estimates[b] * math.prod(n[f] for f in factors if f not in b)
+                    for b in estimates if set(effect) < set(b))
+        estimate = (ms - above) / math.prod(n[f] for f in factors if f not in effect)
+        estimates[effect] = 0.0 if abs(estimate) <= noise else estimate
+    return estimates
+
+
 def gstudy(data: object, *, measure: str | None = None, facet: str = "variant") -> GStudy:
     """The G-study of a score table (module docstring).
 
@@ -319,15 +346,8 @@ def gstudy(data: object, *, measure: str | None = None, facet: str = "variant") 
     sums = balanced(values, factors, every)
     lines = [*zip(sums.terms, sums.ss, sums.df, strict=True),
              (tuple(factors), sums.ss_error, sums.df_error)]
-    n = dict(zip(factors, values.shape, strict=True))
     noise = TIE_RTOL * sums.ss_total / (sums.n_obs - 1)  # below: rounding, not variance
-    estimates: dict[Term, float] = {}
-    for effect, ss, df in sorted(lines, key=lambda line: -len(line[0])):
-        ms = ss / df
-        above = sum(estimates[b] * math.prod(n[f] for f in factors if f not in b)
-                    for b in estimates if set(effect) < set(b))
-        estimate = (ms - above) / math.prod(n[f] for f in factors if f not in effect)
-        estimates[effect] = 0.0 if abs(estimate) <= noise else estimate
+    estimates = _estimates(lines, dict(zip(factors, values.shape, strict=True)), noise)
     if all(v <= 0.0 for e, v in estimates.items() if "system" in e):
         raise InputError("the systems score alike on every topic, up to a topic effect (no "
                          "system variance and no system interaction): Eρ² and Φ are undefined")

@@ -201,6 +201,22 @@ def _generator(method: str, rng: int | np.random.Generator | None
     return rng
 
 
+def _system_runs(system: Any, spec: Any) -> list[Any]:
+    """The runs of ``system`` (``spec``: a folder, a glob pattern or a list of run files or
+    runs, :func:`~irscale.io.sources.as_runs`), one at least."""
+    from ..io.sources import as_runs
+
+    if not isinstance(spec, Iterable) and not hasattr(spec, "__fspath__"):
+        raise ParameterError(f"systems: the runs of system {shown(system)} must be a "
+                             f"folder, a glob pattern or a list, got {shown(spec)}",
+                             param="systems")
+    runs = as_runs(spec if isinstance(spec, (str, Mapping)) or hasattr(spec, "__fspath__")
+                   else list(spec))
+    if not runs:
+        raise InputError(f"system {system!r} has no run")
+    return list(runs)
+
+
 @EVALUATE_SEEDS
 def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Sequence[str],
                    **trec: Unpack[TrecEvalKeywords]) -> SeedEvaluation:
@@ -226,7 +242,7 @@ def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Seque
     SeedEvaluation
     """
     from ..evaluation import evaluate
-    from ..io.sources import as_qrels, as_runs
+    from ..io.sources import as_qrels
 
     if not isinstance(systems, Mapping) or not systems:
         raise ParameterError("systems: give a mapping {system: its runs (a folder, a glob "
@@ -238,17 +254,7 @@ def evaluate_seeds(qrels: Any, systems: Mapping[str, Any], measures: str | Seque
     trec["complete"] = True  # (the call's own dict of keywords)
     names = [measures] if isinstance(measures, str) else list(measures)
     judged = as_qrels(qrels)
-    groups = []
-    for system, spec in systems.items():
-        if not isinstance(spec, Iterable) and not hasattr(spec, "__fspath__"):
-            raise ParameterError(f"systems: the runs of system {shown(system)} must be a "
-                                 f"folder, a glob pattern or a list, got {shown(spec)}",
-                                 param="systems")
-        runs = as_runs(spec if isinstance(spec, (str, Mapping)) or hasattr(spec, "__fspath__")
-                       else list(spec))
-        if not runs:
-            raise InputError(f"system {system!r} has no run")
-        groups.append((str(system), runs))
+    groups = [(str(system), _system_runs(system, spec)) for system, spec in systems.items()]
     matrices = []
     for system, runs in groups:
         renamed = {f"{system}/{run.name}": run for run in runs}

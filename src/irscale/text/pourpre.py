@@ -53,6 +53,86 @@ def _words(text: str) -> tuple[list[str], list[int]]:
     return [m.group() for m in found], (ends - np.searchsorted(blanks, ends)).tolist()
 
 
+def _check_vital_strings(gold: Nuggets, wanted: set[str]) -> None:
+    """Every nugget of a topic with outputs (``wanted``) has its vital string (an
+    :class:`~irscale.errors.InputError` naming the first that has none)."""
+    for k, (t, vs) in enumerate(zip(gold.topic, gold.vital_string, strict=True)):
+        if t in wanted and vs is None:
+            raise InputError(f"nugget {gold.nugget[k]!r} has no vital string: automatic "
+                             "matching compares its words with the outputs'",
+                             source=gold.source, line=gold.line[k])
+
+
+def _nugget_terms(n_ids: np.ndarray, n_nug_words: np.ndarray, width: int, gold: Nuggets,
+                  nug_rows: list[int]) -> np.ndarray:
+    """The distinct terms of every nugget, as sorted keys ``nugget * width + term``
+    (``n_ids``: the term of each word of the nuggets' vital strings, ``-1`` for a stop
+    word); a nugget left without a term is an :class:`~irscale.errors.InputError`."""
+    nug_of = np.repeat(np.arange(len(nug_rows)), n_nug_words)
+    keep = n_ids >= 0
+    nt = np.unique(nug_of[keep] * width + n_ids[keep])
+    n_terms = np.bincount(nt // width, minlength=len(nug_rows))
+    if (n_terms == 0).any():
+        k = nug_rows[int(np.flatnonzero(n_terms == 0)[0])]
+        raise InputError(f"nugget {gold.nugget[k]!r}: no word of its vital string is left "
+                         "to match (stop words only)", source=gold.source, line=gold.line[k])
+    return nt
+
+
+def _same_topic(out_topic: np.ndarray, term_topic: np.ndarray, n_topics: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Every (output, nugget term) pair of the same topic (``out_topic``: each output's
+    topic, ``term_topic``: each nugget term's), as the output and the term of each pair."""
+    by_topic = np.argsort(out_topic, kind="stable")
+    per_topic = np.bincount(out_topic, minlength=n_topics)
+    topic_start = np.concatenate(([0], np.cumsum(per_topic)))[:-1]
+    pick = ranges(topic_start[term_topic], per_topic[term_topic])
+    return by_topic[pick], np.repeat(np.arange(len(term_topic)), per_topic[term_topic])
+
+
+def _first_words(key: np.ndarray, o_keys: np.ndarray, o_word: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """For each (output, term) ``key`` (``output * width + term``): whether the output has
+    the term (a key of ``o_keys``, sorted) and the first word with it (``o_word``; the
+    largest integer where it has none, which sorts last)."""
+    slot = np.minimum(np.searchsorted(o_keys, key), max(len(o_keys) - 1, 0))
+    hit = (o_keys[slot] == key) if len(o_keys) else np.zeros(len(key), dtype=bool)
+    return hit, np.where(hit, o_word[slot] if len(o_word) else 0, np.iinfo(np.int64).max)
+
+
+def _need_th_words(out: np.ndarray, nugget: np.ndarray, word: np.ndarray, hit: np.ndarray,
+                   need: np.ndarray, n_nug: int
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per (output, nugget) pair of the (output, nugget term) rows (``word``: the first
+    word of the output with the term, ``hit``: whether it has one): the pairs' outputs
+    and nuggets, the pairs with at least ``need`` of the nugget's terms (``matched``) and,
+    for those, the word of their ``need``-th first term (where the nugget is matched)."""
+    pair = out * n_nug + nugget
+    order = np.lexsort((word, pair))
+    pair, word, hit = pair[order], word[order], hit[order]
+    starts = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]]) if len(pair) else \
+        np.zeros(0, dtype=np.int64)
+    p_out, p_nugget = pair[starts] // n_nug, pair[starts] % n_nug
+    hits = np.add.reduceat(hit.astype(np.int64), starts) if len(starts) else starts
+    matched = np.flatnonzero(hits >= need[p_nugget])
+    return p_out, p_nugget, matched, word[starts[matched] + need[p_nugget[matched]] - 1]
+
+
+def _matches(outputs: Texts, gold: Nuggets, chosen: list[int], nug_rows: list[int],
+             m_out: np.ndarray, m_nugget: np.ndarray, offset: np.ndarray) -> Matches:
+    """The matches (``m_out``: the output of each, an index into ``chosen``; ``m_nugget``:
+    its nugget, into ``nug_rows``; ``offset``: where it is matched), output by output and
+    nugget by nugget."""
+    order = np.lexsort((m_nugget, m_out))
+    m_out, m_nugget, offset = m_out[order], m_nugget[order], offset[order]
+    return Matches(topic=tuple(outputs.topic[chosen[o]] for o in m_out.tolist()),
+                   run=tuple(outputs.id[chosen[o]] for o in m_out.tolist()),
+                   nugget=tuple(gold.nugget[nug_rows[v]] for v in m_nugget.tolist()),
+                   offset=tuple(offset.tolist()),
+                   line=tuple(outputs.line[chosen[o]] for o in m_out.tolist()),
+                   source=f"automatic matches of {outputs.source}")
+
+
 @POURPRE
 def pourpre_matches(nuggets: Any, texts: Any, *, threshold: float = 0.5,
                     stem: bool = False, stopwords: Iterable[str] = ()) -> Matches:
@@ -90,11 +170,7 @@ def pourpre_matches(nuggets: Any, texts: Any, *, threshold: float = 0.5,
     topic_pos = {t: k for k, t in enumerate(topic_ids)}
     chosen = [k for k, t in enumerate(outputs.topic) if t in topic_pos]
     wanted = {outputs.topic[k] for k in chosen}
-    for k, (t, vs) in enumerate(zip(gold.topic, gold.vital_string, strict=True)):
-        if t in wanted and vs is None:
-            raise InputError(f"nugget {gold.nugget[k]!r} has no vital string: automatic "
-                             "matching compares its words with the outputs'",
-                             source=gold.source, line=gold.line[k])
+    _check_vital_strings(gold, wanted)
     found = [_words(outputs.text[k]) for k in chosen]
     out_words = [words for words, _ in found]
     nug_rows = [k for k, t in enumerate(gold.topic) if t in wanted]
@@ -110,54 +186,21 @@ def pourpre_matches(nuggets: Any, texts: Any, *, threshold: float = 0.5,
     kept = np.flatnonzero(ids[:split] >= 0)
     o_keys, first = np.unique(word_out[kept] * width + ids[kept], return_index=True)
     o_word = kept[first]
-    # distinct terms of every nugget
-    nug_of = np.repeat(np.arange(len(nug_rows)), n_nug_words)
-    n_ids = ids[split:]
-    keep = n_ids >= 0
-    nt = np.unique(nug_of[keep] * width + n_ids[keep])
+    nt = _nugget_terms(ids[split:], n_nug_words, width, gold, nug_rows)
     nt_nugget, nt_term = nt // width, nt % width
     n_terms = np.bincount(nt_nugget, minlength=len(nug_rows))
-    if (n_terms == 0).any():
-        k = nug_rows[int(np.flatnonzero(n_terms == 0)[0])]
-        raise InputError(f"nugget {gold.nugget[k]!r}: no word of its vital string is left "
-                         "to match (stop words only)", source=gold.source, line=gold.line[k])
     # a share of the terms, and at least one (a threshold of 1e-300 still needs a word)
     need = np.maximum(np.ceil(np.round(threshold * n_terms, 9)).astype(np.int64), 1)
     # every (output, nugget term) of the same topic
     out_topic = np.array([topic_pos[outputs.topic[k]] for k in chosen], dtype=np.int64)
-    by_topic = np.argsort(out_topic, kind="stable")
-    per_topic = np.bincount(out_topic, minlength=len(topic_ids))
-    topic_start = np.concatenate(([0], np.cumsum(per_topic)))[:-1]
     nug_topic = np.array([topic_pos[gold.topic[k]] for k in nug_rows], dtype=np.int64)
-    t_of = nug_topic[nt_nugget]
-    pick = ranges(topic_start[t_of], per_topic[t_of])
-    row = np.repeat(np.arange(len(nt)), per_topic[t_of])
-    out = by_topic[pick]
+    out, row = _same_topic(out_topic, nug_topic[nt_nugget], len(topic_ids))
     nugget = nt_nugget[row]
-    key = out * width + nt_term[row]
-    slot = np.minimum(np.searchsorted(o_keys, key), max(len(o_keys) - 1, 0))
-    hit = (o_keys[slot] == key) if len(o_keys) else np.zeros(len(key), dtype=bool)
-    word = np.where(hit, o_word[slot] if len(o_word) else 0, np.iinfo(np.int64).max)
-    # per (output, nugget): the need-th first occurrence among its terms
-    n_nug = max(len(nug_rows), 1)
-    pair = out * n_nug + nugget
-    order = np.lexsort((word, pair))
-    pair, word, hit = pair[order], word[order], hit[order]
-    starts = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]]) if len(pair) else \
-        np.zeros(0, dtype=np.int64)
-    p_out, p_nugget = pair[starts] // n_nug, pair[starts] % n_nug
-    hits = np.add.reduceat(hit.astype(np.int64), starts) if len(starts) else starts
-    matched = np.flatnonzero(hits >= need[p_nugget])
-    at = word[starts[matched] + need[p_nugget[matched]] - 1]
+    hit, word = _first_words(out * width + nt_term[row], o_keys, o_word)
+    p_out, p_nugget, matched, at = _need_th_words(out, nugget, word, hit, need,
+                                                  max(len(nug_rows), 1))
     ends = np.fromiter((e for _, output_ends in found for e in output_ends), dtype=np.int64,
                        count=split)
-    order = np.lexsort((p_nugget[matched], p_out[matched]))
-    m_out, m_nugget, offset = p_out[matched][order], p_nugget[matched][order], \
-        ends[at][order]
-    return Matches(topic=tuple(outputs.topic[chosen[o]] for o in m_out.tolist()),
-                   run=tuple(outputs.id[chosen[o]] for o in m_out.tolist()),
-                   nugget=tuple(gold.nugget[nug_rows[v]] for v in m_nugget.tolist()),
-                   offset=tuple(offset.tolist()),
-                   line=tuple(outputs.line[chosen[o]] for o in m_out.tolist()),
-                   source=f"automatic matches of {outputs.source}")
+    return _matches(outputs, gold, chosen, nug_rows, p_out[matched], p_nugget[matched],
+                    ends[at])
 

@@ -198,19 +198,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     if len(set(names)) != len(names):
         raise InputError(f"session runs must have distinct run ids, got {names}")
     judge = PairJudge(qrels)
-    parts: list[tuple[SessionRun, list[str], np.ndarray]] = []
-    unjudged: list[tuple[str, ...]] = []
-    judged_sessions: set[str] = set()
-    for run in runs:
-        run_sessions = run.layout.sessions
-        topics = _session_topics(run, topic_of)
-        topic_code = judge.topic_codes(topics)
-        judged = (topic_code >= 0).tolist()
-        judged_sessions.update(s for s, j in zip(run_sessions, judged, strict=True) if j)
-        unjudged.append(tuple(sorted(s for s, j in zip(run_sessions, judged, strict=True)
-                                     if not j)))
-        parts.append((run, topics, topic_code))
-    sessions = tuple(sorted(judged_sessions))
+    parts, unjudged, sessions = _judged_sessions(runs, topic_of, judge)
     position = {s: i for i, s in enumerate(sessions)}
     topic_code_of = np.full(len(sessions), -1, dtype=np.int64)
     session_topics = [""] * len(sessions)
@@ -268,6 +256,26 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     )
     return SessionRankings(jr=jr.with_attributes(**values),
                            session_topics=tuple(session_topics))
+
+
+def _judged_sessions(runs: Sequence[SessionRun], topic_of: Mapping[str, str] | None,
+                     judge: PairJudge
+                     ) -> tuple[list[tuple[SessionRun, list[str], np.ndarray]],
+                                list[tuple[str, ...]], tuple[str, ...]]:
+    """Each run with its sessions' topics (:func:`_session_topics`) and their codes in the
+    qrels (``-1``: not judged); per run, its sessions whose topic the qrels do not judge;
+    and every session judged in some run, sorted (the sessions evaluated)."""
+    parts: list[tuple[SessionRun, list[str], np.ndarray]] = []
+    unjudged: list[tuple[str, ...]] = []
+    judged_sessions: set[str] = set()
+    for run in runs:
+        topics = _session_topics(run, topic_of)
+        topic_code = judge.topic_codes(topics)
+        judged = list(zip(run.layout.sessions, (topic_code >= 0).tolist(), strict=True))
+        judged_sessions.update(s for s, j in judged if j)
+        unjudged.append(tuple(sorted(s for s, j in judged if not j)))
+        parts.append((run, topics, topic_code))
+    return parts, unjudged, tuple(sorted(judged_sessions))
 
 
 def _joined(pieces: list[np.ndarray]) -> np.ndarray:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..context import DEFAULT, Context, Output, register
+from collections.abc import Mapping
+
+from ..context import Context, Output, register
 from ..options import TREC_EVAL_DEFAULTS
 
 TYPE_CHECKING = False
@@ -11,22 +13,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from ...measures.results import Evaluation
-
-
-def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
-    """:func:`~irscale.evaluation.judged.run_judged`, loaded when it runs: choosing a
-    context (``irscale eval`` on TREC files, printed by the engine) loads no numpy."""
-    from ..judged import run_judged
-
-    return run_judged(held, measures, **options)
-
-
-def _text(qrels: Any, runs: Any, measures: Any, **options: Any) -> bytes | None:
-    """:func:`~irscale.evaluation.trec_text.trec_eval_text`: trec_eval's measures of TREC
-    files, from the files to the text in the engine, without numpy."""
-    from ..trec_text import trec_eval_text
-
-    return trec_eval_text(qrels, runs, measures, **options)
 
 
 #: The table of a paper (``--format latex``): the runs × measures table of the summaries,
@@ -39,14 +25,39 @@ LATEX = Output(
     refusal="--format latex prints the summary table: -q/--per-query and -n/--no-summary do "
             "not apply", intervals=True)
 
-#: Every option of trec_eval's, the label sets, the Z file, the cache and the run names;
-#: the latex table's baseline and tests, the means' intervals, the bounds under the
-#: unjudged documents and the batches of run files.
-JUDGED = register(Context(
-    name=DEFAULT, what="trec_eval's and the catalogue's measures",
-    why="the intents are read by diversity measures only: I-rec@10, D#-nDCG@10, P+Q ...",
-    reads=frozenset({*TREC_EVAL_DEFAULTS, "labels", "allow_empty", "zscores", "names",
-                     "baseline", "test", "correction", "alpha", "interval", "bounds",
-                     "batches"}),
-    averaging="trec_eval", cacheable=True, claims=lambda qrels, measures, options: True,
-    run=_run, text=_text, outputs=(LATEX,)))
+class Judged(Context):
+    """Judged rankings: every option of trec_eval's, the label sets, the Z file, the cache
+    and the run names; the latex table's baseline and tests, the means' intervals, the
+    bounds under the unjudged documents and the batches of run files. It claims every
+    call (:data:`~irscale.evaluation.context.DEFAULT`: asked last)."""
+
+    name = "judged"
+    what = "trec_eval's and the catalogue's measures"
+    why = "the intents are read by diversity measures only: I-rec@10, D#-nDCG@10, P+Q ..."
+    reads = frozenset({*TREC_EVAL_DEFAULTS, "labels", "allow_empty", "zscores", "names",
+                       "baseline", "test", "correction", "alpha", "interval", "bounds",
+                       "batches"})
+    averaging = "trec_eval"
+    cacheable = True
+    outputs = (LATEX,)
+
+    def claims(self, qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+        """Every call."""
+        return True
+
+    def run(self, held: list[Any], measures: Any, **options: Any) -> Evaluation:
+        """:func:`~irscale.evaluation.judged.run_judged`, loaded when it runs: choosing a
+        context (``irscale eval`` on TREC files, printed by the engine) loads no numpy."""
+        from ..judged import run_judged
+
+        return run_judged(held, measures, **options)
+
+    def text(self, qrels: Any, runs: Any, measures: Any, **options: Any) -> bytes | None:
+        """:func:`~irscale.evaluation.trec_text.trec_eval_text`: trec_eval's measures of
+        TREC files, from the files to the text in the engine, without numpy."""
+        from ..trec_text import trec_eval_text
+
+        return trec_eval_text(qrels, runs, measures, **options)
+
+
+JUDGED = register(Judged())

@@ -6,23 +6,30 @@ over the topics. They read a third input, the outputs' lengths or texts, which
 from __future__ import annotations
 
 from ...errors import ParameterError
-from ..context import Context, catalogue_claim, register
+from ..context import CatalogueContext, register
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, NoReturn
 
 
-def _run(held: list[Any], measures: Any, **options: Any) -> NoReturn:
-    """Refused: the outputs' lengths or texts are no input of :func:`irscale.evaluate`."""
-    held.clear()
-    raise ParameterError("nugget measures read the outputs' lengths or texts besides the "
-                         "nuggets and the matches: irscale.text.evaluate_nuggets(nuggets, "
-                         "matches, measures, lengths=... or texts=...)")
+class Nuggets(CatalogueContext):
+    """Nuggets: evaluated by a command of their own (:attr:`command`)."""
+
+    name = "nuggets"
+    what = "nugget measures"
+    why = "they read the nuggets, the matches and the outputs' lengths or texts"
+    reads = frozenset({"allow_empty"})
+    averaging = "mean"
+    command = "irscale text nuggets"
+
+    def run(self, held: list[Any], measures: Any, **options: Any) -> NoReturn:
+        """Refused: the outputs' lengths or texts are no input of
+        :func:`irscale.evaluate`."""
+        held.clear()
+        raise ParameterError("nugget measures read the outputs' lengths or texts besides "
+                             "the nuggets and the matches: irscale.text.evaluate_nuggets("
+                             "nuggets, matches, measures, lengths=... or texts=...)")
 
 
-NUGGETS = register(Context(
-    name="nuggets", what="nugget measures",
-    why="they read the nuggets, the matches and the outputs' lengths or texts",
-    reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
-    claims=catalogue_claim("nuggets"), run=_run, command="irscale text nuggets"))
+NUGGETS = register(Nuggets())

@@ -4,7 +4,7 @@ topic's pyramid of SCUs (in place of qrels), averaged over the topics."""
 
 from __future__ import annotations
 
-from ..context import Context, catalogue_claim, measure_names, register, take
+from ..context import CatalogueContext, measure_names, register, take
 
 TYPE_CHECKING = False
 
@@ -14,17 +14,25 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
 
 
-def _run(held: list[Any], measures: Any, *, allow_empty: bool = False) -> Evaluation:
-    """:func:`~irscale.evaluation.pyramids.evaluate_pyramid` of ``held`` (``[pyramid,
-    peers]``)."""
-    from ..pyramids import evaluate_pyramid
+class Pyramids(CatalogueContext):
+    """Pyramids: peers' SCUs against each topic's pyramid of SCUs."""
 
-    pyramid, peers = take(held)
-    return evaluate_pyramid(pyramid, peers, measure_names(measures), allow_empty=allow_empty)
+    name = "pyramids"
+    what = "pyramid scores"
+    why = "they read the SCUs peers express against each topic's pyramid of SCUs"
+    reads = frozenset({"allow_empty"})
+    averaging = "mean"
+    command = "irscale text pyramid"
+
+    def run(self, held: list[Any], measures: Any, *, allow_empty: bool = False
+            ) -> Evaluation:
+        """:func:`~irscale.evaluation.pyramids.evaluate_pyramid` of ``held`` (``[pyramid,
+        peers]``)."""
+        from ..pyramids import evaluate_pyramid
+
+        pyramid, peers = take(held)
+        return evaluate_pyramid(pyramid, peers, measure_names(measures),
+                                allow_empty=allow_empty)
 
 
-PYRAMIDS = register(Context(
-    name="pyramids", what="pyramid scores",
-    why="they read the SCUs peers express against each topic's pyramid of SCUs",
-    reads=frozenset({"allow_empty"}), averaging="mean", cacheable=False,
-    claims=catalogue_claim("pyramids"), run=_run, command="irscale text pyramid"))
+PYRAMIDS = register(Pyramids())

@@ -15,27 +15,31 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
 
 
-def _claims(qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
-    """``relevance_format`` ``qrels_jg``."""
-    return options.get("relevance_format", "qrels") == "qrels_jg"
+class QrelsJg(Context):
+    """Multi-judge qrels, as trec_eval's ``-R qrels_jg`` reads them."""
+
+    name = "qrels_jg"
+    what = "multi-judge qrels (-R qrels_jg)"
+    why = ("their measures read max_docs (-M), complete (-c), relevance_level (-l) and "
+           "judged_only (-J) only, as trec_eval's measures of qrels_jg do, and are printed "
+           "without a baseline or batches")
+    reads = frozenset({"relevance_format", "max_docs", "complete", "relevance_level",
+                       "judged_only", "allow_empty"})
+    averaging = "trec_eval"
+    formats = ("trec", "csv", "json", "markdown")
+
+    def claims(self, qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
+        """``relevance_format`` ``qrels_jg``."""
+        return options.get("relevance_format", "qrels") == "qrels_jg"
+
+    def run(self, held: list[Any], measures: Any, *, relevance_format: str,
+            **options: Any) -> Evaluation:
+        """:func:`~irscale.evaluation.qrels_jg.evaluate_qrels_jg` of ``held``
+        (``[qrels_jg, runs]``)."""
+        from ..qrels_jg import evaluate_qrels_jg
+
+        judged, runs = take(held)
+        return evaluate_qrels_jg(judged, runs, measures, **options)
 
 
-def _run(held: list[Any], measures: Any, *, relevance_format: str, **options: Any
-         ) -> Evaluation:
-    """:func:`~irscale.evaluation.qrels_jg.evaluate_qrels_jg` of ``held``
-    (``[qrels_jg, runs]``)."""
-    from ..qrels_jg import evaluate_qrels_jg
-
-    judged, runs = take(held)
-    return evaluate_qrels_jg(judged, runs, measures, **options)
-
-
-QRELS_JG = register(Context(
-    name="qrels_jg", what="multi-judge qrels (-R qrels_jg)",
-    why="their measures read max_docs (-M), complete (-c), relevance_level (-l) and "
-        "judged_only (-J) only, as trec_eval's measures of qrels_jg do, and are printed "
-        "without a baseline or batches",
-    reads=frozenset({"relevance_format", "max_docs", "complete", "relevance_level",
-                     "judged_only", "allow_empty"}),
-    averaging="trec_eval", cacheable=False, claims=_claims, run=_run,
-    formats=("trec", "csv", "json", "markdown")))
+QRELS_JG = register(QrelsJg())

@@ -4,7 +4,7 @@ judged with the qrels of the topic of the same id, averaged over sessions."""
 
 from __future__ import annotations
 
-from ..context import Context, catalogue_claim, measure_names, register, take
+from ..context import CatalogueContext, measure_names, register, take
 
 TYPE_CHECKING = False
 
@@ -14,19 +14,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...measures.results import Evaluation
 
 
-def _run(held: list[Any], measures: Any, **options: Any) -> Evaluation:
-    """:func:`~irscale.evaluation.sessions.evaluate_sessions` of ``held``
-    (``[qrels, session runs]``)."""
-    from ..sessions import evaluate_sessions
+class Sessions(CatalogueContext):
+    """Sessions: session runs, each session judged with its topic's qrels."""
 
-    qrels, runs = take(held)
-    return evaluate_sessions(qrels, runs, measure_names(measures), **options)
+    name = "sessions"
+    what = "session measures"
+    why = ("they read session runs, judged with the qrels of each session's topic; the "
+           "session map and click logs are irscale.evaluate_sessions' (topics=, clicks=)")
+    reads = frozenset({"relevance_level", "labels", "allow_empty"})
+    averaging = "mean"
+    command = "irscale session"
+
+    def run(self, held: list[Any], measures: Any, **options: Any) -> Evaluation:
+        """:func:`~irscale.evaluation.sessions.evaluate_sessions` of ``held``
+        (``[qrels, session runs]``)."""
+        from ..sessions import evaluate_sessions
+
+        qrels, runs = take(held)
+        return evaluate_sessions(qrels, runs, measure_names(measures), **options)
 
 
-SESSIONS = register(Context(
-    name="sessions", what="session measures",
-    why="they read session runs, judged with the qrels of each session's topic; the "
-        "session map and click logs are irscale.evaluate_sessions' (topics=, clicks=)",
-    reads=frozenset({"relevance_level", "labels", "allow_empty"}),
-    averaging="mean", cacheable=False, claims=catalogue_claim("sessions"), run=_run,
-    command="irscale session"))
+SESSIONS = register(Sessions())
