@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core.scaling import binary_exponents
-from ..errors import DuplicateError, InputError, ParameterError
+from ..errors import DuplicateError, InputError, MeasureError, ParameterError
 from ..io.text import (
     Lengths,
     Matches,
@@ -24,6 +24,7 @@ from ..io.text import (
     read_nuggets,
 )
 from ..measures.names import measure_names, parse_name
+from ..measures.nuggets import ASSIGNMENT_FAMILIES
 from ..measures.results import Evaluation
 from ..text.nuggets import (
     DEFAULT_MEASURES,
@@ -163,6 +164,11 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
     """
     names = measure_names(measures, split=False, expected=NUGGETS_EXPECTED)
     requests = [parse_name(name, "nuggets") for name in names]
+    wrong = [r.label for r in requests if r.family in ASSIGNMENT_FAMILIES]
+    if wrong:
+        raise MeasureError(f"{wrong[0]} is a measure of nugget assignment records "
+                           "(irscale.text.evaluate_assignments, irscale text nuggets "
+                           "--assignments), not of matches")
     if (lengths is None) == (texts is None):
         raise ParameterError("give the outputs' lengths (lengths=, --lengths) or their "
                              "texts (texts=, --texts): exactly one of them")
