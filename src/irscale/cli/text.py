@@ -9,10 +9,10 @@ from ..core.params import Param, Switch
 from ..core.records import replace
 from ..errors import ParameterError
 from ..text.params import (
-    ASSIGNMENT_INPUTS,
     ASSIGNMENTS,
     AUTO_MATCH,
     BLEU_INTL,
+    NUGGET_INPUTS,
     OUTPUT_LENGTHS,
     OUTPUT_TEXTS,
     POURPRE,
@@ -121,7 +121,7 @@ def add_parser(subparsers) -> None:
         description="Nugget and iUnit measures of outputs (--lengths or --texts) from their "
         "matched nuggets (match files, or --auto-match); or the scores of nugget "
         "assignment records (--assignments). See docs/text.md.",
-        binding=(POURPRE, ASSIGNMENT_INPUTS))
+        binding=(POURPRE, NUGGET_INPUTS))
     add_command(
         commands, "pyramid", run_pyramid,
         *_inputs("pyramid", "SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
@@ -179,9 +179,9 @@ def _matches(args: argparse.Namespace) -> None:
     """The matches come from match files, or ``--auto-match`` finds them in ``--texts``;
     ``--assignments`` takes neither nuggets nor matches."""
     if args.assignments:
-        if args.qrels is not None or args.runs:
+        if args.qrels is not None or args.runs or args.auto_match:
             raise ParameterError("--assignments holds the judged nuggets of every answer: "
-                                 "give no nuggets file nor match file")
+                                 "give no nuggets file, match file nor --auto-match")
         return
     if args.qrels is None:
         raise ParameterError("give the nuggets file, or --assignments FILE")
@@ -198,14 +198,14 @@ def _matches(args: argparse.Namespace) -> None:
 def run_nuggets(args: argparse.Namespace) -> Done:
     """``text nuggets``: the nugget measures of every output (``--assignments``: of every
     assignment record)."""
+    from ..evaluation.nuggets import evaluate_nuggets
+
     if args.assignments:
-        from ..evaluation.assignments import evaluate_assignments
         from ..text.assignments import DEFAULT_MEASURES as ASSIGNMENT_MEASURES
 
-        return write_evaluation(args, evaluate_assignments(
-            args.assignments, args.measures or list(ASSIGNMENT_MEASURES),
-            allow_empty=args.allow_empty))
-    from ..evaluation.nuggets import evaluate_nuggets
+        return write_evaluation(args, evaluate_nuggets(
+            measures=args.measures or list(ASSIGNMENT_MEASURES),
+            assignments=args.assignments, allow_empty=args.allow_empty))
     from ..text.nuggets import DEFAULT_MEASURES
 
     nuggets, matches, texts = args.qrels, args.runs, args.texts

@@ -17,7 +17,6 @@ from ..measures.names import measure_names, parse_name
 from ..measures.nuggets import ASSIGNMENT_FAMILIES
 from ..measures.results import Evaluation
 from ..text.assignments import ASSIGNMENTS_EXPECTED, DEFAULT_MEASURES, assignment_values
-from ..text.params import ASSIGNMENT_INPUTS
 from .outputs import text_evaluation
 
 
@@ -30,12 +29,12 @@ def _sources(assignments: Any) -> list[Any]:
     return [assignments]
 
 
-@ASSIGNMENT_INPUTS
 def evaluate_assignments(assignments: Any,
                          measures: str | Iterable[str] = DEFAULT_MEASURES, *,
                          allow_empty: bool = False) -> Evaluation:
     """Score answers by their nugget assignments as the TREC 2024 RAG track does
-    (:mod:`irscale.text.assignments`: All, Vital, Weighted, strict or with partial credit).
+    (:mod:`irscale.text.assignments`: All, Vital, Weighted, strict or with partial credit);
+    also :func:`~irscale.evaluation.nuggets.evaluate_nuggets`' ``assignments=``.
 
     Parameters
     ----------

@@ -37,9 +37,9 @@ _EXPORTS = {
     "sentence_bleu": ".bleu",
 }
 
-__all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_assignments", "evaluate_bleu", "evaluate_corpus_bleu",
-    "evaluate_nuggets", "evaluate_pyramid", "evaluate_rouge", "evaluate_sessions",
-    "pourpre_matches", "rouge", "sentence_bleu"]
+__all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_assignments", "evaluate_bleu",
+    "evaluate_corpus_bleu", "evaluate_nuggets", "evaluate_pyramid", "evaluate_rouge",
+    "evaluate_sessions", "pourpre_matches", "rouge", "sentence_bleu"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"rouge"})
 

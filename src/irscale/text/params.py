@@ -78,8 +78,8 @@ AUTO_MATCH = Param("auto_match", Switch(), False, "match nuggets to the --texts 
                    "overlap with their vital strings (POURPRE-style) instead of match files",
                    ("--auto-match",))
 #: ``--assignments FILE...``: nugget assignment records (JSON lines,
-#: :mod:`irscale.io.assignments`), the first argument of
-#: :func:`irscale.text.evaluate_assignments`.
+#: :mod:`irscale.io.assignments`): :func:`irscale.text.evaluate_nuggets`' ``assignments``,
+#: the first argument of :func:`irscale.text.evaluate_assignments`.
 ASSIGNMENTS = Param("assignments", InputFiles(), None, "nugget assignment records (JSON lines "
                     "of qid, run_id, nuggets: nuggetizer's, the TREC RAG track's): score "
                     "them with A, V, W (and _strict) instead of nuggets and matches",
@@ -98,11 +98,11 @@ ROUGE = Binding((ROUGE_MULTI, STEM))
 #: :func:`irscale.text.pourpre.pourpre_matches` (``irscale text nuggets --auto-match``): the
 #: share of a nugget's terms that matches it, and the stemming.
 POURPRE = Binding((THRESHOLD, STEM))
-#: :func:`irscale.text.evaluate_assignments` (``irscale text nuggets --assignments``): the
-#: records hold the judged nuggets of every answer, so the outputs (their lengths or
-#: texts) and the matching options do not apply.
-ASSIGNMENT_INPUTS = Binding((), rules=(Excludes(
-    (OUTPUT_LENGTHS, OUTPUT_TEXTS, AUTO_MATCH, THRESHOLD, STEM, STOPWORDS), on=ASSIGNMENTS,
+#: :func:`irscale.text.evaluate_nuggets` (``irscale text nuggets``): with assignment records
+#: (``assignments=``, ``--assignments``), which hold the judged nuggets of every answer, the
+#: outputs' lengths and texts do not apply.
+NUGGET_INPUTS = Binding((), rules=(Excludes(
+    (OUTPUT_LENGTHS, OUTPUT_TEXTS), on=ASSIGNMENTS,
     why="the assignment records hold the judged nuggets of every answer"),),
     takes=(ASSIGNMENTS,))
 #: The click order and gain apply to click logs only (``clicks=``, ``--clicks``).
