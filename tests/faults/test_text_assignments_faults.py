@@ -109,6 +109,8 @@ CASES = [
     err("assignments-measure-of-matches", cli("-m", "W-Rec"), "W-Rec", "matches",
         files=FILES),
     err("assignments-unknown-measure", cli("-m", "B"), "B", files=FILES),
+    err("assignments-measure-in-eval", ["eval", "qrels.txt", "a.run", "-m", "V"],
+        "irscale text nuggets"),
     # ---- the inputs of matches do not apply
     err("assignments-with-lengths", cli("--lengths", "len.txt"), "--lengths",
         "--assignments", files={**FILES, "len.txt": b"q1 sysA 10\n"}),
