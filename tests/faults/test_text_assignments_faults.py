@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+import irscale
 from irscale.errors import DuplicateError, InputFormatError, MeasureError, ParameterError
 from irscale.text import evaluate_assignments, evaluate_nuggets
 
@@ -148,8 +149,11 @@ def test_assignments(case, ws, run_cli):
      DuplicateError, "<assignments>, line 2"),
     (lambda: evaluate_assignments(b'{"qid": "q1", "run": "r", "nuggets": 3}\n'),
      InputFormatError, "<bytes>, line 1"),
+    (lambda: irscale.evaluate({"q": {"d": 1}}, {"r": {"q": {"d": 1.0}}}, ["V"]),
+     ParameterError, "irscale.text.evaluate_assignments"),
 ], ids=["lengths-with-assignments", "nuggets-with-assignments", "vital-of-matches",
-        "records-without-run", "records-twice", "bytes-nuggets-not-list"])
+        "records-without-run", "records-twice", "bytes-nuggets-not-list",
+        "evaluate-names-the-runner"])
 def test_api_refuses(call, error, needle):
     """The API refuses what the command line refuses, by the same declarations."""
     with pytest.raises(error, match=needle.replace("(", r"\(")):
