@@ -85,10 +85,10 @@ def _stem_run(name: str) -> str | None:
     return path.stem or None
 
 
-def _identifier(record: Mapping[str, Any], keys: Sequence[str], what: str,
-                fault: Any) -> str | None:
-    """The record's ``what`` (topic or run) under the first of ``keys`` it holds (None
-    when it holds none): a string or an integer, with no blank."""
+def _identifier(record: Mapping[str, Any], keys: Sequence[str], fault: Any) -> str | None:
+    """The record's topic or run under the first of ``keys`` it holds (None when it holds
+    none): a string or an integer, with no blank; ``fault`` makes the error of one that is
+    not."""
     key = next((k for k in keys if k in record), None)
     if key is None:
         return None
@@ -134,10 +134,10 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
 
         if not isinstance(record, dict):
             raise fault("a record must be a JSON object")
-        topic = _identifier(record, TOPIC_KEYS, "topic", fault)
+        topic = _identifier(record, TOPIC_KEYS, fault)
         if topic is None:
             raise fault(f"no topic ({', '.join(TOPIC_KEYS)})")
-        run = _identifier(record, RUN_KEYS, "run", fault) or default_run
+        run = _identifier(record, RUN_KEYS, fault) or default_run
         if run is None:
             raise fault(f"no run ({', '.join(RUN_KEYS)}), and no file name to name it")
         if "nuggets" not in record:
