@@ -180,6 +180,7 @@ USES: dict[tuple[str, str], list[str]] = {
         "--models": "shard-main", "--empty": "zero"}),
     ("text nuggets", "--lengths"): ["text", "nuggets", "nug.txt", "match.txt", "--lengths",
                                     "nlen.txt"],
+    ("text nuggets", "--assignments"): ["text", "nuggets", "--assignments", "rag.jsonl"],
     ("eval-seeds", "--system"): ["eval-seeds", "qrels.txt", "--system", "A=a.run", "--system",
                                  "B=b.run,c.run", "-m", "map"],
     ("report", "--automatic"): ["report", "human.qrels", "a.run", "b.run", "c.run",

@@ -9,7 +9,10 @@ from ..core.params import Param, Switch
 from ..core.records import replace
 from ..errors import ParameterError
 from ..text.params import (
+    ASSIGNMENTS,
+    AUTO_MATCH,
     BLEU_INTL,
+    NUGGET_INPUTS,
     OUTPUT_LENGTHS,
     OUTPUT_TEXTS,
     POURPRE,
@@ -30,10 +33,6 @@ from .rules import Rule, each
 CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram counts added "
                "over its topics) as its summary line, instead of the mean of sentence BLEU",
                ("--corpus",))
-#: ``--auto-match``: the matches found in the texts (POURPRE).
-AUTO_MATCH = Param("auto_match", Switch(), False, "match nuggets to the --texts by unigram "
-                   "overlap with their vital strings (POURPRE-style) instead of match files",
-                   ("--auto-match",))
 #: ``text bleu -m``: a measure of the international tokeniser needs the regex package.
 BLEU_MEASURES = replace(MEASURES, requires=(BLEU_INTL,))
 
@@ -57,8 +56,9 @@ def _inputs(gold: str, gold_doc: str, outputs: str, outputs_doc: str, measures_d
 _TEXTS = ("references", "reference texts: topic<TAB>ref_id<TAB>text", "candidates",
           "candidate texts: topic<TAB>run<TAB>text (a file may hold several runs)")
 def _outputs(parser: argparse.ArgumentParser) -> None:
-    """``--lengths FILE`` or ``--texts FILE``: the outputs of ``text nuggets``."""
-    outputs = parser.add_mutually_exclusive_group(required=True)
+    """``--lengths FILE`` or ``--texts FILE``: the outputs of ``text nuggets`` (none with
+    ``--assignments``, whose records judge the outputs: the binding's rule)."""
+    outputs = parser.add_mutually_exclusive_group()
     add_param(outputs, OUTPUT_LENGTHS)
     add_param(outputs, OUTPUT_TEXTS)
 
@@ -98,12 +98,15 @@ def add_parser(subparsers) -> None:
         "as sacrebleu computes it, or each run's corpus BLEU. See docs/text.md.")
     add_command(
         commands, "nuggets", run_nuggets,
-        *_inputs("nuggets", "nuggets: topic nugget_id weight vital|okay [vital_string]",
-                 "matches", "nugget matches: topic run nugget_id offset (none with "
-                 "--auto-match)", "nugget measure (repeatable): W-Rec, Prec_allow, "
-                 "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: all six)",
-                 nargs="*"),
-        _outputs, AUTO_MATCH,
+        (QRELS, {"metavar": "nuggets", "nargs": "?", "doc": "nuggets: topic nugget_id "
+                 "weight vital|okay [vital_string] (none with --assignments)"}),
+        (RUNS, {"nargs": "*", "metavar": "matches", "doc": "nugget matches: topic run "
+                "nugget_id offset (none with --auto-match or --assignments)"}),
+        (MEASURES, {"action": "append", "metavar": "MEASURE", "doc": "nugget measure "
+                    "(repeatable): W-Rec, Prec_allow, 'F_QA(beta=3)', 'S(L=1000)', T, "
+                    "'Ssharp(L=1000,beta=1)' (default: these six); with --assignments: A, V, "
+                    "W, A_strict, V_strict, W_strict (default: all six)"}),
+        _outputs, AUTO_MATCH, (ASSIGNMENTS, {"nargs": "+"}),
         (THRESHOLD, {"doc": "--auto-match: least share of a nugget's distinct terms the "
                      "output must contain"}),
         (STEM, {"doc": "--auto-match: Porter-stem words as ROUGE does (needs nltk)"}),
@@ -113,10 +116,12 @@ def add_parser(subparsers) -> None:
                                {"threshold": "--threshold", "stem": "--stem",
                                 "stopwords": "--stopwords"})),
         example="nug.txt --texts auto.tsv --auto-match",
-        help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
+        help="nugget recall/precision/F (TREC QA), S, T, S# (one click access) and the "
+        "TREC RAG track's All, Vital, Weighted (--assignments)",
         description="Nugget and iUnit measures of outputs (--lengths or --texts) from their "
-        "matched nuggets (match files, or --auto-match). See docs/text.md.",
-        binding=POURPRE)
+        "matched nuggets (match files, or --auto-match); or the scores of nugget "
+        "assignment records (--assignments). See docs/text.md.",
+        binding=(POURPRE, NUGGET_INPUTS))
     add_command(
         commands, "pyramid", run_pyramid,
         *_inputs("pyramid", "SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
@@ -171,7 +176,15 @@ def run_pyramid(args: argparse.Namespace) -> Done:
 
 
 def _matches(args: argparse.Namespace) -> None:
-    """The matches come from match files, or ``--auto-match`` finds them in ``--texts``."""
+    """The matches come from match files, or ``--auto-match`` finds them in ``--texts``;
+    ``--assignments`` takes neither nuggets nor matches."""
+    if args.assignments:
+        if args.qrels is not None or args.runs or args.auto_match:
+            raise ParameterError("--assignments holds the judged nuggets of every answer: "
+                                 "give no nuggets file, match file nor --auto-match")
+        return
+    if args.qrels is None:
+        raise ParameterError("give the nuggets file, or --assignments FILE")
     if args.auto_match:
         if args.runs:
             raise ParameterError("--auto-match finds the matches: give no match file")
@@ -183,8 +196,16 @@ def _matches(args: argparse.Namespace) -> None:
 
 
 def run_nuggets(args: argparse.Namespace) -> Done:
-    """``text nuggets``: the nugget measures of every output."""
+    """``text nuggets``: the nugget measures of every output (``--assignments``: of every
+    assignment record)."""
     from ..evaluation.nuggets import evaluate_nuggets
+
+    if args.assignments:
+        from ..text.assignments import DEFAULT_MEASURES as ASSIGNMENT_MEASURES
+
+        return write_evaluation(args, evaluate_nuggets(
+            measures=args.measures or list(ASSIGNMENT_MEASURES),
+            assignments=args.assignments, allow_empty=args.allow_empty))
     from ..text.nuggets import DEFAULT_MEASURES
 
     nuggets, matches, texts = args.qrels, args.runs, args.texts

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core.scaling import binary_exponents
-from ..errors import DuplicateError, InputError, ParameterError
+from ..errors import DuplicateError, InputError, MeasureError, ParameterError
 from ..io.text import (
     Lengths,
     Matches,
@@ -24,6 +24,7 @@ from ..io.text import (
     read_nuggets,
 )
 from ..measures.names import measure_names, parse_name
+from ..measures.nuggets import ASSIGNMENT_FAMILIES
 from ..measures.results import Evaluation
 from ..text.nuggets import (
     DEFAULT_MEASURES,
@@ -32,6 +33,7 @@ from ..text.nuggets import (
     nonblank_chars,
     nugget_values,
 )
+from ..text.params import NUGGET_INPUTS
 from .outputs import read_text_source, text_evaluation
 
 
@@ -125,9 +127,10 @@ def _pair(nuggets: Nuggets, matches: Sequence[Matches], outputs: Lengths | Texts
     return runs, topics, unjudged, out_run, arrays
 
 
-def evaluate_nuggets(nuggets: Any, matches: Any,
+@NUGGET_INPUTS
+def evaluate_nuggets(nuggets: Any = None, matches: Any = None,
                      measures: str | Iterable[str] = DEFAULT_MEASURES, *,
-                     lengths: Any = None, texts: Any = None,
+                     lengths: Any = None, texts: Any = None, assignments: Any = None,
                      allow_empty: bool = False) -> Evaluation:
     """Evaluate outputs by their matched nuggets / iUnits (:mod:`irscale.text.nuggets`).
 
@@ -144,6 +147,11 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
         The outputs and their lengths ``topic run length``; or
     texts : path, bytes or Texts
         the outputs themselves ``topic<TAB>run<TAB>text`` (l = non-blank characters).
+    assignments : path, bytes or list of record dicts, or a list of them
+        Instead of nuggets, matches and outputs: nugget assignment records (the TREC RAG
+        track's), scored by :func:`~irscale.evaluation.assignments.evaluate_assignments`
+        with ``A``, ``V``, ``W``, ``A_strict``, ``V_strict``, ``W_strict`` (default: all
+        six); ``lengths`` and ``texts`` do not apply.
     allow_empty : bool
         Evaluate a run none of whose outputs is for a topic with nuggets.
 
@@ -161,8 +169,23 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
     >>> e.per_topic().value.round(4).tolist()  # 3/4, 3·70 / (3·92 + 1·81), 8/60
     [0.75, 0.5882, 0.1333]
     """
+    if assignments is not None:
+        if nuggets is not None or matches is not None:
+            raise ParameterError("assignments= holds the judged nuggets of every answer: "
+                                 "give no nuggets nor matches")
+        from .assignments import evaluate_assignments
+
+        return evaluate_assignments(assignments, ASSIGNMENT_FAMILIES if measures is
+                                    DEFAULT_MEASURES else measures, allow_empty=allow_empty)
+    if nuggets is None or matches is None:
+        raise ParameterError("give the nuggets and the matches, or assignments=")
     names = measure_names(measures, split=False, expected=NUGGETS_EXPECTED)
     requests = [parse_name(name, "nuggets") for name in names]
+    wrong = [r.label for r in requests if r.family in ASSIGNMENT_FAMILIES]
+    if wrong:
+        raise MeasureError(f"{wrong[0]} is a measure of nugget assignment records "
+                           "(irscale.text.evaluate_assignments, irscale text nuggets "
+                           "--assignments), not of matches")
     if (lengths is None) == (texts is None):
         raise ParameterError("give the outputs' lengths (lengths=, --lengths) or their "
                              "texts (texts=, --texts): exactly one of them")

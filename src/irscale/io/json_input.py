@@ -33,6 +33,7 @@ from ..errors import InputFormatError, shorten
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pragma: no cover  (typing: not for a cache hit)
+    from collections.abc import Iterator
     from typing import Any
 
 #: The deepest nesting of arrays and objects a JSON input may have: a click model's
@@ -135,4 +136,20 @@ def _line(data: bytes, number: int) -> str:
         "utf-8", errors="replace")
 
 
-__all__ = ["MAX_DEPTH", "parse_json"]
+def parse_json_lines(data: bytes, source: str) -> Iterator[tuple[int, Any]]:
+    """(1-based line number, value) of every non-blank line of the JSON lines text
+    ``data`` (UTF-8, checked by the caller: :func:`irscale.io.files.check_text`), each line
+    parsed by :func:`parse_json` within its bounds; a fault names ``source``, the line of
+    the file and its text."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield number, parse_json(raw, source)
+        except InputFormatError as error:
+            raise InputFormatError(error.reason, source=source, line=number,
+                                   text=raw.rstrip(b"\r").decode("utf-8", errors="replace")
+                                   ) from None
+
+
+__all__ = ["MAX_DEPTH", "parse_json", "parse_json_lines"]

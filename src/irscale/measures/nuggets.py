@@ -45,3 +45,20 @@ _nugget("T", Keywords(), "T-measure: share of the output made of vital strings."
 _nugget("Ssharp", Keywords(L=_L, beta=_BETA), "S♯: F of the capped S and T.",
         "(1 + β²)·T♭·S♭ / (β²·T♭ + S♭), S♭ = min(1, S), T♭ = min(1, T)",
         "Sakai & Kato 2012", aliases=("S#",))
+
+# ------------------------------------------------------- nugget assignments (TREC RAG)
+_RAG = "Pradeep et al. 2024 (TREC 2024 RAG track, nuggetizer)"
+#: The measures of nugget assignment records (:func:`irscale.text.evaluate_assignments`):
+#: All, Vital and Weighted, with partial credit and strict; not measures of matches.
+ASSIGNMENT_FAMILIES = ("A", "V", "W", "A_strict", "V_strict", "W_strict")
+_SCORE = {"": "s(v) = 1 support, 0.5 partial_support, 0 not_support",
+          "_strict": "s(v) = 1 support, 0 otherwise"}
+for _suffix, _credit in _SCORE.items():
+    _how = "strict: partial support counts 0" if _suffix else "partial support counts 0.5"
+    _nugget(f"A{_suffix}", Keywords(), f"All: mean support of all the nuggets ({_how}).",
+            f"Σ_v s(v) / |v|, {_credit}", _RAG)
+    _nugget(f"V{_suffix}", Keywords(), f"Vital: mean support of the vital nuggets ({_how}; "
+            "undefined without a vital nugget).", f"Σ_vital s(v) / |vital|, {_credit}", _RAG)
+    _nugget(f"W{_suffix}", Keywords(), f"Weighted: support weighted 1 (vital), 0.5 (okay) "
+            f"({_how}).", f"Σ_v w(v)·s(v) / Σ_v w(v), w = 1 vital, 0.5 okay, {_credit}",
+            _RAG)

@@ -2,7 +2,8 @@
 (:mod:`irscale.text.sessions`), texts against references (:mod:`irscale.text.rouge`,
 :mod:`irscale.text.bleu`), summaries by their content units (:mod:`irscale.text.pyramid`)
 and outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`, matched by hand or
-automatically: :mod:`irscale.text.pourpre`).
+automatically: :mod:`irscale.text.pourpre`; or judged nugget by nugget as the TREC RAG
+track does: :mod:`irscale.text.assignments`).
 
 The kernels live here; the runners of files (``evaluate_*``, re-exported here) are
 :mod:`irscale.evaluation`'s. They return the same :class:`~irscale.evaluation.Evaluation` as
@@ -24,6 +25,7 @@ from ..core.lazy import lazy_package
 _EXPORTS = {
     "SESSION_MEASURES": ".sessions",
     "corpus_bleu": ".bleu",
+    "evaluate_assignments": "..evaluation.assignments",
     "evaluate_bleu": "..evaluation.bleu",
     "evaluate_corpus_bleu": "..evaluation.bleu",
     "evaluate_nuggets": "..evaluation.nuggets",
@@ -35,13 +37,14 @@ _EXPORTS = {
     "sentence_bleu": ".bleu",
 }
 
-__all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_bleu", "evaluate_corpus_bleu",
-    "evaluate_nuggets", "evaluate_pyramid", "evaluate_rouge", "evaluate_sessions",
-    "pourpre_matches", "rouge", "sentence_bleu"]
+__all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_assignments", "evaluate_bleu",
+    "evaluate_corpus_bleu", "evaluate_nuggets", "evaluate_pyramid", "evaluate_rouge",
+    "evaluate_sessions", "pourpre_matches", "rouge", "sentence_bleu"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"rouge"})
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..evaluation.assignments import evaluate_assignments
     from ..evaluation.bleu import evaluate_bleu, evaluate_corpus_bleu
     from ..evaluation.nuggets import evaluate_nuggets
     from ..evaluation.pyramids import evaluate_pyramid

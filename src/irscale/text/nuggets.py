@@ -42,8 +42,10 @@ from ..core.scaling import binary_exponent
 from ..errors import MeasureError
 from ..measures.arrays import f_beta
 from ..measures.base import CATALOGUE
+from ..measures.nuggets import ASSIGNMENT_FAMILIES
 
-NUGGET_MEASURES = tuple(CATALOGUE["nuggets"])
+#: The measures of matches (those of assignment records are :mod:`irscale.text.assignments`').
+NUGGET_MEASURES = tuple(n for n in CATALOGUE["nuggets"] if n not in ASSIGNMENT_FAMILIES)
 DEFAULT_MEASURES = NUGGET_MEASURES
 #: What ``measures`` may be (the start of the error otherwise).
 NUGGETS_EXPECTED = 'measures must be nugget measure names such as "W-Rec" or ["S(L=1000)", "T"]'

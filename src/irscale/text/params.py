@@ -7,7 +7,7 @@ module imports nothing but :mod:`irscale.core.params` (the mechanism).
 
 from __future__ import annotations
 
-from ..core.binding import Binding
+from ..core.binding import Binding, Excludes
 from ..core.extras import NLTK, REGEX, Requires
 from ..core.params import (
     RELEVANCE,
@@ -73,6 +73,17 @@ OUTPUT_LENGTHS = Param("lengths", InputFiles(), None, "output lengths: topic run
                        "(characters)", ("--lengths",), "FILE")
 OUTPUT_TEXTS = Param("texts", InputFiles(), None, "output texts: topic<TAB>run<TAB>text (length: "
                      "non-blank characters)", ("--texts",), "FILE")
+#: ``--auto-match``: the matches found in the texts (POURPRE).
+AUTO_MATCH = Param("auto_match", Switch(), False, "match nuggets to the --texts by unigram "
+                   "overlap with their vital strings (POURPRE-style) instead of match files",
+                   ("--auto-match",))
+#: ``--assignments FILE...``: nugget assignment records (JSON lines,
+#: :mod:`irscale.io.assignments`): :func:`irscale.text.evaluate_nuggets`' ``assignments``,
+#: the first argument of :func:`irscale.text.evaluate_assignments`.
+ASSIGNMENTS = Param("assignments", InputFiles(), None, "nugget assignment records (JSON lines "
+                    "of qid, run_id, nuggets: nuggetizer's, the TREC RAG track's): score "
+                    "them with A, V, W (and _strict) instead of nuggets and matches",
+                    ("--assignments",), "FILE")
 #: ``--topics FILE``: the session map.
 SESSION_MAP = Param("topics", InputFiles(), None, "session map, lines 'session topic': the qrels "
                     "topic of each session", ("--topics",), "FILE",
@@ -87,6 +98,13 @@ ROUGE = Binding((ROUGE_MULTI, STEM))
 #: :func:`irscale.text.pourpre.pourpre_matches` (``irscale text nuggets --auto-match``): the
 #: share of a nugget's terms that matches it, and the stemming.
 POURPRE = Binding((THRESHOLD, STEM))
+#: :func:`irscale.text.evaluate_nuggets` (``irscale text nuggets``): with assignment records
+#: (``assignments=``, ``--assignments``), which hold the judged nuggets of every answer, the
+#: outputs' lengths and texts do not apply.
+NUGGET_INPUTS = Binding((), rules=(Excludes(
+    (OUTPUT_LENGTHS, OUTPUT_TEXTS), on=ASSIGNMENTS,
+    why="the assignment records hold the judged nuggets of every answer"),),
+    takes=(ASSIGNMENTS,))
 #: The click order and gain apply to click logs only (``clicks=``, ``--clicks``).
 CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs", on=CLICKS)
 #: :func:`irscale.evaluate_sessions` (``irscale session``).

@@ -1,0 +1,80 @@
+"""The runner of nugget assignment records (the TREC 2024 RAG track's All, Vital and
+Weighted scores): records (:mod:`irscale.io.assignments`) + measure names → an
+:class:`~irscale.measures.results.Evaluation`, by the kernels of
+:mod:`irscale.text.assignments`, whose module documentation states the measures. Declared
+in the ``nuggets`` context of the catalogue beside the measures of matches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..errors import MeasureError
+from ..io.assignments import Assignments, combine, read_assignments
+from ..measures.names import measure_names, parse_name
+from ..measures.nuggets import ASSIGNMENT_FAMILIES
+from ..measures.results import Evaluation
+from ..text.assignments import ASSIGNMENTS_EXPECTED, DEFAULT_MEASURES, assignment_values
+from .outputs import text_evaluation
+
+
+def _sources(assignments: Any) -> list[Any]:
+    """The inputs of ``assignments``: one (a path, bytes, an :class:`Assignments`, a list
+    of record dicts) or a list of them."""
+    if isinstance(assignments, (list, tuple)) and assignments and \
+            not all(isinstance(a, Mapping) for a in assignments):
+        return list(assignments)
+    return [assignments]
+
+
+def evaluate_assignments(assignments: Any,
+                         measures: str | Iterable[str] = DEFAULT_MEASURES, *,
+                         allow_empty: bool = False) -> Evaluation:
+    """Score answers by their nugget assignments as the TREC 2024 RAG track does
+    (:mod:`irscale.text.assignments`: All, Vital, Weighted, strict or with partial credit);
+    also :func:`~irscale.evaluation.nuggets.evaluate_nuggets`' ``assignments=``.
+
+    Parameters
+    ----------
+    assignments : path, bytes, list of record dicts or Assignments, or a list of them
+        JSON lines ``{"qid", "run_id", "nuggets": [{"text", "importance", "assignment"}]}``
+        (:func:`~irscale.io.assignments.read_assignments`; a record without a run id
+        belongs to the run its file's name names).
+    measures : str or list of str
+        ``A``, ``V``, ``W``, ``A_strict``, ``V_strict``, ``W_strict`` (default: all six).
+    allow_empty : bool
+        As for the other runners (every run has records, so it never applies).
+
+    Returns
+    -------
+    Evaluation
+        One value per record (topic, run), averaged over each run's topics; the
+        statistics (``intervals``, ``compare``) apply as to any evaluation.
+
+    Examples
+    --------
+    >>> nuggets = [{"text": "x", "importance": "vital", "assignment": "support"},
+    ...            {"text": "y", "importance": "okay", "assignment": "partial_support"}]
+    >>> e = evaluate_assignments([{"qid": "q1", "run_id": "A", "nuggets": nuggets}],
+    ...                          ["A", "V", "W", "W_strict"])
+    >>> e.per_topic().value.round(4).tolist()  # 1.5/2, 1/1, 1.25/1.5, 1/1.5
+    [0.75, 1.0, 0.8333, 0.6667]
+    """
+    names = measure_names(measures, split=False, expected=ASSIGNMENTS_EXPECTED)
+    requests = [parse_name(name, "nuggets") for name in names]
+    wrong = [r.label for r in requests if r.family not in ASSIGNMENT_FAMILIES]
+    if wrong:
+        raise MeasureError(f"{wrong[0]} is a measure of nugget matches (irscale.text."
+                           "evaluate_nuggets), not of assignment records: use "
+                           f"{', '.join(ASSIGNMENT_FAMILIES)}")
+    records = combine(a if isinstance(a, Assignments) else read_assignments(a)
+                      for a in _sources(assignments))
+    values = assignment_values(records, requests)
+    runs = list(dict.fromkeys(records.run))
+    run_pos = {r: k for k, r in enumerate(runs)}
+    return text_evaluation(runs, np.array([run_pos[r] for r in records.run], dtype=np.int64),
+                           list(records.topic), values,
+                           gold_topics=sorted(set(records.topic)), allow_empty=allow_empty,
+                           source=records.source, gold="nugget assignments")

@@ -1,0 +1,206 @@
+"""Nugget assignment records: the judged nuggets of every (topic, run), as nuggetizer and
+the TREC 2024 RAG track write them (``docs/text.md``).
+
+A file is JSON lines (plain or gzip-compressed UTF-8; ``-`` reads standard input; blank
+lines are ignored), one object per answer::
+
+    {"qid": "q1", "run_id": "sysA", "nuggets": [
+        {"text": "born 1942", "importance": "vital", "assignment": "support"},
+        {"text": "in Liverpool", "importance": "okay", "assignment": "partial_support"}]}
+
+* the topic: ``qid`` (or ``topic_id``, ``topic``), a string or an integer, with no blank;
+* the run: ``run_id`` (or ``run``); a record without one belongs to the run the file's
+  name (without ``.gz`` and its last suffix) names;
+* ``nuggets``: a non-empty list of objects with ``text`` (a string), ``importance``
+  (``vital`` or ``okay``) and ``assignment`` (``support``, ``partial_support`` or
+  ``not_support``); other fields are ignored.
+
+Each line is parsed within the bounds of every JSON input
+(:func:`irscale.io.json_input.parse_json_lines`: nesting, 64-bit integers). A record that
+breaks a rule, and a (topic, run) given twice (in one file or two), is an
+:class:`~irscale.errors.InputError` naming the file, the line and its text. In memory, a
+list of such dicts (``source`` names it; its lines are the 1-based positions).
+
+>>> a = read_assignments(b'{"qid": "q1", "run_id": "A", "nuggets": [{"text": "x", '
+...                      b'"importance": "vital", "assignment": "partial_support"}]}\\n')
+>>> a.topic, a.run, a.vital.tolist(), a.credit.tolist()
+(('q1',), ('A',), [True], [1])
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+import numpy as np
+
+from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
+from ._text import PathLike, read_bytes, source_name
+from .files import check_file_source, check_text, is_stdio
+from .json_input import parse_json_lines
+
+#: The spellings of a record's topic and run, the first preferred.
+TOPIC_KEYS = ("qid", "topic_id", "topic")
+RUN_KEYS = ("run_id", "run")
+#: A nugget's importance, in the order of :attr:`Assignments.vital` (False, True).
+IMPORTANCE = ("okay", "vital")
+#: A nugget's assignment, in the order of its code in :attr:`Assignments.credit`.
+ASSIGNMENT = ("not_support", "partial_support", "support")
+
+
+@dataclass(frozen=True, eq=False)
+class Assignments:
+    """Assignment records in input order: per record its topic, run and line; per nugget
+    (all records' nuggets in order) its record, whether it is vital and its assignment's
+    code (0 ``not_support``, 1 ``partial_support``, 2 ``support``)."""
+
+    topic: tuple[str, ...]
+    run: tuple[str, ...]
+    line: tuple[int, ...]
+    record: np.ndarray
+    vital: np.ndarray
+    credit: np.ndarray
+    source: str = "<assignments>"
+
+    def __len__(self) -> int:
+        return len(self.topic)
+
+    def __repr__(self) -> str:
+        return f"Assignments({len(self)} records, {len(self.record)} nuggets, " \
+               f"source={self.source!r})"
+
+
+def _stem_run(name: str) -> str | None:
+    """The run a file's name gives its records without a run id (``sysA.jsonl.gz``:
+    ``sysA``), None for standard input and data in memory."""
+    if name.startswith("<") or is_stdio(name):
+        return None
+    path = PurePath(name)
+    if path.suffix == ".gz":
+        path = path.with_suffix("")
+    return path.stem or None
+
+
+def _identifier(record: Mapping[str, Any], keys: Sequence[str], fault: Any) -> str | None:
+    """The record's topic or run under the first of ``keys`` it holds (None when it holds
+    none): a string or an integer, with no blank; ``fault`` makes the error of one that is
+    not."""
+    key = next((k for k in keys if k in record), None)
+    if key is None:
+        return None
+    value = record[key]
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise fault(f"{key} must be a string or an integer")
+    text = str(value)
+    if not text or len(text.split()) != 1 or text != text.strip():
+        raise fault(f"{key} is empty or holds a blank")
+    return text
+
+
+def _records(source: Any) -> tuple[str, Iterator[tuple[int, Any, str]]]:
+    """(name, (line, value, text) of every record) of a file or of a list of dicts."""
+    if isinstance(source, (list, tuple)):
+        return "<assignments>", ((k, r, json.dumps(r, default=str)[:200])
+                                 for k, r in enumerate(source, start=1))
+    source = check_file_source(source, "read_assignments")
+    name = source_name(source)
+    data = read_bytes(source).removeprefix(b"\xef\xbb\xbf")
+    check_text(data, name)
+    lines = data.split(b"\n")
+    return name, ((n, value, lines[n - 1].rstrip(b"\r").decode("utf-8"))
+                  for n, value in parse_json_lines(data, name))
+
+
+def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, Any]]
+                     ) -> Assignments:
+    """Read nugget assignment records (module documentation): a path, ``-``, an open
+    binary file, bytes, or a list of dicts."""
+    name, records = _records(source)
+    default_run = _stem_run(name)
+    topics: list[str] = []
+    runs: list[str] = []
+    lines: list[int] = []
+    counts: list[int] = []
+    vital: list[bool] = []
+    credit: list[int] = []
+    first: dict[tuple[str, str], int] = {}
+    for number, record, text in records:
+        def fault(reason: str, number: int = number, text: str = text) -> InputError:
+            return InputFormatError(reason, source=name, line=number, text=text)
+
+        if not isinstance(record, dict):
+            raise fault("a record must be a JSON object")
+        topic = _identifier(record, TOPIC_KEYS, fault)
+        if topic is None:
+            raise fault(f"no topic ({', '.join(TOPIC_KEYS)})")
+        run = _identifier(record, RUN_KEYS, fault) or default_run
+        if run is None:
+            raise fault(f"no run ({', '.join(RUN_KEYS)}), and no file name to name it")
+        if "nuggets" not in record:
+            raise fault("no nuggets")
+        nuggets = record["nuggets"]
+        if not isinstance(nuggets, list):
+            raise fault("nuggets must be a list of objects")
+        if not nuggets:
+            raise fault("nuggets is empty: every score of the record would be 0/0")
+        for k, nugget in enumerate(nuggets, start=1):
+            if not isinstance(nugget, dict):
+                raise fault(f"nugget {k} is not an object")
+            missing = [key for key in ("text", "importance", "assignment")
+                       if key not in nugget]
+            if missing:
+                raise fault(f"nugget {k} has no {missing[0]!r}")
+            if not isinstance(nugget["text"], str):
+                raise fault(f"nugget {k}: text must be a string")
+            if nugget["importance"] not in IMPORTANCE:
+                raise fault(f"nugget {k}: importance {nugget['importance']!r} is not one of "
+                            f"{', '.join(reversed(IMPORTANCE))}")
+            if nugget["assignment"] not in ASSIGNMENT:
+                raise fault(f"nugget {k}: assignment {nugget['assignment']!r} is not one "
+                            f"of {', '.join(reversed(ASSIGNMENT))}")
+            vital.append(nugget["importance"] == "vital")
+            credit.append(ASSIGNMENT.index(nugget["assignment"]))
+        if (topic, run) in first:
+            raise DuplicateError(f"(topic {topic!r}, run {run!r}) given twice (first on line "
+                                 f"{first[topic, run]})", source=name, line=number,
+                                 text=text)
+        first[topic, run] = number
+        topics.append(topic)
+        runs.append(run)
+        lines.append(number)
+        counts.append(len(nuggets))
+    if not topics:
+        raise EmptyInputError("no assignment records (the file is empty)", source=name)
+    return Assignments(tuple(topics), tuple(runs), tuple(lines),
+                       np.repeat(np.arange(len(topics), dtype=np.int64), counts),
+                       np.array(vital, dtype=bool), np.array(credit, dtype=np.int8), name)
+
+
+def combine(parts: Iterable[Assignments]) -> Assignments:
+    """The records of several inputs as one (a (topic, run) in two of them is a
+    :class:`~irscale.errors.DuplicateError` naming both)."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
+    seen: dict[tuple[str, str], str] = {}
+    for part in parts:
+        for t, r, line in zip(part.topic, part.run, part.line, strict=True):
+            if (t, r) in seen:
+                raise DuplicateError(f"(topic {t!r}, run {r!r}) given twice (first in "
+                                     f"{seen[t, r]})", source=part.source, line=line)
+            seen[t, r] = f"{part.source}, line {line}"
+    offsets = np.cumsum([0] + [len(p) for p in parts[:-1]])
+    return Assignments(
+        tuple(t for p in parts for t in p.topic), tuple(r for p in parts for r in p.run),
+        tuple(n for p in parts for n in p.line),
+        np.concatenate([p.record + o for p, o in zip(parts, offsets, strict=True)]),
+        np.concatenate([p.vital for p in parts]), np.concatenate([p.credit for p in parts]),
+        ", ".join(p.source for p in parts))
+
+
+__all__ = ["ASSIGNMENT", "IMPORTANCE", "RUN_KEYS", "TOPIC_KEYS", "Assignments", "combine",
+           "read_assignments"]
