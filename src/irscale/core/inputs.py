@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 

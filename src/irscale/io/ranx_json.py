@@ -39,7 +39,6 @@ import math
 import os
 import re
 from collections.abc import Iterator
-from json.decoder import scanstring
 from typing import Any
 
 from ..errors import InputFormatError
@@ -144,7 +143,7 @@ def _stem(source: PathLike | bytes) -> str:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return "run"
     base = os.path.basename(os.fspath(source))
-    if isinstance(base, bytes) or base in ("", "-"):
+    if base in ("", "-"):
         return "run"
     for suffix in sorted(RANX_JSON_SUFFIXES, key=len, reverse=True):
         if base.lower().endswith(suffix) and len(base) > len(suffix):
@@ -262,24 +261,24 @@ def _entries(text: str, *, keys: bool = False) -> Iterator[tuple[str, str | None
     JSON text the parser read): a query's own value with document ``None``, then each of
     its documents' values; ``keys``: the offsets of the keys instead."""
     decoder = json.JSONDecoder()
-    at = _WS.match(text, 0).end() + 1  # past the outer "{"
+    at = _skip(text, 0) + 1  # past the outer "{"
     while True:
-        at = _WS.match(text, at).end()
+        at = _skip(text, at)
         if text[at] == ",":
             at += 1
             continue
         if text[at] == "}":
             return
         key_at = at
-        topic, at = scanstring(text, at + 1)
-        at = _WS.match(text, _WS.match(text, at).end() + 1).end()  # past ":"
+        topic, at = decoder.raw_decode(text, at)
+        at = _skip(text, _skip(text, at) + 1)  # past ":"
         yield topic, None, key_at if keys else at
         if text[at] != "{":
             _, at = decoder.raw_decode(text, at)
             continue
         at += 1
         while True:
-            at = _WS.match(text, at).end()
+            at = _skip(text, at)
             if text[at] == ",":
                 at += 1
                 continue
@@ -287,10 +286,17 @@ def _entries(text: str, *, keys: bool = False) -> Iterator[tuple[str, str | None
                 at += 1
                 break
             key_at = at
-            doc, at = scanstring(text, at + 1)
-            at = _WS.match(text, _WS.match(text, at).end() + 1).end()
+            doc, at = decoder.raw_decode(text, at)
+            at = _skip(text, _skip(text, at) + 1)
             yield topic, doc, key_at if keys else at
             _, at = decoder.raw_decode(text, at)
+
+
+def _skip(text: str, at: int) -> int:
+    """The offset of the first character at or after ``at`` that is not JSON's white
+    space."""
+    found = _WS.match(text, at)
+    return found.end() if found else at
 
 
 def _line(data: bytes, number: int) -> str:
