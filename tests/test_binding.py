@@ -363,6 +363,8 @@ def test_commands_with_a_choice_take_its_rules():
 #: (``add_command(..., binding=...)``), so that a new command cannot skip its function's rules.
 UNBOUND = {
     "measures": "lists the catalogue; calls no function with parameters",
+    "convert": "reads one input (read_qrels or read_run, as --kind says) and writes it; its "
+               "one rule is --name's, a run's name, which qrels have not",
     "demo": "writes the example files; the engine's evaluation is irscale eval's",
     "eval": "evaluate's options are the engine's, checked by the command line's own rules",
     "eval-many": "evaluate_many's batches are bound; the command's options are eval's",
