@@ -30,8 +30,9 @@ the whole curve:
 ranking). R and the grades are the degrees themselves, whatever the relevance level (a
 name with ``rel=`` is refused). Where MATTERS divides 0 by 0 (a topic with no relevant
 document, whose CRP is NaN there; F with no displacement, as when every one of the N
-ideal documents has one degree), irscale gives 0 for τ and CRP (no relevant document: trec_eval's convention), 1
-for f or b (nothing could be displaced, and nothing was), and 0 for σ when f + b = 0.
+ideal documents has one degree), irscale gives 0 for τ and CRP (no relevant document:
+trec_eval's convention), 1 for f or b (nothing could be displaced, and nothing was), and 0
+for σ when f + b = 0.
 
 Worked examples are in ``tests/test_measures_twist.py``. The kernels hold N degrees per
 ranking and loop over the rankings (not yet vectorised over the batch, as the other
