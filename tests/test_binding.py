@@ -362,6 +362,8 @@ def test_commands_with_a_choice_take_its_rules():
 #: command's options. A command absent here must declare the binding of the function it calls
 #: (``add_command(..., binding=...)``), so that a new command cannot skip its function's rules.
 UNBOUND = {
+    "convert": "reads one input (read_qrels or read_run, as --kind says) and writes it; its "
+               "one rule is --name's, a run's name, which qrels have not",
     "demo": "writes the example files; the engine's evaluation is irscale eval's",
     "online ab srm": "sample_ratio_mismatch takes the splits, NAME=SHARE pairs parsed by "
                      "the command (no declared domain of such pairs yet), and no rule",

@@ -95,6 +95,8 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
     "NCU": ("", {"stop": ("u", "rb"), "beta": ("0", "2"), "gain": ("linear", "exp"),
                  "stops": ("exp", "1:1:1"), "gamma": ("0.2", "0.9"), "cutoff": ("2", "5")}),
     "WRR": ("", {"betas": ("-3:0:0", "0:-3:0")}),
+    "CRP": ("", {"k": ("1", "3"), "N": ("5", "1000")}),
+    "twist": ("", {"N": ("5", "1000")}),
     "PRES": ("", {"cutoff": ("2", "5")}),
     "NSR": ("", {"gain": ("linear", "exp"), "cutoff": ("2", "5")}),
     # a ranking short of the k wanted needs the collection's size
@@ -233,7 +235,8 @@ CONDENSED_NEEDS_CUTOFF = {"Bpref", "bpref_R", "bpref_N", "rpref_N", "rpref_relat
 REFUSED = {("NumQ", "rel"), ("NumQ", "condensed"), ("NumRel", "condensed"),
            ("nDCG", "rel"), ("NDCG", "rel"), ("Judged", "rel"), ("Judged", "condensed"),
            ("RBPres", "rel"), ("NumQ", "conditional"), ("NumRet", "conditional"),
-           ("Judged", "conditional"), ("RBPres", "conditional")}
+           ("Judged", "conditional"), ("RBPres", "conditional"), ("CRP", "rel"),
+           ("twist", "rel")}
 #: Extra parameters some names need to be evaluated at all.
 NEEDS = {"uM": PCLICK, "rrM": PCLICK, "CAM": "aspects=under", "MM": "aspects=under"}
 #: ir-style names that need a cut-off (or a recall level) to be evaluated.

@@ -78,6 +78,8 @@ def test_the_decision_for_other_inputs(files, tmp_path):
     frame = pd.DataFrame({"query_id": ["1"], "doc_id": ["d1"], "score": [1.0]})
     pd.DataFrame({"query_id": ["1"], "doc_id": ["d1"], "score": [1.0]}).to_parquet(
         tmp_path / "r.parquet")
+    (tmp_path / "q.json").write_text('{"1": {"d1": 1}}')
+    (tmp_path / "r.json").write_text('{"1": {"d1": 1.0}}')
     cases = {
         "duplicates": native_inputs(qrels, run, duplicates="max"),
         "labels": native_inputs(qrels, run, labels={"under": qrels}),
@@ -89,6 +91,9 @@ def test_the_decision_for_other_inputs(files, tmp_path):
             frame, {"1": {"d1": 1.0}}, irscale.read_run(run), [[run]], [], io.BytesIO(b""),
             [run, frame], "irds:vaswani")],
         "parquet": native_inputs(qrels, [run, tmp_path / "r.parquet"]),
+        "ranx-json": [native_inputs(tmp_path / "q.json", run),
+                      native_inputs(qrels, [run, tmp_path / "r.json"]),
+                      native_inputs(b'{"1": {"d1": 1}}', run)],
         "dicts": [native_inputs(q, r, ties=ties) for q, r, ties in (
             ({"1": {"d1": 1}}, {"1": {"d1": 1.0}}, "rank-column"),
             ({"1": {"d1": 1.5}}, {"1": {"d1": 1.0}}, "trec_eval"),

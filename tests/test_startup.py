@@ -278,6 +278,7 @@ COMBINATIONS = [
     (["fuse", "a", "b", "--method", "combsum", "--weights", "1,2"], "--weights"),
     (["fuse", "a", "b", "--method", "rrf", "--qrels", "q"], "--qrels"),
     (["fuse", "a", "b", "--method", "wsum", "--optimize"], "--qrels"),
+    (["convert", "q", "--kind", "qrels", "--name", "x"], "--name"),
 ]
 
 

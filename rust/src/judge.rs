@@ -293,6 +293,13 @@ pub fn judge_run_rows(index: &Index, run: &Run, options: &Options, keep_rows: bo
                 judged.placeholder.push(false);
                 start = end;
             }
+            // its document is in no qrels: -J removes it, as every unjudged one, and the
+            // ranking is empty (trec_eval 10.0 then prints -nan where an empty ranking
+            // divides 0 by 0)
+            None if options.judged_only => {
+                judged.lengths.push(0);
+                judged.placeholder.push(true);
+            }
             None => {
                 judged.rel.push(NONPOOL);
                 if let Some(all) = judged.groups.as_mut() {
@@ -451,6 +458,14 @@ mod tests {
         };
         let judged = judge_run(&index, &r, &cut);
         assert_eq!((judged.rel, judged.lengths), (vec![2], vec![1, 0]));
+        // trec_eval 10's -c with -J: the placeholder's document is unjudged, so removed
+        let judged_only = Options {
+            judged_only: true,
+            ..options
+        };
+        let judged = judge_run(&index, &r, &judged_only);
+        assert_eq!(judged.placeholder, [false, false, true]);
+        assert_eq!((judged.rel, judged.lengths), (vec![2, 1], vec![1, 1, 0]));
     }
 
     #[test]

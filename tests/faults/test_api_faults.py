@@ -839,6 +839,11 @@ ROWS = [
     bad("rbo-p-0", lambda a: meta.rbo(["a", "b"], ["b", "a"], p=0), "p"),
     bad("rbo-duplicate-items", lambda a: meta.rbo(["a", "a"], ["b", "a"])),
     bad("rbo_scores-p-1.5", lambda a: meta.rbo_scores(a.x, a.y, p=1.5), "p"),
+    bad("rbo_scores-ties-unknown", lambda a: meta.rbo_scores(a.x, a.y, ties="z"), "ties",
+        "unknown RBO tie treatment 'z'"),
+    bad("rbo_scores-ties-number", lambda a: meta.rbo_scores(a.x, a.y, ties=1), "ties"),
+    bad("correlation-ties-with-kendall", lambda a: meta.correlation(a.x, a.y, ties="a"),
+        "tie treatment ties applies to RBO only"),
     bad("correlation_ci-samples-0", lambda a: meta.correlation_ci(
         a.three, measure_a="ap", measure_b="p10", samples=0), "samples"),
     bad("correlation_ci-level-2", lambda a: meta.correlation_ci(

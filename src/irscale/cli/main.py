@@ -45,6 +45,7 @@ SUBCOMMANDS = {
     "eval-seeds": "systems of several runs (seeds, folds): mean and spread",
     "measures": "list every measure: name, parameters and defaults, formula, source",
     "fuse": "fuse runs into one (CombSUM, CombMNZ, RRF, BordaFuse, ProbFuse ...)",
+    "convert": "write qrels or a run as ranx's JSON or as TREC text",
 }
 
 #: Exit status of bad input or options, of ^C, and of an internal error.

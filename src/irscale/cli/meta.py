@@ -78,7 +78,8 @@ def run_correlate(args: argparse.Namespace) -> str:
         return declare(frame, dict.fromkeys(map(str, frame.columns), NOTHING_TO_RANK))
 
     names = measure_names(matrix, args)
-    options = {"method": args.method, **({"p": args.p} if args.method == "rbo" else {})}
+    options = {"method": args.method,
+               **({"p": args.p, "ties": args.ties} if args.method == "rbo" else {})}
     if args.by == "matrix":
         frame = meta.correlation_matrix(matrix, names, **options)
         return render(undefined_where_tied(frame.reset_index()), args,
@@ -268,6 +269,7 @@ ANALYSES = {
     "correlate": analysis(
         run_correlate, mp.CORRELATION_METHOD,
         (mp.RBO_P, {"label": "the RBO persistence -p/--p (p)"}),
+        (mp.RBO_TIES, {"label": "the RBO tie treatment --ties (ties)"}),
         (CORRELATE_BY, {"choices": CORRELATE_BY.domain.names}),
         (RESAMPLES, {"domain": INTERVAL_SAMPLES, "unset": "no interval",
                      "doc": "bootstrap confidence interval of the overall correlation with "
@@ -277,6 +279,8 @@ ANALYSES = {
         example="--scores ap.csv --scores p10.csv",
         rules=(Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
                     "persistence: it applies to --method rbo, not to {method}"),
+               Rule(("ties",), lambda args: args.method == "rbo", "--ties is RBO's treatment "
+                    "of tied scores: it applies to --method rbo, not to {method}"),
                Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies "
                     "to --by overall (the interval of the overall correlation), not to --by "
                     "{by}"),

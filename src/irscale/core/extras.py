@@ -83,6 +83,8 @@ class Extra:
 PYARROW = Extra("pyarrow", "parquet")
 #: The qrels and runs of ir_datasets datasets (``irds:ID``).
 IR_DATASETS = Extra("ir_datasets", "irds")
+#: ranx's ``Qrels`` and ``Run`` made from irscale's (``to_ranx()``).
+RANX = Extra("ranx", "ranx")
 #: The R-vine copulas of the copula simulation.
 PYVINECOPULIB = Extra("pyvinecopulib", "vines")
 #: A Dask cluster (``--scheduler``, ``executor=``).

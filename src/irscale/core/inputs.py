@@ -20,6 +20,7 @@ from ..errors import InputFormatError
 from ._columnar.blocks import TopicBlocks, as_string_array
 from ._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ._columnar.fingerprints import string_fingerprints
+from .extras import RANX
 from .input_messages import c_float_warning
 from .notebook import HtmlRepr, shown_rows
 from .strings import Strings
@@ -88,6 +89,16 @@ class _IdentifierColumns:
         return self.topic.unique(sort=True).to_pylist()
 
 
+def nested_dict(topic: Strings, docno: Strings, values: list, cast: Callable[[Any], Any]
+                ) -> dict[str, dict[str, Any]]:
+    """``{topic: {docno: cast(value)}}`` of rows, in their order (a pair listed twice keeps
+    its last value: the readers keep one row per pair)."""
+    out: dict[str, dict[str, Any]] = {}
+    for t, d, v in zip(topic.to_pylist(), docno.to_pylist(), values, strict=True):
+        out.setdefault(t, {})[d] = cast(v)
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class Qrels(_IdentifierColumns, HtmlRepr):
     """Relevance judgments: one row per judged (topic, document) pair.
@@ -135,6 +146,17 @@ class Qrels(_IdentifierColumns, HtmlRepr):
 
     def __repr__(self) -> str:
         return f"Qrels({len(self.topics)} topics, {len(self)} judgments, source={self.source!r})"
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        """``{topic: {docno: relevance}}``, in the rows' order (what ranx's ``Qrels`` and
+        its JSON files hold)."""
+        return nested_dict(self.topic, self.docno, self.rel.tolist(), int)
+
+    def to_ranx(self) -> Any:
+        """The judgments as ranx's ``Qrels`` (``pip install 'irscale[ranx]'``): every
+        relevance as ranx holds it, an integer."""
+        ranx = RANX.load("Qrels.to_ranx()")
+        return ranx.Qrels(self.to_dict())
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,6 +224,17 @@ class Run(_IdentifierColumns, HtmlRepr):
             f"Run({self.name!r}, {len(self.topics)} topics, {len(self)} results, "
             f"source={self.source!r})"
         )
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{topic: {docno: score}}``, in the rows' order (what ranx's ``Run`` and its
+        JSON files hold)."""
+        return nested_dict(self.topic, self.docno, self.score.tolist(), float)
+
+    def to_ranx(self) -> Any:
+        """The results as ranx's ``Run``, named as the run (``pip install
+        'irscale[ranx]'``)."""
+        ranx = RANX.load("Run.to_ranx()")
+        return ranx.Run(self.to_dict(), name=self.name)
 
 
 def as_c_float(scores: np.ndarray) -> np.ndarray:

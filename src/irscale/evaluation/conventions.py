@@ -61,9 +61,12 @@ class Applied(NamedTuple):
 
 def measure_levels(measures: tuple[str, ...]) -> tuple[int, ...]:
     """The distinct ``rel=`` levels that ``measures`` name, in increasing order (a name that
-    is no measure is a :class:`~irscale.errors.MeasureError`)."""
+    is no measure is a :class:`~irscale.errors.MeasureError`); none for no measures (a
+    collection whose source names none)."""
     from ..measures.names import parse_measures
 
+    if not measures:
+        return ()
     return tuple(sorted({request.relevance_level for request in parse_measures(list(measures))
                          if request.relevance_level is not None}))
 

@@ -49,6 +49,7 @@ from .setup import (
     check_topics,
     complete_totals,
     evaluation_setup,
+    warn_unfinished_10,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -170,6 +171,7 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
             jr = with_conditional(jr, qrels, tables[CONDITIONAL])
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
+    _warn_unfinished(jr, len(qrels.topics), setup, stacklevel + 1)
     rel = qrels.rel
     return jr, complete_totals(lambda level: int(np.count_nonzero(rel >= level)), setup)
 
@@ -184,7 +186,15 @@ def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: 
                                 placeholders=context.complete and context.compat == 10)
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=inputs.qrels_name,
                  stacklevel=stacklevel + 1)
+    _warn_unfinished(jr, len(jr.rows.topics), setup, stacklevel + 1)
     return jr, complete_totals(at_least, setup)
+
+
+def _warn_unfinished(jr: JudgedRankings, qrels_topics: int, setup: EvaluationSetup,
+                     stacklevel: int) -> None:
+    """:func:`~irscale.evaluation.setup.warn_unfinished_10` of the judged rankings."""
+    counts = np.bincount(jr.rows.ranking_run, minlength=len(jr.rows.runs)).tolist()
+    warn_unfinished_10(jr.rows.runs, counts, qrels_topics, setup, stacklevel=stacklevel + 1)
 
 
 def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,

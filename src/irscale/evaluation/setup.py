@@ -158,6 +158,29 @@ def check_topics(rankings: TopicRows, *, allow_empty: bool = False,
                      why=why)
 
 
+def warn_unfinished_10(runs: Sequence[str], evaluated: Sequence[int], qrels_topics: int,
+                       setup: EvaluationSetup, *, stacklevel: int = 2) -> None:
+    """Warn, under ``--compat 10`` without ``-c``, of each run that lacks some of the
+    ``qrels_topics`` qrels topics (``evaluated``: each run's topics in common).
+
+    trec_eval 10.0 (trec_eval.c, commit f425365) loops over the qrels topics; without
+    ``-c``, the first one a run lacks stops it: ``trec_eval: result qid '3' not found in
+    qrels`` (the qrels topic's id, the words inverted), exit 4, no value printed. Its loop
+    says it evaluates "each topic which has both qrels and top results information", as
+    9.0.8 does: irscale takes the abort for a bug and evaluates the topics in common, and
+    says that 10.0 prints nothing here (docs/trec_eval_semantics.md, ``-c``)."""
+    if setup.context.compat != 10 or setup.context.complete:
+        return
+    for run, count in zip(runs, evaluated, strict=True):
+        if count < qrels_topics:
+            warnings.warn(
+                f"run {run!r} has no results for {qrels_topics - count} of the "
+                f"{qrels_topics} qrels topics: trec_eval 10.0 stops at the first of them "
+                "(\"trec_eval: result qid '...' not found in qrels\", exit 4, no values); "
+                "irscale evaluates the topics in common, as 9.0.8 does (-c: every qrels "
+                "topic, as 10.0 does)", stacklevel=stacklevel + 1)
+
+
 def some_topics(topics: Sequence[str], shown: int = 5) -> str:
     """``'101, 102, 103 ... (50 topics)'``: a few topic ids and their number."""
     listed = ", ".join(topics[:shown]) + (" ..." if len(topics) > shown else "")
@@ -166,23 +189,24 @@ def some_topics(topics: Sequence[str], shown: int = 5) -> str:
 
 def complete_totals(at_least: Callable[[int], int], setup: EvaluationSetup
                      ) -> dict[str, int]:
-    """The totals of ``-c`` in trec_eval 9.0.8 (:func:`complete_num_rel`; none otherwise),
-    ``at_least(level)`` the number of the qrels' judgments with a degree ≥ ``level``."""
-    if not (setup.context.complete and setup.context.compat == 9):
+    """The totals of ``-c`` in trec_eval 9.0.8 and 10.0 (:func:`complete_num_rel`: both
+    have the one ``te_calc_avg_num_rel``; none without ``-c``), ``at_least(level)`` the
+    number of the qrels' judgments with a degree ≥ ``level``."""
+    if not setup.context.complete:
         return {}
     return complete_num_rel(at_least, setup.requests, setup.options.relevance_level)
 
 
 def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureRequest],
                      relevance_level: int) -> dict[str, int]:
-    """The ``num_rel`` summary with ``-c`` in trec_eval 9.0.8, per ``num_rel`` column.
+    """The ``num_rel`` summary with ``-c`` in trec_eval 9.0.8 and 10.0, per ``num_rel`` column.
 
-    trec_eval 9.0.8's ``te_calc_avg_num_rel`` (m_num_rel.c) replaces the sum over evaluated
-    topics by a count over the whole qrels: every judgment line with ``rel > 0``, of every
-    qrels topic (topics the run misses included) — whatever ``-l``. A column whose name sets
-    its own level (``NumRel(rel=2)``) counts the judgments of degree ≥ that level. With
-    ``-l`` above 1 the two differ: a warning says so. ``at_least(level)``: the number of
-    the qrels' judgments with a degree ≥ ``level`` (≥ 1).
+    trec_eval's ``te_calc_avg_num_rel`` (m_num_rel.c, the same in 9.0.8 and 10.0) replaces
+    the sum over evaluated topics by a count over the whole qrels: every judgment line with
+    ``rel > 0``, of every qrels topic (topics the run misses included) — whatever ``-l``.
+    A column whose name sets its own level (``NumRel(rel=2)``) counts the judgments of
+    degree ≥ that level. With ``-l`` above 1 the two differ: a warning says so.
+    ``at_least(level)``: the number of the qrels' judgments with a degree ≥ ``level`` (≥ 1).
     """
     totals: dict[str, int] = {}
     for request in requests:
@@ -197,7 +221,7 @@ def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureR
         if at_level != totals[label]:
             warnings.warn(
                 f"{label} with -c: the summary counts the {totals[label]} judgments > 0 of "
-                f"every qrels topic, as trec_eval 9.0.8 does whatever -l (with degree ≥ "
+                f"every qrels topic, as trec_eval 9.0.8 does whatever -l (10.0 too; with degree ≥ "
                 f"{relevance_level}: {at_level}; per topic, num_rel uses -l)",
                 stacklevel=3,
             )
@@ -205,4 +229,4 @@ def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureR
 
 
 __all__ = ["EvaluationSetup", "check_run_topics", "check_topics", "complete_num_rel",
-           "complete_totals", "evaluation_setup", "some_topics"]
+           "complete_totals", "evaluation_setup", "some_topics", "warn_unfinished_10"]

@@ -30,7 +30,13 @@ from ..io.native_inputs import NativeInputs, native_inputs, read_source
 from ..measures.native import unreplayable_sort_warning
 from ..measures.plan import TrecPlan, plan_trec
 from .options import trec_eval_keywords, trec_eval_options
-from .setup import EvaluationSetup, check_run_topics, complete_totals, evaluation_setup
+from .setup import (
+    EvaluationSetup,
+    check_run_topics,
+    complete_totals,
+    evaluation_setup,
+    warn_unfinished_10,
+)
 
 TYPE_CHECKING = False
 
@@ -95,6 +101,8 @@ def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, compl
     check_run_topics(names, batch.evaluated_counts(), batch.unjudged(),
                      lambda: sorted(batch.topics()), allow_empty=allow_empty,
                      qrels_source=inputs.qrels_name)
+    warn_unfinished_10(names, batch.evaluated_counts(), batch.n_qrels_topics(), setup,
+                       stacklevel=2)
     totals = complete_totals(batch.at_least, setup)
     for call in plan.calls:
         if call.gains and call.ideal:

@@ -12,8 +12,9 @@ official measures from ir_datasets' documentation (``official_measures`` of its
 ``msmarco-passage.yaml`` and ``msmarco-document.yaml``, citing the overview papers) and the
 relevance levels from NIST's notes on the judgments; the Robust 2004 row from the
 overview's abstract, which names MAP and its geometric-mean variant (GMAP) and no
-relevance level. docs/evaluation.md renders this table (checked by
-tests/test_dataset_conventions.py).
+relevance level; the ANTIQUE row its level from the collection's paper (grades 1–4, 3
+and 4 relevant), no official measures (ir_datasets' documentation of ANTIQUE names none).
+docs/evaluation.md renders this table (checked by tests/test_dataset_conventions.py).
 """
 
 from __future__ import annotations
@@ -65,6 +66,15 @@ COLLECTIONS: tuple[Collection, ...] = (
         "Voorhees, Overview of the TREC 2004 Robust Retrieval Track (NIST SP 500-261, "
         "2005): MAP and its geometric-mean variant GMAP (no level given)",
         ("disks45/nocr/trec-robust-2004", "trec-robust04")),
+    Collection(
+        "antique", 3, (),
+        "Hashemi et al., ANTIQUE: A Non-Factoid Question Answering Benchmark (ECIR 2020, "
+        "arXiv:1905.08957): answers graded 1-4 (the grades of ir_datasets' antique module, "
+        "taken from the paper), 3 and 4 relevant for binary measures, as ir_datasets issue "
+        "#254 (https://github.com/allenai/ir_datasets/issues/254, 2024) restates: relevance "
+        "level 3; no official measures given",
+        ("antique/train", "antique/test", "antique/test/non-offensive",
+         "antique/train/split200-train", "antique/train/split200-valid")),
 )
 
 

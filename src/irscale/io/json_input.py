@@ -33,7 +33,7 @@ from ..errors import InputFormatError, shorten
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pragma: no cover  (typing: not for a cache hit)
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 #: The deepest nesting of arrays and objects a JSON input may have: a click model's
@@ -63,16 +63,19 @@ _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _LONG_RUN = b"0" * 19
 
 
-def parse_json(text: str | bytes, source: str) -> Any:
+def parse_json(text: str | bytes, source: str, *,
+               object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None
+               ) -> Any:
     """The value of the JSON ``text`` (UTF-8 bytes or a ``str``), named ``source`` in
     errors: :class:`~irscale.errors.InputFormatError` naming the line and its text for
     nesting deeper than :data:`MAX_DEPTH`, an integer beyond 64 bits, and text that is not
-    JSON (module documentation)."""
+    JSON (module documentation). ``object_pairs_hook``: :func:`json.loads`'s, which makes
+    each object of its key-value pairs (a reader that refuses a key listed twice)."""
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     if _may_exceed(data):
         _refuse_first(data, source)
     try:
-        return json.loads(data)
+        return json.loads(data, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as error:
         raise InputFormatError(f"not JSON: {error.msg} (column {error.colno})",
                                source=source, line=error.lineno,

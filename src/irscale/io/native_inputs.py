@@ -42,6 +42,7 @@ from .irds import is_irds
 from .naming import runid_names
 from .native_dicts import QRELS_NAME, engine_dicts
 from .native_files import RunNote, trec_file
+from .ranx_json import is_ranx_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - numpy's, loaded when the engine judges
@@ -60,6 +61,7 @@ PYTHON_INPUTS = {
     "runs": "runs that are no TREC run file's path, '-', bytes, folder, glob pattern, or a "
             "list or mapping of those",
     "parquet": "a Parquet run file",
+    "ranx-json": "ranx's JSON qrels or runs (irscale.io.ranx_json)",
     "dicts": "dicts with a key that is no str, a value that is no int, bool or float, or "
              "one the Python reader refuses or warns of (its message says why), or the "
              "rank-column tie policy",
@@ -139,6 +141,8 @@ def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = N
     qrels_source = _source(qrels)
     if qrels_source is None:
         return "qrels"
+    if is_ranx_json(qrels):
+        return "ranx-json"
     if qrels_source[0] == "path" and not _readable(qrels_source[1]):
         return "unreadable"
     found = _runs(runs)
@@ -184,6 +188,10 @@ def _runs(runs: Any) -> tuple[list[Source], tuple[str, ...] | None,
                 return "unreadable"
             if is_parquet(path):
                 return "parquet"
+            if is_ranx_json(path):
+                return "ranx-json"
+        elif kind == "bytes" and is_ranx_json(path):
+            return "ranx-json"
     return files, names, folders, listed
 
 

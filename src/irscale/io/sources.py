@@ -10,7 +10,8 @@ spec                                           read by
 =============================================  =========================================
 :class:`~irscale.core.inputs.Qrels`, ``Run``   itself
 a path, ``"-"`` (standard input)               :mod:`irscale.io.trec` (plain or gzip);
-                                               a run: :mod:`irscale.io.run_parquet` too
+                                               a run: :mod:`irscale.io.run_parquet` too;
+                                               ranx's JSON: :mod:`irscale.io.ranx_json`
 a folder, a glob pattern (runs only)           its run files (:func:`run_files`)
 ``"irds:DATASET_ID"``                          :mod:`irscale.io.irds`
 bytes, an open binary or text file             :mod:`irscale.io.trec`
@@ -176,6 +177,10 @@ def _qrels(source: Any, duplicates: DuplicatePolicy, where: str) -> Qrels:
 
         return qrels_from_records(rows, duplicates=duplicates, source=name)
     if isinstance(source, (str, os.PathLike)) or is_data(source):
+        from .ranx_json import is_ranx_json, read_ranx_qrels
+
+        if is_ranx_json(source):
+            return read_ranx_qrels(_data(source), duplicates=duplicates)
         from .trec import read_qrels as read_trec_qrels
 
         return read_trec_qrels(_data(source), duplicates=duplicates)
@@ -318,6 +323,10 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
         return [run_from_records(rows, duplicates=duplicates, source=source,
                                  name=name if name is not None else source.removeprefix(PREFIX))]
     if is_data(obj):
+        from .ranx_json import is_ranx_json, read_ranx_run
+
+        if is_ranx_json(obj) and not keep_rank:
+            return [read_ranx_run(_data(obj), name=name, duplicates=duplicates)]
         from .trec import read_run as read_trec_run
 
         return [read_trec_run(_data(obj), name=name, duplicates=duplicates,
@@ -384,6 +393,13 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
         from .run_parquet import read_run_parquet
 
         return read_run_parquet(path, name=name, duplicates=duplicates, keep_rank=keep_rank)
+    from .ranx_json import is_ranx_json, read_ranx_run
+
+    if is_ranx_json(path):
+        if keep_rank:
+            raise ParameterError(f"{describe(path)}: ranx's JSON runs have no rank column to "
+                                 "keep (use another tie policy)")
+        return read_ranx_run(path, name=name, duplicates=duplicates)
     from .trec import read_run as read_trec_run
 
     return read_trec_run(path, name=name, duplicates=duplicates, keep_rank=keep_rank)

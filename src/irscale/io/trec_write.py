@@ -22,11 +22,16 @@ def _write(path: str | os.PathLike, text: bytes) -> None:
 
 
 def write_qrels(qrels: Qrels, path: str | os.PathLike) -> None:
-    """Write ``qid 0 docno rel`` lines (integer degrees in decimal; degrees held as floats
-    in the shortest form that reads back the same number, :func:`shortest_text`)."""
+    """Write :func:`qrels_text` to ``path``."""
+    _write(path, qrels_text(qrels))
+
+
+def qrels_text(qrels: Qrels) -> bytes:
+    """``qid 0 docno rel`` lines (integer degrees in decimal; degrees held as floats in the
+    shortest form that reads back the same number, :func:`shortest_text`)."""
     rel = np.asarray(qrels.rel)
     degrees = shortest_text(rel) if rel.dtype.kind == "f" else integer_text(rel)
-    _write(path, join_lines([qrels.topic, "0", qrels.docno, degrees]))
+    return join_lines([qrels.topic, "0", qrels.docno, degrees])
 
 
 def _ranks(topics: Strings) -> np.ndarray:
@@ -39,16 +44,20 @@ def _ranks(topics: Strings) -> np.ndarray:
 
 
 def write_run(run: Run, path: str | os.PathLike) -> None:
-    """Write ``qid Q0 docno rank score runid`` lines, ranked by score within each topic:
-    topics in byte order, scores descending (ties and NaNs, last, in row order), scores
-    as ``repr`` spells them."""
+    """Write :func:`run_text` to ``path``."""
+    _write(path, run_text(run))
+
+
+def run_text(run: Run) -> bytes:
+    """``qid Q0 docno rank score runid`` lines, ranked by score within each topic: topics in
+    byte order, scores descending (ties and NaNs, last, in row order), scores as ``repr``
+    spells them."""
     codes, _ = run.topic.encode(sort=True)
     score = np.asarray(run.score)
     order = np.lexsort((-score, codes))
     topics = run.topic.take(order)
-    _write(path, join_lines([topics, "Q0", run.docno.take(order),
-                             integer_text(_ranks(topics)), repr_text(score[order]),
-                             run.name]))
+    return join_lines([topics, "Q0", run.docno.take(order), integer_text(_ranks(topics)),
+                       repr_text(score[order]), run.name])
 
 
 def ranked_run_text(run: Run, tag: str) -> bytes:

@@ -399,6 +399,19 @@ class Family:
     #: over every order of each tie group (:mod:`irscale.measures.ties`).
     tie_aware: bool = False
 
+    def placeholder_value(self, name: str) -> float | str | None:
+        """The value of the output printed ``name`` on trec_eval 10's ``-c`` placeholder
+        rankings: :attr:`missing_value`, or ``None`` for the value computed on the
+        placeholder. trec_eval 10.0 (trec_eval.c, commit f425365) clears the values it
+        prints as ``num_ret``, ``utility``, ``relstring``, ``rbp_resid`` (``strcmp``) or
+        under a name starting ``unj`` (``strncmp``), and no other: a family's value under
+        a name with its parameters (``rbp_resid_p=0.8``, ``utility_2,-1,0,0``,
+        ``relstring_5``) is the placeholder's, as is every other family's. irscale's own
+        families take their :attr:`missing_value`."""
+        if self.native is None or name in PLACEHOLDER_CLEARED or name.startswith("unj"):
+            return self.missing_value
+        return None
+
     def compute(
         self, jr: JudgedRankings, params: Any = None, ctx: EvalContext | None = None
     ) -> dict[str, np.ndarray]:
@@ -406,6 +419,10 @@ class Family:
         params = self.params.default if params is None else params
         return dict(self.kernel(jr, params, ctx or EvalContext()))
 
+
+#: The names trec_eval 10.0 clears on its ``-c`` placeholder rankings (those starting
+#: ``unj`` too): :meth:`Family.placeholder_value`.
+PLACEHOLDER_CLEARED = ("num_ret", "utility", "relstring", "rbp_resid")
 
 #: The modules registering the families, in the catalogue's order (the families of one
 #: module in their order of registration; ``trec``: trec_eval's, registered with the
@@ -416,7 +433,7 @@ FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_mode
                   "graded_ap", "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "pres", "search_length",
                   "sliding_ratio", "tbg", "umeasure", "wrr", "cwl_models", "nuggets", "rouge",
-                  "bleu", "pyramid", "sessions", "prefs", "qrels_jg", "adm")
+                  "bleu", "pyramid", "sessions", "prefs", "qrels_jg", "adm", "twist")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []

@@ -69,11 +69,12 @@ def compute_requests(
             outputs = family.compute(views[key], request.params, context)
         if isinstance(family.params, Keywords):
             check_finite(request.requested, outputs)
-        arrays = list(outputs.values())
-        for index, label in output_labels(request, family, list(outputs), seen):
+        arrays, names = list(outputs.values()), list(outputs)
+        for index, label in output_labels(request, family, names, seen):
             array = np.empty(0) if index == NO_OUTPUT else arrays[index]
-            if jr.placeholder is not None and family.missing_value is not None:
-                array = np.where(jr.placeholder, family.missing_value, array)
+            missing = None if index == NO_OUTPUT else family.placeholder_value(names[index])
+            if jr.placeholder is not None and missing is not None:
+                array = np.where(jr.placeholder, missing, array)
             values[label] = array
             columns.append(column_of(label, family))
     return tuple(columns), values

@@ -73,11 +73,14 @@ def plan_trec(requests: Sequence[MeasureRequest], context: EvalContext) -> TrecP
         names = output_names(call.family, ints=call.ints, floats=call.floats,
                              gains=call.gains, compat=context.compat,
                              num_docs_in_coll=context.num_docs_in_coll)
-        new = output_labels(request, family, native.labels(family.name, params, names), seen)
+        printed = native.labels(family.name, params, names)  # as trec_eval prints them
+        new = output_labels(request, family, printed, seen)
         if not new:
             continue
         index = calls.setdefault(call, len(calls))
         columns.extend(PlannedColumn(index, output, label, family.value_type,
-                                     family.aggregate, family.per_query, family.missing_value)
+                                     family.aggregate, family.per_query,
+                                     None if output == NO_OUTPUT
+                                     else family.placeholder_value(printed[output]))
                        for output, label in new)
     return TrecPlan(tuple(calls), tuple(columns))

@@ -30,7 +30,8 @@ Two measures (:func:`d_rank`)
 
 irscale's conventions (not in the paper)
     Systems tied in the ranking r (mean scores within the tolerance of Kendall's τ) keep
-    their input order, as :func:`~irscale.meta.rbo_scores` does. Σ̂ is singular when there
+    their input order, as :func:`~irscale.meta.rbo_scores` does with
+    ``ties="input"``. Σ̂ is singular when there
     are no more topics than systems (n ≤ m − 1) or a difference is constant: irscale then
     refuses, unless ``ridge=λ`` adds λ·I to Σ̂ (a regularisation of Σ̂; λ > 0 changes
     d_rank, so report it). The paper's significance test of d_rank is not provided.
@@ -145,7 +146,8 @@ def rank_distance(scores: object, ranking: Sequence[Hashable], *, measure: str |
 
 def _order_by_means(values: np.ndarray) -> list[int]:
     """Systems by decreasing mean score; means tied within Kendall's tolerance keep their
-    input order (the ranking of :func:`~irscale.meta.rbo_scores`)."""
+    input order (the ranking of :func:`~irscale.meta.rbo_scores` with
+    ``ties="input"``)."""
     return _ranking(values.mean(axis=0), RTOL, ATOL)
 
 

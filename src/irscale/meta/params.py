@@ -75,8 +75,21 @@ CORRELATION_SAMPLES = Param("samples", INTERVAL_SAMPLES, 1000, "bootstrap sample
 CORRELATE = Binding((CORRELATION_METHOD,))
 #: :func:`irscale.meta.correlation_ci`: the method and the bootstrap samples.
 CORRELATE_CI = Binding((CORRELATION_METHOD, CORRELATION_SAMPLES))
-#: :func:`irscale.meta.rbo` and :func:`irscale.meta.rbo_scores`: the persistence.
+#: How :func:`irscale.meta.rbo_scores` treats tied scores (Corsi & Urbano, SIGIR 2024):
+#: RBO^a (the expectation over the tie orders, the default of the authors' reference
+#: implementation), RBO^b (corrected by the information lost to ties), RBO^w (ties as
+#: equality), or ``input`` (tied items in their input order, which no variant of the paper
+#: is: only when asked for by name).
+RBO_TIE_VARIANTS = Names("RBO tie treatment", ("a", "b", "w", "input"),
+                         {"rbo-a": "a", "rbo-b": "b", "rbo-w": "w"}, fold=True)
+RBO_TIES = Param("ties", RBO_TIE_VARIANTS, "a", "tied scores in RBO (Corsi & Urbano 2024): a "
+                 "(expectation over the tie orders), b (corrected for the information lost to "
+                 "ties), w (ties as equality) or input (input order); --method rbo only",
+                 ("--ties",), "a|b|w|input")
+#: :func:`irscale.meta.rbo`: the persistence (rankings of items have no ties).
 RANK_BIASED_OVERLAP = Binding((RBO_P,))
+#: :func:`irscale.meta.rbo_scores`: the persistence and the treatment of tied scores.
+RBO_OF_SCORES = Binding((RBO_P, RBO_TIES))
 #: Methods of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_METHOD = Names(
     "method", ("bootstrap", "randomized-tukey-hsd"),

@@ -31,11 +31,31 @@ Rank-biased overlap (Webber, Moffat & Zobel, 2010; Sakai 2014, §5.2)
     + [(X_l − X_s)/l + X_s/s] p^l  (their eq. 32; s ≤ l the two lengths; for s = l it is
     eq. 30, (1 − p)/p Σ_{d≤k} A_d p^d + A_k p^k), which is 1 for identical and 0 for
     disjoint rankings; RBO_min = (1 − p)/p [Σ_{d=1}^{s} (X_d − X_s)/d p^d − X_s ln(1 − p)]
-    (eq. 11 at depth s). Score vectors are ranked by decreasing score; scores tied within
-    the tolerance above (consecutive values of the sorted scores, as for τ_ap) keep their
-    input order, so noise in the last bits of equal values cannot reorder the ranking; a
-    vector that ties every item ranks nothing (its order would be the input's), and their
-    RBO is undefined (NaN).
+    (eq. 11 at depth s).
+Rank-biased overlap of tied scores (Corsi & Urbano, "The Treatment of Ties in Rank-Biased
+Overlap", SIGIR 2024; the authors' reference code,
+github.com/julian-urbano/sigir2024-rbo)
+    Score vectors are ranked by decreasing score; scores tied within the tolerance above
+    (consecutive values of the sorted scores, as for τ_ap) form a tie group, which occupies
+    the ranks t..b (1-based, b − t + 1 items). Each item i contributes to the prefix of
+    depth d of a ranking c_i(d): RBO^w (ties as equality) c_i(d) = [d ≥ t], the whole group
+    seen as soon as its top rank is; RBO^a and RBO^b c_i(d) = min(1, max(0, (d − t + 1)/
+    (b − t + 1))), the probability that item i lies in the top d under a uniformly random
+    order of its group. With X_d = Σ_i c_i^S(d) c_i^L(d), the agreement is
+    A^w_d = 2 X_d / (Σ_i c_i^S(d) + Σ_i c_i^L(d)), A^a_d = X_d / d and
+    A^b_d = X_d / (sqrt(Σ_i c_i^S(d)²) sqrt(Σ_i c_i^L(d)²)) (the cosine of the two vectors
+    of contributions). The rankings of :func:`rbo_scores` hold the same k items (s = l = k,
+    X_k = k), so
+    RBO_ext = (1 − p)/p Σ_{d=1}^{k} A_d p^d + p^k and
+    RBO_min = (1 − p)/p [Σ_{d=1}^{k} A_d p^d + k (ln(1/(1 − p)) − Σ_{d=1}^{k} p^d/d)].
+    Without ties the three are RBO above. RBO^a is linear in the X_d, and the tie orders of
+    the two rankings are independent: it is the mean of RBO over every tie-breaking of both
+    rankings (the tests enumerate them). ``ties="a"`` is the default, as in the authors'
+    reference implementation (their §1.1: ``w`` where a tie means equality, as in sports
+    rankings; ``a`` or ``b`` where it means not knowing which comes first). ``ties="input"``
+    keeps tied items in their input order (the behaviour of irscale before the variants; no
+    variant of the paper): asked for by name, never by default. Scores that tie every item
+    rank nothing: their RBO is undefined (NaN) under every treatment.
 
 Overall versus topic-by-topic correlation of two measures (Ferrante et al. 2021, §3.3)
     *Overall*: the correlation between the systems' mean scores; *topic-by-topic*: one
@@ -71,7 +91,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
@@ -114,6 +134,7 @@ from .params import (
     CORRELATION_SAMPLES,
     PERSISTENCE,
     RANK_BIASED_OVERLAP,
+    RBO_OF_SCORES,
 )
 
 #: Correlation methods of :func:`correlation` (``tau`` = Kendall's τ_b).
@@ -268,13 +289,16 @@ def _spearman(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
 @dataclass(frozen=True)
 class RBO(HtmlRepr):
     """Rank-biased overlap: extrapolated (``ext``) and lower bound (``min``) at
-    persistence ``p``; ``depth`` = (length of the shorter, of the longer ranking).
+    persistence ``p``; ``depth`` = (length of the shorter, of the longer ranking); ``ties``
+    the treatment of tied scores (``a``, ``b``, ``w``, ``input``: :func:`rbo_scores`), None
+    for rankings of items, which hold no ties (:func:`rbo`).
     Protocol: ``statistic`` = ``ext``, ``pvalue`` ``None``, ``to_frame()``, ``format()``."""
 
     ext: float
     min: float
     p: float
     depth: tuple[int, int]
+    ties: str | None = None
 
     def __float__(self) -> float:
         return self.ext
@@ -294,7 +318,8 @@ class RBO(HtmlRepr):
         return declare(pd.DataFrame([{"method": "rbo", "statistic": self.ext, "ext": self.ext,
                                       "min": self.min, "p": self.p,
                                       "depth_short": self.depth[0],
-                                      "depth_long": self.depth[1]}]),
+                                      "depth_long": self.depth[1],
+                                      "ties": self.ties or ""}]),
                        dict.fromkeys(("statistic", "ext", "min"), NOTHING_TO_RANK))
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
@@ -346,22 +371,74 @@ def _ranking(v: np.ndarray, rtol: float, atol: float) -> list[int]:
     return order[np.lexsort((order, group))].tolist()
 
 
-@RANK_BIASED_OVERLAP
-def rbo_scores(x: object, y: object, p: float = 0.9, *, rtol: float = RTOL,
+@RBO_OF_SCORES
+def rbo_scores(x: object, y: object, p: float = 0.9, *, ties: str = "a", rtol: float = RTOL,
                atol: float = ATOL) -> RBO:
-    """RBO of the rankings of the same items by decreasing scores ``x`` and ``y``; scores
-    tied within the tolerance of Kendall's τ and τ_ap (``rtol``, ``atol``) keep their
-    input order, so floating-point noise cannot reorder them."""
+    """RBO of the rankings of the same items by decreasing scores ``x`` and ``y``.
+
+    Scores tied within the tolerance of Kendall's τ and τ_ap (``rtol``, ``atol``) form tie
+    groups, so floating-point noise cannot order them; ``ties`` says how RBO treats them
+    (Corsi & Urbano, SIGIR 2024; module documentation): ``"a"`` (the default, as in the
+    authors' reference implementation) the expectation over every order of the tied items,
+    ``"b"`` RBO^b, ``"w"`` RBO^w, ``"input"`` tied items in their input order (irscale's
+    treatment before the variants, none of the paper's). ``p`` and ``ties`` are checked on
+    entry (:data:`irscale.meta.params.RBO_OF_SCORES`)."""
     x, y = _vectors(x, y)
     if _ranks_nothing(x, rtol, atol) or _ranks_nothing(y, rtol, atol):
-        return RBO(ext=float("nan"), min=float("nan"), p=p, depth=(len(x), len(x)))
-    return rbo(_ranking(x, rtol, atol), _ranking(y, rtol, atol), p)
+        return RBO(ext=float("nan"), min=float("nan"), p=p, depth=(len(x), len(x)),
+                   ties=ties)
+    if ties == "input":
+        return replace(rbo(_ranking(x, rtol, atol), _ranking(y, rtol, atol), p),
+                       ties=ties)
+    return _rbo_tied(_contributions(x, ties, rtol, atol), _contributions(y, ties, rtol, atol),
+                     p, ties)
+
+
+def _contributions(v: np.ndarray, ties: str, rtol: float, atol: float) -> np.ndarray:
+    """c[i, d − 1]: the contribution of item i to the depth-d prefix of the ranking by
+    decreasing ``v`` (Corsi & Urbano 2024; module documentation): ``[d ≥ t]`` for RBO^w,
+    ``clip((d − t + 1)/(b − t + 1), 0, 1)`` for RBO^a and RBO^b, t..b the ranks of the
+    item's tie group."""
+    order, group = _tie_groups(v, rtol, atol)
+    n_groups = int(group[-1]) + 1
+    size = np.bincount(group, minlength=n_groups)
+    top = (np.cumsum(size) - size + 1)[group]  # t of each position in the sorted order
+    t = np.empty(len(v), dtype=np.float64)
+    t[order] = top
+    width = np.empty(len(v), dtype=np.float64)
+    width[order] = size[group] if ties != "w" else 1.0
+    d = np.arange(1, len(v) + 1, dtype=np.float64)
+    return np.clip((d[None, :] - t[:, None] + 1) / width[:, None], 0.0, 1.0)
+
+
+def _rbo_tied(c_s: np.ndarray, c_l: np.ndarray, p: float, ties: str) -> RBO:
+    """RBO^w, RBO^a or RBO^b (``ties``) of two rankings of the same k items from their
+    contributions (:func:`_contributions`): A_d by the variant, then RBO_ext and RBO_min at
+    s = l = k (module documentation)."""
+    k = c_s.shape[1]
+    x = np.sum(c_s * c_l, axis=0)
+    d = np.arange(1, k + 1, dtype=np.float64)
+    if ties == "w":
+        agreement = 2 * x / (c_s.sum(axis=0) + c_l.sum(axis=0))
+    elif ties == "a":
+        agreement = x / d
+    else:
+        agreement = x / np.sqrt(np.sum(c_s**2, axis=0) * np.sum(c_l**2, axis=0))
+    weight = p**d
+    head = float(np.sum(agreement * weight))
+    ext = (1 - p) / p * head + p**k
+    low = (1 - p) / p * (head + k * (np.log(1 / (1 - p)) - float(np.sum(weight / d))))
+    return RBO(ext=float(ext), min=float(low), p=p, depth=(k, k), ties=ties)
 
 
 def check_options(method: str, options: Mapping[str, object]) -> None:
     """Refuse options the correlation ``method`` does not take (e.g. ``p`` with τ)."""
-    allowed = ("p", "rtol", "atol") if method_name(method) == "rbo" else ("rtol", "atol")
-    hint = " (the persistence p applies to RBO only)" if "p" in set(options) - {*allowed} \
+    allowed = ("p", "ties", "rtol", "atol") if method_name(method) == "rbo" \
+        else ("rtol", "atol")
+    rbo_only = sorted({"p", "ties"} & (set(options) - {*allowed}))
+    words = {"p": "the persistence p", "ties": "the tie treatment ties"}
+    verb = "apply" if len(rbo_only) > 1 else "applies"
+    hint = f" ({' and '.join(words[k] for k in rbo_only)} {verb} to RBO only)" if rbo_only \
         else ""
     error = keyword_error(f"the {method_name(method)} correlation", options, allowed, hint)
     if error is not None:
@@ -383,7 +460,9 @@ def correlation(x: object, y: object, method: str = "kendall", **options: float
         Spearman's ρ, or the extrapolated rank-biased overlap (see the module docstring).
     **options : float
         ``rtol`` / ``atol``, the tolerance within which two scores tie (every method);
-        ``p``, RBO's persistence (default 0.9; RBO only).
+        ``p``, RBO's persistence (default 0.9; RBO only); ``ties``, RBO's treatment of
+        tied scores (``"a"``, ``"b"``, ``"w"``, ``"input"``; default ``"a"``; RBO only:
+        :func:`rbo_scores`).
 
     Returns
     -------
