@@ -624,6 +624,14 @@ ROWS = [
     bad("randomized_tukey-convention-unknown", lambda a: stats.randomized_tukey_hsd(
         a.matrix, samples=10, convention="nosuch"), "convention: unknown convention"),
     bad("tukey_hsd-model-unknown", lambda a: stats.tukey_hsd(a.matrix, "nosuch"), "nosuch"),
+    # Scheffé's method: an ANOVA model (F distribution), its level, its transform
+    bad("scheffe-rank-model", lambda a: stats.scheffe(a.matrix, "kruskal-wallis"),
+        "model", "Scheffé's method follows an ANOVA model"),
+    bad("scheffe-fake-model", lambda a: stats.scheffe(a.matrix, "MD2f"), "model", "'MD2f'"),
+    bad("scheffe-alpha-2", lambda a: stats.scheffe(a.matrix, alpha=2), "alpha"),
+    bad("scheffe-transform-unknown", lambda a: stats.scheffe(a.matrix, transform="log"),
+        "transform: unknown transform 'log'"),
+    bad("scheffe-model-unknown", lambda a: stats.scheffe(a.matrix, "nosuch"), "nosuch"),
     bad("anova-model-unknown", lambda a: stats.anova(a.matrix, "nosuch"), "nosuch"),
     bad("anova-measure-unknown", lambda a: stats.anova(a.matrix, measure="nosuch"), "nosuch"),
     bad("anova-constant", lambda a: stats.anova(ScoreMatrix.from_array(np.full((5, 3), 0.5)))),

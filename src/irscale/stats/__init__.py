@@ -11,6 +11,7 @@ Many systems
     :func:`anova` / :func:`anova_oneway` / :func:`anova_twoway` (Ferro & Maistro 2024, eq. 7–8),
     :func:`kruskal_wallis`, :func:`friedman`, :func:`tukey_hsd` (Ferro & Maistro 2024, eq. 9–11,
     topic-blocked by default), :func:`randomized_tukey_hsd` (Sakai 2014, Fig. 15),
+    :func:`scheffe` (Scheffé 1953: every contrast, F-based, the model's error term),
     :func:`pairwise_tests` with :func:`adjust_pvalues` corrections over a declared family.
     ANOVAs take ``transform=`` (:data:`TRANSFORMS`: arcsine, rank) and check their
     assumptions on the residuals (``AnovaResult.assumptions``, an :class:`AssumptionChecks`:
@@ -136,6 +137,7 @@ _EXPORTS: dict[str, str] = {
     "baseline_comparison": ".baseline",
     "render": ".tables",
     "tukey_hsd": ".tukey",
+    "scheffe": ".tukey",
 }
 
 __all__ = [
@@ -201,6 +203,7 @@ __all__ = [
     "render",
     "replicates_anova",
     "sare",
+    "scheffe",
     "shard_anova",
     "sign_test",
     "smare",
@@ -261,4 +264,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from .standardisation import reference_moments, standardise
     from .summary_table import summary_table
     from .tables import render
-    from .tukey import tukey_hsd
+    from .tukey import scheffe, tukey_hsd
