@@ -20,6 +20,7 @@ from ..core.params import (
     SIGNIFICANCE,
     THREADS,
     Cost,
+    Names,
     Needs,
     Param,
 )
@@ -161,3 +162,21 @@ ACROSS_COLLECTIONS = Binding((SIGNIFICANCE, RESAMPLES, WEIGHTS, MEMORY_LIMIT))
 #: :func:`irscale.stats.qpp_anova` (``meta qpp``): the ANOVA formula, checked on entry (the
 #: factors it names, against those of the tables, by the function).
 QPP = Binding((QPP_MODEL,))
+
+#: The bootstrap resamples of the correlations of :func:`irscale.stats.qpp_correlations`
+#: and of the paired bootstrap of :func:`irscale.stats.qpp_compare` (None: none).
+QPP_SAMPLES = Param("samples", INTERVAL_SAMPLES, None, "bootstrap resamples of the topics for "
+                    "the correlations' percentile intervals", ("-B", "--samples"), "B",
+                    unset="no bootstrap",
+                    cost=Cost("samples", per="a resample of the topics, every correlation "
+                              "computed on it"))
+#: The correlation of :func:`irscale.stats.qpp_compare` and ``qpp_across_collections``.
+QPP_CORRELATION = Param("correlation", Names("correlation", ("pearson", "kendall", "spearman")),
+                        "pearson", "correlation of predictions with effectiveness compared "
+                        "or pooled", ("--correlation",))
+#: :func:`irscale.stats.qpp_correlations` (``meta qpp --correlations``).
+QPP_CORRELATIONS = Binding((SIGNIFICANCE, QPP_SAMPLES), takes=(RNG_SEED,))
+#: :func:`irscale.stats.qpp_compare` (``meta qpp --compare A,B``).
+QPP_COMPARE = Binding((QPP_CORRELATION, SIGNIFICANCE, QPP_SAMPLES), takes=(RNG_SEED,))
+#: :func:`irscale.stats.qpp_across_collections`.
+QPP_ACROSS = Binding((QPP_CORRELATION, SIGNIFICANCE))
