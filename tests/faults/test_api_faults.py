@@ -90,6 +90,14 @@ class Row:
     needles: tuple[str, ...] = ()
 
 
+#: Predictions of two predictors on six topics and their effectiveness (QPP rows).
+_QPP_PRED = pd.DataFrame({"topic": [str(t) for t in range(6)] * 2,
+                          "predictor": ["a"] * 6 + ["b"] * 6,
+                          "value": [0.1, 0.4, 0.2, 0.8, 0.5, 0.3, 0.9, 0.1, 0.3, 0.2, 0.7, 0.4]})
+_QPP_OBS = pd.DataFrame({"topic": [str(t) for t in range(6)],
+                         "value": [0.2, 0.5, 0.1, 0.9, 0.4, 0.3]})
+
+
 def bad(id: str, call: Callable[[Api], object], *needles: str, kind: str = VALUE):
     return pytest.param(Row(id, call, kind, needles), id=id)
 
@@ -812,6 +820,19 @@ ROWS = [
         a.matrix, list(a.matrix.systems), ridge=math.inf), "ridge must be a number ≥ 0"),
     bad("qpp_anova-unknown-keyword", lambda a: stats.qpp_anova(
         None, None, modle="topic"), "modle (did you mean model?)"),
+    # the correlations of QPP: their bootstrap, the correlation compared, the two predictors
+    bad("qpp_correlations-samples-1", lambda a: stats.qpp_correlations(
+        None, None, samples=1), "samples"),
+    bad("qpp_correlations-alpha-0", lambda a: stats.qpp_correlations(None, None, alpha=0),
+        "alpha"),
+    bad("qpp_correlations-mapping-and-observed", lambda a: stats.qpp_correlations(
+        {"c": (None, None)}, "obs"), "observed", "give no observed"),
+    bad("qpp_correlations-empty-mapping", lambda a: stats.qpp_correlations({}),
+        "empty mapping"),
+    bad("qpp_compare-correlation-unknown", lambda a: stats.qpp_compare(
+        None, None, "a", "b", correlation="cosine"), "correlation", "cosine"),
+    bad("qpp_across_collections-one", lambda a: stats.qpp_across_collections(
+        {"c": (_QPP_PRED, _QPP_OBS)}), "two collections"),
     bad("reproducibility-one-topic-unpaired", lambda a: meta.reproducibility(
         {"1": 0.1, "2": 0.2}, {"1": 0.3}, {"1": 0.1}, {"1": 0.2}), "same topics"),
     bad("reproducibility-matrix-of-four", lambda a: meta.reproducibility(
