@@ -837,6 +837,21 @@ ROWS = [
         {"1": 0.1, "2": 0.2}, {"1": 0.3}, {"1": 0.1}, {"1": 0.2}), "same topics"),
     bad("reproducibility-matrix-of-four", lambda a: meta.reproducibility(
         a.matrix, a.matrix, a.matrix, a.matrix), "one run"),
+    # the equivalence margin, the bootstrap of ER and delta RI, several collections
+    bad("reproducibility-margin-0", lambda a: meta.reproducibility(
+        {"1": 0.1, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
+        {"1": 0.2, "2": 0.3}, margin=0), "margin"),
+    bad("reproducibility-margin-nan", lambda a: meta.reproducibility(
+        {"1": 0.1, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
+        {"1": 0.2, "2": 0.3}, margin=NAN), "margin"),
+    bad("effect_intervals-samples-1", lambda a: meta.reproducibility(
+        {"1": 0.1, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
+        {"1": 0.2, "2": 0.3}).effect_intervals(1), "samples"),
+    bad("replicability_across-one-collection", lambda a: meta.replicability_across(
+        {"c": ({"1": 0.1}, {"1": 0.2}, {"1": 0.1}, {"1": 0.2})}, measure="score"),
+        "two collections"),
+    bad("replicability_across-three-runs", lambda a: meta.replicability_across(
+        {"c": (1, 2, 3), "d": (1, 2, 3)}, measure="score"), "four runs"),
     bad("reproducibility-nan-score", lambda a: meta.reproducibility(
         {"1": NAN, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
         {"1": 0.3, "2": 0.4}), "finite"),

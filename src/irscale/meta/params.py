@@ -147,6 +147,22 @@ REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs 
 #: The RBO persistence of :func:`irscale.meta.ranking_agreement` (Breuer et al. 2020 use 0.8).
 REPRO_RBO_P = Param("p", PERSISTENCE, 0.8, "RBO persistence of the document orderings",
                     ("-p", "--p"), "P")
+#: The equivalence margin of the TOST of :func:`irscale.meta.reproducibility` (``meta
+#: reproduce --margin``), in the measure's units.
+REPRO_MARGIN = Param("margin", Reals(0.0, bounds="(]"), None, "equivalence margin: two one-sided "
+                     "t-tests (TOST) of |original − reproduced| < M for each run",
+                     ("--margin",), "M", unset="no equivalence test")
+#: :func:`irscale.meta.reproducibility`: the equivalence margin.
+REPRODUCIBILITY = Binding((REPRO_MARGIN,))
+#: The bootstrap resamples of the intervals of ER and ΔRI
+#: (:meth:`irscale.meta.Reproducibility.effect_intervals`, ``meta reproduce --effect-samples``).
+EFFECT_SAMPLES = Param("samples", INTERVAL_SAMPLES, 1000, "bootstrap resamples of the topics "
+                       "for the intervals of ER and delta RI", ("--effect-samples",), "B",
+                       cost=Cost("samples", per="a resample of the topics, every run's mean "
+                                 "recomputed"))
+EFFECT_INTERVALS = Binding((EFFECT_SAMPLES, SIGNIFICANCE), takes=(RNG_SEED,))
+#: :func:`irscale.meta.replicability_across`: the level of the pooled interval.
+REPLICABILITY_ACROSS = Binding((SIGNIFICANCE,))
 #: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
 #: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
