@@ -78,8 +78,9 @@ MODEL = Param("model", Names("model", SIMULATION_MODELS), None, "normal (system 
 
 #: The function each ``--model`` calls to make its model, by its binding
 #: (:class:`~irscale.core.binding.Choice`): an option is refused where the chosen function
-#: does not take it (``--topics`` with ``--model bootstrap``, whose matrices have the topics
-#: of its matrix), and the chosen function's rules apply (``--equal`` without ``--null``).
+#: does not take it (``--effects`` with ``--model bootstrap``), and the chosen function's
+#: rules apply (``--equal`` without ``--null``; ``--null`` without ``--topics`` for the
+#: bootstrap model's topic subsets).
 MODELS = Choice(on=MODEL, bindings={"normal": mp.NORMAL_MODEL, "bootstrap": mp.BOOTSTRAP_MODEL,
                                     "copula": mp.COPULA_FIT, "runs": mp.RUNS_MODEL})
 
@@ -89,9 +90,13 @@ def add_parser(subparsers) -> None:
     add_analysis(
         subparsers, "simulate", run_simulate,
         (MODEL, {"required": True, "choices": SIMULATION_MODELS}),
-        (mp.NORMAL_TOPICS, {"doc": "normal and copula models: topics per matrix",
+        (mp.NORMAL_TOPICS, {"doc": "normal and copula models: topics per matrix; bootstrap "
+                            "model: the sizes N,N,... of topic subsets drawn without "
+                            "replacement, each test's conclusions scored against the full "
+                            "set's", "domain": mp.TopicCounts(), "metavar": "N[,N...]",
                             "default": None, "unset": f"normal: {mp.NORMAL_TOPICS.default}; "
-                            "copula: the matrix's topics"}),
+                            "copula: the matrix's topics; bootstrap: the matrix's topics "
+                            "drawn with replacement"}),
         (mp.NORMAL_SYSTEMS, {"default": None, "unset": "the number of --effects, else "
                              f"{mp.NORMAL_SYSTEMS.default}"}),
         (mp.NORMAL_EFFECTS, {"many": True, "unique": False, "item": "a system mean"}),
@@ -124,6 +129,10 @@ def add_parser(subparsers) -> None:
                  lambda args: f"-B/--samples applies to the resampling tests "
                  f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
                  f"({', '.join(args.tests)})"),
+            Rule(("topics",), lambda args: args.model == "bootstrap"
+                 or not isinstance(args.topics, list), "--topics gives several numbers of "
+                 "topics (the sizes of topic subsets) to --model bootstrap only; --model "
+                 "{model} takes one"),
             _output_outside_checkpoint,
             Default("systems", _normal_systems)),
         binding=(MODELS, mp.SIMULATION))
@@ -154,7 +163,7 @@ def _simulation_model(args: argparse.Namespace
                                  measure=args.measures[0])
     if args.model == "bootstrap":
         matrix = one_measure(args, "a bootstrap simulation")  # read before the model loads
-        return meta.BootstrapModel.of(matrix, null=args.null)
+        return meta.BootstrapModel.of(matrix, null=args.null, topics=args.topics)
     if args.model == "copula":
         equal = None if args.equal is None else tuple(args.equal)
         matrix = one_measure(args, "a copula simulation")
@@ -188,4 +197,7 @@ def run_simulate(args: argparse.Namespace) -> str:
                                       max_memory=args.max_memory)
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
              f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
+    if study.model.get("model") == "bootstrap" and "topics" in study.model:
+        title = (f"conclusions on {study.repetitions:,} topic subsets of each size against "
+                 f"the full set's (α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
     return render(study.to_frame(), args, title)

@@ -10,6 +10,8 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..core.binding import Binding, Excludes
 from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
@@ -36,6 +38,8 @@ from ..core.params import (
     Switch,
     Text,
 )
+from ..core.records import record
+from ..errors import ParameterError, about
 from ..stats.names import CONVENTION, PROCEDURE, RESAMPLING, RESAMPLING_PROCEDURES
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
@@ -301,8 +305,49 @@ COPULA_EQUAL = Param("equal", Text(), None, "copula model: transform system B's 
 COPULA_FIT = Binding((COPULA_MARGINS, COPULA, NORMAL_TOPICS, SIMULATION_NULL, COPULA_EQUAL),
                      rules=(Excludes((COPULA_EQUAL,), on=SIMULATION_NULL,
                                      why="null makes every pair null, equal one pair"),))
-#: :meth:`irscale.meta.BootstrapModel.of`: every pair made null, or none.
-BOOTSTRAP_MODEL = Binding((SIMULATION_NULL,))
+#: The sizes of the topic subsets of :meth:`irscale.meta.BootstrapModel.of` (``meta simulate
+#: --model bootstrap --topics 10,25,50``): each test's conclusions on subsets of that many
+#: topics scored against its conclusions on the full set.
+TOPIC_SUBSETS = Param("topics", Listed(MATRIX_SIZE, "a topic-set size"), None, "bootstrap "
+                      "model: draw subsets of N topics (without replacement; several sizes: "
+                      "N,N,...) and score each test's conclusions against the full set's",
+                      ("--topics",), "N,N,...", unset="the matrix's topics, drawn with "
+                      "replacement", cost=Cost("topics", per="a row of every subset"))
+@record
+class TopicCounts:
+    """``meta simulate --topics``: one number of topics (the normal and copula models'
+    matrices) or several, comma-separated (the sizes of the bootstrap model's topic
+    subsets): one is returned as a number, several as a list (each model's parameter then
+    checks what it takes)."""
+
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> int | list[int]:
+        """``value`` (text ``"10,25,50"``, a number or a list) as a number or a list."""
+        items = value.split(",") if isinstance(value, str) else value
+        if isinstance(items, (list, tuple)):
+            numbers = []
+            for item in items:
+                text = item.strip() if isinstance(item, str) else item
+                if isinstance(text, str) and not (text.isdigit() and text.isascii()):
+                    raise about(ParameterError(f"{name}: a topic-set size must be "
+                                               f"{MATRIX_SIZE.text()}, got {text!r}",
+                                               param=name), value)
+                numbers.append(int(text) if isinstance(text, str) else text)
+            items = numbers
+        sizes = Listed(MATRIX_SIZE, "a topic-set size").check(items, name)
+        return sizes[0] if len(sizes) == 1 else sizes
+
+    def outside(self) -> tuple[str, ...]:
+        return ("1", "10,10")
+
+
+#: :meth:`irscale.meta.BootstrapModel.of`: every pair made null, or none; the topic subsets
+#: (whose truth is the full set's conclusions, not its means: not with ``null``).
+BOOTSTRAP_MODEL = Binding((SIMULATION_NULL, TOPIC_SUBSETS),
+                          rules=(Excludes((SIMULATION_NULL,), on=TOPIC_SUBSETS,
+                                          why="the truth of topic subsets is the full set's "
+                                          "conclusions"),))
 #: The fits of one system's margin and of the copula (:func:`irscale.meta.margins.fit_margin`,
 #: :func:`irscale.meta.copulas.fit_copula`).
 MARGIN_FIT = Binding((COPULA_MARGINS,))
