@@ -76,6 +76,17 @@ MODEL = Param("model", Names("model", SIMULATION_MODELS), None, "normal (system 
               "runs (drawn from QRELS); see docs/scale-out.md", ("--model",))
 
 
+#: ``--topics``: the topics of the normal and copula models' matrices (one number), or the
+#: sizes of the bootstrap model's topic subsets (several): each model's parameter checks
+#: what it takes (:data:`MODELS`), so several are refused but for ``--model bootstrap``.
+TOPICS = Param("topics", mp.TopicCounts(), None, "normal and copula models: topics per "
+               "matrix; bootstrap model: the sizes N,N,... of topic subsets drawn without "
+               "replacement, each test's conclusions scored against the full set's",
+               ("--topics",), "N[,N...]", unset=f"normal: {mp.NORMAL_TOPICS.default}; "
+               "copula: the matrix's topics; bootstrap: the matrix's topics drawn with "
+               "replacement", cost=mp.NORMAL_TOPICS.cost)
+
+
 #: The function each ``--model`` calls to make its model, by its binding
 #: (:class:`~irscale.core.binding.Choice`): an option is refused where the chosen function
 #: does not take it (``--effects`` with ``--model bootstrap``), and the chosen function's
@@ -90,13 +101,7 @@ def add_parser(subparsers) -> None:
     add_analysis(
         subparsers, "simulate", run_simulate,
         (MODEL, {"required": True, "choices": SIMULATION_MODELS}),
-        (mp.NORMAL_TOPICS, {"doc": "normal and copula models: topics per matrix; bootstrap "
-                            "model: the sizes N,N,... of topic subsets drawn without "
-                            "replacement, each test's conclusions scored against the full "
-                            "set's", "domain": mp.TopicCounts(), "metavar": "N[,N...]",
-                            "default": None, "unset": f"normal: {mp.NORMAL_TOPICS.default}; "
-                            "copula: the matrix's topics; bootstrap: the matrix's topics "
-                            "drawn with replacement"}),
+        TOPICS,
         (mp.NORMAL_SYSTEMS, {"default": None, "unset": "the number of --effects, else "
                              f"{mp.NORMAL_SYSTEMS.default}"}),
         (mp.NORMAL_EFFECTS, {"many": True, "unique": False, "item": "a system mean"}),
@@ -129,10 +134,6 @@ def add_parser(subparsers) -> None:
                  lambda args: f"-B/--samples applies to the resampling tests "
                  f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
                  f"({', '.join(args.tests)})"),
-            Rule(("topics",), lambda args: args.model == "bootstrap"
-                 or not isinstance(args.topics, list), "--topics gives several numbers of "
-                 "topics (the sizes of topic subsets) to --model bootstrap only; --model "
-                 "{model} takes one"),
             _output_outside_checkpoint,
             Default("systems", _normal_systems)),
         binding=(MODELS, mp.SIMULATION))
