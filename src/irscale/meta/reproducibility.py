@@ -94,6 +94,7 @@ from .rank_correlation import check_persistence, rbo
 if TYPE_CHECKING:
     from ..collections.candidates import Candidates
     from ..core.mean_intervals import MeanInterval
+    from ..stats.resampling import RngArg
 
 __all__ = ["RankingAgreement", "Reproducibility", "ktau_union", "ranking_agreement",
            "replicability_across", "reproducibility"]
@@ -211,7 +212,7 @@ class Reproducibility(HtmlRepr):
         return frame
 
     def effect_intervals(self, samples: int = 1000, *, alpha: float = 0.05,
-                         rng: object = None) -> pd.DataFrame:
+                         rng: RngArg = None) -> pd.DataFrame:
         """Percentile bootstrap intervals of ER and ΔRI over ``samples`` resamples of the
         topics, seeded by ``rng`` (module documentation): one row per measure, ``ER_low``,
         ``ER_high``, ``delta_RI_low``, ``delta_RI_high`` and ``defined``, the resamples in
@@ -315,7 +316,7 @@ def reproducibility(
 
 @EFFECT_INTERVALS
 def effect_intervals(result: Reproducibility, samples: int = 1000, *, alpha: float = 0.05,
-                     rng: object = None) -> pd.DataFrame:
+                     rng: RngArg = None) -> pd.DataFrame:
     """:meth:`Reproducibility.effect_intervals` (checked on entry: :data:`irscale.meta.
     params.EFFECT_INTERVALS`)."""
     from ..stats.resampling import seed_sequence

@@ -187,7 +187,7 @@ class BootstrapModel:
         values, _, _ = score_table(data, measure)
         if null:
             values = values - values.mean(axis=0) + values.mean()
-        sizes = None if topics is None else tuple(topics)  # checked on entry: a list
+        sizes = None if topics is None else tuple(cast(Sequence[int], topics))  # a list
         return cls(np.ascontiguousarray(values, dtype=np.float64), null, sizes)
 
     @property

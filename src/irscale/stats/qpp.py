@@ -46,6 +46,7 @@ from ._factorial import parse_model
 from .anova import fit_model
 from .names import QPP_OPTIONAL_FACTORS as OPTIONAL_FACTORS
 from .params import QPP, QPP_ACROSS, QPP_COMPARE, QPP_CORRELATIONS
+from .resampling import RngArg
 from .results import AnovaResult
 from .tables import Format, check_digits, json_text, records, render
 from .validation import as_floats
@@ -315,7 +316,7 @@ def _groups(data: _Aligned) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     return grid.to_frame(index=False), x.reshape(-1, n), y.reshape(-1, n)
 
 
-def _draws(n: int, samples: int, rng: object) -> np.ndarray:
+def _draws(n: int, samples: int, rng: RngArg) -> np.ndarray:
     """``samples`` × ``n`` topic indices drawn with replacement from the seed ``rng``."""
     from .resampling import seed_sequence
 
@@ -371,7 +372,7 @@ _TIED = undefined("fewer than two bootstrap resamples had a defined correlation 
 
 
 def _correlation_rows(keys: pd.DataFrame, x: np.ndarray, y: np.ndarray, alpha: float,
-                      samples: int | None, rng: object) -> pd.DataFrame:
+                      samples: int | None, rng: RngArg) -> pd.DataFrame:
     """The table of :class:`QppCorrelations` of the query sets ``x``, ``y``."""
     n = x.shape[-1]
     if n < 4:
@@ -406,7 +407,7 @@ def _correlation_rows(keys: pd.DataFrame, x: np.ndarray, y: np.ndarray, alpha: f
 
 @QPP_CORRELATIONS
 def qpp_correlations(predictions: object, observed: object = None, *, alpha: float = 0.05,
-                     samples: int | None = None, rng: object = None,
+                     samples: int | None = None, rng: RngArg = None,
                      measure: str | None = None,
                      labels: tuple[str, str] = ("predictions", "observed")
                      ) -> QppCorrelations:
@@ -432,7 +433,7 @@ def qpp_correlations(predictions: object, observed: object = None, *, alpha: flo
     return QppCorrelations(_correlation_rows(keys, x, y, alpha, samples, rng), alpha, samples)
 
 
-def _per_collection(collections: dict, alpha: float, samples: int | None, rng: object,
+def _per_collection(collections: dict, alpha: float, samples: int | None, rng: RngArg,
                     measure: str | None) -> QppCorrelations:
     """:func:`qpp_correlations` of every collection of the mapping, one block each."""
     if not collections:
@@ -470,7 +471,7 @@ def steiger_test(r_a: np.ndarray, r_b: np.ndarray, r_ab: np.ndarray, n: int
 @QPP_COMPARE
 def qpp_compare(predictions: object, observed: object, a: str, b: str, *,
                 correlation: str = "pearson", alpha: float = 0.05,
-                samples: int | None = None, rng: object = None, measure: str | None = None,
+                samples: int | None = None, rng: RngArg = None, measure: str | None = None,
                 labels: tuple[str, str] = ("predictions", "observed")) -> QppCorrelations:
     """Whether predictor ``a`` correlates with effectiveness better than ``b`` on the same
     topics: Steiger's (1980) test of two dependent correlations sharing one variable
