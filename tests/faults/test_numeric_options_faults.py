@@ -183,7 +183,9 @@ def numeric(action: argparse.Action) -> bool:
         return False
     if isinstance(action, ListAction):
         return action.kind in ("int", "float")
-    return action.type in (int, float)
+    # a domain of numbers read as text (meta simulate --topics N or N,N,...) says so
+    return action.type in (int, float) or getattr(getattr(action, "domain", None), "numeric",
+                                                  False)
 
 
 def numeric_options(parser: argparse.ArgumentParser

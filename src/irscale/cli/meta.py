@@ -288,7 +288,7 @@ def run_qpp(args: argparse.Namespace) -> str:
         text += "\n" + result.anova.tukey_hsd(args.alpha).format(args.fmt, digits=args.digits)
     tables = (pd.DataFrame({**predictions.keys, "value": predictions.values}),
               pd.DataFrame({**observed.keys, "value": observed.values}))
-    boot = {"samples": args.samples, "rng": args.seed}
+    boot = {"samples": args.samples, "rng": args.seed, "progress": wants_progress(args)}
     labels = (predictions.source, observed.source)
     if args.correlations:
         text += "\n" + stats.qpp_correlations(*tables, alpha=args.alpha, labels=labels,

@@ -11,6 +11,7 @@ from ..meta.params import EFFECT_SAMPLES, REPRO_DEPTH, REPRO_MARGIN, REPRO_RBO_P
 from .inputs import load_matrix, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, measure_names, render
+from .options import wants_progress
 from .outputs import Done
 from .rules import Rule
 
@@ -76,7 +77,8 @@ def run_reproduce(args: argparse.Namespace) -> Done:
     frame = result.to_frame(interval=args.ci, alpha=args.alpha, **interval_arguments(args))
     title = repr(result) + interval_note("<run>_low, <run>_high", args.ci, args.alpha, "topics")
     if args.samples is not None:
-        effects = result.effect_intervals(args.samples, alpha=args.alpha, rng=args.seed)
+        effects = result.effect_intervals(args.samples, alpha=args.alpha, rng=args.seed,
+                                          progress=wants_progress(args))
         for column in ("ER_low", "ER_high", "delta_RI_low", "delta_RI_high"):
             frame[column] = effects[column].to_numpy()
         title += (f"; ER_low, ER_high, delta_RI_low, delta_RI_high: percentile bootstrap over "

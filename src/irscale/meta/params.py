@@ -321,6 +321,9 @@ class TopicCounts:
     checks what it takes)."""
 
     type: ClassVar[type] = str
+    #: Its values are numbers, read as text (the command line's sweeps of numeric options
+    #: give it theirs).
+    numeric: ClassVar[bool] = True
 
     def check(self, value: object, name: str) -> int | list[int]:
         """``value`` (text ``"10,25,50"``, a number or a list) as a number or a list."""

@@ -76,6 +76,7 @@ from ..core.mean_intervals import check_interval, mean_intervals
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, undefined
 from ..core.params import check_alpha
+from ..core.progress import ProgressArg, counted_work
 from ..errors import AlignmentError, InputError, ParameterError
 from ..stats import paired_t, student_t
 from ..stats.kendall import kendall_tau
@@ -84,6 +85,7 @@ from ..stats.validation import tie_tolerance
 from .common import format_frame, interval_note
 from .params import (
     EFFECT_INTERVALS,
+    EFFECT_SAMPLES,
     REPLICABILITY_ACROSS,
     REPRO_DEPTH,
     REPRO_RBO_P,
@@ -99,6 +101,8 @@ if TYPE_CHECKING:
 __all__ = ["RankingAgreement", "Reproducibility", "ktau_union", "ranking_agreement",
            "replicability_across", "reproducibility"]
 
+#: Resamples of the bootstrap of ER and ΔRI drawn at a time.
+_CHUNK = 1000
 #: The four runs of an experiment and its reproduction, in the order of the arguments.
 ROLES = ("original_baseline", "original_advanced", "reproduced_baseline",
          "reproduced_advanced")
@@ -212,13 +216,13 @@ class Reproducibility(HtmlRepr):
         return frame
 
     def effect_intervals(self, samples: int = 1000, *, alpha: float = 0.05,
-                         rng: RngArg = None) -> pd.DataFrame:
+                         rng: RngArg = None, progress: ProgressArg = False) -> pd.DataFrame:
         """Percentile bootstrap intervals of ER and ΔRI over ``samples`` resamples of the
         topics, seeded by ``rng`` (module documentation): one row per measure, ``ER_low``,
         ``ER_high``, ``delta_RI_low``, ``delta_RI_high`` and ``defined``, the resamples in
         which both were defined (a resample whose original mean improvement or baseline
         mean is 0 has none)."""
-        return effect_intervals(self, samples, alpha=alpha, rng=rng)
+        return effect_intervals(self, samples, alpha=alpha, rng=rng, progress=progress)
 
     def format(self, fmt: Format = "text", *, digits: int = 4,
                interval: MeanInterval | None = None, alpha: float = 0.05,
@@ -316,9 +320,10 @@ def reproducibility(
 
 @EFFECT_INTERVALS
 def effect_intervals(result: Reproducibility, samples: int = 1000, *, alpha: float = 0.05,
-                     rng: RngArg = None) -> pd.DataFrame:
+                     rng: RngArg = None, progress: ProgressArg = False) -> pd.DataFrame:
     """:meth:`Reproducibility.effect_intervals` (checked on entry: :data:`irscale.meta.
-    params.EFFECT_INTERVALS`)."""
+    params.EFFECT_INTERVALS`); the resamples drawn :data:`_CHUNK` at a time, the work
+    counted in resamples (``progress``: a bool or ``progress(done, total)``)."""
     from ..stats.resampling import seed_sequence
 
     if len(result.scores) != len(ROLES):
@@ -326,14 +331,23 @@ def effect_intervals(result: Reproducibility, samples: int = 1000, *, alpha: flo
                              "with reproducibility()")
     gen = np.random.default_rng(seed_sequence(rng=rng))
     ob, oa, rb, ra = (t.to_numpy() for t in result.scores)  # topics × measures
-    first = gen.integers(0, len(ob), size=(samples, len(ob)))
-    second = first if result.kind == "reproducibility" else \
-        gen.integers(0, len(rb), size=(samples, len(rb)))
-    mb, ma = ob[first].mean(axis=1), oa[first].mean(axis=1)  # samples × measures
-    nb, na = rb[second].mean(axis=1), ra[second].mean(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        er = np.where(np.abs(ma - mb) > 0, (na - nb) / (ma - mb), np.nan)
-        dri = np.where((mb != 0) & (nb != 0), (ma - mb) / mb - (na - nb) / nb, np.nan)
+    report = counted_work(EFFECT_SAMPLES, samples, "the bootstrap of ER and delta RI",
+                          progress)
+    er_parts, dri_parts, done = [], [], 0
+    while done < samples:  # a chunk of resamples at a time (its memory: chunk × topics)
+        size = min(_CHUNK, samples - done)
+        first = gen.integers(0, len(ob), size=(size, len(ob)))
+        second = first if result.kind == "reproducibility" else \
+            gen.integers(0, len(rb), size=(size, len(rb)))
+        mb, ma = ob[first].mean(axis=1), oa[first].mean(axis=1)  # chunk × measures
+        nb, na = rb[second].mean(axis=1), ra[second].mean(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            er_parts.append(np.where(np.abs(ma - mb) > 0, (na - nb) / (ma - mb), np.nan))
+            dri_parts.append(np.where((mb != 0) & (nb != 0),
+                                      (ma - mb) / mb - (na - nb) / nb, np.nan))
+        done += size
+        report(done)
+    er, dri = np.concatenate(er_parts), np.concatenate(dri_parts)
     frame = pd.DataFrame({"measure": list(result.measures)})
     for name, values in (("ER", er), ("delta_RI", dri)):
         bounds = [_quantiles(values[:, m], alpha) for m in range(values.shape[1])]

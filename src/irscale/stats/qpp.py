@@ -32,6 +32,7 @@ Query variants
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,11 +42,12 @@ from scipy import stats
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
 from ..core.numbers import declare, declared, infinite, undefined
+from ..core.progress import ProgressArg, check_progress, counted_work
 from ..errors import InputError, ParameterError
 from ._factorial import parse_model
 from .anova import fit_model
 from .names import QPP_OPTIONAL_FACTORS as OPTIONAL_FACTORS
-from .params import QPP, QPP_ACROSS, QPP_COMPARE, QPP_CORRELATIONS
+from .params import QPP, QPP_ACROSS, QPP_COMPARE, QPP_CORRELATIONS, QPP_SAMPLES
 from .resampling import RngArg
 from .results import AnovaResult
 from .tables import Format, check_digits, json_text, records, render
@@ -316,11 +318,27 @@ def _groups(data: _Aligned) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     return grid.to_frame(index=False), x.reshape(-1, n), y.reshape(-1, n)
 
 
-def _draws(n: int, samples: int, rng: RngArg) -> np.ndarray:
-    """``samples`` × ``n`` topic indices drawn with replacement from the seed ``rng``."""
+#: Resamples drawn and computed at a time (the memory of one chunk: CHUNK × topics indices).
+CHUNK = 1000
+
+
+def _resampled(n: int, samples: int, rng: RngArg, progress: ProgressArg, what: str,
+               statistic: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``statistic`` of ``samples`` resamples of ``n`` topics drawn with replacement from
+    the seed ``rng`` (resamples × values), :data:`CHUNK` resamples at a time, the work
+    counted in resamples (:func:`irscale.core.progress.counted_work`: estimated,
+    shown, stopped on ^C)."""
     from .resampling import seed_sequence
 
-    return np.random.default_rng(seed_sequence(rng=rng)).integers(0, n, size=(samples, n))
+    gen = np.random.default_rng(seed_sequence(rng=rng))
+    report = counted_work(QPP_SAMPLES, samples, what, progress)
+    parts, done = [], 0
+    while done < samples:
+        size = min(CHUNK, samples - done)
+        parts.append(statistic(gen.integers(0, n, size=(size, n))))
+        done += size
+        report(done)
+    return np.concatenate(parts)
 
 
 def _percentile(values: np.ndarray, alpha: float) -> tuple[float, float]:
@@ -372,7 +390,8 @@ _TIED = undefined("fewer than two bootstrap resamples had a defined correlation 
 
 
 def _correlation_rows(keys: pd.DataFrame, x: np.ndarray, y: np.ndarray, alpha: float,
-                      samples: int | None, rng: RngArg) -> pd.DataFrame:
+                      samples: int | None, rng: RngArg, progress: ProgressArg = False
+                      ) -> pd.DataFrame:
     """The table of :class:`QppCorrelations` of the query sets ``x``, ``y``."""
     n = x.shape[-1]
     if n < 4:
@@ -391,17 +410,17 @@ def _correlation_rows(keys: pd.DataFrame, x: np.ndarray, y: np.ndarray, alpha: f
             table[f"{method}_low"], table[f"{method}_high"] = fisher_interval(
                 table[method].to_numpy(), n, alpha, _FISHER_FACTOR[method])
     if samples:
-        draws = _draws(n, samples, rng)
-        defined = np.zeros(len(keys), dtype=np.int64)
-        for method in CORRELATIONS:
-            bounds = []
-            for g in range(len(keys)):
-                values = _correlation(method, x[g][draws], y[g][draws])
-                defined[g] = np.count_nonzero(np.isfinite(values))
-                bounds.append(_percentile(values, alpha))
+        def statistic(draws: np.ndarray) -> np.ndarray:
+            return np.column_stack([_correlation(method, x[g][draws], y[g][draws])
+                                    for method in CORRELATIONS for g in range(len(keys))])
+
+        values = _resampled(n, samples, rng, progress, "the bootstrap of the correlations",
+                            statistic).reshape(samples, len(CORRELATIONS), len(keys))
+        for m, method in enumerate(CORRELATIONS):
+            bounds = [_percentile(values[:, m, g], alpha) for g in range(len(keys))]
             table[f"{method}_boot_low"] = [b[0] for b in bounds]
             table[f"{method}_boot_high"] = [b[1] for b in bounds]
-        table["b_defined"] = defined
+        table["b_defined"] = np.isfinite(values).all(axis=1).sum(axis=0)
     return declare(table, {c: _TIED for c in table.columns if "_boot_" in c})
 
 
@@ -409,13 +428,14 @@ def _correlation_rows(keys: pd.DataFrame, x: np.ndarray, y: np.ndarray, alpha: f
 def qpp_correlations(predictions: object, observed: object = None, *, alpha: float = 0.05,
                      samples: int | None = None, rng: RngArg = None,
                      measure: str | None = None,
-                     labels: tuple[str, str] = ("predictions", "observed")
-                     ) -> QppCorrelations:
+                     labels: tuple[str, str] = ("predictions", "observed"),
+                     progress: ProgressArg = False) -> QppCorrelations:
     """Pearson's r, Kendall's τ and Spearman's ρ between every predictor's predictions and
     the effectiveness of the same queries, with ``1 − alpha`` intervals: Fisher's z for r
     (``scipy.stats.pearsonr(...).confidence_interval()``) and for ρ (variance 1.06/(n − 3),
     Fieller, Hartley & Pearson 1957), and, with ``samples`` = B, the percentile bootstrap
-    of all three over topics (seeded by ``rng``; the same resamples for every predictor).
+    of all three over topics (seeded by ``rng``; the same resamples for every predictor;
+    ``progress``: a bool or ``progress(done, total)`` over the resamples).
 
     The inputs are those of :func:`qpp_anova` (one correlation per predictor, system and
     variant); ``predictions`` may also be a mapping ``{collection: (predictions,
@@ -428,9 +448,11 @@ def qpp_correlations(predictions: object, observed: object = None, *, alpha: flo
                                  "collection's effectiveness; give no observed",
                                  param="observed")
         return _per_collection(predictions, alpha, samples, rng, measure)
+    check_progress(progress)
     data = _aligned(predictions, observed, measure, labels)
     keys, x, y = _groups(data)
-    return QppCorrelations(_correlation_rows(keys, x, y, alpha, samples, rng), alpha, samples)
+    return QppCorrelations(_correlation_rows(keys, x, y, alpha, samples, rng, progress),
+                           alpha, samples)
 
 
 def _per_collection(collections: dict, alpha: float, samples: int | None, rng: RngArg,
@@ -472,14 +494,17 @@ def steiger_test(r_a: np.ndarray, r_b: np.ndarray, r_ab: np.ndarray, n: int
 def qpp_compare(predictions: object, observed: object, a: str, b: str, *,
                 correlation: str = "pearson", alpha: float = 0.05,
                 samples: int | None = None, rng: RngArg = None, measure: str | None = None,
-                labels: tuple[str, str] = ("predictions", "observed")) -> QppCorrelations:
+                labels: tuple[str, str] = ("predictions", "observed"),
+                progress: ProgressArg = False) -> QppCorrelations:
     """Whether predictor ``a`` correlates with effectiveness better than ``b`` on the same
     topics: Steiger's (1980) test of two dependent correlations sharing one variable
     (:func:`steiger_test`; for Spearman's ρ, on the ranks; not for Kendall's τ, which
     has no such test: its row gives the bootstrap alone) and, with ``samples`` = B, a
     paired bootstrap over topics of the difference ``correlation``(a) − ``correlation``(b):
     its percentile interval and the two-sided p = min(1, 2 min((#{Δ* ≤ 0} + 1)/(B + 1),
-    (#{Δ* ≥ 0} + 1)/(B + 1))). One row per system and variant."""
+    (#{Δ* ≥ 0} + 1)/(B + 1))). One row per system and variant; ``progress`` as
+    :func:`qpp_correlations`'s."""
+    check_progress(progress)
     data = _aligned(predictions, observed, measure, labels)
     predictors = data.levels["predictor"]
     for name in (a, b):
@@ -507,11 +532,15 @@ def qpp_compare(predictions: object, observed: object, a: str, b: str, *,
         meanings = {c: infinite("the two predictors rank the topics alike (r_ab = 1)")
                     for c in ("steiger_z",)}
     if samples:
-        draws = _draws(n, samples, rng)
+        def statistic(draws: np.ndarray) -> np.ndarray:
+            return np.column_stack([_correlation(correlation, xa[g][draws], ya[g][draws])
+                                    - _correlation(correlation, xb[g][draws], ya[g][draws])
+                                    for g in range(len(table))])
+
+        diffs = _resampled(n, samples, rng, progress, "the paired bootstrap", statistic)
         low, high, pvalue = [], [], []
         for g in range(len(table)):
-            diff = (_correlation(correlation, xa[g][draws], ya[g][draws])
-                    - _correlation(correlation, xb[g][draws], ya[g][draws]))
+            diff = diffs[:, g]
             bounds = _percentile(diff, alpha)
             low.append(bounds[0])
             high.append(bounds[1])
