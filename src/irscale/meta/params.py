@@ -4,7 +4,8 @@ and predictive power, leave-one-out, topic splits, G- and D-studies, simulation 
 The functions of :mod:`irscale.meta` check their arguments against these declarations and
 the command line builds its options from them (:func:`irscale.cli.options.add_param`),
 before numpy is imported: this module imports nothing but :mod:`irscale.core.params` (the
-mechanism: domains, :class:`~irscale.core.params.Param`) and the names of the statistics'
+mechanism: domains, :class:`~irscale.core.params.Param`; with :mod:`irscale.core.records`
+and :mod:`irscale.errors` for a domain of its own), and the names of the statistics'
 procedures (:mod:`irscale.stats.names`, plain tuples).
 """
 
