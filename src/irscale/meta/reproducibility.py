@@ -324,6 +324,7 @@ def effect_intervals(result: Reproducibility, samples: int = 1000, *, alpha: flo
     """:meth:`Reproducibility.effect_intervals` (checked on entry: :data:`irscale.meta.
     params.EFFECT_INTERVALS`); the resamples drawn :data:`_CHUNK` at a time, the work
     counted in resamples (``progress``: a bool or ``progress(done, total)``)."""
+    from ..stats.qpp import defined_percentiles
     from ..stats.resampling import seed_sequence
 
     if len(result.scores) != len(ROLES):
@@ -350,22 +351,13 @@ def effect_intervals(result: Reproducibility, samples: int = 1000, *, alpha: flo
     er, dri = np.concatenate(er_parts), np.concatenate(dri_parts)
     frame = pd.DataFrame({"measure": list(result.measures)})
     for name, values in (("ER", er), ("delta_RI", dri)):
-        bounds = [_quantiles(values[:, m], alpha) for m in range(values.shape[1])]
+        bounds = [defined_percentiles(values[:, m], alpha) for m in range(values.shape[1])]
         frame[f"{name}_low"] = [b[0] for b in bounds]
         frame[f"{name}_high"] = [b[1] for b in bounds]
     frame["defined"] = np.isfinite(er + dri).sum(axis=0)
     none = undefined("fewer than two resamples had a defined ratio (a zero original "
                      "improvement or baseline mean in every other)")
     return declare(frame, {c: none for c in frame.columns if c.endswith(("_low", "_high"))})
-
-
-def _quantiles(values: np.ndarray, alpha: float) -> tuple[float, float]:
-    """The α/2 and 1 − α/2 quantiles of the defined values (NaN with fewer than two)."""
-    kept = values[np.isfinite(values)]
-    if kept.size < 2:
-        return float("nan"), float("nan")
-    low, high = np.quantile(kept, [alpha / 2, 1 - alpha / 2])
-    return float(low), float(high)
 
 
 def _pvalue(x: np.ndarray, y: np.ndarray, paired: bool) -> float:

@@ -341,9 +341,10 @@ def _resampled(n: int, samples: int, rng: RngArg, progress: ProgressArg, what: s
     return np.concatenate(parts)
 
 
-def _percentile(values: np.ndarray, alpha: float) -> tuple[float, float]:
-    """The percentile interval of the defined bootstrap values (NaN: a resample whose
-    topics are all tied on one side; the count is reported as ``b_defined``)."""
+def defined_percentiles(values: np.ndarray, alpha: float) -> tuple[float, float]:
+    """The percentile interval (the α/2 and 1 − α/2 quantiles) of the defined bootstrap
+    values; NaN (undefined) with fewer than two (a resample whose ratio or correlation is
+    undefined, its topics all tied on one side, is left out and counted by the caller)."""
     kept = values[np.isfinite(values)]
     if kept.size < 2:
         return np.nan, np.nan
@@ -417,7 +418,7 @@ def _correlation_rows(keys: pd.DataFrame, x: np.ndarray, y: np.ndarray, alpha: f
         values = _resampled(n, samples, rng, progress, "the bootstrap of the correlations",
                             statistic).reshape(samples, len(CORRELATIONS), len(keys))
         for m, method in enumerate(CORRELATIONS):
-            bounds = [_percentile(values[:, m, g], alpha) for g in range(len(keys))]
+            bounds = [defined_percentiles(values[:, m, g], alpha) for g in range(len(keys))]
             table[f"{method}_boot_low"] = [b[0] for b in bounds]
             table[f"{method}_boot_high"] = [b[1] for b in bounds]
         table["b_defined"] = np.isfinite(values).all(axis=1).sum(axis=0)
@@ -541,7 +542,7 @@ def qpp_compare(predictions: object, observed: object, a: str, b: str, *,
         low, high, pvalue = [], [], []
         for g in range(len(table)):
             diff = diffs[:, g]
-            bounds = _percentile(diff, alpha)
+            bounds = defined_percentiles(diff, alpha)
             low.append(bounds[0])
             high.append(bounds[1])
             kept = diff[np.isfinite(diff)]
