@@ -172,3 +172,94 @@ def test_ranking_agreement_refusals():
         meta.ranking_agreement({"q1": _run(["a"])}, {"q1": _run(["a"])}, depth=0)
     with pytest.raises(IrscaleError, match="p"):
         meta.ranking_agreement({"q1": _run(["a"])}, {"q1": _run(["a"])}, p=1.5)
+
+
+# ------------------------------------------------------------ beyond repro_eval's measures
+def test_nrmse_by_hand():
+    """repro_eval's nRMSE: RMSE / sqrt(mean(max(x, 1 − x)²)) of the original scores."""
+    row = meta.reproducibility(OB, OA, RB, RA).to_frame().iloc[0]
+    ob, rb = np.array(list(OB.values())), np.array(list(RB.values()))
+    # RMSE = sqrt((0.05² + 0.05²) / 4) = 0.035355; RMSE_max = sqrt((0.8² + 0.6² + 0.9² +
+    # 0.7²) / 4) = sqrt(0.575)
+    assert row["nRMSE_baseline"] == pytest.approx(math.sqrt(0.005 / 4) / math.sqrt(0.575))
+    assert row["nRMSE_baseline"] == pytest.approx(
+        np.sqrt(np.mean((ob - rb) ** 2)) / np.sqrt(np.mean(np.maximum(ob, 1 - ob) ** 2)))
+
+
+def test_ktu_by_hand():
+    """repro_eval's KTU: positions in the sorted union, paired position by position: a b c
+    d e against b a c e d → [0 1 2 3 4] and [1 0 2 4 3], 8 concordant and 2 discordant
+    pairs of 10, τ = 0.6; rankings of different lengths have none."""
+    assert meta.ktau_union(list("abcde"), list("baced")) == pytest.approx(0.6)
+    assert meta.ktau_union(list("abc"), list("xyz")) == pytest.approx(1.0)
+    assert math.isnan(meta.ktau_union(list("abc"), list("ab")))
+
+
+def tost_tables(seed: int = 0, n: int = 20):
+    rng = np.random.default_rng(seed)
+    ob = rng.random(n)
+    oa = np.clip(ob + 0.1 + rng.normal(0, 0.05, n), 0, 1)
+    rb = np.clip(ob + rng.normal(0, 0.03, n), 0, 1)
+    ra = np.clip(oa + rng.normal(0, 0.03, n), 0, 1)
+    return ob, oa, rb, ra
+
+
+def as_topics(values, offset: int = 0) -> dict[str, float]:
+    return {str(i + offset): float(v) for i, v in enumerate(values)}
+
+
+@pytest.mark.parametrize("margin", [0.02, 0.05])
+def test_tost_equals_statsmodels(margin):
+    weightstats = pytest.importorskip("statsmodels.stats.weightstats")
+    ob, oa, rb, ra = tost_tables()
+    row = meta.reproducibility(*(as_topics(x) for x in (ob, oa, rb, ra)),
+                               margin=margin).to_frame().iloc[0]
+    assert row["tost_p_baseline"] == pytest.approx(
+        weightstats.ttost_paired(ob, rb, -margin, margin)[0], rel=1e-9)
+    assert row["tost_p_advanced"] == pytest.approx(
+        weightstats.ttost_paired(oa, ra, -margin, margin)[0], rel=1e-9)
+    # a replication (other topics): Student's unpaired TOST
+    row = meta.reproducibility(as_topics(ob), as_topics(oa), as_topics(rb, 100),
+                               as_topics(ra, 100), margin=margin).to_frame().iloc[0]
+    assert row["tost_p_baseline"] == pytest.approx(
+        weightstats.ttost_ind(ob, rb, -margin, margin)[0], rel=1e-9)
+
+
+def test_effect_intervals_seeded_and_by_hand():
+    ob, oa, rb, ra = tost_tables(seed=1)
+    result = meta.reproducibility(*(as_topics(x) for x in (ob, oa, rb, ra)))
+    first = result.effect_intervals(300, rng=4)
+    pd.testing.assert_frame_equal(first, result.effect_intervals(300, rng=4))
+    draws = np.random.default_rng(np.random.SeedSequence(4)).integers(0, 20, size=(300, 20))
+    er = [(ra[d] - rb[d]).mean() / (oa[d] - ob[d]).mean() for d in draws]
+    dri = [(oa[d].mean() - ob[d].mean()) / ob[d].mean()
+           - (ra[d].mean() - rb[d].mean()) / rb[d].mean() for d in draws]
+    row = first.iloc[0]
+    assert row["ER_low"] == pytest.approx(np.quantile(er, 0.025), rel=1e-10)
+    assert row["ER_high"] == pytest.approx(np.quantile(er, 0.975), rel=1e-10)
+    assert row["delta_RI_low"] == pytest.approx(np.quantile(dri, 0.025), rel=1e-10)
+    assert row["defined"] == 300
+
+
+def test_replicability_across_pooled():
+    """D = mean ΔM′ − mean ΔM per collection with variance var(ΔM′)/n′ + var(ΔM)/n, pooled
+    by the random-effects meta-analysis; three collections give a prediction interval."""
+    experiments = {}
+    for k in range(3):
+        ob, oa, rb, ra = tost_tables(seed=10 + k)
+        experiments[f"c{k}"] = (as_topics(ob), as_topics(oa), as_topics(rb, 100),
+                                as_topics(ra, 100))
+    table = meta.replicability_across(experiments, measure="score")
+    d, v = [], []
+    for runs in experiments.values():
+        ob, oa, rb, ra = (np.array(list(r.values())) for r in runs)
+        d.append((ra - rb).mean() - (oa - ob).mean())
+        v.append((ra - rb).var(ddof=1) / 20 + (oa - ob).var(ddof=1) / 20)
+    from irscale.stats import random_effects
+
+    expected = random_effects(d, v)
+    pooled = table.set_index("collection").loc["pooled"]
+    np.testing.assert_allclose(table["D"][:3], d, rtol=1e-12)
+    assert pooled["D"] == pytest.approx(float(expected.effect), rel=1e-10)
+    assert pooled["pi_low"] == pytest.approx(float(expected.pi_low), rel=1e-10)
+    assert pooled["pi_low"] <= pooled["ci_low"] and pooled["ci_high"] <= pooled["pi_high"]

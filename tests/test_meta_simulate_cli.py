@@ -227,7 +227,8 @@ def test_the_defaults_the_help_states_are_the_apis():
     fields = {f: NormalModel.__dataclass_fields__[f].default
               for f in ("topics", "systems", "topic_sd", "error_sd")}
     assert _stated_default("--topics") == (f"normal: {fields['topics']}; copula: the "
-                                           "matrix's topics")
+                                           "matrix's topics; bootstrap: the matrix's topics "
+                                           "drawn with replacement")
     assert _stated_default("--systems").endswith(f"else {fields['systems']}")
     assert _stated_default("--topic-sd") == str(fields["topic_sd"])
     assert _stated_default("--error-sd") == str(fields["error_sd"])

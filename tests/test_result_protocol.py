@@ -84,7 +84,7 @@ REPORTS = {"BaselineComparison", "PoolingBias", "TopicSetSize", "GStudy", "DStud
            "SwapRates", "TopicSplits",
            "SimulationStudy", "Reproducibility", "RankingAgreement", "Informativeness",
            "SimulatedScores", "SimulatedRuns", "SeedEvaluation", "AcrossCollections",
-           "RandomEffects"}
+           "RandomEffects", "QppCorrelations"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
 #: simulation study; the interval type results return).
 NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel",
@@ -110,14 +110,24 @@ def test_every_public_class_is_classified():
     assert WITH_CI <= STATISTICAL and WITH_EFFECT <= STATISTICAL
 
 
-def qpp_result(values: np.ndarray) -> stats.QppResult:
-    """The ANOVA of two predictors of the first system's scores (made-up predictions)."""
+def qpp_tables(values: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Two predictors of the first system's scores (made-up predictions: the second and
+    third systems' scores) and that system's scores."""
     topics = [f"q{i}" for i in range(len(values))]
     predictions = pd.DataFrame(
         [{"topic": t, "predictor": p, "value": v} for p, column in (("a", 1), ("b", 2))
          for t, v in zip(topics, values[:, column], strict=True)])
-    observed = pd.DataFrame({"topic": topics, "value": values[:, 0]})
-    return stats.qpp_anova(predictions, observed)
+    return predictions, pd.DataFrame({"topic": topics, "value": values[:, 0]})
+
+
+def qpp_result(values: np.ndarray) -> stats.QppResult:
+    """The ANOVA of the two predictors of :func:`qpp_tables`."""
+    return stats.qpp_anova(*qpp_tables(values))
+
+
+def qpp_correlations(values: np.ndarray) -> stats.QppCorrelations:
+    """The correlations of the two predictors of :func:`qpp_tables`, bootstrapped."""
+    return stats.qpp_correlations(*qpp_tables(values), samples=50, rng=1)
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +170,7 @@ def instances() -> dict[str, list[object]]:
                    stats.gstudy(np.stack([values, values[::-1] ** 2], axis=2))],
         "DStudy": [stats.gstudy(values).dstudy([10, 50])],
         "QppResult": [qpp_result(values)],
+        "QppCorrelations": [qpp_correlations(values)],
         "BootstrapAnovaResult": [
             stats.bootstrap_anova(replicated, samples=50, rng=1),
             stats.bootstrap_anova(replicated, resample="topics", interaction=False,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import irscale.core.progress as progress_module
@@ -200,3 +201,56 @@ def test_a_checkpoint_of_another_study_is_refused(tmp_path):
 def test_bad_arguments(call, message):
     with pytest.raises(ParameterError, match=message):
         call()
+
+
+# ---------------------------------------------------------------- topic subsets
+def planted(topics: int = 20) -> np.ndarray:
+    """Two systems, the second better on every topic by a varying margin: the sign test
+    finds them different on the full set (p = 2 · 2⁻²⁰), on any 10 topics (p = 2 · 2⁻¹⁰ =
+    0.002) and never on 3 (p = 2 · 2⁻³ = 0.25)."""
+    base = np.linspace(0.1, 0.6, topics)
+    return np.column_stack([base, base + np.linspace(0.01, 0.2, topics)[::-1]])
+
+
+def test_topic_subsets_planted_sign_test():
+    model = BootstrapModel.of(planted(), topics=[3, 10, 20])
+    study = simulation_study(model, ["sign"], ["none"], 25, rng=3)
+    rows = study.rates.set_index("topics")
+    assert rows.loc[3, "agreement"] == 0.0 and rows.loc[3, "type_II"] == 1.0
+    for n in (10, 20):
+        assert rows.loc[n, "agreement"] == 1.0 and rows.loc[n, "type_II"] == 0.0
+    assert (rows["type_III"] == 0).all() and (rows["full_significant"] == 25).all()
+    assert study.counts.shape == (3, 25, 1, 7)
+
+
+def test_topic_subsets_of_every_topic_are_the_full_set():
+    """Subsets as large as the matrix draw every topic: each test concludes as on the full
+    set (agreement 1, no error), for tests that do not resample."""
+    rng = np.random.default_rng(5)
+    values = rng.random((15, 1)) + np.array([0, 0.02, 0.3]) + rng.normal(0, 0.05, (15, 3))
+    study = simulation_study(BootstrapModel.of(values, topics=[15]), ["t", "wilcoxon"],
+                             ["none", "holm"], 4, rng=1)
+    assert (study.rates["agreement"] == 1.0).all()
+    assert (study.rates["type_II"].fillna(0) == 0).all()
+
+
+def test_topic_subsets_seeded():
+    rng = np.random.default_rng(6)
+    values = rng.random((30, 1)) + np.array([0, 0.03, 0.08]) + rng.normal(0, 0.05, (30, 3))
+    model = BootstrapModel.of(values, topics=[5, 12])
+    first = simulation_study(model, ["t", "randomization"], ["none"], 6, rng=9,
+                             options={"randomization": {"samples": 99}})
+    again = simulation_study(model, ["t", "randomization"], ["none"], 6, rng=9,
+                             options={"randomization": {"samples": 99}})
+    pd.testing.assert_frame_equal(first.rates, again.rates)
+    assert np.array_equal(first.counts, again.counts)
+
+
+def test_topic_subsets_refusals():
+    with pytest.raises(ParameterError, match="without replacement"):
+        BootstrapModel.of(planted(), topics=[21])
+    with pytest.raises(ParameterError, match="null"):
+        BootstrapModel.of(planted(), topics=[5], null=True)
+    with pytest.raises(ParameterError, match="checkpoint"):
+        simulation_study(BootstrapModel.of(planted(), topics=[5]), ["t"], ["none"], 2,
+                         rng=1, checkpoint="unused-folder")

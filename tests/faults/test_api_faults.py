@@ -97,6 +97,14 @@ def _seeds() -> object:
     return evaluate_seeds("qrels.txt", {"A": ["a.run", "b.run"], "C": ["c.run"]}, "map")
 
 
+#: Predictions of two predictors on six topics and their effectiveness (QPP rows).
+_QPP_PRED = pd.DataFrame({"topic": [str(t) for t in range(6)] * 2,
+                          "predictor": ["a"] * 6 + ["b"] * 6,
+                          "value": [0.1, 0.4, 0.2, 0.8, 0.5, 0.3, 0.9, 0.1, 0.3, 0.2, 0.7, 0.4]})
+_QPP_OBS = pd.DataFrame({"topic": [str(t) for t in range(6)],
+                         "value": [0.2, 0.5, 0.1, 0.9, 0.4, 0.3]})
+
+
 def bad(id: str, call: Callable[[Api], object], *needles: str, kind: str = VALUE):
     return pytest.param(Row(id, call, kind, needles), id=id)
 
@@ -680,6 +688,14 @@ ROWS = [
     bad("randomized_tukey-convention-unknown", lambda a: stats.randomized_tukey_hsd(
         a.matrix, samples=10, convention="nosuch"), "convention: unknown convention"),
     bad("tukey_hsd-model-unknown", lambda a: stats.tukey_hsd(a.matrix, "nosuch"), "nosuch"),
+    # Scheffé's method: an ANOVA model (F distribution), its level, its transform
+    bad("scheffe-rank-model", lambda a: stats.scheffe(a.matrix, "kruskal-wallis"),
+        "model", "Scheffé's method follows an ANOVA model"),
+    bad("scheffe-fake-model", lambda a: stats.scheffe(a.matrix, "MD2f"), "model", "'MD2f'"),
+    bad("scheffe-alpha-2", lambda a: stats.scheffe(a.matrix, alpha=2), "alpha"),
+    bad("scheffe-transform-unknown", lambda a: stats.scheffe(a.matrix, transform="log"),
+        "transform: unknown transform 'log'"),
+    bad("scheffe-model-unknown", lambda a: stats.scheffe(a.matrix, "nosuch"), "nosuch"),
     bad("anova-model-unknown", lambda a: stats.anova(a.matrix, "nosuch"), "nosuch"),
     bad("anova-measure-unknown", lambda a: stats.anova(a.matrix, measure="nosuch"), "nosuch"),
     bad("anova-constant", lambda a: stats.anova(ScoreMatrix.from_array(np.full((5, 3), 0.5)))),
@@ -890,10 +906,38 @@ ROWS = [
         a.matrix, list(a.matrix.systems), ridge=math.inf), "ridge must be a number ≥ 0"),
     bad("qpp_anova-unknown-keyword", lambda a: stats.qpp_anova(
         None, None, modle="topic"), "modle (did you mean model?)"),
+    # the correlations of QPP: their bootstrap, the correlation compared, the two predictors
+    bad("qpp_correlations-samples-1", lambda a: stats.qpp_correlations(
+        None, None, samples=1), "samples"),
+    bad("qpp_correlations-alpha-0", lambda a: stats.qpp_correlations(None, None, alpha=0),
+        "alpha"),
+    bad("qpp_correlations-mapping-and-observed", lambda a: stats.qpp_correlations(
+        {"c": (None, None)}, "obs"), "observed", "give no observed"),
+    bad("qpp_correlations-empty-mapping", lambda a: stats.qpp_correlations({}),
+        "empty mapping"),
+    bad("qpp_compare-correlation-unknown", lambda a: stats.qpp_compare(
+        None, None, "a", "b", correlation="cosine"), "correlation", "cosine"),
+    bad("qpp_across_collections-one", lambda a: stats.qpp_across_collections(
+        {"c": (_QPP_PRED, _QPP_OBS)}), "two collections"),
     bad("reproducibility-one-topic-unpaired", lambda a: meta.reproducibility(
         {"1": 0.1, "2": 0.2}, {"1": 0.3}, {"1": 0.1}, {"1": 0.2}), "same topics"),
     bad("reproducibility-matrix-of-four", lambda a: meta.reproducibility(
         a.matrix, a.matrix, a.matrix, a.matrix), "one run"),
+    # the equivalence margin, the bootstrap of ER and delta RI, several collections
+    bad("reproducibility-margin-0", lambda a: meta.reproducibility(
+        {"1": 0.1, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
+        {"1": 0.2, "2": 0.3}, margin=0), "margin"),
+    bad("reproducibility-margin-nan", lambda a: meta.reproducibility(
+        {"1": 0.1, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
+        {"1": 0.2, "2": 0.3}, margin=NAN), "margin"),
+    bad("effect_intervals-samples-1", lambda a: meta.reproducibility(
+        {"1": 0.1, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
+        {"1": 0.2, "2": 0.3}).effect_intervals(1), "samples"),
+    bad("replicability_across-one-collection", lambda a: meta.replicability_across(
+        {"c": ({"1": 0.1}, {"1": 0.2}, {"1": 0.1}, {"1": 0.2})}, measure="score"),
+        "two collections"),
+    bad("replicability_across-three-runs", lambda a: meta.replicability_across(
+        {"c": (1, 2, 3), "d": (1, 2, 3)}, measure="score"), "four runs"),
     bad("reproducibility-nan-score", lambda a: meta.reproducibility(
         {"1": NAN, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
         {"1": 0.3, "2": 0.4}), "finite"),

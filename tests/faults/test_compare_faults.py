@@ -795,6 +795,23 @@ CASES = [
        pair_p("sysA", "sysB", 1.0), files={"twin.csv": ROUNDED_TWIN}),
     err("no-spread-tukey-two-systems", ["compare", "--scores", "two.csv"],
         "fits the scores exactly, up to rounding", "1e-10", files={"two.csv": NO_SPREAD_TWO}),
+    # Scheffé's method follows an ANOVA model: a rank model's mean ranks and a fake model
+    # have no F distribution (--test scheffe did not exist: every row failed as unknown)
+    ok("test-scheffe", [*TUKEY, "--test", "scheffe"], output_contains("Scheffé after")),
+    ok("test-scheffe-one-way-ci", [*TUKEY, "--test", "scheffe", "--model", "system", "--ci",
+                                   "t"], output_contains("Scheffé after one-way")),
+    err("scheffe-rank-model", [*TUKEY, "--test", "scheffe", "--model", "friedman"],
+        opt("--model"), "Scheffé's method follows an ANOVA model", "'friedman'"),
+    err("scheffe-fake-model", [*TUKEY, "--test", "scheffe", "--model", "MD1f"],
+        opt("--model"), "'MD1f'"),
+    err("scheffe-formula-unknown-factor", [*TUKEY, "--test", "scheffe", "--model",
+                                           "topic+shard"], opt("--model"), "'topic+shard'"),
+    err("correction-with-scheffe", [*TUKEY, "--test", "scheffe", "--correction", "holm"],
+        opt("--correction"), "not to --test scheffe"),
+    err("samples-with-scheffe", [*TUKEY, "--test", "scheffe", "--samples", "10"],
+        opt("--samples"), "scheffe"),
+    err("scheffe-ci-transformed", [*TUKEY, "--test", "scheffe", "--transform", "rank",
+                                   "--ci", "t"], opt("--ci"), "--transform rank"),
 ]
 
 

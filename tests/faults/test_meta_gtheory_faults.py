@@ -157,6 +157,37 @@ CASES = [
     ok("qpp-observed-unpredicted-query", QPP, warns_of("obs.csv", "1 effectiveness",
                                                       "topic '99'"),
        files={**FILES, "obs.csv": observed_csv() + "99,bm25,0.3\n"}),
+    # the correlations of predictions with effectiveness and the comparison of two
+    # predictors (meta qpp printed sMARE and its ANOVA alone: every option was unknown)
+    ok("qpp-correlations", [*QPP, "--correlations"], output_contains("pearson_low",
+                                                                     "spearman_high"),
+       files=FILES),
+    ok("qpp-correlations-bootstrap", [*QPP, "--correlations", "-B", "50", "--seed", "1"],
+       output_contains("kendall_boot_low", "b_defined"), files=FILES),
+    ok("qpp-compare", [*QPP, "--compare", "nqc,wig", "--correlation", "spearman"],
+       output_contains("steiger_p"), files=FILES),
+    err("qpp-samples-alone", [*QPP, "-B", "50"], opt("--samples", "-B"), "--correlations",
+        files=FILES),
+    err("qpp-seed-alone", [*QPP, "--seed", "1"], opt("--seed"), files=FILES),
+    err("qpp-samples-1", [*QPP, "--correlations", "-B", "1"], opt("--samples", "-B"),
+        files=FILES),
+    err("qpp-correlation-without-compare", [*QPP, "--correlation", "kendall"],
+        opt("--correlation"), "--compare", files=FILES),
+    err("qpp-correlation-unknown", [*QPP, "--compare", "nqc,wig", "--correlation", "cosine"],
+        opt("--correlation"), "cosine", files=FILES),
+    err("qpp-compare-one-name", [*QPP, "--compare", "nqc"], opt("--compare"), "two "
+        "predictors", files=FILES),
+    err("qpp-compare-unknown-predictor", [*QPP, "--compare", "nqc,clarity"], "clarity",
+        files=FILES),
+    err("qpp-compare-same-predictor", [*QPP, "--compare", "nqc,nqc"], "same predictor",
+        files=FILES),
+    err("qpp-correlations-three-topics", [*QPP, "--correlations"], "four topics",
+        files={**FILES, "pred.csv": "topic,predictor,value\n1,a,1\n2,a,2\n3,a,3\n"
+               "1,b,3\n2,b,1\n3,b,2\n", "obs.csv": "topic,value\n1,0.1\n2,0.5\n3,0.3\n"}),
+    err("qpp-correlations-constant-predictor", [*QPP, "--correlations"], "same on every "
+        "topic", "'nqc'", files={**FILES, "pred.csv": "\n".join(
+            line.rsplit(",", 1)[0] + ",0.5" if ",nqc," in line else line
+            for line in predictions_csv().splitlines()) + "\n"}),
 ]
 
 

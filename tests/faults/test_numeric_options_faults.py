@@ -111,6 +111,9 @@ USING: dict[tuple[str, str], list[str]] = {
     ("meta gstudy", "--facet-levels"): varied("meta gstudy", {"--scores": None,
                                                               "--facet-scores": "facet.csv"}),
     ("meta qpp", "--alpha"): varied("meta qpp", {}, "--tukey"),
+    ("meta qpp", "--samples"): varied("meta qpp", {}, "--correlations"),
+    ("meta qpp", "--seed"): varied("meta qpp", {}, "--correlations", "-B", "20"),
+    ("meta reproduce", "--seed"): varied("meta reproduce", {"--effect-samples": "20"}),
     ("meta swap", "--samples"): varied("meta swap", {"--test": "bootstrap"}),
     ("meta swap", "--bin-width"): varied("meta swap", {}, "--by-bin"),
     ("labels aware", "--random"): varied("labels aware", {"--weights": "msd"}),
@@ -183,7 +186,9 @@ def numeric(action: argparse.Action) -> bool:
         return False
     if isinstance(action, ListAction):
         return action.kind in ("int", "float")
-    return action.type in (int, float)
+    # a domain of numbers read as text (meta simulate --topics N or N,N,...) says so
+    return action.type in (int, float) or getattr(getattr(action, "domain", None), "numeric",
+                                                  False)
 
 
 def numeric_options(parser: argparse.ArgumentParser

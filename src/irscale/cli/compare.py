@@ -97,7 +97,7 @@ TEST = Param("test", COMPARE_TEST, "tukey-hsd", "procedure or two-system test", 
 #: The models of ``--model`` besides formulas (``topic + system``).
 MODELS = (*MODEL_NAMES, *RANK_MODELS)
 MODEL = Param("model", Text(), "topic+system", f"model of tukey-hsd: {' | '.join(MODELS)} or "
-              "a formula", ("--model",))
+              "a formula; of scheffe: an ANOVA model or a formula", ("--model",))
 SHARD_SCORES = Param("shard_scores", InputFiles(), None, "--test mixed and bootstrap-anova: topics "
                      "× runs × shards (replicates, or query variants) scores, the CSV "
                      "topic,run,shard,value that irscale pool shards --shard-scores writes, "
@@ -121,6 +121,7 @@ DOCUMENT_SAMPLING = sp.DOCUMENT_VARIANCE.extended(
 PROCEDURES = Choice(
     on=TEST,
     bindings={"tukey-hsd": sp.TUKEY, "randomized-tukey-hsd": sp.RANDOMIZED_TUKEY,
+              "scheffe": sp.SCHEFFE,
               "mixed": sp.MIXED, "bootstrap-anova": BOOTSTRAP_ANOVA,
               "document-sampling": DOCUMENT_SAMPLING,
               **dict.fromkeys(TEST_NAMES, sp.PAIRWISE)},
@@ -172,18 +173,18 @@ def _shard_inputs(args: argparse.Namespace) -> None:
 
 def _interval_reason(args: argparse.Namespace) -> str | None:
     """Why ``--ci`` does not apply to this call (None: it does): it gives intervals of the
-    plain means over topics, those of the two-system tests, of Tukey's HSD after an ANOVA
-    of untransformed scores and of the randomised Tukey HSD."""
+    plain means over topics, those of the two-system tests, of Tukey's HSD and Scheffé's
+    method after an ANOVA of untransformed scores and of the randomised Tukey HSD."""
     what = ("--ci gives the intervals over topics of the means of the scores: the "
-            "two-system tests, --test tukey-hsd (an ANOVA model) and randomized-tukey-hsd "
-            "print them")
+            "two-system tests, --test tukey-hsd (an ANOVA model), scheffe and "
+            "randomized-tukey-hsd print them")
     if given(args, "risk_alpha"):
         return f"{what}, not --risk-alpha"
     if args.test in ("mixed", "bootstrap-anova", "document-sampling"):
         return f"{what}, not --test {{test}}"
     if args.test == "tukey-hsd" and args.model in RANK_MODELS:
         return f"{what}, not --model {{model}} (a rank test's mean ranks)"
-    if args.test == "tukey-hsd" and args.transform != "none":
+    if args.test in ("tukey-hsd", "scheffe") and args.transform != "none":
         return f"{what}, not --transform {{transform}} (the means of transformed scores)"
     return None
 
@@ -228,7 +229,7 @@ RULES: tuple[Declared, ...] = (
     Rule(("scores", "standardise", "systems"), lambda args: args.test != "document-sampling",
          "{options} {applies} to the tests of score tables, not to --test document-sampling: "
          "it reads the qrels and two runs (QRELS RUN RUN -m AP or P@k)"),
-    *applies_to("test", {"plot": ("tukey-hsd",),
+    *applies_to("test", {"plot": ("tukey-hsd", "scheffe"),
                          "shard_scores": ("mixed", "bootstrap-anova")}),
     Rule(("plot",), lambda args: args.model not in RANK_MODELS,
          "{options} {applies} to an ANOVA model, not to --model {model} (a rank test: it has "
@@ -296,7 +297,8 @@ def add_parser(subparsers) -> None:
         example="--scores ap.csv --test randomization --samples 20 --seed 1",
         help=SUBCOMMANDS["compare"],
         description="Compare systems on per-topic scores: two-system tests on every pair "
-        "with a multiple-comparison correction, an ANOVA model with Tukey's HSD, a mixed "
+        "with a multiple-comparison correction, an ANOVA model with Tukey's HSD or Scheffé's "
+        "method, a mixed "
         "model or a bootstrap ANOVA. See docs/stats.md.")
 
 
@@ -390,6 +392,15 @@ def compare(args: argparse.Namespace):
             matrix, args.model, measure=measure, transform=args.transform)
         return omnibus, _intervals(args, matrix, omnibus.tukey_hsd(alpha=args.alpha),
                                    measure)
+    if test == "scheffe":
+        from ..stats.anova import anova
+        from ..stats.tukey import scheffe
+
+        measure = _measure_of(matrix, args.measures)
+        fit = anova(matrix, args.model, measure=measure, transform=args.transform)
+        return fit, _intervals(args, matrix, scheffe(
+            matrix, args.model, alpha=args.alpha, measure=measure, transform=args.transform),
+            measure)
     if test == "mixed":
         from ..stats.mixed import mixed_model
 

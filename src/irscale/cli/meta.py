@@ -16,11 +16,18 @@ from ..core.params import (
     Names,
     Param,
     Switch,
+    Text,
 )
 from ..errors import ParameterError
 from ..meta import params as mp
 from ..stats.names import QPP_MODEL
-from ..stats.params import QPP
+from ..stats.params import (
+    QPP,
+    QPP_COMPARE,
+    QPP_CORRELATION,
+    QPP_CORRELATIONS,
+    QPP_SAMPLES,
+)
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
 from .main import SUBCOMMANDS
 from .meta_common import (
@@ -60,6 +67,27 @@ OBSERVED = Param("observed", InputFiles(), None, "CSV with the columns topic, va
                  "FILE")
 TUKEY = Param("tukey", Switch(), False, "also print Tukey's HSD of every pair of predictors",
               ("--tukey",))
+#: ``meta qpp --correlations``, ``--compare A,B`` (:func:`irscale.stats.qpp_correlations`,
+#: :func:`irscale.stats.qpp_compare`).
+QPP_CORRELATIONS_TABLE = Param("correlations", Switch(), False, "also print Pearson's r, "
+                               "Kendall's tau and Spearman's rho of every predictor with the "
+                               "effectiveness, with Fisher z (and, with -B, bootstrap) "
+                               "intervals", ("--correlations",))
+QPP_PAIR = Param("compare", Text(), None, "also compare two predictors' correlations on the "
+                 "same topics: Steiger's (1980) test and, with -B, the paired bootstrap",
+                 ("--compare",), "A,B")
+
+
+def _qpp_pair(args: argparse.Namespace) -> tuple[str, str] | None:
+    """The two predictors of ``--compare A,B`` (None: not given)."""
+    if args.compare is None:
+        return None
+    names = [name.strip() for name in args.compare.split(",")]
+    if len(names) != 2 or not all(names):
+        raise ParameterError(f"--compare names two predictors, A,B; got {args.compare!r}")
+    return names[0], names[1]
+
+
 #: Only at least one measure is read from QRELS RUN...
 AT_LEAST_ONE = "measure (repeatable; at least one)"
 
@@ -260,6 +288,18 @@ def run_qpp(args: argparse.Namespace) -> str:
     text = result.format(args.fmt, digits=args.digits)
     if args.tukey:
         text += "\n" + result.anova.tukey_hsd(args.alpha).format(args.fmt, digits=args.digits)
+    tables = (pd.DataFrame({**predictions.keys, "value": predictions.values}),
+              pd.DataFrame({**observed.keys, "value": observed.values}))
+    boot = {"samples": args.samples, "rng": args.seed, "progress": wants_progress(args)}
+    labels = (predictions.source, observed.source)
+    if args.correlations:
+        text += "\n" + stats.qpp_correlations(*tables, alpha=args.alpha, labels=labels,
+                                              **boot).format(args.fmt, digits=args.digits)
+    pair = _qpp_pair(args)
+    if pair is not None:
+        text += "\n" + stats.qpp_compare(*tables, *pair, correlation=args.correlation,
+                                         alpha=args.alpha, labels=labels, **boot
+                                         ).format(args.fmt, digits=args.digits)
     return text
 
 
@@ -338,14 +378,23 @@ ANALYSES = {
     "gstudy": None,
     "qpp": analysis(
         run_qpp, (PREDICTIONS, {"required": True}), (OBSERVED, {"required": True}), QPP_MODEL,
-        TUKEY, (SIGNIFICANCE, {"doc": "significance level of --tukey"}), sources=False,
+        TUKEY, QPP_CORRELATIONS_TABLE, QPP_PAIR, QPP_CORRELATION, QPP_SAMPLES, RNG_SEED,
+        (SIGNIFICANCE, {"doc": "significance level of --tukey, 1 - the level of the "
+                        "intervals of --correlations and --compare"}), sources=False,
         min_runs=None,
-        example="--predictions pred.csv --observed obs.csv", binding=QPP,
+        example="--predictions pred.csv --observed obs.csv",
+        binding=(QPP, QPP_CORRELATIONS, QPP_COMPARE),
         help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et al. "
         "2021)", description="Query performance predictors: sARE, sMARE and their ANOVA "
         "(Faggioli et al. 2021). See docs/stats.md.",
-        rules=[Rule(("alpha",), lambda args: args.tukey,
-                    "--alpha applies to --tukey (the only test decision)")]),
+        rules=[Rule(("alpha",), lambda args: args.tukey or args.correlations or
+                    args.compare is not None, "--alpha applies to --tukey, --correlations "
+                    "and --compare"),
+               Rule(("samples", "seed"), lambda args: args.correlations or
+                    args.compare is not None, "{options} {applies} to the bootstrap of "
+                    "--correlations and --compare"),
+               Rule(("correlation",), lambda args: args.compare is not None,
+                    "{options} {applies} to --compare A,B")]),
 }
 
 

@@ -5,12 +5,19 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Text
+from ..core.params import RNG_SEED, Param, Text
 from ..errors import ParameterError
-from ..meta.params import RANKING_AGREEMENT, REPRO_DEPTH, REPRO_RBO_P
+from ..meta.params import (
+    EFFECT_SAMPLES,
+    RANKING_AGREEMENT,
+    REPRO_DEPTH,
+    REPRO_MARGIN,
+    REPRO_RBO_P,
+)
 from .inputs import load_matrix, qrels_and_runs
 from .intervals import add_interval_options, interval_arguments
 from .meta_common import add_analysis, measure_names, render
+from .options import wants_progress
 from .outputs import Done
 from .rules import Rule
 
@@ -32,7 +39,9 @@ def add_parser(subparsers) -> None:
     pair = {"many": True, "unique": False, "required": True}
     add_analysis(
         subparsers, "reproduce", run_reproduce, (ORIGINAL, pair), (REPRODUCED, pair),
-        REPRO_DEPTH, REPRO_RBO_P,
+        REPRO_DEPTH, REPRO_RBO_P, REPRO_MARGIN,
+        (EFFECT_SAMPLES, {"default": None, "unset": "no intervals of ER and delta RI"}),
+        (RNG_SEED, {"doc": "seed of --effect-samples"}),
         lambda p: add_interval_options(p, "each run's mean, beside it", alpha=True),
         systems=False,
         example="qrels.txt a.run b.run c.run -m map --original teamA_r1,teamB_r1 "
@@ -43,7 +52,9 @@ def add_parser(subparsers) -> None:
         "with QRELS RUN..., τ and RBO of the document orderings; see docs/meta.md.",
         binding=RANKING_AGREEMENT,
         rules=[Rule(("depth", "p"), _runs_given, "{options} {applies} to the document "
-                    "orderings of QRELS RUN..., which --scores files do not hold")])
+                    "orderings of QRELS RUN..., which --scores files do not hold"),
+               Rule(("seed",), lambda args: args.samples is not None, "--seed applies to "
+                    "--effect-samples (the bootstrap of ER and delta RI)")])
 
 
 def _pair(args: argparse.Namespace, option: str) -> list[str]:
@@ -68,20 +79,29 @@ def run_reproduce(args: argparse.Namespace) -> Done:
         raise ParameterError(f"system(s) {unknown} of --original/--reproduced not among "
                              f"{list(matrix.systems)}")
     scores = matrix.subset(measures=measure_names(matrix, args))
-    result = meta.reproducibility(*(scores.subset(systems=[r]) for r in roles))
+    result = meta.reproducibility(*(scores.subset(systems=[r]) for r in roles),
+                                  margin=args.margin)
     frame = result.to_frame(interval=args.ci, alpha=args.alpha, **interval_arguments(args))
     title = repr(result) + interval_note("<run>_low, <run>_high", args.ci, args.alpha, "topics")
+    if args.samples is not None:
+        effects = result.effect_intervals(args.samples, alpha=args.alpha, rng=args.seed,
+                                          progress=wants_progress(args))
+        for column in ("ER_low", "ER_high", "delta_RI_low", "delta_RI_high"):
+            frame[column] = effects[column].to_numpy()
+        title += (f"; ER_low, ER_high, delta_RI_low, delta_RI_high: percentile bootstrap over "
+                  f"topics, B = {args.samples}")
     if _runs_given(args):  # the orderings of each run pair: the same on every measure's row
         from ..io.sources import read_runs
 
         _, paths = qrels_and_runs(args)
         runs = {run.name: run for run in read_runs(list(paths), names=args.names or "runid")}
         for role, a, b in (("baseline", roles[0], roles[2]), ("advanced", roles[1], roles[3])):
-            tau, overlap = meta.ranking_agreement(runs[a], runs[b], depth=args.depth,
-                                                  p=args.p).mean
-            frame[f"tau_{role}"], frame[f"RBO_{role}"] = tau, overlap
-        title += (f"; tau and RBO (p = {args.p:g}): document orderings at depth "
-                  f"{args.depth}, mean over topics")
+            agreement = meta.ranking_agreement(runs[a], runs[b], depth=args.depth, p=args.p)
+            frame[f"tau_{role}"], frame[f"RBO_{role}"] = agreement.mean
+            frame[f"KTU_{role}"] = agreement.ktu
+        title += (f"; tau, RBO (p = {args.p:g}; repro_eval's default is 0.95) and KTU "
+                  f"(repro_eval's): document orderings at depth {args.depth}, mean over "
+                  "topics")
     if args.fmt not in ("csv", "json"):  # an undefined ratio is said, never shown as nan
         frame = frame.astype(object).where(frame.notna(), "undefined")
     return render(frame, args, title)

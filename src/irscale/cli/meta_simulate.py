@@ -76,10 +76,22 @@ MODEL = Param("model", Names("model", SIMULATION_MODELS), None, "normal (system 
               "runs (drawn from QRELS); see docs/scale-out.md", ("--model",))
 
 
+#: ``--topics``: the topics of the normal and copula models' matrices (one number), or the
+#: sizes of the bootstrap model's topic subsets (several): each model's parameter checks
+#: what it takes (:data:`MODELS`), so several are refused but for ``--model bootstrap``.
+TOPICS = Param("topics", mp.TopicCounts(), None, "normal and copula models: topics per "
+               "matrix; bootstrap model: the sizes N,N,... of topic subsets drawn without "
+               "replacement, each test's conclusions scored against the full set's",
+               ("--topics",), "N[,N...]", unset=f"normal: {mp.NORMAL_TOPICS.default}; "
+               "copula: the matrix's topics; bootstrap: the matrix's topics drawn with "
+               "replacement", cost=mp.NORMAL_TOPICS.cost)
+
+
 #: The function each ``--model`` calls to make its model, by its binding
 #: (:class:`~irscale.core.binding.Choice`): an option is refused where the chosen function
-#: does not take it (``--topics`` with ``--model bootstrap``, whose matrices have the topics
-#: of its matrix), and the chosen function's rules apply (``--equal`` without ``--null``).
+#: does not take it (``--effects`` with ``--model bootstrap``), and the chosen function's
+#: rules apply (``--equal`` without ``--null``; ``--null`` without ``--topics`` for the
+#: bootstrap model's topic subsets).
 MODELS = Choice(on=MODEL, bindings={"normal": mp.NORMAL_MODEL, "bootstrap": mp.BOOTSTRAP_MODEL,
                                     "copula": mp.COPULA_FIT, "runs": mp.RUNS_MODEL})
 
@@ -89,9 +101,7 @@ def add_parser(subparsers) -> None:
     add_analysis(
         subparsers, "simulate", run_simulate,
         (MODEL, {"required": True, "choices": SIMULATION_MODELS}),
-        (mp.NORMAL_TOPICS, {"doc": "normal and copula models: topics per matrix",
-                            "default": None, "unset": f"normal: {mp.NORMAL_TOPICS.default}; "
-                            "copula: the matrix's topics"}),
+        TOPICS,
         (mp.NORMAL_SYSTEMS, {"default": None, "unset": "the number of --effects, else "
                              f"{mp.NORMAL_SYSTEMS.default}"}),
         (mp.NORMAL_EFFECTS, {"many": True, "unique": False, "item": "a system mean"}),
@@ -154,7 +164,7 @@ def _simulation_model(args: argparse.Namespace
                                  measure=args.measures[0])
     if args.model == "bootstrap":
         matrix = one_measure(args, "a bootstrap simulation")  # read before the model loads
-        return meta.BootstrapModel.of(matrix, null=args.null)
+        return meta.BootstrapModel.of(matrix, null=args.null, topics=args.topics)
     if args.model == "copula":
         equal = None if args.equal is None else tuple(args.equal)
         matrix = one_measure(args, "a copula simulation")
@@ -188,4 +198,7 @@ def run_simulate(args: argparse.Namespace) -> str:
                                       max_memory=args.max_memory)
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
              f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
+    if study.model.get("model") == "bootstrap" and "topics" in study.model:
+        title = (f"conclusions on {study.repetitions:,} topic subsets of each size against "
+                 f"the full set's (α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
     return render(study.to_frame(), args, title)

@@ -48,8 +48,10 @@ Informativeness of diversity measures (Ashkan & Clarke, WWW 2011) —
     :func:`judged_intent_lists` (the per-intent 0/1 lists of diversity qrels and runs).
 Reproducibility (Breuer et al., SIGIR 2020) — :mod:`irscale.meta.reproducibility`
     :func:`reproducibility` (Effect Ratio, Delta Relative Improvement, per-topic RMSE and
-    t-tests of a reproduced or replicated experiment), :func:`ranking_agreement` (Kendall's
-    τ and RBO between the original and reproduced document orderings).
+    t-tests of a reproduced or replicated experiment; nRMSE, the TOST of equivalence and
+    bootstrap intervals of ER and ΔRI), :func:`ranking_agreement` (Kendall's τ, RBO and
+    repro_eval's KTU between the original and reproduced document orderings),
+    :func:`replicability_across` (several collections pooled by random effects).
 Measure versus interval-scaled measure (Ferrante et al. 2021, §7) —
 :mod:`irscale.meta.scale_effects`
     :func:`scale_report` (Tables 2, 4, 5, 6 for measures and cut-offs),
@@ -133,6 +135,8 @@ _EXPORTS = {
     "predictive_power": ".predictive",
     "rank_distance": ".drank",
     "ranking_agreement": ".reproducibility",
+    "ktau_union": ".reproducibility",
+    "replicability_across": ".reproducibility",
     "rbo": ".rank_correlation",
     "rbo_scores": ".rank_correlation",
     "reproducibility": ".reproducibility",
@@ -195,6 +199,7 @@ __all__ = [
     "judged_intent_lists",
     "judged_lists",
     "kendall_tau",
+    "ktau_union",
     "leave_one_out",
     "maxent_intent_relevance",
     "maxent_relevance",
@@ -209,6 +214,7 @@ __all__ = [
     "ranking_agreement",
     "rbo",
     "rbo_scores",
+    "replicability_across",
     "reproducibility",
     "scale_effects",
     "scale_report",
@@ -275,7 +281,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .reproducibility import (
         RankingAgreement,
         Reproducibility,
+        ktau_union,
         ranking_agreement,
+        replicability_across,
         reproducibility,
     )
     from .scale_effects import ScaleEffects, ScaleReport, scale_effects, scale_report

@@ -4,11 +4,14 @@ and predictive power, leave-one-out, topic splits, G- and D-studies, simulation 
 The functions of :mod:`irscale.meta` check their arguments against these declarations and
 the command line builds its options from them (:func:`irscale.cli.options.add_param`),
 before numpy is imported: this module imports nothing but :mod:`irscale.core.params` (the
-mechanism: domains, :class:`~irscale.core.params.Param`) and the names of the statistics'
+mechanism: domains, :class:`~irscale.core.params.Param`; with :mod:`irscale.core.records`
+and :mod:`irscale.errors` for a domain of its own), and the names of the statistics'
 procedures (:mod:`irscale.stats.names`, plain tuples).
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from ..core.binding import Binding, Choice, Excludes
 from ..core.extras import PYVINECOPULIB, Requires
@@ -39,7 +42,8 @@ from ..core.params import (
     Switch,
     Text,
 )
-from ..core.records import replace
+from ..core.records import record, replace
+from ..errors import ParameterError, about
 from ..scales.params import PHI_TIES
 from ..stats.names import CONVENTION, PROCEDURE, RESAMPLING, RESAMPLING_PROCEDURES
 
@@ -198,6 +202,22 @@ REPRO_RBO_P = Param("p", PERSISTENCE, 0.8, "RBO persistence of the document orde
 #: :func:`irscale.meta.ranking_agreement` (``meta reproduce``): the cut and the RBO
 #: persistence, checked on entry.
 RANKING_AGREEMENT = Binding((REPRO_DEPTH, REPRO_RBO_P))
+#: The equivalence margin of the TOST of :func:`irscale.meta.reproducibility` (``meta
+#: reproduce --margin``), in the measure's units.
+REPRO_MARGIN = Param("margin", Reals(0.0, bounds="(]"), None, "equivalence margin: two one-sided "
+                     "t-tests (TOST) of |original − reproduced| < M for each run",
+                     ("--margin",), "M", unset="no equivalence test")
+#: :func:`irscale.meta.reproducibility`: the equivalence margin.
+REPRODUCIBILITY = Binding((REPRO_MARGIN,))
+#: The bootstrap resamples of the intervals of ER and ΔRI
+#: (:meth:`irscale.meta.Reproducibility.effect_intervals`, ``meta reproduce --effect-samples``).
+EFFECT_SAMPLES = Param("samples", INTERVAL_SAMPLES, 1000, "bootstrap resamples of the topics "
+                       "for the intervals of ER and delta RI", ("--effect-samples",), "B",
+                       cost=Cost("samples", per="a resample of the topics, every run's mean "
+                                 "recomputed"))
+EFFECT_INTERVALS = Binding((EFFECT_SAMPLES, SIGNIFICANCE), takes=(RNG_SEED,))
+#: :func:`irscale.meta.replicability_across`: the level of the pooled interval.
+REPLICABILITY_ACROSS = Binding((SIGNIFICANCE,))
 #: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
 #: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
@@ -350,8 +370,52 @@ COPULA_EQUAL = Param("equal", Text(), None, "copula model: transform system B's 
 COPULA_FIT = Binding((COPULA_MARGINS, COPULA, NORMAL_TOPICS, SIMULATION_NULL, COPULA_EQUAL),
                      rules=(Excludes((COPULA_EQUAL,), on=SIMULATION_NULL,
                                      why="null makes every pair null, equal one pair"),))
-#: :meth:`irscale.meta.BootstrapModel.of`: every pair made null, or none.
-BOOTSTRAP_MODEL = Binding((SIMULATION_NULL,))
+#: The sizes of the topic subsets of :meth:`irscale.meta.BootstrapModel.of` (``meta simulate
+#: --model bootstrap --topics 10,25,50``): each test's conclusions on subsets of that many
+#: topics scored against its conclusions on the full set.
+TOPIC_SUBSETS = Param("topics", Listed(MATRIX_SIZE, "a topic-set size"), None, "bootstrap "
+                      "model: draw subsets of N topics (without replacement; several sizes: "
+                      "N,N,...) and score each test's conclusions against the full set's",
+                      ("--topics",), "N,N,...", unset="the matrix's topics, drawn with "
+                      "replacement", cost=Cost("topics", per="a row of every subset"))
+@record
+class TopicCounts:
+    """``meta simulate --topics``: one number of topics (the normal and copula models'
+    matrices) or several, comma-separated (the sizes of the bootstrap model's topic
+    subsets): one is returned as a number, several as a list (each model's parameter then
+    checks what it takes)."""
+
+    type: ClassVar[type] = str
+    #: Its values are numbers, read as text (the command line's sweeps of numeric options
+    #: give it theirs).
+    numeric: ClassVar[bool] = True
+
+    def check(self, value: object, name: str) -> int | list[int]:
+        """``value`` (text ``"10,25,50"``, a number or a list) as a number or a list."""
+        items = value.split(",") if isinstance(value, str) else value
+        if isinstance(items, (list, tuple)):
+            numbers = []
+            for item in items:
+                text = item.strip() if isinstance(item, str) else item
+                if isinstance(text, str) and not (text.isdigit() and text.isascii()):
+                    raise about(ParameterError(f"{name}: a topic-set size must be "
+                                               f"{MATRIX_SIZE.text()}, got {text!r}",
+                                               param=name), value)
+                numbers.append(int(text) if isinstance(text, str) else text)
+            items = numbers
+        sizes = Listed(MATRIX_SIZE, "a topic-set size").check(items, name)
+        return sizes[0] if len(sizes) == 1 else sizes
+
+    def outside(self) -> tuple[str, ...]:
+        return ("1", "10,10")
+
+
+#: :meth:`irscale.meta.BootstrapModel.of`: every pair made null, or none; the topic subsets
+#: (whose truth is the full set's conclusions, not its means: not with ``null``).
+BOOTSTRAP_MODEL = Binding((SIMULATION_NULL, TOPIC_SUBSETS),
+                          rules=(Excludes((SIMULATION_NULL,), on=TOPIC_SUBSETS,
+                                          why="the truth of topic subsets is the full set's "
+                                          "conclusions"),))
 #: The fits of one system's margin and of the copula (:func:`irscale.meta.margins.fit_margin`,
 #: :func:`irscale.meta.copulas.fit_copula`).
 MARGIN_FIT = Binding((COPULA_MARGINS,))

@@ -20,6 +20,25 @@ Delta Relative Improvement (ΔRI, §3.3)
 Root mean square error (RMSE, §3.2; reproducibility only)
     RMSE(x, x′) = sqrt((1/n) Σ_j (M_j(x) − M_j(x′))²) for the baseline and for the
     advanced run: how far the reproduced per-topic scores lie from the original ones.
+Normalised RMSE (nRMSE; repro_eval 0.5.0's ``nrmse``; reproducibility only)
+    nRMSE(x, x′) = RMSE(x, x′) / RMSE_max(x), RMSE_max(x) = sqrt((1/n) Σ_j max(M_j(x),
+    1 − M_j(x))²): the RMSE as a share of the largest a reproduction of scores in [0, 1]
+    could have (each topic's score moved to the farther end of [0, 1]).
+Equivalence test (TOST; ``margin=``, ``meta reproduce --margin``)
+    Two one-sided t-tests (Schuirmann 1987) of H0: |mean difference| ≥ margin between the
+    original run and its reproduction, paired on the topics for a reproduction, Student's
+    unpaired for a replication: p = max of the two one-sided p-values; a small p says the
+    reproduction is equivalent within the margin the user states (``statsmodels.stats.
+    weightstats.ttost_paired`` / ``ttost_ind``).
+Bootstrap intervals of ER and ΔRI (:meth:`Reproducibility.effect_intervals`)
+    Percentile intervals over B resamples of the topics, seeded: the four runs' topics
+    drawn together for a reproduction, the original's and the replication's topic sets
+    drawn apart for a replication.
+Replicability over several collections (:func:`replicability_across`)
+    Each collection's difference of mean improvements D = mean ΔM′ − mean ΔM, its
+    variance var(ΔM′)/n′ + var(ΔM)/n (the two topic sets apart), pooled by the
+    random-effects meta-analysis (:func:`irscale.stats.random_effects`) with the
+    prediction interval of D on a new collection.
 Statistical test (§3.4)
     The original run against its reproduction: the paired t-test (reproducibility: the
     same topics) or the unpaired Student t-test (replicability); a small p-value says the
@@ -55,22 +74,36 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.mean_intervals import check_interval, mean_intervals
 from ..core.notebook import HtmlRepr
+from ..core.numbers import blank, declare, undefined
 from ..core.params import check_alpha
+from ..core.progress import ProgressArg, counted_work
 from ..errors import AlignmentError, InputError, ParameterError
 from ..stats import paired_t, student_t
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format
 from ..stats.validation import tie_tolerance
 from .common import format_frame, interval_note
-from .params import RANKING_AGREEMENT, REPRO_DEPTH, REPRO_RBO_P
+from .params import (
+    EFFECT_INTERVALS,
+    EFFECT_SAMPLES,
+    RANKING_AGREEMENT,
+    REPLICABILITY_ACROSS,
+    REPRO_DEPTH,
+    REPRO_RBO_P,
+    REPRODUCIBILITY,
+)
 from .rank_correlation import rbo
 
 if TYPE_CHECKING:
     from ..collections.candidates import Candidates
     from ..core.mean_intervals import MeanInterval
+    from ..stats.resampling import RngArg
 
-__all__ = ["RankingAgreement", "Reproducibility", "ranking_agreement", "reproducibility"]
+__all__ = ["RankingAgreement", "Reproducibility", "ktau_union", "ranking_agreement",
+           "replicability_across", "reproducibility"]
 
+#: Resamples of the bootstrap of ER and ΔRI drawn at a time.
+_CHUNK = 1000
 #: The four runs of an experiment and its reproduction, in the order of the arguments.
 ROLES = ("original_baseline", "original_advanced", "reproduced_baseline",
          "reproduced_advanced")
@@ -183,6 +216,15 @@ class Reproducibility(HtmlRepr):
             frame.insert(at, f"{role}_low", bounds[role][0])
         return frame
 
+    def effect_intervals(self, samples: int = 1000, *, alpha: float = 0.05,
+                         rng: RngArg = None, progress: ProgressArg = False) -> pd.DataFrame:
+        """Percentile bootstrap intervals of ER and ΔRI over ``samples`` resamples of the
+        topics, seeded by ``rng`` (module documentation): one row per measure, ``ER_low``,
+        ``ER_high``, ``delta_RI_low``, ``delta_RI_high`` and ``defined``, the resamples in
+        which both were defined (a resample whose original mean improvement or baseline
+        mean is 0 has none)."""
+        return effect_intervals(self, samples, alpha=alpha, rng=rng, progress=progress)
+
     def format(self, fmt: Format = "text", *, digits: int = 4,
                interval: MeanInterval | None = None, alpha: float = 0.05,
                samples: int = 10_000, rng: int | np.random.Generator | None = None) -> str:
@@ -203,6 +245,7 @@ class Reproducibility(HtmlRepr):
         return f"Reproducibility({self.kind}, {len(self.measures)} measure(s), {topics})"
 
 
+@REPRODUCIBILITY
 def reproducibility(
     original_baseline: object,
     original_advanced: object,
@@ -210,6 +253,7 @@ def reproducibility(
     reproduced_advanced: object,
     *,
     measures: Sequence[str] | None = None,
+    margin: float | None = None,
 ) -> Reproducibility:
     """ER, ΔRI, per-topic RMSE and t-tests of a reproduced experiment (Breuer et al. 2020;
     module documentation).
@@ -223,14 +267,18 @@ def reproducibility(
     measures
         The measures to compare (default: those all four runs have, in the order of the
         original baseline's).
+    margin
+        The equivalence margin of the TOST of each original run against its reproduction
+        (module documentation; None: no equivalence test), in the measure's units.
 
     Returns
     -------
     Reproducibility
         One row per measure: the four means, ``RI``, ``RI_reproduced``, ``ER``,
-        ``delta_RI``, then ``RMSE_baseline``, ``RMSE_advanced`` (reproducibility only) and
-        the p-values ``p_baseline``, ``p_advanced`` of the original run against its
-        reproduction.
+        ``delta_RI``, then ``RMSE_baseline``, ``RMSE_advanced``, ``nRMSE_baseline``,
+        ``nRMSE_advanced`` (reproducibility only), the p-values ``p_baseline``,
+        ``p_advanced`` of the original run against its reproduction and, with ``margin``,
+        those of the equivalence tests ``tost_p_baseline``, ``tost_p_advanced``.
 
     Examples
     --------
@@ -264,11 +312,53 @@ def reproducibility(
     ob, oa = (t.loc[topics] for t in tables[:2])
     rb, ra = (t.loc[reproduced] for t in tables[2:])
     rows = [_measure_row(m, ob[m].to_numpy(), oa[m].to_numpy(), rb[m].to_numpy(),
-                         ra[m].to_numpy(), same) for m in measures]
+                         ra[m].to_numpy(), same, margin) for m in measures]
     return Reproducibility(kind="reproducibility" if same else "replicability",
                            measures=tuple(measures), topics=len(topics),
                            reproduced_topics=len(reproduced), table=pd.DataFrame(rows),
                            scores=tuple(t[measures] for t in (ob, oa, rb, ra)))
+
+
+@EFFECT_INTERVALS
+def effect_intervals(result: Reproducibility, samples: int = 1000, *, alpha: float = 0.05,
+                     rng: RngArg = None, progress: ProgressArg = False) -> pd.DataFrame:
+    """:meth:`Reproducibility.effect_intervals` (checked on entry: :data:`irscale.meta.
+    params.EFFECT_INTERVALS`); the resamples drawn :data:`_CHUNK` at a time, the work
+    counted in resamples (``progress``: a bool or ``progress(done, total)``)."""
+    from ..stats.qpp import defined_percentiles
+    from ..stats.resampling import seed_sequence
+
+    if len(result.scores) != len(ROLES):
+        raise ParameterError("this result holds no per-topic scores to resample: build it "
+                             "with reproducibility()")
+    gen = np.random.default_rng(seed_sequence(rng=rng))
+    ob, oa, rb, ra = (t.to_numpy() for t in result.scores)  # topics × measures
+    report = counted_work(EFFECT_SAMPLES, samples, "the bootstrap of ER and delta RI",
+                          progress)
+    er_parts, dri_parts, done = [], [], 0
+    while done < samples:  # a chunk of resamples at a time (its memory: chunk × topics)
+        size = min(_CHUNK, samples - done)
+        first = gen.integers(0, len(ob), size=(size, len(ob)))
+        second = first if result.kind == "reproducibility" else \
+            gen.integers(0, len(rb), size=(size, len(rb)))
+        mb, ma = ob[first].mean(axis=1), oa[first].mean(axis=1)  # chunk × measures
+        nb, na = rb[second].mean(axis=1), ra[second].mean(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            er_parts.append(np.where(np.abs(ma - mb) > 0, (na - nb) / (ma - mb), np.nan))
+            dri_parts.append(np.where((mb != 0) & (nb != 0),
+                                      (ma - mb) / mb - (na - nb) / nb, np.nan))
+        done += size
+        report(done)
+    er, dri = np.concatenate(er_parts), np.concatenate(dri_parts)
+    frame = pd.DataFrame({"measure": list(result.measures)})
+    for name, values in (("ER", er), ("delta_RI", dri)):
+        bounds = [defined_percentiles(values[:, m], alpha) for m in range(values.shape[1])]
+        frame[f"{name}_low"] = [b[0] for b in bounds]
+        frame[f"{name}_high"] = [b[1] for b in bounds]
+    frame["defined"] = np.isfinite(er + dri).sum(axis=0)
+    none = undefined("fewer than two resamples had a defined ratio (a zero original "
+                     "improvement or baseline mean in every other)")
+    return declare(frame, {c: none for c in frame.columns if c.endswith(("_low", "_high"))})
 
 
 def _pvalue(x: np.ndarray, y: np.ndarray, paired: bool) -> float:
@@ -283,8 +373,30 @@ def _pvalue(x: np.ndarray, y: np.ndarray, paired: bool) -> float:
         return float("nan")
 
 
+def _nrmse(x: np.ndarray, y: np.ndarray) -> float:
+    """repro_eval's nRMSE (module documentation): RMSE(x, y) / sqrt(mean(max(x, 1 − x)²))."""
+    largest = np.sqrt(np.mean(np.maximum(x, 1 - x) ** 2))
+    return float(np.sqrt(np.mean((x - y) ** 2)) / largest) if largest > 0 else float("nan")
+
+
+def _tost(x: np.ndarray, y: np.ndarray, paired: bool, margin: float) -> float:
+    """The p-value of the two one-sided t-tests of |mean(x − y)| < ``margin`` (paired) or
+    |mean x − mean y| < ``margin`` (Student's, unpaired): the larger one-sided p-value; NaN
+    where a t-test has nothing to test (fewer than two topics, or no variance)."""
+    if len(x) < 2 or len(y) < 2:
+        return float("nan")
+    test = paired_t if paired else student_t
+    try:
+        lower = test(x + margin, y, alternative="greater").pvalue
+        upper = test(x - margin, y, alternative="less").pvalue
+    except InputError:
+        return float("nan")
+    return float(max(lower, upper))
+
+
 def _measure_row(measure: str, ob: np.ndarray, oa: np.ndarray, rb: np.ndarray,
-                 ra: np.ndarray, same: bool) -> dict[str, object]:
+                 ra: np.ndarray, same: bool, margin: float | None = None
+                 ) -> dict[str, object]:
     """One measure's row of :class:`Reproducibility`."""
     scores = np.concatenate([ob, oa, rb, ra])
     improvement, improvement_r = float(np.mean(oa - ob)), float(np.mean(ra - rb))
@@ -299,8 +411,12 @@ def _measure_row(measure: str, ob: np.ndarray, oa: np.ndarray, rb: np.ndarray,
     if same:
         row["RMSE_baseline"] = float(np.sqrt(np.mean((ob - rb) ** 2)))
         row["RMSE_advanced"] = float(np.sqrt(np.mean((oa - ra) ** 2)))
+        row["nRMSE_baseline"], row["nRMSE_advanced"] = _nrmse(ob, rb), _nrmse(oa, ra)
     row["p_baseline"] = _pvalue(ob, rb, same)
     row["p_advanced"] = _pvalue(oa, ra, same)
+    if margin is not None:
+        row["tost_p_baseline"] = _tost(ob, rb, same, margin)
+        row["tost_p_advanced"] = _tost(oa, ra, same, margin)
     return row
 
 
@@ -319,6 +435,13 @@ class RankingAgreement(HtmlRepr):
     def mean(self) -> pd.Series:
         """The mean τ and RBO over the topics."""
         return self.table[["tau", "rbo"]].mean()
+
+    @property
+    def ktu(self) -> float:
+        """The mean KTU over the topics where it is defined (NaN: none)."""
+        values = self.table["ktu"].to_numpy(dtype=np.float64)
+        return float(values[np.isfinite(values)].mean()) if np.isfinite(values).any() \
+            else float("nan")
 
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
@@ -345,6 +468,18 @@ def union_ranks(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[np.ndarra
     return x, y
 
 
+def ktau_union(a: Sequence[str], b: Sequence[str]) -> float:
+    """repro_eval's Kendall's tau Union (module documentation of :func:`ranking_agreement`):
+    τ_b of the positions of ``a``'s and of ``b``'s documents in their sorted union, paired
+    position by position; NaN where the rankings differ in length (repro_eval stops
+    there) or hold fewer than two documents."""
+    if len(a) != len(b) or len(a) < 2:
+        return float("nan")
+    union = {d: i for i, d in enumerate(sorted(set(a) | set(b)))}
+    return kendall_tau(np.array([union[d] for d in a], dtype=np.float64),
+                       np.array([union[d] for d in b], dtype=np.float64)).tau
+
+
 @RANKING_AGREEMENT
 def ranking_agreement(original: object, reproduced: object, *,
                       depth: int = cast(int, REPRO_DEPTH.default),
@@ -360,7 +495,12 @@ def ranking_agreement(original: object, reproduced: object, *,
     rankings and falls as documents are reordered or replaced. ``repro_eval`` computes its
     τ otherwise (on positions in a sorted union), so the values may differ from its. **RBO**:
     extrapolated rank-biased overlap with persistence ``p`` (:func:`irscale.meta.rbo`;
-    the paper reports p = 0.8).
+    the paper reports p = 0.8; ``repro_eval``'s default is p = 0.95, so give ``p=0.95``
+    to compare with it). **KTU** (``ktu``): ``repro_eval``'s Kendall's tau Union, the τ_b
+    of the positions in the lexicographically sorted union of the two rankings' documents
+    of the original's documents against the reproduction's, position by position
+    (:func:`ktau_union`); undefined (NaN, left out of the mean) where the two rankings hold
+    different numbers of documents at the depth.
 
     ``original``, ``reproduced``: runs (files or objects, as :func:`irscale.evaluate`
     takes them). The topics are the original run's; a topic the reproduction lacks is an
@@ -382,8 +522,12 @@ def ranking_agreement(original: object, reproduced: object, *,
         a, b = _docnos(first, t), _docnos(second, where[topic])
         x, y = union_ranks(a, b)
         tau = kendall_tau(x, y).tau if len(x) > 1 else float("nan")
-        rows.append({"topic": topic, "tau": tau, "rbo": rbo(a, b, p).ext})
-    return RankingAgreement(depth=depth, p=p, table=pd.DataFrame(rows))
+        rows.append({"topic": topic, "tau": tau, "rbo": rbo(a, b, p).ext,
+                     "ktu": ktau_union(a, b)})
+    table = declare(pd.DataFrame(rows), {"ktu": undefined(
+        "the two rankings hold different numbers of documents at the depth (or fewer than "
+        "two): repro_eval's KTU pairs them position by position")})
+    return RankingAgreement(depth=depth, p=p, table=table)
 
 
 def _docnos(cand: Candidates, t: int) -> list[str]:
@@ -391,3 +535,59 @@ def _docnos(cand: Candidates, t: int) -> list[str]:
     pairs = cand.pairs[t, 0]
     pairs = pairs[pairs >= 0]
     return [str(d) for d in cand.pair_docno.take(pairs).to_pylist()]
+
+
+# ------------------------------------------------------------------ several collections
+@REPLICABILITY_ACROSS
+def replicability_across(experiments: Mapping[str, Sequence[object]], *, measure: str,
+                         alpha: float = 0.05) -> pd.DataFrame:
+    """Replicability of one experiment on several collections, pooled (module
+    documentation): ``experiments`` maps each collection to its four runs' per-topic
+    scores ``(original_baseline, original_advanced, replicated_baseline,
+    replicated_advanced)`` (as :func:`reproducibility` takes them). One row per collection
+    (its ER, ΔRI, D = mean ΔM′ − mean ΔM and its variance), then the row ``pooled``: the
+    random-effects estimate of D (REML τ²) with its ``1 − alpha`` interval, τ², I² and the
+    prediction interval of D on a new collection (Higgins, Thompson & Spiegelhalter 2009;
+    :func:`irscale.stats.random_effects`)."""
+    from ..stats import random_effects
+
+    if not isinstance(experiments, Mapping) or len(experiments) < 2:
+        raise ParameterError("experiments: a mapping of two collections at least to their "
+                             "four runs", param="experiments")
+    rows = []
+    for name, runs in experiments.items():
+        if isinstance(runs, (str, bytes)) or not isinstance(runs, Sequence) or len(runs) != 4:
+            raise ParameterError(f"experiments[{name!r}]: expected the four runs (original "
+                                 "baseline, original advanced, replicated baseline, "
+                                 "replicated advanced)", param="experiments")
+        result = reproducibility(*runs, measures=[measure])
+        ob, oa, rb, ra = (t[measure].to_numpy() for t in result.scores)
+        original, replicated = oa - ob, ra - rb
+        if len(original) < 2 or len(replicated) < 2:
+            raise InputError(f"collection {name!r}: the variance of a mean improvement "
+                             "needs two topics at least on each side")
+        row = result.table.iloc[0]
+        rows.append({"collection": str(name), "ER": row["ER"], "delta_RI": row["delta_RI"],
+                     "D": replicated.mean() - original.mean(),
+                     "variance": replicated.var(ddof=1) / len(replicated)
+                     + original.var(ddof=1) / len(original)})
+    frame = pd.DataFrame(rows)
+    if not (frame["variance"] > 0).all():
+        name = frame["collection"][~(frame["variance"] > 0)].iloc[0]
+        raise InputError(f"collection {name!r}: the improvements are the same on every "
+                         "topic (no variance): the meta-analysis cannot weigh it")
+    pooled = random_effects(frame["D"].to_numpy(), frame["variance"].to_numpy(), alpha=alpha)
+    summary = {"collection": "pooled", "D": float(pooled.effect),
+               "ci_low": float(pooled.ci_low), "ci_high": float(pooled.ci_high),
+               "pi_low": float(pooled.pi_low), "pi_high": float(pooled.pi_high),
+               "tau2": float(pooled.tau2), "i2": float(pooled.i2)}
+    frame = pd.concat([frame, pd.DataFrame([summary])], ignore_index=True)
+    return declare(frame, {
+        **dict.fromkeys(("ER", "delta_RI", "variance"), blank(
+            "the pooled row holds D alone; a collection's ER or ΔRI is empty where its "
+            "original mean improvement (baseline mean) is 0, the ratio undefined")),
+        **dict.fromkeys(("ci_low", "ci_high", "tau2", "i2"), blank(
+            "a collection's row holds its own estimate, not the pooled one")),
+        **dict.fromkeys(("pi_low", "pi_high"), blank(
+            "a collection's row has no prediction interval; the pooled one needs three "
+            "collections"))})

@@ -34,6 +34,20 @@ Generative models (stated, so that the truth is known)
     score model of a given quality per system (after Parapar et al. 2020, 2021), scored
     with a measure; systems of equal quality have exactly equal true means.
 
+Topic subsets (Boytsov, Belova & Westfall 2013; Sakai's topic-subset experiments)
+    :class:`BootstrapModel` with ``sizes`` (``BootstrapModel.of(data, topics=[10, 25,
+    50])``, ``meta simulate --model bootstrap --topics 10,25,50``): each repetition draws,
+    for each size n, n of the matrix's topics without replacement and runs every test on
+    them; the truth is each test's conclusion on the full set (per pair: not significant,
+    or significant with the sign of its difference). Per size and (test, correction):
+    **agreement** (the subset's conclusion is the full set's; over every comparison),
+    **Type I** (significant on the subset, not on the full set; over the pairs the full set
+    finds not significant), **Type II** (not significant on the subset, significant on the
+    full set) and **Type III** (significant on both, in opposite directions), the last two
+    over the pairs the full set finds significant; each with its Wilson interval. A size
+    equal to the matrix's topics reproduces the full set's conclusions exactly (for the
+    tests that do not resample).
+
 Reproducibility and checkpoints
     Matrix r (and any Monte Carlo test run on it) draws from its own stream, child r of
     the study's seed (:func:`irscale.meta.common.derived_seed`), whatever the executor or
@@ -85,6 +99,7 @@ from .params import (
     NORMAL_TOPICS,
     SIMULATED_MATRICES,
     SIMULATION,
+    TOPIC_SUBSETS,
 )
 from .simulated_runs import RunsModel
 from .stochastic import CopulaModel
@@ -148,20 +163,32 @@ class BootstrapModel:
 
     values: np.ndarray
     null: bool = False
+    sizes: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         values, _, _ = score_table(self.values, None)  # a topics × systems table of numbers
         object.__setattr__(self, "values", np.ascontiguousarray(values, dtype=np.float64))
+        if self.sizes is not None:
+            sizes = tuple(TOPIC_SUBSETS.domain.check(self.sizes, "topics"))
+            beyond = [n for n in sizes if n > len(values)]
+            if beyond:
+                raise ParameterError(f"topics: subsets of {beyond[0]} topics cannot be drawn "
+                                     f"without replacement from {len(values)} topics",
+                                     param="topics")
+            object.__setattr__(self, "sizes", sizes)
 
     @classmethod
     @BOOTSTRAP_MODEL
-    def of(cls, data: object, measure: str | None = None, *, null: bool = False
-           ) -> BootstrapModel:
-        """From a score matrix, wide DataFrame or topics × systems array."""
+    def of(cls, data: object, measure: str | None = None, *, null: bool = False,
+           topics: int | Sequence[int] | None = None) -> BootstrapModel:
+        """From a score matrix, wide DataFrame or topics × systems array; ``topics``: the
+        sizes of the topic subsets to score against the full set (module documentation,
+        "Topic subsets")."""
         values, _, _ = score_table(data, measure)
         if null:
             values = values - values.mean(axis=0) + values.mean()
-        return cls(np.ascontiguousarray(values, dtype=np.float64), null)
+        sizes = None if topics is None else tuple(cast(Sequence[int], topics))  # a list
+        return cls(np.ascontiguousarray(values, dtype=np.float64), null, sizes)
 
     @property
     def systems(self) -> int:
@@ -184,8 +211,11 @@ class BootstrapModel:
     def describe(self) -> dict[str, Any]:
         import hashlib
 
-        return {"model": "bootstrap", "null": self.null, "shape": list(self.values.shape),
-                "sha256": hashlib.sha256(self.values.tobytes()).hexdigest()}
+        described = {"model": "bootstrap", "null": self.null, "shape": list(self.values.shape),
+                     "sha256": hashlib.sha256(self.values.tobytes()).hexdigest()}
+        if self.sizes is not None:
+            described["topics"] = list(self.sizes)
+        return described
 
 
 Model = NormalModel | BootstrapModel | CopulaModel | RunsModel
@@ -346,22 +376,14 @@ def simulation_study(
     rng = check_rng(rng)
     executor = check_executor(executor)
     check_progress(progress)
-    procedures: tuple[tuple[str, Correction], ...] = tuple(
-        (test_spec(t).name, cast(Correction, correction_name(c))) for t in tests
-        for c in corrections)
-    if not procedures:
-        raise ParameterError("give at least one test and one correction")
-    twice = list(dict.fromkeys(f"{t}/{c}" for t, c in procedures
-                               if procedures.count((t, c)) > 1))
-    if twice:
-        raise ParameterError(f"tests and corrections name {twice} twice (an alias names its "
-                             "test): give each once")
-    chosen = {test_spec(name).name: dict(value) for name, value in (options or {}).items()}
-    unused = sorted(set(chosen) - {t for t, _ in procedures})
-    if unused:
-        raise ParameterError(f"options given for test(s) {unused} not in the study")
+    procedures, chosen = _procedures(tests, corrections, options)
     _check_memory(model, repetitions, len(procedures), max_memory)
     seeds = seed_sequence(rng=rng)
+    if isinstance(model, BootstrapModel) and model.sizes is not None:
+        if checkpoint is not None:
+            raise ParameterError("checkpoint: a study of topic subsets runs in one piece; "
+                                 "give no checkpoint", param="checkpoint")
+        return _subset_study(model, procedures, chosen, repetitions, alpha, seeds, progress)
     starts = list(range(0, repetitions, REPETITIONS_PER_TASK))
     tasks = [(s, min(s + REPETITIONS_PER_TASK, repetitions)) for s in starts]
     description = {"model": model.describe(), "procedures": [list(p) for p in procedures],
@@ -370,14 +392,7 @@ def simulation_study(
                    "per_task": REPETITIONS_PER_TASK}
     store = _Checkpoint(checkpoint, description) if checkpoint is not None else None
     counts = np.zeros((repetitions, len(procedures), len(COUNTS)), dtype=np.int64)
-    todo = []
-    for index, (start, stop) in enumerate(tasks):
-        saved = store.load(index, (stop - start, len(procedures), len(COUNTS))) \
-            if store is not None else None
-        if saved is None:
-            todo.append(index)
-        else:
-            counts[start:stop] = saved
+    todo = _resumed(store, tasks, counts)
     # the matrices of the tasks resumed from the checkpoint are done before the clock
     # starts: the time of the rest is measured on the tasks computed (the one mechanism)
     report = counted_work(SIMULATED_MATRICES, repetitions, "the simulation", progress,
@@ -400,6 +415,130 @@ def simulation_study(
     return SimulationStudy(rates=_rates(counts, procedures), counts=counts,
                            procedures=procedures, repetitions=repetitions, alpha=alpha,
                            model=model.describe())
+
+
+def _procedures(tests: Sequence[str], corrections: Sequence[str],
+                options: dict[str, dict[str, Any]] | None
+                ) -> tuple[tuple[tuple[str, Correction], ...], dict[str, dict[str, Any]]]:
+    """Every (test, correction) of the study, each once, and the options of its tests
+    (by canonical name; options of a test not in the study refused)."""
+    procedures: tuple[tuple[str, Correction], ...] = tuple(
+        (test_spec(t).name, cast(Correction, correction_name(c))) for t in tests
+        for c in corrections)
+    if not procedures:
+        raise ParameterError("give at least one test and one correction")
+    twice = list(dict.fromkeys(f"{t}/{c}" for t, c in procedures
+                               if procedures.count((t, c)) > 1))
+    if twice:
+        raise ParameterError(f"tests and corrections name {twice} twice (an alias names its "
+                             "test): give each once")
+    chosen = {test_spec(name).name: dict(value) for name, value in (options or {}).items()}
+    unused = sorted(set(chosen) - {t for t, _ in procedures})
+    if unused:
+        raise ParameterError(f"options given for test(s) {unused} not in the study")
+    return procedures, chosen
+
+
+def _resumed(store: _Checkpoint | None, tasks: list[tuple[int, int]], counts: np.ndarray
+             ) -> list[int]:
+    """The tasks still to compute: those whose counts ``store`` does not hold (the others'
+    copied into ``counts``)."""
+    todo = []
+    for index, (start, stop) in enumerate(tasks):
+        saved = store.load(index, (stop - start, *counts.shape[1:])) \
+            if store is not None else None
+        if saved is None:
+            todo.append(index)
+        else:
+            counts[start:stop] = saved
+    return todo
+
+
+#: The counts of a study of topic subsets per (size, repetition, test, correction): the
+#: comparisons whose conclusion is the full set's and all of them; Type I errors and the
+#: pairs the full set finds not significant; Type II and III errors and the pairs it finds
+#: significant.
+SUBSET_COUNTS: tuple[str, ...] = ("agree", "compared", "type_I", "full_not", "type_II",
+                                  "type_III", "full_significant")
+
+
+def _conclusions(values: np.ndarray, procedures: tuple[tuple[str, Correction], ...],
+                 options: dict[str, dict[str, Any]], alpha: float,
+                 seeds: np.random.SeedSequence) -> np.ndarray:
+    """Each procedure's conclusion on every pair of ``values`` (procedures × pairs): 0 not
+    significant, else the sign of the significant difference."""
+    out = []
+    for p, (test, correction) in enumerate(procedures):
+        opts = dict(options.get(test, {}))
+        if TESTS[test].resampling:
+            opts["rng"] = derived_seed(seeds, p)
+            opts.setdefault("workers", 1)
+        result = pairwise_tests(values, test, correction=correction, alpha=alpha, **opts)
+        significant = np.asarray(result.significant, dtype=bool)
+        out.append(np.where(significant, np.sign(np.asarray(result.columns["diff"])), 0.0))
+    return np.array(out)
+
+
+def _subset_counts(full: np.ndarray, got: np.ndarray) -> np.ndarray:
+    """:data:`SUBSET_COUNTS` of the conclusions ``got`` of a subset against ``full``
+    (procedures × pairs each)."""
+    said, truth = got != 0, full != 0
+    return np.stack([(got == full).sum(axis=1), np.full(len(full), full.shape[1]),
+                     (said & ~truth).sum(axis=1), (~truth).sum(axis=1),
+                     (~said & truth).sum(axis=1), (said & truth & (got != full)).sum(axis=1),
+                     truth.sum(axis=1)], axis=1)
+
+
+def _subset_study(model: BootstrapModel, procedures: tuple[tuple[str, Correction], ...],
+                  options: dict[str, dict[str, Any]], repetitions: int, alpha: float,
+                  seeds: np.random.SeedSequence, progress: ProgressArg) -> SimulationStudy:
+    """The study of topic subsets (module documentation): ``counts`` sizes × repetitions
+    × procedures × :data:`SUBSET_COUNTS`. Subset r of size index k draws its topics from
+    the stream (1, k, r) of the seed and its Monte Carlo tests from (2, k, r); the full
+    set's from (0,)."""
+    sizes = cast(tuple[int, ...], model.sizes)
+    full = _conclusions(model.values, procedures, options, alpha, derived_seed(seeds, 0))
+    counts = np.zeros((len(sizes), repetitions, len(procedures), len(SUBSET_COUNTS)),
+                      dtype=np.int64)
+    report = counted_work(SIMULATED_MATRICES, repetitions * len(sizes), "the topic subsets",
+                          progress)
+    for k, n in enumerate(sizes):
+        for r in range(repetitions):
+            rows = generator(derived_seed(seeds, 1, k, r)).choice(model.topics, size=n,
+                                                                  replace=False)
+            got = _conclusions(model.values[np.sort(rows)], procedures, options, alpha,
+                               derived_seed(seeds, 2, k, r))
+            counts[k, r] = _subset_counts(full, got)
+            report(k * repetitions + r + 1)
+    return SimulationStudy(rates=_subset_rates(counts, sizes, procedures), counts=counts,
+                           procedures=procedures, repetitions=repetitions, alpha=alpha,
+                           model=model.describe())
+
+
+def _subset_rates(counts: np.ndarray, sizes: tuple[int, ...],
+                  procedures: tuple[tuple[str, Correction], ...]) -> pd.DataFrame:
+    """The rates of a study of topic subsets: one row per (size, test, correction)."""
+    total = counts.sum(axis=1).reshape(-1, len(SUBSET_COUNTS))  # (size, procedure) rows
+    columns = {name: total[:, k] for k, name in enumerate(SUBSET_COUNTS)}
+    frame: dict[str, Any] = {"topics": np.repeat(sizes, len(procedures)),
+                             "test": [t for t, _ in procedures] * len(sizes),
+                             "correction": [c for _, c in procedures] * len(sizes)}
+    for name, trials in (("agreement", "compared"), ("type_I", "full_not"),
+                         ("type_II", "full_significant"), ("type_III", "full_significant")):
+        events = columns["agree" if name == "agreement" else name]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frame[name] = events / columns[trials]
+        frame[f"{name}_low"], frame[f"{name}_high"] = wilson_interval(events, columns[trials])
+    frame.update(compared=columns["compared"], full_significant=columns["full_significant"],
+                 full_not=columns["full_not"])
+    none_null = undefined("the full set finds every pair significant: no comparison can "
+                          "make a Type I error (0/0)")
+    none_significant = undefined("the full set finds no pair significant: no comparison "
+                                 "can make a Type II or III error (0/0)")
+    return declare(pd.DataFrame(frame), {
+        **{f"type_I{end}": none_null for end in ("", "_low", "_high")},
+        **{f"{name}{end}": none_significant for name in ("type_II", "type_III")
+           for end in ("", "_low", "_high")}})
 
 
 class _Checkpoint:

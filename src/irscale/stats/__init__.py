@@ -11,6 +11,7 @@ Many systems
     :func:`anova` / :func:`anova_oneway` / :func:`anova_twoway` (Ferro & Maistro 2024, eq. 7–8),
     :func:`kruskal_wallis`, :func:`friedman`, :func:`tukey_hsd` (Ferro & Maistro 2024, eq. 9–11,
     topic-blocked by default), :func:`randomized_tukey_hsd` (Sakai 2014, Fig. 15),
+    :func:`scheffe` (Scheffé 1953: every contrast, F-based, the model's error term),
     :func:`pairwise_tests` with :func:`adjust_pvalues` corrections over a declared family.
     ANOVAs take ``transform=`` (:data:`TRANSFORMS`: arcsine, rank) and check their
     assumptions on the residuals (``AnovaResult.assumptions``, an :class:`AssumptionChecks`:
@@ -26,7 +27,9 @@ Across collections
 Generalisability theory and query performance prediction
     :func:`gstudy` (variance components of systems, topics and a second facet; Eρ² and Φ,
     :meth:`GStudy.dstudy`, :meth:`GStudy.topics_for`; Bodoff & Li 2007, Brennan 2001,
-    Sakai 2016); :func:`sare`, :func:`smare`, :func:`qpp_anova` (Faggioli et al. 2021).
+    Sakai 2016); :func:`sare`, :func:`smare`, :func:`qpp_anova` (Faggioli et al. 2021);
+    :func:`qpp_correlations` (r, τ, ρ with Fisher z and bootstrap intervals),
+    :func:`qpp_compare` (Steiger 1980, paired bootstrap), :func:`qpp_across_collections`.
 Shards
     :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
 Replicates
@@ -108,6 +111,10 @@ _EXPORTS: dict[str, str] = {
     "topic_set_size": ".power",
     "QppResult": ".qpp",
     "qpp_anova": ".qpp",
+    "QppCorrelations": ".qpp",
+    "qpp_across_collections": ".qpp",
+    "qpp_compare": ".qpp",
+    "qpp_correlations": ".qpp",
     "sare": ".qpp",
     "smare": ".qpp",
     "randomization_test": ".randomization",
@@ -136,6 +143,7 @@ _EXPORTS: dict[str, str] = {
     "baseline_comparison": ".baseline",
     "render": ".tables",
     "tukey_hsd": ".tukey",
+    "scheffe": ".tukey",
 }
 
 __all__ = [
@@ -160,6 +168,7 @@ __all__ = [
     "GStudy",
     "MixedModelResult",
     "PairwiseComparisons",
+    "QppCorrelations",
     "QppResult",
     "RandomEffects",
     "RankTestResult",
@@ -193,7 +202,10 @@ __all__ = [
     "power_anova",
     "power_paired_t",
     "power_two_sample_t",
+    "qpp_across_collections",
     "qpp_anova",
+    "qpp_compare",
+    "qpp_correlations",
     "random_effects",
     "randomization_test",
     "randomized_tukey_hsd",
@@ -201,6 +213,7 @@ __all__ = [
     "render",
     "replicates_anova",
     "sare",
+    "scheffe",
     "shard_anova",
     "sign_test",
     "smare",
@@ -249,7 +262,16 @@ if TYPE_CHECKING:  # pragma: no cover
         topic_set_size,
     )
     from .protocol import ConfidenceInterval
-    from .qpp import QppResult, qpp_anova, sare, smare
+    from .qpp import (
+        QppCorrelations,
+        QppResult,
+        qpp_across_collections,
+        qpp_anova,
+        qpp_compare,
+        qpp_correlations,
+        sare,
+        smare,
+    )
     from .randomization import randomization_test
     from .randomized_tukey import randomized_tukey_hsd
     from .ranktests import friedman, kruskal_wallis
@@ -261,4 +283,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from .standardisation import reference_moments, standardise
     from .summary_table import summary_table
     from .tables import render
-    from .tukey import tukey_hsd
+    from .tukey import scheffe, tukey_hsd

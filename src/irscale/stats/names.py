@@ -73,12 +73,13 @@ MIXED_METHOD = Param("method", Names("estimator", MIXED_METHODS, fold=True), "re
                      label="--method")
 
 #: Procedures that compare every pair of many systems at once (Tukey's HSD after an ANOVA
-#: or rank model, the randomised Tukey HSD), and their other spellings.
-MULTI_TESTS: tuple[str, ...] = ("tukey-hsd", "randomized-tukey-hsd")
+#: or rank model, the randomised Tukey HSD, Scheffé's method after an ANOVA), and their
+#: other spellings.
+MULTI_TESTS: tuple[str, ...] = ("tukey-hsd", "randomized-tukey-hsd", "scheffe")
 MULTI_ALIASES: dict[str, str] = {
     "tukey": "tukey-hsd", "hsd": "tukey-hsd", "anova": "tukey-hsd",
     "randomised-tukey-hsd": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd",
-    "rtukey": "randomized-tukey-hsd"}
+    "rtukey": "randomized-tukey-hsd", "scheffé": "scheffe"}
 #: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
 COMPARE_TEST = Names("test", (*MULTI_TESTS, "mixed", "bootstrap-anova", "document-sampling",
                               *TEST_NAMES),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -125,61 +126,22 @@ def pairwise_tests(
     for index, (collection, group_measure, value) in enumerate(groups):
         values, _, names = score_table(value, group_measure)
         if systems is not None:
-            position = {s: i for i, s in enumerate(names)}
-            wanted = [str(s) for s in systems]
-            unknown = [s for s in wanted if s not in position]
-            if unknown:
-                raise AlignmentError(
-                    f"unknown system(s) {unknown[:5]} in {collection or 'the score table'} "
-                    f"(has {list(names[:5])}...)"
-                )
-            if len(set(wanted)) != len(wanted) or len(wanted) < 2:
-                raise ParameterError(f"systems must name at least two different systems, "
-                                     f"got {wanted[:5]}")
-            keep = [position[s] for s in wanted]
-            values, names = values[:, keep], tuple(names[i] for i in keep)
-        if baselines is None:
-            i, j = np.triu_indices(len(names), k=1)
-        else:
-            i, j = _baseline_pairs(names, baselines, collection)
-        x, y = values[:, i], values[:, j]
+            values, names = _selected(values, names, systems, collection)
         group_options = dict(options)
         if seeds is not None:
             group_options["rng"] = fresh_seed_sequence(seeds)
         if group_options.get("progress") and len(groups) > 1:
             group_options["progress"] = phase_progress(shared, index, len(groups))
-        outcome, columns = pair_columns(spec, x, y, alpha=alpha, alternative=alternative,
-                                        options=group_options)
+        where = "/".join(str(w) for w in (collection, group_measure) if w is not None)
+        outcome, part = _group_part(spec, values, names, baselines, (collection, where),
+                                    alpha, alternative, group_options)
         samples, convention = outcome.samples, outcome.convention
-        part: dict[str, np.ndarray] = {}
+        labels: dict[str, np.ndarray] = {}
         if isinstance(data, Mapping):
-            part["collection"] = np.full(len(i), collection, dtype=object)
+            labels["collection"] = np.full(len(part["a"]), collection, dtype=object)
         if group_measure is not None and (len(groups) > 1 or wanted_measures is not None):
-            part["measure"] = np.full(len(i), group_measure, dtype=object)
-        spreadless = columns["degenerate"] == NO_SPREAD
-        if spreadless.any():
-            where = "/".join(str(w) for w in (collection, group_measure) if w is not None)
-            warnings.warn(spreadless_warning(
-                spec, np.asarray(names, dtype=object)[i[spreadless]],
-                np.asarray(names, dtype=object)[j[spreadless]], columns["diff"][spreadless],
-                where), NoVarianceWarning, stacklevel=2)
-        part.update(
-            a=np.array(names, dtype=object)[i], b=np.array(names, dtype=object)[j],
-            mean_a=columns["mean_a"], mean_b=columns["mean_b"], diff=columns["diff"],
-            ci_low=columns["ci_low"], ci_high=columns["ci_high"],
-            statistic=outcome.statistic,
-        )
-        if outcome.df is not None:
-            part["df"] = outcome.df
-        if baselines is not None:
-            part["wins"], part["ties"], part["losses"] = wins_ties_losses(x, y)
-        part["p_raw"] = outcome.pvalue
-        if outcome.mc_se is not None:
-            part["mc_se"] = outcome.mc_se
-        for key in ("d_z", "hedges_g", "glass_delta"):
-            part[key] = columns[key]
-        part["ci_se"], part["ci_df"] = columns["ci_se"], columns["ci_df"]
-        parts.append(part)
+            labels["measure"] = np.full(len(part["a"]), group_measure, dtype=object)
+        parts.append({**labels, **part})
     merged = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
     ci_se, ci_df = merged.pop("ci_se"), merged.pop("ci_df")
     adjusted = adjust_pvalues(merged["p_raw"], method)
@@ -201,6 +163,61 @@ def pairwise_tests(
                "paired": spec.paired, "ci_se": ci_se, "ci_df": ci_df,
                "baselines": baselines},
     )
+
+
+def _selected(values: np.ndarray, names: Sequence[str], systems: Sequence[str],
+              collection: str | None) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The columns of ``systems`` (two different ones at least, each a system of the
+    table), in their order."""
+    position = {s: i for i, s in enumerate(names)}
+    wanted = [str(s) for s in systems]
+    unknown = [s for s in wanted if s not in position]
+    if unknown:
+        raise AlignmentError(
+            f"unknown system(s) {unknown[:5]} in {collection or 'the score table'} "
+            f"(has {list(names[:5])}...)"
+        )
+    if len(set(wanted)) != len(wanted) or len(wanted) < 2:
+        raise ParameterError(f"systems must name at least two different systems, "
+                             f"got {wanted[:5]}")
+    keep = [position[s] for s in wanted]
+    return values[:, keep], tuple(names[i] for i in keep)
+
+
+def _group_part(spec: Any, values: np.ndarray, names: Sequence[str],
+                baselines: tuple[str, ...] | None, group: tuple[str | None, str], alpha: float,
+                alternative: Alternative, options: dict[str, object]
+                ) -> tuple[Any, dict[str, np.ndarray]]:
+    """The test's outcome on one group's pairs and the group's columns of the family;
+    ``group``: its collection and how a warning names it (collection/measure)."""
+    collection, where = group
+    if baselines is None:
+        i, j = np.triu_indices(len(names), k=1)
+    else:
+        i, j = _baseline_pairs(names, baselines, collection)
+    x, y = values[:, i], values[:, j]
+    outcome, columns = pair_columns(spec, x, y, alpha=alpha, alternative=alternative,
+                                    options=options)
+    labels = np.asarray(names, dtype=object)
+    spreadless = columns["degenerate"] == NO_SPREAD
+    if spreadless.any():
+        warnings.warn(spreadless_warning(
+            spec, labels[i[spreadless]], labels[j[spreadless]], columns["diff"][spreadless],
+            where), NoVarianceWarning, stacklevel=3)
+    part: dict[str, np.ndarray] = dict(
+        a=labels[i], b=labels[j], mean_a=columns["mean_a"], mean_b=columns["mean_b"],
+        diff=columns["diff"], ci_low=columns["ci_low"], ci_high=columns["ci_high"],
+        statistic=outcome.statistic)
+    if outcome.df is not None:
+        part["df"] = outcome.df
+    if baselines is not None:
+        part["wins"], part["ties"], part["losses"] = wins_ties_losses(x, y)
+    part["p_raw"] = outcome.pvalue
+    if outcome.mc_se is not None:
+        part["mc_se"] = outcome.mc_se
+    for key in ("d_z", "hedges_g", "glass_delta", "ci_se", "ci_df"):
+        part[key] = columns[key]
+    return outcome, part
 
 
 def baseline_names(baseline: object) -> tuple[str, ...] | None:

@@ -20,6 +20,7 @@ from ..core.params import (
     SIGNIFICANCE,
     THREADS,
     Cost,
+    Names,
     Needs,
     Param,
 )
@@ -69,6 +70,25 @@ class TukeyModels:
         return ("MD9", "topic+shard")
 
 
+@record
+class ScheffeModels(TukeyModels):
+    """A model Scheffé's method follows: a named ANOVA model that is not fake, or an ANOVA
+    formula over ``topic`` and ``system`` (a rank model's mean ranks and a fake model have
+    no F distribution)."""
+
+    def check(self, value: object, name: str) -> str:
+        """``value`` as given, where it names an ANOVA model or a formula."""
+        if value in RANK_MODELS or value in ("MD1f", "MD2f"):
+            raise about(ParameterError(
+                f"{name}: Scheffé's method follows an ANOVA model, not {value!r} (it has no "
+                "F distribution); choose system, MD1, topic+system, MD2 or a formula",
+                param=name), value)
+        return super().check(value, name)
+
+    def outside(self) -> tuple[str, ...]:
+        return ("friedman", "MD2f")
+
+
 #: The model of :func:`irscale.stats.tukey_hsd` (``compare --test tukey-hsd --model``).
 TUKEY_MODEL = Param("model", TukeyModels(), "topic+system", "model Tukey's HSD follows: "
                     f"{' | '.join((*MODEL_NAMES, *RANK_MODELS))} or a formula", ("--model",))
@@ -80,6 +100,11 @@ _RANKED = Excludes((ANOVA_TRANSFORM,), on=TUKEY_MODEL, values=RANK_MODELS,
 TUKEY_FIT = Binding((TUKEY_MODEL, ANOVA_TRANSFORM), rules=(_RANKED,))
 #: :func:`irscale.stats.tukey_hsd`: the model, its transform and the level.
 TUKEY = Binding((TUKEY_MODEL, ANOVA_TRANSFORM, SIGNIFICANCE), rules=(_RANKED,))
+#: :func:`irscale.stats.scheffe` (``compare --test scheffe --model``): an ANOVA model, its
+#: transform and the level.
+SCHEFFE = Binding((Param("model", ScheffeModels(), "topic+system", "ANOVA model Scheffé's "
+                         "method follows: system | MD1 | topic+system | MD2 or a formula",
+                         ("--model",)), ANOVA_TRANSFORM, SIGNIFICANCE))
 #: :func:`irscale.stats.randomized_tukey_hsd`: its resamples, level, threads, p-value
 #: convention and seed.
 RANDOMIZED_TUKEY = Binding((RESAMPLES, SIGNIFICANCE, THREADS, CONVENTION), takes=(RNG_SEED,))
@@ -137,3 +162,21 @@ ACROSS_COLLECTIONS = Binding((SIGNIFICANCE, RESAMPLES, WEIGHTS, MEMORY_LIMIT))
 #: :func:`irscale.stats.qpp_anova` (``meta qpp``): the ANOVA formula, checked on entry (the
 #: factors it names, against those of the tables, by the function).
 QPP = Binding((QPP_MODEL,))
+
+#: The bootstrap resamples of the correlations of :func:`irscale.stats.qpp_correlations`
+#: and of the paired bootstrap of :func:`irscale.stats.qpp_compare` (None: none).
+QPP_SAMPLES = Param("samples", INTERVAL_SAMPLES, None, "bootstrap resamples of the topics for "
+                    "the correlations' percentile intervals", ("-B", "--samples"), "B",
+                    unset="no bootstrap",
+                    cost=Cost("samples", per="a resample of the topics, every correlation "
+                              "computed on it"))
+#: The correlation of :func:`irscale.stats.qpp_compare` and ``qpp_across_collections``.
+QPP_CORRELATION = Param("correlation", Names("correlation", ("pearson", "kendall", "spearman")),
+                        "pearson", "correlation of predictions with effectiveness compared "
+                        "or pooled", ("--correlation",))
+#: :func:`irscale.stats.qpp_correlations` (``meta qpp --correlations``).
+QPP_CORRELATIONS = Binding((SIGNIFICANCE, QPP_SAMPLES), takes=(RNG_SEED,))
+#: :func:`irscale.stats.qpp_compare` (``meta qpp --compare A,B``).
+QPP_COMPARE = Binding((QPP_CORRELATION, SIGNIFICANCE, QPP_SAMPLES), takes=(RNG_SEED,))
+#: :func:`irscale.stats.qpp_across_collections`.
+QPP_ACROSS = Binding((QPP_CORRELATION, SIGNIFICANCE))

@@ -32,6 +32,7 @@ Query variants
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,11 +41,14 @@ from scipy import stats
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
+from ..core.numbers import declare, declared, infinite, undefined
+from ..core.progress import ProgressArg, check_progress, counted_work
 from ..errors import InputError, ParameterError
 from ._factorial import parse_model
 from .anova import fit_model
 from .names import QPP_OPTIONAL_FACTORS as OPTIONAL_FACTORS
-from .params import QPP
+from .params import QPP, QPP_ACROSS, QPP_COMPARE, QPP_CORRELATIONS, QPP_SAMPLES
+from .resampling import RngArg
 from .results import AnovaResult
 from .tables import Format, check_digits, json_text, records, render
 from .validation import as_floats
@@ -166,20 +170,24 @@ def _observed_frame(observed: object, measure: str | None) -> pd.DataFrame | obj
                          "value": values.ravel()})
 
 
-@QPP
-def qpp_anova(predictions: object, observed: object, *, model: str | None = None,
-              measure: str | None = None,
-              labels: tuple[str, str] = ("predictions", "observed")) -> QppResult:
-    """sARE, sMARE and the ANOVA of query performance predictors (module docstring).
+@dataclass(frozen=True, eq=False)
+class _Aligned:
+    """Predictions and effectiveness on one grid: ``factors`` (topic, predictor, then
+    system and variant where given), their ``levels``, the grid's ``index`` and the
+    ``predicted`` and ``observed`` arrays (the latter broadcast over the predictors)."""
 
-    ``predictions``: a long DataFrame with columns ``topic``, ``predictor``, ``value`` and,
-    optionally, ``system`` and ``variant``. ``observed``: the effectiveness of the same
-    queries, a long DataFrame with ``topic``, ``value`` and the same optional columns, or
-    a :class:`~irscale.core.ScoreMatrix` of topics × systems (``measure`` picks one). Every
-    topic needs a prediction of every predictor for every system and variant, and an
-    effectiveness score. ``model``: a formula over the factors (default: module docstring).
-    ``labels``: how messages name the two inputs (``irscale meta qpp``: their files).
-    """
+    factors: list[str]
+    levels: dict[str, tuple[str, ...]]
+    index: pd.MultiIndex
+    predicted: np.ndarray
+    observed: np.ndarray
+
+
+def _aligned(predictions: object, observed: object, measure: str | None,
+             labels: tuple[str, str]) -> _Aligned:
+    """The predictions and the effectiveness of :func:`qpp_anova` read and checked: every
+    predictor predicts every query, every query has an effectiveness score (a score no
+    prediction covers is left out with a warning naming it)."""
     if isinstance(observed, ScoreMatrix) and "system" not in getattr(predictions, "columns", ()):
         raise InputError("a score matrix of effectiveness has one column per system: the "
                          "predictions need a system column")
@@ -196,44 +204,403 @@ def qpp_anova(predictions: object, observed: object, *, model: str | None = None
         raise InputError(f"at least two topics and two predictors are needed, got "
                          f"{len(levels['topic'])} and {len(levels['predictor'])}")
     shape = tuple(len(levels[f]) for f in factors)
-    index = [pd.Index(levels[f]) for f in factors]
-    full = pd.MultiIndex.from_product(index, names=factors)
+    full = pd.MultiIndex.from_product([pd.Index(levels[f]) for f in factors], names=factors)
     table = pred.set_index(factors)["value"].reindex(full)
+    _no_missing(table, factors, f"{labels[0]}: no prediction for", ": every predictor needs "
+                "one for every topic (system, variant)")
+    effect = _effectiveness(obs, obs_keys, levels, labels[1])
+    observed_array = np.expand_dims(effect.reshape(
+        tuple(len(levels[f]) for f in obs_keys)), 1)
+    return _Aligned(factors, levels, full, table.to_numpy().reshape(shape),
+                    np.broadcast_to(observed_array, shape))
+
+
+def _no_missing(table: pd.Series, keys: list[str], what: str, why: str = "") -> None:
+    """Refuse ``table`` where a cell of its grid has no value, naming the first."""
     if table.isna().any():
-        cell = dict(zip(factors, table.index[table.isna().to_numpy()][0], strict=True))
-        raise InputError(f"{labels[0]}: no prediction for {_cell(pd.Series(cell), factors)}: "
-                         "every predictor needs one for every topic (system, variant)")
-    obs_index = pd.MultiIndex.from_product([levels[f] for f in obs_keys], names=obs_keys)
-    effect = obs.set_index(obs_keys)["value"]
-    if len(obs_keys) == 1:  # pandas 2.1 matches a one-level MultiIndex with no plain Index
-        effect.index = pd.MultiIndex.from_arrays([effect.index], names=obs_keys)
+        cell = dict(zip(keys, table.index[table.isna().to_numpy()][0], strict=True))
+        raise InputError(f"{what} {_cell(pd.Series(cell), keys)}{why}")
+
+
+def _effectiveness(obs: pd.DataFrame, keys: list[str], levels: dict[str, tuple[str, ...]],
+                   label: str) -> np.ndarray:
+    """The effectiveness of every predicted query, in the grid's order."""
+    obs_index = pd.MultiIndex.from_product([levels[f] for f in keys], names=keys)
+    effect = obs.set_index(keys)["value"]
+    if len(keys) == 1:  # pandas 2.1 matches a one-level MultiIndex with no plain Index
+        effect.index = pd.MultiIndex.from_arrays([effect.index], names=keys)
     unpredicted = ~effect.index.isin(obs_index)
     if unpredicted.any():
-        cell = dict(zip(obs_keys, effect.index[unpredicted][0], strict=True))
-        warnings.warn(f"{labels[1]}: {int(unpredicted.sum())} effectiveness score(s) of "
+        cell = dict(zip(keys, effect.index[unpredicted][0], strict=True))
+        warnings.warn(f"{label}: {int(unpredicted.sum())} effectiveness score(s) of "
                       f"queries no prediction covers left out, e.g. "
-                      f"{_cell(pd.Series(cell), obs_keys)}", stacklevel=2)
+                      f"{_cell(pd.Series(cell), keys)}", stacklevel=4)
     effect = effect.reindex(obs_index)
-    if effect.isna().any():
-        cell = dict(zip(obs_keys, effect.index[effect.isna().to_numpy()][0], strict=True))
-        raise InputError(f"{labels[1]}: no effectiveness score for "
-                         f"{_cell(pd.Series(cell), obs_keys)}")
-    predicted = table.to_numpy().reshape(shape)
-    observed_array = np.expand_dims(effect.to_numpy().reshape(
-        tuple(len(levels[f]) for f in obs_keys)), 1)
-    observed_array = np.broadcast_to(observed_array, shape)
-    ranks_p, ranks_e, values = _ranks(predicted, observed_array)
+    _no_missing(effect, keys, f"{label}: no effectiveness score for")
+    return effect.to_numpy()
+
+
+@QPP
+def qpp_anova(predictions: object, observed: object, *, model: str | None = None,
+              measure: str | None = None,
+              labels: tuple[str, str] = ("predictions", "observed")) -> QppResult:
+    """sARE, sMARE and the ANOVA of query performance predictors (module docstring).
+
+    ``predictions``: a long DataFrame with columns ``topic``, ``predictor``, ``value`` and,
+    optionally, ``system`` and ``variant``. ``observed``: the effectiveness of the same
+    queries, a long DataFrame with ``topic``, ``value`` and the same optional columns, or
+    a :class:`~irscale.core.ScoreMatrix` of topics × systems (``measure`` picks one). Every
+    topic needs a prediction of every predictor for every system and variant, and an
+    effectiveness score. ``model``: a formula over the factors (default: module docstring).
+    ``labels``: how messages name the two inputs (``irscale meta qpp``: their files).
+    """
+    data = _aligned(predictions, observed, measure, labels)
+    factors = data.factors
+    ranks_p, ranks_e, values = _ranks(data.predicted, data.observed)
     if np.ptp(values) == 0.0:
         raise InputError(f"every sARE is {float(values.flat[0]):g} (every predictor ranks "
                          "every query set alike): there is no variance to analyse")
     if model is None:
-        model = " + ".join([*factors, *(f"predictor:{f}" for f in extra)])
+        model = " + ".join([*factors, *(f"predictor:{f}" for f in factors[2:])])
     terms = parse_model(model, factors)
     if ("predictor",) not in terms:
         raise ParameterError(f"the model {model!r} must contain the predictor factor")
-    anova = fit_model(values, factors, terms, levels["predictor"],
+    anova = fit_model(values, factors, terms, data.levels["predictor"],
                       name="ANOVA of sARE (Faggioli et al. 2021)", target="predictor")
-    scores = full.to_frame(index=False).assign(
-        predicted=predicted.ravel(), observed=observed_array.ravel(),
+    scores = data.index.to_frame(index=False).assign(
+        predicted=data.predicted.ravel(), observed=data.observed.ravel(),
         rank_predicted=ranks_p.ravel(), rank_observed=ranks_e.ravel(), sare=values.ravel())
     return QppResult(tuple(factors), scores, anova)
+
+
+# --------------------------------------------------------------------------- correlations
+#: The correlations of predictions with effectiveness (the classical evaluation of QPP).
+CORRELATIONS: tuple[str, ...] = ("pearson", "kendall", "spearman")
+#: The variance factor of Fisher's z of each correlation: 1 for Pearson's r; 1.06 for
+#: Spearman's ρ (Fieller, Hartley & Pearson 1957); Kendall's τ has its interval from the
+#: bootstrap alone.
+_FISHER_FACTOR = {"pearson": 1.0, "spearman": 1.06}
+
+
+def _correlation(method: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The correlation ``method`` of every row of ``x`` with the same row of ``y`` (rows:
+    groups or resamples; NaN where a row is constant)."""
+    if method == "kendall":
+        return np.array([stats.kendalltau(a, b).statistic for a, b in zip(x, y, strict=True)])
+    if method == "spearman":
+        x, y = stats.rankdata(x, axis=-1), stats.rankdata(y, axis=-1)
+    x = x - x.mean(axis=-1, keepdims=True)
+    y = y - y.mean(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = (x * y).sum(axis=-1) / np.sqrt((x * x).sum(axis=-1) * (y * y).sum(axis=-1))
+    return np.clip(r, -1.0, 1.0)
+
+
+def fisher_interval(r: np.ndarray, n: int, alpha: float, factor: float = 1.0
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Fisher's z interval of a correlation r on n pairs: tanh(atanh(r) ∓ z_{1−α/2}
+    sqrt(factor / (n − 3))) (``scipy.stats.pearsonr(...).confidence_interval()`` with
+    factor 1; Fieller et al.'s 1.06 for Spearman's ρ)."""
+    half = stats.norm.isf(alpha / 2) * np.sqrt(factor / (n - 3))
+    with np.errstate(divide="ignore"):
+        z = np.arctanh(r)
+    return np.tanh(z - half), np.tanh(z + half)
+
+
+def _groups(data: _Aligned) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """The query sets of :func:`qpp_correlations`: one row per (predictor, system,
+    variant), and the predictions and effectiveness of its topics (groups × topics)."""
+    x = np.moveaxis(data.predicted, 0, -1)
+    y = np.moveaxis(np.asarray(data.observed), 0, -1)
+    keys = data.factors[1:]
+    grid = pd.MultiIndex.from_product([data.levels[f] for f in keys], names=keys)
+    n = x.shape[-1]
+    return grid.to_frame(index=False), x.reshape(-1, n), y.reshape(-1, n)
+
+
+#: Resamples drawn and computed at a time (the memory of one chunk: CHUNK × topics indices).
+CHUNK = 1000
+
+
+def _resampled(n: int, samples: int, rng: RngArg, progress: ProgressArg, what: str,
+               statistic: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``statistic`` of ``samples`` resamples of ``n`` topics drawn with replacement from
+    the seed ``rng`` (resamples × values), :data:`CHUNK` resamples at a time, the work
+    counted in resamples (:func:`irscale.core.progress.counted_work`: estimated,
+    shown, stopped on ^C)."""
+    from .resampling import seed_sequence
+
+    gen = np.random.default_rng(seed_sequence(rng=rng))
+    report = counted_work(QPP_SAMPLES, samples, what, progress)
+    parts, done = [], 0
+    while done < samples:
+        size = min(CHUNK, samples - done)
+        parts.append(statistic(gen.integers(0, n, size=(size, n))))
+        done += size
+        report(done)
+    return np.concatenate(parts)
+
+
+def defined_percentiles(values: np.ndarray, alpha: float) -> tuple[float, float]:
+    """The percentile interval (the α/2 and 1 − α/2 quantiles) of the defined bootstrap
+    values; NaN (undefined) with fewer than two (a resample whose ratio or correlation is
+    undefined, its topics all tied on one side, is left out and counted by the caller)."""
+    kept = values[np.isfinite(values)]
+    if kept.size < 2:
+        return np.nan, np.nan
+    low, high = np.quantile(kept, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+@dataclass(frozen=True, eq=False)
+class QppCorrelations(HtmlRepr):
+    """Pearson's r, Kendall's τ and Spearman's ρ of every predictor's predictions with the
+    effectiveness of the same queries (:func:`qpp_correlations`). ``table``: one row per
+    predictor (system, variant, collection), with ``n`` topics, each correlation, its Fisher
+    z interval (r, ρ) and, with ``samples``, its bootstrap percentile interval
+    (``*_boot_low``/``*_boot_high``; ``b_defined``: the resamples in which every
+    correlation was defined)."""
+
+    table: pd.DataFrame
+    alpha: float
+    samples: int | None
+    title: str = ""
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        digits = check_digits(digits)
+        title = None if fmt == "csv" else self.summary()
+        return render(self.table, fmt, digits=digits, title=title)
+
+    def summary(self) -> str:
+        if self.title:
+            return self.title
+        boot = f"; percentile bootstrap over topics, B = {self.samples}" if self.samples else ""
+        return (f"correlations of predictions with effectiveness, "
+                f"{round(100 * (1 - self.alpha), 6):g}% intervals (Fisher z for r and ρ{boot})")
+
+    def __repr__(self) -> str:
+        return f"QppCorrelations({self.summary()}; {len(self.table)} rows)"
+
+
+#: The meaning of an undefined bootstrap bound.
+_TIED = undefined("fewer than two bootstrap resamples had a defined correlation (every "
+                  "drawn topic tied)")
+
+
+def _correlation_rows(keys: pd.DataFrame, x: np.ndarray, y: np.ndarray, alpha: float,
+                      samples: int | None, rng: RngArg, progress: ProgressArg = False
+                      ) -> pd.DataFrame:
+    """The table of :class:`QppCorrelations` of the query sets ``x``, ``y``."""
+    n = x.shape[-1]
+    if n < 4:
+        raise InputError(f"correlations with intervals need four topics at least (Fisher's "
+                         f"z has n − 3 degrees of freedom), got {n}")
+    flat = np.ptp(x, axis=-1) == 0
+    if flat.any() or np.ptp(y[0]) == 0:
+        row = keys.iloc[int(np.flatnonzero(flat)[0]) if flat.any() else 0]
+        raise InputError(f"the {'predictions' if flat.any() else 'effectiveness'} of "
+                         f"{_cell(row, list(keys.columns))} are the same on every topic: "
+                         "no correlation is defined")
+    table = keys.assign(n=n)
+    for method in CORRELATIONS:
+        table[method] = _correlation(method, x, y)
+        if method in _FISHER_FACTOR:
+            table[f"{method}_low"], table[f"{method}_high"] = fisher_interval(
+                table[method].to_numpy(), n, alpha, _FISHER_FACTOR[method])
+    if samples:
+        def statistic(draws: np.ndarray) -> np.ndarray:
+            return np.column_stack([_correlation(method, x[g][draws], y[g][draws])
+                                    for method in CORRELATIONS for g in range(len(keys))])
+
+        values = _resampled(n, samples, rng, progress, "the bootstrap of the correlations",
+                            statistic).reshape(samples, len(CORRELATIONS), len(keys))
+        for m, method in enumerate(CORRELATIONS):
+            bounds = [defined_percentiles(values[:, m, g], alpha) for g in range(len(keys))]
+            table[f"{method}_boot_low"] = [b[0] for b in bounds]
+            table[f"{method}_boot_high"] = [b[1] for b in bounds]
+        table["b_defined"] = np.isfinite(values).all(axis=1).sum(axis=0)
+    return declare(table, {c: _TIED for c in table.columns if "_boot_" in c})
+
+
+@QPP_CORRELATIONS
+def qpp_correlations(predictions: object, observed: object = None, *, alpha: float = 0.05,
+                     samples: int | None = None, rng: RngArg = None,
+                     measure: str | None = None,
+                     labels: tuple[str, str] = ("predictions", "observed"),
+                     progress: ProgressArg = False) -> QppCorrelations:
+    """Pearson's r, Kendall's τ and Spearman's ρ between every predictor's predictions and
+    the effectiveness of the same queries, with ``1 − alpha`` intervals: Fisher's z for r
+    (``scipy.stats.pearsonr(...).confidence_interval()``) and for ρ (variance 1.06/(n − 3),
+    Fieller, Hartley & Pearson 1957), and, with ``samples`` = B, the percentile bootstrap
+    of all three over topics (seeded by ``rng``; the same resamples for every predictor;
+    ``progress``: a bool or ``progress(done, total)`` over the resamples).
+
+    The inputs are those of :func:`qpp_anova` (one correlation per predictor, system and
+    variant); ``predictions`` may also be a mapping ``{collection: (predictions,
+    observed)}`` (``observed`` then not given): one block of rows per collection
+    (:func:`qpp_across_collections` pools them). The values are scipy's ``pearsonr``,
+    ``kendalltau`` (τ-b) and ``spearmanr``."""
+    if isinstance(predictions, dict):
+        if observed is not None:
+            raise ParameterError("observed: the mapping of collections holds each "
+                                 "collection's effectiveness; give no observed",
+                                 param="observed")
+        return _per_collection(predictions, alpha, samples, rng, measure)
+    check_progress(progress)
+    data = _aligned(predictions, observed, measure, labels)
+    keys, x, y = _groups(data)
+    return QppCorrelations(_correlation_rows(keys, x, y, alpha, samples, rng, progress),
+                           alpha, samples)
+
+
+def _per_collection(collections: dict, alpha: float, samples: int | None, rng: RngArg,
+                    measure: str | None) -> QppCorrelations:
+    """:func:`qpp_correlations` of every collection of the mapping, one block each."""
+    if not collections:
+        raise ParameterError("predictions: an empty mapping of collections", param="predictions")
+    parts = []
+    for name, pair in collections.items():
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise ParameterError(f"predictions[{name!r}]: expected a pair (predictions, "
+                                 f"observed), got {type(pair).__name__}", param="predictions")
+        data = _aligned(pair[0], pair[1], measure, (f"{name}: predictions",
+                                                    f"{name}: observed"))
+        keys, x, y = _groups(data)
+        parts.append(_correlation_rows(keys, x, y, alpha, samples, rng
+                                       ).assign(collection=str(name)))
+    table = pd.concat(parts, ignore_index=True)
+    table.insert(0, "collection", table.pop("collection"))
+    return QppCorrelations(declare(table, declared(parts[0])), alpha, samples)
+
+
+def steiger_test(r_a: np.ndarray, r_b: np.ndarray, r_ab: np.ndarray, n: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Steiger's (1980, eq. 15) test of H0: ρ_ya = ρ_yb for two correlations sharing the
+    variable y, on n cases, given the correlation r_ab of the two others: with r̄ = (r_a +
+    r_b)/2, ψ = r_ab (1 − 2r̄²) − ½ r̄² (1 − 2r̄² − r_ab²) and c = ψ / (1 − r̄²)²,
+    Z = (atanh r_a − atanh r_b) sqrt((n − 3) / (2 − 2c)); the two-sided p = 2 P(N ≥ |Z|).
+    Returns (Z, p)."""
+    mean = (r_a + r_b) / 2
+    psi = r_ab * (1 - 2 * mean**2) - 0.5 * mean**2 * (1 - 2 * mean**2 - r_ab**2)
+    c = psi / (1 - mean**2) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (np.arctanh(r_a) - np.arctanh(r_b)) * np.sqrt((n - 3) / (2 - 2 * c))
+    return z, 2 * stats.norm.sf(np.abs(z))
+
+
+@QPP_COMPARE
+def qpp_compare(predictions: object, observed: object, a: str, b: str, *,
+                correlation: str = "pearson", alpha: float = 0.05,
+                samples: int | None = None, rng: RngArg = None, measure: str | None = None,
+                labels: tuple[str, str] = ("predictions", "observed"),
+                progress: ProgressArg = False) -> QppCorrelations:
+    """Whether predictor ``a`` correlates with effectiveness better than ``b`` on the same
+    topics: Steiger's (1980) test of two dependent correlations sharing one variable
+    (:func:`steiger_test`; for Spearman's ρ, on the ranks; not for Kendall's τ, which
+    has no such test: its row gives the bootstrap alone) and, with ``samples`` = B, a
+    paired bootstrap over topics of the difference ``correlation``(a) − ``correlation``(b):
+    its percentile interval and the two-sided p = min(1, 2 min((#{Δ* ≤ 0} + 1)/(B + 1),
+    (#{Δ* ≥ 0} + 1)/(B + 1))). One row per system and variant; ``progress`` as
+    :func:`qpp_correlations`'s."""
+    check_progress(progress)
+    data = _aligned(predictions, observed, measure, labels)
+    predictors = data.levels["predictor"]
+    for name in (a, b):
+        if name not in predictors:
+            raise ParameterError(f"no predictor {name!r} (predictors: "
+                                 f"{', '.join(predictors[:8])})", param="a")
+    if a == b:
+        raise ParameterError(f"a and b name the same predictor {a!r}", param="b")
+    keys, x, y = _groups(data)
+    n = x.shape[-1]
+    rows = keys["predictor"].to_numpy()
+    xa, xb, ya = x[rows == a], x[rows == b], y[rows == a]
+    table = keys[rows == a].drop(columns="predictor").reset_index(drop=True)
+    table.insert(0, "a", a)
+    table.insert(1, "b", b)
+    table["n"] = n
+    r_a, r_b = _correlation(correlation, xa, ya), _correlation(correlation, xb, ya)
+    table[f"{correlation}_a"], table[f"{correlation}_b"] = r_a, r_b
+    table["diff"] = r_a - r_b
+    meanings = {}
+    if correlation != "kendall":
+        table["r_ab"] = _correlation(correlation, xa, xb)
+        table["steiger_z"], table["steiger_p"] = steiger_test(r_a, r_b, table["r_ab"].to_numpy(),
+                                                              n)
+        meanings = {c: infinite("the two predictors rank the topics alike (r_ab = 1)")
+                    for c in ("steiger_z",)}
+    if samples:
+        def statistic(draws: np.ndarray) -> np.ndarray:
+            return np.column_stack([_correlation(correlation, xa[g][draws], ya[g][draws])
+                                    - _correlation(correlation, xb[g][draws], ya[g][draws])
+                                    for g in range(len(table))])
+
+        diffs = _resampled(n, samples, rng, progress, "the paired bootstrap", statistic)
+        low, high, pvalue = [], [], []
+        for g in range(len(table)):
+            diff = diffs[:, g]
+            bounds = defined_percentiles(diff, alpha)
+            low.append(bounds[0])
+            high.append(bounds[1])
+            kept = diff[np.isfinite(diff)]
+            tail = min(np.count_nonzero(kept <= 0), np.count_nonzero(kept >= 0))
+            pvalue.append(min(1.0, 2 * (tail + 1) / (kept.size + 1)))
+        table["boot_low"], table["boot_high"], table["boot_p"] = low, high, pvalue
+        meanings.update({c: _TIED for c in ("boot_low", "boot_high")})
+    return QppCorrelations(declare(table, meanings), alpha, samples,
+                           f"{correlation} of {a} against {b}: Steiger's (1980) test of "
+                           "dependent correlations and the paired bootstrap")
+
+
+#: The variance of Fisher's z of each correlation on n topics, as pooled across
+#: collections (Pearson: 1/(n − 3); Spearman: 1.06/(n − 3); Kendall: 0.437/(n − 4),
+#: Fieller, Hartley & Pearson 1957).
+def _z_variance(correlation: str, n: int) -> float:
+    if correlation == "kendall":
+        return 0.437 / (n - 4)
+    return _FISHER_FACTOR[correlation] / (n - 3)
+
+
+@QPP_ACROSS
+def qpp_across_collections(collections: dict, *, correlation: str = "pearson",
+                           alpha: float = 0.05, measure: str | None = None) -> QppCorrelations:
+    """Every predictor's ``correlation`` with effectiveness on several collections
+    (``{collection: (predictions, observed)}``), pooled by the random-effects
+    meta-analysis of Fisher's z (:func:`irscale.stats.random_effects`, REML τ²; each z's
+    variance from :func:`_z_variance`), back-transformed by tanh: the pooled correlation,
+    its ``1 − alpha`` interval and the prediction interval of the correlation on a new
+    collection (Higgins, Thompson & Spiegelhalter 2009), with τ² and I² on the z scale.
+    Every collection needs the same predictors (systems, variants)."""
+    from .meta_analysis import random_effects
+
+    per = qpp_correlations(collections, alpha=alpha, measure=measure).table
+    keys = [c for c in per.columns if c in ("predictor", *OPTIONAL_FACTORS)]
+    names = list(dict.fromkeys(per["collection"]))
+    if len(names) < 2:
+        raise ParameterError("pooling across collections needs two collections at least",
+                             param="collections")
+    wide = per.pivot_table(index=keys, columns="collection", values=correlation,
+                           sort=False).reindex(columns=names)
+    counts = per.pivot_table(index=keys, columns="collection", values="n",
+                             sort=False).reindex(columns=names)
+    if wide.isna().any(axis=None):
+        row = wide.index[wide.isna().any(axis=1).to_numpy()][0]
+        raise InputError(f"{row!r} is not predicted on every collection: pooling needs the "
+                         "same predictors (systems, variants) in each")
+    with np.errstate(divide="ignore"):
+        z = np.arctanh(wide.to_numpy())
+    variances = np.vectorize(lambda n: _z_variance(correlation, int(n)))(counts.to_numpy())
+    pooled = random_effects(z, variances, alpha=alpha)
+    table = wide.index.to_frame(index=False).assign(
+        collections=len(names), correlation=correlation, pooled=np.tanh(pooled.effect),
+        ci_low=np.tanh(pooled.ci_low), ci_high=np.tanh(pooled.ci_high),
+        pi_low=np.tanh(pooled.pi_low), pi_high=np.tanh(pooled.pi_high),
+        tau2=pooled.tau2, i2=pooled.i2)
+    meaning = undefined("the prediction interval of a new collection needs three "
+                        "collections at least (its t has k − 2 degrees of freedom)")
+    return QppCorrelations(declare(table, {"pi_low": meaning, "pi_high": meaning}), alpha, None,
+                           f"{correlation} pooled across {len(names)} collections (random "
+                           "effects on Fisher's z; prediction interval of a new collection)")
