@@ -74,7 +74,7 @@ def run_reproduce(args: argparse.Namespace) -> Done:
         from ..io.sources import read_runs
 
         _, paths = qrels_and_runs(args)
-        runs = {run.name: run for run in read_runs(list(paths), names=args.names or "runid")}
+        runs = {run.name: run for run in read_runs(list(paths), names=args.names or "file")}
         for role, a, b in (("baseline", roles[0], roles[2]), ("advanced", roles[1], roles[3])):
             tau, overlap = meta.ranking_agreement(runs[a], runs[b], depth=args.depth,
                                                   p=args.p).mean

@@ -66,7 +66,7 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
         return paths
     from ..io.sources import read_runs
 
-    return read_runs(list(paths), names=names or "runid", keep_rank=keep_rank,
+    return read_runs(list(paths), names=names or "file", keep_rank=keep_rank,
                      progress=progress)
 
 

@@ -230,8 +230,10 @@ def read_run(source: Any, *, name: str | None = None, duplicates: DuplicatePolic
         namedtuples (``ScoredDoc``) or a ranx ``Run`` are read as :mod:`irscale.io.memory`
         says. Several runs (a list, a folder, a glob pattern): :func:`read_runs`.
     name : str, optional
-        The run's name; by default, as in trec_eval 9.0.8, the run id of its last line
-        (a warning says so when the file holds several run ids); ``"run"`` for data held
+        The run's name; by default its file's name without extension (``bm25.run.gz`` →
+        ``bm25``, :mod:`irscale.io.naming`); for standard input and bytes, as in trec_eval
+        9.0.8, the run id of its last line (a warning says so when the data hold several
+        run ids), which stays the run's run id (``runids``, last); ``"run"`` for data held
         in memory that name none.
     duplicates : {"error", "first", "last", "max"}, default "error"
         What to do with a document retrieved twice for a topic: raise, or keep the first,
@@ -363,9 +365,10 @@ def as_runs(obj: Any, *, keep_rank: bool = False, names: NameSpec | None = None
     specs, a mapping ``{name: run spec}``, a folder or a glob pattern (its run files:
     :func:`run_files`), a DataFrame with a ``run`` column.
 
-    Runs of a list or folder are named by :func:`irscale.io.naming.name_runs`: run ids,
-    the runs that share one after their files (with a warning); ``names`` names them
-    otherwise (``"file"``, or one name per run)."""
+    Runs of a list or folder are named by :func:`irscale.io.naming.name_runs`: by their
+    files, the runs that share a name by the shortest end of their paths that tells them
+    apart (with a warning); ``names`` names them otherwise (``"runid"``, or one name per
+    run)."""
     if names is None:
         return _runs(obj, keep_rank=keep_rank)
     from .naming import name_runs
@@ -378,7 +381,13 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
     """One run file: Parquet (:func:`~irscale.io.run_parquet.read_run_parquet`, a name
     ending in ``.parquet`` or ``.pq`` or a file starting with ``PAR1``) or TREC text, plain
     or gzip (:func:`irscale.io.trec.read_run`); ``name``, ``duplicates`` and ``keep_rank``
-    as :func:`read_run` says."""
+    as :func:`read_run` says. Unless ``name`` is given, the run is named by its file
+    (:func:`~irscale.io.naming.file_stem`: ``bm25.run.gz`` → ``bm25``; :mod:`irscale.io.naming`),
+    standard input by its run id."""
+    if name is None and not is_stdio(path):
+        from .naming import file_stem
+
+        name = file_stem(path)
     if is_parquet(path):
         PYARROW.load("reading a Parquet run", InputError, source=str(path))
         from .run_parquet import read_run_parquet
@@ -408,7 +417,7 @@ def _is_mapping(value: object) -> bool:
 def read_runs(
     sources: Any,
     *,
-    names: NameSpec = "runid",
+    names: NameSpec = "file",
     duplicates: DuplicatePolicy = "error",
     keep_rank: bool = False,
     progress: ProgressArg = False,
@@ -421,12 +430,12 @@ def read_runs(
         The runs: each item anything :func:`read_run` reads, a folder or glob pattern
         standing for its run files (:func:`run_files`) or a DataFrame with a ``run``
         column. A mapping names the runs itself (each value one run).
-    names : {"runid", "file"} or sequence of str, default "runid"
-        How to name the runs of a list of files (see :mod:`irscale.io.naming`):
-        ``"runid"`` names each run by its run id, except runs that share one: those are
-        named after their files (``bm25.run.gz`` → ``bm25``; a longer form where stems
-        collide too), with a warning; ``"file"`` names every run by its file stem; a
-        sequence gives one name per file.
+    names : {"file", "runid"} or sequence of str, default "file"
+        How to name the runs read from files (see :mod:`irscale.io.naming`): ``"file"``
+        names each by its file name without extension (``bm25.run.gz`` → ``bm25``), the
+        runs that share one by the shortest end of their paths that tells them apart
+        (``bm25/run``, ``splade/run``), with a warning; ``"runid"`` names each run by its
+        run id, the runs that share one by their files; a sequence gives one name per run.
     duplicates : {"error", "first", "last", "max"}, default "error"
         The duplicate policy of :func:`read_run`.
     keep_rank : bool, default False
@@ -458,12 +467,12 @@ def read_runs(
     ...     _ = (folder / "a.run").write_text("1 Q0 d1 1 2.5 bm25\\n")
     ...     _ = (folder / "b.run").write_text("1 Q0 d1 1 1.0 ql\\n")
     ...     paths = [folder / "a.run", folder / "b.run"]
-    ...     by_runid = [run.name for run in read_runs(paths)]
-    ...     by_file = [run.name for run in read_runs(paths, names="file")]
+    ...     by_file = [run.name for run in read_runs(paths)]
+    ...     by_runid = [run.name for run in read_runs(paths, names="runid")]
     ...     given = [run.name for run in read_runs({"x": paths[0], "y": paths[1]})]
     ...     folder_runs = [run.name for run in read_runs(folder)]
-    >>> by_runid, by_file, given, folder_runs
-    (['bm25', 'ql'], ['a', 'b'], ['x', 'y'], ['bm25', 'ql'])
+    >>> by_file, by_runid, given, folder_runs
+    (['a', 'b'], ['bm25', 'ql'], ['x', 'y'], ['a', 'b'])
     """
     from ..core._columnar.duplicates import check_duplicate_policy
     from ..core.progress import DELAY, progress_reporter
@@ -472,7 +481,7 @@ def read_runs(
     check_duplicate_policy(duplicates)
     one_run = "(one run: read_run, or read_runs([...]))"
     if isinstance(sources, Mapping) and _several(sources) is not None:
-        if not (isinstance(names, str) and names == "runid"):
+        if not (isinstance(names, str) and names == "file"):
             raise ParameterError("read_runs: a mapping {name: path} names the runs already; "
                                  "names= applies to a list of files")
         items: list[tuple[Any, str | None, str]] = [

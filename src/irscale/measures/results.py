@@ -238,7 +238,8 @@ class Evaluation(RunSummaries):
     run's rows are summarised (module documentation). :attr:`rankings`: the judged
     rankings that were measured (trec_eval's measures and the catalogue's, sessions),
     ``None`` for per-intent judgments and texts. :attr:`runids`: the run ids the run
-    files name, where they differ from the run names (ndeval's ``runid`` column).
+    files name, one per run, where they differ from the run names: what trec_eval's
+    ``runid`` measure and ndeval's ``runid`` column print (:mod:`irscale.io.naming`).
     :attr:`conventions`: the provenance lines of the dataset conventions applied (its
     official measures, its relevance level, what the call overrode:
     :mod:`irscale.evaluation.conventions`), empty where none were.
@@ -355,8 +356,15 @@ class Evaluation(RunSummaries):
         """The summary values of every run, computed by the engine
         (``rust/src/output/summary.rs``: the rules of the module documentation)."""
         averaging = self.averaging
-        return run_summaries(self.columns, self.values, self.rows, averaging.rule,
-                             averaging.complete, averaging.n_qrels_topics, averaging.totals)
+        summaries = run_summaries(self.columns, self.values, self.rows, averaging.rule,
+                                  averaging.complete, averaging.n_qrels_topics,
+                                  averaging.totals)
+        if len(self.runids) == len(summaries):  # trec_eval's runid: the run id, not the name
+            shown = [c.aggregate for c in self.columns if c.aggregate != "none"]
+            for runid, values in zip(self.runids, summaries, strict=True):
+                values[:] = [runid if aggregate == "runid" else value
+                             for aggregate, value in zip(shown, values, strict=True)]
+        return summaries
 
     def to_matrix(self, *, allow_missing: bool = False,
                   measures: Sequence[str] | None = None) -> ScoreMatrix:
