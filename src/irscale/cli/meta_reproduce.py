@@ -59,13 +59,11 @@ def run_reproduce(args: argparse.Namespace) -> Done:
     _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
     matrix = load_matrix(args)  # with runs, each name found among them (a run's name or file)
     from .. import meta
+    from ..io.naming import find_names
     from ..meta.common import interval_note
 
-    roles = [*_pair(args, "original"), *_pair(args, "reproduced")]
-    unknown = [r for r in roles if r not in matrix.systems]
-    if unknown:
-        raise ParameterError(f"system(s) {unknown} of --original/--reproduced not among "
-                             f"{list(matrix.systems)}")
+    roles = [*find_names(_pair(args, "original"), matrix.systems, "--original"),
+             *find_names(_pair(args, "reproduced"), matrix.systems, "--reproduced")]
     scores = matrix.subset(measures=measure_names(matrix, args))
     result = meta.reproducibility(*(scores.subset(systems=[r]) for r in roles))
     frame = result.to_frame(interval=args.ci, alpha=args.alpha, **interval_arguments(args))

@@ -35,7 +35,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from ..core.records import replace
+from ..core.records import record, replace
 from ..errors import ParameterError
 
 TYPE_CHECKING = False
@@ -302,10 +302,40 @@ def find_run(name: str, runs: Sequence[Any], what: str = "baseline") -> str:
                          "file")
 
 
-def find_runs(names: Iterable[str], runs: Sequence[Any], what: str = "baseline"
-              ) -> list[str]:
-    """:func:`find_run` of each of ``names``."""
-    return [find_run(name, runs, what) for name in names]
+@record
+class RunKey:
+    """What designates a run that is no longer at hand (:func:`find_run`): its name, its
+    file (``source``: ``<...>`` for none) and its run ids."""
+
+    name: str
+    source: str = "<run>"
+    runids: tuple[str, ...] = ()
+
+
+def run_keys(table: Any) -> list[RunKey]:
+    """The runs of ``table`` as :func:`find_run` designates them: an evaluation's (its
+    ``runs``, with the ``runids`` and ``sources`` it knows), or a score matrix's systems
+    (``systems``: names only)."""
+    names = [str(name) for name in getattr(table, "runs", None) or table.systems]
+    runids = getattr(table, "runids", ()) or ()
+    sources = getattr(table, "sources", ()) or ()
+    return [RunKey(name, sources[i] if len(sources) == len(names) else "<run>",
+                   (runids[i],) if len(runids) == len(names) else ())
+            for i, name in enumerate(names)]
+
+
+def find_names(wanted: Iterable[str], names: Sequence[str], what: str = "baseline"
+               ) -> list[str]:
+    """:func:`find_run` of each of ``wanted`` among runs known by their ``names`` alone
+    (the systems of a score table)."""
+    keys = [RunKey(str(name)) for name in names]
+    return [find_run(name, keys, what) for name in wanted]
+
+
+def find_in(name: str, table: Any, what: str = "baseline") -> str:
+    """:func:`find_run` among the runs of an evaluation or the systems of a score matrix
+    (:func:`run_keys`)."""
+    return find_run(name, run_keys(table), what)
 
 
 def _designates(name: str, run: Any) -> bool:

@@ -88,6 +88,11 @@ class NativeInputs:
     listed: bool = False
 
     @property
+    def sources(self) -> list[str]:
+        """The runs' names in messages: their paths, ``<stdin>``, ``<bytes>``."""
+        return [_name(run) for run in self.runs]
+
+    @property
     def qrels_name(self) -> str:
         """The qrels' name in messages."""
         return _name(self.qrels)
@@ -97,7 +102,7 @@ class NativeInputs:
         run, and of runs named after their files, in the Python readers' order (a folder's
         runs are named once they are read, then the runs of a list); when a file is refused
         (``notes`` stop at it), the warnings that come before its error only."""
-        sources = [_name(run) for run in self.runs]
+        sources = self.sources
         starts = {start: stop for start, stop in self.folders}
         chosen: list[str] = []
         while len(chosen) < len(notes):

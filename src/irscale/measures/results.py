@@ -252,6 +252,9 @@ class Evaluation(RunSummaries):
     rankings: JudgedRankings | None = None
     runids: tuple[str, ...] = ()
     conventions: tuple[str, ...] = ()
+    #: The runs' files (their names in messages: ``<bytes>`` ...), one per run, or none
+    #: known: a run is designated by its file too (:func:`irscale.io.naming.find_run`).
+    sources: tuple[str, ...] = ()
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -498,7 +501,8 @@ def build_evaluation(values: Mapping[str, Any], rows: TopicRows | RowKeys,
                      averaging: Averaging | None = None, *,
                      columns: Sequence[Column] | None = None,
                      rankings: JudgedRankings | None = None,
-                     runids: tuple[str, ...] = ()) -> Evaluation:
+                     runids: tuple[str, ...] = (), sources: tuple[str, ...] = ()
+                     ) -> Evaluation:
     """The one builder of every runner's result: per-row ``values`` of each measure (by
     label), whose each row is (``rows``: the :class:`TopicRows` of judged rankings, or the
     :class:`~irscale.core.rows.RowKeys` a runner knows, put in the evaluation's order here,
@@ -507,8 +511,8 @@ def build_evaluation(values: Mapping[str, Any], rows: TopicRows | RowKeys,
 
     ``columns``: how each measure is printed and summarised (default: one
     :class:`~irscale.io.table.Column` per label of ``values``, a mean of floats); the
-    values of a ``float`` column are held as float64. ``rankings`` and ``runids``: as the
-    :class:`Evaluation` holds them.
+    values of a ``float`` column are held as float64. ``rankings``, ``runids`` and
+    ``sources``: as the :class:`Evaluation` holds them.
     """
     order = None
     if isinstance(rows, RowKeys):
@@ -521,7 +525,7 @@ def build_evaluation(values: Mapping[str, Any], rows: TopicRows | RowKeys,
         held[label] = array if order is None else array[order]
     return Evaluation(columns=shown, values=held, rows=rows,
                       averaging=Averaging() if averaging is None else averaging,
-                      rankings=rankings, runids=runids)
+                      rankings=rankings, runids=runids, sources=sources)
 
 
 def _check_defined(label: str, column: np.ndarray, codes: np.ndarray,

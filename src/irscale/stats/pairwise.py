@@ -18,7 +18,8 @@ import numpy as np
 from ..core import ScoreMatrix
 from ..core.params import RESAMPLES
 from ..core.progress import phase_progress, progress_callback
-from ..errors import AlignmentError, NoVarianceWarning, ParameterError
+from ..errors import NoVarianceWarning, ParameterError
+from ..io.naming import find_in, find_names
 from ..parallel import check_executor, executor_scope, is_local, is_ready
 from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
 from .corrections import Correction, adjust_pvalues, correction_name
@@ -105,6 +106,12 @@ def pairwise_tests(
     spec = test_spec(test)
     wanted_measures = chosen_measures(measure, measures)
     baselines = baseline_names(baseline)
+    if hasattr(data, "runs") and hasattr(data, "sources"):  # an evaluation: its runs' files
+        # and run ids designate them too (io.naming)
+        baselines = baseline_names(None if baselines is None else
+                                   [find_in(name, data) for name in baselines])
+        systems = None if systems is None else [find_in(str(name), data, "systems")
+                                                for name in systems]
     spec.check_options(options)
     options = rng_options(options)
     if "executor" in options and not is_ready(check_executor(options["executor"])):
@@ -126,13 +133,8 @@ def pairwise_tests(
         values, _, names = score_table(value, group_measure)
         if systems is not None:
             position = {s: i for i, s in enumerate(names)}
-            wanted = [str(s) for s in systems]
-            unknown = [s for s in wanted if s not in position]
-            if unknown:
-                raise AlignmentError(
-                    f"unknown system(s) {unknown[:5]} in {collection or 'the score table'} "
-                    f"(has {list(names[:5])}...)"
-                )
+            wanted = find_names([str(s) for s in systems], names,
+                                f"systems of {collection or 'the score table'}:")
             if len(set(wanted)) != len(wanted) or len(wanted) < 2:
                 raise ParameterError(f"systems must name at least two different systems, "
                                      f"got {wanted[:5]}")
@@ -233,11 +235,8 @@ def _baseline_pairs(names: Sequence[str], baselines: tuple[str, ...], collection
     """Indices ``(i, j)`` of every system ``i`` paired with each baseline ``j``: for the
     baselines in order, every system but that baseline and the baselines before it (whose
     pair with it came already)."""
-    unknown = [b for b in baselines if b not in names]
-    if unknown:
-        raise AlignmentError(
-            f"baseline {unknown[0]!r} is not a system of {collection or 'the score table'} "
-            f"(systems: {', '.join(map(str, names[:8]))}{', ...' if len(names) > 8 else ''})")
+    baselines = tuple(find_names(baselines, names,
+                                 f"baseline of {collection or 'the score table'}:"))
     if len(names) < 2:
         raise ParameterError("a baseline needs at least one other system to compare")
     position = {name: k for k, name in enumerate(names)}
