@@ -223,11 +223,14 @@ def test_evaluate_takes_a_folder_or_a_pattern(collection, reference):
     runs = collection / "runs"
     with pytest.warns(UserWarning):
         folder = irscale.evaluate(collection / "qrels", runs, MEASURES)
-    assert folder.runs == tuple(f"sys{k}" for k in range(9))
+    assert folder.runs == tuple(f"r{k}" for k in range(9))  # by file
+    with pytest.warns(UserWarning):
+        by_runid = irscale.evaluate(collection / "qrels", runs, MEASURES, names="runid")
+    assert by_runid.runs == tuple(f"sys{k}" for k in range(9))
     np.testing.assert_array_equal(folder.mean().to_numpy(), reference.mean().to_numpy())
     with pytest.warns(UserWarning):
         pattern = irscale.evaluate(collection / "qrels", str(runs / "*.parquet"), ["map"])
-    assert pattern.runs == ("sys6", "sys7", "sys8")
+    assert pattern.runs == ("r6", "r7", "r8")
     np.testing.assert_array_equal(pattern.mean()["map"].to_numpy(),
                                   reference.mean()["map"].to_numpy()[6:])
 
