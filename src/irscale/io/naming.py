@@ -110,17 +110,17 @@ def is_file_named(run: Any) -> bool:
     return has_file(run) and run.name == file_stem(run.source)
 
 
-def _path_forms(source: str) -> list[str]:
+def _path_forms(source: str) -> tuple[list[str], list[str]]:
     """The names of a run file from the shortest: its stem, then the stem under one, two
-    ... parent folders of its absolute path (``bm25``, ``runs/bm25``, ``x/runs/bm25``),
-    then the file name under as many (``bm25.run``, ``runs/bm25.run`` ...: two files that
-    differ only by their extension)."""
+    ... parent folders of its absolute path (``bm25``, ``runs/bm25``, ``x/runs/bm25``);
+    and the file name under as many (``bm25.run``, ``runs/bm25.run`` ...: for two files
+    that differ only by their extension)."""
     parts = [part for part in os.path.abspath(source).split(os.sep) if part]
     stem = file_stem(source)
     folders = parts[:-1]
-    forms = ["/".join([*folders[len(folders) - depth:], stem])
-             for depth in range(len(folders) + 1)]
-    return forms + ["/".join(parts[len(parts) - depth:]) for depth in range(1, len(parts) + 1)]
+    return (["/".join([*folders[len(folders) - depth:], stem])
+             for depth in range(len(folders) + 1)],
+            ["/".join(parts[len(parts) - depth:]) for depth in range(1, len(parts) + 1)])
 
 
 def distinct_names(names: Sequence[str], sources: Sequence[str | None]) -> list[str]:
@@ -155,18 +155,21 @@ def _sources(sources: Sequence[str | None], members: Iterable[int]) -> str:
 
 def _tell_apart(name: str, members: list[int], sources: Sequence[str | None],
                 chosen: list[str]) -> None:
-    """Name each run of ``members`` (all named ``name``) that has a file by the shortest
-    form of :func:`_path_forms`, beyond ``name``, that no other member has at that length;
-    ``chosen`` is updated in place."""
+    """Name each run of ``members`` (all named ``name``) that has a file by the shortest end
+    of its path (:func:`_path_forms`), beyond ``name``, that no other member has at that
+    length; a run whose path ends another's (``a/run``, ``x/a/run``) by its whole path,
+    two that differ by their extension alone by their file names. ``chosen`` is updated in
+    place."""
     without = [i for i in members if sources[i] is None]
     if len(without) > 1:
         raise ParameterError(f"{len(without)} runs without a file are all named {name!r}, "
                              "with no file name to be named by: give the runs' names "
                              "(--names a,b,c, or a mapping {name: run} in Python)")
-    forms = {i: [name, *_beyond(name, _path_forms(source))]
-             for i in members if (source := sources[i]) is not None}
-    for i, own in forms.items():
-        others = [forms.get(j) for j in members if j != i]
+    forms = {i: _path_forms(source) for i in members if (source := sources[i]) is not None}
+    ends = {i: [name, *_beyond(name, stems)] for i, (stems, _) in forms.items()}
+    exhausted = []
+    for i, own in ends.items():
+        others = [ends.get(j) for j in members if j != i]
         for depth in range(1, len(own)):
             taken = {name if other is None else other[depth] if depth < len(other) else None
                      for other in others}
@@ -174,6 +177,14 @@ def _tell_apart(name: str, members: list[int], sources: Sequence[str | None],
                 chosen[i] = own[depth]
                 break
         else:
+            exhausted.append(i)
+    spare = {i: [ends[i][-1], *forms[i][1]] for i in exhausted}
+    for i in exhausted:
+        taken = {chosen[j] for j in members if j != i and j not in exhausted} | {
+            form for j in exhausted if j != i for form in spare[j]}
+        chosen[i] = next((form for form in spare[i] if form != name and form not in taken),
+                         "")
+        if not chosen[i]:
             raise ParameterError(f"run file {sources[i]} is given twice")
 
 

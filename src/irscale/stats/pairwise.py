@@ -19,7 +19,7 @@ from ..core import ScoreMatrix
 from ..core.params import RESAMPLES
 from ..core.progress import phase_progress, progress_callback
 from ..errors import NoVarianceWarning, ParameterError
-from ..io.naming import find_in, find_names
+from ..io.naming import find_names
 from ..parallel import check_executor, executor_scope, is_local, is_ready
 from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
 from .corrections import Correction, adjust_pvalues, correction_name
@@ -106,12 +106,6 @@ def pairwise_tests(
     spec = test_spec(test)
     wanted_measures = chosen_measures(measure, measures)
     baselines = baseline_names(baseline)
-    if hasattr(data, "runs") and hasattr(data, "sources"):  # an evaluation: its runs' files
-        # and run ids designate them too (io.naming)
-        baselines = baseline_names(None if baselines is None else
-                                   [find_in(name, data) for name in baselines])
-        systems = None if systems is None else [find_in(str(name), data, "systems")
-                                                for name in systems]
     spec.check_options(options)
     options = rng_options(options)
     if "executor" in options and not is_ready(check_executor(options["executor"])):
