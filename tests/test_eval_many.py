@@ -89,11 +89,19 @@ def collection(tmp_path_factory):
 
 def _oracle_runs(root: Path) -> dict[str, object]:
     """Every run as evaluate() takes it without the Parquet reader: paths for TREC files,
-    DataFrames read by pandas for Parquet files."""
+    DataFrames read by pandas for Parquet files (the run id of the last row kept: what
+    trec_eval's ``runid`` prints)."""
+    from irscale.core.records import replace
+
     runs: dict[str, object] = {}
     for path in sorted((root / "runs").iterdir()):
         name = path.name.split(".")[0]
-        runs[name] = pd.read_parquet(path) if path.suffix == ".parquet" else str(path)
+        if path.suffix == ".parquet":
+            frame = pd.read_parquet(path)
+            runs[name] = replace(irscale.read_run(frame, name=name),
+                                 runids=(str(frame["runid"].iloc[-1]),))
+        else:
+            runs[name] = str(path)
     return runs
 
 
