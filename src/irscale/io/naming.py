@@ -158,8 +158,8 @@ def _tell_apart(name: str, members: list[int], sources: Sequence[str | None],
     """Name each run of ``members`` (all named ``name``) that has a file by the shortest end
     of its path (:func:`_path_forms`), beyond ``name``, that no other member has at that
     length; a run whose path ends another's (``a/run``, ``x/a/run``) by its whole path,
-    two that differ by their extension alone by their file names. ``chosen`` is updated in
-    place."""
+    two that differ by their extension alone by their file names (:func:`_whole_names`).
+    A run without a file keeps ``name``. ``chosen`` is updated in place."""
     without = [i for i in members if sources[i] is None]
     if len(without) > 1:
         raise ParameterError(f"{len(without)} runs without a file are all named {name!r}, "
@@ -167,24 +167,45 @@ def _tell_apart(name: str, members: list[int], sources: Sequence[str | None],
                              "(--names a,b,c, or a mapping {name: run} in Python)")
     forms = {i: _path_forms(source) for i in members if (source := sources[i]) is not None}
     ends = {i: [name, *_beyond(name, stems)] for i, (stems, _) in forms.items()}
-    exhausted = []
-    for i, own in ends.items():
-        others = [ends.get(j) for j in members if j != i]
-        for depth in range(1, len(own)):
-            taken = {name if other is None else other[depth] if depth < len(other) else None
-                     for other in others}
-            if own[depth] not in taken:
-                chosen[i] = own[depth]
-                break
+    found = {i: _shortest_end(i, ends, bool(without)) for i in ends}
+    for i, end in found.items():
+        if end is not None:
+            chosen[i] = end
+    exhausted = {i: [ends[i][-1], *forms[i][1]] for i, end in found.items() if end is None}
+    if exhausted:
+        _whole_names(name, exhausted, [chosen[i] for i in members if i not in exhausted],
+                     sources, chosen)
+
+
+def _shortest_end(i: int, ends: dict[int, list[str]], named: bool) -> str | None:
+    """The shortest of the ends of run ``i``'s path (``ends[i]``, the shared name first)
+    that no other run of the group has at that length (``named``: a run without a file has
+    the shared name at every length); ``None`` where there is none."""
+    own = ends[i]
+    others = [other for j, other in ends.items() if j != i]
+    for depth in range(1, len(own)):
+        taken = {other[depth] for other in others if depth < len(other)}
+        if own[depth] not in taken and not (named and own[depth] == own[0]):
+            return own[depth]
+    return None
+
+
+def _whole_names(name: str, spare: dict[int, list[str]], taken: list[str],
+                 sources: Sequence[str | None], chosen: list[str]) -> None:
+    """Name the runs of ``spare`` (each with its forms: its whole path without extension,
+    then its file name under 0, 1 ... folders) by their whole paths where these differ,
+    else (the same path but for the extension) by the first of their other forms that no
+    other run of the group takes or may take (``taken``: the names chosen already)."""
+    wholes = Counter(forms[0] for forms in spare.values())
+    for i, forms in spare.items():
+        others = set(taken) | {form for j, more in spare.items() if j != i
+                               for form in more[1:]}
+        free = [form for form in forms[1:] if form != name and form not in others]
+        if wholes[forms[0]] == 1 and forms[0] not in taken:
+            chosen[i] = forms[0]
+        elif free:
+            chosen[i] = free[0]
         else:
-            exhausted.append(i)
-    spare = {i: [ends[i][-1], *forms[i][1]] for i in exhausted}
-    for i in exhausted:
-        taken = {chosen[j] for j in members if j != i and j not in exhausted} | {
-            form for j in exhausted if j != i for form in spare[j]}
-        chosen[i] = next((form for form in spare[i] if form != name and form not in taken),
-                         "")
-        if not chosen[i]:
             raise ParameterError(f"run file {sources[i]} is given twice")
 
 
