@@ -308,30 +308,60 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
     if isinstance(obj, Run):
         return [obj if name is None or obj.name == name else replace(obj, name=name)]
     if is_irds(obj) or hasattr(obj, "scoreddocs_iter"):
-        from .irds import PREFIX, dataset_rows, load_dataset
-        from .memory import run_from_records
-
-        if keep_rank:
-            raise ParameterError(f"{obj if is_irds(obj) else 'an ir_datasets dataset'}: "
-                                 "ir_datasets' scored documents have no rank column to keep "
-                                 "(use another tie policy)")
-        dataset = load_dataset(obj) if is_irds(obj) else obj
-        rows, source = dataset_rows(dataset, "scoreddocs", obj if is_irds(obj) else None)
-        return [run_from_records(rows, duplicates=duplicates, source=source,
-                                 name=name if name is not None else source.removeprefix(PREFIX))]
+        return [_dataset_run(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
     if is_data(obj):
         from .trec import read_run as read_trec_run
 
         return [read_trec_run(_data(obj), name=name, duplicates=duplicates,
                               keep_rank=keep_rank)]
     if isinstance(obj, (str, os.PathLike)):
-        if expands(obj):
-            from .naming import name_runs
+        if not expands(obj):
+            return [read_run_file(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
+        found = [read_run_file(path, duplicates=duplicates, keep_rank=keep_rank)
+                 for path in run_files(obj)]
+    elif isinstance(obj, Sequence) and not _in_memory(obj):
+        # one naming rule over every run of the list, its folders' included (io.naming)
+        found = [run for item in obj
+                 for run in _runs(item, duplicates=duplicates, keep_rank=keep_rank,
+                                  named=False)]
+    else:
+        return _memory_runs(obj, name=name, duplicates=duplicates, keep_rank=keep_rank,
+                            where=where)
+    if not named:
+        return found
+    from .naming import name_runs
 
-            found = [read_run_file(path, duplicates=duplicates, keep_rank=keep_rank)
-                     for path in run_files(obj)]
-            return name_runs(found) if named else found
-        return [read_run_file(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
+    return name_runs(found)
+
+
+def _in_memory(obj: Any) -> bool:
+    """Whether the sequence ``obj`` holds one run's rows (a ranx run, records), not runs."""
+    from . import memory
+
+    return _is_ranx(obj, "run") or hasattr(obj, "columns") or memory.is_records(obj)
+
+
+def _dataset_run(obj: Any, *, name: str | None, duplicates: DuplicatePolicy,
+                 keep_rank: bool) -> Run:
+    """The run of an ir_datasets dataset's scored documents (``irds:`` id or dataset)."""
+    from .irds import PREFIX, dataset_rows, load_dataset
+    from .memory import run_from_records
+
+    if keep_rank:
+        raise ParameterError(f"{obj if is_irds(obj) else 'an ir_datasets dataset'}: "
+                             "ir_datasets' scored documents have no rank column to keep "
+                             "(use another tie policy)")
+    dataset = load_dataset(obj) if is_irds(obj) else obj
+    rows, source = dataset_rows(dataset, "scoreddocs", obj if is_irds(obj) else None)
+    return run_from_records(rows, duplicates=duplicates, source=source,
+                            name=name if name is not None else source.removeprefix(PREFIX))
+
+
+def _memory_runs(obj: Any, *, name: str | None, duplicates: DuplicatePolicy, keep_rank: bool,
+                 where: str) -> list[Run]:
+    """The runs of data held in memory (:mod:`irscale.io.memory`): a ranx run, a DataFrame
+    (a ``run`` column holds several), a dict of one run or a mapping ``{name: run}``,
+    records; anything else is refused (``where``: as :func:`_runs`)."""
     from . import memory
 
     if _is_ranx(obj, "run"):
@@ -348,14 +378,6 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
                          where=f"{where}run {str(key)!r}: ") for key, value in obj.items()]
     if memory.is_records(obj):
         return [memory.run_from_records(obj, name=name or "run", duplicates=duplicates)]
-    if isinstance(obj, Sequence):
-        from .naming import name_runs
-
-        # one naming rule over every run of the list, its folders' included (io.naming)
-        found = [run for item in obj
-                 for run in _runs(item, duplicates=duplicates, keep_rank=keep_rank,
-                                  named=False)]
-        return name_runs(found) if named else found
     raise about(InputError(f"{where}expected a run ({RUN_KINDS}), got {describe(obj)}"), obj)
 
 
@@ -479,26 +501,7 @@ def read_runs(
     from .naming import name_runs
 
     check_duplicate_policy(duplicates)
-    one_run = "(one run: read_run, or read_runs([...]))"
-    if isinstance(sources, Mapping) and _several(sources) is not None:
-        if not (isinstance(names, str) and names == "file"):
-            raise ParameterError("read_runs: a mapping {name: path} names the runs already; "
-                                 "names= applies to a list of files")
-        items: list[tuple[Any, str | None, str]] = [
-            (value, str(key), f"read_runs: run {str(key)!r}: ") for key, value in sources.items()]
-    elif isinstance(sources, (str, os.PathLike)) and expands(sources):
-        items = [(path, None, "read_runs: ") for path in run_files(sources)]
-    elif isinstance(sources, (str, os.PathLike, Mapping)) or is_data(sources) or \
-            hasattr(sources, "columns") or not isinstance(sources, Iterable) or \
-            (isinstance(sources, (list, tuple)) and _records(sources)):
-        raise about(InputError(f"read_runs: expected a list of runs, a mapping {{name: run}}, "
-                               f"a folder or a glob pattern, got {describe(sources)} "
-                               f"{one_run}"), sources)
-    else:
-        items = [(path, None, f"read_runs: item {number}: ")
-                 for number, item in enumerate(sources, 1)
-                 for path in (run_files(item) if isinstance(item, (str, os.PathLike))
-                              and expands(item) else [item])]
+    items = _read_items(sources, names)
     report = progress_reporter(progress, len(items), "reading runs", delay=DELAY)
     runs = []
     for number, (item, name, where) in enumerate(items, 1):
@@ -509,6 +512,30 @@ def read_runs(
                                  where=where))
         report(number)
     return name_runs(runs, names)
+
+
+def _read_items(sources: Any, names: NameSpec) -> list[tuple[Any, str | None, str]]:
+    """The items :func:`read_runs` reads, in order: ``(spec, name or None, where)``, a
+    mapping's values named by their keys, a folder's or pattern's files, a list's items
+    (its folders and patterns expanded); ``sources`` that are one run are refused."""
+    if isinstance(sources, Mapping) and _several(sources) is not None:
+        if not (isinstance(names, str) and names == "file"):
+            raise ParameterError("read_runs: a mapping {name: path} names the runs already; "
+                                 "names= applies to a list of files")
+        return [(value, str(key), f"read_runs: run {str(key)!r}: ")
+                for key, value in sources.items()]
+    if isinstance(sources, (str, os.PathLike)) and expands(sources):
+        return [(path, None, "read_runs: ") for path in run_files(sources)]
+    if isinstance(sources, (str, os.PathLike, Mapping)) or is_data(sources) or \
+            hasattr(sources, "columns") or not isinstance(sources, Iterable) or \
+            (isinstance(sources, (list, tuple)) and _records(sources)):
+        raise about(InputError(f"read_runs: expected a list of runs, a mapping {{name: run}}, "
+                               f"a folder or a glob pattern, got {describe(sources)} "
+                               "(one run: read_run, or read_runs([...]))"), sources)
+    return [(path, None, f"read_runs: item {number}: ")
+            for number, item in enumerate(sources, 1)
+            for path in (run_files(item) if isinstance(item, (str, os.PathLike))
+                         and expands(item) else [item])]
 
 
 def input_files(spec: Any, how: str = "") -> Iterator[InputFile]:
