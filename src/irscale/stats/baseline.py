@@ -257,9 +257,9 @@ def baseline_comparison(
     matrix, compared_measures = _matrix(data, chosen_measures(measure, measures))
     runs = list(matrix.systems)
     # a run's name, file or run id (io.naming), among an evaluation's runs or the systems
-    baselines = baseline_names([find_in(name, data if hasattr(data, "sources") else matrix)
-                                for name in baselines])
-    baseline = list(baselines) if len(baselines) > 1 else baselines[0]
+    found = [find_in(name, data if hasattr(data, "sources") else matrix) for name in baselines]
+    baselines = baseline_names(found) or ()  # checked again: two spellings of one run
+    baseline = found if len(found) > 1 else found[0]
     if len(runs) < 2:
         raise ParameterError(f"comparing with a baseline needs at least two runs; there is "
                              f"only {baselines[0]!r}")
