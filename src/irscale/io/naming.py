@@ -96,6 +96,12 @@ def file_stem(path: str | os.PathLike) -> str:
     return stem or base
 
 
+def source_name(source: str, runid: str) -> str:
+    """The name a run read from ``source`` (its name in messages) takes by default: its
+    file's stem, or ``runid`` where it has no file (``<stdin>``, ``<bytes>``)."""
+    return runid if source.startswith("<") else file_stem(source)
+
+
 def run_id(run: Any) -> str:
     """The run's run id, as trec_eval's ``runid`` measure prints it: the run id of the
     file's last line (the readers keep it last in ``runids``), or the run's name where it

@@ -22,8 +22,8 @@ from ..core.inputs import Qrels, Run
 from ..core.labels import LabelTable, memberships
 from ..core.strings import Strings
 from ..errors import InputFormatError
+from . import naming
 from ._text import is_float, line_of_record, read_fields, source_name
-from .naming import file_stem
 
 #: The fields of a line of a stochastic run.
 FIELDS = ("qid", "sample", "docno", "rank", "score", "runid")
@@ -70,9 +70,7 @@ def read_stochastic_run(source: str | os.PathLike | bytes, name: str | None = No
     block, position = _positions(_changes(topic_code, sample_code))
     _refuse_repeats(docno_code, row, block, label, raw)
     runid = fields.strings("runid")[0]
-    if not name:  # by its file (io.naming), else (bytes) by its run id
-        name = runid if isinstance(source, bytes) or label.startswith("<") else \
-            file_stem(source)
+    name = name or naming.source_name(label, runid)  # by its file, else by its run id
     return StochasticRun(name, topic.take(row), sample.take(row), docno.take(row),
                          position.astype(np.int64), label, (runid,))
 
