@@ -362,6 +362,25 @@ def run_keys(table: Any) -> list[RunKey]:
             for i, name in enumerate(names)]
 
 
+def by_run(mapping: Any, runs: Sequence[Any], what: str = "contributors"
+           ) -> tuple[dict[str, Any], list[Any]]:
+    """``mapping``'s values by the name of the run each key designates (:func:`find_run`:
+    a run's name, run id or file), and the keys that designate no run. A key that
+    designates several runs, or two keys one run, is a :class:`ParameterError`."""
+    found: dict[str, Any] = {}
+    unknown = []
+    for key, value in mapping.items():
+        matches = [run for run in runs if _designates(str(key), run)]
+        if not matches:
+            unknown.append(key)
+            continue
+        name = find_run(str(key), matches if len(matches) == 1 else runs, what)
+        if name in found:
+            raise ParameterError(f"{what}: the run {name!r} is given twice (as {key!r})")
+        found[name] = value
+    return found, unknown
+
+
 def find_names(wanted: Iterable[str], names: Sequence[str], what: str = "baseline"
                ) -> list[str]:
     """:func:`find_run` of each of ``wanted`` among runs known by their ``names`` alone

@@ -47,6 +47,7 @@ from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
 from ..io.maps import source_of
 from ..io.memory import qrels_from_frame
+from ..io.naming import by_run
 from ..io.sources import as_qrels, as_runs, read_runs
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
@@ -267,17 +268,17 @@ def leave_one_out(
         team_of = contributors_by_prefix(names)
     elif callable(contributors):
         team_of = {name: str(contributors(name)) for name in names}
-    else:
-        missing = [name for name in names if name not in contributors]
+    else:  # keyed by the runs' names, run ids or files (io.naming)
+        given, unknown = by_run(contributors, run_list)
+        missing = [name for name in names if name not in given]
         if missing:
             raise InputError(f"no contributor given for run(s) {missing[:5]}",
                              source=source_of(contributors, "contributors="))
-        unknown = [name for name in contributors if name not in set(names)]
         if unknown:
             warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "
                           f"(ignored): {', '.join(map(str, unknown[:5]))}"
                           f"{' ...' if len(unknown) > 5 else ''}", stacklevel=2)
-        team_of = {name: str(contributors[name]) for name in names}
+        team_of = {name: str(given[name]) for name in names}
     teams = list(dict.fromkeys(team_of[name] for name in names))
     if len(teams) < 2:
         raise InputError("leave-one-out needs runs of at least two contributors")
