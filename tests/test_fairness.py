@@ -464,10 +464,6 @@ def test_runs_of_one_run_id_are_named_after_their_files(tmp_path):
         ev = irscale.evaluate(b"1 0 a 1\n", [tmp_path / "one.run", tmp_path / "two.run"],
                               "EE-D")
     assert ev.runs == ("one", "two")
-    with pytest.warns(UserWarning, match="share a run id with another run \\('sys' ×2\\)"):
-        by_id = irscale.evaluate(b"1 0 a 1\n", [tmp_path / "one.run", tmp_path / "two.run"],
-                                 "EE-D", names="runid")
-    assert by_id.runs == ("one", "two")
     assert ev.values["EE-D"].tolist() == [1.125, 1.125]  # ε_a = ε_b = (1 + ½)/2: 2 · ¾²
 
 
