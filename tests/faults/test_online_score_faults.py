@@ -9,7 +9,6 @@ import pytest
 
 from .catalog import trec_file_faults
 from .conftest import (
-    RUN_IDS,
     any_of,
     err,
     gz,
@@ -22,16 +21,16 @@ from .conftest import (
     with_option,
 )
 
-A, B, C = RUN_IDS["a"], RUN_IDS["b"], RUN_IDS["c"]
+A, B, C = "a", "b", "c"  # the runs' names (their files), as the logs name the teams
 
 
 def _rankings(*which: str) -> dict[str, dict[str, list[str]]]:
-    """The fixture's runs as {run id: {topic: [docno, ...]}} (rank order)."""
+    """The fixture's runs as {name: {topic: [docno, ...]}} (rank order)."""
     out: dict[str, dict[str, list[str]]] = {}
     for w in which:
         for line in run_lines(w):
             topic, _, doc, *_ = line.split()
-            out.setdefault(RUN_IDS[w], {}).setdefault(topic, []).append(doc)
+            out.setdefault(w, {}).setdefault(topic, []).append(doc)
     return out
 
 
