@@ -733,7 +733,7 @@ def test_the_entry_format_knows_every_field_of_an_evaluation():
 
     # conventions: the call's provenance, added by evaluate to a hit (not stored)
     assert names(Evaluation) == {"columns", "values", "rows", "averaging", "rankings",
-                                 "runids", "conventions"}
+                                 "runids", "conventions", "sources"}
     assert names(TopicRows) == {"runs", "topics", "ranking_run", "ranking_topic",
                                 "unjudged_topics", "placeholder", "evaluated"}
     assert names(Averaging) == {"rule", "complete", "n_qrels_topics", "totals"}

@@ -7,7 +7,6 @@ The reference output in ../shared/data/clef2016-task2/trec_eval-9.0.8 was produc
 from __future__ import annotations
 
 import io
-import re
 from contextlib import redirect_stdout
 
 import pytest
@@ -41,20 +40,23 @@ def test_official_per_query_output_is_byte_identical(clef, run):
 
 def test_several_runs_add_the_run_as_a_fourth_field(clef):
     """``eval -q`` of several runs: every line ends with a tab and its run; without that
-    field, each run's lines are trec_eval's output for the run alone. KDEIR_EN_Run1 and
-    KDEIR_EN_Run2 share the run id KDEIR: they are named after their files (the runid line
-    prints that name); GUIR_EN_Run1 keeps its run id, GUIR_EN_RUN1 (a run's name depends on
-    the run alone: it was renamed after its file too, with every run of the call)."""
+    field, each run's lines are trec_eval's output for the run alone, its runid line
+    included: the fourth field names the run by its file (KDEIR_EN_Run1 and KDEIR_EN_Run2
+    share the run id KDEIR, GUIR_EN_Run1's is GUIR_EN_RUN1), the runid line prints its run id
+    (``--names runid``: the same lines, the runs named by run id where it is theirs alone)."""
     runs = ["GUIR_EN_Run1.txt", "KDEIR_EN_Run1.txt", "KDEIR_EN_Run2.txt"]
-    ours = run_cli(["eval", "-q", str(clef / "task2.qrels"),
-                    *[str(clef / "runs" / run) for run in runs]]).decode()
-    lines = [line.split("\t") for line in ours.splitlines()]
-    assert {len(fields) for fields in lines} == {4}
-    names = {runs[0]: "GUIR_EN_RUN1", runs[1]: "KDEIR_EN_Run1", runs[2]: "KDEIR_EN_Run2"}
-    assert list(dict.fromkeys(fields[3] for fields in lines)) == list(names.values())
-    for run, name in names.items():
-        reference = re.sub(r"(?m)^(runid\s+\tall\t).*$", rf"\g<1>{name}",
-                           (clef / "trec_eval-9.0.8" / run.replace(".txt", ".official.txt")
-                            ).read_text())
-        own = "".join("\t".join(fields[:3]) + "\n" for fields in lines if fields[3] == name)
-        assert own == reference
+    for names, given in (({runs[0]: "GUIR_EN_Run1", runs[1]: "KDEIR_EN_Run1",
+                           runs[2]: "KDEIR_EN_Run2"}, []),
+                         ({runs[0]: "GUIR_EN_RUN1", runs[1]: "KDEIR_EN_Run1",
+                           runs[2]: "KDEIR_EN_Run2"}, ["--names", "runid"])):
+        ours = run_cli(["eval", "-q", *given, str(clef / "task2.qrels"),
+                        *[str(clef / "runs" / run) for run in runs]]).decode()
+        lines = [line.split("\t") for line in ours.splitlines()]
+        assert {len(fields) for fields in lines} == {4}
+        assert list(dict.fromkeys(fields[3] for fields in lines)) == list(names.values())
+        for run, name in names.items():
+            reference = (clef / "trec_eval-9.0.8" / run.replace(".txt", ".official.txt")
+                         ).read_text()
+            own = "".join("\t".join(fields[:3]) + "\n" for fields in lines
+                          if fields[3] == name)
+            assert own == reference

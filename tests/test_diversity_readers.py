@@ -255,12 +255,13 @@ def test_sources_of_every_kind(tmp_path):
     assert {tuple(q.docno.to_pylist()) for q in qrels} == {("d1", "d2", "d3", "d1", "d5")}
     runs = [read_ndeval_run(s, ndeval_topics=True)
             for s in (run, tmp_path / "r.gz", str(tmp_path / "r.txt"), io.BytesIO(run))]
-    for r in runs:
-        assert (r.name, r.topic.to_pylist(), r.rank.tolist()) == ("a", ["1", "1"], [2, 1])
+    for r, name in zip(runs, ["a", "r", "r", "a"], strict=True):  # files by their names
+        assert (r.name, r.topic.to_pylist(), r.rank.tolist()) == (name, ["1", "1"], [2, 1])
+        assert r.runids[0] == "a"  # ndeval's runid
     assert [r.source for r in runs[1:3]] == [str(tmp_path / "r.gz"), str(tmp_path / "r.txt")]
     # the run files judged by the engine give the values of the run read first
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # two files of one run id: named after the files
+        warnings.simplefilter("ignore")  # two files of one stem: named by their file names
         files = evaluate_diversity(QRELS, [str(tmp_path / "r.gz"), str(tmp_path / "r.txt")],
                                    "ndeval", ndeval_ids=True)
     objects = evaluate_diversity(QRELS, runs[0], "ndeval")

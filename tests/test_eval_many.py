@@ -89,11 +89,19 @@ def collection(tmp_path_factory):
 
 def _oracle_runs(root: Path) -> dict[str, object]:
     """Every run as evaluate() takes it without the Parquet reader: paths for TREC files,
-    DataFrames read by pandas for Parquet files."""
+    DataFrames read by pandas for Parquet files (the run id of the last row kept: what
+    trec_eval's ``runid`` prints)."""
+    from irscale.core.records import replace
+
     runs: dict[str, object] = {}
     for path in sorted((root / "runs").iterdir()):
         name = path.name.split(".")[0]
-        runs[name] = pd.read_parquet(path) if path.suffix == ".parquet" else str(path)
+        if path.suffix == ".parquet":
+            frame = pd.read_parquet(path)
+            runs[name] = replace(irscale.read_run(frame, name=name),
+                                 runids=(str(frame["runid"].iloc[-1]),))
+        else:
+            runs[name] = str(path)
     return runs
 
 
@@ -223,11 +231,14 @@ def test_evaluate_takes_a_folder_or_a_pattern(collection, reference):
     runs = collection / "runs"
     with pytest.warns(UserWarning):
         folder = irscale.evaluate(collection / "qrels", runs, MEASURES)
-    assert folder.runs == tuple(f"sys{k}" for k in range(9))
+    assert folder.runs == tuple(f"r{k}" for k in range(9))  # by file
+    with pytest.warns(UserWarning):
+        by_runid = irscale.evaluate(collection / "qrels", runs, MEASURES, names="runid")
+    assert by_runid.runs == tuple(f"sys{k}" for k in range(9))
     np.testing.assert_array_equal(folder.mean().to_numpy(), reference.mean().to_numpy())
     with pytest.warns(UserWarning):
         pattern = irscale.evaluate(collection / "qrels", str(runs / "*.parquet"), ["map"])
-    assert pattern.runs == ("sys6", "sys7", "sys8")
+    assert pattern.runs == ("r6", "r7", "r8")
     np.testing.assert_array_equal(pattern.mean()["map"].to_numpy(),
                                   reference.mean()["map"].to_numpy()[6:])
 

@@ -17,7 +17,7 @@ from statsmodels.stats.multitest import multipletests
 
 import irscale
 from irscale.core import ScoreMatrix
-from irscale.errors import AlignmentError, InputError, MeasureError, ParameterError
+from irscale.errors import InputError, MeasureError, ParameterError
 from irscale.stats import pairwise_tests
 from irscale.stats.baseline import baseline_comparison
 from irscale.stats.risk import risk_table
@@ -118,7 +118,7 @@ def test_several_baselines_one_family_each_pair_once(evaluation):
         multipletests(table["p"], method="holm")[1].tolist(), rel=1e-12)
     with pytest.raises(ParameterError, match="twice"):
         evaluation.compare(["bm25", "bm25"])
-    with pytest.raises(AlignmentError, match="'nosuch'"):
+    with pytest.raises(ParameterError, match="'nosuch' names no run"):
         evaluation.compare(["bm25", "nosuch"])
 
 
@@ -192,7 +192,9 @@ def test_cli_compare_baseline_prints_the_same_counts(tmp_path, evaluation):
 
 # ----------------------------------------------------------------------------- errors
 def test_baseline_not_a_run(evaluation):
-    with pytest.raises(AlignmentError, match=r"baseline .bm2. is not a run \(runs: bm25, ql"):
+    with pytest.raises(ParameterError, match=r"baseline .bm2. names no run: give a run's name, "
+                       r"its run id or its file \(path, file name or stem\); runs: 'bm25', "
+                       "'ql'"):
         evaluation.compare("bm2")
 
 

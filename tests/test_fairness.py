@@ -19,6 +19,7 @@ import itertools
 import math
 import subprocess
 import sys
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -458,7 +459,8 @@ def test_runs_of_one_run_id_are_named_after_their_files(tmp_path):
     run = run_text({"1": [["a", "b"], ["b", "a"]]})
     (tmp_path / "one.run").write_bytes(run)
     (tmp_path / "two.run").write_bytes(run)
-    with pytest.warns(UserWarning, match="share a run id with another run \\('sys' ×2\\)"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # by file: no warning
         ev = irscale.evaluate(b"1 0 a 1\n", [tmp_path / "one.run", tmp_path / "two.run"],
                               "EE-D")
     assert ev.runs == ("one", "two")

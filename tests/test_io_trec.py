@@ -41,7 +41,7 @@ def test_run_any_whitespace_and_gzip(tmp_path):
     text = "101 Q0 d1 1 2.5 r1\n101\t0  d2\t2 1e0 r1\n\n  102 Q0 d3 1 -3 r1  \r\n"
     for compress in (False, True):
         run = irscale.read_run(write(tmp_path, f"r{compress}.txt", text, compress))
-        assert run.name == "r1"
+        assert run.name == f"r{compress}" and run.runids == ("r1",)  # by file; its run id
         assert run.topic.to_pylist() == ["101", "101", "102"]
         assert run.docno.to_pylist() == ["d1", "d2", "d3"]
         assert run.score.tolist() == [2.5, 1.0, -3.0]
@@ -208,7 +208,7 @@ def test_several_runs_and_name_clash(tmp_path):
     b = write(tmp_path, "b.run", "1 Q0 a 1 1 same\n")
     with pytest.warns(UserWarning, match="2 runs share a run id with another run "
                       "\\('same' ×2\\).*'a' .*'b' "):
-        runs = irscale.read_runs([a, b])
+        runs = irscale.read_runs([a, b], names="runid")
     assert [r.name for r in runs] == ["a", "b"]
     named = irscale.read_runs({"x": a, "y": b})
     assert [r.name for r in named] == ["x", "y"]
@@ -234,7 +234,7 @@ def test_in_memory_inputs():
 
 def test_real_runs_read(clef):
     run = irscale.read_run(clef / "runs" / "GUIR_EN_Run1.txt")
-    assert len(run) == 50_000 and run.name == "GUIR_EN_RUN1"
+    assert len(run) == 50_000 and run.name == "GUIR_EN_Run1" and run.runids == ("GUIR_EN_RUN1",)
     qrels = irscale.read_qrels(clef / "task2.qrels")
     assert len(qrels) == 25_000 and len(qrels.topics) == 50
 
@@ -350,11 +350,15 @@ def test_qrels_deduplication(tmp_path):
     assert qrels.topic_blocks.bounds[-1] == len(qrels) == len(qrels.docno_fingerprints)
 
 
-def test_run_ids_in_order_of_first_appearance(tmp_path):
+def test_run_ids_in_order_of_first_appearance_the_last_lines_last(tmp_path):
+    """The run ids in order of first appearance, but the last line's last: the run id
+    trec_eval's ``runid`` prints (named by its file, by that run id on request)."""
     path = write(tmp_path, "ids.run", "1 Q0 a 1 3 y\n1 Q0 b 2 2 x\n2 Q0 a 1 1 y\n")
-    with pytest.warns(UserWarning, match="2 different run ids"):
+    with pytest.warns(UserWarning, match="2 different run ids; its run id is the last one"):
         run = irscale.read_run(path)
-    assert run.runids == ("y", "x") and run.name == "y"
+    assert run.runids == ("x", "y") and run.name == "ids"
+    with pytest.warns(UserWarning, match="2 different run ids"):
+        assert [r.name for r in irscale.read_runs([path], names="runid")] == ["y"]
     assert irscale.read_run(write(tmp_path, "one.run", "1 Q0 a 1 3 z\n")).runids == ("z",)
 
 
@@ -508,7 +512,7 @@ def test_renamed_runs_keep_their_precomputed_columns(tmp_path):
     a = write(tmp_path, "a.run", "1 Q0 a 1 1 same\n")
     b = write(tmp_path, "b.run", "1 Q0 a 1 1 same\n")
     with pytest.warns(UserWarning, match="share a run id"):
-        runs = irscale.read_runs([a, b])
+        runs = irscale.read_runs([a, b], names="runid")
     for run in runs:
         assert run.fingerprints is not None and run.blocks is not None
 
@@ -584,7 +588,7 @@ def test_runs_of_blanks_and_aligned_columns_read_as_single_blanks(tmp_path):
         assert run.topic.to_pylist() == expected.topic.to_pylist()
         assert run.docno.to_pylist() == expected.docno.to_pylist()
         assert run.score.tolist() == expected.score.tolist()
-        assert run.name == "run"
+        assert run.name == name and run.runids == ("run",)
     qrels = irscale.read_qrels(write(tmp_path, "q", "  1   0  d1   2 \n1 0 d2\t\t1\n"))
     assert qrels.docno.to_pylist() == ["d1", "d2"] and qrels.rel.tolist() == [2, 1]
     with pytest.raises(InputFormatError) as info:  # read as trec_eval reads it: not 1

@@ -14,7 +14,7 @@ from statsmodels.stats.multitest import multipletests
 
 import irscale
 import irscale.cli.main
-from irscale.errors import AlignmentError, MeasureError, ParameterError
+from irscale.errors import MeasureError, ParameterError
 from irscale.report import build_report, format_tables, render_html
 from irscale.report.tables import summary_cells
 from tests.report_data import RUNS, TOPICS, write_collection
@@ -266,7 +266,7 @@ def test_html_is_complete_without_a_baseline(collection):
 def test_errors(collection):
     qrels, runs = collection
     paths = [str(r) for r in runs]
-    with pytest.raises(AlignmentError, match="nosuch"):
+    with pytest.raises(ParameterError, match="'nosuch' names no run"):
         build_report(qrels, paths, ["map"], baseline="nosuch", robustness=False)
     with pytest.raises(ParameterError, match="at least two"):
         build_report(qrels, paths[:1], ["map"], robustness=False)

@@ -1,7 +1,9 @@
-"""A run's name depends on the run alone: its run id, or, where another run of the call
-has the same run id, its file, with one short warning; ``read_runs(names=...)`` and
-``--names runid|file|a,b,c`` on eval, compare, meta and scale. Real case: two CLEF eHealth
-2016 teams reuse one run id across their runs (KDEIR, WHUIRGroup)."""
+"""A run read from a file is named by its file (its name without extension), the runs that
+share that name by the shortest end of their paths that tells them apart, with one short
+warning; ``names="runid"`` gives run ids (files where run ids collide);
+``read_runs(names=...)`` and ``--names file|runid|a,b,c`` on eval, compare, meta and scale.
+Real case: two CLEF eHealth 2016 teams reuse one run id across their runs (KDEIR,
+WHUIRGroup), others name runs unlike their files (CUNI_EN_Run2.txt is 'Run3')."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 
 import irscale
 from irscale.cli.main import main
-from irscale.errors import AlignmentError, ParameterError
+from irscale.errors import ParameterError
 from irscale.io.naming import file_stem, find_run, name_runs, parse_names
 from irscale.io.sources import as_runs
 
@@ -42,8 +44,11 @@ def test_shared_run_id_names_those_runs_by_file_stem_with_a_warning(tmp_path):
     a = write(tmp_path / "bm25.run.gz", "1 Q0 d 1 1 same\n")
     b = write(tmp_path / "ql.txt", "1 Q0 d 1 1 same\n")
     c = write(tmp_path / "c.txt", "1 Q0 d 1 1 other\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # by file (the default): no warning
+        assert names_of(irscale.read_runs([a, b, c])) == ["bm25", "ql", "c"]
     with pytest.warns(UserWarning) as caught:
-        runs = irscale.read_runs([a, b, c])
+        runs = irscale.read_runs([a, b, c], names="runid")
     assert names_of(runs) == ["bm25", "ql", "other"]
     assert len(caught) == 1
     message = str(caught[0].message)
@@ -52,8 +57,8 @@ def test_shared_run_id_names_those_runs_by_file_stem_with_a_warning(tmp_path):
     assert f"'bm25' ({a})" in message and f"'ql' ({b})" in message and "'other'" not in message
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # distinct ids: no warning, trec_eval's names
-        assert names_of(irscale.read_runs([a, c])) == ["same", "other"]
-        assert names_of(irscale.read_runs([c])) == ["other"]
+        assert names_of(irscale.read_runs([a, c], names="runid")) == ["same", "other"]
+        assert names_of(irscale.read_runs([c], names="runid")) == ["other"]
 
 
 def test_the_warning_names_two_runs_whatever_their_number(tmp_path):
@@ -62,7 +67,7 @@ def test_the_warning_names_two_runs_whatever_their_number(tmp_path):
     paths = [write(tmp_path / f"run{k:02d}.txt", f"1 Q0 d 1 1 {'tag' if k < 30 else k % 3}\n")
              for k in range(40)]
     with pytest.warns(UserWarning) as caught:
-        runs = irscale.read_runs(paths)
+        runs = irscale.read_runs(paths, names="runid")
     assert names_of(runs)[:30] == [f"run{k:02d}" for k in range(30)]
     assert names_of(runs)[30:33] == ["run30", "run31", "run32"]  # ids 0, 1, 2 shared too
     assert len(caught) == 1
@@ -74,20 +79,24 @@ def test_the_warning_names_two_runs_whatever_their_number(tmp_path):
 
 
 def test_colliding_stems_fall_back_to_longer_forms(tmp_path):
-    # TREC's input.<runid> files: same stem 'input', different file names
+    # TREC's input.<runid> files: same stem 'input', told apart by their file names
     a = write(tmp_path / "input.bm25", "1 Q0 d 1 1 same\n")
     b = write(tmp_path / "input.ql", "1 Q0 d 1 1 same\n")
     with pytest.warns(UserWarning, match="share a run id"):
+        assert names_of(irscale.read_runs([a, b], names="runid")) == ["input.bm25", "input.ql"]
+    with pytest.warns(UserWarning, match="share a name"):
         assert names_of(irscale.read_runs([a, b])) == ["input.bm25", "input.ql"]
     # same file name in two folders: the folder is added
     c = write(tmp_path / "x" / "k.txt", "1 Q0 d 1 1 same\n")
     d = write(tmp_path / "y" / "k.txt", "1 Q0 d 1 1 same\n")
     with pytest.warns(UserWarning, match="share a run id"):
-        assert names_of(irscale.read_runs([c, d])) == ["x/k.txt", "y/k.txt"]
+        assert names_of(irscale.read_runs([c, d], names="runid")) == ["x/k", "y/k"]
+    with pytest.warns(UserWarning, match="share a name"):
+        assert names_of(irscale.read_runs([c, d])) == ["x/k", "y/k"]
     # a renamed run never takes the name of another run (here e's run id, k)
     e = write(tmp_path / "z" / "other.txt", "1 Q0 d 1 1 k\n")
     with pytest.warns(UserWarning, match="share a run id"):
-        assert names_of(irscale.read_runs([e, c, d])) == ["k", "x/k.txt", "y/k.txt"]
+        assert names_of(irscale.read_runs([e, c, d], names="runid")) == ["k", "x/k", "y/k"]
 
 
 def test_the_same_file_twice_is_an_error(tmp_path):
@@ -100,19 +109,21 @@ def test_names_file_and_explicit_names(tmp_path):
     a = write(tmp_path / "a.run", "1 Q0 d 1 1 one\n")
     b = write(tmp_path / "b.run.gz", "1 Q0 d 1 1 two\n")
     assert names_of(irscale.read_runs([a, b], names="file")) == ["a", "b"]
+    assert names_of(irscale.read_runs([a, b])) == ["a", "b"]
+    assert names_of(irscale.read_runs([a, b], names="runid")) == ["one", "two"]
     assert names_of(irscale.read_runs([a, b], names=["x", "y"])) == ["x", "y"]
     with pytest.raises(ParameterError, match="1 name given for 2 runs"):
         irscale.read_runs([a, b], names=["x"])
     with pytest.raises(ParameterError, match="'x' is given twice"):
         irscale.read_runs([a, b], names=["x", "x"])
-    with pytest.raises(ParameterError, match="runid or file"):
+    with pytest.raises(ParameterError, match="file or runid"):
         irscale.read_runs([a, b], names="stem")
     with pytest.raises(ParameterError, match="mapping"):
-        irscale.read_runs({"x": a, "y": b}, names="file")
+        irscale.read_runs({"x": a, "y": b}, names="runid")
     c = write(tmp_path / "sub" / "a.run", "1 Q0 d 1 1 three\n")
-    with pytest.warns(UserWarning, match="2 run files share a file stem with another \\('a' ×2\\)"):
+    with pytest.warns(UserWarning, match="2 runs share a name with another run \\('a' ×2\\)"):
         assert names_of(irscale.read_runs([a, c], names="file")) == [
-            f"{tmp_path.name}/a.run", "sub/a.run"]  # both equally long: neither is preferred
+            f"{tmp_path.name}/a", "sub/a"]  # both equally long: neither is preferred
 
 
 def test_parse_names():
@@ -128,6 +139,8 @@ def test_in_memory_runs_without_files_must_be_named():
     same = [irscale.read_run(b"1 Q0 d 1 1 r\n"), irscale.read_run(b"1 Q0 e 1 1 r\n")]
     with pytest.raises(ParameterError, match="no file name"):
         name_runs(same)
+    with pytest.raises(ParameterError, match="no file name"):
+        name_runs(same, "runid")
     assert names_of(name_runs(same, ["p", "q"])) == ["p", "q"]
 
 
@@ -135,9 +148,12 @@ def test_evaluate_takes_runs_that_share_an_id(tmp_path):
     qrels = {"1": {"d": 1, "e": 0}}
     a = write(tmp_path / "a.txt", "1 Q0 d 1 2 same\n1 Q0 e 2 1 same\n")
     b = write(tmp_path / "b.txt", "1 Q0 e 1 2 same\n1 Q0 d 2 1 same\n")
-    with pytest.warns(UserWarning, match="share a run id with another run \\('same' ×2\\)"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         ev = irscale.evaluate(qrels, [a, b], ["P@1"])
     assert ev.runs == ("a", "b")
+    with pytest.warns(UserWarning, match="share a run id with another run \\('same' ×2\\)"):
+        assert irscale.evaluate(qrels, [a, b], ["P@1"], names="runid").runs == ("a", "b")
     assert ev.mean()["P@1"].tolist() == [1.0, 0.0]
 
 
@@ -155,22 +171,28 @@ def two_copies(clef, tmp_path):
 
 def test_eval_two_copies_of_a_clef_run(two_copies, clef, capsys):
     qrels, first, second = two_copies
-    assert main(["eval", "-q", "-m", "map", "-m", "P.10", qrels, first, second]) == 0
-    out, err = capsys.readouterr()
-    assert "irscale: warning: 2 runs share a run id with another run ('KDEIR' ×2)" in err
-    assert "'a/kdeir.txt'" in err and "'b/kdeir.txt'" in err
-    lines = [line.split("\t") for line in out.splitlines()]
-    assert {len(fields) for fields in lines} == {4}
-    runs = [fields[3] for fields in lines]
-    assert runs == ["a/kdeir.txt"] * (len(lines) // 2) + ["b/kdeir.txt"] * (len(lines) // 2)
+    for names, warned in ((), "2 runs share a name with another run ('kdeir' ×2)"), \
+            (("--names", "runid"), "2 runs share a run id with another run ('KDEIR' ×2)"):
+        assert main(["eval", "-q", "-m", "runid", "-m", "map", "-m", "P.10", *names, qrels,
+                     first, second]) == 0
+        out, err = capsys.readouterr()
+        assert f"irscale: warning: {warned}" in err
+        assert "'a/kdeir'" in err and "'b/kdeir'" in err
+        lines = [line.split("\t") for line in out.splitlines()]
+        assert {len(fields) for fields in lines} == {4}
+        runs = [fields[3] for fields in lines]
+        assert runs == ["a/kdeir"] * (len(lines) // 2) + ["b/kdeir"] * (len(lines) // 2)
+        # trec_eval's runid prints the run id, the fourth field the run's name
+        assert [fields[2] for fields in lines if fields[0].strip() == "runid"] == ["KDEIR"] * 2
     assert main(["eval", "-m", "map", "--names", "first,second", qrels, first, second]) == 0
     out, _ = capsys.readouterr()
     assert [line.split("\t")[3] for line in out.splitlines()] == ["first", "second"]
     other = str(clef / "runs" / "KDEIR_EN_Run2.txt")
-    assert main(["eval", "-m", "map", "--names", "file", qrels, first, other]) == 0
-    out, err = capsys.readouterr()
-    assert [line.split("\t")[3] for line in out.splitlines()] == ["kdeir", "KDEIR_EN_Run2"]
-    assert "warning" not in err
+    for names in ((), ("--names", "file")):
+        assert main(["eval", "-m", "map", *names, qrels, first, other]) == 0
+        out, err = capsys.readouterr()
+        assert [line.split("\t")[3] for line in out.splitlines()] == ["kdeir", "KDEIR_EN_Run2"]
+        assert "warning" not in err
 
 
 def test_eval_names_errors(two_copies, capsys):
@@ -190,8 +212,8 @@ def test_compare_two_copies_of_a_clef_run(two_copies, clef, capsys):
     other = str(clef / "runs" / "KDEIR_EN_Run2.txt")
     assert main(["compare", qrels, first, second, other, "-m", "P@10", "--test", "t"]) == 0
     out, err = capsys.readouterr()
-    assert "3 runs share a run id with another run ('KDEIR' ×3)" in err
-    for name in ("a/kdeir.txt", "b/kdeir.txt", "KDEIR_EN_Run2"):
+    assert "2 runs share a name with another run ('kdeir' ×2)" in err
+    for name in ("a/kdeir", "b/kdeir", "KDEIR_EN_Run2"):
         assert name in out
     assert main(["compare", qrels, first, other, "-m", "P@10", "--test", "t",
                  "--names", "one,two"]) == 0
@@ -208,8 +230,8 @@ def test_meta_never_merges_runs(two_copies, tmp_path, capsys):
     assert main(["meta", "loo", qrels, first, second, third, "-m", "P@10", "--depth", "10",
                  "--names", "file", "--per-run", "--format", "csv"]) == 0
     out, err = capsys.readouterr()
-    assert "a/kdeir.txt" in out and "b/kdeir.txt" in out and "X_1" in out
-    assert "share a file stem with another ('kdeir' ×2)" in err
+    assert "a/kdeir" in out and "b/kdeir" in out and "X_1" in out
+    assert "share a name with another run ('kdeir' ×2)" in err
     assert main(["meta", "correlate", qrels, first, second, third, "-m", "P@10", "-m", "map",
                  "--names", "A_1,B_1,C_1", "--format", "csv"]) == 0
     capsys.readouterr()
@@ -223,31 +245,36 @@ def test_names_refused_with_score_files(tmp_path, capsys):
     assert "--allow-empty applies" in capsys.readouterr().err
 
 
-def test_find_run_by_name_path_file_name_or_stem(tmp_path, monkeypatch):
-    """A baseline is designated by the run's name or by its file, however the user knows it:
-    the path as given or spelt otherwise, the file name, the stem (``.gz`` dropped)."""
+def test_find_run_by_name_path_file_name_stem_or_run_id(tmp_path, monkeypatch):
+    """A baseline is designated by the run's name, its run id or its file, however the user
+    knows it: the path as given or spelt otherwise, the file name, the stem (``.gz``
+    dropped)."""
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "runs" / "bm25.run.gz", "1 Q0 d 1 1 okapi\n")
     write(tmp_path / "runs" / "ql.txt", "1 Q0 d 1 1 dirichlet\n")
     runs = irscale.read_runs(["runs/bm25.run.gz", "runs/ql.txt"])
-    assert names_of(runs) == ["okapi", "dirichlet"]
+    assert names_of(runs) == ["bm25", "ql"]
     for name in ("okapi", "bm25", "bm25.run.gz", "runs/bm25.run.gz", "./runs/bm25.run.gz",
                  str(tmp_path / "runs" / "bm25.run.gz")):
-        assert find_run(name, runs) == "okapi", name
-    assert find_run("ql", runs) == find_run("ql.txt", runs) == "dirichlet"
+        assert find_run(name, runs) == "bm25", name
+    assert find_run("ql", runs) == find_run("ql.txt", runs) == find_run("dirichlet", runs) \
+        == "ql"
+    by_id = irscale.read_runs(["runs/bm25.run.gz", "runs/ql.txt"], names="runid")
+    assert [find_run(name, by_id) for name in ("bm25", "okapi", "runs/ql.txt")] == \
+        ["okapi", "okapi", "dirichlet"]
 
 
 def test_find_run_refuses_a_name_of_no_run_listing_the_runs(tmp_path):
     paths = [write(tmp_path / f"r{k:02d}.run", f"1 Q0 d 1 1 sys{k:02d}\n") for k in range(12)]
     runs = irscale.read_runs(paths)
-    with pytest.raises(AlignmentError) as caught:
+    with pytest.raises(ParameterError) as caught:
         find_run("bm25.run", runs)
     message = str(caught.value)
     assert message.startswith("baseline 'bm25.run' names no run: ")
-    assert f"'sys00' ({paths[0]})" in message and f"'sys09' ({paths[9]})" in message
-    assert "sys10" not in message and message.endswith(", ... (12 in all)")
+    assert f"'r00' ({paths[0]})" in message and f"'r09' ({paths[9]})" in message
+    assert "r10" not in message and message.endswith(", ... (12 in all)")
     frames = as_runs({"a": {"1": {"d": 1.0}}, "b": {"1": {"d": 2.0}}})  # no files
-    with pytest.raises(AlignmentError, match=r"runs: 'a', 'b'$"):
+    with pytest.raises(ParameterError, match=r"runs: 'a', 'b'$"):
         find_run("c", frames)
     for bad in ("", None, 3):
         with pytest.raises(ParameterError, match="baseline must name a run"):
@@ -255,21 +282,25 @@ def test_find_run_refuses_a_name_of_no_run_listing_the_runs(tmp_path):
 
 
 def test_find_run_refuses_a_name_of_several_runs(tmp_path):
-    """A run id that is another run's file stem, a file name shared by two folders: an
-    error naming both runs; the path tells them apart."""
+    """A run id that is another run's name, a file name shared by two folders, a run id
+    two runs share: an error naming the runs; the path tells them apart."""
     a = write(tmp_path / "x" / "a.run", "1 Q0 d 1 1 b\n")
     b = write(tmp_path / "y" / "b.run", "1 Q0 d 1 1 other\n")
-    c = write(tmp_path / "y" / "a.run", "1 Q0 d 1 1 third\n")
-    runs = irscale.read_runs([a, b, c])
+    c = write(tmp_path / "y" / "a.run", "1 Q0 d 1 1 b\n")
+    with pytest.warns(UserWarning, match="share a name"):
+        runs = irscale.read_runs([a, b, c])
+    assert names_of(runs) == ["x/a", "b", "y/a"]
     with pytest.raises(ParameterError) as caught:
         find_run("b", runs)
-    assert str(caught.value) == (f"baseline 'b' is ambiguous: it names the runs 'b' ({a}), "
-                                 f"'other' ({b}); give the path of the run's file")
+    assert str(caught.value) == (f"baseline 'b' is ambiguous: it names the runs 'x/a' ({a}), "
+                                 f"'b' ({b}), 'y/a' ({c}); give the run's name or the path of "
+                                 "its file")
     with pytest.raises(ParameterError) as caught:
         find_run("a.run", runs)
-    assert f"'a.run' is ambiguous: it names the runs 'b' ({a}), 'third' ({c});" in \
+    assert f"'a.run' is ambiguous: it names the runs 'x/a' ({a}), 'y/a' ({c});" in \
         str(caught.value)
-    assert find_run(c, runs) == "third" and find_run(b, runs) == "other"
+    assert find_run(c, runs) == "y/a" and find_run(b, runs) == "b"
+    assert find_run("x/a", runs) == "x/a" and find_run("other", runs) == "b"
 
 
 def test_evaluate_takes_names(tmp_path):
@@ -278,8 +309,9 @@ def test_evaluate_takes_names(tmp_path):
     qrels = {"1": {"d1": 1, "d2": 0}}
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert irscale.evaluate(qrels, [a, b], "map").runs == ("same", "other")
+        assert irscale.evaluate(qrels, [a, b], "map").runs == ("bm25", "ql")
         assert irscale.evaluate(qrels, [a, b], "map", names="file").runs == ("bm25", "ql")
+        assert irscale.evaluate(qrels, [a, b], "map", names="runid").runs == ("same", "other")
         ev = irscale.evaluate(qrels, [a, b], "map", names=["x", "y"])
     assert ev.runs == ("x", "y") and ev.mean()["map"].tolist() == [1.0, 0.0]
     with pytest.raises(ParameterError, match="1 name given for 2 runs"):
@@ -291,30 +323,42 @@ def _last_run_id(path) -> str:
     return path.read_text().splitlines()[-1].split()[5]
 
 
-def test_clef_run_names_depend_on_the_run_alone(clef):
-    """Five of the 16 CLEF runs share run ids (KDEIR, WHUIRGroup) and others have ids unlike
-    their files (CUNI_EN_Run2 is 'Run3'). Every run is named by its run id, the five by
-    their files, in any company: CUNI_EN_Run2 is 'Run3' among the 16 and beside two others
-    (it was 'CUNI_EN_Run2' among the 16, every run renamed by the KDEIR clash). The warning
-    counts the five and lists two, not the 16 paths (1,074 characters)."""
+def test_clef_runs_are_named_by_their_files(clef):
+    """The 16 CLEF runs: every run is named by its file, in any company, with no warning
+    (by run id, 11 were named 'Run1', 'BM25b0.75' ... and the 5 that share run ids by
+    file). ``names="runid"`` keeps the run-id rule: each run its run id, the five that
+    share one (KDEIR, WHUIRGroup) by their files, with one warning counting the five."""
     files = sorted((clef / "runs").iterdir())
+    stems = [f.name.removesuffix(".txt") for f in files]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(irscale.evaluate(clef / "task2.qrels", files, "P@10").runs) == stems
+        for company in ([0, 1, 5], [1, 8, 9], [1, 10, 11, 12]):
+            chosen = [files[k] for k in company]
+            assert list(irscale.evaluate(clef / "task2.qrels", chosen, "P@10").runs) == \
+                [stems[k] for k in company], company
+            assert names_of(irscale.read_runs(chosen)) == [stems[k] for k in company]
     ids = {f: _last_run_id(f) for f in files}
     shared = {runid for runid in ids.values() if list(ids.values()).count(runid) > 1}
     assert shared == {"KDEIR", "WHUIRGroup"}
-    expected = {f: f.name.removesuffix(".txt") if ids[f] in shared else ids[f] for f in files}
+    expected = [f.name.removesuffix(".txt") if ids[f] in shared else ids[f] for f in files]
     with pytest.warns(UserWarning) as caught:
-        ev = irscale.evaluate(clef / "task2.qrels", files, "P@10")
-    assert list(ev.runs) == [expected[f] for f in files]
-    assert expected[clef / "runs" / "CUNI_EN_Run2.txt"] == "Run3"
+        ev = irscale.evaluate(clef / "task2.qrels", files, "P@10", names="runid")
+    assert list(ev.runs) == expected and "Run3" in expected
     (message,) = [str(w.message) for w in caught]
     assert message.startswith("5 runs share a run id with another run ('KDEIR' ×2, "
                               "'WHUIRGroup' ×3)") and len(message) < 400, message
-    for company in ([0, 1, 5], [1, 8, 9], [1, 10, 11, 12]):
-        chosen = [files[k] for k in company]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ev = irscale.evaluate(clef / "task2.qrels", chosen, "P@10")
-        assert list(ev.runs) == [expected[f] for f in chosen], company
+
+
+def test_clef_runid_measure_prints_the_run_id(clef):
+    """trec_eval's ``runid`` prints the run id whatever the run's name, in the API and on
+    the command line (whose text of one run is trec_eval's)."""
+    files = [clef / "runs" / "CUNI_EN_Run2.txt", clef / "runs" / "KDEIR_EN_Run1.txt"]
+    ev = irscale.evaluate(clef / "task2.qrels", files, ["runid", "P@10"])
+    assert ev.runs == ("CUNI_EN_Run2", "KDEIR_EN_Run1")
+    assert [ev.summary(i)[0][1] for i in range(2)] == ["Run3", "KDEIR"]
+    one = irscale.evaluate(clef / "task2.qrels", files[0], ["runid", "P@10"])
+    assert one.runs == ("CUNI_EN_Run2",) and one.summary(0)[0][1] == "Run3"
 
 
 @pytest.mark.parametrize("option", ["--systems", "--baseline"])

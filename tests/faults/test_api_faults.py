@@ -1213,12 +1213,12 @@ def test_readers_take_bytes_like_and_streams(api):
     """What the readers accept besides paths: bytes, bytearray, memoryview, binary streams."""
     expected = irscale.read_run("a.run")
     for source in (RUN, bytearray(RUN), memoryview(RUN), io.BytesIO(RUN)):
-        run = irscale.read_run(source)
-        assert (run.name, run.score.tolist()) == (expected.name, expected.score.tolist())
+        run = irscale.read_run(source)  # data name no file: named by its run id
+        assert (run.name, run.score.tolist()) == (expected.runids[-1], expected.score.tolist())
+        assert run.runids == expected.runids
     assert irscale.read_qrels(bytearray(QRELS)).rel.tolist() == \
         irscale.read_qrels("qrels.txt").rel.tolist()
-    assert [r.name for r in irscale.read_runs(iter(["a.run", "b.run"]))] == \
-        ["teamA_r1", "teamB_r1"]
+    assert [r.name for r in irscale.read_runs(iter(["a.run", "b.run"]))] == ["a", "b"]
 
 
 def _scores(evaluation) -> tuple:
@@ -1237,7 +1237,7 @@ def test_bom_crlf_bytes_read_like_the_file(api):
 def test_bytes_and_streams_evaluate_like_the_files(api):
     """A file's bytes or an open binary file, as the readers take them, for qrels and runs
     (one, a list, or {name: run}); the messages for a str holding data point to bytes."""
-    reference = irscale.evaluate("qrels.txt", "a.run", "map")
+    reference = irscale.evaluate("qrels.txt", {"teamA_r1": "a.run"}, "map")  # the run id
     for qrels, runs in ((QRELS, RUN), (io.BytesIO(QRELS), [memoryview(RUN)]),
                         (bytearray(QRELS), {"teamA_r1": io.BytesIO(RUN)})):
         assert _scores(irscale.evaluate(qrels, runs, "map")) == _scores(reference)

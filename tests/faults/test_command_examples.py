@@ -86,7 +86,7 @@ def test_a_new_command_runs_in_process(monkeypatch, sweep_ws, run_cli):
     parser = build_parser()
     assert undeclared(parser) == []
     result = run_cli([throwaway_command.NAME, *throwaway_command.EXAMPLE.split()])
-    assert result.status == 0 and "teamB" in result.out, result.describe()
+    assert result.status == 0 and "\nb & " in result.out, result.describe()
 
 
 #: The sweeps that take a command from its declared example, and the cases each must make

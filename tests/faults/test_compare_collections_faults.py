@@ -65,7 +65,7 @@ def json_tables(result, ws, run) -> None:
 
 CASES = [
     ok("across", ACROSS, output_contains(
-        "systems' means over 2 collections", "Random-effects meta-analysis", "teamA_r1",
+        "systems' means over 2 collections", "Random-effects meta-analysis", "a − b",
         "reml", "system (Wald χ²)", "Variance components"), files=FILES),
     ok("across-csv", [*ACROSS, "--format", "csv"], output_contains(
         "collection,system_a,system_b,topics,difference,variance"), files=FILES),
@@ -115,7 +115,7 @@ CASES = [
     err("manifest-one-collection", by(), "m.tsv", "names 1 collection", "2 at least",
         files=manifest(HEADER, *ROWS[:3])),
     err("manifest-run-set-differs", by(), "m.tsv", "line 4", r"'X\tqrels.txt\tc.run'",
-        "collection 'Y' has no run of system(s) ['teamC_r2']",
+        "collection 'Y' has no run of system(s) ['c']",
         files=manifest(HEADER, *ROWS[:5])),
     err("manifest-qrels-missing", by(), "m.tsv", "line 5", "nope.qrels",
         files=manifest(HEADER, *ROWS[:3], *(r.replace("y.qrels", "nope.qrels")
@@ -177,7 +177,7 @@ CASES = [
         "bad.qrels", "line 1", files={"bad.qrels": text(["1 0 d1"])}),
     err("across-system-missing", ["compare", "--collection", X, "--collection",
                                   "Y=y.qrels,a.run,b.run", "-m", "map"],
-        "collection 'Y'", "teamC_r2", files=FILES),
+        "collection 'Y'", "['c']", files=FILES),
     # ---- options of one collection's comparisons
     err("across-test", [*ACROSS, "--test", "t"], "--test", "not with --collection",
         files=FILES),

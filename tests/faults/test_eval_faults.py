@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from .catalog import has_warning, trec_file_faults
+from .catalog import has_warning, no_warning, trec_file_faults
 from .conftest import (
     all_checks,
     any_of,
@@ -185,7 +185,7 @@ CASES = [
     ok("run-big-tab-late", run_argv("big.run"), num_ret_is("40000"),
        files={"big.run": replace_line(BIG_RUN, 39000, "1\tQ0 big38999 39000 2 teamA_r1")}),
     # ---- topics
-    err("run-topics-not-in-qrels", run_argv("foreign.run"), any_of("foreign.run", "teamA_r1"),
+    err("run-topics-not-in-qrels", run_argv("foreign.run"), any_of("foreign.run", "'foreign'"),
         files={"foreign.run": FOREIGN}),
     ok("run-topics-not-in-qrels-allow-empty", [*run_argv("foreign.run"), "--allow-empty"],
        files={"foreign.run": FOREIGN}),
@@ -195,16 +195,28 @@ CASES = [
     ok("run-one-topic-only", run_argv("one.run"), None, files={"one.run": text(RUN[:5])}),
     ok("run-one-document", run_argv("one.run"), num_ret_is("1"),
        files={"one.run": text(RUN[:1])}),
-    # ---- runs sharing a run id are named by file stem, with a warning
+    # ---- runs are named by their files, with no warning; by run id on request, the runs
+    # sharing a run id by file stem, with a warning
     ok("runs-sharing-run-id", ["eval", "qrels.txt", "first.run", "second.run", "-m", "map"],
-       all_checks(has_warning, output_contains("first", "second")),
+       all_checks(no_warning, output_contains("first", "second")),
        files={"first.run": text(RUN), "second.run": text(RUN)}),
     ok("runs-sharing-run-id-gz", ["eval", "qrels.txt", "first.run", "second.run.gz", "-m",
                                   "map"],
+       all_checks(no_warning, output_contains("first", "second")),
+       files={"first.run": text(RUN), "second.run.gz": gz(text(RUN))}),
+    ok("runs-sharing-run-id-by-runid", ["eval", "qrels.txt", "first.run", "second.run.gz",
+                                        "-m", "map", "--names", "runid"],
        all_checks(has_warning, output_contains("first", "second")),
        files={"first.run": text(RUN), "second.run.gz": gz(text(RUN))}),
+    ok("runs-sharing-a-file-name", ["eval", "qrels.txt", "x/r.run", "y/r.run", "-m", "map"],
+       all_checks(has_warning, output_contains("x/r", "y/r")),
+       files={"x/r.run": text(RUN), "y/r.run": text(RUN)}),
     ok("several-runs-every-line-names-its-run",
        ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "-m", "P@5", "-q"],
+       each_line_names_run("a", "b")),
+    ok("several-runs-by-runid-every-line-names-its-run",
+       ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "-m", "P@5", "-q", "--names",
+        "runid"],
        each_line_names_run("teamA_r1", "teamB_r1")),
     either("same-run-file-twice", ["eval", "qrels.txt", "a.run", "a.run", "-m", "map"],
            "a.run"),
@@ -356,11 +368,17 @@ CASES = [
                             "--format", "csv"], "per-topic values"),
     ok("latex-baseline", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
                           "--format", "latex", "--baseline", "teamB_r1"],
-       output_contains("than teamB\\_r1")),
+       output_contains("than b (")),
     # the baseline named by its file, as irscale report names it (path, name or stem)
     ok("latex-baseline-by-file", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
                                   "--format", "latex", "--baseline", "./b.run"],
-       output_contains("than teamB\\_r1")),
+       output_contains("than b (")),
+    ok("latex-baseline-by-name", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+                                  "--format", "latex", "--baseline", "b"],
+       output_contains("than b (")),
+    err("latex-baseline-ambiguous", ["eval", "qrels.txt", "x/r.run", "y/r.run", "-m", "map",
+                                     "--format", "latex", "--baseline", "r"],
+        "'r' is ambiguous", "x/r", "y/r", files={"x/r.run": text(RUN), "y/r.run": text(RUN)}),
     ok("latex-baseline-by-stem", ["eval", "qrels.txt", "a.run", "b.run", "-m", "map",
                                   "--format", "latex", "--baseline", "b", "--names", "x,y"],
        output_contains("than y")),

@@ -191,7 +191,7 @@ CASES = [
                                                "--names", "runid", "--batch-size", "1",
                                                "--per-topic-out", "pt"],
         "a.run", "copy.run", files={"copy.run": text(run_lines("a"))}),
-    err("many-names-wrong-count", [*MANY, "--names", "x,y"], "2 names", "3 run files"),
+    err("many-names-wrong-count", [*MANY, "--names", "x,y"], "2 names", "3 runs"),
     # relstring (text per topic, no summary) was printed nowhere and kept as an empty part
     err("many-relstring", [*MANY, "-m", "relstring", "--per-topic-out", "pt"], "relstring",
         "irscale eval -q"),

@@ -48,7 +48,7 @@ CASES = [
     err("fairness-run-bad-score", ["eval", "-m", "EE-L", "fair.qrels", "bad.run"], "bad.run",
         "line 1", "score", files={**FILES, "bad.run": b"1 0 a 1 x r\n"}),
     err("fairness-run-no-common-topic", ["eval", "-m", "EE-L", "fair.qrels", "other.run"],
-        "'r'", "no topic in common", "--allow-empty",
+        "'other'", "no topic in common", "--allow-empty",
         files={**FILES, "other.run": b"9 0 a 1 1 r\n"}),
     ok("fairness-run-no-common-topic-allowed", ["eval", "-m", "EE-L", "--allow-empty",
                                                 "fair.qrels", "other.run"],

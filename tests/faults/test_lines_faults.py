@@ -88,14 +88,14 @@ CASES = [
     # ---- --contributors (a run → contributor map) lacking a run: the map file named
     err("loo-contributors-lack-run", ["meta", "loo", "qrels.txt", "a.run", "b.run", "c.run",
                                       "-m", "map", "--contributors", "c2.txt"],
-        "c2.txt", "teamC_r2", files={"c2.txt": "teamA_r1 teamA\nteamB_r1 teamB\n"}),
+        "c2.txt", "['c']", files={"c2.txt": "teamA_r1 teamA\nteamB_r1 teamB\n"}),
     err("pool-bias-contributors-lack-run", ["meta", "pool-bias", "qrels.txt", "a.run",
                                             "b.run", "--new", "c.run", "-m", "map",
                                             "--contributors", "c3.txt"],
-        "c3.txt", "teamB_r1", files={"c3.txt": "teamA_r1 teamA\n"}),
+        "c3.txt", "'b'", files={"c3.txt": "teamA_r1 teamA\n"}),
     err("pool-simulate-contributors-lack-run", ["pool", "simulate", "qrels.txt", "a.run",
                                                 "b.run", "c.run", "--contributors", "c3.txt"],
-        "c3.txt", "teamB_r1", files={"c3.txt": "teamA_r1 teamA\n"}),
+        "c3.txt", "'b'", files={"c3.txt": "teamA_r1 teamA\n"}),
     # ---- meta swap: a score that makes the bins impossible is named before any split
     err("swap-bins-impossible", ["meta", "swap", "--scores", "big.csv", "--sizes", "2,4"],
         opt("--bin-width"), "system 'sysA'", "1e+20", "topic '1'", "big.csv, line 2",

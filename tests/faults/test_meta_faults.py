@@ -50,7 +50,7 @@ PREFS = ["1 sysA sysB left", "2 sysC sysA right", "3 sysB sysD tie", "4 sysD sys
 PRED = ["meta", "predict", "--scores", "ap.csv", "--preferences", "prefs.txt"]
 PRED_FILES = {"prefs.txt": text(PREFS)}
 PRED_RUNS = ["meta", "predict", *RUNS, "-m", "map", "--preferences", "p.txt"]
-PRED_RUN_FILES = {"p.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"])}
+PRED_RUN_FILES = {"p.txt": text(["1 a b left", "2 c a right"])}  # the runs' names: their files
 INFO = ["meta", "informativeness", *RUNS]
 DIV_INFO = ["meta", "informativeness", *DIV_RUNS]
 REPRO = ["meta", "reproduce", "--scores", "ap.csv", "--original", "sysA,sysB",
@@ -404,7 +404,7 @@ CASES = [
     # lists without a relevant document (no curve) are counted in a warning, not left out
     # in silence (teamA_r1 retrieves none of topic 4's)
     ok("informativeness-list-without-relevant", INFO,
-       warns_of("1 of 18 ranked lists", "no relevant document", "teamA_r1 4")),
+       warns_of("1 of 18 ranked lists", "no relevant document", "'a 4'")),
     ok("informativeness-ci-t", [*INFO, "--ci", "t", "--alpha", "0.1"],
        output_contains("ci_low", "90% t intervals over lists")),
     ok("informativeness-ci-bootstrap-csv", [*INFO, "--ci", "bootstrap", "--ci-samples", "50",
@@ -486,28 +486,28 @@ CASES = [
         files={"c.txt": __import__("gzip").compress(text(CONTRIB))[:20]}),
     either("loo-contributors-unknown-run", loo_contrib("c.txt"), "nosuch_run",
            check=has_warning, files={"c.txt": text([*CONTRIB, "nosuch_run teamZ"])}),
-    either("loo-contributors-run-not-listed", loo_contrib("c.txt"), "teamC_r2",
+    either("loo-contributors-run-not-listed", loo_contrib("c.txt"), "['c']",
            check=has_warning, files={"c.txt": text(CONTRIB[:2])}),
     err("loo-contributors-run-twice", loo_contrib("c.txt"), "c.txt", "teamA_r1",
         files={"c.txt": text([*CONTRIB, "teamA_r1 teamB"])}),
     # a run of other topics, kept by --allow-empty, has no mean to rank
-    err("loo-run-of-other-topics", [*LOO, "--allow-empty"], "'teamC_r2'", "no topic",
+    err("loo-run-of-other-topics", [*LOO, "--allow-empty"], "'c'", "no topic",
         files={"c.run": text([f"9{line}" for line in run_lines("c")])}),
     # ---- pool-bias (Webber & Park 2009): the new runs' scores adjusted
-    ok("pool-bias-valid", BIAS, output_contains("teamC_r2", "adjusted")),
+    ok("pool-bias-valid", BIAS, output_contains("c    map", "adjusted")),
     ok("pool-bias-per-topic", [*BIAS, "--per-topic", "--format", "csv"],
        output_contains("measure,topic,adjustment,runs")),
     ok("pool-bias-contributors", [*BIAS, "--contributors", "c.txt"],
-       output_contains("teamC_r2"), files={"c.txt": text(CONTRIB[:2])}),
+       output_contains("c    map"), files={"c.txt": text(CONTRIB[:2])}),
     err("pool-bias-without-new", BIAS[:5] + BIAS[7:], "--new"),
     ok("pool-bias-relevance-level", [*BIAS, "-l", "2"], output_contains("adjusted")),
     err("pool-bias-relevance-level-text", [*BIAS, "-l", "high"], "-l/--relevance-level", "high"),
     err("pool-bias-new-missing", with_option(BIAS, "--new", "nope.run"), "nope.run"),
-    err("pool-bias-new-contributed", with_option(BIAS, "--new", "a.run"), "teamA_r1",
+    err("pool-bias-new-contributed", with_option(BIAS, "--new", "a.run"), "['a']",
         "both as contributing and as new"),
-    err("pool-bias-contributor-not-listed", [*BIAS, "--contributors", "c.txt"], "teamB_r1",
+    err("pool-bias-contributor-not-listed", [*BIAS, "--contributors", "c.txt"], "['b']",
         files={"c.txt": text(CONTRIB[:1])}),
-    err("pool-bias-topic-without-contributor", BIAS, "'teamC_r2'", "topic '6'",
+    err("pool-bias-topic-without-contributor", BIAS, "'c'", "topic '6'",
         "leave-one-out", files={f"{w}.run": text([line for line in run_lines(w)
                                                     if not line.startswith("6 ")])
                                 for w in ("a", "b")}),
@@ -531,8 +531,17 @@ CASES = [
         files={"bad.run": text([*run_lines("b")[:1], "1 Q0 d5 2 x teamB_r1",
                                 *run_lines("b")[2:]])}),
     ok("loo-runs-sharing-run-id", ["meta", "loo", "qrels.txt", "first.run", "second.run",
-                                   "c.run", "-m", "map", "--depth", "3"], has_warning,
+                                   "c.run", "-m", "map", "--depth", "3", "--names", "runid"],
+       has_warning,
        files={"first.run": text(run_lines("a")), "second.run": text(run_lines("a"))}),
+    # contributors keyed by the runs' files too; a key of two runs is refused
+    ok("loo-contributors-by-file", loo_contrib("c.txt"), same_output_as(*LOO_REF),
+       files={"c.txt": text(["a.run teamA", "b teamB", "c teamC"])}),
+    err("loo-contributors-ambiguous", ["meta", "loo", "qrels.txt", "first.run", "second.run",
+                                       "c.run", "-m", "map", "--depth", "3", "--contributors",
+                                       "c.txt"], "'teamA_r1' is ambiguous",
+        files={"first.run": text(run_lines("a")), "second.run": text(run_lines("a")),
+               "c.txt": text(["teamA_r1 teamA", "c teamC"])}),
     err("loo-format-unknown", [*LOO, "--format", "xml"], "xml"),
     # ================================================================ scales
     ok("scales-valid", SCALES, output_contains("Table 2")),

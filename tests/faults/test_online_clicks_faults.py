@@ -92,7 +92,7 @@ CASES = [
     ok("simulate-user-options", simulate("--user", "informational", "--gamma", "0.5",
                                          "--relevance-level", "2", "--serp-size", "2"),
        output_contains("\t2\t"), files=FILES),
-    ok("measures", measures(), output_contains("uM", "rrM", "teamA_r1", "all"), files=FILES),
+    ok("measures", measures(), output_contains("uM", "rrM", "\na\tall\tuM", "all"), files=FILES),
     ok("measures-per-topic", measures("-q", "-m", "uM@2"), output_contains("\t1\tuM@2"),
        files=FILES),
     # ---- malformed click logs: file, line, text

@@ -9,9 +9,9 @@ from itertools import permutations
 
 import pytest
 
-from .conftest import RUN_IDS, any_of, err, ok, opt, output_contains, run_case, run_lines
+from .conftest import any_of, err, ok, opt, output_contains, run_case, run_lines
 
-A, B = RUN_IDS["a"], RUN_IDS["b"]
+A, B = "a", "b"  # the runs' names (their files), as the logs name the teams
 
 
 def _top(which: str, topic: str, k: int = 3) -> list[str]:
@@ -50,7 +50,7 @@ def _historical_log() -> str:
     for w in "ab":
         for line in run_lines(w):
             topic, _, doc, *_ = line.split()
-            rankings.setdefault(RUN_IDS[w], {}).setdefault(topic, []).append(doc)
+            rankings.setdefault(w, {}).setdefault(topic, []).append(doc)
     frame = interleave_runs(rankings, 2, method="probabilistic", length=4, rng=0).to_frame()
     return _text([f"i{i} {t} {r} {d} {s} {int(r == 1)}" for i, t, r, d, s in zip(
         frame["impression"], frame["topic"], frame["rank"], frame["docno"], frame["team"],

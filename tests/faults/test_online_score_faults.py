@@ -9,7 +9,6 @@ import pytest
 
 from .catalog import trec_file_faults
 from .conftest import (
-    RUN_IDS,
     any_of,
     err,
     gz,
@@ -22,16 +21,16 @@ from .conftest import (
     with_option,
 )
 
-A, B, C = RUN_IDS["a"], RUN_IDS["b"], RUN_IDS["c"]
+A, B, C = "a", "b", "c"  # the runs' names (their files), as the logs name the teams
 
 
 def _rankings(*which: str) -> dict[str, dict[str, list[str]]]:
-    """The fixture's runs as {run id: {topic: [docno, ...]}} (rank order)."""
+    """The fixture's runs as {name: {topic: [docno, ...]}} (rank order)."""
     out: dict[str, dict[str, list[str]]] = {}
     for w in which:
         for line in run_lines(w):
             topic, _, doc, *_ = line.split()
-            out.setdefault(RUN_IDS[w], {}).setdefault(topic, []).append(doc)
+            out.setdefault(w, {}).setdefault(topic, []).append(doc)
     return out
 
 
@@ -215,14 +214,15 @@ CASES = [
     err("score-output-exists", [*BASE, "-o", "qrels.txt"], "qrels.txt", files=FILES),
     err("score-unknown-option", [*BASE, "--bogus"], "--bogus", files=FILES),
 ]
-# faulty run files at the place of a.run (with the log of the fixture's runs); a topic the
+# faulty run files at the place of a.run, named a by their file (with the log of the
+# fixture's runs, whose teams are the runs' names); a topic the
 # log does not show is no fault here (runs rank every topic, a log shows some): no warning
 RUN_FAULTS = [case for case in trec_file_faults("score-run", "run", run_argv,
-                                                run_argv("a.run"), name="bad.run")
+                                                run_argv("a.run"), name="bad/a.run")
               if case.id != "score-run-extra-topic-warns"]
-RUN_FAULTS.append(ok("score-run-extra-topic", run_argv("bad.run"),
+RUN_FAULTS.append(ok("score-run-extra-topic", run_argv("bad/a.run"),
                      same_output_as(*run_argv("a.run")),
-                     files={"bad.run": _text([*run_lines("a"), "99 Q0 d1 1 0.5 " + A])}))
+                     files={"bad/a.run": _text([*run_lines("a"), "99 Q0 d1 1 0.5 " + A])}))
 
 
 @pytest.mark.parametrize("case", CASES)

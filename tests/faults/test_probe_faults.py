@@ -56,7 +56,7 @@ CASES = [
     err("reproduce-topic-the-reproduced-run-lacks",
         ["meta", "reproduce", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
          "--original", "teamA_r1,teamB_r1", "--reproduced", "teamC_r2,teamB_r1"],
-        "reproduced run 'teamC_r2'", "topic(s) ['9']", "original run 'teamA_r1'",
+        "reproduced run 'c'", "topic(s) ['9']", "original run 'a'",
         files={"a.run": text([*run_lines("a"), "9 Q0 d1 1 0.9 teamA_r1"])}),
     # a human topic the automatic qrels lack named neither file
     err("auto-human-topic-the-automatic-qrels-lack",
@@ -65,8 +65,8 @@ CASES = [
         files={"h.txt": text([*qrels_lines(), "9 0 d1 1"])}),
     err("predict-preference-of-a-system-the-runs-lack",
         ["meta", "predict", "qrels.txt", "a.run", "b.run", "-m", "map", "--preferences",
-         "p.txt"], "p.txt", "line 3", "'2 teamA_r1 sysQ tie'", "system(s) ['sysQ']",
-        files={"p.txt": b"1 teamA_r1 teamB_r1 left\n\n2 teamA_r1 sysQ tie\n"}),
+         "p.txt"], "p.txt", "line 3", "'2 a sysQ tie'", "system(s) ['sysQ']",
+        files={"p.txt": b"1 a b left\n\n2 a sysQ tie\n"}),
 ]
 
 

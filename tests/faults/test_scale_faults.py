@@ -214,7 +214,7 @@ CASES = [
     err("transform-no-run", ["scale", "transform", "qrels.txt", "-m", "AP", "-N", "3"],
         any_of("run", "qrels")),
     err("transform-run-topics-not-in-qrels", transform_argv("foreign.run"),
-        any_of("foreign.run", "teamA_r1"), files={"foreign.run": FOREIGN}),
+        any_of("foreign.run", "'foreign'"), files={"foreign.run": FOREIGN}),
     # ---- transform: faulty runs and qrels (as eval)
     *trec_file_faults("transform-run", "run", transform_argv, TRANSFORM, name="bad.run"),
     *trec_file_faults("transform-qrels", "qrels", transform_qrels_argv, TRANSFORM,

@@ -76,6 +76,7 @@ def encode(key: str, version: str, evaluation: Evaluation, warned: list[Warned])
                       "n_qrels_topics": averaging.n_qrels_topics,
                       "totals": [[k, v] for k, v in averaging.totals.items()]},
         "runids": list(evaluation.runids),
+        "sources": list(evaluation.sources),
     }
     return frame(key, version, EVALUATION, warned, header, arrays.parts)
 
@@ -127,7 +128,7 @@ def _evaluation(header: dict[str, Any], blob: memoryview) -> Evaluation:
         averaging=Averaging(averaging["rule"], complete=bool(averaging["complete"]),
                             n_qrels_topics=int(averaging["n_qrels_topics"]),
                             totals={str(k): int(v) for k, v in averaging["totals"]}),
-        runids=tuple(header["runids"]))
+        runids=tuple(header["runids"]), sources=tuple(header.get("sources", ())))
 
 
 __all__ = ["EVALUATION", "decode", "encode"]

@@ -36,10 +36,12 @@ MEASURES = Param("measure", Text(), None, "measure (repeatable)", ("-m", "--meas
                  "MEASURE", dest="measures")
 SYSTEMS = Param("systems", Text(), None, "comma-separated systems to keep",
                 ("--systems",), "A,B,...", unset="all", label="--systems")
-NAMES = Param("names", Text(), None, "how to name the runs: runid (default: the run id of "
-              "each file; the runs that share one are named after their files, with a warning), "
-              "file (the file name without extension, e.g. bm25.run.gz -> bm25), or one name "
-              "per run in order: a,b,c", ("--names",), "runid|file|A,B,...", label="--names")
+NAMES = Param("names", Text(), None, "how to name the runs: file (default: the file name "
+              "without extension, e.g. bm25.run.gz -> bm25; where two runs share it, the "
+              "shortest end of their paths that tells them apart, e.g. bm25/run, splade/run, "
+              "with a warning), runid (the run id of each file; the runs that share one named "
+              "by their files), or one name per run in order: a,b,c", ("--names",),
+              "file|runid|A,B,...", label="--names")
 ALLOW_EMPTY = Param("allow_empty", Switch(), False, "evaluate a run that has no topic in "
                     "common with the qrels (an error otherwise, with or without -c: qrels of "
                     "another collection, or topic ids written differently?)",

@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> Done:
     evaluation = _evaluate(args, qrels, runs, measures, labels)
     if baseline is not None and context.baseline_run:
         # the baseline run evaluated with the same measures and options
-        baseline = _evaluate(args, qrels, _read_runs(args, [baseline], "runid",
+        baseline = _evaluate(args, qrels, _read_runs(args, [baseline], "file",
                                                      keep_rank=keep_rank), measures, labels)
     if read is not None:  # the bounds under the unjudged documents instead of the values
         from ..collections.bounds import evaluation_bounds

@@ -9,7 +9,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import AlignmentError, InputError, ParameterError
+from ..errors import InputError, ParameterError
 from .common_params import (
     INPUTS,
     MEASURES,
@@ -193,12 +193,10 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
 
         matrix = standardise(matrix, cdf=not args.no_cdf)
     systems = getattr(args, "systems", None)  # parsed and checked by ListAction
-    unknown = [name for name in systems or () if name not in matrix.systems]
-    if unknown:
-        raise AlignmentError(f"--systems: unknown system(s) {unknown[:5]}; the scores have "
-                             f"{list(matrix.systems[:8])}{'...' if matrix.n_systems > 8 else ''}")
-    if systems is not None:
-        matrix = matrix.subset(systems=systems)
+    if systems is not None:  # a system's name (runs: found already, _find_systems)
+        from ..io.naming import find_names
+
+        matrix = matrix.subset(systems=find_names(systems, matrix.systems, "--systems"))
     if matrix.n_systems < 2:
         raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
     if matrix.n_topics < 2:

@@ -71,13 +71,11 @@ def run_reproduce(args: argparse.Namespace) -> Done:
     _pair(args, "original"), _pair(args, "reproduced")  # two systems each, before any work
     matrix = load_matrix(args)  # with runs, each name found among them (a run's name or file)
     from .. import meta
+    from ..io.naming import find_names
     from ..meta.common import interval_note
 
-    roles = [*_pair(args, "original"), *_pair(args, "reproduced")]
-    unknown = [r for r in roles if r not in matrix.systems]
-    if unknown:
-        raise ParameterError(f"system(s) {unknown} of --original/--reproduced not among "
-                             f"{list(matrix.systems)}")
+    roles = [*find_names(_pair(args, "original"), matrix.systems, "--original"),
+             *find_names(_pair(args, "reproduced"), matrix.systems, "--reproduced")]
     scores = matrix.subset(measures=measure_names(matrix, args))
     result = meta.reproducibility(*(scores.subset(systems=[r]) for r in roles),
                                   margin=args.margin)
@@ -94,7 +92,7 @@ def run_reproduce(args: argparse.Namespace) -> Done:
         from ..io.sources import read_runs
 
         _, paths = qrels_and_runs(args)
-        runs = {run.name: run for run in read_runs(list(paths), names=args.names or "runid")}
+        runs = {run.name: run for run in read_runs(list(paths), names=args.names or "file")}
         for role, a, b in (("baseline", roles[0], roles[2]), ("advanced", roles[1], roles[3])):
             agreement = meta.ranking_agreement(runs[a], runs[b], depth=args.depth, p=args.p)
             frame[f"tau_{role}"], frame[f"RBO_{role}"] = agreement.mean

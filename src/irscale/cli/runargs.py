@@ -72,7 +72,7 @@ def read_named(files: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
         return files
     from ..io.sources import read_runs
 
-    return read_runs(list(files), names=names or "runid", keep_rank=keep_rank,
+    return read_runs(list(files), names=names or "file", keep_rank=keep_rank,
                      progress=progress)
 
 

@@ -50,8 +50,8 @@ def diversity_hint(first: str, second: str) -> str:
 
 def several_runids(source: str, count: int, last: str) -> str:
     """The warning for a run file holding ``count`` different run ids."""
-    return (f"{source}: {count} different run ids; the run is named after the last one "
-            f"({last!r}), as trec_eval 9.0.8 does")
+    return (f"{source}: {count} different run ids; its run id is the last one "
+            f"({last!r}), as trec_eval 9.0.8 takes it")
 
 
 __all__ = ["c_float_level_warning", "c_float_warning", "diversity_hint", "duplicate_reason",

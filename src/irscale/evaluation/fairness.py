@@ -86,7 +86,7 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     requests = _requests(measures)
     tables = _read_groups(requests, labels or {})
     qrels_obj = as_qrels(qrels)
-    run_list = name_runs(read_runs(runs), "runid")
+    run_list = name_runs(read_runs(runs))
     evaluated = [_evaluate_run(qrels_obj, run, requests, tables, allow_empty)
                  for run in run_list]
     topic_of = [topic for topics, _ in evaluated for topic in topics]

@@ -28,7 +28,7 @@ from ..io.diversity import (
     read_ndeval_run,
 )
 from ..io.files import reading_limit
-from ..io.naming import name_runs
+from ..io.naming import name_runs, source_name
 from ..measures.diversity.rankings import DiversityIndex, DiversityRankings, RunJudge
 from ..parallel.threads import map_threads
 
@@ -120,8 +120,8 @@ def _judge_files(judge: RunJudge, paths: Sequence[Any], ndeval_ids: bool) -> Jud
         reading_limit()), files)
     if refused is not None:
         raise refused
-    runs = [Run(name=result[0][0], topic=_NO_STRINGS, docno=_NO_STRINGS, score=_NO_SCORES,
-                source=source, runids=tuple(result[0]))
+    runs = [Run(name=source_name(source, result[0][0]), topic=_NO_STRINGS,
+                docno=_NO_STRINGS, score=_NO_SCORES, source=source, runids=tuple(result[0]))
             for (_, source), result in zip(files, judged, strict=True)]
     return JudgedRuns(name_runs(runs), *judge.batch([judge.file(result) for result in judged]))
 

@@ -35,7 +35,7 @@ from ..cache.calls import CacheCall, cached
 from ..core.inputs import Qrels, Run
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
-from ..io.naming import NameSpec
+from ..io.naming import NameSpec, run_id
 from ..io.native_files import RunNote
 from ..io.native_inputs import NativeInputs, judge_native, native_inputs
 from ..io.sources import as_qrels, as_runs
@@ -151,10 +151,11 @@ def tie_warning(dependent: int, rankings: int) -> str:
 def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
            labels: Mapping[str, Any] | None = None,
            allow_empty: bool = False, stacklevel: int = 3
-           ) -> tuple[JudgedRankings, dict[str, int]]:
+           ) -> tuple[JudgedRankings, dict[str, int], tuple[str, ...], tuple[str, ...]]:
     """The first half of :func:`evaluate_judged`: the judged rankings (labels attached,
-    topics checked) and the totals of ``-c`` (trec_eval 9.0.8), all that the measures need
-    of ``qrels`` and ``runs``. ``stacklevel``: that of the warnings, seen from here."""
+    topics checked), the totals of ``-c`` (trec_eval 9.0.8), the runs' run ids
+    (:func:`~irscale.io.naming.run_id`) and sources, all that the measures need of
+    ``qrels`` and ``runs``. ``stacklevel``: that of the warnings, seen from here."""
     options, context = setup.options, setup.context
     jr = build_judged_rankings(qrels, runs, options,
                                placeholders=context.complete and context.compat == 10)
@@ -173,21 +174,29 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
                  stacklevel=stacklevel + 1)
     _warn_unfinished(jr, len(qrels.topics), setup, stacklevel + 1)
     rel = qrels.rel
-    return jr, complete_totals(lambda level: int(np.count_nonzero(rel >= level)), setup)
+    return jr, complete_totals(lambda level: int(np.count_nonzero(rel >= level)), setup), \
+        tuple(run_id(run) for run in runs), tuple(run.source for run in runs)
 
 
 def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
                   names: Callable[[list[RunNote]], list[str]] | None = None,
-                  stacklevel: int = 3) -> tuple[JudgedRankings, dict[str, int]]:
+                  stacklevel: int = 3
+                  ) -> tuple[JudgedRankings, dict[str, int], tuple[str, ...], tuple[str, ...]]:
     """:func:`_judge` of TREC files judged by the engine
     (:func:`irscale.io.native_inputs.native_inputs`)."""
     context = setup.context
-    jr, at_least = judge_native(inputs, setup.options, names=names,
+    runids: list[str] = []
+
+    def named(notes: list[RunNote]) -> list[str]:
+        runids[:] = inputs.runids(notes)
+        return (names or inputs.run_names)(notes)
+
+    jr, at_least = judge_native(inputs, setup.options, names=named,
                                 placeholders=context.complete and context.compat == 10)
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=inputs.qrels_name,
                  stacklevel=stacklevel + 1)
     _warn_unfinished(jr, len(jr.rows.topics), setup, stacklevel + 1)
-    return jr, complete_totals(at_least, setup)
+    return jr, complete_totals(at_least, setup), tuple(runids), tuple(inputs.sources)
 
 
 def _warn_unfinished(jr: JudgedRankings, qrels_topics: int, setup: EvaluationSetup,
@@ -197,11 +206,14 @@ def _warn_unfinished(jr: JudgedRankings, qrels_topics: int, setup: EvaluationSet
     warn_unfinished_10(jr.rows.runs, counts, qrels_topics, setup, stacklevel=stacklevel + 1)
 
 
-def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
+def _measure(jr: JudgedRankings, totals: dict[str, int], runids: tuple[str, ...],
+             sources: tuple[str, ...], setup: EvaluationSetup,
              labels: Mapping[str, Any] | None, *, stacklevel: int = 3,
              warn_ties: bool = True) -> Evaluation:
     """The second half of :func:`evaluate_judged`: the measures of judged rankings
-    (:func:`_judge`'s). ``stacklevel``: that of the warnings, seen from here."""
+    (:func:`_judge`'s; ``runids``: the runs' run ids, which trec_eval's ``runid``
+    prints; ``sources``: the runs' files, by which a run is designated too).
+    ``stacklevel``: that of the warnings, seen from here."""
     columns, values = compute_shared(jr, setup.requests, setup.context)
     if warn_ties and (dependent := jr.tie_dependent()):
         warnings.warn(tie_warning(dependent, jr.n_rankings), stacklevel=stacklevel)
@@ -218,4 +230,5 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
     return build_evaluation(values, jr.rows,
                                   Averaging("trec_eval", complete=setup.context.complete,
                                             n_qrels_topics=len(jr.topics), totals=totals),
-                                  columns=columns, rankings=jr)
+                                  columns=columns, rankings=jr, runids=runids,
+                                  sources=sources)

@@ -72,7 +72,7 @@ from ..io.files import (
     make_staging,
     output_target,
 )
-from ..io.naming import NAME_MODES, NameSpec, file_names
+from ..io.naming import NAME_MODES, NameSpec, file_names, given_names, run_id
 from ..io.native_files import RunNote
 from ..io.native_inputs import NativeInputs, native_inputs, read_qrels_once
 from ..io.parquet_parts import read_parts
@@ -216,17 +216,7 @@ def _run_names(files: Sequence[str], names: NameSpec) -> list[str | None]:
         if names == "runid":
             return [None] * len(files)
         return list(file_names(files, stacklevel=4))
-    chosen = [str(name) for name in names]
-    if len(chosen) != len(files):
-        raise ParameterError(f"names: {len(chosen)} name{'s' * (len(chosen) != 1)} given for "
-                             f"{len(files)} run file{'s' * (len(files) != 1)}: give one per "
-                             "run, in order")
-    repeated = sorted({name for name in chosen if chosen.count(name) > 1})
-    if repeated:
-        raise ParameterError(f"names: {repeated[0]!r} is given twice")
-    if not all(chosen):
-        raise ParameterError("names: a run name cannot be empty")
-    return list(chosen)
+    return list(given_names(names, len(files)))
 
 
 def _check_kept(setup: EvaluationSetup) -> None:
@@ -593,7 +583,9 @@ def _evaluated(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
         keep_rank = setup.options.ties == "rank-column"
         runs = [read_run_file(path, name=name, keep_rank=keep_rank)
                 for path, name in zip(paths, names, strict=True)]
-        _batch_names(paths, names, [run.name for run in runs])
+        chosen = _batch_names(paths, names, [run_id(run) for run in runs])
+        runs = [run if run.name == name else replace(run, name=name)
+                for run, name in zip(runs, chosen, strict=True)]
         evaluation = evaluate_judged(judged, runs, setup, allow_empty=allow_empty,
                                      warn_ties=warn_ties)
         del runs

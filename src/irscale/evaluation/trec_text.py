@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from ..cache.calls import CacheCall, cached
 from ..core.options import EXPECTED, check_run_names
 from ..io.formats import declare_trec_text, run_suffixes
-from ..io.native_files import judge_batch
+from ..io.native_files import RunNote, judge_batch
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
 from ..measures.native import unreplayable_sort_warning
 from ..measures.plan import TrecPlan, plan_trec
@@ -93,10 +93,15 @@ def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, compl
           per_query: bool, summary: bool, **_: Any) -> bytes:
     """The text of :func:`trec_eval_text` (its arguments), read, judged and written by
     the engine."""
+    runids: list[str] = []
+
+    def named(notes: list[RunNote]) -> list[str]:
+        runids[:] = inputs.runids(notes)
+        return inputs.run_names(notes)
+
     batch, names = judge_batch(read_source(inputs.qrels),
                                [read_source(run) for run in inputs.runs], setup.options,
-                               names=inputs.run_names,
-                               placeholders=complete and compat == 10)
+                               names=named, placeholders=complete and compat == 10)
     names = check_run_names(names)
     check_run_topics(names, batch.evaluated_counts(), batch.unjudged(),
                      lambda: sorted(batch.topics()), allow_empty=allow_empty,
@@ -109,13 +114,29 @@ def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, compl
             for table in batch.gain_sort_unreplayable(list(call.gains)):
                 warnings.warn(unreplayable_sort_warning(*table), stacklevel=2)
     run_suffixes(names)  # several runs' names must fit the lines' fourth field
-    return batch.evaluate_trec(
+    if len(names) == 1:  # trec_eval's text: its runid line prints the run id
+        names = runids
+    text = batch.evaluate_trec(
         [(call.family, list(call.ints), list(call.floats), list(call.gains))
          for call in plan.calls],
         [(column.call, column.output, column.label, column.value_type, column.aggregate,
           column.per_query, column.missing_value) for column in plan.columns],
         names, complete, list(totals.items()), per_query, summary, relevance_level,
         compat, num_docs_in_coll)
+    return runid_lines(text, names, runids) if len(names) > 1 else text
+
+
+def runid_lines(text: bytes, names: list[str], runids: list[str]) -> bytes:
+    """``text`` whose ``runid`` lines (one per run, with several runs: ``runid  all  NAME
+    NAME``) print each run's run id before its name, as trec_eval's ``runid`` measure
+    prints it (:func:`irscale.io.naming.run_id`)."""
+    label = b"runid                 \tall\t"
+    for name, runid in zip(names, runids, strict=True):
+        if name != runid:
+            suffix = f"\t{name}\n".encode()
+            text = text.replace(label + name.encode() + suffix,
+                                label + runid.encode() + suffix, 1)
+    return text
 
 
 __all__ = ["trec_eval_text"]

@@ -47,6 +47,7 @@ from .files import (
     reading_limit,
 )
 from .irds import is_irds
+from .naming import source_name
 from .native_files import raise_read_error
 
 if TYPE_CHECKING:
@@ -435,7 +436,8 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
                     ndeval_topics: bool = False):
     """Read a TREC run ``qid Q0 docno rank score runid`` as ndeval reads it: the rank
     column is kept (a natural number: ndeval ranks by it unless ``-traditional``) and the
-    run is named after the run id of its *first* line, as ndeval names it. With
+    run is named by its file (:mod:`irscale.io.naming`), bytes after the run id of its
+    *first* line, as ndeval names it (ndeval's ``runid`` column prints that run id). With
     ``ndeval_topics`` the topic ids are read as ndeval reads them too
     (:func:`ndeval_ids`: ``wt09-1`` and ``01`` are topic ``1``; an id ndeval refuses is an
     :class:`InputFormatError` naming the line); otherwise they are kept as written. The
@@ -457,7 +459,7 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
     file = engine_file(source, "read_ndeval_run")
     topics, topic, docno, score, rank, runids = engine_read(
         lambda: _engine.read_ndeval_run(*file, ndeval_topics, reading_limit()), [file])
-    return Run(name=name if name is not None else runids[0],
+    return Run(name=name if name is not None else source_name(file[1], runids[0]),
                topic=Strings.of(topics).take(topic), docno=Strings(*docno),
                score=score, rank=rank, source=file[1], runids=tuple(runids))
 

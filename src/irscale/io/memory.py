@@ -403,15 +403,16 @@ def run_from_ranx(obj: Any, *, name: str | None = None,
 
 
 def make_run(topic: Strings, docno: Strings, values, name, duplicates,
-              source, rank=None, blocks: TopicBlocks | None = None, distinct: bool = False
-              ) -> Run:
+              source, rank=None, blocks: TopicBlocks | None = None, distinct: bool = False,
+              runids: tuple[str, ...] = ()) -> Run:
     score = _numbers(topic, docno, values, "score", source)
     bad_rows = np.flatnonzero(~np.isfinite(score))
     if len(bad_rows):
         raise InputFormatError("score is not finite (NaN or infinite scores cannot be ranked)",
                                source=source,
                                text=_row_describer(topic, docno, values)(int(bad_rows[0]))[1])
-    return assemble_run(topic, docno, score, rank, name=name, source=source, runids=(name,),
+    return assemble_run(topic, docno, score, rank, name=name, source=source,
+                        runids=runids or (name,),
                         duplicates=duplicates, blocks=blocks, distinct=distinct,
                         describe_row=_row_describer(topic, docno, score))
 

@@ -1,28 +1,31 @@
-"""Naming runs: run ids, file names, or names given one per run.
+"""Naming runs: by file, by run id, or by names given one per run.
 
-One rule names the runs of every table, report and plot, in the API and on the command
-line alike, and a run's name depends on the run alone except where its run id is not
-enough to tell it from another run of the call: a run is named after its run id
-(trec_eval's rule, what ranx and PyTerrier users see), unless another run of the call has
-the same run id (two CLEF eHealth 2016 teams reused one
-id across all their runs): then each of the runs that share it is named after its file,
-with one short warning (how many, the first two). So ``CUNI_EN_Run2.txt`` is ``Run3``
-beside any runs, and ``KDEIR_EN_Run1.txt``, whose id ``KDEIR`` another run has, is
-``KDEIR_EN_Run1`` in every call that gives both. A file's name is its stem
-(``bm25.run.gz`` → ``bm25``) or, where that is another run's name too, the first
-unambiguous longer form: the whole file name, then the file name with as many parent
-folders as needed (``a/bm25.run``). Nothing is merged, and no run is named silently.
+One rule names the runs of every command, table, LaTeX table, report and plot, in the API
+and on the command line alike: **a run read from a file is named by its file**, the file's
+name without its extension (``runs/bm25.run.gz`` → ``bm25``, ``CUNI_EN_Run1.txt`` →
+``CUNI_EN_Run1``); where two runs of one call share that name, each of those runs is named
+by the shortest trailing part of its path, without the extension, that no other run of
+that group has (``bm25/run`` and ``splade/run`` for ``bm25/run.txt`` and
+``splade/run.txt``; separators written ``/``), with one short warning. The choice is made
+per group of runs that share a name, from the paths alone, so it does not depend on the
+order of the runs. (Two files that differ only by their extension, ``a/bm25.run`` and
+``a/bm25.txt``, are told apart by their file names; one file given twice is an error.)
+Runs given as ``Run`` objects, dicts, DataFrames or a mapping ``{name: run}`` keep the
+names they have. Nothing is merged, and no run is named silently.
 
 The same vocabulary serves the Python API (``read_runs(paths, names=...)``,
-``evaluate(qrels, runs, names=...)``) and the ``--names`` option of the command line:
+``evaluate(qrels, runs, names=...)``) and the ``--names`` option of every command:
 
-* ``"runid"`` (default): run ids, file names for the runs that share one (above);
-* ``"file"``: every run by its file stem (longer forms where stems collide, with a warning);
+* ``"file"`` (default): the rule above;
+* ``"runid"``: the run id of each run file (trec_eval's rule, what ranx and PyTerrier
+  users see), the runs that share a run id each named by its file as above (with a
+  warning: two CLEF eHealth 2016 teams reused one id across all their runs);
 * a sequence of names, one per run in order (``--names a,b,c``).
 
-``irscale eval-many`` names runs by file by default (``--names runid`` asks for the rule
-above): it streams thousands of files and prints each batch before reading the next, so
-its names must be known before the run ids are.
+trec_eval's ``runid`` measure prints a run's run id whatever its name
+(:func:`run_id`). A run is designated (``--baseline``, ``compare(baseline)``, ``--system``
+...) by its name, its file's name with or without extension, its path or its run id,
+wherever that designates one run of the call (:func:`find_run`).
 """
 
 from __future__ import annotations
@@ -32,14 +35,12 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from ..core.records import replace
-from ..errors import AlignmentError, ParameterError
+from ..core.records import record, replace
+from ..errors import ParameterError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar
-
-    from ..core.inputs import Run
 
     class NamedRun(Protocol):
         """What :func:`name_runs` reads of a run (a ``Run``, or a stochastic run of
@@ -55,10 +56,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
     R = TypeVar("R", bound=NamedRun)
 
-#: The naming rules by keyword; otherwise ``names`` lists one name per run.
-NAME_MODES = ("runid", "file")
+#: The naming rules by keyword, the default first; otherwise ``names`` lists one name per
+#: run.
+NAME_MODES = ("file", "runid")
 
-#: ``"runid"``, ``"file"`` or one name per run.
+#: ``"file"``, ``"runid"`` or one name per run.
 NameSpec: TypeAlias = "str | Sequence[str]"
 
 #: Suffixes of compressed files, dropped before the extension to form the stem.
@@ -66,18 +68,18 @@ _COMPRESSED = (".gz", ".gzip")
 
 
 def parse_names(text: str) -> str | list[str]:
-    """The value of a ``--names`` option: ``runid``, ``file`` or a comma-separated list of
+    """The value of a ``--names`` option: ``file``, ``runid`` or a comma-separated list of
     names, one per run (``a,b,c``)."""
     if text in NAME_MODES:
         return text
     names = [name.strip() for name in text.split(",")]
     if not all(names):
-        raise ParameterError(f"--names takes runid, file or one name per run (a,b,c), "
+        raise ParameterError(f"--names takes file, runid or one name per run (a,b,c), "
                              f"got an empty name in {text!r}")
     return names
 
 
-def has_file(run: Run) -> bool:
+def has_file(run: Any) -> bool:
     """Whether the run was read from a named file (not a frame, dict, bytes or stdin)."""
     return not run.source.startswith("<")
 
@@ -94,137 +96,222 @@ def file_stem(path: str | os.PathLike) -> str:
     return stem or base
 
 
-def _file_forms(source: str) -> list[str]:
-    """Names of a run file from the shortest to the longest: the stem, the file name, then
-    the file name under one, two, ... parent folders (of its absolute path)."""
-    parts = os.path.abspath(source).split(os.sep)
-    forms = [file_stem(source)]
-    for depth in range(1, len(parts) + 1):
-        form = "/".join(part for part in parts[-depth:] if part)
-        if form and form != forms[-1]:
-            forms.append(form)
-    return forms
+def source_name(source: str, runid: str) -> str:
+    """The name a run read from ``source`` (its name in messages) takes by default: its
+    file's stem, or ``runid`` where it has no file (``<stdin>``, ``<bytes>``)."""
+    return runid if source.startswith("<") else file_stem(source)
 
 
-def _by_files(given: Sequence[str], sources: Sequence[str], selected: list[int], why: str
-              ) -> list[str]:
-    """Name the runs ``selected`` (named ``given``, read from ``sources``) after their
-    files: each by the shortest form (stem first) that no other run's name takes."""
-    for i in selected:
-        if sources[i].startswith("<"):  # not read from a named file (has_file)
-            raise ParameterError(
-                f"run {given[i]!r} ({sources[i]}) has no file name to be named by "
-                f"({why}): give the runs' names (--names a,b,c, or a mapping "
-                "{name: run} in Python)")
-    return _names_by_files(sources, list(given), selected)
+def run_id(run: Any) -> str:
+    """The run's run id, as trec_eval's ``runid`` measure prints it: the run id of the
+    file's last line (the readers keep it last in ``runids``), or the run's name where it
+    has none (a run of a dict or a frame)."""
+    runids = getattr(run, "runids", ())
+    return runids[-1] if runids else run.name
 
 
-def _names_by_files(sources: Sequence[str], chosen: list[str], selected: list[int]
-                    ) -> list[str]:
-    """:func:`_by_files` on the files' paths."""
-    forms = {i: _file_forms(sources[i]) for i in selected}
-    depth = dict.fromkeys(selected, 0)
-    names = list(chosen)
-    while True:
-        for i in selected:
-            names[i] = forms[i][min(depth[i], len(forms[i]) - 1)]
-        counts = Counter(names)
-        clashing = [i for i in selected if counts[names[i]] > 1]
-        if not clashing:
-            return names
-        stuck = [i for i in clashing if depth[i] >= len(forms[i]) - 1]
-        if stuck:
-            raise ParameterError(f"run file {sources[stuck[0]]} is given twice")
-        for i in clashing:
-            depth[i] += 1
+def is_file_named(run: Any) -> bool:
+    """Whether ``run`` bears the name its file gives it (read from a file, not renamed):
+    the runs the naming rules name (module documentation)."""
+    return has_file(run) and run.name == file_stem(run.source)
 
 
+def _path_forms(source: str) -> tuple[list[str], list[str]]:
+    """The names of a run file from the shortest: its stem, then the stem under one, two
+    ... parent folders of its absolute path (``bm25``, ``runs/bm25``, ``x/runs/bm25``);
+    and the file name under as many (``bm25.run``, ``runs/bm25.run`` ...: for two files
+    that differ only by their extension)."""
+    parts = [part for part in os.path.abspath(source).split(os.sep) if part]
+    stem = file_stem(source)
+    folders = parts[:-1]
+    return (["/".join([*folders[len(folders) - depth:], stem])
+             for depth in range(len(folders) + 1)],
+            ["/".join(parts[len(parts) - depth:]) for depth in range(1, len(parts) + 1)])
 
 
-def name_runs(runs: Sequence[R], names: NameSpec = "runid") -> list[R]:
+def distinct_names(names: Sequence[str], sources: Sequence[str | None]) -> list[str]:
+    """``names`` made distinct (module documentation): each run that shares its name with
+    others takes, if it has a file (``sources[i]`` not ``None``), the shortest trailing
+    part of its path that no other run of the group has at that length; a run without a
+    file keeps its name. Groups are formed again while a name chosen is another run's.
+
+    Raises
+    ------
+    ParameterError
+        Two runs without a file share a name, or one file is given twice.
+    """
+    chosen = list(names)
+    for _ in range(len(chosen) + 1):
+        groups: dict[str, list[int]] = {}
+        for i, name in enumerate(chosen):
+            groups.setdefault(name, []).append(i)
+        clashes = [(name, members) for name, members in groups.items() if len(members) > 1]
+        if not clashes:
+            return chosen
+        for name, members in clashes:
+            _tell_apart(name, members, sources, chosen)
+    raise ParameterError(f"runs {_sources(sources, range(len(chosen)))} cannot be told "
+                         "apart by their files: give the runs' names (--names a,b,c)")
+
+
+def _sources(sources: Sequence[str | None], members: Iterable[int]) -> str:
+    """``a.run, <no file>``: the files of ``members``."""
+    return ", ".join(sources[i] or "<no file>" for i in members)
+
+
+def _tell_apart(name: str, members: list[int], sources: Sequence[str | None],
+                chosen: list[str]) -> None:
+    """Name each run of ``members`` (all named ``name``) that has a file by the shortest end
+    of its path (:func:`_path_forms`), beyond ``name``, that no other member has at that
+    length; a run whose path ends another's (``a/run``, ``x/a/run``) by its whole path,
+    two that differ by their extension alone by their file names (:func:`_whole_names`).
+    A run without a file keeps ``name``. ``chosen`` is updated in place."""
+    without = [i for i in members if sources[i] is None]
+    if len(without) > 1:
+        raise ParameterError(f"{len(without)} runs without a file are all named {name!r}, "
+                             "with no file name to be named by: give the runs' names "
+                             "(--names a,b,c, or a mapping {name: run} in Python)")
+    forms = {i: _path_forms(source) for i in members if (source := sources[i]) is not None}
+    ends = {i: [name, *_beyond(name, stems)] for i, (stems, _) in forms.items()}
+    found = {i: _shortest_end(i, ends, bool(without)) for i in ends}
+    for i, end in found.items():
+        if end is not None:
+            chosen[i] = end
+    exhausted = {i: [ends[i][-1], *forms[i][1]] for i, end in found.items() if end is None}
+    if exhausted:
+        _whole_names(name, exhausted, [chosen[i] for i in members if i not in exhausted],
+                     sources, chosen)
+
+
+def _shortest_end(i: int, ends: dict[int, list[str]], named: bool) -> str | None:
+    """The shortest of the ends of run ``i``'s path (``ends[i]``, the shared name first)
+    that no other run of the group has at that length (``named``: a run without a file has
+    the shared name at every length); ``None`` where there is none."""
+    own = ends[i]
+    others = [other for j, other in ends.items() if j != i]
+    for depth in range(1, len(own)):
+        taken = {other[depth] for other in others if depth < len(other)}
+        if own[depth] not in taken and not (named and own[depth] == own[0]):
+            return own[depth]
+    return None
+
+
+def _whole_names(name: str, spare: dict[int, list[str]], taken: list[str],
+                 sources: Sequence[str | None], chosen: list[str]) -> None:
+    """Name the runs of ``spare`` (each with its forms: its whole path without extension,
+    then its file name under 0, 1 ... folders) by their whole paths where these differ,
+    else (the same path but for the extension) by the first of their other forms that no
+    other run of the group takes or may take (``taken``: the names chosen already)."""
+    wholes = Counter(forms[0] for forms in spare.values())
+    for i, forms in spare.items():
+        others = set(taken) | {form for j, more in spare.items() if j != i
+                               for form in more[1:]}
+        free = [form for form in forms[1:] if form != name and form not in others]
+        if wholes[forms[0]] == 1 and forms[0] not in taken:
+            chosen[i] = forms[0]
+        elif free:
+            chosen[i] = free[0]
+        else:
+            raise ParameterError(f"run file {sources[i]} is given twice")
+
+
+def _beyond(name: str, forms: list[str]) -> list[str]:
+    """The forms longer than ``name`` where ``name`` is one of them, else all."""
+    return forms[forms.index(name) + 1:] if name in forms else forms
+
+
+def name_runs(runs: Sequence[R], names: NameSpec = "file") -> list[R]:
     """The runs named as ``names`` says (module documentation), every name distinct.
 
-    Renaming keeps everything the readers computed (fingerprints, topic blocks). A warning
-    names the runs whose names come from their files because run ids (or stems) collide.
+    The rules ``"file"`` and ``"runid"`` name the runs that bear their file's name (read
+    from a file, :func:`is_file_named`); the others keep theirs. Renaming keeps everything
+    the readers computed (fingerprints, topic blocks). A warning names the runs whose names
+    come from their paths because names collide.
     """
     runs = list(runs)
     if isinstance(names, str):
         if names not in NAME_MODES:
             raise ParameterError(f"names must be {' or '.join(NAME_MODES)} or one name per "
                                  f"run, got {names!r}")
-        given = [run.name for run in runs]
-        sources = [run.source for run in runs]
-        if names == "runid":
-            chosen = runid_names(given, sources, stacklevel=3)
-        else:
-            _by_files(given, sources, list(range(len(runs))), "--names file")
-            chosen = file_names(sources, stacklevel=3)
+        given = [run_id(run) if names == "runid" and is_file_named(run) else run.name
+                 for run in runs]
+        sources = [run.source if has_file(run) else None for run in runs]
+        chosen = _named(given, sources, "run id" if names == "runid" else "name",
+                        stacklevel=3)
     else:
-        chosen = [str(name) for name in names]
-        if len(chosen) != len(runs):
-            raise ParameterError(f"names: {len(chosen)} name{'s' * (len(chosen) != 1)} given "
-                                 f"for {len(runs)} run{'s' * (len(runs) != 1)}: give one per "
-                                 "run, in order")
-        repeated = [name for name, count in Counter(chosen).items() if count > 1]
-        if repeated:
-            raise ParameterError(f"names: {repeated[0]!r} is given twice")
-        if not all(chosen):
-            raise ParameterError("names: a run name cannot be empty")
+        chosen = given_names(names, len(runs))
     return [run if run.name == name else replace(run, name=name)
             for run, name in zip(runs, chosen, strict=True)]
 
 
-def runid_names(given: Sequence[str], sources: Sequence[str], *, stacklevel: int = 2
+def given_names(names: Sequence[str], count: int) -> list[str]:
+    """``names`` given one per run for ``count`` runs, checked: as many, none empty, none
+    twice."""
+    chosen = [str(name) for name in names]
+    if len(chosen) != count:
+        raise ParameterError(f"names: {len(chosen)} name{'s' * (len(chosen) != 1)} given "
+                             f"for {count} run{'s' * (count != 1)}: give one per "
+                             "run, in order")
+    repeated = [name for name, count in Counter(chosen).items() if count > 1]
+    if repeated:
+        raise ParameterError(f"names: {repeated[0]!r} is given twice")
+    if not all(chosen):
+        raise ParameterError("names: a run name cannot be empty")
+    return chosen
+
+
+def _named(given: Sequence[str], sources: Sequence[str | None], what: str, *,
+           stacklevel: int) -> list[str]:
+    """:func:`distinct_names` of ``given`` (run ids, or names: ``what``), with one warning
+    of the runs renamed by their paths (``stacklevel``: the warning's, from the caller)."""
+    chosen = distinct_names(given, sources)
+    renamed = [i for i, name in enumerate(chosen) if name != given[i]]
+    if renamed:
+        counts = Counter(given)
+        shared = list(dict.fromkeys(given[i] for i in renamed))
+        how = "after its file" if what == "run id" else \
+            "by the shortest part of its path that tells them apart"
+        _warn_named(f"{len(renamed)} runs share a {what} with another run "
+                    f"({_counted(shared, counts)}): each is named {how}",
+                    [source or "<no file>" for source in sources], chosen, renamed,
+                    stacklevel + 1)
+    return chosen
+
+
+def runid_names(given: Sequence[str], sources: Sequence[str | None], *, stacklevel: int = 2
                 ) -> list[str]:
-    """The names ``names="runid"`` gives runs named ``given`` (their run ids) read from
-    ``sources`` (module documentation): each its run id, but the runs that share one,
-    each named after its file, with a warning (``stacklevel``: that of the warning, seen
-    from the caller)."""
-    counts = Counter(given)
-    shared = [i for i, runid in enumerate(given) if counts[runid] > 1]
-    if not shared:
-        return list(given)
-    ids = list(dict.fromkeys(given[i] for i in shared))
-    chosen = _by_files(given, sources, shared,
-                       f"runs share the run id {ids[0]!r}, and each is named after its file")
-    _warn_named(f"{len(shared)} runs share a run id with another run "
-                f"({_counted(ids, counts)}): each is named after its file", sources, chosen,
-                shared, stacklevel + 1)
-    return chosen
+    """The names ``names="runid"`` gives runs of run ids ``given`` read from ``sources``
+    (``None``: a run without a file), as :func:`name_runs`."""
+    return _named(given, sources, "run id", stacklevel=stacklevel + 1)
 
 
-def file_names(paths: Sequence[str], *, stacklevel: int = 2) -> list[str]:
-    """The names ``names="file"`` gives runs read from ``paths`` (module documentation),
-    known before any file is read: every file by its stem, longer forms where stems collide
-    (with a warning)."""
-    sources = [os.fspath(path) for path in paths]
-    chosen = _names_by_files(sources, list(sources), list(range(len(sources))))
-    stems = [file_stem(source) for source in sources]
-    counts = Counter(stems)
-    members = [i for i, stem in enumerate(stems) if counts[stem] > 1]
-    if members:
-        shared = list(dict.fromkeys(stems[i] for i in members))
-        _warn_named(f"{len(members)} run files share a file stem with another "
-                    f"({_counted(shared, counts)}): each is named by a longer form", sources,
-                    chosen, members, stacklevel + 1)
-    return chosen
+def file_names(paths: Sequence[str | os.PathLike | None], given: Sequence[str] = (), *,
+               stacklevel: int = 2) -> list[str]:
+    """The names ``names="file"`` gives runs read from ``paths``, known before any file is
+    read (:func:`irscale.evaluate_many` streams them): every file by its stem, a path's
+    trailing part where stems collide (with a warning); a run without a path (``None``)
+    is named ``given[i]``."""
+    sources = [None if path is None else os.fspath(path) for path in paths]
+    names = [file_stem(source) if source is not None else given[i]
+             for i, source in enumerate(sources)]
+    return _named(names, sources, "name", stacklevel=stacklevel + 1)
 
 
-def find_run(name: str, runs: Sequence[Run], what: str = "baseline") -> str:
-    """The name of the run that ``name`` designates among ``runs``: its name (the run id, or
-    the name the rules above gave it), or its file as the user knows it: the path (however
-    spelt: ``./a.run``), the file name (``a.run.gz``) or its stem (``a``).
+def find_run(name: str, runs: Sequence[Any], what: str = "baseline") -> str:
+    """The name of the run that ``name`` designates among ``runs``: its name, its run id,
+    or its file as the user knows it: the path (as given, or spelt otherwise: ``./a.run``,
+    resolved), the file name (``a.run.gz``) or its stem (``a``). Every argument of the API
+    and the command line that names a run resolves it here.
 
-    A name that designates no run, or several (a run's name that is another run's file stem,
-    a file name shared by files in two folders), is an error listing the runs and their
-    files, never a guess.
+    A name that designates no run, or several (a run id that two runs share, a run's name
+    that is another run's run id, a file name shared by files in two folders), is an error
+    listing the runs (with their files), never a guess.
 
     Raises
     ------
-    AlignmentError
-        ``name`` designates no run.
     ParameterError
-        ``name`` designates several runs (a path names one), or is not a non-empty string.
+        ``name`` designates no run or several (a path names one), or is not a non-empty
+        string.
 
     Examples
     --------
@@ -237,30 +324,91 @@ def find_run(name: str, runs: Sequence[Run], what: str = "baseline") -> str:
     ...     runs = read_runs([folder / "a.run", folder / "b.run"])
     ...     found = [find_run(name, runs) for name in ("ql", "a", "a.run", f"{tmp}/./a.run")]
     >>> found
-    ['ql', 'bm25', 'bm25', 'bm25']
+    ['b', 'a', 'a', 'a']
     """
     if not isinstance(name, str) or not name:
         raise ParameterError(f"{what} must name a run, got {name!r}")
-    found = [i for i, run in enumerate(runs) if run.name == name
-             or (has_file(run) and _names_file(name, run.source))]
+    found = [i for i, run in enumerate(runs) if _designates(name, run)]
     if len(found) == 1:
         return runs[found[0]].name
     if not found:
-        raise AlignmentError(f"{what} {name!r} names no run: give a run's name or its file "
-                             f"(path, file name or stem); runs: "
+        raise ParameterError(f"{what} {name!r} names no run: give a run's name, its run id "
+                             f"or its file (path, file name or stem); runs: "
                              f"{_listed(runs, range(len(runs)))}")
     raise ParameterError(f"{what} {name!r} is ambiguous: it names the runs "
-                         f"{_listed(runs, found)}; give the path of the run's file")
+                         f"{_listed(runs, found)}; give the run's name or the path of its "
+                         "file")
 
 
-def _names_file(name: str, source: str) -> bool:
-    """Whether ``name`` is the file ``source`` (its path however spelt, its file name or its
-    stem: :func:`file_stem`)."""
+@record
+class RunKey:
+    """What designates a run that is no longer at hand (:func:`find_run`): its name, its
+    file (``source``: ``<...>`` for none) and its run ids."""
+
+    name: str
+    source: str = "<run>"
+    runids: tuple[str, ...] = ()
+
+
+def run_keys(table: Any) -> list[RunKey]:
+    """The runs of ``table`` as :func:`find_run` designates them: an evaluation's (its
+    ``runs``, with the ``runids`` and ``sources`` it knows), or a score matrix's systems
+    (``systems``: names only)."""
+    names = [str(name) for name in getattr(table, "runs", None) or table.systems]
+    runids = getattr(table, "runids", ()) or ()
+    sources = getattr(table, "sources", ()) or ()
+    return [RunKey(name, sources[i] if len(sources) == len(names) else "<run>",
+                   (runids[i],) if len(runids) == len(names) else ())
+            for i, name in enumerate(names)]
+
+
+def by_run(mapping: Any, runs: Sequence[Any], what: str = "contributors"
+           ) -> tuple[dict[str, Any], list[Any]]:
+    """``mapping``'s values by the name of the run each key designates (:func:`find_run`:
+    a run's name, run id or file), and the keys that designate no run. A key that
+    designates several runs, or two keys one run, is a :class:`ParameterError`."""
+    found: dict[str, Any] = {}
+    unknown = []
+    for key, value in mapping.items():
+        matches = [run for run in runs if _designates(str(key), run)]
+        if not matches:
+            unknown.append(key)
+            continue
+        name = find_run(str(key), matches if len(matches) == 1 else runs, what)
+        if name in found:
+            raise ParameterError(f"{what}: the run {name!r} is given twice (as {key!r})")
+        found[name] = value
+    return found, unknown
+
+
+def find_names(wanted: Iterable[str], names: Sequence[str], what: str = "baseline"
+               ) -> list[str]:
+    """:func:`find_run` of each of ``wanted`` among runs known by their ``names`` alone
+    (the systems of a score table)."""
+    keys = [RunKey(str(name)) for name in names]
+    return [find_run(name, keys, what) for name in wanted]
+
+
+def find_in(name: str, table: Any, what: str = "baseline") -> str:
+    """:func:`find_run` among the runs of an evaluation or the systems of a score matrix
+    (:func:`run_keys`)."""
+    return find_run(name, run_keys(table), what)
+
+
+def _designates(name: str, run: Any) -> bool:
+    """Whether ``name`` is the run's name, its run id or its file (its path however spelt,
+    its file name or its stem: :func:`file_stem`)."""
+    if name == run.name or name in getattr(run, "runids", ()):
+        return True
+    if not has_file(run):
+        return False
+    source = run.source
     return name in (os.path.basename(source), file_stem(source)) \
-        or os.path.abspath(name) == os.path.abspath(source)
+        or os.path.abspath(name) == os.path.abspath(source) \
+        or os.path.realpath(name) == os.path.realpath(source)
 
 
-def _listed(runs: Sequence[Run], indices: Iterable[int], most: int = 10) -> str:
+def _listed(runs: Sequence[Any], indices: Iterable[int], most: int = 10) -> str:
     """``'a' (a.run), 'b' (b.run), ...``: at most ``most`` runs, then how many in all."""
     chosen = list(indices)
     shown = ", ".join(f"{runs[i].name!r}" + (f" ({runs[i].source})" if has_file(runs[i])

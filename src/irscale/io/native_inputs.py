@@ -7,8 +7,8 @@ readers and judge (:mod:`irscale.io.sources`, :func:`irscale.core.judge.build_ju
 judges them when every input is a TREC file it reads as the Python readers do:
 
 * the qrels: a TREC file's path (plain or gzip), ``-`` (standard input) or its bytes;
-* the runs: one such run file, a folder or glob pattern of them, a list of those (runs
-  that share a run id named after their files, as :func:`irscale.read_runs` names them), or
+* the runs: one such run file, a folder or glob pattern of them, a list of those (named
+  by their files, as :func:`irscale.read_runs` names them: :mod:`irscale.io.naming`), or
   a mapping ``{name: run file}``;
 * the default duplicate policy (``"error"``): a policy that keeps one of two lines is the
   Python readers';
@@ -39,7 +39,7 @@ from ..core.records import record, replace
 from ..errors import IrscaleError
 from .files import PathLike, check_readable, display_name, is_parquet, is_stdio, read_input
 from .irds import is_irds
-from .naming import runid_names
+from .naming import file_names
 from .native_dicts import QRELS_NAME, engine_dicts
 from .native_files import RunNote, trec_file
 from .ranx_json import is_ranx_json
@@ -78,8 +78,8 @@ Source: TypeAlias = "tuple[str, Any]"
 @record
 class NativeInputs:
     """Inputs the engine judges: the qrels, the run files in order, and how the runs are
-    named: ``names`` given (a mapping), or run ids, the runs that share one named after
-    their files (:mod:`irscale.io.naming`; ``folders``: the ranges of runs of each folder
+    named: ``names`` given (a mapping), or by their files, standard input and bytes by
+    their run ids (:mod:`irscale.io.naming`; ``folders``: the ranges of runs of each folder
     or pattern, ``listed``: the runs were given as a list), as
     :func:`irscale.io.sources.as_runs` names them."""
 
@@ -88,6 +88,11 @@ class NativeInputs:
     names: tuple[str, ...] | None = None
     folders: tuple[tuple[int, int], ...] = ()
     listed: bool = False
+
+    @property
+    def sources(self) -> list[str]:
+        """The runs' names in messages: their paths, ``<stdin>``, ``<bytes>``."""
+        return [_name(run) for run in self.runs]
 
     @property
     def qrels_name(self) -> str:
@@ -99,7 +104,7 @@ class NativeInputs:
         run, and of runs named after their files, in the Python readers' order (a folder's
         runs are named once they are read, then the runs of a list); when a file is refused
         (``notes`` stop at it), the warnings that come before its error only."""
-        sources = [_name(run) for run in self.runs]
+        sources = self.sources
         starts = {start: stop for start, stop in self.folders}
         chosen: list[str] = []
         while len(chosen) < len(notes):
@@ -114,9 +119,15 @@ class NativeInputs:
             return []  # a file refused before it was read
         if self.names is not None:
             return list(self.names)
-        # one rule over every run, whatever folder it came from (io.naming)
-        return runid_names(chosen, sources, stacklevel=5) if self.listed or self.folders \
-            else chosen
+        # one rule over every run, whatever folder it came from (io.naming): by file
+        files = [source if kind == "path" else None
+                 for (kind, _), source in zip(self.runs, sources, strict=True)]
+        return file_names(files, chosen, stacklevel=5)
+
+    def runids(self, notes: list[RunNote]) -> list[str]:
+        """The runs' run ids (the last line's: trec_eval's ``runid``), from what the engine
+        says of them."""
+        return [note.last for note in notes]
 
 
 def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = None,

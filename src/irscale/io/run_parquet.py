@@ -4,8 +4,9 @@ A Parquet run holds one row per retrieved document with the columns of a TREC ru
 as :mod:`irscale.io.memory` names a DataFrame's: topic (``query_id``, ``qid``, ``topic``
 or ``topic_id``), document (``doc_id``, ``docno``, ``doc`` or ``document``) and score
 (``score`` or ``sim``); ``rank`` (integers) and ``runid`` are optional. Identifiers that
-are integers become their decimal text. The run is named after the ``runid`` of its last
-row, as :func:`~irscale.io.trec.read_run` names a TREC file, or else after its file stem.
+are integers become their decimal text. The run is named by its file, as every run file
+(:mod:`irscale.io.naming`); its run id is the ``runid`` of its last row, as a TREC file's
+is its last line's, or else its file stem.
 
 :func:`~irscale.io.files.is_parquet` tells a Parquet run (a name ending in ``.parquet`` or
 ``.pq``, or a file starting with Parquet's magic bytes ``PAR1``) from a TREC run: the choice
@@ -102,12 +103,10 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
             raise InputFormatError("the rank column must hold integers (no missing value)",
                                    source=source)
         rank = rank_column.to_numpy().astype(np.int64)
-    if name is None:
-        if "runid" in table.column_names and table["runid"][-1].is_valid:
-            name = str(table["runid"][-1].as_py())
-        else:
-            name = file_stem(source)
-    return make_run(topic, docno, score, name, duplicates, source, rank)
+    runid = str(table["runid"][-1].as_py()) if "runid" in table.column_names and \
+        table["runid"][-1].is_valid else file_stem(source)
+    return make_run(topic, docno, score, runid if name is None else name, duplicates, source,
+                    rank, runids=(runid,))
 
 
 __all__ = ["read_run_parquet"]

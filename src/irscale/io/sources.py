@@ -235,8 +235,10 @@ def read_run(source: Any, *, name: str | None = None, duplicates: DuplicatePolic
         namedtuples (``ScoredDoc``) or a ranx ``Run`` are read as :mod:`irscale.io.memory`
         says. Several runs (a list, a folder, a glob pattern): :func:`read_runs`.
     name : str, optional
-        The run's name; by default, as in trec_eval 9.0.8, the run id of its last line
-        (a warning says so when the file holds several run ids); ``"run"`` for data held
+        The run's name; by default its file's name without extension (``bm25.run.gz`` →
+        ``bm25``, :mod:`irscale.io.naming`); for standard input and bytes, as in trec_eval
+        9.0.8, the run id of its last line (a warning says so when the data hold several
+        run ids), which stays the run's run id (``runids``, last); ``"run"`` for data held
         in memory that name none.
     duplicates : {"error", "first", "last", "max"}, default "error"
         What to do with a document retrieved twice for a topic: raise, or keep the first,
@@ -311,17 +313,7 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
     if isinstance(obj, Run):
         return [obj if name is None or obj.name == name else replace(obj, name=name)]
     if is_irds(obj) or hasattr(obj, "scoreddocs_iter"):
-        from .irds import PREFIX, dataset_rows, load_dataset
-        from .memory import run_from_records
-
-        if keep_rank:
-            raise ParameterError(f"{obj if is_irds(obj) else 'an ir_datasets dataset'}: "
-                                 "ir_datasets' scored documents have no rank column to keep "
-                                 "(use another tie policy)")
-        dataset = load_dataset(obj) if is_irds(obj) else obj
-        rows, source = dataset_rows(dataset, "scoreddocs", obj if is_irds(obj) else None)
-        return [run_from_records(rows, duplicates=duplicates, source=source,
-                                 name=name if name is not None else source.removeprefix(PREFIX))]
+        return [_dataset_run(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
     if is_data(obj):
         from .ranx_json import is_ranx_json, read_ranx_run
 
@@ -332,13 +324,53 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
         return [read_trec_run(_data(obj), name=name, duplicates=duplicates,
                               keep_rank=keep_rank)]
     if isinstance(obj, (str, os.PathLike)):
-        if expands(obj):
-            from .naming import name_runs
+        if not expands(obj):
+            return [read_run_file(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
+        found = [read_run_file(path, duplicates=duplicates, keep_rank=keep_rank)
+                 for path in run_files(obj)]
+    elif isinstance(obj, Sequence) and not _in_memory(obj):
+        # one naming rule over every run of the list, its folders' included (io.naming)
+        found = [run for item in obj
+                 for run in _runs(item, duplicates=duplicates, keep_rank=keep_rank,
+                                  named=False)]
+    else:
+        return _memory_runs(obj, name=name, duplicates=duplicates, keep_rank=keep_rank,
+                            where=where)
+    if not named:
+        return found
+    from .naming import name_runs
 
-            found = [read_run_file(path, duplicates=duplicates, keep_rank=keep_rank)
-                     for path in run_files(obj)]
-            return name_runs(found) if named else found
-        return [read_run_file(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
+    return name_runs(found)
+
+
+def _in_memory(obj: Any) -> bool:
+    """Whether the sequence ``obj`` holds one run's rows (a ranx run, records), not runs."""
+    from . import memory
+
+    return _is_ranx(obj, "run") or hasattr(obj, "columns") or memory.is_records(obj)
+
+
+def _dataset_run(obj: Any, *, name: str | None, duplicates: DuplicatePolicy,
+                 keep_rank: bool) -> Run:
+    """The run of an ir_datasets dataset's scored documents (``irds:`` id or dataset)."""
+    from .irds import PREFIX, dataset_rows, load_dataset
+    from .memory import run_from_records
+
+    if keep_rank:
+        raise ParameterError(f"{obj if is_irds(obj) else 'an ir_datasets dataset'}: "
+                             "ir_datasets' scored documents have no rank column to keep "
+                             "(use another tie policy)")
+    dataset = load_dataset(obj) if is_irds(obj) else obj
+    rows, source = dataset_rows(dataset, "scoreddocs", obj if is_irds(obj) else None)
+    return run_from_records(rows, duplicates=duplicates, source=source,
+                            name=name if name is not None else source.removeprefix(PREFIX))
+
+
+def _memory_runs(obj: Any, *, name: str | None, duplicates: DuplicatePolicy, keep_rank: bool,
+                 where: str) -> list[Run]:
+    """The runs of data held in memory (:mod:`irscale.io.memory`): a ranx run, a DataFrame
+    (a ``run`` column holds several), a dict of one run or a mapping ``{name: run}``,
+    records; anything else is refused (``where``: as :func:`_runs`)."""
     from . import memory
 
     if _is_ranx(obj, "run"):
@@ -355,14 +387,6 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
                          where=f"{where}run {str(key)!r}: ") for key, value in obj.items()]
     if memory.is_records(obj):
         return [memory.run_from_records(obj, name=name or "run", duplicates=duplicates)]
-    if isinstance(obj, Sequence):
-        from .naming import name_runs
-
-        # one naming rule over every run of the list, its folders' included (io.naming)
-        found = [run for item in obj
-                 for run in _runs(item, duplicates=duplicates, keep_rank=keep_rank,
-                                  named=False)]
-        return name_runs(found) if named else found
     raise about(InputError(f"{where}expected a run ({RUN_KINDS}), got {describe(obj)}"), obj)
 
 
@@ -372,9 +396,10 @@ def as_runs(obj: Any, *, keep_rank: bool = False, names: NameSpec | None = None
     specs, a mapping ``{name: run spec}``, a folder or a glob pattern (its run files:
     :func:`run_files`), a DataFrame with a ``run`` column.
 
-    Runs of a list or folder are named by :func:`irscale.io.naming.name_runs`: run ids,
-    the runs that share one after their files (with a warning); ``names`` names them
-    otherwise (``"file"``, or one name per run)."""
+    Runs of a list or folder are named by :func:`irscale.io.naming.name_runs`: by their
+    files, the runs that share a name by the shortest end of their paths that tells them
+    apart (with a warning); ``names`` names them otherwise (``"runid"``, or one name per
+    run)."""
     if names is None:
         return _runs(obj, keep_rank=keep_rank)
     from .naming import name_runs
@@ -387,7 +412,13 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
     """One run file: Parquet (:func:`~irscale.io.run_parquet.read_run_parquet`, a name
     ending in ``.parquet`` or ``.pq`` or a file starting with ``PAR1``) or TREC text, plain
     or gzip (:func:`irscale.io.trec.read_run`); ``name``, ``duplicates`` and ``keep_rank``
-    as :func:`read_run` says."""
+    as :func:`read_run` says. Unless ``name`` is given, the run is named by its file
+    (:func:`~irscale.io.naming.file_stem`: ``bm25.run.gz`` → ``bm25``; :mod:`irscale.io.naming`),
+    standard input by its run id."""
+    if name is None and not is_stdio(path):
+        from .naming import file_stem
+
+        name = file_stem(path)
     if is_parquet(path):
         PYARROW.load("reading a Parquet run", InputError, source=str(path))
         from .run_parquet import read_run_parquet
@@ -424,7 +455,7 @@ def _is_mapping(value: object) -> bool:
 def read_runs(
     sources: Any,
     *,
-    names: NameSpec = "runid",
+    names: NameSpec = "file",
     duplicates: DuplicatePolicy = "error",
     keep_rank: bool = False,
     progress: ProgressArg = False,
@@ -437,12 +468,12 @@ def read_runs(
         The runs: each item anything :func:`read_run` reads, a folder or glob pattern
         standing for its run files (:func:`run_files`) or a DataFrame with a ``run``
         column. A mapping names the runs itself (each value one run).
-    names : {"runid", "file"} or sequence of str, default "runid"
-        How to name the runs of a list of files (see :mod:`irscale.io.naming`):
-        ``"runid"`` names each run by its run id, except runs that share one: those are
-        named after their files (``bm25.run.gz`` → ``bm25``; a longer form where stems
-        collide too), with a warning; ``"file"`` names every run by its file stem; a
-        sequence gives one name per file.
+    names : {"file", "runid"} or sequence of str, default "file"
+        How to name the runs read from files (see :mod:`irscale.io.naming`): ``"file"``
+        names each by its file name without extension (``bm25.run.gz`` → ``bm25``), the
+        runs that share one by the shortest end of their paths that tells them apart
+        (``bm25/run``, ``splade/run``), with a warning; ``"runid"`` names each run by its
+        run id, the runs that share one by their files; a sequence gives one name per run.
     duplicates : {"error", "first", "last", "max"}, default "error"
         The duplicate policy of :func:`read_run`.
     keep_rank : bool, default False
@@ -474,38 +505,19 @@ def read_runs(
     ...     _ = (folder / "a.run").write_text("1 Q0 d1 1 2.5 bm25\\n")
     ...     _ = (folder / "b.run").write_text("1 Q0 d1 1 1.0 ql\\n")
     ...     paths = [folder / "a.run", folder / "b.run"]
-    ...     by_runid = [run.name for run in read_runs(paths)]
-    ...     by_file = [run.name for run in read_runs(paths, names="file")]
+    ...     by_file = [run.name for run in read_runs(paths)]
+    ...     by_runid = [run.name for run in read_runs(paths, names="runid")]
     ...     given = [run.name for run in read_runs({"x": paths[0], "y": paths[1]})]
     ...     folder_runs = [run.name for run in read_runs(folder)]
-    >>> by_runid, by_file, given, folder_runs
-    (['bm25', 'ql'], ['a', 'b'], ['x', 'y'], ['bm25', 'ql'])
+    >>> by_file, by_runid, given, folder_runs
+    (['a', 'b'], ['bm25', 'ql'], ['x', 'y'], ['a', 'b'])
     """
     from ..core._columnar.duplicates import check_duplicate_policy
     from ..core.progress import DELAY, progress_reporter
     from .naming import name_runs
 
     check_duplicate_policy(duplicates)
-    one_run = "(one run: read_run, or read_runs([...]))"
-    if isinstance(sources, Mapping) and _several(sources) is not None:
-        if not (isinstance(names, str) and names == "runid"):
-            raise ParameterError("read_runs: a mapping {name: path} names the runs already; "
-                                 "names= applies to a list of files")
-        items: list[tuple[Any, str | None, str]] = [
-            (value, str(key), f"read_runs: run {str(key)!r}: ") for key, value in sources.items()]
-    elif isinstance(sources, (str, os.PathLike)) and expands(sources):
-        items = [(path, None, "read_runs: ") for path in run_files(sources)]
-    elif isinstance(sources, (str, os.PathLike, Mapping)) or is_data(sources) or \
-            hasattr(sources, "columns") or not isinstance(sources, Iterable) or \
-            (isinstance(sources, (list, tuple)) and _records(sources)):
-        raise about(InputError(f"read_runs: expected a list of runs, a mapping {{name: run}}, "
-                               f"a folder or a glob pattern, got {describe(sources)} "
-                               f"{one_run}"), sources)
-    else:
-        items = [(path, None, f"read_runs: item {number}: ")
-                 for number, item in enumerate(sources, 1)
-                 for path in (run_files(item) if isinstance(item, (str, os.PathLike))
-                              and expands(item) else [item])]
+    items = _read_items(sources, names)
     report = progress_reporter(progress, len(items), "reading runs", delay=DELAY)
     runs = []
     for number, (item, name, where) in enumerate(items, 1):
@@ -516,6 +528,30 @@ def read_runs(
                                  where=where))
         report(number)
     return name_runs(runs, names)
+
+
+def _read_items(sources: Any, names: NameSpec) -> list[tuple[Any, str | None, str]]:
+    """The items :func:`read_runs` reads, in order: ``(spec, name or None, where)``, a
+    mapping's values named by their keys, a folder's or pattern's files, a list's items
+    (its folders and patterns expanded); ``sources`` that are one run are refused."""
+    if isinstance(sources, Mapping) and _several(sources) is not None:
+        if not (isinstance(names, str) and names == "file"):
+            raise ParameterError("read_runs: a mapping {name: path} names the runs already; "
+                                 "names= applies to a list of files")
+        return [(value, str(key), f"read_runs: run {str(key)!r}: ")
+                for key, value in sources.items()]
+    if isinstance(sources, (str, os.PathLike)) and expands(sources):
+        return [(path, None, "read_runs: ") for path in run_files(sources)]
+    if isinstance(sources, (str, os.PathLike, Mapping)) or is_data(sources) or \
+            hasattr(sources, "columns") or not isinstance(sources, Iterable) or \
+            (isinstance(sources, (list, tuple)) and _records(sources)):
+        raise about(InputError(f"read_runs: expected a list of runs, a mapping {{name: run}}, "
+                               f"a folder or a glob pattern, got {describe(sources)} "
+                               "(one run: read_run, or read_runs([...]))"), sources)
+    return [(path, None, f"read_runs: item {number}: ")
+            for number, item in enumerate(sources, 1)
+            for path in (run_files(item) if isinstance(item, (str, os.PathLike))
+                         and expands(item) else [item])]
 
 
 def input_files(spec: Any, how: str = "") -> Iterator[InputFile]:

@@ -22,6 +22,7 @@ from ..core.inputs import Qrels, Run
 from ..core.labels import LabelTable, memberships
 from ..core.strings import Strings
 from ..errors import InputFormatError
+from . import naming
 from ._text import is_float, line_of_record, read_fields, source_name
 
 #: The fields of a line of a stochastic run.
@@ -40,6 +41,8 @@ class StochasticRun:
     docno: Strings
     position: np.ndarray
     source: str = "<run>"
+    #: The run id its file names (:func:`irscale.io.naming.run_id`).
+    runids: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.position)
@@ -47,8 +50,8 @@ class StochasticRun:
 
 def read_stochastic_run(source: str | os.PathLike | bytes, name: str | None = None
                         ) -> StochasticRun:
-    """Read a stochastic run (see the module documentation), named ``name`` or after the
-    run id of its first line.
+    """Read a stochastic run (see the module documentation), named ``name`` or by its file
+    (:mod:`irscale.io.naming`; bytes: after the run id of its first line).
 
     >>> run = read_stochastic_run(b"1 0 a 1 2 r\\n1 0 b 2 1 r\\n1 1 b 1 2 r\\n1 1 a 2 1 r\\n")
     >>> run.docno.to_pylist(), run.position.tolist()
@@ -66,8 +69,10 @@ def read_stochastic_run(source: str | os.PathLike | bytes, name: str | None = No
     topic_code, sample_code, docno_code = topic_code[row], sample_code[row], docno_code[row]
     block, position = _positions(_changes(topic_code, sample_code))
     _refuse_repeats(docno_code, row, block, label, raw)
-    return StochasticRun(name or fields.strings("runid")[0], topic.take(row),
-                         sample.take(row), docno.take(row), position.astype(np.int64), label)
+    runid = fields.strings("runid")[0]
+    name = name or naming.source_name(label, runid)  # by its file, else by its run id
+    return StochasticRun(name, topic.take(row), sample.take(row), docno.take(row),
+                         position.astype(np.int64), label, (runid,))
 
 
 def deterministic(run: Run, name: str | None = None) -> StochasticRun:

@@ -161,7 +161,8 @@ def read_run(
 
 
 def _run_ids(column: Strings) -> tuple[str, tuple[str, ...]]:
-    """The run id of the last line and the distinct run ids (in order of first appearance).
+    """The run id of the last line and the distinct run ids (in order of first appearance,
+    but the last line's last).
 
     A run file almost always names one run on every line: comparing every id's bytes with
     the first one's is much cheaper than hashing them all.
@@ -171,4 +172,5 @@ def _run_ids(column: Strings) -> tuple[str, tuple[str, ...]]:
     lengths, data = column.lengths, column.data[column.offsets[0]: column.offsets[-1]]
     if (lengths == size).all() and (data.reshape(-1, size) == data[:size]).all():
         return first, (first,)
-    return column[-1], tuple(column.unique().to_pylist())
+    last = column[-1]  # kept last: the run id trec_eval prints (io.naming.run_id)
+    return last, (*(runid for runid in column.unique().to_pylist() if runid != last), last)

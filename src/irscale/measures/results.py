@@ -245,7 +245,8 @@ class Evaluation(RunSummaries):
     run's rows are summarised (module documentation). :attr:`rankings`: the judged
     rankings that were measured (trec_eval's measures and the catalogue's, sessions),
     ``None`` for per-intent judgments and texts. :attr:`runids`: the run ids the run
-    files name, where they differ from the run names (ndeval's ``runid`` column).
+    files name, one per run, where they differ from the run names: what trec_eval's
+    ``runid`` measure and ndeval's ``runid`` column print (:mod:`irscale.io.naming`).
     :attr:`conventions`: the provenance lines of the dataset conventions applied (its
     official measures, its relevance level, what the call overrode:
     :mod:`irscale.evaluation.conventions`), empty where none were.
@@ -258,6 +259,9 @@ class Evaluation(RunSummaries):
     rankings: JudgedRankings | None = None
     runids: tuple[str, ...] = ()
     conventions: tuple[str, ...] = ()
+    #: The runs' files (their names in messages: ``<bytes>`` ...), one per run, or none
+    #: known: a run is designated by its file too (:func:`irscale.io.naming.find_run`).
+    sources: tuple[str, ...] = ()
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -362,8 +366,15 @@ class Evaluation(RunSummaries):
         """The summary values of every run, computed by the engine
         (``rust/src/output/summary.rs``: the rules of the module documentation)."""
         averaging = self.averaging
-        return run_summaries(self.columns, self.values, self.rows, averaging.rule,
-                             averaging.complete, averaging.n_qrels_topics, averaging.totals)
+        summaries = run_summaries(self.columns, self.values, self.rows, averaging.rule,
+                                  averaging.complete, averaging.n_qrels_topics,
+                                  averaging.totals)
+        if len(self.runids) == len(summaries):  # trec_eval's runid: the run id, not the name
+            shown = [c.aggregate for c in self.columns if c.aggregate != "none"]
+            for runid, values in zip(self.runids, summaries, strict=True):
+                values[:] = [runid if aggregate == "runid" else value
+                             for aggregate, value in zip(shown, values, strict=True)]
+        return summaries
 
     def to_matrix(self, *, allow_missing: bool = False,
                   measures: Sequence[str] | None = None) -> ScoreMatrix:
@@ -497,7 +508,8 @@ def build_evaluation(values: Mapping[str, Any], rows: TopicRows | RowKeys,
                      averaging: Averaging | None = None, *,
                      columns: Sequence[Column] | None = None,
                      rankings: JudgedRankings | None = None,
-                     runids: tuple[str, ...] = ()) -> Evaluation:
+                     runids: tuple[str, ...] = (), sources: tuple[str, ...] = ()
+                     ) -> Evaluation:
     """The one builder of every runner's result: per-row ``values`` of each measure (by
     label), whose each row is (``rows``: the :class:`TopicRows` of judged rankings, or the
     :class:`~irscale.core.rows.RowKeys` a runner knows, put in the evaluation's order here,
@@ -506,8 +518,8 @@ def build_evaluation(values: Mapping[str, Any], rows: TopicRows | RowKeys,
 
     ``columns``: how each measure is printed and summarised (default: one
     :class:`~irscale.io.table.Column` per label of ``values``, a mean of floats); the
-    values of a ``float`` column are held as float64. ``rankings`` and ``runids``: as the
-    :class:`Evaluation` holds them.
+    values of a ``float`` column are held as float64. ``rankings``, ``runids`` and
+    ``sources``: as the :class:`Evaluation` holds them.
     """
     order = None
     if isinstance(rows, RowKeys):
@@ -520,7 +532,7 @@ def build_evaluation(values: Mapping[str, Any], rows: TopicRows | RowKeys,
         held[label] = array if order is None else array[order]
     return Evaluation(columns=shown, values=held, rows=rows,
                       averaging=Averaging() if averaging is None else averaging,
-                      rankings=rankings, runids=runids)
+                      rankings=rankings, runids=runids, sources=sources)
 
 
 def _check_defined(label: str, column: np.ndarray, codes: np.ndarray,

@@ -47,6 +47,7 @@ from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
 from ..io.maps import source_of
 from ..io.memory import qrels_from_frame
+from ..io.naming import by_run
 from ..io.sources import as_qrels, as_runs, read_runs
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats.kendall import NOTHING_TO_RANK, kendall_tau
@@ -261,7 +262,7 @@ def leave_one_out(
         measures = measures.split()
     qrels_obj, run_list = _inputs(qrels, runs, measures)
     names = [run.name for run in run_list]
-    team_of = _contributors_of(names, contributors, contributor_pattern)
+    team_of = _contributors_of(names, run_list, contributors, contributor_pattern)
     teams = list(dict.fromkeys(team_of[name] for name in names))
     if len(teams) < 2:
         raise InputError("leave-one-out needs runs of at least two contributors")
@@ -315,7 +316,7 @@ def _inputs(qrels: object, runs: object, measures: Sequence[str]) -> tuple[Any, 
     return qrels_obj, _runs(runs, keep_rank=diversity)
 
 
-def _contributors_of(names: Sequence[str],
+def _contributors_of(names: Sequence[str], run_list: Sequence[Any],
                      contributors: Mapping[str, str] | Callable[[str], str] | None,
                      pattern: str) -> dict[str, str]:
     """Run name → contributor: from ``contributors`` (a mapping, which must name every run
@@ -325,16 +326,16 @@ def _contributors_of(names: Sequence[str],
         return contributors_by_prefix(names, pattern)
     if callable(contributors):
         return {name: str(contributors(name)) for name in names}
-    missing = [name for name in names if name not in contributors]
+    given, unknown = by_run(contributors, run_list)  # keyed by names, run ids or files
+    missing = [name for name in names if name not in given]
     if missing:
         raise InputError(f"no contributor given for run(s) {missing[:5]}",
                          source=source_of(contributors, "contributors="))
-    unknown = [name for name in contributors if name not in set(names)]
     if unknown:
         warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "
                       f"(ignored): {', '.join(map(str, unknown[:5]))}"
                       f"{' ...' if len(unknown) > 5 else ''}", stacklevel=3)
-    return {name: str(contributors[name]) for name in names}
+    return {name: str(given[name]) for name in names}
 
 
 def _comparison(labels: Sequence[str], names: Sequence[str], team_of: Mapping[str, str],

@@ -42,6 +42,7 @@ from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.maps import source_of
+from ..io.naming import by_run
 from ..io.sources import as_qrels
 from ..stats.tables import Format, value_text
 from .common import format_frame
@@ -82,19 +83,22 @@ class PoolingBias(HtmlRepr):
         return f"PoolingBias(depth {self.depth}; {parts})"
 
 
-def _contributors(names: Sequence[str],
+def _contributors(runs: Sequence[Any],
                   contributors: Mapping[str, str] | Callable[[str], str] | None
                   ) -> dict[str, str]:
-    """Run → contributor: each run its own by default (leave-one-run-out)."""
+    """Run name → contributor: each run its own by default (leave-one-run-out); a mapping
+    keyed by the runs' names, run ids or files (:func:`irscale.io.naming.by_run`)."""
+    names = [run.name for run in runs]
     if contributors is None:
         return {name: name for name in names}
     if callable(contributors):
         return {name: str(contributors(name)) for name in names}
-    missing = [name for name in names if name not in contributors]
+    given, _ = by_run(contributors, runs)
+    missing = [name for name in names if name not in given]
     if missing:
         raise InputError(f"no contributor given for run(s) {missing[:5]}",
                          source=source_of(contributors, "contributors="))
-    return {name: str(contributors[name]) for name in names}
+    return {name: str(given[name]) for name in names}
 
 
 def _long(matrix: Any, value: str) -> pd.DataFrame:
@@ -159,7 +163,7 @@ def pooling_bias(
     if shared:
         raise ParameterError(f"run(s) {shared[:5]} are given both as contributing and as new "
                              "runs")
-    team_of = _contributors(names, contributors)
+    team_of = _contributors(run_list, contributors)
     options = {**evaluate_options, "relevance_level": relevance_level}
     full = _long(evaluate(qrels_obj, run_list, measures, **options)
                  .to_matrix(allow_missing=True), "score")

@@ -19,7 +19,8 @@ import numpy as np
 
 from ..core import ScoreMatrix
 from ..core.notebook import TableRepr, counted
-from ..errors import AlignmentError, ParameterError
+from ..errors import ParameterError
+from ..io.naming import find_in
 from .corrections import Correction
 from .pairwise import baseline_names, pairwise_tests
 from .protocol import TableResult, format_table
@@ -255,10 +256,10 @@ def baseline_comparison(
         raise ParameterError("baseline must name a system or a list of systems, got None")
     matrix, compared_measures = _matrix(data, chosen_measures(measure, measures))
     runs = list(matrix.systems)
-    unknown = [b for b in baselines if b not in runs]
-    if unknown:
-        raise AlignmentError(f"baseline {unknown[0]!r} is not a run (runs: "
-                             f"{', '.join(runs[:8])}{', ...' if len(runs) > 8 else ''})")
+    # a run's name, file or run id (io.naming), among an evaluation's runs or the systems
+    found = [find_in(name, data if hasattr(data, "sources") else matrix) for name in baselines]
+    baselines = baseline_names(found) or ()  # checked again: two spellings of one run
+    baseline = found if len(found) > 1 else found[0]
     if len(runs) < 2:
         raise ParameterError(f"comparing with a baseline needs at least two runs; there is "
                              f"only {baselines[0]!r}")

@@ -19,7 +19,8 @@ import numpy as np
 from ..core import ScoreMatrix
 from ..core.params import RESAMPLES
 from ..core.progress import phase_progress, progress_callback
-from ..errors import AlignmentError, NoVarianceWarning, ParameterError
+from ..errors import NoVarianceWarning, ParameterError
+from ..io.naming import find_names
 from ..parallel import check_executor, executor_scope, is_local, is_ready
 from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
 from .corrections import Correction, adjust_pvalues, correction_name
@@ -170,13 +171,8 @@ def _selected(values: np.ndarray, names: Sequence[str], systems: Sequence[str],
     """The columns of ``systems`` (two different ones at least, each a system of the
     table), in their order."""
     position = {s: i for i, s in enumerate(names)}
-    wanted = [str(s) for s in systems]
-    unknown = [s for s in wanted if s not in position]
-    if unknown:
-        raise AlignmentError(
-            f"unknown system(s) {unknown[:5]} in {collection or 'the score table'} "
-            f"(has {list(names[:5])}...)"
-        )
+    wanted = find_names([str(s) for s in systems], names,
+                        f"systems of {collection or 'the score table'}:")
     if len(set(wanted)) != len(wanted) or len(wanted) < 2:
         raise ParameterError(f"systems must name at least two different systems, "
                              f"got {wanted[:5]}")
@@ -250,11 +246,8 @@ def _baseline_pairs(names: Sequence[str], baselines: tuple[str, ...], collection
     """Indices ``(i, j)`` of every system ``i`` paired with each baseline ``j``: for the
     baselines in order, every system but that baseline and the baselines before it (whose
     pair with it came already)."""
-    unknown = [b for b in baselines if b not in names]
-    if unknown:
-        raise AlignmentError(
-            f"baseline {unknown[0]!r} is not a system of {collection or 'the score table'} "
-            f"(systems: {', '.join(map(str, names[:8]))}{', ...' if len(names) > 8 else ''})")
+    baselines = tuple(find_names(baselines, names,
+                                 f"baseline of {collection or 'the score table'}:"))
     if len(names) < 2:
         raise ParameterError("a baseline needs at least one other system to compare")
     position = {name: k for k, name in enumerate(names)}

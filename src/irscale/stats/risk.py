@@ -33,7 +33,8 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.params import check_risk_alpha
-from ..errors import AlignmentError, ParameterError
+from ..errors import ParameterError
+from ..io.naming import find_in
 from ..measures.diversity.risk import risk_based
 from .effects import sample_sd
 from .validation import tie_tolerance, tied_differences
@@ -49,10 +50,9 @@ def risk_weighted_differences(run: np.ndarray, baseline: np.ndarray,
 
 
 def _systems(matrix: ScoreMatrix, baseline: str) -> tuple[int, list[int]]:
-    if not isinstance(baseline, str) or baseline not in matrix.systems:
-        shown = list(matrix.systems[:8])
-        raise AlignmentError(f"baseline {baseline!r} is not a system of the scores "
-                             f"({shown}{'...' if matrix.n_systems > 8 else ''})")
+    """The column of the ``baseline`` (a system's name: :func:`irscale.io.naming.find_run`)
+    and those of the other systems."""
+    baseline = find_in(baseline, matrix)
     if matrix.n_systems < 2:
         raise ParameterError("risk against a baseline needs at least one other system")
     j = matrix.systems.index(baseline)

@@ -247,11 +247,9 @@ def _baseline_marks(evaluation: RunTable, runs: list[str], labels: list[str],
     from .registry import test_spec
 
     marks = np.zeros((len(runs), len(labels)), dtype=np.int64)
-    if baseline not in runs:
-        from ..errors import AlignmentError
+    from ..io.naming import find_in
 
-        raise AlignmentError(f"baseline {baseline!r} is not a run (runs: "
-                             f"{', '.join(runs[:8])}{', ...' if len(runs) > 8 else ''})")
+    baseline = find_in(baseline, evaluation)  # a run's name, file or run id (io.naming)
     if not tested or len(runs) < 2:
         return marks, f"no measure to test against the baseline {baseline}"
     matrix = evaluation.to_matrix(measures=tested)

@@ -22,6 +22,7 @@ from ..core.params import CUTOFF, Integers
 from ..core.params import check_alpha as check_alpha
 from ..core.params import check_count as check_count
 from ..errors import AlignmentError, InputError, ParameterError, about, shown
+from ..io.naming import find_names
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -318,10 +319,8 @@ def two_samples(
         else:
             if len(systems) != 2:
                 raise ParameterError(f"name exactly two systems, got {list(systems)}")
-            missing = [s for s in systems if str(s) not in names]
-            if missing:
-                raise AlignmentError(f"unknown system(s) {missing}; have {list(names[:10])}")
-            pick = (names.index(str(systems[0])), names.index(str(systems[1])))
+            found = find_names([str(s) for s in systems], names, "systems")
+            pick = (names.index(found[0]), names.index(found[1]))
         xs, ys = values[:, pick[0]], values[:, pick[1]]
         labels = (names[pick[0]], names[pick[1]])
     else:

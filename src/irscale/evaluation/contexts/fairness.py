@@ -53,11 +53,11 @@ class Fairness(Context):
     def read_runs(self, paths: Sequence[str], names: Any, trec: TrecReader) -> list[Any]:
         """The run files of ``irscale eval``, every one a stochastic run
         (:func:`~irscale.evaluation.fairness.read_runs`), named as ``names`` says (by
-        default by run id, :func:`~irscale.io.naming.name_runs`)."""
+        default by file, :func:`~irscale.io.naming.name_runs`)."""
         from ...io.naming import name_runs
         from ..fairness import read_runs
 
-        return name_runs(read_runs(list(paths)), names or "runid")
+        return name_runs(read_runs(list(paths)), names or "file")
 
 
 FAIRNESS = register(Fairness())
