@@ -418,6 +418,12 @@ BODY_CHECKS = {
     ("cli/eval.py", "Rule(dests, lambda _: holds, message)"): "irscale eval's rules (its "
                                                              "options are the engine's)",
     ("online/params.py", "super()"): "a domain's own check (Impressions extends Integers)",
+    ("stats/params.py", "super()"): "a domain's own check (Scheffé's models extend the "
+                                    "ANOVA models' domain)",
+    ("meta/params.py", "Listed(MATRIX_SIZE, 'a topic-set size')"): "a domain's own check "
+        "(the topic-set sizes, N or N,N,..., each checked as Listed(MATRIX_SIZE))",
+    ("meta/simulation.py", "TOPIC_SUBSETS.domain"): "BootstrapModel's field (a record: its "
+                                                    "constructor checks its declared fields)",
     # a value no declaration states: parts of a parsed text, sizes read from the data
     ("cli/pool.py", "DEPTH"): "--strata D:F,...: each depth of the text as it is split",
     ("cli/pool.py", "cp.STRATUM_RATE"): "--strata D:F,...: each rate of the text as it is "

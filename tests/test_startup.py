@@ -561,7 +561,7 @@ def test_eval_output_of_the_light_path(tiny):
     values = [line.split("\t")[2] for line in labels["output"].splitlines()]
     assert values == ["0.3125", "0.1250", "0.2188"]
     assert table["output"].splitlines()[:3] == [
-        "run,topic,measure,value", "r,1,num_ret,3", "r,2,num_ret,2"]
+        "run,topic,measure,value", "run,1,num_ret,3", "run,2,num_ret,2"]  # named by its file
 
 
 def test_choice_names_match_the_implementations():

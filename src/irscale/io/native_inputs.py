@@ -38,11 +38,11 @@ from ..core.options import RankingOptions
 from ..core.records import record, replace
 from ..errors import IrscaleError
 from .files import PathLike, check_readable, display_name, is_parquet, is_stdio, read_input
+from .formats import is_ranx_json
 from .irds import is_irds
 from .naming import file_names
 from .native_dicts import QRELS_NAME, engine_dicts
 from .native_files import RunNote, trec_file
-from .ranx_json import is_ranx_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - numpy's, loaded when the engine judges
