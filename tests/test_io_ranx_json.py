@@ -1,16 +1,30 @@
 """ranx's JSON files and objects both ways (``irscale.io.ranx_json``, ``to_ranx()``): what
 ranx saves irscale reads, value for value, and what irscale writes ranx reads back; an
-evaluation of ranx's files equals that of the same judgments and scores as TREC text."""
+evaluation of ranx's files equals that of the same judgments and scores as TREC text.
+
+ranx's side is recorded (``tests/oracles/ranx_json.py`` writes it to
+``tests/fixtures/ranx_json.json``): ranx builds its objects through numba typed dicts,
+seconds each and minutes with a cold numba cache (CI's). The files and dicts are ranx's
+own; ranx answers again, and any difference from the record fails
+:func:`test_the_record_is_ranxs_answer`, where the installed ranx is another release than
+the one recorded or ``IRSCALE_REFRESH_ORACLES=1`` is set (ranx is not needed otherwise).
+ranx reads a JSON file as ``orjson.loads`` gives it, converted to its typed dicts, which
+keep every id and value of the recorded cases: irscale's files are read here by
+:func:`_as_ranx_loads` and compared with the dicts ranx gave.
+"""
 
 from __future__ import annotations
 
+import json
 import math
+import sys
+from types import ModuleType
+from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import irscale
+from irscale.core.extras import RANX
 from irscale.io.ranx_json import (
     is_ranx_json,
     ranx_json_bytes,
@@ -19,67 +33,90 @@ from irscale.io.ranx_json import (
     write_ranx_json,
 )
 
-from .oracle_imports import lazy_importorskip
-
-ranx = lazy_importorskip("ranx")
-
-ids = st.text(alphabet="abcdefgxyz0123456789_-.", min_size=1, max_size=6)
-relevances = st.integers(-2, 5)
-#: Doubles that need all 17 digits, within a C float's range (no warning of trec_eval's
-#: float ties); every one must come back as the same double.
-scores = st.floats(-1e30, 1e30, allow_nan=False, allow_infinity=False).filter(
-    lambda v: v == 0 or abs(v) > 1e-30)
+from .oracles import ranx_json as oracle
+from .oracles.recorded import ask_again
 
 
-def nested(values):
-    return st.dictionaries(ids, st.dictionaries(ids, values, min_size=1, max_size=6),
-                           min_size=1, max_size=4)
+@pytest.fixture(scope="module")
+def recorded() -> dict[str, Any]:
+    """ranx's recorded files and dicts (:func:`tests.oracles.ranx_json.load`)."""
+    return oracle.load()
 
 
-def as_plain(mapping) -> dict:
-    """A ranx (numba) mapping as plain dicts."""
-    return {str(q): {str(d): v for d, v in docs.items()} for q, docs in mapping.items()}
+def _refuse(constant: str) -> None:
+    raise ValueError(f"{constant}: orjson (ranx's reader) refuses it")
 
 
-@settings(max_examples=5, deadline=None)  # ranx builds numba dicts: seconds per example
-@given(nested(relevances), nested(scores))
-def test_ranx_saves_irscale_reads(tmp_path_factory, judged, scored):
-    folder = tmp_path_factory.mktemp("ranx")
-    ranx.Qrels(judged).save(str(folder / "q.json"))
-    ranx.Run(scored, name="bm25").save(str(folder / "r.json"))
-    qrels = irscale.read_qrels(folder / "q.json")
-    run = irscale.read_run(folder / "r.json")
-    assert qrels.to_dict() == {q: {d: int(v) for d, v in docs.items()}
-                               for q, docs in judged.items()}
-    assert run.to_dict() == scored  # every double as ranx wrote it
-    assert run.name == "r"  # ranx's JSON holds no name: the file's
+def _as_ranx_loads(data: bytes) -> Any:
+    """The JSON text as ranx's reader parses it: UTF-8, no ``NaN`` or ``Infinity``."""
+    return json.loads(data.decode("utf-8"), parse_constant=_refuse)
 
 
-@settings(max_examples=5, deadline=None)  # ranx builds numba dicts: seconds per example
-@given(nested(relevances), nested(scores))
-def test_irscale_writes_ranx_reads(tmp_path_factory, judged, scored):
-    folder = tmp_path_factory.mktemp("irscale")
-    qrels, run = irscale.read_qrels(judged), irscale.read_run(scored)
-    write_ranx_json(qrels, folder / "q.json")
-    write_ranx_json(run, folder / "r.json")
-    assert as_plain(ranx.Qrels.from_file(str(folder / "q.json")).to_dict()) == judged
-    assert as_plain(ranx.Run.from_file(str(folder / "r.json")).to_dict()) == scored
-    # and back: irscale reads what it wrote
-    assert read_ranx_qrels(folder / "q.json").to_dict() == judged
-    assert read_ranx_run(folder / "r.json").to_dict() == scored
-    assert read_ranx_run(ranx_json_bytes(run), name="x").to_dict() == scored
+def test_the_record_is_ranxs_answer(recorded):
+    """ranx answers the recorded cases as recorded: checked where the installed ranx is not
+    the recorded release, or when asked (``IRSCALE_REFRESH_ORACLES=1``)."""
+    why = ask_again("ranx", recorded["ranx"])
+    if why is None:
+        pytest.skip(f"ranx {recorded['ranx']}'s record used (IRSCALE_REFRESH_ORACLES=1 asks "
+                    "ranx again)")
+    again = oracle.record()
+    assert {**again, "ranx": recorded["ranx"]} == recorded, (
+        f"ranx answers otherwise than ranx {recorded['ranx']} recorded ({why}; python -m "
+        "tests.oracles.ranx_json records it again)")
 
 
-def test_to_ranx_objects_and_evaluations_agree(tmp_path):
-    judged = {"q1": {"d1": 2, "d2": 1, "d3": 0}, "q2": {"d4": 1, "d1": 1}}
-    scored = {"q1": {"d1": 0.5, "d2": 0.9, "d5": 0.1}, "q2": {"d4": 2.0, "d7": 1.0}}
+def test_the_record_holds_the_cases(recorded):
+    """The record is of :func:`tests.oracles.ranx_json.cases` (ties, odd ids, 17-digit
+    doubles), as JSON keeps them."""
+    assert [(case["qrels"], case["run"]) for case in recorded["cases"]] == oracle.cases()
+
+
+def test_ranx_saves_irscale_reads(recorded, tmp_path):
+    for number, case in enumerate(recorded["cases"]):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        (folder / "q.json").write_bytes(case["saved"]["qrels"].encode("utf-8"))
+        (folder / "r.json").write_bytes(case["saved"]["run"].encode("utf-8"))
+        assert irscale.read_qrels(folder / "q.json").to_dict() == case["qrels"]
+        run = irscale.read_run(folder / "r.json")
+        assert run.to_dict() == case["run"]  # every double as ranx wrote it
+        assert run.name == "r"  # ranx's JSON holds no name: the file's
+
+
+def test_irscale_writes_ranx_reads(recorded, tmp_path):
+    for number, case in enumerate(recorded["cases"]):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        judged, scored = case["qrels"], case["run"]
+        qrels, run = irscale.read_qrels(judged), irscale.read_run(scored)
+        write_ranx_json(qrels, folder / "q.json")
+        write_ranx_json(run, folder / "r.json")
+        # what ranx read from irscale's files, and what its reader makes of them now
+        assert case["read"] == {"qrels": judged, "run": scored}
+        assert _as_ranx_loads((folder / "q.json").read_bytes()) == judged
+        assert _as_ranx_loads((folder / "r.json").read_bytes()) == scored
+        assert _as_ranx_loads(ranx_json_bytes(run)) == scored
+        # and back: irscale reads what it wrote
+        assert read_ranx_qrels(folder / "q.json").to_dict() == judged
+        assert read_ranx_run(folder / "r.json").to_dict() == scored
+        assert read_ranx_run(ranx_json_bytes(run), name="x").to_dict() == scored
+
+
+def test_to_ranx_objects_and_evaluations_agree(recorded, tmp_path, monkeypatch):
+    """``to_ranx()`` hands ranx the judgments and scores as dicts (a stand-in of ranx here
+    takes them), which ranx keeps as they are; ranx's recorded means of those objects are
+    irscale's."""
+    judged, scored = oracle.TO_RANX
+    theirs = recorded["to_ranx"]
+    stand_in = ModuleType("ranx")  # what ``import ranx`` gives: no numba
+    stand_in.__dict__.update(Qrels=lambda d: ("Qrels", d), Run=lambda d, name: ("Run", d, name))
+    monkeypatch.setitem(sys.modules, RANX.module, stand_in)
     qrels, run = irscale.read_qrels(judged), irscale.read_run(scored, name="bm25")
-    rq, rr = qrels.to_ranx(), run.to_ranx()
-    assert as_plain(rq.to_dict()) == judged and as_plain(rr.to_dict()) == scored
-    assert rr.name == "bm25"
-    for ours, theirs in (("AP", "map"), ("nDCG@3", "ndcg@3"), ("P@2", "precision@2")):
+    assert qrels.to_ranx() == ("Qrels", judged) and theirs["qrels"] == judged
+    assert run.to_ranx() == ("Run", scored, "bm25") and theirs["run"] == scored
+    for name, ours in oracle.MEASURES.items():
         value = float(irscale.evaluate(qrels, run, [ours]).mean().iloc[0, 0])
-        assert value == pytest.approx(ranx.evaluate(rq, rr, theirs), abs=1e-12)
+        assert value == pytest.approx(theirs["means"][name], abs=1e-12)
     # the files evaluate as the TREC text of the same judgments and scores
     write_ranx_json(qrels, tmp_path / "q.json")
     write_ranx_json(run, tmp_path / "r.json")

@@ -24,6 +24,8 @@ ranking is 1 1 0 0: degree 1 belongs in ranks [1, 2], degree 0 in [3, 4]; its re
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import irscale
 from irscale.errors import MeasureError
@@ -63,3 +65,78 @@ def test_parameters_are_checked():
     for name in ("twist(N=0)", "CRP(k=0)", "CRP(N=2000000)", "twist@5"):
         with pytest.raises(MeasureError):
             irscale.evaluate(BINARY, {"t": {"d1": 1.0}}, [name])
+
+
+def reference(judged: dict[str, int], order: list[str], length: int,
+              depth: int | None) -> tuple[float, float]:
+    """CRP(k=depth) and τ of one ranking, rank by rank as the module documentation (and
+    MATTERS' ``twist.m``) states them: the oracle of the batch kernels."""
+    run = [max(judged.get(doc, 0), 0) for doc in order[:length]]
+    run += [0] * (length - len(run))
+    ideal = sorted((g for g in judged.values() if g > 0), reverse=True)[:length]
+    ideal += [0] * (length - len(ideal))
+
+    def positions(ranking: list[int]) -> list[int]:
+        out = []
+        for i, grade in enumerate(ranking, 1):
+            where = [j for j, g in enumerate(ideal, 1) if g == grade]
+            low, high = (where[0], where[-1]) if where else (i, i)
+            out.append(i - low if i < low else i - high if i > high else 0)
+        return out
+
+    recall_base = sum(g > 0 for g in judged.values())
+    rp, worst = positions(run), positions(ideal[::-1])
+    crp = float(sum(rp[:depth or length])) if recall_base else 0.0
+    if not recall_base or not any(run):
+        return crp, 0.0
+    curve = [sum(rp[:i]) for i in range(1, length + 1)]
+    sign = [1 if c > 0 else -1 for c in curve]
+    change = [j for j in range(1, length) if sign[j] != sign[j - 1]]
+    if change:
+        rho = recall_base / max(recall_base, change[0])
+    else:
+        rho = 0.0 if any(curve) else 1.0
+
+    def ratio(part: int, whole: int) -> float:
+        return 1 - part / whole if whole else 1.0
+
+    f = ratio(sum(v for v in rp if v > 0), sum(v for v in worst if v > 0))
+    b = ratio(sum(v for v in rp if v < 0), sum(v for v in worst if v < 0))
+    sigma = 2 * f * b / (f + b) if f + b else 0.0
+    return crp, (rho + sigma) / 2
+
+
+DOCS = [f"d{i}" for i in range(12)]
+
+
+@st.composite
+def topics(draw):
+    """Topics with ties in their degrees (0 to 3, some negative), each ranking a random
+    subset of judged and unjudged documents."""
+    out = {}
+    for topic in range(draw(st.integers(1, 6))):
+        judged_docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=10,
+                                    unique=True))
+        judged = {doc: draw(st.integers(-1, 3)) for doc in judged_docs}
+        order = draw(st.permutations(DOCS).map(lambda p: p[:draw(st.integers(1, 12))]))
+        out[f"t{topic}"] = (judged, list(order))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(topics(), st.integers(1, 14), st.one_of(st.none(), st.integers(1, 16)))
+def test_batch_kernels_equal_a_per_ranking_reference(cases, length, depth):
+    qrels = {t: judged for t, (judged, _) in cases.items()}
+    runs = [{t: {doc: float(20 - i) for i, doc in enumerate(order[::step])}
+             for t, (_, order) in cases.items()} for step in (1, -1)]
+    k = "" if depth is None else f"k={depth},"
+    names = [f"CRP({k}N={length})", f"twist(N={length})"]
+    frame = irscale.evaluate(qrels, [irscale.read_run(r, name=f"r{i}")
+                                     for i, r in enumerate(runs)], names).per_topic()
+    got = {(row.run, row.topic, row.measure): row.value for row in frame.itertuples()}
+    for i, run in enumerate(runs):
+        for topic, (judged, _) in cases.items():
+            order = sorted(run[topic], key=lambda doc: -run[topic][doc])
+            want = reference(judged, order, length, depth)
+            for name, value in zip(names, want, strict=True):
+                assert abs(got[(f"r{i}", topic, name)] - value) <= 1e-15, (topic, name)

@@ -1,8 +1,9 @@
 """When a recorded oracle is asked again: the answers of a reference too slow to run on
 every run of the suite (ranx, compiled by numba) are recorded with the release that gave
-them (``tests/oracles/ranx_fusion.py``, ``tests/oracles/ranx_evaluate.py``), and a test asks
-the reference again, failing on any difference, where another release of it is installed or
-``IRSCALE_REFRESH_ORACLES=1`` asks."""
+them (``tests/oracles/ranx_fusion.py``, ``tests/oracles/ranx_evaluate.py``,
+``tests/oracles/ranx_json.py``), and a test asks the reference again, failing on any
+difference, where another release of it is installed or ``IRSCALE_REFRESH_ORACLES=1``
+asks."""
 
 from __future__ import annotations
 

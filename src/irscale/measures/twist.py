@@ -35,8 +35,8 @@ trec_eval's convention), 1 for f or b (nothing could be displaced, and nothing w
 for σ when f + b = 0.
 
 Worked examples are in ``tests/test_measures_twist.py``. The kernels hold N degrees per
-ranking and loop over the rankings (not yet vectorised over the batch, as the other
-families are).
+ranking (rankings × N arrays) and work on the whole batch at once, with no loop over the
+rankings or their documents.
 """
 
 from __future__ import annotations
@@ -59,43 +59,59 @@ RANK = Keyword(optional(integer(low=1, high=10**6)), None,
                "the rank K at which CRP is read (none: N)")
 
 
-def _grades(jr: JudgedRankings, length: int) -> tuple[np.ndarray, np.ndarray]:
+def _run_grades(jr: JudgedRankings, length: int) -> np.ndarray:
     """Per ranking, its degrees cut or padded to ``length`` (rankings × length; below 1 and
-    unjudged: 0) and its topic's ideal ranking of the same length."""
-    n = jr.n_rankings
-    run = np.zeros((n, length), dtype=np.int64)
+    unjudged: 0)."""
+    run = np.zeros((jr.n_rankings, length), dtype=np.int64)
     rank = jr.rank - 1
     keep = rank < length
     run[jr.segment[keep], rank[keep]] = np.maximum(jr.rel[keep], 0)
+    return run
+
+
+def _ideal(jr: JudgedRankings, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ideal ranking of each ranking's topic, cut or padded to ``length``, as runs of
+    ranks: ``grades`` (its positive degrees decreasing, then 0) and, per ranking and grade,
+    the 0-based ranks [``start``, ``end``) that grade fills (rankings × grades; empty where
+    the ideal holds none of it). Each degree fills as many ranks as its topic judged
+    documents of it, in turn, until ``length``; 0 fills the rest."""
     degrees = jr.column_degrees
-    ideal = np.zeros((n, length), dtype=np.int64)
-    for row in range(n):
-        counts = jr.rel_levels[row]
-        positive = [(int(d), int(c)) for d, c in zip(degrees, counts, strict=True) if d > 0]
-        grades = np.repeat([d for d, _ in positive[::-1]], [c for _, c in positive[::-1]])
-        ideal[row, :min(len(grades), length)] = grades[:length]
-    return run, ideal
+    positive = degrees > 0
+    grades = np.append(degrees[positive][::-1], 0)
+    counts = jr.rel_levels[:, positive][:, ::-1]
+    end = np.minimum(np.cumsum(counts, axis=1), length)
+    end = np.hstack([end, np.full((jr.n_rankings, 1), length, dtype=end.dtype)])
+    start = np.hstack([np.zeros((jr.n_rankings, 1), dtype=end.dtype), end[:, :-1]])
+    return grades, start.astype(np.int64), end.astype(np.int64)
 
 
-def _relative_positions(run: np.ndarray, ideal: np.ndarray) -> np.ndarray:
-    """RP of every rank of ``run`` against ``ideal`` (module documentation)."""
-    out = np.zeros(run.shape, dtype=np.int64)
+def _relative_positions(run: np.ndarray, grades: np.ndarray, start: np.ndarray,
+                        end: np.ndarray) -> np.ndarray:
+    """RP of every rank of ``run`` against the ideal ``grades`` / ``start`` / ``end`` of
+    :func:`_ideal` (module documentation), for every row at once: each document's degree
+    is looked up in ``grades``, and its row's [min_v, max_v] = [start + 1, end] read with
+    ``np.take_along_axis``; a degree the ideal does not hold gives 0."""
     ranks = np.arange(1, run.shape[1] + 1)
-    for row in range(run.shape[0]):
-        for grade in np.unique(run[row]):
-            where = np.flatnonzero(ideal[row] == grade)
-            if not len(where):
-                continue
-            low, high = where[0] + 1, where[-1] + 1
-            at = run[row] == grade
-            out[row] = np.where(at & (ranks < low), ranks - low, out[row])
-            out[row] = np.where(at & (ranks > high), ranks - high, out[row])
-    return out
+    order = np.argsort(grades, kind="stable")
+    found = np.minimum(np.searchsorted(grades[order], run), len(grades) - 1)
+    column = order[found]
+    low = np.take_along_axis(start, column, axis=1) + 1
+    high = np.take_along_axis(end, column, axis=1)
+    out = np.where(ranks < low, ranks - low, np.where(ranks > high, ranks - high, 0))
+    return np.where((grades[column] == run) & (high >= low), out, 0)
 
 
-def _ratio(part: float, whole: float) -> float:
-    """1 − part/whole, 1 where nothing could be displaced (``whole`` 0)."""
-    return 1.0 - part / whole if whole else 1.0
+def _worst(grades: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """F, the ideal ranking reversed (rankings × length): its grades, each repeated over
+    its ranks, from the last rank to the first."""
+    n = start.shape[0]
+    ideal = np.repeat(np.broadcast_to(grades, start.shape).ravel(), (end - start).ravel())
+    return ideal.reshape(n, -1)[:, ::-1]
+
+
+def _ratio(part: np.ndarray, whole: np.ndarray) -> np.ndarray:
+    """1 − part/whole per row, 1 where nothing could be displaced (``whole`` 0)."""
+    return np.where(whole != 0, 1.0 - part / np.where(whole != 0, whole, 1), 1.0)
 
 
 @register(
@@ -114,8 +130,7 @@ def _ratio(part: float, whole: float) -> float:
 def crp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     length = int(params["N"])
     depth = length if params["k"] is None else int(params["k"])
-    run, ideal = _grades(jr, max(length, depth))
-    rp = _relative_positions(run[:, :length], ideal[:, :length])
+    rp = _relative_positions(_run_grades(jr, length), *_ideal(jr, length))
     values = rp[:, :depth].sum(axis=1).astype(np.float64)
     return {"CRP": np.where(jr.judged_at_least(1) > 0, values, 0.0)}
 
@@ -134,22 +149,20 @@ def crp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
 )
 def twist(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     length = int(params["N"])
-    run, ideal = _grades(jr, length)
-    rp = _relative_positions(run, ideal)
-    worst = _relative_positions(ideal[:, ::-1], ideal)
+    run = _run_grades(jr, length)
+    ideal = _ideal(jr, length)
+    rp = _relative_positions(run, *ideal)
+    worst = _relative_positions(_worst(*ideal), *ideal)
     curve = np.cumsum(rp, axis=1)
     recall_base = jr.judged_at_least(1)  # R: the documents of degree ≥ 1
     found = (run > 0).any(axis=1)
-    out = np.zeros(jr.n_rankings)
-    for row in np.flatnonzero(found & (recall_base > 0)):
-        sign = np.where(curve[row] > 0, 1, -1)
-        change = np.flatnonzero(np.diff(sign))
-        if len(change):
-            rho = recall_base[row] / max(recall_base[row], change[0] + 1)
-        else:
-            rho = 1.0 if not curve[row].any() else 0.0
-        f = _ratio(rp[row][rp[row] > 0].sum(), worst[row][worst[row] > 0].sum())
-        b = _ratio(rp[row][rp[row] < 0].sum(), worst[row][worst[row] < 0].sum())
-        sigma = 2 * f * b / (f + b) if f + b else 0.0
-        out[row] = (rho + sigma) / 2
-    return {"twist": out}
+    sign = np.where(curve > 0, 1, -1)
+    changed = np.diff(sign, axis=1, append=sign[:, -1:]) != 0  # N = 1: no change
+    first = np.argmax(changed, axis=1) + 1  # j: the first rank with x_{j+1} ≠ x_j
+    rho = np.where(changed.any(axis=1), recall_base / np.maximum(recall_base, first),
+                   np.where(curve.any(axis=1), 0.0, 1.0))
+    f = _ratio(np.where(rp > 0, rp, 0).sum(axis=1), np.where(worst > 0, worst, 0).sum(axis=1))
+    b = _ratio(np.where(rp < 0, rp, 0).sum(axis=1), np.where(worst < 0, worst, 0).sum(axis=1))
+    total = f + b
+    sigma = np.where(total != 0, 2 * f * b / np.where(total != 0, total, 1), 0.0)
+    return {"twist": np.where(found & (recall_base > 0), (rho + sigma) / 2, 0.0)}
