@@ -348,12 +348,29 @@ def known_measure(text: str, *, compat: int = 9) -> list[MeasureRequest] | None:
     trec = _trec_request(text)
     if trec is not None:
         return [trec]
+    family = _family_request(text)
+    if family is not None:
+        return [family]
+    return _split_request(text)
+
+
+def _family_request(text: str) -> MeasureRequest | None:
+    """The request of a name of irscale's families, bare (``family``) or with its
+    parameters after a dot (``family.k=v``, read by the family's :class:`Params`);
+    ``None`` for any other name."""
     if _FAMILY_NAME.fullmatch(text) and text in REGISTRY:
-        return [MeasureRequest(text, requested=text)]
+        return MeasureRequest(text, requested=text)
     family, dot, params = text.partition(".")
     if dot and _FAMILY_NAME.fullmatch(family) and family in REGISTRY:
         spec = get_family(family).params
-        return [MeasureRequest(family, spec.parse(params, family), requested=text)]
+        return MeasureRequest(family, spec.parse(params, family), requested=text)
+    return None
+
+
+def _split_request(text: str) -> list[MeasureRequest] | None:
+    """The requests of a name read as ``name(params)@cutoff`` (:func:`split_name`): a
+    measure of :data:`IR_NAMES` or a keyword family, else ranx's ``name@k``; ``None`` for
+    any other name."""
     parts = split_name(text)
     if parts and (parts.name in IR_NAMES or _keyword_family(parts.name) is not None):
         _check_cutoff_text(text, parts)
