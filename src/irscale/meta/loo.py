@@ -323,17 +323,27 @@ def _contributors_of(names: Sequence[str],
     ``pattern`` matches (:func:`contributors_by_prefix`)."""
     if contributors is None:
         return contributors_by_prefix(names, pattern)
+    team_of = _given_contributors(names, contributors)
+    unknown = [] if callable(contributors) else [
+        name for name in contributors if name not in set(names)]
+    if unknown:
+        warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "
+                      f"(ignored): {', '.join(map(str, unknown[:5]))}"
+                      f"{' ...' if len(unknown) > 5 else ''}", stacklevel=3)
+    return team_of
+
+
+def _given_contributors(names: Sequence[str],
+                        contributors: Mapping[str, str] | Callable[[str], str]
+                        ) -> dict[str, str]:
+    """Run name → contributor from a function of the name, or from a mapping, which must
+    name every run (the first runs it lacks refused, its source named)."""
     if callable(contributors):
         return {name: str(contributors(name)) for name in names}
     missing = [name for name in names if name not in contributors]
     if missing:
         raise InputError(f"no contributor given for run(s) {missing[:5]}",
                          source=source_of(contributors, "contributors="))
-    unknown = [name for name in contributors if name not in set(names)]
-    if unknown:
-        warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "
-                      f"(ignored): {', '.join(map(str, unknown[:5]))}"
-                      f"{' ...' if len(unknown) > 5 else ''}", stacklevel=3)
     return {name: str(contributors[name]) for name in names}
 
 
