@@ -485,8 +485,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     floor = 0.0 if clip is None else clip
     weight: np.ndarray | None
     if estimator == "pbm-ips":
-        weight, clipped = _pbm_ips_weights(table, examination(propensities, log), floor,
-                                           log)
+        weight, clipped = _pbm_ips_weights(table, examination(propensities, log), floor, log)
         return _result(estimator, (clicks * weight)[:, :, None], False, weight, clipped,
                        clip, level, bootstrap, rng, progress, log)
     model = None
@@ -525,21 +524,17 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
             reward, propensities, log, prefixes, table))
         terms = _cascade_terms(clicks, weight, here, before, np.maximum(p0, floor))
     elif model is None:
-        parts = [clicks * weight, weight] if ratio else [clicks * weight]
-        terms = np.stack(parts, axis=2)
+        terms = np.stack([clicks * weight, weight] if ratio else [clicks * weight], axis=2)
     else:
-        terms = _dr_terms(estimator, model, clicks, weight, ratio, switch_tau, shrinkage,
-                          log)
+        terms = _dr_terms(estimator, model, clicks, weight, ratio, switch_tau, shrinkage, log)
     return _result(estimator, terms, ratio, weight, clipped, clip, level, bootstrap, rng,
                    progress, log)
 
 
 def _pbm_ips_weights(table: Keyed, gamma: np.ndarray, floor: float, log: ClickLog
                      ) -> tuple[np.ndarray, np.ndarray]:
-    """pbm-ips's weight of every (session, rank) shown, ``λ_qd / max(γ_r, clip)`` with
-    ``λ_qd = Σ_r π(d at r | q) γ_r`` the target policy's expected examination of d (module
-    doc), and which ranks' propensities the clip raised; a weight beyond the doubles is
-    refused (:func:`_overflow`)."""
+    """pbm-ips's weights ``λ_qd / max(γ_r, clip)``, ``λ_qd = Σ_r π(d at r | q) γ_r`` (module
+    doc), and the ranks whose γ the clip raised; a weight beyond the doubles: refused."""
     pairs, pair = group(table.query, table.doc, len(table.docs))
     lam = Keyed(table.queries, table.docs, *ungroup(pairs, len(table.docs)),
                 np.zeros(len(pairs), np.int64),
@@ -556,11 +551,8 @@ def _pbm_ips_weights(table: Keyed, gamma: np.ndarray, floor: float, log: ClickLo
 def _dr_terms(estimator: str, model: tuple[np.ndarray, np.ndarray], clicks: np.ndarray,
               weight: np.ndarray, ratio: bool, switch_tau: float | None,
               shrinkage: float | None, log: ClickLog) -> np.ndarray:
-    """The session terms of the doubly robust estimators (dr, switch-dr, dr-os, sndr):
-    the reward model's direct value of the session's query plus the weighted residuals
-    ``w (c − m)`` (switch-dr: only where ``w ≤ τ``; dr-os: with dr-os's shrunk weights);
-    a self-normalised one (sndr) keeps residuals and weights apart, the direct term as one
-    more "rank" whose denominator is 1."""
+    """dr, switch-dr, dr-os, sndr: the direct value plus the residuals ``w (c − m)`` (switch-dr:
+    where ``w ≤ τ``; dr-os: shrunk w); sndr's direct term one more "rank" of denominator 1."""
     m, direct = model
     residual = weight * (clicks - m)
     if estimator == "switch-dr":
