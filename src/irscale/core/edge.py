@@ -526,8 +526,10 @@ def _any(results: list[bool | None]) -> bool | None:
 
 
 def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | None:
+    """Whether ``value`` fits the parsed annotation ``node``: a union ``A | B``, a constant
+    (``None``, a forward reference), a subscript (``Literal[...]``, ``Sequence[float]``) or
+    a (dotted) name; None when it cannot be judged."""
     import ast
-    import typing
 
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return _any([_fits_node(value, node.left, namespace),
@@ -539,27 +541,37 @@ def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | 
             return _fits(value, node.value, namespace)
         return _UNKNOWN
     if isinstance(node, ast.Subscript):
-        origin = _resolve(node.value, namespace)
-        if origin is _MISSING:
-            return _UNKNOWN
-        arguments = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if origin is typing.Literal:
-            return any(isinstance(a, ast.Constant) and type(value) is type(a.value) and
-                       value == a.value for a in arguments)
-        if origin is typing.Optional:
-            return value is None or _fits_node(value, arguments[0], namespace)
-        if origin is typing.Union:
-            return _any([_fits_node(value, a, namespace) for a in arguments])
-        return _fits_generic(value, origin, [
-            functools.partial(_fits_node, node=a, namespace=namespace) for a in arguments
-            if not (isinstance(a, ast.Constant) and a.value is Ellipsis)],
-            any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in arguments))
+        return _fits_subscript(value, node, namespace)
     if isinstance(node, (ast.Name, ast.Attribute)):
         target = _resolve(node, namespace)
         if target is _MISSING:
             return _fits_name(value, ast.unparse(node), namespace)
         return _fits_object(value, target, namespace)
     return _UNKNOWN
+
+
+def _fits_subscript(value: Any, node: ast.Subscript,
+                    namespace: dict[str, Any]) -> bool | None:
+    """A parsed subscripted annotation: ``Literal[...]``, ``Optional[T]``, ``Union[...]``,
+    else a parametrised container (:func:`_fits_generic`, ``...`` making it variadic)."""
+    import ast
+    import typing
+
+    origin = _resolve(node.value, namespace)
+    if origin is _MISSING:
+        return _UNKNOWN
+    arguments = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if origin is typing.Literal:
+        return any(isinstance(a, ast.Constant) and type(value) is type(a.value) and
+                   value == a.value for a in arguments)
+    if origin is typing.Optional:
+        return value is None or _fits_node(value, arguments[0], namespace)
+    if origin is typing.Union:
+        return _any([_fits_node(value, a, namespace) for a in arguments])
+    ellipsis = [isinstance(a, ast.Constant) and a.value is Ellipsis for a in arguments]
+    return _fits_generic(value, origin, [
+        functools.partial(_fits_node, node=a, namespace=namespace)
+        for a, dots in zip(arguments, ellipsis, strict=True) if not dots], any(ellipsis))
 
 
 def _resolve(node: ast.expr, namespace: dict[str, Any]) -> Any:
@@ -707,6 +719,14 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
         return _fits_array(value, elements)
     if not _isinstance_generic(value, origin):
         return False
+    return _fits_elements(value, origin, elements, variadic)
+
+
+def _fits_elements(value: Any, origin: type, elements: list[Callable[[Any], bool | None]],
+                   variadic: bool) -> bool | None:
+    """The elements of a container that is an ``origin``: a mapping's first
+    :data:`_ELEMENTS` keys and values, a fixed tuple's every item, a list's or variadic
+    tuple's first :data:`_ELEMENTS` items; any other container is not looked into."""
     if issubclass(origin, collections.abc.Mapping):
         if len(elements) != 2:
             return True

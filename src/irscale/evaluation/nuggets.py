@@ -189,21 +189,34 @@ def evaluate_nuggets(nuggets: Any = None, matches: Any = None,
     if (lengths is None) == (texts is None):
         raise ParameterError("give the outputs' lengths (lengths=, --lengths) or their "
                              "texts (texts=, --texts): exactly one of them")
-    gold = nuggets if isinstance(nuggets, Nuggets) else read_nuggets(nuggets)
-    sources = matches if isinstance(matches, (list, tuple)) else [matches]
-    found = [m if isinstance(m, Matches) else read_matches(m) for m in sources]
-    if texts is not None:
-        outputs: Lengths | Texts = read_text_source(texts, "output texts")
-    else:
-        outputs = lengths if isinstance(lengths, Lengths) else read_lengths(lengths)
+    gold, found, outputs = _read_inputs(nuggets, matches, lengths, texts)
     runs, topics, unjudged, out_run, arrays = _pair(gold, found, outputs)
-    if any(r.family in ("S", "T", "Ssharp") for r in requests) and (arrays.vs_len < 0).any():
-        k = int(np.flatnonzero(arrays.vs_len < 0)[0])
-        raise InputError(f"nugget {gold.nugget[k]!r} has no vital string: S, T and S♯ need "
-                         "one for every nugget (W-Rec, Prec_allow and F_QA do not)",
-                         source=gold.source, line=gold.line[k])
+    _check_vital_strings(gold, arrays, requests)
     values = nugget_values(arrays, requests)
     return text_evaluation(runs, np.array(out_run, dtype=np.int64),
                            [topics[t] for t in arrays.out_topic.tolist()],
                            values, gold_topics=topics, unjudged=unjudged,
                            allow_empty=allow_empty, source=gold.source, gold="nuggets")
+
+
+def _read_inputs(nuggets: Any, matches: Any, lengths: Any, texts: Any
+                 ) -> tuple[Nuggets, list[Matches], Lengths | Texts]:
+    """The nuggets, the matches (one source or a list of them) and the outputs (their
+    texts when given, else their lengths), each read unless already read."""
+    gold = nuggets if isinstance(nuggets, Nuggets) else read_nuggets(nuggets)
+    sources = matches if isinstance(matches, (list, tuple)) else [matches]
+    found = [m if isinstance(m, Matches) else read_matches(m) for m in sources]
+    if texts is not None:
+        return gold, found, read_text_source(texts, "output texts")
+    return gold, found, lengths if isinstance(lengths, Lengths) else read_lengths(lengths)
+
+
+def _check_vital_strings(gold: Nuggets, arrays: NuggetArrays, requests: Sequence[Any]
+                         ) -> None:
+    """S, T and S♯ measure the distance to each nugget's vital string: refuse the first
+    nugget without one (its line named) where one of them is asked for."""
+    if any(r.family in ("S", "T", "Ssharp") for r in requests) and (arrays.vs_len < 0).any():
+        k = int(np.flatnonzero(arrays.vs_len < 0)[0])
+        raise InputError(f"nugget {gold.nugget[k]!r} has no vital string: S, T and S♯ need "
+                         "one for every nugget (W-Rec, Prec_allow and F_QA do not)",
+                         source=gold.source, line=gold.line[k])

@@ -342,18 +342,19 @@ def known_measure(text: str, *, compat: int = 9) -> list[MeasureRequest] | None:
         return [_ntcir_request(text)]
     if text in IR_NAMES and IR_NAMES[text][0] is not None:
         return [_ir_request(text, text, None, None)]
-    dotted = _RANX_DOTTED.fullmatch(text)  # rbp.95: ranx's, never trec_eval's rbp.p=0.95
-    if dotted is not None:
+    if (dotted := _RANX_DOTTED.fullmatch(text)) is not None:  # rbp.95: ranx's, not rbp.p=.95
         return _ranx_request(text, dotted["name"], dotted["cutoff"])
-    trec = _trec_request(text)
-    if trec is not None:
+    if (trec := _trec_request(text)) is not None:
         return [trec]
-    if _FAMILY_NAME.fullmatch(text) and text in REGISTRY:
-        return [MeasureRequest(text, requested=text)]
-    family, dot, params = text.partition(".")
-    if dot and _FAMILY_NAME.fullmatch(family) and family in REGISTRY:
-        spec = get_family(family).params
-        return [MeasureRequest(family, spec.parse(params, family), requested=text)]
+    family, dot, params = text.partition(".")  # a family of ours, bare or family.k=v
+    if _FAMILY_NAME.fullmatch(family) and family in REGISTRY:
+        read = get_family(family).params.parse(params, family) if dot else None
+        return [MeasureRequest(family, read, requested=text)]
+    return _split_request(text)
+
+
+def _split_request(text: str) -> list[MeasureRequest] | None:
+    """``name(params)@cutoff`` (:func:`split_name`) of trec_eval's, a keyword family or ranx's."""
     parts = split_name(text)
     if parts and (parts.name in IR_NAMES or _keyword_family(parts.name) is not None):
         _check_cutoff_text(text, parts)

@@ -319,23 +319,35 @@ def _inputs(qrels: object, runs: object, measures: Sequence[str]) -> tuple[Any, 
 def _contributors_of(names: Sequence[str], run_list: Sequence[Any],
                      contributors: Mapping[str, str] | Callable[[str], str] | None,
                      pattern: str) -> dict[str, str]:
-    """Run name → contributor: from ``contributors`` (a mapping, which must name every run
-    and whose other runs are warned of, or a function), else the part of the name
+    """Run name → contributor: from ``contributors`` (:func:`given_contributors`; the runs
+    a mapping names that were not evaluated are warned of), else the part of the name
     ``pattern`` matches (:func:`contributors_by_prefix`)."""
     if contributors is None:
         return contributors_by_prefix(names, pattern)
-    if callable(contributors):
-        return {name: str(contributors(name)) for name in names}
-    given, unknown = by_run(contributors, run_list)  # keyed by names, run ids or files
-    missing = [name for name in names if name not in given]
-    if missing:
-        raise InputError(f"no contributor given for run(s) {missing[:5]}",
-                         source=source_of(contributors, "contributors="))
+    team_of, unknown = given_contributors(run_list, contributors)
     if unknown:
         warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "
                       f"(ignored): {', '.join(map(str, unknown[:5]))}"
                       f"{' ...' if len(unknown) > 5 else ''}", stacklevel=3)
-    return {name: str(given[name]) for name in names}
+    return team_of
+
+
+def given_contributors(runs: Sequence[Any],
+                       contributors: Mapping[str, str] | Callable[[str], str]
+                       ) -> tuple[dict[str, str], list[Any]]:
+    """Run name → contributor from a function of the name, or from a mapping keyed by the
+    runs' names, run ids or files (:func:`irscale.io.naming.by_run`), which must name every
+    run (the first runs it lacks refused, its source named); and the mapping's keys that
+    name no run of ``runs``."""
+    names = [run.name for run in runs]
+    if callable(contributors):
+        return {name: str(contributors(name)) for name in names}, []
+    given, unknown = by_run(contributors, runs)
+    missing = [name for name in names if name not in given]
+    if missing:
+        raise InputError(f"no contributor given for run(s) {missing[:5]}",
+                         source=source_of(contributors, "contributors="))
+    return {name: str(given[name]) for name in names}, list(unknown)
 
 
 def _comparison(labels: Sequence[str], names: Sequence[str], team_of: Mapping[str, str],

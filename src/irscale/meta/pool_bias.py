@@ -39,14 +39,12 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
-from ..errors import AlignmentError, InputError, ParameterError
+from ..errors import AlignmentError, ParameterError
 from ..evaluation import evaluate
-from ..io.maps import source_of
-from ..io.naming import by_run
 from ..io.sources import as_qrels
 from ..stats.tables import Format, value_text
 from .common import format_frame
-from .loo import _runs, _without, pool_contributions, unique_judgments
+from .loo import _runs, _without, given_contributors, pool_contributions, unique_judgments
 from .params import POOL_REUSE
 
 __all__ = ["PoolingBias", "pooling_bias"]
@@ -91,14 +89,7 @@ def _contributors(runs: Sequence[Any],
     names = [run.name for run in runs]
     if contributors is None:
         return {name: name for name in names}
-    if callable(contributors):
-        return {name: str(contributors(name)) for name in names}
-    given, _ = by_run(contributors, runs)
-    missing = [name for name in names if name not in given]
-    if missing:
-        raise InputError(f"no contributor given for run(s) {missing[:5]}",
-                         source=source_of(contributors, "contributors="))
-    return {name: str(given[name]) for name in names}
+    return given_contributors(runs, contributors)[0]
 
 
 def _long(matrix: Any, value: str) -> pd.DataFrame:

@@ -618,16 +618,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
                                         examined.reshape(n, n), state["ubm"])
             ll = ll.sum(axis=0)
         else:
-            # σ is read at the clicks only
-            if model == "dbn":
-                sigma = state["sigma"][click_code]
-                g = (state["gamma"], state["gamma"], 0.0)
-            elif model == "dcm":
-                sigma = 1.0 - state["lam"][click_rank]
-                g = (1.0, 1.0, 0.0)
-            else:  # ccm
-                sigma = alpha_pair[click_code]
-                g = state["tau"]
+            sigma, g = _chain_sigma(model, state, alpha_pair, click_code, click_rank)
             post = chain_posteriors(alpha, sigma, *g, lay)
             ll = post["loglik"]
             attracted = np.bincount(safe.ravel(), post["skip_attracted"].ravel(),
@@ -654,23 +645,42 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
             break
     if done < iterations:
         work(iterations)  # (over: converged)
-    attractiveness = pd.Series(alpha_pair, index=pairs)
-    common: dict[str, Any] = {"model": model, "attractiveness": attractiveness,
-                              "iterations": done, "loglik": tuple(history),
-                              "sessions": sessions}
+    return ClickModelFit(model=model, attractiveness=pd.Series(alpha_pair, index=pairs),
+                         iterations=done, loglik=tuple(history), sessions=sessions,
+                         **_em_parameters(model, state, pairs, n, serp))
+
+
+def _chain_sigma(model: str, state: dict[str, Any], alpha_pair: np.ndarray,
+                 click_code: np.ndarray, click_rank: np.ndarray
+                 ) -> tuple[np.ndarray, tuple[float, float, float]]:
+    """The satisfaction σ at each click and the continuations ``(g0, g_0', g1)`` that a
+    chain model hands :func:`chain_posteriors` for one E-step (module documentation): σ is
+    read at the clicks only. DBN: its σ per pair, ``(γ, γ, 0)``; DCM: ``σ = 1 − λ_r`` of
+    the click's rank, ``(1, 1, 0)``; CCM: ``σ = α_qu`` of the clicked pair, ``τ``."""
+    if model == "dbn":
+        return state["sigma"][click_code], (state["gamma"], state["gamma"], 0.0)
+    if model == "dcm":
+        return 1.0 - state["lam"][click_rank], (1.0, 1.0, 0.0)
+    return alpha_pair[click_code], state["tau"]
+
+
+def _em_parameters(model: str, state: dict[str, Any], pairs: pd.MultiIndex, n: int,
+                   serp: int) -> dict[str, Any]:
+    """The fitted parameters of an EM model beyond its attractiveness, from the EM
+    ``state`` on ``n`` ranks shown, widened to ``serp`` ranks (a rank no session reached
+    keeps the prior)."""
     if model == "pbm":
-        common["examination"] = widened(state["exam"], serp, PRIOR)
-    elif model == "ubm":
-        common["examination"] = np.tril(np.full((serp, serp), PRIOR))
-        common["examination"][:n, :n] = state["ubm"]
-    elif model == "dbn":
-        common.update(satisfaction=pd.Series(state["sigma"], index=pairs),
-                      gamma=state["gamma"])
-    elif model == "dcm":
-        common["continuation"] = widened(state["lam"], serp, PRIOR)
-    else:
-        common["tau"] = tuple(float(t) for t in state["tau"])
-    return ClickModelFit(**common)
+        return {"examination": widened(state["exam"], serp, PRIOR)}
+    if model == "ubm":
+        examination = np.tril(np.full((serp, serp), PRIOR))
+        examination[:n, :n] = state["ubm"]
+        return {"examination": examination}
+    if model == "dbn":
+        return {"satisfaction": pd.Series(state["sigma"], index=pairs),
+                "gamma": state["gamma"]}
+    if model == "dcm":
+        return {"continuation": widened(state["lam"], serp, PRIOR)}
+    return {"tau": tuple(float(t) for t in state["tau"])}
 
 
 def _closed_form(model: str, log: ClickLog, code: np.ndarray, npairs: int,

@@ -485,18 +485,7 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     floor = 0.0 if clip is None else clip
     weight: np.ndarray | None
     if estimator == "pbm-ips":
-        gamma = examination(propensities, log)
-        pairs, pair = group(table.query, table.doc, len(table.docs))
-        lam = Keyed(table.queries, table.docs, *ungroup(pairs, len(table.docs)),
-                    np.zeros(len(pairs), np.int64),
-                    group_sums(table.value * gamma[table.rank - 1],
-                               np.where(table.doc >= 0, pair, -1), len(pairs)))
-        denom = np.broadcast_to(np.maximum(gamma, floor), log.doc.shape)
-        with np.errstate(over="ignore"):  # a weight beyond the doubles: refused below
-            weight = np.where(log.valid, lam.at(log, by_rank=False) / denom, 0.0)
-        if not np.isfinite(weight).all():
-            raise _overflow(weight, log)
-        clipped = np.broadcast_to(gamma < floor, log.doc.shape)
+        weight, clipped = _pbm_ips_weights(table, examination(propensities, log), floor, log)
         return _result(estimator, (clicks * weight)[:, :, None], False, weight, clipped,
                        clip, level, bootstrap, rng, progress, log)
     model = None
@@ -535,26 +524,49 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
             reward, propensities, log, prefixes, table))
         terms = _cascade_terms(clicks, weight, here, before, np.maximum(p0, floor))
     elif model is None:
-        parts = [clicks * weight, weight] if ratio else [clicks * weight]
-        terms = np.stack(parts, axis=2)
+        terms = np.stack([clicks * weight, weight] if ratio else [clicks * weight], axis=2)
     else:
-        m, direct = model
-        residual = weight * (clicks - m)
-        if estimator == "switch-dr":
-            assert switch_tau is not None
-            residual = np.where(weight <= switch_tau, residual, 0.0)
-        elif estimator == "dr-os":
-            assert shrinkage is not None
-            residual = shrunk(weight, shrinkage) * (clicks - m)
-        base = direct[log.query]
-        if ratio:  # the direct term as one more "rank" whose denominator is 1
-            terms = np.concatenate([np.stack([residual, weight], axis=2),
-                                    np.stack([base, np.ones_like(base)], axis=1)[:, None]],
-                                   axis=1)
-        else:
-            terms = (base + residual.sum(axis=1))[:, None, None]
+        terms = _dr_terms(estimator, model, clicks, weight, ratio, switch_tau, shrinkage, log)
     return _result(estimator, terms, ratio, weight, clipped, clip, level, bootstrap, rng,
                    progress, log)
+
+
+def _pbm_ips_weights(table: Keyed, gamma: np.ndarray, floor: float, log: ClickLog
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """pbm-ips's weights ``λ_qd / max(γ_r, clip)``, ``λ_qd = Σ_r π(d at r | q) γ_r`` (module
+    doc), and the ranks whose γ the clip raised; a weight beyond the doubles: refused."""
+    pairs, pair = group(table.query, table.doc, len(table.docs))
+    lam = Keyed(table.queries, table.docs, *ungroup(pairs, len(table.docs)),
+                np.zeros(len(pairs), np.int64),
+                group_sums(table.value * gamma[table.rank - 1],
+                           np.where(table.doc >= 0, pair, -1), len(pairs)))
+    denom = np.broadcast_to(np.maximum(gamma, floor), log.doc.shape)
+    with np.errstate(over="ignore"):  # a weight beyond the doubles: refused below
+        weight = np.where(log.valid, lam.at(log, by_rank=False) / denom, 0.0)
+    if not np.isfinite(weight).all():
+        raise _overflow(weight, log)
+    return weight, np.broadcast_to(gamma < floor, log.doc.shape)
+
+
+def _dr_terms(estimator: str, model: tuple[np.ndarray, np.ndarray], clicks: np.ndarray,
+              weight: np.ndarray, ratio: bool, switch_tau: float | None,
+              shrinkage: float | None, log: ClickLog) -> np.ndarray:
+    """dr, switch-dr, dr-os, sndr: the direct value plus the residuals ``w (c − m)`` (switch-dr:
+    where ``w ≤ τ``; dr-os: shrunk w); sndr's direct term one more "rank" of denominator 1."""
+    m, direct = model
+    residual = weight * (clicks - m)
+    if estimator == "switch-dr":
+        assert switch_tau is not None
+        residual = np.where(weight <= switch_tau, residual, 0.0)
+    elif estimator == "dr-os":
+        assert shrinkage is not None
+        residual = shrunk(weight, shrinkage) * (clicks - m)
+    base = direct[log.query]
+    if ratio:
+        return np.concatenate([np.stack([residual, weight], axis=2),
+                               np.stack([base, np.ones_like(base)], axis=1)[:, None]],
+                              axis=1)
+    return (base + residual.sum(axis=1))[:, None, None]
 
 
 #: The estimators with a reward model of (query, document, rank) cells; those weighting by
