@@ -15,15 +15,9 @@ from irscale.cli.main import build_parser
 from irscale.cli.outputs import call_files, command_parsers, file_role
 from irscale.core.params import InputFiles
 from irscale.errors import OutputExistsError, ParameterError
+from irscale.io.call_inputs import CallInputs, InputFile, check_folder_inputs, check_not_input
 from irscale.io.files import check_output
-from irscale.io.sources import (
-    CallInputs,
-    InputFile,
-    check_folder_inputs,
-    check_not_input,
-    run_files,
-    source_files,
-)
+from irscale.io.sources import run_files, source_files
 
 #: A metavar that names a file (or a folder): ``FILE``, ``DIR``, ``LOG``, ``RUN`` ..., also
 #: as a part of one (``NAME=RUNS``, ``AUTO_QRELS``).

@@ -51,7 +51,7 @@ EVAL_HELP = HELP | {
     "irscale.core.params",
     "irscale.core.reads", "irscale.core.records", "irscale.evaluation",
     "irscale.evaluation.options", "irscale.evaluation.params",
-    "irscale.io", "irscale.io.files", "irscale.io.formats",
+    "irscale.io", "irscale.io.call_inputs", "irscale.io.files", "irscale.io.formats",
     "irscale.io.irds", "irscale.io.naming", "irscale.io.sources", "irscale.stats",
     "irscale.stats.names"}
 #: What the evaluation loads besides: the contexts, the judging and trec_eval's families.
@@ -184,7 +184,8 @@ COMPARE = {
     "irscale.evaluation.contexts.pyramids", "irscale.evaluation.contexts.qrels_jg",
     "irscale.evaluation.contexts.sessions", "irscale.evaluation.contexts.texts",
     "irscale.evaluation.judged", "irscale.evaluation.options", "irscale.evaluation.params",
-    "irscale.evaluation.setup", "irscale.io", "irscale.io.files", "irscale.io.formats",
+    "irscale.evaluation.setup", "irscale.io", "irscale.io.call_inputs", "irscale.io.files",
+    "irscale.io.formats",
     "irscale.io.irds", "irscale.io.naming", "irscale.io.native_dicts",
     "irscale.io.native_files", "irscale.io.native_inputs", "irscale.io.native_trec",
     "irscale.io.sources", "irscale.io.table", "irscale.measures", "irscale.measures.base",

@@ -73,8 +73,9 @@ class CacheDir:
 
     def __init__(self, path: str | os.PathLike[str], inputs: Iterable[Any],
                  *, option: str = "cache") -> None:
+        from ..io.call_inputs import check_folder_inputs
         from ..io.folders import check_output_folder
-        from ..io.sources import call_inputs, check_folder_inputs
+        from ..io.sources import call_inputs
 
         name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
         if not isinstance(name, str) or not name:

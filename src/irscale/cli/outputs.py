@@ -34,14 +34,9 @@ from collections.abc import Iterable, Iterator
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
 from ..errors import ParameterError
+from ..io.call_inputs import CallInputs, InputFile, check_folder_inputs, check_not_input
 from ..io.files import atomic_output, check_output, is_stdio
-from ..io.sources import (
-    CallInputs,
-    InputFile,
-    check_folder_inputs,
-    check_not_input,
-    input_files,
-)
+from ..io.sources import input_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover

@@ -65,6 +65,7 @@ from ..errors import (
     OutputExistsError,
     ParameterError,
 )
+from ..io.call_inputs import CallInputs, check_folder_inputs
 from ..io.files import (
     access_error,
     current_umask,
@@ -76,14 +77,7 @@ from ..io.naming import NAME_MODES, NameSpec, file_names, given_names, run_id
 from ..io.native_files import RunNote
 from ..io.native_inputs import NativeInputs, native_inputs, read_qrels_once
 from ..io.parquet_parts import read_parts
-from ..io.sources import (
-    CallInputs,
-    as_qrels,
-    call_inputs,
-    check_folder_inputs,
-    read_run_file,
-    run_files,
-)
+from ..io.sources import as_qrels, call_inputs, read_run_file, run_files
 from ..io.table import Column, check_run_index
 from ..measures.base import get_family, scores_needed
 from ..measures.diversity import is_diversity_name

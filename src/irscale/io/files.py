@@ -23,7 +23,7 @@ Inputs
 Outputs
     :func:`check_output` is called *before* the work starts, after the input owner has
     refused an output that is one of the call's inputs (same resolved path or same inode,
-    whatever ``force`` says: :func:`irscale.io.sources.check_not_input`): it refuses an
+    whatever ``force`` says: :func:`irscale.io.call_inputs.check_not_input`): it refuses an
     existing regular file unless ``force``, a directory, and a folder that does not exist or
     cannot be written. :func:`atomic_output` then writes to a temporary file beside the
     target and renames it into place only when the writing succeeded, so an interrupt, a
@@ -495,7 +495,7 @@ def check_output(path: PathLike | None, *, force: bool = False, option: str = "-
     ``force``), and :class:`FileAccessError` when it is a directory or its folder does not
     exist or cannot be written. A symbolic link is checked as the file it points to
     (:func:`output_target`). That it is none of the call's inputs is checked first, by the
-    input owner (:func:`irscale.io.sources.check_not_input`). A standard stream
+    input owner (:func:`irscale.io.call_inputs.check_not_input`). A standard stream
     (:func:`output_stream`) is written as it is: only its descriptor must be open.
     """
     from pathlib import Path

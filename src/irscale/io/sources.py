@@ -41,17 +41,16 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ..core.extras import PYARROW
-from ..core.records import record, replace
-from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError, about
+from ..core.records import replace
+from ..errors import EmptyInputError, InputError, ParameterError, about
+from .call_inputs import CallInputs, InputFile, file_identity, same_file_note
 from .files import (
-    PathLike,
     access_error,
     describe,
     is_parquet,
     is_stdio,
-    link_note,
-    output_target,
 )
+from .formats import is_ranx_json
 from .irds import is_irds
 
 TYPE_CHECKING = False
@@ -177,9 +176,9 @@ def _qrels(source: Any, duplicates: DuplicatePolicy, where: str) -> Qrels:
 
         return qrels_from_records(rows, duplicates=duplicates, source=name)
     if isinstance(source, (str, os.PathLike)) or is_data(source):
-        from .ranx_json import is_ranx_json, read_ranx_qrels
-
         if is_ranx_json(source):
+            from .ranx_json import read_ranx_qrels
+
             return read_ranx_qrels(_data(source), duplicates=duplicates)
         from .trec import read_qrels as read_trec_qrels
 
@@ -315,9 +314,9 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
     if is_irds(obj) or hasattr(obj, "scoreddocs_iter"):
         return [_dataset_run(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
     if is_data(obj):
-        from .ranx_json import is_ranx_json, read_ranx_run
-
         if is_ranx_json(obj) and not keep_rank:
+            from .ranx_json import read_ranx_run
+
             return [read_ranx_run(_data(obj), name=name, duplicates=duplicates)]
         from .trec import read_run as read_trec_run
 
@@ -424,12 +423,12 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
         from .run_parquet import read_run_parquet
 
         return read_run_parquet(path, name=name, duplicates=duplicates, keep_rank=keep_rank)
-    from .ranx_json import is_ranx_json, read_ranx_run
-
     if is_ranx_json(path):
         if keep_rank:
             raise ParameterError(f"{describe(path)}: ranx's JSON runs have no rank column to "
                                  "keep (use another tie policy)")
+        from .ranx_json import read_ranx_run
+
         return read_ranx_run(path, name=name, duplicates=duplicates)
     from .trec import read_run as read_trec_run
 
@@ -577,142 +576,6 @@ def call_inputs(specs: Iterable[Any | tuple[Any, str]]) -> CallInputs:
     return CallInputs(file for spec in specs
                       for file in (input_files(*spec) if isinstance(spec, tuple)
                                    else input_files(spec)))
-
-
-# ------------------------------------------------------------ an output is no input
-def file_identity(path: PathLike) -> tuple[int, int] | str:
-    """What makes two names one file: the device and inode (``st_dev``, ``st_ino``) of the
-    file ``path`` names, symbolic links followed, so that a hard link, a symbolic link and
-    another spelling (``./a``) of a file are that file; the resolved path of a path that
-    names no file (yet)."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return os.path.realpath(path)
-    return (info.st_dev, info.st_ino)
-
-
-def same_file_note(path: PathLike, other: PathLike) -> str:
-    """``", the same file under another name"`` when two names of one file resolve to
-    different paths (hard links), else nothing (one spelling, ``./a`` and ``a``, a symbolic
-    link and its target)."""
-    if os.path.realpath(path) == os.path.realpath(other):
-        return ""
-    return ", the same file under another name"
-
-
-@record
-class InputFile:
-    """One file a call reads: its ``path``, and how the call named it: ``how``, for
-    messages (the option, the folder or glob pattern it was found through), or nothing."""
-
-    path: str
-    how: str = ""
-
-    def named_as(self, name: str | None = None) -> str:
-        """This input in a message; ``name``: the output found to be this input."""
-        if self.path == name and not self.how:
-            return "one of the inputs"
-        how = f" ({self.how})" if self.how else ""
-        note = "" if name is None else same_file_note(name, self.path)
-        return f"the input {self.path}{how}{note}"
-
-
-class CallInputs:
-    """The files one call reads, to compare with every file and folder it writes, by
-    resolved path and by inode (:func:`file_identity`): an output is never an input, under
-    any name (``docs/errors.md``, rule 4). ``-`` (standard input), objects that are no path
-    and paths that name nothing (a run's name given where a file may be) are left out; the
-    paths are resolved once, on the first question."""
-
-    def __init__(self, files: Iterable[Any] = ()) -> None:
-        self.files = [file if isinstance(file, InputFile) else InputFile(os.fspath(file))
-                      for file in files
-                      if isinstance(file, InputFile) or (isinstance(file, (str, os.PathLike))
-                                                         and not is_stdio(file))]
-        self._index: tuple[dict[str, InputFile], dict[tuple[int, int], InputFile]] | None \
-            = None
-
-    def _indexed(self) -> tuple[dict[str, InputFile], dict[tuple[int, int], InputFile]]:
-        if self._index is None:
-            by_path: dict[str, InputFile] = {}
-            by_inode: dict[tuple[int, int], InputFile] = {}
-            for file in self.files:
-                identity = file_identity(file.path)
-                if isinstance(identity, tuple):
-                    by_inode.setdefault(identity, file)
-                    by_path.setdefault(os.path.realpath(file.path), file)
-                elif os.path.lexists(file.path):  # a dangling symbolic link: its target
-                    by_path.setdefault(identity, file)
-            self._index = by_path, by_inode
-        return self._index
-
-    def named_by(self, path: PathLike) -> InputFile | None:
-        """The input that ``path`` names (symbolic links followed), or ``None``."""
-        by_path, by_inode = self._indexed()
-        found = by_path.get(os.path.realpath(path))
-        if found is None:
-            identity = file_identity(path)
-            found = by_inode.get(identity) if isinstance(identity, tuple) else None
-        return found
-
-    def inside(self, folder: PathLike) -> InputFile | None:
-        """An input that is ``folder``, lies in it or below (resolved paths), or that a
-        file of the folder is (a hard or symbolic link to it); ``None`` when there is none.
-        """
-        by_path, by_inode = self._indexed()
-        real = os.path.realpath(folder)
-        prefix = real.rstrip(os.sep) + os.sep
-        for resolved, file in by_path.items():
-            if resolved == real or resolved.startswith(prefix):
-                return file
-        if not by_inode or not os.path.isdir(folder):
-            return None
-        try:
-            with os.scandir(os.fspath(folder)) as entries:
-                names = [entry.path for entry in entries]
-        except OSError:
-            return None
-        for name in names:
-            identity = file_identity(name)
-            if isinstance(identity, tuple) and identity in by_inode:
-                return by_inode[identity]
-        return None
-
-
-def check_not_input(path: PathLike, inputs: Iterable[Any] | CallInputs, *,
-                    option: str = "-o") -> None:
-    """Refuse an output ``path`` that is one of ``inputs`` under any name
-    (:meth:`CallInputs.named_by`; a symbolic link stands for the file it points to),
-    whatever ``force`` says: :class:`OutputExistsError`. ``-`` is no file."""
-    if is_stdio(path):
-        return
-    name = os.fspath(path)
-    resolved = output_target(path)
-    known = inputs if isinstance(inputs, CallInputs) else CallInputs(inputs)
-    found = known.named_by(resolved)
-    if found is not None:
-        raise OutputExistsError(
-            f"{option} {name}{link_note(path, resolved)} is {found.named_as(name)}: refusing "
-            "to overwrite it (an input is never replaced, even with --force)", path=name)
-
-
-def check_folder_inputs(folder: PathLike, inputs: Iterable[Any] | CallInputs, *,
-                        option: str) -> None:
-    """Refuse an output ``folder`` that is one of ``inputs`` or holds one, under any name
-    (:meth:`CallInputs.inside`), whatever ``force`` says: :class:`OutputExistsError`."""
-    known = inputs if isinstance(inputs, CallInputs) else CallInputs(inputs)
-    found = known.inside(folder)
-    if found is None:
-        return
-    name = os.fspath(folder)
-    if os.path.realpath(found.path) == os.path.realpath(folder):
-        raise OutputExistsError(f"{option} {name} is {found.named_as(name)}: refusing to "
-                                "write into it (an input is never replaced, even with "
-                                "--force)", path=name)
-    raise OutputExistsError(f"{option} {name} holds {found.named_as()}: write to a folder "
-                            "that holds no input (an input is never replaced, even with "
-                            "--force)", path=name)
 
 
 #: Characters of a glob pattern.

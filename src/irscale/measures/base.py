@@ -466,15 +466,32 @@ def _module_rank(family: Family) -> int:
     return FAMILY_MODULES.index(module) if module in FAMILY_MODULES else len(FAMILY_MODULES)
 
 
+#: The packages of ``measures`` registering the families of a context of their own,
+#: imported the first time that context's table may matter (an evaluation of another
+#: context imports none of them).
+CONTEXT_MODULES = {"intents": "diversity"}
+
+
 class FamilyTable(dict[str, Family]):
     """The families of one context, by name. trec_eval's are registered with the package;
-    the others the first time they may matter (:func:`load_catalogue`): a name missing from
-    the table, or reading the whole table (iterating, ``len``, ``keys``/``values``/
-    ``items``), loads them first, so every reader sees the whole catalogue whenever a name
-    is not one of trec_eval's families."""
+    the others the first time they may matter (:func:`load_catalogue`, and the package of
+    :data:`CONTEXT_MODULES` of the table's ``context``): a name missing from the table, or
+    reading the whole table (iterating, ``len``, ``keys``/``values``/``items``), loads them
+    first, so every reader sees the whole catalogue whenever a name is not one of
+    trec_eval's families."""
+
+    def __init__(self, context: str = "rankings") -> None:
+        super().__init__()
+        self.context = context
+
+    def _load(self) -> None:
+        load_catalogue()
+        module = CONTEXT_MODULES.get(self.context)
+        if module is not None:
+            importlib.import_module(f"{__package__}.{module}")
 
     def __missing__(self, name: str) -> Family:
-        load_catalogue()
+        self._load()
         if dict.__contains__(self, name):
             return dict.__getitem__(self, name)
         raise KeyError(name)
@@ -482,35 +499,35 @@ class FamilyTable(dict[str, Family]):
     def __contains__(self, name: object) -> bool:
         if dict.__contains__(self, name):
             return True
-        load_catalogue()
+        self._load()
         return dict.__contains__(self, name)
 
     def get(self, name: str, default: Any = None) -> Any:
         return self[name] if name in self else default
 
     def __iter__(self) -> Iterator[str]:
-        load_catalogue()
+        self._load()
         return dict.__iter__(self)
 
     def __len__(self) -> int:
-        load_catalogue()
+        self._load()
         return dict.__len__(self)
 
     def keys(self) -> dict_keys[str, Family]:
-        load_catalogue()
+        self._load()
         return dict.keys(self)
 
     def values(self) -> dict_values[str, Family]:
-        load_catalogue()
+        self._load()
         return dict.values(self)
 
     def items(self) -> dict_items[str, Family]:
-        load_catalogue()
+        self._load()
         return dict.items(self)
 
 
 #: The one catalogue: every registered family, by the context it needs, then by name.
-CATALOGUE: dict[str, FamilyTable] = {context: FamilyTable() for context in CONTEXTS}
+CATALOGUE: dict[str, FamilyTable] = {context: FamilyTable(context) for context in CONTEXTS}
 #: The families of judged rankings (``CATALOGUE["rankings"]``): trec_eval's and ours.
 REGISTRY: FamilyTable = CATALOGUE["rankings"]
 #: trec_eval's families (those computed by the engine alone), by name: registered with the
@@ -580,7 +597,7 @@ def declare(family: Family) -> Family:
         raise RuntimeError(f"measure family {family.name!r}: its context {family.context!r} "
                            "is not declared (irscale.core.contexts.declare_context)")
     family = _named_params(family)
-    table = CATALOGUE.setdefault(family.context, FamilyTable())
+    table = CATALOGUE.setdefault(family.context, FamilyTable(family.context))
     if dict.__contains__(table, family.name):
         raise RuntimeError(f"measure family {family.name!r} of {family.context} registered "
                            "twice")
