@@ -469,13 +469,6 @@ BODY_CHECKS = {
     ("meta/rank_correlation.py", "PERSISTENCE"): "check_persistence, RBO's p where a method "
                                                  "takes it among its options",
     ("parallel/executor.py", "WORKERS"): "check_workers, shared by every threaded function",
-    ("fusion/params.py", "FUSION_METHOD"): "check_fusion, shared by fuse and its trained "
-                                           "weights (still to move into FUSE's binding)",
-    ("fusion/params.py", "FUSION_NORM"): "check_fusion (as above)",
-    ("fusion/params.py", "FUSION_K"): "check_fusion (as above)",
-    ("fusion/params.py", "FUSION_WEIGHT"): "check_fusion: each weight, their count the "
-                                           "runs'",
-    ("fusion/params.py", "FUSION_STEP"): "check_fusion_step (as check_fusion)",
     ("collections/labels.py", "TOLERANCE"): "tol, whose default is the method's "
                                             "(LABEL_TOL)",
     ("collections/pairwise.py", "TOLERANCE"): "tol, whose default is the method's "

@@ -1043,6 +1043,15 @@ ROWS = [
     bad("fuse-train-run-of-other-topics", lambda a: irscale.fuse(
         FUSE_RUNS, "bayesfuse", train_qrels={"t9": {"d1": 1}}, train_runs=FUSE_RUNS),
         "no topic in common"),
+    # optimize_fusion bound (its norm and step, as fuse's): a keyword it does not take is
+    # named with the nearest it takes (Python's TypeError escaped)
+    bad("optimize_fusion-unknown-keyword", lambda a: irscale.fusion.optimize_fusion(
+        FUSE_QRELS, FUSE_RUNS, nrm="max"), "unknown keyword argument(s) nrm (did you mean "
+        "norm?)"),
+    bad("optimize_fusion-step-not-dividing", lambda a: irscale.fusion.optimize_fusion(
+        FUSE_QRELS, FUSE_RUNS, step=0.3), "step must divide 1"),
+    bad("optimize_fusion-norm-unknown", lambda a: irscale.fusion.optimize_fusion(
+        FUSE_QRELS, FUSE_RUNS, norm="l2"), "norm"),
     # ================================================================ online: bound
     # parameters that apply to some choices only, refused elsewhere as the command line
     # refuses them (irscale.online.params; they were ignored)
