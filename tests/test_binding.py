@@ -469,10 +469,6 @@ BODY_CHECKS = {
     ("meta/rank_correlation.py", "PERSISTENCE"): "check_persistence, RBO's p where a method "
                                                  "takes it among its options",
     ("parallel/executor.py", "WORKERS"): "check_workers, shared by every threaded function",
-    ("collections/labels.py", "TOLERANCE"): "tol, whose default is the method's "
-                                            "(LABEL_TOL)",
-    ("collections/pairwise.py", "TOLERANCE"): "tol, whose default is the method's "
-                                              "(PAIRWISE_TOL)",
     # another package's, not moved here
 }
 

@@ -965,6 +965,11 @@ ROWS = [
         "power must lie in (0, 1)"),
     bad("aggregate_labels-n-iter-huge", lambda a: irscale.collections.aggregate_labels(
         b"1 a w1 1\n1 a w2 0\n", "mace", n_iter=2**63 - 1), "n_iter", "100,000"),
+    # tol= applies to the methods with a stopping rule (it was ignored by the others)
+    bad("aggregate_labels-tol-mv", lambda a: irscale.collections.aggregate_labels(
+        b"1 a w1 1\n1 a w2 0\n", "mv", tol=1e-3), "tol= applies to method", "'mv'"),
+    bad("aggregate_pairwise-tol-negative", lambda a: irscale.collections.aggregate_pairwise(
+        b"1 w1 a b a\n", tol=-1.0), "tol"),
     # a checkpoint resumes only a study of the seed it started with: refused without one,
     # as meta simulate refuses --checkpoint without --seed (the function wrote a checkpoint
     # that no call could resume)
