@@ -461,8 +461,6 @@ BODY_CHECKS = {
     ("stats/transforms.py", "ANOVA_TRANSFORM"): "a transform named where scores are "
                                                 "transformed",
     ("stats/mixed.py", "RANDOM.domain"): "each term of a formula's random part",
-    ("stats/power.py", "POSITIVE"): "the power analyses' positive values (still to move "
-                                    "into their bindings)",
     ("meta/procedures.py", "PROCEDURE"): "canonical_procedure, the name of a procedure a "
                                          "list or a pair holds",
     ("meta/rank_correlation.py", "CORRELATION"): "method_name, shared by the correlations",

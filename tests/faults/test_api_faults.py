@@ -726,6 +726,22 @@ ROWS = [
     bad("topic_set_size-nothing-to-size", lambda a: stats.topic_set_size("paired-t", sd=0.1)),
     bad("topic_set_size-min-diff-0", lambda a: stats.topic_set_size(
         "paired-t", sd=0.1, min_diff=0), "min_diff"),
+    # the power analyses bound: each size applies to its designs (it was ignored elsewhere)
+    bad("topic_set_size-width-paired-t", lambda a: stats.topic_set_size(
+        "paired-t", sd=0.1, min_diff=0.05, width=0.1), "width= applies to design 'ci'",
+        "not to design 'paired-t'"),
+    bad("topic_set_size-min-diff-ci", lambda a: stats.topic_set_size(
+        "ci", sd=0.1, width=0.05, min_diff=0.1), "min_diff= applies to design",
+        "not to design 'ci'"),
+    bad("topic_set_size-systems-paired-t", lambda a: stats.topic_set_size(
+        "paired-t", sd=0.1, min_diff=0.05, n_systems=5), "n_systems= applies to design "
+        "'anova'"),
+    bad("minimum_detectable_difference-systems-paired-t", lambda a:
+        stats.minimum_detectable_difference(30, sd=0.1, n_systems=5),
+        "n_systems= applies to design 'anova'"),
+    bad("minimum_detectable_difference-one-system", lambda a:
+        stats.minimum_detectable_difference(30, sd=0.1, design="anova", n_systems=1),
+        "n_systems", "got 1"),
     bad("power_paired_t-n-0", lambda a: stats.power_paired_t(0.5, 0), "n"),
     bad("power_paired_t-effect-nan", lambda a: stats.power_paired_t(NAN, 10), "effect_size"),
     bad("power_two_sample_t-effect-inf", lambda a: stats.power_two_sample_t(float("inf"), 10),
