@@ -373,7 +373,8 @@ UNBOUND = {
                     "where they are parsed, and allow_empty, a switch: no domain or rule",
     "text bleu": "evaluate_bleu and evaluate_corpus_bleu (irscale.evaluation's) take measure "
                  "names and allow_empty, as text pyramid; its rules are its outputs' "
-                 "(--corpus prints no per-topic values)",
+                 "(--corpus prints no per-topic values) and the choice between the two "
+                 "functions (--allow-empty, evaluate_bleu's, refused with --corpus)",
 }
 
 
