@@ -981,6 +981,12 @@ ROWS = [
         "power must lie in (0, 1)"),
     bad("aggregate_labels-n-iter-huge", lambda a: irscale.collections.aggregate_labels(
         b"1 a w1 1\n1 a w2 0\n", "mace", n_iter=2**63 - 1), "n_iter", "100,000"),
+    # contributors= names the runs' contributors for the leave-one-out test: refused with
+    # loo=False, as pool simulate refuses --contributors with --no-loo (it was ignored)
+    bad("simulate_pooling-contributors-without-loo", lambda a:
+        irscale.collections.simulate_pooling(
+            FUSE_QRELS, FUSE_RUNS, "depth", 2, contributors={"a": "x", "b": "y"}, loo=False),
+        "contributors= applies to the leave-one-contributor-out test", "not to loo False"),
     # tol= applies to the methods with a stopping rule (it was ignored by the others)
     bad("aggregate_labels-tol-mv", lambda a: irscale.collections.aggregate_labels(
         b"1 a w1 1\n1 a w2 0\n", "mv", tol=1e-3), "tol= applies to method", "'mv'"),

@@ -425,10 +425,20 @@ SAMPLE_CUTOFF_LIST = Param("cutoffs", Listed(CUTOFF, "a cut-off"), SAMPLE_CUTOFF
                            cost=NO_WORK)
 #: :func:`irscale.collections.simulate_pooling` (``irscale pool simulate``): the strategies'
 #: own parameters apply where one of the strategies listed uses them (as :data:`POOL`).
+#: :func:`irscale.collections.simulate_pooling`'s leave-one-contributor-out test, and the
+#: contributor of each run it leaves out (``pool simulate --no-loo``, ``--contributors``,
+#: ``--contributor-pattern``: the command states the rule in its own words).
+SIMULATION_LOO = Param("loo", Switch(), True, "the leave-one-contributor-out test",
+                       ("--loo",))
+SIMULATION_CONTRIBUTORS = Param("contributors", Text(), None, "the contributor of each run "
+                                "(a mapping or a function of the run's name)",
+                                ("--contributors",), "FILE")
 SIMULATE = Binding(
     (SIMULATED_STRATEGY_LIST, SIMULATED_BUDGET_LIST, RUN_DEPTH, RELEVANCE, POOL_P, POOL_K,
      POOL_DISCOUNT),
-    rules=(Needs((POOL_P,), on=SIMULATED_STRATEGY_LIST, values=("rbp",)),
+    rules=(Needs((SIMULATION_CONTRIBUTORS,), "the leave-one-contributor-out test",
+                 on=SIMULATION_LOO, values=(True,)),
+           Needs((POOL_P,), on=SIMULATED_STRATEGY_LIST, values=("rbp",)),
            Needs((POOL_K,), on=SIMULATED_STRATEGY_LIST, values=("rrf",)),
            Needs((POOL_DISCOUNT,), on=SIMULATED_STRATEGY_LIST, values=("mm-ns", "ts-ns")),
            Needs((RNG_SEED,), on=SIMULATED_STRATEGY_LIST, values=ADAPTIVE_STRATEGIES)))
