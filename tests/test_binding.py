@@ -375,7 +375,8 @@ UNBOUND = {
                     "where they are parsed, and allow_empty, a switch: no domain or rule",
     "text bleu": "evaluate_bleu and evaluate_corpus_bleu (irscale.evaluation's) take measure "
                  "names and allow_empty, as text pyramid; its rules are its outputs' "
-                 "(--corpus prints no per-topic values)",
+                 "(--corpus prints no per-topic values) and the choice between the two "
+                 "functions (--allow-empty, evaluate_bleu's, refused with --corpus)",
 }
 
 
@@ -469,25 +470,12 @@ BODY_CHECKS = {
     ("stats/transforms.py", "ANOVA_TRANSFORM"): "a transform named where scores are "
                                                 "transformed",
     ("stats/mixed.py", "RANDOM.domain"): "each term of a formula's random part",
-    ("stats/power.py", "POSITIVE"): "the power analyses' positive values (still to move "
-                                    "into their bindings)",
     ("meta/procedures.py", "PROCEDURE"): "canonical_procedure, the name of a procedure a "
                                          "list or a pair holds",
     ("meta/rank_correlation.py", "CORRELATION"): "method_name, shared by the correlations",
     ("meta/rank_correlation.py", "PERSISTENCE"): "check_persistence, RBO's p where a method "
                                                  "takes it among its options",
     ("parallel/executor.py", "WORKERS"): "check_workers, shared by every threaded function",
-    ("fusion/params.py", "FUSION_METHOD"): "check_fusion, shared by fuse and its trained "
-                                           "weights (still to move into FUSE's binding)",
-    ("fusion/params.py", "FUSION_NORM"): "check_fusion (as above)",
-    ("fusion/params.py", "FUSION_K"): "check_fusion (as above)",
-    ("fusion/params.py", "FUSION_WEIGHT"): "check_fusion: each weight, their count the "
-                                           "runs'",
-    ("fusion/params.py", "FUSION_STEP"): "check_fusion_step (as check_fusion)",
-    ("collections/labels.py", "TOLERANCE"): "tol, whose default is the method's "
-                                            "(LABEL_TOL)",
-    ("collections/pairwise.py", "TOLERANCE"): "tol, whose default is the method's "
-                                              "(PAIRWISE_TOL)",
     # another package's, not moved here
 }
 

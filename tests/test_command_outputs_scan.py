@@ -49,7 +49,7 @@ TAKES_OUTPUT_PATHS = {
     "Output", "plot_output", "check_output", "check_out", "check_new_folder",
     "check_output_folder", "check_plot_path", "inside_folder", "is_stdio", "join", "isdir",
     "exists", "lexists", "abspath", "realpath", "relpath", "dirname", "basename", "fspath",
-    "given", "bool", "str", "len", "image_format",
+    "given", "bool", "str", "len", "image_format", "check_disk",
 }
 #: Kinds of output options whose path a command hands to no library function (a cache is
 #: the library's own: read and written by the function that takes it).
@@ -59,14 +59,6 @@ KEPT_BY_THE_LIBRARY = {
     "checkpoint": "meta simulate --checkpoint: the counts of a study kept as it goes (read "
                   "back by the next call to resume), written by the study itself",
 }
-#: Outputs still written by the library function the command calls: (module, function)
-#: → why; each is to be routed through the one writer.
-STILL_WRITTEN_BY_A_LIBRARY = {
-    ("scale.py", "write_image"): "scale image -o: the image streamed in sorted slices, "
-                                 "larger than memory, by irscale.scales.stream.write_image",
-}
-
-
 def output_options() -> dict[str, frozenset[str]]:
     """The destinations (``args.NAME``) of the output options of each command module (the
     module of the command's ``run``), and under ``""`` those of the modules that run no
@@ -122,8 +114,7 @@ class _Scan(ast.NodeVisitor):
     path known (``out = args.per_topic_out``) and the parameters of the functions around
     each call (the stream a writing function is given)."""
 
-    def __init__(self, outputs: frozenset[str], held: set[str], module: str) -> None:
-        self.module = module
+    def __init__(self, outputs: frozenset[str], held: set[str]) -> None:
         self.outputs = outputs
         self.held = held
         self.scopes: list[set[str]] = []
@@ -186,8 +177,7 @@ class _Scan(ast.NodeVisitor):
         elif name in FRAME_WRITERS and "." in func and self.writes_a_path(node):
             self.found.append((node.lineno, f"writes a data frame to a path itself "
                                f"({ast.unparse(node)})"))
-        elif name not in TAKES_OUTPUT_PATHS and (self.module, name) not in \
-                STILL_WRITTEN_BY_A_LIBRARY and any(map(self.is_output, arguments)):
+        elif name not in TAKES_OUTPUT_PATHS and any(map(self.is_output, arguments)):
             self.found.append((node.lineno, f"hands an output path to {func}, which may "
                                "write it"))
 
@@ -200,15 +190,14 @@ def _held(tree: ast.AST, outputs: frozenset[str]) -> set[str]:
             for target in node.targets if isinstance(target, ast.Name)}
 
 
-def writes(source: str, outputs: frozenset[str] = frozenset({"plot", "per_topic_out"}),
-           module: str = "") -> list[tuple[int, str]]:
+def writes(source: str, outputs: frozenset[str] = frozenset({"plot", "per_topic_out"})
+           ) -> list[tuple[int, str]]:
     """The places of ``source`` (a module's text) that print to standard output, open a
     file for writing, save a figure, write a data frame to a path, make a folder or hand
     the path of an output option (``outputs``: the destinations of the output options)
-    to a function that may write it (``module``: the file's name, for
-    :data:`STILL_WRITTEN_BY_A_LIBRARY`): (line, what)."""
+    to a function that may write it: (line, what)."""
     tree = ast.parse(source)
-    scan = _Scan(outputs, _held(tree, outputs), module)
+    scan = _Scan(outputs, _held(tree, outputs))
     scan.visit(tree)
     return sorted(scan.found)
 
@@ -223,8 +212,7 @@ def test_no_command_prints_or_writes_a_file_itself():
             continue
         found.extend(f"src/irscale/cli/{path.name}:{line}: {what}"
                      for line, what in writes(path.read_text(encoding="utf-8"),
-                                              outputs.get(path.name, outputs[""]),
-                                              path.name))
+                                              outputs.get(path.name, outputs[""])))
     assert not found, "\n".join(found) + f"\n(instead: {INSTEAD})"
 
 

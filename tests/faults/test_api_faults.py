@@ -742,6 +742,22 @@ ROWS = [
     bad("topic_set_size-nothing-to-size", lambda a: stats.topic_set_size("paired-t", sd=0.1)),
     bad("topic_set_size-min-diff-0", lambda a: stats.topic_set_size(
         "paired-t", sd=0.1, min_diff=0), "min_diff"),
+    # the power analyses bound: each size applies to its designs (it was ignored elsewhere)
+    bad("topic_set_size-width-paired-t", lambda a: stats.topic_set_size(
+        "paired-t", sd=0.1, min_diff=0.05, width=0.1), "width= applies to design 'ci'",
+        "not to design 'paired-t'"),
+    bad("topic_set_size-min-diff-ci", lambda a: stats.topic_set_size(
+        "ci", sd=0.1, width=0.05, min_diff=0.1), "min_diff= applies to design",
+        "not to design 'ci'"),
+    bad("topic_set_size-systems-paired-t", lambda a: stats.topic_set_size(
+        "paired-t", sd=0.1, min_diff=0.05, n_systems=5), "n_systems= applies to design "
+        "'anova'"),
+    bad("minimum_detectable_difference-systems-paired-t", lambda a:
+        stats.minimum_detectable_difference(30, sd=0.1, n_systems=5),
+        "n_systems= applies to design 'anova'"),
+    bad("minimum_detectable_difference-one-system", lambda a:
+        stats.minimum_detectable_difference(30, sd=0.1, design="anova", n_systems=1),
+        "n_systems", "got 1"),
     bad("power_paired_t-n-0", lambda a: stats.power_paired_t(0.5, 0), "n"),
     bad("power_paired_t-effect-nan", lambda a: stats.power_paired_t(NAN, 10), "effect_size"),
     bad("power_two_sample_t-effect-inf", lambda a: stats.power_two_sample_t(float("inf"), 10),
@@ -1014,6 +1030,17 @@ ROWS = [
         "power must lie in (0, 1)"),
     bad("aggregate_labels-n-iter-huge", lambda a: irscale.collections.aggregate_labels(
         b"1 a w1 1\n1 a w2 0\n", "mace", n_iter=2**63 - 1), "n_iter", "100,000"),
+    # contributors= names the runs' contributors for the leave-one-out test: refused with
+    # loo=False, as pool simulate refuses --contributors with --no-loo (it was ignored)
+    bad("simulate_pooling-contributors-without-loo", lambda a:
+        irscale.collections.simulate_pooling(
+            FUSE_QRELS, FUSE_RUNS, "depth", 2, contributors={"a": "x", "b": "y"}, loo=False),
+        "contributors= applies to the leave-one-contributor-out test", "not to loo False"),
+    # tol= applies to the methods with a stopping rule (it was ignored by the others)
+    bad("aggregate_labels-tol-mv", lambda a: irscale.collections.aggregate_labels(
+        b"1 a w1 1\n1 a w2 0\n", "mv", tol=1e-3), "tol= applies to method", "'mv'"),
+    bad("aggregate_pairwise-tol-negative", lambda a: irscale.collections.aggregate_pairwise(
+        b"1 w1 a b a\n", tol=-1.0), "tol"),
     # a checkpoint resumes only a study of the seed it started with: refused without one,
     # as meta simulate refuses --checkpoint without --seed (the function wrote a checkpoint
     # that no call could resume)
@@ -1092,6 +1119,15 @@ ROWS = [
     bad("fuse-train-run-of-other-topics", lambda a: irscale.fuse(
         FUSE_RUNS, "bayesfuse", train_qrels={"t9": {"d1": 1}}, train_runs=FUSE_RUNS),
         "no topic in common"),
+    # optimize_fusion bound (its norm and step, as fuse's): a keyword it does not take is
+    # named with the nearest it takes (Python's TypeError escaped)
+    bad("optimize_fusion-unknown-keyword", lambda a: irscale.fusion.optimize_fusion(
+        FUSE_QRELS, FUSE_RUNS, nrm="max"), "unknown keyword argument(s) nrm (did you mean "
+        "norm?)"),
+    bad("optimize_fusion-step-not-dividing", lambda a: irscale.fusion.optimize_fusion(
+        FUSE_QRELS, FUSE_RUNS, step=0.3), "step must divide 1"),
+    bad("optimize_fusion-norm-unknown", lambda a: irscale.fusion.optimize_fusion(
+        FUSE_QRELS, FUSE_RUNS, norm="l2"), "norm"),
     # ================================================================ online: bound
     # parameters that apply to some choices only, refused elsewhere as the command line
     # refuses them (irscale.online.params; they were ignored)

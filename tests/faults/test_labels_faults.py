@@ -189,6 +189,11 @@ CASES = [
     bad("agg-n-iter-not-a-number", [*with_option(AGG, "--method", "ds"), "--n-iter", "x"],
         opt("--n-iter")),
     bad("agg-n-iter-mv", [*AGG, "--n-iter", "5"], opt("--n-iter"), "mv"),
+    # the stopping tolerance (aggregate_labels' tol=), for the methods with a stopping rule
+    good("agg-ds-tol", [*with_option(AGG, "--method", "ds"), "--tol", "1e-3"]),
+    bad("agg-tol-mv", [*AGG, "--tol", "1e-3"], "--tol applies to", "mv"),
+    bad("agg-tol-negative", [*with_option(AGG, "--method", "ds"), "--tol", "-1"],
+        "--tol (tol) must be a number ≥ 0"),
     # MACE runs every iteration of its 10 restarts: a count without end is refused
     bad("agg-n-iter-huge", [*with_option(AGG, "--method", "mace"), "--n-iter",
                             str(2**63 - 1)], opt("--n-iter"), "100,000"),

@@ -110,6 +110,8 @@ CASES = [
     bad("pairwise-regularization-0", [*NBT, "--regularization", "0"],
         opt("--regularization")),
     bad("pairwise-n-iter-0", [*BT, "--n-iter", "0"], opt("--n-iter")),
+    good("pairwise-tol", [*BT, "--tol", "1e-6"]),
+    bad("pairwise-tol-nan", [*BT, "--tol", "nan"], "--tol (tol) must be a number"),
     bad("pairwise-no-file", ["labels", "pairwise"], "pairwise judgments file"),
     bad("pairwise-two-files", [*BT, "pairs.txt"], "pairwise judgments file"),
     bad("pairwise-output-exists", [*BT, "-o", "pairs2.txt"], "pairs2.txt",

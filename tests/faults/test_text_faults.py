@@ -515,6 +515,9 @@ BLEU_CASES = [
         "--corpus", files=RFILES),
     err("bleu-corpus-no-summary", bleu_cli("--corpus", "-n"), "-n/--no-summary",
         "summary lines", files=RFILES),
+    # --allow-empty was ignored with --corpus (a run without a topic's text is refused)
+    err("bleu-corpus-allow-empty", bleu_cli("--corpus", "--allow-empty"), "--allow-empty",
+        "does not apply with --corpus", files=RFILES),
     err("bleu-output-exists", bleu_cli("-o", "cands.tsv"), "cands.tsv", files=RFILES),
 ]
 

@@ -81,7 +81,8 @@ def add_parser(subparsers) -> None:
         cp.LABEL_METHOD, SCALE,
         (RNG_SEED, {"doc": "seed of the random starts of mace, kos and mmsr (the other "
                     "methods are deterministic)"}),
-        cp.LABEL_ITERATIONS, cp.LABEL_RESTARTS, cp.ZBS_LR, cp.ZBS_LR_STEPS, cp.ZBS_LR_DECAY,
+        cp.LABEL_ITERATIONS, cp.LABEL_TOLERANCE, cp.LABEL_RESTARTS, cp.ZBS_LR, cp.ZBS_LR_STEPS,
+        cp.ZBS_LR_DECAY,
         cp.LABEL_FEATURES, cp.GP_LENGTH_SCALE, cp.GP_KERNEL_FIT, CONFIDENCE, WORKERS_FILE,
         KERNEL_FILE,
         _output("qrels"), add_progress,
@@ -96,7 +97,8 @@ def add_parser(subparsers) -> None:
                     "--workers: --method kos estimates no worker quality")))
     add_command(
         sub, "pairwise", run_pairwise, _inputs("JUDGMENTS", "pairwise judgments file"),
-        cp.PAIRWISE_METHOD, cp.PAIRWISE_ITERATIONS, cp.NOISYBT_REGULARIZATION,
+        cp.PAIRWISE_METHOD, cp.PAIRWISE_ITERATIONS, cp.PAIRWISE_TOLERANCE,
+        cp.NOISYBT_REGULARIZATION,
         (WORKERS_FILE, {"doc": "noisybt: also write 'worker comparisons skill bias' lines to "
                         "FILE"}), _output("scores"), add_progress,
         example="pairs.txt",
@@ -256,7 +258,7 @@ def run_aggregate(args: argparse.Namespace) -> Done:
     from ..collections.labels import aggregate_labels
 
     result = aggregate_labels(labels, args.method, scale=args.scale, n_iter=args.n_iter,
-                              restarts=args.restarts, rng=args.seed, lr=args.lr,
+                              tol=args.tol, restarts=args.restarts, rng=args.seed, lr=args.lr,
                               lr_steps=args.lr_steps, lr_decay=args.lr_decay,
                               features=features, length_scale=args.length_scale,
                               kernel_fit=(args.kernel_fit if args.method == "gp"
@@ -278,7 +280,7 @@ def run_pairwise(args: argparse.Namespace) -> Done:
     from ..collections.pairwise import aggregate_pairwise
 
     result = aggregate_pairwise(
-        judgments, args.method, n_iter=args.n_iter,
+        judgments, args.method, n_iter=args.n_iter, tol=args.tol,
         regularization=args.regularization if args.method == "noisybt" else None,
         progress=wants_progress(args))
     _warn_unconverged(result, result.method)

@@ -222,7 +222,8 @@ def run_simulate(args: argparse.Namespace) -> Done:
         lambda name: contributors_by_prefix([name], pattern)[name])
     result = simulate_pooling(qrels, runs, args.strategies, args.budgets,
                               measure=args.measure, depth=args.depth,
-                              contributors=contributors, loo=not args.no_loo,
+                              contributors=None if args.no_loo else contributors,
+                              loo=not args.no_loo,
                               **_strategy_arguments(args))  # type: ignore[arg-type]
     plots = []
     if args.plot:

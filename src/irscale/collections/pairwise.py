@@ -55,7 +55,6 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.params import TOLERANCE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import InputError
 from ..io.pairwise import PairwiseJudgments, read_pairwise
@@ -250,7 +249,7 @@ def aggregate_pairwise(judgments: Any, method: PairwiseMethod = "bt", *,
     1     1     b  0.333333
     """
     n_iter = PAIRWISE_N_ITER[method] if n_iter is None else n_iter
-    tol = TOLERANCE.check(PAIRWISE_TOL[method] if tol is None else tol, "tol")
+    tol = PAIRWISE_TOL[method] if tol is None else tol  # (checked: PAIRWISE_TOLERANCE)
     weight = float(NOISYBT_REGULARIZATION.default  # type: ignore[arg-type]
                    if regularization is None else regularization)
     data = judgments if isinstance(judgments, PairwiseJudgments) else read_pairwise(judgments)

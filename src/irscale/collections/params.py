@@ -29,6 +29,7 @@ from ..core.params import (
     SAMPLES,
     SEED,
     SIGNIFICANCE,
+    TOLERANCE,
     Cost,
     InputFiles,
     Integers,
@@ -177,6 +178,11 @@ LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations of ds, glad, on
 #: crowd-kit lacks: the marginal log-likelihood per label).
 LABEL_TOL: dict[str, float] = {"ds": 1e-5, "glad": 1e-5, "onecoin": 1e-5, "mmsr": 1e-10,
                                "gp": 1e-6, "hrm": 1e-8}
+#: The stopping tolerance given (None: the method's, :data:`LABEL_TOL`); a method without
+#: a stopping rule refuses it.
+LABEL_TOLERANCE = Param("tol", TOLERANCE, None, "stopping tolerance of ds, glad, onecoin, "
+                        "mmsr, gp and hrm", ("--tol",), "T", unset=", ".join(
+                            f"{tol:g} for {method}" for method, tol in LABEL_TOL.items()))
 LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS,
                                      AGGREGATION_ALIASES), "ds",
                      "mv (majority vote, ties to the lower label), wmv (weighted by agreement "
@@ -235,6 +241,9 @@ PAIRWISE_METHOD = Param("method", Names("pairwise aggregation method", PAIRWISE_
 #: ``NoisyBradleyTerry`` stops L-BFGS-B at a relative change of 1e-5).
 PAIRWISE_N_ITER: dict[str, int] = {"bt": 10_000, "noisybt": 1000}
 PAIRWISE_TOL: dict[str, float] = {"bt": 1e-10, "noisybt": 1e-10}
+PAIRWISE_TOLERANCE = Param("tol", TOLERANCE, None, "stopping tolerance of bt and noisybt",
+                           ("--tol",), "T", unset=", ".join(
+                               f"{tol:g} for {method}" for method, tol in PAIRWISE_TOL.items()))
 PAIRWISE_ITERATIONS = Param("n_iter", ITERATIONS, None, "iterations (at most) of bt and "
                             "noisybt", ("--n-iter",), "N", unset=", ".join(
                                 f"{n} for {method}" for method, n in PAIRWISE_N_ITER.items()),
@@ -256,7 +265,8 @@ NOISYBT_REGULARIZATION = Param("regularization", Reals(0.0, MAX_REGULARIZATION, 
                                "anchor's)", ("--regularization",), "R")
 #: :func:`irscale.collections.aggregate_pairwise` (``irscale labels pairwise``): the anchor's
 #: weight applies to noisybt.
-PAIRWISE = Binding((PAIRWISE_METHOD, PAIRWISE_ITERATIONS, NOISYBT_REGULARIZATION),
+PAIRWISE = Binding((PAIRWISE_METHOD, PAIRWISE_ITERATIONS, PAIRWISE_TOLERANCE,
+                    NOISYBT_REGULARIZATION),
                    rules=(Needs((NOISYBT_REGULARIZATION,), on=PAIRWISE_METHOD,
                                 values=("noisybt",)),))
 #: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
@@ -319,9 +329,10 @@ LABEL_FEATURES = Param("features", InputFiles(), None, "gp: 'topic docno f1 f2 .
 #: seed to those with random starts, the restarts to MACE, the learning rate to ZBS, the
 #: features and the kernel to the Gaussian process, which needs the features).
 AGGREGATE = Binding(
-    (LABEL_METHOD, LABEL_ITERATIONS, LABEL_RESTARTS, ZBS_LR, ZBS_LR_STEPS, ZBS_LR_DECAY,
-     GP_LENGTH_SCALE, GP_KERNEL_FIT),
+    (LABEL_METHOD, LABEL_ITERATIONS, LABEL_TOLERANCE, LABEL_RESTARTS, ZBS_LR, ZBS_LR_STEPS,
+     ZBS_LR_DECAY, GP_LENGTH_SCALE, GP_KERNEL_FIT),
     rules=(Needs((LABEL_ITERATIONS,), on=LABEL_METHOD, values=AGGREGATION_METHODS[2:]),
+           Needs((LABEL_TOLERANCE,), on=LABEL_METHOD, values=tuple(LABEL_TOL)),
            Needs((RNG_SEED,), on=LABEL_METHOD, values=RANDOM_AGGREGATIONS),
            Needs((LABEL_RESTARTS,), on=LABEL_METHOD, values=("mace",)),
            Needs((ZBS_LR,), on=LABEL_METHOD, values=("zbs",)),
@@ -414,10 +425,20 @@ SAMPLE_CUTOFF_LIST = Param("cutoffs", Listed(CUTOFF, "a cut-off"), SAMPLE_CUTOFF
                            cost=NO_WORK)
 #: :func:`irscale.collections.simulate_pooling` (``irscale pool simulate``): the strategies'
 #: own parameters apply where one of the strategies listed uses them (as :data:`POOL`).
+#: :func:`irscale.collections.simulate_pooling`'s leave-one-contributor-out test, and the
+#: contributor of each run it leaves out (``pool simulate --no-loo``, ``--contributors``,
+#: ``--contributor-pattern``: the command states the rule in its own words).
+SIMULATION_LOO = Param("loo", Switch(), True, "the leave-one-contributor-out test",
+                       ("--loo",))
+SIMULATION_CONTRIBUTORS = Param("contributors", Text(), None, "the contributor of each run "
+                                "(a mapping or a function of the run's name)",
+                                ("--contributors",), "FILE")
 SIMULATE = Binding(
     (SIMULATED_STRATEGY_LIST, SIMULATED_BUDGET_LIST, RUN_DEPTH, RELEVANCE, POOL_P, POOL_K,
      POOL_DISCOUNT),
-    rules=(Needs((POOL_P,), on=SIMULATED_STRATEGY_LIST, values=("rbp",)),
+    rules=(Needs((SIMULATION_CONTRIBUTORS,), "the leave-one-contributor-out test",
+                 on=SIMULATION_LOO, values=(True,)),
+           Needs((POOL_P,), on=SIMULATED_STRATEGY_LIST, values=("rbp",)),
            Needs((POOL_K,), on=SIMULATED_STRATEGY_LIST, values=("rrf",)),
            Needs((POOL_DISCOUNT,), on=SIMULATED_STRATEGY_LIST, values=("mm-ns", "ts-ns")),
            Needs((RNG_SEED,), on=SIMULATED_STRATEGY_LIST, values=ADAPTIVE_STRATEGIES)))

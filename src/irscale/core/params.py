@@ -262,10 +262,12 @@ class Listed:
     """A list of values of ``domain`` (one value alone is a list of one), at least one,
     none twice: the functions' ``budgets=[10, 50]``, the command line's comma-separated
     ``--budget 10,50`` (:func:`irscale.cli.options.add_param` makes a list option of it).
-    ``what`` names one value in messages (``a budget``)."""
+    ``what`` names one value in messages (``a budget``); ``repeats``: a value may come
+    twice (fusion's weights, one per run: ``1,1``)."""
 
     domain: Any
     what: str = "a value"
+    repeats: bool = False
 
     @property
     def type(self) -> type:
@@ -288,6 +290,8 @@ class Listed:
         noun = self.what.removeprefix("a ").removeprefix("an ")
         if not checked:
             raise ParameterError(f"{name} is empty: give at least one {noun}", param=name)
+        if self.repeats:
+            return checked
         try:  # (counted once each: a list of a million seeds is checked in a second)
             from collections import Counter
 

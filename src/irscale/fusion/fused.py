@@ -11,7 +11,7 @@ from ..core.inputs import Run
 from ..core.strings import Strings
 from .methods import combine
 from .normalize import normalize
-from .params import FUSE, FUSION_TRAINED, check_fusion, check_weight_count, method_params
+from .params import FUSE, FUSION_TRAINED, check_weight_count, fusion_norm, method_params
 from .table import FusionTable, fusion_table
 from .trained import read_training, train
 
@@ -93,7 +93,8 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
     from ..io.sources import as_runs
 
     # (the method and its parameters checked on entry, and which apply: FUSE)
-    method, norm, k, checked = check_fusion(method, norm, k, weights)
+    norm = fusion_norm(method, norm)
+    checked = None if weights is None else list(weights)
     params = method_params(method, {"phi": phi, "gamma": gamma, "sigma": sigma,
                                     "segments": segments, "window": window})
     trained = method in FUSION_TRAINED
@@ -104,7 +105,7 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
         qrels, training = read_training(train_qrels, train_runs, len(read))
         model = train(method, training, qrels, params)
     table = normalize(fusion_table(read), norm)
-    return fused_run(table, combine(table, method, k=k, weights=checked, params=params,
+    return fused_run(table, combine(table, method, k=float(k), weights=checked, params=params,
                                     model=model), name or method)
 
 

@@ -34,7 +34,13 @@ from ..errors import ParameterError
 from .fused import fused_run
 from .methods import combine
 from .normalize import normalize
-from .params import FUSION_STEP, check_fusion, check_fusion_step, check_weight_count
+from .params import (
+    FUSION_STEP,
+    OPTIMIZE_FUSION,
+    check_weight_count,
+    fusion_norm,
+    fusion_steps,
+)
 from .table import fusion_table
 from .trained import check_training_topics
 
@@ -106,6 +112,7 @@ def weight_grid(n_runs: int, steps: int) -> np.ndarray:
     return counts[order] / steps
 
 
+@OPTIMIZE_FUSION
 def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | None = None,
                     step: float = 0.1, name: str | None = None,
                     max_memory: str | int | None = None,
@@ -151,8 +158,8 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
     from ..evaluation import evaluate
     from ..io.sources import as_runs, read_qrels
 
-    _, norm, _, _ = check_fusion("wsum", norm)
-    steps = check_fusion_step(step)
+    norm = fusion_norm("wsum", norm)  # (norm and step checked on entry: OPTIMIZE_FUSION)
+    steps = fusion_steps(step)
     read = as_runs(runs)
     check_weight_count(None, len(read))
     check_grid(len(read), steps, max_memory)

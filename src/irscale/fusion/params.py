@@ -9,7 +9,7 @@ mechanism: domains, :class:`~irscale.core.params.Param`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from ..core.binding import Binding, Required
 from ..core.params import (
@@ -18,6 +18,7 @@ from ..core.params import (
     Cost,
     InputFiles,
     Integers,
+    Listed,
     Names,
     Needs,
     Param,
@@ -63,9 +64,9 @@ FUSION_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k of 1/(k + rank), rrf
                  ("--k",), "K")
 #: A weight of the weighted sum (any finite number).
 FUSION_WEIGHT = Reals()
-FUSION_WEIGHTS = Param("weights", FUSION_WEIGHT, None, "wsum, mixed, w-bordafuse, "
-                       "w-condorcet: one weight per run, in order", ("--weights",), "W,W,...",
-                       unset="1 each")
+FUSION_WEIGHTS = Param("weights", Listed(FUSION_WEIGHT, "a weight", repeats=True), None,
+                       "wsum, mixed, w-bordafuse, w-condorcet: one weight per run, in order",
+                       ("--weights",), "W,W,...", unset="1 each")
 #: The parameters of one fusion method each (Python name: the method, the Param); those
 #: without a default are required by their method.
 FUSION_PHI = Param("phi", Reals(0.0, 1.0, "()"), None, "rbc, required: the persistence phi "
@@ -112,7 +113,7 @@ FUSION_NAME = Param("name", Text(), None, "the run tag of the output's lines",
 #: it (those without a default needed), the training topics to the supervised methods
 #: (and needed by them).
 FUSE = Binding(
-    (FUSION_METHOD, FUSION_NORM, FUSION_K,
+    (FUSION_METHOD, FUSION_NORM, FUSION_K, FUSION_WEIGHTS,
      *(param for _, param in FUSION_METHOD_PARAMS.values())),
     rules=(Needs((FUSION_NORM,), "the score methods (a rank method reads each run's ranking "
                  "only: leave it unset)", on=FUSION_METHOD, values=FUSION_SCORE_METHODS),
@@ -128,23 +129,18 @@ FUSE = Binding(
            Required(FUSION_TRAIN_RUNS, on=FUSION_METHOD, values=FUSION_TRAINED)))
 
 
-def check_fusion(method: object, norm: object, k: object = DEFAULT_RRF_K,
-                 weights: object = None) -> tuple[str, str, float, list[float] | None]:
-    """The parameters of a fusion in canonical form, ``(method, norm, k, weights)``: the
-    method's name, ``norm`` resolved (``min-max`` for a score method, ``none`` for a rank
-    method, where :data:`FUSE` refuses any), ``k`` as a float, ``weights`` finite numbers.
-    Which of them apply to the method is :data:`FUSE`'s to say; their count is checked
-    against the runs' by :func:`check_weight_count`."""
-    method = str(FUSION_METHOD.check(method))
-    norm = ("none" if method in FUSION_RANK_METHODS else "min-max") if norm is None else \
-        str(FUSION_NORM.check(norm))
-    k = float(FUSION_K.check(k))
-    if weights is None:
-        return method, norm, k, None
-    if isinstance(weights, (str, bytes, Mapping)) or not hasattr(weights, "__len__"):
-        raise ParameterError(f"weights must be a sequence of numbers, one per run, got "
-                             f"{shown(weights)}", param="weights")
-    return method, norm, k, [FUSION_WEIGHT.check(w, "weights") for w in cast(Any, weights)]
+#: The parameters of :func:`irscale.fusion.optimize_fusion` (the weighted sum's
+#: normalisation and the step of its grid of weights).
+OPTIMIZE_FUSION = Binding((FUSION_NORM, FUSION_STEP))
+
+
+def fusion_norm(method: str, norm: str | None) -> str:
+    """``norm`` (checked by :data:`FUSE`), or where None the default of ``method``:
+    ``min-max`` for a score method, ``none`` for a rank method (where :data:`FUSE`
+    refuses any)."""
+    if norm is not None:
+        return norm
+    return "none" if method in FUSION_RANK_METHODS else "min-max"
 
 
 def method_params(method: str, given: Mapping[str, object]) -> dict[str, Any]:
@@ -166,12 +162,12 @@ def check_weight_count(weights: list[float] | None, runs: int) -> None:
 
 
 
-def check_fusion_step(value: object) -> int:
-    """The number of grid steps ``1/step`` of :data:`FUSION_STEP` (``step`` must divide 1
-    within 1e-9: 0.1, 0.05, 0.25 do; 0.3 does not)."""
-    step = FUSION_STEP.check(value)
+def fusion_steps(step: float) -> int:
+    """The number of grid steps ``1/step`` of a ``step`` of :data:`FUSION_STEP`
+    (checked by :data:`OPTIMIZE_FUSION`), which must divide 1 within 1e-9: 0.1, 0.05, 0.25
+    do; 0.3 does not."""
     count = round(1.0 / step)
     if abs(count * step - 1.0) > 1e-9:
-        raise ParameterError(f"step must divide 1 (0.1, 0.05, 0.25 ...), got {shown(value)}",
+        raise ParameterError(f"step must divide 1 (0.1, 0.05, 0.25 ...), got {shown(step)}",
                              param="step")
     return count

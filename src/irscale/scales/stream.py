@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,7 +57,7 @@ from ..core.budget import MAX_MEMORY, format_size
 from ..core.extras import PYARROW
 from ..core.progress import Progress, declared_memory, notice
 from ..errors import InputError, ParameterError
-from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
+from ..io.files import atomic_output, check_output, is_stdio, output_target
 from ..io.formats import SUFFIXES as SUFFIXES
 from ..io.formats import image_format as image_format
 from .cost import NOTICE_SECONDS
@@ -141,7 +140,9 @@ def _uses_pair_slices(sc: Scale) -> bool:
 
 def check_disk(path: str | os.PathLike[str], rows: int, fmt: ImageFormat) -> None:
     """Refuse (``ParameterError``) a file the free space of its folder cannot hold even at
-    :data:`MIN_BYTES_PER_ROW` bytes per row."""
+    :data:`MIN_BYTES_PER_ROW` bytes per row (a standard stream: nothing to check)."""
+    if is_stdio(path):
+        return
     folder = Path(output_target(path)).parent
     try:
         free = shutil.disk_usage(folder).free
@@ -183,66 +184,65 @@ def write_image(sc: Scale, path: str | os.PathLike[str], *, fmt: ImageFormat | N
     if is_stdio(path) and fmt != "csv":
         raise ParameterError("a Parquet image is written to a file, not to standard output")
     check_output(path, force=force, option="path")
-    arrow = _parquet_writer(path) if fmt == "parquet" else None
+    if fmt == "parquet":
+        _parquet_writer(path)  # the extra named before any file is made
+    check_disk(path, sc.n_distinct, fmt)
+    with atomic_output(path, "wb" if fmt == "parquet" else "w", force=force) as stream:
+        return stream_image(sc, stream, fmt, name=os.fspath(path), max_memory=max_memory,
+                            progress=progress, wide=wide)
+
+
+def stream_image(sc: Scale, stream: IO[Any], fmt: ImageFormat, *, name: str = "the image",
+                 max_memory: str | int | None = None, progress: bool = True,
+                 wide: float = 2.0) -> WrittenImage:
+    """Write the sorted image of ``sc`` to the open ``stream`` (bytes for ``"parquet"``,
+    text for ``"csv"``; ``name``: where it goes, in the notice and the progress bar) and
+    return the statistics of the pass: the writer of :func:`write_image`, given a stream
+    by whoever commits the file (``irscale scale image -o``: the command line's one
+    writer, :func:`irscale.cli.outputs.write_outputs`; the free disk space checked first
+    by :func:`check_disk`). Options as :func:`write_image`."""
+    arrow = _parquet_writer(name) if fmt == "parquet" else None
     pairs = slice_pairs(sc, max_memory)
     n = sc.n_distinct
-    if not is_stdio(path):
-        check_disk(path, n, fmt)
     seconds = n * SECONDS_PER_ROW[fmt]
     if seconds >= NOTICE_SECONDS:
         held = sc.estimate.memory if sc.estimate is not None else 0
         duration = f"{seconds / 60:.0f} min" if seconds >= 120 else f"{seconds:.0f} s"
-        notice(f"writing the {n:,} values of {sc.measure.label} to {os.fspath(path)} as "
+        notice(f"writing the {n:,} values of {sc.measure.label} to {name} as "
                f"{fmt}: about {duration} and "
                f"{format_size(held + pairs * BYTES_PER_SLICE_PAIR)} (value slices of up to "
                f"{pairs:,} pairs)", enabled=progress)
     lo, _, hi, _ = sc.image.extremes()
     stats = StreamStats(lo, hi, n, wide)
-    meter = Progress(n, f"write {os.fspath(path)}",
+    meter = Progress(n, f"write {name}",
                      enabled=progress and not _uses_pair_slices(sc))
-
-    def rows(writer: _CsvRows | _ParquetRows) -> None:
-        with writer:
+    try:
+        with (_CsvRows(stream) if arrow is None else _ParquetRows(stream, sc, arrow)) as rows:
             for values, counts in sorted_slices(sc, pairs):
-                writer.write(values, stats.rows + 1, counts)
+                rows.write(values, stats.rows + 1, counts)
                 stats.add(values, counts)
                 meter.update(len(values))
             if stats.rows != n:  # pragma: no cover - the image's own contract
                 raise AssertionError(f"wrote {stats.rows} values of {n}")
-
-    try:
-        if is_stdio(path):
-            rows(_CsvRows(stream=sys.stdout))
-        else:
-            with atomic_path(path, force=force) as temporary:
-                try:
-                    rows(_CsvRows(temporary) if arrow is None else
-                         _ParquetRows(temporary, sc, arrow))
-                except OSError as error:
-                    raise access_error(error, path, "write") from None
     finally:
         meter.close()
-    return WrittenImage(os.fspath(path), fmt, stats.rows, pairs, stats.result())
+    return WrittenImage(name, fmt, stats.rows, pairs, stats.result())
 
 
 class _CsvRows:
     """``value,phi,n_runs`` lines (values as ``repr``: the float64 reads back exactly) on a
-    text stream, or on a new file ``path``."""
+    text stream."""
 
-    def __init__(self, path: str | None = None, stream: IO[str] | None = None) -> None:
-        self.path, self.stream = path, stream
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
 
     def __enter__(self) -> _CsvRows:
-        if self.path is not None:
-            self.stream = open(self.path, "w", encoding="utf-8", newline="")
-        assert self.stream is not None
         self.stream.write("value,phi,n_runs\n")
         return self
 
     def write(self, values: np.ndarray, first: int, counts: np.ndarray) -> None:
         """Lines in pieces of :data:`CSV_LINES` (Python strings take about 100 bytes a
         line: a whole slice at once would double the memory of a slice)."""
-        assert self.stream is not None
         counts = np.asarray(counts)
         for start in range(0, len(values), CSV_LINES):
             stop = min(start + CSV_LINES, len(values))
@@ -251,14 +251,13 @@ class _CsvRows:
                                           counts[start:stop].tolist())))
 
     def __exit__(self, *exc: object) -> None:
-        if self.path is not None and self.stream is not None:
-            self.stream.close()
+        pass
 
 
 def write_csv(sc: Scale, stream: IO[str]) -> None:
     """The sorted image of ``sc`` as ``value,phi,n_runs`` lines on a text stream (the
     rows of :func:`write_image`'s CSV files; ``irscale scale image --format csv``)."""
-    with _CsvRows(stream=stream) as rows:
+    with _CsvRows(stream) as rows:
         first = 1
         for values, counts in sc.iter_values():
             rows.write(values, first, counts)
@@ -280,8 +279,8 @@ class _ParquetRows:
     2^63 runs or more), zstd-compressed, with the scale in the file's metadata; ``pa``:
     pyarrow (:func:`_parquet_writer`)."""
 
-    def __init__(self, path: str, sc: Scale, pa: Any) -> None:
-        self.path, self.pa = path, pa
+    def __init__(self, stream: IO[bytes], sc: Scale, pa: Any) -> None:
+        self.stream, self.pa = stream, pa
         self.huge = sc.n_runs >= 1 << 63
         self.schema = pa.schema(
             [("value", pa.float64()), ("phi", pa.int64()),
@@ -297,9 +296,9 @@ class _ParquetRows:
         encodings = {"value": "BYTE_STREAM_SPLIT", "phi": "DELTA_BINARY_PACKED"}
         if not self.huge:
             encodings["n_runs"] = "DELTA_BINARY_PACKED"
-        self.writer = self.pa.parquet.ParquetWriter(self.path, self.schema, compression="zstd",
-                                       use_dictionary=["n_runs"] if self.huge else False,
-                                       column_encoding=encodings)
+        self.writer = self.pa.parquet.ParquetWriter(
+            self.stream, self.schema, compression="zstd",
+            use_dictionary=["n_runs"] if self.huge else False, column_encoding=encodings)
         return self
 
     def write(self, values: np.ndarray, first: int, counts: np.ndarray) -> None:

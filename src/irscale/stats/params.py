@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..core.binding import Binding, Excludes
+from ..core.binding import Binding, Excludes, Required
 from ..core.params import (
     INTERVAL_SAMPLES,
     MEMORY_LIMIT,
+    POSITIVE,
     RESAMPLES,
     RNG_SEED,
     SIGNIFICANCE,
     THREADS,
     Cost,
+    Integers,
     Names,
     Needs,
     Param,
@@ -180,3 +182,38 @@ QPP_CORRELATIONS = Binding((SIGNIFICANCE, QPP_SAMPLES), takes=(RNG_SEED,))
 QPP_COMPARE = Binding((QPP_CORRELATION, SIGNIFICANCE, QPP_SAMPLES), takes=(RNG_SEED,))
 #: :func:`irscale.stats.qpp_across_collections`.
 QPP_ACROSS = Binding((QPP_CORRELATION, SIGNIFICANCE))
+
+# --------------------------------------------------------------------------- power
+#: The designs of :func:`irscale.stats.topic_set_size` (Sakai 2016): three tests whose
+#: power detects a difference, and the expected width of a paired t interval.
+POWER_DESIGNS: tuple[str, ...] = ("paired-t", "two-sample-t", "anova", "ci")
+TOPIC_SET_DESIGN = Param("design", Names("design", POWER_DESIGNS), None, "paired-t, "
+                         "two-sample-t, anova (power 1 - beta) or ci (expected width)",
+                         ("--design",), "DESIGN")
+#: :func:`irscale.stats.minimum_detectable_difference`'s designs: the tests only.
+DETECTION_DESIGN = Param("design", Names("design", POWER_DESIGNS[:3]), "paired-t",
+                         "paired-t, two-sample-t or anova", ("--design",), "DESIGN")
+POWER_SD = Param("sd", POSITIVE, None, "the standard deviation of the per-topic "
+                 "differences (paired-t, ci) or within a system (two-sample-t, anova)",
+                 ("--sd",), "SD")
+MIN_DIFF = Param("min_diff", POSITIVE, None, "the minimum detectable difference (the range "
+                 "of the means for anova)", ("--min-diff",), "D")
+CI_WIDTH = Param("width", POSITIVE, None, "ci: the largest expected interval width",
+                 ("--width",), "W")
+POWER_SYSTEMS = Param("n_systems", Integers(2), 2, "anova: the systems compared",
+                      ("--systems",), "K")
+POWER_TOPICS = Param("n", Integers(2), None, "the topics (2 at least: a t interval needs "
+                     "a degree of freedom)", ("-n",), "N")
+#: :func:`irscale.stats.topic_set_size`: the difference for the tests, the width for the
+#: interval, the systems for the ANOVA (each refused elsewhere, where it was ignored).
+TOPIC_SET_SIZE = Binding(
+    (TOPIC_SET_DESIGN, POWER_SD, MIN_DIFF, CI_WIDTH, POWER_SYSTEMS),
+    rules=(Needs((MIN_DIFF,), on=TOPIC_SET_DESIGN, values=POWER_DESIGNS[:3]),
+           Needs((CI_WIDTH,), on=TOPIC_SET_DESIGN, values=("ci",)),
+           Needs((POWER_SYSTEMS,), on=TOPIC_SET_DESIGN, values=("anova",)),
+           Required(MIN_DIFF, on=TOPIC_SET_DESIGN, values=POWER_DESIGNS[:3]),
+           Required(CI_WIDTH, on=TOPIC_SET_DESIGN, values=("ci",))))
+#: :func:`irscale.stats.minimum_detectable_difference`.
+MINIMUM_DIFFERENCE = Binding(
+    (POWER_TOPICS, POWER_SD, DETECTION_DESIGN, POWER_SYSTEMS),
+    rules=(Needs((POWER_SYSTEMS,), on=DETECTION_DESIGN, values=("anova",)),))

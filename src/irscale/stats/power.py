@@ -39,19 +39,15 @@ import pandas as pd
 from scipy import optimize, special, stats
 
 from ..core.notebook import HtmlRepr
-from ..core.params import POSITIVE
 from ..errors import ParameterError, shown
+from .params import MINIMUM_DIFFERENCE, POWER_DESIGNS, TOPIC_SET_SIZE
 from .tables import Format
 from .validation import Alternative, check_alpha, check_choice
 
-DESIGNS = ("paired-t", "two-sample-t", "anova", "ci")
+DESIGNS = POWER_DESIGNS
 Design = Literal["paired-t", "two-sample-t", "anova", "ci"]
 _MAX_TOPICS = 1_000_000
 _NO_SIZE = "no topic set size below one million meets the requirement"
-
-
-def _check_positive(value: float, name: str) -> float:
-    return POSITIVE.check(value, name)
 
 
 def _check_effect(value: float) -> float:
@@ -220,6 +216,7 @@ def _design_power(design: str, effect: float, n: int, n_systems: int, alpha: flo
     return power_anova(effect / math.sqrt(2 * n_systems), n_systems, n, alpha=alpha)
 
 
+@TOPIC_SET_SIZE
 def topic_set_size(
     design: str,
     *,
@@ -272,18 +269,17 @@ def topic_set_size(
     >>> topic_set_size("ci", sd=0.1, width=0.05).n
     64
     """
-    check_choice(design, DESIGNS, "design")
+    # (design, sd, min_diff, width and n_systems checked on entry, and which apply:
+    # TOPIC_SET_SIZE)
     alpha, beta = _check_power_args(alpha, beta)
-    sd = _check_positive(sd, "sd")
     if design == "ci":
-        width = _check_positive(width if width is not None else float("nan"), "width")
+        assert width is not None  # (required by TOPIC_SET_SIZE)
         start = _start(4, stats.norm.ppf(1 - alpha / 2) * sd / width)
         n = _smallest(lambda k: expected_ci_width(k, sd, alpha=alpha) <= width, start, 2)
         return TopicSetSize("ci", n, expected_ci_width(n, sd, alpha=alpha), width,
                             {"sd": sd, "alpha": alpha})
-    diff = _check_positive(min_diff if min_diff is not None else float("nan"), "min_diff")
-    if design == "anova" and n_systems < 2:
-        raise ParameterError(f"n_systems must be at least 2, got {n_systems}")
+    assert min_diff is not None  # (required by TOPIC_SET_SIZE)
+    diff = min_diff
     effect = diff / sd
     z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(1 - beta)
     start = _start(1 if design == "paired-t" else 2, z * sd / diff)
@@ -297,6 +293,7 @@ def topic_set_size(
                         1 - beta, params)
 
 
+@MINIMUM_DIFFERENCE
 def minimum_detectable_difference(
     n: int,
     *,
@@ -307,10 +304,8 @@ def minimum_detectable_difference(
     beta: float = 0.20,
 ) -> float:
     """The smallest difference (range, for ANOVA) detected with power 1 − β by n topics."""
-    check_choice(design, DESIGNS[:3], "design")
+    # (n, sd, design and n_systems checked on entry: MINIMUM_DIFFERENCE)
     alpha, beta = _check_power_args(alpha, beta)
-    sd = _check_positive(sd, "sd")
-    n = _check_topics(n)
 
     def shortfall(diff: float) -> float:
         return _design_power(design, diff / sd, n, n_systems, alpha) - (1 - beta)
