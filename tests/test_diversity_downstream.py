@@ -148,7 +148,8 @@ def test_real_compare_equals_scipy_on_the_matrix(tmp_path, capsys):
     labels = ["alpha-nDCG@20", "ERR-IA@20"]
     ev = evaluate_diversity(qrels, paths, labels)
     m = ev.to_matrix()
-    assert m.n_topics == 50 and m.systems == ("team0_r", "team1_r", "team2_r", "team3_r")
+    # the runs are named by their files (r0.run ...), not their run ids (team0_r ...)
+    assert m.n_topics == 50 and m.systems == ("r0", "r1", "r2", "r3")
     # the matrix holds evaluate_diversity's value of every (topic, run)
     for label in labels:
         for k in range(4):
@@ -197,7 +198,7 @@ def test_real_leave_one_out_equals_filtered_qrels(tmp_path):
         kept = "\n".join(q for q in lines if (q.split()[0], q.split()[2]) not in unique)
         loo = evaluate_diversity(read_diversity_qrels(kept.encode() + b"\n"), [path],
                                  "alpha-nDCG@20").mean()["alpha-nDCG@20"].iloc[0]
-        row = result.runs[result.runs["run"] == f"team{k}_r"].iloc[0]
+        row = result.runs[result.runs["run"] == f"r{k}"].iloc[0]  # named by its file
         assert row["loo_score"] == pytest.approx(loo, abs=1e-12)
         unique_rows = result.unique[result.unique["contributor"] == f"t{k}"].iloc[0]
         assert unique_rows["unique_judged"] == len(unique)

@@ -69,7 +69,8 @@ def test_run_files_judged_together_match_pyndeval(tmp_path_factory, case, tradit
     got = [[c_format(ev.values[c][r]) for c in NDEVAL_COLUMNS]
            for r in range(len(ev.rows.ranking_run))]
     assert got == expected_values(qrels, runs, traditional)
-    assert ev.runs == tuple(f"sys{k}" for k in range(len(runs)))
+    # named by their files (r0.txt ...), not their run ids (sys0 ...)
+    assert ev.runs == tuple(f"r{k}" for k in range(len(runs)))
     assert ev.rows.ranking_run.tolist() == [k for k, run in enumerate(runs)
                                        for _ in {row[0] for row in run}]
 

@@ -25,7 +25,8 @@ def _setup(tmp_path, seed: int = 5):
                              for d, s in docs.items()))
     grades = [v for docs in qrels.values() for v in docs.values()]
     expected = {}
-    for name, ranking in (("r", run), ("s", {t: {d: -s for d, s in docs.items()}
+    # runs are named by their file's stem: "run" (the file run) and "other"
+    for name, ranking in (("run", run), ("other", {t: {d: -s for d, s in docs.items()}
                                              for t, docs in run.items()})):
         expected[name] = _brute(qrels, ranking, "P.5", "P_5", min(grades), max(grades))
     return q, [r, str(other)], expected
@@ -52,14 +53,14 @@ def test_per_topic_and_mean_bounds_in_every_format(tmp_path, capsys, seed):
     found = json.loads(_print(capsys, [*base, "--format", "json"]))
     for row in found["means"]:
         assert (row["low"], row["high"]) == pytest.approx(means[row["run"]], abs=1e-12)
-    (a_low, a_high), (b_low, b_high) = means["r"], means["s"]
+    (a_low, a_high), (b_low, b_high) = means["run"], means["other"]
     overlap = a_low <= b_high and b_low <= a_high
     assert len(found["undecided"]) == int(overlap)
     trec = _print(capsys, base).splitlines()
     for run, (low, high) in means.items():
         assert f"P_5_low               \tall\t{low:.4f}\t{run}" in trec
         assert f"P_5_high              \tall\t{high:.4f}\t{run}" in trec
-    assert ("undecided             \tP_5\tr,s" in trec) == overlap
+    assert ("undecided             \tP_5\trun,other" in trec) == overlap
     markdown = _print(capsys, [*base, "--format", "markdown"])
     latex = _print(capsys, [*base, "--format", "latex"])
     for run, (low, high) in means.items():
@@ -79,7 +80,7 @@ def test_the_report_shows_the_bounds(tmp_path):
     text = page.read_text(encoding="utf-8")
     table = re.search(r'<table id="bounds".*?</table>', text, re.S).group(0)
     rows = re.findall(r"<tr><td>(\w+)</td><td>P_5</td>(.*?)</tr>", table)
-    assert sorted(run for run, _ in rows) == ["r", "s"]
+    assert sorted(run for run, _ in rows) == ["other", "run"]
     for run, cells in rows:
         _, low, high = (float(v) for v in re.findall(r'data-value="([^"]+)"', cells))
         topics = expected[run]

@@ -149,7 +149,24 @@ def test_clef_runs(recorded, group):
 def test_the_clef_cases_are_what_irscale_reads(recorded, clef):
     """The recorded CLEF inputs are what irscale reads from ``../shared/data`` today (skipped
     where it is absent: the comparisons above run on the record)."""
+    from irscale import read_runs
+
     cases = oracle.clef_cases(clef)
+    # the record names the runs by their run ids (the rule when it was written); irscale
+    # names them by their files now: the same runs, renamed file -> run id
+    files = [clef / "runs" / name for name in oracle.CLEF_RUNS]
+    run_ids = dict(zip((run.name for run in read_runs(files)),
+                       (run.name for run in read_runs(files, names="runid")), strict=True))
+
+    def by_run_id(runs):
+        return {run_ids[name]: run for name, run in runs.items()}
+
+    cases = {"scored": by_run_id(cases["scored"]), "ranked": by_run_id(cases["ranked"]),
+             "supervised": {"runs": by_run_id(cases["supervised"]["runs"]),
+                            "training": {**cases["supervised"]["training"],
+                                         "runs": by_run_id(
+                                             cases["supervised"]["training"]["runs"])}},
+             "optimize": {**cases["optimize"], "runs": by_run_id(cases["optimize"]["runs"])}}
     by_group = {case["group"]: case for case in recorded["cases"]}
     assert by_group["clef_tied"]["runs"] == cases["scored"]
     assert by_group["clef_ranked"]["runs"] == cases["ranked"]

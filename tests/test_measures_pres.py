@@ -125,7 +125,7 @@ def test_api(tmp_path):
         values = expected(n_max)
         got = per_topic[per_topic["measure"] == f"PRES@{n_max}"]
         assert dict(zip(got["topic"], got["value"], strict=True)) == pytest.approx(values)
-        assert evaluation.mean().loc["r", f"PRES@{n_max}"] == pytest.approx(
+        assert evaluation.mean().loc["run", f"PRES@{n_max}"] == pytest.approx(
             sum(values.values()) / 2)
 
 

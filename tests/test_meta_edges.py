@@ -206,7 +206,8 @@ def scores(tmp_path):
     (["correlate", "--format", "json", "--digits", "2"], "--digits applies to text"),
     (["correlate", "--digits", "-2"], "--digits (digits)"),
     (["correlate", "--systems", ""], "--systems is empty"),
-    (["correlate", "--systems", "run0,nope"], "--systems: unknown system(s) ['nope']"),
+    (["correlate", "--systems", "run0,nope"],
+     "--systems 'nope' names no run: give a run's name, its run id or its file"),
     (["correlate", "-m", "ap", "-m", "map"], "-m map: no such measure"),
     # discriminative power
     (["dp", "-m", "ap", "-B", "0"], "-B/--samples (samples) must be an integer in [1,"),

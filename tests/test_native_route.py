@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import warnings
 from contextlib import redirect_stderr, redirect_stdout
 
 import pandas as pd
@@ -137,12 +138,22 @@ def test_cli_eval_and_eval_many_take_the_engine_path(files, no_python_judge, tmp
 
 
 def test_runs_sharing_a_run_id_are_named_after_their_files(files, tmp_path,
-                                                           no_python_judge):
+                                                           no_python_judge, monkeypatch):
     (tmp_path / "a.run").write_text(BM25)
     (tmp_path / "b.run").write_text(BM25.replace("d1 1 3.0", "d1 1 0.1"))
-    with pytest.warns(UserWarning, match="2 runs share a run id with another run \\('bm25' ×2\\)"):
-        ev = irscale.evaluate(files / "qrels", [tmp_path / "a.run", tmp_path / "b.run"], "map")
+    paths = [tmp_path / "a.run", tmp_path / "b.run"]
+    # the default names every run after its file, on the engine's path: nothing to warn
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ev = irscale.evaluate(files / "qrels", paths, "map")
     # b ranks d1 last on topic 1: AP (1/3)/2
+    assert ev.runs == ("a", "b")
+    assert ev.mean()["map"].round(6).tolist() == [0.75, round((1 / 6 + 1) / 2, 6)]
+    # under the run-id rule (read by the Python readers), the runs that share one are
+    # named after their files, with a warning
+    monkeypatch.undo()
+    with pytest.warns(UserWarning, match="2 runs share a run id with another run \\('bm25' ×2\\)"):
+        ev = irscale.evaluate(files / "qrels", paths, "map", names="runid")
     assert ev.runs == ("a", "b")
     assert ev.mean()["map"].round(6).tolist() == [0.75, round((1 / 6 + 1) / 2, 6)]
 

@@ -134,6 +134,13 @@ NOT_THE_DECLARATION: dict[str, dict[str, str]] = {
     # the click model to fit or calibrate, not the simulated users of --model
     "irscale.online.clickmodels.fit_click_model": {"model": "a click model's name"},
     "irscale.online.user_models.calibrate": {"model": "a user model's name"},
+    # the switches --runs (every run's mean) and --pairs (every pair's difference) and the
+    # label files of --labels share the names only
+    "irscale.scales.enumeration.synthetic_rankings": {"runs": "the synthetic runs' names"},
+    "irscale.scales.stream.sorted_slices": {"pairs": "a slice's number of candidate pairs"},
+    "irscale.stats.qpp.qpp_anova": {"labels": "the two tables' names in messages"},
+    "irscale.stats.qpp.qpp_compare": {"labels": "the two tables' names in messages"},
+    "irscale.stats.qpp.qpp_correlations": {"labels": "the two tables' names in messages"},
 }
 
 

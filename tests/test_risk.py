@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from irscale.core import ScoreMatrix
-from irscale.errors import AlignmentError, ParameterError
+from irscale.errors import ParameterError
 from irscale.stats.risk import check_risk_alpha, risk_differences, risk_table
 
 from .oracle_imports import lazy_import
@@ -93,7 +93,7 @@ def test_bad_alpha(bad):
 
 
 def test_unknown_baseline():
-    with pytest.raises(AlignmentError, match="baseline 'zz'"):
+    with pytest.raises(ParameterError, match="baseline 'zz' names no run"):
         risk_table(_matrix([[0.1, 0.3], [0.2, 0.4]], ["b", "r"]), "zz")
 
 

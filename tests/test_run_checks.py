@@ -156,6 +156,8 @@ def warning_lines(err: str) -> list[str]:
 
 def test_every_command_prints_the_warnings_eval_prints(warned, capsys):
     qrels, *runs = warned
+    # runs are named by their files by default; the run-id rule warns of the shared id
+    runs = [*runs, "--names", "runid"]
     assert main(["eval", "-m", "map", qrels, *runs]) == 0
     expected = warning_lines(capsys.readouterr().err)
     assert len(expected) == 3
@@ -189,4 +191,10 @@ def test_transform_api_warns_as_evaluate(warned):
         transform(qrels, runs, ["P"], 3, progress=False)
     assert sorted(str(w.message) for w in from_transform) == sorted(
         str(w.message) for w in from_evaluate)
-    assert len(from_evaluate) == 3
+    # runs named by their files (the default): A_1 and B_1 sharing a run id is no naming
+    # matter, so two warnings, C_1's run ids and A_1's unjudged topic
+    messages = [str(w.message) for w in from_evaluate]
+    assert len(messages) == 2
+    assert any("C_1.run: 2 different run ids" in m for m in messages)
+    assert any("run 'A_1': 1 topic(s) with results but no judgments are not evaluated: 99"
+               in m for m in messages)

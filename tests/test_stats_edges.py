@@ -14,7 +14,7 @@ import pytest
 
 from irscale import stats
 from irscale.cli.main import main
-from irscale.errors import AlignmentError, InputError, ParameterError
+from irscale.errors import InputError, ParameterError
 
 RESAMPLING = ("randomization", "bootstrap", "bootstrap-shift", "unpaired-bootstrap")
 
@@ -218,7 +218,8 @@ def compare(capsys, scores, *argv: str) -> tuple[int, str, str]:
     (["--systems", ""], "--systems is empty"),
     (["--systems", "bm25,,dfr"], "--systems has an empty name"),
     (["--systems", "bm25,bm25"], "--systems names ['bm25'] twice"),
-    (["--systems", "bm25,nosuch"], "--systems: unknown system(s) ['nosuch']"),
+    (["--systems", "bm25,nosuch"],
+     "--systems 'nosuch' names no run: give a run's name, its run id or its file"),
     (["--test", "t", "-m", "p10"], "-m p10: no such measure in the --scores files"),
 ])
 def test_compare_refuses_impossible_and_ignored_options(argv, message, scores, capsys):
@@ -281,7 +282,7 @@ def test_compare_huge_scores_give_a_clear_error(tmp_path, capsys):
 
 def test_pairwise_systems_are_never_dropped_silently():
     x = table()
-    with pytest.raises(AlignmentError, match=r"unknown system\(s\) \['zz'\]"):
+    with pytest.raises(ParameterError, match=r"'zz' names no run: .*runs: 's1', 's2'"):
         stats.pairwise_tests(x, "t", systems=["s1", "s2", "zz"])
     with pytest.raises(ParameterError, match="two different systems"):
         stats.pairwise_tests(x, "t", systems=["s1", "s1"])

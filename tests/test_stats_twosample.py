@@ -226,7 +226,7 @@ def test_score_matrix_input_picks_systems():
     assert result.pvalue == pytest.approx(paired_t(x, y).pvalue)
     with pytest.raises(InputError, match="name the two"):
         paired_t(matrix)
-    with pytest.raises(AlignmentError, match="unknown system"):
+    with pytest.raises(ParameterError, match="systems 'zz' names no run"):
         paired_t(matrix, systems=("a", "zz"))
 
 

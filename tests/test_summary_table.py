@@ -13,7 +13,7 @@ from statsmodels.stats.multitest import multipletests
 import irscale
 from irscale.cli.main import main
 from irscale.core import ScoreMatrix
-from irscale.errors import AlignmentError
+from irscale.errors import ParameterError
 from irscale.stats import pairwise_tests
 from irscale.stats.summary_table import summary_table
 
@@ -77,7 +77,7 @@ def test_pairwise_baseline_equals_scipy_and_statsmodels():
 
 def test_pairwise_baseline_unknown_system():
     matrix = ScoreMatrix.from_array(np.random.default_rng(0).random((5, 3)))
-    with pytest.raises(AlignmentError, match="baseline 'zz'"):
+    with pytest.raises(ParameterError, match="baseline of the score table: 'zz' names no run"):
         pairwise_tests(matrix, "t", baseline="zz")
 
 
@@ -119,7 +119,12 @@ def test_table_ties_all_bold(collection):
 def test_table_escapes_names(tmp_path):
     (tmp_path / "q").write_text("1 0 d1 1\n2 0 d2 1\n")
     (tmp_path / "r").write_text("1 Q0 d1 1 1 my_run&50%\n2 Q0 d2 1 1 my_run&50%\n")
-    table = summary_table(irscale.evaluate(tmp_path / "q", tmp_path / "r", ["P@1"]))
+    # runs read from files are named by their file; names="runid" keeps the run id
+    table = summary_table(irscale.evaluate(tmp_path / "q", tmp_path / "r", ["P@1"],
+                                           names="runid"))
+    assert "my\\_run\\&50\\%" in table
+    (tmp_path / "my_run&50%").write_text("1 Q0 d1 1 1 r\n2 Q0 d2 1 1 r\n")
+    table = summary_table(irscale.evaluate(tmp_path / "q", tmp_path / "my_run&50%", ["P@1"]))
     assert "my\\_run\\&50\\%" in table
 
 

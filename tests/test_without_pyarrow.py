@@ -436,7 +436,8 @@ _WRITE_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
         "run": open(root + "/run", encoding="utf-8").read(),
         "qrels": open(root + "/qrels", encoding="utf-8").read(),
         "ranked": ranked_run_text(run, "tag").decode(),
-        "back": [back.name, back.topic.to_pylist(), back.docno.to_pylist(),
+        "back": [back.name, list(back.runids), back.topic.to_pylist(),
+                 back.docno.to_pylist(),
                  back.rank.tolist(), back.score.tolist()],
         "judged": [judged.topic.to_pylist(), judged.subtopic.to_pylist(),
                    judged.docno.to_pylist(), judged.judgment.tolist()],
@@ -458,7 +459,9 @@ def test_writes_and_reads_back_a_run_and_qrels_without_pyarrow(tmp_path):
     assert out["qrels"] == "q1 0 dé 2\nq2 0 d2 0\n"
     assert out["ranked"] == ("q2 Q0 d1 1 1.5 tag\nq1 Q0 dé 1 1e-7 tag\nq2 Q0 d2 1 2 tag\n"
                              "q1 Q0 d3 1 3 tag\nq1 Q0 d4 2 -0 tag\n")
-    assert out["back"] == ["sys", ["q1"] * 3 + ["q2"] * 2, ["d3", "dé", "d4", "d2", "d1"],
+    # named by its file (its stem), the run id of its lines kept
+    assert out["back"] == ["run", ["sys"], ["q1"] * 3 + ["q2"] * 2,
+                           ["d3", "dé", "d4", "d2", "d1"],
                            [1, 2, 3, 1, 2], [3.0, 1e-07, -0.0, 2.0, 1.5]]
     assert out["judged"] == [["q1", "q2"], ["0", "0"], ["dé", "d2"], [2, 0]]
     assert out["values"] == [1, 0.5]  # q1: dé, relevant, ranked second
@@ -573,7 +576,7 @@ _READ_SCRIPT = _SCRIPT.split("import contextlib")[0] + textwrap.dedent("""
         if kind == "stochastic":
             from irscale.io.stochastic import read_stochastic_run
             run = read_stochastic_run(path)
-            return [run.name, run.topic.to_pylist(), run.sample.to_pylist(),
+            return [run.name, list(run.runids), run.topic.to_pylist(), run.sample.to_pylist(),
                     run.docno.to_pylist(), run.position.tolist()]
         if kind == "labels":
             from irscale.io.labels import read_labels
@@ -649,7 +652,9 @@ def _expected(kind: str) -> object:
         for line in ranked:
             rankings[line[0], line[1]] = rankings.get((line[0], line[1]), 0) + 1
             position.append(rankings[line[0], line[1]])
-        return [lines[0][5], [line[0] for line in ranked], [line[1] for line in ranked],
+        # named by its file (its stem), the run id of its lines kept
+        return [kind, [lines[0][5]], [line[0] for line in ranked],
+                [line[1] for line in ranked],
                 [line[2] for line in ranked], position]
     return [[t for t, *_ in lines], [d for _, _, d, _ in lines],
             [float(v) for *_, v in lines]]

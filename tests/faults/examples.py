@@ -90,7 +90,7 @@ FILES: dict[str, str | bytes] = {
     "users.txt": "u1\nu2\nu3\n",
     "train-a.run": text(run_lines("a")), "train-b.run": text(run_lines("b")),
     "sat2.log": SATISFACTION_FILES["log.txt"],
-    "rprefs.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"]),
+    "rprefs.txt": text(["1 a b left", "2 c a right"]),  # runs are named by their file
     "alpha.txt": text([f"{t} 0.5" for t in range(1, 7)]),
     "nlen.txt": text(["1 sysA 60", "1 sysB 40", "2 sysA 10", "2 sysB 8"]),
     "human.qrels": text([line for line in qrels_lines() if line.split()[0] in "123"]),

@@ -96,7 +96,8 @@ CASES = [
        _warns_of_topics, files={"few.json": _model_json("12")}),
     err("interleave-model-no-topic", with_option(RANDOM, "--clicks", "other.json"),
         "no parameter for any topic", files={"other.json": _model_json("xyz")}),
-    ok("interleave-multileave", [*INTER[:4], "c.run", *INTER[4:]], output_contains("teamC")),
+    # c.run is named c, by its file
+    ok("interleave-multileave", [*INTER[:4], "c.run", *INTER[4:]], output_contains("b  c  ")),
     ok("interleave-balanced", [*INTER, "--method", "balanced"], output_contains("balanced")),
     ok("interleave-names", [*INTER, "--names", "bm25,ql"], output_contains("bm25  ql")),
     err("interleave-names-count", [*INTER, "--names", "bm25"], "1 name given for 2 runs"),
@@ -176,8 +177,9 @@ CASES = [
     ok("interleave-length-huge", [*INTER, "--length", str(2**63 - 1)],
        same_output_as(*INTER, "--length", "10001")),
     err("interleave-format-unknown", [*INTER, "--format", "xml"], "xml"),
+    # the faulty run file keeps a.run's file name (a run is named by its file), in a folder
     *trec_file_faults("interleave-run", "run", inter_run_argv, inter_run_argv("a.run"),
-                      name="bad.run"),
+                      name="bad/a.run"),
     *trec_file_faults("interleave-qrels", "qrels", inter_qrels_argv,
                       inter_qrels_argv("qrels.txt"), name="bad.qrels"),
     # ================================================================ ab assign

@@ -116,8 +116,9 @@ CASES = [
     err("sensitivity-unknown-option", [*BASE, "--bogus"], "--bogus"),
     err("sensitivity-no-common-topic", BASE, any_of("no topic", "topic"),
         files={"qrels.txt": "999 0 d1 1\n"}),
+    # the faulty run file keeps a.run's file name (a run is named by its file), in a folder
     *trec_file_faults("sensitivity-run", "run", run_argv, run_argv("a.run"),
-                      name="bad.run"),
+                      name="bad/a.run"),
     *trec_file_faults("sensitivity-qrels", "qrels", qrels_argv, qrels_argv("qrels.txt"),
                       name="bad.qrels"),
 ]

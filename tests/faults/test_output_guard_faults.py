@@ -10,7 +10,8 @@ import pytest
 
 from .conftest import ok, output_contains, run_case
 
-#: Topic ``nan`` judged and retrieved (document ``inf``), run tag ``Inf``.
+#: Topic ``nan`` judged and retrieved (document ``inf``), run tag ``Inf`` (the runs are
+#: named by their tags with ``--names runid``; by their files, ``nan`` and ``other``, else).
 QRELS = b"nan 0 inf 1\nnan 0 d2 0\n1 0 d1 1\n"
 RUN = b"nan Q0 inf 1 2.0 Inf\nnan Q0 d2 2 1.0 Inf\n1 Q0 d1 1 1.0 Inf\n"
 #: Run ``nan``: document ``inf`` second for topic ``nan``.
@@ -25,19 +26,19 @@ CASES = [
                                             "nan.qrels", "nan.run"],
        output_contains("\tnan\t"), files=FILES),
     ok("guard-eval-topic-nan-csv", ["eval", "-q", "--format", "csv", "nan.qrels", "nan.run"],
-       output_contains("Inf,nan,map,1.0"), files=FILES),
+       output_contains("nan,nan,map,1.0", "nan,all,runid,Inf"), files=FILES),
     ok("guard-eval-topic-nan-json", ["eval", "-q", "--format", "json", "nan.qrels",
                                      "nan.run"], output_contains('"topic": "nan"'),
        files=FILES),
-    ok("guard-eval-two-runs-named-inf-and-nan", ["eval", "-q", "nan.qrels", "nan.run",
-                                                 "other.run"],
+    ok("guard-eval-two-runs-named-inf-and-nan", ["eval", "-q", "--names", "runid",
+                                                 "nan.qrels", "nan.run", "other.run"],
        output_contains("\tnan\t1.0000\tInf", "\tnan\t0.5000\tnan", "\tall\tnan\tnan"),
        files=FILES),
     ok("guard-fuse-docno-inf-tag-nan", ["fuse", "--method", "combsum", "--run-tag", "nan",
                                         "nan.run", "other.run"],
        output_contains("nan Q0 inf ", " nan\n"), files=FILES),
-    ok("guard-compare-runs-named-inf-and-nan", ["compare", "nan.qrels", "nan.run",
-                                                "other.run", "-m", "AP"],
+    ok("guard-compare-runs-named-inf-and-nan", ["compare", "--names", "runid", "nan.qrels",
+                                                "nan.run", "other.run", "-m", "AP"],
        output_contains("Inf", "nan"), files=FILES),
 ]
 

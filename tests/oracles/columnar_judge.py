@@ -183,8 +183,9 @@ def build_judged_rankings(
     Rankings are ordered run by run, and within a run by topic id in byte order (the
     order trec_eval prints them in). With ``placeholders`` (trec_eval 10's ``-c``), each
     judged topic a run did not retrieve anything for gets a one-document ranking of a
-    non-pooled document, flagged in ``JudgedRankings.placeholder``. ``index``: the qrels'
-    index when it was built already (one for many batches of runs); built here otherwise.
+    non-pooled document (an empty ranking with ``judged_only``: ``-J`` removes it), flagged
+    in ``JudgedRankings.placeholder``. ``index``: the qrels' index when it was built
+    already (one for many batches of runs); built here otherwise.
     """
     options = options or RankingOptions()
     if not runs:
@@ -208,8 +209,11 @@ def build_judged_rankings(
                 starts = np.concatenate(([0], np.cumsum(lengths)))
                 pieces = np.split(rel, starts[1:-1]) if len(present) else []
                 by_topic = dict(zip(present.tolist(), pieces, strict=True))
+                # its document is in no qrels: -J removes it as every unjudged one, and
+                # the ranking is empty (trec_eval 10.0, rust/src/judge.rs)
+                placeholder = [] if options.judged_only else [NONPOOL]
                 for topic in missing.tolist():
-                    by_topic[topic] = np.array([NONPOOL], dtype=np.int64)
+                    by_topic[topic] = np.array(placeholder, dtype=np.int64)
                 present = np.array(sorted(by_topic), dtype=np.int64)
                 flags = np.isin(present, missing)
                 rel = np.concatenate([by_topic[t] for t in present.tolist()])

@@ -321,6 +321,10 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
     """How the order and the significance of every pair of runs survive judgment noise
     (module documentation).
 
+    The replicates, the procedure, the correction (a two-system test's alone), the level
+    and the relevance level are checked on entry
+    (:data:`irscale.collections.params.JUDGE_NOISE`).
+
     Parameters
     ----------
     qrels : qrels (path, Qrels, DataFrame, dict): the judgments taken as the truth.
@@ -348,10 +352,6 @@ def judge_noise(qrels: Any, runs: Any, measures: str | Sequence[str], confusion:
         comparison with a baseline).
     progress : bool or callable
         Progress over the replicates (:mod:`irscale.core.progress`).
-
-    The replicates, the procedure, the correction (a two-system test's alone), the level
-    and the relevance level are checked on entry
-    (:data:`irscale.collections.params.JUDGE_NOISE`).
     """
     from ..meta.procedures import canonical_procedure
     from ..stats.names import is_resampling

@@ -110,10 +110,10 @@ def summary_lines(table: SummaryTable, run_index: int, suffix: bytes = b"") -> b
     """The summary (``all``) lines of one run, written by the engine: ``%6.4f`` for float
     columns and means, the others as they are (counts ``%ld``, the run id)."""
     declare_words("-nan")  # the guard on text: trec_eval's 0/0, and the run's name
-    identifiers([table.runs[run_index]])
+    summary = table.summary(run_index)
+    identifiers([table.runs[run_index], *(v for c, v in summary if c.aggregate == "runid")])
     return _engine.trec_summary_lines(
-        [(c.label, c.value_type, c.aggregate, value) for c, value in table.summary(run_index)],
-        suffix)
+        [(c.label, c.value_type, c.aggregate, value) for c, value in summary], suffix)
 
 
 def _rows(evaluation: ResultTable, per_query: bool) -> list[dict]:
@@ -138,9 +138,12 @@ def _rows(evaluation: ResultTable, per_query: bool) -> list[dict]:
 def _summary_rows(table: SummaryTable, run_index: int) -> list[dict]:
     """The ``all`` rows of one run (csv and json formats)."""
     run = table.runs[run_index]
-    identifiers([run])  # the guard on text: a run named "nan"
+    summary = table.summary(run_index)
+    # the guard on text: a run named "nan", and its run id (the runid row's value: a run
+    # read from a file is named by the file, its run id may differ)
+    identifiers([run, *(value for column, value in summary if column.aggregate == "runid")])
     return [{"run": run, "topic": "all", "measure": column.label, "value": _plain(value)}
-            for column, value in table.summary(run_index)]
+            for column, value in summary]
 
 
 #: What a NaN of an evaluation is (the warning of :func:`_checked`).
