@@ -130,6 +130,9 @@ USING: dict[tuple[str, str], list[str]] = {
     ("labels allocate", "--seed"): varied("labels allocate", {"--seed": None}),
     # binary crowd labels and their features (gp's inputs)
     ("labels aggregate", "--length-scale"): GP,
+    # a method with a stopping rule (the example's mace runs its iterations)
+    ("labels aggregate", "--tol"): varied("labels aggregate", {"--method": "ds",
+                                                               "--seed": None}),
     ("online qrels", "--iterations"): varied("online qrels", {"--model": "dbn"}),
     ("online qrels", "--tol"): varied("online qrels", {"--model": "dbn"}),
     # a log of probabilistic interleaving and the runs it interleaved
