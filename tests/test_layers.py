@@ -55,6 +55,7 @@ LAYERS: dict[str, int] = {
     "scales": 6,
     "meta": 7,
     "collections": 7,
+    "labels": 7,
     "online": 7,
     "plots": 8,
     "report": 9,

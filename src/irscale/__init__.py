@@ -47,7 +47,8 @@ _EXPORTS: dict[str, str] = {
     "topic_set_size": ".stats",
     "tukey_hsd": ".stats",
 }
-_SUBMODULES = ("stats", "meta", "scales", "collections", "text", "online", "report")
+_SUBMODULES = ("stats", "meta", "scales", "collections", "labels", "text", "online",
+               "report")
 
 __all__ = [
     "Evaluation",
@@ -62,6 +63,7 @@ __all__ = [
     "evaluate_many",
     "evaluate_sessions",
     "fuse",
+    "labels",
     "meta",
     "online",
     "optimize_fusion",

@@ -1,0 +1,21 @@
+"""Human and automatic relevance labels judged against each other: the audit of automatic
+(LLM) judges beside human qrels (:mod:`irscale.labels.audit`) and the planning of the
+human labels that prediction-powered intervals need (:mod:`irscale.labels.plan`).
+
+The aggregation of crowd labels, their agreement and the automatic judgments themselves
+stay :mod:`irscale.collections`'s; this package answers whether a judge can stand in for
+people and how many people it still needs.
+
+Names are imported on first use (:func:`irscale.core.lazy.lazy_package`).
+"""
+
+from __future__ import annotations
+
+from ..core.lazy import lazy_package
+
+#: Public name → the submodule that defines it.
+_EXPORTS: dict[str, str] = {}
+
+__all__: list[str] = []
+
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
