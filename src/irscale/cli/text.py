@@ -1,4 +1,4 @@
-"""``irscale text rouge|bleu|nuggets|pyramid``: evaluate textual outputs, printed as
+"""``irscale text rouge|bleu|nuggets|pyramid|citations``: evaluate textual outputs, printed as
 ``irscale eval`` prints its values (usage: ``docs/cli.md``, ``docs/text.md``)."""
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from ..text.params import (
     ASSIGNMENTS,
     AUTO_MATCH,
     BLEU_INTL,
+    CITATION_JUDGMENTS,
+    CITATIONS,
+    MAX_CITATIONS,
     NUGGET_INPUTS,
     OUTPUT_LENGTHS,
     OUTPUT_TEXTS,
@@ -64,7 +67,7 @@ def _outputs(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers) -> None:
-    """Register ``irscale text`` (rouge, bleu, nuggets, pyramid)."""
+    """Register ``irscale text`` (rouge, bleu, nuggets, pyramid, citations)."""
     commands = add_actions(
         subparsers, "text", what="what to evaluate", metavar="MEASURES",
         help=SUBCOMMANDS["text"],
@@ -137,6 +140,19 @@ def add_parser(subparsers) -> None:
         help="pyramid scores (original, modified) of peers from their SCUs",
         description="Pyramid scores of peer summaries from the summary content units they "
         "express (Nenkova & Passonneau 2004). See docs/text.md.")
+    add_command(
+        commands, "citations", run_citations,
+        (CITATION_JUDGMENTS, {"nargs": "+"}),
+        (MEASURES, {"action": "append", "metavar": "MEASURE", "doc": "citation measure "
+                    "(repeatable): citation_recall, citation_precision (ALCE), ais, "
+                    "support_precision, support_recall (TREC RAG) (default: all five)"}),
+        MAX_CITATIONS, _common,
+        example="cite.jsonl",
+        help="ALCE's citation recall and precision, the AIS rate and the TREC RAG track's "
+        "support scores of cited answers",
+        description="Citation measures of answers from the support judgments of their "
+        "sentences and citations (made by people or an entailment model). See "
+        "docs/text.md.", binding=CITATIONS)
 
 
 def run_rouge(args: argparse.Namespace) -> Done:
@@ -175,6 +191,17 @@ def run_pyramid(args: argparse.Namespace) -> Done:
     evaluation = evaluate_pyramid(args.qrels, args.runs,
                                   list(dict.fromkeys(args.measures or PYRAMID_MEASURES)),
                                   allow_empty=args.allow_empty)
+    return write_evaluation(args, evaluation)
+
+
+def run_citations(args: argparse.Namespace) -> Done:
+    """``text citations``: the citation measures of every judged answer."""
+    from ..evaluation.citations import evaluate_citations
+    from ..text.citations import DEFAULT_MEASURES
+
+    evaluation = evaluate_citations(args.judgments, args.measures or list(DEFAULT_MEASURES),
+                                    max_citations=args.max_citations,
+                                    allow_empty=args.allow_empty)
     return write_evaluation(args, evaluation)
 
 

@@ -101,12 +101,28 @@ def _identifier(record: Mapping[str, Any], keys: Sequence[str], fault: Any) -> s
     return text
 
 
-def _records(source: Any) -> tuple[str, Iterator[tuple[int, Any, str]]]:
-    """(name, (line, value, text) of every record) of a file or of a list of dicts."""
+def identify(record: Any, fault: Any, default_run: str | None) -> tuple[str, str]:
+    """The (topic, run) of a record (a JSON object; ``default_run`` when it names no run):
+    ``fault(reason)`` makes the error of a record that breaks the rules."""
+    if not isinstance(record, dict):
+        raise fault("a record must be a JSON object")
+    topic = _identifier(record, TOPIC_KEYS, fault)
+    if topic is None:
+        raise fault(f"no topic ({', '.join(TOPIC_KEYS)})")
+    run = _identifier(record, RUN_KEYS, fault) or default_run
+    if run is None:
+        raise fault(f"no run ({', '.join(RUN_KEYS)}), and no file name to name it")
+    return topic, run
+
+
+def _records(source: Any, what: str = "assignments"
+             ) -> tuple[str, Iterator[tuple[int, Any, str]]]:
+    """(name, (line, value, text) of every record) of a file or of a list of dicts
+    (named ``<what>``; a file refused as ``read_<what>``'s)."""
     if isinstance(source, (list, tuple)):
-        return "<assignments>", ((k, r, json.dumps(r, default=str)[:200])
-                                 for k, r in enumerate(source, start=1))
-    source = check_file_source(source, "read_assignments")
+        return f"<{what}>", ((k, r, json.dumps(r, default=str)[:200])
+                             for k, r in enumerate(source, start=1))
+    source = check_file_source(source, f"read_{what}")
     name = source_name(source)
     data = read_bytes(source).removeprefix(b"\xef\xbb\xbf")
     check_text(data, name)
@@ -132,14 +148,7 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
         def fault(reason: str, number: int = number, text: str = text) -> InputError:
             return InputFormatError(reason, source=name, line=number, text=text)
 
-        if not isinstance(record, dict):
-            raise fault("a record must be a JSON object")
-        topic = _identifier(record, TOPIC_KEYS, fault)
-        if topic is None:
-            raise fault(f"no topic ({', '.join(TOPIC_KEYS)})")
-        run = _identifier(record, RUN_KEYS, fault) or default_run
-        if run is None:
-            raise fault(f"no run ({', '.join(RUN_KEYS)}), and no file name to name it")
+        topic, run = identify(record, fault, default_run)
         if "nuggets" not in record:
             raise fault("no nuggets")
         nuggets = record["nuggets"]
@@ -180,12 +189,9 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
                        np.array(vital, dtype=bool), np.array(credit, dtype=np.int8), name)
 
 
-def combine(parts: Iterable[Assignments]) -> Assignments:
-    """The records of several inputs as one (a (topic, run) in two of them is a
-    :class:`~irscale.errors.DuplicateError` naming both)."""
-    parts = list(parts)
-    if len(parts) == 1:
-        return parts[0]
+def check_distinct(parts: Sequence[Any]) -> None:
+    """Refuse a (topic, run) in two of ``parts`` (records with ``topic``, ``run``, ``line``
+    and ``source``): a :class:`~irscale.errors.DuplicateError` naming both."""
     seen: dict[tuple[str, str], str] = {}
     for part in parts:
         for t, r, line in zip(part.topic, part.run, part.line, strict=True):
@@ -193,6 +199,15 @@ def combine(parts: Iterable[Assignments]) -> Assignments:
                 raise DuplicateError(f"(topic {t!r}, run {r!r}) given twice (first in "
                                      f"{seen[t, r]})", source=part.source, line=line)
             seen[t, r] = f"{part.source}, line {line}"
+
+
+def combine(parts: Iterable[Assignments]) -> Assignments:
+    """The records of several inputs as one (a (topic, run) in two of them is a
+    :class:`~irscale.errors.DuplicateError` naming both)."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
+    check_distinct(parts)
     offsets = np.cumsum([0] + [len(p) for p in parts[:-1]])
     return Assignments(
         tuple(t for p in parts for t in p.topic), tuple(r for p in parts for r in p.run),

@@ -433,7 +433,8 @@ FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_mode
                   "graded_ap", "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "pres", "search_length",
                   "sliding_ratio", "tbg", "umeasure", "wrr", "cwl_models", "nuggets", "rouge",
-                  "bleu", "pyramid", "sessions", "prefs", "qrels_jg", "adm", "twist")
+                  "bleu", "pyramid", "citations", "sessions", "prefs", "qrels_jg", "adm",
+                  "twist")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []

@@ -107,5 +107,19 @@ NUGGET_INPUTS = Binding((), rules=(Excludes(
     takes=(ASSIGNMENTS,))
 #: The click order and gain apply to click logs only (``clicks=``, ``--clicks``).
 CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs", on=CLICKS)
+#: ``--max-citations K``: the first K citations of every sentence count (ALCE's
+#: ``--at_most_citations``, the RAG track's ``--max_citations``: 3).
+MAX_CITATIONS = Param("max_citations", Integers(1), None, "count the first K citations of "
+                      "every sentence only (ALCE and the TREC RAG track judge 3)",
+                      ("--max-citations",), "K", unset="every citation a record gives")
+#: ``citations FILE...``: support judgments of cited answers (JSON lines,
+#: :mod:`irscale.io.citations`), the first argument of
+#: :func:`irscale.text.evaluate_citations`.
+CITATION_JUDGMENTS = Param("judgments", InputFiles(), None, "support judgments of cited "
+                           "answers (JSON lines of qid, run_id, sentences with their "
+                           "citations and support labels: ALCE's, the TREC RAG track's)",
+                           ("judgments",), "FILE")
+#: :func:`irscale.text.evaluate_citations` (``irscale text citations``).
+CITATIONS = Binding((MAX_CITATIONS,), takes=(CITATION_JUDGMENTS,))
 #: :func:`irscale.evaluate_sessions` (``irscale session``).
 SESSIONS = Binding((CLICK_ORDER, SESSION_CLICK_GAIN, RELEVANCE), rules=(CLICK_OPTIONS,))

@@ -5,6 +5,7 @@ only when it runs, so that choosing a context loads no other context's modules."
 
 from ..context import CONTEXTS, Context
 from . import (  # noqa: F401  (the order they are asked)
+    citations,
     fairness,
     intents,
     judged,
