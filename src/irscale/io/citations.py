@@ -74,15 +74,17 @@ SUPPORT_NUMBERS = {0.0: 0, 0.5: 1, 1.0: 2}
 #: The spellings of a record's sentences, of a citation's passage id.
 SENTENCE_KEYS = ("sentences", "answer")
 PASSAGE_KEYS = ("docid", "id", "segment_id")
+#: The characters of a record's line kept to quote it in a later error.
+TEXT_KEPT = 200
 
 
 @dataclass(frozen=True, eq=False)
 class Citations:
-    """Support judgments in input order: per record (answer) its topic, run and line; per
-    sentence (all records' sentences in order) its record and the code of ``support`` (its
-    citations together); per citation (all sentences' citations in order) its sentence
-    and the codes of ``support`` (``alone``) and ``without``: 0 not supported, 1 partially,
-    2 supported, -1 not given."""
+    """Support judgments in input order: per record (answer) its topic, run, line (and its
+    text's start); per sentence (all records' sentences in order) its record and the code
+    of ``support`` (its citations together); per citation (all sentences' citations in
+    order) its sentence and the codes of ``support`` (``alone``) and ``without``: 0 not
+    supported, 1 partially, 2 supported, -1 not given."""
 
     topic: tuple[str, ...]
     run: tuple[str, ...]
@@ -93,6 +95,8 @@ class Citations:
     alone: np.ndarray
     without: np.ndarray
     source: str = "<citations>"
+    #: The start of every record's line, for the errors of labels a measure reads.
+    text: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.topic)
@@ -196,6 +200,7 @@ def read_citations(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, 
     topics: list[str] = []
     runs: list[str] = []
     lines: list[int] = []
+    texts: list[str] = []
     sentence_record: list[int] = []
     support: list[int] = []
     citation_sentence: list[int] = []
@@ -232,13 +237,15 @@ def read_citations(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, 
         topics.append(topic)
         runs.append(run)
         lines.append(number)
+        texts.append(text[:TEXT_KEPT])
     if not topics:
         raise EmptyInputError("no support judgments (the file is empty)", source=name)
     return Citations(tuple(topics), tuple(runs), tuple(lines),
                      np.array(sentence_record, dtype=np.int64),
                      np.array(support, dtype=np.int8),
                      np.array(citation_sentence, dtype=np.int64),
-                     np.array(alone, dtype=np.int8), np.array(without, dtype=np.int8), name)
+                     np.array(alone, dtype=np.int8), np.array(without, dtype=np.int8), name,
+                     tuple(texts))
 
 
 def combine_citations(parts: Iterable[Citations]) -> Citations:
@@ -257,7 +264,7 @@ def combine_citations(parts: Iterable[Citations]) -> Citations:
         np.concatenate([p.support for p in parts]),
         np.concatenate([p.citation + o for p, o in zip(parts, sentences, strict=True)]),
         np.concatenate([p.alone for p in parts]), np.concatenate([p.without for p in parts]),
-        ", ".join(p.source for p in parts))
+        ", ".join(p.source for p in parts), tuple(t for p in parts for t in p.text))
 
 
 __all__ = ["NOT_GIVEN", "SUPPORT_WORDS", "Citations", "combine_citations", "read_citations",

@@ -47,8 +47,8 @@ Two answers worked by hand (labels: j(s); a(c), w(c)):
   support_precision 0.5, support_recall 0.5.
 
 A label a measure reads and the record does not give is an
-:class:`~irscale.errors.InputFormatError` naming the file, the answer's line, the
-sentence and the citation. Every sum is one :func:`numpy.bincount`.
+:class:`~irscale.errors.InputFormatError` naming the file, the answer's line and its
+text, the sentence and the citation. Every sum is one :func:`numpy.bincount`.
 
 >>> from irscale.io.citations import read_citations
 >>> c = read_citations([{"qid": "q1", "run": "A", "sentences": [
@@ -91,7 +91,8 @@ def _missing(c: Citations, sentences: np.ndarray, citations: np.ndarray | None,
         k = int(citations[0])
         where += f", citation {k - int(np.searchsorted(c.citation, s)) + 1}"
     return InputFormatError(f"{where} has no {label!r}, which {measure} reads",
-                            source=c.source, line=c.line[record])
+                            source=c.source, line=c.line[record],
+                            text=c.text[record] if c.text else None)
 
 
 class _Answers:
