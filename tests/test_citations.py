@@ -254,12 +254,26 @@ def test_missing_label_names_file_line_sentence():
     """A label the measure reads and the record lacks: file, line, sentence, citation."""
     record = answer({"citations": []}, {"support": "supported",
                                         "citations": [cite("d1", "not_supported"),
-                                                      cite("d2", "supported")]})
+                                                      cite("d2", "supported"),
+                                                      cite("d3", "supported")]})
     with pytest.raises(InputFormatError, match=r"<citations>, line 1: sentence 2, "
                                                r"citation 1 has no 'without'"):
         evaluate_citations([record], ["citation_precision"])
     # recall reads the joint label only
     assert evaluate_citations([record], ["citation_recall"]).per_topic().value[0] == 0.5
+
+
+def test_two_citations_without_is_the_other_alone():
+    """Of two citations, the others without one are the other: its label alone stands for
+    a ``without`` not given (c2 alone supports, so c1 is superfluous)."""
+    record = answer({"support": "supported", "citations": [cite("c1", "partially_supported"),
+                                                           cite("c2", "supported")]})
+    e = evaluate_citations([record], ["citation_precision"])
+    assert e.per_topic().value.tolist() == [0.5]
+    three = answer({"support": "supported", "citations": [
+        cite("c1", "partially_supported"), cite("c2", "supported"), cite("c3", "supported")]})
+    with pytest.raises(InputFormatError, match="citation 1 has no 'without'"):
+        evaluate_citations([three], ["citation_precision"])
 
 
 def test_rag_track_layout():

@@ -140,7 +140,11 @@ CASES = [
     err("citations-precision-needs-without", cli("-m", "citation_precision", files=BAD),
         "bad.jsonl", "line 1", "sentence 1, citation 1 has no 'without'",
         files=bad(1, line("q1", sentence(cite("d1", "not_supported"), cite("d2"),
-                                         support="supported")))),
+                                         cite("d4"), support="supported")))),
+    ok("citations-precision-pair-reads-the-other", cli("-m", "citation_precision", "-q",
+                                                       files=BAD),
+       output_contains("q1\t0.5000"), files=bad(1, line("q1", sentence(
+           cite("d1", "not_supported"), cite("d2"), support="supported")))),
     err("citations-recall-needs-support", cli("-m", "citation_recall", files=BAD),
         "bad.jsonl", "line 1", "sentence 1 has no 'support'",
         files=bad(1, line("q1", sentence(cite("d1"), cite("d2"))))),

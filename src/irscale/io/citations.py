@@ -33,7 +33,8 @@ lines are ignored), one object per answer::
   (``true`` / ``false``: 1 / 0, an entailment model's verdict);
 * a label a measure does not read may be left out: a sentence without citations is not
   supported (its ``support``, if given, must say so); a sentence with one citation has
-  one judgment (its ``support`` or its citation's, or both, equal).
+  one judgment (its ``support`` or its citation's, or both, equal); of a sentence with two
+  citations, the other's ``support`` stands for a citation's ``without`` not given.
 
 Refused, naming the file, the line and its text (:class:`~irscale.errors.InputError`):
 a record that breaks these rules, a label of another spelling or value, a passage cited

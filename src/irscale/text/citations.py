@@ -98,7 +98,8 @@ def _missing(c: Citations, sentences: np.ndarray, citations: np.ndarray | None,
 class _Answers:
     """The judgments of ``c`` as the measures read them: the citations kept (the first
     ``max_citations`` of each sentence), their count and the joint judgment per
-    sentence (a sentence of one citation taking its citation's when it gives none)."""
+    sentence (a sentence of one citation taking its citation's when it gives none; of two,
+    a citation's ``without`` being the other's label alone when not given)."""
 
     def __init__(self, c: Citations, max_citations: int | None) -> None:
         self.c = c
@@ -112,6 +113,10 @@ class _Answers:
         self.without = c.without[self.keep].astype(np.int64)
         self.kept = np.flatnonzero(self.keep)
         self.count = np.bincount(self.cited, minlength=n)
+        # of two citations, the others without one are the other one: its label alone
+        pair = np.flatnonzero((self.count[self.cited] == 2) & (self.without == NOT_GIVEN))
+        first = np.searchsorted(self.cited, self.cited[pair]) == pair
+        self.without[pair] = self.alone[np.where(first, pair + 1, pair - 1)]
         joint = c.support.astype(np.int64)
         joint[self.count == 0] = 0
         single = (self.count == 1) & (joint == NOT_GIVEN)
