@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..core.binding import Binding, Excludes
 from ..core.extras import NLTK, REGEX, Requires
 from ..core.params import (
+    NO_WORK,
     RELEVANCE,
     Cost,
     InputFiles,
@@ -111,7 +112,8 @@ CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs", on=CLICKS
 #: ``--at_most_citations``, the RAG track's ``--max_citations``: 3).
 MAX_CITATIONS = Param("max_citations", Integers(1), None, "count the first K citations of "
                       "every sentence only (ALCE and the TREC RAG track judge 3)",
-                      ("--max-citations",), "K", unset="every citation a record gives")
+                      ("--max-citations",), "K", unset="every citation a record gives",
+                      cost=NO_WORK)
 #: ``citations FILE...``: support judgments of cited answers (JSON lines,
 #: :mod:`irscale.io.citations`), the first argument of
 #: :func:`irscale.text.evaluate_citations`.
