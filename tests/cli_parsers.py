@@ -102,7 +102,7 @@ INPUT_KINDS = {
     "--labels": "satisfaction labels", "--params": "click params",
     "MODEL.json": "click params", "--features": "features", "--scores": "scores",
     "--contributors": "contributors", "online historical LOG": "interleaving log",
-    "online score LOG": "interleaving log", "judgments": "support judgments",
+    "online score LOG": "interleaving log", "text citations FILE": "support judgments",
 }
 
 
