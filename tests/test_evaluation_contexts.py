@@ -669,6 +669,7 @@ def test_evaluate_chooses_the_pyramids_context():
     ("ROUGE-L BLEU", "texts", "irscale text rouge|bleu"),
     ("pyramid_modified", "pyramids", "irscale text pyramid"),
     ("W-Rec S(L=1000)", "nuggets", "irscale text nuggets"),
+    ("citation_recall support_precision", "citations", "irscale text citations"),
     ("P@10 map U@10", "judged", None),
 ])
 def test_each_context_claims_the_names_of_its_catalogue(measures, name, command):
