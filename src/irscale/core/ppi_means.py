@@ -41,10 +41,9 @@ import numpy as np
 
 from ..errors import InputError
 from .numbers import power_scale
+from .params import SAMPLE_DESIGNS as SAMPLE_DESIGNS  # (the designs, declared there)
 
 SampleDesign = Literal["uniform", "stratified", "inclusion"]
-#: The probability samples of units that :func:`sampled_mean` estimates from.
-SAMPLE_DESIGNS: tuple[str, ...] = ("uniform", "stratified", "inclusion")
 #: The words of a stratum too small (:func:`sampled_mean`): the pairs of an automatic grade.
 STRATUM_WORDS = "{n} pair(s) of automatic grade {h}"
 
