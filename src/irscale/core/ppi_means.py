@@ -33,6 +33,7 @@ an estimate instead of overflowing sums; an end beyond the largest double is ref
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from typing import Literal
@@ -164,12 +165,19 @@ def _moments(y: np.ndarray, yhat: np.ndarray, yhat_all: np.ndarray, design: Samp
     return estimate, variance, lam
 
 
+@functools.lru_cache(maxsize=64)
+def normal_quantile(alpha: float) -> float:
+    """``z_{1−α/2}``, the standard normal quantile (scipy's; remembered: a table's rows
+    share their level)."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(1 - alpha / 2))
+
+
 def normal_interval(estimate: float, se: float, alpha: float) -> tuple[float, float]:
     """``estimate ± z_{1−α/2}·se`` (``z`` the normal quantile); an
     :class:`~irscale.errors.InputError` when an end is beyond the largest double."""
-    from scipy.stats import norm
-
-    half = float(norm.ppf(1 - alpha / 2)) * se
+    half = normal_quantile(alpha) * se
     low, high = estimate - half, estimate + half
     if not (math.isfinite(low) and math.isfinite(high)):
         raise InputError(f"the values are too large: the interval {estimate:.4g} ± "
@@ -179,4 +187,4 @@ def normal_interval(estimate: float, se: float, alpha: float) -> tuple[float, fl
 
 
 __all__ = ["SAMPLE_DESIGNS", "InclusionOverflow", "SampleDesign", "normal_interval",
-           "ppi_moments", "sampled_mean"]
+           "normal_quantile", "ppi_moments", "sampled_mean"]

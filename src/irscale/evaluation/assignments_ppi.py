@@ -6,7 +6,8 @@ The assignments of every answer come from a model (an LLM judging nuggetizer's n
 human assessors relabelled a probability sample of the same nuggets (records of the same
 JSON lines, :mod:`irscale.io.assignments`). A nugget's importance is the nugget list's and
 is not relabelled: a human nugget must be one of the model's record, matched by its text
-(the k-th nugget of a text to the model's k-th of that text), with the same importance.
+(the k-th human nugget of a text and importance to the model's k-th of them): a nugget whose
+importance differs is refused.
 
 **The target.** For a run ``s`` with ``T_s`` answers (its records) and a measure of
 :mod:`irscale.text.assignments` (``A``, ``V``, ``W``, strict or partial), the score is the
@@ -197,28 +198,16 @@ def match_sample(model: Assignments, human: Assignments, where: list[tuple[str, 
                              "a human record must relabel nuggets of the model's records",
                              source=source, line=line, text=f"{topic} {run}")
         answer[k] = m
-        free: dict[str, list[int]] = {}
+        free: dict[tuple[str, bool], list[int]] = {}
         for p in range(start[m], start[m + 1]):
-            free.setdefault(model.text[p], []).append(p)
+            free.setdefault((model.text[p], bool(model.vital[p])), []).append(p)
         for j in range(h_start[k], h_start[k + 1]):
-            text = human.text[j]
-            places = free.get(text)
+            text, vital = human.text[j], bool(human.vital[j])
+            places = free.get((text, vital))
             if not places:
-                more = " (given more often than there)" if text in free else ""
-                raise InputError(f"nugget {j - h_start[k] + 1} of topic {topic!r}, run "
-                                 f"{run!r} is not a nugget of the model's record "
-                                 f"({model.source}, line {model.line[m]}){more}; the human "
-                                 "sample relabels the model's nuggets",
-                                 source=source, line=line, text=text)
-            p = places.pop(0)
-            if human.vital[j] != model.vital[p]:
-                raise InputError(f"nugget {text!r} of topic {topic!r}, run {run!r} is "
-                                 f"{IMPORTANCE[int(human.vital[j])]} here and "
-                                 f"{IMPORTANCE[int(model.vital[p])]} in the model's record "
-                                 f"({model.source}, line {model.line[m]}); a human sample "
-                                 "relabels assignments, not importance",
-                                 source=source, line=line, text=text)
-            item[j] = p
+                raise _unmatched(model, m, j - h_start[k] + 1, text, vital, free,
+                                 source, line)
+            item[j] = places.pop(0)
         left = sum(len(v) for v in free.values())
         if design == "answers" and left:
             raise InputError(f"the answers design relabels every nugget of a sampled answer: "
@@ -229,6 +218,21 @@ def match_sample(model: Assignments, human: Assignments, where: list[tuple[str, 
     prob = np.full(len(human.record), np.nan) if human.prob is None else human.prob
     _check_probabilities(human, prob, where, design)
     return _Sample(item, human.credit, prob, human.record, answer, where)
+
+
+def _unmatched(model: Assignments, m: int, k: int, text: str, vital: bool,
+               free: dict[tuple[str, bool], list[int]], source: str, line: int
+               ) -> InputError:
+    """The error of human nugget ``k`` (``text``, vital or not) of a record that model
+    record ``m`` (its nuggets left ``free``) does not match."""
+    where = f"the model's record ({model.source}, line {model.line[m]})"
+    if (text, not vital) in free:
+        return InputError(f"nugget {k} is {IMPORTANCE[vital]} here and "
+                          f"{IMPORTANCE[not vital]} in {where}; a human sample relabels "
+                          "assignments, not importance", source=source, line=line, text=text)
+    more = " (given more often than there)" if (text, vital) in free else ""
+    return InputError(f"nugget {k} is not a nugget of {where}{more}; the human sample "
+                      "relabels the model's nuggets", source=source, line=line, text=text)
 
 
 def _check_probabilities(human: Assignments, prob: np.ndarray,
