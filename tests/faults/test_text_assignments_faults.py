@@ -146,6 +146,9 @@ HUMAN = [line("q1", nugget("vital", "partial_support", "a"), nugget("okay", "sup
          line("q2", nugget("vital", "support", "a"), nugget("okay", "support", "d"),
               run_id="sysM")]
 PPI_FILES = {**FILES, "model.jsonl": text(MODEL), "human.jsonl": text(HUMAN)}
+#: A human sample of the example's records (``rag.jsonl``: sysA.jsonl's, run ``rag``).
+RAG_HUMAN = text([line("q1", nugget("vital", "partial_support"), run_id="rag"),
+                  line("q2", nugget("okay", "not_support"), run_id="rag")])
 
 
 def sample(*extra: str, human: str = "h.jsonl", model: tuple[str, ...] = ("model.jsonl",)
@@ -230,7 +233,7 @@ CASES += [
     err("sample-tuning-without-sample", cli("--tuning", "ppi"), "--tuning",
         "--human-sample", files=PPI_FILES),
     err("sample-unknown-design", sample("--design", "topics", human="human.jsonl"),
-        "--design", files=PPI_FILES),
+        "--design", "'answers', 'uniform'", files=PPI_FILES),
     err("sample-vital-undefined", sample("-m", "V", human="human.jsonl",
                                          model=("model.jsonl", "bad.jsonl")),
         "V is undefined", files={**PPI_FILES, **bad(2, line("q2", nugget("okay")))}),
@@ -263,10 +266,10 @@ def test_assignments(case, ws, run_cli):
      ParameterError, "design= applies to a human sample"),
     (lambda: evaluate_assignments([json.loads(r) for r in MODEL],
                                   human_sample=[json.loads(r) for r in HUMAN], design="x"),
-     ParameterError, "design"),
+     ParameterError, "unknown human sample design 'x'"),
     (lambda: evaluate_assignments([json.loads(r) for r in MODEL],
                                   human_sample=[json.loads(r) for r in HUMAN], alpha=1.5),
-     ParameterError, "alpha"),
+     ParameterError, "alpha must lie in"),
     (lambda: evaluate_assignments([json.loads(r) for r in MODEL], human_sample=[
         json.loads(line("q1", nugget("vital", "support", "zz"), run_id="sysM"))]),
      InputError, "<assignments>, line 1: nugget 1 is not a nugget"),

@@ -247,9 +247,12 @@ def _human_sample(args: argparse.Namespace, measures: list[str]) -> str:
     scores as a table (``--format trec``, the default: the text table), the runs' rows
     (none with ``-n``) and the answers' (``-q``)."""
     from ..evaluation.assignments import evaluate_assignments
+    from ..evaluation.assignments_ppi import AssignmentEstimates
+    from ..stats.protocol import format_table
 
     found = evaluate_assignments(args.assignments, measures, human_sample=args.human_sample,
                                  design=args.design, alpha=args.alpha, tuning=args.tuning)
-    return found.format("text" if args.fmt == "trec" else args.fmt,  # type: ignore[union-attr]
-                        per_topic=args.per_query, summary=not args.no_summary
+    assert isinstance(found, AssignmentEstimates)  # (with a human sample)
+    return format_table(found.to_frame(args.per_query, not args.no_summary),
+                        "text" if args.fmt == "trec" else args.fmt, title=found.title
                         ).rstrip("\n") + "\n"

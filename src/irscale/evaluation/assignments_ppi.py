@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -92,9 +92,6 @@ from ..core.ppi_means import InclusionOverflow, normal_interval, sampled_mean
 from ..errors import InputError
 from ..io.assignments import ASSIGNMENT, IMPORTANCE, Assignments
 from ..text.assignments import assignment_values, credit_table, nugget_weights
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..stats.tables import Format
 
 #: The columns of the estimates, one row a measure and run (or answer).
 COLUMNS = ("measure", "run", "topic", "model", "correction", "ppi", "ppi_low", "ppi_high",
@@ -117,32 +114,25 @@ class AssignmentEstimates(HtmlRepr):
     alpha: float
     tuning: str
 
-    def to_frame(self, per_topic: bool = False) -> pd.DataFrame:
-        """The rows of the runs (and before each run's, with ``per_topic``, those of its
-        answers)."""
+    def to_frame(self, per_topic: bool = False, summary: bool = True) -> pd.DataFrame:
+        """The rows of the runs (``summary``) and, with ``per_topic``, those of their
+        answers, each run's answers before its row."""
         if not per_topic:
-            return self.runs
+            return self.runs if summary else self.runs.iloc[:0]
         frame = pd.concat([self.topics, self.runs], ignore_index=True)
         frame = frame.sort_values(["measure", "run", "topic"], kind="stable",
                                   key=lambda c: c.map({"all": 1}).fillna(0) if c.name ==
                                   "topic" else c.map(_order(self.runs, c.name)))
+        if not summary:
+            frame = frame[frame["topic"] != "all"]
         return declare(frame.reset_index(drop=True), _blanks())
 
-    def format(self, fmt: Format = "text", *, digits: int = 4, per_topic: bool = False,
-               summary: bool = True) -> str:
-        """The estimates as ``fmt`` (``text``, ``markdown``, ``latex``, ``csv``, ``json``):
-        the runs' rows (``summary``) and the answers' (``per_topic``)."""
-        from ..io.formats import TABLE_FORMATS, check_format
-        from ..stats.protocol import format_table
-
-        check_format(fmt, TABLE_FORMATS, "nugget scores with a human sample")
-        frame = self.to_frame(per_topic)
-        if not summary:
-            frame = declare(frame[frame["topic"] != "all"].reset_index(drop=True), _blanks())
-        title = (f"Nugget scores: the model's assignments (model) corrected on the human "
-                 f"sample (correction = ppi - model); {self.design} design, {self.tuning}, "
-                 f"{100 * (1 - self.alpha):g}% intervals")
-        return format_table(frame, fmt, digits=digits, title=title)
+    @property
+    def title(self) -> str:
+        """What the table holds, in words (its title where it is printed)."""
+        return (f"Nugget scores: the model's assignments (model) corrected on the human "
+                f"sample (correction = ppi - model); {self.design} design, {self.tuning}, "
+                f"{100 * (1 - self.alpha):g}% intervals")
 
 
 def _order(runs: pd.DataFrame, column: object) -> dict[object, int]:
