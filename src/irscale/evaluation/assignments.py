@@ -97,6 +97,19 @@ def evaluate_assignments(assignments: Any,
     >>> e.per_topic().value.round(4).tolist()  # 1.5/2, 1/1, 1.25/1.5, 1/1.5
     [0.75, 1.0, 0.8333, 0.6667]
     """
+    if human_sample is None:
+        return score_assignments(assignments, measures, allow_empty=allow_empty)
+    from .assignments_ppi import assignment_estimates
+
+    requests = _requests(measures)
+    records, _ = _read(assignments)
+    human, where = _read(human_sample)
+    return assignment_estimates(records, human, where, requests, design=design, alpha=alpha,
+                                tuning=tuning)
+
+
+def _requests(measures: str | Iterable[str]) -> list[Any]:
+    """The parsed names of ``measures``, every one a measure of assignment records."""
     names = measure_names(measures, split=False, expected=ASSIGNMENTS_EXPECTED)
     requests = [parse_name(name, "nuggets") for name in names]
     wrong = [r.label for r in requests if r.family not in ASSIGNMENT_FAMILIES]
@@ -104,13 +117,15 @@ def evaluate_assignments(assignments: Any,
         raise MeasureError(f"{wrong[0]} is a measure of nugget matches (irscale.text."
                            "evaluate_nuggets), not of assignment records: use "
                            f"{', '.join(ASSIGNMENT_FAMILIES)}")
-    records, _ = _read(assignments)
-    if human_sample is not None:
-        from .assignments_ppi import assignment_estimates
+    return requests
 
-        human, where = _read(human_sample)
-        return assignment_estimates(records, human, where, requests, design=design,
-                                    alpha=alpha, tuning=tuning)
+
+def score_assignments(assignments: Any, measures: str | Iterable[str] = DEFAULT_MEASURES,
+                      *, allow_empty: bool = False) -> Evaluation:
+    """:func:`evaluate_assignments` without a human sample: the evaluation of the
+    records' scores (its arguments)."""
+    requests = _requests(measures)
+    records, _ = _read(assignments)
     values = assignment_values(records, requests)
     runs = list(dict.fromkeys(records.run))
     run_pos = {r: k for k, r in enumerate(runs)}

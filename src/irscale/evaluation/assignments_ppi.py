@@ -275,7 +275,8 @@ def _item_rows(model: Assignments, sample: _Sample, label: str, family: str,
     s_human = table[sample.credit]
     stratum = np.asarray(ASSIGNMENT, dtype=object)[model.credit]
     runs = np.asarray(model.run, dtype=object)
-    run_rows, topic_rows = [], []
+    run_rows: list[dict[str, Any]] = []
+    topic_rows: list[dict[str, Any]] = []
     answer_values = np.bincount(model.record, weights=c * s_model, minlength=len(model))
     for run in dict.fromkeys(model.run):
         answers = np.flatnonzero(runs == run)
@@ -359,7 +360,8 @@ def _answer_design_rows(model: Assignments, human: Assignments, sample: _Sample,
     y_model = assignment_values(model, [request])[label]
     y_human = assignment_values(human, [request])[label]
     runs = np.asarray(model.run, dtype=object)
-    run_rows, topic_rows = [], []
+    run_rows: list[dict[str, Any]] = []
+    topic_rows: list[dict[str, Any]] = []
     for run in dict.fromkeys(model.run):
         answers = np.flatnonzero(runs == run)
         picked = runs[sample.answer] == run
