@@ -199,3 +199,13 @@ def test_answers_rows_and_per_topic_rows():
     assert q1["model"] == pytest.approx(0.5)
     assert q1["labelled"] == 2 and q1["units"] == 3
     assert found.to_frame(per_topic=True, summary=False)["topic"].tolist() == ["q1", "q2"] * 2
+
+
+def test_stratum_too_small_names_a_run_with_braces():
+    """A run id holding braces is named as it is (the message is no format template)."""
+    from irscale.errors import InputError
+
+    model = [{**r, "run_id": "m{0}"} for r in MODEL]
+    human = [{**r, "run_id": "m{0}"} for r in HUMAN]
+    with pytest.raises(InputError, match=r"of run 'm\{0\}' the model labels"):
+        evaluate_assignments(model, "A", human_sample=human, design="stratified")

@@ -146,7 +146,7 @@ def _blanks() -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class _Sample:
+class HumanSample:
     """The human sample matched to the model's nuggets: per human nugget its place in the
     model's arrays (``item``), its human credit code, π (NaN where not given) and its human
     record (``record``); per human record its model record (``answer``) and where it was
@@ -167,7 +167,7 @@ def _located(parts: Sequence[Assignments]) -> list[tuple[str, int]]:
 
 
 def match_sample(model: Assignments, human: Assignments, where: list[tuple[str, int]],
-                 design: str) -> _Sample:
+                 design: str) -> HumanSample:
     """The human nuggets matched to the model's (module documentation); an
     :class:`~irscale.errors.InputError` naming the human file and line for an answer or a
     nugget the model lacks, an importance that differs, or a sample that does not match
@@ -207,7 +207,7 @@ def match_sample(model: Assignments, human: Assignments, where: list[tuple[str, 
                              source=source, line=line, text=f"{topic} {run}")
     prob = np.full(len(human.record), np.nan) if human.prob is None else human.prob
     _check_probabilities(human, prob, where, design)
-    return _Sample(item, human.credit, prob, human.record, answer, where)
+    return HumanSample(item, human.credit, prob, human.record, answer, where)
 
 
 def _unmatched(model: Assignments, m: int, k: int, text: str, vital: bool,
@@ -263,7 +263,7 @@ def _refuse_small(run: str, n: int, total: int, unit: str) -> InputError:
                       f"an interval needs 2 at least; relabel more of its {unit}s")
 
 
-def _item_rows(model: Assignments, sample: _Sample, label: str, family: str,
+def _item_rows(model: Assignments, sample: HumanSample, label: str, family: str,
                design: str, tuning: str, alpha: float) -> tuple[list[dict[str, Any]],
                                                                 list[dict[str, Any]]]:
     """The rows of the runs and of the answers of one measure under an item design."""
@@ -288,7 +288,8 @@ def _item_rows(model: Assignments, sample: _Sample, label: str, family: str,
         scale = 1.0 if design == "inclusion" else float(len(domain))
         base = c / len(answers) * scale
         options = _design_options(design, stratum[mine], stratum[domain], sample.prob[picked],
-                                  f"{{n}} nugget(s) of run {run!r} the model labels {{h}}")
+                                  "{n} nugget(s) of run " + _literal(repr(run)) +
+                                  " the model labels {h}")
         try:
             row = _estimates(base[mine] * s_human[picked], base[mine] * s_model[mine],
                              base[domain] * s_model[domain], design, tuning, alpha, **options)
@@ -309,7 +310,7 @@ def _item_rows(model: Assignments, sample: _Sample, label: str, family: str,
 
 
 def _answer_row(label: str, run: str, model: Assignments, a: int, c: np.ndarray,
-                s_model: np.ndarray, s_human: np.ndarray, sample: _Sample,
+                s_model: np.ndarray, s_human: np.ndarray, sample: HumanSample,
                 stratum: np.ndarray, picked: np.ndarray, design: str, tuning: str,
                 alpha: float, model_score: float) -> dict[str, Any]:
     """The row of answer ``a`` (blank estimates where its own sample allows no interval)."""
@@ -328,6 +329,11 @@ def _answer_row(label: str, run: str, model: Assignments, a: int, c: np.ndarray,
         except InputError:  # a stratum of the answer with fewer than 2 sampled nuggets
             row = None
     return _row(label, run, model.topic[a], model_score, row, len(mine), len(domain))
+
+
+def _literal(text: str) -> str:
+    """``text`` as a literal part of a :meth:`str.format` template (braces doubled)."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _design_options(design: str, stratum: np.ndarray, stratum_all: np.ndarray,
@@ -351,7 +357,7 @@ def _row(label: str, run: str, topic: str, model_score: float,
             "units": units}
 
 
-def _answer_design_rows(model: Assignments, human: Assignments, sample: _Sample,
+def _answer_design_rows(model: Assignments, human: Assignments, sample: HumanSample,
                         request: Any, tuning: str, alpha: float
                         ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The rows of one measure under the answers design: the prediction-powered mean of
@@ -401,4 +407,4 @@ def assignment_estimates(model: Assignments, human: Assignments,
                                design, alpha, tuning)
 
 
-__all__ = ["COLUMNS", "AssignmentEstimates", "assignment_estimates", "match_sample"]
+__all__ = ["COLUMNS", "AssignmentEstimates", "HumanSample", "assignment_estimates", "match_sample"]
