@@ -91,18 +91,15 @@ def _contexts() -> dict[str, dict[str, Any]]:
 
 def _trec_families() -> dict[str, str]:
     """trec_eval's families → the module declaring each, in the order the package
-    :mod:`irscale.measures.trec` registers them (its modules in the order it imports them,
-    the families of each in the order of its source); every family of
+    :mod:`irscale.measures.trec` registers them (its modules in the order of its
+    ``MODULES``, the families of each in the order of its source); every family of
     :data:`~irscale.measures.base.TREC_FAMILIES` found so, or a :class:`RuntimeError`."""
     import irscale.measures.trec as package
     from irscale.measures.base import TREC_FAMILIES
 
     folder = Path(package.__file__).parent
-    init = ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))
-    modules = [alias.name for node in init.body if isinstance(node, ast.ImportFrom)
-               for alias in node.names]
     found: dict[str, str] = {}
-    for module in modules:
+    for module in package.MODULES:
         tree = ast.parse((folder / f"{module}.py").read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == \
@@ -127,7 +124,7 @@ def render() -> str:
     """The text of the manifest, from the declarations as they are now."""
     from irscale.evaluation.context import DEFAULT
 
-    importlib.import_module("irscale.measures.trec")  # every family registered
+    importlib.import_module("irscale.measures.trec").register_all()
     parts = [
         ("COMMANDS", "irscale's commands, in ``irscale --help``'s order → the module of "
          "each", _commands()),

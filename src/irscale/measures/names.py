@@ -58,7 +58,6 @@ from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
 from ..core.records import record, replace
 from ..errors import MeasureError, ParameterError, shorten, shown
-from . import trec as _trec  # noqa: F401  (registers trec_eval's families, which names read)
 from .base import (
     CATALOGUE,
     REGISTRY,

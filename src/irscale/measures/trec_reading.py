@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from functools import partial
 
 from ..errors import MeasureError
-from . import trec as _trec  # noqa: F401  (registers trec_eval's families)
 from .base import TREC_FAMILIES
 from .names import known_measure
 from .trec_table import (
