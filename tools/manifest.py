@@ -50,43 +50,13 @@ def _commands() -> dict[str, str]:
     return {name: f"irscale.cli.{name.replace('-', '_')}" for name in SUBCOMMANDS}
 
 
-#: The names a claim of trec_eval's measures is asked about: every family and nickname, each
-#: alone and all together, and none (the default measures).
-def _trec_eval_calls() -> list[list[str]]:
-    from irscale.measures.trec_table import NICKNAMES, NICKNAMES10
-
-    names = [*_trec_families(), *NICKNAMES, *NICKNAMES10]
-    return [[], names, *([name] for name in names)]
-
-
-def _claims_trec_eval(context: Any) -> bool:
-    """Whether ``context`` claims any call of trec_eval's measures of a qrels file (the
-    command line's: ``relevance_format`` qrels, QRELS read as TREC qrels)."""
-    options = {"relevance_format": "qrels", "qrels_format": "trec"}
-    return any(context.claims("qrels", measures, options) for measures in _trec_eval_calls())
-
-
-def _output(output: Any) -> dict[str, Any]:
-    from irscale.core.records import fields
-
-    return {field.name: getattr(output, field.name) for field in fields(output)}
-
-
 def _contexts() -> dict[str, dict[str, Any]]:
-    """The declared evaluation contexts, in the order they are asked."""
-    from irscale.evaluation.contexts import declared
+    """The declared evaluation contexts, in the order they are asked, as each declares
+    itself (:func:`irscale.evaluation.contexts.declaration`, its claim of trec_eval's
+    measures asked of it)."""
+    from irscale.evaluation.contexts import declaration, declared
 
-    return {context.name: {
-        "module": type(context).__module__,
-        "what": context.what,
-        "reads": tuple(sorted(context.accepts)),
-        "formats": context.formats,
-        "command": context.command,
-        "qrels_format": context.qrels_format,
-        "examples": context.examples,
-        "outputs": tuple(_output(output) for output in context.outputs),
-        "claims_trec_eval": _claims_trec_eval(context),
-    } for context in declared()}
+    return {context.name: declaration(context, probe=True) for context in declared()}
 
 
 def _trec_families() -> dict[str, str]:

@@ -296,16 +296,31 @@ def unregister(name: str) -> None:
 
 def choose(qrels: Any, measures: Any, options: Mapping[str, Any]) -> Context:
     """The context that evaluates a call: the first declared one that claims it, the
-    default one (:data:`DEFAULT`) when none does (the contexts are declared by importing
-    :mod:`irscale.evaluation.contexts`). A call that none claims but in which a context
-    would claim some of the measures on their own mixes that context's measures with
-    others: a :class:`~irscale.errors.MeasureError` (:meth:`Context.mixed`), one rule for
-    every context."""
-    for context in CONTEXTS.values():
+    default one (:data:`DEFAULT`) when none does (the contexts of
+    :mod:`irscale.evaluation.contexts`, :func:`~irscale.evaluation.contexts.declared`). A
+    call that none claims but in which a context would claim some of the measures on their
+    own mixes that context's measures with others: a
+    :class:`~irscale.errors.MeasureError` (:meth:`Context.mixed`), one rule for every
+    context. A call of trec_eval's measures that the manifest says no other context
+    claims (:func:`~irscale.evaluation.contexts.trec_eval_call`) loads the default
+    context's module alone."""
+    from .contexts import declarations, declared, load, trec_eval_call
+
+    if _only_names(measures) and trec_eval_call(qrels, measure_names(measures), options) \
+            and not any(entry["claims_trec_eval"] for name, entry in declarations().items()
+                        if name != DEFAULT):
+        return load(DEFAULT)
+    for context in declared():
         if context.name != DEFAULT and context.claims(qrels, measures, options):
             return context
     _refuse_mixed(qrels, measure_names(measures), options)
     return CONTEXTS[DEFAULT]
+
+
+def _only_names(measures: Any) -> bool:
+    """Whether ``measures`` is names alone (a string, or a list or tuple of strings)."""
+    return isinstance(measures, str) or (isinstance(measures, (list, tuple))
+                                         and all(isinstance(m, str) for m in measures))
 
 
 def _refuse_mixed(qrels: Any, names: list[str], options: Mapping[str, Any]) -> None:

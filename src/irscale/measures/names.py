@@ -407,6 +407,19 @@ def _trec_request(text: str) -> MeasureRequest | None:
     return _trec_output_name(text)
 
 
+def is_trec_eval_name(text: str) -> bool:
+    """Whether ``text`` names trec_eval's measures the trec_eval way, read among trec_eval's
+    families alone: a nickname (``official``, ``all_trec``, ``set``), a family with or
+    without parameters (``map``, ``P.5,10``) or an output name (``P_10``); a bad parameter
+    is no such name (its error is the full parser's)."""
+    if text in NICKNAMES or text in NICKNAMES10:
+        return True
+    try:
+        return _trec_request(text) is not None
+    except MeasureError:
+        return False
+
+
 def _trec_output_name(text: str) -> MeasureRequest | None:
     """``P_10`` → P with cut-off 10 (any trec_eval family whose parameter is a list of
     numbers; the longest family name that reads the rest; no family of ours starts with the
@@ -795,5 +808,5 @@ def is_trec_request(request: MeasureRequest) -> bool:
 
 __all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "PRESETS", "NameParts",
            "NamedMeasure", "canonical_name", "format_name", "is_measure_name",
-           "is_trec_request", "parse_measure", "parse_measures", "parse_name",
-           "parse_relevance_level", "spell_value", "split_name"]
+           "is_trec_eval_name", "is_trec_request", "parse_measure", "parse_measures",
+           "parse_name", "parse_relevance_level", "spell_value", "split_name"]

@@ -1,24 +1,121 @@
 """The declared evaluation contexts (:class:`~irscale.evaluation.context.Context`), one
-module each; importing this package declares them, in the order they are asked
-(:func:`~irscale.evaluation.context.choose`). Each module is small and loads its runner
-only when it runs, so that choosing a context loads no other context's modules."""
+module each (:data:`MODULES`, in the order they are asked,
+:func:`~irscale.evaluation.context.choose`). Each module is small and loads its runner
+only when it runs, and the package imports none of them: :func:`declared` imports them
+all; the command line reads what they declare from the manifest
+(:data:`irscale._manifest.CONTEXTS`, :func:`declarations`: their names, formats, qrels
+forms and output formats) and imports a context's module when it needs the context
+(:func:`load`), so that ``irscale eval`` of trec_eval's measures loads no other context's
+module. A context registered since (one not in the manifest) is read from its instance."""
 
-from ..context import CONTEXTS, Context
-from . import (  # noqa: F401  (the order they are asked)
-    fairness,
-    intents,
-    judged,
-    nuggets,
-    prefs,
-    pyramids,
-    qrels_jg,
-    sessions,
-    texts,
-)
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from ..._manifest import CONTEXTS as MANIFEST
+from ..context import CONTEXTS, Context, Output
+
+#: The modules declaring the contexts, in the order they are asked.
+MODULES = ("fairness", "intents", "judged", "nuggets", "prefs", "pyramids", "qrels_jg",
+           "sessions", "texts")
 
 
 def declared() -> tuple[Context, ...]:
-    """The declared contexts, these and any declared since, in the order they are asked:
-    where the command line applies what they declare (their output formats, their qrels
-    forms)."""
-    return tuple(CONTEXTS.values())
+    """Every context, its module imported: these and any declared since, in the order
+    they are asked (those of :data:`MODULES` first, then the others in the order they
+    were registered)."""
+    for module in MODULES:
+        importlib.import_module(f"{__name__}.{module}")
+    ordered = sorted(CONTEXTS.values(), key=_rank)  # stable: the others as registered
+    CONTEXTS.clear()
+    CONTEXTS.update((context.name, context) for context in ordered)
+    return tuple(ordered)
+
+
+def _rank(context: Context) -> int:
+    """The place of ``context``'s module in :data:`MODULES` (after them: another's)."""
+    package, _, module = type(context).__module__.rpartition(".")
+    return MODULES.index(module) if package == __name__ and module in MODULES else len(MODULES)
+
+
+#: A call of trec_eval's measures, as the command line and :func:`irscale.evaluate` make
+#: one: the qrels (a path, or none given: a claim of measures alone) and the options.
+TREC_EVAL_CALLS = (("qrels", {}), ("qrels", {"relevance_format": "qrels"}),
+                   ("qrels", {"relevance_format": "qrels", "qrels_format": "trec"}),
+                   (None, {}))
+
+
+def declaration(context: Context, *, probe: bool = False) -> dict[str, Any]:
+    """What the command line reads of ``context`` before loading it (an entry of
+    :data:`irscale._manifest.CONTEXTS`): its module, what it evaluates, the options it
+    reads, its formats, own command, qrels form, examples and own output formats (the
+    fields of :class:`~irscale.evaluation.context.Output`), and whether it claims a call
+    of trec_eval's measures (``probe``: asked of the context, each of
+    :data:`TREC_EVAL_CALLS` with each family and nickname of trec_eval's, alone and
+    together, and none; without ``probe``: assumed, a context that must be asked)."""
+    from ...core.records import fields
+
+    return {
+        "module": type(context).__module__,
+        "what": context.what,
+        "reads": tuple(sorted(context.accepts)),
+        "formats": context.formats,
+        "command": context.command,
+        "qrels_format": context.qrels_format,
+        "examples": context.examples,
+        "outputs": tuple({field.name: getattr(output, field.name) for field in fields(output)}
+                         for output in context.outputs),
+        "claims_trec_eval": not probe or _claims_trec_eval(context),
+    }
+
+
+def _claims_trec_eval(context: Context) -> bool:
+    """Whether ``context`` claims a call of trec_eval's measures (:func:`declaration`)."""
+    from ...measures.base import TREC_FAMILIES
+    from ...measures.trec_table import NICKNAMES, NICKNAMES10
+
+    names = [*TREC_FAMILIES, *NICKNAMES, *NICKNAMES10, "P.5,10", "P_10", "ndcg_cut_10"]
+    calls = [[], names, *([name] for name in names)]
+    return any(context.claims(qrels, measures, options) for qrels, options in TREC_EVAL_CALLS
+               for measures in calls)
+
+
+def declarations() -> dict[str, dict[str, Any]]:
+    """What every context declares, by name, in the order they are asked: the manifest's
+    (no module imported), then those registered since (:func:`declaration`)."""
+    extra = {name: declaration(context) for name, context in CONTEXTS.items()
+             if name not in MANIFEST}
+    return {**MANIFEST, **extra}
+
+
+def declared_outputs() -> list[Output]:
+    """The output formats of the contexts' own (:attr:`Context.outputs`), in the order the
+    contexts are asked, read from :func:`declarations`."""
+    return [Output(**output) for entry in declarations().values()
+            for output in entry["outputs"]]
+
+
+def load(name: str) -> Context:
+    """The context declared as ``name``, its module imported (:func:`declarations`)."""
+    if name not in CONTEXTS:
+        importlib.import_module(declarations()[name]["module"])
+    return CONTEXTS[name]
+
+
+def trec_eval_call(qrels: Any, names: list[str], options: Mapping[str, Any]) -> bool:
+    """Whether a call is one of trec_eval's measures as the contexts' claims of it were
+    asked (``claims_trec_eval``, :func:`declaration`): ``qrels`` a path (or none),
+    ``options`` those of one of :data:`TREC_EVAL_CALLS`, every one of ``names`` a name of
+    trec_eval's (:func:`~irscale.measures.names.is_trec_eval_name`)."""
+    if not (qrels is None or isinstance(qrels, str)) \
+            or dict(options) not in [asked for _, asked in TREC_EVAL_CALLS]:
+        return False
+    from ...measures.names import is_trec_eval_name
+
+    return all(map(is_trec_eval_name, names))
+
+
+__all__ = ["MODULES", "declaration", "declarations", "declared", "declared_outputs", "load",
+           "trec_eval_call"]
