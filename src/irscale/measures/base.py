@@ -39,12 +39,11 @@ import importlib
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
+from .._manifest import MEASURE_CONTEXTS
 from .._manifest import TREC_FAMILIES as TREC_MODULES
-from ..core.contexts import CONTEXTS
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..core.records import field, record, replace
 from ..errors import MeasureError
-from . import contexts  # noqa: F401  (declares the catalogue's contexts)
 from .params import Keywords, ParamSpec
 
 TYPE_CHECKING = False
@@ -555,7 +554,10 @@ class FamilyTable(dict[str, Family]):
 
 
 #: The one catalogue: every registered family, by the context it needs, then by name.
-CATALOGUE: dict[str, FamilyTable] = {context: FamilyTable(context) for context in CONTEXTS}
+#: Its contexts are the catalogue's (:data:`irscale.core.contexts.CONTEXTS`), known by the
+#: manifest without loading their declarations (:data:`irscale._manifest.MEASURE_CONTEXTS`).
+CATALOGUE: dict[str, FamilyTable] = {context: FamilyTable(context)
+                                     for context in MEASURE_CONTEXTS}
 #: The families of judged rankings (``CATALOGUE["rankings"]``): trec_eval's and ours.
 REGISTRY: FamilyTable = CATALOGUE["rankings"]
 
@@ -658,7 +660,7 @@ def declare(family: Family) -> Family:
     """Add ``family`` to the catalogue (the families of sessions, texts and nuggets are
     declared so, without a kernel: see :class:`Family`); outside judged rankings, with the
     parameters its names are read with (:func:`_named_params`)."""
-    if family.context not in CONTEXTS:
+    if family.context not in MEASURE_CONTEXTS and not _declared_context(family.context):
         raise RuntimeError(f"measure family {family.name!r}: its context {family.context!r} "
                            "is not declared (irscale.core.contexts.declare_context)")
     family = _named_params(family)
@@ -670,6 +672,14 @@ def declare(family: Family) -> Family:
     if family.native is not None:
         TREC_FAMILIES[family.name] = family
     return family
+
+
+def _declared_context(name: str) -> bool:
+    """Whether ``name`` is a context of the catalogue declared since the manifest was
+    written (:func:`irscale.core.contexts.declare_context`)."""
+    from ..core.contexts import CONTEXTS
+
+    return name in CONTEXTS
 
 
 def _named_params(family: Family) -> Family:

@@ -54,7 +54,6 @@ import re
 from collections.abc import Iterable
 from functools import partial
 
-from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
 from ..core.records import record, replace
 from ..errors import MeasureError, ParameterError, shorten, shown
@@ -75,6 +74,8 @@ from .trec_table import NICKNAMES, NICKNAMES10
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
+
+    from ..core.contexts import ContextInfo
 
 #: The one grammar of measure names, whatever the context: ``Name``, ``Name(key=value,...)``,
 #: ``Name@k``, ``Name(key=value,...)@k``. A name starts with a letter and holds letters,
@@ -684,13 +685,22 @@ def _family_cutoff(family: Family, parts: NameParts, label: str, context: str) -
         return None
     if family.cutoff == "none":
         raise MeasureError(f"measure {family.name!r} takes no cut-off ({family.name} uses "
-                           f"the whole {CONTEXTS[context].whole}), got {label!r}")
+                           f"the whole {_context_info(context).whole}), got {label!r}")
     depth = parts.cutoff
     if not (depth.isascii() and depth.isdigit()) or not 1 <= int(depth) <= family.max_cutoff:
         raise MeasureError(f"measure {label!r}: the cut-off @k is a whole number from 1 to "
-                           f"{family.max_cutoff} ({CONTEXTS[context].unit}), got "
+                           f"{family.max_cutoff} ({_context_info(context).unit}), got "
                            f"{shown(depth)}")
     return int(depth)
+
+
+def _context_info(context: str) -> ContextInfo:
+    """The declaration of the catalogue's context ``context``
+    (:data:`irscale.core.contexts.CONTEXTS`, declared by :mod:`irscale.measures.contexts`,
+    loaded when a message needs its words)."""
+    from .contexts import CONTEXTS
+
+    return CONTEXTS[context]
 
 
 def _unknown(context: str, label: str, name: str, reason: str = "") -> str:
@@ -698,7 +708,7 @@ def _unknown(context: str, label: str, name: str, reason: str = "") -> str:
     close names), the context's measures and examples."""
     import difflib
 
-    info = CONTEXTS[context]
+    info = _context_info(context)
     families = CATALOGUE[context].values()
     spellings = [f"{f.suffix[0]}<{f.suffix[1]}>" if f.suffix and f.suffix[0] != f.name
                  else f"{f.name}(<measure>)" if hasattr(f.params, "example") else f.name
