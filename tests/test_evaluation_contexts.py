@@ -673,7 +673,7 @@ def test_evaluate_chooses_the_pyramids_context():
     ("P@10 map U@10", "judged", None),
 ])
 def test_each_context_claims_the_names_of_its_catalogue(measures, name, command):
-    from irscale.evaluation.context import choose
+    from irscale.evaluation.contexts import choose
 
     context = choose(None, measures, {})
     assert (context.name, context.command) == (name, command)

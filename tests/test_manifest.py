@@ -76,7 +76,7 @@ def test_a_context_declared_without_the_manifest_written_again_is_caught():
     try:
         assert generator.render() != Path(_manifest.__file__).read_text(encoding="utf-8")
         assert declarations()["stray"]["claims_trec_eval"] is True
-        from irscale.evaluation.context import choose
+        from irscale.evaluation.contexts import choose
 
         assert choose("qrels", ["map"], {}).name == "stray"  # asked, not skipped
     finally:
@@ -85,12 +85,13 @@ def test_a_context_declared_without_the_manifest_written_again_is_caught():
 
 def test_the_manifest_is_a_literal_that_imports_nothing():
     """Every statement of the file is an assignment of a literal (dicts, tuples, strings,
-    numbers, booleans, None): reading it runs no code and loads no module."""
+    numbers, booleans, None), annotated with builtin types: reading it runs no code and
+    loads no module."""
     tree = ast.parse(Path(_manifest.__file__).read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             continue  # the docstring
-        assert isinstance(node, ast.Assign), ast.dump(node)
+        assert isinstance(node, ast.AnnAssign) and node.value is not None, ast.dump(node)
         ast.literal_eval(node.value)
 
 

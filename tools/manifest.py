@@ -73,7 +73,8 @@ def _trec_families() -> dict[str, str]:
         tree = ast.parse((folder / f"{module}.py").read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == \
-                    "declare_native" and isinstance(node.args[0], ast.Constant):
+                    "declare_native" and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str):
                 found[node.args[0].value] = f"{package.__name__}.{module}"
     missing = set(dict.keys(TREC_FAMILIES)) - set(found)
     if missing:  # declared otherwise than by declare_native("NAME", ...)
@@ -96,18 +97,21 @@ def render() -> str:
 
     importlib.import_module("irscale.measures.trec").register_all()
     parts = [
-        ("COMMANDS", "irscale's commands, in ``irscale --help``'s order → the module of "
-         "each", _commands()),
-        ("CONTEXTS", "The evaluation contexts, in the order they are asked → the module "
-         "declaring each, what it evaluates, the options it reads (``accepts``), its "
+        ("COMMANDS: dict[str, str]",
+         "irscale's commands, in ``irscale --help``'s order → the module of each",
+         _commands()),
+        ("CONTEXTS: dict[str, dict]",
+         "The evaluation contexts, in the order they are asked → the module declaring each,"
+         " what it evaluates, the options it reads (``accepts``), its "
          "formats, own command, qrels form, examples, its own output formats (the fields "
          "of ``Output``), and whether it claims any call of trec_eval's measures of qrels",
          _contexts()),
-        ("DEFAULT_CONTEXT", "The context of a call no other claims", DEFAULT),
-        ("MEASURE_CONTEXTS", "The catalogue's contexts, in the order it lists them",
-         _measure_contexts()),
-        ("TREC_FAMILIES", "trec_eval's families, in the order they are registered → the "
-         "module declaring each", _trec_families()),
+        ("DEFAULT_CONTEXT: str", "The context of a call no other claims", DEFAULT),
+        ("MEASURE_CONTEXTS: tuple[str, ...]",
+         "The catalogue's contexts, in the order it lists them", _measure_contexts()),
+        ("TREC_FAMILIES: dict[str, str]",
+         "trec_eval's families, in the order they are registered → the module declaring each",
+         _trec_families()),
     ]
     text = HEADER.format(command=COMMAND)
     for name, doc, value in parts:

@@ -8,7 +8,7 @@ fails when it is stale. It imports nothing, so that reading it costs one module.
 """
 
 #: irscale's commands, in ``irscale --help``'s order → the module of each.
-COMMANDS = {'eval': 'irscale.cli.eval',
+COMMANDS: dict[str, str] = {'eval': 'irscale.cli.eval',
  'session': 'irscale.cli.session',
  'text': 'irscale.cli.text',
  'demo': 'irscale.cli.demo',
@@ -28,7 +28,7 @@ COMMANDS = {'eval': 'irscale.cli.eval',
 #: evaluates, the options it reads (``accepts``), its formats, own command, qrels form,
 #: examples, its own output formats (the fields of ``Output``), and whether it claims any
 #: call of trec_eval's measures of qrels.
-CONTEXTS = {'fairness': {'module': 'irscale.evaluation.contexts.fairness',
+CONTEXTS: dict[str, dict] = {'fairness': {'module': 'irscale.evaluation.contexts.fairness',
               'what': 'fairness measures',
               'reads': ('allow_empty', 'labels'),
               'formats': ('trec', 'csv', 'json', 'markdown'),
@@ -160,9 +160,9 @@ CONTEXTS = {'fairness': {'module': 'irscale.evaluation.contexts.fairness',
            'outputs': (),
            'claims_trec_eval': False}}
 #: The context of a call no other claims.
-DEFAULT_CONTEXT = 'judged'
+DEFAULT_CONTEXT: str = 'judged'
 #: The catalogue's contexts, in the order it lists them.
-MEASURE_CONTEXTS = ('rankings',
+MEASURE_CONTEXTS: tuple[str, ...] = ('rankings',
  'intents',
  'sessions',
  'texts',
@@ -172,7 +172,7 @@ MEASURE_CONTEXTS = ('rankings',
  'qrels_jg',
  'policies')
 #: trec_eval's families, in the order they are registered → the module declaring each.
-TREC_FAMILIES = {'map': 'irscale.measures.trec.average_precision',
+TREC_FAMILIES: dict[str, str] = {'map': 'irscale.measures.trec.average_precision',
  'gm_map': 'irscale.measures.trec.average_precision',
  'map_cut': 'irscale.measures.trec.average_precision',
  'bpref': 'irscale.measures.trec.bpref',

@@ -271,7 +271,7 @@ def eval_context(args: argparse.Namespace) -> Context:
     :func:`~irscale.cli.eval_options.qrels_context`, the others' own output formats then
     refused; ``"trec"`` otherwise); a context with a command of its own (its inputs are not
     qrels and TREC runs) is refused, naming it."""
-    from ..evaluation.context import choose
+    from ..evaluation.contexts import choose
 
     read = None
     if args.relevance_format == RELEVANCE_FORMAT.default:

@@ -408,19 +408,6 @@ def _trec_request(text: str) -> MeasureRequest | None:
     return _trec_output_name(text)
 
 
-def is_trec_eval_name(text: str) -> bool:
-    """Whether ``text`` names trec_eval's measures the trec_eval way, read among trec_eval's
-    families alone: a nickname (``official``, ``all_trec``, ``set``), a family with or
-    without parameters (``map``, ``P.5,10``) or an output name (``P_10``); a bad parameter
-    is no such name (its error is the full parser's)."""
-    if text in NICKNAMES or text in NICKNAMES10:
-        return True
-    try:
-        return _trec_request(text) is not None
-    except MeasureError:
-        return False
-
-
 def _trec_output_name(text: str) -> MeasureRequest | None:
     """``P_10`` → P with cut-off 10 (any trec_eval family whose parameter is a list of
     numbers; the longest family name that reads the rest; no family of ours starts with the
@@ -633,7 +620,9 @@ def parse_name(text: str, context: str) -> NamedMeasure:
     parts = split_name(spelled)
     found = find_family(families, parts.name, context, label) if parts else None
     if parts is None or found is None:
-        raise MeasureError(_unknown(context, label, parts.name if parts else label))
+        from .suggestions import unknown_in
+
+        raise MeasureError(unknown_in(context, label, parts.name if parts else label))
     family, items = found
     items.update(_items(parts.params, label, items))
     cutoff = _family_cutoff(family, parts, label, context)
@@ -660,8 +649,10 @@ def find_family(families: dict[str, Family], name: str, context: str, label: str
             try:
                 family.params.keywords[keyword].parse(value)
             except ValueError as error:
-                raise MeasureError(_unknown(context, label, name, f"{stem}<{keyword}>: "
-                                            f"{keyword} {error}, got {value!r}")) from None
+                from .suggestions import unknown_in
+
+                raise MeasureError(unknown_in(context, label, name, f"{stem}<{keyword}>: "
+                                              f"{keyword} {error}, got {value!r}")) from None
             return family, {keyword: value}
     return None
 
@@ -695,31 +686,10 @@ def _family_cutoff(family: Family, parts: NameParts, label: str, context: str) -
 
 
 def _context_info(context: str) -> ContextInfo:
-    """The declaration of the catalogue's context ``context``
-    (:data:`irscale.core.contexts.CONTEXTS`, declared by :mod:`irscale.measures.contexts`,
-    loaded when a message needs its words)."""
+    """The declaration of ``context`` (:mod:`irscale.measures.contexts`, loaded on need)."""
     from .contexts import CONTEXTS
 
     return CONTEXTS[context]
-
-
-def _unknown(context: str, label: str, name: str, reason: str = "") -> str:
-    """The message of a name that no family of ``context`` has, with the ``reason`` (or
-    close names), the context's measures and examples."""
-    import difflib
-
-    info = _context_info(context)
-    families = CATALOGUE[context].values()
-    spellings = [f"{f.suffix[0]}<{f.suffix[1]}>" if f.suffix and f.suffix[0] != f.name
-                 else f"{f.name}(<measure>)" if hasattr(f.params, "example") else f.name
-                 for f in families]
-    known = [n for f in families for n in (f.name, *f.aliases)]
-    close = difflib.get_close_matches(name, known, n=3)
-    hint = f" ({reason})" if reason else f" (did you mean {', '.join(close)}?)" if close \
-        else ""
-    examples = ", ".join(f"'{e}'" if "(" in e else e for e in info.examples)
-    return (f"unknown {info.noun} measure {label!r}{hint}; {info.noun} measures: "
-            f"{', '.join(spellings)}, e.g. {examples}")
 
 
 def format_name(family: str, params: Any = None, cutoff: int | None = None, *,
@@ -818,5 +788,5 @@ def is_trec_request(request: MeasureRequest) -> bool:
 
 __all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "PRESETS", "NameParts",
            "NamedMeasure", "canonical_name", "format_name", "is_measure_name",
-           "is_trec_eval_name", "is_trec_request", "parse_measure", "parse_measures",
+           "is_trec_request", "parse_measure", "parse_measures",
            "parse_name", "parse_relevance_level", "spell_value", "split_name"]

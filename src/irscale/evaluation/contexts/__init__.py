@@ -1,6 +1,6 @@
 """The declared evaluation contexts (:class:`~irscale.evaluation.context.Context`), one
 module each (:data:`MODULES`, in the order they are asked,
-:func:`~irscale.evaluation.context.choose`). Each module is small and loads its runner
+:func:`choose`). Each module is small and loads its runner
 only when it runs, and the package imports none of them: :func:`declared` imports them
 all; the command line reads what they declare from the manifest
 (:data:`irscale._manifest.CONTEXTS`, :func:`declarations`: their names, formats, qrels
@@ -11,11 +11,15 @@ module. A context registered since (one not in the manifest) is read from its in
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from typing import Any
 
 from ..._manifest import CONTEXTS as MANIFEST
-from ..context import CONTEXTS, Context, Output
+from ...errors import MeasureError
+from ..context import CONTEXTS, DEFAULT, Context, Output, measure_names
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Mapping
+    from typing import Any
 
 #: The modules declaring the contexts, in the order they are asked.
 MODULES = ("fairness", "intents", "judged", "nuggets", "prefs", "pyramids", "qrels_jg",
@@ -42,9 +46,9 @@ def _rank(context: Context) -> int:
 
 #: A call of trec_eval's measures, as the command line and :func:`irscale.evaluate` make
 #: one: the qrels (a path, or none given: a claim of measures alone) and the options.
-TREC_EVAL_CALLS = (("qrels", {}), ("qrels", {"relevance_format": "qrels"}),
-                   ("qrels", {"relevance_format": "qrels", "qrels_format": "trec"}),
-                   (None, {}))
+TREC_EVAL_CALLS: tuple[tuple[str | None, dict[str, str]], ...] = (
+    ("qrels", {}), ("qrels", {"relevance_format": "qrels"}),
+    ("qrels", {"relevance_format": "qrels", "qrels_format": "trec"}), (None, {}))
 
 
 def declaration(context: Context, *, probe: bool = False) -> dict[str, Any]:
@@ -85,9 +89,10 @@ def _claims_trec_eval(context: Context) -> bool:
 def declarations() -> dict[str, dict[str, Any]]:
     """What every context declares, by name, in the order they are asked: the manifest's
     (no module imported), then those registered since (:func:`declaration`)."""
-    extra = {name: declaration(context) for name, context in CONTEXTS.items()
-             if name not in MANIFEST}
-    return {**MANIFEST, **extra}
+    found: dict[str, dict[str, Any]] = dict(MANIFEST)
+    found.update((name, declaration(context)) for name, context in CONTEXTS.items()
+                 if name not in MANIFEST)
+    return found
 
 
 def declared_outputs() -> list[Output]:
@@ -108,14 +113,56 @@ def trec_eval_call(qrels: Any, names: list[str], options: Mapping[str, Any]) -> 
     """Whether a call is one of trec_eval's measures as the contexts' claims of it were
     asked (``claims_trec_eval``, :func:`declaration`): ``qrels`` a path (or none),
     ``options`` those of one of :data:`TREC_EVAL_CALLS`, every one of ``names`` a name of
-    trec_eval's (:func:`~irscale.measures.names.is_trec_eval_name`)."""
+    trec_eval's (:func:`~irscale.measures.trec_reading.is_trec_eval_name`)."""
     if not (qrels is None or isinstance(qrels, str)) \
             or dict(options) not in [asked for _, asked in TREC_EVAL_CALLS]:
         return False
-    from ...measures.names import is_trec_eval_name
+    from ...measures.trec_reading import is_trec_eval_name
 
     return all(map(is_trec_eval_name, names))
 
 
-__all__ = ["MODULES", "declaration", "declarations", "declared", "declared_outputs", "load",
-           "trec_eval_call"]
+def choose(qrels: Any, measures: Any, options: Mapping[str, Any]) -> Context:
+    """The context that evaluates a call: the first declared one that claims it, the
+    default one (:data:`~irscale.evaluation.context.DEFAULT`) when none does (the
+    contexts of :func:`declared`). A call that none claims but in which a context would
+    claim some of the measures on their own mixes that context's measures with others: a
+    :class:`~irscale.errors.MeasureError` (:meth:`Context.mixed`), one rule for every
+    context. A call of trec_eval's measures that the manifest says no other context
+    claims (:func:`trec_eval_call`) loads the default context's module alone."""
+    if _only_names(measures) and trec_eval_call(qrels, measure_names(measures), options) \
+            and not any(entry["claims_trec_eval"] for name, entry in declarations().items()
+                        if name != DEFAULT):
+        return load(DEFAULT)
+    for context in declared():
+        if context.name != DEFAULT and context.claims(qrels, measures, options):
+            return context
+    _refuse_mixed(qrels, measure_names(measures), options)
+    return CONTEXTS[DEFAULT]
+
+
+def _only_names(measures: Any) -> bool:
+    """Whether ``measures`` is names alone (a string, or a list or tuple of strings)."""
+    return isinstance(measures, str) or (isinstance(measures, (list, tuple))
+                                         and all(isinstance(m, str) for m in measures))
+
+
+def _refuse_mixed(qrels: Any, names: list[str], options: Mapping[str, Any]) -> None:
+    """The one rule of a call that mixes a context's measures with others (:func:`choose`):
+    each name is asked of each context on its own, unless every name is one of trec_eval's
+    or of the catalogue's rankings (no other context is then loaded)."""
+    from ...measures.names import is_measure_name
+
+    if len(names) < 2 or all(map(is_measure_name, names)):
+        return
+    for context in CONTEXTS.values():
+        if context.name == DEFAULT:
+            continue
+        own = [context.claims(qrels, [name], options) for name in names]
+        if any(own):  # not every one: the context would have claimed the call
+            raise MeasureError(context.mixed(names[own.index(False)]))
+
+
+
+__all__ = ["MODULES", "choose", "declaration", "declarations", "declared",
+           "declared_outputs", "load", "trec_eval_call"]
