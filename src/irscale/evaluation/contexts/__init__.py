@@ -111,11 +111,11 @@ def load(name: str) -> Context:
 
 def trec_eval_call(qrels: Any, names: list[str], options: Mapping[str, Any]) -> bool:
     """Whether a call is one of trec_eval's measures as the contexts' claims of it were
-    asked (``claims_trec_eval``, :func:`declaration`): ``qrels`` a path (or none),
-    ``options`` those of one of :data:`TREC_EVAL_CALLS`, every one of ``names`` a name of
+    asked (``claims_trec_eval``, :func:`declaration`): ``qrels`` a path (or none) and
+    ``options`` as in one of :data:`TREC_EVAL_CALLS`, every one of ``names`` a name of
     trec_eval's (:func:`~irscale.measures.trec_reading.is_trec_eval_name`)."""
-    if not (qrels is None or isinstance(qrels, str)) \
-            or dict(options) not in [asked for _, asked in TREC_EVAL_CALLS]:
+    if not (qrels is None or isinstance(qrels, str)) or (
+            None if qrels is None else "qrels", dict(options)) not in TREC_EVAL_CALLS:
         return False
     from ...measures.trec_reading import is_trec_eval_name
 
