@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core.contexts import CONTEXTS
 from ..errors import ParameterError
 from ..io.formats import CATALOGUE_FORMATS
 from .base import CATALOGUE, Cutoffs, Family, FloatParams, Floats, GainPairs
 from .catalogue_params import LISTING
+from .contexts import CONTEXTS
 from .describe import parameters
 
 TYPE_CHECKING = False
