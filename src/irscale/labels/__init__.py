@@ -14,8 +14,11 @@ from __future__ import annotations
 from ..core.lazy import lazy_package
 
 #: Public name → the submodule that defines it.
-_EXPORTS: dict[str, str] = {}
+_EXPORTS: dict[str, str] = {
+    "LabelPlan": ".plan", "plan": ".plan",
+    "LabelSelection": ".plan_select", "select": ".plan_select",
+}
 
-__all__: list[str] = []
+__all__: list[str] = ["LabelPlan", "LabelSelection", "plan", "select"]
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"plan"})
