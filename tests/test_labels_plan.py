@@ -76,7 +76,7 @@ def _final_sample(rng, arrays, design, target):
     """The design's sample at the planned labels: the pilot and the new pairs (and the
     inclusion probabilities of the active one), and the estimator's design."""
     rest = arrays.rest()
-    needs, _, total, _ = design_labels(arrays, design, target, 0.1)
+    total = design_labels(arrays, design, target, 0.1)[2]
     if design == "uniform":
         more = rng.choice(rest, total - len(arrays.pilot), replace=False)
         return np.concatenate([arrays.pilot, more]), None, "uniform"

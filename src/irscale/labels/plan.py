@@ -262,7 +262,7 @@ def plan(judge: Any, pilot: Any, runs: Any, measures: str | Sequence[str], *,
         reached=sampling <= width * (1 + 1e-12))
     topics = _per_topic(inputs, expected)
     return LabelPlan(estimates, topics, labels=total,
-                     more=int(round(float(expected.sum()))), pilot=len(arrays.pilot),
+                     more=total - len(arrays.pilot), pilot=len(arrays.pilot),
                      pairs=arrays.n_pairs, design=design, width=float(width),
                      confidence=float(confidence))
 

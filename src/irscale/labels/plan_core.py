@@ -274,7 +274,7 @@ def systematic_sample(pi: np.ndarray, generator: np.random.Generator) -> np.ndar
     systematic sampling of the units in a random order (Madow 1949; random order:
     Hartley and Rao 1962), one uniform start, then steps of 1 along the cumulated ``π``;
     the indices chosen, ascending."""
-    size = int(round(float(pi.sum())))
+    size = round(float(pi.sum()))
     if size == 0:
         return np.zeros(0, dtype=np.intp)
     order = generator.permutation(len(pi))

@@ -39,7 +39,7 @@ class PlanInputs:
     shift_high: np.ndarray
 
 
-def check_run_pairs(pairs: Sequence[tuple[str, str]] | None, names: list[str]
+def check_run_pairs(pairs: Sequence[Sequence[str]] | None, names: list[str]
                     ) -> list[tuple[int, int]]:
     """The named differences ``(A, B)`` (their domain checked: ``A:B``) as indices of the
     runs; an error names a pair that is not two different runs (the runs' names
@@ -59,7 +59,7 @@ def check_run_pairs(pairs: Sequence[tuple[str, str]] | None, names: list[str]
 
 
 def plan_inputs(judge: Any, pilot: Any, runs: Any, measures: str | Sequence[str],
-                pairs: Sequence[tuple[str, str]] | None, relevance_level: int, *,
+                pairs: Sequence[Sequence[str]] | None, relevance_level: int, *,
                 bounds: bool = True) -> PlanInputs:
     """Read and check the inputs (module documentation): the pilot's pairs must be the
     judge's, the measures sums over the ranked documents, the pairs two runs' names;
