@@ -242,13 +242,15 @@ def plan(judge: Any, pilot: Any, runs: Any, measures: str | Sequence[str], *,
     LabelPlan
     """
     z = core.quantile(confidence)
-    if not math.isfinite(z):
-        raise ParameterError(f"confidence {confidence!r} is too close to 1: its normal "
-                             "quantile is infinite", param="confidence")
+    if not 0 < z < math.inf:  # (1 + confidence)/2 rounds to 1, or to 1/2
+        raise ParameterError(f"confidence {confidence!r} is too close to "
+                             f"{1 if z > 0 else 0}: the interval's normal quantile is "
+                             f"{z:g} in double precision", param="confidence")
     inputs = plan_inputs(judge, pilot, runs, measures, pairs, relevance_level)
     arrays = inputs.arrays
     core.check_pilot(arrays, by_grade=design != "uniform")
-    target = (width / (2 * z)) ** 2
+    half = width / (2 * z)
+    target = half * half if half < 1e154 else math.inf  # (a width near the largest double)
     needs, variance, total, expected = design_labels(arrays, design, target, uniform_share)
     sigma2, v = core.uniform_moments(arrays)
     pilot_width = 2 * z * np.sqrt(core.uniform_variance(sigma2, v, arrays.n_pairs,

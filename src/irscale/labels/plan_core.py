@@ -250,12 +250,13 @@ def active_variance(moments: np.ndarray, pi: np.ndarray) -> np.ndarray:
 def active_size(moments: np.ndarray, scores: np.ndarray, uniform_share: float,
                 target: float) -> int:
     """The fewest new labels (the expected size of the active sample of the pairs outside
-    the pilot) whose variance is at most ``target`` for every estimand (bisection: the
-    variance decreases as the budget grows; every pair labelled gives 0)."""
+    the pilot) whose variance is finite and at most ``target`` for every estimand
+    (bisection: the variance decreases as the budget grows; every pair labelled gives
+    0; none leaves the errors outside the pilot unmeasured, an infinite variance)."""
     def fits(budget: int) -> bool:
         pi = active_probabilities(scores, budget, uniform_share)
         variance = active_variance(moments, pi)
-        return bool((variance <= target).all()) if variance.size else True
+        return bool(((variance <= target) & np.isfinite(variance)).all())
 
     low, high = 0, len(scores)
     if fits(low):
