@@ -40,7 +40,8 @@ when ``V(n) ≤ (w / (2·z_{(1+c)/2}))² = t``:
   probabilities ``π_p ∝`` an estimate of the judge's error ``sqrt(E[(Y − f(X))² | X])``
   mixed with uniform (``uniform_share`` ε: ``q_p = (1 − ε)·s_p/Σs + ε/R``, ``π = min(1,
   c·q)`` with ``Σπ`` the budget), the pilot's pairs kept with ``π = 1`` (the design is
-  conditional on the pilot). The error is estimated by the pilot's confusion of the grades,
+  conditional on the pilot). The error is estimated by the pilot's confusion of the grades
+  (add-½ smoothed),
   ``E[e_p² | Ŷ_p] = Σ_k P̂(Y = k | Ŷ = Ŷ_p)·(c_p(k) − c_p(Ŷ_p))²``, and the
   Horvitz–Thompson difference estimator of ``labels auto --design inclusion`` has the
   expected variance ``Σ_p (1 − π_p)/π_p · E[e_p² | Ŷ_p]`` (Särndal, Swensson and Wretman

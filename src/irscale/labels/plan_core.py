@@ -207,7 +207,9 @@ def allocate(budget: int, share: np.ndarray, room: np.ndarray) -> np.ndarray:
 def error_moments(arrays: PlanArrays) -> np.ndarray:
     """pairs × estimands: ``E[(c(Y) − c(Ŷ))² | Ŷ]`` under the pilot's confusion of the
     grades, ``P̂(Y = k | Ŷ = g)`` (the pilot's share of human grade ``k`` among its pairs of
-    judge grade ``g``): ``Σ_k P̂(k | ĝ_p)·(c_p(k) − c_p(ĝ_p))²``."""
+    judge grade ``g``, every count plus ½ — Jeffreys' prior — so that a grade whose pilot
+    pairs show no error is not taken to have none): ``Σ_k P̂(k | ĝ_p)·(c_p(k) −
+    c_p(ĝ_p))²``."""
     grades = len(arrays.grades)
     counts = np.zeros((grades, grades))
     np.add.at(counts, (arrays.judge[arrays.pilot], arrays.human), 1.0)
