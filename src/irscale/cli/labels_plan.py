@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import RELEVANCE, RNG_SEED
+from ..io.sources import as_runs
 from ..labels import plan_params as lp
 from .common_params import MEASURES
 from .labels import TABLE_OPTIONS, _count, _inputs, _output
@@ -57,11 +58,11 @@ def add_plan_actions(sub) -> None:
 
 
 def _read(args: argparse.Namespace) -> tuple[object, object, object]:
-    """The judge's qrels, the pilot's and the runs (the qrels read first: their faults are
-    reported before any work)."""
+    """The judge's qrels, the pilot's and the runs, every file read and checked before the
+    analysis is imported (a malformed one is reported before pandas)."""
     judge = read_inputs(args.inputs[0], [])[0]
     pilot = read_inputs(args.inputs[1], [])[0]
-    return judge, pilot, named_runs(args.inputs[2:], args.names)
+    return judge, pilot, as_runs(named_runs(args.inputs[2:], args.names))
 
 
 def run_plan(args: argparse.Namespace) -> Done:
