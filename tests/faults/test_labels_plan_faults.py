@@ -104,6 +104,10 @@ CASES = [
     bad("select-no-budget", SELECT[:-4] + SELECT[-2:], opt("--budget")),
     bad("select-budget-zero", swap(SELECT, "6", "0"), opt("--budget")),
     bad("select-budget-beyond", swap(SELECT, "6", "19"), "budget 19", "18 pairs"),
+    # P@1 weighs one document of a ranking: 9 pairs outside the pilot can move an estimate
+    bad("select-budget-beyond-weighed", swap(swap(SELECT, "6", "12"), "P@5", "P@1"),
+        "budget 12", "pairs outside the pilot whose label can move"),
+    good("select-budget-weighed", swap(SELECT, "P@5", "P@1")),
     bad("select-stratified-budget-below-grades", [*swap(SELECT, "6", "2"), "--design",
                                                   "stratified"], "budget 2", "3 judge grades"),
     bad("select-seed", swap(SELECT, "1", "-1"), opt("--seed")),

@@ -38,8 +38,10 @@ when ``V(n) ≤ (w / (2·z_{(1+c)/2}))² = t``:
 * ``active`` (active statistical inference: Zrnic and Candès, "Active statistical
   inference", ICML 2024): the pairs outside the pilot are drawn with inclusion
   probabilities ``π_p ∝`` an estimate of the judge's error ``sqrt(E[(Y − f(X))² | X])``
-  mixed with uniform (``uniform_share`` ε: ``q_p = (1 − ε)·s_p/Σs + ε/R``, ``π = min(1,
-  c·q)`` with ``Σπ`` the budget), the pilot's pairs kept with ``π = 1`` (the design is
+  mixed with uniform over the pairs whose label can move an estimand (``uniform_share``
+  ε, default ½: ``q_p = (1 − ε)·s_p/Σs + ε·m_p/Σm``, ``π = min(1, c·q)`` with ``Σπ`` the
+  budget; a pair no run ranks where the measure weighs it has ``m_p = 0`` and is never
+  drawn: its label changes nothing), the pilot's pairs kept with ``π = 1`` (the design is
   conditional on the pilot). The error is estimated by the pilot's confusion of the grades
   (add-½ smoothed),
   ``E[e_p² | Ŷ_p] = Σ_k P̂(Y = k | Ŷ = Ŷ_p)·(c_p(k) − c_p(Ŷ_p))²``, and the
@@ -190,10 +192,12 @@ def design_labels(arrays: core.PlanArrays, design: str, target: float, uniform_s
         return needs, core.stratified_variance(strata, n_h), int(n_h.sum()), expected
     moments = core.error_moments(arrays)[rest]
     scores = core.active_scores(moments)
-    needs = np.array([core.active_size(moments[:, e:e + 1], scores, uniform_share, target)
-                      for e in range(moments.shape[1])]) + len(arrays.pilot)
+    matters = arrays.matters()[rest]
+    needs = np.array([core.active_size(moments[:, e:e + 1], scores, matters, uniform_share,
+                                       target) for e in range(moments.shape[1])]) \
+        + len(arrays.pilot)
     budget = int(needs.max()) - len(arrays.pilot)
-    pi = core.active_probabilities(scores, budget, uniform_share)
+    pi = core.active_probabilities(scores, matters, budget, uniform_share)
     expected[rest] = pi
     return (needs, core.active_variance(moments, pi), budget + len(arrays.pilot),
             expected)

@@ -53,6 +53,11 @@ class PlanArrays:
         human = np.take_along_axis(rows, self.human[:, None, None], axis=2)[:, :, 0]
         return human - self.judged()[self.pilot]
 
+    def matters(self) -> np.ndarray:
+        """pairs: whether the pair's grade moves an estimand (a run ranks it where the
+        measure weighs it); the label of any other pair changes nothing."""
+        return (np.ptp(self.c, axis=2) > 0).any(axis=1)
+
     def rest(self) -> np.ndarray:
         """The pairs outside the pilot (indices)."""
         inside = np.zeros(self.n_pairs, dtype=bool)
@@ -225,18 +230,20 @@ def active_scores(moments: np.ndarray) -> np.ndarray:
     return np.sqrt(moments.mean(axis=1)) if moments.shape[1] else np.zeros(len(moments))
 
 
-def active_probabilities(scores: np.ndarray, budget: float, uniform_share: float
-                         ) -> np.ndarray:
-    """Inclusion probabilities ``π = min(1, c·q)``, ``q = (1 − ε)·s/Σs + ε/R``, with
+def active_probabilities(scores: np.ndarray, matters: np.ndarray, budget: float,
+                         uniform_share: float) -> np.ndarray:
+    """Inclusion probabilities ``π = min(1, c·q)``, ``q = (1 − ε)·s/Σs + ε·m/Σm``, with
     ``Σ π = budget`` (capped at 1 and solved again for the rest:
-    :func:`irscale.collections.sampling`'s Poisson probabilities)."""
-    count = len(scores)
+    :func:`irscale.collections.sampling`'s Poisson probabilities); ``m`` marks the pairs
+    whose grade moves an estimand (:meth:`PlanArrays.matters`): the others, whose label
+    changes nothing, get ``π = 0`` (and ``Σπ`` stops at their number)."""
+    count = int(matters.sum())
     if count == 0:
-        return np.zeros(0)
+        return np.zeros(len(scores))
     total = float(scores.sum())
-    q = np.full(count, 1.0 / count) if total <= 0 else \
-        (1 - uniform_share) * scores / total + uniform_share / count
-    return _poisson_probabilities(q, np.zeros(count, dtype=np.intp), 1, int(budget))
+    share = matters / count
+    q = share if total <= 0 else (1 - uniform_share) * scores / total + uniform_share * share
+    return _poisson_probabilities(q, np.zeros(len(q), dtype=np.intp), 1, int(budget))
 
 
 def active_variance(moments: np.ndarray, pi: np.ndarray) -> np.ndarray:
@@ -249,18 +256,18 @@ def active_variance(moments: np.ndarray, pi: np.ndarray) -> np.ndarray:
     return terms.sum(axis=0)
 
 
-def active_size(moments: np.ndarray, scores: np.ndarray, uniform_share: float,
-                target: float) -> int:
+def active_size(moments: np.ndarray, scores: np.ndarray, matters: np.ndarray,
+                uniform_share: float, target: float) -> int:
     """The fewest new labels (the expected size of the active sample of the pairs outside
     the pilot) whose variance is finite and at most ``target`` for every estimand
     (bisection: the variance decreases as the budget grows; every pair labelled gives
     0; none leaves the errors outside the pilot unmeasured, an infinite variance)."""
     def fits(budget: int) -> bool:
-        pi = active_probabilities(scores, budget, uniform_share)
+        pi = active_probabilities(scores, matters, budget, uniform_share)
         variance = active_variance(moments, pi)
         return bool(((variance <= target) & np.isfinite(variance)).all())
 
-    low, high = 0, len(scores)
+    low, high = 0, int(matters.sum())
     if fits(low):
         return 0
     while high - low > 1:

@@ -53,7 +53,7 @@ class RunPair:
 #: each of its grades (Neyman's allocation), or of all its pairs together.
 LABEL_DESIGNS: tuple[str, ...] = ("active", "stratified", "uniform")
 #: The default share of the inclusion probabilities the active design spreads uniformly.
-DEFAULT_UNIFORM_SHARE = 0.1
+DEFAULT_UNIFORM_SHARE = 0.5
 
 PLAN_WIDTH = Param("width", Reals(0.0, math.inf, "()"), None, "the width (high - low) every "
                    "prediction-powered interval must reach", ("--width",), "W")
@@ -69,7 +69,8 @@ PLAN_PAIRS = Param("pairs", Listed(RunPair(), "a pair of runs"), None, "the diff
                    unset="none")
 UNIFORM_SHARE = Param("uniform_share", Reals(0.0, 1.0, "[]"), DEFAULT_UNIFORM_SHARE,
                       "active: the share of the inclusion probabilities spread uniformly "
-                      "over the pairs (a safety against a wrong error model)",
+                      "over the pairs whose label can move an estimate (a safety against a "
+                      "wrong error model)",
                       ("--uniform-share",), "S")
 SELECT_BUDGET = Param("budget", Integers(1), None, "the new (topic, document) pairs to send "
                       "to people", ("--budget",), "N",

@@ -4,7 +4,8 @@ The pairs are drawn from the judge's pairs outside the pilot, ``budget`` of them
 with known inclusion probabilities ``π`` (:mod:`irscale.labels.plan` states the designs):
 
 * ``active``: ``π ∝`` the judge's estimated error mixed with uniform (Zrnic and Candès,
-  ICML 2024), drawn by systematic sampling along a random order (Madow 1949; Hartley
+  ICML 2024; ``π = 0`` for a pair whose label moves no estimand: estimate with the same
+  runs and measures), drawn by systematic sampling along a random order (Madow 1949; Hartley
   and Rao 1962): a sample of exactly ``Σπ = budget`` pairs, each included with its ``π``;
 * ``stratified``: the budget spread over the judge's grades by Neyman's shares (one pair
   at least in every grade with pairs left), a simple random sample in each,
@@ -100,7 +101,12 @@ def _stratified(arrays: core.PlanArrays, rest: np.ndarray, budget: int,
 def _active(arrays: core.PlanArrays, rest: np.ndarray, budget: int, uniform_share: float,
             generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     scores = core.active_scores(core.error_moments(arrays)[rest])
-    pi = core.active_probabilities(scores, budget, uniform_share)
+    matters = arrays.matters()[rest]
+    if budget > matters.sum():
+        raise InputError(f"budget {budget} exceeds the {int(matters.sum())} pairs outside the "
+                         "pilot whose label can move an estimand (pairs the runs rank where "
+                         "the measures weigh them): label those, or lower --budget")
+    pi = core.active_probabilities(scores, matters, budget, uniform_share)
     at = core.systematic_sample(pi, generator)
     return rest[at], pi[at]
 
