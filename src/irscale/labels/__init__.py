@@ -11,6 +11,8 @@ Names are imported on first use (:func:`irscale.core.lazy.lazy_package`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.lazy import lazy_package
 
 #: Public name → the submodule that defines it.
@@ -22,3 +24,7 @@ _EXPORTS: dict[str, str] = {
 __all__: list[str] = ["LabelPlan", "LabelSelection", "plan", "select"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"plan"})
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .plan import LabelPlan, plan
+    from .plan_select import LabelSelection, select
