@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..collections.automatic import _auto_frame, _per_topic
-from ..collections.automatic_pairs import check_pairs, pair_contributions
+from ..collections.automatic_pairs import check_pairs, contributions, is_linear
 from ..errors import ParameterError
 from ..io.sources import as_qrels, as_runs
 from .plan_core import PlanArrays
@@ -85,8 +85,13 @@ def plan_inputs(judge: Any, pilot: Any, runs: Any, measures: str | Sequence[str]
     column = {k: j for j, k in enumerate(grades)}
     blocks, rows = [], []
     for m, measure in enumerate(labels):
-        values = pair_contributions(auto, run_list, measure, topics, auto_values[:, :, m],
-                                    relevance_level, grades)
+        values, sums = contributions(auto, run_list, measure, topics, relevance_level,
+                                     grades)
+        if not is_linear(auto_values[:, :, m], sums):
+            raise ParameterError(f"{measure}: its per-topic value is not a sum over the ranked "
+                                 "documents of a weight of the rank times a gain of the "
+                                 "grade; the labels of pairs are planned for such sums only "
+                                 "(P@k, DCG@k, RBP)")
         blocks.append(values)
         rows += [{"measure": measure, "system": name, "kind": "mean"} for name in names]
         blocks.append(np.stack([values[:, a] - values[:, b] for a, b in differences], axis=1)
