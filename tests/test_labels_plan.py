@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from irscale.collections import automatic_judgments
-from irscale.collections.automatic_pairs import sampled_mean
+from irscale.core.ppi_means import normal_quantile, sampled_mean
 from irscale.errors import InputError
 from irscale.labels import plan, select
 from irscale.labels import plan_core as core
@@ -25,7 +25,7 @@ from irscale.labels.plan_select import draw
 from .faults.conftest import populate, qrels_lines, text
 
 ALPHA = 0.05
-Z = core.quantile(1 - ALPHA)
+Z = normal_quantile(ALPHA)
 
 
 def collection(rng: np.random.Generator, topics: int = 50, docs: int = 40, runs: int = 3,

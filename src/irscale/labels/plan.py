@@ -75,6 +75,7 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.ppi_means import normal_quantile
 from ..errors import ParameterError
 from . import plan_core as core
 from .plan_data import PlanInputs, plan_inputs
@@ -246,7 +247,7 @@ def plan(judge: Any, pilot: Any, runs: Any, measures: str | Sequence[str], *,
     -------
     LabelPlan
     """
-    z = core.quantile(confidence)
+    z = normal_quantile(1 - confidence)
     if not 0 < z < math.inf:  # (1 + confidence)/2 rounds to 1, or to 1/2
         raise ParameterError(f"confidence {confidence!r} is too close to "
                              f"{1 if z > 0 else 0}: the interval's normal quantile is "

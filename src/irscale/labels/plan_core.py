@@ -90,13 +90,6 @@ def check_pilot(arrays: PlanArrays, by_grade: bool) -> None:
                     "grade to estimate its error (label more of them, or --design uniform)")
 
 
-def quantile(confidence: float) -> float:
-    """``z_{(1+confidence)/2}``, the normal quantile of a two-sided interval."""
-    from scipy.stats import norm
-
-    return float(norm.ppf(0.5 + confidence / 2))
-
-
 # ------------------------------------------------------------------------------ uniform
 def uniform_moments(arrays: PlanArrays) -> tuple[np.ndarray, np.ndarray]:
     """Per estimand: the pilot's variance of the rectifier of ``z = P·c`` and the variance
