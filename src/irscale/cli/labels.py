@@ -186,7 +186,7 @@ def add_parser(subparsers) -> None:
         rules=(_count(lambda n: n >= 2, "give a crowd labels file and at least one run file"),
                Rule(("digits",), lambda args: args.fmt == "text",
                     "--digits applies to --format text")), binding=cp.AWARE)
-    from .labels_plan import add_plan_actions  # (it reads this module's declarations)
+    from .labels_plan import add_plan_actions
     add_plan_actions(sub)
 
 

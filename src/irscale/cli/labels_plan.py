@@ -5,24 +5,34 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import RELEVANCE, RNG_SEED
+from ..core.params import RELEVANCE, RNG_SEED, TABLE_DIGITS
+from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
 from ..io.sources import as_runs
 from ..labels import plan_params as lp
+from .common_params import INPUTS as INPUT_FILES
 from .common_params import MEASURES
-from .labels import TABLE_OPTIONS, _count, _inputs, _output
-from .options import DIGITS_RULE, add_command
+from .options import DIGITS_RULE, add_command, add_format, add_output
 from .outputs import Done, lines_text, table_text
 from .runargs import add_names, named_runs, read_inputs
 
+# (cli/labels.py registers these actions; the declarations below are not imported from it,
+# which would make the two modules import each other)
+
 #: The inputs of both actions.
-INPUTS = _inputs("JUDGE PILOT RUN", "the judge's qrels, the pilot's human qrels, then runs")
+INPUTS = (INPUT_FILES, {"nargs": "*", "metavar": "JUDGE PILOT RUN",
+                        "doc": "the judge's qrels, the pilot's human qrels, then runs"})
 #: ``-m``: measures that are sums over the ranked documents.
 SUMS = (MEASURES, {"action": "append", "required": True, "metavar": "MEASURE",
                    "doc": "a measure that is a sum over the ranked documents: P@k, DCG@k, "
                    "RBP (repeatable)"})
-#: Both actions read two qrels files and one run at least.
-THREE = _count(lambda n: n >= 3, "give the judge's qrels, the pilot's human qrels and one run "
-               "file at least")
+
+
+def _three(args: argparse.Namespace) -> None:
+    """Both actions read two qrels files and one run at least."""
+    if len(args.inputs) < 3:
+        raise ParameterError("give the judge's qrels, the pilot's human qrels and one run "
+                             f"file at least (got {len(args.inputs)} files)")
 
 
 def add_plan_actions(sub) -> None:
@@ -32,7 +42,7 @@ def add_plan_actions(sub) -> None:
         sub, "plan", run_plan, INPUTS, SUMS, (lp.PLAN_WIDTH, {"required": True}),
         lp.PLAN_CONFIDENCE, lp.PLAN_DESIGN, lp.PLAN_PAIRS, lp.UNIFORM_SHARE,
         (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), add_names,
-        *TABLE_OPTIONS,
+        lambda parser: add_format(parser, TABLE_FORMATS), TABLE_DIGITS, add_output,
         example="qrels.txt h.txt a.run b.run c.run -m P@5 --width 0.3",
         help="how many human labels prediction-powered intervals of a width need",
         description="From a pilot of human labels beside a judge's (JUDGE, PILOT: pairs of "
@@ -40,13 +50,14 @@ def add_plan_actions(sub) -> None:
         "intervals of the runs' means (and of --pairs' differences) need to be --width "
         "wide, under --design; the unjudged documents' part of the interval beside; see "
         "docs/collections.md.",
-        binding=lp.PLAN, rules=(DIGITS_RULE, THREE))
+        binding=lp.PLAN, rules=(DIGITS_RULE, _three))
     add_command(
         sub, "select", run_select, INPUTS, SUMS, (lp.SELECT_BUDGET, {"required": True}),
         lp.PLAN_DESIGN, lp.PLAN_PAIRS, lp.UNIFORM_SHARE,
         (RNG_SEED, {"doc": "seed of the draw"}),
         (RELEVANCE, {"doc": "smallest relevant grade, for both qrels"}), add_names,
-        _output("sampled judgments (topic 0 docno rel prob; rel -1: to label)"),
+        lambda parser: add_output(parser, what="sampled judgments (topic 0 docno rel prob; "
+                                  "rel -1: to label)"),
         example="qrels.txt h.txt a.run b.run c.run -m P@5 --budget 6 --seed 1",
         help="the pairs to send to people, with their inclusion probabilities",
         description="Draw --budget (topic, document) pairs of the judge's outside the pilot "
@@ -54,7 +65,7 @@ def add_plan_actions(sub) -> None:
         "prob' lines (the pilot's with its grades and prob 1; rel -1: to label), which "
         "'irscale labels auto JUDGE FILE RUN... --design inclusion' reads once labelled; "
         "see docs/collections.md.",
-        binding=lp.SELECT, rules=(THREE,))
+        binding=lp.SELECT, rules=(_three,))
 
 
 def _read(args: argparse.Namespace) -> tuple[object, object, object]:
