@@ -186,6 +186,8 @@ def add_parser(subparsers) -> None:
         rules=(_count(lambda n: n >= 2, "give a crowd labels file and at least one run file"),
                Rule(("digits",), lambda args: args.fmt == "text",
                     "--digits applies to --format text")), binding=cp.AWARE)
+    from .labels_plan import add_plan_actions
+    add_plan_actions(sub)
 
 
 def _side_files(args: argparse.Namespace, **options: str) -> dict[str, str]:

@@ -11,11 +11,20 @@ Names are imported on first use (:func:`irscale.core.lazy.lazy_package`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.lazy import lazy_package
 
 #: Public name → the submodule that defines it.
-_EXPORTS: dict[str, str] = {}
+_EXPORTS: dict[str, str] = {
+    "LabelPlan": ".plan", "plan": ".plan",
+    "LabelSelection": ".plan_select", "select": ".plan_select",
+}
 
-__all__: list[str] = []
+__all__: list[str] = ["LabelPlan", "LabelSelection", "plan", "select"]
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"plan"})
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .plan import LabelPlan, plan
+    from .plan_select import LabelSelection, select
