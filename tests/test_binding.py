@@ -365,18 +365,6 @@ UNBOUND = {
     "convert": "reads one input (read_qrels or read_run, as --kind says) and writes it; its "
                "one rule is --name's, a run's name, which qrels have not",
     "demo": "writes the example files; the engine's evaluation is irscale eval's",
-    "online ab srm": "sample_ratio_mismatch takes the splits, NAME=SHARE pairs parsed by "
-                     "the command (no declared domain of such pairs yet), and no rule",
-    "online ab assign": "assign takes a salt (any text) and the splits (as srm's); no rule",
-    "meta gstudy": "stats.gstudy takes the facet's name (any text) of --facet-scores data; "
-                   "the command's rules choose between its inputs; the D-study's sizes are "
-                   "a method's (GStudy.dstudy), an int or a list",
-    "text pyramid": "evaluate_pyramid (irscale.evaluation's) takes measure names, checked "
-                    "where they are parsed, and allow_empty, a switch: no domain or rule",
-    "text bleu": "evaluate_bleu and evaluate_corpus_bleu (irscale.evaluation's) take measure "
-                 "names and allow_empty, as text pyramid; its rules are its outputs' "
-                 "(--corpus prints no per-topic values) and the choice between the two "
-                 "functions (--allow-empty, evaluate_bleu's, refused with --corpus)",
 }
 
 

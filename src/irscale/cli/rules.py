@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from ..core.params import Needs, Param
+from ..core.params import Needs, Param, Switch
 from ..core.records import field, record
 from ..errors import ParameterError
 from .parser import GIVEN
@@ -245,6 +245,10 @@ def _applicable(rule: Needs, on: Param, sources: Sources | None = None) -> Rule:
     found = sources or {}
 
     def message(args: argparse.Namespace) -> str:
+        if isinstance(on.domain, Switch) and rule.values in ((True,), (False,)):
+            # a switch chooses: applies with it, or without it (text bleu --corpus)
+            with_it = "with" if rule.values == (True,) else "without"
+            return f"{{options}} {{applies}} only {with_it} {on.flags[-1]}"
         flag = _spelt(args, dest, found) if rule.values is None else on.flags[-1]
         chosen = None if rule.values is None else _chosen(args, dest).replace(
             "{", "{{").replace("}", "}}")

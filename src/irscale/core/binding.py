@@ -548,7 +548,7 @@ class Choice:
     binding's domains and rules apply, as the function applies them on entry."""
 
     on: Param
-    bindings: Mapping[str, Binding]
+    bindings: Mapping[Any, Binding]
     shared: tuple[Param, ...] = ()
     unless: tuple[Param, ...] = ()
 

@@ -453,7 +453,7 @@ class Splits:
                 return float(share)
             except ValueError:
                 pass
-        elif isinstance(share, numbers.Real) and not isinstance(share, bool):
+        elif not isinstance(share, bool) and isinstance(share, numbers.Real):
             return float(share)
         raise ParameterError(f"{name}: the share of {variant!r} is not a number: {share!r}",
                              param=name)

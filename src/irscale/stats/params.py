@@ -15,6 +15,7 @@ from ..core.binding import Binding, Excludes, Required
 from ..core.params import (
     INTERVAL_SAMPLES,
     MEMORY_LIMIT,
+    NO_WORK,
     POSITIVE,
     RESAMPLES,
     RNG_SEED,
@@ -22,9 +23,11 @@ from ..core.params import (
     THREADS,
     Cost,
     Integers,
+    Listed,
     Names,
     Needs,
     Param,
+    Reals,
 )
 from ..core.records import record
 from ..errors import ParameterError, about
@@ -217,3 +220,49 @@ TOPIC_SET_SIZE = Binding(
 MINIMUM_DIFFERENCE = Binding(
     (POWER_TOPICS, POWER_SD, DETECTION_DESIGN, POWER_SYSTEMS),
     rules=(Needs((POWER_SYSTEMS,), on=DETECTION_DESIGN, values=("anova",)),))
+
+
+# --------------------------------------------------------------------------- G-theory
+@record
+class FacetName:
+    """The name of the second facet of a G-study (``variant``, ``assessor``): an
+    identifier (it names a column and the effects, ``system:variant``) other than the
+    design's own ``system`` and ``topic``."""
+
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> str:
+        """``value`` itself."""
+        if not isinstance(value, str) or not value.isidentifier() or \
+                value in ("system", "topic"):
+            raise about(ParameterError(f"{name} must be a name other than system and topic, "
+                                       f"got {value!r}", param=name), value)
+        return value
+
+    def outside(self) -> tuple[str, ...]:
+        return ("system", "topic", "a b", "1x")
+
+
+#: The second facet of :func:`irscale.stats.gstudy` (query variants, assessors, ...).
+GSTUDY_FACET = Param("facet", FacetName(), "variant", "name of the second facet, the third "
+                     "column of --facet-scores", ("--facet",), "NAME")
+#: A D-study size: topics or levels of a second facet (:meth:`irscale.stats.GStudy.dstudy`).
+DSTUDY_SIZE = Integers(1, 1_000_000)
+#: ``n_topics=``, ``meta gstudy --topics``: the topic set sizes of the D-study.
+DSTUDY_TOPICS = Param("n_topics", Listed(DSTUDY_SIZE, "a topic set size"),
+                      (10, 25, 50, 100, 200), "comma-separated topic set sizes of the "
+                      "D-study", ("--topics",), "N,N,...", cost=NO_WORK)
+#: ``n_facet=``, ``meta gstudy --facet-levels``: the D-study sizes of the second facet.
+DSTUDY_FACET = Param("n_facet", Listed(DSTUDY_SIZE, "a number of levels"), None,
+                     "comma-separated levels of the second facet in the D-study",
+                     ("--facet-levels",), "N,N,...",
+                     unset="its number in the --facet-scores file", cost=NO_WORK)
+#: ``target=``, ``meta gstudy --target``: the coefficient whose topic count is wanted.
+GSTUDY_TARGET = Param("target", Reals(0.0, 1.0, "()"), None, "print the fewest topics that "
+                      "reach this Eρ² and this Φ", ("--target",), "R", unset="none")
+#: :func:`irscale.stats.gstudy` (``irscale meta gstudy``), :meth:`irscale.stats.GStudy.
+#: dstudy` and :meth:`irscale.stats.GStudy.topics_for`: each a binding of its own; the
+#: command takes the three.
+GSTUDY = Binding((GSTUDY_FACET,))
+DSTUDY = Binding((DSTUDY_TOPICS, DSTUDY_FACET))
+TOPICS_FOR = Binding((GSTUDY_TARGET,))
