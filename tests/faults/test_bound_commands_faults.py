@@ -1,7 +1,8 @@
 """The functions of ``online ab assign | srm``, ``meta gstudy``, ``text pyramid`` and
 ``text bleu``, bound where they are defined: the API refuses what the command line
 refuses (the splits of an A/B test, the D-study's sizes, a switch given another value),
-and the command line checks the options as parsed, before its inputs are read."""
+and the command line checks the options as parsed, before its inputs are read; a domain
+that depends on another value (optimized interleaving's length) stated by the binding."""
 
 from __future__ import annotations
 
@@ -48,6 +49,11 @@ ROWS = [
     bad("bleu-allow-empty-text", lambda a: evaluate_bleu(REFERENCES, CANDIDATES,
                                                          allow_empty="no"),
         "allow_empty", "True or False"),
+    # a domain that depends on another value, declared in the binding (Narrows): the
+    # message names the method that narrows it
+    bad("interleave-optimized-length-17", lambda a: irscale.online.interleave_runs(
+        {"A": {"q": [f"d{i}" for i in range(20)]}, "B": {"q": [f"d{i}" for i in range(20)]}},
+        2, method="optimized", length=17, rng=1), "length with method='optimized'", "17"),
     bad("corpus-bleu-allow-empty", lambda a: evaluate_corpus_bleu(
         REFERENCES, CANDIDATES, allow_empty=True), "allow_empty", "unknown keyword"),
 ]
@@ -82,6 +88,10 @@ CASES = [
                                        "--splits", "a=1"], opt("--splits"), "two"),
     err("srm-splits-before-table", ["online", "ab", "srm", "nope.csv", "--splits",
                                     "a=0.5,b=0.6"], opt("--splits"), "sum to 1"),
+    err("interleave-optimized-length-17",
+        ["online", "interleave", "a.run", "b.run", "--clicks", "perfect", "--qrels",
+         "qrels.txt", "--method", "optimized", "--length", "17"],
+        "--length with --method optimized", "[1, 16]", "17"),
     ok("assign-splits-default", ["online", "ab", "assign", "users.txt", "--salt", "s"],
        output_contains("u1\t"), files=USERS),
 ]

@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..core.binding import Binding, Required
+from ..core.binding import Binding, Narrows, Required
 from ..core.extras import PARQUET_INPUT
 from ..core.params import (
     ALPHA,
@@ -574,11 +574,15 @@ def _joined(*bindings: Binding) -> Binding:
 #: The methods with a credit rule to choose (``credit=``, ``--credit``).
 _CREDIT_RULE = Needs((CREDIT,), on=INTERLEAVING_METHOD, values=CREDITED)
 #: :func:`irscale.online.interleave_runs` (``irscale online interleave``): τ draws the
-#: lists of probabilistic interleaving alone.
+#: lists of probabilistic interleaving alone; optimized interleaving, which enumerates
+#: the 2^length lists, shows 16 documents at most.
 INTERLEAVE = Binding((INTERLEAVING_METHOD, TOPIC_IMPRESSIONS, SHOWN_LENGTH, SOFTMAX_TAU),
                      rules=(_CREDIT_RULE,
                             Needs((SOFTMAX_TAU,), on=INTERLEAVING_METHOD,
-                                  values=("probabilistic",))))
+                                  values=("probabilistic",)),
+                            Narrows(SHOWN_LENGTH, OPTIMIZED_LENGTH, on=INTERLEAVING_METHOD,
+                                    values=("optimized",),
+                                    why="2^length lists are enumerated")))
 #: :meth:`irscale.online.interleaving.ShownLists.simulate_clicks`: the qrels and their
 #: relevance level make the perfect user's clicks, the probability the random user's.
 SIMULATE_CLICKS = Binding(

@@ -97,6 +97,9 @@ class ScheffeModels(TukeyModels):
 #: The model of :func:`irscale.stats.tukey_hsd` (``compare --test tukey-hsd --model``).
 TUKEY_MODEL = Param("model", TukeyModels(), "topic+system", "model Tukey's HSD follows: "
                     f"{' | '.join((*MODEL_NAMES, *RANK_MODELS))} or a formula", ("--model",))
+#: :func:`irscale.stats.anova` (and the one- and two-way ANOVAs, which call it): the
+#: transform of the scores.
+ANOVA = Binding((ANOVA_TRANSFORM,))
 #: A transform applies to an ANOVA model: a rank model ranks the scores itself.
 _RANKED = Excludes((ANOVA_TRANSFORM,), on=TUKEY_MODEL, values=RANK_MODELS,
                    why="a rank test ranks the scores itself")
@@ -113,6 +116,13 @@ SCHEFFE = Binding((Param("model", ScheffeModels(), "topic+system", "ANOVA model 
 #: :func:`irscale.stats.randomized_tukey_hsd`: its resamples, level, threads, p-value
 #: convention and seed.
 RANDOMIZED_TUKEY = Binding((RESAMPLES, SIGNIFICANCE, THREADS, CONVENTION), takes=(RNG_SEED,))
+#: The kernels of the resampling tests (:func:`irscale.stats.bootstrap.
+#: paired_bootstrap_kernel`, ``bootstrap_shift_kernel``, ``unpaired_bootstrap_kernel``,
+#: :func:`irscale.stats.randomization.randomization_kernel`), which every path to a
+#: resampling test runs (its function, :func:`irscale.stats.two_sample_test`,
+#: :func:`irscale.stats.pairwise_tests`, the meta analyses): the alternative, the
+#: resamples, the p-value convention and the threads, checked on entry.
+RESAMPLING_TEST = Binding((ALTERNATIVE, RESAMPLES, CONVENTION, THREADS), takes=(RNG_SEED,))
 #: The test of :func:`irscale.stats.pairwise_tests`.
 PAIRWISE_TEST = Param("test", TEST, "t", "two-system test", ("--test",))
 #: :func:`irscale.stats.pairwise_tests`: the test, the level, the alternative and the
