@@ -19,6 +19,7 @@ from irscale.core.binding import (
     Choice,
     Either,
     Excludes,
+    Narrows,
     Required,
     bind_arguments,
     binding_of,
@@ -136,6 +137,37 @@ def test_the_command_line_refuses_what_the_function_refuses(argv, keywords):
     plain = [re.sub(r" [A-Z]\b|[-=' ]", "", str(e.value).replace("-l ", "level "))
              for e in (cli, api)]
     assert plain[0] == plain[1], plain
+
+
+NARROWED = Binding((KIND, LEVEL), rules=(Narrows(LEVEL, Integers(1, 3), on=KIND, values=("b",),
+                                             why="kind b has three levels"),))
+
+
+@NARROWED
+def narrowed(*, kind="a", level=1):
+    return kind, level
+
+
+@pytest.mark.parametrize(("argv", "refused"), [
+    (["--kind", "b", "-l", "4"], True), (["--kind", "b", "-l", "3"], False),
+    (["--kind", "a", "-l", "4"], False), (["-l", "4"], False)])
+def test_a_domain_narrowed_by_another_value(argv, refused):
+    """:class:`~irscale.core.binding.Narrows`: a parameter's narrower domain where another
+    holds some values, refused alike by the function and the command line."""
+    from irscale.cli.rules import check_options
+
+    args = _command_line_of(NARROWED).parse_args(argv)
+    call = {"kind": args.kind, "level": args.level}
+    if not refused:
+        check_options(args)
+        assert narrowed(**call) == (args.kind, args.level)
+        return
+    with pytest.raises(ParameterError, match=r"^-l with --kind b \(kind b has three levels\) "
+                       r"must be an integer in \[1, 3\], got 4$"):
+        check_options(args)
+    with pytest.raises(ParameterError, match=r"^level with kind='b' \(kind b has three "
+                       r"levels\) must be an integer in \[1, 3\], got 4$"):
+        narrowed(**call)
 
 
 # --------------------------------------------------------------------------- the package
@@ -365,18 +397,6 @@ UNBOUND = {
     "convert": "reads one input (read_qrels or read_run, as --kind says) and writes it; its "
                "one rule is --name's, a run's name, which qrels have not",
     "demo": "writes the example files; the engine's evaluation is irscale eval's",
-    "online ab srm": "sample_ratio_mismatch takes the splits, NAME=SHARE pairs parsed by "
-                     "the command (no declared domain of such pairs yet), and no rule",
-    "online ab assign": "assign takes a salt (any text) and the splits (as srm's); no rule",
-    "meta gstudy": "stats.gstudy takes the facet's name (any text) of --facet-scores data; "
-                   "the command's rules choose between its inputs; the D-study's sizes are "
-                   "a method's (GStudy.dstudy), an int or a list",
-    "text pyramid": "evaluate_pyramid (irscale.evaluation's) takes measure names, checked "
-                    "where they are parsed, and allow_empty, a switch: no domain or rule",
-    "text bleu": "evaluate_bleu and evaluate_corpus_bleu (irscale.evaluation's) take measure "
-                 "names and allow_empty, as text pyramid; its rules are its outputs' "
-                 "(--corpus prints no per-topic values) and the choice between the two "
-                 "functions (--allow-empty, evaluate_bleu's, refused with --corpus)",
 }
 
 
@@ -433,18 +453,15 @@ BODY_CHECKS = {
     ("collections/sampling.py", "STRATUM_RATE"): "strata='D:F,...': each rate of the text",
     ("io/table.py", "Integers(0, max(len(table.runs) - 1, 0), strict=True)"):
         "a run's index, bounded by the runs of the table read",
-    ("meta/stochastic.py", "MATRIX_SIZE"): "the topics of a matrix given as data (its rows)",
+    ("meta/stochastic.py", "MATRIX_SIZE"): "CopulaModel.fit's topics= by default: the rows "
+                                           "of the matrix given, known once it is read "
+                                           "(the binding checks the topics= given)",
     ("meta/simulation.py", "param.domain"): "NormalModel's fields (a record: its "
                                             "constructor checks its declared parameters)",
     ("meta/simulation.py", "EFFECT"): "NormalModel's effects, one per system: their count "
                                       "is the systems'",
     ("meta/simulated_runs.py", "EFFECT"): "RunsModel's qualities, a list that may repeat "
                                           "a value (Listed refuses repeats)",
-    ("cli/online_interleave.py", "params.OPTIMIZED_LENGTH"): "--length bounded for "
-                                                             "--method optimized only",
-    ("online/interleaving.py", "OPTIMIZED_LENGTH"): "length bounded for method='optimized' "
-                                                    "only: a domain that depends on another "
-                                                    "value",
     ("meta/splitting.py", "SHARD_EMPTY"): "the empty-cell policy of shard models, read "
                                           "where a shard table is met",
     ("measures/base.py", "valid"): "a measure family's parameter range, of the name parsed",
@@ -462,13 +479,9 @@ BODY_CHECKS = {
     ("stats/validation.py", "domain"): "check_counts, the lists of counts of the statistics",
     ("stats/resampling.py", "SEED"): "check_seed: a seed, a sequence of seeds or a numpy "
                                      "SeedSequence (no declared domain takes all three)",
-    ("stats/resampling.py", "SAMPLES"): "check_resampling, shared by the resampling tests "
-                                        "(still to move into their bindings)",
     ("stats/names.py", "PROCEDURE"): "the procedures of a list named by the meta analyses",
     ("stats/registry.py", "TEST"): "the registry's lookup of a test by name",
     ("stats/corrections.py", "CORRECTION"): "a correction named where p-values are adjusted",
-    ("stats/transforms.py", "ANOVA_TRANSFORM"): "a transform named where scores are "
-                                                "transformed",
     ("stats/mixed.py", "RANDOM.domain"): "each term of a formula's random part",
     ("meta/procedures.py", "PROCEDURE"): "canonical_procedure, the name of a procedure a "
                                          "list or a pair holds",

@@ -517,7 +517,7 @@ BLEU_CASES = [
         "summary lines", files=RFILES),
     # --allow-empty was ignored with --corpus (a run without a topic's text is refused)
     err("bleu-corpus-allow-empty", bleu_cli("--corpus", "--allow-empty"), "--allow-empty",
-        "does not apply with --corpus", files=RFILES),
+        "applies only without --corpus", files=RFILES),
     err("bleu-output-exists", bleu_cli("-o", "cands.tsv"), "cands.tsv", files=RFILES),
 ]
 

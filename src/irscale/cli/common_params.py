@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..core.extras import DASK, IRDS_INPUT, RUN_INPUTS, Requires
+from ..core.params import ALLOW_EMPTY as ALLOW_EMPTY
 from ..core.params import QRELS_OPTION as QRELS_OPTION
 from ..core.params import InputFiles, OutputPath, Param, Switch, Text
 
@@ -42,10 +43,6 @@ NAMES = Param("names", Text(), None, "how to name the runs: file (default: the f
               "with a warning), runid (the run id of each file; the runs that share one named "
               "by their files), or one name per run in order: a,b,c", ("--names",),
               "file|runid|A,B,...", label="--names")
-ALLOW_EMPTY = Param("allow_empty", Switch(), False, "evaluate a run that has no topic in "
-                    "common with the qrels (an error otherwise, with or without -c: qrels of "
-                    "another collection, or topic ids written differently?)",
-                    ("--allow-empty",))
 STANDARDISE = Param("standardise", Switch(), False, "analyse standardised scores (Webber, "
                     "Moffat & Zobel 2008): per topic, (score - mean) / sample standard "
                     "deviation over every system given (before --systems), mapped to [0, 1] "

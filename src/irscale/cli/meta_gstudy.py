@@ -6,8 +6,15 @@ import argparse
 
 from ..core.params import InputFiles, Param
 from ..errors import InputError
-from ..meta.params import DSTUDY_FACET, DSTUDY_TOPICS, GSTUDY_TARGET
-from ..stats.names import GSTUDY_FACET
+from ..stats.params import (
+    DSTUDY,
+    DSTUDY_FACET,
+    DSTUDY_TOPICS,
+    GSTUDY,
+    GSTUDY_FACET,
+    GSTUDY_TARGET,
+    TOPICS_FOR,
+)
 from .eval_options import intent_rules
 from .inputs import check_inputs
 from .meta_common import add_analysis, one_measure, render
@@ -30,8 +37,7 @@ def add_parser(subparsers) -> None:
     """``meta gstudy``."""
     add_analysis(
         subparsers, "gstudy", run_gstudy, FACET_SCORES, GSTUDY_FACET,
-        (DSTUDY_TOPICS, {"many": True, "item": "a topic set size"}),
-        (DSTUDY_FACET, {"many": True, "item": "a number of levels"}), GSTUDY_TARGET,
+        DSTUDY_TOPICS, DSTUDY_FACET, GSTUDY_TARGET, binding=(GSTUDY, DSTUDY, TOPICS_FOR),
         example="--scores ap.csv",
         min_runs=None, measure_help="measure (one; default: the one measure of the --scores "
         "file)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.params import SIGNIFICANCE, Param, Text
+from ..core.params import SIGNIFICANCE
 from ..errors import InputError, ParameterError
 from ..online import params
 from .common_params import INPUTS
@@ -13,35 +13,8 @@ from .online import add_action, add_actions, add_table, one_of
 from .options import add_output
 from .rules import Required, Rule, given
 
-#: ``--splits NAME=SHARE,...``: the variants and their shares (:func:`_splits`).
-SPLITS = Param("splits", Text(), "control=0.5,treatment=0.5", "variants and their shares, "
-               "summing to 1", ("--splits",), "NAME=SHARE,...")
 #: ``TABLE``: the per-user table that ``summary``, ``analyze`` and ``srm`` read.
 TABLE = (INPUTS, {"metavar": "TABLE", "doc": "per-user table (CSV or TSV, header)"})
-
-
-def _splits(text: str) -> dict[str, float]:
-    """``name=share,name=share,...`` (shares as numbers); a name given twice, or holding a
-    blank or a tab (the ``user variant`` files written and read are split there), is an
-    error."""
-    out: dict[str, float] = {}
-    for part in text.split(","):
-        name, sep, share = part.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise ParameterError(f"--splits: expected name=share,name=share,..., got "
-                                 f"{text!r}")
-        if len(name.split()) > 1:
-            raise ParameterError(f"--splits: variant {name!r} holds a blank or a tab "
-                                 "('user variant' files are split there)")
-        if name in out:
-            raise ParameterError(f"--splits: variant {name!r} given twice")
-        try:
-            out[name] = float(share)
-        except ValueError:
-            raise ParameterError(f"--splits: the share of {name!r} is not a number: "
-                                 f"{share!r}") from None
-    return out
 
 
 def add_parser(subparsers) -> None:
@@ -51,15 +24,15 @@ def add_parser(subparsers) -> None:
                           "mismatch, sample size")
     add_action(actions, "assign", run_assign,
                (INPUTS, {"metavar": "USERS", "doc": "user ids, one per line"}),
-               (params.AB_SALT, {"required": True}), SPLITS, add_output,
-               example="users.txt --salt s1",
+               (params.AB_SALT, {"required": True}), params.AB_SPLITS, add_output,
+               binding=params.AB_ASSIGN, example="users.txt --salt s1",
                help="assign users to variants by MD5(salt:user): 'user<TAB>variant' lines")
     add_action(actions, "measures", run_measures,
                (INPUTS, {"metavar": "CLICKLOG",
                          "doc": "click log: session query rank docno clicked [timestamp]"}),
                (params.SESSION_USERS, {"required": True}), params.ANSWERED,
                params.SESSION_GAP, one_of(params.VARIANTS, params.AB_SALT, required=True),
-               SPLITS, params.CLICKS_CUTOFF, add_output,
+               params.AB_SPLITS, params.CLICKS_CUTOFF, add_output,
                rules=(Rule(("splits",), lambda args: args.salt is not None,
                            "--splits applies to --salt"),),
                binding=params.SESSION_MEASURES, example="ab.log --users su.txt --salt s",
@@ -83,8 +56,8 @@ def add_parser(subparsers) -> None:
                binding=params.AB_TEST, example="t.csv --metric clicks",
                help="compare treatment with control on a metric (Welch, delta method, "
                "CUPED) or an OEC")
-    add_action(actions, "srm", run_srm, TABLE, (SPLITS, {"doc": "planned shares"}),
-               params.AB_VARIANT, add_table,
+    add_action(actions, "srm", run_srm, TABLE, (params.AB_SPLITS, {"doc": "planned shares"}),
+               params.AB_VARIANT, add_table, binding=params.AB_SRM,
                example="t.csv",
                help="sample-ratio mismatch: chi2 of users per variant")
     add_action(actions, "size", run_size, (params.MIN_DIFF, {"required": True}),
@@ -96,19 +69,17 @@ def add_parser(subparsers) -> None:
 
 def run_assign(args: argparse.Namespace) -> str:
     """``online ab assign``: every user's variant."""
-    splits = _splits(args.splits)
     from ..io.user_tables import read_users
 
     users = read_users(args.inputs)  # before pandas is imported
     from ..online.abtest import assign
 
-    variant = assign(users, salt=args.salt, splits=splits)
+    variant = assign(users, salt=args.salt, splits=args.splits)
     return "".join(f"{u}\t{v}\n" for u, v in variant.items())
 
 
 def run_measures(args: argparse.Namespace) -> str:
     """``online ab measures``: every user's measures and variant."""
-    splits = _splits(args.splits)
     from ..io.clicklog import read_click_log
     from ..io.user_tables import check_pairs, check_session_users, read_users
 
@@ -142,7 +113,7 @@ def run_measures(args: argparse.Namespace) -> str:
         pages = owners.loc[owners.index.isin(sessions.index.astype(str))]
         table = table.join(loyalty_measures(pages, session_gap=args.session_gap))
     if pairs is None:
-        variants = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
+        variants = assign(table.index.to_numpy(), salt=args.salt, splits=args.splits)
     else:
         variants = pairs.build()
     return with_variants(table, variants, source=args.variants).to_csv()
@@ -182,14 +153,13 @@ def run_analyze(args: argparse.Namespace) -> Any:
 
 def run_srm(args: argparse.Namespace) -> Any:
     """``online ab srm``: the sample ratio mismatch test."""
-    splits = _splits(args.splits)
     table = _read_table(args)
     from ..online.abtest import sample_ratio_mismatch
 
     if args.variant_column not in table.columns:
         raise InputError(f"no variant column {args.variant_column!r} (columns: "
                          f"{list(table.columns)})", source=args.inputs)
-    return sample_ratio_mismatch(table[args.variant_column], splits)
+    return sample_ratio_mismatch(table[args.variant_column], args.splits)
 
 
 def run_size(args: argparse.Namespace) -> str:

@@ -50,13 +50,6 @@ def _check_credit(args: argparse.Namespace) -> None:
     params.check_credit(args.method, args.credit)
 
 
-def _check_length(args: argparse.Namespace) -> None:
-    """``--method optimized`` enumerates 2^length lists: ``--length`` is bounded."""
-    if args.method == "optimized":
-        params.OPTIMIZED_LENGTH.check(args.length, "--length (length) of --method optimized "
-                                      "(2^length lists are enumerated)")
-
-
 def add_parser(subparsers) -> None:
     """Register ``online interleave``, ``score`` and ``historical``."""
     add_action(
@@ -67,7 +60,7 @@ def add_parser(subparsers) -> None:
         params.SHOWN_LENGTH, add_names,
         *interval(params.INTERVAL_BOOTSTRAP,
                   "seed of the interleaving, the clicks and the bootstrap"),
-        binding=params.INTERLEAVE_CLICKS, rules=(_check_credit, _check_length),
+        binding=params.INTERLEAVE_CLICKS, rules=(_check_credit,),
         example="a.run b.run --clicks perfect --qrels qrels.txt --impressions 5 --seed 1 "
         "--bootstrap 50",
         help="interleave runs (balanced, team-draft, probabilistic, optimized; "

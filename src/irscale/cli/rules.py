@@ -12,14 +12,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from ..core.params import Needs, Param
+from ..core.params import Needs, Param, Switch
 from ..core.records import field, record
 from ..errors import ParameterError
 from .parser import GIVEN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.binding import Binding, Choice, Either, Excludes
+    from ..core.binding import Binding, Choice, Either, Excludes, Narrows
     from ..core.binding import Required as Needed
     from ..core.binding import Rule as BoundRule
 
@@ -115,12 +115,12 @@ def _offers(rule: BoundRule, offered: Collection[str] | None, sources: Sources |
             ) -> bool:
     """Whether the command offers a parameter ``rule`` governs and every one it depends on
     (``offered`` None: every one)."""
-    from ..core.binding import Either
+    from ..core.binding import Either, Narrows
     from ..core.binding import Required as Needed
 
     if offered is None:
         return True
-    governed = (rule.param,) if isinstance(rule, Needed) else rule.params
+    governed = (rule.param,) if isinstance(rule, (Needed, Narrows)) else rule.params
     depends = rule.depends() if isinstance(rule, Either) else (rule.on,)
     return any(_dest(param) in offered for param in governed) and \
         all(_dest(param) in offered or _dest(param) in (sources or {})
@@ -129,11 +129,13 @@ def _offers(rule: BoundRule, offered: Collection[str] | None, sources: Sources |
 
 def _declared(rule: BoundRule, sources: Sources | None = None) -> Declared:
     """One rule of a binding (its ``on`` named) as the command line applies it."""
-    from ..core.binding import Either, Excludes
+    from ..core.binding import Either, Excludes, Narrows
     from ..core.binding import Required as Needed
 
     if isinstance(rule, Needed):
         return _required(rule)
+    if isinstance(rule, Narrows):
+        return _narrowed(rule)
     if isinstance(rule, Excludes):
         return _excluded(rule)
     if isinstance(rule, Either):
@@ -245,6 +247,10 @@ def _applicable(rule: Needs, on: Param, sources: Sources | None = None) -> Rule:
     found = sources or {}
 
     def message(args: argparse.Namespace) -> str:
+        if isinstance(on.domain, Switch) and rule.values in ((True,), (False,)):
+            # a switch chooses: applies with it, or without it (text bleu --corpus)
+            with_it = "with" if rule.values == (True,) else "without"
+            return f"{{options}} {{applies}} only {with_it} {on.flags[-1]}"
         flag = _spelt(args, dest, found) if rule.values is None else on.flags[-1]
         chosen = None if rule.values is None else _chosen(args, dest).replace(
             "{", "{{").replace("}", "}}")
@@ -302,6 +308,23 @@ def _required(rule: Needed) -> Callable[[argparse.Namespace], None]:
             raise ParameterError(rule.message(
                 f"{'/'.join(rule.param.flags)} {rule.param.metavar or ''}".rstrip(),
                 f"{rule.on.flags[-1]} {_chosen(args, on)}"))
+
+    return check
+
+
+def _narrowed(rule: Narrows) -> Callable[[argparse.Namespace], None]:
+    """A :class:`~irscale.core.binding.Narrows` as a command-line check: the option's
+    value in the narrower domain where the option it depends on holds one of its values."""
+    from ..core.binding import applies
+
+    dest, on = _dest(rule.param), _dest(rule.on)
+
+    def check(args: argparse.Namespace) -> None:
+        if applies(rule.values, getattr(args, on)):
+            text = rule.refusal(getattr(args, dest), spelling(args, dest),
+                                f"{rule.on.flags[-1]} {_chosen(args, on)}")
+            if text is not None:
+                raise ParameterError(text)
 
     return check
 

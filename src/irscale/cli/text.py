@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import PPI_TUNING, SIGNIFICANCE, Param, Switch
+from ..core.params import PPI_TUNING, SIGNIFICANCE, Param
 from ..core.records import replace
 from ..errors import ParameterError
 from ..text.params import (
     ASSIGNMENT_SAMPLE,
     ASSIGNMENTS,
     AUTO_MATCH,
+    BLEU_CHOICE,
     BLEU_INTL,
     CITATION_JUDGMENTS,
     CITATIONS,
+    CORPUS,
     HUMAN_DESIGN,
     HUMAN_SAMPLE,
     MAX_CITATIONS,
@@ -22,6 +24,7 @@ from ..text.params import (
     OUTPUT_LENGTHS,
     OUTPUT_TEXTS,
     POURPRE,
+    PYRAMID,
     ROUGE,
     ROUGE_MULTI,
     STEM,
@@ -35,10 +38,6 @@ from .options import Argument, add_actions, add_command, add_param
 from .outputs import Done
 from .rules import Rule, each
 
-#: ``--corpus``: each run's corpus BLEU.
-CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram counts added "
-               "over its topics) as its summary line, instead of the mean of sentence BLEU",
-               ("--corpus",))
 #: ``text bleu -m``: a measure of the international tokeniser needs the regex package.
 BLEU_MEASURES = replace(MEASURES, requires=(BLEU_INTL,))
 
@@ -97,10 +96,7 @@ def add_parser(subparsers) -> None:
                     {"per_query": "-q/--per-query"}),
                Rule(("no_summary",), lambda args: not args.corpus, "{options} does not "
                     "apply with --corpus: the corpus values are the summary lines",
-                    {"no_summary": "-n/--no-summary"}),
-               Rule(("allow_empty",), lambda args: not args.corpus, "{options} does not "
-                    "apply with --corpus: a run with no text for a topic of the references "
-                    "has no corpus BLEU (evaluate_corpus_bleu refuses it)")),
+                    {"no_summary": "-n/--no-summary"})), binding=BLEU_CHOICE,
         example="refs.tsv cands.tsv",
         help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
         description="Sentence BLEU of candidate texts against the topic's reference texts "
@@ -143,7 +139,7 @@ def add_parser(subparsers) -> None:
                  "(a file may hold several peers)", "pyramid (original score) or "
                  "pyramid_modified (normalised by the average reference's SCU count) "
                  "(repeatable; default: both)"),
-        _common,
+        _common, binding=PYRAMID,
         example="pyr.tsv peers.tsv",
         help="pyramid scores (original, modified) of peers from their SCUs",
         description="Pyramid scores of peer summaries from the summary content units they "

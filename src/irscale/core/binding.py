@@ -298,8 +298,38 @@ class Either:
         return f"{options} {applies} to {self.what} ({_names(list(cases), 'or')})"
 
 
+@record
+class Narrows:
+    """``param`` lies in ``domain``, narrower than its own, where ``on`` takes one of
+    ``values`` (``length`` at most 16 for ``method='optimized'``, which enumerates the
+    2^length lists): a domain that depends on another value, checked after the domains,
+    ``why`` saying why, in the function's and the command line's words."""
+
+    param: Param
+    domain: Any
+    on: Param
+    values: tuple[object, ...]
+    why: str
+
+    def label(self, param: str, chosen: str) -> str:
+        """How a message names the parameter (``param`` spelt) where ``chosen`` (``on``
+        and its value, spelt) narrows it: ``length with method='optimized' (why)``."""
+        return f"{param} with {chosen} ({self.why})"
+
+    def refusal(self, value: object, param: str, chosen: str) -> str | None:
+        """The message refusing ``value`` outside ``domain``, or None where it lies in it
+        (None given: the function's default, worked out where it is used)."""
+        if value is None:
+            return None
+        try:
+            self.domain.check(value, self.label(param, chosen))
+        except ParameterError as error:
+            return str(error)
+        return None
+
+
 #: What a binding's rules can be.
-Rule = Needs | Required | Excludes | Either
+Rule = Needs | Required | Excludes | Either | Narrows
 
 
 def _label(param: Param) -> str:
@@ -342,7 +372,8 @@ class Binding:
         parameters its rules govern (not those they depend on)."""
         named: dict[str, Param] = {}
         for rule in self.rules:
-            for param in (rule.param,) if isinstance(rule, Required) else rule.params:
+            for param in (rule.param,) if isinstance(rule, (Required, Narrows)) else \
+                    rule.params:
                 named.setdefault(param.name, param)
         for param in (*self.params, *self.takes):
             named[param.name] = param
@@ -454,7 +485,8 @@ class Binding:
         for rule in self.rules:
             text = _refusal(rule, value, defaults)
             if text is not None:
-                governed = rule.param if isinstance(rule, Required) else rule.params[0]
+                governed = rule.param if isinstance(rule, (Required, Narrows)) else \
+                    rule.params[0]
                 raise ParameterError(text, param=governed.name)
 
 
@@ -465,6 +497,11 @@ def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, 
     def holds(values: tuple[object, ...] | None, on: Param) -> bool:
         return applies(values, value(on.name), defaults.get(on.name))
 
+    if isinstance(rule, Narrows):
+        if not holds(rule.values, rule.on):
+            return None
+        return rule.refusal(value(rule.param.name), rule.param.name,
+                            f"{rule.on.name}={value(rule.on.name)!r}")
     if isinstance(rule, Required):
         if holds(rule.values, rule.on) and value(rule.param.name) is None:
             return rule.message(f"{rule.param.name}=",
@@ -548,7 +585,7 @@ class Choice:
     binding's domains and rules apply, as the function applies them on entry."""
 
     on: Param
-    bindings: Mapping[str, Binding]
+    bindings: Mapping[Any, Binding]
     shared: tuple[Param, ...] = ()
     unless: tuple[Param, ...] = ()
 

@@ -204,8 +204,8 @@ def guard(namespace: MutableMapping[str, Any], names: list[str] | None = None) -
 def guarded(value: Any) -> Any:
     """``value`` behind the edge (a lazy export): a function wrapped (:func:`public`); a
     class with its constructor (``__init__``, or a ``__new__`` written in Python), the
-    public class and static methods it defines (``ScoreMatrix.from_frame``), as they are
-    its ways in, and the public methods of its objects, its own and those it inherits from
+    public class methods it defines (``ScoreMatrix.from_frame``), as they are its ways
+    in, and the public methods of its objects, its own and those it inherits from
     irscale's classes (``ScoreMatrix.subset``, ``AnovaResult.format``), wrapped in place
     (an inherited method in the class itself: the base class is left as it is); anything
     else (an exception class, an enumeration, a constant) as it is."""
@@ -224,8 +224,6 @@ def guarded(value: Any) -> Any:
                 continue
             elif isinstance(member, classmethod):
                 setattr(value, name, classmethod(public(member.__func__)))
-            elif isinstance(member, staticmethod):
-                setattr(value, name, staticmethod(public(member.__func__)))
         for name, method in _methods(value).items():
             setattr(value, name, public(method))
         new = getattr(value, "__new__", None)  # a float result's (its own or a base's)
@@ -439,7 +437,9 @@ def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
 def blame(function: Callable[..., Any], args: tuple[Any, ...],
           kwargs: dict[str, Any]) -> ParameterError | None:
     """The error naming the argument of ``function`` that does not fit its declaration,
-    or None when every argument fits (or cannot be judged)."""
+    or None when every argument fits (or cannot be judged). A parameter a binding
+    declares is judged too: the raw exception may come from its checks themselves (a data
+    frame compared with a rule's values), before its domain refused it."""
     call = _arguments(function, args, kwargs)
     if call is None:
         return None
@@ -508,12 +508,8 @@ def _fits(value: Any, annotation: Any, namespace: dict[str, Any]) -> bool | None
     None when the annotation cannot be judged."""
     import ast
 
-    if isinstance(annotation, str):
-        try:
-            tree = ast.parse(annotation, mode="eval").body
-        except SyntaxError:
-            return _UNKNOWN
-        return _fits_node(value, tree, namespace)
+    if isinstance(annotation, str):  # (the text of compiled source: it parses)
+        return _fits_node(value, ast.parse(annotation, mode="eval").body, namespace)
     return _fits_object(value, annotation, namespace)
 
 
@@ -552,8 +548,9 @@ def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | 
 
 def _fits_subscript(value: Any, node: ast.Subscript,
                     namespace: dict[str, Any]) -> bool | None:
-    """A parsed subscripted annotation: ``Literal[...]``, ``Optional[T]``, ``Union[...]``,
-    else a parametrised container (:func:`_fits_generic`, ``...`` making it variadic)."""
+    """A parsed subscripted annotation: ``Literal[...]`` (irscale writes unions ``A | B``,
+    :func:`_fits_node`), else a parametrised container (:func:`_fits_generic`; ``...``
+    is no element type)."""
     import ast
     import typing
 
@@ -564,14 +561,9 @@ def _fits_subscript(value: Any, node: ast.Subscript,
     if origin is typing.Literal:
         return any(isinstance(a, ast.Constant) and type(value) is type(a.value) and
                    value == a.value for a in arguments)
-    if origin is typing.Optional:
-        return value is None or _fits_node(value, arguments[0], namespace)
-    if origin is typing.Union:
-        return _any([_fits_node(value, a, namespace) for a in arguments])
-    ellipsis = [isinstance(a, ast.Constant) and a.value is Ellipsis for a in arguments]
     return _fits_generic(value, origin, [
-        functools.partial(_fits_node, node=a, namespace=namespace)
-        for a, dots in zip(arguments, ellipsis, strict=True) if not dots], any(ellipsis))
+        functools.partial(_fits_node, node=a, namespace=namespace) for a in arguments
+        if not (isinstance(a, ast.Constant) and a.value is Ellipsis)])
 
 
 def _resolve(node: ast.expr, namespace: dict[str, Any]) -> Any:
@@ -647,10 +639,6 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
         return value is None
     if isinstance(target, str):
         return _fits(value, target, namespace)
-    if isinstance(target, typing.ForwardRef):
-        return _fits(value, target.__forward_arg__, namespace)
-    if isinstance(target, typing.TypeVar):
-        return _UNKNOWN
     origin = typing.get_origin(target)
     if origin is not None:
         arguments = typing.get_args(target)
@@ -658,11 +646,9 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
             return any(type(value) is type(a) and value == a for a in arguments)
         if origin is typing.Union or _is_union_type(origin):
             return _any([_fits_object(value, a, namespace) for a in arguments])
-        if origin is typing.Annotated:
-            return _fits_object(value, arguments[0], namespace)
         return _fits_generic(value, origin, [
             functools.partial(_fits_object, target=a, namespace=namespace) for a in arguments
-            if a is not Ellipsis], Ellipsis in arguments)
+            if a is not Ellipsis])
     if isinstance(target, type):
         return _fits_class(value, target)
     return _UNKNOWN
@@ -687,8 +673,6 @@ def _fits_class(value: Any, target: type) -> bool:
         return isinstance(value, bool) or type(value).__name__ == "bool_"
     if target is str:
         return isinstance(value, str)
-    if target is typing.Any:
-        return True
     if issubclass(target, typing.IO):  # a protocol in all but name: any open file fits
         return hasattr(value, "read") or hasattr(value, "write")
     try:
@@ -697,8 +681,8 @@ def _fits_class(value: Any, target: type) -> bool:
         return True
 
 
-def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool | None]],
-                  variadic: bool) -> bool | None:
+def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool | None]]
+                  ) -> bool | None:
     """A parametrised container (``Sequence[float]``, ``Mapping[str, int]``,
     ``tuple[str, ...]``, ``Callable[..., T]``)."""
     import typing
@@ -712,21 +696,17 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
     if isinstance(value, str) and origin is not str and not issubclass(origin, str) and \
             issubclass(origin, (collections.abc.Iterable,)):
         return False  # a name is not a collection of names (nor of numbers)
-    numpy = sys.modules.get("numpy")
-    array = numpy is not None and isinstance(value, numpy.ndarray)
-    if array and issubclass(origin, (collections.abc.Sequence, collections.abc.Iterable)) \
-            and not issubclass(origin, collections.abc.Mapping):
-        return _fits_array(value, elements)
     if not _isinstance_generic(value, origin):
         return False
-    return _fits_elements(value, origin, elements, variadic)
+    return _fits_elements(value, origin, elements)
 
 
-def _fits_elements(value: Any, origin: type, elements: list[Callable[[Any], bool | None]],
-                   variadic: bool) -> bool | None:
+def _fits_elements(value: Any, origin: type, elements: list[Callable[[Any], bool | None]]
+                   ) -> bool | None:
     """The elements of a container that is an ``origin``: a mapping's first
-    :data:`_ELEMENTS` keys and values, a fixed tuple's every item, a list's or variadic
-    tuple's first :data:`_ELEMENTS` items; any other container is not looked into."""
+    :data:`_ELEMENTS` keys and values, a list's or tuple's first :data:`_ELEMENTS` items
+    (against the first element type); any other container (an array) is not looked
+    into."""
     if issubclass(origin, collections.abc.Mapping):
         if len(elements) != 2:
             return True
@@ -735,10 +715,6 @@ def _fits_elements(value: Any, origin: type, elements: list[Callable[[Any], bool
             results += [elements[0](key), elements[1](_number(item))]
         return _all(results)
     if isinstance(value, (list, tuple)) and elements:
-        if origin is tuple and not variadic:
-            if len(value) != len(elements):
-                return False
-            return _all([check(item) for check, item in zip(elements, value, strict=True)])
         return _all([elements[0](_number(item)) for item in value[:_ELEMENTS]])
     return True
 
@@ -751,14 +727,6 @@ def _isinstance_generic(value: Any, origin: type) -> bool:
         # a pandas Series and a set are iterables of values; arrays are handled above
         return isinstance(value, origin) or hasattr(value, "__iter__")
     return _fits_class(value, origin)
-
-
-def _fits_array(value: Any, elements: list[Callable[[Any], bool | None]]) -> bool | None:
-    """A numpy array for a sequence of numbers or of names: its dtype's kind."""
-    if not elements or value.size == 0:
-        return True
-    sample = value.flat[0]
-    return elements[0](_number(sample.item() if hasattr(sample, "item") else sample))
 
 
 def _number(item: Any) -> Any:

@@ -355,10 +355,18 @@ class OrNone:
 
 @record
 class Switch:
-    """An option given or not (``--force``, ``--no-progress``): no value, nothing to
-    check; the command line stores True when it is given."""
+    """An option given or not (``--force``, ``--no-progress``): the command line stores
+    True when it is given; a function's switch is True or False (a Python or numpy
+    boolean), never another value read as one (``allow_empty="no"``, which is true)."""
 
     type: ClassVar[type] = bool
+
+    def check(self, value: object, name: str) -> bool:
+        """``value`` as a ``bool``."""
+        if not isinstance(value, bool) and type(value).__name__ not in ("bool", "bool_"):
+            raise about(ParameterError(f"{name} must be True or False, got {shown(value)}",
+                                       param=name), value)
+        return bool(value)
 
 
 @record
@@ -698,6 +706,12 @@ RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), DEFAUL
                   "L", label=RELEVANCE_LEVEL,
                   cost=NO_WORK)
 #: ``--qrels FILE``: qrels given as an option (pooling's oracle, interleaving's judge).
+#: ``allow_empty=``, ``--allow-empty``: a run with no topic in common with the gold standard
+#: evaluated (its values empty) instead of refused (irscale eval, the text measures).
+ALLOW_EMPTY = Param("allow_empty", Switch(), False, "evaluate a run that has no topic in "
+                    "common with the qrels (an error otherwise, with or without -c: qrels of "
+                    "another collection, or topic ids written differently?)",
+                    ("--allow-empty",))
 QRELS_OPTION = Param("qrels", InputFiles(), None, "qrels file", ("--qrels",), "FILE",
                      requires=(IRDS_INPUT,))
 #: Most topics of a synthetic collection (:func:`irscale.datasets.synthetic_collection`,

@@ -19,9 +19,11 @@ from ..errors import InputError
 from ..io.table import Column, check_run_index
 from ..measures.results import Evaluation, RunSummaries
 from ..text.bleu import DEFAULT_MEASURES, bleu_requests, bleu_values
+from ..text.params import BLEU, CORPUS_BLEU
 from .outputs import pair_texts
 
 
+@BLEU
 def evaluate_bleu(references: Any, candidates: Any,
                   measures: str | Iterable[str] = DEFAULT_MEASURES, *,
                   allow_empty: bool = False) -> Evaluation:
@@ -84,6 +86,7 @@ class CorpusScores(RunSummaries):
         return [(c, float(self.values[c.label][run_index])) for c in self.columns]
 
 
+@CORPUS_BLEU
 def evaluate_corpus_bleu(references: Any, candidates: Any,
                          measures: str | Iterable[str] = ("BLEU(effective=0)",)
                          ) -> CorpusScores:

@@ -16,6 +16,7 @@ from ..errors import InputError, InputFormatError, ParameterError
 from ..io.scus import PeerScus, Pyramid, read_peer_scus, read_pyramid
 from ..measures.names import measure_names, parse_name
 from ..measures.results import Evaluation
+from ..text.params import PYRAMID
 from ..text.pyramid import PYRAMID_EXPECTED, PYRAMID_MEASURES, best_weight
 from .outputs import text_evaluation
 
@@ -24,6 +25,7 @@ def _source(source: Any, reader: Any, kind: type) -> Any:
     return source if isinstance(source, kind) else reader(source)
 
 
+@PYRAMID
 def evaluate_pyramid(pyramid: Any,
                      peers: Any,
                      measures: str | Iterable[str] = PYRAMID_MEASURES, *,

@@ -19,7 +19,6 @@ from ..core.params import (
     CUTOFF,
     DEPTH,
     INTERVAL_SAMPLES,
-    NO_WORK,
     RELEVANCE,
     RESAMPLES,
     RNG_SEED,
@@ -246,20 +245,6 @@ SPLIT_SIZE = Integers(2)
 SPLIT_SIZES = Param("sizes", SPLIT_SIZE, (5, 10, 15, 20, 25), "comma-separated topics per "
                     "split", ("--sizes",), "S,S,...",
                     cost=Cost("topics", per="a topic of each half (at most half of them)"))
-#: A D-study size: topics or levels of a second facet (:meth:`irscale.stats.GStudy.dstudy`).
-DSTUDY_SIZE = Integers(1, 1_000_000)
-#: ``meta gstudy --topics``: the topic set sizes of the D-study.
-DSTUDY_TOPICS = Param("n_topics", DSTUDY_SIZE, (10, 25, 50, 100, 200), "comma-separated "
-                      "topic set sizes of the D-study", ("--topics",), "N,N,...",
-                      cost=NO_WORK)
-#: ``meta gstudy --facet-levels``: the D-study sizes of the second facet.
-DSTUDY_FACET = Param("n_facet", DSTUDY_SIZE, None, "comma-separated levels of the second "
-                     "facet in the D-study", ("--facet-levels",), "N,N,...",
-                     unset="its number in the --facet-scores file",
-                     cost=NO_WORK)
-#: ``meta gstudy --target``: the coefficient whose topic count is wanted.
-GSTUDY_TARGET = Param("target", Reals(0.0, 1.0, "()"), None, "print the fewest topics that "
-                      "reach this Eρ² and this Φ", ("--target",), "R", unset="none")
 #: ``meta split --metric``: an agreement metric, the bias of the halves' means (``bias``)
 #: or the spread of τ (``tau_sd``).
 SPLIT_METRIC = Param("metric", Names("metric", (*SPLIT_METRICS, "bias", "tau_sd")), None,

@@ -86,7 +86,15 @@ from ..stats.validation import (
     constant_columns,
     tie_tolerance,
 )
-from .params import AB_ANALYSES, AB_POWER_OF, AB_SIZE, AB_TEST, SESSION_MEASURES
+from .params import (
+    AB_ANALYSES,
+    AB_ASSIGN,
+    AB_POWER_OF,
+    AB_SIZE,
+    AB_SRM,
+    AB_TEST,
+    SESSION_MEASURES,
+)
 from .user_values import (
     check_labels,
     located,
@@ -110,24 +118,12 @@ _SCALE = float(2**64)
 
 
 # --------------------------------------------------------------------------- assignment
-def _shares(splits: Mapping[str, float] | Sequence[str]) -> tuple[list[str], np.ndarray]:
+def _planned(splits: Mapping[str, float] | Sequence[str]) -> tuple[list[str], np.ndarray]:
+    """The variants and shares of ``splits`` as the binding returns them (a dict,
+    :class:`~irscale.online.params.Splits`), or of the default (variants, equal shares)."""
     if isinstance(splits, Mapping):
-        names, shares = [str(k) for k in splits], list(splits.values())
-    elif isinstance(splits, Sequence) and not isinstance(splits, (str, bytes)):
-        names, shares = [str(k) for k in splits], [1.0 / max(len(splits), 1)] * len(splits)
-    else:
-        raise ParameterError(f"splits must be a mapping {{variant: share}} or a list of "
-                             f"variants, got {splits!r}")
-    if len(names) < 2 or len(set(names)) != len(names):
-        raise ParameterError(f"splits need at least two distinct variants, got {names}")
-    try:
-        values = np.array(shares, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ParameterError(f"split shares must be numbers, got {shares}") from None
-    if not np.isfinite(values).all() or (values <= 0).any() or abs(values.sum() - 1) > 1e-9:
-        raise ParameterError(f"split shares must be positive and sum to 1, got "
-                             f"{dict(zip(names, shares, strict=True))}")
-    return names, values
+        return list(splits), np.fromiter(splits.values(), np.float64, count=len(splits))
+    return list(splits), np.full(len(splits), 1.0 / len(splits))
 
 
 def hash_unit(users: Sequence[object], salt: str) -> np.ndarray:
@@ -138,8 +134,9 @@ def hash_unit(users: Sequence[object], salt: str) -> np.ndarray:
          for user in users), dtype=np.float64, count=len(users)) / _SCALE
 
 
+@AB_ASSIGN
 def assign(users: Sequence[object] | pd.Series | np.ndarray, *, salt: str,
-           splits: Mapping[str, float] | Sequence[str] = ("control", "treatment"),
+           splits: Mapping[str, float] | Sequence[str] | str = ("control", "treatment"),
            ) -> pd.Series:
     """The variant of every user (a Series indexed by user), by hashing (module doc).
 
@@ -148,8 +145,9 @@ def assign(users: Sequence[object] | pd.Series | np.ndarray, *, salt: str,
     users : sequence of user ids (converted with ``str``)
     salt : str
         The experiment's salt: the same salt gives the same assignment.
-    splits : mapping {variant: share} or list of variants (equal shares)
-        Shares are positive and sum to 1.
+    splits : mapping {variant: share}, list of variants (equal shares) or ``NAME=SHARE,...``
+        Shares are positive and sum to 1 (:class:`irscale.online.params.Splits`, checked
+        on entry).
 
     Examples
     --------
@@ -158,7 +156,7 @@ def assign(users: Sequence[object] | pd.Series | np.ndarray, *, salt: str,
     """
     import pandas as pd
 
-    names, shares = _shares(splits)
+    names, shares = _planned(splits)
     ids = [str(u) for u in (users.tolist() if hasattr(users, "tolist") else users)]
     if not ids:
         raise InputError("no user to assign")
@@ -587,12 +585,14 @@ class SampleRatioResult(HtmlRepr):
                             f"{self.df}, p = {self.pvalue:.4g}")
 
 
+@AB_SRM
 def sample_ratio_mismatch(
     assignment: pd.Series | Mapping[str, int],
-    splits: Mapping[str, float] | Sequence[str] = ("control", "treatment"),
+    splits: Mapping[str, float] | Sequence[str] | str = ("control", "treatment"),
 ) -> SampleRatioResult:
     """χ² test of a sample-ratio mismatch: ``assignment`` is the variant of every user (a
-    Series) or the users per variant (a mapping); ``splits`` the planned shares.
+    Series) or the users per variant (a mapping); ``splits`` the planned shares (as
+    :func:`assign`'s).
 
     >>> round(sample_ratio_mismatch({"control": 5200, "treatment": 4800}).pvalue, 6)
     6.3e-05
@@ -600,7 +600,7 @@ def sample_ratio_mismatch(
     import pandas as pd
     from scipy import stats
 
-    names, shares = _shares(splits)
+    names, shares = _planned(splits)
     if isinstance(assignment, pd.Series):
         check_labels(assignment)
         counts = assignment.astype(str).value_counts()

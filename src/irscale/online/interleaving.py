@@ -60,7 +60,6 @@ from .params import (
     INTERLEAVE,
     INTERLEAVING_METHODS,
     INTERVAL_BOOTSTRAP,
-    OPTIMIZED_LENGTH,
     OUTCOMES,
     SHOWN_LENGTH,
     TOPIC_IMPRESSIONS,
@@ -377,14 +376,13 @@ def interleave_runs(
     if n_rankers > 2 and method != "team-draft":
         raise ParameterError(f"{method} interleaving compares two rankers; for "
                              f"{n_rankers} use team-draft (multileaving)")
-    asked = OPTIMIZED_LENGTH.check(length, "length") if method == "optimized" else length
-    width = list_width(cube.candidates, asked)
+    width = list_width(cube.candidates, length)  # (bounded for optimized: INTERLEAVE)
     topic = impression_topics(cube.candidates, impressions, width, method)
     if isinstance(impressions, (int, np.integer)):  # every topic of any ranker is shown
         warn_missing_topics(cube.candidates, "interleaved", "its lists there hold the other "
                             "rankers' documents only, and every click there counts for them")
     batch = _mix(cube, topic, method, credit, width, tau, generator(rng))
-    return replace(batch, asked=asked)
+    return replace(batch, asked=length)
 
 
 def _mix(cube: Cube, topic: np.ndarray, method: str, credit: str, length: int, tau: float,

@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from ..core.binding import Binding, Required
+from ..core.binding import Binding, Narrows, Required
 from ..core.extras import PARQUET_INPUT
 from ..core.params import (
     ALPHA,
@@ -389,6 +389,83 @@ AB_TREATMENT = Param("treatment", Text(), "treatment", "treatment variant",
                      ("--treatment",), "TREATMENT")
 AB_SALT = Param("salt", Text(), None, "the experiment's salt: users are assigned by "
                 "MD5(salt:user)", ("--salt",), "SALT")
+#: The tolerance of the sum of an A/B test's shares (1 up to the rounding of decimals).
+SHARES_SUM_TOL = 1e-9
+
+
+@record
+class Splits:
+    """The variants of an A/B test and their shares: a mapping ``{variant: share}``, a
+    list of variants (equal shares) or the command line's text ``NAME=SHARE,...``, as a
+    ``{variant: share}`` dict. At least two variants, each named once (names as ``str``
+    gives them), none empty or holding a blank or a tab (``user variant`` files are split
+    there); each share a finite number > 0 (a number or its text), the shares summing to
+    1 within :data:`SHARES_SUM_TOL` (Kohavi et al. 2009: the planned traffic split)."""
+
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> dict[str, float]:
+        """The variants and their shares, in the order given."""
+        pairs = self._pairs(value, name)
+        out: dict[str, float] = {}
+        for variant, share in pairs:
+            if not variant or len(variant.split()) != 1 or variant != variant.strip():
+                raise ParameterError(f"{name}: variant {variant!r} is empty or holds a "
+                                     "blank or a tab ('user variant' files are split there)",
+                                     param=name)
+            if variant in out:
+                raise ParameterError(f"{name}: variant {variant!r} given twice", param=name)
+            out[variant] = self._share(variant, share, name)
+        if len(out) < 2:
+            raise ParameterError(f"{name} need at least two distinct variants, got "
+                                 f"{list(out)}", param=name)
+        if not all(math.isfinite(v) and v > 0 for v in out.values()) or \
+                abs(math.fsum(out.values()) - 1.0) > SHARES_SUM_TOL:
+            raise ParameterError(f"{name}: the shares must be positive and sum to 1, got "
+                                 f"{out}", param=name)
+        return out
+
+    @staticmethod
+    def _pairs(value: object, name: str) -> list[tuple[str, object]]:
+        """``value`` as (variant, share) pairs, the shares as given."""
+        if isinstance(value, str):
+            pairs: list[tuple[str, object]] = []
+            for part in value.split(","):
+                variant, sep, share = part.partition("=")
+                if not sep:
+                    raise ParameterError(f"{name}: expected name=share,name=share,..., got "
+                                         f"{value!r}", param=name)
+                pairs.append((variant.strip(), share))
+            return pairs
+        if isinstance(value, Mapping):
+            return [(str(k), v) for k, v in value.items()]
+        if isinstance(value, (list, tuple)):
+            return [(str(k), 1.0 / max(len(value), 1)) for k in value]
+        raise about(ParameterError(f"{name} must be NAME=SHARE,... text, a mapping {{variant: "
+                                   f"share}} or a list of variants, got {shown(value)}",
+                                   param=name), value)
+
+    @staticmethod
+    def _share(variant: str, share: object, name: str) -> float:
+        """The share of ``variant``: a number, or its text."""
+        if isinstance(share, str):
+            try:
+                return float(share)
+            except ValueError:
+                pass
+        elif not isinstance(share, bool) and isinstance(share, numbers.Real):
+            return float(share)
+        raise ParameterError(f"{name}: the share of {variant!r} is not a number: {share!r}",
+                             param=name)
+
+    def outside(self) -> tuple[str, ...]:
+        return ("a=0.5", "a=0.5,b=0.6", "a=0.5,a=0.5", "a b=0.5,c=0.5", "a=x,b=0.5", "a")
+
+
+#: ``splits=``, ``--splits NAME=SHARE,...``: the variants and their planned shares
+#: (:func:`irscale.online.assign`, :func:`irscale.online.sample_ratio_mismatch`).
+AB_SPLITS = Param("splits", Splits(), ("control", "treatment"), "variants and their shares, "
+                  "summing to 1", ("--splits",), "NAME=SHARE,...")
 AB_METRICS = Param("measures", Text(), None, "the columns to summarise", ("--metrics",),
                    "COLUMN,...", unset="every numeric column", label="--metrics",
                    dest="metrics")
@@ -497,11 +574,15 @@ def _joined(*bindings: Binding) -> Binding:
 #: The methods with a credit rule to choose (``credit=``, ``--credit``).
 _CREDIT_RULE = Needs((CREDIT,), on=INTERLEAVING_METHOD, values=CREDITED)
 #: :func:`irscale.online.interleave_runs` (``irscale online interleave``): τ draws the
-#: lists of probabilistic interleaving alone.
+#: lists of probabilistic interleaving alone; optimized interleaving, which enumerates
+#: the 2^length lists, shows 16 documents at most.
 INTERLEAVE = Binding((INTERLEAVING_METHOD, TOPIC_IMPRESSIONS, SHOWN_LENGTH, SOFTMAX_TAU),
                      rules=(_CREDIT_RULE,
                             Needs((SOFTMAX_TAU,), on=INTERLEAVING_METHOD,
-                                  values=("probabilistic",))))
+                                  values=("probabilistic",)),
+                            Narrows(SHOWN_LENGTH, OPTIMIZED_LENGTH, on=INTERLEAVING_METHOD,
+                                    values=("optimized",),
+                                    why="2^length lists are enumerated")))
 #: :meth:`irscale.online.interleaving.ShownLists.simulate_clicks`: the qrels and their
 #: relevance level make the perfect user's clicks, the probability the random user's.
 SIMULATE_CLICKS = Binding(
@@ -544,6 +625,10 @@ AB_TEST = Binding((AB_ANALYSIS, SIGNIFICANCE, AB_MISSING),
 #: :func:`irscale.online.ab_power`.
 AB_SIZE = Binding((MIN_DIFF, USER_SD, SIGNIFICANCE, AB_POWER))
 AB_POWER_OF = Binding((MIN_DIFF, USER_SD, AB_USERS, SIGNIFICANCE))
+#: :func:`irscale.online.assign` (``irscale online ab assign``, ``measures --salt``) and
+#: :func:`irscale.online.sample_ratio_mismatch` (``irscale online ab srm``): the splits.
+AB_ASSIGN = Binding((AB_SALT, AB_SPLITS))
+AB_SRM = Binding((AB_SPLITS,))
 #: :func:`irscale.online.session_measures` (``irscale online ab measures``),
 #: :func:`irscale.online.loyalty_measures`, :func:`irscale.online.engagement_summary`
 #: (``irscale online ab summary``) and

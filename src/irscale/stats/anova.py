@@ -42,8 +42,9 @@ from ..core import ScoreMatrix
 from ..errors import InputError
 from ._factorial import SumsOfSquares, Term, balanced, format_model, parse_model, term_name
 from ._linear import type3
+from .params import ANOVA
 from .results import AnovaResult, AnovaRow
-from .transforms import check_transform, transform_scores
+from .transforms import transform_scores
 from .validation import TIE_RTOL, check_not_constant, score_table
 
 #: Named models of a topics × systems score table: (formula, description, fake).
@@ -154,6 +155,7 @@ def fit_model(
     )
 
 
+@ANOVA
 def anova(data: object, model: str = "topic+system", *, measure: str | None = None,
           transform: str | None = None) -> AnovaResult:
     """ANOVA of a topics × systems score table for a named model or formula.
@@ -165,9 +167,10 @@ def anova(data: object, model: str = "topic+system", *, measure: str | None = No
     or ``"none"``, ``"arcsine"`` (asin(√x), scores in [0, 1]) or ``"rank"`` (Conover &
     Iman 1981): the table is computed on the transformed scores
     (:mod:`irscale.stats.transforms`). The result's ``assumptions`` checks the residuals
-    (:mod:`irscale.stats.assumptions`).
+    (:mod:`irscale.stats.assumptions`). The transform is checked on entry
+    (:data:`irscale.stats.params.ANOVA`).
     """
-    transform = check_transform(transform)
+    transform = None if transform == "none" else transform  # (canonical: the binding's)
     values, topics, systems = score_table(data, measure)
     formula, name, fake = MODELS.get(model, (model, "ANOVA", False))
     terms = parse_model(formula, ("topic", "system"))

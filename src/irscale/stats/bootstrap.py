@@ -32,14 +32,14 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..core.progress import ProgressArg, check_stop
+from ..core.progress import ProgressArg, check_progress, check_stop
 from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test, studentise
 from .effects import standard_error
+from .params import RESAMPLING_TEST
 from .resampling import (
     Convention,
     RngArg,
-    check_resampling,
     chunk_sizes,
     exceedances,
     mc_pvalue,
@@ -84,7 +84,7 @@ def _run(
     can run it) draws one chunk of samples and counts, per pair, the samples as extreme as
     observed.
     """
-    check_resampling(alternative, samples, convention, workers, progress, executor)
+    check_progress(progress)  # (the rest bound: RESAMPLING_TEST; workers: run_chunks)
     hits = np.zeros(pairs, dtype=np.int64)
 
     def add(_: int, counts: np.ndarray) -> None:
@@ -167,6 +167,7 @@ def two_sided_studentised_hits(
     return np.where(positive, hits, counts.shape[0])
 
 
+@RESAMPLING_TEST
 def paired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,
@@ -191,6 +192,7 @@ def paired_bootstrap_kernel(
                    convention=convention, method=f"studentised, {samples} bootstrap samples")
 
 
+@RESAMPLING_TEST
 def bootstrap_shift_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,
@@ -215,6 +217,7 @@ def unpaired_means(draws: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
             - resample_counts(draws[:, n:], size) @ v / m)
 
 
+@RESAMPLING_TEST
 def unpaired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,

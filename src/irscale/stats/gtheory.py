@@ -51,6 +51,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -58,6 +59,7 @@ import pandas as pd
 from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
 from ._factorial import Term, balanced, term_name
+from .params import DSTUDY, GSTUDY, TOPICS_FOR
 from .power import TopicSetSize
 from .protocol import format_table
 from .shards import ShardScores
@@ -84,21 +86,6 @@ class Component:
     @property
     def variance(self) -> float:
         return max(self.estimate, 0.0)
-
-
-def _check_size(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not 1 <= int(value) <= _MAX_SIZE:
-        raise ParameterError(f"{name} must be an integer from 1 to {_MAX_SIZE:,}, got "
-                             f"{value!r}")
-    return int(value)
-
-
-def _sizes(value: int | Sequence[int], name: str) -> list[int]:
-    items = [value] if isinstance(value, (int, np.integer)) else list(value)
-    if not items:
-        raise ParameterError(f"{name}: give at least one size")
-    return [_check_size(v, name) for v in items]
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,12 +159,14 @@ class GStudy(HtmlRepr):
         """The dependability index Φ of the G-study's own sizes."""
         return self.coefficients()[1]
 
+    @DSTUDY
     def dstudy(self, n_topics: int | Sequence[int], n_facet: int | Sequence[int] | None = None
                ) -> DStudy:
         """Eρ², Φ and the error variances for every ``n_topics`` (and ``n_facet``, the
-        second facet's sizes; default its G-study size)."""
-        topics = _sizes(n_topics, "n_topics")
-        facet: list[int | None] = [None] if n_facet is None else list(_sizes(n_facet, "n_facet"))
+        second facet's sizes; default its G-study size): each a size or a list of sizes,
+        checked on entry (:data:`irscale.stats.params.DSTUDY`)."""
+        topics, levels = cast("list[int]", n_topics), cast("list[int] | None", n_facet)
+        facet: list[int | None] = [None] if levels is None else list(levels)
         rows = []
         for t in topics:
             for q in facet:
@@ -207,6 +196,7 @@ class GStudy(HtmlRepr):
                 without += part
         return with_topic, without
 
+    @TOPICS_FOR
     def topics_for(self, target: float, coefficient: str = "erho2",
                    n_facet: int | None = None) -> TopicSetSize:
         """The fewest topics whose ``coefficient`` (``"erho2"`` or ``"phi"``) reaches
@@ -214,9 +204,6 @@ class GStudy(HtmlRepr):
         if coefficient not in COEFFICIENTS:
             raise ParameterError(f"coefficient must be one of {', '.join(COEFFICIENTS)}, got "
                                  f"{coefficient!r}")
-        if isinstance(target, bool) or not isinstance(target, (int, float)) \
-                or not 0.0 < float(target) < 1.0:
-            raise ParameterError(f"target must be a number in (0, 1), got {target!r}")
         sizes = self._facet_sizes(1, n_facet)
         with_topic, without = self._error_parts(coefficient, sizes)
         system = self.variance("system")
@@ -328,6 +315,7 @@ def _estimates(lines: list[tuple[Term, float, float]], n: dict[str, int], noise:
     return estimates
 
 
+@GSTUDY
 def gstudy(data: object, *, measure: str | None = None, facet: str = "variant") -> GStudy:
     """The G-study of a score table (module docstring).
 
@@ -337,8 +325,6 @@ def gstudy(data: object, *, measure: str | None = None, facet: str = "variant") 
     facet (``"variant"``: query variants of each topic; ``"assessor"``, ``"shard"``). Every
     cell needs a score.
     """
-    if not isinstance(facet, str) or not facet.isidentifier() or facet in ("system", "topic"):
-        raise ParameterError(f"facet must be a name other than system and topic, got {facet!r}")
     values, factors = _array(data, measure, facet)
     check_not_constant(values)
     every = [tuple(factors[i] for i in subset) for size in range(1, len(factors))

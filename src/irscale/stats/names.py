@@ -184,11 +184,6 @@ QPP_MODEL = Param("model", Text(), None, "ANOVA formula over topic, predictor, s
                   "variant, e.g. 'topic + predictor' (None: the main effects and the "
                   "predictor's interactions with system and variant)", ("--model",),
                   "FORMULA", unset="None")
-#: The second facet of :func:`irscale.stats.gstudy` (query variants, assessors, ...).
-GSTUDY_FACET = Param("facet", Text(), "variant", "name of the second facet, the third column "
-                     "of --facet-scores", ("--facet",), "NAME")
-
-
 #: The weightings of the collections in the systems' means across them
 #: (:mod:`irscale.stats.across_collections`): ``equal`` (the macro average) or ``topics``
 #: (the micro average).

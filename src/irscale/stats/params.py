@@ -15,6 +15,7 @@ from ..core.binding import Binding, Excludes, Required
 from ..core.params import (
     INTERVAL_SAMPLES,
     MEMORY_LIMIT,
+    NO_WORK,
     POSITIVE,
     RESAMPLES,
     RNG_SEED,
@@ -22,9 +23,11 @@ from ..core.params import (
     THREADS,
     Cost,
     Integers,
+    Listed,
     Names,
     Needs,
     Param,
+    Reals,
 )
 from ..core.records import record
 from ..errors import ParameterError, about
@@ -94,6 +97,9 @@ class ScheffeModels(TukeyModels):
 #: The model of :func:`irscale.stats.tukey_hsd` (``compare --test tukey-hsd --model``).
 TUKEY_MODEL = Param("model", TukeyModels(), "topic+system", "model Tukey's HSD follows: "
                     f"{' | '.join((*MODEL_NAMES, *RANK_MODELS))} or a formula", ("--model",))
+#: :func:`irscale.stats.anova` (and the one- and two-way ANOVAs, which call it): the
+#: transform of the scores.
+ANOVA = Binding((ANOVA_TRANSFORM,))
 #: A transform applies to an ANOVA model: a rank model ranks the scores itself.
 _RANKED = Excludes((ANOVA_TRANSFORM,), on=TUKEY_MODEL, values=RANK_MODELS,
                    why="a rank test ranks the scores itself")
@@ -110,6 +116,13 @@ SCHEFFE = Binding((Param("model", ScheffeModels(), "topic+system", "ANOVA model 
 #: :func:`irscale.stats.randomized_tukey_hsd`: its resamples, level, threads, p-value
 #: convention and seed.
 RANDOMIZED_TUKEY = Binding((RESAMPLES, SIGNIFICANCE, THREADS, CONVENTION), takes=(RNG_SEED,))
+#: The kernels of the resampling tests (:func:`irscale.stats.bootstrap.
+#: paired_bootstrap_kernel`, ``bootstrap_shift_kernel``, ``unpaired_bootstrap_kernel``,
+#: :func:`irscale.stats.randomization.randomization_kernel`), which every path to a
+#: resampling test runs (its function, :func:`irscale.stats.two_sample_test`,
+#: :func:`irscale.stats.pairwise_tests`, the meta analyses): the alternative, the
+#: resamples, the p-value convention and the threads, checked on entry.
+RESAMPLING_TEST = Binding((ALTERNATIVE, RESAMPLES, CONVENTION, THREADS), takes=(RNG_SEED,))
 #: The test of :func:`irscale.stats.pairwise_tests`.
 PAIRWISE_TEST = Param("test", TEST, "t", "two-system test", ("--test",))
 #: :func:`irscale.stats.pairwise_tests`: the test, the level, the alternative and the
@@ -217,3 +230,49 @@ TOPIC_SET_SIZE = Binding(
 MINIMUM_DIFFERENCE = Binding(
     (POWER_TOPICS, POWER_SD, DETECTION_DESIGN, POWER_SYSTEMS),
     rules=(Needs((POWER_SYSTEMS,), on=DETECTION_DESIGN, values=("anova",)),))
+
+
+# --------------------------------------------------------------------------- G-theory
+@record
+class FacetName:
+    """The name of the second facet of a G-study (``variant``, ``assessor``): an
+    identifier (it names a column and the effects, ``system:variant``) other than the
+    design's own ``system`` and ``topic``."""
+
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> str:
+        """``value`` itself."""
+        if not isinstance(value, str) or not value.isidentifier() or \
+                value in ("system", "topic"):
+            raise about(ParameterError(f"{name} must be a name other than system and topic, "
+                                       f"got {value!r}", param=name), value)
+        return value
+
+    def outside(self) -> tuple[str, ...]:
+        return ("system", "topic", "a b", "1x")
+
+
+#: The second facet of :func:`irscale.stats.gstudy` (query variants, assessors, ...).
+GSTUDY_FACET = Param("facet", FacetName(), "variant", "name of the second facet, the third "
+                     "column of --facet-scores", ("--facet",), "NAME")
+#: A D-study size: topics or levels of a second facet (:meth:`irscale.stats.GStudy.dstudy`).
+DSTUDY_SIZE = Integers(1, 1_000_000)
+#: ``n_topics=``, ``meta gstudy --topics``: the topic set sizes of the D-study.
+DSTUDY_TOPICS = Param("n_topics", Listed(DSTUDY_SIZE, "a topic set size"),
+                      (10, 25, 50, 100, 200), "comma-separated topic set sizes of the "
+                      "D-study", ("--topics",), "N,N,...", cost=NO_WORK)
+#: ``n_facet=``, ``meta gstudy --facet-levels``: the D-study sizes of the second facet.
+DSTUDY_FACET = Param("n_facet", Listed(DSTUDY_SIZE, "a number of levels"), None,
+                     "comma-separated levels of the second facet in the D-study",
+                     ("--facet-levels",), "N,N,...",
+                     unset="its number in the --facet-scores file", cost=NO_WORK)
+#: ``target=``, ``meta gstudy --target``: the coefficient whose topic count is wanted.
+GSTUDY_TARGET = Param("target", Reals(0.0, 1.0, "()"), None, "print the fewest topics that "
+                      "reach this Eρ² and this Φ", ("--target",), "R", unset="none")
+#: :func:`irscale.stats.gstudy` (``irscale meta gstudy``), :meth:`irscale.stats.GStudy.
+#: dstudy` and :meth:`irscale.stats.GStudy.topics_for`: each a binding of its own; the
+#: command takes the three.
+GSTUDY = Binding((GSTUDY_FACET,))
+DSTUDY = Binding((DSTUDY_TOPICS, DSTUDY_FACET))
+TOPICS_FOR = Binding((GSTUDY_TARGET,))

@@ -22,14 +22,14 @@ from typing import Literal
 
 import numpy as np
 
-from ..core.progress import ProgressArg, check_stop
+from ..core.progress import ProgressArg, check_progress, check_stop
 from ..errors import ParameterError
-from ..parallel import ExecutorArg
+from ..parallel import ExecutorArg, check_workers
 from ._twosample import Outcome, TestSpec, run_test
+from .params import RESAMPLING_TEST
 from .resampling import (
     Convention,
     RngArg,
-    check_resampling,
     chunk_sizes,
     exceedances,
     mc_pvalue,
@@ -73,6 +73,7 @@ def _enumerated_signs(start: int, size: int, n: int) -> np.ndarray:
     return 1.0 - 2.0 * bits
 
 
+@RESAMPLING_TEST
 def randomization_kernel(
     x: np.ndarray,
     y: np.ndarray,
@@ -86,7 +87,8 @@ def randomization_kernel(
     progress: ProgressArg = False,
     executor: ExecutorArg = "local",
 ) -> Outcome:
-    check_resampling(alternative, samples, convention, workers, progress, executor)
+    check_workers(workers, executor)  # (the rest bound: RESAMPLING_TEST)
+    check_progress(progress)
     d = x - y
     n = d.shape[0]
     observed = d.sum(axis=0)

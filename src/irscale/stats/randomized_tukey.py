@@ -27,13 +27,12 @@ import numpy as np
 
 from ..core.budget import MAX_MEMORY
 from ..core.params import RESAMPLES
-from ..core.progress import ProgressArg, declared_memory
-from ..parallel import ExecutorArg
+from ..core.progress import ProgressArg, check_progress, declared_memory
+from ..parallel import ExecutorArg, check_workers
 from .params import RANDOMIZED_TUKEY
 from .resampling import (
     Convention,
     RngArg,
-    check_resampling,
     check_rng,
     chunk_sizes,
     map_chunks,
@@ -113,7 +112,8 @@ def randomized_tukey_hsd(
     threads and convention are checked on entry (:data:`irscale.stats.params.
     RANDOMIZED_TUKEY`)."""
     rng = check_rng(rng)
-    check_resampling("two-sided", samples, convention, workers, progress, executor)
+    check_workers(workers, executor)  # (the rest bound: RANDOMIZED_TUKEY)
+    check_progress(progress)
     check_ranges_memory(samples, max_memory, None if max_memory is None else MAX_MEMORY)
     values, _, systems = score_table(data, measure)
     check_not_constant(values)

@@ -36,11 +36,11 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 
 from ..core.params import MAX_SAMPLES as MAX_SAMPLES
-from ..core.params import RESAMPLES, SAMPLES, SEED
-from ..core.progress import ProgressArg, check_progress, progress_reporter
+from ..core.params import RESAMPLES, SEED
+from ..core.progress import ProgressArg, progress_reporter
 from ..errors import ParameterError, shown
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
-from .validation import Alternative, check_alternative, check_choice, check_count
+from .validation import Alternative, check_count
 
 Convention = Literal["plus-one", "proportion"]
 CONVENTIONS: tuple[str, ...] = ("plus-one", "proportion")
@@ -253,17 +253,3 @@ def mc_pvalue(
     else:
         p = count / samples
     return p, np.sqrt(p * (1.0 - p) / samples)
-
-
-def check_resampling(alternative: Alternative, samples: int, convention: str,
-                     workers: int | None = None, progress: object = False,
-                     executor: object = "local") -> None:
-    """Validate the options every Monte Carlo routine shares (before any work)."""
-    check_alternative(alternative)
-    SAMPLES.check(samples, "samples")
-    check_choice(convention, CONVENTIONS, "convention")
-    if workers is not None:
-        check_count(workers, "workers")
-    check_workers(workers, executor)
-    check_progress(progress)
-

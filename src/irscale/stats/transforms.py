@@ -25,19 +25,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import InputError
-from .names import ANOVA_TRANSFORM
 from .ranks import rank_columns
 from .validation import TIE_RTOL, tie_tolerance
 
-__all__ = ["check_transform", "transform_scores"]
-
-
-def check_transform(transform: str | None) -> str | None:
-    """The canonical name of ``transform`` (``None`` for no transform)."""
-    if transform is None:
-        return None
-    name = ANOVA_TRANSFORM.check(transform)
-    return None if name == "none" else name
+__all__ = ["transform_scores"]
 
 
 def _where(index: tuple[int, ...], factors: Sequence[str],
@@ -80,7 +71,8 @@ def transform_scores(values: np.ndarray, transform: str | None, factors: Sequenc
                      labels: Sequence[Sequence[str]], measure: str | None = None
                      ) -> np.ndarray:
     """``values`` (one axis per factor) transformed as ``transform`` says (a canonical
-    name from :func:`check_transform`, or ``None``: ``values`` itself)."""
+    name of :data:`irscale.stats.names.ANOVA_TRANSFORM`, as the bindings of the ANOVAs
+    give it; ``None`` or ``"none"``: ``values`` itself)."""
     if transform == "arcsine":
         return arcsine(values, factors, labels, measure)
     if transform == "rank":

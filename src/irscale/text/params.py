@@ -7,9 +7,10 @@ module imports nothing but :mod:`irscale.core.params` (the mechanism).
 
 from __future__ import annotations
 
-from ..core.binding import Binding, Excludes
+from ..core.binding import Binding, Choice, Excludes
 from ..core.extras import NLTK, REGEX, Requires
 from ..core.params import (
+    ALLOW_EMPTY,
     NO_WORK,
     PPI_TUNING,
     RELEVANCE,
@@ -148,3 +149,19 @@ CITATION_JUDGMENTS = Param("judgments", InputFiles(), None, "support judgments o
 CITATIONS = Binding((MAX_CITATIONS,), takes=(CITATION_JUDGMENTS,))
 #: :func:`irscale.evaluate_sessions` (``irscale session``).
 SESSIONS = Binding((CLICK_ORDER, SESSION_CLICK_GAIN, RELEVANCE), rules=(CLICK_OPTIONS,))
+#: ``--corpus`` (``irscale text bleu``): each run's corpus BLEU
+#: (:func:`irscale.evaluation.evaluate_corpus_bleu`) instead of every text's
+#: (:func:`irscale.evaluation.evaluate_bleu`).
+CORPUS = Param("corpus", Switch(), False, "print each run's corpus BLEU (n-gram counts added "
+               "over its topics) as its summary line, instead of the mean of sentence BLEU",
+               ("--corpus",))
+#: :func:`irscale.evaluation.evaluate_pyramid` (``irscale text pyramid``) and
+#: :func:`irscale.evaluation.evaluate_bleu` (``irscale text bleu``): a switch, checked as
+#: one; their measures are checked where their names are parsed.
+PYRAMID = Binding((ALLOW_EMPTY,))
+BLEU = Binding((ALLOW_EMPTY,))
+#: :func:`irscale.evaluation.evaluate_corpus_bleu` (``text bleu --corpus``): measures only
+#: (a run without a topic's text has no corpus BLEU: no allow_empty).
+CORPUS_BLEU = Binding(())
+#: ``irscale text bleu``: ``--corpus`` chooses the function.
+BLEU_CHOICE = Choice(CORPUS, {False: BLEU, True: CORPUS_BLEU})
