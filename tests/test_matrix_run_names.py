@@ -86,3 +86,20 @@ def test_preferences_name_systems_by_name_file_or_run_id(matrix):
         predictive_power([("1", "a", "x", "left")], matrix, measure="P_1")
     with pytest.raises(AlignmentError, match="'bm25' with 'a', which name one system 'a'"):
         predictive_power([("1", "bm25", "a", "left")], matrix, measure="P_1")
+
+
+def test_runs_to_plot_by_name_file_or_run_id(matrix):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from irscale.plots.runs import baseline_differences, score_distributions
+
+    ax = score_distributions(matrix, "P_1", runs=["ql", "a.run"])
+    assert [tick.get_text() for tick in ax.get_xticklabels()] == ["b", "a"]
+    ax = baseline_differences(matrix, "P_1", "bm25", runs=["c.run"])
+    assert ax is not None
+    with pytest.raises(ParameterError, match=r"runs: 'x' names no run: .*'a' \(.*a\.run\)"):
+        score_distributions(matrix, "P_1", runs=["a", "x"])
+    with pytest.raises(ParameterError, match="baseline 'x' names no run"):
+        baseline_differences(matrix, "P_1", "x")
