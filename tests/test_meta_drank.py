@@ -112,7 +112,8 @@ def test_errors_and_ridge(correlated):
     assert float(meta.rank_distance(few, list(few.columns), ridge=1e-3)) >= 0.0
     with pytest.raises(ParameterError, match="each of the 4 systems once"):
         meta.rank_distance(correlated, ["a", "b", "c"])
-    with pytest.raises(ParameterError, match="unknown"):
+    with pytest.raises(ParameterError, match=r"the ranking's system 'x' names no run: .*; "
+                       r"runs: 'a', 'b', 'c', 'd'"):  # the run resolver's words (io.naming)
         meta.rank_distance(correlated, ["a", "b", "c", "x"])
     with pytest.raises(ParameterError, match="ridge"):
         meta.rank_distance(correlated, list(correlated.columns), ridge=-1)

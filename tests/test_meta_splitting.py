@@ -129,6 +129,9 @@ def test_subset_of_runs_and_shard_models():
     assert decide(half, "MD3").n_significant == expected.n_significant
     subset = split_study(matrix, (4,), 5, models=("MD2",), systems=["s1", "s3", "s5"], rng=1)
     assert subset.n_systems == 3 and subset.n_pairs == 3
+    # a system of none is refused with the systems, in the run resolver's words (io.naming)
+    with pytest.raises(ParameterError, match=r"systems: 'x' names no run: .*runs: 's1', 's2'"):
+        split_study(matrix, (4,), 5, models=("MD2",), systems=["s1", "x"], rng=1)
     with pytest.raises(InputError):
         split_study(matrix, (4,), 2, models=("MD3",))
 

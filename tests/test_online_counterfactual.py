@@ -300,6 +300,24 @@ def test_historical_by_hand() -> None:
     assert normalised.estimate == pytest.approx((7 / 9 + 1 / 9) / (1 + 1 / 9 + 1))
 
 
+def test_historical_source_runs_named_by_the_log_by_run_id(tmp_path) -> None:
+    """The log's teams designate the source runs as every run argument does (their run
+    ids here, the runs being named a and b by their files): the estimate by hand."""
+    log = b"i1 q 1 a bm25 1\ni2 q 1 b ql 1\ni3 q 1 a ql 0\n"
+    source = []
+    for name, runid, docs in (("a", "bm25", "ab"), ("b", "ql", "ba")):
+        path = tmp_path / f"{name}.run"
+        path.write_text("".join(f"q Q0 {d} {i + 1} {2 - i} {runid}\n"
+                                for i, d in enumerate(docs)))
+        source.append(path)
+    target = {"C": {"q": ["a", "b"]}, "D": {"q": ["c", "a"]}}
+    plain = historical_interleaving(log, source, target, normalise=False)
+    assert plain.estimate == pytest.approx((7 / 9 + 1 / 9) / 3)
+    with pytest.raises(InputError, match="team 'bm25' names no run"):
+        historical_interleaving(log, {"A": {"q": ["a", "b"]}, "B": {"q": ["b", "a"]}},
+                                target)
+
+
 def test_policy_as_run(tmp_path) -> None:
     """A run (scores) is ranked by score: the same estimate as its ranking as a list."""
     scores = {"q": {"a": 2.0, "b": 1.0}}

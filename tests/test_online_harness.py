@@ -279,3 +279,26 @@ def test_welch_and_sign_test_equal_scipy():
     expected = [1.0] + [binomtest(w, w + lo).pvalue for w, lo in zip(wins[1:], losses[1:],
                                                                        strict=True)]
     assert sign_test(wins, losses) == pytest.approx(expected, rel=1e-9)
+
+
+def test_pairs_name_runs_by_name_file_or_run_id(tmp_path):
+    """``pairs=`` designates the runs as every run argument does
+    (:func:`irscale.io.naming.find_run`): runs read from ``a.run`` and ``b.run`` (run ids
+    A and B) are paired by their names, file names or run ids alike; a name that designates
+    no run is refused with the runs and their files."""
+    paths = []
+    for name, run in (("a", A), ("b", B)):
+        path = tmp_path / f"{name}.run"
+        path.write_text("".join(f"q Q0 {d} {i + 1} {s} {name.upper()}\n"
+                                for i, (d, s) in enumerate(run["q"].items())))
+        paths.append(path)
+    options = {"impressions": [2, 10], "repetitions": 20, "seed": 7}
+    expected = sensitivity(QRELS, paths, "perfect", pairs=[("b", "a")], **options).curves
+    for pair in (("B", "A"), ("b.run", "a.run"), (str(paths[1]), "A")):
+        got = sensitivity(QRELS, paths, "perfect", pairs=[pair], **options).curves
+        pd.testing.assert_frame_equal(got, expected)
+    assert expected[["a", "b"]].drop_duplicates().values.tolist() == [["b", "a"]]
+    with pytest.raises(ParameterError, match=r"'C' names no run: .*'a' \(.*a\.run\)"):
+        sensitivity(QRELS, paths, "perfect", pairs=[("A", "C")], **options)
+    with pytest.raises(ParameterError, match="two different"):
+        sensitivity(QRELS, paths, "perfect", pairs=[("A", "a.run")], **options)

@@ -230,3 +230,73 @@ def test_the_command_prints_the_api_result(tmp_path, capsys):
     assert status in (0, None)
     expected = score_log(path, alpha=0.1, bootstrap=300, rng=3).format("csv") + "\n"
     assert capsys.readouterr().out == expected
+
+
+def _run_files(folder, ids: dict[str, str]) -> list:
+    """The rankings of :data:`RANKS` (A, B) as run files ``a.run`` and ``b.run`` whose run
+    ids are ``ids[ranker]``: the runs are named ``a`` and ``b`` by their files."""
+    paths = []
+    for ranker, path in (("A", folder / "a.run"), ("B", folder / "b.run")):
+        path.write_text("".join(f"q Q0 {d} {i + 1} {10 - i} {ids[ranker]}\n"
+                                for i, d in enumerate(RANKS[ranker]["q"])))
+        paths.append(path)
+    return paths
+
+
+def _team_log(teams: dict[str, str]) -> bytes:
+    """:data:`TEAM_DRAFT` with its teams renamed (``{"A": "bm25"}``)."""
+    return "".join(" ".join([*f[:4], teams.get(f[4], f[4]), f[5]]) + "\n"
+                   for f in map(str.split, TEAM_DRAFT.splitlines())).encode()
+
+
+_Q_LOG = b"i1 q 1 d1 A 1\ni1 q 2 d2 B 0\ni2 q 1 d2 B 1\ni2 q 2 d1 A 0\n"
+
+
+@pytest.mark.parametrize("teams", [{"A": "bm25", "B": "ql"}, {"A": "a", "B": "b"},
+                                   {"A": "a.run", "B": "b.run"}])
+def test_the_teams_name_runs_by_run_id_name_or_file(tmp_path, teams):
+    """A log's teams designate the runs as every run argument does
+    (:func:`irscale.io.naming.find_run`): a log written with run ids scores the runs named
+    by their files, and the rankers take the runs' names."""
+    paths = _run_files(tmp_path, {"A": "bm25", "B": "ql"})
+    log = b"".join(_Q_LOG.replace(b" A ", f" {teams['A']} ".encode())
+                   .replace(b" B ", f" {teams['B']} ".encode()).splitlines(keepends=True))
+    for method in ("team-draft", "balanced"):
+        got = score_log(log, paths, method=method, rng=0).to_frame()
+        expected = score_log(_Q_LOG, RANKS, method=method, rng=0).to_frame()
+        assert got[["a", "b"]].values.tolist() == [["a", "b"]]
+        pd.testing.assert_frame_equal(got.drop(columns=["a", "b"]),
+                                      expected.drop(columns=["a", "b"]))
+
+
+def test_teams_that_name_no_run_one_run_twice_or_two_runs_are_refused(tmp_path):
+    paths = _run_files(tmp_path, {"A": "bm25", "B": "ql"})
+    with pytest.raises(InputError, match=r"line 1: team 'x' names no run: .* runs: 'a' "
+                       r"\(.*a\.run\), 'b'"):
+        score_log(_Q_LOG.replace(b" A ", b" x "), paths, method="balanced")
+    with pytest.raises(InputError, match=r"line 2: teams 'bm25' and 'a' both name the run "
+                       "'a'"):
+        score_log(_Q_LOG.replace(b" A ", b" bm25 ").replace(b" B ", b" a "), paths,
+                  method="balanced")
+    paths = _run_files(tmp_path, {"A": "bm25", "B": "a"})  # b.run's run id is a's name
+    with pytest.raises(InputError, match=r"team 'a' is ambiguous: it names the runs 'a' "
+                       r"\(.*\), 'b'"):
+        score_log(_Q_LOG.replace(b" A ", b" a "), paths, method="balanced")
+
+
+def test_rankings_by_name_know_their_names_only():
+    with pytest.raises(InputError, match=r"team 'a' names no run: .*runs: 'A', 'B'"):
+        score_log(_Q_LOG.replace(b" A ", b" a "), RANKS, method="balanced")
+
+
+def test_the_command_names_the_runs_as_eval_does(tmp_path, capsys):
+    from irscale.cli.main import main
+
+    paths = [str(path) for path in _run_files(tmp_path, {"A": "bm25", "B": "ql"})]
+    log = tmp_path / "log.txt"
+    log.write_bytes(_Q_LOG.replace(b" A ", b" bm25 ").replace(b" B ", b" ql "))
+    for names, shown in ((None, ["a", "b"]), ("runid", ["bm25", "ql"]), ("x,y", ["x", "y"])):
+        argv = ["online", "score", str(log), "--runs", *paths, "--method", "balanced",
+                "--format", "csv", "--seed", "0"]
+        assert main(argv + (["--names", names] if names else [])) in (0, None)
+        assert capsys.readouterr().out.splitlines()[1].split(",")[:2] == shown

@@ -14,6 +14,7 @@ from irscale.online.simulate import INSTANTIATIONS
 from .conftest import (
     err,
     ok,
+    opt,
     output_contains,
     run_case,
     same_output_as,
@@ -93,6 +94,12 @@ CASES = [
                                          "--relevance-level", "2", "--serp-size", "2"),
        output_contains("\t2\t"), files=FILES),
     ok("measures", measures(), output_contains("uM", "rrM", "\na\tall\tuM", "all"), files=FILES),
+    ok("measures-names-runid", measures("--names", "runid"),
+       output_contains("\nteamA_r1\tall\tuM"), files=FILES),
+    ok("measures-names-given", measures("--names", "x,y"), output_contains("\ny\tall\tuM"),
+       files=FILES),
+    err("measures-names-count", measures("--names", "x"), opt("--names", "names"), "2 runs",
+        files=FILES),
     ok("measures-per-topic", measures("-q", "-m", "uM@2"), output_contains("\t1\tuM@2"),
        files=FILES),
     # ---- malformed click logs: file, line, text

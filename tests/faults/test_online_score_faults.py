@@ -9,6 +9,7 @@ import pytest
 
 from .catalog import trec_file_faults
 from .conftest import (
+    RUN_IDS,
     any_of,
     err,
     gz,
@@ -59,6 +60,7 @@ FILES = {"log.txt": LOG, "multi.txt": _text(_log("abc", "team-draft")),
          "prob.txt": _text(_log("ab", "probabilistic"))}
 BASE = ["online", "score", "log.txt", "--seed", "1", "--bootstrap", "200"]
 RUNS = ["--runs", "a.run", "b.run"]
+PLAIN = [*BASE[:2], "plain.txt", *BASE[3:]]  # (the log of the fixture, kept as plain.txt)
 LOC = any_of("log.txt, line 3", "log.txt:3", "log.txt line 3")
 
 
@@ -89,6 +91,18 @@ _ONE_TEAM = _text([" ".join([*f[:4], A, f[5]]) for f in _I0] + LINES[4:])
 _TWICE = _text([" ".join([*f[:4], [A, A, B, B][k], f[5]]) for k, f in enumerate(_I0)]
                + LINES[4:])
 _ONLY_A = _text([" ".join([*line.split()[:4], A, line.split()[5]]) for line in LINES])
+
+
+def _teams(names: dict[str, str], log: list[str] = LINES) -> str:
+    """The log with its teams renamed as ``names`` says (``{"a": "teamA_r1"}``)."""
+    return _text([" ".join([*f[:4], names.get(f[4], f[4]), f[5]]) for f in map(str.split, log)])
+
+
+#: The logs whose teams name the runs otherwise than by their names: by run id, file name
+#: and path.
+BY_RUNID = _teams(RUN_IDS)
+BY_FILE = _teams({A: "a.run", B: "./b.run"})
+PROBABILISTIC_BY_RUNID = _teams(RUN_IDS, _log("ab", "probabilistic"))
 _BLANKS = "\n".join("  " + "\t \t".join(line.split()) + " \t" for line in LINES) + "\n"
 
 CASES = [
@@ -170,6 +184,29 @@ CASES = [
     err("score-topic-not-in-runs", [*BASE, *RUNS], "log.txt", "line 1", "99",
         files=files(log_txt=_text([*[" ".join([f[0], "99", *f[2:]]) for f in
                                      map(str.split, LINES[:4])], *LINES[4:]]))),
+    # ---- the teams name the runs as every run argument does (io.naming.find_run)
+    ok("score-teams-by-run-id", [*BASE, *RUNS], same_output_as(*PLAIN, *RUNS),
+       files=files(log_txt=BY_RUNID, plain_txt=LOG)),
+    ok("score-teams-by-file", [*BASE, *RUNS], same_output_as(*PLAIN, *RUNS),
+       files=files(log_txt=BY_FILE, plain_txt=LOG)),
+    ok("score-probabilistic-teams-by-run-id",
+       [*BASE[:2], "prob.txt", *BASE[3:], "--method", "probabilistic", *RUNS],
+       same_output_as(*PLAIN, "--method", "probabilistic", *RUNS),
+       files=files(prob_txt=PROBABILISTIC_BY_RUNID, plain_txt=FILES["prob.txt"])),
+    ok("score-names-runid", [*BASE, *RUNS, "--names", "runid"],
+       output_contains(RUN_IDS[A], RUN_IDS[B]), files=files(log_txt=BY_RUNID)),
+    ok("score-names-given", [*BASE, *RUNS, "--names", "x,y"], output_contains("x  y"),
+       files=FILES),
+    err("score-team-names-no-run", [*BASE, *RUNS], LOC, "names no run", "'a' (a.run)",
+        files=files(log_txt=_field3(4, "nobody"))),
+    err("score-team-ambiguous", [*BASE, *RUNS], "log.txt", "ambiguous", "a.run", "b.run",
+        files=files(b_run=_text([line.rsplit(" ", 1)[0] + " a" for line in run_lines("b")]))),
+    err("score-two-teams-one-run", [*BASE, *RUNS], "log.txt", "both name", RUN_IDS[A],
+        files=files(log_txt=_teams({B: RUN_IDS[A]}))),
+    err("score-names-without-runs", [*BASE, "--names", "runid"], opt("--names"), "--runs",
+        files=FILES),
+    err("score-names-count", [*BASE, *RUNS, "--names", "x"], opt("--names", "names"),
+        "2 runs", files=FILES),
     # ---- options
     err("score-balanced-without-runs", [*BASE, "--method", "balanced"], opt("--runs"),
         files=FILES),

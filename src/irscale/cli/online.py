@@ -27,7 +27,7 @@ from .options import (
     described,
 )
 from .rules import given
-from .runargs import distinct_runs, read_inputs
+from .runargs import add_names, named_runs, read_inputs
 
 DOCS = "docs/online.md"
 #: ``LOG``: the click log an action reads.
@@ -140,7 +140,7 @@ def run_sensitivity(args: argparse.Namespace) -> Any:
     if len(args.runs) < 2:
         raise ParameterError("online sensitivity compares runs: give two or more")
     # the inputs first: a malformed file is reported before the analyses are imported
-    qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs))
+    qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names))
     model = args.model if args.model in params.USERS else \
         check_click_model(args.model).build()
     from ..online.harness import sensitivity
@@ -215,7 +215,7 @@ ACTIONS = {
     "sensitivity": action(
         run_sensitivity, (QRELS, {"metavar": "QRELS", "doc": "qrels file (TREC format)"}),
         (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files (two or more)"}),
-        params.SENSITIVITY_MODEL,
+        add_names, params.SENSITIVITY_MODEL,
         params.EXPERIMENT_SIZES, params.EXPERIMENT_REPETITIONS, RNG_SEED,
         params.OFFLINE_MEASURE, params.SENSITIVITY_METHODS, params.CREDIT, params.AB_MEASURE,
         params.SHOWN_LENGTH, params.TARGET,

@@ -15,7 +15,7 @@ from .online import CLICK_LOG, FITTING, add_action, one_of
 from .options import add_output, add_ties, wants_progress
 from .outputs import Done, Output
 from .rules import each, given
-from .runargs import distinct_runs, read_inputs
+from .runargs import add_names, named_runs, read_inputs
 
 #: The formats of a fitted model and of a simulated click log.
 FIT_FORMAT = Param("format", Names("format", ("tsv", "json")), "tsv", "tsv: parameters as "
@@ -62,7 +62,7 @@ def add_parser(subparsers) -> None:
     add_action(subparsers, "measures", run_measures,
                (QRELS, {"metavar": "QRELS", "doc": "qrels file (TREC format)"}),
                (RUNS, {"nargs": "+", "metavar": "RUN", "doc": "run files (TREC format)"}),
-               (fitted, {"required": True}),
+               add_names, (fitted, {"required": True}),
                (MEASURES, {"action": "append", "metavar": "NAME", "doc": "uM or rrM with "
                            "parameters and cut-off (repeatable; default uM and rrM)"}),
                params.PAGE_DEPTH, PER_QUERY, add_ties,
@@ -188,7 +188,7 @@ def run_simulate(args: argparse.Namespace) -> Done:
 def run_measures(args: argparse.Namespace) -> Done:
     """``online measures``: uM and rrM of every run with a fitted click model."""
     # the inputs first: a malformed file is reported before pandas is imported
-    qrels, runs = read_inputs(args.qrels, distinct_runs(args.runs),
+    qrels, runs = read_inputs(args.qrels, named_runs(args.runs, args.names),
                               keep_rank=args.ties == "rank-column")
     model = check_click_model(args.params).build()
     from ..online.calibrated import calibrated_summary, click_calibrated

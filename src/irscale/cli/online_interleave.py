@@ -13,7 +13,7 @@ from .common_params import INPUTS, QRELS_OPTION, RUNS, RUNS_OPTION
 from .inputs import check_click_model
 from .online import add_action, add_table
 from .options import Argument, add_progress, wants_progress
-from .rules import Required
+from .rules import Required, Rule
 from .runargs import add_names, distinct_runs, named_runs
 
 #: The interleaving method and its credit rule (``interleave``, ``score``).
@@ -68,14 +68,17 @@ def add_parser(subparsers) -> None:
     add_action(
         subparsers, "score", run_score,
         (INPUTS, {"metavar": "LOG", "doc": "interleaving log (text, gzip or '-')"}),
-        (RUNS_OPTION, {"nargs": "+", "metavar": "RUN", "doc": "the rankers' TREC runs, named "
-                       "by run id as the log's teams (needed by balanced, optimized and "
-                       "probabilistic marginal credit)"}),
+        (RUNS_OPTION, {"nargs": "+", "metavar": "RUN", "doc": "the rankers' TREC runs, which "
+                       "the log's teams name (a run's name, file or run id; needed by "
+                       "balanced, optimized and probabilistic marginal credit)"}),
         *METHOD, (params.SOFTMAX_TAU, {"doc": "probabilistic, marginal credit: the softmax "
                                        "exponent the lists were drawn with"}),
-        *interval(params.INTERVAL_BOOTSTRAP, "seed of the bootstrap"),
+        add_names, *interval(params.INTERVAL_BOOTSTRAP, "seed of the bootstrap"),
         binding=params.LOGGED,
         rules=(_check_credit,
+               Rule(("names",), lambda args: args.runs is not None,
+                    "online score: {options} names the runs of --runs; without them the "
+                    "rankers are the log's teams, named as the log names them"),
                Required("runs", lambda args: params.needs_rankings(args.method, credit(args)),
                         lambda args: f"--method {args.method} ({credit(args)} credit) scores "
                         "clicks by the ranks the rankers gave the documents, which the log "
@@ -138,7 +141,7 @@ def run_score(args: argparse.Namespace) -> Any:
     log = read_interleaving_log(args.inputs)  # before pandas and scipy are imported
     from ..online.logged import score_log
 
-    runs = None if args.runs is None else distinct_runs(args.runs)
+    runs = None if args.runs is None else named_runs(args.runs, args.names)
     return score_log(log, runs, method=args.method, credit=args.credit, tau=args.tau,
                      alpha=args.alpha, bootstrap=args.bootstrap, rng=args.seed,
                      progress=wants_progress(args))

@@ -89,6 +89,14 @@ class ScoreMatrix(HtmlRepr):
     #: text of a score. Kept by :meth:`measure` and :meth:`subset`; a matrix computed from
     #: another (standardised, evaluated) has none.
     lines: Mapping[str, RowPlaces] = field(default_factory=dict, repr=False)
+    #: The file of every system's run (``<...>``: a run without one) and its run id, where
+    #: the matrix was evaluated from runs (:meth:`irscale.evaluation.Evaluation.to_matrix`);
+    #: empty otherwise. A system is then designated by its name, its file (path, file name
+    #: or stem) or its run id, as every argument that names a run
+    #: (:func:`irscale.io.naming.find_in`); without them, by its name. Kept by
+    #: :meth:`measure` and :meth:`subset`; a matrix computed from another has none.
+    sources: tuple[str, ...] = field(default=(), repr=False)
+    runids: tuple[str, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         values = _as_numbers(self.values)
@@ -112,6 +120,11 @@ class ScoreMatrix(HtmlRepr):
                     if dup in seen:
                         raise InputError(f"duplicate {label[:-1]} label {dup!r}")
                     seen.add(dup)
+        for label, keys in (("sources", self.sources), ("runids", self.runids)):
+            keys = tuple(str(key) for key in keys)
+            object.__setattr__(self, label, keys)
+            if keys and len(keys) != values.shape[1]:
+                raise InputError(f"{len(keys)} {label} for {values.shape[1]} systems")
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -315,7 +328,8 @@ class ScoreMatrix(HtmlRepr):
             raise InputError(f"no measure {name!r} in the matrix (has {list(self.measures)})")
         k = self.measures.index(name)
         return ScoreMatrix(self.values[:, :, k : k + 1], self.topics, self.systems, (name,),
-                           {m: v for m, v in self.lines.items() if m == name})
+                           {m: v for m, v in self.lines.items() if m == name},
+                           self.sources, self.runids)
 
     def where(self, topic: str, measure: str) -> dict[str, Any]:
         """The file, line and text of ``topic``'s row of ``measure``, as the keywords of
@@ -350,8 +364,11 @@ class ScoreMatrix(HtmlRepr):
         s_labels, s_idx = pick(self.systems, systems, "systems")
         m_labels, m_idx = pick(self.measures, measures, "measures")
         values = self.values[t_idx][:, s_idx][:, :, m_idx]
+        kept = range(self.n_systems)[s_idx] if isinstance(s_idx, slice) else s_idx.tolist()
         return ScoreMatrix(values, t_labels, s_labels, m_labels,
-                           {m: v for m, v in self.lines.items() if m in m_labels})
+                           {m: v for m, v in self.lines.items() if m in m_labels},
+                           *(tuple(keys[i] for i in kept) if keys else ()
+                             for keys in (self.sources, self.runids)))
 
     def mean(self, measure: str | None = None) -> np.ndarray:
         """Mean score of every system over topics (one measure)."""

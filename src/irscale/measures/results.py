@@ -419,8 +419,12 @@ class Evaluation(RunSummaries):
             values[row, run, k] = column
         from ..core.scorematrix import ScoreMatrix
 
-        return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
-                                      measures=wanted, allow_missing=allow_missing)
+        matrix = ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
+                                        measures=wanted, allow_missing=allow_missing)
+        # the runs' files and run ids: a system is designated by them too (io.naming)
+        known = {key: getattr(self, key) for key in ("sources", "runids")
+                 if len(getattr(self, key)) == len(self.runs)}
+        return replace(matrix, **known) if known else matrix
 
     @property
     def counted_topics(self) -> int | None:

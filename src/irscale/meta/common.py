@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError
+from ..io.naming import find_names
 from ..stats.resampling import seed_sequence
 from ..stats.tables import Format, check_format, level_text, render
 from ..stats.validation import check_magnitude, score_table
@@ -60,14 +61,14 @@ def generator(seeds: np.random.SeedSequence) -> np.random.Generator:
 def restrict_systems(
     values: np.ndarray, systems: tuple[str, ...], wanted: Sequence[str] | None
 ) -> tuple[np.ndarray, tuple[str, ...]]:
-    """``values`` (topics × systems × ...) restricted to the ``wanted`` systems, in order."""
+    """``values`` (topics × systems × ...) restricted to the ``wanted`` systems, in order
+    (:func:`irscale.io.naming.find_names`: a name of none is a :class:`ParameterError`
+    listing them)."""
     if wanted is None:
         return values, systems
     index = {s: i for i, s in enumerate(systems)}
-    missing = [str(s) for s in wanted if str(s) not in index]
-    if missing:
-        raise AlignmentError(f"unknown system(s) {missing[:5]}; have {list(systems[:5])}...")
-    keep = [index[str(s)] for s in wanted]
+    # each a system's name, refused with the systems as a name of no run is (io.naming)
+    keep = [index[s] for s in find_names([str(s) for s in wanted], systems, "systems:")]
     if len(set(keep)) != len(keep):
         raise AlignmentError(f"a system is named twice in {[str(s) for s in wanted][:8]}")
     if len(keep) < 2:

@@ -48,6 +48,7 @@ from scipy.optimize import nnls
 
 from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
+from ..io.naming import find_names
 from ..stats.kendall import ATOL, RTOL
 from ..stats.protocol import format_table
 from ..stats.tables import Format
@@ -99,11 +100,9 @@ class DRank(HtmlRepr):
 
 
 def _ranking_order(ranking: Sequence[Hashable], systems: tuple[str, ...]) -> list[int]:
-    names = [str(s) for s in ranking]
+    # each a system's name, refused with the systems as a name of no run is (io.naming)
+    names = find_names([str(s) for s in ranking], systems, "the ranking's system")
     index = {s: i for i, s in enumerate(systems)}
-    unknown = [s for s in names if s not in index]
-    if unknown:
-        raise ParameterError(f"the ranking names unknown system(s) {unknown[:5]}")
     if len(set(names)) != len(names) or len(names) != len(systems):
         raise ParameterError(f"the ranking must name each of the {len(systems)} systems once, "
                              f"got {len(names)} names ({len(set(names))} distinct)")

@@ -39,7 +39,8 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
 from ..core.numbers import declare, undefined
-from ..errors import AlignmentError, InputError
+from ..errors import AlignmentError, InputError, ParameterError
+from ..io.naming import RunKey, find_run, run_keys
 from ..io.user_tables import LINES, RowLines
 from ..stats.protocol import Unpacks
 from ..stats.tables import Format
@@ -217,21 +218,14 @@ def predictive_power(
     values, topics, systems = score_table(scores, measure, min_systems=2, min_topics=1)
     label = measure or "M"
     t_index = {t: i for i, t in enumerate(topics)}
-    s_index = {s: i for i, s in enumerate(systems)}
-    for column, index, what in (("topic", t_index, "topic"), ("left", s_index, "system"),
-                                ("right", s_index, "system")):
-        absent = ~prefs[column].isin(list(index)).to_numpy()
-        if absent.any():
-            unknown = sorted(set(prefs[column][absent]))
-            message = f"the preferences name {what}(s) {unknown[:5]} that the scores of " \
-                f"{label} lack"
-            lines = prefs.attrs.get(LINES)
-            if isinstance(lines, RowLines):  # read from a file: its first such line
-                raise InputError(message, **lines.where(prefs.index[int(np.argmax(absent))]))
-            raise AlignmentError(message)
+    absent = ~prefs["topic"].isin(list(t_index)).to_numpy()
+    if absent.any():
+        unknown = sorted(set(prefs["topic"][absent]))
+        raise _at_first(prefs, absent, f"the preferences name topic(s) {unknown[:5]} that "
+                        f"the scores of {label} lack")
+    left, right = _systems(prefs, scores if isinstance(scores, ScoreMatrix) else systems)
     t = prefs["topic"].map(t_index).to_numpy()
-    delta = values[t, prefs["left"].map(s_index).to_numpy()] - \
-        values[t, prefs["right"].map(s_index).to_numpy()]
+    delta = values[t, left] - values[t, right]
     delta = np.where(np.abs(delta) <= max(threshold, tie_tolerance(values)), 0.0, delta)
     sign = prefs["sign"].to_numpy()
     strict = sign != 0
@@ -244,6 +238,47 @@ def predictive_power(
         no_preference=int((~strict).sum()), threshold=float(threshold), ties=ties,
         pvalue=_binomial_p(int(hit.sum()), int(miss.sum())),
         by_bin=_by_bin(np.abs(delta), hit, miss, tie, edges))
+
+
+def _systems(prefs: pd.DataFrame, scores: ScoreMatrix | Sequence[str]
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The system (column of ``scores``) of every preference's left and right ranking. A
+    system is designated as every argument that names a run
+    (:func:`irscale.io.naming.find_run`): by its name, or, where ``scores`` knows its
+    run's file and run id (a matrix evaluated from runs), by those too. One that
+    designates no system or several, or a preference whose two sides designate one, is
+    refused at its first line."""
+    keys = run_keys(scores) if isinstance(scores, ScoreMatrix) else \
+        [RunKey(str(name)) for name in scores]
+    index = {key.name: i for i, key in enumerate(keys)}
+    found: dict[str, int] = {}
+    sides = []
+    for column in ("left", "right"):
+        for name in dict.fromkeys(prefs[column]):
+            if name not in found:
+                try:
+                    found[name] = index[find_run(str(name), keys, "the preferences' system")]
+                except ParameterError as error:
+                    raise _at_first(prefs, (prefs[column] == name).to_numpy(),
+                                    str(error)) from None
+        sides.append(prefs[column].map(found).to_numpy(dtype=np.int64))
+    same = sides[0] == sides[1]
+    if same.any():
+        k = int(np.argmax(same))
+        raise _at_first(prefs, same, f"preference {k + 1} compares {prefs['left'].iloc[k]!r} "
+                        f"with {prefs['right'].iloc[k]!r}, which name one system "
+                        f"{keys[sides[0][k]].name!r}")
+    return sides[0], sides[1]
+
+
+def _at_first(prefs: pd.DataFrame, where: np.ndarray, message: str
+              ) -> InputError | AlignmentError:
+    """The error ``message`` about the preferences marked in ``where``: at the first of
+    their lines where they were read from a file, else an :class:`AlignmentError`."""
+    lines = prefs.attrs.get(LINES)
+    if isinstance(lines, RowLines):
+        return InputError(message, **lines.where(prefs.index[int(np.argmax(where))]))
+    return AlignmentError(message)
 
 
 def _binomial_p(hits: int, misses: int) -> float:

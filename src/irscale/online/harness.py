@@ -62,6 +62,7 @@ from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare
 from ..core.progress import declared_memory
 from ..errors import InputError, ParameterError
+from ..io.naming import find_run
 from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import format_table
 from ..stats.resampling import seed_sequence
@@ -203,19 +204,21 @@ def _offline(qrels: object, runs: list, measure: str) -> pd.DataFrame:
     return table[ranked]
 
 
-def _pairs(names: Sequence[str], pairs: Sequence[tuple[str, str]] | None
+def _pairs(runs: Sequence[Any], pairs: Sequence[tuple[str, str]] | None
            ) -> list[tuple[str, str]]:
+    """The pairs of runs' names to compare: every pair of ``runs`` in order, or those of
+    ``pairs``, each run designated by its name, file or run id
+    (:func:`~irscale.io.naming.find_run`)."""
     if pairs is None:
-        return list(itertools.combinations(names, 2))
-    chosen = [tuple(p) for p in pairs]
-    for pair in chosen:
-        if len(pair) != 2 or pair[0] == pair[1]:
+        return list(itertools.combinations([run.name for run in runs], 2))
+    chosen = []
+    for pair in map(tuple, pairs):
+        found = [find_run(str(name), runs, f"pairs: run of {pair!r}")
+                 for name in pair] if len(pair) == 2 else []
+        if len(found) != 2 or found[0] == found[1]:
             raise ParameterError(f"pairs: a pair names two different runs, got {pair!r}",
                                  param="pairs")
-        unknown = [name for name in pair if name not in names]
-        if unknown:
-            raise ParameterError(f"unknown run {unknown[0]!r} in pair {pair!r}: runs are "
-                                 f"{', '.join(names)}")
+        chosen.append((found[0], found[1]))
     if not chosen:
         raise ParameterError("pairs: give at least one pair of runs")
     return [(a, b) for a, b in chosen]
@@ -404,7 +407,7 @@ def sensitivity(
     user_model = _model(model, judged)
     offline = _offline(judged, run_list, measure)
     by_name = {run.name: run for run in run_list}
-    chosen = _pairs(list(by_name), pairs)
+    chosen = _pairs(run_list, pairs)
     topics = list(offline.index)
     methods = list(methods)
     rows = []

@@ -14,17 +14,22 @@ it; :func:`score_log` does both. What each method needs (module docstring of
     or a team twice within a round, is not a team-draft list and is refused.
 ``balanced``, ``optimized`` (credit ``inverse`` or ``linear``) and ``probabilistic`` with
     ``credit="marginal"``: the credit depends on the ranks the two rankers gave the clicked
-    documents, which a log does not hold; their rankings are given (``runs=``, the team
-    names being run names) and every document shown must be ranked by one of them. The
+    documents, which a log does not hold; their rankings are given (``runs=``) and every
+    document shown must be ranked by one of them. The
     marginal credit needs P(choose s) P_s(I_i | I_1..I_{i-1}) of every position, which
     follows from the rankings and the list shown (:func:`_assignment_probabilities`).
 
-Given ``runs=``, every team of the log must be one of them and must rank the documents it is
-credited with. Errors name the file, line and text of the first offending document.
+Given ``runs=``, every team of the log must designate one of them as every argument that
+names a run does (:func:`irscale.io.naming.find_run`: the run's name, its file's name with or
+without extension, its path or its run id; a log written with run ids matches runs named by
+their files), no two teams the same run, and each run must rank the documents its team is
+credited with; the rankers are then named by their runs' names. Errors name the file, line
+and text of the first offending document.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -35,6 +40,8 @@ from ..core.progress import ProgressArg
 from ..core.strings import Strings
 from ..errors import InputError, InputFormatError, ParameterError
 from ..io.interleaving_log import InterleavingLog, read_interleaving_log
+from ..io.naming import RunKey, find_run
+from ..io.sources import as_runs
 from ..stats.resampling import RngArg
 from .interleaving import (
     BOOTSTRAP,
@@ -42,6 +49,7 @@ from .interleaving import (
     InterleavingResult,
     Interleavings,
     Method,
+    _is_lists,
     candidates_of,
 )
 from .mixing import Cube
@@ -86,7 +94,7 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
     if by_team and (log.team[shown] < 0).any():
         raise log.error(InputFormatError, f"{method} interleaving credits every document to "
                         "a team, this line names none ('-')", shown & (log.team < 0))
-    candidates = _log_candidates(log) if runs is None else candidates_of(runs)
+    candidates, keys = (_log_candidates(log), None) if runs is None else _rankers(runs)
     rankers = candidates.runs
     if len(rankers) < 2:
         if runs is None:
@@ -98,7 +106,7 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
     if len(rankers) > 2 and method != "team-draft":
         raise ParameterError(f"{method} interleaving compares two rankers, got "
                              f"{len(rankers)}; for more, team-draft (multileaving)")
-    team = _teams(log, rankers)
+    team, labels = _teams(log, rankers, keys)
     topic = _topics(log, candidates)
     pairs = _pairs(log, candidates, topic)
     if runs is not None:
@@ -106,12 +114,12 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
         unranked = (team >= 0) & (ranks[np.maximum(pairs, 0), np.maximum(team, 0)] == 0)
         if unranked.any():
             n, r = log.first(unranked)
-            raise log.error(InputError, f"team {rankers[team[n, r]]!r} is credited with "
+            raise log.error(InputError, f"team {labels[team[n, r]]!r} is credited with "
                             f"document {log.shown.docs[log.shown.doc[n, r]]!r}, which its "
                             f"run does not rank for topic {candidates.topics[topic[n]]!r}",
                             unranked)
     if method == "team-draft":
-        _check_rounds(log, team, rankers)
+        _check_rounds(log, team, labels)
     prob = None
     if method == "probabilistic" and credit == "marginal":
         prob = _assignment_probabilities(Cube(candidates), topic, pairs, tau)
@@ -156,14 +164,43 @@ def _log_candidates(log: InterleavingLog) -> Candidates:
         topic_start=np.searchsorted(pair_topic, np.arange(len(log.topics) + 1)), depth=None)
 
 
-def _teams(log: InterleavingLog, rankers: tuple[str, ...]) -> np.ndarray:
-    """The ranker (index into ``rankers``) of every document's team; -1: none."""
-    index = pd.Index(rankers).get_indexer(log.teams.astype(str))
-    if (index < 0).any():
-        unknown = int(np.flatnonzero(index < 0)[0])
-        raise log.error(InputError, f"team {log.teams[unknown]!r} is not among the runs "
-                        f"({', '.join(rankers)})", log.team == unknown)
-    return np.where(log.team >= 0, np.append(index, -1)[log.team], -1)
+def _rankers(runs: object) -> tuple[Candidates, list[Any]]:
+    """The rankers' cube (:func:`~irscale.online.interleaving.candidates_of`) and the runs
+    as :func:`~irscale.io.naming.find_run` designates them: read runs with their files and
+    run ids; a cube or ``{ranker: {topic: [docno, ...]}}`` knows its rankers' names only."""
+    if isinstance(runs, Candidates) or _is_lists(runs):
+        candidates = candidates_of(runs)
+        return candidates, [RunKey(name) for name in candidates.runs]
+    read = as_runs(runs)
+    return candidates_of(read), read
+
+
+def _teams(log: InterleavingLog, rankers: tuple[str, ...], runs: list[Any] | None
+           ) -> tuple[np.ndarray, list[str]]:
+    """The ranker (index into ``rankers``) of every document's team (-1: none), and the
+    name each ranker has in the log (its team's; the ranker's name where no team names it).
+    Each team designates one of ``runs`` (:func:`~irscale.io.naming.find_run`: its name,
+    file or run id; ``None``: the teams are the rankers); a team that designates none or
+    several, or a run two teams designate, is refused at the team's first line."""
+    teams = [str(team) for team in log.teams]
+    if runs is None:
+        return (np.where(log.team >= 0, np.append(pd.Index(rankers).get_indexer(teams),
+                                                  -1)[log.team], -1), list(rankers))
+    index = np.empty(len(teams), dtype=np.int64)
+    labels: dict[int, str] = {}
+    for code, name in enumerate(teams):
+        try:
+            ranker = rankers.index(find_run(name, runs, "team"))
+        except ParameterError as error:
+            raise log.error(InputError, str(error), log.team == code) from None
+        if ranker in labels:
+            raise log.error(InputError, f"teams {labels[ranker]!r} and {name!r} both name "
+                            f"the run {rankers[ranker]!r}: each team is one ranker",
+                            log.team == code)
+        index[code] = ranker
+        labels[ranker] = name
+    named = [labels.get(i, ranker) for i, ranker in enumerate(rankers)]
+    return np.where(log.team >= 0, np.append(index, -1)[log.team], -1), named
 
 
 def _topics(log: InterleavingLog, candidates: Candidates) -> np.ndarray:
@@ -196,10 +233,11 @@ def _pairs(log: InterleavingLog, candidates: Candidates, topic: np.ndarray) -> n
     return out
 
 
-def _check_rounds(log: InterleavingLog, team: np.ndarray, rankers: tuple[str, ...]) -> None:
-    """Team-draft (multileaving) picks in rounds of m = len(rankers) positions, every
-    ranker once per round: an impression of two or more documents showing one team only,
-    or a team twice within a round, is refused at the line of the offending document."""
+def _check_rounds(log: InterleavingLog, team: np.ndarray, rankers: Sequence[str]) -> None:
+    """Team-draft (multileaving) picks in rounds of m = len(rankers) positions (``rankers``:
+    their names in the log), every ranker once per round: an impression of two or more
+    documents showing one team only, or a team twice within a round, is refused at the line
+    of the offending document."""
     n, length = team.shape
     lengths = log.shown.lengths
     single = (lengths >= 2) & (team.max(axis=1) == np.where(log.valid, team,

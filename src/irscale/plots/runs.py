@@ -17,6 +17,7 @@ from ..core import ScoreMatrix
 from ..errors import MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.figures import PALETTE, label, new_axes
+from ..io.naming import find_in
 from ..stats.results import AnovaResult, PairwiseComparisons
 
 __all__ = ["RECALL_LEVELS", "baseline_differences", "interpolated_precision",
@@ -34,6 +35,12 @@ def _matrix(data: Evaluation | ScoreMatrix, measure: str) -> ScoreMatrix:
     raise ParameterError(f"expected an Evaluation or a ScoreMatrix, got {type(data).__name__}")
 
 
+def _found(runs: Sequence[str], matrix: ScoreMatrix, what: str) -> list[str]:
+    """The names of the runs ``runs`` designate, each by its name, its file or its run id
+    where the data knows them (:func:`irscale.io.naming.find_in`)."""
+    return [find_in(str(name), matrix, what) for name in runs]
+
+
 def score_distributions(data: Evaluation | ScoreMatrix, measure: str, *,
                         kind: Literal["box", "violin", "both"] = "box",
                         runs: Sequence[str] | None = None, ax: Any = None) -> Any:
@@ -44,11 +51,8 @@ def score_distributions(data: Evaluation | ScoreMatrix, measure: str, *,
     if kind not in ("box", "violin", "both"):
         raise ParameterError(f"kind must be 'box', 'violin' or 'both', got {kind!r}")
     matrix = _matrix(data, measure)
-    names = list(matrix.systems) if runs is None else list(runs)
+    names = list(matrix.systems) if runs is None else _found(runs, matrix, "runs:")
     frame = matrix.to_frame(measure)
-    missing = [r for r in names if r not in frame.columns]
-    if missing:
-        raise ParameterError(f"unknown runs {missing} (runs: {list(frame.columns)})")
     columns = [frame[r].dropna().to_numpy(dtype=np.float64) for r in names]
     ax = new_axes(ax, (max(4.0, 0.45 * len(names) + 1.5), 3.6))
     positions = np.arange(1, len(names) + 1)
@@ -82,12 +86,9 @@ def baseline_differences(data: Evaluation | ScoreMatrix, measure: str, baseline:
     """
     matrix = _matrix(data, measure)
     frame = matrix.to_frame(measure)
-    if baseline not in frame.columns:
-        raise ParameterError(f"baseline {baseline!r} is not a run (runs: {list(frame.columns)})")
-    names = [r for r in frame.columns if r != baseline] if runs is None else list(runs)
-    missing = [r for r in names if r not in frame.columns]
-    if missing:
-        raise ParameterError(f"unknown runs {missing} (runs: {list(frame.columns)})")
+    baseline = find_in(baseline, matrix)
+    names = [r for r in frame.columns if r != baseline] if runs is None else \
+        _found(runs, matrix, "runs:")
     if not names:
         raise ParameterError("no run to compare with the baseline")
     diffs = frame[names].to_numpy(np.float64) - frame[[baseline]].to_numpy(np.float64)

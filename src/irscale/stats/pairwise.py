@@ -20,7 +20,7 @@ from ..core import ScoreMatrix
 from ..core.params import RESAMPLES
 from ..core.progress import phase_progress, progress_callback
 from ..errors import NoVarianceWarning, ParameterError
-from ..io.naming import find_names
+from ..io.naming import RunKey, find_names, find_run, run_keys
 from ..parallel import check_executor, executor_scope, is_local, is_ready
 from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
 from .corrections import Correction, adjust_pvalues, correction_name
@@ -126,15 +126,21 @@ def pairwise_tests(
                                elsewhere=not is_local(options.get("executor", "local")))
     for index, (collection, group_measure, value) in enumerate(groups):
         values, _, names = score_table(value, group_measure)
+        # a system by its name, or its run's file or run id where the matrix knows them
+        keys = run_keys(value) if isinstance(value, ScoreMatrix) else \
+            [RunKey(name) for name in names]
         if systems is not None:
-            values, names = _selected(values, names, systems, collection)
+            values, names = _selected(values, keys, systems, collection)
         group_options = dict(options)
         if seeds is not None:
             group_options["rng"] = fresh_seed_sequence(seeds)
         if group_options.get("progress") and len(groups) > 1:
             group_options["progress"] = phase_progress(shared, index, len(groups))
         where = "/".join(str(w) for w in (collection, group_measure) if w is not None)
-        outcome, part = _group_part(spec, values, names, baselines, (collection, where),
+        found = None if baselines is None else tuple(
+            find_run(str(b), keys, f"baseline of {collection or 'the score table'}:")
+            for b in baselines)
+        outcome, part = _group_part(spec, values, names, found, (collection, where),
                                     alpha, alternative, group_options)
         samples, convention = outcome.samples, outcome.convention
         labels: dict[str, np.ndarray] = {}
@@ -166,13 +172,14 @@ def pairwise_tests(
     )
 
 
-def _selected(values: np.ndarray, names: Sequence[str], systems: Sequence[str],
+def _selected(values: np.ndarray, keys: Sequence[RunKey], systems: Sequence[str],
               collection: str | None) -> tuple[np.ndarray, tuple[str, ...]]:
-    """The columns of ``systems`` (two different ones at least, each a system of the
-    table), in their order."""
+    """The columns of ``systems`` (two different ones at least, each designating a system
+    of the table, ``keys``: :func:`~irscale.io.naming.find_run`), in their order."""
+    names = [key.name for key in keys]
     position = {s: i for i, s in enumerate(names)}
-    wanted = find_names([str(s) for s in systems], names,
-                        f"systems of {collection or 'the score table'}:")
+    wanted = [find_run(str(s), keys, f"systems of {collection or 'the score table'}:")
+              for s in systems]
     if len(set(wanted)) != len(wanted) or len(wanted) < 2:
         raise ParameterError(f"systems must name at least two different systems, "
                              f"got {wanted[:5]}")

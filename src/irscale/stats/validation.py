@@ -22,7 +22,7 @@ from ..core.params import CUTOFF, Integers
 from ..core.params import check_alpha as check_alpha
 from ..core.params import check_count as check_count
 from ..errors import AlignmentError, InputError, ParameterError, about, shown
-from ..io.naming import find_names
+from ..io.naming import RunKey, find_run, run_keys
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -319,7 +319,10 @@ def two_samples(
         else:
             if len(systems) != 2:
                 raise ParameterError(f"name exactly two systems, got {list(systems)}")
-            found = find_names([str(s) for s in systems], names, "systems")
+            # a system's name, or its run's file or run id where the matrix knows them
+            keys = run_keys(x) if isinstance(x, ScoreMatrix) else \
+                [RunKey(name) for name in names]
+            found = [find_run(str(s), keys, "systems") for s in systems]
             pick = (names.index(found[0]), names.index(found[1]))
         xs, ys = values[:, pick[0]], values[:, pick[1]]
         labels = (names[pick[0]], names[pick[1]])
