@@ -59,8 +59,8 @@ from .options import (
     Argument,
     add_command,
     add_output,
-    add_progress,
     add_param,
+    add_progress,
     command_line,
     wants_progress,
 )
@@ -259,9 +259,9 @@ def _inclusion(args: argparse.Namespace) -> None:
                              "--design inclusion")
 
 
-#: The options the command line gives its own way, by the parameter of
-#: the sections' binding they give (:func:`~irscale.report.section.command_binding`): the collections (``--collection`` or a
-#: manifest), the judges' confusion (four ways).
+#: The options the command line gives its own way, by the parameter of the sections'
+#: binding they give (:func:`~irscale.report.section.command_binding`): the collections
+#: (``--collection`` or a manifest), the judges' confusion (four ways).
 SOURCES = {"collections": ("collections", "collections_file"),
            "confusion": tuple(dest for dest, _ in CONFUSION_SOURCES)}
 
