@@ -43,6 +43,7 @@ from .tables import (
     level_text,
     records,
     render,
+    render_result,
     significance_mark,
 )
 from .validation import Alternative, check_alpha, tie_tolerance
@@ -395,12 +396,8 @@ class PairwiseComparisons(TableRepr):
         Every format names the p-values alike: ``p`` is the pair's own p-value and
         ``p_adjusted`` the corrected one the decision rests on (text tables show
         ``p_adjusted`` only when a correction was applied)."""
-        digits = check_digits(digits)
-        if fmt == "json":
-            return json_text({"pairs": self.json_pairs()}, indent=2) + "\n"
-        if fmt == "csv":
-            return render(self._output_table(), fmt)
-        return render(self._display(digits), fmt, digits=digits, title=self.summary())
+        return render_result(fmt, digits, lambda: {"pairs": self.json_pairs()},
+                             self._output_table, self._display, self.summary)
 
     def summary(self) -> str:
         parts = [f"{self.method}: {self.n_significant} of {len(self)} pairs significant "
@@ -693,12 +690,8 @@ class AnovaResult(Unpacks, HtmlRepr):
         return _anova_display(self.to_frame())
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        digits = check_digits(digits)
-        if fmt == "json":
-            return json_text({"anova": self.json_rows()}, indent=2) + "\n"
-        if fmt == "csv":
-            return render(self.to_frame(), fmt)
-        return render(self._display(digits), fmt, digits=digits, title=self.summary())
+        return render_result(fmt, digits, lambda: {"anova": self.json_rows()}, self.to_frame,
+                             self._display, self.summary)
 
     def summary(self) -> str:
         note = f"; {self.note}" if self.note else ""
