@@ -97,6 +97,28 @@ class Unpacks:
         return iter((self.statistic, self.pvalue))
 
 
+class Untested(HtmlRepr):
+    """The protocol of a result that measures and does not test (a rank correlation, a
+    similarity, a distance): ``statistic`` is its field named by :attr:`statistic_field`,
+    also ``float(result)``, and ``pvalue`` is ``None``."""
+
+    #: The field that holds the statistic.
+    statistic_field: ClassVar[str]
+
+    @property
+    def statistic(self) -> float:
+        """The statistic (the field :attr:`statistic_field`)."""
+        return getattr(self, self.statistic_field)
+
+    @property
+    def pvalue(self) -> None:
+        """``None``: a measurement, not a test."""
+        return None
+
+    def __float__(self) -> float:
+        return float(self.statistic)
+
+
 class TableResult(HtmlRepr):
     """The protocol of a result whose table is its :meth:`to_frame`: :meth:`format`
     renders that table (a base of results that are one table)."""
