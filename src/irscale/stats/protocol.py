@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..core.numbers import Table
 
-__all__ = ["ConfidenceInterval", "Estimate", "TableResult", "Unpacks",
+__all__ = ["ConfidenceInterval", "Estimate", "TableResult", "Unpacks", "Untested",
            "check_confidence_level", "format_table"]
 
 
