@@ -6,6 +6,7 @@ throw-away section added to it is built, checked and written with no other line)
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import pkgutil
 
@@ -13,11 +14,11 @@ import pytest
 
 import irscale.report.sections as listed
 from irscale.core.binding import Binding, Either, binding_of
-from irscale.core.params import Param
+from irscale.core.params import Integers, Needs, Param
 from irscale.errors import ParameterError
 from irscale.report import build_report, format_tables, render_html
-from irscale.report.params import REPORT, REPORT_OPTIONS
-from irscale.report.section import Requirement, Section
+from irscale.report.params import DP, REPORT
+from irscale.report.section import Requirement, Section, command_binding
 from tests.report_data import write_collection
 
 
@@ -73,17 +74,18 @@ def test_every_section_declares_options_needs_and_renderers(name):
 
 def test_the_binding_is_the_union_of_the_sections():
     """The function checks every option of every section on entry (REPORT), the command
-    line builds its options from the sections' ``params`` (REPORT_OPTIONS), and both hold
+    line builds its options from the sections' ``params`` (command_binding), and both hold
     every section's rules and the seed's, whose cases are the sections that draw."""
     assert binding_of(build_report) is REPORT and isinstance(REPORT, Binding)
     names = {p.name for p in REPORT.params}
-    offered = {p.name for p in REPORT_OPTIONS.params}
+    command = command_binding(listed.SECTIONS)
+    offered = {p.name for p in command.params}
     for section in listed.SECTIONS:
         assert {p.name for p in (*section.params, *section.own)} <= names, section.name
         assert {p.name for p in section.params} <= offered, section.name
         assert not {p.name for p in section.own} & offered, section.name
         for rule in section.rules:
-            assert rule in REPORT.rules and rule in REPORT_OPTIONS.rules, section.name
+            assert rule in REPORT.rules and rule in command.rules, section.name
     seed = [rule for rule in REPORT.rules if isinstance(rule, Either)]
     assert len(seed) == 1 and seed[0].cases == tuple(
         s.draws for s in listed.SECTIONS if s.draws)
@@ -106,7 +108,69 @@ def test_the_command_offers_every_sections_options():
     for section in listed.SECTIONS:
         for param in section.params:
             assert id(param) in built, (section.name, param.name)
-    assert report.irscale_binding is REPORT_OPTIONS
+    assert report.irscale_binding.params == command_binding(listed.SECTIONS).params
+    assert report.irscale_binding.rules == command_binding(listed.SECTIONS).rules
+
+
+#: The option of a throw-away section (below): a number, applying with ``--dp`` only.
+EXTRA_DEPTH = Param("extra_depth", Integers(1, 99), 3, "depth of the extra section",
+                    ("--extra-depth",), "N")
+
+
+def _with_extra(monkeypatch) -> None:
+    """A throw-away section with one option, ``--extra-depth``, placed before the last one
+    of the list (no other line declares it)."""
+    extra = Section("extra", needs=(), build=lambda build: {}, html=lambda report, page: [],
+                    tables=lambda report, fmt, digits: [], params=(EXTRA_DEPTH,),
+                    rules=(Needs((EXTRA_DEPTH,), "the extra section", on=DP),),
+                    group="the extra section")
+    monkeypatch.setattr(listed, "SECTIONS", (*listed.SECTIONS[:-1], extra,
+                                             listed.SECTIONS[-1]))
+
+
+def test_a_new_sections_option_reaches_the_command_line(monkeypatch):
+    """A section added to the list has its option in ``irscale report`` (its group of
+    ``--help``, after those of the sections before it) and its rule, with no line of the
+    command line's module."""
+    from irscale.cli.main import build_parser
+
+    _with_extra(monkeypatch)
+    parser = build_parser("report")
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    report = action.choices["report"]
+    titles = [group.title for group in report._action_groups]
+    assert titles.index("the extra section") > titles.index("across collections")
+    group = report._action_groups[titles.index("the extra section")]
+    assert [getattr(a, "irscale_param", None) for a in group._group_actions] == [EXTRA_DEPTH]
+    assert EXTRA_DEPTH in report.irscale_binding.params
+    assert "--extra-depth N" in report.format_help()
+
+
+def test_a_new_sections_option_reaches_the_function(collection, monkeypatch, capsys):
+    """``irscale report --extra-depth 5`` hands ``extra_depth=5`` to ``build_report`` (the
+    default where not given), and refuses it, by the section's rule, without ``--dp``."""
+    import irscale.report
+    from irscale.cli.main import main
+
+    _with_extra(monkeypatch)
+    seen: list[dict] = []
+
+    def spy(qrels, runs, measures, **options):
+        seen.append(dict(options))
+        options.pop("extra_depth")
+        return build_report(qrels, runs, measures, **options)
+
+    monkeypatch.setattr(irscale.report, "build_report", spy)
+    qrels, runs = collection
+    base = ["report", str(qrels), *map(str, runs), "-m", "map", "--no-robustness",
+            "--format", "markdown", "--no-progress"]
+    assert main([*base, "--dp", "-B", "20", "--extra-depth", "5"]) == 0
+    assert main([*base, "--dp", "-B", "20"]) == 0
+    assert [options["extra_depth"] for options in seen] == [5, 3]
+    assert seen[0]["dp"] is True and seen[0]["dp_samples"] == 20
+    capsys.readouterr()
+    assert main([*base, "--extra-depth", "5"]) == 2
+    assert "--extra-depth" in capsys.readouterr().err and len(seen) == 2
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
+from .lazy import lazy_package
 
 TYPE_CHECKING = False
 
@@ -10,20 +10,10 @@ _EXPORTS = {"Qrels": ".inputs", "Run": ".inputs", "ScoreMatrix": ".scorematrix"}
 
 __all__ = ["Qrels", "Run", "ScoreMatrix"]
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'irscale.core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
-    from .edge import guarded
-
-    value = guarded(value)  # the API's edge (irscale.core.edge)
-    globals()[name] = value
-    return value
+# names imported on first use, through the API's edge (irscale.core.edge)
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any
-
     from .inputs import Qrels, Run
     from .scorematrix import ScoreMatrix

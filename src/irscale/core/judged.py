@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import InputError, MeasureError, ParameterError
 from .params import DEFAULT_RELEVANCE_LEVEL
 from .rows import TopicRows
-from .segments import ScanLayout, segment_cumsum, segment_sum
+from .segments import ScanLayout, Segmented, segment_cumsum, segment_sum
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -55,7 +55,7 @@ _LAYOUT_CACHES = ("lengths", "segment", "rank", "scan_layout")
 
 
 @dataclass(frozen=True, eq=False)
-class JudgedRankings:
+class JudgedRankings(Segmented):
     """A batch of judged rankings (see the module documentation)."""
 
     rel: np.ndarray
@@ -97,15 +97,7 @@ class JudgedRankings:
             raise InputError("inconsistent judged-ranking degrees")
 
     # ------------------------------------------------------------ sizes and positions
-    @property
-    def n_rankings(self) -> int:
-        return len(self.offsets) - 1
-
-    @cached_property
-    def lengths(self) -> np.ndarray:
-        """Number of retrieved documents of each ranking (``num_ret``)."""
-        return np.diff(self.offsets)
-
+    # (n_rankings, and lengths, the retrieved documents of each ranking, num_ret: Segmented)
     @cached_property
     def segment(self) -> np.ndarray:
         """Ranking index of every element of ``rel``."""

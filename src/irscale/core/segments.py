@@ -20,8 +20,27 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
+
+
+class Segmented:
+    """A batch of rankings cut by ``offsets`` (module documentation): what the judged
+    rankings (:class:`~irscale.core.judged.JudgedRankings`) and their subsets
+    (:class:`~irscale.core.subsets.Subset`) have alike, their number and sizes."""
+
+    offsets: np.ndarray
+
+    @property
+    def n_rankings(self) -> int:
+        """Number of rankings (segments)."""
+        return len(self.offsets) - 1
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        """Number of elements of each ranking."""
+        return np.diff(self.offsets)
 
 
 def chunks(offsets: np.ndarray, rows: int) -> Iterator[tuple[int, int]]:

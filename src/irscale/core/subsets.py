@@ -29,7 +29,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from .judged import NONPOOL, JudgedRankings
-from .segments import ScanLayout, segment_cumsum, segment_scan
+from .segments import ScanLayout, Segmented, segment_cumsum, segment_scan
 
 T = TypeVar("T")
 
@@ -45,7 +45,7 @@ def memo(jr: JudgedRankings, key: str, compute: Callable[[], T]) -> T:
 
 
 @dataclass(frozen=True, eq=False)
-class Subset:
+class Subset(Segmented):
     """Some documents of a batch (``jr.rel[index]``), as a CSR batch of their own.
 
     ``segment`` is each document's ranking, ``offsets`` cut the subset into rankings (every
@@ -87,13 +87,9 @@ class Subset:
         )
 
     @property
-    def n_rankings(self) -> int:
-        return len(self.offsets) - 1
-
-    @cached_property
     def counts(self) -> np.ndarray:
-        """Number of subset documents of each ranking."""
-        return np.diff(self.offsets)
+        """Number of subset documents of each ranking (:attr:`lengths`)."""
+        return self.lengths
 
     @cached_property
     def layout(self) -> ScanLayout:

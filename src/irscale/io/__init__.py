@@ -6,7 +6,7 @@ Names are imported on first use (PEP 562): importing a light module of this pack
 
 from __future__ import annotations
 
-import importlib
+from ..core.lazy import lazy_package
 
 TYPE_CHECKING = False
 
@@ -14,23 +14,9 @@ _EXPORTS = {"read_qrels": ".sources", "read_run": ".sources", "read_runs": ".sou
 
 __all__ = ["read_qrels", "read_run", "read_runs"]
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'irscale.io' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
-    from ..core.edge import guarded
-
-    value = guarded(value)  # the API's edge (irscale.core.edge)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+# names imported on first use, through the API's edge (irscale.core.edge)
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any
-
     from .sources import read_qrels, read_run, read_runs

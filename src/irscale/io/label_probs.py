@@ -31,9 +31,8 @@ def read_label_probabilities(source: Any) -> pd.DataFrame:
     """Automatic judgments with their grades' probabilities as a DataFrame ``topic, docno,
     rel, prob`` (file order; module documentation).
 
-    ``source``: a ``topic iter docno rel prob`` file (path, bytes or binary stream;
-    whitespace-separated, gzip allowed) or a DataFrame with columns ``topic, docno, rel,
-    prob`` (or ir_measures' ``query_id, doc_id, relevance`` and ``prob``).
+    ``source``: the inputs of :func:`~irscale.io.sampled.read_sampled_qrels`, its lines
+    giving here each grade of a pair with its probability.
 
     >>> read_label_probabilities(b"1 0 d1 1 0.75\\n1 0 d1 0 0.25\\n1 0 d2 2 1\\n")
       topic docno  rel  prob

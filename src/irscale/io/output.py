@@ -198,12 +198,18 @@ def write_results(
     rows = _rows(evaluation, per_query)
     if not summary:
         rows = [r for r in rows if r["topic"] != "all"]
+    _write_rows(stream, fmt, rows, evaluation)
+
+
+def _write_rows(stream: IO[bytes], fmt: str, rows: list[dict], table: SummaryTable) -> None:
+    """Write ``rows`` (a result's, per run, topic and measure) as ``json`` or ``csv``, or
+    ``table``'s values as a Markdown table (``markdown``)."""
     if fmt == "json":
         stream.write(_json(_checked(rows)))
     elif fmt == "csv":
         stream.write(_csv_text(rows).encode())
     else:
-        stream.write(markdown_table(evaluation).encode())
+        stream.write(markdown_table(table).encode())
 
 
 def write_summary(table: SummaryTable, stream: IO[bytes], *, fmt: str = "trec") -> None:
@@ -220,12 +226,7 @@ def write_summary(table: SummaryTable, stream: IO[bytes], *, fmt: str = "trec") 
         return
     rows = [row for run_index in range(len(table.runs))
             for row in _summary_rows(table, run_index)]
-    if fmt == "json":
-        stream.write(_json(_checked(rows)))
-    elif fmt == "csv":
-        stream.write(_csv_text(rows).encode())
-    else:
-        stream.write(markdown_table(table).encode())
+    _write_rows(stream, fmt, rows, table)
 
 
 def _csv_text(rows: list[dict]) -> str:

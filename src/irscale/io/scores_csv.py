@@ -21,7 +21,7 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -517,6 +517,17 @@ def _keyed_header(header: _Row, required: Sequence[str], optional: Sequence[str]
     return names
 
 
+def _first(seen: dict[Any, int], key: Hashable, row: _Row, source: str,
+           twice: Callable[[Any], str]) -> None:
+    """Note that ``key`` is first on ``row`` (``seen``: the line of each key so far), or
+    refuse the row where a line before holds it: ``twice(key)`` says what appears twice,
+    the message names both lines."""
+    if key in seen:
+        raise InputFormatError(f"{twice(key)} (lines {seen[key]} and {row.line})", source=source,
+                               line=row.line, text=row.text)
+    seen[key] = row.line
+
+
 def _row_key(row: _Row, names: list[str], keys: list[str], source: str
              ) -> tuple[str, ...]:
     """The key of a keyed table's ``row``: its fields of the ``keys`` columns, none empty."""
@@ -552,12 +563,8 @@ def read_keyed_table(path: object, required: Sequence[str],
                                    f"header), got {len(row.fields)}", source=source,
                                    line=row.line, text=row.text)
         key = _row_key(row, names, keys, source)
-        if key in seen:
-            raise InputFormatError(
-                f"{', '.join(f'{k} {v!r}' for k, v in zip(keys, key, strict=True))} appears "
-                f"twice (lines {seen[key]} and {row.line})", source=source, line=row.line,
-                text=row.text)
-        seen[key] = row.line
+        _first(seen, key, row, source, lambda key: ", ".join(
+            f"{k} {v!r}" for k, v in zip(keys, key, strict=True)) + " appears twice")
         for name, text in zip(keys, key, strict=True):
             labels[name].append(text)
         text = row.fields[at].strip()
@@ -609,12 +616,8 @@ def _wide(rows: list[_Row], source: str, measure: str, topic_column: str | bool 
             if not topic:
                 raise InputFormatError(f"empty topic id in column {names[topic_index]!r}",
                                        source=source, line=row.line, text=row.text)
-            if topic in first_line:
-                raise InputFormatError(
-                    f"topic {topic!r} appears twice in column {names[topic_index]!r} (lines "
-                    f"{first_line[topic]} and {row.line})", source=source, line=row.line,
-                    text=row.text)
-            first_line[topic] = row.line
+            _first(first_line, topic, row, source, lambda topic: f"topic {topic!r} appears "
+                   f"twice in column {names[topic_index]!r}")
             topics.append(topic)
     values = np.array([_row_values(row, columns, names, source, allow_missing)
                        for row in body], dtype=np.float64).reshape(len(body), len(columns))

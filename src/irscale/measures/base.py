@@ -92,6 +92,16 @@ class NoParams(ParamSpec):
         return ""
 
 
+def _split(text: str, family: str, kind: Callable[[str], Any], what: str) -> tuple[Any, ...]:
+    """The comma-separated values of a parameter string of the measure ``family``, each
+    read by ``kind`` (``int``, ``float``); a part it cannot read is refused with ``what``
+    the values must be."""
+    try:
+        return tuple(kind(part) for part in text.split(","))
+    except ValueError:
+        raise MeasureError(f"measure {family!r}: {what}, got {text!r}") from None
+
+
 @record(init=False)
 class Cutoffs(ParamSpec):
     """A comma-separated list of positive integer cut-offs, e.g. ``P.5,10``."""
@@ -102,12 +112,7 @@ class Cutoffs(ParamSpec):
         object.__setattr__(self, "default", tuple(default))
 
     def parse(self, text: str, family: str) -> tuple[int, ...]:
-        try:
-            values = tuple(int(part) for part in text.split(","))
-        except ValueError:
-            raise MeasureError(
-                f"measure {family!r}: cut-offs must be positive integers, got {text!r}"
-            ) from None
+        values = _split(text, family, int, "cut-offs must be positive integers")
         if not values or any(v <= 0 or v > 2**63 - 1 for v in values):
             raise MeasureError(f"measure {family!r}: cut-offs must be integers from 1 to "
                                f"{2**63 - 1}, got {text!r}")
@@ -122,12 +127,7 @@ class Cutoffs(ParamSpec):
 
 def _finite_numbers(text: str, family: str) -> tuple[float, ...]:
     """The comma-separated finite numbers of a parameter string (MeasureError otherwise)."""
-    try:
-        values = tuple(float(part) for part in text.split(","))
-    except ValueError:
-        raise MeasureError(
-            f"measure {family!r}: parameters must be numbers, got {text!r}"
-        ) from None
+    values = _split(text, family, float, "parameters must be numbers")
     if not all(math.isfinite(v) for v in values):
         raise MeasureError(f"measure {family!r}: parameters must be finite, got {text!r}")
     return values

@@ -43,6 +43,8 @@ mean, so that a ranking poor on one dimension cannot make it up on another.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..core.judged import JudgedRankings
@@ -86,24 +88,39 @@ def understanding(labels: np.ndarray, mode: str, threshold: float, scale: float)
     return np.clip(values / scale, 0.0, 1.0)
 
 
-@register(
-    "uRBP",
-    doc="Understandability-biased RBP (1 − p) Σ p^(i−1) r_i U_i with U from a second label "
-    "set (Zuccon & Koopman 2014; CLEF eHealth).",
-    params=Keywords(
+def _aspect_keywords(labels: dict[str, Keyword], value: str, threshold: tuple[float, str],
+                     scale: tuple[float, str], gain: str,
+                     *checks: Callable[[Params, str], None]) -> Keywords:
+    """The keywords of a measure of relevance and other aspects (``uRBP``, ``CAM``): the
+    persistence ``p``, the label sets and what else the measure reads (``labels``), how an
+    aspect's label becomes its ``value`` in [0, 1] (``u``: binary, label ≥ ``threshold``,
+    or linear, label / ``scale``: :func:`understanding`; each a default and its words), the
+    gain of the relevance degrees (default ``gain``) and ``maxrel``; ``threshold`` applies
+    with ``u=binary`` only, ``scale`` with ``u=linear``, then the ``checks``."""
+    return Keywords(
         p=PERSISTENCE,
-        aspect=Keyword(identifier, "under", "name of the label set (evaluate labels=...)"),
+        **labels,
         u=Keyword(choice("binary", "linear"), "binary",
-                  "understanding: binary (label ≥ threshold) or linear (label / scale)"),
-        threshold=Keyword(number(), 50.0, "label from which a document is understood"),
-        scale=Keyword(number(low=0.0, open_low=True), 100.0, "label of certain understanding"),
-        gain=gain_keyword("binary"),
+                  f"{value}: binary (label ≥ threshold) or linear (label / scale)"),
+        threshold=Keyword(number(), *threshold),
+        scale=Keyword(number(low=0.0, open_low=True), *scale),
+        gain=gain_keyword(gain),
         maxrel=MAXREL,
     ).checked(
         only_with("threshold", lambda p: p["u"] == "binary", "with u=binary"),
         only_with("scale", lambda p: p["u"] == "linear", "with u=linear"),
-        MAXREL_CHECK,
-    ),
+        MAXREL_CHECK, *checks,
+    )
+
+
+@register(
+    "uRBP",
+    doc="Understandability-biased RBP (1 − p) Σ p^(i−1) r_i U_i with U from a second label "
+    "set (Zuccon & Koopman 2014; CLEF eHealth).",
+    params=_aspect_keywords(
+        {"aspect": Keyword(identifier, "under", "name of the label set (evaluate labels=...)")},
+        "understanding", (50.0, "label from which a document is understood"),
+        (100.0, "label of certain understanding"), "binary"),
     missing_value=0.0,
     formula="(1 − p) Σ_i p^(i−1) r_i U_i, U a second label set",
     source="Zuccon & Koopman 2014",
@@ -140,23 +157,13 @@ def _check_weights(params: Params, family: str) -> None:
         raise MeasureError(f"measure {family!r}: the weights w add up to 0")
 
 
-_AGGREGATE = Keywords(
-    p=PERSISTENCE,
-    aspects=Keyword(identifiers, ("cred",),
-                    "label sets of the other aspects, a1:a2:... (evaluate labels=...)"),
-    w=Keyword(optional(numbers(low=0.0)), None,
-              "weights of relevance and of each aspect, w0:w1:... (default equal)"),
-    u=Keyword(choice("binary", "linear"), "binary",
-              "aspect value: binary (label ≥ threshold) or linear (label / scale)"),
-    threshold=Keyword(number(), 1.0, "label from which an aspect is satisfied"),
-    scale=Keyword(number(low=0.0, open_low=True), 1.0, "label of a fully satisfied aspect"),
-    gain=gain_keyword("linear"),
-    maxrel=MAXREL,
-).checked(
-    only_with("threshold", lambda p: p["u"] == "binary", "with u=binary"),
-    only_with("scale", lambda p: p["u"] == "linear", "with u=linear"),
-    MAXREL_CHECK, _check_weights,
-)
+_AGGREGATE = _aspect_keywords(
+    {"aspects": Keyword(identifiers, ("cred",),
+                        "label sets of the other aspects, a1:a2:... (evaluate labels=...)"),
+     "w": Keyword(optional(numbers(low=0.0)), None,
+                  "weights of relevance and of each aspect, w0:w1:... (default equal)")},
+    "aspect value", (1.0, "label from which an aspect is satisfied"),
+    (1.0, "label of a fully satisfied aspect"), "linear", _check_weights)
 
 
 def aspect_values(jr: JudgedRankings, params: Params, family: str) -> np.ndarray:

@@ -41,16 +41,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 from scipy.optimize import nnls
 
-from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
 from ..io.naming import find_names
 from ..stats.kendall import ATOL, RTOL
-from ..stats.protocol import format_table
+from ..stats.protocol import Untested, format_table
 from ..stats.tables import Format
 from .common import paired_tables, score_table
 from .params import D_RANK
@@ -60,7 +60,7 @@ __all__ = ["DRank", "d_rank", "rank_distance"]
 
 
 @dataclass(frozen=True, eq=False)
-class DRank(HtmlRepr):
+class DRank(Untested):
     """d_rank of per-topic scores from a ranking (module docstring).
 
     ``statistic`` (= ``d``) is the distance, ``theta`` the nearest mean differences
@@ -74,14 +74,7 @@ class DRank(HtmlRepr):
     n_topics: int
     ridge: float = 0.0
     label: str = "d_rank"
-
-    @property
-    def statistic(self) -> float:
-        return self.d
-
-    @property
-    def pvalue(self) -> None:
-        return None
+    statistic_field: ClassVar[str] = "d"
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([{"method": self.label, "d_rank": self.d,
@@ -90,9 +83,6 @@ class DRank(HtmlRepr):
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         return format_table(self.to_frame(), fmt, digits=digits, title=self.label)
-
-    def __float__(self) -> float:
-        return self.d
 
     def __repr__(self) -> str:
         return (f"DRank({self.label} = {self.d:.6g}, {len(self.ranking)} systems, "

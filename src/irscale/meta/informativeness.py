@@ -494,11 +494,19 @@ def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
         else:
             rows += _list_rows(key, x, big_r, rho, measures)
         report(done)
+    return informativeness_of(rows, empty, len(keys))
+
+
+def informativeness_of(rows: list[dict], empty: list[str], lists: int
+                       ) -> Informativeness:
+    """The result of ``lists`` ranked lists from their ``rows``; the lists ``empty`` (no
+    relevant document: no curve to infer) are left out with a warning, and refused when
+    every list is."""
     if not rows:
         raise InputError("no list holds a relevant document: no curve to infer")
     if empty:
-        warnings.warn(f"{len(empty)} of {len(keys)} ranked lists hold no relevant document "
-                      f"and are left out (no curve to infer), e.g. {empty[0]!r}", stacklevel=2)
+        warnings.warn(f"{len(empty)} of {lists} ranked lists hold no relevant document "
+                      f"and are left out (no curve to infer), e.g. {empty[0]!r}", stacklevel=3)
     return Informativeness(table=pd.DataFrame(rows))
 
 

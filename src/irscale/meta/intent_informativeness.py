@@ -61,20 +61,18 @@ computed is stated in full):
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import InputError, ParameterError
 from ..stats.validation import as_floats
 from .continuation import damped_newton, follow
-from .informativeness import Informativeness, interpolated_curve
+from .informativeness import Informativeness, informativeness_of, interpolated_curve
 from .params import INFORMATIVENESS_DEPTH, INTENT_INFORMATIVENESS_MEASURES, JUDGED_INTENT_LISTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -471,12 +469,7 @@ def intent_informativeness(
         else:
             rows += _list_rows(key, x, bases[key], rho, models, ideal)
         report(done)
-    if not rows:
-        raise InputError("no list holds a relevant document: no curve to infer")
-    if empty:
-        warnings.warn(f"{len(empty)} of {len(lists)} ranked lists hold no relevant document "
-                      f"and are left out (no curve to infer), e.g. {empty[0]!r}", stacklevel=2)
-    return Informativeness(table=pd.DataFrame(rows))
+    return informativeness_of(rows, empty, len(lists))
 
 
 def _list_rows(key: str, x: np.ndarray, bases: np.ndarray, rho: np.ndarray,

@@ -37,13 +37,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.notebook import HtmlRepr
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..errors import AlignmentError, ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels
-from ..stats.tables import Format, value_text
-from .common import format_frame
+from ..stats.protocol import TableResult
+from ..stats.tables import value_text
 from .loo import _runs, _without, given_contributors, pool_contributions, unique_judgments
 from .params import POOL_REUSE
 
@@ -51,7 +50,7 @@ __all__ = ["PoolingBias", "pooling_bias"]
 
 
 @dataclass(frozen=True, eq=False)
-class PoolingBias(HtmlRepr):
+class PoolingBias(TableResult):
     """Adjusted scores of runs that did not contribute to the pool (module documentation).
 
     ``runs``: one row per new run and measure (``score``, the mean adjustment over its
@@ -69,9 +68,6 @@ class PoolingBias(HtmlRepr):
     def to_frame(self) -> pd.DataFrame:
         """One row per new run and measure (a copy of ``runs``)."""
         return self.runs.copy()
-
-    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        return format_frame(self.runs, fmt, digits=digits)
 
     def __repr__(self) -> str:
         parts = "; ".join(f"{run} {measure}: {value_text(score)} → {value_text(adjusted)}"

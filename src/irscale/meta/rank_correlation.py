@@ -99,7 +99,6 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.edge import keyword_error
-from ..core.notebook import HtmlRepr
 from ..core.numbers import Meaning, declare
 from ..core.progress import ProgressArg, check_progress, counted_work, declared_memory
 from ..errors import ParameterError
@@ -115,6 +114,7 @@ from ..stats.kendall import (
 from ..stats.protocol import (
     ConfidenceInterval,
     Estimate,
+    Untested,
     check_confidence_level,
     format_table,
     interval_or_default,
@@ -287,7 +287,7 @@ def _spearman(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
 
 
 @dataclass(frozen=True)
-class RBO(HtmlRepr):
+class RBO(Untested):
     """Rank-biased overlap: extrapolated (``ext``) and lower bound (``min``) at
     persistence ``p``; ``depth`` = (length of the shorter, of the longer ranking); ``ties``
     the treatment of tied scores (``a``, ``b``, ``w``, ``input``: :func:`rbo_scores`), None
@@ -299,19 +299,7 @@ class RBO(HtmlRepr):
     p: float
     depth: tuple[int, int]
     ties: str | None = None
-
-    def __float__(self) -> float:
-        return self.ext
-
-    @property
-    def statistic(self) -> float:
-        """RBO_ext (the field ``ext``)."""
-        return self.ext
-
-    @property
-    def pvalue(self) -> None:
-        """``None``: RBO is a similarity, not a test."""
-        return None
+    statistic_field: ClassVar[str] = "ext"
 
     def to_frame(self) -> pd.DataFrame:
         """One row: ``ext`` (= statistic), ``min``, ``p`` and the two depths."""

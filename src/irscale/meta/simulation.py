@@ -74,7 +74,6 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..core.budget import MAX_MEMORY, format_size
-from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare, undefined
 from ..core.progress import ProgressArg, check_progress, counted_work, declared_memory
 from ..errors import FileAccessError, InputError, ParameterError
@@ -83,14 +82,15 @@ from ..io.json_input import parse_json
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats import pairwise_tests
 from ..stats.corrections import Correction, correction_name
+from ..stats.protocol import TableResult
 from ..stats.registry import TESTS, test_spec
 from ..stats.resampling import (
     RngArg,
     check_rng,
 )
-from ..stats.tables import Format, alpha_text
+from ..stats.tables import alpha_text
 from ..stats.validation import score_table
-from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
+from .common import derived_seed, generator, pair_index, seed_sequence
 from .params import (
     BOOTSTRAP_MODEL,
     EFFECT,
@@ -267,7 +267,7 @@ def wilson_interval(events: np.ndarray, trials: np.ndarray, level: float = LEVEL
 
 
 @dataclass(frozen=True, eq=False)
-class SimulationStudy(HtmlRepr):
+class SimulationStudy(TableResult):
     """Error rates of every (test, correction) over ``repetitions`` simulated matrices.
 
     ``rates``: one row per (test, correction) with ``type_I``, ``type_II``, ``type_III``
@@ -284,10 +284,8 @@ class SimulationStudy(HtmlRepr):
     model: dict[str, Any]
 
     def to_frame(self) -> pd.DataFrame:
+        """One row per (test, correction) (a copy of ``rates``)."""
         return self.rates.copy()
-
-    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        return format_frame(self.rates, fmt, digits=digits)
 
     def __repr__(self) -> str:
         parts = "; ".join(f"{r.test}/{r.correction}: type I {r.type_I:.4f}, type II "

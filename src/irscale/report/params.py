@@ -3,13 +3,14 @@ builds its options from (:func:`irscale.cli.options.add_param`), declared once b
 sections that take them (:mod:`irscale.report.sections`), and the report's binding: the
 union of the sections' declarations (:func:`irscale.report.section.report_binding`: their
 domains and when each applies), checked on entry by the function (:data:`REPORT`) and
-applied by ``irscale report`` (:data:`REPORT_OPTIONS`: the same rules, the options it
-builds from them). Loads nothing numerical (the package's ``__init__`` is lazy)."""
+applied by ``irscale report`` (:func:`irscale.report.section.command_binding`: the same
+rules, the options it builds from them, made from the list of sections as the command
+line's parser is built). Loads nothing numerical (the package's ``__init__`` is lazy)."""
 
 from __future__ import annotations
 
 from ..core.params import Param, Text
-from .section import SEED_OF_DRAWS, command_binding, report_binding
+from .section import SEED_OF_DRAWS, report_binding
 from .sections import SECTIONS
 from .sections.across import COLLECTION_SAMPLES, COLLECTION_WEIGHTS, COLLECTIONS
 from .sections.automatic import AUTOMATIC
@@ -22,7 +23,7 @@ from .sections.summary import INTERVAL_RNG, INTERVAL_SAMPLES
 
 __all__ = ["AUTOMATIC", "BASELINE", "BOUNDS", "COLLECTIONS", "COLLECTION_SAMPLES",
            "COLLECTION_WEIGHTS", "CONFUSION", "CORRECTION_OR_NONE", "DP", "DP_SAMPLES",
-           "INTERVAL_RNG", "INTERVAL_SAMPLES", "REPORT", "REPORT_OPTIONS", "ROBUSTNESS",
+           "INTERVAL_RNG", "INTERVAL_SAMPLES", "REPORT", "ROBUSTNESS",
            "SCALE_DEPTH", "SEED_OF_DRAWS", "TITLE"]
 
 #: The title of the HTML page (:func:`irscale.report.render_html`).
@@ -34,6 +35,3 @@ TITLE = Param("title", Text(), "irscale experiment report", "title of the HTML p
 #: collections, the test and the correction against the baseline), and the rules of each
 #: section (the seed's: it applies to every section that draws).
 REPORT = report_binding(SECTIONS)
-#: ``irscale report``: the options built from the sections' declarations, and the same rules
-#: (:func:`irscale.cli.rules.binding_rules`).
-REPORT_OPTIONS = command_binding(SECTIONS)

@@ -112,7 +112,9 @@ class Section:
     of the page (None: its part continues the section before it); ``html(report, page)``:
     its part of the page, None where the report holds nothing of it; ``tables(report, fmt,
     digits)``: its LaTeX or Markdown tables (``fmt``), none where it holds nothing. A
-    renderer declared None: the section has no part in that output (said in ``why``)."""
+    renderer declared None: the section has no part in that output (said in ``why``).
+    ``group``: the title of its options in ``irscale report --help`` (default: its
+    heading's title, else its name; :func:`irscale.cli.report.add_section_options`)."""
 
     name: str
     needs: tuple[Requirement, ...]
@@ -130,6 +132,7 @@ class Section:
     absent: Callable[[], Mapping[str, Any]] | None = None
     heading: tuple[str, str] | None = None
     why: str = ""
+    group: str = ""
 
 
 def in_report(section: Section, options: Mapping[str, Any]) -> bool:
@@ -180,8 +183,9 @@ def report_binding(sections: Sequence[Section]) -> Binding:
 
 
 def command_binding(sections: Sequence[Section]) -> Binding:
-    """The same declarations as the command line applies them (``irscale report``): the
-    options it builds from the sections' ``params`` and the same rules; the options it
+    """The same declarations as the command line applies them (``irscale report``, built
+    from :data:`~irscale.report.sections.SECTIONS` as it stands when the parser is made):
+    the options it builds from the sections' ``params`` and the same rules; the options it
     gives its own way (``own``) are taken, not built."""
     params = _once(p for section in sections for p in section.params)
     takes = _once(p for section in sections for p in (*section.own, *section.takes))

@@ -20,6 +20,8 @@ between distinct values by floating point with exact resolution of near-ties) or
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +34,12 @@ TOLERANCE = 1e-9
 
 #: Bound on the number of distinct values :meth:`Image.values` materialises by default.
 MATERIALISE_LIMIT = 1 << 24
+
+
+def forwarded(path: str, doc: str | None = None) -> Any:
+    """A read-only property whose value is the attribute ``path`` of the object (dotted:
+    ``"image.n_runs"``): what a wrapper passes on from what it wraps, in one line."""
+    return property(attrgetter(path), doc=doc)
 
 
 class Image:

@@ -56,7 +56,7 @@ from ..core.pair_kernels import (
 )
 from ..core.progress import Progress
 from ..core.segments import ranges
-from .image import Image
+from .image import Image, forwarded
 
 #: numpy.searchsorted's side: "right" counts the values ≤ x, "left" those < x.
 Side = Literal["left", "right"]
@@ -625,13 +625,8 @@ class PairImage(Image):
         self.raw_of, self.post, self.unit = raw_of, post, unit
         self.exactness, self.algorithm = exactness, algorithm
 
-    @property
-    def n_runs(self) -> int:
-        return self.table.n_runs
-
-    @property
-    def n_distinct(self) -> int:
-        return self.table.n_distinct
+    n_runs = forwarded("table.n_runs")
+    n_distinct = forwarded("table.n_distinct")
 
     def values_of(self, runs: np.ndarray) -> np.ndarray:
         return self.post(self.raw_of(runs))

@@ -31,7 +31,7 @@ from .average_precision import ap_image
 from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, GainSumImage, LexImage
 from .cost import DEFAULT_QUERIES, CostEstimate, estimate, report
 from .generic import EnumeratedImage
-from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
+from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array, forwarded
 from .measures import ScaleMeasure, scale_measure
 from .pairs import PairImage
 from .params import SCALE, measure_kind
@@ -70,13 +70,8 @@ class ScaledImage(Image):
         self.inner, self.factor, self.space = inner, float(factor), inner.space
         self.exactness, self.algorithm = inner.exactness, inner.algorithm
 
-    @property
-    def n_runs(self) -> int:
-        return self.inner.n_runs
-
-    @property
-    def n_distinct(self) -> int:
-        return self.inner.n_distinct
+    n_runs = forwarded("inner.n_runs")
+    n_distinct = forwarded("inner.n_distinct")
 
     def values_of(self, runs: np.ndarray) -> np.ndarray:
         return self.factor * self.inner.values_of(runs)
@@ -195,31 +190,14 @@ class Scale:
     estimate: CostEstimate | None = None
 
     # ------------------------------------------------------------ sizes
-    @property
-    def N(self) -> int:
-        return self.space.N
-
-    @property
-    def levels(self) -> int:
-        return self.space.levels
-
-    @property
-    def n_runs(self) -> int:
-        """Number of runs of the space."""
-        return self.image.n_runs
-
-    @property
-    def n_distinct(self) -> int:
-        """``|M(REL^N)|``, the number of steps of the ranked measure."""
-        return self.image.n_distinct
-
-    @property
-    def exactness(self) -> str:
-        return self.image.exactness
-
-    @property
-    def algorithm(self) -> str:
-        return self.image.algorithm
+    N = forwarded("space.N", "Length of the runs of the space.")
+    levels = forwarded("space.levels", "Number of relevance degrees of the space.")
+    n_runs = forwarded("image.n_runs", "Number of runs of the space.")
+    n_distinct = forwarded("image.n_distinct",
+                           "``|M(REL^N)|``, the number of steps of the ranked measure.")
+    exactness = forwarded("image.exactness", "How ties between values are decided: ``exact``, "
+                          "``exact ties`` or ``tolerance`` (:mod:`irscale.scales.image`).")
+    algorithm = forwarded("image.algorithm", "The algorithm of the image.")
 
     # ------------------------------------------------------------ runs
     def check_runs(self, runs: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:

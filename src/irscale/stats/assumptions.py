@@ -50,7 +50,7 @@ from scipy import stats
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare
 from .protocol import Unpacks
-from .tables import Format, check_digits, json_text, records, render
+from .tables import Format, check_digits, records, render, render_result
 from .validation import TIE_RTOL
 
 __all__ = ["AssumptionChecks", "AssumptionTest", "check_assumptions", "display_frame"]
@@ -180,12 +180,9 @@ class AssumptionChecks(HtmlRepr):
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The checks as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
-        digits = check_digits(digits)
-        if fmt == "json":
-            return json_text({"assumptions": self.json_rows()}, indent=2) + "\n"
-        if fmt == "csv":
-            return render(self.to_frame(), fmt)
-        return render(display_frame(self.to_frame()), fmt, digits=digits, title=self.summary())
+        return render_result(fmt, digits, lambda: {"assumptions": self.json_rows()},
+                             self.to_frame, lambda digits: display_frame(self.to_frame()),
+                             self.summary)
 
     def __repr__(self) -> str:
         parts = [f"{t.test}{f' by {t.groups}' if t.groups else ''}: {t.statistic:.4g} "

@@ -24,15 +24,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from ..core.notebook import HtmlRepr
 from ..core.numbers import declare, undefined
 from ..core.scorematrix import ScoreMatrix
 from ..core.segments import ranges
 from ..errors import AlignmentError, InputError, ParameterError
+from .protocol import Untested
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -54,7 +54,7 @@ ATOL = 0.0
 
 
 @dataclass(frozen=True)
-class KendallTau(HtmlRepr):
+class KendallTau(Untested):
     """τ and its pair counts (see the module documentation).
 
     The result protocol of :mod:`irscale.stats.protocol`: ``statistic`` (= ``tau``),
@@ -69,19 +69,7 @@ class KendallTau(HtmlRepr):
     ties_y: int
     ties_both: int
     n: int
-
-    def __float__(self) -> float:
-        return self.tau
-
-    @property
-    def statistic(self) -> float:
-        """Kendall's τ_b (the field ``tau``)."""
-        return self.tau
-
-    @property
-    def pvalue(self) -> None:
-        """``None``: no test (see the class documentation)."""
-        return None
+    statistic_field: ClassVar[str] = "tau"
 
     def to_frame(self) -> pd.DataFrame:
         """One row: ``statistic`` (τ) and the pair counts."""

@@ -66,7 +66,7 @@ from .params import MIXED
 from .protocol import Unpacks
 from .results import PairwiseComparisons
 from .shards import ShardScores
-from .tables import Format, alpha_text, check_digits, json_text, json_value, render
+from .tables import Format, alpha_text, json_value, render_result
 from .validation import TIE_RTOL, as_floats, check_alpha, check_magnitude, check_not_constant
 
 #: Quadrature nodes of the GLMM's marginal likelihood (1: Laplace's approximation).
@@ -221,14 +221,15 @@ class MixedModelResult(Unpacks, HtmlRepr):
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
-        digits = check_digits(digits)
-        if fmt == "json":
-            return json_text({"mixed": self.json_rows()}, indent=2) + "\n"
-        if fmt == "csv":
-            return render(self.to_frame(), fmt)
+        return render_result(fmt, digits, lambda: {"mixed": self.json_rows()}, self.to_frame,
+                             lambda digits: self._display(), self.summary)
+
+    def _display(self) -> pd.DataFrame:
+        """The table of the text formats: the degrees of freedom whole numbers, blank where
+        undefined."""
         frame = self.to_frame()
         frame["df"] = ["" if math.isnan(v) else str(int(v)) for v in frame["df"]]
-        return render(frame, fmt, digits=digits, title=self.summary())
+        return frame
 
     def describe(self) -> str:
         fixed = "logit P(y = 1) = system" if self.family == "binomial" else "score = system"

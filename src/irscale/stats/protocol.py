@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..core.numbers import Table
 
-__all__ = ["ConfidenceInterval", "Estimate", "TableResult", "Unpacks",
+__all__ = ["ConfidenceInterval", "Estimate", "TableResult", "Unpacks", "Untested",
            "check_confidence_level", "format_table"]
 
 
@@ -95,6 +95,28 @@ class Unpacks:
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.statistic, self.pvalue))
+
+
+class Untested(HtmlRepr):
+    """The protocol of a result that measures and does not test (a rank correlation, a
+    similarity, a distance): ``statistic`` is its field named by :attr:`statistic_field`,
+    also ``float(result)``, and ``pvalue`` is ``None``."""
+
+    #: The field that holds the statistic.
+    statistic_field: ClassVar[str]
+
+    @property
+    def statistic(self) -> float:
+        """The statistic (the field :attr:`statistic_field`)."""
+        return getattr(self, self.statistic_field)
+
+    @property
+    def pvalue(self) -> None:
+        """``None``: a measurement, not a test."""
+        return None
+
+    def __float__(self) -> float:
+        return float(self.statistic)
 
 
 class TableResult(HtmlRepr):

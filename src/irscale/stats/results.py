@@ -43,6 +43,7 @@ from .tables import (
     level_text,
     records,
     render,
+    render_result,
     significance_mark,
 )
 from .validation import Alternative, check_alpha, tie_tolerance
@@ -395,12 +396,8 @@ class PairwiseComparisons(TableRepr):
         Every format names the p-values alike: ``p`` is the pair's own p-value and
         ``p_adjusted`` the corrected one the decision rests on (text tables show
         ``p_adjusted`` only when a correction was applied)."""
-        digits = check_digits(digits)
-        if fmt == "json":
-            return json_text({"pairs": self.json_pairs()}, indent=2) + "\n"
-        if fmt == "csv":
-            return render(self._output_table(), fmt)
-        return render(self._display(digits), fmt, digits=digits, title=self.summary())
+        return render_result(fmt, digits, lambda: {"pairs": self.json_pairs()},
+                             self._output_table, self._display, self.summary)
 
     def summary(self) -> str:
         parts = [f"{self.method}: {self.n_significant} of {len(self)} pairs significant "
@@ -435,6 +432,21 @@ def _fold_interval(frame: Table, after: str, low: str, high: str, header: str,
     frame.insert(list(frame.columns).index(after) + 1, header, cells)
 
 
+def mean_pairs(means: object, cov: np.ndarray, method: str
+               ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
+    """Every pair (u, v), u < v, of the ``k`` systems' ``means`` with covariance ``cov``,
+    for the simultaneous comparisons (Tukey's HSD, Scheffé's method: ``method``, named
+    where fewer than two systems are given): the means as floats, the pairs' indices
+    (``np.triu_indices``), the differences mean_u − mean_v and their variances
+    var_u + var_v − 2 cov_uv (clipped at 0 against rounding)."""
+    means = np.asarray(means, dtype=np.float64)
+    if len(means) < 2:
+        raise ParameterError(f"{method} needs at least two systems")
+    i, j = np.triu_indices(len(means), k=1)
+    var = np.maximum(cov[i, i] + cov[j, j] - 2.0 * cov[i, j], 0.0)
+    return means, (i, j), means[i] - means[j], var
+
+
 def tukey_from_means(
     means: np.ndarray,
     cov: np.ndarray,
@@ -455,13 +467,8 @@ def tukey_from_means(
     and meta-evaluation (topic splitting, scale-effect tables) needs only the decisions.
     """
     alpha = check_alpha(alpha)
-    means = np.asarray(means, dtype=np.float64)
+    means, (i, j), diff, var = mean_pairs(means, cov, "Tukey's HSD")
     k = len(means)
-    if k < 2:
-        raise ParameterError("Tukey's HSD needs at least two systems")
-    i, j = np.triu_indices(k, k=1)
-    diff = means[i] - means[j]
-    var = np.maximum(cov[i, i] + cov[j, j] - 2.0 * cov[i, j], 0.0)
     se = np.sqrt(var / 2.0)
     from ._ptukey import tukey_critical, tukey_sf
 
@@ -693,12 +700,8 @@ class AnovaResult(Unpacks, HtmlRepr):
         return _anova_display(self.to_frame())
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
-        digits = check_digits(digits)
-        if fmt == "json":
-            return json_text({"anova": self.json_rows()}, indent=2) + "\n"
-        if fmt == "csv":
-            return render(self.to_frame(), fmt)
-        return render(self._display(digits), fmt, digits=digits, title=self.summary())
+        return render_result(fmt, digits, lambda: {"anova": self.json_rows()}, self.to_frame,
+                             self._display, self.summary)
 
     def summary(self) -> str:
         note = f"; {self.note}" if self.note else ""

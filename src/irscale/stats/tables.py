@@ -9,7 +9,7 @@ usual convention relative to the significance level α: ``*`` p ≤ α, ``**`` p
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
@@ -207,6 +207,21 @@ def records(frame: Table, where: str = "a table") -> list[dict[str, object]]:
         {str(k): json_value(v) for k, v in zip(frame.columns, row, strict=True)}
         for row in frame.itertuples(index=False)
     ]
+
+
+def render_result(fmt: Format, digits: int, json: Callable[[], dict[str, object]],
+                  csv: Callable[[], Table], shown: Callable[[int], Table],
+                  title: Callable[[], str]) -> str:
+    """A result's ``format(fmt, digits=...)``, one way for every result of one table: the
+    JSON document ``json()`` (its rows under the result's key), the full-precision table
+    ``csv()`` (no title), or the table ``shown(digits)`` under ``title()`` (text, Markdown,
+    LaTeX). Each is made only for the format asked."""
+    digits = check_digits(digits)
+    if fmt == "json":
+        return json_text(json(), indent=2) + "\n"
+    if fmt == "csv":
+        return render(csv(), fmt)
+    return render(shown(digits), fmt, digits=digits, title=title())
 
 
 def render(

@@ -46,9 +46,8 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ..errors import ParameterError
 from .params import SCHEFFE, TUKEY, TUKEY_FIT
-from .results import PairwiseComparisons
+from .results import PairwiseComparisons, mean_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -110,13 +109,9 @@ def scheffe_from_means(means: np.ndarray, cov: np.ndarray, df: float, systems: S
     from .validation import check_alpha
 
     alpha = check_alpha(alpha)
-    means = np.asarray(means, dtype=np.float64)
+    means, (i, j), diff, var = mean_pairs(means, cov, "Scheffé's method")
     k = len(means)
-    if k < 2:
-        raise ParameterError("Scheffé's method needs at least two systems")
-    i, j = np.triu_indices(k, k=1)
-    diff = means[i] - means[j]
-    se = np.sqrt(np.maximum(cov[i, i] + cov[j, j] - 2.0 * cov[i, j], 0.0))
+    se = np.sqrt(var)
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(se > 0, diff**2 / (k - 1) / np.where(se > 0, se, 1.0)**2, np.inf)
     critical = float(sps.f.isf(alpha, k - 1, df))

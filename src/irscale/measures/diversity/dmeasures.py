@@ -202,6 +202,23 @@ def _sharp(measure, gamma: float, ctx: DiversityContext, k: int | None) -> np.nd
     return gamma * intent_recall(ctx, k) + (1.0 - gamma) * measure
 
 
+def _declare_sharp(name: str, of: str, params: Keywords, doc: str | None = None,
+                   source: str = "Sakai & Song 2011; NTCIREVAL") -> None:
+    """Register ``name``, the #-measure of the D-measure ``of`` (Sakai 2014, eq. 29):
+    γ·I-rec@l + (1 − γ)·``of``@l, ``of`` computed by :func:`d_measure` (``DIN-nDCG``:
+    D-nDCG with a navigational intent's gain at its first relevant document only); ``doc``
+    by default says that formula."""
+    din = of == "DIN-nDCG"
+    measure = "D-nDCG" if din else of
+
+    def kernel(ctx: DiversityContext, p: Params, k: int | None) -> np.ndarray:
+        return _sharp(d_measure(ctx, measure, p, k, din=din), p["gamma"], ctx, k)
+
+    register(name, cutoff="optional", params=params,
+             doc=doc or f"γ·I-rec + (1 − γ)·{of}.", context="intents",
+             formula=f"γ·I-rec@l + (1 − γ)·{of}@l", source=source)(kernel)
+
+
 _NDCG = dict(gain=GAIN, discount=DISCOUNT_KIND, base=BASE)
 _BR = dict(gain=GAIN, beta=BETA)
 
@@ -228,13 +245,9 @@ def _dndcg(ctx, p, k):
     return d_measure(ctx, "D-nDCG", p, k)
 
 
-@register("D#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
-          doc="γ·I-rec + (1 − γ)·D-nDCG (Sakai 2014, eq. 29; NTCIR INTENT).",
-          context="intents",
-          formula="γ·I-rec@l + (1 − γ)·D-nDCG@l",
-          source="Sakai & Song 2011; NTCIREVAL")
-def _dsharp_ndcg(ctx, p, k):
-    return _sharp(d_measure(ctx, "D-nDCG", p, k), p["gamma"], ctx, k)
+_declare_sharp("D#-nDCG", "D-nDCG", _ndcg_params(gamma=GAMMA),
+               "γ·I-rec + (1 − γ)·D-nDCG (Sakai 2014, eq. 29; NTCIR INTENT).",
+               "Sakai & Song 2011; NTCIREVAL")
 
 
 @register("DIN-nDCG", cutoff="optional", params=_ndcg_params(),
@@ -247,13 +260,8 @@ def _din_ndcg(ctx, p, k):
     return d_measure(ctx, "D-nDCG", p, k, din=True)
 
 
-@register("DIN#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
-          doc="γ·I-rec + (1 − γ)·DIN-nDCG (Sakai, WWW 2012).",
-          context="intents",
-          formula="γ·I-rec@l + (1 − γ)·DIN-nDCG@l",
-          source="Sakai 2012; NTCIREVAL")
-def _din_sharp_ndcg(ctx, p, k):
-    return _sharp(d_measure(ctx, "D-nDCG", p, k, din=True), p["gamma"], ctx, k)
+_declare_sharp("DIN#-nDCG", "DIN-nDCG", _ndcg_params(gamma=GAMMA),
+               "γ·I-rec + (1 − γ)·DIN-nDCG (Sakai, WWW 2012).", "Sakai 2012; NTCIREVAL")
 
 
 @register("D-Q", cutoff="optional", params=Keywords(**_BR),
@@ -265,13 +273,7 @@ def _dq(ctx, p, k):
     return d_measure(ctx, "D-Q", p, k)
 
 
-@register("D#-Q", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
-          doc="γ·I-rec + (1 − γ)·D-Q.",
-          context="intents",
-          formula="γ·I-rec@l + (1 − γ)·D-Q@l",
-          source="Sakai & Song 2011; NTCIREVAL")
-def _dsharp_q(ctx, p, k):
-    return _sharp(d_measure(ctx, "D-Q", p, k), p["gamma"], ctx, k)
+_declare_sharp("D#-Q", "D-Q", Keywords(**_BR, gamma=GAMMA))
 
 
 @register("D-nERR", cutoff="optional", params=Keywords(gain=GAIN),
@@ -283,13 +285,7 @@ def _dnerr(ctx, p, k):
     return d_measure(ctx, "D-nERR", p, k)
 
 
-@register("D#-nERR", cutoff="optional", params=Keywords(gain=GAIN, gamma=GAMMA),
-          doc="γ·I-rec + (1 − γ)·D-nERR.",
-          context="intents",
-          formula="γ·I-rec@l + (1 − γ)·D-nERR@l",
-          source="Sakai & Song 2011; NTCIREVAL")
-def _dsharp_nerr(ctx, p, k):
-    return _sharp(d_measure(ctx, "D-nERR", p, k), p["gamma"], ctx, k)
+_declare_sharp("D#-nERR", "D-nERR", Keywords(gain=GAIN, gamma=GAMMA))
 
 
 @register("D-P+", cutoff="optional", params=Keywords(**_BR),
@@ -301,13 +297,7 @@ def _dpplus(ctx, p, k):
     return d_measure(ctx, "D-P+", p, k)
 
 
-@register("D#-P+", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
-          doc="γ·I-rec + (1 − γ)·D-P+.",
-          context="intents",
-          formula="γ·I-rec@l + (1 − γ)·D-P+@l",
-          source="Sakai & Song 2011; NTCIREVAL")
-def _dsharp_pplus(ctx, p, k):
-    return _sharp(d_measure(ctx, "D-P+", p, k), p["gamma"], ctx, k)
+_declare_sharp("D#-P+", "D-P+", Keywords(**_BR, gamma=GAMMA))
 
 
 @register("P+Q", cutoff="optional", params=Keywords(**_BR),

@@ -81,4 +81,4 @@ SECTION = Section(
     params=(BASELINE,), own=(PAIRWISE_TEST, CORRECTION_OR_NONE),
     rules=(Needs((PAIRWISE_TEST, MULTIPLE_CORRECTION), "the comparison with a baseline",
                  on=BASELINE),),
-    on=BASELINE, absent=lambda: {"comparison": None})
+    on=BASELINE, absent=lambda: {"comparison": None}, group="comparison with a baseline")

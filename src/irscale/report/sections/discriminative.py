@@ -79,4 +79,4 @@ SECTION = Section(
     params=(DP,), own=(DP_SAMPLES,),
     rules=(Needs((DP_SAMPLES,), "discriminative power", on=DP),),
     on=DP, draws=(Needs((), on=DP),), steps="one",
-    absent=lambda: {"discriminative": None})
+    absent=lambda: {"discriminative": None}, group="discriminative power")
