@@ -14,8 +14,16 @@ from __future__ import annotations
 from ..core.lazy import lazy_package
 
 #: Public name → the submodule that defines it.
-_EXPORTS: dict[str, str] = {}
+_EXPORTS: dict[str, str] = {
+    "AuditResult": ".audit",
+    "JudgeAudit": ".audit",
+    "audit": ".audit",
+}
 
-__all__: list[str] = []
+__all__: list[str] = [
+    "AuditResult",
+    "JudgeAudit",
+    "audit",
+]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
