@@ -580,12 +580,14 @@ def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_ME
     named = _judges(judges)
     run_list = as_runs(runs)
     if len(run_list) < 2:
-        raise ParameterError(f"runs: give two runs at least, got {len(run_list)}")
+        raise ParameterError(f"runs: give two runs at least, got {len(run_list)}",
+                             param="runs")
     if top_k > len(run_list):
-        raise ParameterError(f"top_k {top_k} exceeds the {len(run_list)} runs")
+        raise ParameterError(f"top_k {top_k} exceeds the number of runs ({len(run_list)})",
+                             param="top_k")
     if samples and len(named) < 2:
-        raise ParameterError("samples: give two samples of the judge at least, got "
-                             f"{len(named)}")
+        raise ParameterError(f"samples: give two samples of the judge at least, got "
+                             f"{len(named)}", param="samples")
     human_frame = _judged(human_qrels)
     if human_frame.empty:
         raise InputError(f"the human qrels{_source(human_qrels)} judge no pair (every grade "
