@@ -532,6 +532,24 @@ def _audit_judge(name: str, qrels: Qrels, setting: _Setting, seed: np.random.See
 
 
 # ---------------------------------------------------------------------------- the audit
+def _warn_unjudged_topics(setting: _Setting, judges: list[Qrels]) -> None:
+    """One warning naming the runs' topics that no qrels judges (left out of every
+    comparison): the human qrels may be a sample of the topics, but a topic no one judges
+    is said, not dropped in silence."""
+    import warnings
+
+    judged = set(setting.human_topics).union(*(set(q.topic.to_pylist()) for q in judges))
+    left = {name: sorted(set(keys.get_level_values(0)) - judged)
+            for name, keys in zip(setting.names, setting.retrieved, strict=True)}
+    left = {name: topics for name, topics in left.items() if topics}
+    if left:
+        name, topics = next(iter(left.items()))
+        more = f" (and {len(left) - 1} other runs)" if len(left) > 1 else ""
+        warnings.warn(f"run {name!r}{more} has results for topics no qrels judges, left out "
+                      f"of the audit: {', '.join(map(repr, topics[:5]))}"
+                      f"{' ...' if len(topics) > 5 else ''}", stacklevel=3)
+
+
 @AUDIT
 def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_MEASURE,
           samples: bool = False, alpha: float = 0.05, test: str = "t",
@@ -610,6 +628,7 @@ def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_ME
 
         consistency = consistency_of(named, setting)
         named = [*named, *votes(named)]
+    _warn_unjudged_topics(setting, [qrels for _, qrels in named])
     work = counted_work(AUDIT_SAMPLES, n_boot * len(named), "bootstrap of every judge's "
                         "agreement and rankings", progress)
     seeds = np.random.SeedSequence(rng).spawn(len(named))
