@@ -447,6 +447,38 @@ def _coverage(human: pd.DataFrame, judge: pd.DataFrame, human_all: Qrels, judge_
     return coverage, pd.DataFrame(rows)
 
 
+# ---------------------------------------------------------------------------- bootstrap
+#: Resamples of the topics drawn at once (a chunk × topics matrix of draw counts): the
+#: memory does not grow with B beyond the replicates kept.
+CHUNK = 1024
+#: Bytes per replicate kept: the four agreement and four ranking statistics.
+REPLICATE_BYTES = 64
+
+
+def _bootstrap(flat: np.ndarray, grades: np.ndarray, human: np.ndarray, judge: np.ndarray,
+               setting: _Setting, generator: np.random.Generator, work: Any, done: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The agreement and ranking statistics of ``setting.n_boot`` resamples of the topics
+    (``flat``: topics × the confusion matrix's cells; ``human``, ``judge``: topics × runs),
+    the same draws for both, a chunk at a time, ``work`` told after each."""
+    from ..stats.bootstrap import resample_counts
+
+    n_topics, k = flat.shape[0], len(grades)
+    agreement = np.empty((setting.n_boot, len(AGREEMENT_STATISTICS)))
+    ranking = np.empty((setting.n_boot, len(RANKING_STATISTICS)))
+    for first in range(0, setting.n_boot, CHUNK):
+        size = min(CHUNK, setting.n_boot - first)
+        weights = resample_counts(generator.integers(0, n_topics, size=(size, n_topics)),
+                                  n_topics)
+        agreement[first:first + size] = _agreement((weights @ flat).reshape(-1, k, k),
+                                                   grades)
+        ranking[first:first + size] = _rankings(weights @ human / n_topics,
+                                                weights @ judge / n_topics, setting.p,
+                                                setting.top_k)
+        work(done + first + size)
+    return agreement, ranking
+
+
 # ---------------------------------------------------------------------------- one judge
 @dataclass(frozen=True)
 class _Setting:
@@ -501,21 +533,15 @@ def _audit_judge(name: str, qrels: Qrels, setting: _Setting, seed: np.random.See
     grades = np.unique(np.concatenate([both["rel_human"], both["rel_judge"]]))
     confusions = _confusions(both, common, grades)
     n_topics = len(common)
-    generator = np.random.default_rng(seed)
-    from ..stats.bootstrap import resample_counts
-
-    weights = resample_counts(generator.integers(0, n_topics, size=(setting.n_boot, n_topics)),
-                              n_topics).astype(np.float64)
     flat = confusions.reshape(n_topics, -1)
     k = len(grades)
-    agreement = _interval_table(
-        AGREEMENT_STATISTICS, _agreement(flat.sum(axis=0).reshape(k, k), grades),
-        _agreement((weights @ flat).reshape(-1, k, k), grades), setting.alpha)
     point = _rankings(h_scores.mean(axis=0)[None], j_scores.mean(axis=0)[None], setting.p,
                       setting.top_k)[0]
-    replicated = _rankings(weights @ h_scores / n_topics, weights @ j_scores / n_topics,
-                           setting.p, setting.top_k)
-    work(done + setting.n_boot)
+    agreed, replicated = _bootstrap(flat, grades, h_scores, j_scores, setting,
+                                    np.random.default_rng(seed), work, done)
+    agreement = _interval_table(AGREEMENT_STATISTICS,
+                                _agreement(flat.sum(axis=0).reshape(k, k), grades), agreed,
+                                setting.alpha)
     ranking = _interval_table(RANKING_STATISTICS, point, replicated, setting.alpha)
     confusion = pd.DataFrame(confusions.sum(axis=0).astype(np.int64),
                              index=pd.Index(grades, name="judge"),
@@ -630,7 +656,8 @@ def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_ME
         named = [*named, *votes(named)]
     _warn_unjudged_topics(setting, [qrels for _, qrels in named])
     work = counted_work(AUDIT_SAMPLES, n_boot * len(named), "bootstrap of every judge's "
-                        "agreement and rankings", progress)
+                        "agreement and rankings", progress,
+                        need=float(REPLICATE_BYTES) * n_boot)
     seeds = np.random.SeedSequence(rng).spawn(len(named))
     audits = tuple(_audit_judge(name, qrels, setting, seed, work, i * n_boot)
                    for i, ((name, qrels), seed) in enumerate(zip(named, seeds, strict=True)))
