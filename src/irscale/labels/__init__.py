@@ -26,4 +26,4 @@ __all__: list[str] = [
     "audit",
 ]
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed=("audit",))
