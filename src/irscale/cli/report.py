@@ -23,6 +23,7 @@ from ..report.params import (
     BASELINE,
     BOUNDS,
     DP,
+    JUDGES,
     REPORT_OPTIONS,
     SCALE_DEPTH,
     SEED_OF_DRAWS,
@@ -87,7 +88,7 @@ def add_parser(subparsers) -> None:
         (AUTO_PROBABILITIES, {"doc": "AUTO_QRELS gives every pair's grades with their "
                               "probabilities (topic iter docno rel prob): the automatic "
                               "values are the measures' expected values under them"}),
-        AUTO_DRAWS, BOUNDS, *CONFUSION_OPTIONS,
+        AUTO_DRAWS, (JUDGES, {"action": "append"}), BOUNDS, *CONFUSION_OPTIONS,
         (NOISE_REPLICATES, {"doc": "relabelled qrels of the section on judge noise (with "
                             "--confusion, --flip-rate, --double-judged or --auto-sample: "
                             "every Tukey HSD conclusion robust or fragile)"}),
@@ -188,9 +189,10 @@ def _report(args: argparse.Namespace) -> Done:
         robustness=not args.no_robustness, automatic=args.automatic, design=args.design,
         label_probabilities=args.label_probabilities, draws=args.draws,
         bounds=args.bounds, collections=collections, confusion=confusion,
-        replicates=args.replicates,
+        replicates=args.replicates, judges=args.judges,
         command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
+                     *(args.judges or []),
                      *collection_files, *confusion_files(args)],
         progress=wants_progress(args),
         # --samples: the resamples of the sections asked for (each applies to its own)
