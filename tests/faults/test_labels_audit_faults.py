@@ -23,6 +23,8 @@ RUNS = ["--runs", "a.run", "b.run", "c.run"]
 HUMAN = [line for line in ["1 0 d1 0", *qrels_lines()[1:]] if line.split()[0] in "123"]
 FILES = {"h.txt": text(HUMAN)}
 AUDIT = ["labels", "audit", "h.txt", "qrels.txt", *RUNS, "-B", "20", "--top-k", "2"]
+REPORT = ["report", "qrels.txt", "a.run", "b.run", "c.run", "--no-robustness", "--format",
+          "markdown"]
 
 
 def audit_with(human: str = "h.txt", judge: str = "qrels.txt") -> list[str]:
@@ -101,6 +103,16 @@ CASES = [
     bad("audit-output-is-input", [*AUDIT, "-o", "h.txt", "--force"], "h.txt"),
     bad("audit-run-twice", ["labels", "audit", "h.txt", "qrels.txt", "--runs", "a.run",
                             "a.run"], "a.run"),
+    # ================================================================ irscale report --judge
+    good("report-judge", [*REPORT, "--judge", "h.txt", "--judge", "qrels.txt"],
+         output_contains("h: agreement of the labels both judge",
+                         "qrels: bias of the judge per run")),
+    good("report-judge-seed", [*REPORT, "--judge", "h.txt", "--seed", "4"]),
+    bad("report-judge-no-topic-in-common", [*REPORT, "--judge", "j.txt"], "j.txt",
+        "judges no topic of the human qrels", files={"j.txt": OTHER_TOPICS}),
+    bad("report-judge-missing", [*REPORT, "--judge", "missing.txt"], "missing.txt"),
+    bad("report-judge-is-output", [*REPORT, "--judge", "h.txt", "-o", "h.txt", "--force"],
+        "h.txt"),
     *_with_files(trec_file_faults("audit-judge", "qrels", lambda name: audit_with(
         judge=name), audit_with(), name="j/qrels.txt")),
     *_with_files(trec_file_faults("audit-run", "run", lambda name: [
