@@ -231,3 +231,29 @@ def test_the_seed_fixes_the_intervals(collection):
         first, second = (audit(collection.qrels, {"j": judge}, runs, n_boot=20, rng=5)
                          .judges[0].ranking for _ in range(2))
     pd.testing.assert_frame_equal(first, second)
+
+
+def test_samples_consistency_is_statsmodels_and_krippendorff(collection):
+    """Three samples of one judge: Fleiss' κ is statsmodels' ``fleiss_kappa`` and α ordinal
+    the ``krippendorff`` package's over the pairs every sample judges; the votes are
+    audited as two more judges; the G-study's shares lie in [0, 1]."""
+    inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
+    samples = {f"s{i}": noisy(collection.qrels, 0.2, 20 + i) for i in range(3)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = audit(collection.qrels, samples, list(collection.runs), samples=True,
+                       n_boot=5)
+    assert [j.judge for j in result.judges] == ["s0", "s1", "s2", "vote:majority",
+                                                "vote:dawid-skene"]
+    found = result.consistency.set_index("statistic")["value"]
+    ratings = np.stack([s["relevance"].to_numpy() for s in samples.values()], axis=1)
+    table, _ = inter_rater.aggregate_raters(ratings)
+    assert found["fleiss_kappa"] == pytest.approx(inter_rater.fleiss_kappa(table), abs=1e-12)
+    assert found["alpha_ordinal"] == pytest.approx(krippendorff.alpha(
+        reliability_data=ratings.T.astype(float), level_of_measurement="ordinal"), abs=1e-12)
+    assert found["pairs judged by every sample"] == len(ratings)
+    share = found["variance share: due to the sample (the three above)"]
+    assert 0 <= share <= 1
+    majority = result.judge("vote:majority").agreement.set_index("statistic")["estimate"]
+    single = result.judge("s0").agreement.set_index("statistic")["estimate"]
+    assert majority["kappa"] > single["kappa"]  # the vote of three noisy samples agrees more

@@ -69,6 +69,15 @@ CASES = [
     good("audit-options", [*AUDIT, "-m", "P@5", "--test", "wilcoxon", "--correction",
                            "bonferroni", "--alpha", "0.1", "--seed", "3", "--rbo-p", "0.5",
                            "-l", "2"]),
+    # repeated samples of one judge: their consistency and the votes over them
+    good("audit-samples", ["labels", "audit", "h.txt", "qrels.txt", "j.txt", "--samples", *RUNS,
+                           "-B", "20", "--top-k", "2"],
+         output_contains("Consistency of the repeated samples", "fleiss_kappa",
+                         "vote:majority", "vote:dawid-skene"),
+         files={"j.txt": text(qrels_lines()[1:])}),
+    bad("audit-samples-no-pair-in-common", ["labels", "audit", "h.txt", "qrels.txt", "j.txt",
+                                            "--samples", *RUNS],
+        "judge no (topic, document) pair in common", files={"j.txt": OTHER_DOCS}),
     # a judge of two of the three human topics: the topic left is stated, not dropped
     good("audit-judge-of-fewer-topics", audit_with(judge="j.txt"),
          all_checks(_coverage_states(), output_contains("      2\n")),

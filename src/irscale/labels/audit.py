@@ -69,7 +69,7 @@ from ..core.numbers import declare, undefined
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import ProgressArg, check_progress, counted_work
 from ..errors import AlignmentError, InputError, ParameterError
-from .params import AUDIT, AUDIT_SAMPLES, DEFAULT_AUDIT_MEASURE
+from .params import AUDIT, AUDIT_SAMPLES, DEFAULT_AUDIT_MEASURE, DEFAULT_TOP_K
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.inputs import Qrels
@@ -580,7 +580,7 @@ def _warn_unjudged_topics(setting: _Setting, judges: list[Qrels]) -> None:
 def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_MEASURE,
           samples: bool = False, alpha: float = 0.05, test: str = "t",
           correction: str = "holm", n_boot: int = 1000, rng: int = 0, p: float = 0.9,
-          top_k: int = 5, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+          top_k: int | None = None, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
           progress: ProgressArg = False) -> AuditResult:
     """Audit automatic relevance judges against human labels (module documentation).
 
@@ -609,8 +609,9 @@ def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_ME
         Seed of the resamples.
     p : float
         RBO's persistence.
-    top_k : int
-        The k of the top-k agreement (at most the number of runs).
+    top_k : int, optional
+        The k of the top-k agreement (at most the number of runs; default 5, or the number
+        of runs where fewer).
     relevance_level : int
         Smallest relevant grade (trec_eval's ``-l``), for every qrels.
     progress : bool or callable
@@ -626,7 +627,9 @@ def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_ME
     if len(run_list) < 2:
         raise ParameterError(f"runs: give two runs at least, got {len(run_list)}",
                              param="runs")
-    if top_k > len(run_list):
+    if top_k is None:
+        top_k = min(DEFAULT_TOP_K, len(run_list))
+    elif top_k > len(run_list):
         raise ParameterError(f"top_k {top_k} exceeds the number of runs ({len(run_list)})",
                              param="top_k")
     if samples and len(named) < 2:

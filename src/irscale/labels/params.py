@@ -43,9 +43,12 @@ AUDIT_SEED = Param("rng", SEED, 0, "seed of the bootstrap resamples", ("--seed",
                    dest="seed", cost=NO_WORK)
 AUDIT_RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence of the system rankings",
                     ("--rbo-p",), "P")
-AUDIT_TOP_K = Param("top_k", Integers(1), 5, "the top-k agreement: the expected share of the "
-                    "k best runs under the human qrels among the k best under the judge's "
-                    "(at most the number of runs)", ("--top-k",), "K", cost=NO_WORK)
+#: The k of the top-k agreement where none is given (or the number of runs, where fewer).
+DEFAULT_TOP_K = 5
+AUDIT_TOP_K = Param("top_k", Integers(1), None, "the top-k agreement: the expected share of "
+                    "the k best runs under the human qrels among the k best under the "
+                    "judge's (at most the number of runs)", ("--top-k",), "K",
+                    unset=f"{DEFAULT_TOP_K}, or the number of runs where fewer", cost=NO_WORK)
 AUDIT_REPEATED = Param("samples", Switch(), False, "the judges are repeated samples of one "
                        "judge (the same model and prompt asked again): also their "
                        "consistency, and the votes over them audited as judges",

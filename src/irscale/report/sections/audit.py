@@ -28,7 +28,6 @@ JUDGES = Param("judges", InputFiles(), None, "the qrels of an automatic judge, a
 def _build(build: Build) -> dict[str, Any]:
     """The audit of the judges under the report's first measure."""
     from ...labels.audit import audit
-    from ...labels.params import AUDIT_TOP_K
 
     options = build.options
     judges = options["judges"]
@@ -36,7 +35,6 @@ def _build(build: Build) -> dict[str, Any]:
                   build.runs, measure=build.requested[0] if build.requested else
                   build.measures[0], alpha=options["alpha"], test=options["test"],
                   correction=options["correction"] or "none", rng=options["seed"],
-                  top_k=min(int(AUDIT_TOP_K.default), len(build.runs)),
                   relevance_level=build.level,
                   progress=build.within if callable(options["progress"]) else False)
     build.advance()
