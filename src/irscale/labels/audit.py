@@ -73,6 +73,7 @@ from .params import AUDIT, AUDIT_SAMPLES, DEFAULT_AUDIT_MEASURE, DEFAULT_TOP_K
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.inputs import Qrels
+    from ..stats.corrections import Correction
     from ..stats.tables import Format
 
 __all__ = ["AuditResult", "JudgeAudit", "audit"]
@@ -348,7 +349,7 @@ def _interval_table(names: Sequence[str], estimate: np.ndarray, replicates: np.n
 
 # ---------------------------------------------------------------------------- decisions
 def _decisions(human: np.ndarray, judge: np.ndarray, names: list[str], test: str,
-               correction: str, alpha: float) -> pd.DataFrame:
+               correction: Correction, alpha: float) -> pd.DataFrame:
     """One row a pair of runs: the mean differences and adjusted p-values under each qrels
     and the verdict (module documentation)."""
     import warnings
@@ -372,7 +373,7 @@ def _decisions(human: np.ndarray, judge: np.ndarray, names: list[str], test: str
 
 
 # ---------------------------------------------------------------------------- bias
-def _bias(diff: np.ndarray, names: list[str], correction: str, alpha: float
+def _bias(diff: np.ndarray, names: list[str], correction: Correction, alpha: float
           ) -> pd.DataFrame:
     """One row a run: the judge's mean bias on it (``beta``), its contrast with the mean of
     every run's, the standard error, t, the adjusted p-value and ``flagged`` (module
@@ -494,7 +495,7 @@ class _Setting:
     measure: str
     alpha: float
     test: str
-    correction: str
+    correction: Correction
     n_boot: int
     p: float
     top_k: int
@@ -579,7 +580,7 @@ def _warn_unjudged_topics(setting: _Setting, judges: list[Qrels]) -> None:
 @AUDIT
 def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_MEASURE,
           samples: bool = False, alpha: float = 0.05, test: str = "t",
-          correction: str = "holm", n_boot: int = 1000, rng: int = 0, p: float = 0.9,
+          correction: Correction = "holm", n_boot: int = 1000, rng: int = 0, p: float = 0.9,
           top_k: int | None = None, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
           progress: ProgressArg = False) -> AuditResult:
     """Audit automatic relevance judges against human labels (module documentation).

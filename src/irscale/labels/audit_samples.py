@@ -8,7 +8,8 @@ samples (:func:`irscale.stats.gstudy`, facet ``sample``: the variance components
 sample, of its interactions with the runs and the topics, and of the residual, which is
 confounded with the three-way interaction, over the total). The votes over the samples
 (:func:`votes`: the majority, ties broken as ``aggregate_labels(method="mv")`` breaks
-them, and Dawid–Skene, by :func:`irscale.collections.aggregate_labels`) are qrels audited as two more judges."""
+them, and Dawid–Skene, by :func:`irscale.collections.aggregate_labels`) are qrels audited
+as two more judges."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from ..core.numbers import declare, undefined
 from ..errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..collections.labels import Method
     from ..core.inputs import Qrels
     from .audit import _Setting
 
@@ -28,7 +30,7 @@ __all__ = ["consistency_of", "votes"]
 
 #: The votes over the samples: the name of the judge each makes and the method of
 #: :func:`irscale.collections.aggregate_labels`.
-VOTES = (("vote:majority", "mv"), ("vote:dawid-skene", "ds"))
+VOTES: tuple[tuple[str, Method], ...] = (("vote:majority", "mv"), ("vote:dawid-skene", "ds"))
 
 
 def _labels(named: list[tuple[str, Qrels]]) -> pd.DataFrame:
