@@ -407,45 +407,69 @@ def _bias(diff: np.ndarray, names: list[str], correction: Correction, alpha: flo
 
 
 # ---------------------------------------------------------------------------- coverage
-def _pair_keys(frame: pd.DataFrame) -> pd.MultiIndex:
-    return pd.MultiIndex.from_arrays([frame["topic"].astype(str), frame["docno"].astype(str)])
+#: Joins a topic and a document id into one key (a character neither holds in a TREC file).
+_JOIN = "\x1f"
 
 
-def _retrieved(run_list: Sequence[Any]) -> list[pd.MultiIndex]:
-    """Every run's retrieved (topic, docno) pairs."""
-    return [pd.MultiIndex.from_arrays([np.asarray(run.topic.to_pylist(), dtype=object),
-                                       np.asarray(run.docno.to_pylist(), dtype=object)])
-            for run in run_list]
+def _keys(topics: Any, docnos: Any) -> pd.Series:
+    """One string key a (topic, docno) pair."""
+    return pd.Series(topics, dtype=object).astype(str) + _JOIN + \
+        pd.Series(docnos, dtype=object).astype(str)
+
+
+@dataclass(frozen=True)
+class _Retrieved:
+    """Every run's retrieved pairs, together: the run of each (``run``), its topic and
+    its key (:func:`_keys`)."""
+
+    run: np.ndarray
+    topic: pd.Series
+    key: pd.Series
+
+    @classmethod
+    def of(cls, run_list: Sequence[Any]) -> _Retrieved:
+        topics = np.concatenate([run.topic.to_numpy() for run in run_list]) if run_list \
+            else np.array([], dtype=object)
+        docnos = np.concatenate([run.docno.to_numpy() for run in run_list]) if run_list \
+            else np.array([], dtype=object)
+        counts = [len(run.topic) for run in run_list]
+        topic = pd.Series(topics, dtype=object).astype(str)
+        return cls(np.repeat(np.arange(len(run_list)), counts), topic, _keys(topic, docnos))
 
 
 def _coverage(human: pd.DataFrame, judge: pd.DataFrame, human_all: Qrels, judge_all: Qrels,
-              common: list[str], runs: list[pd.MultiIndex], names: list[str]
+              common: list[str], retrieved: _Retrieved, names: list[str]
               ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The pairs and topics one side judges and the other does not, and per run the
     documents retrieved on the ``common`` topics and unjudged under each qrels."""
     in_common_h = human[human["topic"].isin(common)]
     in_common_j = judge[judge["topic"].isin(common)]
-    keys_h, keys_j = _pair_keys(in_common_h), _pair_keys(in_common_j)
+    keys_h = _keys(in_common_h["topic"], in_common_h["docno"])
+    keys_j = _keys(in_common_j["topic"], in_common_j["docno"])
     topics_h = set(human_all.topic.to_pylist())
     topics_j = set(judge_all.topic.to_pylist())
     unjudged_marks = [int((np.asarray(q.rel) < 0).sum()) for q in (human_all, judge_all)]
+    judged_by_human = keys_j.isin(keys_h).to_numpy()
     coverage = pd.DataFrame({"what": [
         "pairs judged by both", "pairs judged by the judge only",
         "pairs judged by the humans only", "topics judged by the humans only",
         "topics judged by the judge only", "human lines with a negative grade (unjudged)",
         "judge lines with a negative grade (unjudged)"], "count": [
-        int(keys_j.isin(keys_h).sum()), int((~keys_j.isin(keys_h)).sum()),
+        int(judged_by_human.sum()), int((~judged_by_human).sum()),
         int((~keys_h.isin(keys_j)).sum()), len(topics_h - topics_j), len(topics_j - topics_h),
         *unjudged_marks]})
-    rows = []
-    wanted = set(common)
-    for name, keys in zip(names, runs, strict=True):
-        on = keys[keys.get_level_values(0).isin(wanted)]
-        rows.append({"run": name, "retrieved": len(on),
-                     "unjudged_human": int((~on.isin(keys_h)).sum()),
-                     "unjudged_judge": int((~on.isin(keys_j)).sum()),
-                     "unjudged_both": int((~on.isin(keys_h) & ~on.isin(keys_j)).sum())})
-    return coverage, pd.DataFrame(rows)
+    on = retrieved.topic.isin(common).to_numpy()
+    unjudged_h = on & ~retrieved.key.isin(keys_h).to_numpy()
+    unjudged_j = on & ~retrieved.key.isin(keys_j).to_numpy()
+    n = len(names)
+
+    def per_run(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(retrieved.run[mask], minlength=n)
+
+    return coverage, pd.DataFrame({
+        "run": names, "retrieved": per_run(on), "unjudged_human": per_run(unjudged_h),
+        "unjudged_judge": per_run(unjudged_j),
+        "unjudged_both": per_run(unjudged_h & unjudged_j)})
 
 
 # ---------------------------------------------------------------------------- bootstrap
@@ -487,7 +511,7 @@ class _Setting:
 
     run_list: list[Any]
     names: list[str]
-    retrieved: list[pd.MultiIndex]
+    retrieved: _Retrieved
     human_qrels: Qrels
     human: pd.DataFrame
     human_topics: list[str]
@@ -566,9 +590,10 @@ def _warn_unjudged_topics(setting: _Setting, judges: list[Qrels]) -> None:
     import warnings
 
     judged = set(setting.human_topics).union(*(set(q.topic.to_pylist()) for q in judges))
-    left = {name: sorted(set(keys.get_level_values(0)) - judged)
-            for name, keys in zip(setting.names, setting.retrieved, strict=True)}
-    left = {name: topics for name, topics in left.items() if topics}
+    retrieved = setting.retrieved
+    outside = ~retrieved.topic.isin(judged).to_numpy()
+    left = {setting.names[r]: sorted(set(retrieved.topic[outside & (retrieved.run == r)]))
+            for r in np.unique(retrieved.run[outside])}
     if left:
         name, topics = next(iter(left.items()))
         more = f" (and {len(left) - 1} other runs)" if len(left) > 1 else ""
@@ -648,7 +673,7 @@ def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_ME
                              f"({', '.join(labels[:5])})")
     setting = _Setting(
         run_list=run_list, names=[run.name for run in run_list],
-        retrieved=_retrieved(run_list), human_qrels=human_qrels, human=human_frame,
+        retrieved=_Retrieved.of(run_list), human_qrels=human_qrels, human=human_frame,
         human_topics=human_topics, human_scores=scores[:, :, 0], measure=labels[0],
         alpha=alpha, test=test, correction=correction, n_boot=n_boot, p=p, top_k=top_k,
         relevance_level=relevance_level)
