@@ -683,13 +683,13 @@ def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_ME
 
         consistency = consistency_of(named, setting)
         named = [*named, *votes(named)]
-    _warn_unjudged_topics(setting, [qrels for _, qrels in named])
     work = counted_work(AUDIT_SAMPLES, n_boot * len(named), "bootstrap of every judge's "
                         "agreement and rankings", progress,
                         need=float(REPLICATE_BYTES) * n_boot)
     seeds = np.random.SeedSequence(rng).spawn(len(named))
     audits = tuple(_audit_judge(name, qrels, setting, seed, work, i * n_boot)
                    for i, ((name, qrels), seed) in enumerate(zip(named, seeds, strict=True)))
+    _warn_unjudged_topics(setting, [qrels for _, qrels in named])
     return AuditResult(judges=audits, measure=setting.measure, alpha=alpha, test=test,
                        correction=correction, n_boot=n_boot, top_k=top_k, p=p,
                        consistency=consistency)
