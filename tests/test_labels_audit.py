@@ -15,7 +15,14 @@ import pytest
 from irscale.datasets import synthetic_collection
 from irscale.errors import AlignmentError, InputError, ParameterError
 from irscale.labels import audit
-from irscale.labels.audit import _agreement, _bias, _confusions, _rankings
+from irscale.labels.audit import (
+    BOTH,
+    HUMAN_ONLY,
+    _agreement,
+    _bias,
+    _confusions,
+    _rankings,
+)
 
 from .oracle_imports import lazy_importorskip
 
@@ -194,8 +201,8 @@ def test_unjudged_and_coverage_are_counted(collection):
         found = audit(collection.qrels, {"half": half}, list(collection.runs),
                       n_boot=5).judges[0]
     coverage = dict(zip(found.coverage["what"], found.coverage["count"], strict=True))
-    assert coverage["pairs judged by both"] == len(half)
-    assert coverage["pairs judged by the humans only"] == len(frame) - len(half)
+    assert coverage[BOTH] == len(half)
+    assert coverage[HUMAN_ONLY] == len(frame) - len(half)
     run = collection.runs[0]
     retrieved = set(zip(run.topic.to_pylist(), run.docno.to_pylist(), strict=True))
     judged = set(zip(half["query_id"], half["doc_id"], strict=True))

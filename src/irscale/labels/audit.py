@@ -82,6 +82,10 @@ __all__ = ["AuditResult", "JudgeAudit", "audit"]
 AGREEMENT_STATISTICS = ("kappa", "kappa_linear", "kappa_quadratic", "alpha_ordinal")
 #: The ranking statistics, in the order of the tables.
 RANKING_STATISTICS = ("tau_b", "tau_ap", "rbo", "top_k")
+#: The rows of a judge's coverage table that count pairs, on the topics compared.
+BOTH = "pairs judged by both (compared topics)"
+JUDGE_ONLY = "pairs judged by the judge only (compared topics)"
+HUMAN_ONLY = "pairs judged by the humans only (compared topics)"
 #: The verdicts on a pair of runs (decision fidelity), in the order of the counts.
 VERDICTS = ("both", "reversed", "human only", "judge only", "neither")
 
@@ -164,8 +168,8 @@ class AuditResult(HtmlRepr):
             row["mean_bias"] = float(found.bias["beta"].mean())
             row["flagged"] = int(found.bias["flagged"].sum())
             coverage = dict(zip(found.coverage["what"], found.coverage["count"], strict=True))
-            row["judge_only_pairs"] = coverage["pairs judged by the judge only"]
-            row["human_only_pairs"] = coverage["pairs judged by the humans only"]
+            row["judge_only_pairs"] = coverage[JUDGE_ONLY]
+            row["human_only_pairs"] = coverage[HUMAN_ONLY]
             rows.append(row)
         return declare(pd.DataFrame(rows), dict.fromkeys(
             (*AGREEMENT_STATISTICS, *RANKING_STATISTICS), _UNDEFINED))
@@ -451,8 +455,7 @@ def _coverage(human: pd.DataFrame, judge: pd.DataFrame, human_all: Qrels, judge_
     unjudged_marks = [int((np.asarray(q.rel) < 0).sum()) for q in (human_all, judge_all)]
     judged_by_human = keys_j.isin(keys_h).to_numpy()
     coverage = pd.DataFrame({"what": [
-        "pairs judged by both", "pairs judged by the judge only",
-        "pairs judged by the humans only", "topics judged by the humans only",
+        BOTH, JUDGE_ONLY, HUMAN_ONLY, "topics judged by the humans only",
         "topics judged by the judge only", "human lines with a negative grade (unjudged)",
         "judge lines with a negative grade (unjudged)"], "count": [
         int(judged_by_human.sum()), int((~judged_by_human).sum()),
