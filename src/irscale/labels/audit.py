@@ -69,6 +69,8 @@ from ..core.numbers import declare, undefined
 from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import ProgressArg, check_progress, counted_work
 from ..errors import AlignmentError, InputError, ParameterError
+from .audit_samples import consistency_of, votes
+from .audit_samples import judged_pairs as _judged
 from .params import AUDIT, AUDIT_SAMPLES, DEFAULT_AUDIT_MEASURE, DEFAULT_TOP_K
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -221,14 +223,6 @@ TITLES = {
 
 
 # ---------------------------------------------------------------------------- inputs
-def _judged(qrels: Qrels) -> pd.DataFrame:
-    """``topic, docno, rel`` of the judged pairs (grade ≥ 0) of ``qrels``."""
-    from ..collections.agreement import _qrels_frame
-
-    frame = _qrels_frame(qrels)
-    return frame[frame["rel"] >= 0].reset_index(drop=True)
-
-
 def _judges(judges: Any) -> list[tuple[str, Qrels]]:
     """The judges' names and qrels: a mapping keeps its names, a sequence is named by its
     files (:func:`irscale.io.naming.file_names`; ``judge1`` ... where a qrels has no
@@ -682,9 +676,8 @@ def audit(human: Any, judges: Any, runs: Any, *, measure: str = DEFAULT_AUDIT_ME
         relevance_level=relevance_level)
     consistency = None
     if samples:
-        from .audit_samples import consistency_of, votes
-
-        consistency = consistency_of(named, setting)
+        consistency = consistency_of(named, run_list, setting.names, setting.measure,
+                                     human_topics, relevance_level)
         named = [*named, *votes(named)]
     work = counted_work(AUDIT_SAMPLES, n_boot * len(named), "bootstrap of every judge's "
                         "agreement and rankings", progress,

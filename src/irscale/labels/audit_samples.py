@@ -22,23 +22,30 @@ from ..core.numbers import declare, undefined
 from ..errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
     from ..collections.labels import Method
     from ..core.inputs import Qrels
-    from .audit import _Setting
 
-__all__ = ["consistency_of", "votes"]
+__all__ = ["consistency_of", "judged_pairs", "votes"]
 
 #: The votes over the samples: the name of the judge each makes and the method of
 #: :func:`irscale.collections.aggregate_labels`.
 VOTES: tuple[tuple[str, Method], ...] = (("vote:majority", "mv"), ("vote:dawid-skene", "ds"))
 
 
+def judged_pairs(qrels: Qrels) -> pd.DataFrame:
+    """``topic, docno, rel`` of the judged pairs (grade ≥ 0) of ``qrels``."""
+    from ..collections.agreement import _qrels_frame
+
+    frame = _qrels_frame(qrels)
+    return frame[frame["rel"] >= 0].reset_index(drop=True)
+
+
 def _labels(named: list[tuple[str, Qrels]]) -> pd.DataFrame:
     """``topic, docno, worker, label`` of the pairs every sample judges (grades ≥ 0), the
     sample as the worker."""
-    from .audit import _judged
-
-    frames = [_judged(qrels).assign(worker=name) for name, qrels in named]
+    frames = [judged_pairs(qrels).assign(worker=name) for name, qrels in named]
     every = frames[0][["topic", "docno"]]
     for frame in frames[1:]:
         every = every.merge(frame[["topic", "docno"]], on=["topic", "docno"])
@@ -51,8 +58,12 @@ def _labels(named: list[tuple[str, Qrels]]) -> pd.DataFrame:
     return labels.rename(columns={"rel": "label"})[["topic", "docno", "worker", "label"]]
 
 
-def consistency_of(named: list[tuple[str, Qrels]], setting: _Setting) -> pd.DataFrame:
-    """One row a statistic of the samples' consistency (module documentation)."""
+def consistency_of(named: list[tuple[str, Qrels]], runs: Sequence[Any], names: Sequence[str],
+                   measure: str, human_topics: Sequence[str], relevance_level: int
+                   ) -> pd.DataFrame:
+    """One row a statistic of the samples' consistency (module documentation): the G-study
+    on the ``human_topics`` every sample judges (every topic the samples share where they
+    share none of those), of ``runs`` (named ``names``) under ``measure``."""
     from ..collections.agreement import label_agreement
     from ..collections.automatic import _per_topic
     from ..stats import ShardScores, gstudy
@@ -60,14 +71,14 @@ def consistency_of(named: list[tuple[str, Qrels]], setting: _Setting) -> pd.Data
     labels = _labels(named)
     overall = label_agreement(labels).iloc[-1]
     judged = set.intersection(*(set(qrels.topic.to_pylist()) for _, qrels in named))
-    topics = [t for t in setting.human_topics if t in judged] or sorted(judged)
+    topics = [t for t in human_topics if t in judged] or sorted(judged)
     if len(topics) < 2:
         raise InputError(f"the samples share {len(topics)} topic: the G-study needs two at "
                          "least")
-    values = np.stack([_per_topic(qrels, setting.run_list, [setting.measure], topics,
-                                  setting.relevance_level, sample=True)[0][:, :, 0]
+    values = np.stack([_per_topic(qrels, list(runs), [measure], topics, relevance_level,
+                                  sample=True)[0][:, :, 0]
                        for _, qrels in named], axis=2)
-    shares = gstudy(ShardScores(values, tuple(topics), tuple(setting.names),
+    shares = gstudy(ShardScores(values, tuple(topics), tuple(names),
                                 tuple(name for name, _ in named)),
                     facet="sample").to_frame().set_index("effect")["share"]
     main = float(shares.get("sample", 0.0))
