@@ -261,7 +261,7 @@ COMBINATIONS = [
     (["labels", "agree", "x", "y"], "crowd labels"),
     (["labels", "agree-qrels", "a", "b", "c"], "run files"),
     (["labels", "aware", "x", "a", "-m", "map", "--seed", "1"], "--seed"),
-    (["labels", "audit", "h", "--runs", "a", "b"], "judge qrels"),
+    (["labels", "audit", "h", "a", "b", "--judge", "j", "--samples"], "--samples"),
     (["online", "interleave", "a", "b", "--clicks", "random", "--qrels", "q"], "--qrels"),
     (["online", "interleave", "a", "b", "--clicks", "random", "--method", "optimized",
       "--length", "20"], "--length"),

@@ -18,17 +18,18 @@ from .conftest import (
     text,
 )
 
-RUNS = ["--runs", "a.run", "b.run", "c.run"]
+RUNS = ["a.run", "b.run", "c.run"]
 #: The human qrels judge topics 1-3 (``h.txt``: qrels.txt with d1 of topic 1 made 0).
 HUMAN = [line for line in ["1 0 d1 0", *qrels_lines()[1:]] if line.split()[0] in "123"]
 FILES = {"h.txt": text(HUMAN)}
-AUDIT = ["labels", "audit", "h.txt", "qrels.txt", *RUNS, "-B", "20", "--top-k", "2"]
+AUDIT = ["labels", "audit", "h.txt", *RUNS, "--judge", "qrels.txt", "-B", "20", "--top-k",
+         "2"]
 REPORT = ["report", "qrels.txt", "a.run", "b.run", "c.run", "--no-robustness", "--format",
           "markdown"]
 
 
 def audit_with(human: str = "h.txt", judge: str = "qrels.txt") -> list[str]:
-    return ["labels", "audit", human, judge, *RUNS, "-B", "20", "--top-k", "2"]
+    return ["labels", "audit", human, *RUNS, "--judge", judge, "-B", "20", "--top-k", "2"]
 
 
 def good(id, argv, check=None, *, files=None, allowed_new=()):
@@ -64,19 +65,17 @@ CASES = [
     good("audit-csv", [*AUDIT, "--format", "csv"], output_contains("judge,topics,kappa")),
     good("audit-json", [*AUDIT, "--format", "json"], output_contains('"decisions"')),
     good("audit-markdown", [*AUDIT, "--format", "markdown"]),
-    good("audit-two-judges", [*audit_with(), "--format", "csv"],
+    good("audit-two-judges", [*audit_with(), "--judge", "j2.txt", "--format", "csv"],
          output_contains("qrels,3"), files={"j2.txt": TWO_TOPICS}),
     good("audit-options", [*AUDIT, "-m", "P@5", "--test", "wilcoxon", "--correction",
                            "bonferroni", "--alpha", "0.1", "--seed", "3", "--rbo-p", "0.5",
                            "-l", "2"]),
     # repeated samples of one judge: their consistency and the votes over them
-    good("audit-samples", ["labels", "audit", "h.txt", "qrels.txt", "j.txt", "--samples", *RUNS,
-                           "-B", "20", "--top-k", "2"],
+    good("audit-samples", [*AUDIT, "--judge", "j.txt", "--samples"],
          output_contains("Consistency of the repeated samples", "fleiss_kappa",
                          "vote:majority", "vote:dawid-skene"),
          files={"j.txt": text(qrels_lines()[1:])}),
-    bad("audit-samples-no-pair-in-common", ["labels", "audit", "h.txt", "qrels.txt", "j.txt",
-                                            "--samples", *RUNS],
+    bad("audit-samples-no-pair-in-common", [*AUDIT, "--judge", "j.txt", "--samples"],
         "judge no (topic, document) pair in common", files={"j.txt": OTHER_DOCS}),
     # a judge of two of the three human topics: the topic left is stated, not dropped
     good("audit-judge-of-fewer-topics", audit_with(judge="j.txt"),
@@ -93,13 +92,15 @@ CASES = [
         files={"j.txt": ONE_TOPIC}),
     bad("audit-human-all-unjudged", audit_with(human="u.txt"), "u.txt", "negative",
         files={"u.txt": UNJUDGED}),
-    bad("audit-one-file", ["labels", "audit", "h.txt", *RUNS], "judge qrels at least"),
-    bad("audit-samples-of-one", [*AUDIT, "--samples"], "--samples", "2 judge qrels"),
-    bad("audit-one-run", ["labels", "audit", "h.txt", "qrels.txt", "--runs", "a.run"],
-        opt("--runs"), "two runs"),
-    bad("audit-no-runs", ["labels", "audit", "h.txt", "qrels.txt"], opt("--runs")),
+    bad("audit-no-judge", ["labels", "audit", "h.txt", *RUNS], opt("--judge")),
+    bad("audit-samples-of-one", [*AUDIT, "--samples"], "--samples", "two --judge samples"),
+    bad("audit-one-run", ["labels", "audit", "h.txt", "a.run", "--judge", "qrels.txt"],
+        "two run files"),
+    bad("audit-no-runs", ["labels", "audit", "h.txt", "--judge", "qrels.txt"],
+        "two run files"),
     bad("audit-top-k-beyond-runs", [*AUDIT[:-1], "4"], opt("--top-k"), "number of runs"),
     bad("audit-top-k-0", [*AUDIT[:-1], "0"], opt("--top-k")),
+    bad("audit-judge-is-output", [*AUDIT, "-o", "qrels.txt", "--force"], "qrels.txt"),
     bad("audit-boot-1", [*AUDIT, "-B", "1"], opt("-B", "--boot")),
     bad("audit-rbo-p-1", [*AUDIT, "--rbo-p", "1"], opt("--rbo-p")),
     bad("audit-alpha-0", [*AUDIT, "--alpha", "0"], opt("--alpha")),
@@ -110,8 +111,8 @@ CASES = [
     bad("audit-digits-csv", [*AUDIT, "--format", "csv", "--digits", "2"], opt("--digits")),
     bad("audit-output-exists", [*AUDIT, "-o", "qrels.txt"], "qrels.txt"),
     bad("audit-output-is-input", [*AUDIT, "-o", "h.txt", "--force"], "h.txt"),
-    bad("audit-run-twice", ["labels", "audit", "h.txt", "qrels.txt", "--runs", "a.run",
-                            "a.run"], "a.run"),
+    bad("audit-run-twice", ["labels", "audit", "h.txt", "a.run", "a.run", "--judge",
+                            "qrels.txt"], "a.run"),
     # ================================================================ irscale report --judge
     good("report-judge", [*REPORT, "--judge", "h.txt", "--judge", "qrels.txt"],
          output_contains("h: agreement of the labels both judge",
@@ -125,8 +126,10 @@ CASES = [
     *_with_files(trec_file_faults("audit-judge", "qrels", lambda name: audit_with(
         judge=name), audit_with(), name="j/qrels.txt")),
     *_with_files(trec_file_faults("audit-run", "run", lambda name: [
-        "labels", "audit", "h.txt", "qrels.txt", "--runs", name, "b.run", "c.run", "-B",
+        "labels", "audit", "h.txt", name, "b.run", "c.run", "--judge", "qrels.txt", "-B",
         "20", "--top-k", "2"], AUDIT, name="a.run")),
+    *_with_files(trec_file_faults("audit-human", "qrels", lambda name: audit_with(
+        human=name), audit_with(human="qrels.txt"), name="x/qrels.txt")),
 ]
 
 
