@@ -75,6 +75,8 @@ VALID = {
     "observed": "topic,value\n1,0.5\n2,0.25\n",
     "satisfaction labels": "s1 1\ns2 0\n",
     "contributors": "r teamA\n",
+    # no run id: several files are several runs, named by the files
+    "support judgments": '{"qid": "1", "sentences": [{"citations": ["d1"], "support": 1}]}\n',
     "click params": ('{"model": "pbm", "prior": [0.5, 0.5], "attractiveness": [["q1", '
                      '"d1", 0.8], ["q1", "d2", 0.2]], "satisfaction": null, "examination": '
                      '[1.0, 0.9], "continuation": null, "gamma": null, "tau": null}\n'),
@@ -88,8 +90,8 @@ VALID = {
 #: :func:`later_input_cases`: declare its kind here.
 INPUT_KINDS = {
     "qrels": "qrels", "QRELS": "qrels", "QRELS_A": "qrels", "QRELS_B": "qrels",
-    "AUTO": "qrels", "HUMAN": "qrels", "--judge": "qrels", "runs": "run", "RUN": "run",
-    "RUNS": "run",
+    "AUTO": "qrels", "HUMAN": "qrels", "JUDGE": "qrels", "PILOT": "qrels", "--judge": "qrels",
+    "runs": "run", "RUN": "run", "RUNS": "run",
     "--new": "run", "--source": "run", "--target": "run", "--runs": "run", "--system": "run",
     "session_run": "session run", "references": "texts", "candidates": "texts",
     "nuggets": "nuggets", "matches": "matches", "pyramid": "pyramid", "peers": "peers",
@@ -101,7 +103,7 @@ INPUT_KINDS = {
     "--labels": "satisfaction labels", "--params": "click params",
     "MODEL.json": "click params", "--features": "features", "--scores": "scores",
     "--contributors": "contributors", "online historical LOG": "interleaving log",
-    "online score LOG": "interleaving log",
+    "online score LOG": "interleaving log", "text citations FILE": "support judgments",
 }
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 #: API page (docs/api/<page>.md) → the module it documents
 API_PAGES = {"irscale": "irscale"} | {
-    name: f"irscale.{name}" for name in ("stats", "meta", "scales", "collections", "online",
-                                         "text", "fusion", "measures", "plots", "report",
-                                         "errors")}
+    name: f"irscale.{name}" for name in ("stats", "meta", "scales", "collections", "labels",
+                                         "online", "text", "fusion", "measures", "plots",
+                                         "report", "errors")}
 
 
 def test_every_page_of_docs_is_built(site):

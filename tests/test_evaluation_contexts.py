@@ -217,8 +217,9 @@ def test_the_runners_name_no_context(module):
     from pathlib import Path
 
     from irscale.cli.eval_options import RELEVANCE_FORMATS
-    from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
+    from irscale.evaluation.contexts import declared
 
+    declared()
     tree = ast.parse((Path(irscale.__file__).parent / module).read_text(encoding="utf-8"))
     strings = {node.value for node in ast.walk(tree)
                if isinstance(node, ast.Constant) and isinstance(node.value, str)}
@@ -560,14 +561,14 @@ def test_every_option_a_context_reads_is_one_of_evaluate_or_of_the_outputs():
     import inspect
 
     from irscale.cli.eval import API_OPTIONS
-    from irscale.evaluation import contexts  # noqa: F401  (declares the contexts)
-    from irscale.evaluation.context import CONTEXTS, OUTPUT_OPTIONS
+    from irscale.evaluation.context import OUTPUT_OPTIONS
+    from irscale.evaluation.contexts import declared
 
     # the dataset's conventions are evaluate's own, applied before any context runs
     known = {name for name, p in inspect.signature(irscale.evaluate).parameters.items()
              if p.kind == p.KEYWORD_ONLY and name not in ("dataset", "dataset_defaults")} \
         | OUTPUT_OPTIONS
-    for context in CONTEXTS.values():
+    for context in declared():
         assert context.reads <= known, context.name
     assert set(API_OPTIONS.values()) == known - {"names", "allow_empty"}
 
@@ -669,10 +670,11 @@ def test_evaluate_chooses_the_pyramids_context():
     ("ROUGE-L BLEU", "texts", "irscale text rouge|bleu"),
     ("pyramid_modified", "pyramids", "irscale text pyramid"),
     ("W-Rec S(L=1000)", "nuggets", "irscale text nuggets"),
+    ("citation_recall support_precision", "citations", "irscale text citations"),
     ("P@10 map U@10", "judged", None),
 ])
 def test_each_context_claims_the_names_of_its_catalogue(measures, name, command):
-    from irscale.evaluation.context import choose
+    from irscale.evaluation.contexts import choose
 
     context = choose(None, measures, {})
     assert (context.name, context.command) == (name, command)

@@ -41,6 +41,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "irscale"
 
 #: Layer of every top-level package or module of irscale (lower imports nothing higher).
 LAYERS: dict[str, int] = {
+    "_manifest": 0,  # the declarations as data, generated (tools/manifest.py); imports nothing
     "errors": 0,
     "core": 1,
     "parallel": 1,

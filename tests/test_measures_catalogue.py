@@ -31,6 +31,8 @@ EXPECTED = {
     "texts": {"ROUGE-N", "ROUGE-L", "ROUGE-S", "ROUGE-SU", "BLEU"},
     "nuggets": {"W-Rec", "Prec_allow", "F_QA", "S", "T", "Ssharp"},
     "pyramids": {"pyramid", "pyramid_modified"},
+    "citations": {"citation_recall", "citation_precision", "ais", "support_precision",
+                  "support_recall"},
     "policies": {"EE-L", "EE-R", "EE-D", "AWRF", "nDCG-AWRF"},
     "prefs": {"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
               "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",

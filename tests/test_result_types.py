@@ -97,7 +97,8 @@ def _public_modules() -> list[str]:
         names += [info.name for info in pkgutil.walk_packages(module.__path__, package + ".")
                   if not any(part.startswith("_") for part in info.name.split("."))]
     runners = [f"irscale.evaluation.{name}" for name in (
-        "many", "setup", "trec_text", "bleu", "nuggets", "pyramids", "rouge", "sessions")]
+        "many", "setup", "trec_text", "bleu", "citations", "nuggets", "pyramids", "rouge",
+        "sessions")]
     return ["irscale", "irscale.evaluation", *runners, *names]
 
 

@@ -95,6 +95,29 @@ CASES = [
                                              "--risk-alpha", "1", "div.qrels", "a.run"],
         "--risk-alpha applies to ndeval's risk-sensitive output (diversity measures, "
         "--format ndeval --baseline FILE)", files=DIVERSITY),
+    # trec_eval's names skip the other contexts by the manifest (src/irscale/_manifest.py):
+    # their refusals, which read a context's declarations from it and load the context to
+    # word the message, are those of the contexts themselves
+    err("eval-trec-names-with-a-context-format", ["eval", "--format", "ndeval", "-m", "map",
+                                                  "qrels.txt", "a.run"],
+        "--format ndeval prints diversity measures (-m ndeval)", files=FILES),
+    err("eval-trec-names-with-a-context-qrels-form",
+        ["eval", "--qrels-format", "diversity", "-m", "map", "div.qrels", "a.run"],
+        "--qrels-format diversity needs diversity measures (ndeval, alpha-nDCG@20, "
+        "ERR-IA@20 ...), got 'map'", files=DIVERSITY),
+    err("eval-context-names-with-trec-qrels",
+        ["eval", "--qrels-format", "trec", "-m", "alpha-nDCG@20", "div.qrels", "a.run"],
+        "diversity measures need diversity qrels: --qrels-format diversity (or auto)",
+        files=DIVERSITY),
+    err("eval-trec-nickname-then-a-context-measure",
+        ["eval", "-m", "all_trec", "-m", "ndeval", "div.qrels", "a.run"],
+        "diversity measures cannot be mixed with other measures ('all_trec')",
+        files=DIVERSITY),
+    err("eval-trec-name-then-a-session-measure",
+        ["eval", "-m", "map", "-m", "sDCG@10", "qrels.txt", "a.run"],
+        "session measures cannot be mixed with other measures ('map')", files=FILES),
+    err("eval-trec-family-bad-parameter", ["eval", "-m", "P.x", "qrels.txt", "a.run"],
+        "measure 'P': cut-offs must be positive integers, got 'x'", files=FILES),
 ]
 
 

@@ -181,6 +181,8 @@ USES: dict[tuple[str, str], list[str]] = {
     ("text nuggets", "--lengths"): ["text", "nuggets", "nug.txt", "match.txt", "--lengths",
                                     "nlen.txt"],
     ("text nuggets", "--assignments"): ["text", "nuggets", "--assignments", "rag.jsonl"],
+    ("text nuggets", "--human-sample"): ["text", "nuggets", "--assignments", "rag.jsonl",
+                                         "--human-sample", "rag-human.jsonl"],
     ("eval-seeds", "--system"): ["eval-seeds", "qrels.txt", "--system", "A=a.run", "--system",
                                  "B=b.run,c.run", "-m", "map"],
     ("report", "--automatic"): ["report", "human.qrels", "a.run", "b.run", "c.run",

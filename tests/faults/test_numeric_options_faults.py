@@ -64,6 +64,8 @@ USING: dict[tuple[str, str], list[str]] = {
                                  *TRAINED),
     ("eval", "--batch-size"): varied("eval", {}, "--per-topic-out", "parts"),
     ("eval-many", "--alpha"): varied("eval-many", {"--ci": "t", "--format": "csv"}),
+    ("text nuggets", "--alpha"): ["text", "nuggets", "--assignments", "rag.jsonl",
+                                  "--human-sample", "rag-human.jsonl"],
     ("eval-seeds", "--alpha"): varied("eval-seeds", {"--ci": "t"}),
     ("scale transform", "--alpha"): varied("scale transform", {"--ci": "t",
                                                                "--format": "csv"}),

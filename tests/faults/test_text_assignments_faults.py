@@ -9,7 +9,13 @@ import json
 import pytest
 
 import irscale
-from irscale.errors import DuplicateError, InputFormatError, MeasureError, ParameterError
+from irscale.errors import (
+    DuplicateError,
+    InputError,
+    InputFormatError,
+    MeasureError,
+    ParameterError,
+)
 from irscale.text import evaluate_assignments, evaluate_nuggets
 
 from .conftest import err, gz, ok, output_contains, run_case, same_output_as, text
@@ -129,6 +135,111 @@ CASES = [
 ]
 
 
+# ----------------------------------------------------------------- --human-sample (PPI)
+#: A model's assignments of two answers of run sysM, and a human sample of 4 of its nuggets.
+MODEL = [line("q1", nugget("vital", "support", "a"), nugget("okay", "partial_support", "b"),
+              nugget("vital", "not_support", "c"), run_id="sysM"),
+         line("q2", nugget("vital", "not_support", "a"), nugget("okay", "support", "b"),
+              nugget("okay", "support", "d"), run_id="sysM")]
+HUMAN = [line("q1", nugget("vital", "partial_support", "a"), nugget("okay", "support", "b"),
+              run_id="sysM"),
+         line("q2", nugget("vital", "support", "a"), nugget("okay", "support", "d"),
+              run_id="sysM")]
+PPI_FILES = {**FILES, "model.jsonl": text(MODEL), "human.jsonl": text(HUMAN)}
+#: A human sample of the example's records (``rag.jsonl``: sysA.jsonl's, run ``rag``).
+RAG_HUMAN = text([line("q1", nugget("vital", "partial_support"), run_id="rag"),
+                  line("q2", nugget("okay", "not_support"), run_id="rag")])
+
+
+def sample(*extra: str, human: str = "h.jsonl", model: tuple[str, ...] = ("model.jsonl",)
+           ) -> list[str]:
+    return ["text", "nuggets", "--assignments", *model, "--human-sample", human, *extra]
+
+
+def human(number: int, new: str) -> dict:
+    """The files with line ``number`` of human.jsonl replaced by ``new`` (as h.jsonl)."""
+    lines = list(HUMAN)
+    lines[number - 1] = new
+    return {**PPI_FILES, "h.jsonl": text(lines)}
+
+
+def with_prob(records: list[str], prob: object = 0.5) -> bytes:
+    """``records`` with every nugget's inclusion probability ``prob``."""
+    out = []
+    for record in records:
+        data = json.loads(record)
+        data["nuggets"] = [{**n, "prob": prob} for n in data["nuggets"]]
+        out.append(json.dumps(data))
+    return text(out)
+
+
+CASES += [
+    ok("sample-default", sample("-m", "A", human="human.jsonl"),
+       output_contains("correction", "ppi_low", "sysM", "uniform design"), files=PPI_FILES),
+    ok("sample-per-topic-csv", sample("-q", "--format", "csv", "--alpha", "0.1",
+                                      human="human.jsonl"),
+       output_contains("sysM,q1,", "sysM,all,", "W_strict"), files=PPI_FILES),
+    ok("sample-inclusion", sample("--design", "inclusion", "-m", "W"),
+       output_contains("inclusion design"), files={**PPI_FILES, "h.jsonl": with_prob(HUMAN)}),
+    ok("sample-answers", sample("--design", "answers", "--tuning", "ppi"),
+       output_contains("answers design"), files={**PPI_FILES, "h.jsonl": text(MODEL)}),
+    # ---- the human sample must be answers and nuggets of the model's records
+    err("sample-topic-model-lacks", sample(), "h.jsonl", "line 2", "q9",
+        "do not hold", files=human(2, line("q9", nugget("vital", "support", "a"),
+                                           run_id="sysM"))),
+    err("sample-run-model-lacks", sample(), "h.jsonl", "line 1", "sysZ",
+        files=human(1, line("q1", nugget("vital", "support", "a"), run_id="sysZ"))),
+    err("sample-nugget-model-lacks", sample(), "h.jsonl", "line 2", "'zz'",
+        "not a nugget of the model's record", "model.jsonl, line 2",
+        files=human(2, line("q2", nugget("vital", "support", "zz"), run_id="sysM"))),
+    err("sample-nugget-twice", sample(), "h.jsonl", "line 1", "more often",
+        files=human(1, line("q1", nugget("okay", "support", "b"),
+                            nugget("okay", "support", "b"), run_id="sysM"))),
+    err("sample-importance-differs", sample(), "h.jsonl", "line 1", "okay here",
+        "not importance", files=human(1, line("q1", nugget("okay", "support", "a"),
+                                              run_id="sysM"))),
+    err("sample-answer-twice", sample("human.jsonl"),
+        "human.jsonl", "twice", files=human(1, line("q1", nugget("vital", "support", "c"),
+                                                    run_id="sysM"))),
+    # ---- a design the sample does not match
+    err("sample-inclusion-without-prob", sample("--design", "inclusion"), "h.jsonl",
+        "line 1", "inclusion probability", files={**PPI_FILES, "h.jsonl": text(HUMAN)}),
+    err("sample-prob-under-uniform", sample(), "h.jsonl", "line 1", "would ignore",
+        files={**PPI_FILES, "h.jsonl": with_prob(HUMAN)}),
+    err("sample-prob-zero", sample("--design", "inclusion"), "h.jsonl", "line 1",
+        "prob 0", files={**PPI_FILES, "h.jsonl": with_prob(HUMAN, 0)}),
+    err("sample-prob-above-one", sample("--design", "inclusion"), "h.jsonl", "line 1",
+        "prob 1.5", files={**PPI_FILES, "h.jsonl": with_prob(HUMAN, 1.5)}),
+    err("sample-prob-not-number", sample("--design", "inclusion"), "h.jsonl", "line 1",
+        "prob 'x'", files={**PPI_FILES, "h.jsonl": with_prob(HUMAN, "x")}),
+    err("sample-answers-not-whole", sample("--design", "answers"), "h.jsonl", "line 1",
+        "leaves 1", files={**PPI_FILES, "h.jsonl": text(HUMAN)}),
+    err("sample-stratum-too-small", sample("--design", "stratified"),
+        "1 nugget(s) of run 'sysM' the model labels not_support", "2 at least",
+        files={**PPI_FILES, "h.jsonl": text(HUMAN)}),
+    # ---- a sample too small for an interval
+    err("sample-one-nugget", sample(), "1 nugget(s) of run 'sysM'", "2 at least",
+        files={**PPI_FILES, "h.jsonl": text([line("q1", nugget("okay", "support", "b"),
+                                                  run_id="sysM")])}),
+    err("sample-run-without-labels", sample(model=("model.jsonl", "sysA.jsonl")),
+        "0 nugget(s) of run 'sysA'", files={**PPI_FILES, "h.jsonl": text(HUMAN)}),
+    err("sample-answers-one-answer", sample("--design", "answers"), "1 answer(s)",
+        files={**PPI_FILES, "h.jsonl": text(MODEL[:1])}),
+    # ---- the options of a human sample
+    err("sample-without-assignments", ["text", "nuggets", "--human-sample", "human.jsonl"],
+        "--human-sample", "--assignments", files=PPI_FILES),
+    err("sample-design-without-sample", cli("--design", "stratified"), "--design",
+        "--human-sample", files=PPI_FILES),
+    err("sample-tuning-without-sample", cli("--tuning", "ppi"), "--tuning",
+        "--human-sample", files=PPI_FILES),
+    err("sample-unknown-design", sample("--design", "topics", human="human.jsonl"),
+        "--design", "'answers', 'uniform'", files=PPI_FILES),
+    err("sample-vital-undefined", sample("-m", "V", human="human.jsonl",
+                                         model=("model.jsonl", "bad.jsonl")),
+        "V is undefined", files={**PPI_FILES, **bad(2, line("q2", nugget("okay")))}),
+]
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_assignments(case, ws, run_cli):
     run_case(case, ws, run_cli)
@@ -151,9 +262,21 @@ def test_assignments(case, ws, run_cli):
      InputFormatError, "<bytes>, line 1"),
     (lambda: irscale.evaluate({"q": {"d": 1}}, {"r": {"q": {"d": 1.0}}}, ["V"]),
      ParameterError, "irscale.text.evaluate_assignments"),
+    (lambda: evaluate_assignments([json.loads(r) for r in MODEL], design="answers"),
+     ParameterError, "design= applies to a human sample"),
+    (lambda: evaluate_assignments([json.loads(r) for r in MODEL],
+                                  human_sample=[json.loads(r) for r in HUMAN], design="x"),
+     ParameterError, "unknown human sample design 'x'"),
+    (lambda: evaluate_assignments([json.loads(r) for r in MODEL],
+                                  human_sample=[json.loads(r) for r in HUMAN], alpha=1.5),
+     ParameterError, "alpha must lie in"),
+    (lambda: evaluate_assignments([json.loads(r) for r in MODEL], human_sample=[
+        json.loads(line("q1", nugget("vital", "support", "zz"), run_id="sysM"))]),
+     InputError, "<assignments>, line 1: nugget 1 is not a nugget"),
 ], ids=["lengths-with-assignments", "nuggets-with-assignments", "vital-of-matches",
         "records-without-run", "records-twice", "bytes-nuggets-not-list",
-        "evaluate-names-the-runner"])
+        "evaluate-names-the-runner", "design-without-sample", "unknown-design",
+        "alpha-out-of-range", "sample-nugget-model-lacks"])
 def test_api_refuses(call, error, needle):
     """The API refuses what the command line refuses, by the same declarations."""
     with pytest.raises(error, match=needle.replace("(", r"\(")):

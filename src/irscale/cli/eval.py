@@ -271,8 +271,7 @@ def eval_context(args: argparse.Namespace) -> Context:
     :func:`~irscale.cli.eval_options.qrels_context`, the others' own output formats then
     refused; ``"trec"`` otherwise); a context with a command of its own (its inputs are not
     qrels and TREC runs) is refused, naming it."""
-    from ..evaluation import contexts  # noqa: F401  (declares the contexts)
-    from ..evaluation.context import choose
+    from ..evaluation.contexts import choose
 
     read = None
     if args.relevance_format == RELEVANCE_FORMAT.default:
@@ -307,10 +306,11 @@ def _check_labels(args: argparse.Namespace) -> None:
 
 def _outputs() -> list[Output]:
     """The output formats of the contexts' own (:attr:`Context.outputs`), in the order the
-    contexts are asked."""
-    from ..evaluation.contexts import declared
+    contexts are asked, read without loading them (the manifest,
+    :func:`~irscale.evaluation.contexts.declared_outputs`)."""
+    from ..evaluation.contexts import declared_outputs
 
-    return [output for context in declared() for output in context.outputs]
+    return declared_outputs()
 
 
 def _check(args: argparse.Namespace, dests: tuple[str, ...], holds: bool,

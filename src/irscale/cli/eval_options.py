@@ -176,14 +176,18 @@ def qrels_context(args: argparse.Namespace) -> Context | None:
     names; ``None``: QRELS are TREC qrels. A mix of its measures and others, its measures
     with ``--qrels-format trec`` and its form with other measures are refused. A context's
     claim loads its measures only for a name that is none of trec_eval's or the
-    catalogue's."""
-    from ..evaluation.contexts import declared
+    catalogue's; a context is not loaded at all for trec_eval's names where the manifest
+    says it claims none (:func:`~irscale.evaluation.contexts.declarations`)."""
+    from ..evaluation.contexts import declarations, load, trec_eval_call
 
     names = [name for spec in (args.measures or []) for name in spec.split()]
     form = getattr(args, "qrels_format", QRELS_FORMAT.default) or QRELS_FORMAT.default
-    for context in declared():
-        if context.qrels_format is None:
+    for key, declared in declarations().items():
+        if declared["qrels_format"] is None or (
+                form in (QRELS_FORMAT.default, "trec") and not declared["claims_trec_eval"]
+                and trec_eval_call(None, names, {})):  # it claims none of them: not loaded
             continue
+        context = load(key)
         own = [context.claims(None, [name], {}) for name in names]
         if any(own) and not all(own):
             raise MeasureError(context.mixed(names[own.index(False)]))
@@ -209,11 +213,13 @@ def diversity_inputs(args: argparse.Namespace) -> bool:
 def refuse_outputs(args: argparse.Namespace, read: Context | None) -> None:
     """``--format`` one of the output formats of a context whose QRELS are read in a form
     of its own (:attr:`~irscale.evaluation.context.Context.outputs`) when they are not
-    (``read``, :func:`qrels_context`): refused, naming a measure of that context."""
-    from ..evaluation.contexts import declared
+    (``read``, :func:`qrels_context`): refused, naming a measure of that context (its
+    formats read from the manifest, :func:`~irscale.evaluation.contexts.declarations`)."""
+    from ..evaluation.contexts import declarations, load
 
-    for context in declared():
-        if context.qrels_format is not None and context is not read and \
-                args.fmt in {output.name for output in context.outputs}:
+    for name, declared in declarations().items():
+        if declared["qrels_format"] is not None and (read is None or name != read.name) \
+                and args.fmt in {output["name"] for output in declared["outputs"]}:
+            context = load(name)
             raise ParameterError(f"--format {args.fmt} prints {context.what} "
                                  f"(-m {context.examples[0]})")

@@ -188,6 +188,8 @@ def add_parser(subparsers) -> None:
                Rule(("digits",), lambda args: args.fmt == "text",
                     "--digits applies to --format text")), binding=cp.AWARE)
     labels_audit.add_parser(sub)
+    from .labels_plan import add_plan_actions
+    add_plan_actions(sub)
 
 
 def _side_files(args: argparse.Namespace, **options: str) -> dict[str, str]:

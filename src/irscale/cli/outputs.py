@@ -34,14 +34,14 @@ from collections.abc import Iterable, Iterator
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
 from ..errors import ParameterError
-from ..io.call_inputs import CallInputs, InputFile, check_folder_inputs, check_not_input
 from ..io.files import atomic_output, check_output, is_stdio
-from ..io.sources import input_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
     from typing import IO, Any, Literal
+
+    from ..io.call_inputs import InputFile
 
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -92,6 +92,8 @@ class CallFiles:
 
     def input_files(self) -> Iterator[InputFile]:
         """The files the call reads (folders and patterns expanded as commands do)."""
+        from ..io.sources import input_files  # the inputs read, where outputs are written
+
         for path, option in self.inputs:
             yield from input_files(path, option)
 
@@ -129,6 +131,8 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
                if kind in FOLDERS or not is_stdio(path)]
     if not outputs:
         return
+    from ..io.call_inputs import CallInputs, check_folder_inputs, check_not_input
+
     inputs = CallInputs(files.input_files())
     written: list[tuple[str, str]] = []
     made: list[tuple[str, str]] = []

@@ -1,17 +1,23 @@
-"""``irscale text rouge|bleu|nuggets|pyramid``: evaluate textual outputs, printed as
+"""``irscale text rouge|bleu|nuggets|pyramid|citations``: evaluate textual outputs, printed as
 ``irscale eval`` prints its values (usage: ``docs/cli.md``, ``docs/text.md``)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..core.params import Param, Switch
+from ..core.params import PPI_TUNING, SIGNIFICANCE, Param, Switch
 from ..core.records import replace
 from ..errors import ParameterError
 from ..text.params import (
+    ASSIGNMENT_SAMPLE,
     ASSIGNMENTS,
     AUTO_MATCH,
     BLEU_INTL,
+    CITATION_JUDGMENTS,
+    CITATIONS,
+    HUMAN_DESIGN,
+    HUMAN_SAMPLE,
+    MAX_CITATIONS,
     NUGGET_INPUTS,
     OUTPUT_LENGTHS,
     OUTPUT_TEXTS,
@@ -64,7 +70,7 @@ def _outputs(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers) -> None:
-    """Register ``irscale text`` (rouge, bleu, nuggets, pyramid)."""
+    """Register ``irscale text`` (rouge, bleu, nuggets, pyramid, citations)."""
     commands = add_actions(
         subparsers, "text", what="what to evaluate", metavar="MEASURES",
         help=SUBCOMMANDS["text"],
@@ -109,7 +115,11 @@ def add_parser(subparsers) -> None:
                     "(repeatable): W-Rec, Prec_allow, 'F_QA(beta=3)', 'S(L=1000)', T, "
                     "'Ssharp(L=1000,beta=1)' (default: these six); with --assignments: A, V, "
                     "W, A_strict, V_strict, W_strict (default: all six)"}),
-        _outputs, AUTO_MATCH, (ASSIGNMENTS, {"nargs": "+"}),
+        _outputs, AUTO_MATCH, (ASSIGNMENTS, {"nargs": "+"}), (HUMAN_SAMPLE, {"nargs": "+"}),
+        (HUMAN_DESIGN, {"choices": HUMAN_DESIGN.domain.names}),
+        (SIGNIFICANCE, {"doc": "--human-sample: 1 - the level of the intervals"}),
+        (PPI_TUNING, {"choices": PPI_TUNING.domain.names,
+                      "doc": "--human-sample: " + PPI_TUNING.doc}),
         (THRESHOLD, {"doc": "--auto-match: least share of a nugget's distinct terms the "
                      "output must contain"}),
         (STEM, {"doc": "--auto-match: Porter-stem words as ROUGE does (needs nltk)"}),
@@ -123,8 +133,9 @@ def add_parser(subparsers) -> None:
         "TREC RAG track's All, Vital, Weighted (--assignments)",
         description="Nugget and iUnit measures of outputs (--lengths or --texts) from their "
         "matched nuggets (match files, or --auto-match); or the scores of nugget "
-        "assignment records (--assignments). See docs/text.md.",
-        binding=(POURPRE, NUGGET_INPUTS))
+        "assignment records (--assignments), a model's corrected on a human sample "
+        "(--human-sample: prediction-powered intervals). See docs/text.md.",
+        binding=(POURPRE, NUGGET_INPUTS, ASSIGNMENT_SAMPLE))
     add_command(
         commands, "pyramid", run_pyramid,
         *_inputs("pyramid", "SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
@@ -137,6 +148,19 @@ def add_parser(subparsers) -> None:
         help="pyramid scores (original, modified) of peers from their SCUs",
         description="Pyramid scores of peer summaries from the summary content units they "
         "express (Nenkova & Passonneau 2004). See docs/text.md.")
+    add_command(
+        commands, "citations", run_citations,
+        (CITATION_JUDGMENTS, {"nargs": "+"}),
+        (MEASURES, {"action": "append", "metavar": "MEASURE", "doc": "citation measure "
+                    "(repeatable): citation_recall, citation_precision (ALCE), ais, "
+                    "support_precision, support_recall (TREC RAG) (default: all five)"}),
+        MAX_CITATIONS, _common,
+        example="cite.jsonl",
+        help="ALCE's citation recall and precision, the AIS rate and the TREC RAG track's "
+        "support scores of cited answers",
+        description="Citation measures of answers from the support judgments of their "
+        "sentences and citations (made by people or an entailment model). See "
+        "docs/text.md.", binding=CITATIONS)
 
 
 def run_rouge(args: argparse.Namespace) -> Done:
@@ -178,9 +202,24 @@ def run_pyramid(args: argparse.Namespace) -> Done:
     return write_evaluation(args, evaluation)
 
 
+def run_citations(args: argparse.Namespace) -> Done:
+    """``text citations``: the citation measures of every judged answer."""
+    from ..evaluation.citations import evaluate_citations
+    from ..text.citations import DEFAULT_MEASURES
+
+    evaluation = evaluate_citations(args.judgments, args.measures or list(DEFAULT_MEASURES),
+                                    max_citations=args.max_citations,
+                                    allow_empty=args.allow_empty)
+    return write_evaluation(args, evaluation)
+
+
 def _matches(args: argparse.Namespace) -> None:
     """The matches come from match files, or ``--auto-match`` finds them in ``--texts``;
-    ``--assignments`` takes neither nuggets nor matches."""
+    ``--assignments`` takes neither nuggets nor matches; ``--human-sample`` relabels the
+    ``--assignments``."""
+    if args.human_sample and not args.assignments:
+        raise ParameterError("--human-sample relabels a sample of the nuggets of the "
+                             "--assignments: give them")
     if args.assignments:
         if args.qrels is not None or args.runs or args.auto_match:
             raise ParameterError("--assignments holds the judged nuggets of every answer: "
@@ -206,6 +245,8 @@ def run_nuggets(args: argparse.Namespace) -> Done:
     if args.assignments:
         from ..text.assignments import DEFAULT_MEASURES as ASSIGNMENT_MEASURES
 
+        if args.human_sample:
+            return _human_sample(args, args.measures or list(ASSIGNMENT_MEASURES))
         return write_evaluation(args, evaluate_nuggets(
             measures=args.measures or list(ASSIGNMENT_MEASURES),
             assignments=args.assignments, allow_empty=args.allow_empty))
@@ -226,3 +267,19 @@ def run_nuggets(args: argparse.Namespace) -> Done:
                                   lengths=args.lengths, texts=texts,
                                   allow_empty=args.allow_empty)
     return write_evaluation(args, evaluation)
+
+
+def _human_sample(args: argparse.Namespace, measures: list[str]) -> str:
+    """``text nuggets --assignments MODEL --human-sample HUMAN``: the prediction-powered
+    scores as a table (``--format trec``, the default: the text table), the runs' rows
+    (none with ``-n``) and the answers' (``-q``)."""
+    from ..evaluation.assignments import evaluate_assignments
+    from ..evaluation.assignments_ppi import AssignmentEstimates
+    from ..stats.protocol import format_table
+
+    found = evaluate_assignments(args.assignments, measures, human_sample=args.human_sample,
+                                 design=args.design, alpha=args.alpha, tuning=args.tuning)
+    assert isinstance(found, AssignmentEstimates)  # (with a human sample)
+    return format_table(found.to_frame(args.per_query, not args.no_summary),
+                        "text" if args.fmt == "trec" else args.fmt, title=found.title
+                        ).rstrip("\n") + "\n"

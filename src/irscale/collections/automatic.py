@@ -65,8 +65,6 @@ set of judgments and under both in the same direction.
 from __future__ import annotations
 
 import itertools
-import math
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -78,6 +76,7 @@ import pandas as pd
 from ..core.notebook import HtmlRepr
 from ..core.numbers import blank, declare
 from ..core.params import DEFAULT_RELEVANCE_LEVEL, check_alpha
+from ..core.ppi_means import normal_interval
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
@@ -108,12 +107,6 @@ class MeanEstimate(Estimate):
 
     def __iter__(self) -> Iterator[float]:
         return iter((float(self), self.low, self.high, self.lam))
-
-
-def _normal_quantile(alpha: float) -> float:
-    from scipy.stats import norm
-
-    return float(norm.ppf(1 - alpha / 2))
 
 
 def _values(values: Sequence[float] | np.ndarray, name: str) -> np.ndarray:
@@ -165,14 +158,8 @@ def ppi_mean(y: Sequence[float] | np.ndarray, yhat: Sequence[float] | np.ndarray
 
 
 def _interval(estimate: float, se: float, lam: float, alpha: float) -> MeanEstimate:
-    """``estimate ± z_{1−α/2}·se``; an :class:`InputError` when an end is beyond the
-    largest double."""
-    half = _normal_quantile(alpha) * se
-    low, high = estimate - half, estimate + half
-    if not (math.isfinite(low) and math.isfinite(high)):
-        raise InputError(f"the values are too large: the interval {estimate:.4g} ± "
-                         f"{half:.4g} has an end beyond the largest double "
-                         f"({sys.float_info.max:.4g})")
+    """``estimate ± z_{1−α/2}·se`` (:func:`~irscale.core.ppi_means.normal_interval`)."""
+    low, high = normal_interval(estimate, se, alpha)
     return MeanEstimate(estimate, low=low, high=high, lam=lam)
 
 

@@ -53,140 +53,31 @@ scaled back, so that values near the largest double (10³⁰⁸) give an estimat
 standard error instead of overflowing sums and squares; an estimate, a standard error or
 an interval end beyond the largest double is refused (:class:`~irscale.errors.InputError`).
 An inclusion probability so small that ``(1 − π)/π²`` overflows is refused naming its
-line (:class:`InclusionOverflow`, raised with the pair; :func:`refuse_overflow`).
+line (:class:`InclusionOverflow`, raised with the pair; :func:`refuse_overflow`). The
+estimators are :mod:`irscale.core.ppi_means`' (:func:`sampled_mean`), which the nugget
+assignments of a model share (:mod:`irscale.evaluation.assignments_ppi`).
 """
 
 from __future__ import annotations
 
-import math
-import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from ..core.numbers import power_scale
+from ..core.ppi_means import InclusionOverflow as InclusionOverflow  # (re-exported)
+from ..core.ppi_means import SampleDesign
+from ..core.ppi_means import sampled_mean as sampled_mean  # (re-exported)
 from ..errors import AlignmentError, InputError, ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.sampled import Located
 
-PairDesign = Literal["uniform", "stratified", "inclusion"]
+PairDesign = SampleDesign
 #: Largest difference between a per-topic value and the sum of its documents'
 #: contributions that is still floating-point rounding.
 LINEAR_TOLERANCE = 1e-9
-
-
-class InclusionOverflow(ArithmeticError):
-    """The inclusion design's estimator overflows: ``row``, the sampled pair (its place in
-    the human sample) whose inclusion probability is the smallest, makes ``(1 − π)/π²``
-    overflow (the caller names its line)."""
-
-    def __init__(self, row: int, prob: float) -> None:
-        super().__init__(f"inclusion probability {prob:.6g} of sampled pair {row + 1}")
-        self.row, self.prob = row, prob
-
-
-def _scaled_back(estimate: float, variance: float, scale: float) -> tuple[float, float]:
-    """The estimate and the standard error of moments computed on values divided by
-    ``scale``; an :class:`~irscale.errors.InputError` when one is beyond the largest
-    double."""
-    estimate, se = estimate * scale, math.sqrt(variance) * scale
-    if not (math.isfinite(estimate) and math.isfinite(se)):
-        raise InputError(f"the values are too large: the estimate ({estimate:.4g}) or its "
-                         f"standard error ({se:.4g}) is beyond the largest double "
-                         f"({sys.float_info.max:.4g})")
-    return estimate, se
-
-
-def ppi_moments(y: np.ndarray, yhat: np.ndarray, rest: np.ndarray, tuning: str
-                ) -> tuple[float, float, float]:
-    """The estimate, its variance and λ of :func:`irscale.collections.ppi_mean` (its
-    formulas, without the checks, the scaling of :func:`sampled_mean` and the interval)."""
-    n, big_n = len(y), len(rest)
-    if tuning == "ppi++":
-        covariance = float(np.mean((y - y.mean()) * (yhat - yhat.mean())))
-        variance = float(np.var(np.concatenate([yhat, rest]), ddof=1))
-        lam = 0.0 if variance == 0 else covariance / ((1 + n / big_n) * variance)
-        lam = min(max(lam, 0.0), 1.0)
-    else:
-        lam = {"ppi": 1.0, "classical": 0.0}[tuning]
-    estimate = lam * float(rest.mean()) + float(np.mean(y - lam * yhat))
-    var = lam * lam * float(np.var(rest)) / big_n + float(np.var(y - lam * yhat)) / n
-    return estimate, var, lam
-
-
-def sampled_mean(y: np.ndarray, yhat: np.ndarray, yhat_all: np.ndarray, design: PairDesign, *,
-                 stratum: np.ndarray | None = None, stratum_all: np.ndarray | None = None,
-                 prob: np.ndarray | None = None, tuning: str = "ppi++"
-                 ) -> tuple[float, float, float]:
-    """The estimate of ``θ``, its standard error and λ under a document-level design
-    (module documentation; ``"uniform"``: :func:`irscale.collections.ppi_mean`'s), computed
-    on the values scaled by a power of two (module documentation).
-
-    Parameters
-    ----------
-    y, yhat : ndarray
-        ``c_p`` of the sampled pairs under the human and the automatic grades (``z_p``
-        for uniform and stratified: the contributions times ``P``).
-    yhat_all : ndarray
-        The same under the automatic grades for every pair of the population.
-    design : {"uniform", "stratified", "inclusion"}
-    stratum, stratum_all : ndarray, optional
-        The stratum of the sampled pairs and of every pair (stratified).
-    prob : ndarray, optional
-        π of the sampled pairs (inclusion).
-    tuning : {"ppi++", "ppi", "classical"}
-    """
-    scale = power_scale(y, yhat, yhat_all)
-    estimate, variance, lam = _moments(y / scale, yhat / scale, yhat_all / scale, design,
-                                       stratum, stratum_all, prob, tuning)
-    return (*_scaled_back(estimate, variance, scale), lam)
-
-
-def _moments(y: np.ndarray, yhat: np.ndarray, yhat_all: np.ndarray, design: PairDesign,
-             stratum: np.ndarray | None, stratum_all: np.ndarray | None,
-             prob: np.ndarray | None, tuning: str) -> tuple[float, float, float]:
-    """The estimate, its variance and λ of :func:`sampled_mean` (its arguments)."""
-    if design == "uniform":
-        return ppi_moments(y, yhat, yhat_all, tuning)
-    if design == "stratified":
-        assert stratum is not None and stratum_all is not None
-        estimate = variance = lam_sum = 0.0
-        for h in np.unique(stratum_all):
-            inside = stratum == h
-            weight = float(np.mean(stratum_all == h))
-            if inside.sum() < 2:
-                raise InputError(f"stratified design: the human sample holds "
-                                 f"{int(inside.sum())} pair(s) of automatic grade {h}; "
-                                 "every stratum needs 2 at least")
-            est, var, lam = ppi_moments(y[inside], yhat[inside], yhat_all[stratum_all == h],
-                                        tuning)
-            estimate += weight * est
-            variance += weight * weight * var
-            lam_sum += weight * lam
-        return estimate, variance, lam_sum
-    assert prob is not None
-    try:
-        with np.errstate(over="raise", divide="raise", invalid="raise"):
-            scale = (1 - prob) / (prob * prob)
-            if tuning == "ppi++":
-                denominator = float(np.sum(scale * yhat * yhat))
-                lam = 0.0 if denominator == 0 else float(np.sum(scale * y * yhat)) / denominator
-                lam = min(max(lam, 0.0), 1.0)
-            else:
-                lam = {"ppi": 1.0, "classical": 0.0}[tuning]
-            error = y - lam * yhat
-            estimate = lam * float(yhat_all.sum()) + float(np.sum(error / prob))
-            variance = float(np.sum(scale * error * error))
-    except FloatingPointError:
-        row = int(np.argmin(prob))
-        raise InclusionOverflow(row, float(prob[row])) from None
-    if not (math.isfinite(estimate) and math.isfinite(variance)):
-        row = int(np.argmin(prob))
-        raise InclusionOverflow(row, float(prob[row]))
-    return estimate, variance, lam
 
 
 def contribution_table(runs: list[Any], measure: str, grades: Sequence[int], depth: int,

@@ -22,10 +22,12 @@ from ..core.params import (
     ITERATIONS,
     MEMORY_LIMIT,
     NO_WORK,
+    PPI_TUNING,
     QRELS_OPTION,
     RELEVANCE,
     RNG_SEED,
     RRF_K,
+    SAMPLE_DESIGNS,
     SAMPLES,
     SEED,
     SIGNIFICANCE,
@@ -136,7 +138,7 @@ SAMPLE_DESIGN = Param("design", Names("sampling design", DESIGNS), "with-replace
                       "Σπ = N; stratified: --strata", ("--design",), "DESIGN")
 #: How the human sample of :func:`irscale.collections.automatic_judgments` was drawn.
 AUTO_DESIGN = Param("design", Names("human sample design",
-                                    ("topics", "uniform", "stratified", "inclusion")),
+                                    ("topics", *SAMPLE_DESIGNS)),
                     "topics", "how the human sample was drawn: topics: a uniform sample of the "
                     "topics; uniform: of the (topic, document) pairs; stratified: of the pairs "
                     "of every automatic grade; inclusion: pairs with stated probabilities "
@@ -362,9 +364,7 @@ AWARE_UNRETRIEVED = Param("allow_unretrieved", Switch(), False, "keep labels of 
                           "that no run retrieves for the topic (they count in the recall "
                           "base; an error otherwise)", ("--allow-unretrieved",))
 #: How :func:`irscale.collections.automatic_judgments` weighs the automatic values.
-AUTO_TUNING = Param("tuning", Names("tuning", ("ppi++", "ppi", "classical")), "ppi++",
-                    "ppi++: the weight of the automatic values estimated; ppi: 1; classical: "
-                    "0 (the human sample alone)", ("--tuning",))
+AUTO_TUNING = PPI_TUNING  # (shared with text nuggets --human-sample)
 AUTO_PAIRS = Param("pairs", Switch(), False, "also estimate the difference of every pair of "
                    "runs", ("--pairs",))
 AUTO_PROBABILITIES = Param("label_probabilities", Switch(), False, "AUTO gives every pair's "

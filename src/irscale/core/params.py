@@ -597,6 +597,14 @@ class Levels(Reals):
 ALPHA = Levels(0.0, 1.0, "()")
 #: The significance level of the tests and intervals.
 SIGNIFICANCE = Param("alpha", ALPHA, 0.05, "significance level", ("--alpha",), "A")
+#: How a prediction-powered estimate weighs the automatic values against a human sample
+#: (:mod:`irscale.core.ppi_means`): ``labels auto``, ``text nuggets --human-sample``.
+PPI_TUNING = Param("tuning", Names("tuning", ("ppi++", "ppi", "classical")), "ppi++",
+                   "ppi++: the weight of the automatic values estimated; ppi: 1; classical: "
+                   "0 (the human sample alone)", ("--tuning",))
+#: The probability samples of units a prediction-powered estimate corrects with
+#: (:data:`irscale.core.ppi_means.SAMPLE_DESIGNS`).
+SAMPLE_DESIGNS: tuple[str, ...] = ("uniform", "stratified", "inclusion")
 
 
 def check_alpha(alpha: object, name: str = "alpha") -> float:

@@ -1,7 +1,7 @@
 """The runners: qrels (or other judgments) + runs + measure names → an evaluation.
 
 Each evaluation context (judged rankings, intents, fairness, preferences, sessions, texts,
-pyramids, nuggets) is declared once
+pyramids, nuggets, citations) is declared once
 (:mod:`.context`, one module of :mod:`.contexts` each); :func:`evaluate` and
 ``irscale eval`` pick the context from those declarations and refuse the options it does
 not read by one rule. The modules:
@@ -13,7 +13,8 @@ not read by one rule. The modules:
 * :mod:`.prefs`: preference judgments (trec_eval ``-R prefs``);
 * :mod:`.sessions`: multi-query sessions; :mod:`.pyramids`: pyramid scores of peers' SCUs;
   :mod:`.rouge`, :mod:`.bleu`: texts against references; :mod:`.nuggets`: outputs by
-  their nuggets (:mod:`.outputs`: the result of textual outputs; the kernels of all
+  their nuggets; :mod:`.citations`: cited answers by their support judgments
+  (:mod:`.outputs`: the result of textual outputs; the kernels of all
   these: :mod:`irscale.text`);
 * :mod:`.options`: trec_eval's seven options, declared once; :mod:`.setup`: the checks
   every evaluation makes; :mod:`.many`: thousands of runs with

@@ -23,7 +23,8 @@ from ..errors import AlignmentError, ParameterError, shorten
 from ..io.naming import NameSpec
 from ..measures.results import Evaluation
 from . import contexts  # noqa: F401  (declares the contexts)
-from .context import Context, choose, refuse_unread
+from .context import Context, refuse_unread
+from .contexts import choose
 from .options import trec_eval_keywords, trec_eval_options
 from .params import EVALUATE
 
@@ -302,7 +303,7 @@ def call_values(**given: Any) -> dict[str, Any]:
 def chosen(qrels: Any, measures: Any, values: Mapping[str, Any]) -> Context:
     """The context that evaluates a call of :func:`evaluate` with the options ``values``
     (every one, :func:`call_values`): the call's options checked, the context chosen by
-    the one rule (:func:`~irscale.evaluation.context.choose`) and the options given that
+    the one rule (:func:`~irscale.evaluation.contexts.choose`) and the options given that
     it does not read refused by the other (:func:`~irscale.evaluation.context.refuse_unread`),
     before any input is read."""
     _check_call_options(values["labels"], values["allow_empty"])

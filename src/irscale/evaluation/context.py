@@ -2,11 +2,12 @@
 averages, whether it can be cached, and its runner.
 
 :func:`irscale.evaluate` and ``irscale eval`` know no context by name: they ask the
-declared contexts, in order, which one claims the call (:func:`choose`; the first that
-claims it evaluates it, judged rankings when none does) and refuse every option the chosen
-context does not read by one rule (:func:`refuse_unread`), with one message in the API and
-on the command line. A new context is a module (in :mod:`.contexts`) that declares a
-subclass of :class:`Context` and registers an instance (:func:`register`): what every
+declared contexts, in order, which one claims the call
+(:func:`irscale.evaluation.contexts.choose`; the first that claims it evaluates it, judged
+rankings when none does) and refuse every option the chosen context does not read by one
+rule (:func:`refuse_unread`), with one message in the API and on the command line. A new
+context is a module (in :mod:`.contexts`) that declares a subclass of :class:`Context` and
+registers an instance (:func:`register`): what every
 context has (its name, what it evaluates, the options it reads, how it averages, its claim
 and its runner) it writes; what only some contexts do (their own run files, trec_eval's
 text straight from the files, the options an output format asks of its runner, their own
@@ -248,7 +249,8 @@ class Context:
 
     def mixed(self, other: str) -> str:
         """The one message that refuses its measures in a call with another measure
-        (``other``), in the API and on the command line (:func:`choose`)."""
+        (``other``), in the API and on the command line
+        (:func:`~irscale.evaluation.contexts.choose`)."""
         return (f"{self.what} cannot be mixed with other measures ({other!r}): evaluate "
                 "them in a call of their own")
 
@@ -292,36 +294,6 @@ def register(context: Context) -> Context:
 def unregister(name: str) -> None:
     """Remove the context declared as ``name`` (a context declared for a while)."""
     del CONTEXTS[name]
-
-
-def choose(qrels: Any, measures: Any, options: Mapping[str, Any]) -> Context:
-    """The context that evaluates a call: the first declared one that claims it, the
-    default one (:data:`DEFAULT`) when none does (the contexts are declared by importing
-    :mod:`irscale.evaluation.contexts`). A call that none claims but in which a context
-    would claim some of the measures on their own mixes that context's measures with
-    others: a :class:`~irscale.errors.MeasureError` (:meth:`Context.mixed`), one rule for
-    every context."""
-    for context in CONTEXTS.values():
-        if context.name != DEFAULT and context.claims(qrels, measures, options):
-            return context
-    _refuse_mixed(qrels, measure_names(measures), options)
-    return CONTEXTS[DEFAULT]
-
-
-def _refuse_mixed(qrels: Any, names: list[str], options: Mapping[str, Any]) -> None:
-    """The one rule of a call that mixes a context's measures with others (:func:`choose`):
-    each name is asked of each context on its own, unless every name is one of trec_eval's
-    or of the catalogue's rankings (no other context is then loaded)."""
-    from ..measures.names import is_measure_name
-
-    if len(names) < 2 or all(map(is_measure_name, names)):
-        return
-    for context in CONTEXTS.values():
-        if context.name == DEFAULT:
-            continue
-        own = [context.claims(qrels, [name], options) for name in names]
-        if any(own):  # not every one: the context would have claimed the call
-            raise MeasureError(context.mixed(names[own.index(False)]))
 
 
 def refuse_unread(context: Context, given: Mapping[str, str]) -> None:

@@ -173,10 +173,10 @@ def evaluate_nuggets(nuggets: Any = None, matches: Any = None,
         if nuggets is not None or matches is not None:
             raise ParameterError("assignments= holds the judged nuggets of every answer: "
                                  "give no nuggets nor matches")
-        from .assignments import evaluate_assignments
+        from .assignments import score_assignments
 
-        return evaluate_assignments(assignments, ASSIGNMENT_FAMILIES if measures is
-                                    DEFAULT_MEASURES else measures, allow_empty=allow_empty)
+        return score_assignments(assignments, ASSIGNMENT_FAMILIES if measures is
+                                 DEFAULT_MEASURES else measures, allow_empty=allow_empty)
     if nuggets is None or matches is None:
         raise ParameterError("give the nuggets and the matches, or assignments=")
     names = measure_names(measures, split=False, expected=NUGGETS_EXPECTED)

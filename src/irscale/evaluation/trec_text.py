@@ -22,7 +22,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 
-from ..cache.calls import CacheCall, cached
 from ..core.options import EXPECTED, check_run_names
 from ..io.formats import declare_trec_text, run_suffixes
 from ..io.native_files import RunNote, judge_batch
@@ -81,9 +80,17 @@ def trec_eval_text(
     inputs = native_inputs(qrels, runs, ties=setup.options.ties)
     if not isinstance(inputs, NativeInputs) or inputs.qrels[0] == "dicts":
         return None
-    call = None if cache is None else CacheCall(cache, trec_eval_text, arguments)
-    text = cached(call, setup, lambda: _text(inputs, setup, plan, **arguments), text=True,
-                  stacklevel=3)
+
+    def compute() -> bytes:
+        return _text(inputs, setup, plan, **arguments)
+
+    if cache is None:  # the results cache loaded only where one is asked for
+        text = compute()
+    else:
+        from ..cache.calls import CacheCall, cached
+
+        text = cached(CacheCall(cache, trec_eval_text, arguments), setup, compute, text=True,
+                      stacklevel=3)
     declare_trec_text(text)  # trec_eval's -nan and the topics: text, not a fault
     return text
 

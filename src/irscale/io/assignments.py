@@ -13,7 +13,9 @@ lines are ignored), one object per answer::
   name (without ``.gz`` and its last suffix) names;
 * ``nuggets``: a non-empty list of objects with ``text`` (a string), ``importance``
   (``vital`` or ``okay``) and ``assignment`` (``support``, ``partial_support`` or
-  ``not_support``); other fields are ignored.
+  ``not_support``); a nugget's ``prob``, where given, is its inclusion probability in a
+  human sample (a number in (0, 1]: :mod:`irscale.evaluation.assignments_ppi`); other
+  fields are ignored.
 
 Each line is parsed within the bounds of every JSON input
 (:func:`irscale.io.json_input.parse_json_lines`: nesting, 64-bit integers). A record that
@@ -56,7 +58,8 @@ ASSIGNMENT = ("not_support", "partial_support", "support")
 class Assignments:
     """Assignment records in input order: per record its topic, run and line; per nugget
     (all records' nuggets in order) its record, whether it is vital and its assignment's
-    code (0 ``not_support``, 1 ``partial_support``, 2 ``support``)."""
+    code (0 ``not_support``, 1 ``partial_support``, 2 ``support``), its text, and its
+    ``prob`` (NaN where not given; None where no nugget gives one)."""
 
     topic: tuple[str, ...]
     run: tuple[str, ...]
@@ -65,6 +68,8 @@ class Assignments:
     vital: np.ndarray
     credit: np.ndarray
     source: str = "<assignments>"
+    text: tuple[str, ...] = ()
+    prob: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.topic)
@@ -101,12 +106,28 @@ def _identifier(record: Mapping[str, Any], keys: Sequence[str], fault: Any) -> s
     return text
 
 
-def _records(source: Any) -> tuple[str, Iterator[tuple[int, Any, str]]]:
-    """(name, (line, value, text) of every record) of a file or of a list of dicts."""
+def identify(record: Any, fault: Any, default_run: str | None) -> tuple[str, str]:
+    """The (topic, run) of a record (a JSON object; ``default_run`` when it names no run):
+    ``fault(reason)`` makes the error of a record that breaks the rules."""
+    if not isinstance(record, dict):
+        raise fault("a record must be a JSON object")
+    topic = _identifier(record, TOPIC_KEYS, fault)
+    if topic is None:
+        raise fault(f"no topic ({', '.join(TOPIC_KEYS)})")
+    run = _identifier(record, RUN_KEYS, fault) or default_run
+    if run is None:
+        raise fault(f"no run ({', '.join(RUN_KEYS)}), and no file name to name it")
+    return topic, run
+
+
+def _records(source: Any, what: str = "assignments"
+             ) -> tuple[str, Iterator[tuple[int, Any, str]]]:
+    """(name, (line, value, text) of every record) of a file or of a list of dicts
+    (named ``<what>``; a file refused as ``read_<what>``'s)."""
     if isinstance(source, (list, tuple)):
-        return "<assignments>", ((k, r, json.dumps(r, default=str)[:200])
-                                 for k, r in enumerate(source, start=1))
-    source = check_file_source(source, "read_assignments")
+        return f"<{what}>", ((k, r, json.dumps(r, default=str)[:200])
+                             for k, r in enumerate(source, start=1))
+    source = check_file_source(source, f"read_{what}")
     name = source_name(source)
     data = read_bytes(source).removeprefix(b"\xef\xbb\xbf")
     check_text(data, name)
@@ -127,19 +148,14 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
     counts: list[int] = []
     vital: list[bool] = []
     credit: list[int] = []
+    texts: list[str] = []
+    probs: list[float] = []
     first: dict[tuple[str, str], int] = {}
     for number, record, text in records:
         def fault(reason: str, number: int = number, text: str = text) -> InputError:
             return InputFormatError(reason, source=name, line=number, text=text)
 
-        if not isinstance(record, dict):
-            raise fault("a record must be a JSON object")
-        topic = _identifier(record, TOPIC_KEYS, fault)
-        if topic is None:
-            raise fault(f"no topic ({', '.join(TOPIC_KEYS)})")
-        run = _identifier(record, RUN_KEYS, fault) or default_run
-        if run is None:
-            raise fault(f"no run ({', '.join(RUN_KEYS)}), and no file name to name it")
+        topic, run = identify(record, fault, default_run)
         if "nuggets" not in record:
             raise fault("no nuggets")
         nuggets = record["nuggets"]
@@ -162,6 +178,8 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
             if nugget["assignment"] not in ASSIGNMENT:
                 raise fault(f"nugget {k}: assignment {nugget['assignment']!r} is not one "
                             f"of {', '.join(reversed(ASSIGNMENT))}")
+            probs.append(_probability(nugget, k, fault))
+            texts.append(nugget["text"])
             vital.append(nugget["importance"] == "vital")
             credit.append(ASSIGNMENT.index(nugget["assignment"]))
         if (topic, run) in first:
@@ -177,7 +195,38 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
         raise EmptyInputError("no assignment records (the file is empty)", source=name)
     return Assignments(tuple(topics), tuple(runs), tuple(lines),
                        np.repeat(np.arange(len(topics), dtype=np.int64), counts),
-                       np.array(vital, dtype=bool), np.array(credit, dtype=np.int8), name)
+                       np.array(vital, dtype=bool), np.array(credit, dtype=np.int8), name,
+                       tuple(texts), _probabilities(probs))
+
+
+def _probability(nugget: Mapping[str, Any], k: int, fault: Any) -> float:
+    """Nugget ``k``'s ``prob`` (NaN where it gives none): a number in (0, 1]."""
+    if "prob" not in nugget:
+        return float("nan")
+    value = nugget["prob"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not 0 < value <= 1:
+        raise fault(f"nugget {k}: prob {value!r:.40} is not an inclusion probability, a "
+                    "number in (0, 1]")
+    return float(value)
+
+
+def _probabilities(probs: Sequence[float]) -> np.ndarray | None:
+    """The nuggets' ``prob`` as an array, None where none gives one."""
+    array = np.array(probs, dtype=np.float64)
+    return None if np.isnan(array).all() else array
+
+
+def check_distinct(parts: Sequence[Any]) -> None:
+    """Refuse a (topic, run) in two of ``parts`` (records with ``topic``, ``run``, ``line``
+    and ``source``): a :class:`~irscale.errors.DuplicateError` naming both."""
+    seen: dict[tuple[str, str], str] = {}
+    for part in parts:
+        for t, r, line in zip(part.topic, part.run, part.line, strict=True):
+            if (t, r) in seen:
+                raise DuplicateError(f"(topic {t!r}, run {r!r}) given twice (first in "
+                                     f"{seen[t, r]})", source=part.source, line=line)
+            seen[t, r] = f"{part.source}, line {line}"
 
 
 def combine(parts: Iterable[Assignments]) -> Assignments:
@@ -186,20 +235,16 @@ def combine(parts: Iterable[Assignments]) -> Assignments:
     parts = list(parts)
     if len(parts) == 1:
         return parts[0]
-    seen: dict[tuple[str, str], str] = {}
-    for part in parts:
-        for t, r, line in zip(part.topic, part.run, part.line, strict=True):
-            if (t, r) in seen:
-                raise DuplicateError(f"(topic {t!r}, run {r!r}) given twice (first in "
-                                     f"{seen[t, r]})", source=part.source, line=line)
-            seen[t, r] = f"{part.source}, line {line}"
+    check_distinct(parts)
     offsets = np.cumsum([0] + [len(p) for p in parts[:-1]])
     return Assignments(
         tuple(t for p in parts for t in p.topic), tuple(r for p in parts for r in p.run),
         tuple(n for p in parts for n in p.line),
         np.concatenate([p.record + o for p, o in zip(parts, offsets, strict=True)]),
         np.concatenate([p.vital for p in parts]), np.concatenate([p.credit for p in parts]),
-        ", ".join(p.source for p in parts))
+        ", ".join(p.source for p in parts), tuple(t for p in parts for t in p.text),
+        _probabilities(np.concatenate([np.full(len(p.vital), np.nan) if p.prob is None
+                                       else p.prob for p in parts]).tolist()))
 
 
 __all__ = ["ASSIGNMENT", "IMPORTANCE", "RUN_KEYS", "TOPIC_KEYS", "Assignments", "combine",

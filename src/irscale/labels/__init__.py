@@ -11,19 +11,23 @@ Names are imported on first use (:func:`irscale.core.lazy.lazy_package`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.lazy import lazy_package
 
 #: Public name → the submodule that defines it.
 _EXPORTS: dict[str, str] = {
-    "AuditResult": ".audit",
-    "JudgeAudit": ".audit",
-    "audit": ".audit",
+    "AuditResult": ".audit", "JudgeAudit": ".audit", "audit": ".audit",
+    "LabelPlan": ".plan", "plan": ".plan",
+    "LabelSelection": ".plan_select", "select": ".plan_select",
 }
 
-__all__: list[str] = [
-    "AuditResult",
-    "JudgeAudit",
-    "audit",
-]
+__all__: list[str] = ["AuditResult", "JudgeAudit", "LabelPlan", "LabelSelection", "audit",
+                      "plan", "select"]
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed=("audit",))
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"audit", "plan"})
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .audit import AuditResult, JudgeAudit, audit
+    from .plan import LabelPlan, plan
+    from .plan_select import LabelSelection, select

@@ -24,9 +24,12 @@ averaged over: num_q), ``runid`` (the run's name) and ``none`` (no summary value
 ``per_query=False`` families print nothing per topic (num_q, runid, gm_map ...).
 
 trec_eval's families are computed by the engine alone: each declares its engine call
-(:func:`~irscale.measures.native.declare_native`). The catalogue (:data:`CATALOGUE`) holds
-them from the start and loads the others on first need (:class:`FamilyTable`); this module
-imports no numpy.
+(:func:`~irscale.measures.native.declare_native`). The catalogue (:data:`CATALOGUE`) knows
+their names from the start (the manifest, :data:`irscale._manifest.TREC_FAMILIES`: each
+family with the module of :mod:`irscale.measures.trec` declaring it) and imports a family's
+module when the family is first read (:class:`TrecFamilies`: ``-m map`` loads
+:mod:`~irscale.measures.trec.average_precision` alone); it loads the others on first need
+(:class:`FamilyTable`); this module imports no numpy.
 """
 
 from __future__ import annotations
@@ -36,11 +39,11 @@ import importlib
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from ..core.contexts import CONTEXTS
+from .._manifest import MEASURE_CONTEXTS
+from .._manifest import TREC_FAMILIES as TREC_MODULES
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..core.records import field, record, replace
 from ..errors import MeasureError
-from . import contexts  # noqa: F401  (declares the catalogue's contexts)
 from .params import Keywords, ParamSpec
 
 TYPE_CHECKING = False
@@ -433,7 +436,8 @@ FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_mode
                   "graded_ap", "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "pres", "search_length",
                   "sliding_ratio", "tbg", "umeasure", "wrr", "cwl_models", "nuggets", "rouge",
-                  "bleu", "pyramid", "sessions", "prefs", "qrels_jg", "adm", "twist")
+                  "bleu", "pyramid", "citations", "sessions", "prefs", "qrels_jg", "adm",
+                  "twist")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []
@@ -451,19 +455,36 @@ def load_catalogue() -> None:
             return
         _LOADED.append(True)
         for module in FAMILY_MODULES:
-            importlib.import_module(f"{__package__}.{module}")
+            loaded = importlib.import_module(f"{__package__}.{module}")
+            if module == "trec":  # a package whose modules register trec_eval's families
+                loaded.register_all()
         families = sorted(dict.values(REGISTRY), key=_module_rank)
         dict.clear(REGISTRY)
         dict.update(REGISTRY, {family.name: family for family in families})
         _DONE.append(True)
 
 
-def _module_rank(family: Family) -> int:
-    """The place in :data:`FAMILY_MODULES` of the module registering ``family``'s kernel."""
+def _module_rank(family: Family) -> tuple[int, int]:
+    """The place in :data:`FAMILY_MODULES` of the module registering ``family``'s kernel;
+    trec_eval's families in the order the package registers them (:data:`TREC_MODULES`),
+    whichever was read first."""
     if family.native is not None:
-        return FAMILY_MODULES.index("trec")
+        order = list(TREC_MODULES)
+        return (FAMILY_MODULES.index("trec"),
+                order.index(family.name) if family.name in order else len(order))
     module = family.kernel.__module__.rpartition(".")[2]
-    return FAMILY_MODULES.index(module) if module in FAMILY_MODULES else len(FAMILY_MODULES)
+    return (FAMILY_MODULES.index(module) if module in FAMILY_MODULES
+            else len(FAMILY_MODULES), 0)
+
+
+def _load_trec(name: object) -> bool:
+    """Import the module declaring trec_eval's family ``name``
+    (:data:`TREC_MODULES`, the manifest); whether ``name`` is one."""
+    module = TREC_MODULES.get(name) if isinstance(name, str) else None
+    if module is None:
+        return False
+    importlib.import_module(module)
+    return True
 
 
 #: The packages of ``measures`` registering the families of a context of their own,
@@ -490,8 +511,15 @@ class FamilyTable(dict[str, Family]):
         if module is not None:
             importlib.import_module(f"{__package__}.{module}")
 
+    def _load_name(self, name: object) -> None:
+        """Load what may declare ``name``: its module of trec_eval's families (judged
+        rankings), else everything (:meth:`_load`)."""
+        if self.context != "rankings" or not _load_trec(name) \
+                or not dict.__contains__(self, name):
+            self._load()
+
     def __missing__(self, name: str) -> Family:
-        self._load()
+        self._load_name(name)
         if dict.__contains__(self, name):
             return dict.__getitem__(self, name)
         raise KeyError(name)
@@ -499,7 +527,7 @@ class FamilyTable(dict[str, Family]):
     def __contains__(self, name: object) -> bool:
         if dict.__contains__(self, name):
             return True
-        self._load()
+        self._load_name(name)
         return dict.__contains__(self, name)
 
     def get(self, name: str, default: Any = None) -> Any:
@@ -527,12 +555,52 @@ class FamilyTable(dict[str, Family]):
 
 
 #: The one catalogue: every registered family, by the context it needs, then by name.
-CATALOGUE: dict[str, FamilyTable] = {context: FamilyTable(context) for context in CONTEXTS}
+#: Its contexts are the catalogue's (:data:`irscale.core.contexts.CONTEXTS`), known by the
+#: manifest without loading their declarations (:data:`irscale._manifest.MEASURE_CONTEXTS`).
+CATALOGUE: dict[str, FamilyTable] = {context: FamilyTable(context)
+                                     for context in MEASURE_CONTEXTS}
 #: The families of judged rankings (``CATALOGUE["rankings"]``): trec_eval's and ours.
 REGISTRY: FamilyTable = CATALOGUE["rankings"]
-#: trec_eval's families (those computed by the engine alone), by name: registered with the
-#: package, read without loading the others.
-TREC_FAMILIES: dict[str, Family] = {}
+
+
+class TrecFamilies(dict[str, Family]):
+    """trec_eval's families (those computed by the engine alone), by name, each registered
+    when its module is imported (:mod:`irscale.measures.trec`): a name of the manifest
+    (:data:`TREC_MODULES`) is in the table before its module is loaded, reading the family
+    loads its module alone, and iterating gives the names in the order the package
+    registers them (those declared since after them); :meth:`values` and :meth:`items`
+    load every module."""
+
+    def __missing__(self, name: str) -> Family:
+        if _load_trec(name) and dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in TREC_MODULES
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name] if name in self else default
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+    def __len__(self) -> int:
+        return len(self.keys())
+
+    def keys(self) -> Any:
+        return list(dict.fromkeys([*TREC_MODULES, *dict.keys(self)]))
+
+    def values(self) -> Any:
+        return [self[name] for name in self.keys()]
+
+    def items(self) -> Any:
+        return [(name, self[name]) for name in self.keys()]
+
+
+#: trec_eval's families, by name: known from the manifest, each loaded when first read,
+#: without loading the others (:class:`TrecFamilies`).
+TREC_FAMILIES: TrecFamilies = TrecFamilies()
 
 
 def register(
@@ -593,7 +661,7 @@ def declare(family: Family) -> Family:
     """Add ``family`` to the catalogue (the families of sessions, texts and nuggets are
     declared so, without a kernel: see :class:`Family`); outside judged rankings, with the
     parameters its names are read with (:func:`_named_params`)."""
-    if family.context not in CONTEXTS:
+    if family.context not in MEASURE_CONTEXTS and not _declared_context(family.context):
         raise RuntimeError(f"measure family {family.name!r}: its context {family.context!r} "
                            "is not declared (irscale.core.contexts.declare_context)")
     family = _named_params(family)
@@ -605,6 +673,14 @@ def declare(family: Family) -> Family:
     if family.native is not None:
         TREC_FAMILIES[family.name] = family
     return family
+
+
+def _declared_context(name: str) -> bool:
+    """Whether ``name`` is a context of the catalogue declared since the manifest was
+    written (:func:`irscale.core.contexts.declare_context`)."""
+    from ..core.contexts import CONTEXTS
+
+    return name in CONTEXTS
 
 
 def _named_params(family: Family) -> Family:
@@ -633,8 +709,7 @@ def _named_params(family: Family) -> Family:
 
 def get_family(name: str) -> Family:
     """The registered family ``name``; :class:`MeasureError` listing close names otherwise."""
-    importlib.import_module(f"{__package__}.trec")  # trec_eval's families, registered
-    found = TREC_FAMILIES.get(name)
+    found = TREC_FAMILIES.get(name)  # loads its module alone
     if found is not None:
         return found
     try:

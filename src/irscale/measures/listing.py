@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core.contexts import CONTEXTS
 from ..errors import ParameterError
 from ..io.formats import CATALOGUE_FORMATS
 from .base import CATALOGUE, Cutoffs, Family, FloatParams, Floats, GainPairs
 from .catalogue_params import LISTING
+from .contexts import CONTEXTS
 from .describe import parameters
 
 TYPE_CHECKING = False
@@ -103,7 +103,7 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
     ----------
     context : str, optional
         List the families of this context only ("rankings", "intents", "sessions",
-        "texts", "nuggets", "pyramids", "prefs"; default: every context).
+        "texts", "nuggets", "pyramids", "citations", "prefs"; default: every context).
 
     Returns
     -------
@@ -119,8 +119,8 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
     >>> table.set_index("name").loc["alpha-nDCG", ["context", "signature"]].tolist()
     ['intents', 'alpha-nDCG(alpha=0.5)@k']
     >>> sorted(set(table["context"]))
-    ['intents', 'nuggets', 'policies', 'prefs', 'pyramids', 'qrels_jg', 'rankings', 'sessions',
-     'texts']
+    ['citations', 'intents', 'nuggets', 'policies', 'prefs', 'pyramids', 'qrels_jg', 'rankings',
+     'sessions', 'texts']
     """
     import pandas as pd
 

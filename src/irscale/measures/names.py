@@ -54,11 +54,9 @@ import re
 from collections.abc import Iterable
 from functools import partial
 
-from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
 from ..core.records import record, replace
 from ..errors import MeasureError, ParameterError, shorten, shown
-from . import trec as _trec  # noqa: F401  (registers trec_eval's families, which names read)
 from .base import (
     CATALOGUE,
     REGISTRY,
@@ -76,6 +74,8 @@ from .trec_table import NICKNAMES, NICKNAMES10
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
+
+    from ..core.contexts import ContextInfo
 
 #: The one grammar of measure names, whatever the context: ``Name``, ``Name(key=value,...)``,
 #: ``Name@k``, ``Name(key=value,...)@k``. A name starts with a letter and holds letters,
@@ -620,7 +620,9 @@ def parse_name(text: str, context: str) -> NamedMeasure:
     parts = split_name(spelled)
     found = find_family(families, parts.name, context, label) if parts else None
     if parts is None or found is None:
-        raise MeasureError(_unknown(context, label, parts.name if parts else label))
+        from .suggestions import unknown_in
+
+        raise MeasureError(unknown_in(context, label, parts.name if parts else label))
     family, items = found
     items.update(_items(parts.params, label, items))
     cutoff = _family_cutoff(family, parts, label, context)
@@ -647,8 +649,10 @@ def find_family(families: dict[str, Family], name: str, context: str, label: str
             try:
                 family.params.keywords[keyword].parse(value)
             except ValueError as error:
-                raise MeasureError(_unknown(context, label, name, f"{stem}<{keyword}>: "
-                                            f"{keyword} {error}, got {value!r}")) from None
+                from .suggestions import unknown_in
+
+                raise MeasureError(unknown_in(context, label, name, f"{stem}<{keyword}>: "
+                                              f"{keyword} {error}, got {value!r}")) from None
             return family, {keyword: value}
     return None
 
@@ -672,32 +676,20 @@ def _family_cutoff(family: Family, parts: NameParts, label: str, context: str) -
         return None
     if family.cutoff == "none":
         raise MeasureError(f"measure {family.name!r} takes no cut-off ({family.name} uses "
-                           f"the whole {CONTEXTS[context].whole}), got {label!r}")
+                           f"the whole {_context_info(context).whole}), got {label!r}")
     depth = parts.cutoff
     if not (depth.isascii() and depth.isdigit()) or not 1 <= int(depth) <= family.max_cutoff:
         raise MeasureError(f"measure {label!r}: the cut-off @k is a whole number from 1 to "
-                           f"{family.max_cutoff} ({CONTEXTS[context].unit}), got "
+                           f"{family.max_cutoff} ({_context_info(context).unit}), got "
                            f"{shown(depth)}")
     return int(depth)
 
 
-def _unknown(context: str, label: str, name: str, reason: str = "") -> str:
-    """The message of a name that no family of ``context`` has, with the ``reason`` (or
-    close names), the context's measures and examples."""
-    import difflib
+def _context_info(context: str) -> ContextInfo:
+    """The declaration of ``context`` (:mod:`irscale.measures.contexts`, loaded on need)."""
+    from .contexts import CONTEXTS
 
-    info = CONTEXTS[context]
-    families = CATALOGUE[context].values()
-    spellings = [f"{f.suffix[0]}<{f.suffix[1]}>" if f.suffix and f.suffix[0] != f.name
-                 else f"{f.name}(<measure>)" if hasattr(f.params, "example") else f.name
-                 for f in families]
-    known = [n for f in families for n in (f.name, *f.aliases)]
-    close = difflib.get_close_matches(name, known, n=3)
-    hint = f" ({reason})" if reason else f" (did you mean {', '.join(close)}?)" if close \
-        else ""
-    examples = ", ".join(f"'{e}'" if "(" in e else e for e in info.examples)
-    return (f"unknown {info.noun} measure {label!r}{hint}; {info.noun} measures: "
-            f"{', '.join(spellings)}, e.g. {examples}")
+    return CONTEXTS[context]
 
 
 def format_name(family: str, params: Any = None, cutoff: int | None = None, *,
@@ -796,5 +788,5 @@ def is_trec_request(request: MeasureRequest) -> bool:
 
 __all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "PRESETS", "NameParts",
            "NamedMeasure", "canonical_name", "format_name", "is_measure_name",
-           "is_trec_request", "parse_measure", "parse_measures", "parse_name",
-           "parse_relevance_level", "spell_value", "split_name"]
+           "is_trec_request", "parse_measure", "parse_measures",
+           "parse_name", "parse_relevance_level", "spell_value", "split_name"]

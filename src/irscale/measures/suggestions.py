@@ -194,4 +194,27 @@ def refuse_other_judgments(text: str) -> None:
                            "(relevance_format='qrels_jg')")
 
 
-__all__ = ["refuse_list", "refuse_name", "refuse_other_judgments", "suggest"]
+def unknown_in(context: str, label: str, name: str, reason: str = "") -> str:
+    """The message of a name that no family of the catalogue's ``context`` has (read by
+    :func:`~irscale.measures.names.parse_name`), with the ``reason`` (or close names), the
+    context's measures and examples (its words from :mod:`irscale.measures.contexts`)."""
+    import difflib
+
+    from .base import CATALOGUE
+    from .contexts import CONTEXTS
+
+    info = CONTEXTS[context]
+    families = CATALOGUE[context].values()
+    spellings = [f"{f.suffix[0]}<{f.suffix[1]}>" if f.suffix and f.suffix[0] != f.name
+                 else f"{f.name}(<measure>)" if hasattr(f.params, "example") else f.name
+                 for f in families]
+    known = [n for f in families for n in (f.name, *f.aliases)]
+    close = difflib.get_close_matches(name, known, n=3)
+    hint = f" ({reason})" if reason else f" (did you mean {', '.join(close)}?)" if close \
+        else ""
+    examples = ", ".join(f"'{e}'" if "(" in e else e for e in info.examples)
+    return (f"unknown {info.noun} measure {label!r}{hint}; {info.noun} measures: "
+            f"{', '.join(spellings)}, e.g. {examples}")
+
+
+__all__ = ["refuse_list", "refuse_name", "refuse_other_judgments", "suggest", "unknown_in"]

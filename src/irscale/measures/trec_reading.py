@@ -22,9 +22,8 @@ from collections.abc import Sequence
 from functools import partial
 
 from ..errors import MeasureError
-from . import trec as _trec  # noqa: F401  (registers trec_eval's families)
 from .base import TREC_FAMILIES
-from .names import known_measure
+from .names import _trec_request, known_measure
 from .trec_table import (
     AVERAGED_JG,
     NICKNAMES,
@@ -95,4 +94,17 @@ def _first_named(names: Sequence[str], table: Sequence[str], compat: int
     return first
 
 
-__all__ = ["trec_eval_reading"]
+def is_trec_eval_name(text: str) -> bool:
+    """Whether ``text`` names trec_eval's measures the trec_eval way, read among trec_eval's
+    families alone: a nickname (``official``, ``all_trec``, ``set``), a family with or
+    without parameters (``map``, ``P.5,10``) or an output name (``P_10``); a bad parameter
+    is no such name (its error is the full parser's)."""
+    if text in NICKNAMES or text in NICKNAMES10:
+        return True
+    try:
+        return _trec_request(text) is not None
+    except MeasureError:
+        return False
+
+
+__all__ = ["is_trec_eval_name", "trec_eval_reading"]

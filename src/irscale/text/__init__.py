@@ -3,7 +3,8 @@
 :mod:`irscale.text.bleu`), summaries by their content units (:mod:`irscale.text.pyramid`)
 and outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`, matched by hand or
 automatically: :mod:`irscale.text.pourpre`; or judged nugget by nugget as the TREC RAG
-track does: :mod:`irscale.text.assignments`).
+track does: :mod:`irscale.text.assignments`) and cited answers by the support of their
+citations (:mod:`irscale.text.citations`).
 
 The kernels live here; the runners of files (``evaluate_*``, re-exported here) are
 :mod:`irscale.evaluation`'s. They return the same :class:`~irscale.evaluation.Evaluation` as
@@ -27,6 +28,7 @@ _EXPORTS = {
     "corpus_bleu": ".bleu",
     "evaluate_assignments": "..evaluation.assignments",
     "evaluate_bleu": "..evaluation.bleu",
+    "evaluate_citations": "..evaluation.citations",
     "evaluate_corpus_bleu": "..evaluation.bleu",
     "evaluate_nuggets": "..evaluation.nuggets",
     "evaluate_pyramid": "..evaluation.pyramids",
@@ -38,14 +40,15 @@ _EXPORTS = {
 }
 
 __all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_assignments", "evaluate_bleu",
-    "evaluate_corpus_bleu", "evaluate_nuggets", "evaluate_pyramid", "evaluate_rouge",
-    "evaluate_sessions", "pourpre_matches", "rouge", "sentence_bleu"]
+    "evaluate_citations", "evaluate_corpus_bleu", "evaluate_nuggets", "evaluate_pyramid",
+    "evaluate_rouge", "evaluate_sessions", "pourpre_matches", "rouge", "sentence_bleu"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"rouge"})
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation.assignments import evaluate_assignments
     from ..evaluation.bleu import evaluate_bleu, evaluate_corpus_bleu
+    from ..evaluation.citations import evaluate_citations
     from ..evaluation.nuggets import evaluate_nuggets
     from ..evaluation.pyramids import evaluate_pyramid
     from ..evaluation.rouge import evaluate_rouge

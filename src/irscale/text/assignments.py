@@ -61,7 +61,7 @@ STRICT_CREDIT = np.array([0.0, 0.0, 1.0])
 WEIGHTED = np.array([0.5, 1.0])
 
 
-def _weights(a: Assignments, which: str) -> np.ndarray:
+def nugget_weights(a: Assignments, which: str) -> np.ndarray:
     """w(v) of every nugget for ``which`` (``A``: 1; ``V``: 1 vital, 0 okay; ``W``: 1
     vital, 0.5 okay)."""
     if which == "A":
@@ -69,6 +69,11 @@ def _weights(a: Assignments, which: str) -> np.ndarray:
     if which == "V":
         return a.vital.astype(np.float64)
     return WEIGHTED[a.vital.astype(np.int64)]
+
+
+def credit_table(family: str) -> np.ndarray:
+    """s(v) by assignment code for the measure ``family`` (``_strict``: support alone)."""
+    return STRICT_CREDIT if family.endswith("_strict") else PARTIAL_CREDIT
 
 
 def undefined_vital(a: Assignments) -> list[int]:
@@ -82,7 +87,7 @@ def assignment_values(a: Assignments, requests: Sequence[Any]) -> dict[str, np.n
     record of ``a``, by label: Σ w·s / Σ w per record (module documentation)."""
     values: dict[str, np.ndarray] = {}
     for r in requests:
-        which, strict = r.family[0], r.family.endswith("_strict")
+        which = r.family[0]
         if which == "V":
             missing = undefined_vital(a)
             if missing:
@@ -92,8 +97,8 @@ def assignment_values(a: Assignments, requests: Sequence[Any]) -> dict[str, np.n
                     f"vital nugget: {', '.join(named[:10])}{' ...' if len(named) > 10 else ''}"
                     f" in {a.source} (nuggetizer gives them 0); leave {r.label} out or "
                     "those records out")
-        w = _weights(a, which)
-        s = (STRICT_CREDIT if strict else PARTIAL_CREDIT)[a.credit]
+        w = nugget_weights(a, which)
+        s = credit_table(r.family)[a.credit]
         n = len(a.topic)
         values[r.label] = np.bincount(a.record, weights=w * s, minlength=n) / \
             np.bincount(a.record, weights=w, minlength=n)

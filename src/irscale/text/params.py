@@ -10,7 +10,11 @@ from __future__ import annotations
 from ..core.binding import Binding, Excludes
 from ..core.extras import NLTK, REGEX, Requires
 from ..core.params import (
+    NO_WORK,
+    PPI_TUNING,
     RELEVANCE,
+    SAMPLE_DESIGNS,
+    SIGNIFICANCE,
     Cost,
     InputFiles,
     Integers,
@@ -84,6 +88,26 @@ ASSIGNMENTS = Param("assignments", InputFiles(), None, "nugget assignment record
                     "of qid, run_id, nuggets: nuggetizer's, the TREC RAG track's): score "
                     "them with A, V, W (and _strict) instead of nuggets and matches",
                     ("--assignments",), "FILE")
+#: ``--human-sample FILE...``: human assignment records of a sample of the model's nuggets
+#: (:mod:`irscale.evaluation.assignments_ppi`): :func:`irscale.text.evaluate_assignments`'
+#: ``human_sample``.
+HUMAN_SAMPLE = Param("human_sample", InputFiles(), None, "human assignment records (the same "
+                     "JSON lines) of a sample of the nuggets of the --assignments, which are "
+                     "a model's: each score estimated by prediction-powered inference, the "
+                     "model's score corrected on the sample, with its interval",
+                     ("--human-sample",), "FILE")
+#: How the human sample of the nugget assignments was drawn.
+HUMAN_DESIGN = Param("design", Names("human sample design", ("answers", *SAMPLE_DESIGNS)),
+                     "uniform", "how the human sample was drawn: uniform: a uniform sample of "
+                     "the model's nuggets (all runs together); stratified: of the nuggets of "
+                     "every model assignment; inclusion: nuggets with stated probabilities "
+                     "(their prob); answers: a uniform sample of the answers, every nugget "
+                     "relabelled", ("--design",), "DESIGN")
+#: :func:`irscale.text.evaluate_assignments`: the design, level and tuning apply to a human
+#: sample (``human_sample=``, ``--human-sample``).
+ASSIGNMENT_SAMPLE = Binding((HUMAN_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
+    Needs((HUMAN_DESIGN, SIGNIFICANCE, PPI_TUNING), "a human sample", on=HUMAN_SAMPLE),),
+    takes=(HUMAN_SAMPLE,))
 #: ``--topics FILE``: the session map.
 SESSION_MAP = Param("topics", InputFiles(), None, "session map, lines 'session topic': the qrels "
                     "topic of each session", ("--topics",), "FILE",
@@ -107,5 +131,20 @@ NUGGET_INPUTS = Binding((), rules=(Excludes(
     takes=(ASSIGNMENTS,))
 #: The click order and gain apply to click logs only (``clicks=``, ``--clicks``).
 CLICK_OPTIONS = Needs((CLICK_ORDER, SESSION_CLICK_GAIN), "click logs", on=CLICKS)
+#: ``--max-citations K``: the first K citations of every sentence count (ALCE's
+#: ``--at_most_citations``, the RAG track's ``--max_citations``: 3).
+MAX_CITATIONS = Param("max_citations", Integers(1), None, "count the first K citations of "
+                      "every sentence only (ALCE and the TREC RAG track judge 3)",
+                      ("--max-citations",), "K", unset="every citation a record gives",
+                      cost=NO_WORK)
+#: ``citations FILE...``: support judgments of cited answers (JSON lines,
+#: :mod:`irscale.io.citations`), the first argument of
+#: :func:`irscale.text.evaluate_citations`.
+CITATION_JUDGMENTS = Param("judgments", InputFiles(), None, "support judgments of cited "
+                           "answers (JSON lines of qid, run_id, sentences with their "
+                           "citations and support labels: ALCE's, the TREC RAG track's)",
+                           ("judgments",), "FILE")
+#: :func:`irscale.text.evaluate_citations` (``irscale text citations``).
+CITATIONS = Binding((MAX_CITATIONS,), takes=(CITATION_JUDGMENTS,))
 #: :func:`irscale.evaluate_sessions` (``irscale session``).
 SESSIONS = Binding((CLICK_ORDER, SESSION_CLICK_GAIN, RELEVANCE), rules=(CLICK_OPTIONS,))

@@ -1,24 +1,168 @@
 """The declared evaluation contexts (:class:`~irscale.evaluation.context.Context`), one
-module each; importing this package declares them, in the order they are asked
-(:func:`~irscale.evaluation.context.choose`). Each module is small and loads its runner
-only when it runs, so that choosing a context loads no other context's modules."""
+module each (:data:`MODULES`, in the order they are asked,
+:func:`choose`). Each module is small and loads its runner
+only when it runs, and the package imports none of them: :func:`declared` imports them
+all; the command line reads what they declare from the manifest
+(:data:`irscale._manifest.CONTEXTS`, :func:`declarations`: their names, formats, qrels
+forms and output formats) and imports a context's module when it needs the context
+(:func:`load`), so that ``irscale eval`` of trec_eval's measures loads no other context's
+module. A context registered since (one not in the manifest) is read from its instance."""
 
-from ..context import CONTEXTS, Context
-from . import (  # noqa: F401  (the order they are asked)
-    fairness,
-    intents,
-    judged,
-    nuggets,
-    prefs,
-    pyramids,
-    qrels_jg,
-    sessions,
-    texts,
-)
+from __future__ import annotations
+
+import importlib
+
+from ..._manifest import CONTEXTS as MANIFEST
+from ...errors import MeasureError
+from ..context import CONTEXTS, DEFAULT, Context, Output, measure_names
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Mapping
+    from typing import Any
+
+#: The modules declaring the contexts, in the order they are asked.
+MODULES = ("citations", "fairness", "intents", "judged", "nuggets", "prefs", "pyramids", "qrels_jg",
+           "sessions", "texts")
 
 
 def declared() -> tuple[Context, ...]:
-    """The declared contexts, these and any declared since, in the order they are asked:
-    where the command line applies what they declare (their output formats, their qrels
-    forms)."""
-    return tuple(CONTEXTS.values())
+    """Every context, its module imported: these and any declared since, in the order
+    they are asked (those of :data:`MODULES` first, then the others in the order they
+    were registered)."""
+    for module in MODULES:
+        importlib.import_module(f"{__name__}.{module}")
+    ordered = sorted(CONTEXTS.values(), key=_rank)  # stable: the others as registered
+    CONTEXTS.clear()
+    CONTEXTS.update((context.name, context) for context in ordered)
+    return tuple(ordered)
+
+
+def _rank(context: Context) -> int:
+    """The place of ``context``'s module in :data:`MODULES` (after them: another's)."""
+    package, _, module = type(context).__module__.rpartition(".")
+    return MODULES.index(module) if package == __name__ and module in MODULES else len(MODULES)
+
+
+#: A call of trec_eval's measures, as the command line and :func:`irscale.evaluate` make
+#: one: the qrels (a path, or none given: a claim of measures alone) and the options.
+TREC_EVAL_CALLS: tuple[tuple[str | None, dict[str, str]], ...] = (
+    ("qrels", {}), ("qrels", {"relevance_format": "qrels"}),
+    ("qrels", {"relevance_format": "qrels", "qrels_format": "trec"}), (None, {}))
+
+
+def declaration(context: Context, *, probe: bool = False) -> dict[str, Any]:
+    """What the command line reads of ``context`` before loading it (an entry of
+    :data:`irscale._manifest.CONTEXTS`): its module, what it evaluates, the options it
+    reads, its formats, own command, qrels form, examples and own output formats (the
+    fields of :class:`~irscale.evaluation.context.Output`), and whether it claims a call
+    of trec_eval's measures (``probe``: asked of the context, each of
+    :data:`TREC_EVAL_CALLS` with each family and nickname of trec_eval's, alone and
+    together, and none; without ``probe``: assumed, a context that must be asked)."""
+    from ...core.records import fields
+
+    return {
+        "module": type(context).__module__,
+        "what": context.what,
+        "reads": tuple(sorted(context.accepts)),
+        "formats": context.formats,
+        "command": context.command,
+        "qrels_format": context.qrels_format,
+        "examples": context.examples,
+        "outputs": tuple({field.name: getattr(output, field.name) for field in fields(output)}
+                         for output in context.outputs),
+        "claims_trec_eval": not probe or _claims_trec_eval(context),
+    }
+
+
+def _claims_trec_eval(context: Context) -> bool:
+    """Whether ``context`` claims a call of trec_eval's measures (:func:`declaration`)."""
+    from ...measures.base import TREC_FAMILIES
+    from ...measures.trec_table import NICKNAMES, NICKNAMES10
+
+    names = [*TREC_FAMILIES, *NICKNAMES, *NICKNAMES10, "P.5,10", "P_10", "ndcg_cut_10"]
+    calls = [[], names, *([name] for name in names)]
+    return any(context.claims(qrels, measures, options) for qrels, options in TREC_EVAL_CALLS
+               for measures in calls)
+
+
+def declarations() -> dict[str, dict[str, Any]]:
+    """What every context declares, by name, in the order they are asked: the manifest's
+    (no module imported), then those registered since (:func:`declaration`)."""
+    found: dict[str, dict[str, Any]] = dict(MANIFEST)
+    found.update((name, declaration(context)) for name, context in CONTEXTS.items()
+                 if name not in MANIFEST)
+    return found
+
+
+def declared_outputs() -> list[Output]:
+    """The output formats of the contexts' own (:attr:`Context.outputs`), in the order the
+    contexts are asked, read from :func:`declarations`."""
+    return [Output(**output) for entry in declarations().values()
+            for output in entry["outputs"]]
+
+
+def load(name: str) -> Context:
+    """The context declared as ``name``, its module imported (:func:`declarations`)."""
+    if name not in CONTEXTS:
+        importlib.import_module(declarations()[name]["module"])
+    return CONTEXTS[name]
+
+
+def trec_eval_call(qrels: Any, names: list[str], options: Mapping[str, Any]) -> bool:
+    """Whether a call is one of trec_eval's measures as the contexts' claims of it were
+    asked (``claims_trec_eval``, :func:`declaration`): ``qrels`` a path (or none) and
+    ``options`` as in one of :data:`TREC_EVAL_CALLS`, every one of ``names`` a name of
+    trec_eval's (:func:`~irscale.measures.trec_reading.is_trec_eval_name`)."""
+    if not (qrels is None or isinstance(qrels, str)) or (
+            None if qrels is None else "qrels", dict(options)) not in TREC_EVAL_CALLS:
+        return False
+    from ...measures.trec_reading import is_trec_eval_name
+
+    return all(map(is_trec_eval_name, names))
+
+
+def choose(qrels: Any, measures: Any, options: Mapping[str, Any]) -> Context:
+    """The context that evaluates a call: the first declared one that claims it, the
+    default one (:data:`~irscale.evaluation.context.DEFAULT`) when none does (the
+    contexts of :func:`declared`). A call that none claims but in which a context would
+    claim some of the measures on their own mixes that context's measures with others: a
+    :class:`~irscale.errors.MeasureError` (:meth:`Context.mixed`), one rule for every
+    context. A call of trec_eval's measures that the manifest says no other context
+    claims (:func:`trec_eval_call`) loads the default context's module alone."""
+    if _only_names(measures) and trec_eval_call(qrels, measure_names(measures), options) \
+            and not any(entry["claims_trec_eval"] for name, entry in declarations().items()
+                        if name != DEFAULT):
+        return load(DEFAULT)
+    for context in declared():
+        if context.name != DEFAULT and context.claims(qrels, measures, options):
+            return context
+    _refuse_mixed(qrels, measure_names(measures), options)
+    return CONTEXTS[DEFAULT]
+
+
+def _only_names(measures: Any) -> bool:
+    """Whether ``measures`` is names alone (a string, or a list or tuple of strings)."""
+    return isinstance(measures, str) or (isinstance(measures, (list, tuple))
+                                         and all(isinstance(m, str) for m in measures))
+
+
+def _refuse_mixed(qrels: Any, names: list[str], options: Mapping[str, Any]) -> None:
+    """The one rule of a call that mixes a context's measures with others (:func:`choose`):
+    each name is asked of each context on its own, unless every name is one of trec_eval's
+    or of the catalogue's rankings (no other context is then loaded)."""
+    from ...measures.names import is_measure_name
+
+    if len(names) < 2 or all(map(is_measure_name, names)):
+        return
+    for context in CONTEXTS.values():
+        if context.name == DEFAULT:
+            continue
+        own = [context.claims(qrels, [name], options) for name in names]
+        if any(own):  # not every one: the context would have claimed the call
+            raise MeasureError(context.mixed(names[own.index(False)]))
+
+
+
+__all__ = ["MODULES", "choose", "declaration", "declarations", "declared",
+           "declared_outputs", "load", "trec_eval_call"]

@@ -29,7 +29,7 @@ class Fairness(Context):
 
     def claims(self, qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
         """Every measure a fairness measure (a mix with others is refused by the one rule
-        of :func:`~irscale.evaluation.context.choose`); names that trec_eval or the
+        of :func:`~irscale.evaluation.contexts.choose`); names that trec_eval or the
         catalogue's rankings read never load the fairness modules."""
         names = measure_names(measures)
         if not names:

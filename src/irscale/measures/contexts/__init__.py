@@ -9,6 +9,7 @@ from ...core.contexts import CONTEXTS
 # the order the catalogue lists them
 # isort: off
 from . import rankings, intents, sessions, texts, nuggets, pyramids  # noqa: F401
+from . import citations  # noqa: F401
 from . import prefs, qrels_jg, policies  # noqa: F401
 # isort: on
 

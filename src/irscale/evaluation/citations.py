@@ -1,0 +1,93 @@
+"""The runner of support judgments of cited answers (ALCE's citation recall and
+precision, the AIS rate, the TREC 2024 RAG track's support scores): judgments
+(:mod:`irscale.io.citations`) + measure names → an
+:class:`~irscale.measures.results.Evaluation`, by the kernels of
+:mod:`irscale.text.citations`, whose module documentation states the measures. Declared
+as the ``citations`` context of the catalogue (:mod:`.contexts.citations`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..io.citations import Citations, combine_citations, read_citations
+from ..measures.names import measure_names, parse_name
+from ..measures.results import Evaluation
+from ..text.citations import CITATIONS_EXPECTED, DEFAULT_MEASURES, citation_values
+from ..text.params import CITATIONS
+from .outputs import text_evaluation
+
+
+def _sources(judgments: Any) -> list[Any]:
+    """The inputs of ``judgments``: one (a path, bytes, a :class:`Citations`, a list of
+    record dicts) or a list of them."""
+    if isinstance(judgments, (list, tuple)) and judgments and \
+            not all(isinstance(a, Mapping) for a in judgments):
+        return list(judgments)
+    return [judgments]
+
+
+def read_judgments(judgments: Any) -> Citations:
+    """The support judgments of every input of ``judgments`` (see
+    :func:`evaluate_citations`) as one :class:`Citations`: the per-sentence labels that
+    :func:`irscale.text.citations.sentence_scores` reads before averaging."""
+    return combine_citations(a if isinstance(a, Citations) else read_citations(a)
+                             for a in _sources(judgments))
+
+
+@CITATIONS
+def evaluate_citations(judgments: Any,
+                       measures: str | Iterable[str] = DEFAULT_MEASURES, *,
+                       max_citations: int | None = None,
+                       allow_empty: bool = False) -> Evaluation:
+    """Score cited answers by the support judgments of their sentences
+    (:mod:`irscale.text.citations`: ALCE's citation recall and precision, the AIS rate,
+    the TREC 2024 RAG track's weighted precision and recall of support).
+
+    Parameters
+    ----------
+    judgments : path, bytes, list of record dicts or Citations, or a list of them
+        JSON lines ``{"qid", "run_id", "sentences": [{"support", "citations": [{"docid",
+        "support", "without"}]}]}`` (:func:`~irscale.io.citations.read_citations`; a
+        record without a run id belongs to the run its file's name names).
+    measures : str or list of str
+        ``citation_recall``, ``citation_precision``, ``ais``, ``support_precision``,
+        ``support_recall`` (default: all five).
+    max_citations : int, optional
+        Count the first ``max_citations`` citations of every sentence only (ALCE and the
+        RAG track judge three); default: every citation a record gives.
+    allow_empty : bool
+        As for the other runners (every run has records, so it never applies).
+
+    Returns
+    -------
+    Evaluation
+        One value per answer (topic, run), averaged over each run's topics (ALCE's macro
+        average over answers); the statistics (``intervals``, ``compare``) apply as to
+        any evaluation.
+
+    Examples
+    --------
+    >>> record = {"qid": "q1", "run_id": "A", "sentences": [
+    ...     {"support": "supported", "citations": [
+    ...         {"docid": "d1", "support": "not_supported", "without": "supported"},
+    ...         {"docid": "d2", "support": "supported"}]},
+    ...     {"citations": []}]}
+    >>> e = evaluate_citations([record], ["citation_recall", "citation_precision"])
+    >>> e.per_topic().value.round(4).tolist()  # 1/2 sentences; d1 superfluous: 1/2
+    [0.5, 0.5]
+    """
+    names = measure_names(measures, split=False, expected=CITATIONS_EXPECTED)
+    requests = [parse_name(name, "citations") for name in names]
+    records = read_judgments(judgments)
+    values = citation_values(records, [r.family for r in requests],
+                             max_citations=max_citations)
+    values = {r.label: values[r.family] for r in requests}
+    runs = list(dict.fromkeys(records.run))
+    run_pos = {r: k for k, r in enumerate(runs)}
+    return text_evaluation(runs, np.array([run_pos[r] for r in records.run], dtype=np.int64),
+                           list(records.topic), values,
+                           gold_topics=sorted(set(records.topic)), allow_empty=allow_empty,
+                           source=records.source, gold="support judgments")

@@ -1,0 +1,173 @@
+"""The manifest (``src/irscale/_manifest.py``): the declarations the command line reads at
+start-up, as data, derived from the declarations themselves by ``tools/manifest.py``.
+
+It is rendered again here from the declarations as they are and compared with the file: a
+command, an evaluation context, a catalogue context or a family of trec_eval's declared
+(or changed) without the manifest written again fails with the command that writes it. It
+is a literal that imports nothing, and what reads it behaves as the declarations do: the
+contexts' output formats and qrels forms, trec_eval's families in the order they register,
+each loaded alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import irscale
+from irscale import _manifest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _generator() -> ModuleType:
+    """``tools/manifest.py``, imported from its file."""
+    spec = importlib.util.spec_from_file_location("irscale_manifest_tool",
+                                                  ROOT / "tools" / "manifest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _stale(generator: ModuleType) -> str:
+    return f"the manifest is stale: run {generator.COMMAND}"
+
+
+def test_the_manifest_is_the_declarations():
+    """The file is what the generator renders from the declarations now."""
+    generator = _generator()
+    text = Path(_manifest.__file__).read_text(encoding="utf-8")
+    assert generator.TARGET == Path(_manifest.__file__).resolve()
+    assert text == generator.render(), _stale(generator)
+
+
+def test_a_context_declared_without_the_manifest_written_again_is_caught():
+    """A context registered (here, for the test's time) but absent from the manifest makes
+    the rendered manifest differ from the file: the test above fails, naming the command;
+    meanwhile :func:`~irscale.evaluation.contexts.declarations` reads it from its instance,
+    and a call of trec_eval's measures no longer skips the claims."""
+    from irscale.evaluation.context import Context, register, unregister
+    from irscale.evaluation.contexts import declarations, declared
+
+    class Stray(Context):
+        name = "stray"
+        what = "stray measures"
+        why = "they are a test's"
+        reads = frozenset({"allow_empty"})
+        averaging = "mean"
+
+        def claims(self, qrels, measures, options):
+            return measures == ["map"]
+
+        def run(self, held, measures, **options):
+            raise AssertionError("not run")
+
+    declared()
+    generator = _generator()
+    register(Stray())
+    try:
+        assert generator.render() != Path(_manifest.__file__).read_text(encoding="utf-8")
+        assert declarations()["stray"]["claims_trec_eval"] is True
+        from irscale.evaluation.contexts import choose
+
+        assert choose("qrels", ["map"], {}).name == "stray"  # asked, not skipped
+    finally:
+        unregister("stray")
+
+
+def test_the_manifest_is_a_literal_that_imports_nothing():
+    """Every statement of the file is an assignment of a literal (dicts, tuples, strings,
+    numbers, booleans, None), annotated with builtin types: reading it runs no code and
+    loads no module."""
+    tree = ast.parse(Path(_manifest.__file__).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # the docstring
+        assert isinstance(node, ast.AnnAssign) and node.value is not None, ast.dump(node)
+        ast.literal_eval(node.value)
+
+
+def test_the_contexts_outputs_and_forms_are_the_declared_ones():
+    """What the command line reads from the manifest (the output formats, the qrels forms,
+    what each context evaluates) is what each context declares."""
+    from irscale.evaluation.contexts import declarations, declared, declared_outputs
+
+    contexts = declared()
+    assert list(_manifest.CONTEXTS) == [context.name for context in contexts]
+    assert declared_outputs() == [output for context in contexts
+                                  for output in context.outputs]
+    for context in contexts:
+        entry = declarations()[context.name]
+        assert (entry["qrels_format"], entry["what"], entry["formats"]) == \
+            (context.qrels_format, context.what, context.formats)
+
+
+#: In a fresh interpreter: the names of trec_eval's families read before any is loaded, the
+#: modules each of ``-m map``'s and ``-m P_10``'s reading and plan load, then every family.
+_FRESH = """
+import json, sys
+from irscale.measures.base import TREC_FAMILIES
+from irscale.measures.base import EvalContext
+from irscale.measures.names import parse_measures
+from irscale.measures.plan import plan_trec
+names = list(TREC_FAMILIES)
+loaded = lambda: sorted(m for m in sys.modules if m.startswith("irscale.measures.trec."))
+plan_trec(parse_measures(["map"]), EvalContext())
+first = loaded()
+plan_trec(parse_measures(["P_10"]), EvalContext())
+second = loaded()
+import irscale.measures.trec as trec
+trec.register_all()
+print(json.dumps({"names": names, "first": first, "second": second,
+                  "after": list(TREC_FAMILIES), "registered": sorted(dict.keys(TREC_FAMILIES))}))
+"""
+
+
+def test_trec_eval_families_load_one_module_at_a_time():
+    """trec_eval's families are known by name before any is loaded (in the order the
+    package registers them, the manifest's), and reading and planning a name loads the
+    module of its family alone; once every family is registered, they are listed in that
+    order still, whichever was read first."""
+    done = subprocess.run([sys.executable, "-c", _FRESH], capture_output=True, text=True,
+                          timeout=300, check=True)
+    report = json.loads(done.stdout)
+    assert report["names"] == list(_manifest.TREC_FAMILIES) == report["after"]
+    assert report["registered"] == sorted(_manifest.TREC_FAMILIES)
+    assert report["first"] == ["irscale.measures.trec.average_precision"]
+    assert report["second"] == ["irscale.measures.trec.average_precision",
+                                "irscale.measures.trec.precision"]
+
+
+@pytest.mark.parametrize("argv", [["-m", "map"], [], ["-q", "-m", "P.5,10", "-m", "ndcg_cut_10"],
+                                  ["-c", "-J", "-M", "1", "-l", "2", "-m", "all_trec"]],
+                         ids=["map", "official", "cut-offs", "options"])
+def test_eval_of_trec_eval_measures_loads_its_context_alone(tmp_path, argv):
+    """``irscale eval`` of trec_eval's measures of TREC files imports the module of the one
+    context that evaluates them, no other."""
+    (tmp_path / "qrels").write_text("1 0 d1 1\n1 0 d2 0\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n")
+    code = ("import json, sys\nfrom irscale.cli.main import main\n"
+            f"status = main({[*['eval'], *argv, 'qrels', 'run']!r})\n"
+            "print(json.dumps([status, sorted(m for m in sys.modules "
+            "if m.startswith('irscale.evaluation.contexts.'))]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, check=True)
+    status, loaded = json.loads(done.stdout.splitlines()[-1])
+    assert (status, loaded) == (0, ["irscale.evaluation.contexts.judged"]), done.stderr
+
+
+def test_the_manifest_names_modules_that_exist():
+    """Every module the manifest names is one of irscale's."""
+    modules = [*_manifest.COMMANDS.values(), *_manifest.TREC_FAMILIES.values(),
+               *(entry["module"] for entry in _manifest.CONTEXTS.values())]
+    for module in modules:
+        assert importlib.util.find_spec(module) is not None, module
+    assert irscale.__name__ == "irscale"
