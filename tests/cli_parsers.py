@@ -90,8 +90,8 @@ VALID = {
 #: :func:`later_input_cases`: declare its kind here.
 INPUT_KINDS = {
     "qrels": "qrels", "QRELS": "qrels", "QRELS_A": "qrels", "QRELS_B": "qrels",
-    "AUTO": "qrels", "HUMAN": "qrels", "JUDGE": "qrels", "PILOT": "qrels", "runs": "run",
-    "RUN": "run", "RUNS": "run",
+    "AUTO": "qrels", "HUMAN": "qrels", "JUDGE": "qrels", "PILOT": "qrels", "--judge": "qrels",
+    "runs": "run", "RUN": "run", "RUNS": "run",
     "--new": "run", "--source": "run", "--target": "run", "--runs": "run", "--system": "run",
     "session_run": "session run", "references": "texts", "candidates": "texts",
     "nuggets": "nuggets", "matches": "matches", "pyramid": "pyramid", "peers": "peers",

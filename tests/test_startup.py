@@ -261,6 +261,7 @@ COMBINATIONS = [
     (["labels", "agree", "x", "y"], "crowd labels"),
     (["labels", "agree-qrels", "a", "b", "c"], "run files"),
     (["labels", "aware", "x", "a", "-m", "map", "--seed", "1"], "--seed"),
+    (["labels", "audit", "h", "a", "b", "--judge", "j", "--samples"], "--samples"),
     (["labels", "plan", "q", "h", "a", "-m", "P@5", "--width", "0.1", "--design", "uniform",
       "--uniform-share", "0.2"], "--uniform-share"),
     (["labels", "select", "q", "h", "a", "-m", "P@5", "--budget", "0"], "--budget"),

@@ -38,7 +38,7 @@ from .conftest import populate
 PACKAGES = ("irscale", "irscale.stats", "irscale.meta", "irscale.scales",
             "irscale.collections", "irscale.online", "irscale.text", "irscale.fusion",
             "irscale.io", "irscale.report", "irscale.plots", "irscale.measures",
-            "irscale.parallel", "irscale.core")
+            "irscale.parallel", "irscale.core", "irscale.labels")
 
 #: A text no parameter takes: not a file, a measure, a choice or a number.
 TEXT = "no-such-thing"
@@ -64,6 +64,8 @@ def _matrix() -> Any:
 #: :func:`~tests.faults.conftest.populate`, in the current folder).
 EXAMPLES: dict[str, Callable[[], object]] = {
     "qrels": lambda: "qrels.txt",
+    "human": lambda: "qrels.txt",
+    "judges": lambda: ["qrels.txt"],
     "run": lambda: "a.run",
     "runs": lambda: ["a.run", "b.run"],
     "matrix": _matrix,
@@ -100,6 +102,7 @@ LIGHT: dict[str, dict[str, object]] = {
     "sample_judgments": {"size": 3},
     "evaluate_nuggets": {"lengths": b"q1 A 60\n"},
     "simulate_pooling": {"strategies": ["depth"], "budgets": [5], "loo": False},
+    "audit": {"n_boot": 5, "top_k": 2},
     "build_report": {"measures": ["map"], "robustness": False},
     "sensitivity": {"impressions": [10], "repetitions": 2},
     "evaluate_seeds": {"systems": {"A": ["a.run", "b.run"], "B": ["c.run"]}},

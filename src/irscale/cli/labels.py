@@ -11,6 +11,7 @@ from ..core.params import RELEVANCE, RNG_SEED, SIGNIFICANCE, TABLE_DIGITS, Outpu
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..io.sources import as_runs
+from . import labels_audit
 from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
 from .main import SUBCOMMANDS
@@ -186,6 +187,7 @@ def add_parser(subparsers) -> None:
         rules=(_count(lambda n: n >= 2, "give a crowd labels file and at least one run file"),
                Rule(("digits",), lambda args: args.fmt == "text",
                     "--digits applies to --format text")), binding=cp.AWARE)
+    labels_audit.add_parser(sub)
     from .labels_plan import add_plan_actions
     add_plan_actions(sub)
 

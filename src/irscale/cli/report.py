@@ -31,7 +31,7 @@ from ..evaluation.params import COLLECTION, COLLECTIONS
 from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
 from ..report import sections
-from ..report.params import TITLE
+from ..report.params import JUDGES, TITLE
 from ..report.section import SEED_OF_DRAWS, Section, command_binding
 from ..stats.names import MULTIPLE_CORRECTION, WEIGHTS
 from .common_params import MEASURES, QRELS, RUNS
@@ -142,6 +142,7 @@ GIVEN: dict[str, Given] = {
         "doc": "relabelled qrels of the section on judge noise (with --confusion, "
         "--flip-rate, --double-judged or --auto-sample: every Tukey HSD conclusion robust "
         "or fragile)"}),)),
+    "judges": Given(((JUDGES, {"action": "append"}),)),
     "collections": _COLLECTIONS,
     "collection_samples": _COLLECTIONS,
     "collection_weights": _COLLECTIONS,
@@ -312,6 +313,7 @@ def _report(args: argparse.Namespace) -> Done:
         **section_values(args, {"confusion": confusion, "collections": collections}),
         conventions=args.conventions, command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
+                     *(args.judges or []),
                      *collection_files, *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":

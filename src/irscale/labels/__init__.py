@@ -17,14 +17,17 @@ from ..core.lazy import lazy_package
 
 #: Public name → the submodule that defines it.
 _EXPORTS: dict[str, str] = {
+    "AuditResult": ".audit", "JudgeAudit": ".audit", "audit": ".audit",
     "LabelPlan": ".plan", "plan": ".plan",
     "LabelSelection": ".plan_select", "select": ".plan_select",
 }
 
-__all__: list[str] = ["LabelPlan", "LabelSelection", "plan", "select"]
+__all__: list[str] = ["AuditResult", "JudgeAudit", "LabelPlan", "LabelSelection", "audit",
+                      "plan", "select"]
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"plan"})
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"audit", "plan"})
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .audit import AuditResult, JudgeAudit, audit
     from .plan import LabelPlan, plan
     from .plan_select import LabelSelection, select

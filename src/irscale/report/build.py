@@ -253,6 +253,7 @@ def build_report(
     collection_samples: int = 1000,
     confusion: Any = None,
     replicates: int = DEFAULT_REPLICATES,
+    judges: Any = None,
     collection_weights: str = "equal",
     command: str | None = None,
     input_files: Sequence[str] | None = None,
@@ -338,6 +339,10 @@ def build_report(
         against the baseline, robust or fragile under judge noise
         (:func:`irscale.collections.judge_noise`, ``replicates`` relabelled qrels drawn
         from ``seed``; module documentation).
+    judges : qrels, or a sequence or mapping of qrels, optional
+        Automatic judges' qrels: the report gets a section auditing them against ``qrels``
+        under the first measure (:func:`irscale.labels.audit`: the report's ``test``,
+        ``correction`` and ``alpha``, bootstrap intervals drawn from ``seed``).
     input_files : sequence of str, optional
         The files listed (size, SHA-256) in that block (default: ``qrels`` and ``runs``
         where they are paths).

@@ -90,6 +90,9 @@ class ReportContent:
     #: comparison's) and ``decision_kept`` (the share of the replicates keeping it); None
     #: otherwise.
     noise_baseline: pd.DataFrame | None = None
+    #: With ``build_report(judges=...)``: the audit of the automatic judges against the
+    #: qrels (:class:`~irscale.labels.AuditResult`); None otherwise.
+    audit: Any = None
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""

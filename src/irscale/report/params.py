@@ -13,6 +13,7 @@ from ..core.params import Param, Text
 from .section import SEED_OF_DRAWS, report_binding
 from .sections import SECTIONS
 from .sections.across import COLLECTION_SAMPLES, COLLECTION_WEIGHTS, COLLECTIONS
+from .sections.audit import JUDGES
 from .sections.automatic import AUTOMATIC
 from .sections.baseline import BASELINE, CORRECTION_OR_NONE
 from .sections.bounds import BOUNDS
@@ -23,7 +24,7 @@ from .sections.summary import INTERVAL_RNG, INTERVAL_SAMPLES
 
 __all__ = ["AUTOMATIC", "BASELINE", "BOUNDS", "COLLECTIONS", "COLLECTION_SAMPLES",
            "COLLECTION_WEIGHTS", "CONFUSION", "CORRECTION_OR_NONE", "DP", "DP_SAMPLES",
-           "INTERVAL_RNG", "INTERVAL_SAMPLES", "REPORT", "ROBUSTNESS",
+           "INTERVAL_RNG", "INTERVAL_SAMPLES", "JUDGES", "REPORT", "ROBUSTNESS",
            "SCALE_DEPTH", "SEED_OF_DRAWS", "TITLE"]
 
 #: The title of the HTML page (:func:`irscale.report.render_html`).

@@ -42,8 +42,9 @@ Steps = Literal["none", "one", "each measure"]
 #: The seed of every section of the report that draws (``--seed``): it applies where one
 #: of them is in the report (each declares when it draws: :attr:`Section.draws`).
 SEED_OF_DRAWS = Param("seed", SEED, 0, "seed of --dp, of --collection's bootstrap, of the draws "
-                      "of --label-probabilities and of the judge-noise replicates (the report "
-                      "is reproducible)", ("--seed",), "S", cost=NO_WORK)
+                      "of --label-probabilities, of the judge-noise replicates and of the "
+                      "bootstrap of --judge (the report is reproducible)", ("--seed",), "S",
+                      cost=NO_WORK)
 
 
 @record(eq=False)

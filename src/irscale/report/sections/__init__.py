@@ -13,6 +13,7 @@ from ..section import Section
 from . import (
     across,
     anova,
+    audit,
     automatic,
     baseline,
     bounds,
@@ -36,6 +37,7 @@ SECTIONS: tuple[Section, ...] = (
     discriminative.SECTION,
     bounds.SECTION,
     automatic.SECTION,
+    audit.SECTION,
     noise.SECTION,
     across.SECTION,
     reproducibility.SECTION,

@@ -1,0 +1,74 @@
+"""``irscale labels audit``: automatic (LLM) judges audited against human qrels
+(:func:`irscale.labels.audit`; docs/labels.md)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.params import RELEVANCE, SIGNIFICANCE, TABLE_DIGITS, InputFiles, Param
+from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
+from ..labels import params as lp
+from ..stats.names import MULTIPLE_CORRECTION
+from .common_params import INPUTS
+from .options import (
+    DIGITS_RULE,
+    add_command,
+    add_format,
+    add_output,
+    add_progress,
+    wants_progress,
+)
+from .outputs import Done, table_text
+from .runargs import add_names, named_runs, read_inputs
+
+#: ``--judge JUDGE_QRELS``, repeatable: the judges audited, named by their files.
+JUDGE = Param("judges", InputFiles(), None, "the qrels of a judge (repeatable; with "
+              "--samples, a repeated sample of one judge), named by its file",
+              ("--judge",), "JUDGE_QRELS")
+
+
+def _counts(args: argparse.Namespace) -> None:
+    """HUMAN and two runs at least; with ``--samples``, two judges at least."""
+    if len(args.inputs) < 3:
+        raise ParameterError(f"give the human qrels then two run files at least (got "
+                             f"{len(args.inputs)} files)")
+    if args.samples and len(args.judges) < 2:
+        raise ParameterError(f"--samples: give two --judge samples of the judge at least "
+                             f"(got {len(args.judges)})")
+
+
+def add_parser(sub) -> None:
+    """``labels audit``."""
+    add_command(
+        sub, "audit", run_audit,
+        (INPUTS, {"nargs": "*", "metavar": "HUMAN RUN",
+                  "doc": "the human qrels, then the runs (two at least)"}),
+        (JUDGE, {"action": "append", "required": True}),
+        lp.AUDIT_MEASURE, lp.AUDIT_REPEATED,
+        (SIGNIFICANCE, {"doc": "level of the tests and of the runs flagged for bias; the "
+                        "intervals are at 1 - A"}),
+        lp.AUDIT_TEST, MULTIPLE_CORRECTION, lp.AUDIT_SAMPLES, lp.AUDIT_SEED, lp.AUDIT_RBO_P,
+        lp.AUDIT_TOP_K, (RELEVANCE, {"doc": "smallest relevant grade, for every qrels"}),
+        add_names, lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_output,
+        add_progress,
+        example="h.txt a.run b.run c.run --judge qrels.txt -B 20 --top-k 2",
+        help="audit automatic (LLM) judges against human qrels",
+        description="Label agreement (Cohen's kappa, Krippendorff's alpha), system-ranking "
+        "fidelity (tau_b, tau_ap, RBO, top-k) with bootstrap intervals over topics, the "
+        "decisions of paired tests under each qrels, the judge's bias per run (a mixed "
+        "model) and the unjudged documents of every judge; see docs/labels.md.",
+        binding=lp.AUDIT, rules=(DIGITS_RULE, _counts))
+
+
+def run_audit(args: argparse.Namespace) -> Done:
+    """``labels audit``: the tables of :class:`irscale.labels.AuditResult`."""
+    human, runs = read_inputs(args.inputs[0], named_runs(args.inputs[1:], args.names))
+    judges = [read_inputs(path, [])[0] for path in args.judges]  # before scipy
+    from ..labels.audit import audit
+
+    return table_text(args, audit(
+        human, judges, runs, measure=args.measure, samples=args.samples, alpha=args.alpha,
+        test=args.test, correction=args.correction, n_boot=args.n_boot, rng=args.seed,
+        p=args.p, top_k=args.top_k, relevance_level=args.relevance_level,
+        progress=wants_progress(args)))

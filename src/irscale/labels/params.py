@@ -1,0 +1,58 @@
+"""The parameters of :mod:`irscale.labels`, declared once for the functions and the command
+line (:class:`~irscale.core.params.Param`, :class:`~irscale.core.binding.Binding`)."""
+
+from __future__ import annotations
+
+from ..core.binding import Binding
+from ..core.params import (
+    INTERVAL_SAMPLES,
+    NO_WORK,
+    RELEVANCE,
+    SEED,
+    SIGNIFICANCE,
+    Cost,
+    Integers,
+    Names,
+    Param,
+    Switch,
+    Text,
+)
+from ..meta.params import PERSISTENCE
+from ..stats.names import MULTIPLE_CORRECTION
+
+# ------------------------------------------------------------------ audit
+#: The measure whose per-topic values order the systems in :func:`irscale.labels.audit`:
+#: trec_eval's ``ndcg`` (nDCG over the whole ranking, graded gains), which uses the grades
+#: a judge gives, not only their binary cut.
+DEFAULT_AUDIT_MEASURE = "ndcg"
+AUDIT_MEASURE = Param("measure", Text(), DEFAULT_AUDIT_MEASURE, "the measure (one, with "
+                      "per-topic values) whose means order the runs under the human and the "
+                      "judge's qrels", ("-m", "--measure"), "MEASURE")
+#: The paired tests of the decisions (tests of two systems on the same topics).
+AUDIT_TESTS: tuple[str, ...] = ("t", "wilcoxon", "sign")
+AUDIT_TEST = Param("test", Names("test", AUDIT_TESTS, {"paired-t": "t",
+                                                       "signed-rank": "wilcoxon"}, fold=True),
+                   "t", "paired test of every pair of runs, under each qrels", ("--test",),
+                   "TEST")
+AUDIT_SAMPLES = Param("n_boot", INTERVAL_SAMPLES, 1000, "bootstrap resamples of the topics "
+                      "(the percentile intervals of the agreement and of the rankings' "
+                      "correlations)", ("-B", "--boot"), "B",
+                      cost=Cost("resamples", per="a resample of the topics, a judge's "
+                                "agreement and rankings recomputed"))
+AUDIT_SEED = Param("rng", SEED, 0, "seed of the bootstrap resamples", ("--seed",), "S",
+                   dest="seed", cost=NO_WORK)
+AUDIT_RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence of the system rankings",
+                    ("--rbo-p",), "P")
+#: The k of the top-k agreement where none is given (or the number of runs, where fewer).
+DEFAULT_TOP_K = 5
+AUDIT_TOP_K = Param("top_k", Integers(1), None, "the top-k agreement: the expected share of "
+                    "the k best runs under the human qrels among the k best under the "
+                    "judge's (at most the number of runs)", ("--top-k",), "K",
+                    unset=f"{DEFAULT_TOP_K}, or the number of runs where fewer", cost=NO_WORK)
+AUDIT_REPEATED = Param("samples", Switch(), False, "the judges are repeated samples of one "
+                       "judge (the same model and prompt asked again): also their "
+                       "consistency, and the votes over them audited as judges",
+                       ("--samples",))
+#: :func:`irscale.labels.audit`.
+AUDIT = Binding((AUDIT_MEASURE, AUDIT_REPEATED, SIGNIFICANCE, AUDIT_TEST, MULTIPLE_CORRECTION,
+                 AUDIT_SAMPLES, AUDIT_SEED, AUDIT_RBO_P, AUDIT_TOP_K, RELEVANCE))

@@ -1,0 +1,140 @@
+"""``irscale labels audit``: faulty human, judge and run files (file/line/text named), a
+judge with no topic or pair in common with the humans, one topic in common, one run, a
+top-k beyond the runs, options outside their domains, outputs that exist or are inputs;
+and the runs that succeed: partial topics stated, every format."""
+
+from __future__ import annotations
+
+import pytest
+
+from .catalog import trec_file_faults
+from .conftest import (
+    all_checks,
+    err,
+    ok,
+    opt,
+    output_contains,
+    qrels_lines,
+    text,
+)
+
+RUNS = ["a.run", "b.run", "c.run"]
+#: The human qrels judge topics 1-3 (``h.txt``: qrels.txt with d1 of topic 1 made 0).
+HUMAN = [line for line in ["1 0 d1 0", *qrels_lines()[1:]] if line.split()[0] in "123"]
+FILES = {"h.txt": text(HUMAN)}
+AUDIT = ["labels", "audit", "h.txt", *RUNS, "--judge", "qrels.txt", "-B", "20", "--top-k",
+         "2"]
+REPORT = ["report", "qrels.txt", "a.run", "b.run", "c.run", "--no-robustness", "--format",
+          "markdown"]
+
+
+def audit_with(human: str = "h.txt", judge: str = "qrels.txt") -> list[str]:
+    return ["labels", "audit", human, *RUNS, "--judge", judge, "-B", "20", "--top-k", "2"]
+
+
+def good(id, argv, check=None, *, files=None, allowed_new=()):
+    return ok(id, argv, check, files={**FILES, **(files or {})}, allowed_new=allowed_new)
+
+
+def bad(id, argv, *needles, files=None):
+    return err(id, argv, *needles, files={**FILES, **(files or {})})
+
+
+def _with_files(cases: list) -> list:
+    """The catalogue's cases with :data:`FILES` beside theirs."""
+    return [pytest.param(case.values[0].__class__(**{
+        **case.values[0].__dict__, "files": (*case.values[0].files, *FILES.items())}),
+        id=case.id) for case in cases]
+
+
+def _coverage_states(*needles: str):
+    return output_contains("topics judged by the humans only", *needles)
+
+
+#: A judge of other topics, of other documents, of topic 1 only, of topics 1 and 2.
+OTHER_TOPICS = text([f"x{line}" for line in qrels_lines()])
+OTHER_DOCS = text([line.replace(" d", " z") for line in qrels_lines()])
+ONE_TOPIC = text([line for line in qrels_lines() if line.startswith("1 ")])
+TWO_TOPICS = text([line for line in qrels_lines() if line.split()[0] in ("1", "2")])
+#: Every human grade negative (trec_eval's unjudged mark).
+UNJUDGED = text([" ".join([*line.split()[:3], "-1"]) for line in HUMAN])
+
+CASES = [
+    good("audit", AUDIT, output_contains("kappa_quadratic", "alpha_ordinal", "tau_ap",
+                                         "unjudged_human", "pairs judged by the judge only")),
+    good("audit-csv", [*AUDIT, "--format", "csv"], output_contains("judge,topics,kappa")),
+    good("audit-json", [*AUDIT, "--format", "json"], output_contains('"decisions"')),
+    good("audit-markdown", [*AUDIT, "--format", "markdown"]),
+    good("audit-two-judges", [*audit_with(), "--judge", "j2.txt", "--format", "csv"],
+         output_contains("qrels,3"), files={"j2.txt": TWO_TOPICS}),
+    good("audit-options", [*AUDIT, "-m", "P@5", "--test", "wilcoxon", "--correction",
+                           "bonferroni", "--alpha", "0.1", "--seed", "3", "--rbo-p", "0.5",
+                           "-l", "2"]),
+    # repeated samples of one judge: their consistency and the votes over them
+    good("audit-samples", [*AUDIT, "--judge", "j.txt", "--samples"],
+         output_contains("Consistency of the repeated samples", "fleiss_kappa",
+                         "vote:majority", "vote:dawid-skene"),
+         files={"j.txt": text(qrels_lines()[1:])}),
+    bad("audit-samples-no-pair-in-common", [*AUDIT, "--judge", "j.txt", "--samples"],
+        "judge no (topic, document) pair in common", files={"j.txt": OTHER_DOCS}),
+    # a judge of two of the three human topics: the topic left is stated, not dropped
+    good("audit-judge-of-fewer-topics", audit_with(judge="j.txt"),
+         all_checks(_coverage_states(), output_contains("      2\n")),
+         files={"j.txt": TWO_TOPICS}),
+    # the condensed list, the measure's own parameter
+    good("audit-condensed", [*AUDIT, "-m", "nDCG(condensed=1)"]),
+    good("audit-to-file", [*AUDIT, "-o", "out.txt"], allowed_new=("out.txt",)),
+    bad("audit-judge-no-topic-in-common", audit_with(judge="j.txt"), "j.txt",
+        "judges no topic of the human qrels", files={"j.txt": OTHER_TOPICS}),
+    bad("audit-judge-no-pair-in-common", audit_with(judge="j.txt"), "j.txt",
+        "no (topic, document) pair in common", files={"j.txt": OTHER_DOCS}),
+    bad("audit-one-topic-in-common", audit_with(judge="j.txt"), "j.txt", "one topic",
+        files={"j.txt": ONE_TOPIC}),
+    bad("audit-human-all-unjudged", audit_with(human="u.txt"), "u.txt", "negative",
+        files={"u.txt": UNJUDGED}),
+    bad("audit-no-judge", ["labels", "audit", "h.txt", *RUNS], opt("--judge")),
+    bad("audit-samples-of-one", [*AUDIT, "--samples"], "--samples", "two --judge samples"),
+    bad("audit-one-run", ["labels", "audit", "h.txt", "a.run", "--judge", "qrels.txt"],
+        "two run files"),
+    bad("audit-no-runs", ["labels", "audit", "h.txt", "--judge", "qrels.txt"],
+        "two run files"),
+    bad("audit-top-k-beyond-runs", [*AUDIT[:-1], "4"], opt("--top-k"), "number of runs"),
+    bad("audit-top-k-0", [*AUDIT[:-1], "0"], opt("--top-k")),
+    bad("audit-judge-is-output", [*AUDIT, "-o", "qrels.txt", "--force"], "qrels.txt"),
+    bad("audit-boot-1", [*AUDIT, "-B", "1"], opt("-B", "--boot")),
+    bad("audit-rbo-p-1", [*AUDIT, "--rbo-p", "1"], opt("--rbo-p")),
+    bad("audit-alpha-0", [*AUDIT, "--alpha", "0"], opt("--alpha")),
+    bad("audit-test-unknown", [*AUDIT, "--test", "nosuch"], "nosuch"),
+    bad("audit-correction-unknown", [*AUDIT, "--correction", "nosuch"], "nosuch"),
+    bad("audit-measure-unknown", [*AUDIT, "-m", "nosuch"], "nosuch"),
+    bad("audit-seed-negative", [*AUDIT, "--seed", "-1"], opt("--seed")),
+    bad("audit-digits-csv", [*AUDIT, "--format", "csv", "--digits", "2"], opt("--digits")),
+    bad("audit-output-exists", [*AUDIT, "-o", "qrels.txt"], "qrels.txt"),
+    bad("audit-output-is-input", [*AUDIT, "-o", "h.txt", "--force"], "h.txt"),
+    bad("audit-run-twice", ["labels", "audit", "h.txt", "a.run", "a.run", "--judge",
+                            "qrels.txt"], "a.run"),
+    # ================================================================ irscale report --judge
+    good("report-judge", [*REPORT, "--judge", "h.txt", "--judge", "qrels.txt"],
+         output_contains("h: agreement of the labels both judge",
+                         "qrels: bias of the judge per run")),
+    good("report-judge-seed", [*REPORT, "--judge", "h.txt", "--seed", "4"]),
+    bad("report-judge-no-topic-in-common", [*REPORT, "--judge", "j.txt"], "j.txt",
+        "judges no topic of the human qrels", files={"j.txt": OTHER_TOPICS}),
+    bad("report-judge-missing", [*REPORT, "--judge", "missing.txt"], "missing.txt"),
+    bad("report-judge-is-output", [*REPORT, "--judge", "h.txt", "-o", "h.txt", "--force"],
+        "h.txt"),
+    *_with_files(trec_file_faults("audit-judge", "qrels", lambda name: audit_with(
+        judge=name), audit_with(), name="j/qrels.txt")),
+    *_with_files(trec_file_faults("audit-run", "run", lambda name: [
+        "labels", "audit", "h.txt", name, "b.run", "c.run", "--judge", "qrels.txt", "-B",
+        "20", "--top-k", "2"], AUDIT, name="a.run")),
+    *_with_files(trec_file_faults("audit-human", "qrels", lambda name: audit_with(
+        human=name), audit_with(human="qrels.txt"), name="x/qrels.txt")),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_labels_audit(case, ws, run_cli):
+    from .conftest import run_case
+
+    run_case(case, ws, run_cli)
