@@ -7,7 +7,7 @@ top-level package (or top-level module) of ``irscale``:
 
     errors < core, parallel < io < measures < evaluation, datasets, text, fusion < stats
     < scales
-    < meta, collections, online < plots < report < cli, __main__
+    < meta, collections, labels, online < plots < report < cli, __main__
 
 ``core`` holds the data model (inputs, judged rankings, score matrices), ``parallel`` the
 executors every parallel loop runs on (local threads or Dask), ``io`` reads and
