@@ -134,7 +134,8 @@ class AssignmentEstimates(HtmlRepr):
     @property
     def title(self) -> str:
         """What the table holds, in words (its title where it is printed)."""
-        return (f"{self.subject} (model) corrected on the human sample (correction = ppi - model); {self.design} design, {self.tuning}, "
+        return (f"{self.subject} (model) corrected on the human sample (correction = ppi - "
+                f"model); {self.design} design, {self.tuning}, "
                 f"{100 * (1 - self.alpha):g}% intervals")
 
 
