@@ -208,6 +208,7 @@ def run_pyramid(args: argparse.Namespace) -> Done:
 def run_citations(args: argparse.Namespace) -> Done:
     """``text citations``: the citation measures of every judged answer."""
     from ..evaluation.citations import evaluate_citations
+    from ..measures.results import Evaluation
     from ..text.citations import DEFAULT_MEASURES
 
     measures = args.measures or list(DEFAULT_MEASURES)
@@ -219,6 +220,7 @@ def run_citations(args: argparse.Namespace) -> Done:
     evaluation = evaluate_citations(args.judgments, measures,
                                     max_citations=args.max_citations,
                                     allow_empty=args.allow_empty)
+    assert isinstance(evaluation, Evaluation)  # (without a human sample)
     return write_evaluation(args, evaluation)
 
 
