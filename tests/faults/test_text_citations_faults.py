@@ -213,7 +213,7 @@ CASES += [
     err("sample-sentence-design", sample("--design", "uniform", human="human.jsonl"),
         "--design", "relabels whole answers", files=PPI_FILES),
     err("sample-unknown-design", sample("--design", "topics", human="human.jsonl"),
-        "--design", files=PPI_FILES),
+        "--design", "invalid choice: 'topics'", files=PPI_FILES),
     err("sample-options-without-sample", cli("--alpha", "0.1"), "--alpha",
         "--human-sample", files=FILES),
     err("sample-tuning-without-sample", cli("--tuning", "ppi"), "--tuning",
