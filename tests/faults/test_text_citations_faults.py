@@ -176,6 +176,11 @@ HUMAN = [line("q1", sentence(cite("d1", "not_supported")),
               sentence(cite("d2", "not_supported"), cite("d3", "not_supported"),
                        support="not_supported"), run_id="sysM")]
 PPI_FILES = {**FILES, "model.jsonl": text(MODEL), "human.jsonl": text(HUMAN)}
+#: A human sample of the example's answers (``cite.jsonl``: sysA.jsonl's, run ``cite``).
+CITE_HUMAN = text([line("q1", sentence(cite("d1", "supported", without="supported"),
+                                       cite("d2"), support="supported"), sentence(),
+                        run_id="cite"),
+                   line("q2", sentence(cite("d3", "not_supported")), run_id="cite")])
 
 
 def sample(*extra: str, human: str = "h.jsonl") -> list[str]:
