@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscale.errors import InputFormatError
+from irscale.io.citations import read_citations
 from irscale.text import evaluate_citations
+from irscale.text.citations import citation_values
 
 from .property_examples import examples
 
@@ -315,3 +317,96 @@ def test_cli_prints_the_api_values(tmp_path, capsys):
     assert len(rows) == 10
     for (run, topic, measure), value in rows.items():
         assert f"{run},{topic},{measure},{float(value)!r}\n" in out.replace("\r", "")
+
+
+# ------------------------------------------------- a model's labels corrected on a human sample
+def _answer(qid: str, run: str, labels: list[list[str]], joint: list[str]) -> dict:
+    """An answer whose sentence k cites passages labelled ``labels[k]`` (each passage
+    alone, its ``without`` the same label), the joint label ``joint[k]`` (of a sentence
+    citing one passage: that passage's; citing none: not supported)."""
+    return {"qid": qid, "run_id": run, "sentences": [
+        {"support": {0: "not_supported", 1: cites[0] if cites else j}.get(len(cites), j),
+         "citations": [{"docid": f"d{i}", "support": a, "without": a}
+                       for i, a in enumerate(cites)]}
+        for cites, j in zip(labels, joint, strict=True)]}
+
+
+#: Three answers of run sysM (ais 1, 1/2, 1 under the model's labels); a human sample of
+#: two of them (ais 1/2, 1/2).
+PPI_MODEL = [_answer("q1", "sysM", [["supported"], ["partially_supported", "supported"]],
+                     ["supported", "supported"]),
+             _answer("q2", "sysM", [["not_supported"], ["supported"]],
+                     ["not_supported", "supported"]),
+             _answer("q3", "sysM", [["supported"], ["supported", "supported"]],
+                     ["supported", "supported"])]
+PPI_HUMAN = [_answer("q1", "sysM", [["not_supported"], ["supported", "supported"]],
+                     ["not_supported", "supported"]),
+             _answer("q2", "sysM", [["supported"], ["not_supported"]],
+                     ["supported", "not_supported"])]
+
+
+def test_human_sample_by_hand():
+    """ais, λ = 1 (PPI): model mean (1 + 1/2 + 1)/3 = 5/6; y − ŷ of the two sampled
+    answers: 1/2 − 1, 1/2 − 1/2, mean −1/4: ppi = 5/6 − 1/4 = 7/12. SE² = var(ŷ)/3 +
+    var(y − ŷ)/2 (divisor the count) = (1/18)/3 + (1/16)/2; the human sample alone: 1/2,
+    SE 0."""
+    found = evaluate_citations(PPI_MODEL, "ais", human_sample=PPI_HUMAN, tuning="ppi",
+                               alpha=0.05)
+    row = found.to_frame().iloc[0]
+    se = np.sqrt(1 / 54 + 1 / 32)
+    assert (row["measure"], row["run"], row["topic"]) == ("ais", "sysM", "all")
+    assert row["model"] == pytest.approx(5 / 6)
+    assert row["ppi"] == pytest.approx(7 / 12)
+    assert row["correction"] == pytest.approx(-1 / 4)
+    assert row["ppi_high"] - row["ppi"] == pytest.approx(1.959963984540054 * se)
+    assert (row["human"], row["human_low"], row["human_high"]) == pytest.approx((0.5,) * 3)
+    assert (row["lam"], row["labelled"], row["units"]) == (1.0, 2, 3)
+    answers = found.to_frame(per_topic=True, summary=False)
+    assert answers["labelled"].tolist() == [1, 1, 0]
+    assert answers["ppi"].isna().all()
+
+
+def _collection(rng: np.random.Generator, runs: int, answers: int) -> tuple[list, list]:
+    """Model and truth judgments of ``answers`` answers of each run: the model's labels
+    agree with the truth's 70% of the time."""
+    model, truth = [], []
+    for r in range(runs):
+        for q in range(answers):
+            sizes = rng.integers(0, 4, rng.integers(1, 5))
+            true = [[LABELS[k] for k in rng.integers(0, 3, n)] for n in sizes]
+            true_joint = [LABELS[k] for k in rng.integers(0, 3, len(sizes))]
+            flip = [[a if rng.random() < 0.7 else LABELS[rng.integers(0, 3)] for a in s]
+                    for s in true]
+            flip_joint = [j if rng.random() < 0.7 else LABELS[rng.integers(0, 3)]
+                          for j in true_joint]
+            truth.append(_answer(f"q{q}", f"r{r}", true, true_joint))
+            model.append(_answer(f"q{q}", f"r{r}", flip, flip_joint))
+    return model, truth
+
+
+@pytest.mark.parametrize(("tuning", "lam"), [("ppi++", None), ("ppi", 1), ("classical", 0)])
+@pytest.mark.parametrize("measure", ["citation_recall", "citation_precision", "ais",
+                                     "support_precision", "support_recall"])
+def test_human_sample_equals_ppi_python(tuning, lam, measure):
+    """The answers design is ppi-python's ppi_mean_ci (and its point estimate) on the
+    per-answer scores of each run: human of the sampled answers, model of all."""
+    ppi_py = pytest.importorskip("ppi_py")
+    rng = np.random.default_rng(11)
+    model, truth = _collection(rng, 2, 30)
+    chosen = sorted(rng.choice(len(model), 24, replace=False).tolist())
+    found = evaluate_citations(model, measure, human_sample=[truth[k] for k in chosen],
+                               tuning=tuning, alpha=0.1).to_frame()
+    y = citation_values(read_citations(truth), [measure])[measure]  # input order
+    yhat = citation_values(read_citations(model), [measure])[measure]
+    for r in range(2):
+        inside = np.arange(30 * r, 30 * (r + 1))
+        picked = np.array([k for k in chosen if 30 * r <= k < 30 * (r + 1)])
+        low, high = ppi_py.ppi_mean_ci(y[picked], yhat[picked], yhat[inside], alpha=0.1,
+                                       lam=lam)
+        point = ppi_py.ppi_mean_pointestimate(y[picked], yhat[picked], yhat[inside], lam=lam)
+        row = found.iloc[r]
+        assert row["run"] == f"r{r}"
+        assert row["ppi"] == pytest.approx(float(np.ravel(point)[0]), rel=1e-9, abs=1e-12)
+        assert row["ppi_low"] == pytest.approx(float(np.ravel(low)[0]), rel=1e-9, abs=1e-12)
+        assert row["ppi_high"] == pytest.approx(float(np.ravel(high)[0]), rel=1e-9, abs=1e-12)
+        assert row["model"] == pytest.approx(float(yhat[inside].mean()), rel=1e-12)

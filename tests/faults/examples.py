@@ -48,6 +48,7 @@ from .test_online_score_faults import FILES as SCORE_FILES
 from .test_online_score_faults import LOG as SCORE_LOG
 from .test_text_assignments_faults import FILES as ASSIGNMENT_FILES
 from .test_text_assignments_faults import RAG_HUMAN
+from .test_text_citations_faults import CITE_HUMAN
 from .test_text_citations_faults import FILES as CITATION_FILES
 from .test_text_faults import AFILES, PFILES, RFILES
 from .test_text_faults import FILES as SESSION_FILES
@@ -101,6 +102,7 @@ FILES: dict[str, str | bytes] = {
     "seeds/s1.run": text(run_lines("a")), "seeds/s2.run": text(run_lines("b")),
     "rag.jsonl": ASSIGNMENT_FILES["sysA.jsonl"],
     "rag-human.jsonl": RAG_HUMAN, "cite.jsonl": CITATION_FILES["sysA.jsonl"],
+    "cite-human.jsonl": CITE_HUMAN,
 }
 
 

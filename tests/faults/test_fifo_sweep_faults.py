@@ -183,6 +183,8 @@ USES: dict[tuple[str, str], list[str]] = {
     ("text nuggets", "--assignments"): ["text", "nuggets", "--assignments", "rag.jsonl"],
     ("text nuggets", "--human-sample"): ["text", "nuggets", "--assignments", "rag.jsonl",
                                          "--human-sample", "rag-human.jsonl"],
+    ("text citations", "--human-sample"): ["text", "citations", "cite.jsonl",
+                                           "--human-sample", "cite-human.jsonl"],
     ("eval-seeds", "--system"): ["eval-seeds", "qrels.txt", "--system", "A=a.run", "--system",
                                  "B=b.run,c.run", "-m", "map"],
     ("report", "--automatic"): ["report", "human.qrels", "a.run", "b.run", "c.run",

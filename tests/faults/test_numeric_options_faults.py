@@ -66,6 +66,8 @@ USING: dict[tuple[str, str], list[str]] = {
     ("eval-many", "--alpha"): varied("eval-many", {"--ci": "t", "--format": "csv"}),
     ("text nuggets", "--alpha"): ["text", "nuggets", "--assignments", "rag.jsonl",
                                   "--human-sample", "rag-human.jsonl"],
+    ("text citations", "--alpha"): ["text", "citations", "cite.jsonl", "--human-sample",
+                                    "cite-human.jsonl"],
     ("eval-seeds", "--alpha"): varied("eval-seeds", {"--ci": "t"}),
     ("scale transform", "--alpha"): varied("scale transform", {"--ci": "t",
                                                                "--format": "csv"}),

@@ -9,7 +9,7 @@ import json
 import pytest
 
 import irscale
-from irscale.errors import DuplicateError, InputFormatError, ParameterError
+from irscale.errors import DuplicateError, InputError, InputFormatError, ParameterError
 from irscale.text import evaluate_citations
 
 from .conftest import err, gz, ok, output_contains, run_case, same_output_as, text
@@ -165,6 +165,67 @@ CASES = [
 ]
 
 
+# ----------------------------------------------------------------- --human-sample (PPI)
+#: A model's support judgments of three answers of run sysM; a human sample of two of them.
+MODEL = [line(f"q{k}", sentence(cite("d1", "supported" if k % 2 else "not_supported")),
+              sentence(cite("d2", "partially_supported"), cite("d3"), support="supported",
+                       ), run_id="sysM") for k in (1, 2, 3)]
+HUMAN = [line("q1", sentence(cite("d1", "not_supported")),
+              sentence(cite("d2"), cite("d3"), support="supported"), run_id="sysM"),
+         line("q2", sentence(cite("d1", "supported")),
+              sentence(cite("d2", "not_supported"), cite("d3", "not_supported"),
+                       support="not_supported"), run_id="sysM")]
+PPI_FILES = {**FILES, "model.jsonl": text(MODEL), "human.jsonl": text(HUMAN)}
+#: A human sample of the example's answers (``cite.jsonl``: sysA.jsonl's, run ``cite``).
+CITE_HUMAN = text([line("q1", sentence(cite("d1", "supported", without="supported"),
+                                       cite("d2"), support="supported"), sentence(),
+                        run_id="cite"),
+                   line("q2", sentence(cite("d3", "not_supported")), run_id="cite")])
+
+
+def sample(*extra: str, human: str = "h.jsonl") -> list[str]:
+    return ["text", "citations", "model.jsonl", "--human-sample", human, *extra]
+
+
+def human(number: int, new: str) -> dict:
+    """The files with line ``number`` of human.jsonl replaced by ``new`` (as h.jsonl)."""
+    lines = list(HUMAN)
+    lines[number - 1] = new
+    return {**PPI_FILES, "h.jsonl": text(lines)}
+
+
+CASES += [
+    ok("sample-default", sample("-m", "ais", human="human.jsonl"),
+       output_contains("Citation scores", "answers design", "ppi_low", "sysM"),
+       files=PPI_FILES),
+    ok("sample-per-answer", sample("-m", "support_precision", "-q", human="human.jsonl"),
+       output_contains("q3", "all"), files=PPI_FILES),
+    # ---- the human sample must be whole answers of the model's judgments
+    err("sample-answer-not-in-model", sample(), "h.jsonl", "line 2", "do not hold",
+        files=human(2, line("q9", sentence(cite("d1")), run_id="sysM"))),
+    err("sample-sentences-differ", sample(), "h.jsonl", "line 1", "1 sentence(s)",
+        "every sentence", files=human(1, line("q1", sentence(cite("d1")), run_id="sysM"))),
+    err("sample-citations-differ", sample(), "h.jsonl", "line 1", "sentence 2",
+        "cites 1 passage(s) here and 2", files=human(1, line(
+            "q1", sentence(cite("d1")), sentence(cite("d2")), run_id="sysM"))),
+    err("sample-too-small", sample(), "1 answer(s) of run 'sysM'", "2 at least",
+        files={**PPI_FILES, "h.jsonl": text(HUMAN[:1])}),
+    err("sample-label-missing", sample("-m", "support_recall"), "h.jsonl", "line 2",
+        "citation 1 has no 'support'", files=human(2, line(
+            "q2", sentence(cite("d1")), sentence({"docid": "d2"}, cite("d3"),
+                                                 support="supported"), run_id="sysM"))),
+    # ---- a ratio's sample must be whole answers: the sentence designs are refused
+    err("sample-sentence-design", sample("--design", "uniform", human="human.jsonl"),
+        "--design", "relabels whole answers", files=PPI_FILES),
+    err("sample-unknown-design", sample("--design", "topics", human="human.jsonl"),
+        "--design", "invalid choice: 'topics'", files=PPI_FILES),
+    err("sample-options-without-sample", cli("--alpha", "0.1"), "--alpha",
+        "--human-sample", files=FILES),
+    err("sample-tuning-without-sample", cli("--tuning", "ppi"), "--tuning",
+        "--human-sample", files=FILES),
+]
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_citations(case, ws, run_cli):
     run_case(case, ws, run_cli)
@@ -182,8 +243,21 @@ def test_citations(case, ws, run_cli):
      ParameterError, "max_citations"),
     (lambda: irscale.evaluate({"q": {"d": 1}}, {"r": {"q": {"d": 1.0}}}, ["ais"]),
      ParameterError, "irscale.text.evaluate_citations"),
+    (lambda: evaluate_citations([json.loads(r) for r in MODEL], tuning="ppi"),
+     ParameterError, "tuning= applies to a human sample"),
+    (lambda: evaluate_citations([json.loads(r) for r in MODEL],
+                                human_sample=[json.loads(r) for r in HUMAN],
+                                design="stratified"),
+     ParameterError, "relabels whole answers"),
+    (lambda: evaluate_citations([json.loads(r) for r in MODEL],
+                                human_sample=[json.loads(r) for r in HUMAN], alpha=1.5),
+     ParameterError, "alpha"),
+    (lambda: evaluate_citations([json.loads(r) for r in MODEL],
+                                human_sample=[json.loads(r) for r in HUMAN[:1]]),
+     InputError, "2 at least"),
 ], ids=["records-without-run", "records-twice", "bytes-sentences-not-list",
-        "max-citations-zero", "evaluate-names-the-runner"])
+        "max-citations-zero", "evaluate-names-the-runner", "tuning-without-sample",
+        "sentence-design", "alpha-out-of-range", "sample-too-small"])
 def test_api_refuses(call, error, needle):
     """The API refuses what the command line refuses, by the same declarations."""
     with pytest.raises(error, match=needle.replace("(", r"\(")):

@@ -14,7 +14,9 @@ from ..text.params import (
     AUTO_MATCH,
     BLEU_CHOICE,
     BLEU_INTL,
+    CITATION_DESIGN,
     CITATION_JUDGMENTS,
+    CITATION_SAMPLE,
     CITATIONS,
     CORPUS,
     HUMAN_DESIGN,
@@ -150,13 +152,18 @@ def add_parser(subparsers) -> None:
         (MEASURES, {"action": "append", "metavar": "MEASURE", "doc": "citation measure "
                     "(repeatable): citation_recall, citation_precision (ALCE), ais, "
                     "support_precision, support_recall (TREC RAG) (default: all five)"}),
-        MAX_CITATIONS, _common,
+        MAX_CITATIONS, (CITATION_SAMPLE, {"nargs": "+"}),
+        (CITATION_DESIGN, {"choices": CITATION_DESIGN.domain.names}),
+        (SIGNIFICANCE, {"doc": "--human-sample: 1 - the level of the intervals"}),
+        (PPI_TUNING, {"choices": PPI_TUNING.domain.names,
+                      "doc": "--human-sample: " + PPI_TUNING.doc}), _common,
         example="cite.jsonl",
         help="ALCE's citation recall and precision, the AIS rate and the TREC RAG track's "
         "support scores of cited answers",
         description="Citation measures of answers from the support judgments of their "
-        "sentences and citations (made by people or an entailment model). See "
-        "docs/text.md.", binding=CITATIONS)
+        "sentences and citations (made by people or an entailment model), a model's "
+        "corrected on a human sample of the answers (--human-sample: prediction-powered "
+        "intervals). See docs/text.md.", binding=CITATIONS)
 
 
 def run_rouge(args: argparse.Namespace) -> Done:
@@ -201,11 +208,19 @@ def run_pyramid(args: argparse.Namespace) -> Done:
 def run_citations(args: argparse.Namespace) -> Done:
     """``text citations``: the citation measures of every judged answer."""
     from ..evaluation.citations import evaluate_citations
+    from ..measures.results import Evaluation
     from ..text.citations import DEFAULT_MEASURES
 
-    evaluation = evaluate_citations(args.judgments, args.measures or list(DEFAULT_MEASURES),
+    measures = args.measures or list(DEFAULT_MEASURES)
+    if args.human_sample:
+        return _estimates_table(args, evaluate_citations(
+            args.judgments, measures, max_citations=args.max_citations,
+            human_sample=args.human_sample, design=args.design, alpha=args.alpha,
+            tuning=args.tuning))
+    evaluation = evaluate_citations(args.judgments, measures,
                                     max_citations=args.max_citations,
                                     allow_empty=args.allow_empty)
+    assert isinstance(evaluation, Evaluation)  # (without a human sample)
     return write_evaluation(args, evaluation)
 
 
@@ -267,14 +282,22 @@ def run_nuggets(args: argparse.Namespace) -> Done:
 
 def _human_sample(args: argparse.Namespace, measures: list[str]) -> str:
     """``text nuggets --assignments MODEL --human-sample HUMAN``: the prediction-powered
-    scores as a table (``--format trec``, the default: the text table), the runs' rows
-    (none with ``-n``) and the answers' (``-q``)."""
+    scores as a table (:func:`_estimates_table`)."""
     from ..evaluation.assignments import evaluate_assignments
+
+    return _estimates_table(args, evaluate_assignments(
+        args.assignments, measures, human_sample=args.human_sample, design=args.design,
+        alpha=args.alpha, tuning=args.tuning))
+
+
+def _estimates_table(args: argparse.Namespace, found: object) -> str:
+    """The prediction-powered scores of a model's labels corrected on a human sample
+    (``text nuggets --assignments --human-sample``, ``text citations --human-sample``) as
+    a table (``--format trec``, the default: the text table), the runs' rows (none with
+    ``-n``) and the answers' (``-q``)."""
     from ..evaluation.assignments_ppi import AssignmentEstimates
     from ..stats.protocol import format_table
 
-    found = evaluate_assignments(args.assignments, measures, human_sample=args.human_sample,
-                                 design=args.design, alpha=args.alpha, tuning=args.tuning)
     assert isinstance(found, AssignmentEstimates)  # (with a human sample)
     return format_table(found.to_frame(args.per_query, not args.no_summary),
                         "text" if args.fmt == "trec" else args.fmt, title=found.title

@@ -113,6 +113,10 @@ class AssignmentEstimates(HtmlRepr):
     design: str
     alpha: float
     tuning: str
+    #: What is scored and by whose labels (the start of :attr:`title`).
+    subject: str = "Nugget scores: the model's assignments"
+    #: Why an answer's row may hold no estimate (its blank cells' reason).
+    too_few: str = TOO_FEW
 
     def to_frame(self, per_topic: bool = False, summary: bool = True) -> pd.DataFrame:
         """The rows of the runs (``summary``) and, with ``per_topic``, those of their
@@ -125,13 +129,13 @@ class AssignmentEstimates(HtmlRepr):
                                   "topic" else c.map(_order(self.runs, c.name)))
         if not summary:
             frame = frame[frame["topic"] != "all"]
-        return declare(frame.reset_index(drop=True), _blanks())
+        return declare(frame.reset_index(drop=True), _blanks(self.too_few))
 
     @property
     def title(self) -> str:
         """What the table holds, in words (its title where it is printed)."""
-        return (f"Nugget scores: the model's assignments (model) corrected on the human "
-                f"sample (correction = ppi - model); {self.design} design, {self.tuning}, "
+        return (f"{self.subject} (model) corrected on the human sample (correction = ppi - "
+                f"model); {self.design} design, {self.tuning}, "
                 f"{100 * (1 - self.alpha):g}% intervals")
 
 
@@ -140,9 +144,9 @@ def _order(runs: pd.DataFrame, column: object) -> dict[object, int]:
     return {v: k for k, v in enumerate(dict.fromkeys(runs[column]))}
 
 
-def _blanks() -> dict[str, Any]:
-    """The blank cells of the answers' rows that allow no interval."""
-    return {c: blank(TOO_FEW) for c in COLUMNS[4:12]}
+def _blanks(reason: str = TOO_FEW) -> dict[str, Any]:
+    """The blank cells of the answers' rows that allow no interval (``reason``: why)."""
+    return {c: blank(reason) for c in COLUMNS[4:12]}
 
 
 @dataclass(frozen=True)
@@ -363,24 +367,38 @@ def _answer_design_rows(model: Assignments, human: Assignments, sample: HumanSam
     """The rows of one measure under the answers design: the prediction-powered mean of
     the per-answer scores (no answer's own interval)."""
     label = request.label
-    y_model = assignment_values(model, [request])[label]
-    y_human = assignment_values(human, [request])[label]
-    runs = np.asarray(model.run, dtype=object)
+    return answer_rows(label, model.run, model.topic,
+                       assignment_values(model, [request])[label],
+                       assignment_values(human, [request])[label], sample.answer, tuning,
+                       alpha)
+
+
+def answer_rows(label: str, run: Sequence[str], topic: Sequence[str], y_model: np.ndarray,
+                y_human: np.ndarray, sampled: np.ndarray, tuning: str, alpha: float
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of measure ``label`` under the answers design (a simple random sample of
+    the answers, each relabelled whole): per run, the prediction-powered mean of the
+    per-answer scores, ``y_model`` the model's score of every answer (its ``run`` and
+    ``topic``), ``y_human`` the human score of each sampled answer, ``sampled`` its place
+    among the model's; per answer, its model score and blank estimates (no answer's own
+    interval). The estimator is :func:`~irscale.core.ppi_means.sampled_mean`'s uniform
+    one over the run's answers, unbiased for the mean of the human per-answer scores."""
+    runs = np.asarray(run, dtype=object)
     run_rows: list[dict[str, Any]] = []
     topic_rows: list[dict[str, Any]] = []
-    for run in dict.fromkeys(model.run):
-        answers = np.flatnonzero(runs == run)
-        picked = runs[sample.answer] == run
+    for name in dict.fromkeys(run):
+        answers = np.flatnonzero(runs == name)
+        picked = runs[sampled] == name
         n = int(picked.sum())
         if n < 2:
-            raise _refuse_small(run, n, len(answers), "answer")
-        row = _estimates(y_human[picked], y_model[sample.answer[picked]], y_model[answers],
+            raise _refuse_small(name, n, len(answers), "answer")
+        row = _estimates(y_human[picked], y_model[sampled[picked]], y_model[answers],
                          "uniform", tuning, alpha)
-        run_rows.append(_row(label, run, "all", float(y_model[answers].mean()), row, n,
+        run_rows.append(_row(label, name, "all", float(y_model[answers].mean()), row, n,
                              len(answers)))
-        sampled = set(sample.answer[picked].tolist())
-        topic_rows.extend(_row(label, run, model.topic[a], float(y_model[a]), None,
-                               int(a in sampled), 1) for a in answers)
+        chosen = set(sampled[picked].tolist())
+        topic_rows.extend(_row(label, name, topic[a], float(y_model[a]), None,
+                               int(a in chosen), 1) for a in answers)
     return run_rows, topic_rows
 
 
@@ -407,4 +425,5 @@ def assignment_estimates(model: Assignments, human: Assignments,
                                design, alpha, tuning)
 
 
-__all__ = ["COLUMNS", "AssignmentEstimates", "HumanSample", "assignment_estimates", "match_sample"]
+__all__ = ["COLUMNS", "AssignmentEstimates", "HumanSample", "answer_rows", "assignment_estimates",
+           "match_sample"]

@@ -3,12 +3,14 @@ precision, the AIS rate, the TREC 2024 RAG track's support scores): judgments
 (:mod:`irscale.io.citations`) + measure names → an
 :class:`~irscale.measures.results.Evaluation`, by the kernels of
 :mod:`irscale.text.citations`, whose module documentation states the measures. Declared
-as the ``citations`` context of the catalogue (:mod:`.contexts.citations`)."""
+as the ``citations`` context of the catalogue (:mod:`.contexts.citations`). With a human
+sample of the answers (``human_sample``): the scores of the model's judgments corrected on
+it, with prediction-powered intervals (:mod:`irscale.evaluation.citations_ppi`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,6 +20,9 @@ from ..measures.results import Evaluation
 from ..text.citations import CITATIONS_EXPECTED, DEFAULT_MEASURES, citation_values
 from ..text.params import CITATIONS
 from .outputs import text_evaluation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .assignments_ppi import AssignmentEstimates
 
 
 def _sources(judgments: Any) -> list[Any]:
@@ -33,15 +38,23 @@ def read_judgments(judgments: Any) -> Citations:
     """The support judgments of every input of ``judgments`` (see
     :func:`evaluate_citations`) as one :class:`Citations`: the per-sentence labels that
     :func:`irscale.text.citations.sentence_scores` reads before averaging."""
-    return combine_citations(a if isinstance(a, Citations) else read_citations(a)
-                             for a in _sources(judgments))
+    return _read(judgments)[0]
+
+
+def _read(judgments: Any) -> tuple[Citations, list[tuple[str, int]]]:
+    """:func:`read_judgments`, and the file and line of every record."""
+    parts = [a if isinstance(a, Citations) else read_citations(a)
+             for a in _sources(judgments)]
+    return combine_citations(parts), [(p.source, line) for p in parts for line in p.line]
 
 
 @CITATIONS
 def evaluate_citations(judgments: Any,
                        measures: str | Iterable[str] = DEFAULT_MEASURES, *,
                        max_citations: int | None = None,
-                       allow_empty: bool = False) -> Evaluation:
+                       allow_empty: bool = False, human_sample: Any = None,
+                       design: str = "answers", alpha: float = 0.05,
+                       tuning: str = "ppi++") -> Evaluation | AssignmentEstimates:
     """Score cited answers by the support judgments of their sentences
     (:mod:`irscale.text.citations`: ALCE's citation recall and precision, the AIS rate,
     the TREC 2024 RAG track's weighted precision and recall of support).
@@ -60,13 +73,29 @@ def evaluate_citations(judgments: Any,
         RAG track judge three); default: every citation a record gives.
     allow_empty : bool
         As for the other runners (every run has records, so it never applies).
+    human_sample : path, bytes, list of record dicts or Citations, or a list of them
+        Human support judgments (the same JSON lines) of a simple random sample of the
+        answers of ``judgments``, which are then a model's, every sentence relabelled: the
+        scores are estimated by prediction-powered inference, the model's corrected on
+        the sample (:mod:`irscale.evaluation.citations_ppi`).
+    design : {"answers"}
+        How the human sample was drawn: a uniform sample of the answers (the sentence
+        designs ``uniform``, ``stratified``, ``inclusion`` of nugget assignments are
+        refused: a judged sentence has no identity apart from its answer).
+    alpha : float
+        The intervals' level is ``1 − alpha``.
+    tuning : {"ppi++", "ppi", "classical"}
+        The weight λ of the model's labels: estimated (PPI++), 1 (PPI) or 0 (the human
+        sample alone).
 
     Returns
     -------
-    Evaluation
+    Evaluation, or AssignmentEstimates with a human sample
         One value per answer (topic, run), averaged over each run's topics (ALCE's macro
         average over answers); the statistics (``intervals``, ``compare``) apply as to
-        any evaluation.
+        any evaluation. With ``human_sample``: the prediction-powered scores of every run
+        and measure with their intervals, the model's score and the correction shown
+        apart (:class:`~irscale.evaluation.assignments_ppi.AssignmentEstimates`).
 
     Examples
     --------
@@ -82,6 +111,13 @@ def evaluate_citations(judgments: Any,
     names = measure_names(measures, split=False, expected=CITATIONS_EXPECTED)
     requests = [parse_name(name, "citations") for name in names]
     records = read_judgments(judgments)
+    if human_sample is not None:
+        from .citations_ppi import citation_estimates
+
+        human, where = _read(human_sample)
+        return citation_estimates(records, human, where, [r.family for r in requests],
+                                  max_citations=max_citations, design=design, alpha=alpha,
+                                  tuning=tuning)
     values = citation_values(records, [r.family for r in requests],
                              max_citations=max_citations)
     values = {r.label: values[r.family] for r in requests}

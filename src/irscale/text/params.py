@@ -145,8 +145,27 @@ CITATION_JUDGMENTS = Param("judgments", InputFiles(), None, "support judgments o
                            "answers (JSON lines of qid, run_id, sentences with their "
                            "citations and support labels: ALCE's, the TREC RAG track's)",
                            ("judgments",), "FILE")
-#: :func:`irscale.text.evaluate_citations` (``irscale text citations``).
-CITATIONS = Binding((MAX_CITATIONS,), takes=(CITATION_JUDGMENTS,))
+#: ``citations MODEL --human-sample FILE...``: human support judgments of a sample of the
+#: answers of the judgments, which are a model's (:mod:`irscale.evaluation.citations_ppi`):
+#: :func:`irscale.text.evaluate_citations`' ``human_sample``.
+CITATION_SAMPLE = Param("human_sample", InputFiles(), None, "human support judgments (the "
+                        "same JSON lines) of a sample of the answers judged, which are a "
+                        "model's: each score estimated by prediction-powered inference, the "
+                        "model's score corrected on the sample, with its interval",
+                        ("--human-sample",), "FILE")
+#: How the human sample of the support judgments was drawn: whole answers only (a
+#: sentence of the judgments is not identified apart from its answer).
+CITATION_DESIGN = Param("design", Names("human sample design", ("answers", *SAMPLE_DESIGNS)),
+                        "answers", "how the human sample was drawn: answers: a uniform "
+                        "sample of the answers, every sentence relabelled (the sentence "
+                        "designs uniform, stratified, inclusion are refused: a judged "
+                        "sentence has no identity apart from its answer)", ("--design",),
+                        "DESIGN")
+#: :func:`irscale.text.evaluate_citations` (``irscale text citations``): the design, level
+#: and tuning apply to a human sample (``human_sample=``, ``--human-sample``).
+CITATIONS = Binding((MAX_CITATIONS, CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
+    Needs((CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), "a human sample", on=CITATION_SAMPLE),),
+    takes=(CITATION_JUDGMENTS, CITATION_SAMPLE))
 #: :func:`irscale.evaluate_sessions` (``irscale session``).
 SESSIONS = Binding((CLICK_ORDER, SESSION_CLICK_GAIN, RELEVANCE), rules=(CLICK_OPTIONS,))
 #: ``--corpus`` (``irscale text bleu``): each run's corpus BLEU
