@@ -27,7 +27,8 @@ _EXPORTS: dict[str, str] = {
 __all__: list[str] = ["AuditResult", "JudgeAudit", "LabelPlan", "LabelSelection", "audit",
                       "audit_assignments", "plan", "select"]
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"audit", "plan"})
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS,
+                                    shadowed={"audit", "audit_assignments", "plan"})
 
 if TYPE_CHECKING:  # pragma: no cover
     from .audit import AuditResult, JudgeAudit, audit

@@ -53,6 +53,10 @@ more judges and the runs, :func:`audit` answers per judge, on the topics both ju
 the agreement and the rankings of a judge; each judge its own stream from ``rng``,
 identical for a seed). A replicate where a statistic is undefined (one grade only, every
 run tied) is left out of its interval, and the count of replicates kept is stated.
+
+Statistics 1 to 4 are computed from the per-topic confusions of the labels both give and
+the per-topic scores under each side (:func:`fidelity`), so that the audit of model-made
+nugget assignments (:mod:`irscale.labels.audit_assignments`) computes them as this one.
 """
 
 from __future__ import annotations
