@@ -28,9 +28,11 @@ JUDGE = Param("judges", InputFiles(), None, "the qrels of a judge (repeatable; w
               "--samples, a repeated sample of one judge; with --assignments, a model's "
               "assignment file), named by its file", ("--judge",), "JUDGE")
 #: ``-m``: its default depends on ``--assignments`` (the functions' own defaults).
-MEASURE = Param("measure", lp.AUDIT_MEASURE.domain, None, lp.AUDIT_MEASURE.doc,
-                ("-m", "--measure"), "MEASURE", unset=f"{lp.DEFAULT_AUDIT_MEASURE}; "
-                f"{lp.DEFAULT_ASSIGNMENT_MEASURE} with --assignments")
+MEASURE = Param("measure", lp.AUDIT_MEASURE.domain, None, f"{lp.AUDIT_MEASURE.doc} (with "
+                "--assignments: A, V or W, strict or partial, under the human and the "
+                "model's assignments)", ("-m", "--measure"), "MEASURE",
+                unset=f"{lp.DEFAULT_AUDIT_MEASURE}; {lp.DEFAULT_ASSIGNMENT_MEASURE} with "
+                "--assignments")
 
 
 def _counts(args: argparse.Namespace) -> None:
