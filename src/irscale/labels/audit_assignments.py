@@ -43,7 +43,7 @@ import pandas as pd
 
 from ..core.progress import ProgressArg, check_progress, counted_work
 from ..errors import AlignmentError, InputError, InputFormatError, ParameterError
-from .audit import REPLICATE_BYTES, AuditResult, JudgeAudit, _Options, fidelity
+from .audit import REPLICATE_BYTES, AuditResult, JudgeAudit, _confusions, _Options, fidelity
 from .params import AUDIT_ASSIGNMENTS, AUDIT_SAMPLES, DEFAULT_ASSIGNMENT_MEASURE, DEFAULT_TOP_K
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -141,8 +141,6 @@ def _audit_one(name: str, judge: Assignments, human: Assignments, items_h: pd.Da
                          "common on the compared topics: there is no agreement to measure "
                          "(nugget texts written differently?)")
     grades = np.unique(np.concatenate([compared["rel_human"], compared["rel_judge"]]))
-    from .audit import _confusions
-
     h_scores = _scores(human, request, topics, runs)
     j_scores = _scores(judge, request, topics, runs)
     tables = fidelity(_confusions(compared, topics, grades), grades, h_scores, j_scores,
