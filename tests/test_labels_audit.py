@@ -1,11 +1,13 @@
 """irscale.labels.audit against its references: the agreement against scikit-learn's
 ``cohen_kappa_score`` (every weighting) and the ``krippendorff`` package, τ_b against
 scipy's ``kendalltau``, RBO against the ``rbo`` package, the bias model against
-statsmodels' MixedLM; and simulations: a judge that upgrades one run's documents is flagged
-with high power, a judge with no bias on any run raises false alarms at most at α."""
+statsmodels' MixedLM, and the same of the audit of nugget assignments on generated files;
+and simulations: a judge that upgrades one run's documents is flagged with high power, a
+judge with no bias on any run raises false alarms at most at α."""
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import numpy as np
@@ -13,8 +15,8 @@ import pandas as pd
 import pytest
 
 from irscale.datasets import synthetic_collection
-from irscale.errors import AlignmentError, InputError, ParameterError
-from irscale.labels import audit
+from irscale.errors import AlignmentError, InputError, MeasureError, ParameterError
+from irscale.labels import audit, audit_assignments
 from irscale.labels.audit import (
     BOTH,
     HUMAN_ONLY,
@@ -264,3 +266,104 @@ def test_samples_consistency_is_statsmodels_and_krippendorff(collection):
     majority = result.judge("vote:majority").agreement.set_index("statistic")["estimate"]
     single = result.judge("s0").agreement.set_index("statistic")["estimate"]
     assert majority["kappa"] > single["kappa"]  # the vote of three noisy samples agrees more
+
+
+# ---------------------------------------------------------------- nugget assignments
+ASSIGNMENT_NAMES = ("not_support", "partial_support", "support")
+
+
+def assignment_records(grades: np.ndarray, vital: np.ndarray, keep: np.ndarray,
+                       skip: set[tuple[int, int]] = frozenset()) -> list[dict]:
+    """Records of ``grades`` (topics × runs × nuggets), the nuggets where ``keep``, the
+    (topic, run) in ``skip`` left out."""
+    return [{"qid": f"t{t}", "run_id": f"r{r}", "nuggets": [
+        {"text": f"n{max(k, 1)}", "importance": "vital" if vital[t, r, k] else "okay",
+         "assignment": ASSIGNMENT_NAMES[grades[t, r, k]]}
+        for k in range(grades.shape[2]) if keep[t, r, k]]}
+        for t in range(grades.shape[0]) for r in range(grades.shape[1])
+        if (t, r) not in skip and keep[t, r].any()]
+
+
+def write_jsonl(path, records: list[dict]) -> str:
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return str(path)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_assignment_audit_against_references(seed, tmp_path):
+    """On generated assignment files (a human sample of the nuggets, a record the model
+    lacks, nugget texts repeated within a record): κ unweighted, linear and quadratic are
+    scikit-learn's ``cohen_kappa_score`` and α ordinal the ``krippendorff`` package's over
+    the items both label on the compared topics; τ_b is scipy's ``kendalltau`` of the runs'
+    mean W computed here; the bias's run effects are the mean differences (a complete
+    table); the items one side only labels are counted."""
+    rng = np.random.default_rng(seed)
+    n_t, n_r, n_k = 7, 5, 6
+    quality = rng.normal(0, 0.7, n_r)
+    grades = np.clip(np.round(rng.normal(1 + quality[None, :, None], 0.9,
+                                         (n_t, n_r, n_k))), 0, 2).astype(int)
+    model = np.where(rng.random(grades.shape) < 0.65, grades,
+                     rng.integers(0, 3, grades.shape))
+    vital = rng.random(grades.shape) < 0.5
+    vital[:, :, :2] = True
+    sampled = rng.random(grades.shape) < 0.7
+    sampled[:, :, :2] = True  # (nuggets 0 and 1 share their text: both kept)
+    every = np.ones(grades.shape, dtype=bool)
+    human_file = write_jsonl(tmp_path / "human.jsonl",
+                             assignment_records(grades, vital, sampled))
+    model_file = write_jsonl(tmp_path / "model.jsonl",
+                             assignment_records(model, vital, every, skip={(0, 1)}))
+    result = audit_assignments(human_file, [model_file], n_boot=30, top_k=3, rng=seed)
+    found = result.judge("model")
+    compared = range(1, n_t)  # topic 0 lacks run 1's model record
+    mask = np.zeros(grades.shape, dtype=bool)
+    mask[list(compared)] = True
+    h, j = grades[mask & sampled], model[mask & sampled]
+    agreement = found.agreement.set_index("statistic")["estimate"]
+    for name, weights in (("kappa", None), ("kappa_linear", "linear"),
+                          ("kappa_quadratic", "quadratic")):
+        assert agreement[name] == pytest.approx(
+            sklearn_metrics.cohen_kappa_score(j, h, weights=weights), abs=1e-12)
+    assert agreement["alpha_ordinal"] == pytest.approx(krippendorff.alpha(
+        reliability_data=np.vstack([h, j]).astype(float), level_of_measurement="ordinal",
+        value_domain=np.unique(np.concatenate([h, j]))), abs=1e-12)
+
+    def mean_w(g: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        w = np.where(vital, 1.0, 0.5) * keep
+        per = (w * g / 2).sum(axis=2) / w.sum(axis=2)
+        return per[list(compared)]
+
+    h_scores, j_scores = mean_w(grades, sampled), mean_w(model, every)
+    ranking = found.ranking.set_index("statistic")["estimate"]
+    assert ranking["tau_b"] == pytest.approx(sps.kendalltau(
+        h_scores.mean(axis=0), j_scores.mean(axis=0)).statistic, abs=1e-12)
+    assert found.bias["beta"].to_numpy() == pytest.approx(
+        (j_scores - h_scores).mean(axis=0), abs=1e-8)
+    assert found.topics == n_t - 1
+    coverage = dict(zip(found.coverage["what"], found.coverage["count"], strict=True))
+    assert coverage["items labelled by both (compared topics and runs)"] == h.size
+    assert coverage["items labelled by the judge only (compared topics and runs)"] == \
+        int((mask & ~sampled).sum())
+    assert coverage["items labelled by the humans only (compared topics and runs)"] == 0
+    assert coverage["records (topic, run) of the humans only"] == 1
+    assert coverage["topics of the humans left out (a shared run without a record under "
+                    "one side)"] == 1
+    assert found.unjudged["items_both"].sum() == h.size
+    again = audit_assignments(human_file, {"model": model_file}, n_boot=30, top_k=3,
+                              rng=seed)
+    pd.testing.assert_frame_equal(again.judge("model").ranking, found.ranking)
+
+
+def test_assignment_audit_refuses_a_qrels_and_its_measures(tmp_path):
+    """A qrels given as a model's assignments is refused naming its file and line, a
+    measure of qrels named as unknown among the nugget measures."""
+    rng = np.random.default_rng(0)
+    grades = rng.integers(0, 3, (3, 3, 2))
+    keep = np.ones(grades.shape, dtype=bool)
+    human = assignment_records(grades, keep, keep)
+    qrels = tmp_path / "judge.qrels"
+    qrels.write_text("1 0 d1 1\n")
+    with pytest.raises(InputError, match=r"judge\.qrels.*line 1"):
+        audit_assignments(human, [str(qrels)], n_boot=10)
+    with pytest.raises(MeasureError, match="ndcg"):
+        audit_assignments(human, {"m": human}, measure="ndcg", n_boot=10)

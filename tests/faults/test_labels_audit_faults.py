@@ -1,9 +1,14 @@
 """``irscale labels audit``: faulty human, judge and run files (file/line/text named), a
 judge with no topic or pair in common with the humans, one topic in common, one run, a
 top-k beyond the runs, options outside their domains, outputs that exist or are inputs;
-and the runs that succeed: partial topics stated, every format."""
+and the runs that succeed: partial topics stated, every format. With ``--assignments``:
+faulty human and model assignment files, a qrels given for either, models that share no
+run, topic or nugget with the humans, a nugget whose importance differs, the options of
+the qrels audit refused."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -45,6 +50,43 @@ def _with_files(cases: list) -> list:
     return [pytest.param(case.values[0].__class__(**{
         **case.values[0].__dict__, "files": (*case.values[0].files, *FILES.items())}),
         id=case.id) for case in cases]
+
+
+# ------------------------------------------------------------ nugget assignment files
+#: The grades (0 not_support, 1 partial_support, 2 support) of 3 topics × 3 runs × 3
+#: nuggets under the humans and under the model.
+HUMAN_GRADES = [[[0, 1, 2], [1, 1, 2], [2, 2, 2]], [[0, 0, 1], [1, 2, 2], [2, 1, 2]],
+                [[0, 0, 0], [0, 1, 2], [1, 2, 2]]]
+MODEL_GRADES = [[[0, 2, 2], [1, 1, 2], [2, 2, 1]], [[0, 0, 1], [0, 2, 2], [2, 2, 2]],
+                [[1, 0, 0], [0, 1, 2], [1, 2, 2]]]
+ASSIGNMENT_NAMES = ("not_support", "partial_support", "support")
+
+
+def assignment_lines(grades: list, *, keep: int = 3, run: str = "r", runs: int = 3,
+                     topic: str = "", topics: int = 3, text: str = "n",
+                     vital: bool = True) -> list[str]:
+    """JSON lines of the records of ``grades`` (topics × runs × nuggets): the first
+    ``keep`` nuggets of each, of the first ``runs`` runs and ``topics`` topics, the first
+    nugget vital where ``vital``."""
+    return [json.dumps({"qid": f"{topic}{t + 1}", "run_id": f"{run}{r}", "nuggets": [
+        {"text": f"{text}{k}", "importance": "vital" if k == 0 and vital else "okay",
+         "assignment": ASSIGNMENT_NAMES[g]} for k, g in enumerate(row[:keep])]})
+        for t, by_run in enumerate(grades[:topics]) for r, row in enumerate(by_run[:runs])]
+
+
+def assignment_text(grades: list, **options) -> bytes:
+    return text(assignment_lines(grades, **options))
+
+
+FILES.update({"h.jsonl": assignment_text(HUMAN_GRADES), "m.jsonl": assignment_text(
+    MODEL_GRADES)})
+ASSIGN = ["labels", "audit", "--assignments", "h.jsonl", "--judge", "m.jsonl", "-B", "20",
+          "--top-k", "2"]
+
+
+def assign_with(human: str = "h.jsonl", judge: str = "m.jsonl") -> list[str]:
+    return ["labels", "audit", "--assignments", human, "--judge", judge, "-B", "20",
+            "--top-k", "2"]
 
 
 def _coverage_states(*needles: str):
@@ -123,6 +165,55 @@ CASES = [
     bad("report-judge-missing", [*REPORT, "--judge", "missing.txt"], "missing.txt"),
     bad("report-judge-is-output", [*REPORT, "--judge", "h.txt", "-o", "h.txt", "--force"],
         "h.txt"),
+    # ====================================================== labels audit --assignments
+    good("assignments-audit", ASSIGN, output_contains(
+        "kappa_quadratic", "alpha_ordinal", "tau_ap", "confusion of the assignments",
+        "items labelled by the judge only", "items_both")),
+    good("assignments-audit-csv", [*ASSIGN, "--format", "csv"],
+         output_contains("judge,topics,kappa", "judge_only_items", "m,3,")),
+    good("assignments-audit-json", [*ASSIGN, "--format", "json"],
+         output_contains('"decisions"', '"coverage"')),
+    good("assignments-audit-options", [*ASSIGN, "-m", "A_strict", "--test", "sign",
+                                       "--correction", "bonferroni", "--seed", "2"]),
+    # a human sample of the nuggets: the items the model only labels are counted
+    good("assignments-audit-human-sample", [*assign_with(human="s.jsonl"), "--format",
+                                            "csv"], output_contains(",9,0\n"),
+         files={"s.jsonl": assignment_text(HUMAN_GRADES, keep=2)}),
+    good("assignments-audit-two-models", [*ASSIGN, "--judge", "m2.jsonl", "--format", "csv"],
+         output_contains("m2,3,"), files={"m2.jsonl": assignment_text(HUMAN_GRADES)}),
+    bad("assignments-audit-qrels-judge", assign_with(judge="qrels.txt"), "qrels.txt",
+        "line 1"),
+    bad("assignments-audit-qrels-human", assign_with(human="h.txt"), "h.txt", "line 1"),
+    bad("assignments-audit-bad-model-line", assign_with(judge="x.jsonl"), "x.jsonl",
+        "line 2", "assignment 'supported'", files={"x.jsonl": text([
+            *assignment_lines(MODEL_GRADES)[:1],
+            assignment_lines(MODEL_GRADES)[1].replace('"support"', '"supported"'),
+            *assignment_lines(MODEL_GRADES)[2:]])}),
+    bad("assignments-audit-model-missing", assign_with(judge="nosuch.jsonl"),
+        "nosuch.jsonl"),
+    bad("assignments-audit-no-run-in-common", assign_with(judge="x.jsonl"), "x.jsonl",
+        "share 0 runs", files={"x.jsonl": assignment_text(MODEL_GRADES, run="z")}),
+    bad("assignments-audit-one-run-in-common", assign_with(judge="x.jsonl"), "x.jsonl",
+        "share 1 run", files={"x.jsonl": assignment_text(MODEL_GRADES, runs=1)}),
+    bad("assignments-audit-no-topic-in-common", assign_with(judge="x.jsonl"), "x.jsonl",
+        "on 0 topics", files={"x.jsonl": assignment_text(MODEL_GRADES, topic="x")}),
+    bad("assignments-audit-one-topic-in-common", assign_with(judge="x.jsonl"), "x.jsonl",
+        "on 1 topic:", files={"x.jsonl": assignment_text(MODEL_GRADES, topics=1)}),
+    bad("assignments-audit-no-nugget-in-common", assign_with(judge="x.jsonl"), "x.jsonl",
+        "no nugget in common", files={"x.jsonl": assignment_text(MODEL_GRADES, text="y")}),
+    bad("assignments-audit-importance-differs", assign_with(judge="x.jsonl"), "x.jsonl",
+        "line 1", "is okay here and vital", files={"x.jsonl": assignment_text(
+            MODEL_GRADES, vital=False)}),
+    bad("assignments-audit-with-runs", [*ASSIGN[:4], "a.run", *ASSIGN[4:]],
+        "human assignment file only"),
+    bad("assignments-audit-samples", [*ASSIGN, "--judge", "h.jsonl", "--samples"],
+        "--samples applies only without --assignments"),
+    bad("assignments-audit-relevance-level", [*ASSIGN, "-l", "2"],
+        "applies only without --assignments"),
+    bad("assignments-audit-qrels-measure", [*ASSIGN, "-m", "ndcg"], "nugget measure",
+        "ndcg"),
+    bad("assignments-audit-top-k-beyond-runs", [*ASSIGN[:-1], "4"], opt("--top-k"),
+        "runs of the human assignments"),
     *_with_files(trec_file_faults("audit-judge", "qrels", lambda name: audit_with(
         judge=name), audit_with(), name="j/qrels.txt")),
     *_with_files(trec_file_faults("audit-run", "run", lambda name: [

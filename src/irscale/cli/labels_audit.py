@@ -1,5 +1,6 @@
 """``irscale labels audit``: automatic (LLM) judges audited against human qrels
-(:func:`irscale.labels.audit`; docs/labels.md)."""
+(:func:`irscale.labels.audit`), or with ``--assignments`` model-made nugget assignments
+against human ones (:func:`irscale.labels.audit_assignments`); docs/labels.md."""
 
 from __future__ import annotations
 
@@ -24,12 +25,25 @@ from .runargs import add_names, named_runs, read_inputs
 
 #: ``--judge JUDGE_QRELS``, repeatable: the judges audited, named by their files.
 JUDGE = Param("judges", InputFiles(), None, "the qrels of a judge (repeatable; with "
-              "--samples, a repeated sample of one judge), named by its file",
-              ("--judge",), "JUDGE_QRELS")
+              "--samples, a repeated sample of one judge; with --assignments, a model's "
+              "assignment file), named by its file", ("--judge",), "JUDGE")
+#: ``-m``: its default depends on ``--assignments`` (the functions' own defaults).
+MEASURE = Param("measure", lp.AUDIT_MEASURE.domain, None, f"{lp.AUDIT_MEASURE.doc} (with "
+                "--assignments: A, V or W, strict or partial, under the human and the "
+                "model's assignments)", ("-m", "--measure"), "MEASURE",
+                unset=f"{lp.DEFAULT_AUDIT_MEASURE}; {lp.DEFAULT_ASSIGNMENT_MEASURE} with "
+                "--assignments")
 
 
 def _counts(args: argparse.Namespace) -> None:
-    """HUMAN and two runs at least; with ``--samples``, two judges at least."""
+    """HUMAN and two runs at least (with ``--assignments``, HUMAN only); with
+    ``--samples``, two judges at least."""
+    if args.assignments:
+        if len(args.inputs) != 1:
+            raise ParameterError(f"--assignments: give the human assignment file only, the "
+                                 f"runs are those of its records (got {len(args.inputs)} "
+                                 "files)")
+        return
     if len(args.inputs) < 3:
         raise ParameterError(f"give the human qrels then two run files at least (got "
                              f"{len(args.inputs)} files)")
@@ -43,9 +57,10 @@ def add_parser(sub) -> None:
     add_command(
         sub, "audit", run_audit,
         (INPUTS, {"nargs": "*", "metavar": "HUMAN RUN",
-                  "doc": "the human qrels, then the runs (two at least)"}),
+                  "doc": "the human qrels, then the runs (two at least); with "
+                  "--assignments, the human assignment file only"}),
         (JUDGE, {"action": "append", "required": True}),
-        lp.AUDIT_MEASURE, lp.AUDIT_REPEATED,
+        MEASURE, lp.AUDIT_ASSIGNMENTS_MODE, lp.AUDIT_REPEATED,
         (SIGNIFICANCE, {"doc": "level of the tests and of the runs flagged for bias; the "
                         "intervals are at 1 - A"}),
         lp.AUDIT_TEST, MULTIPLE_CORRECTION, lp.AUDIT_SAMPLES, lp.AUDIT_SEED, lp.AUDIT_RBO_P,
@@ -57,18 +72,27 @@ def add_parser(sub) -> None:
         description="Label agreement (Cohen's kappa, Krippendorff's alpha), system-ranking "
         "fidelity (tau_b, tau_ap, RBO, top-k) with bootstrap intervals over topics, the "
         "decisions of paired tests under each qrels, the judge's bias per run (a mixed "
-        "model) and the unjudged documents of every judge; see docs/labels.md.",
-        binding=lp.AUDIT, rules=(DIGITS_RULE, _counts))
+        "model) and the unjudged documents of every judge; with --assignments, the same of "
+        "a model's nugget assignments against human ones; see docs/labels.md.",
+        binding=lp.AUDIT_CHOICE, rules=(DIGITS_RULE, _counts))
 
 
 def run_audit(args: argparse.Namespace) -> Done:
     """``labels audit``: the tables of :class:`irscale.labels.AuditResult`."""
+    if args.assignments:
+        from ..labels.audit_assignments import audit_assignments
+
+        return table_text(args, audit_assignments(
+            args.inputs[0], args.judges, measure=args.measure or lp.DEFAULT_ASSIGNMENT_MEASURE,
+            alpha=args.alpha, test=args.test, correction=args.correction, n_boot=args.n_boot,
+            rng=args.seed, p=args.p, top_k=args.top_k, progress=wants_progress(args)))
     human, runs = read_inputs(args.inputs[0], named_runs(args.inputs[1:], args.names))
     judges = [read_inputs(path, [])[0] for path in args.judges]  # before scipy
     from ..labels.audit import audit
 
     return table_text(args, audit(
-        human, judges, runs, measure=args.measure, samples=args.samples, alpha=args.alpha,
+        human, judges, runs, measure=args.measure or lp.DEFAULT_AUDIT_MEASURE,
+        samples=args.samples, alpha=args.alpha,
         test=args.test, correction=args.correction, n_boot=args.n_boot, rng=args.seed,
         p=args.p, top_k=args.top_k, relevance_level=args.relevance_level,
         progress=wants_progress(args)))

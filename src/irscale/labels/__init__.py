@@ -1,6 +1,7 @@
 """Human and automatic relevance labels judged against each other: the audit of automatic
-(LLM) judges beside human qrels (:mod:`irscale.labels.audit`) and the planning of the
-human labels that prediction-powered intervals need (:mod:`irscale.labels.plan`).
+(LLM) judges beside human qrels (:mod:`irscale.labels.audit`; model-made nugget
+assignments beside human ones, :mod:`irscale.labels.audit_assignments`) and the planning of
+the human labels that prediction-powered intervals need (:mod:`irscale.labels.plan`).
 
 The aggregation of crowd labels, their agreement and the automatic judgments themselves
 stay :mod:`irscale.collections`'s; this package answers whether a judge can stand in for
@@ -18,16 +19,19 @@ from ..core.lazy import lazy_package
 #: Public name → the submodule that defines it.
 _EXPORTS: dict[str, str] = {
     "AuditResult": ".audit", "JudgeAudit": ".audit", "audit": ".audit",
+    "audit_assignments": ".audit_assignments",
     "LabelPlan": ".plan", "plan": ".plan",
     "LabelSelection": ".plan_select", "select": ".plan_select",
 }
 
 __all__: list[str] = ["AuditResult", "JudgeAudit", "LabelPlan", "LabelSelection", "audit",
-                      "plan", "select"]
+                      "audit_assignments", "plan", "select"]
 
-__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, shadowed={"audit", "plan"})
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS,
+                                    shadowed={"audit", "audit_assignments", "plan"})
 
 if TYPE_CHECKING:  # pragma: no cover
     from .audit import AuditResult, JudgeAudit, audit
+    from .audit_assignments import audit_assignments
     from .plan import LabelPlan, plan
     from .plan_select import LabelSelection, select

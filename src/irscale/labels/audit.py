@@ -53,6 +53,10 @@ more judges and the runs, :func:`audit` answers per judge, on the topics both ju
 the agreement and the rankings of a judge; each judge its own stream from ``rng``,
 identical for a seed). A replicate where a statistic is undefined (one grade only, every
 run tied) is left out of its interval, and the count of replicates kept is stated.
+
+Statistics 1 to 4 are computed from the per-topic confusions of the labels both give and
+the per-topic scores under each side (:func:`fidelity`), so that the audit of model-made
+nugget assignments (:mod:`irscale.labels.audit_assignments`) computes them as this one.
 """
 
 from __future__ import annotations
@@ -137,7 +141,8 @@ class AuditResult(HtmlRepr):
     """What :func:`audit` finds: one :class:`JudgeAudit` a judge (``judges``; with
     ``samples``, the votes ``vote:majority`` and ``vote:dawid-skene`` after the samples),
     ``consistency`` (with ``samples``: one row a statistic of the samples' consistency;
-    else None) and the settings the numbers depend on."""
+    else None), the settings the numbers depend on and what the judges give (``subject``:
+    ``qrels``, or ``assignments``, :func:`irscale.labels.audit_assignments`)."""
 
     judges: tuple[JudgeAudit, ...]
     measure: str
@@ -148,6 +153,7 @@ class AuditResult(HtmlRepr):
     top_k: int
     p: float
     consistency: pd.DataFrame | None = field(default=None)
+    subject: str = "qrels"
 
     def judge(self, name: str) -> JudgeAudit:
         """The audit of the judge ``name``."""
@@ -169,9 +175,10 @@ class AuditResult(HtmlRepr):
                         for verdict, count in found.verdicts().items()})
             row["mean_bias"] = float(found.bias["beta"].mean())
             row["flagged"] = int(found.bias["flagged"].sum())
-            coverage = dict(zip(found.coverage["what"], found.coverage["count"], strict=True))
-            row["judge_only_pairs"] = coverage[JUDGE_ONLY]
-            row["human_only_pairs"] = coverage[HUMAN_ONLY]
+            counts = found.coverage["count"]  # rows: both, the judge only, the humans only
+            unit = "pairs" if self.subject == "qrels" else "items"
+            row[f"judge_only_{unit}"] = int(counts.iloc[1])
+            row[f"human_only_{unit}"] = int(counts.iloc[2])
             rows.append(row)
         return declare(pd.DataFrame(rows), dict.fromkeys(
             (*AGREEMENT_STATISTICS, *RANKING_STATISTICS), _UNDEFINED))
@@ -197,14 +204,15 @@ class AuditResult(HtmlRepr):
             return json_text(tree, indent=2)
         level = f"{100 * (1 - self.alpha):g}%"
         parts = [format_table(self.to_frame(), fmt, digits=digits,
-                              title=f"Audit of the judges against the human qrels "
+                              title=f"Audit of the judges against the human {self.subject} "
                               f"({self.measure}; {level} bootstrap intervals, "
                               f"{self.n_boot} resamples of the topics)")]
         if self.consistency is not None:
             parts.append(format_table(self.consistency, fmt, digits=digits,
                                       title="Consistency of the repeated samples"))
         for found in self.judges:
-            for name, title in TITLES.items():
+            for name, title in (TITLES if self.subject == "qrels" else
+                                ASSIGNMENT_TITLES).items():
                 parts.append(format_table(found.frames()[name], fmt, digits=digits,
                                           title=f"{found.judge}: {title.format(self=self)}"))
         return "\n\n".join(parts)
@@ -219,6 +227,15 @@ TITLES = {
     "bias": "bias of the judge per run (judge minus human, run effect, {self.correction})",
     "unjudged": "documents retrieved and unjudged (counted non-relevant, as trec_eval)",
     "coverage": "pairs and topics judged by one side only",
+}
+#: The titles of a judge's tables in the audit of nugget assignments.
+ASSIGNMENT_TITLES = {
+    **TITLES,
+    "confusion": "confusion of the assignments (0 not_support, 1 partial_support, "
+                 "2 support; judge rows, human columns)",
+    "decisions": "pairs of runs significant under each side ({self.test}, {self.correction})",
+    "unjudged": "nuggets of each run on the compared topics, by who labels them",
+    "coverage": "items, records and topics labelled by one side only",
 }
 
 
@@ -478,33 +495,47 @@ REPLICATE_BYTES = 64
 
 
 def _bootstrap(flat: np.ndarray, grades: np.ndarray, human: np.ndarray, judge: np.ndarray,
-               setting: _Setting, generator: np.random.Generator, work: Any, done: int
+               options: _Options, generator: np.random.Generator, work: Any, done: int
                ) -> tuple[np.ndarray, np.ndarray]:
-    """The agreement and ranking statistics of ``setting.n_boot`` resamples of the topics
+    """The agreement and ranking statistics of ``options.n_boot`` resamples of the topics
     (``flat``: topics × the confusion matrix's cells; ``human``, ``judge``: topics × runs),
     the same draws for both, a chunk at a time, ``work`` told after each."""
     from ..stats.bootstrap import resample_counts
 
     n_topics, k = flat.shape[0], len(grades)
-    agreement = np.empty((setting.n_boot, len(AGREEMENT_STATISTICS)))
-    ranking = np.empty((setting.n_boot, len(RANKING_STATISTICS)))
-    for first in range(0, setting.n_boot, CHUNK):
-        size = min(CHUNK, setting.n_boot - first)
+    agreement = np.empty((options.n_boot, len(AGREEMENT_STATISTICS)))
+    ranking = np.empty((options.n_boot, len(RANKING_STATISTICS)))
+    for first in range(0, options.n_boot, CHUNK):
+        size = min(CHUNK, options.n_boot - first)
         weights = resample_counts(generator.integers(0, n_topics, size=(size, n_topics)),
                                   n_topics)
         agreement[first:first + size] = _agreement((weights @ flat).reshape(-1, k, k),
                                                    grades)
         ranking[first:first + size] = _rankings(weights @ human / n_topics,
-                                                weights @ judge / n_topics, setting.p,
-                                                setting.top_k)
+                                                weights @ judge / n_topics, options.p,
+                                                options.top_k)
         work(done + first + size)
     return agreement, ranking
 
 
 # ---------------------------------------------------------------------------- one judge
 @dataclass(frozen=True)
-class _Setting:
-    """What every judge's audit shares: the runs, the human values and the options."""
+class _Options:
+    """The options every judge's statistics share (the audit of qrels and that of nugget
+    assignments alike)."""
+
+    alpha: float
+    test: str
+    correction: Correction
+    n_boot: int
+    p: float
+    top_k: int
+
+
+@dataclass(frozen=True)
+class _Setting(_Options):
+    """What every judge's audit of qrels shares: the runs, the human values and the
+    options."""
 
     run_list: list[Any]
     names: list[str]
@@ -514,13 +545,34 @@ class _Setting:
     human_topics: list[str]
     human_scores: np.ndarray
     measure: str
-    alpha: float
-    test: str
-    correction: Correction
-    n_boot: int
-    p: float
-    top_k: int
     relevance_level: int
+
+
+def fidelity(confusions: np.ndarray, grades: np.ndarray, h_scores: np.ndarray,
+             j_scores: np.ndarray, names: list[str], options: _Options,
+             generator: np.random.Generator, work: Any, done: int) -> dict[str, pd.DataFrame]:
+    """A judge's ``agreement``, ``confusion``, ``ranking``, ``decisions`` and ``bias``
+    tables (module documentation) from the per-topic confusion matrices of the items both
+    label (topics × judge grade × human grade, over ``grades``) and the per-topic scores
+    of the runs ``names`` under each side (topics × runs): what the audit of qrels and
+    that of nugget assignments share."""
+    n_topics, k = len(confusions), len(grades)
+    flat = confusions.reshape(n_topics, -1)
+    point = _rankings(h_scores.mean(axis=0)[None], j_scores.mean(axis=0)[None], options.p,
+                      options.top_k)[0]
+    agreed, replicated = _bootstrap(flat, grades, h_scores, j_scores, options, generator,
+                                    work, done)
+    return {
+        "agreement": _interval_table(AGREEMENT_STATISTICS,
+                                     _agreement(flat.sum(axis=0).reshape(k, k), grades),
+                                     agreed, options.alpha),
+        "confusion": pd.DataFrame(confusions.sum(axis=0).astype(np.int64),
+                                  index=pd.Index(grades, name="judge"),
+                                  columns=[f"human={g}" for g in grades]),
+        "ranking": _interval_table(RANKING_STATISTICS, point, replicated, options.alpha),
+        "decisions": _decisions(h_scores, j_scores, names, options.test, options.correction,
+                                options.alpha),
+        "bias": _bias(j_scores - h_scores, names, options.correction, options.alpha)}
 
 
 def _source(qrels: Qrels) -> str:
@@ -553,30 +605,12 @@ def _audit_judge(name: str, qrels: Qrels, setting: _Setting, seed: np.random.See
     j_scores = _per_topic(qrels, setting.run_list, [setting.measure], common,
                           setting.relevance_level, sample=True)[0][:, :, 0]
     grades = np.unique(np.concatenate([both["rel_human"], both["rel_judge"]]))
-    confusions = _confusions(both, common, grades)
-    n_topics = len(common)
-    flat = confusions.reshape(n_topics, -1)
-    k = len(grades)
-    point = _rankings(h_scores.mean(axis=0)[None], j_scores.mean(axis=0)[None], setting.p,
-                      setting.top_k)[0]
-    agreed, replicated = _bootstrap(flat, grades, h_scores, j_scores, setting,
-                                    np.random.default_rng(seed), work, done)
-    agreement = _interval_table(AGREEMENT_STATISTICS,
-                                _agreement(flat.sum(axis=0).reshape(k, k), grades), agreed,
-                                setting.alpha)
-    ranking = _interval_table(RANKING_STATISTICS, point, replicated, setting.alpha)
-    confusion = pd.DataFrame(confusions.sum(axis=0).astype(np.int64),
-                             index=pd.Index(grades, name="judge"),
-                             columns=[f"human={g}" for g in grades])
+    tables = fidelity(_confusions(both, common, grades), grades, h_scores, j_scores,
+                      setting.names, setting, np.random.default_rng(seed), work, done)
     coverage, unjudged = _coverage(setting.human, judge, setting.human_qrels, qrels, common,
                                    setting.retrieved, setting.names)
-    return JudgeAudit(
-        judge=name, source=qrels.source, topics=n_topics, agreement=agreement,
-        confusion=confusion, ranking=ranking,
-        decisions=_decisions(h_scores, j_scores, setting.names, setting.test,
-                             setting.correction, setting.alpha),
-        bias=_bias(j_scores - h_scores, setting.names, setting.correction, setting.alpha),
-        unjudged=unjudged, coverage=coverage)
+    return JudgeAudit(judge=name, source=qrels.source, topics=len(common), **tables,
+                      unjudged=unjudged, coverage=coverage)
 
 
 # ---------------------------------------------------------------------------- the audit

@@ -3,7 +3,7 @@ line (:class:`~irscale.core.params.Param`, :class:`~irscale.core.binding.Binding
 
 from __future__ import annotations
 
-from ..core.binding import Binding
+from ..core.binding import Binding, Choice
 from ..core.params import (
     INTERVAL_SAMPLES,
     NO_WORK,
@@ -56,3 +56,24 @@ AUDIT_REPEATED = Param("samples", Switch(), False, "the judges are repeated samp
 #: :func:`irscale.labels.audit`.
 AUDIT = Binding((AUDIT_MEASURE, AUDIT_REPEATED, SIGNIFICANCE, AUDIT_TEST, MULTIPLE_CORRECTION,
                  AUDIT_SAMPLES, AUDIT_SEED, AUDIT_RBO_P, AUDIT_TOP_K, RELEVANCE))
+
+# ------------------------------------------------------------------ audit of assignments
+#: The score whose per-topic values order the runs in
+#: :func:`irscale.labels.audit_assignments`: the TREC 2024 RAG track's Weighted score with
+#: partial credit (:mod:`irscale.text.assignments`).
+DEFAULT_ASSIGNMENT_MEASURE = "W"
+ASSIGNMENT_AUDIT_MEASURE = Param("measure", Text(), DEFAULT_ASSIGNMENT_MEASURE, "the score "
+                                 "(A, V or W, strict or with partial credit) whose means "
+                                 "order the runs under the human and the model's "
+                                 "assignments", ("-m", "--measure"), "MEASURE")
+AUDIT_ASSIGNMENTS_MODE = Param("assignments", Switch(), False, "HUMAN and every --judge are "
+                               "nugget assignment files (JSON lines, as text nuggets "
+                               "--assignments reads): a model's assignments audited against "
+                               "human ones, no runs", ("--assignments",))
+#: :func:`irscale.labels.audit_assignments`.
+AUDIT_ASSIGNMENTS = Binding((ASSIGNMENT_AUDIT_MEASURE, SIGNIFICANCE, AUDIT_TEST,
+                             MULTIPLE_CORRECTION, AUDIT_SAMPLES, AUDIT_SEED, AUDIT_RBO_P,
+                             AUDIT_TOP_K))
+#: ``irscale labels audit``: ``--assignments`` chooses the function.
+AUDIT_CHOICE = Choice(AUDIT_ASSIGNMENTS_MODE, {False: AUDIT, True: AUDIT_ASSIGNMENTS},
+                      shared=(AUDIT_MEASURE,))
