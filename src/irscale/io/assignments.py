@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -45,6 +45,8 @@ from ._text import PathLike, read_bytes, source_name
 from .files import check_file_source, check_text, is_stdio
 from .json_input import parse_json_lines
 
+#: What makes the error of a record: ``fault(reason)``, naming its file, line and text.
+Fault = Callable[[str], InputError]
 #: The spellings of a record's topic and run, the first preferred.
 TOPIC_KEYS = ("qid", "topic_id", "topic")
 RUN_KEYS = ("run_id", "run")
@@ -136,12 +138,55 @@ def _records(source: Any, what: str = "assignments"
                   for n, value in parse_json_lines(data, name))
 
 
+def keyed_records(source: Any, what: str
+                  ) -> tuple[str, Iterator[tuple[int, dict[str, Any], str, Fault, str, str]]]:
+    """(name, (line, record, text, fault, topic, run) of every record) of a file or a list
+    of dicts (:func:`_records`), each record's (topic, run) identified (:func:`identify`;
+    a record without a run takes the one its file's name gives) and ``fault(reason)``
+    making the error that names its line. A (topic, run) given twice is a
+    :class:`~irscale.errors.DuplicateError`, raised once the caller has read the record (a
+    record both malformed and repeated is refused as malformed)."""
+    name, records = _records(source, what)
+    default_run = _stem_run(name)
+
+    def identified() -> Iterator[tuple[int, dict[str, Any], str, Fault, str, str]]:
+        first: dict[tuple[str, str], int] = {}
+        for number, record, text in records:
+            def fault(reason: str, number: int = number, text: str = text
+                      ) -> InputFormatError:
+                return InputFormatError(reason, source=name, line=number, text=text)
+
+            topic, run = identify(record, fault, default_run)
+            yield number, record, text, fault, topic, run
+            if (topic, run) in first:
+                raise DuplicateError(f"(topic {topic!r}, run {run!r}) given twice (first on "
+                                     f"line {first[topic, run]})", source=name, line=number,
+                                     text=text)
+            first[topic, run] = number
+    return name, identified()
+
+
+def listed(record: Mapping[str, Any], keys: Sequence[str], fault: Fault, empty: str
+           ) -> tuple[str, list[Any]]:
+    """(key, value) of the first of ``keys`` the record holds: a list that is not empty
+    (``empty`` says why it must not be); ``fault`` makes the error of a record that has
+    none, or another value."""
+    key = next((k for k in keys if k in record), None)
+    if key is None:
+        raise fault(f"no {keys[0]}" if len(keys) == 1 else f"no {keys[0]} ({', '.join(keys)})")
+    value = record[key]
+    if not isinstance(value, list):
+        raise fault(f"{key} must be a list of objects")
+    if not value:
+        raise fault(f"{key} is empty: {empty}")
+    return key, value
+
+
 def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, Any]]
                      ) -> Assignments:
     """Read nugget assignment records (module documentation): a path, ``-``, an open
     binary file, bytes, or a list of dicts."""
-    name, records = _records(source)
-    default_run = _stem_run(name)
+    name, records = keyed_records(source, "assignments")
     topics: list[str] = []
     runs: list[str] = []
     lines: list[int] = []
@@ -150,19 +195,9 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
     credit: list[int] = []
     texts: list[str] = []
     probs: list[float] = []
-    first: dict[tuple[str, str], int] = {}
-    for number, record, text in records:
-        def fault(reason: str, number: int = number, text: str = text) -> InputError:
-            return InputFormatError(reason, source=name, line=number, text=text)
-
-        topic, run = identify(record, fault, default_run)
-        if "nuggets" not in record:
-            raise fault("no nuggets")
-        nuggets = record["nuggets"]
-        if not isinstance(nuggets, list):
-            raise fault("nuggets must be a list of objects")
-        if not nuggets:
-            raise fault("nuggets is empty: every score of the record would be 0/0")
+    for number, record, _, fault, topic, run in records:
+        _, nuggets = listed(record, ("nuggets",), fault,
+                            "every score of the record would be 0/0")
         for k, nugget in enumerate(nuggets, start=1):
             if not isinstance(nugget, dict):
                 raise fault(f"nugget {k} is not an object")
@@ -182,11 +217,6 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
             texts.append(nugget["text"])
             vital.append(nugget["importance"] == "vital")
             credit.append(ASSIGNMENT.index(nugget["assignment"]))
-        if (topic, run) in first:
-            raise DuplicateError(f"(topic {topic!r}, run {run!r}) given twice (first on line "
-                                 f"{first[topic, run]})", source=name, line=number,
-                                 text=text)
-        first[topic, run] = number
         topics.append(topic)
         runs.append(run)
         lines.append(number)
