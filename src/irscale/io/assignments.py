@@ -138,32 +138,48 @@ def _records(source: Any, what: str = "assignments"
                   for n, value in parse_json_lines(data, name))
 
 
-def keyed_records(source: Any, what: str
-                  ) -> tuple[str, Iterator[tuple[int, dict[str, Any], str, Fault, str, str]]]:
-    """(name, (line, record, text, fault, topic, run) of every record) of a file or a list
-    of dicts (:func:`_records`), each record's (topic, run) identified (:func:`identify`;
-    a record without a run takes the one its file's name gives) and ``fault(reason)``
-    making the error that names its line. A (topic, run) given twice is a
-    :class:`~irscale.errors.DuplicateError`, raised once the caller has read the record (a
-    record both malformed and repeated is refused as malformed)."""
-    name, records = _records(source, what)
-    default_run = _stem_run(name)
+class KeyedRecords:
+    """The records of a file or a list of dicts (:func:`_records`), each with its (topic,
+    run) identified (:func:`identify`; a record without a run takes the one its file's
+    name gives): iterating gives (record, text, fault), ``fault(reason)`` making the
+    error that names the record's line. Once the caller has read a record (a record both
+    malformed and repeated is refused as malformed), a (topic, run) given before is a
+    :class:`~irscale.errors.DuplicateError`; else its topic, run and line join
+    :attr:`topic`, :attr:`run`, :attr:`line` (so that ``len(topic)`` is, while a record is
+    read, its position)."""
 
-    def identified() -> Iterator[tuple[int, dict[str, Any], str, Fault, str, str]]:
+    def __init__(self, source: Any, what: str) -> None:
+        self.source, self._records = _records(source, what)
+        self.topic: list[str] = []
+        self.run: list[str] = []
+        self.line: list[int] = []
+
+    def __iter__(self) -> Iterator[tuple[dict[str, Any], str, Fault]]:
+        name, default_run = self.source, _stem_run(self.source)
         first: dict[tuple[str, str], int] = {}
-        for number, record, text in records:
+        for number, record, text in self._records:
             def fault(reason: str, number: int = number, text: str = text
                       ) -> InputFormatError:
                 return InputFormatError(reason, source=name, line=number, text=text)
 
             topic, run = identify(record, fault, default_run)
-            yield number, record, text, fault, topic, run
+            yield record, text, fault
             if (topic, run) in first:
                 raise DuplicateError(f"(topic {topic!r}, run {run!r}) given twice (first on "
                                      f"line {first[topic, run]})", source=name, line=number,
                                      text=text)
             first[topic, run] = number
-    return name, identified()
+            self.topic.append(topic)
+            self.run.append(run)
+            self.line.append(number)
+
+    def keys(self, what: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+        """(topics, runs, lines) of the records read: an
+        :class:`~irscale.errors.EmptyInputError` (``no <what> (the file is empty)``) where
+        there is none."""
+        if not self.topic:
+            raise EmptyInputError(f"no {what} (the file is empty)", source=self.source)
+        return tuple(self.topic), tuple(self.run), tuple(self.line)
 
 
 def listed(record: Mapping[str, Any], keys: Sequence[str], fault: Fault, empty: str
@@ -186,16 +202,13 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
                      ) -> Assignments:
     """Read nugget assignment records (module documentation): a path, ``-``, an open
     binary file, bytes, or a list of dicts."""
-    name, records = keyed_records(source, "assignments")
-    topics: list[str] = []
-    runs: list[str] = []
-    lines: list[int] = []
+    records = KeyedRecords(source, "assignments")
     counts: list[int] = []
     vital: list[bool] = []
     credit: list[int] = []
     texts: list[str] = []
     probs: list[float] = []
-    for number, record, _, fault, topic, run in records:
+    for record, _, fault in records:
         _, nuggets = listed(record, ("nuggets",), fault,
                             "every score of the record would be 0/0")
         for k, nugget in enumerate(nuggets, start=1):
@@ -217,16 +230,12 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
             texts.append(nugget["text"])
             vital.append(nugget["importance"] == "vital")
             credit.append(ASSIGNMENT.index(nugget["assignment"]))
-        topics.append(topic)
-        runs.append(run)
-        lines.append(number)
         counts.append(len(nuggets))
-    if not topics:
-        raise EmptyInputError("no assignment records (the file is empty)", source=name)
-    return Assignments(tuple(topics), tuple(runs), tuple(lines),
+    topics, runs, lines = records.keys("assignment records")
+    return Assignments(topics, runs, lines,
                        np.repeat(np.arange(len(topics), dtype=np.int64), counts),
-                       np.array(vital, dtype=bool), np.array(credit, dtype=np.int8), name,
-                       tuple(texts), _probabilities(probs))
+                       np.array(vital, dtype=bool), np.array(credit, dtype=np.int8),
+                       records.source, tuple(texts), _probabilities(probs))
 
 
 def _probability(nugget: Mapping[str, Any], k: int, fault: Any) -> float:
