@@ -327,6 +327,10 @@ CASES = [
         files=FILES),
     err("historical-missing-log", [*HIST[:2], "nope.txt", *HIST[3:]], "nope.txt",
         files=FILES),
+    err("historical-topic-no-target-ranks", [*HIST[:7], "b1.run", "c1.run"], "ilog.txt",
+        "ranked by neither target ranker",
+        files=files(b1_run=_text([x for x in run_lines("b") if x.startswith("1 ")]),
+                    c1_run=_text([x for x in run_lines("c") if x.startswith("1 ")]))),
 ]
 
 

@@ -101,6 +101,8 @@ CASES = [
         files=bad(1, '{"qid": ' + "9" * 30 + ', "nuggets": []}')),
     err("assignments-topic-run-twice", cli(files=BAD), "bad.jsonl", "line 2", "twice",
         "first on line 1", files=bad(2, line("q1"))),
+    err("assignments-topic-run-twice-and-malformed", cli(files=BAD), "bad.jsonl", "line 2",
+        "nuggets is empty", files=bad(2, json.dumps({"qid": "q1", "nuggets": []}))),
     err("assignments-topic-run-twice-across-files",
         cli(files=("sysA.jsonl", "copy/sysA.jsonl")), "copy/sysA.jsonl", "line 1", "twice",
         files={**FILES, "copy/sysA.jsonl": text(RECORDS)}),

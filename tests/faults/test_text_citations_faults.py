@@ -129,6 +129,8 @@ CASES = [
         files=bad(2, '{"qid": "q2", "sentences": [')),
     err("citations-topic-run-twice", cli(files=BAD), "bad.jsonl", "line 2", "twice",
         "first on line 1", files=bad(2, line("q1"))),
+    err("citations-topic-run-twice-and-malformed", cli(files=BAD), "bad.jsonl", "line 2",
+        "sentences is empty", files=bad(2, json.dumps({"qid": "q1", "sentences": []}))),
     err("citations-topic-run-twice-across-files",
         cli(files=("sysA.jsonl", "copy/sysA.jsonl")), "copy/sysA.jsonl", "line 1", "twice",
         files={**FILES, "copy/sysA.jsonl": text(RECORDS)}),

@@ -13,7 +13,7 @@ from ..errors import ParameterError
 from ..evaluation.params import COLLECTION
 from .options import wants_progress
 from .parser import GIVEN
-from .rules import Rule, words
+from .rules import Rule, spec_names, words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.manifest import CollectionFiles
@@ -47,16 +47,8 @@ def check_sources(args: argparse.Namespace) -> None:
 def collection_names(texts: list[str]) -> list[str]:
     """The names of the ``--collection`` specs ``texts``: each ``NAME=QRELS,RUNS``, each
     name once, 2 of them at least (before any file is read)."""
-    names = []
-    for text in texts:
-        name, paths = COLLECTION.domain.split(text)
-        if "=" not in text or not name.strip() or len(paths) < 2:
-            raise ParameterError(f"--collection must be NAME=QRELS,RUNS (a qrels file, then "
-                                 f"run files, a folder or a glob pattern), got {text!r}")
-        names.append(name.strip())
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise ParameterError(f"--collection names {repeated} twice")
+    names = spec_names(texts, COLLECTION, "NAME=QRELS,RUNS (a qrels file, then run files, a "
+                       "folder or a glob pattern)", 2)
     if len(names) < 2:
         raise ParameterError("a comparison across collections needs 2 --collection at least")
     return names

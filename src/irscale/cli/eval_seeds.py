@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import TABLE_DIGITS, InputFiles, OutputPath, Param
-from ..errors import ParameterError
 from ..evaluation.params import EVALUATE_SEEDS, EVERY_RUN, PAIRS, SEED_TABLE
 from ..io.formats import FORMAT, TABLE_FORMATS
 from .common_params import MEASURES, QRELS
@@ -14,7 +13,7 @@ from .intervals import add_interval_options, interval_arguments
 from .main import SUBCOMMANDS
 from .options import DIGITS_RULE, add_command, add_output
 from .outputs import Done, Output
-from .rules import Rule
+from .rules import Rule, spec_names
 from .runargs import add_trec_eval_options
 
 #: ``--system NAME=RUNS`` (repeatable): a system and its runs.
@@ -58,16 +57,8 @@ def add_parser(subparsers) -> None:
 
 def _systems(args: argparse.Namespace) -> None:
     """Every ``--system`` is ``NAME=RUNS``, each name once."""
-    names = []
-    for text in args.systems or ():
-        name, runs = SYSTEM.domain.split(text)
-        if "=" not in text or not name.strip() or not runs:
-            raise ParameterError(f"--system must be NAME=RUNS (a folder, a glob pattern or "
-                                 f"comma-separated run files), got {text!r}")
-        names.append(name.strip())
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise ParameterError(f"--system names {repeated} twice")
+    spec_names(args.systems or (), SYSTEM, "NAME=RUNS (a folder, a glob pattern or "
+               "comma-separated run files)")
 
 
 def run(args: argparse.Namespace) -> Done:

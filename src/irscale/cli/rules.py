@@ -10,7 +10,7 @@ An option that the other choices of a call would ignore is refused, not silently
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from ..core.params import Needs, Param, Switch
 from ..core.records import field, record
@@ -403,3 +403,21 @@ def applies_to(other: str, table: Mapping[str, Sequence[str]], *, flag: str | No
                     spelt or {})
 
     return tuple(rule(dest, tuple(allowed)) for dest, allowed in table.items())
+
+
+def spec_names(texts: Iterable[str], param: Param, form: str, least: int = 1) -> list[str]:
+    """The names of the specs ``texts`` of a named input option ``param``
+    (``NAME=PATHS``, :meth:`~irscale.core.params.InputFiles.split`), each naming
+    ``least`` paths at least and a name once, before any file is read; ``form`` says what a
+    spec must be in the message of one that is not."""
+    option = param.flags[0]
+    names = []
+    for text in texts:
+        name, paths = param.domain.split(text)
+        if "=" not in text or not name.strip() or len(paths) < least:
+            raise ParameterError(f"{option} must be {form}, got {text!r}")
+        names.append(name.strip())
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ParameterError(f"{option} names {repeated} twice")
+    return names

@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..errors import MeasureError
 from ..io.assignments import Assignments, combine, read_assignments
 from ..measures.names import measure_names, parse_name
@@ -20,7 +18,7 @@ from ..measures.nuggets import ASSIGNMENT_FAMILIES
 from ..measures.results import Evaluation
 from ..text.assignments import ASSIGNMENTS_EXPECTED, DEFAULT_MEASURES, assignment_values
 from ..text.params import ASSIGNMENT_SAMPLE
-from .outputs import text_evaluation
+from .outputs import record_evaluation
 
 if TYPE_CHECKING:  # pragma: no cover
     from .assignments_ppi import AssignmentEstimates
@@ -127,9 +125,4 @@ def score_assignments(assignments: Any, measures: str | Iterable[str] = DEFAULT_
     requests = _requests(measures)
     records, _ = _read(assignments)
     values = assignment_values(records, requests)
-    runs = list(dict.fromkeys(records.run))
-    run_pos = {r: k for k, r in enumerate(runs)}
-    return text_evaluation(runs, np.array([run_pos[r] for r in records.run], dtype=np.int64),
-                           list(records.topic), values,
-                           gold_topics=sorted(set(records.topic)), allow_empty=allow_empty,
-                           source=records.source, gold="nugget assignments")
+    return record_evaluation(records, values, gold="nugget assignments", allow_empty=allow_empty)

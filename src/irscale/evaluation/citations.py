@@ -12,14 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..io.citations import Citations, combine_citations, read_citations
 from ..measures.names import measure_names, parse_name
 from ..measures.results import Evaluation
 from ..text.citations import CITATIONS_EXPECTED, DEFAULT_MEASURES, citation_values
 from ..text.params import CITATIONS
-from .outputs import text_evaluation
+from .outputs import record_evaluation
 
 if TYPE_CHECKING:  # pragma: no cover
     from .assignments_ppi import AssignmentEstimates
@@ -121,9 +119,4 @@ def evaluate_citations(judgments: Any,
     values = citation_values(records, [r.family for r in requests],
                              max_citations=max_citations)
     values = {r.label: values[r.family] for r in requests}
-    runs = list(dict.fromkeys(records.run))
-    run_pos = {r: k for k, r in enumerate(runs)}
-    return text_evaluation(runs, np.array([run_pos[r] for r in records.run], dtype=np.int64),
-                           list(records.topic), values,
-                           gold_topics=sorted(set(records.topic)), allow_empty=allow_empty,
-                           source=records.source, gold="support judgments")
+    return record_evaluation(records, values, gold="support judgments", allow_empty=allow_empty)

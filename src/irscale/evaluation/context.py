@@ -27,7 +27,7 @@ from ..errors import MeasureError, ParameterError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, TypeAlias
+    from typing import Any, NoReturn, TypeAlias
 
     from ..core import ScoreMatrix
     from ..measures.results import Evaluation
@@ -330,6 +330,24 @@ class CatalogueContext(Context, abstract=True):
         except MeasureError:
             return all(_names_a_family(name, self.name) for name in names)
         return True
+
+
+class RunnerContext(CatalogueContext, abstract=True):
+    """A catalogue context whose measures read an input :func:`irscale.evaluate` does not
+    take (support judgments, outputs' texts): evaluated, averaged over the topics, by a
+    runner and a command of their own (:attr:`command`), which read ``allow_empty`` only;
+    :meth:`run` refuses the call with :attr:`refused`, the message that names the
+    runner."""
+
+    reads = frozenset({"allow_empty"})
+    averaging = "mean"
+    #: The message of :meth:`run`: what the measures read, and the runner that reads it.
+    refused: str
+
+    def run(self, held: list[Any], measures: Any, **options: Any) -> NoReturn:
+        """Refused (the class): the inputs are let go, the message names the runner."""
+        held.clear()
+        raise ParameterError(self.refused)
 
 
 def _names_a_family(text: str, catalogue: str) -> bool:

@@ -103,3 +103,17 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
     check_topics(evaluation.rows, allow_empty=allow_empty, qrels_source=source, gold=gold,
                  results="outputs", judgments=gold, stacklevel=stacklevel)
     return evaluation
+
+
+def record_evaluation(records: Any, values: Mapping[str, np.ndarray], *, gold: str,
+                      allow_empty: bool = False) -> Evaluation:
+    """:func:`text_evaluation` of records with one value per (topic, run) (nugget
+    assignments, support judgments: ``records.topic``, ``records.run``,
+    ``records.source``): runs in the order they first appear, the gold standard's topics
+    those of the records."""
+    runs = list(dict.fromkeys(records.run))
+    run_pos = {r: k for k, r in enumerate(runs)}
+    return text_evaluation(runs, np.array([run_pos[r] for r in records.run], dtype=np.int64),
+                           list(records.topic), values,
+                           gold_topics=sorted(set(records.topic)), allow_empty=allow_empty,
+                           source=records.source, gold=gold, stacklevel=4)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -45,6 +45,8 @@ from ._text import PathLike, read_bytes, source_name
 from .files import check_file_source, check_text, is_stdio
 from .json_input import parse_json_lines
 
+#: What makes the error of a record: ``fault(reason)``, naming its file, line and text.
+Fault = Callable[[str], InputError]
 #: The spellings of a record's topic and run, the first preferred.
 TOPIC_KEYS = ("qid", "topic_id", "topic")
 RUN_KEYS = ("run_id", "run")
@@ -136,33 +138,79 @@ def _records(source: Any, what: str = "assignments"
                   for n, value in parse_json_lines(data, name))
 
 
+class KeyedRecords:
+    """The records of a file or a list of dicts (:func:`_records`), each with its (topic,
+    run) identified (:func:`identify`; a record without a run takes the one its file's
+    name gives): iterating gives (record, text, fault), ``fault(reason)`` making the
+    error that names the record's line. Once the caller has read a record (a record both
+    malformed and repeated is refused as malformed), a (topic, run) given before is a
+    :class:`~irscale.errors.DuplicateError`; else its topic, run and line join
+    :attr:`topic`, :attr:`run`, :attr:`line` (so that ``len(topic)`` is, while a record is
+    read, its position)."""
+
+    def __init__(self, source: Any, what: str) -> None:
+        self.source, self._records = _records(source, what)
+        self.topic: list[str] = []
+        self.run: list[str] = []
+        self.line: list[int] = []
+
+    def __iter__(self) -> Iterator[tuple[dict[str, Any], str, Fault]]:
+        name, default_run = self.source, _stem_run(self.source)
+        first: dict[tuple[str, str], int] = {}
+        for number, record, text in self._records:
+            def fault(reason: str, number: int = number, text: str = text
+                      ) -> InputFormatError:
+                return InputFormatError(reason, source=name, line=number, text=text)
+
+            topic, run = identify(record, fault, default_run)
+            yield record, text, fault
+            if (topic, run) in first:
+                raise DuplicateError(f"(topic {topic!r}, run {run!r}) given twice (first on "
+                                     f"line {first[topic, run]})", source=name, line=number,
+                                     text=text)
+            first[topic, run] = number
+            self.topic.append(topic)
+            self.run.append(run)
+            self.line.append(number)
+
+    def keys(self, what: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+        """(topics, runs, lines) of the records read: an
+        :class:`~irscale.errors.EmptyInputError` (``no <what> (the file is empty)``) where
+        there is none."""
+        if not self.topic:
+            raise EmptyInputError(f"no {what} (the file is empty)", source=self.source)
+        return tuple(self.topic), tuple(self.run), tuple(self.line)
+
+
+def listed(record: Mapping[str, Any], keys: Sequence[str], fault: Fault, empty: str
+           ) -> tuple[str, list[Any]]:
+    """(key, value) of the first of ``keys`` the record holds: a list that is not empty
+    (``empty`` says why it must not be); ``fault`` makes the error of a record that has
+    none, or another value."""
+    key = next((k for k in keys if k in record), None)
+    if key is None:
+        raise fault(f"no {keys[0]}" if len(keys) == 1 else f"no {keys[0]} ({', '.join(keys)})")
+    value = record[key]
+    if not isinstance(value, list):
+        raise fault(f"{key} must be a list of objects")
+    if not value:
+        raise fault(f"{key} is empty: {empty}")
+    return key, value
+
+
 def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, Any]]
                      ) -> Assignments:
     """Read nugget assignment records (module documentation): a path, ``-``, an open
     binary file, bytes, or a list of dicts."""
-    name, records = _records(source)
-    default_run = _stem_run(name)
-    topics: list[str] = []
-    runs: list[str] = []
-    lines: list[int] = []
+    records = KeyedRecords(source, "assignments")
     counts: list[int] = []
     vital: list[bool] = []
     credit: list[int] = []
     texts: list[str] = []
     probs: list[float] = []
-    first: dict[tuple[str, str], int] = {}
-    for number, record, text in records:
-        def fault(reason: str, number: int = number, text: str = text) -> InputError:
-            return InputFormatError(reason, source=name, line=number, text=text)
-
-        topic, run = identify(record, fault, default_run)
-        if "nuggets" not in record:
-            raise fault("no nuggets")
-        nuggets = record["nuggets"]
-        if not isinstance(nuggets, list):
-            raise fault("nuggets must be a list of objects")
-        if not nuggets:
-            raise fault("nuggets is empty: every score of the record would be 0/0")
+    for record, _, fault in records:
+        _, nuggets = listed(record, ("nuggets",), fault,
+                            "every score of the record would be 0/0")
         for k, nugget in enumerate(nuggets, start=1):
             if not isinstance(nugget, dict):
                 raise fault(f"nugget {k} is not an object")
@@ -182,21 +230,12 @@ def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str
             texts.append(nugget["text"])
             vital.append(nugget["importance"] == "vital")
             credit.append(ASSIGNMENT.index(nugget["assignment"]))
-        if (topic, run) in first:
-            raise DuplicateError(f"(topic {topic!r}, run {run!r}) given twice (first on line "
-                                 f"{first[topic, run]})", source=name, line=number,
-                                 text=text)
-        first[topic, run] = number
-        topics.append(topic)
-        runs.append(run)
-        lines.append(number)
         counts.append(len(nuggets))
-    if not topics:
-        raise EmptyInputError("no assignment records (the file is empty)", source=name)
-    return Assignments(tuple(topics), tuple(runs), tuple(lines),
+    topics, runs, lines = records.keys("assignment records")
+    return Assignments(topics, runs, lines,
                        np.repeat(np.arange(len(topics), dtype=np.int64), counts),
-                       np.array(vital, dtype=bool), np.array(credit, dtype=np.int8), name,
-                       tuple(texts), _probabilities(probs))
+                       np.array(vital, dtype=bool), np.array(credit, dtype=np.int8),
+                       records.source, tuple(texts), _probabilities(probs))
 
 
 def _probability(nugget: Mapping[str, Any], k: int, fault: Any) -> float:

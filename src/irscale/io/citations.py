@@ -58,9 +58,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DuplicateError, EmptyInputError, InputFormatError
 from ._text import PathLike
-from .assignments import _records, _stem_run, check_distinct, identify
+from .assignments import KeyedRecords, check_distinct, listed
 
 #: A label's code: 0 not supported, 1 partially supported, 2 supported; -1: not given.
 NOT_GIVEN = -1
@@ -196,57 +195,31 @@ def read_citations(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, 
                    ) -> Citations:
     """Read support judgments of cited answers (module documentation): a path, ``-``, an
     open binary file, bytes, or a list of dicts."""
-    name, records = _records(source, "citations")
-    default_run = _stem_run(name)
-    topics: list[str] = []
-    runs: list[str] = []
-    lines: list[int] = []
+    records = KeyedRecords(source, "citations")
     texts: list[str] = []
     sentence_record: list[int] = []
     support: list[int] = []
     citation_sentence: list[int] = []
     alone: list[int] = []
     without: list[int] = []
-    first: dict[tuple[str, str], int] = {}
-    for number, record, text in records:
-        def fault(reason: str, number: int = number, text: str = text) -> InputFormatError:
-            return InputFormatError(reason, source=name, line=number, text=text)
-
-        topic, run = identify(record, fault, default_run)
-        key = next((k for k in SENTENCE_KEYS if k in record), None)
-        if key is None:
-            raise fault(f"no sentences ({', '.join(SENTENCE_KEYS)})")
-        sentences = record[key]
-        if not isinstance(sentences, list):
-            raise fault(f"{key} must be a list of objects")
-        if not sentences:
-            raise fault(f"{key} is empty: the answer has no sentence to score (ALCE leaves "
-                        "it out of its mean: leave the record out)")
+    for record, text, fault in records:
+        _, sentences = listed(record, SENTENCE_KEYS, fault, "the answer has no sentence to "
+                              "score (ALCE leaves it out of its mean: leave the record out)")
         references = record.get("references")
         for k, sentence in enumerate(sentences, start=1):
             code, codes, left = _sentence(sentence, k, references, fault)
             citation_sentence.extend([len(support)] * len(codes))
-            sentence_record.append(len(topics))
+            sentence_record.append(len(records.topic))
             support.append(code)
             alone.extend(codes)
             without.extend(left)
-        if (topic, run) in first:
-            raise DuplicateError(f"(topic {topic!r}, run {run!r}) given twice (first on line "
-                                 f"{first[topic, run]})", source=name, line=number,
-                                 text=text)
-        first[topic, run] = number
-        topics.append(topic)
-        runs.append(run)
-        lines.append(number)
         texts.append(text[:TEXT_KEPT])
-    if not topics:
-        raise EmptyInputError("no support judgments (the file is empty)", source=name)
-    return Citations(tuple(topics), tuple(runs), tuple(lines),
-                     np.array(sentence_record, dtype=np.int64),
+    topics, runs, lines = records.keys("support judgments")
+    return Citations(topics, runs, lines, np.array(sentence_record, dtype=np.int64),
                      np.array(support, dtype=np.int8),
                      np.array(citation_sentence, dtype=np.int64),
-                     np.array(alone, dtype=np.int8), np.array(without, dtype=np.int8), name,
-                     tuple(texts))
+                     np.array(alone, dtype=np.int8), np.array(without, dtype=np.int8),
+                     records.source, tuple(texts))
 
 
 def combine_citations(parts: Iterable[Citations]) -> Citations:

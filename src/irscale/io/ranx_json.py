@@ -224,33 +224,35 @@ def _entries(text: str, *, keys: bool = False) -> Iterator[tuple[str, str | None
     decoder = json.JSONDecoder()
     at = _skip(text, 0) + 1  # past the outer "{"
     while True:
-        at = _skip(text, at)
-        if text[at] == ",":
-            at += 1
-            continue
-        if text[at] == "}":
+        topic, key_at, at = _member(text, at, decoder)
+        if topic is None:
             return
-        key_at = at
-        topic, at = decoder.raw_decode(text, at)
-        at = _skip(text, _skip(text, at) + 1)  # past ":"
         yield topic, None, key_at if keys else at
         if text[at] != "{":
             _, at = decoder.raw_decode(text, at)
             continue
         at += 1
         while True:
-            at = _skip(text, at)
-            if text[at] == ",":
-                at += 1
-                continue
-            if text[at] == "}":
-                at += 1
+            doc, key_at, at = _member(text, at, decoder)
+            if doc is None:
                 break
-            key_at = at
-            doc, at = decoder.raw_decode(text, at)
-            at = _skip(text, _skip(text, at) + 1)
             yield topic, doc, key_at if keys else at
             _, at = decoder.raw_decode(text, at)
+
+
+def _member(text: str, at: int, decoder: json.JSONDecoder) -> tuple[str | None, int, int]:
+    """The next member of the object read at ``at`` (past its ``{`` or a member's value):
+    (its key, the key's offset, its value's offset); at the object's closing ``}``: (None,
+    the brace's offset, the offset past it)."""
+    while True:
+        at = _skip(text, at)
+        if text[at] != ",":
+            break
+        at += 1
+    if text[at] == "}":
+        return None, at, at + 1
+    key, end = decoder.raw_decode(text, at)
+    return key, at, _skip(text, _skip(text, end) + 1)  # past ":"
 
 
 def _skip(text: str, at: int) -> int:

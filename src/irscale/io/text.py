@@ -27,8 +27,9 @@ import decimal
 import io
 import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
 from ._text import PathLike, is_float, is_int, iter_lines, read_bytes, source_name
@@ -37,6 +38,8 @@ from .files import check_file_source, check_text
 NUGGET_FIELDS = ("topic", "nugget_id", "weight", "vital|okay", "[vital_string]")
 MATCH_FIELDS = ("topic", "run", "nugget_id", "offset")
 LENGTH_FIELDS = ("topic", "run", "length")
+#: What :func:`_table` builds (:class:`Nuggets`, :class:`Matches`, :class:`Lengths`).
+_T = TypeVar("_T")
 LABELS = ("vital", "okay")
 
 
@@ -209,9 +212,7 @@ def read_nuggets(source: PathLike | io.IOBase | bytes) -> Nuggets:
         cols["vital"].append(fields[3] == "vital")
         cols["vital_string"].append(fields[4].strip() if len(fields) > 4 else None)
         cols["line"].append(number)
-    if not cols["line"]:
-        raise EmptyInputError("no nuggets (the file is empty)", source=name)
-    return Nuggets(**{k: tuple(v) for k, v in cols.items()}, source=name)
+    return _table(Nuggets, cols, name, "nuggets")
 
 
 @dataclass(frozen=True, eq=False)
@@ -239,11 +240,7 @@ def read_matches(source: PathLike | io.IOBase | bytes) -> Matches:
     cols: dict[str, list] = {k: [] for k in ("topic", "run", "nugget", "offset", "line")}
     seen = _Keys(name, "nugget match (topic, run, nugget)")
     for number, line in lines:
-        fields = line.split()
-        if len(fields) != 4:
-            raise InputFormatError(f"expected 4 fields ({' '.join(MATCH_FIELDS)}) in "
-                                   f"matches, got {len(fields)}", source=name, line=number,
-                                   text=line)
+        fields = _fields(line, MATCH_FIELDS, "matches", name, number)
         offset = _whole(fields[3], 0)
         if offset is None:
             problem = "is negative" if is_int(fields[3]) and int(fields[3]) < 0 else \
@@ -254,9 +251,7 @@ def read_matches(source: PathLike | io.IOBase | bytes) -> Matches:
             cols[key].append(value)
         cols["offset"].append(offset)
         cols["line"].append(number)
-    if not cols["line"]:
-        raise EmptyInputError("no nugget matches (the file is empty)", source=name)
-    return Matches(**{k: tuple(v) for k, v in cols.items()}, source=name)
+    return _table(Matches, cols, name, "nugget matches")
 
 
 @dataclass(frozen=True, eq=False)
@@ -280,11 +275,7 @@ def read_lengths(source: PathLike | io.IOBase | bytes) -> Lengths:
     cols: dict[str, list] = {k: [] for k in ("topic", "run", "length", "line")}
     seen = _Keys(name, "output length (topic, run)")
     for number, line in lines:
-        fields = line.split()
-        if len(fields) != 3:
-            raise InputFormatError(f"expected 3 fields ({' '.join(LENGTH_FIELDS)}) in "
-                                   f"lengths, got {len(fields)}", source=name, line=number,
-                                   text=line)
+        fields = _fields(line, LENGTH_FIELDS, "lengths", name, number)
         length = _whole(fields[2], 1)
         if length is None:
             raise InputFormatError("length is not a whole number ≥ 1 (an empty output)",
@@ -294,9 +285,26 @@ def read_lengths(source: PathLike | io.IOBase | bytes) -> Lengths:
         cols["run"].append(fields[1])
         cols["length"].append(length)
         cols["line"].append(number)
+    return _table(Lengths, cols, name, "output lengths")
+
+
+def _fields(line: str, names: Sequence[str], what: str, source: str, number: int
+            ) -> list[str]:
+    """The blank-separated fields of a line of ``what`` that holds one field per name of
+    ``names``, no more and no fewer (an :class:`InputFormatError` naming them)."""
+    fields = line.split()
+    if len(fields) != len(names):
+        raise InputFormatError(f"expected {len(names)} fields ({' '.join(names)}) in {what}, "
+                               f"got {len(fields)}", source=source, line=number, text=line)
+    return fields
+
+
+def _table(cls: Callable[..., _T], cols: dict[str, list], source: str, what: str) -> _T:
+    """The columns read (``line`` among them) as ``cls``; none read is an
+    :class:`EmptyInputError` (``no <what>``)."""
     if not cols["line"]:
-        raise EmptyInputError("no output lengths (the file is empty)", source=name)
-    return Lengths(**{k: tuple(v) for k, v in cols.items()}, source=name)
+        raise EmptyInputError(f"no {what} (the file is empty)", source=source)
+    return cls(**{k: tuple(v) for k, v in cols.items()}, source=source)
 
 
 def read_stopwords(source: PathLike | io.IOBase | bytes) -> frozenset[str]:

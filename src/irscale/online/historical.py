@@ -37,7 +37,7 @@ from ..stats.protocol import check_confidence_level
 from ..stats.resampling import RngArg, check_rng
 from .counterfactual import CounterfactualResult, _result
 from .interleaving import TAU, Interleavings, candidates_of
-from .logged import _assignment_probabilities, logged_interleavings
+from .logged import _assignment_probabilities, _pairs, _topics, logged_interleavings
 from .mixing import Cube
 from .params import HISTORICAL
 
@@ -79,8 +79,8 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
     candidates = candidates_of(target)
     if len(candidates.runs) != 2:
         raise ParameterError(f"the target is a pair of rankers, got {len(candidates.runs)}")
-    topic = _target_topics(log, candidates.topics)
-    pairs = _target_pairs(log, candidates, topic)
+    topic = _topics(log, candidates, "neither target ranker")
+    pairs = _pairs(log, candidates, topic, strict=False)
     prob = _assignment_probabilities(Cube(candidates), topic, pairs, tau)
     shown = log.valid
     with np.errstate(divide="ignore"):
@@ -100,29 +100,3 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
     return _result(estimator, terms, normalise, weight[:, None], np.zeros((len(weight), 1),
                                                                           dtype=bool),
                    None, level, int(bootstrap), rng, progress)
-
-
-def _target_topics(log: Any, topics: tuple[str, ...]) -> np.ndarray:
-    """The target's topic index of every impression; a topic it does not rank is an
-    error (its lists cannot be built)."""
-    index = np.array([topics.index(str(t)) if str(t) in topics else -1 for t in log.topics],
-                     dtype=np.int64)
-    if (index < 0).any():
-        unknown = int(np.flatnonzero(index < 0)[0])
-        raise log.error(InputError, f"topic {log.topics[unknown]!r} is ranked by neither "
-                        "target ranker", log.valid & (log.shown.query == unknown)[:, None])
-    return index[log.shown.query]
-
-
-def _target_pairs(log: Any, candidates: Any, topic: np.ndarray) -> np.ndarray:
-    """The target's pair id of every document shown; -1 where neither target ranker ranks
-    it (the target cannot show that list: weight 0) and past the end."""
-    import pandas as pd
-
-    known = pd.MultiIndex.from_arrays([candidates.pair_topic,
-                                       candidates.pair_docno.to_numpy()])
-    n, r = np.nonzero(log.valid)
-    out = np.full(log.valid.shape, -1, dtype=np.int64)
-    out[n, r] = known.get_indexer(pd.MultiIndex.from_arrays(
-        [topic[n], log.shown.docs[log.shown.doc[n, r]]]))
-    return out

@@ -203,18 +203,23 @@ def _teams(log: InterleavingLog, rankers: tuple[str, ...], runs: list[Any] | Non
     return np.where(log.team >= 0, np.append(index, -1)[log.team], -1), named
 
 
-def _topics(log: InterleavingLog, candidates: Candidates) -> np.ndarray:
-    """The topic (index into ``candidates.topics``) of every impression."""
+def _topics(log: InterleavingLog, candidates: Candidates, rankers: str = "none of the runs"
+            ) -> np.ndarray:
+    """The topic (index into ``candidates.topics``) of every impression; a topic the
+    candidates do not hold is an error (``rankers``: who does not rank it, in its
+    message)."""
     index = pd.Index(candidates.topics).get_indexer(log.topics.astype(str))
     if (index < 0).any():
         unknown = int(np.flatnonzero(index < 0)[0])
-        raise log.error(InputError, f"topic {log.topics[unknown]!r} is ranked by none of "
-                        "the runs", log.valid & (log.shown.query == unknown)[:, None])
+        raise log.error(InputError, f"topic {log.topics[unknown]!r} is ranked by {rankers}",
+                        log.valid & (log.shown.query == unknown)[:, None])
     return index[log.shown.query]
 
 
-def _pairs(log: InterleavingLog, candidates: Candidates, topic: np.ndarray) -> np.ndarray:
-    """The pair id of every document shown (impressions × ranks; -1 past the end)."""
+def _pairs(log: InterleavingLog, candidates: Candidates, topic: np.ndarray, *,
+           strict: bool = True) -> np.ndarray:
+    """The pair id of every document shown (impressions × ranks; -1 past the end); a
+    document the candidates do not hold is an error, or (not ``strict``) -1."""
     known = pd.MultiIndex.from_arrays([candidates.pair_topic,
                                        candidates.pair_docno.to_numpy()])
     shown = log.valid
@@ -225,7 +230,7 @@ def _pairs(log: InterleavingLog, candidates: Candidates, topic: np.ndarray) -> n
     out[n, r] = pair
     missing = np.zeros(shown.shape, dtype=bool)
     missing[n, r] = pair < 0
-    if missing.any():
+    if strict and missing.any():
         m, k = log.first(missing)
         raise log.error(InputError, f"document {log.shown.docs[log.shown.doc[m, k]]!r} is "
                         f"ranked by none of the runs for topic "

@@ -7,33 +7,20 @@ records): it names the runners that do."""
 
 from __future__ import annotations
 
-from ...errors import ParameterError
-from ..context import CatalogueContext, register
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, NoReturn
+from ..context import RunnerContext, register
 
 
-class Nuggets(CatalogueContext):
+class Nuggets(RunnerContext):
     """Nuggets: evaluated by a command of their own (:attr:`command`)."""
 
     name = "nuggets"
     what = "nugget measures"
     why = "they read the nuggets, the matches and the outputs' lengths or texts"
-    reads = frozenset({"allow_empty"})
-    averaging = "mean"
     command = "irscale text nuggets"
-
-    def run(self, held: list[Any], measures: Any, **options: Any) -> NoReturn:
-        """Refused: the outputs' lengths or texts are no input of
-        :func:`irscale.evaluate`."""
-        held.clear()
-        raise ParameterError("nugget measures read the outputs' lengths or texts besides "
-                             "the nuggets and the matches: irscale.text.evaluate_nuggets("
-                             "nuggets, matches, measures, lengths=... or texts=...); A, V, "
-                             "W and their _strict forms read nugget assignment records: "
-                             "irscale.text.evaluate_assignments(records, measures)")
+    refused = ("nugget measures read the outputs' lengths or texts besides the nuggets and "
+               "the matches: irscale.text.evaluate_nuggets(nuggets, matches, measures, "
+               "lengths=... or texts=...); A, V, W and their _strict forms read nugget "
+               "assignment records: irscale.text.evaluate_assignments(records, measures)")
 
 
 NUGGETS = register(Nuggets())
