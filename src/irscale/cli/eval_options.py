@@ -181,27 +181,34 @@ def qrels_context(args: argparse.Namespace) -> Context | None:
     from ..evaluation.contexts import declarations, load, trec_eval_call
 
     names = [name for spec in (args.measures or []) for name in spec.split()]
-    form = getattr(args, "qrels_format", QRELS_FORMAT.default) or QRELS_FORMAT.default
+    form = str(getattr(args, "qrels_format", QRELS_FORMAT.default) or QRELS_FORMAT.default)
     for key, declared in declarations().items():
         if declared["qrels_format"] is None or (
                 form in (QRELS_FORMAT.default, "trec") and not declared["claims_trec_eval"]
                 and trec_eval_call(None, names, {})):  # it claims none of them: not loaded
             continue
         context = load(key)
-        own = [context.claims(None, [name], {}) for name in names]
-        if any(own) and not all(own):
-            raise MeasureError(context.mixed(names[own.index(False)]))
-        claimed = bool(own) and all(own)
-        if form == context.qrels_format and names and not claimed:
-            raise MeasureError(f"--qrels-format {form} needs {context.what} "
-                               f"({', '.join(context.examples)} ...), got {names[0]!r}")
-        if form == "trec" and claimed:
-            raise ParameterError(f"{context.what} need {context.qrels_format} qrels: "
-                                 f"--qrels-format {context.qrels_format} (or "
-                                 f"{QRELS_FORMAT.default})")
-        if claimed or form == context.qrels_format:
+        if _claimed(context, names, form) or form == context.qrels_format:
             return context
     return None
+
+
+def _claimed(context: Context, names: list[str], form: str) -> bool:
+    """Whether ``context`` claims every measure of ``names`` (QRELS read as ``form``); a mix
+    of its measures and others, its form without its measures and its measures with
+    ``--qrels-format trec`` refused (:func:`qrels_context`)."""
+    own = [context.claims(None, [name], {}) for name in names]
+    if any(own) and not all(own):
+        raise MeasureError(context.mixed(names[own.index(False)]))
+    claimed = bool(own) and all(own)
+    if form == context.qrels_format and names and not claimed:
+        raise MeasureError(f"--qrels-format {form} needs {context.what} "
+                           f"({', '.join(context.examples)} ...), got {names[0]!r}")
+    if form == "trec" and claimed:
+        raise ParameterError(f"{context.what} need {context.qrels_format} qrels: "
+                             f"--qrels-format {context.qrels_format} (or "
+                             f"{QRELS_FORMAT.default})")
+    return claimed
 
 
 def diversity_inputs(args: argparse.Namespace) -> bool:

@@ -124,26 +124,18 @@ def pairwise_tests(
     # the groups: one bar, and the time of the rest stated from the first chunk
     shared = progress_callback(options.get("progress"), units=RESAMPLES,
                                elsewhere=not is_local(options.get("executor", "local")))
-    for index, (collection, group_measure, value) in enumerate(groups):
-        values, _, names = score_table(value, group_measure)
-        # a system by its name, or its run's file or run id where the matrix knows them
-        keys = run_keys(value) if isinstance(value, ScoreMatrix) else \
-            [RunKey(name) for name in names]
-        if systems is not None:
-            values, names = _selected(values, keys, systems, collection)
+    for index, group in enumerate(groups):
         group_options = dict(options)
         if seeds is not None:
             group_options["rng"] = fresh_seed_sequence(seeds)
         if group_options.get("progress") and len(groups) > 1:
             group_options["progress"] = phase_progress(shared, index, len(groups))
-        where = "/".join(str(w) for w in (collection, group_measure) if w is not None)
-        found = None if baselines is None else tuple(
-            find_run(str(b), keys, f"baseline of {collection or 'the score table'}:")
-            for b in baselines)
-        outcome, part = _group_part(spec, values, names, found, (collection, where),
-                                    alpha, alternative, group_options)
+        values, names, found, where = _group_inputs(group, systems, baselines)
+        outcome, part = _group_part(spec, values, names, found, where, alpha, alternative,
+                                    group_options)
         samples, convention = outcome.samples, outcome.convention
         labels: dict[str, np.ndarray] = {}
+        collection, group_measure, _ = group
         if isinstance(data, Mapping):
             labels["collection"] = np.full(len(part["a"]), collection, dtype=object)
         if group_measure is not None and (len(groups) > 1 or wanted_measures is not None):
@@ -185,6 +177,26 @@ def _selected(values: np.ndarray, keys: Sequence[RunKey], systems: Sequence[str]
                              f"got {wanted[:5]}")
     keep = [position[s] for s in wanted]
     return values[:, keep], tuple(names[i] for i in keep)
+
+
+def _group_inputs(group: tuple[str | None, str | None, object],
+                  systems: Sequence[str] | None, baselines: tuple[str, ...] | None
+                  ) -> tuple[np.ndarray, list[str], tuple[str, ...] | None,
+                             tuple[str | None, str]]:
+    """One group's scores and systems (those of ``systems`` only), its baselines found
+    among them and how it is named (its collection; collection/measure in a warning): a
+    system by its name, or its run's file or run id where the matrix knows them."""
+    collection, group_measure, value = group
+    values, _, names = score_table(value, group_measure)
+    keys = run_keys(value) if isinstance(value, ScoreMatrix) else \
+        [RunKey(name) for name in names]
+    if systems is not None:
+        values, names = _selected(values, keys, systems, collection)
+    where = "/".join(str(w) for w in (collection, group_measure) if w is not None)
+    found = None if baselines is None else tuple(
+        find_run(str(b), keys, f"baseline of {collection or 'the score table'}:")
+        for b in baselines)
+    return values, list(names), found, (collection, where)
 
 
 def _group_part(spec: Any, values: np.ndarray, names: Sequence[str],
