@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from threadpoolctl import threadpool_limits
 
-from .oracle_imports import import_or_skip_module_libraries, without_full_collections
+from .oracle_imports import import_or_skip_module_libraries
 from .property_examples import examples
 
 # Timing is not what these tests check: no per-example deadline (CI machines are shared).
@@ -79,10 +79,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A test module's oracle libraries declared by ``lazy_importorskip`` are imported (or
-    the test skipped) before its fixtures and its body: tests/oracle_imports.py (and
-    statsmodels' multiple testing loaded without its full collections:
-    :func:`~tests.oracle_imports.without_full_collections`)."""
-    without_full_collections()
+    the test skipped) before its fixtures and its body: tests/oracle_imports.py."""
     module = getattr(item, "module", None)
     if module is not None:
         import_or_skip_module_libraries(module)

@@ -19,8 +19,10 @@ Submodules are named in full: ``lazy_importorskip("ranx.fusion").probfuse_train`
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import importlib
-import sys
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -48,7 +50,6 @@ class LazyModule:
         if self._module is None:
             self._module = (pytest.importorskip(self._name, reason=self._reason) if self._skip
                             else importlib.import_module(self._name))
-            without_full_collections()
         return self._module
 
     def __getattr__(self, attribute: str) -> Any:
@@ -90,24 +91,18 @@ def import_or_skip_module_libraries(module: ModuleType) -> None:
         library._load()
 
 
-class _NoCollection:
-    """The ``gc`` that :func:`without_full_collections` gives statsmodels' multiple testing
-    module: ``collect()`` does nothing (the collector still runs on its own thresholds)."""
-
-    @staticmethod
-    def collect(generation: int = 2) -> int:
-        return 0
-
-
-def without_full_collections() -> None:
-    """statsmodels' ``multipletests`` (0.14) ends its Holm branch with ``gc.collect()``, a
-    full collection of the caller's heap at every call: nothing of the correction, but in a
-    pytest-xdist worker that has run a few thousand tests (half a million objects tracked)
-    each call takes a tenth of a second or more, and the oracle of
-    tests/test_report_judge_noise.py (thousands of calls) took 5 minutes in the suite where
-    it takes seconds alone. Where the module is loaded, its ``gc`` is one whose ``collect``
-    does nothing; the values it returns are the same. Called by tests/conftest.py before
-    each test, and when a :class:`LazyModule` loads."""
-    module = sys.modules.get("statsmodels.stats.multitest")
-    if module is not None and getattr(module, "gc", None) is not _NoCollection:
-        module.gc = _NoCollection  # type: ignore[attr-defined]
+@contextlib.contextmanager
+def without_full_collections() -> Iterator[None]:
+    """``gc.collect()`` a no-op within: statsmodels' ``multipletests`` (0.14) ends its Holm
+    branch with ``import gc; gc.collect()``, a full collection of the caller's heap at every
+    call — nothing of the correction, but in a pytest-xdist worker that has run a few
+    thousand tests each one takes a large part of a second, and an oracle that corrects
+    thousands of families (tests/test_report_judge_noise.py) took minutes in the suite
+    where it takes seconds alone. The values are the same; the collector still runs on
+    its own thresholds."""
+    collect = gc.collect
+    gc.collect = lambda generation=2: 0
+    try:
+        yield
+    finally:
+        gc.collect = collect

@@ -23,7 +23,7 @@ from irscale.errors import ParameterError
 from irscale.report import build_report, format_tables, render_html
 from irscale.report.tables import ROBUST_SHARE, noise_frames
 
-from .oracle_imports import lazy_import, lazy_importorskip
+from .oracle_imports import lazy_import, lazy_importorskip, without_full_collections
 
 pytrec_eval = lazy_importorskip("pytrec_eval")
 sps = lazy_import("scipy.stats")
@@ -174,16 +174,24 @@ def _baseline_decisions(scores, family, alpha=0.05):
     diffs = [(values[:, k] - values[:, 0]) for values in scores.values()
              for k in range(1, values.shape[1])]
     p = np.array([sps.ttest_rel(d, np.zeros_like(d)).pvalue for d in diffs])
+    with without_full_collections():
+        return np.where(_rejected(p, family, len(scores), alpha),
+                        np.sign([d.mean() for d in diffs]), 0)
+
+
+def _rejected(p, family, measures, alpha):
+    """Which of the p-values ``p`` are rejected by Holm's correction over ``family``
+    (statsmodels; "none": uncorrected)."""
     if family == "all":
         reject = multitest.multipletests(p, alpha, method="holm")[0]
     elif family == "none":
         reject = p <= alpha
     else:
-        per = len(p) // len(scores)
+        per = len(p) // measures
         reject = np.concatenate([multitest.multipletests(p[i:i + per], alpha,
                                                          method="holm")[0]
                                  for i in range(0, len(p), per)])
-    return np.where(reject, np.sign([d.mean() for d in diffs]), 0)
+    return reject
 
 
 def test_the_conclusions_against_the_baseline_agree_with_a_simulation(data, against_baseline):
