@@ -71,6 +71,9 @@ ALLOWED: dict[tuple[str, str], str] = {
         "ScoreMatrix.read_csv is the core type's documented constructor from a CSV file; "
         "the strict reader belongs to io and is imported inside the method only, so "
         "importing core never loads io",
+    ("irscale.evaluation.assignments_ppi", "irscale.stats.protocol"):
+        "AssignmentEstimates.format renders its table as every result's format does; the "
+        "table renderer is imported inside the method only",
     ("irscale.measures.results", "irscale.stats.baseline"):
         "Evaluation.compare (RunSummaries.compare, evaluate_many's too) is the documented "
         "shortcut for comparing an evaluation's runs "

@@ -287,6 +287,14 @@ def instances(tmp_path_factory):
             "MeanEstimate": [collections.ppi_mean([0.2, 0.4, 0.9], [0.3, 0.5, 0.7],
                                                   [0.1, 0.6, 0.8, 0.4])],
             "FairPairs": [online.fair_pairs(["d1", "d2", "d3"], 4, rng=1)],
+            "AssignmentEstimates": [text.evaluate_assignments(
+                [{"qid": q, "run_id": "m", "nuggets": [
+                    {"text": t, "importance": "vital", "assignment": a}
+                    for t, a in (("a", "support"), ("b", "not_support"), ("c", "support"))]}
+                 for q in ("q1", "q2")],
+                "A", human_sample=[{"qid": q, "run_id": "m", "nuggets": [
+                    {"text": t, "importance": "vital", "assignment": "support"}
+                    for t in ("a", "b")]} for q in ("q1", "q2")])],
             "JudgeNoise": [collections.judge_noise(
                 QRELS, RUNS, "P@2", collections.Confusion.flip(0.1), replicates=5, rng=1)],
             "CounterfactualResult": [online.counterfactual(

@@ -38,7 +38,7 @@ REFUSED = {"numpy", "pandas", "scipy", "pyarrow", "matplotlib", "dataclasses", "
 
 #: What ``irscale --help`` loads of irscale: the command table, no subcommand's module.
 HELP = {"irscale", "irscale._engine", "irscale.cli", "irscale.cli.main", "irscale.cli.parser",
-        "irscale.core", "irscale.core.version", "irscale.errors"}
+        "irscale.core", "irscale.core.lazy", "irscale.core.version", "irscale.errors"}
 #: What ``irscale eval --help`` loads besides: the parser of ``eval`` and the declarations of
 #: its options.
 EVAL_HELP = HELP | {
@@ -80,7 +80,8 @@ EVAL = EVAL_HELP | {
 CACHE_HIT = {
     "irscale", "irscale._engine", "irscale.cache", "irscale.cache.frames",
     "irscale.cache.requests", "irscale.cache.store", "irscale.cli", "irscale.cli.main",
-    "irscale.core", "irscale.core.budget", "irscale.core.extras", "irscale.core.reads",
+    "irscale.core", "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy",
+    "irscale.core.reads",
     "irscale.core.records", "irscale.core.version", "irscale.errors", "irscale.io",
     "irscale.io.files", "irscale.io.json_input", "irscale.io.regular_files"}
 

@@ -65,7 +65,7 @@ CASES = [
         files={"h.txt": text([*qrels_lines(), "9 0 d1 1"])}),
     err("predict-preference-of-a-system-the-runs-lack",
         ["meta", "predict", "qrels.txt", "a.run", "b.run", "-m", "map", "--preferences",
-         "p.txt"], "p.txt", "line 3", "'2 a sysQ tie'", "system(s) ['sysQ']",
+         "p.txt"], "p.txt", "line 3", "'2 a sysQ tie'", "system 'sysQ' names no run",
         files={"p.txt": b"1 a b left\n\n2 a sysQ tie\n"}),
 ]
 

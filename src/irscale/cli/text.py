@@ -296,9 +296,7 @@ def _estimates_table(args: argparse.Namespace, found: object) -> str:
     a table (``--format trec``, the default: the text table), the runs' rows (none with
     ``-n``) and the answers' (``-q``)."""
     from ..evaluation.assignments_ppi import AssignmentEstimates
-    from ..stats.protocol import format_table
 
     assert isinstance(found, AssignmentEstimates)  # (with a human sample)
-    return format_table(found.to_frame(args.per_query, not args.no_summary),
-                        "text" if args.fmt == "trec" else args.fmt, title=found.title
-                        ).rstrip("\n") + "\n"
+    return found.format("text" if args.fmt == "trec" else args.fmt, per_topic=args.per_query,
+                        summary=not args.no_summary).rstrip("\n") + "\n"

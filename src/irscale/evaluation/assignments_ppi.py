@@ -131,6 +131,15 @@ class AssignmentEstimates(HtmlRepr):
             frame = frame[frame["topic"] != "all"]
         return declare(frame.reset_index(drop=True), _blanks(self.too_few))
 
+    def format(self, fmt: str = "text", *, digits: int = 4, per_topic: bool = False,
+               summary: bool = True) -> str:
+        """The table of :meth:`to_frame` as ``text``, ``markdown`` or ``latex`` (rounded to
+        ``digits``, under :attr:`title`), ``csv`` or ``json`` (full precision)."""
+        from ..stats.protocol import format_table
+
+        return format_table(self.to_frame(per_topic, summary), fmt,  # type: ignore[arg-type]
+                            digits=digits, title=self.title)
+
     @property
     def title(self) -> str:
         """What the table holds, in words (its title where it is printed)."""
