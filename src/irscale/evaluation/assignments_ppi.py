@@ -173,12 +173,6 @@ class HumanSample:
     where: list[tuple[str, int]]
 
 
-def _located(parts: Sequence[Assignments]) -> list[tuple[str, int]]:
-    """(file, line) of every record of the parts, in the order :func:`combine` joins
-    them."""
-    return [(p.source, line) for p in parts for line in p.line]
-
-
 def match_sample(model: Assignments, human: Assignments, where: list[tuple[str, int]],
                  design: str) -> HumanSample:
     """The human nuggets matched to the model's (module documentation); an
