@@ -32,6 +32,7 @@ from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
 from ..report import sections
 from ..report.params import JUDGES, TITLE
+from ..report.sections.answers import ASSIGNMENTS, CITATIONS
 from ..report.section import SEED_OF_DRAWS, Section, command_binding
 from ..stats.names import MULTIPLE_CORRECTION, WEIGHTS
 from .common_params import MEASURES, QRELS, RUNS
@@ -143,6 +144,8 @@ GIVEN: dict[str, Given] = {
         "--flip-rate, --double-judged or --auto-sample: every Tukey HSD conclusion robust "
         "or fragile)"}),)),
     "judges": Given(((JUDGES, {"action": "append"}),)),
+    "assignments": Given(((ASSIGNMENTS, {"nargs": "+"}),)),
+    "citations": Given(((CITATIONS, {"nargs": "+"}),)),
     "collections": _COLLECTIONS,
     "collection_samples": _COLLECTIONS,
     "collection_weights": _COLLECTIONS,
@@ -313,7 +316,8 @@ def _report(args: argparse.Namespace) -> Done:
         **section_values(args, {"confusion": confusion, "collections": collections}),
         conventions=args.conventions, command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
-                     *(args.judges or []),
+                     *(args.judges or []), *(args.assignments or []),
+                     *(args.citations or []),
                      *collection_files, *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":

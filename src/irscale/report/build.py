@@ -254,6 +254,10 @@ def build_report(
     confusion: Any = None,
     replicates: int = DEFAULT_REPLICATES,
     judges: Any = None,
+    assignments: Any = None,
+    citations: Any = None,
+    answer_measures: Sequence[str] | None = None,
+    max_citations: int | None = None,
     collection_weights: str = "equal",
     command: str | None = None,
     input_files: Sequence[str] | None = None,
@@ -343,6 +347,16 @@ def build_report(
         Automatic judges' qrels: the report gets a section auditing them against ``qrels``
         under the first measure (:func:`irscale.labels.audit`: the report's ``test``,
         ``correction`` and ``alpha``, bootstrap intervals drawn from ``seed``).
+    assignments, citations, answer_measures, max_citations : optional
+        The runs' generated answers, matched to the runs by name: nugget assignment
+        records (:func:`irscale.text.evaluate_assignments`: A, V, W, strict and with
+        partial credit) and support judgments of cited answers
+        (:func:`irscale.text.evaluate_citations`: citation recall and precision, AIS,
+        support precision and recall, the first ``max_citations`` citations of every
+        sentence); the report gets a section on them: per run each of
+        ``answer_measures`` (default: every measure of the files given) with its interval,
+        and with ``baseline`` every run against it, the answer measures one family of
+        ``correction`` (:mod:`irscale.report.sections.answers`).
     input_files : sequence of str, optional
         The files listed (size, SHA-256) in that block (default: ``qrels`` and ``runs``
         where they are paths).

@@ -93,6 +93,10 @@ class ReportContent:
     #: With ``build_report(judges=...)``: the audit of the automatic judges against the
     #: qrels (:class:`~irscale.labels.AuditResult`); None otherwise.
     audit: Any = None
+    #: With ``build_report(assignments=...)`` or ``citations=...``: the runs' generated
+    #: answers scored (:class:`~irscale.report.sections.answers.AnswerScores`); None
+    #: otherwise.
+    answers: Any = None
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""

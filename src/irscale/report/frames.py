@@ -21,9 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through thi
     from .content import ReportContent
 
 __all__ = ["ROBUST_SHARE", "SummaryCell", "TablesFormat", "across_frames", "ascii_headers",
-           "automatic_frames", "bounds_frames", "comparison_frame", "discriminative_frame",
-           "frames_text", "groups_frame", "noise_frames", "robustness_frame",
-           "summary_caption", "summary_cells", "title_text"]
+           "automatic_frames", "bounds_frames", "comparison_frame", "comparison_table",
+           "discriminative_frame", "frames_text", "groups_frame", "noise_frames",
+           "robustness_frame", "summary_caption", "summary_cells", "title_text"]
 
 
 #: The least share of the judge-noise replicates that keep a conclusion's decision (its
@@ -82,9 +82,15 @@ def summary_caption(report: ReportContent) -> str:
 def comparison_frame(report: ReportContent) -> pd.DataFrame:
     """Every run against the baseline: measure, run, Δ, its interval, p, adjusted p,
     wins/ties/losses (empty without a baseline)."""
-    if report.comparison is None:
+    return comparison_table(report.comparison)
+
+
+def comparison_table(frame: pd.DataFrame | None) -> pd.DataFrame:
+    """The table of a comparison with the baseline (``frame``:
+    :meth:`~irscale.stats.baseline.BaselineComparison.to_frame`'s columns): measure, run,
+    Δ, its interval, p, adjusted p, wins/ties/losses (empty for None)."""
+    if frame is None:
         return pd.DataFrame()
-    frame = report.comparison
     return pd.DataFrame({
         "measure": frame["measure"], "run": frame["run"], "Δ": frame["delta"],
         "CI low": frame["ci_low"], "CI high": frame["ci_high"], "p": frame["p"],

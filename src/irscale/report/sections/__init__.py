@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..section import Section
 from . import (
     across,
+    answers,
     anova,
     audit,
     automatic,
@@ -40,6 +41,7 @@ SECTIONS: tuple[Section, ...] = (
     audit.SECTION,
     noise.SECTION,
     across.SECTION,
+    answers.SECTION,
     reproducibility.SECTION,
 )
 
