@@ -18,7 +18,7 @@ from irscale.core.params import Integers, Needs, Param
 from irscale.errors import ParameterError
 from irscale.report import build_report, format_tables, render_html
 from irscale.report.params import DP, REPORT
-from irscale.report.section import Requirement, Section, command_binding
+from irscale.report.section import SEED_OF_DRAWS, Requirement, Section, command_binding
 from tests.report_data import write_collection
 
 
@@ -45,7 +45,7 @@ def test_every_module_of_the_package_is_a_listed_section():
     _check_listed(listed.__path__)
     assert [s.name for s in listed.SECTIONS] == [
         "summary", "baseline", "drilldown", "anova", "plots", "robustness", "discriminative",
-        "bounds", "automatic", "audit", "noise", "across", "reproducibility"]
+        "bounds", "automatic", "audit", "noise", "across", "answers", "reproducibility"]
 
 
 def test_a_section_module_left_out_of_the_list_is_named(tmp_path, monkeypatch):
@@ -86,7 +86,8 @@ def test_the_binding_is_the_union_of_the_sections():
         assert not {p.name for p in section.own} & offered, section.name
         for rule in section.rules:
             assert rule in REPORT.rules and rule in command.rules, section.name
-    seed = [rule for rule in REPORT.rules if isinstance(rule, Either)]
+    seed = [rule for rule in REPORT.rules if isinstance(rule, Either)
+            and rule.params == (SEED_OF_DRAWS,)]
     assert len(seed) == 1 and seed[0].cases == tuple(
         s.draws for s in listed.SECTIONS if s.draws)
     # the resamples, weights, test and correction: checked on entry, no body repeats it

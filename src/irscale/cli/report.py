@@ -32,8 +32,8 @@ from ..io.formats import FORMAT, REPORT_FORMATS
 from ..io.sources import expands
 from ..report import sections
 from ..report.params import JUDGES, TITLE
-from ..report.sections.answers import ASSIGNMENTS, CITATIONS
 from ..report.section import SEED_OF_DRAWS, Section, command_binding
+from ..report.sections.answers import ASSIGNMENTS, CITATIONS
 from ..stats.names import MULTIPLE_CORRECTION, WEIGHTS
 from .common_params import MEASURES, QRELS, RUNS
 from .compare_collections import (

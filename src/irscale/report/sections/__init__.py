@@ -12,8 +12,8 @@ from __future__ import annotations
 from ..section import Section
 from . import (
     across,
-    answers,
     anova,
+    answers,
     audit,
     automatic,
     baseline,

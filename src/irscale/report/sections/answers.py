@@ -148,9 +148,9 @@ def _evaluate(build: Build, source: str) -> Evaluation:
     return found
 
 
-def _aligned(evaluation: Evaluation, runs: tuple[str, ...], source: str) -> list[str]:
-    """The topics of ``evaluation``, every one answered by every run of the report, and
-    no run besides them (refused otherwise, naming the run and the file set)."""
+def _aligned(evaluation: Evaluation, runs: tuple[str, ...], source: str) -> None:
+    """Every run of the report answers the same topics in ``evaluation``, and no run
+    besides them (refused otherwise, naming the run and the file set)."""
     option = WORDS[source][0]
     other = [run for run in evaluation.runs if run not in runs]
     if other:
@@ -169,7 +169,6 @@ def _aligned(evaluation: Evaluation, runs: tuple[str, ...], source: str) -> list
             raise AlignmentError(f"{option}: run {run!r} has no answer of topic "
                                  f"{lacks[0]!r}, which other runs answer ({len(lacks)} "
                                  "topic(s) in all): the runs are compared topic by topic")
-    return topics
 
 
 def _compared(build: Build, evaluations: dict[str, Evaluation]) -> pd.DataFrame:
@@ -193,18 +192,36 @@ def _compared(build: Build, evaluations: dict[str, Evaluation]) -> pd.DataFrame:
     return frame
 
 
+def _read(build: Build) -> None:
+    """Read and score the answers given (before the sections' work: a malformed record is
+    reported before the analyses), matched to the report's runs; their evaluations are
+    the section's part of the report made so far (``build.fields``)."""
+    given = _given(build.options)
+    if not given:
+        return
+    runs = tuple(build.evaluation.runs)
+    evaluations = {source: _evaluate(build, source) for source in given}
+    for source, evaluation in evaluations.items():
+        _aligned(evaluation, runs, source)
+    build.fields["answers"] = evaluations
+
+
+#: The answers read, every run of the report's with answers on the same topics.
+ANSWERS_READ = Requirement("answers of the report's runs, on the same topics",
+                           "evaluation", _read)
+
+
 def _build(build: Build) -> dict[str, Any]:
     """The answers' scores, intervals and comparison (module documentation); None where
     no answers are given."""
     import pandas as pd
 
     options = build.options
-    given = _given(options)
-    if not given:
+    evaluations: dict[str, Evaluation] | None = build.fields.get("answers")
+    if not evaluations:
         return {"answers": None}
     runs = tuple(build.evaluation.runs)
-    evaluations = {source: _evaluate(build, source) for source in given}
-    topics = {source: len(_aligned(evaluation, runs, source))
+    topics = {source: len(set(evaluation.per_topic()["topic"]))
               for source, evaluation in evaluations.items()}
     scores = pd.concat([evaluation.intervals(
         options["interval"], alpha=options["alpha"], samples=options["interval_samples"],
@@ -218,7 +235,7 @@ def _build(build: Build) -> dict[str, Any]:
         evaluations=evaluations, topics=topics,
         scores=scores[["measure", "run", "mean", "ci_low", "ci_high"]],
         comparison=comparison, interval=options["interval"], alpha=options["alpha"],
-        max_citations=options["max_citations"] if "citations" in given else None)}
+        max_citations=options["max_citations"] if "citations" in evaluations else None)}
 
 
 def answer_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
@@ -241,8 +258,8 @@ def answer_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
                    "CI high": scores["ci_high"]}))]
     if found.comparison is not None:
         frames.append(("answers-baseline", f"Answers: every run against "
-                       f"{report.baseline}: Δ = run − baseline with its {level} "
-                       f"interval, p ({report.test}), p adjusted ({report.correction}, "
+                       f"{report.baseline}: Δ, the run's mean minus the baseline's, with "
+                       f"its {level} interval, p ({report.test}), p adjusted ({report.correction}, "
                        "over the answer measures), topics won/tied/lost",
                        comparison_table(found.comparison)))
     return frames
@@ -283,7 +300,7 @@ def _tables(report: ReportContent, fmt: TablesFormat, digits: int) -> list[str]:
 _EITHER = ((Needs((), on=ASSIGNMENTS),), (Needs((), on=CITATIONS),))
 
 SECTION = Section(
-    "answers", needs=(MEASURES_GIVEN,), build=_build, html=_html, tables=_tables,
+    "answers", needs=(MEASURES_GIVEN, ANSWERS_READ), build=_build, html=_html, tables=_tables,
     params=(ASSIGNMENTS, CITATIONS, ANSWER_MEASURES, MAX_CITATIONS),
     rules=(Needs((MAX_CITATIONS,), "the support judgments", on=CITATIONS),
            Either((ANSWER_MEASURES,), _EITHER, "the answers")),
