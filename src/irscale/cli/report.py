@@ -313,7 +313,7 @@ def _report(args: argparse.Namespace) -> Done:
         **section_values(args, {"confusion": confusion, "collections": collections}),
         conventions=args.conventions, command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
-                     *(args.judges or []),
+                     *(args.judges or []), *([args.plan_pilot] if args.plan_pilot else []),
                      *collection_files, *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":

@@ -93,6 +93,9 @@ class ReportContent:
     #: With ``build_report(judges=...)``: the audit of the automatic judges against the
     #: qrels (:class:`~irscale.labels.AuditResult`); None otherwise.
     audit: Any = None
+    #: With ``build_report(plan_pilot=...)``: the human labels planned
+    #: (:class:`~irscale.labels.LabelPlan`); None otherwise.
+    plan: Any = None
 
     def to_frame(self) -> pd.DataFrame:
         """Runs × measures: the means over topics (the summary table's numbers)."""
