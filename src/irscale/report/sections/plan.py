@@ -7,7 +7,7 @@ of every difference ``plan_pairs`` names, ``plan_width`` wide at the report's le
 retrieve documents the judge leaves unlabelled, the part of the width they can add
 (the bounds of :func:`irscale.collections.unjudged_bounds`, which no human label of the
 judge's pairs narrows) apart from the sampling part (:func:`irscale.labels.plan`: its
-numbers, unchanged; ``docs/labels.md``). The measures must be sums over the ranked
+numbers, unchanged; ``docs/collections.md`` §7). The measures must be sums over the ranked
 documents (P@k, DCG@k, RBP): another one is refused, naming it."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
         f"labelled by people in the pilot. For every {level} prediction-powered interval to "
         f"be {found.width:g} wide, the {esc(found.design)} design needs "
         f"<strong>{found.labels}</strong> human labels in all, <strong>{found.more}</strong> "
-        "beyond the pilot's (Angelopoulos et al., Science 2023; docs/labels.md). "
+        "beyond the pilot's (Angelopoulos et al., Science 2023; docs/collections.md §7). "
         + ("" if reached else "Some estimates cannot reach the width even with every pair "
            "labelled (reached: no): the judge's own term is too large. ")
         + ("The runs retrieve documents the judge does not label: they can widen an "
