@@ -45,7 +45,8 @@ def test_every_module_of_the_package_is_a_listed_section():
     _check_listed(listed.__path__)
     assert [s.name for s in listed.SECTIONS] == [
         "summary", "baseline", "drilldown", "anova", "plots", "robustness", "discriminative",
-        "bounds", "automatic", "audit", "noise", "across", "answers", "reproducibility"]
+        "bounds", "automatic", "audit", "plan", "noise", "across", "answers",
+        "reproducibility"]
 
 
 def test_a_section_module_left_out_of_the_list_is_named(tmp_path, monkeypatch):

@@ -278,6 +278,8 @@ COMBINATIONS = [
     (["online", "simulate-clicks", "q", "r", "--format", "parquet"], "-o"),
     (["online", "sensitivity", "q", "a"], "two or more"),
     (["report", "q", "a", "b", "--seed", "1"], "--seed"),
+    (["report", "q", "a", "b", "--plan-width", "0.3"], "--plan-width"),
+    (["report", "q", "a", "b", "--plan-pilot", "p"], "--plan-width"),
     (["fuse", "a", "b", "--method", "rrf", "--norm", "zmuv"], "--norm"),
     (["fuse", "a", "b", "--method", "combsum", "--weights", "1,2"], "--weights"),
     (["fuse", "a", "b", "--method", "rrf", "--qrels", "q"], "--qrels"),

@@ -204,6 +204,9 @@ USES: dict[tuple[str, str], list[str]] = {
     ("report", "--collections"): ["report", "qrels.txt", "a.run", "b.run", "--no-robustness",
                                   "-m", "P@5", "--format", "markdown", "--seed", "1",
                                   "--collections", "suite.tsv"],
+    ("report", "--plan-pilot"): ["report", "qrels.txt", "a.run", "b.run", "c.run",
+                                 "--no-robustness", "--plan-pilot", "h.txt", "--plan-width",
+                                 "0.3", "-m", "P@5", "--format", "markdown"],
 }
 
 #: Inputs that are never read: ``eval --baseline`` names one of the runs (by its name or

@@ -38,6 +38,11 @@ VALUES = ("0", "-1", "1e-300", "1e300", "nan", "inf", str(2**63 - 1), str(10**30
 NOISE_REPORT = ["report", "binary.txt", "a.run", "b.run", "c.run", "--no-robustness",
                 "--format", "markdown", "-m", "map", "--replicates", "3"]
 
+#: The report with the section planning the human labels (h.txt: the pilot).
+PLAN_REPORT = ["report", "qrels.txt", "a.run", "b.run", "c.run", "--no-robustness",
+               "--format", "markdown", "-m", "P@5", "--plan-pilot", "h.txt", "--plan-width",
+               "0.3"]
+
 #: ``pool build`` of two runs under a strategy with a budget (the example pools three by
 #: depth).
 USING_BUDGET = ["pool", "build", "a.run", "b.run", "--strategy", "mm-ns", "--budget", "3",
@@ -154,6 +159,8 @@ USING: dict[tuple[str, str], list[str]] = {
     ("report", "--scale-depth"): varied("report", {"--no-robustness": None, "--format": None}),
     ("report", "--flip-rate"): [*NOISE_REPORT, "--flip-rate", "0.1"],
     ("report", "--replicates"): [*NOISE_REPORT, "--flip-rate", "0.1"],
+    ("report", "--plan-width"): PLAN_REPORT,
+    ("report", "--plan-uniform-share"): PLAN_REPORT,
     ("meta simulate", "--samples"): varied("meta simulate", {"--test": "randomization"}),
     # another model, of a QRELS input
     ("meta simulate", "--qualities"): ["meta", "simulate", "--model", "runs", "qrels.txt",
@@ -175,7 +182,7 @@ USUAL: dict[str, str] = {
     "--num-docs-in-coll": "100", "--max-retrieved": "3", "--compat": "9", "-k": "3",
     "--p": "0.5", "--k": "10", "--discount": "0.5", "--tau": "2", "--click-prob": "0.5",
     "--gamma": "0.5", "--tol": "1e-3", "--switch-tau": "2", "--shrinkage": "1",
-    "--smoothing": "1",
+    "--smoothing": "1", "--plan-width": "0.3", "--plan-uniform-share": "0.5",
     "--l2": "1", "--folds": "3",
     "--threshold": "0.5",
     "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1", "--qualities": "0.5,1",

@@ -11,6 +11,7 @@ from .conftest import (
     Link,
     all_checks,
     any_of,
+    assert_ok,
     err,
     file_holds_output_of,
     ok,
@@ -24,6 +25,7 @@ from .conftest import (
     warnings_of,
 )
 from .test_compare_collections_faults import FILES, HEADER, MANIFEST, ROWS, X, Y
+from .test_labels_faults import Q2 as PLAN_FILES
 from .test_meta_judge_noise_faults import FILES as NOISE_FILES
 
 BASE = ["report", "qrels.txt", "a.run", "b.run", "c.run"]
@@ -271,6 +273,105 @@ CASES += [
     err("judge-noise-o-is-the-confusion", [*NOISE, "--confusion", "conf.txt", "-o",
                                            "conf.txt", "--force"], "conf.txt", "input",
         files=NOISE_FILES),
+]
+
+
+#: The section planning the human labels: QRELS (qrels.txt) the judge's labels, h.txt the
+#: pilot (topics 1-3, people disagreeing with the judge on one pair: labels plan's files).
+PILOT = {"h.txt": PLAN_FILES["h.txt"]}
+PLAN = [*FAST, "-m", "P@5", "--plan-pilot", "h.txt", "--plan-width", "0.3"]
+#: ``irscale labels plan`` of the same files: the numbers the section must show.
+PLANNED = ["labels", "plan", "qrels.txt", "h.txt", "a.run", "b.run", "c.run", "-m", "P@5",
+           "--width", "0.3"]
+
+
+def plan_numbers(*extra: str, page: str | None = None):
+    """The report (its standard output, or the file ``page``) shows the labels each
+    estimate needs, its widths and the totals that ``irscale labels plan`` prints for the
+    same files and options ``extra`` (its JSON, at the report's 4 digits)."""
+    import json
+
+    from irscale.stats.tables import format_number
+
+    def check(result, ws, run):
+        reference = run([*PLANNED, *extra, "--format", "json"])
+        assert_ok(reference)
+        planned = json.loads(reference.out)
+        shown = result.out if page is None else ws.read(page).decode("utf-8")
+        needles = [f"{planned['labels']}", f"{planned['more']}"]
+        for row in planned["estimates"]:
+            needles += [format_number(row[column], 4) for column in
+                        ("automatic", "pilot_width", "sampling_width", "total_width")]
+        missing = [needle for needle in needles if needle not in shown]
+        assert not missing, f"lacks {missing}" + result.describe()
+
+    return check
+
+
+def swap_word(argv: list[str], old: str, new: str) -> list[str]:
+    """``argv`` with the word ``old`` replaced by ``new``."""
+    return [new if word == old else word for word in argv]
+
+
+def planned_ok(id, argv, check, *, files=None, allowed_new=()):
+    return ok(id, argv, check, files={**PILOT, **(files or {})}, allowed_new=allowed_new)
+
+
+def planned_err(id, argv, *needles, files=None):
+    return err(id, argv, *needles, files={**PILOT, **(files or {})})
+
+
+CASES += [
+    planned_ok("plan-markdown", PLAN, all_checks(
+        plan_numbers(), output_contains("Human labels planned in all (active design; 95% "
+                                        "intervals 0.3 wide)", "unjudged_width",
+                                        "New human labels by topic"))),
+    planned_ok("plan-latex", [*swap_word(PLAN, "markdown", "latex"), "--plan-pairs", "a:b",
+                      "--plan-design", "stratified"],
+       all_checks(plan_numbers("--pairs", "a:b", "--design", "stratified"),
+                  output_contains("\\caption{Human labels planned in all (stratified",
+                                  "a - b"))),
+    planned_ok("plan-html", [*BASE, "--no-robustness", "-m", "P@5", "--plan-pilot", "h.txt",
+                     "--plan-width", "0.3", "--alpha", "0.1", "-o", "r.html"],
+       all_checks(html_page, page_holds('<section id="labels-plan">', 'id="plan-estimates"',
+                                        'id="plan-topics"', 'href="#labels-plan"',
+                                        "90% intervals 0.3 wide"),
+                  plan_numbers("--confidence", "0.9", page="r.html")),
+       allowed_new=("r.html",)),
+    planned_ok("plan-uniform-share", [*PLAN, "--plan-uniform-share", "0.2"],
+       plan_numbers("--uniform-share", "0.2")),
+    planned_err("plan-pilot-missing", swap_word(PLAN, "h.txt", "nope.txt"),
+                "cannot read nope.txt"),
+    planned_err("plan-pilot-malformed", swap_word(PLAN, "h.txt", "h3.txt"), "h3.txt", "line 2",
+        "'1 0 d2'", files={"h3.txt": text(["1 0 d1 1", "1 0 d2"])}),
+    planned_err("plan-pilot-grade-not-a-number", swap_word(PLAN, "h.txt", "h3.txt"), "h3.txt",
+        "line 2", "high", files={"h3.txt": text(["1 0 d1 1", "1 0 d2 high"])}),
+    planned_err("plan-pilot-outside-judge", swap_word(PLAN, "h.txt", "h9.txt"), "'9'", "'d1'",
+        files={"h9.txt": text(["9 0 d1 1", "1 0 d1 1", "1 0 d2 0"])}),
+    planned_err("plan-width-zero", swap_word(PLAN, "0.3", "0"), opt("--plan-width"),
+                "positive number, got 0.0"),
+    planned_err("plan-width-negative", swap_word(PLAN, "0.3", "-1"), opt("--plan-width"),
+                "positive number, got -1.0"),
+    planned_err("plan-width-text", swap_word(PLAN, "0.3", "wide"), opt("--plan-width"), "'wide'"),
+    planned_err("plan-width-nan", swap_word(PLAN, "0.3", "nan"), opt("--plan-width"),
+                "positive number, got nan"),
+    planned_err("plan-pilot-without-width", PLAN[:-2], "--plan-pilot h.txt needs --plan-width"),
+    planned_err("plan-width-without-pilot", [*FAST, "-m", "P@5", "--plan-width", "0.3"],
+        "--plan-width", "--plan-pilot"),
+    planned_err("plan-design-unknown", [*PLAN, "--plan-design", "best"], opt("--plan-design"),
+                "unknown label design 'best'"),
+    planned_err("plan-share-not-active", [*PLAN, "--plan-design", "uniform", "--plan-uniform-share",
+                                  "0.2"], "--plan-uniform-share", "--plan-design active"),
+    planned_err("plan-pair-unknown-run", [*PLAN, "--plan-pairs", "a:x"], opt("--plan-pairs"), "'x'",
+        "a, b, c"),
+    planned_err("plan-pair-same-run", [*PLAN, "--plan-pairs", "a:a"], opt("--plan-pairs"), "twice"),
+    planned_err("plan-pair-no-colon", [*PLAN, "--plan-pairs", "ab"], opt("--plan-pairs"), "A:B"),
+    planned_err("plan-not-a-sum", swap_word(PLAN, "P@5", "map"), "map", "not a sum"),
+    planned_err("plan-with-automatic", [*PLAN, "--automatic", "qrels.txt"], "--plan-pilot",
+        "--automatic"),
+    planned_err("plan-pilot-one-label", swap_word(PLAN, "h.txt", "h1.txt"), "2 pairs at least",
+        files={"h1.txt": text(["1 0 d1 1"])}),
+    planned_err("plan-o-is-the-pilot", [*PLAN, "-o", "h.txt", "--force"], "h.txt", "input"),
 ]
 
 

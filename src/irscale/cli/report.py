@@ -316,8 +316,8 @@ def _report(args: argparse.Namespace) -> Done:
         **section_values(args, {"confusion": confusion, "collections": collections}),
         conventions=args.conventions, command=command_line(args),
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
-                     *(args.judges or []), *(args.assignments or []),
-                     *(args.citations or []),
+                     *(args.judges or []), *([args.plan_pilot] if args.plan_pilot else []),
+                     *(args.assignments or []), *(args.citations or []),
                      *collection_files, *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":

@@ -232,11 +232,13 @@ def _bind_keywords(found: Arity, kwargs: Mapping[str, Any], bound: dict[str, Any
 @record
 class Required:
     """``param`` is needed where ``on`` takes one of ``values`` (``depth`` for depth-k
-    pooling): refused without it, in the function's and the command line's words."""
+    pooling), or with ``values`` None, wherever ``on`` is given (the report's
+    ``plan_width`` with ``plan_pilot``): refused without it, in the function's and the
+    command line's words."""
 
     param: Param
     on: Param
-    values: tuple[object, ...]
+    values: tuple[object, ...] | None
 
     def message(self, needed: str, chosen: str) -> str:
         """The refusal: ``chosen`` (``on`` and its value, spelt: ``strategy='depth'``,

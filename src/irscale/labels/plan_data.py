@@ -39,21 +39,21 @@ class PlanInputs:
     shift_high: np.ndarray
 
 
-def check_run_pairs(pairs: Sequence[Sequence[str]] | None, names: list[str]
-                    ) -> list[tuple[int, int]]:
+def check_run_pairs(pairs: Sequence[Sequence[str]] | None, names: list[str],
+                    param: str = "pairs") -> list[tuple[int, int]]:
     """The named differences ``(A, B)`` (their domain checked: ``A:B``) as indices of the
     runs; an error names a pair that is not two different runs (the runs' names
-    listed)."""
+    listed), and the parameter ``param`` (the report's ``plan_pairs``)."""
     found = []
     for parts in pairs or ():
         pair = ":".join(parts)
         if parts[0] == parts[1]:
-            raise ParameterError(f"pairs: {pair!r} names one run twice: a difference needs "
-                                 "two runs", param="pairs")
+            raise ParameterError(f"{param}: {pair!r} names one run twice: a difference needs "
+                                 "two runs", param=param)
         for part in parts:
             if part not in names:
-                raise ParameterError(f"pairs: {pair!r} names run {part!r}, which is not one "
-                                     f"of the runs ({', '.join(names)})", param="pairs")
+                raise ParameterError(f"{param}: {pair!r} names run {part!r}, which is not "
+                                     f"one of the runs ({', '.join(names)})", param=param)
         found.append((names.index(parts[0]), names.index(parts[1])))
     return found
 

@@ -67,6 +67,7 @@ from ..evaluation.conventions import Applied, conventions_for
 from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.sources import as_qrels, as_runs
+from ..labels.plan_params import DEFAULT_UNIFORM_SHARE
 from ..measures.names import measure_names
 from . import sections as listed
 from .content import Provenance, ReportContent
@@ -254,6 +255,11 @@ def build_report(
     confusion: Any = None,
     replicates: int = DEFAULT_REPLICATES,
     judges: Any = None,
+    plan_pilot: Any = None,
+    plan_width: float | None = None,
+    plan_design: str = "active",
+    plan_pairs: Sequence[str] | None = None,
+    plan_uniform_share: float = DEFAULT_UNIFORM_SHARE,
     assignments: Any = None,
     citations: Any = None,
     answer_measures: Sequence[str] | None = None,
@@ -347,6 +353,15 @@ def build_report(
         Automatic judges' qrels: the report gets a section auditing them against ``qrels``
         under the first measure (:func:`irscale.labels.audit`: the report's ``test``,
         ``correction`` and ``alpha``, bootstrap intervals drawn from ``seed``).
+    plan_pilot, plan_width, plan_design, plan_pairs, plan_uniform_share : optional
+        Human labels of a pilot sample of ``qrels``' pairs, ``qrels`` being an automatic
+        judge's labels of every pair: the report gets a section planning the human labels
+        (per topic and in all) that make the prediction-powered interval of every run's
+        mean, and of every difference ``plan_pairs`` names (``"A:B"``), ``plan_width``
+        wide at level ``1 - alpha``, drawn as ``plan_design`` says (``uniform_share`` of
+        the active design: ``plan_uniform_share``), with the unjudged documents' part of
+        the width apart (:func:`irscale.labels.plan`, its numbers; the measures must be
+        sums over the ranked documents); not with ``automatic``.
     assignments, citations, answer_measures, max_citations : optional
         The runs' generated answers, matched to the runs by name: nugget assignment
         records (:func:`irscale.text.evaluate_assignments`: A, V, W, strict and with

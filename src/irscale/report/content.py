@@ -93,6 +93,9 @@ class ReportContent:
     #: With ``build_report(judges=...)``: the audit of the automatic judges against the
     #: qrels (:class:`~irscale.labels.AuditResult`); None otherwise.
     audit: Any = None
+    #: With ``build_report(plan_pilot=...)``: the human labels planned
+    #: (:class:`~irscale.labels.LabelPlan`); None otherwise.
+    plan: Any = None
     #: With ``build_report(assignments=...)`` or ``citations=...``: the runs' generated
     #: answers scored (:class:`~irscale.report.sections.answers.AnswerScores`); None
     #: otherwise.
