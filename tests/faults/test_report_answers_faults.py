@@ -94,6 +94,9 @@ CASES = [
         "run 'b' has no answer of topic '2'",
         files={"gap.jsonl": text([line for line in NUGGET_LINES
                                   if line != assigned("b", "2")])}),
+    err("answers-one-topic", [*FAST, "--citations", "one.jsonl"], "--citations",
+        "cover 1 topic ('1')", "2 at least",
+        files={"one.jsonl": text([judged(run, "1") for run in RUNS])}),
     err("answers-vital-undefined", [*FAST, "--assignments", "okay.jsonl"], "V is undefined",
         "1 (a)", files=bad("okay.jsonl", NUGGET_LINES, 1, assigned("a", "1",
                                                                     nugget("okay")))),

@@ -149,8 +149,8 @@ def _evaluate(build: Build, source: str) -> Evaluation:
 
 
 def _aligned(evaluation: Evaluation, runs: tuple[str, ...], source: str) -> None:
-    """Every run of the report answers the same topics in ``evaluation``, and no run
-    besides them (refused otherwise, naming the run and the file set)."""
+    """Every run of the report answers the same topics in ``evaluation``, two at least,
+    and no run besides them (refused otherwise, naming the run and the file set)."""
     option = WORDS[source][0]
     other = [run for run in evaluation.runs if run not in runs]
     if other:
@@ -163,6 +163,10 @@ def _aligned(evaluation: Evaluation, runs: tuple[str, ...], source: str) -> None
                              f"runs: {', '.join(runs)}): give the answers of every run")
     table = evaluation.per_topic()
     topics = sorted(set(table["topic"]))
+    if len(topics) < 2:
+        raise AlignmentError(f"{option}: the answers cover {len(topics)} topic "
+                             f"({', '.join(map(repr, topics))}): the intervals and the paired "
+                             "tests need 2 at least")
     for run in runs:
         lacks = sorted(set(topics) - set(table.loc[table["run"] == run, "topic"]))
         if lacks:
