@@ -133,12 +133,13 @@ def _same_answers(human: Citations, judge: Citations) -> None:
     h_lines = dict(zip(zip(human.topic, human.run, strict=True), human.line, strict=True))
     what = f"sentence {row['sentence']}" if not row["citation"] else \
         f"sentence {row['sentence']}'s citation of {row['citation']!r}"
+    human_at = f"the human support judgments ({human.source}, line " \
+        f"{h_lines[(row['topic'], row['run'])]})"
     raise InputFormatError(
         f"{what} of (topic {row['topic']!r}, run {row['run']!r}) is "
-        f"{'here and not' if here else 'not here but'} in the human support judgments "
-        f"({human.source}, line {h_lines[(row['topic'], row['run'])]}): the audit "
-        "compares labels of the same answers (the same sentences citing the same passages)",
-        source=judge.source, line=judge.line[record],
+        f"{f'here and not in {human_at}' if here else f'in {human_at} and not here'}: the "
+        "audit compares labels of the same answers (the same sentences citing the same "
+        "passages)", source=judge.source, line=judge.line[record],
         text=judge.text[record] if judge.text else None)
 
 
@@ -199,7 +200,7 @@ def audit_citations(human: Any, judges: Any, *, measure: str = DEFAULT_CITATION_
     records = read_judgments(human)
     named = named_inputs(judges, read_judgments)
     found = dict(named)
-    subject = Subject("human support judgments", "label",
+    subject = Subject("human support judgments", "support label",
                       "passage ids or topics written differently?", ITEM,
                       lambda both, judge, name: _same_answers(records, found[name]))
     return audit_sides(_side(records, measure, max_citations),
