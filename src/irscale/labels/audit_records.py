@@ -53,7 +53,7 @@ class Side:
 class Subject:
     """What is audited, in the words of the messages: the human file's ``what`` (``human
     assignments``), the item (``nugget``), why no item may be shared (``nugget texts
-    written differently?``), the key columns of an item and ``check``, called with the
+    written differently?``), the key columns of an item and ``same``, called with the
     items both label (the key, ``_human`` and ``_judge`` columns) and the judge's
     :class:`Side` and name, which refuses items whose fixed parts differ."""
 
@@ -61,7 +61,7 @@ class Subject:
     item: str
     why_none: str
     key: tuple[str, ...]
-    check: Callable[[pd.DataFrame, Side, str], None]
+    same: Callable[[pd.DataFrame, Side, str], None]
 
 
 def score_table(values: np.ndarray, topic: Sequence[str], run: Sequence[str],
@@ -98,7 +98,7 @@ def _audit_one(name: str, judge: Side, human: Side, subject: Subject, options: _
         raise InputError(f"judge {where} shares {len(runs)} runs with the {subject.what}: "
                          f"fewer than top_k {options.top_k}")
     both = items_h.merge(items_j, on=key, suffixes=("_human", "_judge"))
-    subject.check(both, judge, name)
+    subject.same(both, judge, name)
     compared = both[both["topic"].isin(topics)]
     if compared.empty:
         raise InputError(f"judge {where} and the {subject.what} label no {subject.item} in "
