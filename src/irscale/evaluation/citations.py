@@ -4,8 +4,9 @@ precision, the AIS rate, the TREC 2024 RAG track's support scores): judgments
 :class:`~irscale.measures.results.Evaluation`, by the kernels of
 :mod:`irscale.text.citations`, whose module documentation states the measures. Declared
 as the ``citations`` context of the catalogue (:mod:`.contexts.citations`). With a human
-sample of the answers (``human_sample``): the scores of the model's judgments corrected on
-it, with prediction-powered intervals (:mod:`irscale.evaluation.citations_ppi`)."""
+sample of the answers or of their sentences (``human_sample``): the scores of the model's
+judgments corrected on it, with prediction-powered intervals
+(:mod:`irscale.evaluation.citations_ppi`)."""
 
 from __future__ import annotations
 
