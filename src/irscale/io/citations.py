@@ -47,6 +47,8 @@ lines are the 1-based positions).
 ...                    b'"citations": ["d1", {"id": "d2", "support": 0.5}]}]}\\n')
 >>> c.topic, c.run, c.support.tolist(), c.alone.tolist(), c.without.tolist()
 (('q1',), ('A',), [2], [-1, 1], [-1, -1])
+>>> c.passage
+('d1', 'd2')
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -238,16 +241,19 @@ def combine_citations(parts: Iterable[Citations]) -> Citations:
     check_distinct(parts)
     records = np.cumsum([0] + [len(p) for p in parts[:-1]])
     sentences = np.cumsum([0] + [len(p.sentence) for p in parts[:-1]])
-    return Citations(
-        tuple(t for p in parts for t in p.topic), tuple(r for p in parts for r in p.run),
-        tuple(n for p in parts for n in p.line),
-        np.concatenate([p.sentence + o for p, o in zip(parts, records, strict=True)]),
-        np.concatenate([p.support for p in parts]),
-        np.concatenate([p.citation + o for p, o in zip(parts, sentences, strict=True)]),
-        np.concatenate([p.alone for p in parts]), np.concatenate([p.without for p in parts]),
-        ", ".join(p.source for p in parts), tuple(t for p in parts for t in p.text),
-        tuple(c for p in parts for c in p.passage))
+    def joined(name: str) -> tuple[Any, ...]:
+        return tuple(chain.from_iterable(getattr(p, name) for p in parts))
 
+    def stacked(name: str) -> np.ndarray:
+        return np.concatenate([getattr(p, name) for p in parts])
+
+    return Citations(
+        joined("topic"), joined("run"), joined("line"),
+        np.concatenate([p.sentence + o for p, o in zip(parts, records, strict=True)]),
+        stacked("support"),
+        np.concatenate([p.citation + o for p, o in zip(parts, sentences, strict=True)]),
+        stacked("alone"), stacked("without"), ", ".join(p.source for p in parts),
+        joined("text"), joined("passage"))
 
 __all__ = ["NOT_GIVEN", "SUPPORT_WORDS", "Citations", "combine_citations", "read_citations",
            "support_code"]
