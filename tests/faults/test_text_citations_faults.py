@@ -253,6 +253,11 @@ CASES += [
         "line 1", "1 sentence(s)", "every sentence", files={**SENTENCE_FILES, "h.jsonl": text(
             [line("q1", sentence(cite("d1", "not_supported")), run_id="sysM"),
              *SENTENCES[1:]])}),
+    err("sample-sentences-other-passage", sample("--design", "uniform"), "h.jsonl",
+        "line 3", "sentence 2 cites passage 'd9' here", "'d9'", files={
+            **SENTENCE_FILES, "h.jsonl": text([*SENTENCES[:2], line(
+                "q3", sentence(cite("d1", "supported")),
+                sentence({"docid": "d2"}, {"docid": "d9"}), run_id="sysM")])}),
     err("sample-inclusion-design", sample("--design", "inclusion", human="human.jsonl"),
         "--design", "no inclusion probability", files=PPI_FILES),
     err("sample-unknown-design", sample("--design", "topics", human="human.jsonl"),

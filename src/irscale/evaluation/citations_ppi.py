@@ -172,7 +172,7 @@ def citation_estimates(model: Citations, human: Citations, where: Sequence[tuple
                                    declare(pd.DataFrame(topics, columns=list(COLUMNS)),
                                            _blanks(NO_INTERVAL)),
                                    design, alpha, tuning, SUBJECT, NO_INTERVAL)
-    read, item = _sampled_sentences(model, human, sampled)
+    read, item = _sampled_sentences(model, human, sampled, where)
     stratum = STRATA[sentence_support(model, "the stratified design (its strata: the "
                                       "model's support of each sentence)",
                                       max_citations=max_citations)] \
@@ -195,20 +195,46 @@ def citation_estimates(model: Citations, human: Citations, where: Sequence[tuple
                                design, alpha, tuning, SUBJECT, TOO_FEW)
 
 
-def _sampled_sentences(model: Citations, human: Citations, sampled: np.ndarray
-                       ) -> tuple[np.ndarray, np.ndarray]:
-    """Under a sentence design, per human sentence whether it is sampled (it gives a
-    label), and per sampled one its place among the model's sentences: the same place in
-    the answer of the model's record of its (topic, run) (``sampled``: per human record,
-    the model's, whose sentences :func:`match_answers` found as many)."""
-    given = human.support != NOT_GIVEN
-    labelled = (human.alone != NOT_GIVEN) | (human.without != NOT_GIVEN)
-    given |= np.bincount(human.citation[labelled], minlength=len(human.sentence)) > 0
+def _model_sentences(model: Citations, human: Citations, sampled: np.ndarray
+                     ) -> np.ndarray:
+    """Per human sentence its place among the model's sentences: the same place in the
+    answer of the model's record of its (topic, run) (``sampled``: per human record, the
+    model's, whose sentences :func:`match_answers` found as many)."""
     h_start = np.searchsorted(human.sentence, np.arange(len(human)))
     start = np.searchsorted(model.sentence, np.arange(len(model)))
     h_sentence = np.asarray(human.sentence)
-    place = np.arange(len(h_sentence)) - h_start[h_sentence]
-    return given, (start[sampled[h_sentence]] + place)[given]
+    return start[sampled[h_sentence]] + np.arange(len(h_sentence)) - h_start[h_sentence]
+
+
+def _same_passages(model: Citations, human: Citations, sentence: np.ndarray,
+                   where: Sequence[tuple[str, int]]) -> None:
+    """Every human sentence cites the passages its model sentence (``sentence``) cites: a
+    passage it cites and the model's does not is an :class:`~irscale.errors.InputError`
+    naming the human file, line and passage (the citations are as many per sentence)."""
+    cited = set(zip(model.citation.tolist(), model.passage, strict=True))
+    for i, (s, passage) in enumerate(zip(sentence[human.citation].tolist(), human.passage,
+                                         strict=True)):
+        if (s, passage) not in cited:
+            k = int(human.sentence[human.citation[i]])
+            number = int(human.citation[i]) - int(np.searchsorted(human.sentence, k)) + 1
+            source, line = where[k]
+            raise InputError(f"sentence {number} cites passage {passage!r} here, which the "
+                             "model's sentence does not cite; a human sample relabels the "
+                             "model's citations, not the answer", source=source, line=line,
+                             text=passage)
+
+
+def _sampled_sentences(model: Citations, human: Citations, sampled: np.ndarray,
+                       where: Sequence[tuple[str, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Under a sentence design, per human sentence whether it is sampled (it gives a
+    label), and per sampled one its place among the model's sentences
+    (:func:`_model_sentences`), the passages each cites checked."""
+    sentence = _model_sentences(model, human, sampled)
+    _same_passages(model, human, sentence, where)
+    given = human.support != NOT_GIVEN
+    labelled = (human.alone != NOT_GIVEN) | (human.without != NOT_GIVEN)
+    given |= np.bincount(human.citation[labelled], minlength=len(human.sentence)) > 0
+    return given, sentence[given]
 
 
 __all__ = ["citation_estimates", "match_answers"]
