@@ -71,7 +71,9 @@ def add_parser(sub) -> None:
                   "--assignments, the human assignment file only; with --citations, the "
                   "human support judgments only"}),
         (JUDGE, {"action": "append", "required": True}),
-        MEASURE, lp.AUDIT_ASSIGNMENTS_MODE, lp.AUDIT_CITATIONS_MODE, lp.MAX_CITATIONS,
+        MEASURE, lp.AUDIT_ASSIGNMENTS_MODE, lp.AUDIT_CITATIONS_MODE,
+        (lp.MAX_CITATIONS, {"doc": "with --citations: score the first K citations of every "
+                            "sentence only (the agreement compares every label given)"}),
         lp.AUDIT_REPEATED,
         (SIGNIFICANCE, {"doc": "level of the tests and of the runs flagged for bias; the "
                         "intervals are at 1 - A"}),
